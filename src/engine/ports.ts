@@ -1,0 +1,50 @@
+/**
+ * Everything the pure engine needs from the outside world comes through these ports.
+ * The CLI passes offline implementations (values files, mocks); the server passes live ones.
+ */
+import type { JsonValue } from "./api/json.js";
+import type { Result } from "./api/result.js";
+
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  nowMillis(): number;
+}
+
+export interface Random {
+  /** A float in [0, 1). */
+  next(): number;
+}
+
+export interface Hasher {
+  sha256Hex(data: string): string;
+  sha1Hex(data: string): string;
+  md5Hex(data: string): string;
+}
+
+/** Answers for context entries that read from a cluster or another service. */
+export interface ContextSources {
+  configMap(namespace: string, name: string): Result<JsonValue>;
+  apiCall(request: ApiCallRequest): Result<JsonValue>;
+  globalReference(name: string): Result<JsonValue>;
+  imageData(reference: string): Result<JsonValue>;
+}
+
+export interface ApiCallRequest {
+  readonly urlPath?: string;
+  readonly serviceUrl?: string;
+  readonly method: "GET" | "POST";
+  readonly data?: JsonValue;
+}
+
+/** For `is_external_url`: whether a host resolves only to private or loopback addresses. */
+export interface HostResolver {
+  isExternalHost(host: string): Result<boolean>;
+}
+
+export interface EnginePorts {
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly hasher: Hasher;
+  readonly context: ContextSources;
+  readonly hosts: HostResolver;
+}
