@@ -1,0 +1,99 @@
+/**
+ * Go's text forms of JSON values, as Kyverno prints them in pattern messages.
+ * Kyverno decodes JSON numbers as int64 when they are whole and float64 otherwise; we follow that:
+ * a JS number is an "int" when `Number.isInteger` holds.
+ */
+import type { JsonValue } from "../api/json.js";
+import { isObject } from "../api/json.js";
+
+/** Whether Kyverno would hold this number as an int64 (true) or a float64 (false). */
+export function isGoInt(n: number): boolean {
+  return Number.isInteger(n) && Math.abs(n) <= 9.223372036854776e18;
+}
+
+/** Go `strconv.FormatFloat(v, 'E', -1, 64)`: shortest digits, e.g. `1.5E+00`, `1E-03`. */
+export function formatFloatE(v: number): string {
+  return exponentForm(v, "E");
+}
+
+/** Go `%f` (six decimals, exact halves rounded to even), e.g. `1.500000`. */
+export function formatFloatF(v: number): string {
+  const sign = v < 0 ? "-" : "";
+  const abs = Math.abs(v);
+  if (abs >= 1e21) return `${sign}${BigInt(Math.trunc(abs)).toString()}.000000`;
+  // JS rounds an exact half up; Go rounds it to even. A half needs exactly 7 decimals.
+  const exact = /^(\d+)\.(\d{6})5(0{13})$/.exec(abs.toFixed(20));
+  if (exact !== null) {
+    const scaled = BigInt(`${exact[1] ?? "0"}${exact[2] ?? ""}`);
+    const rounded = scaled % 2n === 0n ? scaled : scaled + 1n;
+    const digits = rounded.toString().padStart(7, "0");
+    return `${sign}${digits.slice(0, -6)}.${digits.slice(-6)}`;
+  }
+  return `${sign}${abs.toFixed(6)}`;
+}
+
+/** Go `%v` of a float64 (`%g` with shortest digits): exponent form when the exponent is < -4 or >= 6. */
+export function formatFloatV(v: number): string {
+  if (Number.isNaN(v)) return "NaN";
+  if (!Number.isFinite(v)) return v > 0 ? "+Inf" : "-Inf";
+  if (v === 0) return Object.is(v, -0) ? "-0" : "0";
+  const e = exponentOf(v);
+  if (e < -4 || e >= 6) return exponentForm(v, "e");
+  return String(v);
+}
+
+/** Go `%v` of a decoded JSON value: `map[a:1 b:x]`, `[a b]`, `<nil>`, `true`, `1.5`, `42`. */
+export function goValueString(v: JsonValue | undefined): string {
+  if (v === null || v === undefined) return "<nil>";
+  if (typeof v === "string") return v;
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (typeof v === "number") return isGoInt(v) ? goIntString(v) : formatFloatV(v);
+  if (Array.isArray(v)) return `[${v.map((e) => goValueString(e)).join(" ")}]`;
+  if (isObject(v)) {
+    const keys = Object.keys(v).sort(compareGoStrings);
+    return `map[${keys.map((k) => `${k}:${goValueString(v[k])}`).join(" ")}]`;
+  }
+  return String(v);
+}
+
+/** Go `%T` of a decoded JSON value. */
+export function goTypeName(v: JsonValue | undefined): string {
+  if (v === null || v === undefined) return "<nil>";
+  if (typeof v === "string") return "string";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "number") return isGoInt(v) ? "int64" : "float64";
+  if (Array.isArray(v)) return "[]interface {}";
+  return "map[string]interface {}";
+}
+
+/** Decimal text of a whole number, without JS's exponent form for large values. */
+export function goIntString(n: number): string {
+  return Math.abs(n) < 1e21 ? n.toFixed(0) : BigInt(n).toString();
+}
+
+/** Go's string order (bytewise UTF-8), which is code point order. */
+export function compareGoStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.codePointAt(i) ?? 0;
+    const cb = b.codePointAt(i) ?? 0;
+    if (ca !== cb) return ca < cb ? -1 : 1;
+    if (ca > 0xffff) i++;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+function exponentOf(v: number): number {
+  const s = Math.abs(v).toExponential();
+  return Number(s.slice(s.indexOf("e") + 1));
+}
+
+function exponentForm(v: number, letter: "e" | "E"): string {
+  const s = v.toExponential();
+  const at = s.indexOf("e");
+  const mantissa = s.slice(0, at);
+  const expNum = Number(s.slice(at + 1));
+  const sign = expNum < 0 ? "-" : "+";
+  const digits = String(Math.abs(expNum)).padStart(2, "0");
+  return `${mantissa}${letter}${sign}${digits}`;
+}

@@ -1,0 +1,119 @@
+/**
+ * The pattern walk (`validate.validateResourceElement` and friends): compares a resource value
+ * with a compiled pattern node and returns the first mismatch Kyverno would report, if any.
+ */
+import type { JsonObject, JsonValue } from "../api/json.js";
+import { isObject } from "../api/json.js";
+import type { ArrayNode, MapNode, PatternNode } from "./compile.js";
+import { compileMap } from "./compile.js";
+import { goTypeName, goValueString } from "./go-format.js";
+import { handleAnchor, handlePlain } from "./key-handlers.js";
+import { expandMetadataWildcards } from "./metadata-wildcards.js";
+import type { Mismatch } from "./pattern-error.js";
+import { combinedSkip, isSkip, plain } from "./pattern-error.js";
+import type { WalkContext } from "./walk-context.js";
+
+export function walkElement(resource: JsonValue | undefined, node: PatternNode, path: string, ctx: WalkContext): Mismatch | undefined {
+  switch (node.kind) {
+    case "map":
+      if (!isObject(resource)) {
+        return plain(
+          `pattern and resource have different structures. Path: ${path}. Expected map[string]interface {}, found ${goTypeName(resource)}`,
+          path,
+        );
+      }
+      ctx.track(node.tracked, resource);
+      return walkMap(resource, node, path, ctx);
+    case "array":
+      if (!Array.isArray(resource)) {
+        return plain(`validation rule failed at path ${path}, resource does not satisfy the expected overlay pattern`, path);
+      }
+      return walkArray(resource, node, path, ctx);
+    case "leaf": {
+      const values = Array.isArray(resource) ? resource : [resource];
+      if (values.every((v) => node.test(v))) return undefined;
+      return plain(`resource value '${goValueString(resource)}' does not match '${goValueString(node.pattern)}' at path ${path}`, path);
+    }
+  }
+}
+
+/**
+ * Anchored keys first (sorted), then plain keys. Skips from anchors are gathered: a mismatched
+ * conditional anchor makes the whole map a skip (later failures of sibling anchors do not count),
+ * while a skip coming from below an equality anchor lets sibling anchors still fail the map.
+ * If every anchor skipped, plain keys are not checked. Plain keys stop at the first mismatch.
+ */
+function walkMap(resource: JsonObject, compiled: MapNode, path: string, ctx: WalkContext): Mismatch | undefined {
+  const node = compiled.expandsMetadata ? expandMetadata(compiled, resource) : compiled;
+  const skips: Mismatch[] = [];
+  let applied = 0;
+  let conditionSkipped = false;
+  for (const entry of node.anchors) {
+    const m = handleAnchor(entry, resource, path, ctx);
+    if (m === undefined) {
+      applied++;
+    } else if (isSkip(m)) {
+      skips.push(m);
+      if (entry.anchor.kind === "condition") conditionSkipped = true;
+    } else if (!conditionSkipped) {
+      return m;
+    }
+  }
+  if (skips.length > 0 && (applied === 0 || conditionSkipped)) return skipOf(skips, path);
+  for (const entry of node.plain) {
+    const m = handlePlain(entry, resource, path, ctx);
+    if (m !== undefined) return m;
+  }
+  return skips.length > 0 ? skipOf(skips, path) : undefined;
+}
+
+function skipOf(skips: readonly Mismatch[], path: string): Mismatch {
+  const only = skips[0];
+  return skips.length === 1 && only !== undefined ? only : combinedSkip("mapSkip", skips, path);
+}
+
+function expandMetadata(node: MapNode, resource: JsonObject): MapNode {
+  const expanded = expandMetadataWildcards(node.pattern, resource);
+  return expanded === undefined ? node : compileMap(expanded);
+}
+
+function walkArray(resource: readonly JsonValue[], node: ArrayNode, path: string, ctx: WalkContext): Mismatch | undefined {
+  switch (node.shape) {
+    case "empty":
+      return plain("pattern Array empty", path);
+    case "scalar": {
+      const item = node.items[0];
+      return item === undefined ? undefined : walkElement(resource as JsonValue[], item, path, ctx);
+    }
+    case "maps":
+      return walkEach(resource.length, (i) => [resource[i], node.items[0]], path, ctx);
+    case "positional":
+      if (resource.length < node.length) {
+        return plain(
+          `validate Array failed, array length mismatch, resource Array len is ${resource.length} and pattern Array len is ${node.length}`,
+          "",
+        );
+      }
+      return walkEach(node.length, (i) => [resource[i], node.items[i]], path, ctx);
+  }
+}
+
+/** Walks elements; skipped elements are counted, and when every element skipped the array is a skip. */
+function walkEach(
+  count: number,
+  pair: (i: number) => [JsonValue | undefined, PatternNode | undefined],
+  path: string,
+  ctx: WalkContext,
+): Mismatch | undefined {
+  const skips: Mismatch[] = [];
+  let applied = 0;
+  for (let i = 0; i < count; i++) {
+    const [value, item] = pair(i);
+    if (item === undefined) continue;
+    const m = walkElement(value, item, `${path}${i}/`, ctx);
+    if (m === undefined) applied++;
+    else if (isSkip(m)) skips.push(m);
+    else return m;
+  }
+  return applied === 0 && skips.length > 0 ? combinedSkip("arraySkip", skips, path) : undefined;
+}
