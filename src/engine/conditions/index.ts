@@ -1,0 +1,18 @@
+export { evaluateConditions, evaluateCondition, evaluateConditionBlocks } from "./evaluate.js";
+export {
+  OPERATOR_NAMES,
+  checkOperatorName,
+  isKnownOperatorName,
+  operatorDeprecationWarning,
+  operatorFor,
+  type OperatorName,
+} from "./operators.js";
+export { equals, notEquals } from "./equal.js";
+export { inOperator, notInOperator } from "./in.js";
+export { anyIn, anyNotIn } from "./any-in.js";
+export { allIn, allNotIn } from "./all-in.js";
+export { numericOperator, type Comparison } from "./numeric.js";
+export { durationOperator } from "./duration-operators.js";
+export { goSprint, formatGoFloat } from "./go-format.js";
+export { parseGoFloat } from "./go-parse.js";
+export type { ConditionEvaluation, ConditionsContext, EvaluateOptions, OperatorFn, Substitute } from "./types.js";
