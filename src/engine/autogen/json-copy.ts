@@ -1,0 +1,46 @@
+/** Small JSON helpers for rewriting rules without mutating the caller's documents. */
+import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+
+export function cloneJson<T extends JsonValue>(v: T): T {
+  if (Array.isArray(v)) return v.map((x) => cloneJson(x)) as T;
+  if (isObject(v)) {
+    const out: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) setKey(out, k, cloneJson(x));
+    return out as T;
+  }
+  return v;
+}
+
+/** Written and not null (Go's "non-nil" for pointers, slices and maps decoded from JSON). */
+export function isPresent(v: JsonValue | undefined): v is JsonValue {
+  return v !== undefined && v !== null;
+}
+
+export function asObject(v: JsonValue | undefined): JsonObject | undefined {
+  return isObject(v) ? v : undefined;
+}
+
+export function asArray(v: JsonValue | undefined): JsonValue[] {
+  return Array.isArray(v) ? v : [];
+}
+
+export function asString(v: JsonValue | undefined): string {
+  return typeof v === "string" ? v : "";
+}
+
+/** Deep rewrite of every string (object keys included). */
+export function mapStrings(v: JsonValue, f: (s: string) => string): JsonValue {
+  if (typeof v === "string") return f(v);
+  if (Array.isArray(v)) return v.map((x) => mapStrings(x, f));
+  if (isObject(v)) {
+    const out: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) setKey(out, f(k), mapStrings(x, f));
+    return out;
+  }
+  return v;
+}
+
+/** Set an own property, even one named `__proto__` (as JSON.parse would). */
+export function setKey(o: JsonObject, k: string, v: JsonValue): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}

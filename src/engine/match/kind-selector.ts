@@ -1,0 +1,58 @@
+/**
+ * Kind selectors as written in `match.*.resources.kinds` (Kyverno `ParseKindSelector`, spec §3.3).
+ *
+ * The last `/`-segment may use `.` as the subresource separator (`Pod.status` = `Pod/status`).
+ * A "version" is `v<digit>` optionally followed by `alpha<digit>` / `beta<digit>`, or `*`.
+ */
+import type { GroupVersionKind } from "../api/resource.js";
+import { wildcardMatch } from "../values/wildcard.js";
+import type { KindSelector } from "./types.js";
+
+const VERSION = /^(v\d((alpha|beta)\d)?|\*)$/;
+
+/** Split a kind selector into group, version, kind and subresource. Unknown shapes give all "". */
+export function parseKindSelector(input: string): KindSelector {
+  const slashParts = input.split("/");
+  const last = slashParts.pop() ?? "";
+  const parts = [...slashParts, ...last.split(".")];
+  const [a = "", b = "", c = "", d = ""] = parts;
+  switch (parts.length) {
+    case 1:
+      return sel("*", "*", a, "");
+    case 2:
+      if (a === "*" && b === "*") return sel("*", "*", "*", "*");
+      if (a === "*" && b.toLowerCase() === b) return sel("*", "*", "*", b);
+      if (VERSION.test(a)) return sel("*", a, b, "");
+      return sel("*", "*", a, b);
+    case 3:
+      if (VERSION.test(a)) return sel("*", a, b, c);
+      return sel(a, b, c, "");
+    case 4:
+      return sel(a, b, c, d);
+    default:
+      return sel("", "", "", "");
+  }
+}
+
+function sel(group: string, version: string, kind: string, subresource: string): KindSelector {
+  return { group, version, kind, subresource };
+}
+
+const isPod = (gvk: GroupVersionKind): boolean => gvk.group === "" && gvk.version === "v1" && gvk.kind === "Pod";
+
+/**
+ * Whether one parsed selector selects the request's kind and subresource. A bare `Pod` selector
+ * also selects the `pods/ephemeralcontainers` subresource (Kyverno's backward-compatibility rule).
+ */
+export function kindSelectorMatches(s: KindSelector, gvk: GroupVersionKind, subresource: string): boolean {
+  if (!wildcardMatch(s.group, gvk.group) || !wildcardMatch(s.version, gvk.version) || !wildcardMatch(s.kind, gvk.kind)) {
+    return false;
+  }
+  if (wildcardMatch(s.subresource, subresource)) return true;
+  return isPod(gvk) && subresource === "ephemeralcontainers";
+}
+
+/** Render a request kind for messages: `Pod`, `Pod/status`, `apps/v1 Deployment`. */
+export function describeKind(gvk: GroupVersionKind, subresource: string): string {
+  return subresource === "" ? gvk.kind : `${gvk.kind}/${subresource}`;
+}

@@ -1,0 +1,99 @@
+/**
+ * Whether a rule's match/exclude selects a request (spec §3.1): match.any (OR), match.all (AND) or
+ * the legacy single filter; then exclude.any (excluded if any filter selects), exclude.all
+ * (excluded only if all do) or the legacy exclude filter. A namespaced Policy only sees resources
+ * of its own namespace.
+ */
+import type { MatchResources, ResourceFilter, Rule } from "../api/policy.js";
+import { resourceNamespace } from "../api/resource.js";
+import { compileFilter, type CompiledFilter } from "./resource-filter.js";
+import type { CheckContext, CompiledMatch, MatchOutcome, MatchRequest } from "./types.js";
+import { isEmptyUserInfo } from "./user-info.js";
+
+type Mode = "any" | "all" | "legacy";
+
+interface CompiledBlock {
+  readonly mode: Mode;
+  readonly filters: readonly CompiledFilter[];
+}
+
+const MATCHED: MatchOutcome = { matched: true };
+const EMPTY_USER = { username: "", groups: [], roles: [], clusterRoles: [] } as const;
+
+function compileBlock(block: MatchResources | null | undefined): CompiledBlock {
+  const b: MatchResources = block ?? {};
+  if (b.any != null && b.any.length > 0) return { mode: "any", filters: b.any.map(filterOf) };
+  if (b.all != null && b.all.length > 0) return { mode: "all", filters: b.all.map(filterOf) };
+  return { mode: "legacy", filters: [filterOf(b)] };
+}
+
+function filterOf(f: ResourceFilter | MatchResources): CompiledFilter {
+  return compileFilter(f);
+}
+
+/** Compile a rule's match/exclude once; the result evaluates requests without re-parsing. */
+export function compileMatch(rule: Pick<Rule, "match" | "exclude">): CompiledMatch {
+  const match = compileBlock(rule.match);
+  const exclude = rule.exclude == null ? undefined : compileBlock(rule.exclude);
+  return {
+    match(req: MatchRequest): MatchOutcome {
+      if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) {
+        const ns = resourceNamespace(req.resource);
+        return notMatched(
+          `the policy applies only in namespace "${req.policyNamespace}" and the resource is ${ns === "" ? "cluster-scoped" : `in namespace "${ns}"`}`,
+        );
+      }
+      const background = isEmptyUserInfo(req.userInfo);
+      const ctx: CheckContext = { req, user: req.userInfo ?? EMPTY_USER };
+      const missed = matchFailure(match, ctx, background);
+      if (missed !== undefined) return notMatched(missed);
+      if (exclude !== undefined) {
+        const excluded = exclusion(exclude, ctx);
+        if (excluded !== undefined) return notMatched(excluded);
+      }
+      return MATCHED;
+    },
+  };
+}
+
+/** Convenience: compile and evaluate in one call. Prefer `compileMatch` when evaluating many times. */
+export function matchRule(rule: Pick<Rule, "match" | "exclude">, req: MatchRequest): MatchOutcome {
+  return compileMatch(rule).match(req);
+}
+
+function notMatched(reason: string): MatchOutcome {
+  return { matched: false, reason };
+}
+
+function matchFailure(block: CompiledBlock, ctx: CheckContext, background: boolean): string | undefined {
+  const results = block.filters.map((f) => f.matchReasons(ctx, background));
+  switch (block.mode) {
+    case "any": {
+      if (results.some((r) => r.length === 0)) return undefined;
+      const why = results.map((r, i) => `[${i}] ${r.join("; ")}`).join(" | ");
+      return `no filter in match.any selects the resource: ${why}`;
+    }
+    case "all": {
+      const failing = results.map((r, i) => ({ r, i })).filter(({ r }) => r.length > 0);
+      if (failing.length === 0) return undefined;
+      return failing.map(({ r, i }) => `match.all[${i}] does not select the resource: ${r.join("; ")}`).join(" | ");
+    }
+    case "legacy": {
+      const r = results[0] ?? [];
+      return r.length === 0 ? undefined : `match does not select the resource: ${r.join("; ")}`;
+    }
+  }
+}
+
+function exclusion(block: CompiledBlock, ctx: CheckContext): string | undefined {
+  switch (block.mode) {
+    case "any": {
+      const i = block.filters.findIndex((f) => f.excludes(ctx));
+      return i < 0 ? undefined : `the resource is excluded by exclude.any[${i}]`;
+    }
+    case "all":
+      return block.filters.every((f) => f.excludes(ctx)) ? "the resource is excluded by exclude.all (every filter selects it)" : undefined;
+    case "legacy":
+      return block.filters[0]?.excludes(ctx) === true ? "the resource is excluded by exclude" : undefined;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The resource criteria of one match/exclude filter (`resources:`), compiled into small checks.
+ * Within one description every written attribute must hold (AND); list attributes are OR lists.
+ */
+import type { LabelSelector, ResourceDescription } from "../api/policy.js";
+import { resourceAnnotations, resourceGenerateName, resourceKind, resourceLabels, resourceName, resourceNamespace } from "../api/resource.js";
+import { wildcardMatch } from "../values/wildcard.js";
+import { describeKind, kindSelectorMatches, parseKindSelector } from "./kind-selector.js";
+import { evaluateSelector } from "./label-selector.js";
+import type { Check } from "./types.js";
+
+/**
+ * Whether a description is the zero value. Like Kyverno (which compares with the Go zero value),
+ * an attribute written as an empty list or map still counts as written; `name: ""` does not.
+ */
+export function isZeroDescription(rd: ResourceDescription | null | undefined): boolean {
+  if (rd == null) return true;
+  return (
+    rd.kinds == null &&
+    (rd.name ?? "") === "" &&
+    rd.names == null &&
+    rd.namespaces == null &&
+    rd.annotations == null &&
+    rd.selector == null &&
+    rd.namespaceSelector == null &&
+    rd.operations == null
+  );
+}
+
+/** Compile a resource description into checks, each naming the attribute that failed. */
+export function compileResourceChecks(rd: ResourceDescription): Check[] {
+  const checks: Check[] = [];
+  const kinds = rd.kinds ?? [];
+  if (kinds.length > 0) checks.push(kindCheck(kinds));
+  const name = rd.name ?? "";
+  if (name !== "") {
+    checks.push(({ req }) => {
+      const actual = nameOf(req.resource);
+      return wildcardMatch(name, actual) ? undefined : `name "${actual}" does not match "${name}"`;
+    });
+  }
+  const names = rd.names ?? [];
+  if (names.length > 0) {
+    checks.push(({ req }) => {
+      const actual = nameOf(req.resource);
+      return names.some((n) => wildcardMatch(n, actual)) ? undefined : `name "${actual}" matches none of [${names.join(", ")}]`;
+    });
+  }
+  const namespaces = rd.namespaces ?? [];
+  if (namespaces.length > 0) {
+    checks.push(({ req }) => {
+      const r = req.resource;
+      const ns = resourceKind(r) === "Namespace" ? resourceName(r) : resourceNamespace(r);
+      return namespaces.some((p) => wildcardMatch(p, ns)) ? undefined : `namespace "${ns}" matches none of [${namespaces.join(", ")}]`;
+    });
+  }
+  const annotations = rd.annotations ?? {};
+  if (Object.keys(annotations).length > 0) checks.push(annotationCheck(annotations));
+  if (rd.selector != null) checks.push(selectorCheck(rd.selector));
+  if (rd.namespaceSelector != null) checks.push(namespaceSelectorCheck(rd.namespaceSelector, kinds));
+  const operations = rd.operations ?? [];
+  if (operations.length > 0) {
+    checks.push(({ req }) =>
+      operations.includes(req.operation) ? undefined : `operation ${req.operation} is not one of [${operations.join(", ")}]`,
+    );
+  }
+  return checks;
+}
+
+function kindCheck(kinds: readonly string[]): Check {
+  const selectors = kinds.map(parseKindSelector);
+  return ({ req }) =>
+    selectors.some((s) => kindSelectorMatches(s, req.gvk, req.subresource))
+      ? undefined
+      : `kind ${describeKind(req.gvk, req.subresource)} is not one of [${kinds.join(", ")}]`;
+}
+
+/** The name used for matching: metadata.name, or generateName when the object has no name yet. */
+function nameOf(resource: Parameters<typeof resourceName>[0]): string {
+  const n = resourceName(resource);
+  return n !== "" ? n : resourceGenerateName(resource);
+}
+
+function annotationCheck(expected: Readonly<Record<string, string>>): Check {
+  const entries = Object.entries(expected);
+  return ({ req }) => {
+    const actual = Object.entries(resourceAnnotations(req.resource));
+    for (const [k, v] of entries) {
+      if (!actual.some(([ak, av]) => wildcardMatch(k, ak) && wildcardMatch(v, av))) {
+        return `no annotation matches ${k}: ${v}`;
+      }
+    }
+    return undefined;
+  };
+}
+
+function selectorCheck(selector: LabelSelector): Check {
+  return ({ req }) => {
+    const r = evaluateSelector(selector, resourceLabels(req.resource));
+    if (!r.ok) return `the selector is invalid: ${r.error}`;
+    return r.matched ? undefined : "the labels do not match the selector";
+  };
+}
+
+/**
+ * namespaceSelector applies to the labels of the resource's namespace. Kyverno does not evaluate
+ * it for a Namespace resource, nor for an object without a kind unless the filter lists kind `*`.
+ */
+function namespaceSelectorCheck(selector: LabelSelector, kinds: readonly string[]): Check {
+  return ({ req }) => {
+    const kind = resourceKind(req.resource);
+    if (kind === "Namespace" || (kind === "" && !kinds.includes("*"))) return undefined;
+    const r = evaluateSelector(selector, req.namespaceLabels);
+    if (!r.ok) return `the namespaceSelector is invalid: ${r.error}`;
+    return r.matched ? undefined : "the namespace labels do not match the namespaceSelector";
+  };
+}

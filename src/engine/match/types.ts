@@ -1,0 +1,46 @@
+/** Shapes used by match/exclude evaluation. */
+import type { GroupVersionKind, Operation, RequestUserInfo, Resource } from "../api/resource.js";
+
+/** Everything needed to decide whether a rule's match/exclude selects a resource. */
+export interface MatchRequest {
+  /** The object being matched. For DELETE the caller passes the old object here. */
+  readonly resource: Resource;
+  readonly operation: Operation;
+  /** Group/version/kind of the resource (the caller derives it from apiVersion/kind). */
+  readonly gvk: GroupVersionKind;
+  /** The subresource of the request, "" when none. */
+  readonly subresource: string;
+  /**
+   * Who made the request. Absent (or all fields empty) in background scans: user-info criteria in
+   * `match` are then ignored, as Kyverno does.
+   */
+  readonly userInfo?: RequestUserInfo;
+  /** Labels of the resource's namespace (from values files or the cluster). */
+  readonly namespaceLabels: Readonly<Record<string, string>>;
+  /** "" for a ClusterPolicy; a namespaced Policy applies only to resources in its own namespace. */
+  readonly policyNamespace: string;
+}
+
+export type MatchOutcome = { readonly matched: true } | { readonly matched: false; readonly reason: string };
+
+/** A kind selector from `kinds[]`, split into its four parts (each may hold wildcards). */
+export interface KindSelector {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly subresource: string;
+}
+
+/** What one check sees: the request plus the user, already resolved for background mode. */
+export interface CheckContext {
+  readonly req: MatchRequest;
+  readonly user: RequestUserInfo;
+}
+
+/** One small check: returns a reason when it fails, undefined when it passes. */
+export type Check = (ctx: CheckContext) => string | undefined;
+
+/** A rule's match/exclude compiled once, evaluated many times. */
+export interface CompiledMatch {
+  match(req: MatchRequest): MatchOutcome;
+}

@@ -1,0 +1,79 @@
+/**
+ * User-info criteria of a match/exclude filter (spec §3.4): roles, clusterRoles, subjects.
+ * Each list matches when any of its entries applies to the requesting user.
+ */
+import type { Subject } from "../api/policy.js";
+import type { RequestUserInfo } from "../api/resource.js";
+import { wildcardMatch } from "../values/wildcard.js";
+import type { Check } from "./types.js";
+
+export interface UserInfoCriteria {
+  readonly roles?: readonly string[] | null;
+  readonly clusterRoles?: readonly string[] | null;
+  readonly subjects?: readonly Subject[] | null;
+}
+
+/** True when the request carries no user information at all (a background scan). */
+export function isEmptyUserInfo(u: RequestUserInfo | undefined): boolean {
+  if (u === undefined) return true;
+  return (
+    u.username === "" &&
+    (u.uid ?? "") === "" &&
+    u.groups.length === 0 &&
+    u.roles.length === 0 &&
+    u.clusterRoles.length === 0 &&
+    Object.keys(u.extra ?? {}).length === 0
+  );
+}
+
+/** Whether a filter carries any user-info criterion (an empty list still counts as written). */
+export function hasUserInfoCriteria(c: UserInfoCriteria): boolean {
+  return c.roles != null || c.clusterRoles != null || c.subjects != null;
+}
+
+/** Whether one of the subjects names the user (User and Group by wildcard, ServiceAccount by full name). */
+export function subjectsMatch(subjects: readonly Subject[], user: RequestUserInfo): boolean {
+  return subjects.some((s) => {
+    switch (s.kind) {
+      case "ServiceAccount":
+        return wildcardMatch(`system:serviceaccount:${s.namespace ?? ""}:${s.name}`, user.username);
+      case "Group":
+        return user.groups.some((g) => wildcardMatch(s.name, g));
+      case "User":
+        return wildcardMatch(s.name, user.username);
+      default:
+        return false;
+    }
+  });
+}
+
+/** Compile the user-info criteria of one filter into checks. */
+export function compileUserInfoChecks(c: UserInfoCriteria): Check[] {
+  const checks: Check[] = [];
+  const roles = c.roles ?? [];
+  if (roles.length > 0) {
+    checks.push(({ user }) =>
+      user.roles.some((r) => roles.includes(r)) ? undefined : `the user's roles include none of [${roles.join(", ")}]`,
+    );
+  }
+  const clusterRoles = c.clusterRoles ?? [];
+  if (clusterRoles.length > 0) {
+    checks.push(({ user }) =>
+      user.clusterRoles.some((r) => clusterRoles.includes(r))
+        ? undefined
+        : `the user's cluster roles include none of [${clusterRoles.join(", ")}]`,
+    );
+  }
+  const subjects = c.subjects ?? [];
+  if (subjects.length > 0) {
+    checks.push(({ user }) =>
+      subjectsMatch(subjects, user) ? undefined : `user "${user.username}" matches none of the subjects ${describeSubjects(subjects)}`,
+    );
+  }
+  return checks;
+}
+
+function describeSubjects(subjects: readonly Subject[]): string {
+  const parts = subjects.map((s) => (s.kind === "ServiceAccount" ? `ServiceAccount ${s.namespace ?? ""}:${s.name}` : `${s.kind} ${s.name}`));
+  return `[${parts.join(", ")}]`;
+}
