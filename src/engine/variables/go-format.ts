@@ -1,0 +1,57 @@
+/** Go `fmt` renderings that reach users through Kyverno's messages: `%f` and `%v`. */
+import { isObject, type JsonValue } from "../api/json.js";
+import { compareCodePoints } from "./go-json.js";
+
+function decompose(x: number): { mantissa: bigint; exponent: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const bits = view.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & ((1n << 52n) - 1n);
+  return biased === 0 ? { mantissa: fraction, exponent: -1074 } : { mantissa: fraction | (1n << 52n), exponent: biased - 1075 };
+}
+
+/** `fmt.Sprintf("%f", x)`: six decimals, exact decimal value rounded half to even. */
+export function goFormatFixed6(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "+Inf" : "-Inf";
+  const { mantissa, exponent } = decompose(x);
+  let num = mantissa * 1_000_000n;
+  let den = 1n;
+  if (exponent >= 0) num <<= BigInt(exponent);
+  else den <<= BigInt(-exponent);
+  let q = num / den;
+  const twice = (num % den) * 2n;
+  if (twice > den || (twice === den && (q & 1n) === 1n)) q += 1n;
+  const digits = q.toString().padStart(7, "0");
+  const text = `${digits.slice(0, -6)}.${digits.slice(-6)}`;
+  return x < 0 || Object.is(x, -0) ? `-${text}` : text;
+}
+
+/** `%v` of a float64 (`%g`, shortest): exponent form when the decimal exponent is below -4 or 6 and up. */
+function goFloatV(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "+Inf" : "-Inf";
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  const [mant = "", expText = "0"] = x.toExponential().split("e");
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 6) {
+    const sign = exp < 0 ? "-" : "+";
+    return `${mant}e${sign}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  return String(x);
+}
+
+/** `fmt.Sprintf("%v", v)` of a decoded JSON value. */
+export function goFormatV(value: JsonValue): string {
+  if (value === null) return "<nil>";
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") return goFloatV(value);
+  if (Array.isArray(value)) return `[${value.map(goFormatV).join(" ")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort(compareCodePoints);
+    return `map[${keys.map((k) => `${k}:${goFormatV(value[k] ?? null)}`).join(" ")}]`;
+  }
+  return String(value);
+}

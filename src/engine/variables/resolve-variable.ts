@@ -1,0 +1,62 @@
+/**
+ * Evaluates one variable the way Kyverno's JSON context answers a query: `{{@}}` becomes the
+ * current value's path, DELETE reads `request.oldObject`, and every failure is reported as
+ * `failed to resolve <variable> at path <path>: <reason>`.
+ */
+import type { JsonValue } from "../api/json.js";
+import { err, ok, type Result } from "../api/result.js";
+import { JmesPathError } from "../jmespath/types.js";
+import { componentsToJmesPath, parseTraversalPath, skipN, skipPast } from "./kyverno-path.js";
+import { goTrimSpace } from "./scanner.js";
+import type { SubstitutionScope } from "./types.js";
+
+export const SUBSTITUTION_ERROR = "variable-substitution";
+
+function isDelete(scope: SubstitutionScope): boolean {
+  if (scope.operation !== undefined) return scope.operation === "DELETE";
+  const request = scope.data["request"];
+  return typeof request === "object" && request !== null && !Array.isArray(request) && request["operation"] === "DELETE";
+}
+
+function usesTarget(scope: SubstitutionScope): boolean {
+  return scope.target ?? Object.hasOwn(scope.data, "target");
+}
+
+/**
+ * The JMESPath of the value at `path`: skip past the first `foreach`, then the two components that
+ * name the rule part (e.g. `mutate/patchStrategicMerge`), and prefix `target` or `request.object`.
+ */
+export function currentValuePath(path: string, scope: SubstitutionScope): string {
+  const prefix = usesTarget(scope) ? ["target"] : ["request", "object"];
+  const components = skipN(skipPast(parseTraversalPath(path), "foreach"), 2);
+  return componentsToJmesPath([...prefix, ...components]);
+}
+
+/** The query Kyverno runs for `expression` found at `path`, after the `@` and DELETE rewrites. */
+export function rewriteExpression(expression: string, path: string, scope: SubstitutionScope): string {
+  let variable = expression;
+  if (variable === "@") variable = currentValuePath(path, scope);
+  if (isDelete(scope)) variable = variable.replaceAll("request.object", "request.oldObject");
+  return variable;
+}
+
+function query(variable: string, scope: SubstitutionScope): Result<JsonValue, string> {
+  const q = goTrimSpace(variable);
+  if (q === "") return { ok: false, error: "invalid query (nil)" };
+  const compiled = scope.cache.compile(q, scope.jmespath);
+  if (!compiled.ok) return { ok: false, error: `incorrect query ${q}: ${compiled.error.message}` };
+  try {
+    return { ok: true, value: compiled.value.search(scope.data, scope.fnctx) ?? null };
+  } catch (e) {
+    const reason = e instanceof JmesPathError || e instanceof Error ? e.message : String(e);
+    return { ok: false, error: `JMESPath query failed: ${reason}` };
+  }
+}
+
+/** Evaluates the variable `expression` (as written, trimmed) found in the string at `path`. */
+export function resolveVariable(expression: string, path: string, scope: SubstitutionScope): Result<JsonValue> {
+  const variable = rewriteExpression(expression, path, scope);
+  const result = query(variable, scope);
+  if (result.ok) return ok(result.value);
+  return err(SUBSTITUTION_ERROR, `failed to resolve ${variable} at path ${path}: ${result.error}`, path);
+}

@@ -1,0 +1,57 @@
+/** Shapes shared by the `{{ }}` substitution and `$( )` reference code. */
+import type { JsonObject } from "../api/json.js";
+import type { Operation } from "../api/resource.js";
+import type { FunctionContext, JmesPathEngine } from "../jmespath/types.js";
+import type { ExpressionCache } from "./expression-cache.js";
+
+/** Everything one substitution needs: the JSON context, the interpreter, and the policy's cache. */
+export interface SubstitutionScope {
+  /** The JSON context: `{ request: {...}, images, element, elementIndex, <context entry names>… }`. */
+  readonly data: JsonObject;
+  readonly jmespath: JmesPathEngine;
+  readonly fnctx: FunctionContext;
+  readonly cache: ExpressionCache;
+  /** On DELETE every `request.object` in a variable reads `request.oldObject`. Defaults to `data.request.operation`. */
+  readonly operation?: Operation;
+  /** `{{@}}` expands to `target.<path>` instead of `request.object.<path>`. Defaults to "`target` is in data". */
+  readonly target?: boolean;
+  /**
+   * Kyverno's path of the value being substituted inside the document Kyverno substitutes
+   * (e.g. `/mutate/patchStrategicMerge` when Kyverno substitutes a whole rule). Used in error
+   * messages, for `{{@}}` and for `$( )` references. Defaults to "" (the value is the document).
+   */
+  readonly basePath?: string;
+}
+
+/** One `{{ … }}` found by a scan, with Kyverno's regex semantics. */
+export interface VariableMatch {
+  /** Index of the opening `{{`. */
+  readonly start: number;
+  /** Index just after the closing `}}`. */
+  readonly end: number;
+  /** The variable as written, `{{ … }}`. */
+  readonly text: string;
+  /** The JMESPath expression: the inner text, trimmed, without the shallow marker. */
+  readonly expression: string;
+  /** Written `{{- … }}`: substitute once, never expand `{{` in the result. */
+  readonly shallow: boolean;
+}
+
+/** A string scanned once: its first-pass variables, so evaluation never re-scans the policy text. */
+export interface Template {
+  readonly source: string;
+  readonly matches: readonly VariableMatch[];
+  /** True when the string needs no work at all: no variables and no `\{{` escapes. */
+  readonly literal: boolean;
+}
+
+/** A variable found in a policy fragment, for the policy checks of §5.5. */
+export interface FoundVariable {
+  /** Kyverno's path of the string holding it (for a map key: the path of the map). */
+  readonly path: string;
+  readonly expression: string;
+  readonly text: string;
+  readonly shallow: boolean;
+  /** The variable sits in a map key rather than a value. */
+  readonly inKey: boolean;
+}
