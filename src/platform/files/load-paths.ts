@@ -1,0 +1,71 @@
+import { stat } from "node:fs/promises";
+import { parseDocuments, parseJsonDocument, type LoadedDocument, type ParseLimits } from "../yaml/index.js";
+import { listDocumentFiles } from "./list-document-files.js";
+import { fileError, readTextFile } from "./read-text-file.js";
+import { readStdin } from "./read-stdin.js";
+
+export interface LoadPathsOptions {
+  /** Where `-` reads from; standard input by default. */
+  readonly stdin?: () => Promise<string>;
+  /** Limits passed to the YAML reader (and `maxBytes` to file reads). */
+  readonly limits?: ParseLimits;
+}
+
+/** The name documents read from standard input carry as their source. */
+export const STDIN_SOURCE = "<stdin>";
+
+/**
+ * Load the documents of every path, in the order given. A path is a file (read whatever its
+ * extension; `.json` as one JSON value, anything else as YAML), a directory (its `.yaml`, `.yml`
+ * and `.json` files, recursively, sorted), or `-` for standard input (read once). Problems never
+ * throw: a missing path or unreadable file becomes a document with an `error` naming the path.
+ */
+export async function loadPaths(paths: readonly string[], options: LoadPathsOptions = {}): Promise<LoadedDocument[]> {
+  const limits = options.limits ?? {};
+  const documents: LoadedDocument[] = [];
+  let stdinRead = false;
+  for (const path of paths) {
+    if (path === "-") {
+      if (stdinRead) continue;
+      stdinRead = true;
+      documents.push(...(await loadStdin(options.stdin ?? readStdin, limits)));
+      continue;
+    }
+    let isDirectory: boolean;
+    try {
+      isDirectory = (await stat(path)).isDirectory();
+    } catch (e) {
+      documents.push(failed(path, fileError(e, path).error.message));
+      continue;
+    }
+    if (!isDirectory) {
+      documents.push(...(await loadFile(path, limits)));
+      continue;
+    }
+    const files = await listDocumentFiles(path);
+    if (!files.ok) {
+      documents.push(failed(path, files.error.message));
+      continue;
+    }
+    for (const file of files.value) documents.push(...(await loadFile(file, limits)));
+  }
+  return documents;
+}
+
+async function loadFile(path: string, limits: ParseLimits): Promise<LoadedDocument[]> {
+  const text = await readTextFile(path, limits.maxBytes);
+  if (!text.ok) return [failed(path, text.error.message)];
+  return path.endsWith(".json") ? parseJsonDocument(text.value, path, limits) : parseDocuments(text.value, path, limits);
+}
+
+async function loadStdin(read: () => Promise<string>, limits: ParseLimits): Promise<LoadedDocument[]> {
+  try {
+    return parseDocuments(await read(), STDIN_SOURCE, limits);
+  } catch (e) {
+    return [failed(STDIN_SOURCE, `cannot read standard input: ${e instanceof Error ? e.message : String(e)}`)];
+  }
+}
+
+function failed(source: string, error: string): LoadedDocument {
+  return { source, index: 0, error };
+}
