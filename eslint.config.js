@@ -10,6 +10,7 @@ export default tseslint.config(
   },
   {
     files: ["src/engine/**/*.ts"],
+    ignores: ["src/engine/**/*.test.ts", "src/engine/**/test-support.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
