@@ -38,6 +38,18 @@ export interface ArgSpec {
 
 export interface FunctionContext {
   readonly ports: EnginePorts;
+  /**
+   * Set by the interpreter during evaluation. A function that builds large arrays or strings
+   * charges its work here, so hostile input hits the evaluation limit instead of exhausting memory.
+   */
+  readonly budget?: EvaluationBudget;
+}
+
+/** The evaluation budget of one `search`. `charge` throws `JmesPathError` kind "limit" when spent. */
+export interface EvaluationBudget {
+  charge(units: number): void;
+  /** The longest string a function may return. */
+  readonly maxStringLength: number;
 }
 
 export interface FunctionDef {

@@ -1,0 +1,79 @@
+/**
+ * Per-evaluation state: the work budget, the ports functions may use, and the key behind the
+ * last "not found". Also the internal value kinds the interpreter passes around: MISSING (the
+ * fork's NotFoundError, carried as a value so the common `a.b || ''` does not throw) and ExprRef
+ * (an `&expr` argument).
+ */
+import type { JsonValue } from "../api/json.js";
+import type { EnginePorts } from "../ports.js";
+import type { Node } from "./ast.js";
+import { limitError, unknownKeyError } from "./errors.js";
+import type { EvaluationBudget, ExpressionRef, FunctionContext } from "./types.js";
+
+/** Marks a field access that hit a missing map key; the key is in `EvalState.missingKey`. */
+export const MISSING: unique symbol = Symbol("jmespath.missing");
+export type Missing = typeof MISSING;
+
+/** What an expression evaluates to inside the interpreter. */
+export type Value = JsonValue | ExprRef;
+export type Outcome = Value | Missing;
+
+export type Evaluate = (node: Node, value: Value, st: EvalState) => Outcome;
+
+export interface StateLimits {
+  readonly maxSteps: number;
+  readonly maxStringLength: number;
+}
+
+export class EvalState implements FunctionContext, EvaluationBudget {
+  steps = 0;
+  missingKey = "";
+  readonly budget: EvaluationBudget = this;
+  readonly maxSteps: number;
+  readonly maxStringLength: number;
+
+  constructor(
+    readonly ports: EnginePorts,
+    limits: StateLimits,
+    readonly run: Evaluate,
+  ) {
+    this.maxSteps = limits.maxSteps;
+    this.maxStringLength = limits.maxStringLength;
+  }
+
+  charge(units: number): void {
+    this.steps += units;
+    if (this.steps > this.maxSteps) this.overBudget();
+  }
+
+  overBudget(): never {
+    throw limitError(`JMESPath evaluation exceeded its budget of ${this.maxSteps} steps; simplify the expression or reduce the data it reads`);
+  }
+}
+
+/** An `&expr` value. It has no own properties, so field lookups on it find nothing. */
+export class ExprRef implements ExpressionRef {
+  readonly #node: Node;
+  readonly #st: EvalState;
+
+  constructor(node: Node, st: EvalState) {
+    this.#node = node;
+    this.#st = st;
+  }
+
+  get kind(): "expref" {
+    return "expref";
+  }
+
+  /** Evaluates the referenced expression; a missing key throws `Unknown key "x" in path`. */
+  evaluate(data: JsonValue): JsonValue {
+    const st = this.#st;
+    const out = st.run(this.#node, data, st);
+    if (out === MISSING) throw unknownKeyError(st.missingKey);
+    return out as JsonValue;
+  }
+}
+
+export function isExprRef(v: unknown): v is ExprRef {
+  return v instanceof ExprRef;
+}
