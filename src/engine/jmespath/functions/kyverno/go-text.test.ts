@@ -1,0 +1,38 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { compareStrings, formatFloat32, formatFloat32G, formatFloatV, utf8DecodeLossy, utf8Encode } from "./go-text.js";
+
+describe("Go text helpers", () => {
+  const float32: ReadonlyArray<readonly [number, string]> = [
+    [1, "1"], [1.5, "1.5"], [0.1, "0.1"], [-2.25, "-2.25"], [3.14159265, "3.1415927"], [16777217, "16777216"],
+    [123456789, "123456790"], [1e20, "100000000000000000000"], [1e-7, "0.0000001"], [0, "0"],
+  ];
+  for (const [n, want] of float32) {
+    test(`FormatFloat(${n}, 'f', -1, 32) = ${want}`, () => assert.equal(formatFloat32(n), want));
+  }
+
+  const floatV: ReadonlyArray<readonly [number, string]> = [
+    [2.5, "2.5"], [100000, "100000"], [1e6, "1e+06"], [1234567, "1.234567e+06"], [0.0001, "0.0001"], [0.00001, "1e-05"],
+    [-3, "-3"], [1e21, "1e+21"], [1.5e-7, "1.5e-07"],
+  ];
+  for (const [n, want] of floatV) {
+    test(`Sprintf("%v", ${n}) = ${want}`, () => assert.equal(formatFloatV(n), want));
+  }
+
+  test("FormatFloat(f, 'g', -1, 32) for YAML keys", () => {
+    assert.equal(formatFloat32G(1.5), "1.5");
+    assert.equal(formatFloat32G(1e10), "1e+10");
+    assert.equal(formatFloat32G(123456789), "1.2345679e+08");
+  });
+
+  test("string comparison is by code point (UTF-8 byte order)", () => {
+    assert.equal(compareStrings("a", "b"), -1);
+    assert.equal(compareStrings("ab", "a"), 1);
+    assert.equal(compareStrings("\uffff", "\u{1F600}"), -1);
+  });
+
+  test("UTF-8 round trip, and invalid bytes become U+FFFD one by one", () => {
+    assert.equal(utf8DecodeLossy(utf8Encode("héllo 😀")), "héllo 😀");
+    assert.equal(utf8DecodeLossy(Uint8Array.from([0x61, 0xe2, 0x82, 0x62])), "a\ufffd\ufffdb");
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Go's view of text, for the functions that must print or compare exactly as Kyverno (Go) does:
+ * UTF-8 bytes, byte-order string comparison, and Go's float formatting.
+ */
+
+/** UTF-8 bytes of a string (lone surrogates become U+FFFD, as Go's JSON decoder would give). */
+export function utf8Encode(s: string): Uint8Array {
+  const out: number[] = [];
+  for (const ch of s) {
+    let cp = ch.codePointAt(0) ?? 0xfffd;
+    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+    if (cp < 0x80) out.push(cp);
+    else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
+    else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+    else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+  }
+  return Uint8Array.from(out);
+}
+
+/**
+ * Decodes UTF-8 the way Go's JSON encoder reads a Go string: each byte that does not start a
+ * valid sequence becomes one U+FFFD.
+ */
+export function utf8DecodeLossy(bytes: Uint8Array): string {
+  let out = "";
+  let i = 0;
+  while (i < bytes.length) {
+    const b0 = bytes[i] ?? 0;
+    const [cp, width] = decodeRune(bytes, i, b0);
+    out += String.fromCodePoint(cp);
+    i += width;
+  }
+  return out;
+}
+
+function cont(bytes: Uint8Array, i: number): number {
+  const b = bytes[i];
+  return b !== undefined && (b & 0xc0) === 0x80 ? b & 0x3f : -1;
+}
+
+function decodeRune(bytes: Uint8Array, i: number, b0: number): [number, number] {
+  if (b0 < 0x80) return [b0, 1];
+  if (b0 >= 0xc2 && b0 <= 0xdf) {
+    const c1 = cont(bytes, i + 1);
+    if (c1 >= 0) return [((b0 & 0x1f) << 6) | c1, 2];
+  } else if (b0 >= 0xe0 && b0 <= 0xef) {
+    const c1 = cont(bytes, i + 1);
+    const c2 = cont(bytes, i + 2);
+    if (c1 >= 0 && c2 >= 0) {
+      const cp = ((b0 & 0x0f) << 12) | (c1 << 6) | c2;
+      if (cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff)) return [cp, 3];
+    }
+  } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const c1 = cont(bytes, i + 1);
+    const c2 = cont(bytes, i + 2);
+    const c3 = cont(bytes, i + 3);
+    if (c1 >= 0 && c2 >= 0 && c3 >= 0) {
+      const cp = ((b0 & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3;
+      if (cp >= 0x10000 && cp <= 0x10ffff) return [cp, 4];
+    }
+  }
+  return [0xfffd, 1];
+}
+
+/** Go's `strings.Compare`: byte order of the UTF-8 forms, which is code point order. */
+export function compareStrings(a: string, b: string): -1 | 0 | 1 {
+  const x = [...a];
+  const y = [...b];
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const ca = x[i]?.codePointAt(0) ?? 0;
+    const cb = y[i]?.codePointAt(0) ?? 0;
+    if (ca !== cb) return ca < cb ? -1 : 1;
+  }
+  return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
+}
+
+/** Shortest decimal digits of `v` that read back to `v` under `roundTrip`; v must be finite, non-zero. */
+function shortestDigits(v: number, roundTrip: (n: number) => number, maxDigits: number): { digits: string; exp: number } {
+  const abs = Math.abs(v);
+  for (let p = 1; p <= maxDigits; p++) {
+    const s = abs.toExponential(p - 1);
+    if (roundTrip(Number(s)) === abs || p === maxDigits) {
+      const [mant = "0", e = "0"] = s.split("e");
+      const digits = mant.replace(".", "").replace(/0+$/, "") || "0";
+      return { digits, exp: Number(e) + 1 };
+    }
+  }
+  return { digits: "0", exp: 1 };
+}
+
+/** Digits `0.d1d2…dn × 10^dp` in plain (`%f`) notation. */
+function plainNotation(digits: string, dp: number): string {
+  if (dp <= 0) return `0.${"0".repeat(-dp)}${digits}`;
+  if (dp >= digits.length) return digits + "0".repeat(dp - digits.length);
+  return `${digits.slice(0, dp)}.${digits.slice(dp)}`;
+}
+
+function special(v: number): string | undefined {
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Infinity) return "+Inf";
+  if (v === -Infinity) return "-Inf";
+  if (v === 0) return Object.is(v, -0) ? "-0" : "0";
+  return undefined;
+}
+
+/** Go `strconv.FormatFloat(f, 'f', -1, 32)`: the shortest float32 digits, never an exponent. */
+export function formatFloat32(f: number): string {
+  const v = Math.fround(f);
+  const sp = special(v);
+  if (sp !== undefined) return sp;
+  const { digits, exp } = shortestDigits(v, Math.fround, 9);
+  return (v < 0 ? "-" : "") + plainNotation(digits, exp);
+}
+
+/** Go `fmt.Sprintf("%v", f)` for a float64: shortest digits, `%e` form when exp < -4 or ≥ 6. */
+export function formatFloatV(f: number): string {
+  const sp = special(f);
+  if (sp !== undefined) return sp;
+  const { digits, exp } = shortestDigits(f, (n) => n, 17);
+  return (f < 0 ? "-" : "") + gNotation(digits, exp, 6);
+}
+
+/** Go `strconv.FormatFloat(f, 'g', -1, 32)`: float32 shortest digits, `%e` form when exp < -4 or ≥ 6. */
+export function formatFloat32G(f: number): string {
+  const v = Math.fround(f);
+  const sp = special(v);
+  if (sp !== undefined) return sp;
+  const { digits, exp } = shortestDigits(v, Math.fround, 9);
+  return (v < 0 ? "-" : "") + gNotation(digits, exp, 6);
+}
+
+/** Shortest `%g`: `d.ddde±XX` when the decimal exponent is < -4 or ≥ `eprec`, else plain. */
+function gNotation(digits: string, exp: number, eprec: number): string {
+  const e = exp - 1;
+  if (e < -4 || e >= eprec) {
+    const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const es = Math.abs(e).toString().padStart(2, "0");
+    return `${mant}e${e < 0 ? "-" : "+"}${es}`;
+  }
+  return plainNotation(digits, exp);
+}
+
+/**
+ * Kyverno's `ifaceToString`: strings as they are, numbers in float32 precision, booleans as
+ * `true`/`false`; anything else has no string form (undefined).
+ */
+export function ifaceToString(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  if (typeof v === "number") return formatFloat32(v);
+  if (typeof v === "boolean") return v ? "true" : "false";
+  return undefined;
+}
+
+/** Code points of a string, as Go ranges over runes. */
+export function runes(s: string): string[] {
+  return [...s];
+}

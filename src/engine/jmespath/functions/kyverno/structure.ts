@@ -1,0 +1,134 @@
+/** Parsing and structure functions: parse_json, parse_yaml, lookup, items, object_from_lists, label_match. */
+import { isObject, type JsonObject, type JsonValue } from "../../../api/json.js";
+import type { FunctionDef } from "../../types.js";
+import { jsonArg, stringArg } from "./args.js";
+import { charge } from "./budget.js";
+import { argumentTypeError, goError } from "./errors.js";
+import { parseGoJson, setKey } from "./go-json.js";
+import { compareStrings, formatFloatV, ifaceToString } from "./go-text.js";
+import { parseGoYaml } from "./go-yaml.js";
+
+/** Kyverno's `intNumber`: a float that is exactly an int, or the reason it is not. */
+function intIndex(n: number): number | string {
+  if (!Number.isFinite(n) || Math.trunc(n) !== n) return `expected an integer number but got: ${formatFloatV(n)}`;
+  if (Math.abs(n) >= 2 ** 63) return `number is outside the range of integer numbers: ${formatFloatV(n)}`;
+  return n;
+}
+
+/** Go's `!=` on two interface values: different types are unequal; maps and slices cannot be compared. */
+function goInterfaceEqual(a: JsonValue, b: JsonValue): boolean {
+  const kind = (v: JsonValue): string => (v === null ? "nil" : Array.isArray(v) ? "slice" : typeof v);
+  if (kind(a) !== kind(b)) return false;
+  if (Array.isArray(a)) throw goError("runtime error: comparing uncomparable type []interface {}");
+  if (isObject(a)) throw goError("runtime error: comparing uncomparable type map[string]interface {}");
+  return a === b;
+}
+
+export const structureFunctions: readonly FunctionDef[] = [
+  {
+    name: "parse_json",
+    args: [{ types: ["string"] }],
+    returns: "any",
+    description: "decodes a valid JSON encoded string to the appropriate type. Opposite of `to_string` function",
+    call: (args, ctx) => {
+      const text = stringArg("parse_json", args, 0);
+      charge(ctx, text.length);
+      const r = parseGoJson(text);
+      if (!r.ok) throw goError(r.error);
+      return r.value;
+    },
+  },
+  {
+    name: "parse_yaml",
+    args: [{ types: ["string"] }],
+    returns: "any",
+    description: "decodes a valid YAML encoded string to the appropriate type provided it can be represented as JSON",
+    call: (args, ctx) => {
+      const r = parseGoYaml(stringArg("parse_yaml", args, 0), (units) => charge(ctx, units));
+      if (!r.ok) throw goError(r.error);
+      return r.value;
+    },
+  },
+  {
+    name: "lookup",
+    args: [{ types: ["object", "array"] }, { types: ["string", "number"] }],
+    returns: "any",
+    description: "returns the value corresponding to the given key/index in the given object/array",
+    call: (args) => {
+      const input = jsonArg("lookup", args, 0);
+      const key = jsonArg("lookup", args, 1);
+      if (isObject(input)) {
+        if (typeof key !== "string") throw argumentTypeError("lookup", 2, "String");
+        return Object.prototype.hasOwnProperty.call(input, key) ? (input[key] ?? null) : null;
+      }
+      if (Array.isArray(input)) {
+        if (typeof key !== "number") throw argumentTypeError("lookup", 2, "Number");
+        const index = intIndex(key);
+        if (typeof index === "string") throw goError(`JMESPath function 'lookup': argument #2: ${index}`);
+        return index < 0 || index >= input.length ? null : (input[index] ?? null);
+      }
+      throw argumentTypeError("lookup", 1, "Object or Array");
+    },
+  },
+  {
+    name: "items",
+    args: [{ types: ["object", "array"] }, { types: ["string"] }, { types: ["string"] }],
+    returns: "array",
+    description: "converts a map or array to an array of objects where each key:value is an item in the array",
+    call: (args, ctx) => {
+      const input = jsonArg("items", args, 0);
+      const keyName = stringArg("items", args, 1);
+      const valName = stringArg("items", args, 2);
+      const entry = (k: JsonValue, v: JsonValue): JsonObject => {
+        const o: JsonObject = {};
+        setKey(o, keyName, k);
+        setKey(o, valName, v);
+        return o;
+      };
+      charge(ctx, Array.isArray(input) ? input.length : isObject(input) ? Object.keys(input).length : 0);
+      if (isObject(input)) {
+        return Object.keys(input)
+          .sort(compareStrings)
+          .map((k) => entry(k, input[k] ?? null));
+      }
+      if (Array.isArray(input)) return input.map((v, i) => entry(i, v));
+      throw argumentTypeError("items", 1, "Object or Array");
+    },
+  },
+  {
+    name: "object_from_lists",
+    args: [{ types: ["array"] }, { types: ["array"] }],
+    returns: "object",
+    description: "converts a pair of lists containing keys and values to an object",
+    call: (args) => {
+      const keys = jsonArg("object_from_lists", args, 0);
+      const values = jsonArg("object_from_lists", args, 1);
+      if (!Array.isArray(keys)) throw argumentTypeError("object_from_lists", 1, "Array");
+      if (!Array.isArray(values)) throw argumentTypeError("object_from_lists", 2, "Array");
+      const out: JsonObject = {};
+      keys.forEach((k, i) => {
+        const key = ifaceToString(k);
+        if (key === undefined) throw argumentTypeError("object_from_lists", 1, "StringArray");
+        setKey(out, key, i < values.length ? (values[i] ?? null) : null);
+      });
+      return out;
+    },
+  },
+  {
+    name: "label_match",
+    args: [{ types: ["object"] }, { types: ["object"] }],
+    returns: "boolean",
+    description: "checks that every key and value of the first object (a label selector) is present in the second (labels)",
+    call: (args) => {
+      const selector = jsonArg("label_match", args, 0);
+      const labels = jsonArg("label_match", args, 1);
+      if (!isObject(selector)) throw argumentTypeError("label_match", 0, "Object");
+      if (!isObject(labels)) throw argumentTypeError("label_match", 1, "Object");
+      for (const [key, value] of Object.entries(selector)) {
+        if (!Object.prototype.hasOwnProperty.call(labels, key)) return false;
+        if (!goInterfaceEqual(labels[key] ?? null, value)) return false;
+      }
+      return true;
+    },
+  },
+];
