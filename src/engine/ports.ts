@@ -23,6 +23,11 @@ export interface Hasher {
 
 /** Answers for context entries that read from a cluster or another service. */
 export interface ContextSources {
+  /**
+   * Whether entries of this kind can be loaded at all here. When false the entry is not loaded
+   * (nor are its variables substituted), as Kyverno's CLI does without a cluster.
+   */
+  canLoad(kind: "configMap" | "apiCall" | "imageRegistry" | "globalReference"): boolean;
   configMap(namespace: string, name: string): Result<JsonValue>;
   apiCall(request: ApiCallRequest): Result<JsonValue>;
   globalReference(name: string): Result<JsonValue>;

@@ -32,7 +32,7 @@ export interface PolicySpec {
   readonly emitWarning?: boolean;
   readonly useServerSideApply?: boolean;
   readonly webhookConfiguration?: JsonObject;
-  readonly [extra: string]: JsonValue | undefined;
+  readonly [extra: string]: unknown;
 }
 
 export interface FailureActionOverride {

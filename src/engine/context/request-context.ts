@@ -1,0 +1,74 @@
+/**
+ * The JSON context every rule starts from: `request.*`, `serviceAccountName`, `serviceAccountNamespace`
+ * and `images`. Rule context entries and CLI values are layered on top of a copy of it.
+ */
+import type { JsonObject, JsonValue } from "../api/json.js";
+import { resourceKind, resourceName, resourceNamespace, parseApiVersion, type Operation, type RequestUserInfo, type Resource } from "../api/resource.js";
+import { extractImages } from "./images.js";
+
+export interface RequestInput {
+  readonly resource: Resource;
+  readonly oldResource?: Resource;
+  readonly operation: Operation;
+  readonly userInfo?: RequestUserInfo;
+  readonly subresource?: string;
+}
+
+const SA_PREFIX = "system:serviceaccount:";
+
+export function buildRequestContext(input: RequestInput): JsonObject {
+  const { resource, operation } = input;
+  const isDelete = operation === "DELETE";
+  const subject = isDelete && input.oldResource ? input.oldResource : resource;
+  const gv = parseApiVersion(typeof subject["apiVersion"] === "string" ? subject["apiVersion"] : "");
+  const kind = { group: gv.group, version: gv.version, kind: resourceKind(subject) };
+  const user = input.userInfo;
+  const userInfo: JsonObject = user
+    ? { username: user.username, groups: [...user.groups], ...(user.uid !== undefined ? { uid: user.uid } : {}) }
+    : { username: "", groups: [] as JsonValue[] };
+  const request: JsonObject = {
+    operation,
+    object: isDelete ? null : resource,
+    oldObject: input.oldResource ?? (isDelete ? resource : null),
+    userInfo,
+    roles: user ? [...user.roles] : [],
+    clusterRoles: user ? [...user.clusterRoles] : [],
+    namespace: resourceNamespace(subject),
+    name: resourceName(subject),
+    kind,
+    requestKind: kind,
+    subResource: input.subresource ?? "",
+    dryRun: false,
+  };
+  let saName = "";
+  let saNamespace = "";
+  if (user && user.username.startsWith(SA_PREFIX)) {
+    const parts = user.username.slice(SA_PREFIX.length).split(":");
+    if (parts.length === 2) {
+      saNamespace = parts[0] ?? "";
+      saName = parts[1] ?? "";
+    }
+  }
+  const ctx: JsonObject = { request, serviceAccountName: saName, serviceAccountNamespace: saNamespace };
+  const images = extractImages(subject);
+  if (images) ctx["images"] = images;
+  return ctx;
+}
+
+/** Set a value at a dotted path (`request.operation`), creating maps on the way. Returns a new root. */
+export function setDotted(root: JsonObject, dotted: string, value: JsonValue): JsonObject {
+  const keys = dotted.split(".");
+  const out: JsonObject = { ...root };
+  let cur = out;
+  keys.forEach((k, i) => {
+    if (i === keys.length - 1) {
+      cur[k] = value;
+      return;
+    }
+    const next = cur[k];
+    const copy: JsonObject = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...next } : {};
+    cur[k] = copy;
+    cur = copy;
+  });
+  return out;
+}

@@ -1,0 +1,30 @@
+/**
+ * The engine facade: one JMESPath interpreter with Kyverno's functions, the ports, and the calls
+ * the CLI, the webhook and the controllers share.
+ */
+import type { JsonValue } from "./api/json.js";
+import { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
+import { createJmesPath } from "./jmespath/index.js";
+import { validatePolicy } from "./pipeline/validate-policy.js";
+import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
+import { compilePolicy, type CompileOutcome } from "./policy/compile-policy.js";
+import type { CompiledPolicy } from "./policy/compiled-policy.js";
+import type { EnginePorts } from "./ports.js";
+
+export interface Engine {
+  readonly env: EngineEnv;
+  /** Parse, check and compile one policy document (once; evaluation never re-parses). */
+  compile(doc: JsonValue): CompileOutcome;
+  /** Run a policy's validate rules against one request. */
+  validate(policy: CompiledPolicy, request: EngineRequest): PolicyResponse;
+}
+
+export function createEngine(ports: EnginePorts): Engine {
+  const jmespath = createJmesPath({ functions: kyvernoFunctions() });
+  const env: EngineEnv = { jmespath, ports };
+  return {
+    env,
+    compile: (doc) => compilePolicy(doc, jmespath),
+    validate: (policy, request) => validatePolicy(policy, request, env),
+  };
+}

@@ -1,0 +1,35 @@
+import type { JsonValue } from "../api/json.js";
+import type { Operation, RequestUserInfo, Resource } from "../api/resource.js";
+import type { RuleResult } from "../api/rule-result.js";
+import type { JmesPathEngine } from "../jmespath/types.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import type { EnginePorts } from "../ports.js";
+
+/** What the engine is built from: an interpreter with Kyverno's functions, and the ports. */
+export interface EngineEnv {
+  readonly jmespath: JmesPathEngine;
+  readonly ports: EnginePorts;
+}
+
+export interface EngineRequest {
+  readonly resource: Resource;
+  readonly oldResource?: Resource;
+  readonly operation: Operation;
+  readonly userInfo?: RequestUserInfo;
+  readonly subresource?: string;
+  /** Labels of the resource's namespace, for namespaceSelector. */
+  readonly namespaceLabels: Readonly<Record<string, string>>;
+  /** Variables layered on the context before any rule runs, by dotted name (CLI globalValues, per-resource values). */
+  readonly variables?: Readonly<Record<string, JsonValue>>;
+  /** Per-rule variables (CLI `policies[].rules[].values`), added before the rule's context entries load. */
+  readonly ruleVariables?: (policy: string, rule: string) => Readonly<Record<string, JsonValue>> | undefined;
+  /** True in background scans: user-info in match is ignored. */
+  readonly background?: boolean;
+}
+
+export interface PolicyResponse {
+  readonly policy: CompiledPolicy;
+  readonly resource: Resource;
+  /** One entry per rule that matched the resource; unmatched rules leave no entry. */
+  readonly rules: readonly RuleResult[];
+}

@@ -1,0 +1,140 @@
+/** The validate pipeline end to end, through the real modules, with fake ports. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../api/json.js";
+import { createEngine } from "../engine.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import type { EngineRequest } from "./types.js";
+import { fakePorts, type FakeContext } from "../../../test/support/fake-ports.js";
+import { clusterPolicy, deployment, pod, podRule } from "../../../test/support/builders.js";
+
+function compile(doc: JsonObject, ctx?: FakeContext): { engine: ReturnType<typeof createEngine>; policy: CompiledPolicy } {
+  const engine = createEngine(fakePorts(ctx));
+  const r = engine.compile(doc);
+  if (!r.ok) throw new Error(r.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
+  return { engine, policy: r.policy };
+}
+
+function run(doc: JsonObject, resource: JsonObject, extra: Partial<EngineRequest> = {}, ctx?: FakeContext) {
+  const { engine, policy } = compile(doc, ctx);
+  return engine.validate(policy, { resource, operation: "CREATE", namespaceLabels: {}, ...extra }).rules;
+}
+
+const requireTeam = clusterPolicy("require-team", [podRule("check-team", { message: "team label required", pattern: { metadata: { labels: { team: "?*" } } } })]);
+
+describe("validate pattern", () => {
+  test("passes with Kyverno's pass message", () => {
+    const [r] = run(requireTeam, pod("a", { labels: { team: "x" } }));
+    assert.deepEqual(r, { rule: "check-team", type: "Validation", status: "pass", message: "validation rule 'check-team' passed." });
+  });
+  test("fails with the message, a dot and the path", () => {
+    const [r] = run(requireTeam, pod("a"));
+    assert.equal(r?.status, "fail");
+    assert.equal(r?.message, "validation error: team label required. rule check-team failed at path /metadata/labels/");
+  });
+  test("an unmatched kind leaves no rule result", () => {
+    const svc = { apiVersion: "v1", kind: "Service", metadata: { name: "s" } };
+    assert.deepEqual(run(requireTeam, svc), []);
+  });
+  test("autogen rules check Pod templates of controllers", () => {
+    const rules = run(requireTeam, deployment("d", {}));
+    assert.deepEqual(rules.map((r) => [r.rule, r.status]), [["autogen-check-team", "fail"]]);
+    assert.match(rules[0]?.message ?? "", /failed at path \/spec\/template\/metadata\/labels\//);
+  });
+  test("variables in messages are substituted", () => {
+    const doc = clusterPolicy("p", [podRule("r", { message: "pod {{ request.object.metadata.name }} needs a team", pattern: { metadata: { labels: { team: "?*" } } } })]);
+    assert.equal(run(doc, pod("web"))[0]?.message, "validation error: pod web needs a team. rule r failed at path /metadata/labels/");
+  });
+});
+
+describe("anyPattern", () => {
+  const doc = clusterPolicy("p", [podRule("r", { message: "need a or b", anyPattern: [{ metadata: { labels: { a: "?*" } } }, { metadata: { labels: { b: "?*" } } }] })]);
+  test("passes when one pattern passes", () => {
+    assert.equal(run(doc, pod("x", { labels: { b: "1" } }))[0]?.message, "validation rule 'r' anyPattern[1] passed.");
+  });
+  test("fails listing every pattern's path", () => {
+    assert.equal(run(doc, pod("x"))[0]?.message, "validation error: need a or b. rule r[0] failed at path /metadata/labels/ rule r[1] failed at path /metadata/labels/");
+  });
+});
+
+describe("deny, preconditions and context", () => {
+  const deny = clusterPolicy("p", [podRule("no-default", {
+    message: "namespace {{ request.object.metadata.namespace }} is not allowed",
+    deny: { conditions: { any: [{ key: "{{ request.object.metadata.namespace }}", operator: "Equals", value: "default" }] } },
+  })]);
+  test("deny conditions that hold fail with the substituted message (no prefix)", () => {
+    const [r] = run(deny, pod("a", { namespace: "default" }));
+    assert.deepEqual([r?.status, r?.message], ["fail", "namespace default is not allowed"]);
+  });
+  test("deny conditions that do not hold pass", () => {
+    assert.equal(run(deny, pod("a", { namespace: "shop" }))[0]?.status, "pass");
+  });
+  test("preconditions not met give skip", () => {
+    const doc = clusterPolicy("p", [podRule("r", { pattern: { metadata: { labels: { team: "?*" } } } }, {
+      preconditions: { all: [{ key: "{{ request.operation }}", operator: "Equals", value: "UPDATE", message: "only updates" }] },
+    })]);
+    assert.deepEqual(run(doc, pod("a")).map((r) => [r.status, r.message]), [["skip", "preconditions not met; only updates"]]);
+  });
+  test("a precondition reading a missing key is an error, not a skip", () => {
+    const doc = clusterPolicy("p", [podRule("r", { pattern: { metadata: {} } }, {
+      preconditions: { all: [{ key: "{{ request.object.spec.nothing }}", operator: "Equals", value: "x" }] },
+    })]);
+    const [r] = run(doc, pod("a"));
+    assert.equal(r?.status, "error");
+    assert.match(r?.message ?? "", /^failed to evaluate preconditions: .*Unknown key "nothing" in path/);
+  });
+  test("variable context entries feed later expressions", () => {
+    const doc = clusterPolicy("p", [podRule("r", {
+      deny: { conditions: { any: [{ key: "{{ limit }}", operator: "LessThan", value: "{{ request.object.spec.containers | length(@) }}" }] } },
+    }, { context: [{ name: "limit", variable: { value: 1 } }] })]);
+    const two = pod("a", { containers: [{ name: "a", image: "a:1" }, { name: "b", image: "b:1" }] });
+    assert.equal(run(doc, two)[0]?.status, "fail");
+    assert.equal(run(doc, pod("b"))[0]?.status, "pass");
+  });
+  test("configMap entries load through the context port", () => {
+    const doc = clusterPolicy("p", [podRule("r", {
+      deny: { conditions: { any: [{ key: "{{ request.object.metadata.name }}", operator: "AnyIn", value: "{{ cm.data.blocked }}" }] } },
+    }, { context: [{ name: "cm", configMap: { name: "settings", namespace: "kyverno" } }] })]);
+    const ctx = { configMaps: { "kyverno/settings": { data: { blocked: "[\"bad\"]" } } } };
+    assert.equal(run(doc, pod("bad"), {}, ctx)[0]?.status, "fail");
+    assert.equal(run(doc, pod("good"), {}, ctx)[0]?.status, "pass");
+  });
+});
+
+describe("foreach", () => {
+  const doc = clusterPolicy("p", [podRule("tags", {
+    message: "images need a tag",
+    foreach: [{ list: "request.object.spec.containers", pattern: { image: "*:*" } }],
+  })]);
+  test("fails on the first element that does not pass", () => {
+    const [r] = run(doc, pod("a", { containers: [{ name: "a", image: "a:1" }, { name: "b", image: "b" }] }));
+    assert.equal(r?.status, "fail");
+    assert.match(r?.message ?? "", /^validation failure: validation error: images need a tag\. rule tags failed at path \/image\//);
+  });
+  test("passes when every element passes", () => {
+    assert.equal(run(doc, pod("a"))[0]?.status, "pass");
+  });
+  test("a list with no applicable elements gives no result", () => {
+    const none = clusterPolicy("p", [podRule("r", { foreach: [{ list: "request.object.spec.initContainers", pattern: { image: "*:*" } }] })]);
+    assert.deepEqual(run(none, pod("a")), []);
+  });
+});
+
+describe("policy-level behaviour", () => {
+  test("applyRules One stops after the first pass or fail", () => {
+    const doc = clusterPolicy("p", [
+      podRule("first", { pattern: { metadata: { name: "?*" } } }),
+      podRule("second", { pattern: { metadata: { name: "?*" } } }),
+    ], { applyRules: "One" });
+    assert.deepEqual(run(doc, pod("a")).map((r) => r.rule), ["first"]);
+  });
+  test("a namespaced Policy applies only in its own namespace", () => {
+    const doc = { ...clusterPolicy("p", [podRule("r", { pattern: { metadata: { name: "?*" } } })]), kind: "Policy", metadata: { name: "p", namespace: "team-a" } };
+    assert.equal(run(doc, pod("x", { namespace: "team-a" })).length, 1);
+    assert.equal(run(doc, pod("x", { namespace: "team-b" })).length, 0);
+  });
+  test("DELETE evaluates the old object", () => {
+    const rules = run(requireTeam, {}, { operation: "DELETE", oldResource: pod("gone", { labels: { team: "t" } }) });
+    assert.equal(rules[0]?.status, "pass");
+  });
+});

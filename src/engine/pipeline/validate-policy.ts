@@ -1,0 +1,80 @@
+/**
+ * The pipeline for validate rules, per rule: match/exclude → context entries → preconditions →
+ * variables → the validate handler → a RuleResult with a message (spec: architecture "Flow of one rule").
+ */
+import type { JsonObject } from "../api/json.js";
+import { resourceKind, parseApiVersion } from "../api/resource.js";
+import type { RuleResult } from "../api/rule-result.js";
+import { evaluateConditions } from "../conditions/index.js";
+import { loadContextEntries } from "../context/load-entries.js";
+import { buildRequestContext, setDotted } from "../context/request-context.js";
+import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import { runValidation } from "../validate/run-validation.js";
+import { substituteAll, type SubstitutionScope } from "../variables/index.js";
+import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
+
+export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
+  const subject = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
+  let base: JsonObject = buildRequestContext(request);
+  for (const [k, v] of Object.entries(request.variables ?? {})) base = setDotted(base, k, v);
+  const operation = operationOf(base) ?? request.operation;
+  const gv = parseApiVersion(typeof subject["apiVersion"] === "string" ? subject["apiVersion"] : "");
+  const results: RuleResult[] = [];
+  for (const compiled of policy.rules) {
+    if (compiled.rule.validate === undefined) continue;
+    const matched = compiled.matcher.match({
+      resource: subject,
+      operation,
+      gvk: { group: gv.group, version: gv.version, kind: resourceKind(subject) },
+      subresource: request.subresource ?? "",
+      ...(request.userInfo !== undefined && !request.background ? { userInfo: request.userInfo } : {}),
+      namespaceLabels: request.namespaceLabels,
+      policyNamespace: policy.namespace,
+    });
+    if (!matched.matched) continue;
+    const result = evaluateRule(policy, compiled, base, operation, env, request);
+    if (result === undefined) continue;
+    results.push(result);
+    if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
+  }
+  return { policy, resource: request.resource, rules: results };
+}
+
+function operationOf(ctx: JsonObject): EngineRequest["operation"] | undefined {
+  const req = ctx["request"];
+  const op = typeof req === "object" && req !== null && !Array.isArray(req) ? req["operation"] : undefined;
+  return op === "CREATE" || op === "UPDATE" || op === "DELETE" || op === "CONNECT" ? op : undefined;
+}
+
+function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: EngineRequest["operation"], env: EngineEnv, request: EngineRequest): RuleResult | undefined {
+  const rule = compiled.rule;
+  const name = compiled.name;
+  const validate = rule.validate;
+  if (validate === undefined) return undefined;
+  const result = (status: RuleResult["status"], message: string, path?: string): RuleResult =>
+    path === undefined ? { rule: name, type: "Validation", status, message } : { rule: name, type: "Validation", status, message, path };
+  let data = base;
+  const ruleVars = request.ruleVariables?.(policy.name, compiled.autogenOf ?? name) ?? request.ruleVariables?.(policy.name, name);
+  for (const [k, v] of Object.entries(ruleVars ?? {})) data = setDotted(data, k, v);
+  let vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: { ports: env.ports }, cache: policy.cache, operation };
+  if (rule.context !== undefined && rule.context.length > 0) {
+    const loaded = loadContextEntries(rule.context, vars);
+    if (!loaded.ok) return result("error", `failed to load context: ${loaded.error.message}`);
+    vars = { ...vars, data: loaded.value };
+  }
+  if (rule.preconditions !== undefined) {
+    const pre = evaluateConditions(rule.preconditions, (v) => substituteAll(v, vars));
+    if (!pre.ok) return result("error", `failed to evaluate preconditions: ${pre.error.message}`);
+    if (!pre.value.met) {
+      const detail = pre.value.message;
+      return result("skip", detail === "" ? "preconditions not met" : `preconditions not met; ${detail}`);
+    }
+  }
+  if (validate.podSecurity !== undefined) return result("error", `rule ${name}: podSecurity validation is not supported by Bylaw yet`);
+  if (validate.cel !== undefined) return result("error", `rule ${name}: validate.cel (CEL expressions) is not supported by Bylaw yet`);
+  if (validate.manifests !== undefined) return result("error", `rule ${name}: validate.manifests (signed manifests) is not supported by Bylaw yet`);
+  const target = operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource;
+  const outcome = runValidation(validate, validate.message, { ruleName: name, target, vars, patterns: policy.patterns }, 0);
+  if (outcome === undefined) return undefined;
+  return result(outcome.status, outcome.message, outcome.path);
+}

@@ -1,0 +1,61 @@
+/**
+ * parse → check → autogen → pre-compile every `{{ }}` expression. Evaluation never re-parses:
+ * expressions live in the policy's ExpressionCache.
+ */
+import type { JsonValue } from "../api/json.js";
+import type { PolicyDocument } from "../api/policy.js";
+import { computeRules, isAutogenRuleName } from "../autogen/index.js";
+import { compileMatch } from "../match/index.js";
+import { PatternCache } from "../pattern/index.js";
+import type { JmesPathEngine } from "../jmespath/types.js";
+import { ExpressionCache, prepareSubstitution } from "../variables/index.js";
+import { checkPolicy } from "./check-policy.js";
+import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
+import { parsePolicy } from "./parse-policy.js";
+import { problem, type PolicyProblem } from "./problem.js";
+
+export type CompileOutcome = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
+
+export function compilePolicy(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcome {
+  const parsed = parsePolicy(doc);
+  if (!parsed.policy) return { ok: false, problems: parsed.problems };
+  const policy = parsed.policy;
+  const problems = checkPolicy(policy);
+  const cache = new ExpressionCache(jmespath);
+  const originals = new Set((policy.spec.rules ?? []).map((r) => r));
+  const rules: CompiledRule[] = computeRules(policy).map((rule) =>
+    originals.has(rule) || !isAutogenRuleName(rule.name)
+      ? { rule, name: rule.name, matcher: compileMatch(rule) }
+      : { rule, name: rule.name, matcher: compileMatch(rule), autogenOf: rule.name.replace(/^autogen-(cronjob-)?/, "") },
+  );
+  rules.forEach((r, i) => {
+    const prepared = prepareSubstitution(r.rule as unknown as JsonValue, cache);
+    if (!prepared.ok) {
+      const path = r.autogenOf === undefined ? `spec.rules[${i}]` : `(autogen rule ${r.name})`;
+      problems.push(problem(path, prepared.error.message));
+    }
+  });
+  const errors = problems.filter((p) => p.severity === "error");
+  if (errors.length > 0) return { ok: false, problems };
+  const annotations = policy.metadata.annotations ?? {};
+  const severity = annotations["policies.kyverno.io/severity"];
+  const category = annotations["policies.kyverno.io/category"];
+  const compiled: CompiledPolicy = {
+    document: policy,
+    kind: policy.kind,
+    name: policy.metadata.name,
+    namespace: policy.kind === "Policy" ? (policy.metadata.namespace ?? "default") : "",
+    rules,
+    background: policy.spec.background !== false,
+    applyRules: policy.spec.applyRules === "One" ? "One" : "All",
+    scored: annotations["policies.kyverno.io/scored"] !== "false",
+    ...(severity !== undefined ? { severity } : {}),
+    ...(category !== undefined ? { category } : {}),
+    warnings: problems,
+    cache,
+    patterns: new PatternCache(),
+  };
+  return { ok: true, policy: compiled };
+}
+
+export type { PolicyDocument };

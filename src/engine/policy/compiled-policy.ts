@@ -1,0 +1,38 @@
+/** A policy parsed, checked and compiled once: autogen rules expanded, expressions pre-parsed. */
+import type { PolicyDocument, Rule } from "../api/policy.js";
+import type { CompiledMatch } from "../match/index.js";
+import type { PatternCache } from "../pattern/index.js";
+import type { ExpressionCache } from "../variables/index.js";
+import type { PolicyProblem } from "./problem.js";
+
+export interface CompiledRule {
+  readonly rule: Rule;
+  readonly name: string;
+  /** match/exclude, compiled once. */
+  readonly matcher: CompiledMatch;
+  /** For `autogen-*` rules, the name of the Pod rule they came from. */
+  readonly autogenOf?: string;
+}
+
+export interface CompiledPolicy {
+  readonly document: PolicyDocument;
+  readonly kind: "ClusterPolicy" | "Policy";
+  readonly name: string;
+  /** "" for a ClusterPolicy. */
+  readonly namespace: string;
+  /** Originals first, then the autogen rules, in Kyverno's order. */
+  readonly rules: readonly CompiledRule[];
+  readonly background: boolean;
+  readonly applyRules: "All" | "One";
+  /** `policies.kyverno.io/scored: "false"` turns fail into warn in reports. */
+  readonly scored: boolean;
+  readonly severity?: string;
+  readonly category?: string;
+  readonly warnings: readonly PolicyProblem[];
+  readonly cache: ExpressionCache;
+  readonly patterns: PatternCache;
+}
+
+export function hasValidateRules(p: CompiledPolicy): boolean {
+  return p.rules.some((r) => r.rule.validate !== undefined);
+}

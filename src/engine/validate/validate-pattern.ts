@@ -1,0 +1,54 @@
+/** validate.pattern and validate.anyPattern: resolve $() references and `{{ }}` variables, then match. */
+import type { JsonValue } from "../api/json.js";
+import { anyPatternDetails, type PatternOutcome } from "../pattern/index.js";
+import { substituteAll } from "../variables/index.js";
+import { anyPatternPassMessage, passMessage, patternFailMessage } from "./messages.js";
+import { resolveMessage } from "./resolve-message.js";
+import type { ValidateOutcome, ValidateScope } from "./types.js";
+
+type Prepared = { ok: true; value: JsonValue } | { ok: false; outcome: ValidateOutcome };
+
+function preparePattern(pattern: JsonValue, scope: ValidateScope): Prepared {
+  const subbed = substituteAll(pattern, scope.vars);
+  if (!subbed.ok) return { ok: false, outcome: { status: "error", message: `variable substitution failed for rule ${scope.ruleName}: ${subbed.error.message}` } };
+  return { ok: true, value: subbed.value };
+}
+
+export function validatePattern(pattern: JsonValue, message: string | undefined, scope: ValidateScope): ValidateOutcome {
+  const prepared = preparePattern(pattern, scope);
+  if (!prepared.ok) return prepared.outcome;
+  const outcome = scope.patterns.get(prepared.value).match(scope.target);
+  switch (outcome.status) {
+    case "pass":
+      return { status: "pass", message: passMessage(scope.ruleName) };
+    case "skip":
+      return { status: "skip", message: outcome.message };
+    case "error":
+      return { status: "error", message: outcome.message };
+    case "fail": {
+      const msg = resolveMessage(message, scope);
+      if (!msg.ok) return { status: "error", message: msg.message };
+      return { status: "fail", message: patternFailMessage(scope.ruleName, msg.text, outcome.path), path: outcome.path };
+    }
+  }
+}
+
+export function validateAnyPattern(patterns: readonly JsonValue[], message: string | undefined, scope: ValidateScope): ValidateOutcome {
+  const outcomes: { index: number; outcome: Exclude<PatternOutcome, { status: "pass" }> }[] = [];
+  let failed = false;
+  for (let i = 0; i < patterns.length; i++) {
+    const prepared = preparePattern(patterns[i] ?? null, scope);
+    if (!prepared.ok) return prepared.outcome;
+    const outcome = scope.patterns.get(prepared.value).match(scope.target);
+    if (outcome.status === "pass") return { status: "pass", message: anyPatternPassMessage(scope.ruleName, i) };
+    if (outcome.status !== "skip") failed = true;
+    outcomes.push({ index: i, outcome });
+  }
+  const status = failed ? "fail" : "skip";
+  const details = anyPatternDetails(scope.ruleName, { status, outcomes }).join(" ");
+  if (status === "skip") return { status: "skip", message: details };
+  const msg = resolveMessage(message, scope);
+  if (!msg.ok) return { status: "error", message: msg.message };
+  const text = msg.text === "" ? "" : msg.text.endsWith(".") ? `${msg.text} ` : `${msg.text}. `;
+  return { status: "fail", message: `validation error: ${text}${details}` };
+}
