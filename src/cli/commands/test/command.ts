@@ -1,0 +1,87 @@
+/** `bylaw test [PATH...]`: run kyverno-test.yaml suites, like `kyverno test`. */
+import { parseArgs } from "node:util";
+import { offlineEngine } from "../../offline/offline-engine.js";
+import { runSuite } from "../../test-suite/run-suite.js";
+import type { SuiteResult } from "../../test-suite/types.js";
+import type { Io } from "../../io.js";
+import { discoverTests } from "./discover.js";
+import { renderJson, renderJunit, renderSuiteTable, summarize, summaryLine } from "./output.js";
+
+export const TEST_HELP = `Usage: bylaw test [PATH...] [flags]
+
+Run Kyverno test suites (cli.kyverno.io/v1alpha1 Test files, found recursively below each PATH;
+default: the current folder) and compare every expected result with what Bylaw computes.
+
+Each expected row (a results entry × a resource it names) passes when Bylaw's result for that
+policy, rule and resource equals the expected one. A resource the rule does not match counts as
+"Excluded" (a pass, as in Kyverno).
+
+Flags:
+  -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)
+  -o, --output FORMAT      table (default), json or junit
+      --fail-only          show only failing rows
+      --detailed-results   add the rule message to the table
+      --require-tests      exit 1 when no test files are found
+  -h, --help               show this help
+
+Exit codes: 0 all rows pass; 1 a row failed, a suite could not be loaded, or (--require-tests) no tests.
+
+Examples:
+  bylaw test ./policies
+  bylaw test . --fail-only --detailed-results
+  bylaw test ./policies -o junit > report.xml`;
+
+export async function testCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      "file-name": { type: "string", short: "f", default: "kyverno-test.yaml" },
+      output: { type: "string", short: "o", default: "table" },
+      "fail-only": { type: "boolean", default: false },
+      "detailed-results": { type: "boolean", default: false },
+      "require-tests": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    io.out(TEST_HELP);
+    return 0;
+  }
+  const format = values.output;
+  if (format !== "table" && format !== "json" && format !== "junit") {
+    io.err(`bylaw test: --output must be table, json or junit (got ${JSON.stringify(format)})`);
+    return 2;
+  }
+  const { files, errors } = await discoverTests(positionals.length > 0 ? positionals : ["."], values["file-name"]);
+  for (const e of errors) io.err(`bylaw test: ${e}`);
+  if (files.length === 0) {
+    io.err("bylaw test: no test files found");
+    return values["require-tests"] || errors.length > 0 ? 1 : 0;
+  }
+  const suites: SuiteResult[] = [];
+  const progress = files.length >= 10;
+  for (const [i, file] of files.entries()) {
+    if (progress) io.progress(`[${i + 1}/${files.length}] ${file}`);
+    suites.push(await runSuite(file, offlineEngine));
+  }
+  io.progressDone();
+  for (const s of suites) {
+    for (const w of s.warnings) io.err(`warning: ${w}`);
+    if (s.error !== undefined) io.err(`error: ${s.error}`);
+  }
+  const failOnly = values["fail-only"];
+  if (format === "json") io.out(renderJson(suites));
+  else if (format === "junit") io.out(renderJunit(suites));
+  else {
+    for (const s of suites) {
+      const table = renderSuiteTable(s, values["detailed-results"], failOnly);
+      if (table === "") continue;
+      io.out(`\nTest ${s.name || "(unnamed)"} (${s.file}):`);
+      io.out(table);
+    }
+    io.out(`\n${summaryLine(summarize(suites), failOnly)}`);
+  }
+  const summary = summarize(suites);
+  return summary.failed > 0 || errors.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,81 @@
+/** Render `bylaw test` results as a table, JSON or JUnit XML. */
+import type { RowResult, SuiteResult } from "../../test-suite/types.js";
+import { renderTable } from "../../output/table.js";
+import { xmlEscape } from "../../output/xml.js";
+
+export interface Summary {
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+}
+
+/** Kyverno counts a passing row whose expected result is skip as "skipped"; the summary line adds it to passed. */
+export function summarize(suites: readonly SuiteResult[]): Summary {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const s of suites) {
+    if (s.error !== undefined && s.results.length === 0) failed++;
+    for (const r of s.results) {
+      if (!r.ok) failed++;
+      else if (r.expected === "skip" || r.reason === "Excluded") skipped++;
+      else passed++;
+    }
+  }
+  return { passed, failed, skipped };
+}
+
+export function renderSuiteTable(suite: SuiteResult, detailed: boolean, failOnly: boolean): string {
+  const rows = suite.results.filter((r) => !failOnly || !r.ok);
+  if (rows.length === 0) return "";
+  const headers = ["ID", "POLICY", "RULE", "RESOURCE", "RESULT", "REASON", ...(detailed ? ["MESSAGE"] : [])];
+  const body = rows.map((r, i) => [
+    String(i + 1), r.policy, r.rule, r.kind ? `${r.kind}/${r.resource}` : r.resource, r.ok ? "Pass" : "Fail", r.reason,
+    ...(detailed ? [r.message.replace(/\s+/g, " ").slice(0, 200)] : []),
+  ]);
+  return renderTable(headers, body);
+}
+
+export function summaryLine(s: Summary, failOnly: boolean): string {
+  return failOnly
+    ? `Test Summary: ${s.failed} out of ${s.passed + s.skipped + s.failed} tests failed`
+    : `Test Summary: ${s.passed + s.skipped} tests passed and ${s.failed} tests failed`;
+}
+
+export function renderJson(suites: readonly SuiteResult[]): string {
+  const summary = summarize(suites);
+  return JSON.stringify({
+    summary,
+    suites: suites.map((s) => ({
+      path: s.path,
+      name: s.name,
+      error: s.error ?? null,
+      warnings: s.warnings,
+      results: s.results.map((r: RowResult) => ({
+        policy: r.policy, rule: r.rule, resource: r.resource, kind: r.kind, expected: r.expected,
+        actual: r.actual, ok: r.ok, reason: r.reason, message: r.message,
+      })),
+    })),
+  }, null, 2);
+}
+
+export function renderJunit(suites: readonly SuiteResult[]): string {
+  const s = summarize(suites);
+  const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites tests="${s.passed + s.skipped + s.failed}" failures="${s.failed}">`];
+  for (const suite of suites) {
+    const failures = suite.results.filter((r) => !r.ok).length + (suite.error !== undefined && suite.results.length === 0 ? 1 : 0);
+    out.push(`  <testsuite name="${xmlEscape(suite.name || suite.path)}" tests="${Math.max(suite.results.length, failures)}" failures="${failures}">`);
+    if (suite.error !== undefined && suite.results.length === 0) {
+      out.push(`    <testcase name="load" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(suite.error)}"/></testcase>`);
+    }
+    for (const r of suite.results) {
+      const name = xmlEscape(`${r.policy}/${r.rule}/${r.resource}`);
+      out.push(r.ok
+        ? `    <testcase name="${name}" classname="${xmlEscape(suite.path)}"/>`
+        : `    <testcase name="${name}" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(r.reason)}">${xmlEscape(r.message)}</failure></testcase>`);
+    }
+    out.push("  </testsuite>");
+  }
+  out.push("</testsuites>");
+  return out.join("\n");
+}

@@ -1,0 +1,144 @@
+/**
+ * Run one kyverno-test.yaml suite: load its policies, resources, values and user info, evaluate
+ * every validate policy against every resource, and compare each expected row.
+ */
+import { dirname, resolve } from "node:path";
+import type { JsonObject, JsonValue } from "../../engine/api/json.js";
+import { isObject } from "../../engine/api/json.js";
+import { resourceName, resourceNamespace, type Operation, type RequestUserInfo, type Resource } from "../../engine/api/resource.js";
+import type { Engine } from "../../engine/engine.js";
+import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { loadPaths } from "../../platform/files/index.js";
+import { loadPolicies, type LoadedPolicies } from "../load-policies.js";
+import { compareRow } from "./compare.js";
+import { parseTestFile, type ExpectedResult, type TestSpec } from "./test-file.js";
+import type { RowResult, SuiteResult } from "./types.js";
+import { parseUserInfo } from "./userinfo-file.js";
+import { EMPTY_VALUES, parseValues, type ValuesSpec } from "./values-file.js";
+
+export type EngineFactory = (spec: TestSpec) => Engine;
+
+export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix: string = dirname(file)): Promise<SuiteResult> {
+  const dir = dirname(file);
+  const docs = await loadPaths([file]);
+  const first = docs.find((d) => d.value !== undefined || d.error !== undefined);
+  if (!first || first.error !== undefined || first.value === undefined) {
+    return failed(file, "", first?.error ?? `${file}: empty test file`, []);
+  }
+  const parsed = parseTestFile(first.value);
+  if (!parsed.ok) return failed(file, "", `${file}: ${parsed.errors.join("; ")}`, []);
+  const spec = parsed.spec;
+  const warnings: string[] = [];
+  const fail = (msg: string): SuiteResult => failed(file, spec.name, msg, rowsFailing(spec, idPrefix, msg));
+
+  let values: ValuesSpec = EMPTY_VALUES;
+  if (spec.variables !== undefined) {
+    const vdocs = await loadPaths([resolve(dir, spec.variables)]);
+    const bad = vdocs.find((d) => d.error !== undefined);
+    if (bad) return fail(`${file}: variables: ${bad.error}`);
+    const v = vdocs.find((d) => d.value !== undefined);
+    if (v?.value !== undefined) {
+      const pv = parseValues(v.value);
+      values = pv.values;
+      warnings.push(...pv.warnings.map((w) => `${spec.variables}: ${w}`));
+    }
+  }
+  if (spec.values !== undefined) values = mergeValues(values, parseValues(spec.values).values);
+  let userInfo: RequestUserInfo | undefined;
+  if (spec.userinfo !== undefined) {
+    const udocs = await loadPaths([resolve(dir, spec.userinfo)]);
+    const u = udocs.find((d) => d.value !== undefined || d.error !== undefined);
+    if (!u || u.value === undefined) return fail(`${file}: userinfo: ${u?.error ?? "empty file"}`);
+    const pu = parseUserInfo(u.value);
+    if (!pu.ok) return fail(`${file}: userinfo: ${pu.error}`);
+    userInfo = pu.userInfo;
+  }
+  const engine = makeEngine(spec);
+  const policies = await loadPolicies(spec.policies.map((p) => resolve(dir, p)), engine);
+  if (policies.fatal.length > 0) return fail(`${file}: policies: ${policies.fatal.join("; ")}`);
+  warnings.push(...policies.warnings);
+  const rdocs = await loadPaths(spec.resources.map((r) => resolve(dir, r)));
+  const missing = rdocs.filter((d) => d.error !== undefined);
+  if (missing.length > 0) return fail(`${file}: resources: ${missing.map((d) => d.error).join("; ")}`);
+  const resources = rdocs.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string");
+
+  const byOperation = new Map<string, PolicyResponse[]>();
+  const responsesFor = (op: string | undefined): PolicyResponse[] => {
+    const key = op ?? "";
+    let r = byOperation.get(key);
+    if (!r) {
+      r = evaluateAll(engine, policies.compiled, resources, values, userInfo, op as Operation | undefined);
+      byOperation.set(key, r);
+    }
+    return r;
+  };
+  const rows: RowResult[] = [];
+  spec.results.forEach((expected, i) => {
+    for (const resource of expected.resources) {
+      const invalid = policies.invalid.get(bareName(expected.policy));
+      const verdict = invalid !== undefined
+        ? { ok: false, actual: null, reason: `Invalid policy: ${invalid}`, message: invalid }
+        : compareRow(expected, resource, responsesFor(expected.operation));
+      rows.push(row(idPrefix, i, expected, resource, verdict));
+    }
+  });
+  return { path: dir, file, name: spec.name, warnings, results: rows };
+}
+
+function evaluateAll(engine: Engine, policies: readonly CompiledPolicy[], resources: readonly Resource[], values: ValuesSpec, userInfo: RequestUserInfo | undefined, op: Operation | undefined): PolicyResponse[] {
+  const out: PolicyResponse[] = [];
+  for (const resource of resources) {
+    const ns = resourceNamespace(resource);
+    const nsLabels = values.namespaceLabels.get(ns) ?? {};
+    for (const policy of policies) {
+      if (!policy.rules.some((r) => r.rule.validate !== undefined)) continue;
+      const variables: Record<string, JsonValue> = { ...values.globalValues, ...(values.resourceValues.get(policy.name)?.get(resourceName(resource)) ?? {}) };
+      const requested = typeof variables["request.operation"] === "string" ? (variables["request.operation"] as Operation) : undefined;
+      const operation: Operation = op ?? requested ?? "CREATE";
+      if (op !== undefined) variables["request.operation"] = op;
+      out.push(engine.validate(policy, {
+        resource: operation === "DELETE" ? {} : resource,
+        ...(operation === "UPDATE" || operation === "DELETE" ? { oldResource: resource } : {}),
+        operation,
+        ...(userInfo !== undefined ? { userInfo } : {}),
+        namespaceLabels: nsLabels,
+        variables,
+        ruleVariables: (p, r) => values.ruleValues.get(p)?.get(r),
+      }));
+    }
+  }
+  return out.map((r) => (r.resource["kind"] === undefined ? r : r));
+}
+
+function mergeValues(a: ValuesSpec, b: ValuesSpec): ValuesSpec {
+  return {
+    globalValues: { ...a.globalValues, ...b.globalValues },
+    ruleValues: new Map([...a.ruleValues, ...b.ruleValues]),
+    resourceValues: new Map([...a.resourceValues, ...b.resourceValues]),
+    namespaceLabels: new Map([...a.namespaceLabels, ...b.namespaceLabels]),
+  };
+}
+
+function bareName(policy: string): string {
+  const i = policy.lastIndexOf("/");
+  return i < 0 ? policy : policy.slice(i + 1);
+}
+
+function row(prefix: string, i: number, e: ExpectedResult, resource: string, v: { ok: boolean; actual: string | null; reason: string; message: string }): RowResult {
+  return { id: `${prefix}::${i}::${resource}`, policy: e.policy, rule: e.rule, resource, kind: e.kind, expected: e.result, ...v };
+}
+
+function rowsFailing(spec: TestSpec, prefix: string, msg: string): RowResult[] {
+  const rows: RowResult[] = [];
+  spec.results.forEach((e, i) => {
+    for (const r of e.resources) rows.push(row(prefix, i, e, r, { ok: false, actual: null, reason: "Suite error", message: msg }));
+  });
+  return rows;
+}
+
+function failed(file: string, name: string, error: string, results: RowResult[]): SuiteResult {
+  return { path: dirname(file), file, name, error, warnings: [], results };
+}
+
+export type { LoadedPolicies };

@@ -1,0 +1,123 @@
+/**
+ * The `cli.kyverno.io/v1alpha1` Test schema. Parsed strictly, as Kyverno does: unknown or removed
+ * fields (`checks`, `patchedResource`) are errors, and a missing apiVersion/kind is a deprecated schema.
+ */
+import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
+
+export interface ExpectedResult {
+  readonly policy: string;
+  readonly rule: string;
+  readonly result: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly resources: readonly string[];
+  readonly patchedResources?: string;
+  readonly generatedResource?: string;
+  readonly cloneSourceResource?: string;
+  readonly operation?: string;
+}
+
+export interface TestSpec {
+  readonly name: string;
+  readonly policies: readonly string[];
+  readonly resources: readonly string[];
+  readonly targetResources: readonly string[];
+  readonly exceptions: readonly string[];
+  readonly variables?: string;
+  readonly values?: JsonObject;
+  readonly userinfo?: string;
+  readonly context?: string;
+  readonly apiCallResponses: readonly JsonObject[];
+  readonly globalContextEntries: readonly JsonObject[];
+  readonly results: readonly ExpectedResult[];
+}
+
+const TOP_FIELDS = new Set([
+  "apiVersion", "kind", "metadata", "policies", "resources", "targetResources", "exceptions", "variables", "values",
+  "userinfo", "context", "paramResources", "clusterResources", "jsonPayload", "jsonPayloads", "httpPayloads",
+  "envoyPayloads", "apiCallResponses", "globalContextEntries", "results",
+]);
+const RESULT_FIELDS = new Set([
+  "policy", "rule", "result", "kind", "resources", "resource", "resourceSpecs", "namespace", "patchedResources",
+  "generatedResource", "generatedResources", "cloneSourceResource", "operation", "failOnMissingResources",
+  "isValidatingAdmissionPolicy", "isMutatingAdmissionPolicy", "isValidatingPolicy", "isDeletingPolicy",
+  "isImageValidatingPolicy", "isGeneratingPolicy", "isMutatingPolicy",
+]);
+const RESULTS = new Set(["pass", "fail", "skip", "warn", "error"]);
+
+export type TestFileOutcome = { ok: true; spec: TestSpec } | { ok: false; errors: string[] };
+
+export function parseTestFile(doc: JsonValue): TestFileOutcome {
+  const errors: string[] = [];
+  if (!isObject(doc)) return { ok: false, errors: ["the test file must be a mapping"] };
+  if (doc["apiVersion"] === undefined || doc["kind"] === undefined) {
+    return { ok: false, errors: ["the test file uses a deprecated schema (no apiVersion/kind) — please migrate to apiVersion: cli.kyverno.io/v1alpha1, kind: Test"] };
+  }
+  if (doc["apiVersion"] !== "cli.kyverno.io/v1alpha1") errors.push(`apiVersion: expected cli.kyverno.io/v1alpha1, got ${JSON.stringify(doc["apiVersion"])}`);
+  if (doc["kind"] !== "Test") errors.push(`kind: expected Test, got ${JSON.stringify(doc["kind"])}`);
+  for (const k of Object.keys(doc)) if (!TOP_FIELDS.has(k)) errors.push(`${k}: unknown field${k === "checks" ? " (checks was removed in Kyverno 1.19)" : ""}`);
+  const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
+  const results: ExpectedResult[] = [];
+  const rawResults = doc["results"];
+  if (rawResults !== undefined && rawResults !== null && !Array.isArray(rawResults)) errors.push("results: must be a list");
+  (Array.isArray(rawResults) ? rawResults : []).forEach((r, i) => {
+    const path = `results[${i}]`;
+    if (!isObject(r)) {
+      errors.push(`${path}: must be a mapping`);
+      return;
+    }
+    for (const k of Object.keys(r)) {
+      if (!RESULT_FIELDS.has(k)) errors.push(`${path}.${k}: unknown field${k === "patchedResource" ? " (use patchedResources)" : ""}`);
+    }
+    const result = str(r["result"]);
+    if (!RESULTS.has(result)) errors.push(`${path}.result: must be one of pass, fail, skip, warn, error; got ${JSON.stringify(r["result"] ?? null)}`);
+    const resources = strList(r["resources"]);
+    if (resources.length === 0 && typeof r["resource"] === "string") resources.push(r["resource"]);
+    results.push({
+      policy: str(r["policy"]),
+      rule: str(r["rule"]),
+      result,
+      kind: str(r["kind"]),
+      namespace: str(r["namespace"]),
+      resources,
+      ...opt("patchedResources", r["patchedResources"]),
+      ...opt("generatedResource", r["generatedResource"]),
+      ...opt("cloneSourceResource", r["cloneSourceResource"]),
+      ...opt("operation", r["operation"]),
+    });
+  });
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    spec: {
+      name: str(metadata["name"]),
+      policies: strList(doc["policies"]),
+      resources: strList(doc["resources"]),
+      targetResources: strList(doc["targetResources"]),
+      exceptions: strList(doc["exceptions"]),
+      ...opt("variables", doc["variables"]),
+      ...(isObject(doc["values"]) ? { values: doc["values"] } : {}),
+      ...opt("userinfo", doc["userinfo"]),
+      ...opt("context", doc["context"]),
+      apiCallResponses: objList(doc["apiCallResponses"]),
+      globalContextEntries: objList(doc["globalContextEntries"]),
+      results,
+    },
+  };
+}
+
+function str(v: JsonValue | undefined): string {
+  return typeof v === "string" ? v : "";
+}
+
+function strList(v: JsonValue | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+}
+
+function objList(v: JsonValue | undefined): JsonObject[] {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
+function opt<K extends string>(key: K, v: JsonValue | undefined): { [P in K]?: string } {
+  return (typeof v === "string" && v !== "" ? { [key]: v } : {}) as { [P in K]?: string };
+}

@@ -1,0 +1,27 @@
+/** One expected row (results entry × resource it names) and what Bylaw found for it. */
+export interface RowResult {
+  /** Stable id: `<suite dir>::<entry index>::<resource>`. */
+  readonly id: string;
+  readonly policy: string;
+  readonly rule: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly expected: string;
+  /** The policy-report result Bylaw produced, or null when no rule result was found. */
+  readonly actual: string | null;
+  readonly ok: boolean;
+  /** `Ok`, `Want fail, got pass`, `Excluded`, `Not found`, `Invalid policy: …`, … */
+  readonly reason: string;
+  readonly message: string;
+}
+
+export interface SuiteResult {
+  /** The folder holding the kyverno-test.yaml. */
+  readonly path: string;
+  readonly file: string;
+  readonly name: string;
+  /** Set when the suite could not run (bad test file, missing file, …); every row then fails with it. */
+  readonly error?: string;
+  readonly warnings: readonly string[];
+  readonly results: readonly RowResult[];
+}
