@@ -1,0 +1,18 @@
+/** `npm run bench`: print figures (never pass/fail on time). */
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { benchCorpusTest } from "./corpus-test.js";
+import { benchYamlParse } from "./yaml-parse.js";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+async function main(): Promise<void> {
+  console.log(`bench: node ${process.version}, ${new Date().toISOString()}`);
+  await benchYamlParse();
+  await benchCorpusTest(repoRoot);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
