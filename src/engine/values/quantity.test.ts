@@ -69,6 +69,9 @@ describe("parseQuantity + formatQuantity (canonical String())", () => {
     [".", "0"],
     ["100000000000000000000", "9223372036854775807"],
     ["12345678901234567890m", "12345678901234567890m"],
+    ["1e-999999", "1e-9"],
+    ["1234567890123456789e999999", "9223372036854775807"],
+    ["1e999999", "1e999999"],
   ];
   for (const [input, want] of cases) {
     test(`${input} -> ${want}`, () => assert.equal(formatQuantity(q(input)), want));

@@ -22,6 +22,15 @@ const INT64_MAX = (1n << 63n) - 1n;
 const MAX_INT64_FACTORS = 18;
 const NANO_SCALE = 9;
 
+/** Largest power of ten computed exactly; beyond it an operation gives up (RangeError). */
+const MAX_EXACT_DIGITS = 100_000;
+
+/** 10^n as a bigint, refusing sizes that would exhaust memory. */
+function tenTo(n: number): bigint {
+  if (n > MAX_EXACT_DIGITS) throw new RangeError(`quantity needs more than ${MAX_EXACT_DIGITS} digits`);
+  return 10n ** BigInt(n);
+}
+
 const DECIMAL_SUFFIXES: ReadonlyMap<string, number> = new Map([
   ["n", -9], ["u", -6], ["m", -3], ["", 0], ["k", 3], ["M", 6], ["G", 9], ["T", 12], ["P", 15], ["E", 18],
 ]);
@@ -136,12 +145,13 @@ export function parseQuantity(str: string): Quantity | undefined {
   let decScale = denom.length;
   if (sfx.base === 10) decScale -= sfx.exponent;
   else unscaled *= 1n << BigInt(sfx.exponent);
-  if (unscaled !== 0n) {
-    ({ unscaled, scale: decScale } = rescaleRoundUp(unscaled, decScale, NANO_SCALE));
-  }
+  // Capping first is equivalent (rounding up to nano units never crosses an integer bound) and
+  // avoids materialising huge exponents.
   if (compareMagnitudes(unscaled, decScale, INT64_MAX, 0) > 0) {
     unscaled = INT64_MAX;
     decScale = 0;
+  } else if (unscaled !== 0n) {
+    ({ unscaled, scale: decScale } = rescaleRoundUp(unscaled, decScale, NANO_SCALE));
   }
   if (format === "BinarySI" && unscaled !== 0n && compareMagnitudes(unscaled, decScale, 1n, 0) < 0) {
     format = "DecimalSI";
@@ -151,8 +161,10 @@ export function parseQuantity(str: string): Quantity | undefined {
 
 /** Sets a non-negative decimal to `target` places, rounding away from zero when digits are lost. */
 function rescaleRoundUp(unscaled: bigint, scale: number, target: number): { unscaled: bigint; scale: number } {
-  if (scale <= target) return { unscaled: unscaled * 10n ** BigInt(target - scale), scale: target };
-  const div = 10n ** BigInt(scale - target);
+  if (scale <= target) return { unscaled: unscaled * tenTo(target - scale), scale: target };
+  // Everything is below the last kept digit: the value rounds up to one unit.
+  if (scale - target > digitCount(unscaled)) return { unscaled: 1n, scale: target };
+  const div = tenTo(scale - target);
   const q = unscaled / div;
   return { unscaled: unscaled % div === 0n ? q : q + 1n, scale: target };
 }
@@ -169,7 +181,7 @@ function compareMagnitudes(ua: bigint, sa: number, ub: bigint, sb: number): -1 |
   const ma = digitCount(a) - sa;
   const mb = digitCount(b) - sb;
   if (ma !== mb) return ma < mb ? -1 : 1;
-  const [x, y] = sa >= sb ? [a, b * 10n ** BigInt(sa - sb)] : [a * 10n ** BigInt(sb - sa), b];
+  const [x, y] = sa >= sb ? [a, b * tenTo(sa - sb)] : [a * tenTo(sb - sa), b];
   return x === y ? 0 : x < y ? -1 : 1;
 }
 
@@ -189,8 +201,8 @@ export function compareQuantities(a: Quantity, b: Quantity): -1 | 0 | 1 {
 function align(a: Quantity, b: Quantity): { x: bigint; y: bigint; scale: number } {
   const scale = Math.max(a.scale, b.scale);
   return {
-    x: a.unscaled * 10n ** BigInt(scale - a.scale),
-    y: b.unscaled * 10n ** BigInt(scale - b.scale),
+    x: a.unscaled * tenTo(scale - a.scale),
+    y: b.unscaled * tenTo(scale - b.scale),
     scale,
   };
 }
@@ -219,8 +231,8 @@ export function divideQuantitiesTruncated(a: Quantity, b: Quantity, scale: numbe
   const shift = scale + b.scale - a.scale;
   let n = a.unscaled;
   let d = b.unscaled;
-  if (shift >= 0) n *= 10n ** BigInt(shift);
-  else d *= 10n ** BigInt(-shift);
+  if (shift >= 0) n *= tenTo(shift);
+  else d *= tenTo(-shift);
   return { unscaled: n / d, scale, format };
 }
 
@@ -237,7 +249,7 @@ export function quantityFromInt(value: bigint, format: QuantityFormat): Quantity
 /** Whether the value has no fractional part. */
 export function isIntegerQuantity(q: Quantity): boolean {
   if (q.scale <= 0 || q.unscaled === 0n) return true;
-  return q.unscaled % 10n ** BigInt(q.scale) === 0n;
+  return q.unscaled % tenTo(q.scale) === 0n;
 }
 
 /** Go `math.Pow10`, with its table-based rounding. */
@@ -263,7 +275,7 @@ export function formatQuantity(q: Quantity): string {
     if (small || !isIntegerQuantity(q)) format = "DecimalSI";
   }
   if (format === "BinarySI") {
-    let v = q.scale >= 0 ? q.unscaled / 10n ** BigInt(q.scale) : q.unscaled * 10n ** BigInt(-q.scale);
+    let v = q.scale >= 0 ? q.unscaled / tenTo(q.scale) : q.unscaled * tenTo(-q.scale);
     let times = 0;
     while (v % 1024n === 0n) {
       v /= 1024n;
