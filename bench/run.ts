@@ -2,6 +2,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchCorpusTest } from "./corpus-test.js";
+import { benchJmesPath } from "./jmespath-eval.js";
 import { benchYamlParse } from "./yaml-parse.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -9,6 +10,7 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 async function main(): Promise<void> {
   console.log(`bench: node ${process.version}, ${new Date().toISOString()}`);
   await benchYamlParse();
+  benchJmesPath();
   await benchCorpusTest(repoRoot);
 }
 

@@ -1,6 +1,7 @@
 /** The `bylaw` binary: dispatch to a subcommand. */
 import { applyCommand, APPLY_HELP } from "./commands/apply/command.js";
 import { testCommand, TEST_HELP } from "./commands/test/command.js";
+import { jpCommand, JP_HELP } from "./commands/jp/command.js";
 import { processIo, type Io } from "./io.js";
 
 const VERSION = "0.1.0";
@@ -12,6 +13,7 @@ Usage: bylaw COMMAND [flags]
 Commands:
   apply    check manifests against ClusterPolicy/Policy documents (offline)
   test     run kyverno-test.yaml suites, like \`kyverno test\`
+  jp       evaluate JMESPath with Kyverno's functions (query, function, parse)
   version  print the version
 
 Run \`bylaw COMMAND --help\` for a command's flags and examples.
@@ -20,6 +22,7 @@ Also works as a kubectl plugin when installed as kubectl-bylaw.`;
 const COMMANDS: Record<string, { run: (args: string[], io: Io) => Promise<number>; help: string }> = {
   apply: { run: applyCommand, help: APPLY_HELP },
   test: { run: testCommand, help: TEST_HELP },
+  jp: { run: jpCommand, help: JP_HELP },
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
