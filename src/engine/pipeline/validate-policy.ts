@@ -3,6 +3,7 @@
  * variables → the validate handler → a RuleResult with a message (spec: architecture "Flow of one rule").
  */
 import type { JsonObject } from "../api/json.js";
+import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import { resourceKind, parseApiVersion } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
 import { evaluateConditions } from "../conditions/index.js";
@@ -14,6 +15,7 @@ import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
+  const tooDeep = exceedsDepth(request.resource) || exceedsDepth(request.oldResource);
   const subject = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
   let base: JsonObject = buildRequestContext(request);
   for (const [k, v] of Object.entries(request.variables ?? {})) base = setDotted(base, k, v);
@@ -32,7 +34,11 @@ export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, e
       policyNamespace: policy.namespace,
     });
     if (!matched.matched) continue;
-    const result = evaluateRule(policy, compiled, base, operation, env, request);
+    if (tooDeep) {
+      results.push({ rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
+      continue;
+    }
+    const result = evaluateGuarded(policy, compiled, base, operation, env, request);
     if (result === undefined) continue;
     results.push(result);
     if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
@@ -44,6 +50,16 @@ function operationOf(ctx: JsonObject): EngineRequest["operation"] | undefined {
   const req = ctx["request"];
   const op = typeof req === "object" && req !== null && !Array.isArray(req) ? req["operation"] : undefined;
   return op === "CREATE" || op === "UPDATE" || op === "DELETE" || op === "CONNECT" ? op : undefined;
+}
+
+/** A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash. */
+function evaluateGuarded(...args: Parameters<typeof evaluateRule>): RuleResult | undefined {
+  try {
+    return evaluateRule(...args);
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return { rule: args[1].name, type: "Validation", status: "error", message: `rule ${args[1].name}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated` };
+  }
 }
 
 function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: EngineRequest["operation"], env: EngineEnv, request: EngineRequest): RuleResult | undefined {

@@ -3,6 +3,7 @@
  * expressions live in the policy's ExpressionCache.
  */
 import type { JsonValue } from "../api/json.js";
+import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compileMatch } from "../match/index.js";
@@ -17,6 +18,18 @@ import { problem, type PolicyProblem } from "./problem.js";
 export type CompileOutcome = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
 
 export function compilePolicy(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcome {
+  if (exceedsDepth(doc, MAX_DOCUMENT_DEPTH)) {
+    return { ok: false, problems: [problem("", `the policy is nested deeper than ${MAX_DOCUMENT_DEPTH} levels`)] };
+  }
+  try {
+    return compileChecked(doc, jmespath);
+  } catch (e) {
+    if (isStackOverflow(e)) return { ok: false, problems: [problem("", "the policy is too deeply nested or self-referencing to compile")] };
+    throw e;
+  }
+}
+
+function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcome {
   const parsed = parsePolicy(doc);
   if (!parsed.policy) return { ok: false, problems: parsed.problems };
   const policy = parsed.policy;
