@@ -3,12 +3,13 @@
  * every validate policy against every resource, and compare each expected row.
  */
 import { dirname, resolve } from "node:path";
-import type { JsonObject, JsonValue } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/api/json.js";
 import { isObject } from "../../engine/api/json.js";
-import { resourceName, resourceNamespace, type Operation, type RequestUserInfo, type Resource } from "../../engine/api/resource.js";
+import type { Operation, RequestUserInfo, Resource } from "../../engine/api/resource.js";
 import type { Engine } from "../../engine/engine.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { hasValidateRules, type CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { buildRequest } from "../offline/build-request.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { loadPolicies, type LoadedPolicies } from "../load-policies.js";
 import { compareRow } from "./compare.js";
@@ -89,26 +90,12 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
 function evaluateAll(engine: Engine, policies: readonly CompiledPolicy[], resources: readonly Resource[], values: ValuesSpec, userInfo: RequestUserInfo | undefined, op: Operation | undefined): PolicyResponse[] {
   const out: PolicyResponse[] = [];
   for (const resource of resources) {
-    const ns = resourceNamespace(resource);
-    const nsLabels = values.namespaceLabels.get(ns) ?? {};
     for (const policy of policies) {
-      if (!policy.rules.some((r) => r.rule.validate !== undefined)) continue;
-      const variables: Record<string, JsonValue> = { ...values.globalValues, ...(values.resourceValues.get(policy.name)?.get(resourceName(resource)) ?? {}) };
-      const requested = typeof variables["request.operation"] === "string" ? (variables["request.operation"] as Operation) : undefined;
-      const operation: Operation = op ?? requested ?? "CREATE";
-      if (op !== undefined) variables["request.operation"] = op;
-      out.push(engine.validate(policy, {
-        resource: operation === "DELETE" ? {} : resource,
-        ...(operation === "UPDATE" || operation === "DELETE" ? { oldResource: resource } : {}),
-        operation,
-        ...(userInfo !== undefined ? { userInfo } : {}),
-        namespaceLabels: nsLabels,
-        variables,
-        ruleVariables: (p, r) => values.ruleValues.get(p)?.get(r),
-      }));
+      if (!hasValidateRules(policy)) continue;
+      out.push(engine.validate(policy, buildRequest(resource, policy, values, userInfo, op)));
     }
   }
-  return out.map((r) => (r.resource["kind"] === undefined ? r : r));
+  return out;
 }
 
 function mergeValues(a: ValuesSpec, b: ValuesSpec): ValuesSpec {

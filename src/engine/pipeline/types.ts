@@ -21,7 +21,10 @@ export interface EngineRequest {
   readonly namespaceLabels: Readonly<Record<string, string>>;
   /** Variables layered on the context before any rule runs, by dotted name (CLI globalValues, per-resource values). */
   readonly variables?: Readonly<Record<string, JsonValue>>;
-  /** Per-rule variables (CLI `policies[].rules[].values`), added before the rule's context entries load. */
+  /**
+   * Per-rule variables (CLI `policies[].rules[].values`), added before the rule's context entries load.
+   * Looked up by the evaluated rule's own name, as Kyverno's CLI does, so `autogen-` rules get none.
+   */
   readonly ruleVariables?: (policy: string, rule: string) => Readonly<Record<string, JsonValue>> | undefined;
   /** True in background scans: user-info in match is ignored. */
   readonly background?: boolean;
@@ -29,6 +32,7 @@ export interface EngineRequest {
 
 export interface PolicyResponse {
   readonly policy: CompiledPolicy;
+  /** The resource the rules saw: the old object for DELETE. */
   readonly resource: Resource;
   /** One entry per rule that matched the resource; unmatched rules leave no entry. */
   readonly rules: readonly RuleResult[];

@@ -43,7 +43,7 @@ export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, e
     results.push(result);
     if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
   }
-  return { policy, resource: request.resource, rules: results };
+  return { policy, resource: subject, rules: results };
 }
 
 function operationOf(ctx: JsonObject): EngineRequest["operation"] | undefined {
@@ -70,7 +70,7 @@ function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: Json
   const result = (status: RuleResult["status"], message: string, path?: string): RuleResult =>
     path === undefined ? { rule: name, type: "Validation", status, message } : { rule: name, type: "Validation", status, message, path };
   let data = base;
-  const ruleVars = request.ruleVariables?.(policy.name, compiled.autogenOf ?? name) ?? request.ruleVariables?.(policy.name, name);
+  const ruleVars = request.ruleVariables?.(policy.name, name);
   for (const [k, v] of Object.entries(ruleVars ?? {})) data = setDotted(data, k, v);
   let vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: { ports: env.ports }, cache: policy.cache, operation };
   if (rule.context !== undefined && rule.context.length > 0) {

@@ -1,8 +1,10 @@
 /** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline. */
 import { parseArgs } from "node:util";
 import { stringify } from "yaml";
-import { isObject, type JsonObject, type JsonValue } from "../../../engine/api/json.js";
-import { resourceKind, resourceName, resourceNamespace, type Operation, type RequestUserInfo, type Resource } from "../../../engine/api/resource.js";
+import { isObject, type JsonObject } from "../../../engine/api/json.js";
+import { resourceKind, resourceName, resourceNamespace, type RequestUserInfo, type Resource } from "../../../engine/api/resource.js";
+import { hasValidateRules } from "../../../engine/policy/compiled-policy.js";
+import { buildRequest } from "../../offline/build-request.js";
 import type { PolicyResponse } from "../../../engine/pipeline/types.js";
 import { loadPaths } from "../../../platform/files/index.js";
 import type { Io } from "../../io.js";
@@ -135,19 +137,7 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
   const responses: PolicyResponse[] = [];
   for (const resource of resources) {
     for (const policy of policies.compiled) {
-      if (!policy.rules.some((r) => r.rule.validate !== undefined)) continue;
-      const variables: Record<string, JsonValue> = { ...valuesSpec.globalValues, ...(valuesSpec.resourceValues.get(policy.name)?.get(resourceName(resource)) ?? {}) };
-      const op = variables["request.operation"];
-      const operation: Operation = op === "UPDATE" || op === "DELETE" || op === "CONNECT" ? op : "CREATE";
-      responses.push(engine.validate(policy, {
-        resource,
-        ...(operation === "UPDATE" ? { oldResource: resource } : {}),
-        operation,
-        ...(userInfo !== undefined ? { userInfo } : {}),
-        namespaceLabels: valuesSpec.namespaceLabels.get(resourceNamespace(resource)) ?? {},
-        variables,
-        ruleVariables: (p, r) => valuesSpec.ruleValues.get(p)?.get(r),
-      }));
+      if (hasValidateRules(policy)) responses.push(engine.validate(policy, buildRequest(resource, policy, valuesSpec, userInfo)));
     }
   }
   const rows: Row[] = [];

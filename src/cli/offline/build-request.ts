@@ -1,0 +1,32 @@
+/**
+ * Build the engine request for one resource and policy from CLI inputs, as `kyverno apply/test` do:
+ * globalValues and per-resource values become variables (`request.operation` among them picks the
+ * operation), per-rule values are offered to each rule, namespace labels come from the values file.
+ */
+import type { JsonValue } from "../../engine/api/json.js";
+import { resourceName, resourceNamespace, type Operation, type RequestUserInfo, type Resource } from "../../engine/api/resource.js";
+import type { EngineRequest } from "../../engine/pipeline/types.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { ValuesSpec } from "../test-suite/values-file.js";
+
+const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
+
+/** UPDATE sets object = oldObject = the resource; DELETE sets object to null and oldObject to the resource. */
+export function buildRequest(resource: Resource, policy: CompiledPolicy, values: ValuesSpec, userInfo: RequestUserInfo | undefined, forced?: Operation): EngineRequest {
+  const variables: Record<string, JsonValue> = {
+    ...values.globalValues,
+    ...(values.resourceValues.get(policy.name)?.get(resourceName(resource)) ?? {}),
+  };
+  const requested = variables["request.operation"];
+  const operation: Operation = forced ?? (typeof requested === "string" && OPERATIONS.has(requested) ? (requested as Operation) : "CREATE");
+  variables["request.operation"] = operation;
+  return {
+    resource: operation === "DELETE" ? {} : resource,
+    ...(operation === "UPDATE" || operation === "DELETE" ? { oldResource: resource } : {}),
+    operation,
+    ...(userInfo !== undefined ? { userInfo } : {}),
+    namespaceLabels: values.namespaceLabels.get(resourceNamespace(resource)) ?? {},
+    variables,
+    ruleVariables: (p, r) => values.ruleValues.get(p)?.get(r),
+  };
+}
