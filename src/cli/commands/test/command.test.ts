@@ -118,6 +118,22 @@ policies:
     assert.equal(code, 0);
   });
 
+  test("a row's operation: DELETE evaluates the resource as the old object", async () => {
+    const delPolicy = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: no-delete}
+spec:
+  rules:
+    - name: block
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      validate:
+        deny: {conditions: {any: [{key: "{{ request.operation }}", operator: Equals, value: DELETE}]}}
+`;
+    const results = "- {policy: no-delete, rule: block, resources: [good], kind: Pod, result: fail, operation: DELETE}\n- {policy: no-delete, rule: block, resources: [good], kind: Pod, result: pass}\n";
+    const { out } = await runJson({ "s/policy.yaml": delPolicy, "s/resources.yaml": pods, "s/kyverno-test.yaml": testFile(results) });
+    assert.deepEqual(out.suites[0]?.results.map((r) => [r.actual, r.reason]), [["fail", "Ok"], ["pass", "Ok"]]);
+  });
+
   test("the table output ends with Kyverno's summary line", async () => {
     const dir = tempTree({ "s/policy.yaml": policy, "s/resources.yaml": pods, "s/kyverno-test.yaml": testFile(good) });
     const io = recordingIo();
