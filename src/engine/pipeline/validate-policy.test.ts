@@ -138,3 +138,26 @@ describe("policy-level behaviour", () => {
     assert.equal(rules[0]?.status, "pass");
   });
 });
+
+describe("failure actions and allowExistingViolations", () => {
+  const enforced = (allow?: boolean) => clusterPolicy("p", [podRule("r", {
+    failureAction: "Enforce",
+    ...(allow === undefined ? {} : { allowExistingViolations: allow }),
+    pattern: { metadata: { labels: { team: "?*" } } },
+  })]);
+  const update = (oldLabels?: Record<string, string>) => ({ operation: "UPDATE" as const, oldResource: pod("a", oldLabels ? { labels: oldLabels } : {}) });
+  test("an UPDATE that keeps an existing violation is skipped under Enforce", () => {
+    const [r] = run(enforced(), pod("a"), update());
+    assert.deepEqual([r?.status, r?.message], ["skip", "skipping the rule evaluation as pre-existing violations are allowed"]);
+  });
+  test("an UPDATE that introduces the violation still fails", () => {
+    assert.equal(run(enforced(), pod("a"), update({ team: "t" }))[0]?.status, "fail");
+  });
+  test("allowExistingViolations: false fails the UPDATE anyway", () => {
+    assert.equal(run(enforced(false), pod("a"), update())[0]?.status, "fail");
+  });
+  test("Audit rules are not affected", () => {
+    const audit = clusterPolicy("p", [podRule("r", { pattern: { metadata: { labels: { team: "?*" } } } })]);
+    assert.equal(run(audit, pod("a"), update())[0]?.status, "fail");
+  });
+});

@@ -4,7 +4,8 @@
  */
 import type { JsonObject } from "../api/json.js";
 import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
-import { resourceKind, parseApiVersion } from "../api/resource.js";
+import { resourceKind, resourceNamespace, parseApiVersion } from "../api/resource.js";
+import { effectiveAction } from "./failure-action.js";
 import type { RuleResult } from "../api/rule-result.js";
 import { evaluateConditions } from "../conditions/index.js";
 import { loadContextEntries } from "../context/load-entries.js";
@@ -52,6 +53,20 @@ function operationOf(ctx: JsonObject): EngineRequest["operation"] | undefined {
   return op === "CREATE" || op === "UPDATE" || op === "DELETE" || op === "CONNECT" ? op : undefined;
 }
 
+/**
+ * allowExistingViolations (default true): on an UPDATE under Enforce, a failure that the old object
+ * already had is not held against the request. The old object is evaluated as if it were created.
+ */
+function preExistingViolation(policy: CompiledPolicy, compiled: CompiledRule, vars: SubstitutionScope, operation: EngineRequest["operation"], request: EngineRequest): boolean {
+  const old = request.oldResource;
+  const validate = compiled.rule.validate;
+  if (operation !== "UPDATE" || old === undefined || validate === undefined || validate.allowExistingViolations === false) return false;
+  if (effectiveAction(policy, compiled.name, resourceNamespace(old), request.namespaceLabels) !== "Enforce") return false;
+  const oldData = setDotted(setDotted(vars.data, "request.object", old), "request.operation", "CREATE");
+  const previous = runValidation(validate, validate.message, { ruleName: compiled.name, target: old, vars: { ...vars, data: oldData, operation: "CREATE" }, patterns: policy.patterns }, 0);
+  return previous?.status === "fail";
+}
+
 /** A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash. */
 function evaluateGuarded(...args: Parameters<typeof evaluateRule>): RuleResult | undefined {
   try {
@@ -92,5 +107,8 @@ function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: Json
   const target = operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource;
   const outcome = runValidation(validate, validate.message, { ruleName: name, target, vars, patterns: policy.patterns }, 0);
   if (outcome === undefined) return undefined;
+  if (outcome.status === "fail" && preExistingViolation(policy, compiled, vars, operation, request)) {
+    return result("skip", "skipping the rule evaluation as pre-existing violations are allowed");
+  }
   return result(outcome.status, outcome.message, outcome.path);
 }

@@ -14,7 +14,7 @@ import { renderTable } from "../../output/table.js";
 import { buildPolicyReports } from "../../report/policy-report.js";
 import { parseUserInfo } from "../../test-suite/userinfo-file.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../test-suite/values-file.js";
-import { effectiveAction } from "./failure-action.js";
+import { effectiveAction } from "../../../engine/pipeline/failure-action.js";
 
 export const APPLY_HELP = `Usage: bylaw apply POLICY... -r RESOURCE... [flags]
 
@@ -144,7 +144,8 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
   const counts = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
   for (const response of responses) {
     for (const rule of response.rules) {
-      const action = effectiveAction(response.policy, rule.rule, resourceNamespace(response.resource));
+      const ns = resourceNamespace(response.resource);
+      const action = effectiveAction(response.policy, rule.rule, ns, valuesSpec.namespaceLabels.get(ns) ?? {});
       let result: keyof typeof counts = rule.status;
       if (result === "fail" && (!response.policy.scored || (values["audit-warn"] && action === "Audit"))) result = "warn";
       counts[result]++;

@@ -1,0 +1,26 @@
+/**
+ * A failing rule's effective action (spec §2.3): rule failureActionOverrides, rule failureAction,
+ * spec validationFailureActionOverrides, spec validationFailureAction; default Audit.
+ */
+import type { FailureAction, FailureActionOverride } from "../api/policy.js";
+import { evaluateSelector } from "../match/index.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import { wildcardMatch } from "../values/wildcard.js";
+
+export function effectiveAction(policy: CompiledPolicy, ruleName: string, namespace: string, namespaceLabels: Readonly<Record<string, string>> = {}): "Audit" | "Enforce" {
+  const compiled = policy.rules.find((r) => r.name === ruleName);
+  const v = compiled?.rule.validate;
+  const fromOverrides = (list: readonly FailureActionOverride[] | undefined): FailureAction | undefined =>
+    list?.find((o) =>
+      (o.namespaces === undefined || o.namespaces.some((p) => wildcardMatch(p, namespace))) &&
+      (o.namespaceSelector === undefined || selects(o.namespaceSelector, namespaceLabels)),
+    )?.action;
+  const action = fromOverrides(v?.failureActionOverrides) ?? v?.failureAction
+    ?? fromOverrides(policy.document.spec.validationFailureActionOverrides) ?? policy.document.spec.validationFailureAction ?? "Audit";
+  return action.toLowerCase() === "enforce" ? "Enforce" : "Audit";
+}
+
+function selects(selector: NonNullable<FailureActionOverride["namespaceSelector"]>, labels: Readonly<Record<string, string>>): boolean {
+  const r = evaluateSelector(selector, labels);
+  return r.ok && r.matched;
+}
