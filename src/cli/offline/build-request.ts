@@ -11,7 +11,13 @@ import type { ValuesSpec } from "../test-suite/values-file.js";
 
 const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
 
-/** UPDATE sets object = oldObject = the resource; DELETE sets object to null and oldObject to the resource. */
+/**
+ * A result's `operation` (forced) UPDATE is a real UPDATE request: object = oldObject = the resource.
+ * DELETE sets object to null and oldObject to the resource. A values file's `request.operation: UPDATE`
+ * only changes the JSON context (`request.operation`, and `request.oldObject` = the resource): Kyverno's
+ * CLI then still fails an Enforce rule the old object also fails, i.e. allowExistingViolations does
+ * not apply (corpus: openshift/disallow-self-provisioner-binding, other/allowed-label-changes).
+ */
 export function buildRequest(resource: Resource, policy: CompiledPolicy, values: ValuesSpec, userInfo: RequestUserInfo | undefined, forced?: Operation): EngineRequest {
   const variables: Record<string, JsonValue> = {
     ...values.globalValues,
@@ -20,9 +26,10 @@ export function buildRequest(resource: Resource, policy: CompiledPolicy, values:
   const requested = variables["request.operation"];
   const operation: Operation = forced ?? (typeof requested === "string" && OPERATIONS.has(requested) ? (requested as Operation) : "CREATE");
   variables["request.operation"] = operation;
+  if (operation === "UPDATE" && forced === undefined) variables["request.oldObject"] = resource;
   return {
     resource: operation === "DELETE" ? {} : resource,
-    ...(operation === "UPDATE" || operation === "DELETE" ? { oldResource: resource } : {}),
+    ...((forced === "UPDATE" && operation === "UPDATE") || operation === "DELETE" ? { oldResource: resource } : {}),
     operation,
     ...(userInfo !== undefined ? { userInfo } : {}),
     namespaceLabels: values.namespaceLabels.get(resourceNamespace(resource)) ?? {},
