@@ -16,7 +16,7 @@ import { compareQuantities, parseQuantity } from "../values/quantity.js";
 import { durationSeconds } from "../values/duration.js";
 import { wildcardMatch } from "../values/wildcard.js";
 import { parseDurationPair } from "./duration-pair.js";
-import { parseGoFloat } from "./go-parse.js";
+import { goParseFloat as parseGoFloat } from "../go/parse-float.js";
 import { jsonDeepEqual } from "./json-equal.js";
 
 /** "mismatch": the value's type does not fit the key's; "neither": Kyverno answers false to both. */

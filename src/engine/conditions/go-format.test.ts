@@ -1,7 +1,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonValue } from "../api/json.js";
-import { compareCodePoints, formatGoFloat, goSprint } from "./go-format.js";
+import { goSprint } from "./go-format.js";
+import { goFormatFloat as formatGoFloat } from "../go/format-value.js";
+import { compareCodePoints } from "../go/strings.js";
 
 describe("formatGoFloat (Go %v of a float64)", () => {
   const cases: [number, string][] = [

@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { isValidJson, parseGoFloat, unmarshalStringArray } from "./go-parse.js";
+import { isValidJson, unmarshalStringArray } from "./go-parse.js";
+import { goParseFloat as parseGoFloat } from "../go/parse-float.js";
 
 describe("parseGoFloat (strconv.ParseFloat)", () => {
   const cases: [string, number | undefined][] = [
@@ -18,7 +19,9 @@ describe("parseGoFloat (strconv.ParseFloat)", () => {
     ["1e400", undefined], // out of range is an error in Go
     ["", undefined],
     [".", undefined],
-    ["1_000", undefined], // underscores need a base prefix
+    ["1_000", 1000], // Go accepts underscores between digits (strconv atof_test: "1_23.50_0_0e+1_2" → 1.235e+14)
+    ["1__000", undefined],
+    ["_1000", undefined],
     ["0x10", undefined], // hexadecimal needs a p exponent
     ["5s", undefined],
     [" 5", undefined],

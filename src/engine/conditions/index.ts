@@ -13,6 +13,5 @@ export { anyIn, anyNotIn } from "./any-in.js";
 export { allIn, allNotIn } from "./all-in.js";
 export { numericOperator, type Comparison } from "./numeric.js";
 export { durationOperator } from "./duration-operators.js";
-export { goSprint, formatGoFloat } from "./go-format.js";
-export { parseGoFloat } from "./go-parse.js";
+export { goSprint } from "./go-format.js";
 export type { ConditionEvaluation, ConditionsContext, EvaluateOptions, OperatorFn, Substitute } from "./types.js";

@@ -14,7 +14,7 @@ import { durationSeconds } from "../values/duration.js";
 import { compareQuantities, parseQuantity } from "../values/quantity.js";
 import { compareSemver, parseSemver } from "../values/semver.js";
 import { parseDurationPair } from "./duration-pair.js";
-import { parseGoFloat } from "./go-parse.js";
+import { goParseFloat as parseGoFloat } from "../go/parse-float.js";
 import type { OperatorFn } from "./types.js";
 
 export type Comparison = "GreaterThan" | "GreaterThanOrEquals" | "LessThan" | "LessThanOrEquals";

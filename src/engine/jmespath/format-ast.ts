@@ -5,8 +5,8 @@
  */
 import { checkTreeDepth, childrenOf, type Node } from "./ast.js";
 import { limitError } from "./errors.js";
-import { goFormatFloat, goSyntaxValue } from "./go/format-value.js";
-import { goQuote } from "./go/quote.js";
+import { goFormatFloat, goSyntaxValue } from "../go/format-value.js";
+import { goQuote } from "../go/quote.js";
 import { DEFAULT_LIMITS, type JmesPathLimits } from "./limits.js";
 import { parse } from "./parser.js";
 

@@ -5,7 +5,7 @@
  */
 import { isObject } from "../api/json.js";
 import { isExprRef } from "./eval-state.js";
-import { goFormatValue } from "./go/format-value.js";
+import { goFormatValue } from "../go/format-value.js";
 import { JmesPathError, type ArgSpec, type FunctionArg, type FunctionDef, type JmesType } from "./types.js";
 
 /** A function prepared once per engine: its arity bounds and argument specs. */

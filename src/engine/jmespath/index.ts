@@ -8,11 +8,11 @@ export { formatAst } from "./format-ast.js";
 export { DEFAULT_LIMITS, type JmesPathLimits } from "./limits.js";
 export { JmesPathSyntaxError } from "./errors.js";
 export { isFalse as isJmesPathFalse, deepEqual as jmesPathEqual } from "./values.js";
-export { goJsonMarshal, goJsonString, goJsonNumber, GoJsonEncodeError } from "./go/json-encode.js";
-export { goJsonUnmarshal, GoJsonDecodeError } from "./go/json-decode.js";
-export { goFormatFloat, goFormatValue } from "./go/format-value.js";
-export { goParseFloat } from "./go/parse-float.js";
-export { compareCodePoints, codePointLength } from "./go/strings.js";
+export { goJsonMarshal, goJsonString, goJsonNumber, GoJsonEncodeError } from "../go/json-encode.js";
+export { goJsonUnmarshal, GoJsonDecodeError } from "../go/json-decode.js";
+export { goFormatFloat, goFormatValue } from "../go/format-value.js";
+export { goParseFloat } from "../go/parse-float.js";
+export { compareCodePoints, codePointLength } from "../go/strings.js";
 export {
   JmesPathError,
   type ArgSpec,

@@ -4,8 +4,8 @@
  * unescapes `\'`, and a backtick literal only unescapes "\`" (its JSON is decoded by the parser).
  */
 import { rawSyntaxError, syntaxError } from "./errors.js";
-import { goJsonUnmarshal, GoJsonDecodeError } from "./go/json-decode.js";
-import { goQuoteRuneToAscii } from "./go/quote.js";
+import { goJsonUnmarshal, GoJsonDecodeError } from "../go/json-decode.js";
+import { goQuoteRuneToAscii } from "../go/quote.js";
 import { Tok, type Token, type TokType } from "./tokens.js";
 
 const SINGLE: Readonly<Record<string, TokType>> = {

@@ -7,8 +7,8 @@ import type { JsonValue } from "../api/json.js";
 import type { Node } from "./ast.js";
 import { limitError, rawSyntaxError } from "./errors.js";
 import { ExprRef } from "./eval-state.js";
-import { goJsonUnmarshal, GoJsonDecodeError } from "./go/json-decode.js";
-import { goQuote } from "./go/quote.js";
+import { goJsonUnmarshal, GoJsonDecodeError } from "../go/json-decode.js";
+import { goQuote } from "../go/quote.js";
 import type { Token } from "./tokens.js";
 
 function deepFreeze(v: JsonValue): JsonValue {

@@ -7,7 +7,7 @@ import { isObject } from "../api/json.js";
 import type { Anchor } from "../anchors/index.js";
 import { parseAnchor } from "../anchors/index.js";
 import { hasWildcard } from "../values/wildcard.js";
-import { compareGoStrings } from "./go-format.js";
+import { compareCodePoints } from "../go/strings.js";
 import type { LeafTest } from "./leaf.js";
 import { compileLeaf } from "./leaf.js";
 
@@ -82,7 +82,7 @@ export function compileMap(pattern: JsonObject): MapNode {
   const front: PlainEntry[] = [];
   const back: PlainEntry[] = [];
   const tracked: { raw: string; key: string }[] = [];
-  const keys = Object.keys(pattern).sort(compareGoStrings);
+  const keys = Object.keys(pattern).sort(compareCodePoints);
   for (const raw of keys) {
     const value = pattern[raw] as JsonValue;
     const anchor = parseAnchor(raw);

@@ -1,7 +1,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { compareGoStrings, formatFloatE, formatFloatF, formatFloatV, goTypeName, goValueString } from "./go-format.js";
-import { parseGoFloat, parseGoInt } from "./go-parse.js";
+import { formatFloatE, formatFloatF, goTypeName, goValueString } from "./go-format.js";
+import { goFormatFloat as formatFloatV } from "../go/format-value.js";
+import { compareCodePoints as compareGoStrings } from "../go/strings.js";
+import { goParseFloat as parseGoFloat } from "../go/parse-float.js";
+import { parseGoInt } from "./go-parse.js";
 
 describe("Go number text", () => {
   const eCases: ReadonlyArray<readonly [number, string]> = [

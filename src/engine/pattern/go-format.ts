@@ -5,6 +5,8 @@
  */
 import type { JsonValue } from "../api/json.js";
 import { isObject } from "../api/json.js";
+import { goFormatFloat } from "../go/format-value.js";
+import { compareCodePoints } from "../go/strings.js";
 
 /** Whether Kyverno would hold this number as an int64 (true) or a float64 (false). */
 export function isGoInt(n: number): boolean {
@@ -32,25 +34,15 @@ export function formatFloatF(v: number): string {
   return `${sign}${abs.toFixed(6)}`;
 }
 
-/** Go `%v` of a float64 (`%g` with shortest digits): exponent form when the exponent is < -4 or >= 6. */
-export function formatFloatV(v: number): string {
-  if (Number.isNaN(v)) return "NaN";
-  if (!Number.isFinite(v)) return v > 0 ? "+Inf" : "-Inf";
-  if (v === 0) return Object.is(v, -0) ? "-0" : "0";
-  const e = exponentOf(v);
-  if (e < -4 || e >= 6) return exponentForm(v, "e");
-  return String(v);
-}
-
 /** Go `%v` of a decoded JSON value: `map[a:1 b:x]`, `[a b]`, `<nil>`, `true`, `1.5`, `42`. */
 export function goValueString(v: JsonValue | undefined): string {
   if (v === null || v === undefined) return "<nil>";
   if (typeof v === "string") return v;
   if (typeof v === "boolean") return v ? "true" : "false";
-  if (typeof v === "number") return isGoInt(v) ? goIntString(v) : formatFloatV(v);
+  if (typeof v === "number") return isGoInt(v) ? goIntString(v) : goFormatFloat(v);
   if (Array.isArray(v)) return `[${v.map((e) => goValueString(e)).join(" ")}]`;
   if (isObject(v)) {
-    const keys = Object.keys(v).sort(compareGoStrings);
+    const keys = Object.keys(v).sort(compareCodePoints);
     return `map[${keys.map((k) => `${k}:${goValueString(v[k])}`).join(" ")}]`;
   }
   return String(v);
@@ -69,23 +61,6 @@ export function goTypeName(v: JsonValue | undefined): string {
 /** Decimal text of a whole number, without JS's exponent form for large values. */
 export function goIntString(n: number): string {
   return Math.abs(n) < 1e21 ? n.toFixed(0) : BigInt(n).toString();
-}
-
-/** Go's string order (bytewise UTF-8), which is code point order. */
-export function compareGoStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const ca = a.codePointAt(i) ?? 0;
-    const cb = b.codePointAt(i) ?? 0;
-    if (ca !== cb) return ca < cb ? -1 : 1;
-    if (ca > 0xffff) i++;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
-
-function exponentOf(v: number): number {
-  const s = Math.abs(v).toExponential();
-  return Number(s.slice(s.indexOf("e") + 1));
 }
 
 function exponentForm(v: number, letter: "e" | "E"): string {

@@ -4,7 +4,8 @@
  */
 import type { JsonPrimitive, JsonValue } from "../api/json.js";
 import { isGoInt } from "./go-format.js";
-import { parseGoFloat, parseGoInt } from "./go-parse.js";
+import { goParseFloat as parseGoFloat } from "../go/parse-float.js";
+import { parseGoInt } from "./go-parse.js";
 import { compileStringPattern } from "./string-pattern.js";
 
 export type LeafTest = (value: JsonValue | undefined) => boolean;

@@ -1,6 +1,7 @@
 /** Go `fmt` renderings that reach users through Kyverno's messages: `%f` and `%v`. */
 import { isObject, type JsonValue } from "../api/json.js";
-import { compareCodePoints } from "./go-json.js";
+import { goFormatFloat } from "../go/format-value.js";
+import { compareCodePoints } from "../go/strings.js";
 
 function decompose(x: number): { mantissa: bigint; exponent: number } {
   const view = new DataView(new ArrayBuffer(8));
@@ -28,26 +29,12 @@ export function goFormatFixed6(x: number): string {
   return x < 0 || Object.is(x, -0) ? `-${text}` : text;
 }
 
-/** `%v` of a float64 (`%g`, shortest): exponent form when the decimal exponent is below -4 or 6 and up. */
-function goFloatV(x: number): string {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "+Inf" : "-Inf";
-  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
-  const [mant = "", expText = "0"] = x.toExponential().split("e");
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 6) {
-    const sign = exp < 0 ? "-" : "+";
-    return `${mant}e${sign}${String(Math.abs(exp)).padStart(2, "0")}`;
-  }
-  return String(x);
-}
-
 /** `fmt.Sprintf("%v", v)` of a decoded JSON value. */
 export function goFormatV(value: JsonValue): string {
   if (value === null) return "<nil>";
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number") return goFloatV(value);
+  if (typeof value === "number") return goFormatFloat(value);
   if (Array.isArray(value)) return `[${value.map(goFormatV).join(" ")}]`;
   if (isObject(value)) {
     const keys = Object.keys(value).sort(compareCodePoints);

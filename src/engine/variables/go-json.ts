@@ -5,6 +5,7 @@
  * `\n` `\r` `\t` written `\u00XX`, and `-0` kept.
  */
 import type { JsonValue } from "../api/json.js";
+import { compareCodePoints } from "../go/strings.js";
 
 const HEX = "0123456789abcdef";
 
@@ -44,21 +45,6 @@ export function goJsonNumber(n: number): string {
   // For finite numbers JavaScript's shortest form and Go's ('f' below 1e21 and from 1e-6, else 'e'
   // with a one-digit negative exponent written e-7) agree.
   return Number.isFinite(n) ? String(n) : "null";
-}
-
-/** Compares by code point, which is the byte order of the UTF-8 encodings Go sorts map keys by. */
-export function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done === true) return y.done === true ? 0 : -1;
-    if (y.done === true) return 1;
-    const cx = x.value.codePointAt(0) ?? 0;
-    const cy = y.value.codePointAt(0) ?? 0;
-    if (cx !== cy) return cx - cy;
-  }
 }
 
 export function goJson(value: JsonValue): string {

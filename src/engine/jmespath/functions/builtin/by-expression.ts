@@ -1,6 +1,6 @@
 /** Built-ins that take an `&expr`: map, sort_by, max_by, min_by. */
 import type { JsonValue } from "../../../api/json.js";
-import { compareCodePoints } from "../../go/strings.js";
+import { compareCodePoints } from "../../../go/strings.js";
 import type { ExpressionRef, FunctionDef } from "../../types.js";
 import { charge, evalOrFail, evalOrNull, fnError } from "./support.js";
 

@@ -1,7 +1,7 @@
 /** Array and object built-ins: length, keys, values, merge, reverse, sort, max, min. */
 import type { JsonObject, JsonValue } from "../../../api/json.js";
-import { codePointLength, compareCodePoints, reverseCodePoints } from "../../go/strings.js";
-import { setOwn } from "../../set-own.js";
+import { codePointLength, compareCodePoints, reverseCodePoints } from "../../../go/strings.js";
+import { setOwn } from "../../../api/set-own.js";
 import type { FunctionDef } from "../../types.js";
 import { charge } from "./support.js";
 

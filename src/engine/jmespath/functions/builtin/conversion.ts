@@ -1,8 +1,8 @@
 /** Type and conversion built-ins: type, to_number, to_string, to_array, not_null. */
 import type { JsonValue } from "../../../api/json.js";
 import { limitError } from "../../errors.js";
-import { GoJsonEncodeError, goJsonMarshal } from "../../go/json-encode.js";
-import { goParseFloat } from "../../go/parse-float.js";
+import { GoJsonEncodeError, goJsonMarshal } from "../../../go/json-encode.js";
+import { goParseFloat } from "../../../go/parse-float.js";
 import type { FunctionDef } from "../../types.js";
 import { fnError, isExpressionRef } from "./support.js";
 

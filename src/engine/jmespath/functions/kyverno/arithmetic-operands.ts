@@ -23,7 +23,7 @@ import {
   type Quantity,
 } from "../../../values/quantity.js";
 import { functionError, goError, nonIntModuloError, typeMismatchError, zeroDivisionError } from "./errors.js";
-import { formatFloatV } from "./go-text.js";
+import { goFormatFloat as formatFloatV } from "../../../go/format-value.js";
 
 export type Operand =
   | { readonly kind: "scalar"; readonly value: number }

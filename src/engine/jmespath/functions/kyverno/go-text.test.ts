@@ -1,6 +1,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { compareStrings, formatFloat32, formatFloat32G, formatFloatV, utf8DecodeLossy, utf8Encode } from "./go-text.js";
+import { formatFloat32, formatFloat32G, utf8DecodeLossy, utf8Encode } from "./go-text.js";
+import { goFormatFloat as formatFloatV } from "../../../go/format-value.js";
+import { compareCodePoints as compareStrings } from "../../../go/strings.js";
 
 describe("Go text helpers", () => {
   const float32: ReadonlyArray<readonly [number, string]> = [

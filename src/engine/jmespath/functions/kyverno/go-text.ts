@@ -62,19 +62,6 @@ function decodeRune(bytes: Uint8Array, i: number, b0: number): [number, number] 
   return [0xfffd, 1];
 }
 
-/** Go's `strings.Compare`: byte order of the UTF-8 forms, which is code point order. */
-export function compareStrings(a: string, b: string): -1 | 0 | 1 {
-  const x = [...a];
-  const y = [...b];
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) {
-    const ca = x[i]?.codePointAt(0) ?? 0;
-    const cb = y[i]?.codePointAt(0) ?? 0;
-    if (ca !== cb) return ca < cb ? -1 : 1;
-  }
-  return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
-}
-
 /** Shortest decimal digits of `v` that read back to `v` under `roundTrip`; v must be finite, non-zero. */
 function shortestDigits(v: number, roundTrip: (n: number) => number, maxDigits: number): { digits: string; exp: number } {
   const abs = Math.abs(v);
@@ -111,14 +98,6 @@ export function formatFloat32(f: number): string {
   if (sp !== undefined) return sp;
   const { digits, exp } = shortestDigits(v, Math.fround, 9);
   return (v < 0 ? "-" : "") + plainNotation(digits, exp);
-}
-
-/** Go `fmt.Sprintf("%v", f)` for a float64: shortest digits, `%e` form when exp < -4 or ≥ 6. */
-export function formatFloatV(f: number): string {
-  const sp = special(f);
-  if (sp !== undefined) return sp;
-  const { digits, exp } = shortestDigits(f, (n) => n, 17);
-  return (f < 0 ? "-" : "") + gNotation(digits, exp, 6);
 }
 
 /** Go `strconv.FormatFloat(f, 'g', -1, 32)`: float32 shortest digits, `%e` form when exp < -4 or ≥ 6. */

@@ -4,7 +4,8 @@ import { wildcardMatch } from "../../../values/wildcard.js";
 import { numberArg, stringArg } from "./args.js";
 import { charge, chargeLength } from "./budget.js";
 import { argumentTypeError, functionError } from "./errors.js";
-import { compareStrings, ifaceToString, runes } from "./go-text.js";
+import { compareCodePoints as compareStrings } from "../../../go/strings.js";
+import { ifaceToString, runes } from "./go-text.js";
 import { goPathClean } from "./go-path.js";
 
 /** Go's `unicode.ToUpper` / `ToLower` on one rune: simple one-to-one case mappings only. */

@@ -5,7 +5,9 @@ import { jsonArg, stringArg } from "./args.js";
 import { charge } from "./budget.js";
 import { argumentTypeError, goError } from "./errors.js";
 import { parseGoJson, setKey } from "./go-json.js";
-import { compareStrings, formatFloatV, ifaceToString } from "./go-text.js";
+import { goFormatFloat as formatFloatV } from "../../../go/format-value.js";
+import { compareCodePoints as compareStrings } from "../../../go/strings.js";
+import { ifaceToString } from "./go-text.js";
 import { parseGoYaml } from "./go-yaml.js";
 
 /** Kyverno's `intNumber`: a float that is exactly an int, or the reason it is not. */

@@ -4,9 +4,9 @@
  * quoted identifiers. Differences from JSON.parse: lone surrogates decode to U+FFFD and a number
  * beyond float64 range is an error rather than Infinity.
  */
-import type { JsonValue } from "../../api/json.js";
+import type { JsonValue } from "../api/json.js";
 import { goJsonQuoteChar } from "./quote.js";
-import { setOwn, wellFormed } from "../set-own.js";
+import { setOwn, wellFormed } from "../api/set-own.js";
 
 export class GoJsonDecodeError extends Error {
   constructor(

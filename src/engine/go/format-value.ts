@@ -2,7 +2,7 @@
  * Go's `fmt` rendering of decoded JSON values (`%v` and `%#v`), as go-jmespath error texts and
  * `jp parse` output show them. Objects print with sorted keys, as Go prints maps.
  */
-import type { JsonValue } from "../../api/json.js";
+import type { JsonValue } from "../api/json.js";
 import { goQuote } from "./quote.js";
 import { compareCodePoints } from "./strings.js";
 
