@@ -1,0 +1,52 @@
+/** Realistic resources for the strategic merge tests, and a deep freeze that proves inputs stay untouched. */
+import type { JsonObject, JsonValue } from "../../api/json.js";
+
+export function deepFreeze<T extends JsonValue>(v: T): T {
+  if (typeof v === "object" && v !== null) {
+    for (const child of Object.values(v)) deepFreeze(child as JsonValue);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+export function pod(spec: JsonObject, metadata: JsonObject = {}): JsonObject {
+  return deepFreeze({ apiVersion: "v1", kind: "Pod", metadata: { name: "web", namespace: "default", ...metadata }, spec });
+}
+
+export function deployment(podSpec: JsonObject): JsonObject {
+  return deepFreeze({
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web", namespace: "default" },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: "web" } },
+      strategy: { type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } },
+      template: { metadata: { labels: { app: "web" } }, spec: podSpec },
+    },
+  });
+}
+
+export const nginx: JsonObject = {
+  name: "nginx",
+  image: "nginx:1.27",
+  args: ["--port", "8080"],
+  env: [
+    { name: "LOG_LEVEL", value: "info" },
+    { name: "MODE", value: "prod" },
+  ],
+  ports: [{ containerPort: 8080, protocol: "TCP", name: "http" }],
+  volumeMounts: [{ name: "cache", mountPath: "/cache" }],
+};
+
+export const sidecar: JsonObject = { name: "log-shipper", image: "fluent-bit:3.0" };
+
+/** Reads `obj.a.b.c` (list indexes as numbers) for assertions. */
+export function at(obj: JsonValue, ...path: (string | number)[]): JsonValue | undefined {
+  let cur: JsonValue | undefined = obj;
+  for (const p of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = Array.isArray(cur) ? cur[p as number] : (cur as JsonObject)[p as string];
+  }
+  return cur;
+}
