@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const engineDir = join(repoRoot, "src", "engine");
-const ALLOWED_PACKAGES = new Set(["re2js", "yaml"]);
+const ALLOWED_PACKAGES = new Set(["re2js", "yaml", "rfc6902"]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
