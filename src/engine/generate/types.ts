@@ -1,0 +1,74 @@
+/** Public shapes of the generate core (spec §2.5) and the parsed form of a generate block. */
+import type { JsonObject, JsonValue } from "../api/json.js";
+import type { LabelSelector } from "../api/policy.js";
+import type { Resource } from "../api/resource.js";
+import type { Result } from "../api/result.js";
+
+/**
+ * Where clone sources come from: the test suite's files offline, the API server in a cluster.
+ * An empty `apiVersion` means "any version of this kind" (a cloneList kind written without one).
+ * `list` may ignore the selector: generateResources filters the answer again.
+ */
+export interface ExistingResources {
+  get(apiVersion: string, kind: string, namespace: string, name: string): Result<Resource | undefined>;
+  list(apiVersion: string, kind: string, namespace: string, selector?: LabelSelector): Result<readonly Resource[]>;
+}
+
+export interface GenerateInput {
+  readonly policy: { readonly kind: "ClusterPolicy" | "Policy"; readonly name: string; readonly namespace: string };
+  readonly rule: string;
+  /** The rule's generate block (or one foreach element's pattern), variables already substituted. */
+  readonly generate: JsonObject;
+  /** The resource that triggered the rule. */
+  readonly trigger: Resource;
+  readonly existing: ExistingResources;
+}
+
+export interface SourceRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export interface GeneratedResource {
+  /** The object as `kyverno test` compares it with generatedResource: no Kyverno labels. */
+  readonly resource: Resource;
+  /** The labels Kyverno puts on the object when it creates it. */
+  readonly labels: Readonly<Record<string, string>>;
+  /** `resource` with `labels` merged into metadata.labels: what lands in the cluster. */
+  readonly toApply: Resource;
+  readonly synchronize: boolean;
+  readonly orphanDownstreamOnPolicyDelete: boolean;
+  /** The clone source (clone / cloneList only). */
+  readonly source?: SourceRef;
+}
+
+export interface CloneFrom {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export interface CloneListSpec {
+  readonly namespace: string;
+  readonly kinds: readonly string[];
+  readonly selector?: LabelSelector;
+}
+
+/** A generate block read into typed fields. Absent or empty parts are left undefined. */
+export interface GenerateSpec {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace: string;
+  /** `data` when written and not null (any JSON: a non-object is reported later). */
+  readonly data?: JsonValue;
+  /** `clone` when it names a namespace or a name (Kyverno treats `clone: {}` as absent). */
+  readonly clone?: CloneFrom;
+  /** `cloneList` when written as an object (its kinds may still be empty). */
+  readonly cloneList?: CloneListSpec;
+  /** `foreach` written and not null. */
+  readonly hasForeach: boolean;
+  readonly synchronize: boolean;
+  readonly orphanDownstreamOnPolicyDelete: boolean;
+}
