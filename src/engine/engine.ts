@@ -5,6 +5,9 @@
 import type { JsonValue } from "./api/json.js";
 import { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 import { createJmesPath } from "./jmespath/index.js";
+import type { ExistingResources } from "./generate/index.js";
+import { generatePolicy } from "./pipeline/generate-policy.js";
+import { mutatePolicy } from "./pipeline/mutate-policy.js";
 import { validatePolicy } from "./pipeline/validate-policy.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
 import { compilePolicy, type CompileOutcome } from "./policy/compile-policy.js";
@@ -17,6 +20,13 @@ export interface Engine {
   compile(doc: JsonValue): CompileOutcome;
   /** Run a policy's validate rules against one request. */
   validate(policy: CompiledPolicy, request: EngineRequest): PolicyResponse;
+  /**
+   * Run a policy's mutate rules against one request; the response carries the patched resource.
+   * Mutate-existing rules patch targets found in `existing`; their results carry the patched targets.
+   */
+  mutate(policy: CompiledPolicy, request: EngineRequest, existing?: ExistingResources): PolicyResponse;
+  /** Run a policy's generate rules: what each would create (clone sources come from `existing`). */
+  generate(policy: CompiledPolicy, request: EngineRequest, existing: ExistingResources): PolicyResponse;
 }
 
 export function createEngine(ports: EnginePorts): Engine {
@@ -26,5 +36,7 @@ export function createEngine(ports: EnginePorts): Engine {
     env,
     compile: (doc) => compilePolicy(doc, jmespath),
     validate: (policy, request) => validatePolicy(policy, request, env),
+    mutate: (policy, request, existing) => mutatePolicy(policy, request, env, existing),
+    generate: (policy, request, existing) => generatePolicy(policy, request, env, existing),
   };
 }

@@ -5,8 +5,8 @@
  * warn when the policy is not scored). A response with no matching rule means the resource was
  * excluded, which counts as a pass.
  */
-import { resourceName, resourceNamespace } from "../../engine/api/resource.js";
-import type { RuleStatus } from "../../engine/api/rule-result.js";
+import { resourceName, resourceNamespace, type Resource } from "../../engine/api/resource.js";
+import type { RuleResult, RuleStatus } from "../../engine/api/rule-result.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { ExpectedResult } from "./test-file.js";
 
@@ -27,28 +27,47 @@ function bareName(policy: string): string {
 }
 
 export function resourceMatches(response: PolicyResponse, wanted: string): boolean {
-  const name = resourceName(response.resource);
+  return objectMatches(response.resource, wanted);
+}
+
+function objectMatches(resource: Resource, wanted: string): boolean {
+  const name = resourceName(resource);
   if (wanted === name) return true;
-  const ns = resourceNamespace(response.resource) || "default";
+  const ns = resourceNamespace(resource) || "default";
   return wanted === `${ns}/${name}`;
 }
 
-export function compareRow(expected: ExpectedResult, resource: string, responses: readonly PolicyResponse[]): RowVerdict {
+/** A mutate-existing result is found by its trigger or by the target it patched. */
+function ruleConcerns(response: PolicyResponse, rule: RuleResult, wanted: string): boolean {
+  return resourceMatches(response, wanted) || (rule.patchedTarget !== undefined && objectMatches(rule.patchedTarget, wanted));
+}
+
+/**
+ * A check of what a rule produced (a patched or generated resource) before its result is compared:
+ * `error` ends the row (the file could not be read); `mismatch` makes the row's actual result `fail`,
+ * as Kyverno's CLI does — a row may expect exactly that.
+ */
+export type ResourceCheck = (response: PolicyResponse, rule: RuleResult) => ResourceProblem | undefined;
+export type ResourceProblem = { readonly kind: "error"; readonly message: string } | { readonly kind: "mismatch"; readonly message: string };
+
+export function compareRow(expected: ExpectedResult, resource: string, responses: readonly PolicyResponse[], check?: ResourceCheck): RowVerdict {
   const policy = bareName(expected.policy);
-  const candidates = responses.filter((r) => r.policy.name === policy && resourceMatches(r, resource));
+  const candidates = responses.filter((r) => r.policy.name === policy && (resourceMatches(r, resource) || r.rules.some((x) => ruleConcerns(r, x, resource))));
   if (candidates.length === 0) return { ok: false, actual: null, reason: "Not found", message: `no result for policy ${policy} and resource ${resource}` };
   const names = new Set([expected.rule, `autogen-${expected.rule}`, `autogen-cronjob-${expected.rule}`]);
   let verdict: RowVerdict | undefined;
   for (const response of candidates) {
-    const rules = response.rules.filter((r) => names.has(r.rule));
+    const rules = response.rules.filter((r) => names.has(r.rule) && ruleConcerns(response, r, resource));
     if (rules.length === 0) {
       verdict ??= { ok: true, actual: null, reason: "Excluded", message: "Excluded" };
       continue;
     }
     for (const rule of rules) {
-      const actual = reportResult(rule.status, response.policy.scored);
-      const ok = actual === expected.result;
-      const v: RowVerdict = { ok, actual, reason: ok ? "Ok" : `Want ${expected.result}, got ${actual}`, message: rule.message };
+      const problem = check?.(response, rule);
+      const actual = problem?.kind === "mismatch" ? "fail" : reportResult(rule.status, response.policy.scored);
+      const ok = actual === expected.result && problem?.kind !== "error";
+      const reason = problem?.kind === "error" ? "Resource error" : ok ? "Ok" : problem?.kind === "mismatch" ? "Resource diff" : `Want ${expected.result}, got ${actual}`;
+      const v: RowVerdict = { ok, actual, reason, message: problem?.message ?? rule.message };
       if (verdict === undefined || verdict.reason === "Excluded" || (verdict.ok && !ok)) verdict = v;
     }
   }

@@ -8,11 +8,16 @@ import { isObject } from "../../engine/api/json.js";
 import type { Operation, RequestUserInfo, Resource } from "../../engine/api/resource.js";
 import type { Engine } from "../../engine/engine.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import { hasValidateRules, type CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { ExistingResources } from "../../engine/generate/index.js";
+import { existingResources } from "../offline/existing-resources.js";
+import { processResource } from "../offline/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { loadPolicies, type LoadedPolicies } from "../load-policies.js";
 import { compareRow } from "./compare.js";
+import { loadExpectedResources } from "./expected-resources.js";
+import { resourceCheck } from "./resource-check.js";
 import { parseTestFile, type ExpectedResult, type TestSpec } from "./test-file.js";
 import type { RowResult, SuiteResult } from "./types.js";
 import { parseUserInfo } from "./userinfo-file.js";
@@ -63,13 +68,17 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
   const missing = rdocs.filter((d) => d.error !== undefined);
   if (missing.length > 0) return fail(`${file}: resources: ${missing.map((d) => d.error).join("; ")}`);
   const resources = rdocs.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string");
+  const files = await loadExpectedResources(dir, spec);
+  const present = await loadExisting(dir, spec);
+  if (present.errors.length > 0) return fail(`${file}: ${present.errors.join("; ")}`);
+  const existing = existingResources(present.docs);
 
   const byOperation = new Map<string, PolicyResponse[]>();
   const responsesFor = (op: string | undefined): PolicyResponse[] => {
     const key = op ?? "";
     let r = byOperation.get(key);
     if (!r) {
-      r = evaluateAll(engine, policies.compiled, resources, values, userInfo, op as Operation | undefined);
+      r = evaluateAll(engine, policies.compiled, resources, values, userInfo, op as Operation | undefined, existing);
       byOperation.set(key, r);
     }
     return r;
@@ -80,20 +89,17 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
       const invalid = policies.invalid.get(bareName(expected.policy));
       const verdict = invalid !== undefined
         ? { ok: false, actual: null, reason: `Invalid policy: ${invalid}`, message: invalid }
-        : compareRow(expected, resource, responsesFor(expected.operation));
+        : compareRow(expected, resource, responsesFor(expected.operation), resourceCheck(expected, files));
       rows.push(row(idPrefix, i, expected, resource, verdict));
     }
   });
   return { path: dir, file, name: spec.name, warnings, results: rows };
 }
 
-function evaluateAll(engine: Engine, policies: readonly CompiledPolicy[], resources: readonly Resource[], values: ValuesSpec, userInfo: RequestUserInfo | undefined, op: Operation | undefined): PolicyResponse[] {
+function evaluateAll(engine: Engine, policies: readonly CompiledPolicy[], resources: readonly Resource[], values: ValuesSpec, userInfo: RequestUserInfo | undefined, op: Operation | undefined, existing: ExistingResources): PolicyResponse[] {
   const out: PolicyResponse[] = [];
   for (const resource of resources) {
-    for (const policy of policies) {
-      if (!hasValidateRules(policy)) continue;
-      out.push(engine.validate(policy, buildRequest(resource, policy, values, userInfo, op)));
-    }
+    out.push(...processResource(engine, policies, resource, (r, policy) => buildRequest(r, policy, values, userInfo, op), existing).responses);
   }
   return out;
 }
@@ -129,3 +135,14 @@ function failed(file: string, name: string, error: string, results: RowResult[])
 }
 
 export type { LoadedPolicies };
+
+/** Objects the suite says already exist: clone sources and mutate-existing targets. */
+async function loadExisting(dir: string, spec: TestSpec): Promise<{ docs: JsonObject[]; errors: string[] }> {
+  const paths = [...spec.targetResources, ...spec.results.flatMap((r) => (r.cloneSourceResource !== undefined ? [r.cloneSourceResource] : []))];
+  if (paths.length === 0) return { docs: [], errors: [] };
+  const loaded = await loadPaths([...new Set(paths)].map((p) => resolve(dir, p)));
+  return {
+    docs: loaded.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string"),
+    errors: loaded.flatMap((d) => (d.error !== undefined ? [`targetResources/cloneSourceResource: ${d.error}`] : [])),
+  };
+}

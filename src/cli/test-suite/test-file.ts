@@ -13,6 +13,7 @@ export interface ExpectedResult {
   readonly resources: readonly string[];
   readonly patchedResources?: string;
   readonly generatedResource?: string;
+  readonly generatedResources?: readonly string[];
   readonly cloneSourceResource?: string;
   readonly operation?: string;
 }
@@ -82,6 +83,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       resources,
       ...opt("patchedResources", r["patchedResources"]),
       ...opt("generatedResource", r["generatedResource"]),
+      ...(Array.isArray(r["generatedResources"]) ? { generatedResources: strList(r["generatedResources"]) } : {}),
       ...opt("cloneSourceResource", r["cloneSourceResource"]),
       ...opt("operation", r["operation"]),
     });

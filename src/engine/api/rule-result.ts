@@ -1,3 +1,6 @@
+import type { GeneratedResource } from "../generate/index.js";
+import type { Resource } from "./resource.js";
+
 /** What one rule did to one resource. Every non-pass result carries a message a user can act on. */
 export type RuleStatus = "pass" | "fail" | "warn" | "error" | "skip";
 
@@ -10,4 +13,8 @@ export interface RuleResult {
   readonly message: string;
   /** For pattern failures, the JSON path where the mismatch was found, e.g. `/spec/containers/0/image/`. */
   readonly path?: string;
+  /** Mutate-existing: the target resource after this rule's patches. */
+  readonly patchedTarget?: Resource;
+  /** Generate: the resources this rule generates (or would, offline). */
+  readonly generated?: readonly GeneratedResource[];
 }

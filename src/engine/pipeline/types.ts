@@ -36,4 +36,6 @@ export interface PolicyResponse {
   readonly resource: Resource;
   /** One entry per rule that matched the resource; unmatched rules leave no entry. */
   readonly rules: readonly RuleResult[];
+  /** Mutate: the resource after this policy's patches (the input itself when nothing changed). */
+  readonly patchedResource?: Resource;
 }

@@ -4,36 +4,26 @@
  */
 import type { JsonObject } from "../api/json.js";
 import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
-import { resourceKind, resourceNamespace, parseApiVersion } from "../api/resource.js";
+import { resourceNamespace } from "../api/resource.js";
 import { effectiveAction } from "./failure-action.js";
 import type { RuleResult } from "../api/rule-result.js";
-import { evaluateConditions } from "../conditions/index.js";
-import { loadContextEntries } from "../context/load-entries.js";
-import { buildRequestContext, setDotted } from "../context/request-context.js";
+import { setDotted } from "../context/request-context.js";
+import { requestBase } from "./request-base.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
-import { substituteAll, type SubstitutionScope } from "../variables/index.js";
+import type { SubstitutionScope } from "../variables/index.js";
+import { ruleResult, ruleScope } from "./rule-scope.js";
+import { matchRule } from "./match-rule.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
   const tooDeep = exceedsDepth(request.resource) || exceedsDepth(request.oldResource);
   const subject = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
-  let base: JsonObject = buildRequestContext(request);
-  for (const [k, v] of Object.entries(request.variables ?? {})) base = setDotted(base, k, v);
-  const operation = operationOf(base) ?? request.operation;
-  const gv = parseApiVersion(typeof subject["apiVersion"] === "string" ? subject["apiVersion"] : "");
+  const { base, operation } = requestBase(request);
   const results: RuleResult[] = [];
   for (const compiled of policy.rules) {
     if (compiled.rule.validate === undefined) continue;
-    const matched = compiled.matcher.match({
-      resource: subject,
-      operation,
-      gvk: { group: gv.group, version: gv.version, kind: resourceKind(subject) },
-      subresource: request.subresource ?? "",
-      ...(request.userInfo !== undefined && !request.background ? { userInfo: request.userInfo } : {}),
-      namespaceLabels: request.namespaceLabels,
-      policyNamespace: policy.namespace,
-    });
+    const matched = matchRule(policy, compiled, subject, operation, request);
     if (!matched.matched) continue;
     if (tooDeep) {
       results.push({ rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
@@ -45,12 +35,6 @@ export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, e
     if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
   }
   return { policy, resource: subject, rules: results };
-}
-
-function operationOf(ctx: JsonObject): EngineRequest["operation"] | undefined {
-  const req = ctx["request"];
-  const op = typeof req === "object" && req !== null && !Array.isArray(req) ? req["operation"] : undefined;
-  return op === "CREATE" || op === "UPDATE" || op === "DELETE" || op === "CONNECT" ? op : undefined;
 }
 
 /**
@@ -78,29 +62,13 @@ function evaluateGuarded(...args: Parameters<typeof evaluateRule>): RuleResult |
 }
 
 function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: EngineRequest["operation"], env: EngineEnv, request: EngineRequest): RuleResult | undefined {
-  const rule = compiled.rule;
   const name = compiled.name;
-  const validate = rule.validate;
+  const validate = compiled.rule.validate;
   if (validate === undefined) return undefined;
-  const result = (status: RuleResult["status"], message: string, path?: string): RuleResult =>
-    path === undefined ? { rule: name, type: "Validation", status, message } : { rule: name, type: "Validation", status, message, path };
-  let data = base;
-  const ruleVars = request.ruleVariables?.(policy.name, name);
-  for (const [k, v] of Object.entries(ruleVars ?? {})) data = setDotted(data, k, v);
-  let vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: { ports: env.ports }, cache: policy.cache, operation };
-  if (rule.context !== undefined && rule.context.length > 0) {
-    const loaded = loadContextEntries(rule.context, vars);
-    if (!loaded.ok) return result("error", `failed to load context: ${loaded.error.message}`);
-    vars = { ...vars, data: loaded.value };
-  }
-  if (rule.preconditions !== undefined) {
-    const pre = evaluateConditions(rule.preconditions, (v) => substituteAll(v, vars));
-    if (!pre.ok) return result("error", `failed to evaluate preconditions: ${pre.error.message}`);
-    if (!pre.value.met) {
-      const detail = pre.value.message;
-      return result("skip", detail === "" ? "preconditions not met" : `preconditions not met; ${detail}`);
-    }
-  }
+  const result = (status: RuleResult["status"], message: string, path?: string): RuleResult => ruleResult(name, "Validation", status, message, path);
+  const scope = ruleScope(policy, compiled, base, operation, env, request, "Validation");
+  if (!scope.ok) return scope.result;
+  const vars = scope.vars;
   if (validate.podSecurity !== undefined) return result("error", `rule ${name}: podSecurity validation is not supported by Bylaw yet`);
   if (validate.cel !== undefined) return result("error", `rule ${name}: validate.cel (CEL expressions) is not supported by Bylaw yet`);
   if (validate.manifests !== undefined) return result("error", `rule ${name}: validate.manifests (signed manifests) is not supported by Bylaw yet`);

@@ -36,3 +36,11 @@ export interface CompiledPolicy {
 export function hasValidateRules(p: CompiledPolicy): boolean {
   return p.rules.some((r) => r.rule.validate !== undefined);
 }
+
+export function hasMutateRules(p: CompiledPolicy): boolean {
+  return p.rules.some((r) => r.rule.mutate !== undefined);
+}
+
+export function hasGenerateRules(p: CompiledPolicy): boolean {
+  return p.rules.some((r) => r.rule.generate !== undefined);
+}

@@ -4,11 +4,11 @@
  * pass ends the loop. Elements skipped by preconditions or anchors do not count as applied; if no
  * element applied, the rule gives no result.
  */
-import type { JsonValue } from "../api/json.js";
 import type { ForEachValidation } from "../api/policy.js";
 import { evaluateConditions } from "../conditions/index.js";
 import { loadContextEntries } from "../context/load-entries.js";
-import { substituteAll, substituteString, type SubstitutionScope } from "../variables/index.js";
+import { evaluateList, withElement } from "../foreach/evaluate-list.js";
+import { substituteAll } from "../variables/index.js";
 import { passMessage } from "./messages.js";
 import { runValidation } from "./run-validation.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
@@ -25,21 +25,12 @@ export function validateForEach(list: readonly ForEachValidation[], message: str
     for (let index = 0; index < elements.items.length; index++) {
       const element = elements.items[index];
       if (element === null || element === undefined) continue;
-      const withElement: SubstitutionScope = {
-        ...scope.vars,
-        data: {
-          ...scope.vars.data,
-          element,
-          elementIndex: index,
-          [`element${depth}`]: element,
-          [`elementIndex${depth}`]: index,
-        },
-      };
-      let vars = withElement;
+      const elementVars = withElement(scope.vars, element, index, depth);
+      let vars = elementVars;
       if (fe.context !== undefined && fe.context.length > 0) {
-        const loaded = loadContextEntries(fe.context, withElement);
+        const loaded = loadContextEntries(fe.context, elementVars);
         if (!loaded.ok) return { status: "error", message: `failed to load context: ${loaded.error.message}` };
-        vars = { ...withElement, data: loaded.value };
+        vars = { ...elementVars, data: loaded.value };
       }
       if (fe.preconditions !== undefined) {
         const pre = evaluateConditions(fe.preconditions, (v) => substituteAll(v, vars));
@@ -56,22 +47,4 @@ export function validateForEach(list: readonly ForEachValidation[], message: str
   }
   if (applied === 0) return undefined;
   return { status: "pass", message: passMessage(scope.ruleName) };
-}
-
-type ListOutcome = { kind: "items"; items: readonly JsonValue[] } | { kind: "missing" } | { kind: "error"; message: string };
-
-function evaluateList(list: string, vars: SubstitutionScope): ListOutcome {
-  const expr = list.includes("{{") ? substituteString(list, vars) : { ok: true as const, value: list as JsonValue };
-  if (!expr.ok) return { kind: "error", message: expr.error.message };
-  let value: JsonValue;
-  try {
-    value = vars.cache.get(String(expr.value)).search(vars.data, vars.fnctx);
-  } catch (e) {
-    const msg = (e as Error).message;
-    if (/Unknown key/.test(msg)) return { kind: "missing" };
-    return { kind: "error", message: msg };
-  }
-  if (value === null) return { kind: "missing" };
-  if (!Array.isArray(value)) return { kind: "error", message: `expected an array, got ${typeof value === "object" ? "object" : typeof value}` };
-  return { kind: "items", items: value };
 }

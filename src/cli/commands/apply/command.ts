@@ -3,10 +3,14 @@ import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { isObject, type JsonObject } from "../../../engine/api/json.js";
 import { resourceKind, resourceName, resourceNamespace, type RequestUserInfo, type Resource } from "../../../engine/api/resource.js";
-import { hasValidateRules } from "../../../engine/policy/compiled-policy.js";
+import { jsonEqual } from "../../../engine/api/json-equal.js";
 import { buildRequest } from "../../offline/build-request.js";
 import type { PolicyResponse } from "../../../engine/pipeline/types.js";
-import { loadPaths } from "../../../platform/files/index.js";
+import { loadPaths, writeFilesAtomically } from "../../../platform/files/index.js";
+import { existingResources } from "../../offline/existing-resources.js";
+import { processResource } from "../../offline/process-resource.js";
+import { APPLY_HELP } from "./help.js";
+import { dedupe, outputFiles, producedResources, yamlStream, type ProducedResource } from "./resource-output.js";
 import type { Io } from "../../io.js";
 import { compileDocuments } from "../../load-policies.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
@@ -16,31 +20,7 @@ import { parseUserInfo } from "../../test-suite/userinfo-file.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../test-suite/values-file.js";
 import { effectiveAction } from "../../../engine/pipeline/failure-action.js";
 
-export const APPLY_HELP = `Usage: bylaw apply POLICY... -r RESOURCE... [flags]
-
-Check Kubernetes manifests against Kyverno ClusterPolicy/Policy documents, with no cluster.
-POLICY and RESOURCE are files (YAML, multi-document, or JSON) or folders (read recursively);
-"-" reads from standard input (for either, not both).
-
-Flags:
-  -r, --resource PATH      a resource file or folder (repeatable; required)
-  -f, --values-file PATH   a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule/per-resource
-                           values, namespaceSelector labels)
-  -u, --userinfo PATH      a cli.kyverno.io/v1alpha1 UserInfo file (roles, clusterRoles, userInfo)
-  -o, --output FORMAT      table (default) or json
-  -p, --policy-report      print PolicyReport / ClusterPolicyReport YAML instead of the table
-      --audit-warn         report failures of Audit rules as warnings (they then do not fail the run)
-      --detailed-results   show a row for passing and skipped rules too (default: only fail, warn, error)
-  -h, --help               show this help
-
-Exit codes:
-  0  no rule failed and no rule errored
-  1  a rule failed (fail), or a rule could not be evaluated (error)
-  2  bad usage or unreadable input (a message names the file and document)
-
-Example:
-  bylaw apply examples/policies -r examples/resources
-  kubectl get pods -A -o yaml | bylaw apply policies/ -r -`;
+export { APPLY_HELP };
 
 interface Row {
   readonly policy: string;
@@ -59,9 +39,11 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
       allowPositionals: true,
       options: {
         resource: { type: "string", short: "r", multiple: true },
+        "target-resource": { type: "string", short: "t", multiple: true },
         "values-file": { type: "string", short: "f" },
         userinfo: { type: "string", short: "u" },
-        output: { type: "string", short: "o", default: "table" },
+        output: { type: "string", short: "o" },
+        "output-format": { type: "string" },
         "policy-report": { type: "boolean", short: "p", default: false },
         "audit-warn": { type: "boolean", default: false },
         "detailed-results": { type: "boolean", default: false },
@@ -82,8 +64,15 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
     io.err(`bylaw apply: give at least one POLICY and one -r RESOURCE\n\n${APPLY_HELP}`);
     return 2;
   }
-  if (values.output !== "table" && values.output !== "json") {
-    io.err(`bylaw apply: --output must be table or json (got ${JSON.stringify(values.output)})`);
+  let format = values["output-format"] ?? "table";
+  let outputPath = values.output;
+  if (outputPath === "table" || outputPath === "json") {
+    io.err(`warning: -o ${outputPath} is read as --output-format ${outputPath}; -o/--output now names where to write mutated and generated resources`);
+    format = outputPath;
+    outputPath = undefined;
+  }
+  if (format !== "table" && format !== "json") {
+    io.err(`bylaw apply: --output-format must be table or json (got ${JSON.stringify(format)})`);
     return 2;
   }
   if (positionals.includes("-") && resourcePaths.includes("-")) {
@@ -108,6 +97,13 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
     } else if (d.value !== undefined) {
       io.err(`warning: ${d.source}: document ${d.index + 1}: skipped: not a Kubernetes object (no kind)`);
     }
+  }
+  const targets: Resource[] = [];
+  for (const d of await loadPaths(values["target-resource"] ?? [], stdin)) {
+    if (d.error !== undefined) {
+      io.err(`error: --target-resource: ${d.error}`);
+      bad = true;
+    } else if (isObject(d.value) && typeof d.value["kind"] === "string") targets.push(...expandList(d.value));
   }
   let valuesSpec: ValuesSpec = EMPTY_VALUES;
   if (values["values-file"] !== undefined) {
@@ -135,11 +131,16 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
   if (bad && (policies.compiled.length === 0 || resources.length === 0)) return 2;
 
   const responses: PolicyResponse[] = [];
-  for (const resource of resources) {
-    for (const policy of policies.compiled) {
-      if (hasValidateRules(policy)) responses.push(engine.validate(policy, buildRequest(resource, policy, valuesSpec, userInfo)));
-    }
-  }
+  const mutated: ProducedResource[] = [];
+  const existing = existingResources(targets);
+  resources.forEach((resource, i) => {
+    io.progress(`applying ${policies.compiled.length} policies to resource ${i + 1} of ${resources.length}`);
+    const done = processResource(engine, policies.compiled, resource, (r, policy) => buildRequest(r, policy, valuesSpec, userInfo), existing);
+    responses.push(...done.responses);
+    if (!jsonEqual(done.patched, resource)) mutated.push({ why: "mutated", policy: lastMutator(done.responses), rule: "", resource: done.patched });
+  });
+  io.progressDone();
+  const produced = dedupe([...mutated, ...producedResources(responses)]);
   const rows: Row[] = [];
   const counts = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
   for (const response of responses) {
@@ -149,22 +150,37 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
       let result: keyof typeof counts = rule.status;
       if (result === "fail" && (!response.policy.scored || (values["audit-warn"] && action === "Audit"))) result = "warn";
       counts[result]++;
-      rows.push({ policy: response.policy.name, rule: rule.rule, resource: describe(response.resource), result, action, message: rule.message });
+      rows.push({ policy: response.policy.name, rule: rule.rule, resource: describe(rule.patchedTarget ?? response.resource), result, action, message: rule.message });
     }
   }
   if (values["policy-report"]) {
     const reports = buildPolicyReports(responses, engine.env.ports.clock.nowMillis());
     io.out(reports.map((r) => stringify(r)).join("---\n"));
-  } else if (values.output === "json") {
-    io.out(JSON.stringify({ summary: counts, results: rows }, null, 2));
+  } else if (format === "json") {
+    io.out(JSON.stringify({ summary: counts, results: rows, ...(outputPath === undefined ? { resources: produced.map((p) => ({ ...p, rule: p.rule || undefined })) } : {}) }, null, 2));
   } else {
     const shown = values["detailed-results"] ? rows : rows.filter((r) => r.result === "fail" || r.result === "warn" || r.result === "error");
     if (shown.length > 0) io.out(renderTable(["POLICY", "RULE", "RESOURCE", "RESULT", "ACTION", "MESSAGE"], shown.map((r) => [r.policy, r.rule, r.resource, r.result, r.action, r.message])));
     io.out(`\nApplied ${policies.compiled.length} policies to ${resources.length} resources.`);
     io.out(`pass: ${counts.pass}, fail: ${counts.fail}, warn: ${counts.warn}, error: ${counts.error}, skip: ${counts.skip} `);
+    if (outputPath === undefined && produced.length > 0) io.out(`\n---\n${yamlStream(produced)}`);
   }
   if (bad) return 2;
+  if (outputPath !== undefined) {
+    try {
+      await writeFilesAtomically(outputFiles(outputPath, produced));
+      io.err(`wrote ${produced.length} mutated or generated resources to ${outputPath}`);
+    } catch (e) {
+      io.err(`error: --output ${outputPath}: ${(e as Error).message}`);
+      return 2;
+    }
+  }
   return counts.fail > 0 || counts.error > 0 ? 1 : 0;
+}
+
+function lastMutator(responses: readonly PolicyResponse[]): string {
+  const names = responses.filter((r) => r.rules.some((x) => x.type === "Mutation" && x.status === "pass")).map((r) => r.policy.name);
+  return names.join(",");
 }
 
 function describe(r: Resource): string {

@@ -1,0 +1,41 @@
+/**
+ * A foreach `list`: a JMESPath expression (it may itself hold `{{ }}`) evaluated on the context.
+ * A missing key (`Unknown key`) or null means there is nothing to iterate; anything but a list is an error.
+ */
+import type { JsonValue } from "../api/json.js";
+import { substituteString, type SubstitutionScope } from "../variables/index.js";
+
+export type ListOutcome =
+  | { readonly kind: "items"; readonly items: readonly JsonValue[] }
+  | { readonly kind: "missing" }
+  | { readonly kind: "error"; readonly message: string };
+
+export function evaluateList(list: string, vars: SubstitutionScope): ListOutcome {
+  const expr = list.includes("{{") ? substituteString(list, vars) : { ok: true as const, value: list as JsonValue };
+  if (!expr.ok) return { kind: "error", message: expr.error.message };
+  let value: JsonValue;
+  try {
+    value = vars.cache.get(String(expr.value)).search(vars.data, vars.fnctx);
+  } catch (e) {
+    const msg = (e as Error).message;
+    if (/Unknown key/.test(msg)) return { kind: "missing" };
+    return { kind: "error", message: msg };
+  }
+  if (value === null) return { kind: "missing" };
+  if (!Array.isArray(value)) return { kind: "error", message: `expected an array, got ${typeof value === "object" ? "object" : typeof value}` };
+  return { kind: "items", items: value };
+}
+
+/** The scope for one element: `element`/`elementIndex`, and `element<N>`/`elementIndex<N>` for nesting level N. */
+export function withElement(vars: SubstitutionScope, element: JsonValue, index: number, depth: number): SubstitutionScope {
+  return {
+    ...vars,
+    data: {
+      ...vars.data,
+      element,
+      elementIndex: index,
+      [`element${depth}`]: element,
+      [`elementIndex${depth}`]: index,
+    },
+  };
+}

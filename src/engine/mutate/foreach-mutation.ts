@@ -1,0 +1,67 @@
+/**
+ * mutate.foreach (spec §2.4): evaluate `list`, then patch once per element with `element` in scope,
+ * each element seeing the patches of the ones before. patchStrategicMerge entries run in reverse
+ * unless `order` says otherwise; patchesJson6902 entries run in list order. Preconditions skip an
+ * element; nested foreach recurses with the resource patched so far.
+ */
+import type { JsonObject } from "../api/json.js";
+import { isObject } from "../api/json.js";
+import { evaluateConditions } from "../conditions/index.js";
+import { loadContextEntries } from "../context/load-entries.js";
+import { evaluateList, withElement } from "../foreach/evaluate-list.js";
+import { substituteAll } from "../variables/index.js";
+import { applyPatchOf } from "./patch-block.js";
+import type { MutateOutcome, MutateScope } from "./types.js";
+
+const MAX_DEPTH = 8;
+
+export function runForEachMutation(list: readonly JsonObject[], scope: MutateScope, depth: number, basePath: string): MutateOutcome {
+  if (depth >= MAX_DEPTH) return { status: "error", message: `foreach nesting deeper than ${MAX_DEPTH} levels in rule ${scope.ruleName}`, resource: scope.resource };
+  let resource = scope.resource;
+  for (const [i, fe] of list.entries()) {
+    const listExpr = typeof fe["list"] === "string" ? fe["list"] : "";
+    const elements = evaluateList(listExpr, scope.vars);
+    if (elements.kind === "error") return { status: "error", message: `failed to evaluate list ${listExpr}: ${elements.message}`, resource: scope.resource };
+    if (elements.kind === "missing") continue;
+    const order = elementOrder(fe, elements.items.length);
+    for (const index of order) {
+      const element = elements.items[index];
+      if (element === undefined) continue;
+      let vars = withElement(scope.vars, element, index, depth);
+      const context = fe["context"];
+      if (Array.isArray(context) && context.length > 0) {
+        const loaded = loadContextEntries(context as never, vars);
+        if (!loaded.ok) return { status: "error", message: `failed to load context: ${loaded.error.message}`, resource: scope.resource };
+        vars = { ...vars, data: loaded.value };
+      }
+      const preconditions = fe["preconditions"];
+      if (preconditions !== undefined && preconditions !== null) {
+        const scoped = vars;
+        const pre = evaluateConditions(preconditions as never, (v) => substituteAll(v, scoped));
+        if (!pre.ok) return { status: "error", message: `failed to evaluate preconditions: ${pre.error.message}`, resource: scope.resource };
+        if (!pre.value.met) continue;
+      }
+      const here: MutateScope = { ...scope, resource, vars };
+      const nested = fe["foreach"];
+      if (Array.isArray(nested)) {
+        const out = runForEachMutation(nested.filter(isObject), here, depth + 1, `${basePath}/${i}/foreach`);
+        if (out.status === "error") return out;
+        resource = out.resource;
+        continue;
+      }
+      const step = applyPatchOf(fe, here, `${basePath}/${i}`);
+      if (step === undefined) return { status: "error", message: `rule ${scope.ruleName}: foreach entry ${i} has no patchStrategicMerge, patchesJson6902 or foreach`, resource: scope.resource };
+      if (!step.ok) return { status: "error", message: step.error.message, resource: scope.resource };
+      if (step.value.mismatch === undefined) resource = step.value.resource;
+    }
+  }
+  return { status: "pass", message: "", resource };
+}
+
+/** Element indexes in processing order: `order` wins; otherwise strategic merge runs in reverse. */
+function elementOrder(fe: JsonObject, n: number): number[] {
+  const indexes = Array.from({ length: n }, (_, i) => i);
+  const order = fe["order"];
+  const descending = order === "Descending" || (order !== "Ascending" && fe["patchStrategicMerge"] !== undefined);
+  return descending ? indexes.reverse() : indexes;
+}

@@ -1,0 +1,1 @@
+export { preprocessOverlay, type AnchorMismatch, type Preprocessed } from "./preprocess.js";

@@ -1,0 +1,115 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonValue } from "../../api/json.js";
+import { preprocessOverlay } from "./preprocess.js";
+
+const pod = (containers: JsonValue[], extra: Record<string, JsonValue> = {}): JsonValue => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name: "p", labels: { app: "web" }, ...extra },
+  spec: { containers },
+});
+
+function patchOf(overlay: JsonValue, resource: JsonValue): JsonValue {
+  const out = preprocessOverlay(overlay, resource);
+  assert.ok(out.ok, out.ok ? "" : out.mismatch.message);
+  return out.patch;
+}
+
+describe("conditional anchors (key)", () => {
+  test("in a list, one named copy per matching element; the anchored element itself is dropped", () => {
+    const overlay = { spec: { containers: [{ "(image)": "*:latest", imagePullPolicy: "Always" }] } };
+    const resource = pod([{ name: "a", image: "nginx:latest" }, { name: "b", image: "nginx:1.25" }, { name: "c", image: "redis:latest" }]);
+    assert.deepEqual(patchOf(overlay, resource), { spec: { containers: [{ imagePullPolicy: "Always", name: "a" }, { imagePullPolicy: "Always", name: "c" }] } });
+  });
+
+  test("(name): \"*\" merges into every element", () => {
+    const overlay = { spec: { containers: [{ "(name)": "*", env: [{ name: "X", value: "1" }] }] } };
+    const out = patchOf(overlay, pod([{ name: "a" }, { name: "b" }]));
+    assert.deepEqual(out, { spec: { containers: [{ env: [{ name: "X", value: "1" }], name: "a" }, { env: [{ name: "X", value: "1" }], name: "b" }] } });
+  });
+
+  test("no element matches: the list (and the maps holding only it) leave nothing to merge", () => {
+    const overlay = { spec: { initContainers: [{ "(name)": "*", env: [{ name: "X", value: "1" }] }] } };
+    assert.deepEqual(patchOf(overlay, pod([{ name: "a" }])), {});
+  });
+
+  test("outside a list a mismatch means the whole patch does not apply", () => {
+    const overlay = { metadata: { labels: { "(app)": "db" } }, spec: { priority: 1 } };
+    const out = preprocessOverlay(overlay, pod([]));
+    assert.equal(out.ok, false);
+    if (!out.ok) assert.equal(out.mismatch.kind, "condition");
+  });
+
+  test("an absent anchored key is a mismatch, also when its parent is absent", () => {
+    assert.equal(preprocessOverlay({ metadata: { annotations: { "(inject)": "true" }, x: 1 } }, pod([])).ok, false);
+  });
+
+  test("a matching condition keeps its siblings and drops the anchor", () => {
+    const overlay = { metadata: { labels: { "(app)": "web", tier: "front" } } };
+    assert.deepEqual(patchOf(overlay, pod([])), { metadata: { labels: { tier: "front" } } });
+  });
+
+  test("elements without a name match nothing to merge into", () => {
+    const overlay = { spec: { containers: [{ "(image)": "*", imagePullPolicy: "Always" }] } };
+    assert.deepEqual(patchOf(overlay, pod([{ image: "x" }])), {});
+  });
+
+  test("plain list elements are kept as written", () => {
+    const overlay = { spec: { containers: [{ name: "sidecar", image: "s:1" }] } };
+    assert.deepEqual(patchOf(overlay, pod([{ name: "a" }])), overlay);
+  });
+
+  test("empty maps written in the patch are kept (emptyDir: {})", () => {
+    const overlay = { spec: { volumes: [{ name: "v", emptyDir: {} }] } };
+    assert.deepEqual(patchOf(overlay, pod([])), overlay);
+  });
+});
+
+describe("global anchors <(key)", () => {
+  test("a mismatch anywhere skips the whole patch", () => {
+    const overlay = { metadata: { annotations: { x: "y" } }, spec: { "<(hostNetwork)": true } };
+    const out = preprocessOverlay(overlay, { spec: { hostNetwork: false } });
+    assert.equal(out.ok, false);
+    if (!out.ok) assert.equal(out.mismatch.kind, "global");
+  });
+
+  test("in a list it only gates: one matching element lets the rest of the patch apply", () => {
+    const overlay = { metadata: { annotations: { a: "b" } }, spec: { volumes: [{ "<(emptyDir)": {} }] } };
+    const resource = { spec: { volumes: [{ name: "h", hostPath: { path: "/" } }, { name: "e", emptyDir: {} }] } };
+    assert.deepEqual(patchOf(overlay, resource), { metadata: { annotations: { a: "b" } } });
+  });
+
+  test("in a list with no matching element it skips the patch", () => {
+    const overlay = { metadata: { annotations: { a: "b" } }, spec: { volumes: [{ "<(emptyDir)": {} }] } };
+    assert.equal(preprocessOverlay(overlay, { spec: { volumes: [{ name: "h", hostPath: { path: "/" } }] } }).ok, false);
+  });
+
+  test("nested global anchors gate per element too", () => {
+    const overlay = { metadata: { annotations: { a: "b" } }, spec: { volumes: [{ hostPath: { "<(path)": "*" } }] } };
+    assert.ok(preprocessOverlay(overlay, { spec: { volumes: [{ name: "h", hostPath: { path: "/foo" } }] } }).ok);
+  });
+});
+
+describe("add-if-not-present +(key)", () => {
+  test("added when absent", () => {
+    const overlay = { metadata: { labels: { "+(team)": "bravo" } } };
+    assert.deepEqual(patchOf(overlay, pod([])), { metadata: { labels: { team: "bravo" } } });
+  });
+
+  test("dropped when present, whatever its value", () => {
+    const overlay = { metadata: { labels: { "+(app)": "other" } } };
+    assert.deepEqual(patchOf(overlay, pod([])), {});
+  });
+
+  test("added when the parent map is absent", () => {
+    const overlay = { metadata: { annotations: { "+(a)": "1" } } };
+    assert.deepEqual(patchOf(overlay, pod([])), { metadata: { annotations: { a: "1" } } });
+  });
+
+  test("inside a conditional list element, per element", () => {
+    const overlay = { spec: { containers: [{ "(name)": "*", securityContext: { "+(runAsNonRoot)": true } }] } };
+    const resource = pod([{ name: "a", securityContext: { runAsNonRoot: false } }, { name: "b" }]);
+    assert.deepEqual(patchOf(overlay, resource), { spec: { containers: [{ securityContext: { runAsNonRoot: true }, name: "b" }] } });
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The pipeline for generate rules (spec §2.5): match → context → preconditions → substitute the
+ * generate block (or each generate.foreach element's pattern) → the resources it generates. Nothing
+ * is written here: the response says what should exist; the CLI prints it, a controller applies it.
+ */
+import type { JsonObject } from "../api/json.js";
+import { isObject } from "../api/json.js";
+import { resourceKind, resourceName, resourceNamespace } from "../api/resource.js";
+import type { RuleResult } from "../api/rule-result.js";
+import { evaluateConditions } from "../conditions/index.js";
+import { loadContextEntries } from "../context/load-entries.js";
+import { evaluateList, withElement } from "../foreach/evaluate-list.js";
+import { generateResources, type ExistingResources, type GeneratedResource } from "../generate/index.js";
+import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import { substituteAll, type SubstitutionScope } from "../variables/index.js";
+import { matchRule } from "./match-rule.js";
+import { requestBase } from "./request-base.js";
+import { ruleResult, ruleScope } from "./rule-scope.js";
+import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
+
+export function generatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv, existing: ExistingResources): PolicyResponse {
+  const { base, operation } = requestBase(request);
+  const results: RuleResult[] = [];
+  if (operation === "DELETE") return { policy, resource: request.oldResource ?? request.resource, rules: results };
+  for (const compiled of policy.rules) {
+    const generate = compiled.rule.generate;
+    if (generate === undefined) continue;
+    if (!matchRule(policy, compiled, request.resource, operation, request).matched) continue;
+    const scope = ruleScope(policy, compiled, base, operation, env, request, "Generation");
+    if (!scope.ok) {
+      results.push(scope.result);
+      continue;
+    }
+    results.push(runGenerate(policy, compiled, generate, scope.vars, request, existing));
+  }
+  return { policy, resource: request.resource, rules: results };
+}
+
+function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, generate: JsonObject, vars: SubstitutionScope, request: EngineRequest, existing: ExistingResources): RuleResult {
+  const name = compiled.name;
+  const fail = (message: string): RuleResult => ruleResult(name, "Generation", "error", message);
+  const generateOne = (block: JsonObject, scope: SubstitutionScope, basePath: string): GeneratedResource[] | string => {
+    const substituted = substituteAll(block, { ...scope, basePath });
+    if (!substituted.ok) return `variable substitution failed for rule ${name}: ${substituted.error.message}`;
+    if (!isObject(substituted.value)) return `rule ${name}: generate must be a mapping`;
+    const out = generateResources({
+      policy: { kind: policy.kind, name: policy.name, namespace: policy.namespace },
+      rule: name,
+      generate: substituted.value,
+      trigger: request.resource,
+      existing,
+    });
+    return out.ok ? [...out.value] : `rule ${name}: ${out.error.message}`;
+  };
+  const generated: GeneratedResource[] = [];
+  const foreach = generate["foreach"];
+  if (Array.isArray(foreach)) {
+    const shared: JsonObject = {};
+    for (const key of ["synchronize", "orphanDownstreamOnPolicyDelete"]) if (generate[key] !== undefined) shared[key] = generate[key] ?? null;
+    for (const [i, fe] of foreach.entries()) {
+      if (!isObject(fe)) continue;
+      const listExpr = typeof fe["list"] === "string" ? fe["list"] : "";
+      const elements = evaluateList(listExpr, vars);
+      if (elements.kind === "error") return fail(`failed to evaluate list ${listExpr}: ${elements.message}`);
+      if (elements.kind === "missing") continue;
+      for (const [index, element] of elements.items.entries()) {
+        let scope = withElement(vars, element, index, 0);
+        const context = fe["context"];
+        if (Array.isArray(context) && context.length > 0) {
+          const loaded = loadContextEntries(context as never, scope);
+          if (!loaded.ok) return fail(`failed to load context: ${loaded.error.message}`);
+          scope = { ...scope, data: loaded.value };
+        }
+        if (fe["preconditions"] !== undefined && fe["preconditions"] !== null) {
+          const scoped = scope;
+          const pre = evaluateConditions(fe["preconditions"] as never, (v) => substituteAll(v, scoped));
+          if (!pre.ok) return fail(`failed to evaluate preconditions: ${pre.error.message}`);
+          if (!pre.value.met) continue;
+        }
+        const pattern: JsonObject = { ...shared };
+        for (const [k, v] of Object.entries(fe)) if (k !== "list" && k !== "context" && k !== "preconditions") pattern[k] = v;
+        const out = generateOne(pattern, scope, `/generate/foreach/${i}`);
+        if (typeof out === "string") return fail(out);
+        generated.push(...out);
+      }
+    }
+    if (generated.length === 0) return ruleResult(name, "Generation", "skip", "no resources to generate: every foreach element was skipped or the lists were empty");
+  } else {
+    const out = generateOne(generate, vars, "/generate");
+    if (typeof out === "string") return fail(out);
+    generated.push(...out);
+    if (generated.length === 0) return ruleResult(name, "Generation", "skip", "nothing to generate: the clone source is the target itself or the clone list matched nothing");
+  }
+  return { ...ruleResult(name, "Generation", "pass", `generated ${generated.map((g) => describe(g.resource)).join(", ")}`), generated };
+}
+
+function describe(r: JsonObject): string {
+  const ns = resourceNamespace(r);
+  return `${resourceKind(r)} ${ns === "" ? "" : `${ns}/`}${resourceName(r)}`;
+}

@@ -1,0 +1,87 @@
+/**
+ * Mutate-existing rules (`mutate.targets`, spec §2.4): the trigger request selects other resources
+ * (targets), and the rule's patch is applied to each with `target` in scope. In a cluster the
+ * background controller writes the patched targets; offline the CLI compares or prints them.
+ */
+import type { JsonObject } from "../api/json.js";
+import { isObject } from "../api/json.js";
+import type { LabelSelector } from "../api/policy.js";
+import { resourceName, type Resource } from "../api/resource.js";
+import type { RuleResult } from "../api/rule-result.js";
+import { evaluateConditions } from "../conditions/index.js";
+import { loadContextEntries } from "../context/load-entries.js";
+import type { ExistingResources } from "../generate/index.js";
+import { runMutation } from "../mutate/run-mutation.js";
+import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import { wildcardMatch } from "../values/wildcard.js";
+import { substituteAll, type SubstitutionScope } from "../variables/index.js";
+import { ruleResult } from "./rule-scope.js";
+
+/** One RuleResult per target the rule selected (each with `patchedTarget`), or one error/skip. */
+export function mutateTargets(policy: CompiledPolicy, compiled: CompiledRule, vars: SubstitutionScope, existing: ExistingResources | undefined): RuleResult[] {
+  const name = compiled.name;
+  const mutate = compiled.rule.mutate ?? {};
+  const specs = Array.isArray(mutate["targets"]) ? mutate["targets"].filter(isObject) : [];
+  if (existing === undefined) return [ruleResult(name, "Mutation", "error", `rule ${name} mutates existing resources (mutate.targets), but no existing resources were given (--target-resource, or targetResources in a test)`)];
+  const patchBlock: JsonObject = {};
+  for (const [k, v] of Object.entries(mutate)) if (k !== "targets") patchBlock[k] = v;
+  const results: RuleResult[] = [];
+  for (const [i, raw] of specs.entries()) {
+    const { context, preconditions, ...selectable } = raw;
+    const spec = substituteAll(selectable, { ...vars, basePath: `/mutate/targets/${i}` });
+    if (!spec.ok || !isObject(spec.value)) {
+      results.push(ruleResult(name, "Mutation", "error", `failed to substitute variables in mutate.targets[${i}]: ${spec.ok ? "not a mapping" : spec.error.message}`));
+      continue;
+    }
+    const found = findTargets(spec.value, existing, policy);
+    if (typeof found === "string") {
+      results.push(ruleResult(name, "Mutation", "error", `mutate.targets[${i}]: ${found}`));
+      continue;
+    }
+    for (const target of found) {
+      let scope: SubstitutionScope = { ...vars, data: { ...vars.data, target }, target: true };
+      if (Array.isArray(context) && context.length > 0) {
+        const loaded = loadContextEntries(context as never, scope);
+        if (!loaded.ok) {
+          results.push({ ...ruleResult(name, "Mutation", "error", `failed to load context: ${loaded.error.message}`), patchedTarget: target });
+          continue;
+        }
+        scope = { ...scope, data: loaded.value };
+      }
+      if (preconditions !== undefined && preconditions !== null) {
+        const scoped = scope;
+        const pre = evaluateConditions(preconditions as never, (v) => substituteAll(v, scoped));
+        if (!pre.ok || !pre.value.met) {
+          const message = pre.ok ? "preconditions not met" : `failed to evaluate preconditions: ${pre.error.message}`;
+          results.push({ ...ruleResult(name, "Mutation", pre.ok ? "skip" : "error", message), patchedTarget: target });
+          continue;
+        }
+      }
+      const out = runMutation(patchBlock, { ruleName: name, resource: target, vars: scope });
+      results.push({ ...ruleResult(name, "Mutation", out.status, out.message), patchedTarget: out.resource });
+    }
+  }
+  if (results.length === 0) return [ruleResult(name, "Mutation", "skip", "no target resources found")];
+  return results;
+}
+
+function findTargets(spec: JsonObject, existing: ExistingResources, policy: CompiledPolicy): Resource[] | string {
+  const str = (k: string): string => (typeof spec[k] === "string" ? (spec[k] as string) : "");
+  const apiVersion = str("apiVersion");
+  const kind = str("kind");
+  if (kind === "") return "kind is required";
+  const namespace = policy.kind === "Policy" ? policy.namespace : str("namespace");
+  if (policy.kind === "Policy" && str("namespace") !== "" && str("namespace") !== policy.namespace) {
+    return `a namespaced Policy can only mutate targets in its own namespace ${policy.namespace} (got ${str("namespace")})`;
+  }
+  const name = str("name");
+  const selector = isObject(spec["selector"]) ? (spec["selector"] as LabelSelector) : undefined;
+  const listed = existing.list(apiVersion, kind, namespace, selector);
+  if (!listed.ok) return listed.error.message;
+  const uid = str("uid");
+  return listed.value.filter((r) => {
+    if (name !== "" && !wildcardMatch(name, resourceName(r))) return false;
+    if (uid !== "") return (isObject(r["metadata"]) ? r["metadata"]["uid"] : undefined) === uid;
+    return true;
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * The pipeline for mutate rules (spec §2.4, §8.1 step 1): rules run in order, each matched against
+ * and seeing (as `request.object`) the resource the earlier rules patched. The response carries the
+ * resource after all of the policy's patches. Mutate-existing rules (`mutate.targets`) patch other
+ * resources instead: their results carry the patched targets (see mutate-existing.ts).
+ */
+import type { JsonObject } from "../api/json.js";
+import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
+import type { Resource } from "../api/resource.js";
+import type { RuleResult } from "../api/rule-result.js";
+import { setDotted } from "../context/request-context.js";
+import { runMutation } from "../mutate/run-mutation.js";
+import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import type { ExistingResources } from "../generate/index.js";
+import { matchRule } from "./match-rule.js";
+import { mutateTargets } from "./mutate-existing.js";
+import { requestBase } from "./request-base.js";
+import { ruleResult, ruleScope } from "./rule-scope.js";
+import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
+
+export function isMutateExisting(rule: CompiledRule): boolean {
+  const targets = rule.rule.mutate?.["targets"];
+  return Array.isArray(targets) && targets.length > 0;
+}
+
+export function mutatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv, existing?: ExistingResources): PolicyResponse {
+  const { base, operation } = requestBase(request);
+  const results: RuleResult[] = [];
+  let current: Resource = request.resource;
+  if (operation === "DELETE") return { policy, resource: request.oldResource ?? request.resource, rules: results, patchedResource: current };
+  const tooDeep = exceedsDepth(request.resource) || exceedsDepth(request.oldResource);
+  for (const compiled of policy.rules) {
+    if (compiled.rule.mutate === undefined) continue;
+    if (!matchRule(policy, compiled, current, operation, request).matched) continue;
+    if (isMutateExisting(compiled)) {
+      const scope = ruleScope(policy, compiled, setDotted(base, "request.object", current), operation, env, request, "Mutation");
+      results.push(...(scope.ok ? mutateTargets(policy, compiled, scope.vars, existing) : [scope.result]));
+      continue;
+    }
+    if (tooDeep) {
+      results.push(ruleResult(compiled.name, "Mutation", "error", `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not mutated`));
+      continue;
+    }
+    const { result, resource } = mutateGuarded(policy, compiled, setDotted(base, "request.object", current), current, env, request, operation);
+    results.push(result);
+    current = resource;
+    if (policy.applyRules === "One" && result.status === "pass") break;
+  }
+  return { policy, resource: request.resource, rules: results, patchedResource: current };
+}
+
+function mutateGuarded(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, current: Resource, env: EngineEnv, request: EngineRequest, operation: EngineRequest["operation"]): { result: RuleResult; resource: Resource } {
+  try {
+    const scope = ruleScope(policy, compiled, base, operation, env, request, "Mutation");
+    if (!scope.ok) return { result: scope.result, resource: current };
+    const out = runMutation(compiled.rule.mutate ?? {}, { ruleName: compiled.name, resource: current, vars: scope.vars });
+    return { result: ruleResult(compiled.name, "Mutation", out.status, out.message), resource: out.status === "pass" ? out.resource : current };
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return { result: ruleResult(compiled.name, "Mutation", "error", `rule ${compiled.name}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated`), resource: current };
+  }
+}
