@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchCorpusTest } from "./corpus-test.js";
 import { benchJmesPath } from "./jmespath-eval.js";
+import { benchMutatePod } from "./mutate-pod.js";
 import { benchYamlParse } from "./yaml-parse.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   console.log(`bench: node ${process.version}, ${new Date().toISOString()}`);
   await benchYamlParse();
   benchJmesPath();
+  benchMutatePod();
   await benchCorpusTest(repoRoot);
 }
 

@@ -16,3 +16,6 @@ export type { PolicyDocument, Rule } from "./engine/api/policy.js";
 export type { EnginePorts, ContextSources, Clock, Random, Hasher, HostResolver } from "./engine/ports.js";
 export { parseDocuments } from "./platform/yaml/index.js";
 export { loadPaths } from "./platform/files/index.js";
+export type { MutationResult } from "./engine/pipeline/mutate-request.js";
+export type { JsonPatchOp } from "./engine/mutate/json-patch/index.js";
+export type { ExistingResources, GeneratedResource } from "./engine/generate/index.js";

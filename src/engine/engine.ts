@@ -8,6 +8,7 @@ import { createJmesPath } from "./jmespath/index.js";
 import type { ExistingResources } from "./generate/index.js";
 import { generatePolicy } from "./pipeline/generate-policy.js";
 import { mutatePolicy } from "./pipeline/mutate-policy.js";
+import { mutateRequest, type MutationResult } from "./pipeline/mutate-request.js";
 import { validatePolicy } from "./pipeline/validate-policy.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
 import { compilePolicy, type CompileOutcome } from "./policy/compile-policy.js";
@@ -25,6 +26,8 @@ export interface Engine {
    * Mutate-existing rules patch targets found in `existing`; their results carry the patched targets.
    */
   mutate(policy: CompiledPolicy, request: EngineRequest, existing?: ExistingResources): PolicyResponse;
+  /** Every mutate policy in order on one request, and the net change as an RFC 6902 patch (the webhook's answer). */
+  mutateAll(policies: readonly CompiledPolicy[], request: EngineRequest, existing?: ExistingResources): MutationResult;
   /** Run a policy's generate rules: what each would create (clone sources come from `existing`). */
   generate(policy: CompiledPolicy, request: EngineRequest, existing: ExistingResources): PolicyResponse;
 }
@@ -37,6 +40,7 @@ export function createEngine(ports: EnginePorts): Engine {
     compile: (doc) => compilePolicy(doc, jmespath),
     validate: (policy, request) => validatePolicy(policy, request, env),
     mutate: (policy, request, existing) => mutatePolicy(policy, request, env, existing),
+    mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
     generate: (policy, request, existing) => generatePolicy(policy, request, env, existing),
   };
 }

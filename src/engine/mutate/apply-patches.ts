@@ -7,6 +7,7 @@ import { isObject } from "../api/json.js";
 import type { Resource } from "../api/resource.js";
 import { err, ok, type Result } from "../api/result.js";
 import { applyJsonPatch, parseJsonPatch, parseJsonPatchValue } from "./json-patch/index.js";
+import type { JsonPatchCache } from "./json-patch-cache.js";
 import { preprocessOverlay, type AnchorMismatch } from "./overlay/index.js";
 import { strategicMergeResource } from "./strategic/index.js";
 
@@ -21,8 +22,8 @@ export function applyOverlay(resource: Resource, overlay: JsonValue): Result<Pat
   return ok({ resource: merged.value });
 }
 
-export function applyJson6902(resource: Resource, patch: JsonValue): Result<Patched> {
-  const ops = typeof patch === "string" ? parseJsonPatch(patch) : parseJsonPatchValue(patch);
+export function applyJson6902(resource: Resource, patch: JsonValue, cache?: JsonPatchCache): Result<Patched> {
+  const ops = typeof patch === "string" ? (cache?.get(patch) ?? parseJsonPatch(patch)) : parseJsonPatchValue(patch);
   if (!ops.ok) return err("mutate-patch", ops.error.message);
   const applied = applyJsonPatch(resource, ops.value);
   if (!applied.ok) return err("mutate-patch", applied.error.message);

@@ -20,7 +20,7 @@ export function applyPatchOf(block: JsonObject, scope: MutateScope, basePath: st
   if (json !== undefined && json !== null) {
     const substituted = substitute(json, scope, `${basePath}/patchesJson6902`);
     if (!substituted.ok) return substituted;
-    return applyJson6902(scope.resource, substituted.value);
+    return applyJson6902(scope.resource, substituted.value, scope.jsonPatches);
   }
   return undefined;
 }

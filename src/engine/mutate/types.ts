@@ -1,4 +1,5 @@
 import type { Resource } from "../api/resource.js";
+import type { JsonPatchCache } from "./json-patch-cache.js";
 import type { SubstitutionScope } from "../variables/index.js";
 
 /** What one mutate step did: `pass` changed the resource, `skip` left it as it was. */
@@ -14,4 +15,6 @@ export interface MutateScope {
   /** The resource being patched: the request's object after earlier rules, or a mutate-existing target. */
   readonly resource: Resource;
   readonly vars: SubstitutionScope;
+  /** The policy's parsed patchesJson6902 texts. */
+  readonly jsonPatches?: JsonPatchCache;
 }

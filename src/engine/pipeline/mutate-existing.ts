@@ -57,7 +57,7 @@ export function mutateTargets(policy: CompiledPolicy, compiled: CompiledRule, va
           continue;
         }
       }
-      const out = runMutation(patchBlock, { ruleName: name, resource: target, vars: scope });
+      const out = runMutation(patchBlock, { ruleName: name, resource: target, vars: scope, jsonPatches: policy.jsonPatches });
       results.push({ ...ruleResult(name, "Mutation", out.status, out.message), patchedTarget: out.resource });
     }
   }

@@ -53,7 +53,7 @@ function mutateGuarded(policy: CompiledPolicy, compiled: CompiledRule, base: Jso
   try {
     const scope = ruleScope(policy, compiled, base, operation, env, request, "Mutation");
     if (!scope.ok) return { result: scope.result, resource: current };
-    const out = runMutation(compiled.rule.mutate ?? {}, { ruleName: compiled.name, resource: current, vars: scope.vars });
+    const out = runMutation(compiled.rule.mutate ?? {}, { ruleName: compiled.name, resource: current, vars: scope.vars, jsonPatches: policy.jsonPatches });
     return { result: ruleResult(compiled.name, "Mutation", out.status, out.message), resource: out.status === "pass" ? out.resource : current };
   } catch (e) {
     if (!isStackOverflow(e)) throw e;

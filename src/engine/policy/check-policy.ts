@@ -6,6 +6,7 @@ import { isObject, type JsonValue } from "../api/json.js";
 import type { ContextEntry, PolicyDocument, Rule } from "../api/policy.js";
 import { problem, warning, type PolicyProblem } from "./problem.js";
 import { checkRuleConditions } from "./check-conditions.js";
+import { checkGenerateRule, checkMutate } from "./check-mutate-generate.js";
 import { matchBlockProblems } from "../match/index.js";
 
 const RULE_TYPES = ["validate", "mutate", "generate", "verifyImages"] as const;
@@ -84,6 +85,7 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string): PolicyProb
       out.push(problem(`${path}.match`, "invalid variable used at path: match/any/subjects or roles or clusterRoles: user information is not available in background mode. Set spec.background=false"));
     }
   }
+  out.push(...checkMutate(policy, rule, path), ...checkGenerateRule(policy, rule, path));
   if (rule.validate?.foreach === undefined && /\{\{[^}]*\belement(Index)?\d*\b/.test(JSON.stringify(rule.validate ?? {}))) {
     out.push(problem(`${path}.validate`, "variable 'element' present outside of foreach"));
   }

@@ -9,6 +9,7 @@ import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compileMatch } from "../match/index.js";
 import { PatternCache } from "../pattern/index.js";
 import type { JmesPathEngine } from "../jmespath/types.js";
+import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { ExpressionCache, prepareSubstitution } from "../variables/index.js";
 import { checkPolicy } from "./check-policy.js";
 import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
@@ -67,6 +68,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
     warnings: problems,
     cache,
     patterns: new PatternCache(),
+    jsonPatches: new JsonPatchCache(),
   };
   return { ok: true, policy: compiled };
 }

@@ -1,6 +1,7 @@
 /** A policy parsed, checked and compiled once: autogen rules expanded, expressions pre-parsed. */
 import type { PolicyDocument, Rule } from "../api/policy.js";
 import type { CompiledMatch } from "../match/index.js";
+import type { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import type { PatternCache } from "../pattern/index.js";
 import type { ExpressionCache } from "../variables/index.js";
 import type { PolicyProblem } from "./problem.js";
@@ -31,6 +32,7 @@ export interface CompiledPolicy {
   readonly warnings: readonly PolicyProblem[];
   readonly cache: ExpressionCache;
   readonly patterns: PatternCache;
+  readonly jsonPatches: JsonPatchCache;
 }
 
 export function hasValidateRules(p: CompiledPolicy): boolean {

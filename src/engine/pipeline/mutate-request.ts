@@ -1,0 +1,32 @@
+/**
+ * One admission request through every mutate policy, in order, each seeing the resource the
+ * previous one patched (spec §8.1 step 1), and the net change as one RFC 6902 patch: what the
+ * mutating webhook returns. The patch applies to the request's object and gives the patched one.
+ */
+import { jsonEqual } from "../api/json-equal.js";
+import type { Resource } from "../api/resource.js";
+import type { ExistingResources } from "../generate/index.js";
+import { createJsonPatch, type JsonPatchOp } from "../mutate/json-patch/index.js";
+import { hasMutateRules, type CompiledPolicy } from "../policy/compiled-policy.js";
+import { mutatePolicy } from "./mutate-policy.js";
+import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
+
+export interface MutationResult {
+  readonly responses: readonly PolicyResponse[];
+  readonly patched: Resource;
+  /** The net change, minimal and ordered; empty when nothing changed. */
+  readonly patch: readonly JsonPatchOp[];
+}
+
+export function mutateRequest(policies: readonly CompiledPolicy[], request: EngineRequest, env: EngineEnv, existing?: ExistingResources): MutationResult {
+  const responses: PolicyResponse[] = [];
+  let current = request.resource;
+  for (const policy of policies) {
+    if (!hasMutateRules(policy)) continue;
+    const response = mutatePolicy(policy, { ...request, resource: current }, env, existing);
+    responses.push(response);
+    current = response.patchedResource ?? current;
+  }
+  const patch = jsonEqual(current, request.resource) ? [] : createJsonPatch(request.resource, current);
+  return { responses, patched: current, patch };
+}
