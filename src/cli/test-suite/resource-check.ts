@@ -24,6 +24,7 @@ export function resourceCheck(expected: ExpectedResult, files: ReadonlyMap<strin
     if (generated.length > 0 && rule.type === "Generation") {
       const actual = (rule.generated ?? []).map((g) => g.resource);
       for (const file of generated) {
+        if (actual.length === 0) return { kind: "mismatch", message: `${file}: rule ${rule.rule} generated nothing (${rule.status}: ${rule.message})` };
         const problem = compareWith(file, files, actual);
         if (problem !== undefined) return problem;
       }

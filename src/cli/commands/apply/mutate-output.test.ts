@@ -1,0 +1,110 @@
+/** `bylaw apply` with mutate and generate policies: where the produced resources go. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseAllDocuments } from "yaml";
+import { main } from "../../main.js";
+import { recordingIo } from "../../../../test/support/fake-io.js";
+import { tempTree } from "../../../../test/support/temp-dir.js";
+
+const policies = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: add-team}
+spec:
+  rules:
+    - name: team
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      mutate: {patchStrategicMerge: {metadata: {labels: {+(team): bravo}}}}
+---
+apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: quota}
+spec:
+  rules:
+    - name: gen
+      match: {any: [{resources: {kinds: [Namespace]}}]}
+      generate:
+        apiVersion: v1
+        kind: ResourceQuota
+        name: default
+        namespace: "{{ request.object.metadata.name }}"
+        data: {spec: {hard: {pods: "10"}}}
+`;
+const resources = `apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: shop}
+spec: {containers: [{name: c, image: nginx:1}]}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: shop}
+`;
+
+describe("bylaw apply: mutated and generated resources", () => {
+  test("without -o they follow the results on stdout as YAML; generated ones carry Kyverno's labels", async () => {
+    const dir = tempTree({ "p.yaml": policies, "r.yaml": resources });
+    const io = recordingIo();
+    assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], io), 0);
+    const out = io.stdout.join("\n");
+    const yamlPart = out.slice(out.indexOf("\n---\n") + 5);
+    const docs = parseAllDocuments(yamlPart).map((d) => d.toJSON() as { kind: string; metadata: { labels?: Record<string, string> } });
+    assert.deepEqual(docs.map((d) => d.kind), ["Pod", "ResourceQuota"]);
+    assert.equal(docs[0]?.metadata.labels?.["team"], "bravo");
+    assert.equal(docs[1]?.metadata.labels?.["generate.kyverno.io/policy-name"], "quota");
+  });
+
+  test("-o DIR writes one file per resource; -o FILE.yaml one stream", async () => {
+    const dir = tempTree({ "p.yaml": policies, "r.yaml": resources });
+    const io = recordingIo();
+    assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-o", join(dir, "out")], io), 0);
+    assert.deepEqual(readdirSync(join(dir, "out")).sort(), ["pod-shop-web.yaml", "resourcequota-shop-default.yaml"]);
+    assert.doesNotMatch(io.stdout.join("\n"), /kind: Pod/);
+    await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-o", join(dir, "all.yaml")], recordingIo());
+    assert.equal(parseAllDocuments(readFileSync(join(dir, "all.yaml"), "utf8")).length, 2);
+  });
+
+  test("nothing is written when an input fails to load", async () => {
+    const dir = tempTree({ "p.yaml": policies, "r.yaml": resources, "bad.yaml": "kind: [unclosed" });
+    const io = recordingIo();
+    assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-r", join(dir, "bad.yaml"), "-o", join(dir, "out")], io), 2);
+    assert.equal(existsSync(join(dir, "out")), false);
+  });
+
+  test("--output-format json carries the resources; the old -o json still works with a warning", async () => {
+    const dir = tempTree({ "p.yaml": policies, "r.yaml": resources });
+    const io = recordingIo();
+    await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "--output-format", "json"], io);
+    const parsed = JSON.parse(io.stdout.join("\n")) as { resources: { why: string }[] };
+    assert.deepEqual(parsed.resources.map((r) => r.why), ["mutated", "generated"]);
+    const old = recordingIo();
+    await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-o", "json"], old);
+    assert.ok(JSON.parse(old.stdout.join("\n")));
+    assert.match(old.stderr.join("\n"), /read as --output-format json/);
+  });
+
+  test("-t gives mutate-existing rules their targets", async () => {
+    const policy = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: stamp}
+spec:
+  rules:
+    - name: stamp
+      match: {any: [{resources: {kinds: [Secret]}}]}
+      mutate:
+        targets: [{apiVersion: v1, kind: ConfigMap, namespace: "{{ request.object.metadata.namespace }}"}]
+        patchStrategicMerge: {metadata: {annotations: {touched: "yes"}}}
+`;
+    const dir = tempTree({
+      "p.yaml": policy,
+      "r.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: a}\n",
+      "t.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: a}\n",
+    });
+    const io = recordingIo();
+    assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-t", join(dir, "t.yaml"), "--output-format", "json"], io), 0);
+    const parsed = JSON.parse(io.stdout.join("\n")) as { results: { resource: string; result: string }[]; resources: { why: string; resource: { metadata: { annotations: Record<string, string> } } }[] };
+    assert.deepEqual(parsed.results.map((r) => [r.resource, r.result]), [["ConfigMap/a/c", "pass"]]);
+    assert.equal(parsed.resources[0]?.why, "mutated-target");
+    assert.equal(parsed.resources[0]?.resource.metadata.annotations["touched"], "yes");
+  });
+});
