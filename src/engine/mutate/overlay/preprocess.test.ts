@@ -113,3 +113,20 @@ describe("add-if-not-present +(key)", () => {
     assert.deepEqual(patchOf(overlay, resource), { spec: { containers: [{ securityContext: { runAsNonRoot: true }, name: "b" }] } });
   });
 });
+
+describe("equality =(key), existence ^(key) and negation X(key) gate a patch with their validate meaning", () => {
+  const resource = { metadata: { labels: { env: "prod" } }, spec: { containers: [{ name: "a", image: "nginx:1" }], hostNetwork: true } };
+  test("=(key): absent or matching applies; present and different does not", () => {
+    assert.deepEqual(patchOf({ metadata: { labels: { "=(env)": "prod", a: "1" } } }, resource), { metadata: { labels: { a: "1" } } });
+    assert.deepEqual(patchOf({ metadata: { labels: { "=(tier)": "web", a: "1" } } }, resource), { metadata: { labels: { a: "1" } } });
+    assert.equal(preprocessOverlay({ metadata: { labels: { "=(env)": "dev", a: "1" } } }, resource).ok, false);
+  });
+  test("^(key): at least one list element must match", () => {
+    assert.ok(preprocessOverlay({ spec: { "^(containers)": [{ image: "nginx:*" }], priority: 1 } }, resource).ok);
+    assert.equal(preprocessOverlay({ spec: { "^(containers)": [{ image: "redis:*" }], priority: 1 } }, resource).ok, false);
+  });
+  test("X(key): the key must be absent", () => {
+    assert.equal(preprocessOverlay({ spec: { "X(hostNetwork)": "null", priority: 1 } }, resource).ok, false);
+    assert.deepEqual(patchOf({ spec: { "X(hostPID)": "null", priority: 1 } }, resource), { spec: { priority: 1 } });
+  });
+});

@@ -9,6 +9,9 @@
  * - `<(key): pattern` (global): a mismatch skips the whole patch. In a list, the element only gates:
  *   at least one resource element must match; the element itself adds nothing.
  * - `+(key): value` (add if not present): kept, as `key`, only when the resource lacks `key`.
+ * - `=(key)` (equality: absent, or present and matching), `^(key)` (existence: a list with at least
+ *   one matching element) and `X(key)` (negation: absent) gate the map like a conditional anchor,
+ *   with their validate meaning.
  *
  * The anchors are gone from the returned patch. Maps and lists that only held anchored content are
  * dropped, so a condition that matched nothing leaves nothing to merge.
@@ -16,7 +19,7 @@
 import type { JsonObject, JsonValue } from "../../api/json.js";
 import { isObject } from "../../api/json.js";
 import { setOwn } from "../../api/set-own.js";
-import { containsCondition, isAddIfNotPresentAnchor, isGlobalAnchor, parseAnchor } from "../../anchors/index.js";
+import { containsCondition, isAddIfNotPresentAnchor, isEqualityAnchor, isExistenceAnchor, isGlobalAnchor, isNegationAnchor, parseAnchor, type Anchor } from "../../anchors/index.js";
 import { matchPattern } from "../../pattern/index.js";
 
 /** Why an overlay does not apply: a conditional or a global anchor did not hold. */
@@ -58,12 +61,16 @@ function processMap(pattern: JsonObject, resource: JsonObject | undefined, path:
       return { mismatch: { kind, message: `${kind === "global" ? "global" : "conditional"} anchor ${key} at ${path || "/"} does not match: ${outcome.message}` } };
     }
   }
+  for (const key of keys.filter((k) => isGateAnchor(parseAnchor(k))).sort()) {
+    const outcome = matchPattern(resource ?? {}, { [key]: pattern[key] ?? null });
+    if (outcome.status !== "pass") return { mismatch: { kind: "condition", message: `anchor ${key} at ${path || "/"} does not hold: ${outcome.message}` } };
+  }
   const out: JsonObject = {};
   let anchored = false;
   for (const key of keys) {
     const value = pattern[key] as JsonValue;
     const anchor = parseAnchor(key);
-    if (containsCondition(anchor)) {
+    if (containsCondition(anchor) || isGateAnchor(anchor)) {
       anchored = true;
       continue;
     }
@@ -87,11 +94,19 @@ function processMap(pattern: JsonObject, resource: JsonObject | undefined, path:
   return { value: out };
 }
 
-/** True when a map (at any depth) holds a conditional or global anchor. */
+/** Equality, existence and negation anchors: checks with their validate meaning, never patch content. */
+function isGateAnchor(a: Anchor | undefined): boolean {
+  return isEqualityAnchor(a) || isExistenceAnchor(a) || isNegationAnchor(a);
+}
+
+/** True when a map (at any depth) holds an anchor that decides whether it applies. */
 function hasConditionAnchors(v: JsonValue): boolean {
   if (Array.isArray(v)) return v.some(hasConditionAnchors);
   if (!isObject(v)) return false;
-  return Object.keys(v).some((k) => containsCondition(parseAnchor(k)) || hasConditionAnchors(v[k] as JsonValue));
+  return Object.keys(v).some((k) => {
+    const a = parseAnchor(k);
+    return containsCondition(a) || isGateAnchor(a) || hasConditionAnchors(v[k] as JsonValue);
+  });
 }
 
 function hasGlobalAnchors(v: JsonValue): boolean {
