@@ -16,6 +16,13 @@ Each expected row (a results entry × a resource it names) passes when Bylaw's r
 policy, rule and resource equals the expected one. A resource the rule does not match counts as
 "Excluded" (a pass, as in Kyverno).
 
+Per resource, mutate policies run first (each seeing the previous patches), then validate policies
+on the patched resource, then generate policies. A row with patchedResources or generatedResource
+first compares the produced object with the file's object of the same kind, name and namespace
+(unset namespace = default; nulls and empty maps/lists ignored); a difference makes the row's
+result "fail" (reason "Resource diff", naming the fields). cloneSourceResource files and the
+suite's targetResources are the objects that already exist, for clones and mutate.targets.
+
 Flags:
   -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)
   -o, --output FORMAT      table (default), json or junit
