@@ -146,7 +146,7 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
   for (const response of responses) {
     for (const rule of response.rules) {
       const ns = resourceNamespace(response.resource);
-      const action = effectiveAction(response.policy, rule.rule, ns, valuesSpec.namespaceLabels.get(ns) ?? {});
+      const action = rule.type === "Validation" ? effectiveAction(response.policy, rule.rule, ns, valuesSpec.namespaceLabels.get(ns) ?? {}) : "-";
       let result: keyof typeof counts = rule.status;
       if (result === "fail" && (!response.policy.scored || (values["audit-warn"] && action === "Audit"))) result = "warn";
       counts[result]++;

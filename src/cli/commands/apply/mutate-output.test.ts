@@ -102,8 +102,8 @@ spec:
     });
     const io = recordingIo();
     assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-t", join(dir, "t.yaml"), "--output-format", "json"], io), 0);
-    const parsed = JSON.parse(io.stdout.join("\n")) as { results: { resource: string; result: string }[]; resources: { why: string; resource: { metadata: { annotations: Record<string, string> } } }[] };
-    assert.deepEqual(parsed.results.map((r) => [r.resource, r.result]), [["ConfigMap/a/c", "pass"]]);
+    const parsed = JSON.parse(io.stdout.join("\n")) as { results: { resource: string; result: string; action: string }[]; resources: { why: string; resource: { metadata: { annotations: Record<string, string> } } }[] };
+    assert.deepEqual(parsed.results.map((r) => [r.resource, r.result, r.action]), [["ConfigMap/a/c", "pass", "-"]]);
     assert.equal(parsed.resources[0]?.why, "mutated-target");
     assert.equal(parsed.resources[0]?.resource.metadata.annotations["touched"], "yes");
   });
