@@ -2,6 +2,7 @@
 import { applyCommand, APPLY_HELP } from "./commands/apply/command.js";
 import { testCommand, TEST_HELP } from "./commands/test/command.js";
 import { jpCommand, JP_HELP } from "./commands/jp/command.js";
+import { serveCommand, SERVE_HELP } from "./commands/serve/command.js";
 import { processIo, type Io } from "./io.js";
 
 const VERSION = "0.1.0";
@@ -14,6 +15,7 @@ Commands:
   apply    check manifests against ClusterPolicy/Policy documents (offline)
   test     run kyverno-test.yaml suites, like \`kyverno test\`
   jp       evaluate JMESPath with Kyverno's functions (query, function, parse)
+  serve    run the admission webhook (mutate, validate, policy checks) with Prometheus metrics
   version  print the version
 
 Run \`bylaw COMMAND --help\` for a command's flags and examples.
@@ -23,6 +25,7 @@ const COMMANDS: Record<string, { run: (args: string[], io: Io) => Promise<number
   apply: { run: applyCommand, help: APPLY_HELP },
   test: { run: testCommand, help: TEST_HELP },
   jp: { run: jpCommand, help: JP_HELP },
+  serve: { run: (args, io) => serveCommand(args, io), help: SERVE_HELP },
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

@@ -1,0 +1,103 @@
+/**
+ * `npm run bench:webhook`: `bylaw serve` under load on loopback HTTPS, against a bare HTTPS server
+ * that only parses the AdmissionReview (the floor). Prints throughput at saturation, p50/p99 at
+ * fixed rates, server CPU µs per review, and RSS with 17 and 300 policies. Figures, never verdicts.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { request } from "node:https";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { selfSignedCertificate } from "../../src/server/tls/index.js";
+import { drive, rssMiB, type LoadResult } from "./load.js";
+import { pssPolicyFiles, reviewBodies, writeEnforcePolicies } from "./workload.js";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 8);
+
+async function main(): Promise<void> {
+  process.env["NODE_TLS_REJECT_UNAUTHORIZED"] = "0";
+  const corpus = process.env["BYLAW_CONFORMANCE_DIR"] ?? resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
+  if (!existsSync(join(corpus, "pod-security"))) {
+    console.log(`webhook: corpus not found at ${corpus}; skipped`);
+    return;
+  }
+  const work = mkdtempSync(join(tmpdir(), "bylaw-bench-"));
+  const tls = selfSignedCertificate({ dnsNames: ["localhost"], includeLoopback: true, now: new Date() });
+  writeFileSync(join(work, "tls.crt"), tls.cert);
+  writeFileSync(join(work, "tls.key"), tls.key);
+  const files = pssPolicyFiles(corpus);
+  const n17 = writeEnforcePolicies(files, join(work, "p17"), 17);
+  const n300 = writeEnforcePolicies(files, join(work, "p300"), 300);
+  const bodies = reviewBodies(64);
+  console.log(`webhook: node ${process.version}; ${SECONDS} s per run; ${bodies.length} distinct reviews (1 in 4 fails); TLS on 127.0.0.1`);
+
+  const bare = await start([join(repoRoot, "dist", "bench", "webhook", "bare-server.js"), join(work, "tls.crt"), join(work, "tls.key"), "18443"], 18443, "/");
+  const floor = await measure("bare https floor", "https://127.0.0.1:18443/validate/fail", bodies, bare);
+  await stop(bare);
+
+  const serve = (dir: string, port: number): Promise<ChildProcess> =>
+    start([join(repoRoot, "bin", "bylaw.js"), "serve", "--policies", dir, "--tls-cert-file", join(work, "tls.crt"), "--tls-key-file", join(work, "tls.key"), "--host", "127.0.0.1", "--port", String(port), "--metrics-port", String(port + 1), "--log-level", "silent"], port, "/health/readiness");
+  const s17 = await serve(join(work, "p17"), 19443);
+  const idle17 = rssMiB(s17.pid ?? 0);
+  const with17 = await measure(`bylaw serve, ${n17} PSS policies (Enforce)`, "https://127.0.0.1:19443/validate/fail", bodies, s17);
+  const rss17 = rssMiB(s17.pid ?? 0);
+  await stop(s17);
+  const s300 = await serve(join(work, "p300"), 20443);
+  const idle300 = rssMiB(s300.pid ?? 0);
+  const sat300 = await drive("https://127.0.0.1:20443/validate/fail", bodies, s300.pid ?? 0, { seconds: SECONDS, connections: 16 });
+  const rss300 = rssMiB(s300.pid ?? 0);
+  await stop(s300);
+  console.log(`webhook: bylaw serve, ${n300} policies: ${sat300.perSecond.toFixed(0)} reviews/s at saturation, ${sat300.cpuMicrosPerRequest.toFixed(0)} CPU µs per review`);
+  console.log(`webhook: RSS: ${n17} policies ${idle17.toFixed(0)} MiB idle / ${rss17.toFixed(0)} MiB after load; ${n300} policies ${idle300.toFixed(0)} MiB idle / ${rss300.toFixed(0)} MiB after load`);
+  console.log(`webhook: ratio bylaw (${n17} policies) / floor: throughput ${(with17.sat.perSecond / floor.sat.perSecond).toFixed(2)}×, CPU per review ${(with17.sat.cpuMicrosPerRequest / floor.sat.cpuMicrosPerRequest).toFixed(2)}×`);
+}
+
+interface Measured { readonly sat: LoadResult }
+
+async function measure(label: string, url: string, bodies: readonly string[], child: ChildProcess): Promise<Measured> {
+  const pid = child.pid ?? 0;
+  await drive(url, bodies, pid, { seconds: 2, connections: 8 });
+  const sat = await drive(url, bodies, pid, { seconds: SECONDS, connections: 16 });
+  console.log(`webhook: ${label}: saturation ${sat.perSecond.toFixed(0)} reviews/s (p50 ${sat.p50} ms, p99 ${sat.p99} ms), ${sat.cpuMicrosPerRequest.toFixed(0)} CPU µs per review, ${sat.non2xx} non-2xx, ${sat.errors} errors`);
+  for (const rate of [500, 2000]) {
+    const r = await drive(url, bodies, pid, { seconds: SECONDS, connections: 16, rate });
+    console.log(`webhook: ${label}: at ${rate} req/s: p50 ${r.p50} ms, p99 ${r.p99} ms (${r.perSecond.toFixed(0)} req/s achieved, ${r.cpuMicrosPerRequest.toFixed(0)} CPU µs per review)`);
+  }
+  return { sat };
+}
+
+async function start(args: string[], port: number, path: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
+  for (let i = 0; i < 200; i++) {
+    if (await ready(port, path)) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`server on port ${port} did not become ready`);
+}
+
+function ready(port: number, path: string): Promise<boolean> {
+  return new Promise((res) => {
+    const req = request({ host: "127.0.0.1", port, path, method: "GET", rejectUnauthorized: false }, (r) => {
+      r.resume();
+      res(r.statusCode === 200);
+    });
+    req.on("error", () => res(false));
+    req.end();
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((res) => {
+    child.once("exit", () => res());
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+  });
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,118 @@
+/** `bylaw serve`: the admission webhook over HTTPS, its metrics, and a graceful shutdown. */
+import { parseArgs } from "node:util";
+import { Registry } from "prom-client";
+import { createEngine } from "../../../engine/engine.js";
+import { cryptoRandom, nodeHasher, systemClock } from "../../../platform/node-ports.js";
+import { offlineContextSources, offlineHosts } from "../../offline/offline-context.js";
+import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
+import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
+import { directoryPolicySource } from "../../../server/policy-source/index.js";
+import type { AdmissionDeps, AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
+import type { Io } from "../../io.js";
+import { SERVE_HELP } from "./help.js";
+import { startServers } from "./start-servers.js";
+import { resolveTls } from "./tls-setup.js";
+
+export { SERVE_HELP };
+
+export const BYLAW_VERSION = "0.1.0";
+
+export async function serveCommand(args: string[], io: Io, signals: NodeJS.EventEmitter = process): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      policies: { type: "string" },
+      "cluster-facts": { type: "string" },
+      "tls-cert-file": { type: "string" },
+      "tls-key-file": { type: "string" },
+      "self-signed": { type: "boolean", default: false },
+      "dns-name": { type: "string", multiple: true },
+      host: { type: "string", default: "0.0.0.0" },
+      port: { type: "string", default: "9443" },
+      "metrics-port": { type: "string", default: "8000" },
+      "timeout-seconds": { type: "string", default: "10" },
+      "max-body-bytes": { type: "string", default: String(7 * 1024 * 1024) },
+      "grace-seconds": { type: "string", default: "15" },
+      "log-level": { type: "string", default: "info" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    io.out(SERVE_HELP);
+    return 0;
+  }
+  const usage = (msg: string): number => {
+    io.err(`bylaw serve: ${msg}\nRun \`bylaw serve --help\` for usage.`);
+    return 2;
+  };
+  if (values.policies === undefined) return usage("--policies DIR is required");
+  const numbers: Record<string, number> = {};
+  const metricsOff = values["metrics-port"] === "off";
+  for (const k of ["port", "metrics-port", "timeout-seconds", "max-body-bytes", "grace-seconds"] as const) {
+    if (k === "metrics-port" && metricsOff) continue;
+    const n = Number(values[k]);
+    if (!Number.isFinite(n) || n < 0) return usage(`--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`);
+    numbers[k] = n;
+  }
+  const level = values["log-level"] ?? "info";
+  if (!isLogLevel(level)) return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
+  const tls = await resolveTls(values, io);
+  if (!tls.ok) return usage(tls.error);
+
+  const logger = createLogger({ level });
+  const engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: offlineContextSources({}), hosts: offlineHosts });
+  const source = await directoryPolicySource({
+    dir: values.policies,
+    engine,
+    ...(values["cluster-facts"] !== undefined ? { clusterFile: values["cluster-facts"] } : {}),
+    onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
+  });
+  const registry = new Registry();
+  const metrics = createMetrics({ registry, version: BYLAW_VERSION });
+  const unbind = bindPolicySource(metrics, source);
+  const recorder: AdmissionRecorder = {
+    admission: (outcome) => {
+      metrics.admission(outcome);
+      logAdmission(logger, outcome);
+    },
+    policyResult: (event) => metrics.policyResult(event),
+  };
+  const cluster: ClusterFacts = {
+    namespaceLabels: (ns) => source.cluster().namespaceLabels(ns),
+    roles: (user) => source.cluster().roles(user),
+  };
+  const deps: AdmissionDeps = {
+    engine,
+    policies: () => source.current(),
+    cluster,
+    recorder,
+    now: () => performance.now() / 1000,
+    deadlineSeconds: (numbers["timeout-seconds"] ?? 10) * 0.8,
+  };
+  const servers = await startServers({
+    deps,
+    source,
+    tls: tls.value,
+    host: values.host ?? "0.0.0.0",
+    port: numbers["port"] ?? 9443,
+    metricsPort: metricsOff ? undefined : (numbers["metrics-port"] ?? 8000),
+    maxBodyBytes: numbers["max-body-bytes"] ?? 7 * 1024 * 1024,
+    metrics,
+    registry,
+    logger,
+  });
+  logger.info({ port: servers.port, metricsPort: servers.metricsPort, policies: source.current().policies.length }, "bylaw serve: listening");
+  io.err(`bylaw serve: listening on https://${values.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`);
+
+  await new Promise<void>((resolveStop) => {
+    const stop = (): void => resolveStop();
+    signals.once("SIGTERM", stop);
+    signals.once("SIGINT", stop);
+  });
+  logger.info({}, "bylaw serve: shutting down");
+  await servers.close((numbers["grace-seconds"] ?? 15) * 1000);
+  unbind();
+  await source.close();
+  tls.value.close();
+  return 0;
+}

@@ -1,0 +1,40 @@
+export const SERVE_HELP = `Usage: bylaw serve --policies DIR (--tls-cert-file F --tls-key-file F | --self-signed --dns-name NAME) [flags]
+
+Run the admission webhook: the API server sends AdmissionReviews; Bylaw mutates (answers with a JSON
+patch), validates (denies Enforce failures with Kyverno's message, warns on Audit ones) and checks
+policies as they are created. Prometheus metrics, with Kyverno's names, are served on a separate port.
+
+Endpoints (HTTPS):
+  POST /mutate, /mutate/fail, /mutate/ignore        mutate rules, in policy order
+  POST /validate, /validate/fail, /validate/ignore  validate rules
+  POST /policyvalidate                              ClusterPolicy/Policy admission checks and warnings
+  POST /policymutate                                accepted unchanged (as Kyverno)
+  GET  /health/liveness, /health/readiness
+  GET  /metrics                                     on --metrics-port (plain HTTP)
+
+Flags:
+      --policies DIR          ClusterPolicy/Policy YAML, read recursively and watched; a reload is atomic,
+                              and an invalid edit keeps the last good set (reported on readiness, in the
+                              bylaw_policy_set_healthy metric and in the log)
+      --cluster-facts FILE    bylaw.dev/v1alpha1 ClusterFacts: namespace labels (for namespaceSelector) and
+                              users' and groups' roles/clusterRoles; watched like the policies
+      --tls-cert-file FILE    serving certificate (PEM); reloaded when it changes
+      --tls-key-file FILE     its private key (PEM)
+      --self-signed           create a CA and a serving certificate instead, and print the caBundle
+      --dns-name NAME         a name for the self-signed certificate (repeatable), e.g. bylaw.bylaw.svc
+      --host ADDR             listen address (default 0.0.0.0)
+      --port N                HTTPS port (default 9443)
+      --metrics-port N        metrics port (default 8000; 0 picks a free port; off disables)
+      --timeout-seconds N     the webhook timeout (default 10); a review gets 80% of it, then answers per
+                              the policies' failurePolicy (Fail denies, Ignore allows)
+      --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
+      --grace-seconds N       on SIGTERM, time in-flight reviews get to finish (default 15)
+      --log-level LEVEL       debug, info (default), warn, error or silent
+  -h, --help                  show this help
+
+Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT); 2 bad flags or unreadable TLS files.
+
+Examples:
+  bylaw serve --policies ./policies --self-signed --dns-name bylaw.bylaw.svc
+  bylaw serve --policies /policies --cluster-facts /config/cluster-facts.yaml \\
+    --tls-cert-file /tls/tls.crt --tls-key-file /tls/tls.key`;

@@ -1,0 +1,84 @@
+/** Mount the admission handlers on the HTTPS server, the registry on the metrics server, and start both. */
+import type { Logger } from "pino";
+import type { Registry } from "prom-client";
+import { handleMutate, handlePolicyValidate, handleValidate } from "../../../server/admission/index.js";
+import { createMetricsServer, createWebhookServer, type RouteHandler } from "../../../server/http/index.js";
+import type { BylawMetrics } from "../../../server/metrics/index.js";
+import type { AdmissionDeps, PolicySource } from "../../../server/types.js";
+import type { ServingTls } from "./tls-setup.js";
+
+export interface StartOptions {
+  readonly deps: AdmissionDeps;
+  readonly source: PolicySource;
+  readonly tls: ServingTls;
+  readonly host: string;
+  readonly port: number;
+  /** undefined: no metrics server; 0: any free port. */
+  readonly metricsPort: number | undefined;
+  readonly maxBodyBytes: number;
+  readonly metrics: BylawMetrics;
+  readonly registry: Registry;
+  readonly logger: Logger;
+}
+
+export interface RunningServers {
+  readonly port: number;
+  readonly metricsPort: number | undefined;
+  close(graceMs: number): Promise<void>;
+}
+
+export function admissionRoutes(deps: AdmissionDeps): Map<string, RouteHandler> {
+  const routes = new Map<string, RouteHandler>();
+  routes.set("/mutate", (b) => handleMutate(b, deps));
+  routes.set("/mutate/fail", (b) => handleMutate(b, deps, "fail"));
+  routes.set("/mutate/ignore", (b) => handleMutate(b, deps, "ignore"));
+  routes.set("/validate", (b) => handleValidate(b, deps));
+  routes.set("/validate/fail", (b) => handleValidate(b, deps, "fail"));
+  routes.set("/validate/ignore", (b) => handleValidate(b, deps, "ignore"));
+  routes.set("/policyvalidate", (b) => handlePolicyValidate(b, deps));
+  routes.set("/policymutate", (b) => {
+    const uid = typeof b === "object" && b !== null && "request" in b ? ((b as { request?: { uid?: unknown } }).request?.uid ?? "") : "";
+    return { status: 200, body: { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: typeof uid === "string" ? uid : "", allowed: true } } };
+  });
+  return routes;
+}
+
+/** Ready once a policy set loaded; a rejected reload keeps serving the last good set and says so. */
+export function readiness(source: PolicySource): { ok: boolean; reason?: string } {
+  const error = source.lastError();
+  if (source.current().generation === 0) return { ok: false, reason: `no policy set loaded yet${error ? `: ${error.message}` : ""}` };
+  if (error !== undefined) return { ok: true, reason: `serving the last good policy set (generation ${source.current().generation}); the last reload was rejected: ${error.message}` };
+  return { ok: true };
+}
+
+export async function startServers(o: StartOptions): Promise<RunningServers> {
+  const webhook = createWebhookServer({
+    tls: { cert: o.tls.cert, key: o.tls.key },
+    host: o.host,
+    port: o.port,
+    routes: admissionRoutes(o.deps),
+    health: { live: () => true, ready: () => readiness(o.source) },
+    maxBodyBytes: o.maxBodyBytes,
+    onRequest: (method, route, _status, seconds) => o.metrics.httpRequest(method, route, seconds),
+    onError: (error, context) => o.logger.error({ err: error, ...context }, "bylaw serve: request failed"),
+  });
+  o.tls.onReload((tls) => {
+    webhook.setTls(tls);
+    o.logger.info({}, "bylaw serve: TLS certificate reloaded");
+  });
+  const { port } = await webhook.listen();
+  let metricsPort: number | undefined;
+  let metricsServer: { close(): Promise<void> } | undefined;
+  if (o.metricsPort !== undefined) {
+    const server = createMetricsServer({ host: o.host, port: o.metricsPort, render: async () => ({ contentType: o.registry.contentType, body: await o.registry.metrics() }) });
+    metricsPort = (await server.listen()).port;
+    metricsServer = server;
+  }
+  return {
+    port,
+    metricsPort,
+    close: async (graceMs) => {
+      await Promise.all([webhook.close({ graceMs }), metricsServer?.close()]);
+    },
+  };
+}

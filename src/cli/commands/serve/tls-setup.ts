@@ -1,0 +1,33 @@
+/** The serving certificate for `bylaw serve`: files (watched and reloaded) or a self-signed pair. */
+import type { Io } from "../../io.js";
+import { loadTlsFiles, selfSignedCertificate, watchTls } from "../../../server/tls/index.js";
+
+export interface ServingTls {
+  readonly cert: string;
+  readonly key: string;
+  /** Called with each reloaded pair once the server is up. */
+  onReload(listener: (tls: { cert: string; key: string }) => void): void;
+  close(): void;
+}
+
+type Flags = { "tls-cert-file"?: string | undefined; "tls-key-file"?: string | undefined; "self-signed"?: boolean | undefined; "dns-name"?: string[] | undefined };
+
+export async function resolveTls(values: Flags, io: Io): Promise<{ ok: true; value: ServingTls } | { ok: false; error: string }> {
+  const certFile = values["tls-cert-file"];
+  const keyFile = values["tls-key-file"];
+  if (values["self-signed"]) {
+    if (certFile !== undefined || keyFile !== undefined) return { ok: false, error: "use either --self-signed or --tls-cert-file/--tls-key-file, not both" };
+    const names = values["dns-name"] ?? [];
+    if (names.length === 0) return { ok: false, error: "--self-signed needs at least one --dns-name (e.g. bylaw.bylaw.svc)" };
+    const bundle = selfSignedCertificate({ dnsNames: names, now: new Date(), includeLoopback: true });
+    io.out(`caBundle: ${bundle.caBundle}`);
+    io.err("bylaw serve: self-signed certificate created; put the caBundle above into the webhook configurations' clientConfig.caBundle");
+    return { ok: true, value: { cert: bundle.cert, key: bundle.key, onReload: () => undefined, close: () => undefined } };
+  }
+  if (certFile === undefined || keyFile === undefined) return { ok: false, error: "give --tls-cert-file and --tls-key-file, or --self-signed --dns-name NAME" };
+  const loaded = await loadTlsFiles(certFile, keyFile);
+  if (!loaded.ok) return { ok: false, error: loaded.error.message };
+  const listeners: ((tls: { cert: string; key: string }) => void)[] = [];
+  const watch = watchTls(certFile, keyFile, (tls) => listeners.forEach((l) => l(tls)), (e) => io.err(`bylaw serve: TLS reload failed, keeping the current certificate: ${e.message}`));
+  return { ok: true, value: { ...loaded.value, onReload: (l) => listeners.push(l), close: () => watch.close() } };
+}

@@ -1,0 +1,112 @@
+/**
+ * An AdmissionReview request as the engine sees it (spec §8.1, §3.4): the object (the old object for
+ * DELETE), the old object for UPDATE, the operation, the subresource, the user with the roles and
+ * cluster roles the cluster grants them, and the namespace's labels for namespaceSelector.
+ *
+ * The rule context's `request` carries the review's own fields (uid, kind, resource, name,
+ * namespace, dryRun, options, userInfo.extra) over the engine's defaults.
+ * Namespace labels follow Kyverno's webhook: none for a Namespace itself or a cluster-scoped object.
+ */
+import type { JsonObject, JsonValue } from "../../engine/api/json.js";
+import { resourceKind, resourceName, resourceNamespace, type RequestUserInfo } from "../../engine/api/resource.js";
+import type { EngineRequest } from "../../engine/pipeline/types.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { ClusterFacts } from "../types.js";
+import type { ResourceId } from "./denial-message.js";
+import { topLevelKind } from "./top-level-kind.js";
+import type { AdmissionRequestJson, GroupVersionKindJson } from "./types.js";
+
+export interface AdmissionSubject {
+  /** The request as handed to the engine. */
+  readonly engineRequest: EngineRequest;
+  /** The object the request is about, as sent: `object`, or `oldObject` for DELETE. */
+  readonly object: JsonObject;
+  /**
+   * Kind, namespace and name of that object as Kyverno's denial text and failure-action overrides read
+   * them: from the object alone (a PodExecOptions has no metadata, so `PodExecOptions//`).
+   */
+  readonly objectId: ResourceId;
+  /** Kind, namespace and name for logs and metrics, falling back to the review's own name and namespace. */
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly dryRun: boolean;
+}
+
+export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFacts, policies: readonly CompiledPolicy[]): AdmissionSubject {
+  const isDelete = request.operation === "DELETE";
+  const sent = (isDelete ? request.oldObject : request.object) ?? {};
+  const kind = resourceKind(sent) || request.kind.kind;
+  const namespace = resourceNamespace(sent) || (request.namespace ?? "");
+  const name = resourceName(sent) || (request.name ?? "");
+  const asKind = topLevelKind(request, resourceKind(sent), policies) ?? (resourceKind(sent) === "" ? request.kind : undefined);
+  const view = (o: JsonObject): JsonObject => (asKind === undefined ? o : withKind(o, asKind));
+  const roles = cluster.roles({ username: request.userInfo.username, groups: request.userInfo.groups });
+  const userInfo: RequestUserInfo = {
+    username: request.userInfo.username,
+    groups: request.userInfo.groups,
+    roles: roles.roles,
+    clusterRoles: roles.clusterRoles,
+    ...(request.userInfo.uid !== undefined ? { uid: request.userInfo.uid } : {}),
+    ...(request.userInfo.extra !== undefined ? { extra: request.userInfo.extra } : {}),
+  };
+  const old = isDelete ? view(sent) : request.operation === "UPDATE" && request.oldObject ? view(request.oldObject) : undefined;
+  const dryRun = request.dryRun === true;
+  const engineRequest: EngineRequest = {
+    resource: isDelete ? {} : view(sent),
+    ...(old !== undefined ? { oldResource: old } : {}),
+    operation: request.operation,
+    userInfo,
+    ...(request.subResource ? { subresource: request.subResource } : {}),
+    namespaceLabels: namespaceLabels(request, cluster, namespace),
+    variables: { request: requestContext(request, userInfo, name, dryRun) },
+  };
+  const objectId: ResourceId = { kind, namespace: resourceNamespace(sent), name: resourceName(sent) };
+  return { engineRequest, object: sent, objectId, kind, namespace, name, dryRun };
+}
+
+function namespaceLabels(request: AdmissionRequestJson, cluster: ClusterFacts, namespace: string): Readonly<Record<string, string>> {
+  const ns = request.namespace || namespace;
+  if (request.kind.kind === "Namespace" || ns === "") return {};
+  return cluster.namespaceLabels(ns);
+}
+
+/** The object with the apiVersion/kind it is matched as (filled in when missing, or the parent kind of a subresource). */
+function withKind(o: JsonObject, gvk: GroupVersionKindJson): JsonObject {
+  return { ...o, apiVersion: gvk.group === "" ? gvk.version : `${gvk.group}/${gvk.version}`, kind: gvk.kind };
+}
+
+/** `request` in the rule context: the review's fields, as Kyverno adds the whole AdmissionRequest. */
+function requestContext(request: AdmissionRequestJson, user: RequestUserInfo, name: string, dryRun: boolean): JsonObject {
+  const isDelete = request.operation === "DELETE";
+  const userInfo: JsonObject = {
+    username: user.username,
+    groups: [...user.groups],
+    ...(user.uid !== undefined ? { uid: user.uid } : {}),
+    ...(user.extra !== undefined ? { extra: Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]])) } : {}),
+  };
+  const ctx: JsonObject = {
+    uid: request.uid,
+    kind: gvkJson(request.kind),
+    requestKind: gvkJson(request.requestKind ?? request.kind),
+    operation: request.operation,
+    object: isDelete ? null : (request.object ?? null),
+    oldObject: request.oldObject ?? null,
+    userInfo,
+    roles: [...user.roles],
+    clusterRoles: [...user.clusterRoles],
+    namespace: request.namespace ?? "",
+    name: request.name ?? name,
+    subResource: request.subResource ?? "",
+    dryRun,
+  };
+  if (request.resource !== undefined) ctx["resource"] = { ...request.resource };
+  if (request.requestResource !== undefined) ctx["requestResource"] = { ...request.requestResource };
+  if (request.requestSubResource !== undefined) ctx["requestSubResource"] = request.requestSubResource;
+  if (request.options !== undefined) ctx["options"] = request.options as JsonValue;
+  return ctx;
+}
+
+function gvkJson(g: GroupVersionKindJson): JsonObject {
+  return { group: g.group, version: g.version, kind: g.kind };
+}

@@ -1,0 +1,26 @@
+/**
+ * Kyverno's denial text (spec §8.3, `pkg/webhooks/utils/block.go`): two newlines, the sentence
+ * `resource <Kind>/<namespace>/<name> was blocked due to the following policies ` (with its trailing
+ * space), two newlines, then a yaml.v3 document mapping each policy to its rules' messages, for every
+ * rule that neither passed nor was skipped. Cluster-scoped resources read `Kind//name`.
+ */
+import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import { marshalNestedMap } from "./yaml-v3.js";
+
+export interface ResourceId {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export function denialMessage(resource: ResourceId, responses: readonly PolicyResponse[]): string {
+  const failures = new Map<string, Map<string, string>>();
+  for (const response of responses) {
+    const rules = new Map<string, string>();
+    for (const r of response.rules) if (r.status !== "pass" && r.status !== "skip") rules.set(r.rule, r.message);
+    // Kyverno keys the map by policy name alone: a later policy of the same name replaces an earlier one.
+    if (rules.size > 0) failures.set(response.policy.name, rules);
+  }
+  const id = `${resource.kind}/${resource.namespace}/${resource.name}`;
+  return `\n\nresource ${id} was blocked due to the following policies \n\n${marshalNestedMap(failures)}`;
+}

@@ -1,0 +1,31 @@
+/**
+ * The common frame of every handler: check the review (400 on a bad one), run the handler, and turn
+ * anything unexpected into an answer instead of an exception. An unexpected failure denies, unless
+ * the request came through an `ignore` webhook, which then allows with a warning.
+ */
+import type { AdmissionDeps, AdmissionOutcome } from "../types.js";
+import { parseReview } from "./parse-review.js";
+import { outcomeOf, recordOutcome } from "./record.js";
+import { allowed, badRequest, denied } from "./response.js";
+import type { AdmissionRequestJson, HandlerResult, WebhookMode } from "./types.js";
+
+export function guarded(
+  body: unknown,
+  deps: AdmissionDeps,
+  webhook: AdmissionOutcome["webhook"],
+  mode: WebhookMode | undefined,
+  handle: (request: AdmissionRequestJson) => HandlerResult,
+): HandlerResult {
+  const parsed = parseReview(body);
+  if (!parsed.ok) return badRequest(parsed.error);
+  const request = parsed.request;
+  try {
+    return handle(request);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    const message = `bylaw: internal error while handling the ${webhook} request: ${reason}`;
+    const allow = mode === "ignore";
+    recordOutcome(deps, { ...outcomeOf(request, undefined, webhook), allowed: allow, durationSeconds: 0, warnings: allow ? 1 : 0 });
+    return { status: 200, body: allow ? allowed(request.uid, [message]) : denied(request.uid, message) };
+  }
+}

@@ -1,0 +1,98 @@
+/** The mutating webhook: one base64 JSON patch that applies back onto the object, warnings, failurePolicy. */
+import { Buffer } from "node:buffer";
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject, JsonValue } from "../../engine/api/json.js";
+import { applyJsonPatch, type JsonPatchOp } from "../../engine/mutate/json-patch/index.js";
+import { clusterPolicy, pod } from "../../../test/support/builders.js";
+import { handleMutate, type AdmissionResponseJson } from "./index.js";
+import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
+
+const addLabel = (name: string, key: string, value: string, spec: JsonObject = {}): JsonObject =>
+  clusterPolicy(name, [{ name: `add-${key}`, match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { [key]: value } } } } }], spec);
+const copyTeam = clusterPolicy("copy-team", [
+  { name: "tier-from-team", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { tier: "{{ request.object.metadata.labels.team }}" } } } } },
+]);
+const broken = (spec: JsonObject): JsonObject =>
+  clusterPolicy("broken", [{ name: "bad-ref", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { x: "{{ request.object.spec.nothere.deeper }}" } } } } }], spec);
+
+function run(setup: FakeSetup, body: JsonObject, mode?: "fail" | "ignore") {
+  const fake = fakeDeps(setup);
+  const result = handleMutate(body, fake.deps, mode);
+  assert.equal(result.status, 200);
+  if (result.status !== 200) throw new Error("unreachable");
+  return { ...fake, response: result.body.response };
+}
+
+function applied(object: JsonObject, response: AdmissionResponseJson): JsonValue {
+  assert.equal(response.patchType, "JSONPatch");
+  const ops = JSON.parse(Buffer.from(response.patch ?? "", "base64").toString("utf8")) as JsonPatchOp[];
+  const r = applyJsonPatch(object, ops);
+  assert.ok(r.ok, "the patch applies to the object as sent");
+  return r.value;
+}
+
+describe("mutate", () => {
+  test("the base64 JSON patch applies back onto the object and gives the mutated object", () => {
+    const object = pod("nginx", { labels: { team: "blue" } });
+    const { response, admissions } = run({ policies: [addLabel("add-env", "env", "prod")] }, reviewOf(object));
+    assert.equal(response.allowed, true);
+    assert.deepEqual(applied(object, response), { ...object, metadata: { name: "nginx", namespace: "default", labels: { team: "blue", env: "prod" } } });
+    assert.equal(admissions[0]?.patchOps, JSON.parse(Buffer.from(response.patch ?? "", "base64").toString()).length);
+  });
+  test("policies apply in order, each seeing the earlier patches", () => {
+    const object = pod("nginx");
+    const { response } = run({ policies: [addLabel("set-team", "team", "red"), copyTeam] }, reviewOf(object));
+    const labels = ((applied(object, response) as JsonObject)["metadata"] as JsonObject)["labels"];
+    assert.deepEqual(labels, { team: "red", tier: "red" });
+  });
+  test("nothing to change: allowed with no patch", () => {
+    const object = pod("nginx", { labels: { env: "prod" } });
+    const { response } = run({ policies: [addLabel("add-env", "env", "prod")] }, reviewOf(object));
+    assert.deepEqual(response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
+  });
+  test("DELETE and CONNECT are allowed unchanged", () => {
+    for (const extra of [{ operation: "DELETE", object: null, oldObject: pod("nginx") }, { operation: "CONNECT", subResource: "exec", object: { kind: "PodExecOptions", apiVersion: "v1" } }]) {
+      const { response } = run({ policies: [addLabel("add-env", "env", "prod")] }, reviewOf(pod("nginx"), extra));
+      assert.deepEqual(response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
+    }
+  });
+  test("emitWarning turns each applied mutate rule into a warning", () => {
+    const { response } = run({ policies: [addLabel("add-env", "env", "prod", { emitWarning: true }), addLabel("quiet", "q", "1")] }, reviewOf(pod("nginx")));
+    assert.deepEqual(response.warnings, ["policy add-env.add-env: mutated Pod/nginx in namespace default"]);
+  });
+  test("an error under failurePolicy Fail denies with the failing rules", () => {
+    const { response } = run({ policies: [addLabel("add-env", "env", "prod"), broken({})] }, reviewOf(pod("nginx")));
+    assert.equal(response.allowed, false);
+    assert.match(response.status?.message ?? "", /^mutation policy broken error: failed to apply policy broken rules \[bad-ref: .+\]$/);
+    assert.equal(response.patch, undefined);
+  });
+  test("an error under Ignore drops only that policy's changes", () => {
+    const object = pod("nginx");
+    const { response, results } = run({ policies: [broken({ failurePolicy: "Ignore" }), addLabel("add-env", "env", "prod")] }, reviewOf(object));
+    assert.deepEqual(results.map((e) => [e.policy.name, e.result, e.ruleType]), [["broken", "error", "mutate"], ["add-env", "pass", "mutate"]]);
+    assert.deepEqual(((applied(object, response) as JsonObject)["metadata"] as JsonObject)["labels"], { env: "prod" });
+  });
+  test("/mutate/ignore serves only Ignore policies", () => {
+    const { response } = run({ policies: [addLabel("add-env", "env", "prod")] }, reviewOf(pod("nginx")), "ignore");
+    assert.equal(response.patch, undefined);
+  });
+  test("UPDATE mutates the new object", () => {
+    const object = pod("nginx", { labels: { team: "a" } });
+    const { response } = run({ policies: [copyTeam] }, reviewOf(object, { operation: "UPDATE", oldObject: pod("nginx") }));
+    assert.equal((((applied(object, response) as JsonObject)["metadata"] as JsonObject)["labels"] as JsonObject)["tier"], "a");
+  });
+  test("past the deadline a Fail policy left out denies; Ignore ones are skipped", () => {
+    const fail = run({ policies: [addLabel("a", "a", "1"), addLabel("b", "b", "1")], clockStep: 6, deadlineSeconds: 10 }, reviewOf(pod("nginx")));
+    assert.equal(fail.response.status?.message, "bylaw: admission review exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail (b); denied");
+    const object = pod("nginx");
+    const ignore = run({ policies: [addLabel("a", "a", "1", { failurePolicy: "Ignore" }), addLabel("b", "b", "1", { failurePolicy: "Ignore" })], clockStep: 6, deadlineSeconds: 10 }, reviewOf(object));
+    assert.deepEqual(((applied(object, ignore.response) as JsonObject)["metadata"] as JsonObject)["labels"], { a: "1" });
+  });
+  test("mutate-existing rules do not run at admission", () => {
+    const existing = clusterPolicy("touch-secrets", [{ name: "t", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { targets: [{ apiVersion: "v1", kind: "Secret", name: "s", namespace: "default" }], patchStrategicMerge: { metadata: { labels: { x: "y" } } } } }]);
+    const { response, results } = run({ policies: [existing] }, reviewOf(pod("nginx")));
+    assert.deepEqual(response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
+    assert.equal(results.length, 0);
+  });
+});

@@ -1,0 +1,65 @@
+/** The policy webhook: invalid policies are denied with field paths; warnings and Kyverno's deprecation notice. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../engine/api/json.js";
+import { clusterPolicy, podRule } from "../../../test/support/builders.js";
+import { handlePolicyValidate } from "./index.js";
+import { fakeDeps, reviewOf } from "./test-support.js";
+
+const CPOL_NOTICE =
+  "ClusterPolicy (kyverno.io) is deprecated and will be removed in a future release; migrate to ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/";
+const POL_NOTICE =
+  "Policy (kyverno.io) is deprecated and will be removed in a future release; migrate to NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy or NamespacedImageValidatingPolicy (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/";
+
+const rule = podRule("check", { message: "m", pattern: { metadata: { labels: { app: "?*" } } } });
+const policyReview = (doc: JsonObject, extra: JsonObject = {}): JsonObject =>
+  reviewOf(doc, { resource: { group: "kyverno.io", version: "v1", resource: "clusterpolicies" }, ...extra });
+
+function answer(body: JsonObject) {
+  const fake = fakeDeps();
+  const r = handlePolicyValidate(body, fake.deps);
+  assert.equal(r.status, 200);
+  if (r.status !== 200) throw new Error("unreachable");
+  return { response: r.body.response, admissions: fake.admissions };
+}
+
+describe("policyvalidate", () => {
+  test("a valid ClusterPolicy is allowed with the deprecation notice", () => {
+    const { response, admissions } = answer(policyReview(clusterPolicy("ok", [rule])));
+    assert.deepEqual(response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true, warnings: [CPOL_NOTICE] });
+    assert.equal(admissions[0]?.webhook, "policyvalidate");
+  });
+  test("a namespaced Policy gets the Namespaced* notice", () => {
+    const doc = { apiVersion: "kyverno.io/v1", kind: "Policy", metadata: { name: "p", namespace: "team" }, spec: { rules: [rule] } };
+    assert.deepEqual(answer(policyReview(doc)).response.warnings, [POL_NOTICE]);
+  });
+  test("problems deny, each as path: message", () => {
+    const doc = clusterPolicy("bad", [rule, rule]);
+    const { response } = answer(policyReview(doc));
+    assert.equal(response.allowed, false);
+    assert.match(response.status?.message ?? "", /^spec\.rules\[1\]\S*: .*[Dd]uplicate/);
+    assert.equal(response.status?.status, "Failure");
+  });
+  test("several problems are joined with '; '", () => {
+    const doc = { apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: {}, spec: { rules: [{}] } };
+    const message = answer(policyReview(doc)).response.status?.message ?? "";
+    assert.deepEqual(message.split("; ").map((m) => m.split(":")[0]), ["metadata.name", "spec.rules[0].name"]);
+  });
+  test("policy warnings come with the answer", () => {
+    const { response } = answer(policyReview(clusterPolicy("lower", [rule], { validationFailureAction: "audit" })));
+    assert.equal(response.allowed, true);
+    assert.equal(response.warnings?.length, 2);
+    assert.match(response.warnings?.[0] ?? "", /lower-case 'audit' is deprecated; use 'Audit'/);
+    assert.equal(response.warnings?.[1], CPOL_NOTICE);
+  });
+  test("anything else, and DELETE, is allowed as is", () => {
+    assert.deepEqual(answer(reviewOf({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } })).response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
+    assert.deepEqual(answer(policyReview(null as unknown as JsonObject, { operation: "DELETE", oldObject: clusterPolicy("x", [rule]) })).response.allowed, true);
+  });
+  test("a legacy cleanup kind is only warned about", () => {
+    const doc = { apiVersion: "kyverno.io/v2", kind: "ClusterCleanupPolicy", metadata: { name: "c" }, spec: {} };
+    assert.deepEqual(answer(policyReview(doc)).response.warnings, [
+      "ClusterCleanupPolicy (kyverno.io) is deprecated and will be removed in a future release; migrate to DeletingPolicy (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/",
+    ]);
+  });
+});

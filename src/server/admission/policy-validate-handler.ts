@@ -1,0 +1,66 @@
+/**
+ * The policy validating webhook (`/policyvalidate`, spec §8.2, §2.8, §1.2): a kyverno.io ClusterPolicy
+ * or Policy being created or updated is compiled as Bylaw would load it. Problems deny it, each as
+ * `<field path>: <message>` joined by "; "; warnings are returned with the answer either way.
+ * A valid legacy kyverno.io kind also gets Kyverno 1.19's deprecation warning
+ * (`pkg/deprecations/deprecations.go`). Any other object, and DELETE, is allowed untouched.
+ */
+import { isObject } from "../../engine/api/json.js";
+import type { PolicyProblem } from "../../engine/policy/problem.js";
+import type { AdmissionDeps } from "../types.js";
+import { startDeadline } from "./deadline.js";
+import { guarded } from "./guard.js";
+import { outcomeOf, recordOutcome } from "./record.js";
+import { allowed, denied } from "./response.js";
+import type { AdmissionRequestJson, AdmissionReviewJson, HandlerResult } from "./types.js";
+
+const MIGRATION_GUIDE = "https://kyverno.io/docs/guides/migration-to-cel/";
+
+/** The policies.kyverno.io kinds each legacy kyverno.io kind is to be migrated to. */
+const REPLACEMENTS: Readonly<Record<string, string>> = {
+  ClusterPolicy: "ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy",
+  Policy: "NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy or NamespacedImageValidatingPolicy",
+  ClusterCleanupPolicy: "DeletingPolicy",
+  CleanupPolicy: "NamespacedDeletingPolicy",
+  PolicyException: "PolicyException",
+};
+
+/** Kyverno's notice for a legacy kyverno.io policy kind; undefined for any other kind. */
+export function deprecationWarning(kind: string): string | undefined {
+  const replacement = Object.hasOwn(REPLACEMENTS, kind) ? REPLACEMENTS[kind] : undefined;
+  if (replacement === undefined) return undefined;
+  return `${kind} (kyverno.io) is deprecated and will be removed in a future release; migrate to ${replacement} (policies.kyverno.io), see ${MIGRATION_GUIDE}`;
+}
+
+export function handlePolicyValidate(body: unknown, deps: AdmissionDeps): HandlerResult {
+  return guarded(body, deps, "policyvalidate", undefined, (request) => {
+    const deadline = startDeadline(deps);
+    const answer = checkPolicy(request, deps);
+    const warnings = answer.response.warnings?.length ?? 0;
+    recordOutcome(deps, { ...outcomeOf(request, undefined, "policyvalidate"), allowed: answer.response.allowed, durationSeconds: deadline.elapsed(), warnings });
+    return { status: 200, body: answer };
+  });
+}
+
+function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): AdmissionReviewJson {
+  const object = request.object;
+  if (request.operation === "DELETE" || !isObject(object)) return allowed(request.uid);
+  const apiVersion = typeof object["apiVersion"] === "string" ? object["apiVersion"] : "";
+  const kind = typeof object["kind"] === "string" ? object["kind"] : request.kind.kind;
+  if (!apiVersion.startsWith("kyverno.io/") && request.kind.group !== "kyverno.io") return allowed(request.uid);
+  const deprecation = deprecationWarning(kind);
+  if (kind !== "ClusterPolicy" && kind !== "Policy") return allowed(request.uid, deprecation === undefined ? [] : [deprecation]);
+  const outcome = deps.engine.compile(object);
+  if (!outcome.ok) {
+    const errors = outcome.problems.filter((p) => p.severity === "error");
+    const warnings = outcome.problems.filter((p) => p.severity === "warning").map(describe);
+    return denied(request.uid, errors.map(describe).join("; ") || "the policy is not valid", warnings);
+  }
+  const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(describe);
+  if (deprecation !== undefined) warnings.push(deprecation);
+  return allowed(request.uid, warnings);
+}
+
+function describe(p: PolicyProblem): string {
+  return p.path === "" ? p.message : `${p.path}: ${p.message}`;
+}

@@ -1,0 +1,67 @@
+/**
+ * Reporting to the recorder (metrics and logs): one AdmissionOutcome per review and one
+ * PolicyResultEvent per rule result. A policy's measured time is shared evenly among its rule
+ * results. A recorder that throws never changes the admission answer.
+ */
+import type { RuleStatus } from "../../engine/api/rule-result.js";
+import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import type { AdmissionDeps, AdmissionOutcome, PolicyResultEvent } from "../types.js";
+import type { AdmissionSubject } from "./build-request.js";
+import type { AdmissionRequestJson } from "./types.js";
+
+export function recordRules(
+  deps: AdmissionDeps,
+  request: AdmissionRequestJson,
+  subject: AdmissionSubject,
+  response: PolicyResponse,
+  ruleType: PolicyResultEvent["ruleType"],
+  durationSeconds: number,
+  modeOf: (rule: string) => "enforce" | "audit",
+): void {
+  const n = response.rules.length;
+  for (const r of response.rules) {
+    safely(() =>
+      deps.recorder.policyResult({
+        policy: response.policy,
+        rule: r.rule,
+        ruleType,
+        result: r.status satisfies RuleStatus,
+        validationMode: modeOf(r.rule),
+        resourceKind: subject.kind,
+        resourceNamespace: subject.namespace,
+        operation: request.operation,
+        dryRun: subject.dryRun,
+        durationSeconds: n > 0 ? Math.max(0, durationSeconds) / n : 0,
+      }),
+    );
+  }
+}
+
+export function recordOutcome(deps: AdmissionDeps, outcome: AdmissionOutcome): void {
+  safely(() => deps.recorder.admission(outcome));
+}
+
+/** The outcome fields every webhook fills the same way. */
+export function outcomeOf(
+  request: AdmissionRequestJson,
+  subject: Pick<AdmissionSubject, "kind" | "namespace" | "name" | "dryRun"> | undefined,
+  webhook: AdmissionOutcome["webhook"],
+): Omit<AdmissionOutcome, "allowed" | "durationSeconds" | "warnings" | "patchOps"> {
+  return {
+    uid: request.uid,
+    webhook,
+    kind: subject?.kind ?? request.kind.kind,
+    namespace: subject?.namespace ?? request.namespace ?? "",
+    name: subject?.name ?? request.name ?? "",
+    operation: request.operation,
+    dryRun: subject?.dryRun ?? request.dryRun === true,
+  };
+}
+
+function safely(f: () => void): void {
+  try {
+    f();
+  } catch {
+    // metrics and logs are best effort
+  }
+}

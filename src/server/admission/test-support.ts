@@ -1,0 +1,72 @@
+/** Fakes for the admission handler tests: deps over real compiled policies, a stepping clock, a recorder. */
+import type { JsonObject } from "../../engine/api/json.js";
+import { createEngine, type Engine } from "../../engine/engine.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import type { AdmissionDeps, AdmissionOutcome, PolicyResultEvent } from "../types.js";
+
+export interface FakeSetup {
+  readonly policies?: readonly JsonObject[];
+  readonly namespaces?: Readonly<Record<string, Record<string, string>>>;
+  readonly clusterRoles?: Readonly<Record<string, readonly string[]>>;
+  /** Seconds the clock moves on each reading (0: frozen). */
+  readonly clockStep?: number;
+  readonly deadlineSeconds?: number;
+}
+
+export interface Fake {
+  readonly deps: AdmissionDeps;
+  readonly engine: Engine;
+  readonly admissions: AdmissionOutcome[];
+  readonly results: PolicyResultEvent[];
+}
+
+export function fakeDeps(setup: FakeSetup = {}): Fake {
+  const engine = createEngine(fakePorts());
+  const compiled: CompiledPolicy[] = (setup.policies ?? []).map((doc) => {
+    const r = engine.compile(doc);
+    if (!r.ok) throw new Error(r.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
+    return r.policy;
+  });
+  const admissions: AdmissionOutcome[] = [];
+  const results: PolicyResultEvent[] = [];
+  let t = 100;
+  const deps: AdmissionDeps = {
+    engine,
+    policies: () => ({ policies: compiled, generation: 1, loadedAt: 0 }),
+    cluster: {
+      namespaceLabels: (ns) => setup.namespaces?.[ns] ?? {},
+      roles: (user) => ({ roles: [], clusterRoles: setup.clusterRoles?.[user.username] ?? [] }),
+    },
+    recorder: { admission: (o) => admissions.push(o), policyResult: (e) => results.push(e) },
+    now: () => {
+      const v = t;
+      t += setup.clockStep ?? 0;
+      return v;
+    },
+    deadlineSeconds: setup.deadlineSeconds ?? 10,
+  };
+  return { deps, engine, admissions, results };
+}
+
+/** An AdmissionReview body for one object; `extra` overrides request fields. */
+export function reviewOf(object: JsonObject | null, extra: JsonObject = {}): JsonObject {
+  const meta = object !== null && typeof object["metadata"] === "object" ? (object["metadata"] as JsonObject) : {};
+  const apiVersion = typeof object?.["apiVersion"] === "string" ? object["apiVersion"] : "v1";
+  const slash = apiVersion.indexOf("/");
+  return {
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    request: {
+      uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+      kind: { group: slash < 0 ? "" : apiVersion.slice(0, slash), version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1), kind: String(object?.["kind"] ?? "Pod") },
+      resource: { group: "", version: "v1", resource: "pods" },
+      operation: "CREATE",
+      userInfo: { username: "alice", groups: ["system:authenticated"] },
+      ...(typeof meta["name"] === "string" ? { name: meta["name"] } : {}),
+      ...(typeof meta["namespace"] === "string" ? { namespace: meta["namespace"] } : {}),
+      object,
+      ...extra,
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * The AdmissionReview (admission.k8s.io/v1) as JSON, in and out, and what a handler answers.
+ * Field names are Kubernetes', verbatim.
+ */
+import type { JsonObject } from "../../engine/api/json.js";
+import type { Operation } from "../../engine/api/resource.js";
+import type { PolicyResponse } from "../../engine/pipeline/types.js";
+
+export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
+export const OPERATIONS: readonly Operation[] = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
+
+export interface GroupVersionKindJson {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+export interface GroupVersionResourceJson {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+}
+
+export interface UserInfoJson {
+  readonly username: string;
+  readonly uid?: string;
+  readonly groups: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** `request` of an AdmissionReview, checked: every field present has the type Kubernetes gives it. */
+export interface AdmissionRequestJson {
+  readonly uid: string;
+  readonly kind: GroupVersionKindJson;
+  readonly resource?: GroupVersionResourceJson;
+  readonly subResource?: string;
+  readonly requestKind?: GroupVersionKindJson;
+  readonly requestResource?: GroupVersionResourceJson;
+  readonly requestSubResource?: string;
+  readonly name?: string;
+  readonly namespace?: string;
+  readonly operation: Operation;
+  /** Absent in the review: an empty user (no name, no groups). */
+  readonly userInfo: UserInfoJson;
+  /** `null` or absent for DELETE (and for CONNECT without options). */
+  readonly object?: JsonObject | null;
+  readonly oldObject?: JsonObject | null;
+  readonly dryRun?: boolean;
+  readonly options?: JsonObject | null;
+}
+
+/** Kubernetes' metav1.Status as a webhook denial carries it (Kyverno sets status and message, no code). */
+export interface DenialStatusJson {
+  readonly status: "Failure";
+  readonly message: string;
+}
+
+export interface AdmissionResponseJson {
+  readonly uid: string;
+  readonly allowed: boolean;
+  readonly status?: DenialStatusJson;
+  readonly patchType?: "JSONPatch";
+  /** base64 of the JSON-encoded RFC 6902 patch. */
+  readonly patch?: string;
+  readonly warnings?: readonly string[];
+}
+
+export interface AdmissionReviewJson {
+  readonly apiVersion: typeof ADMISSION_API_VERSION;
+  readonly kind: "AdmissionReview";
+  readonly response: AdmissionResponseJson;
+}
+
+/**
+ * What a handler answers: 200 with an AdmissionReview, or 400 when the body is not a valid review.
+ * `auditResults` (validate only) are the policy responses evaluated for an allowed request, kept for
+ * reports; Kyverno writes none for a blocked request, and none here either.
+ */
+export type HandlerResult =
+  | { readonly status: 200; readonly body: AdmissionReviewJson; readonly auditResults?: readonly PolicyResponse[] }
+  | { readonly status: 400; readonly body: { readonly error: string } };
+
+export type WebhookMode = "fail" | "ignore";

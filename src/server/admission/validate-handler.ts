@@ -1,0 +1,95 @@
+/**
+ * The validating webhook (`/validate[/fail|/ignore]`, spec §8.1 step 2, §8.3), as Kyverno's
+ * `HandleValidationEnforce`:
+ * 1. Policies holding any Enforce action are evaluated, then Audit policies with emitWarning.
+ * 2. The request is blocked when one of the Enforce-class policies has a failing rule whose effective
+ *    action is Enforce, or an error under failurePolicy Fail. The denial names every non-pass,
+ *    non-skip rule of those policies, and carries no warnings.
+ * 3. Otherwise it is allowed, with the warnings of both groups. The remaining Audit-only policies
+ *    (Kyverno evaluates them after answering, for reports) are evaluated last; their results go
+ *    to the recorder and to `auditResults`, and can never block.
+ * Only the policies of the webhook's failurePolicy are served (`fail`/`ignore`); no mode serves all.
+ */
+import { hasValidateRules, type CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { effectiveAction } from "../../engine/pipeline/failure-action.js";
+import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import type { AdmissionDeps } from "../types.js";
+import { buildRequest, type AdmissionSubject } from "./build-request.js";
+import { deadlineDenial, evaluateSafely, startDeadline, type Deadline } from "./deadline.js";
+import { denialMessage } from "./denial-message.js";
+import { guarded } from "./guard.js";
+import { appliesAtAdmission, emitsWarning, failurePolicyOf, hasEnforceAction, servedBy } from "./policy-traits.js";
+import { outcomeOf, recordOutcome, recordRules } from "./record.js";
+import { allowed, denied } from "./response.js";
+import type { AdmissionRequestJson, HandlerResult, WebhookMode } from "./types.js";
+import { warningMessages } from "./warnings.js";
+
+export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: WebhookMode): HandlerResult {
+  return guarded(body, deps, "validate", webhook, (request) => validateReview(request, deps, webhook));
+}
+
+function validateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookMode | undefined): HandlerResult {
+  const deadline = startDeadline(deps);
+  const policies = deps.policies().policies.filter((p) => hasValidateRules(p) && appliesAtAdmission(p) && servedBy(p, webhook));
+  const subject = buildRequest(request, deps.cluster, policies);
+  const enforceClass: CompiledPolicy[] = [];
+  const auditWarn: CompiledPolicy[] = [];
+  const auditOnly: CompiledPolicy[] = [];
+  for (const p of policies) (hasEnforceAction(p) ? enforceClass : emitsWarning(p) ? auditWarn : auditOnly).push(p);
+
+  const enforced = evaluateAll(enforceClass, request, subject, deps, deadline);
+  const warned = evaluateAll(auditWarn, request, subject, deps, deadline);
+  const finish = (allow: boolean, answer: HandlerResult & { status: 200 }, warnings: number): HandlerResult => {
+    recordOutcome(deps, { ...outcomeOf(request, subject, "validate"), allowed: allow, durationSeconds: deadline.elapsed(), warnings });
+    return answer;
+  };
+
+  if (blocks(enforced.responses, subject)) {
+    const message = denialMessage(subject.objectId, enforced.responses);
+    return finish(false, { status: 200, body: denied(request.uid, message) }, 0);
+  }
+  const late = deadlineDenial(deps.deadlineSeconds, [...enforced.left, ...warned.left]);
+  if (late !== undefined) return finish(false, { status: 200, body: denied(request.uid, late) }, 0);
+
+  const audited = evaluateAll(auditOnly, request, subject, deps, deadline);
+  const warnings = warningMessages([...enforced.responses, ...warned.responses]);
+  const auditResults = [...enforced.responses, ...warned.responses, ...audited.responses];
+  return finish(true, { status: 200, body: allowed(request.uid, warnings), auditResults }, warnings.length);
+}
+
+interface Evaluation {
+  readonly responses: PolicyResponse[];
+  /** Policies the deadline kept from running. */
+  readonly left: CompiledPolicy[];
+}
+
+function evaluateAll(policies: readonly CompiledPolicy[], request: AdmissionRequestJson, subject: AdmissionSubject, deps: AdmissionDeps, deadline: Deadline): Evaluation {
+  const responses: PolicyResponse[] = [];
+  for (let i = 0; i < policies.length; i++) {
+    const policy = policies[i] as CompiledPolicy;
+    if (deadline.passed()) return { responses, left: policies.slice(i) };
+    const t0 = deps.now();
+    const response = evaluateSafely(policy, subject.object, "Validation", () => deps.engine.validate(policy, subject.engineRequest));
+    const seconds = deps.now() - t0;
+    if (response.rules.length === 0) continue;
+    responses.push(response);
+    const mode = (rule: string): "enforce" | "audit" => (actionOf(policy, rule, subject) === "Enforce" ? "enforce" : "audit");
+    recordRules(deps, request, subject, response, "validate", seconds, mode);
+  }
+  return { responses, left: [] };
+}
+
+function actionOf(policy: CompiledPolicy, rule: string, subject: AdmissionSubject): "Audit" | "Enforce" {
+  return effectiveAction(policy, rule, subject.objectId.namespace, subject.engineRequest.namespaceLabels);
+}
+
+/** Kyverno's BlockRequest: an Enforce failure, or an error in a policy whose failurePolicy is Fail. */
+function blocks(responses: readonly PolicyResponse[], subject: AdmissionSubject): boolean {
+  return responses.some((response) =>
+    response.rules.some(
+      (r) =>
+        (r.status === "fail" && actionOf(response.policy, r.rule, subject) === "Enforce") ||
+        (r.status === "error" && failurePolicyOf(response.policy) === "Fail"),
+    ),
+  );
+}

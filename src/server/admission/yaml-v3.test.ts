@@ -1,0 +1,64 @@
+/** The denial message's YAML is written as Go's yaml.v3 writes it (indent 2), and reads back unchanged. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { parse } from "yaml";
+import { marshalNestedMap, sortKeys } from "./yaml-v3.js";
+
+const one = (value: string, key = "r"): string => marshalNestedMap(new Map([["p", new Map([[key, value]])]]));
+
+describe("yaml.v3 scalar styles", () => {
+  const cases: [string, string, string][] = [
+    ["plain text stays plain", "validation rule 'r' passed.", "validation rule 'r' passed."],
+    ["': ' needs single quotes", "validation error: x. rule r failed at path /a/b/", "'validation error: x. rule r failed at path /a/b/'"],
+    ["single quotes inside are doubled", "it's: here", "'it''s: here'"],
+    ["a trailing colon-space", "ends: ", "'ends: '"],
+    ["a leading space", " lead", "' lead'"],
+    ["a leading dash-space", "- item", "'- item'"],
+    ["a leading indicator", "*star", "'*star'"],
+    ["' #' starts a comment", "a # b", "'a # b'"],
+    ["'#' inside a word is plain", "a#b", "a#b"],
+    ["the empty string", "", '""'],
+    ["a bool word", "true", '"true"'],
+    ["a YAML 1.1 bool word", "yes", '"yes"'],
+    ["null", "null", '"null"'],
+    ["an integer", "123", '"123"'],
+    ["a float", "1.5e3", '"1.5e3"'],
+    ["a hex integer", "0x1F", '"0x1F"'],
+    ["a date", "2024-01-02", '"2024-01-02"'],
+    ["a version is a string", "1.2.3", "1.2.3"],
+    ["a tab is escaped", "a\tb", '"a\\tb"'],
+    ["a double quote needs no quoting", 'say "hi"', 'say "hi"'],
+    ["a control character is escaped", "a\u0001b", '"a\\x01b"'],
+    ["an emoji is escaped", "ok 😀", '"ok \\U0001F600"'],
+    ["accented letters stay", "café: x", "'café: x'"],
+    ["a very long line is not folded", "x ".repeat(100).trim(), "x ".repeat(100).trim()],
+  ];
+  for (const [name, value, written] of cases) {
+    test(name, () => {
+      const out = one(value);
+      assert.equal(out, `p:\n  r: ${written}\n`);
+      assert.deepEqual(parse(out), { p: { r: value } });
+    });
+  }
+  test("a message with newlines is a literal block", () => {
+    assert.equal(one("line one\nline two"), "p:\n  r: |-\n    line one\n    line two\n");
+    assert.equal(one("a\n\nb\n"), "p:\n  r: |\n    a\n\n    b\n");
+    assert.deepEqual(parse(one("a\n\nb\n")), { p: { r: "a\n\nb\n" } });
+  });
+  test("a key that would read as a bool is quoted", () => {
+    assert.equal(one("m", "n"), 'p:\n  "n": m\n');
+  });
+});
+
+describe("yaml.v3 key order", () => {
+  test("digit runs compare as numbers; letters by code; punctuation before letters", () => {
+    assert.deepEqual(sortKeys(["check-10", "check-2", "check-1", "checkA", "check_x", "Check"]), ["Check", "check-1", "check-2", "check-10", "check_x", "checkA"]);
+  });
+  test("autogen rules sort after the rule they come from", () => {
+    assert.deepEqual(sortKeys(["require-labels", "autogen-require-labels", "autogen-cronjob-require-labels"]), [
+      "autogen-cronjob-require-labels",
+      "autogen-require-labels",
+      "require-labels",
+    ]);
+  });
+});

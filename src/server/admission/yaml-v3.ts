@@ -1,0 +1,210 @@
+/**
+ * A two-level string map written exactly as Go's gopkg.in/yaml.v3 encoder writes it with indent 2
+ * (Kyverno's denial message, spec §8.3): keys in yaml.v3's natural order (runs of digits compare as
+ * numbers), and each string in the style yaml.v3 picks: plain when it reads back as the same string,
+ * else single quotes, else double quotes with escapes; strings with a newline as a `|` literal block.
+ * No line folding: yaml.v3 writes long lines whole.
+ * The `yaml` package is not used here because its quoting choices differ from yaml.v3's.
+ */
+
+type Style = "plain" | "single" | "double" | "literal";
+
+export function marshalNestedMap(map: ReadonlyMap<string, ReadonlyMap<string, string>>): string {
+  if (map.size === 0) return "{}\n";
+  let out = "";
+  for (const key of sortKeys([...map.keys()])) {
+    const inner = map.get(key) ?? new Map<string, string>();
+    if (inner.size === 0) {
+      out += `${scalarKey(key)}: {}\n`;
+      continue;
+    }
+    out += `${scalarKey(key)}:\n`;
+    for (const k of sortKeys([...inner.keys()])) out += `  ${scalarKey(k)}: ${scalarValue(inner.get(k) ?? "", 4)}\n`;
+  }
+  return out;
+}
+
+/** yaml.v3's key order (sorter.go): rune by rune, letters by code, digit runs by value, non-letters first. */
+export function sortKeys(keys: readonly string[]): string[] {
+  return [...keys].sort((a, b) => (keyLess(a, b) ? -1 : keyLess(b, a) ? 1 : 0));
+}
+
+const isLetter = (c: string): boolean => /\p{L}/u.test(c);
+const isDigit = (c: string): boolean => c >= "0" && c <= "9";
+
+function keyLess(a: string, b: string): boolean {
+  const ar = Array.from(a);
+  const br = Array.from(b);
+  let digits = false;
+  for (let i = 0; i < ar.length && i < br.length; i++) {
+    const ac = ar[i] ?? "";
+    const bc = br[i] ?? "";
+    if (ac === bc) {
+      digits = isDigit(ac);
+      continue;
+    }
+    const al = isLetter(ac);
+    const bl = isLetter(bc);
+    if (al && bl) return cp(ac) < cp(bc);
+    if (al || bl) return digits ? al : bl;
+    let an = 0n;
+    let bn = 0n;
+    if (ac === "0" || bc === "0") {
+      for (let j = i - 1; j >= 0 && isDigit(ar[j] ?? ""); j--) {
+        if (ar[j] !== "0") {
+          an = 1n;
+          bn = 1n;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    for (; ai < ar.length && isDigit(ar[ai] ?? ""); ai++) an = an * 10n + BigInt(cp(ar[ai] ?? "0") - 48);
+    let bi = i;
+    for (; bi < br.length && isDigit(br[bi] ?? ""); bi++) bn = bn * 10n + BigInt(cp(br[bi] ?? "0") - 48);
+    if (an !== bn) return an < bn;
+    if (ai !== bi) return ai < bi;
+    return cp(ac) < cp(bc);
+  }
+  return ar.length < br.length;
+}
+
+function cp(c: string): number {
+  return c.codePointAt(0) ?? 0;
+}
+
+function scalarKey(s: string): string {
+  const a = analyze(s);
+  let style: Style = s.includes("\n") ? "literal" : readsAsString(s) ? "plain" : "double";
+  if (a.multiline || style === "literal") style = "double";
+  if (style === "plain" && !a.blockPlain) style = "single";
+  if (style === "single" && !a.single) style = "double";
+  return write(s, style, 0);
+}
+
+function scalarValue(s: string, indent: number): string {
+  const a = analyze(s);
+  let style: Style = s.includes("\n") ? "literal" : readsAsString(s) ? "plain" : "double";
+  if (style === "plain" && !a.blockPlain) style = "single";
+  if (style === "single" && (!a.single || a.multiline)) style = "double";
+  if (style === "literal" && !a.block) style = "double";
+  return write(s, style, indent);
+}
+
+function write(s: string, style: Style, indent: number): string {
+  switch (style) {
+    case "plain":
+      return s;
+    case "single":
+      return `'${s.replace(/'/g, "''")}'`;
+    case "double":
+      return `"${Array.from(s).map(escapeDouble).join("")}"`;
+    case "literal":
+      return literal(s, indent);
+  }
+}
+
+function literal(s: string, indent: number): string {
+  const hint = s.startsWith(" ") || isBreak(s[0] ?? "") ? "2" : "";
+  const chomp = !s.endsWith("\n") ? "-" : s.length === 1 || s.endsWith("\n\n") ? "+" : "";
+  const body = chomp === "" ? s.slice(0, -1) : chomp === "+" ? s.slice(0, -1) : s;
+  const pad = " ".repeat(indent);
+  const lines = body.split("\n").map((line) => (line === "" ? "" : pad + line));
+  return `|${hint}${chomp}\n${lines.join("\n")}`;
+}
+
+const ESCAPES: Readonly<Record<number, string>> = {
+  0x00: "\\0", 0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0b: "\\v", 0x0c: "\\f", 0x0d: "\\r",
+  0x1b: "\\e", 0x22: '\\"', 0x5c: "\\\\", 0x85: "\\N", 0xa0: "\\_", 0x2028: "\\L", 0x2029: "\\P",
+};
+
+function escapeDouble(c: string): string {
+  const code = cp(c);
+  if (isPrintable(code) && !isBreak(c) && c !== '"' && c !== "\\") return c;
+  const named = ESCAPES[code];
+  if (named !== undefined) return named;
+  const hex = code.toString(16).toUpperCase();
+  if (code <= 0xff) return `\\x${hex.padStart(2, "0")}`;
+  if (code <= 0xffff) return `\\u${hex.padStart(4, "0")}`;
+  return `\\U${hex.padStart(8, "0")}`;
+}
+
+/** yaml's printable set as yaml.v3 tests it (supplementary-plane characters count as not printable). */
+function isPrintable(code: number): boolean {
+  return code === 0x0a || (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd && code !== 0xfeff);
+}
+
+function isBreak(c: string): boolean {
+  return c === "\r" || c === "\n" || c === "\u0085" || c === "\u2028" || c === "\u2029";
+}
+
+const isBlankz = (c: string | undefined): boolean => c === undefined || c === " " || c === "\t" || isBreak(c) || c === "\0";
+
+/** libyaml's scalar analysis: which styles can carry the string unchanged. */
+function analyze(value: string): { multiline: boolean; blockPlain: boolean; single: boolean; block: boolean } {
+  if (value === "") return { multiline: false, blockPlain: true, single: true, block: false };
+  const cs = Array.from(value);
+  let blockIndicators = value.startsWith("---") || value.startsWith("...");
+  let lineBreaks = false;
+  let special = false;
+  let leading = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let precededByWhitespace = true;
+  let previousSpace = false;
+  let previousBreak = false;
+  cs.forEach((c, i) => {
+    const followedByWhitespace = isBlankz(cs[i + 1]);
+    const last = i === cs.length - 1;
+    if (i === 0) {
+      if ("#,[]{}&*!|>'\"%@`".includes(c)) blockIndicators = true;
+      if ((c === "?" || c === ":" || c === "-") && followedByWhitespace) blockIndicators = true;
+    } else if ((c === ":" && followedByWhitespace) || (c === "#" && precededByWhitespace)) {
+      blockIndicators = true;
+    }
+    if (!isPrintable(cp(c))) special = true;
+    if (isBreak(c)) lineBreaks = true;
+    if (c === " ") {
+      if (i === 0) leading = true;
+      if (last) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (isBreak(c)) {
+      if (i === 0) leading = true;
+      if (last) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+      previousBreak = true;
+      previousSpace = false;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    precededByWhitespace = isBlankz(c);
+  });
+  return {
+    multiline: lineBreaks,
+    blockPlain: !(leading || trailingSpace || trailingBreak || breakSpace || spaceBreak || special || lineBreaks || blockIndicators),
+    single: !(breakSpace || spaceBreak || special),
+    block: !(trailingSpace || spaceBreak || special),
+  };
+}
+
+const OLD_BOOLS = new Set(["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "n", "N", "no", "No", "NO", "off", "Off", "OFF"]);
+const RESOLVED = new Set([
+  "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", ".nan", ".NaN", ".NAN",
+  ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", "<<",
+]);
+const INT = /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|[0-9]+)$/;
+const FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const BASE60 = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+const TIMESTAMP = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:$|[Tt ])/;
+
+/** Whether yaml.v3 would read the plain scalar back as this same string (not null, bool, number, time). */
+function readsAsString(s: string): boolean {
+  if (s === "" || RESOLVED.has(s) || OLD_BOOLS.has(s) || BASE60.test(s) || TIMESTAMP.test(s)) return false;
+  const plain = s.replace(/_/g, "");
+  return !(INT.test(plain) || FLOAT.test(plain));
+}

@@ -1,0 +1,14 @@
+export { createWebhookServer, DEFAULT_MAX_BODY_BYTES, LIVENESS_PATH, READINESS_PATH } from "./webhook-server.js";
+export { createMetricsServer, DEFAULT_METRICS_PORT, METRICS_PATH } from "./metrics-server.js";
+export { findJsonSyntaxError, parseJson } from "./json-syntax-error.js";
+export type { JsonSyntaxProblem } from "./json-syntax-error.js";
+export type {
+  HandlerResult,
+  RouteHandler,
+  Health,
+  TlsMaterial,
+  WebhookServer,
+  WebhookServerOptions,
+  MetricsServer,
+  MetricsServerOptions,
+} from "./types.js";

@@ -1,0 +1,61 @@
+/** Plain-HTTP `GET /metrics` for Prometheus, on its own port (8000 by default, as Kyverno). */
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { errorPayload, sendJson } from "./respond.js";
+import type { MetricsServer, MetricsServerOptions } from "./types.js";
+
+export const DEFAULT_METRICS_PORT = 8000;
+export const METRICS_PATH = "/metrics";
+
+export function createMetricsServer(options: MetricsServerOptions): MetricsServer {
+  const report = (e: unknown): void => {
+    try {
+      options.onError?.(e);
+    } catch {
+      // keep serving
+    }
+  };
+  const server = createServer({ requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 65_000 }, (req, res) => {
+    void serve(req, res);
+  });
+  server.on("error", report);
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const path = query === -1 ? url : url.slice(0, query);
+    if (path !== METRICS_PATH) return sendJson(res, 404, errorPayload(`not found: only ${METRICS_PATH} is served here`));
+    if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, errorPayload(`${METRICS_PATH} accepts GET only`), { allow: "GET, HEAD" });
+    try {
+      const { contentType, body } = await options.render();
+      const bytes = Buffer.from(body, "utf8");
+      if (res.destroyed) return;
+      res.writeHead(200, { "content-type": contentType, "content-length": String(bytes.length) });
+      res.end(bytes);
+    } catch (e) {
+      report(e);
+      if (!res.headersSent && !res.destroyed) sendJson(res, 500, errorPayload(`rendering metrics failed: ${e instanceof Error ? e.message : String(e)}`));
+    }
+  }
+
+  return {
+    listen() {
+      return new Promise((resolve, reject) => {
+        const onError = (e: Error): void => reject(e);
+        server.once("error", onError);
+        server.listen(options.port ?? DEFAULT_METRICS_PORT, options.host, () => {
+          server.removeListener("error", onError);
+          resolve({ port: (server.address() as AddressInfo).port });
+        });
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/** The shapes of the webhook's HTTP layer. Handlers are structural: src/server/admission's fit as they are. */
+
+/** What an admission route handler answers: a JSON body, or a 400 with the reason. */
+export type HandlerResult = { status: 200; body: unknown } | { status: 400; body: { error: string } };
+
+/** A route handler gets the parsed JSON body. It may answer synchronously (the fast path) or with a promise. */
+export type RouteHandler = (body: unknown) => HandlerResult | PromiseLike<HandlerResult>;
+
+export interface Health {
+  live(): boolean;
+  ready(): { ok: boolean; reason?: string };
+}
+
+export interface TlsMaterial {
+  readonly cert: string;
+  readonly key: string;
+}
+
+export interface WebhookServerOptions {
+  readonly tls: TlsMaterial;
+  readonly host: string;
+  readonly port: number;
+  /** POST routes by exact path (the query string, e.g. the API server's `?timeout=10s`, is ignored). */
+  readonly routes: ReadonlyMap<string, RouteHandler>;
+  readonly health: Health;
+  /**
+   * Largest request body accepted (default 7 MiB). An AdmissionReview carries `object` and
+   * `oldObject`, each up to the API server's 3 MiB request limit, so a smaller cap would refuse
+   * UPDATEs of large objects (controller-runtime picked 7 MiB for the same reason).
+   */
+  readonly maxBodyBytes?: number;
+  /** Time allowed to receive a whole request, headers and body (default 30 s). */
+  readonly requestTimeoutMs?: number;
+  /** Time allowed to receive the request headers (default min(10 s, requestTimeoutMs)). */
+  readonly headersTimeoutMs?: number;
+  /** Idle keep-alive connections are closed after this (default 120 s, above Go's 90 s client idle timeout). */
+  readonly keepAliveTimeoutMs?: number;
+  /** Time allowed for a TLS handshake (default 10 s). */
+  readonly handshakeTimeoutMs?: number;
+  /**
+   * Called once per answered request. `route` is the matched route or health path, or `unmatched`
+   * for any other path, so that it is safe as a metric label.
+   */
+  readonly onRequest?: (method: string, route: string, status: number, seconds: number) => void;
+  /** A handler threw or its result could not be serialised; the request got a 500. */
+  readonly onError?: (error: unknown, context: { method: string; route: string }) => void;
+  /** Monotonic clock in seconds (default performance.now()/1000). */
+  readonly clock?: () => number;
+}
+
+export interface WebhookServer {
+  listen(): Promise<{ port: number }>;
+  /** Serve a new certificate to new connections; existing connections keep theirs. */
+  setTls(tls: TlsMaterial): void;
+  /**
+   * Stop accepting, close idle connections at once, let in-flight requests finish for up to
+   * graceMs (their responses carry `Connection: close`), then destroy what is left.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+export interface MetricsServerOptions {
+  readonly host: string;
+  /** Default 8000, Kyverno's --metricsPort. */
+  readonly port?: number;
+  readonly render: () => Promise<{ contentType: string; body: string }>;
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface MetricsServer {
+  listen(): Promise<{ port: number }>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,181 @@
+/**
+ * The admission webhook's HTTPS server: POST routes that take and give JSON, Kyverno's health
+ * paths, a body cap, slow-client guards, certificate hot swap and a graceful close. It knows
+ * nothing of AdmissionReview; the routes' handlers do.
+ */
+import { createServer } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+import { trackConnections } from "./connection-tracker.js";
+import { parseJson } from "./json-syntax-error.js";
+import { discardRest, readBody } from "./request-body.js";
+import { errorPayload, sendJson } from "./respond.js";
+import type { HandlerResult, RouteHandler, TlsMaterial, WebhookServer, WebhookServerOptions } from "./types.js";
+
+export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
+export const LIVENESS_PATH = "/health/liveness";
+export const READINESS_PATH = "/health/readiness";
+const UNMATCHED = "unmatched";
+const MIB = 1024 * 1024;
+
+export function createWebhookServer(options: WebhookServerOptions): WebhookServer {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  const clock = options.clock ?? (() => performance.now() / 1000);
+  const discardLimits = { maxBytes: 4 * Math.max(maxBodyBytes, MIB), lingerMs: 2_000 };
+  let closing = false;
+  let closed: Promise<void> | undefined;
+
+  const server = createServer({
+    cert: options.tls.cert,
+    key: options.tls.key,
+    handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
+    requestTimeout,
+    headersTimeout,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 120_000,
+    connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 2))),
+  });
+  const connections = trackConnections(server, "secureConnection");
+  server.on("error", (e) => report(e, "server", "-"));
+
+  function report(error: unknown, method: string, route: string): void {
+    try {
+      options.onError?.(error, { method, route });
+    } catch {
+      // The error sink itself failed; nothing better to do than carry on serving.
+    }
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, route: string, started: number, status: number, payload: string, headers: Record<string, string> = {}): void {
+    if (res.headersSent || res.destroyed) return;
+    sendJson(res, status, payload, closing ? { ...headers, connection: "close" } : headers);
+    const method = req.method ?? "UNKNOWN";
+    try {
+      options.onRequest?.(method, route, status, clock() - started);
+    } catch (e) {
+      report(e, method, route);
+    }
+  }
+
+  /** Answer without reading the body, then throw the body away within bounds. */
+  function reject(req: IncomingMessage, res: ServerResponse, route: string, started: number, status: number, message: string, headers: Record<string, string> = {}): void {
+    answer(req, res, route, started, status, errorPayload(message), headers);
+    discardRest(req, discardLimits);
+  }
+
+  function health(req: IncomingMessage, res: ServerResponse, path: string, started: number): void {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      reject(req, res, path, started, 405, `${path} accepts GET only`, { allow: "GET, HEAD" });
+      return;
+    }
+    try {
+      if (path === LIVENESS_PATH) {
+        const live = options.health.live();
+        answer(req, res, path, started, live ? 200 : 503, JSON.stringify({ live }));
+        return;
+      }
+      const ready = closing ? { ok: false, reason: "shutting down" } : options.health.ready();
+      const body = ready.ok ? { ready: true } : { ready: false, reason: ready.reason ?? "not ready" };
+      answer(req, res, path, started, ready.ok ? 200 : 503, JSON.stringify(body));
+    } catch (e) {
+      report(e, req.method, path);
+      answer(req, res, path, started, 503, JSON.stringify({ error: `health check failed: ${messageOf(e)}` }));
+    }
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number): Promise<void> {
+    const method = req.method ?? "UNKNOWN";
+    if (method !== "POST") return reject(req, res, path, started, 405, `${path} accepts POST only`, { allow: "POST" });
+    const mediaType = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+    if (mediaType !== undefined && mediaType !== "application/json") {
+      return reject(req, res, path, started, 415, `the request body must be application/json, not ${mediaType.slice(0, 100)}`);
+    }
+    const encoding = req.headers["content-encoding"]?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== "" && encoding !== "identity") {
+      return reject(req, res, path, started, 415, `content-encoding ${encoding.slice(0, 100)} is not supported; send the body uncompressed`);
+    }
+    const body = await readBody(req, maxBodyBytes);
+    if (body.kind === "aborted") return;
+    if (body.kind === "too-large") {
+      const size = body.declared === undefined ? "more than" : `${body.declared} bytes, over`;
+      return reject(req, res, path, started, 413, `the request body is ${size} the limit of ${maxBodyBytes} bytes`);
+    }
+    const parsed = parseJson(body.text);
+    if (!parsed.ok) return answer(req, res, path, started, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+
+    let result: HandlerResult;
+    let payload: string | undefined;
+    try {
+      const returned = handler(parsed.value);
+      result = isPromiseLike(returned) ? await returned : returned;
+      payload = result.status === 200 || result.status === 400 ? JSON.stringify(result.body) : undefined;
+      if (payload === undefined) throw new TypeError(`the handler for ${path} returned an unusable result (status ${String(result.status)})`);
+    } catch (e) {
+      report(e, method, path);
+      return answer(req, res, path, started, 500, errorPayload(`internal error: ${messageOf(e)}`));
+    }
+    answer(req, res, path, started, result.status, payload);
+  }
+
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const started = clock();
+    const socket = req.socket;
+    connections.requestStarted(socket);
+    res.once("close", () => connections.requestEnded(socket));
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const path = query === -1 ? url : url.slice(0, query);
+    if (path === LIVENESS_PATH || path === READINESS_PATH) return health(req, res, path, started);
+    const handler = options.routes.get(path);
+    if (handler === undefined) return reject(req, res, UNMATCHED, started, 404, `no webhook is served at ${path.slice(0, 200)}`);
+    route(req, res, path, handler, started).catch((e: unknown) => {
+      report(e, req.method ?? "UNKNOWN", path);
+      answer(req, res, path, started, 500, errorPayload(`internal error: ${messageOf(e)}`));
+    });
+  });
+
+  return {
+    listen() {
+      return new Promise((resolve, reject) => {
+        const onError = (e: Error): void => reject(e);
+        server.once("error", onError);
+        server.listen(options.port, options.host, () => {
+          server.removeListener("error", onError);
+          resolve({ port: (server.address() as AddressInfo).port });
+        });
+      });
+    },
+    setTls(tls: TlsMaterial) {
+      server.setSecureContext({ cert: tls.cert, key: tls.key });
+    },
+    close(closeOptions = {}) {
+      if (closed !== undefined) return closed;
+      closing = true;
+      const graceMs = closeOptions.graceMs ?? 10_000;
+      closed = new Promise<void>((resolve) => {
+        if (!server.listening) {
+          connections.destroyAll();
+          resolve();
+          return;
+        }
+        const force = setTimeout(() => connections.destroyAll(), graceMs);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        connections.closeIdle();
+      });
+      return closed;
+    },
+  };
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

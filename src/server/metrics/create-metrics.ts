@@ -1,0 +1,170 @@
+/**
+ * Kyverno's Prometheus metrics (spec §10; names, types and labels as its OpenTelemetry exporter
+ * exposes them: counters end in `_total`, histograms have `_bucket`, `_sum`, `_count`), recorded
+ * into a registry the caller owns. Plus two of Bylaw's own: policy load errors and set health.
+ */
+import { Counter, Gauge } from "prom-client";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { AdmissionOutcome, PolicyResultEvent, PolicySnapshot } from "../types.js";
+import { diffPolicies } from "./policy-changes.js";
+import { policyLabels, ruleType, type PolicyLabels } from "./policy-labels.js";
+import { HistogramFamily, KYVERNO_BUCKETS } from "./series.js";
+import type { BylawMetrics, MetricsOptions } from "./types.js";
+
+const RESULT_LABELS = [
+  "policy_validation_mode", "policy_type", "policy_background_mode", "policy_name", "policy_namespace",
+  "resource_kind", "resource_namespace", "resource_request_operation",
+  "rule_name", "rule_result", "rule_type", "rule_execution_cause", "dry_run",
+] as const;
+const ADMISSION_LABELS = ["resource_kind", "resource_namespace", "resource_request_operation", "request_allowed", "request_webhook"] as const;
+const HTTP_LABELS = ["http_method", "http_url"] as const;
+const RULE_INFO_LABELS = [
+  "policy_validation_mode", "policy_type", "policy_background_mode", "policy_namespace", "policy_name",
+  "rule_name", "rule_type", "status_ready",
+] as const;
+const CHANGE_LABELS = ["policy_validation_mode", "policy_type", "policy_background_mode", "policy_namespace", "policy_name", "policy_change_type"] as const;
+
+/** Kyverno's `request_webhook` values: the kind of webhook configuration that sent the review. */
+const WEBHOOK_CONFIGURATION: Readonly<Record<AdmissionOutcome["webhook"], string>> = {
+  mutate: "MutatingWebhookConfiguration",
+  validate: "ValidatingWebhookConfiguration",
+  policyvalidate: "ValidatingWebhookConfiguration",
+};
+
+const MAX_URL_LABEL = 256;
+
+export function createMetrics(options: MetricsOptions): BylawMetrics {
+  const { registry } = options;
+  const buckets = options.buckets ?? KYVERNO_BUCKETS;
+  const maxSeries = options.maxSeriesPerMetric ?? 20_000;
+
+  const dropped = new Counter({
+    name: "bylaw_metrics_series_dropped_total",
+    help: "Observations not recorded because their metric already held the maximum number of series",
+    labelNames: ["metric"],
+    registers: [registry],
+  });
+  const onDropped = (metric: string): void => dropped.inc({ metric });
+  const counted = (h: HistogramFamily, name: string, help: string): void => {
+    h.countAs(name, help).register(registry);
+  };
+  const histogram = (name: string, help: string, labels: readonly string[]): HistogramFamily =>
+    new HistogramFamily(name, help, labels, buckets, maxSeries, onDropped).register(registry);
+
+  // Each counter below is the observation count of a histogram with the same labels, as Kyverno
+  // records both for every event: one lookup per event feeds the pair.
+  const results = histogram("kyverno_policy_execution_duration_seconds",
+    "Seconds one rule took to evaluate one admission request", RESULT_LABELS);
+  counted(results, "kyverno_policy_results_total",
+    "Rule results (pass, fail, warn, error, skip) by policy, rule and resource");
+  const reviews = histogram("kyverno_admission_review_duration_seconds",
+    "Seconds one admission review took end to end, all policies included", ADMISSION_LABELS);
+  counted(reviews, "kyverno_admission_requests_total", "Admission reviews answered, by resource, operation, decision and webhook");
+  const http = histogram("kyverno_http_requests_duration_seconds",
+    "Seconds one HTTP request took", HTTP_LABELS);
+  counted(http, "kyverno_http_requests_total", "HTTP requests served, by method and path");
+
+  const ruleInfo = new Gauge({
+    name: "kyverno_policy_rule_info_total",
+    help: "1 for each rule of each loaded policy; 0 for a rule that was loaded before and is gone",
+    labelNames: RULE_INFO_LABELS,
+    registers: [registry],
+  });
+  const changes = new Counter({
+    name: "kyverno_policy_changes_total",
+    help: "Policies created, updated (spec changed) and deleted between loaded policy sets",
+    labelNames: CHANGE_LABELS,
+    registers: [registry],
+  });
+  const info = new Gauge({ name: "kyverno_info", help: "Always 1; the version label is Bylaw's version", labelNames: ["version"], registers: [registry] });
+  info.set({ version: options.version }, 1);
+  const loadErrors = new Counter({
+    name: "bylaw_policy_load_errors_total",
+    help: "Policy set loads that were rejected; the last good set stayed in use",
+    registers: [registry],
+  });
+  const healthy = new Gauge({
+    name: "bylaw_policy_set_healthy",
+    help: "1 when the last policy load succeeded, 0 when it was rejected or nothing has loaded yet",
+    registers: [registry],
+  });
+  healthy.set(0);
+
+  // Per-instance caches and state (nothing module-level).
+  const labelsCache = new WeakMap<CompiledPolicy, PolicyLabels>();
+  const labelsOf = (p: CompiledPolicy): PolicyLabels => {
+    let l = labelsCache.get(p);
+    if (l === undefined) {
+      l = policyLabels(p);
+      labelsCache.set(p, l);
+    }
+    return l;
+  };
+  /** Rule-info label sets currently at 1, by a key of their values. */
+  let liveRules = new Map<string, Record<string, string>>();
+  let last: PolicySnapshot | undefined;
+
+  return {
+    admission(o: AdmissionOutcome): void {
+      const values = [o.kind, o.namespace, `${o.operation}`.toLowerCase(), o.allowed ? "true" : "false", WEBHOOK_CONFIGURATION[o.webhook] ?? o.webhook];
+      reviews.observe(values, o.durationSeconds);
+    },
+
+    policyResult(e: PolicyResultEvent): void {
+      const p = labelsOf(e.policy);
+      // Kyverno labels every result with the policy-level mode (spec.validationFailureAction), not the rule's.
+      const values = [
+        p.validationMode, p.type, p.background, p.name, p.namespace,
+        e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(),
+        e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false",
+      ];
+      results.observe(values, e.durationSeconds);
+    },
+
+    policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void {
+      healthy.set(1);
+      const before = previous ?? last;
+      last = snapshot;
+      if (before === snapshot) return;
+      for (const c of diffPolicies(before?.policies ?? [], snapshot.policies)) {
+        const p = labelsOf(c.policy);
+        changes.inc({
+          policy_validation_mode: p.validationMode, policy_type: p.type, policy_background_mode: p.background,
+          policy_namespace: p.namespace, policy_name: p.name, policy_change_type: c.change,
+        });
+      }
+      const live = new Map<string, Record<string, string>>();
+      for (const policy of snapshot.policies) {
+        const p = labelsOf(policy);
+        for (const rule of policy.rules) {
+          const labels = {
+            policy_validation_mode: p.validationMode, policy_type: p.type, policy_background_mode: p.background,
+            policy_namespace: p.namespace, policy_name: p.name,
+            rule_name: rule.name, rule_type: ruleType(rule.rule), status_ready: "true",
+          };
+          live.set(Object.values(labels).join("\u001f"), labels);
+        }
+      }
+      for (const [key, labels] of liveRules) if (!live.has(key)) ruleInfo.set(labels, 0);
+      for (const labels of live.values()) ruleInfo.set(labels, 1);
+      liveRules = live;
+    },
+
+    policyLoadFailed(): void {
+      loadErrors.inc();
+      healthy.set(0);
+    },
+
+    httpRequest(method: string, url: string, seconds: number): void {
+      const values = [method, urlLabel(url)];
+      http.observe(values, seconds);
+    },
+  };
+}
+
+/** The path alone: a query string would make one series per request. */
+function urlLabel(url: string): string {
+  const cut = url.search(/[?#]/);
+  const path = cut === -1 ? url : url.slice(0, cut);
+  return path.length > MAX_URL_LABEL ? path.slice(0, MAX_URL_LABEL) : path;
+}

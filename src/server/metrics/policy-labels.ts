@@ -1,0 +1,52 @@
+/**
+ * How Kyverno labels a policy and a rule in its metrics (pkg/metrics parsers): the policy's type,
+ * background mode, namespace ("-" for a ClusterPolicy) and validation mode, and each rule's type.
+ */
+import type { Rule } from "../../engine/api/policy.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+
+export type ValidationMode = "enforce" | "audit";
+export type RuleType = "validate" | "mutate" | "generate" | "imageVerify" | "-";
+
+export interface PolicyLabels {
+  readonly validationMode: ValidationMode;
+  readonly type: "cluster" | "namespaced";
+  readonly background: "true" | "false";
+  /** "-" for a ClusterPolicy. */
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * The `policy_validation_mode` label. Kyverno reads only `spec.validationFailureAction` here
+ * (Enforce, either case, is "enforce"; anything else, including unset, is "audit"): a policy
+ * that enforces through rule-level `failureAction` is still labelled "audit", as in Kyverno.
+ */
+export function policyValidationMode(policy: CompiledPolicy): ValidationMode {
+  const action = policy.document.spec.validationFailureAction;
+  return action === "Enforce" || action === "enforce" ? "enforce" : "audit";
+}
+
+export function policyLabels(policy: CompiledPolicy): PolicyLabels {
+  const cluster = policy.kind === "ClusterPolicy";
+  return {
+    validationMode: policyValidationMode(policy),
+    type: cluster ? "cluster" : "namespaced",
+    background: policy.background ? "true" : "false",
+    namespace: cluster ? "-" : policy.namespace,
+    name: policy.name,
+  };
+}
+
+/** A rule's `rule_type`: the first non-empty of validate, mutate, generate, verifyImages; "-" otherwise. */
+export function ruleType(rule: Rule): RuleType {
+  if (nonEmpty(rule.validate)) return "validate";
+  if (nonEmpty(rule.mutate)) return "mutate";
+  if (nonEmpty(rule.generate)) return "generate";
+  if ((rule.verifyImages?.length ?? 0) > 0) return "imageVerify";
+  return "-";
+}
+
+function nonEmpty(v: object | undefined): boolean {
+  return v !== undefined && Object.values(v).some((x) => x !== undefined);
+}

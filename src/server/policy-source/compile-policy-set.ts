@@ -1,0 +1,109 @@
+/**
+ * Read and compile every policy document of a file list as one set. The set is all-or-nothing:
+ * any YAML error, invalid policy or duplicate name makes it a list of problems instead, each
+ * naming the file, the document (from 1), its line and the field path.
+ *
+ * Documents that are not kyverno.io ClusterPolicy/Policy (a kustomization.yaml, a ConfigMap) and
+ * policy kinds Bylaw does not run yet are skipped with a warning, as `bylaw apply` does; they
+ * do not block the set.
+ */
+import { createHash } from "node:crypto";
+import type { JsonValue } from "../../engine/api/json.js";
+import type { Engine } from "../../engine/engine.js";
+import type { CompileOutcome } from "../../engine/policy/compile-policy.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { policyKindOf } from "../../engine/policy/parse-policy.js";
+import { problem } from "../../engine/policy/problem.js";
+import { loadPaths } from "../../platform/files/index.js";
+import type { LoadedDocument } from "../../platform/yaml/index.js";
+import { statOrUndefined } from "./list-policy-files.js";
+import type { SourceProblem } from "./types.js";
+
+export interface LoadedSet {
+  /** Hash of every document read: an unchanged hash means an unchanged set. */
+  readonly fingerprint: string;
+  readonly documents: readonly LoadedDocument[];
+}
+
+export type CompiledSet =
+  | { readonly ok: true; readonly policies: readonly CompiledPolicy[]; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly problems: readonly SourceProblem[]; readonly warnings: readonly string[] };
+
+/** Read the files. A file that vanished between listing and reading counts as deleted. */
+export async function readPolicyFiles(files: readonly string[]): Promise<LoadedSet> {
+  const documents = await loadPaths(files);
+  const vanished = new Set<string>();
+  for (const d of documents) {
+    if (d.error !== undefined && !vanished.has(d.source) && (await statOrUndefined(d.source)) === undefined) vanished.add(d.source);
+  }
+  const kept = vanished.size === 0 ? documents : documents.filter((d) => !vanished.has(d.source));
+  const hash = createHash("sha256");
+  for (const d of kept) hash.update(JSON.stringify([d.source, d.index, d.value ?? null, d.error ?? null])).update("\n");
+  return { fingerprint: hash.digest("hex"), documents: kept };
+}
+
+export function compilePolicySet(documents: readonly LoadedDocument[], engine: Engine): CompiledSet {
+  const policies: CompiledPolicy[] = [];
+  const problems: SourceProblem[] = [];
+  const warnings: string[] = [];
+  const seen = new Map<string, string>();
+  for (const d of documents) {
+    const at = { file: d.source, document: d.index + 1, ...(d.line !== undefined ? { line: d.line } : {}) };
+    const where = `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}`;
+    if (d.error !== undefined) {
+      problems.push({ ...at, problem: d.error });
+      continue;
+    }
+    if (d.value === undefined) continue;
+    const kind = policyKindOf(d.value);
+    if (kind.kind === "not-a-policy") {
+      warnings.push(`${where}: skipped: ${kind.reason}`);
+      continue;
+    }
+    if (kind.kind === "other-policy") {
+      warnings.push(`${where}: skipped: ${kind.name} is not supported by Bylaw yet`);
+      continue;
+    }
+    const outcome = compileSafely(engine, d.value);
+    if (!outcome.ok) {
+      const policy = nameOf(d.value);
+      for (const p of outcome.problems.filter((x) => x.severity === "error")) problems.push({ ...at, policy, problem: p });
+      continue;
+    }
+    const compiled = outcome.policy;
+    const key = `${compiled.kind}/${compiled.namespace}/${compiled.name}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const what = compiled.kind === "Policy" ? `Policy ${compiled.namespace}/${compiled.name}` : `ClusterPolicy ${compiled.name}`;
+      problems.push({ ...at, policy: compiled.name, problem: problem("metadata.name", `duplicate ${what}: already defined in ${first}`) });
+      continue;
+    }
+    seen.set(key, where);
+    for (const w of compiled.warnings) {
+      if (w.severity === "warning") warnings.push(`${where}: ${compiled.name}: ${w.path}: ${w.message}`);
+    }
+    policies.push(compiled);
+  }
+  return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, policies, warnings };
+}
+
+/** One line per problem: `file: document N (line L): policy P: field: message`. */
+export function describeProblem(p: SourceProblem): string {
+  if (typeof p.problem === "string") return p.problem;
+  const where = [p.file, p.document !== undefined ? `document ${p.document}${p.line !== undefined ? ` (line ${p.line})` : ""}` : undefined, p.policy !== undefined ? `policy ${p.policy}` : undefined];
+  const field = p.problem.path === "" ? "" : `${p.problem.path}: `;
+  return `${where.filter((x) => x !== undefined).join(": ")}: ${field}${p.problem.message}`;
+}
+
+function compileSafely(engine: Engine, doc: JsonValue): CompileOutcome {
+  try {
+    return engine.compile(doc);
+  } catch (e) {
+    return { ok: false, problems: [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)] };
+  }
+}
+
+function nameOf(doc: unknown): string {
+  const md = (doc as { metadata?: { name?: unknown } }).metadata;
+  return typeof md?.name === "string" ? md.name : "(unnamed)";
+}

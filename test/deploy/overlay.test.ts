@@ -1,0 +1,97 @@
+/** deploy/overlays/example: the base with every optional component, as `kubectl kustomize` renders it. */
+import assert from "node:assert/strict";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { createEngine } from "../../src/engine/engine.js";
+import { parseDocuments } from "../../src/platform/yaml/index.js";
+import { parseClusterFacts } from "../../src/server/policy-source/index.js";
+import { fakePorts } from "../support/fake-ports.js";
+import { checkCommon, containerPort, podOf } from "./manifest-checks.js";
+import { at, byKind, kubectlMissing, list, one, render, repoRoot, selects } from "./render.js";
+
+const SKIP = kubectlMissing();
+const root = repoRoot();
+
+describe("deploy/overlays/example", { skip: SKIP ?? false }, () => {
+  const manifests = SKIP === undefined ? render(join(root, "deploy", "overlays", "example")) : [];
+
+  test("keeps the base's namespace rules and adds no RBAC", () => {
+    checkCommon(manifests);
+    for (const kind of ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"]) assert.deepEqual(byKind(manifests, kind), []);
+    assert.equal(at(podOf(manifests).deployment, "spec", "replicas"), 3);
+  });
+
+  test("pins the image", () => {
+    assert.match(String(at(podOf(manifests).container, "image")), /^ghcr\.io\/bylaw\/bylaw:\d+\.\d+\.\d+$/);
+  });
+
+  test("the ServiceMonitor scrapes each pod through the webhook Service's metrics port", () => {
+    const monitor = one(manifests, "ServiceMonitor", "bylaw");
+    const service = one(manifests, "Service", "bylaw");
+    assert.ok(selects(at(monitor, "spec", "selector", "matchLabels"), at(service, "metadata", "labels")));
+    assert.ok(!selects(at(monitor, "spec", "selector", "matchLabels"), at(one(manifests, "Service", "bylaw-metrics"), "metadata", "labels")), "the NodePort Service is not scraped twice");
+    assert.deepEqual(at(monitor, "spec", "namespaceSelector", "matchNames"), ["bylaw"]);
+    const endpoint = at(monitor, "spec", "endpoints", 0);
+    assert.equal(at(endpoint, "path"), "/metrics");
+    assert.ok(list(at(service, "spec", "ports")).some((p) => at(p, "name") === at(endpoint, "port") && at(p, "port") === 8000));
+  });
+
+  test("the NodePort Service exposes each node's own pod's metrics", () => {
+    const { container, labels } = podOf(manifests);
+    const service = one(manifests, "Service", "bylaw-metrics");
+    assert.equal(at(service, "spec", "type"), "NodePort");
+    assert.equal(at(service, "spec", "externalTrafficPolicy"), "Local", "a scrape must not land on a random replica");
+    assert.ok(selects(at(service, "spec", "selector"), labels));
+    const [port] = list(at(service, "spec", "ports"));
+    assert.equal(containerPort(container, at(port, "targetPort")), 8000);
+    assert.equal(typeof at(port, "nodePort"), "number");
+  });
+
+  test("the NetworkPolicy admits the webhook and metrics ports only, and no egress", () => {
+    const { labels } = podOf(manifests);
+    const policy = one(manifests, "NetworkPolicy", "bylaw");
+    assert.ok(selects(at(policy, "spec", "podSelector", "matchLabels"), labels));
+    assert.deepEqual(at(policy, "spec", "policyTypes"), ["Ingress", "Egress"]);
+    assert.deepEqual(at(policy, "spec", "egress"), []);
+    const ports = list(at(policy, "spec", "ingress")).flatMap((rule) => list(at(rule, "ports")).map((p) => at(p, "port")));
+    assert.deepEqual([...new Set(ports)].sort(), [8000, 9443]);
+    const cidrs = list(at(policy, "spec", "ingress")).flatMap((rule) => list(at(rule, "from")).map((f) => at(f, "ipBlock", "cidr")));
+    assert.ok(cidrs.includes("192.0.2.10/32"), "the out-of-cluster Prometheus may scrape");
+  });
+
+  test("the policies and cluster facts ConfigMaps hold documents Bylaw loads", () => {
+    const engine = createEngine(fakePorts());
+    const policies = one(manifests, "ConfigMap", "bylaw-policies");
+    const files = Object.entries((at(policies, "data") ?? {}) as Record<string, string>);
+    assert.deepEqual(files.map(([k]) => k).sort(), ["disallow-latest-tag.yaml", "require-team-label.yaml"]);
+    for (const [file, text] of files) {
+      for (const doc of parseDocuments(text, file)) {
+        assert.equal(doc.error, undefined);
+        const compiled = engine.compile(doc.value ?? null);
+        assert.ok(compiled.ok, `${file}: ${compiled.ok ? "" : JSON.stringify(compiled.problems)}`);
+      }
+    }
+    const facts = String(at(one(manifests, "ConfigMap", "bylaw-cluster-facts"), "data", "cluster-facts.yaml"));
+    const [doc] = parseDocuments(facts, "cluster-facts.yaml");
+    const parsed = parseClusterFacts(doc?.value ?? null);
+    assert.ok(parsed.ok, JSON.stringify(parsed.ok ? "" : parsed.problems));
+  });
+
+  test("the caBundle from ca-bundle.yaml reaches every webhook, and the helper ConfigMap is not applied", () => {
+    assert.deepEqual(byKind(manifests, "ConfigMap", "bylaw-ca-bundle"), []);
+    const copy = mkdtempSync(join(tmpdir(), "bylaw-deploy-"));
+    try {
+      cpSync(join(root, "deploy"), join(copy, "deploy"), { recursive: true });
+      const file = join(copy, "deploy", "overlays", "example", "ca-bundle.yaml");
+      writeFileSync(file, readFileSync(file, "utf8").replace("caBundle: CA_BUNDLE_PLACEHOLDER", "caBundle: dGVzdC1jYQ=="));
+      const rendered = render(join(copy, "deploy", "overlays", "example"));
+      const webhooks = [...byKind(rendered, "MutatingWebhookConfiguration"), ...byKind(rendered, "ValidatingWebhookConfiguration")].flatMap((c) => list(at(c, "webhooks")));
+      assert.equal(webhooks.length, 3);
+      for (const w of webhooks) assert.equal(at(w, "clientConfig", "caBundle"), "dGVzdC1jYQ==", String(at(w, "name")));
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});

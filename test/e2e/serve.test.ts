@@ -1,0 +1,156 @@
+/** `bylaw serve` end to end over real HTTPS on loopback: admission decisions, patches, metrics, health. */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { applyPatch } from "rfc6902";
+import { tempTree } from "../support/temp-dir.js";
+import { review, startServe, type Running } from "./serve-harness.js";
+
+const policies = {
+  "require-team.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: require-team}
+spec:
+  validationFailureAction: Enforce
+  rules:
+    - name: check-team
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      validate:
+        message: "label team is required"
+        pattern: {metadata: {labels: {team: "?*"}}}
+`,
+  "no-latest.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: no-latest}
+spec:
+  validationFailureAction: Audit
+  emitWarning: true
+  rules:
+    - name: tag
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      validate:
+        message: "use a pinned tag"
+        pattern: {spec: {containers: [{image: "!*:latest"}]}}
+`,
+  "defaults.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: defaults}
+spec:
+  rules:
+    - name: owner
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      mutate:
+        patchStrategicMerge:
+          metadata: {labels: {+(owner): platform}}
+          spec: {containers: [{(name): "*", imagePullPolicy: IfNotPresent}]}
+`,
+  "no-exec.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: no-exec}
+spec:
+  validationFailureAction: Enforce
+  rules:
+    - name: deny-exec
+      match: {any: [{resources: {kinds: [Pod/exec]}}]}
+      validate:
+        message: "exec is not allowed in {{ request.namespace }}"
+        deny: {}
+`,
+};
+
+const pod = (name: string, labels: Record<string, string>, image = "nginx:1.27") => ({
+  apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "shop", labels }, spec: { containers: [{ name: "app", image }] },
+});
+type Review = { response: { uid: string; allowed: boolean; status?: { message: string }; patch?: string; patchType?: string; warnings?: string[] } };
+
+describe("bylaw serve over HTTPS", () => {
+  let server: Running;
+  before(async () => {
+    server = await startServe(["--policies", tempTree(policies)]);
+  });
+  after(async () => {
+    assert.equal(await server.stop(), 0);
+  });
+
+  test("readiness and liveness", async () => {
+    assert.equal((await server.get("/health/liveness")).status, 200);
+    assert.equal((await server.get("/health/readiness")).status, 200);
+  });
+
+  test("CREATE of a compliant Pod is allowed", async () => {
+    const r = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "ok", object: pod("ok", { team: "a" }) }));
+    assert.equal(r.status, 200);
+    assert.equal((r.json as Review).response.allowed, true);
+    assert.equal((r.json as Review).response.uid, "u-1");
+  });
+
+  test("an Enforce failure is denied with Kyverno's message; Audit failures only warn", async () => {
+    const r = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "bad", object: pod("bad", {}, "nginx:latest") }));
+    const res = (r.json as Review).response;
+    assert.equal(res.allowed, false);
+    assert.equal(res.status?.message, "\n\nresource Pod/shop/bad was blocked due to the following policies \n\nrequire-team:\n  check-team: 'validation error: label team is required. rule check-team failed at\n    path /metadata/labels/team/'\n".replace("at\n    path", "at path"));
+    const audit = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "latest", object: pod("latest", { team: "a" }, "nginx:latest") }));
+    const ares = (audit.json as Review).response;
+    assert.equal(ares.allowed, true);
+    assert.deepEqual(ares.warnings, ["policy no-latest.tag: validation error: use a pinned tag. rule tag failed at path /spec/containers/0/image/"]);
+  });
+
+  test("UPDATE and DELETE follow the object and oldObject", async () => {
+    const upd = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "UPDATE", namespace: "shop", name: "x", object: pod("x", { team: "a" }), oldObject: pod("x", {}) }));
+    assert.equal((upd.json as Review).response.allowed, true);
+    const del = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "DELETE", namespace: "shop", name: "x", object: null, oldObject: pod("x", {}) }));
+    assert.equal((del.json as Review).response.allowed, false, "DELETE is judged on oldObject, which lacks the label");
+  });
+
+  test("a subresource (pods/exec CONNECT) matches Pod/exec", async () => {
+    const r = await server.post("/validate/fail", review({
+      kind: { group: "", version: "v1", kind: "PodExecOptions" }, resource: { group: "", version: "v1", resource: "pods" }, subResource: "exec",
+      requestKind: { group: "", version: "v1", kind: "PodExecOptions" }, operation: "CONNECT", namespace: "shop", name: "web",
+      object: { apiVersion: "v1", kind: "PodExecOptions", command: ["sh"], container: "app" },
+    }));
+    const res = (r.json as Review).response;
+    assert.equal(res.allowed, false);
+    assert.match(res.status?.message ?? "", /exec is not allowed in shop/);
+  });
+
+  test("dry-run requests get the same decision", async () => {
+    const r = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "d", dryRun: true, object: pod("d", {}) }));
+    assert.equal((r.json as Review).response.allowed, false);
+  });
+
+  test("mutation answers a base64 JSON patch that a JSON Patch library applies onto the object", async () => {
+    const object = pod("m", { team: "a" });
+    const r = await server.post("/mutate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "m", object }));
+    const res = (r.json as Review).response;
+    assert.equal(res.allowed, true);
+    assert.equal(res.patchType, "JSONPatch");
+    const patch = JSON.parse(Buffer.from(res.patch ?? "", "base64").toString("utf8"));
+    const copy = structuredClone(object) as Record<string, unknown>;
+    assert.ok(applyPatch(copy, patch).every((e) => e === null));
+    assert.deepEqual((copy["metadata"] as { labels: unknown }).labels, { team: "a", owner: "platform" });
+    assert.equal(((copy["spec"] as { containers: { imagePullPolicy: string }[] }).containers[0])?.imagePullPolicy, "IfNotPresent");
+  });
+
+  test("malformed bodies get 400 with a reason; the server keeps serving", async () => {
+    assert.equal((await server.post("/validate/fail", "{not json")).status, 400);
+    const wrong = await server.post("/validate/fail", JSON.stringify({ apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview", request: {} }));
+    assert.equal(wrong.status, 400);
+    assert.match(wrong.text, /apiVersion/);
+    assert.equal((await server.get("/health/liveness")).status, 200);
+  });
+
+  test("/policyvalidate rejects an invalid policy with its field path", async () => {
+    const bad = { apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name: "x" }, spec: { rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] } }] } };
+    const r = await server.post("/policyvalidate", review({ kind: { group: "kyverno.io", version: "v1", kind: "ClusterPolicy" }, operation: "CREATE", name: "x", object: bad }));
+    const res = (r.json as Review).response;
+    assert.equal(res.allowed, false);
+    assert.match(res.status?.message ?? "", /spec\.rules\[0\]/);
+  });
+
+  test("metrics carry Kyverno's names and labels", async () => {
+    const text = await server.metrics();
+    assert.match(text, /kyverno_admission_requests_total\{[^}]*resource_kind="Pod"[^}]*request_allowed="false"/);
+    assert.match(text, /kyverno_policy_results_total\{[^}]*policy_name="require-team"[^}]*rule_result="fail"/);
+    assert.match(text, /kyverno_policy_rule_info_total\{[^}]*policy_name="defaults"/);
+    assert.match(text, /kyverno_admission_review_duration_seconds_bucket/);
+  });
+});
