@@ -5,7 +5,7 @@
  * resources instead: their results carry the patched targets (see mutate-existing.ts).
  */
 import type { JsonObject } from "../api/json.js";
-import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
+import { isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import type { Resource } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
@@ -24,11 +24,10 @@ export function isMutateExisting(rule: CompiledRule): boolean {
 }
 
 export function mutatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv, existing?: ExistingResources): PolicyResponse {
-  const { base, operation } = requestBase(request);
+  const { base, operation, tooDeep } = requestBase(request, env.requestMemo);
   const results: RuleResult[] = [];
   let current: Resource = request.resource;
   if (operation === "DELETE") return { policy, resource: request.oldResource ?? request.resource, rules: results, patchedResource: current };
-  const tooDeep = exceedsDepth(request.resource) || exceedsDepth(request.oldResource);
   for (const compiled of policy.rules) {
     if (compiled.rule.mutate === undefined) continue;
     if (!matchRule(policy, compiled, current, operation, request).matched) continue;

@@ -4,11 +4,14 @@ import type { RuleResult } from "../api/rule-result.js";
 import type { JmesPathEngine } from "../jmespath/types.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { EnginePorts } from "../ports.js";
+import type { RequestBase } from "./request-base.js";
 
 /** What the engine is built from: an interpreter with Kyverno's functions, and the ports. */
 export interface EngineEnv {
   readonly jmespath: JmesPathEngine;
   readonly ports: EnginePorts;
+  /** Per-engine memo of each request's base context (see request-base.ts). */
+  readonly requestMemo?: WeakMap<EngineRequest, RequestBase>;
 }
 
 export interface EngineRequest {

@@ -3,7 +3,7 @@
  * variables → the validate handler → a RuleResult with a message (spec: architecture "Flow of one rule").
  */
 import type { JsonObject } from "../api/json.js";
-import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
+import { isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import { resourceNamespace } from "../api/resource.js";
 import { effectiveAction } from "./failure-action.js";
 import type { RuleResult } from "../api/rule-result.js";
@@ -17,9 +17,8 @@ import { matchRule } from "./match-rule.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
-  const tooDeep = exceedsDepth(request.resource) || exceedsDepth(request.oldResource);
   const subject = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
-  const { base, operation } = requestBase(request);
+  const { base, operation, tooDeep } = requestBase(request, env.requestMemo);
   const results: RuleResult[] = [];
   for (const compiled of policy.rules) {
     if (compiled.rule.validate === undefined) continue;

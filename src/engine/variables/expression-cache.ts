@@ -22,12 +22,28 @@ export class ExpressionCache {
   readonly #dynamicTemplates = new Map<string, Template>();
   readonly #max: number;
   #pinning = false;
+  /** Maps and lists known to hold no `{{`, `$(` or escapes anywhere: substitution returns them as they are. */
+  readonly #inert = new WeakMap<object, boolean>();
 
   constructor(
     readonly jmespath: JmesPathEngine,
     options: ExpressionCacheOptions = {},
   ) {
     this.#max = options.maxDynamicEntries ?? 2000;
+  }
+
+  /**
+   * True when nothing in `value` (keys included) can change under substitution: no `{{` and no `$(`
+   * (escapes need one of them too). Computed once per policy object; objects made per request
+   * (substituted copies) are checked again, which is no worse than substituting them.
+   */
+  isInert(value: object): boolean {
+    let hit = this.#inert.get(value);
+    if (hit === undefined) {
+      hit = inert(value);
+      this.#inert.set(value, hit);
+    }
+    return hit;
   }
 
   /** Compiles `source` once; a syntax error is remembered too, so it is not re-parsed either. */
@@ -88,4 +104,13 @@ function compileWith(engine: JmesPathEngine, source: string): Compiled {
     const error = e instanceof JmesPathError ? e : new JmesPathError("syntax", e instanceof Error ? e.message : String(e));
     return { ok: false, error };
   }
+}
+
+function inert(value: unknown): boolean {
+  if (typeof value === "string") return !value.includes("{{") && !value.includes("$(");
+  if (Array.isArray(value)) return value.every(inert);
+  if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) if (!inert(k) || !inert(v)) return false;
+  }
+  return true;
 }

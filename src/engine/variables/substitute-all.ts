@@ -13,6 +13,7 @@ import { walkStrings } from "./walk-strings.js";
 
 /** Substitutes a whole document or fragment: references, then variables in keys and values, recursively. */
 export function substituteAll(value: JsonValue, scope: SubstitutionScope): Result<JsonValue> {
+  if (typeof value === "object" && value !== null && scope.cache.isInert(value)) return { ok: true, value };
   const basePath = scope.basePath ?? "";
   const referenced = substituteReferences(value, basePath);
   if (!referenced.ok) return referenced;
