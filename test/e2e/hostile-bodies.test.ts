@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { tempTree } from "../support/temp-dir.js";
 import { review, startServe, type Running } from "./serve-harness.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 const policy = `apiVersion: kyverno.io/v1
 kind: ClusterPolicy
@@ -26,16 +27,6 @@ spec:
             deny: {conditions: {any: [{key: "{{ regex_match('^.*:latest$', element.image) }}", operator: Equals, value: true}]}}
 `;
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const validPod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "shop", labels: { team: "a" } }, spec: { containers: [{ name: "c", image: "nginx:1" }] } };
 const base = JSON.parse(review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "p", object: validPod })) as Record<string, unknown>;
@@ -63,7 +54,7 @@ function mutate(value: unknown, pick: () => number): unknown {
 }
 
 function body(i: number): string | Buffer {
-  const pick = rng(i + 1);
+  const pick = seededRandom(i + 1);
   const kind = i % 10;
   const json = JSON.stringify(mutate(base, pick));
   switch (kind) {

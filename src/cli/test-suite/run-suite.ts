@@ -16,7 +16,7 @@ import { buildRequest } from "../offline/build-request.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { loadPolicies, type LoadedPolicies } from "../load-policies.js";
 import { compareRow } from "./compare.js";
-import { loadExpectedResources } from "./expected-resources.js";
+import { loadExpectedResources, type ResourceFile } from "./expected-resources.js";
 import { resourceCheck } from "./resource-check.js";
 import { parseTestFile, type ExpectedResult, type TestSpec } from "./test-file.js";
 import type { RowResult, SuiteResult } from "./types.js";
@@ -69,7 +69,7 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
   if (missing.length > 0) return fail(`${file}: resources: ${missing.map((d) => d.error).join("; ")}`);
   const resources = rdocs.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string");
   const files = await loadExpectedResources(dir, spec);
-  const present = await loadExisting(dir, spec);
+  const present = await loadExisting(dir, spec, files);
   if (present.errors.length > 0) return fail(`${file}: ${present.errors.join("; ")}`);
   const existing = existingResources(present.docs);
 
@@ -136,13 +136,20 @@ function failed(file: string, name: string, error: string, results: RowResult[])
 
 export type { LoadedPolicies };
 
-/** Objects the suite says already exist: clone sources and mutate-existing targets. */
-async function loadExisting(dir: string, spec: TestSpec): Promise<{ docs: JsonObject[]; errors: string[] }> {
-  const paths = [...spec.targetResources, ...spec.results.flatMap((r) => (r.cloneSourceResource !== undefined ? [r.cloneSourceResource] : []))];
-  if (paths.length === 0) return { docs: [], errors: [] };
-  const loaded = await loadPaths([...new Set(paths)].map((p) => resolve(dir, p)));
-  return {
-    docs: loaded.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string"),
-    errors: loaded.flatMap((d) => (d.error !== undefined ? [`targetResources/cloneSourceResource: ${d.error}`] : [])),
-  };
+/** Objects the suite says already exist: mutate-existing targets, and the clone sources its rows name (already read). */
+async function loadExisting(dir: string, spec: TestSpec, files: ReadonlyMap<string, ResourceFile>): Promise<{ docs: JsonObject[]; errors: string[] }> {
+  const docs: JsonObject[] = [];
+  const errors: string[] = [];
+  if (spec.targetResources.length > 0) {
+    for (const d of await loadPaths(spec.targetResources.map((p) => resolve(dir, p)))) {
+      if (d.error !== undefined) errors.push(`targetResources: ${d.error}`);
+      else if (isObject(d.value) && typeof d.value["kind"] === "string") docs.push(d.value);
+    }
+  }
+  for (const f of new Set(spec.results.flatMap((r) => (r.cloneSourceResource !== undefined ? [r.cloneSourceResource] : [])))) {
+    const loaded = files.get(f);
+    if (loaded === undefined || "error" in loaded) errors.push(`cloneSourceResource: ${loaded && "error" in loaded ? loaded.error : `${f} not loaded`}`);
+    else docs.push(...loaded.docs.filter((d) => typeof d["kind"] === "string"));
+  }
+  return { docs, errors };
 }

@@ -1,15 +1,7 @@
 /** Small JSON helpers for rewriting rules without mutating the caller's documents. */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 
-export function cloneJson<T extends JsonValue>(v: T): T {
-  if (Array.isArray(v)) return v.map((x) => cloneJson(x)) as T;
-  if (isObject(v)) {
-    const out: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) setKey(out, k, cloneJson(x));
-    return out as T;
-  }
-  return v;
-}
+export { cloneJson } from "../api/json-copy.js";
 
 /** Written and not null (Go's "non-nil" for pointers, slices and maps decoded from JSON). */
 export function isPresent(v: JsonValue | undefined): v is JsonValue {

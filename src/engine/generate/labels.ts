@@ -7,7 +7,7 @@
 import { isObject, type JsonObject } from "../api/json.js";
 import { parseApiVersion, resourceApiVersion, resourceKind, resourceMetadata, resourceNamespace, type Resource } from "../api/resource.js";
 import { setOwn } from "../api/set-own.js";
-import { copyJson } from "./json-copy.js";
+import { cloneJson } from "../api/json-copy.js";
 import type { GenerateInput } from "./types.js";
 
 export const MANAGED_BY = "app.kubernetes.io/managed-by";
@@ -70,7 +70,7 @@ export function applyLabels(
   resource: Resource,
   kyverno: Readonly<Record<string, string>>,
 ): { toApply: Resource; labels: Record<string, string> } {
-  const toApply = copyJson(resource);
+  const toApply = cloneJson(resource);
   const meta = isObject(toApply["metadata"]) ? toApply["metadata"] : ({} as JsonObject);
   if (!isObject(toApply["metadata"])) setOwn(toApply, "metadata", meta);
   const existing = isObject(meta["labels"]) ? meta["labels"] : ({} as JsonObject);

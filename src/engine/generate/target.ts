@@ -2,7 +2,7 @@
 import { isObject, type JsonObject } from "../api/json.js";
 import type { Resource } from "../api/resource.js";
 import { setOwn } from "../api/set-own.js";
-import { copyJson } from "./json-copy.js";
+import { cloneJson } from "../api/json-copy.js";
 
 export interface TargetRef {
   readonly apiVersion: string;
@@ -21,11 +21,11 @@ export function withIdentity(target: TargetRef, meta: JsonObject, body: JsonObje
   if (target.name !== "") metadata["name"] = target.name;
   if (target.namespace !== "") metadata["namespace"] = target.namespace;
   for (const [k, v] of Object.entries(meta)) {
-    if (k !== "name" && k !== "namespace") setOwn(metadata, k, copyJson(v));
+    if (k !== "name" && k !== "namespace") setOwn(metadata, k, cloneJson(v));
   }
   const out: Resource = { apiVersion: target.apiVersion, kind: target.kind, metadata };
   for (const [k, v] of Object.entries(body)) {
-    if (k !== "apiVersion" && k !== "kind" && k !== "metadata") setOwn(out, k, copyJson(v));
+    if (k !== "apiVersion" && k !== "kind" && k !== "metadata") setOwn(out, k, cloneJson(v));
   }
   return out;
 }

@@ -6,10 +6,8 @@
  */
 import type { JsonObject } from "../api/json.js";
 import { isObject } from "../api/json.js";
-import { evaluateConditions } from "../conditions/index.js";
-import { loadContextEntries } from "../context/load-entries.js";
+import { enterScope } from "../context/enter-scope.js";
 import { evaluateList, withElement } from "../foreach/evaluate-list.js";
-import { substituteAll } from "../variables/index.js";
 import { applyPatchOf } from "./patch-block.js";
 import type { MutateOutcome, MutateScope } from "./types.js";
 
@@ -27,20 +25,10 @@ export function runForEachMutation(list: readonly JsonObject[], scope: MutateSco
     for (const index of order) {
       const element = elements.items[index];
       if (element === undefined) continue;
-      let vars = withElement(scope.vars, element, index, depth);
-      const context = fe["context"];
-      if (Array.isArray(context) && context.length > 0) {
-        const loaded = loadContextEntries(context as never, vars);
-        if (!loaded.ok) return { status: "error", message: `failed to load context: ${loaded.error.message}`, resource: scope.resource };
-        vars = { ...vars, data: loaded.value };
-      }
-      const preconditions = fe["preconditions"];
-      if (preconditions !== undefined && preconditions !== null) {
-        const scoped = vars;
-        const pre = evaluateConditions(preconditions as never, (v) => substituteAll(v, scoped));
-        if (!pre.ok) return { status: "error", message: `failed to evaluate preconditions: ${pre.error.message}`, resource: scope.resource };
-        if (!pre.value.met) continue;
-      }
+      const entered = enterScope(withElement(scope.vars, element, index, depth), fe["context"], fe["preconditions"]);
+      if (entered.kind === "error") return { status: "error", message: entered.message, resource: scope.resource };
+      if (entered.kind === "skip") continue;
+      const vars = entered.vars;
       const here: MutateScope = { ...scope, resource, vars };
       const nested = fe["foreach"];
       if (Array.isArray(nested)) {

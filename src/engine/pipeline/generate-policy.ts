@@ -7,8 +7,7 @@ import type { JsonObject } from "../api/json.js";
 import { isObject } from "../api/json.js";
 import { resourceKind, resourceName, resourceNamespace } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
-import { evaluateConditions } from "../conditions/index.js";
-import { loadContextEntries } from "../context/load-entries.js";
+import { enterScope } from "../context/enter-scope.js";
 import { evaluateList, withElement } from "../foreach/evaluate-list.js";
 import { generateResources, type ExistingResources, type GeneratedResource } from "../generate/index.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
@@ -64,19 +63,10 @@ function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, generate: J
       if (elements.kind === "error") return fail(`failed to evaluate list ${listExpr}: ${elements.message}`);
       if (elements.kind === "missing") continue;
       for (const [index, element] of elements.items.entries()) {
-        let scope = withElement(vars, element, index, 0);
-        const context = fe["context"];
-        if (Array.isArray(context) && context.length > 0) {
-          const loaded = loadContextEntries(context as never, scope);
-          if (!loaded.ok) return fail(`failed to load context: ${loaded.error.message}`);
-          scope = { ...scope, data: loaded.value };
-        }
-        if (fe["preconditions"] !== undefined && fe["preconditions"] !== null) {
-          const scoped = scope;
-          const pre = evaluateConditions(fe["preconditions"] as never, (v) => substituteAll(v, scoped));
-          if (!pre.ok) return fail(`failed to evaluate preconditions: ${pre.error.message}`);
-          if (!pre.value.met) continue;
-        }
+        const entered = enterScope(withElement(vars, element, index, 0), fe["context"], fe["preconditions"]);
+        if (entered.kind === "error") return fail(entered.message);
+        if (entered.kind === "skip") continue;
+        const scope = entered.vars;
         const pattern: JsonObject = { ...shared };
         for (const [k, v] of Object.entries(fe)) if (k !== "list" && k !== "context" && k !== "preconditions") pattern[k] = v;
         const out = generateOne(pattern, scope, `/generate/foreach/${i}`);

@@ -8,8 +8,7 @@ import { isObject } from "../api/json.js";
 import type { LabelSelector } from "../api/policy.js";
 import { resourceName, type Resource } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
-import { evaluateConditions } from "../conditions/index.js";
-import { loadContextEntries } from "../context/load-entries.js";
+import { enterScope } from "../context/enter-scope.js";
 import type { ExistingResources } from "../generate/index.js";
 import { runMutation } from "../mutate/run-mutation.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
@@ -39,24 +38,12 @@ export function mutateTargets(policy: CompiledPolicy, compiled: CompiledRule, va
       continue;
     }
     for (const target of found) {
-      let scope: SubstitutionScope = { ...vars, data: { ...vars.data, target }, target: true };
-      if (Array.isArray(context) && context.length > 0) {
-        const loaded = loadContextEntries(context as never, scope);
-        if (!loaded.ok) {
-          results.push({ ...ruleResult(name, "Mutation", "error", `failed to load context: ${loaded.error.message}`), patchedTarget: target });
-          continue;
-        }
-        scope = { ...scope, data: loaded.value };
+      const entered = enterScope({ ...vars, data: { ...vars.data, target }, target: true }, context, preconditions);
+      if (entered.kind !== "ready") {
+        results.push({ ...ruleResult(name, "Mutation", entered.kind, entered.message), patchedTarget: target });
+        continue;
       }
-      if (preconditions !== undefined && preconditions !== null) {
-        const scoped = scope;
-        const pre = evaluateConditions(preconditions as never, (v) => substituteAll(v, scoped));
-        if (!pre.ok || !pre.value.met) {
-          const message = pre.ok ? "preconditions not met" : `failed to evaluate preconditions: ${pre.error.message}`;
-          results.push({ ...ruleResult(name, "Mutation", pre.ok ? "skip" : "error", message), patchedTarget: target });
-          continue;
-        }
-      }
+      const scope = entered.vars;
       const out = runMutation(patchBlock, { ruleName: name, resource: target, vars: scope, jsonPatches: policy.jsonPatches });
       results.push({ ...ruleResult(name, "Mutation", out.status, out.message), patchedTarget: out.resource });
     }

@@ -6,11 +6,10 @@
 import type { JsonObject } from "../api/json.js";
 import type { Operation } from "../api/resource.js";
 import type { RuleResult, RuleStatus, RuleType } from "../api/rule-result.js";
-import { evaluateConditions } from "../conditions/index.js";
-import { loadContextEntries } from "../context/load-entries.js";
+import { enterScope } from "../context/enter-scope.js";
 import { setDotted } from "../context/request-context.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
-import { substituteAll, type SubstitutionScope } from "../variables/index.js";
+import type { SubstitutionScope } from "../variables/index.js";
 import type { EngineEnv, EngineRequest } from "./types.js";
 
 export type RuleScope = { readonly ok: true; readonly vars: SubstitutionScope } | { readonly ok: false; readonly result: RuleResult };
@@ -25,19 +24,8 @@ export function ruleScope(policy: CompiledPolicy, compiled: CompiledRule, base: 
   let data = base;
   const ruleVars = request.ruleVariables?.(policy.name, name);
   for (const [k, v] of Object.entries(ruleVars ?? {})) data = setDotted(data, k, v);
-  let vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: { ports: env.ports }, cache: policy.cache, operation };
-  if (rule.context !== undefined && rule.context.length > 0) {
-    const loaded = loadContextEntries(rule.context, vars);
-    if (!loaded.ok) return { ok: false, result: ruleResult(name, type, "error", `failed to load context: ${loaded.error.message}`) };
-    vars = { ...vars, data: loaded.value };
-  }
-  if (rule.preconditions !== undefined) {
-    const pre = evaluateConditions(rule.preconditions, (v) => substituteAll(v, vars));
-    if (!pre.ok) return { ok: false, result: ruleResult(name, type, "error", `failed to evaluate preconditions: ${pre.error.message}`) };
-    if (!pre.value.met) {
-      const detail = pre.value.message;
-      return { ok: false, result: ruleResult(name, type, "skip", detail === "" ? "preconditions not met" : `preconditions not met; ${detail}`) };
-    }
-  }
-  return { ok: true, vars };
+  const vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: { ports: env.ports }, cache: policy.cache, operation };
+  const entered = enterScope(vars, rule.context, rule.preconditions);
+  if (entered.kind !== "ready") return { ok: false, result: ruleResult(name, type, entered.kind, entered.message) };
+  return { ok: true, vars: entered.vars };
 }

@@ -5,10 +5,8 @@
  * element applied, the rule gives no result.
  */
 import type { ForEachValidation } from "../api/policy.js";
-import { evaluateConditions } from "../conditions/index.js";
-import { loadContextEntries } from "../context/load-entries.js";
+import { enterScope } from "../context/enter-scope.js";
 import { evaluateList, withElement } from "../foreach/evaluate-list.js";
-import { substituteAll } from "../variables/index.js";
 import { passMessage } from "./messages.js";
 import { runValidation } from "./run-validation.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
@@ -25,17 +23,10 @@ export function validateForEach(list: readonly ForEachValidation[], message: str
     for (let index = 0; index < elements.items.length; index++) {
       const element = elements.items[index];
       if (element === null || element === undefined) continue;
-      const elementVars = withElement(scope.vars, element, index, depth);
-      let vars = elementVars;
-      if (fe.context !== undefined && fe.context.length > 0) {
-        const loaded = loadContextEntries(fe.context, elementVars);
-        if (!loaded.ok) return { status: "error", message: `failed to load context: ${loaded.error.message}` };
-        vars = { ...elementVars, data: loaded.value };
-      }
-      if (fe.preconditions !== undefined) {
-        const pre = evaluateConditions(fe.preconditions, (v) => substituteAll(v, vars));
-        if (!pre.ok || !pre.value.met) continue;
-      }
+      const entered = enterScope(withElement(scope.vars, element, index, depth), fe.context, fe.preconditions);
+      if (entered.kind === "error" && entered.stage === "context") return { status: "error", message: entered.message };
+      if (entered.kind !== "ready") continue;
+      const vars = entered.vars;
       const target = fe.elementScope === false ? scope.target : element;
       const outcome = runValidation(fe, message, { ...scope, target, vars }, depth + 1);
       if (outcome === undefined || outcome.status === "skip") continue;

@@ -4,6 +4,7 @@ import { applyPatch, type Operation } from "rfc6902";
 import type { JsonObject, JsonValue } from "../../api/json.js";
 import { applyJsonPatch } from "./apply.js";
 import { createJsonPatch } from "./diff.js";
+import { seededRandom } from "../../../../test/support/seeded-random.js";
 
 /** The patch must turn `before` into exactly `after`, with our applier and with plain RFC 6902. */
 function roundTrip(before: JsonValue, after: JsonValue): ReturnType<typeof createJsonPatch> {
@@ -123,22 +124,11 @@ describe("createJsonPatch", () => {
   });
 });
 
-/** A tiny deterministic generator (mulberry32), so the property tests are reproducible. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = { int: (n: number) => number; pick: <T>(xs: readonly T[]) => T };
 
 function rand(seed: number): Rand {
-  const next = rng(seed);
+  const next = seededRandom(seed);
   const int = (n: number): number => Math.floor(next() * n);
   return { int, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)] as T };
 }

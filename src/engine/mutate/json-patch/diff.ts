@@ -6,7 +6,7 @@
  */
 import { createPatch, type Operation, type Pointer } from "rfc6902";
 import { isObject, type JsonValue } from "../../api/json.js";
-import { jsonEqual } from "./json-values.js";
+import { jsonEqual } from "../../api/json-equal.js";
 import { escapePointerToken } from "./pointer.js";
 import type { JsonPatchOp } from "./types.js";
 

@@ -1,28 +1,7 @@
-import { describe, test } from "node:test";
-import assert from "node:assert/strict";
-import type { JsonObject, JsonValue } from "../../api/json.js";
-import { strategicMergeResource } from "./index.js";
-import { at, deepFreeze, deployment, nginx, pod, sidecar } from "./test-support.js";
+import { describe } from "node:test";
+import { deployment, nginx, pod, runMergeCases, sidecar, type MergeCase } from "./test-support.js";
 
-interface Case {
-  readonly name: string;
-  readonly resource: JsonObject;
-  readonly patch: JsonObject;
-  readonly path: (string | number)[];
-  /** The value at `path`; undefined means the key is gone. */
-  readonly want: JsonValue | undefined;
-}
-
-function run(cases: readonly Case[]): void {
-  for (const c of cases) {
-    test(c.name, () => {
-      const merged = strategicMergeResource(c.resource, deepFreeze(c.patch));
-      assert.ok(merged.ok, merged.ok ? "" : merged.error.message);
-      assert.deepEqual(at(merged.value, ...c.path), c.want);
-      assert.ok(!JSON.stringify(merged.value).includes('"$'), "no directive is left in the result");
-    });
-  }
-}
+const run = (cases: readonly MergeCase[]): void => runMergeCases(cases, { noDirectivesLeft: true });
 
 const secured = pod({ containers: [nginx, sidecar], securityContext: { runAsUser: 1000, fsGroup: 2000 }, volumes: [{ name: "cache", emptyDir: {} }, { name: "certs", secret: { secretName: "tls" } }] });
 

@@ -2,25 +2,9 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject, JsonValue } from "../../api/json.js";
 import { fieldSchema, schemaForKind, strategicMerge, strategicMergeResource } from "./index.js";
-import { at, deepFreeze, deployment, nginx, pod, sidecar } from "./test-support.js";
+import { at, deepFreeze, deployment, nginx, pod, runMergeCases, sidecar, type MergeCase } from "./test-support.js";
 
-interface Case {
-  readonly name: string;
-  readonly resource: JsonObject;
-  readonly patch: JsonObject;
-  readonly path: (string | number)[];
-  readonly want: JsonValue | undefined;
-}
-
-function run(cases: readonly Case[]): void {
-  for (const c of cases) {
-    test(c.name, () => {
-      const merged = strategicMergeResource(c.resource, deepFreeze(c.patch));
-      assert.ok(merged.ok, merged.ok ? "" : merged.error.message);
-      assert.deepEqual(at(merged.value, ...c.path), c.want);
-    });
-  }
-}
+const run = (cases: readonly MergeCase[]): void => runMergeCases(cases);
 
 const names = (list: JsonValue | undefined): string[] => (Array.isArray(list) ? list.map((c) => String(at(c, "name"))) : []);
 const tpl = (spec: JsonObject): JsonObject => ({ spec: { template: { spec } } });

@@ -1,5 +1,8 @@
 /** Realistic resources for the strategic merge tests, and a deep freeze that proves inputs stay untouched. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
 import type { JsonObject, JsonValue } from "../../api/json.js";
+import { strategicMergeResource } from "./index.js";
 
 export function deepFreeze<T extends JsonValue>(v: T): T {
   if (typeof v === "object" && v !== null) {
@@ -49,4 +52,26 @@ export function at(obj: JsonValue, ...path: (string | number)[]): JsonValue | un
     cur = Array.isArray(cur) ? cur[p as number] : (cur as JsonObject)[p as string];
   }
   return cur;
+}
+
+/** One table row: merge `patch` into `resource`, then the value at `path` must be `want`. */
+export interface MergeCase {
+  readonly name: string;
+  readonly resource: JsonObject;
+  readonly patch: JsonObject;
+  readonly path: (string | number)[];
+  /** The value at `path`; undefined means the key is gone. */
+  readonly want: JsonValue | undefined;
+}
+
+/** Registers one test per case; `noDirectivesLeft` also checks that no `$…` key reached the result. */
+export function runMergeCases(cases: readonly MergeCase[], options: { noDirectivesLeft?: boolean } = {}): void {
+  for (const c of cases) {
+    test(c.name, () => {
+      const merged = strategicMergeResource(c.resource, deepFreeze(c.patch));
+      assert.ok(merged.ok, merged.ok ? "" : merged.error.message);
+      assert.deepEqual(at(merged.value, ...c.path), c.want);
+      if (options.noDirectivesLeft === true) assert.ok(!JSON.stringify(merged.value).includes('"$'), "no directive is left in the result");
+    });
+  }
 }

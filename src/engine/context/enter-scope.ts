@@ -1,0 +1,34 @@
+/**
+ * What a rule, a foreach element or a mutate target does before its handler: load its context
+ * entries into the variable scope, then check its preconditions. Callers decide what a skip or an
+ * error means for them (a rule result, the next element, …).
+ */
+import type { Conditions, ContextEntry } from "../api/policy.js";
+import { evaluateConditions } from "../conditions/index.js";
+import { substituteAll, type SubstitutionScope } from "../variables/index.js";
+import { loadContextEntries } from "./load-entries.js";
+
+export type ScopeOutcome =
+  | { readonly kind: "ready"; readonly vars: SubstitutionScope }
+  | { readonly kind: "skip"; readonly message: string }
+  | { readonly kind: "error"; readonly stage: "context" | "preconditions"; readonly message: string };
+
+/** `context` and `preconditions` as written (absent, null or empty: nothing to do). */
+export function enterScope(vars: SubstitutionScope, context: unknown, preconditions: unknown): ScopeOutcome {
+  let scope = vars;
+  if (Array.isArray(context) && context.length > 0) {
+    const loaded = loadContextEntries(context as readonly ContextEntry[], scope);
+    if (!loaded.ok) return { kind: "error", stage: "context", message: `failed to load context: ${loaded.error.message}` };
+    scope = { ...scope, data: loaded.value };
+  }
+  if (preconditions !== undefined && preconditions !== null) {
+    const ready = scope;
+    const pre = evaluateConditions(preconditions as Conditions, (v) => substituteAll(v, ready));
+    if (!pre.ok) return { kind: "error", stage: "preconditions", message: `failed to evaluate preconditions: ${pre.error.message}` };
+    if (!pre.value.met) {
+      const detail = pre.value.message;
+      return { kind: "skip", message: detail === "" ? "preconditions not met" : `preconditions not met; ${detail}` };
+    }
+  }
+  return { kind: "ready", vars: scope };
+}
