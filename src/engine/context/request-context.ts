@@ -58,7 +58,8 @@ export function buildRequestContext(input: RequestInput): JsonObject {
 /** Set a value at a dotted path (`request.operation`), creating maps on the way. Returns a new root. */
 export function setDotted(root: JsonObject, dotted: string, value: JsonValue): JsonObject {
   const keys = dotted.split(".");
-  const out: JsonObject = { ...root };
+  // Object.assign rather than a spread: V8 makes spread copies slow to add keys to.
+  const out: JsonObject = Object.assign({}, root);
   let cur = out;
   keys.forEach((k, i) => {
     if (i === keys.length - 1) {
@@ -66,7 +67,7 @@ export function setDotted(root: JsonObject, dotted: string, value: JsonValue): J
       return;
     }
     const next = cur[k];
-    const copy: JsonObject = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...next } : {};
+    const copy: JsonObject = typeof next === "object" && next !== null && !Array.isArray(next) ? Object.assign({}, next) : {};
     cur[k] = copy;
     cur = copy;
   });

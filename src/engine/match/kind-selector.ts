@@ -5,7 +5,7 @@
  * A "version" is `v<digit>` optionally followed by `alpha<digit>` / `beta<digit>`, or `*`.
  */
 import type { GroupVersionKind } from "../api/resource.js";
-import { wildcardMatch } from "../values/wildcard.js";
+import { hasWildcard, wildcardMatch } from "../values/wildcard.js";
 import type { KindSelector } from "./types.js";
 
 const VERSION = /^(v\d((alpha|beta)\d)?|\*)$/;
@@ -50,6 +50,22 @@ export function kindSelectorMatches(s: KindSelector, gvk: GroupVersionKind, subr
   }
   if (wildcardMatch(s.subresource, subresource)) return true;
   return isPod(gvk) && subresource === "ephemeralcontainers";
+}
+
+/** A selector compiled into one predicate: literal parts compare by equality, only wildcards pay for matching. */
+export function compileKindSelector(s: KindSelector): (gvk: GroupVersionKind, subresource: string) => boolean {
+  const group = part(s.group);
+  const version = part(s.version);
+  const kind = part(s.kind);
+  const sub = part(s.subresource);
+  return (gvk, subresource) =>
+    group(gvk.group) && version(gvk.version) && kind(gvk.kind) && (sub(subresource) || (isPod(gvk) && subresource === "ephemeralcontainers"));
+}
+
+function part(pattern: string): (value: string) => boolean {
+  if (pattern === "*") return () => true;
+  if (!hasWildcard(pattern)) return (value) => value === pattern;
+  return (value) => wildcardMatch(pattern, value);
 }
 
 /** Render a request kind for messages: `Pod`, `Pod/status`, `apps/v1 Deployment`. */

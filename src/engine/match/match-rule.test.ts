@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import type { MatchResources, ResourceDescription, Rule } from "../api/policy.js";
 import { parseApiVersion, type RequestUserInfo, type Resource } from "../api/resource.js";
-import { matchRule } from "./match-rule.js";
+import { compileMatch, matchRule } from "./match-rule.js";
 import type { MatchRequest } from "./types.js";
 
 function obj(apiVersion: string, kind: string, metadata: JsonObject): Resource {
@@ -34,8 +34,10 @@ function req(resource: Resource, extra: Partial<MatchRequest> = {}): MatchReques
 
 const anyOf = (...resources: ResourceDescription[]): MatchResources => ({ any: resources.map((r) => ({ resources: r })) });
 
+/** The reason-building path and the pipeline's boolean path must always agree; every case checks both. */
 function outcome(rule: Pick<Rule, "match" | "exclude">, r: MatchRequest): string {
   const o = matchRule(rule, r);
+  assert.equal(compileMatch(rule).matches(r), o.matched, "matches() disagrees with match()");
   return o.matched ? "matched" : o.reason;
 }
 
@@ -169,4 +171,26 @@ describe("policy namespace", () => {
   test("a namespaced Policy ignores cluster-scoped resources", () => {
     assert.match(outcome({ match }, req(obj("v1", "Namespace", { name: "dev" }), { policyNamespace: "dev" })), /resource is cluster-scoped/);
   });
+});
+
+describe("the kind prefilter of the boolean path", () => {
+  const deployment = obj("apps/v1", "Deployment", { name: "web", namespace: "prod" });
+  const cases: { name: string; match: MatchResources; resource: Resource; subresource?: string; want: boolean }[] = [
+    { name: "literal kind selects", match: anyOf({ kinds: ["Pod"] }), resource: pod(), want: true },
+    { name: "other kind is rejected", match: anyOf({ kinds: ["Pod"] }), resource: deployment, want: false },
+    { name: "group/version qualified kind", match: anyOf({ kinds: ["apps/v1/Deployment"] }), resource: deployment, want: true },
+    { name: "wildcard kind is not prefiltered", match: anyOf({ kinds: ["Deploy*"] }), resource: deployment, want: true },
+    { name: "star selects everything", match: anyOf({ kinds: ["*"] }), resource: deployment, want: true },
+    { name: "a filter without kinds keeps the rule open", match: anyOf({ kinds: ["Pod"] }, { names: ["web"] }), resource: deployment, want: true },
+    { name: "subresource selector keeps its kind", match: anyOf({ kinds: ["Pod/ephemeralcontainers"] }), resource: pod(), subresource: "ephemeralcontainers", want: true },
+    { name: "all: one filter's kinds are necessary", match: { all: [{ resources: { namespaces: ["prod"] } }, { resources: { kinds: ["Pod"] } }] }, resource: deployment, want: false },
+    { name: "all: both hold", match: { all: [{ resources: { namespaces: ["prod"] } }, { resources: { kinds: ["Deployment"] } }] }, resource: deployment, want: true },
+    { name: "legacy block", match: { resources: { kinds: ["Pod"] } }, resource: deployment, want: false },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      const r = req(c.resource, c.subresource !== undefined ? { subresource: c.subresource } : {});
+      assert.equal(outcome({ match: c.match }, r) === "matched", c.want);
+    });
+  }
 });

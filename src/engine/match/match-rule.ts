@@ -9,12 +9,19 @@ import { resourceNamespace } from "../api/resource.js";
 import { compileFilter, type CompiledFilter } from "./resource-filter.js";
 import type { CheckContext, CompiledMatch, MatchOutcome, MatchRequest } from "./types.js";
 import { isEmptyUserInfo } from "./user-info.js";
+import { parseKindSelector } from "./kind-selector.js";
+import { hasWildcard } from "../values/wildcard.js";
 
 type Mode = "any" | "all" | "legacy";
 
 interface CompiledBlock {
   readonly mode: Mode;
   readonly filters: readonly CompiledFilter[];
+  /**
+   * The kinds the block can select, when every selector that decides it names its kind without a
+   * wildcard: a request of another kind fails the block without evaluating it.
+   */
+  readonly kinds: ReadonlySet<string> | undefined;
 }
 
 const MATCHED: MatchOutcome = { matched: true };
@@ -22,9 +29,28 @@ const EMPTY_USER = { username: "", groups: [], roles: [], clusterRoles: [] } as 
 
 function compileBlock(block: MatchResources | null | undefined): CompiledBlock {
   const b: MatchResources = block ?? {};
-  if (b.any != null && b.any.length > 0) return { mode: "any", filters: b.any.map(filterOf) };
-  if (b.all != null && b.all.length > 0) return { mode: "all", filters: b.all.map(filterOf) };
-  return { mode: "legacy", filters: [filterOf(b)] };
+  if (b.any != null && b.any.length > 0) return { mode: "any", filters: b.any.map(filterOf), kinds: kindsOfEvery(b.any) };
+  if (b.all != null && b.all.length > 0) {
+    // Every filter must select, so any one filter's kinds are a necessary condition.
+    const sets = b.all.map((f) => kindsOfEvery([f]));
+    return { mode: "all", filters: b.all.map(filterOf), kinds: sets.find((k) => k !== undefined) };
+  }
+  return { mode: "legacy", filters: [filterOf(b)], kinds: kindsOfEvery([b]) };
+}
+
+/** The literal kind names of the filters' selectors, or undefined when one filter could select any kind. */
+function kindsOfEvery(filters: readonly (ResourceFilter | MatchResources)[]): ReadonlySet<string> | undefined {
+  const kinds = new Set<string>();
+  for (const f of filters) {
+    const written = "resources" in f ? f.resources?.kinds : undefined;
+    if (written == null || written.length === 0) return undefined;
+    for (const k of written) {
+      const kind = parseKindSelector(k).kind;
+      if (kind === "" || hasWildcard(kind)) return undefined;
+      kinds.add(kind);
+    }
+  }
+  return kinds;
 }
 
 function filterOf(f: ResourceFilter | MatchResources): CompiledFilter {
@@ -53,7 +79,26 @@ export function compileMatch(rule: Pick<Rule, "match" | "exclude">): CompiledMat
       }
       return MATCHED;
     },
+    matches(req: MatchRequest): boolean {
+      if (match.kinds !== undefined && !match.kinds.has(req.gvk.kind)) return false;
+      if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) return false;
+      const background = isEmptyUserInfo(req.userInfo);
+      const ctx: CheckContext = { req, user: req.userInfo ?? EMPTY_USER };
+      if (!selects(match, ctx, background)) return false;
+      return exclude === undefined || exclusion(exclude, ctx) === undefined;
+    },
   };
+}
+
+function selects(block: CompiledBlock, ctx: CheckContext, background: boolean): boolean {
+  switch (block.mode) {
+    case "any":
+      return block.filters.some((f) => f.selects(ctx, background));
+    case "all":
+      return block.filters.every((f) => f.selects(ctx, background));
+    case "legacy":
+      return block.filters[0]?.selects(ctx, background) === true;
+  }
 }
 
 /** Convenience: compile and evaluate in one call. Prefer `compileMatch` when evaluating many times. */

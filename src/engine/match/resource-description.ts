@@ -5,9 +5,9 @@
 import type { LabelSelector, ResourceDescription } from "../api/policy.js";
 import { resourceAnnotations, resourceGenerateName, resourceKind, resourceLabels, resourceName, resourceNamespace } from "../api/resource.js";
 import { wildcardMatch } from "../values/wildcard.js";
-import { describeKind, kindSelectorMatches, parseKindSelector } from "./kind-selector.js";
+import { compileKindSelector, describeKind, parseKindSelector } from "./kind-selector.js";
 import { evaluateSelector } from "./label-selector.js";
-import type { Check } from "./types.js";
+import type { Check, CheckContext } from "./types.js";
 
 /**
  * Whether a description is the zero value. Like Kyverno (which compares with the Go zero value),
@@ -68,11 +68,11 @@ export function compileResourceChecks(rd: ResourceDescription): Check[] {
 }
 
 function kindCheck(kinds: readonly string[]): Check {
-  const selectors = kinds.map(parseKindSelector);
-  return ({ req }) =>
-    selectors.some((s) => kindSelectorMatches(s, req.gvk, req.subresource))
-      ? undefined
-      : `kind ${describeKind(req.gvk, req.subresource)} is not one of [${kinds.join(", ")}]`;
+  const selectors = kinds.map((k) => compileKindSelector(parseKindSelector(k)));
+  const test = ({ req }: CheckContext): boolean => selectors.some((s) => s(req.gvk, req.subresource));
+  const check = (ctx: CheckContext): string | undefined =>
+    test(ctx) ? undefined : `kind ${describeKind(ctx.req.gvk, ctx.req.subresource)} is not one of [${kinds.join(", ")}]`;
+  return Object.assign(check, { test });
 }
 
 /** The name used for matching: metadata.name, or generateName when the object has no name yet. */

@@ -14,6 +14,8 @@ export interface FilterSource extends UserInfoCriteria {
 export interface CompiledFilter {
   /** Reasons the filter does not select the request, as a `match` filter ([] = selected). */
   matchReasons(ctx: CheckContext, background: boolean): string[];
+  /** `matchReasons(ctx, background).length === 0`, deciding without building reasons. */
+  selects(ctx: CheckContext, background: boolean): boolean;
   /** Whether the filter selects the request, as an `exclude` filter (an empty filter excludes nothing). */
   excludes(ctx: CheckContext): boolean;
 }
@@ -33,7 +35,18 @@ export function compileFilter(f: FilterSource): CompiledFilter {
     }
     return reasons;
   };
+  const holds = (checks: readonly Check[], ctx: CheckContext): boolean => {
+    for (const check of checks) {
+      if (check.test !== undefined ? !check.test(ctx) : check(ctx) !== undefined) return false;
+    }
+    return true;
+  };
   return {
+    selects(ctx, background) {
+      const useUser = !background;
+      if (resourceEmpty && (userEmpty || !useUser)) return false;
+      return holds(resourceChecks, ctx) && (!useUser || holds(userChecks, ctx));
+    },
     matchReasons(ctx, background) {
       // In background mode Kyverno drops the user-info criteria of match filters.
       const useUser = !background;
@@ -43,7 +56,7 @@ export function compileFilter(f: FilterSource): CompiledFilter {
     },
     excludes(ctx) {
       if (resourceEmpty && userEmpty) return false;
-      return run(resourceChecks, ctx).length === 0 && run(userChecks, ctx).length === 0;
+      return holds(resourceChecks, ctx) && holds(userChecks, ctx);
     },
   };
 }

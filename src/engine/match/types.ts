@@ -37,10 +37,16 @@ export interface CheckContext {
   readonly user: RequestUserInfo;
 }
 
-/** One small check: returns a reason when it fails, undefined when it passes. */
-export type Check = (ctx: CheckContext) => string | undefined;
+/**
+ * One small check: returns a reason when it fails, undefined when it passes. A check whose failure
+ * is common (the kind) also carries `test`, a predicate that decides without building the reason.
+ */
+export type Check = ((ctx: CheckContext) => string | undefined) & { readonly test?: (ctx: CheckContext) => boolean };
 
 /** A rule's match/exclude compiled once, evaluated many times. */
 export interface CompiledMatch {
+  /** The outcome with the reason a rule does not apply (for messages and tests). */
   match(req: MatchRequest): MatchOutcome;
+  /** The same decision as `match`, without building reasons: the hot path of the pipeline. */
+  matches(req: MatchRequest): boolean;
 }

@@ -12,7 +12,7 @@ import { evaluateList, withElement } from "../foreach/evaluate-list.js";
 import { generateResources, type ExistingResources, type GeneratedResource } from "../generate/index.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
-import { matchRule } from "./match-rule.js";
+import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import { requestBase } from "./request-base.js";
 import { ruleResult, ruleScope } from "./rule-scope.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
@@ -24,7 +24,7 @@ export function generatePolicy(policy: CompiledPolicy, request: EngineRequest, e
   for (const compiled of policy.rules) {
     const generate = compiled.rule.generate;
     if (generate === undefined) continue;
-    if (!matchRule(policy, compiled, request.resource, operation, request).matched) continue;
+    if (!ruleMatches(compiled, matchRequestFor(policy, request.resource, operation, request))) continue;
     const scope = ruleScope(policy, compiled, base, operation, env, request, "Generation");
     if (!scope.ok) {
       results.push(scope.result);

@@ -38,7 +38,7 @@ export function mutateTargets(policy: CompiledPolicy, compiled: CompiledRule, va
       continue;
     }
     for (const target of found) {
-      const entered = enterScope({ ...vars, data: { ...vars.data, target }, target: true }, context, preconditions);
+      const entered = enterScope({ ...vars, data: Object.assign({}, vars.data, { target }), target: true }, context, preconditions);
       if (entered.kind !== "ready") {
         results.push({ ...ruleResult(name, "Mutation", entered.kind, entered.message), patchedTarget: target });
         continue;

@@ -12,7 +12,7 @@ import { setDotted } from "../context/request-context.js";
 import { runMutation } from "../mutate/run-mutation.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import type { ExistingResources } from "../generate/index.js";
-import { matchRule } from "./match-rule.js";
+import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import { mutateTargets } from "./mutate-existing.js";
 import { requestBase } from "./request-base.js";
 import { ruleResult, ruleScope } from "./rule-scope.js";
@@ -28,9 +28,11 @@ export function mutatePolicy(policy: CompiledPolicy, request: EngineRequest, env
   const results: RuleResult[] = [];
   let current: Resource = request.resource;
   if (operation === "DELETE") return { policy, resource: request.oldResource ?? request.resource, rules: results, patchedResource: current };
+  let matchReq = matchRequestFor(policy, current, operation, request);
   for (const compiled of policy.rules) {
     if (compiled.rule.mutate === undefined) continue;
-    if (!matchRule(policy, compiled, current, operation, request).matched) continue;
+    if (matchReq.resource !== current) matchReq = matchRequestFor(policy, current, operation, request);
+    if (!ruleMatches(compiled, matchReq)) continue;
     if (isMutateExisting(compiled)) {
       const scope = ruleScope(policy, compiled, setDotted(base, "request.object", current), operation, env, request, "Mutation");
       results.push(...(scope.ok ? mutateTargets(policy, compiled, scope.vars, existing) : [scope.result]));

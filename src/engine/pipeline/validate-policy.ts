@@ -13,17 +13,17 @@ import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js"
 import { runValidation } from "../validate/run-validation.js";
 import type { SubstitutionScope } from "../variables/index.js";
 import { ruleResult, ruleScope } from "./rule-scope.js";
-import { matchRule } from "./match-rule.js";
+import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
   const subject = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
   const { base, operation, tooDeep } = requestBase(request, env.requestMemo);
   const results: RuleResult[] = [];
+  const matchReq = matchRequestFor(policy, subject, operation, request);
   for (const compiled of policy.rules) {
     if (compiled.rule.validate === undefined) continue;
-    const matched = matchRule(policy, compiled, subject, operation, request);
-    if (!matched.matched) continue;
+    if (!ruleMatches(compiled, matchReq)) continue;
     if (tooDeep) {
       results.push({ rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
       continue;

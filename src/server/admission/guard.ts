@@ -25,7 +25,7 @@ export function guarded(
     const reason = e instanceof Error ? e.message : String(e);
     const message = `bylaw: internal error while handling the ${webhook} request: ${reason}`;
     const allow = mode === "ignore";
-    recordOutcome(deps, { ...outcomeOf(request, undefined, webhook), allowed: allow, durationSeconds: 0, warnings: allow ? 1 : 0 });
+    recordOutcome(deps, outcomeOf(request, undefined, webhook, { allowed: allow, durationSeconds: 0, warnings: allow ? 1 : 0 }));
     return { status: 200, body: allow ? allowed(request.uid, [message]) : denied(request.uid, message) };
   }
 }

@@ -35,13 +35,13 @@ export function handleMutate(body: unknown, deps: AdmissionDeps, webhook?: Webho
 function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookMode | undefined): HandlerResult {
   const deadline = startDeadline(deps);
   if (request.operation === "DELETE" || request.operation === "CONNECT") {
-    recordOutcome(deps, { ...outcomeOf(request, undefined, "mutate"), allowed: true, durationSeconds: deadline.elapsed(), patchOps: 0, warnings: 0 });
+    recordOutcome(deps, outcomeOf(request, undefined, "mutate", { allowed: true, durationSeconds: deadline.elapsed(), patchOps: 0, warnings: 0 }));
     return { status: 200, body: patched(request.uid, []) };
   }
   const policies = mutatePolicies(deps.policies().policies, webhook);
   const subject = buildRequest(request, deps.cluster, policies);
   const finish = (allow: boolean, answer: HandlerResult, patchOps: number, warnings: number): HandlerResult => {
-    recordOutcome(deps, { ...outcomeOf(request, subject, "mutate"), allowed: allow, durationSeconds: deadline.elapsed(), patchOps, warnings });
+    recordOutcome(deps, outcomeOf(request, subject, "mutate", { allowed: allow, durationSeconds: deadline.elapsed(), patchOps, warnings }));
     return answer;
   };
 

@@ -37,7 +37,7 @@ export function handlePolicyValidate(body: unknown, deps: AdmissionDeps): Handle
     const deadline = startDeadline(deps);
     const answer = checkPolicy(request, deps);
     const warnings = answer.response.warnings?.length ?? 0;
-    recordOutcome(deps, { ...outcomeOf(request, undefined, "policyvalidate"), allowed: answer.response.allowed, durationSeconds: deadline.elapsed(), warnings });
+    recordOutcome(deps, outcomeOf(request, undefined, "policyvalidate", { allowed: answer.response.allowed, durationSeconds: deadline.elapsed(), warnings }));
     return { status: 200, body: answer };
   });
 }

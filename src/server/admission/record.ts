@@ -41,13 +41,17 @@ export function recordOutcome(deps: AdmissionDeps, outcome: AdmissionOutcome): v
   safely(() => deps.recorder.admission(outcome));
 }
 
-/** The outcome fields every webhook fills the same way. */
+type Decision = Pick<AdmissionOutcome, "allowed" | "durationSeconds" | "warnings"> & { readonly patchOps?: number };
+
+/** The outcome of one review: the fields every webhook fills the same way, and its decision. */
 export function outcomeOf(
   request: AdmissionRequestJson,
   subject: Pick<AdmissionSubject, "kind" | "namespace" | "name" | "dryRun"> | undefined,
   webhook: AdmissionOutcome["webhook"],
-): Omit<AdmissionOutcome, "allowed" | "durationSeconds" | "warnings" | "patchOps"> {
-  return {
+  decision: Decision,
+): AdmissionOutcome {
+  // One literal (no spread of a built object): this runs once per review.
+  const base = {
     uid: request.uid,
     webhook,
     kind: subject?.kind ?? request.kind.kind,
@@ -55,7 +59,11 @@ export function outcomeOf(
     name: subject?.name ?? request.name ?? "",
     operation: request.operation,
     dryRun: subject?.dryRun ?? request.dryRun === true,
+    allowed: decision.allowed,
+    durationSeconds: decision.durationSeconds,
+    warnings: decision.warnings,
   };
+  return decision.patchOps === undefined ? base : { ...base, patchOps: decision.patchOps };
 }
 
 function safely(f: () => void): void {

@@ -40,7 +40,7 @@ function validateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webh
   const enforced = evaluateAll(enforceClass, request, subject, deps, deadline);
   const warned = evaluateAll(auditWarn, request, subject, deps, deadline);
   const finish = (allow: boolean, answer: HandlerResult & { status: 200 }, warnings: number): HandlerResult => {
-    recordOutcome(deps, { ...outcomeOf(request, subject, "validate"), allowed: allow, durationSeconds: deadline.elapsed(), warnings });
+    recordOutcome(deps, outcomeOf(request, subject, "validate", { allowed: allow, durationSeconds: deadline.elapsed(), warnings }));
     return answer;
   };
 
