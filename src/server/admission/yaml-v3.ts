@@ -135,15 +135,27 @@ function isPrintable(code: number): boolean {
 }
 
 function isBreak(c: string): boolean {
-  return c === "\r" || c === "\n" || c === "\u0085" || c === "\u2028" || c === "\u2029";
+  return isBreakCode(c.charCodeAt(0));
 }
 
-const isBlankz = (c: string | undefined): boolean => c === undefined || c === " " || c === "\t" || isBreak(c) || c === "\0";
+function isBreakCode(code: number): boolean {
+  return code === 0x0d || code === 0x0a || code === 0x85 || code === 0x2028 || code === 0x2029;
+}
 
-/** libyaml's scalar analysis: which styles can carry the string unchanged. */
+/** Blank, break or end of input (NaN: past the last character). */
+function isBlankzCode(code: number): boolean {
+  return Number.isNaN(code) || code === 0x20 || code === 0x09 || code === 0x00 || isBreakCode(code);
+}
+
+const FIRST_INDICATORS = new Set(Array.from("#,[]{}&*!|>'\"%@`", (c) => c.charCodeAt(0)));
+
+/**
+ * libyaml's scalar analysis: which styles can carry the string unchanged. One pass over the
+ * UTF-16 code units (this runs for every line of every denial message); a surrogate pair is
+ * one character and is not printable for yaml.v3.
+ */
 function analyze(value: string): { multiline: boolean; blockPlain: boolean; single: boolean; block: boolean } {
   if (value === "") return { multiline: false, blockPlain: true, single: true, block: false };
-  const cs = Array.from(value);
   let blockIndicators = value.startsWith("---") || value.startsWith("...");
   let lineBreaks = false;
   let special = false;
@@ -155,24 +167,29 @@ function analyze(value: string): { multiline: boolean; blockPlain: boolean; sing
   let precededByWhitespace = true;
   let previousSpace = false;
   let previousBreak = false;
-  cs.forEach((c, i) => {
-    const followedByWhitespace = isBlankz(cs[i + 1]);
-    const last = i === cs.length - 1;
+  const n = value.length;
+  for (let i = 0; i < n; ) {
+    const code = value.codePointAt(i) ?? 0;
+    const width = code > 0xffff ? 2 : 1;
+    const next = i + width;
+    const followedByWhitespace = isBlankzCode(value.charCodeAt(next));
+    const last = next >= n;
     if (i === 0) {
-      if ("#,[]{}&*!|>'\"%@`".includes(c)) blockIndicators = true;
-      if ((c === "?" || c === ":" || c === "-") && followedByWhitespace) blockIndicators = true;
-    } else if ((c === ":" && followedByWhitespace) || (c === "#" && precededByWhitespace)) {
+      if (FIRST_INDICATORS.has(code)) blockIndicators = true;
+      if ((code === 0x3f || code === 0x3a || code === 0x2d) && followedByWhitespace) blockIndicators = true;
+    } else if ((code === 0x3a && followedByWhitespace) || (code === 0x23 && precededByWhitespace)) {
       blockIndicators = true;
     }
-    if (!isPrintable(cp(c))) special = true;
-    if (isBreak(c)) lineBreaks = true;
-    if (c === " ") {
+    if (!isPrintable(code)) special = true;
+    const isBreakHere = isBreakCode(code);
+    if (isBreakHere) lineBreaks = true;
+    if (code === 0x20) {
       if (i === 0) leading = true;
       if (last) trailingSpace = true;
       if (previousBreak) breakSpace = true;
       previousSpace = true;
       previousBreak = false;
-    } else if (isBreak(c)) {
+    } else if (isBreakHere) {
       if (i === 0) leading = true;
       if (last) trailingBreak = true;
       if (previousSpace) spaceBreak = true;
@@ -182,8 +199,9 @@ function analyze(value: string): { multiline: boolean; blockPlain: boolean; sing
       previousSpace = false;
       previousBreak = false;
     }
-    precededByWhitespace = isBlankz(c);
-  });
+    precededByWhitespace = isBlankzCode(code);
+    i = next;
+  }
   return {
     multiline: lineBreaks,
     blockPlain: !(leading || trailingSpace || trailingBreak || breakSpace || spaceBreak || special || lineBreaks || blockIndicators),
