@@ -16,7 +16,13 @@ const LEADING_SPACE = new RegExp(`^[${GO_SPACE}]+`);
 const TRAILING_SPACE = new RegExp(`[${GO_SPACE}]+$`);
 
 export function goTrimSpace(s: string): string {
+  // Fast path: nothing to trim when both ends are printable ASCII other than the space.
+  if (s === "" || (isPlainAscii(s.charCodeAt(0)) && isPlainAscii(s.charCodeAt(s.length - 1)))) return s;
   return s.replace(LEADING_SPACE, "").replace(TRAILING_SPACE, "");
+}
+
+function isPlainAscii(code: number): boolean {
+  return code > 0x20 && code < 0x7f;
 }
 
 /** Splits `{{ inner }}` into its expression and whether it was written `{{- … }}` (shallow). */

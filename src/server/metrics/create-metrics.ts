@@ -100,6 +100,15 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     }
     return l;
   };
+  const policyValues = new WeakMap<PolicyLabels, readonly string[]>();
+  const policyValuesOf = (p: PolicyLabels): readonly string[] => {
+    let v = policyValues.get(p);
+    if (v === undefined) {
+      v = [p.validationMode, p.type, p.background, p.name, p.namespace];
+      policyValues.set(p, v);
+    }
+    return v;
+  };
   /** Rule-info label sets currently at 1, by a key of their values. */
   let liveRules = new Map<string, Record<string, string>>();
   let last: PolicySnapshot | undefined;
@@ -113,12 +122,8 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     policyResult(e: PolicyResultEvent): void {
       const p = labelsOf(e.policy);
       // Kyverno labels every result with the policy-level mode (spec.validationFailureAction), not the rule's.
-      const values = [
-        p.validationMode, p.type, p.background, p.name, p.namespace,
-        e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(),
-        e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false",
-      ];
-      results.observe(values, e.durationSeconds);
+      const rest = [e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(), e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false"];
+      results.observeScoped(p, policyValuesOf(p), rest, e.durationSeconds);
     },
 
     policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void {

@@ -47,6 +47,8 @@ export class HistogramFamily {
   readonly type = "histogram";
   readonly aggregator = "sum";
   private readonly series = new Map<string, Cell>();
+  /** Cells by a scope object (e.g. a policy's labels) and the rest of the values: short keys on the hot path. */
+  private scoped = new WeakMap<object, Map<string, Cell>>();
   private readonly bounds: readonly number[];
   private readonly le: readonly string[];
 
@@ -78,13 +80,37 @@ export class HistogramFamily {
    */
   observe(values: readonly string[], value: number): void {
     const c = this.cell(values);
-    if (c === undefined) return;
+    if (c !== undefined) this.add(c, value);
+  }
+
+  private add(c: Cell, value: number): void {
     const v = value > 0 && Number.isFinite(value) ? value : 0;
     let i = 0;
     while (i < this.bounds.length && v > (this.bounds[i] as number)) i++;
     c.counts[i] = (c.counts[i] ?? 0) + 1;
     c.sum += v;
     c.count += 1;
+  }
+
+  /**
+   * `observe([...scopeValues, ...restValues], value)`, where `scopeValues` are fixed for `scope`
+   * (the same object always stands for the same values): the lookup key is built from
+   * `restValues` only. One call per policy result in the webhook.
+   */
+  observeScoped(scope: object, scopeValues: readonly string[], restValues: readonly string[], value: number): void {
+    let cells = this.scoped.get(scope);
+    if (cells === undefined) {
+      cells = new Map<string, Cell>();
+      this.scoped.set(scope, cells);
+    }
+    const key = restValues.join("\u001f");
+    let c = cells.get(key);
+    if (c === undefined) {
+      c = this.cell([...scopeValues, ...restValues]);
+      if (c === undefined) return;
+      cells.set(key, c);
+    }
+    this.add(c, value);
   }
 
   /** What prom-client's Registry reads when it renders `/metrics`. */
@@ -111,6 +137,7 @@ export class HistogramFamily {
 
   reset(): void {
     this.series.clear();
+    this.scoped = new WeakMap<object, Map<string, Cell>>();
   }
 
   /** The series for these label values, created on first use; undefined when the family is full. */
