@@ -3,6 +3,7 @@
  * facts the request does not carry) and what they report to (metrics, logs). Each piece is passed
  * in; nothing here is global.
  */
+import type { CompiledException } from "../engine/exceptions/index.js";
 import type { Operation, RequestUserInfo } from "../engine/api/resource.js";
 import type { Engine } from "../engine/engine.js";
 import type { CompiledPolicy } from "../engine/policy/compiled-policy.js";
@@ -11,6 +12,8 @@ import type { PolicyProblem } from "../engine/policy/problem.js";
 /** One immutable, loaded set of policies; a reload swaps the whole snapshot at once. */
 export interface PolicySnapshot {
   readonly policies: readonly CompiledPolicy[];
+  /** PolicyExceptions (kyverno.io/v2, v2beta1) loaded with the policies; absent when there are none. */
+  readonly exceptions?: readonly CompiledException[];
   /** Monotonic generation number, bumped on every successful load. */
   readonly generation: number;
   /** When this snapshot was loaded (ms since epoch). */
@@ -89,4 +92,6 @@ export interface AdmissionDeps {
   readonly now: () => number;
   /** Seconds a review may take before the handler answers per failurePolicy (below the webhook timeout). */
   readonly deadlineSeconds: number;
+  /** Kyverno's `--exceptionNamespace`: when set, only PolicyExceptions in these namespaces are honoured. */
+  readonly exceptionNamespaces?: readonly string[];
 }

@@ -7,8 +7,9 @@ import type { JsonObject } from "../../engine/api/json.js";
 import { isObject } from "../../engine/api/json.js";
 import type { Operation, RequestUserInfo, Resource } from "../../engine/api/resource.js";
 import type { Engine } from "../../engine/engine.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import type { EngineRequest, PolicyResponse } from "../../engine/pipeline/types.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledException } from "../../engine/exceptions/index.js";
 import type { ExistingResources } from "../../engine/generate/index.js";
 import { existingResources } from "../offline/existing-resources.js";
 import { processResource } from "../offline/process-resource.js";
@@ -16,6 +17,7 @@ import { buildRequest } from "../offline/build-request.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { loadPolicies, type LoadedPolicies } from "../load-policies.js";
 import { compareRow } from "./compare.js";
+import { loadSuiteExceptions } from "./exceptions-file.js";
 import { loadExpectedResources, type ResourceFile } from "./expected-resources.js";
 import { resourceCheck } from "./resource-check.js";
 import { parseTestFile, type ExpectedResult, type TestSpec } from "./test-file.js";
@@ -72,13 +74,17 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
   const present = await loadExisting(dir, spec, files);
   if (present.errors.length > 0) return fail(`${file}: ${present.errors.join("; ")}`);
   const existing = existingResources(present.docs);
+  const loadedExceptions = await loadSuiteExceptions(dir, spec.exceptions);
+  if (loadedExceptions.errors.length > 0) return fail(`${file}: exceptions: ${loadedExceptions.errors.join("; ")}`);
+  warnings.push(...loadedExceptions.warnings);
+  const exceptions = loadedExceptions.exceptions;
 
   const byOperation = new Map<string, PolicyResponse[]>();
   const responsesFor = (op: string | undefined): PolicyResponse[] => {
     const key = op ?? "";
     let r = byOperation.get(key);
     if (!r) {
-      r = evaluateAll(engine, policies.compiled, resources, values, userInfo, op as Operation | undefined, existing);
+      r = evaluateAll(engine, policies.compiled, resources, values, userInfo, op as Operation | undefined, existing, exceptions);
       byOperation.set(key, r);
     }
     return r;
@@ -96,10 +102,14 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
   return { path: dir, file, name: spec.name, warnings, results: rows };
 }
 
-function evaluateAll(engine: Engine, policies: readonly CompiledPolicy[], resources: readonly Resource[], values: ValuesSpec, userInfo: RequestUserInfo | undefined, op: Operation | undefined, existing: ExistingResources): PolicyResponse[] {
+function evaluateAll(engine: Engine, policies: readonly CompiledPolicy[], resources: readonly Resource[], values: ValuesSpec, userInfo: RequestUserInfo | undefined, op: Operation | undefined, existing: ExistingResources, exceptions: readonly CompiledException[]): PolicyResponse[] {
   const out: PolicyResponse[] = [];
+  const request = (r: Resource, policy: CompiledPolicy): EngineRequest => {
+    const built = buildRequest(r, policy, values, userInfo, op);
+    return exceptions.length > 0 ? { ...built, exceptions } : built;
+  };
   for (const resource of resources) {
-    out.push(...processResource(engine, policies, resource, (r, policy) => buildRequest(r, policy, values, userInfo, op), existing).responses);
+    out.push(...processResource(engine, policies, resource, request, existing).responses);
   }
   return out;
 }

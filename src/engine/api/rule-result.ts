@@ -17,4 +17,8 @@ export interface RuleResult {
   readonly patchedTarget?: Resource;
   /** Generate: the resources this rule generates (or would, offline). */
   readonly generated?: readonly GeneratedResource[];
+  /** The PolicyExceptions (`namespace/name`) that made this rule skip, or excluded podSecurity checks. */
+  readonly exceptions?: readonly string[];
+  /** Report properties Kyverno adds to this result (podSecurity: standard, version, controls, controlsJSON). */
+  readonly properties?: Readonly<Record<string, string>>;
 }

@@ -9,23 +9,62 @@ import type { RuleResult, RuleStatus, RuleType } from "../api/rule-result.js";
 import { enterScope } from "../context/enter-scope.js";
 import { setDotted } from "../context/request-context.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
-import type { SubstitutionScope } from "../variables/index.js";
+import { substituteAll, type SubstitutionScope } from "../variables/index.js";
+import { exceptionPolicyKey, exceptionSkipMessage, matchExceptions, type CompiledException } from "../exceptions/index.js";
 import type { EngineEnv, EngineRequest } from "./types.js";
 
-export type RuleScope = { readonly ok: true; readonly vars: SubstitutionScope } | { readonly ok: false; readonly result: RuleResult };
+export type RuleScope =
+  | {
+      readonly ok: true;
+      readonly vars: SubstitutionScope;
+      /** validate.podSecurity rules only: the exceptions that matched (their handler applies them). */
+      readonly exceptions?: readonly CompiledException[];
+    }
+  | { readonly ok: false; readonly result: RuleResult };
 
 export function ruleResult(rule: string, type: RuleType, status: RuleStatus, message: string, path?: string): RuleResult {
   return path === undefined ? { rule, type, status, message } : { rule, type, status, message, path };
 }
 
+/**
+ * After match/exclude and before the rule's own context, PolicyExceptions are checked (Kyverno's
+ * rule handlers do the same for every rule type): a matching exception skips the rule, except on a
+ * validate.podSecurity rule, whose handler turns the exceptions into exclusions.
+ */
 export function ruleScope(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: Operation, env: EngineEnv, request: EngineRequest, type: RuleType): RuleScope {
   const rule = compiled.rule;
   const name = compiled.name;
+  const excepted = request.exceptions !== undefined && request.exceptions.length > 0 ? exceptionsFor(policy, compiled, base, operation, env, request) : [];
+  const podSecurity = rule.validate?.podSecurity !== undefined && type === "Validation";
+  if (excepted.length > 0 && !podSecurity) {
+    return { ok: false, result: { ...ruleResult(name, type, "skip", exceptionSkipMessage(excepted)), exceptions: excepted.map((e) => e.key) } };
+  }
   let data = base;
   const ruleVars = request.ruleVariables?.(policy.name, name);
   for (const [k, v] of Object.entries(ruleVars ?? {})) data = setDotted(data, k, v);
   const vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: { ports: env.ports }, cache: policy.cache, operation };
   const entered = enterScope(vars, rule.context, rule.preconditions);
   if (entered.kind !== "ready") return { ok: false, result: ruleResult(name, type, entered.kind, entered.message) };
-  return { ok: true, vars: entered.vars };
+  return excepted.length > 0 ? { ok: true, vars: entered.vars, exceptions: excepted } : { ok: true, vars: entered.vars };
+}
+
+function exceptionsFor(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: Operation, env: EngineEnv, request: EngineRequest): CompiledException[] {
+  const subject = operation === "DELETE" && request.oldResource !== undefined ? request.oldResource : request.resource;
+  const scope: SubstitutionScope = { data: base, jmespath: env.jmespath, fnctx: { ports: env.ports }, cache: policy.cache, operation };
+  const userInfo = request.background === true ? undefined : request.userInfo;
+  return matchExceptions(
+    request.exceptions ?? [],
+    {
+      policy: exceptionPolicyKey(policy),
+      rule: compiled.name,
+      resource: subject,
+      operation,
+      ...(request.subresource !== undefined ? { subresource: request.subresource } : {}),
+      ...(userInfo !== undefined ? { userInfo } : {}),
+      namespaceLabels: request.namespaceLabels,
+      substitute: (v) => substituteAll(v, scope),
+      background: request.background === true,
+    },
+    request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {},
+  );
 }

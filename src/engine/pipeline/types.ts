@@ -2,6 +2,7 @@ import type { JsonValue } from "../api/json.js";
 import type { Operation, RequestUserInfo, Resource } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
 import type { JmesPathEngine } from "../jmespath/types.js";
+import type { CompiledException } from "../exceptions/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { EnginePorts } from "../ports.js";
 import type { RequestBase } from "./request-base.js";
@@ -31,6 +32,10 @@ export interface EngineRequest {
   readonly ruleVariables?: (policy: string, rule: string) => Readonly<Record<string, JsonValue>> | undefined;
   /** True in background scans: user-info in match is ignored. */
   readonly background?: boolean;
+  /** PolicyExceptions to honour for this request (see engine/exceptions `matchExceptions`). */
+  readonly exceptions?: readonly CompiledException[];
+  /** Kyverno's `--exceptionNamespace`: when set, only exceptions in these namespaces are honoured. */
+  readonly exceptionNamespaces?: readonly string[];
 }
 
 export interface PolicyResponse {

@@ -11,7 +11,8 @@ import type { JsonObject, JsonValue } from "../../engine/api/json.js";
 import { resourceKind, resourceName, resourceNamespace, type RequestUserInfo } from "../../engine/api/resource.js";
 import type { EngineRequest } from "../../engine/pipeline/types.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { ClusterFacts } from "../types.js";
+import type { CompiledException } from "../../engine/exceptions/index.js";
+import type { AdmissionDeps, ClusterFacts } from "../types.js";
 import type { ResourceId } from "./denial-message.js";
 import { topLevelKind } from "./top-level-kind.js";
 import type { AdmissionRequestJson, GroupVersionKindJson } from "./types.js";
@@ -33,7 +34,19 @@ export interface AdmissionSubject {
   readonly dryRun: boolean;
 }
 
-export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFacts, policies: readonly CompiledPolicy[]): AdmissionSubject {
+/** The exceptions a review honours: the loaded ones, and the namespaces they may live in. */
+export interface RequestExceptions {
+  readonly exceptions: readonly CompiledException[];
+  readonly namespaces?: readonly string[];
+}
+
+export function exceptionsOf(deps: AdmissionDeps): RequestExceptions | undefined {
+  const exceptions = deps.policies().exceptions;
+  if (exceptions === undefined || exceptions.length === 0) return undefined;
+  return deps.exceptionNamespaces !== undefined ? { exceptions, namespaces: deps.exceptionNamespaces } : { exceptions };
+}
+
+export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFacts, policies: readonly CompiledPolicy[], exceptions?: RequestExceptions): AdmissionSubject {
   const isDelete = request.operation === "DELETE";
   const sent = (isDelete ? request.oldObject : request.object) ?? {};
   const kind = resourceKind(sent) || request.kind.kind;
@@ -60,6 +73,8 @@ export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFact
     ...(request.subResource ? { subresource: request.subResource } : {}),
     namespaceLabels: namespaceLabels(request, cluster, namespace),
     variables: { request: requestContext(request, userInfo, name, dryRun) },
+    ...(exceptions !== undefined ? { exceptions: exceptions.exceptions } : {}),
+    ...(exceptions?.namespaces !== undefined ? { exceptionNamespaces: exceptions.namespaces } : {}),
   };
   const objectId: ResourceId = { kind, namespace: resourceNamespace(sent), name: resourceName(sent) };
   return { engineRequest, object: sent, objectId, kind, namespace, name, dryRun };

@@ -19,7 +19,7 @@ import { isMutateExisting } from "../../engine/pipeline/mutate-policy.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { AdmissionDeps } from "../types.js";
-import { buildRequest } from "./build-request.js";
+import { buildRequest, exceptionsOf } from "./build-request.js";
 import { deadlineDenial, evaluateSafely, startDeadline } from "./deadline.js";
 import { guarded } from "./guard.js";
 import { appliesAtAdmission, failurePolicyOf, policyMode, servedBy } from "./policy-traits.js";
@@ -39,7 +39,7 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
     return { status: 200, body: patched(request.uid, []) };
   }
   const policies = mutatePolicies(deps.policies().policies, webhook);
-  const subject = buildRequest(request, deps.cluster, policies);
+  const subject = buildRequest(request, deps.cluster, policies, exceptionsOf(deps));
   const finish = (allow: boolean, answer: HandlerResult, patchOps: number, warnings: number): HandlerResult => {
     recordOutcome(deps, outcomeOf(request, subject, "mutate", { allowed: allow, durationSeconds: deadline.elapsed(), patchOps, warnings }));
     return answer;

@@ -2,6 +2,7 @@
 import type { JsonObject } from "../../engine/api/json.js";
 import { createEngine, type Engine } from "../../engine/engine.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { compileException, type CompiledException } from "../../engine/exceptions/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import type { AdmissionDeps, AdmissionOutcome, PolicyResultEvent } from "../types.js";
 
@@ -12,6 +13,9 @@ export interface FakeSetup {
   /** Seconds the clock moves on each reading (0: frozen). */
   readonly clockStep?: number;
   readonly deadlineSeconds?: number;
+  /** PolicyException documents loaded with the policies. */
+  readonly exceptions?: readonly JsonObject[];
+  readonly exceptionNamespaces?: readonly string[];
 }
 
 export interface Fake {
@@ -28,12 +32,17 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
     if (!r.ok) throw new Error(r.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
     return r.policy;
   });
+  const exceptions: CompiledException[] = (setup.exceptions ?? []).map((doc) => {
+    const r = compileException(doc);
+    if (!r.ok) throw new Error(r.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
+    return r.exception;
+  });
   const admissions: AdmissionOutcome[] = [];
   const results: PolicyResultEvent[] = [];
   let t = 100;
   const deps: AdmissionDeps = {
     engine,
-    policies: () => ({ policies: compiled, generation: 1, loadedAt: 0 }),
+    policies: () => ({ policies: compiled, ...(exceptions.length > 0 ? { exceptions } : {}), generation: 1, loadedAt: 0 }),
     cluster: {
       namespaceLabels: (ns) => setup.namespaces?.[ns] ?? {},
       roles: (user) => ({ roles: [], clusterRoles: setup.clusterRoles?.[user.username] ?? [] }),
@@ -45,6 +54,7 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
       return v;
     },
     deadlineSeconds: setup.deadlineSeconds ?? 10,
+    ...(setup.exceptionNamespaces !== undefined ? { exceptionNamespaces: setup.exceptionNamespaces } : {}),
   };
   return { deps, engine, admissions, results };
 }

@@ -174,3 +174,34 @@ describe("validate: deadline and recording", () => {
     ]);
   });
 });
+
+describe("validate: PolicyExceptions loaded with the policies", () => {
+  const exception = (namespace: string, names: string[] = ["nginx"]): JsonObject => ({
+    apiVersion: "kyverno.io/v2",
+    kind: "PolicyException",
+    metadata: { name: "allow-nginx", namespace },
+    spec: {
+      exceptions: [{ policyName: "require-labels", ruleNames: ["check-for-labels"] }],
+      match: { any: [{ resources: { kinds: ["Pod"], names } }] },
+    },
+  });
+
+  test("an excepted resource is allowed and its rule result is a skip naming the exception", () => {
+    const { response, results } = run({ policies: [requireApp(enforce)], exceptions: [exception("policies")] }, reviewOf(unlabelled));
+    assert.equal(response.allowed, true);
+    assert.deepEqual(results.map((r) => [r.rule, r.result]), [["check-for-labels", "skip"]]);
+  });
+
+  test("an exception that does not match the resource changes nothing", () => {
+    const { response } = run({ policies: [requireApp(enforce)], exceptions: [exception("policies", ["other"])] }, reviewOf(unlabelled));
+    assert.equal(response.allowed, false);
+    assert.equal(response.status?.message, BLOCKED);
+  });
+
+  test("with --exception-namespace, exceptions elsewhere are ignored", () => {
+    const ignored = run({ policies: [requireApp(enforce)], exceptions: [exception("policies")], exceptionNamespaces: ["bylaw"] }, reviewOf(unlabelled));
+    assert.equal(ignored.response.allowed, false);
+    const honoured = run({ policies: [requireApp(enforce)], exceptions: [exception("bylaw")], exceptionNamespaces: ["bylaw"] }, reviewOf(unlabelled));
+    assert.equal(honoured.response.allowed, true);
+  });
+});

@@ -14,7 +14,7 @@ import { hasValidateRules, type CompiledPolicy } from "../../engine/policy/compi
 import { effectiveAction } from "../../engine/pipeline/failure-action.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { AdmissionDeps } from "../types.js";
-import { buildRequest, type AdmissionSubject } from "./build-request.js";
+import { buildRequest, exceptionsOf, type AdmissionSubject } from "./build-request.js";
 import { deadlineDenial, evaluateSafely, startDeadline, type Deadline } from "./deadline.js";
 import { denialMessage } from "./denial-message.js";
 import { guarded } from "./guard.js";
@@ -31,7 +31,7 @@ export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: Web
 function validateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookMode | undefined): HandlerResult {
   const deadline = startDeadline(deps);
   const policies = deps.policies().policies.filter((p) => hasValidateRules(p) && appliesAtAdmission(p) && servedBy(p, webhook));
-  const subject = buildRequest(request, deps.cluster, policies);
+  const subject = buildRequest(request, deps.cluster, policies, exceptionsOf(deps));
   const enforceClass: CompiledPolicy[] = [];
   const auditWarn: CompiledPolicy[] = [];
   const auditOnly: CompiledPolicy[] = [];

@@ -12,6 +12,7 @@ import type { JsonValue } from "../../engine/api/json.js";
 import type { Engine } from "../../engine/engine.js";
 import type { CompileOutcome } from "../../engine/policy/compile-policy.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { compileException, isPolicyExceptionDocument, type CompiledException } from "../../engine/exceptions/index.js";
 import { policyKindOf } from "../../engine/policy/parse-policy.js";
 import { problem } from "../../engine/policy/problem.js";
 import { loadPaths } from "../../platform/files/index.js";
@@ -26,7 +27,7 @@ export interface LoadedSet {
 }
 
 export type CompiledSet =
-  | { readonly ok: true; readonly policies: readonly CompiledPolicy[]; readonly warnings: readonly string[] }
+  | { readonly ok: true; readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly CompiledException[]; readonly warnings: readonly string[] }
   | { readonly ok: false; readonly problems: readonly SourceProblem[]; readonly warnings: readonly string[] };
 
 /** Read the files. A file that vanished between listing and reading counts as deleted. */
@@ -44,6 +45,7 @@ export async function readPolicyFiles(files: readonly string[]): Promise<LoadedS
 
 export function compilePolicySet(documents: readonly LoadedDocument[], engine: Engine): CompiledSet {
   const policies: CompiledPolicy[] = [];
+  const exceptions: CompiledException[] = [];
   const problems: SourceProblem[] = [];
   const warnings: string[] = [];
   const seen = new Map<string, string>();
@@ -55,6 +57,21 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
       continue;
     }
     if (d.value === undefined) continue;
+    const exceptionKind = isPolicyExceptionDocument(d.value);
+    if (exceptionKind === "cel") {
+      warnings.push(`${where}: skipped: PolicyException (policies.kyverno.io) is not supported by Bylaw yet`);
+      continue;
+    }
+    if (exceptionKind === "kyverno") {
+      const compiled = compileException(d.value, where);
+      if (!compiled.ok) {
+        for (const p of compiled.problems.filter((x) => x.severity === "error")) problems.push({ ...at, policy: nameOf(d.value), problem: p });
+        continue;
+      }
+      for (const w of compiled.exception.warnings) warnings.push(`${where}: PolicyException ${compiled.exception.key}: ${w.path}: ${w.message}`);
+      exceptions.push(compiled.exception);
+      continue;
+    }
     const kind = policyKindOf(d.value);
     if (kind.kind === "not-a-policy") {
       warnings.push(`${where}: skipped: ${kind.reason}`);
@@ -84,7 +101,7 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
     }
     policies.push(compiled);
   }
-  return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, policies, warnings };
+  return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, policies, exceptions, warnings };
 }
 
 /** One line per problem: `file: document N (line L): policy P: field: message`. */

@@ -72,9 +72,9 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
       return;
     }
     const previous = snapshot;
-    snapshot = { policies: set.policies, generation: previous.generation + 1, loadedAt: now() };
+    snapshot = { policies: set.policies, ...(set.exceptions.length > 0 ? { exceptions: set.exceptions } : {}), generation: previous.generation + 1, loadedAt: now() };
     policyError = undefined;
-    log("info", "policies loaded", { dir, generation: snapshot.generation, policies: snapshot.policies.length, files: listed.ok ? listed.tree.files.length : 0 });
+    log("info", "policies loaded", { dir, generation: snapshot.generation, policies: snapshot.policies.length, exceptions: set.exceptions.length, files: listed.ok ? listed.tree.files.length : 0 });
     emit(previous.generation === 0 ? { kind: "loaded", snapshot } : { kind: "loaded", snapshot, previous });
   };
 

@@ -23,6 +23,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     options: {
       policies: { type: "string" },
       "cluster-facts": { type: "string" },
+      "exception-namespace": { type: "string", multiple: true },
       "tls-cert-file": { type: "string" },
       "tls-key-file": { type: "string" },
       "self-signed": { type: "boolean", default: false },
@@ -88,6 +89,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     recorder,
     now: () => performance.now() / 1000,
     deadlineSeconds: (numbers["timeout-seconds"] ?? 10) * 0.8,
+    ...(values["exception-namespace"] !== undefined ? { exceptionNamespaces: values["exception-namespace"] } : {}),
   };
   const servers = await startServers({
     deps,

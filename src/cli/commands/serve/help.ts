@@ -13,9 +13,12 @@ Endpoints (HTTPS):
   GET  /metrics                                     on --metrics-port (plain HTTP)
 
 Flags:
-      --policies DIR          ClusterPolicy/Policy YAML, read recursively and watched; a reload is atomic,
-                              and an invalid edit keeps the last good set (reported on readiness, in the
-                              bylaw_policy_set_healthy metric and in the log)
+      --policies DIR          ClusterPolicy/Policy and PolicyException (kyverno.io/v2) YAML, read recursively
+                              and watched; a reload is atomic, and an invalid edit keeps the last good set
+                              (reported on readiness, in the bylaw_policy_set_healthy metric and in the log)
+      --exception-namespace NS
+                              honour only PolicyExceptions in namespace NS (repeatable; Kyverno's
+                              --exceptionNamespace); by default exceptions in any namespace apply
       --cluster-facts FILE    bylaw.dev/v1alpha1 ClusterFacts: namespace labels (for namespaceSelector) and
                               users' and groups' roles/clusterRoles; watched like the policies
       --tls-cert-file FILE    serving certificate (PEM); reloaded when it changes

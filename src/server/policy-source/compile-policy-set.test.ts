@@ -1,0 +1,41 @@
+/** A policy directory's documents compiled as one set: policies and PolicyExceptions together. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../engine/api/json.js";
+import { createEngine } from "../../engine/engine.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import { clusterPolicy } from "../../../test/support/builders.js";
+import { compilePolicySet, describeProblem } from "./compile-policy-set.js";
+
+const engine = createEngine(fakePorts());
+const policy = clusterPolicy("require-labels", [
+  { name: "check", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "m", pattern: { metadata: { labels: { app: "?*" } } } } },
+]);
+const exception = (spec: JsonObject): JsonObject => ({ apiVersion: "kyverno.io/v2", kind: "PolicyException", metadata: { name: "allow", namespace: "team-a" }, spec });
+const goodSpec = { exceptions: [{ policyName: "require-labels", ruleNames: ["check"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } };
+const doc = (value: JsonObject, index = 0) => ({ source: "/p/set.yaml", index, line: 1 + index * 10, value });
+
+describe("compilePolicySet with PolicyExceptions", () => {
+  test("exceptions are compiled beside the policies", () => {
+    const set = compilePolicySet([doc(policy), doc(exception(goodSpec), 1)], engine);
+    assert.equal(set.ok, true);
+    if (!set.ok) return;
+    assert.deepEqual(set.policies.map((p) => p.name), ["require-labels"]);
+    assert.deepEqual(set.exceptions.map((e) => e.key), ["team-a/allow"]);
+  });
+
+  test("an invalid exception rejects the set, naming file, document and field", () => {
+    const set = compilePolicySet([doc(policy), doc(exception({ match: goodSpec.match }), 1)], engine);
+    assert.equal(set.ok, false);
+    if (set.ok) return;
+    const lines = set.problems.map(describeProblem);
+    assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2 (line 11)") && l.includes("spec.exceptions")), lines.join("\n"));
+  });
+
+  test("CEL exceptions (policies.kyverno.io) are skipped with a warning", () => {
+    const cel = { apiVersion: "policies.kyverno.io/v1", kind: "PolicyException", metadata: { name: "x", namespace: "n" }, spec: {} };
+    const set = compilePolicySet([doc(policy), doc(cel, 1)], engine);
+    assert.equal(set.ok, true);
+    assert.ok(set.warnings.some((w) => w.includes("not supported")));
+  });
+});
