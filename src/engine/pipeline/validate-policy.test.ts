@@ -5,6 +5,7 @@ import type { JsonObject } from "../api/json.js";
 import { createEngine } from "../engine.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { EngineRequest } from "./types.js";
+import { compileException, type CompiledException } from "../exceptions/index.js";
 import { fakePorts, type FakeContext } from "../../../test/support/fake-ports.js";
 import { clusterPolicy, deployment, pod, podRule } from "../../../test/support/builders.js";
 
@@ -159,5 +160,66 @@ describe("failure actions and allowExistingViolations", () => {
   test("Audit rules are not affected", () => {
     const audit = clusterPolicy("p", [podRule("r", { pattern: { metadata: { labels: { team: "?*" } } } })]);
     assert.equal(run(audit, pod("a"), update())[0]?.status, "fail");
+  });
+});
+
+describe("validate.podSecurity and PolicyExceptions in the rule loop", () => {
+  const baseline = clusterPolicy("psa", [podRule("baseline", { podSecurity: { level: "baseline", version: "latest" } })]);
+  const privileged = pod("priv", { containers: [{ name: "app", image: "nginx:1.27", securityContext: { privileged: true } }] });
+  const exception = (podSecurity?: JsonObject[]): CompiledException => {
+    const r = compileException({
+      apiVersion: "kyverno.io/v2",
+      kind: "PolicyException",
+      metadata: { name: "allow-priv", namespace: "ops" },
+      spec: {
+        exceptions: [{ policyName: "psa", ruleNames: ["baseline", "check-team"] }],
+        match: { any: [{ resources: { kinds: ["Pod"], names: ["priv"] } }] },
+        ...(podSecurity !== undefined ? { podSecurity } : {}),
+      },
+    });
+    if (!r.ok) throw new Error(r.problems.map((p) => p.message).join("; "));
+    return r.exception;
+  };
+
+  test("a privileged container fails baseline with Kyverno's text and report properties", () => {
+    const [r] = run(baseline, privileged);
+    assert.equal(r?.status, "fail");
+    assert.match(r?.message ?? "", /^Validation rule 'baseline' failed\. It violates PodSecurity "baseline:latest": \(Forbidden reason: privileged/);
+    assert.equal(r?.properties?.["standard"], "baseline");
+    assert.equal(r?.properties?.["controls"], "privileged");
+  });
+
+  test("a compliant pod passes; autogen checks a Deployment's template", () => {
+    assert.equal(run(baseline, pod("ok"))[0]?.status, "pass");
+    const rules = run(baseline, deployment("d"));
+    assert.deepEqual(rules.map((r) => [r.rule, r.status]), [["autogen-baseline", "pass"]]);
+  });
+
+  test("an exception without podSecurity entries skips the rule, naming the exception", () => {
+    const [r] = run(baseline, privileged, { exceptions: [exception()] });
+    assert.equal(r?.status, "skip");
+    assert.equal(r?.message, "rule is skipped due to policy exception ops/allow-priv");
+    assert.deepEqual(r?.exceptions, ["ops/allow-priv"]);
+  });
+
+  test("podSecurity entries of an exception exclude the control; the rule then skips", () => {
+    const [r] = run(baseline, privileged, { exceptions: [exception([{ controlName: "Privileged Containers", images: ["nginx*"] }])] });
+    assert.equal(r?.status, "skip");
+    assert.equal(r?.message, "rule is skipped due to policy exceptions ops/allow-priv");
+  });
+
+  test("an exclusion for another control leaves the failure", () => {
+    const [r] = run(baseline, privileged, { exceptions: [exception([{ controlName: "Host Ports", images: ["nginx*"] }])] });
+    assert.equal(r?.status, "fail");
+  });
+
+  test("an exception skips any other rule type too; a resource it does not match is evaluated", () => {
+    const policy = clusterPolicy("psa", [podRule("check-team", { message: "team label required", pattern: { metadata: { labels: { team: "?*" } } } })]);
+    assert.equal(run(policy, privileged, { exceptions: [exception()] })[0]?.message, "rule is skipped due to policy exceptionsops/allow-priv");
+    assert.equal(run(policy, pod("other"), { exceptions: [exception()] })[0]?.status, "fail");
+  });
+
+  test("exceptions outside the allowed namespaces are ignored", () => {
+    assert.equal(run(baseline, privileged, { exceptions: [exception()], exceptionNamespaces: ["bylaw"] })[0]?.status, "fail");
   });
 });

@@ -11,6 +11,8 @@ import { setDotted } from "../context/request-context.js";
 import { requestBase } from "./request-base.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
+import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
+import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
 import { ruleResult, ruleScope } from "./rule-scope.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
@@ -68,7 +70,7 @@ function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: Json
   const scope = ruleScope(policy, compiled, base, operation, env, request, "Validation");
   if (!scope.ok) return scope.result;
   const vars = scope.vars;
-  if (validate.podSecurity !== undefined) return result("error", `rule ${name}: podSecurity validation is not supported by Bylaw yet`);
+  if (validate.podSecurity !== undefined) return podSecurityRule(compiled, operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource, scope.exceptions ?? []);
   if (validate.cel !== undefined) return result("error", `rule ${name}: validate.cel (CEL expressions) is not supported by Bylaw yet`);
   if (validate.manifests !== undefined) return result("error", `rule ${name}: validate.manifests (signed manifests) is not supported by Bylaw yet`);
   const target = operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource;
@@ -78,4 +80,24 @@ function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: Json
     return result("skip", "skipping the rule evaluation as pre-existing violations are allowed");
   }
   return result(outcome.status, outcome.message, outcome.path);
+}
+
+/**
+ * validate.podSecurity (Kyverno's PSS handler). Matched exceptions without podSecurity entries skip
+ * the rule; otherwise their entries are extra exclusions, and a pod that passes only thanks to them
+ * is a skip naming the exceptions.
+ */
+function podSecurityRule(compiled: CompiledRule, resource: JsonObject, exceptions: readonly CompiledException[]): RuleResult {
+  const name = compiled.name;
+  const ps = compiled.podSecurity;
+  if (ps === undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.podSecurity did not compile`);
+  const plan = podSecurityExceptionPlan(exceptions);
+  if (plan.kind === "skip") return { ...ruleResult(name, "Validation", "skip", plan.message), exceptions: plan.exceptions.map((e) => e.key) };
+  const outcome = evaluatePodSecurity(ps, resource, plan.kind === "exclude" ? plan.exclusions : undefined);
+  if (outcome.error !== undefined) return ruleResult(name, "Validation", "error", outcome.error);
+  const properties = podSecurityProperties(ps, outcome);
+  if (outcome.allowed && plan.kind === "exclude" && outcome.exemptedByExtra) {
+    return { ...ruleResult(name, "Validation", "skip", plan.skipMessage), exceptions: plan.exceptions.map((e) => e.key), properties };
+  }
+  return { ...ruleResult(name, "Validation", outcome.allowed ? "pass" : "fail", podSecurityMessage(name, ps, outcome)), properties };
 }

@@ -6,6 +6,7 @@ import type { JsonValue } from "../api/json.js";
 import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
+import { compilePodSecurity } from "../pod-security/index.js";
 import { compileMatch } from "../match/index.js";
 import { PatternCache } from "../pattern/index.js";
 import type { JmesPathEngine } from "../jmespath/types.js";
@@ -37,11 +38,22 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
   const problems = checkPolicy(policy);
   const cache = new ExpressionCache(jmespath);
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));
-  const rules: CompiledRule[] = computeRules(policy).map((rule) =>
-    originals.has(rule) || !isAutogenRuleName(rule.name)
-      ? { rule, name: rule.name, matcher: compileMatch(rule) }
-      : { rule, name: rule.name, matcher: compileMatch(rule), autogenOf: rule.name.replace(/^autogen-(cronjob-)?/, "") },
-  );
+  const rules: CompiledRule[] = computeRules(policy).map((rule, i) => {
+    const base: CompiledRule =
+      originals.has(rule) || !isAutogenRuleName(rule.name)
+        ? { rule, name: rule.name, matcher: compileMatch(rule) }
+        : { rule, name: rule.name, matcher: compileMatch(rule), autogenOf: rule.name.replace(/^autogen-(cronjob-)?/, "") };
+    const ps = rule.validate?.podSecurity;
+    if (ps === undefined) return base;
+    const compiled = compilePodSecurity(ps, base.autogenOf === undefined ? `spec.rules[${i}].validate.podSecurity` : `(autogen rule ${rule.name}).validate.podSecurity`);
+    if (!compiled.ok) {
+      // Autogen copies repeat the original's problems: report them once, on the original.
+      if (base.autogenOf === undefined) problems.push(...compiled.problems);
+      return base;
+    }
+    if (base.autogenOf === undefined) problems.push(...compiled.warnings);
+    return { ...base, podSecurity: compiled.value };
+  });
   rules.forEach((r, i) => {
     const prepared = prepareSubstitution(r.rule as unknown as JsonValue, cache);
     if (!prepared.ok) {

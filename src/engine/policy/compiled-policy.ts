@@ -3,6 +3,7 @@ import type { PolicyDocument, Rule } from "../api/policy.js";
 import type { CompiledMatch } from "../match/index.js";
 import type { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import type { PatternCache } from "../pattern/index.js";
+import type { CompiledPodSecurity } from "../pod-security/index.js";
 import type { ExpressionCache } from "../variables/index.js";
 import type { PolicyProblem } from "./problem.js";
 
@@ -13,6 +14,8 @@ export interface CompiledRule {
   readonly matcher: CompiledMatch;
   /** For `autogen-*` rules, the name of the Pod rule they came from. */
   readonly autogenOf?: string;
+  /** validate.podSecurity, compiled once (level, version, exclusions). */
+  readonly podSecurity?: CompiledPodSecurity;
 }
 
 export interface CompiledPolicy {

@@ -1,0 +1,59 @@
+/** Evaluates a compiled podSecurity rule on a resource, as Kyverno's `validatePssHandler` does. */
+import type { JsonObject } from "../api/json.js";
+import { parseImageReference } from "../context/image-info.js";
+import type { CheckRun } from "./check-types.js";
+import { controlNameOf } from "./controls.js";
+import { runChecks } from "./evaluate.js";
+import { applyExclusions } from "./exclude.js";
+import { containerImage, podOf, reportedField } from "./pod-spec.js";
+import type { CompiledPodSecurity, PodSecurityExclude, PodSecurityOutcome, PodView, PssCheck } from "./types.js";
+
+export const UNSUPPORTED_KIND_ERROR = "Error while getting new resource: could not find correct resource type";
+
+/** Kyverno's `addImages`: the containers named in the detail (first `container(s) … must`), as image references. */
+function imagesOf(detail: string, pod: PodView): string[] | undefined {
+  const m = /containers?\s*(.*?)\s*must/.exec(detail);
+  if (m === null) return undefined;
+  const names = (m[1] ?? "").replaceAll('"', "").replaceAll(" ", "").split(",");
+  return names.map((name) => {
+    const image = containerImage(pod, name);
+    const info = image === undefined ? undefined : parseImageReference(image);
+    return info?.reference ?? name;
+  });
+}
+
+function toCheck(run: CheckRun, kind: string, pod: PodView): PssCheck {
+  const images = imagesOf(run.detail, pod);
+  return {
+    id: run.id,
+    control: controlNameOf(run.id),
+    reason: run.reason,
+    detail: run.detail,
+    errors: run.errors.map((e) => ({ ...e, field: reportedField(e.field, kind) })),
+    ...(images !== undefined ? { images } : {}),
+  };
+}
+
+/**
+ * Checks the pod of `resource` (a Pod, a pod controller's `spec.template`, or a CronJob's
+ * `spec.jobTemplate.spec.template`) against the rule's level and version, then applies the rule's
+ * `exclude` entries. When checks still fail, `extraExcludes` (the `podSecurity` entries of the
+ * matched PolicyExceptions) are applied too; if that leaves nothing, `exemptedByExtra` is set.
+ */
+export function evaluatePodSecurity(
+  ps: CompiledPodSecurity,
+  resource: JsonObject,
+  extraExcludes: readonly PodSecurityExclude[] = [],
+): PodSecurityOutcome {
+  const pod = podOf(resource);
+  if (pod === undefined) return { allowed: false, checks: [], exemptedByExtra: false, error: UNSUPPORTED_KIND_ERROR };
+  let runs = runChecks(ps.level, ps.version, pod);
+  if (ps.exclude.length > 0) runs = applyExclusions(ps.level, ps.version, ps.exclude, runs, pod);
+  if (runs.length === 0) return { allowed: true, checks: [], exemptedByExtra: false };
+  if (extraExcludes.length > 0) {
+    runs = applyExclusions(ps.level, ps.version, extraExcludes, runs, pod);
+    if (runs.length === 0) return { allowed: true, checks: [], exemptedByExtra: true };
+  }
+  const kind = typeof resource["kind"] === "string" ? resource["kind"] : "";
+  return { allowed: false, checks: runs.map((r) => toCheck(r, kind, pod)), exemptedByExtra: false };
+}
