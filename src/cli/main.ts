@@ -3,6 +3,7 @@ import { applyCommand, APPLY_HELP } from "./commands/apply/command.js";
 import { testCommand, TEST_HELP } from "./commands/test/command.js";
 import { jpCommand, JP_HELP } from "./commands/jp/command.js";
 import { serveCommand, SERVE_HELP } from "./commands/serve/command.js";
+import { policySetsCommand, POLICY_SETS_HELP } from "./commands/policy-sets/command.js";
 import { processIo, type Io } from "./io.js";
 
 const VERSION = "0.1.0";
@@ -12,17 +13,19 @@ export const MAIN_HELP = `bylaw — run Kyverno policies, unchanged, faster.
 Usage: bylaw COMMAND [flags]
 
 Commands:
-  apply    check manifests against ClusterPolicy/Policy documents (offline)
-  test     run kyverno-test.yaml suites, like \`kyverno test\`
-  jp       evaluate JMESPath with Kyverno's functions (query, function, parse)
-  serve    run the admission webhook (mutate, validate, policy checks) with Prometheus metrics
-  version  print the version
+  apply        check manifests against ClusterPolicy/Policy documents or shipped policy sets (offline)
+  policy-sets  list the policy sets Bylaw ships (pss-baseline, pss-restricted, ...) and their policies
+  test         run kyverno-test.yaml suites, like \`kyverno test\`
+  jp           evaluate JMESPath with Kyverno's functions (query, function, parse)
+  serve        run the admission webhook (mutate, validate, policy checks) with Prometheus metrics
+  version      print the version
 
 Run \`bylaw COMMAND --help\` for a command's flags and examples.
 Also works as a kubectl plugin when installed as kubectl-bylaw.`;
 
 const COMMANDS: Record<string, { run: (args: string[], io: Io) => Promise<number>; help: string }> = {
   apply: { run: applyCommand, help: APPLY_HELP },
+  "policy-sets": { run: policySetsCommand, help: POLICY_SETS_HELP },
   test: { run: testCommand, help: TEST_HELP },
   jp: { run: jpCommand, help: JP_HELP },
   serve: { run: (args, io) => serveCommand(args, io), help: SERVE_HELP },

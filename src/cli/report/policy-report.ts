@@ -3,6 +3,7 @@
  * resources) objects from engine responses, with Kyverno's result fields and summaries (spec §9).
  */
 import type { JsonObject } from "../../engine/api/json.js";
+import type { RuleResult } from "../../engine/api/rule-result.js";
 import { resourceApiVersion, resourceKind, resourceName, resourceNamespace } from "../../engine/api/resource.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import { reportResult } from "../test-suite/compare.js";
@@ -17,6 +18,7 @@ export function buildPolicyReports(responses: readonly PolicyResponse[], nowMill
     const bucket = byNamespace.get(ns) ?? { results: [], summary: { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 } };
     for (const rule of response.rules) {
       const result = reportResult(rule.status, response.policy.scored) as keyof Summary;
+      const properties = resultProperties(rule, response.policy.background ? "background scan" : "admission review");
       bucket.summary[result]++;
       const policy = response.policy.namespace ? `${response.policy.namespace}/${response.policy.name}` : response.policy.name;
       bucket.results.push({
@@ -24,7 +26,7 @@ export function buildPolicyReports(responses: readonly PolicyResponse[], nowMill
         policy,
         rule: rule.rule,
         result,
-        message: rule.message,
+        message: overriddenMessage(rule, properties),
         scored: response.policy.scored,
         ...(response.policy.severity !== undefined ? { severity: response.policy.severity } : {}),
         ...(response.policy.category !== undefined ? { category: response.policy.category } : {}),
@@ -34,7 +36,7 @@ export function buildPolicyReports(responses: readonly PolicyResponse[], nowMill
           name: resourceName(response.resource),
           ...(ns !== "" ? { namespace: ns } : {}),
         }],
-        properties: { process: response.policy.background ? "background scan" : "admission review" },
+        properties,
         timestamp: { seconds, nanos: 0 },
       });
     }
@@ -48,4 +50,24 @@ export function buildPolicyReports(responses: readonly PolicyResponse[], nowMill
       : { apiVersion: "wgpolicyk8s.io/v1alpha2", kind: "PolicyReport", metadata: { name: `merged`, namespace: ns, labels: { "app.kubernetes.io/managed-by": "kyverno" } }, summary, results });
   }
   return reports;
+}
+
+/**
+ * A result's properties, as Kyverno's report does (pkg/utils/report/results.go): the engine's
+ * (podSecurity standard/version/controls/controlsJSON, reportProperties), `process`, and
+ * `exceptions`: the names (without namespace) of the PolicyExceptions that applied, joined by ",".
+ * Keys sorted, as Go marshals a map.
+ */
+function resultProperties(rule: RuleResult, process: string): Record<string, string> {
+  const props: Record<string, string> = { ...(rule.properties ?? {}), process };
+  if (rule.exceptions !== undefined && rule.exceptions.length > 0) props["exceptions"] = rule.exceptions.map((key) => key.slice(key.indexOf("/") + 1)).join(",");
+  return Object.fromEntries(Object.entries(props).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** reportProperties may override the message: `<status>Message` for the engine's status, then `message`. */
+function overriddenMessage(rule: RuleResult, properties: Readonly<Record<string, string>>): string {
+  const generic = properties["message"];
+  if (generic !== undefined && generic !== "") return generic;
+  const specific = properties[`${rule.status}Message`];
+  return specific !== undefined && specific !== "" ? specific : rule.message;
 }

@@ -1,0 +1,56 @@
+/** Read what `bylaw apply` checks: resources (with the file and line each came from), targets, values, user info. */
+import { isObject, type JsonObject } from "../../../engine/api/json.js";
+import type { RequestUserInfo, Resource } from "../../../engine/api/resource.js";
+import { loadPaths } from "../../../platform/files/index.js";
+import type { ResourceOrigin } from "../../output/types.js";
+import { parseUserInfo } from "../../test-suite/userinfo-file.js";
+import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../test-suite/values-file.js";
+
+export interface LoadedResources {
+  readonly resources: Resource[];
+  /** origins[i] is where resources[i] was read. */
+  readonly origins: ResourceOrigin[];
+  readonly errors: string[];
+  readonly warnings: string[];
+}
+
+export async function loadResources(paths: readonly string[], stdin: () => Promise<string>, label = ""): Promise<LoadedResources> {
+  const out: LoadedResources = { resources: [], origins: [], errors: [], warnings: [] };
+  for (const d of await loadPaths(paths, { stdin })) {
+    if (d.error !== undefined) {
+      out.errors.push(`${label}${d.error}`);
+    } else if (isObject(d.value) && typeof d.value["kind"] === "string") {
+      for (const r of expandList(d.value)) {
+        out.resources.push(r);
+        out.origins.push({ source: d.source, ...(d.line !== undefined ? { line: d.line } : {}) });
+      }
+    } else if (d.value !== undefined) {
+      out.warnings.push(`${d.source}: document ${d.index + 1}: skipped: not a Kubernetes object (no kind)`);
+    }
+  }
+  return out;
+}
+
+/** A `kind: List` (as `kubectl get -o yaml` prints) holds its objects in `items`. */
+function expandList(doc: JsonObject): Resource[] {
+  if (doc["kind"] === "List" && Array.isArray(doc["items"])) return doc["items"].filter(isObject);
+  return [doc];
+}
+
+export type Loaded<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };
+
+export async function loadValuesFile(path: string | undefined): Promise<Loaded<ValuesSpec>> {
+  if (path === undefined) return { ok: true, value: EMPTY_VALUES, warnings: [] };
+  const doc = (await loadPaths([path])).find((d) => d.value !== undefined || d.error !== undefined);
+  if (!doc || doc.value === undefined) return { ok: false, error: `--values-file: ${doc?.error ?? "empty file"}` };
+  const pv = parseValues(doc.value);
+  return { ok: true, value: pv.values, warnings: pv.warnings.map((w) => `${path}: ${w}`) };
+}
+
+export async function loadUserInfo(path: string | undefined): Promise<Loaded<RequestUserInfo | undefined>> {
+  if (path === undefined) return { ok: true, value: undefined, warnings: [] };
+  const doc = (await loadPaths([path])).find((d) => d.value !== undefined || d.error !== undefined);
+  const pu = doc?.value !== undefined ? parseUserInfo(doc.value) : { ok: false as const, error: doc?.error ?? "empty file" };
+  if (!pu.ok) return { ok: false, error: `--userinfo: ${pu.error}` };
+  return { ok: true, value: pu.userInfo, warnings: [] };
+}

@@ -1,0 +1,95 @@
+/** `bylaw apply` flags, parsed and checked. Problems are usage errors (exit 2). */
+import { parseArgs } from "node:util";
+
+export const OUTPUT_FORMATS = ["text", "json", "junit", "sarif"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface ApplyOptions {
+  readonly policyPaths: readonly string[];
+  readonly policySets: readonly string[];
+  readonly resourcePaths: readonly string[];
+  readonly targetPaths: readonly string[];
+  readonly exceptionPaths: readonly string[];
+  readonly valuesFile?: string;
+  readonly userinfo?: string;
+  readonly outputPath?: string;
+  readonly format: OutputFormat;
+  readonly policyReport: boolean;
+  readonly auditWarn: boolean;
+  readonly detailed: boolean;
+  readonly enforce: boolean;
+}
+
+export type ParsedApplyArgs =
+  | { readonly kind: "help" }
+  | { readonly kind: "usage-error"; readonly message: string; readonly showHelp: boolean }
+  | { readonly kind: "run"; readonly options: ApplyOptions; readonly warnings: readonly string[] };
+
+export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        resource: { type: "string", short: "r", multiple: true },
+        "target-resource": { type: "string", short: "t", multiple: true },
+        "policy-set": { type: "string", multiple: true },
+        exception: { type: "string", short: "e", multiple: true },
+        exceptions: { type: "string", multiple: true },
+        enforce: { type: "boolean", default: false },
+        "values-file": { type: "string", short: "f" },
+        userinfo: { type: "string", short: "u" },
+        output: { type: "string", short: "o" },
+        "output-format": { type: "string" },
+        "policy-report": { type: "boolean", short: "p", default: false },
+        "audit-warn": { type: "boolean", default: false },
+        "detailed-results": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (e) {
+    return { kind: "usage-error", message: (e as Error).message, showHelp: true };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: "help" };
+  const warnings: string[] = [];
+  const policySets = values["policy-set"] ?? [];
+  const resourcePaths = values.resource ?? [];
+  if ((positionals.length === 0 && policySets.length === 0) || resourcePaths.length === 0) {
+    return { kind: "usage-error", message: "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE", showHelp: true };
+  }
+  let format = values["output-format"] ?? "text";
+  let outputPath = values.output;
+  if (outputPath === "table" || outputPath === "json") {
+    warnings.push(`warning: -o ${outputPath} is read as --output-format ${outputPath}; -o/--output now names where to write mutated and generated resources`);
+    format = outputPath;
+    outputPath = undefined;
+  }
+  if (format === "table") format = "text";
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+    return { kind: "usage-error", message: `--output-format must be one of ${OUTPUT_FORMATS.join(", ")} (got ${JSON.stringify(format)})`, showHelp: false };
+  }
+  const exceptionPaths = [...(values.exception ?? []), ...(values.exceptions ?? [])];
+  const stdinUsers = [positionals, resourcePaths, exceptionPaths].filter((list) => list.includes("-")).length;
+  if (stdinUsers > 1) return { kind: "usage-error", message: "only one of POLICY, RESOURCE and EXCEPTION can be read from stdin (-)", showHelp: false };
+  return {
+    kind: "run",
+    warnings,
+    options: {
+      policyPaths: positionals,
+      policySets,
+      resourcePaths,
+      targetPaths: values["target-resource"] ?? [],
+      exceptionPaths,
+      ...(values["values-file"] !== undefined ? { valuesFile: values["values-file"] } : {}),
+      ...(values.userinfo !== undefined ? { userinfo: values.userinfo } : {}),
+      ...(outputPath !== undefined ? { outputPath } : {}),
+      format: format as OutputFormat,
+      policyReport: values["policy-report"],
+      auditWarn: values["audit-warn"],
+      detailed: values["detailed-results"],
+      enforce: values.enforce,
+    },
+  };
+}

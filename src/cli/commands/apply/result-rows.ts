@@ -1,0 +1,55 @@
+/** Engine responses → one row per rule result, with the outcome the CLI reports (spec §11.1). */
+import { resourceKind, resourceName, resourceNamespace, type Resource } from "../../../engine/api/resource.js";
+import { effectiveAction } from "../../../engine/pipeline/failure-action.js";
+import type { PolicyResponse } from "../../../engine/pipeline/types.js";
+import type { CompiledPolicy } from "../../../engine/policy/compiled-policy.js";
+import { policyInfo } from "../../output/policy-info.js";
+import type { PolicyInfo, ResourceOrigin, ResultRow } from "../../output/types.js";
+import type { ValuesSpec } from "../../test-suite/values-file.js";
+
+/** The responses for one input resource. */
+export interface ResourceResponses {
+  readonly index: number;
+  readonly origin?: ResourceOrigin;
+  readonly responses: readonly PolicyResponse[];
+}
+
+export function resultRows(batches: readonly ResourceResponses[], values: ValuesSpec, auditWarn: boolean): ResultRow[] {
+  const infos = new Map<CompiledPolicy, PolicyInfo>();
+  const rows: ResultRow[] = [];
+  for (const batch of batches) {
+    for (const response of batch.responses) {
+      const policy = response.policy;
+      let info = infos.get(policy);
+      if (info === undefined) infos.set(policy, (info = policyInfo(policy.document)));
+      const ns = resourceNamespace(response.resource);
+      for (const rule of response.rules) {
+        const action = rule.type === "Validation" ? effectiveAction(policy, rule.rule, ns, values.namespaceLabels.get(ns) ?? {}) : "-";
+        let result = rule.status;
+        if (result === "fail" && (!policy.scored || (auditWarn && action === "Audit"))) result = "warn";
+        const ruleMessage = policy.rules.find((r) => r.name === rule.rule)?.rule.validate?.message;
+        rows.push({
+          policy: policy.name,
+          policyKey: policy.namespace ? `${policy.namespace}/${policy.name}` : policy.name,
+          rule: rule.rule,
+          resource: describeResource(rule.patchedTarget ?? response.resource),
+          result,
+          action,
+          message: rule.message,
+          resourceIndex: batch.index,
+          ...(batch.origin !== undefined ? { origin: batch.origin } : {}),
+          info,
+          ...(rule.properties !== undefined ? { properties: rule.properties } : {}),
+          ...(rule.exceptions !== undefined && rule.exceptions.length > 0 ? { exceptions: rule.exceptions } : {}),
+          ...(typeof ruleMessage === "string" && ruleMessage !== "" ? { ruleMessage } : {}),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+export function describeResource(r: Resource): string {
+  const ns = resourceNamespace(r);
+  return `${resourceKind(r)}/${ns ? `${ns}/` : ""}${resourceName(r)}`;
+}
