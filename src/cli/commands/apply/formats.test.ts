@@ -1,4 +1,5 @@
 /** `bylaw apply --output-format junit|sarif|text` through the CLI entry. */
+import { existsSync } from "node:fs";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -60,6 +61,17 @@ describe("bylaw apply output formats", () => {
     assert.doesNotMatch(out, /Pod\/shop\/good/);
     assert.match(out, /pass: 2, fail: 2, warn: 0, error: 0, skip: 0 $/);
     assert.equal((await run("table", dir)).out, out, "table is kept as another name for text");
+  });
+
+  test("--output junit and --output sarif name the formats (as CI docs write them)", async () => {
+    const dir = tempTree({ "p.yaml": policies, "pods.yaml": pods });
+    for (const format of ["junit", "sarif"]) {
+      const io = recordingIo();
+      const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), "--output", format], io);
+      assert.equal(code, 1);
+      assert.equal(io.stdout.join("\n"), (await run(format, dir)).out);
+      assert.equal(existsSync(format), false, "no file or folder is written");
+    }
   });
 
   test("junit: a testsuite per policy with counts, and the exit code unchanged", async () => {

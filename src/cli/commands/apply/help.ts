@@ -35,6 +35,7 @@ Output (results go to stdout, diagnostics to stderr):
   -p, --policy-report         print PolicyReport / ClusterPolicyReport YAML instead
       --detailed-results      text: list passing and skipped rules too (default: only fail, warn, error)
       --audit-warn            report failures of Audit rules as warnings (they then do not fail the run)
+  -o, --output junit|sarif    the same as --output-format junit|sarif
   -o, --output PATH           write mutated and generated resources as YAML: PATH ending in .yaml/.yml
                               is one multi-document file, anything else a folder with one file per
                               resource (<kind>-<namespace>-<name>.yaml). Written only when every input

@@ -61,7 +61,11 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   }
   let format = values["output-format"] ?? "text";
   let outputPath = values.output;
-  if (outputPath === "table" || outputPath === "json") {
+  // `--output junit|sarif` names a report format (as CI docs write it); a file of that name needs ./junit.
+  if (outputPath === "junit" || outputPath === "sarif") {
+    format = outputPath;
+    outputPath = undefined;
+  } else if (outputPath === "table" || outputPath === "json") {
     warnings.push(`warning: -o ${outputPath} is read as --output-format ${outputPath}; -o/--output now names where to write mutated and generated resources`);
     format = outputPath;
     outputPath = undefined;
