@@ -2,7 +2,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parse } from "yaml";
-import { marshalNestedMap, sortKeys } from "./yaml-v3.js";
+import { analyzeScalar, analyzeScalarWalk, marshalNestedMap, sortKeys } from "./yaml-v3.js";
+import { seededRandom } from "../../../test/support/seeded-random.js";
 
 const one = (value: string, key = "r"): string => marshalNestedMap(new Map([["p", new Map([[key, value]])]]));
 
@@ -60,5 +61,18 @@ describe("yaml.v3 key order", () => {
       "autogen-require-labels",
       "require-labels",
     ]);
+  });
+});
+
+describe("the ASCII fast path of the scalar analysis", () => {
+  test("agrees with the character walk on 20,000 generated one-line strings", () => {
+    const random = seededRandom(20261122);
+    const alphabet = ["a", "Z", "0", " ", ":", "#", "-", "?", ".", "'", '"', "*", "[", "{", ",", "|", ">", "%", "@", "`", "!", "&", "~", "/"];
+    for (let i = 0; i < 20_000; i++) {
+      const length = 1 + Math.floor(random() * 8);
+      let s = "";
+      for (let j = 0; j < length; j++) s += alphabet[Math.floor(random() * alphabet.length)] ?? "";
+      assert.deepEqual(analyzeScalar(s), analyzeScalarWalk(s), JSON.stringify(s));
+    }
   });
 });

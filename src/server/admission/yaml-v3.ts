@@ -74,7 +74,7 @@ function cp(c: string): number {
 }
 
 function scalarKey(s: string): string {
-  const a = analyze(s);
+  const a = analyzeScalar(s);
   let style: Style = s.includes("\n") ? "literal" : readsAsString(s) ? "plain" : "double";
   if (a.multiline || style === "literal") style = "double";
   if (style === "plain" && !a.blockPlain) style = "single";
@@ -83,7 +83,7 @@ function scalarKey(s: string): string {
 }
 
 function scalarValue(s: string, indent: number): string {
-  const a = analyze(s);
+  const a = analyzeScalar(s);
   let style: Style = s.includes("\n") ? "literal" : readsAsString(s) ? "plain" : "double";
   if (style === "plain" && !a.blockPlain) style = "single";
   if (style === "single" && (!a.single || a.multiline)) style = "double";
@@ -149,12 +149,41 @@ function isBlankzCode(code: number): boolean {
 
 const FIRST_INDICATORS = new Set(Array.from("#,[]{}&*!|>'\"%@`", (c) => c.charCodeAt(0)));
 
+export interface ScalarAnalysis {
+  readonly multiline: boolean;
+  readonly blockPlain: boolean;
+  readonly single: boolean;
+  readonly block: boolean;
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+
 /**
- * libyaml's scalar analysis: which styles can carry the string unchanged. One pass over the
- * UTF-16 code units (this runs for every line of every denial message); a surrogate pair is
- * one character and is not printable for yaml.v3.
+ * libyaml's scalar analysis: which styles can carry the string unchanged. Rule messages are
+ * nearly always printable ASCII on one line, where the answer reduces to a few substring tests;
+ * anything else takes the character walk.
  */
-function analyze(value: string): { multiline: boolean; blockPlain: boolean; single: boolean; block: boolean } {
+export function analyzeScalar(value: string): ScalarAnalysis {
+  if (!PRINTABLE_ASCII.test(value)) return analyzeScalarWalk(value);
+  const c0 = value.charCodeAt(0);
+  const blockIndicators =
+    value.startsWith("---") ||
+    value.startsWith("...") ||
+    FIRST_INDICATORS.has(c0) ||
+    ((c0 === 0x3f || c0 === 0x3a || c0 === 0x2d) && (value.length === 1 || value.charCodeAt(1) === 0x20)) ||
+    value.includes(": ") ||
+    value.endsWith(":") ||
+    value.includes(" #");
+  const leading = c0 === 0x20;
+  const trailingSpace = value.endsWith(" ");
+  return { multiline: false, blockPlain: !(leading || trailingSpace || blockIndicators), single: true, block: !trailingSpace };
+}
+
+/**
+ * The character walk: one pass over the UTF-16 code units; a surrogate pair is one character and
+ * is not printable for yaml.v3.
+ */
+export function analyzeScalarWalk(value: string): ScalarAnalysis {
   if (value === "") return { multiline: false, blockPlain: true, single: true, block: false };
   let blockIndicators = value.startsWith("---") || value.startsWith("...");
   let lineBreaks = false;
