@@ -9,6 +9,7 @@ import { wildcardMatch } from "../values/wildcard.js";
 
 export function effectiveAction(policy: CompiledPolicy, ruleName: string, namespace: string, namespaceLabels: Readonly<Record<string, string>> = {}): "Audit" | "Enforce" {
   const compiled = policy.rules.find((r) => r.name === ruleName);
+  if (compiled?.action !== undefined) return compiled.action;
   const v = compiled?.rule.validate;
   const fromOverrides = (list: readonly FailureActionOverride[] | undefined): FailureAction | undefined =>
     list?.find((o) =>
@@ -24,3 +25,4 @@ function selects(selector: NonNullable<FailureActionOverride["namespaceSelector"
   const r = evaluateSelector(selector, labels);
   return r.ok && r.matched;
 }
+

@@ -7,6 +7,7 @@ import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-d
 import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compilePodSecurity } from "../pod-security/index.js";
+import { staticAction } from "./static-action.js";
 import { compileMatch } from "../match/index.js";
 import { PatternCache } from "../pattern/index.js";
 import type { JmesPathEngine } from "../jmespath/types.js";
@@ -39,10 +40,9 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
   const cache = new ExpressionCache(jmespath);
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));
   const rules: CompiledRule[] = computeRules(policy).map((rule, i) => {
-    const base: CompiledRule =
-      originals.has(rule) || !isAutogenRuleName(rule.name)
-        ? { rule, name: rule.name, matcher: compileMatch(rule) }
-        : { rule, name: rule.name, matcher: compileMatch(rule), autogenOf: rule.name.replace(/^autogen-(cronjob-)?/, "") };
+    const action = staticAction(policy, rule);
+    const plain: CompiledRule = action === undefined ? { rule, name: rule.name, matcher: compileMatch(rule) } : { rule, name: rule.name, matcher: compileMatch(rule), action };
+    const base: CompiledRule = originals.has(rule) || !isAutogenRuleName(rule.name) ? plain : { ...plain, autogenOf: rule.name.replace(/^autogen-(cronjob-)?/, "") };
     const ps = rule.validate?.podSecurity;
     if (ps === undefined) return base;
     const compiled = compilePodSecurity(ps, base.autogenOf === undefined ? `spec.rules[${i}].validate.podSecurity` : `(autogen rule ${rule.name}).validate.podSecurity`);

@@ -14,6 +14,8 @@ export interface CompiledRule {
   readonly matcher: CompiledMatch;
   /** For `autogen-*` rules, the name of the Pod rule they came from. */
   readonly autogenOf?: string;
+  /** The failure action when no override can apply (see pipeline/failure-action.ts `staticAction`). */
+  readonly action?: "Audit" | "Enforce";
   /** validate.podSecurity, compiled once (level, version, exclusions). */
   readonly podSecurity?: CompiledPodSecurity;
 }

@@ -19,8 +19,9 @@ export function recordRules(
   modeOf: (rule: string) => "enforce" | "audit",
 ): void {
   const n = response.rules.length;
+  const share = n > 0 ? Math.max(0, durationSeconds) / n : 0;
   for (const r of response.rules) {
-    safely(() =>
+    try {
       deps.recorder.policyResult({
         policy: response.policy,
         rule: r.rule,
@@ -31,9 +32,11 @@ export function recordRules(
         resourceNamespace: subject.namespace,
         operation: request.operation,
         dryRun: subject.dryRun,
-        durationSeconds: n > 0 ? Math.max(0, durationSeconds) / n : 0,
-      }),
-    );
+        durationSeconds: share,
+      });
+    } catch {
+      // metrics and logs are best effort
+    }
   }
 }
 
