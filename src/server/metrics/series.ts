@@ -29,6 +29,9 @@ interface Exposed {
 /** Called when a family is full and a new label set is refused (protects memory from label floods). */
 export type OnSeriesDropped = (family: string) => void;
 
+/** A level of the scoped lookup: more levels, or cells at the last one. */
+type Level = Map<string, Level> | Cell;
+
 interface Cell {
   readonly labels: Readonly<Record<string, string>>;
   /** Per-bucket (not cumulative) counts; the last slot is above the highest bound. */
@@ -48,7 +51,7 @@ export class HistogramFamily {
   readonly aggregator = "sum";
   private readonly series = new Map<string, Cell>();
   /** Cells by a scope object (e.g. a policy's labels) and the rest of the values: short keys on the hot path. */
-  private scoped = new WeakMap<object, Map<string, Cell>>();
+  private scoped = new WeakMap<object, Map<string, Level>>();
   private readonly bounds: readonly number[];
   private readonly le: readonly string[];
 
@@ -94,21 +97,31 @@ export class HistogramFamily {
 
   /**
    * `observe([...scopeValues, ...restValues], value)`, where `scopeValues` are fixed for `scope`
-   * (the same object always stands for the same values): the lookup key is built from
-   * `restValues` only. One call per policy result in the webhook.
+   * (the same object always stands for the same values). The cell is found through one small map
+   * per rest value, so no key string is built per call: this runs once per policy result.
    */
   observeScoped(scope: object, scopeValues: readonly string[], restValues: readonly string[], value: number): void {
-    let cells = this.scoped.get(scope);
-    if (cells === undefined) {
-      cells = new Map<string, Cell>();
-      this.scoped.set(scope, cells);
+    let level = this.scoped.get(scope);
+    if (level === undefined) {
+      level = new Map<string, Level>();
+      this.scoped.set(scope, level);
     }
-    const key = restValues.join("\u001f");
-    let c = cells.get(key);
+    const last = restValues.length - 1;
+    for (let i = 0; i < last; i++) {
+      const v = restValues[i] as string;
+      let next = level.get(v);
+      if (next === undefined) {
+        next = new Map<string, Level>();
+        level.set(v, next);
+      }
+      level = next as Map<string, Level>;
+    }
+    const leaf = restValues[last] ?? "";
+    let c = level.get(leaf) as Cell | undefined;
     if (c === undefined) {
       c = this.cell([...scopeValues, ...restValues]);
       if (c === undefined) return;
-      cells.set(key, c);
+      level.set(leaf, c);
     }
     this.add(c, value);
   }
@@ -137,7 +150,7 @@ export class HistogramFamily {
 
   reset(): void {
     this.series.clear();
-    this.scoped = new WeakMap<object, Map<string, Cell>>();
+    this.scoped = new WeakMap<object, Map<string, Level>>();
   }
 
   /** The series for these label values, created on first use; undefined when the family is full. */
