@@ -6,16 +6,20 @@ import type { JsonObject } from "../api/json.js";
  * such key was never present is reported as an error rather than a fail.
  */
 export class WalkContext {
-  private readonly seen = new Map<string, boolean>();
+  /** Created on the first anchor seen: most patterns track none. */
+  private seen: Map<string, boolean> | undefined;
 
   track(anchors: readonly { readonly raw: string; readonly key: string }[], resource: JsonObject): void {
+    if (anchors.length === 0) return;
+    const seen = (this.seen ??= new Map<string, boolean>());
     for (const a of anchors) {
-      if (this.seen.get(a.raw) === true) continue;
-      this.seen.set(a.raw, Object.hasOwn(resource, a.key));
+      if (seen.get(a.raw) === true) continue;
+      seen.set(a.raw, Object.hasOwn(resource, a.key));
     }
   }
 
   keysAreMissing(): boolean {
+    if (this.seen === undefined) return false;
     for (const present of this.seen.values()) if (!present) return true;
     return false;
   }

@@ -30,8 +30,7 @@ export function walkElement(resource: JsonValue | undefined, node: PatternNode, 
       }
       return walkArray(resource, node, path, ctx);
     case "leaf": {
-      const values = Array.isArray(resource) ? resource : [resource];
-      if (values.every((v) => node.test(v))) return undefined;
+      if (Array.isArray(resource) ? resource.every((v) => node.test(v)) : node.test(resource)) return undefined;
       return plain(`resource value '${goValueString(resource)}' does not match '${goValueString(node.pattern)}' at path ${path}`, path);
     }
   }
@@ -45,7 +44,8 @@ export function walkElement(resource: JsonValue | undefined, node: PatternNode, 
  */
 function walkMap(resource: JsonObject, compiled: MapNode, path: string, ctx: WalkContext): Mismatch | undefined {
   const node = compiled.expandsMetadata ? expandMetadata(compiled, resource) : compiled;
-  const skips: Mismatch[] = [];
+  // Allocated on the first skip only: most maps have none.
+  let skips: Mismatch[] | undefined;
   let applied = 0;
   let conditionSkipped = false;
   for (const entry of node.anchors) {
@@ -53,18 +53,18 @@ function walkMap(resource: JsonObject, compiled: MapNode, path: string, ctx: Wal
     if (m === undefined) {
       applied++;
     } else if (isSkip(m)) {
-      skips.push(m);
+      (skips ??= []).push(m);
       if (entry.anchor.kind === "condition") conditionSkipped = true;
     } else if (!conditionSkipped) {
       return m;
     }
   }
-  if (skips.length > 0 && (applied === 0 || conditionSkipped)) return skipOf(skips, path);
+  if (skips !== undefined && (applied === 0 || conditionSkipped)) return skipOf(skips, path);
   for (const entry of node.plain) {
     const m = handlePlain(entry, resource, path, ctx);
     if (m !== undefined) return m;
   }
-  return skips.length > 0 ? skipOf(skips, path) : undefined;
+  return skips !== undefined ? skipOf(skips, path) : undefined;
 }
 
 function skipOf(skips: readonly Mismatch[], path: string): Mismatch {
@@ -86,7 +86,7 @@ function walkArray(resource: readonly JsonValue[], node: ArrayNode, path: string
       return item === undefined ? undefined : walkElement(resource as JsonValue[], item, path, ctx);
     }
     case "maps":
-      return walkEach(resource.length, (i) => [resource[i], node.items[0]], path, ctx);
+      return walkEach(resource, node.items, false, resource.length, path, ctx);
     case "positional":
       if (resource.length < node.length) {
         return plain(
@@ -94,26 +94,28 @@ function walkArray(resource: readonly JsonValue[], node: ArrayNode, path: string
           "",
         );
       }
-      return walkEach(node.length, (i) => [resource[i], node.items[i]], path, ctx);
+      return walkEach(resource, node.items, true, node.length, path, ctx);
   }
 }
 
 /** Walks elements; skipped elements are counted, and when every element skipped the array is a skip. */
 function walkEach(
+  resource: readonly JsonValue[],
+  items: readonly (PatternNode | undefined)[],
+  positional: boolean,
   count: number,
-  pair: (i: number) => [JsonValue | undefined, PatternNode | undefined],
   path: string,
   ctx: WalkContext,
 ): Mismatch | undefined {
-  const skips: Mismatch[] = [];
+  let skips: Mismatch[] | undefined;
   let applied = 0;
   for (let i = 0; i < count; i++) {
-    const [value, item] = pair(i);
+    const item = positional ? items[i] : items[0];
     if (item === undefined) continue;
-    const m = walkElement(value, item, `${path}${i}/`, ctx);
+    const m = walkElement(resource[i], item, `${path}${i}/`, ctx);
     if (m === undefined) applied++;
-    else if (isSkip(m)) skips.push(m);
+    else if (isSkip(m)) (skips ??= []).push(m);
     else return m;
   }
-  return applied === 0 && skips.length > 0 ? combinedSkip("arraySkip", skips, path) : undefined;
+  return applied === 0 && skips !== undefined ? combinedSkip("arraySkip", skips, path) : undefined;
 }

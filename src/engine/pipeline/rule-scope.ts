@@ -41,7 +41,7 @@ export function ruleScope(policy: CompiledPolicy, compiled: CompiledRule, base: 
   }
   let data = base;
   const ruleVars = request.ruleVariables?.(policy.name, name);
-  for (const [k, v] of Object.entries(ruleVars ?? {})) data = setDotted(data, k, v);
+  if (ruleVars !== undefined) for (const [k, v] of Object.entries(ruleVars)) data = setDotted(data, k, v);
   const vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: { ports: env.ports }, cache: policy.cache, operation };
   const entered = enterScope(vars, rule.context, rule.preconditions);
   if (entered.kind !== "ready") return { ok: false, result: ruleResult(name, type, entered.kind, entered.message) };

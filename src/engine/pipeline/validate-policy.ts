@@ -53,12 +53,12 @@ function preExistingViolation(policy: CompiledPolicy, compiled: CompiledRule, va
 }
 
 /** A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash. */
-function evaluateGuarded(...args: Parameters<typeof evaluateRule>): RuleResult | undefined {
+function evaluateGuarded(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: EngineRequest["operation"], env: EngineEnv, request: EngineRequest): RuleResult | undefined {
   try {
-    return evaluateRule(...args);
+    return evaluateRule(policy, compiled, base, operation, env, request);
   } catch (e) {
     if (!isStackOverflow(e)) throw e;
-    return { rule: args[1].name, type: "Validation", status: "error", message: `rule ${args[1].name}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated` };
+    return { rule: compiled.name, type: "Validation", status: "error", message: `rule ${compiled.name}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated` };
   }
 }
 
@@ -66,20 +66,19 @@ function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: Json
   const name = compiled.name;
   const validate = compiled.rule.validate;
   if (validate === undefined) return undefined;
-  const result = (status: RuleResult["status"], message: string, path?: string): RuleResult => ruleResult(name, "Validation", status, message, path);
   const scope = ruleScope(policy, compiled, base, operation, env, request, "Validation");
   if (!scope.ok) return scope.result;
   const vars = scope.vars;
   if (validate.podSecurity !== undefined) return podSecurityRule(compiled, operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource, scope.exceptions ?? []);
-  if (validate.cel !== undefined) return result("error", `rule ${name}: validate.cel (CEL expressions) is not supported by Bylaw yet`);
-  if (validate.manifests !== undefined) return result("error", `rule ${name}: validate.manifests (signed manifests) is not supported by Bylaw yet`);
+  if (validate.cel !== undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.cel (CEL expressions) is not supported by Bylaw yet`);
+  if (validate.manifests !== undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.manifests (signed manifests) is not supported by Bylaw yet`);
   const target = operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource;
   const outcome = runValidation(validate, validate.message, { ruleName: name, target, vars, patterns: policy.patterns }, 0);
   if (outcome === undefined) return undefined;
   if (outcome.status === "fail" && preExistingViolation(policy, compiled, vars, operation, request)) {
-    return result("skip", "skipping the rule evaluation as pre-existing violations are allowed");
+    return ruleResult(name, "Validation", "skip", "skipping the rule evaluation as pre-existing violations are allowed");
   }
-  return result(outcome.status, outcome.message, outcome.path);
+  return ruleResult(name, "Validation", outcome.status, outcome.message, outcome.path);
 }
 
 /**

@@ -82,7 +82,7 @@ function hasReference(value: JsonValue): boolean {
  * `basePath` (default "": `value` is the whole document Kyverno substitutes). Map keys too.
  */
 export function substituteReferences(value: JsonValue, basePath = ""): Result<JsonValue> {
-  if (!hasReference(value)) return ok(value);
+  if (typeof value === "string" ? !value.includes("$(") : !hasReference(value)) return ok(value);
   let index: Map<string, JsonValue> | undefined;
   const lookup: Lookup = (path) => {
     index ??= indexDocument(value, basePath);
