@@ -10,7 +10,7 @@ import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { selfSignedCertificate } from "../../src/server/tls/index.js";
+import { selfSignedCertificate } from "../../src/server/tls/self-signed.js";
 import { drive, rssMiB, type LoadResult } from "./load.js";
 import { openLoop } from "./open-loop.js";
 import { pssPolicyFiles, reviewBodies, writeEnforcePolicies } from "./workload.js";

@@ -1,9 +1,4 @@
 /** The `bylaw` binary: dispatch to a subcommand. */
-import { applyCommand, APPLY_HELP } from "./commands/apply/command.js";
-import { testCommand, TEST_HELP } from "./commands/test/command.js";
-import { jpCommand, JP_HELP } from "./commands/jp/command.js";
-import { serveCommand, SERVE_HELP } from "./commands/serve/command.js";
-import { policySetsCommand, POLICY_SETS_HELP } from "./commands/policy-sets/command.js";
 import { processIo, type Io } from "./io.js";
 
 const VERSION = "0.1.0";
@@ -23,19 +18,40 @@ Commands:
 Run \`bylaw COMMAND --help\` for a command's flags and examples.
 Also works as a kubectl plugin when installed as kubectl-bylaw.`;
 
-const COMMANDS: Record<string, { run: (args: string[], io: Io) => Promise<number>; help: string }> = {
-  apply: { run: applyCommand, help: APPLY_HELP },
-  "policy-sets": { run: policySetsCommand, help: POLICY_SETS_HELP },
-  test: { run: testCommand, help: TEST_HELP },
-  jp: { run: jpCommand, help: JP_HELP },
-  serve: { run: (args, io) => serveCommand(args, io), help: SERVE_HELP },
+interface Command {
+  run(args: string[], io: Io): Promise<number>;
+  help(): Promise<string>;
+}
+
+/** Each command's module loads when it runs: `bylaw apply` does not load the webhook server, TLS or metrics. */
+const COMMANDS: Record<string, Command> = {
+  apply: {
+    run: async (args, io) => (await import("./commands/apply/command.js")).applyCommand(args, io),
+    help: async () => (await import("./commands/apply/help.js")).APPLY_HELP,
+  },
+  "policy-sets": {
+    run: async (args, io) => (await import("./commands/policy-sets/command.js")).policySetsCommand(args, io),
+    help: async () => (await import("./commands/policy-sets/help.js")).POLICY_SETS_HELP,
+  },
+  test: {
+    run: async (args, io) => (await import("./commands/test/command.js")).testCommand(args, io),
+    help: async () => (await import("./commands/test/command.js")).TEST_HELP,
+  },
+  jp: {
+    run: async (args, io) => (await import("./commands/jp/command.js")).jpCommand(args, io),
+    help: async () => (await import("./commands/jp/command.js")).JP_HELP,
+  },
+  serve: {
+    run: async (args, io) => (await import("./commands/serve/command.js")).serveCommand(args, io),
+    help: async () => (await import("./commands/serve/help.js")).SERVE_HELP,
+  },
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     const topic = command === "help" && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
-    io.out(topic ? topic.help : MAIN_HELP);
+    io.out(topic ? await topic.help() : MAIN_HELP);
     return 0;
   }
   if (command === "version" || command === "--version") {

@@ -1,5 +1,5 @@
 export { loadTlsFiles, checkTlsPair } from "./load-tls-files.js";
 export { watchTls } from "./watch-tls.js";
 export type { TlsWatch, TlsWatchOptions } from "./watch-tls.js";
-export { selfSignedCertificate } from "./self-signed.js";
+// selfSignedCertificate is imported from ./self-signed.js directly: it loads node-forge, which only --self-signed needs.
 export type { TlsPair, SelfSignedBundle, SelfSignedOptions } from "./types.js";

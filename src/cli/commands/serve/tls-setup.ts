@@ -1,6 +1,6 @@
 /** The serving certificate for `bylaw serve`: files (watched and reloaded) or a self-signed pair. */
 import type { Io } from "../../io.js";
-import { loadTlsFiles, selfSignedCertificate, watchTls } from "../../../server/tls/index.js";
+import { loadTlsFiles, watchTls } from "../../../server/tls/index.js";
 
 export interface ServingTls {
   readonly cert: string;
@@ -19,6 +19,8 @@ export async function resolveTls(values: Flags, io: Io): Promise<{ ok: true; val
     if (certFile !== undefined || keyFile !== undefined) return { ok: false, error: "use either --self-signed or --tls-cert-file/--tls-key-file, not both" };
     const names = values["dns-name"] ?? [];
     if (names.length === 0) return { ok: false, error: "--self-signed needs at least one --dns-name (e.g. bylaw.bylaw.svc)" };
+    // node-forge (about 10 MiB resident) is loaded only when a certificate is minted.
+    const { selfSignedCertificate } = await import("../../../server/tls/self-signed.js");
     const bundle = selfSignedCertificate({ dnsNames: names, now: new Date(), includeLoopback: true });
     io.out(`caBundle: ${bundle.caBundle}`);
     io.err("bylaw serve: self-signed certificate created; put the caBundle above into the webhook configurations' clientConfig.caBundle");
