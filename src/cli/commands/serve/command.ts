@@ -12,6 +12,7 @@ import type { Io } from "../../io.js";
 import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
 import { resolveTls } from "./tls-setup.js";
+import { tuneHeapForServing } from "./heap-tuning.js";
 
 export { SERVE_HELP };
 
@@ -60,6 +61,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const tls = await resolveTls(values, io);
   if (!tls.ok) return usage(tls.error);
 
+  tuneHeapForServing();
   const logger = createLogger({ level });
   const engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: offlineContextSources({}), hosts: offlineHosts });
   const source = await directoryPolicySource({
