@@ -5,14 +5,14 @@ import type { JmesPathEngine } from "../jmespath/types.js";
 import type { CompiledException } from "../exceptions/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { EnginePorts } from "../ports.js";
-import type { RequestBase } from "./request-base.js";
+import type { RequestMemo } from "./request-base.js";
 
 /** What the engine is built from: an interpreter with Kyverno's functions, and the ports. */
 export interface EngineEnv {
   readonly jmespath: JmesPathEngine;
   readonly ports: EnginePorts;
   /** Per-engine memo of each request's base context (see request-base.ts). */
-  readonly requestMemo?: WeakMap<EngineRequest, RequestBase>;
+  readonly requestMemo?: RequestMemo;
 }
 
 export interface EngineRequest {

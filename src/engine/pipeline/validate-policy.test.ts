@@ -223,3 +223,27 @@ describe("validate.podSecurity and PolicyExceptions in the rule loop", () => {
     assert.equal(run(baseline, privileged, { exceptions: [exception()], exceptionNamespaces: ["bylaw"] })[0]?.status, "fail");
   });
 });
+
+describe("image data is built only for policies that mention images", () => {
+  test("a policy reading images sees them after one that does not ran on the same request", () => {
+    const engine = createEngine(fakePorts());
+    const compile = (doc: JsonObject) => {
+      const r = engine.compile(doc);
+      if (!r.ok) throw new Error(r.problems.map((p) => p.message).join("; "));
+      return r.policy;
+    };
+    const plain = compile(requireTeam);
+    const registry = compile(clusterPolicy("registry", [podRule("check-registry", {
+      message: "wrong registry",
+      deny: { conditions: { any: [{ key: "{{ images.containers.*.registry }}", operator: "AnyNotIn", value: ["registry.example.com"] }] } },
+    })]));
+    assert.equal(plain.usesImages, false);
+    assert.equal(registry.usesImages, true);
+    const request: EngineRequest = { resource: pod("a", { labels: { team: "x" }, containers: [{ name: "c", image: "docker.io/nginx:1" }] }), operation: "CREATE", namespaceLabels: {} };
+    assert.equal(engine.validate(plain, request).rules[0]?.status, "pass");
+    assert.equal(engine.validate(registry, request).rules[0]?.status, "fail");
+    const good: EngineRequest = { ...request, resource: pod("b", { containers: [{ name: "c", image: "registry.example.com/nginx:1" }] }) };
+    assert.equal(engine.validate(plain, good).rules[0]?.status, "fail");
+    assert.equal(engine.validate(registry, good).rules[0]?.status, "pass");
+  });
+});

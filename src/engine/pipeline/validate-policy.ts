@@ -20,7 +20,7 @@ import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
   const subject = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
-  const { base, operation, tooDeep } = requestBase(request, env.requestMemo);
+  const { base, operation, tooDeep } = requestBase(request, env.requestMemo, policy.usesImages);
   const results: RuleResult[] = [];
   const matchReq = matchRequestFor(policy, subject, operation, request);
   for (const compiled of policy.rules) {

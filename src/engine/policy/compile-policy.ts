@@ -78,6 +78,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
     ...(severity !== undefined ? { severity } : {}),
     ...(category !== undefined ? { category } : {}),
     warnings: problems,
+    usesImages: rules.some((r) => JSON.stringify(r.rule).includes("images")),
     cache,
     patterns: new PatternCache(),
     jsonPatches: new JsonPatchCache(),

@@ -35,6 +35,11 @@ export interface CompiledPolicy {
   readonly severity?: string;
   readonly category?: string;
   readonly warnings: readonly PolicyProblem[];
+  /**
+   * Whether any string of the policy's rules mentions `images`: only then is the request's image
+   * data built for it (a policy that never names `images` cannot read the variable).
+   */
+  readonly usesImages: boolean;
   readonly cache: ExpressionCache;
   readonly patterns: PatternCache;
   readonly jsonPatches: JsonPatchCache;
