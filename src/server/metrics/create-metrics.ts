@@ -109,6 +109,7 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     }
     return v;
   };
+  let lastReview: { kind: string; namespace: string; operation: string; dryRun: boolean; key: string } = { kind: "", namespace: "", operation: "", dryRun: false, key: "" };
   /** Rule-info label sets currently at 1, by a key of their values. */
   let liveRules = new Map<string, Record<string, string>>();
   let last: PolicySnapshot | undefined;
@@ -121,9 +122,15 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
 
     policyResult(e: PolicyResultEvent): void {
       const p = labelsOf(e.policy);
+      // The labels a review shares (kind, namespace, operation, dry run) are keyed once per review.
+      if (e.resourceKind !== lastReview.kind || e.resourceNamespace !== lastReview.namespace || e.operation !== lastReview.operation || e.dryRun !== lastReview.dryRun) {
+        lastReview = { kind: e.resourceKind, namespace: e.resourceNamespace, operation: e.operation, dryRun: e.dryRun, key: `${e.resourceKind}\u001f${e.resourceNamespace}\u001f${e.operation}\u001f${e.dryRun ? "1" : "0"}` };
+      }
       // Kyverno labels every result with the policy-level mode (spec.validationFailureAction), not the rule's.
-      const rest = [e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(), e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false"];
-      results.observeScoped(p, policyValuesOf(p), rest, e.durationSeconds);
+      results.observeScoped(p, policyValuesOf(p), [lastReview.key, e.rule, e.result, e.ruleType], e.durationSeconds, () => [
+        ...policyValuesOf(p),
+        e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(), e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false",
+      ]);
     },
 
     policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void {

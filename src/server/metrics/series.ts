@@ -98,9 +98,10 @@ export class HistogramFamily {
   /**
    * `observe([...scopeValues, ...restValues], value)`, where `scopeValues` are fixed for `scope`
    * (the same object always stands for the same values). The cell is found through one small map
-   * per rest value, so no key string is built per call: this runs once per policy result.
+   * per rest value, so no key string is built per call: this runs once per policy result. When the
+   * rest values are keys that stand for several labels, `labelValues` gives the full label values.
    */
-  observeScoped(scope: object, scopeValues: readonly string[], restValues: readonly string[], value: number): void {
+  observeScoped(scope: object, scopeValues: readonly string[], restValues: readonly string[], value: number, labelValues?: () => readonly string[]): void {
     let level = this.scoped.get(scope);
     if (level === undefined) {
       level = new Map<string, Level>();
@@ -119,7 +120,7 @@ export class HistogramFamily {
     const leaf = restValues[last] ?? "";
     let c = level.get(leaf) as Cell | undefined;
     if (c === undefined) {
-      c = this.cell([...scopeValues, ...restValues]);
+      c = this.cell(labelValues !== undefined ? labelValues() : [...scopeValues, ...restValues]);
       if (c === undefined) return;
       level.set(leaf, c);
     }
