@@ -4,7 +4,7 @@
  */
 import type { LabelSelector, ResourceDescription } from "../api/policy.js";
 import { resourceAnnotations, resourceGenerateName, resourceKind, resourceLabels, resourceName, resourceNamespace } from "../api/resource.js";
-import { wildcardMatch } from "../values/wildcard.js";
+import { hasWildcard, wildcardMatch } from "../values/wildcard.js";
 import { compileKindSelector, describeKind, parseKindSelector } from "./kind-selector.js";
 import { evaluateSelector } from "./label-selector.js";
 import type { Check, CheckContext } from "./types.js";
@@ -68,8 +68,13 @@ export function compileResourceChecks(rd: ResourceDescription): Check[] {
 }
 
 function kindCheck(kinds: readonly string[]): Check {
-  const selectors = kinds.map((k) => compileKindSelector(parseKindSelector(k)));
-  const test = ({ req }: CheckContext): boolean => selectors.some((s) => s(req.gvk, req.subresource));
+  const parsed = kinds.map(parseKindSelector);
+  const selectors = parsed.map(compileKindSelector);
+  // Bare kind names (`Pod`): any group and version, no subresource. A request without a
+  // subresource whose kind is one of them is selected by a set lookup.
+  const bare = new Set(parsed.filter((p) => p.group === "*" && p.version === "*" && p.subresource === "" && !hasWildcard(p.kind)).map((p) => p.kind));
+  const test = ({ req }: CheckContext): boolean =>
+    (req.subresource === "" && bare.has(req.gvk.kind)) || selectors.some((s) => s(req.gvk, req.subresource));
   const check = (ctx: CheckContext): string | undefined =>
     test(ctx) ? undefined : `kind ${describeKind(ctx.req.gvk, ctx.req.subresource)} is not one of [${kinds.join(", ")}]`;
   return Object.assign(check, { test });

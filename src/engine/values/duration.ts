@@ -42,6 +42,8 @@ export function parseDuration(s: string): bigint | undefined {
 
 /** Like `parseDuration`, but a failure gives Go's error text (`time: invalid duration "x"`). */
 export function parseDurationOrError(s: string): bigint | string {
+  // Most strings compared by conditions are not durations: quote them only when an error is returned.
+  if (s === "" || !(s[0] === "-" || s[0] === "+" || s[0] === "." || isDigit(s[0]))) return `time: invalid duration ${goQuote(s)}`;
   const quoted = goQuote(s);
   const invalid = `time: invalid duration ${quoted}`;
   let i = 0;
