@@ -46,7 +46,16 @@ export function cpuMicros(pid: number): number {
 }
 
 export function rssMiB(pid: number): number {
+  return statusMiB(pid, "VmRSS");
+}
+
+/** The most resident memory the process has had (VmHWM), in MiB. */
+export function peakRssMiB(pid: number): number {
+  return statusMiB(pid, "VmHWM");
+}
+
+function statusMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const m = /VmRSS:\s+(\d+) kB/.exec(status);
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
   return m ? Number(m[1]) / 1024 : 0;
 }

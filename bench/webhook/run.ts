@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { selfSignedCertificate } from "../../src/server/tls/self-signed.js";
-import { drive, rssMiB, type LoadResult } from "./load.js";
+import { drive, peakRssMiB, rssMiB, type LoadResult } from "./load.js";
 import { openLoop } from "./open-loop.js";
 import { pssPolicyFiles, reviewBodies, writeEnforcePolicies } from "./workload.js";
 
@@ -45,14 +45,19 @@ async function main(): Promise<void> {
   const idle17 = rssMiB(s17.pid ?? 0);
   const with17 = await measure(`bylaw serve, ${n17} PSS policies (Enforce)`, "https://127.0.0.1:19443/validate/fail", bodies, s17);
   const rss17 = rssMiB(s17.pid ?? 0);
+  const peak17 = peakRssMiB(s17.pid ?? 0);
   await stop(s17);
   const s300 = await serve(join(work, "p300"), 20443);
   const idle300 = rssMiB(s300.pid ?? 0);
   const sat300 = await drive("https://127.0.0.1:20443/validate/fail", bodies, s300.pid ?? 0, { seconds: SECONDS, connections: 16 });
   const rss300 = rssMiB(s300.pid ?? 0);
+  const peak300 = peakRssMiB(s300.pid ?? 0);
   await stop(s300);
   console.log(`webhook: bylaw serve, ${n300} policies: ${sat300.perSecond.toFixed(0)} reviews/s at saturation, ${sat300.cpuMicrosPerRequest.toFixed(0)} CPU µs per review`);
-  console.log(`webhook: RSS: ${n17} policies ${idle17.toFixed(0)} MiB idle / ${rss17.toFixed(0)} MiB after load; ${n300} policies ${idle300.toFixed(0)} MiB idle / ${rss300.toFixed(0)} MiB after load`);
+  console.log(
+    `webhook: RSS: ${n17} policies ${idle17.toFixed(0)} MiB idle / ${rss17.toFixed(0)} MiB after load / ${peak17.toFixed(0)} MiB peak; ` +
+      `${n300} policies ${idle300.toFixed(0)} MiB idle / ${rss300.toFixed(0)} MiB after load / ${peak300.toFixed(0)} MiB peak`,
+  );
   console.log(`webhook: ratio bylaw (${n17} policies) / floor: throughput ${(with17.sat.perSecond / floor.sat.perSecond).toFixed(2)}×, CPU per review ${(with17.sat.cpuMicrosPerRequest / floor.sat.cpuMicrosPerRequest).toFixed(2)}×`);
 }
 
