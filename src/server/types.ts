@@ -4,6 +4,7 @@
  * in; nothing here is global.
  */
 import type { CompiledException } from "../engine/exceptions/index.js";
+import type { AdmissionPlans } from "./admission/plans.js";
 import type { Operation, RequestUserInfo } from "../engine/api/resource.js";
 import type { Engine } from "../engine/engine.js";
 import type { CompiledPolicy } from "../engine/policy/compiled-policy.js";
@@ -94,4 +95,6 @@ export interface AdmissionDeps {
   readonly deadlineSeconds: number;
   /** Kyverno's `--exceptionNamespace`: when set, only PolicyExceptions in these namespaces are honoured. */
   readonly exceptionNamespaces?: readonly string[];
+  /** Per-snapshot plans of which policies each webhook evaluates; without it they are worked out per review. */
+  readonly plans?: AdmissionPlans;
 }

@@ -15,14 +15,14 @@ import { jsonEqual } from "../../engine/api/json-equal.js";
 import type { Resource } from "../../engine/api/resource.js";
 import type { RuleResult } from "../../engine/api/rule-result.js";
 import { createJsonPatch } from "../../engine/mutate/json-patch/index.js";
-import { isMutateExisting } from "../../engine/pipeline/mutate-policy.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { AdmissionDeps } from "../types.js";
 import { buildRequest, exceptionsOf } from "./build-request.js";
 import { deadlineDenial, evaluateSafely, startDeadline } from "./deadline.js";
 import { guarded } from "./guard.js";
-import { appliesAtAdmission, failurePolicyOf, policyMode, servedBy } from "./policy-traits.js";
+import { failurePolicyOf, policyMode } from "./policy-traits.js";
+import { mutatePlanOf } from "./plans.js";
 import { outcomeOf, recordOutcome, recordRules } from "./record.js";
 import { denied, patched } from "./response.js";
 import type { AdmissionRequestJson, HandlerResult, WebhookMode } from "./types.js";
@@ -38,7 +38,7 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
     recordOutcome(deps, outcomeOf(request, undefined, "mutate", { allowed: true, durationSeconds: deadline.elapsed(), patchOps: 0, warnings: 0 }));
     return { status: 200, body: patched(request.uid, []) };
   }
-  const policies = mutatePolicies(deps.policies().policies, webhook);
+  const { policies } = mutatePlanOf(deps, webhook);
   const subject = buildRequest(request, deps.cluster, policies, exceptionsOf(deps));
   const finish = (allow: boolean, answer: HandlerResult, patchOps: number, warnings: number): HandlerResult => {
     recordOutcome(deps, outcomeOf(request, subject, "mutate", { allowed: allow, durationSeconds: deadline.elapsed(), patchOps, warnings }));
@@ -71,19 +71,6 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
   const patch = jsonEqual(current, original) ? [] : createJsonPatch(original, current);
   const warnings = warningMessages(responses);
   return finish(true, { status: 200, body: patched(request.uid, patch, warnings) }, patch.length, warnings.length);
-}
-
-/** Policies with standard mutate rules served by this webhook, without their mutate-existing rules. */
-function mutatePolicies(all: readonly CompiledPolicy[], webhook: WebhookMode | undefined): CompiledPolicy[] {
-  const out: CompiledPolicy[] = [];
-  for (const policy of all) {
-    if (!appliesAtAdmission(policy) || !servedBy(policy, webhook)) continue;
-    const standard = policy.rules.filter((r) => r.rule.mutate !== undefined && !isMutateExisting(r));
-    if (standard.length === 0) continue;
-    const hasExisting = policy.rules.some((r) => r.rule.mutate !== undefined && isMutateExisting(r));
-    out.push(hasExisting ? { ...policy, rules: policy.rules.filter((r) => !(r.rule.mutate !== undefined && isMutateExisting(r))) } : policy);
-  }
-  return out;
 }
 
 function mutationError(policy: CompiledPolicy, failed: readonly RuleResult[]): string {

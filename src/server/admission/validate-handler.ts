@@ -10,7 +10,7 @@
  *    to the recorder and to `auditResults`, and can never block.
  * Only the policies of the webhook's failurePolicy are served (`fail`/`ignore`); no mode serves all.
  */
-import { hasValidateRules, type CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { effectiveAction } from "../../engine/pipeline/failure-action.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { AdmissionDeps } from "../types.js";
@@ -18,7 +18,8 @@ import { buildRequest, exceptionsOf, type AdmissionSubject } from "./build-reque
 import { deadlineDenial, evaluateSafely, startDeadline, type Deadline } from "./deadline.js";
 import { denialMessage } from "./denial-message.js";
 import { guarded } from "./guard.js";
-import { appliesAtAdmission, emitsWarning, failurePolicyOf, hasEnforceAction, servedBy } from "./policy-traits.js";
+import { failurePolicyOf } from "./policy-traits.js";
+import { validatePlanOf } from "./plans.js";
 import { outcomeOf, recordOutcome, recordRules } from "./record.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, HandlerResult, WebhookMode } from "./types.js";
@@ -30,12 +31,8 @@ export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: Web
 
 function validateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookMode | undefined): HandlerResult {
   const deadline = startDeadline(deps);
-  const policies = deps.policies().policies.filter((p) => hasValidateRules(p) && appliesAtAdmission(p) && servedBy(p, webhook));
+  const { policies, enforceClass, auditWarn, auditOnly } = validatePlanOf(deps, webhook);
   const subject = buildRequest(request, deps.cluster, policies, exceptionsOf(deps));
-  const enforceClass: CompiledPolicy[] = [];
-  const auditWarn: CompiledPolicy[] = [];
-  const auditOnly: CompiledPolicy[] = [];
-  for (const p of policies) (hasEnforceAction(p) ? enforceClass : emitsWarning(p) ? auditWarn : auditOnly).push(p);
 
   const enforced = evaluateAll(enforceClass, request, subject, deps, deadline);
   const warned = evaluateAll(auditWarn, request, subject, deps, deadline);

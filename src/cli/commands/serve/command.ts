@@ -8,6 +8,7 @@ import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
 import { directoryPolicySource } from "../../../server/policy-source/index.js";
 import type { AdmissionDeps, AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
+import { AdmissionPlans } from "../../../server/admission/plans.js";
 import type { Io } from "../../io.js";
 import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
@@ -91,6 +92,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     recorder,
     now: () => performance.now() / 1000,
     deadlineSeconds: (numbers["timeout-seconds"] ?? 10) * 0.8,
+    plans: new AdmissionPlans(),
     ...(values["exception-namespace"] !== undefined ? { exceptionNamespaces: values["exception-namespace"] } : {}),
   };
   const servers = await startServers({
