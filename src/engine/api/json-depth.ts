@@ -8,14 +8,30 @@ import type { JsonValue } from "./json.js";
 export const MAX_DOCUMENT_DEPTH = 1000;
 
 export function exceedsDepth(root: JsonValue | undefined, limit: number = MAX_DOCUMENT_DEPTH): boolean {
-  if (root === undefined) return false;
-  const stack: [JsonValue, number][] = [[root, 1]];
+  if (typeof root !== "object" || root === null) return false;
+  // Two parallel stacks (containers and their depths): no tuple or array of values per object.
+  const stack: object[] = [root];
+  const depths: number[] = [1];
   while (stack.length > 0) {
-    const [v, d] = stack.pop() as [JsonValue, number];
-    if (typeof v !== "object" || v === null) continue;
+    const v = stack.pop() as Record<string, unknown> | unknown[];
+    const d = depths.pop() as number;
     if (d > limit) return true;
-    const children = Array.isArray(v) ? v : Object.values(v);
-    for (const c of children) if (typeof c === "object" && c !== null) stack.push([c, d + 1]);
+    if (Array.isArray(v)) {
+      for (const c of v) {
+        if (typeof c === "object" && c !== null) {
+          stack.push(c);
+          depths.push(d + 1);
+        }
+      }
+    } else {
+      for (const k in v) {
+        const c = v[k];
+        if (typeof c === "object" && c !== null) {
+          stack.push(c);
+          depths.push(d + 1);
+        }
+      }
+    }
   }
   return false;
 }

@@ -36,14 +36,20 @@ function isDigit(c: string | undefined): boolean {
  * the text is not a duration or does not fit in an int64.
  */
 export function parseDuration(s: string): bigint | undefined {
+  // Most strings compared by conditions are not durations: reject them before any error text is built.
+  if (!mayBeDuration(s)) return undefined;
   const r = parseDurationOrError(s);
   return typeof r === "bigint" ? r : undefined;
 }
 
+/** A duration starts with a sign, a digit or a dot; anything else is rejected at once. */
+function mayBeDuration(s: string): boolean {
+  return s !== "" && (s[0] === "-" || s[0] === "+" || s[0] === "." || isDigit(s[0]));
+}
+
 /** Like `parseDuration`, but a failure gives Go's error text (`time: invalid duration "x"`). */
 export function parseDurationOrError(s: string): bigint | string {
-  // Most strings compared by conditions are not durations: quote them only when an error is returned.
-  if (s === "" || !(s[0] === "-" || s[0] === "+" || s[0] === "." || isDigit(s[0]))) return `time: invalid duration ${goQuote(s)}`;
+  if (!mayBeDuration(s)) return `time: invalid duration ${goQuote(s)}`;
   const quoted = goQuote(s);
   const invalid = `time: invalid duration ${quoted}`;
   let i = 0;
