@@ -168,3 +168,27 @@ describe("directoryPolicySource: close", () => {
     assert.deepEqual(await liveHandles(), before);
   });
 });
+
+describe("directoryPolicySource: PolicyExceptions", () => {
+  const exceptionYaml = (name: string, rule = "require-team") => `apiVersion: kyverno.io/v2
+kind: PolicyException
+metadata: {name: ${name}, namespace: ops}
+spec:
+  exceptions: [{policyName: alpha, ruleNames: [${rule}]}]
+  match: {any: [{resources: {kinds: [Pod]}}]}
+`;
+
+  test("exceptions in the folder load with the policies, and an invalid one keeps the last good set", async () => {
+    const dir = tempTree({ "a.yaml": policyYaml("alpha"), "exceptions/allow.yaml": exceptionYaml("allow") });
+    const { source, next } = await open({ dir });
+    try {
+      assert.deepEqual(source.current().exceptions?.map((e) => e.key), ["ops/allow"]);
+      writeFileSync(join(dir, "exceptions", "broken.yaml"), "apiVersion: kyverno.io/v2\nkind: PolicyException\nmetadata: {name: broken, namespace: ops}\nspec: {match: {any: [{resources: {kinds: [Pod]}}]}}\n");
+      const rejected = await next("rejected");
+      assert.ok(rejected.kind === "rejected" && rejected.error.problems.some((p) => p.file.endsWith("broken.yaml")), JSON.stringify(rejected));
+      assert.deepEqual(source.current().exceptions?.map((e) => e.key), ["ops/allow"], "the last good set stays");
+    } finally {
+      await source.close();
+    }
+  });
+});
