@@ -91,14 +91,15 @@ export function compileMatch(rule: Pick<Rule, "match" | "exclude">): CompiledMat
 }
 
 function selects(block: CompiledBlock, ctx: CheckContext, background: boolean): boolean {
-  switch (block.mode) {
-    case "any":
-      return block.filters.some((f) => f.selects(ctx, background));
-    case "all":
-      return block.filters.every((f) => f.selects(ctx, background));
-    case "legacy":
-      return block.filters[0]?.selects(ctx, background) === true;
+  // Plain loops: this runs for every rule that passes the kind prefilter, on every request.
+  const filters = block.filters;
+  if (block.mode === "all") {
+    for (const f of filters) if (!f.selects(ctx, background)) return false;
+    return true;
   }
+  if (block.mode === "legacy") return filters[0]?.selects(ctx, background) === true;
+  for (const f of filters) if (f.selects(ctx, background)) return true;
+  return false;
 }
 
 /** Convenience: compile and evaluate in one call. Prefer `compileMatch` when evaluating many times. */

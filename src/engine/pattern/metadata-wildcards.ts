@@ -26,12 +26,13 @@ export function expandMetadataWildcards(pattern: JsonObject, resource: JsonObjec
 }
 
 function expandTag(tag: string, patternMeta: JsonObject, resourceMeta: JsonObject): { key: string; value: JsonObject } | undefined {
+  // Cheapest checks first: most patterns have no wildcard key here, and then the resource is not read.
   const patternKey = findTag(patternMeta, tag);
   const patternData = patternKey === undefined ? undefined : stringMap(patternMeta[patternKey]);
+  if (patternKey === undefined || patternData === undefined || !Object.keys(patternData).some(hasWildcard)) return undefined;
   const resourceKey = findTag(resourceMeta, tag);
   const resourceData = resourceKey === undefined ? undefined : stringMap(resourceMeta[resourceKey]);
-  if (patternKey === undefined || patternData === undefined || resourceData === undefined) return undefined;
-  if (!Object.keys(patternData).some(hasWildcard)) return undefined;
+  if (resourceData === undefined) return undefined;
   const resourceKeys = Object.keys(resourceData);
   const result: JsonObject = {};
   for (const [k, v] of Object.entries(patternData)) {

@@ -109,6 +109,17 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     }
     return v;
   };
+  const scratch: string[] = ["", "", "", ""];
+  let current: PolicyResultEvent | undefined;
+  let currentScope: PolicyLabels | undefined;
+  // Kyverno labels every result with the policy-level mode (spec.validationFailureAction), not the rule's.
+  const resultLabelValues = (): readonly string[] => {
+    const e = current as PolicyResultEvent;
+    return [
+      ...policyValuesOf(currentScope as PolicyLabels),
+      e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(), e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false",
+    ];
+  };
   let lastReview: { kind: string; namespace: string; operation: string; dryRun: boolean; key: string } = { kind: "", namespace: "", operation: "", dryRun: false, key: "" };
   /** Rule-info label sets currently at 1, by a key of their values. */
   let liveRules = new Map<string, Record<string, string>>();
@@ -126,11 +137,14 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
       if (e.resourceKind !== lastReview.kind || e.resourceNamespace !== lastReview.namespace || e.operation !== lastReview.operation || e.dryRun !== lastReview.dryRun) {
         lastReview = { kind: e.resourceKind, namespace: e.resourceNamespace, operation: e.operation, dryRun: e.dryRun, key: `${e.resourceKind}\u001f${e.resourceNamespace}\u001f${e.operation}\u001f${e.dryRun ? "1" : "0"}` };
       }
-      // Kyverno labels every result with the policy-level mode (spec.validationFailureAction), not the rule's.
-      results.observeScoped(p, policyValuesOf(p), [lastReview.key, e.rule, e.result, e.ruleType], e.durationSeconds, () => [
-        ...policyValuesOf(p),
-        e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(), e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false",
-      ]);
+      // One scratch key list and one label builder for every result: observeScoped reads them at once.
+      current = e;
+      currentScope = p;
+      scratch[0] = lastReview.key;
+      scratch[1] = e.rule;
+      scratch[2] = e.result;
+      scratch[3] = e.ruleType;
+      results.observeScoped(p, policyValuesOf(p), scratch, e.durationSeconds, resultLabelValues);
     },
 
     policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void {
