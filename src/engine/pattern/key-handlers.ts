@@ -13,21 +13,20 @@ import { own } from "./walk-context.js";
 
 export function handleAnchor(entry: AnchorEntry, resource: JsonObject, path: string, ctx: WalkContext): Mismatch | undefined {
   const key = entry.anchor.key;
-  const current = `${path}${key}/`;
   const present = Object.hasOwn(resource, key);
-  const value = own(resource, key);
+  // The child path is built only when the key is there or a message needs it: most anchored keys are absent.
   switch (entry.anchor.kind) {
     case "condition": {
-      if (!present) return conditionMismatch("conditional anchor key doesn't exist in the resource", current);
-      const m = walkElement(value, entry.node, current, ctx);
+      if (!present) return conditionMismatch("conditional anchor key doesn't exist in the resource", `${path}${key}/`);
+      const m = walkElement(own(resource, key), entry.node, `${path}${key}/`, ctx);
       return m === undefined ? undefined : conditionMismatch(m.message, m.path);
     }
     case "equality":
-      return present ? walkElement(value, entry.node, current, ctx) : undefined;
+      return present ? walkElement(own(resource, key), entry.node, `${path}${key}/`, ctx) : undefined;
     case "negation":
-      return present ? negationMismatch(current) : undefined;
+      return present ? negationMismatch(`${path}${key}/`) : undefined;
     case "existence":
-      return present ? existence(entry, value, current, ctx) : undefined;
+      return present ? existence(entry, own(resource, key), `${path}${key}/`, ctx) : undefined;
     default:
       return undefined;
   }
