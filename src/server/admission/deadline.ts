@@ -41,7 +41,12 @@ export function evaluateSafely(policy: CompiledPolicy, resource: Resource, type:
   try {
     return evaluate();
   } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    return { policy, resource, rules: [{ rule: "evaluation", type, status: "error", message: `bylaw: evaluating policy ${policy.name} failed: ${reason}` }] };
+    return evaluationError(policy, resource, type, e);
   }
+}
+
+/** The response for a policy whose evaluation threw: one error result naming the policy. */
+export function evaluationError(policy: CompiledPolicy, resource: Resource, type: RuleType, e: unknown): PolicyResponse {
+  const reason = e instanceof Error ? e.message : String(e);
+  return { policy, resource, rules: [{ rule: "evaluation", type, status: "error", message: `bylaw: evaluating policy ${policy.name} failed: ${reason}` }] };
 }

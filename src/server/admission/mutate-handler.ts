@@ -57,7 +57,7 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
     }
     const t0 = deps.now();
     const response = evaluateSafely(policy, current, "Mutation", () => deps.engine.mutate(policy, { ...subject.engineRequest, resource: current }));
-    recordRules(deps, request, subject, response, "mutate", deps.now() - t0, () => policyMode(policy));
+    recordRules(deps, request, subject, response, "mutate", deps.now() - t0, policyMode);
     if (response.rules.length > 0) responses.push(response);
     const failed = response.rules.filter((r) => r.status === "fail" || r.status === "error");
     if (failed.length === 0) {

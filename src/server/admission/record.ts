@@ -16,7 +16,7 @@ export function recordRules(
   response: PolicyResponse,
   ruleType: PolicyResultEvent["ruleType"],
   durationSeconds: number,
-  modeOf: (rule: string) => "enforce" | "audit",
+  modeOf: (policy: PolicyResponse["policy"], rule: string) => "enforce" | "audit",
 ): void {
   const n = response.rules.length;
   const share = n > 0 ? Math.max(0, durationSeconds) / n : 0;
@@ -27,7 +27,7 @@ export function recordRules(
         rule: r.rule,
         ruleType,
         result: r.status satisfies RuleStatus,
-        validationMode: modeOf(r.rule),
+        validationMode: modeOf(response.policy, r.rule),
         resourceKind: subject.kind,
         resourceNamespace: subject.namespace,
         operation: request.operation,

@@ -157,14 +157,15 @@ describe("validate: who and where", () => {
 
 describe("validate: deadline and recording", () => {
   const two = [requireApp(enforce, "first"), requireApp(enforce, "second")];
+  // The fake clock moves 6 s per reading: the first policy starts 6 s in, the second would start 12 s in.
   test("past the deadline, a Fail policy left out denies", () => {
-    const r = run({ policies: two, clockStep: 4, deadlineSeconds: 10 }, reviewOf(labelled));
+    const r = run({ policies: two, clockStep: 6, deadlineSeconds: 10 }, reviewOf(labelled));
     assert.equal(r.response.allowed, false);
     assert.equal(r.response.status?.message, "bylaw: admission review exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail (second); denied");
   });
   test("past the deadline, Ignore policies left out allow", () => {
     const ignoring = [requireApp({ ...enforce, failurePolicy: "Ignore" }, "first"), requireApp({ ...enforce, failurePolicy: "Ignore" }, "second")];
-    assert.equal(run({ policies: ignoring, clockStep: 4, deadlineSeconds: 10 }, reviewOf(labelled)).response.allowed, true);
+    assert.equal(run({ policies: ignoring, clockStep: 6, deadlineSeconds: 10 }, reviewOf(labelled)).response.allowed, true);
   });
   test("one policyResult per rule result, with the rule's mode", () => {
     const r = run({ policies: [requireApp(enforce), requireApp({}, "audit-only")] }, reviewOf(labelled));

@@ -15,7 +15,7 @@ import { effectiveAction } from "../../engine/pipeline/failure-action.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { AdmissionDeps } from "../types.js";
 import { buildRequest, exceptionsOf, type AdmissionSubject } from "./build-request.js";
-import { deadlineDenial, evaluateSafely, startDeadline, type Deadline } from "./deadline.js";
+import { deadlineDenial, evaluationError, startDeadline, type Deadline } from "./deadline.js";
 import { denialMessage } from "./denial-message.js";
 import { guarded } from "./guard.js";
 import { failurePolicyOf } from "./policy-traits.js";
@@ -62,18 +62,29 @@ interface Evaluation {
 
 function evaluateAll(policies: readonly CompiledPolicy[], request: AdmissionRequestJson, subject: AdmissionSubject, deps: AdmissionDeps, deadline: Deadline): Evaluation {
   const responses: PolicyResponse[] = [];
+  const modeOf = (policy: CompiledPolicy, rule: string): "enforce" | "audit" => (actionOf(policy, rule, subject) === "Enforce" ? "enforce" : "audit");
+  // The clock is read once between policies: the end of one is the start of the next.
+  let t0 = deps.now();
   for (let i = 0; i < policies.length; i++) {
     const policy = policies[i] as CompiledPolicy;
-    if (deadline.passed()) return { responses, left: policies.slice(i) };
-    const t0 = deps.now();
-    const response = evaluateSafely(policy, subject.object, "Validation", () => deps.engine.validate(policy, subject.engineRequest));
-    const seconds = deps.now() - t0;
+    if (t0 - deadline.start > deps.deadlineSeconds) return { responses, left: policies.slice(i) };
+    const response = validateSafely(deps, policy, subject);
+    const t1 = deps.now();
+    const seconds = t1 - t0;
+    t0 = t1;
     if (response.rules.length === 0) continue;
     responses.push(response);
-    const mode = (rule: string): "enforce" | "audit" => (actionOf(policy, rule, subject) === "Enforce" ? "enforce" : "audit");
-    recordRules(deps, request, subject, response, "validate", seconds, mode);
+    recordRules(deps, request, subject, response, "validate", seconds, modeOf);
   }
   return { responses, left: [] };
+}
+
+function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, subject: AdmissionSubject): PolicyResponse {
+  try {
+    return deps.engine.validate(policy, subject.engineRequest);
+  } catch (e) {
+    return evaluationError(policy, subject.object, "Validation", e);
+  }
 }
 
 function actionOf(policy: CompiledPolicy, rule: string, subject: AdmissionSubject): "Audit" | "Enforce" {
