@@ -20,30 +20,13 @@ const SA_PREFIX = "system:serviceaccount:";
  * `images` is left out when `options.images` is false: a policy that never mentions `images`
  * cannot read it, and parsing every image reference costs a few µs per request.
  */
-export function buildRequestContext(input: RequestInput, options: { readonly images?: boolean } = {}): JsonObject {
+export function buildRequestContext(input: RequestInput, options: { readonly images?: boolean; readonly request?: JsonObject } = {}): JsonObject {
   const { resource, operation } = input;
   const isDelete = operation === "DELETE";
   const subject = isDelete && input.oldResource ? input.oldResource : resource;
-  const gv = parseApiVersion(typeof subject["apiVersion"] === "string" ? subject["apiVersion"] : "");
-  const kind = { group: gv.group, version: gv.version, kind: resourceKind(subject) };
+  // A caller that has the whole request (the webhook's AdmissionRequest) passes it; it replaces ours.
+  const request: JsonObject = options.request ?? requestOf(input, subject);
   const user = input.userInfo;
-  const userInfo: JsonObject = user
-    ? { username: user.username, groups: [...user.groups], ...(user.uid !== undefined ? { uid: user.uid } : {}) }
-    : { username: "", groups: [] as JsonValue[] };
-  const request: JsonObject = {
-    operation,
-    object: isDelete ? null : resource,
-    oldObject: input.oldResource ?? (isDelete ? resource : null),
-    userInfo,
-    roles: user ? [...user.roles] : [],
-    clusterRoles: user ? [...user.clusterRoles] : [],
-    namespace: resourceNamespace(subject),
-    name: resourceName(subject),
-    kind,
-    requestKind: kind,
-    subResource: input.subresource ?? "",
-    dryRun: false,
-  };
   let saName = "";
   let saNamespace = "";
   if (user && user.username.startsWith(SA_PREFIX)) {
@@ -77,4 +60,30 @@ export function setDotted(root: JsonObject, dotted: string, value: JsonValue): J
     cur = copy;
   });
   return out;
+}
+
+/** `request` as the engine knows it when the caller gives none: the object, operation, user and kind. */
+function requestOf(input: RequestInput, subject: Resource): JsonObject {
+  const { resource, operation } = input;
+  const isDelete = operation === "DELETE";
+  const gv = parseApiVersion(typeof subject["apiVersion"] === "string" ? subject["apiVersion"] : "");
+  const kind = { group: gv.group, version: gv.version, kind: resourceKind(subject) };
+  const user = input.userInfo;
+  const userInfo: JsonObject = user
+    ? { username: user.username, groups: [...user.groups], ...(user.uid !== undefined ? { uid: user.uid } : {}) }
+    : { username: "", groups: [] as JsonValue[] };
+  return {
+    operation,
+    object: isDelete ? null : resource,
+    oldObject: input.oldResource ?? (isDelete ? resource : null),
+    userInfo,
+    roles: user ? [...user.roles] : [],
+    clusterRoles: user ? [...user.clusterRoles] : [],
+    namespace: resourceNamespace(subject),
+    name: resourceName(subject),
+    kind,
+    requestKind: kind,
+    subResource: input.subresource ?? "",
+    dryRun: false,
+  };
 }

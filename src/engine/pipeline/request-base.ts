@@ -3,6 +3,7 @@ import type { JsonObject } from "../api/json.js";
 import { exceedsDepth } from "../api/json-depth.js";
 import type { Operation } from "../api/resource.js";
 import { buildRequestContext, setDotted } from "../context/request-context.js";
+import type { MatchRequest } from "../match/index.js";
 import type { EngineRequest } from "./types.js";
 
 export interface RequestBase {
@@ -10,6 +11,8 @@ export interface RequestBase {
   readonly operation: Operation;
   /** The object or old object is nested deeper than the engine evaluates. */
   readonly tooDeep: boolean;
+  /** Validate's match requests for this request, by policy namespace (filled by validatePolicy). */
+  readonly matchRequests: Map<string, MatchRequest>;
 }
 
 interface Memo {
@@ -42,9 +45,20 @@ export function requestBase(request: EngineRequest, memo: RequestMemo | undefine
 }
 
 function buildBase(request: EngineRequest, images: boolean, tooDeep: boolean | undefined): RequestBase {
-  let base: JsonObject = buildRequestContext(request, { images });
-  for (const [k, v] of Object.entries(request.variables ?? {})) base = setDotted(base, k, v);
-  return { base, operation: operationOf(base) ?? request.operation, tooDeep: tooDeep ?? (exceedsDepth(request.resource) || exceedsDepth(request.oldResource)) };
+  // A `request` variable (the webhook's whole AdmissionRequest) replaces the engine's own: it is
+  // passed in rather than built and then overwritten.
+  // Only when it comes first: later variables (`request.x`) are layered on it, as before.
+  const vars = request.variables ?? {};
+  const given = Object.keys(vars)[0] === "request" ? vars["request"] : undefined;
+  const whole = typeof given === "object" && given !== null && !Array.isArray(given) ? given : undefined;
+  let base: JsonObject = buildRequestContext(request, whole === undefined ? { images } : { images, request: whole });
+  for (const [k, v] of Object.entries(vars)) if (whole === undefined || k !== "request") base = setDotted(base, k, v);
+  return {
+    base,
+    operation: operationOf(base) ?? request.operation,
+    tooDeep: tooDeep ?? (exceedsDepth(request.resource) || exceedsDepth(request.oldResource)),
+    matchRequests: new Map<string, MatchRequest>(),
+  };
 }
 
 function operationOf(ctx: JsonObject): Operation | undefined {

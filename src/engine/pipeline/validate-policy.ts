@@ -20,9 +20,14 @@ import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
   const subject = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
-  const { base, operation, tooDeep } = requestBase(request, env.requestMemo, policy.usesImages);
+  const { base, operation, tooDeep, matchRequests } = requestBase(request, env.requestMemo, policy.usesImages);
   const results: RuleResult[] = [];
-  const matchReq = matchRequestFor(policy, subject, operation, request);
+  // Every policy of one namespace (ClusterPolicies: "") matches against the same request.
+  let matchReq = matchRequests.get(policy.namespace);
+  if (matchReq === undefined) {
+    matchReq = matchRequestFor(policy, subject, operation, request);
+    matchRequests.set(policy.namespace, matchReq);
+  }
   for (const compiled of policy.rules) {
     if (compiled.rule.validate === undefined) continue;
     if (!ruleMatches(compiled, matchReq)) continue;
