@@ -100,23 +100,25 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     }
     return l;
   };
-  const policyValues = new WeakMap<PolicyLabels, readonly string[]>();
-  const policyValuesOf = (p: PolicyLabels): readonly string[] => {
-    let v = policyValues.get(p);
-    if (v === undefined) {
-      v = [p.validationMode, p.type, p.background, p.name, p.namespace];
-      policyValues.set(p, v);
+  /** Per policy, its label values for results: one lookup per result. */
+  const resultScopes = new WeakMap<CompiledPolicy, { readonly values: readonly string[] }>();
+  const resultScopeOf = (policy: CompiledPolicy): { readonly values: readonly string[] } => {
+    let s = resultScopes.get(policy);
+    if (s === undefined) {
+      const p = labelsOf(policy);
+      s = { values: [p.validationMode, p.type, p.background, p.name, p.namespace] };
+      resultScopes.set(policy, s);
     }
-    return v;
+    return s;
   };
   const scratch: string[] = ["", "", "", ""];
   let current: PolicyResultEvent | undefined;
-  let currentScope: PolicyLabels | undefined;
+  let currentScope: { readonly values: readonly string[] } | undefined;
   // Kyverno labels every result with the policy-level mode (spec.validationFailureAction), not the rule's.
   const resultLabelValues = (): readonly string[] => {
     const e = current as PolicyResultEvent;
     return [
-      ...policyValuesOf(currentScope as PolicyLabels),
+      ...(currentScope as { readonly values: readonly string[] }).values,
       e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(), e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false",
     ];
   };
@@ -132,19 +134,19 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     },
 
     policyResult(e: PolicyResultEvent): void {
-      const p = labelsOf(e.policy);
+      const scope = resultScopeOf(e.policy);
       // The labels a review shares (kind, namespace, operation, dry run) are keyed once per review.
       if (e.resourceKind !== lastReview.kind || e.resourceNamespace !== lastReview.namespace || e.operation !== lastReview.operation || e.dryRun !== lastReview.dryRun) {
         lastReview = { kind: e.resourceKind, namespace: e.resourceNamespace, operation: e.operation, dryRun: e.dryRun, key: `${e.resourceKind}\u001f${e.resourceNamespace}\u001f${e.operation}\u001f${e.dryRun ? "1" : "0"}` };
       }
       // One scratch key list and one label builder for every result: observeScoped reads them at once.
       current = e;
-      currentScope = p;
+      currentScope = scope;
       scratch[0] = lastReview.key;
       scratch[1] = e.rule;
       scratch[2] = e.result;
       scratch[3] = e.ruleType;
-      results.observeScoped(p, policyValuesOf(p), scratch, e.durationSeconds, resultLabelValues);
+      results.observeScoped(scope, scope.values, scratch, e.durationSeconds, resultLabelValues);
     },
 
     policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void {
