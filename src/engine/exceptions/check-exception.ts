@@ -9,6 +9,7 @@ import { isObject, type JsonValue } from "../api/json.js";
 import type { AnyAllConditions, MatchResources, ResourceFilter } from "../api/policy.js";
 import { checkOperatorName } from "../conditions/index.js";
 import { matchBlockProblems } from "../match/index.js";
+import { checkPodSecurityExclude } from "../pod-security/index.js";
 import { problem, warning, type PolicyProblem } from "../policy/problem.js";
 import type { ParsedException } from "./parse-exception.js";
 
@@ -25,6 +26,11 @@ export function checkException(parsed: ParsedException): PolicyProblem[] {
   }
   if (parsed.background) problems.push(...userInfoForbidden(m));
   if (parsed.conditions !== undefined) problems.push(...checkConditions(parsed.conditions));
+  // The same entry checks as a rule's podSecurity.exclude. The CRD's enum would refuse an unknown
+  // control in a cluster; offline such an entry can only never apply, so these stay warnings.
+  parsed.podSecurity.forEach((e, i) => {
+    for (const p of checkPodSecurityExclude(e, `spec.podSecurity[${i}]`)) problems.push(warning(p.path, `${p.message} (this entry excludes nothing)`));
+  });
   return problems;
 }
 

@@ -84,6 +84,13 @@ describe("compileException", () => {
     const r = compileException(polex({ exceptions: entries, match, podSecurity }));
     assert.ok(r.ok);
     assert.deepEqual(r.exception.podSecurity, podSecurity);
+    assert.deepEqual(r.exception.warnings, []);
+  });
+
+  test("a podSecurity entry that can never apply is accepted with a warning naming the field", () => {
+    const r = compileException(polex({ exceptions: entries, match, podSecurity: [{ controlName: "Nope" }, { controlName: "Capabilities" }] }));
+    assert.ok(r.ok);
+    assert.deepEqual(r.exception.warnings.map((w) => w.path), ["spec.podSecurity[0].controlName", "spec.podSecurity[1].controlName"]);
   });
 
   test("a non-mapping document is a problem, not a crash", () => {

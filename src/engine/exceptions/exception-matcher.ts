@@ -15,7 +15,8 @@ const EMPTY_USER: RequestUserInfo = { username: "", groups: [], roles: [], clust
 export function compileExceptionMatch(match: MatchResources): ExceptionMatcher {
   const any = (match.any ?? []).map(compileFilter);
   const all = (match.all ?? []).map(compileFilter);
-  const selects = (f: CompiledFilter, ctx: CheckContext): boolean => f.matchReasons(ctx, false).length === 0;
+  // background = false: user information is always checked.
+  const selects = (f: CompiledFilter, ctx: CheckContext): boolean => f.selects(ctx, false);
   return {
     matches(input: ExceptionMatchInput): boolean {
       if (any.length === 0 && all.length === 0) return false;

@@ -1,7 +1,9 @@
 /** Baseline checks on security profiles and kernel settings: AppArmor, SELinux, seccomp, sysctls, probe hosts. */
 import type { JsonObject } from "../api/json.js";
 import { forbidden, str, type CheckDefinition, type CheckFailure } from "./check-types.js";
-import { compareStrings, goQuote, joinQuote, pluralize, sortedSet } from "./go-format.js";
+import { compareCodePoints } from "../go/strings.js";
+import { goQuote } from "../go/quote.js";
+import { joinQuote, pluralize, sortedSet } from "./go-format.js";
 import { obj, objects, text, visitContainers } from "./read.js";
 import type { PodView, PssFieldError } from "./types.js";
 
@@ -14,7 +16,7 @@ function annotationEntries(pod: PodView, bad: (key: string, value: string) => bo
   return Object.entries(pod.annotations)
     .filter(([k, v]) => bad(k, v))
     .map(([k, v]) => ({ entry: `${k}=${goQuote(v)}`, error: forbidden(`metadata.annotations[${k}]`, str(v)) }))
-    .sort((a, b) => compareStrings(a.entry, b.entry));
+    .sort((a, b) => compareCodePoints(a.entry, b.entry));
 }
 
 const APPARMOR_PREFIX = "container.apparmor.security.beta.kubernetes.io/";

@@ -14,7 +14,12 @@ describe("compilePodSecurity", () => {
   test("level, version and excludes compile", () => {
     const r = compilePodSecurity({ level: "restricted", version: "v1.29", exclude: [{ controlName: "Capabilities", images: ["nginx*"] }] }, PATH);
     assert.ok(r.ok);
-    assert.deepEqual(r.value, { level: "restricted", versionText: "v1.29", version: 29, exclude: [{ controlName: "Capabilities", images: ["nginx*"] }] });
+    const { checks, ...rest } = r.value;
+    assert.deepEqual(rest, { level: "restricted", versionText: "v1.29", version: 29, exclude: [{ controlName: "Capabilities", images: ["nginx*"] }] });
+    // The check versions are scheduled once: restricted runs restricted-only checks too; v1.29 has no probe-host check (v1.34).
+    const ids = checks.map((c) => c.id);
+    assert.ok(ids.includes("runAsNonRoot") && ids.includes("privileged"));
+    assert.ok(!ids.includes("hostProbesAndHostLifecycle"));
   });
 
   test("version defaults to latest and keeps its text for messages", () => {

@@ -7,6 +7,7 @@ import { problem, warning, type PolicyProblem } from "../policy/problem.js";
 import { CONTAINER_LEVEL_CONTROLS, CONTROL_NAMES, POD_LEVEL_CONTROLS, RESTRICTED_ONLY_CONTROLS } from "./controls.js";
 import type { CompiledPodSecurity, PodSecurityExclude, PssLevel } from "./types.js";
 import { LEVELS, parseVersion } from "./versions.js";
+import { scheduleChecks } from "./evaluate.js";
 
 const EXCLUDE_FIELDS = new Set(["controlName", "images", "restrictedField", "values"]);
 const quoted = (items: readonly string[]): string => items.map((s) => JSON.stringify(s)).join(", ");
@@ -123,5 +124,5 @@ export function compilePodSecurity(
     if (!["level", "version", "exclude"].includes(k)) warnings.push(warning(`${path}.${k}`, "unknown field, ignored; podSecurity has level, version and exclude"));
   }
   if (problems.length > 0 || level === undefined || version === undefined) return { ok: false, problems: [...problems, ...warnings] };
-  return { ok: true, value: { level, versionText, version, exclude }, warnings };
+  return { ok: true, value: { level, versionText, version, exclude, checks: scheduleChecks(level, version) }, warnings };
 }

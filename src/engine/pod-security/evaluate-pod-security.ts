@@ -47,11 +47,11 @@ export function evaluatePodSecurity(
 ): PodSecurityOutcome {
   const pod = podOf(resource);
   if (pod === undefined) return { allowed: false, checks: [], exemptedByExtra: false, error: UNSUPPORTED_KIND_ERROR };
-  let runs = runChecks(ps.level, ps.version, pod);
-  if (ps.exclude.length > 0) runs = applyExclusions(ps.level, ps.version, ps.exclude, runs, pod);
+  let runs = runChecks(ps.checks, pod);
+  if (ps.exclude.length > 0) runs = applyExclusions(ps.checks, ps.exclude, runs, pod);
   if (runs.length === 0) return { allowed: true, checks: [], exemptedByExtra: false };
   if (extraExcludes.length > 0) {
-    runs = applyExclusions(ps.level, ps.version, extraExcludes, runs, pod);
+    runs = applyExclusions(ps.checks, extraExcludes, runs, pod);
     if (runs.length === 0) return { allowed: true, checks: [], exemptedByExtra: true };
   }
   const kind = typeof resource["kind"] === "string" ? resource["kind"] : "";

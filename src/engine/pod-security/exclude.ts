@@ -18,11 +18,11 @@
 import { wildcardMatch } from "../values/wildcard.js";
 import type { CheckRun } from "./check-types.js";
 import { CONTROL_CHECK_IDS } from "./controls.js";
-import { runChecks } from "./evaluate.js";
+import { runChecks, type ScheduledCheck } from "./evaluate.js";
 import { extractBadValues } from "./go-format.js";
 import { containerName, matchingContainersPod, podLevelPod } from "./pod-spec.js";
 import { CONTAINER_LISTS, type ContainerList } from "./read.js";
-import type { PodSecurityExclude, PodView, PssFieldError, PssLevel, PssVersion } from "./types.js";
+import type { PodSecurityExclude, PodView, PssFieldError } from "./types.js";
 
 interface ParsedField {
   /** The field with every run of digits written `*`. */
@@ -81,8 +81,7 @@ function exempt(defaults: readonly CheckRun[], excluded: readonly CheckRun[], ex
 
 /** Applies `excludes` in order to the failing `results` of `pod`; returns the checks still failing. */
 export function applyExclusions(
-  level: PssLevel,
-  version: PssVersion,
+  schedule: readonly ScheduledCheck[],
   excludes: readonly PodSecurityExclude[],
   results: readonly CheckRun[],
   pod: PodView,
@@ -91,7 +90,7 @@ export function applyExclusions(
   for (const exclude of excludes) {
     const images = exclude.images ?? [];
     const matching = images.length > 0 ? matchingContainersPod(pod, images) : undefined;
-    const excluded = runChecks(level, version, matching ?? podLevelPod(pod));
+    const excluded = runChecks(schedule, matching ?? podLevelPod(pod));
     current = exempt(current, excluded, exclude, pod, matching);
   }
   return current;

@@ -1,4 +1,5 @@
 /** The small Go formatting helpers the pod-security-admission messages are built with. */
+import { compareCodePoints } from "../go/strings.js";
 import type { PssBadValue } from "./types.js";
 
 export function pluralize(singular: string, plural: string, n: number): string {
@@ -10,40 +11,9 @@ export function joinQuote(items: readonly string[]): string {
   return items.length === 0 ? "" : `"${items.join('", "')}"`;
 }
 
-/** Byte-order comparison, as Go sorts strings. */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** A sorted, de-duplicated copy (Go's `sets.String.List()`). */
 export function sortedSet(items: Iterable<string>): string[] {
-  return [...new Set(items)].sort(compareStrings);
-}
-
-const ESCAPES: Readonly<Record<string, string>> = {
-  "\u0007": "\\a",
-  "\b": "\\b",
-  "\f": "\\f",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\v": "\\v",
-  "\\": "\\\\",
-  '"': '\\"',
-};
-
-/** Go's `%q` for a string (strconv.Quote) for the characters Kubernetes values hold. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const esc = ESCAPES[ch];
-    if (esc !== undefined) out += esc;
-    else {
-      const cp = ch.codePointAt(0) ?? 0;
-      out += cp < 0x20 || cp === 0x7f ? `\\x${cp.toString(16).padStart(2, "0")}` : ch;
-    }
-  }
-  return `${out}"`;
+  return [...new Set(items)].sort(compareCodePoints);
 }
 
 /** Go's `%+v` of a field error's BadValue. */

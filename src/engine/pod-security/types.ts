@@ -1,5 +1,6 @@
 /** Shapes of Kyverno's `validate.podSecurity` (Pod Security Standards) once compiled and evaluated. */
 import type { JsonObject } from "../api/json.js";
+import type { ScheduledCheck } from "./evaluate.js";
 
 export type PssLevel = "privileged" | "baseline" | "restricted";
 
@@ -26,6 +27,8 @@ export interface CompiledPodSecurity {
   readonly versionText: string;
   readonly version: PssVersion;
   readonly exclude: readonly PodSecurityExclude[];
+  /** The check versions this level and version run, in check order (scheduled at compile time). */
+  readonly checks: readonly ScheduledCheck[];
 }
 
 /**
