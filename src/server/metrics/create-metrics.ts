@@ -112,16 +112,6 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     return s;
   };
   const scratch: string[] = ["", "", "", ""];
-  let current: PolicyResultEvent | undefined;
-  let currentScope: { readonly values: readonly string[] } | undefined;
-  // Kyverno labels every result with the policy-level mode (spec.validationFailureAction), not the rule's.
-  const resultLabelValues = (): readonly string[] => {
-    const e = current as PolicyResultEvent;
-    return [
-      ...(currentScope as { readonly values: readonly string[] }).values,
-      e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(), e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false",
-    ];
-  };
   let lastReview: { kind: string; namespace: string; operation: string; dryRun: boolean; key: string } = { kind: "", namespace: "", operation: "", dryRun: false, key: "" };
   /** Rule-info label sets currently at 1, by a key of their values. */
   let liveRules = new Map<string, Record<string, string>>();
@@ -139,14 +129,12 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
       if (e.resourceKind !== lastReview.kind || e.resourceNamespace !== lastReview.namespace || e.operation !== lastReview.operation || e.dryRun !== lastReview.dryRun) {
         lastReview = { kind: e.resourceKind, namespace: e.resourceNamespace, operation: e.operation, dryRun: e.dryRun, key: `${e.resourceKind}\u001f${e.resourceNamespace}\u001f${e.operation}\u001f${e.dryRun ? "1" : "0"}` };
       }
-      // One scratch key list and one label builder for every result: observeScoped reads them at once.
-      current = e;
-      currentScope = scope;
+      // One scratch key list for every result: observeKeyed reads it at once.
       scratch[0] = lastReview.key;
       scratch[1] = e.rule;
       scratch[2] = e.result;
       scratch[3] = e.ruleType;
-      results.observeScoped(scope, scope.values, scratch, e.durationSeconds, resultLabelValues);
+      if (!results.observeKeyed(scope, scratch, e.durationSeconds)) results.observeNew(scope, scratch, resultLabelValues(scope, e), e.durationSeconds);
     },
 
     policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void {
@@ -195,4 +183,12 @@ function urlLabel(url: string): string {
   const cut = url.search(/[?#]/);
   const path = cut === -1 ? url : url.slice(0, cut);
   return path.length > MAX_URL_LABEL ? path.slice(0, MAX_URL_LABEL) : path;
+}
+
+/** A result's label values. Kyverno labels every result with the policy-level mode (spec.validationFailureAction), not the rule's. */
+function resultLabelValues(scope: { readonly values: readonly string[] }, e: PolicyResultEvent): string[] {
+  return [
+    ...scope.values,
+    e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(), e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false",
+  ];
 }

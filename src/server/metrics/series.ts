@@ -96,35 +96,45 @@ export class HistogramFamily {
   }
 
   /**
-   * `observe([...scopeValues, ...restValues], value)`, where `scopeValues` are fixed for `scope`
-   * (the same object always stands for the same values). The cell is found through one small map
-   * per rest value, so no key string is built per call: this runs once per policy result. When the
-   * rest values are keys that stand for several labels, `labelValues` gives the full label values.
+   * Records `value` in the cell of `keys` under `scope` (an object that stands for fixed label
+   * values, e.g. a policy's). The cell is found through one small map per key, so no key string is
+   * built per call: this runs once per policy result. Returns false when the cell does not exist
+   * yet; the caller then gives the full label values to `observeNew`.
    */
-  observeScoped(scope: object, scopeValues: readonly string[], restValues: readonly string[], value: number, labelValues?: () => readonly string[]): void {
+  observeKeyed(scope: object, keys: readonly string[], value: number): boolean {
+    const c = this.leafLevel(scope, keys)?.get(keys[keys.length - 1] ?? "") as Cell | undefined;
+    if (c === undefined) return false;
+    this.add(c, value);
+    return true;
+  }
+
+  /** The first observation of `keys` under `scope`: creates its cell with `labelValues` (in `labelNames` order). */
+  observeNew(scope: object, keys: readonly string[], labelValues: readonly string[], value: number): void {
+    const c = this.cell(labelValues);
+    if (c === undefined) return;
     let level = this.scoped.get(scope);
     if (level === undefined) {
       level = new Map<string, Level>();
       this.scoped.set(scope, level);
     }
-    const last = restValues.length - 1;
-    for (let i = 0; i < last; i++) {
-      const v = restValues[i] as string;
-      let next = level.get(v);
+    for (let i = 0; i < keys.length - 1; i++) {
+      const k = keys[i] as string;
+      let next = level.get(k) as Map<string, Level> | undefined;
       if (next === undefined) {
         next = new Map<string, Level>();
-        level.set(v, next);
+        level.set(k, next);
       }
-      level = next as Map<string, Level>;
+      level = next;
     }
-    const leaf = restValues[last] ?? "";
-    let c = level.get(leaf) as Cell | undefined;
-    if (c === undefined) {
-      c = this.cell(labelValues !== undefined ? labelValues() : [...scopeValues, ...restValues]);
-      if (c === undefined) return;
-      level.set(leaf, c);
-    }
+    level.set(keys[keys.length - 1] ?? "", c);
     this.add(c, value);
+  }
+
+  /** The map holding the cell for `keys`, if every level exists. */
+  private leafLevel(scope: object, keys: readonly string[]): Map<string, Level> | undefined {
+    let level = this.scoped.get(scope);
+    for (let i = 0; i < keys.length - 1 && level !== undefined; i++) level = level.get(keys[i] as string) as Map<string, Level> | undefined;
+    return level;
   }
 
   /** What prom-client's Registry reads when it renders `/metrics`. */
