@@ -111,10 +111,16 @@ describe("errors", () => {
   });
   test("the key is substituted before the value, and both before the operator is looked up", () => {
     const calls: JsonValue[] = [];
-    const r = evaluateConditions({ all: [{ key: "k", operator: "Bogus", value: "v" }] }, fakeSubstitute({}, calls));
-    assert.deepEqual(calls, ["k", "v"]);
+    const r = evaluateConditions({ all: [{ key: "{{ k }}", operator: "Bogus", value: "{{ v }}" }] }, fakeSubstitute({ k: 1, v: 2 }, calls));
+    assert.deepEqual(calls, ["{{ k }}", "{{ v }}"]);
     assert.equal(r.ok, false);
     assert.match(r.ok ? "" : r.error.message, /^failed to create handler for condition operator: unknown operator "Bogus"/);
+  });
+  test("keys and values without variables are used as written, not substituted", () => {
+    const calls: JsonValue[] = [];
+    const r = evaluateConditions({ all: [{ key: "a", operator: "Equals", value: "{{ v }}" }, { key: ["x", { y: 1 }], operator: "AnyIn", value: ["x"] }] }, fakeSubstitute({ v: "a" }, calls));
+    assert.deepEqual(calls, ["{{ v }}"]);
+    assert.deepEqual(r.ok && r.value.met, true);
   });
   test("malformed blocks are parse errors", () => {
     const r = evaluateConditions({ any: "x" } as unknown as Conditions, fakeSubstitute({}));

@@ -12,40 +12,17 @@
  */
 import { isObject } from "../api/json.js";
 import type { AnyAllConditions, Condition, Conditions } from "../api/policy.js";
-import { err, ok, type Result } from "../api/result.js";
-import { isKnownOperatorName, operatorFor } from "./operators.js";
+import { ok, type Result } from "../api/result.js";
+import { compileCondition, compileConditions, runCondition, runConditions } from "./compile.js";
 import type { ConditionEvaluation, EvaluateOptions, Substitute } from "./types.js";
 
-interface Verdict {
-  readonly holds: boolean;
-  readonly message: string;
-}
-
+/** Evaluates conditions as written. A policy's own conditions are better compiled once (compile.ts) and run. */
 export function evaluateConditions(
   conditions: Conditions | null | undefined,
   substitute: Substitute,
   options: EvaluateOptions = {},
 ): Result<ConditionEvaluation> {
-  const context = options.context ?? "preconditions";
-  if (conditions === null || conditions === undefined) return ok(outcome(true, [], "; "));
-  if (Array.isArray(conditions)) {
-    const list = checkList(conditions, context);
-    if (!list.ok) return list;
-    for (const c of list.value) {
-      if (!isKnownOperatorName(operatorOf(c))) {
-        return parseError(context, `invalid condition operator: ${operatorOf(c)}`);
-      }
-    }
-    return evaluateLegacy(list.value, substitute);
-  }
-  if (!isObject(conditions)) {
-    return parseError(context, "conditions must be a list, or a map with `any` and/or `all` lists");
-  }
-  const anyList = checkList((conditions as { any?: unknown }).any ?? [], context, "any");
-  if (!anyList.ok) return anyList;
-  const allList = checkList((conditions as { all?: unknown }).all ?? [], context, "all");
-  if (!allList.ok) return allList;
-  return evaluateAnyAll(anyList.value, allList.value, substitute);
+  return runConditions(compileConditions(conditions, options.context ?? "preconditions"), substitute);
 }
 
 /**
@@ -67,82 +44,12 @@ export function evaluateConditionBlocks(
   return ok(outcome(true, passed, ";"));
 }
 
-function evaluateAnyAll(anyList: readonly Condition[], allList: readonly Condition[], substitute: Substitute): Result<ConditionEvaluation> {
-  const passed: string[] = [];
-  const failed: string[] = [];
-  let anyHolds = anyList.length === 0;
-  for (const c of anyList) {
-    const v = evaluateCondition(c, substitute);
-    if (!v.ok) return v;
-    if (v.value.holds) {
-      anyHolds = true;
-      passed.push(v.value.message);
-      break;
-    }
-    failed.push(v.value.message);
-  }
-  let allHold = true;
-  for (const c of allList) {
-    const v = evaluateCondition(c, substitute);
-    if (!v.ok) return v;
-    if (!v.value.holds) {
-      allHold = false;
-      failed.push(v.value.message);
-      break;
-    }
-    passed.push(v.value.message);
-  }
-  const met = anyHolds && allHold;
-  return ok(outcome(met, met ? passed : failed, "; "));
-}
-
-function evaluateLegacy(list: readonly Condition[], substitute: Substitute): Result<ConditionEvaluation> {
-  const passed: string[] = [];
-  for (const c of list) {
-    const v = evaluateCondition(c, substitute);
-    if (!v.ok) return v;
-    if (!v.value.holds) {
-      // Kyverno returns the failed condition's message as is.
-      const messages = v.value.message === "" ? [] : [v.value.message];
-      return ok({ met: false, messages, message: v.value.message });
-    }
-    passed.push(v.value.message);
-  }
-  return ok(outcome(true, passed, ";"));
-}
-
 /** Substitutes one condition's key and value, then applies its operator. */
-export function evaluateCondition(c: Condition, substitute: Substitute): Result<Verdict> {
-  const key = substitute(c.key ?? null);
-  if (!key.ok) return err("variable-substitution", `failed to substitute variables in condition key: ${key.error.message}`);
-  const value = substitute(c.value ?? null);
-  if (!value.ok) return err("variable-substitution", `failed to substitute variables in condition value: ${value.error.message}`);
-  const name = operatorOf(c);
-  const op = operatorFor(name);
-  if (op === undefined) {
-    return err("condition-operator", `failed to create handler for condition operator: unknown operator ${JSON.stringify(name)}`);
-  }
-  return ok({ holds: op(key.value, value.value), message: typeof c.message === "string" ? c.message : "" });
-}
-
-function operatorOf(c: Condition): string {
-  return typeof c.operator === "string" ? c.operator : "";
+export function evaluateCondition(c: Condition, substitute: Substitute): Result<{ readonly holds: boolean; readonly message: string }> {
+  return runCondition(compileCondition(c), substitute);
 }
 
 function outcome(met: boolean, messages: readonly string[], separator: string): ConditionEvaluation {
   const nonEmpty = messages.filter((m) => m !== "");
   return { met, messages: nonEmpty, message: nonEmpty.join(separator) };
-}
-
-function checkList(list: unknown, context: string, block?: string): Result<readonly Condition[]> {
-  const where = block === undefined ? "" : ` under \`${block}\``;
-  if (!Array.isArray(list)) return parseError(context, `the conditions${where} must be a list`);
-  for (const item of list as unknown[]) {
-    if (!isObject(item)) return parseError(context, `each condition${where} must be a map with key, operator and value`);
-  }
-  return ok(list as Condition[]);
-}
-
-function parseError(context: string, reason: string): ReturnType<typeof err> {
-  return err("conditions-parse", `failed to parse ${context}: ${reason}`);
 }

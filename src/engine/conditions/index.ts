@@ -1,4 +1,5 @@
 export { evaluateConditions, evaluateCondition, evaluateConditionBlocks } from "./evaluate.js";
+export { compileConditions, runConditions, type CompiledConditions } from "./compile.js";
 export {
   OPERATOR_NAMES,
   checkOperatorName,

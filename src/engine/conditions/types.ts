@@ -24,7 +24,7 @@ export interface ConditionEvaluation {
    * list: the failed condition); when met, the first passing `any` condition and every `all`
    * condition (legacy list: every condition).
    */
-  readonly messages: string[];
+  readonly messages: readonly string[];
   /**
    * `messages` joined exactly as Kyverno joins them: "; " for `{any, all}`, ";" for a met legacy
    * list; a failed legacy list gives its one condition's message. Callers build

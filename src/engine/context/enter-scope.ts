@@ -3,8 +3,8 @@
  * entries into the variable scope, then check its preconditions. Callers decide what a skip or an
  * error means for them (a rule result, the next element, …).
  */
-import type { Conditions, ContextEntry } from "../api/policy.js";
-import { evaluateConditions } from "../conditions/index.js";
+import type { ContextEntry } from "../api/policy.js";
+import { runConditions } from "../conditions/index.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { loadContextEntries } from "./load-entries.js";
 
@@ -23,7 +23,7 @@ export function enterScope(vars: SubstitutionScope, context: unknown, preconditi
   }
   if (preconditions !== undefined && preconditions !== null) {
     const ready = scope;
-    const pre = evaluateConditions(preconditions as Conditions, (v) => substituteAll(v, ready));
+    const pre = runConditions(ready.cache.conditions(preconditions, "preconditions"), (v) => substituteAll(v, ready));
     if (!pre.ok) return { kind: "error", stage: "preconditions", message: `failed to evaluate preconditions: ${pre.error.message}` };
     if (!pre.value.met) {
       const detail = pre.value.message;

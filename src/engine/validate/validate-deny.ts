@@ -4,15 +4,16 @@
  * that substitution fails, Kyverno shows the condition messages alone.
  */
 import type { Conditions } from "../api/policy.js";
-import { evaluateConditions } from "../conditions/index.js";
+import { runConditions } from "../conditions/index.js";
 import { substituteAll, substituteString } from "../variables/index.js";
-import { passMessage } from "./messages.js";
+import { passOutcome } from "./messages.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
 
 export function validateDeny(conditions: Conditions | undefined, message: string | undefined, scope: ValidateScope): ValidateOutcome {
-  const result = evaluateConditions(conditions, (v) => substituteAll(v, scope.vars), { context: "deny conditions" });
+  const vars = scope.vars;
+  const result = runConditions(vars.cache.conditions(conditions, "deny conditions"), (v) => substituteAll(v, vars));
   if (!result.ok) return { status: "error", message: `failed to check deny conditions: ${result.error.message}` };
-  if (!result.value.met) return { status: "pass", message: passMessage(scope.ruleName) };
+  if (!result.value.met) return passOutcome(scope);
   const combined = [message ?? "", result.value.message].filter((m) => m !== "").join("; ");
   if (combined === "") return { status: "fail", message: `validation error: rule ${scope.ruleName} failed` };
   if (!combined.includes("{{")) return { status: "fail", message: combined };

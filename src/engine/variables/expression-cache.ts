@@ -5,6 +5,9 @@
  * emptied when full, so a long-running server does not grow without end.
  */
 import { JmesPathError, type CompiledExpression, type JmesPathEngine } from "../jmespath/types.js";
+import { compileConditions, type CompiledConditions } from "../conditions/compile.js";
+import type { ConditionsContext } from "../conditions/types.js";
+import { holdsNoVariables } from "./inert.js";
 import { compileTemplate } from "./template.js";
 import type { Template } from "./types.js";
 
@@ -22,6 +25,8 @@ export class ExpressionCache {
   readonly #dynamicTemplates = new Map<string, Template>();
   readonly #max: number;
   #pinning = false;
+  /** Conditions blocks of the policy, compiled on first use, by where they sit (it words parse errors). */
+  readonly #conditions: Readonly<Record<ConditionsContext, WeakMap<object, CompiledConditions>>> = { preconditions: new WeakMap(), "deny conditions": new WeakMap() };
   /** Maps and lists known to hold no `{{`, `$(` or escapes anywhere: substitution returns them as they are. */
   readonly #inert = new WeakMap<object, boolean>();
 
@@ -40,8 +45,20 @@ export class ExpressionCache {
   isInert(value: object): boolean {
     let hit = this.#inert.get(value);
     if (hit === undefined) {
-      hit = inert(value);
+      hit = holdsNoVariables(value);
       this.#inert.set(value, hit);
+    }
+    return hit;
+  }
+
+  /** A policy's `preconditions` or deny `conditions` (as written), compiled once. */
+  conditions(value: unknown, context: ConditionsContext): CompiledConditions {
+    if (typeof value !== "object" || value === null) return compileConditions(value, context);
+    const byObject = this.#conditions[context];
+    let hit = byObject.get(value);
+    if (hit === undefined) {
+      hit = compileConditions(value, context);
+      byObject.set(value, hit);
     }
     return hit;
   }
@@ -106,11 +123,3 @@ function compileWith(engine: JmesPathEngine, source: string): Compiled {
   }
 }
 
-function inert(value: unknown): boolean {
-  if (typeof value === "string") return !value.includes("{{") && !value.includes("$(");
-  if (Array.isArray(value)) return value.every(inert);
-  if (typeof value === "object" && value !== null) {
-    for (const [k, v] of Object.entries(value)) if (!inert(k) || !inert(v)) return false;
-  }
-  return true;
-}
