@@ -21,7 +21,8 @@ import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
   const subject = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
   const { base, operation, tooDeep, matchRequests } = requestBase(request, env.requestMemo, policy.usesImages);
-  const results: RuleResult[] = [];
+  // Made on the first result, with room for one: most policies give one result per request.
+  let results: RuleResult[] | undefined;
   // Every policy of one namespace (ClusterPolicies: "") matches against the same request.
   let matchReq = matchRequests.get(policy.namespace);
   if (matchReq === undefined) {
@@ -32,15 +33,23 @@ export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, e
     if (compiled.rule.validate === undefined) continue;
     if (!ruleMatches(compiled, matchReq)) continue;
     if (tooDeep) {
-      results.push({ rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
+      results = add(results, { rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
       continue;
     }
     const result = evaluateGuarded(policy, compiled, base, operation, env, request);
     if (result === undefined) continue;
-    results.push(result);
+    results = add(results, result);
     if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
   }
-  return { policy, resource: subject, rules: results };
+  return { policy, resource: subject, rules: results ?? NO_RESULTS };
+}
+
+const NO_RESULTS: readonly RuleResult[] = Object.freeze([]);
+
+function add(results: RuleResult[] | undefined, result: RuleResult): RuleResult[] {
+  if (results === undefined) return [result];
+  results.push(result);
+  return results;
 }
 
 /**
@@ -78,8 +87,10 @@ function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: Json
   if (validate.cel !== undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.cel (CEL expressions) is not supported by Bylaw yet`);
   if (validate.manifests !== undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.manifests (signed manifests) is not supported by Bylaw yet`);
   const target = operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource;
-  const outcome = runValidation(validate, validate.message, { ruleName: name, target, vars, patterns: policy.patterns }, 0);
+  const passed = compiled.validatePass;
+  const outcome = runValidation(validate, validate.message, { ruleName: name, target, vars, patterns: policy.patterns, passed }, 0);
   if (outcome === undefined) return undefined;
+  if (passed !== undefined && outcome === passed.outcome) return passed.result;
   if (outcome.status === "fail" && preExistingViolation(policy, compiled, vars, operation, request)) {
     return ruleResult(name, "Validation", "skip", "skipping the rule evaluation as pre-existing violations are allowed");
   }

@@ -6,7 +6,8 @@ import type { JsonValue } from "../api/json.js";
 import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
-import { compilePodSecurity } from "../pod-security/index.js";
+import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/index.js";
+import { validatePass } from "../validate/messages.js";
 import { staticAction } from "./static-action.js";
 import { compileMatch } from "../match/index.js";
 import { PatternCache } from "../pattern/index.js";
@@ -40,19 +41,29 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
   const cache = new ExpressionCache(jmespath);
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));
   const rules: CompiledRule[] = computeRules(policy).map((rule, i) => {
-    const action = staticAction(policy, rule);
-    const plain: CompiledRule = action === undefined ? { rule, name: rule.name, matcher: compileMatch(rule) } : { rule, name: rule.name, matcher: compileMatch(rule), action };
-    const base: CompiledRule = originals.has(rule) || !isAutogenRuleName(rule.name) ? plain : { ...plain, autogenOf: rule.name.replace(/^autogen-(cronjob-)?/, "") };
+    const autogenOf = originals.has(rule) || !isAutogenRuleName(rule.name) ? undefined : rule.name.replace(/^autogen-(cronjob-)?/, "");
     const ps = rule.validate?.podSecurity;
-    if (ps === undefined) return base;
-    const compiled = compilePodSecurity(ps, base.autogenOf === undefined ? `spec.rules[${i}].validate.podSecurity` : `(autogen rule ${rule.name}).validate.podSecurity`);
-    if (!compiled.ok) {
+    let podSecurity: CompiledPodSecurity | undefined;
+    if (ps !== undefined) {
+      const compiled = compilePodSecurity(ps, autogenOf === undefined ? `spec.rules[${i}].validate.podSecurity` : `(autogen rule ${rule.name}).validate.podSecurity`);
       // Autogen copies repeat the original's problems: report them once, on the original.
-      if (base.autogenOf === undefined) problems.push(...compiled.problems);
-      return base;
+      if (!compiled.ok) {
+        if (autogenOf === undefined) problems.push(...compiled.problems);
+      } else {
+        if (autogenOf === undefined) problems.push(...compiled.warnings);
+        podSecurity = compiled.value;
+      }
     }
-    if (base.autogenOf === undefined) problems.push(...compiled.warnings);
-    return { ...base, podSecurity: compiled.value };
+    // Every rule has the same fields, in the same order: one object shape for the hot loops.
+    return {
+      rule,
+      name: rule.name,
+      matcher: compileMatch(rule),
+      autogenOf,
+      action: staticAction(policy, rule),
+      podSecurity,
+      validatePass: rule.validate === undefined ? undefined : validatePass(rule.name),
+    };
   });
   rules.forEach((r, i) => {
     const prepared = prepareSubstitution(r.rule as unknown as JsonValue, cache);

@@ -5,6 +5,7 @@ import type { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import type { PatternCache } from "../pattern/index.js";
 import type { CompiledPodSecurity } from "../pod-security/index.js";
 import type { ExpressionCache } from "../variables/index.js";
+import type { ValidatePass } from "../validate/types.js";
 import type { PolicyProblem } from "./problem.js";
 
 export interface CompiledRule {
@@ -13,11 +14,13 @@ export interface CompiledRule {
   /** match/exclude, compiled once. */
   readonly matcher: CompiledMatch;
   /** For `autogen-*` rules, the name of the Pod rule they came from. */
-  readonly autogenOf?: string;
+  readonly autogenOf: string | undefined;
   /** The failure action when no override can apply (see pipeline/failure-action.ts `staticAction`). */
-  readonly action?: "Audit" | "Enforce";
+  readonly action: "Audit" | "Enforce" | undefined;
   /** validate.podSecurity, compiled once (level, version, exclusions). */
-  readonly podSecurity?: CompiledPodSecurity;
+  readonly podSecurity: CompiledPodSecurity | undefined;
+  /** A validate rule's pass, made once: most evaluations end in it. */
+  readonly validatePass: ValidatePass | undefined;
 }
 
 export interface CompiledPolicy {

@@ -1,7 +1,19 @@
 /** Kyverno's exact message shapes for validate results (spec §4.6). */
+import type { ValidateOutcome, ValidatePass, ValidateScope } from "./types.js";
 
 export function passMessage(rule: string): string {
   return `validation rule '${rule}' passed.`;
+}
+
+/** The shared pass of a rule, made once when the rule compiles. */
+export function validatePass(rule: string): ValidatePass {
+  const message = passMessage(rule);
+  return { outcome: { status: "pass", message }, result: { rule, type: "Validation", status: "pass", message } };
+}
+
+/** The rule's pass outcome: the one made at compile time, or a new one. */
+export function passOutcome(scope: Pick<ValidateScope, "ruleName" | "passed">): ValidateOutcome {
+  return scope.passed?.outcome ?? { status: "pass", message: passMessage(scope.ruleName) };
 }
 
 export function anyPatternPassMessage(rule: string, index: number): string {

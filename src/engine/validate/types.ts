@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "../api/json.js";
-import type { RuleStatus } from "../api/rule-result.js";
+import type { RuleResult, RuleStatus } from "../api/rule-result.js";
 import type { PatternCache } from "../pattern/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
 
@@ -10,6 +10,12 @@ export interface ValidateOutcome {
   readonly path?: string;
 }
 
+/** A validate rule's pass (`validation rule 'x' passed.`) as an outcome and as a result, made once per rule. */
+export interface ValidatePass {
+  readonly outcome: ValidateOutcome;
+  readonly result: RuleResult;
+}
+
 /** Everything a validate step needs: the rule name, the resource in scope, and the variable scope. */
 export interface ValidateScope {
   readonly ruleName: string;
@@ -18,6 +24,8 @@ export interface ValidateScope {
   readonly vars: SubstitutionScope;
   /** The policy's compiled patterns. */
   readonly patterns: PatternCache;
+  /** The rule's pass, made when it compiled; validators return it as is. */
+  readonly passed?: ValidatePass | undefined;
   /** Rule-level per-element values (CLI foreachValues), by variable name. */
   readonly foreachValues?: Readonly<Record<string, readonly JsonValue[]>>;
 }

@@ -7,7 +7,7 @@
 import type { ForEachValidation } from "../api/policy.js";
 import { enterScope } from "../context/enter-scope.js";
 import { evaluateList, withElement } from "../foreach/evaluate-list.js";
-import { passMessage } from "./messages.js";
+import { passOutcome } from "./messages.js";
 import { runValidation } from "./run-validation.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
 
@@ -37,5 +37,5 @@ export function validateForEach(list: readonly ForEachValidation[], message: str
     }
   }
   if (applied === 0) return undefined;
-  return { status: "pass", message: passMessage(scope.ruleName) };
+  return passOutcome(scope);
 }

@@ -2,7 +2,7 @@
 import type { JsonValue } from "../api/json.js";
 import { anyPatternDetails, type PatternOutcome } from "../pattern/index.js";
 import { substituteAll } from "../variables/index.js";
-import { anyPatternPassMessage, passMessage, patternFailMessage } from "./messages.js";
+import { anyPatternPassMessage, passOutcome, patternFailMessage } from "./messages.js";
 import { resolveMessage } from "./resolve-message.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
 
@@ -20,7 +20,7 @@ export function validatePattern(pattern: JsonValue, message: string | undefined,
   const outcome = scope.patterns.get(prepared.value).match(scope.target);
   switch (outcome.status) {
     case "pass":
-      return { status: "pass", message: passMessage(scope.ruleName) };
+      return passOutcome(scope);
     case "skip":
       return { status: "skip", message: outcome.message };
     case "error":
