@@ -93,11 +93,11 @@ function actionOf(policy: CompiledPolicy, rule: string, subject: AdmissionSubjec
 
 /** Kyverno's BlockRequest: an Enforce failure, or an error in a policy whose failurePolicy is Fail. */
 function blocks(responses: readonly PolicyResponse[], subject: AdmissionSubject): boolean {
-  return responses.some((response) =>
-    response.rules.some(
-      (r) =>
-        (r.status === "fail" && actionOf(response.policy, r.rule, subject) === "Enforce") ||
-        (r.status === "error" && failurePolicyOf(response.policy) === "Fail"),
-    ),
-  );
+  for (const response of responses) {
+    for (const r of response.rules) {
+      if (r.status === "fail" && actionOf(response.policy, r.rule, subject) === "Enforce") return true;
+      if (r.status === "error" && failurePolicyOf(response.policy) === "Fail") return true;
+    }
+  }
+  return false;
 }
