@@ -55,6 +55,9 @@ describe("yaml.v3 key order", () => {
   test("digit runs compare as numbers; letters by code; punctuation before letters", () => {
     assert.deepEqual(sortKeys(["check-10", "check-2", "check-1", "checkA", "check_x", "Check"]), ["Check", "check-1", "check-2", "check-10", "check_x", "checkA"]);
   });
+  test("letters beyond ASCII are letters, ordered by code point (astral ones whole)", () => {
+    assert.deepEqual(sortKeys(["\u{1d49c}", "\u00fc", "z", "\u00e9-rule", "e-rule", "b", "-a"]), ["-a", "b", "e-rule", "z", "\u00e9-rule", "\u00fc", "\u{1d49c}"]);
+  });
   test("autogen rules sort after the rule they come from", () => {
     assert.deepEqual(sortKeys(["require-labels", "autogen-require-labels", "autogen-cronjob-require-labels"]), [
       "autogen-cronjob-require-labels",

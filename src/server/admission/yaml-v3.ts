@@ -29,12 +29,15 @@ export function sortKeys(keys: readonly string[]): string[] {
   return [...keys].sort((a, b) => (keyLess(a, b) ? -1 : keyLess(b, a) ? 1 : 0));
 }
 
-const isLetter = (c: string): boolean => /\p{L}/u.test(c);
+const isLetter = (c: string): boolean => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c > "\x7f" && /\p{L}/u.test(c));
+const ASCII = /^[\x00-\x7f]*$/;
+/** The runes of a string: an ASCII string indexes as is, others are split by code point. */
+const runes = (s: string): ArrayLike<string> => (ASCII.test(s) ? s : Array.from(s));
 const isDigit = (c: string): boolean => c >= "0" && c <= "9";
 
 function keyLess(a: string, b: string): boolean {
-  const ar = Array.from(a);
-  const br = Array.from(b);
+  const ar = runes(a);
+  const br = runes(b);
   let digits = false;
   for (let i = 0; i < ar.length && i < br.length; i++) {
     const ac = ar[i] ?? "";
@@ -252,6 +255,6 @@ const TIMESTAMP = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:$|[Tt ])/;
 /** Whether yaml.v3 would read the plain scalar back as this same string (not null, bool, number, time). */
 function readsAsString(s: string): boolean {
   if (s === "" || RESOLVED.has(s) || OLD_BOOLS.has(s) || BASE60.test(s) || TIMESTAMP.test(s)) return false;
-  const plain = s.replace(/_/g, "");
+  const plain = s.includes("_") ? s.replace(/_/g, "") : s;
   return !(INT.test(plain) || FLOAT.test(plain));
 }
