@@ -11,60 +11,86 @@ import { walkElement } from "./walk.js";
 import type { WalkContext } from "./walk-context.js";
 import { own } from "./walk-context.js";
 
-export function handleAnchor(entry: AnchorEntry, resource: JsonObject, path: string, ctx: WalkContext): Mismatch | undefined {
+export function handleAnchor(entry: AnchorEntry, resource: JsonObject, ctx: WalkContext): Mismatch | undefined {
   const key = entry.anchor.key;
   const present = Object.hasOwn(resource, key);
-  // The child path is built only when the key is there or a message needs it: most anchored keys are absent.
   switch (entry.anchor.kind) {
     case "condition": {
-      if (!present) return conditionMismatch("conditional anchor key doesn't exist in the resource", `${path}${key}/`);
-      const m = walkElement(own(resource, key), entry.node, `${path}${key}/`, ctx);
-      return m === undefined ? undefined : conditionMismatch(m.message, m.path);
+      ctx.enter(key);
+      const m = present ? walkElement(own(resource, key), entry.node, ctx) : undefined;
+      const out = present
+        ? m === undefined ? undefined : conditionMismatch(m.message, m.path)
+        : conditionMismatch("conditional anchor key doesn't exist in the resource", ctx.path());
+      ctx.leave();
+      return out;
     }
     case "equality":
-      return present ? walkElement(own(resource, key), entry.node, `${path}${key}/`, ctx) : undefined;
-    case "negation":
-      return present ? negationMismatch(`${path}${key}/`) : undefined;
-    case "existence":
-      return present ? existence(entry, own(resource, key), `${path}${key}/`, ctx) : undefined;
+      return present ? child(key, own(resource, key), entry.node, ctx) : undefined;
+    case "negation": {
+      if (!present) return undefined;
+      ctx.enter(key);
+      const m = negationMismatch(ctx.path());
+      ctx.leave();
+      return m;
+    }
+    case "existence": {
+      if (!present) return undefined;
+      ctx.enter(key);
+      const m = existence(entry, own(resource, key), ctx);
+      ctx.leave();
+      return m;
+    }
     default:
       return undefined;
   }
 }
 
+/** Walks `value`, found under `key` of the current map. */
+function child(key: string, value: JsonValue | undefined, node: AnchorEntry["node"], ctx: WalkContext): Mismatch | undefined {
+  ctx.enter(key);
+  const m = walkElement(value, node, ctx);
+  ctx.leave();
+  return m;
+}
+
 /** `^(k)`: every map in the pattern list must match at least one element of the resource list. */
-function existence(entry: AnchorEntry, value: JsonValue | undefined, current: string, ctx: WalkContext): Mismatch | undefined {
+function existence(entry: AnchorEntry, value: JsonValue | undefined, ctx: WalkContext): Mismatch | undefined {
   if (!Array.isArray(value)) {
-    return plain(`invalid resource type ${goTypeName(value)}: Existence ^ () anchor can be used only on list/array type resource`, current);
+    return plain(`invalid resource type ${goTypeName(value)}: Existence ^ () anchor can be used only on list/array type resource`, ctx.path());
   }
   const spec = entry.existence;
   if (spec === undefined || !spec.ok) {
-    return plain(`invalid pattern type ${goTypeName(entry.pattern)}: Pattern has to be of list to compare against resource`, current);
+    return plain(`invalid pattern type ${goTypeName(entry.pattern)}: Pattern has to be of list to compare against resource`, ctx.path());
   }
   for (const item of spec.items) {
     if (item === undefined) {
       return plain(
         `invalid pattern type ${goTypeName(entry.pattern)}: Pattern has to be of type map to compare against items in resource`,
-        current,
+        ctx.path(),
       );
     }
-    const found = value.some((element, i) => walkElement(element, item, `${current}${i}/`, ctx) === undefined);
-    if (!found) return plain(`existence anchor validation failed at path ${current}`, current);
+    let found = false;
+    for (let i = 0; i < value.length && !found; i++) {
+      ctx.enter(i);
+      found = walkElement(value[i], item, ctx) === undefined;
+      ctx.leave();
+    }
+    if (!found) return plain(`existence anchor validation failed at path ${ctx.path()}`, ctx.path());
   }
   return undefined;
 }
 
-export function handlePlain(entry: PlainEntry, resource: JsonObject, path: string, ctx: WalkContext): Mismatch | undefined {
+export function handlePlain(entry: PlainEntry, resource: JsonObject, ctx: WalkContext): Mismatch | undefined {
   if (entry.global !== undefined) {
     const key = entry.global.key;
     if (!Object.hasOwn(resource, key)) return undefined;
-    const m = walkElement(own(resource, key), entry.node, `${path}${key}/`, ctx);
+    const m = child(key, own(resource, key), entry.node, ctx);
     return m === undefined ? undefined : globalMismatch(m.message, m.path);
   }
   const value = own(resource, entry.raw);
   if (entry.star) {
     if (value !== undefined && value !== null) return undefined;
-    return plain(`${path}/${entry.raw} not found`, path);
+    return plain(`${ctx.path()}/${entry.raw} not found`, ctx.path());
   }
-  return walkElement(value, entry.node, `${path}${entry.raw}/`, ctx);
+  return child(entry.raw, value, entry.node, ctx);
 }

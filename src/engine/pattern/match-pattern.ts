@@ -25,7 +25,7 @@ export function matchPattern(resource: JsonValue, pattern: JsonValue): PatternOu
 
 function matchNode(root: PatternNode, resource: JsonValue): PatternOutcome {
   const ctx = new WalkContext();
-  const m = walkElement(resource, root, "/", ctx);
+  const m = walkElement(resource, root, ctx);
   if (m === undefined) return PASS;
   if (isSkip(m)) return { status: "skip", message: m.message };
   if (m.kind === "negation") return { status: "fail", path: m.path, message: m.message };

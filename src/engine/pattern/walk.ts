@@ -13,25 +13,26 @@ import type { Mismatch } from "./pattern-error.js";
 import { combinedSkip, isSkip, plain } from "./pattern-error.js";
 import type { WalkContext } from "./walk-context.js";
 
-export function walkElement(resource: JsonValue | undefined, node: PatternNode, path: string, ctx: WalkContext): Mismatch | undefined {
+/** Walks `resource` at the context's current path (`ctx.path()`). */
+export function walkElement(resource: JsonValue | undefined, node: PatternNode, ctx: WalkContext): Mismatch | undefined {
   switch (node.kind) {
     case "map":
       if (!isObject(resource)) {
         return plain(
-          `pattern and resource have different structures. Path: ${path}. Expected map[string]interface {}, found ${goTypeName(resource)}`,
-          path,
+          `pattern and resource have different structures. Path: ${ctx.path()}. Expected map[string]interface {}, found ${goTypeName(resource)}`,
+          ctx.path(),
         );
       }
       ctx.track(node.tracked, resource);
-      return walkMap(resource, node, path, ctx);
+      return walkMap(resource, node, ctx);
     case "array":
       if (!Array.isArray(resource)) {
-        return plain(`validation rule failed at path ${path}, resource does not satisfy the expected overlay pattern`, path);
+        return plain(`validation rule failed at path ${ctx.path()}, resource does not satisfy the expected overlay pattern`, ctx.path());
       }
-      return walkArray(resource, node, path, ctx);
+      return walkArray(resource, node, ctx);
     case "leaf": {
       if (Array.isArray(resource) ? resource.every((v) => node.test(v)) : node.test(resource)) return undefined;
-      return plain(`resource value '${goValueString(resource)}' does not match '${goValueString(node.pattern)}' at path ${path}`, path);
+      return plain(`resource value '${goValueString(resource)}' does not match '${goValueString(node.pattern)}' at path ${ctx.path()}`, ctx.path());
     }
   }
 }
@@ -42,14 +43,14 @@ export function walkElement(resource: JsonValue | undefined, node: PatternNode, 
  * while a skip coming from below an equality anchor lets sibling anchors still fail the map.
  * If every anchor skipped, plain keys are not checked. Plain keys stop at the first mismatch.
  */
-function walkMap(resource: JsonObject, compiled: MapNode, path: string, ctx: WalkContext): Mismatch | undefined {
+function walkMap(resource: JsonObject, compiled: MapNode, ctx: WalkContext): Mismatch | undefined {
   const node = compiled.expandsMetadata ? expandMetadata(compiled, resource) : compiled;
   // Allocated on the first skip only: most maps have none.
   let skips: Mismatch[] | undefined;
   let applied = 0;
   let conditionSkipped = false;
   for (const entry of node.anchors) {
-    const m = handleAnchor(entry, resource, path, ctx);
+    const m = handleAnchor(entry, resource, ctx);
     if (m === undefined) {
       applied++;
     } else if (isSkip(m)) {
@@ -59,17 +60,17 @@ function walkMap(resource: JsonObject, compiled: MapNode, path: string, ctx: Wal
       return m;
     }
   }
-  if (skips !== undefined && (applied === 0 || conditionSkipped)) return skipOf(skips, path);
+  if (skips !== undefined && (applied === 0 || conditionSkipped)) return skipOf(skips, ctx);
   for (const entry of node.plain) {
-    const m = handlePlain(entry, resource, path, ctx);
+    const m = handlePlain(entry, resource, ctx);
     if (m !== undefined) return m;
   }
-  return skips !== undefined ? skipOf(skips, path) : undefined;
+  return skips !== undefined ? skipOf(skips, ctx) : undefined;
 }
 
-function skipOf(skips: readonly Mismatch[], path: string): Mismatch {
+function skipOf(skips: readonly Mismatch[], ctx: WalkContext): Mismatch {
   const only = skips[0];
-  return skips.length === 1 && only !== undefined ? only : combinedSkip("mapSkip", skips, path);
+  return skips.length === 1 && only !== undefined ? only : combinedSkip("mapSkip", skips, ctx.path());
 }
 
 function expandMetadata(node: MapNode, resource: JsonObject): MapNode {
@@ -77,16 +78,16 @@ function expandMetadata(node: MapNode, resource: JsonObject): MapNode {
   return expanded === undefined ? node : compileMap(expanded);
 }
 
-function walkArray(resource: readonly JsonValue[], node: ArrayNode, path: string, ctx: WalkContext): Mismatch | undefined {
+function walkArray(resource: readonly JsonValue[], node: ArrayNode, ctx: WalkContext): Mismatch | undefined {
   switch (node.shape) {
     case "empty":
-      return plain("pattern Array empty", path);
+      return plain("pattern Array empty", ctx.path());
     case "scalar": {
       const item = node.items[0];
-      return item === undefined ? undefined : walkElement(resource as JsonValue[], item, path, ctx);
+      return item === undefined ? undefined : walkElement(resource as JsonValue[], item, ctx);
     }
     case "maps":
-      return walkEach(resource, node.items, false, resource.length, path, ctx);
+      return walkEach(resource, node.items, false, resource.length, ctx);
     case "positional":
       if (resource.length < node.length) {
         return plain(
@@ -94,7 +95,7 @@ function walkArray(resource: readonly JsonValue[], node: ArrayNode, path: string
           "",
         );
       }
-      return walkEach(resource, node.items, true, node.length, path, ctx);
+      return walkEach(resource, node.items, true, node.length, ctx);
   }
 }
 
@@ -104,7 +105,6 @@ function walkEach(
   items: readonly (PatternNode | undefined)[],
   positional: boolean,
   count: number,
-  path: string,
   ctx: WalkContext,
 ): Mismatch | undefined {
   let skips: Mismatch[] | undefined;
@@ -112,10 +112,12 @@ function walkEach(
   for (let i = 0; i < count; i++) {
     const item = positional ? items[i] : items[0];
     if (item === undefined) continue;
-    const m = walkElement(resource[i], item, `${path}${i}/`, ctx);
+    ctx.enter(i);
+    const m = walkElement(resource[i], item, ctx);
+    ctx.leave();
     if (m === undefined) applied++;
     else if (isSkip(m)) (skips ??= []).push(m);
     else return m;
   }
-  return applied === 0 && skips !== undefined ? combinedSkip("arraySkip", skips, path) : undefined;
+  return applied === 0 && skips !== undefined ? combinedSkip("arraySkip", skips, ctx.path()) : undefined;
 }
