@@ -42,7 +42,8 @@ export function ruleScope(policy: CompiledPolicy, compiled: CompiledRule, base: 
   let data = base;
   const ruleVars = request.ruleVariables?.(policy.name, name);
   if (ruleVars !== undefined) for (const [k, v] of Object.entries(ruleVars)) data = setDotted(data, k, v);
-  const vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: { ports: env.ports }, cache: policy.cache, operation };
+  const vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: env.fnctx, cache: policy.cache, operation };
+  if (rule.context === undefined && rule.preconditions === undefined && excepted.length === 0) return { ok: true, vars };
   const entered = enterScope(vars, rule.context, rule.preconditions);
   if (entered.kind !== "ready") return { ok: false, result: ruleResult(name, type, entered.kind, entered.message) };
   return excepted.length > 0 ? { ok: true, vars: entered.vars, exceptions: excepted } : { ok: true, vars: entered.vars };
@@ -50,7 +51,7 @@ export function ruleScope(policy: CompiledPolicy, compiled: CompiledRule, base: 
 
 function exceptionsFor(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: Operation, env: EngineEnv, request: EngineRequest): CompiledException[] {
   const subject = operation === "DELETE" && request.oldResource !== undefined ? request.oldResource : request.resource;
-  const scope: SubstitutionScope = { data: base, jmespath: env.jmespath, fnctx: { ports: env.ports }, cache: policy.cache, operation };
+  const scope: SubstitutionScope = { data: base, jmespath: env.jmespath, fnctx: env.fnctx, cache: policy.cache, operation };
   const userInfo = request.background === true ? undefined : request.userInfo;
   return matchExceptions(
     request.exceptions ?? [],

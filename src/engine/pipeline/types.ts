@@ -1,7 +1,7 @@
 import type { JsonValue } from "../api/json.js";
 import type { Operation, RequestUserInfo, Resource } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
-import type { JmesPathEngine } from "../jmespath/types.js";
+import type { FunctionContext, JmesPathEngine } from "../jmespath/types.js";
 import type { CompiledException } from "../exceptions/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { EnginePorts } from "../ports.js";
@@ -11,6 +11,8 @@ import type { RequestMemo } from "./request-base.js";
 export interface EngineEnv {
   readonly jmespath: JmesPathEngine;
   readonly ports: EnginePorts;
+  /** What JMESPath functions reach (the ports), made once per engine. */
+  readonly fnctx: FunctionContext;
   /** Per-engine memo of each request's base context (see request-base.ts). */
   readonly requestMemo?: RequestMemo;
 }
