@@ -21,7 +21,7 @@ interface CompiledBlock {
    * The kinds the block can select, when every selector that decides it names its kind without a
    * wildcard: a request of another kind fails the block without evaluating it.
    */
-  readonly kinds: ReadonlySet<string> | undefined;
+  readonly kinds: readonly string[] | undefined;
 }
 
 const MATCHED: MatchOutcome = { matched: true };
@@ -39,7 +39,7 @@ function compileBlock(block: MatchResources | null | undefined): CompiledBlock {
 }
 
 /** The literal kind names of the filters' selectors, or undefined when one filter could select any kind. */
-function kindsOfEvery(filters: readonly (ResourceFilter | MatchResources)[]): ReadonlySet<string> | undefined {
+function kindsOfEvery(filters: readonly (ResourceFilter | MatchResources)[]): readonly string[] | undefined {
   const kinds = new Set<string>();
   for (const f of filters) {
     const written = "resources" in f ? f.resources?.kinds : undefined;
@@ -50,7 +50,8 @@ function kindsOfEvery(filters: readonly (ResourceFilter | MatchResources)[]): Re
       kinds.add(kind);
     }
   }
-  return kinds;
+  // A short list: a few string comparisons beat a hash lookup on this path.
+  return [...kinds];
 }
 
 function filterOf(f: ResourceFilter | MatchResources): CompiledFilter {
@@ -80,7 +81,7 @@ export function compileMatch(rule: Pick<Rule, "match" | "exclude">): CompiledMat
       return MATCHED;
     },
     matches(req: MatchRequest): boolean {
-      if (match.kinds !== undefined && !match.kinds.has(req.gvk.kind)) return false;
+      if (match.kinds !== undefined && !includes(match.kinds, req.gvk.kind)) return false;
       if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) return false;
       const background = isEmptyUserInfo(req.userInfo);
       const ctx: CheckContext = { req, user: req.userInfo ?? EMPTY_USER };
@@ -142,4 +143,9 @@ function exclusion(block: CompiledBlock, ctx: CheckContext): string | undefined 
     case "legacy":
       return block.filters[0]?.excludes(ctx) === true ? "the resource is excluded by exclude" : undefined;
   }
+}
+
+function includes(list: readonly string[], item: string): boolean {
+  for (let i = 0; i < list.length; i++) if (list[i] === item) return true;
+  return false;
 }
