@@ -2,7 +2,8 @@
  * `npm run bench:webhook`: `bylaw serve` under load on loopback HTTPS, against a bare HTTPS server
  * that only parses the AdmissionReview (the floor). Prints throughput at saturation (autocannon,
  * closed loop), p50/p99 at fixed rates (open loop, latency from when each request was due), server
- * CPU µs per review, and RSS with 17 and 300 policies. Figures, never verdicts.
+ * CPU µs per review, and RSS with 17 and 300 policies. The floor's and bylaw's saturation runs
+ * alternate, so that a drift in this machine's speed touches both sides of each ratio. Figures, never verdicts.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -35,18 +36,21 @@ async function main(): Promise<void> {
   const bodies = reviewBodies(64);
   console.log(`webhook: node ${process.version}; ${SECONDS} s per run; ${bodies.length} distinct reviews (1 in 4 fails); TLS on 127.0.0.1`);
 
-  const bare = await start([join(repoRoot, "dist", "bench", "webhook", "bare-server.js"), join(work, "tls.crt"), join(work, "tls.key"), "18443"], 18443, "/");
-  const floor = await measure("bare https floor", "https://127.0.0.1:18443/validate/fail", bodies, bare);
-  await stop(bare);
-
   const serve = (dir: string, port: number): Promise<ChildProcess> =>
     start([join(repoRoot, "bin", "bylaw.js"), "serve", "--policies", dir, "--tls-cert-file", join(work, "tls.crt"), "--tls-key-file", join(work, "tls.key"), "--host", "127.0.0.1", "--port", String(port), "--metrics-port", String(port + 1), "--log-level", "silent"], port, "/health/readiness");
+  const bare = await start([join(repoRoot, "dist", "bench", "webhook", "bare-server.js"), join(work, "tls.crt"), join(work, "tls.key"), "18443"], 18443, "/");
   const s17 = await serve(join(work, "p17"), 19443);
   const idle17 = rssMiB(s17.pid ?? 0);
-  const with17 = await measure(`bylaw serve, ${n17} PSS policies (Enforce)`, "https://127.0.0.1:19443/validate/fail", bodies, s17);
+  const floorTarget: Target = { label: "bare https floor", url: "https://127.0.0.1:18443/validate/fail", child: bare };
+  const bylawTarget: Target = { label: `bylaw serve, ${n17} PSS policies (Enforce)`, url: "https://127.0.0.1:19443/validate/fail", child: s17 };
+  const [floor, with17] = await saturationPairs(floorTarget, bylawTarget, bodies);
+  await fixedRates(floorTarget, bodies);
+  await fixedRates(bylawTarget, bodies);
   const rss17 = rssMiB(s17.pid ?? 0);
   const peak17 = peakRssMiB(s17.pid ?? 0);
+  await stop(bare);
   await stop(s17);
+
   const s300 = await serve(join(work, "p300"), 20443);
   const idle300 = rssMiB(s300.pid ?? 0);
   const sat300 = await drive("https://127.0.0.1:20443/validate/fail", bodies, s300.pid ?? 0, { seconds: SECONDS, connections: 16 });
@@ -58,30 +62,53 @@ async function main(): Promise<void> {
     `webhook: RSS: ${n17} policies ${idle17.toFixed(0)} MiB idle / ${rss17.toFixed(0)} MiB after load / ${peak17.toFixed(0)} MiB peak; ` +
       `${n300} policies ${idle300.toFixed(0)} MiB idle / ${rss300.toFixed(0)} MiB after load / ${peak300.toFixed(0)} MiB peak`,
   );
-  console.log(`webhook: ratio bylaw (${n17} policies) / floor: throughput ${(with17.sat.perSecond / floor.sat.perSecond).toFixed(2)}×, CPU per review ${(with17.sat.cpuMicrosPerRequest / floor.sat.cpuMicrosPerRequest).toFixed(2)}×`);
+  const ratio = (f: (r: LoadResult) => number): string => median(with17.map((r, i) => f(r) / f(floor[i] as LoadResult))).toFixed(2);
+  console.log(`webhook: ratio bylaw (${n17} policies) / floor, median of 3 alternating pairs: throughput ${ratio((r) => r.perSecond)}×, CPU per review ${ratio((r) => r.cpuMicrosPerRequest)}×`);
 }
 
-interface Measured { readonly sat: LoadResult }
+interface Target {
+  readonly label: string;
+  readonly url: string;
+  readonly child: ChildProcess;
+}
 
-async function measure(label: string, url: string, bodies: readonly string[], child: ChildProcess): Promise<Measured> {
-  const pid = child.pid ?? 0;
-  await drive(url, bodies, pid, { seconds: 2, connections: 8 });
-  // This machine's speed wanders by ±20% from run to run: three saturation runs, the median kept.
-  const runs: LoadResult[] = [];
-  for (let i = 0; i < 3; i++) runs.push(await drive(url, bodies, pid, { seconds: SECONDS, connections: 16 }));
-  runs.sort((a, b) => a.perSecond - b.perSecond);
-  const sat = runs[1] as LoadResult;
-  const range = `${(runs[0] as LoadResult).perSecond.toFixed(0)}–${(runs[2] as LoadResult).perSecond.toFixed(0)}`;
+/** After a warm-up of each, three saturation runs per target, alternating; each target's runs in order. */
+async function saturationPairs(a: Target, b: Target, bodies: readonly string[]): Promise<[LoadResult[], LoadResult[]]> {
+  for (const t of [a, b]) await drive(t.url, bodies, t.child.pid ?? 0, { seconds: 2, connections: 8 });
+  const ra: LoadResult[] = [];
+  const rb: LoadResult[] = [];
+  for (let i = 0; i < 3; i++) {
+    ra.push(await drive(a.url, bodies, a.child.pid ?? 0, { seconds: SECONDS, connections: 16 }));
+    rb.push(await drive(b.url, bodies, b.child.pid ?? 0, { seconds: SECONDS, connections: 16 }));
+  }
+  report(a.label, ra);
+  report(b.label, rb);
+  return [ra, rb];
+}
+
+/** The median-throughput run's figures, the range, and the median CPU per review. */
+function report(label: string, runs: readonly LoadResult[]): void {
+  const sorted = [...runs].sort((x, y) => x.perSecond - y.perSecond);
+  const sat = sorted[1] as LoadResult;
+  const range = `${(sorted[0] as LoadResult).perSecond.toFixed(0)}–${(sorted[2] as LoadResult).perSecond.toFixed(0)}`;
   console.log(
-    `webhook: ${label}: saturation ${sat.perSecond.toFixed(0)} reviews/s (median of 3, range ${range}; p50 ${sat.p50} ms, p99 ${sat.p99} ms), ${sat.cpuMicrosPerRequest.toFixed(0)} CPU µs per review, ${sat.non2xx} non-2xx, ${sat.errors} errors`,
+    `webhook: ${label}: saturation ${sat.perSecond.toFixed(0)} reviews/s (median of 3, range ${range}; p50 ${sat.p50} ms, p99 ${sat.p99} ms), ` +
+      `${median(runs.map((r) => r.cpuMicrosPerRequest)).toFixed(0)} CPU µs per review (median), ${sat.non2xx} non-2xx, ${sat.errors} errors`,
   );
+}
+
+async function fixedRates(t: Target, bodies: readonly string[]): Promise<void> {
   for (const rate of [500, 2000]) {
-    const r = await openLoop(url, bodies, pid, { seconds: SECONDS, connections: 32, rate });
+    const r = await openLoop(t.url, bodies, t.child.pid ?? 0, { seconds: SECONDS, connections: 32, rate });
     console.log(
-      `webhook: ${label}: at ${rate} req/s (open loop): p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms (${r.perSecond.toFixed(0)} req/s achieved, ${r.errors + r.non2xx} failed, ${r.cpuMicrosPerRequest.toFixed(0)} CPU µs per review)`,
+      `webhook: ${t.label}: at ${rate} req/s (open loop): p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms (${r.perSecond.toFixed(0)} req/s achieved, ${r.errors + r.non2xx} failed, ${r.cpuMicrosPerRequest.toFixed(0)} CPU µs per review)`,
     );
   }
-  return { sat };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 async function start(args: string[], port: number, path: string): Promise<ChildProcess> {
