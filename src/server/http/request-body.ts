@@ -8,37 +8,42 @@ import type { IncomingMessage } from "node:http";
 
 export type BodyRead = { kind: "ok"; text: string } | { kind: "too-large"; declared?: number } | { kind: "aborted" };
 
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
+/**
+ * Reads the body and calls `done` once. Listeners stay attached after that (the request object
+ * lives only as long as its exchange) but do nothing more, and keep nothing.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyRead) => void): void {
   const declaredHeader = req.headers["content-length"];
   const declared = declaredHeader === undefined ? undefined : Number(declaredHeader);
-  if (declared !== undefined && declared > maxBytes) return Promise.resolve({ kind: "too-large", declared });
-  return new Promise((resolve) => {
-    let chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (result: BodyRead): void => {
-      req.removeListener("data", onData);
-      req.removeListener("end", onEnd);
-      req.removeListener("error", onAbort);
-      req.removeListener("close", onAbort);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        chunks = [];
-        req.pause();
-        finish({ kind: "too-large" });
-      } else {
-        chunks.push(chunk);
-      }
-    };
-    const onEnd = (): void => finish({ kind: "ok", text: Buffer.concat(chunks, size).toString("utf8") });
-    const onAbort = (): void => finish({ kind: "aborted" });
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onAbort);
-    req.on("close", onAbort);
+  if (declared !== undefined && declared > maxBytes) {
+    done({ kind: "too-large", declared });
+    return;
+  }
+  let chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (result: BodyRead): void => {
+    if (finished) return;
+    finished = true;
+    chunks = [];
+    done(result);
+  };
+  req.on("data", (chunk: Buffer) => {
+    if (finished) return;
+    size += chunk.length;
+    if (size > maxBytes) {
+      req.pause();
+      finish({ kind: "too-large" });
+    } else {
+      chunks.push(chunk);
+    }
   });
+  req.on("end", () => {
+    if (!finished) finish({ kind: "ok", text: Buffer.concat(chunks, size).toString("utf8") });
+  });
+  const aborted = (): void => finish({ kind: "aborted" });
+  req.on("error", aborted);
+  req.on("close", aborted);
 }
 
 export interface DiscardLimits {

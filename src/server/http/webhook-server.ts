@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { trackConnections } from "./connection-tracker.js";
 import { parseJson } from "./json-syntax-error.js";
-import { discardRest, readBody } from "./request-body.js";
+import { discardRest, readBody, type BodyRead } from "./request-body.js";
 import { errorPayload, sendJson } from "./respond.js";
 import type { HandlerResult, RouteHandler, TlsMaterial, WebhookServer, WebhookServerOptions } from "./types.js";
 
@@ -85,7 +85,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     }
   }
 
-  async function route(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number): Promise<void> {
+  function route(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number): void {
     const method = req.method ?? "UNKNOWN";
     if (method !== "POST") return reject(req, res, path, started, 405, `${path} accepts POST only`, { allow: "POST" });
     const mediaType = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
@@ -96,7 +96,17 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     if (encoding !== undefined && encoding !== "" && encoding !== "identity") {
       return reject(req, res, path, started, 415, `content-encoding ${encoding.slice(0, 100)} is not supported; send the body uncompressed`);
     }
-    const body = await readBody(req, maxBodyBytes);
+    readBody(req, maxBodyBytes, (body) => {
+      try {
+        withBody(req, res, path, handler, started, body);
+      } catch (e) {
+        report(e, method, path);
+        answer(req, res, path, started, 500, errorPayload(`internal error: ${messageOf(e)}`));
+      }
+    });
+  }
+
+  function withBody(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number, body: BodyRead): void {
     if (body.kind === "aborted") return;
     if (body.kind === "too-large") {
       const size = body.declared === undefined ? "more than" : `${body.declared} bytes, over`;
@@ -104,19 +114,37 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     }
     const parsed = parseJson(body.text);
     if (!parsed.ok) return answer(req, res, path, started, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+    let returned: ReturnType<RouteHandler>;
+    try {
+      returned = handler(parsed.value);
+    } catch (e) {
+      return failed(req, res, path, started, e);
+    }
+    // Handlers answer synchronously today; a promise is awaited without making every request async.
+    if (isPromiseLike(returned)) {
+      returned.then(
+        (result) => respond(req, res, path, started, result),
+        (e: unknown) => failed(req, res, path, started, e),
+      );
+      return;
+    }
+    respond(req, res, path, started, returned);
+  }
 
-    let result: HandlerResult;
+  function respond(req: IncomingMessage, res: ServerResponse, path: string, started: number, result: HandlerResult): void {
     let payload: string | undefined;
     try {
-      const returned = handler(parsed.value);
-      result = isPromiseLike(returned) ? await returned : returned;
       payload = result.status === 200 || result.status === 400 ? JSON.stringify(result.body) : undefined;
       if (payload === undefined) throw new TypeError(`the handler for ${path} returned an unusable result (status ${String(result.status)})`);
     } catch (e) {
-      report(e, method, path);
-      return answer(req, res, path, started, 500, errorPayload(`internal error: ${messageOf(e)}`));
+      return failed(req, res, path, started, e);
     }
     answer(req, res, path, started, result.status, payload);
+  }
+
+  function failed(req: IncomingMessage, res: ServerResponse, path: string, started: number, e: unknown): void {
+    report(e, req.method ?? "UNKNOWN", path);
+    answer(req, res, path, started, 500, errorPayload(`internal error: ${messageOf(e)}`));
   }
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
@@ -130,10 +158,11 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     if (path === LIVENESS_PATH || path === READINESS_PATH) return health(req, res, path, started);
     const handler = options.routes.get(path);
     if (handler === undefined) return reject(req, res, UNMATCHED, started, 404, `no webhook is served at ${path.slice(0, 200)}`);
-    route(req, res, path, handler, started).catch((e: unknown) => {
-      report(e, req.method ?? "UNKNOWN", path);
-      answer(req, res, path, started, 500, errorPayload(`internal error: ${messageOf(e)}`));
-    });
+    try {
+      route(req, res, path, handler, started);
+    } catch (e) {
+      failed(req, res, path, started, e);
+    }
   });
 
   return {
