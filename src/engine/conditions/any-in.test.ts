@@ -37,6 +37,7 @@ const rows: Row[] = [
   [["a", "b"], ["a", "b"], true, false, "all in"],
   [["x", "y"], ["a", "b"], false, true, "none in"],
   [["a*"], ["abc"], true, false, "key item as pattern"],
+  [["a*", "?"], ["a*", "?"], true, false, "wildcard items equal on both sides match themselves"],
   [[1, 2], ["2"], true, true, "numbers stringified"],
   [["5"], 5, true, false, "a number value is one item for a list key"],
   [["a"], "a", true, false, "single key item equal to the string value"],

@@ -25,7 +25,8 @@ export function toSetKey(key: JsonValue): SetKey | undefined {
 
 /** Wildcard match with either side as the pattern. */
 export function eitherWayMatch(a: string, b: string): boolean {
-  return wildcardMatch(a, b) || wildcardMatch(b, a);
+  // Equal strings match either way, wildcards or not.
+  return a === b || wildcardMatch(a, b) || wildcardMatch(b, a);
 }
 
 /** Whether a range string (`a-b`) is what the value holds. */
@@ -66,5 +67,6 @@ function stringItems(value: string): string[] | undefined {
 
 /** Whether a key item matches some value item. */
 export function foundIn(key: string, values: readonly string[]): boolean {
-  return values.some((v) => eitherWayMatch(key, v));
+  for (let i = 0; i < values.length; i++) if (eitherWayMatch(key, values[i] as string)) return true;
+  return false;
 }
