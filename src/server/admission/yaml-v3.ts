@@ -101,7 +101,7 @@ function write(s: string, style: Style, indent: number): string {
     case "single":
       return `'${s.replace(/'/g, "''")}'`;
     case "double":
-      return `"${Array.from(s).map(escapeDouble).join("")}"`;
+      return `"${NOTHING_TO_ESCAPE.test(s) ? s : Array.from(s).map(escapeDouble).join("")}"`;
     case "literal":
       return literal(s, indent);
   }
@@ -120,6 +120,9 @@ const ESCAPES: Readonly<Record<number, string>> = {
   0x00: "\\0", 0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0b: "\\v", 0x0c: "\\f", 0x0d: "\\r",
   0x1b: "\\e", 0x22: '\\"', 0x5c: "\\\\", 0x85: "\\N", 0xa0: "\\_", 0x2028: "\\L", 0x2029: "\\P",
 };
+
+/** Printable ASCII other than `"` and `\\`: written as is inside double quotes. */
+const NOTHING_TO_ESCAPE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 function escapeDouble(c: string): string {
   const code = cp(c);
@@ -247,6 +250,8 @@ const RESOLVED = new Set([
   "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", ".nan", ".NaN", ".NAN",
   ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", "<<",
 ]);
+const LONGEST_KEYWORD = Math.max(...[...OLD_BOOLS, ...RESOLVED].map((k) => k.length));
+const NUMERIC_START = /^[-+.0-9]/;
 const INT = /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|[0-9]+)$/;
 const FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const BASE60 = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
@@ -254,7 +259,12 @@ const TIMESTAMP = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:$|[Tt ])/;
 
 /** Whether yaml.v3 would read the plain scalar back as this same string (not null, bool, number, time). */
 function readsAsString(s: string): boolean {
-  if (s === "" || RESOLVED.has(s) || OLD_BOOLS.has(s) || BASE60.test(s) || TIMESTAMP.test(s)) return false;
+  if (s === "") return false;
+  // Every keyword is short, and yaml.v3 only tries a number or a time when the first character is a
+  // sign, a digit or a dot (its resolve table): other strings are text, however they go on.
+  if (s.length <= LONGEST_KEYWORD && (RESOLVED.has(s) || OLD_BOOLS.has(s))) return false;
+  if (!NUMERIC_START.test(s)) return true;
+  if (BASE60.test(s) || TIMESTAMP.test(s)) return false;
   const plain = s.includes("_") ? s.replace(/_/g, "") : s;
   return !(INT.test(plain) || FLOAT.test(plain));
 }
