@@ -37,6 +37,14 @@ describe("documents", () => {
     assert.deepEqual(sub({ x: "{{ templated }}" }), { ok: true, value: { x: { inner: "nginx", "nginx-key": 1 } } });
   });
 
+  test("a string that is one variable takes its typed value, and a map it gives is traversed too", () => {
+    assert.deepEqual(sub("{{ request.object.spec.replicas }}"), { ok: true, value: 3 });
+    assert.deepEqual(sub("{{ templated }}"), { ok: true, value: { inner: "nginx", "nginx-key": 1 } });
+    assert.deepEqual(sub("{{ nothing }}"), { ok: true, value: null });
+    const r = sub("{{ nope }}", { basePath: "/validate/deny" });
+    assert.ok(!r.ok && r.error.path === "/validate/deny");
+  });
+
   test("errors name the path of the string, with / in keys escaped", () => {
     const r = sub({ spec: { list: ["ok", "{{ request.object.nope }}"], "a/b": "fine" } });
     assert.ok(!r.ok);

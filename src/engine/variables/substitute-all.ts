@@ -6,7 +6,7 @@
 import type { JsonValue } from "../api/json.js";
 import type { Result } from "../api/result.js";
 import { substituteReferences } from "./references.js";
-import { SUBSTITUTION_ERROR } from "./resolve-variable.js";
+import { resolveVariable, SUBSTITUTION_ERROR } from "./resolve-variable.js";
 import { substituteText } from "./substitute-text.js";
 import type { SubstitutionScope } from "./types.js";
 import { walkStrings } from "./walk-strings.js";
@@ -15,9 +15,20 @@ import { walkStrings } from "./walk-strings.js";
 export function substituteAll(value: JsonValue, scope: SubstitutionScope): Result<JsonValue> {
   if (typeof value === "object" && value !== null && scope.cache.isInert(value)) return { ok: true, value };
   const basePath = scope.basePath ?? "";
+  const visit = (text: string, path: string): Result<JsonValue> => substituteText(text, path, scope);
+  // The common case, a string that is one variable and holds no reference, goes straight to the
+  // variable; a map or list it gives is then walked, as the general path does.
+  if (typeof value === "string" && value.includes("{{") && !value.includes("$(")) {
+    const whole = scope.cache.template(value).whole;
+    if (whole !== undefined) {
+      const r = resolveVariable(whole, basePath, scope);
+      if (!r.ok || typeof r.value !== "object" || r.value === null) return r;
+      return walkStrings(r.value, basePath, visit, SUBSTITUTION_ERROR, 1);
+    }
+  }
   const referenced = substituteReferences(value, basePath);
   if (!referenced.ok) return referenced;
-  return walkStrings(referenced.value, basePath, (text, path) => substituteText(text, path, scope), SUBSTITUTION_ERROR);
+  return walkStrings(referenced.value, basePath, visit, SUBSTITUTION_ERROR);
 }
 
 /** Substitutes one string; a string that is exactly one variable gives the variable's typed value. */

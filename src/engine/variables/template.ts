@@ -4,5 +4,7 @@ import type { Template } from "./types.js";
 
 export function compileTemplate(text: string): Template {
   const matches = scanVariables(text);
-  return { source: text, matches, literal: matches.length === 0 && !text.includes("\\{{") };
+  const only = matches.length === 1 ? matches[0] : undefined;
+  const literal = matches.length === 0 && !text.includes("\\{{");
+  return only !== undefined && only.start === 0 && only.end === text.length ? { source: text, matches, literal, whole: only.expression } : { source: text, matches, literal };
 }

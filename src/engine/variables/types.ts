@@ -43,6 +43,8 @@ export interface Template {
   readonly matches: readonly VariableMatch[];
   /** True when the string needs no work at all: no variables and no `\{{` escapes. */
   readonly literal: boolean;
+  /** The expression, when the whole string is one variable: it takes that variable's typed value. */
+  readonly whole?: string;
 }
 
 /** A variable found in a policy fragment, for the policy checks of §5.5. */

@@ -67,9 +67,12 @@ function walk(value: JsonValue, path: string, visit: StringVisitor, errorKind: s
   return ok(value);
 }
 
-/** Applies `visit` to every string value and map key of `value`, whose own path is `path`. */
-export function walkStrings(value: JsonValue, path: string, visit: StringVisitor, errorKind: string): Result<JsonValue> {
-  return walk(value, path, visit, errorKind, 0);
+/**
+ * Applies `visit` to every string value and map key of `value`, whose own path is `path`.
+ * `depth` counts the expansions already made (a value that came from a variable starts at 1).
+ */
+export function walkStrings(value: JsonValue, path: string, visit: StringVisitor, errorKind: string, depth = 0): Result<JsonValue> {
+  return walk(value, path, visit, errorKind, depth);
 }
 
 /** Calls `visit` on every string value and map key, with its path, until it returns false. */
