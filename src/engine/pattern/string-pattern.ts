@@ -36,11 +36,25 @@ export function compileStringPattern(pattern: string): StringPatternTest {
       .split("&")
       .map((part) => compileAtom(trimSpaces(part))),
   );
+  // Most patterns compare words only ("RuntimeDefault | Localhost"): they never read the value as a
+  // duration or a quantity, and share one unused reader instead of making one per test.
+  const words = anyOf.every((allOf) => allOf.every((atom) => !readsNumbers(atom)));
+  const unused = new ValueText(null);
   return (value) => {
     if (value === pattern) return true;
-    const text = new ValueText(value);
-    return anyOf.some((allOf) => allOf.every((atom) => testAtom(atom, value, text)));
+    const text = words ? unused : new ValueText(value);
+    for (const allOf of anyOf) {
+      let all = true;
+      for (let i = 0; i < allOf.length && all; i++) all = testAtom(allOf[i] as Atom, value, text);
+      if (all) return true;
+    }
+    return false;
   };
+}
+
+function readsNumbers(atom: Atom): boolean {
+  const numeric = (a: CompareAtom): boolean => a.duration !== undefined || a.quantity !== undefined;
+  return atom.kind === "compare" ? numeric(atom) : numeric(atom.low) || numeric(atom.high);
 }
 
 function compileAtom(raw: string): Atom {

@@ -11,7 +11,7 @@ type Prepared = { ok: true; value: JsonValue } | { ok: false; outcome: ValidateO
 function preparePattern(pattern: JsonValue, scope: ValidateScope): Prepared {
   const subbed = substituteAll(pattern, scope.vars);
   if (!subbed.ok) return { ok: false, outcome: { status: "error", message: `variable substitution failed for rule ${scope.ruleName}: ${subbed.error.message}` } };
-  return { ok: true, value: subbed.value };
+  return subbed;
 }
 
 export function validatePattern(pattern: JsonValue, message: string | undefined, scope: ValidateScope): ValidateOutcome {

@@ -28,7 +28,7 @@ export class ExpressionCache {
   /** Conditions blocks of the policy, compiled on first use, by where they sit (it words parse errors). */
   readonly #conditions: Readonly<Record<ConditionsContext, WeakMap<object, CompiledConditions>>> = { preconditions: new WeakMap(), "deny conditions": new WeakMap() };
   /** Maps and lists known to hold no `{{`, `$(` or escapes anywhere: substitution returns them as they are. */
-  readonly #inert = new WeakMap<object, boolean>();
+  readonly #inert = new WeakMap<object, { readonly ok: true; readonly value: object } | false>();
 
   constructor(
     readonly jmespath: JmesPathEngine,
@@ -43,12 +43,20 @@ export class ExpressionCache {
    * (substituted copies) are checked again, which is no worse than substituting them.
    */
   isInert(value: object): boolean {
+    return this.unchanged(value) !== undefined;
+  }
+
+  /**
+   * For a value that substitution leaves as it is, the successful result of substituting it (one
+   * object per value, made once); undefined when the value holds variables or references.
+   */
+  unchanged<T extends object>(value: T): { readonly ok: true; readonly value: T } | undefined {
     let hit = this.#inert.get(value);
     if (hit === undefined) {
-      hit = holdsNoVariables(value);
+      hit = holdsNoVariables(value) ? Object.freeze({ ok: true as const, value }) : false;
       this.#inert.set(value, hit);
     }
-    return hit;
+    return hit === false ? undefined : (hit as { readonly ok: true; readonly value: T });
   }
 
   /** A policy's `preconditions` or deny `conditions` (as written), compiled once. */

@@ -4,7 +4,7 @@
  * `failed to resolve <variable> at path <path>: <reason>`.
  */
 import type { JsonValue } from "../api/json.js";
-import { err, ok, type Result } from "../api/result.js";
+import { err, type Result } from "../api/result.js";
 import { JmesPathError } from "../jmespath/types.js";
 import { componentsToJmesPath, parseTraversalPath, skipN, skipPast } from "./kyverno-path.js";
 import { goTrimSpace } from "./scanner.js";
@@ -57,6 +57,6 @@ function query(variable: string, scope: SubstitutionScope): Result<JsonValue, st
 export function resolveVariable(expression: string, path: string, scope: SubstitutionScope): Result<JsonValue> {
   const variable = rewriteExpression(expression, path, scope);
   const result = query(variable, scope);
-  if (result.ok) return ok(result.value);
+  if (result.ok) return result;
   return err(SUBSTITUTION_ERROR, `failed to resolve ${variable} at path ${path}: ${result.error}`, path);
 }

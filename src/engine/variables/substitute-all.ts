@@ -13,9 +13,11 @@ import { walkStrings } from "./walk-strings.js";
 
 /** Substitutes a whole document or fragment: references, then variables in keys and values, recursively. */
 export function substituteAll(value: JsonValue, scope: SubstitutionScope): Result<JsonValue> {
-  if (typeof value === "object" && value !== null && scope.cache.isInert(value)) return { ok: true, value };
+  if (typeof value === "object" && value !== null) {
+    const unchanged = scope.cache.unchanged(value);
+    if (unchanged !== undefined) return unchanged;
+  }
   const basePath = scope.basePath ?? "";
-  const visit = (text: string, path: string): Result<JsonValue> => substituteText(text, path, scope);
   // The common case, a string that is one variable and holds no reference, goes straight to the
   // variable; a map or list it gives is then walked, as the general path does.
   if (typeof value === "string" && value.includes("{{") && !value.includes("$(")) {
@@ -23,12 +25,12 @@ export function substituteAll(value: JsonValue, scope: SubstitutionScope): Resul
     if (whole !== undefined) {
       const r = resolveVariable(whole, basePath, scope);
       if (!r.ok || typeof r.value !== "object" || r.value === null) return r;
-      return walkStrings(r.value, basePath, visit, SUBSTITUTION_ERROR, 1);
+      return walkStrings(r.value, basePath, (text, path) => substituteText(text, path, scope), SUBSTITUTION_ERROR, 1);
     }
   }
   const referenced = substituteReferences(value, basePath);
   if (!referenced.ok) return referenced;
-  return walkStrings(referenced.value, basePath, visit, SUBSTITUTION_ERROR);
+  return walkStrings(referenced.value, basePath, (text, path) => substituteText(text, path, scope), SUBSTITUTION_ERROR);
 }
 
 /** Substitutes one string; a string that is exactly one variable gives the variable's typed value. */
