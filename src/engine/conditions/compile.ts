@@ -59,7 +59,7 @@ export function compileConditions(conditions: unknown, context: ConditionsContex
   return { kind: "any-all", any, all, messages: [...any, ...all].some((c) => c.message !== "") };
 }
 
-export function compileCondition(c: Condition): CompiledCondition {
+function compileCondition(c: Condition): CompiledCondition {
   const key = c.key ?? null;
   const value = c.value ?? null;
   const operatorName = operatorOf(c);
@@ -115,7 +115,7 @@ function runAnyAll(anyList: readonly CompiledCondition[], allList: readonly Comp
   }
   const met = anyHolds && allHold;
   if (passed === undefined || failed === undefined) return met ? MET : NOT_MET;
-  return ok(outcome(met, met ? passed : failed, "; "));
+  return ok(conditionOutcome(met, met ? passed : failed, "; "));
 }
 
 function runLegacy(list: readonly CompiledCondition[], withMessages: boolean, substitute: Substitute): Result<ConditionEvaluation> {
@@ -130,7 +130,7 @@ function runLegacy(list: readonly CompiledCondition[], withMessages: boolean, su
     }
     if (withMessages) passed.push(c.message);
   }
-  return withMessages ? ok(outcome(true, passed, ";")) : MET;
+  return withMessages ? ok(conditionOutcome(true, passed, ";")) : MET;
 }
 
 /** Substitutes one condition's key and value, then applies its operator. */
@@ -153,17 +153,12 @@ function holds(c: CompiledCondition, substitute: Substitute): boolean | { ok: fa
   return c.operator(key, value);
 }
 
-/** One condition on its own: whether it holds, and its message. */
-export function runCondition(c: CompiledCondition, substitute: Substitute): Result<{ readonly holds: boolean; readonly message: string }> {
-  const v = holds(c, substitute);
-  return v === true || v === false ? ok({ holds: v, message: c.message }) : v;
-}
-
 function operatorOf(c: Condition): string {
   return typeof c.operator === "string" ? c.operator : "";
 }
 
-function outcome(met: boolean, messages: readonly string[], separator: string): ConditionEvaluation {
+/** The decisive messages, without empty ones, joined as Kyverno joins them. */
+export function conditionOutcome(met: boolean, messages: readonly string[], separator: string): ConditionEvaluation {
   const nonEmpty = messages.filter((m) => m !== "");
   return { met, messages: nonEmpty, message: nonEmpty.join(separator) };
 }

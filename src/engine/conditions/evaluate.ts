@@ -11,9 +11,9 @@
  * the first failure is returned as an error.
  */
 import { isObject } from "../api/json.js";
-import type { AnyAllConditions, Condition, Conditions } from "../api/policy.js";
+import type { AnyAllConditions, Conditions } from "../api/policy.js";
 import { ok, type Result } from "../api/result.js";
-import { compileCondition, compileConditions, runCondition, runConditions } from "./compile.js";
+import { compileConditions, conditionOutcome, runConditions } from "./compile.js";
 import type { ConditionEvaluation, EvaluateOptions, Substitute } from "./types.js";
 
 /** Evaluates conditions as written. A policy's own conditions are better compiled once (compile.ts) and run. */
@@ -41,15 +41,5 @@ export function evaluateConditionBlocks(
     if (!r.ok || !r.value.met) return r;
     if (r.value.message !== "") passed.push(r.value.message);
   }
-  return ok(outcome(true, passed, ";"));
-}
-
-/** Substitutes one condition's key and value, then applies its operator. */
-export function evaluateCondition(c: Condition, substitute: Substitute): Result<{ readonly holds: boolean; readonly message: string }> {
-  return runCondition(compileCondition(c), substitute);
-}
-
-function outcome(met: boolean, messages: readonly string[], separator: string): ConditionEvaluation {
-  const nonEmpty = messages.filter((m) => m !== "");
-  return { met, messages: nonEmpty, message: nonEmpty.join(separator) };
+  return ok(conditionOutcome(true, passed, ";"));
 }

@@ -1,4 +1,4 @@
-export { evaluateConditions, evaluateCondition, evaluateConditionBlocks } from "./evaluate.js";
+export { evaluateConditions, evaluateConditionBlocks } from "./evaluate.js";
 export { compileConditions, runConditions, type CompiledConditions } from "./compile.js";
 export {
   OPERATOR_NAMES,

@@ -1,6 +1,7 @@
 /** parse → check → compile the match block once. Evaluation never re-reads the document. */
 import type { JsonValue } from "../api/json.js";
 import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
+import { compileConditions } from "../conditions/index.js";
 import { problem } from "../policy/problem.js";
 import { checkException } from "./check-exception.js";
 import { compileExceptionMatch } from "./exception-matcher.js";
@@ -37,7 +38,7 @@ function compileChecked(doc: JsonValue, source: string | undefined): CompileExce
     apiVersion: parsed.apiVersion,
     entries: parsed.entries,
     background: parsed.background,
-    ...(parsed.conditions !== undefined ? { conditions: parsed.conditions } : {}),
+    ...(parsed.conditions !== undefined ? { conditions: parsed.conditions, compiledConditions: compileConditions(parsed.conditions, "preconditions") } : {}),
     podSecurity: parsed.podSecurity,
     matcher: compileExceptionMatch(parsed.match),
     ...(source !== undefined ? { source } : {}),

@@ -10,7 +10,7 @@
  * The rule loop checks this after the rule's match/exclude and before its context entries and
  * preconditions, for every rule type.
  */
-import { evaluateConditions } from "../conditions/index.js";
+import { runConditions } from "../conditions/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import { wildcardMatch } from "../values/wildcard.js";
 import type { CompiledException, ExceptionMatchInput, MatchExceptionsOptions } from "./types.js";
@@ -43,8 +43,8 @@ export function matchExceptions(
     if (!exceptionUsable(exception, input.background === true, options)) continue;
     if (!exceptionCovers(exception, input.policy, input.rule)) continue;
     if (!exception.matcher.matches(input)) continue;
-    if (exception.conditions !== undefined) {
-      const met = evaluateConditions(exception.conditions, input.substitute);
+    if (exception.compiledConditions !== undefined) {
+      const met = runConditions(exception.compiledConditions, input.substitute);
       if (!met.ok || !met.value.met) continue;
     }
     matched.push(exception);

@@ -2,7 +2,7 @@
 import type { JsonObject } from "../api/json.js";
 import type { AnyAllConditions } from "../api/policy.js";
 import type { Operation, RequestUserInfo, Resource } from "../api/resource.js";
-import type { Substitute } from "../conditions/index.js";
+import type { CompiledConditions, Substitute } from "../conditions/index.js";
 import type { PolicyProblem } from "../policy/problem.js";
 
 export const EXCEPTION_API_VERSIONS = ["kyverno.io/v2", "kyverno.io/v2beta1"] as const;
@@ -41,6 +41,8 @@ export interface CompiledException {
   readonly background: boolean;
   /** spec.conditions, checked like preconditions against the request context. */
   readonly conditions?: AnyAllConditions;
+  /** spec.conditions compiled once when the exception loads. */
+  readonly compiledConditions?: CompiledConditions;
   readonly podSecurity: readonly PodSecurityExclusion[];
   readonly matcher: ExceptionMatcher;
   /** Where the document came from (file and document), when the caller said. */

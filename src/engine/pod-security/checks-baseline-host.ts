@@ -3,13 +3,9 @@
  * privileged containers, /proc mount, Windows HostProcess and added capabilities.
  */
 import { forbidden, strings, str, TRUE, type CheckDefinition, type CheckFailure } from "./check-types.js";
-import { joinQuote, pluralize, sortedSet } from "./go-format.js";
+import { containers, joinQuote, pluralize, sortedSet } from "./go-format.js";
 import { flag, num, obj, objects, text, texts, visitContainers } from "./read.js";
 import type { PodView, PssFieldError } from "./types.js";
-
-function containers(names: readonly string[]): string {
-  return `${pluralize("container", "containers", names.length)} ${joinQuote(names)}`;
-}
 
 /** spec.hostNetwork, spec.hostPID, spec.hostIPC: unset or false. */
 function hostNamespaces(pod: PodView): CheckFailure | undefined {

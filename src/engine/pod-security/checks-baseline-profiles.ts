@@ -3,13 +3,10 @@ import type { JsonObject } from "../api/json.js";
 import { forbidden, str, type CheckDefinition, type CheckFailure } from "./check-types.js";
 import { compareCodePoints } from "../go/strings.js";
 import { goQuote } from "../go/quote.js";
-import { joinQuote, pluralize, sortedSet } from "./go-format.js";
+import { containers, joinQuote, pluralize, sortedSet } from "./go-format.js";
 import { obj, objects, text, visitContainers } from "./read.js";
+import { profileTypes } from "./profile-types.js";
 import type { PodView, PssFieldError } from "./types.js";
-
-function containers(names: readonly string[]): string {
-  return `${pluralize("container", "containers", names.length)} ${joinQuote(names)}`;
-}
 
 /** Annotation entries `key="value"` with their field errors, sorted by entry. */
 function annotationEntries(pod: PodView, bad: (key: string, value: string) => boolean): { entry: string; error: PssFieldError }[] {
@@ -24,29 +21,7 @@ const allowedAppArmorType = (t: string): boolean => t === "RuntimeDefault" || t 
 
 /** appArmorProfile.type of the pod and containers, and the deprecated per-container annotations. */
 function appArmorProfile(pod: PodView): CheckFailure | undefined {
-  const setters: string[] = [];
-  const badValues: string[] = [];
-  const errors: PssFieldError[] = [];
-  const podProfile = obj(obj(pod.spec, "securityContext"), "appArmorProfile");
-  if (podProfile !== undefined) {
-    const type = text(podProfile, "type") ?? "";
-    if (!allowedAppArmorType(type)) {
-      setters.push("pod");
-      badValues.push(type);
-      errors.push(forbidden("spec.securityContext.appArmorProfile.type", str(type)));
-    }
-  }
-  const bad: string[] = [];
-  visitContainers(pod.spec, (c, path, name) => {
-    const profile = obj(obj(c, "securityContext"), "appArmorProfile");
-    if (profile === undefined) return;
-    const type = text(profile, "type") ?? "";
-    if (allowedAppArmorType(type)) return;
-    bad.push(name);
-    badValues.push(type);
-    errors.push(forbidden(`${path}.securityContext.appArmorProfile.type`, str(type)));
-  });
-  if (bad.length > 0) setters.push(containers(bad));
+  const { setters, badValues, errors } = profileTypes(pod, "appArmorProfile", allowedAppArmorType);
   const annotations = annotationEntries(
     pod,
     (k, v) => k.startsWith(APPARMOR_PREFIX) && !(v === "" || v === "runtime/default" || v.startsWith("localhost/")),
@@ -136,29 +111,7 @@ function seccompBaselineAnnotations(pod: PodView): CheckFailure | undefined {
 
 /** v1.19: seccompProfile.type of the pod and containers, when set, is RuntimeDefault or Localhost. */
 function seccompBaselineFields(pod: PodView): CheckFailure | undefined {
-  const setters: string[] = [];
-  const badValues: string[] = [];
-  const errors: PssFieldError[] = [];
-  const podProfile = obj(obj(pod.spec, "securityContext"), "seccompProfile");
-  if (podProfile !== undefined) {
-    const type = text(podProfile, "type") ?? "";
-    if (!validSeccompType(type)) {
-      setters.push("pod");
-      badValues.push(type);
-      errors.push(forbidden("spec.securityContext.seccompProfile.type", str(type)));
-    }
-  }
-  const bad: string[] = [];
-  visitContainers(pod.spec, (c, path, name) => {
-    const profile = obj(obj(c, "securityContext"), "seccompProfile");
-    if (profile === undefined) return;
-    const type = text(profile, "type") ?? "";
-    if (validSeccompType(type)) return;
-    bad.push(name);
-    badValues.push(type);
-    errors.push(forbidden(`${path}.securityContext.seccompProfile.type`, str(type)));
-  });
-  if (bad.length > 0) setters.push(containers(bad));
+  const { setters, badValues, errors } = profileTypes(pod, "seccompProfile", validSeccompType);
   if (setters.length === 0) return undefined;
   const detail = `${setters.join(" and ")} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(badValues))}`;
   return { reason: "seccompProfile", detail, errors };

@@ -3,15 +3,12 @@
  * not as user 0), and seccomp. From v1.25 Windows pods (spec.os.name: windows) are exempt from
  * privilege escalation, capabilities and seccomp.
  */
-import { FALSE, forbidden, required, str, strings, TRUE, type CheckDefinition, type CheckFailure, type CheckFn } from "./check-types.js";
+import { FALSE, forbidden, required, strings, TRUE, type CheckDefinition, type CheckFailure, type CheckFn } from "./check-types.js";
 import { validSeccompType } from "./checks-baseline-profiles.js";
-import { joinQuote, pluralize, sortedSet } from "./go-format.js";
+import { profileTypes } from "./profile-types.js";
+import { containers, joinQuote, pluralize, sortedSet } from "./go-format.js";
 import { flag, has, isWindowsPod, num, obj, objects, text, texts, visitContainers } from "./read.js";
 import type { PodView, PssFieldError } from "./types.js";
-
-function containers(names: readonly string[]): string {
-  return `${pluralize("container", "containers", names.length)} ${joinQuote(names)}`;
-}
 
 const exemptWindows =
   (run: CheckFn): CheckFn =>
@@ -139,45 +136,16 @@ function runAsUser(pod: PodView): CheckFailure | undefined {
 
 /** seccompProfile.type is RuntimeDefault or Localhost on the pod or on every container. */
 function seccompRestricted(pod: PodView): CheckFailure | undefined {
-  const setters: string[] = [];
-  const badValues: string[] = [];
-  const errors: PssFieldError[] = [];
-  let podSet = false;
-  const podProfile = obj(obj(pod.spec, "securityContext"), "seccompProfile");
-  if (podProfile !== undefined) {
-    const type = text(podProfile, "type") ?? "";
-    if (validSeccompType(type)) podSet = true;
-    else {
-      setters.push("pod");
-      badValues.push(type);
-      errors.push(forbidden("spec.securityContext.seccompProfile.type", str(type)));
-    }
-  }
-  const explicit: string[] = [];
-  const implicit: string[] = [];
-  const implicitErrors: PssFieldError[] = [];
-  visitContainers(pod.spec, (c, path, name) => {
-    const field = `${path}.securityContext.seccompProfile.type`;
-    const profile = obj(obj(c, "securityContext"), "seccompProfile");
-    if (profile !== undefined) {
-      const type = text(profile, "type") ?? "";
-      if (validSeccompType(type)) return;
-      explicit.push(name);
-      badValues.push(type);
-      errors.push(forbidden(field, str(type)));
-    } else if (!podSet) {
-      implicit.push(name);
-      implicitErrors.push(required(field));
-    }
-  });
-  if (explicit.length > 0) setters.push(containers(explicit));
+  const { setters, badValues, errors, podAllowed, unset } = profileTypes(pod, "seccompProfile", validSeccompType);
+  // Containers without a profile inherit the pod's; without an allowed pod profile they need their own.
+  const implicit = podAllowed ? [] : unset;
   if (setters.length > 0) {
     const detail = `${setters.join(" and ")} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(badValues))}`;
     return { reason: "seccompProfile", detail, errors };
   }
   if (implicit.length === 0) return undefined;
-  const detail = `pod or ${containers(implicit)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`;
-  return { reason: "seccompProfile", detail, errors: implicitErrors };
+  const detail = `pod or ${containers(implicit.map((c) => c.name))} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`;
+  return { reason: "seccompProfile", detail, errors: implicit.map((c) => required(c.field)) };
 }
 
 export const RESTRICTED_CHECKS: readonly CheckDefinition[] = [

@@ -6,6 +6,11 @@ export function pluralize(singular: string, plural: string, n: number): string {
   return n === 1 ? singular : plural;
 }
 
+/** `container "a"` or `containers "a", "b"`, as the messages name containers. */
+export function containers(names: readonly string[]): string {
+  return `${pluralize("container", "containers", names.length)} ${joinQuote(names)}`;
+}
+
 /** `"a", "b"` (no escaping, like upstream's joinQuote). */
 export function joinQuote(items: readonly string[]): string {
   return items.length === 0 ? "" : `"${items.join('", "')}"`;

@@ -38,17 +38,10 @@ export class ExpressionCache {
   }
 
   /**
-   * True when nothing in `value` (keys included) can change under substitution: no `{{` and no `$(`
-   * (escapes need one of them too). Computed once per policy object; objects made per request
-   * (substituted copies) are checked again, which is no worse than substituting them.
-   */
-  isInert(value: object): boolean {
-    return this.unchanged(value) !== undefined;
-  }
-
-  /**
-   * For a value that substitution leaves as it is, the successful result of substituting it (one
-   * object per value, made once); undefined when the value holds variables or references.
+   * For a value that substitution leaves as it is (no `{{` or `$(` anywhere, keys included), the
+   * successful result of substituting it, made once per object; undefined when the value holds
+   * variables or references. Objects made per request (substituted copies) are checked again,
+   * which is no worse than substituting them.
    */
   unchanged<T extends object>(value: T): { readonly ok: true; readonly value: T } | undefined {
     let hit = this.#inert.get(value);

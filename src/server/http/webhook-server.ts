@@ -100,8 +100,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       try {
         withBody(req, res, path, handler, started, body);
       } catch (e) {
-        report(e, method, path);
-        answer(req, res, path, started, 500, errorPayload(`internal error: ${messageOf(e)}`));
+        failed(req, res, path, started, e);
       }
     });
   }
