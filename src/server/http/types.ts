@@ -44,6 +44,11 @@ export interface WebhookServerOptions {
   readonly onRequest?: (method: string, route: string, status: number, seconds: number) => void;
   /** A handler threw or its result could not be serialised; the request got a 500. */
   readonly onError?: (error: unknown, context: { method: string; route: string }) => void;
+  /**
+   * Reviews evaluated together before their answers are written, when several arrive in one turn
+   * of the event loop (default 16; see turn-batch.ts).
+   */
+  readonly batchSize?: number;
   /** Monotonic clock in seconds (default performance.now()/1000). */
   readonly clock?: () => number;
 }

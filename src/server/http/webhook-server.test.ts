@@ -125,6 +125,29 @@ describe("createWebhookServer: routes and errors", async () => {
   });
 });
 
+describe("createWebhookServer: concurrent reviews", () => {
+  test("reviews arriving together are each answered with their own result, in batches of batchSize", async () => {
+    const seen: number[] = [];
+    const s = await start({ batchSize: 3 }, {
+      "/validate/fail": (body) => {
+        const n = (body as { n: number }).n;
+        seen.push(n);
+        return n % 5 === 4 ? { status: 400, body: { error: `review ${n} is bad` } } : { status: 200, body: { n } };
+      },
+    });
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => send(s.port, CAS, { path: "/validate/fail", headers: { "content-type": "application/json" }, body: JSON.stringify({ n }) })),
+    );
+    replies.forEach((r, n) => {
+      if (n % 5 === 4) assert.deepEqual([r.status, r.json], [400, { error: `review ${n} is bad` }]);
+      else assert.deepEqual([r.status, r.json], [200, { n }]);
+    });
+    assert.deepEqual([...seen].sort((a, b) => a - b), Array.from({ length: 20 }, (_, n) => n), "every review was handled once");
+    assert.equal(s.requests.length, 20);
+    assert.deepEqual(s.errors, []);
+  });
+});
+
 describe("createWebhookServer: health", () => {
   test("liveness and readiness answer 200, or 503 with the reason", async () => {
     let ready: { ok: boolean; reason?: string } = { ok: false, reason: "policies not loaded: bad.yaml line 3" };

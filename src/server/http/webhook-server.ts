@@ -11,6 +11,7 @@ import { trackConnections } from "./connection-tracker.js";
 import { parseJson } from "./json-syntax-error.js";
 import { discardRest, readBody, type BodyRead } from "./request-body.js";
 import { errorPayload, sendJson } from "./respond.js";
+import { createTurnBatch } from "./turn-batch.js";
 import type { HandlerResult, RouteHandler, TlsMaterial, WebhookServer, WebhookServerOptions } from "./types.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
@@ -39,6 +40,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
   });
   const connections = trackConnections(server, "secureConnection");
   server.on("error", (e) => report(e, "server", "-"));
+  const batch = createTurnBatch({ ...(options.batchSize !== undefined ? { maxPerChunk: options.batchSize } : {}), onError: (e) => report(e, "POST", "batch") });
 
   function report(error: unknown, method: string, route: string): void {
     try {
@@ -48,15 +50,18 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     }
   }
 
+  /** Sends now, or after the evaluation of the batch running now (see turn-batch.ts). */
   function answer(req: IncomingMessage, res: ServerResponse, route: string, started: number, status: number, payload: string, headers: Record<string, string> = {}): void {
-    if (res.headersSent || res.destroyed) return;
-    sendJson(res, status, payload, closing ? { ...headers, connection: "close" } : headers);
-    const method = req.method ?? "UNKNOWN";
-    try {
-      options.onRequest?.(method, route, status, clock() - started);
-    } catch (e) {
-      report(e, method, route);
-    }
+    batch.send(() => {
+      if (res.headersSent || res.destroyed) return;
+      sendJson(res, status, payload, closing ? { ...headers, connection: "close" } : headers);
+      const method = req.method ?? "UNKNOWN";
+      try {
+        options.onRequest?.(method, route, status, clock() - started);
+      } catch (e) {
+        report(e, method, route);
+      }
+    });
   }
 
   /** Answer without reading the body, then throw the body away within bounds. */
@@ -97,12 +102,18 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       return reject(req, res, path, started, 415, `content-encoding ${encoding.slice(0, 100)} is not supported; send the body uncompressed`);
     }
     readBody(req, maxBodyBytes, (body) => {
-      try {
-        withBody(req, res, path, handler, started, body);
-      } catch (e) {
-        failed(req, res, path, started, e);
-      }
+      // Complete bodies are handled in the next batch; refusals are answered at once.
+      if (body.kind === "ok") batch.add(() => handleSafely(req, res, path, handler, started, body));
+      else handleSafely(req, res, path, handler, started, body);
     });
+  }
+
+  function handleSafely(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number, body: BodyRead): void {
+    try {
+      withBody(req, res, path, handler, started, body);
+    } catch (e) {
+      failed(req, res, path, started, e);
+    }
   }
 
   function withBody(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number, body: BodyRead): void {
