@@ -124,7 +124,6 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     },
 
     policyResult(e: PolicyResultEvent): void {
-      const scope = resultScopeOf(e.policy);
       // The labels a review shares (kind, namespace, operation, dry run) are keyed once per review.
       if (e.resourceKind !== lastReview.kind || e.resourceNamespace !== lastReview.namespace || e.operation !== lastReview.operation || e.dryRun !== lastReview.dryRun) {
         lastReview = { kind: e.resourceKind, namespace: e.resourceNamespace, operation: e.operation, dryRun: e.dryRun, key: `${e.resourceKind}\u001f${e.resourceNamespace}\u001f${e.operation}\u001f${e.dryRun ? "1" : "0"}` };
@@ -134,7 +133,7 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
       scratch[1] = e.rule;
       scratch[2] = e.result;
       scratch[3] = e.ruleType;
-      if (!results.observeKeyed(scope, scratch, e.durationSeconds)) results.observeNew(scope, scratch, resultLabelValues(scope, e), e.durationSeconds);
+      if (!results.observeKeyed(e.policy, scratch, e.durationSeconds)) results.observeNew(e.policy, scratch, resultLabelValues(resultScopeOf(e.policy), e), e.durationSeconds);
     },
 
     policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void {

@@ -66,6 +66,46 @@ describe("HistogramFamily", () => {
     assert.doesNotMatch(await registry.metrics(), /d_seconds_count/);
   });
 
+  test("keyed observations land in the series of their own scope and keys, also when they alternate past the recent cells", async () => {
+    const registry = new Registry();
+    const h = family(registry, ["scope", "k1", "k2"]);
+    const scopeA = {};
+    const scopeB = {};
+    const keys = ["x", "y"];
+    const record = (scope: object, name: string, k1: string, k2: string, v: number): void => {
+      keys[0] = k1; // one reused key list, as the per-result metrics pass it
+      keys[1] = k2;
+      if (!h.observeKeyed(scope, keys, v)) h.observeNew(scope, keys, [name, k1, k2], v);
+    };
+    // Twelve key pairs per scope cycled three times: more than a scope remembers, so hits and misses mix.
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 12; i++) {
+        record(scopeA, "a", `r${i}`, i % 2 === 0 ? "pass" : "fail", 0.5);
+        record(scopeB, "b", `r${i}`, "pass", 2);
+      }
+    }
+    const text = await registry.metrics();
+    for (let i = 0; i < 12; i++) {
+      assert.ok(text.includes(`d_seconds_count{scope="a",k1="r${i}",k2="${i % 2 === 0 ? "pass" : "fail"}"} 3\n`), `a r${i}`);
+      assert.ok(text.includes(`d_seconds_sum{scope="a",k1="r${i}",k2="${i % 2 === 0 ? "pass" : "fail"}"} 1.5\n`), `a r${i} sum`);
+      assert.ok(text.includes(`d_seconds_count{scope="b",k1="r${i}",k2="pass"} 3\n`), `b r${i}`);
+    }
+    assert.equal(text.match(/d_seconds_count\{/g)?.length, 24, "one series per scope and key pair");
+  });
+
+  test("after resetMetrics, keyed observations start new series instead of feeding the cleared ones", async () => {
+    const registry = new Registry();
+    const h = family(registry, ["scope", "k"]);
+    const scope = {};
+    assert.equal(h.observeKeyed(scope, ["r"], 1), false);
+    h.observeNew(scope, ["r"], ["s", "r"], 1);
+    assert.equal(h.observeKeyed(scope, ["r"], 1), true);
+    registry.resetMetrics();
+    assert.equal(h.observeKeyed(scope, ["r"], 1), false, "the remembered cell went with the reset");
+    h.observeNew(scope, ["r"], ["s", "r"], 0.5);
+    assert.match(await registry.metrics(), /d_seconds_count\{scope="s",k="r"\} 1\n/);
+  });
+
   test("two metrics with one name in one registry are refused", () => {
     const registry = new Registry();
     family(registry);

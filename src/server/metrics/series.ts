@@ -32,6 +32,22 @@ export type OnSeriesDropped = (family: string) => void;
 /** A level of the scoped lookup: more levels, or cells at the last one. */
 type Level = Map<string, Level> | Cell;
 
+/** How many recently used cells a scope remembers with their keys. */
+const RECENT = 8;
+
+/** The cells of one scope: the keyed levels, and the last few cells used with their keys. */
+interface Scoped {
+  readonly levels: Map<string, Level>;
+  /**
+   * A review's results nearly always repeat the previous review's (same labels, rule, result), so
+   * a hit here is a few identity comparisons of strings instead of one map lookup per key.
+   */
+  readonly recentKeys: (readonly string[])[];
+  readonly recentCells: Cell[];
+  /** Where the next remembered cell goes (the oldest is replaced). */
+  next: number;
+}
+
 interface Cell {
   readonly labels: Readonly<Record<string, string>>;
   /** Per-bucket (not cumulative) counts; the last slot is above the highest bound. */
@@ -50,8 +66,8 @@ export class HistogramFamily {
   readonly type = "histogram";
   readonly aggregator = "sum";
   private readonly series = new Map<string, Cell>();
-  /** Cells by a scope object (e.g. a policy's labels) and the rest of the values: short keys on the hot path. */
-  private scoped = new WeakMap<object, Map<string, Level>>();
+  /** Cells by a scope object (e.g. a policy) and the rest of the values: short keys on the hot path. */
+  private scoped = new WeakMap<object, Scoped>();
   private readonly bounds: readonly number[];
   private readonly le: readonly string[];
 
@@ -102,8 +118,14 @@ export class HistogramFamily {
    * yet; the caller then gives the full label values to `observeNew`.
    */
   observeKeyed(scope: object, keys: readonly string[], value: number): boolean {
-    const c = this.leafLevel(scope, keys)?.get(keys[keys.length - 1] ?? "") as Cell | undefined;
-    if (c === undefined) return false;
+    const s = this.scoped.get(scope);
+    if (s === undefined) return false;
+    let c = recentCell(s, keys);
+    if (c === undefined) {
+      c = leafLevel(s, keys)?.get(keys[keys.length - 1] ?? "") as Cell | undefined;
+      if (c === undefined) return false;
+      remember(s, keys, c);
+    }
     this.add(c, value);
     return true;
   }
@@ -112,11 +134,12 @@ export class HistogramFamily {
   observeNew(scope: object, keys: readonly string[], labelValues: readonly string[], value: number): void {
     const c = this.cell(labelValues);
     if (c === undefined) return;
-    let level = this.scoped.get(scope);
-    if (level === undefined) {
-      level = new Map<string, Level>();
-      this.scoped.set(scope, level);
+    let s = this.scoped.get(scope);
+    if (s === undefined) {
+      s = { levels: new Map<string, Level>(), recentKeys: [], recentCells: [], next: 0 };
+      this.scoped.set(scope, s);
     }
+    let level = s.levels;
     for (let i = 0; i < keys.length - 1; i++) {
       const k = keys[i] as string;
       let next = level.get(k) as Map<string, Level> | undefined;
@@ -127,14 +150,8 @@ export class HistogramFamily {
       level = next;
     }
     level.set(keys[keys.length - 1] ?? "", c);
+    remember(s, keys, c);
     this.add(c, value);
-  }
-
-  /** The map holding the cell for `keys`, if every level exists. */
-  private leafLevel(scope: object, keys: readonly string[]): Map<string, Level> | undefined {
-    let level = this.scoped.get(scope);
-    for (let i = 0; i < keys.length - 1 && level !== undefined; i++) level = level.get(keys[i] as string) as Map<string, Level> | undefined;
-    return level;
   }
 
   /** What prom-client's Registry reads when it renders `/metrics`. */
@@ -161,7 +178,7 @@ export class HistogramFamily {
 
   reset(): void {
     this.series.clear();
-    this.scoped = new WeakMap<object, Map<string, Level>>();
+    this.scoped = new WeakMap<object, Scoped>();
   }
 
   /** The series for these label values, created on first use; undefined when the family is full. */
@@ -181,6 +198,32 @@ export class HistogramFamily {
     this.series.set(key, created);
     return created;
   }
+}
+
+/** The map holding the cell for `keys`, if every level exists. */
+function leafLevel(s: Scoped, keys: readonly string[]): Map<string, Level> | undefined {
+  let level: Map<string, Level> | undefined = s.levels;
+  for (let i = 0; i < keys.length - 1 && level !== undefined; i++) level = level.get(keys[i] as string) as Map<string, Level> | undefined;
+  return level;
+}
+
+/** A recently used cell whose keys equal `keys`. */
+function recentCell(s: Scoped, keys: readonly string[]): Cell | undefined {
+  const n = keys.length;
+  for (let r = 0; r < s.recentKeys.length; r++) {
+    const known = s.recentKeys[r] as readonly string[];
+    let i = 0;
+    while (i < n && known[i] === keys[i]) i++;
+    if (i === n && known.length === n) return s.recentCells[r];
+  }
+  return undefined;
+}
+
+/** Remembers a cell with a copy of its keys (callers may reuse their key list), replacing the oldest. */
+function remember(s: Scoped, keys: readonly string[], c: Cell): void {
+  s.recentKeys[s.next] = keys.slice();
+  s.recentCells[s.next] = c;
+  s.next = (s.next + 1) % RECENT;
 }
 
 /** A counter over a histogram's series: `<name>{labels} <count>`. */
