@@ -1,5 +1,5 @@
 /**
- * The syntax tree: a tagged union walked by one switch in the interpreter. Node kinds follow
+ * The syntax tree: a tagged union, compiled to closures by evaluator.ts. Node kinds follow
  * go-jmespath's AST (ASTField, ASTProjection, ...) so `formatAst` can print the same tree as
  * `kyverno jp parse`.
  */

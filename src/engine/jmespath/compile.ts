@@ -7,7 +7,7 @@ import { checkTreeDepth, childrenOf, type Node } from "./ast.js";
 import { limitError, normalizeError, unknownKeyError } from "./errors.js";
 import { EvalState, ExprRef, MISSING, type Outcome } from "./eval-state.js";
 import type { BoundFunction } from "./function-call.js";
-import { evaluate } from "./interpreter.js";
+import { compileNode, type Evaluator } from "./evaluator.js";
 import type { JmesPathLimits } from "./limits.js";
 import { parse } from "./parser.js";
 import type { CompiledExpression, FunctionContext } from "./types.js";
@@ -48,18 +48,22 @@ function sanitize(v: unknown): JsonValue {
 }
 
 class Compiled implements CompiledExpression {
+  private readonly evaluate: Evaluator;
+
   constructor(
     readonly source: string,
     readonly ast: Node,
     private readonly limits: JmesPathLimits,
     private readonly leaks: boolean,
-  ) {}
+  ) {
+    this.evaluate = compileNode(ast);
+  }
 
   search(data: JsonValue, ctx: FunctionContext): JsonValue {
-    const st = new EvalState(ctx.ports, this.limits, evaluate);
+    const st = new EvalState(ctx.ports, this.limits);
     let out: Outcome;
     try {
-      out = evaluate(this.ast, data, st);
+      out = this.evaluate(data, st);
     } catch (e) {
       throw normalizeError(e);
     }

@@ -6,7 +6,6 @@
  */
 import type { JsonValue } from "../api/json.js";
 import type { EnginePorts } from "../ports.js";
-import type { Node } from "./ast.js";
 import { limitError, unknownKeyError } from "./errors.js";
 import type { EvaluationBudget, ExpressionRef, FunctionContext } from "./types.js";
 
@@ -18,7 +17,8 @@ export type Missing = typeof MISSING;
 export type Value = JsonValue | ExprRef;
 export type Outcome = Value | Missing;
 
-export type Evaluate = (node: Node, value: Value, st: EvalState) => Outcome;
+/** A compiled expression node (see evaluator.ts). */
+export type Evaluate = (value: Value, st: EvalState) => Outcome;
 
 export interface StateLimits {
   readonly maxSteps: number;
@@ -35,7 +35,6 @@ export class EvalState implements FunctionContext, EvaluationBudget {
   constructor(
     readonly ports: EnginePorts,
     limits: StateLimits,
-    readonly run: Evaluate,
   ) {
     this.maxSteps = limits.maxSteps;
     this.maxStringLength = limits.maxStringLength;
@@ -53,11 +52,11 @@ export class EvalState implements FunctionContext, EvaluationBudget {
 
 /** An `&expr` value. It has no own properties, so field lookups on it find nothing. */
 export class ExprRef implements ExpressionRef {
-  readonly #node: Node;
+  readonly #run: Evaluate;
   readonly #st: EvalState;
 
-  constructor(node: Node, st: EvalState) {
-    this.#node = node;
+  constructor(run: Evaluate, st: EvalState) {
+    this.#run = run;
     this.#st = st;
   }
 
@@ -68,7 +67,7 @@ export class ExprRef implements ExpressionRef {
   /** Evaluates the referenced expression; a missing key throws `Unknown key "x" in path`. */
   evaluate(data: JsonValue): JsonValue {
     const st = this.#st;
-    const out = st.run(this.#node, data, st);
+    const out = this.#run(data, st);
     if (out === MISSING) throw unknownKeyError(st.missingKey);
     return out as JsonValue;
   }
