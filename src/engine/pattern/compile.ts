@@ -10,6 +10,8 @@ import { hasWildcard } from "../values/wildcard.js";
 import { compareCodePoints } from "../go/strings.js";
 import type { LeafTest } from "./leaf.js";
 import { compileLeaf } from "./leaf.js";
+import type { OwnReader } from "./own-reader.js";
+import { ownReader } from "./own-reader.js";
 
 export type PatternNode = MapNode | ArrayNode | LeafNode;
 
@@ -32,6 +34,8 @@ export interface ArrayNode {
 export interface AnchorEntry {
   readonly raw: string;
   readonly anchor: Anchor;
+  /** Reads the anchor's key (`anchor.key`) from a resource map. */
+  readonly read: OwnReader;
   readonly node: PatternNode;
   readonly pattern: JsonValue;
   /** For `^(k)`: the list items as map nodes, or why the pattern is not a list of maps. */
@@ -47,6 +51,8 @@ export interface PlainEntry {
   readonly raw: string;
   /** Set for a global anchor `<(k)`. */
   readonly global?: Anchor;
+  /** Reads the key (the global anchor's key, else `raw`) from a resource map. */
+  readonly read: OwnReader;
   readonly node: PatternNode;
   /** The pattern value is exactly `"*"`: the key must exist with a non-null value. */
   readonly star: boolean;
@@ -94,6 +100,7 @@ export function compileMap(pattern: JsonObject): MapNode {
     const entry: PlainEntry = {
       raw,
       ...(anchor?.kind === "global" ? { global: anchor } : {}),
+      read: ownReader(anchor?.kind === "global" ? anchor.key : raw),
       node: compileNode(value),
       star: value === "*",
     };
@@ -106,7 +113,7 @@ export function compileMap(pattern: JsonObject): MapNode {
 }
 
 function anchorEntry(raw: string, anchor: Anchor, value: JsonValue): AnchorEntry {
-  const base = { raw, anchor, node: compileNode(value), pattern: value };
+  const base = { raw, anchor, read: ownReader(anchor.key), node: compileNode(value), pattern: value };
   if (anchor.kind !== "existence") return base;
   if (!Array.isArray(value)) return { ...base, existence: { ok: false } };
   return { ...base, existence: { ok: true, items: value.map((v) => (isObject(v) ? compileMap(v) : undefined)) } };

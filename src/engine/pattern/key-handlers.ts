@@ -9,15 +9,15 @@ import type { Mismatch } from "./pattern-error.js";
 import { conditionMismatch, globalMismatch, negationMismatch, plain } from "./pattern-error.js";
 import { walkElement } from "./walk.js";
 import type { WalkContext } from "./walk-context.js";
-import { own } from "./walk-context.js";
 
 export function handleAnchor(entry: AnchorEntry, resource: JsonObject, ctx: WalkContext): Mismatch | undefined {
   const key = entry.anchor.key;
-  const present = Object.hasOwn(resource, key);
+  const value = entry.read(resource);
+  const present = value !== undefined;
   switch (entry.anchor.kind) {
     case "condition": {
       ctx.enter(key);
-      const m = present ? walkElement(own(resource, key), entry.node, ctx) : undefined;
+      const m = present ? walkElement(value, entry.node, ctx) : undefined;
       const out = present
         ? m === undefined ? undefined : conditionMismatch(m.message, m.path)
         : conditionMismatch("conditional anchor key doesn't exist in the resource", ctx.path());
@@ -25,7 +25,7 @@ export function handleAnchor(entry: AnchorEntry, resource: JsonObject, ctx: Walk
       return out;
     }
     case "equality":
-      return present ? child(key, own(resource, key), entry.node, ctx) : undefined;
+      return present ? child(key, value, entry.node, ctx) : undefined;
     case "negation": {
       if (!present) return undefined;
       ctx.enter(key);
@@ -36,7 +36,7 @@ export function handleAnchor(entry: AnchorEntry, resource: JsonObject, ctx: Walk
     case "existence": {
       if (!present) return undefined;
       ctx.enter(key);
-      const m = existence(entry, own(resource, key), ctx);
+      const m = existence(entry, value, ctx);
       ctx.leave();
       return m;
     }
@@ -81,13 +81,12 @@ function existence(entry: AnchorEntry, value: JsonValue | undefined, ctx: WalkCo
 }
 
 export function handlePlain(entry: PlainEntry, resource: JsonObject, ctx: WalkContext): Mismatch | undefined {
+  const value = entry.read(resource);
   if (entry.global !== undefined) {
-    const key = entry.global.key;
-    if (!Object.hasOwn(resource, key)) return undefined;
-    const m = child(key, own(resource, key), entry.node, ctx);
+    if (value === undefined) return undefined;
+    const m = child(entry.global.key, value, entry.node, ctx);
     return m === undefined ? undefined : globalMismatch(m.message, m.path);
   }
-  const value = own(resource, entry.raw);
   if (entry.star) {
     if (value !== undefined && value !== null) return undefined;
     return plain(`${ctx.path()}/${entry.raw} not found`, ctx.path());

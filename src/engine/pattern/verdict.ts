@@ -15,6 +15,7 @@ import type { AnchorEntry, ArrayNode, MapNode, PatternNode, PlainEntry } from ".
 import { compileMap } from "./compile.js";
 import type { LeafTest } from "./leaf.js";
 import { expandMetadataWildcards } from "./metadata-wildcards.js";
+import type { OwnReader } from "./own-reader.js";
 
 /** `PASS`: no mismatch; `SKIP`: a mismatch that means skip (`isSkip`); `FAIL`: any other mismatch. */
 export const PASS = 0;
@@ -99,7 +100,7 @@ function mapBody(node: MapNode): EntryTest {
 
 /** `handleAnchor`, one closure per anchor kind. */
 function anchorVerdict(entry: AnchorEntry): EntryTest {
-  const read = ownReader(entry.anchor.key);
+  const read = entry.read;
   switch (entry.anchor.kind) {
     case "condition": {
       const child = compileVerdict(entry.node);
@@ -124,18 +125,8 @@ function anchorVerdict(entry: AnchorEntry): EntryTest {
   }
 }
 
-/**
- * Reads a map's own value for `key`. A JSON map holds no `undefined` values, so `undefined` means
- * the key is absent. Only a key that objects inherit (`constructor`, `toString`, …) needs the
- * `hasOwn` check; any other key is read directly.
- */
-function ownReader(key: string): (map: JsonObject) => JsonValue | undefined {
-  if (key in Object.prototype) return (map) => (Object.hasOwn(map, key) ? map[key] : undefined);
-  return (map) => map[key];
-}
-
 /** `^(k)`: every map of the pattern list must pass against at least one element of the resource list. */
-function existenceVerdict(entry: AnchorEntry, read: (map: JsonObject) => JsonValue | undefined): EntryTest {
+function existenceVerdict(entry: AnchorEntry, read: OwnReader): EntryTest {
   const spec = entry.existence;
   if (spec === undefined || !spec.ok) {
     return (map) => (read(map) === undefined ? PASS : FAIL);
@@ -159,7 +150,7 @@ function existenceVerdict(entry: AnchorEntry, read: (map: JsonObject) => JsonVal
 
 /** `handlePlain`: a global anchor, a `"*"` value, or a plain key. */
 function plainVerdict(entry: PlainEntry): EntryTest {
-  const read = ownReader(entry.global !== undefined ? entry.global.key : entry.raw);
+  const read = entry.read;
   if (entry.star && entry.global === undefined) {
     return (map) => {
       const value = read(map);

@@ -48,8 +48,3 @@ export class WalkContext {
     return false;
   }
 }
-
-/** A map's own value for `key` (never an inherited property), `undefined` when absent. */
-export function own(map: JsonObject, key: string): JsonObject[string] | undefined {
-  return Object.hasOwn(map, key) ? map[key] : undefined;
-}
