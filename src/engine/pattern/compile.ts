@@ -6,10 +6,11 @@ import type { JsonObject, JsonValue } from "../api/json.js";
 import { isObject } from "../api/json.js";
 import type { Anchor } from "../anchors/index.js";
 import { parseAnchor } from "../anchors/index.js";
-import { hasWildcard } from "../values/wildcard.js";
 import { compareCodePoints } from "../go/strings.js";
 import type { LeafTest } from "./leaf.js";
 import { compileLeaf } from "./leaf.js";
+import type { MetadataExpansion } from "./metadata-wildcards.js";
+import { compileMetadataExpansion } from "./metadata-wildcards.js";
 import type { OwnReader } from "./own-reader.js";
 import { ownReader } from "./own-reader.js";
 
@@ -65,8 +66,8 @@ export interface MapNode {
   readonly plain: readonly PlainEntry[];
   /** Condition, existence and negation anchors, tracked for Kyverno's "anchor key missing" check. */
   readonly tracked: readonly { readonly raw: string; readonly key: string }[];
-  /** Whether `metadata.labels` / `metadata.annotations` below hold wildcard keys to expand. */
-  readonly expandsMetadata: boolean;
+  /** Set when `metadata.labels` / `metadata.annotations` below hold wildcard keys to expand. */
+  readonly expand: MetadataExpansion | undefined;
 }
 
 export function compileNode(pattern: JsonValue): PatternNode {
@@ -109,7 +110,7 @@ export function compileMap(pattern: JsonObject): MapNode {
     if (anchor?.kind === "global" || hasNestedAnchors(value)) front.unshift(entry);
     else back.push(entry);
   }
-  return { kind: "map", pattern, anchors, plain: [...front, ...back], tracked, expandsMetadata: hasMetadataWildcards(pattern) };
+  return { kind: "map", pattern, anchors, plain: [...front, ...back], tracked, expand: compileMetadataExpansion(pattern, compileMap) };
 }
 
 function anchorEntry(raw: string, anchor: Anchor, value: JsonValue): AnchorEntry {
@@ -127,26 +128,6 @@ export function hasNestedAnchors(value: JsonValue): boolean {
     const a = parseAnchor(k);
     if (a !== undefined && a.kind !== "addIfNotPresent") return true;
     if (hasNestedAnchors(v)) return true;
-  }
-  return false;
-}
-
-/** Finds `key` in a map, plain or anchored (Kyverno's `getPatternValue`), first match wins. */
-export function findTag(map: JsonObject, tag: string): string | undefined {
-  for (const k of Object.keys(map)) {
-    if (k === tag || parseAnchor(k)?.key === tag) return k;
-  }
-  return undefined;
-}
-
-function hasMetadataWildcards(pattern: JsonObject): boolean {
-  const metaKey = findTag(pattern, "metadata");
-  const meta = metaKey === undefined ? undefined : pattern[metaKey];
-  if (!isObject(meta)) return false;
-  for (const tag of ["labels", "annotations"]) {
-    const tagKey = findTag(meta, tag);
-    const data = tagKey === undefined ? undefined : meta[tagKey];
-    if (isObject(data) && Object.keys(data).some(hasWildcard)) return true;
   }
   return false;
 }

@@ -9,10 +9,11 @@ import type { JsonValue } from "../api/json.js";
 import { parseDuration } from "../values/duration.js";
 import type { Quantity } from "../values/quantity.js";
 import { compareQuantities, parseQuantity } from "../values/quantity.js";
-import { wildcardMatch } from "../values/wildcard.js";
 import { formatFloatE, formatFloatF, goIntString, isGoInt } from "./go-format.js";
 import type { Operator } from "./operator.js";
 import { applyOperator, parseAtom, trimSpaces } from "./operator.js";
+import type { WildcardMatcher } from "./wildcard-matcher.js";
+import { compileWildcard } from "./wildcard-matcher.js";
 
 interface CompareAtom {
   readonly kind: "compare";
@@ -20,6 +21,8 @@ interface CompareAtom {
   readonly operand: string;
   readonly duration: bigint | undefined;
   readonly quantity: Quantity | undefined;
+  /** The operand as a wildcard string, compiled. */
+  readonly match: WildcardMatcher;
 }
 
 type Atom =
@@ -67,7 +70,7 @@ function compileAtom(raw: string): Atom {
 }
 
 function compareAtom(op: Operator, operand: string): CompareAtom {
-  return { kind: "compare", op, operand, duration: parseDuration(operand), quantity: parseQuantity(operand) };
+  return { kind: "compare", op, operand, duration: parseDuration(operand), quantity: parseQuantity(operand), match: compileWildcard(operand) };
 }
 
 function testAtom(atom: Atom, value: JsonValue | undefined, text: ValueText): boolean {
@@ -93,7 +96,7 @@ function testCompare(atom: CompareAtom, value: JsonValue | undefined, text: Valu
   if (atom.op !== "" && atom.op !== "!") return false;
   const s = wildcardText(value);
   if (s === undefined) return false;
-  const matched = wildcardMatch(atom.operand, s);
+  const matched = atom.match(s);
   return atom.op === "!" ? !matched : matched;
 }
 

@@ -12,9 +12,7 @@
 import type { JsonObject, JsonValue } from "../api/json.js";
 import { isObject } from "../api/json.js";
 import type { AnchorEntry, ArrayNode, MapNode, PatternNode, PlainEntry } from "./compile.js";
-import { compileMap } from "./compile.js";
 import type { LeafTest } from "./leaf.js";
-import { expandMetadataWildcards } from "./metadata-wildcards.js";
 import type { OwnReader } from "./own-reader.js";
 
 /** `PASS`: no mismatch; `SKIP`: a mismatch that means skip (`isSkip`); `FAIL`: any other mismatch. */
@@ -50,11 +48,20 @@ function leafVerdict(test: LeafTest): VerdictTest {
 
 function mapVerdict(node: MapNode): VerdictTest {
   const body = mapBody(node);
-  if (!node.expandsMetadata) return (value) => (isObject(value) ? body(value) : FAIL);
+  const expand = node.expand;
+  if (expand === undefined) return (value) => (isObject(value) ? body(value) : FAIL);
+  // The expansion keeps its compiled patterns; their verdict closures are kept beside them.
+  const bodies = new WeakMap<MapNode, EntryTest>();
   return (value) => {
     if (!isObject(value)) return FAIL;
-    const expanded = expandMetadataWildcards(node.pattern, value);
-    return expanded === undefined ? body(value) : mapBody(compileMap(expanded))(value);
+    const expanded = expand(value);
+    if (expanded === undefined) return body(value);
+    let expandedBody = bodies.get(expanded);
+    if (expandedBody === undefined) {
+      expandedBody = mapBody(expanded);
+      bodies.set(expanded, expandedBody);
+    }
+    return expandedBody(value);
   };
 }
 

@@ -5,10 +5,8 @@
 import type { JsonObject, JsonValue } from "../api/json.js";
 import { isObject } from "../api/json.js";
 import type { ArrayNode, MapNode, PatternNode } from "./compile.js";
-import { compileMap } from "./compile.js";
 import { goTypeName, goValueString } from "./go-format.js";
 import { handleAnchor, handlePlain } from "./key-handlers.js";
-import { expandMetadataWildcards } from "./metadata-wildcards.js";
 import type { Mismatch } from "./pattern-error.js";
 import { combinedSkip, isSkip, plain } from "./pattern-error.js";
 import type { WalkContext } from "./walk-context.js";
@@ -44,7 +42,7 @@ export function walkElement(resource: JsonValue | undefined, node: PatternNode, 
  * If every anchor skipped, plain keys are not checked. Plain keys stop at the first mismatch.
  */
 function walkMap(resource: JsonObject, compiled: MapNode, ctx: WalkContext): Mismatch | undefined {
-  const node = compiled.expandsMetadata ? expandMetadata(compiled, resource) : compiled;
+  const node = (compiled.expand === undefined ? undefined : compiled.expand(resource)) ?? compiled;
   // Allocated on the first skip only: most maps have none.
   let skips: Mismatch[] | undefined;
   let applied = 0;
@@ -71,11 +69,6 @@ function walkMap(resource: JsonObject, compiled: MapNode, ctx: WalkContext): Mis
 function skipOf(skips: readonly Mismatch[], ctx: WalkContext): Mismatch {
   const only = skips[0];
   return skips.length === 1 && only !== undefined ? only : combinedSkip("mapSkip", skips, ctx.path());
-}
-
-function expandMetadata(node: MapNode, resource: JsonObject): MapNode {
-  const expanded = expandMetadataWildcards(node.pattern, resource);
-  return expanded === undefined ? node : compileMap(expanded);
 }
 
 function walkArray(resource: readonly JsonValue[], node: ArrayNode, ctx: WalkContext): Mismatch | undefined {
