@@ -22,10 +22,15 @@ export function guarded(
   try {
     return handle(request);
   } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    const message = `bylaw: internal error while handling the ${webhook} request: ${reason}`;
-    const allow = mode === "ignore";
-    recordOutcome(deps, outcomeOf(request, undefined, webhook, { allowed: allow, durationSeconds: 0, warnings: allow ? 1 : 0 }));
-    return { status: 200, body: allow ? allowed(request.uid, [message]) : denied(request.uid, message) };
+    return internalError(request, deps, webhook, mode, e);
   }
+}
+
+/** The answer to a review whose handling failed unexpectedly: denied, or allowed with a warning through an `ignore` webhook. */
+export function internalError(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: AdmissionOutcome["webhook"], mode: WebhookMode | undefined, e: unknown): HandlerResult {
+  const reason = e instanceof Error ? e.message : String(e);
+  const message = `bylaw: internal error while handling the ${webhook} request: ${reason}`;
+  const allow = mode === "ignore";
+  recordOutcome(deps, outcomeOf(request, undefined, webhook, { allowed: allow, durationSeconds: 0, warnings: allow ? 1 : 0 }));
+  return { status: 200, body: allow ? allowed(request.uid, [message]) : denied(request.uid, message) };
 }

@@ -4,7 +4,7 @@
  * the clock and the recorder come in through AdmissionDeps (src/server/types.ts).
  */
 export { handleMutate } from "./mutate-handler.js";
-export { handleValidate } from "./validate-handler.js";
+export { handleValidate, handleValidateBatch } from "./validate-handler.js";
 export { handlePolicyValidate, deprecationWarning } from "./policy-validate-handler.js";
 export { parseReview, type ParsedReview } from "./parse-review.js";
 export { denialMessage, type ResourceId } from "./denial-message.js";

@@ -9,93 +9,141 @@
  *    (Kyverno evaluates them after answering, for reports) are evaluated last; their results go
  *    to the recorder and to `auditResults`, and can never block.
  * Only the policies of the webhook's failurePolicy are served (`fail`/`ignore`); no mode serves all.
+ *
+ * Reviews that arrive together are handled as one batch (`handleValidateBatch`): each phase runs
+ * policy by policy over the batch (evaluate-batch.ts). Every review gets the answer it would get
+ * alone; `handleValidate` is the batch of one.
  */
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { effectiveAction } from "../../engine/pipeline/failure-action.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { AdmissionDeps } from "../types.js";
-import { buildRequest, exceptionsOf, type AdmissionSubject } from "./build-request.js";
-import { deadlineDenial, evaluationError, startDeadline, type Deadline } from "./deadline.js";
+import { buildRequest, exceptionsOf, type RequestExceptions } from "./build-request.js";
+import { deadlineDenial, startDeadline } from "./deadline.js";
 import { denialMessage } from "./denial-message.js";
-import { guarded } from "./guard.js";
+import { actionOf, evaluateBatch, type BatchReview, type Evaluation } from "./evaluate-batch.js";
+import { internalError } from "./guard.js";
+import { parseReview } from "./parse-review.js";
 import { failurePolicyOf } from "./policy-traits.js";
-import { validatePlanOf } from "./plans.js";
-import { outcomeOf, recordOutcome, recordRules } from "./record.js";
-import { allowed, denied } from "./response.js";
+import { validatePlanOf, type ValidatePlan } from "./plans.js";
+import { outcomeOf, recordOutcome } from "./record.js";
+import { allowed, badRequest, denied } from "./response.js";
 import type { AdmissionRequestJson, HandlerResult, WebhookMode } from "./types.js";
 import { warningMessages } from "./warnings.js";
 
 export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: WebhookMode): HandlerResult {
-  return guarded(body, deps, "validate", webhook, (request) => validateReview(request, deps, webhook));
+  return handleValidateBatch([body], deps, webhook)[0] as HandlerResult;
 }
 
-function validateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookMode | undefined): HandlerResult {
-  const deadline = startDeadline(deps);
-  const { policies, enforceClass, auditWarn, auditOnly } = validatePlanOf(deps, webhook);
-  const subject = buildRequest(request, deps.cluster, policies, exceptionsOf(deps));
-
-  const enforced = evaluateAll(enforceClass, request, subject, deps, deadline);
-  const warned = evaluateAll(auditWarn, request, subject, deps, deadline);
-  const finish = (allow: boolean, answer: HandlerResult & { status: 200 }, warnings: number): HandlerResult => {
-    recordOutcome(deps, outcomeOf(request, subject, "validate", { allowed: allow, durationSeconds: deadline.elapsed(), warnings }));
-    return answer;
+/**
+ * One answer per body, in order. A bad body gets a 400; an unexpected failure answers the reviews
+ * it touched per the webhook's mode (guard.ts), and never another review's answer.
+ */
+export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook?: WebhookMode): HandlerResult[] {
+  const answers = new Array<HandlerResult>(bodies.length);
+  const requests: { readonly request: AdmissionRequestJson; readonly at: number }[] = [];
+  bodies.forEach((body, at) => {
+    const parsed = parseReview(body);
+    if (parsed.ok) requests.push({ request: parsed.request, at });
+    else answers[at] = badRequest(parsed.error);
+  });
+  const failed = (request: AdmissionRequestJson, at: number, e: unknown): void => {
+    answers[at] = internalError(request, deps, "validate", webhook, e);
   };
+  let plan: ValidatePlan;
+  let exceptions: RequestExceptions | undefined;
+  try {
+    plan = validatePlanOf(deps, webhook);
+    exceptions = exceptionsOf(deps);
+  } catch (e) {
+    for (const { request, at } of requests) failed(request, at, e);
+    return answers;
+  }
 
-  if (blocks(enforced.responses, subject)) {
+  const reviews: BatchReview[] = [];
+  const reviewAt: number[] = [];
+  for (const { request, at } of requests) {
+    try {
+      const deadline = startDeadline(deps);
+      reviews.push({ request, deadline, subject: buildRequest(request, deps.cluster, plan.policies, exceptions) });
+      reviewAt.push(at);
+    } catch (e) {
+      failed(request, at, e);
+    }
+  }
+
+  const enforced = phase(plan.enforceClass, reviews, reviewAt, deps, failed);
+  const warned = enforced && phase(plan.auditWarn, reviews, reviewAt, deps, failed);
+  if (enforced === undefined || warned === undefined) return answers;
+  /** Reviews allowed so far: the Audit-only policies still run for them. */
+  const open: number[] = [];
+  reviews.forEach((review, r) => {
+    const at = reviewAt[r] as number;
+    try {
+      const denial = decide(review, enforced[r] as Evaluation, warned[r] as Evaluation, deps);
+      if (denial !== undefined) answers[at] = denial;
+      else open.push(r);
+    } catch (e) {
+      failed(review.request, at, e);
+    }
+  });
+
+  const audited = phase(plan.auditOnly, open.map((r) => reviews[r] as BatchReview), open.map((r) => reviewAt[r] as number), deps, failed);
+  if (audited === undefined) return answers;
+  open.forEach((r, k) => {
+    const review = reviews[r] as BatchReview;
+    const at = reviewAt[r] as number;
+    try {
+      answers[at] = allow(review, (enforced[r] as Evaluation).responses, (warned[r] as Evaluation).responses, (audited[k] as Evaluation).responses, deps);
+    } catch (e) {
+      failed(review.request, at, e);
+    }
+  });
+  return answers;
+}
+
+/** One evaluation phase; if it fails unexpectedly, its reviews are answered as failed and undefined is returned. */
+function phase(
+  policies: ValidatePlan["enforceClass"],
+  reviews: readonly BatchReview[],
+  reviewAt: readonly number[],
+  deps: AdmissionDeps,
+  failed: (request: AdmissionRequestJson, at: number, e: unknown) => void,
+): Evaluation[] | undefined {
+  try {
+    return evaluateBatch(policies, reviews, deps);
+  } catch (e) {
+    reviews.forEach((review, r) => failed(review.request, reviewAt[r] as number, e));
+    return undefined;
+  }
+}
+
+/** A denial (Enforce failure, or the deadline with Fail policies left out), or undefined when the review is allowed so far. */
+function decide(review: BatchReview, enforced: Evaluation, warned: Evaluation, deps: AdmissionDeps): HandlerResult | undefined {
+  const { request, subject } = review;
+  if (blocks(enforced.responses, review)) {
     const message = denialMessage(subject.objectId, enforced.responses);
-    return finish(false, { status: 200, body: denied(request.uid, message) }, 0);
+    return finish(review, deps, false, { status: 200, body: denied(request.uid, message) }, 0);
   }
   const late = deadlineDenial(deps.deadlineSeconds, [...enforced.left, ...warned.left]);
-  if (late !== undefined) return finish(false, { status: 200, body: denied(request.uid, late) }, 0);
-
-  const audited = evaluateAll(auditOnly, request, subject, deps, deadline);
-  const warnings = warningMessages([...enforced.responses, ...warned.responses]);
-  const auditResults = [...enforced.responses, ...warned.responses, ...audited.responses];
-  return finish(true, { status: 200, body: allowed(request.uid, warnings), auditResults }, warnings.length);
+  if (late !== undefined) return finish(review, deps, false, { status: 200, body: denied(request.uid, late) }, 0);
+  return undefined;
 }
 
-interface Evaluation {
-  readonly responses: PolicyResponse[];
-  /** Policies the deadline kept from running. */
-  readonly left: CompiledPolicy[];
+function allow(review: BatchReview, enforced: readonly PolicyResponse[], warned: readonly PolicyResponse[], audited: readonly PolicyResponse[], deps: AdmissionDeps): HandlerResult {
+  const warnings = warningMessages([...enforced, ...warned]);
+  const auditResults = [...enforced, ...warned, ...audited];
+  return finish(review, deps, true, { status: 200, body: allowed(review.request.uid, warnings), auditResults }, warnings.length);
 }
 
-function evaluateAll(policies: readonly CompiledPolicy[], request: AdmissionRequestJson, subject: AdmissionSubject, deps: AdmissionDeps, deadline: Deadline): Evaluation {
-  const responses: PolicyResponse[] = [];
-  const modeOf = (policy: CompiledPolicy, rule: string): "enforce" | "audit" => (actionOf(policy, rule, subject) === "Enforce" ? "enforce" : "audit");
-  // The clock is read once between policies: the end of one is the start of the next.
-  let t0 = deps.now();
-  for (let i = 0; i < policies.length; i++) {
-    const policy = policies[i] as CompiledPolicy;
-    if (t0 - deadline.start > deps.deadlineSeconds) return { responses, left: policies.slice(i) };
-    const response = validateSafely(deps, policy, subject);
-    const t1 = deps.now();
-    const seconds = t1 - t0;
-    t0 = t1;
-    if (response.rules.length === 0) continue;
-    responses.push(response);
-    recordRules(deps, request, subject, response, "validate", seconds, modeOf);
-  }
-  return { responses, left: [] };
-}
-
-function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, subject: AdmissionSubject): PolicyResponse {
-  try {
-    return deps.engine.validate(policy, subject.engineRequest);
-  } catch (e) {
-    return evaluationError(policy, subject.object, "Validation", e);
-  }
-}
-
-function actionOf(policy: CompiledPolicy, rule: string, subject: AdmissionSubject): "Audit" | "Enforce" {
-  return effectiveAction(policy, rule, subject.objectId.namespace, subject.engineRequest.namespaceLabels);
+function finish(review: BatchReview, deps: AdmissionDeps, allow: boolean, answer: HandlerResult & { status: 200 }, warnings: number): HandlerResult {
+  recordOutcome(deps, outcomeOf(review.request, review.subject, "validate", { allowed: allow, durationSeconds: review.deadline.elapsed(), warnings }));
+  return answer;
 }
 
 /** Kyverno's BlockRequest: an Enforce failure, or an error in a policy whose failurePolicy is Fail. */
-function blocks(responses: readonly PolicyResponse[], subject: AdmissionSubject): boolean {
+function blocks(responses: readonly PolicyResponse[], review: BatchReview): boolean {
   for (const response of responses) {
     for (const r of response.rules) {
-      if (r.status === "fail" && actionOf(response.policy, r.rule, subject) === "Enforce") return true;
+      if (r.status === "fail" && actionOf(response.policy, r.rule, review.subject) === "Enforce") return true;
       if (r.status === "error" && failurePolicyOf(response.policy) === "Fail") return true;
     }
   }

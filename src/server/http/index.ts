@@ -5,6 +5,7 @@ export type { JsonSyntaxProblem } from "./json-syntax-error.js";
 export type {
   HandlerResult,
   RouteHandler,
+  BatchRouteHandler,
   Health,
   TlsMaterial,
   WebhookServer,

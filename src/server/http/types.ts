@@ -6,6 +6,12 @@ export type HandlerResult = { status: 200; body: unknown } | { status: 400; body
 /** A route handler gets the parsed JSON body. It may answer synchronously (the fast path) or with a promise. */
 export type RouteHandler = (body: unknown) => HandlerResult | PromiseLike<HandlerResult>;
 
+/**
+ * Several parsed bodies of one route at once, answered in order, each exactly as the route's
+ * handler would answer it alone (e.g. the validate webhook evaluating policy by policy over them).
+ */
+export type BatchRouteHandler = (bodies: readonly unknown[]) => HandlerResult[];
+
 export interface Health {
   live(): boolean;
   ready(): { ok: boolean; reason?: string };
@@ -22,6 +28,11 @@ export interface WebhookServerOptions {
   readonly port: number;
   /** POST routes by exact path (the query string, e.g. the API server's `?timeout=10s`, is ignored). */
   readonly routes: ReadonlyMap<string, RouteHandler>;
+  /**
+   * Routes (also in `routes`) whose bodies are handed over together: the bodies that arrive in one
+   * turn of the event loop, up to `batchSize` per call.
+   */
+  readonly batchRoutes?: ReadonlyMap<string, BatchRouteHandler>;
   readonly health: Health;
   /**
    * Largest request body accepted (default 7 MiB). An AdmissionReview carries `object` and

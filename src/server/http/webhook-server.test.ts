@@ -146,6 +146,49 @@ describe("createWebhookServer: concurrent reviews", () => {
     assert.equal(s.requests.length, 20);
     assert.deepEqual(s.errors, []);
   });
+
+  test("a batch route gets the bodies that arrive together in calls of at most batchSize; each answer goes to its own request", async () => {
+    const calls: number[][] = [];
+    const s = await start({
+      batchSize: 4,
+      batchRoutes: new Map([["/validate/fail", (bodies: readonly unknown[]) => {
+        const ns = bodies.map((b) => (b as { n: number }).n);
+        calls.push(ns);
+        return ns.map((n) => ({ status: 200 as const, body: { n, batch: ns.length } }));
+      }]]),
+    });
+    const json = { "content-type": "application/json" };
+    const replies = await Promise.all(
+      Array.from({ length: 24 }, (_, n) => send(s.port, CAS, { path: "/validate/fail", headers: json, body: n === 7 ? "{not json" : JSON.stringify({ n }) })),
+    );
+    replies.forEach((r, n) => {
+      if (n === 7) {
+        assert.equal(r.status, 400);
+        assert.match((r.json as { error: string }).error, /the request body is not valid JSON/);
+      } else {
+        assert.equal(r.status, 200);
+        assert.equal((r.json as { n: number }).n, n);
+      }
+    });
+    assert.deepEqual(calls.flat().sort((a, b) => a - b), Array.from({ length: 24 }, (_, n) => n).filter((n) => n !== 7), "every valid body was handed over once");
+    assert.ok(calls.every((c) => c.length >= 1 && c.length <= 4), `calls of 1 to 4 bodies: ${JSON.stringify(calls)}`);
+  });
+
+  test("a batch handler that throws answers its requests with 500 and the server keeps serving", async () => {
+    let fail = true;
+    const s = await start({
+      batchRoutes: new Map([["/validate/fail", (bodies: readonly unknown[]) => {
+        if (fail) throw new Error("batch blew up");
+        return bodies.map(() => ({ status: 200 as const, body: { ok: true } }));
+      }]]),
+    });
+    const json = { "content-type": "application/json" };
+    const r = await send(s.port, CAS, { path: "/validate/fail", headers: json, body: "{}" });
+    assert.deepEqual([r.status, r.json], [500, { error: "internal error: batch blew up" }]);
+    fail = false;
+    const again = await send(s.port, CAS, { path: "/validate/fail", headers: json, body: "{}" });
+    assert.deepEqual([again.status, again.json], [200, { ok: true }]);
+  });
 });
 
 describe("createWebhookServer: health", () => {

@@ -11,8 +11,8 @@ import { trackConnections } from "./connection-tracker.js";
 import { parseJson } from "./json-syntax-error.js";
 import { discardRest, readBody, type BodyRead } from "./request-body.js";
 import { errorPayload, sendJson } from "./respond.js";
-import { createTurnBatch } from "./turn-batch.js";
-import type { HandlerResult, RouteHandler, TlsMaterial, WebhookServer, WebhookServerOptions } from "./types.js";
+import { createTurnBatch, DEFAULT_MAX_PER_CHUNK } from "./turn-batch.js";
+import type { BatchRouteHandler, HandlerResult, RouteHandler, TlsMaterial, WebhookServer, WebhookServerOptions } from "./types.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
 export const LIVENESS_PATH = "/health/liveness";
@@ -40,7 +40,10 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
   });
   const connections = trackConnections(server, "secureConnection");
   server.on("error", (e) => report(e, "server", "-"));
-  const batch = createTurnBatch({ ...(options.batchSize !== undefined ? { maxPerChunk: options.batchSize } : {}), onError: (e) => report(e, "POST", "batch") });
+  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_MAX_PER_CHUNK);
+  const batch = createTurnBatch({ maxPerChunk: batchSize, onError: (e) => report(e, "POST", "batch") });
+  /** Bodies waiting for their path's batch handler, by path; a path has one batch run scheduled while it has some. */
+  const waiting = new Map<string, Waiting[]>();
 
   function report(error: unknown, method: string, route: string): void {
     try {
@@ -103,8 +106,48 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     }
     readBody(req, maxBodyBytes, (body) => {
       // Complete bodies are handled in the next batch; refusals are answered at once.
-      if (body.kind === "ok") batch.add(() => handleSafely(req, res, path, handler, started, body));
-      else handleSafely(req, res, path, handler, started, body);
+      if (body.kind !== "ok") return handleSafely(req, res, path, handler, started, body);
+      const many = options.batchRoutes?.get(path);
+      if (many === undefined) return batch.add(() => handleSafely(req, res, path, handler, started, body));
+      let list = waiting.get(path);
+      if (list === undefined) {
+        list = [];
+        waiting.set(path, list);
+        batch.add(() => runBatch(path, many));
+      }
+      list.push({ req, res, started, text: body.text });
+    });
+  }
+
+  /** Up to batchSize waiting bodies of `path` in one call of its batch handler; the rest in the next run. */
+  function runBatch(path: string, handler: BatchRouteHandler): void {
+    const list = waiting.get(path) ?? [];
+    const taken = list.splice(0, batchSize);
+    if (list.length === 0) waiting.delete(path);
+    else batch.add(() => runBatch(path, handler));
+    const bodies: unknown[] = [];
+    const owners: Waiting[] = [];
+    for (const w of taken) {
+      const parsed = parseJson(w.text);
+      if (parsed.ok) {
+        bodies.push(parsed.value);
+        owners.push(w);
+      } else {
+        answer(w.req, w.res, path, w.started, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+      }
+    }
+    if (owners.length === 0) return;
+    let results: HandlerResult[];
+    try {
+      results = handler(bodies);
+    } catch (e) {
+      for (const w of owners) failed(w.req, w.res, path, w.started, e);
+      return;
+    }
+    owners.forEach((w, i) => {
+      const result = results[i];
+      if (result === undefined) failed(w.req, w.res, path, w.started, new TypeError(`the batch handler for ${path} gave no answer for body ${i}`));
+      else respond(w.req, w.res, path, w.started, result);
     });
   }
 
@@ -209,6 +252,14 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       return closed;
     },
   };
+}
+
+/** A complete body waiting for its path's batch run. */
+interface Waiting {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly started: number;
+  readonly text: string;
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

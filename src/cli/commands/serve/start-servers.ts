@@ -1,8 +1,8 @@
 /** Mount the admission handlers on the HTTPS server, the registry on the metrics server, and start both. */
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import { handleMutate, handlePolicyValidate, handleValidate } from "../../../server/admission/index.js";
-import { createMetricsServer, createWebhookServer, type RouteHandler } from "../../../server/http/index.js";
+import { handleMutate, handlePolicyValidate, handleValidate, handleValidateBatch } from "../../../server/admission/index.js";
+import { createMetricsServer, createWebhookServer, type BatchRouteHandler, type RouteHandler } from "../../../server/http/index.js";
 import type { BylawMetrics } from "../../../server/metrics/index.js";
 import type { AdmissionDeps, PolicySource } from "../../../server/types.js";
 import type { ServingTls } from "./tls-setup.js";
@@ -43,6 +43,15 @@ export function admissionRoutes(deps: AdmissionDeps): Map<string, RouteHandler> 
   return routes;
 }
 
+/** The validate webhooks take the reviews that arrive together as one batch (evaluated policy by policy). */
+export function admissionBatchRoutes(deps: AdmissionDeps): Map<string, BatchRouteHandler> {
+  const routes = new Map<string, BatchRouteHandler>();
+  routes.set("/validate", (bodies) => handleValidateBatch(bodies, deps));
+  routes.set("/validate/fail", (bodies) => handleValidateBatch(bodies, deps, "fail"));
+  routes.set("/validate/ignore", (bodies) => handleValidateBatch(bodies, deps, "ignore"));
+  return routes;
+}
+
 /** Ready once a policy set loaded; a rejected reload keeps serving the last good set and says so. */
 export function readiness(source: PolicySource): { ok: boolean; reason?: string } {
   const error = source.lastError();
@@ -57,6 +66,7 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
     host: o.host,
     port: o.port,
     routes: admissionRoutes(o.deps),
+    batchRoutes: admissionBatchRoutes(o.deps),
     health: { live: () => true, ready: () => readiness(o.source) },
     maxBodyBytes: o.maxBodyBytes,
     onRequest: (method, route, _status, seconds) => o.metrics.httpRequest(method, route, seconds),

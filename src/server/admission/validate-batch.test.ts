@@ -1,0 +1,121 @@
+/** Reviews handled as one batch get exactly the answers, and record exactly the results, they would alone. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../engine/api/json.js";
+import { clusterPolicy, pod } from "../../../test/support/builders.js";
+import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
+import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import type { HandlerResult } from "./types.js";
+import { handleValidate, handleValidateBatch } from "./validate-handler.js";
+
+const podRule = (name: string, validate: JsonObject): JsonObject => ({ name, match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate });
+const needsLabel = (label: string, spec: JsonObject, name: string): JsonObject =>
+  clusterPolicy(name, [podRule(`check-${label}`, { message: `label ${label} is required`, pattern: { metadata: { labels: { [label]: "?*" } } } })], spec);
+
+const setup: FakeSetup = {
+  policies: [
+    needsLabel("app", { validationFailureAction: "Enforce" }, "enforce-app"),
+    needsLabel("team", { validationFailureAction: "Audit", emitWarning: true }, "warn-team"),
+    needsLabel("tier", { validationFailureAction: "Audit" }, "audit-tier"),
+    clusterPolicy("deny-privileged", [
+      podRule("no-privileged", {
+        message: "privileged containers are not allowed",
+        deny: { conditions: { any: [{ key: "{{ request.object.spec.containers[].securityContext.privileged }}", operator: "AnyIn", value: [true] }] } },
+      }),
+    ], { validationFailureAction: "Enforce" }),
+  ],
+};
+
+const uid = (n: number): string => `00000000-0000-0000-0000-${String(n).padStart(12, "0")}`;
+const privileged = (name: string, labels: Record<string, string>): JsonObject => {
+  const p = pod(name, { labels });
+  (p["spec"] as { containers: JsonObject[] }).containers[0] = { name: "c", image: "busybox", securityContext: { privileged: true } };
+  return p;
+};
+
+/** Reviews of every kind of outcome: allowed, warned, denied by a pattern or a deny rule, DELETE, UPDATE, and bad bodies. */
+function mixedBodies(): unknown[] {
+  return [
+    reviewOf(pod("ok", { labels: { app: "a", team: "t", tier: "x" } }), { uid: uid(1) }),
+    reviewOf(pod("no-app", { labels: { team: "t" } }), { uid: uid(2) }),
+    { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview" },
+    reviewOf(pod("warned", { labels: { app: "a" } }), { uid: uid(4) }),
+    "not a review",
+    reviewOf(privileged("priv", { app: "a", team: "t" }), { uid: uid(6) }),
+    reviewOf(null, { uid: uid(7), operation: "DELETE", name: "gone", namespace: "default", oldObject: pod("gone", { labels: {} }) }),
+    reviewOf(pod("upd", { labels: { team: "t" } }), { uid: uid(8), operation: "UPDATE", oldObject: pod("upd", { labels: { team: "t" } }) }),
+    reviewOf({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm", namespace: "default" } }, { uid: uid(9), resource: { group: "", version: "v1", resource: "configmaps" } }),
+  ];
+}
+
+describe("handleValidateBatch", () => {
+  test("answers and recorded results equal those of each review handled alone, in order", () => {
+    const bodies = mixedBodies();
+    const alone = fakeDeps(setup);
+    const expected = bodies.map((b) => handleValidate(b, alone.deps, "fail"));
+    const together = fakeDeps(setup);
+    const actual = handleValidateBatch(bodies, together.deps, "fail");
+    // Audit results hold each engine's own compiled policies: compare them by name and rule results.
+    const comparable = (a: HandlerResult) => ({
+      status: a.status,
+      body: a.body,
+      audit: "auditResults" in a ? (a as unknown as { auditResults: PolicyResponse[] }).auditResults.map((r) => [r.policy.name, r.rules]) : undefined,
+    });
+    assert.deepEqual(actual.map(comparable), expected.map(comparable));
+    // Sanity: the mix really covers allowed, warned, denied and bad bodies.
+    const shapes = actual.map((a) => (a.status === 400 ? "400" : (a.body as { response: { allowed: boolean; warnings?: unknown } }).response.allowed ? ((a.body as { response: { warnings?: unknown } }).response.warnings ? "warned" : "allowed") : "denied"));
+    // (warn-team has emitWarning, so every Pod that is not denied is warned; nothing applies to the ConfigMap.)
+    assert.deepEqual(shapes, ["warned", "denied", "400", "warned", "400", "denied", "denied", "warned", "allowed"]);
+    // Per-result metrics: the same events, grouped by policy rather than by review.
+    const key = (e: (typeof alone.results)[number]): string => `${e.policy.name}/${e.rule}/${e.result}/${e.validationMode}/${e.operation}`;
+    assert.deepEqual(together.results.map(key).sort(), alone.results.map(key).sort());
+    // One outcome per review; a batch records denials when it decides them, before the allowed ones.
+    const outcome = (o: (typeof alone.admissions)[number]): string => `${o.uid} ${o.allowed} ${o.warnings}`;
+    assert.deepEqual(together.admissions.map(outcome).sort(), alone.admissions.map(outcome).sort());
+  });
+
+  test("each policy runs over every review of the batch before the next policy", () => {
+    const f = fakeDeps(setup);
+    handleValidateBatch([reviewOf(pod("a", { labels: { app: "a" } }), { uid: uid(1) }), reviewOf(pod("b", { labels: { app: "b" } }), { uid: uid(2) })], f.deps, "fail");
+    const enforceClass = f.results.filter((e) => e.validationMode === "enforce").map((e) => `${e.policy.name}:${e.resourceNamespace}`);
+    assert.deepEqual(enforceClass.slice(0, 4), ["enforce-app:default", "enforce-app:default", "deny-privileged:default", "deny-privileged:default"]);
+  });
+
+  test("a failure while building one review answers that review per the webhook mode, and the others normally", () => {
+    const f = fakeDeps(setup);
+    const roles = f.deps.cluster.roles;
+    const deps = {
+      ...f.deps,
+      cluster: {
+        ...f.deps.cluster,
+        roles: (user: Parameters<typeof roles>[0]) => {
+          if (user.username === "mallory") throw new Error("role lookup failed");
+          return roles(user);
+        },
+      },
+    };
+    const good = reviewOf(pod("ok", { labels: { app: "a", team: "t" } }), { uid: uid(1) });
+    const bad = reviewOf(pod("ok2", { labels: { app: "a" } }), { uid: uid(2), userInfo: { username: "mallory", groups: [] } });
+    const [first, second] = handleValidateBatch([good, bad], deps, "ignore");
+    assert.deepEqual(first, { status: 200, body: { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: uid(1), allowed: true } }, auditResults: (first as { auditResults: unknown }).auditResults });
+    assert.deepEqual(second, {
+      status: 200,
+      body: { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: uid(2), allowed: true, warnings: ["bylaw: internal error while handling the validate request: role lookup failed"] } },
+    });
+  });
+
+  test("past the deadline, only the reviews whose own deadline passed leave policies out", () => {
+    // Each clock reading moves 4 s; the deadline is 10 s. Two reviews read their start at 100 and 104;
+    // policy steps then read 108, 112, ...: review 1 runs out before review 2 does.
+    const two = [needsLabel("app", { validationFailureAction: "Enforce" }, "first"), needsLabel("app", { validationFailureAction: "Enforce" }, "second")];
+    const f = fakeDeps({ policies: two, clockStep: 4, deadlineSeconds: 10 });
+    const labelled = (n: number): JsonObject => reviewOf(pod(`p${n}`, { labels: { app: "a" } }), { uid: uid(n) });
+    const answers = handleValidateBatch([labelled(1), labelled(2)], f.deps, "fail");
+    const messages = answers.map((a) => (a.body as { response: { status?: { message: string } } }).response.status?.message);
+    assert.match(messages[0] ?? "", /exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail \(second\)/);
+    assert.match(messages[1] ?? "", /exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail \(second\)/);
+    // Review 1 started at 100 and review 2 at 104; both ran "first" (steps at 108→112, 112→116) and
+    // both found "second" past their deadline (116 - 100 > 10, 116 - 104 > 10).
+    assert.deepEqual(f.results.map((e) => e.policy.name), ["first", "first"]);
+  });
+});
