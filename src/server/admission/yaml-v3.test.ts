@@ -45,6 +45,17 @@ describe("yaml.v3 scalar styles", () => {
       assert.deepEqual(parse(out), { p: { r: value } });
     });
   }
+
+  test("a text rendered again (remembered, as key and as value) gives the same text; past the memo's size too", () => {
+    const first = cases.map(([, value]) => one(value, value));
+    // Enough other texts to empty the memo in between, then every case again.
+    for (let i = 0; i < 600; i++) one(`filler ${i}: x`, `k${i}`);
+    const again = cases.map(([, value]) => one(value, value));
+    const twice = cases.map(([, value]) => one(value, value));
+    assert.deepEqual(again, first);
+    assert.deepEqual(twice, first);
+    cases.forEach(([, value], i) => assert.deepEqual(parse(first[i] ?? ""), { p: { [value]: value } }));
+  });
   test("a message with newlines is a literal block", () => {
     assert.equal(one("line one\nline two"), "p:\n  r: |-\n    line one\n    line two\n");
     assert.equal(one("a\n\nb\n"), "p:\n  r: |\n    a\n\n    b\n");

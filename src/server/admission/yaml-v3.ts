@@ -19,7 +19,7 @@ export function marshalNestedMap(map: ReadonlyMap<string, ReadonlyMap<string, st
       continue;
     }
     out += `${scalarKey(key)}:\n`;
-    for (const k of sortKeys([...inner.keys()])) out += `  ${scalarKey(k)}: ${scalarValue(inner.get(k) ?? "", 4)}\n`;
+    for (const k of sortKeys([...inner.keys()])) out += `  ${scalarKey(k)}: ${scalarValue(inner.get(k) ?? "")}\n`;
   }
   return out;
 }
@@ -76,7 +76,35 @@ function cp(c: string): number {
   return c.codePointAt(0) ?? 0;
 }
 
+/**
+ * Rendered keys and values by text. Rendering is a pure function of the text, and a denial repeats
+ * the policy names, rule names and messages of earlier ones, so most scalars are rendered once.
+ * Emptied when full, so hostile input cannot grow it without bound.
+ */
+const MEMO_LIMIT = 512;
+const renderedKeys = new Map<string, string>();
+const renderedValues = new Map<string, string>();
+
+function memo(map: Map<string, string>, s: string, render: (s: string) => string): string {
+  let out = map.get(s);
+  if (out === undefined) {
+    out = render(s);
+    if (map.size >= MEMO_LIMIT) map.clear();
+    map.set(s, out);
+  }
+  return out;
+}
+
 function scalarKey(s: string): string {
+  return memo(renderedKeys, s, renderKey);
+}
+
+/** Values sit at indent 4 (under `policy:` and `  rule:`). */
+function scalarValue(s: string): string {
+  return memo(renderedValues, s, renderValue);
+}
+
+function renderKey(s: string): string {
   const a = analyzeScalar(s);
   let style: Style = s.includes("\n") ? "literal" : readsAsString(s) ? "plain" : "double";
   if (a.multiline || style === "literal") style = "double";
@@ -85,7 +113,8 @@ function scalarKey(s: string): string {
   return write(s, style, 0);
 }
 
-function scalarValue(s: string, indent: number): string {
+function renderValue(s: string): string {
+  const indent = 4;
   const a = analyzeScalar(s);
   let style: Style = s.includes("\n") ? "literal" : readsAsString(s) ? "plain" : "double";
   if (style === "plain" && !a.blockPlain) style = "single";
