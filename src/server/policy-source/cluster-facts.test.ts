@@ -68,6 +68,9 @@ describe("ClusterFacts parsing", () => {
       clusterRoles: ["system:basic-user", "view"],
     });
     assert.deepEqual(facts.roles({ username: "nobody", groups: [] }), { roles: [], clusterRoles: [] });
+    // No binding of their own: a bound group still counts; unbound groups give nothing.
+    assert.deepEqual(facts.roles({ username: "bob", groups: ["other", "oncall"] }), { roles: ["prod:operator", "team-a:developer"], clusterRoles: [] });
+    assert.deepEqual(facts.roles({ username: "bob", groups: ["other", "system:masters"] }), { roles: [], clusterRoles: [] });
   });
 });
 
