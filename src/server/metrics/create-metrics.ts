@@ -112,6 +112,10 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     return s;
   };
   const scratch: string[] = ["", "", "", ""];
+  /** The scope of the per-request families' cells, and their scratch key lists. */
+  const perRequest = {};
+  const reviewKeys: string[] = ["", "", "", "", ""];
+  const httpKeys: string[] = ["", ""];
   let lastReview: { kind: string; namespace: string; operation: string; dryRun: boolean; key: string } = { kind: "", namespace: "", operation: "", dryRun: false, key: "" };
   /** Rule-info label sets currently at 1, by a key of their values. */
   let liveRules = new Map<string, Record<string, string>>();
@@ -119,8 +123,15 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
 
   return {
     admission(o: AdmissionOutcome): void {
+      // Keyed by the raw values, which map one to one onto the label values.
+      reviewKeys[0] = o.kind;
+      reviewKeys[1] = o.namespace;
+      reviewKeys[2] = o.operation;
+      reviewKeys[3] = o.allowed ? "true" : "false";
+      reviewKeys[4] = o.webhook;
+      if (reviews.observeKeyed(perRequest, reviewKeys, o.durationSeconds)) return;
       const values = [o.kind, o.namespace, `${o.operation}`.toLowerCase(), o.allowed ? "true" : "false", WEBHOOK_CONFIGURATION[o.webhook] ?? o.webhook];
-      reviews.observe(values, o.durationSeconds);
+      reviews.observeNew(perRequest, reviewKeys, values, o.durationSeconds);
     },
 
     policyResult(e: PolicyResultEvent): void {
@@ -171,8 +182,9 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     },
 
     httpRequest(method: string, url: string, seconds: number): void {
-      const values = [method, urlLabel(url)];
-      http.observe(values, seconds);
+      httpKeys[0] = method;
+      httpKeys[1] = urlLabel(url);
+      if (!http.observeKeyed(perRequest, httpKeys, seconds)) http.observeNew(perRequest, httpKeys, [method, httpKeys[1]], seconds);
     },
   };
 }
