@@ -8,6 +8,7 @@ import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/index.js";
 import { validatePass } from "../validate/messages.js";
+import { fastPassOf } from "../pipeline/fast-pass.js";
 import { staticAction } from "./static-action.js";
 import { compileMatch } from "../match/index.js";
 import { PatternCache } from "../pattern/index.js";
@@ -39,6 +40,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
   const policy = parsed.policy;
   const problems = checkPolicy(policy);
   const cache = new ExpressionCache(jmespath);
+  const patterns = new PatternCache();
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));
   const rules: CompiledRule[] = computeRules(policy).map((rule, i) => {
     const autogenOf = originals.has(rule) || !isAutogenRuleName(rule.name) ? undefined : rule.name.replace(/^autogen-(cronjob-)?/, "");
@@ -54,6 +56,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
         podSecurity = compiled.value;
       }
     }
+    const pass = rule.validate === undefined ? undefined : validatePass(rule.name);
     // Every rule has the same fields, in the same order: one object shape for the hot loops.
     return {
       rule,
@@ -62,7 +65,8 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
       autogenOf,
       action: staticAction(policy, rule),
       podSecurity,
-      validatePass: rule.validate === undefined ? undefined : validatePass(rule.name),
+      validatePass: pass,
+      fastPass: fastPassOf(rule, pass?.result, patterns),
     };
   });
   rules.forEach((r, i) => {
@@ -91,7 +95,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
     warnings: problems,
     usesImages: rules.some((r) => JSON.stringify(r.rule).includes("images")),
     cache,
-    patterns: new PatternCache(),
+    patterns,
     jsonPatches: new JsonPatchCache(),
   };
   return { ok: true, policy: compiled };
