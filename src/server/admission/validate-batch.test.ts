@@ -105,17 +105,23 @@ describe("handleValidateBatch", () => {
   });
 
   test("past the deadline, only the reviews whose own deadline passed leave policies out", () => {
-    // Each clock reading moves 4 s; the deadline is 10 s. Two reviews read their start at 100 and 104;
-    // policy steps then read 108, 112, ...: review 1 runs out before review 2 does.
+    // Each clock reading moves 4 s; the deadline is 10 s. The reviews read their starts at 100 and
+    // 104; the batch reads 108 before "first" (both run) and 112 before "second": review 1 has run
+    // 12 s and leaves "second" out, review 2 has run 8 s and evaluates it.
     const two = [needsLabel("app", { validationFailureAction: "Enforce" }, "first"), needsLabel("app", { validationFailureAction: "Enforce" }, "second")];
     const f = fakeDeps({ policies: two, clockStep: 4, deadlineSeconds: 10 });
     const labelled = (n: number): JsonObject => reviewOf(pod(`p${n}`, { labels: { app: "a" } }), { uid: uid(n) });
-    const answers = handleValidateBatch([labelled(1), labelled(2)], f.deps, "fail");
-    const messages = answers.map((a) => (a.body as { response: { status?: { message: string } } }).response.status?.message);
-    assert.match(messages[0] ?? "", /exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail \(second\)/);
-    assert.match(messages[1] ?? "", /exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail \(second\)/);
-    // Review 1 started at 100 and review 2 at 104; both ran "first" (steps at 108→112, 112→116) and
-    // both found "second" past their deadline (116 - 100 > 10, 116 - 104 > 10).
-    assert.deepEqual(f.results.map((e) => e.policy.name), ["first", "first"]);
+    const [first, second] = handleValidateBatch([labelled(1), labelled(2)], f.deps, "fail").map((a) => (a.body as { response: { allowed: boolean; status?: { message: string } } }).response);
+    assert.equal(first?.allowed, false);
+    assert.match(first?.status?.message ?? "", /exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail \(second\)/);
+    assert.equal(second?.allowed, true);
+    assert.deepEqual(f.results.map((e) => e.policy.name), ["first", "first", "second"]);
+  });
+
+  test("a policy's time over the batch is shared evenly among the reviews it ran on", () => {
+    // Readings: starts 100 and 102, then 104 before the policy and 106 after it: 2 s over 2 reviews.
+    const f = fakeDeps({ policies: [needsLabel("app", { validationFailureAction: "Enforce" }, "only")], clockStep: 2, deadlineSeconds: 100 });
+    handleValidateBatch([reviewOf(pod("a", { labels: { app: "a" } }), { uid: uid(1) }), reviewOf(pod("b", { labels: { app: "b" } }), { uid: uid(2) })], f.deps, "fail");
+    assert.deepEqual(f.results.map((e) => e.durationSeconds), [1, 1]);
   });
 });
