@@ -46,6 +46,16 @@ describe("yaml.v3 scalar styles", () => {
     });
   }
 
+  test("key lists are ordered the same when remembered, and lists that join alike stay apart", () => {
+    const two = (keys: string[]): string => marshalNestedMap(new Map(keys.map((k) => [k, new Map([["r", "m"]])])));
+    const first = two(["b2", "a10", "a9", "B"]);
+    assert.equal(first, two(["b2", "a10", "a9", "B"]));
+    assert.deepEqual(Object.keys(parse(first) as object), ["B", "a9", "a10", "b2"]);
+    // One key holding a NUL, and two keys: each renders its own keys.
+    assert.deepEqual(Object.keys(parse(two(["x\u0000y", "z"])) as object), ["x\u0000y", "z"]);
+    assert.deepEqual(Object.keys(parse(two(["x", "y\u0000z"])) as object), ["x", "y\u0000z"]);
+  });
+
   test("a text rendered again (remembered, as key and as value) gives the same text; past the memo's size too", () => {
     const first = cases.map(([, value]) => one(value, value));
     // Enough other texts to empty the memo in between, then every case again.

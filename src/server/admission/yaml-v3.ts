@@ -12,14 +12,14 @@ type Style = "plain" | "single" | "double" | "literal";
 export function marshalNestedMap(map: ReadonlyMap<string, ReadonlyMap<string, string>>): string {
   if (map.size === 0) return "{}\n";
   let out = "";
-  for (const key of sortKeys([...map.keys()])) {
+  for (const key of sortedOnce([...map.keys()])) {
     const inner = map.get(key) ?? new Map<string, string>();
     if (inner.size === 0) {
       out += `${scalarKey(key)}: {}\n`;
       continue;
     }
     out += `${scalarKey(key)}:\n`;
-    for (const k of sortKeys([...inner.keys()])) out += `  ${scalarKey(k)}: ${scalarValue(inner.get(k) ?? "")}\n`;
+    for (const k of sortedOnce([...inner.keys()])) out += `  ${scalarKey(k)}: ${scalarValue(inner.get(k) ?? "")}\n`;
   }
   return out;
 }
@@ -27,6 +27,25 @@ export function marshalNestedMap(map: ReadonlyMap<string, ReadonlyMap<string, st
 /** yaml.v3's key order (sorter.go): rune by rune, letters by code, digit runs by value, non-letters first. */
 export function sortKeys(keys: readonly string[]): string[] {
   return [...keys].sort((a, b) => (keyLess(a, b) ? -1 : keyLess(b, a) ? 1 : 0));
+}
+
+/**
+ * Key orders already worked out, by the keys joined: a denial lists the same policies and rules as
+ * earlier ones. Emptied when full, like the rendered scalars.
+ */
+const sortedKeys = new Map<string, readonly string[]>();
+
+function sortedOnce(keys: readonly string[]): readonly string[] {
+  if (keys.length < 2) return keys;
+  // JSON text, not a join: no two key lists share it, whatever characters the keys hold.
+  const id = JSON.stringify(keys);
+  let out = sortedKeys.get(id);
+  if (out === undefined) {
+    out = sortKeys(keys);
+    if (sortedKeys.size >= MEMO_LIMIT) sortedKeys.clear();
+    sortedKeys.set(id, out);
+  }
+  return out;
 }
 
 const isLetter = (c: string): boolean => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c > "\x7f" && /\p{L}/u.test(c));
