@@ -29,6 +29,20 @@ export function sortKeys(keys: readonly string[]): string[] {
   return [...keys].sort((a, b) => (keyLess(a, b) ? -1 : keyLess(b, a) ? 1 : 0));
 }
 
+/** Entries each memo below keeps before it is emptied, so hostile input cannot grow it without bound. */
+const MEMO_LIMIT = 512;
+
+/** The value remembered for `key`, made by `make(key)` on a miss. */
+function memo<V>(map: Map<string, V>, key: string, make: (key: string) => V): V {
+  let out = map.get(key);
+  if (out === undefined) {
+    out = make(key);
+    if (map.size >= MEMO_LIMIT) map.clear();
+    map.set(key, out);
+  }
+  return out;
+}
+
 /**
  * Key orders already worked out, by the keys joined: a denial lists the same policies and rules as
  * earlier ones. Emptied when full, like the rendered scalars.
@@ -38,14 +52,7 @@ const sortedKeys = new Map<string, readonly string[]>();
 function sortedOnce(keys: readonly string[]): readonly string[] {
   if (keys.length < 2) return keys;
   // JSON text, not a join: no two key lists share it, whatever characters the keys hold.
-  const id = JSON.stringify(keys);
-  let out = sortedKeys.get(id);
-  if (out === undefined) {
-    out = sortKeys(keys);
-    if (sortedKeys.size >= MEMO_LIMIT) sortedKeys.clear();
-    sortedKeys.set(id, out);
-  }
-  return out;
+  return memo(sortedKeys, JSON.stringify(keys), () => sortKeys(keys));
 }
 
 const isLetter = (c: string): boolean => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c > "\x7f" && /\p{L}/u.test(c));
@@ -98,21 +105,10 @@ function cp(c: string): number {
 /**
  * Rendered keys and values by text. Rendering is a pure function of the text, and a denial repeats
  * the policy names, rule names and messages of earlier ones, so most scalars are rendered once.
- * Emptied when full, so hostile input cannot grow it without bound.
+ * Bounded by MEMO_LIMIT.
  */
-const MEMO_LIMIT = 512;
 const renderedKeys = new Map<string, string>();
 const renderedValues = new Map<string, string>();
-
-function memo(map: Map<string, string>, s: string, render: (s: string) => string): string {
-  let out = map.get(s);
-  if (out === undefined) {
-    out = render(s);
-    if (map.size >= MEMO_LIMIT) map.clear();
-    map.set(s, out);
-  }
-  return out;
-}
 
 function scalarKey(s: string): string {
   return memo(renderedKeys, s, renderKey);
