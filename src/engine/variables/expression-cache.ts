@@ -89,6 +89,11 @@ export class ExpressionCache {
     return template;
   }
 
+  /** The template of `text` if it was scanned while the policy loaded (its own strings), without scanning it now. */
+  pinnedTemplate(text: string): Template | undefined {
+    return this.#pinnedTemplates.get(text);
+  }
+
   /** Runs `load` with every entry it creates kept for the cache's life (used at policy load). */
   pin<T>(load: () => T): T {
     const previous = this.#pinning;

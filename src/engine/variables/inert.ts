@@ -11,3 +11,19 @@ export function holdsNoVariables(value: unknown): boolean {
   }
   return true;
 }
+
+/**
+ * Whether no string value or map key of `value` holds `{{`: the `{{ }}` pass (without `$( )`
+ * references) returns such a value as it is. Used on values a variable gave, which are walked again.
+ */
+export function holdsNoBraces(value: unknown): boolean {
+  if (typeof value === "string") return !value.includes("{{");
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!holdsNoBraces(value[i])) return false;
+    return true;
+  }
+  if (typeof value === "object" && value !== null) {
+    for (const k of Object.keys(value)) if (k.includes("{{") || !holdsNoBraces((value as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}

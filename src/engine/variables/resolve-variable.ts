@@ -12,7 +12,8 @@ import type { SubstitutionScope } from "./types.js";
 
 export const SUBSTITUTION_ERROR = "variable-substitution";
 
-function isDelete(scope: SubstitutionScope): boolean {
+/** Whether variables read `request.oldObject` for `request.object` (a DELETE request). */
+export function isDelete(scope: SubstitutionScope): boolean {
   if (scope.operation !== undefined) return scope.operation === "DELETE";
   const request = scope.data["request"];
   return typeof request === "object" && request !== null && !Array.isArray(request) && request["operation"] === "DELETE";
@@ -36,8 +37,13 @@ export function currentValuePath(path: string, scope: SubstitutionScope): string
 export function rewriteExpression(expression: string, path: string, scope: SubstitutionScope): string {
   let variable = expression;
   if (variable === "@") variable = currentValuePath(path, scope);
-  if (isDelete(scope)) variable = variable.replaceAll("request.object", "request.oldObject");
+  if (isDelete(scope)) variable = deleteRewrite(variable);
   return variable;
+}
+
+/** The DELETE rewrite: every `request.object` reads `request.oldObject`. */
+export function deleteRewrite(variable: string): string {
+  return variable.replaceAll("request.object", "request.oldObject");
 }
 
 function query(variable: string, scope: SubstitutionScope): Result<JsonValue, string> {

@@ -10,6 +10,7 @@ import { resolveVariable, SUBSTITUTION_ERROR } from "./resolve-variable.js";
 import { substituteText } from "./substitute-text.js";
 import type { SubstitutionScope } from "./types.js";
 import { walkStrings } from "./walk-strings.js";
+import { holdsNoBraces } from "./inert.js";
 
 /** Substitutes a whole document or fragment: references, then variables in keys and values, recursively. */
 export function substituteAll(value: JsonValue, scope: SubstitutionScope): Result<JsonValue> {
@@ -19,12 +20,13 @@ export function substituteAll(value: JsonValue, scope: SubstitutionScope): Resul
   }
   const basePath = scope.basePath ?? "";
   // The common case, a string that is one variable and holds no reference, goes straight to the
-  // variable; a map or list it gives is then walked, as the general path does.
-  if (typeof value === "string" && value.includes("{{") && !value.includes("$(")) {
-    const whole = scope.cache.template(value).whole;
-    if (whole !== undefined) {
-      const r = resolveVariable(whole, basePath, scope);
-      if (!r.ok || typeof r.value !== "object" || r.value === null) return r;
+  // variable; a map or list it gives is then walked, as the general path does. The policy's own
+  // strings are found among the templates scanned at load, without scanning them again.
+  if (typeof value === "string") {
+    const template = scope.cache.pinnedTemplate(value) ?? (value.includes("{{") ? scope.cache.template(value) : undefined);
+    if (template !== undefined && template.whole !== undefined && !template.references) {
+      const r = template.variable !== undefined ? template.variable.resolve(basePath, scope) : resolveVariable(template.whole, basePath, scope);
+      if (!r.ok || typeof r.value !== "object" || r.value === null || holdsNoBraces(r.value)) return r;
       return walkStrings(r.value, basePath, (text, path) => substituteText(text, path, scope), SUBSTITUTION_ERROR, 1);
     }
   }

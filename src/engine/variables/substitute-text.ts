@@ -38,6 +38,7 @@ export function substituteText(text: string, path: string, scope: SubstitutionSc
   if (!text.includes("{{")) return ok(text);
   const template = scope.cache.template(text);
   if (template.literal) return ok(text);
+  if (template.variable !== undefined) return template.variable.resolve(path, scope);
   let value = text;
   let matches = template.matches;
   for (let pass = 1; matches.length > 0; pass++) {

@@ -3,6 +3,7 @@ import type { JsonObject } from "../api/json.js";
 import type { Operation } from "../api/resource.js";
 import type { FunctionContext, JmesPathEngine } from "../jmespath/types.js";
 import type { ExpressionCache } from "./expression-cache.js";
+import type { WholeVariable } from "./whole-variable.js";
 
 /** Everything one substitution needs: the JSON context, the interpreter, and the policy's cache. */
 export interface SubstitutionScope {
@@ -43,8 +44,12 @@ export interface Template {
   readonly matches: readonly VariableMatch[];
   /** True when the string needs no work at all: no variables and no `\{{` escapes. */
   readonly literal: boolean;
+  /** The string holds `$(`: `substituteAll` must look for references before its variables. */
+  readonly references: boolean;
   /** The expression, when the whole string is one variable: it takes that variable's typed value. */
   readonly whole?: string;
+  /** The same variable prepared to resolve without rewriting or looking up its query again; absent for `{{@}}`. */
+  readonly variable?: WholeVariable;
 }
 
 /** A variable found in a policy fragment, for the policy checks of §5.5. */
