@@ -10,7 +10,7 @@ import type { Condition } from "../api/policy.js";
 import { err, ok, type EngineError, type Result } from "../api/result.js";
 import { holdsNoVariables } from "../variables/inert.js";
 import { isKnownOperatorName, operatorFor } from "./operators.js";
-import type { ConditionEvaluation, ConditionsContext, OperatorFn, Substitute } from "./types.js";
+import type { ConditionEvaluation, ConditionsContext, OperatorFn, Substitute, SubstituteIn } from "./types.js";
 
 export interface CompiledCondition {
   readonly key: JsonValue;
@@ -74,26 +74,33 @@ function compileCondition(c: Condition): CompiledCondition {
   };
 }
 
-export function runConditions(compiled: CompiledConditions, substitute: Substitute): Result<ConditionEvaluation> {
+/**
+ * Runs compiled conditions. `substitute` is called with each key and value that holds variables,
+ * and with `context` as its second argument, so a caller can pass a module function and its scope
+ * (`runConditions(c, substituteAll, scope)`) instead of making a closure per call.
+ */
+export function runConditions(compiled: CompiledConditions, substitute: Substitute): Result<ConditionEvaluation>;
+export function runConditions<C>(compiled: CompiledConditions, substitute: SubstituteIn<C>, context: C): Result<ConditionEvaluation>;
+export function runConditions(compiled: CompiledConditions, substitute: SubstituteIn<unknown>, context?: unknown): Result<ConditionEvaluation> {
   switch (compiled.kind) {
     case "none":
       return MET;
     case "invalid":
       return compiled.error;
     case "legacy":
-      return runLegacy(compiled.list, compiled.messages, substitute);
+      return runLegacy(compiled.list, compiled.messages, substitute, context);
     case "any-all":
-      return runAnyAll(compiled.any, compiled.all, compiled.messages, substitute);
+      return runAnyAll(compiled.any, compiled.all, compiled.messages, substitute, context);
   }
 }
 
 /** `{any, all}`: see evaluate.ts. Message lists are only built when some condition has a message. */
-function runAnyAll(anyList: readonly CompiledCondition[], allList: readonly CompiledCondition[], withMessages: boolean, substitute: Substitute): Result<ConditionEvaluation> {
+function runAnyAll(anyList: readonly CompiledCondition[], allList: readonly CompiledCondition[], withMessages: boolean, substitute: SubstituteIn<unknown>, context: unknown): Result<ConditionEvaluation> {
   const passed: string[] | undefined = withMessages ? [] : undefined;
   const failed: string[] | undefined = withMessages ? [] : undefined;
   let anyHolds = anyList.length === 0;
   for (const c of anyList) {
-    const v = holds(c, substitute);
+    const v = holds(c, substitute, context);
     if (v !== true && v !== false) return v;
     if (v) {
       anyHolds = true;
@@ -104,7 +111,7 @@ function runAnyAll(anyList: readonly CompiledCondition[], allList: readonly Comp
   }
   let allHold = true;
   for (const c of allList) {
-    const v = holds(c, substitute);
+    const v = holds(c, substitute, context);
     if (v !== true && v !== false) return v;
     if (!v) {
       allHold = false;
@@ -118,10 +125,10 @@ function runAnyAll(anyList: readonly CompiledCondition[], allList: readonly Comp
   return ok(conditionOutcome(met, met ? passed : failed, "; "));
 }
 
-function runLegacy(list: readonly CompiledCondition[], withMessages: boolean, substitute: Substitute): Result<ConditionEvaluation> {
+function runLegacy(list: readonly CompiledCondition[], withMessages: boolean, substitute: SubstituteIn<unknown>, context: unknown): Result<ConditionEvaluation> {
   const passed: string[] = [];
   for (const c of list) {
-    const v = holds(c, substitute);
+    const v = holds(c, substitute, context);
     if (v !== true && v !== false) return v;
     if (!v) {
       if (!withMessages) return NOT_MET;
@@ -134,16 +141,16 @@ function runLegacy(list: readonly CompiledCondition[], withMessages: boolean, su
 }
 
 /** Substitutes one condition's key and value, then applies its operator. */
-function holds(c: CompiledCondition, substitute: Substitute): boolean | { ok: false; error: EngineError } {
+function holds(c: CompiledCondition, substitute: SubstituteIn<unknown>, context: unknown): boolean | { ok: false; error: EngineError } {
   let key = c.key;
   if (!c.keyFixed) {
-    const r = substitute(key);
+    const r = substitute(key, context);
     if (!r.ok) return err("variable-substitution", `failed to substitute variables in condition key: ${r.error.message}`);
     key = r.value;
   }
   let value = c.value;
   if (!c.valueFixed) {
-    const r = substitute(value);
+    const r = substitute(value, context);
     if (!r.ok) return err("variable-substitution", `failed to substitute variables in condition value: ${r.error.message}`);
     value = r.value;
   }

@@ -15,4 +15,4 @@ export { allIn, allNotIn } from "./all-in.js";
 export { numericOperator, type Comparison } from "./numeric.js";
 export { durationOperator } from "./duration-operators.js";
 export { goSprint } from "./go-format.js";
-export type { ConditionEvaluation, ConditionsContext, EvaluateOptions, OperatorFn, Substitute } from "./types.js";
+export type { ConditionEvaluation, ConditionsContext, EvaluateOptions, OperatorFn, Substitute, SubstituteIn } from "./types.js";

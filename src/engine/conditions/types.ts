@@ -7,6 +7,9 @@ export type OperatorFn = (key: JsonValue, value: JsonValue) => boolean;
 /** Resolves `{{ }}` variables in a condition key or value (supplied by the caller). */
 export type Substitute = (v: JsonValue) => Result<JsonValue>;
 
+/** A substitute that is given the caller's context (its variable scope) with each value. */
+export type SubstituteIn<C> = (v: JsonValue, context: C) => Result<JsonValue>;
+
 /** Where the conditions sit; only changes the wording of parse errors, as in Kyverno. */
 export type ConditionsContext = "preconditions" | "deny conditions";
 

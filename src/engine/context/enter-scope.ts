@@ -4,7 +4,7 @@
  * error means for them (a rule result, the next element, …).
  */
 import type { ContextEntry } from "../api/policy.js";
-import { runConditions } from "../conditions/index.js";
+import { runConditions, type CompiledConditions } from "../conditions/index.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { loadContextEntries } from "./load-entries.js";
 
@@ -13,8 +13,16 @@ export type ScopeOutcome =
   | { readonly kind: "skip"; readonly message: string }
   | { readonly kind: "error"; readonly stage: "context" | "preconditions"; readonly message: string };
 
-/** `context` and `preconditions` as written (absent, null or empty: nothing to do). */
-export function enterScope(vars: SubstitutionScope, context: unknown, preconditions: unknown): ScopeOutcome {
+/** Whether `enterScope` has nothing to do for this `context` and these `preconditions`: it would return the scope as it is. */
+export function entersAsIs(context: unknown, preconditions: unknown): boolean {
+  return !(Array.isArray(context) && context.length > 0) && (preconditions === undefined || preconditions === null);
+}
+
+/**
+ * `context` and `preconditions` as written (absent, null or empty: nothing to do). A caller that
+ * enters many scopes with the same preconditions may pass them already compiled, as `compiled`.
+ */
+export function enterScope(vars: SubstitutionScope, context: unknown, preconditions: unknown, compiled?: CompiledConditions): ScopeOutcome {
   let scope = vars;
   if (Array.isArray(context) && context.length > 0) {
     const loaded = loadContextEntries(context as readonly ContextEntry[], scope);
@@ -22,8 +30,7 @@ export function enterScope(vars: SubstitutionScope, context: unknown, preconditi
     scope = { ...scope, data: loaded.value };
   }
   if (preconditions !== undefined && preconditions !== null) {
-    const ready = scope;
-    const pre = runConditions(ready.cache.conditions(preconditions, "preconditions"), (v) => substituteAll(v, ready));
+    const pre = runConditions(compiled ?? scope.cache.conditions(preconditions, "preconditions"), substituteAll, scope);
     if (!pre.ok) return { kind: "error", stage: "preconditions", message: `failed to evaluate preconditions: ${pre.error.message}` };
     if (!pre.value.met) {
       const detail = pre.value.message;

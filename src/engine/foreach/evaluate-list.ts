@@ -4,6 +4,7 @@
  */
 import type { JsonValue } from "../api/json.js";
 import { substituteString, type SubstitutionScope } from "../variables/index.js";
+import { elementKey, indexKey } from "./element-scopes.js";
 
 export type ListOutcome =
   | { readonly kind: "items"; readonly items: readonly JsonValue[] }
@@ -26,9 +27,6 @@ export function evaluateList(list: string, vars: SubstitutionScope): ListOutcome
   return { kind: "items", items: value };
 }
 
-const ELEMENT_KEYS: readonly string[] = Array.from({ length: 8 }, (_, i) => `element${i}`);
-const INDEX_KEYS: readonly string[] = Array.from({ length: 8 }, (_, i) => `elementIndex${i}`);
-
 /** The scope for one element: `element`/`elementIndex`, and `element<N>`/`elementIndex<N>` for nesting level N. */
 export function withElement(vars: SubstitutionScope, element: JsonValue, index: number, depth: number): SubstitutionScope {
   // Object.assign, then plain stores: measured on Node 20, a spread followed by new keys (in the
@@ -36,7 +34,7 @@ export function withElement(vars: SubstitutionScope, element: JsonValue, index: 
   const data: Record<string, JsonValue> = Object.assign({}, vars.data);
   data["element"] = element;
   data["elementIndex"] = index;
-  data[ELEMENT_KEYS[depth] ?? `element${depth}`] = element;
-  data[INDEX_KEYS[depth] ?? `elementIndex${depth}`] = index;
+  data[elementKey(depth)] = element;
+  data[indexKey(depth)] = index;
   return { ...vars, data };
 }

@@ -4,14 +4,18 @@
  * that substitution fails, Kyverno shows the condition messages alone.
  */
 import type { Conditions } from "../api/policy.js";
-import { runConditions } from "../conditions/index.js";
+import { runConditions, type CompiledConditions } from "../conditions/index.js";
 import { substituteAll, substituteString } from "../variables/index.js";
 import { passOutcome } from "./messages.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
 
 export function validateDeny(conditions: Conditions | undefined, message: string | undefined, scope: ValidateScope): ValidateOutcome {
-  const vars = scope.vars;
-  const result = runConditions(vars.cache.conditions(conditions, "deny conditions"), (v) => substituteAll(v, vars));
+  return validateCompiledDeny(scope.vars.cache.conditions(conditions, "deny conditions"), message, scope);
+}
+
+/** `validateDeny` with the deny conditions already compiled (a foreach compiles them once for all its elements). */
+export function validateCompiledDeny(conditions: CompiledConditions, message: string | undefined, scope: ValidateScope): ValidateOutcome {
+  const result = runConditions(conditions, substituteAll, scope.vars);
   if (!result.ok) return { status: "error", message: `failed to check deny conditions: ${result.error.message}` };
   if (!result.value.met) return passOutcome(scope);
   const combined = [message ?? "", result.value.message].filter((m) => m !== "").join("; ");

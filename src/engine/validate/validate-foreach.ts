@@ -5,10 +5,13 @@
  * element applied, the rule gives no result.
  */
 import type { ForEachValidation } from "../api/policy.js";
-import { enterScope } from "../context/enter-scope.js";
-import { evaluateList, withElement } from "../foreach/evaluate-list.js";
+import type { CompiledConditions } from "../conditions/index.js";
+import { enterScope, entersAsIs } from "../context/enter-scope.js";
+import { ElementScopes } from "../foreach/element-scopes.js";
+import { evaluateList } from "../foreach/evaluate-list.js";
 import { passOutcome } from "./messages.js";
 import { runValidation } from "./run-validation.js";
+import { validateCompiledDeny } from "./validate-deny.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
 
 const MAX_DEPTH = 8;
@@ -19,16 +22,28 @@ export function validateForEach(list: readonly ForEachValidation[], message: str
   for (const fe of list) {
     const elements = evaluateList(fe.list, scope.vars);
     if (elements.kind === "error") return { status: "error", message: `failed to evaluate list ${fe.list}: ${elements.message}` };
-    if (elements.kind === "missing") continue;
+    if (elements.kind === "missing" || elements.items.length === 0) continue;
+    // Made once per list rather than per element: the element scopes, and the compiled
+    // preconditions and deny conditions (an element with neither context nor preconditions
+    // validates in its element scope as it is).
+    const scopes = new ElementScopes(scope.vars, depth);
+    const asIs = entersAsIs(fe.context, fe.preconditions);
+    const preconditions = asIs || fe.preconditions === undefined || fe.preconditions === null ? undefined : scope.vars.cache.conditions(fe.preconditions, "preconditions");
+    let deny: CompiledConditions | undefined;
     for (let index = 0; index < elements.items.length; index++) {
       const element = elements.items[index];
       if (element === null || element === undefined) continue;
-      const entered = enterScope(withElement(scope.vars, element, index, depth), fe.context, fe.preconditions);
-      if (entered.kind === "error" && entered.stage === "context") return { status: "error", message: entered.message };
-      if (entered.kind !== "ready") continue;
-      const vars = entered.vars;
+      let vars = scopes.at(element, index);
+      if (!asIs) {
+        const entered = enterScope(vars, fe.context, fe.preconditions, preconditions);
+        if (entered.kind === "error" && entered.stage === "context") return { status: "error", message: entered.message };
+        if (entered.kind !== "ready") continue;
+        vars = entered.vars;
+      }
       const target = fe.elementScope === false ? scope.target : element;
-      const outcome = runValidation(fe, message, { ...scope, target, vars }, depth + 1);
+      const elementScope: ValidateScope = { ...scope, target, vars };
+      // runValidation would pick deny first too.
+      const outcome = fe.deny !== undefined ? validateCompiledDeny((deny ??= vars.cache.conditions(fe.deny.conditions, "deny conditions")), message, elementScope) : runValidation(fe, message, elementScope, depth + 1);
       if (outcome === undefined || outcome.status === "skip") continue;
       if (outcome.status !== "pass") {
         return { ...outcome, message: `validation failure: ${outcome.message}` };
