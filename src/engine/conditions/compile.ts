@@ -10,6 +10,7 @@ import type { Condition } from "../api/policy.js";
 import { err, ok, type EngineError, type Result } from "../api/result.js";
 import { holdsNoVariables } from "../variables/inert.js";
 import { isKnownOperatorName, operatorFor } from "./operators.js";
+import { preparedSetOperator } from "./prepared-set.js";
 import type { ConditionEvaluation, ConditionsContext, OperatorFn, Substitute, SubstituteIn } from "./types.js";
 
 export interface CompiledCondition {
@@ -63,13 +64,15 @@ function compileCondition(c: Condition): CompiledCondition {
   const key = c.key ?? null;
   const value = c.value ?? null;
   const operatorName = operatorOf(c);
+  const valueFixed = holdsNoVariables(value);
   return {
     key,
     value,
     keyFixed: holdsNoVariables(key),
-    valueFixed: holdsNoVariables(value),
+    valueFixed,
     operatorName,
-    operator: operatorFor(operatorName),
+    // A set operator against a list fixed in the policy stringifies the list once, here.
+    operator: (valueFixed ? preparedSetOperator(operatorName, value) : undefined) ?? operatorFor(operatorName),
     message: typeof c.message === "string" ? c.message : "",
   };
 }
