@@ -63,6 +63,7 @@ export function compileMatch(rule: Pick<Rule, "match" | "exclude">): CompiledMat
   const match = compileBlock(rule.match);
   const exclude = rule.exclude == null ? undefined : compileBlock(rule.exclude);
   return {
+    kinds: match.kinds,
     match(req: MatchRequest): MatchOutcome {
       if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) {
         const ns = resourceNamespace(req.resource);

@@ -49,4 +49,9 @@ export interface CompiledMatch {
   match(req: MatchRequest): MatchOutcome;
   /** The same decision as `match`, without building reasons: the hot path of the pipeline. */
   matches(req: MatchRequest): boolean;
+  /**
+   * The only kinds the rule can match, when its match names literal kinds (no wildcard): a request
+   * of any other kind is not matched. undefined: any kind may match.
+   */
+  readonly kinds: readonly string[] | undefined;
 }

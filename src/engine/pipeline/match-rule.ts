@@ -1,6 +1,6 @@
 /** One rule's match/exclude against the resource a request carries (user info is ignored in background scans). */
 import { parseApiVersion, resourceApiVersion, resourceKind, type Operation, type Resource } from "../api/resource.js";
-import type { MatchRequest } from "../match/index.js";
+import type { CompiledMatch, MatchRequest } from "../match/index.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import type { EngineRequest } from "./types.js";
 
@@ -18,4 +18,30 @@ export function matchRequestFor(policy: CompiledPolicy, subject: Resource, opera
 
 export function ruleMatches(compiled: CompiledRule, req: MatchRequest): boolean {
   return compiled.matcher.matches(req);
+}
+
+/** One match request and the decisions of the matchers already asked about it. */
+export interface MatchContext {
+  readonly req: MatchRequest;
+  /** Matchers are shared by rules written alike (match/shared-match.ts): each decides once. */
+  readonly decided: Map<CompiledMatch, boolean>;
+}
+
+export function matchContext(req: MatchRequest): MatchContext {
+  return { req, decided: new Map<CompiledMatch, boolean>() };
+}
+
+/**
+ * `ruleMatches`, deciding each matcher once per match request (a decision depends on the request
+ * alone). A rule whose kinds rule the request out is answered first, without the memo.
+ */
+export function ruleMatchesOnce(compiled: CompiledRule, ctx: MatchContext): boolean {
+  const matcher = compiled.matcher;
+  if (matcher.kinds !== undefined && !matcher.kinds.includes(ctx.req.gvk.kind)) return false;
+  let decision = ctx.decided.get(matcher);
+  if (decision === undefined) {
+    decision = matcher.matches(ctx.req);
+    ctx.decided.set(matcher, decision);
+  }
+  return decision;
 }

@@ -3,7 +3,7 @@ import type { JsonObject } from "../api/json.js";
 import { exceedsDepth } from "../api/json-depth.js";
 import type { Operation } from "../api/resource.js";
 import { buildRequestContext, setDotted } from "../context/request-context.js";
-import type { MatchRequest } from "../match/index.js";
+import type { MatchContext } from "./match-rule.js";
 import type { EngineRequest } from "./types.js";
 
 export interface RequestBase {
@@ -12,7 +12,7 @@ export interface RequestBase {
   /** The object or old object is nested deeper than the engine evaluates. */
   readonly tooDeep: boolean;
   /** Validate's match requests for this request, by policy namespace (filled by validatePolicy). */
-  readonly matchRequests: Map<string, MatchRequest>;
+  readonly matchRequests: Map<string, MatchContext>;
 }
 
 interface Memo {
@@ -57,7 +57,7 @@ function buildBase(request: EngineRequest, images: boolean, tooDeep: boolean | u
     base,
     operation: operationOf(base) ?? request.operation,
     tooDeep: tooDeep ?? (exceedsDepth(request.resource) || exceedsDepth(request.oldResource)),
-    matchRequests: new Map<string, MatchRequest>(),
+    matchRequests: new Map<string, MatchContext>(),
   };
 }
 

@@ -15,7 +15,7 @@ import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
 import { ruleResult, ruleScope } from "./rule-scope.js";
-import { matchRequestFor, ruleMatches } from "./match-rule.js";
+import { matchContext, matchRequestFor, ruleMatchesOnce } from "./match-rule.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
@@ -24,14 +24,14 @@ export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, e
   // Made on the first result, with room for one: most policies give one result per request.
   let results: RuleResult[] | undefined;
   // Every policy of one namespace (ClusterPolicies: "") matches against the same request.
-  let matchReq = matchRequests.get(policy.namespace);
-  if (matchReq === undefined) {
-    matchReq = matchRequestFor(policy, subject, operation, request);
-    matchRequests.set(policy.namespace, matchReq);
+  let matchCtx = matchRequests.get(policy.namespace);
+  if (matchCtx === undefined) {
+    matchCtx = matchContext(matchRequestFor(policy, subject, operation, request));
+    matchRequests.set(policy.namespace, matchCtx);
   }
   for (const compiled of policy.rules) {
     if (compiled.rule.validate === undefined) continue;
-    if (!ruleMatches(compiled, matchReq)) continue;
+    if (!ruleMatchesOnce(compiled, matchCtx)) continue;
     if (tooDeep) {
       results = add(results, { rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
       continue;

@@ -10,7 +10,7 @@ import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/in
 import { validatePass } from "../validate/messages.js";
 import { fastPassOf } from "../pipeline/fast-pass.js";
 import { staticAction } from "./static-action.js";
-import { compileMatch } from "../match/index.js";
+import { sharedMatch } from "../match/shared-match.js";
 import { PatternCache } from "../pattern/index.js";
 import type { JmesPathEngine } from "../jmespath/types.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
@@ -61,7 +61,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
     return {
       rule,
       name: rule.name,
-      matcher: compileMatch(rule),
+      matcher: sharedMatch(rule),
       autogenOf,
       action: staticAction(policy, rule),
       podSecurity,
