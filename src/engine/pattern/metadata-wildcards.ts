@@ -67,7 +67,8 @@ export function compileMetadataExpansion(pattern: JsonObject, compile: (expanded
       return isStringMap(resourceData) ? pickKeys(t.entries, Object.keys(resourceData)) : undefined;
     });
     if (picked.every((p) => p === undefined)) return undefined;
-    const signature = picked.map((p) => (p === undefined ? "\u0001" : p.join("\u0000"))).join("\u0002");
+    // JSON text, not a join: no two choices share it, whatever characters the resource keys hold.
+    const signature = JSON.stringify(picked);
     let node = memo.get(signature);
     if (node === undefined) {
       if (memo.size >= MEMO_LIMIT) memo.clear();

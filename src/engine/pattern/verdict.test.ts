@@ -166,4 +166,13 @@ describe("compiled verdicts agree with the pattern walk", () => {
     }
     assert.deepEqual([...statuses].sort(), ["fail", "pass"]);
   });
+
+  test("resources whose picked metadata keys would join alike each get their own expansion", () => {
+    // "k1*" and "*k3" pick "k1\u0000k2" and "k3" from one Pod, "k1" and "k2\u0000k3" from the other.
+    const compiled = compilePattern({ metadata: { labels: { "k1*": "v", "*k3": "w" } } });
+    const first: JsonValue = { metadata: { labels: { "k1\u0000k2": "v", k3: "w" } } };
+    const second: JsonValue = { metadata: { labels: { k1: "v", "k2\u0000k3": "w" } } };
+    assert.equal(compiled.match(first).status, "pass");
+    assert.equal(compiled.match(second).status, "pass");
+  });
 });
