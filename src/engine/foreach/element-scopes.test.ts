@@ -16,13 +16,14 @@ describe("ElementScopes", () => {
   const items = [{ name: "c0" }, "s", 3, { name: "c3" }];
 
   for (const depth of [0, 1, 7, 9]) {
-    test(`at depth ${depth}, each element's scope is what withElement makes, keys in the same order`, () => {
+    test(`at depth ${depth}, an element's scope is the list's, with element, elementIndex, element${depth} and elementIndex${depth} after the context's keys`, () => {
       const scopes = new ElementScopes(outer, depth);
       items.forEach((element, index) => {
-        const fast = scopes.at(element, index);
-        const general = withElement(outer, element, index, depth);
-        assert.deepEqual(fast, general);
-        assert.deepEqual(Object.keys(fast.data), Object.keys(general.data));
+        const s = scopes.at(element, index);
+        assert.deepEqual(s.data, { ...outer.data, element, elementIndex: index, [`element${depth}`]: element, [`elementIndex${depth}`]: index });
+        assert.deepEqual(Object.keys(s.data), ["request", "images", "team", "element", "elementIndex", `element${depth}`, `elementIndex${depth}`]);
+        assert.deepEqual({ ...s, data: null }, { ...outer, data: null });
+        assert.deepEqual(withElement(outer, element, index, depth), s, "withElement makes the same scope");
       });
     });
   }
@@ -31,7 +32,7 @@ describe("ElementScopes", () => {
     const first = withElement(outer, { name: "c0" }, 0, 0);
     const scopes = new ElementScopes(first, 1);
     const inner = scopes.at("NET_RAW", 2);
-    assert.deepEqual(inner.data, withElement(first, "NET_RAW", 2, 1).data);
+    assert.deepEqual(inner.data, { ...outer.data, element: "NET_RAW", elementIndex: 2, element0: { name: "c0" }, elementIndex0: 0, element1: "NET_RAW", elementIndex1: 2 });
     assert.deepEqual(Object.keys(inner.data), ["request", "images", "team", "element", "elementIndex", "element0", "elementIndex0", "element1", "elementIndex1"]);
     assert.equal(inner.data["element0"], first.data["element0"]);
   });

@@ -2,8 +2,8 @@
  * The variable scopes of one foreach list's elements. The context is copied once per list, with
  * `element`, `elementIndex`, `element<N>` and `elementIndex<N>` already in place; each element then
  * gets its own copy of that template, with those four keys set. Every element still has a data
- * object of its own (nothing an element's evaluation keeps can see a later element), and the
- * keys come in the same order as `withElement` gives them. Measured on Node 20: copying a template
+ * object of its own (nothing an element's evaluation keeps can see a later element); the keys come
+ * after the context's, in that order. Measured on Node 20: copying a template
  * that already holds the keys costs about a third of copying the context and adding them.
  */
 import type { JsonValue } from "../api/json.js";
@@ -13,12 +13,12 @@ const ELEMENT_KEYS: readonly string[] = Array.from({ length: 8 }, (_, i) => `ele
 const INDEX_KEYS: readonly string[] = Array.from({ length: 8 }, (_, i) => `elementIndex${i}`);
 
 /** The key nesting level `depth` sets to the element: `element<depth>`. */
-export function elementKey(depth: number): string {
+function elementKey(depth: number): string {
   return ELEMENT_KEYS[depth] ?? `element${depth}`;
 }
 
 /** The key nesting level `depth` sets to the element's index: `elementIndex<depth>`. */
-export function indexKey(depth: number): string {
+function indexKey(depth: number): string {
   return INDEX_KEYS[depth] ?? `elementIndex${depth}`;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from "../api/json.js";
 import { substituteString, type SubstitutionScope } from "../variables/index.js";
-import { elementKey, indexKey } from "./element-scopes.js";
+import { ElementScopes } from "./element-scopes.js";
 
 export type ListOutcome =
   | { readonly kind: "items"; readonly items: readonly JsonValue[] }
@@ -27,14 +27,10 @@ export function evaluateList(list: string, vars: SubstitutionScope): ListOutcome
   return { kind: "items", items: value };
 }
 
-/** The scope for one element: `element`/`elementIndex`, and `element<N>`/`elementIndex<N>` for nesting level N. */
+/**
+ * The scope for one element: `element`/`elementIndex`, and `element<N>`/`elementIndex<N>` for
+ * nesting level N. A caller with many elements of one list makes `ElementScopes` once instead.
+ */
 export function withElement(vars: SubstitutionScope, element: JsonValue, index: number, depth: number): SubstitutionScope {
-  // Object.assign, then plain stores: measured on Node 20, a spread followed by new keys (in the
-  // literal or assigned after it) costs 1–3 µs per copy, Object.assign about 0.08 µs.
-  const data: Record<string, JsonValue> = Object.assign({}, vars.data);
-  data["element"] = element;
-  data["elementIndex"] = index;
-  data[elementKey(depth)] = element;
-  data[indexKey(depth)] = index;
-  return { ...vars, data };
+  return new ElementScopes(vars, depth).at(element, index);
 }

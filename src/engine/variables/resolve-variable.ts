@@ -7,6 +7,7 @@ import type { JsonValue } from "../api/json.js";
 import { err, type Result } from "../api/result.js";
 import { JmesPathError } from "../jmespath/types.js";
 import { componentsToJmesPath, parseTraversalPath, skipN, skipPast } from "./kyverno-path.js";
+import type { Compiled } from "./expression-cache.js";
 import { goTrimSpace } from "./scanner.js";
 import type { SubstitutionScope } from "./types.js";
 
@@ -46,23 +47,36 @@ export function deleteRewrite(variable: string): string {
   return variable.replaceAll("request.object", "request.oldObject");
 }
 
-function query(variable: string, scope: SubstitutionScope): Result<JsonValue, string> {
-  const q = goTrimSpace(variable);
-  if (q === "") return { ok: false, error: "invalid query (nil)" };
-  const compiled = scope.cache.compile(q, scope.jmespath);
-  if (!compiled.ok) return { ok: false, error: `incorrect query ${q}: ${compiled.error.message}` };
+/** A variable's query as Kyverno runs it: the variable as error texts name it, trimmed, and compiled (none when empty). */
+export interface PreparedQuery {
+  readonly variable: string;
+  readonly query: string;
+  readonly compiled: Compiled | undefined;
+}
+
+export function prepareQuery(variable: string, scope: SubstitutionScope): PreparedQuery {
+  const query = goTrimSpace(variable);
+  return { variable, query, compiled: query === "" ? undefined : scope.cache.compile(query, scope.jmespath) };
+}
+
+/** Runs a prepared query on the scope's data; every failure reads `failed to resolve <variable> at path <path>: <reason>`. */
+export function runQuery(prepared: PreparedQuery, path: string, scope: SubstitutionScope): Result<JsonValue> {
+  const compiled = prepared.compiled;
+  if (compiled === undefined) return failure(prepared, path, "invalid query (nil)");
+  if (!compiled.ok) return failure(prepared, path, `incorrect query ${prepared.query}: ${compiled.error.message}`);
   try {
     return { ok: true, value: compiled.value.search(scope.data, scope.fnctx) ?? null };
   } catch (e) {
     const reason = e instanceof JmesPathError || e instanceof Error ? e.message : String(e);
-    return { ok: false, error: `JMESPath query failed: ${reason}` };
+    return failure(prepared, path, `JMESPath query failed: ${reason}`);
   }
+}
+
+function failure(prepared: PreparedQuery, path: string, reason: string): Result<JsonValue> {
+  return err(SUBSTITUTION_ERROR, `failed to resolve ${prepared.variable} at path ${path}: ${reason}`, path);
 }
 
 /** Evaluates the variable `expression` (as written, trimmed) found in the string at `path`. */
 export function resolveVariable(expression: string, path: string, scope: SubstitutionScope): Result<JsonValue> {
-  const variable = rewriteExpression(expression, path, scope);
-  const result = query(variable, scope);
-  if (result.ok) return result;
-  return err(SUBSTITUTION_ERROR, `failed to resolve ${variable} at path ${path}: ${result.error}`, path);
+  return runQuery(prepareQuery(rewriteExpression(expression, path, scope), scope), path, scope);
 }
