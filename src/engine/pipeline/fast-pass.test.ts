@@ -24,19 +24,54 @@ const unlabelled = pod("web", { labels: { team: "a" } });
 const requireApp = { message: "app label", pattern: { metadata: { labels: { app: "?*" } } } };
 
 describe("fastPassOf", () => {
-  test("a fixed pattern passes at once with the rule's own pass result, and leaves anything else to the full way", () => {
+  test("a fixed pattern passes at once with the rule's own pass result", () => {
     const policy = compiled({ validate: requireApp });
     const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
-    assert.equal(fast(labelled), ruleOf(policy).validatePass?.result);
-    assert.deepEqual(fast(labelled), { rule: "r", type: "Validation", status: "pass", message: "validation rule 'r' passed." });
-    assert.equal(fast(unlabelled), undefined);
+    assert.equal(fast(labelled, "CREATE"), ruleOf(policy).validatePass?.result);
+    assert.deepEqual(fast(labelled, "CREATE"), { rule: "r", type: "Validation", status: "pass", message: "validation rule 'r' passed." });
   });
 
-  test("a fixed anyPattern passes with the index of the pattern that passed", () => {
+  test("a plain failure is Kyverno's text with the failing path, the same object for every resource failing there", () => {
+    const policy = compiled({ validate: requireApp });
+    const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
+    const failed = fast(unlabelled, "CREATE");
+    assert.deepEqual(failed, { rule: "r", type: "Validation", status: "fail", message: "validation error: app label. rule r failed at path /metadata/labels/app/", path: "/metadata/labels/app/" });
+    assert.equal(fast(pod("db", { labels: { team: "b" } }), "CREATE"), failed);
+    assert.deepEqual(fast(pod("api", { labels: {} }), "DELETE"), failed);
+  });
+
+  test("a failure answered fast is the one the full way gives", () => {
+    const policy = compiled({ validate: requireApp });
+    const fast = engine.validate(policy, { resource: unlabelled, operation: "CREATE", namespaceLabels: {} }).rules;
+    // An exception that does not apply sends the request the full way without changing its answer.
+    const exception = compileException({
+      apiVersion: "kyverno.io/v2",
+      kind: "PolicyException",
+      metadata: { name: "other", namespace: "default" },
+      spec: { exceptions: [{ policyName: "other", ruleNames: ["r"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } },
+    });
+    if (!exception.ok) throw new Error(exception.problems.map((p) => p.message).join("; "));
+    const full = engine.validate(policy, { resource: unlabelled, operation: "CREATE", namespaceLabels: {}, exceptions: [exception.exception] }).rules;
+    assert.deepEqual(fast, full);
+  });
+
+  test("an UPDATE failure, a message with variables and a skip are left to the full way", () => {
+    const policy = compiled({ validate: requireApp });
+    const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
+    assert.equal(fast(unlabelled, "UPDATE"), undefined);
+    const named = compiled({ validate: { message: "{{ request.object.metadata.name }} needs an app label", pattern: requireApp.pattern } });
+    assert.equal((ruleOf(named).fastPass ?? assert.fail("expected a fast pass"))(unlabelled, "CREATE"), undefined);
+    // A conditional anchor that does not hold: a skip, with the full way's reason.
+    const onlyDb = compiled({ validate: { message: "m", pattern: { metadata: { "(name)": "db", labels: { app: "?*" } } } } });
+    assert.equal((ruleOf(onlyDb).fastPass ?? assert.fail("expected a fast pass"))(unlabelled, "CREATE"), undefined);
+    assert.equal(engine.validate(onlyDb, { resource: unlabelled, operation: "CREATE", namespaceLabels: {} }).rules[0]?.status, "skip");
+  });
+
+  test("a fixed anyPattern passes with the index of the pattern that passed, and leaves failures to the full way", () => {
     const policy = compiled({ validate: { message: "m", anyPattern: [{ metadata: { labels: { app: "db" } } }, { metadata: { labels: { app: "?*" } } }] } });
     const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
-    assert.deepEqual(fast(labelled), { rule: "r", type: "Validation", status: "pass", message: "validation rule 'r' anyPattern[1] passed." });
-    assert.equal(fast(unlabelled), undefined);
+    assert.deepEqual(fast(labelled, "CREATE"), { rule: "r", type: "Validation", status: "pass", message: "validation rule 'r' anyPattern[1] passed." });
+    assert.equal(fast(unlabelled, "CREATE"), undefined);
   });
 
   const without: [string, JsonObject][] = [

@@ -2,20 +2,29 @@
  * The pass of a validate rule that needs no scope: a `pattern` or `anyPattern` with no variables
  * or references anywhere, on a rule without context entries or preconditions. Such a rule's
  * verdict depends on the resource alone, so its patterns are compiled with the policy and its pass
- * results made once. At evaluation a passing resource returns that result at once; anything else
- * (a failure, a skip, an error, or a request that carries PolicyExceptions) goes the full way,
- * which writes Kyverno's messages, so the fast path can only ever answer "pass".
+ * results made once. At evaluation a passing resource returns that result at once.
+ *
+ * A `pattern` rule whose message holds no variables also answers a plain failure (not on UPDATE,
+ * where allowExistingViolations needs the old object): its text depends on the failing path alone,
+ * so the result for a path is made once and given again, as the same object, to every resource
+ * that fails there. The webhook's denial text then finds the message already rendered.
+ * Anything else (a skip, an error, an UPDATE failure, or a request that carries PolicyExceptions)
+ * goes the full way, which writes Kyverno's messages.
  */
 import type { JsonValue } from "../api/json.js";
 import type { Rule } from "../api/policy.js";
+import type { Operation } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
 import type { PatternCache } from "../pattern/index.js";
-import { anyPatternPassMessage } from "../validate/messages.js";
+import { anyPatternPassMessage, patternFailMessage } from "../validate/messages.js";
 import { holdsNoVariables } from "../variables/inert.js";
 import { ruleResult } from "./rule-scope.js";
 
-/** The rule's pass result for this resource, or undefined: evaluate the rule the full way. */
-export type FastPass = (resource: JsonValue) => RuleResult | undefined;
+/** The rule's result for this resource, or undefined: evaluate the rule the full way. */
+export type FastPass = (resource: JsonValue, operation: Operation) => RuleResult | undefined;
+
+/** Failing paths whose results a rule keeps; a rule that fails at more starts over. */
+const FAILURES_KEPT = 64;
 
 /**
  * The fast pass for a rule, when it has one. `pass` is the rule's pass result made at compile
@@ -30,7 +39,21 @@ export function fastPassOf(rule: Rule, pass: RuleResult | undefined, patterns: P
   if (v.pattern !== undefined) {
     if (!holdsNoVariables(v.pattern)) return undefined;
     const compiled = patterns.get(v.pattern);
-    return (resource) => (compiled.match(resource).status === "pass" ? pass : undefined);
+    const message = v.message ?? "";
+    if (message.includes("{{")) return (resource) => (compiled.match(resource).status === "pass" ? pass : undefined);
+    const failures = new Map<string, RuleResult>();
+    return (resource, operation) => {
+      const outcome = compiled.match(resource);
+      if (outcome.status === "pass") return pass;
+      if (outcome.status !== "fail" || operation === "UPDATE") return undefined;
+      let failed = failures.get(outcome.path);
+      if (failed === undefined) {
+        failed = ruleResult(rule.name, "Validation", "fail", patternFailMessage(rule.name, message, outcome.path), outcome.path);
+        if (failures.size >= FAILURES_KEPT) failures.clear();
+        failures.set(outcome.path, failed);
+      }
+      return failed;
+    };
   }
   if (v.anyPattern !== undefined && v.anyPattern.length > 0) {
     if (!holdsNoVariables(v.anyPattern)) return undefined;
