@@ -16,10 +16,11 @@ export interface ResourceId {
 export function denialMessage(resource: ResourceId, responses: readonly PolicyResponse[]): string {
   const failures = new Map<string, Map<string, string>>();
   for (const response of responses) {
-    const rules = new Map<string, string>();
-    for (const r of response.rules) if (r.status !== "pass" && r.status !== "skip") rules.set(r.rule, r.message);
+    // Made for the policies with something to show only: most responses of a denied review passed.
+    let rules: Map<string, string> | undefined;
+    for (const r of response.rules) if (r.status !== "pass" && r.status !== "skip") (rules ??= new Map<string, string>()).set(r.rule, r.message);
     // Kyverno keys the map by policy name alone: a later policy of the same name replaces an earlier one.
-    if (rules.size > 0) failures.set(response.policy.name, rules);
+    if (rules !== undefined) failures.set(response.policy.name, rules);
   }
   const id = `${resource.kind}/${resource.namespace}/${resource.name}`;
   return `\n\nresource ${id} was blocked due to the following policies \n\n${marshalNestedMap(failures)}`;

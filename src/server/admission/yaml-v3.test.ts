@@ -51,6 +51,9 @@ describe("yaml.v3 scalar styles", () => {
     const first = two(["b2", "a10", "a9", "B"]);
     assert.equal(first, two(["b2", "a10", "a9", "B"]));
     assert.deepEqual(Object.keys(parse(first) as object), ["B", "a9", "a10", "b2"]);
+    // Lists already in yaml.v3's order (not JavaScript's: a9 before a10) are kept; one pair out of it is not.
+    assert.deepEqual(Object.keys(parse(two(["B", "a9", "a10", "b2"])) as object), ["B", "a9", "a10", "b2"]);
+    assert.deepEqual(Object.keys(parse(two(["B", "a9", "b2", "a10"])) as object), ["B", "a9", "a10", "b2"]);
     // One key holding a NUL, and two keys: each renders its own keys.
     assert.deepEqual(Object.keys(parse(two(["x\u0000y", "z"])) as object), ["x\u0000y", "z"]);
     assert.deepEqual(Object.keys(parse(two(["x", "y\u0000z"])) as object), ["x", "y\u0000z"]);

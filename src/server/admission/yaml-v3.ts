@@ -50,9 +50,15 @@ function memo<V>(map: Map<string, V>, key: string, make: (key: string) => V): V 
 const sortedKeys = new Map<string, readonly string[]>();
 
 function sortedOnce(keys: readonly string[]): readonly string[] {
-  if (keys.length < 2) return keys;
+  if (keys.length < 2 || inOrder(keys)) return keys;
   // JSON text, not a join: no two key lists share it, whatever characters the keys hold.
   return memo(sortedKeys, JSON.stringify(keys), () => sortKeys(keys));
+}
+
+/** Whether the keys are already in yaml.v3's order (a denial's policies usually are: they are evaluated by name). */
+function inOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keyLess(keys[i] as string, keys[i - 1] as string)) return false;
+  return true;
 }
 
 const isLetter = (c: string): boolean => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c > "\x7f" && /\p{L}/u.test(c));
