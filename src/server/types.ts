@@ -8,6 +8,7 @@ import type { AdmissionPlans } from "./admission/plans.js";
 import type { Operation, RequestUserInfo } from "../engine/api/resource.js";
 import type { Engine } from "../engine/engine.js";
 import type { CompiledPolicy } from "../engine/policy/compiled-policy.js";
+import type { PolicyResponse } from "../engine/pipeline/types.js";
 import type { PolicyProblem } from "../engine/policy/problem.js";
 
 /** One immutable, loaded set of policies; a reload swaps the whole snapshot at once. */
@@ -63,24 +64,26 @@ export interface AdmissionOutcome {
   readonly warnings: number;
 }
 
-/** One rule result, for `kyverno_policy_results_total` / `kyverno_policy_execution_duration_seconds`. */
-export interface PolicyResultEvent {
-  readonly policy: CompiledPolicy;
-  readonly rule: string;
-  readonly ruleType: "validate" | "mutate" | "generate";
-  readonly result: "pass" | "fail" | "warn" | "error" | "skip";
-  readonly validationMode: "enforce" | "audit";
-  readonly resourceKind: string;
-  readonly resourceNamespace: string;
+/** What the rule results of one review are labelled with (`resource_kind`, `resource_namespace`, …); one object per review. */
+export interface ReviewFacts {
+  readonly kind: string;
+  readonly namespace: string;
   readonly operation: string;
   readonly dryRun: boolean;
-  readonly durationSeconds: number;
 }
+
+/** The rule type label of a result. */
+export type ResultRuleType = "validate" | "mutate" | "generate";
 
 /** The handlers report here; the metrics module implements it with prom-client. */
 export interface AdmissionRecorder {
   admission(outcome: AdmissionOutcome): void;
-  policyResult(event: PolicyResultEvent): void;
+  /**
+   * One policy's rule results for one review (`kyverno_policy_results_total`,
+   * `kyverno_policy_execution_duration_seconds`), each taking `secondsEach` of the policy's time.
+   * Called once per policy and review, with the engine's response as it is: no event is made per rule.
+   */
+  policyResults(review: ReviewFacts, response: PolicyResponse, ruleType: ResultRuleType, secondsEach: number): void;
 }
 
 /** Everything a pure admission handler needs. */

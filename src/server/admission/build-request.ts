@@ -12,12 +12,12 @@ import { resourceKind, resourceName, resourceNamespace, type RequestUserInfo } f
 import type { EngineRequest } from "../../engine/pipeline/types.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { CompiledException } from "../../engine/exceptions/index.js";
-import type { AdmissionDeps, ClusterFacts } from "../types.js";
+import type { AdmissionDeps, ClusterFacts, ReviewFacts } from "../types.js";
 import type { ResourceId } from "./denial-message.js";
 import { topLevelKind } from "./top-level-kind.js";
 import type { AdmissionRequestJson, GroupVersionKindJson } from "./types.js";
 
-export interface AdmissionSubject {
+export interface AdmissionSubject extends ReviewFacts {
   /** The request as handed to the engine. */
   readonly engineRequest: EngineRequest;
   /** The object the request is about, as sent: `object`, or `oldObject` for DELETE. */
@@ -31,6 +31,8 @@ export interface AdmissionSubject {
   readonly kind: string;
   readonly namespace: string;
   readonly name: string;
+  /** The review's operation (with kind, namespace and dryRun: the labels of its rule results). */
+  readonly operation: string;
   readonly dryRun: boolean;
 }
 
@@ -77,7 +79,7 @@ export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFact
     ...(exceptions?.namespaces !== undefined ? { exceptionNamespaces: exceptions.namespaces } : {}),
   };
   const objectId: ResourceId = { kind, namespace: resourceNamespace(sent), name: resourceName(sent) };
-  return { engineRequest, object: sent, objectId, kind, namespace, name, dryRun };
+  return { engineRequest, object: sent, objectId, kind, namespace, name, operation: request.operation, dryRun };
 }
 
 function namespaceLabels(request: AdmissionRequestJson, cluster: ClusterFacts, namespace: string): Readonly<Record<string, string>> {

@@ -36,7 +36,6 @@ export interface Evaluation {
 export function evaluateBatch(policies: readonly CompiledPolicy[], reviews: readonly BatchReview[], deps: AdmissionDeps): Evaluation[] {
   const out: Evaluation[] = reviews.map(() => ({ responses: [], left: [] }));
   const running = new Array<boolean>(reviews.length).fill(true);
-  const modes = reviews.map((review) => (p: CompiledPolicy, rule: string) => modeOf(p, rule, review.subject));
   /** This policy's response for each review it ran on (undefined: not run). */
   const step = new Array<PolicyResponse | undefined>(reviews.length);
   let t0 = deps.now();
@@ -64,7 +63,7 @@ export function evaluateBatch(policies: readonly CompiledPolicy[], reviews: read
       if (response === undefined || response.rules.length === 0) continue;
       const review = reviews[r] as BatchReview;
       (out[r] as Evaluation).responses.push(response);
-      recordRules(deps, review.request, review.subject, response, "validate", seconds, modes[r] as (p: CompiledPolicy, rule: string) => "enforce" | "audit");
+      recordRules(deps, review.subject, response, "validate", seconds);
     }
   }
   return out;
@@ -76,10 +75,6 @@ function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, subject: Ad
   } catch (e) {
     return evaluationError(policy, subject.object, "Validation", e);
   }
-}
-
-function modeOf(policy: CompiledPolicy, rule: string, subject: AdmissionSubject): "enforce" | "audit" {
-  return actionOf(policy, rule, subject) === "Enforce" ? "enforce" : "audit";
 }
 
 export function actionOf(policy: CompiledPolicy, rule: string, subject: AdmissionSubject): "Audit" | "Enforce" {

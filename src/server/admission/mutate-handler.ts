@@ -21,7 +21,7 @@ import type { AdmissionDeps } from "../types.js";
 import { buildRequest, exceptionsOf } from "./build-request.js";
 import { deadlineDenial, evaluateSafely, startDeadline } from "./deadline.js";
 import { guarded } from "./guard.js";
-import { failurePolicyOf, policyMode } from "./policy-traits.js";
+import { failurePolicyOf } from "./policy-traits.js";
 import { mutatePlanOf } from "./plans.js";
 import { outcomeOf, recordOutcome, recordRules } from "./record.js";
 import { denied, patched } from "./response.js";
@@ -57,7 +57,7 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
     }
     const t0 = deps.now();
     const response = evaluateSafely(policy, current, "Mutation", () => deps.engine.mutate(policy, { ...subject.engineRequest, resource: current }));
-    recordRules(deps, request, subject, response, "mutate", deps.now() - t0, policyMode);
+    recordRules(deps, subject, response, "mutate", deps.now() - t0);
     if (response.rules.length > 0) responses.push(response);
     const failed = response.rules.filter((r) => r.status === "fail" || r.status === "error");
     if (failed.length === 0) {

@@ -45,11 +45,6 @@ export function hasEnforceAction(policy: CompiledPolicy): boolean {
   });
 }
 
-/** The policy-level mode for metrics of rules without their own action (mutate): enforce or audit. */
-export function policyMode(policy: CompiledPolicy): "enforce" | "audit" {
-  return isEnforce(policy.document.spec.validationFailureAction) ? "enforce" : "audit";
-}
-
 function isEnforce(action: FailureAction | undefined): boolean {
   return typeof action === "string" && action.toLowerCase() === "enforce";
 }

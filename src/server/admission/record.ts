@@ -1,43 +1,18 @@
 /**
- * Reporting to the recorder (metrics and logs): one AdmissionOutcome per review and one
- * PolicyResultEvent per rule result. A policy's measured time is shared evenly among its rule
- * results. A recorder that throws never changes the admission answer.
+ * Reporting to the recorder (metrics and logs): one AdmissionOutcome per review, and each policy's
+ * rule results. A policy's measured time is shared evenly among its rule results. A recorder that
+ * throws never changes the admission answer.
  */
-import type { RuleStatus } from "../../engine/api/rule-result.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { AdmissionDeps, AdmissionOutcome, PolicyResultEvent } from "../types.js";
+import type { AdmissionDeps, AdmissionOutcome, ResultRuleType } from "../types.js";
 import type { AdmissionSubject } from "./build-request.js";
 import type { AdmissionRequestJson } from "./types.js";
 
-export function recordRules(
-  deps: AdmissionDeps,
-  request: AdmissionRequestJson,
-  subject: AdmissionSubject,
-  response: PolicyResponse,
-  ruleType: PolicyResultEvent["ruleType"],
-  durationSeconds: number,
-  modeOf: (policy: PolicyResponse["policy"], rule: string) => "enforce" | "audit",
-): void {
+/** A policy's rule results for a review (the subject carries the review's labels); none: nothing recorded. */
+export function recordRules(deps: AdmissionDeps, subject: AdmissionSubject, response: PolicyResponse, ruleType: ResultRuleType, durationSeconds: number): void {
   const n = response.rules.length;
-  const share = n > 0 ? Math.max(0, durationSeconds) / n : 0;
-  for (const r of response.rules) {
-    try {
-      deps.recorder.policyResult({
-        policy: response.policy,
-        rule: r.rule,
-        ruleType,
-        result: r.status satisfies RuleStatus,
-        validationMode: modeOf(response.policy, r.rule),
-        resourceKind: subject.kind,
-        resourceNamespace: subject.namespace,
-        operation: request.operation,
-        dryRun: subject.dryRun,
-        durationSeconds: share,
-      });
-    } catch {
-      // metrics and logs are best effort
-    }
-  }
+  if (n === 0) return;
+  safely(() => deps.recorder.policyResults(subject, response, ruleType, Math.max(0, durationSeconds) / n));
 }
 
 export function recordOutcome(deps: AdmissionDeps, outcome: AdmissionOutcome): void {

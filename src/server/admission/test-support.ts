@@ -4,7 +4,21 @@ import { createEngine, type Engine } from "../../engine/engine.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { compileException, type CompiledException } from "../../engine/exceptions/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import type { AdmissionDeps, AdmissionOutcome, PolicyResultEvent } from "../types.js";
+import type { RuleStatus } from "../../engine/api/rule-result.js";
+import type { AdmissionDeps, AdmissionOutcome, ResultRuleType } from "../types.js";
+
+/** One rule result as the recorder got it, with its review's labels. */
+export interface RecordedResult {
+  readonly policy: CompiledPolicy;
+  readonly rule: string;
+  readonly ruleType: ResultRuleType;
+  readonly result: RuleStatus;
+  readonly resourceKind: string;
+  readonly resourceNamespace: string;
+  readonly operation: string;
+  readonly dryRun: boolean;
+  readonly durationSeconds: number;
+}
 
 export interface FakeSetup {
   readonly policies?: readonly JsonObject[];
@@ -22,7 +36,7 @@ export interface Fake {
   readonly deps: AdmissionDeps;
   readonly engine: Engine;
   readonly admissions: AdmissionOutcome[];
-  readonly results: PolicyResultEvent[];
+  readonly results: RecordedResult[];
 }
 
 export function fakeDeps(setup: FakeSetup = {}): Fake {
@@ -38,7 +52,7 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
     return r.exception;
   });
   const admissions: AdmissionOutcome[] = [];
-  const results: PolicyResultEvent[] = [];
+  const results: RecordedResult[] = [];
   let t = 100;
   const deps: AdmissionDeps = {
     engine,
@@ -47,7 +61,14 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
       namespaceLabels: (ns) => setup.namespaces?.[ns] ?? {},
       roles: (user) => ({ roles: [], clusterRoles: setup.clusterRoles?.[user.username] ?? [] }),
     },
-    recorder: { admission: (o) => admissions.push(o), policyResult: (e) => results.push(e) },
+    recorder: {
+      admission: (o) => admissions.push(o),
+      policyResults: (review, response, ruleType, durationSeconds) => {
+        for (const r of response.rules) {
+          results.push({ policy: response.policy, rule: r.rule, ruleType, result: r.status, resourceKind: review.kind, resourceNamespace: review.namespace, operation: review.operation, dryRun: review.dryRun, durationSeconds });
+        }
+      },
+    },
     now: () => {
       const v = t;
       t += setup.clockStep ?? 0;

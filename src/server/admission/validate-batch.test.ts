@@ -67,7 +67,7 @@ describe("handleValidateBatch", () => {
     // (warn-team has emitWarning, so every Pod that is not denied is warned; nothing applies to the ConfigMap.)
     assert.deepEqual(shapes, ["warned", "denied", "400", "warned", "400", "denied", "denied", "warned", "allowed"]);
     // Per-result metrics: the same events, grouped by policy rather than by review.
-    const key = (e: (typeof alone.results)[number]): string => `${e.policy.name}/${e.rule}/${e.result}/${e.validationMode}/${e.operation}`;
+    const key = (e: (typeof alone.results)[number]): string => `${e.policy.name}/${e.rule}/${e.result}/${e.resourceNamespace}/${e.operation}`;
     assert.deepEqual(together.results.map(key).sort(), alone.results.map(key).sort());
     // One outcome per review; a batch records denials when it decides them, before the allowed ones.
     const outcome = (o: (typeof alone.admissions)[number]): string => `${o.uid} ${o.allowed} ${o.warnings}`;
@@ -77,7 +77,7 @@ describe("handleValidateBatch", () => {
   test("each policy runs over every review of the batch before the next policy", () => {
     const f = fakeDeps(setup);
     handleValidateBatch([reviewOf(pod("a", { labels: { app: "a" } }), { uid: uid(1) }), reviewOf(pod("b", { labels: { app: "b" } }), { uid: uid(2) })], f.deps, "fail");
-    const enforceClass = f.results.filter((e) => e.validationMode === "enforce").map((e) => `${e.policy.name}:${e.resourceNamespace}`);
+    const enforceClass = f.results.filter((e) => e.policy.name === "enforce-app" || e.policy.name === "deny-privileged").map((e) => `${e.policy.name}:${e.resourceNamespace}`);
     assert.deepEqual(enforceClass.slice(0, 4), ["enforce-app:default", "enforce-app:default", "deny-privileged:default", "deny-privileged:default"]);
   });
 

@@ -167,11 +167,11 @@ describe("validate: deadline and recording", () => {
     const ignoring = [requireApp({ ...enforce, failurePolicy: "Ignore" }, "first"), requireApp({ ...enforce, failurePolicy: "Ignore" }, "second")];
     assert.equal(run({ policies: ignoring, clockStep: 6, deadlineSeconds: 10 }, reviewOf(labelled)).response.allowed, true);
   });
-  test("one policyResult per rule result, with the rule's mode", () => {
+  test("every rule result is recorded, with its review's labels", () => {
     const r = run({ policies: [requireApp(enforce), requireApp({}, "audit-only")] }, reviewOf(labelled));
-    assert.deepEqual(r.results.map((e) => [e.policy.name, e.rule, e.ruleType, e.result, e.validationMode, e.resourceKind, e.resourceNamespace, e.operation]), [
-      ["require-labels", "check-for-labels", "validate", "pass", "enforce", "Pod", "default", "CREATE"],
-      ["audit-only", "check-for-labels", "validate", "pass", "audit", "Pod", "default", "CREATE"],
+    assert.deepEqual(r.results.map((e) => [e.policy.name, e.rule, e.ruleType, e.result, e.resourceKind, e.resourceNamespace, e.operation, e.dryRun]), [
+      ["require-labels", "check-for-labels", "validate", "pass", "Pod", "default", "CREATE", false],
+      ["audit-only", "check-for-labels", "validate", "pass", "Pod", "default", "CREATE", false],
     ]);
   });
 });

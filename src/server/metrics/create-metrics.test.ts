@@ -2,9 +2,18 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Registry } from "prom-client";
-import type { AdmissionOutcome, PolicyResultEvent } from "../types.js";
+import type { RuleResult } from "../../engine/api/rule-result.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { AdmissionOutcome, ReviewFacts } from "../types.js";
 import { createMetrics } from "./create-metrics.js";
 import { compiled, generatePolicy, mutatePolicy, snapshot, validatePolicy } from "./test-support.js";
+
+/** A policy's response with these rule results (rule "check", status fail unless given). */
+const responseOf = (policy: CompiledPolicy, rules: Partial<RuleResult>[]) => ({
+  policy,
+  resource: {},
+  rules: rules.map((r): RuleResult => ({ rule: "check", type: "Validation", status: "fail", message: "m", ...r })),
+});
 
 const outcome = (o: Partial<AdmissionOutcome> = {}): AdmissionOutcome => ({
   uid: "u1", webhook: "validate", kind: "Pod", namespace: "default", name: "nginx", operation: "CREATE",
@@ -61,12 +70,9 @@ describe("createMetrics", () => {
     const { metrics, text } = setup();
     const cluster = compiled(validatePolicy("require-labels", { validationFailureAction: "Enforce", background: false }));
     const namespaced = compiled(validatePolicy("team-rule", {}, ["Pod"], "team-a"));
-    const event = (e: Partial<PolicyResultEvent>): PolicyResultEvent => ({
-      policy: cluster, rule: "check", ruleType: "validate", result: "fail", validationMode: "enforce",
-      resourceKind: "Pod", resourceNamespace: "default", operation: "CREATE", dryRun: false, durationSeconds: 0.0004, ...e,
-    });
-    metrics.policyResult(event({}));
-    metrics.policyResult(event({ policy: namespaced, result: "pass", validationMode: "audit", dryRun: true, operation: "UPDATE", resourceNamespace: "team-a" }));
+    const review: ReviewFacts = { kind: "Pod", namespace: "default", operation: "CREATE", dryRun: false };
+    metrics.policyResults(review, responseOf(cluster, [{ status: "fail" }]), "validate", 0.0004);
+    metrics.policyResults({ ...review, namespace: "team-a", operation: "UPDATE", dryRun: true }, responseOf(namespaced, [{ status: "pass" }]), "validate", 0.0004);
     const t = await text();
     assert.deepEqual(lines(t, "kyverno_policy_results_total{"), [
       'kyverno_policy_results_total{policy_validation_mode="enforce",policy_type="cluster",policy_background_mode="false",policy_name="require-labels",policy_namespace="-",resource_kind="Pod",resource_namespace="default",resource_request_operation="create",rule_name="check",rule_result="fail",rule_type="validate",rule_execution_cause="admission_request",dry_run="false"} 1',
@@ -74,6 +80,19 @@ describe("createMetrics", () => {
     ]);
     assert.equal(lines(t, "kyverno_policy_execution_duration_seconds_count{").length, 2);
     assert.ok(t.includes('kyverno_policy_execution_duration_seconds_bucket{policy_validation_mode="enforce",policy_type="cluster",policy_background_mode="false",policy_name="require-labels",policy_namespace="-",resource_kind="Pod",resource_namespace="default",resource_request_operation="create",rule_name="check",rule_result="fail",rule_type="validate",rule_execution_cause="admission_request",dry_run="false",le="0.005"} 1'));
+  });
+
+  test("each rule result of a response is counted, with its share of the policy's time", async () => {
+    const { metrics, text } = setup();
+    const policy = compiled(validatePolicy("require-labels", { validationFailureAction: "Enforce" }));
+    const review: ReviewFacts = { kind: "Pod", namespace: "default", operation: "CREATE", dryRun: false };
+    metrics.policyResults(review, responseOf(policy, [{ rule: "a", status: "pass" }, { rule: "b", status: "fail" }]), "validate", 0.25);
+    metrics.policyResults(review, responseOf(policy, [{ rule: "a", status: "pass" }]), "validate", 0.25);
+    const t = await text();
+    const count = (rule: string, result: string): string | undefined => lines(t, "kyverno_policy_results_total{").find((l) => l.includes(`rule_name="${rule}",rule_result="${result}"`))?.split(" ").pop();
+    assert.equal(count("a", "pass"), "2");
+    assert.equal(count("b", "fail"), "1");
+    assert.ok(t.includes('rule_name="a",rule_result="pass",rule_type="validate",rule_execution_cause="admission_request",dry_run="false"} 0.5'));
   });
 
   test("custom buckets replace the defaults", async () => {

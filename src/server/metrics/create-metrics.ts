@@ -5,7 +5,9 @@
  */
 import { Counter, Gauge } from "prom-client";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { AdmissionOutcome, PolicyResultEvent, PolicySnapshot } from "../types.js";
+import type { RuleResult } from "../../engine/api/rule-result.js";
+import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import type { AdmissionOutcome, PolicySnapshot, ResultRuleType, ReviewFacts } from "../types.js";
 import { diffPolicies } from "./policy-changes.js";
 import { policyLabels, ruleType, type PolicyLabels } from "./policy-labels.js";
 import { HistogramFamily, KYVERNO_BUCKETS } from "./series.js";
@@ -134,17 +136,20 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
       reviews.observeNew(perRequest, reviewKeys, values, o.durationSeconds);
     },
 
-    policyResult(e: PolicyResultEvent): void {
+    policyResults(review: ReviewFacts, response: PolicyResponse, type: ResultRuleType, secondsEach: number): void {
       // The labels a review shares (kind, namespace, operation, dry run) are keyed once per review.
-      if (e.resourceKind !== lastReview.kind || e.resourceNamespace !== lastReview.namespace || e.operation !== lastReview.operation || e.dryRun !== lastReview.dryRun) {
-        lastReview = { kind: e.resourceKind, namespace: e.resourceNamespace, operation: e.operation, dryRun: e.dryRun, key: `${e.resourceKind}\u001f${e.resourceNamespace}\u001f${e.operation}\u001f${e.dryRun ? "1" : "0"}` };
+      if (review.kind !== lastReview.kind || review.namespace !== lastReview.namespace || review.operation !== lastReview.operation || review.dryRun !== lastReview.dryRun) {
+        lastReview = { kind: review.kind, namespace: review.namespace, operation: review.operation, dryRun: review.dryRun, key: `${review.kind}\u001f${review.namespace}\u001f${review.operation}\u001f${review.dryRun ? "1" : "0"}` };
       }
       // One scratch key list for every result: observeKeyed reads it at once.
+      const policy = response.policy;
       scratch[0] = lastReview.key;
-      scratch[1] = e.rule;
-      scratch[2] = e.result;
-      scratch[3] = e.ruleType;
-      if (!results.observeKeyed(e.policy, scratch, e.durationSeconds)) results.observeNew(e.policy, scratch, resultLabelValues(resultScopeOf(e.policy), e), e.durationSeconds);
+      scratch[3] = type;
+      for (const r of response.rules) {
+        scratch[1] = r.rule;
+        scratch[2] = r.status;
+        if (!results.observeKeyed(policy, scratch, secondsEach)) results.observeNew(policy, scratch, resultLabelValues(resultScopeOf(policy), review, r, type), secondsEach);
+      }
     },
 
     policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void {
@@ -197,9 +202,9 @@ function urlLabel(url: string): string {
 }
 
 /** A result's label values. Kyverno labels every result with the policy-level mode (spec.validationFailureAction), not the rule's. */
-function resultLabelValues(scope: { readonly values: readonly string[] }, e: PolicyResultEvent): string[] {
+function resultLabelValues(scope: { readonly values: readonly string[] }, review: ReviewFacts, r: RuleResult, type: ResultRuleType): string[] {
   return [
     ...scope.values,
-    e.resourceKind, e.resourceNamespace, `${e.operation}`.toLowerCase(), e.rule, e.result, e.ruleType, "admission_request", e.dryRun ? "true" : "false",
+    review.kind, review.namespace, `${review.operation}`.toLowerCase(), r.rule, r.status, type, "admission_request", review.dryRun ? "true" : "false",
   ];
 }

@@ -8,7 +8,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Registry } from "prom-client";
-import type { PolicyResultEvent } from "../types.js";
+import type { RuleResult } from "../../engine/api/rule-result.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { createMetrics } from "./create-metrics.js";
 import { compiled, generatePolicy, mutatePolicy, parseExposition, snapshot, validatePolicy, type Series } from "./test-support.js";
 
@@ -68,12 +69,9 @@ async function workload(): Promise<Series[]> {
   const cluster = compiled(validatePolicy("require-labels", { validationFailureAction: "Enforce" }));
   const namespaced = compiled(validatePolicy("team-labels", {}, ["ConfigMap"], "team-a"));
   metrics.policiesLoaded(snapshot([cluster, namespaced, compiled(mutatePolicy("add-labels")), compiled(generatePolicy("make-config"))]));
-  const result = (e: Partial<PolicyResultEvent>): PolicyResultEvent => ({
-    policy: cluster, rule: "check", ruleType: "validate", result: "fail", validationMode: "enforce",
-    resourceKind: "Pod", resourceNamespace: "default", operation: "CREATE", dryRun: false, durationSeconds: 0.001, ...e,
-  });
-  metrics.policyResult(result({}));
-  metrics.policyResult(result({ policy: namespaced, result: "pass", validationMode: "audit", resourceKind: "ConfigMap", resourceNamespace: "team-a" }));
+  const response = (policy: CompiledPolicy, status: RuleResult["status"]) => ({ policy, resource: {}, rules: [{ rule: "check", type: "Validation" as const, status, message: "m" }] });
+  metrics.policyResults({ kind: "Pod", namespace: "default", operation: "CREATE", dryRun: false }, response(cluster, "fail"), "validate", 0.001);
+  metrics.policyResults({ kind: "ConfigMap", namespace: "team-a", operation: "CREATE", dryRun: false }, response(namespaced, "pass"), "validate", 0.001);
   metrics.admission({ uid: "1", webhook: "validate", kind: "Pod", namespace: "default", name: "p", operation: "CREATE", allowed: false, dryRun: false, durationSeconds: 0.002, warnings: 0 });
   metrics.admission({ uid: "2", webhook: "mutate", kind: "ConfigMap", namespace: "team-a", name: "c", operation: "UPDATE", allowed: true, dryRun: false, durationSeconds: 0.001, patchOps: 1, warnings: 0 });
   return parseExposition(await registry.metrics());

@@ -79,7 +79,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       metrics.admission(outcome);
       logAdmission(logger, outcome);
     },
-    policyResult: (event) => metrics.policyResult(event),
+    policyResults: (review, response, ruleType, secondsEach) => metrics.policyResults(review, response, ruleType, secondsEach),
   };
   const cluster: ClusterFacts = {
     namespaceLabels: (ns) => source.cluster().namespaceLabels(ns),
