@@ -12,7 +12,12 @@ import type { AdmissionRequestJson } from "./types.js";
 export function recordRules(deps: AdmissionDeps, subject: AdmissionSubject, response: PolicyResponse, ruleType: ResultRuleType, durationSeconds: number): void {
   const n = response.rules.length;
   if (n === 0) return;
-  safely(() => deps.recorder.policyResults(subject, response, ruleType, Math.max(0, durationSeconds) / n));
+  // No closure for `safely`: this runs once per policy and review.
+  try {
+    deps.recorder.policyResults(subject, response, ruleType, (durationSeconds > 0 ? durationSeconds : 0) / n);
+  } catch {
+    // metrics and logs are best effort
+  }
 }
 
 export function recordOutcome(deps: AdmissionDeps, outcome: AdmissionOutcome): void {
