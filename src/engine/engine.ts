@@ -34,7 +34,7 @@ export interface Engine {
 
 export function createEngine(ports: EnginePorts): Engine {
   const jmespath = createJmesPath({ functions: kyvernoFunctions() });
-  const env: EngineEnv = { jmespath, ports, fnctx: { ports }, requestMemo: new WeakMap() };
+  const env: EngineEnv = { jmespath, ports, fnctx: { ports } };
   return {
     env,
     compile: (doc) => compilePolicy(doc, jmespath),

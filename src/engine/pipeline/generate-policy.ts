@@ -18,7 +18,7 @@ import { ruleResult, ruleScope } from "./rule-scope.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function generatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv, existing: ExistingResources): PolicyResponse {
-  const { base, operation } = requestBase(request, env.requestMemo, policy.usesImages);
+  const { base, operation } = requestBase(request, policy.usesImages);
   const results: RuleResult[] = [];
   if (operation === "DELETE") return { policy, resource: request.oldResource ?? request.resource, rules: results };
   for (const compiled of policy.rules) {

@@ -24,7 +24,7 @@ export function isMutateExisting(rule: CompiledRule): boolean {
 }
 
 export function mutatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv, existing?: ExistingResources): PolicyResponse {
-  const { base, operation, tooDeep } = requestBase(request, env.requestMemo, policy.usesImages);
+  const { base, operation, tooDeep } = requestBase(request, policy.usesImages);
   const results: RuleResult[] = [];
   let current: Resource = request.resource;
   if (operation === "DELETE") return { policy, resource: request.oldResource ?? request.resource, rules: results, patchedResource: current };

@@ -21,20 +21,32 @@ interface Memo {
   withoutImages?: RequestBase;
 }
 
-/** What a request's memo holds; created by the engine (`createEngine`), one per engine. */
-export type RequestMemo = WeakMap<EngineRequest, Memo>;
+/**
+ * Where a request keeps its memo: a non-enumerable property of the request object itself, so the
+ * memo lives and dies with the request. (A WeakMap keyed by requests kept every young request and
+ * its context alive through V8's young-generation collections: measured, 2 MB copied per scavenge
+ * against 0.1 MB, and 2.5 µs more per webhook review.)
+ */
+const MEMO: unique symbol = Symbol("bylaw.requestBase");
+
+type Memoized = EngineRequest & { [MEMO]?: Memo };
+
+/** The request's memo, made on first use; undefined for a frozen request (it is then built each time). */
+function memoOf(request: Memoized): Memo | undefined {
+  const found = request[MEMO];
+  if (found !== undefined || !Object.isExtensible(request)) return found;
+  const m: Memo = {};
+  Object.defineProperty(request, MEMO, { value: m, enumerable: false });
+  return m;
+}
 
 /**
  * The request's base context, once per request: a caller that evaluates many policies against the
  * same EngineRequest object (the webhook) builds the context, image data and depth check once.
  * `images` is built only for policies that mention it (`CompiledPolicy.usesImages`).
  */
-export function requestBase(request: EngineRequest, memo: RequestMemo | undefined, images = true): RequestBase {
-  let m = memo?.get(request);
-  if (m === undefined) {
-    m = {};
-    memo?.set(request, m);
-  }
+export function requestBase(request: EngineRequest, images = true): RequestBase {
+  const m = memoOf(request) ?? {};
   const hit = images ? m.withImages : m.withoutImages;
   if (hit !== undefined) return hit;
   const other = images ? m.withoutImages : m.withImages;

@@ -5,7 +5,6 @@ import type { FunctionContext, JmesPathEngine } from "../jmespath/types.js";
 import type { CompiledException } from "../exceptions/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { EnginePorts } from "../ports.js";
-import type { RequestMemo } from "./request-base.js";
 
 /** What the engine is built from: an interpreter with Kyverno's functions, and the ports. */
 export interface EngineEnv {
@@ -13,8 +12,6 @@ export interface EngineEnv {
   readonly ports: EnginePorts;
   /** What JMESPath functions reach (the ports), made once per engine. */
   readonly fnctx: FunctionContext;
-  /** Per-engine memo of each request's base context (see request-base.ts). */
-  readonly requestMemo?: RequestMemo;
 }
 
 export interface EngineRequest {

@@ -20,7 +20,7 @@ import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
   const subject = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
-  const { base, operation, tooDeep, matchRequests } = requestBase(request, env.requestMemo, policy.usesImages);
+  const { base, operation, tooDeep, matchRequests } = requestBase(request, policy.usesImages);
   // Made on the first result, with room for one: most policies give one result per request.
   let results: RuleResult[] | undefined;
   // Every policy of one namespace (ClusterPolicies: "") matches against the same request.
