@@ -1,7 +1,8 @@
 /**
- * Compiled patterns, per policy. A pattern with no variables comes back from substitution as the
- * same object each time, so it is compiled once; a substituted pattern is a new object and is
- * compiled for that evaluation only (the WeakMap lets it go).
+ * Compiled patterns, per policy: the policy's own pattern objects, compiled once. A pattern with
+ * no variables comes back from substitution as the same object each time and is looked up here; a
+ * substituted pattern is a new object, compiled for that evaluation only and not stored here
+ * (validate-pattern.ts), since per-request keys would stay alive through young-generation GCs.
  */
 import type { JsonValue } from "../api/json.js";
 import { compilePattern } from "./match-pattern.js";

@@ -1,6 +1,6 @@
 /** validate.pattern and validate.anyPattern: resolve $() references and `{{ }}` variables, then match. */
 import type { JsonValue } from "../api/json.js";
-import { anyPatternDetails, type PatternOutcome } from "../pattern/index.js";
+import { anyPatternDetails, compilePattern, type CompiledPattern, type PatternOutcome } from "../pattern/index.js";
 import { substituteAll } from "../variables/index.js";
 import { anyPatternPassMessage, passOutcome, patternFailMessage } from "./messages.js";
 import { resolveMessage } from "./resolve-message.js";
@@ -14,10 +14,19 @@ function preparePattern(pattern: JsonValue, scope: ValidateScope): Prepared {
   return subbed;
 }
 
+/**
+ * The policy's own pattern compiles once, in the policy's cache. A pattern that substitution
+ * rewrote is new for this request: it is compiled for it alone, not kept (a cache keyed by
+ * per-request objects would hold them through V8's young-generation collections).
+ */
+function compiledFor(pattern: JsonValue, prepared: JsonValue, scope: ValidateScope): CompiledPattern {
+  return prepared === pattern ? scope.patterns.get(pattern) : compilePattern(prepared);
+}
+
 export function validatePattern(pattern: JsonValue, message: string | undefined, scope: ValidateScope): ValidateOutcome {
   const prepared = preparePattern(pattern, scope);
   if (!prepared.ok) return prepared.outcome;
-  const outcome = scope.patterns.get(prepared.value).match(scope.target);
+  const outcome = compiledFor(pattern, prepared.value, scope).match(scope.target);
   switch (outcome.status) {
     case "pass":
       return passOutcome(scope);
@@ -37,9 +46,10 @@ export function validateAnyPattern(patterns: readonly JsonValue[], message: stri
   const outcomes: { index: number; outcome: Exclude<PatternOutcome, { status: "pass" }> }[] = [];
   let failed = false;
   for (let i = 0; i < patterns.length; i++) {
-    const prepared = preparePattern(patterns[i] ?? null, scope);
+    const pattern = patterns[i] ?? null;
+    const prepared = preparePattern(pattern, scope);
     if (!prepared.ok) return prepared.outcome;
-    const outcome = scope.patterns.get(prepared.value).match(scope.target);
+    const outcome = compiledFor(pattern, prepared.value, scope).match(scope.target);
     if (outcome.status === "pass") return { status: "pass", message: anyPatternPassMessage(scope.ruleName, i) };
     if (outcome.status !== "skip") failed = true;
     outcomes.push({ index: i, outcome });
