@@ -225,16 +225,22 @@ function index(at: number): Evaluator {
   };
 }
 
+/**
+ * Result lists are made at their final size (or the most they can hold, then cut): a list grown by
+ * push starts with room for 16 entries, and most projections here give one to three.
+ */
 function projection(left: Evaluator, right: Evaluator): Evaluator {
   return (value, st) => {
     step(st);
     const l = left(value, st);
     if (!Array.isArray(l)) return null;
-    const out: JsonValue[] = [];
+    const out = new Array<JsonValue>(l.length);
+    let k = 0;
     for (const el of l) {
       const r = right(el, st);
-      if (r !== null && r !== MISSING) out.push(r as JsonValue);
+      if (r !== null && r !== MISSING) out[k++] = r as JsonValue;
     }
+    out.length = k;
     return out;
   };
 }
@@ -273,13 +279,16 @@ function flatten(child: Quiet): Evaluator {
     step(st);
     const l = child(value, st);
     if (!Array.isArray(l)) return null;
-    const out: JsonValue[] = [];
+    let n = 0;
+    for (const el of l) n += Array.isArray(el) ? el.length : 1;
+    const out = new Array<JsonValue>(n);
+    let k = 0;
     for (const el of l) {
       if (Array.isArray(el)) {
         st.charge(el.length);
-        for (const x of el) out.push(x);
+        for (const x of el) out[k++] = x;
       } else {
-        out.push(el);
+        out[k++] = el;
       }
     }
     return out;
