@@ -39,6 +39,8 @@ export function compileNode(node: Node): Evaluator {
       return field(node.name, node.guarded);
     case "Subexpression":
     case "IndexExpression": {
+      const chain = fieldChain(node);
+      if (chain !== undefined) return fields(chain);
       const left = compileNode(node.left);
       const right = compileNode(node.right);
       return (value, st) => {
@@ -158,6 +160,54 @@ function field(name: string, guarded: boolean): Evaluator {
   };
 }
 
+/** The fields of `a.b.c` (subexpressions of plain fields only), leftmost first; undefined for any other shape. */
+function fieldChain(node: Node): (Node & { type: "Field" })[] | undefined {
+  const out: (Node & { type: "Field" })[] = [];
+  let n: Node = node;
+  while (n.type === "Subexpression") {
+    if (n.right.type !== "Field") return undefined;
+    out.push(n.right);
+    n = n.left;
+  }
+  if (n.type !== "Field") return undefined;
+  out.push(n);
+  return out.reverse();
+}
+
+/**
+ * `a.b.c` in one closure: the same steps, values and MISSING as the subexpression tree (every
+ * subexpression node is entered before its fields, then each field in turn; a missing key ends
+ * the chain), without a call per node.
+ */
+function fields(chain: readonly (Node & { type: "Field" })[]): Evaluator {
+  const names = chain.map((f) => f.name);
+  const guarded = chain.map((f) => f.guarded);
+  const subexpressions = chain.length - 1;
+  return (value, st) => {
+    st.charge(subexpressions);
+    let v: Value = value;
+    for (let i = 0; i < names.length; i++) {
+      step(st);
+      if (typeof v !== "object" || v === null || Array.isArray(v)) {
+        v = null;
+        continue;
+      }
+      const name = names[i] as string;
+      const x = (v as Record<string, JsonValue | undefined>)[name];
+      if (x === undefined || (guarded[i] === true && !Object.hasOwn(v, name))) {
+        if (v instanceof ExprRef) {
+          v = null;
+          continue;
+        }
+        st.missingKey = name;
+        return MISSING;
+      }
+      v = x;
+    }
+    return v;
+  };
+}
+
 /** An evaluator that never gives MISSING. */
 type Quiet = (value: Value, st: EvalState) => Value;
 
@@ -240,7 +290,7 @@ function projection(left: Evaluator, right: Evaluator): Evaluator {
       const r = right(el, st);
       if (r !== null && r !== MISSING) out[k++] = r as JsonValue;
     }
-    out.length = k;
+    if (k !== out.length) out.length = k;
     return out;
   };
 }

@@ -125,3 +125,27 @@ describe("hostile data", () => {
 test("the defaults are generous", () => {
   assert.deepEqual(DEFAULT_LIMITS, { maxExpressionLength: 65_536, maxDepth: 256, maxSteps: 10_000_000, maxStringLength: 8_388_608 });
 });
+
+describe("field chains (a.b.c, evaluated in one step per node)", () => {
+  test("a.b.c costs five steps: two subexpressions and three fields", () => {
+    const data = { a: { b: { c: 1 } } };
+    assert.equal(search("a.b.c", data, { limits: { maxSteps: 5 } }), 1);
+    assert.match(limitMessage("a.b.c", data, { maxSteps: 4 }), /budget of 4 steps/);
+  });
+
+  test("a missing key ends the chain: the fields after it cost nothing", () => {
+    // Two subexpressions and the one field that is missing.
+    assert.match(errorOf("x.b.c", {}, { limits: { maxSteps: 3 } })?.message ?? "", /Unknown key "x"/);
+    assert.match(limitMessage("x.b.c", {}, { maxSteps: 2 }), /budget of 2 steps/);
+  });
+
+  test("a non-object part gives null and the rest of the chain still costs a step each", () => {
+    assert.equal(search("a.b.c", { a: "text" }, { limits: { maxSteps: 5 } }), null);
+    assert.match(limitMessage("a.b.c", { a: "text" }, { maxSteps: 4 }), /budget of 4 steps/);
+  });
+
+  test("names an object inherits are not fields of the data", () => {
+    assert.match(errorOf("a.toString", { a: {} })?.message ?? "", /Unknown key "toString"/);
+    assert.equal(search("a.toString", { a: { toString: "own" } }), "own");
+  });
+});
