@@ -22,9 +22,9 @@ export interface BatchReview {
 }
 
 export interface Evaluation {
-  readonly responses: PolicyResponse[];
+  readonly responses: readonly PolicyResponse[];
   /** Policies the deadline kept from running for this review. */
-  left: readonly CompiledPolicy[];
+  readonly left: readonly CompiledPolicy[];
 }
 
 /**
@@ -34,7 +34,9 @@ export interface Evaluation {
  * over the batch (at most a few reviews). A review whose deadline has passed starts no further policy.
  */
 export function evaluateBatch(policies: readonly CompiledPolicy[], reviews: readonly BatchReview[], deps: AdmissionDeps): Evaluation[] {
-  const out: Evaluation[] = reviews.map(() => ({ responses: [], left: [] }));
+  // A phase with no policies (most webhooks serve one or two of the three) evaluates nothing.
+  if (policies.length === 0) return reviews.map(() => NOTHING);
+  const out = reviews.map((): { responses: PolicyResponse[]; left: readonly CompiledPolicy[] } => ({ responses: [], left: [] }));
   const running = new Array<boolean>(reviews.length).fill(true);
   /** This policy's response for each review it ran on (undefined: not run). */
   const step = new Array<PolicyResponse | undefined>(reviews.length);
@@ -48,7 +50,7 @@ export function evaluateBatch(policies: readonly CompiledPolicy[], reviews: read
       const review = reviews[r] as BatchReview;
       if (t0 - review.deadline.start > deps.deadlineSeconds) {
         running[r] = false;
-        (out[r] as Evaluation).left = policies.slice(i);
+        (out[r] as (typeof out)[number]).left = policies.slice(i);
         continue;
       }
       step[r] = validateSafely(deps, policy, review.subject);
@@ -62,12 +64,15 @@ export function evaluateBatch(policies: readonly CompiledPolicy[], reviews: read
       const response = step[r];
       if (response === undefined || response.rules.length === 0) continue;
       const review = reviews[r] as BatchReview;
-      (out[r] as Evaluation).responses.push(response);
+      (out[r] as (typeof out)[number]).responses.push(response);
       recordRules(deps, review.subject, response, "validate", seconds);
     }
   }
   return out;
 }
+
+/** The evaluation of no policies, shared by every review of such a phase (read-only to its readers). */
+const NOTHING: Evaluation = { responses: [], left: [] };
 
 function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, subject: AdmissionSubject): PolicyResponse {
   try {

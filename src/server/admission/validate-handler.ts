@@ -129,8 +129,9 @@ function decide(review: BatchReview, enforced: Evaluation, warned: Evaluation, d
 }
 
 function allow(review: BatchReview, enforced: readonly PolicyResponse[], warned: readonly PolicyResponse[], audited: readonly PolicyResponse[], deps: AdmissionDeps): HandlerResult {
-  const warnings = warningMessages([...enforced, ...warned]);
-  const auditResults = [...enforced, ...warned, ...audited];
+  // Most reviews see one phase's policies: its list is used as it is rather than copied.
+  const warnings = warningMessages(warned.length === 0 ? enforced : [...enforced, ...warned]);
+  const auditResults = warned.length === 0 && audited.length === 0 ? enforced : [...enforced, ...warned, ...audited];
   return finish(review, deps, true, { status: 200, body: allowed(review.request.uid, warnings), auditResults }, warnings.length);
 }
 
