@@ -58,23 +58,21 @@ function checkRequest(r: Record<string, unknown>): AdmissionRequestJson {
   const dryRun = optional(r, "dryRun", bool);
   const options = optional(r, "options", objectOrNull);
   const userInfo = optional(r, "userInfo", user) ?? { username: "", groups: [] };
-  return {
-    uid,
-    kind,
-    operation: operation as Operation,
-    userInfo,
-    ...(resource !== undefined ? { resource } : {}),
-    ...(subResource !== undefined ? { subResource } : {}),
-    ...(requestKind !== undefined ? { requestKind } : {}),
-    ...(requestResource !== undefined ? { requestResource } : {}),
-    ...(requestSubResource !== undefined ? { requestSubResource } : {}),
-    ...(name !== undefined ? { name } : {}),
-    ...(namespace !== undefined ? { namespace } : {}),
-    ...(object !== undefined ? { object } : {}),
-    ...(oldObject !== undefined ? { oldObject } : {}),
-    ...(dryRun !== undefined ? { dryRun } : {}),
-    ...(options !== undefined ? { options } : {}),
-  };
+  // The fields present are set one by one (in this order), not spread from conditional
+  // literals: this runs once per review, and each such spread builds and copies an object.
+  const out: { -readonly [K in keyof AdmissionRequestJson]: AdmissionRequestJson[K] } = { uid, kind, operation: operation as Operation, userInfo };
+  if (resource !== undefined) out.resource = resource;
+  if (subResource !== undefined) out.subResource = subResource;
+  if (requestKind !== undefined) out.requestKind = requestKind;
+  if (requestResource !== undefined) out.requestResource = requestResource;
+  if (requestSubResource !== undefined) out.requestSubResource = requestSubResource;
+  if (name !== undefined) out.name = name;
+  if (namespace !== undefined) out.namespace = namespace;
+  if (object !== undefined) out.object = object;
+  if (oldObject !== undefined) out.oldObject = oldObject;
+  if (dryRun !== undefined) out.dryRun = dryRun;
+  if (options !== undefined) out.options = options;
+  return out;
 }
 
 /** A field that may be absent (or JSON null, which Go's decoder treats as absent for these types). */
