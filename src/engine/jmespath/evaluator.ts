@@ -36,7 +36,7 @@ function isPlainObject(v: Value): v is Record<string, JsonValue> {
 export function compileNode(node: Node): Evaluator {
   switch (node.type) {
     case "Field":
-      return field(node.name, node.guarded);
+      return fields([node]);
     case "Subexpression":
     case "IndexExpression": {
       const chain = fieldChain(node);
@@ -138,28 +138,6 @@ export function compileNode(node: Node): Evaluator {
   }
 }
 
-function field(name: string, guarded: boolean): Evaluator {
-  const missing = (value: object, st: EvalState): Outcome => {
-    if (value instanceof ExprRef) return null;
-    st.missingKey = name;
-    return MISSING;
-  };
-  if (guarded) {
-    return (value, st) => {
-      step(st);
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-      const v = (value as Record<string, JsonValue | undefined>)[name];
-      return v === undefined || !Object.hasOwn(value, name) ? missing(value, st) : v;
-    };
-  }
-  return (value, st) => {
-    step(st);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-    const v = (value as Record<string, JsonValue | undefined>)[name];
-    return v === undefined ? missing(value, st) : v;
-  };
-}
-
 /** The fields of `a.b.c` (subexpressions of plain fields only), leftmost first; undefined for any other shape. */
 function fieldChain(node: Node): (Node & { type: "Field" })[] | undefined {
   const out: (Node & { type: "Field" })[] = [];
@@ -175,16 +153,17 @@ function fieldChain(node: Node): (Node & { type: "Field" })[] | undefined {
 }
 
 /**
- * `a.b.c` in one closure: the same steps, values and MISSING as the subexpression tree (every
- * subexpression node is entered before its fields, then each field in turn; a missing key ends
- * the chain), without a call per node.
+ * A field, or `a.b.c` in one closure: the same steps, values and MISSING as the subexpression
+ * tree (every subexpression node is entered before its fields, then each field in turn; a missing
+ * key ends the chain), without a call per node. A field of a non-map is null; a missing key is
+ * MISSING, except on an expression reference (null).
  */
 function fields(chain: readonly (Node & { type: "Field" })[]): Evaluator {
   const names = chain.map((f) => f.name);
   const guarded = chain.map((f) => f.guarded);
   const subexpressions = chain.length - 1;
   return (value, st) => {
-    st.charge(subexpressions);
+    if (subexpressions > 0) st.charge(subexpressions);
     let v: Value = value;
     for (let i = 0; i < names.length; i++) {
       step(st);

@@ -6,7 +6,6 @@
  * per-policy durations, deadline and recorded results.
  */
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { effectiveAction } from "../../engine/pipeline/failure-action.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { AdmissionDeps } from "../types.js";
 import type { AdmissionSubject } from "./build-request.js";
@@ -80,8 +79,4 @@ function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, subject: Ad
   } catch (e) {
     return evaluationError(policy, subject.object, "Validation", e);
   }
-}
-
-export function actionOf(policy: CompiledPolicy, rule: string, subject: AdmissionSubject): "Audit" | "Enforce" {
-  return effectiveAction(policy, rule, subject.objectId.namespace, subject.engineRequest.namespaceLabels);
 }

@@ -14,12 +14,13 @@
  * policy by policy over the batch (evaluate-batch.ts). Every review gets the answer it would get
  * alone; `handleValidate` is the batch of one.
  */
+import { effectiveAction } from "../../engine/pipeline/failure-action.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { AdmissionDeps } from "../types.js";
 import { buildRequest, exceptionsOf, type RequestExceptions } from "./build-request.js";
 import { deadlineDenial, startDeadline } from "./deadline.js";
 import { denialMessage } from "./denial-message.js";
-import { actionOf, evaluateBatch, type BatchReview, type Evaluation } from "./evaluate-batch.js";
+import { evaluateBatch, type BatchReview, type Evaluation } from "./evaluate-batch.js";
 import { internalError } from "./guard.js";
 import { parseReview } from "./parse-review.js";
 import { failurePolicyOf } from "./policy-traits.js";
@@ -144,7 +145,7 @@ function finish(review: BatchReview, deps: AdmissionDeps, allow: boolean, answer
 function blocks(responses: readonly PolicyResponse[], review: BatchReview): boolean {
   for (const response of responses) {
     for (const r of response.rules) {
-      if (r.status === "fail" && actionOf(response.policy, r.rule, review.subject) === "Enforce") return true;
+      if (r.status === "fail" && effectiveAction(response.policy, r.rule, review.subject.objectId.namespace, review.subject.engineRequest.namespaceLabels) === "Enforce") return true;
       if (r.status === "error" && failurePolicyOf(response.policy) === "Fail") return true;
     }
   }
