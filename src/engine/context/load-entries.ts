@@ -2,7 +2,9 @@
  * Load a rule's (or foreach's) context entries, in order, into a copy of the JSON context.
  * Later entries see earlier ones. Sources outside the engine come through the ContextSources port;
  * a port answer of kind "unavailable" means "not loaded here" (as Kyverno's CLI does without a
- * cluster), so a later reference to the name fails as a missing variable would.
+ * cluster), so a later reference to the name fails as a missing variable would. The exception is
+ * an imageRegistry entry that no port can load and no value stands in for: that is an error naming
+ * it, since the rule would need registry data Bylaw cannot get.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
@@ -26,7 +28,14 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
   if (entry.variable) return loadVariable(entry.variable, scope);
   const ports = scope.fnctx.ports.context;
   const kind = entry.configMap ? "configMap" : entry.apiCall ? "apiCall" : entry.imageRegistry ? "imageRegistry" : entry.globalReference ? "globalReference" : undefined;
-  if (kind !== undefined && !ports.canLoad(kind)) return ok(undefined);
+  if (kind !== undefined && !ports.canLoad(kind)) {
+    // No registry client answers here. A value for the name (a values file) stands in for the
+    // entry; without one the rule would need data Bylaw cannot get, which is an error, never a skip.
+    if (kind === "imageRegistry" && !hasValue(scope.data, entry.name)) {
+      return err("unsupported", `imageRegistry context entries (image registry data) are not supported by Bylaw yet: no registry access; give a value for ${JSON.stringify(entry.name)} in a values file to evaluate the rule`);
+    }
+    return ok(undefined);
+  }
   if (entry.configMap) {
     const name = substituteString(entry.configMap.name, scope);
     if (!name.ok) return name;
@@ -66,6 +75,15 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
     return applyJmesPath(answer.value, entry.imageRegistry.jmesPath, undefined, scope);
   }
   return ok(undefined);
+}
+
+function hasValue(data: JsonObject, dotted: string): boolean {
+  let at: JsonValue | undefined = data;
+  for (const part of dotted.split(".")) {
+    if (!isObject(at)) return false;
+    at = at[part];
+  }
+  return at !== undefined;
 }
 
 function unavailableIsSkip(r: Result<JsonValue>): Result<JsonValue | undefined> {

@@ -50,6 +50,7 @@ export function renderJson(suites: readonly SuiteResult[]): string {
       path: s.path,
       name: s.name,
       error: s.error ?? null,
+      policyErrors: s.policyErrors ?? [],
       warnings: s.warnings,
       results: s.results.map((r: RowResult) => ({
         policy: r.policy, rule: r.rule, resource: r.resource, kind: r.kind, expected: r.expected,
@@ -67,6 +68,9 @@ export function renderJunit(suites: readonly SuiteResult[]): string {
     out.push(`  <testsuite name="${xmlEscape(suite.name || suite.path)}" tests="${Math.max(suite.results.length, failures)}" failures="${failures}">`);
     if (suite.error !== undefined && suite.results.length === 0) {
       out.push(`    <testcase name="load" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(suite.error)}"/></testcase>`);
+    }
+    for (const e of suite.policyErrors ?? []) {
+      out.push(`    <testcase name="policies" classname="${xmlEscape(suite.path)}"><error message="invalid policy">${xmlEscape(e)}</error></testcase>`);
     }
     for (const r of suite.results) {
       const name = xmlEscape(`${r.policy}/${r.rule}/${r.resource}`);
