@@ -6,6 +6,7 @@
 import { isObject } from "../../engine/api/json.js";
 import type { FailureAction, FailureActionOverride } from "../../engine/api/policy.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { verifyImagesAction } from "../../engine/policy/static-action.js";
 import type { WebhookMode } from "./types.js";
 
 /** `webhookConfiguration.failurePolicy`, else the deprecated `spec.failurePolicy`, else Fail. */
@@ -33,7 +34,8 @@ export function emitsWarning(policy: CompiledPolicy): boolean {
 
 /**
  * Any Enforce action anywhere: spec validationFailureAction or one of its overrides, or a validate
- * rule's failureAction or one of its overrides (autogen rules included). Such a policy is evaluated
+ * rule's failureAction or one of its overrides, or a verifyImages entry's failureAction (autogen rules
+ * included). Such a policy is evaluated
  * before the request is answered and can block it.
  */
 export function hasEnforceAction(policy: CompiledPolicy): boolean {
@@ -41,6 +43,8 @@ export function hasEnforceAction(policy: CompiledPolicy): boolean {
   if (isEnforce(spec.validationFailureAction) || anyEnforce(spec.validationFailureActionOverrides)) return true;
   return policy.rules.some((r) => {
     const v = r.rule.validate;
+    // A verifyImages rule enforces when one of its entries does (spec §2.3).
+    if (isEnforce(verifyImagesAction(r.rule))) return true;
     return v !== undefined && (isEnforce(v.failureAction) || anyEnforce(v.failureActionOverrides));
   });
 }

@@ -3,9 +3,10 @@
  * any YAML error, invalid policy or duplicate name makes it a list of problems instead, each
  * naming the file, the document (from 1), its line and the field path.
  *
- * Documents that are not kyverno.io ClusterPolicy/Policy (a kustomization.yaml, a ConfigMap) and
- * policy kinds Bylaw does not run yet are skipped with a warning, as `bylaw apply` does; they
- * do not block the set.
+ * Documents that are not kyverno.io ClusterPolicy/Policy (a kustomization.yaml, a ConfigMap) are
+ * skipped with a warning; they do not block the set. A policy kind Bylaw does not run yet
+ * (ValidatingPolicy, ValidatingAdmissionPolicy, a policies.kyverno.io PolicyException, …) is a
+ * problem: the set is refused rather than served without it.
  */
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../../engine/api/json.js";
@@ -19,6 +20,12 @@ import { loadPaths } from "../../platform/files/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";
 import type { SourceProblem } from "./types.js";
+
+/**
+ * A policy kind Bylaw does not run yet refuses the set: served, it would enforce nothing while the
+ * operator believes it does. (`bylaw apply` gives each resource an error for it instead.)
+ */
+const NOT_SERVED = (kind: string): string => `${kind} is not supported by Bylaw yet; the webhook cannot enforce it: remove it from the policy folder until Bylaw runs it`;
 
 export interface LoadedSet {
   /** Hash of every document read: an unchanged hash means an unchanged set. */
@@ -59,7 +66,7 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
     if (d.value === undefined) continue;
     const exceptionKind = isPolicyExceptionDocument(d.value);
     if (exceptionKind === "cel") {
-      warnings.push(`${where}: skipped: PolicyException (policies.kyverno.io) is not supported by Bylaw yet`);
+      problems.push({ ...at, policy: nameOf(d.value), problem: problem("kind", NOT_SERVED("PolicyException (policies.kyverno.io)")) });
       continue;
     }
     if (exceptionKind === "kyverno") {
@@ -78,7 +85,7 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
       continue;
     }
     if (kind.kind === "other-policy") {
-      warnings.push(`${where}: skipped: ${kind.name} is not supported by Bylaw yet`);
+      problems.push({ ...at, policy: nameOf(d.value), problem: problem("kind", NOT_SERVED(kind.name)) });
       continue;
     }
     const outcome = compileSafely(engine, d.value);
