@@ -9,6 +9,7 @@
  * - a policy kind Bylaw does not run yet (ValidatingPolicy, ValidatingAdmissionPolicy, …) compiles
  *   to a policy whose results are `error` for every resource (engine policy/unsupported-kind.ts).
  */
+import { isObject } from "../engine/api/json.js";
 import type { Engine } from "../engine/engine.js";
 import type { CompiledException } from "../engine/exceptions/index.js";
 import { isPolicyExceptionDocument } from "../engine/exceptions/index.js";
@@ -39,8 +40,9 @@ export async function loadPolicies(paths: readonly string[], engine: Engine, std
 
 export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine): LoadedPolicies {
   const out: LoadedPolicies = { compiled: [], exceptions: [], invalid: new Map(), errors: [], warnings: [], fatal: [] };
-  for (const d of docs) {
-    const where = `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}`;
+  for (const item of docs.flatMap(listItems)) {
+    const d = item.doc;
+    const where = `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}${item.of}`;
     if (d.error !== undefined) {
       if (/no such file|not found|ENOENT/i.test(d.error)) out.fatal.push(d.error);
       else out.errors.push(d.error);
@@ -76,6 +78,13 @@ export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine
     out.compiled.push(result.policy);
   }
   return out;
+}
+
+/** A `kind: List` (as `kubectl get -o yaml` prints, and Kyverno's loader reads) stands for its items. */
+function listItems(d: LoadedDocument): { doc: LoadedDocument; of: string }[] {
+  const v = d.value;
+  if (!isObject(v) || v["kind"] !== "List" || !Array.isArray(v["items"])) return [{ doc: d, of: "" }];
+  return v["items"].map((value, i) => ({ doc: { ...d, value }, of: `, List item ${i + 1}` }));
 }
 
 function nameOf(doc: unknown): string {

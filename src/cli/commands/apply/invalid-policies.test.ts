@@ -55,6 +55,16 @@ describe("bylaw apply: invalid policies fail the run", () => {
     });
   }
 
+  test("a kind: List of policies stands for its items; an invalid item is named by its place in the List", async () => {
+    const item = (name: string, field = "validate") => JSON.stringify({ apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name }, spec: { rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, [field]: { pattern: { metadata: { name: "?*" } } } }] } });
+    const ok = await apply(`{"apiVersion": "v1", "kind": "List", "items": [${item("a")}, ${item("b")}]}`);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /pass: 2/);
+    const bad = await apply(`{"apiVersion": "v1", "kind": "List", "items": [${item("a")}, ${item("b", "validat")}]}`);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /p\.yaml: document 1 \(line 1\), List item 2: invalid policy b: spec\.rules\[0\]\.validat: unknown field/);
+  });
+
   test("a kyverno.io PolicyException in a policy path is honoured, as with -e", async () => {
     const exception = `apiVersion: kyverno.io/v2
 kind: PolicyException

@@ -65,7 +65,8 @@ export function renderJunit(suites: readonly SuiteResult[]): string {
   const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites tests="${s.passed + s.skipped + s.failed}" failures="${s.failed}">`];
   for (const suite of suites) {
     const failures = suite.results.filter((r) => !r.ok).length + (suite.error !== undefined && suite.results.length === 0 ? 1 : 0);
-    out.push(`  <testsuite name="${xmlEscape(suite.name || suite.path)}" tests="${Math.max(suite.results.length, failures)}" failures="${failures}">`);
+    const errors = suite.policyErrors?.length ?? 0;
+    out.push(`  <testsuite name="${xmlEscape(suite.name || suite.path)}" tests="${Math.max(suite.results.length, failures) + errors}" failures="${failures}"${errors > 0 ? ` errors="${errors}"` : ""}>`);
     if (suite.error !== undefined && suite.results.length === 0) {
       out.push(`    <testcase name="load" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(suite.error)}"/></testcase>`);
     }
