@@ -28,6 +28,14 @@ export interface ContextSources {
    * (nor are its variables substituted), as Kyverno's CLI does without a cluster.
    */
   canLoad(kind: "configMap" | "apiCall" | "imageRegistry" | "globalReference"): boolean;
+  /**
+   * What an entry of a kind `canLoad` refuses means when no value stands in for its name (from a
+   * values file): "skip" (the default) leaves the name unset, as Kyverno's CLI does offline, so a
+   * rule reading it fails its substitution; "error" makes the rule an error naming the entry (the
+   * webhook, where nothing else can supply the data). imageRegistry entries are an error either way:
+   * nothing in Bylaw can load them yet.
+   */
+  readonly unloadable?: "skip" | "error";
   configMap(namespace: string, name: string): Result<JsonValue>;
   apiCall(request: ApiCallRequest): Result<JsonValue>;
   globalReference(name: string): Result<JsonValue>;

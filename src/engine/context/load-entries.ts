@@ -2,9 +2,10 @@
  * Load a rule's (or foreach's) context entries, in order, into a copy of the JSON context.
  * Later entries see earlier ones. Sources outside the engine come through the ContextSources port;
  * a port answer of kind "unavailable" means "not loaded here" (as Kyverno's CLI does without a
- * cluster), so a later reference to the name fails as a missing variable would. The exception is
- * an imageRegistry entry that no port can load and no value stands in for: that is an error naming
- * it, since the rule would need registry data Bylaw cannot get.
+ * cluster), so a later reference to the name fails as a missing variable would. The exceptions:
+ * an imageRegistry entry that no port can load and no value stands in for, and any such entry when
+ * the ports say `unloadable: "error"` (the webhook), are errors naming it: the rule would need data
+ * Bylaw cannot get.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
@@ -29,10 +30,13 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
   const ports = scope.fnctx.ports.context;
   const kind = entry.configMap ? "configMap" : entry.apiCall ? "apiCall" : entry.imageRegistry ? "imageRegistry" : entry.globalReference ? "globalReference" : undefined;
   if (kind !== undefined && !ports.canLoad(kind)) {
-    // No registry client answers here. A value for the name (a values file) stands in for the
-    // entry; without one the rule would need data Bylaw cannot get, which is an error, never a skip.
-    if (kind === "imageRegistry" && !hasValue(scope.data, entry.name)) {
-      return err("unsupported", `imageRegistry context entries (image registry data) are not supported by Bylaw yet: no registry access; give a value for ${JSON.stringify(entry.name)} in a values file to evaluate the rule`);
+    // Nothing answers this kind here. A value for the name (a values file) stands in for the entry;
+    // without one the rule would need data Bylaw cannot get: an error, never a quiet skip, for
+    // registry data (no client yet) and wherever the ports say so (the webhook).
+    if ((kind === "imageRegistry" || ports.unloadable === "error") && !hasValue(scope.data, entry.name)) {
+      return err("unsupported", kind === "imageRegistry"
+        ? `imageRegistry context entries (image registry data) are not supported by Bylaw yet: no registry access; give a value for ${JSON.stringify(entry.name)} in a values file to evaluate the rule`
+        : `${kind} context entries cannot be loaded here: Bylaw has no ${kind === "configMap" ? "cluster client" : kind === "apiCall" ? "API call client" : "global context"} in this mode yet, so the rule cannot be evaluated`);
     }
     return ok(undefined);
   }

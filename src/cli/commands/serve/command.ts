@@ -2,8 +2,7 @@
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
 import { createEngine } from "../../../engine/engine.js";
-import { cryptoRandom, nodeHasher, systemClock } from "../../../platform/node-ports.js";
-import { offlineContextSources, offlineHosts } from "../../offline/offline-context.js";
+import { servePorts } from "./serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
 import { directoryPolicySource } from "../../../server/policy-source/index.js";
@@ -64,7 +63,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
 
   tuneHeapForServing();
   const logger = createLogger({ level });
-  const engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: offlineContextSources({}), hosts: offlineHosts });
+  const engine = createEngine(servePorts());
   const source = await directoryPolicySource({
     dir: values.policies,
     engine,
