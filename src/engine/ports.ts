@@ -25,15 +25,15 @@ export interface Hasher {
 export interface ContextSources {
   /**
    * Whether entries of this kind can be loaded at all here. When false the entry is not loaded
-   * (nor are its variables substituted), as Kyverno's CLI does without a cluster.
+   * (nor are its variables substituted), as Kyverno's CLI does without a cluster; see `unloadable`.
    */
   canLoad(kind: "configMap" | "apiCall" | "imageRegistry" | "globalReference"): boolean;
   /**
-   * What an entry of a kind `canLoad` refuses means when no value stands in for its name (from a
-   * values file): "skip" (the default) leaves the name unset, as Kyverno's CLI does offline, so a
-   * rule reading it fails its substitution; "error" makes the rule an error naming the entry (the
-   * webhook, where nothing else can supply the data). imageRegistry entries are an error either way:
-   * nothing in Bylaw can load them yet.
+   * What an entry this port cannot load (`canLoad` false, or an "unavailable" answer) means when no
+   * value stands in for its name (from a values file): "error" makes the rule an error naming the
+   * entry (Bylaw's CLI and webhook: a rule must never pass on data nobody read); "skip" (the default,
+   * for library callers that supply values themselves) leaves the name unset, as Kyverno's CLI does.
+   * imageRegistry entries are an error either way: nothing in Bylaw can load them yet.
    */
   readonly unloadable?: "skip" | "error";
   configMap(namespace: string, name: string): Result<JsonValue>;

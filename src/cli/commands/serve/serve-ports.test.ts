@@ -1,4 +1,4 @@
-/** `bylaw serve` cannot load cluster or registry data yet: a rule that needs it is an error, never a pass on defaults. */
+/** Bylaw cannot load cluster or registry data yet: a rule that needs it is an error, never a pass on a default. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../../engine/api/json.js";
@@ -35,8 +35,12 @@ test("configMap, apiCall and globalReference entries are errors naming the kind 
   }
 });
 
-test("offline (bylaw apply) a configMap entry is left unset as in Kyverno's CLI; imageRegistry is still an error", () => {
+test("offline (bylaw apply) too, unless a values file gives the name", () => {
   const engine = offlineEngine();
-  assert.deepEqual(statuses(engine, withContext({ configMap: { name: "c", namespace: "default" } })).map((r) => r[0]), ["pass"]);
+  assert.deepEqual(statuses(engine, withContext({ configMap: { name: "c", namespace: "default" } })).map((r) => r[0]), ["error"]);
   assert.deepEqual(statuses(engine, withContext({ imageRegistry: { reference: "nginx:1" } })).map((r) => r[0]), ["error"]);
+  const compiled = engine.compile(withContext({ configMap: { name: "c", namespace: "default" } }));
+  assert.ok(compiled.ok);
+  const given = engine.validate(compiled.policy, { resource: pod("web"), operation: "CREATE", namespaceLabels: {}, variables: { cfg: { data: { blocked: "yes" } } } });
+  assert.deepEqual(given.rules.map((r) => r.status), ["fail"]);
 });
