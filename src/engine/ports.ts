@@ -30,9 +30,9 @@ export interface ContextSources {
   canLoad(kind: "configMap" | "apiCall" | "imageRegistry" | "globalReference"): boolean;
   /**
    * What an entry this port cannot load (`canLoad` false, or an "unavailable" answer) means when no
-   * value stands in for its name (from a values file): "error" makes the rule an error naming the
-   * entry (Bylaw's CLI and webhook: a rule must never pass on data nobody read); "skip" (the default,
-   * for library callers that supply values themselves) leaves the name unset, as Kyverno's CLI does.
+   * value stands in for its name (from a values file): "error" (the default) makes the rule an error
+   * naming the entry, since a rule must never pass on data nobody read; "skip", which a caller must
+   * ask for, leaves the name unset, as Kyverno's CLI does.
    * imageRegistry entries are an error either way: nothing in Bylaw can load them yet.
    */
   readonly unloadable?: "skip" | "error";

@@ -86,15 +86,15 @@ const SOURCES = { configMap: "ConfigMap", apiCall: "API call", globalReference: 
 
 /**
  * An entry no port loaded. With a value for its name already in the context (a values file) the
- * value stands. Otherwise it is an error naming the entry (imageRegistry always; other kinds when the
- * ports say `unloadable: "error"`), or the name stays unset (`skip`, Kyverno's CLI behaviour).
+ * value stands. Otherwise it is an error naming the entry (imageRegistry always; other kinds unless
+ * the ports say `unloadable: "skip"`, Kyverno's CLI behaviour, which leaves the name unset).
  */
 function unloaded(kind: keyof typeof SOURCES, name: string, scope: SubstitutionScope): Result<JsonValue | undefined> {
   if (hasValue(scope.data, name)) return ok(undefined);
   if (kind === "imageRegistry") {
     return err("unsupported", `imageRegistry context entries (image registry data) are not supported by Bylaw yet: no registry access; give a value for ${JSON.stringify(name)} in a values file to evaluate the rule`);
   }
-  if (scope.fnctx.ports.context.unloadable !== "error") return ok(undefined);
+  if (scope.fnctx.ports.context.unloadable === "skip") return ok(undefined);
   return err("unavailable", `${kind} context entries cannot be loaded here (no ${SOURCES[kind]} data: Bylaw reads no cluster yet); offline, give a value for ${JSON.stringify(name)} in a values file (or an apiCallResponses / globalContextEntries mock in a test)`);
 }
 
