@@ -37,6 +37,8 @@ export interface AdmissionSubject extends ReviewFacts {
   /** The review's operation (with kind, namespace and dryRun: the labels of its rule results). */
   readonly operation: string;
   readonly dryRun: boolean;
+  /** The request's namespace when the cluster facts do not know it (its labels are unknown). */
+  readonly unknownNamespace?: string;
 }
 
 /** The exceptions a review honours: the loaded ones, and the namespaces they may live in. */
@@ -71,26 +73,37 @@ export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFact
   };
   const old = isDelete ? view(sent) : request.operation === "UPDATE" && request.oldObject ? view(request.oldObject) : undefined;
   const dryRun = request.dryRun === true;
+  const ns = namespaceLabels(request, cluster, namespace);
   const engineRequest: EngineRequest = {
     resource: isDelete ? {} : view(sent),
     ...(old !== undefined ? { oldResource: old } : {}),
     operation: request.operation,
     userInfo,
     ...(request.subResource ? { subresource: request.subResource } : {}),
-    namespaceLabels: namespaceLabels(request, cluster, namespace),
+    namespaceLabels: ns.labels,
     variables: { request: requestContext(request, userInfo, name, dryRun) },
     ...(exceptions !== undefined ? { exceptions: exceptions.exceptions } : {}),
     ...(exceptions?.namespaces !== undefined ? { exceptionNamespaces: exceptions.namespaces } : {}),
   };
   const objectId: ResourceId = { kind: resourceKind(sent) || kind, namespace: resourceNamespace(sent), name: resourceName(sent) };
-  return { engineRequest, object: sent, objectId, kind, namespace, name, operation: request.operation, dryRun };
+  const subject: AdmissionSubject = { engineRequest, object: sent, objectId, kind, namespace, name, operation: request.operation, dryRun };
+  return ns.unknown === undefined ? subject : { ...subject, unknownNamespace: ns.unknown };
 }
 
-function namespaceLabels(request: AdmissionRequestJson, cluster: ClusterFacts, namespace: string): Readonly<Record<string, string>> {
+/**
+ * The labels of the request's namespace, and the namespace when the cluster facts do not know it:
+ * its labels are then only `kubernetes.io/metadata.name`, which the API server always sets, and a
+ * rule selecting by any other label cannot be evaluated (namespace-facts.ts).
+ */
+function namespaceLabels(request: AdmissionRequestJson, cluster: ClusterFacts, namespace: string): { labels: Readonly<Record<string, string>>; unknown?: string } {
   const ns = request.namespace || namespace;
-  if (request.kind.kind === "Namespace" || ns === "") return {};
-  return cluster.namespaceLabels(ns);
+  if (request.kind.kind === "Namespace" || ns === "") return NO_LABELS;
+  const labels = cluster.namespaceLabels(ns);
+  return labels !== undefined ? { labels } : { labels: { [NAME_LABEL]: ns }, unknown: ns };
 }
+
+const NAME_LABEL = "kubernetes.io/metadata.name";
+const NO_LABELS = { labels: {} };
 
 function hasKind(o: JsonObject, gvk: GroupVersionKindJson): boolean {
   return o["kind"] === gvk.kind && o["apiVersion"] === apiVersionOf(gvk);

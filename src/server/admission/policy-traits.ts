@@ -6,7 +6,8 @@
 import { isObject } from "../../engine/api/json.js";
 import type { FailureAction, FailureActionOverride } from "../../engine/api/policy.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { WebhookMode } from "./types.js";
+import type { WebhookSelector } from "./types.js";
+import { groupServes } from "./webhook-groups.js";
 
 /** `webhookConfiguration.failurePolicy`, else the deprecated `spec.failurePolicy`, else Fail. */
 export function failurePolicyOf(policy: CompiledPolicy): "Fail" | "Ignore" {
@@ -16,10 +17,15 @@ export function failurePolicyOf(policy: CompiledPolicy): "Fail" | "Ignore" {
   return value === "Ignore" ? "Ignore" : "Fail";
 }
 
-/** `/validate/fail` serves the Fail policies, `/validate/ignore` the Ignore ones; no mode serves all. */
-export function servedBy(policy: CompiledPolicy, mode: WebhookMode | undefined): boolean {
-  if (mode === undefined) return true;
-  return failurePolicyOf(policy) === (mode === "fail" ? "Fail" : "Ignore");
+/**
+ * Whether a webhook serves a policy. A group (webhook-groups.ts: `/validate/fail`,
+ * `/validate/ignore/timeout-20s`, …) serves the policies of its failurePolicy and timeout; a bare
+ * mode serves every policy of that failurePolicy; no mode (`/validate`, `/mutate`) serves all.
+ */
+export function servedBy(policy: CompiledPolicy, webhook: WebhookSelector | undefined): boolean {
+  if (webhook === undefined) return true;
+  if (typeof webhook === "object") return groupServes(webhook, policy);
+  return failurePolicyOf(policy) === (webhook === "fail" ? "Fail" : "Ignore");
 }
 
 /** `spec.admission: false` keeps a policy out of admission entirely (background only). */
