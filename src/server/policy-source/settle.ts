@@ -15,7 +15,7 @@ import { statOrUndefined } from "./list-policy-files.js";
 export interface TreeStat {
   /** Device, inode, size and mtime of every path, in order ("missing" for a vanished one). */
   readonly signature: string;
-  /** The newest modification (or status change) time among them, ms since the epoch. */
+  /** The newest modification time among them, ms since the epoch. */
   readonly newest: number;
 }
 
@@ -29,7 +29,7 @@ export async function statTree(paths: readonly string[]): Promise<TreeStat> {
       continue;
     }
     parts.push(`${path}\t${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`);
-    newest = Math.max(newest, info.mtimeMs, info.ctimeMs);
+    newest = Math.max(newest, info.mtimeMs);
   }
   return { signature: parts.join("\n"), newest };
 }
