@@ -1,12 +1,12 @@
 /**
  * Which webhook path serves which policy. Kyverno registers a `-fail` and an `-ignore` webhook per
  * configuration (`/validate/fail`, `/validate/ignore`, `/mutate/fail`, `/mutate/ignore`), each
- * serving the policies of that failurePolicy, with a timeout taken from the policies'
- * `webhookConfiguration.timeoutSeconds` (else the deprecated `spec.webhookTimeoutSeconds`, else
- * the default of 10 s; Kyverno caps it at 30). Kyverno rebuilds its webhooks from the loaded
- * policies; Bylaw's are static manifests, so a policy can only run under the timeout it asks for
- * if a webhook with that timeout is registered. Policies are therefore grouped by failurePolicy
- * AND timeout:
+ * serving the policies of that failurePolicy, and rebuilds them whenever policies change: each
+ * webhook's timeout is the largest its policies ask for (`webhookConfiguration.timeoutSeconds`,
+ * else the deprecated `spec.webhookTimeoutSeconds`; at least the default of 10 s, capped at 30;
+ * pkg/controllers/webhook). Bylaw's webhooks are static manifests, so a policy can only run under
+ * the timeout it asks for if a webhook with that timeout is registered. Policies are therefore
+ * grouped by failurePolicy AND timeout:
  *
  *   the default timeout (`--timeout-seconds`, 10)  /validate/fail, /validate/ignore, /mutate/fail, /mutate/ignore
  *   any other timeout N (`--timeout-group N`)      /validate/fail/timeout-Ns, …/ignore/timeout-Ns, /mutate/…
@@ -15,18 +15,15 @@
  * A policy whose group is not registered would never be evaluated: the policy set is rejected
  * (`timeoutProblems`), loudly, rather than serving it nowhere.
  */
-import { isObject } from "../../engine/api/json.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
-import { failurePolicyOf } from "./policy-traits.js";
+import { declaredTimeout, failurePolicyOf, isValidTimeout, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from "./policy-traits.js";
 import type { WebhookGroup } from "./types.js";
 
 export type { WebhookGroup };
 
-/** Kyverno's default webhook timeout (`--webhookTimeout`), and the range the API server accepts. */
+/** Kyverno's default webhook timeout (`--webhookTimeout`). */
 export const DEFAULT_TIMEOUT_SECONDS = 10;
-export const MIN_TIMEOUT_SECONDS = 1;
-export const MAX_TIMEOUT_SECONDS = 30;
 /** The share of a webhook's timeout a review may use before it is answered per failurePolicy. */
 export const DEADLINE_SHARE = 0.8;
 
@@ -41,38 +38,16 @@ export const DEFAULT_GROUPS: TimeoutGroups = { defaultSeconds: DEFAULT_TIMEOUT_S
 
 export type WebhookKind = "validate" | "mutate";
 
-/** The timeout a policy sets and the field it is written in; undefined when it sets none. */
-export function declaredTimeout(policy: CompiledPolicy): { readonly value: unknown; readonly field: string } | undefined {
-  const spec = policy.document.spec;
-  const configured = isObject(spec.webhookConfiguration) ? spec.webhookConfiguration["timeoutSeconds"] : undefined;
-  if (configured !== undefined && configured !== null) return { value: configured, field: "spec.webhookConfiguration.timeoutSeconds" };
-  const legacy = spec["webhookTimeoutSeconds"];
-  if (legacy !== undefined && legacy !== null) return { value: legacy, field: "spec.webhookTimeoutSeconds" };
-  return undefined;
-}
-
 /** The timeout a policy runs under: the one it sets, else the default. */
 export function timeoutOf(policy: CompiledPolicy, groups: TimeoutGroups): number {
   const declared = declaredTimeout(policy);
   return declared !== undefined && isValidTimeout(declared.value) ? declared.value : groups.defaultSeconds;
 }
 
-export function isValidTimeout(value: unknown): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= MIN_TIMEOUT_SECONDS && value <= MAX_TIMEOUT_SECONDS;
-}
-
 /** The group a policy belongs to. */
 export function groupOf(policy: CompiledPolicy, groups: TimeoutGroups): WebhookGroup {
   const timeoutSeconds = timeoutOf(policy, groups);
   return { mode: failurePolicyOf(policy) === "Ignore" ? "ignore" : "fail", timeoutSeconds, isDefault: timeoutSeconds === groups.defaultSeconds };
-}
-
-/** Whether a group's path serves a policy (its failurePolicy, and its timeout or no timeout for the default group). */
-export function groupServes(group: WebhookGroup, policy: CompiledPolicy): boolean {
-  if (failurePolicyOf(policy) !== (group.mode === "fail" ? "Fail" : "Ignore")) return false;
-  const declared = declaredTimeout(policy);
-  if (declared === undefined) return group.isDefault;
-  return isValidTimeout(declared.value) && declared.value === group.timeoutSeconds;
 }
 
 /** The path of a group's webhook: `/validate/fail` for the default timeout, `/validate/fail/timeout-20s` for another. */
