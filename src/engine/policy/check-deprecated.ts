@@ -21,7 +21,9 @@ export function checkDeprecatedFields(policy: PolicyDocument): PolicyProblem[] {
     out.push(problem("spec.failurePolicy", "remove the deprecated field spec.failurePolicy; spec.webhookConfiguration.failurePolicy is set and replaces it"));
   }
   for (const [path, value] of [["spec.webhookTimeoutSeconds", spec["webhookTimeoutSeconds"]], ["spec.webhookConfiguration.timeoutSeconds", webhook["timeoutSeconds"]]] as const) {
-    if (value !== undefined && (typeof value !== "number" || value < 1 || value > 30)) out.push(problem(path, `the timeout must be between 1 and 30 seconds, got ${JSON.stringify(value)}`));
+    if (value !== undefined && value !== null && !(typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 30)) {
+      out.push(problem(path, `the timeout must be a whole number of seconds between 1 and 30, got ${JSON.stringify(value)}`));
+    }
   }
   (spec.rules ?? []).forEach((rule, i) => {
     const mutate = rule.mutate;

@@ -15,7 +15,7 @@ import type { CompileOutcome } from "../../engine/policy/compile-policy.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { compileException, isPolicyExceptionDocument, type CompiledException } from "../../engine/exceptions/index.js";
 import { policyKindOf } from "../../engine/policy/parse-policy.js";
-import { problem } from "../../engine/policy/problem.js";
+import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";
@@ -50,7 +50,8 @@ export async function readPolicyFiles(files: readonly string[]): Promise<LoadedS
   return { fingerprint: hash.digest("hex"), documents: kept };
 }
 
-export function compilePolicySet(documents: readonly LoadedDocument[], engine: Engine): CompiledSet {
+/** `check` adds problems of a compiled policy that make the set invalid for this server (e.g. an unserved timeout). */
+export function compilePolicySet(documents: readonly LoadedDocument[], engine: Engine, check?: (policy: CompiledPolicy) => readonly PolicyProblem[]): CompiledSet {
   const policies: CompiledPolicy[] = [];
   const exceptions: CompiledException[] = [];
   const problems: SourceProblem[] = [];
@@ -103,6 +104,11 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
       continue;
     }
     seen.set(key, where);
+    const unfit = check?.(compiled) ?? [];
+    if (unfit.length > 0) {
+      for (const p of unfit) problems.push({ ...at, policy: compiled.name, problem: p });
+      continue;
+    }
     for (const w of compiled.warnings) {
       if (w.severity === "warning") warnings.push(`${where}: ${compiled.name}: ${w.path}: ${w.message}`);
     }
