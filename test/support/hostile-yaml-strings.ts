@@ -66,17 +66,59 @@ const PIECES = [
   "!", "|", ">", "%", "@", "`", "---", "...", "\u2028", "\u0085", "\u00a0", "\ufeff", "\x7f", "\x00", "é", "🙂", "2001-12-14", "T", "t", "Z",
 ];
 
-/** `count` strings of 1–8 random pieces each, the same for the same seed. */
+/**
+ * `count` strings, the same for the same seed: every other one is 1–8 random PIECES, the rest are
+ * number-like (any notation, underscores and letter cases mixed in, sometimes one character added),
+ * most of which some YAML reader resolves to a number.
+ */
 export function seededHostileStrings(count: number, seed = 23): string[] {
   const random = seededRandom(seed);
+  const pick = (xs: string): string => xs[Math.floor(random() * xs.length)] ?? "";
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
-    const n = 1 + Math.floor(random() * 8);
-    let s = "";
-    for (let j = 0; j < n; j++) s += PIECES[Math.floor(random() * PIECES.length)] ?? "";
-    out.push(s);
+    if (i % 2 === 0) {
+      const n = 1 + Math.floor(random() * 8);
+      let s = "";
+      for (let j = 0; j < n; j++) s += PIECES[Math.floor(random() * PIECES.length)] ?? "";
+      out.push(s);
+    } else out.push(numberLike(random, pick));
   }
   return out;
+}
+
+function numberLike(random: () => number, pick: (xs: string) => string): string {
+  const digits = (alphabet: string, max: number): string => {
+    let s = "";
+    for (let n = 1 + Math.floor(random() * max); n > 0; n--) s += pick(alphabet) + (random() < 0.15 ? "_" : "");
+    return s;
+  };
+  const dec = "0123456789";
+  let s = ["", "", "+", "-", "+_", "-_"][Math.floor(random() * 6)] ?? "";
+  switch (Math.floor(random() * 6)) {
+    case 0:
+      s += `0${pick("xX")}${digits("0123456789abcdefABCDEF", 4)}`;
+      break;
+    case 1:
+      s += `0${pick("oO")}${digits("01234567", 4)}`;
+      break;
+    case 2:
+      s += `0${pick("bB")}${digits("01", 6)}`;
+      break;
+    case 3:
+      s += digits(dec, 5);
+      break;
+    case 4:
+      s += `${random() < 0.3 ? "" : digits(dec, 3)}.${random() < 0.3 ? "" : digits(dec, 3)}`;
+      if (random() < 0.5) s += `${pick("eE")}${["", "+", "-"][Math.floor(random() * 3)] ?? ""}${digits(dec, 2)}`;
+      break;
+    default:
+      s += `${digits(dec, 3)}:${pick("012345")}${pick(dec)}${random() < 0.5 ? `:${pick("012345")}${pick(dec)}` : ""}${random() < 0.3 ? `.${digits(dec, 2)}` : ""}`;
+  }
+  if (random() < 0.2) {
+    const at = Math.floor(random() * (s.length + 1));
+    s = s.slice(0, at) + pick("_ .:eE+-xob#") + s.slice(at);
+  }
+  return s;
 }
 
 /**

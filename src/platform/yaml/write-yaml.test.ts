@@ -58,10 +58,10 @@ describe("writeYaml", () => {
     assert.deepEqual(mismatches(hostileObjects(fixedHostileStrings(), 1)), []);
   });
 
-  test("5,000 seeded hostile strings read back as themselves; many of them are ones go-yaml v2 resolves to non-strings", () => {
-    const strings = seededHostileStrings(5000);
-    const resolved = strings.filter((s) => resolvePlain(s).kind !== "str").length;
-    assert.ok(resolved >= 100, `only ${resolved} of the seeded strings are ambiguous for go-yaml v2; the generator misses the point`);
+  test("2,000 seeded hostile strings read back as themselves; hundreds of them are ones go-yaml v2 resolves to non-strings", () => {
+    const strings = seededHostileStrings(2000);
+    const resolved = new Set(strings.filter((s) => resolvePlain(s).kind !== "str")).size;
+    assert.ok(resolved >= 300, `only ${resolved} of the seeded strings are ambiguous for go-yaml v2; the generator misses the point`);
     assert.deepEqual(mismatches(hostileObjects(strings, 1)), []);
   });
 

@@ -30,6 +30,8 @@ const AMBIGUOUS_PLAIN = new RegExp(
     "^[-+]?\\.(?:inf|nan)$",
     // go-yaml v2 integers: underscores anywhere after the first character, 0x/0o/0b in either case
     "^(?:[-+]_*)?(?:0_*x(?:_*[0-9a-f])+|0_*o(?:_*[0-7])+|0_*b(?:_*[01])+|[0-9](?:_*[0-9])*)_*$",
+    // go-yaml v2 also reads 0b-101 and 0b+101 as binary ints (its 0b fallback parses a signed rest)
+    "^0_*b_*[-+](?:_*[01])+_*$",
     // go-yaml v2 floats, underscores likewise
     "^(?:[-+]_*)?(?:\\.(?:_*[0-9])+|[0-9](?:_*[0-9])*(?:_*\\.(?:_*[0-9])*)?)(?:_*e_*[-+]?(?:_*[0-9])+)?_*$",
     // YAML 1.1 sexagesimal numbers (1:20, -190:20:30.15), generously
