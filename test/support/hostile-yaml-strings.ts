@@ -46,7 +46,7 @@ const UNICODE = [
 ];
 
 const MULTILINE = [
-  "a\nb", "a\nb\n", "a\nb\n\n", "\na", "\n", "\n\n", "a\n", " a\nb", "a\n b", "a \nb", "a\n\nb", "a\r\nb", "a\rb", "\ta\nb", "a\n\tb", "\n\ta", "a\n\t", "\t\n", "\t\ta\n\tb", " \ta\nb", "\n \ta", "a\n#b", "a\n- b",
+  "a\nb", "a\nb\n", "a\nb\n\n", "\na", "\n", "\n\n", "a\n", " a\nb", "a\n b", "a \nb", "a\n\nb", "a\r\nb", "a\rb", "\ta\nb", "a\n\tb", "\n\ta", "a\n\t", "\t\n", "\t\ta\n\tb", " \ta\nb", "\n \ta", " \n", "\n \n", " \t\n", "\n  \n  \na", "  \n\na\n", "a\n#b", "a\n- b",
   "a\n---\nb", "a\n...\nb", "---\na", "line1\nline2  ", "  \n  ", "a\n  \nb", "key: value\nother: [1, 2]\n", "a\n\u2028b", "#!/bin/sh\necho hi\n",
 ];
 
@@ -67,21 +67,27 @@ const PIECES = [
 ];
 
 /**
- * `count` strings, the same for the same seed: every other one is 1–8 random PIECES, the rest are
- * number-like (any notation, underscores and letter cases mixed in, sometimes one character added),
- * most of which some YAML reader resolves to a number.
+ * `count` strings, the same for the same seed, in turn: 1–8 random PIECES; number-like (any
+ * notation, underscores and letter cases mixed in, sometimes one character added), most of which
+ * some YAML reader resolves to a number; and short lines of spaces, tabs and indicators, where
+ * block scalars go wrong.
  */
 export function seededHostileStrings(count: number, seed = 23): string[] {
   const random = seededRandom(seed);
   const pick = (xs: string): string => xs[Math.floor(random() * xs.length)] ?? "";
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
-    if (i % 2 === 0) {
+    if (i % 3 === 0) {
       const n = 1 + Math.floor(random() * 8);
       let s = "";
       for (let j = 0; j < n; j++) s += PIECES[Math.floor(random() * PIECES.length)] ?? "";
       out.push(s);
-    } else out.push(numberLike(random, pick));
+    } else if (i % 3 === 1) out.push(numberLike(random, pick));
+    else {
+      let s = "";
+      for (let n = 1 + Math.floor(random() * 10); n > 0; n--) s += pick("  \t\n\n\na#-:'\"|>");
+      out.push(s);
+    }
   }
   return out;
 }

@@ -76,21 +76,22 @@ const stringifyPlainOrQuoted = stringTag.stringify;
 if (stringifyPlainOrQuoted === undefined) throw new Error("yaml: the string tag has no stringifier");
 
 /**
- * go-yaml v2 refuses a block scalar whose lines start with a tab before it has found the block's
- * indentation ("found a tab character where an indentation space is expected"), so multi-line text
- * with any line starting with a tab is double-quoted instead.
+ * Multi-line text `yaml` would write as a block scalar that does not read back, so it is
+ * double-quoted instead: a line starting with a tab (go-yaml v2 refuses it: "found a tab character
+ * where an indentation space is expected"), and blank lines holding spaces or tabs before the first
+ * line with text (readers take those spaces for the block's indentation: " \n" came back as "\n").
  */
-const TAB_LINE = /(?:^|\n)\t/;
+const BLOCK_UNSAFE = /(?:^|\n)\t|^(?:[ \t]*\n)*[ \t]+\n/;
 
 /**
  * `yaml`'s own string tag, except that strings with MUST_ESCAPE characters are double-quoted with
- * them escaped, and multi-line strings with TAB_LINE are double-quoted.
+ * them escaped, and multi-line strings matching BLOCK_UNSAFE are double-quoted.
  */
 const escapingStringTag: ScalarTag = {
   ...stringTag,
   stringify(item, ctx, onComment, onChompKeep) {
     const value = item.value;
-    if (typeof value !== "string" || !(MUST_ESCAPE.test(value) || (value.includes("\n") && TAB_LINE.test(value)))) {
+    if (typeof value !== "string" || !(MUST_ESCAPE.test(value) || (value.includes("\n") && BLOCK_UNSAFE.test(value)))) {
       return stringifyPlainOrQuoted(item, ctx, onComment, onChompKeep);
     }
     const forced = new Scalar(value);
