@@ -1,6 +1,7 @@
 /**
  * The one YAML writer: every YAML document Bylaw prints or saves (`apply -o` files and stdout,
- * `-p` PolicyReports, generated and patched resources) goes through `writeYaml`/`writeYamlStream`.
+ * `-p` PolicyReports, generated and patched resources, `serve --self-signed`'s caBundle line) goes
+ * through `writeYaml`/`writeYamlStream`.
  *
  * Output must read back as the same JSON in a YAML 1.1 reader (Kubernetes: sigs.k8s.io/yaml over
  * go-yaml v2) and in a YAML 1.2 reader. It is the `yaml` package's stringifier, configured (ADR 0002):
@@ -8,9 +9,10 @@
  *   something else (true/yes/on/y, null/~, 0755, 0o17, 0x1F, 1e3, .inf, 1_000, 1:20, timestamps,
  *   `<<`) is quoted;
  * - one extra test, AMBIGUOUS_PLAIN, for what go-yaml v2 and other 1.1 readers resolve beyond those two
- *   schemas (0X1F, 0O17, 1__0, +_1, 1e_5, …), the reserved words in any case, and `=`;
+ *   schemas (0X1F, 0O17, 1__0, +_1, 1e_5, 0b-101, …), the reserved words in any case, and `=`;
  * - strings holding characters a 1.1 reader breaks lines at (NEL, U+2028, U+2029) or does not accept
- *   raw (DEL, C1 controls, U+FEFF, U+FFFE, U+FFFF) are double-quoted with those characters escaped;
+ *   raw (DEL, C1 controls, U+FEFF, U+FFFE, U+FFFF) are double-quoted with those characters escaped,
+ *   and so is multi-line text that would make a block scalar go-yaml v2 misreads (BLOCK_UNSAFE);
  * - no line folding, no anchors for repeated objects, block literals for multi-line strings.
  * Strings that read back as themselves stay plain, so the output looks like `kubectl get -o yaml`.
  */
