@@ -96,6 +96,7 @@ function repoRoot(): string | undefined {
 }
 
 interface Generator {
+  convert(schema: object): object;
   DEFAULT_INPUT: string;
   readCrds(dir: string): unknown[];
   renderValidatorsModule(crds: unknown[]): string;
@@ -109,4 +110,30 @@ test("validators-data.ts is what tools/gen-policy-schemas.mjs generates from the
   const expected = generator.renderValidatorsModule(generator.readCrds(generator.DEFAULT_INPUT));
   const actual = readFileSync(join(root, "src", "engine", "policy", "schema", "validators-data.ts"), "utf8");
   assert.ok(actual === expected, "validators-data.ts is stale: run node tools/gen-policy-schemas.mjs");
+});
+
+test("the generator honours structural-schema markers: preserve-unknown-fields, int-or-string, nullable, pruned nulls", async (t) => {
+  const root = repoRoot();
+  if (root === undefined) return t.skip("generator not found");
+  const { convert } = (await import(pathToFileURL(join(root, "tools", "gen-policy-schemas.mjs")).href)) as Generator;
+  const crd = {
+    type: "object",
+    description: "dropped",
+    properties: {
+      port: { "x-kubernetes-int-or-string": true, anyOf: [{ type: "integer" }, { type: "string" }] },
+      note: { type: "string", nullable: true },
+      open: { type: "object", "x-kubernetes-preserve-unknown-fields": true, properties: { known: { type: "string", format: "date-time" } } },
+      items: { type: "array", items: { type: "object", properties: { a: { type: "boolean" } } } },
+    },
+  };
+  assert.deepEqual(convert(crd), {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      port: { type: ["integer", "string", "null"], if: { type: "null" }, else: { anyOf: [{ type: "integer" }, { type: "string" }] } },
+      note: { type: ["string", "null"] },
+      open: { type: ["object", "null"], properties: { known: { type: ["string", "null"] } } },
+      items: { type: ["array", "null"], items: { type: "object", additionalProperties: false, properties: { a: { type: ["boolean", "null"] } } } },
+    },
+  });
 });
