@@ -4,14 +4,9 @@
  * a JS number is an "int" when `Number.isInteger` holds.
  */
 import type { JsonValue } from "../api/json.js";
-import { isObject } from "../api/json.js";
-import { goFormatFloat } from "../go/format-value.js";
-import { compareCodePoints } from "../go/strings.js";
+import { goFormatValue, isGoInt } from "../go/format-value.js";
 
-/** Whether Kyverno would hold this number as an int64 (true) or a float64 (false). */
-export function isGoInt(n: number): boolean {
-  return Number.isInteger(n) && Math.abs(n) <= 9.223372036854776e18;
-}
+export { goIntString, isGoInt } from "../go/format-value.js";
 
 /** Go `strconv.FormatFloat(v, 'E', -1, 64)`: shortest digits, e.g. `1.5E+00`, `1E-03`. */
 export function formatFloatE(v: number): string {
@@ -34,18 +29,9 @@ export function formatFloatF(v: number): string {
   return `${sign}${abs.toFixed(6)}`;
 }
 
-/** Go `%v` of a decoded JSON value: `map[a:1 b:x]`, `[a b]`, `<nil>`, `true`, `1.5`, `42`. */
+/** Go `%v` of a decoded JSON value, whole numbers as int64: `map[a:1 b:x]`, `[a b]`, `<nil>`, `1.5`, `42`. */
 export function goValueString(v: JsonValue | undefined): string {
-  if (v === null || v === undefined) return "<nil>";
-  if (typeof v === "string") return v;
-  if (typeof v === "boolean") return v ? "true" : "false";
-  if (typeof v === "number") return isGoInt(v) ? goIntString(v) : goFormatFloat(v);
-  if (Array.isArray(v)) return `[${v.map((e) => goValueString(e)).join(" ")}]`;
-  if (isObject(v)) {
-    const keys = Object.keys(v).sort(compareCodePoints);
-    return `map[${keys.map((k) => `${k}:${goValueString(v[k])}`).join(" ")}]`;
-  }
-  return String(v);
+  return goFormatValue(v, "int64-when-whole");
 }
 
 /** Go `%T` of a decoded JSON value. */
@@ -56,11 +42,6 @@ export function goTypeName(v: JsonValue | undefined): string {
   if (typeof v === "number") return isGoInt(v) ? "int64" : "float64";
   if (Array.isArray(v)) return "[]interface {}";
   return "map[string]interface {}";
-}
-
-/** Decimal text of a whole number, without JS's exponent form for large values. */
-export function goIntString(n: number): string {
-  return Math.abs(n) < 1e21 ? n.toFixed(0) : BigInt(n).toString();
 }
 
 function exponentForm(v: number, letter: "e" | "E"): string {

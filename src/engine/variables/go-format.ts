@@ -1,7 +1,4 @@
-/** Go `fmt` renderings that reach users through Kyverno's messages: `%f` and `%v`. */
-import { isObject, type JsonValue } from "../api/json.js";
-import { goFormatFloat } from "../go/format-value.js";
-import { compareCodePoints } from "../go/strings.js";
+/** Go's `%f`, as it reaches users through Kyverno's messages (`%v` is `goFormatValue` in go/format-value.ts). */
 
 function decompose(x: number): { mantissa: bigint; exponent: number } {
   const view = new DataView(new ArrayBuffer(8));
@@ -27,18 +24,4 @@ export function goFormatFixed6(x: number): string {
   const digits = q.toString().padStart(7, "0");
   const text = `${digits.slice(0, -6)}.${digits.slice(-6)}`;
   return x < 0 || Object.is(x, -0) ? `-${text}` : text;
-}
-
-/** `fmt.Sprintf("%v", v)` of a decoded JSON value. */
-export function goFormatV(value: JsonValue): string {
-  if (value === null) return "<nil>";
-  if (typeof value === "string") return value;
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number") return goFormatFloat(value);
-  if (Array.isArray(value)) return `[${value.map(goFormatV).join(" ")}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).sort(compareCodePoints);
-    return `map[${keys.map((k) => `${k}:${goFormatV(value[k] ?? null)}`).join(" ")}]`;
-  }
-  return String(value);
 }

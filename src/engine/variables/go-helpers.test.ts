@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { JsonValue } from "../api/json.js";
-import { goFormatFixed6, goFormatV } from "./go-format.js";
+import { goFormatFixed6 } from "./go-format.js";
 import { goJson } from "./go-json.js";
 import { goPathClean, goPathJoin } from "./go-path.js";
 
@@ -64,18 +64,5 @@ describe("go fmt", () => {
   ];
   for (const [n, text] of fixed) {
     test(`%f of ${n} is ${text}`, () => assert.equal(goFormatFixed6(n), text));
-  }
-  const v: [JsonValue, string][] = [
-    [null, "<nil>"],
-    [true, "true"],
-    [100000, "100000"],
-    [1e6, "1e+06"],
-    [1234567, "1.234567e+06"],
-    [0.00001, "1e-05"],
-    [["a", 1], "[a 1]"],
-    [{ b: 1, a: "x" }, "map[a:x b:1]"],
-  ];
-  for (const [value, text] of v) {
-    test(`%v of ${JSON.stringify(value)} is ${text}`, () => assert.equal(goFormatV(value), text));
   }
 });

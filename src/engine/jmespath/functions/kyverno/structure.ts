@@ -4,7 +4,8 @@ import type { FunctionDef } from "../../types.js";
 import { jsonArg, stringArg } from "./args.js";
 import { charge } from "./budget.js";
 import { argumentTypeError, goError } from "./errors.js";
-import { parseGoJson, setKey } from "./go-json.js";
+import { setOwn } from "../../../api/set-own.js";
+import { parseGoJson } from "./go-json.js";
 import { goFormatFloat as formatFloatV } from "../../../go/format-value.js";
 import { compareCodePoints as compareStrings } from "../../../go/strings.js";
 import { ifaceToString } from "./go-text.js";
@@ -83,8 +84,8 @@ export const structureFunctions: readonly FunctionDef[] = [
       const valName = stringArg("items", args, 2);
       const entry = (k: JsonValue, v: JsonValue): JsonObject => {
         const o: JsonObject = {};
-        setKey(o, keyName, k);
-        setKey(o, valName, v);
+        setOwn(o, keyName, k);
+        setOwn(o, valName, v);
         return o;
       };
       charge(ctx, Array.isArray(input) ? input.length : isObject(input) ? Object.keys(input).length : 0);
@@ -111,7 +112,7 @@ export const structureFunctions: readonly FunctionDef[] = [
       keys.forEach((k, i) => {
         const key = ifaceToString(k);
         if (key === undefined) throw argumentTypeError("object_from_lists", 1, "StringArray");
-        setKey(out, key, i < values.length ? (values[i] ?? null) : null);
+        setOwn(out, key, i < values.length ? (values[i] ?? null) : null);
       });
       return out;
     },
