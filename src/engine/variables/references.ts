@@ -1,5 +1,5 @@
 /**
- * `$( )` manifest references (spec §4.5): `$(./../key)` is a path relative to the string's own
+ * `$( )` manifest references (Kyverno `pkg/engine/variables/vars.go`): `$(./../key)` is a path relative to the string's own
  * location in the policy document, `$(/abs/path)` an absolute one; anchors in the document's keys
  * are ignored when comparing. An operator prefix (`$(<./../x)`) returns the operator followed by
  * the value as text; without one the value must be a string. `\$( … )` escapes a reference.
