@@ -4,7 +4,8 @@
  * decoded JSON (a JMESPath `&expr` value, which has no own keys) equals only itself. One function
  * for every caller: the `Equals` condition operators, JMESPath's `==`, and the mutate and patch
  * code that asks whether anything changed. It runs per review, so it walks keys with `for…in`
- * (no key arrays are allocated), the fastest of the variants it replaced.
+ * (no key arrays are allocated), the fastest of the variants it replaced (figures:
+ * docs/adr/0004-appendix-figures-in-code.md).
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
