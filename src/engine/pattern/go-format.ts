@@ -13,22 +13,6 @@ export function formatFloatE(v: number): string {
   return exponentForm(v, "E");
 }
 
-/** Go `%f` (six decimals, exact halves rounded to even), e.g. `1.500000`. */
-export function formatFloatF(v: number): string {
-  const sign = v < 0 ? "-" : "";
-  const abs = Math.abs(v);
-  if (abs >= 1e21) return `${sign}${BigInt(Math.trunc(abs)).toString()}.000000`;
-  // JS rounds an exact half up; Go rounds it to even. A half needs exactly 7 decimals.
-  const exact = /^(\d+)\.(\d{6})5(0{13})$/.exec(abs.toFixed(20));
-  if (exact !== null) {
-    const scaled = BigInt(`${exact[1] ?? "0"}${exact[2] ?? ""}`);
-    const rounded = scaled % 2n === 0n ? scaled : scaled + 1n;
-    const digits = rounded.toString().padStart(7, "0");
-    return `${sign}${digits.slice(0, -6)}.${digits.slice(-6)}`;
-  }
-  return `${sign}${abs.toFixed(6)}`;
-}
-
 /** Go `%v` of a decoded JSON value, whole numbers as int64: `map[a:1 b:x]`, `[a b]`, `<nil>`, `1.5`, `42`. */
 export function goValueString(v: JsonValue | undefined): string {
   return goFormatValue(v, "int64-when-whole");

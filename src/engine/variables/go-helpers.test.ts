@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { JsonValue } from "../api/json.js";
-import { goFormatFixed6 } from "./go-format.js";
 import { goJson } from "./go-json.js";
 import { goPathClean, goPathJoin } from "./go-path.js";
 
@@ -50,19 +49,4 @@ describe("go path", () => {
     assert.equal(goPathJoin("", "./x"), "x");
     assert.equal(goPathJoin("", ""), "");
   });
-});
-
-describe("go fmt", () => {
-  const fixed: [number, string][] = [
-    [3000, "3000.000000"],
-    [1.5, "1.500000"],
-    [-2.25, "-2.250000"],
-    [0.0078125, "0.007812"], // an exact tie rounds half to even, unlike toFixed
-    [0.0000005, "0.000000"], // the double is just below 5e-7
-    [0.0000015, "0.000002"],
-    [-0, "-0.000000"],
-  ];
-  for (const [n, text] of fixed) {
-    test(`%f of ${n} is ${text}`, () => assert.equal(goFormatFixed6(n), text));
-  }
 });

@@ -8,7 +8,7 @@
 import { isObject, type JsonValue } from "../api/json.js";
 import { err, ok, type Result } from "../api/result.js";
 import { goFormatValue } from "../go/format-value.js";
-import { goFormatFixed6 } from "./go-format.js";
+import { goFormatFixed } from "../go/format-fixed.js";
 import { goPathIsAbs, goPathJoin } from "./go-path.js";
 import { arrayChildPath, objectChildPath, removeAnchorsFromPath } from "./kyverno-path.js";
 import { operatorOf, trimCutset } from "./reference-operator.js";
@@ -45,7 +45,7 @@ function resolveReference(reference: string, at: string, lookup: Lookup): Result
   const found = lookup(goPathIsAbs(path) ? path : goPathJoin(at, path));
   if (op === "") return { ok: true, value: found };
   if (typeof found === "string") return { ok: true, value: op + found };
-  if (typeof found === "number") return { ok: true, value: op + goFormatFixed6(found) };
+  if (typeof found === "number") return { ok: true, value: op + goFormatFixed(found) };
   return { ok: false, error: `incorrect expression: operator ${op} does not match with value ${goFormatValue(found)}` };
 }
 
