@@ -8,6 +8,7 @@ import { setOwn } from "../../../api/set-own.js";
 import { parseGoJson } from "./go-json.js";
 import { goFormatFloat as formatFloatV } from "../../../go/format-value.js";
 import { compareCodePoints as compareStrings } from "../../../go/strings.js";
+import { goInterfaceEqual } from "../../../go/interface-equal.js";
 import { ifaceToString } from "./go-text.js";
 import { parseGoYaml } from "./go-yaml.js";
 
@@ -18,13 +19,11 @@ function intIndex(n: number): number | string {
   return n;
 }
 
-/** Go's `!=` on two interface values: different types are unequal; maps and slices cannot be compared. */
-function goInterfaceEqual(a: JsonValue, b: JsonValue): boolean {
-  const kind = (v: JsonValue): string => (v === null ? "nil" : Array.isArray(v) ? "slice" : typeof v);
-  if (kind(a) !== kind(b)) return false;
-  if (Array.isArray(a)) throw goError("runtime error: comparing uncomparable type []interface {}");
-  if (isObject(a)) throw goError("runtime error: comparing uncomparable type map[string]interface {}");
-  return a === b;
+/** Go's `==` on two interface values; comparing two maps or two slices panics, raised as an error. */
+function labelValueEqual(a: JsonValue, b: JsonValue): boolean {
+  const r = goInterfaceEqual(a, b);
+  if (typeof r === "boolean") return r;
+  throw goError(r.panic);
 }
 
 export const structureFunctions: readonly FunctionDef[] = [
@@ -129,7 +128,7 @@ export const structureFunctions: readonly FunctionDef[] = [
       if (!isObject(labels)) throw argumentTypeError("label_match", 1, "Object");
       for (const [key, value] of Object.entries(selector)) {
         if (!Object.prototype.hasOwnProperty.call(labels, key)) return false;
-        if (!goInterfaceEqual(labels[key] ?? null, value)) return false;
+        if (!labelValueEqual(labels[key] ?? null, value)) return false;
       }
       return true;
     },
