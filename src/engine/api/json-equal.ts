@@ -1,3 +1,5 @@
+import { isPlainData } from "./json.js";
+
 /**
  * Structural equality of decoded JSON values, as Go's `reflect.DeepEqual` sees them: key order does
  * not matter, list order does, numbers compare by value (NaN equals nothing). An object that is not
@@ -30,9 +32,4 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   // Two objects without keys are equal when both are decoded JSON (`{}`), not when one is an `&expr`.
   return m === n && (n !== 0 || (isPlainData(a) && isPlainData(b)));
-}
-
-function isPlainData(o: object): boolean {
-  const proto: unknown = Object.getPrototypeOf(o);
-  return proto === Object.prototype || proto === null;
 }

@@ -3,7 +3,7 @@
  * parse`, Kyverno's set operators, variable and pattern messages show them. Objects print with
  * sorted keys, as Go prints maps.
  */
-import type { JsonValue } from "../api/json.js";
+import { isPlainData, type JsonValue } from "../api/json.js";
 import { goQuote } from "./quote.js";
 import { compareCodePoints } from "./strings.js";
 
@@ -66,11 +66,6 @@ export function goFormatValue(v: unknown, numbers: GoNumbers = "float64"): strin
     return out + "]";
   }
   return String(v);
-}
-
-function isPlainData(obj: object): boolean {
-  const proto: unknown = Object.getPrototypeOf(obj);
-  return proto === Object.prototype || proto === null;
 }
 
 /** `%#v` of a value held in an `interface{}` (the Go syntax form `jp parse` prints for literals). */

@@ -4,6 +4,8 @@
  * value, and two slices or two maps cannot be compared: Go panics. The panic's text is returned
  * for the caller to raise as its own error.
  */
+import { isPlainData } from "../api/json.js";
+
 export type GoPanic = { readonly panic: string };
 
 const SLICES: GoPanic = { panic: "runtime error: comparing uncomparable type []interface {}" };
@@ -17,9 +19,4 @@ export function goInterfaceEqual(a: unknown, b: unknown): boolean | GoPanic {
   if (aList) return SLICES;
   if (!isPlainData(a) || !isPlainData(b)) return a === b;
   return MAPS;
-}
-
-function isPlainData(o: object): boolean {
-  const proto: unknown = Object.getPrototypeOf(o);
-  return proto === Object.prototype || proto === null;
 }
