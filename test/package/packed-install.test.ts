@@ -51,6 +51,17 @@ describe("an install from the packed tarball", () => {
     assert.match(r.stdout, /^Usage: bylaw COMMAND/m);
   });
 
+  test("`bylaw version` and `bylaw policy-sets` read the installed package.json and policies", (t) => {
+    if (why !== undefined) return t.skip(why);
+    const version = node([join(installed, "bin", "bylaw.js"), "version"]);
+    assert.equal(version.status, 0, version.stderr);
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { version: string };
+    assert.match(version.stdout, new RegExp(`^bylaw ${manifest.version.replaceAll(".", "\\.")} `));
+    const sets = node([join(installed, "bin", "bylaw.js"), "policy-sets"]);
+    assert.equal(sets.status, 0, sets.stderr);
+    assert.match(sets.stdout, /^pss-restricted\s+\d+/m);
+  });
+
   test("`bylaw test` runs the shipped examples' suites", (t) => {
     if (why !== undefined) return t.skip(why);
     const r = node([join(installed, "bin", "bylaw.js"), "test", join(installed, "examples")]);
