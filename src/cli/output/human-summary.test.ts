@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { renderHumanSummary } from "./human-summary.js";
-import { PSS_MESSAGE, row } from "./test-support.js";
+import { PSS_MESSAGE, row } from "../../../test/support/result-rows.js";
 
 const options = { policies: 3, resources: 2, detailed: false, cwd: "/repo" };
 

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { renderJunit } from "./junit.js";
-import { row } from "./test-support.js";
+import { row } from "../../../test/support/result-rows.js";
 
 /** A strict-enough XML check: one root, tags nest and close, attributes quoted, only the five entities. */
 function assertWellFormed(xml: string): void {

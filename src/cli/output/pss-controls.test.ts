@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { failedControls, pssControls, pssProfile } from "./pss-controls.js";
-import { PSS_MESSAGE } from "./test-support.js";
+import { PSS_MESSAGE } from "../../../test/support/result-rows.js";
 
 describe("pssControls", () => {
   const cases: [string, string, string[]][] = [

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { renderSarif, SARIF_SCHEMA } from "./sarif.js";
-import { PSS_MESSAGE, row } from "./test-support.js";
+import { PSS_MESSAGE, row } from "../../../test/support/result-rows.js";
 
 interface Sarif {
   $schema: string;

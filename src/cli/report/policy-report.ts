@@ -1,6 +1,6 @@
 /**
  * Build wgpolicyk8s.io/v1alpha2 PolicyReport (one per namespace) and ClusterPolicyReport (cluster-scoped
- * resources) objects from engine responses, with Kyverno's result fields and summaries (spec §9).
+ * resources) objects from engine responses, with Kyverno's result fields and summaries (Kyverno `pkg/utils/report/*`).
  */
 import type { JsonObject } from "../../engine/api/json.js";
 import type { RuleResult } from "../../engine/api/rule-result.js";

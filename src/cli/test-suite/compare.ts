@@ -1,5 +1,6 @@
 /**
- * Compare engine responses with one expected row the way `kyverno test` does (spec §11.2, §11.4):
+ * Compare engine responses with one expected row the way `kyverno test` does (Kyverno
+ * `cmd/cli/kubectl-kyverno/commands/test/command.go`, `output.go`):
  * policies by name (a `ns/` prefix is ignored), resources by name or `namespace/name`, rules by name
  * or their `autogen-` / `autogen-cronjob-` variants, results as policy-report results (fail becomes
  * warn when the policy is not scored). A response with no matching rule means the resource was

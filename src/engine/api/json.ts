@@ -12,3 +12,13 @@ export function isObject(v: unknown): v is JsonObject {
 export function isArray(v: unknown): v is JsonValue[] {
   return Array.isArray(v);
 }
+
+/**
+ * Whether an object is decoded data (a plain or null-prototype object or an array's element map),
+ * not a class instance such as a JMESPath `&expr` value, which Go's printers and comparisons treat
+ * as an opaque struct.
+ */
+export function isPlainData(o: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(o);
+  return proto === Object.prototype || proto === null;
+}

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { autogenRules, computeRules } from "./autogen.js";
 import { autogenControllers } from "./controllers.js";
-import { TEMPLATE_KINDS, podRule, policyOf } from "./test-support.js";
+import { TEMPLATE_KINDS, podRule, policyOf } from "../../../test/support/autogen-policies.js";
 
 const ANNOTATION = "pod-policies.kyverno.io/autogen-controllers";
 

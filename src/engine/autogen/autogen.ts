@@ -1,5 +1,5 @@
 /**
- * Autogen of pod-controller rules (spec §7, Kyverno `pkg/autogen/v1`). For each rule matching
+ * Autogen of pod-controller rules (Kyverno `pkg/autogen/v1`). For each rule matching
  * Pod, Kyverno adds `autogen-<rule>` (DaemonSet, Deployment, Job, StatefulSet, ReplicaSet,
  * ReplicationController, nested under `spec.template`) and `autogen-cronjob-<rule>` (CronJob,
  * nested under `spec.jobTemplate.spec.template`), names truncated to 63 characters.

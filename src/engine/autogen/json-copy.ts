@@ -1,5 +1,6 @@
 /** Small JSON helpers for rewriting rules without mutating the caller's documents. */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { setOwn } from "../api/set-own.js";
 
 export { cloneJson } from "../api/json-copy.js";
 
@@ -26,13 +27,8 @@ export function mapStrings(v: JsonValue, f: (s: string) => string): JsonValue {
   if (Array.isArray(v)) return v.map((x) => mapStrings(x, f));
   if (isObject(v)) {
     const out: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) setKey(out, f(k), mapStrings(x, f));
+    for (const [k, x] of Object.entries(v)) setOwn(out, f(k), mapStrings(x, f));
     return out;
   }
   return v;
-}
-
-/** Set an own property, even one named `__proto__` (as JSON.parse would). */
-export function setKey(o: JsonObject, k: string, v: JsonValue): void {
-  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import { autogenRules } from "./autogen.js";
 import { shiftReferences } from "./shift-references.js";
-import { TEMPLATE_KINDS, policyOf } from "./test-support.js";
+import { TEMPLATE_KINDS, policyOf } from "../../../test/support/autogen-policies.js";
 
 const match = { any: [{ resources: { kinds: ["Pod"] } }] };
 

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { autogenRules } from "./autogen.js";
 import { canAutogen } from "./can-autogen.js";
-import { podRule, policyOf } from "./test-support.js";
+import { podRule, policyOf } from "../../../test/support/autogen-policies.js";
 
 const anyPod = (resources: object): object => ({ any: [{ resources: { kinds: ["Pod"], ...resources } }] });
 

@@ -17,7 +17,7 @@ import { durationSeconds } from "../values/duration.js";
 import { wildcardMatch } from "../values/wildcard.js";
 import { parseDurationPair } from "./duration-pair.js";
 import { goParseFloat as parseGoFloat } from "../go/parse-float.js";
-import { jsonDeepEqual } from "./json-equal.js";
+import { jsonEqual } from "../api/json-equal.js";
 
 /** "mismatch": the value's type does not fit the key's; "neither": Kyverno answers false to both. */
 type Verdict = boolean | "mismatch" | "neither";
@@ -38,8 +38,8 @@ function compare(key: JsonValue, value: JsonValue): Verdict {
   if (typeof key === "boolean") return typeof value === "boolean" ? key === value : "mismatch";
   if (typeof key === "number") return compareNumber(key, value);
   if (typeof key === "string") return compareString(key, value);
-  if (Array.isArray(key)) return Array.isArray(value) ? jsonDeepEqual(key, value) : "mismatch";
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? jsonDeepEqual(key, value) : "mismatch";
+  if (Array.isArray(key)) return Array.isArray(value) ? jsonEqual(key, value) : "mismatch";
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? jsonEqual(key, value) : "mismatch";
 }
 
 function compareNumber(key: number, value: JsonValue): Verdict {

@@ -9,7 +9,7 @@
  */
 import type { JsonValue } from "../api/json.js";
 import { wildcardMatch } from "../values/wildcard.js";
-import { goSprint } from "./go-format.js";
+import { goFormatValue } from "../go/format-value.js";
 import { unmarshalStringArray } from "./go-parse.js";
 import type { Membership } from "./set-membership.js";
 import { eitherWayMatch } from "./set-membership.js";
@@ -26,7 +26,7 @@ export function notInOperator(key: JsonValue, value: JsonValue): boolean {
 
 function membership(key: JsonValue, value: JsonValue, notIn: boolean): Membership {
   if (typeof key === "string" || typeof key === "number") {
-    const r = scalarIn(typeof key === "string" ? key : goSprint(key), value);
+    const r = scalarIn(typeof key === "string" ? key : goFormatValue(key), value);
     return r === "invalid" || !notIn ? r : !r;
   }
   if (Array.isArray(key)) {
@@ -39,7 +39,7 @@ function membership(key: JsonValue, value: JsonValue, notIn: boolean): Membershi
 
 /** `keyExistsInArray`. */
 function scalarIn(key: string, value: JsonValue): Membership {
-  if (Array.isArray(value)) return value.some((v) => eitherWayMatch(key, goSprint(v)));
+  if (Array.isArray(value)) return value.some((v) => eitherWayMatch(key, goFormatValue(v)));
   if (typeof value !== "string") return "invalid";
   if (wildcardMatch(value, key)) return true;
   const items = unmarshalStringArray(value);

@@ -14,5 +14,4 @@ export { anyIn, anyNotIn } from "./any-in.js";
 export { allIn, allNotIn } from "./all-in.js";
 export { numericOperator, type Comparison } from "./numeric.js";
 export { durationOperator } from "./duration-operators.js";
-export { goSprint } from "./go-format.js";
 export type { ConditionEvaluation, ConditionsContext, EvaluateOptions, OperatorFn, Substitute, SubstituteIn } from "./types.js";

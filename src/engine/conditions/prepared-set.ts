@@ -7,7 +7,7 @@
  */
 import type { JsonValue } from "../api/json.js";
 import { hasWildcard, wildcardMatch } from "../values/wildcard.js";
-import { goSprint } from "./go-format.js";
+import { goFormatValue } from "../go/format-value.js";
 import type { OperatorFn } from "./types.js";
 
 export class PreparedSet {
@@ -16,7 +16,7 @@ export class PreparedSet {
   readonly #wildcards: readonly string[];
 
   constructor(values: readonly JsonValue[]) {
-    this.#items = values.map(goSprint);
+    this.#items = values.map((v) => goFormatValue(v));
     this.#exact = new Set(this.#items);
     this.#wildcards = this.#items.filter(hasWildcard);
   }
@@ -50,11 +50,11 @@ export function preparedSetOperator(name: string, value: JsonValue): OperatorFn 
   if (op === undefined || !Array.isArray(value)) return undefined;
   const set = new PreparedSet(value);
   const notIn = op.notIn;
-  const inSet = (item: JsonValue): boolean => set.has(goSprint(item)) !== notIn;
+  const inSet = (item: JsonValue): boolean => set.has(goFormatValue(item)) !== notIn;
   const all = op.quantifier === "all";
   return (key) => {
     if (typeof key === "string") return set.has(key) !== notIn;
-    if (typeof key === "number" || typeof key === "boolean") return set.has(goSprint(key)) !== notIn;
+    if (typeof key === "number" || typeof key === "boolean") return set.has(goFormatValue(key)) !== notIn;
     if (!Array.isArray(key)) return false;
     return all ? key.every(inSet) : key.some(inSet);
   };

@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from "../api/json.js";
 import { wildcardMatch } from "../values/wildcard.js";
-import { goSprint } from "./go-format.js";
+import { goFormatValue } from "../go/format-value.js";
 import { isValidJson, unmarshalStringArray } from "./go-parse.js";
 import { matchesStringPattern, operatorOfPattern } from "./range-pattern.js";
 
@@ -18,8 +18,8 @@ export type SetKey = { readonly scalar: string } | { readonly list: readonly str
 /** Strings, numbers and booleans are single keys; lists are stringified item by item. */
 export function toSetKey(key: JsonValue): SetKey | undefined {
   if (typeof key === "string") return { scalar: key };
-  if (typeof key === "number" || typeof key === "boolean") return { scalar: goSprint(key) };
-  if (Array.isArray(key)) return { list: key.map(goSprint) };
+  if (typeof key === "number" || typeof key === "boolean") return { scalar: goFormatValue(key) };
+  if (Array.isArray(key)) return { list: key.map((k) => goFormatValue(k)) };
   return undefined;
 }
 
@@ -41,7 +41,7 @@ export function inRange(key: string, range: string): boolean {
 
 /** Whether one key string is found in the value (`anyKeyExistsInArray`). */
 export function scalarInValue(key: string, value: JsonValue): Membership {
-  if (Array.isArray(value)) return value.some((v) => eitherWayMatch(goSprint(v), key));
+  if (Array.isArray(value)) return value.some((v) => eitherWayMatch(goFormatValue(v), key));
   if (typeof value !== "string") return "invalid";
   if (wildcardMatch(value, key)) return true;
   if (isRange(value)) return inRange(key, value);
@@ -55,8 +55,8 @@ export function scalarInValue(key: string, value: JsonValue): Membership {
  * value cannot be read as items (a valid JSON text that is not an array of strings, a map, …).
  */
 export function valueItems(value: JsonValue): readonly string[] | undefined {
-  if (Array.isArray(value)) return value.map(goSprint);
-  if (typeof value === "number") return [goSprint(value)];
+  if (Array.isArray(value)) return value.map((v) => goFormatValue(v));
+  if (typeof value === "number") return [goFormatValue(value)];
   if (typeof value === "string") return stringItems(value);
   return undefined;
 }

@@ -18,7 +18,8 @@ const SA_PREFIX = "system:serviceaccount:";
 
 /**
  * `images` is left out when `options.images` is false: a policy that never mentions `images`
- * cannot read it, and parsing every image reference costs a few µs per request.
+ * cannot read it, and parsing every image reference costs time per request (figures:
+ * docs/adr/0004-appendix-figures-in-code.md).
  */
 export function buildRequestContext(input: RequestInput, options: { readonly images?: boolean; readonly request?: JsonObject } = {}): JsonObject {
   const { resource, operation } = input;

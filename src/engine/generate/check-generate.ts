@@ -1,5 +1,5 @@
 /**
- * Static problems of a generate block, found when the policy is loaded (spec §2.5 "Validation",
+ * Static problems of a generate block, found when the policy is loaded (Kyverno
  * `pkg/policy/generate/validate.go`). Each message starts with the field path it concerns.
  * Not checked here, because they need the cluster's discovery data: whether the kind is
  * namespaced (namespace required / forbidden) and whether cloneList kinds share one scope.

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import type { Resource } from "../api/resource.js";
 import { generateResources } from "./generate-resources.js";
-import { input, memoryExisting, secret } from "./test-support.js";
+import { input, memoryExisting, secret } from "../../../test/support/generate-inputs.js";
 
 const serverSet: JsonObject = {
   uid: "u-1",

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import { generateResources } from "./generate-resources.js";
-import { input } from "./test-support.js";
+import { input } from "../../../test/support/generate-inputs.js";
 
 function only(generate: JsonObject) {
   const r = generateResources(input(generate));

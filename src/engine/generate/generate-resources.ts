@@ -1,5 +1,5 @@
 /**
- * Runs one generate block (spec §2.5) for one trigger: the objects to create, with the labels
+ * Runs one generate block (Kyverno `pkg/background/generate/*`) for one trigger: the objects to create, with the labels
  * Kyverno adds and the sync settings the background controller acts on. Matching, context,
  * preconditions, variable substitution and foreach expansion happen before this is called.
  */

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { generateResources } from "./generate-resources.js";
 import { generateLabels, truncateLabelValue } from "./labels.js";
-import { input, memoryExisting, secret } from "./test-support.js";
+import { input, memoryExisting, secret } from "../../../test/support/generate-inputs.js";
 
 const P = "generate.kyverno.io/";
 

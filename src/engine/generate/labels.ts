@@ -1,5 +1,5 @@
 /**
- * The labels Kyverno puts on generated objects (spec §2.5, `pkg/background/common/labels.go`):
+ * The labels Kyverno puts on generated objects (Kyverno `pkg/background/common/labels.go`):
  * who manages the object, which policy and rule made it, which trigger caused it and, for clones,
  * which source it copies. Values are cut to 63 characters so they stay valid label values
  * (Kubernetes refuses longer ones; Kyverno trims by length the same way).

@@ -1,4 +1,4 @@
-/** Public shapes of the generate core (spec §2.5) and the parsed form of a generate block. */
+/** Public shapes of the generate core (Kyverno `pkg/background/generate/*`) and the parsed form of a generate block. */
 import type { JsonObject, JsonValue } from "../api/json.js";
 import type { LabelSelector } from "../api/policy.js";
 import type { Resource } from "../api/resource.js";

@@ -1,8 +1,9 @@
 /**
- * Go's `fmt` rendering of decoded JSON values (`%v` and `%#v`), as go-jmespath error texts and
- * `jp parse` output show them. Objects print with sorted keys, as Go prints maps.
+ * Go's `fmt` rendering of decoded JSON values (`%v` and `%#v`), as go-jmespath error texts, `jp
+ * parse`, Kyverno's set operators, variable and pattern messages show them. Objects print with
+ * sorted keys, as Go prints maps.
  */
-import type { JsonValue } from "../api/json.js";
+import { isPlainData, type JsonValue } from "../api/json.js";
 import { goQuote } from "./quote.js";
 import { compareCodePoints } from "./strings.js";
 
@@ -23,25 +24,48 @@ export function goFormatFloat(n: number): string {
   return String(n);
 }
 
-/** `%v` of a decoded JSON value, e.g. `<nil>`, `[1 a]`, `map[k:v]`. */
-export function goFormatValue(v: unknown): string {
-  if (v === null || v === undefined) return "<nil>";
-  if (typeof v === "number") return goFormatFloat(v);
-  if (typeof v === "string") return v;
-  if (typeof v === "boolean") return v ? "true" : "false";
-  if (Array.isArray(v)) return "[" + v.map(goFormatValue).join(" ") + "]";
-  if (typeof v === "object") {
-    const obj = v as Record<string, unknown>;
-    if (!isPlainData(obj)) return "{}";
-    const keys = Object.keys(obj).sort(compareCodePoints);
-    return "map[" + keys.map((k) => `${k}:${goFormatValue(obj[k])}`).join(" ") + "]";
-  }
-  return String(v);
+/** Whether Kyverno would hold this number as an int64 (true) or a float64 (false). */
+export function isGoInt(n: number): boolean {
+  return Number.isInteger(n) && Math.abs(n) <= 9.223372036854776e18;
 }
 
-function isPlainData(obj: object): boolean {
-  const proto: unknown = Object.getPrototypeOf(obj);
-  return proto === Object.prototype || proto === null;
+/** Decimal text of a whole number, without JS's exponent form for large values. */
+export function goIntString(n: number): string {
+  return Math.abs(n) < 1e21 ? n.toFixed(0) : BigInt(n).toString();
+}
+
+/**
+ * How the JSON numbers of a value were decoded, which decides how `%v` prints them:
+ * - `"float64"`: every number is a float64, as `json.Unmarshal` into `interface{}` decodes it
+ *   (JMESPath values, condition operands, variables): 1000000 → `1e+06`.
+ * - `"int64-when-whole"`: whole numbers are int64, as Kubernetes decodes resources and Kyverno's
+ *   pattern code holds them: 1000000 → `1000000`, 2.5 → `2.5`.
+ */
+export type GoNumbers = "float64" | "int64-when-whole";
+
+/** `%v` of a decoded JSON value, e.g. `<nil>`, `[1 a]`, `map[k:v]`; other objects print `{}`. */
+export function goFormatValue(v: unknown, numbers: GoNumbers = "float64"): string {
+  if (typeof v === "string") return v;
+  if (typeof v === "number") return numbers === "int64-when-whole" && isGoInt(v) ? goIntString(v) : goFormatFloat(v);
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (v === null || v === undefined) return "<nil>";
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) out += (i === 0 ? "" : " ") + goFormatValue(v[i], numbers);
+    return out + "]";
+  }
+  if (typeof v === "object") {
+    if (!isPlainData(v)) return "{}";
+    const obj = v as Record<string, unknown>;
+    const keys = Object.keys(obj).sort(compareCodePoints);
+    let out = "map[";
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      out += (i === 0 ? "" : " ") + k + ":" + goFormatValue(obj[k], numbers);
+    }
+    return out + "]";
+  }
+  return String(v);
 }
 
 /** `%#v` of a value held in an `interface{}` (the Go syntax form `jp parse` prints for literals). */

@@ -3,6 +3,7 @@
  * as \u003c \u003e \u0026, U+2028/U+2029 escaped, `-0` kept, NaN and infinities refused. This is
  * what `to_string` and Kyverno's embedded variable substitution print.
  */
+import { isPlainData } from "../api/json.js";
 import { compareCodePoints } from "./strings.js";
 
 /** Thrown when a value cannot be encoded (NaN, infinities) or the output would be too long. */
@@ -108,8 +109,7 @@ export function goJsonMarshal(value: unknown, maxLength = Number.POSITIVE_INFINI
       }
       return emit("]");
     }
-    const proto: unknown = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return emit("{}");
+    if (!isPlainData(v)) return emit("{}");
     const obj = v as Record<string, unknown>;
     const keys = Object.keys(obj).sort(compareCodePoints);
     emit("{");

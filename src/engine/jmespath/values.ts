@@ -21,32 +21,5 @@ function hasAnyKey(o: object): boolean {
   return false;
 }
 
-function keyCount(o: object): number {
-  let n = 0;
-  for (const k in o) {
-    void k;
-    n++;
-  }
-  return n;
-}
-
 /** Deep structural equality (`==` in JMESPath). Numbers compare by value, so 1 == 1.0; NaN != NaN. */
-export function deepEqual(a: Value, b: Value): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
-    return typeof a === "number" && typeof b === "number" && a === b;
-  }
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i] ?? null, b[i] ?? null)) return false;
-    return true;
-  }
-  if (Array.isArray(b) || isExprRef(a) || isExprRef(b)) return false;
-  let count = 0;
-  for (const k in a) {
-    if (!Object.hasOwn(b, k)) return false;
-    if (!deepEqual(a[k] ?? null, b[k] ?? null)) return false;
-    count++;
-  }
-  return count === keyCount(b);
-}
+export { jsonEqual as deepEqual } from "../api/json-equal.js";

@@ -1,5 +1,6 @@
 /**
- * Problems Kyverno rejects at policy admission in a match or exclude block (spec §2.8, §5.5):
+ * Problems Kyverno rejects at policy admission in a match or exclude block (Kyverno
+ * `pkg/validation/policy/validate.go`):
  * variables, any+all together, any/all next to the legacy form, name+names, selectors without
  * requirements or that Kubernetes cannot build, malformed subjects and roles, and match filters
  * without resource criteria.

@@ -1,5 +1,6 @@
 /**
- * Kind selectors as written in `match.*.resources.kinds` (Kyverno `ParseKindSelector`, spec §3.3).
+ * Kind selectors as written in `match.*.resources.kinds` (Kyverno `pkg/utils/kube/kind.go`
+ * `ParseKindSelector`).
  *
  * The last `/`-segment may use `.` as the subresource separator (`Pod.status` = `Pod/status`).
  * A "version" is `v<digit>` optionally followed by `alpha<digit>` / `beta<digit>`, or `*`.

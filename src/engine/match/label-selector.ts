@@ -1,5 +1,6 @@
 /**
- * Kubernetes label selectors with Kyverno's wildcard extension (spec §3.2).
+ * Kubernetes label selectors with Kyverno's wildcard extension (Kyverno
+ * `pkg/engine/wildcards/wildcards.go`).
  *
  * `matchLabels` keys and values may hold `*` / `?`. Before matching, each wildcard entry is
  * replaced by the first resource label that fits both key and value; when none fits, the wildcard

@@ -1,5 +1,6 @@
 /**
- * Whether a rule's match/exclude selects a request (spec §3.1): match.any (OR), match.all (AND) or
+ * Whether a rule's match/exclude selects a request (Kyverno
+ * `api/kyverno/v1/match_resources_types.go`): match.any (OR), match.all (AND) or
  * the legacy single filter; then exclude.any (excluded if any filter selects), exclude.all
  * (excluded only if all do) or the legacy exclude filter. A namespaced Policy only sees resources
  * of its own namespace.

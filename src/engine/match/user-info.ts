@@ -1,5 +1,5 @@
 /**
- * User-info criteria of a match/exclude filter (spec §3.4): roles, clusterRoles, subjects.
+ * User-info criteria of a match/exclude filter (Kyverno `api/kyverno/v1/user_info_types.go`): roles, clusterRoles, subjects.
  * Each list matches when any of its entries applies to the requesting user.
  */
 import type { Subject } from "../api/policy.js";

@@ -1,5 +1,5 @@
 /**
- * mutate.foreach (spec §2.4): evaluate `list`, then patch once per element with `element` in scope,
+ * mutate.foreach (Kyverno `pkg/engine/handlers/mutation/common.go`): evaluate `list`, then patch once per element with `element` in scope,
  * each element seeing the patches of the ones before. patchStrategicMerge entries run in reverse
  * unless `order` says otherwise; patchesJson6902 entries run in list order. Preconditions skip an
  * element; nested foreach recurses with the resource patched so far.

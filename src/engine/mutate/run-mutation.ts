@@ -1,5 +1,5 @@
 /**
- * One mutate rule's handler (spec §2.4): substitute the rule's patch, apply it, and say what
+ * One mutate rule's handler (Kyverno `pkg/engine/handlers/mutation/*`): substitute the rule's patch, apply it, and say what
  * happened. A patch that changes nothing is Kyverno's skip "no patches applied".
  */
 import type { JsonObject } from "../api/json.js";

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { formatFloatE, formatFloatF, goTypeName, goValueString } from "./go-format.js";
+import { formatFloatE, goTypeName, goValueString } from "./go-format.js";
 import { goFormatFloat as formatFloatV } from "../go/format-value.js";
 import { compareCodePoints as compareGoStrings } from "../go/strings.js";
 import { goParseFloat as parseGoFloat } from "../go/parse-float.js";
@@ -24,14 +24,6 @@ describe("Go number text", () => {
     [1234567.5, "1.2345675e+06"],
   ];
   for (const [v, want] of vCases) test(`%v ${v}`, () => assert.equal(formatFloatV(v), want));
-
-  test("%f has six decimals", () => {
-    assert.equal(formatFloatF(1.5), "1.500000");
-    assert.equal(formatFloatF(-0.25), "-0.250000");
-    assert.equal(formatFloatF(0.0078125), "0.007812");
-    assert.equal(formatFloatF(0.0234375), "0.023438");
-    assert.equal(formatFloatF(-0.0078125), "-0.007812");
-  });
 });
 
 describe("goValueString and goTypeName", () => {

@@ -4,48 +4,18 @@
  * a JS number is an "int" when `Number.isInteger` holds.
  */
 import type { JsonValue } from "../api/json.js";
-import { isObject } from "../api/json.js";
-import { goFormatFloat } from "../go/format-value.js";
-import { compareCodePoints } from "../go/strings.js";
+import { goFormatValue, isGoInt } from "../go/format-value.js";
 
-/** Whether Kyverno would hold this number as an int64 (true) or a float64 (false). */
-export function isGoInt(n: number): boolean {
-  return Number.isInteger(n) && Math.abs(n) <= 9.223372036854776e18;
-}
+export { goIntString, isGoInt } from "../go/format-value.js";
 
 /** Go `strconv.FormatFloat(v, 'E', -1, 64)`: shortest digits, e.g. `1.5E+00`, `1E-03`. */
 export function formatFloatE(v: number): string {
   return exponentForm(v, "E");
 }
 
-/** Go `%f` (six decimals, exact halves rounded to even), e.g. `1.500000`. */
-export function formatFloatF(v: number): string {
-  const sign = v < 0 ? "-" : "";
-  const abs = Math.abs(v);
-  if (abs >= 1e21) return `${sign}${BigInt(Math.trunc(abs)).toString()}.000000`;
-  // JS rounds an exact half up; Go rounds it to even. A half needs exactly 7 decimals.
-  const exact = /^(\d+)\.(\d{6})5(0{13})$/.exec(abs.toFixed(20));
-  if (exact !== null) {
-    const scaled = BigInt(`${exact[1] ?? "0"}${exact[2] ?? ""}`);
-    const rounded = scaled % 2n === 0n ? scaled : scaled + 1n;
-    const digits = rounded.toString().padStart(7, "0");
-    return `${sign}${digits.slice(0, -6)}.${digits.slice(-6)}`;
-  }
-  return `${sign}${abs.toFixed(6)}`;
-}
-
-/** Go `%v` of a decoded JSON value: `map[a:1 b:x]`, `[a b]`, `<nil>`, `true`, `1.5`, `42`. */
+/** Go `%v` of a decoded JSON value, whole numbers as int64: `map[a:1 b:x]`, `[a b]`, `<nil>`, `1.5`, `42`. */
 export function goValueString(v: JsonValue | undefined): string {
-  if (v === null || v === undefined) return "<nil>";
-  if (typeof v === "string") return v;
-  if (typeof v === "boolean") return v ? "true" : "false";
-  if (typeof v === "number") return isGoInt(v) ? goIntString(v) : goFormatFloat(v);
-  if (Array.isArray(v)) return `[${v.map((e) => goValueString(e)).join(" ")}]`;
-  if (isObject(v)) {
-    const keys = Object.keys(v).sort(compareCodePoints);
-    return `map[${keys.map((k) => `${k}:${goValueString(v[k])}`).join(" ")}]`;
-  }
-  return String(v);
+  return goFormatValue(v, "int64-when-whole");
 }
 
 /** Go `%T` of a decoded JSON value. */
@@ -56,11 +26,6 @@ export function goTypeName(v: JsonValue | undefined): string {
   if (typeof v === "number") return isGoInt(v) ? "int64" : "float64";
   if (Array.isArray(v)) return "[]interface {}";
   return "map[string]interface {}";
-}
-
-/** Decimal text of a whole number, without JS's exponent form for large values. */
-export function goIntString(n: number): string {
-  return Math.abs(n) < 1e21 ? n.toFixed(0) : BigInt(n).toString();
 }
 
 function exponentForm(v: number, letter: "e" | "E"): string {

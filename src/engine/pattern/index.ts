@@ -1,6 +1,7 @@
 /**
  * The validate pattern language: scalar leaves with operators, ranges, durations, quantities and
- * wildcards; maps with anchors; arrays; wildcard metadata keys. See spec §4.1–4.6.
+ * wildcards; maps with anchors; arrays; wildcard metadata keys. See Kyverno's
+ * `pkg/engine/validate/validate.go`, `pkg/engine/pattern/pattern.go` and `pkg/engine/anchor/`.
  */
 export type { AnyPatternOutcome, CompiledPattern, IndexedOutcome, PatternOutcome } from "./types.js";
 export type { CompiledAnyPattern } from "./match-pattern.js";

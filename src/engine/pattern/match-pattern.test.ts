@@ -26,7 +26,7 @@ const pod = (containers: JsonValue[], extra: Record<string, JsonValue> = {}): Js
   spec: { containers, ...extra },
 });
 
-table("maps and absent keys (§4.2)", [
+table("maps and absent keys (Kyverno validateMap)", [
   ["every plain key must exist", pod([]), { metadata: { labels: { team: "?*" } } }, "fail", "/metadata/labels/team/"],
   ["a matching value passes", pod([]), { metadata: { labels: { app: "web" } } }, "pass"],
   ["a map pattern against an absent key fails at its path", pod([]), { spec: { securityContext: { runAsNonRoot: true } } }, "fail", "/spec/securityContext/"],
@@ -42,7 +42,7 @@ table("maps and absent keys (§4.2)", [
   ["inherited object properties are not keys", { spec: {} }, { spec: { constructor: "*" } }, "fail", "/spec/"],
 ]);
 
-table("anchors (§4.3)", [
+table("anchors (Kyverno pkg/engine/anchor)", [
   ["(k) absent: skip", pod([]), { spec: { "(hostNetwork)": true, hostPID: false } }, "skip"],
   ["(k) mismatch: skip", pod([], { hostNetwork: false }), { spec: { "(hostNetwork)": true, hostPID: false } }, "skip"],
   ["(k) match: siblings apply", pod([], { hostNetwork: true }), { spec: { "(hostNetwork)": true, hostPID: false } }, "fail", "/spec/hostPID/"],
@@ -76,7 +76,7 @@ table("evaluation order", [
   ["when every anchor skipped, plain keys are not checked", { spec: { env: [{ name: "A" }] } }, { spec: { "=(env)": [{ "(name)": "B", value: "x" }], missing: "?*" } }, "skip"],
 ]);
 
-table("arrays (§4.4)", [
+table("arrays (Kyverno validateArray)", [
   ["the first map applies to every element", pod([{ name: "a", image: "nginx:1" }, { name: "b", image: "nginx:latest" }]), { spec: { containers: [{ image: "!*:latest" }] } }, "fail", "/spec/containers/1/image/"],
   ["further pattern elements are ignored", pod([{ name: "a" }]), { spec: { containers: [{ name: "a" }, { name: "zzz" }] } }, "pass"],
   ["every element skipped: skip", pod([{ name: "redis" }, { name: "mysql" }]), { spec: { containers: [{ "(name)": "nginx", image: "x" }] } }, "skip"],

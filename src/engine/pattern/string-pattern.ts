@@ -9,7 +9,8 @@ import type { JsonValue } from "../api/json.js";
 import { parseDuration } from "../values/duration.js";
 import type { Quantity } from "../values/quantity.js";
 import { compareQuantities, parseQuantity } from "../values/quantity.js";
-import { formatFloatE, formatFloatF, goIntString, isGoInt } from "./go-format.js";
+import { goFormatFixed } from "../go/format-fixed.js";
+import { formatFloatE, goIntString, isGoInt } from "./go-format.js";
 import type { Operator } from "./operator.js";
 import { applyOperator, parseAtom, trimSpaces } from "./operator.js";
 import type { WildcardMatcher } from "./wildcard-matcher.js";
@@ -128,7 +129,7 @@ class ValueText {
 function numberText(value: JsonValue | undefined): string | undefined {
   if (value === undefined || value === null) return "0";
   if (typeof value === "string") return value;
-  if (typeof value === "number") return isGoInt(value) ? goIntString(value) : formatFloatF(value);
+  if (typeof value === "number") return isGoInt(value) ? goIntString(value) : goFormatFixed(value);
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-/** Failure-action precedence (spec §2.3). */
+/** Failure-action precedence (Kyverno `pkg/engine/api/engineresponse.go` `ruleAction`). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine } from "../engine.js";

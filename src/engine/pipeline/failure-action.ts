@@ -1,5 +1,6 @@
 /**
- * A failing rule's effective action (spec §2.3): rule failureActionOverrides, rule failureAction,
+ * A failing rule's effective action (Kyverno `pkg/engine/api/engineresponse.go`,
+ * `HasEnforcedFailure` and `ruleAction`): rule failureActionOverrides, rule failureAction,
  * spec validationFailureActionOverrides, spec validationFailureAction; default Audit.
  */
 import type { FailureAction, FailureActionOverride } from "../api/policy.js";

@@ -1,5 +1,5 @@
 /**
- * The pipeline for generate rules (spec §2.5): match → context → preconditions → substitute the
+ * The pipeline for generate rules (Kyverno `pkg/background/generate/*`): match → context → preconditions → substitute the
  * generate block (or each generate.foreach element's pattern) → the resources it generates. Nothing
  * is written here: the response says what should exist; the CLI prints it, a controller applies it.
  */

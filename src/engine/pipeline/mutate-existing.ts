@@ -1,5 +1,5 @@
 /**
- * Mutate-existing rules (`mutate.targets`, spec §2.4): the trigger request selects other resources
+ * Mutate-existing rules (`mutate.targets`; Kyverno `pkg/engine/handlers/mutation/*`): the trigger request selects other resources
  * (targets), and the rule's patch is applied to each with `target` in scope. In a cluster the
  * background controller writes the patched targets; offline the CLI compares or prints them.
  */

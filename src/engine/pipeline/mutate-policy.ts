@@ -1,5 +1,6 @@
 /**
- * The pipeline for mutate rules (spec §2.4, §8.1 step 1): rules run in order, each matched against
+ * The pipeline for mutate rules (Kyverno `pkg/engine/handlers/mutation/*`,
+ * `pkg/webhooks/resource/handlers.go` `Mutate`): rules run in order, each matched against
  * and seeing (as `request.object`) the resource the earlier rules patched. The response carries the
  * resource after all of the policy's patches. Mutate-existing rules (`mutate.targets`) patch other
  * resources instead: their results carry the patched targets (see mutate-existing.ts).

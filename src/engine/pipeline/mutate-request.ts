@@ -1,6 +1,6 @@
 /**
  * One admission request through every mutate policy, in order, each seeing the resource the
- * previous one patched (spec §8.1 step 1), and the net change as one RFC 6902 patch: what the
+ * previous one patched (Kyverno `pkg/webhooks/resource/handlers.go` `Mutate`), and the net change as one RFC 6902 patch: what the
  * mutating webhook returns. The patch applies to the request's object and gives the patched one.
  */
 import { jsonEqual } from "../api/json-equal.js";

@@ -24,8 +24,8 @@ interface Memo {
 /**
  * Where a request keeps its memo: a non-enumerable property of the request object itself, so the
  * memo lives and dies with the request. (A WeakMap keyed by requests kept every young request and
- * its context alive through V8's young-generation collections: measured, 2 MB copied per scavenge
- * against 0.1 MB, and 2.5 µs more per webhook review.)
+ * its context alive through V8's young-generation collections, which cost time per webhook review;
+ * figures: docs/adr/0004-appendix-figures-in-code.md.)
  */
 const MEMO: unique symbol = Symbol("bylaw.requestBase");
 

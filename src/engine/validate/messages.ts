@@ -1,4 +1,4 @@
-/** Kyverno's exact message shapes for validate results (spec §4.6). */
+/** Kyverno's exact message shapes for validate results (Kyverno `pkg/engine/handlers/validation/validate_resource.go`). */
 import type { ValidateOutcome, ValidatePass, ValidateScope } from "./types.js";
 
 export function passMessage(rule: string): string {

@@ -1,5 +1,6 @@
 /**
- * Lists the `{{ }}` variables of a policy fragment as Kyverno's policy checks see them (spec §5.5):
+ * Lists the `{{ }}` variables of a policy fragment as Kyverno's policy checks see them (Kyverno
+ * `pkg/validation/policy/validate.go`):
  * one scan per string value and map key, so of a nested `{{ a.{{ b }} }}` only `{{ b }}` is listed.
  */
 import type { JsonValue } from "../api/json.js";

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { JsonValue } from "../api/json.js";
-import { goFormatFixed6, goFormatV } from "./go-format.js";
 import { goJson } from "./go-json.js";
 import { goPathClean, goPathJoin } from "./go-path.js";
 
@@ -50,32 +49,4 @@ describe("go path", () => {
     assert.equal(goPathJoin("", "./x"), "x");
     assert.equal(goPathJoin("", ""), "");
   });
-});
-
-describe("go fmt", () => {
-  const fixed: [number, string][] = [
-    [3000, "3000.000000"],
-    [1.5, "1.500000"],
-    [-2.25, "-2.250000"],
-    [0.0078125, "0.007812"], // an exact tie rounds half to even, unlike toFixed
-    [0.0000005, "0.000000"], // the double is just below 5e-7
-    [0.0000015, "0.000002"],
-    [-0, "-0.000000"],
-  ];
-  for (const [n, text] of fixed) {
-    test(`%f of ${n} is ${text}`, () => assert.equal(goFormatFixed6(n), text));
-  }
-  const v: [JsonValue, string][] = [
-    [null, "<nil>"],
-    [true, "true"],
-    [100000, "100000"],
-    [1e6, "1e+06"],
-    [1234567, "1.234567e+06"],
-    [0.00001, "1e-05"],
-    [["a", 1], "[a 1]"],
-    [{ b: 1, a: "x" }, "map[a:x b:1]"],
-  ];
-  for (const [value, text] of v) {
-    test(`%v of ${JSON.stringify(value)} is ${text}`, () => assert.equal(goFormatV(value), text));
-  }
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ExpressionCache } from "./expression-cache.js";
-import { fakeJmesPath, fakeScope } from "./fake-jmespath.test.helper.js";
+import { fakeJmesPath, fakeScope } from "../../../test/support/fake-jmespath.js";
 import { findVariables } from "./find-variables.js";
 import { prepareSubstitution } from "./prepare.js";
 import { substituteAll } from "./substitute-all.js";

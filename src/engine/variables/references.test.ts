@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { JsonValue } from "../api/json.js";
-import { fakeScope } from "./fake-jmespath.test.helper.js";
+import { fakeScope } from "../../../test/support/fake-jmespath.js";
 import { substituteReferences } from "./references.js";
 import { substituteAll } from "./substitute-all.js";
 

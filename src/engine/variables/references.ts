@@ -1,5 +1,5 @@
 /**
- * `$( )` manifest references (spec §4.5): `$(./../key)` is a path relative to the string's own
+ * `$( )` manifest references (Kyverno `pkg/engine/variables/vars.go`): `$(./../key)` is a path relative to the string's own
  * location in the policy document, `$(/abs/path)` an absolute one; anchors in the document's keys
  * are ignored when comparing. An operator prefix (`$(<./../x)`) returns the operator followed by
  * the value as text; without one the value must be a string. `\$( … )` escapes a reference.
@@ -7,7 +7,8 @@
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import { err, ok, type Result } from "../api/result.js";
-import { goFormatFixed6, goFormatV } from "./go-format.js";
+import { goFormatValue } from "../go/format-value.js";
+import { goFormatFixed } from "../go/format-fixed.js";
 import { goPathIsAbs, goPathJoin } from "./go-path.js";
 import { arrayChildPath, objectChildPath, removeAnchorsFromPath } from "./kyverno-path.js";
 import { operatorOf, trimCutset } from "./reference-operator.js";
@@ -44,8 +45,8 @@ function resolveReference(reference: string, at: string, lookup: Lookup): Result
   const found = lookup(goPathIsAbs(path) ? path : goPathJoin(at, path));
   if (op === "") return { ok: true, value: found };
   if (typeof found === "string") return { ok: true, value: op + found };
-  if (typeof found === "number") return { ok: true, value: op + goFormatFixed6(found) };
-  return { ok: false, error: `incorrect expression: operator ${op} does not match with value ${goFormatV(found)}` };
+  if (typeof found === "number") return { ok: true, value: op + goFormatFixed(found) };
+  return { ok: false, error: `incorrect expression: operator ${op} does not match with value ${goFormatValue(found)}` };
 }
 
 function substituteIn(text: string, path: string, lookup: Lookup): Result<JsonValue> {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { JsonObject, JsonValue } from "../api/json.js";
-import { fakeScope } from "./fake-jmespath.test.helper.js";
+import { fakeScope } from "../../../test/support/fake-jmespath.js";
 import { substituteString } from "./substitute-all.js";
 
 const data = (): JsonObject => ({

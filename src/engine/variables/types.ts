@@ -52,7 +52,7 @@ export interface Template {
   readonly variable?: WholeVariable;
 }
 
-/** A variable found in a policy fragment, for the policy checks of §5.5. */
+/** A variable found in a policy fragment, for the policy checks (Kyverno `pkg/validation/policy/validate.go`). */
 export interface FoundVariable {
   /** Kyverno's path of the string holding it (for a map key: the path of the map). */
   readonly path: string;

@@ -5,16 +5,12 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { err, ok, type Result } from "../api/result.js";
+import { setOwn } from "../api/set-own.js";
 import { arrayChildPath, objectChildPath } from "./kyverno-path.js";
 
 export type StringVisitor = (text: string, path: string, inKey: boolean) => Result<JsonValue>;
 
 const MAX_EXPANSIONS = 64;
-
-function setOwn(target: JsonObject, key: string, value: JsonValue): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
 
 function walkKey(key: string, path: string, visit: StringVisitor, errorKind: string): Result<string> {
   const r = visit(key, path, true);

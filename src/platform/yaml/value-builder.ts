@@ -1,6 +1,7 @@
 import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
 import { AliasBudget } from "./alias-budget.js";
-import { cloneJson, setKey } from "./json-tools.js";
+import { setOwn } from "../../engine/api/set-own.js";
+import { cloneJson } from "../../engine/api/json-copy.js";
 import { keyFromScalar, keyFromValue } from "./map-key.js";
 import { expandTag, MERGE_TAG, resolvePlain, resolveTagged, type GoScalar } from "./resolve-scalar.js";
 
@@ -149,7 +150,7 @@ export class ValueBuilder {
     } else {
       const target = top.value as JsonObject;
       if (top.merge) mergeInto(target, value, offset);
-      else setKey(target, top.key as string, value);
+      else setOwn(target, top.key as string, value);
       top.key = undefined;
       top.merge = false;
     }
@@ -183,5 +184,5 @@ function mergeInto(target: JsonObject, value: JsonValue, offset: number): void {
 }
 
 function copyKeys(target: JsonObject, source: JsonObject): void {
-  for (const key of Object.keys(source)) setKey(target, key, source[key] as JsonValue);
+  for (const key of Object.keys(source)) setOwn(target, key, source[key] as JsonValue);
 }

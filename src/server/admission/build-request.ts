@@ -1,6 +1,6 @@
 /**
- * An AdmissionReview request as the engine sees it (spec §8.1, §3.4): the object (the old object for
- * DELETE), the old object for UPDATE, the operation, the subresource, the user with the roles and
+ * An AdmissionReview request as the engine sees it (Kyverno `pkg/webhooks/resource/handlers.go`,
+ * `pkg/engine/policycontext/policy_context.go`): the object (the old object for DELETE), the old object for UPDATE, the operation, the subresource, the user with the roles and
  * cluster roles the cluster grants them, and the namespace's labels for namespaceSelector.
  *
  * The rule context's `request` carries the review's own fields (uid, kind, resource, name,

@@ -1,4 +1,4 @@
-/** Kyverno's exact denial text (spec §8.3). */
+/** Kyverno's exact denial text (Kyverno `pkg/webhooks/utils/block.go`). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { RuleResult } from "../../engine/api/rule-result.js";
@@ -12,7 +12,7 @@ const response = (name: string, rules: Partial<RuleResult>[]): PolicyResponse =>
   rules: rules.map((r) => ({ rule: "r", type: "Validation", status: "fail", message: "m", ...r })),
 });
 
-test("the spec's example, byte for byte", () => {
+test("the text of Kyverno's block.go for one failing rule, byte for byte", () => {
   const msg = denialMessage({ kind: "Pod", namespace: "default", name: "nginx" }, [
     response("require-labels", [{ rule: "check-for-labels", message: "validation error: label app is required. rule check-for-labels failed at path /metadata/labels/app/" }]),
   ]);

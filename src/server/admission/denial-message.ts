@@ -1,5 +1,5 @@
 /**
- * Kyverno's denial text (spec §8.3, `pkg/webhooks/utils/block.go`): two newlines, the sentence
+ * Kyverno's denial text (Kyverno `pkg/webhooks/utils/block.go`): two newlines, the sentence
  * `resource <Kind>/<namespace>/<name> was blocked due to the following policies ` (with its trailing
  * space), two newlines, then a yaml.v3 document mapping each policy to its rules' messages, for every
  * rule that neither passed nor was skipped. Cluster-scoped resources read `Kind//name`.

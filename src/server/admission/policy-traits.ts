@@ -74,7 +74,7 @@ export function hasEnforceAction(policy: CompiledPolicy): boolean {
   if (isEnforce(spec.validationFailureAction) || anyEnforce(spec.validationFailureActionOverrides)) return true;
   return policy.rules.some((r) => {
     const v = r.rule.validate;
-    // A verifyImages rule enforces when one of its entries does (spec §2.3).
+    // A verifyImages rule enforces when one of its entries does (Kyverno `pkg/engine/api/engineresponse.go` `ruleAction`).
     if (isEnforce(verifyImagesAction(r.rule))) return true;
     return v !== undefined && (isEnforce(v.failureAction) || anyEnforce(v.failureActionOverrides));
   });

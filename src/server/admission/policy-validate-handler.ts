@@ -1,5 +1,6 @@
 /**
- * The policy validating webhook (`/policyvalidate`, spec §8.2, §2.8, §1.2): a kyverno.io ClusterPolicy
+ * The policy validating webhook (`/policyvalidate`; Kyverno `pkg/webhooks/policy/handlers.go`,
+ * `pkg/validation/policy/validate.go`, `pkg/deprecations/deprecations.go`): a kyverno.io ClusterPolicy
  * or Policy being created or updated is compiled as Bylaw would load it. Problems deny it, each as
  * `<field path>: <message>` joined by "; "; warnings are returned with the answer either way.
  * A valid legacy kyverno.io kind also gets Kyverno 1.19's deprecation warning

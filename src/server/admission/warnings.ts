@@ -1,5 +1,5 @@
 /**
- * Admission warnings (spec §8.3, `pkg/webhooks/utils/warning.go`): one `policy <policy>.<rule>: <message>`
+ * Admission warnings (Kyverno `pkg/webhooks/utils/warning.go`): one `policy <policy>.<rule>: <message>`
  * per rule whose result is warn, and per non-skip rule of a policy with `spec.emitWarning: true`.
  */
 import type { PolicyResponse } from "../../engine/pipeline/types.js";

@@ -1,6 +1,6 @@
 /**
  * A two-level string map written exactly as Go's gopkg.in/yaml.v3 encoder writes it with indent 2
- * (Kyverno's denial message, spec §8.3): keys in yaml.v3's natural order (runs of digits compare as
+ * (Kyverno's denial message, `pkg/webhooks/utils/block.go`): keys in yaml.v3's natural order (runs of digits compare as
  * numbers), and each string in the style yaml.v3 picks: plain when it reads back as the same string,
  * else single quotes, else double quotes with escapes; strings with a newline as a `|` literal block.
  * No line folding: yaml.v3 writes long lines whole.

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { AdmissionOutcome } from "../types.js";
 import { createLogger, isLogLevel } from "./create-logger.js";
 import { logAdmission } from "./log-admission.js";
-import { capture } from "./test-support.js";
+import { capture } from "../../../test/support/log-capture.js";
 
 const outcome = (o: Partial<AdmissionOutcome> = {}): AdmissionOutcome => ({
   uid: "705ab4f5-6393-11e8-b7cc-42010a800002", webhook: "validate", kind: "Pod", namespace: "default", name: "nginx",

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createLogger } from "./create-logger.js";
 import { REDACTED, redactSecrets } from "./redact-secrets.js";
-import { capture } from "./test-support.js";
+import { capture } from "../../../test/support/log-capture.js";
 
 const PASSWORD_B64 = "c3VwZXItc2VjcmV0LXBhc3N3b3Jk"; // "super-secret-password"
 const TOKEN = "plain-text-token-1234";

@@ -24,7 +24,8 @@ export function redactSecrets<T>(value: T): T {
 /**
  * For a log object (or child bindings): what pino's `*.data` and `*.stringData` paths would
  * remove (the fields of that name at the top and one level down, whatever the kind), done here
- * because pino's wildcard redaction costs about 25 µs a line; then `redactSecrets`.
+ * because pino's wildcard redaction is slow on the hot path (figures:
+ * docs/adr/0004-appendix-figures-in-code.md); then `redactSecrets`.
  */
 export function redactLogObject(obj: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   let out: Record<string, unknown> | undefined;

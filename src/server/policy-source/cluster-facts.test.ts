@@ -7,7 +7,7 @@ import type { JsonValue } from "../../engine/api/json.js";
 import type { PolicyProblem } from "../../engine/policy/problem.js";
 import { clusterFactsView, parseClusterFacts } from "./cluster-facts.js";
 import { readClusterFactsFile } from "./cluster-facts-file.js";
-import { open, policyYaml } from "./test-support.js";
+import { open, policyYaml } from "../../../test/support/policy-source-dir.js";
 
 const HEAD = { apiVersion: "bylaw.dev/v1alpha1", kind: "ClusterFacts" };
 

@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { tempTree } from "../../../test/support/temp-dir.js";
-import { names, open, policyYaml } from "./test-support.js";
+import { names, open, policyYaml } from "../../../test/support/policy-source-dir.js";
 
 /** Lay out files the way the kubelet mounts a ConfigMap volume, and update them the same way. */
 function configMapVolume(root: string) {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { tempTree } from "../../../test/support/temp-dir.js";
 import type { PolicyProblem } from "../../engine/policy/problem.js";
-import { liveHandles, names, open, policyYaml, sleep } from "./test-support.js";
+import { liveHandles, names, open, policyYaml, sleep } from "../../../test/support/policy-source-dir.js";
 
 describe("directoryPolicySource: loading", () => {
   test("loads every policy document recursively, skipping non-policies and hidden entries", async () => {

@@ -7,7 +7,7 @@ import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { tempTree } from "../../../test/support/temp-dir.js";
-import { names, open, policyYaml, sleep } from "./test-support.js";
+import { names, open, policyYaml, sleep } from "../../../test/support/policy-source-dir.js";
 
 const FACTS = "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nnamespaces:\n  prod:\n    labels: {env: production}\n";
 

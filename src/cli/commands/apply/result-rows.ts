@@ -1,4 +1,4 @@
-/** Engine responses → one row per rule result, with the outcome the CLI reports (spec §11.1). */
+/** Engine responses → one row per rule result, with the outcome the CLI reports (Kyverno `cmd/cli/kubectl-kyverno/commands/apply/*`). */
 import { resourceKind, resourceName, resourceNamespace, type Resource } from "../../../engine/api/resource.js";
 import { effectiveAction } from "../../../engine/pipeline/failure-action.js";
 import type { PolicyResponse } from "../../../engine/pipeline/types.js";

@@ -1,6 +1,6 @@
 /**
  * Kyverno's anchors in a `patchStrategicMerge` overlay, resolved against the resource before the
- * plain strategic merge (spec §4.3, "In mutate"; website mutate.md "Conditional logic using anchors"):
+ * plain strategic merge (Kyverno `pkg/engine/anchor/*`; website mutate.md "Conditional logic using anchors"):
  *
  * - `(key): pattern` (conditional): the map it sits in applies only when the resource has `key`
  *   and its value matches `pattern` (validate pattern semantics). Outside a list a mismatch skips

@@ -1,5 +1,5 @@
 import { describe } from "node:test";
-import { deployment, nginx, pod, runMergeCases, sidecar, type MergeCase } from "./test-support.js";
+import { deployment, nginx, pod, runMergeCases, sidecar, type MergeCase } from "../../../../test/support/strategic-merge-cases.js";
 
 const run = (cases: readonly MergeCase[]): void => runMergeCases(cases, { noDirectivesLeft: true });
 

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonValue } from "../../api/json.js";
 import { jsonMergePatch } from "./index.js";
-import { deepFreeze } from "./test-support.js";
+import { deepFreeze } from "../../../../test/support/strategic-merge-cases.js";
 
 // RFC 7386 appendix A, plus `$` keys (plain keys here) and an absent target.
 const cases: [JsonValue | undefined, JsonValue, JsonValue][] = [

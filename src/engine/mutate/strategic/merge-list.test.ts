@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject, JsonValue } from "../../api/json.js";
 import { fieldSchema, schemaForKind, strategicMerge, strategicMergeResource } from "./index.js";
-import { at, deepFreeze, deployment, nginx, pod, runMergeCases, sidecar, type MergeCase } from "./test-support.js";
+import { at, deepFreeze, deployment, nginx, pod, runMergeCases, sidecar, type MergeCase } from "../../../../test/support/strategic-merge-cases.js";
 
 const run = (cases: readonly MergeCase[]): void => runMergeCases(cases);
 

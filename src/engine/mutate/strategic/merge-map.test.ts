@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../api/json.js";
 import { schemaForKind, strategicMerge, strategicMergeResource } from "./index.js";
-import { at, deepFreeze, deployment, nginx, pod } from "./test-support.js";
+import { at, deepFreeze, deployment, nginx, pod } from "../../../../test/support/strategic-merge-cases.js";
 
 function merge(resource: JsonObject, patch: JsonObject): JsonObject {
   const merged = strategicMergeResource(resource, deepFreeze(patch));

@@ -1,4 +1,4 @@
-import { functionTable } from "./test-support.js";
+import { functionTable } from "../../../../../test/support/function-table.js";
 
 functionTable("type", [
   ["type(@)", "x", "string"],

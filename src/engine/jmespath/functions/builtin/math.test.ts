@@ -1,4 +1,4 @@
-import { functionTable } from "./test-support.js";
+import { functionTable } from "../../../../../test/support/function-table.js";
 
 functionTable("abs, ceil, floor", [
   ["abs(`-1.5`)", null, 1.5],

@@ -2,21 +2,14 @@
 import type { JsonValue } from "../../../api/json.js";
 import { limitError } from "../../errors.js";
 import type { FunctionArg, FunctionDef } from "../../types.js";
-import { charge, fnError, isExpressionRef } from "./support.js";
+import { goInterfaceEqual } from "../../../go/interface-equal.js";
+import { charge, fnError } from "./support.js";
 
-/**
- * Go's `==` between two `interface{}` values, which `contains` uses on array items. Two arrays or
- * two objects cannot be compared in Go: the comparison panics, reported here as an error.
- */
-function goInterfaceEqual(a: FunctionArg, b: FunctionArg): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) throw fnError("runtime error: comparing uncomparable type []interface {}");
-  const aObj = typeof a === "object" && a !== null && !Array.isArray(a);
-  const bObj = typeof b === "object" && b !== null && !Array.isArray(b);
-  if (aObj && bObj) {
-    if (isExpressionRef(a) || isExpressionRef(b)) return a === b;
-    throw fnError("runtime error: comparing uncomparable type map[string]interface {}");
-  }
-  return a === b;
+/** Go's `==` on two `interface{}` values, which `contains` uses on array items; a panic is an error. */
+function itemEqual(a: FunctionArg, b: FunctionArg): boolean {
+  const r = goInterfaceEqual(a, b);
+  if (typeof r === "boolean") return r;
+  throw fnError(r.panic);
 }
 
 export const stringFunctions: readonly FunctionDef[] = [
@@ -32,7 +25,7 @@ export const stringFunctions: readonly FunctionDef[] = [
       if (typeof subject === "string") return typeof search === "string" && subject.includes(search);
       const items = subject as JsonValue[];
       charge(ctx, items.length);
-      for (const item of items) if (goInterfaceEqual(item, search ?? null)) return true;
+      for (const item of items) if (itemEqual(item, search ?? null)) return true;
       return false;
     },
   },

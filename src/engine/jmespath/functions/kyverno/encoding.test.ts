@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { JsonValue } from "../../../api/json.js";
 import { JmesPathError } from "../../types.js";
 import { encodingFunctions } from "./encoding.js";
-import { call } from "./fake-context.js";
+import { call } from "../../../../../test/support/fake-function-context.js";
 
 type Case = readonly [name: string, args: readonly JsonValue[], want: JsonValue];
 

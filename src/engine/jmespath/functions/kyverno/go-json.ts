@@ -3,14 +3,9 @@
  * (`invalid character 'x' looking for beginning of value`, `unexpected end of JSON input`).
  */
 import type { JsonObject, JsonValue } from "../../../api/json.js";
+import { setOwn } from "../../../api/set-own.js";
 
 class GoJsonError extends Error {}
-
-/** Sets a key as an own property, even `__proto__`. */
-export function setKey(obj: JsonObject, key: string, value: JsonValue): void {
-  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
-}
 
 /** Go's `quoteChar`: how the scanner names an unexpected byte. */
 function quoteChar(ch: string): string {
@@ -90,7 +85,7 @@ class Parser {
       if (this.s[this.pos] !== ":") this.fail("after object key");
       this.pos++;
       this.ws();
-      setKey(out, key, this.value());
+      setOwn(out, key, this.value());
       this.ws();
       const ch = this.s[this.pos];
       if (ch === "}") {

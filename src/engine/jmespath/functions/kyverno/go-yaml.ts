@@ -6,7 +6,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node } from "yaml";
 import type { JsonObject, JsonValue } from "../../../api/json.js";
 import { formatFloat32G } from "./go-text.js";
-import { setKey } from "./go-json.js";
+import { setOwn } from "../../../api/set-own.js";
 
 class YamlError extends Error {}
 
@@ -115,7 +115,7 @@ class Converter {
           this.merge(pair.value, out);
           continue;
         }
-        setKey(out, this.key(key), this.value(pair.value));
+        setOwn(out, this.key(key), this.value(pair.value));
       }
       return out;
     }
@@ -138,7 +138,7 @@ class Converter {
       if (v === null || typeof v !== "object" || Array.isArray(v)) {
         throw new YamlError("yaml: map merge requires map or sequence of maps as the value");
       }
-      for (const [k, val] of Object.entries(v)) setKey(out, k, val);
+      for (const [k, val] of Object.entries(v)) setOwn(out, k, val);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { JmesPathError } from "../../types.js";
-import { call } from "./fake-context.js";
+import { call } from "../../../../../test/support/fake-function-context.js";
 import { imageFunctions, normalizeImage } from "./image.js";
 
 const DIGEST = `sha256:${"a".repeat(64)}`;

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { JmesPathError } from "../../types.js";
-import { call, fakeContext } from "./fake-context.js";
+import { call, fakeContext } from "../../../../../test/support/fake-function-context.js";
 import { networkFunctions, urlHostname } from "./network.js";
 
 const ctx = fakeContext({ hosts: { "example.com": true, "kubernetes.default.svc": false } });

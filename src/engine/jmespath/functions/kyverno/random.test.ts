@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { RE2JS } from "re2js";
 import { JmesPathError } from "../../types.js";
-import { call, fakeContext } from "./fake-context.js";
+import { call, fakeContext } from "../../../../../test/support/fake-function-context.js";
 import { randomFunctions } from "./random.js";
 
 describe("random", () => {

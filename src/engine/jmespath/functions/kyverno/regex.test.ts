@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonValue } from "../../../api/json.js";
 import { JmesPathError, type EvaluationBudget } from "../../types.js";
-import { call, fakeContext, fn } from "./fake-context.js";
+import { call, fakeContext, fn } from "../../../../../test/support/fake-function-context.js";
 import { regexFunctions } from "./regex.js";
 
 type Case = readonly [name: string, args: readonly JsonValue[], want: JsonValue];

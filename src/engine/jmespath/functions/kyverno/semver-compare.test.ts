@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { JmesPathError } from "../../types.js";
-import { call } from "./fake-context.js";
+import { call } from "../../../../../test/support/fake-function-context.js";
 import { semverFunctions } from "./semver-compare.js";
 
 const cases: ReadonlyArray<readonly [string, string, boolean]> = [

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonValue } from "../../../api/json.js";
 import { JmesPathError } from "../../types.js";
-import { call } from "./fake-context.js";
+import { call } from "../../../../../test/support/fake-function-context.js";
 import { stringFunctions } from "./strings.js";
 
 type Case = readonly [name: string, args: readonly JsonValue[], want: JsonValue];

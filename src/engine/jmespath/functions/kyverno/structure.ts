@@ -4,9 +4,11 @@ import type { FunctionDef } from "../../types.js";
 import { jsonArg, stringArg } from "./args.js";
 import { charge } from "./budget.js";
 import { argumentTypeError, goError } from "./errors.js";
-import { parseGoJson, setKey } from "./go-json.js";
+import { setOwn } from "../../../api/set-own.js";
+import { parseGoJson } from "./go-json.js";
 import { goFormatFloat as formatFloatV } from "../../../go/format-value.js";
 import { compareCodePoints as compareStrings } from "../../../go/strings.js";
+import { goInterfaceEqual } from "../../../go/interface-equal.js";
 import { ifaceToString } from "./go-text.js";
 import { parseGoYaml } from "./go-yaml.js";
 
@@ -17,13 +19,11 @@ function intIndex(n: number): number | string {
   return n;
 }
 
-/** Go's `!=` on two interface values: different types are unequal; maps and slices cannot be compared. */
-function goInterfaceEqual(a: JsonValue, b: JsonValue): boolean {
-  const kind = (v: JsonValue): string => (v === null ? "nil" : Array.isArray(v) ? "slice" : typeof v);
-  if (kind(a) !== kind(b)) return false;
-  if (Array.isArray(a)) throw goError("runtime error: comparing uncomparable type []interface {}");
-  if (isObject(a)) throw goError("runtime error: comparing uncomparable type map[string]interface {}");
-  return a === b;
+/** Go's `==` on two interface values; comparing two maps or two slices panics, raised as an error. */
+function labelValueEqual(a: JsonValue, b: JsonValue): boolean {
+  const r = goInterfaceEqual(a, b);
+  if (typeof r === "boolean") return r;
+  throw goError(r.panic);
 }
 
 export const structureFunctions: readonly FunctionDef[] = [
@@ -83,8 +83,8 @@ export const structureFunctions: readonly FunctionDef[] = [
       const valName = stringArg("items", args, 2);
       const entry = (k: JsonValue, v: JsonValue): JsonObject => {
         const o: JsonObject = {};
-        setKey(o, keyName, k);
-        setKey(o, valName, v);
+        setOwn(o, keyName, k);
+        setOwn(o, valName, v);
         return o;
       };
       charge(ctx, Array.isArray(input) ? input.length : isObject(input) ? Object.keys(input).length : 0);
@@ -111,7 +111,7 @@ export const structureFunctions: readonly FunctionDef[] = [
       keys.forEach((k, i) => {
         const key = ifaceToString(k);
         if (key === undefined) throw argumentTypeError("object_from_lists", 1, "StringArray");
-        setKey(out, key, i < values.length ? (values[i] ?? null) : null);
+        setOwn(out, key, i < values.length ? (values[i] ?? null) : null);
       });
       return out;
     },
@@ -128,7 +128,7 @@ export const structureFunctions: readonly FunctionDef[] = [
       if (!isObject(labels)) throw argumentTypeError("label_match", 1, "Object");
       for (const [key, value] of Object.entries(selector)) {
         if (!Object.prototype.hasOwnProperty.call(labels, key)) return false;
-        if (!goInterfaceEqual(labels[key] ?? null, value)) return false;
+        if (!labelValueEqual(labels[key] ?? null, value)) return false;
       }
       return true;
     },

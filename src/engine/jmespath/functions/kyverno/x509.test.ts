@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { isObject, type JsonObject, type JsonValue } from "../../../api/json.js";
 import { JmesPathError } from "../../types.js";
-import { call } from "./fake-context.js";
+import { call } from "../../../../../test/support/fake-function-context.js";
 import { DOCS_CERT, EC_CERT, RSA_CSR } from "./x509.fixtures.js";
 import { x509Functions } from "./x509.js";
 

@@ -1,9 +1,9 @@
 /** Helpers for the policy source tests: policy YAML text, waiting for events, leak checks. */
-import { createEngine } from "../../engine/engine.js";
-import { fakePorts } from "../../../test/support/fake-ports.js";
-import type { PolicySourceEvent } from "../types.js";
-import { directoryPolicySource } from "./directory-policy-source.js";
-import type { DirectoryPolicySource, DirectoryPolicySourceOptions, LogLevel } from "./types.js";
+import { createEngine } from "../../src/engine/engine.js";
+import { fakePorts } from "./fake-ports.js";
+import type { PolicySourceEvent } from "../../src/server/types.js";
+import { directoryPolicySource } from "../../src/server/policy-source/directory-policy-source.js";
+import type { DirectoryPolicySource, DirectoryPolicySourceOptions, LogLevel } from "../../src/server/policy-source/types.js";
 
 /** A ClusterPolicy requiring a label, as a user would write it. */
 export function policyYaml(name: string, label = "app", extraSpec = ""): string {

@@ -1,5 +1,5 @@
 /** Result rows for the output tests. */
-import type { ResultRow } from "./types.js";
+import type { ResultRow } from "../../src/cli/output/types.js";
 
 export function row(over: Partial<ResultRow> & Pick<ResultRow, "result">): ResultRow {
   return {

@@ -1,8 +1,8 @@
 /** Test helpers: an in-memory ExistingResources and a default GenerateInput. */
-import type { JsonObject } from "../api/json.js";
-import { resourceApiVersion, resourceKind, resourceName, resourceNamespace, type Resource } from "../api/resource.js";
-import { err, ok } from "../api/result.js";
-import type { ExistingResources, GenerateInput } from "./types.js";
+import type { JsonObject } from "../../src/engine/api/json.js";
+import { resourceApiVersion, resourceKind, resourceName, resourceNamespace, type Resource } from "../../src/engine/api/resource.js";
+import { err, ok } from "../../src/engine/api/result.js";
+import type { ExistingResources, GenerateInput } from "../../src/engine/generate/types.js";
 
 /** Looks objects up by apiVersion, kind, namespace and name; `list` ignores the selector on purpose. */
 export function memoryExisting(objects: readonly Resource[], failWith?: string): ExistingResources & { calls: string[] } {

@@ -1,8 +1,8 @@
 /** Realistic resources for the strategic merge tests, and a deep freeze that proves inputs stay untouched. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject, JsonValue } from "../../api/json.js";
-import { strategicMergeResource } from "./index.js";
+import type { JsonObject, JsonValue } from "../../src/engine/api/json.js";
+import { strategicMergeResource } from "../../src/engine/mutate/strategic/index.js";
 
 export function deepFreeze<T extends JsonValue>(v: T): T {
   if (typeof v === "object" && v !== null) {

@@ -1,8 +1,8 @@
 /** A table runner for the built-in function tests. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonValue } from "../../../api/json.js";
-import { errorOf, search } from "../../test-support.js";
+import type { JsonValue } from "../../src/engine/api/json.js";
+import { errorOf, search } from "../../src/engine/jmespath/test-support.js";
 
 /** [expression, data, expected value] or [expression, data, { error: message }]. */
 export type Row = readonly [string, JsonValue, JsonValue | { readonly error: string; readonly kind?: string }];

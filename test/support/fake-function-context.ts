@@ -1,8 +1,8 @@
 /** Deterministic ports for testing the functions: fixed clock, seeded random, tagged hashes. */
-import type { JsonValue } from "../../../api/json.js";
-import { err, ok } from "../../../api/result.js";
-import type { EnginePorts } from "../../../ports.js";
-import type { FunctionArg, FunctionContext, FunctionDef } from "../../types.js";
+import type { JsonValue } from "../../src/engine/api/json.js";
+import { err, ok } from "../../src/engine/api/result.js";
+import type { EnginePorts } from "../../src/engine/ports.js";
+import type { FunctionArg, FunctionContext, FunctionDef } from "../../src/engine/jmespath/types.js";
 
 export interface FakeOptions {
   /** Milliseconds since the epoch; 2024-02-29T12:34:56.789Z by default. */

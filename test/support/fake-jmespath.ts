@@ -3,12 +3,12 @@
  * `'string'` and `` `json` `` literals, and `x || y`. A missing key throws Kyverno's
  * `Unknown key "x" in path`; anything else it cannot read is a syntax error. It counts compiles.
  */
-import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
-import type { Operation } from "../api/resource.js";
-import { JmesPathError, type CompiledExpression, type FunctionDef, type JmesPathEngine } from "../jmespath/types.js";
-import type { EnginePorts } from "../ports.js";
-import { ExpressionCache } from "./expression-cache.js";
-import type { SubstitutionScope } from "./types.js";
+import { isObject, type JsonObject, type JsonValue } from "../../src/engine/api/json.js";
+import type { Operation } from "../../src/engine/api/resource.js";
+import { JmesPathError, type CompiledExpression, type FunctionDef, type JmesPathEngine } from "../../src/engine/jmespath/types.js";
+import type { EnginePorts } from "../../src/engine/ports.js";
+import { ExpressionCache } from "../../src/engine/variables/expression-cache.js";
+import type { SubstitutionScope } from "../../src/engine/variables/types.js";
 
 type Eval = (data: JsonValue) => JsonValue;
 
