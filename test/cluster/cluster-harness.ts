@@ -1,0 +1,97 @@
+/**
+ * Starts and stops the local control plane of `scripts/cluster.sh` (docs/adr/0007) for the
+ * cluster end-to-end tests, and runs kubectl against it.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export const clusterScript = join(repoRoot, "scripts", "cluster.sh");
+
+export interface RunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command to completion; a non-zero exit is a result, not a throw. */
+export function run(file: string, args: readonly string[], timeoutMs: number, input?: string): Promise<RunResult> {
+  return new Promise((done) => {
+    const child = execFile(file, [...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+      done({ code, stdout, stderr: error !== null && code === 1 && stderr === "" ? error.message : stderr });
+    });
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+export interface Cluster {
+  readonly dir: string;
+  readonly kubeconfig: string;
+  /** Seconds `scripts/cluster.sh up` took, build included. */
+  readonly upSeconds: number;
+  /** The pids `up` recorded, one per component. */
+  readonly pids: ReadonlyMap<string, number>;
+  kubectl(args: readonly string[], input?: string): Promise<RunResult>;
+}
+
+/** The pids of a cluster folder's components (DIR/pids/<component>.pid: pid, then binary path). */
+export function readPids(dir: string): Map<string, number> {
+  const pids = new Map<string, number>();
+  for (const file of readdirSync(join(dir, "pids"))) {
+    const pid = Number(readFileSync(join(dir, "pids", file), "utf8").split("\n")[0]);
+    if (Number.isInteger(pid) && pid > 0) pids.set(file.replace(/\.pid$/, ""), pid);
+  }
+  return pids;
+}
+
+/** Whether a process with this pid is running: present in /proc and not a zombie (exited, unreaped). */
+export function processRunning(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return false;
+  }
+  return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+}
+
+/** `scripts/cluster.sh up` in a new temporary folder; the first run builds, which takes long. */
+export async function startCluster(buildTimeoutMs: number): Promise<Cluster> {
+  const dir = mkdtempSync(join(tmpdir(), "bylaw-cluster-"));
+  const started = performance.now();
+  const up = await run(clusterScript, ["up", dir], buildTimeoutMs);
+  const upSeconds = (performance.now() - started) / 1000;
+  if (up.code !== 0) throw new Error(`scripts/cluster.sh up ${dir} failed (exit ${up.code}):\n${up.stderr}`);
+  const kubeconfig = join(dir, "kubeconfig");
+  return {
+    dir,
+    kubeconfig,
+    upSeconds,
+    pids: readPids(dir),
+    kubectl: (args, input) => run("kubectl", ["--kubeconfig", kubeconfig, ...args], 60_000, input),
+  };
+}
+
+export function stopCluster(dir: string): Promise<RunResult> {
+  return run(clusterScript, ["down", dir], 60_000);
+}
+
+/** Polls until `check` returns a value, or fails naming what it waited for and the last state. */
+export async function eventually<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}: ${String(last)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
