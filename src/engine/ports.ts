@@ -41,6 +41,15 @@ export interface ApiCallRequest {
   readonly data?: JsonValue;
 }
 
+/**
+ * A caller's bound on one evaluation (the webhook's per-review deadline). The engine calls
+ * `check()` every few thousand units of work (engine/interrupt); it throws an
+ * `EvaluationInterrupted` to stop the evaluation. Reading a clock happens here, not in the engine.
+ */
+export interface Interruption {
+  check(): void;
+}
+
 /** For `is_external_url`: whether a host resolves only to private or loopback addresses. */
 export interface HostResolver {
   isExternalHost(host: string): Result<boolean>;
