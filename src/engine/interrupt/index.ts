@@ -5,7 +5,9 @@
  * pattern walk and its verdict closures, each container and volume of a Pod Security check, and
  * JMESPath every STEPS_PER_TICK steps. Every TICKS_PER_CHECK ticks the interruption's `check()`
  * runs (the caller reads its clock there, never the engine); when it throws, evaluation stops with
- * an `EvaluationInterrupted`, which no rule turns into a result: the call itself throws it.
+ * an `EvaluationInterrupted`, which no rule turns into a result: the call itself throws it. The
+ * count carries over between calls with the same interruption (kept in its `ticks`), so work spread
+ * over many small policies is counted like work in one.
  *
  * The hot path is one decrement and one compare of a module variable. Without an interruption the
  * counter never runs out. Once tripped, the interruption is sticky: any later tick throws it again,
@@ -69,7 +71,7 @@ function checkpoint(): void {
 export function beginInterruptible(interruption: Interruption | undefined): boolean {
   if (interruption === undefined || active !== undefined) return false;
   active = interruption;
-  left = TICKS_PER_CHECK;
+  left = TICKS_PER_CHECK - interruption.ticks;
   tripped = undefined;
   return true;
 }
@@ -78,6 +80,7 @@ export function beginInterruptible(interruption: Interruption | undefined): bool
 export function endInterruptible(began: boolean): void {
   if (!began) return;
   const stopped = tripped;
+  if (active !== undefined && stopped === undefined) active.ticks = Math.max(0, TICKS_PER_CHECK - left);
   active = undefined;
   left = Number.POSITIVE_INFINITY;
   tripped = undefined;

@@ -23,6 +23,7 @@ const bigPod: JsonObject = {
 /** Trips on its `tripAt`-th check; counts the checks made. */
 function countingInterruption(tripAt: number): Interruption & { checks: number } {
   const i = {
+    ticks: 0,
     checks: 0,
     check() {
       i.checks++;
@@ -82,6 +83,10 @@ describe("interrupting an evaluation", () => {
     assert.equal(r.rules[0]?.status, "pass");
     assert.equal(i.checks, 0);
     assert.ok(TICKS_PER_CHECK >= 256);
+    // The work is counted across calls with the same interruption: enough small calls do check.
+    const counting = countingInterruption(Number.POSITIVE_INFINITY);
+    for (let k = 0; k < TICKS_PER_CHECK; k++) engine.validate(compiled.policy, { resource: small, operation: "CREATE", namespaceLabels: {} }, counting);
+    assert.equal(counting.checks, 1);
   });
 
   test("a check that throws something else still stops the call as an EvaluationInterrupted", () => {
@@ -89,6 +94,7 @@ describe("interrupting an evaluation", () => {
     const compiled = engine.compile(clusterPolicy("heavy", [heavyRules["a JMESPath query over the container list"] as JsonObject]));
     assert.ok(compiled.ok);
     const odd: Interruption = {
+      ticks: 0,
       check() {
         throw new Error("clock says stop");
       },
