@@ -89,6 +89,18 @@ describe("mutate", () => {
     const ignore = run({ policies: [addLabel("a", "a", "1", { failurePolicy: "Ignore" }), addLabel("b", "b", "1", { failurePolicy: "Ignore" })], clockStep: 6, deadlineSeconds: 10 }, reviewOf(object));
     assert.deepEqual(((applied(object, ignore.response) as JsonObject)["metadata"] as JsonObject)["labels"], { a: "1" });
   });
+  test("a foreach over 100k containers is stopped inside the policy at the deadline and answered by its failurePolicy", () => {
+    // Only a container named x would be patched: every element is entered and skipped.
+    const eachContainer = (spec: JsonObject): JsonObject =>
+      clusterPolicy("pull-policy", [{ name: "always", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { foreach: [{ list: "request.object.spec.containers", preconditions: { all: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] }, patchStrategicMerge: { spec: { containers: [{ "(name)": "{{ element.name }}", imagePullPolicy: "Always" }] } } }] } }], spec);
+    const big = pod("big", { containers: Array.from({ length: 100_000 }, (_, i) => ({ name: `c${i}`, image: "nginx:1.27" })) });
+    // 1 s per clock reading, read every 1,024 foreach elements: the 10 s deadline passes inside the policy.
+    const fail = run({ policies: [eachContainer({})], clockStep: 1, deadlineSeconds: 10 }, reviewOf(big));
+    assert.equal(fail.response.status?.message, "bylaw: admission review exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail (pull-policy); denied");
+    assert.equal(fail.results.length, 0);
+    const ignore = run({ policies: [eachContainer({ failurePolicy: "Ignore" })], clockStep: 1, deadlineSeconds: 10 }, reviewOf(big));
+    assert.deepEqual([ignore.response.allowed, ignore.response.patch], [true, undefined]);
+  });
   test("mutate-existing rules do not run at admission", () => {
     const existing = clusterPolicy("touch-secrets", [{ name: "t", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { targets: [{ apiVersion: "v1", kind: "Secret", name: "s", namespace: "default" }], patchStrategicMerge: { metadata: { labels: { x: "y" } } } } }]);
     const { response, results } = run({ policies: [existing] }, reviewOf(pod("nginx")));

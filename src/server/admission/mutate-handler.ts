@@ -9,7 +9,8 @@
  * - Mutate-existing rules (`mutate.targets`) are background work and do not run here.
  * - DELETE and CONNECT are allowed unchanged.
  * The engine is called policy by policy (as `engine.mutateAll` does internally) so that a policy's
- * failurePolicy and the deadline can be applied between policies.
+ * failurePolicy and the deadline can be applied between policies; inside a policy the engine checks
+ * the deadline every 1,024 units of work (foreach elements, list items, JMESPath steps).
  */
 import { jsonEqual } from "../../engine/api/json-equal.js";
 import type { Resource } from "../../engine/api/resource.js";
@@ -19,7 +20,8 @@ import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { AdmissionDeps } from "../types.js";
 import { buildRequest, exceptionsOf } from "./build-request.js";
-import { deadlineDenial, evaluateSafely, startDeadline } from "./deadline.js";
+import { isInterruption } from "../../engine/interrupt/index.js";
+import { deadlineDenial, evaluateSafely, ReviewInterruption, startDeadline } from "./deadline.js";
 import { guarded } from "./guard.js";
 import { failurePolicyOf } from "./policy-traits.js";
 import { mutatePlanOf } from "./plans.js";
@@ -45,6 +47,8 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
     return answer;
   };
 
+  // Mutate reviews are not batched: one is bounded inside its policies by its deadline alone.
+  const interruption = new ReviewInterruption(deps.now, deadline.at);
   const original = subject.engineRequest.resource;
   let current: Resource = original;
   const responses: PolicyResponse[] = [];
@@ -56,7 +60,16 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
       break;
     }
     const t0 = deps.now();
-    const response = evaluateSafely(policy, current, "Mutation", () => deps.engine.mutate(policy, { ...subject.engineRequest, resource: current }));
+    let response: PolicyResponse;
+    try {
+      response = evaluateSafely(policy, current, "Mutation", () => deps.engine.mutate(policy, { ...subject.engineRequest, resource: current }, undefined, interruption));
+    } catch (e) {
+      if (!isInterruption(e)) throw e;
+      // Stopped inside this policy at the deadline: it and the policies after it answer by their failurePolicy.
+      const late = deadlineDenial(deps.deadlineSeconds, policies.slice(i));
+      if (late !== undefined) return finish(false, { status: 200, body: denied(request.uid, late) }, 0, 0);
+      break;
+    }
     recordRules(deps, subject, response, "mutate", deps.now() - t0);
     if (response.rules.length > 0) responses.push(response);
     const failed = response.rules.filter((r) => r.status === "fail" || r.status === "error");

@@ -1,0 +1,87 @@
+/**
+ * Where a review that left its batch finishes (see admission/deadline.ts): a ReviewRunner runs the
+ * review's remaining policies, in order, under the review's deadline, and says which it finished
+ * and which the deadline left. The worker pool (worker-pool.ts) runs them off the main thread; the
+ * deferred runner here runs them on it, after the batch has been answered, for tests and for
+ * `--eval-workers 0`.
+ */
+import { isInterruption } from "../../engine/interrupt/index.js";
+import type { Engine } from "../../engine/engine.js";
+import type { EngineRequest, PolicyResponse } from "../../engine/pipeline/types.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { JsonObject } from "../../engine/api/json.js";
+import { evaluationError, ReviewInterruption } from "../admission/deadline.js";
+import type { AdmissionDeps, PolicySnapshot } from "../types.js";
+
+export interface RunJob {
+  /** The snapshot the policies come from (a worker compiles each snapshot once). */
+  readonly snapshot: PolicySnapshot;
+  readonly policies: readonly CompiledPolicy[];
+  readonly request: EngineRequest;
+  /** The object an evaluation error names (the review's object). */
+  readonly object: JsonObject;
+  /** The review's deadline on the `deps.now()` clock. */
+  readonly deadlineAt: number;
+}
+
+/** A policy finished off the batch, with its measured time. */
+export interface RunDone {
+  readonly response: PolicyResponse;
+  readonly seconds: number;
+}
+
+export interface RunOutcome {
+  /** The policies finished, in order. */
+  readonly done: readonly RunDone[];
+  /** The policies the deadline left (the rest of the job's, in order). */
+  readonly left: readonly CompiledPolicy[];
+}
+
+export interface ReviewRunner {
+  run(job: RunJob): Promise<RunOutcome>;
+  /** Stops the runner's workers, if any. */
+  close?(): Promise<void>;
+}
+
+/** Runs the job on this thread in a later turn of the event loop, once the batch's answers are out. */
+export function deferredRunner(deps: Pick<AdmissionDeps, "engine" | "now">): ReviewRunner {
+  return {
+    run: (job) =>
+      new Promise((resolve) => {
+        setImmediate(() => resolve(runPolicies(deps.engine, deps.now, job.policies, job.request, job.object, job.deadlineAt)));
+      }),
+  };
+}
+
+/**
+ * The policies in order under one deadline: a policy stopped by it, and those after it, are left.
+ * An engine bug in one policy is that policy's error result, as in a batch.
+ */
+export function runPolicies(
+  engine: Engine,
+  now: () => number,
+  policies: readonly CompiledPolicy[],
+  request: EngineRequest,
+  object: JsonObject,
+  deadlineAt: number,
+  onDone?: (done: RunDone, index: number) => void,
+): RunOutcome {
+  const interruption = new ReviewInterruption(now, deadlineAt);
+  const done: RunDone[] = [];
+  for (let i = 0; i < policies.length; i++) {
+    const policy = policies[i] as CompiledPolicy;
+    const t0 = now();
+    if (t0 > deadlineAt) return { done, left: policies.slice(i) };
+    let response: PolicyResponse;
+    try {
+      response = engine.validate(policy, request, interruption);
+    } catch (e) {
+      if (isInterruption(e)) return { done, left: policies.slice(i) };
+      response = evaluationError(policy, object, "Validation", e);
+    }
+    const one = { response, seconds: now() - t0 };
+    done.push(one);
+    onDone?.(one, i);
+  }
+  return { done, left: [] };
+}
