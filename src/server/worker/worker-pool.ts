@@ -1,0 +1,196 @@
+/**
+ * A small pool of evaluation workers (worker_threads) where reviews that left their batch finish,
+ * off the main thread, so that liveness, metrics and every other review stay answered while one
+ * heavy review is evaluated. Each worker compiles the policy snapshot a job needs the first time it
+ * sees it. A job waits in the queue while every worker is busy, but never past its deadline; a
+ * worker still running a job at the job's deadline is terminated and replaced, and the job's
+ * unfinished policies are left to their failurePolicy. A worker that fails turns the job's
+ * unfinished policies into evaluation errors (which deny under failurePolicy Fail), never a pass.
+ */
+import { Worker } from "node:worker_threads";
+import type { JsonValue } from "../../engine/api/json.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { evaluationError } from "../admission/deadline.js";
+import type { PolicySnapshot } from "../types.js";
+import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "./review-runner.js";
+import { wireRequest, type FromWorker, type ToWorker } from "./wire.js";
+
+export interface WorkerPoolOptions {
+  /** Workers (at least 1). */
+  readonly size: number;
+  /** The clock the jobs' deadlines are on (deps.now: seconds). */
+  readonly now: () => number;
+  /** A worker failed or was replaced. */
+  readonly onEvent?: (event: string, detail: Record<string, unknown>) => void;
+  /** The worker's module (default: evaluation-worker.js beside this file). */
+  readonly workerUrl?: URL;
+}
+
+interface Job {
+  readonly id: number;
+  readonly run: RunJob;
+  readonly indexes: readonly number[];
+  readonly snapshotId: number;
+  readonly done: RunDone[];
+  readonly resolve: (outcome: RunOutcome) => void;
+  timer?: ReturnType<typeof setTimeout>;
+  slot?: Slot;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | undefined;
+  /** Snapshot ids this worker has compiled. */
+  loaded: Set<number>;
+}
+
+interface SnapshotInfo {
+  readonly id: number;
+  readonly index: ReadonlyMap<CompiledPolicy, number>;
+}
+
+export interface WorkerPool extends ReviewRunner {
+  close(): Promise<void>;
+}
+
+export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  const url = options.workerUrl ?? new URL("./evaluation-worker.js", import.meta.url);
+  const snapshots = new WeakMap<PolicySnapshot, SnapshotInfo>();
+  const queue: Job[] = [];
+  let nextSnapshot = 1;
+  let nextJob = 1;
+  let closed = false;
+
+  /** A new worker for `slot`; its events are bound to the slot and to this worker. */
+  function spawn(slot: Slot): Worker {
+    const worker = new Worker(url);
+    worker.unref();
+    worker.on("message", (m: FromWorker) => onMessage(slot, worker, m));
+    worker.on("error", (e) => {
+      options.onEvent?.("worker failed", { error: e.message });
+      replace(slot, worker, `the evaluation worker failed: ${e.message}`);
+    });
+    worker.on("exit", (code) => {
+      if (!closed && slot.worker === worker) replace(slot, worker, `the evaluation worker exited with code ${code}`);
+    });
+    return worker;
+  }
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.size) }, () => {
+    // The slot is complete once its worker is spawned (the worker's events refer to the slot).
+    const slot = { job: undefined, loaded: new Set<number>() } as unknown as Slot;
+    slot.worker = spawn(slot);
+    return slot;
+  });
+
+  function snapshotInfo(snapshot: PolicySnapshot): SnapshotInfo {
+    let info = snapshots.get(snapshot);
+    if (info === undefined) {
+      info = { id: nextSnapshot++, index: new Map(snapshot.policies.map((p, i) => [p, i])) };
+      snapshots.set(snapshot, info);
+    }
+    return info;
+  }
+
+  function post(slot: Slot, message: ToWorker): void {
+    slot.worker.postMessage(message);
+  }
+
+  /** Ends a job with what it finished; `error` turns its unfinished policies into evaluation errors. */
+  function settle(job: Job, error?: string): void {
+    if (job.timer !== undefined) clearTimeout(job.timer);
+    const i = queue.indexOf(job);
+    if (i >= 0) queue.splice(i, 1);
+    if (job.slot !== undefined && job.slot.job === job) job.slot.job = undefined;
+    const rest = job.run.policies.slice(job.done.length);
+    if (error === undefined) job.resolve({ done: job.done, left: rest });
+    else job.resolve({ done: [...job.done, ...rest.map((p) => ({ response: evaluationError(p, job.run.object, "Validation", new Error(error)), seconds: 0 }))], left: [] });
+  }
+
+  function onMessage(slot: Slot, worker: Worker, m: FromWorker): void {
+    const job = slot.job;
+    if (slot.worker !== worker || job === undefined || m.job !== job.id) return;
+    if (m.type === "done") {
+      const policy = job.run.policies[m.index] as CompiledPolicy;
+      const request = job.run.request;
+      const resource = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
+      job.done.push({ response: { policy, resource, rules: m.rules }, seconds: m.seconds });
+      return;
+    }
+    settle(job, m.error);
+    pump();
+  }
+
+  /** Terminates a worker (past a deadline, or failed) and puts a fresh one in its slot. */
+  function replace(slot: Slot, worker: Worker, error?: string): void {
+    if (slot.worker !== worker) return;
+    const job = slot.job;
+    slot.job = undefined;
+    if (!closed) {
+      slot.worker = spawn(slot);
+      slot.loaded = new Set();
+    }
+    void worker.terminate();
+    if (job !== undefined) settle(job, error);
+    pump();
+  }
+
+  function start(slot: Slot, job: Job): void {
+    slot.job = job;
+    job.slot = slot;
+    if (!slot.loaded.has(job.snapshotId)) {
+      const s = job.run.snapshot;
+      post(slot, {
+        type: "snapshot",
+        id: job.snapshotId,
+        policies: s.policies.map((p) => p.document as unknown as JsonValue),
+        ruleNames: s.policies.map((p) => p.rules.map((r) => r.name)),
+        exceptions: (s.exceptions ?? []).map((e) => e.document),
+      });
+      slot.loaded.add(job.snapshotId);
+    }
+    const remainingSeconds = job.run.deadlineAt - options.now();
+    post(slot, { type: "run", job: job.id, snapshot: job.snapshotId, policies: job.indexes, request: wireRequest(job.run.request), exceptions: (job.run.request.exceptions?.length ?? 0) > 0, remainingSeconds });
+  }
+
+  function pump(): void {
+    for (const slot of slots) {
+      if (slot.job !== undefined) continue;
+      const job = queue.shift();
+      if (job === undefined) return;
+      try {
+        start(slot, job);
+      } catch (e) {
+        settle(job, `the review could not be sent to an evaluation worker: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  return {
+    run(run: RunJob): Promise<RunOutcome> {
+      return new Promise((resolve) => {
+        const info = snapshotInfo(run.snapshot);
+        const indexes = run.policies.map((p) => info.index.get(p) ?? -1);
+        const job: Job = { id: nextJob++, run, indexes, snapshotId: info.id, done: [], resolve };
+        if (closed) return settle(job, "the server is shutting down");
+        if (indexes.includes(-1)) return settle(job, "a policy of the review is not in its policy snapshot");
+        const remaining = run.deadlineAt - options.now();
+        if (remaining <= 0) return settle(job);
+        job.timer = setTimeout(() => {
+          const slot = job.slot;
+          if (slot !== undefined && slot.job === job) {
+            options.onEvent?.("worker replaced", { reason: "a review ran past its deadline" });
+            replace(slot, slot.worker);
+          } else settle(job);
+        }, Math.ceil(remaining * 1000));
+        queue.push(job);
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const job of [...queue]) settle(job, "the server is shutting down");
+      for (const slot of slots) if (slot.job !== undefined) settle(slot.job, "the server is shutting down");
+      await Promise.all(slots.map((s) => s.worker.terminate()));
+    },
+  };
+}
