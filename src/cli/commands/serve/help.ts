@@ -30,6 +30,9 @@ Flags:
       --metrics-port N        metrics port (default 8000; 0 picks a free port; off disables)
       --timeout-seconds N     the webhook timeout (default 10); a review gets 80% of it, then answers per
                               the policies' failurePolicy (Fail denies, Ignore allows)
+      --eval-workers N        worker threads where a review too heavy for its batch finishes, off the main
+                              thread, so liveness and other reviews stay answered (default 1; 0: finish it
+                              on the main thread after its batch is answered)
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
       --grace-seconds N       on SIGTERM, time in-flight reviews get to finish (default 15)
       --log-level LEVEL       debug, info (default), warn, error or silent
