@@ -95,22 +95,28 @@ function validateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook:
 
   const enforced = phase(plan.enforceClass, items, deps, failed);
   if (enforced === undefined) return answers;
-  items = items.filter((item, k) => {
+  let sliced = false;
+  items.forEach((item, k) => {
     item.enforced = enforced[k] as Evaluation;
-    if (item.enforced.stopped !== "slice") return true;
-    leave(item, { phase: "enforce", enforced: item.enforced });
-    return false;
+    if (item.enforced.stopped === "slice") sliced = true;
   });
+  if (sliced) {
+    items = items.filter((item) => {
+      if (item.enforced?.stopped !== "slice") return true;
+      leave(item, { phase: "enforce", enforced: item.enforced });
+      return false;
+    });
+  }
   const warned = phase(plan.auditWarn, items, deps, failed);
   if (warned === undefined) return answers;
   /** Reviews allowed so far: the Audit-only policies still run for them. */
   const open: Item[] = [];
   items.forEach((item, k) => {
-    const done = { enforced: item.enforced as Evaluation, warned: warned[k] as Evaluation };
-    if (done.warned.stopped === "slice") return leave(item, { phase: "warn", ...done });
-    item.warned = done.warned;
+    const w = warned[k] as Evaluation;
+    if (w.stopped === "slice") return leave(item, { phase: "warn", enforced: item.enforced as Evaluation, warned: w });
+    item.warned = w;
     try {
-      const denial = decide(item.review, done.enforced, done.warned, deps);
+      const denial = decide(item.review, item.enforced as Evaluation, w, deps);
       if (denial !== undefined) answers[item.at] = denial;
       else open.push(item);
     } catch (e) {
@@ -121,10 +127,12 @@ function validateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook:
   const audited = phase(plan.auditOnly, open, deps, failed);
   if (audited === undefined) return answers;
   open.forEach((item, k) => {
-    const done = { enforced: item.enforced as Evaluation, warned: item.warned as Evaluation, audited: audited[k] as Evaluation };
-    if (done.audited.stopped === "slice") return leave(item, { phase: "audit", ...done });
+    const enforcedHere = item.enforced as Evaluation;
+    const warnedHere = item.warned as Evaluation;
+    const a = audited[k] as Evaluation;
+    if (a.stopped === "slice") return leave(item, { phase: "audit", enforced: enforcedHere, warned: warnedHere, audited: a });
     try {
-      answers[item.at] = allow(item.review, done.enforced.responses, done.warned.responses, done.audited.responses, deps);
+      answers[item.at] = allow(item.review, enforcedHere.responses, warnedHere.responses, a.responses, deps);
     } catch (e) {
       failed(item.review.request, item.at, e);
     }
