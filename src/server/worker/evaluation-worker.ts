@@ -9,16 +9,13 @@ import { performance } from "node:perf_hooks";
 import { createEngine } from "../../engine/engine.js";
 import { compileException, type CompiledException } from "../../engine/exceptions/index.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { cryptoRandom, nodeHasher, systemClock } from "../../platform/node-ports.js";
-import { offlineContextSources, offlineHosts } from "../../cli/offline/offline-context.js";
+import { servingEnginePorts } from "./serving-ports.js";
 import { runPolicies } from "./review-runner.js";
-import type { FromWorker, RunMessage, SnapshotMessage, ToWorker } from "./wire.js";
+import { KEEP_SNAPSHOTS, type FromWorker, type RunMessage, type SnapshotMessage, type ToWorker } from "./wire.js";
 
 type Compiled = { readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly CompiledException[] } | { readonly error: string };
 
-/** Snapshots kept: the current one and the one before it (reviews in flight across a reload). */
-const KEEP = 2;
-const engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: offlineContextSources({}), hosts: offlineHosts });
+const engine = createEngine(servingEnginePorts());
 const snapshots = new Map<number, Compiled>();
 const now = (): number => performance.now() / 1000;
 const port = parentPort;
@@ -67,7 +64,7 @@ port?.on("message", (m: ToWorker) => {
   try {
     if (m.type === "snapshot") {
       snapshots.set(m.id, compileSnapshot(m));
-      for (const id of snapshots.keys()) if (snapshots.size > KEEP) snapshots.delete(id);
+      for (const id of snapshots.keys()) if (snapshots.size > KEEP_SNAPSHOTS) snapshots.delete(id);
       return;
     }
     run(m);

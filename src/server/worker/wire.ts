@@ -8,6 +8,9 @@ import type { JsonObject, JsonValue } from "../../engine/api/json.js";
 import type { RuleResult } from "../../engine/api/rule-result.js";
 import type { EngineRequest } from "../../engine/pipeline/types.js";
 
+/** Snapshots a worker keeps compiled: the current one and the one before it (reviews in flight across a reload). */
+export const KEEP_SNAPSHOTS = 2;
+
 /** A policy snapshot to compile: the documents in snapshot order, and each policy's rule names to check the compilation against. */
 export interface SnapshotMessage {
   readonly type: "snapshot";

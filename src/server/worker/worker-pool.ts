@@ -13,7 +13,7 @@ import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
 import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "./review-runner.js";
-import { wireRequest, type FromWorker, type ToWorker } from "./wire.js";
+import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./wire.js";
 
 export interface WorkerPoolOptions {
   /** Workers (at least 1). */
@@ -147,6 +147,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         exceptions: (s.exceptions ?? []).map((e) => e.document),
       });
       slot.loaded.add(job.snapshotId);
+      // The worker keeps its last KEEP_SNAPSHOTS snapshots (evaluation-worker.ts); so does this record of them.
+      for (const id of slot.loaded) if (slot.loaded.size > KEEP_SNAPSHOTS) slot.loaded.delete(id);
     }
     const remainingSeconds = job.run.deadlineAt - options.now();
     post(slot, { type: "run", job: job.id, snapshot: job.snapshotId, policies: job.indexes, request: wireRequest(job.run.request), exceptions: (job.run.request.exceptions?.length ?? 0) > 0, remainingSeconds });

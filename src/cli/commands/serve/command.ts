@@ -2,14 +2,13 @@
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
 import { createEngine } from "../../../engine/engine.js";
-import { cryptoRandom, nodeHasher, systemClock } from "../../../platform/node-ports.js";
-import { offlineContextSources, offlineHosts } from "../../offline/offline-context.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
 import { directoryPolicySource } from "../../../server/policy-source/index.js";
 import type { AdmissionDeps, AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
 import { createWorkerPool } from "../../../server/worker/worker-pool.js";
+import { servingEnginePorts } from "../../../server/worker/serving-ports.js";
 import type { Io } from "../../io.js";
 import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
@@ -66,7 +65,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
 
   tuneHeapForServing();
   const logger = createLogger({ level });
-  const engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: offlineContextSources({}), hosts: offlineHosts });
+  // The evaluation workers build their engines from the same ports (server/worker/serving-ports.ts).
+  const engine = createEngine(servingEnginePorts());
   const source = await directoryPolicySource({
     dir: values.policies,
     engine,
