@@ -64,6 +64,19 @@ describe("a heavy review batched with a compliant one", () => {
     assert.equal(f.results.filter((r) => r.policy.name === "second").length, 2);
   });
 
+  test("finished off its batch, a heavy review gets the answer and records the results it gets alone", async () => {
+    const heavyBody = reviewOf(podOf("heavy", 50_000, "x"), { uid: uid(1) });
+    const alone = fakeDeps({ policies: policies(enforce), clockStep: 0, deadlineSeconds: 10 });
+    const expected = handleValidate(heavyBody, alone.deps, "fail");
+    const batched = fakeDeps({ policies: policies(enforce), clockStep: 0, deadlineSeconds: 10 });
+    const [answer] = handleValidateBatch([heavyBody, reviewOf(podOf("light", 1), { uid: uid(2) })], batched.deps, "fail");
+    assert.ok(answer instanceof Promise);
+    assert.deepEqual((await answer).body, expected.body);
+    const key = (r: (typeof alone.results)[number]): string => `${r.policy.name}/${r.rule}/${r.result}/${r.resourceNamespace}/${r.operation}`;
+    assert.deepEqual(batched.results.filter((r) => r.policy.name === "heavy" && r.result === "fail").map(key), alone.results.filter((r) => r.policy.name === "heavy").map(key));
+    assert.equal(batched.results.length, alone.results.length + 2, "plus the light review's two results");
+  });
+
   test("a review alone is interrupted inside a policy at its deadline and answered under its failurePolicy", () => {
     const fail = fakeDeps({ policies: policies(enforce), clockStep: 0.2, deadlineSeconds: 10 });
     const denied = response(handleValidate(reviewOf(podOf("heavy", 100_000), { uid: uid(1) }), fail.deps, "fail"));
