@@ -13,7 +13,7 @@ import type { BatchReview, Evaluation } from "./evaluate-batch.js";
 import { internalError } from "./guard.js";
 import type { ValidatePlan } from "./plans.js";
 import { recordRules } from "./record.js";
-import type { HandlerResult, WebhookMode } from "./types.js";
+import type { HandlerResult, WebhookSelector } from "./types.js";
 import { allow, decide } from "./validate-decision.js";
 
 /** Where a review left its batch: the phase it was in, and what its phases gave so far (`left`: still to run). */
@@ -26,7 +26,7 @@ export interface Continuation {
   readonly plan: ValidatePlan;
   readonly snapshot: PolicySnapshot;
   readonly deps: AdmissionDeps;
-  readonly webhook: WebhookMode | undefined;
+  readonly webhook: WebhookSelector | undefined;
 }
 
 /** Finishes a review off its batch; never rejects (an unexpected failure is answered as in the batch). */
@@ -54,7 +54,15 @@ async function finishOffBatch(review: BatchReview, stage: Stage, c: Continuation
 async function runPhase(runner: ReviewRunner, review: BatchReview, policies: readonly CompiledPolicy[], have: readonly PolicyResponse[], c: Continuation): Promise<Evaluation> {
   if (policies.length === 0) return { responses: have, left: [] };
   const { subject, deadline } = review;
-  const outcome = await runner.run({ snapshot: c.snapshot, policies, request: subject.engineRequest, object: subject.object, deadlineAt: deadline.at });
+  const unknownNamespace = subject.unknownNamespace;
+  const outcome = await runner.run({
+    snapshot: c.snapshot,
+    policies,
+    request: subject.engineRequest,
+    object: subject.object,
+    deadlineAt: deadline.at,
+    ...(unknownNamespace !== undefined ? { unknownNamespace } : {}),
+  });
   const responses = [...have];
   for (const { response, seconds } of outcome.done) {
     if (response.rules.length === 0) continue;

@@ -16,6 +16,7 @@ import type { AdmissionDeps } from "../types.js";
 import type { AdmissionSubject } from "./build-request.js";
 import { isInterruption } from "../../engine/interrupt/index.js";
 import { evaluationError, type Deadline, type ReviewInterruption, type StopReason } from "./deadline.js";
+import { withNamespaceFacts } from "./namespace-facts.js";
 import { recordRules } from "./record.js";
 import type { AdmissionRequestJson } from "./types.js";
 
@@ -95,7 +96,7 @@ const NOTHING: Evaluation = { responses: [], left: [] };
 /** One policy on one review; an engine bug becomes an error result, an interruption is thrown on. */
 function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, review: BatchReview): PolicyResponse {
   try {
-    return deps.engine.validate(policy, review.subject.engineRequest, review.interruption);
+    return withNamespaceFacts(policy, review.subject, "Validation", (p) => deps.engine.validate(p, review.subject.engineRequest, review.interruption));
   } catch (e) {
     if (isInterruption(e)) throw e;
     return evaluationError(policy, review.subject.object, "Validation", e);

@@ -25,16 +25,17 @@ import { deadlineDenial, evaluateSafely, ReviewInterruption, startDeadline } fro
 import { guarded } from "./guard.js";
 import { failurePolicyOf } from "./policy-traits.js";
 import { mutatePlanOf } from "./plans.js";
+import { withNamespaceFacts } from "./namespace-facts.js";
 import { outcomeOf, recordOutcome, recordRules } from "./record.js";
 import { denied, patched } from "./response.js";
-import type { AdmissionRequestJson, HandlerResult, WebhookMode } from "./types.js";
+import type { AdmissionRequestJson, HandlerResult, WebhookSelector } from "./types.js";
 import { warningMessages } from "./warnings.js";
 
-export function handleMutate(body: unknown, deps: AdmissionDeps, webhook?: WebhookMode): HandlerResult {
+export function handleMutate(body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult {
   return guarded(body, deps, "mutate", webhook, (request) => mutateReview(request, deps, webhook));
 }
 
-function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookMode | undefined): HandlerResult {
+function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookSelector | undefined): HandlerResult {
   const deadline = startDeadline(deps);
   if (request.operation === "DELETE" || request.operation === "CONNECT") {
     recordOutcome(deps, outcomeOf(request, undefined, "mutate", { allowed: true, durationSeconds: deadline.elapsed(), patchOps: 0, warnings: 0 }));
@@ -62,7 +63,9 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
     const t0 = deps.now();
     let response: PolicyResponse;
     try {
-      response = evaluateSafely(policy, current, "Mutation", () => deps.engine.mutate(policy, { ...subject.engineRequest, resource: current }, undefined, interruption));
+      response = evaluateSafely(policy, current, "Mutation", () =>
+        withNamespaceFacts(policy, subject, "Mutation", (p) => deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, interruption)),
+      );
     } catch (e) {
       if (!isInterruption(e)) throw e;
       // Stopped inside this policy at the deadline: it and the policies after it answer by their failurePolicy.

@@ -26,14 +26,14 @@ import { internalError } from "./guard.js";
 import { parseReview } from "./parse-review.js";
 import { validatePlanOf, type ValidatePlan } from "./plans.js";
 import { badRequest } from "./response.js";
-import type { AdmissionRequestJson, HandlerResult, WebhookMode } from "./types.js";
+import type { AdmissionRequestJson, HandlerResult, WebhookSelector } from "./types.js";
 import { allow, decide } from "./validate-decision.js";
 
 /** An answer now, or later for a review that left its batch. */
 export type Answer = HandlerResult | Promise<HandlerResult>;
 
 /** One review alone: evaluated inline up to its deadline, answered at once. */
-export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: WebhookMode): HandlerResult {
+export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult {
   return validateBatch([body], deps, webhook, Number.POSITIVE_INFINITY)[0] as HandlerResult;
 }
 
@@ -42,7 +42,7 @@ export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: Web
  * it touched per the webhook's mode (guard.ts), and never another review's answer. A review past its
  * slice of inline work is answered by a promise (it finishes off the batch).
  */
-export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook?: WebhookMode): Answer[] {
+export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook?: WebhookSelector): Answer[] {
   return validateBatch(bodies, deps, webhook, deps.inlineChecks ?? DEFAULT_INLINE_CHECKS);
 }
 
@@ -54,7 +54,7 @@ interface Item {
   warned?: Evaluation;
 }
 
-function validateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook: WebhookMode | undefined, inlineChecks: number): Answer[] {
+function validateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook: WebhookSelector | undefined, inlineChecks: number): Answer[] {
   const answers = new Array<Answer>(bodies.length);
   const requests: { readonly request: AdmissionRequestJson; readonly at: number }[] = [];
   bodies.forEach((body, at) => {

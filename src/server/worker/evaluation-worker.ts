@@ -9,13 +9,14 @@ import { performance } from "node:perf_hooks";
 import { createEngine } from "../../engine/engine.js";
 import { compileException, type CompiledException } from "../../engine/exceptions/index.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { servingEnginePorts } from "./serving-ports.js";
+import { servePorts } from "../../cli/commands/serve/serve-ports.js";
 import { runPolicies } from "./review-runner.js";
 import { KEEP_SNAPSHOTS, type FromWorker, type RunMessage, type SnapshotMessage, type ToWorker } from "./wire.js";
 
 type Compiled = { readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly CompiledException[] } | { readonly error: string };
 
-const engine = createEngine(servingEnginePorts());
+// The same ports as the server's own engine, so a review gives the same results on either.
+const engine = createEngine(servePorts());
 const snapshots = new Map<number, Compiled>();
 const now = (): number => performance.now() / 1000;
 const port = parentPort;
@@ -54,7 +55,8 @@ function run(m: RunMessage): void {
     return;
   }
   const request = m.exceptions ? { ...m.request, exceptions: compiled.exceptions } : m.request;
-  runPolicies(engine, now, policies as CompiledPolicy[], request, m.request.resource, now() + m.remainingSeconds, (done, index) =>
+  const subject = { engineRequest: request, ...(m.unknownNamespace !== undefined ? { unknownNamespace: m.unknownNamespace } : {}) };
+  runPolicies(engine, now, policies as CompiledPolicy[], subject, m.request.resource, now() + m.remainingSeconds, (done, index) =>
     post({ type: "done", job: m.job, index, rules: done.response.rules, seconds: done.seconds }),
   );
   post({ type: "end", job: m.job });

@@ -12,12 +12,16 @@ import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { JsonObject } from "../../engine/api/json.js";
 import { evaluationError, ReviewInterruption } from "../admission/deadline.js";
 import type { AdmissionDeps, PolicySnapshot } from "../types.js";
+import type { AdmissionSubject } from "../admission/build-request.js";
+import { withNamespaceFacts } from "../admission/namespace-facts.js";
 
 export interface RunJob {
   /** The snapshot the policies come from (a worker compiles each snapshot once). */
   readonly snapshot: PolicySnapshot;
   readonly policies: readonly CompiledPolicy[];
   readonly request: EngineRequest;
+  /** The review's namespace when the cluster facts do not know it (admission/namespace-facts.ts). */
+  readonly unknownNamespace?: string;
   /** The object an evaluation error names (the review's object). */
   readonly object: JsonObject;
   /** The review's deadline on the `deps.now()` clock. */
@@ -48,20 +52,22 @@ export function deferredRunner(deps: Pick<AdmissionDeps, "engine" | "now">): Rev
   return {
     run: (job) =>
       new Promise((resolve) => {
-        setImmediate(() => resolve(runPolicies(deps.engine, deps.now, job.policies, job.request, job.object, job.deadlineAt)));
+        const subject = { engineRequest: job.request, ...(job.unknownNamespace !== undefined ? { unknownNamespace: job.unknownNamespace } : {}) };
+        setImmediate(() => resolve(runPolicies(deps.engine, deps.now, job.policies, subject, job.object, job.deadlineAt)));
       }),
   };
 }
 
 /**
  * The policies in order under one deadline: a policy stopped by it, and those after it, are left.
- * An engine bug in one policy is that policy's error result, as in a batch.
+ * An engine bug in one policy is that policy's error result, and a namespace the cluster facts do
+ * not know makes the rules that select by its labels errors, as in a batch.
  */
 export function runPolicies(
   engine: Engine,
   now: () => number,
   policies: readonly CompiledPolicy[],
-  request: EngineRequest,
+  subject: Pick<AdmissionSubject, "engineRequest" | "unknownNamespace">,
   object: JsonObject,
   deadlineAt: number,
   onDone?: (done: RunDone, index: number) => void,
@@ -74,7 +80,7 @@ export function runPolicies(
     if (t0 > deadlineAt) return { done, left: policies.slice(i) };
     let response: PolicyResponse;
     try {
-      response = engine.validate(policy, request, interruption);
+      response = withNamespaceFacts(policy, subject, "Validation", (p) => engine.validate(p, subject.engineRequest, interruption));
     } catch (e) {
       if (isInterruption(e)) return { done, left: policies.slice(i) };
       response = evaluationError(policy, object, "Validation", e);

@@ -31,6 +31,8 @@ export interface RunMessage {
   readonly policies: readonly number[];
   readonly request: WireRequest;
   readonly exceptions: boolean;
+  /** The review's namespace when the cluster facts do not know it (admission/namespace-facts.ts). */
+  readonly unknownNamespace?: string;
   readonly remainingSeconds: number;
 }
 

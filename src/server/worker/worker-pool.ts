@@ -151,7 +151,17 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       for (const id of slot.loaded) if (slot.loaded.size > KEEP_SNAPSHOTS) slot.loaded.delete(id);
     }
     const remainingSeconds = job.run.deadlineAt - options.now();
-    post(slot, { type: "run", job: job.id, snapshot: job.snapshotId, policies: job.indexes, request: wireRequest(job.run.request), exceptions: (job.run.request.exceptions?.length ?? 0) > 0, remainingSeconds });
+    const unknown = job.run.unknownNamespace;
+    post(slot, {
+      type: "run",
+      job: job.id,
+      snapshot: job.snapshotId,
+      policies: job.indexes,
+      request: wireRequest(job.run.request),
+      exceptions: (job.run.request.exceptions?.length ?? 0) > 0,
+      remainingSeconds,
+      ...(unknown !== undefined ? { unknownNamespace: unknown } : {}),
+    });
   }
 
   function pump(): void {

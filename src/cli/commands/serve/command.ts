@@ -2,13 +2,15 @@
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
 import { createEngine } from "../../../engine/engine.js";
+import { servePorts } from "./serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
 import { directoryPolicySource } from "../../../server/policy-source/index.js";
 import type { AdmissionDeps, AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
 import { createWorkerPool } from "../../../server/worker/worker-pool.js";
-import { servingEnginePorts } from "../../../server/worker/serving-ports.js";
+import { checkTimeoutGroups, DEADLINE_SHARE, DEFAULT_TIMEOUT_SECONDS, timeoutProblems, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
+import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
 import type { Io } from "../../io.js";
 import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
@@ -34,6 +36,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       port: { type: "string", default: "9443" },
       "metrics-port": { type: "string", default: "8000" },
       "timeout-seconds": { type: "string", default: "10" },
+      "timeout-group": { type: "string", multiple: true },
+      "allow-empty-policies": { type: "boolean", default: false },
       "max-body-bytes": { type: "string", default: String(7 * 1024 * 1024) },
       "grace-seconds": { type: "string", default: "15" },
       "eval-workers": { type: "string", default: "1" },
@@ -58,6 +62,9 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     if (!Number.isFinite(n) || n < 0) return usage(`--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`);
     numbers[k] = n;
   }
+  const groups: TimeoutGroups = { defaultSeconds: numbers["timeout-seconds"] ?? DEFAULT_TIMEOUT_SECONDS, extra: (values["timeout-group"] ?? []).map(Number) };
+  const badGroups = checkTimeoutGroups(groups);
+  if (badGroups !== undefined) return usage(badGroups);
   const level = values["log-level"] ?? "info";
   if (!isLogLevel(level)) return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
   const tls = await resolveTls(values, io);
@@ -65,12 +72,14 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
 
   tuneHeapForServing();
   const logger = createLogger({ level });
-  // The evaluation workers build their engines from the same ports (server/worker/serving-ports.ts).
-  const engine = createEngine(servingEnginePorts());
+  // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
+  const engine = createEngine(servePorts());
   const source = await directoryPolicySource({
     dir: values.policies,
     engine,
     ...(values["cluster-facts"] !== undefined ? { clusterFile: values["cluster-facts"] } : {}),
+    allowEmpty: values["allow-empty-policies"] === true,
+    checkPolicy: (policy) => timeoutProblems(policy, groups),
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
   });
   const registry = new Registry();
@@ -92,17 +101,18 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const runner = workers > 0 ? createWorkerPool({ size: workers, now, onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`) }) : undefined;
   const deps: AdmissionDeps = {
     engine,
-    policies: () => source.current(),
+    policies: () => loadedPolicies(source),
     cluster,
     recorder,
     now,
     ...(runner !== undefined ? { runner } : {}),
-    deadlineSeconds: (numbers["timeout-seconds"] ?? 10) * 0.8,
+    deadlineSeconds: groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
     ...(values["exception-namespace"] !== undefined ? { exceptionNamespaces: values["exception-namespace"] } : {}),
   };
   const servers = await startServers({
     deps,
+    groups,
     source,
     tls: tls.value,
     host: values.host ?? "0.0.0.0",
@@ -128,4 +138,18 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   await source.close();
   tls.value.close();
   return 0;
+}
+
+/**
+ * The current policy set, for the handlers. Until a set has loaded there is nothing to evaluate a
+ * review against: it throws, so that each review is answered per its webhook's failurePolicy (an
+ * error: denied through a Fail webhook) rather than allowed for want of policies.
+ */
+function loadedPolicies(source: PolicySource): PolicySnapshot {
+  const snapshot = source.current();
+  if (snapshot.generation === 0) {
+    const why = source.lastError()?.message;
+    throw new Error(`no policy set has loaded yet${why !== undefined ? ` (${why})` : ""}; no review can be evaluated`);
+  }
+  return snapshot;
 }
