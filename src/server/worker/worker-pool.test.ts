@@ -68,6 +68,18 @@ describe("worker pool", () => {
     await first;
   });
 
+  test("in a namespace the cluster facts do not know, a rule selecting by its labels is an error there too", async () => {
+    const bySelector = engine.compile(
+      clusterPolicy("team-ns", [{ name: "labelled-ns", match: { any: [{ resources: { kinds: ["Pod"], namespaceSelector: { matchLabels: { env: "prod" } } } }] }, validate: { message: "m", pattern: { metadata: { labels: { team: "?*" } } } } }]),
+    );
+    assert.ok(bySelector.ok);
+    const own: PolicySnapshot = { policies: [bySelector.policy], generation: 2, loadedAt: 0 };
+    const light = pod("p", { labels: { team: "t" } });
+    const outcome = await pool.run({ snapshot: own, policies: own.policies, request: requestOf(light), object: light, deadlineAt: now() + 10, unknownNamespace: "ghost" });
+    assert.equal(outcome.done[0]?.response.rules[0]?.status, "error");
+    assert.match(outcome.done[0]?.response.rules[0]?.message ?? "", /namespace "ghost" is not in the cluster facts/);
+  });
+
   test("a policy outside the job's snapshot is an evaluation error, never a pass", async () => {
     const other = engine.compile(docs[0] as JsonObject);
     assert.ok(other.ok);
