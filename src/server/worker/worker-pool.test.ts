@@ -80,6 +80,25 @@ describe("worker pool", () => {
     assert.match(outcome.done[0]?.response.rules[0]?.message ?? "", /namespace "ghost" is not in the cluster facts/);
   });
 
+  test("a worker stuck past a job's deadline is terminated and replaced; the job's policies are left", async () => {
+    const events: string[] = [];
+    const stuck = createWorkerPool({ size: 1, now, workerUrl: new URL("./stuck-worker.test.helper.js", import.meta.url), onEvent: (e) => events.push(e) });
+    try {
+      const light = pod("p", { labels: { team: "t" } });
+      const t0 = now();
+      const outcome = await stuck.run({ snapshot, policies: snapshot.policies, request: requestOf(light), object: light, deadlineAt: now() + 0.1 });
+      assert.ok(now() - t0 < 2, "answered soon after the deadline");
+      assert.deepEqual([outcome.done.length, outcome.left.length], [0, 3]);
+      assert.deepEqual(events, ["worker replaced"]);
+      // The replacement takes the next job (and, being stuck too, is replaced again).
+      const next = await stuck.run({ snapshot, policies: snapshot.policies.slice(0, 1), request: requestOf(light), object: light, deadlineAt: now() + 0.1 });
+      assert.deepEqual(next.left.length, 1);
+      assert.deepEqual(events, ["worker replaced", "worker replaced"]);
+    } finally {
+      await stuck.close();
+    }
+  });
+
   test("a policy outside the job's snapshot is an evaluation error, never a pass", async () => {
     const other = engine.compile(docs[0] as JsonObject);
     assert.ok(other.ok);

@@ -2,9 +2,10 @@
  * A small pool of evaluation workers (worker_threads) where reviews that left their batch finish,
  * off the main thread, so that liveness, metrics and every other review stay answered while one
  * heavy review is evaluated. Each worker compiles the policy snapshot a job needs the first time it
- * sees it. A job waits in the queue while every worker is busy, but never past its deadline; a
- * worker still running a job at the job's deadline is terminated and replaced, and the job's
- * unfinished policies are left to their failurePolicy. A worker that fails turns the job's
+ * sees it. A job waits in the queue while every worker is busy, but never past its deadline. A
+ * worker stops a job at the deadline by itself; one still running it 250 ms later (stuck) is
+ * terminated and replaced. Either way the job's unfinished policies are left to their
+ * failurePolicy. A worker that fails turns the job's
  * unfinished policies into evaluation errors (which deny under failurePolicy Fail), never a pass.
  */
 import { Worker } from "node:worker_threads";
@@ -14,6 +15,9 @@ import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
 import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "./review-runner.js";
 import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./wire.js";
+
+/** How long past a job's deadline a running worker may take to stop by itself before it is terminated. */
+const TERMINATE_GRACE_MS = 250;
 
 export interface WorkerPoolOptions {
   /** Workers (at least 1). */
@@ -189,10 +193,13 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         if (remaining <= 0) return settle(job);
         job.timer = setTimeout(() => {
           const slot = job.slot;
-          if (slot !== undefined && slot.job === job) {
+          if (slot === undefined || slot.job !== job) return settle(job);
+          // The worker stops a job at its deadline by itself; one that has not within the grace is stuck.
+          job.timer = setTimeout(() => {
+            if (slot.job !== job) return;
             options.onEvent?.("worker replaced", { reason: "a review ran past its deadline" });
             replace(slot, slot.worker);
-          } else settle(job);
+          }, TERMINATE_GRACE_MS);
         }, Math.ceil(remaining * 1000));
         queue.push(job);
         pump();
