@@ -49,17 +49,30 @@ function run(m: RunMessage): void {
     post({ type: "end", job: m.job, error: compiled?.error ?? `policy snapshot ${m.snapshot} is not loaded in the evaluation worker` });
     return;
   }
-  const policies = m.policies.map((i) => compiled.policies[i]);
+  const policies = m.policies.map((i, k) => {
+    const policy = compiled.policies[i];
+    const names = m.rules[k];
+    if (policy === undefined || names === null || names === undefined) return policy;
+    const keep = new Set(names);
+    return { ...policy, rules: policy.rules.filter((r) => keep.has(r.name)) };
+  });
   if (policies.some((p) => p === undefined)) {
     post({ type: "end", job: m.job, error: "a policy of the job is not in its snapshot" });
     return;
   }
   const request = m.exceptions ? { ...m.request, exceptions: compiled.exceptions } : m.request;
   const subject = { engineRequest: request, ...(m.unknownNamespace !== undefined ? { unknownNamespace: m.unknownNamespace } : {}) };
-  runPolicies(engine, now, policies as CompiledPolicy[], subject, m.request.resource, now() + m.remainingSeconds, (done, index) =>
-    post({ type: "done", job: m.job, index, rules: done.response.rules, seconds: done.seconds }),
+  const outcome = runPolicies(
+    engine,
+    now,
+    policies as CompiledPolicy[],
+    subject,
+    m.request.resource,
+    now() + m.remainingSeconds,
+    (done, index) => post({ type: "done", job: m.job, index, rules: done.response.rules, seconds: done.seconds }),
+    m.kind,
   );
-  post({ type: "end", job: m.job });
+  post(outcome.resource !== undefined ? { type: "end", job: m.job, resource: outcome.resource } : { type: "end", job: m.job });
 }
 
 port?.on("message", (m: ToWorker) => {

@@ -15,7 +15,12 @@ import type { AdmissionDeps, PolicySnapshot } from "../types.js";
 import type { AdmissionSubject } from "../admission/build-request.js";
 import { withNamespaceFacts } from "../admission/namespace-facts.js";
 
+/** What a job runs: validate rules, or mutate rules chained (each policy sees the resource the earlier ones patched). */
+export type RunKind = "validate" | "mutate";
+
 export interface RunJob {
+  /** Default validate. */
+  readonly kind?: RunKind;
   /** The snapshot the policies come from (a worker compiles each snapshot once). */
   readonly snapshot: PolicySnapshot;
   readonly policies: readonly CompiledPolicy[];
@@ -39,6 +44,8 @@ export interface RunOutcome {
   readonly done: readonly RunDone[];
   /** The policies the deadline left (the rest of the job's, in order). */
   readonly left: readonly CompiledPolicy[];
+  /** Mutate: the resource after the finished policies' patches, when they changed it. */
+  readonly resource?: JsonObject;
 }
 
 export interface ReviewRunner {
@@ -53,7 +60,7 @@ export function deferredRunner(deps: Pick<AdmissionDeps, "engine" | "now">): Rev
     run: (job) =>
       new Promise((resolve) => {
         const subject = { engineRequest: job.request, ...(job.unknownNamespace !== undefined ? { unknownNamespace: job.unknownNamespace } : {}) };
-        setImmediate(() => resolve(runPolicies(deps.engine, deps.now, job.policies, subject, job.object, job.deadlineAt)));
+        setImmediate(() => resolve(runPolicies(deps.engine, deps.now, job.policies, subject, job.object, job.deadlineAt, undefined, job.kind)));
       }),
   };
 }
@@ -71,23 +78,33 @@ export function runPolicies(
   object: JsonObject,
   deadlineAt: number,
   onDone?: (done: RunDone, index: number) => void,
+  kind: RunKind = "validate",
 ): RunOutcome {
   const interruption = new ReviewInterruption(now, deadlineAt);
   const done: RunDone[] = [];
+  const original = subject.engineRequest.resource;
+  let current = original;
+  const type = kind === "mutate" ? "Mutation" : "Validation";
+  const evaluate = (p: CompiledPolicy): PolicyResponse =>
+    kind === "mutate" ? engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, interruption) : engine.validate(p, subject.engineRequest, interruption);
+  const outcome = (left: readonly CompiledPolicy[]): RunOutcome => (current === original ? { done, left } : { done, left, resource: current });
   for (let i = 0; i < policies.length; i++) {
     const policy = policies[i] as CompiledPolicy;
     const t0 = now();
-    if (t0 > deadlineAt) return { done, left: policies.slice(i) };
+    if (t0 > deadlineAt) return outcome(policies.slice(i));
     let response: PolicyResponse;
     try {
-      response = withNamespaceFacts(policy, subject, "Validation", (p) => engine.validate(p, subject.engineRequest, interruption));
+      response = withNamespaceFacts(policy, subject, type, evaluate);
     } catch (e) {
-      if (isInterruption(e)) return { done, left: policies.slice(i) };
-      response = evaluationError(policy, object, "Validation", e);
+      if (isInterruption(e)) return outcome(policies.slice(i));
+      response = evaluationError(policy, kind === "mutate" ? current : object, type, e);
     }
-    const one = { response, seconds: now() - t0 };
+    // As the mutate webhook chains them: a policy with a failing or erroring rule contributes no patch.
+    if (kind === "mutate" && !response.rules.some((r) => r.status === "fail" || r.status === "error")) current = response.patchedResource ?? current;
+    // The patched resource travels once, in the outcome, not with every policy.
+    const one = { response: { policy: response.policy, resource: response.resource, rules: response.rules }, seconds: now() - t0 };
     done.push(one);
     onDone?.(one, i);
   }
-  return { done, left: [] };
+  return outcome([]);
 }

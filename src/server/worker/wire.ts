@@ -7,6 +7,7 @@
 import type { JsonObject, JsonValue } from "../../engine/api/json.js";
 import type { RuleResult } from "../../engine/api/rule-result.js";
 import type { EngineRequest } from "../../engine/pipeline/types.js";
+import type { RunKind } from "./review-runner.js";
 
 /** Snapshots a worker keeps compiled: the current one and the one before it (reviews in flight across a reload). */
 export const KEEP_SNAPSHOTS = 2;
@@ -23,12 +24,18 @@ export interface SnapshotMessage {
 /** The engine request as data: the loaded exceptions are the worker's own (`exceptions: true`). */
 export type WireRequest = Omit<EngineRequest, "exceptions" | "ruleVariables">;
 
-/** Run policies (by index in the snapshot) for one review, with the seconds left before its deadline. */
+/**
+ * Run policies (by index in the snapshot) for one review, with the seconds left before its deadline.
+ * `rules[i]`, when set, names the rules of policy i to run (the webhook's plans may leave some out,
+ * e.g. mutate-existing rules at admission).
+ */
 export interface RunMessage {
   readonly type: "run";
+  readonly kind: RunKind;
   readonly job: number;
   readonly snapshot: number;
   readonly policies: readonly number[];
+  readonly rules: readonly (readonly string[] | null)[];
   readonly request: WireRequest;
   readonly exceptions: boolean;
   /** The review's namespace when the cluster facts do not know it (admission/namespace-facts.ts). */
@@ -52,6 +59,8 @@ export interface EndMessage {
   readonly type: "end";
   readonly job: number;
   readonly error?: string;
+  /** Mutate: the resource after the finished policies' patches, when they changed it. */
+  readonly resource?: JsonObject;
 }
 
 export type FromWorker = DoneMessage | EndMessage;

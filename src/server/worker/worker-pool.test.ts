@@ -99,8 +99,30 @@ describe("worker pool", () => {
     }
   });
 
+  test("a mutate job chains the policies' patches and gives the patched resource, as on this thread", async () => {
+    const addLabel = (name: string, key: string): JsonObject =>
+      clusterPolicy(name, [{ name: `add-${key}`, match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { [key]: "{{ request.object.metadata.name }}" } } } } }]);
+    const existing = clusterPolicy("also-existing", [
+      { name: "add-z", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { z: "1" } } } } },
+      { name: "touch-secret", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { targets: [{ apiVersion: "v1", kind: "Secret", name: "s", namespace: "default" }], patchStrategicMerge: { metadata: { labels: { x: "y" } } } } },
+    ]);
+    const compiled = [addLabel("a", "a"), addLabel("b", "b"), existing].map((d) => {
+      const r = engine.compile(d);
+      assert.ok(r.ok);
+      return r.policy;
+    });
+    const own: PolicySnapshot = { policies: compiled, generation: 3, loadedAt: 0 };
+    // As the webhook's plan does: the mutate-existing rule is left out of the copy the job names.
+    const plan = [compiled[0], compiled[1], { ...(compiled[2] as (typeof compiled)[number]), rules: (compiled[2] as (typeof compiled)[number]).rules.filter((r) => r.name === "add-z") }] as typeof compiled;
+    const resource = pod("web", { labels: { app: "a" } });
+    const outcome = await pool.run({ kind: "mutate", snapshot: own, policies: plan, request: requestOf(resource), object: resource, deadlineAt: now() + 10 });
+    assert.deepEqual(outcome.left, []);
+    assert.deepEqual(((outcome.resource as JsonObject)["metadata"] as JsonObject)["labels"], { app: "a", a: "web", b: "web", z: "1" });
+    assert.deepEqual(outcome.done.map((d) => [d.response.policy.name, d.response.rules.map((r) => `${r.rule}:${r.status}`)]), [["a", ["add-a:pass"]], ["b", ["add-b:pass"]], ["also-existing", ["add-z:pass"]]]);
+  });
+
   test("a policy outside the job's snapshot is an evaluation error, never a pass", async () => {
-    const other = engine.compile(docs[0] as JsonObject);
+    const other = engine.compile(structuredClone(docs[0] as JsonObject));
     assert.ok(other.ok);
     const light = pod("p", { labels: { team: "t" } });
     const outcome = await pool.run({ snapshot, policies: [other.policy], request: requestOf(light), object: light, deadlineAt: now() + 10 });

@@ -9,7 +9,7 @@
  * unfinished policies into evaluation errors (which deny under failurePolicy Fail), never a pass.
  */
 import { Worker } from "node:worker_threads";
-import type { JsonValue } from "../../engine/api/json.js";
+import type { JsonObject, JsonValue } from "../../engine/api/json.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
@@ -37,6 +37,8 @@ interface Job {
   readonly snapshotId: number;
   readonly done: RunDone[];
   readonly resolve: (outcome: RunOutcome) => void;
+  /** Mutate: the patched resource the worker reported at the end. */
+  resource?: JsonObject;
   timer?: ReturnType<typeof setTimeout>;
   slot?: Slot;
 }
@@ -50,7 +52,8 @@ interface Slot {
 
 interface SnapshotInfo {
   readonly id: number;
-  readonly index: ReadonlyMap<CompiledPolicy, number>;
+  /** Each policy's place in the snapshot, by its document (a webhook plan may hold a copy with fewer rules). */
+  readonly index: ReadonlyMap<CompiledPolicy["document"], number>;
 }
 
 export interface WorkerPool extends ReviewRunner {
@@ -89,7 +92,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   function snapshotInfo(snapshot: PolicySnapshot): SnapshotInfo {
     let info = snapshots.get(snapshot);
     if (info === undefined) {
-      info = { id: nextSnapshot++, index: new Map(snapshot.policies.map((p, i) => [p, i])) };
+      info = { id: nextSnapshot++, index: new Map(snapshot.policies.map((p, i) => [p.document, i])) };
       snapshots.set(snapshot, info);
     }
     return info;
@@ -106,8 +109,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     if (i >= 0) queue.splice(i, 1);
     if (job.slot !== undefined && job.slot.job === job) job.slot.job = undefined;
     const rest = job.run.policies.slice(job.done.length);
-    if (error === undefined) job.resolve({ done: job.done, left: rest });
-    else job.resolve({ done: [...job.done, ...rest.map((p) => ({ response: evaluationError(p, job.run.object, "Validation", new Error(error)), seconds: 0 }))], left: [] });
+    const resource = job.resource !== undefined ? { resource: job.resource } : {};
+    if (error === undefined) return job.resolve({ done: job.done, left: rest, ...resource });
+    const type = job.run.kind === "mutate" ? "Mutation" : "Validation";
+    job.resolve({ done: [...job.done, ...rest.map((p) => ({ response: evaluationError(p, job.run.object, type, new Error(error)), seconds: 0 }))], left: [], ...resource });
   }
 
   function onMessage(slot: Slot, worker: Worker, m: FromWorker): void {
@@ -120,6 +125,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       job.done.push({ response: { policy, resource, rules: m.rules }, seconds: m.seconds });
       return;
     }
+    if (m.resource !== undefined) job.resource = m.resource;
     settle(job, m.error);
     pump();
   }
@@ -158,9 +164,11 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     const unknown = job.run.unknownNamespace;
     post(slot, {
       type: "run",
+      kind: job.run.kind ?? "validate",
       job: job.id,
       snapshot: job.snapshotId,
       policies: job.indexes,
+      rules: job.run.policies.map((p, k) => (p.rules.length === job.run.snapshot.policies[job.indexes[k] ?? -1]?.rules.length ? null : p.rules.map((r) => r.name))),
       request: wireRequest(job.run.request),
       exceptions: (job.run.request.exceptions?.length ?? 0) > 0,
       remainingSeconds,
@@ -185,7 +193,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     run(run: RunJob): Promise<RunOutcome> {
       return new Promise((resolve) => {
         const info = snapshotInfo(run.snapshot);
-        const indexes = run.policies.map((p) => info.index.get(p) ?? -1);
+        const indexes = run.policies.map((p) => info.index.get(p.document) ?? -1);
         const job: Job = { id: nextJob++, run, indexes, snapshotId: info.id, done: [], resolve };
         if (closed) return settle(job, "the server is shutting down");
         if (indexes.includes(-1)) return settle(job, "a policy of the review is not in its policy snapshot");
