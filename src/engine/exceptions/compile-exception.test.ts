@@ -93,6 +93,19 @@ describe("compileException", () => {
     assert.deepEqual(r.exception.warnings.map((w) => w.path), ["spec.podSecurity[0].controlName", "spec.podSecurity[1].controlName"]);
   });
 
+  test("the CRD schema checks the rest: a mistyped filter is an error, an undeclared field a warning with a hint", () => {
+    const bad = compileException(polex({ exceptions: entries, match: { any: [{ resources: { kinds: "Pod" } }] } }));
+    assert.equal(bad.ok, false);
+    assert.deepEqual(bad.ok ? [] : bad.problems.map((p) => `${p.path}: ${p.message}`), [
+      'spec.match.any[0].resources.kinds: Invalid value: "string": spec.match.any[0].resources.kinds in body must be of type array',
+    ]);
+    const warned = compileException(polex({ exceptions: [{ policyName: "p", ruleNames: ["r"], ruleName: "x" }], match }));
+    assert.ok(warned.ok);
+    assert.deepEqual(warned.exception.warnings.map((w) => `${w.path}: ${w.message}`), [
+      'spec.exceptions[0].ruleName: field not declared in schema; did you mean "ruleNames"? (ignored: the API server prunes it)',
+    ]);
+  });
+
   test("a non-mapping document is a problem, not a crash", () => {
     const r = compileException("PolicyException");
     assert.equal(r.ok, false);

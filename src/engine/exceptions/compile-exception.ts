@@ -6,7 +6,7 @@ import { problem } from "../policy/problem.js";
 import { checkException } from "./check-exception.js";
 import { compileExceptionMatch } from "./exception-matcher.js";
 import { exceptionKey } from "./messages.js";
-import { parseException } from "./parse-exception.js";
+import { exceptionSchemaProblems, parseException } from "./parse-exception.js";
 import type { CompileExceptionOutcome, CompiledException } from "./types.js";
 
 /**
@@ -28,8 +28,9 @@ export function compileException(doc: JsonValue, source?: string): CompileExcept
 
 function compileChecked(doc: JsonValue, source: string | undefined): CompileExceptionOutcome {
   const { parsed, problems } = parseException(doc);
-  if (parsed === undefined) return { ok: false, problems };
+  if (parsed === undefined) return { ok: false, problems: [...problems, ...exceptionSchemaProblems(doc, problems)] };
   problems.push(...checkException(parsed));
+  problems.push(...exceptionSchemaProblems(doc, problems));
   if (problems.some((p) => p.severity === "error")) return { ok: false, problems };
   const exception: CompiledException = {
     name: parsed.name,

@@ -1,11 +1,14 @@
 /**
  * Read a PolicyException document into typed parts. Required fields (the CRD's `exceptions`,
- * `match`, `policyName`, `ruleNames`) and the apiVersion/kind are errors; unknown fields are
- * warnings, because the API server prunes them and Kyverno never sees them.
+ * `match`, `policyName`, `ruleNames`) and the apiVersion/kind are errors. The rest of the CRD
+ * schema (policy/schema/check-schema.ts) is checked by `exceptionSchemaProblems`: wrong types and
+ * values are errors at their path; fields the schema does not declare are warnings, because the
+ * API server prunes them and Kyverno never sees them.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { AnyAllConditions, MatchResources, ResourceFilter } from "../api/policy.js";
 import { problem, warning, type PolicyProblem } from "../policy/problem.js";
+import { isUndeclaredField, schemaProblems } from "../policy/schema/check-schema.js";
 import { EXCEPTION_API_VERSIONS, type ExceptionApiVersion, type ExceptionEntry, type PodSecurityExclusion } from "./types.js";
 
 export interface ParsedException {
@@ -21,20 +24,34 @@ export interface ParsedException {
   readonly document: JsonObject;
 }
 
-const SPEC_FIELDS = new Set(["background", "match", "conditions", "exceptions", "podSecurity"]);
-const TOP_FIELDS = new Set(["apiVersion", "kind", "metadata", "spec", "status"]);
-const ENTRY_FIELDS = new Set(["policyName", "ruleNames"]);
-const PSS_FIELDS = new Set(["controlName", "images", "restrictedField", "values"]);
-
 export function parseException(doc: JsonValue): { parsed?: ParsedException; problems: PolicyProblem[] } {
   const problems: PolicyProblem[] = [];
-  if (!isObject(doc)) return { problems: [problem("", "a PolicyException must be a mapping")] };
+  const parsed = parseChecked(doc, problems);
+  if (parsed === undefined || problems.some((p) => p.severity === "error")) return { problems };
+  return { problems, parsed };
+}
+
+/**
+ * The CRD schema's findings at paths where neither this parser nor Kyverno's checks
+ * (check-exception.ts) said anything: their words are kept. Undeclared fields are warnings.
+ */
+export function exceptionSchemaProblems(doc: JsonValue, said: readonly PolicyProblem[]): PolicyProblem[] {
+  const paths = new Set(said.map((p) => p.path));
+  return (schemaProblems(doc) ?? [])
+    .filter((p) => !paths.has(p.path))
+    .map((p) => (isUndeclaredField(p) ? warning(p.path, `${p.message} (ignored: the API server prunes it)`) : p));
+}
+
+function parseChecked(doc: JsonValue, problems: PolicyProblem[]): ParsedException | undefined {
+  if (!isObject(doc)) {
+    problems.push(problem("", "a PolicyException must be a mapping"));
+    return undefined;
+  }
   const apiVersion = doc["apiVersion"];
   if (!EXCEPTION_API_VERSIONS.includes(apiVersion as ExceptionApiVersion)) {
     problems.push(problem("apiVersion", `expected kyverno.io/v2 or kyverno.io/v2beta1 for a PolicyException, got ${JSON.stringify(apiVersion ?? null)}`));
   }
   if (doc["kind"] !== "PolicyException") problems.push(problem("kind", `expected PolicyException, got ${JSON.stringify(doc["kind"] ?? null)}`));
-  unknownFields(doc, TOP_FIELDS, "", problems);
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   if (name === "") problems.push(problem("metadata.name", "Required value: name or generateName is required"));
@@ -42,9 +59,8 @@ export function parseException(doc: JsonValue): { parsed?: ParsedException; prob
   const spec = doc["spec"];
   if (!isObject(spec)) {
     problems.push(problem("spec", spec === undefined ? "Required value" : "must be a mapping"));
-    return { problems };
+    return undefined;
   }
-  unknownFields(spec, SPEC_FIELDS, "spec.", problems);
   const entries = parseEntries(spec["exceptions"], problems);
   const match = parseMatch(spec["match"], problems);
   const conditions = parseConditions(spec["conditions"], problems);
@@ -53,20 +69,16 @@ export function parseException(doc: JsonValue): { parsed?: ParsedException; prob
   if (background !== undefined && background !== null && typeof background !== "boolean") {
     problems.push(problem("spec.background", `must be a boolean, got ${JSON.stringify(background)}`));
   }
-  if (problems.some((p) => p.severity === "error")) return { problems };
   return {
-    problems,
-    parsed: {
-      apiVersion: apiVersion as ExceptionApiVersion,
-      name,
-      namespace,
-      entries,
-      match,
-      ...(conditions !== undefined ? { conditions } : {}),
-      podSecurity,
-      background: background !== false,
-      document: doc,
-    },
+    apiVersion: apiVersion as ExceptionApiVersion,
+    name,
+    namespace,
+    entries,
+    match,
+    ...(conditions !== undefined ? { conditions } : {}),
+    podSecurity,
+    background: background !== false,
+    document: doc,
   };
 }
 
@@ -87,7 +99,6 @@ function parseEntries(raw: JsonValue | undefined, problems: PolicyProblem[]): Ex
       problems.push(problem(path, "must be a mapping with policyName and ruleNames"));
       return;
     }
-    unknownFields(e, ENTRY_FIELDS, `${path}.`, problems);
     const policyName = e["policyName"];
     if (typeof policyName !== "string" || policyName === "") {
       problems.push(problem(`${path}.policyName`, "Required value: An exception requires a policy name"));
@@ -134,7 +145,6 @@ function parseConditions(raw: JsonValue | undefined, problems: PolicyProblem[]):
     problems.push(problem("spec.conditions", "must be a mapping with any and/or all lists"));
     return undefined;
   }
-  unknownFields(raw, new Set(["any", "all"]), "spec.conditions.", problems);
   for (const mode of ["any", "all"] as const) {
     const v = raw[mode];
     if (v !== undefined && v !== null && !Array.isArray(v)) problems.push(problem(`spec.conditions.${mode}`, "must be a list of conditions"));
@@ -155,7 +165,6 @@ function parsePodSecurity(raw: JsonValue | undefined, problems: PolicyProblem[])
       problems.push(problem(path, "must be a mapping with controlName"));
       return;
     }
-    unknownFields(e, PSS_FIELDS, `${path}.`, problems);
     const controlName = e["controlName"];
     if (typeof controlName !== "string" || controlName === "") {
       problems.push(problem(`${path}.controlName`, "Required value"));
@@ -187,8 +196,4 @@ function stringList(raw: JsonValue | undefined, path: string, problems: PolicyPr
     return [];
   }
   return raw as string[];
-}
-
-function unknownFields(obj: JsonObject, known: ReadonlySet<string>, prefix: string, problems: PolicyProblem[]): void {
-  for (const k of Object.keys(obj)) if (!known.has(k)) problems.push(warning(`${prefix}${k}`, "unknown field, ignored"));
 }

@@ -33,7 +33,7 @@ describe("mutate checks at load time", () => {
   test("exactly one kind of patch per rule and per foreach entry; foreach needs a list", () => {
     assert.ok(problems({ mutate: {} }).some((p) => /needs exactly one of patchStrategicMerge, patchesJson6902, foreach; found none/.test(p)));
     assert.ok(problems({ mutate: { foreach: [{ patchStrategicMerge: {} }] } }).some((p) => p.includes("mutate.foreach[0].list: list is required")));
-    assert.ok(problems({ mutate: { foreach: [{ list: "x", order: "Sideways", patchStrategicMerge: {} }] } }).some((p) => p.includes("order must be Ascending or Descending")));
+    assert.ok(problems({ mutate: { foreach: [{ list: "x", order: "Sideways", patchStrategicMerge: {} }] } }).some((p) => p.includes('mutate.foreach[0].order: Unsupported value: "Sideways": supported values: "Ascending", "Descending"')));
   });
 
   test("element outside foreach is refused", () => {

@@ -31,11 +31,11 @@ describe("compilePolicy", () => {
 
   const cases: [string, JsonObject, RegExp][] = [
     ["wrong apiVersion", { ...clusterPolicy("p", [ok]), apiVersion: "kyverno.io/v9" }, /^apiVersion: unsupported apiVersion/],
-    ["missing name", { ...clusterPolicy("p", [ok]), metadata: {} }, /^metadata\.name: metadata\.name is required/],
+    ["missing name", { ...clusterPolicy("p", [ok]), metadata: {} }, /^metadata\.name: Required value/],
     ["duplicate rule names", clusterPolicy("p", [ok, ok]), /Duplicate rule name: 'r'/],
     ["two rule types", clusterPolicy("p", [{ ...ok, mutate: { patchStrategicMerge: {} } }]), /Multiple operations defined/],
     ["no rule type", clusterPolicy("p", [{ name: "r", match: ok["match"] ?? {} }]), /No operation defined in the rule 'r'/],
-    ["any and all together", clusterPolicy("p", [{ ...ok, match: { any: [{ resources: { kinds: ["Pod"] } }], all: [{ resources: { kinds: ["Pod"] } }] } }]), /any and all/i],
+    ["any and all together", clusterPolicy("p", [{ ...ok, match: { any: [{ resources: { kinds: ["Pod"] } }], all: [{ resources: { kinds: ["Pod"] } }] } }]), /^spec\.rules\[0\]\.match: .*"any" and "all" may not be set together/],
     ["unknown operator", clusterPolicy("p", [podRule("r", { deny: { conditions: { any: [{ key: "a", operator: "Equalz", value: "a" }] } } })]), /operator.*invalid/],
     ["ClusterPolicy with a namespace", { ...clusterPolicy("p", [ok]), metadata: { name: "p", namespace: "x" } }, /must not set metadata\.namespace/],
     ["user info variable with background", clusterPolicy("p", [podRule("r", { message: "{{ request.userInfo.username }}", pattern: { metadata: {} } })]), /only select variables are allowed in background mode/],
@@ -61,4 +61,25 @@ describe("compilePolicy", () => {
     assert.ok(r.ok);
     assert.ok(r.policy.warnings.some((w) => w.severity === "warning" && /deprecated/.test(w.message)));
   });
+});
+
+test("a CleanupPolicy is checked against its CRD before it becomes a not-yet-supported placeholder", () => {
+  const doc = { apiVersion: "kyverno.io/v2", kind: "ClusterCleanupPolicy", metadata: { name: "c" }, spec: { match: { any: [] }, schedule: "* * * * *", condition: {} } };
+  const bad = engine.compile(doc);
+  assert.equal(bad.ok, false);
+  assert.deepEqual(bad.ok ? [] : bad.problems.map((p) => p.path), ["spec.condition"]);
+  assert.equal(engine.compile({ ...doc, spec: { match: doc.spec.match, schedule: doc.spec.schedule } }).ok, true);
+});
+
+test("a policy with an undeclared or mistyped field does not compile, and says where", () => {
+  const doc = {
+    apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name: "p" },
+    spec: { background: "yes", rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validat: { pattern: {} } }] },
+  };
+  const r = engine.compile(doc);
+  assert.equal(r.ok, false);
+  assert.deepEqual(r.ok ? [] : r.problems.map((p) => `${p.path}: ${p.message}`).sort(), [
+    'spec.background: Invalid value: "string": spec.background in body must be of type boolean',
+    'spec.rules[0].validat: field not declared in schema; did you mean "validate"?',
+  ]);
 });

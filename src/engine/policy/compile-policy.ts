@@ -16,7 +16,6 @@ import type { JmesPathEngine } from "../jmespath/types.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { ExpressionCache, prepareSubstitution } from "../variables/index.js";
 import { checkPolicy } from "./check-policy.js";
-import { unknownFields } from "./known-fields.js";
 import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
 import { parsePolicy, policyKindOf } from "./parse-policy.js";
 import { compileUnsupportedKind } from "./unsupported-kind.js";
@@ -47,7 +46,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
   const parsed = parsePolicy(doc);
   if (!parsed.policy) return { ok: false, problems: parsed.problems };
   const policy = parsed.policy;
-  const problems = [...unknownFields(doc), ...checkPolicy(policy)];
+  const problems = checkPolicy(policy);
   const cache = new ExpressionCache(jmespath);
   const patterns = new PatternCache();
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));

@@ -5,7 +5,9 @@
  * from a run: `bylaw apply` reports an error for each resource (and exits 1), `bylaw test` rows
  * naming it get `error`. Matching is not attempted: these kinds match through CEL conditions and
  * resource plurals Bylaw does not evaluate yet, so every resource (in the policy's namespace, for
- * the Namespaced kinds) is one it could apply to.
+ * the Namespaced kinds) is one it could apply to. A kind whose CRD schema Bylaw holds (kyverno.io
+ * CleanupPolicy/ClusterCleanupPolicy, policy/schema/) is checked against it first: an invalid one
+ * fails the run rather than becoming a placeholder.
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import type { PolicyDocument, Rule } from "../api/policy.js";
@@ -17,6 +19,7 @@ import { ExpressionCache } from "../variables/index.js";
 import type { CompileOutcome } from "./compile-policy.js";
 import type { CompiledPolicy } from "./compiled-policy.js";
 import { problem } from "./problem.js";
+import { schemaProblems } from "./schema/check-schema.js";
 
 /**
  * The rule name the results carry: empty, as in Kyverno's results for the CEL kinds (their test rows
@@ -28,6 +31,8 @@ export function compileUnsupportedKind(doc: JsonValue, kindName: string, jmespat
   const metadata = isObject(doc) && isObject(doc["metadata"]) ? doc["metadata"] : undefined;
   const name = typeof metadata?.["name"] === "string" ? metadata["name"] : "";
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
+  const invalid = schemaProblems(doc) ?? [];
+  if (invalid.length > 0) return { ok: false, problems: invalid };
   const kind = isObject(doc) && typeof doc["kind"] === "string" ? doc["kind"] : "";
   const namespaced = kind.startsWith("Namespaced") || kind === "PolicyException";
   const namespace = namespaced ? (typeof metadata?.["namespace"] === "string" && metadata["namespace"] !== "" ? metadata["namespace"] : "default") : "";

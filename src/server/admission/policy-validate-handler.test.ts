@@ -43,7 +43,7 @@ describe("policyvalidate", () => {
   test("several problems are joined with '; '", () => {
     const doc = { apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: {}, spec: { rules: [{}] } };
     const message = answer(policyReview(doc)).response.status?.message ?? "";
-    assert.deepEqual(message.split("; ").map((m) => m.split(":")[0]), ["metadata.name", "spec.rules[0].name"]);
+    assert.deepEqual(message.split("; ").map((m) => m.split(":")[0]), ["metadata.name", "spec.rules[0].match", "spec.rules[0].name"]);
   });
   test("policy warnings come with the answer", () => {
     const { response } = answer(policyReview(clusterPolicy("lower", [rule], { validationFailureAction: "audit" })));

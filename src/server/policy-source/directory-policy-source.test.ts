@@ -75,7 +75,7 @@ describe("directoryPolicySource: loading", () => {
       assert.equal(p.policy, "broken");
       assert.equal(p.problem.path, "spec.validationFailureAction");
       assert.match(error.message, /keeping generation 1 \(2 policies\)/);
-      assert.match(error.message, /b\.yaml: document 2 \(line 19\): policy broken: spec\.validationFailureAction: failure action must be Audit or Enforce/);
+      assert.match(error.message, /b\.yaml: document 2 \(line 19\): policy broken: spec\.validationFailureAction: Unsupported value: "Bogus"/);
 
       writeFileSync(join(dir, "a.yaml"), "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: alpha\n");
       await next("rejected");

@@ -31,11 +31,11 @@ async function apply(policies: string): Promise<{ code: number; stdout: string; 
 describe("bylaw apply: invalid policies fail the run", () => {
   const cases: [string, string, RegExp][] = [
     ["validationFailureAction: Force", valid.replace("spec:\n", "spec:\n  validationFailureAction: Force\n"),
-      /^error: .*p\.yaml: document 2 \(line \d+\): invalid policy ok: spec\.validationFailureAction: failure action must be Audit or Enforce, got "Force"/m],
+      /^error: .*p\.yaml: document 2 \(line \d+\): invalid policy ok: spec\.validationFailureAction: Unsupported value: "Force": supported values: "audit", "enforce", "Audit", "Enforce"/m],
     ["a misspelled rule key", valid.replace("validate:", "validat:"),
-      /^error: .*p\.yaml: document 2 \(line \d+\): invalid policy ok: spec\.rules\[0\]\.validat: unknown field "validat" .*did you mean "validate"\?/m],
+      /^error: .*p\.yaml: document 2 \(line \d+\): invalid policy ok: spec\.rules\[0\]\.validat: field not declared in schema; did you mean "validate"\?/m],
     ["an unknown field deep in a rule", valid.replace("{kinds: [Pod]}", "{kinds: [Pod], namespace: shop}"),
-      /spec\.rules\[0\]\.match\.any\[0\]\.resources\.namespace: unknown field "namespace" .*did you mean "namespaces"\?/],
+      /spec\.rules\[0\]\.match\.any\[0\]\.resources\.namespace: field not declared in schema; did you mean "namespaces"\?/],
     ["a non-policy document", pod,
       /^error: .*p\.yaml: document 2 \(line \d+\): not a policy: kind "Pod" with apiVersion "v1" is not a Kyverno policy/m],
     ["a YAML syntax error", "kind: [unclosed\n", /^error: .*p\.yaml.*document 2/m],
@@ -62,7 +62,7 @@ describe("bylaw apply: invalid policies fail the run", () => {
     assert.match(ok.stdout, /pass: 2/);
     const bad = await apply(`{"apiVersion": "v1", "kind": "List", "items": [${item("a")}, ${item("b", "validat")}]}`);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /p\.yaml: document 1 \(line 1\), List item 2: invalid policy b: spec\.rules\[0\]\.validat: unknown field/);
+    assert.match(bad.stderr, /p\.yaml: document 1 \(line 1\), List item 2: invalid policy b: spec\.rules\[0\]\.validat: field not declared in schema/);
   });
 
   test("a kyverno.io PolicyException in a policy path is honoured, as with -e", async () => {

@@ -76,7 +76,7 @@ describe("bylaw test: no silent pass", () => {
     });
     assert.equal(code, 2);
     const [a, b] = out.suites;
-    assert.match(a?.policyErrors[0] ?? "", /policy\.yaml: document 2 \(line \d+\): invalid policy broken: spec\.rules\[0\]\.validat: unknown field "validat"/);
+    assert.match(a?.policyErrors[0] ?? "", /policy\.yaml: document 2 \(line \d+\): invalid policy broken: spec\.rules\[0\]\.validat: field not declared in schema; did you mean "validate"\?/);
     assert.deepEqual(a?.results.map((r) => [r.ok, r.reason.slice(0, 15)]), [[true, "Ok"], [false, "Invalid policy:"]]);
     assert.deepEqual(b?.results.map((r) => r.ok), [true]);
     assert.match(stderr, /^error: .*a\/policy\.yaml: document 2 \(line \d+\): invalid policy broken: spec\.rules\[0\]\.validat/m);
