@@ -2,6 +2,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchCorpusTest } from "./corpus-test.js";
+import { benchHeavyReview } from "./heavy-review.js";
 import { benchJmesPath } from "./jmespath-eval.js";
 import { benchMutatePod } from "./mutate-pod.js";
 import { benchYamlParse } from "./yaml-parse.js";
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   benchJmesPath();
   benchMutatePod();
   await benchCorpusTest(repoRoot);
+  await benchHeavyReview(repoRoot);
 }
 
 main().catch((e: unknown) => {

@@ -13,19 +13,23 @@ import { validatePolicy } from "./pipeline/validate-policy.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
 import { compilePolicy, type CompileOutcome } from "./policy/compile-policy.js";
 import type { CompiledPolicy } from "./policy/compiled-policy.js";
-import type { EnginePorts } from "./ports.js";
+import { beginInterruptible, endInterruptible } from "./interrupt/index.js";
+import type { EnginePorts, Interruption } from "./ports.js";
 
 export interface Engine {
   readonly env: EngineEnv;
   /** Parse, check and compile one policy document (once; evaluation never re-parses). */
   compile(doc: JsonValue): CompileOutcome;
-  /** Run a policy's validate rules against one request. */
-  validate(policy: CompiledPolicy, request: EngineRequest): PolicyResponse;
+  /**
+   * Run a policy's validate rules against one request. With an `interruption`, a long evaluation
+   * may stop by throwing an `EvaluationInterrupted` (engine/interrupt) instead of answering.
+   */
+  validate(policy: CompiledPolicy, request: EngineRequest, interruption?: Interruption): PolicyResponse;
   /**
    * Run a policy's mutate rules against one request; the response carries the patched resource.
    * Mutate-existing rules patch targets found in `existing`; their results carry the patched targets.
    */
-  mutate(policy: CompiledPolicy, request: EngineRequest, existing?: ExistingResources): PolicyResponse;
+  mutate(policy: CompiledPolicy, request: EngineRequest, existing?: ExistingResources, interruption?: Interruption): PolicyResponse;
   /** Every mutate policy in order on one request, and the net change as an RFC 6902 patch (the webhook's answer). */
   mutateAll(policies: readonly CompiledPolicy[], request: EngineRequest, existing?: ExistingResources): MutationResult;
   /** Run a policy's generate rules: what each would create (clone sources come from `existing`). */
@@ -38,8 +42,22 @@ export function createEngine(ports: EnginePorts): Engine {
   return {
     env,
     compile: (doc) => compilePolicy(doc, jmespath),
-    validate: (policy, request) => validatePolicy(policy, request, env),
-    mutate: (policy, request, existing) => mutatePolicy(policy, request, env, existing),
+    validate: (policy, request, interruption) => {
+      const began = beginInterruptible(interruption);
+      try {
+        return validatePolicy(policy, request, env);
+      } finally {
+        endInterruptible(began);
+      }
+    },
+    mutate: (policy, request, existing, interruption) => {
+      const began = beginInterruptible(interruption);
+      try {
+        return mutatePolicy(policy, request, env, existing);
+      } finally {
+        endInterruptible(began);
+      }
+    },
     mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
     generate: (policy, request, existing) => generatePolicy(policy, request, env, existing),
   };

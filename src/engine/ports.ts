@@ -49,6 +49,18 @@ export interface ApiCallRequest {
   readonly data?: JsonValue;
 }
 
+/**
+ * A caller's bound on evaluations (the webhook's per-review deadline). The engine calls `check()`
+ * after every TICKS_PER_CHECK units of work done under this interruption, counted across calls
+ * (engine/interrupt); `check()` throws an `EvaluationInterrupted` to stop the evaluation. Reading a
+ * clock happens here, not in the engine.
+ */
+export interface Interruption {
+  /** Units of work since the last check, kept here by the engine between calls (start it at 0). */
+  ticks: number;
+  check(): void;
+}
+
 /** For `is_external_url`: whether a host resolves only to private or loopback addresses. */
 export interface HostResolver {
   isExternalHost(host: string): Result<boolean>;

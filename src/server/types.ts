@@ -5,6 +5,7 @@
  */
 import type { CompiledException } from "../engine/exceptions/index.js";
 import type { AdmissionPlans } from "./admission/plans.js";
+import type { ReviewRunner } from "./worker/review-runner.js";
 import type { Operation, RequestUserInfo } from "../engine/api/resource.js";
 import type { Engine } from "../engine/engine.js";
 import type { CompiledPolicy } from "../engine/policy/compiled-policy.js";
@@ -101,4 +102,11 @@ export interface AdmissionDeps {
   readonly exceptionNamespaces?: readonly string[];
   /** Per-snapshot plans of which policies each webhook evaluates; without it they are worked out per review. */
   readonly plans?: AdmissionPlans;
+  /**
+   * Work a review of a batch may do inline before it leaves the batch, in checks of 1,024 units
+   * (foreach elements, list items, containers, 64 JMESPath steps); default 32 (admission/deadline.ts).
+   */
+  readonly inlineChecks?: number;
+  /** Where reviews that left their batch finish: the worker pool; default this thread, after the batch. */
+  readonly runner?: ReviewRunner;
 }

@@ -6,6 +6,7 @@
  * after the context's, in that order. Measured on Node 20: copying a template
  * that already holds the keys costs about a third of copying the context and adding them.
  */
+import { tick } from "../interrupt/index.js";
 import type { JsonValue } from "../api/json.js";
 import type { SubstitutionScope } from "../variables/index.js";
 
@@ -43,6 +44,8 @@ export class ElementScopes {
 
   /** The scope for the element at `index`: the list's scope, with its own data holding the element. */
   at(element: JsonValue, index: number): SubstitutionScope {
+    // One foreach element (validate, mutate and generate all enter elements here): a unit of work.
+    tick();
     const data: Record<string, JsonValue> = { ...this.#template };
     data["element"] = element;
     data["elementIndex"] = index;

@@ -4,6 +4,7 @@
  */
 import type { JsonValue } from "../api/json.js";
 import { checkTreeDepth, childrenOf, type Node } from "./ast.js";
+import { isInterruption } from "../interrupt/index.js";
 import { limitError, normalizeError, unknownKeyError } from "./errors.js";
 import { EvalState, ExprRef, MISSING, type Outcome } from "./eval-state.js";
 import type { BoundFunction } from "./function-call.js";
@@ -65,6 +66,7 @@ class Compiled implements CompiledExpression {
     try {
       out = this.evaluate(data, st);
     } catch (e) {
+      if (isInterruption(e)) throw e;
       throw normalizeError(e);
     }
     if (out === MISSING) throw unknownKeyError(st.missingKey);

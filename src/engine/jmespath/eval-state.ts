@@ -6,6 +6,7 @@
  */
 import type { JsonValue } from "../api/json.js";
 import type { EnginePorts } from "../ports.js";
+import { charge as chargeInterrupt } from "../interrupt/index.js";
 import { limitError, unknownKeyError } from "./errors.js";
 import type { EvaluationBudget, ExpressionRef, FunctionContext } from "./types.js";
 
@@ -25,8 +26,16 @@ export interface StateLimits {
   readonly maxStringLength: number;
 }
 
+/**
+ * Steps per tick of the caller's interruption (engine/interrupt): `checkAt` is the next step count
+ * at which the budget is looked at, so the step budget and the interruption cost one compare.
+ */
+export const STEPS_PER_TICK = 64;
+
 export class EvalState implements FunctionContext, EvaluationBudget {
   steps = 0;
+  /** The step count at which `checkpoint` runs next: the budget's end, or the next interruption tick. */
+  checkAt: number;
   missingKey = "";
   readonly budget: EvaluationBudget = this;
   readonly maxSteps: number;
@@ -38,11 +47,19 @@ export class EvalState implements FunctionContext, EvaluationBudget {
   ) {
     this.maxSteps = limits.maxSteps;
     this.maxStringLength = limits.maxStringLength;
+    this.checkAt = Math.min(this.maxSteps, STEPS_PER_TICK);
   }
 
   charge(units: number): void {
     this.steps += units;
+    if (this.steps > this.checkAt) this.checkpoint();
+  }
+
+  /** Past `checkAt`: over budget, or time to tick the caller's interruption (which may throw). */
+  checkpoint(): void {
     if (this.steps > this.maxSteps) this.overBudget();
+    chargeInterrupt(Math.ceil((this.steps - this.checkAt) / STEPS_PER_TICK) + 1);
+    this.checkAt = Math.min(this.maxSteps, this.steps + STEPS_PER_TICK);
   }
 
   overBudget(): never {

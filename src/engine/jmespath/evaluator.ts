@@ -11,6 +11,7 @@
  */
 import type { JsonValue } from "../api/json.js";
 import type { ComparatorOp, Node } from "./ast.js";
+import { isInterruption } from "../interrupt/index.js";
 import { isLimitError, limitError } from "./errors.js";
 import { ExprRef, MISSING, type EvalState, type Outcome, type Value } from "./eval-state.js";
 import { checkArguments, type BoundFunction } from "./function-call.js";
@@ -26,7 +27,7 @@ function orNull(v: Outcome): Value {
 }
 
 function step(st: EvalState): void {
-  if (++st.steps > st.maxSteps) st.overBudget();
+  if (++st.steps > st.checkAt) st.checkpoint();
 }
 
 function isPlainObject(v: Value): v is Record<string, JsonValue> {
@@ -196,7 +197,7 @@ function quietly(inner: Evaluator): Quiet {
     try {
       return orNull(inner(value, st));
     } catch (e) {
-      if (isLimitError(e)) throw e;
+      if (isLimitError(e) || isInterruption(e)) throw e;
       return null;
     }
   };

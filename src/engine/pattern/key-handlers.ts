@@ -9,6 +9,7 @@ import type { Mismatch } from "./pattern-error.js";
 import { conditionMismatch, globalMismatch, negationMismatch, plain } from "./pattern-error.js";
 import { walkElement } from "./walk.js";
 import type { WalkContext } from "./walk-context.js";
+import { tick } from "../interrupt/index.js";
 
 export function handleAnchor(entry: AnchorEntry, resource: JsonObject, ctx: WalkContext): Mismatch | undefined {
   const key = entry.anchor.key;
@@ -71,6 +72,7 @@ function existence(entry: AnchorEntry, value: JsonValue | undefined, ctx: WalkCo
     }
     let found = false;
     for (let i = 0; i < value.length && !found; i++) {
+      tick();
       ctx.enter(i);
       found = walkElement(value[i], item, ctx) === undefined;
       ctx.leave();

@@ -7,13 +7,15 @@
  * It follows `walk.ts` and `key-handlers.ts` step for step (the same order, the same early
  * returns), so its verdict is the kind of the mismatch the walk would return. A resource that
  * passes never needs more; any other verdict is explained by running the full walk, which writes
- * Kyverno's messages and paths (see `match-pattern.ts`).
+ * Kyverno's messages and paths (see `match-pattern.ts`). Each list item ticks the caller's
+ * interruption (engine/interrupt).
  */
 import type { JsonObject, JsonValue } from "../api/json.js";
 import { isObject } from "../api/json.js";
 import type { AnchorEntry, ArrayNode, MapNode, PatternNode, PlainEntry } from "./compile.js";
 import type { LeafTest } from "./leaf.js";
 import type { OwnReader } from "./own-reader.js";
+import { tick } from "../interrupt/index.js";
 
 /** `PASS`: no mismatch; `SKIP`: a mismatch that means skip (`isSkip`); `FAIL`: any other mismatch. */
 export const PASS = 0;
@@ -41,7 +43,10 @@ export function compileVerdict(node: PatternNode): VerdictTest {
 function leafVerdict(test: LeafTest): VerdictTest {
   return (value) => {
     if (!Array.isArray(value)) return test(value) ? PASS : FAIL;
-    for (let i = 0; i < value.length; i++) if (!test(value[i])) return FAIL;
+    for (let i = 0; i < value.length; i++) {
+      tick();
+      if (!test(value[i])) return FAIL;
+    }
     return PASS;
   };
 }
@@ -148,7 +153,10 @@ function existenceVerdict(entry: AnchorEntry, read: OwnReader): EntryTest {
     if (!Array.isArray(list) || malformed) return FAIL;
     for (const item of items as VerdictTest[]) {
       let found = false;
-      for (let i = 0; i < list.length && !found; i++) found = item(list[i]) === PASS;
+      for (let i = 0; i < list.length && !found; i++) {
+        tick();
+        found = item(list[i]) === PASS;
+      }
       if (!found) return FAIL;
     }
     return PASS;
@@ -191,6 +199,7 @@ function arrayVerdict(node: ArrayNode): VerdictTest {
         let skips = 0;
         let applied = 0;
         for (let i = 0; i < value.length; i++) {
+          tick();
           const v = child(value[i]);
           if (v === PASS) applied++;
           else if (v === SKIP) skips++;

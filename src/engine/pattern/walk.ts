@@ -10,6 +10,7 @@ import { handleAnchor, handlePlain } from "./key-handlers.js";
 import type { Mismatch } from "./pattern-error.js";
 import { combinedSkip, isSkip, plain } from "./pattern-error.js";
 import type { WalkContext } from "./walk-context.js";
+import { tick } from "../interrupt/index.js";
 
 /** Walks `resource` at the context's current path (`ctx.path()`). */
 export function walkElement(resource: JsonValue | undefined, node: PatternNode, ctx: WalkContext): Mismatch | undefined {
@@ -29,7 +30,10 @@ export function walkElement(resource: JsonValue | undefined, node: PatternNode, 
       }
       return walkArray(resource, node, ctx);
     case "leaf": {
-      if (Array.isArray(resource) ? resource.every((v) => node.test(v)) : node.test(resource)) return undefined;
+      if (Array.isArray(resource) ? resource.every((v) => {
+          tick();
+          return node.test(v);
+        }) : node.test(resource)) return undefined;
       return plain(`resource value '${goValueString(resource)}' does not match '${goValueString(node.pattern)}' at path ${ctx.path()}`, ctx.path());
     }
   }
@@ -105,6 +109,7 @@ function walkEach(
   for (let i = 0; i < count; i++) {
     const item = positional ? items[i] : items[0];
     if (item === undefined) continue;
+    tick();
     ctx.enter(i);
     const m = walkElement(resource[i], item, ctx);
     ctx.leave();

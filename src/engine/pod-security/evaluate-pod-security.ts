@@ -5,25 +5,29 @@ import type { CheckRun } from "./check-types.js";
 import { controlNameOf } from "./controls.js";
 import { runChecks } from "./evaluate.js";
 import { applyExclusions } from "./exclude.js";
-import { containerImage, podOf, reportedField } from "./pod-spec.js";
-import type { CompiledPodSecurity, PodSecurityExclude, PodSecurityOutcome, PodView, PssCheck } from "./types.js";
+import { ContainerImages, podOf, reportedField } from "./pod-spec.js";
+import type { CompiledPodSecurity, PodSecurityExclude, PodSecurityOutcome, PssCheck } from "./types.js";
 
 export const UNSUPPORTED_KIND_ERROR = "Error while getting new resource: could not find correct resource type";
 
-/** Kyverno's `addImages`: the containers named in the detail (first `container(s) … must`), as image references. */
-function imagesOf(detail: string, pod: PodView): string[] | undefined {
+/**
+ * Kyverno's `addImages`: the containers named in the detail (first `container(s) … must`), as image
+ * references. Names are looked up in one index of the pod's containers (built on first use and
+ * shared by every failing check), so a check naming every container of a large pod stays linear.
+ */
+function imagesOf(detail: string, images: ContainerImages): string[] | undefined {
   const m = /containers?\s*(.*?)\s*must/.exec(detail);
   if (m === null) return undefined;
   const names = (m[1] ?? "").replaceAll('"', "").replaceAll(" ", "").split(",");
   return names.map((name) => {
-    const image = containerImage(pod, name);
+    const image = images.imageOf(name);
     const info = image === undefined ? undefined : parseImageReference(image);
     return info?.reference ?? name;
   });
 }
 
-function toCheck(run: CheckRun, kind: string, pod: PodView): PssCheck {
-  const images = imagesOf(run.detail, pod);
+function toCheck(run: CheckRun, kind: string, index: ContainerImages): PssCheck {
+  const images = imagesOf(run.detail, index);
   return {
     id: run.id,
     control: controlNameOf(run.id),
@@ -55,5 +59,6 @@ export function evaluatePodSecurity(
     if (runs.length === 0) return { allowed: true, checks: [], exemptedByExtra: true };
   }
   const kind = typeof resource["kind"] === "string" ? resource["kind"] : "";
-  return { allowed: false, checks: runs.map((r) => toCheck(r, kind, pod)), exemptedByExtra: false };
+  const images = new ContainerImages(pod);
+  return { allowed: false, checks: runs.map((r) => toCheck(r, kind, images)), exemptedByExtra: false };
 }

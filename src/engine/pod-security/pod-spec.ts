@@ -65,14 +65,32 @@ export function containerName(pod: PodView, key: ContainerList, index: number): 
   return isObject(c) ? (text(c, "name") ?? "") : "";
 }
 
-/** The image of the named container, searching containers, init containers, then ephemeral containers. */
-export function containerImage(pod: PodView, name: string): string | undefined {
+/**
+ * The image of each container by name, searching containers, init containers, then ephemeral
+ * containers (the first container of a name wins). The index is built on the first lookup, in one
+ * pass over the pod, so looking up every container costs as much as one pass, not one per name.
+ */
+export class ContainerImages {
+  #byName: Map<string, string | undefined> | undefined;
+
+  constructor(private readonly pod: PodView) {}
+
+  imageOf(name: string): string | undefined {
+    this.#byName ??= indexImages(this.pod);
+    return this.#byName.get(name);
+  }
+}
+
+function indexImages(pod: PodView): Map<string, string | undefined> {
+  const byName = new Map<string, string | undefined>();
   for (const key of ["containers", "initContainers", "ephemeralContainers"] as const) {
     for (const c of list(pod.spec, key)) {
-      if (isObject(c) && text(c, "name") === name) return text(c, "image");
+      if (!isObject(c)) continue;
+      const name = text(c, "name");
+      if (name !== undefined && !byName.has(name)) byName.set(name, text(c, "image"));
     }
   }
-  return undefined;
+  return byName;
 }
 
 /**

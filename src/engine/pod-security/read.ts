@@ -3,6 +3,7 @@
  * wrong type is read here as absent (Kyverno would fail the decode with an error result).
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { tick } from "../interrupt/index.js";
 
 export function obj(o: JsonObject | undefined, key: string): JsonObject | undefined {
   const v = o?.[key];
@@ -15,7 +16,10 @@ export function list(o: JsonObject | undefined, key: string): readonly JsonValue
 }
 
 export function objects(o: JsonObject | undefined, key: string): JsonObject[] {
-  return list(o, key).filter(isObject);
+  return list(o, key).filter((v) => {
+    tick();
+    return isObject(v);
+  });
 }
 
 export function text(o: JsonObject | undefined, key: string): string | undefined {
@@ -52,6 +56,7 @@ export type ContainerList = (typeof CONTAINER_LISTS)[number];
 export function visitContainers(spec: JsonObject, visit: (c: JsonObject, path: string, name: string) => void): void {
   for (const key of CONTAINER_LISTS) {
     list(spec, key).forEach((c, i) => {
+      tick();
       const container = isObject(c) ? c : {};
       visit(container, `spec.${key}[${i}]`, text(container, "name") ?? "");
     });

@@ -1,19 +1,35 @@
 /**
- * The per-review deadline. Evaluation is synchronous, so the clock is read between policies: once
- * the review has run longer than `deps.deadlineSeconds` (set below the webhook timeout), no further
- * policy starts. The policies left out then decide by their failurePolicy, as an engine error would:
- * if any of them is Fail the request is denied with the message below; if all are Ignore it is
- * allowed on the results so far.
+ * The per-review deadline and the bound on a review's work on the main thread.
+ *
+ * Between policies the clock is read once per policy and batch: once the review has run longer than
+ * `deps.deadlineSeconds` (set below the webhook timeout), no further policy starts. Inside a policy
+ * the engine checks the review's `ReviewInterruption` every 1,024 units of work (foreach elements,
+ * pattern list items, containers, JMESPath steps): past the deadline, the policy stops there. The
+ * policies left out or stopped then decide by their failurePolicy, as an engine error would: if any
+ * of them is Fail the request is denied with the message below; if all are Ignore it is allowed on
+ * the results so far.
+ *
+ * In a batch, a review also has a slice: `inlineChecks` checks' worth of work (about 32k units,
+ * tens of milliseconds at most). A review past its slice leaves the batch, which goes on without
+ * it, and finishes off the batch (continue-review.ts): one review's cost never spends another's
+ * deadline.
  */
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { RuleType } from "../../engine/api/rule-result.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { Resource } from "../../engine/api/resource.js";
 import type { AdmissionDeps } from "../types.js";
+import { EvaluationInterrupted, isInterruption } from "../../engine/interrupt/index.js";
+import type { Interruption } from "../../engine/ports.js";
 import { failurePolicyOf } from "./policy-traits.js";
+
+/** Checks a review may spend inline in a batch before it leaves it (× 1,024 units of work). */
+export const DEFAULT_INLINE_CHECKS = 32;
 
 export interface Deadline {
   readonly start: number;
+  /** When the deadline passes, on the `deps.now()` clock. */
+  readonly at: number;
   /** Seconds since the review started. */
   elapsed(): number;
   passed(): boolean;
@@ -21,11 +37,43 @@ export interface Deadline {
 
 export function startDeadline(deps: AdmissionDeps): Deadline {
   const start = deps.now();
+  const at = start + deps.deadlineSeconds;
   return {
     start,
+    at,
     elapsed: () => deps.now() - start,
-    passed: () => deps.now() - start > deps.deadlineSeconds,
+    passed: () => deps.now() > at,
   };
+}
+
+/**
+ * What stopped a review's evaluation: its slice of inline work ran out (it goes on off the batch),
+ * or its deadline passed (the policies not finished answer by their failurePolicy).
+ */
+export type StopReason = "slice" | "deadline";
+
+/** The engine's Interruption for one review: a slice of checks (unbounded: none), and the deadline. */
+export class ReviewInterruption implements Interruption {
+  ticks = 0;
+  checks = 0;
+  /** Set when `check()` stopped an evaluation. */
+  reason: StopReason | undefined;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly deadlineAt: number,
+    private readonly maxChecks: number = Number.POSITIVE_INFINITY,
+  ) {}
+
+  check(): void {
+    if (++this.checks > this.maxChecks) this.stop("slice");
+    if (this.now() > this.deadlineAt) this.stop("deadline");
+  }
+
+  private stop(reason: StopReason): never {
+    this.reason = reason;
+    throw new EvaluationInterrupted(reason === "slice" ? "the review ran past its inline slice" : "the review ran past its deadline");
+  }
 }
 
 /** The denial for policies the deadline left out, when one of them is failurePolicy Fail; else undefined. */
@@ -36,11 +84,15 @@ export function deadlineDenial(deadlineSeconds: number, left: readonly CompiledP
   return `bylaw: admission review exceeded its deadline of ${deadlineSeconds}s before evaluating ${failing.length} ${failing.length === 1 ? "policy" : "policies"} with failurePolicy Fail (${names}); denied`;
 }
 
-/** One policy's evaluation; an exception (an engine bug) becomes an error result, never a crash. */
+/**
+ * One policy's evaluation; an exception (an engine bug) becomes an error result, never a crash. An
+ * interruption is not an error: it is thrown on for the caller, which answers by its reason.
+ */
 export function evaluateSafely(policy: CompiledPolicy, resource: Resource, type: RuleType, evaluate: () => PolicyResponse): PolicyResponse {
   try {
     return evaluate();
   } catch (e) {
+    if (isInterruption(e)) throw e;
     return evaluationError(policy, resource, type, e);
   }
 }

@@ -4,12 +4,18 @@
  * caches across the batch (measured in-process: 10–15% less time per review than review by review).
  * The answers are the same as evaluating each review alone: every review gets its own responses,
  * per-policy durations, deadline and recorded results.
+ *
+ * Each evaluation runs under the review's ReviewInterruption (deadline.ts). A review stopped inside a
+ * policy leaves the batch at that policy: nothing of the stopped policy is kept or recorded, and the
+ * policies from it on are its `left`, with the reason (`slice`: it goes on off the batch;
+ * `deadline`: they answer by their failurePolicy). The other reviews of the batch go on.
  */
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { AdmissionDeps } from "../types.js";
 import type { AdmissionSubject } from "./build-request.js";
-import { evaluationError, type Deadline } from "./deadline.js";
+import { isInterruption } from "../../engine/interrupt/index.js";
+import { evaluationError, type Deadline, type ReviewInterruption, type StopReason } from "./deadline.js";
 import { withNamespaceFacts } from "./namespace-facts.js";
 import { recordRules } from "./record.js";
 import type { AdmissionRequestJson } from "./types.js";
@@ -19,12 +25,16 @@ export interface BatchReview {
   readonly request: AdmissionRequestJson;
   readonly subject: AdmissionSubject;
   readonly deadline: Deadline;
+  /** Handed to the engine with every policy of the review: its slice and deadline. */
+  readonly interruption: ReviewInterruption;
 }
 
 export interface Evaluation {
   readonly responses: readonly PolicyResponse[];
-  /** Policies the deadline kept from running for this review. */
+  /** Policies the deadline kept from running (or finishing) for this review. */
   readonly left: readonly CompiledPolicy[];
+  /** Why the evaluation stopped inside `left[0]`; undefined when it was stopped between policies or not at all. */
+  readonly stopped?: StopReason;
 }
 
 /**
@@ -36,7 +46,7 @@ export interface Evaluation {
 export function evaluateBatch(policies: readonly CompiledPolicy[], reviews: readonly BatchReview[], deps: AdmissionDeps): Evaluation[] {
   // A phase with no policies (most webhooks serve one or two of the three) evaluates nothing.
   if (policies.length === 0) return reviews.map(() => NOTHING);
-  const out = reviews.map((): { responses: PolicyResponse[]; left: readonly CompiledPolicy[] } => ({ responses: [], left: [] }));
+  const out = reviews.map((): { responses: PolicyResponse[]; left: readonly CompiledPolicy[]; stopped?: StopReason } => ({ responses: [], left: [] }));
   const running = new Array<boolean>(reviews.length).fill(true);
   /** This policy's response for each review it ran on (undefined: not run). */
   const step = new Array<PolicyResponse | undefined>(reviews.length);
@@ -53,7 +63,16 @@ export function evaluateBatch(policies: readonly CompiledPolicy[], reviews: read
         (out[r] as (typeof out)[number]).left = policies.slice(i);
         continue;
       }
-      step[r] = validateSafely(deps, policy, review.subject);
+      try {
+        step[r] = validateSafely(deps, policy, review);
+      } catch (e) {
+        if (!isInterruption(e)) throw e;
+        running[r] = false;
+        const stopped = out[r] as (typeof out)[number];
+        stopped.left = policies.slice(i);
+        stopped.stopped = review.interruption.reason ?? "deadline";
+        continue;
+      }
       ran++;
     }
     if (ran === 0) continue;
@@ -74,10 +93,12 @@ export function evaluateBatch(policies: readonly CompiledPolicy[], reviews: read
 /** The evaluation of no policies, shared by every review of such a phase (read-only to its readers). */
 const NOTHING: Evaluation = { responses: [], left: [] };
 
-function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, subject: AdmissionSubject): PolicyResponse {
+/** One policy on one review; an engine bug becomes an error result, an interruption is thrown on. */
+function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, review: BatchReview): PolicyResponse {
   try {
-    return withNamespaceFacts(policy, subject, "Validation", (p) => deps.engine.validate(p, subject.engineRequest));
+    return withNamespaceFacts(policy, review.subject, "Validation", (p) => deps.engine.validate(p, review.subject.engineRequest, review.interruption));
   } catch (e) {
-    return evaluationError(policy, subject.object, "Validation", e);
+    if (isInterruption(e)) throw e;
+    return evaluationError(policy, review.subject.object, "Validation", e);
   }
 }

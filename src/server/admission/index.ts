@@ -3,7 +3,7 @@
  * AdmissionReview (HTTP 200) or a 400 explanation out. No sockets, no I/O; policies, cluster facts,
  * the clock and the recorder come in through AdmissionDeps (src/server/types.ts).
  */
-export { handleMutate } from "./mutate-handler.js";
+export { handleMutate, handleMutateBounded } from "./mutate-handler.js";
 export { handleValidate, handleValidateBatch } from "./validate-handler.js";
 export { handlePolicyValidate, deprecationWarning } from "./policy-validate-handler.js";
 export { parseReview, type ParsedReview } from "./parse-review.js";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import type { JsonObject, JsonValue } from "../../engine/api/json.js";
 import { applyJsonPatch, type JsonPatchOp } from "../../engine/mutate/json-patch/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
-import { handleMutate, type AdmissionResponseJson } from "./index.js";
+import { handleMutate, handleMutateBounded, type AdmissionResponseJson, type HandlerResult } from "./index.js";
 import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
 
 const addLabel = (name: string, key: string, value: string, spec: JsonObject = {}): JsonObject =>
@@ -88,6 +88,41 @@ describe("mutate", () => {
     const object = pod("nginx");
     const ignore = run({ policies: [addLabel("a", "a", "1", { failurePolicy: "Ignore" }), addLabel("b", "b", "1", { failurePolicy: "Ignore" })], clockStep: 6, deadlineSeconds: 10 }, reviewOf(object));
     assert.deepEqual(((applied(object, ignore.response) as JsonObject)["metadata"] as JsonObject)["labels"], { a: "1" });
+  });
+  test("a foreach over 100k containers is stopped inside the policy at the deadline and answered by its failurePolicy", () => {
+    // Only a container named x would be patched: every element is entered and skipped.
+    const eachContainer = (spec: JsonObject): JsonObject =>
+      clusterPolicy("pull-policy", [{ name: "always", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { foreach: [{ list: "request.object.spec.containers", preconditions: { all: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] }, patchStrategicMerge: { spec: { containers: [{ "(name)": "{{ element.name }}", imagePullPolicy: "Always" }] } } }] } }], spec);
+    const big = pod("big", { containers: Array.from({ length: 100_000 }, (_, i) => ({ name: `c${i}`, image: "nginx:1.27" })) });
+    // 1 s per clock reading, read every 1,024 foreach elements: the 10 s deadline passes inside the policy.
+    const fail = run({ policies: [eachContainer({})], clockStep: 1, deadlineSeconds: 10 }, reviewOf(big));
+    assert.equal(fail.response.status?.message, "bylaw: admission review exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail (pull-policy); denied");
+    assert.equal(fail.results.length, 0);
+    const ignore = run({ policies: [eachContainer({ failurePolicy: "Ignore" })], clockStep: 1, deadlineSeconds: 10 }, reviewOf(big));
+    assert.deepEqual([ignore.response.allowed, ignore.response.patch], [true, undefined]);
+  });
+  test("past its slice a heavy review finishes off the main thread with the patch it gets inline", async () => {
+    // Every container but the last is entered and skipped; the last (named x) is patched.
+    const policy = (spec: JsonObject): JsonObject =>
+      clusterPolicy("pull-policy", [{ name: "always", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { foreach: [{ list: "request.object.spec.containers", preconditions: { all: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] }, patchStrategicMerge: { spec: { containers: [{ "(name)": "{{ element.name }}", imagePullPolicy: "Always" }] } } }] } }], spec);
+    const containers = Array.from({ length: 3_000 }, (_, i) => ({ name: i === 2_999 ? "x" : `c${i}`, image: "nginx:1.27" }));
+    const big = pod("big", { containers });
+    const policies = [addLabel("first", "first", "1"), policy({}), addLabel("last", "last", "1")];
+    const alone = handleMutate(reviewOf(big), fakeDeps({ policies }).deps);
+    // A slice of one check (1,024 units): the foreach over 3,000 containers runs past it.
+    const f = fakeDeps({ policies });
+    const bounded = handleMutateBounded(reviewOf(big), { ...f.deps, inlineChecks: 1 });
+    assert.ok(bounded instanceof Promise, "the heavy review leaves the main thread's turn");
+    const later = await bounded;
+    assert.deepEqual(later, alone);
+    const labels = ((applied(big, (later.body as { response: AdmissionResponseJson }).response) as JsonObject)["metadata"] as JsonObject)["labels"];
+    assert.deepEqual(labels, { first: "1", last: "1" });
+    assert.deepEqual(f.results.map((r) => `${r.policy.name}:${r.result}`), ["first:pass", "pull-policy:pass", "last:pass"]);
+    // Past its deadline off the main thread: the policies it did not finish answer by their failurePolicy.
+    // (5 s per clock reading, 20 s deadline: the slice runs out inside pull-policy at 130 s, past the deadline at 120 s.)
+    const slow = fakeDeps({ policies, clockStep: 5, deadlineSeconds: 20 });
+    const late = (await (handleMutateBounded(reviewOf(big), { ...slow.deps, inlineChecks: 1 }) as Promise<HandlerResult>)).body as { response: AdmissionResponseJson };
+    assert.equal(late.response.status?.message, "bylaw: admission review exceeded its deadline of 20s before evaluating 2 policies with failurePolicy Fail (pull-policy, last); denied");
   });
   test("mutate-existing rules do not run at admission", () => {
     const existing = clusterPolicy("touch-secrets", [{ name: "t", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { targets: [{ apiVersion: "v1", kind: "Secret", name: "s", namespace: "default" }], patchStrategicMerge: { metadata: { labels: { x: "y" } } } } }]);

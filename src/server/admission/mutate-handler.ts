@@ -9,7 +9,8 @@
  * - Mutate-existing rules (`mutate.targets`) are background work and do not run here.
  * - DELETE and CONNECT are allowed unchanged.
  * The engine is called policy by policy (as `engine.mutateAll` does internally) so that a policy's
- * failurePolicy and the deadline can be applied between policies.
+ * failurePolicy and the deadline can be applied between policies; inside a policy the engine checks
+ * the deadline every 1,024 units of work (foreach elements, list items, JMESPath steps).
  */
 import { jsonEqual } from "../../engine/api/json-equal.js";
 import type { Resource } from "../../engine/api/resource.js";
@@ -19,26 +20,48 @@ import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { AdmissionDeps } from "../types.js";
 import { buildRequest, exceptionsOf } from "./build-request.js";
-import { deadlineDenial, evaluateSafely, startDeadline } from "./deadline.js";
-import { guarded } from "./guard.js";
+import { isInterruption } from "../../engine/interrupt/index.js";
+import { deadlineDenial, DEFAULT_INLINE_CHECKS, evaluateSafely, ReviewInterruption, startDeadline } from "./deadline.js";
+import { guarded, internalError } from "./guard.js";
+import { parseReview } from "./parse-review.js";
+import { deferredRunner } from "../worker/review-runner.js";
 import { failurePolicyOf } from "./policy-traits.js";
 import { mutatePlanOf } from "./plans.js";
 import { withNamespaceFacts } from "./namespace-facts.js";
 import { outcomeOf, recordOutcome, recordRules } from "./record.js";
-import { denied, patched } from "./response.js";
+import { badRequest, denied, patched } from "./response.js";
 import type { AdmissionRequestJson, HandlerResult, WebhookSelector } from "./types.js";
 import { warningMessages } from "./warnings.js";
 
+/** One review, evaluated inline up to its deadline, answered at once (the library's call). */
 export function handleMutate(body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult {
-  return guarded(body, deps, "mutate", webhook, (request) => mutateReview(request, deps, webhook));
+  return guarded(body, deps, "mutate", webhook, (request) => mutateReview(request, deps, webhook, Number.POSITIVE_INFINITY) as HandlerResult);
 }
 
-function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookSelector | undefined): HandlerResult {
+/**
+ * The webhook's call: a review that does more than its slice of inline work (deadline.ts) finishes
+ * off the main thread through `deps.runner`, from the policy it was in, and is answered by a promise.
+ */
+export function handleMutateBounded(body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult | Promise<HandlerResult> {
+  const parsed = parseReview(body);
+  if (!parsed.ok) return badRequest(parsed.error);
+  const request = parsed.request;
+  const failed = (e: unknown): HandlerResult => internalError(request, deps, "mutate", webhook, e);
+  try {
+    const answer = mutateReview(request, deps, webhook, deps.inlineChecks ?? DEFAULT_INLINE_CHECKS);
+    return answer instanceof Promise ? answer.catch(failed) : answer;
+  } catch (e) {
+    return failed(e);
+  }
+}
+
+function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookSelector | undefined, inlineChecks: number): HandlerResult | Promise<HandlerResult> {
   const deadline = startDeadline(deps);
   if (request.operation === "DELETE" || request.operation === "CONNECT") {
     recordOutcome(deps, outcomeOf(request, undefined, "mutate", { allowed: true, durationSeconds: deadline.elapsed(), patchOps: 0, warnings: 0 }));
     return { status: 200, body: patched(request.uid, []) };
   }
+  const snapshot = deps.policies();
   const { policies } = mutatePlanOf(deps, webhook);
   const subject = buildRequest(request, deps.cluster, policies, exceptionsOf(deps));
   const finish = (allow: boolean, answer: HandlerResult, patchOps: number, warnings: number): HandlerResult => {
@@ -46,32 +69,73 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
     return answer;
   };
 
+  const interruption = new ReviewInterruption(deps.now, deadline.at, inlineChecks);
   const original = subject.engineRequest.resource;
   let current: Resource = original;
   const responses: PolicyResponse[] = [];
-  for (let i = 0; i < policies.length; i++) {
-    const policy = policies[i] as CompiledPolicy;
-    if (deadline.passed()) {
-      const late = deadlineDenial(deps.deadlineSeconds, policies.slice(i));
-      if (late !== undefined) return finish(false, { status: 200, body: denied(request.uid, late) }, 0, 0);
-      break;
-    }
-    const t0 = deps.now();
-    const response = evaluateSafely(policy, current, "Mutation", () => withNamespaceFacts(policy, subject, "Mutation", (p) => deps.engine.mutate(p, { ...subject.engineRequest, resource: current })));
-    recordRules(deps, subject, response, "mutate", deps.now() - t0);
+  /** One policy's response, in order: recorded; a Fail error denies; otherwise its patch (if it passed) is kept. */
+  const step = (response: PolicyResponse, seconds: number): HandlerResult | undefined => {
+    recordRules(deps, subject, response, "mutate", seconds);
     if (response.rules.length > 0) responses.push(response);
     const failed = response.rules.filter((r) => r.status === "fail" || r.status === "error");
     if (failed.length === 0) {
       current = response.patchedResource ?? current;
-      continue;
+      return undefined;
     }
-    if (failed.some((r) => r.status === "error") && failurePolicyOf(policy) === "Fail") {
-      return finish(false, { status: 200, body: denied(request.uid, mutationError(policy, failed)) }, 0, 0);
+    if (failed.some((r) => r.status === "error") && failurePolicyOf(response.policy) === "Fail") {
+      return finish(false, { status: 200, body: denied(request.uid, mutationError(response.policy, failed)) }, 0, 0);
     }
+    return undefined;
+  };
+  /** The answer once the policies ran, or the deadline left `left` out: a Fail one denies. */
+  const answer = (left: readonly CompiledPolicy[]): HandlerResult => {
+    const late = deadlineDenial(deps.deadlineSeconds, left);
+    if (late !== undefined) return finish(false, { status: 200, body: denied(request.uid, late) }, 0, 0);
+    const patch = jsonEqual(current, original) ? [] : createJsonPatch(original, current);
+    const warnings = warningMessages(responses);
+    return finish(true, { status: 200, body: patched(request.uid, patch, warnings) }, patch.length, warnings.length);
+  };
+  /** Past its slice at policy i: the rest runs off the main thread on the resource patched so far. */
+  const offBatch = async (i: number): Promise<HandlerResult> => {
+    const runner = deps.runner ?? deferredRunner(deps);
+    const unknownNamespace = subject.unknownNamespace;
+    const outcome = await runner.run({
+      kind: "mutate",
+      snapshot,
+      policies: policies.slice(i),
+      request: { ...subject.engineRequest, resource: current },
+      object: current,
+      deadlineAt: deadline.at,
+      ...(unknownNamespace !== undefined ? { unknownNamespace } : {}),
+    });
+    for (const d of outcome.done) {
+      const denial = step(d.response, d.seconds);
+      if (denial !== undefined) return denial;
+    }
+    if (outcome.resource !== undefined) current = outcome.resource;
+    return answer(outcome.left);
+  };
+
+  for (let i = 0; i < policies.length; i++) {
+    const policy = policies[i] as CompiledPolicy;
+    if (deadline.passed()) return answer(policies.slice(i));
+    const t0 = deps.now();
+    let response: PolicyResponse;
+    try {
+      response = evaluateSafely(policy, current, "Mutation", () =>
+        withNamespaceFacts(policy, subject, "Mutation", (p) => deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, interruption)),
+      );
+    } catch (e) {
+      if (!isInterruption(e)) throw e;
+      // Past its slice, the review finishes off the main thread; past its deadline, this policy and
+      // the ones after it answer by their failurePolicy.
+      if (interruption.reason === "slice") return offBatch(i);
+      return answer(policies.slice(i));
+    }
+    const denial = step(response, deps.now() - t0);
+    if (denial !== undefined) return denial;
   }
-  const patch = jsonEqual(current, original) ? [] : createJsonPatch(original, current);
-  const warnings = warningMessages(responses);
-  return finish(true, { status: 200, body: patched(request.uid, patch, warnings) }, patch.length, warnings.length);
+  return answer([]);
 }
 
 function mutationError(policy: CompiledPolicy, failed: readonly RuleResult[]): string {

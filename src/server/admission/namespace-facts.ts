@@ -34,7 +34,7 @@ export function rulesNeedingLabels(policy: CompiledPolicy): ReadonlyMap<Compiled
  * `run` evaluates a policy (the engine's validate or mutate); for a request in a namespace the facts
  * do not know, the rules that need its labels are left out of the run and answer as errors.
  */
-export function withNamespaceFacts(policy: CompiledPolicy, subject: AdmissionSubject, type: RuleType, run: (policy: CompiledPolicy) => PolicyResponse): PolicyResponse {
+export function withNamespaceFacts(policy: CompiledPolicy, subject: Pick<AdmissionSubject, "unknownNamespace" | "engineRequest">, type: RuleType, run: (policy: CompiledPolicy) => PolicyResponse): PolicyResponse {
   const namespace = subject.unknownNamespace;
   if (namespace === undefined) return run(policy);
   const needs = rulesNeedingLabels(policy);

@@ -12,34 +12,50 @@
  *
  * Reviews that arrive together are handled as one batch (`handleValidateBatch`): each phase runs
  * policy by policy over the batch (evaluate-batch.ts). Every review gets the answer it would get
- * alone; `handleValidate` is the batch of one.
+ * alone. In a batch each review has a slice of inline work (deadline.ts): a review past it leaves
+ * the batch and is answered later, off the batch (continue-review.ts), so its cost never spends the
+ * others' deadlines; its answer is then a promise. `handleValidate` is one review alone, evaluated
+ * inline to its deadline, and always answers at once.
  */
-import { effectiveAction } from "../../engine/pipeline/failure-action.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { AdmissionDeps } from "../types.js";
+import type { AdmissionDeps, PolicySnapshot } from "../types.js";
 import { buildRequest, exceptionsOf, type RequestExceptions } from "./build-request.js";
-import { deadlineDenial, startDeadline } from "./deadline.js";
-import { denialMessage } from "./denial-message.js";
+import { continueReview, type Continuation, type Stage } from "./continue-review.js";
+import { DEFAULT_INLINE_CHECKS, ReviewInterruption, startDeadline } from "./deadline.js";
 import { evaluateBatch, type BatchReview, type Evaluation } from "./evaluate-batch.js";
 import { internalError } from "./guard.js";
 import { parseReview } from "./parse-review.js";
-import { failurePolicyOf } from "./policy-traits.js";
 import { validatePlanOf, type ValidatePlan } from "./plans.js";
-import { outcomeOf, recordOutcome } from "./record.js";
-import { allowed, badRequest, denied } from "./response.js";
+import { badRequest } from "./response.js";
 import type { AdmissionRequestJson, HandlerResult, WebhookSelector } from "./types.js";
-import { warningMessages } from "./warnings.js";
+import { allow, decide } from "./validate-decision.js";
 
+/** An answer now, or later for a review that left its batch. */
+export type Answer = HandlerResult | Promise<HandlerResult>;
+
+/** One review alone: evaluated inline up to its deadline, answered at once. */
 export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult {
-  return handleValidateBatch([body], deps, webhook)[0] as HandlerResult;
+  return validateBatch([body], deps, webhook, Number.POSITIVE_INFINITY)[0] as HandlerResult;
 }
 
 /**
  * One answer per body, in order. A bad body gets a 400; an unexpected failure answers the reviews
- * it touched per the webhook's mode (guard.ts), and never another review's answer.
+ * it touched per the webhook's mode (guard.ts), and never another review's answer. A review past its
+ * slice of inline work is answered by a promise (it finishes off the batch).
  */
-export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult[] {
-  const answers = new Array<HandlerResult>(bodies.length);
+export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook?: WebhookSelector): Answer[] {
+  return validateBatch(bodies, deps, webhook, deps.inlineChecks ?? DEFAULT_INLINE_CHECKS);
+}
+
+/** A review of the batch, where its answer goes, and its phases so far. */
+interface Item {
+  readonly review: BatchReview;
+  readonly at: number;
+  enforced?: Evaluation;
+  warned?: Evaluation;
+}
+
+function validateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook: WebhookSelector | undefined, inlineChecks: number): Answer[] {
+  const answers = new Array<Answer>(bodies.length);
   const requests: { readonly request: AdmissionRequestJson; readonly at: number }[] = [];
   bodies.forEach((body, at) => {
     const parsed = parseReview(body);
@@ -49,53 +65,76 @@ export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionD
   const failed = (request: AdmissionRequestJson, at: number, e: unknown): void => {
     answers[at] = internalError(request, deps, "validate", webhook, e);
   };
+  let snapshot: PolicySnapshot;
   let plan: ValidatePlan;
   let exceptions: RequestExceptions | undefined;
   try {
+    snapshot = deps.policies();
     plan = validatePlanOf(deps, webhook);
     exceptions = exceptionsOf(deps);
   } catch (e) {
     for (const { request, at } of requests) failed(request, at, e);
     return answers;
   }
+  const continuation: Continuation = { plan, snapshot, deps, webhook };
+  /** A review past its slice: answered off the batch from where it stopped. */
+  const leave = (item: Item, stage: Stage): void => {
+    answers[item.at] = continueReview(item.review, stage, continuation);
+  };
 
-  const reviews: BatchReview[] = [];
-  const reviewAt: number[] = [];
+  let items: Item[] = [];
   for (const { request, at } of requests) {
     try {
       const deadline = startDeadline(deps);
-      reviews.push({ request, deadline, subject: buildRequest(request, deps.cluster, plan.policies, exceptions) });
-      reviewAt.push(at);
+      const interruption = new ReviewInterruption(deps.now, deadline.at, inlineChecks);
+      items.push({ review: { request, deadline, interruption, subject: buildRequest(request, deps.cluster, plan.policies, exceptions) }, at });
     } catch (e) {
       failed(request, at, e);
     }
   }
 
-  const enforced = phase(plan.enforceClass, reviews, reviewAt, deps, failed);
-  const warned = enforced && phase(plan.auditWarn, reviews, reviewAt, deps, failed);
-  if (enforced === undefined || warned === undefined) return answers;
+  const enforced = phase(plan.enforceClass, items, deps, failed);
+  if (enforced === undefined) return answers;
+  let sliced = false;
+  items.forEach((item, k) => {
+    item.enforced = enforced[k] as Evaluation;
+    if (item.enforced.stopped === "slice") sliced = true;
+  });
+  if (sliced) {
+    items = items.filter((item) => {
+      if (item.enforced?.stopped !== "slice") return true;
+      leave(item, { phase: "enforce", enforced: item.enforced });
+      return false;
+    });
+  }
+  const warned = phase(plan.auditWarn, items, deps, failed);
+  if (warned === undefined) return answers;
   /** Reviews allowed so far: the Audit-only policies still run for them. */
-  const open: number[] = [];
-  reviews.forEach((review, r) => {
-    const at = reviewAt[r] as number;
+  const open: Item[] = [];
+  items.forEach((item, k) => {
+    const w = warned[k] as Evaluation;
+    if (w.stopped === "slice") return leave(item, { phase: "warn", enforced: item.enforced as Evaluation, warned: w });
+    item.warned = w;
     try {
-      const denial = decide(review, enforced[r] as Evaluation, warned[r] as Evaluation, deps);
-      if (denial !== undefined) answers[at] = denial;
-      else open.push(r);
+      const denial = decide(item.review, item.enforced as Evaluation, w, deps);
+      if (denial !== undefined) answers[item.at] = denial;
+      else open.push(item);
     } catch (e) {
-      failed(review.request, at, e);
+      failed(item.review.request, item.at, e);
     }
   });
 
-  const audited = phase(plan.auditOnly, open.map((r) => reviews[r] as BatchReview), open.map((r) => reviewAt[r] as number), deps, failed);
+  const audited = phase(plan.auditOnly, open, deps, failed);
   if (audited === undefined) return answers;
-  open.forEach((r, k) => {
-    const review = reviews[r] as BatchReview;
-    const at = reviewAt[r] as number;
+  open.forEach((item, k) => {
+    const enforcedHere = item.enforced as Evaluation;
+    const warnedHere = item.warned as Evaluation;
+    const a = audited[k] as Evaluation;
+    if (a.stopped === "slice") return leave(item, { phase: "audit", enforced: enforcedHere, warned: warnedHere, audited: a });
     try {
-      answers[at] = allow(review, (enforced[r] as Evaluation).responses, (warned[r] as Evaluation).responses, (audited[k] as Evaluation).responses, deps);
+      answers[item.at] = allow(item.review, enforcedHere.responses, warnedHere.responses, a.responses, deps);
     } catch (e) {
-      failed(review.request, at, e);
+      failed(item.review.request, item.at, e);
     }
   });
   return answers;
@@ -104,50 +143,14 @@ export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionD
 /** One evaluation phase; if it fails unexpectedly, its reviews are answered as failed and undefined is returned. */
 function phase(
   policies: ValidatePlan["enforceClass"],
-  reviews: readonly BatchReview[],
-  reviewAt: readonly number[],
+  items: readonly Item[],
   deps: AdmissionDeps,
   failed: (request: AdmissionRequestJson, at: number, e: unknown) => void,
 ): Evaluation[] | undefined {
   try {
-    return evaluateBatch(policies, reviews, deps);
+    return evaluateBatch(policies, items.map((item) => item.review), deps);
   } catch (e) {
-    reviews.forEach((review, r) => failed(review.request, reviewAt[r] as number, e));
+    for (const item of items) failed(item.review.request, item.at, e);
     return undefined;
   }
-}
-
-/** A denial (Enforce failure, or the deadline with Fail policies left out), or undefined when the review is allowed so far. */
-function decide(review: BatchReview, enforced: Evaluation, warned: Evaluation, deps: AdmissionDeps): HandlerResult | undefined {
-  const { request, subject } = review;
-  if (blocks(enforced.responses, review)) {
-    const message = denialMessage(subject.objectId, enforced.responses);
-    return finish(review, deps, false, { status: 200, body: denied(request.uid, message) }, 0);
-  }
-  const late = deadlineDenial(deps.deadlineSeconds, [...enforced.left, ...warned.left]);
-  if (late !== undefined) return finish(review, deps, false, { status: 200, body: denied(request.uid, late) }, 0);
-  return undefined;
-}
-
-function allow(review: BatchReview, enforced: readonly PolicyResponse[], warned: readonly PolicyResponse[], audited: readonly PolicyResponse[], deps: AdmissionDeps): HandlerResult {
-  // Most reviews see one phase's policies: its list is used as it is rather than copied.
-  const warnings = warningMessages(warned.length === 0 ? enforced : [...enforced, ...warned]);
-  const auditResults = warned.length === 0 && audited.length === 0 ? enforced : [...enforced, ...warned, ...audited];
-  return finish(review, deps, true, { status: 200, body: allowed(review.request.uid, warnings), auditResults }, warnings.length);
-}
-
-function finish(review: BatchReview, deps: AdmissionDeps, allow: boolean, answer: HandlerResult & { status: 200 }, warnings: number): HandlerResult {
-  recordOutcome(deps, outcomeOf(review.request, review.subject, "validate", { allowed: allow, durationSeconds: review.deadline.elapsed(), warnings }));
-  return answer;
-}
-
-/** Kyverno's BlockRequest: an Enforce failure, or an error in a policy whose failurePolicy is Fail. */
-function blocks(responses: readonly PolicyResponse[], review: BatchReview): boolean {
-  for (const response of responses) {
-    for (const r of response.rules) {
-      if (r.status === "fail" && effectiveAction(response.policy, r.rule, review.subject.objectId.namespace, review.subject.engineRequest.namespaceLabels) === "Enforce") return true;
-      if (r.status === "error" && failurePolicyOf(response.policy) === "Fail") return true;
-    }
-  }
-  return false;
 }

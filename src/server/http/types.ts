@@ -9,8 +9,9 @@ export type RouteHandler = (body: unknown) => HandlerResult | PromiseLike<Handle
 /**
  * Several parsed bodies of one route at once, answered in order, each exactly as the route's
  * handler would answer it alone (e.g. the validate webhook evaluating policy by policy over them).
+ * An answer may be a promise (a review that finishes off the batch); the others are written at once.
  */
-export type BatchRouteHandler = (bodies: readonly unknown[]) => HandlerResult[];
+export type BatchRouteHandler = (bodies: readonly unknown[]) => (HandlerResult | PromiseLike<HandlerResult>)[];
 
 export interface Health {
   live(): boolean;

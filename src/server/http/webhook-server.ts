@@ -137,7 +137,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       }
     }
     if (owners.length === 0) return;
-    let results: HandlerResult[];
+    let results: ReturnType<BatchRouteHandler>;
     try {
       results = handler(bodies);
     } catch (e) {
@@ -147,7 +147,12 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     owners.forEach((w, i) => {
       const result = results[i];
       if (result === undefined) failed(w.req, w.res, path, w.started, new TypeError(`the batch handler for ${path} gave no answer for body ${i}`));
-      else respond(w.req, w.res, path, w.started, result);
+      else if (isPromiseLike(result)) {
+        result.then(
+          (r) => respond(w.req, w.res, path, w.started, r),
+          (e: unknown) => failed(w.req, w.res, path, w.started, e),
+        );
+      } else respond(w.req, w.res, path, w.started, result);
     });
   }
 

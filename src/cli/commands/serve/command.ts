@@ -8,6 +8,7 @@ import { bindPolicySource, createMetrics } from "../../../server/metrics/index.j
 import { directoryPolicySource } from "../../../server/policy-source/index.js";
 import type { AdmissionDeps, AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
+import { createWorkerPool } from "../../../server/worker/worker-pool.js";
 import { checkTimeoutGroups, DEADLINE_SHARE, DEFAULT_TIMEOUT_SECONDS, timeoutProblems, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
 import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
 import type { Io } from "../../io.js";
@@ -39,6 +40,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       "allow-empty-policies": { type: "boolean", default: false },
       "max-body-bytes": { type: "string", default: String(7 * 1024 * 1024) },
       "grace-seconds": { type: "string", default: "15" },
+      "eval-workers": { type: "string", default: "1" },
       "log-level": { type: "string", default: "info" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -54,7 +56,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (values.policies === undefined) return usage("--policies DIR is required");
   const numbers: Record<string, number> = {};
   const metricsOff = values["metrics-port"] === "off";
-  for (const k of ["port", "metrics-port", "timeout-seconds", "max-body-bytes", "grace-seconds"] as const) {
+  for (const k of ["port", "metrics-port", "timeout-seconds", "max-body-bytes", "grace-seconds", "eval-workers"] as const) {
     if (k === "metrics-port" && metricsOff) continue;
     const n = Number(values[k]);
     if (!Number.isFinite(n) || n < 0) return usage(`--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`);
@@ -70,6 +72,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
 
   tuneHeapForServing();
   const logger = createLogger({ level });
+  // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
   const engine = createEngine(servePorts());
   const source = await directoryPolicySource({
     dir: values.policies,
@@ -93,12 +96,16 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     namespaceLabels: (ns) => source.cluster().namespaceLabels(ns),
     roles: (user) => source.cluster().roles(user),
   };
+  const now = (): number => performance.now() / 1000;
+  const workers = Math.floor(numbers["eval-workers"] ?? 1);
+  const runner = workers > 0 ? createWorkerPool({ size: workers, now, onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`) }) : undefined;
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),
     cluster,
     recorder,
-    now: () => performance.now() / 1000,
+    now,
+    ...(runner !== undefined ? { runner } : {}),
     deadlineSeconds: groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
     ...(values["exception-namespace"] !== undefined ? { exceptionNamespaces: values["exception-namespace"] } : {}),
@@ -126,6 +133,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   });
   logger.info({}, "bylaw serve: shutting down");
   await servers.close((numbers["grace-seconds"] ?? 15) * 1000);
+  await runner?.close();
   unbind();
   await source.close();
   tls.value.close();

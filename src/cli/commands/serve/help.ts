@@ -45,6 +45,9 @@ Flags:
                               webhookConfiguration.timeoutSeconds (or webhookTimeoutSeconds) is N are served
                               on /validate/fail/timeout-Ns and the like. A policy whose timeout has no group
                               makes the policy set invalid (it would never be evaluated)
+      --eval-workers N        worker threads where a review too heavy for its batch finishes, off the main
+                              thread, so liveness and other reviews stay answered (default 1; 0: finish it
+                              on the main thread after its batch is answered)
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
       --grace-seconds N       on SIGTERM, time in-flight reviews get to finish (default 15)
       --log-level LEVEL       debug, info (default), warn, error or silent

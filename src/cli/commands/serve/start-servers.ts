@@ -1,7 +1,7 @@
 /** Mount the admission handlers on the HTTPS server, the registry on the metrics server, and start both. */
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import { handleMutate, handlePolicyValidate, handleValidate, handleValidateBatch } from "../../../server/admission/index.js";
+import { handleMutateBounded, handlePolicyValidate, handleValidate, handleValidateBatch } from "../../../server/admission/index.js";
 import { createMetricsServer, createWebhookServer, type BatchRouteHandler, type RouteHandler } from "../../../server/http/index.js";
 import type { BylawMetrics } from "../../../server/metrics/index.js";
 import type { AdmissionDeps, PolicySource } from "../../../server/types.js";
@@ -42,11 +42,11 @@ function groupDeps(deps: AdmissionDeps, group: WebhookGroup): AdmissionDeps {
  */
 export function admissionRoutes(deps: AdmissionDeps, groups: TimeoutGroups = DEFAULT_GROUPS): Map<string, RouteHandler> {
   const routes = new Map<string, RouteHandler>();
-  routes.set("/mutate", (b) => handleMutate(b, deps));
+  routes.set("/mutate", (b) => handleMutateBounded(b, deps));
   routes.set("/validate", (b) => handleValidate(b, deps));
   for (const group of registeredGroups(groups)) {
     const own = groupDeps(deps, group);
-    routes.set(groupPath("mutate", group), (b) => handleMutate(b, own, group));
+    routes.set(groupPath("mutate", group), (b) => handleMutateBounded(b, own, group));
     routes.set(groupPath("validate", group), (b) => handleValidate(b, own, group));
   }
   routes.set("/policyvalidate", (b) => handlePolicyValidate(b, deps));

@@ -1,0 +1,52 @@
+/**
+ * How a validate review is decided once its phases are evaluated (Kyverno's
+ * `HandleValidationEnforce`), the same whether it was evaluated in its batch or finished off it:
+ * blocked by an Enforce failure or an error under failurePolicy Fail, denied when the deadline left
+ * Fail policies out, else allowed with the warnings of both groups.
+ */
+import { effectiveAction } from "../../engine/pipeline/failure-action.js";
+import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import type { AdmissionDeps } from "../types.js";
+import { deadlineDenial } from "./deadline.js";
+import { denialMessage } from "./denial-message.js";
+import type { BatchReview, Evaluation } from "./evaluate-batch.js";
+import { failurePolicyOf } from "./policy-traits.js";
+import { outcomeOf, recordOutcome } from "./record.js";
+import { allowed, denied } from "./response.js";
+import type { HandlerResult } from "./types.js";
+import { warningMessages } from "./warnings.js";
+
+/** A denial (Enforce failure, or the deadline with Fail policies left out), or undefined when the review is allowed so far. */
+export function decide(review: BatchReview, enforced: Evaluation, warned: Evaluation, deps: AdmissionDeps): HandlerResult | undefined {
+  const { request, subject } = review;
+  if (blocks(enforced.responses, review)) {
+    const message = denialMessage(subject.objectId, enforced.responses);
+    return finish(review, deps, false, { status: 200, body: denied(request.uid, message) }, 0);
+  }
+  const late = deadlineDenial(deps.deadlineSeconds, [...enforced.left, ...warned.left]);
+  if (late !== undefined) return finish(review, deps, false, { status: 200, body: denied(request.uid, late) }, 0);
+  return undefined;
+}
+
+export function allow(review: BatchReview, enforced: readonly PolicyResponse[], warned: readonly PolicyResponse[], audited: readonly PolicyResponse[], deps: AdmissionDeps): HandlerResult {
+  // Most reviews see one phase's policies: its list is used as it is rather than copied.
+  const warnings = warningMessages(warned.length === 0 ? enforced : [...enforced, ...warned]);
+  const auditResults = warned.length === 0 && audited.length === 0 ? enforced : [...enforced, ...warned, ...audited];
+  return finish(review, deps, true, { status: 200, body: allowed(review.request.uid, warnings), auditResults }, warnings.length);
+}
+
+function finish(review: BatchReview, deps: AdmissionDeps, allow: boolean, answer: HandlerResult & { status: 200 }, warnings: number): HandlerResult {
+  recordOutcome(deps, outcomeOf(review.request, review.subject, "validate", { allowed: allow, durationSeconds: review.deadline.elapsed(), warnings }));
+  return answer;
+}
+
+/** Kyverno's BlockRequest: an Enforce failure, or an error in a policy whose failurePolicy is Fail. */
+function blocks(responses: readonly PolicyResponse[], review: BatchReview): boolean {
+  for (const response of responses) {
+    for (const r of response.rules) {
+      if (r.status === "fail" && effectiveAction(response.policy, r.rule, review.subject.objectId.namespace, review.subject.engineRequest.namespaceLabels) === "Enforce") return true;
+      if (r.status === "error" && failurePolicyOf(response.policy) === "Fail") return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,81 @@
+/**
+ * The messages between the worker pool (main thread) and an evaluation worker. Everything here is
+ * plain data that survives structured cloning: policies travel as their documents and are compiled
+ * once per snapshot in each worker; results travel as rule results and are joined back to the main
+ * thread's compiled policies by their place in the job.
+ */
+import type { JsonObject, JsonValue } from "../../engine/api/json.js";
+import type { RuleResult } from "../../engine/api/rule-result.js";
+import type { EngineRequest } from "../../engine/pipeline/types.js";
+import type { RunKind } from "./review-runner.js";
+
+/** Snapshots a worker keeps compiled: the current one and the one before it (reviews in flight across a reload). */
+export const KEEP_SNAPSHOTS = 2;
+
+/** A policy snapshot to compile: the documents in snapshot order, and each policy's rule names to check the compilation against. */
+export interface SnapshotMessage {
+  readonly type: "snapshot";
+  readonly id: number;
+  readonly policies: readonly JsonValue[];
+  readonly ruleNames: readonly (readonly string[])[];
+  readonly exceptions: readonly JsonObject[];
+}
+
+/** The engine request as data: the loaded exceptions are the worker's own (`exceptions: true`). */
+export type WireRequest = Omit<EngineRequest, "exceptions" | "ruleVariables">;
+
+/**
+ * Run policies (by index in the snapshot) for one review, with the seconds left before its deadline.
+ * `rules[i]`, when set, names the rules of policy i to run (the webhook's plans may leave some out,
+ * e.g. mutate-existing rules at admission).
+ */
+export interface RunMessage {
+  readonly type: "run";
+  readonly kind: RunKind;
+  readonly job: number;
+  readonly snapshot: number;
+  readonly policies: readonly number[];
+  readonly rules: readonly (readonly string[] | null)[];
+  readonly request: WireRequest;
+  readonly exceptions: boolean;
+  /** The review's namespace when the cluster facts do not know it (admission/namespace-facts.ts). */
+  readonly unknownNamespace?: string;
+  readonly remainingSeconds: number;
+}
+
+export type ToWorker = SnapshotMessage | RunMessage;
+
+/** One policy of a job finished: its place in the job, its rule results and its time. */
+export interface DoneMessage {
+  readonly type: "done";
+  readonly job: number;
+  readonly index: number;
+  readonly rules: readonly RuleResult[];
+  readonly seconds: number;
+}
+
+/** A job ended: every policy not reported done was left by the deadline, or, with `error`, could not run. */
+export interface EndMessage {
+  readonly type: "end";
+  readonly job: number;
+  readonly error?: string;
+  /** Mutate: the resource after the finished policies' patches, when they changed it. */
+  readonly resource?: JsonObject;
+}
+
+export type FromWorker = DoneMessage | EndMessage;
+
+/** The request without what cannot or need not cross: compiled exceptions, functions, the engine's memo. */
+export function wireRequest(request: EngineRequest): WireRequest {
+  return {
+    resource: request.resource,
+    ...(request.oldResource !== undefined ? { oldResource: request.oldResource } : {}),
+    operation: request.operation,
+    ...(request.userInfo !== undefined ? { userInfo: request.userInfo } : {}),
+    ...(request.subresource !== undefined ? { subresource: request.subresource } : {}),
+    namespaceLabels: request.namespaceLabels,
+    ...(request.variables !== undefined ? { variables: request.variables } : {}),
+    ...(request.background !== undefined ? { background: request.background } : {}),
+    ...(request.exceptionNamespaces !== undefined ? { exceptionNamespaces: request.exceptionNamespaces } : {}),
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * A small pool of evaluation workers (worker_threads) where reviews that left their batch finish,
+ * off the main thread, so that liveness, metrics and every other review stay answered while one
+ * heavy review is evaluated. Each worker compiles the policy snapshot a job needs the first time it
+ * sees it. A job waits in the queue while every worker is busy, but never past its deadline. A
+ * worker stops a job at the deadline by itself; one still running it 250 ms later (stuck) is
+ * terminated and replaced. Either way the job's unfinished policies are left to their
+ * failurePolicy. A worker that fails turns the job's
+ * unfinished policies into evaluation errors (which deny under failurePolicy Fail), never a pass.
+ */
+import { Worker } from "node:worker_threads";
+import type { JsonObject, JsonValue } from "../../engine/api/json.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { evaluationError } from "../admission/deadline.js";
+import type { PolicySnapshot } from "../types.js";
+import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "./review-runner.js";
+import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./wire.js";
+
+/** How long past a job's deadline a running worker may take to stop by itself before it is terminated. */
+const TERMINATE_GRACE_MS = 250;
+
+export interface WorkerPoolOptions {
+  /** Workers (at least 1). */
+  readonly size: number;
+  /** The clock the jobs' deadlines are on (deps.now: seconds). */
+  readonly now: () => number;
+  /** A worker failed or was replaced. */
+  readonly onEvent?: (event: string, detail: Record<string, unknown>) => void;
+  /** The worker's module (default: evaluation-worker.js beside this file). */
+  readonly workerUrl?: URL;
+}
+
+interface Job {
+  readonly id: number;
+  readonly run: RunJob;
+  readonly indexes: readonly number[];
+  readonly snapshotId: number;
+  readonly done: RunDone[];
+  readonly resolve: (outcome: RunOutcome) => void;
+  /** Mutate: the patched resource the worker reported at the end. */
+  resource?: JsonObject;
+  timer?: ReturnType<typeof setTimeout>;
+  slot?: Slot;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | undefined;
+  /** Snapshot ids this worker has compiled. */
+  loaded: Set<number>;
+}
+
+interface SnapshotInfo {
+  readonly id: number;
+  /** Each policy's place in the snapshot, by its document (a webhook plan may hold a copy with fewer rules). */
+  readonly index: ReadonlyMap<CompiledPolicy["document"], number>;
+}
+
+export interface WorkerPool extends ReviewRunner {
+  close(): Promise<void>;
+}
+
+export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  const url = options.workerUrl ?? new URL("./evaluation-worker.js", import.meta.url);
+  const snapshots = new WeakMap<PolicySnapshot, SnapshotInfo>();
+  const queue: Job[] = [];
+  let nextSnapshot = 1;
+  let nextJob = 1;
+  let closed = false;
+
+  /** A new worker for `slot`; its events are bound to the slot and to this worker. */
+  function spawn(slot: Slot): Worker {
+    const worker = new Worker(url);
+    worker.unref();
+    worker.on("message", (m: FromWorker) => onMessage(slot, worker, m));
+    worker.on("error", (e) => {
+      options.onEvent?.("worker failed", { error: e.message });
+      replace(slot, worker, `the evaluation worker failed: ${e.message}`);
+    });
+    worker.on("exit", (code) => {
+      if (!closed && slot.worker === worker) replace(slot, worker, `the evaluation worker exited with code ${code}`);
+    });
+    return worker;
+  }
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.size) }, () => {
+    // The slot is complete once its worker is spawned (the worker's events refer to the slot).
+    const slot = { job: undefined, loaded: new Set<number>() } as unknown as Slot;
+    slot.worker = spawn(slot);
+    return slot;
+  });
+
+  function snapshotInfo(snapshot: PolicySnapshot): SnapshotInfo {
+    let info = snapshots.get(snapshot);
+    if (info === undefined) {
+      info = { id: nextSnapshot++, index: new Map(snapshot.policies.map((p, i) => [p.document, i])) };
+      snapshots.set(snapshot, info);
+    }
+    return info;
+  }
+
+  function post(slot: Slot, message: ToWorker): void {
+    slot.worker.postMessage(message);
+  }
+
+  /** Ends a job with what it finished; `error` turns its unfinished policies into evaluation errors. */
+  function settle(job: Job, error?: string): void {
+    if (job.timer !== undefined) clearTimeout(job.timer);
+    const i = queue.indexOf(job);
+    if (i >= 0) queue.splice(i, 1);
+    if (job.slot !== undefined && job.slot.job === job) job.slot.job = undefined;
+    const rest = job.run.policies.slice(job.done.length);
+    const resource = job.resource !== undefined ? { resource: job.resource } : {};
+    if (error === undefined) return job.resolve({ done: job.done, left: rest, ...resource });
+    const type = job.run.kind === "mutate" ? "Mutation" : "Validation";
+    job.resolve({ done: [...job.done, ...rest.map((p) => ({ response: evaluationError(p, job.run.object, type, new Error(error)), seconds: 0 }))], left: [], ...resource });
+  }
+
+  function onMessage(slot: Slot, worker: Worker, m: FromWorker): void {
+    const job = slot.job;
+    if (slot.worker !== worker || job === undefined || m.job !== job.id) return;
+    if (m.type === "done") {
+      const policy = job.run.policies[m.index] as CompiledPolicy;
+      const request = job.run.request;
+      const resource = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
+      job.done.push({ response: { policy, resource, rules: m.rules }, seconds: m.seconds });
+      return;
+    }
+    if (m.resource !== undefined) job.resource = m.resource;
+    settle(job, m.error);
+    pump();
+  }
+
+  /** Terminates a worker (past a deadline, or failed) and puts a fresh one in its slot. */
+  function replace(slot: Slot, worker: Worker, error?: string): void {
+    if (slot.worker !== worker) return;
+    const job = slot.job;
+    slot.job = undefined;
+    if (!closed) {
+      slot.worker = spawn(slot);
+      slot.loaded = new Set();
+    }
+    void worker.terminate();
+    if (job !== undefined) settle(job, error);
+    pump();
+  }
+
+  function start(slot: Slot, job: Job): void {
+    slot.job = job;
+    job.slot = slot;
+    if (!slot.loaded.has(job.snapshotId)) {
+      const s = job.run.snapshot;
+      post(slot, {
+        type: "snapshot",
+        id: job.snapshotId,
+        policies: s.policies.map((p) => p.document as unknown as JsonValue),
+        ruleNames: s.policies.map((p) => p.rules.map((r) => r.name)),
+        exceptions: (s.exceptions ?? []).map((e) => e.document),
+      });
+      slot.loaded.add(job.snapshotId);
+      // The worker keeps its last KEEP_SNAPSHOTS snapshots (evaluation-worker.ts); so does this record of them.
+      for (const id of slot.loaded) if (slot.loaded.size > KEEP_SNAPSHOTS) slot.loaded.delete(id);
+    }
+    const remainingSeconds = job.run.deadlineAt - options.now();
+    const unknown = job.run.unknownNamespace;
+    post(slot, {
+      type: "run",
+      kind: job.run.kind ?? "validate",
+      job: job.id,
+      snapshot: job.snapshotId,
+      policies: job.indexes,
+      rules: job.run.policies.map((p, k) => (p.rules.length === job.run.snapshot.policies[job.indexes[k] ?? -1]?.rules.length ? null : p.rules.map((r) => r.name))),
+      request: wireRequest(job.run.request),
+      exceptions: (job.run.request.exceptions?.length ?? 0) > 0,
+      remainingSeconds,
+      ...(unknown !== undefined ? { unknownNamespace: unknown } : {}),
+    });
+  }
+
+  function pump(): void {
+    for (const slot of slots) {
+      if (slot.job !== undefined) continue;
+      const job = queue.shift();
+      if (job === undefined) return;
+      try {
+        start(slot, job);
+      } catch (e) {
+        settle(job, `the review could not be sent to an evaluation worker: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  return {
+    run(run: RunJob): Promise<RunOutcome> {
+      return new Promise((resolve) => {
+        const info = snapshotInfo(run.snapshot);
+        const indexes = run.policies.map((p) => info.index.get(p.document) ?? -1);
+        const job: Job = { id: nextJob++, run, indexes, snapshotId: info.id, done: [], resolve };
+        if (closed) return settle(job, "the server is shutting down");
+        if (indexes.includes(-1)) return settle(job, "a policy of the review is not in its policy snapshot");
+        const remaining = run.deadlineAt - options.now();
+        if (remaining <= 0) return settle(job);
+        job.timer = setTimeout(() => {
+          const slot = job.slot;
+          if (slot === undefined || slot.job !== job) return settle(job);
+          // The worker stops a job at its deadline by itself; one that has not within the grace is stuck.
+          job.timer = setTimeout(() => {
+            if (slot.job !== job) return;
+            options.onEvent?.("worker replaced", { reason: "a review ran past its deadline" });
+            replace(slot, slot.worker);
+          }, TERMINATE_GRACE_MS);
+        }, Math.ceil(remaining * 1000));
+        queue.push(job);
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const job of [...queue]) settle(job, "the server is shutting down");
+      for (const slot of slots) if (slot.job !== undefined) settle(slot.job, "the server is shutting down");
+      await Promise.all(slots.map((s) => s.worker.terminate()));
+    },
+  };
+}
