@@ -6,7 +6,10 @@
  * series' observation count as that counter: one lookup feeds the pair.
  * Both register in a prom-client Registry, so `/metrics` serves them with the rest.
  */
+import { Buffer } from "node:buffer";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Metric, Registry } from "prom-client";
+import { boundLabelValue } from "./label-bounds.js";
 
 /** Kyverno's default histogram buckets (spec §10). */
 export const KYVERNO_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30];
@@ -28,6 +31,32 @@ interface Exposed {
 
 /** Called when a family is full and a new label set is refused (protects memory from label floods). */
 export type OnSeriesDropped = (family: string) => void;
+
+/**
+ * Bytes of exposition text that new series may still take, shared by the families that draw on it.
+ * A series' cost is estimated when it is created (every line it renders, with its labels); once
+ * the budget is spent new series are dropped (OnSeriesDropped), so `/metrics` stays bounded in
+ * size and in the time it takes to render, whatever label values the reviews bring.
+ */
+export class SeriesBudget {
+  constructor(private remaining: number) {}
+
+  /** Takes `bytes` if that many are left. */
+  take(bytes: number): boolean {
+    if (bytes > this.remaining) return false;
+    this.remaining -= bytes;
+    return true;
+  }
+
+  /** Gives back what a reset family had taken. */
+  give(bytes: number): void {
+    this.remaining += bytes;
+  }
+
+  get left(): number {
+    return this.remaining;
+  }
+}
 
 /** A level of the scoped lookup: more levels, or cells at the last one. */
 type Level = Map<string, Level> | Cell;
@@ -70,6 +99,10 @@ export class HistogramFamily {
   private scoped = new WeakMap<object, Scoped>();
   private readonly bounds: readonly number[];
   private readonly le: readonly string[];
+  /** Counters that render this family's counts (one line per series each), for the size estimate. */
+  private views = 0;
+  /** Bytes taken from the budget by this family's series. */
+  private taken = 0;
 
   constructor(
     // prom-client's Registry rewrites `name` in OpenMetrics mode, so it stays writable.
@@ -79,6 +112,7 @@ export class HistogramFamily {
     buckets: readonly number[],
     private readonly maxSeries: number,
     private readonly onDropped: OnSeriesDropped,
+    private readonly budget: SeriesBudget = new SeriesBudget(Number.POSITIVE_INFINITY),
   ) {
     this.bounds = [...new Set(buckets.filter((b) => Number.isFinite(b)))].sort((a, b) => a - b);
     this.le = this.bounds.map((b) => String(b));
@@ -90,6 +124,7 @@ export class HistogramFamily {
 
   /** A counter named `name` whose series are this histogram's observation counts. Register it too. */
   countAs(name: string, help: string): CountView {
+    this.views += 1;
     return new CountView(name, help, this);
   }
 
@@ -156,6 +191,9 @@ export class HistogramFamily {
 
   /** What prom-client's Registry reads when it renders `/metrics`. */
   async get(): Promise<Exposed> {
+    // Rendering yields to the event loop before each family, so reviews waiting on I/O are served
+    // between families instead of after the whole scrape.
+    await nextTurn();
     const values: Sample[] = [];
     const bucket = `${this.name}_bucket`;
     for (const c of this.series.values()) {
@@ -171,33 +209,53 @@ export class HistogramFamily {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 
+  private costOf(labels: Readonly<Record<string, string>>): number {
+    return seriesCost(this.name, this.bounds.length + 3 + this.views, labels);
+  }
+
   /** Each series' observation count, for a CountView. */
   countSamples(): Sample[] {
     return [...this.series.values()].map((c) => ({ labels: c.labels, value: c.count }));
   }
 
   reset(): void {
+    this.budget.give(this.taken);
+    this.taken = 0;
     this.series.clear();
     this.scoped = new WeakMap<object, Scoped>();
   }
 
-  /** The series for these label values, created on first use; undefined when the family is full. */
-  private cell(values: readonly string[]): Cell | undefined {
+  /**
+   * The series for these label values (each cut to MAX_LABEL_VALUE_LENGTH), created on first use;
+   * undefined when the family is full or the budget is spent.
+   */
+  private cell(raw: readonly string[]): Cell | undefined {
+    const values = raw.map((v) => boundLabelValue(v));
     const key = values.join("\u001f");
     const found = this.series.get(key);
     if (found !== undefined) return found;
-    if (this.series.size >= this.maxSeries) {
-      this.onDropped(this.name);
-      return undefined;
-    }
     const labels: Record<string, string> = {};
     this.labelNames.forEach((n, i) => {
       labels[n] = values[i] ?? "";
     });
+    const cost = this.costOf(labels);
+    if (this.series.size >= this.maxSeries || !this.budget.take(cost)) {
+      this.onDropped(this.name);
+      return undefined;
+    }
+    this.taken += cost;
     const created: Cell = { labels, counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
     this.series.set(key, created);
     return created;
   }
+}
+
+/** An upper estimate of the exposition bytes of one series: its buckets, +Inf, _sum, _count and count views. */
+function seriesCost(name: string, lines: number, labels: Readonly<Record<string, string>>): number {
+  let labelBytes = 0;
+  for (const [k, v] of Object.entries(labels)) labelBytes += k.length + 4 + Buffer.byteLength(v, "utf8") * 2; // ×2: escapes
+  // name + "_bucket" + braces, the le label, and the value (up to 24 characters) per line.
+  return lines * (name.length + 8 + labelBytes + 16 + 26);
 }
 
 /** The map holding the cell for `keys`, if every level exists. */
@@ -242,6 +300,7 @@ export class CountView {
   }
 
   async get(): Promise<Exposed> {
+    await nextTurn();
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.of.countSamples() };
   }
 

@@ -10,6 +10,16 @@ export interface MetricsOptions {
   readonly buckets?: readonly number[];
   /** Most series one metric may hold before new label sets are dropped (default 20,000). */
   readonly maxSeriesPerMetric?: number;
+  /**
+   * Estimated exposition bytes that the series created by reviews may take in all (default 4 MiB,
+   * split 60/30/10 between rule results, reviews and HTTP requests). Past it, new label sets are
+   * dropped and counted in `bylaw_metrics_series_dropped_total`; existing series keep counting.
+   */
+  readonly maxSeriesBytes?: number;
+  /** Distinct `resource_namespace` values kept (default 200); later namespaces are labelled `_overflow`. */
+  readonly maxNamespaces?: number;
+  /** Distinct `resource_kind` values kept (default 100); later kinds are labelled `_overflow`. */
+  readonly maxKinds?: number;
 }
 
 /** Kyverno's metrics (spec §10) plus Bylaw's policy-set health, fed by the server. */
