@@ -14,6 +14,7 @@ import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
 import { resolveTls } from "./tls-setup.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
+import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 
 export { SERVE_HELP };
 
@@ -37,6 +38,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       "max-body-bytes": { type: "string", default: String(7 * 1024 * 1024) },
       "grace-seconds": { type: "string", default: "15" },
       "log-level": { type: "string", default: "info" },
+      ...RESOURCE_FLAG_OPTIONS,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -59,6 +61,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   }
   const level = values["log-level"] ?? "info";
   if (!isLogLevel(level)) return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
+  const bounds = await resourceBounds(values, numbers["max-body-bytes"] ?? 7 * 1024 * 1024);
+  if (!bounds.ok) return usage(bounds.error);
   const tls = await resolveTls(values, io);
   if (!tls.ok) return usage(tls.error);
 
@@ -72,7 +76,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
   });
   const registry = new Registry();
-  const metrics = createMetrics({ registry, version: BYLAW_VERSION });
+  const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces });
   const unbind = bindPolicySource(metrics, source);
   const recorder: AdmissionRecorder = {
     admission: (outcome) => {
@@ -106,8 +110,9 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     metrics,
     registry,
     logger,
+    bounds: bounds.value,
   });
-  logger.info({ port: servers.port, metricsPort: servers.metricsPort, policies: source.current().policies.length }, "bylaw serve: listening");
+  logger.info({ port: servers.port, metricsPort: servers.metricsPort, policies: source.current().policies.length, ...describeBounds(bounds.value) }, "bylaw serve: listening");
   io.err(`bylaw serve: listening on https://${values.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`);
 
   await new Promise<void>((resolveStop) => {

@@ -2,9 +2,10 @@
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { handleMutate, handlePolicyValidate, handleValidate, handleValidateBatch } from "../../../server/admission/index.js";
-import { createMetricsServer, createWebhookServer, type BatchRouteHandler, type RouteHandler } from "../../../server/http/index.js";
+import { createMetricsServer, createWebhookServer, watchMemoryPressure, type BatchRouteHandler, type RouteHandler } from "../../../server/http/index.js";
 import type { BylawMetrics } from "../../../server/metrics/index.js";
 import type { AdmissionDeps, PolicySource } from "../../../server/types.js";
+import type { ResourceBounds } from "./resource-flags.js";
 import type { ServingTls } from "./tls-setup.js";
 
 export interface StartOptions {
@@ -19,6 +20,7 @@ export interface StartOptions {
   readonly metrics: BylawMetrics;
   readonly registry: Registry;
   readonly logger: Logger;
+  readonly bounds: ResourceBounds;
 }
 
 export interface RunningServers {
@@ -61,6 +63,7 @@ export function readiness(source: PolicySource): { ok: boolean; reason?: string 
 }
 
 export async function startServers(o: StartOptions): Promise<RunningServers> {
+  const pressure = watchMemoryPressure(o.bounds.memoryLimitBytes !== undefined ? { limitBytes: o.bounds.memoryLimitBytes } : {});
   const webhook = createWebhookServer({
     tls: { cert: o.tls.cert, key: o.tls.key },
     host: o.host,
@@ -69,6 +72,11 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
     batchRoutes: admissionBatchRoutes(o.deps),
     health: { live: () => true, ready: () => readiness(o.source) },
     maxBodyBytes: o.maxBodyBytes,
+    maxConnections: o.bounds.maxConnections,
+    maxInFlightBytes: o.bounds.maxInFlightBytes,
+    overloaded: () => pressure.reason(),
+    tlsPolicy: o.bounds.tlsPolicy,
+    ...(o.bounds.clientCa !== undefined ? { clientCa: o.bounds.clientCa } : {}),
     onRequest: (method, route, _status, seconds) => o.metrics.httpRequest(method, route, seconds),
     onError: (error, context) => o.logger.error({ err: error, ...context }, "bylaw serve: request failed"),
   });
@@ -88,6 +96,7 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
     port,
     metricsPort,
     close: async (graceMs) => {
+      pressure.stop();
       await Promise.all([webhook.close({ graceMs }), metricsServer?.close()]);
     },
   };

@@ -1,0 +1,91 @@
+/** What the webhook holds at once: connections, request bytes in flight, and shedding under memory pressure. */
+import { test, describe, after } from "node:test";
+import assert from "node:assert/strict";
+import { connect } from "node:tls";
+import { selfSignedCertificate } from "../tls/self-signed.js";
+import { send } from "./test-support.js";
+import type { RouteHandler, WebhookServer, WebhookServerOptions } from "./types.js";
+import { createWebhookServer } from "./webhook-server.js";
+
+const cert = selfSignedCertificate({ dnsNames: ["webhook.test.svc"], now: new Date() });
+const json = { "content-type": "application/json" };
+const running: WebhookServer[] = [];
+after(() => Promise.all(running.map((s) => s.close({ graceMs: 0 }))));
+
+async function start(overrides: Partial<WebhookServerOptions>, handler: RouteHandler = (b) => ({ status: 200, body: { ok: b !== null } })): Promise<number> {
+  const server = createWebhookServer({
+    tls: { cert: cert.cert, key: cert.key },
+    host: "127.0.0.1",
+    port: 0,
+    routes: new Map([["/validate/fail", handler]]),
+    health: { live: () => true, ready: () => ({ ok: true }) },
+    ...overrides,
+  });
+  running.push(server);
+  return (await server.listen()).port;
+}
+
+const body = (bytes: number): string => `"${"x".repeat(bytes - 2)}"`;
+
+describe("in-flight budget", () => {
+  test("a review that would pass the budget while others are held is answered 503 without its body; the budget comes back after each answer", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const port = await start({ maxInFlightBytes: 1000, maxBodyBytes: 2000 }, async () => {
+      await held;
+      return { status: 200, body: { ok: true } };
+    });
+    const first = send(port, cert.caCert, { path: "/validate/fail", headers: json, body: body(800) });
+    await new Promise((r) => setTimeout(r, 100)); // the first body is read and held
+    const second = await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: body(300) });
+    assert.equal(second.status, 503);
+    assert.match((second.json as { error: string }).error, /limit of 1000 bytes of requests in flight/);
+    assert.equal(second.headers["retry-after"], "1");
+    const chunked = await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: [body(150), " ".repeat(150)] });
+    assert.equal(chunked.status, 503, "a chunked body is counted as it arrives");
+    release();
+    assert.equal((await first).status, 200);
+    const after = await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: body(800) });
+    assert.equal(after.status, 200, "the first review's bytes were given back");
+  });
+
+  test("with nothing in flight, a body bigger than the budget (within the body cap) is still served", async () => {
+    const port = await start({ maxInFlightBytes: 100, maxBodyBytes: 5000 });
+    assert.equal((await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: body(4000) })).status, 200);
+  });
+});
+
+describe("memory pressure", () => {
+  test("while overloaded() gives a reason, reviews are answered 503 with it; health paths still answer", async () => {
+    let reason: string | undefined = "heap 120 MiB of 128 MiB";
+    const port = await start({ overloaded: () => reason });
+    const shed = await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: "{}" });
+    assert.equal(shed.status, 503);
+    assert.match((shed.json as { error: string }).error, /shedding load \(heap 120 MiB of 128 MiB\)/);
+    assert.equal((await send(port, cert.caCert, { method: "GET", path: "/health/liveness" })).status, 200);
+    reason = undefined;
+    assert.equal((await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: "{}" })).status, 200);
+  });
+});
+
+describe("connection cap", () => {
+  test("connections past maxConnections are closed on arrival; the held ones keep working", async () => {
+    const port = await start({ maxConnections: 2 });
+    const open = (): Promise<{ ok: boolean; close(): void }> =>
+      new Promise((resolve) => {
+        const socket = connect({ host: "127.0.0.1", port, ca: cert.caCert, servername: "webhook.test.svc" });
+        socket.once("secureConnect", () => resolve({ ok: true, close: () => socket.destroy() }));
+        socket.once("error", () => resolve({ ok: false, close: () => socket.destroy() }));
+        socket.once("close", () => resolve({ ok: false, close: () => undefined }));
+      });
+    const a = await open();
+    const b = await open();
+    const c = await open();
+    assert.deepEqual([a.ok, b.ok, c.ok], [true, true, false]);
+    a.close();
+    await new Promise((r) => setTimeout(r, 100));
+    const d = await open();
+    assert.equal(d.ok, true, "a closed connection frees its place");
+    for (const s of [b, c, d]) s.close();
+  });
+});
