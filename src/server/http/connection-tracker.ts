@@ -5,7 +5,8 @@
 import type { Server, Socket } from "node:net";
 
 export interface ConnectionTracker {
-  requestStarted(socket: Socket): void;
+  /** Returns the requests now in flight on the socket, this one included. */
+  requestStarted(socket: Socket): number;
   requestEnded(socket: Socket): void;
   /** Destroy connections with no request in flight; later ones are ended when their last request ends. */
   closeIdle(): void;
@@ -33,7 +34,9 @@ export function trackConnections(server: Server, secureEvent: "secureConnection"
 
   return {
     requestStarted(socket) {
-      inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+      const count = (inFlight.get(socket) ?? 0) + 1;
+      inFlight.set(socket, count);
+      return count;
     },
     requestEnded(socket) {
       const count = inFlight.get(socket);

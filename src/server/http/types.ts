@@ -71,7 +71,8 @@ export interface WebhookServerOptions {
   readonly maxConnections?: number;
   /**
    * Request body bytes held at once, from the first byte read until the answer is written (default
-   * 4 × maxBodyBytes). A review past it is answered 503 without reading its body; see in-flight-budget.ts.
+   * 4 × maxBodyBytes, at least 4 MiB; each request also counts 16 KiB for what it costs beside its body).
+   * A review past it is answered 503 without reading its body; see in-flight-budget.ts.
    */
   readonly maxInFlightBytes?: number;
   /**

@@ -68,6 +68,29 @@ describe("memory pressure", () => {
   });
 });
 
+describe("pipelining", () => {
+  test("a client that pipelines more than 16 unanswered reviews on one connection is cut off; one that waits is served", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const port = await start({}, async () => {
+      await held;
+      return { status: 200, body: { ok: true } };
+    });
+    const socket = connect({ host: "127.0.0.1", port, ca: cert.caCert, servername: "webhook.test.svc" });
+    await new Promise<void>((r) => socket.once("secureConnect", () => r()));
+    socket.on("error", () => undefined);
+    const one = 'POST /validate/fail HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}';
+    socket.write(one.repeat(40));
+    const closed = await new Promise<boolean>((resolve) => {
+      socket.once("close", () => resolve(true));
+      setTimeout(() => resolve(false), 3000);
+    });
+    release();
+    assert.equal(closed, true);
+    assert.equal((await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: "{}" })).status, 200);
+  });
+});
+
 describe("connection cap", () => {
   test("connections past maxConnections are closed on arrival; the held ones keep working", async () => {
     const port = await start({ maxConnections: 2 });

@@ -19,6 +19,13 @@ import type { BatchRouteHandler, HandlerResult, RouteHandler, TlsMaterial, Webho
 export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
 /** Connections held at once; past it, new connections are closed as they arrive. */
 export const DEFAULT_MAX_CONNECTIONS = 1000;
+/**
+ * Requests one connection may have unanswered at once. The API server (Go) never pipelines; a
+ * client that pipelines past this without reading its answers has its connection closed.
+ */
+export const MAX_PIPELINED = 16;
+/** What a review costs beside its body (request, response, parsed review, answer), charged to the in-flight budget. */
+const REQUEST_OVERHEAD_BYTES = 16 * 1024;
 export const LIVENESS_PATH = "/health/liveness";
 export const READINESS_PATH = "/health/readiness";
 const UNMATCHED = "unmatched";
@@ -30,7 +37,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   const clock = options.clock ?? (() => performance.now() / 1000);
   const discardLimits = { maxBytes: 4 * Math.max(maxBodyBytes, MIB), lingerMs: 2_000 };
-  const budget = new InFlightBudget(options.maxInFlightBytes ?? 4 * maxBodyBytes);
+  const budget = new InFlightBudget(options.maxInFlightBytes ?? Math.max(4 * maxBodyBytes, 256 * REQUEST_OVERHEAD_BYTES));
   const tlsPolicy = options.tlsPolicy ?? DEFAULT_TLS_POLICY;
   const secure = (tls: TlsMaterial) => ({
     cert: tls.cert,
@@ -125,10 +132,9 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     if (shed !== undefined) return reject(req, res, path, started, 503, `the webhook is shedding load (${shed}); retry later`, { "retry-after": "1" });
     const lengthHeader = req.headers["content-length"];
     const declared = lengthHeader === undefined ? undefined : Number(lengthHeader);
-    if (declared !== undefined && declared <= maxBodyBytes) {
-      if (!budget.take(declared)) return overBudget(req, res, path, started);
-      ticket.held = declared;
-    }
+    const upfront = REQUEST_OVERHEAD_BYTES + (declared !== undefined && declared <= maxBodyBytes ? declared : 0);
+    if (!budget.take(upfront)) return overBudget(req, res, path, started);
+    ticket.held = upfront;
     const takeChunk = declared === undefined ? (bytes: number): boolean => {
       if (!budget.take(bytes)) return false;
       ticket.held += bytes;
@@ -238,7 +244,10 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const started = clock();
     const socket = req.socket;
-    connections.requestStarted(socket);
+    if (connections.requestStarted(socket) > MAX_PIPELINED) {
+      socket.destroy();
+      return;
+    }
     // The body bytes this request holds in the in-flight budget, given back when its exchange ends.
     const ticket: Ticket = { held: 0 };
     res.once("close", () => {
