@@ -1,7 +1,7 @@
 /** Mount the admission handlers on the HTTPS server, the registry on the metrics server, and start both. */
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import { handleMutate, handlePolicyValidate, handleValidate, handleValidateBatch } from "../../../server/admission/index.js";
+import { handleMutate, handlePolicyValidate, handleValidate, handleValidateBatch, parseReview } from "../../../server/admission/index.js";
 import { createMetricsServer, createWebhookServer, watchMemoryPressure, type BatchRouteHandler, type RouteHandler } from "../../../server/http/index.js";
 import type { BylawMetrics } from "../../../server/metrics/index.js";
 import type { AdmissionDeps, PolicySource } from "../../../server/types.js";
@@ -38,9 +38,11 @@ export function admissionRoutes(deps: AdmissionDeps): Map<string, RouteHandler> 
   routes.set("/validate/fail", (b) => handleValidate(b, deps, "fail"));
   routes.set("/validate/ignore", (b) => handleValidate(b, deps, "ignore"));
   routes.set("/policyvalidate", (b) => handlePolicyValidate(b, deps));
+  // Accepted unchanged, as Kyverno does; a body that is not an AdmissionReview gets a 400 like on every other path.
   routes.set("/policymutate", (b) => {
-    const uid = typeof b === "object" && b !== null && "request" in b ? ((b as { request?: { uid?: unknown } }).request?.uid ?? "") : "";
-    return { status: 200, body: { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: typeof uid === "string" ? uid : "", allowed: true } } };
+    const parsed = parseReview(b);
+    if (!parsed.ok) return { status: 400, body: { error: parsed.error } };
+    return { status: 200, body: { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: parsed.request.uid, allowed: true } } };
   });
   return routes;
 }
