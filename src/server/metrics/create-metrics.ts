@@ -35,6 +35,8 @@ const WEBHOOK_CONFIGURATION: Readonly<Record<AdmissionOutcome["webhook"], string
 };
 
 const MAX_URL_LABEL = 256;
+/** Labels whose values come from the request: folded into `_overflow` when a family is full. */
+const REQUEST_LABELS = ["resource_kind", "resource_namespace", "http_url"] as const;
 /** Default size bound of the series the reviews create; the rest of `/metrics` is small and fixed. */
 export const DEFAULT_MAX_SERIES_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_NAMESPACES = 200;
@@ -54,7 +56,7 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
 
   const dropped = new Counter({
     name: "bylaw_metrics_series_dropped_total",
-    help: "Observations not recorded because their metric already held the maximum number of series",
+    help: "New label sets that did not get a series of their own (the metric was at its series or size bound): each was recorded under _overflow request labels, or dropped when that series could not be made either",
     labelNames: ["metric"],
     registers: [registry],
   });
@@ -63,7 +65,7 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     h.countAs(name, help).register(registry);
   };
   const histogram = (name: string, help: string, labels: readonly string[], budget: SeriesBudget): HistogramFamily =>
-    new HistogramFamily(name, help, labels, buckets, maxSeries, onDropped, budget).register(registry);
+    new HistogramFamily(name, help, labels, buckets, maxSeries, onDropped, budget, REQUEST_LABELS).register(registry);
 
   // Each counter below is the observation count of a histogram with the same labels, as Kyverno
   // records both for every event: one lookup per event feeds the pair.

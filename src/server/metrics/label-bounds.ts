@@ -7,7 +7,9 @@
  *   253; namespaces and kinds 63), the cut ending in "…";
  * - a label fed by the request (resource_namespace, resource_kind) keeps at most `maxValues`
  *   distinct values for the life of the process; later ones are all recorded as OVERFLOW_LABEL,
- *   so totals stay right while the number of series stays bounded.
+ *   so totals stay right while the number of series stays bounded;
+ * - the series reviews create share a size budget (series.ts, SeriesBudget); past it, a new
+ *   label set is folded into its `_overflow` series.
  */
 import { Buffer } from "node:buffer";
 

@@ -9,7 +9,7 @@
 import { Buffer } from "node:buffer";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Metric, Registry } from "prom-client";
-import { boundLabelValue } from "./label-bounds.js";
+import { boundLabelValue, OVERFLOW_LABEL } from "./label-bounds.js";
 
 /** Kyverno's default histogram buckets (spec §10). */
 export const KYVERNO_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30];
@@ -39,11 +39,18 @@ export type OnSeriesDropped = (family: string) => void;
  * size and in the time it takes to render, whatever label values the reviews bring.
  */
 export class SeriesBudget {
-  constructor(private remaining: number) {}
+  private remaining: number;
+  /** The part of the budget only overflow series may use, so that folding never runs dry first. */
+  private readonly reserve: number;
 
-  /** Takes `bytes` if that many are left. */
-  take(bytes: number): boolean {
-    if (bytes > this.remaining) return false;
+  constructor(total: number, reserveFraction = 0.25) {
+    this.remaining = total;
+    this.reserve = total * reserveFraction;
+  }
+
+  /** Takes `bytes` if that many are left (for a series of its own, beyond the reserve). */
+  take(bytes: number, overflow = false): boolean {
+    if (bytes > this.remaining - (overflow ? 0 : this.reserve)) return false;
     this.remaining -= bytes;
     return true;
   }
@@ -103,6 +110,7 @@ export class HistogramFamily {
   private views = 0;
   /** Bytes taken from the budget by this family's series. */
   private taken = 0;
+  private readonly overflowAt: readonly number[];
 
   constructor(
     // prom-client's Registry rewrites `name` in OpenMetrics mode, so it stays writable.
@@ -113,7 +121,14 @@ export class HistogramFamily {
     private readonly maxSeries: number,
     private readonly onDropped: OnSeriesDropped,
     private readonly budget: SeriesBudget = new SeriesBudget(Number.POSITIVE_INFINITY),
+    /**
+     * Labels fed by the request (e.g. resource_namespace). A new label set that finds the family
+     * full is folded into the series with these set to OVERFLOW_LABEL (from the budget's reserve),
+     * so totals stay right; it is dropped only when that series cannot be made either.
+     */
+    overflowLabels: readonly string[] = [],
   ) {
+    this.overflowAt = overflowLabels.map((l) => labelNames.indexOf(l)).filter((i) => i >= 0);
     this.bounds = [...new Set(buckets.filter((b) => Number.isFinite(b)))].sort((a, b) => a - b);
     this.le = this.bounds.map((b) => String(b));
   }
@@ -231,21 +246,26 @@ export class HistogramFamily {
    */
   private cell(raw: readonly string[]): Cell | undefined {
     const values = raw.map((v) => boundLabelValue(v));
-    const key = values.join("\u001f");
-    const found = this.series.get(key);
-    if (found !== undefined) return found;
+    const own = this.series.get(values.join("\u001f")) ?? this.create(values, false);
+    if (own !== undefined) return own;
+    this.onDropped(this.name);
+    if (this.overflowAt.length === 0) return undefined;
+    const folded = values.slice();
+    for (const i of this.overflowAt) folded[i] = OVERFLOW_LABEL;
+    return this.series.get(folded.join("\u001f")) ?? this.create(folded, true);
+  }
+
+  /** A new series, if the family has room for it (an overflow series may use the budget's reserve). */
+  private create(values: readonly string[], overflow: boolean): Cell | undefined {
     const labels: Record<string, string> = {};
     this.labelNames.forEach((n, i) => {
       labels[n] = values[i] ?? "";
     });
     const cost = this.costOf(labels);
-    if (this.series.size >= this.maxSeries || !this.budget.take(cost)) {
-      this.onDropped(this.name);
-      return undefined;
-    }
+    if (this.series.size >= this.maxSeries || !this.budget.take(cost, overflow)) return undefined;
     this.taken += cost;
     const created: Cell = { labels, counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
-    this.series.set(key, created);
+    this.series.set(values.join("\u001f"), created);
     return created;
   }
 }

@@ -12,8 +12,9 @@ export interface MetricsOptions {
   readonly maxSeriesPerMetric?: number;
   /**
    * Estimated exposition bytes that the series created by reviews may take in all (default 4 MiB,
-   * split 60/30/10 between rule results, reviews and HTTP requests). Past it, new label sets are
-   * dropped and counted in `bylaw_metrics_series_dropped_total`; existing series keep counting.
+   * split 60/30/10 between rule results, reviews and HTTP requests). Past it, a new label set is
+   * recorded under `_overflow` request labels (a quarter of the budget is kept for those), or
+   * dropped when that is full too, and counted in `bylaw_metrics_series_dropped_total`.
    */
   readonly maxSeriesBytes?: number;
   /** Distinct `resource_namespace` values kept (default 200); later namespaces are labelled `_overflow`. */
