@@ -11,7 +11,7 @@ import type { AdmissionOutcome, PolicySnapshot, ResultRuleType, ReviewFacts } fr
 import { diffPolicies } from "./policy-changes.js";
 import { policyLabels, ruleType, type PolicyLabels } from "./policy-labels.js";
 import { boundLabelValue, LabelValueCap } from "./label-bounds.js";
-import { HistogramFamily, KYVERNO_BUCKETS, SeriesBudget } from "./series.js";
+import { HistogramFamily, KYVERNO_BUCKETS, RenderLane, SeriesBudget } from "./series.js";
 import type { BylawMetrics, MetricsOptions } from "./types.js";
 
 const RESULT_LABELS = [
@@ -64,8 +64,9 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
   const counted = (h: HistogramFamily, name: string, help: string): void => {
     h.countAs(name, help).register(registry);
   };
+  const lane = new RenderLane();
   const histogram = (name: string, help: string, labels: readonly string[], budget: SeriesBudget): HistogramFamily =>
-    new HistogramFamily(name, help, labels, buckets, maxSeries, onDropped, budget, REQUEST_LABELS).register(registry);
+    new HistogramFamily(name, help, labels, buckets, maxSeries, onDropped, budget, REQUEST_LABELS, lane).register(registry);
 
   // Each counter below is the observation count of a histogram with the same labels, as Kyverno
   // records both for every event: one lookup per event feeds the pair.

@@ -65,6 +65,22 @@ export class SeriesBudget {
   }
 }
 
+/**
+ * Takes turns at rendering. prom-client asks every metric for its samples at once (Promise.all),
+ * so a family that merely awaited setImmediate would still build right after the others, in one
+ * stretch. Through a lane, each family builds in a later turn of the event loop than the one
+ * before it, and reviews waiting on I/O are served in between.
+ */
+export class RenderLane {
+  private last: Promise<unknown> = Promise.resolve();
+
+  turn(): Promise<unknown> {
+    const mine = this.last.then(() => nextTurn());
+    this.last = mine;
+    return mine;
+  }
+}
+
 /** A level of the scoped lookup: more levels, or cells at the last one. */
 type Level = Map<string, Level> | Cell;
 
@@ -127,6 +143,8 @@ export class HistogramFamily {
      * so totals stay right; it is dropped only when that series cannot be made either.
      */
     overflowLabels: readonly string[] = [],
+    /** Shared by the families of one registry, so that they render in turns. */
+    readonly lane: RenderLane = new RenderLane(),
   ) {
     this.overflowAt = overflowLabels.map((l) => labelNames.indexOf(l)).filter((i) => i >= 0);
     this.bounds = [...new Set(buckets.filter((b) => Number.isFinite(b)))].sort((a, b) => a - b);
@@ -206,9 +224,9 @@ export class HistogramFamily {
 
   /** What prom-client's Registry reads when it renders `/metrics`. */
   async get(): Promise<Exposed> {
-    // Rendering yields to the event loop before each family, so reviews waiting on I/O are served
+    // Each family renders in its own turn of the event loop, so reviews waiting on I/O are served
     // between families instead of after the whole scrape.
-    await nextTurn();
+    await this.lane.turn();
     const values: Sample[] = [];
     const bucket = `${this.name}_bucket`;
     for (const c of this.series.values()) {
@@ -320,7 +338,7 @@ export class CountView {
   }
 
   async get(): Promise<Exposed> {
-    await nextTurn();
+    await this.of.lane.turn();
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.of.countSamples() };
   }
 
