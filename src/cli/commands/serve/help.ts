@@ -33,8 +33,8 @@ Flags:
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
       --grace-seconds N       on SIGTERM, time in-flight reviews get to finish (default 15)
       --max-connections N     connections held at once (default 1000); later ones are closed on arrival
-      --max-inflight-bytes N  request bytes held at once, from the first byte read to the answer (default an
-                              eighth of the memory limit, at least one body); past it a review is answered 503
+      --max-inflight-bytes N  request bytes held at once, from the first byte read to the answer (default a
+                              tenth of the memory limit, at least one body); past it a review is answered 503
                               at once, and the API server applies the webhook's failurePolicy
       --memory-limit SIZE     the memory limit to stay under, e.g. 256Mi (default: the container's, from
                               cgroup memory.max or memory.limit_in_bytes); reviews are answered 503 while the

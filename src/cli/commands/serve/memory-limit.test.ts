@@ -25,8 +25,8 @@ describe("sizes and defaults", () => {
     assert.equal(parseByteSize("lots"), undefined);
   });
 
-  test("the in-flight budget is an eighth of the memory limit, at least one body; four bodies without a limit", () => {
-    assert.equal(defaultInFlightBytes(256 * MIB, 7 * MIB), 32 * MIB);
+  test("the in-flight budget is a tenth of the memory limit, at least one body; four bodies without a limit", () => {
+    assert.equal(defaultInFlightBytes(256 * MIB, 7 * MIB), Math.floor(25.6 * MIB));
     assert.equal(defaultInFlightBytes(32 * MIB, 7 * MIB), 7 * MIB);
     assert.equal(defaultInFlightBytes(undefined, 7 * MIB), 28 * MIB);
   });
@@ -35,7 +35,7 @@ describe("sizes and defaults", () => {
     const fromCgroup = await resourceBounds({ "max-connections": "1000", "metrics-max-namespaces": "200" }, 7 * MIB, () => 256 * MIB);
     assert.ok(fromCgroup.ok);
     assert.equal(fromCgroup.value.memoryLimitBytes, 256 * MIB);
-    assert.equal(fromCgroup.value.maxInFlightBytes, 32 * MIB);
+    assert.equal(fromCgroup.value.maxInFlightBytes, Math.floor(25.6 * MIB));
     assert.equal(fromCgroup.value.tlsPolicy.minVersion, "TLSv1.2");
     const given = await resourceBounds({ "max-connections": "10", "metrics-max-namespaces": "5", "memory-limit": "1Gi", "max-inflight-bytes": "8Mi" }, 7 * MIB, () => 256 * MIB);
     assert.ok(given.ok);

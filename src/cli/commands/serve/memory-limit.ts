@@ -40,11 +40,12 @@ export function parseByteSize(text: string): number | undefined {
 }
 
 /**
- * The in-flight budget from the memory limit: an eighth of it (32 MiB of 256 MiB: four 6.4 MB
+ * The in-flight budget from the memory limit: a tenth of it (25.6 MiB of 256 MiB: three 6.4 MB
  * UPDATEs at once; a parsed review takes two to four times its text, and the baseline with the
- * policies loaded takes a good part of the rest), and at least one body. Without a limit, four bodies (at least 4 MiB).
+ * policies loaded takes a good part of the rest; with an eighth, 16 concurrent 6.4 MB UPDATEs
+ * peaked at 205 of 256 MiB in bench:memory, too close to the limit), and at least one body. Without a limit, four bodies (at least 4 MiB).
  */
 export function defaultInFlightBytes(limitBytes: number | undefined, maxBodyBytes: number): number {
   if (limitBytes === undefined) return Math.max(4 * maxBodyBytes, 4 * 1024 * 1024);
-  return Math.max(maxBodyBytes, Math.floor(limitBytes / 8));
+  return Math.max(maxBodyBytes, Math.floor(limitBytes / 10));
 }
