@@ -57,6 +57,25 @@ describe("bylaw serve: /metrics after hostile labels", () => {
   });
 });
 
+describe("bylaw serve: shedding under memory pressure", () => {
+  test("with --memory-limit below what the process holds, reviews are answered 503 and counted; health still answers", { timeout: 60_000 }, async () => {
+    const server = await startServe(["--policies", tempTree({ "p.yaml": policy }), "--memory-limit", "1Mi"]);
+    try {
+      let r = await server.post("/validate/fail", podReview(1, "shop"));
+      for (let i = 0; i < 20 && r.status !== 503; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100)); // the first sample comes within 250 ms
+        r = await server.post("/validate/fail", podReview(1, "shop"));
+      }
+      assert.equal(r.status, 503);
+      assert.match((r.json as { error: string }).error, /shedding load \((heap|resident memory) \d+ MiB of (the )?1 MiB/);
+      assert.equal((await server.get("/health/liveness")).status, 200);
+      assert.match(await server.metrics(), /^bylaw_admission_shed_total\{http_url="\/validate\/fail"\} [1-9]\d*$/m);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+});
+
 describe("bylaw serve: bound and TLS flags", () => {
   const refused: [string[], RegExp][] = [
     [["--tls-min-version", "1.1"], /--tls-min-version must be 1\.2 or 1\.3/],

@@ -9,7 +9,8 @@ describe("watchMemoryPressure", () => {
     let used = 100 * MIB;
     let collections = 0;
     let clock = 0;
-    const p = watchMemoryPressure({ readHeap: () => ({ used, limit: 128 * MIB }), readRss: () => 0, collect: () => collections++, now: () => clock, intervalMs: 60_000 });
+    const changes: (string | undefined)[] = [];
+    const p = watchMemoryPressure({ readHeap: () => ({ used, limit: 128 * MIB }), readRss: () => 0, collect: () => collections++, now: () => clock, intervalMs: 60_000, onChange: (r) => changes.push(r) });
     try {
       p.check();
       assert.equal(p.reason(), undefined);
@@ -23,6 +24,7 @@ describe("watchMemoryPressure", () => {
       used = 50 * MIB;
       p.check();
       assert.equal(p.reason(), undefined);
+      assert.deepEqual(changes, ["heap 120 MiB of 128 MiB", undefined], "the start and the end of shedding are reported once each");
     } finally {
       p.stop();
     }

@@ -24,6 +24,8 @@ export interface MemoryPressureOptions {
   readonly collect?: () => void;
   /** Milliseconds, for spacing collections (default Date.now). */
   readonly now?: () => number;
+  /** Called when shedding starts (with the reason) and when it stops (undefined), e.g. to log it. */
+  readonly onChange?: (reason: string | undefined) => void;
 }
 
 export interface MemoryPressure {
@@ -76,7 +78,9 @@ export function watchMemoryPressure(options: MemoryPressureOptions = {}): Memory
       collect();
       found = over();
     }
+    const changed = (found === undefined) !== (current === undefined);
     current = found;
+    if (changed) options.onChange?.(found);
   };
 
   const timer = setInterval(check, options.intervalMs ?? 250);

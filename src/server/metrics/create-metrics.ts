@@ -106,6 +106,12 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     registers: [registry],
   });
   healthy.set(0);
+  const shed = new Counter({
+    name: "bylaw_admission_shed_total",
+    help: "Reviews answered 503 without being evaluated, to stay within the in-flight byte budget or the memory limit; the API server applied the webhook's failurePolicy",
+    labelNames: ["http_url"],
+    registers: [registry],
+  });
 
   // Per-instance caches and state (nothing module-level).
   const labelsCache = new WeakMap<CompiledPolicy, PolicyLabels>();
@@ -208,6 +214,10 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     policyLoadFailed(): void {
       loadErrors.inc();
       healthy.set(0);
+    },
+
+    reviewShed(url: string): void {
+      shed.inc({ http_url: urlLabel(url) });
     },
 
     httpRequest(method: string, url: string, seconds: number): void {

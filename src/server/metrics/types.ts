@@ -33,6 +33,8 @@ export interface BylawMetrics extends AdmissionRecorder {
   policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void;
   /** A reload was rejected; the last good set stays in use. */
   policyLoadFailed(): void;
+  /** A review answered 503 unevaluated, to shed load (`bylaw_admission_shed_total`). */
+  reviewShed(url: string): void;
   /** One HTTP request served (any endpoint); the query string is not part of the label. */
   httpRequest(method: string, url: string, seconds: number): void;
 }

@@ -65,12 +65,19 @@ export function readiness(source: PolicySource): { ok: boolean; reason?: string 
 }
 
 export async function startServers(o: StartOptions): Promise<RunningServers> {
-  const pressure = watchMemoryPressure(o.bounds.memoryLimitBytes !== undefined ? { limitBytes: o.bounds.memoryLimitBytes } : {});
+  const pressure = watchMemoryPressure({
+    ...(o.bounds.memoryLimitBytes !== undefined ? { limitBytes: o.bounds.memoryLimitBytes } : {}),
+    onChange: (reason) => {
+      if (reason === undefined) o.logger.info({}, "bylaw serve: memory is back under its bounds; reviews are served again");
+      else o.logger.warn({ reason }, "bylaw serve: memory is near its limit; reviews are answered 503 (the webhooks' failurePolicy applies) until it falls");
+    },
+  });
+  const routes = admissionRoutes(o.deps);
   const webhook = createWebhookServer({
     tls: { cert: o.tls.cert, key: o.tls.key },
     host: o.host,
     port: o.port,
-    routes: admissionRoutes(o.deps),
+    routes,
     batchRoutes: admissionBatchRoutes(o.deps),
     health: { live: () => true, ready: () => readiness(o.source) },
     maxBodyBytes: o.maxBodyBytes,
@@ -79,7 +86,10 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
     overloaded: () => pressure.reason(),
     tlsPolicy: o.bounds.tlsPolicy,
     ...(o.bounds.clientCa !== undefined ? { clientCa: o.bounds.clientCa } : {}),
-    onRequest: (method, route, _status, seconds) => o.metrics.httpRequest(method, route, seconds),
+    onRequest: (method, route, status, seconds) => {
+      o.metrics.httpRequest(method, route, seconds);
+      if (status === 503 && routes.has(route)) o.metrics.reviewShed(route);
+    },
     onError: (error, context) => o.logger.error({ err: error, ...context }, "bylaw serve: request failed"),
   });
   o.tls.onReload((tls) => {
