@@ -67,7 +67,10 @@ export interface WebhookServerOptions {
   readonly tlsPolicy?: TlsPolicy;
   /** PEM CA bundle: when set, clients must present a certificate it signed (mutual TLS). */
   readonly clientCa?: string;
-  /** Connections held at once (default 1000); past it, new connections are closed on arrival. */
+  /**
+   * Connections held at once (default 1000); past it, a new connection replaces the one idle
+   * longest, or is closed on arrival when every held connection has a request in flight.
+   */
   readonly maxConnections?: number;
   /**
    * Request body bytes held at once, from the first byte read until the answer is written (default

@@ -1,7 +1,7 @@
 /** What the webhook holds at once: connections, request bytes in flight, and shedding under memory pressure. */
 import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
-import { connect } from "node:tls";
+import { connect, type TLSSocket } from "node:tls";
 import { selfSignedCertificate } from "../tls/self-signed.js";
 import { send } from "./test-support.js";
 import type { RouteHandler, WebhookServer, WebhookServerOptions } from "./types.js";
@@ -92,23 +92,44 @@ describe("pipelining", () => {
 });
 
 describe("connection cap", () => {
-  test("connections past maxConnections are closed on arrival; the held ones keep working", async () => {
+  const open = (port: number): Promise<{ ok: boolean; socket: TLSSocket; closed: Promise<void> }> =>
+    new Promise((resolve) => {
+      const socket = connect({ host: "127.0.0.1", port, ca: cert.caCert, servername: "webhook.test.svc" });
+      const closed = new Promise<void>((r) => socket.once("close", () => r()));
+      socket.on("error", () => undefined);
+      socket.once("secureConnect", () => resolve({ ok: true, socket, closed }));
+      void closed.then(() => resolve({ ok: false, socket, closed }));
+    });
+  const busy = "POST /validate/fail HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+
+  test("at maxConnections a new connection replaces the one idle longest: idle connections cannot lock clients out", async () => {
     const port = await start({ maxConnections: 2 });
-    const open = (): Promise<{ ok: boolean; close(): void }> =>
-      new Promise((resolve) => {
-        const socket = connect({ host: "127.0.0.1", port, ca: cert.caCert, servername: "webhook.test.svc" });
-        socket.once("secureConnect", () => resolve({ ok: true, close: () => socket.destroy() }));
-        socket.once("error", () => resolve({ ok: false, close: () => socket.destroy() }));
-        socket.once("close", () => resolve({ ok: false, close: () => undefined }));
-      });
-    const a = await open();
-    const b = await open();
-    const c = await open();
-    assert.deepEqual([a.ok, b.ok, c.ok], [true, true, false]);
-    a.close();
+    const a = await open(port);
+    const b = await open(port);
+    b.socket.write("GET /health/liveness HTTP/1.1\r\nHost: x\r\n\r\n"); // b was active last: a is idle longest
     await new Promise((r) => setTimeout(r, 100));
-    const d = await open();
-    assert.equal(d.ok, true, "a closed connection frees its place");
-    for (const s of [b, c, d]) s.close();
+    const c = await open(port);
+    assert.deepEqual([a.ok, b.ok, c.ok], [true, true, true]);
+    await a.closed;
+    assert.equal(b.socket.destroyed, false, "the recently active connection is kept");
+    for (const s of [b, c]) s.socket.destroy();
+  });
+
+  test("when every held connection has a request in flight, a new connection is closed on arrival", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const port = await start({ maxConnections: 2 }, async () => {
+      await held;
+      return { status: 200, body: { ok: true } };
+    });
+    const a = await open(port);
+    const b = await open(port);
+    a.socket.write(busy);
+    b.socket.write(busy);
+    await new Promise((r) => setTimeout(r, 200));
+    const c = await open(port);
+    assert.deepEqual([a.ok, b.ok, c.ok], [true, true, false]);
+    release();
+    for (const s of [a, b, c]) s.socket.destroy();
   });
 });

@@ -17,7 +17,7 @@ import { createTurnBatch, DEFAULT_MAX_PER_CHUNK } from "./turn-batch.js";
 import type { BatchRouteHandler, HandlerResult, RouteHandler, TlsMaterial, WebhookServer, WebhookServerOptions } from "./types.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
-/** Connections held at once; past it, new connections are closed as they arrive. */
+/** Connections held at once; past it, a new one replaces the one idle longest, or is closed when all are busy. */
 export const DEFAULT_MAX_CONNECTIONS = 1000;
 /**
  * Requests one connection may have unanswered at once. The API server (Go) never pipelines; a
@@ -61,8 +61,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 120_000,
     connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 2))),
   });
-  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-  const connections = trackConnections(server, "secureConnection");
+  const connections = trackConnections(server, "secureConnection", options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   server.on("error", (e) => report(e, "server", "-"));
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_MAX_PER_CHUNK);
   const batch = createTurnBatch({ maxPerChunk: batchSize, onError: (e) => report(e, "POST", "batch") });

@@ -32,7 +32,8 @@ Flags:
                               the policies' failurePolicy (Fail denies, Ignore allows)
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
       --grace-seconds N       on SIGTERM, time in-flight reviews get to finish (default 15)
-      --max-connections N     connections held at once (default 1000); later ones are closed on arrival
+      --max-connections N     connections held at once (default 1000); at the cap a new one replaces the one
+                              idle longest, or is closed when every held one is busy
       --max-inflight-bytes N  request bytes held at once, from the first byte read to the answer (default a
                               tenth of the memory limit, at least one body); past it a review is answered 503
                               at once, and the API server applies the webhook's failurePolicy
