@@ -5,12 +5,14 @@ import { benchCorpusTest } from "./corpus-test.js";
 import { benchJmesPath } from "./jmespath-eval.js";
 import { benchMutatePod } from "./mutate-pod.js";
 import { benchYamlParse } from "./yaml-parse.js";
+import { benchYamlWrite } from "./yaml-write.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 async function main(): Promise<void> {
   console.log(`bench: node ${process.version}, ${new Date().toISOString()}`);
   await benchYamlParse();
+  await benchYamlWrite();
   benchJmesPath();
   benchMutatePod();
   await benchCorpusTest(repoRoot);

@@ -25,9 +25,17 @@ export interface Hasher {
 export interface ContextSources {
   /**
    * Whether entries of this kind can be loaded at all here. When false the entry is not loaded
-   * (nor are its variables substituted), as Kyverno's CLI does without a cluster.
+   * (nor are its variables substituted), as Kyverno's CLI does without a cluster; see `unloadable`.
    */
   canLoad(kind: "configMap" | "apiCall" | "imageRegistry" | "globalReference"): boolean;
+  /**
+   * What an entry this port cannot load (`canLoad` false, or an "unavailable" answer) means when no
+   * value stands in for its name (from a values file): "error" (the default) makes the rule an error
+   * naming the entry, since a rule must never pass on data nobody read; "skip", which a caller must
+   * ask for, leaves the name unset, as Kyverno's CLI does.
+   * imageRegistry entries are an error either way: nothing in Bylaw can load them yet.
+   */
+  readonly unloadable?: "skip" | "error";
   configMap(namespace: string, name: string): Result<JsonValue>;
   apiCall(request: ApiCallRequest): Result<JsonValue>;
   globalReference(name: string): Result<JsonValue>;

@@ -44,7 +44,8 @@ export type PolicySourceEvent =
 
 /** Cluster facts an AdmissionReview does not carry: namespace labels and the user's RBAC roles. */
 export interface ClusterFacts {
-  namespaceLabels(namespace: string): Readonly<Record<string, string>>;
+  /** The namespace's labels; undefined when the facts do not know the namespace (its labels are unknown). */
+  namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined;
   /** `namespace:name` Role bindings and ClusterRole names bound to the user. */
   roles(user: Pick<RequestUserInfo, "username" | "groups">): { readonly roles: readonly string[]; readonly clusterRoles: readonly string[] };
 }

@@ -94,38 +94,45 @@ describe("deploy/base", { skip: SKIP ?? false }, () => {
     assert.equal(containerPort(container, at(port("metrics"), "targetPort")), 8000);
   });
 
-  test("the webhooks: Kyverno's paths, Fail, the serve timeout, v1 reviews, system namespaces excluded", () => {
+  test("the webhooks: Kyverno's -ignore and -fail pairs, the serve timeout, v1 reviews, system namespaces excluded", () => {
     const { container } = podOf(manifests);
     const timeout = Number(flag(list(at(container, "args")), "--timeout-seconds") ?? 10);
     const configs = [one(manifests, "MutatingWebhookConfiguration"), one(manifests, "ValidatingWebhookConfiguration")];
     for (const c of configs) assert.equal(at(c, "metadata", "labels", "app.kubernetes.io/component"), "webhook-configuration", "applied last with -l (README)");
     const [mutating, validating] = configs.map((c) => list(at(c, "webhooks")));
     assert.ok(mutating !== undefined && validating !== undefined);
-    const paths = [...mutating, ...validating].map((w) => at(w, "clientConfig", "service", "path"));
-    assert.deepEqual(paths, ["/mutate/fail", "/validate/fail", "/policyvalidate"]);
+    const shape = (w: unknown): string[] => [String(at(w, "name")), String(at(w, "clientConfig", "service", "path")), String(at(w, "failurePolicy"))];
+    assert.deepEqual([...mutating, ...validating].map(shape), [
+      ["mutate.bylaw.svc-ignore", "/mutate/ignore", "Ignore"],
+      ["mutate.bylaw.svc-fail", "/mutate/fail", "Fail"],
+      ["validate.bylaw.svc-ignore", "/validate/ignore", "Ignore"],
+      ["validate.bylaw.svc-fail", "/validate/fail", "Fail"],
+      ["validate-policy.bylaw.svc", "/policyvalidate", "Fail"],
+    ]);
     for (const w of [...mutating, ...validating]) {
       const name = String(at(w, "name"));
-      assert.equal(at(w, "failurePolicy"), "Fail", name);
       assert.equal(at(w, "timeoutSeconds"), timeout, `${name}: the webhook timeout is the one serve answers within`);
       assert.deepEqual(at(w, "admissionReviewVersions"), ["v1"], name);
       assert.deepEqual(at(w, "clientConfig", "service"), { name: "bylaw", namespace: "bylaw", path: at(w, "clientConfig", "service", "path"), port: 443 }, name);
       assert.equal(at(w, "clientConfig", "caBundle"), "CA_BUNDLE_PLACEHOLDER", `${name}: the base leaves the caBundle to fill in`);
     }
-    const [mutate] = mutating;
-    const [validate, policy] = validating;
-    assert.equal(at(mutate, "sideEffects"), "NoneOnDryRun");
-    assert.equal(at(validate, "sideEffects"), "None");
+    const policy = validating[2];
     assert.equal(at(policy, "sideEffects"), "None");
-    for (const w of [mutate, validate]) {
-      const [expr] = list(at(w, "namespaceSelector", "matchExpressions"));
-      assert.deepEqual({ key: at(expr, "key"), operator: at(expr, "operator") }, { key: "kubernetes.io/metadata.name", operator: "NotIn" });
-      for (const ns of SYSTEM_NAMESPACES) assert.ok(list(at(expr, "values")).includes(ns), `${String(at(w, "name"))} skips ${ns}`);
-      const conditions = list(at(w, "matchConditions")).map((c) => String(at(c, "expression"))).join("\n");
-      for (const resource of ['"events"', '"leases"', '"nodes"']) assert.ok(conditions.includes(resource), `${String(at(w, "name"))} leaves out ${resource}`);
+    for (const [pair, operations, sideEffects] of [[mutating, ["CREATE", "UPDATE"], "NoneOnDryRun"], [validating.slice(0, 2), ["CREATE", "UPDATE", "DELETE", "CONNECT"], "None"]] as const) {
+      const [ignore, fail] = pair;
+      const coverage = (w: unknown): Record<string, unknown> => Object.fromEntries(Object.entries(w as Record<string, unknown>).filter(([k]) => !["name", "clientConfig", "failurePolicy"].includes(k)));
+      assert.deepEqual(coverage(ignore), coverage(fail), "the -ignore and -fail webhooks cover the same requests");
+      for (const w of pair) {
+        assert.equal(at(w, "sideEffects"), sideEffects);
+        const [expr] = list(at(w, "namespaceSelector", "matchExpressions"));
+        assert.deepEqual({ key: at(expr, "key"), operator: at(expr, "operator") }, { key: "kubernetes.io/metadata.name", operator: "NotIn" });
+        for (const ns of SYSTEM_NAMESPACES) assert.ok(list(at(expr, "values")).includes(ns), `${String(at(w, "name"))} skips ${ns}`);
+        const conditions = list(at(w, "matchConditions")).map((c) => String(at(c, "expression"))).join("\n");
+        for (const resource of ['"events"', '"leases"', '"nodes"']) assert.ok(conditions.includes(resource), `${String(at(w, "name"))} leaves out ${resource}`);
+        assert.deepEqual(at(w, "rules", 0, "operations"), operations);
+        assert.ok(list(at(w, "rules", 0, "resources")).includes("*"), "every resource kind");
+      }
     }
-    assert.deepEqual(at(mutate, "rules", 0, "operations"), ["CREATE", "UPDATE"]);
-    assert.deepEqual(at(validate, "rules", 0, "operations"), ["CREATE", "UPDATE", "DELETE", "CONNECT"]);
-    for (const w of [mutate, validate]) assert.ok(list(at(w, "rules", 0, "resources")).includes("*"), "every resource kind");
     assert.deepEqual(at(policy, "rules", 0, "apiGroups"), ["kyverno.io"]);
     assert.deepEqual(at(policy, "rules", 0, "resources"), ["clusterpolicies", "policies"]);
   });

@@ -88,7 +88,7 @@ describe("deploy/overlays/example", { skip: SKIP ?? false }, () => {
       writeFileSync(file, readFileSync(file, "utf8").replace("caBundle: CA_BUNDLE_PLACEHOLDER", "caBundle: dGVzdC1jYQ=="));
       const rendered = render(join(copy, "deploy", "overlays", "example"));
       const webhooks = [...byKind(rendered, "MutatingWebhookConfiguration"), ...byKind(rendered, "ValidatingWebhookConfiguration")].flatMap((c) => list(at(c, "webhooks")));
-      assert.equal(webhooks.length, 3);
+      assert.equal(webhooks.length, 5);
       for (const w of webhooks) assert.equal(at(w, "clientConfig", "caBundle"), "dGVzdC1jYQ==", String(at(w, "name")));
     } finally {
       rmSync(copy, { recursive: true, force: true });

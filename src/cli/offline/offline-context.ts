@@ -2,7 +2,7 @@
  * Offline answers for context entries, as `kyverno test` / `kyverno apply` give them without a cluster:
  * apiCall from mocked responses (test `apiCallResponses`), globalReference from test
  * `globalContextEntries`; everything else is "unavailable" (the entry is not loaded, and a value for
- * the same name may come from a values file instead).
+ * the same name may come from a values file instead; without one the rule is an error naming it).
  */
 import type { JsonValue } from "../../engine/api/json.js";
 import { err, ok, type Result } from "../../engine/api/result.js";
@@ -42,6 +42,8 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
       return v === undefined ? err("unavailable", `global context entry ${name}: ${UNAVAILABLE}`) : ok(v);
     },
     imageData: (reference) => err("unavailable", `image data for ${reference}: no registry access offline`),
+    // A rule reading data nothing gave is an error naming the entry, never a pass on a default.
+    unloadable: "error",
   };
 }
 

@@ -57,7 +57,8 @@ export function compareRow(expected: ExpectedResult, resource: string, responses
   const names = new Set([expected.rule, `autogen-${expected.rule}`, `autogen-cronjob-${expected.rule}`]);
   let verdict: RowVerdict | undefined;
   for (const response of candidates) {
-    const rules = response.rules.filter((r) => names.has(r.rule) && ruleConcerns(response, r, resource));
+    // A kind Bylaw does not run has no rules of its own: its error answers every row naming the policy.
+    const rules = response.rules.filter((r) => (response.policy.unsupportedKind !== undefined || names.has(r.rule)) && ruleConcerns(response, r, resource));
     if (rules.length === 0) {
       verdict ??= { ok: true, actual: null, reason: "Excluded", message: "Excluded" };
       continue;

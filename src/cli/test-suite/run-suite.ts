@@ -66,6 +66,7 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
   const policies = await loadPolicies(spec.policies.map((p) => resolve(dir, p)), engine);
   if (policies.fatal.length > 0) return fail(`${file}: policies: ${policies.fatal.join("; ")}`);
   warnings.push(...policies.warnings);
+  const policyErrors = policies.errors;
   const rdocs = await loadPaths(spec.resources.map((r) => resolve(dir, r)));
   const missing = rdocs.filter((d) => d.error !== undefined);
   if (missing.length > 0) return fail(`${file}: resources: ${missing.map((d) => d.error).join("; ")}`);
@@ -77,7 +78,7 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
   const loadedExceptions = await loadSuiteExceptions(dir, spec.exceptions);
   if (loadedExceptions.errors.length > 0) return fail(`${file}: exceptions: ${loadedExceptions.errors.join("; ")}`);
   warnings.push(...loadedExceptions.warnings);
-  const exceptions = loadedExceptions.exceptions;
+  const exceptions = [...loadedExceptions.exceptions, ...policies.exceptions];
 
   const byOperation = new Map<string, PolicyResponse[]>();
   const responsesFor = (op: string | undefined): PolicyResponse[] => {
@@ -99,7 +100,7 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
       rows.push(row(idPrefix, i, expected, resource, verdict));
     }
   });
-  return { path: dir, file, name: spec.name, warnings, results: rows };
+  return { path: dir, file, name: spec.name, warnings, ...(policyErrors.length > 0 ? { policyErrors } : {}), results: rows };
 }
 
 function evaluateAll(engine: Engine, policies: readonly CompiledPolicy[], resources: readonly Resource[], values: ValuesSpec, userInfo: RequestUserInfo | undefined, op: Operation | undefined, existing: ExistingResources, exceptions: readonly CompiledException[]): PolicyResponse[] {

@@ -23,5 +23,10 @@ export interface SuiteResult {
   /** Set when the suite could not run (bad test file, missing file, …); every row then fails with it. */
   readonly error?: string;
   readonly warnings: readonly string[];
+  /**
+   * Problems in the suite's policy files (YAML errors, invalid policies, non-policy documents), each
+   * naming the file, document and field. The suite's other rows still run; `bylaw test` exits 2.
+   */
+  readonly policyErrors?: readonly string[];
   readonly results: readonly RowResult[];
 }

@@ -1,8 +1,9 @@
 /**
  * Load a rule's (or foreach's) context entries, in order, into a copy of the JSON context.
- * Later entries see earlier ones. Sources outside the engine come through the ContextSources port;
- * a port answer of kind "unavailable" means "not loaded here" (as Kyverno's CLI does without a
- * cluster), so a later reference to the name fails as a missing variable would.
+ * Later entries see earlier ones. Sources outside the engine come through the ContextSources port.
+ * An entry the port cannot load (as Kyverno's CLI without a cluster) is left to a value for its
+ * name from a values file; without one it is an error naming the entry when the ports say
+ * `unloadable: "error"` (Bylaw's CLI and webhook), and always for imageRegistry entries.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
@@ -26,13 +27,17 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
   if (entry.variable) return loadVariable(entry.variable, scope);
   const ports = scope.fnctx.ports.context;
   const kind = entry.configMap ? "configMap" : entry.apiCall ? "apiCall" : entry.imageRegistry ? "imageRegistry" : entry.globalReference ? "globalReference" : undefined;
-  if (kind !== undefined && !ports.canLoad(kind)) return ok(undefined);
+  // Nothing answers this kind here (or not this entry): a value for the name (a values file)
+  // stands in for it; without one the rule would need data Bylaw cannot get.
+  const notLoaded = (): Result<JsonValue | undefined> => (kind === undefined ? ok(undefined) : unloaded(kind, entry.name, scope));
+  if (kind !== undefined && !ports.canLoad(kind)) return notLoaded();
   if (entry.configMap) {
     const name = substituteString(entry.configMap.name, scope);
     if (!name.ok) return name;
     const ns = substituteString(entry.configMap.namespace ?? "", scope);
     if (!ns.ok) return ns;
-    return unavailableIsSkip(ports.configMap(String(ns.value ?? ""), String(name.value ?? "")));
+    const answer = ports.configMap(String(ns.value ?? ""), String(name.value ?? ""));
+    return !answer.ok && answer.error.kind === "unavailable" ? notLoaded() : answer;
   }
   if (entry.apiCall) {
     const call = substituteAll(entry.apiCall as unknown as JsonValue, scope);
@@ -47,7 +52,7 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
       ...(c["data"] !== undefined ? { data: c["data"] } : {}),
     });
     if (!answer.ok) {
-      if (answer.error.kind === "unavailable") return ok(undefined);
+      if (answer.error.kind === "unavailable") return notLoaded();
       if (entry.apiCall.default !== undefined) return ok(entry.apiCall.default);
       return answer;
     }
@@ -55,22 +60,42 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
   }
   if (entry.globalReference) {
     const answer = ports.globalReference(entry.globalReference.name);
-    if (!answer.ok) return answer.error.kind === "unavailable" ? ok(undefined) : answer;
+    if (!answer.ok) return answer.error.kind === "unavailable" ? notLoaded() : answer;
     return applyJmesPath(answer.value, entry.globalReference.jmesPath, undefined, scope);
   }
   if (entry.imageRegistry) {
     const ref = substituteString(entry.imageRegistry.reference, scope);
     if (!ref.ok) return ref;
     const answer = ports.imageData(String(ref.value ?? ""));
-    if (!answer.ok) return answer.error.kind === "unavailable" ? ok(undefined) : answer;
+    if (!answer.ok) return answer.error.kind === "unavailable" ? notLoaded() : answer;
     return applyJmesPath(answer.value, entry.imageRegistry.jmesPath, undefined, scope);
   }
   return ok(undefined);
 }
 
-function unavailableIsSkip(r: Result<JsonValue>): Result<JsonValue | undefined> {
-  if (!r.ok && r.error.kind === "unavailable") return ok(undefined);
-  return r;
+function hasValue(data: JsonObject, dotted: string): boolean {
+  let at: JsonValue | undefined = data;
+  for (const part of dotted.split(".")) {
+    if (!isObject(at)) return false;
+    at = at[part];
+  }
+  return at !== undefined;
+}
+
+const SOURCES = { configMap: "ConfigMap", apiCall: "API call", globalReference: "global context entry", imageRegistry: "image registry" } as const;
+
+/**
+ * An entry no port loaded. With a value for its name already in the context (a values file) the
+ * value stands. Otherwise it is an error naming the entry (imageRegistry always; other kinds unless
+ * the ports say `unloadable: "skip"`, Kyverno's CLI behaviour, which leaves the name unset).
+ */
+function unloaded(kind: keyof typeof SOURCES, name: string, scope: SubstitutionScope): Result<JsonValue | undefined> {
+  if (hasValue(scope.data, name)) return ok(undefined);
+  if (kind === "imageRegistry") {
+    return err("unsupported", `imageRegistry context entries (image registry data) are not supported by Bylaw yet: no registry access; give a value for ${JSON.stringify(name)} in a values file to evaluate the rule`);
+  }
+  if (scope.fnctx.ports.context.unloadable === "skip") return ok(undefined);
+  return err("unavailable", `${kind} context entries cannot be loaded here (no ${SOURCES[kind]} data: Bylaw reads no cluster yet); offline, give a value for ${JSON.stringify(name)} in a values file (or an apiCallResponses / globalContextEntries mock in a test)`);
 }
 
 function loadVariable(v: NonNullable<ContextEntry["variable"]>, scope: SubstitutionScope): Result<JsonValue | undefined> {

@@ -5,6 +5,7 @@
 import type { FailureAction, FailureActionOverride } from "../api/policy.js";
 import { evaluateSelector } from "../match/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import { verifyImagesAction } from "../policy/static-action.js";
 import { wildcardMatch } from "../values/wildcard.js";
 
 export function effectiveAction(policy: CompiledPolicy, ruleName: string, namespace: string, namespaceLabels: Readonly<Record<string, string>> = {}): "Audit" | "Enforce" {
@@ -14,7 +15,7 @@ export function effectiveAction(policy: CompiledPolicy, ruleName: string, namesp
   // Most rules' action is known at compile time (no overrides that depend on the namespace).
   if (compiled?.action !== undefined) return compiled.action;
   const v = compiled?.rule.validate;
-  const action = fromOverrides(v?.failureActionOverrides, namespace, namespaceLabels) ?? v?.failureAction
+  const action = fromOverrides(v?.failureActionOverrides, namespace, namespaceLabels) ?? v?.failureAction ?? (compiled === undefined ? undefined : verifyImagesAction(compiled.rule))
     ?? fromOverrides(policy.document.spec.validationFailureActionOverrides, namespace, namespaceLabels) ?? policy.document.spec.validationFailureAction ?? "Audit";
   return action.toLowerCase() === "enforce" ? "Enforce" : "Audit";
 }

@@ -30,6 +30,10 @@ export function generatePolicy(policy: CompiledPolicy, request: EngineRequest, e
       results.push(scope.result);
       continue;
     }
+    if (compiled.unsupported !== undefined) {
+      results.push(ruleResult(compiled.name, "Generation", "error", compiled.unsupported));
+      continue;
+    }
     results.push(runGenerate(policy, compiled, generate, scope.vars, request, existing));
   }
   return { policy, resource: request.resource, rules: results };

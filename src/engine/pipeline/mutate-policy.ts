@@ -35,7 +35,8 @@ export function mutatePolicy(policy: CompiledPolicy, request: EngineRequest, env
     if (!ruleMatches(compiled, matchReq)) continue;
     if (isMutateExisting(compiled)) {
       const scope = ruleScope(policy, compiled, setDotted(base, "request.object", current), operation, env, request, "Mutation");
-      results.push(...(scope.ok ? mutateTargets(policy, compiled, scope.vars, existing) : [scope.result]));
+      if (scope.ok && compiled.unsupported !== undefined) results.push(ruleResult(compiled.name, "Mutation", "error", compiled.unsupported));
+      else results.push(...(scope.ok ? mutateTargets(policy, compiled, scope.vars, existing) : [scope.result]));
       continue;
     }
     if (tooDeep) {
@@ -54,6 +55,7 @@ function mutateGuarded(policy: CompiledPolicy, compiled: CompiledRule, base: Jso
   try {
     const scope = ruleScope(policy, compiled, base, operation, env, request, "Mutation");
     if (!scope.ok) return { result: scope.result, resource: current };
+    if (compiled.unsupported !== undefined) return { result: ruleResult(compiled.name, "Mutation", "error", compiled.unsupported), resource: current };
     const out = runMutation(compiled.rule.mutate ?? {}, { ruleName: compiled.name, resource: current, vars: scope.vars, jsonPatches: policy.jsonPatches });
     return { result: ruleResult(compiled.name, "Mutation", out.status, out.message), resource: out.status === "pass" ? out.resource : current };
   } catch (e) {

@@ -9,7 +9,7 @@ import { effectiveAction } from "./failure-action.js";
 import type { RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
 import { requestBase } from "./request-base.js";
-import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
@@ -30,7 +30,7 @@ export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, e
     matchRequests.set(policy.namespace, matchCtx);
   }
   for (const compiled of policy.rules) {
-    if (compiled.rule.validate === undefined) continue;
+    if (!isValidatePhaseRule(compiled)) continue;
     if (!ruleMatchesOnce(compiled, matchCtx)) continue;
     if (tooDeep) {
       results = add(results, { rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
@@ -83,14 +83,15 @@ function evaluateGuarded(policy: CompiledPolicy, compiled: CompiledRule, base: J
 
 function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: EngineRequest["operation"], env: EngineEnv, request: EngineRequest): RuleResult | undefined {
   const name = compiled.name;
+  const type = compiled.rule.validate === undefined ? "ImageVerify" : "Validation";
+  const scope = ruleScope(policy, compiled, base, operation, env, request, type);
+  if (!scope.ok) return scope.result;
+  // Matched, not excepted, preconditions met: a rule Bylaw cannot run answers with an error.
+  if (compiled.unsupported !== undefined) return ruleResult(name, type, "error", compiled.unsupported);
   const validate = compiled.rule.validate;
   if (validate === undefined) return undefined;
-  const scope = ruleScope(policy, compiled, base, operation, env, request, "Validation");
-  if (!scope.ok) return scope.result;
   const vars = scope.vars;
   if (validate.podSecurity !== undefined) return podSecurityRule(compiled, operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource, scope.exceptions ?? []);
-  if (validate.cel !== undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.cel (CEL expressions) is not supported by Bylaw yet`);
-  if (validate.manifests !== undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.manifests (signed manifests) is not supported by Bylaw yet`);
   const target = operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource;
   const passed = compiled.validatePass;
   const outcome = runValidation(validate, validate.message, { ruleName: name, target, vars, patterns: policy.patterns, passed }, 0);

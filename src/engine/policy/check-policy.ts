@@ -7,6 +7,7 @@ import type { ContextEntry, PolicyDocument, Rule } from "../api/policy.js";
 import { problem, warning, type PolicyProblem } from "./problem.js";
 import { checkRuleConditions } from "./check-conditions.js";
 import { checkGenerateRule, checkMutate } from "./check-mutate-generate.js";
+import { checkDeprecatedFields } from "./check-deprecated.js";
 import { matchBlockProblems } from "../match/index.js";
 
 const RULE_TYPES = ["validate", "mutate", "generate", "verifyImages"] as const;
@@ -20,9 +21,7 @@ export function checkPolicy(policy: PolicyDocument): PolicyProblem[] {
   if (policy.kind === "ClusterPolicy" && policy.metadata.namespace) {
     out.push(problem("metadata.namespace", "a ClusterPolicy is cluster-scoped and must not set metadata.namespace; use kind Policy for a namespaced policy"));
   }
-  if (spec["generateExistingOnPolicyUpdate"] !== undefined) {
-    out.push(problem("spec.generateExistingOnPolicyUpdate", "remove the deprecated field spec.generateExistingOnPolicyUpdate; use generate.generateExisting"));
-  }
+  out.push(...checkDeprecatedFields(policy));
   if (spec.admission === false && spec.background === false) {
     out.push(problem("spec", "spec.admission and spec.background cannot both be false: the policy would never run"));
   }

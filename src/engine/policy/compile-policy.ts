@@ -16,8 +16,12 @@ import type { JmesPathEngine } from "../jmespath/types.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { ExpressionCache, prepareSubstitution } from "../variables/index.js";
 import { checkPolicy } from "./check-policy.js";
+import { unknownFields } from "./known-fields.js";
 import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
-import { parsePolicy } from "./parse-policy.js";
+import { parsePolicy, policyKindOf } from "./parse-policy.js";
+import { compileUnsupportedKind } from "./unsupported-kind.js";
+import { isPolicyExceptionDocument } from "../exceptions/document-kind.js";
+import { unsupportedFeatures } from "./unsupported.js";
 import { problem, type PolicyProblem } from "./problem.js";
 
 export type CompileOutcome = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
@@ -35,10 +39,15 @@ export function compilePolicy(doc: JsonValue, jmespath: JmesPathEngine): Compile
 }
 
 function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcome {
+  if (isPolicyExceptionDocument(doc) === "kyverno") {
+    return { ok: false, problems: [problem("kind", "a kyverno.io PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)")] };
+  }
+  const kind = policyKindOf(doc);
+  if (kind.kind === "other-policy") return compileUnsupportedKind(doc, kind.name, jmespath);
   const parsed = parsePolicy(doc);
   if (!parsed.policy) return { ok: false, problems: parsed.problems };
   const policy = parsed.policy;
-  const problems = checkPolicy(policy);
+  const problems = [...unknownFields(doc), ...checkPolicy(policy)];
   const cache = new ExpressionCache(jmespath);
   const patterns = new PatternCache();
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));
@@ -57,6 +66,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
       }
     }
     const pass = rule.validate === undefined ? undefined : validatePass(rule.name);
+    const unsupported = unsupportedFeatures(policy, rule);
     // Every rule has the same fields, in the same order: one object shape for the hot loops.
     return {
       rule,
@@ -66,7 +76,8 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
       action: staticAction(policy, rule),
       podSecurity,
       validatePass: pass,
-      fastPass: fastPassOf(rule, pass?.result, patterns),
+      fastPass: unsupported === undefined ? fastPassOf(rule, pass?.result, patterns) : undefined,
+      unsupported,
     };
   });
   rules.forEach((r, i) => {

@@ -24,6 +24,11 @@ export interface CompiledRule {
   readonly validatePass: ValidatePass | undefined;
   /** For a pattern rule that needs no variable scope, its pass (and plain failures) without one (pipeline/fast-pass.ts). */
   readonly fastPass: FastPass | undefined;
+  /**
+   * Set when the rule uses a feature Bylaw does not run yet (policy/unsupported.ts): the message of
+   * the `error` result every matched resource gets. Decided at compile time, never re-checked.
+   */
+  readonly unsupported: string | undefined;
 }
 
 export interface CompiledPolicy {
@@ -42,6 +47,11 @@ export interface CompiledPolicy {
   readonly category?: string;
   readonly warnings: readonly PolicyProblem[];
   /**
+   * For a policy kind Bylaw does not run yet (policy/unsupported-kind.ts), the kind's name: the policy
+   * has one match-all rule whose result is an error. Whatever rule a test row names, that error is its answer.
+   */
+  readonly unsupportedKind?: string;
+  /**
    * Whether any string of the policy's rules mentions `images`: only then is the request's image
    * data built for it (a policy that never names `images` cannot read the variable).
    */
@@ -51,8 +61,17 @@ export interface CompiledPolicy {
   readonly jsonPatches: JsonPatchCache;
 }
 
+/**
+ * Whether the rule runs in the validate phase: validate rules, and verifyImages rules, whose checks
+ * (required, verifyDigest, signatures) decide admission. Bylaw does not verify images yet, so a
+ * verifyImages rule answers there with its `unsupported` error.
+ */
+export function isValidatePhaseRule(r: CompiledRule): boolean {
+  return r.rule.validate !== undefined || r.rule.verifyImages !== undefined;
+}
+
 export function hasValidateRules(p: CompiledPolicy): boolean {
-  return p.rules.some((r) => r.rule.validate !== undefined);
+  return p.rules.some(isValidatePhaseRule);
 }
 
 export function hasMutateRules(p: CompiledPolicy): boolean {

@@ -29,6 +29,11 @@ describe("resolvePlain (go-yaml v2 / YAML 1.1 rules)", () => {
     assert.equal(value("0x1F"), 31);
     assert.equal(value("-0x1f"), -31);
     assert.equal(value("0b101"), 5);
+    // go-yaml v2 (so kubectl) parses what follows "0b" as a signed base-2 int
+    assert.equal(value("0b-101"), -5);
+    assert.equal(value("0b+1_01"), 5);
+    assert.deepEqual(resolvePlain("0B-101"), { kind: "str", value: "0B-101" });
+    assert.deepEqual(resolvePlain("-0b-101"), { kind: "str", value: "-0b-101" });
     assert.equal(value("1_000_000"), 1000000);
     assert.deepEqual(resolvePlain("0777"), { kind: "int", value: 511, text: "511" });
   });

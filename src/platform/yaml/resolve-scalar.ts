@@ -35,6 +35,7 @@ const WORDS: ReadonlyMap<string, GoScalar> = new Map<string, GoScalar>([
 const HINT_WORD = "yYnNtTfFoO~";
 const INT_RE = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/;
 const FLOAT_RE = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+const SIGNED_BINARY_RE = /^0b[-+][01]+$/;
 const DOT_FLOAT_RE = /^\.[0-9]+(?:[eE][-+]?[0-9]+)?$/;
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
@@ -68,6 +69,12 @@ function resolveNumber(text: string): GoScalar | undefined {
     if (big > 0n && big <= UINT64_MAX && plain[0] !== "+") return { kind: "uint", value: Number(big) };
   }
   if (FLOAT_RE.test(plain)) return finiteFloat(plain);
+  // go-yaml v2's last try: after "0b" it parses the rest as a base-2 int, which may carry a sign (0b-101 is -5)
+  if (SIGNED_BINARY_RE.test(plain)) {
+    const magnitude = BigInt(`0b${plain.slice(3)}`);
+    const big = plain[2] === "-" ? -magnitude : magnitude;
+    if (big >= INT64_MIN && big <= INT64_MAX) return { kind: "int", value: Number(big), text: big.toString() };
+  }
   return undefined;
 }
 

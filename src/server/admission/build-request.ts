@@ -6,6 +6,9 @@
  * The rule context's `request` carries the review's own fields (uid, kind, resource, name,
  * namespace, dryRun, options, userInfo.extra) over the engine's defaults.
  * Namespace labels follow Kyverno's webhook: none for a Namespace itself or a cluster-scoped object.
+ * The kind matched is the request's GVK (`request.kind`, or for a subresource the kind of the
+ * top-level resource `request.resource` names), as Kyverno takes it from the request and API
+ * discovery: an object whose body claims another kind is still matched as what the API server says.
  */
 import type { JsonObject, JsonValue } from "../../engine/api/json.js";
 import { resourceKind, resourceName, resourceNamespace, type RequestUserInfo } from "../../engine/api/resource.js";
@@ -27,13 +30,15 @@ export interface AdmissionSubject extends ReviewFacts {
    * them: from the object alone (a PodExecOptions has no metadata, so `PodExecOptions//`).
    */
   readonly objectId: ResourceId;
-  /** Kind, namespace and name for logs and metrics, falling back to the review's own name and namespace. */
+  /** The request's kind, and the namespace and name for logs and metrics (falling back to the review's own name and namespace). */
   readonly kind: string;
   readonly namespace: string;
   readonly name: string;
   /** The review's operation (with kind, namespace and dryRun: the labels of its rule results). */
   readonly operation: string;
   readonly dryRun: boolean;
+  /** The request's namespace when the cluster facts do not know it (its labels are unknown). */
+  readonly unknownNamespace?: string;
 }
 
 /** The exceptions a review honours: the loaded ones, and the namespaces they may live in. */
@@ -51,11 +56,12 @@ export function exceptionsOf(deps: AdmissionDeps): RequestExceptions | undefined
 export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFacts, policies: readonly CompiledPolicy[], exceptions?: RequestExceptions): AdmissionSubject {
   const isDelete = request.operation === "DELETE";
   const sent = (isDelete ? request.oldObject : request.object) ?? {};
-  const kind = resourceKind(sent) || request.kind.kind;
+  const kind = request.kind.kind;
   const namespace = resourceNamespace(sent) || (request.namespace ?? "");
   const name = resourceName(sent) || (request.name ?? "");
-  const asKind = topLevelKind(request, resourceKind(sent), policies) ?? (resourceKind(sent) === "" ? request.kind : undefined);
-  const view = (o: JsonObject): JsonObject => (asKind === undefined ? o : withKind(o, asKind));
+  // The kind matched is the request's (the API server's), never the one the object's body claims.
+  const asKind = topLevelKind(request, request.kind.kind, policies) ?? request.kind;
+  const view = (o: JsonObject): JsonObject => (hasKind(o, asKind) ? o : withKind(o, asKind));
   const roles = cluster.roles({ username: request.userInfo.username, groups: request.userInfo.groups });
   const userInfo: RequestUserInfo = {
     username: request.userInfo.username,
@@ -67,30 +73,52 @@ export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFact
   };
   const old = isDelete ? view(sent) : request.operation === "UPDATE" && request.oldObject ? view(request.oldObject) : undefined;
   const dryRun = request.dryRun === true;
+  const ns = namespaceLabels(request, cluster, namespace);
   const engineRequest: EngineRequest = {
     resource: isDelete ? {} : view(sent),
     ...(old !== undefined ? { oldResource: old } : {}),
     operation: request.operation,
     userInfo,
     ...(request.subResource ? { subresource: request.subResource } : {}),
-    namespaceLabels: namespaceLabels(request, cluster, namespace),
+    namespaceLabels: ns.labels,
     variables: { request: requestContext(request, userInfo, name, dryRun) },
     ...(exceptions !== undefined ? { exceptions: exceptions.exceptions } : {}),
     ...(exceptions?.namespaces !== undefined ? { exceptionNamespaces: exceptions.namespaces } : {}),
   };
-  const objectId: ResourceId = { kind, namespace: resourceNamespace(sent), name: resourceName(sent) };
-  return { engineRequest, object: sent, objectId, kind, namespace, name, operation: request.operation, dryRun };
+  const objectId: ResourceId = { kind: resourceKind(sent) || kind, namespace: resourceNamespace(sent), name: resourceName(sent) };
+  const subject: AdmissionSubject = { engineRequest, object: sent, objectId, kind, namespace, name, operation: request.operation, dryRun };
+  return ns.unknown === undefined ? subject : { ...subject, unknownNamespace: ns.unknown };
 }
 
-function namespaceLabels(request: AdmissionRequestJson, cluster: ClusterFacts, namespace: string): Readonly<Record<string, string>> {
+/**
+ * The labels of the request's namespace, and the namespace when the cluster facts do not know it:
+ * its labels are then only `kubernetes.io/metadata.name`, which the API server always sets, and a
+ * rule selecting by any other label cannot be evaluated (namespace-facts.ts).
+ */
+function namespaceLabels(request: AdmissionRequestJson, cluster: ClusterFacts, namespace: string): { labels: Readonly<Record<string, string>>; unknown?: string } {
   const ns = request.namespace || namespace;
-  if (request.kind.kind === "Namespace" || ns === "") return {};
-  return cluster.namespaceLabels(ns);
+  if (request.kind.kind === "Namespace" || ns === "") return NO_LABELS;
+  const labels = cluster.namespaceLabels(ns);
+  return labels !== undefined ? { labels } : { labels: { [NAME_LABEL]: ns }, unknown: ns };
 }
 
-/** The object with the apiVersion/kind it is matched as (filled in when missing, or the parent kind of a subresource). */
+const NAME_LABEL = "kubernetes.io/metadata.name";
+const NO_LABELS = { labels: {} };
+
+function hasKind(o: JsonObject, gvk: GroupVersionKindJson): boolean {
+  return o["kind"] === gvk.kind && o["apiVersion"] === apiVersionOf(gvk);
+}
+
+function apiVersionOf(gvk: GroupVersionKindJson): string {
+  return gvk.group === "" ? gvk.version : `${gvk.group}/${gvk.version}`;
+}
+
+/**
+ * The object with the apiVersion/kind it is matched as: the request's GVK (filled in when missing,
+ * replacing whatever the body claims), or the parent kind of a subresource.
+ */
 function withKind(o: JsonObject, gvk: GroupVersionKindJson): JsonObject {
-  return { ...o, apiVersion: gvk.group === "" ? gvk.version : `${gvk.group}/${gvk.version}`, kind: gvk.kind };
+  return { ...o, apiVersion: apiVersionOf(gvk), kind: gvk.kind };
 }
 
 /** `request` in the rule context: the review's fields, as Kyverno adds the whole AdmissionRequest. */

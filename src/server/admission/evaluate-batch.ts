@@ -10,6 +10,7 @@ import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { AdmissionDeps } from "../types.js";
 import type { AdmissionSubject } from "./build-request.js";
 import { evaluationError, type Deadline } from "./deadline.js";
+import { withNamespaceFacts } from "./namespace-facts.js";
 import { recordRules } from "./record.js";
 import type { AdmissionRequestJson } from "./types.js";
 
@@ -75,7 +76,7 @@ const NOTHING: Evaluation = { responses: [], left: [] };
 
 function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, subject: AdmissionSubject): PolicyResponse {
   try {
-    return deps.engine.validate(policy, subject.engineRequest);
+    return withNamespaceFacts(policy, subject, "Validation", (p) => deps.engine.validate(p, subject.engineRequest));
   } catch (e) {
     return evaluationError(policy, subject.object, "Validation", e);
   }

@@ -7,13 +7,13 @@ import type { AdmissionDeps, AdmissionOutcome } from "../types.js";
 import { parseReview } from "./parse-review.js";
 import { outcomeOf, recordOutcome } from "./record.js";
 import { allowed, badRequest, denied } from "./response.js";
-import type { AdmissionRequestJson, HandlerResult, WebhookMode } from "./types.js";
+import { modeOf, type AdmissionRequestJson, type HandlerResult, type WebhookSelector } from "./types.js";
 
 export function guarded(
   body: unknown,
   deps: AdmissionDeps,
   webhook: AdmissionOutcome["webhook"],
-  mode: WebhookMode | undefined,
+  mode: WebhookSelector | undefined,
   handle: (request: AdmissionRequestJson) => HandlerResult,
 ): HandlerResult {
   const parsed = parseReview(body);
@@ -27,10 +27,10 @@ export function guarded(
 }
 
 /** The answer to a review whose handling failed unexpectedly: denied, or allowed with a warning through an `ignore` webhook. */
-export function internalError(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: AdmissionOutcome["webhook"], mode: WebhookMode | undefined, e: unknown): HandlerResult {
+export function internalError(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: AdmissionOutcome["webhook"], mode: WebhookSelector | undefined, e: unknown): HandlerResult {
   const reason = e instanceof Error ? e.message : String(e);
   const message = `bylaw: internal error while handling the ${webhook} request: ${reason}`;
-  const allow = mode === "ignore";
+  const allow = modeOf(mode) === "ignore";
   recordOutcome(deps, outcomeOf(request, undefined, webhook, { allowed: allow, durationSeconds: 0, warnings: allow ? 1 : 0 }));
   return { status: 200, body: allow ? allowed(request.uid, [message]) : denied(request.uid, message) };
 }

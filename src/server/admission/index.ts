@@ -19,5 +19,7 @@ export type {
   GroupVersionResourceJson,
   HandlerResult,
   UserInfoJson,
+  WebhookGroup,
   WebhookMode,
+  WebhookSelector,
 } from "./types.js";

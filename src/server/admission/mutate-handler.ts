@@ -23,16 +23,17 @@ import { deadlineDenial, evaluateSafely, startDeadline } from "./deadline.js";
 import { guarded } from "./guard.js";
 import { failurePolicyOf } from "./policy-traits.js";
 import { mutatePlanOf } from "./plans.js";
+import { withNamespaceFacts } from "./namespace-facts.js";
 import { outcomeOf, recordOutcome, recordRules } from "./record.js";
 import { denied, patched } from "./response.js";
-import type { AdmissionRequestJson, HandlerResult, WebhookMode } from "./types.js";
+import type { AdmissionRequestJson, HandlerResult, WebhookSelector } from "./types.js";
 import { warningMessages } from "./warnings.js";
 
-export function handleMutate(body: unknown, deps: AdmissionDeps, webhook?: WebhookMode): HandlerResult {
+export function handleMutate(body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult {
   return guarded(body, deps, "mutate", webhook, (request) => mutateReview(request, deps, webhook));
 }
 
-function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookMode | undefined): HandlerResult {
+function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookSelector | undefined): HandlerResult {
   const deadline = startDeadline(deps);
   if (request.operation === "DELETE" || request.operation === "CONNECT") {
     recordOutcome(deps, outcomeOf(request, undefined, "mutate", { allowed: true, durationSeconds: deadline.elapsed(), patchOps: 0, warnings: 0 }));
@@ -56,7 +57,7 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
       break;
     }
     const t0 = deps.now();
-    const response = evaluateSafely(policy, current, "Mutation", () => deps.engine.mutate(policy, { ...subject.engineRequest, resource: current }));
+    const response = evaluateSafely(policy, current, "Mutation", () => withNamespaceFacts(policy, subject, "Mutation", (p) => deps.engine.mutate(p, { ...subject.engineRequest, resource: current })));
     recordRules(deps, subject, response, "mutate", deps.now() - t0);
     if (response.rules.length > 0) responses.push(response);
     const failed = response.rules.filter((r) => r.status === "fail" || r.status === "error");

@@ -7,7 +7,7 @@ import { hasValidateRules, type CompiledPolicy } from "../../engine/policy/compi
 import { isMutateExisting } from "../../engine/pipeline/mutate-policy.js";
 import type { AdmissionDeps, PolicySnapshot } from "../types.js";
 import { appliesAtAdmission, emitsWarning, hasEnforceAction, servedBy } from "./policy-traits.js";
-import type { WebhookMode } from "./types.js";
+import type { WebhookSelector } from "./types.js";
 
 export interface ValidatePlan {
   /** Every policy the validate webhook serves (for the subresource kind lookup). */
@@ -25,28 +25,34 @@ export interface MutatePlan {
   readonly policies: readonly CompiledPolicy[];
 }
 
-type Mode = WebhookMode | "all";
+/** A plan cache key: "all", a bare mode, or `fail/20` (a group; `*` marks the default one). */
+type Mode = string;
+
+function keyOf(webhook: WebhookSelector | undefined): Mode {
+  if (webhook === undefined) return "all";
+  return typeof webhook === "string" ? webhook : `${webhook.mode}/${webhook.timeoutSeconds}${webhook.isDefault ? "*" : ""}`;
+}
 
 /** A cache of plans per snapshot; one per server (kept in AdmissionDeps.plans). */
 export class AdmissionPlans {
   private readonly validate = new WeakMap<PolicySnapshot, Map<Mode, ValidatePlan>>();
   private readonly mutate = new WeakMap<PolicySnapshot, Map<Mode, MutatePlan>>();
 
-  validatePlan(snapshot: PolicySnapshot, webhook: WebhookMode | undefined): ValidatePlan {
-    return cached(this.validate, snapshot, webhook ?? "all", () => buildValidatePlan(snapshot.policies, webhook));
+  validatePlan(snapshot: PolicySnapshot, webhook: WebhookSelector | undefined): ValidatePlan {
+    return cached(this.validate, snapshot, keyOf(webhook), () => buildValidatePlan(snapshot.policies, webhook));
   }
 
-  mutatePlan(snapshot: PolicySnapshot, webhook: WebhookMode | undefined): MutatePlan {
-    return cached(this.mutate, snapshot, webhook ?? "all", () => buildMutatePlan(snapshot.policies, webhook));
+  mutatePlan(snapshot: PolicySnapshot, webhook: WebhookSelector | undefined): MutatePlan {
+    return cached(this.mutate, snapshot, keyOf(webhook), () => buildMutatePlan(snapshot.policies, webhook));
   }
 }
 
-export function validatePlanOf(deps: AdmissionDeps, webhook: WebhookMode | undefined): ValidatePlan {
+export function validatePlanOf(deps: AdmissionDeps, webhook: WebhookSelector | undefined): ValidatePlan {
   const snapshot = deps.policies();
   return deps.plans !== undefined ? deps.plans.validatePlan(snapshot, webhook) : buildValidatePlan(snapshot.policies, webhook);
 }
 
-export function mutatePlanOf(deps: AdmissionDeps, webhook: WebhookMode | undefined): MutatePlan {
+export function mutatePlanOf(deps: AdmissionDeps, webhook: WebhookSelector | undefined): MutatePlan {
   const snapshot = deps.policies();
   return deps.plans !== undefined ? deps.plans.mutatePlan(snapshot, webhook) : buildMutatePlan(snapshot.policies, webhook);
 }
@@ -65,7 +71,7 @@ function cached<P>(store: WeakMap<PolicySnapshot, Map<Mode, P>>, snapshot: Polic
   return plan;
 }
 
-function buildValidatePlan(all: readonly CompiledPolicy[], webhook: WebhookMode | undefined): ValidatePlan {
+function buildValidatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelector | undefined): ValidatePlan {
   const policies = all.filter((p) => hasValidateRules(p) && appliesAtAdmission(p) && servedBy(p, webhook));
   const enforceClass: CompiledPolicy[] = [];
   const auditWarn: CompiledPolicy[] = [];
@@ -74,7 +80,7 @@ function buildValidatePlan(all: readonly CompiledPolicy[], webhook: WebhookMode 
   return { policies, enforceClass, auditWarn, auditOnly };
 }
 
-function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookMode | undefined): MutatePlan {
+function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelector | undefined): MutatePlan {
   const policies: CompiledPolicy[] = [];
   for (const policy of all) {
     if (!appliesAtAdmission(policy) || !servedBy(policy, webhook)) continue;

@@ -6,7 +6,12 @@
 import { isObject } from "../../engine/api/json.js";
 import type { FailureAction, FailureActionOverride } from "../../engine/api/policy.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { WebhookMode } from "./types.js";
+import { verifyImagesAction } from "../../engine/policy/static-action.js";
+import type { WebhookGroup, WebhookSelector } from "./types.js";
+
+/** The webhook timeouts the API server accepts, in seconds. */
+export const MIN_TIMEOUT_SECONDS = 1;
+export const MAX_TIMEOUT_SECONDS = 30;
 
 /** `webhookConfiguration.failurePolicy`, else the deprecated `spec.failurePolicy`, else Fail. */
 export function failurePolicyOf(policy: CompiledPolicy): "Fail" | "Ignore" {
@@ -16,10 +21,37 @@ export function failurePolicyOf(policy: CompiledPolicy): "Fail" | "Ignore" {
   return value === "Ignore" ? "Ignore" : "Fail";
 }
 
-/** `/validate/fail` serves the Fail policies, `/validate/ignore` the Ignore ones; no mode serves all. */
-export function servedBy(policy: CompiledPolicy, mode: WebhookMode | undefined): boolean {
-  if (mode === undefined) return true;
-  return failurePolicyOf(policy) === (mode === "fail" ? "Fail" : "Ignore");
+/**
+ * Whether a webhook serves a policy. A group (webhook-groups.ts: `/validate/fail`,
+ * `/validate/ignore/timeout-20s`, …) serves the policies of its failurePolicy and timeout; a bare
+ * mode serves every policy of that failurePolicy; no mode (`/validate`, `/mutate`) serves all.
+ */
+export function servedBy(policy: CompiledPolicy, webhook: WebhookSelector | undefined): boolean {
+  if (webhook === undefined) return true;
+  if (typeof webhook === "object") return groupServes(webhook, policy);
+  return failurePolicyOf(policy) === (webhook === "fail" ? "Fail" : "Ignore");
+}
+
+/** The timeout a policy sets and the field it is written in; undefined when it sets none. */
+export function declaredTimeout(policy: CompiledPolicy): { readonly value: unknown; readonly field: string } | undefined {
+  const spec = policy.document.spec;
+  const configured = isObject(spec.webhookConfiguration) ? spec.webhookConfiguration["timeoutSeconds"] : undefined;
+  if (configured !== undefined && configured !== null) return { value: configured, field: "spec.webhookConfiguration.timeoutSeconds" };
+  const legacy = spec["webhookTimeoutSeconds"];
+  if (legacy !== undefined && legacy !== null) return { value: legacy, field: "spec.webhookTimeoutSeconds" };
+  return undefined;
+}
+
+export function isValidTimeout(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= MIN_TIMEOUT_SECONDS && value <= MAX_TIMEOUT_SECONDS;
+}
+
+/** Whether a group's path serves a policy (its failurePolicy, and its timeout or no timeout for the default group). */
+export function groupServes(group: WebhookGroup, policy: CompiledPolicy): boolean {
+  if (failurePolicyOf(policy) !== (group.mode === "fail" ? "Fail" : "Ignore")) return false;
+  const declared = declaredTimeout(policy);
+  if (declared === undefined) return group.isDefault;
+  return isValidTimeout(declared.value) && declared.value === group.timeoutSeconds;
 }
 
 /** `spec.admission: false` keeps a policy out of admission entirely (background only). */
@@ -33,7 +65,8 @@ export function emitsWarning(policy: CompiledPolicy): boolean {
 
 /**
  * Any Enforce action anywhere: spec validationFailureAction or one of its overrides, or a validate
- * rule's failureAction or one of its overrides (autogen rules included). Such a policy is evaluated
+ * rule's failureAction or one of its overrides, or a verifyImages entry's failureAction (autogen rules
+ * included). Such a policy is evaluated
  * before the request is answered and can block it.
  */
 export function hasEnforceAction(policy: CompiledPolicy): boolean {
@@ -41,6 +74,8 @@ export function hasEnforceAction(policy: CompiledPolicy): boolean {
   if (isEnforce(spec.validationFailureAction) || anyEnforce(spec.validationFailureActionOverrides)) return true;
   return policy.rules.some((r) => {
     const v = r.rule.validate;
+    // A verifyImages rule enforces when one of its entries does (spec §2.3).
+    if (isEnforce(verifyImagesAction(r.rule))) return true;
     return v !== undefined && (isEnforce(v.failureAction) || anyEnforce(v.failureActionOverrides));
   });
 }

@@ -81,3 +81,18 @@ export type HandlerResult =
   | { readonly status: 400; readonly body: { readonly error: string } };
 
 export type WebhookMode = "fail" | "ignore";
+
+/** The policies one webhook path serves: one failurePolicy (mode) and one timeout (webhook-groups.ts). */
+export interface WebhookGroup {
+  readonly mode: WebhookMode;
+  readonly timeoutSeconds: number;
+  /** The default group also serves the policies that set no timeout. */
+  readonly isDefault: boolean;
+}
+
+/** What a handler serves: a group, a failurePolicy of any timeout (a bare mode), or everything (undefined). */
+export type WebhookSelector = WebhookMode | WebhookGroup;
+
+export function modeOf(webhook: WebhookSelector | undefined): WebhookMode | undefined {
+  return typeof webhook === "object" ? webhook.mode : webhook;
+}

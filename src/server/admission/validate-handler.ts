@@ -27,10 +27,10 @@ import { failurePolicyOf } from "./policy-traits.js";
 import { validatePlanOf, type ValidatePlan } from "./plans.js";
 import { outcomeOf, recordOutcome } from "./record.js";
 import { allowed, badRequest, denied } from "./response.js";
-import type { AdmissionRequestJson, HandlerResult, WebhookMode } from "./types.js";
+import type { AdmissionRequestJson, HandlerResult, WebhookSelector } from "./types.js";
 import { warningMessages } from "./warnings.js";
 
-export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: WebhookMode): HandlerResult {
+export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult {
   return handleValidateBatch([body], deps, webhook)[0] as HandlerResult;
 }
 
@@ -38,7 +38,7 @@ export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: Web
  * One answer per body, in order. A bad body gets a 400; an unexpected failure answers the reviews
  * it touched per the webhook's mode (guard.ts), and never another review's answer.
  */
-export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook?: WebhookMode): HandlerResult[] {
+export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult[] {
   const answers = new Array<HandlerResult>(bodies.length);
   const requests: { readonly request: AdmissionRequestJson; readonly at: number }[] = [];
   bodies.forEach((body, at) => {

@@ -201,7 +201,9 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
           const labels = {
             policy_validation_mode: p.validationMode, policy_type: p.type, policy_background_mode: p.background,
             policy_namespace: p.namespace, policy_name: p.name,
-            rule_name: boundLabelValue(rule.name), rule_type: ruleType(rule.rule), status_ready: "true",
+            rule_name: boundLabelValue(rule.name), rule_type: ruleType(rule.rule),
+            // A rule Bylaw cannot run (verifyImages, CEL, …) is loaded but not ready: it answers only errors.
+            status_ready: rule.unsupported === undefined ? "true" : "false",
           };
           live.set(Object.values(labels).join("\u001f"), labels);
         }

@@ -29,8 +29,8 @@ export interface ChangeTriggerOptions {
 export interface ChangeTrigger {
   /** Watch exactly these directories from now on. */
   watch(dirs: readonly string[]): void;
-  /** Schedule a (debounced) reload. */
-  poke(): void;
+  /** Schedule a (debounced) reload, after `delayMs` (default: the debounce window). */
+  poke(delayMs?: number): void;
   /** Reload now, after any running reload; resolves when done. */
   run(): Promise<void>;
   close(): Promise<void>;
@@ -72,10 +72,10 @@ export function createChangeTrigger(options: ChangeTriggerOptions): ChangeTrigge
     if (!closed) void start();
   };
 
-  const poke = (): void => {
+  const poke = (delayMs = options.debounceMs): void => {
     if (closed) return;
     if (debounce !== undefined) clearTimeout(debounce);
-    debounce = setTimeout(fire, options.debounceMs);
+    debounce = setTimeout(fire, Math.max(delayMs, options.debounceMs));
   };
 
   const tick = async (): Promise<void> => {

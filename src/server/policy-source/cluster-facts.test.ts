@@ -46,11 +46,11 @@ describe("ClusterFacts parsing", () => {
     assert.equal(parseClusterFacts(HEAD).ok, true);
   });
 
-  test("namespace labels include kubernetes.io/metadata.name, listed or not", () => {
+  test("a listed namespace's labels include kubernetes.io/metadata.name; an unlisted one's are unknown, not empty", () => {
     const facts = parsed({ ...HEAD, namespaces: { prod: { labels: { team: "a" } }, bare: null } });
     assert.deepEqual(facts.namespaceLabels("prod"), { "kubernetes.io/metadata.name": "prod", team: "a" });
     assert.deepEqual(facts.namespaceLabels("bare"), { "kubernetes.io/metadata.name": "bare" });
-    assert.deepEqual(facts.namespaceLabels("other"), { "kubernetes.io/metadata.name": "other" });
+    assert.equal(facts.namespaceLabels("other"), undefined);
     assert.deepEqual(facts.namespaceLabels(""), {}, "cluster-scoped resources have no namespace labels");
   });
 
@@ -131,11 +131,11 @@ describe("ClusterFacts file", () => {
     const { source, next } = await open({ dir: policies, clusterFile: join(facts, "facts.yaml") });
     try {
       assert.equal(source.lastError()?.problems.length, 2);
-      assert.match(source.lastError()?.message ?? "", /^no policies loaded: .*; cluster facts not reloaded.*apiVersion: must be bylaw\.dev\/v1alpha1/);
+      assert.match(source.lastError()?.message ?? "", /^no policies loaded: .*; no cluster facts loaded: .*apiVersion: must be bylaw\.dev\/v1alpha1/);
       writeFileSync(join(policies, "a.yaml"), policyYaml("alpha"));
       await next("loaded");
       assert.equal(source.lastError()?.problems.length, 1);
-      assert.match(source.lastError()?.message ?? "", /^cluster facts not reloaded/);
+      assert.match(source.lastError()?.message ?? "", /^no cluster facts loaded/);
     } finally {
       await source.close();
     }

@@ -18,8 +18,8 @@
  *       clusterRoles: ["edit"]
  *
  * An entry may be empty (`prod:` with nothing under it).
- * Every namespace also carries `kubernetes.io/metadata.name: <name>`, as the API server sets it,
- * whether listed or not (an explicit value in the file wins).
+ * Every listed namespace also carries `kubernetes.io/metadata.name: <name>`, as the API server sets
+ * it (an explicit value in the file wins). An unlisted namespace's labels are unknown.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
 import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
@@ -80,10 +80,13 @@ export function parseClusterFacts(doc: JsonValue): ParsedFacts {
 
 const NO_ROLES: { readonly roles: readonly string[]; readonly clusterRoles: readonly string[] } = Object.freeze({ roles: Object.freeze([]), clusterRoles: Object.freeze([]) });
 
-/** The ClusterFacts view the admission handlers read. */
+/**
+ * The ClusterFacts view the admission handlers read. A namespace the facts do not list has unknown
+ * labels (undefined): a rule that selects by them cannot be evaluated (admission/namespace-facts.ts).
+ */
 export function clusterFactsView(data: ClusterFactsData): ClusterFacts {
   return {
-    namespaceLabels: (namespace) => (namespace === "" ? {} : (data.namespaces.get(namespace) ?? { [NAME_LABEL]: namespace })),
+    namespaceLabels: (namespace) => (namespace === "" ? {} : data.namespaces.get(namespace)),
     roles: (user: Pick<RequestUserInfo, "username" | "groups">) => {
       // Most users and groups have no bindings here: one shared answer, without building sets.
       if (!data.users.has(user.username) && !user.groups.some((g) => data.groups.has(g))) return NO_ROLES;
@@ -98,6 +101,18 @@ export function clusterFactsView(data: ClusterFactsData): ClusterFacts {
       return { roles: [...roles].sort(), clusterRoles: [...clusterRoles].sort() };
     },
   };
+}
+
+/**
+ * The facts before a facts file has loaded: every question throws, so that each review is answered
+ * per its failurePolicy (an error) instead of being evaluated with no labels and no roles.
+ */
+export function unloadedFacts(file: string, reason: () => string | undefined): ClusterFacts {
+  const fail = (): never => {
+    const why = reason();
+    throw new Error(`the cluster facts (${file}) have not loaded${why !== undefined ? ` (${why})` : ""}; no review can be evaluated without them`);
+  };
+  return { namespaceLabels: fail, roles: fail };
 }
 
 function bindingsOf(doc: JsonObject, field: "users" | "groups", problems: PolicyProblem[]): Map<string, RoleBindings> {

@@ -32,10 +32,13 @@ describe("compilePolicySet with PolicyExceptions", () => {
     assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2 (line 11)") && l.includes("spec.exceptions")), lines.join("\n"));
   });
 
-  test("CEL exceptions (policies.kyverno.io) are skipped with a warning", () => {
-    const cel = { apiVersion: "policies.kyverno.io/v1", kind: "PolicyException", metadata: { name: "x", namespace: "n" }, spec: {} };
-    const set = compilePolicySet([doc(policy), doc(cel, 1)], engine);
-    assert.equal(set.ok, true);
-    assert.ok(set.warnings.some((w) => w.includes("not supported")));
+  test("a kind Bylaw does not run yet (CEL exception, ValidatingPolicy, VAP) refuses the set, naming file, document and kind", () => {
+    for (const [apiVersion, kind] of [["policies.kyverno.io/v1", "PolicyException"], ["policies.kyverno.io/v1", "ValidatingPolicy"], ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"]] as const) {
+      const set = compilePolicySet([doc(policy), doc({ apiVersion, kind, metadata: { name: "x", namespace: "n" }, spec: {} }, 1)], engine);
+      assert.equal(set.ok, false);
+      if (set.ok) return;
+      const lines = set.problems.map(describeProblem);
+      assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes(`policy x: kind: `) && l.includes(`${kind}`) && l.includes("is not supported by Bylaw yet")), lines.join("\n"));
+    }
   });
 });

@@ -3,9 +3,10 @@
  * any YAML error, invalid policy or duplicate name makes it a list of problems instead, each
  * naming the file, the document (from 1), its line and the field path.
  *
- * Documents that are not kyverno.io ClusterPolicy/Policy (a kustomization.yaml, a ConfigMap) and
- * policy kinds Bylaw does not run yet are skipped with a warning, as `bylaw apply` does; they
- * do not block the set.
+ * Documents that are not kyverno.io ClusterPolicy/Policy (a kustomization.yaml, a ConfigMap) are
+ * skipped with a warning; they do not block the set. A policy kind Bylaw does not run yet
+ * (ValidatingPolicy, ValidatingAdmissionPolicy, a policies.kyverno.io PolicyException, …) is a
+ * problem: the set is refused rather than served without it.
  */
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../../engine/api/json.js";
@@ -14,11 +15,17 @@ import type { CompileOutcome } from "../../engine/policy/compile-policy.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { compileException, isPolicyExceptionDocument, type CompiledException } from "../../engine/exceptions/index.js";
 import { policyKindOf } from "../../engine/policy/parse-policy.js";
-import { problem } from "../../engine/policy/problem.js";
+import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";
 import type { SourceProblem } from "./types.js";
+
+/**
+ * A policy kind Bylaw does not run yet refuses the set: served, it would enforce nothing while the
+ * operator believes it does. (`bylaw apply` gives each resource an error for it instead.)
+ */
+const NOT_SERVED = (kind: string): string => `${kind} is not supported by Bylaw yet; the webhook cannot enforce it: remove it from the policy folder until Bylaw runs it`;
 
 export interface LoadedSet {
   /** Hash of every document read: an unchanged hash means an unchanged set. */
@@ -43,7 +50,8 @@ export async function readPolicyFiles(files: readonly string[]): Promise<LoadedS
   return { fingerprint: hash.digest("hex"), documents: kept };
 }
 
-export function compilePolicySet(documents: readonly LoadedDocument[], engine: Engine): CompiledSet {
+/** `check` adds problems of a compiled policy that make the set invalid for this server (e.g. an unserved timeout). */
+export function compilePolicySet(documents: readonly LoadedDocument[], engine: Engine, check?: (policy: CompiledPolicy) => readonly PolicyProblem[]): CompiledSet {
   const policies: CompiledPolicy[] = [];
   const exceptions: CompiledException[] = [];
   const problems: SourceProblem[] = [];
@@ -59,7 +67,7 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
     if (d.value === undefined) continue;
     const exceptionKind = isPolicyExceptionDocument(d.value);
     if (exceptionKind === "cel") {
-      warnings.push(`${where}: skipped: PolicyException (policies.kyverno.io) is not supported by Bylaw yet`);
+      problems.push({ ...at, policy: nameOf(d.value), problem: problem("kind", NOT_SERVED("PolicyException (policies.kyverno.io)")) });
       continue;
     }
     if (exceptionKind === "kyverno") {
@@ -78,7 +86,7 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
       continue;
     }
     if (kind.kind === "other-policy") {
-      warnings.push(`${where}: skipped: ${kind.name} is not supported by Bylaw yet`);
+      problems.push({ ...at, policy: nameOf(d.value), problem: problem("kind", NOT_SERVED(kind.name)) });
       continue;
     }
     const outcome = compileSafely(engine, d.value);
@@ -96,6 +104,11 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
       continue;
     }
     seen.set(key, where);
+    const unfit = check?.(compiled) ?? [];
+    if (unfit.length > 0) {
+      for (const p of unfit) problems.push({ ...at, policy: compiled.name, problem: p });
+      continue;
+    }
     for (const w of compiled.warnings) {
       if (w.severity === "warning") warnings.push(`${where}: ${compiled.name}: ${w.path}: ${w.message}`);
     }

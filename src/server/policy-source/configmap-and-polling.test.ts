@@ -51,10 +51,10 @@ describe("directoryPolicySource: Kubernetes ConfigMap volumes", () => {
     volume.publish({ "cluster-facts.yaml": facts("a") });
     const { source, next } = await open({ dir: join(root, "policies"), clusterFile: join(config, "cluster-facts.yaml") });
     try {
-      assert.equal(source.cluster().namespaceLabels("prod")["team"], "a");
+      assert.equal(source.cluster().namespaceLabels("prod")?.["team"], "a");
       volume.publish({ "cluster-facts.yaml": facts("b") }, { "cluster-facts.yaml": "" });
       await next("loaded");
-      assert.equal(source.cluster().namespaceLabels("prod")["team"], "b");
+      assert.equal(source.cluster().namespaceLabels("prod")?.["team"], "b");
     } finally {
       await source.close();
     }

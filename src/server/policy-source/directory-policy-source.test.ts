@@ -124,8 +124,8 @@ describe("directoryPolicySource: loading", () => {
     }
   });
 
-  test("an empty directory is a valid, empty set", async () => {
-    const { source } = await open({ dir: tempTree({}) });
+  test("an empty directory is a valid, empty set only with allowEmpty", async () => {
+    const { source } = await open({ dir: tempTree({}), allowEmpty: true });
     try {
       assert.equal(source.current().generation, 1);
       assert.equal(source.lastError(), undefined);

@@ -9,17 +9,25 @@
  * If the first load fails the promise still resolves: with an empty snapshot, generation 0, and
  * `lastError()` set, so readiness can say why and a later fix is picked up without a restart.
  *
+ * No policies at all is refused like an invalid set (a deleted or broken ConfigMap mount must not
+ * turn enforcement off), unless `allowEmpty`. Files are read only once the tree has been still for
+ * the settle window (settle.ts), so a half-written file is never loaded.
+ *
  * Cluster facts reload the same way and independently. A good facts load emits "loaded" with the
  * unchanged policy snapshot as both `snapshot` and `previous`; a bad one emits "rejected".
- * `lastError()` reports the policy and the facts problems together until each is fixed.
+ * `lastError()` reports the policy and the facts problems together until each is fixed. Until the
+ * facts first load, `cluster()` throws (so every review is answered per its failurePolicy) and
+ * `readiness()` says not ready.
  */
 import { basename, dirname } from "node:path";
 import type { PolicyLoadError, PolicySnapshot, PolicySourceEvent } from "../types.js";
 import { createChangeTrigger } from "./change-trigger.js";
-import { clusterFactsView, EMPTY_FACTS } from "./cluster-facts.js";
+import { clusterFactsView, EMPTY_FACTS, unloadedFacts } from "./cluster-facts.js";
 import { readClusterFactsFile } from "./cluster-facts-file.js";
 import { compilePolicySet, describeProblem, readPolicyFiles } from "./compile-policy-set.js";
 import { listPolicyTree, statOrUndefined, statSignature, treeSignature } from "./list-policy-files.js";
+import { sourceReadiness } from "./readiness.js";
+import { settledTree, statTree } from "./settle.js";
 import type { DirectoryPolicySource, DirectoryPolicySourceOptions, SourceProblem } from "./types.js";
 
 const MAX_PROBLEMS_IN_MESSAGE = 10;
@@ -29,11 +37,13 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
   const now = options.now ?? Date.now;
   const log = options.onLog ?? (() => undefined);
   const timing = { mode: options.mode ?? "watch", debounceMs: options.debounceMs ?? 250, pollMs: options.pollMs ?? 2000, onLog: log } as const;
+  const settleMs = options.settleMs ?? 1000;
   const listeners = new Set<(event: PolicySourceEvent) => void>();
   let snapshot: PolicySnapshot = { policies: [], generation: 0, loadedAt: now() };
   let policyError: PolicyLoadError | undefined;
   let factsError: PolicyLoadError | undefined;
-  let facts = clusterFactsView(EMPTY_FACTS);
+  let facts = clusterFile === undefined ? clusterFactsView(EMPTY_FACTS) : unloadedFacts(clusterFile, () => factsError?.message);
+  let factsLoaded = clusterFile === undefined;
   let policyFingerprint: string | undefined;
   let factsFingerprint: string | undefined;
   let closed = false;
@@ -57,14 +67,30 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
     return error;
   };
 
+  /** The files, once the tree has been still for the settle window; undefined while it is changing (a later reload reads it). */
+  const settledRead = async (files: readonly string[], dirs: readonly string[]): Promise<Awaited<ReturnType<typeof readPolicyFiles>> | undefined> => {
+    const paths = [...dirs, ...files];
+    const before = await settledTree(paths, settleMs);
+    if (before !== undefined && !closed) {
+      const read = await readPolicyFiles(files);
+      if ((await statTree(paths)).signature === before) return read;
+    }
+    if (!closed) {
+      log("debug", "policy files are still changing; reading them once they settle", { dir, settleMs });
+      policyTrigger.poke(settleMs);
+    }
+    return undefined;
+  };
+
   const loadPolicies = async (): Promise<void> => {
     const listed = await listPolicyTree(dir);
     if (closed) return;
     policyTrigger.watch(listed.ok ? listed.tree.dirs : [dir]);
-    const read = listed.ok ? await readPolicyFiles(listed.tree.files) : { fingerprint: `error:${listed.message}`, documents: [] };
-    if (closed || read.fingerprint === policyFingerprint) return;
+    const read = listed.ok ? await settledRead(listed.tree.files, listed.tree.dirs) : { fingerprint: `error:${listed.message}`, documents: [] };
+    if (closed || read === undefined || read.fingerprint === policyFingerprint) return;
     policyFingerprint = read.fingerprint;
-    const set = listed.ok ? compilePolicySet(read.documents, engine) : { ok: false as const, problems: [{ file: dir, problem: listed.message }], warnings: [] };
+    const compiled = listed.ok ? compilePolicySet(read.documents, engine, options.checkPolicy) : { ok: false as const, problems: [{ file: dir, problem: listed.message }], warnings: [] };
+    const set = compiled.ok && compiled.policies.length === 0 && options.allowEmpty !== true ? { ok: false as const, problems: [{ file: dir, problem: emptyProblem(dir) }], warnings: compiled.warnings } : compiled;
     for (const w of set.warnings) log("warn", w, { dir });
     if (!set.ok) {
       const keeping = snapshot.generation === 0 ? "no policies loaded" : `policies not reloaded, keeping generation ${snapshot.generation} (${snapshot.policies.length} policies)`;
@@ -79,14 +105,20 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
   };
 
   const loadFacts = async (file: string): Promise<void> => {
-    const read = await readClusterFactsFile(file);
+    const before = await settledTree([file], settleMs);
+    const read = before === undefined || closed ? undefined : await readClusterFactsFile(file);
+    if (read === undefined || (await statTree([file])).signature !== before) {
+      if (!closed) factsTrigger?.poke(settleMs);
+      return;
+    }
     if (closed || read.fingerprint === factsFingerprint) return;
     factsFingerprint = read.fingerprint;
     if (!read.ok) {
-      factsError = reject("cluster facts not reloaded, keeping the last good ones", read.problems);
+      factsError = reject(factsLoaded ? "cluster facts not reloaded, keeping the last good ones" : "no cluster facts loaded", read.problems);
       return;
     }
     facts = clusterFactsView(read.facts);
+    factsLoaded = true;
     factsError = undefined;
     log("info", "cluster facts loaded", { file, namespaces: read.facts.namespaces.size, users: read.facts.users.size, groups: read.facts.groups.size });
     emit({ kind: "loaded", snapshot, previous: snapshot });
@@ -115,6 +147,7 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
     current: () => snapshot,
     lastError: () => mergeErrors(policyError, factsError),
     cluster: () => facts,
+    readiness: () => sourceReadiness({ snapshot, policyError, factsFile: clusterFile, factsLoaded, factsError }),
     onChange(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
@@ -130,4 +163,8 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
 function mergeErrors(a: PolicyLoadError | undefined, b: PolicyLoadError | undefined): PolicyLoadError | undefined {
   if (a === undefined || b === undefined) return a ?? b;
   return { at: Math.max(a.at, b.at), message: `${a.message}; ${b.message}`, problems: [...a.problems, ...b.problems] };
+}
+
+function emptyProblem(dir: string): string {
+  return `no policies in ${dir}: refusing to turn enforcement off (a deleted or broken ConfigMap mount looks like this); add policies, or run bylaw serve with --allow-empty-policies to serve none`;
 }

@@ -41,6 +41,7 @@ export async function open(options: Omit<DirectoryPolicySourceOptions, "engine">
     engine: createEngine(fakePorts()),
     debounceMs: 20,
     pollMs: 40,
+    settleMs: 0,
     onLog: (level, msg) => logs.push({ level, msg }),
     ...options,
   });

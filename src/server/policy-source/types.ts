@@ -1,5 +1,6 @@
 /** Options and problem shapes of the directory policy source. */
 import type { Engine } from "../../engine/engine.js";
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { PolicyProblem } from "../../engine/policy/problem.js";
 import type { ClusterFacts, PolicySource } from "../types.js";
 
@@ -22,14 +23,33 @@ export interface DirectoryPolicySourceOptions {
   readonly mode?: "watch" | "poll";
   /** Polling interval, when polling. Default 2000 ms. */
   readonly pollMs?: number;
+  /**
+   * A file is read only once nothing in the tree changed for this long (settle.ts), so that a
+   * half-written file is never loaded. Default 1000 ms.
+   */
+  readonly settleMs?: number;
+  /** Load a set with no policies at all. Default false: such a set is rejected like an invalid one. */
+  readonly allowEmpty?: boolean;
+  /** Further problems of a compiled policy that make the set invalid (e.g. a timeout no registered webhook serves). */
+  readonly checkPolicy?: (policy: CompiledPolicy) => readonly PolicyProblem[];
   /** Wall clock in ms since the epoch, for `loadedAt` / `at`. Default Date.now. */
   readonly now?: () => number;
   readonly onLog?: LogFn;
 }
 
 export interface DirectoryPolicySource extends PolicySource {
-  /** The last good cluster facts (empty facts until a good load, or without `clusterFile`). */
+  /**
+   * The last good cluster facts: empty facts without `clusterFile`; with one, until its first good
+   * load, facts whose every question throws (so that no review is evaluated without them).
+   */
   cluster(): ClusterFacts;
+  /** Ready once a policy set and (with `clusterFile`) the cluster facts have loaded; the reason otherwise. */
+  readiness(): Readiness;
+}
+
+export interface Readiness {
+  readonly ok: boolean;
+  readonly reason?: string;
 }
 
 /**

@@ -83,20 +83,20 @@ describe("bylaw apply", () => {
     assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", "-"], io), 1);
   });
 
-  test("a malformed document is named by file and document; the others still load", async () => {
+  test("a YAML syntax error fails the run (exit 2) naming file and document; the other documents still run", async () => {
     const dir = tempTree({ "p.yaml": `${policy("Enforce")}---\nkind: [unclosed\n`, "r.yaml": goodPod });
     const io = recordingIo();
     const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], io);
-    assert.match(io.stderr.join("\n"), /p\.yaml: document 2/);
+    assert.match(io.stderr.join("\n"), /^error: .*p\.yaml: document 2/m);
     assert.match(io.stdout.join("\n"), /pass: 1/);
-    assert.equal(code, 0);
+    assert.equal(code, 2);
   });
 
-  test("an invalid policy is reported with its field path", async () => {
+  test("a misspelled rule key fails the run (exit 2) naming file, document and field", async () => {
     const dir = tempTree({ "p.yaml": policy("Enforce").replace("match:", "matchx:"), "r.yaml": goodPod });
     const io = recordingIo();
-    await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], io);
-    assert.match(io.stderr.join("\n"), /invalid policy require-team: spec\.rules\[0\]\.match: match is required/);
+    assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], io), 2);
+    assert.match(io.stderr.join("\n"), /^error: .*p\.yaml: document 1 \(line 1\): invalid policy require-team: spec\.rules\[0\]\.matchx: unknown field "matchx".*did you mean "match"\?/m);
   });
 
   test("a missing resource path exits 2 and names the path", async () => {

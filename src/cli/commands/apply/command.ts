@@ -26,7 +26,7 @@ import { resultRows, type ResourceResponses } from "./result-rows.js";
 
 export { APPLY_HELP };
 
-/** Exit codes: 0 clean, 1 a rule failed or errored, 2 bad usage or unreadable input. */
+/** Exit codes: 0 clean, 1 a rule failed or errored, 2 bad usage, unreadable input or an invalid policy. */
 export async function applyCommand(args: string[], io: Io): Promise<number> {
   const parsed = parseApplyArgs(args);
   if (parsed.kind === "help") {
@@ -48,8 +48,10 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   const engine = offlineEngine();
   const docs = [...(await loadPaths(options.policyPaths, { stdin })), ...setDocs];
   const policies = compileDocuments(options.enforce ? docs.map(enforce) : docs, engine);
-  let bad = policies.fatal.length > 0;
+  // A policy path that holds anything Bylaw cannot account for fails the run (exit 2).
+  let bad = policies.fatal.length > 0 || policies.errors.length > 0;
   for (const f of policies.fatal) io.err(`error: ${f}`);
+  for (const e of policies.errors) io.err(`error: ${e}`);
   for (const w of policies.warnings) io.err(`warning: ${w}`);
   const loaded = await loadResources(options.resourcePaths, stdin);
   for (const e of loaded.errors) io.err(`error: ${e}`);
@@ -69,7 +71,7 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   if (!userInfo.ok) return usageFailure(io, userInfo.error);
   if (bad && (policies.compiled.length === 0 || loaded.resources.length === 0)) return 2;
 
-  const request = requestBuilder(values.value, userInfo.value, exceptions.exceptions);
+  const request = requestBuilder(values.value, userInfo.value, [...exceptions.exceptions, ...policies.exceptions]);
   const existing = existingResources(targets.resources);
   const batches: ResourceResponses[] = [];
   const mutated: ProducedResource[] = [];
@@ -88,7 +90,7 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
     rows, responses, produced,
     policies: policies.compiled.length,
     resources: loaded.resources.length,
-    exceptions: exceptions.exceptions.length,
+    exceptions: exceptions.exceptions.length + policies.exceptions.length,
     nowMillis: engine.env.ports.clock.nowMillis(),
     cwd: process.cwd(),
   });

@@ -1,6 +1,6 @@
 /** Print `bylaw apply` results in the chosen format: text for people, json, junit, sarif, or PolicyReports. */
-import { stringify } from "yaml";
 import type { PolicyResponse } from "../../../engine/pipeline/types.js";
+import { writeYamlStream } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";
 import { renderJunit } from "../../output/junit.js";
@@ -26,7 +26,7 @@ export function renderResults(io: Io, options: ApplyOptions, run: RunResults): v
   const { rows, produced } = run;
   const resourcesToStdout = options.outputPath === undefined;
   if (options.policyReport) {
-    io.out(buildPolicyReports(run.responses, run.nowMillis).map((r) => stringify(r)).join("---\n"));
+    io.out(writeYamlStream(buildPolicyReports(run.responses, run.nowMillis).map((value) => ({ value }))));
     return;
   }
   switch (options.format) {

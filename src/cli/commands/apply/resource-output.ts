@@ -3,10 +3,9 @@
  * mutate-existing rules patched, and what its generate rules would create (with Kyverno's labels).
  */
 import { join } from "node:path";
-import { stringify } from "yaml";
-import type { JsonObject } from "../../../engine/api/json.js";
 import { resourceKind, resourceName, resourceNamespace, type Resource } from "../../../engine/api/resource.js";
 import type { PolicyResponse } from "../../../engine/pipeline/types.js";
+import { writeYamlStream } from "../../../platform/yaml/index.js";
 
 export interface ProducedResource {
   readonly why: "mutated" | "mutated-target" | "generated";
@@ -38,8 +37,9 @@ export function objectKey(r: Resource): string {
   return `${resourceKind(r)}/${resourceNamespace(r)}/${resourceName(r)}`;
 }
 
+/** The resources as one YAML stream (the project's writer), each headed by `# <why> by <policy>/<rule>`. */
 export function yamlStream(resources: readonly ProducedResource[]): string {
-  return resources.map((r) => `# ${r.why} by ${r.policy}${r.rule === "" ? "" : `/${r.rule}`}\n${stringify(r.resource as JsonObject)}`).join("---\n");
+  return writeYamlStream(resources.map((r) => ({ value: r.resource, comment: `${r.why} by ${r.policy}${r.rule === "" ? "" : `/${r.rule}`}` })));
 }
 
 /** Files to write for `-o PATH`: one multi-document file, or one file per resource in a folder. */

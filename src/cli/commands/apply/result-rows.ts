@@ -24,7 +24,7 @@ export function resultRows(batches: readonly ResourceResponses[], values: Values
       if (info === undefined) infos.set(policy, (info = policyInfo(policy.document)));
       const ns = resourceNamespace(response.resource);
       for (const rule of response.rules) {
-        const action = rule.type === "Validation" ? effectiveAction(policy, rule.rule, ns, values.namespaceLabels.get(ns) ?? {}) : "-";
+        const action = rule.type === "Validation" || rule.type === "ImageVerify" ? effectiveAction(policy, rule.rule, ns, values.namespaceLabels.get(ns) ?? {}) : "-";
         let result = rule.status;
         if (result === "fail" && (!policy.scored || (auditWarn && action === "Audit"))) result = "warn";
         const ruleMessage = policy.rules.find((r) => r.name === rule.rule)?.rule.validate?.message;

@@ -2,13 +2,14 @@
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
 import { createEngine } from "../../../engine/engine.js";
-import { cryptoRandom, nodeHasher, systemClock } from "../../../platform/node-ports.js";
-import { offlineContextSources, offlineHosts } from "../../offline/offline-context.js";
+import { servePorts } from "./serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
 import { directoryPolicySource } from "../../../server/policy-source/index.js";
 import type { AdmissionDeps, AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
+import { checkTimeoutGroups, DEADLINE_SHARE, DEFAULT_TIMEOUT_SECONDS, timeoutProblems, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
+import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
 import type { Io } from "../../io.js";
 import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
@@ -35,6 +36,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       port: { type: "string", default: "9443" },
       "metrics-port": { type: "string", default: "8000" },
       "timeout-seconds": { type: "string", default: "10" },
+      "timeout-group": { type: "string", multiple: true },
+      "allow-empty-policies": { type: "boolean", default: false },
       "max-body-bytes": { type: "string", default: String(7 * 1024 * 1024) },
       "grace-seconds": { type: "string", default: "15" },
       "log-level": { type: "string", default: "info" },
@@ -59,6 +62,9 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     if (!Number.isFinite(n) || n < 0) return usage(`--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`);
     numbers[k] = n;
   }
+  const groups: TimeoutGroups = { defaultSeconds: numbers["timeout-seconds"] ?? DEFAULT_TIMEOUT_SECONDS, extra: (values["timeout-group"] ?? []).map(Number) };
+  const badGroups = checkTimeoutGroups(groups);
+  if (badGroups !== undefined) return usage(badGroups);
   const level = values["log-level"] ?? "info";
   if (!isLogLevel(level)) return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
   const bounds = await resourceBounds(values, numbers["max-body-bytes"] ?? 7 * 1024 * 1024);
@@ -68,11 +74,13 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
 
   tuneHeapForServing();
   const logger = createLogger({ level });
-  const engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: offlineContextSources({}), hosts: offlineHosts });
+  const engine = createEngine(servePorts());
   const source = await directoryPolicySource({
     dir: values.policies,
     engine,
     ...(values["cluster-facts"] !== undefined ? { clusterFile: values["cluster-facts"] } : {}),
+    allowEmpty: values["allow-empty-policies"] === true,
+    checkPolicy: (policy) => timeoutProblems(policy, groups),
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
   });
   const registry = new Registry();
@@ -91,16 +99,17 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   };
   const deps: AdmissionDeps = {
     engine,
-    policies: () => source.current(),
+    policies: () => loadedPolicies(source),
     cluster,
     recorder,
     now: () => performance.now() / 1000,
-    deadlineSeconds: (numbers["timeout-seconds"] ?? 10) * 0.8,
+    deadlineSeconds: groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
     ...(values["exception-namespace"] !== undefined ? { exceptionNamespaces: values["exception-namespace"] } : {}),
   };
   const servers = await startServers({
     deps,
+    groups,
     source,
     tls: tls.value,
     host: values.host ?? "0.0.0.0",
@@ -126,4 +135,18 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   await source.close();
   tls.value.close();
   return 0;
+}
+
+/**
+ * The current policy set, for the handlers. Until a set has loaded there is nothing to evaluate a
+ * review against: it throws, so that each review is answered per its webhook's failurePolicy (an
+ * error: denied through a Fail webhook) rather than allowed for want of policies.
+ */
+function loadedPolicies(source: PolicySource): PolicySnapshot {
+  const snapshot = source.current();
+  if (snapshot.generation === 0) {
+    const why = source.lastError()?.message;
+    throw new Error(`no policy set has loaded yet${why !== undefined ? ` (${why})` : ""}; no review can be evaluated`);
+  }
+  return snapshot;
 }

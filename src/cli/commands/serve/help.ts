@@ -5,8 +5,10 @@ patch), validates (denies Enforce failures with Kyverno's message, warns on Audi
 policies as they are created. Prometheus metrics, with Kyverno's names, are served on a separate port.
 
 Endpoints (HTTPS):
-  POST /mutate, /mutate/fail, /mutate/ignore        mutate rules, in policy order
-  POST /validate, /validate/fail, /validate/ignore  validate rules
+  POST /mutate/fail, /mutate/ignore                 mutate rules, in policy order, of the Fail / Ignore policies
+  POST /validate/fail, /validate/ignore             validate rules of the Fail / Ignore policies
+  POST /…/fail/timeout-Ns, /…/ignore/timeout-Ns     the same for policies with a timeout of N s (--timeout-group N)
+  POST /mutate, /validate                           every policy (for a local trial; not registered in a cluster)
   POST /policyvalidate                              ClusterPolicy/Policy admission checks and warnings
   POST /policymutate                                accepted unchanged (as Kyverno)
   GET  /health/liveness, /health/readiness
@@ -15,12 +17,19 @@ Endpoints (HTTPS):
 Flags:
       --policies DIR          ClusterPolicy/Policy and PolicyException (kyverno.io/v2) YAML, read recursively
                               and watched; a reload is atomic, and an invalid edit keeps the last good set
-                              (reported on readiness, in the bylaw_policy_set_healthy metric and in the log)
+                              (reported on readiness, in the bylaw_policy_set_healthy metric and in the log).
+                              Files are read once nothing in DIR changed for 1 s, so a half-written file is
+                              never loaded. Until a set loads, the server is not ready and reviews are
+                              answered per the webhook's failurePolicy (Fail denies)
+      --allow-empty-policies  load a folder with no policies (by default no policies is refused like an
+                              invalid set: a deleted or broken ConfigMap mount must not turn enforcement off)
       --exception-namespace NS
                               honour only PolicyExceptions in namespace NS (repeatable; Kyverno's
                               --exceptionNamespace); by default exceptions in any namespace apply
       --cluster-facts FILE    bylaw.dev/v1alpha1 ClusterFacts: namespace labels (for namespaceSelector) and
-                              users' and groups' roles/clusterRoles; watched like the policies
+                              users' and groups' roles/clusterRoles; watched like the policies. Until it
+                              loads, the server is not ready and reviews are answered per failurePolicy; a
+                              namespace it does not list makes rules that select by namespace labels errors
       --tls-cert-file FILE    serving certificate (PEM); reloaded when it changes
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle
@@ -28,8 +37,14 @@ Flags:
       --host ADDR             listen address (default 0.0.0.0)
       --port N                HTTPS port (default 9443)
       --metrics-port N        metrics port (default 8000; 0 picks a free port; off disables)
-      --timeout-seconds N     the webhook timeout (default 10); a review gets 80% of it, then answers per
-                              the policies' failurePolicy (Fail denies, Ignore allows)
+      --timeout-seconds N     the default webhook timeout, 1-30 (default 10): the timeout of /validate/fail,
+                              /validate/ignore, /mutate/fail and /mutate/ignore, and of policies that set
+                              none. A review gets 80% of its webhook's timeout, then answers per the
+                              policies' failurePolicy (Fail denies, Ignore allows)
+      --timeout-group N       a further registered webhook timeout, 1-30 (repeatable): policies whose
+                              webhookConfiguration.timeoutSeconds (or webhookTimeoutSeconds) is N are served
+                              on /validate/fail/timeout-Ns and the like. A policy whose timeout has no group
+                              makes the policy set invalid (it would never be evaluated)
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
       --grace-seconds N       on SIGTERM, time in-flight reviews get to finish (default 15)
       --max-connections N     connections held at once (default 1000); at the cap a new one replaces the one
@@ -53,6 +68,9 @@ Flags:
                               (see deploy/README.md, "Authenticate the API server")
       --log-level LEVEL       debug, info (default), warn, error or silent
   -h, --help                  show this help
+
+Readiness (/health/readiness) is 503 until both a policy set and (with --cluster-facts) the cluster
+facts have loaded; a later rejected reload keeps the last good ones and stays ready, with the reason.
 
 Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT); 2 bad flags or unreadable TLS files.
 

@@ -6,11 +6,15 @@ import { createMetricsServer, createWebhookServer, watchMemoryPressure, type Bat
 import type { BylawMetrics } from "../../../server/metrics/index.js";
 import type { AdmissionDeps, PolicySource } from "../../../server/types.js";
 import type { ResourceBounds } from "./resource-flags.js";
+import type { WebhookGroup } from "../../../server/admission/types.js";
+import { DEADLINE_SHARE, DEFAULT_GROUPS, groupPath, registeredGroups, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
 import type { ServingTls } from "./tls-setup.js";
 
 export interface StartOptions {
   readonly deps: AdmissionDeps;
-  readonly source: PolicySource;
+  /** The registered webhook timeouts: each group's paths are served under its own deadline. */
+  readonly groups: TimeoutGroups;
+  readonly source: PolicySource & { readiness(): { ok: boolean; reason?: string } };
   readonly tls: ServingTls;
   readonly host: string;
   readonly port: number;
@@ -29,14 +33,24 @@ export interface RunningServers {
   close(graceMs: number): Promise<void>;
 }
 
-export function admissionRoutes(deps: AdmissionDeps): Map<string, RouteHandler> {
+/** The deps of one webhook group: its reviews get 80% of the group's timeout. */
+function groupDeps(deps: AdmissionDeps, group: WebhookGroup): AdmissionDeps {
+  return { ...deps, deadlineSeconds: group.timeoutSeconds * DEADLINE_SHARE };
+}
+
+/**
+ * The POST routes: `/validate` and `/mutate` serve every policy (under `deps.deadlineSeconds`);
+ * each registered group's paths (webhook-groups.ts) serve its policies under its own deadline.
+ */
+export function admissionRoutes(deps: AdmissionDeps, groups: TimeoutGroups = DEFAULT_GROUPS): Map<string, RouteHandler> {
   const routes = new Map<string, RouteHandler>();
   routes.set("/mutate", (b) => handleMutate(b, deps));
-  routes.set("/mutate/fail", (b) => handleMutate(b, deps, "fail"));
-  routes.set("/mutate/ignore", (b) => handleMutate(b, deps, "ignore"));
   routes.set("/validate", (b) => handleValidate(b, deps));
-  routes.set("/validate/fail", (b) => handleValidate(b, deps, "fail"));
-  routes.set("/validate/ignore", (b) => handleValidate(b, deps, "ignore"));
+  for (const group of registeredGroups(groups)) {
+    const own = groupDeps(deps, group);
+    routes.set(groupPath("mutate", group), (b) => handleMutate(b, own, group));
+    routes.set(groupPath("validate", group), (b) => handleValidate(b, own, group));
+  }
   routes.set("/policyvalidate", (b) => handlePolicyValidate(b, deps));
   // Accepted unchanged, as Kyverno does; a body that is not an AdmissionReview gets a 400 like on every other path.
   routes.set("/policymutate", (b) => {
@@ -48,20 +62,14 @@ export function admissionRoutes(deps: AdmissionDeps): Map<string, RouteHandler> 
 }
 
 /** The validate webhooks take the reviews that arrive together as one batch (evaluated policy by policy). */
-export function admissionBatchRoutes(deps: AdmissionDeps): Map<string, BatchRouteHandler> {
+export function admissionBatchRoutes(deps: AdmissionDeps, groups: TimeoutGroups = DEFAULT_GROUPS): Map<string, BatchRouteHandler> {
   const routes = new Map<string, BatchRouteHandler>();
   routes.set("/validate", (bodies) => handleValidateBatch(bodies, deps));
-  routes.set("/validate/fail", (bodies) => handleValidateBatch(bodies, deps, "fail"));
-  routes.set("/validate/ignore", (bodies) => handleValidateBatch(bodies, deps, "ignore"));
+  for (const group of registeredGroups(groups)) {
+    const own = groupDeps(deps, group);
+    routes.set(groupPath("validate", group), (bodies) => handleValidateBatch(bodies, own, group));
+  }
   return routes;
-}
-
-/** Ready once a policy set loaded; a rejected reload keeps serving the last good set and says so. */
-export function readiness(source: PolicySource): { ok: boolean; reason?: string } {
-  const error = source.lastError();
-  if (source.current().generation === 0) return { ok: false, reason: `no policy set loaded yet${error ? `: ${error.message}` : ""}` };
-  if (error !== undefined) return { ok: true, reason: `serving the last good policy set (generation ${source.current().generation}); the last reload was rejected: ${error.message}` };
-  return { ok: true };
 }
 
 export async function startServers(o: StartOptions): Promise<RunningServers> {
@@ -72,14 +80,14 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
       else o.logger.warn({ reason }, "bylaw serve: memory is near its limit; reviews are answered 503 (the webhooks' failurePolicy applies) until it falls");
     },
   });
-  const routes = admissionRoutes(o.deps);
+  const routes = admissionRoutes(o.deps, o.groups);
   const webhook = createWebhookServer({
     tls: { cert: o.tls.cert, key: o.tls.key },
     host: o.host,
     port: o.port,
     routes,
-    batchRoutes: admissionBatchRoutes(o.deps),
-    health: { live: () => true, ready: () => readiness(o.source) },
+    batchRoutes: admissionBatchRoutes(o.deps, o.groups),
+    health: { live: () => true, ready: () => o.source.readiness() },
     maxBodyBytes: o.maxBodyBytes,
     maxConnections: o.bounds.maxConnections,
     maxInFlightBytes: o.bounds.maxInFlightBytes,

@@ -1,5 +1,6 @@
 /** The serving certificate for `bylaw serve`: files (watched and reloaded) or a self-signed pair. */
 import type { Io } from "../../io.js";
+import { writeYaml } from "../../../platform/yaml/index.js";
 import { loadTlsFiles, watchTls } from "../../../server/tls/index.js";
 
 export interface ServingTls {
@@ -22,7 +23,7 @@ export async function resolveTls(values: Flags, io: Io): Promise<{ ok: true; val
     // node-forge (about 10 MiB resident) is loaded only when a certificate is minted.
     const { selfSignedCertificate } = await import("../../../server/tls/self-signed.js");
     const bundle = selfSignedCertificate({ dnsNames: names, now: new Date(), includeLoopback: true });
-    io.out(`caBundle: ${bundle.caBundle}`);
+    io.out(writeYaml({ caBundle: bundle.caBundle }).trimEnd());
     io.err("bylaw serve: self-signed certificate created; put the caBundle above into the webhook configurations' clientConfig.caBundle");
     return { ok: true, value: { cert: bundle.cert, key: bundle.key, onReload: () => undefined, close: () => undefined } };
   }

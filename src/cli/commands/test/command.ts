@@ -31,7 +31,9 @@ Flags:
       --require-tests      exit 1 when no test files are found
   -h, --help               show this help
 
-Exit codes: 0 all rows pass; 1 a row failed, a suite could not be loaded, or (--require-tests) no tests.
+Exit codes: 0 all rows pass; 1 a row failed, a suite could not be loaded, or (--require-tests) no tests;
+2 a policy file of a suite is invalid (YAML error, invalid policy, a document that is not a policy;
+the error names the file, document and field; the other suites still run), or bad usage.
 
 Examples:
   bylaw test ./policies
@@ -75,6 +77,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
   io.progressDone();
   for (const s of suites) {
     for (const w of s.warnings) io.err(`warning: ${w}`);
+    for (const e of s.policyErrors ?? []) io.err(`error: ${e}`);
     if (s.error !== undefined) io.err(`error: ${s.error}`);
   }
   const failOnly = values["fail-only"];
@@ -89,6 +92,8 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     }
     io.out(`\n${summaryLine(summarize(suites), failOnly)}`);
   }
+  // An invalid policy fails the run harder than a failing row: the suite did not test what it says.
+  if (suites.some((s) => (s.policyErrors?.length ?? 0) > 0)) return 2;
   const summary = summarize(suites);
   return summary.failed > 0 || errors.length > 0 ? 1 : 0;
 }

@@ -50,6 +50,7 @@ export function renderJson(suites: readonly SuiteResult[]): string {
       path: s.path,
       name: s.name,
       error: s.error ?? null,
+      policyErrors: s.policyErrors ?? [],
       warnings: s.warnings,
       results: s.results.map((r: RowResult) => ({
         policy: r.policy, rule: r.rule, resource: r.resource, kind: r.kind, expected: r.expected,
@@ -64,9 +65,13 @@ export function renderJunit(suites: readonly SuiteResult[]): string {
   const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites tests="${s.passed + s.skipped + s.failed}" failures="${s.failed}">`];
   for (const suite of suites) {
     const failures = suite.results.filter((r) => !r.ok).length + (suite.error !== undefined && suite.results.length === 0 ? 1 : 0);
-    out.push(`  <testsuite name="${xmlEscape(suite.name || suite.path)}" tests="${Math.max(suite.results.length, failures)}" failures="${failures}">`);
+    const errors = suite.policyErrors?.length ?? 0;
+    out.push(`  <testsuite name="${xmlEscape(suite.name || suite.path)}" tests="${Math.max(suite.results.length, failures) + errors}" failures="${failures}"${errors > 0 ? ` errors="${errors}"` : ""}>`);
     if (suite.error !== undefined && suite.results.length === 0) {
       out.push(`    <testcase name="load" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(suite.error)}"/></testcase>`);
+    }
+    for (const e of suite.policyErrors ?? []) {
+      out.push(`    <testcase name="policies" classname="${xmlEscape(suite.path)}"><error message="invalid policy">${xmlEscape(e)}</error></testcase>`);
     }
     for (const r of suite.results) {
       const name = xmlEscape(`${r.policy}/${r.rule}/${r.resource}`);

@@ -1,0 +1,121 @@
+/** `bylaw apply` never passes what it cannot run: each unsupported feature is an error result naming it, exit 1. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { main } from "../../main.js";
+import { recordingIo } from "../../../../test/support/fake-io.js";
+import { tempTree } from "../../../../test/support/temp-dir.js";
+
+const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: shop}
+spec: {containers: [{name: c, image: ghcr.io/acme/web:1.0}]}
+`;
+const clusterPolicy = (rule: string, spec = "") => `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: p}
+spec:
+  validationFailureAction: Enforce
+${spec}  rules:
+    - name: r
+${rule}`;
+const podMatch = `      match: {any: [{resources: {kinds: [Pod]}}]}
+`;
+const verifyImages = `      verifyImages:
+        - imageReferences: ["ghcr.io/acme/*"]
+          attestors: [{entries: [{keys: {publicKeys: "-----BEGIN PUBLIC KEY-----\\nabc\\n-----END PUBLIC KEY-----"}}]}]
+`;
+
+async function apply(policy: string, extra: Record<string, string> = {}, args: string[] = []): Promise<{ code: number; out: { summary: Record<string, number>; results: { policy: string; rule: string; result: string; message: string }[] }; stderr: string }> {
+  const dir = tempTree({ "p.yaml": policy, "r.yaml": pod, ...extra });
+  const io = recordingIo();
+  const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "--output-format", "json", ...args.map((a) => a.replace("$DIR", dir))], io);
+  return { code, out: JSON.parse(io.stdout.join("\n")) as never, stderr: io.stderr.join("\n") };
+}
+
+describe("bylaw apply: features Bylaw does not run yet", () => {
+  const cases: [string, string, RegExp][] = [
+    ["verifyImages", podMatch + verifyImages, /verifyImages \(image signature and attestation checks: attestors, attestations, verifyDigest, mutateDigest, required\) is not supported by Bylaw yet/],
+    ["verifyImages with verifyDigest, mutateDigest and required only", `${podMatch}      verifyImages: [{imageReferences: ["*"], verifyDigest: true, mutateDigest: false, required: true}]\n`, /verifyImages .* is not supported by Bylaw yet/],
+    ["validate.manifests", `${podMatch}      validate: {manifests: {attestors: [{entries: [{keys: {publicKeys: k}}]}]}}\n`, /validate\.manifests \(signed manifest verification\) is not supported/],
+    ["validate.cel", `${podMatch}      validate: {cel: {expressions: [{expression: "true"}]}}\n`, /validate\.cel \(CEL expressions\) is not supported/],
+    ["celPreconditions on a pattern rule", `${podMatch}      celPreconditions: [{name: c, expression: "true"}]\n      validate: {pattern: {metadata: {name: "?*"}}}\n`, /celPreconditions \(CEL preconditions\) is not supported/],
+    ["celPreconditions on a mutate rule", `${podMatch}      celPreconditions: [{name: c, expression: "true"}]\n      mutate: {patchStrategicMerge: {metadata: {labels: {a: b}}}}\n`, /celPreconditions \(CEL preconditions\) is not supported/],
+  ];
+  for (const [name, rule, want] of cases) {
+    test(`${name}: an error naming the feature, exit 1`, async () => {
+      const { code, out } = await apply(clusterPolicy(rule));
+      assert.equal(code, 1);
+      const errors = out.results.filter((r) => r.policy === "p" && r.rule === "r" && r.result === "error");
+      assert.equal(errors.length, 1, JSON.stringify(out.results));
+      assert.match(errors[0]?.message ?? "", want);
+      assert.equal(out.results.some((r) => r.result === "pass"), false);
+    });
+  }
+
+  test("webhookConfiguration.matchConditions (CEL) makes every matched rule an error", async () => {
+    const spec = `  webhookConfiguration:\n    matchConditions: [{name: c, expression: "true"}]\n`;
+    const { code, out } = await apply(clusterPolicy(`${podMatch}      validate: {pattern: {metadata: {name: "?*"}}}\n`, spec));
+    assert.equal(code, 1);
+    assert.match(out.results[0]?.message ?? "", /spec\.webhookConfiguration\.matchConditions \(CEL match conditions\) is not supported/);
+  });
+
+  test("matching still applies first: a verifyImages rule for Deployments says nothing about a Pod", async () => {
+    const { code, out } = await apply(clusterPolicy(`      match: {any: [{resources: {kinds: [Deployment]}}]}\n${verifyImages}`));
+    assert.equal(code, 0);
+    assert.deepEqual(out.results, []);
+  });
+
+  test("an imageRegistry context entry with no registry access is an error naming it; a values file can stand in", async () => {
+    const rule = `${podMatch}      context: [{name: imageData, imageRegistry: {reference: "{{ request.object.spec.containers[0].image }}"}}]
+      validate:
+        deny: {conditions: {any: [{key: "{{ imageData.configData.config.User || '' }}", operator: Equals, value: ""}]}}
+`;
+    const missing = await apply(clusterPolicy(rule));
+    assert.equal(missing.code, 1);
+    assert.match(missing.out.results[0]?.message ?? "", /imageData: imageRegistry context entries \(image registry data\) are not supported by Bylaw yet: no registry access; give a value for "imageData" in a values file/);
+    const values = `apiVersion: cli.kyverno.io/v1alpha1
+kind: Values
+policies:
+  - name: p
+    rules:
+      - name: r
+        values:
+          imageData: {configData: {config: {User: "1000"}}}
+`;
+    const given = await apply(clusterPolicy(rule), { "v.yaml": values }, ["-f", "$DIR/v.yaml"]);
+    assert.deepEqual(given.out.results.map((r) => r.result), ["pass"]);
+    assert.equal(given.code, 0);
+  });
+
+  test("a CEL policy kind in a policy path gives each resource an error naming the kind, exit 1", async () => {
+    const vpol = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: vpol}
+spec:
+  validationActions: [Deny]
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}
+  validations: [{expression: "false"}]
+`;
+    const { code, out, stderr } = await apply(vpol);
+    assert.equal(code, 1);
+    assert.equal(out.results.length, 1);
+    assert.equal(out.results[0]?.result, "error");
+    assert.match(out.results[0]?.message ?? "", /policies\.kyverno\.io\/v1 ValidatingPolicy policies are not supported by Bylaw yet; policy vpol was not evaluated/);
+    assert.match(stderr, /warning: .*p\.yaml: document 1 \(line 1\): vpol: policies\.kyverno\.io\/v1 ValidatingPolicy policies are not supported by Bylaw yet/);
+  });
+
+  for (const [apiVersion, kind] of [
+    ["policies.kyverno.io/v1", "MutatingPolicy"], ["policies.kyverno.io/v1", "GeneratingPolicy"], ["policies.kyverno.io/v1", "DeletingPolicy"],
+    ["policies.kyverno.io/v1", "ImageValidatingPolicy"], ["policies.kyverno.io/v1", "NamespacedValidatingPolicy"], ["policies.kyverno.io/v1", "PolicyException"],
+    ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"], ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding"],
+    ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicy"], ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicyBinding"],
+  ] as const) {
+    test(`${kind} does not vanish: an error for the resource`, async () => {
+      const { code, out } = await apply(`apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: x, namespace: shop}\nspec: {}\n`);
+      assert.equal(code, 1);
+      assert.deepEqual(out.results.map((r) => r.result), ["error"]);
+      assert.match(out.results[0]?.message ?? "", new RegExp(`${kind} policies are not supported by Bylaw yet`));
+    });
+  }
+});

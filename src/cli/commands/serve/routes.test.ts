@@ -1,0 +1,57 @@
+/** Each webhook group's paths serve its policies under the deadline of its own timeout. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../../engine/api/json.js";
+import { clusterPolicy, pod } from "../../../../test/support/builders.js";
+import { fakeDeps, reviewOf } from "../../../server/admission/test-support.js";
+import { admissionBatchRoutes, admissionRoutes } from "./start-servers.js";
+
+const needsApp = (name: string, spec: JsonObject): JsonObject =>
+  clusterPolicy(name, [{ name: "app", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "label app is required", pattern: { metadata: { labels: { app: "?*" } } } } }], { validationFailureAction: "Enforce", ...spec });
+
+function answer(result: unknown): { allowed: boolean; message: string } {
+  const r = result as { status: number; body: { response: { allowed: boolean; status?: { message: string } } } };
+  assert.equal(r.status, 200);
+  return { allowed: r.body.response.allowed, message: r.body.response.status?.message ?? "" };
+}
+
+describe("admission routes", () => {
+  const groups = { defaultSeconds: 10, extra: [20] };
+
+  test("fail and ignore paths for the default group and each further one, validate and mutate", () => {
+    const { deps } = fakeDeps();
+    const paths = [...admissionRoutes(deps, groups).keys()].sort();
+    assert.deepEqual(paths, [
+      "/mutate", "/mutate/fail", "/mutate/fail/timeout-20s", "/mutate/ignore", "/mutate/ignore/timeout-20s",
+      "/policymutate", "/policyvalidate",
+      "/validate", "/validate/fail", "/validate/fail/timeout-20s", "/validate/ignore", "/validate/ignore/timeout-20s",
+    ]);
+    assert.deepEqual([...admissionBatchRoutes(deps, groups).keys()].sort(), ["/validate", "/validate/fail", "/validate/fail/timeout-20s", "/validate/ignore", "/validate/ignore/timeout-20s"]);
+  });
+
+  test("each path serves only its group's policies", () => {
+    const { deps } = fakeDeps({ policies: [needsApp("ten", {}), needsApp("twenty", { webhookTimeoutSeconds: 20 }), needsApp("lenient", { failurePolicy: "Ignore" })] });
+    const routes = admissionRoutes(deps, groups);
+    const body = reviewOf(pod("web"));
+    const denied = (path: string): string => answer(routes.get(path)?.(body)).message;
+    assert.match(denied("/validate/fail"), /\nten:\n/);
+    assert.doesNotMatch(denied("/validate/fail"), /twenty|lenient/);
+    assert.match(denied("/validate/fail/timeout-20s"), /\ntwenty:\n/);
+    assert.doesNotMatch(denied("/validate/fail/timeout-20s"), /\nten:|lenient/);
+    assert.match(denied("/validate/ignore"), /\nlenient:\n/);
+    assert.equal(answer(routes.get("/validate/ignore/timeout-20s")?.(body)).allowed, true, "no policy in that group");
+  });
+
+  test("a review gets 80% of the timeout of the path it came in on", () => {
+    // The fake clock moves 9 s per reading: the first policy would start 9 s in, the second 18 s in.
+    // The 10 s group's deadline is 8 s, the 20 s group's 16 s; the Fail policies left out deny.
+    const slow = [needsApp("first", { webhookTimeoutSeconds: 20 }), needsApp("second", { webhookTimeoutSeconds: 20 })];
+    const labelled = reviewOf(pod("web", { labels: { app: "web" } }));
+    const { deps } = fakeDeps({ policies: slow, clockStep: 9, deadlineSeconds: 8 });
+    assert.match(answer(admissionRoutes(deps, groups).get("/validate/fail/timeout-20s")?.(labelled)).message, /exceeded its deadline of 16s before evaluating 1 policy/);
+    const quick = fakeDeps({ policies: [needsApp("first", { webhookTimeoutSeconds: 20 })], clockStep: 9, deadlineSeconds: 8 });
+    assert.equal(answer(admissionRoutes(quick.deps, groups).get("/validate/fail/timeout-20s")?.(labelled)).allowed, true, "9 s in is within the 20 s group's 16 s");
+    const tens = fakeDeps({ policies: [needsApp("a", {}), needsApp("b", {})], clockStep: 9, deadlineSeconds: 8 });
+    assert.match(answer(admissionRoutes(tens.deps, groups).get("/validate/fail")?.(labelled)).message, /exceeded its deadline of 8s before evaluating 2 policies/);
+  });
+});

@@ -1,0 +1,77 @@
+/** Rules Bylaw cannot run are decided once at compile time and answer `error` after match, exceptions and preconditions. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../api/json.js";
+import { createEngine } from "../engine.js";
+import { compileException } from "../exceptions/index.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import { clusterPolicy, deployment, pod } from "../../../test/support/builders.js";
+
+const engine = createEngine(fakePorts());
+const podMatch = { any: [{ resources: { kinds: ["Pod"] } }] };
+const verifyImages = [{ imageReferences: ["*"], attestors: [{ entries: [{ keys: { publicKeys: "k" } }] }] }];
+
+function compile(doc: JsonObject): CompiledPolicy {
+  const r = engine.compile(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.policy;
+}
+const validate = (p: CompiledPolicy, resource: JsonObject, extra: object = {}) =>
+  engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra }).rules.map((r) => [r.rule, r.status, r.type]);
+
+describe("unsupported features", () => {
+  test("decided at compile time for the rule and its autogen copies", () => {
+    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, verifyImages }], { validationFailureAction: "Enforce" }));
+    assert.deepEqual(p.rules.map((r) => [r.name, r.unsupported !== undefined]), [["check", true], ["autogen-check", true], ["autogen-cronjob-check", true]]);
+    assert.equal(p.rules.every((r) => r.fastPass === undefined), true);
+  });
+
+  test("a verifyImages rule answers error in the validate phase, with its Enforce action", () => {
+    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, verifyImages }], { validationFailureAction: "Enforce" }));
+    assert.deepEqual(validate(p, pod("web")), [["check", "error", "ImageVerify"]]);
+    assert.deepEqual(validate(p, deployment("web")), [["autogen-check", "error", "ImageVerify"]]);
+    assert.equal(p.rules[0]?.action, "Enforce");
+  });
+
+  test("an entry's failureAction Enforce makes the rule Enforce", () => {
+    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, verifyImages: [{ ...verifyImages[0], failureAction: "Enforce" }] }]));
+    assert.equal(p.rules[0]?.action, "Enforce");
+  });
+
+  test("no match, unmet preconditions and a PolicyException keep their answers", () => {
+    const pre = { all: [{ key: "{{ request.object.metadata.name }}", operator: "Equals", value: "web" }] };
+    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, preconditions: pre, verifyImages }]));
+    assert.deepEqual(validate(p, pod("other")), [["check", "skip", "ImageVerify"]]);
+    assert.deepEqual(validate(p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "web" } }), []);
+    const ex = compileException({ apiVersion: "kyverno.io/v2", kind: "PolicyException", metadata: { name: "e", namespace: "default" }, spec: { exceptions: [{ policyName: "v", ruleNames: ["check"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } } });
+    assert.ok(ex.ok);
+    assert.deepEqual(validate(p, pod("web"), { exceptions: [ex.exception] }), [["check", "skip", "ImageVerify"]]);
+  });
+
+  test("a pattern rule with celPreconditions never takes the fast pass", () => {
+    const p = compile(clusterPolicy("c", [{ name: "r", match: podMatch, celPreconditions: [{ name: "x", expression: "false" }], validate: { pattern: { metadata: { name: "?*" } } } }]));
+    assert.deepEqual(validate(p, pod("web")), [["r", "error", "Validation"]]);
+  });
+
+  test("mutate and generate rules with an unsupported feature answer error and change nothing", () => {
+    const m = compile(clusterPolicy("m", [{ name: "r", match: podMatch, celPreconditions: [{ name: "x", expression: "true" }], mutate: { patchStrategicMerge: { metadata: { labels: { a: "b" } } } } }]));
+    const mutated = engine.mutate(m, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} });
+    assert.deepEqual(mutated.rules.map((r) => r.status), ["error"]);
+    assert.deepEqual(mutated.patchedResource, pod("web"));
+    const g = compile(clusterPolicy("g", [{ name: "r", match: podMatch, celPreconditions: [{ name: "x", expression: "true" }], generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "default", data: { data: { a: "b" } } } }]));
+    const generated = engine.generate(g, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} }, { find: () => undefined, list: () => [] } as never);
+    assert.deepEqual(generated.rules.map((r) => [r.status, r.generated]), [["error", undefined]]);
+  });
+
+  test("a CEL policy kind compiles to one error per resource, its failurePolicy and Deny action kept", () => {
+    const p = compile({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "vp" }, spec: { failurePolicy: "Ignore", validationActions: ["Audit"] } });
+    assert.equal(p.unsupportedKind, "policies.kyverno.io/v1 ValidatingPolicy");
+    assert.deepEqual(validate(p, pod("web")), [["", "error", "Validation"]]);
+    assert.equal(p.document.spec.failurePolicy, "Ignore");
+    assert.equal(p.rules[0]?.action, "Audit");
+    const n = compile({ apiVersion: "policies.kyverno.io/v1", kind: "NamespacedValidatingPolicy", metadata: { name: "nvp", namespace: "team" }, spec: {} });
+    assert.deepEqual(validate(n, pod("web", { namespace: "other" })), []);
+    assert.deepEqual(validate(n, pod("web", { namespace: "team" })).map((r) => r[1]), ["error"]);
+  });
+});

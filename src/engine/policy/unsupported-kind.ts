@@ -1,0 +1,71 @@
+/**
+ * A policy kind Bylaw does not run yet (ValidatingPolicy, MutatingPolicy, …, ValidatingAdmissionPolicy
+ * and its binding; policy/parse-policy.ts `policyKindOf`) compiles to a policy with one rule that
+ * matches every resource and answers with an `error` naming the kind. Such a policy never vanishes
+ * from a run: `bylaw apply` reports an error for each resource (and exits 1), `bylaw test` rows
+ * naming it get `error`. Matching is not attempted: these kinds match through CEL conditions and
+ * resource plurals Bylaw does not evaluate yet, so every resource (in the policy's namespace, for
+ * the Namespaced kinds) is one it could apply to.
+ */
+import { isObject, type JsonValue } from "../api/json.js";
+import type { PolicyDocument, Rule } from "../api/policy.js";
+import { sharedMatch } from "../match/shared-match.js";
+import { PatternCache } from "../pattern/index.js";
+import type { JmesPathEngine } from "../jmespath/types.js";
+import { JsonPatchCache } from "../mutate/json-patch-cache.js";
+import { ExpressionCache } from "../variables/index.js";
+import type { CompileOutcome } from "./compile-policy.js";
+import type { CompiledPolicy } from "./compiled-policy.js";
+import { problem } from "./problem.js";
+
+/**
+ * The rule name the results carry: empty, as in Kyverno's results for the CEL kinds (their test rows
+ * name no rule), so an expected row for the policy finds the error rather than "Excluded".
+ */
+export const UNSUPPORTED_KIND_RULE = "";
+
+export function compileUnsupportedKind(doc: JsonValue, kindName: string, jmespath: JmesPathEngine): CompileOutcome {
+  const metadata = isObject(doc) && isObject(doc["metadata"]) ? doc["metadata"] : undefined;
+  const name = typeof metadata?.["name"] === "string" ? metadata["name"] : "";
+  if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
+  const kind = isObject(doc) && typeof doc["kind"] === "string" ? doc["kind"] : "";
+  const namespaced = kind.startsWith("Namespaced") || kind === "PolicyException";
+  const namespace = namespaced ? (typeof metadata?.["namespace"] === "string" && metadata["namespace"] !== "" ? metadata["namespace"] : "default") : "";
+  const spec = isObject(doc) && isObject(doc["spec"]) ? doc["spec"] : {};
+  const message = `${kindName} policies are not supported by Bylaw yet; policy ${name} was not evaluated`;
+  const action = denies(spec["validationActions"]) ? ("Enforce" as const) : ("Audit" as const);
+  const rule: Rule = { name: UNSUPPORTED_KIND_RULE, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
+  const document: PolicyDocument = {
+    apiVersion: isObject(doc) && typeof doc["apiVersion"] === "string" ? doc["apiVersion"] : "",
+    kind: namespaced ? "Policy" : "ClusterPolicy",
+    metadata: namespaced ? { name, namespace } : { name },
+    spec: {
+      rules: [rule],
+      // The kinds' own failurePolicy and Deny action decide, in the webhook, what the error does.
+      ...(spec["failurePolicy"] === "Ignore" || spec["failurePolicy"] === "Fail" ? { failurePolicy: spec["failurePolicy"] } : {}),
+      validationFailureAction: action,
+    },
+  };
+  const compiled: CompiledPolicy = {
+    document,
+    kind: document.kind,
+    name,
+    namespace,
+    rules: [{ rule, name: rule.name, matcher: sharedMatch(rule), autogenOf: undefined, action, podSecurity: undefined, validatePass: undefined, fastPass: undefined, unsupported: message }],
+    background: true,
+    applyRules: "All",
+    scored: true,
+    warnings: [],
+    unsupportedKind: kindName,
+    usesImages: false,
+    cache: new ExpressionCache(jmespath),
+    patterns: new PatternCache(),
+    jsonPatches: new JsonPatchCache(),
+  };
+  return { ok: true, policy: compiled };
+}
+
+/** `validationActions: [Deny, …]` blocks; the kinds without validationActions (mutate, generate, …) deny when they fail. */
+function denies(actions: JsonValue | undefined): boolean {
+  return !Array.isArray(actions) || actions.includes("Deny");
+}

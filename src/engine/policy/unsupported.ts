@@ -1,0 +1,48 @@
+/**
+ * Features of a kyverno.io ClusterPolicy/Policy that Bylaw does not run yet. A rule using one is
+ * never passed or ignored: it is decided here, once, when the policy compiles, and every matched
+ * resource gets an `error` result naming the feature (pipeline/unsupported-result.ts).
+ *
+ * The list was drawn by walking the v1.19 CRD's rule schema (config/crds/kyverno) against what the
+ * engine reads. Fields Kyverno itself ignores (`validate.assert`, `spec.schemaValidation`), or that
+ * only a background controller or the webhook registration act on (`generateExisting`,
+ * `synchronize`, `mutateExistingOnPolicyUpdate`, `skipBackgroundRequests`, `useServerSideApply`,
+ * `webhookConfiguration.timeoutSeconds`), are not listed: they change nothing in what a rule
+ * answers for one request. `imageRegistry` context entries are decided when the entry loads
+ * (context/load-entries.ts): a values file may supply the variable instead.
+ */
+import { isObject, type JsonValue } from "../api/json.js";
+import type { PolicyDocument, Rule } from "../api/policy.js";
+
+interface Feature {
+  readonly used: (rule: Rule) => boolean;
+  readonly name: string;
+}
+
+const RULE_FEATURES: readonly Feature[] = [
+  { used: (r) => present(r.verifyImages), name: "verifyImages (image signature and attestation checks: attestors, attestations, verifyDigest, mutateDigest, required)" },
+  { used: (r) => present(r.imageExtractors), name: "imageExtractors (custom image extraction for verifyImages)" },
+  { used: (r) => present(r.validate?.cel), name: "validate.cel (CEL expressions)" },
+  { used: (r) => present(r.validate?.manifests), name: "validate.manifests (signed manifest verification)" },
+  { used: (r) => present(r.celPreconditions), name: "celPreconditions (CEL preconditions)" },
+];
+
+/**
+ * What the rule needs that Bylaw does not run, as one message ("rule r: verifyImages (…) is not
+ * supported by Bylaw yet"), or undefined when the rule can be evaluated.
+ */
+export function unsupportedFeatures(policy: PolicyDocument, rule: Rule): string | undefined {
+  const names = RULE_FEATURES.filter((f) => f.used(rule)).map((f) => f.name);
+  const webhook = policy.spec.webhookConfiguration;
+  if (isObject(webhook as JsonValue | undefined) && present((webhook as Record<string, JsonValue>)["matchConditions"])) {
+    names.push("spec.webhookConfiguration.matchConditions (CEL match conditions)");
+  }
+  if (names.length === 0) return undefined;
+  return `rule ${rule.name}: ${names.join(", ")} ${names.length === 1 ? "is" : "are"} not supported by Bylaw yet; the rule was not evaluated`;
+}
+
+function present(v: unknown): boolean {
+  if (v === undefined || v === null) return false;
+  if (Array.isArray(v)) return v.length > 0;
+  return true;
+}

@@ -1,0 +1,135 @@
+/**
+ * The one YAML writer: every YAML document Bylaw prints or saves (`apply -o` files and stdout,
+ * `-p` PolicyReports, generated and patched resources, `serve --self-signed`'s caBundle line) goes
+ * through `writeYaml`/`writeYamlStream`.
+ *
+ * Output must read back as the same JSON in a YAML 1.1 reader (Kubernetes: sigs.k8s.io/yaml over
+ * go-yaml v2) and in a YAML 1.2 reader. It is the `yaml` package's stringifier, configured (ADR 0002):
+ * - core (1.2) schema with `compat: 'yaml-1.1'`: a plain string that either schema would resolve to
+ *   something else (true/yes/on/y, null/~, 0755, 0o17, 0x1F, 1e3, .inf, 1_000, 1:20, timestamps,
+ *   `<<`) is quoted;
+ * - one extra test, AMBIGUOUS_PLAIN, for what go-yaml v2 and other 1.1 readers resolve beyond those two
+ *   schemas (0X1F, 0O17, 1__0, +_1, 1e_5, 0b-101, …), the reserved words in any case, and `=`;
+ * - strings holding characters a 1.1 reader breaks lines at (NEL, U+2028, U+2029) or does not accept
+ *   raw (DEL, C1 controls, U+FEFF, U+FFFE, U+FFFF) are double-quoted with those characters escaped,
+ *   and so is multi-line text that would make a block scalar go-yaml v2 misreads (BLOCK_UNSAFE);
+ * - no line folding, no anchors for repeated objects, block literals for multi-line strings.
+ * Strings that read back as themselves stay plain, so the output looks like `kubectl get -o yaml`.
+ */
+import { Scalar, stringify, type CreateNodeOptions, type DocumentOptions, type SchemaOptions, type ScalarTag, type ToStringOptions } from "yaml";
+import { stringTag } from "yaml/util";
+import type { JsonValue } from "../../engine/api/json.js";
+
+/**
+ * Plain scalars some reader would resolve to a non-string, beyond the core and yaml-1.1 schemas'
+ * own tests (which `yaml` already applies). Over-matching only adds quotes; under-matching corrupts.
+ */
+const AMBIGUOUS_PLAIN = new RegExp(
+  [
+    // booleans and nulls in any letter case (readers differ on which cases they accept), and `=` (1.1's value key)
+    "^(?:y|n|yes|no|on|off|true|false|null|~|=|<<)?$",
+    // infinities and not-a-number in any letter case
+    "^[-+]?\\.(?:inf|nan)$",
+    // go-yaml v2 integers: underscores anywhere after the first character, 0x/0o/0b in either case
+    "^(?:[-+]_*)?(?:0_*x(?:_*[0-9a-f])+|0_*o(?:_*[0-7])+|0_*b(?:_*[01])+|[0-9](?:_*[0-9])*)_*$",
+    // go-yaml v2 also reads 0b-101 and 0b+101 as binary ints (its 0b fallback parses a signed rest)
+    "^0_*b_*[-+](?:_*[01])+_*$",
+    // go-yaml v2 floats, underscores likewise
+    "^(?:[-+]_*)?(?:\\.(?:_*[0-9])+|[0-9](?:_*[0-9])*(?:_*\\.(?:_*[0-9])*)?)(?:_*e_*[-+]?(?:_*[0-9])+)?_*$",
+    // YAML 1.1 sexagesimal numbers (1:20, -190:20:30.15), generously
+    "^[-+]?[0-9][0-9_]*(?::[0-9_]*)+(?:\\.[0-9_]*)?$",
+    // YAML 1.1 timestamps, generously: a date, alone or followed by a time
+    "^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[t \\t].*)?$",
+  ].join("|"),
+  "is",
+);
+
+const ambiguousPlain: ScalarTag = {
+  tag: "tag:bylaw.dev,2026:ambiguous-plain",
+  default: true,
+  test: AMBIGUOUS_PLAIN,
+  resolve: (text: string) => text,
+};
+
+/** Characters that must appear escaped (so inside double quotes), each with its YAML escape. */
+const MUST_ESCAPE = /[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
+const MUST_ESCAPE_ALL = /[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/g;
+
+function escapeFor(ch: string): string {
+  switch (ch) {
+    case "\u0085":
+      return "\\N";
+    case "\u2028":
+      return "\\L";
+    case "\u2029":
+      return "\\P";
+    default:
+      return codeEscape(ch);
+  }
+}
+
+/** `\xXX` or `\uXXXX` for a character of the Basic Multilingual Plane. */
+function codeEscape(ch: string): string {
+  const code = ch.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+const stringifyPlainOrQuoted = stringTag.stringify;
+if (stringifyPlainOrQuoted === undefined) throw new Error("yaml: the string tag has no stringifier");
+
+/**
+ * Multi-line text `yaml` would write as a block scalar that does not read back, so it is
+ * double-quoted instead: a line starting with a tab (go-yaml v2 refuses it: "found a tab character
+ * where an indentation space is expected"), and blank lines holding spaces or tabs before the first
+ * line with text (readers take those spaces for the block's indentation: " \n" came back as "\n").
+ */
+const BLOCK_UNSAFE = /(?:^|\n)\t|^(?:[ \t]*\n)*[ \t]+\n/;
+
+/**
+ * `yaml`'s own string tag, except that strings with MUST_ESCAPE characters are double-quoted with
+ * them escaped, and multi-line strings matching BLOCK_UNSAFE are double-quoted.
+ */
+const escapingStringTag: ScalarTag = {
+  ...stringTag,
+  stringify(item, ctx, onComment, onChompKeep) {
+    const value = item.value;
+    if (typeof value !== "string" || !(MUST_ESCAPE.test(value) || (value.includes("\n") && BLOCK_UNSAFE.test(value)))) {
+      return stringifyPlainOrQuoted(item, ctx, onComment, onChompKeep);
+    }
+    const forced = new Scalar(value);
+    forced.type = Scalar.QUOTE_DOUBLE;
+    const quoted = stringifyPlainOrQuoted(forced, ctx, onComment, onChompKeep);
+    // The text is one double-quoted scalar, so every such character in it is content, and each escape reads back as it.
+    return quoted.replace(MUST_ESCAPE_ALL, escapeFor);
+  },
+};
+
+const OPTIONS: CreateNodeOptions & DocumentOptions & SchemaOptions & ToStringOptions = {
+  version: "1.2",
+  schema: "core",
+  customTags: (tags) => [...tags.map((t) => (typeof t === "object" && t.tag === stringTag.tag ? escapingStringTag : t)), ambiguousPlain],
+  compat: "yaml-1.1",
+  merge: false,
+  aliasDuplicateObjects: false,
+  lineWidth: 0,
+  blockQuote: "literal",
+};
+
+/** One YAML document (ending in a newline) for a JSON-like value; `comment` becomes a `#` line before it. */
+export function writeYaml(value: JsonValue, comment?: string): string {
+  const body = stringify(value, OPTIONS);
+  return comment === undefined ? body : `${commentLine(comment)}${body}`;
+}
+
+/** Documents separated by `---`, each optionally headed by a comment line. */
+export function writeYamlStream(docs: readonly { readonly value: JsonValue; readonly comment?: string }[]): string {
+  return docs.map((d) => writeYaml(d.value, d.comment)).join("---\n");
+}
+
+/**
+ * A `#` comment line. A comment ends at any line break a 1.1 or 1.2 reader knows (\n, \r, NEL,
+ * U+2028, U+2029), so those and other control characters are written as escapes, never raw.
+ */
+export function commentLine(text: string): string {
+  return `# ${text.replace(/[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/g, codeEscape)}\n`;
+}

@@ -1,0 +1,102 @@
+/**
+ * Which webhook path serves which policy. Kyverno registers a `-fail` and an `-ignore` webhook per
+ * configuration (`/validate/fail`, `/validate/ignore`, `/mutate/fail`, `/mutate/ignore`), each
+ * serving the policies of that failurePolicy, and rebuilds them whenever policies change: each
+ * webhook's timeout is the largest its policies ask for (`webhookConfiguration.timeoutSeconds`,
+ * else the deprecated `spec.webhookTimeoutSeconds`; at least the default of 10 s, capped at 30;
+ * pkg/controllers/webhook). Bylaw's webhooks are static manifests, so a policy can only run under
+ * the timeout it asks for if a webhook with that timeout is registered. Policies are therefore
+ * grouped by failurePolicy AND timeout:
+ *
+ *   the default timeout (`--timeout-seconds`, 10)  /validate/fail, /validate/ignore, /mutate/fail, /mutate/ignore
+ *   any other timeout N (`--timeout-group N`)      /validate/fail/timeout-Ns, …/ignore/timeout-Ns, /mutate/…
+ *
+ * A review is evaluated under the deadline of the path it came in on (80% of that group's timeout).
+ * A policy whose group is not registered would never be evaluated: the policy set is rejected
+ * (`timeoutProblems`), loudly, rather than serving it nowhere.
+ */
+import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
+import { declaredTimeout, failurePolicyOf, isValidTimeout, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from "./policy-traits.js";
+import type { WebhookGroup } from "./types.js";
+
+export type { WebhookGroup };
+
+/** Kyverno's default webhook timeout (`--webhookTimeout`). */
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+/** The share of a webhook's timeout a review may use before it is answered per failurePolicy. */
+export const DEADLINE_SHARE = 0.8;
+
+/** The timeout groups that have registered webhooks: the default one, and any others. */
+export interface TimeoutGroups {
+  readonly defaultSeconds: number;
+  /** Further registered timeouts (each with its own fail and ignore webhooks), none equal to the default. */
+  readonly extra: readonly number[];
+}
+
+export const DEFAULT_GROUPS: TimeoutGroups = { defaultSeconds: DEFAULT_TIMEOUT_SECONDS, extra: [] };
+
+export type WebhookKind = "validate" | "mutate";
+
+/** The timeout a policy runs under: the one it sets, else the default. */
+export function timeoutOf(policy: CompiledPolicy, groups: TimeoutGroups): number {
+  const declared = declaredTimeout(policy);
+  return declared !== undefined && isValidTimeout(declared.value) ? declared.value : groups.defaultSeconds;
+}
+
+/** The group a policy belongs to. */
+export function groupOf(policy: CompiledPolicy, groups: TimeoutGroups): WebhookGroup {
+  const timeoutSeconds = timeoutOf(policy, groups);
+  return { mode: failurePolicyOf(policy) === "Ignore" ? "ignore" : "fail", timeoutSeconds, isDefault: timeoutSeconds === groups.defaultSeconds };
+}
+
+/** The path of a group's webhook: `/validate/fail` for the default timeout, `/validate/fail/timeout-20s` for another. */
+export function groupPath(kind: WebhookKind, group: WebhookGroup): string {
+  const base = `/${kind}/${group.mode}`;
+  return group.isDefault ? base : `${base}/timeout-${group.timeoutSeconds}s`;
+}
+
+/** The webhook name Kyverno's scheme gives a group: `validate.bylaw.svc-fail`, `validate.bylaw.svc-fail-timeout-20s`. */
+export function groupWebhookName(kind: WebhookKind, group: WebhookGroup): string {
+  const base = `${kind}.bylaw.svc-${group.mode}`;
+  return group.isDefault ? base : `${base}-timeout-${group.timeoutSeconds}s`;
+}
+
+/** Every registered group: fail and ignore for the default timeout and for each further one. */
+export function registeredGroups(groups: TimeoutGroups): WebhookGroup[] {
+  const out: WebhookGroup[] = [];
+  for (const timeoutSeconds of [groups.defaultSeconds, ...groups.extra]) {
+    for (const mode of ["fail", "ignore"] as const) out.push({ mode, timeoutSeconds, isDefault: timeoutSeconds === groups.defaultSeconds });
+  }
+  return out;
+}
+
+/**
+ * Why a policy cannot be served by the registered webhooks: its timeout's group has no registered
+ * webhook. Empty when it can be. (A timeout outside 1–30 s never compiles: policy/check-deprecated.ts.)
+ */
+export function timeoutProblems(policy: CompiledPolicy, groups: TimeoutGroups): PolicyProblem[] {
+  const declared = declaredTimeout(policy);
+  if (declared === undefined) return [];
+  const { value, field } = declared;
+  if (typeof value !== "number" || value === groups.defaultSeconds || groups.extra.includes(value)) return [];
+  const group = groupOf(policy, groups);
+  return [
+    problem(
+      field,
+      `no webhook is registered for the ${value}s timeout, so this policy would never be evaluated: register ${groupWebhookName("validate", group)} (path ${groupPath("validate", group)}) and ` +
+        `${groupWebhookName("mutate", group)} (path ${groupPath("mutate", group)}) with timeoutSeconds: ${value} and run bylaw serve with --timeout-group ${value} (see deploy/README.md), ` +
+        `or remove ${field} to use the default of ${groups.defaultSeconds}s`,
+    ),
+  ];
+}
+
+/** Checks `--timeout-seconds` and `--timeout-group` values; a message naming the flag, or undefined. */
+export function checkTimeoutGroups(groups: TimeoutGroups): string | undefined {
+  if (!isValidTimeout(groups.defaultSeconds)) return `--timeout-seconds must be a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (got ${groups.defaultSeconds})`;
+  for (const n of groups.extra) {
+    if (!isValidTimeout(n)) return `--timeout-group must be a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (got ${n})`;
+    if (n === groups.defaultSeconds) return `--timeout-group ${n} is the default timeout (--timeout-seconds) already`;
+  }
+  return undefined;
+}

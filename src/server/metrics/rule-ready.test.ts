@@ -1,0 +1,21 @@
+/** `kyverno_policy_rule_info_total{status_ready}`: a rule Bylaw cannot run is never reported ready. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Registry } from "prom-client";
+import { createMetrics } from "./create-metrics.js";
+import { compiled, snapshot, validatePolicy } from "./test-support.js";
+
+test("a verifyImages rule (and its autogen copies) is status_ready=false; a rule Bylaw runs is true", async () => {
+  const registry = new Registry();
+  const metrics = createMetrics({ registry, version: "v" });
+  const verify = compiled({
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name: "verify" },
+    spec: { validationFailureAction: "Enforce", rules: [{ name: "sig", match: { any: [{ resources: { kinds: ["Pod"] } }] }, verifyImages: [{ imageReferences: ["*"], attestors: [{ entries: [{ keys: { publicKeys: "k" } }] }] }] }] },
+  });
+  metrics.policiesLoaded(snapshot([verify, compiled(validatePolicy("labels", {}, ["ConfigMap"]))]));
+  const info = (await registry.metrics()).split("\n").filter((l) => l.startsWith("kyverno_policy_rule_info_total{"));
+  const ready = info.map((l) => [/rule_name="([^"]*)"/.exec(l)?.[1], /rule_type="([^"]*)"/.exec(l)?.[1], /status_ready="([^"]*)"/.exec(l)?.[1]]);
+  assert.deepEqual(ready, [["sig", "imageVerify", "false"], ["autogen-sig", "imageVerify", "false"], ["autogen-cronjob-sig", "imageVerify", "false"], ["check", "validate", "true"]]);
+});
