@@ -6,10 +6,11 @@
  * series' observation count as that counter: one lookup feeds the pair.
  * Both register in a prom-client Registry, so `/metrics` serves them with the rest.
  */
-import { Buffer } from "node:buffer";
-import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Metric, Registry } from "prom-client";
 import { boundLabelValue, OVERFLOW_LABEL } from "./label-bounds.js";
+import { RenderLane, SeriesBudget, seriesCost } from "./series-budget.js";
+
+export { RenderLane, SeriesBudget };
 
 /** Kyverno's default histogram buckets (spec §10). */
 export const KYVERNO_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30];
@@ -31,55 +32,6 @@ interface Exposed {
 
 /** Called when a family is full and a new label set is refused (protects memory from label floods). */
 export type OnSeriesDropped = (family: string) => void;
-
-/**
- * Bytes of exposition text that new series may still take, shared by the families that draw on it.
- * A series' cost is estimated when it is created (every line it renders, with its labels); once
- * the budget is spent new series are dropped (OnSeriesDropped), so `/metrics` stays bounded in
- * size and in the time it takes to render, whatever label values the reviews bring.
- */
-export class SeriesBudget {
-  private remaining: number;
-  /** The part of the budget only overflow series may use, so that folding never runs dry first. */
-  private readonly reserve: number;
-
-  constructor(total: number, reserveFraction = 0.25) {
-    this.remaining = total;
-    this.reserve = total * reserveFraction;
-  }
-
-  /** Takes `bytes` if that many are left (for a series of its own, beyond the reserve). */
-  take(bytes: number, overflow = false): boolean {
-    if (bytes > this.remaining - (overflow ? 0 : this.reserve)) return false;
-    this.remaining -= bytes;
-    return true;
-  }
-
-  /** Gives back what a reset family had taken. */
-  give(bytes: number): void {
-    this.remaining += bytes;
-  }
-
-  get left(): number {
-    return this.remaining;
-  }
-}
-
-/**
- * Takes turns at rendering. prom-client asks every metric for its samples at once (Promise.all),
- * so a family that merely awaited setImmediate would still build right after the others, in one
- * stretch. Through a lane, each family builds in a later turn of the event loop than the one
- * before it, and reviews waiting on I/O are served in between.
- */
-export class RenderLane {
-  private last: Promise<unknown> = Promise.resolve();
-
-  turn(): Promise<unknown> {
-    const mine = this.last.then(() => nextTurn());
-    this.last = mine;
-    return mine;
-  }
-}
 
 /** A level of the scoped lookup: more levels, or cells at the last one. */
 type Level = Map<string, Level> | Cell;
@@ -288,13 +240,6 @@ export class HistogramFamily {
   }
 }
 
-/** An upper estimate of the exposition bytes of one series: its buckets, +Inf, _sum, _count and count views. */
-function seriesCost(name: string, lines: number, labels: Readonly<Record<string, string>>): number {
-  let labelBytes = 0;
-  for (const [k, v] of Object.entries(labels)) labelBytes += k.length + 4 + Buffer.byteLength(v, "utf8") * 2; // ×2: escapes
-  // name + "_bucket" + braces, the le label, and the value (up to 24 characters) per line.
-  return lines * (name.length + 8 + labelBytes + 16 + 26);
-}
 
 /** The map holding the cell for `keys`, if every level exists. */
 function leafLevel(s: Scoped, keys: readonly string[]): Map<string, Level> | undefined {
