@@ -13,3 +13,7 @@ export type {
   MetricsServer,
   MetricsServerOptions,
 } from "./types.js";
+export { DEFAULT_MAX_CONNECTIONS } from "./webhook-server.js";
+export { InFlightBudget } from "./in-flight-budget.js";
+export { heapBudgetBytes, watchMemoryPressure } from "./memory-pressure.js";
+export type { MemoryPressure, MemoryPressureOptions } from "./memory-pressure.js";

@@ -49,6 +49,28 @@ describe("createMetricsServer", () => {
     }
   });
 
+  test("scrapes that arrive during a render share it: one render for five parallel scrapes", async () => {
+    let renders = 0;
+    const server = createMetricsServer({
+      host: "127.0.0.1",
+      port: 0,
+      render: async () => {
+        renders++;
+        await new Promise((r) => setTimeout(r, 100));
+        return { contentType: "text/plain", body: `render ${renders}\n` };
+      },
+    });
+    const { port } = await server.listen();
+    try {
+      const replies = await Promise.all(Array.from({ length: 5 }, () => call(port, "GET", "/metrics")));
+      assert.deepEqual(replies.map((r) => r.body), Array.from({ length: 5 }, () => "render 1\n"));
+      assert.equal(renders, 1);
+      assert.equal((await call(port, "GET", "/metrics")).body, "render 2\n", "a later scrape renders afresh");
+    } finally {
+      await server.close();
+    }
+  });
+
   test("listen() rejects when the port is taken", async () => {
     const one = createMetricsServer({ host: "127.0.0.1", port: 0, render: async () => ({ contentType: "text/plain", body: "" }) });
     const { port } = await one.listen();

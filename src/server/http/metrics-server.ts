@@ -20,6 +20,17 @@ export function createMetricsServer(options: MetricsServerOptions): MetricsServe
     void serve(req, res);
   });
   server.on("error", report);
+  /**
+   * Scrapes that arrive while one is rendering share its text: N parallel scrapes cost one render's
+   * time and memory, not N.
+   */
+  let rendering: Promise<{ contentType: string; body: string }> | undefined;
+  const renderShared = (): Promise<{ contentType: string; body: string }> => {
+    rendering ??= options.render().finally(() => {
+      rendering = undefined;
+    });
+    return rendering;
+  };
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? "/";
@@ -28,7 +39,7 @@ export function createMetricsServer(options: MetricsServerOptions): MetricsServe
     if (path !== METRICS_PATH) return sendJson(res, 404, errorPayload(`not found: only ${METRICS_PATH} is served here`));
     if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, errorPayload(`${METRICS_PATH} accepts GET only`), { allow: "GET, HEAD" });
     try {
-      const { contentType, body } = await options.render();
+      const { contentType, body } = await renderShared();
       const bytes = Buffer.from(body, "utf8");
       if (res.destroyed) return;
       res.writeHead(200, { "content-type": contentType, "content-length": String(bytes.length) });

@@ -6,13 +6,15 @@
  */
 import type { IncomingMessage } from "node:http";
 
-export type BodyRead = { kind: "ok"; text: string } | { kind: "too-large"; declared?: number } | { kind: "aborted" };
+export type BodyRead = { kind: "ok"; text: string } | { kind: "too-large"; declared?: number } | { kind: "over-budget" } | { kind: "aborted" };
 
 /**
  * Reads the body and calls `done` once. Listeners stay attached after that (the request object
- * lives only as long as its exchange) but do nothing more, and keep nothing.
+ * lives only as long as its exchange) but do nothing more, and keep nothing. `take`, when given,
+ * is asked for each chunk's bytes before it is kept (the in-flight budget of a body sent without
+ * a content-length); when it says no, reading stops with `over-budget`.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyRead) => void): void {
+export function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyRead) => void, take?: (bytes: number) => boolean): void {
   const declaredHeader = req.headers["content-length"];
   const declared = declaredHeader === undefined ? undefined : Number(declaredHeader);
   if (declared !== undefined && declared > maxBytes) {
@@ -34,6 +36,9 @@ export function readBody(req: IncomingMessage, maxBytes: number, done: (result: 
     if (size > maxBytes) {
       req.pause();
       finish({ kind: "too-large" });
+    } else if (take !== undefined && !take(chunk.length)) {
+      req.pause();
+      finish({ kind: "over-budget" });
     } else {
       chunks.push(chunk);
     }

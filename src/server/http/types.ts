@@ -1,4 +1,5 @@
 /** The shapes of the webhook's HTTP layer. Handlers are structural: src/server/admission's fit as they are. */
+import type { TlsPolicy } from "../tls/tls-policy.js";
 
 /** What an admission route handler answers: a JSON body, or a 400 with the reason. */
 export type HandlerResult = { status: 200; body: unknown } | { status: 400; body: { error: string } };
@@ -63,6 +64,26 @@ export interface WebhookServerOptions {
   readonly batchSize?: number;
   /** Monotonic clock in seconds (default performance.now()/1000). */
   readonly clock?: () => number;
+  /** TLS versions and cipher suites (default TLS 1.2+, forward-secret AEAD suites only). */
+  readonly tlsPolicy?: TlsPolicy;
+  /** PEM CA bundle: when set, clients must present a certificate it signed (mutual TLS). */
+  readonly clientCa?: string;
+  /**
+   * Connections held at once (default 1000); past it, a new connection replaces the one idle
+   * longest, or is closed on arrival when every held connection has a request in flight.
+   */
+  readonly maxConnections?: number;
+  /**
+   * Request body bytes held at once, from the first byte read until the answer is written (default
+   * 4 × maxBodyBytes, at least 4 MiB; each request also counts 16 KiB for what it costs beside its body).
+   * A review past it is answered 503 without reading its body; see in-flight-budget.ts.
+   */
+  readonly maxInFlightBytes?: number;
+  /**
+   * Asked once per review before its body is read: a reason to shed it (e.g. the heap is near its
+   * limit), answered 503, or undefined to serve it. Health paths are never shed.
+   */
+  readonly overloaded?: () => string | undefined;
 }
 
 export interface WebhookServer {

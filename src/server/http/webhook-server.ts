@@ -7,7 +7,9 @@ import { createServer } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
+import { DEFAULT_TLS_POLICY } from "../tls/tls-policy.js";
 import { trackConnections } from "./connection-tracker.js";
+import { InFlightBudget } from "./in-flight-budget.js";
 import { parseJson } from "./json-syntax-error.js";
 import { discardRest, readBody, type BodyRead } from "./request-body.js";
 import { errorPayload, sendJson } from "./respond.js";
@@ -15,6 +17,15 @@ import { createTurnBatch, DEFAULT_MAX_PER_CHUNK } from "./turn-batch.js";
 import type { BatchRouteHandler, HandlerResult, RouteHandler, TlsMaterial, WebhookServer, WebhookServerOptions } from "./types.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
+/** Connections held at once; past it, a new one replaces the one idle longest, or is closed when all are busy. */
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+/**
+ * Requests one connection may have unanswered at once. The API server (Go) never pipelines; a
+ * client that pipelines past this without reading its answers has its connection closed.
+ */
+export const MAX_PIPELINED = 16;
+/** What a review costs beside its body (request, response, parsed review, answer), charged to the in-flight budget. */
+const REQUEST_OVERHEAD_BYTES = 16 * 1024;
 export const LIVENESS_PATH = "/health/liveness";
 export const READINESS_PATH = "/health/readiness";
 const UNMATCHED = "unmatched";
@@ -26,19 +37,31 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   const clock = options.clock ?? (() => performance.now() / 1000);
   const discardLimits = { maxBytes: 4 * Math.max(maxBodyBytes, MIB), lingerMs: 2_000 };
+  const budget = new InFlightBudget(options.maxInFlightBytes ?? Math.max(4 * maxBodyBytes, 256 * REQUEST_OVERHEAD_BYTES));
+  const tlsPolicy = options.tlsPolicy ?? DEFAULT_TLS_POLICY;
+  const secure = (tls: TlsMaterial) => ({
+    cert: tls.cert,
+    key: tls.key,
+    minVersion: tlsPolicy.minVersion,
+    ciphers: tlsPolicy.ciphers,
+    ...(options.clientCa !== undefined ? { ca: options.clientCa } : {}),
+  });
   let closing = false;
   let closed: Promise<void> | undefined;
 
   const server = createServer({
-    cert: options.tls.cert,
-    key: options.tls.key,
+    ...secure(options.tls),
+    honorCipherOrder: true,
+    // With a client CA, a client must present a certificate it signed (the API server's, see
+    // deploy/README.md); without one the handshake fails.
+    ...(options.clientCa !== undefined ? { requestCert: true, rejectUnauthorized: true } : {}),
     handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
     requestTimeout,
     headersTimeout,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 120_000,
     connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 2))),
   });
-  const connections = trackConnections(server, "secureConnection");
+  const connections = trackConnections(server, "secureConnection", options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   server.on("error", (e) => report(e, "server", "-"));
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_MAX_PER_CHUNK);
   const batch = createTurnBatch({ maxPerChunk: batchSize, onError: (e) => report(e, "POST", "batch") });
@@ -93,7 +116,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     }
   }
 
-  function route(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number): void {
+  function route(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number, ticket: Ticket): void {
     const method = req.method ?? "UNKNOWN";
     if (method !== "POST") return reject(req, res, path, started, 405, `${path} accepts POST only`, { allow: "POST" });
     const mediaType = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
@@ -104,6 +127,18 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     if (encoding !== undefined && encoding !== "" && encoding !== "identity") {
       return reject(req, res, path, started, 415, `content-encoding ${encoding.slice(0, 100)} is not supported; send the body uncompressed`);
     }
+    const shed = options.overloaded?.();
+    if (shed !== undefined) return reject(req, res, path, started, 503, `the webhook is shedding load (${shed}); retry later`, { "retry-after": "1" });
+    const lengthHeader = req.headers["content-length"];
+    const declared = lengthHeader === undefined ? undefined : Number(lengthHeader);
+    const upfront = REQUEST_OVERHEAD_BYTES + (declared !== undefined && declared <= maxBodyBytes ? declared : 0);
+    if (!budget.take(upfront)) return overBudget(req, res, path, started);
+    ticket.held = upfront;
+    const takeChunk = declared === undefined ? (bytes: number): boolean => {
+      if (!budget.take(bytes)) return false;
+      ticket.held += bytes;
+      return true;
+    } : undefined;
     readBody(req, maxBodyBytes, (body) => {
       // Complete bodies are handled in the next batch; refusals are answered at once.
       if (body.kind !== "ok") return handleSafely(req, res, path, handler, started, body);
@@ -116,7 +151,11 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
         batch.add(() => runBatch(path, many));
       }
       list.push({ req, res, started, text: body.text });
-    });
+    }, takeChunk);
+  }
+
+  function overBudget(req: IncomingMessage, res: ServerResponse, path: string, started: number): void {
+    reject(req, res, path, started, 503, `the webhook holds its limit of ${budget.maxBytes} bytes of requests in flight; retry later`, { "retry-after": "1" });
   }
 
   /** Up to batchSize waiting bodies of `path` in one call of its batch handler; the rest in the next run. */
@@ -166,6 +205,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
 
   function withBody(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number, body: BodyRead): void {
     if (body.kind === "aborted") return;
+    if (body.kind === "over-budget") return overBudget(req, res, path, started);
     if (body.kind === "too-large") {
       const size = body.declared === undefined ? "more than" : `${body.declared} bytes, over`;
       return reject(req, res, path, started, 413, `the request body is ${size} the limit of ${maxBodyBytes} bytes`);
@@ -208,8 +248,16 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const started = clock();
     const socket = req.socket;
-    connections.requestStarted(socket);
-    res.once("close", () => connections.requestEnded(socket));
+    if (connections.requestStarted(socket) > MAX_PIPELINED) {
+      socket.destroy();
+      return;
+    }
+    // The body bytes this request holds in the in-flight budget, given back when its exchange ends.
+    const ticket: Ticket = { held: 0 };
+    res.once("close", () => {
+      connections.requestEnded(socket);
+      if (ticket.held > 0) budget.give(ticket.held);
+    });
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
@@ -217,7 +265,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     const handler = options.routes.get(path);
     if (handler === undefined) return reject(req, res, UNMATCHED, started, 404, `no webhook is served at ${path.slice(0, 200)}`);
     try {
-      route(req, res, path, handler, started);
+      route(req, res, path, handler, started, ticket);
     } catch (e) {
       failed(req, res, path, started, e);
     }
@@ -235,7 +283,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       });
     },
     setTls(tls: TlsMaterial) {
-      server.setSecureContext({ cert: tls.cert, key: tls.key });
+      server.setSecureContext(secure(tls));
     },
     close(closeOptions = {}) {
       if (closed !== undefined) return closed;
@@ -257,6 +305,11 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       return closed;
     },
   };
+}
+
+/** A request's share of the in-flight budget. */
+interface Ticket {
+  held: number;
 }
 
 /** A complete body waiting for its path's batch run. */

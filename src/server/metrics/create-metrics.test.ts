@@ -123,6 +123,13 @@ describe("createMetrics", () => {
     assert.equal(lines(await a.text(), "kyverno_admission_requests_total{").length, 1);
   });
 
+  test("reviews shed for load are counted by path", async () => {
+    const { metrics, text } = setup();
+    metrics.reviewShed("/validate/fail");
+    metrics.reviewShed("/validate/fail?timeout=10s");
+    assert.match(await text(), /^bylaw_admission_shed_total\{http_url="\/validate\/fail"\} 2$/m);
+  });
+
   test("a flood of distinct label sets is capped and the drop is counted (under the histogram that backs the pair)", async () => {
     const registry = new Registry();
     const metrics = createMetrics({ registry, version: "v", maxSeriesPerMetric: 3 });

@@ -10,7 +10,8 @@ import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { AdmissionOutcome, PolicySnapshot, ResultRuleType, ReviewFacts } from "../types.js";
 import { diffPolicies } from "./policy-changes.js";
 import { policyLabels, ruleType, type PolicyLabels } from "./policy-labels.js";
-import { HistogramFamily, KYVERNO_BUCKETS } from "./series.js";
+import { boundLabelValue, LabelValueCap } from "./label-bounds.js";
+import { HistogramFamily, KYVERNO_BUCKETS, RenderLane, SeriesBudget } from "./series.js";
 import type { BylawMetrics, MetricsOptions } from "./types.js";
 
 const RESULT_LABELS = [
@@ -34,15 +35,28 @@ const WEBHOOK_CONFIGURATION: Readonly<Record<AdmissionOutcome["webhook"], string
 };
 
 const MAX_URL_LABEL = 256;
+/** Labels whose values come from the request: folded into `_overflow` when a family is full. */
+const REQUEST_LABELS = ["resource_kind", "resource_namespace", "http_url"] as const;
+/** Default size bound of the series the reviews create; the rest of `/metrics` is small and fixed. */
+export const DEFAULT_MAX_SERIES_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_NAMESPACES = 200;
+export const DEFAULT_MAX_KINDS = 100;
 
 export function createMetrics(options: MetricsOptions): BylawMetrics {
   const { registry } = options;
   const buckets = options.buckets ?? KYVERNO_BUCKETS;
   const maxSeries = options.maxSeriesPerMetric ?? 20_000;
+  const maxBytes = options.maxSeriesBytes ?? DEFAULT_MAX_SERIES_BYTES;
+  // The budget is split so that a flood of rule results cannot starve the per-review families.
+  const resultBudget = new SeriesBudget(maxBytes * 0.6);
+  const reviewBudget = new SeriesBudget(maxBytes * 0.3);
+  const httpBudget = new SeriesBudget(maxBytes * 0.1);
+  const namespaces = new LabelValueCap(options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES);
+  const kinds = new LabelValueCap(options.maxKinds ?? DEFAULT_MAX_KINDS);
 
   const dropped = new Counter({
     name: "bylaw_metrics_series_dropped_total",
-    help: "Observations not recorded because their metric already held the maximum number of series",
+    help: "New label sets that did not get a series of their own (the metric was at its series or size bound): each was recorded under _overflow request labels, or dropped when that series could not be made either",
     labelNames: ["metric"],
     registers: [registry],
   });
@@ -50,20 +64,21 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
   const counted = (h: HistogramFamily, name: string, help: string): void => {
     h.countAs(name, help).register(registry);
   };
-  const histogram = (name: string, help: string, labels: readonly string[]): HistogramFamily =>
-    new HistogramFamily(name, help, labels, buckets, maxSeries, onDropped).register(registry);
+  const lane = new RenderLane();
+  const histogram = (name: string, help: string, labels: readonly string[], budget: SeriesBudget): HistogramFamily =>
+    new HistogramFamily(name, help, labels, buckets, maxSeries, onDropped, budget, REQUEST_LABELS, lane).register(registry);
 
   // Each counter below is the observation count of a histogram with the same labels, as Kyverno
   // records both for every event: one lookup per event feeds the pair.
   const results = histogram("kyverno_policy_execution_duration_seconds",
-    "Seconds one rule took to evaluate one admission request", RESULT_LABELS);
+    "Seconds one rule took to evaluate one admission request", RESULT_LABELS, resultBudget);
   counted(results, "kyverno_policy_results_total",
     "Rule results (pass, fail, warn, error, skip) by policy, rule and resource");
   const reviews = histogram("kyverno_admission_review_duration_seconds",
-    "Seconds one admission review took end to end, all policies included", ADMISSION_LABELS);
+    "Seconds one admission review took end to end, all policies included", ADMISSION_LABELS, reviewBudget);
   counted(reviews, "kyverno_admission_requests_total", "Admission reviews answered, by resource, operation, decision and webhook");
   const http = histogram("kyverno_http_requests_duration_seconds",
-    "Seconds one HTTP request took", HTTP_LABELS);
+    "Seconds one HTTP request took", HTTP_LABELS, httpBudget);
   counted(http, "kyverno_http_requests_total", "HTTP requests served, by method and path");
 
   const ruleInfo = new Gauge({
@@ -91,13 +106,20 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     registers: [registry],
   });
   healthy.set(0);
+  const shed = new Counter({
+    name: "bylaw_admission_shed_total",
+    help: "Reviews answered 503 without being evaluated, to stay within the in-flight byte budget or the memory limit; the API server applied the webhook's failurePolicy",
+    labelNames: ["http_url"],
+    registers: [registry],
+  });
 
   // Per-instance caches and state (nothing module-level).
   const labelsCache = new WeakMap<CompiledPolicy, PolicyLabels>();
   const labelsOf = (p: CompiledPolicy): PolicyLabels => {
     let l = labelsCache.get(p);
     if (l === undefined) {
-      l = policyLabels(p);
+      const raw = policyLabels(p);
+      l = { ...raw, name: boundLabelValue(raw.name), namespace: boundLabelValue(raw.namespace) };
       labelsCache.set(p, l);
     }
     return l;
@@ -118,28 +140,36 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
   const perRequest = {};
   const reviewKeys: string[] = ["", "", "", "", ""];
   const httpKeys: string[] = ["", ""];
-  let lastReview: { kind: string; namespace: string; operation: string; dryRun: boolean; key: string } = { kind: "", namespace: "", operation: "", dryRun: false, key: "" };
+  /** The last review's raw kind and namespace, their label values, and the key of the labels it shares with its results. */
+  let lastReview = { kind: "", namespace: "", operation: "", dryRun: false, kindLabel: "", namespaceLabel: "", key: "" };
   /** Rule-info label sets currently at 1, by a key of their values. */
   let liveRules = new Map<string, Record<string, string>>();
   let last: PolicySnapshot | undefined;
 
   return {
     admission(o: AdmissionOutcome): void {
-      // Keyed by the raw values, which map one to one onto the label values.
-      reviewKeys[0] = o.kind;
-      reviewKeys[1] = o.namespace;
+      // Keyed by the capped kind and namespace, which map one to one onto the label values.
+      const kind = kinds.labelFor(o.kind);
+      const namespace = namespaces.labelFor(o.namespace);
+      reviewKeys[0] = kind;
+      reviewKeys[1] = namespace;
       reviewKeys[2] = o.operation;
       reviewKeys[3] = o.allowed ? "true" : "false";
       reviewKeys[4] = o.webhook;
       if (reviews.observeKeyed(perRequest, reviewKeys, o.durationSeconds)) return;
-      const values = [o.kind, o.namespace, `${o.operation}`.toLowerCase(), o.allowed ? "true" : "false", WEBHOOK_CONFIGURATION[o.webhook] ?? o.webhook];
+      const values = [kind, namespace, `${o.operation}`.toLowerCase(), o.allowed ? "true" : "false", WEBHOOK_CONFIGURATION[o.webhook] ?? o.webhook];
       reviews.observeNew(perRequest, reviewKeys, values, o.durationSeconds);
     },
 
     policyResults(review: ReviewFacts, response: PolicyResponse, type: ResultRuleType, secondsEach: number): void {
       // The labels a review shares (kind, namespace, operation, dry run) are keyed once per review.
       if (review.kind !== lastReview.kind || review.namespace !== lastReview.namespace || review.operation !== lastReview.operation || review.dryRun !== lastReview.dryRun) {
-        lastReview = { kind: review.kind, namespace: review.namespace, operation: review.operation, dryRun: review.dryRun, key: `${review.kind}\u001f${review.namespace}\u001f${review.operation}\u001f${review.dryRun ? "1" : "0"}` };
+        const kindLabel = kinds.labelFor(review.kind);
+        const namespaceLabel = namespaces.labelFor(review.namespace);
+        lastReview = {
+          kind: review.kind, namespace: review.namespace, operation: review.operation, dryRun: review.dryRun, kindLabel, namespaceLabel,
+          key: `${kindLabel}\u001f${namespaceLabel}\u001f${review.operation}\u001f${review.dryRun ? "1" : "0"}`,
+        };
       }
       // One scratch key list for every result: observeKeyed reads it at once.
       const policy = response.policy;
@@ -148,7 +178,7 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
       for (const r of response.rules) {
         scratch[1] = r.rule;
         scratch[2] = r.status;
-        if (!results.observeKeyed(policy, scratch, secondsEach)) results.observeNew(policy, scratch, resultLabelValues(resultScopeOf(policy), review, r, type), secondsEach);
+        if (!results.observeKeyed(policy, scratch, secondsEach)) results.observeNew(policy, scratch, resultLabelValues(resultScopeOf(policy), lastReview, review, r, type), secondsEach);
       }
     },
 
@@ -171,7 +201,7 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
           const labels = {
             policy_validation_mode: p.validationMode, policy_type: p.type, policy_background_mode: p.background,
             policy_namespace: p.namespace, policy_name: p.name,
-            rule_name: rule.name, rule_type: ruleType(rule.rule),
+            rule_name: boundLabelValue(rule.name), rule_type: ruleType(rule.rule),
             // A rule Bylaw cannot run (verifyImages, CEL, …) is loaded but not ready: it answers only errors.
             status_ready: rule.unsupported === undefined ? "true" : "false",
           };
@@ -186,6 +216,10 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     policyLoadFailed(): void {
       loadErrors.inc();
       healthy.set(0);
+    },
+
+    reviewShed(url: string): void {
+      shed.inc({ http_url: urlLabel(url) });
     },
 
     httpRequest(method: string, url: string, seconds: number): void {
@@ -204,9 +238,15 @@ function urlLabel(url: string): string {
 }
 
 /** A result's label values. Kyverno labels every result with the policy-level mode (spec.validationFailureAction), not the rule's. */
-function resultLabelValues(scope: { readonly values: readonly string[] }, review: ReviewFacts, r: RuleResult, type: ResultRuleType): string[] {
+function resultLabelValues(
+  scope: { readonly values: readonly string[] },
+  capped: { readonly kindLabel: string; readonly namespaceLabel: string },
+  review: ReviewFacts,
+  r: RuleResult,
+  type: ResultRuleType,
+): string[] {
   return [
     ...scope.values,
-    review.kind, review.namespace, `${review.operation}`.toLowerCase(), r.rule, r.status, type, "admission_request", review.dryRun ? "true" : "false",
+    capped.kindLabel, capped.namespaceLabel, `${review.operation}`.toLowerCase(), r.rule, r.status, type, "admission_request", review.dryRun ? "true" : "false",
   ];
 }

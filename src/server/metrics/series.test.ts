@@ -124,3 +124,25 @@ describe("CountView", () => {
     assert.ok((await registry.metrics()).includes('# HELP d_total events\n# TYPE d_total counter\nd_total{k="a"} 2\nd_total{k="b"} 1\n'));
   });
 });
+
+describe("RenderLane", () => {
+  test("families sharing a lane build in separate turns of the event loop (so I/O is served in between)", async () => {
+    const { RenderLane } = await import("./series.js");
+    // Counts event loop iterations: an immediate queued from an immediate runs in the next iteration.
+    let iteration = 0;
+    let counting = true;
+    const count = (): void => {
+      iteration++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const lane = new RenderLane();
+    const seen: number[] = [];
+    await Promise.all(["a", "b", "c"].map(async () => {
+      await lane.turn();
+      seen.push(iteration);
+    }));
+    counting = false;
+    assert.equal(new Set(seen).size, 3, `iterations ${seen.join(", ")}`);
+  });
+});

@@ -7,6 +7,10 @@
  * Both register in a prom-client Registry, so `/metrics` serves them with the rest.
  */
 import type { Metric, Registry } from "prom-client";
+import { boundLabelValue, OVERFLOW_LABEL } from "./label-bounds.js";
+import { RenderLane, SeriesBudget, seriesCost } from "./series-budget.js";
+
+export { RenderLane, SeriesBudget };
 
 /** Kyverno's default histogram buckets (spec §10). */
 export const KYVERNO_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30];
@@ -70,6 +74,11 @@ export class HistogramFamily {
   private scoped = new WeakMap<object, Scoped>();
   private readonly bounds: readonly number[];
   private readonly le: readonly string[];
+  /** Counters that render this family's counts (one line per series each), for the size estimate. */
+  private views = 0;
+  /** Bytes taken from the budget by this family's series. */
+  private taken = 0;
+  private readonly overflowAt: readonly number[];
 
   constructor(
     // prom-client's Registry rewrites `name` in OpenMetrics mode, so it stays writable.
@@ -79,7 +88,17 @@ export class HistogramFamily {
     buckets: readonly number[],
     private readonly maxSeries: number,
     private readonly onDropped: OnSeriesDropped,
+    private readonly budget: SeriesBudget = new SeriesBudget(Number.POSITIVE_INFINITY),
+    /**
+     * Labels fed by the request (e.g. resource_namespace). A new label set that finds the family
+     * full is folded into the series with these set to OVERFLOW_LABEL (from the budget's reserve),
+     * so totals stay right; it is dropped only when that series cannot be made either.
+     */
+    overflowLabels: readonly string[] = [],
+    /** Shared by the families of one registry, so that they render in turns. */
+    readonly lane: RenderLane = new RenderLane(),
   ) {
+    this.overflowAt = overflowLabels.map((l) => labelNames.indexOf(l)).filter((i) => i >= 0);
     this.bounds = [...new Set(buckets.filter((b) => Number.isFinite(b)))].sort((a, b) => a - b);
     this.le = this.bounds.map((b) => String(b));
   }
@@ -90,6 +109,7 @@ export class HistogramFamily {
 
   /** A counter named `name` whose series are this histogram's observation counts. Register it too. */
   countAs(name: string, help: string): CountView {
+    this.views += 1;
     return new CountView(name, help, this);
   }
 
@@ -156,6 +176,9 @@ export class HistogramFamily {
 
   /** What prom-client's Registry reads when it renders `/metrics`. */
   async get(): Promise<Exposed> {
+    // Each family renders in its own turn of the event loop, so reviews waiting on I/O are served
+    // between families instead of after the whole scrape.
+    await this.lane.turn();
     const values: Sample[] = [];
     const bucket = `${this.name}_bucket`;
     for (const c of this.series.values()) {
@@ -171,34 +194,52 @@ export class HistogramFamily {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 
+  private costOf(labels: Readonly<Record<string, string>>): number {
+    return seriesCost(this.name, this.bounds.length + 3 + this.views, labels);
+  }
+
   /** Each series' observation count, for a CountView. */
   countSamples(): Sample[] {
     return [...this.series.values()].map((c) => ({ labels: c.labels, value: c.count }));
   }
 
   reset(): void {
+    this.budget.give(this.taken);
+    this.taken = 0;
     this.series.clear();
     this.scoped = new WeakMap<object, Scoped>();
   }
 
-  /** The series for these label values, created on first use; undefined when the family is full. */
-  private cell(values: readonly string[]): Cell | undefined {
-    const key = values.join("\u001f");
-    const found = this.series.get(key);
-    if (found !== undefined) return found;
-    if (this.series.size >= this.maxSeries) {
-      this.onDropped(this.name);
-      return undefined;
-    }
+  /**
+   * The series for these label values (each cut to MAX_LABEL_VALUE_LENGTH), created on first use;
+   * undefined when the family is full or the budget is spent.
+   */
+  private cell(raw: readonly string[]): Cell | undefined {
+    const values = raw.map((v) => boundLabelValue(v));
+    const own = this.series.get(values.join("\u001f")) ?? this.create(values, false);
+    if (own !== undefined) return own;
+    this.onDropped(this.name);
+    if (this.overflowAt.length === 0) return undefined;
+    const folded = values.slice();
+    for (const i of this.overflowAt) folded[i] = OVERFLOW_LABEL;
+    return this.series.get(folded.join("\u001f")) ?? this.create(folded, true);
+  }
+
+  /** A new series, if the family has room for it (an overflow series may use the budget's reserve). */
+  private create(values: readonly string[], overflow: boolean): Cell | undefined {
     const labels: Record<string, string> = {};
     this.labelNames.forEach((n, i) => {
       labels[n] = values[i] ?? "";
     });
+    const cost = this.costOf(labels);
+    if (this.series.size >= this.maxSeries || !this.budget.take(cost, overflow)) return undefined;
+    this.taken += cost;
     const created: Cell = { labels, counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
-    this.series.set(key, created);
+    this.series.set(values.join("\u001f"), created);
     return created;
   }
 }
+
 
 /** The map holding the cell for `keys`, if every level exists. */
 function leafLevel(s: Scoped, keys: readonly string[]): Map<string, Level> | undefined {
@@ -242,6 +283,7 @@ export class CountView {
   }
 
   async get(): Promise<Exposed> {
+    await this.of.lane.turn();
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.of.countSamples() };
   }
 

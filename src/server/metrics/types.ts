@@ -10,6 +10,17 @@ export interface MetricsOptions {
   readonly buckets?: readonly number[];
   /** Most series one metric may hold before new label sets are dropped (default 20,000). */
   readonly maxSeriesPerMetric?: number;
+  /**
+   * Estimated exposition bytes that the series created by reviews may take in all (default 4 MiB,
+   * split 60/30/10 between rule results, reviews and HTTP requests). Past it, a new label set is
+   * recorded under `_overflow` request labels (a quarter of the budget is kept for those), or
+   * dropped when that is full too, and counted in `bylaw_metrics_series_dropped_total`.
+   */
+  readonly maxSeriesBytes?: number;
+  /** Distinct `resource_namespace` values kept (default 200); later namespaces are labelled `_overflow`. */
+  readonly maxNamespaces?: number;
+  /** Distinct `resource_kind` values kept (default 100); later kinds are labelled `_overflow`. */
+  readonly maxKinds?: number;
 }
 
 /** Kyverno's metrics (spec §10) plus Bylaw's policy-set health, fed by the server. */
@@ -22,6 +33,8 @@ export interface BylawMetrics extends AdmissionRecorder {
   policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void;
   /** A reload was rejected; the last good set stays in use. */
   policyLoadFailed(): void;
+  /** A review answered 503 unevaluated, to shed load (`bylaw_admission_shed_total`). */
+  reviewShed(url: string): void;
   /** One HTTP request served (any endpoint); the query string is not part of the label. */
   httpRequest(method: string, url: string, seconds: number): void;
 }

@@ -16,6 +16,7 @@ import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
 import { resolveTls } from "./tls-setup.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
+import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 
 export { SERVE_HELP };
 
@@ -42,6 +43,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       "grace-seconds": { type: "string", default: "15" },
       "eval-workers": { type: "string", default: "1" },
       "log-level": { type: "string", default: "info" },
+      ...RESOURCE_FLAG_OPTIONS,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -67,6 +69,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (badGroups !== undefined) return usage(badGroups);
   const level = values["log-level"] ?? "info";
   if (!isLogLevel(level)) return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
+  const bounds = await resourceBounds(values, numbers["max-body-bytes"] ?? 7 * 1024 * 1024);
+  if (!bounds.ok) return usage(bounds.error);
   const tls = await resolveTls(values, io);
   if (!tls.ok) return usage(tls.error);
 
@@ -83,7 +87,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
   });
   const registry = new Registry();
-  const metrics = createMetrics({ registry, version: BYLAW_VERSION });
+  const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces });
   const unbind = bindPolicySource(metrics, source);
   const recorder: AdmissionRecorder = {
     admission: (outcome) => {
@@ -122,8 +126,9 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     metrics,
     registry,
     logger,
+    bounds: bounds.value,
   });
-  logger.info({ port: servers.port, metricsPort: servers.metricsPort, policies: source.current().policies.length }, "bylaw serve: listening");
+  logger.info({ port: servers.port, metricsPort: servers.metricsPort, policies: source.current().policies.length, ...describeBounds(bounds.value) }, "bylaw serve: listening");
   io.err(`bylaw serve: listening on https://${values.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`);
 
   await new Promise<void>((resolveStop) => {

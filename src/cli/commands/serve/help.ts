@@ -50,6 +50,25 @@ Flags:
                               on the main thread after its batch is answered)
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
       --grace-seconds N       on SIGTERM, time in-flight reviews get to finish (default 15)
+      --max-connections N     connections held at once (default 1000); at the cap a new one replaces the one
+                              idle longest, or is closed when every held one is busy
+      --max-inflight-bytes N  request bytes held at once, from the first byte read to the answer (default a
+                              tenth of the memory limit, at least one body); past it a review is answered 503
+                              at once, and the API server applies the webhook's failurePolicy
+      --memory-limit SIZE     the memory limit to stay under, e.g. 256Mi (default: the container's, from
+                              cgroup memory.max or memory.limit_in_bytes); reviews are answered 503 while the
+                              heap or resident memory is above 85% of its bound
+      --metrics-max-bytes SIZE
+                              size budget of the series reviews create in /metrics (default 4Mi); new label
+                              sets past it are dropped and counted in bylaw_metrics_series_dropped_total
+      --metrics-max-namespaces N
+                              distinct resource_namespace values in metrics (default 200); later ones are
+                              labelled _overflow
+      --tls-min-version V     1.2 (default) or 1.3
+      --tls-cipher-suites S   comma-separated TLS 1.2/1.3 suites, OpenSSL or IANA names (default: forward-secret
+                              AEAD only: ECDHE with AES-GCM or ChaCha20-Poly1305, and TLS 1.3's suites)
+      --client-ca FILE        require client certificates signed by this CA (PEM): the API server's
+                              (see deploy/README.md, "Authenticate the API server")
       --log-level LEVEL       debug, info (default), warn, error or silent
   -h, --help                  show this help
 

@@ -1,10 +1,11 @@
 /** Mount the admission handlers on the HTTPS server, the registry on the metrics server, and start both. */
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import { handleMutateBounded, handlePolicyValidate, handleValidate, handleValidateBatch } from "../../../server/admission/index.js";
-import { createMetricsServer, createWebhookServer, type BatchRouteHandler, type RouteHandler } from "../../../server/http/index.js";
+import { handleMutateBounded, handlePolicyValidate, handleValidate, handleValidateBatch, parseReview } from "../../../server/admission/index.js";
+import { createMetricsServer, createWebhookServer, watchMemoryPressure, type BatchRouteHandler, type RouteHandler } from "../../../server/http/index.js";
 import type { BylawMetrics } from "../../../server/metrics/index.js";
 import type { AdmissionDeps, PolicySource } from "../../../server/types.js";
+import type { ResourceBounds } from "./resource-flags.js";
 import type { WebhookGroup } from "../../../server/admission/types.js";
 import { DEADLINE_SHARE, DEFAULT_GROUPS, groupPath, registeredGroups, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
 import type { ServingTls } from "./tls-setup.js";
@@ -23,6 +24,7 @@ export interface StartOptions {
   readonly metrics: BylawMetrics;
   readonly registry: Registry;
   readonly logger: Logger;
+  readonly bounds: ResourceBounds;
 }
 
 export interface RunningServers {
@@ -50,9 +52,11 @@ export function admissionRoutes(deps: AdmissionDeps, groups: TimeoutGroups = DEF
     routes.set(groupPath("validate", group), (b) => handleValidate(b, own, group));
   }
   routes.set("/policyvalidate", (b) => handlePolicyValidate(b, deps));
+  // Accepted unchanged, as Kyverno does; a body that is not an AdmissionReview gets a 400 like on every other path.
   routes.set("/policymutate", (b) => {
-    const uid = typeof b === "object" && b !== null && "request" in b ? ((b as { request?: { uid?: unknown } }).request?.uid ?? "") : "";
-    return { status: 200, body: { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: typeof uid === "string" ? uid : "", allowed: true } } };
+    const parsed = parseReview(b);
+    if (!parsed.ok) return { status: 400, body: { error: parsed.error } };
+    return { status: 200, body: { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: parsed.request.uid, allowed: true } } };
   });
   return routes;
 }
@@ -69,15 +73,31 @@ export function admissionBatchRoutes(deps: AdmissionDeps, groups: TimeoutGroups 
 }
 
 export async function startServers(o: StartOptions): Promise<RunningServers> {
+  const pressure = watchMemoryPressure({
+    ...(o.bounds.memoryLimitBytes !== undefined ? { limitBytes: o.bounds.memoryLimitBytes } : {}),
+    onChange: (reason) => {
+      if (reason === undefined) o.logger.info({}, "bylaw serve: memory is back under its bounds; reviews are served again");
+      else o.logger.warn({ reason }, "bylaw serve: memory is near its limit; reviews are answered 503 (the webhooks' failurePolicy applies) until it falls");
+    },
+  });
+  const routes = admissionRoutes(o.deps, o.groups);
   const webhook = createWebhookServer({
     tls: { cert: o.tls.cert, key: o.tls.key },
     host: o.host,
     port: o.port,
-    routes: admissionRoutes(o.deps, o.groups),
+    routes,
     batchRoutes: admissionBatchRoutes(o.deps, o.groups),
     health: { live: () => true, ready: () => o.source.readiness() },
     maxBodyBytes: o.maxBodyBytes,
-    onRequest: (method, route, _status, seconds) => o.metrics.httpRequest(method, route, seconds),
+    maxConnections: o.bounds.maxConnections,
+    maxInFlightBytes: o.bounds.maxInFlightBytes,
+    overloaded: () => pressure.reason(),
+    tlsPolicy: o.bounds.tlsPolicy,
+    ...(o.bounds.clientCa !== undefined ? { clientCa: o.bounds.clientCa } : {}),
+    onRequest: (method, route, status, seconds) => {
+      o.metrics.httpRequest(method, route, seconds);
+      if (status === 503 && routes.has(route)) o.metrics.reviewShed(route);
+    },
     onError: (error, context) => o.logger.error({ err: error, ...context }, "bylaw serve: request failed"),
   });
   o.tls.onReload((tls) => {
@@ -96,6 +116,7 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
     port,
     metricsPort,
     close: async (graceMs) => {
+      pressure.stop();
       await Promise.all([webhook.close({ graceMs }), metricsServer?.close()]);
     },
   };
