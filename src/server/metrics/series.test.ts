@@ -59,6 +59,25 @@ describe("HistogramFamily", () => {
     assert.deepEqual(dropped, ["d_seconds"]);
   });
 
+  test("a refused keyed label set is remembered: later observations are dropped and counted, and no series appears", async () => {
+    const registry = new Registry();
+    const dropped: string[] = [];
+    const h = family(registry, ["scope", "k"], [1], 1, (n) => {
+      dropped.push(n);
+    });
+    const scope = {};
+    h.observeNew(scope, ["a"], ["s", "a"], 0.1);
+    assert.equal(h.observeKeyed(scope, ["b"], 0.1), false, "b was never seen");
+    h.observeNew(scope, ["b"], ["s", "b"], 0.1);
+    assert.deepEqual(dropped, ["d_seconds"], "the family is full, so b is refused");
+    assert.equal(h.observeKeyed(scope, ["b"], 0.1), true, "the refusal is remembered");
+    assert.equal(h.observeKeyed(scope, ["a"], 0.1), true);
+    assert.deepEqual(dropped, ["d_seconds", "d_seconds"], "each later observation of b still counts as dropped");
+    const text = await registry.metrics();
+    assert.match(text, /d_seconds_count\{scope="s",k="a"\} 2\n/);
+    assert.doesNotMatch(text, /k="b"/);
+  });
+
   test("resetMetrics clears the series", async () => {
     const registry = new Registry();
     family(registry).observe(["a"], 0.5);

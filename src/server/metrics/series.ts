@@ -70,6 +70,8 @@ export class HistogramFamily {
   readonly type = "histogram";
   readonly aggregator = "sum";
   private readonly series = new Map<string, Cell>();
+  /** Stands, in the scoped lookups, for a label set the family refused; never rendered. */
+  private readonly refused: Cell = { labels: {}, counts: new Float64Array(0), sum: 0, count: 0 };
   /** Cells by a scope object (e.g. a policy) and the rest of the values: short keys on the hot path. */
   private scoped = new WeakMap<object, Scoped>();
   private readonly bounds: readonly number[];
@@ -146,14 +148,16 @@ export class HistogramFamily {
       if (c === undefined) return false;
       remember(s, keys, c);
     }
-    this.add(c, value);
+    if (c === this.refused) this.onDropped(this.name);
+    else this.add(c, value);
     return true;
   }
 
   /** The first observation of `keys` under `scope`: creates its cell with `labelValues` (in `labelNames` order). */
   observeNew(scope: object, keys: readonly string[], labelValues: readonly string[], value: number): void {
-    const c = this.cell(labelValues);
-    if (c === undefined) return;
+    // A refused label set is remembered too, so its later observations are dropped (and counted) at
+    // once instead of bounding, joining and costing its labels again for every result.
+    const c = this.cell(labelValues) ?? this.refused;
     let s = this.scoped.get(scope);
     if (s === undefined) {
       s = { levels: new Map<string, Level>(), recentKeys: [], recentCells: [], next: 0 };
@@ -171,7 +175,7 @@ export class HistogramFamily {
     }
     level.set(keys[keys.length - 1] ?? "", c);
     remember(s, keys, c);
-    this.add(c, value);
+    if (c !== this.refused) this.add(c, value);
   }
 
   /** What prom-client's Registry reads when it renders `/metrics`. */
