@@ -12,7 +12,9 @@ import { diffPolicies } from "./policy-changes.js";
 import { policyLabels, ruleType, type PolicyLabels } from "./policy-labels.js";
 import { boundLabelValue, LabelValueCap } from "./label-bounds.js";
 import { HistogramFamily, KYVERNO_BUCKETS, RenderLane, SeriesBudget } from "./series.js";
-import type { BylawMetrics, MetricsOptions } from "./types.js";
+import type { BylawMetrics, ContextKind, MetricsOptions } from "./types.js";
+import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
+import type { Rule } from "../../engine/api/policy.js";
 
 const RESULT_LABELS = [
   "policy_validation_mode", "policy_type", "policy_background_mode", "policy_name", "policy_namespace",
@@ -202,8 +204,9 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
             policy_validation_mode: p.validationMode, policy_type: p.type, policy_background_mode: p.background,
             policy_namespace: p.namespace, policy_name: p.name,
             rule_name: boundLabelValue(rule.name), rule_type: ruleType(rule.rule),
-            // A rule Bylaw cannot run (verifyImages, CEL, …) is loaded but not ready: it answers only errors.
-            status_ready: rule.unsupported === undefined ? "true" : "false",
+            // A rule Bylaw cannot run (verifyImages, CEL, a context entry the server cannot load) is
+            // loaded but not ready: it answers only errors.
+            status_ready: rule.unsupported === undefined && contextLoads(rule.rule, options.canLoadContext) ? "true" : "false",
           };
           live.set(Object.values(labels).join("\u001f"), labels);
         }
@@ -250,3 +253,22 @@ function resultLabelValues(
     capped.kindLabel, capped.namespaceLabel, `${review.operation}`.toLowerCase(), r.rule, r.status, type, "admission_request", review.dryRun ? "true" : "false",
   ];
 }
+
+/** Whether every context entry of the rule (and of its foreach lists) is of a kind the server can load. */
+function contextLoads(rule: Rule, canLoad: ((kind: ContextKind) => boolean) | undefined): boolean {
+  if (canLoad === undefined) return true;
+  const loads = (e: Partial<Record<ContextKind, unknown>>): boolean => CONTEXT_KINDS.every((kind) => e[kind] === undefined || canLoad(kind));
+  const nested: JsonObject[] = [];
+  const walk = (v: JsonValue | undefined): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (isObject(v)) {
+      const context = v["context"];
+      if (Array.isArray(context)) for (const e of context) if (isObject(e)) nested.push(e);
+      for (const [k, child] of Object.entries(v)) if (k !== "context") walk(child);
+    }
+  };
+  for (const part of [rule.validate, rule.mutate, rule.generate]) walk((part as JsonObject | undefined)?.["foreach"]);
+  return (rule.context ?? []).every(loads) && nested.every(loads);
+}
+
+const CONTEXT_KINDS: readonly ContextKind[] = ["configMap", "apiCall", "imageRegistry", "globalReference"];

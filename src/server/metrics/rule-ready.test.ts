@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Registry } from "prom-client";
 import { createMetrics } from "./create-metrics.js";
+import type { JsonObject } from "../../engine/api/json.js";
 import { compiled, snapshot, validatePolicy } from "./test-support.js";
 
 test("a verifyImages rule (and its autogen copies) is status_ready=false; a rule Bylaw runs is true", async () => {
@@ -18,4 +19,26 @@ test("a verifyImages rule (and its autogen copies) is status_ready=false; a rule
   const info = (await registry.metrics()).split("\n").filter((l) => l.startsWith("kyverno_policy_rule_info_total{"));
   const ready = info.map((l) => [/rule_name="([^"]*)"/.exec(l)?.[1], /rule_type="([^"]*)"/.exec(l)?.[1], /status_ready="([^"]*)"/.exec(l)?.[1]]);
   assert.deepEqual(ready, [["sig", "imageVerify", "false"], ["autogen-sig", "imageVerify", "false"], ["autogen-cronjob-sig", "imageVerify", "false"], ["check", "validate", "true"]]);
+});
+
+test("with canLoadContext, a rule whose context (or foreach context) the server cannot load is status_ready=false", async () => {
+  const registry = new Registry();
+  const metrics = createMetrics({ registry, version: "v", canLoadContext: (kind) => kind !== "configMap" });
+  const rule = (name: string, extra: JsonObject): JsonObject => ({ name, match: { any: [{ resources: { kinds: ["ConfigMap"] } }] }, ...extra });
+  const policy = compiled({
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name: "ctx" },
+    spec: {
+      rules: [
+        rule("cm", { context: [{ name: "cfg", configMap: { name: "c", namespace: "n" } }], validate: { message: "m", deny: { conditions: { any: [{ key: "{{ cfg.data.x }}", operator: "Equals", value: "1" }] } } } }),
+        rule("each", { validate: { foreach: [{ list: "request.object.data", context: [{ name: "cfg", configMap: { name: "c", namespace: "n" } }], deny: { conditions: { any: [{ key: "{{ cfg.data.x }}", operator: "Equals", value: "1" }] } } }] } }),
+        rule("var", { context: [{ name: "v", variable: { value: "x" } }], validate: { message: "m", pattern: { metadata: { name: "?*" } } } }),
+      ],
+    },
+  });
+  metrics.policiesLoaded(snapshot([policy]));
+  const info = (await registry.metrics()).split("\n").filter((l) => l.startsWith("kyverno_policy_rule_info_total{"));
+  const ready = info.map((l) => [/rule_name="([^"]*)"/.exec(l)?.[1], /status_ready="([^"]*)"/.exec(l)?.[1]]);
+  assert.deepEqual(ready, [["cm", "false"], ["each", "false"], ["var", "true"]]);
 });

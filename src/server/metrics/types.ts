@@ -21,7 +21,16 @@ export interface MetricsOptions {
   readonly maxNamespaces?: number;
   /** Distinct `resource_kind` values kept (default 100); later kinds are labelled `_overflow`. */
   readonly maxKinds?: number;
+  /**
+   * Whether the server can load context entries of a kind (its engine ports' `canLoad`). A rule with
+   * an entry it cannot load answers only errors, so it is reported `status_ready="false"`. Omitted:
+   * every kind loads.
+   */
+  readonly canLoadContext?: (kind: ContextKind) => boolean;
 }
+
+/** The context entry kinds that read from outside the request. */
+export type ContextKind = "configMap" | "apiCall" | "imageRegistry" | "globalReference";
 
 /** Kyverno's metrics (spec §10) plus Bylaw's policy-set health, fed by the server. */
 export interface BylawMetrics extends AdmissionRecorder {

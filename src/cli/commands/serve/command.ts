@@ -77,7 +77,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   tuneHeapForServing();
   const logger = createLogger({ level });
   // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
-  const engine = createEngine(servePorts());
+  const ports = servePorts();
+  const engine = createEngine(ports);
   const source = await directoryPolicySource({
     dir: values.policies,
     engine,
@@ -87,7 +88,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
   });
   const registry = new Registry();
-  const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces });
+  const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces, canLoadContext: (kind) => ports.context.canLoad(kind) });
   const unbind = bindPolicySource(metrics, source);
   const recorder: AdmissionRecorder = {
     admission: (outcome) => {
