@@ -20,6 +20,7 @@ import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
 import { parsePolicy, policyKindOf } from "./parse-policy.js";
 import { compileUnsupportedKind } from "./unsupported-kind.js";
 import { isPolicyExceptionDocument } from "../exceptions/document-kind.js";
+import { namespaceLabelsField } from "../match/namespace-labels.js";
 import { unsupportedFeatures } from "./unsupported.js";
 import { problem, type PolicyProblem } from "./problem.js";
 
@@ -77,6 +78,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
       validatePass: pass,
       fastPass: unsupported === undefined ? fastPassOf(rule, pass?.result, patterns) : undefined,
       unsupported,
+      namespaceLabels: namespaceLabelsField(policy, rule),
     };
   });
   rules.forEach((r, i) => {

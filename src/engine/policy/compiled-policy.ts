@@ -29,6 +29,12 @@ export interface CompiledRule {
    * the `error` result every matched resource gets. Decided at compile time, never re-checked.
    */
   readonly unsupported: string | undefined;
+  /**
+   * The field through which the rule reads namespace labels beyond `kubernetes.io/metadata.name`
+   * (match/namespace-labels.ts), or undefined: where a namespace's labels are unknown, such a rule
+   * cannot be evaluated.
+   */
+  readonly namespaceLabels: string | undefined;
 }
 
 export interface CompiledPolicy {
