@@ -1,0 +1,104 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createCel } from "./create-cel.js";
+import { activation, run } from "./test-support.js";
+import { BUDGET_EXCEEDED_MESSAGE, COST_LIMIT_MESSAGE } from "./types.js";
+
+const pod = {
+  metadata: { name: "web", labels: { app: "web" } },
+  spec: { replicas: 3, ratio: 0.5, containers: [{ name: "a", image: "nginx:1", securityContext: { privileged: false } }, { name: "b", image: "busybox" }] },
+};
+
+describe("CEL environment", () => {
+  test("reads the resource: integers are int, other numbers double", () => {
+    assert.equal(run("object.spec.replicas == 3 && type(object.spec.replicas) == int", pod), true);
+    assert.equal(run("type(object.spec.ratio) == double", pod), true);
+    assert.equal(run("object.spec.containers.all(c, !has(c.securityContext) || c.securityContext.privileged == false)", pod), true);
+    assert.deepEqual(run("object.spec.containers.map(c, c.name)", pod), ["a", "b"]);
+  });
+
+  test("optional types: ?. and [?] with orValue and hasValue", () => {
+    assert.equal(run("object.metadata.?labels[?'app'].orValue('') == 'web'", pod), true);
+    assert.equal(run("object.metadata.?annotations[?'x'].orValue('none')", pod), "none");
+    assert.equal(run("object.spec.?initContainers.hasValue()", pod), false);
+    assert.equal(run("optional.of(1).value() + optional.none().orValue(2)", pod), 3);
+  });
+
+  test("Kyverno's orValue compatibility: a plain value is itself, an error gives the default", () => {
+    assert.equal(run("object.spec.replicas.orValue(5)", pod), 3);
+    assert.equal(run("object.spec.missing.orValue(5)", pod), 5);
+  });
+
+  test("heterogeneous numeric comparison across int, uint and double", () => {
+    assert.equal(run("1 < 2.5 && 2u > 1 && 3.0 >= 3"), true);
+    assert.equal(run("object.spec.replicas > 2.5", pod), true);
+    assert.equal(run("dyn(1) == 1.0"), true);
+  });
+
+  test("cel.bind", () => {
+    assert.equal(run("cel.bind(n, object.spec.containers.size(), n * 2)", pod), 4);
+  });
+
+  test("matches is RE2: Go syntax such as (?i) and (?P<name>) works; backreferences do not exist", () => {
+    assert.equal(run("'aB'.matches('(?i)b')"), true);
+    assert.equal(run("'ab'.matches('a(?P<x>b)')"), true);
+    assert.equal(run("matches('abc', '^a.c$')"), true);
+    assert.match(String(run("'aa'.matches('(a)\\\\1')")), /^eval: error parsing regexp/);
+  });
+
+  test("an unknown function or variable fails at compile time, as cel-go words it, with the position", () => {
+    assert.equal(run("object.a + nope"), "compile: ERROR: <input>:1:12: undeclared reference to 'nope' (in container '')\n | object.a + nope\n | ...........^");
+    assert.match(String(run("url('https://x')")), /^compile: ERROR: <input>:1:1: undeclared reference to 'url'/);
+    assert.match(String(run("'a'.nosuch()")), /undeclared reference to 'nosuch'/);
+    assert.match(String(run("1 +")), /^compile: ERROR: <input>:1:4: Syntax error/);
+    assert.match(String(run("1 + 'a'")), /^compile: ERROR: <input>:1:1: no such overload: int \+ string/);
+  });
+
+  test("errors on a later line give that line and column", () => {
+    const r = createCel().compile("object.a &&\n  nope");
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.deepEqual([r.error.line, r.error.column], [2, 3]);
+  });
+
+  test("variables.x must be declared; expectType checks the output type", () => {
+    const cel = createCel();
+    const bad = cel.compile("variables.nope == 1", { variableNames: ["ok"] });
+    assert.equal(bad.ok, false);
+    if (!bad.ok) assert.match(bad.error.message, /undefined field 'nope'/);
+    assert.equal(cel.compile("variables.ok == 1", { variableNames: ["ok"] }).ok, true);
+    const notBool = cel.compile("'a'", { expectType: "bool" });
+    assert.equal(notBool.ok, false);
+    if (!notBool.ok) assert.match(notBool.error.message, /output is expected to be of type bool, got string/);
+  });
+
+  test("a missing key is an evaluation error in cel-go's words", () => {
+    assert.equal(run("object.spec.nope == 1", pod), "eval: no such key: nope");
+  });
+
+  test("a hostile expression stops with cel-go's cost error, also under ||", () => {
+    const ten = "[1,2,3,4,5,6,7,8,9,10]";
+    const hostile = `${ten}.all(a, ${ten}.all(b, ${ten}.all(c, ${ten}.all(d, ${ten}.all(e, ${ten}.all(f, true))))))`;
+    assert.equal(run(hostile), `eval: ${COST_LIMIT_MESSAGE}`);
+    assert.equal(run(`false || ${hostile}`), `eval: ${COST_LIMIT_MESSAGE}`);
+    assert.equal(run(`${ten}.all(a, true)`), true);
+  });
+
+  test("a shared budget runs out across expressions with Kubernetes' budget error", () => {
+    const cel = createCel({ perCallCostLimit: 1000 });
+    const p = cel.compile("[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, true))");
+    assert.ok(p.ok);
+    if (!p.ok) return;
+    const budget = { remaining: 100 };
+    const first = p.value.evaluate(activation(), budget);
+    assert.deepEqual(first, { ok: false, error: { kind: "cel-cost", message: BUDGET_EXCEEDED_MESSAGE } });
+    assert.equal(budget.remaining, 0);
+  });
+
+  test("a program compiled once evaluates against many resources", () => {
+    const p = createCel().compile("object.metadata.name.startsWith('w')");
+    assert.ok(p.ok);
+    if (!p.ok) return;
+    assert.deepEqual(p.value.evaluate(activation(pod)), { ok: true, value: true });
+    assert.deepEqual(p.value.evaluate(activation({ metadata: { name: "x" } })), { ok: true, value: false });
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The CEL environment as Kyverno 1.19 builds it (pkg/cel/compiler DefaultEnvOptions), on cel-js
+ * (ADR 0010): optional types, heterogeneous numeric comparison, cel.bind, the libraries in
+ * libraries/, RE2 regular expressions, Kyverno's orValue compatibility, and a runtime cost limit.
+ * Compile once (parse, check, instrument); evaluate many times.
+ */
+import { Environment, Optional } from "@marcbachmann/cel-js";
+import { ok, type Result } from "../api/result.js";
+import { allNodes, isCelNode, type CelNode } from "./ast-nodes.js";
+import { CostExceeded, CostMeter, meterProgram } from "./cost.js";
+import { asCelJsError, celGoText, compileError, errorOffset } from "./errors.js";
+import { defaultLibraries, RE2_MATCHES } from "./libraries/index.js";
+import type { CelLibrary } from "./library.js";
+import {
+  BUDGET_EXCEEDED_MESSAGE,
+  COST_LIMIT_MESSAGE,
+  PER_CALL_COST_LIMIT,
+  type CelActivation,
+  type CelCompileError,
+  type CelCompileOptions,
+  type CelEngine,
+  type CelEvalError,
+  type CelProgram,
+  type CelVariableDecl,
+  type CostBudget,
+} from "./types.js";
+
+/** The variables of a Kyverno validate.cel rule and of the policies.kyverno.io kinds. */
+export const KYVERNO_VARIABLES: readonly CelVariableDecl[] = [
+  { name: "object", type: "dyn" },
+  { name: "oldObject", type: "dyn" },
+  { name: "params", type: "dyn" },
+  { name: "namespaceObject", type: "dyn" },
+  { name: "request", type: "map<string, dyn>" },
+  { name: "variables", type: "map<string, dyn>" },
+];
+
+export interface CreateCelOptions {
+  readonly variables?: readonly CelVariableDecl[];
+  readonly libraries?: readonly CelLibrary[];
+  readonly perCallCostLimit?: number;
+}
+
+export function createCel(options: CreateCelOptions = {}): CelEngine {
+  const env = new Environment({
+    enableOptionalTypes: true,
+    // cel-go accepts [dyn, int] under HomogeneousAggregateLiterals; cel-js does not (ADR 0010).
+    homogeneousAggregateLiterals: false,
+    unlistedVariablesAreDyn: false,
+    limits: { maxAstNodes: 20_000, maxDepth: 250, maxListElements: 10_000, maxMapEntries: 10_000, maxCallArguments: 32 },
+  });
+  const libraries = options.libraries ?? defaultLibraries();
+  for (const lib of libraries) {
+    for (const t of lib.types ?? []) env.registerType(t.name, t.ctor as never);
+    for (const c of lib.constants ?? []) env.registerConstant(c.name, c.type, c.value);
+    for (const f of lib.functions) env.registerFunction(f.signature, f.handler as never);
+  }
+  for (const v of options.variables ?? KYVERNO_VARIABLES) env.registerVariable(v.name, v.type);
+  const signatures = env.getDefinitions().functions.map((f) => f.signature);
+  const declared = new Set(signatures.map((s) => /([A-Za-z_]\w*)\(/.exec(s.replace(/\(.*$/, "("))?.[1] ?? ""));
+  const perCall = options.perCallCostLimit ?? PER_CALL_COST_LIMIT;
+
+  return {
+    functionSignatures: () => signatures.filter((s) => !s.includes(RE2_MATCHES)),
+    compile(expression: string, opts: CelCompileOptions = {}): Result<CelProgram, CelCompileError> {
+      const fail = (e: unknown): { ok: false; error: CelCompileError } => {
+        const ce = asCelJsError(e);
+        const text = celGoText(ce, (n) => declared.has(n)).replaceAll(RE2_MATCHES, "matches");
+        return { ok: false, error: compileError(expression, errorOffset(ce), text) };
+      };
+      let parsed: ReturnType<Environment["parse"]>;
+      try {
+        parsed = env.parse(expression);
+      } catch (e) {
+        return fail(e);
+      }
+      const root = parsed.ast as unknown as CelNode;
+      const nodes = allNodes(root);
+      useRe2(nodes);
+      const undefinedVariable = opts.variableNames && checkVariableFields(nodes, opts.variableNames);
+      if (undefinedVariable) return { ok: false, error: compileError(expression, undefinedVariable.pos, undefinedVariable.text) };
+      const checked = parsed.check();
+      if (!checked.valid) return fail(checked.error);
+      const outputType = checked.type ?? "dyn";
+      if (opts.expectType !== undefined && outputType !== opts.expectType && outputType !== "dyn") {
+        return { ok: false, error: compileError(expression, 0, `output is expected to be of type ${opts.expectType}, got ${outputType}`) };
+      }
+      const meter = new CostMeter();
+      meterProgram(root, meter);
+      orValueCompat(allNodes(root));
+      return ok(program(expression, outputType, parsed, meter, perCall));
+    },
+  };
+}
+
+function program(expression: string, outputType: string, run: (ctx: CelActivation) => unknown, meter: CostMeter, perCall: number): CelProgram {
+  return {
+    expression,
+    outputType,
+    evaluate(activation: CelActivation, budget?: CostBudget): Result<unknown, CelEvalError> {
+      const limit = budget === undefined ? perCall : Math.min(perCall, budget.remaining);
+      meter.reset(limit, budget !== undefined && budget.remaining < perCall);
+      let value: unknown;
+      let failure: unknown;
+      try {
+        value = run(activation);
+      } catch (e) {
+        failure = e;
+      }
+      if (budget !== undefined) budget.remaining -= Math.min(meter.used, limit);
+      const exceeded = meter.exceeded ?? (failure instanceof CostExceeded ? failure : undefined);
+      if (exceeded !== undefined) {
+        return { ok: false, error: { kind: "cel-cost", message: exceeded.budgetExhausted ? BUDGET_EXCEEDED_MESSAGE : COST_LIMIT_MESSAGE } };
+      }
+      if (failure !== undefined) return { ok: false, error: { kind: "cel-eval", message: evalText(failure) } };
+      if (value instanceof Promise) return { ok: false, error: { kind: "cel-eval", message: "an asynchronous function was called" } };
+      return ok(value);
+    },
+  };
+}
+
+function evalText(e: unknown): string {
+  const ce = asCelJsError(e);
+  const summary = (ce.summary ?? ce.message ?? String(e)).split("\n")[0] ?? "";
+  return summary.replace(/^No such key: /, "no such key: ").replaceAll(RE2_MATCHES, "matches");
+}
+
+/** `matches` runs RE2 (re2js) rather than cel-js's built-in JavaScript RegExp. */
+function useRe2(nodes: readonly CelNode[]): void {
+  for (const n of nodes) {
+    if ((n.op === "rcall" || n.op === "call") && Array.isArray(n.args) && n.args[0] === "matches") n.args[0] = RE2_MATCHES;
+  }
+}
+
+/**
+ * Kyverno's OrValueCompat: `x.orValue(d)` on a value that is not an optional gives the value, and
+ * on an evaluation error gives `d` (cel-go v0.27 behaviour Kyverno keeps).
+ */
+function orValueCompat(nodes: readonly CelNode[]): void {
+  for (const n of nodes) {
+    if (n.op !== "rcall" || !Array.isArray(n.args) || n.args[0] !== "orValue") continue;
+    const receiver = n.meta.macro?.receiver;
+    if (receiver === undefined || !isCelNode(receiver)) continue;
+    const run = receiver.evaluate;
+    receiver.evaluate = function (ev, ast, ctx) {
+      let v: unknown;
+      try {
+        v = run.call(this, ev, ast, ctx);
+      } catch (e) {
+        if (e instanceof CostExceeded) throw e;
+        return Optional.none();
+      }
+      return v instanceof Optional ? v : Optional.of(v);
+    };
+  }
+}
+
+/** `variables.x` must name a declared variable, as Kubernetes' typed `variables` object checks. */
+function checkVariableFields(nodes: readonly CelNode[], names: readonly string[]): { pos: number; text: string } | undefined {
+  const known = new Set(names);
+  for (const n of nodes) {
+    if ((n.op !== "." && n.op !== ".?") || !Array.isArray(n.args)) continue;
+    const [target, field] = n.args as [unknown, unknown];
+    if (isCelNode(target) && target.op === "id" && target.args === "variables" && typeof field === "string" && !known.has(field)) {
+      return { pos: n.pos, text: `undefined field '${field}'` };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,16 @@
+/** The libraries of Kyverno 1.19's CEL environment that Bylaw provides (ADR 0010 lists the rest). */
+import type { CelLibrary } from "../library.js";
+import { encoderLibrary } from "./encoders.js";
+import { listLibraries } from "./lists.js";
+import { mathLibrary } from "./math.js";
+import { quantityLibrary } from "./quantity.js";
+import { regexLibraries } from "./regex.js";
+import { setsLibrary } from "./sets.js";
+import { stringLibrary } from "./strings.js";
+
+export { RE2_MATCHES } from "./regex.js";
+
+/** Fresh instances (each with its own regex cache): one set per CEL engine, no module state. */
+export function defaultLibraries(): CelLibrary[] {
+  return [...regexLibraries(), stringLibrary(), ...listLibraries(), setsLibrary(), mathLibrary(), encoderLibrary(), quantityLibrary()];
+}
