@@ -1,0 +1,170 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { run } from "../test-support.js";
+
+const check = (cases: readonly (readonly [string, unknown])[]): void => {
+  for (const [expr, want] of cases) assert.deepEqual(run(expr), want, expr);
+};
+
+describe("ext.Strings v2", () => {
+  test("charAt, replace, format, strings.quote", () => {
+    check([
+      ["'héllo'.charAt(1)", "é"],
+      ["'abc'.charAt(3)", ""],
+      ["'a-b-c'.replace('-', '+')", "a+b+c"],
+      ["'a-b-c'.replace('-', '+', 1)", "a+b-c"],
+      ["'%s has %d items at %.2f'.format(['cart', 3, 1.5])", "cart has 3 items at 1.50"],
+      ["'%x %X %o %b %%'.format([255, 255, 8, 5])", "ff FF 10 101 %"],
+      ["'%s'.format([[1, 'a']])", '[1, "a"]'],
+      ['strings.quote("a\\"b\\n")', '"a\\"b\\n"'],
+    ]);
+    assert.match(String(run("'abc'.charAt(4)")), /^eval: index out of range: 4/);
+    assert.match(String(run("'%d'.format(['x'])")), /^eval: error during formatting: integer clause/);
+  });
+  test("cel-js's own string functions stay: indexOf, lowerAscii, split, substring, trim, join", () => {
+    check([
+      ["'abcb'.lastIndexOf('b')", 3],
+      ["'AbC'.lowerAscii() + 'x'.upperAscii()", "abcX"],
+      ["'a,b'.split(',')", ["a", "b"]],
+      ["'hello'.substring(1, 3)", "el"],
+      ["'  x '.trim()", "x"],
+      ["['a', 'b'].join('-')", "a-b"],
+    ]);
+  });
+});
+
+describe("lists: ext.Lists v3 and Kubernetes' lists", () => {
+  test("slice, flatten, distinct, reverse, sort, first, last, lists.range", () => {
+    check([
+      ["[1, 2, 3, 4].slice(1, 3)", [2, 3]],
+      ["[[1], [2, [3]]].flatten()", [1, 2, [3]]],
+      ["[[1], [2, [3]]].flatten(2)", [1, 2, 3]],
+      ["[1, 2, 1, 3].distinct()", [1, 2, 3]],
+      ["[1, 2, 3].reverse()", [3, 2, 1]],
+      ["['b', 'a'].sort()", ["a", "b"]],
+      ["[4, 5].first().value() + [4, 5].last().value()", 9],
+      ["[].first().hasValue()", false],
+      ["lists.range(3)", [0, 1, 2]],
+    ]);
+    assert.match(String(run("[1].slice(0, 2)")), /^eval: cannot slice\(0, 2\), list is length 1/);
+  });
+  test("isSorted, sum, min, max, indexOf, lastIndexOf", () => {
+    check([
+      ["[1, 2, 2].isSorted()", true],
+      ["[2, 1].isSorted()", false],
+      ["[1, 2, 3].sum()", 6],
+      ["[1.5, 2.5].sum()", 4],
+      ["[3, 1, 2].min()", 1],
+      ["['a', 'c', 'b'].max()", "c"],
+      ["[1, 2, 1].indexOf(1)", 0],
+      ["[1, 2, 1].lastIndexOf(1)", 2],
+      ["[1, 2].indexOf(5)", -1],
+    ]);
+    assert.match(String(run("[].min()")), /^eval: min called on an empty list/);
+  });
+});
+
+describe("ext.Sets", () => {
+  test("contains, equivalent, intersects, with numeric equality across types", () => {
+    check([
+      ["sets.contains([1, 2, 3], [3, 1])", true],
+      ["sets.contains([1, 2], [4])", false],
+      ["sets.equivalent([1, 2, 2], [2, 1])", true],
+      ["sets.equivalent([1], [1, 2])", false],
+      ["sets.intersects([1, 2], [2, 5])", true],
+      ["sets.intersects([1], [5])", false],
+      ["sets.contains([dyn(1)], [dyn(1.0)])", true],
+    ]);
+  });
+});
+
+describe("ext.Math", () => {
+  test("greatest, least, rounding, abs, sign, NaN/Inf, sqrt", () => {
+    check([
+      ["math.greatest(1, 5, 3)", 5],
+      ["math.least([4, 2, 9])", 2],
+      ["math.greatest(1)", 1],
+      ["math.ceil(1.2)", 2],
+      ["math.floor(-1.2)", -2],
+      ["math.round(-1.5)", -2],
+      ["math.round(2.5)", 3],
+      ["math.trunc(-1.7)", -1],
+      ["math.abs(-3)", 3],
+      ["math.abs(-2.5)", 2.5],
+      ["math.sign(-7)", -1],
+      ["math.isNaN(0.0 / 0.0)", true],
+      ["math.isInf(1.0 / 0.0)", true],
+      ["math.isFinite(1.0)", true],
+      ["math.sqrt(16)", 4],
+    ]);
+    assert.match(String(run("math.abs(-9223372036854775807 - 1)")), /^eval: integer overflow/);
+  });
+  test("bit operations", () => {
+    check([
+      ["math.bitAnd(6, 3)", 2],
+      ["math.bitOr(6, 3)", 7],
+      ["math.bitXor(6, 3)", 5],
+      ["math.bitNot(0)", -1],
+      ["math.bitShiftLeft(1, 4)", 16],
+      ["math.bitShiftRight(16, 2)", 4],
+      ["math.bitAnd(6u, 3u) == 2u", true],
+    ]);
+  });
+});
+
+describe("ext.Encoders", () => {
+  test("base64.encode and base64.decode (padded or not)", () => {
+    check([
+      ["base64.encode(b'hello')", "aGVsbG8="],
+      ["string(base64.decode('aGVsbG8='))", "hello"],
+      ["string(base64.decode('aGVsbG8'))", "hello"],
+    ]);
+    assert.match(String(run("base64.decode('*')")), /^eval: illegal base64 data/);
+  });
+});
+
+describe("regex: RE2 find/findAll and ext.Regex v1", () => {
+  test("find and findAll", () => {
+    check([
+      ["'abc 123 def 456'.find('[0-9]+')", "123"],
+      ["'abc'.find('[0-9]+')", ""],
+      ["'a1b22c333'.findAll('[0-9]+')", ["1", "22", "333"]],
+      ["'a1b22c333'.findAll('[0-9]+', 2)", ["1", "22"]],
+    ]);
+    assert.match(String(run("'a'.find('(')")), /^eval: error parsing regexp/);
+  });
+  test("regex.replace, regex.extract, regex.extractAll", () => {
+    check([
+      ["regex.replace('abcabc', 'b', 'X')", "aXcaXc"],
+      ["regex.replace('abcabc', 'b', 'X', 1)", "aXcabc"],
+      ["regex.replace('key=value', '(\\\\w+)=(\\\\w+)', '\\\\2=\\\\1')", "value=key"],
+      ["regex.extract('id: 42', '[0-9]+').value()", "42"],
+      ["regex.extract('id: 42', 'id: ([0-9]+)').value()", "42"],
+      ["regex.extract('none', '[0-9]+').hasValue()", false],
+      ["regex.extractAll('a1 b2', '[a-z]([0-9])')", ["1", "2"]],
+    ]);
+    assert.match(String(run("regex.extract('ab', '(a)(b)')")), /more than one capturing group/);
+  });
+});
+
+describe("Kubernetes quantity", () => {
+  test("quantity, isQuantity and the Quantity methods", () => {
+    check([
+      ["quantity('1Gi').isGreaterThan(quantity('1000Mi'))", true],
+      ["quantity('500m').isLessThan(quantity('1'))", true],
+      ["quantity('1k').compareTo(quantity('1000'))", 0],
+      ["isQuantity('2Gi')", true],
+      ["isQuantity('2 Gi')", false],
+      ["quantity('1.5').isInteger()", false],
+      ["quantity('2k').asInteger()", 2000],
+      ["quantity('1500m').asApproximateFloat()", 1.5],
+      ["quantity('-3').sign()", -1],
+      ["quantity('1Gi').add(quantity('1Gi')).compareTo(quantity('2Gi'))", 0],
+      ["quantity('1').add(2).asInteger()", 3],
+      ["quantity('5').sub(quantity('500m')).asApproximateFloat()", 4.5],
+      ["quantity('5').sub(1).asInteger()", 4],
+    ]);
+    assert.match(String(run("quantity('x')")), /^eval: quantities must match the regular expression/);
+    assert.match(String(run("quantity('1.5').asInteger()")), /^eval: cannot convert value to integer/);
+  });
+});
