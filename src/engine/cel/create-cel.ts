@@ -133,8 +133,9 @@ function useRe2(nodes: readonly CelNode[]): void {
 }
 
 /**
- * Kyverno's OrValueCompat: `x.orValue(d)` on a value that is not an optional gives the value, and
- * on an evaluation error gives `d` (cel-go v0.27 behaviour Kyverno keeps).
+ * Kyverno's OrValueCompat: `x.orValue(d)` on a value that is not an optional gives the value
+ * (cel-go v0.27 behaviour Kyverno keeps). An error in `x` stays an error: Kyverno's compat
+ * function is strict, so cel-go never calls it with an error argument.
  */
 function orValueCompat(nodes: readonly CelNode[]): void {
   for (const n of nodes) {
@@ -143,13 +144,7 @@ function orValueCompat(nodes: readonly CelNode[]): void {
     if (receiver === undefined || !isCelNode(receiver)) continue;
     const run = receiver.evaluate;
     receiver.evaluate = function (ev, ast, ctx) {
-      let v: unknown;
-      try {
-        v = run.call(this, ev, ast, ctx);
-      } catch (e) {
-        if (e instanceof CostExceeded) throw e;
-        return Optional.none();
-      }
+      const v = run.call(this, ev, ast, ctx);
       return v instanceof Optional ? v : Optional.of(v);
     };
   }

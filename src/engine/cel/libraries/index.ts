@@ -6,11 +6,12 @@ import { mathLibrary } from "./math.js";
 import { quantityLibrary } from "./quantity.js";
 import { regexLibraries } from "./regex.js";
 import { setsLibrary } from "./sets.js";
+import { standardExtras } from "./standard.js";
 import { stringLibrary } from "./strings.js";
 
 export { RE2_MATCHES } from "./regex.js";
 
 /** Fresh instances (each with its own regex cache): one set per CEL engine, no module state. */
 export function defaultLibraries(): CelLibrary[] {
-  return [...regexLibraries(), stringLibrary(), ...listLibraries(), setsLibrary(), mathLibrary(), encoderLibrary(), quantityLibrary()];
+  return [standardExtras(), ...regexLibraries(), stringLibrary(), ...listLibraries(), setsLibrary(), mathLibrary(), encoderLibrary(), quantityLibrary()];
 }

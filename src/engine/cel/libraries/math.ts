@@ -1,4 +1,4 @@
-/** cel-go ext.Math: `math.greatest/least`, rounding, `abs`, `sign`, NaN/Inf tests, bit operations, `sqrt`. */
+/** cel-go ext.Math (right shifts are logical, as cel-go's): `math.greatest/least`, rounding, `abs`, `sign`, NaN/Inf tests, bit operations, `sqrt`. */
 import { UnsignedInt } from "@marcbachmann/cel-js/evaluator";
 import { CelFunctionError, namespace, type CelFunction, type CelLibrary } from "../library.js";
 import { celCompare } from "./equal.js";
@@ -47,7 +47,7 @@ function shift(name: string, left: boolean): CelFunction[] {
     return n > 64n ? 64n : n;
   };
   return [
-    { signature: `${NS}.${name}(int, int): int`, handler: (_: unknown, a: bigint, n: bigint) => BigInt.asIntN(64, left ? a << check(n) : a >> check(n)) },
+    { signature: `${NS}.${name}(int, int): int`, handler: (_: unknown, a: bigint, n: bigint) => BigInt.asIntN(64, left ? a << check(n) : BigInt.asUintN(64, a) >> check(n)) },
     { signature: `${NS}.${name}(uint, int): uint`, handler: (_: unknown, a: UnsignedInt, n: bigint) => new UnsignedInt(BigInt.asUintN(64, left ? a.value << check(n) : a.value >> check(n))) },
   ];
 }
