@@ -12,6 +12,7 @@ Commands:
   policy-sets  list the policy sets Bylaw ships (pss-baseline, pss-restricted, ...) and their policies
   test         run kyverno-test.yaml suites, like \`kyverno test\`
   jp           evaluate JMESPath with Kyverno's functions (query, function, parse)
+  cel          evaluate a CEL expression in Kyverno's CEL environment (eval, functions)
   serve        run the admission webhook (mutate, validate, policy checks) with Prometheus metrics
   version      print the version
 
@@ -40,6 +41,10 @@ const COMMANDS: Record<string, Command> = {
   jp: {
     run: async (args, io) => (await import("./commands/jp/command.js")).jpCommand(args, io),
     help: async () => (await import("./commands/jp/command.js")).JP_HELP,
+  },
+  cel: {
+    run: async (args, io) => (await import("./commands/cel/command.js")).celCommand(args, io),
+    help: async () => (await import("./commands/cel/command.js")).CEL_HELP,
   },
   serve: {
     run: async (args, io) => (await import("./commands/serve/command.js")).serveCommand(args, io),

@@ -61,7 +61,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
   const perCall = options.perCallCostLimit ?? PER_CALL_COST_LIMIT;
 
   return {
-    functionSignatures: () => signatures.filter((s) => !s.includes(RE2_MATCHES)),
+    functionSignatures: () => signatures.filter((s) => !s.includes(RE2_MATCHES)).map((s) => readable(s, libraries)),
     compile(expression: string, opts: CelCompileOptions = {}): Result<CelProgram, CelCompileError> {
       const fail = (e: unknown): { ok: false; error: CelCompileError } => {
         const ce = asCelJsError(e);
@@ -161,4 +161,11 @@ function checkVariableFields(nodes: readonly CelNode[], names: readonly string[]
     }
   }
   return undefined;
+}
+
+/** `math.greatest(dyn): dyn` rather than the namespace type's name cel-js lists. */
+function readable(signature: string, libraries: readonly CelLibrary[]): string {
+  let out = signature.replace(/^OptionalNamespace\./, "optional.").replace(/^CelNamespace\./, "cel.");
+  for (const lib of libraries) for (const c of lib.constants ?? []) if (out.startsWith(`${c.type}.`)) out = c.name + out.slice(c.type.length);
+  return out;
 }
