@@ -61,7 +61,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
   const perCall = options.perCallCostLimit ?? PER_CALL_COST_LIMIT;
 
   return {
-    functionSignatures: () => signatures.filter((s) => !s.includes(RE2_MATCHES)).map((s) => readable(s, libraries)),
+    functionSignatures: () => signatures.filter((s) => !s.includes(RE2_MATCHES) && !/^type\(.*Namespace\)/.test(s)).map((s) => readable(s, libraries)),
     compile(expression: string, opts: CelCompileOptions = {}): Result<CelProgram, CelCompileError> {
       const fail = (e: unknown): { ok: false; error: CelCompileError } => {
         const ce = asCelJsError(e);
