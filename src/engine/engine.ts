@@ -5,6 +5,7 @@
 import type { JsonValue } from "./api/json.js";
 import { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 import { createJmesPath } from "./jmespath/index.js";
+import { createCel, type CelEngine } from "./cel/index.js";
 import type { ExistingResources } from "./generate/index.js";
 import { generatePolicy } from "./pipeline/generate-policy.js";
 import { mutatePolicy } from "./pipeline/mutate-policy.js";
@@ -39,9 +40,12 @@ export interface Engine {
 export function createEngine(ports: EnginePorts): Engine {
   const jmespath = createJmesPath({ functions: kyvernoFunctions() });
   const env: EngineEnv = { jmespath, ports, fnctx: { ports } };
+  // One CEL environment per engine, built when the first CEL rule compiles (~6 ms).
+  let cel: CelEngine | undefined;
+  const celEngine = (): CelEngine => (cel ??= createCel());
   return {
     env,
-    compile: (doc) => compilePolicy(doc, jmespath),
+    compile: (doc) => compilePolicy(doc, jmespath, celEngine),
     validate: (policy, request, interruption) => {
       const began = beginInterruptible(interruption);
       try {

@@ -11,6 +11,7 @@ import { setDotted } from "../context/request-context.js";
 import { requestBase } from "./request-base.js";
 import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
+import { celRuleInput, evaluateCelRule } from "../cel/validate-rule/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
@@ -88,6 +89,7 @@ function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: Json
   if (!scope.ok) return scope.result;
   // Matched, not excepted, preconditions met: a rule Bylaw cannot run answers with an error.
   if (compiled.unsupported !== undefined) return ruleResult(name, type, "error", compiled.unsupported);
+  if (compiled.cel !== undefined) return evaluateCelRule(compiled.cel, name, celRuleInput(request, scope.vars.data));
   const validate = compiled.rule.validate;
   if (validate === undefined) return undefined;
   const vars = scope.vars;

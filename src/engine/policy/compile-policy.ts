@@ -23,22 +23,25 @@ import { isPolicyExceptionDocument } from "../exceptions/document-kind.js";
 import { namespaceLabelsField } from "../match/namespace-labels.js";
 import { unsupportedFeatures } from "./unsupported.js";
 import { problem, type PolicyProblem } from "./problem.js";
+import { createCel, type CelEngine } from "../cel/index.js";
+import { compileCelRule, usesCel, type CompiledCelRule } from "../cel/validate-rule/index.js";
 
 export type CompileOutcome = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
 
-export function compilePolicy(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcome {
+/** `cel` gives the engine's CEL environment, asked for only when a rule uses CEL (default: a new one). */
+export function compilePolicy(doc: JsonValue, jmespath: JmesPathEngine, cel?: () => CelEngine): CompileOutcome {
   if (exceedsDepth(doc, MAX_DOCUMENT_DEPTH)) {
     return { ok: false, problems: [problem("", `the policy is nested deeper than ${MAX_DOCUMENT_DEPTH} levels`)] };
   }
   try {
-    return compileChecked(doc, jmespath);
+    return compileChecked(doc, jmespath, cel ?? (() => createCel()));
   } catch (e) {
     if (isStackOverflow(e)) return { ok: false, problems: [problem("", "the policy is too deeply nested or self-referencing to compile")] };
     throw e;
   }
 }
 
-function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcome {
+function compileChecked(doc: JsonValue, jmespath: JmesPathEngine, cel: () => CelEngine): CompileOutcome {
   if (isPolicyExceptionDocument(doc) === "kyverno") {
     return { ok: false, problems: [problem("kind", "a kyverno.io PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)")] };
   }
@@ -51,6 +54,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
   const cache = new ExpressionCache(jmespath);
   const patterns = new PatternCache();
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));
+  let celEngine: CelEngine | undefined;
   const rules: CompiledRule[] = computeRules(policy).map((rule, i) => {
     const autogenOf = originals.has(rule) || !isAutogenRuleName(rule.name) ? undefined : rule.name.replace(/^autogen-(cronjob-)?/, "");
     const ps = rule.validate?.podSecurity;
@@ -66,7 +70,14 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
       }
     }
     const pass = rule.validate === undefined ? undefined : validatePass(rule.name);
-    const unsupported = unsupportedFeatures(policy, rule);
+    let unsupported = unsupportedFeatures(policy, rule);
+    let celRule: CompiledCelRule | undefined;
+    if (unsupported === undefined && usesCel(rule)) {
+      celEngine ??= cel();
+      const compiledCel = compileCelRule(rule, policy.metadata.name, celEngine);
+      if (compiledCel.ok) celRule = compiledCel.value;
+      else unsupported = compiledCel.message;
+    }
     // Every rule has the same fields, in the same order: one object shape for the hot loops.
     return {
       rule,
@@ -76,8 +87,9 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
       action: staticAction(policy, rule),
       podSecurity,
       validatePass: pass,
-      fastPass: unsupported === undefined ? fastPassOf(rule, pass?.result, patterns) : undefined,
+      fastPass: unsupported === undefined && celRule === undefined ? fastPassOf(rule, pass?.result, patterns) : undefined,
       unsupported,
+      cel: celRule,
       namespaceLabels: namespaceLabelsField(policy, rule),
     };
   });

@@ -8,6 +8,7 @@ import type { ExpressionCache } from "../variables/index.js";
 import type { ValidatePass } from "../validate/types.js";
 import type { PolicyProblem } from "./problem.js";
 import type { FastPass } from "../pipeline/fast-pass.js";
+import type { CompiledCelRule } from "../cel/validate-rule/index.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -25,10 +26,13 @@ export interface CompiledRule {
   /** For a pattern rule that needs no variable scope, its pass (and plain failures) without one (pipeline/fast-pass.ts). */
   readonly fastPass: FastPass | undefined;
   /**
-   * Set when the rule uses a feature Bylaw does not run yet (policy/unsupported.ts): the message of
+   * Set when the rule uses a feature Bylaw does not run yet (policy/unsupported.ts), or its CEL does
+   * not compile (the error names the field and position): the message of
    * the `error` result every matched resource gets. Decided at compile time, never re-checked.
    */
   readonly unsupported: string | undefined;
+  /** validate.cel and celPreconditions, compiled once (cel/validate-rule); a compile error is `unsupported`'s message. */
+  readonly cel: CompiledCelRule | undefined;
   /**
    * The field through which the rule reads namespace labels beyond `kubernetes.io/metadata.name`
    * (match/namespace-labels.ts), or undefined: where a namespace's labels are unknown, such a rule

@@ -1,0 +1,83 @@
+/**
+ * `validate.cel` and `celPreconditions` of a kyverno.io rule, compiled once at policy load:
+ * preconditions (bool), variables (any type, reachable as `variables.<name>`), validations (bool)
+ * with their message or messageExpression (string), and auditAnnotations (checked, not evaluated:
+ * they only annotate audit events). A compile error names the policy, the rule, the field and the
+ * position; the rule then answers `error` for every resource it matches.
+ */
+import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
+import type { Rule } from "../../api/policy.js";
+import type { CelEngine, CelProgram } from "../types.js";
+
+export interface CompiledCelValidation {
+  readonly expression: string;
+  readonly program: CelProgram;
+  readonly message: string | undefined;
+  readonly messageExpression: CelProgram | undefined;
+}
+
+export interface CompiledCelRule {
+  readonly preconditions: readonly CelProgram[];
+  readonly variables: readonly { readonly name: string; readonly program: CelProgram }[];
+  readonly validations: readonly CompiledCelValidation[];
+}
+
+export type CelRuleOutcome = { ok: true; value: CompiledCelRule } | { ok: false; message: string };
+
+function list(v: JsonValue | undefined): JsonObject[] {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
+function text(o: JsonObject, key: string): string | undefined {
+  const v = o[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** Whether the rule has CEL to compile here (validate.cel or celPreconditions). */
+export function usesCel(rule: Rule): boolean {
+  return rule.validate?.cel !== undefined || (rule.celPreconditions?.length ?? 0) > 0;
+}
+
+export function compileCelRule(rule: Rule, policyName: string, cel: CelEngine): CelRuleOutcome {
+  const celSpec: JsonObject = rule.validate?.cel ?? {};
+  const variableDocs = list(celSpec["variables"]);
+  const variableNames = variableDocs.map((v) => text(v, "name") ?? "");
+  const where = `policy ${policyName}, rule ${rule.name}`;
+  let failure: string | undefined;
+  const compile = (field: string, expression: string | undefined, expectType?: string): CelProgram | undefined => {
+    if (failure !== undefined) return undefined;
+    if (expression === undefined || expression.trim() === "") {
+      failure = `${where}: ${field}: an expression is required`;
+      return undefined;
+    }
+    const r = cel.compile(expression, expectType === undefined ? { variableNames } : { variableNames, expectType });
+    if (!r.ok) {
+      failure = `${where}: ${field}: compilation failed: ${r.error.message}`;
+      return undefined;
+    }
+    return r.value;
+  };
+  const preconditions = list(rule.celPreconditions as JsonValue | undefined).map((p, i) => compile(`celPreconditions[${i}].expression`, text(p, "expression"), "bool"));
+  const variables = variableDocs.map((v, i) => ({ name: variableNames[i] ?? "", program: compile(`validate.cel.variables[${i}].expression`, text(v, "expression")) }));
+  const validations = list(celSpec["expressions"]).map((e, i) => {
+    const program = compile(`validate.cel.expressions[${i}].expression`, text(e, "expression"), "bool");
+    const messageExpression = text(e, "messageExpression");
+    return {
+      expression: text(e, "expression") ?? "",
+      program,
+      // Kyverno fills an empty message from the rule's validate.message.
+      message: text(e, "message") || rule.validate?.message,
+      messageExpression: messageExpression === undefined ? undefined : compile(`validate.cel.expressions[${i}].messageExpression`, messageExpression, "string"),
+    };
+  });
+  list(celSpec["auditAnnotations"]).forEach((a, i) => compile(`validate.cel.auditAnnotations[${i}].valueExpression`, text(a, "valueExpression")));
+  if (failure !== undefined) return { ok: false, message: failure };
+  return {
+    ok: true,
+    value: {
+      preconditions: preconditions.filter((p): p is CelProgram => p !== undefined),
+      variables: variables.flatMap((v) => (v.program === undefined ? [] : [{ name: v.name, program: v.program }])),
+      validations: validations.flatMap((v) => (v.program === undefined ? [] : [{ ...v, program: v.program }])),
+    },
+  };
+}

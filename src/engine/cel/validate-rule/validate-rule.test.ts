@@ -1,0 +1,118 @@
+/** validate.cel in ClusterPolicy rules, end to end through the engine: results, messages, errors. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../api/json.js";
+import { createEngine } from "../../engine.js";
+import type { CompiledPolicy } from "../../policy/compiled-policy.js";
+import type { EngineRequest } from "../../pipeline/types.js";
+import { compileException } from "../../exceptions/index.js";
+import { fakePorts } from "../../../../test/support/fake-ports.js";
+import { clusterPolicy, deployment, pod } from "../../../../test/support/builders.js";
+
+const engine = createEngine(fakePorts());
+const podMatch = { any: [{ resources: { kinds: ["Pod"] } }] };
+
+function compile(doc: JsonObject): CompiledPolicy {
+  const r = engine.compile(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.policy;
+}
+
+function celPolicy(cel: JsonObject, extra: JsonObject = {}): CompiledPolicy {
+  return compile(clusterPolicy("cel-policy", [{ name: "check", match: podMatch, validate: { cel }, ...extra }]));
+}
+
+function run(p: CompiledPolicy, resource: JsonObject, extra: Partial<EngineRequest> = {}): [string, string, string][] {
+  return engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra }).rules.map((r) => [r.rule, r.status, r.message]);
+}
+
+const noLatest = { expressions: [{ expression: "object.spec.containers.all(c, !c.image.endsWith(':latest'))", message: "no latest tags" }] };
+
+describe("validate.cel", () => {
+  test("passes with Kyverno's message and fails with the validation's message", () => {
+    const p = celPolicy(noLatest);
+    assert.deepEqual(run(p, pod("a")), [["check", "pass", "Validation rule 'check' passed."]]);
+    assert.deepEqual(run(p, pod("b", { containers: [{ name: "x", image: "nginx:latest" }] })), [["check", "fail", "no latest tags"]]);
+  });
+
+  test("autogen copies rewrite object.spec for Pod controllers", () => {
+    const p = celPolicy(noLatest);
+    assert.deepEqual(run(p, deployment("d", {}, [{ name: "x", image: "nginx:latest" }])), [["autogen-check", "fail", "no latest tags"]]);
+  });
+
+  test("messageExpression wins; then message; then validate.message; then 'failed expression'", () => {
+    const bad = pod("b", { containers: [{ name: "x", image: "nginx:latest" }] });
+    const withExpr = celPolicy({ expressions: [{ expression: "false", message: "m", messageExpression: "'pod ' + object.metadata.name + ' refused'" }] });
+    assert.equal(run(withExpr, bad)[0]?.[2], "pod b refused");
+    const emptyExpr = celPolicy({ expressions: [{ expression: "false", message: "fallback", messageExpression: "'  '" }] });
+    assert.equal(run(emptyExpr, bad)[0]?.[2], "fallback");
+    const ruleMessage = compile(clusterPolicy("p", [{ name: "check", match: podMatch, validate: { message: "from the rule", cel: { expressions: [{ expression: "false" }] } } }]));
+    assert.equal(run(ruleMessage, bad)[0]?.[2], "from the rule");
+    const none = celPolicy({ expressions: [{ expression: " 1 > 2 " }] });
+    assert.equal(run(none, bad)[0]?.[2], "failed expression: 1 > 2");
+  });
+
+  test("variables are reachable as variables.<name>, also from later variables", () => {
+    const p = celPolicy({
+      variables: [
+        { name: "images", expression: "object.spec.containers.map(c, c.image)" },
+        { name: "untagged", expression: "variables.images.filter(i, !i.contains(':'))" },
+      ],
+      expressions: [{ expression: "size(variables.untagged) == 0", messageExpression: "'untagged: ' + variables.untagged.join(', ')" }],
+    });
+    assert.deepEqual(run(p, pod("a", { containers: [{ name: "x", image: "nginx" }, { name: "y", image: "redis:7" }] })), [["check", "fail", "untagged: nginx"]]);
+    assert.equal(run(p, pod("a"))[0]?.[1], "pass");
+  });
+
+  test("celPreconditions: not met is a skip; met runs the validations", () => {
+    const p = celPolicy(noLatest, { celPreconditions: [{ name: "only-web", expression: "object.metadata.name.startsWith('web')" }] });
+    assert.deepEqual(run(p, pod("db", { containers: [{ name: "x", image: "nginx:latest" }] })), [["check", "skip", "cel preconditions not met"]]);
+    assert.equal(run(p, pod("web-1", { containers: [{ name: "x", image: "nginx:latest" }] }))[0]?.[1], "fail");
+  });
+
+  test("request, oldObject and namespaceObject are set as Kubernetes sets them", () => {
+    const p = celPolicy({ expressions: [{ expression: "request.operation == 'UPDATE' && oldObject.metadata.name == 'a' && namespaceObject.metadata.name == 'team' && namespaceObject.metadata.labels.env == 'prod'" }] });
+    const resource = pod("a", { namespace: "team" });
+    assert.equal(run(p, resource, { operation: "UPDATE", oldResource: resource, namespaceLabels: { env: "prod" } })[0]?.[1], "pass");
+    const created = celPolicy({ expressions: [{ expression: "oldObject == null && request.operation == 'CREATE'" }] });
+    assert.equal(run(created, resource)[0]?.[1], "pass");
+    const cluster = compile(clusterPolicy("p", [{ name: "check", match: { any: [{ resources: { kinds: ["Namespace"] } }] }, validate: { cel: { expressions: [{ expression: "namespaceObject == null" }] } } }]));
+    assert.equal(run(cluster, { apiVersion: "v1", kind: "Namespace", metadata: { name: "team" } })[0]?.[1], "pass");
+  });
+
+  test("an evaluation error is a fail naming the expression, as Kubernetes' failurePolicy Fail answers", () => {
+    const p = celPolicy({ expressions: [{ expression: "object.spec.nodeName == 'x'" }] });
+    assert.deepEqual(run(p, pod("a")), [["check", "fail", "expression 'object.spec.nodeName == 'x'' resulted in error: no such key: nodeName"]]);
+  });
+
+  test("an expression that does not compile is an error naming the policy, the rule, the field and the position", () => {
+    const p = celPolicy({ expressions: [{ expression: "object.spec.containers.all(c, c.image.nope())" }] });
+    const [r] = run(p, pod("a"));
+    assert.equal(r?.[1], "error");
+    assert.equal(r?.[2], "policy cel-policy, rule check: validate.cel.expressions[0].expression: compilation failed: ERROR: <input>:1:31: undeclared reference to 'nope' (in container '')\n | object.spec.containers.all(c, c.image.nope())\n | ..............................^");
+    const notBool = celPolicy({ expressions: [{ expression: "object.metadata.name + 'x'" }] });
+    assert.match(run(notBool, pod("a"))[0]?.[2] ?? "", /expressions\[0\]\.expression: compilation failed: .*output is expected to be of type bool, got string/);
+    const badVar = celPolicy({ expressions: [{ expression: "variables.missing" }] });
+    assert.match(run(badVar, pod("a"))[0]?.[2] ?? "", /undefined field 'missing'/);
+  });
+
+  test("a hostile expression stops with the cost limit and fails the rule", () => {
+    const ten = "[0,1,2,3,4,5,6,7,8,9]";
+    const p = celPolicy({ expressions: [{ expression: `${ten}.all(a, ${ten}.all(b, ${ten}.all(c, ${ten}.all(d, ${ten}.all(e, ${ten}.all(f, true))))))` }] });
+    assert.match(run(p, pod("a"))[0]?.[2] ?? "", /operation cancelled: actual cost limit exceeded/);
+  });
+
+  test("parameter resources are not run yet: an error, never a pass", () => {
+    const p = celPolicy({ paramKind: { apiVersion: "v1", kind: "ConfigMap" }, paramRef: { name: "limits" }, expressions: [{ expression: "true" }] });
+    const [r] = run(p, pod("a"));
+    assert.equal(r?.[1], "error");
+    assert.match(r?.[2] ?? "", /validate\.cel\.paramKind\/paramRef \(parameter resources\) is not supported by Bylaw yet/);
+  });
+
+  test("a PolicyException still skips the rule", () => {
+    const p = celPolicy(noLatest);
+    const ex = compileException({ apiVersion: "kyverno.io/v2", kind: "PolicyException", metadata: { name: "e", namespace: "default" }, spec: { exceptions: [{ policyName: "cel-policy", ruleNames: ["check"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } } });
+    assert.ok(ex.ok);
+    assert.equal(run(p, pod("b", { containers: [{ name: "x", image: "nginx:latest" }] }), { exceptions: [ex.exception] })[0]?.[1], "skip");
+  });
+});
