@@ -54,6 +54,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     for (const t of lib.types ?? []) env.registerType(t.name, t.ctor as never);
     for (const c of lib.constants ?? []) env.registerConstant(c.name, c.type, c.value);
     for (const f of lib.functions) env.registerFunction(f.signature, f.handler as never);
+    for (const o of lib.operators ?? []) env.registerOperator(o.signature, o.handler as never);
   }
   for (const v of options.variables ?? KYVERNO_VARIABLES) env.registerVariable(v.name, v.type);
   const signatures = env.getDefinitions().functions.map((f) => f.signature);

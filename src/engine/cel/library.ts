@@ -14,6 +14,13 @@ export interface CelLibrary {
   /** Namespace objects such as `math` or `base64`: a constant of a type with receiver functions. */
   readonly constants?: readonly { readonly name: string; readonly type: string; readonly value: unknown }[];
   readonly functions: readonly CelFunction[];
+  /** Operator overloads such as `net.IP == net.IP` (cel-js's notation). */
+  readonly operators?: readonly CelFunction[];
+}
+
+/** `==` for a library's value type, by the given equality (cel-js derives `!=` from it). */
+export function equality<T>(type: string, same: (a: T, b: T) => boolean): CelFunction[] {
+  return [{ signature: `${type} == ${type}`, handler: (a: T, b: T) => same(a, b) }];
 }
 
 /** A namespace like `math.` or `base64.`: a constant whose type carries the functions. */

@@ -163,8 +163,104 @@ describe("Kubernetes quantity", () => {
       ["quantity('1').add(2).asInteger()", 3],
       ["quantity('5').sub(quantity('500m')).asApproximateFloat()", 4.5],
       ["quantity('5').sub(1).asInteger()", 4],
+      ["quantity('1k') == quantity('1000')", true],
+      ["quantity('1k') != quantity('1Ki')", true],
     ]);
     assert.match(String(run("quantity('x')")), /^eval: quantities must match the regular expression/);
     assert.match(String(run("quantity('1.5').asInteger()")), /^eval: cannot convert value to integer/);
+  });
+});
+
+describe("Kubernetes URLs", () => {
+  test("url, isURL and the getters", () => {
+    check([
+      ["url('https://user@example.com:8443/a%20b/c?x=1&x=2&y').getScheme()", "https"],
+      ["url('https://user@example.com:8443/a%20b/c?x=1&x=2&y').getHost()", "example.com:8443"],
+      ["url('https://example.com:8443/p').getHostname()", "example.com"],
+      ["url('https://example.com:8443/p').getPort()", "8443"],
+      ["url('https://example.com/p').getPort()", ""],
+      ["url('https://[::1]:80/p').getHostname()", "::1"],
+      ["url('https://[::1]/p').getHost()", "[::1]"],
+      ["url('https://example.com/a%20b/c').getEscapedPath()", "/a%20b/c"],
+      ["url('https://example.com/p?x=1&x=2&y=a+b').getQuery()", { x: ["1", "2"], y: ["a b"] }],
+      ["url('/api/v1?watch=true').getQuery()['watch']", ["true"]],
+      ["string(url('https://example.com'))", "https://example.com"],
+      ["url('/a') == url('/a') && url('/a') != url('/b')", true],
+      ["isURL('https://example.com/x')", true],
+      ["isURL('/relative/path')", true],
+      ["isURL('example.com')", false],
+      ["isURL('mailto:someone')", false],
+      ["isURL('https://example.com:port/')", false],
+    ]);
+    assert.match(String(run("url('nope')")), /^eval: URL parse error during conversion from string/);
+  });
+});
+
+describe("Kubernetes IP and CIDR", () => {
+  test("ip, isIP, ip.isCanonical and the IP methods", () => {
+    check([
+      ["ip('10.0.0.1').family()", 4],
+      ["ip('2001:db8::1').family()", 6],
+      ["string(ip('2001:0DB8:0:0:0:0:0:1'))", "2001:db8::1"],
+      ["string(ip('1:0:0:1:0:0:0:1'))", "1:0:0:1::1"],
+      ["ip.isCanonical('2001:db8::1')", true],
+      ["ip.isCanonical('2001:DB8::1')", false],
+      ["isIP('1.2.3.4')", true],
+      ["isIP('1.2.3')", false],
+      ["isIP('01.2.3.4')", false],
+      ["isIP('::ffff:1.2.3.4')", false],
+      ["isIP('fe80::1%eth0')", false],
+      ["ip('127.0.0.1').isLoopback() && ip('::1').isLoopback()", true],
+      ["ip('0.0.0.0').isUnspecified() && ip('::').isUnspecified()", true],
+      ["ip('169.254.1.1').isLinkLocalUnicast() && ip('fe80::1').isLinkLocalUnicast()", true],
+      ["ip('224.0.0.5').isLinkLocalMulticast() && ip('ff02::1').isLinkLocalMulticast()", true],
+      ["ip('8.8.8.8').isGlobalUnicast()", true],
+      ["ip('255.255.255.255').isGlobalUnicast()", false],
+      ["ip('192.168.1.1').isGlobalUnicast()", true],
+      ["ip('::1') == ip('0:0::1')", true],
+      ["ip('::1') != ip('::2')", true],
+      ["type(ip('::1')) == type(ip('1.2.3.4'))", true],
+    ]);
+    assert.match(String(run("ip('::ffff:1.2.3.4')")), /IPv4-mapped IPv6 address is not allowed/);
+  });
+  test("cidr, isCIDR and the CIDR methods", () => {
+    check([
+      ["cidr('10.0.0.0/8').containsIP(ip('10.1.2.3'))", true],
+      ["cidr('10.0.0.0/8').containsIP('11.0.0.1')", false],
+      ["cidr('10.0.0.0/8').containsCIDR('10.1.0.0/16')", true],
+      ["cidr('10.1.0.0/16').containsCIDR(cidr('10.0.0.0/8'))", false],
+      ["cidr('2001:db8::/32').containsIP('2001:db8:1::1')", true],
+      ["cidr('10.0.0.0/8').containsIP('2001:db8::1')", false],
+      ["string(cidr('10.1.2.3/8').ip())", "10.1.2.3"],
+      ["string(cidr('10.1.2.3/8').masked())", "10.0.0.0/8"],
+      ["cidr('10.1.2.3/20').prefixLength()", 20],
+      ["isCIDR('10.0.0.0/33')", false],
+      ["isCIDR('10.0.0.0')", false],
+      ["isCIDR('2001:db8::/64')", true],
+      ["cidr('10.0.0.0/8') == cidr('10.0.0.0/8') && cidr('10.0.0.0/8') != cidr('10.0.0.0/9')", true],
+    ]);
+    assert.match(String(run("cidr('x/8')")), /^eval: network address parse error/);
+  });
+});
+
+describe("Kubernetes semver (v1)", () => {
+  test("semver, isSemver and the Semver methods", () => {
+    check([
+      ["semver('1.2.3').major() + semver('1.2.3').minor() + semver('1.2.3').patch()", 6],
+      ["semver('1.2.3').isLessThan(semver('1.10.0'))", true],
+      ["semver('1.0.0-alpha').isLessThan(semver('1.0.0'))", true],
+      ["semver('1.0.0-alpha.2').isLessThan(semver('1.0.0-alpha.10'))", true],
+      ["semver('1.0.0-alpha').isLessThan(semver('1.0.0-alpha.1'))", true],
+      ["semver('1.0.0-1').isLessThan(semver('1.0.0-alpha'))", true],
+      ["semver('2.0.0+build').compareTo(semver('2.0.0'))", 0],
+      ["semver('3.0.0').isGreaterThan(semver('2.9.9'))", true],
+      ["isSemver('1.2.3')", true],
+      ["isSemver('v1.2')", false],
+      ["isSemver('v1.2', true)", true],
+      ["semver('v01.2', true).minor()", 2],
+      ["isSemver('1.02.3')", false],
+      ["semver('1.0.0+a') == semver('1.0.0+b')", true],
+    ]);
+    assert.match(String(run("semver('1.2')")), /^eval: could not parse semver/);
   });
 });

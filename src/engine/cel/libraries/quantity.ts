@@ -14,7 +14,7 @@ import {
   subtractQuantities,
   type Quantity,
 } from "../../values/quantity.js";
-import { CelFunctionError, type CelLibrary } from "../library.js";
+import { CelFunctionError, equality, type CelLibrary } from "../library.js";
 
 const TYPE = "kubernetes.Quantity";
 const INT64_MIN = -(1n << 63n);
@@ -49,6 +49,7 @@ export function quantityLibrary(): CelLibrary {
   return {
     name: "k8s.Quantity",
     types: [{ name: TYPE, ctor: CelQuantity }],
+    operators: equality<CelQuantity>(TYPE, (a, b) => cmp(a, b) === 0),
     functions: [
       { signature: `quantity(string): ${TYPE}`, handler: parse },
       { signature: "isQuantity(string): bool", handler: (s: string) => parseQuantity(s) !== undefined },
