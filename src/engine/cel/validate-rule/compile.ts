@@ -1,6 +1,7 @@
 /**
  * `validate.cel` and `celPreconditions` of a kyverno.io rule, compiled once at policy load:
- * preconditions (bool), variables (any type, reachable as `variables.<name>`), validations (bool)
+ * preconditions (bool), variables (any type, reachable as `variables.<name>` from expressions and
+ * from later variables), validations (bool)
  * with their message or messageExpression (string), and auditAnnotations (checked, not evaluated:
  * they only annotate audit events). A compile error names the policy, the rule, the field and the
  * position; the rule then answers `error` for every resource it matches.
@@ -44,13 +45,13 @@ export function compileCelRule(rule: Rule, policyName: string, cel: CelEngine): 
   const variableNames = variableDocs.map((v) => text(v, "name") ?? "");
   const where = `policy ${policyName}, rule ${rule.name}`;
   let failure: string | undefined;
-  const compile = (field: string, expression: string | undefined, expectType?: string): CelProgram | undefined => {
+  const compile = (field: string, expression: string | undefined, expectType?: string, names = variableNames): CelProgram | undefined => {
     if (failure !== undefined) return undefined;
     if (expression === undefined || expression.trim() === "") {
       failure = `${where}: ${field}: an expression is required`;
       return undefined;
     }
-    const r = cel.compile(expression, expectType === undefined ? { variableNames } : { variableNames, expectType });
+    const r = cel.compile(expression, expectType === undefined ? { variableNames: names } : { variableNames: names, expectType });
     if (!r.ok) {
       failure = `${where}: ${field}: compilation failed: ${r.error.message}`;
       return undefined;
@@ -58,7 +59,8 @@ export function compileCelRule(rule: Rule, policyName: string, cel: CelEngine): 
     return r.value;
   };
   const preconditions = list(rule.celPreconditions as JsonValue | undefined).map((p, i) => compile(`celPreconditions[${i}].expression`, text(p, "expression"), "bool"));
-  const variables = variableDocs.map((v, i) => ({ name: variableNames[i] ?? "", program: compile(`validate.cel.variables[${i}].expression`, text(v, "expression")) }));
+  // A variable reads only the ones before it, as Kubernetes compiles them.
+  const variables = variableDocs.map((v, i) => ({ name: variableNames[i] ?? "", program: compile(`validate.cel.variables[${i}].expression`, text(v, "expression"), undefined, variableNames.slice(0, i)) }));
   const validations = list(celSpec["expressions"]).map((e, i) => {
     const program = compile(`validate.cel.expressions[${i}].expression`, text(e, "expression"), "bool");
     const messageExpression = text(e, "messageExpression");

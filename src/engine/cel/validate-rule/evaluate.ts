@@ -3,49 +3,42 @@
  * validating-policy machinery: preconditions not all true → skip "cel preconditions not met"; the
  * first validation that is not true → fail with its messageExpression, message, or "failed
  * expression: <expr>"; an evaluation error → fail with the error (Kubernetes' failurePolicy Fail);
- * all true → pass "Validation rule '<name>' passed.". Variables evaluate lazily, once each.
+ * all true → pass "Validation rule '<name>' passed.". Variables evaluate once each, in order.
  */
-import type { JsonObject } from "../../api/json.js";
 import type { RuleResult } from "../../api/rule-result.js";
-import { fromCel, toCel } from "../values.js";
+import { fromCel } from "../values.js";
 import { RUNTIME_COST_BUDGET, type CelActivation, type CostBudget } from "../types.js";
 import type { CompiledCelRule } from "./compile.js";
+import type { CelRuleInput } from "./input.js";
 
-export interface CelRuleInput {
-  /** The object (null on DELETE), the old object (null on CREATE). */
-  readonly object: JsonObject | null;
-  readonly oldObject: JsonObject | null;
-  /** The AdmissionRequest as CEL's `request` sees it (without object/oldObject). */
-  readonly request: JsonObject;
-  readonly namespaceObject: JsonObject | null;
-}
 
 const MAX_MESSAGE_BYTES = 5 * 1024;
 
-class VariableError extends Error {}
+const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
 
-function lazyVariables(rule: CompiledCelRule, base: Record<string, unknown>, budget: CostBudget): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const activation = { ...base, variables: out };
+/**
+ * The rule's activation. Variables are evaluated in order up front (each reads only earlier ones):
+ * a value is a plain field, and a variable that fails becomes a field that raises its error when
+ * an expression reads it, so an unused failing variable changes nothing, as with Kubernetes' lazy
+ * evaluation. (Unused variables still spend cost; getters per request were 10x slower.)
+ */
+function activationFor(rule: CompiledCelRule, input: CelRuleInput, budget: CostBudget): Record<string, unknown> {
+  const base = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params: null };
+  if (rule.variables.length === 0) return { ...base, variables: NO_VARIABLES };
+  const variables: Record<string, unknown> = {};
+  const activation = { ...base, variables };
   for (const v of rule.variables) {
-    let state: "new" | "running" | "done" = "new";
-    let value: unknown;
-    Object.defineProperty(out, v.name, {
-      enumerable: true,
-      get() {
-        if (state === "done") return value;
-        if (state === "running") throw new VariableError(`composited variable "${v.name}" refers to itself`);
-        state = "running";
-        const r = v.program.evaluate(activation, budget);
-        if (!r.ok) {
-          state = "new";
-          throw new VariableError(`composited variable "${v.name}" fails to evaluate: ${r.error.message}`);
-        }
-        value = r.value;
-        state = "done";
-        return value;
-      },
-    });
+    const r = v.program.evaluate(activation, budget);
+    if (r.ok) variables[v.name] = r.value;
+    else {
+      const message = `composited variable "${v.name}" fails to evaluate: ${r.error.message}`;
+      Object.defineProperty(variables, v.name, {
+        enumerable: true,
+        get() {
+          throw new Error(message);
+        },
+      });
+    }
   }
   return activation;
 }
@@ -59,14 +52,7 @@ function messageOf(value: unknown): string | undefined {
 
 export function evaluateCelRule(rule: CompiledCelRule, name: string, input: CelRuleInput): RuleResult {
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
-  const base: Record<string, unknown> = {
-    object: input.object === null ? null : toCel(input.object),
-    oldObject: input.oldObject === null ? null : toCel(input.oldObject),
-    request: toCel(input.request),
-    namespaceObject: input.namespaceObject === null ? null : toCel(input.namespaceObject),
-    params: null,
-  };
-  const activation: CelActivation = lazyVariables(rule, base, budget);
+  const activation: CelActivation = activationFor(rule, input, budget);
   const result = (status: RuleResult["status"], message: string): RuleResult => ({ rule: name, type: "Validation", status, message });
   for (const p of rule.preconditions) {
     const r = p.evaluate(activation, budget);

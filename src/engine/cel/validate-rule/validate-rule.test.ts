@@ -64,6 +64,15 @@ describe("validate.cel", () => {
     assert.equal(run(p, pod("a"))[0]?.[1], "pass");
   });
 
+  test("a variable that fails is an error only where it is read; a variable reads only earlier ones", () => {
+    const unused = celPolicy({ variables: [{ name: "broken", expression: "object.spec.nope" }], expressions: [{ expression: "true" }] });
+    assert.equal(run(unused, pod("a"))[0]?.[1], "pass");
+    const used = celPolicy({ variables: [{ name: "broken", expression: "object.spec.nope" }], expressions: [{ expression: "variables.broken == 1" }] });
+    assert.deepEqual(run(used, pod("a")), [["check", "fail", "expression 'variables.broken == 1' resulted in error: composited variable \"broken\" fails to evaluate: no such key: nope"]]);
+    const forward = celPolicy({ variables: [{ name: "a", expression: "variables.b" }, { name: "b", expression: "1" }], expressions: [{ expression: "true" }] });
+    assert.match(run(forward, pod("a"))[0]?.[2] ?? "", /validate\.cel\.variables\[0\]\.expression: compilation failed: .*undefined field 'b'/);
+  });
+
   test("celPreconditions: not met is a skip; met runs the validations", () => {
     const p = celPolicy(noLatest, { celPreconditions: [{ name: "only-web", expression: "object.metadata.name.startsWith('web')" }] });
     assert.deepEqual(run(p, pod("db", { containers: [{ name: "x", image: "nginx:latest" }] })), [["check", "skip", "cel preconditions not met"]]);
