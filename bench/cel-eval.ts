@@ -4,12 +4,20 @@
  * the Pod Security policies; also the cost of turning the resource into CEL values once per
  * request, and what the cost metering adds (the same expression on bare cel-js).
  *
+ * Then, per request, the corpus's Pod Security baseline policies in their validate.cel form
+ * against their classic (pattern) form, through the engine as `bylaw apply` and the webhook run them.
+ *
  *   npm run bench:cel
  */
-import { pathToFileURL } from "node:url";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Environment } from "@marcbachmann/cel-js";
 import type { JsonObject } from "../src/engine/api/json.js";
 import { createCel, toCel } from "../src/engine/cel/index.js";
+import { offlineEngine } from "../src/cli/offline/offline-engine.js";
+import type { CompiledPolicy } from "../src/engine/policy/compiled-policy.js";
+import { parseDocuments } from "../src/platform/yaml/index.js";
 
 const EXPRESSIONS = [
   "object.spec.containers.all(c, !has(c.securityContext) || !has(c.securityContext.privileged) || c.securityContext.privileged == false)",
@@ -74,7 +82,41 @@ export function benchCel(): void {
   console.log(`cel: ${EXPRESSIONS.length} expressions, mean hot evaluation ${(sumHot / EXPRESSIONS.length).toFixed(2)} µs`);
 }
 
+const PSS_BASELINE = ["disallow-capabilities", "disallow-host-namespaces", "disallow-host-path", "disallow-host-ports", "disallow-host-process", "disallow-privileged-containers", "disallow-proc-mount", "disallow-selinux", "restrict-seccomp", "restrict-sysctls"];
+
+/** µs per request for the 10 Pod Security baseline policies, classic and validate.cel forms. */
+export function benchCelPolicies(repoRoot: string): void {
+  const corpus = resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
+  if (!existsSync(corpus)) {
+    console.log(`cel: corpus not found at ${corpus}; policy comparison skipped`);
+    return;
+  }
+  const engine = offlineEngine();
+  const load = (dir: string): CompiledPolicy[] =>
+    PSS_BASELINE.map((name) => {
+      const doc = parseDocuments(readFileSync(join(corpus, dir, name, `${name}.yaml`), "utf8"), name)[0]?.value ?? null;
+      const r = engine.compile(doc);
+      if (!r.ok) throw new Error(`${dir}/${name}: ${JSON.stringify(r.problems)}`);
+      return r.policy;
+    });
+  const resource = pod();
+  for (const dir of ["pod-security/baseline", "pod-security-cel/baseline"]) {
+    const policies = load(dir);
+    const review = (): number => {
+      const request = { resource, operation: "CREATE" as const, namespaceLabels: {} };
+      let passed = 0;
+      for (const p of policies) for (const r of engine.validate(p, request).rules) if (r.status === "pass") passed++;
+      return passed;
+    };
+    const passed = review();
+    for (let w = 0; w < 3000; w++) review();
+    const us = perCall(10_000, review);
+    console.log(`cel: ${dir}: ${policies.length} policies, ${passed} passing rules, ${us.toFixed(1)} µs per request`);
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   console.log(`bench cel: node ${process.version}, ${new Date().toISOString()}`);
   benchCel();
+  benchCelPolicies(resolve(dirname(fileURLToPath(import.meta.url)), "..", ".."));
 }
