@@ -78,7 +78,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
       const root = parsed.ast as unknown as CelNode;
       const nodes = allNodes(root);
       useRe2(nodes);
-      const undefinedVariable = opts.variableNames && checkVariableFields(nodes, opts.variableNames);
+      const undefinedVariable = checkFields(nodes, "request", ADMISSION_REQUEST_FIELDS) ?? (opts.variableNames && checkFields(nodes, "variables", opts.variableNames));
       if (undefinedVariable) return { ok: false, error: compileError(expression, undefinedVariable.pos, undefinedVariable.text) };
       const checked = parsed.check();
       if (!checked.valid) return fail(checked.error);
@@ -151,13 +151,22 @@ function orValueCompat(nodes: readonly CelNode[]): void {
   }
 }
 
-/** `variables.x` must name a declared variable, as Kubernetes' typed `variables` object checks. */
-function checkVariableFields(nodes: readonly CelNode[], names: readonly string[]): { pos: number; text: string } | undefined {
+/** The fields of Kubernetes' CEL `request` (kubernetes.AdmissionRequest). */
+export const ADMISSION_REQUEST_FIELDS: readonly string[] = [
+  "kind", "resource", "subResource", "requestKind", "requestResource", "requestSubResource",
+  "name", "namespace", "operation", "userInfo", "dryRun", "options",
+];
+
+/**
+ * `variables.x` must name a declared variable and `request.x` a field of the AdmissionRequest, as
+ * Kubernetes' typed `variables` and `request` check at compile time.
+ */
+function checkFields(nodes: readonly CelNode[], variable: string, names: readonly string[]): { pos: number; text: string } | undefined {
   const known = new Set(names);
   for (const n of nodes) {
     if ((n.op !== "." && n.op !== ".?") || !Array.isArray(n.args)) continue;
     const [target, field] = n.args as [unknown, unknown];
-    if (isCelNode(target) && target.op === "id" && target.args === "variables" && typeof field === "string" && !known.has(field)) {
+    if (isCelNode(target) && target.op === "id" && target.args === variable && typeof field === "string" && !known.has(field)) {
       return { pos: n.pos, text: `undefined field '${field}'` };
     }
   }

@@ -5,6 +5,7 @@
  */
 import { isObject, type JsonObject } from "../../api/json.js";
 import { resourceNamespace, type Operation, type Resource } from "../../api/resource.js";
+import { ADMISSION_REQUEST_FIELDS } from "../create-cel.js";
 import { toCel } from "../values.js";
 
 export interface CelRequestParts {
@@ -26,7 +27,7 @@ const MEMO: unique symbol = Symbol("bylaw.celRuleInput");
 type Memoized = CelRequestParts & { [MEMO]?: { data: JsonObject; input: CelRuleInput } };
 
 /**
- * `request` is the rule context's `request` without its objects (Kubernetes' AdmissionRequest);
+ * `request` has the fields of Kubernetes' AdmissionRequest, from the rule context's `request`;
  * `namespaceObject` is the resource's Namespace with the labels Bylaw knows (null for
  * cluster-scoped resources and for a Namespace itself, as Kubernetes has it).
  */
@@ -38,11 +39,35 @@ export function celRuleInput(req: CelRequestParts, data: JsonObject): CelRuleInp
   return input;
 }
 
+/**
+ * Kubernetes' AdmissionRequest fields from the rule context's `request` (the webhook's whole
+ * request, or the one Bylaw builds offline); what is not known offline gets Kubernetes' empty value.
+ */
+function admissionRequest(ctx: unknown): JsonObject {
+  const from = isObject(ctx) ? ctx : {};
+  const out: JsonObject = {};
+  for (const k of ADMISSION_REQUEST_FIELDS) {
+    const v = from[k];
+    if (v !== undefined) out[k] = v;
+  }
+  const kind = isObject(out["kind"]) ? out["kind"] : { group: "", version: "", kind: "" };
+  out["kind"] ??= kind;
+  out["requestKind"] ??= kind;
+  out["resource"] ??= { group: kind["group"] ?? "", version: kind["version"] ?? "", resource: "" };
+  out["requestResource"] ??= out["resource"];
+  out["subResource"] ??= "";
+  out["requestSubResource"] ??= out["subResource"];
+  out["name"] ??= "";
+  out["namespace"] ??= "";
+  out["userInfo"] ??= { username: "", groups: [] };
+  out["dryRun"] ??= false;
+  out["options"] ??= null;
+  return out;
+}
+
 function build(req: CelRequestParts, data: JsonObject): CelRuleInput {
   const subject = req.operation === "DELETE" && req.oldResource !== undefined ? req.oldResource : req.resource;
-  const ctxRequest = data["request"];
-  const request: JsonObject = {};
-  if (isObject(ctxRequest)) for (const [k, v] of Object.entries(ctxRequest)) if (k !== "object" && k !== "oldObject") request[k] = v;
+  const request = admissionRequest(data["request"]);
   const ns = subject.kind === "Namespace" && (subject.apiVersion ?? "v1") === "v1" ? "" : resourceNamespace(subject);
   const labels: JsonObject = { ...req.namespaceLabels };
   return {

@@ -89,6 +89,13 @@ describe("validate.cel", () => {
     assert.equal(run(cluster, { apiVersion: "v1", kind: "Namespace", metadata: { name: "team" } })[0]?.[1], "pass");
   });
 
+  test("request has the AdmissionRequest's fields; another field is a compile error as Kubernetes types it", () => {
+    const p = celPolicy({ expressions: [{ expression: "request.kind.kind == 'Pod' && request.requestKind.version == 'v1' && request.name == 'a' && request.namespace == 'default' && request.subResource == '' && request.dryRun == false && request.userInfo.username == ''" }] });
+    assert.equal(run(p, pod("a"))[0]?.[1], "pass");
+    const roles = celPolicy({ expressions: [{ expression: "size(request.roles) == 0" }] });
+    assert.match(run(roles, pod("a"))[0]?.[2] ?? "", /compilation failed: ERROR: <input>:1:14: undefined field 'roles'/);
+  });
+
   test("an evaluation error is a fail naming the expression, as Kubernetes' failurePolicy Fail answers", () => {
     const p = celPolicy({ expressions: [{ expression: "object.spec.nodeName == 'x'" }] });
     assert.deepEqual(run(p, pod("a")), [["check", "fail", "expression 'object.spec.nodeName == 'x'' resulted in error: no such key: nodeName"]]);
