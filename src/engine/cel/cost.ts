@@ -6,6 +6,10 @@
  * (COST_LIMIT_MESSAGE) instead of running away.
  */
 import { allNodes, resolvedEvaluate, type CelNode } from "./ast-nodes.js";
+import { tick } from "../interrupt/index.js";
+
+/** Cost units per tick of the caller's Interruption (engine/interrupt), as JMESPath's steps. */
+const UNITS_PER_TICK = 64;
 
 export class CostExceeded extends Error {
   constructor(readonly budgetExhausted: boolean) {
@@ -17,6 +21,8 @@ export class CostExceeded extends Error {
 export class CostMeter {
   used = 0;
   limit = 0;
+  /** Whether `limit` is the shared budget's remainder rather than the per-expression limit. */
+  budgetLimited = false;
   exceeded: CostExceeded | undefined;
 
   reset(limit: number, budgetLimited: boolean): void {
@@ -25,7 +31,12 @@ export class CostMeter {
     this.exceeded = undefined;
     this.budgetLimited = budgetLimited;
   }
-  budgetLimited = false;
+
+  /** One evaluated node; every UNITS_PER_TICK of them also tick the caller's Interruption. */
+  step(): void {
+    if (++this.used > this.limit) this.charge(0);
+    if (this.used % UNITS_PER_TICK === 0) tick();
+  }
 
   charge(units: number): void {
     this.used += units;
@@ -44,14 +55,14 @@ export function meterProgram(root: CelNode, meter: CostMeter): void {
     const run = resolvedEvaluate(node);
     if (node.op === "+") {
       node.evaluate = function (ev, ast, ctx) {
-        meter.charge(1);
+        meter.step();
         const v = run.call(this, ev, ast, ctx);
         if (typeof v === "string" || Array.isArray(v)) meter.charge(Math.ceil(v.length / 10));
         return v;
       };
     } else {
       node.evaluate = function (ev, ast, ctx) {
-        meter.charge(1);
+        meter.step();
         return run.call(this, ev, ast, ctx);
       };
     }

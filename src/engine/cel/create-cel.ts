@@ -9,6 +9,7 @@ import { ok, type Result } from "../api/result.js";
 import { allNodes, isCelNode, type CelNode } from "./ast-nodes.js";
 import { CostExceeded, CostMeter, meterProgram } from "./cost.js";
 import { asCelJsError, celGoText, compileError, errorOffset } from "./errors.js";
+import { isInterruption } from "../interrupt/index.js";
 import { defaultLibraries, RE2_MATCHES } from "./libraries/index.js";
 import type { CelLibrary } from "./library.js";
 import {
@@ -106,6 +107,8 @@ function program(expression: string, outputType: string, run: (ctx: CelActivatio
       try {
         value = run(activation);
       } catch (e) {
+        // The caller's Interruption is not an expression error: it stops the whole call.
+        if (isInterruption(e)) throw e;
         failure = e;
       }
       if (budget !== undefined) budget.remaining -= Math.min(meter.used, limit);

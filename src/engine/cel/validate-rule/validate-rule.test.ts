@@ -6,6 +6,7 @@ import { createEngine } from "../../engine.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import type { EngineRequest } from "../../pipeline/types.js";
 import { compileException } from "../../exceptions/index.js";
+import { EvaluationInterrupted, isInterruption } from "../../interrupt/index.js";
 import { fakePorts } from "../../../../test/support/fake-ports.js";
 import { clusterPolicy, deployment, pod } from "../../../../test/support/builders.js";
 
@@ -116,6 +117,21 @@ describe("validate.cel", () => {
     const ten = "[0,1,2,3,4,5,6,7,8,9]";
     const p = celPolicy({ expressions: [{ expression: `${ten}.all(a, ${ten}.all(b, ${ten}.all(c, ${ten}.all(d, ${ten}.all(e, ${ten}.all(f, true))))))` }] });
     assert.match(run(p, pod("a"))[0]?.[2] ?? "", /operation cancelled: actual cost limit exceeded/);
+  });
+
+  test("a caller's Interruption stops a long CEL evaluation: the call throws, no result is made", () => {
+    const containers = Array.from({ length: 100_000 }, (_, i) => ({ name: `c${i}`, image: `nginx:${i}` }));
+    const p = celPolicy({ expressions: [{ expression: "object.spec.containers.all(c, c.image.startsWith('nginx'))" }] });
+    let checks = 0;
+    const interruption = {
+      ticks: 0,
+      check() {
+        checks++;
+        if (checks >= 2) throw new EvaluationInterrupted("review deadline passed");
+      },
+    };
+    assert.throws(() => engine.validate(p, { resource: pod("big", { containers }), operation: "CREATE", namespaceLabels: {} }, interruption), (e) => isInterruption(e));
+    assert.equal(checks, 2);
   });
 
   test("parameter resources are not run yet: an error, never a pass", () => {
