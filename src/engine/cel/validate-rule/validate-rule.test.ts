@@ -113,6 +113,15 @@ describe("validate.cel", () => {
     assert.match(run(badVar, pod("a"))[0]?.[2] ?? "", /undefined field 'missing'/);
   });
 
+  test("auditAnnotations are checked at load and change no result; a messageExpression must be a string", () => {
+    const annotated = celPolicy({ expressions: [{ expression: "true" }], auditAnnotations: [{ key: "k", valueExpression: "'v'" }] });
+    assert.equal(run(annotated, pod("a"))[0]?.[1], "pass");
+    const badAnnotation = celPolicy({ expressions: [{ expression: "true" }], auditAnnotations: [{ key: "k", valueExpression: "nope()" }] });
+    assert.match(run(badAnnotation, pod("a"))[0]?.[2] ?? "", /validate\.cel\.auditAnnotations\[0\]\.valueExpression: compilation failed: .*undeclared reference to 'nope'/);
+    const badMessage = celPolicy({ expressions: [{ expression: "false", messageExpression: "1" }] });
+    assert.match(run(badMessage, pod("a"))[0]?.[2] ?? "", /messageExpression: compilation failed: .*output is expected to be of type string, got int/);
+  });
+
   test("a hostile expression stops with the cost limit and fails the rule", () => {
     const ten = "[0,1,2,3,4,5,6,7,8,9]";
     const p = celPolicy({ expressions: [{ expression: `${ten}.all(a, ${ten}.all(b, ${ten}.all(c, ${ten}.all(d, ${ten}.all(e, ${ten}.all(f, true))))))` }] });
