@@ -4,6 +4,7 @@ import { encoderLibrary } from "./encoders.js";
 import { ipLibraries } from "./ip.js";
 import { listLibraries } from "./lists.js";
 import { mathLibrary } from "./math.js";
+import { namedFormatLibrary } from "./named-format.js";
 import { quantityLibrary } from "./quantity.js";
 import { regexLibraries } from "./regex.js";
 import { semverLibrary } from "./semver.js";
@@ -16,5 +17,5 @@ export { RE2_MATCHES } from "./regex.js";
 
 /** Fresh instances (each with its own regex cache): one set per CEL engine, no module state. */
 export function defaultLibraries(): CelLibrary[] {
-  return [standardExtras(), ...regexLibraries(), stringLibrary(), ...listLibraries(), setsLibrary(), mathLibrary(), encoderLibrary(), quantityLibrary(), urlLibrary(), ...ipLibraries(), semverLibrary()];
+  return [standardExtras(), ...regexLibraries(), stringLibrary(), ...listLibraries(), setsLibrary(), mathLibrary(), encoderLibrary(), quantityLibrary(), urlLibrary(), ...ipLibraries(), semverLibrary(), namedFormatLibrary()];
 }

@@ -264,3 +264,36 @@ describe("Kubernetes semver (v1)", () => {
     assert.match(String(run("semver('1.2')")), /^eval: could not parse semver/);
   });
 });
+
+describe("Kubernetes format", () => {
+  test("format.<name>().validate and format.named, with Kubernetes' messages", () => {
+    check([
+      ["format.dns1123Label().validate('my-name').hasValue()", false],
+      ["format.dns1123Label().validate('My_Name').value()", ["a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"]],
+      ["format.dns1123Subdomain().validate('apiextensions.k8s.io').hasValue()", false],
+      ["format.dns1123Subdomain().validate('-x').value()", ["a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"]],
+      ["format.dns1035Label().validate('1abc').hasValue()", true],
+      ["format.dns1123LabelPrefix().validate('my-prefix-').hasValue()", false],
+      ["format.dns1123Label().validate('my-prefix-').hasValue()", true],
+      ["format.qualifiedName().validate('example.com/MyName').hasValue()", false],
+      ["format.qualifiedName().validate('a/b/c').value().size()", 1],
+      ["format.qualifiedName().validate('/x').value()[0]", "prefix part must be non-empty"],
+      ["format.labelValue().validate('').hasValue()", false],
+      ["format.labelValue().validate('-x').hasValue()", true],
+      ["format.uri().validate('https://example.com/x').hasValue()", false],
+      ["format.uri().validate('example.com').hasValue()", true],
+      ["format.uuid().validate('123e4567-e89b-12d3-a456-426614174000').hasValue()", false],
+      ["format.uuid().validate('nope').value()", ["does not match the UUID format"]],
+      ["format.byte().validate('aGVsbG8=').hasValue()", false],
+      ["format.byte().validate('*').value()", ["invalid base64"]],
+      ["format.date().validate('2024-02-29').hasValue()", false],
+      ["format.date().validate('2023-02-29').value()", ["invalid date"]],
+      ["format.datetime().validate('2021-01-01T00:00:00Z').hasValue()", false],
+      ["format.datetime().validate('2021-01-01').value()", ["invalid datetime"]],
+      ["format.named('labelValue').hasValue() && !format.named('nope').hasValue()", true],
+      ["format.named('dns1123Label').value().validate('ok').hasValue()", false],
+      ["'%s-%d'.format(['still', 1])", "still-1"],
+    ]);
+    assert.deepEqual(run("format.dns1123Label().validate(object.name).value()", { name: "x".repeat(64) }), ["must be no more than 63 characters"]);
+  });
+});
