@@ -40,11 +40,12 @@ function probe(name: string, failurePolicy: string, body: JsonObject): JsonObjec
   return { apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name }, spec: { validationFailureAction: "Enforce", webhookConfiguration: { failurePolicy }, rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, ...body }] } };
 }
 
-/** Every folder under deploy/ with a kustomization.yaml, and whether it is a Component. */
+/** Every folder under deploy/ with a kustomization.yaml, and whether it is a Component; not deploy/crds (no webhooks or policies; test/deploy/crds.test.ts). */
 function kustomizations(dir: string): { dir: string; component: boolean }[] {
   const out: { dir: string; component: boolean }[] = [];
   for (const entry of readdirSync(dir).sort()) {
     const path = join(dir, entry);
+    if (path === join(root, "deploy", "crds")) continue;
     if (statSync(path).isDirectory()) out.push(...kustomizations(path));
     else if (entry === "kustomization.yaml") out.push({ dir, component: (parse(readFileSync(path, "utf8")) as { kind?: string } | null)?.kind === "Component" });
   }
