@@ -8,7 +8,7 @@ export { offlineEngine as createOfflineEngine } from "./cli/offline/offline-engi
 export type { EngineRequest, PolicyResponse, EngineEnv } from "./engine/pipeline/types.js";
 export type { CompiledPolicy, CompiledRule } from "./engine/policy/compiled-policy.js";
 export type { CompileOutcome } from "./engine/policy/compile-policy.js";
-export type { PolicyProblem } from "./engine/policy/problem.js";
+export type { PolicyProblem } from "./engine/api/problem.js";
 export type { RuleResult, RuleStatus } from "./engine/api/rule-result.js";
 export type { JsonValue, JsonObject } from "./engine/api/json.js";
 export type { Resource, Operation, RequestUserInfo } from "./engine/api/resource.js";
@@ -18,4 +18,5 @@ export { parseDocuments } from "./platform/yaml/index.js";
 export { loadPaths } from "./platform/files/index.js";
 export type { MutationResult } from "./engine/pipeline/mutate-request.js";
 export type { JsonPatchOp } from "./engine/mutate/json-patch/index.js";
-export type { ExistingResources, GeneratedResource } from "./engine/generate/index.js";
+export type { ExistingResources } from "./engine/generate/index.js";
+export type { GeneratedResource } from "./engine/api/generated-resource.js";

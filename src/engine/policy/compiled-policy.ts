@@ -6,8 +6,8 @@ import type { PatternCache } from "../pattern/index.js";
 import type { CompiledPodSecurity } from "../pod-security/index.js";
 import type { ExpressionCache } from "../variables/index.js";
 import type { ValidatePass } from "../validate/types.js";
-import type { PolicyProblem } from "./problem.js";
-import type { FastPass } from "../pipeline/fast-pass.js";
+import type { PolicyProblem } from "../api/problem.js";
+import type { FastPass } from "../validate/fast-pass.js";
 
 export interface CompiledRule {
   readonly rule: Rule;

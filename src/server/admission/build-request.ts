@@ -15,7 +15,8 @@ import { resourceKind, resourceName, resourceNamespace, type RequestUserInfo } f
 import type { EngineRequest } from "../../engine/pipeline/types.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { CompiledException } from "../../engine/exceptions/index.js";
-import type { AdmissionDeps, ClusterFacts, ReviewFacts } from "../types.js";
+import type { ClusterFacts, ReviewFacts } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import type { ResourceId } from "./denial-message.js";
 import { topLevelKind } from "./top-level-kind.js";
 import type { AdmissionRequestJson, GroupVersionKindJson } from "./types.js";

@@ -7,8 +7,9 @@
  */
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { AdmissionDeps, PolicySnapshot } from "../types.js";
-import { deferredRunner, type ReviewRunner } from "../worker/review-runner.js";
+import type { PolicySnapshot } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
+import { deferredRunner, type ReviewRunner } from "./review-runner.js";
 import type { BatchReview, Evaluation } from "./evaluate-batch.js";
 import { internalError } from "./guard.js";
 import type { ValidatePlan } from "./plans.js";

@@ -18,7 +18,7 @@ import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { RuleType } from "../../engine/api/rule-result.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { Resource } from "../../engine/api/resource.js";
-import type { AdmissionDeps } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import { EvaluationInterrupted, isInterruption } from "../../engine/interrupt/index.js";
 import type { Interruption } from "../../engine/ports.js";
 import { failurePolicyOf } from "./policy-traits.js";

@@ -12,7 +12,7 @@
  */
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { AdmissionDeps } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import type { AdmissionSubject } from "./build-request.js";
 import { isInterruption } from "../../engine/interrupt/index.js";
 import { evaluationError, type Deadline, type ReviewInterruption, type StopReason } from "./deadline.js";

@@ -5,7 +5,8 @@
  */
 import { hasValidateRules, type CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { isMutateExisting } from "../../engine/pipeline/mutate-policy.js";
-import type { AdmissionDeps, PolicySnapshot } from "../types.js";
+import type { PolicySnapshot } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import { appliesAtAdmission, emitsWarning, hasEnforceAction, servedBy } from "./policy-traits.js";
 import type { WebhookSelector } from "./types.js";
 

@@ -7,8 +7,8 @@
  * (`pkg/deprecations/deprecations.go`). Any other object, and DELETE, is allowed untouched.
  */
 import { isObject } from "../../engine/api/json.js";
-import type { PolicyProblem } from "../../engine/policy/problem.js";
-import type { AdmissionDeps } from "../types.js";
+import type { PolicyProblem } from "../../engine/api/problem.js";
+import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
 import { guarded } from "./guard.js";
 import { outcomeOf, recordOutcome } from "./record.js";

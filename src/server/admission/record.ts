@@ -4,7 +4,8 @@
  * throws never changes the admission answer.
  */
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { AdmissionDeps, AdmissionOutcome, ResultRuleType } from "../types.js";
+import type { AdmissionOutcome, ResultRuleType } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import type { AdmissionSubject } from "./build-request.js";
 import type { AdmissionRequestJson } from "./types.js";
 

@@ -5,7 +5,8 @@ import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { compileException, type CompiledException } from "../../engine/exceptions/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import type { RuleStatus } from "../../engine/api/rule-result.js";
-import type { AdmissionDeps, AdmissionOutcome, ResultRuleType } from "../types.js";
+import type { AdmissionOutcome, ResultRuleType } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 
 /** One rule result as the recorder got it, with its review's labels. */
 export interface RecordedResult {

@@ -6,7 +6,7 @@
  */
 import { effectiveAction } from "../../engine/pipeline/failure-action.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { AdmissionDeps } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import { deadlineDenial } from "./deadline.js";
 import { denialMessage } from "./denial-message.js";
 import type { BatchReview, Evaluation } from "./evaluate-batch.js";

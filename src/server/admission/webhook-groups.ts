@@ -16,7 +16,7 @@
  * (`timeoutProblems`), loudly, rather than serving it nowhere.
  */
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
+import { problem, type PolicyProblem } from "../../engine/api/problem.js";
 import { declaredTimeout, failurePolicyOf, isValidTimeout, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from "./policy-traits.js";
 import type { WebhookGroup } from "./types.js";
 

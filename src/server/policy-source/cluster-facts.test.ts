@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { tempTree } from "../../../test/support/temp-dir.js";
 import type { JsonValue } from "../../engine/api/json.js";
-import type { PolicyProblem } from "../../engine/policy/problem.js";
+import type { PolicyProblem } from "../../engine/api/problem.js";
 import { clusterFactsView, parseClusterFacts } from "./cluster-facts.js";
 import { readClusterFactsFile } from "./cluster-facts-file.js";
 import { open, policyYaml } from "../../../test/support/policy-source-dir.js";

@@ -22,7 +22,7 @@
  * it (an explicit value in the file wins). An unlisted namespace's labels are unknown.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
-import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
+import { problem, type PolicyProblem } from "../../engine/api/problem.js";
 import type { RequestUserInfo } from "../../engine/api/resource.js";
 import type { ClusterFacts } from "../types.js";
 

@@ -15,7 +15,7 @@ import type { CompileOutcome } from "../../engine/policy/compile-policy.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { compileException, isPolicyExceptionDocument, type CompiledException } from "../../engine/exceptions/index.js";
 import { policyKindOf } from "../../engine/policy/parse-policy.js";
-import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
+import { problem, type PolicyProblem } from "../../engine/api/problem.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";

@@ -7,7 +7,7 @@
 import type { JsonObject, JsonValue } from "../../engine/api/json.js";
 import type { RuleResult } from "../../engine/api/rule-result.js";
 import type { EngineRequest } from "../../engine/pipeline/types.js";
-import type { RunKind } from "./review-runner.js";
+import type { RunKind } from "../admission/review-runner.js";
 
 /** Snapshots a worker keeps compiled: the current one and the one before it (reviews in flight across a reload). */
 export const KEEP_SNAPSHOTS = 2;
