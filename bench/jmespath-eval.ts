@@ -2,7 +2,7 @@
  * µs per JMESPath evaluation over a representative set of Kyverno expressions: cold (parse every
  * time, as an engine without compile-once would) and from compiled, cached ASTs.
  */
-import type { JsonObject } from "../src/engine/api/json.js";
+import type { JsonObject } from "../src/engine/index.js";
 import { offlineEngine } from "../src/cli/offline/offline-engine.js";
 
 const EXPRESSIONS = [

@@ -4,12 +4,7 @@
  * between the Pod as sent and as mutated: what the admission webhook returns.
  */
 import { pathToFileURL } from "node:url";
-import type { JsonObject, JsonValue } from "../src/engine/api/json.js";
-import type { Resource } from "../src/engine/api/resource.js";
-import type { Engine } from "../src/engine/engine.js";
-import { createJsonPatch } from "../src/engine/mutate/json-patch/index.js";
-import type { EngineRequest } from "../src/engine/pipeline/types.js";
-import type { CompiledPolicy } from "../src/engine/policy/compiled-policy.js";
+import { type CompiledPolicy, createJsonPatch, type Engine, type EngineRequest, type JsonObject, type JsonValue, type Resource } from "../src/engine/index.js";
 import { offlineEngine } from "../src/cli/offline/offline-engine.js";
 
 const WARMUP = 200;

@@ -9,12 +9,7 @@
  * - a policy kind Bylaw does not run yet (ValidatingPolicy, ValidatingAdmissionPolicy, …) compiles
  *   to a policy whose results are `error` for every resource (engine policy/unsupported-kind.ts).
  */
-import { isObject } from "../engine/api/json.js";
-import type { Engine } from "../engine/engine.js";
-import type { CompiledException } from "../engine/exceptions/index.js";
-import { isPolicyExceptionDocument } from "../engine/exceptions/index.js";
-import { policyKindOf } from "../engine/policy/parse-policy.js";
-import type { CompiledPolicy } from "../engine/policy/compiled-policy.js";
+import { type CompiledException, type CompiledPolicy, type Engine, isObject, isPolicyExceptionDocument, policyKindOf } from "../engine/index.js";
 import { loadPaths } from "../platform/files/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 import { compileExceptionDocuments } from "./load-exceptions.js";

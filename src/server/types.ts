@@ -3,11 +3,7 @@
  * facts the request does not carry) and what they report to (metrics, logs). Each piece is passed
  * in; nothing here is global.
  */
-import type { CompiledException } from "../engine/exceptions/index.js";
-import type { Operation, RequestUserInfo } from "../engine/api/resource.js";
-import type { CompiledPolicy } from "../engine/policy/compiled-policy.js";
-import type { PolicyResponse } from "../engine/pipeline/types.js";
-import type { PolicyProblem } from "../engine/api/problem.js";
+import type { CompiledException, CompiledPolicy, Operation, PolicyProblem, PolicyResponse, RequestUserInfo } from "../engine/index.js";
 
 /** One immutable, loaded set of policies; a reload swaps the whole snapshot at once. */
 export interface PolicySnapshot {

@@ -4,9 +4,7 @@
  * `globalContextEntries`; everything else is "unavailable" (the entry is not loaded, and a value for
  * the same name may come from a values file instead; without one the rule is an error naming it).
  */
-import type { JsonValue } from "../../engine/api/json.js";
-import { err, ok, type Result } from "../../engine/api/result.js";
-import type { ApiCallRequest, ContextSources, HostResolver } from "../../engine/ports.js";
+import { type ApiCallRequest, type ContextSources, err, type HostResolver, type JsonValue, ok, type Result } from "../../engine/index.js";
 
 export interface MockedApiCall {
   readonly urlPath?: string;

@@ -1,6 +1,5 @@
 /** An engine wired with offline ports: the system clock, crypto hashing, and mocked cluster data. */
-import { isObject, type JsonValue } from "../../engine/api/json.js";
-import { createEngine, type Engine } from "../../engine/engine.js";
+import { createEngine, type Engine, isObject, type JsonValue } from "../../engine/index.js";
 import { cryptoRandom, nodeHasher, systemClock } from "../../platform/node-ports.js";
 import type { TestSpec } from "../test-suite/test-file.js";
 import { offlineContextSources, offlineHosts, type MockedApiCall } from "./offline-context.js";

@@ -3,7 +3,7 @@
  * cluster facts a request does not carry, the clock) and what they report to. Each piece is passed
  * in; nothing here is global.
  */
-import type { Engine } from "../../engine/engine.js";
+import type { Engine } from "../../engine/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot } from "../types.js";
 import type { AdmissionPlans } from "./plans.js";
 import type { ReviewRunner } from "./review-runner.js";

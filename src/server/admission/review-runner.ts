@@ -5,11 +5,7 @@
  * deferred runner here runs them on it, after the batch has been answered, for tests and for
  * `--eval-workers 0`.
  */
-import { isInterruption } from "../../engine/interrupt/index.js";
-import type { Engine } from "../../engine/engine.js";
-import type { EngineRequest, PolicyResponse } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { JsonObject } from "../../engine/api/json.js";
+import { type CompiledPolicy, type Engine, type EngineRequest, isInterruption, type JsonObject, type PolicyResponse } from "../../engine/index.js";
 import { evaluationError, ReviewInterruption } from "./deadline.js";
 import type { PolicySnapshot } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";

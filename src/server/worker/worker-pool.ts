@@ -9,8 +9,7 @@
  * unfinished policies into evaluation errors (which deny under failurePolicy Fail), never a pass.
  */
 import { Worker } from "node:worker_threads";
-import type { JsonObject, JsonValue } from "../../engine/api/json.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledPolicy, JsonObject, JsonValue } from "../../engine/index.js";
 import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
 import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "../admission/review-runner.js";

@@ -1,9 +1,5 @@
 /** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline. */
-import type { RequestUserInfo, Resource } from "../../../engine/api/resource.js";
-import { jsonEqual } from "../../../engine/api/json-equal.js";
-import type { CompiledException } from "../../../engine/exceptions/index.js";
-import type { EngineRequest, PolicyResponse } from "../../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../../engine/policy/compiled-policy.js";
+import { type CompiledException, type CompiledPolicy, type EngineRequest, jsonEqual, type PolicyResponse, type RequestUserInfo, type Resource } from "../../../engine/index.js";
 import { loadPaths, writeFilesAtomically } from "../../../platform/files/index.js";
 import type { LoadedDocument } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";

@@ -1,7 +1,7 @@
 /** `bylaw serve`: the admission webhook over HTTPS, its metrics, and a graceful shutdown. */
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
-import { createEngine } from "../../../engine/engine.js";
+import { createEngine } from "../../../engine/index.js";
 import { servePorts } from "./serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";

@@ -1,8 +1,7 @@
 /** Bylaw cannot load cluster or registry data yet: a rule that needs it is an error, never a pass on a default. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../../engine/api/json.js";
-import { createEngine } from "../../../engine/engine.js";
+import { createEngine, type JsonObject } from "../../../engine/index.js";
 import { clusterPolicy, pod } from "../../../../test/support/builders.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
 import { servePorts } from "./serve-ports.js";

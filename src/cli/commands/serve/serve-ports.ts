@@ -4,7 +4,7 @@
  * here, so an entry that cannot be loaded makes its rule an evaluation error (answered under the
  * policy's failurePolicy) instead of leaving the variable unset.
  */
-import type { EnginePorts } from "../../../engine/ports.js";
+import type { EnginePorts } from "../../../engine/index.js";
 import { cryptoRandom, nodeHasher, systemClock } from "../../../platform/node-ports.js";
 import { offlineContextSources, offlineHosts } from "../../offline/offline-context.js";
 
