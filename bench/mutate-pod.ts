@@ -5,7 +5,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { type CompiledPolicy, createJsonPatch, type Engine, type EngineRequest, type JsonObject, type JsonValue, type Resource } from "../src/engine/index.js";
-import { offlineEngine } from "../src/cli/offline/offline-engine.js";
+import { createOfflineEngine } from "../src/library/offline-engine.js";
 
 const WARMUP = 200;
 /** Each timed loop runs at least this long. */
@@ -165,7 +165,7 @@ function timeAtLeast(body: () => void): { iterations: number; ns: bigint } {
 const micros = (ns: bigint, n: number): string => (Number(ns) / 1000 / n).toFixed(1);
 
 export function benchMutatePod(): void {
-  const engine = offlineEngine();
+  const engine = createOfflineEngine();
   const policies = compileAll(engine);
   const original = pod();
   assertEveryPolicyMutates(engine, policies, original);

@@ -1,8 +1,23 @@
 /**
- * Bylaw's library API: the engine, for checking manifests from your own TypeScript.
- * `createOfflineEngine()` wires it with the system clock, crypto hashing and no cluster access;
- * `createEngine(ports)` takes your own ports.
+ * Bylaw's library API: Kyverno policies checked from your own TypeScript, without the CLI.
+ * `createBylaw({ policies })` compiles policies (objects or YAML text) and checks resources against
+ * them: rule results, the patched resource and generated resources come back.
+ * `createOfflineEngine()` is the engine with Node's clock, crypto hashing and no cluster access;
+ * `createEngine(ports)` takes your own ports. Every type here is the engine's or the library's.
  */
+export {
+  createBylaw,
+  createOfflineEngine,
+  type Bylaw,
+  type BylawOptions,
+  type BylawOutcome,
+  type CheckOptions,
+  type MockedApiCall,
+  type OfflineContextOptions,
+  type PolicyInput,
+  type PolicyRuleResult,
+  type ResourceReport,
+} from "./library/index.js";
 export {
   createEngine,
   type Clock,
@@ -33,6 +48,5 @@ export {
   type RuleResult,
   type RuleStatus,
 } from "./engine/index.js";
-export { offlineEngine as createOfflineEngine } from "./cli/offline/offline-engine.js";
-export { parseDocuments } from "./platform/yaml/index.js";
+export { parseDocuments, type LoadedDocument } from "./platform/yaml/index.js";
 export { loadPaths } from "./platform/files/index.js";

@@ -4,8 +4,8 @@
  */
 import { dirname, resolve } from "node:path";
 import { type CompiledException, type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, isObject, type JsonObject, type Operation, type PolicyResponse, type RequestUserInfo, type Resource } from "../../engine/index.js";
-import { existingResources } from "../offline/existing-resources.js";
-import { processResource } from "../offline/process-resource.js";
+import { existingResources } from "../../library/existing-resources.js";
+import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { loadPolicies, type LoadedPolicies } from "../load-policies.js";

@@ -6,7 +6,7 @@
  */
 import type { EnginePorts } from "../../../engine/index.js";
 import { cryptoRandom, nodeHasher, systemClock } from "../../../platform/node-ports.js";
-import { offlineContextSources, offlineHosts } from "../../offline/offline-context.js";
+import { offlineContextSources, offlineHosts } from "../../../library/offline-context.js";
 
 export function servePorts(): EnginePorts {
   return { clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: { ...offlineContextSources({}), unloadable: "error" }, hosts: offlineHosts };

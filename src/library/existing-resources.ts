@@ -2,7 +2,7 @@
  * Offline stand-in for "what already exists in the cluster": clone sources (a test's
  * cloneSourceResource files) and mutate-existing targets (targetResources, --target-resource).
  */
-import { type ExistingResources, type LabelSelector, ok, type Resource, resourceApiVersion, resourceKind, resourceName, resourceNamespace } from "../../engine/index.js";
+import { type ExistingResources, type LabelSelector, ok, type Resource, resourceApiVersion, resourceKind, resourceName, resourceNamespace } from "../engine/index.js";
 
 export function existingResources(resources: readonly Resource[]): ExistingResources {
   const same = (r: Resource, apiVersion: string, kind: string, namespace: string): boolean =>

@@ -3,7 +3,7 @@
  * policy in turn, each seeing the resource the previous one patched; then every validate policy on
  * the patched resource; then every generate policy on the resource as given.
  */
-import { type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, hasGenerateRules, hasMutateRules, hasValidateRules, type PolicyResponse, type Resource } from "../../engine/index.js";
+import { type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, hasGenerateRules, hasMutateRules, hasValidateRules, type PolicyResponse, type Resource } from "../engine/index.js";
 
 export interface Processed {
   readonly responses: readonly PolicyResponse[];
