@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createEngine, type JsonObject } from "../src/engine/index.js";
 import { cryptoRandom, nodeHasher, systemClock } from "../src/platform/node-ports.js";
-import { offlineContextSources, offlineHosts } from "../src/library/offline-context.js";
+import { offlineContextSources, offlineHosts } from "../src/platform/offline-context.js";
 import { selfSignedCertificate } from "../src/server/tls/self-signed.js";
 
 const PORT = 21443;

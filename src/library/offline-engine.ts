@@ -6,7 +6,7 @@
  */
 import { createEngine, type Engine } from "../engine/index.js";
 import { cryptoRandom, nodeHasher, systemClock } from "../platform/node-ports.js";
-import { offlineContextSources, offlineHosts, type OfflineContextOptions } from "./offline-context.js";
+import { offlineContextSources, offlineHosts, type OfflineContextOptions } from "../platform/offline-context.js";
 
 export function createOfflineEngine(options: OfflineContextOptions = {}): Engine {
   return createEngine({

@@ -11,7 +11,7 @@ import type {
   RuleResult,
   RuleStatus,
 } from "../engine/index.js";
-import type { MockedApiCall } from "./offline-context.js";
+import type { MockedApiCall } from "../platform/offline-context.js";
 
 /** A policy, a PolicyException or a `kind: List` of them: a parsed object, or YAML/JSON text of one or more documents. */
 export type PolicyInput = JsonObject | string;

@@ -1,7 +1,7 @@
 /** The engine for `bylaw test` and `bylaw apply`: the library's offline engine, fed a test's mocked cluster data. */
 import { isObject, type Engine, type JsonValue } from "../../engine/index.js";
 import { createOfflineEngine } from "../../library/offline-engine.js";
-import type { MockedApiCall } from "../../library/offline-context.js";
+import type { MockedApiCall } from "../../platform/offline-context.js";
 import type { TestSpec } from "../test-suite/test-file.js";
 
 export function offlineEngine(spec?: TestSpec): Engine {

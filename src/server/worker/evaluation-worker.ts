@@ -7,7 +7,7 @@
 import { parentPort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
 import { type CompiledException, type CompiledPolicy, compileException, createEngine } from "../../engine/index.js";
-import { servePorts } from "../../cli/commands/serve/serve-ports.js";
+import { servePorts } from "../serve-ports.js";
 import { runPolicies } from "../admission/review-runner.js";
 import { KEEP_SNAPSHOTS, type FromWorker, type RunMessage, type SnapshotMessage, type ToWorker } from "./wire.js";
 

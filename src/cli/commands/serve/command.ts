@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
 import { createEngine } from "../../../engine/index.js";
-import { servePorts } from "./serve-ports.js";
+import { servePorts } from "../../../server/serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
 import { directoryPolicySource } from "../../../server/policy-source/index.js";
