@@ -146,6 +146,26 @@ describe("createBylaw", () => {
     assert.equal(bylaw.check(pod(), { operation: "DELETE" }).results[0]?.status, "pass");
   });
 
+  test("UPDATE sees the old object given, and namespaceLabels decide a namespaceSelector", () => {
+    const policy: JsonObject = {
+      apiVersion: "kyverno.io/v1",
+      kind: "ClusterPolicy",
+      metadata: { name: "team-is-fixed" },
+      spec: {
+        rules: [{
+          name: "same-team",
+          match: { any: [{ resources: { kinds: ["Pod"], operations: ["UPDATE"], namespaceSelector: { matchLabels: { tier: "prod" } } } }] },
+          validate: { message: "the team label cannot change", deny: { conditions: { any: [{ key: "{{ request.object.metadata.labels.team }}", operator: "NotEquals", value: "{{ request.oldObject.metadata.labels.team }}" }] } } },
+        }],
+      },
+    };
+    const bylaw = load({ policies: [policy] });
+    const prod = { tier: "prod" };
+    assert.equal(bylaw.check(pod({ team: "b" }), { operation: "UPDATE", oldResource: pod({ team: "a" }), namespaceLabels: prod }).results[0]?.status, "fail");
+    assert.equal(bylaw.check(pod({ team: "a" }), { operation: "UPDATE", oldResource: pod({ team: "a" }), namespaceLabels: prod }).results[0]?.status, "pass");
+    assert.equal(bylaw.check(pod({ team: "b" }), { operation: "UPDATE", oldResource: pod({ team: "a" }) }).results.length, 0, "no labels: the namespaceSelector does not match");
+  });
+
   test("an invalid policy is an error naming the input, the document and the field; nothing runs", () => {
     const broken = { ...requireTeam, spec: { ...(requireTeam["spec"] as JsonObject), rules: [{ name: "x", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { patern: { metadata: {} } } }] } };
     const outcome = createBylaw({ policies: [defaultTeam, broken] });
