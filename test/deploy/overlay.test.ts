@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { createEngine } from "../../src/engine/engine.js";
+import { createEngine } from "../../src/engine/index.js";
 import { parseDocuments } from "../../src/platform/yaml/index.js";
 import { parseClusterFacts } from "../../src/server/policy-source/index.js";
 import { fakePorts } from "../support/fake-ports.js";

@@ -4,17 +4,13 @@
  * into a registry the caller owns. Plus two of Bylaw's own: policy load errors and set health.
  */
 import { Counter, Gauge } from "prom-client";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { RuleResult } from "../../engine/api/rule-result.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import { type CompiledPolicy, isObject, type JsonObject, type JsonValue, type PolicyResponse, type Rule, type RuleResult } from "../../engine/index.js";
 import type { AdmissionOutcome, PolicySnapshot, ResultRuleType, ReviewFacts } from "../types.js";
 import { diffPolicies } from "./policy-changes.js";
 import { policyLabels, ruleType, type PolicyLabels } from "./policy-labels.js";
 import { boundLabelValue, LabelValueCap } from "./label-bounds.js";
 import { HistogramFamily, KYVERNO_BUCKETS, RenderLane, SeriesBudget } from "./series.js";
 import type { BylawMetrics, ContextKind, MetricsOptions } from "./types.js";
-import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
-import type { Rule } from "../../engine/api/policy.js";
 
 const RESULT_LABELS = [
   "policy_validation_mode", "policy_type", "policy_background_mode", "policy_name", "policy_namespace",

@@ -2,10 +2,7 @@
  * Offline stand-in for "what already exists in the cluster": clone sources (a test's
  * cloneSourceResource files) and mutate-existing targets (targetResources, --target-resource).
  */
-import type { LabelSelector } from "../../engine/api/policy.js";
-import { resourceApiVersion, resourceKind, resourceName, resourceNamespace, type Resource } from "../../engine/api/resource.js";
-import { ok } from "../../engine/api/result.js";
-import type { ExistingResources } from "../../engine/generate/index.js";
+import { type ExistingResources, type LabelSelector, ok, type Resource, resourceApiVersion, resourceKind, resourceName, resourceNamespace } from "../engine/index.js";
 
 export function existingResources(resources: readonly Resource[]): ExistingResources {
   const same = (r: Resource, apiVersion: string, kind: string, namespace: string): boolean =>

@@ -16,9 +16,9 @@ import type { Rule } from "../api/policy.js";
 import type { Operation } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
 import type { PatternCache } from "../pattern/index.js";
-import { anyPatternPassMessage, patternFailMessage } from "../validate/messages.js";
+import { anyPatternPassMessage, patternFailMessage } from "./messages.js";
 import { holdsNoVariables } from "../variables/inert.js";
-import { ruleResult } from "./rule-scope.js";
+import { ruleResult } from "../api/rule-result.js";
 
 /** The rule's result for this resource, or undefined: evaluate the rule the full way. */
 export type FastPass = (resource: JsonValue, operation: Operation) => RuleResult | undefined;

@@ -3,8 +3,7 @@
  * test's `exceptions:` files. Other documents are skipped with a warning; a document that is not
  * a valid exception is an error naming the file, document and field.
  */
-import { isObject } from "../engine/api/json.js";
-import { compileException, isPolicyExceptionDocument, type CompiledException } from "../engine/exceptions/index.js";
+import { type CompiledException, compileException, isObject, isPolicyExceptionDocument } from "../engine/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 
 export interface LoadedExceptions {

@@ -1,10 +1,9 @@
 /** Bylaw cannot load cluster or registry data yet: a rule that needs it is an error, never a pass on a default. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../../engine/api/json.js";
-import { createEngine } from "../../../engine/engine.js";
-import { clusterPolicy, pod } from "../../../../test/support/builders.js";
-import { offlineEngine } from "../../offline/offline-engine.js";
+import { createEngine, type JsonObject } from "../engine/index.js";
+import { clusterPolicy, pod } from "../../test/support/builders.js";
+import { createOfflineEngine } from "../library/offline-engine.js";
 import { servePorts } from "./serve-ports.js";
 
 const withContext = (entry: JsonObject): JsonObject => clusterPolicy("p", [{
@@ -36,7 +35,7 @@ test("configMap, apiCall and globalReference entries are errors naming the kind 
 });
 
 test("offline (bylaw apply) too, unless a values file gives the name", () => {
-  const engine = offlineEngine();
+  const engine = createOfflineEngine();
   assert.deepEqual(statuses(engine, withContext({ configMap: { name: "c", namespace: "default" } })).map((r) => r[0]), ["error"]);
   assert.deepEqual(statuses(engine, withContext({ imageRegistry: { reference: "nginx:1" } })).map((r) => r[0]), ["error"]);
   const compiled = engine.compile(withContext({ configMap: { name: "c", namespace: "default" } }));

@@ -1,12 +1,11 @@
 /**
- * Offline answers for context entries, as `kyverno test` / `kyverno apply` give them without a cluster:
- * apiCall from mocked responses (test `apiCallResponses`), globalReference from test
- * `globalContextEntries`; everything else is "unavailable" (the entry is not loaded, and a value for
- * the same name may come from a values file instead; without one the rule is an error naming it).
+ * Answers for context entries without a cluster, as `kyverno test` / `kyverno apply` give them:
+ * apiCall from mocked responses (a test's `apiCallResponses`, `createBylaw`'s `apiCalls`),
+ * globalReference from given entries (a test's `globalContextEntries`, `createBylaw`'s
+ * `globalContext`); everything else is "unavailable" (the entry is not loaded, and a value for the
+ * same name may come from a values file instead; without one the rule is an error naming it).
  */
-import type { JsonValue } from "../../engine/api/json.js";
-import { err, ok, type Result } from "../../engine/api/result.js";
-import type { ApiCallRequest, ContextSources, HostResolver } from "../../engine/ports.js";
+import { type ApiCallRequest, type ContextSources, err, type HostResolver, type JsonValue, ok, type Result } from "../engine/index.js";
 
 export interface MockedApiCall {
   readonly urlPath?: string;

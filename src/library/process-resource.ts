@@ -3,11 +3,7 @@
  * policy in turn, each seeing the resource the previous one patched; then every validate policy on
  * the patched resource; then every generate policy on the resource as given.
  */
-import type { Resource } from "../../engine/api/resource.js";
-import type { Engine } from "../../engine/engine.js";
-import type { ExistingResources } from "../../engine/generate/index.js";
-import type { EngineRequest, PolicyResponse } from "../../engine/pipeline/types.js";
-import { hasGenerateRules, hasMutateRules, hasValidateRules, type CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, hasGenerateRules, hasMutateRules, hasValidateRules, type PolicyResponse, type Resource } from "../engine/index.js";
 
 export interface Processed {
   readonly responses: readonly PolicyResponse[];

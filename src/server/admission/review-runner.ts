@@ -1,19 +1,16 @@
 /**
- * Where a review that left its batch finishes (see admission/deadline.ts): a ReviewRunner runs the
+ * Where a review that left its batch finishes (see deadline.ts): a ReviewRunner runs the
  * review's remaining policies, in order, under the review's deadline, and says which it finished
- * and which the deadline left. The worker pool (worker-pool.ts) runs them off the main thread; the
+ * and which the deadline left. The worker pool (server/worker/worker-pool.ts) runs them off the main thread; the
  * deferred runner here runs them on it, after the batch has been answered, for tests and for
  * `--eval-workers 0`.
  */
-import { isInterruption } from "../../engine/interrupt/index.js";
-import type { Engine } from "../../engine/engine.js";
-import type { EngineRequest, PolicyResponse } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { JsonObject } from "../../engine/api/json.js";
-import { evaluationError, ReviewInterruption } from "../admission/deadline.js";
-import type { AdmissionDeps, PolicySnapshot } from "../types.js";
-import type { AdmissionSubject } from "../admission/build-request.js";
-import { withNamespaceFacts } from "../admission/namespace-facts.js";
+import { type CompiledPolicy, type Engine, type EngineRequest, isInterruption, type JsonObject, type PolicyResponse } from "../../engine/index.js";
+import { evaluationError, ReviewInterruption } from "./deadline.js";
+import type { PolicySnapshot } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
+import type { AdmissionSubject } from "./build-request.js";
+import { withNamespaceFacts } from "./namespace-facts.js";
 
 /** What a job runs: validate rules, or mutate rules chained (each policy sees the resource the earlier ones patched). */
 export type RunKind = "validate" | "mutate";

@@ -1,12 +1,12 @@
 /** The scope-free pass of fixed pattern rules: which rules get one, and that it only ever says what the full way says. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../api/json.js";
 import { createEngine } from "../engine.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
-import type { EngineRequest } from "./types.js";
+import type { EngineRequest } from "../pipeline/types.js";
 import { compileException } from "../exceptions/index.js";
 
 const engine = createEngine(fakePorts());
