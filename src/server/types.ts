@@ -5,6 +5,7 @@
  */
 import type { CompiledException } from "../engine/exceptions/index.js";
 import type { AdmissionPlans } from "./admission/plans.js";
+import type { YamlV3Writer } from "./admission/yaml-v3.js";
 import type { ReviewRunner } from "./worker/review-runner.js";
 import type { Operation, RequestUserInfo } from "../engine/api/resource.js";
 import type { Engine } from "../engine/engine.js";
@@ -102,6 +103,8 @@ export interface AdmissionDeps {
   readonly exceptionNamespaces?: readonly string[];
   /** Per-snapshot plans of which policies each webhook evaluates; without it they are worked out per review. */
   readonly plans?: AdmissionPlans;
+  /** Writes denial messages, remembering key orders and scalars across reviews; without it each denial is written afresh. */
+  readonly denialYaml?: YamlV3Writer;
   /**
    * Work a review of a batch may do inline before it leaves the batch, in checks of 1,024 units
    * (foreach elements, list items, containers, 64 JMESPath steps); default 32 (admission/deadline.ts).

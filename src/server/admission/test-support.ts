@@ -6,6 +6,7 @@ import { compileException, type CompiledException } from "../../engine/exception
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import type { RuleStatus } from "../../engine/api/rule-result.js";
 import type { AdmissionDeps, AdmissionOutcome, ResultRuleType } from "../types.js";
+import { YamlV3Writer } from "./yaml-v3.js";
 
 /** One rule result as the recorder got it, with its review's labels. */
 export interface RecordedResult {
@@ -75,6 +76,7 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
       return v;
     },
     deadlineSeconds: setup.deadlineSeconds ?? 10,
+    denialYaml: new YamlV3Writer(),
     ...(setup.exceptionNamespaces !== undefined ? { exceptionNamespaces: setup.exceptionNamespaces } : {}),
   };
   return { deps, engine, admissions, results };
