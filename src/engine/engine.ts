@@ -1,17 +1,19 @@
 /**
  * The engine facade: one JMESPath interpreter with Kyverno's functions, the ports, and the calls
- * the CLI, the webhook and the controllers share.
+ * the CLI, the webhook and the controllers share. Everything an engine caches (its matchers) is
+ * its own: two engines in one process share nothing mutable.
  */
 import type { JsonValue } from "./api/json.js";
 import { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 import { createJmesPath } from "./jmespath/index.js";
 import type { ExistingResources } from "./generate/index.js";
+import { MatcherCache } from "./match/shared-match.js";
 import { generatePolicy } from "./pipeline/generate-policy.js";
 import { mutatePolicy } from "./pipeline/mutate-policy.js";
 import { mutateRequest, type MutationResult } from "./pipeline/mutate-request.js";
 import { validatePolicy } from "./pipeline/validate-policy.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
-import { compilePolicy, type CompileOutcome } from "./policy/compile-policy.js";
+import { compilePolicy, type CompileEnv, type CompileOutcome } from "./policy/compile-policy.js";
 import type { CompiledPolicy } from "./policy/compiled-policy.js";
 import { beginInterruptible, endInterruptible } from "./interrupt/index.js";
 import type { EnginePorts, Interruption } from "./ports.js";
@@ -39,9 +41,10 @@ export interface Engine {
 export function createEngine(ports: EnginePorts): Engine {
   const jmespath = createJmesPath({ functions: kyvernoFunctions() });
   const env: EngineEnv = { jmespath, ports, fnctx: { ports } };
+  const compileEnv: CompileEnv = { jmespath, matchers: new MatcherCache() };
   return {
     env,
-    compile: (doc) => compilePolicy(doc, jmespath),
+    compile: (doc) => compilePolicy(doc, compileEnv),
     validate: (policy, request, interruption) => {
       const began = beginInterruptible(interruption);
       try {

@@ -9,12 +9,14 @@
  * count carries over between calls with the same interruption (kept in its `ticks`), so work spread
  * over many small policies is counted like work in one.
  *
- * The hot path is one decrement and one compare of a module variable. Without an interruption the
- * counter never runs out. Once tripped, the interruption is sticky: any later tick throws it again,
- * and the facade throws it when the call ends even if some inner catch swallowed it (a JMESPath
- * function, a context entry's default), so a half-evaluated rule can never pass as a result.
- * Evaluation is synchronous and single-threaded, so one active interruption at a time is enough;
- * a nested call keeps the outer one.
+ * Each call made with an interruption gets its own Meter (units left before the next check, and
+ * whether it tripped), so two engines, or two evaluations, never share a count. Without an
+ * interruption a call counts on the meter of the call it runs inside (its work is that call's
+ * time), and a top-level call runs unmetered: the counter never runs out. Once tripped, a meter is
+ * sticky: any later tick throws again, and the facade throws it when the call ends even if some
+ * inner catch swallowed it (a JMESPath function, a context entry's default), so a half-evaluated
+ * rule can never pass as a result. A call nested inside another (a port that runs another engine)
+ * with its own interruption counts on its own meter; the outer one resumes when it returns.
  */
 import type { Interruption } from "../ports.js";
 
@@ -33,56 +35,77 @@ export function isInterruption(e: unknown): e is EvaluationInterrupted {
 /** Ticks between two calls of `check()`: about 0.05–1 ms of work, so the clock read is negligible. */
 export const TICKS_PER_CHECK = 1024;
 
-let active: Interruption | undefined;
-let left = Number.POSITIVE_INFINITY;
-let tripped: EvaluationInterrupted | undefined;
+/** One metered call: its interruption, the units left before the next check, and why it stopped. */
+export class Meter {
+  left: number;
+  tripped: EvaluationInterrupted | undefined = undefined;
+  constructor(readonly interruption: Interruption | undefined) {
+    this.left = interruption === undefined ? Number.POSITIVE_INFINITY : TICKS_PER_CHECK - interruption.ticks;
+  }
+}
+
+/** The meter of calls made with no interruption at top level: it never runs out and never trips. */
+const UNMETERED = new Meter(undefined);
+
+/**
+ * The meter of the call running now. Module-level by design: ticks come from the innermost loops
+ * (pattern walks, JMESPath steps, Pod Security reads), and threading a meter through each of them
+ * would cost every evaluation an argument. It is a register, not a store: evaluation is synchronous,
+ * `beginInterruptible` sets it and `endInterruptible` (in a `finally`) restores the caller's, so
+ * between calls it is always UNMETERED and no count or interruption outlives its call.
+ */
+let running: Meter = UNMETERED;
 
 /** One unit of work (a foreach element, a list item, a container). */
 export function tick(): void {
-  if (--left <= 0) checkpoint();
+  const m = running;
+  if (--m.left <= 0) checkpoint(m);
 }
 
 /** `units` units of work at once. */
 export function charge(units: number): void {
-  left -= units;
-  if (left <= 0) checkpoint();
+  const m = running;
+  m.left -= units;
+  if (m.left <= 0) checkpoint(m);
 }
 
-function checkpoint(): void {
-  if (tripped !== undefined) throw tripped;
-  if (active === undefined) {
-    left = Number.POSITIVE_INFINITY;
+function checkpoint(m: Meter): void {
+  if (m.tripped !== undefined) throw m.tripped;
+  const interruption = m.interruption;
+  if (interruption === undefined) {
+    m.left = Number.POSITIVE_INFINITY;
     return;
   }
-  left = TICKS_PER_CHECK;
+  m.left = TICKS_PER_CHECK;
   try {
-    active.check();
+    interruption.check();
   } catch (e) {
-    tripped = isInterruption(e) ? e : new EvaluationInterrupted(e instanceof Error ? e.message : String(e));
-    left = 0;
-    throw tripped;
+    m.tripped = isInterruption(e) ? e : new EvaluationInterrupted(e instanceof Error ? e.message : String(e));
+    m.left = 0;
+    throw m.tripped;
   }
 }
 
+/** What `beginInterruptible` hands to `endInterruptible`: the caller's meter, restored at the end. */
+export type InterruptibleCall = Meter | undefined;
+
 /**
- * Makes `interruption` the active one for a call; returns whether it did (false without one, or
- * inside a call that already has one). Pair with `endInterruptible` in a `finally`.
+ * Gives a call made with `interruption` its own meter; returns what `endInterruptible` needs
+ * (undefined without an interruption: the call counts on the meter it runs under). Pair with
+ * `endInterruptible` in a `finally`.
  */
-export function beginInterruptible(interruption: Interruption | undefined): boolean {
-  if (interruption === undefined || active !== undefined) return false;
-  active = interruption;
-  left = TICKS_PER_CHECK - interruption.ticks;
-  tripped = undefined;
-  return true;
+export function beginInterruptible(interruption: Interruption | undefined): InterruptibleCall {
+  if (interruption === undefined) return undefined;
+  const outer = running;
+  running = new Meter(interruption);
+  return outer;
 }
 
-/** Ends what `beginInterruptible` began; throws the interruption if it tripped during the call. */
-export function endInterruptible(began: boolean): void {
-  if (!began) return;
-  const stopped = tripped;
-  if (active !== undefined && stopped === undefined) active.ticks = Math.max(0, TICKS_PER_CHECK - left);
-  active = undefined;
-  left = Number.POSITIVE_INFINITY;
-  tripped = undefined;
-  if (stopped !== undefined) throw stopped;
+/** Ends what `beginInterruptible` began: restores the caller's meter; throws the interruption if it tripped during the call. */
+export function endInterruptible(call: InterruptibleCall): void {
+  if (call === undefined) return;
+  const m = running;
+  running = call;
+  if (m.tripped !== undefined) throw m.tripped;
+  if (m.interruption !== undefined) m.interruption.ticks = Math.max(0, TICKS_PER_CHECK - m.left);
 }
