@@ -3,7 +3,8 @@
  * `createOfflineEngine()` wires it with the system clock, crypto hashing and no cluster access;
  * `createEngine(ports)` takes your own ports.
  */
-export { createEngine, type Engine } from "./engine/engine.js";
+export { createEngine, type Engine, type RequestInput } from "./engine/engine.js";
+export type { PreparedRequest } from "./engine/pipeline/prepared-request.js";
 export { offlineEngine as createOfflineEngine } from "./cli/offline/offline-engine.js";
 export type { EngineRequest, PolicyResponse, EngineEnv } from "./engine/pipeline/types.js";
 export type { CompiledPolicy, CompiledRule } from "./engine/policy/compiled-policy.js";

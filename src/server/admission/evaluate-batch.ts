@@ -11,6 +11,7 @@
  * `deadline`: they answer by their failurePolicy). The other reviews of the batch go on.
  */
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { PreparedRequest } from "../../engine/pipeline/prepared-request.js";
 import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { AdmissionDeps } from "../types.js";
 import type { AdmissionSubject } from "./build-request.js";
@@ -24,6 +25,8 @@ import type { AdmissionRequestJson } from "./types.js";
 export interface BatchReview {
   readonly request: AdmissionRequestJson;
   readonly subject: AdmissionSubject;
+  /** The subject's engine request, prepared once for every policy of every phase. */
+  readonly prepared: PreparedRequest;
   readonly deadline: Deadline;
   /** Handed to the engine with every policy of the review: its slice and deadline. */
   readonly interruption: ReviewInterruption;
@@ -96,7 +99,7 @@ const NOTHING: Evaluation = { responses: [], left: [] };
 /** One policy on one review; an engine bug becomes an error result, an interruption is thrown on. */
 function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, review: BatchReview): PolicyResponse {
   try {
-    return withNamespaceFacts(policy, review.subject, "Validation", (p) => deps.engine.validate(p, review.subject.engineRequest, review.interruption));
+    return withNamespaceFacts(policy, review.subject, "Validation", (p) => deps.engine.validate(p, review.prepared, review.interruption));
   } catch (e) {
     if (isInterruption(e)) throw e;
     return evaluationError(policy, review.subject.object, "Validation", e);
