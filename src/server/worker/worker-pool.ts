@@ -10,6 +10,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { JsonObject, JsonValue } from "../../engine/api/json.js";
+import { requestSubject } from "../../engine/api/resource.js";
 import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
 import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
@@ -120,9 +121,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     if (slot.worker !== worker || job === undefined || m.job !== job.id) return;
     if (m.type === "done") {
       const policy = job.run.policies[m.index] as CompiledPolicy;
-      const request = job.run.request;
-      const resource = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
-      job.done.push({ response: { policy, resource, rules: m.rules }, seconds: m.seconds });
+      job.done.push({ response: { policy, resource: requestSubject(job.run.request), rules: m.rules }, seconds: m.seconds });
       return;
     }
     if (m.resource !== undefined) job.resource = m.resource;
