@@ -14,6 +14,7 @@ import { parseJson } from "./json-syntax-error.js";
 import { discardRest, readBody, type BodyRead } from "./request-body.js";
 import { errorPayload, sendJson } from "./respond.js";
 import { createTurnBatch, DEFAULT_MAX_PER_CHUNK } from "./turn-batch.js";
+import type { Exchange, Ticket, Waiting } from "./exchange.js";
 import type { BatchRouteHandler, HandlerResult, RouteHandler, TlsMaterial, WebhookServer, WebhookServerOptions } from "./types.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
@@ -309,28 +310,6 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       return closed;
     },
   };
-}
-
-/** A request's share of the in-flight budget. */
-interface Ticket {
-  held: number;
-}
-
-/**
- * One HTTP exchange: the request, its response, the route its metrics are labelled with (its path,
- * or "unmatched"), and when it started on the server's clock. Every step that answers takes it.
- */
-interface Exchange {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  readonly route: string;
-  readonly started: number;
-}
-
-/** A complete body waiting for its path's batch run. */
-interface Waiting {
-  readonly ex: Exchange;
-  readonly text: string;
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
