@@ -1,7 +1,7 @@
 /**
  * The engine facade: one JMESPath interpreter with Kyverno's functions, the ports, and the calls
- * the CLI, the webhook and the controllers share. Everything an engine caches (its matchers) is
- * its own: two engines in one process share nothing mutable.
+ * the CLI, the webhook and the controllers share. Everything an engine keeps (its matchers, its
+ * interruption meter) is its own: two engines in one process share nothing mutable.
  */
 import type { JsonValue } from "./api/json.js";
 import { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
@@ -16,7 +16,7 @@ import { validatePolicy } from "./pipeline/validate-policy.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
 import { compilePolicy, type CompileEnv, type CompileOutcome } from "./policy/compile-policy.js";
 import type { CompiledPolicy } from "./policy/compiled-policy.js";
-import { beginInterruptible, endInterruptible } from "./interrupt/index.js";
+import { beginInterruptible, endInterruptible, Meter } from "./interrupt/index.js";
 import type { EnginePorts, Interruption } from "./ports.js";
 
 /** A request to evaluate: as given, or prepared once (`engine.prepare`) for many policies. */
@@ -52,12 +52,14 @@ export function createEngine(ports: EnginePorts): Engine {
   const jmespath = createJmesPath({ functions: kyvernoFunctions() });
   const env: EngineEnv = { jmespath, ports, fnctx: { ports } };
   const compileEnv: CompileEnv = { jmespath, matchers: new MatcherCache() };
+  /** This engine's interruption count (engine/interrupt). */
+  const meter = new Meter();
   return {
     env,
     compile: (doc) => compilePolicy(doc, compileEnv),
     prepare: (request) => new PreparedRequest(request),
     validate: (policy, request, interruption) => {
-      const began = beginInterruptible(interruption);
+      const began = beginInterruptible(meter, interruption);
       try {
         return validatePolicy(policy, prepareRequest(request), env);
       } finally {
@@ -65,7 +67,7 @@ export function createEngine(ports: EnginePorts): Engine {
       }
     },
     mutate: (policy, request, existing, interruption) => {
-      const began = beginInterruptible(interruption);
+      const began = beginInterruptible(meter, interruption);
       try {
         return mutatePolicy(policy, prepareRequest(request), env, existing);
       } finally {

@@ -9,14 +9,15 @@
  * count carries over between calls with the same interruption (kept in its `ticks`), so work spread
  * over many small policies is counted like work in one.
  *
- * Each call made with an interruption gets its own Meter (units left before the next check, and
- * whether it tripped), so two engines, or two evaluations, never share a count. Without an
- * interruption a call counts on the meter of the call it runs inside (its work is that call's
- * time), and a top-level call runs unmetered: the counter never runs out. Once tripped, a meter is
- * sticky: any later tick throws again, and the facade throws it when the call ends even if some
- * inner catch swallowed it (a JMESPath function, a context entry's default), so a half-evaluated
- * rule can never pass as a result. A call nested inside another (a port that runs another engine)
- * with its own interruption counts on its own meter; the outer one resumes when it returns.
+ * Each engine has its own Meter (units left before the next check, the interruption, and whether it
+ * tripped), so two engines never share a count. A call with an interruption runs on its engine's
+ * meter; a call without one counts on the meter of the call it runs inside (its work is that
+ * call's time), and a top-level one runs unmetered: its counter never runs out. A call nested in
+ * another call of the same engine keeps the outer interruption; an engine run inside another's
+ * evaluation (a port that evaluates) counts on its own meter, and the outer one resumes when it
+ * returns. Once tripped, a meter is sticky: any later tick throws again, and the facade throws it
+ * when the call ends even if some inner catch swallowed it (a JMESPath function, a context entry's
+ * default), so a half-evaluated rule can never pass as a result.
  */
 import type { Interruption } from "../ports.js";
 
@@ -35,17 +36,30 @@ export function isInterruption(e: unknown): e is EvaluationInterrupted {
 /** Ticks between two calls of `check()`: about 0.05–1 ms of work, so the clock read is negligible. */
 export const TICKS_PER_CHECK = 1024;
 
-/** One metered call: its interruption, the units left before the next check, and why it stopped. */
+/**
+ * Units left that never run out in practice (2^30). A literal small integer, so a meter's count is
+ * always one of V8's small integers: a field that ever held a double (Infinity, or `2 ** 30`
+ * computed) is boxed, and every read of it outside optimized code allocates.
+ */
+const UNLIMITED = 1_073_741_824;
+
+/** One engine's meter: the interruption of the call it counts for, the units left before the next check, and whether it tripped. */
 export class Meter {
   left: number;
-  tripped: EvaluationInterrupted | undefined = undefined;
-  constructor(readonly interruption: Interruption | undefined) {
-    this.left = interruption === undefined ? Number.POSITIVE_INFINITY : TICKS_PER_CHECK - interruption.ticks;
+  tripped: EvaluationInterrupted | undefined;
+  interruption: Interruption | undefined;
+  /** A call of its engine is counting on it now. */
+  inUse: boolean;
+  constructor() {
+    this.left = UNLIMITED;
+    this.tripped = undefined;
+    this.interruption = undefined;
+    this.inUse = false;
   }
 }
 
 /** The meter of calls made with no interruption at top level: it never runs out and never trips. */
-const UNMETERED = new Meter(undefined);
+const UNMETERED = new Meter();
 
 /**
  * The meter of the call running now. Module-level by design: ticks come from the innermost loops
@@ -73,7 +87,7 @@ function checkpoint(m: Meter): void {
   if (m.tripped !== undefined) throw m.tripped;
   const interruption = m.interruption;
   if (interruption === undefined) {
-    m.left = Number.POSITIVE_INFINITY;
+    m.left = UNLIMITED;
     return;
   }
   m.left = TICKS_PER_CHECK;
@@ -86,18 +100,23 @@ function checkpoint(m: Meter): void {
   }
 }
 
-/** What `beginInterruptible` hands to `endInterruptible`: the caller's meter, restored at the end. */
+/** What `beginInterruptible` hands to `endInterruptible`: the caller's meter, restored at the end (undefined: nothing to restore). */
 export type InterruptibleCall = Meter | undefined;
 
 /**
- * Gives a call made with `interruption` its own meter; returns what `endInterruptible` needs
- * (undefined without an interruption: the call counts on the meter it runs under). Pair with
- * `endInterruptible` in a `finally`.
+ * Makes `meter` (the engine's) count for a call made with `interruption`; returns what
+ * `endInterruptible` needs. Undefined without an interruption (the call counts on the meter it runs
+ * under) and for a call nested in another of the same engine (it keeps the outer interruption).
+ * Pair with `endInterruptible` in a `finally`.
  */
-export function beginInterruptible(interruption: Interruption | undefined): InterruptibleCall {
-  if (interruption === undefined) return undefined;
+export function beginInterruptible(meter: Meter, interruption: Interruption | undefined): InterruptibleCall {
+  if (interruption === undefined || meter.inUse) return undefined;
   const outer = running;
-  running = new Meter(interruption);
+  meter.inUse = true;
+  meter.interruption = interruption;
+  meter.left = TICKS_PER_CHECK - interruption.ticks;
+  meter.tripped = undefined;
+  running = meter;
   return outer;
 }
 
@@ -106,6 +125,13 @@ export function endInterruptible(call: InterruptibleCall): void {
   if (call === undefined) return;
   const m = running;
   running = call;
-  if (m.tripped !== undefined) throw m.tripped;
-  if (m.interruption !== undefined) m.interruption.ticks = Math.max(0, TICKS_PER_CHECK - m.left);
+  const stopped = m.tripped;
+  const interruption = m.interruption;
+  const left = m.left;
+  m.inUse = false;
+  m.interruption = undefined;
+  m.tripped = undefined;
+  m.left = UNLIMITED;
+  if (stopped !== undefined) throw stopped;
+  if (interruption !== undefined) interruption.ticks = Math.max(0, TICKS_PER_CHECK - left);
 }

@@ -20,7 +20,7 @@ import type { EngineEnv, PolicyResponse } from "./types.js";
 export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
   const base = request.base(policy.usesImages);
   const tooDeep = request.tooDeep;
-  // A rule that needs no scope is answered without one; PolicyExceptions are checked the full way.
+  // A rule that needs no scope is answered without one (fastAnswer); PolicyExceptions are checked the full way.
   const exceptions = request.request.exceptions;
   const fastPassing = exceptions === undefined || exceptions.length === 0;
   // Made on the first result, with room for one: most policies give one result per request.
@@ -34,8 +34,7 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
       results = add(results, { rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
       continue;
     }
-    const type = compiled.rule.validate === undefined ? "ImageVerify" : "Validation";
-    const result = evaluateGuarded({ policy, rule: compiled, type, env, request, base }, fastPassing);
+    const result = (fastPassing ? fastAnswer(compiled, request) : undefined) ?? evaluateGuarded({ policy, rule: compiled, type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation", env, request, base });
     if (result === undefined) continue;
     results = add(results, result);
     if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
@@ -68,21 +67,32 @@ function preExistingViolation(run: RuleRun, vars: SubstitutionScope): boolean {
 }
 
 /**
- * A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash.
- * With `fastPassing` (no PolicyExceptions to check) a rule that needs no scope is answered without one.
+ * The rule's fast pass (pipeline/fast-pass.ts), for a request without PolicyExceptions: its result,
+ * or undefined when the rule needs the full way (or has no fast pass).
  */
-function evaluateGuarded(run: RuleRun, fastPassing: boolean): RuleResult | undefined {
-  const compiled = run.rule;
+function fastAnswer(compiled: CompiledRule, request: PreparedRequest): RuleResult | undefined {
+  const fastPass = compiled.fastPass;
+  if (fastPass === undefined) return undefined;
   try {
-    if (fastPassing && compiled.fastPass !== undefined) {
-      const answered = compiled.fastPass(run.request.subject, run.request.operation);
-      if (answered !== undefined) return answered;
-    }
+    return fastPass(request.subject, request.operation);
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return stackExceeded(compiled.name);
+  }
+}
+
+/** A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash. */
+function evaluateGuarded(run: RuleRun): RuleResult | undefined {
+  try {
     return evaluateRule(run);
   } catch (e) {
     if (!isStackOverflow(e)) throw e;
-    return { rule: compiled.name, type: "Validation", status: "error", message: `rule ${compiled.name}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated` };
+    return stackExceeded(run.rule.name);
   }
+}
+
+function stackExceeded(rule: string): RuleResult {
+  return { rule, type: "Validation", status: "error", message: `rule ${rule}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated` };
 }
 
 function evaluateRule(run: RuleRun): RuleResult | undefined {
