@@ -58,7 +58,10 @@ export class Meter {
   }
 }
 
-/** The meter of calls made with no interruption at top level: it never runs out and never trips. */
+/**
+ * The meter of calls made with no interruption at top level: it never runs out and never trips.
+ * Every engine counts on it then; it carries nothing between calls (past 2^30 units it only resets).
+ */
 const UNMETERED = new Meter();
 
 /**
