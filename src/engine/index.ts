@@ -18,6 +18,7 @@ export {
   resourceKind,
   resourceName,
   resourceNamespace,
+  requestSubject,
   type Operation,
   type RequestUserInfo,
   type Resource,
@@ -28,7 +29,8 @@ export type { GeneratedResource, SourceRef } from "./api/generated-resource.js";
 export { problem, type PolicyProblem } from "./api/problem.js";
 
 // The engine and what it is built from: ports in, one instance per caller.
-export { createEngine, type Engine } from "./engine.js";
+export { createEngine, type Engine, type RequestInput } from "./engine.js";
+export type { PreparedRequest } from "./pipeline/prepared-request.js";
 export type { ApiCallRequest, Clock, ContextSources, EnginePorts, Hasher, HostResolver, Interruption, Random } from "./ports.js";
 export { EvaluationInterrupted, isInterruption } from "./interrupt/index.js";
 

@@ -10,7 +10,7 @@ import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/in
 import { validatePass } from "../validate/messages.js";
 import { fastPassOf } from "../validate/fast-pass.js";
 import { staticAction } from "./static-action.js";
-import { sharedMatch } from "../match/shared-match.js";
+import type { MatcherCache } from "../match/shared-match.js";
 import { PatternCache } from "../pattern/index.js";
 import type { JmesPathEngine } from "../jmespath/types.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
@@ -26,29 +26,35 @@ import { problem, type PolicyProblem } from "../api/problem.js";
 
 export type CompileOutcome = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
 
-export function compilePolicy(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcome {
+/** What one engine compiles with: its interpreter, and its cache of matchers shared by rules written alike. */
+export interface CompileEnv {
+  readonly jmespath: JmesPathEngine;
+  readonly matchers: MatcherCache;
+}
+
+export function compilePolicy(doc: JsonValue, env: CompileEnv): CompileOutcome {
   if (exceedsDepth(doc, MAX_DOCUMENT_DEPTH)) {
     return { ok: false, problems: [problem("", `the policy is nested deeper than ${MAX_DOCUMENT_DEPTH} levels`)] };
   }
   try {
-    return compileChecked(doc, jmespath);
+    return compileChecked(doc, env);
   } catch (e) {
     if (isStackOverflow(e)) return { ok: false, problems: [problem("", "the policy is too deeply nested or self-referencing to compile")] };
     throw e;
   }
 }
 
-function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcome {
+function compileChecked(doc: JsonValue, env: CompileEnv): CompileOutcome {
   if (isPolicyExceptionDocument(doc) === "kyverno") {
     return { ok: false, problems: [problem("kind", "a kyverno.io PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)")] };
   }
   const kind = policyKindOf(doc);
-  if (kind.kind === "other-policy") return compileUnsupportedKind(doc, kind.name, jmespath);
+  if (kind.kind === "other-policy") return compileUnsupportedKind(doc, kind.name, env);
   const parsed = parsePolicy(doc);
   if (!parsed.policy) return { ok: false, problems: parsed.problems };
   const policy = parsed.policy;
   const problems = checkPolicy(policy);
-  const cache = new ExpressionCache(jmespath);
+  const cache = new ExpressionCache(env.jmespath);
   const patterns = new PatternCache();
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));
   const rules: CompiledRule[] = computeRules(policy).map((rule, i) => {
@@ -71,7 +77,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
     return {
       rule,
       name: rule.name,
-      matcher: sharedMatch(rule),
+      matcher: env.matchers.get(rule),
       autogenOf,
       action: staticAction(policy, rule),
       podSecurity,

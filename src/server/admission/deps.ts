@@ -7,6 +7,7 @@ import type { Engine } from "../../engine/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot } from "../types.js";
 import type { AdmissionPlans } from "./plans.js";
 import type { ReviewRunner } from "./review-runner.js";
+import type { YamlV3Writer } from "./yaml-v3.js";
 
 /** Everything a pure admission handler needs. */
 export interface AdmissionDeps {
@@ -22,6 +23,8 @@ export interface AdmissionDeps {
   readonly exceptionNamespaces?: readonly string[];
   /** Per-snapshot plans of which policies each webhook evaluates; without it they are worked out per review. */
   readonly plans?: AdmissionPlans;
+  /** Writes denial messages, remembering key orders and scalars across reviews; without it each denial is written afresh. */
+  readonly denialYaml?: YamlV3Writer;
   /**
    * Work a review of a batch may do inline before it leaves the batch, in checks of 1,024 units
    * (foreach elements, list items, containers, 64 JMESPath steps); default 32 (admission/deadline.ts).

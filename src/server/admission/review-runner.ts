@@ -56,39 +56,33 @@ export function deferredRunner(deps: Pick<AdmissionDeps, "engine" | "now">): Rev
   return {
     run: (job) =>
       new Promise((resolve) => {
-        const subject = { engineRequest: job.request, ...(job.unknownNamespace !== undefined ? { unknownNamespace: job.unknownNamespace } : {}) };
-        setImmediate(() => resolve(runPolicies(deps.engine, deps.now, job.policies, subject, job.object, job.deadlineAt, undefined, job.kind)));
+        setImmediate(() => resolve(runPolicies(deps.engine, deps.now, job)));
       }),
   };
 }
 
 /**
- * The policies in order under one deadline: a policy stopped by it, and those after it, are left.
- * An engine bug in one policy is that policy's error result, and a namespace the cluster facts do
- * not know makes the rules that select by its labels errors, as in a batch.
+ * The job's policies in order under its deadline: a policy stopped by it, and those after it, are
+ * left. An engine bug in one policy is that policy's error result, and a namespace the cluster facts
+ * do not know makes the rules that select by its labels errors, as in a batch. Validate policies
+ * share one prepared request; each mutate policy sees the resource the earlier ones patched.
  */
-export function runPolicies(
-  engine: Engine,
-  now: () => number,
-  policies: readonly CompiledPolicy[],
-  subject: Pick<AdmissionSubject, "engineRequest" | "unknownNamespace">,
-  object: JsonObject,
-  deadlineAt: number,
-  onDone?: (done: RunDone, index: number) => void,
-  kind: RunKind = "validate",
-): RunOutcome {
-  const interruption = new ReviewInterruption(now, deadlineAt);
+export function runPolicies(engine: Engine, now: () => number, job: Omit<RunJob, "snapshot">, onDone?: (done: RunDone, index: number) => void): RunOutcome {
+  const { policies, object, kind = "validate" } = job;
+  const subject = { engineRequest: job.request, ...(job.unknownNamespace !== undefined ? { unknownNamespace: job.unknownNamespace } : {}) };
+  const interruption = new ReviewInterruption(now, job.deadlineAt);
   const done: RunDone[] = [];
-  const original = subject.engineRequest.resource;
+  const original = job.request.resource;
   let current = original;
   const type = kind === "mutate" ? "Mutation" : "Validation";
+  const prepared = kind === "validate" ? engine.prepare(job.request) : undefined;
   const evaluate = (p: CompiledPolicy): PolicyResponse =>
-    kind === "mutate" ? engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, interruption) : engine.validate(p, subject.engineRequest, interruption);
+    prepared === undefined ? engine.mutate(p, { ...job.request, resource: current }, undefined, interruption) : engine.validate(p, prepared, interruption);
   const outcome = (left: readonly CompiledPolicy[]): RunOutcome => (current === original ? { done, left } : { done, left, resource: current });
   for (let i = 0; i < policies.length; i++) {
     const policy = policies[i] as CompiledPolicy;
     const t0 = now();
-    if (t0 > deadlineAt) return outcome(policies.slice(i));
+    if (t0 > job.deadlineAt) return outcome(policies.slice(i));
     let response: PolicyResponse;
     try {
       response = withNamespaceFacts(policy, subject, type, evaluate);

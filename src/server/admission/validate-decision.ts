@@ -19,7 +19,7 @@ import { warningMessages } from "./warnings.js";
 export function decide(review: BatchReview, enforced: Evaluation, warned: Evaluation, deps: AdmissionDeps): HandlerResult | undefined {
   const { request, subject } = review;
   if (blocks(enforced.responses, review)) {
-    const message = denialMessage(subject.objectId, enforced.responses);
+    const message = denialMessage(subject.objectId, enforced.responses, deps.denialYaml);
     return finish(review, deps, false, { status: 200, body: denied(request.uid, message) }, 0);
   }
   const late = deadlineDenial(deps.deadlineSeconds, [...enforced.left, ...warned.left]);

@@ -88,7 +88,8 @@ function validateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook:
     try {
       const deadline = startDeadline(deps);
       const interruption = new ReviewInterruption(deps.now, deadline.at, inlineChecks);
-      items.push({ review: { request, deadline, interruption, subject: buildRequest(request, deps.cluster, plan.policies, exceptions) }, at });
+      const subject = buildRequest(request, deps.cluster, plan.policies, exceptions);
+      items.push({ review: { request, deadline, interruption, subject, prepared: deps.engine.prepare(subject.engineRequest) }, at });
     } catch (e) {
       failed(request, at, e);
     }

@@ -9,6 +9,7 @@ import { directoryPolicySource } from "../../../server/policy-source/index.js";
 import type { AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
 import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
+import { YamlV3Writer } from "../../../server/admission/yaml-v3.js";
 import { createWorkerPool } from "../../../server/worker/worker-pool.js";
 import { checkTimeoutGroups, DEADLINE_SHARE, DEFAULT_TIMEOUT_SECONDS, timeoutProblems, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
 import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
@@ -114,6 +115,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     ...(runner !== undefined ? { runner } : {}),
     deadlineSeconds: groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
+    denialYaml: new YamlV3Writer(),
     ...(values["exception-namespace"] !== undefined ? { exceptionNamespaces: values["exception-namespace"] } : {}),
   };
   const servers = await startServers({
