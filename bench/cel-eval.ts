@@ -13,10 +13,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Environment } from "@marcbachmann/cel-js";
-import type { JsonObject } from "../src/engine/api/json.js";
-import { createCel, toCel } from "../src/engine/cel/index.js";
+import { createCel, toCel, type CompiledPolicy, type JsonObject } from "../src/engine/index.js";
 import { offlineEngine } from "../src/cli/offline/offline-engine.js";
-import type { CompiledPolicy } from "../src/engine/policy/compiled-policy.js";
 import { parseDocuments } from "../src/platform/yaml/index.js";
 
 const EXPRESSIONS = [

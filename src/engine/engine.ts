@@ -1,40 +1,52 @@
 /**
  * The engine facade: one JMESPath interpreter with Kyverno's functions, the ports, and the calls
- * the CLI, the webhook and the controllers share.
+ * the CLI, the webhook and the controllers share. Everything an engine keeps (its matchers, its
+ * interruption meter) is its own: two engines in one process share nothing mutable.
  */
 import type { JsonValue } from "./api/json.js";
 import { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 import { createJmesPath } from "./jmespath/index.js";
 import { createCel, type CelEngine } from "./cel/index.js";
 import type { ExistingResources } from "./generate/index.js";
+import { MatcherCache } from "./match/shared-match.js";
 import { generatePolicy } from "./pipeline/generate-policy.js";
 import { mutatePolicy } from "./pipeline/mutate-policy.js";
 import { mutateRequest, type MutationResult } from "./pipeline/mutate-request.js";
+import { PreparedRequest, prepareRequest } from "./pipeline/prepared-request.js";
 import { validatePolicy } from "./pipeline/validate-policy.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
-import { compilePolicy, type CompileOutcome } from "./policy/compile-policy.js";
+import { compilePolicy, type CompileEnv, type CompileOutcome } from "./policy/compile-policy.js";
 import type { CompiledPolicy } from "./policy/compiled-policy.js";
-import { beginInterruptible, endInterruptible } from "./interrupt/index.js";
+import { beginInterruptible, endInterruptible, Meter } from "./interrupt/index.js";
 import type { EnginePorts, Interruption } from "./ports.js";
+
+/** A request to evaluate: as given, or prepared once (`engine.prepare`) for many policies. */
+export type RequestInput = EngineRequest | PreparedRequest;
 
 export interface Engine {
   readonly env: EngineEnv;
   /** Parse, check and compile one policy document (once; evaluation never re-parses). */
   compile(doc: JsonValue): CompileOutcome;
   /**
+   * The request prepared for evaluation: its subject, operation, base context and match decisions,
+   * worked out once for every policy evaluated against it. The request itself is never written to.
+   * A plain request passed to `validate`, `mutate` or `generate` is prepared for that call alone.
+   */
+  prepare(request: EngineRequest): PreparedRequest;
+  /**
    * Run a policy's validate rules against one request. With an `interruption`, a long evaluation
    * may stop by throwing an `EvaluationInterrupted` (engine/interrupt) instead of answering.
    */
-  validate(policy: CompiledPolicy, request: EngineRequest, interruption?: Interruption): PolicyResponse;
+  validate(policy: CompiledPolicy, request: RequestInput, interruption?: Interruption): PolicyResponse;
   /**
    * Run a policy's mutate rules against one request; the response carries the patched resource.
    * Mutate-existing rules patch targets found in `existing`; their results carry the patched targets.
    */
-  mutate(policy: CompiledPolicy, request: EngineRequest, existing?: ExistingResources, interruption?: Interruption): PolicyResponse;
+  mutate(policy: CompiledPolicy, request: RequestInput, existing?: ExistingResources, interruption?: Interruption): PolicyResponse;
   /** Every mutate policy in order on one request, and the net change as an RFC 6902 patch (the webhook's answer). */
   mutateAll(policies: readonly CompiledPolicy[], request: EngineRequest, existing?: ExistingResources): MutationResult;
   /** Run a policy's generate rules: what each would create (clone sources come from `existing`). */
-  generate(policy: CompiledPolicy, request: EngineRequest, existing: ExistingResources): PolicyResponse;
+  generate(policy: CompiledPolicy, request: RequestInput, existing: ExistingResources): PolicyResponse;
 }
 
 export function createEngine(ports: EnginePorts): Engine {
@@ -42,27 +54,31 @@ export function createEngine(ports: EnginePorts): Engine {
   const env: EngineEnv = { jmespath, ports, fnctx: { ports } };
   // One CEL environment per engine, built when the first CEL rule compiles (~6 ms).
   let cel: CelEngine | undefined;
-  const celEngine = (): CelEngine => (cel ??= createCel());
+  const compileEnv: CompileEnv = { jmespath, matchers: new MatcherCache(), cel: () => (cel ??= createCel()) };
+  /** This engine's interruption count (engine/interrupt). */
+  const meter = new Meter();
   return {
     env,
-    compile: (doc) => compilePolicy(doc, jmespath, celEngine),
+    compile: (doc) => compilePolicy(doc, compileEnv),
+    prepare: (request) => new PreparedRequest(request),
     validate: (policy, request, interruption) => {
-      const began = beginInterruptible(interruption);
+      const began = beginInterruptible(meter, interruption);
       try {
-        return validatePolicy(policy, request, env);
+        return validatePolicy(policy, prepareRequest(request), env);
       } finally {
         endInterruptible(began);
       }
     },
     mutate: (policy, request, existing, interruption) => {
-      const began = beginInterruptible(interruption);
+      const began = beginInterruptible(meter, interruption);
       try {
-        return mutatePolicy(policy, request, env, existing);
+        return mutatePolicy(policy, prepareRequest(request), env, existing);
       } finally {
         endInterruptible(began);
       }
     },
     mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
-    generate: (policy, request, existing) => generatePolicy(policy, request, env, existing),
+    generate: (policy, request, existing) => generatePolicy(policy, prepareRequest(request), env, existing),
   };
 }
+

@@ -3,16 +3,9 @@
  * every validate policy against every resource, and compare each expected row.
  */
 import { dirname, resolve } from "node:path";
-import type { JsonObject } from "../../engine/api/json.js";
-import { isObject } from "../../engine/api/json.js";
-import type { Operation, RequestUserInfo, Resource } from "../../engine/api/resource.js";
-import type { Engine } from "../../engine/engine.js";
-import type { EngineRequest, PolicyResponse } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { CompiledException } from "../../engine/exceptions/index.js";
-import type { ExistingResources } from "../../engine/generate/index.js";
-import { existingResources } from "../offline/existing-resources.js";
-import { processResource } from "../offline/process-resource.js";
+import { type CompiledException, type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, isObject, type JsonObject, type Operation, type PolicyResponse, type RequestUserInfo, type Resource } from "../../engine/index.js";
+import { existingResources } from "../../library/existing-resources.js";
+import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { loadPolicies, type LoadedPolicies } from "../load-policies.js";
@@ -79,13 +72,14 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
   if (loadedExceptions.errors.length > 0) return fail(`${file}: exceptions: ${loadedExceptions.errors.join("; ")}`);
   warnings.push(...loadedExceptions.warnings);
   const exceptions = [...loadedExceptions.exceptions, ...policies.exceptions];
+  const inputs: SuiteInputs = { engine, policies: policies.compiled, resources, values, userInfo, existing, exceptions };
 
   const byOperation = new Map<string, PolicyResponse[]>();
   const responsesFor = (op: string | undefined): PolicyResponse[] => {
     const key = op ?? "";
     let r = byOperation.get(key);
     if (!r) {
-      r = evaluateAll(engine, policies.compiled, resources, values, userInfo, op as Operation | undefined, existing, exceptions);
+      r = evaluateAll(inputs, op as Operation | undefined);
       byOperation.set(key, r);
     }
     return r;
@@ -103,7 +97,20 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
   return { path: dir, file, name: spec.name, warnings, ...(policyErrors.length > 0 ? { policyErrors } : {}), results: rows };
 }
 
-function evaluateAll(engine: Engine, policies: readonly CompiledPolicy[], resources: readonly Resource[], values: ValuesSpec, userInfo: RequestUserInfo | undefined, op: Operation | undefined, existing: ExistingResources, exceptions: readonly CompiledException[]): PolicyResponse[] {
+/** What a suite's rows are evaluated from: its engine, policies and resources, and what every request is built with. */
+interface SuiteInputs {
+  readonly engine: Engine;
+  readonly policies: readonly CompiledPolicy[];
+  readonly resources: readonly Resource[];
+  readonly values: ValuesSpec;
+  readonly userInfo: RequestUserInfo | undefined;
+  readonly existing: ExistingResources;
+  readonly exceptions: readonly CompiledException[];
+}
+
+/** Every policy on every resource, with the operation a row names (undefined: the values' or CREATE). */
+function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResponse[] {
+  const { engine, policies, resources, values, userInfo, existing, exceptions } = inputs;
   const out: PolicyResponse[] = [];
   const request = (r: Resource, policy: CompiledPolicy): EngineRequest => {
     const built = buildRequest(r, policy, values, userInfo, op);

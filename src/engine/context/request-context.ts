@@ -3,7 +3,7 @@
  * and `images`. Rule context entries and CLI values are layered on top of a copy of it.
  */
 import type { JsonObject, JsonValue } from "../api/json.js";
-import { resourceKind, resourceName, resourceNamespace, parseApiVersion, type Operation, type RequestUserInfo, type Resource } from "../api/resource.js";
+import { resourceKind, resourceName, resourceNamespace, parseApiVersion, requestSubject, type Operation, type RequestUserInfo, type Resource } from "../api/resource.js";
 import { extractImages } from "./images.js";
 
 export interface RequestInput {
@@ -22,9 +22,7 @@ const SA_PREFIX = "system:serviceaccount:";
  * docs/adr/0004-appendix-figures-in-code.md).
  */
 export function buildRequestContext(input: RequestInput, options: { readonly images?: boolean; readonly request?: JsonObject } = {}): JsonObject {
-  const { resource, operation } = input;
-  const isDelete = operation === "DELETE";
-  const subject = isDelete && input.oldResource ? input.oldResource : resource;
+  const subject = requestSubject(input);
   // A caller that has the whole request (the webhook's AdmissionRequest) passes it; it replaces ours.
   const request: JsonObject = options.request ?? requestOf(input, subject);
   const user = input.userInfo;

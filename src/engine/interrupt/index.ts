@@ -9,12 +9,15 @@
  * count carries over between calls with the same interruption (kept in its `ticks`), so work spread
  * over many small policies is counted like work in one.
  *
- * The hot path is one decrement and one compare of a module variable. Without an interruption the
- * counter never runs out. Once tripped, the interruption is sticky: any later tick throws it again,
- * and the facade throws it when the call ends even if some inner catch swallowed it (a JMESPath
- * function, a context entry's default), so a half-evaluated rule can never pass as a result.
- * Evaluation is synchronous and single-threaded, so one active interruption at a time is enough;
- * a nested call keeps the outer one.
+ * Each engine has its own Meter (units left before the next check, the interruption, and whether it
+ * tripped), so two engines never share a count. A call with an interruption runs on its engine's
+ * meter; a call without one counts on the meter of the call it runs inside (its work is that
+ * call's time), and a top-level one runs unmetered: its counter never runs out. A call nested in
+ * another call of the same engine keeps the outer interruption; an engine run inside another's
+ * evaluation (a port that evaluates) counts on its own meter, and the outer one resumes when it
+ * returns. Once tripped, a meter is sticky: any later tick throws again, and the facade throws it
+ * when the call ends even if some inner catch swallowed it (a JMESPath function, a context entry's
+ * default), so a half-evaluated rule can never pass as a result.
  */
 import type { Interruption } from "../ports.js";
 
@@ -33,56 +36,105 @@ export function isInterruption(e: unknown): e is EvaluationInterrupted {
 /** Ticks between two calls of `check()`: about 0.05–1 ms of work, so the clock read is negligible. */
 export const TICKS_PER_CHECK = 1024;
 
-let active: Interruption | undefined;
-let left = Number.POSITIVE_INFINITY;
-let tripped: EvaluationInterrupted | undefined;
+/**
+ * Units left that never run out in practice (2^30). A literal small integer, so a meter's count is
+ * always one of V8's small integers: a field that ever held a double (Infinity, or `2 ** 30`
+ * computed) is boxed, and every read of it outside optimized code allocates.
+ */
+const UNLIMITED = 1_073_741_824;
 
-/** One unit of work (a foreach element, a list item, a container). */
-export function tick(): void {
-  if (--left <= 0) checkpoint();
-}
-
-/** `units` units of work at once. */
-export function charge(units: number): void {
-  left -= units;
-  if (left <= 0) checkpoint();
-}
-
-function checkpoint(): void {
-  if (tripped !== undefined) throw tripped;
-  if (active === undefined) {
-    left = Number.POSITIVE_INFINITY;
-    return;
-  }
-  left = TICKS_PER_CHECK;
-  try {
-    active.check();
-  } catch (e) {
-    tripped = isInterruption(e) ? e : new EvaluationInterrupted(e instanceof Error ? e.message : String(e));
-    left = 0;
-    throw tripped;
+/** One engine's meter: the interruption of the call it counts for, the units left before the next check, and whether it tripped. */
+export class Meter {
+  left: number;
+  tripped: EvaluationInterrupted | undefined;
+  interruption: Interruption | undefined;
+  /** A call of its engine is counting on it now. */
+  inUse: boolean;
+  constructor() {
+    this.left = UNLIMITED;
+    this.tripped = undefined;
+    this.interruption = undefined;
+    this.inUse = false;
   }
 }
 
 /**
- * Makes `interruption` the active one for a call; returns whether it did (false without one, or
- * inside a call that already has one). Pair with `endInterruptible` in a `finally`.
+ * The meter of calls made with no interruption at top level: it never runs out and never trips.
+ * Every engine counts on it then; it carries nothing between calls (past 2^30 units it only resets).
  */
-export function beginInterruptible(interruption: Interruption | undefined): boolean {
-  if (interruption === undefined || active !== undefined) return false;
-  active = interruption;
-  left = TICKS_PER_CHECK - interruption.ticks;
-  tripped = undefined;
-  return true;
+const UNMETERED = new Meter();
+
+/**
+ * The meter of the call running now. Module-level by design: ticks come from the innermost loops
+ * (pattern walks, JMESPath steps, Pod Security reads), and threading a meter through each of them
+ * would cost every evaluation an argument. It is a register, not a store: evaluation is synchronous,
+ * `beginInterruptible` sets it and `endInterruptible` (in a `finally`) restores the caller's, so
+ * between calls it is always UNMETERED and no count or interruption outlives its call.
+ */
+let running: Meter = UNMETERED;
+
+/** One unit of work (a foreach element, a list item, a container). */
+export function tick(): void {
+  const m = running;
+  if (--m.left <= 0) checkpoint(m);
 }
 
-/** Ends what `beginInterruptible` began; throws the interruption if it tripped during the call. */
-export function endInterruptible(began: boolean): void {
-  if (!began) return;
-  const stopped = tripped;
-  if (active !== undefined && stopped === undefined) active.ticks = Math.max(0, TICKS_PER_CHECK - left);
-  active = undefined;
-  left = Number.POSITIVE_INFINITY;
-  tripped = undefined;
+/** `units` units of work at once. */
+export function charge(units: number): void {
+  const m = running;
+  m.left -= units;
+  if (m.left <= 0) checkpoint(m);
+}
+
+function checkpoint(m: Meter): void {
+  if (m.tripped !== undefined) throw m.tripped;
+  const interruption = m.interruption;
+  if (interruption === undefined) {
+    m.left = UNLIMITED;
+    return;
+  }
+  m.left = TICKS_PER_CHECK;
+  try {
+    interruption.check();
+  } catch (e) {
+    m.tripped = isInterruption(e) ? e : new EvaluationInterrupted(e instanceof Error ? e.message : String(e));
+    m.left = 0;
+    throw m.tripped;
+  }
+}
+
+/** What `beginInterruptible` hands to `endInterruptible`: the caller's meter, restored at the end (undefined: nothing to restore). */
+export type InterruptibleCall = Meter | undefined;
+
+/**
+ * Makes `meter` (the engine's) count for a call made with `interruption`; returns what
+ * `endInterruptible` needs. Undefined without an interruption (the call counts on the meter it runs
+ * under) and for a call nested in another of the same engine (it keeps the outer interruption).
+ * Pair with `endInterruptible` in a `finally`.
+ */
+export function beginInterruptible(meter: Meter, interruption: Interruption | undefined): InterruptibleCall {
+  if (interruption === undefined || meter.inUse) return undefined;
+  const outer = running;
+  meter.inUse = true;
+  meter.interruption = interruption;
+  meter.left = TICKS_PER_CHECK - interruption.ticks;
+  meter.tripped = undefined;
+  running = meter;
+  return outer;
+}
+
+/** Ends what `beginInterruptible` began: restores the caller's meter; throws the interruption if it tripped during the call. */
+export function endInterruptible(call: InterruptibleCall): void {
+  if (call === undefined) return;
+  const m = running;
+  running = call;
+  const stopped = m.tripped;
+  const interruption = m.interruption;
+  const left = m.left;
+  m.inUse = false;
+  m.interruption = undefined;
+  m.tripped = undefined;
+  m.left = UNLIMITED;
   if (stopped !== undefined) throw stopped;
+  if (interruption !== undefined) interruption.ticks = Math.max(0, TICKS_PER_CHECK - left);
 }

@@ -5,27 +5,29 @@
  */
 import type { JsonObject } from "../api/json.js";
 import { isObject } from "../api/json.js";
-import { resourceKind, resourceName, resourceNamespace } from "../api/resource.js";
-import type { RuleResult } from "../api/rule-result.js";
+import { resourceKind, resourceName, resourceNamespace, type Resource } from "../api/resource.js";
+import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { enterScope } from "../context/enter-scope.js";
 import { evaluateList, withElement } from "../foreach/evaluate-list.js";
-import { generateResources, type ExistingResources, type GeneratedResource } from "../generate/index.js";
+import type { GeneratedResource } from "../api/generated-resource.js";
+import { generateResources, type ExistingResources } from "../generate/index.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
-import { requestBase } from "./request-base.js";
-import { ruleResult, ruleScope } from "./rule-scope.js";
-import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
+import type { PreparedRequest } from "./prepared-request.js";
+import { ruleScope } from "./rule-scope.js";
+import type { EngineEnv, PolicyResponse } from "./types.js";
 
-export function generatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv, existing: ExistingResources): PolicyResponse {
-  const { base, operation } = requestBase(request, policy.usesImages);
+export function generatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv, existing: ExistingResources): PolicyResponse {
+  const base = request.base(policy.usesImages);
   const results: RuleResult[] = [];
-  if (operation === "DELETE") return { policy, resource: request.oldResource ?? request.resource, rules: results };
+  const trigger = request.request.resource;
+  if (request.operation === "DELETE") return { policy, resource: request.subject, rules: results };
   for (const compiled of policy.rules) {
     const generate = compiled.rule.generate;
     if (generate === undefined) continue;
-    if (!ruleMatches(compiled, matchRequestFor(policy, request.resource, operation, request))) continue;
-    const scope = ruleScope(policy, compiled, base, operation, env, request, "Generation");
+    if (!ruleMatches(compiled, matchRequestFor(policy, trigger, request))) continue;
+    const scope = ruleScope({ policy, rule: compiled, type: "Generation", env, request, base });
     if (!scope.ok) {
       results.push(scope.result);
       continue;
@@ -34,12 +36,12 @@ export function generatePolicy(policy: CompiledPolicy, request: EngineRequest, e
       results.push(ruleResult(compiled.name, "Generation", "error", compiled.unsupported));
       continue;
     }
-    results.push(runGenerate(policy, compiled, generate, scope.vars, request, existing));
+    results.push(runGenerate(policy, compiled, generate, scope.vars, trigger, existing));
   }
-  return { policy, resource: request.resource, rules: results };
+  return { policy, resource: trigger, rules: results };
 }
 
-function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, generate: JsonObject, vars: SubstitutionScope, request: EngineRequest, existing: ExistingResources): RuleResult {
+function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, generate: JsonObject, vars: SubstitutionScope, trigger: Resource, existing: ExistingResources): RuleResult {
   const name = compiled.name;
   const fail = (message: string): RuleResult => ruleResult(name, "Generation", "error", message);
   const generateOne = (block: JsonObject, scope: SubstitutionScope, basePath: string): GeneratedResource[] | string => {
@@ -50,7 +52,7 @@ function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, generate: J
       policy: { kind: policy.kind, name: policy.name, namespace: policy.namespace },
       rule: name,
       generate: substituted.value,
-      trigger: request.resource,
+      trigger,
       existing,
     });
     return out.ok ? [...out.value] : `rule ${name}: ${out.error.message}`;

@@ -1,11 +1,13 @@
 /** One rule's match/exclude against the resource a request carries (user info is ignored in background scans). */
-import { parseApiVersion, resourceApiVersion, resourceKind, type Operation, type Resource } from "../api/resource.js";
+import { parseApiVersion, resourceApiVersion, resourceKind, type Resource } from "../api/resource.js";
 import type { CompiledMatch, MatchRequest } from "../match/index.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
-import type { EngineRequest } from "./types.js";
+import type { PreparedRequest } from "./prepared-request.js";
 
-/** What every rule of one policy is matched against; build it once per policy and subject. */
-export function matchRequestFor(policy: CompiledPolicy, subject: Resource, operation: Operation, request: EngineRequest): MatchRequest {
+/** What every rule of one policy is matched against; build it once per policy and subject (mutate: the resource patched so far). */
+export function matchRequestFor(policy: CompiledPolicy, subject: Resource, prepared: PreparedRequest): MatchRequest {
+  const request = prepared.request;
+  const operation = prepared.operation;
   const gv = parseApiVersion(resourceApiVersion(subject));
   const gvk = { group: gv.group, version: gv.version, kind: resourceKind(subject) };
   const subresource = request.subresource ?? "";

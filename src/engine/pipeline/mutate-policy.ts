@@ -5,56 +5,58 @@
  * resource after all of the policy's patches. Mutate-existing rules (`mutate.targets`) patch other
  * resources instead: their results carry the patched targets (see mutate-existing.ts).
  */
-import type { JsonObject } from "../api/json.js";
 import { isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import type { Resource } from "../api/resource.js";
-import type { RuleResult } from "../api/rule-result.js";
+import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
 import { runMutation } from "../mutate/run-mutation.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import type { ExistingResources } from "../generate/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import { mutateTargets } from "./mutate-existing.js";
-import { requestBase } from "./request-base.js";
-import { ruleResult, ruleScope } from "./rule-scope.js";
-import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
+import type { PreparedRequest } from "./prepared-request.js";
+import { ruleScope, type RuleRun } from "./rule-scope.js";
+import type { EngineEnv, PolicyResponse } from "./types.js";
 
 export function isMutateExisting(rule: CompiledRule): boolean {
   const targets = rule.rule.mutate?.["targets"];
   return Array.isArray(targets) && targets.length > 0;
 }
 
-export function mutatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv, existing?: ExistingResources): PolicyResponse {
-  const { base, operation, tooDeep } = requestBase(request, policy.usesImages);
+export function mutatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv, existing?: ExistingResources): PolicyResponse {
+  const base = request.base(policy.usesImages);
+  const operation = request.operation;
   const results: RuleResult[] = [];
-  let current: Resource = request.resource;
-  if (operation === "DELETE") return { policy, resource: request.oldResource ?? request.resource, rules: results, patchedResource: current };
-  let matchReq = matchRequestFor(policy, current, operation, request);
+  let current: Resource = request.request.resource;
+  if (operation === "DELETE") return { policy, resource: request.subject, rules: results, patchedResource: current };
+  let matchReq = matchRequestFor(policy, current, request);
   for (const compiled of policy.rules) {
     if (compiled.rule.mutate === undefined) continue;
-    if (matchReq.resource !== current) matchReq = matchRequestFor(policy, current, operation, request);
+    if (matchReq.resource !== current) matchReq = matchRequestFor(policy, current, request);
     if (!ruleMatches(compiled, matchReq)) continue;
+    const run: RuleRun = { policy, rule: compiled, type: "Mutation", env, request, base: setDotted(base, "request.object", current) };
     if (isMutateExisting(compiled)) {
-      const scope = ruleScope(policy, compiled, setDotted(base, "request.object", current), operation, env, request, "Mutation");
+      const scope = ruleScope(run);
       if (scope.ok && compiled.unsupported !== undefined) results.push(ruleResult(compiled.name, "Mutation", "error", compiled.unsupported));
       else results.push(...(scope.ok ? mutateTargets(policy, compiled, scope.vars, existing) : [scope.result]));
       continue;
     }
-    if (tooDeep) {
+    if (request.tooDeep) {
       results.push(ruleResult(compiled.name, "Mutation", "error", `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not mutated`));
       continue;
     }
-    const { result, resource } = mutateGuarded(policy, compiled, setDotted(base, "request.object", current), current, env, request, operation);
+    const { result, resource } = mutateGuarded(run, current);
     results.push(result);
     current = resource;
     if (policy.applyRules === "One" && result.status === "pass") break;
   }
-  return { policy, resource: request.resource, rules: results, patchedResource: current };
+  return { policy, resource: request.request.resource, rules: results, patchedResource: current };
 }
 
-function mutateGuarded(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, current: Resource, env: EngineEnv, request: EngineRequest, operation: EngineRequest["operation"]): { result: RuleResult; resource: Resource } {
+function mutateGuarded(run: RuleRun, current: Resource): { result: RuleResult; resource: Resource } {
+  const { policy, rule: compiled } = run;
   try {
-    const scope = ruleScope(policy, compiled, base, operation, env, request, "Mutation");
+    const scope = ruleScope(run);
     if (!scope.ok) return { result: scope.result, resource: current };
     if (compiled.unsupported !== undefined) return { result: ruleResult(compiled.name, "Mutation", "error", compiled.unsupported), resource: current };
     const out = runMutation(compiled.rule.mutate ?? {}, { ruleName: compiled.name, resource: current, vars: scope.vars, jsonPatches: policy.jsonPatches });

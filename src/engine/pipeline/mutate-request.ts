@@ -9,6 +9,7 @@ import type { ExistingResources } from "../generate/index.js";
 import { createJsonPatch, type JsonPatchOp } from "../mutate/json-patch/index.js";
 import { hasMutateRules, type CompiledPolicy } from "../policy/compiled-policy.js";
 import { mutatePolicy } from "./mutate-policy.js";
+import { PreparedRequest } from "./prepared-request.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export interface MutationResult {
@@ -23,7 +24,7 @@ export function mutateRequest(policies: readonly CompiledPolicy[], request: Engi
   let current = request.resource;
   for (const policy of policies) {
     if (!hasMutateRules(policy)) continue;
-    const response = mutatePolicy(policy, { ...request, resource: current }, env, existing);
+    const response = mutatePolicy(policy, new PreparedRequest({ ...request, resource: current }), env, existing);
     responses.push(response);
     current = response.patchedResource ?? current;
   }

@@ -4,14 +4,14 @@
  * rule's handler substitutes with; a context or precondition problem ends the rule with its result.
  */
 import type { JsonObject } from "../api/json.js";
-import type { Operation } from "../api/resource.js";
-import type { RuleResult, RuleStatus, RuleType } from "../api/rule-result.js";
+import { ruleResult, type RuleResult, type RuleType } from "../api/rule-result.js";
 import { enterScope } from "../context/enter-scope.js";
 import { setDotted } from "../context/request-context.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { exceptionPolicyKey, exceptionSkipMessage, matchExceptions, type CompiledException } from "../exceptions/index.js";
-import type { EngineEnv, EngineRequest } from "./types.js";
+import type { PreparedRequest } from "./prepared-request.js";
+import type { EngineEnv } from "./types.js";
 
 export type RuleScope =
   | {
@@ -22,8 +22,18 @@ export type RuleScope =
     }
   | { readonly ok: false; readonly result: RuleResult };
 
-export function ruleResult(rule: string, type: RuleType, status: RuleStatus, message: string, path?: string): RuleResult {
-  return path === undefined ? { rule, type, status, message } : { rule, type, status, message, path };
+/**
+ * One matched rule's run against one prepared request: what every step after match/exclude reads.
+ * `base` is the context the rule starts from: the request's base, and for mutate rules with
+ * `request.object` set to the resource the earlier rules patched.
+ */
+export interface RuleRun {
+  readonly policy: CompiledPolicy;
+  readonly rule: CompiledRule;
+  readonly type: RuleType;
+  readonly env: EngineEnv;
+  readonly request: PreparedRequest;
+  readonly base: JsonObject;
 }
 
 /**
@@ -31,10 +41,13 @@ export function ruleResult(rule: string, type: RuleType, status: RuleStatus, mes
  * rule handlers do the same for every rule type): a matching exception skips the rule, except on a
  * validate.podSecurity rule, whose handler turns the exceptions into exclusions.
  */
-export function ruleScope(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: Operation, env: EngineEnv, request: EngineRequest, type: RuleType): RuleScope {
-  const rule = compiled.rule;
-  const name = compiled.name;
-  const excepted = request.exceptions !== undefined && request.exceptions.length > 0 ? exceptionsFor(policy, compiled, base, operation, env, request) : [];
+export function ruleScope(run: RuleRun): RuleScope {
+  const { policy, type, env, base } = run;
+  const request = run.request.request;
+  const operation = run.request.operation;
+  const rule = run.rule.rule;
+  const name = run.rule.name;
+  const excepted = request.exceptions !== undefined && request.exceptions.length > 0 ? exceptionsFor(run) : [];
   const podSecurity = rule.validate?.podSecurity !== undefined && type === "Validation";
   if (excepted.length > 0 && !podSecurity) {
     return { ok: false, result: { ...ruleResult(name, type, "skip", exceptionSkipMessage(excepted)), exceptions: excepted.map((e) => e.key) } };
@@ -49,16 +62,18 @@ export function ruleScope(policy: CompiledPolicy, compiled: CompiledRule, base: 
   return excepted.length > 0 ? { ok: true, vars: entered.vars, exceptions: excepted } : { ok: true, vars: entered.vars };
 }
 
-function exceptionsFor(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: Operation, env: EngineEnv, request: EngineRequest): CompiledException[] {
-  const subject = operation === "DELETE" && request.oldResource !== undefined ? request.oldResource : request.resource;
+function exceptionsFor(run: RuleRun): CompiledException[] {
+  const { policy, env, base } = run;
+  const request = run.request.request;
+  const operation = run.request.operation;
   const scope: SubstitutionScope = { data: base, jmespath: env.jmespath, fnctx: env.fnctx, cache: policy.cache, operation };
   const userInfo = request.background === true ? undefined : request.userInfo;
   return matchExceptions(
     request.exceptions ?? [],
     {
       policy: exceptionPolicyKey(policy),
-      rule: compiled.name,
-      resource: subject,
+      rule: run.rule.name,
+      resource: run.request.subject,
       operation,
       ...(request.subresource !== undefined ? { subresource: request.subresource } : {}),
       ...(userInfo !== undefined ? { userInfo } : {}),

@@ -2,34 +2,32 @@
  * The pipeline for validate rules, per rule: match/exclude → context entries → preconditions →
  * variables → the validate handler → a RuleResult with a message (spec: architecture "Flow of one rule").
  */
-import type { JsonObject } from "../api/json.js";
 import { isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
-import { resourceNamespace } from "../api/resource.js";
+import { resourceNamespace, type Resource } from "../api/resource.js";
 import { effectiveAction } from "./failure-action.js";
-import type { RuleResult } from "../api/rule-result.js";
+import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
-import { requestBase } from "./request-base.js";
 import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
 import { celRuleInput, evaluateCelRule } from "../cel/validate-rule/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
-import { ruleResult, ruleScope } from "./rule-scope.js";
-import { matchContext, matchRequestFor, ruleMatchesOnce } from "./match-rule.js";
-import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
+import type { PreparedRequest } from "./prepared-request.js";
+import { ruleScope, type RuleRun } from "./rule-scope.js";
+import { ruleMatchesOnce } from "./match-rule.js";
+import type { EngineEnv, PolicyResponse } from "./types.js";
 
-export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv): PolicyResponse {
-  const subject = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
-  const { base, operation, tooDeep, matchRequests } = requestBase(request, policy.usesImages);
+export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
+  const base = request.base(policy.usesImages);
+  const tooDeep = request.tooDeep;
+  // A rule that needs no scope is answered without one (fastAnswer); PolicyExceptions are checked the full way.
+  const exceptions = request.request.exceptions;
+  const fastPassing = exceptions === undefined || exceptions.length === 0;
   // Made on the first result, with room for one: most policies give one result per request.
   let results: RuleResult[] | undefined;
   // Every policy of one namespace (ClusterPolicies: "") matches against the same request.
-  let matchCtx = matchRequests.get(policy.namespace);
-  if (matchCtx === undefined) {
-    matchCtx = matchContext(matchRequestFor(policy, subject, operation, request));
-    matchRequests.set(policy.namespace, matchCtx);
-  }
+  const matchCtx = request.matchContext(policy);
   for (const compiled of policy.rules) {
     if (!isValidatePhaseRule(compiled)) continue;
     if (!ruleMatchesOnce(compiled, matchCtx)) continue;
@@ -37,12 +35,12 @@ export function validatePolicy(policy: CompiledPolicy, request: EngineRequest, e
       results = add(results, { rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
       continue;
     }
-    const result = evaluateGuarded(policy, compiled, base, operation, env, request);
+    const result = (fastPassing ? fastAnswer(compiled, request) : undefined) ?? evaluateGuarded({ policy, rule: compiled, type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation", env, request, base });
     if (result === undefined) continue;
     results = add(results, result);
     if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
   }
-  return { policy, resource: subject, rules: results ?? NO_RESULTS };
+  return { policy, resource: request.subject, rules: results ?? NO_RESULTS };
 }
 
 const NO_RESULTS: readonly RuleResult[] = Object.freeze([]);
@@ -57,49 +55,65 @@ function add(results: RuleResult[] | undefined, result: RuleResult): RuleResult[
  * allowExistingViolations (default true): on an UPDATE under Enforce, a failure that the old object
  * already had is not held against the request. The old object is evaluated as if it were created.
  */
-function preExistingViolation(policy: CompiledPolicy, compiled: CompiledRule, vars: SubstitutionScope, operation: EngineRequest["operation"], request: EngineRequest): boolean {
+function preExistingViolation(run: RuleRun, vars: SubstitutionScope): boolean {
+  const { policy, rule: compiled } = run;
+  const request = run.request.request;
   const old = request.oldResource;
   const validate = compiled.rule.validate;
-  if (operation !== "UPDATE" || old === undefined || validate === undefined || validate.allowExistingViolations === false) return false;
+  if (run.request.operation !== "UPDATE" || old === undefined || validate === undefined || validate.allowExistingViolations === false) return false;
   if (effectiveAction(policy, compiled.name, resourceNamespace(old), request.namespaceLabels) !== "Enforce") return false;
   const oldData = setDotted(setDotted(vars.data, "request.object", old), "request.operation", "CREATE");
   const previous = runValidation(validate, validate.message, { ruleName: compiled.name, target: old, vars: { ...vars, data: oldData, operation: "CREATE" }, patterns: policy.patterns }, 0);
   return previous?.status === "fail";
 }
 
-/** A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash. */
-function evaluateGuarded(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: EngineRequest["operation"], env: EngineEnv, request: EngineRequest): RuleResult | undefined {
+/**
+ * The rule's fast pass (validate/fast-pass.ts), for a request without PolicyExceptions: its result,
+ * or undefined when the rule needs the full way (or has no fast pass).
+ */
+function fastAnswer(compiled: CompiledRule, request: PreparedRequest): RuleResult | undefined {
+  const fastPass = compiled.fastPass;
+  if (fastPass === undefined) return undefined;
   try {
-    // A rule that needs no scope is answered without one; PolicyExceptions are checked the full way.
-    if (compiled.fastPass !== undefined && (request.exceptions === undefined || request.exceptions.length === 0)) {
-      const answered = compiled.fastPass(operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource, operation);
-      if (answered !== undefined) return answered;
-    }
-    return evaluateRule(policy, compiled, base, operation, env, request);
+    return fastPass(request.subject, request.operation);
   } catch (e) {
     if (!isStackOverflow(e)) throw e;
-    return { rule: compiled.name, type: "Validation", status: "error", message: `rule ${compiled.name}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated` };
+    return stackExceeded(compiled.name);
   }
 }
 
-function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: EngineRequest["operation"], env: EngineEnv, request: EngineRequest): RuleResult | undefined {
+/** A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash. */
+function evaluateGuarded(run: RuleRun): RuleResult | undefined {
+  try {
+    return evaluateRule(run);
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return stackExceeded(run.rule.name);
+  }
+}
+
+function stackExceeded(rule: string): RuleResult {
+  return { rule, type: "Validation", status: "error", message: `rule ${rule}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated` };
+}
+
+function evaluateRule(run: RuleRun): RuleResult | undefined {
+  const { policy, rule: compiled, type } = run;
   const name = compiled.name;
-  const type = compiled.rule.validate === undefined ? "ImageVerify" : "Validation";
-  const scope = ruleScope(policy, compiled, base, operation, env, request, type);
+  const scope = ruleScope(run);
   if (!scope.ok) return scope.result;
   // Matched, not excepted, preconditions met: a rule Bylaw cannot run answers with an error.
   if (compiled.unsupported !== undefined) return ruleResult(name, type, "error", compiled.unsupported);
-  if (compiled.cel !== undefined) return evaluateCelRule(compiled.cel, name, celRuleInput(request, scope.vars.data));
+  if (compiled.cel !== undefined) return evaluateCelRule(compiled.cel, name, celRuleInput(run.request.request, scope.vars.data));
   const validate = compiled.rule.validate;
   if (validate === undefined) return undefined;
   const vars = scope.vars;
-  if (validate.podSecurity !== undefined) return podSecurityRule(compiled, operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource, scope.exceptions ?? []);
-  const target = operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource;
+  const target = run.request.subject;
+  if (validate.podSecurity !== undefined) return podSecurityRule(compiled, target, scope.exceptions ?? []);
   const passed = compiled.validatePass;
   const outcome = runValidation(validate, validate.message, { ruleName: name, target, vars, patterns: policy.patterns, passed }, 0);
   if (outcome === undefined) return undefined;
   if (passed !== undefined && outcome === passed.outcome) return passed.result;
-  if (outcome.status === "fail" && preExistingViolation(policy, compiled, vars, operation, request)) {
+  if (outcome.status === "fail" && preExistingViolation(run, vars)) {
     return ruleResult(name, "Validation", "skip", "skipping the rule evaluation as pre-existing violations are allowed");
   }
   return ruleResult(name, "Validation", outcome.status, outcome.message, outcome.path);
@@ -110,7 +124,7 @@ function evaluateRule(policy: CompiledPolicy, compiled: CompiledRule, base: Json
  * the rule; otherwise their entries are extra exclusions, and a pod that passes only thanks to them
  * is a skip naming the exceptions.
  */
-function podSecurityRule(compiled: CompiledRule, resource: JsonObject, exceptions: readonly CompiledException[]): RuleResult {
+function podSecurityRule(compiled: CompiledRule, resource: Resource, exceptions: readonly CompiledException[]): RuleResult {
   const name = compiled.name;
   const ps = compiled.podSecurity;
   if (ps === undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.podSecurity did not compile`);

@@ -8,9 +8,9 @@ import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/index.js";
 import { validatePass } from "../validate/messages.js";
-import { fastPassOf } from "../pipeline/fast-pass.js";
+import { fastPassOf } from "../validate/fast-pass.js";
 import { staticAction } from "./static-action.js";
-import { sharedMatch } from "../match/shared-match.js";
+import type { MatcherCache } from "../match/shared-match.js";
 import { PatternCache } from "../pattern/index.js";
 import type { JmesPathEngine } from "../jmespath/types.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
@@ -22,36 +22,43 @@ import { compileUnsupportedKind } from "./unsupported-kind.js";
 import { isPolicyExceptionDocument } from "../exceptions/document-kind.js";
 import { namespaceLabelsField } from "../match/namespace-labels.js";
 import { unsupportedFeatures } from "./unsupported.js";
-import { problem, type PolicyProblem } from "./problem.js";
+import { problem, type PolicyProblem } from "../api/problem.js";
 import { createCel, type CelEngine } from "../cel/index.js";
 import { compileCelRule, usesCel, type CompiledCelRule } from "../cel/validate-rule/index.js";
 
 export type CompileOutcome = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
 
-/** `cel` gives the engine's CEL environment, asked for only when a rule uses CEL (default: a new one). */
-export function compilePolicy(doc: JsonValue, jmespath: JmesPathEngine, cel?: () => CelEngine): CompileOutcome {
+/** What one engine compiles with: its interpreter, and its cache of matchers shared by rules written alike. */
+export interface CompileEnv {
+  readonly jmespath: JmesPathEngine;
+  readonly matchers: MatcherCache;
+  /** The engine's CEL environment, asked for only when a rule uses CEL (default: a new one). */
+  readonly cel?: () => CelEngine;
+}
+
+export function compilePolicy(doc: JsonValue, env: CompileEnv): CompileOutcome {
   if (exceedsDepth(doc, MAX_DOCUMENT_DEPTH)) {
     return { ok: false, problems: [problem("", `the policy is nested deeper than ${MAX_DOCUMENT_DEPTH} levels`)] };
   }
   try {
-    return compileChecked(doc, jmespath, cel ?? (() => createCel()));
+    return compileChecked(doc, env);
   } catch (e) {
     if (isStackOverflow(e)) return { ok: false, problems: [problem("", "the policy is too deeply nested or self-referencing to compile")] };
     throw e;
   }
 }
 
-function compileChecked(doc: JsonValue, jmespath: JmesPathEngine, cel: () => CelEngine): CompileOutcome {
+function compileChecked(doc: JsonValue, env: CompileEnv): CompileOutcome {
   if (isPolicyExceptionDocument(doc) === "kyverno") {
     return { ok: false, problems: [problem("kind", "a kyverno.io PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)")] };
   }
   const kind = policyKindOf(doc);
-  if (kind.kind === "other-policy") return compileUnsupportedKind(doc, kind.name, jmespath);
+  if (kind.kind === "other-policy") return compileUnsupportedKind(doc, kind.name, env);
   const parsed = parsePolicy(doc);
   if (!parsed.policy) return { ok: false, problems: parsed.problems };
   const policy = parsed.policy;
   const problems = checkPolicy(policy);
-  const cache = new ExpressionCache(jmespath);
+  const cache = new ExpressionCache(env.jmespath);
   const patterns = new PatternCache();
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));
   let celEngine: CelEngine | undefined;
@@ -73,7 +80,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine, cel: () => Cel
     let unsupported = unsupportedFeatures(policy, rule);
     let celRule: CompiledCelRule | undefined;
     if (unsupported === undefined && usesCel(rule)) {
-      celEngine ??= cel();
+      celEngine ??= env.cel?.() ?? createCel();
       const compiledCel = compileCelRule(rule, policy.metadata.name, celEngine);
       if (compiledCel.ok) celRule = compiledCel.value;
       else unsupported = compiledCel.message;
@@ -82,7 +89,7 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine, cel: () => Cel
     return {
       rule,
       name: rule.name,
-      matcher: sharedMatch(rule),
+      matcher: env.matchers.get(rule),
       autogenOf,
       action: staticAction(policy, rule),
       podSecurity,

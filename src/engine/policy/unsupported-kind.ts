@@ -11,14 +11,12 @@
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import type { PolicyDocument, Rule } from "../api/policy.js";
-import { sharedMatch } from "../match/shared-match.js";
 import { PatternCache } from "../pattern/index.js";
-import type { JmesPathEngine } from "../jmespath/types.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { ExpressionCache } from "../variables/index.js";
-import type { CompileOutcome } from "./compile-policy.js";
+import type { CompileEnv, CompileOutcome } from "./compile-policy.js";
 import type { CompiledPolicy } from "./compiled-policy.js";
-import { problem } from "./problem.js";
+import { problem } from "../api/problem.js";
 import { schemaProblems } from "./schema/check-schema.js";
 
 /**
@@ -27,7 +25,7 @@ import { schemaProblems } from "./schema/check-schema.js";
  */
 export const UNSUPPORTED_KIND_RULE = "";
 
-export function compileUnsupportedKind(doc: JsonValue, kindName: string, jmespath: JmesPathEngine): CompileOutcome {
+export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: CompileEnv): CompileOutcome {
   const metadata = isObject(doc) && isObject(doc["metadata"]) ? doc["metadata"] : undefined;
   const name = typeof metadata?.["name"] === "string" ? metadata["name"] : "";
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
@@ -56,14 +54,14 @@ export function compileUnsupportedKind(doc: JsonValue, kindName: string, jmespat
     kind: document.kind,
     name,
     namespace,
-    rules: [{ rule, name: rule.name, matcher: sharedMatch(rule), autogenOf: undefined, action, podSecurity: undefined, validatePass: undefined, fastPass: undefined, unsupported: message, cel: undefined, namespaceLabels: undefined }],
+    rules: [{ rule, name: rule.name, matcher: env.matchers.get(rule), autogenOf: undefined, action, podSecurity: undefined, validatePass: undefined, fastPass: undefined, unsupported: message, cel: undefined, namespaceLabels: undefined }],
     background: true,
     applyRules: "All",
     scored: true,
     warnings: [],
     unsupportedKind: kindName,
     usesImages: false,
-    cache: new ExpressionCache(jmespath),
+    cache: new ExpressionCache(env.jmespath),
     patterns: new PatternCache(),
     jsonPatches: new JsonPatchCache(),
   };

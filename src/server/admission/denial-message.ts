@@ -4,8 +4,8 @@
  * space), two newlines, then a yaml.v3 document mapping each policy to its rules' messages, for every
  * rule that neither passed nor was skipped. Cluster-scoped resources read `Kind//name`.
  */
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import { marshalNestedMap } from "./yaml-v3.js";
+import type { PolicyResponse } from "../../engine/index.js";
+import { YamlV3Writer } from "./yaml-v3.js";
 
 export interface ResourceId {
   readonly kind: string;
@@ -13,7 +13,8 @@ export interface ResourceId {
   readonly name: string;
 }
 
-export function denialMessage(resource: ResourceId, responses: readonly PolicyResponse[]): string {
+/** `yaml`: the server's writer, whose memo makes repeated denials cheap; by default a writer of its own. */
+export function denialMessage(resource: ResourceId, responses: readonly PolicyResponse[], yaml: YamlV3Writer = new YamlV3Writer()): string {
   const failures = new Map<string, Map<string, string>>();
   for (const response of responses) {
     // Made for the policies with something to show only: most responses of a denied review passed.
@@ -23,5 +24,5 @@ export function denialMessage(resource: ResourceId, responses: readonly PolicyRe
     if (rules !== undefined) failures.set(response.policy.name, rules);
   }
   const id = `${resource.kind}/${resource.namespace}/${resource.name}`;
-  return `\n\nresource ${id} was blocked due to the following policies \n\n${marshalNestedMap(failures)}`;
+  return `\n\nresource ${id} was blocked due to the following policies \n\n${yaml.marshalNestedMap(failures)}`;
 }

@@ -10,11 +10,9 @@
  * policies from it on are its `left`, with the reason (`slice`: it goes on off the batch;
  * `deadline`: they answer by their failurePolicy). The other reviews of the batch go on.
  */
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { AdmissionDeps } from "../types.js";
+import { type CompiledPolicy, isInterruption, type PolicyResponse, type PreparedRequest } from "../../engine/index.js";
+import type { AdmissionDeps } from "./deps.js";
 import type { AdmissionSubject } from "./build-request.js";
-import { isInterruption } from "../../engine/interrupt/index.js";
 import { evaluationError, type Deadline, type ReviewInterruption, type StopReason } from "./deadline.js";
 import { withNamespaceFacts } from "./namespace-facts.js";
 import { recordRules } from "./record.js";
@@ -24,6 +22,8 @@ import type { AdmissionRequestJson } from "./types.js";
 export interface BatchReview {
   readonly request: AdmissionRequestJson;
   readonly subject: AdmissionSubject;
+  /** The subject's engine request, prepared once for every policy of every phase. */
+  readonly prepared: PreparedRequest;
   readonly deadline: Deadline;
   /** Handed to the engine with every policy of the review: its slice and deadline. */
   readonly interruption: ReviewInterruption;
@@ -96,7 +96,7 @@ const NOTHING: Evaluation = { responses: [], left: [] };
 /** One policy on one review; an engine bug becomes an error result, an interruption is thrown on. */
 function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, review: BatchReview): PolicyResponse {
   try {
-    return withNamespaceFacts(policy, review.subject, "Validation", (p) => deps.engine.validate(p, review.subject.engineRequest, review.interruption));
+    return withNamespaceFacts(policy, review.subject, "Validation", (p) => deps.engine.validate(p, review.prepared, review.interruption));
   } catch (e) {
     if (isInterruption(e)) throw e;
     return evaluationError(policy, review.subject.object, "Validation", e);

@@ -9,10 +9,7 @@
  * selector on that label alone needs no facts. A rule whose kinds cannot include the request's is
  * evaluated as usual: it would not match whatever the labels.
  */
-import { resourceKind } from "../../engine/api/resource.js";
-import type { RuleResult, RuleType } from "../../engine/api/rule-result.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy, CompiledRule } from "../../engine/policy/compiled-policy.js";
+import { type CompiledPolicy, type CompiledRule, type PolicyResponse, requestSubject, resourceKind, type RuleResult, type RuleType } from "../../engine/index.js";
 import type { AdmissionSubject } from "./build-request.js";
 
 /**
@@ -23,8 +20,7 @@ export function withNamespaceFacts(policy: CompiledPolicy, subject: Pick<Admissi
   const namespace = subject.unknownNamespace;
   if (namespace === undefined) return run(policy);
   if (!policy.rules.some(readsLabels)) return run(policy);
-  const request = subject.engineRequest;
-  const matched = request.operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource;
+  const matched = requestSubject(subject.engineRequest);
   const kind = resourceKind(matched);
   const relevant = (r: CompiledRule): boolean => (type === "Mutation" ? r.rule.mutate !== undefined : r.rule.validate !== undefined);
   const blind = policy.rules.filter((r) => readsLabels(r) && relevant(r) && (r.matcher.kinds === undefined || r.matcher.kinds.includes(kind)));

@@ -1,11 +1,9 @@
 /** Fakes for the admission handler tests: deps over real compiled policies, a stepping clock, a recorder. */
-import type { JsonObject } from "../../engine/api/json.js";
-import { createEngine, type Engine } from "../../engine/engine.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { compileException, type CompiledException } from "../../engine/exceptions/index.js";
+import { type CompiledException, type CompiledPolicy, compileException, createEngine, type Engine, type JsonObject, type RuleStatus } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import type { RuleStatus } from "../../engine/api/rule-result.js";
-import type { AdmissionDeps, AdmissionOutcome, ResultRuleType } from "../types.js";
+import type { AdmissionOutcome, ResultRuleType } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
+import { YamlV3Writer } from "./yaml-v3.js";
 
 /** One rule result as the recorder got it, with its review's labels. */
 export interface RecordedResult {
@@ -75,6 +73,7 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
       return v;
     },
     deadlineSeconds: setup.deadlineSeconds ?? 10,
+    denialYaml: new YamlV3Writer(),
     ...(setup.exceptionNamespaces !== undefined ? { exceptionNamespaces: setup.exceptionNamespaces } : {}),
   };
   return { deps, engine, admissions, results };

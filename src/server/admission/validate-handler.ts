@@ -17,7 +17,8 @@
  * others' deadlines; its answer is then a promise. `handleValidate` is one review alone, evaluated
  * inline to its deadline, and always answers at once.
  */
-import type { AdmissionDeps, PolicySnapshot } from "../types.js";
+import type { PolicySnapshot } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import { buildRequest, exceptionsOf, type RequestExceptions } from "./build-request.js";
 import { continueReview, type Continuation, type Stage } from "./continue-review.js";
 import { DEFAULT_INLINE_CHECKS, ReviewInterruption, startDeadline } from "./deadline.js";
@@ -87,7 +88,8 @@ function validateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook:
     try {
       const deadline = startDeadline(deps);
       const interruption = new ReviewInterruption(deps.now, deadline.at, inlineChecks);
-      items.push({ review: { request, deadline, interruption, subject: buildRequest(request, deps.cluster, plan.policies, exceptions) }, at });
+      const subject = buildRequest(request, deps.cluster, plan.policies, exceptions);
+      items.push({ review: { request, deadline, interruption, subject, prepared: deps.engine.prepare(subject.engineRequest) }, at });
     } catch (e) {
       failed(request, at, e);
     }

@@ -2,10 +2,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parse } from "yaml";
-import { analyzeScalar, analyzeScalarWalk, marshalNestedMap, sortKeys } from "./yaml-v3.js";
+import { analyzeScalar, analyzeScalarWalk, marshalNestedMap, MEMO_LIMIT, sortKeys, YamlV3Writer } from "./yaml-v3.js";
 import { seededRandom } from "../../../test/support/seeded-random.js";
 
-const one = (value: string, key = "r"): string => marshalNestedMap(new Map([["p", new Map([[key, value]])]]));
+/** One writer for the file, as a server keeps one: texts rendered earlier come from its memo. */
+const writer = new YamlV3Writer();
+const one = (value: string, key = "r", w: YamlV3Writer = writer): string => w.marshalNestedMap(new Map([["p", new Map([[key, value]])]]));
 
 describe("yaml.v3 scalar styles", () => {
   const cases: [string, string, string][] = [
@@ -47,7 +49,7 @@ describe("yaml.v3 scalar styles", () => {
   }
 
   test("key lists are ordered the same when remembered, and lists that join alike stay apart", () => {
-    const two = (keys: string[]): string => marshalNestedMap(new Map(keys.map((k) => [k, new Map([["r", "m"]])])));
+    const two = (keys: string[]): string => writer.marshalNestedMap(new Map(keys.map((k) => [k, new Map([["r", "m"]])])));
     const first = two(["b2", "a10", "a9", "B"]);
     assert.equal(first, two(["b2", "a10", "a9", "B"]));
     assert.deepEqual(Object.keys(parse(first) as object), ["B", "a9", "a10", "b2"]);
@@ -68,6 +70,18 @@ describe("yaml.v3 scalar styles", () => {
     assert.deepEqual(again, first);
     assert.deepEqual(twice, first);
     cases.forEach(([, value], i) => assert.deepEqual(parse(first[i] ?? ""), { p: { [value]: value } }));
+    // Each memo stays within its bound however many texts pass through.
+    assert.ok(writer.memoSize <= 3 * MEMO_LIMIT, `${writer.memoSize} entries held`);
+  });
+
+  test("writers share nothing: one's memo is not another's, and a fresh writer writes the same text", () => {
+    const a = new YamlV3Writer();
+    const b = new YamlV3Writer();
+    const written = cases.map(([, value]) => one(value, `key ${value}`, a));
+    assert.ok(a.memoSize > 0);
+    assert.equal(b.memoSize, 0, "writing with one writer leaves another empty");
+    assert.deepEqual(cases.map(([, value]) => one(value, `key ${value}`, b)), written);
+    assert.deepEqual(cases.map(([, value]) => marshalNestedMap(new Map([["p", new Map([[`key ${value}`, value]])]]))), written);
   });
   test("a message with newlines is a literal block", () => {
     assert.equal(one("line one\nline two"), "p:\n  r: |-\n    line one\n    line two\n");

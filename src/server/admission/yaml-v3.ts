@@ -9,19 +9,58 @@
 
 type Style = "plain" | "single" | "double" | "literal";
 
-export function marshalNestedMap(map: ReadonlyMap<string, ReadonlyMap<string, string>>): string {
-  if (map.size === 0) return "{}\n";
-  let out = "";
-  for (const key of sortedOnce([...map.keys()])) {
-    const inner = map.get(key) ?? new Map<string, string>();
-    if (inner.size === 0) {
-      out += `${scalarKey(key)}: {}\n`;
-      continue;
+/**
+ * Writes denial maps, remembering what it worked out: a denial repeats the policy names, rule names
+ * and messages of earlier ones, so most key orders and scalars are worked out once. One writer per
+ * server (AdmissionDeps.denialYaml); each memo is bounded by MEMO_LIMIT and emptied when full, so
+ * hostile input cannot grow it. Rendering is a pure function of the text: a writer's memo changes
+ * its speed, never its output.
+ */
+export class YamlV3Writer {
+  /** Key orders already worked out, by the keys as JSON text (no two key lists share it). */
+  readonly #sortedKeys = new Map<string, readonly string[]>();
+  /** Rendered keys and values by text. */
+  readonly #renderedKeys = new Map<string, string>();
+  readonly #renderedValues = new Map<string, string>();
+
+  marshalNestedMap(map: ReadonlyMap<string, ReadonlyMap<string, string>>): string {
+    if (map.size === 0) return "{}\n";
+    let out = "";
+    for (const key of this.#sortedOnce([...map.keys()])) {
+      const inner = map.get(key) ?? new Map<string, string>();
+      if (inner.size === 0) {
+        out += `${this.#scalarKey(key)}: {}\n`;
+        continue;
+      }
+      out += `${this.#scalarKey(key)}:\n`;
+      for (const k of this.#sortedOnce([...inner.keys()])) out += `  ${this.#scalarKey(k)}: ${this.#scalarValue(inner.get(k) ?? "")}\n`;
     }
-    out += `${scalarKey(key)}:\n`;
-    for (const k of sortedOnce([...inner.keys()])) out += `  ${scalarKey(k)}: ${scalarValue(inner.get(k) ?? "")}\n`;
+    return out;
   }
-  return out;
+
+  /** Entries held by the memos (for tests: they stay within MEMO_LIMIT each). */
+  get memoSize(): number {
+    return this.#sortedKeys.size + this.#renderedKeys.size + this.#renderedValues.size;
+  }
+
+  #sortedOnce(keys: readonly string[]): readonly string[] {
+    if (keys.length < 2 || inOrder(keys)) return keys;
+    return memo(this.#sortedKeys, JSON.stringify(keys), () => sortKeys(keys));
+  }
+
+  #scalarKey(s: string): string {
+    return memo(this.#renderedKeys, s, renderKey);
+  }
+
+  /** Values sit at indent 4 (under `policy:` and `  rule:`). */
+  #scalarValue(s: string): string {
+    return memo(this.#renderedValues, s, renderValue);
+  }
+}
+
+/** The map written by a writer of its own (nothing remembered between calls). */
+export function marshalNestedMap(map: ReadonlyMap<string, ReadonlyMap<string, string>>): string {
+  return new YamlV3Writer().marshalNestedMap(map);
 }
 
 /** yaml.v3's key order (sorter.go): rune by rune, letters by code, digit runs by value, non-letters first. */
@@ -29,8 +68,8 @@ export function sortKeys(keys: readonly string[]): string[] {
   return [...keys].sort((a, b) => (keyLess(a, b) ? -1 : keyLess(b, a) ? 1 : 0));
 }
 
-/** Entries each memo below keeps before it is emptied, so hostile input cannot grow it without bound. */
-const MEMO_LIMIT = 512;
+/** Entries each memo of a writer keeps before it is emptied, so hostile input cannot grow it without bound. */
+export const MEMO_LIMIT = 512;
 
 /** The value remembered for `key`, made by `make(key)` on a miss. */
 function memo<V>(map: Map<string, V>, key: string, make: (key: string) => V): V {
@@ -41,18 +80,6 @@ function memo<V>(map: Map<string, V>, key: string, make: (key: string) => V): V 
     map.set(key, out);
   }
   return out;
-}
-
-/**
- * Key orders already worked out, by the keys joined: a denial lists the same policies and rules as
- * earlier ones. Emptied when full, like the rendered scalars.
- */
-const sortedKeys = new Map<string, readonly string[]>();
-
-function sortedOnce(keys: readonly string[]): readonly string[] {
-  if (keys.length < 2 || inOrder(keys)) return keys;
-  // JSON text, not a join: no two key lists share it, whatever characters the keys hold.
-  return memo(sortedKeys, JSON.stringify(keys), () => sortKeys(keys));
 }
 
 /** Whether the keys are already in yaml.v3's order (a denial's policies usually are: they are evaluated by name). */
@@ -106,23 +133,6 @@ function keyLess(a: string, b: string): boolean {
 
 function cp(c: string): number {
   return c.codePointAt(0) ?? 0;
-}
-
-/**
- * Rendered keys and values by text. Rendering is a pure function of the text, and a denial repeats
- * the policy names, rule names and messages of earlier ones, so most scalars are rendered once.
- * Bounded by MEMO_LIMIT.
- */
-const renderedKeys = new Map<string, string>();
-const renderedValues = new Map<string, string>();
-
-function scalarKey(s: string): string {
-  return memo(renderedKeys, s, renderKey);
-}
-
-/** Values sit at indent 4 (under `policy:` and `  rule:`). */
-function scalarValue(s: string): string {
-  return memo(renderedValues, s, renderValue);
 }
 
 function renderKey(s: string): string {

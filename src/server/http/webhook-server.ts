@@ -14,6 +14,7 @@ import { parseJson } from "./json-syntax-error.js";
 import { discardRest, readBody, type BodyRead } from "./request-body.js";
 import { errorPayload, sendJson } from "./respond.js";
 import { createTurnBatch, DEFAULT_MAX_PER_CHUNK } from "./turn-batch.js";
+import type { Exchange, Ticket, Waiting } from "./exchange.js";
 import type { BatchRouteHandler, HandlerResult, RouteHandler, TlsMaterial, WebhookServer, WebhookServerOptions } from "./types.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
@@ -77,13 +78,14 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
   }
 
   /** Sends now, or after the evaluation of the batch running now (see turn-batch.ts). */
-  function answer(req: IncomingMessage, res: ServerResponse, route: string, started: number, status: number, payload: string, headers: Record<string, string> = {}): void {
+  function answer(ex: Exchange, status: number, payload: string, headers: Record<string, string> = {}): void {
     batch.send(() => {
+      const { req, res, route } = ex;
       if (res.headersSent || res.destroyed) return;
       sendJson(res, status, payload, closing ? { ...headers, connection: "close" } : headers);
       const method = req.method ?? "UNKNOWN";
       try {
-        options.onRequest?.(method, route, status, clock() - started);
+        options.onRequest?.(method, route, status, clock() - ex.started);
       } catch (e) {
         report(e, method, route);
       }
@@ -91,48 +93,50 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
   }
 
   /** Answer without reading the body, then throw the body away within bounds. */
-  function reject(req: IncomingMessage, res: ServerResponse, route: string, started: number, status: number, message: string, headers: Record<string, string> = {}): void {
-    answer(req, res, route, started, status, errorPayload(message), headers);
-    discardRest(req, discardLimits);
+  function reject(ex: Exchange, status: number, message: string, headers: Record<string, string> = {}): void {
+    answer(ex, status, errorPayload(message), headers);
+    discardRest(ex.req, discardLimits);
   }
 
-  function health(req: IncomingMessage, res: ServerResponse, path: string, started: number): void {
+  function health(ex: Exchange): void {
+    const { req, route: path } = ex;
     if (req.method !== "GET" && req.method !== "HEAD") {
-      reject(req, res, path, started, 405, `${path} accepts GET only`, { allow: "GET, HEAD" });
+      reject(ex, 405, `${path} accepts GET only`, { allow: "GET, HEAD" });
       return;
     }
     try {
       if (path === LIVENESS_PATH) {
         const live = options.health.live();
-        answer(req, res, path, started, live ? 200 : 503, JSON.stringify({ live }));
+        answer(ex, live ? 200 : 503, JSON.stringify({ live }));
         return;
       }
       const ready = closing ? { ok: false, reason: "shutting down" } : options.health.ready();
       const body = ready.ok ? { ready: true } : { ready: false, reason: ready.reason ?? "not ready" };
-      answer(req, res, path, started, ready.ok ? 200 : 503, JSON.stringify(body));
+      answer(ex, ready.ok ? 200 : 503, JSON.stringify(body));
     } catch (e) {
       report(e, req.method, path);
-      answer(req, res, path, started, 503, JSON.stringify({ error: `health check failed: ${messageOf(e)}` }));
+      answer(ex, 503, JSON.stringify({ error: `health check failed: ${messageOf(e)}` }));
     }
   }
 
-  function route(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number, ticket: Ticket): void {
+  function route(ex: Exchange, handler: RouteHandler, ticket: Ticket): void {
+    const { req, route: path } = ex;
     const method = req.method ?? "UNKNOWN";
-    if (method !== "POST") return reject(req, res, path, started, 405, `${path} accepts POST only`, { allow: "POST" });
+    if (method !== "POST") return reject(ex, 405, `${path} accepts POST only`, { allow: "POST" });
     const mediaType = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
     if (mediaType !== undefined && mediaType !== "application/json") {
-      return reject(req, res, path, started, 415, `the request body must be application/json, not ${mediaType.slice(0, 100)}`);
+      return reject(ex, 415, `the request body must be application/json, not ${mediaType.slice(0, 100)}`);
     }
     const encoding = req.headers["content-encoding"]?.trim().toLowerCase();
     if (encoding !== undefined && encoding !== "" && encoding !== "identity") {
-      return reject(req, res, path, started, 415, `content-encoding ${encoding.slice(0, 100)} is not supported; send the body uncompressed`);
+      return reject(ex, 415, `content-encoding ${encoding.slice(0, 100)} is not supported; send the body uncompressed`);
     }
     const shed = options.overloaded?.();
-    if (shed !== undefined) return reject(req, res, path, started, 503, `the webhook is shedding load (${shed}); retry later`, { "retry-after": "1" });
+    if (shed !== undefined) return reject(ex, 503, `the webhook is shedding load (${shed}); retry later`, { "retry-after": "1" });
     const lengthHeader = req.headers["content-length"];
     const declared = lengthHeader === undefined ? undefined : Number(lengthHeader);
     const upfront = REQUEST_OVERHEAD_BYTES + (declared !== undefined && declared <= maxBodyBytes ? declared : 0);
-    if (!budget.take(upfront)) return overBudget(req, res, path, started);
+    if (!budget.take(upfront)) return overBudget(ex);
     ticket.held = upfront;
     const takeChunk = declared === undefined ? (bytes: number): boolean => {
       if (!budget.take(bytes)) return false;
@@ -141,21 +145,21 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     } : undefined;
     readBody(req, maxBodyBytes, (body) => {
       // Complete bodies are handled in the next batch; refusals are answered at once.
-      if (body.kind !== "ok") return handleSafely(req, res, path, handler, started, body);
+      if (body.kind !== "ok") return handleSafely(ex, handler, body);
       const many = options.batchRoutes?.get(path);
-      if (many === undefined) return batch.add(() => handleSafely(req, res, path, handler, started, body));
+      if (many === undefined) return batch.add(() => handleSafely(ex, handler, body));
       let list = waiting.get(path);
       if (list === undefined) {
         list = [];
         waiting.set(path, list);
         batch.add(() => runBatch(path, many));
       }
-      list.push({ req, res, started, text: body.text });
+      list.push({ ex, text: body.text });
     }, takeChunk);
   }
 
-  function overBudget(req: IncomingMessage, res: ServerResponse, path: string, started: number): void {
-    reject(req, res, path, started, 503, `the webhook holds its limit of ${budget.maxBytes} bytes of requests in flight; retry later`, { "retry-after": "1" });
+  function overBudget(ex: Exchange): void {
+    reject(ex, 503, `the webhook holds its limit of ${budget.maxBytes} bytes of requests in flight; retry later`, { "retry-after": "1" });
   }
 
   /** Up to batchSize waiting bodies of `path` in one call of its batch handler; the rest in the next run. */
@@ -172,7 +176,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
         bodies.push(parsed.value);
         owners.push(w);
       } else {
-        answer(w.req, w.res, path, w.started, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+        answer(w.ex, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
       }
     }
     if (owners.length === 0) return;
@@ -180,69 +184,69 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     try {
       results = handler(bodies);
     } catch (e) {
-      for (const w of owners) failed(w.req, w.res, path, w.started, e);
+      for (const w of owners) failed(w.ex, e);
       return;
     }
     owners.forEach((w, i) => {
       const result = results[i];
-      if (result === undefined) failed(w.req, w.res, path, w.started, new TypeError(`the batch handler for ${path} gave no answer for body ${i}`));
+      if (result === undefined) failed(w.ex, new TypeError(`the batch handler for ${path} gave no answer for body ${i}`));
       else if (isPromiseLike(result)) {
         result.then(
-          (r) => respond(w.req, w.res, path, w.started, r),
-          (e: unknown) => failed(w.req, w.res, path, w.started, e),
+          (r) => respond(w.ex, r),
+          (e: unknown) => failed(w.ex, e),
         );
-      } else respond(w.req, w.res, path, w.started, result);
+      } else respond(w.ex, result);
     });
   }
 
-  function handleSafely(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number, body: BodyRead): void {
+  function handleSafely(ex: Exchange, handler: RouteHandler, body: BodyRead): void {
     try {
-      withBody(req, res, path, handler, started, body);
+      withBody(ex, handler, body);
     } catch (e) {
-      failed(req, res, path, started, e);
+      failed(ex, e);
     }
   }
 
-  function withBody(req: IncomingMessage, res: ServerResponse, path: string, handler: RouteHandler, started: number, body: BodyRead): void {
+  function withBody(ex: Exchange, handler: RouteHandler, body: BodyRead): void {
     if (body.kind === "aborted") return;
-    if (body.kind === "over-budget") return overBudget(req, res, path, started);
+    if (body.kind === "over-budget") return overBudget(ex);
     if (body.kind === "too-large") {
       const size = body.declared === undefined ? "more than" : `${body.declared} bytes, over`;
-      return reject(req, res, path, started, 413, `the request body is ${size} the limit of ${maxBodyBytes} bytes`);
+      return reject(ex, 413, `the request body is ${size} the limit of ${maxBodyBytes} bytes`);
     }
     const parsed = parseJson(body.text);
-    if (!parsed.ok) return answer(req, res, path, started, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+    if (!parsed.ok) return answer(ex, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
     let returned: ReturnType<RouteHandler>;
     try {
       returned = handler(parsed.value);
     } catch (e) {
-      return failed(req, res, path, started, e);
+      return failed(ex, e);
     }
     // Handlers answer synchronously today; a promise is awaited without making every request async.
     if (isPromiseLike(returned)) {
       returned.then(
-        (result) => respond(req, res, path, started, result),
-        (e: unknown) => failed(req, res, path, started, e),
+        (result) => respond(ex, result),
+        (e: unknown) => failed(ex, e),
       );
       return;
     }
-    respond(req, res, path, started, returned);
+    respond(ex, returned);
   }
 
-  function respond(req: IncomingMessage, res: ServerResponse, path: string, started: number, result: HandlerResult): void {
+  function respond(ex: Exchange, result: HandlerResult): void {
     let payload: string | undefined;
     try {
       payload = result.status === 200 || result.status === 400 ? JSON.stringify(result.body) : undefined;
-      if (payload === undefined) throw new TypeError(`the handler for ${path} returned an unusable result (status ${String(result.status)})`);
+      if (payload === undefined) throw new TypeError(`the handler for ${ex.route} returned an unusable result (status ${String(result.status)})`);
     } catch (e) {
-      return failed(req, res, path, started, e);
+      return failed(ex, e);
     }
-    answer(req, res, path, started, result.status, payload);
+    answer(ex, result.status, payload);
   }
 
-  function failed(req: IncomingMessage, res: ServerResponse, path: string, started: number, e: unknown): void {
-    report(e, req.method ?? "UNKNOWN", path);
-    answer(req, res, path, started, 500, errorPayload(`internal error: ${messageOf(e)}`));
+  function failed(ex: Exchange, e: unknown): void {
+    report(e, ex.req.method ?? "UNKNOWN", ex.route);
+    answer(ex, 500, errorPayload(`internal error: ${messageOf(e)}`));
   }
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
@@ -261,13 +265,14 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
-    if (path === LIVENESS_PATH || path === READINESS_PATH) return health(req, res, path, started);
+    if (path === LIVENESS_PATH || path === READINESS_PATH) return health({ req, res, route: path, started });
     const handler = options.routes.get(path);
-    if (handler === undefined) return reject(req, res, UNMATCHED, started, 404, `no webhook is served at ${path.slice(0, 200)}`);
+    if (handler === undefined) return reject({ req, res, route: UNMATCHED, started }, 404, `no webhook is served at ${path.slice(0, 200)}`);
+    const ex: Exchange = { req, res, route: path, started };
     try {
-      route(req, res, path, handler, started, ticket);
+      route(ex, handler, ticket);
     } catch (e) {
-      failed(req, res, path, started, e);
+      failed(ex, e);
     }
   });
 
@@ -305,19 +310,6 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       return closed;
     },
   };
-}
-
-/** A request's share of the in-flight budget. */
-interface Ticket {
-  held: number;
-}
-
-/** A complete body waiting for its path's batch run. */
-interface Waiting {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  readonly started: number;
-  readonly text: string;
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -1,31 +1,44 @@
 /**
  * An evaluation worker (worker_threads): compiles each policy snapshot it is sent, once, with the
- * same engine ports as `bylaw serve`, and runs review jobs under their deadline (review-runner.ts
+ * same engine ports as `bylaw serve`, and runs review jobs under their deadline (admission/review-runner.ts
  * `runPolicies`), reporting each finished policy as it goes. The main thread terminates a worker
  * that runs past a job's deadline, so a stuck evaluation never holds the server.
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, type MessagePort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
-import { createEngine } from "../../engine/engine.js";
-import { compileException, type CompiledException } from "../../engine/exceptions/index.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { servePorts } from "../../cli/commands/serve/serve-ports.js";
-import { runPolicies } from "./review-runner.js";
+import { type CompiledException, type CompiledPolicy, compileException, createEngine, type Engine } from "../../engine/index.js";
+import { servePorts } from "../serve-ports.js";
+import { runPolicies } from "../admission/review-runner.js";
 import { KEEP_SNAPSHOTS, type FromWorker, type RunMessage, type SnapshotMessage, type ToWorker } from "./wire.js";
 
 type Compiled = { readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly CompiledException[] } | { readonly error: string };
 
-// The same ports as the server's own engine, so a review gives the same results on either.
-const engine = createEngine(servePorts());
-const snapshots = new Map<number, Compiled>();
 const now = (): number => performance.now() / 1000;
-const port = parentPort;
 
-function post(message: FromWorker): void {
-  port?.postMessage(message);
+/**
+ * Serves one worker's messages: its engine and compiled snapshots live here, not in the module, so
+ * nothing outlives the worker or is shared with another engine.
+ */
+function serve(port: MessagePort): void {
+  // The same ports as the server's own engine, so a review gives the same results on either.
+  const engine = createEngine(servePorts());
+  const snapshots = new Map<number, Compiled>();
+  const post = (message: FromWorker): void => port.postMessage(message);
+  port.on("message", (m: ToWorker) => {
+    try {
+      if (m.type === "snapshot") {
+        snapshots.set(m.id, compileSnapshot(engine, m));
+        for (const id of snapshots.keys()) if (snapshots.size > KEEP_SNAPSHOTS) snapshots.delete(id);
+        return;
+      }
+      run(engine, snapshots, m, post);
+    } catch (e) {
+      if (m.type === "run") post({ type: "end", job: m.job, error: e instanceof Error ? e.message : String(e) });
+    }
+  });
 }
 
-function compileSnapshot(m: SnapshotMessage): Compiled {
+function compileSnapshot(engine: Engine, m: SnapshotMessage): Compiled {
   const policies: CompiledPolicy[] = [];
   for (const [i, doc] of m.policies.entries()) {
     const r = engine.compile(doc);
@@ -43,7 +56,7 @@ function compileSnapshot(m: SnapshotMessage): Compiled {
   return { policies, exceptions };
 }
 
-function run(m: RunMessage): void {
+function run(engine: Engine, snapshots: ReadonlyMap<number, Compiled>, m: RunMessage, post: (message: FromWorker) => void): void {
   const compiled = snapshots.get(m.snapshot);
   if (compiled === undefined || "error" in compiled) {
     post({ type: "end", job: m.job, error: compiled?.error ?? `policy snapshot ${m.snapshot} is not loaded in the evaluation worker` });
@@ -61,29 +74,16 @@ function run(m: RunMessage): void {
     return;
   }
   const request = m.exceptions ? { ...m.request, exceptions: compiled.exceptions } : m.request;
-  const subject = { engineRequest: request, ...(m.unknownNamespace !== undefined ? { unknownNamespace: m.unknownNamespace } : {}) };
-  const outcome = runPolicies(
-    engine,
-    now,
-    policies as CompiledPolicy[],
-    subject,
-    m.request.resource,
-    now() + m.remainingSeconds,
-    (done, index) => post({ type: "done", job: m.job, index, rules: done.response.rules, seconds: done.seconds }),
-    m.kind,
-  );
+  const job = {
+    kind: m.kind,
+    policies: policies as CompiledPolicy[],
+    request,
+    object: m.request.resource,
+    deadlineAt: now() + m.remainingSeconds,
+    ...(m.unknownNamespace !== undefined ? { unknownNamespace: m.unknownNamespace } : {}),
+  };
+  const outcome = runPolicies(engine, now, job, (done, index) => post({ type: "done", job: m.job, index, rules: done.response.rules, seconds: done.seconds }));
   post(outcome.resource !== undefined ? { type: "end", job: m.job, resource: outcome.resource } : { type: "end", job: m.job });
 }
 
-port?.on("message", (m: ToWorker) => {
-  try {
-    if (m.type === "snapshot") {
-      snapshots.set(m.id, compileSnapshot(m));
-      for (const id of snapshots.keys()) if (snapshots.size > KEEP_SNAPSHOTS) snapshots.delete(id);
-      return;
-    }
-    run(m);
-  } catch (e) {
-    if (m.type === "run") post({ type: "end", job: m.job, error: e instanceof Error ? e.message : String(e) });
-  }
-});
+if (parentPort !== null) serve(parentPort);

@@ -9,11 +9,10 @@
  * unfinished policies into evaluation errors (which deny under failurePolicy Fail), never a pass.
  */
 import { Worker } from "node:worker_threads";
-import type { JsonObject, JsonValue } from "../../engine/api/json.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { type CompiledPolicy, type JsonObject, type JsonValue, requestSubject } from "../../engine/index.js";
 import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
-import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "./review-runner.js";
+import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "../admission/review-runner.js";
 import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./wire.js";
 
 /** How long past a job's deadline a running worker may take to stop by itself before it is terminated. */
@@ -120,9 +119,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     if (slot.worker !== worker || job === undefined || m.job !== job.id) return;
     if (m.type === "done") {
       const policy = job.run.policies[m.index] as CompiledPolicy;
-      const request = job.run.request;
-      const resource = request.operation === "DELETE" && request.oldResource ? request.oldResource : request.resource;
-      job.done.push({ response: { policy, resource, rules: m.rules }, seconds: m.seconds });
+      job.done.push({ response: { policy, resource: requestSubject(job.run.request), rules: m.rules }, seconds: m.seconds });
       return;
     }
     if (m.resource !== undefined) job.resource = m.resource;

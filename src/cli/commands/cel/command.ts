@@ -1,8 +1,7 @@
 /** `bylaw cel`: try a CEL expression in Kyverno's environment, like `bylaw jp` for JMESPath. */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import type { JsonValue } from "../../../engine/api/json.js";
-import { createCel, fromCel, toCel, type CelActivation } from "../../../engine/cel/index.js";
+import { createCel, fromCel, toCel, type CelActivation, type JsonValue } from "../../../engine/index.js";
 import { parseDocuments } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 

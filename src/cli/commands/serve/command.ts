@@ -1,13 +1,15 @@
 /** `bylaw serve`: the admission webhook over HTTPS, its metrics, and a graceful shutdown. */
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
-import { createEngine } from "../../../engine/engine.js";
-import { servePorts } from "./serve-ports.js";
+import { createEngine } from "../../../engine/index.js";
+import { servePorts } from "../../../server/serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
 import { directoryPolicySource } from "../../../server/policy-source/index.js";
-import type { AdmissionDeps, AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
+import type { AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
+import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
+import { YamlV3Writer } from "../../../server/admission/yaml-v3.js";
 import { createWorkerPool } from "../../../server/worker/worker-pool.js";
 import { checkTimeoutGroups, DEADLINE_SHARE, DEFAULT_TIMEOUT_SECONDS, timeoutProblems, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
 import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
@@ -113,6 +115,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     ...(runner !== undefined ? { runner } : {}),
     deadlineSeconds: groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
+    denialYaml: new YamlV3Writer(),
     ...(values["exception-namespace"] !== undefined ? { exceptionNamespaces: values["exception-namespace"] } : {}),
   };
   const servers = await startServers({

@@ -1,0 +1,91 @@
+/**
+ * One request, prepared once for every policy evaluated against it (`engine.prepare`): the
+ * subject its rules match and check, the operation they see, the base JSON context they start
+ * from, and the decisions of the matchers already asked about it. The caller's EngineRequest is
+ * read, never written: everything worked out about it lives here, and lives as long as the caller
+ * keeps this object (the webhook keeps one per review).
+ */
+import type { JsonObject } from "../api/json.js";
+import { exceedsDepth } from "../api/json-depth.js";
+import { requestSubject, type Operation, type Resource } from "../api/resource.js";
+import { buildRequestContext, setDotted } from "../context/request-context.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import { matchContext, matchRequestFor, type MatchContext } from "./match-rule.js";
+import type { EngineRequest } from "./types.js";
+
+export class PreparedRequest {
+  /** The request as the caller gave it. */
+  readonly request: EngineRequest;
+  /** What the rules match and check: `oldResource` for DELETE, else `resource` (api/resource.ts `requestSubject`). */
+  readonly subject: Resource;
+  #withImages: JsonObject | undefined = undefined;
+  #withoutImages: JsonObject | undefined = undefined;
+  #operation: Operation | undefined = undefined;
+  #tooDeep: boolean | undefined = undefined;
+  /** Match requests by policy namespace (ClusterPolicies: ""), each with its matchers' decisions. */
+  readonly #matches = new Map<string, MatchContext>();
+
+  constructor(request: EngineRequest) {
+    this.request = request;
+    this.subject = requestSubject(request);
+  }
+
+  /**
+   * The context every rule starts from, built on first use. `images` is built only for policies
+   * that mention it (`CompiledPolicy.usesImages`); the two forms are kept apart.
+   */
+  base(images: boolean): JsonObject {
+    const hit = images ? this.#withImages : this.#withoutImages;
+    if (hit !== undefined) return hit;
+    const built = buildBase(this.request, images);
+    if (images) this.#withImages = built;
+    else this.#withoutImages = built;
+    this.#operation ??= operationOf(built) ?? this.request.operation;
+    return built;
+  }
+
+  /** The operation the rules see: `request.operation` of the base context (a variable may set it), else the request's. */
+  get operation(): Operation {
+    if (this.#operation === undefined) this.base(false);
+    return this.#operation ?? this.request.operation;
+  }
+
+  /** The object or old object is nested deeper than the engine evaluates. */
+  get tooDeep(): boolean {
+    this.#tooDeep ??= exceedsDepth(this.request.resource) || exceedsDepth(this.request.oldResource);
+    return this.#tooDeep;
+  }
+
+  /** The match request of the subject for the policy's namespace, and its matchers' decisions so far. */
+  matchContext(policy: CompiledPolicy): MatchContext {
+    let ctx = this.#matches.get(policy.namespace);
+    if (ctx === undefined) {
+      ctx = matchContext(matchRequestFor(policy, this.subject, this));
+      this.#matches.set(policy.namespace, ctx);
+    }
+    return ctx;
+  }
+}
+
+/** The request prepared for evaluation; a prepared one is returned as it is. */
+export function prepareRequest(request: EngineRequest | PreparedRequest): PreparedRequest {
+  return request instanceof PreparedRequest ? request : new PreparedRequest(request);
+}
+
+function buildBase(request: EngineRequest, images: boolean): JsonObject {
+  // A `request` variable (the webhook's whole AdmissionRequest) replaces the engine's own: it is
+  // passed in rather than built and then overwritten.
+  // Only when it comes first: later variables (`request.x`) are layered on it, as before.
+  const vars = request.variables ?? {};
+  const given = Object.keys(vars)[0] === "request" ? vars["request"] : undefined;
+  const whole = typeof given === "object" && given !== null && !Array.isArray(given) ? given : undefined;
+  let base: JsonObject = buildRequestContext(request, whole === undefined ? { images } : { images, request: whole });
+  for (const [k, v] of Object.entries(vars)) if (whole === undefined || k !== "request") base = setDotted(base, k, v);
+  return base;
+}
+
+function operationOf(ctx: JsonObject): Operation | undefined {
+  const req = ctx["request"];
+  const op = typeof req === "object" && req !== null && !Array.isArray(req) ? req["operation"] : undefined;
+  return op === "CREATE" || op === "UPDATE" || op === "DELETE" || op === "CONNECT" ? op : undefined;
+}
