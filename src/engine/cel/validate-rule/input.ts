@@ -24,7 +24,7 @@ export interface CelRuleInput {
 }
 
 const MEMO: unique symbol = Symbol("bylaw.celRuleInput");
-type Memoized = CelRequestParts & { [MEMO]?: { data: JsonObject; input: CelRuleInput } };
+type Memoized = CelRequestParts & { [MEMO]?: CelRuleInput };
 
 /**
  * `request` has the fields of Kubernetes' AdmissionRequest, from the rule context's `request`;
@@ -32,10 +32,11 @@ type Memoized = CelRequestParts & { [MEMO]?: { data: JsonObject; input: CelRuleI
  * cluster-scoped resources and for a Namespace itself, as Kubernetes has it).
  */
 export function celRuleInput(req: CelRequestParts, data: JsonObject): CelRuleInput {
+  // The rule context's `request` is the request's own (pipeline/request-base), whichever policy asks.
   const memo = (req as Memoized)[MEMO];
-  if (memo !== undefined && memo.data["request"] === data["request"]) return memo.input;
+  if (memo !== undefined) return memo;
   const input = build(req, data);
-  if (Object.isExtensible(req)) Object.defineProperty(req, MEMO, { value: { data, input }, enumerable: false, writable: true });
+  if (Object.isExtensible(req)) Object.defineProperty(req, MEMO, { value: input, enumerable: false });
   return input;
 }
 
