@@ -1,0 +1,160 @@
+/**
+ * `npm run bench:twins`: what each performance twin (docs/adr/0008-performance-twins.md) saves on
+ * the path that uses it. Each case times the fast way (A) and the general way (B) on the same
+ * inputs, in alternating child processes (bench/paired.ts). The workload is the webhook bench's:
+ * the Kyverno library's Pod Security ClusterPolicies, a passing and a failing Pod. Figures, never
+ * verdicts. `TWINS=pattern,jmespath` runs only the cases whose names start so;
+ * `node dist/bench/twins.js <case> <arm>` times one arm of one case.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseAllDocuments } from "yaml";
+import type { JsonObject, JsonValue } from "../src/engine/api/json.js";
+import type { Rule } from "../src/engine/api/policy.js";
+import { offlineEngine } from "../src/cli/offline/offline-engine.js";
+import type { EngineRequest } from "../src/engine/pipeline/types.js";
+import type { CompiledPolicy } from "../src/engine/policy/compiled-policy.js";
+import { compileNode as compilePatternNode } from "../src/engine/pattern/compile.js";
+import { compilePattern } from "../src/engine/pattern/index.js";
+import { walkElement } from "../src/engine/pattern/walk.js";
+import { WalkContext } from "../src/engine/pattern/walk-context.js";
+import { pssPolicyFiles } from "./webhook/workload.js";
+import { jmespathCases } from "./twins-jmespath.js";
+import { conditionCases } from "./twins-conditions.js";
+import { runArm, runPaired, type PairedCase } from "./paired.js";
+
+const script = fileURLToPath(import.meta.url);
+const repoRoot = resolve(dirname(script), "..", "..");
+
+const secureContext = { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, runAsNonRoot: true };
+const goodPod: JsonObject = {
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name: "web", namespace: "shop", labels: { app: "web" } },
+  spec: {
+    securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
+    containers: [
+      { name: "app", image: "registry.example.com/shop/web:1.2.3", securityContext: secureContext, ports: [{ containerPort: 8080 }] },
+      { name: "sidecar", image: "registry.example.com/shop/proxy:2.0", securityContext: secureContext },
+    ],
+    volumes: [{ name: "cache", emptyDir: {} }],
+  },
+};
+const badPod: JsonObject = {
+  ...goodPod,
+  metadata: { name: "debug", namespace: "shop" },
+  spec: { hostNetwork: true, containers: [{ name: "shell", image: "busybox", securityContext: { privileged: true } }] },
+};
+const PODS = { passing: goodPod, failing: badPod } as const;
+
+function loadPolicies(): CompiledPolicy[] {
+  const corpus = process.env["BYLAW_CONFORMANCE_DIR"] ?? resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
+  const engine = offlineEngine();
+  return pssPolicyFiles(corpus).map((file) => {
+    const doc = parseAllDocuments(readFileSync(file, "utf8"))[0]?.toJSON() as JsonValue;
+    const r = engine.compile(doc);
+    if (!r.ok) throw new Error(`${file}: ${r.problems.map((p) => p.message).join("; ")}`);
+    return r.policy;
+  });
+}
+
+/** The `pattern` and `anyPattern` items of the policies' own (not autogen) validate rules. */
+function patternsOf(policies: readonly CompiledPolicy[]): JsonValue[] {
+  const out: JsonValue[] = [];
+  for (const p of policies) {
+    for (const { rule, autogenOf } of p.rules) {
+      if (autogenOf !== undefined) continue;
+      const v: Rule["validate"] = rule.validate;
+      if (v?.pattern !== undefined) out.push(v.pattern);
+      for (const a of v?.anyPattern ?? []) out.push(a);
+    }
+  }
+  return out;
+}
+
+function patternCase(pod: keyof typeof PODS): PairedCase {
+  return {
+    label: `pattern: the 17 PSS patterns, ${pod} Pod`,
+    arms: ["verdict first, walk on a miss", "walk alone"],
+    setup: () => {
+      const patterns = patternsOf(loadPolicies());
+      const compiled = patterns.map(compilePattern);
+      const roots = patterns.map(compilePatternNode);
+      const resource = PODS[pod];
+      return [
+        () => {
+          for (const c of compiled) c.match(resource);
+        },
+        () => {
+          for (const root of roots) walkElement(resource, root, new WalkContext());
+        },
+      ];
+    },
+  };
+}
+
+function matchCase(kind: string): PairedCase {
+  return {
+    label: `match: the 57 PSS rule matchers, a ${kind}`,
+    arms: [".matches", ".match (reasons)"],
+    setup: () => {
+      const matchers = loadPolicies().flatMap((p) => p.rules.map((r) => r.matcher));
+      const req = {
+        resource: { ...goodPod, kind },
+        operation: "CREATE" as const,
+        gvk: { group: "", version: "v1", kind },
+        subresource: "",
+        userInfo: { username: "dev", groups: ["system:authenticated"], roles: [], clusterRoles: [] },
+        namespaceLabels: {},
+        policyNamespace: "",
+      };
+      return [
+        () => {
+          for (const m of matchers) m.matches(req);
+        },
+        () => {
+          for (const m of matchers) m.match(req);
+        },
+      ];
+    },
+  };
+}
+
+function fastPassCase(pod: keyof typeof PODS): PairedCase {
+  return {
+    label: `fast pass: one review of a ${pod} Pod by the 17 PSS policies`,
+    arms: ["with", "without"],
+    setup: () => {
+      const engine = offlineEngine();
+      const policies = loadPolicies();
+      const slow = policies.map((p) => ({ ...p, rules: p.rules.map((r) => ({ ...r, fastPass: undefined })) }));
+      const resource = PODS[pod];
+      // A fresh request per review, as the webhook makes one per AdmissionReview (the request base is memoised on it).
+      const review = (set: readonly CompiledPolicy[]) => () => {
+        const request: EngineRequest = { resource, operation: "CREATE", namespaceLabels: {}, userInfo: { username: "dev", groups: [], roles: [], clusterRoles: [] } };
+        for (const p of set) engine.validate(p, request);
+      };
+      return [review(policies), review(slow)];
+    },
+  };
+}
+
+const CASES: Readonly<Record<string, PairedCase>> = {
+  "pattern-passing": patternCase("passing"),
+  "pattern-failing": patternCase("failing"),
+  "match-pod": matchCase("Pod"),
+  "match-service": matchCase("Service"),
+  "fast-pass-passing": fastPassCase("passing"),
+  "fast-pass-failing": fastPassCase("failing"),
+  ...jmespathCases,
+  ...conditionCases,
+};
+
+const [name, arm] = process.argv.slice(2);
+if (name !== undefined && arm !== undefined) {
+  runArm(CASES, name, arm);
+} else {
+  console.log(`bench:twins: node ${process.version}, ${new Date().toISOString()}`);
+  runPaired(script, CASES, (process.env["TWINS"] ?? "").split(",").filter((s) => s !== ""));
+}
