@@ -1,6 +1,6 @@
 /**
  * `npm run bench:twins`: what each performance twin (docs/adr/0008-performance-twins.md) saves on
- * the path that uses it. Each case times the fast way (A) and the general way (B) on the same
+ * the path that uses it. Twins that were deleted were measured here first; the ADR names the commit. Each case times the fast way (A) and the general way (B) on the same
  * inputs, in alternating child processes (bench/paired.ts). The workload is the webhook bench's:
  * the Kyverno library's Pod Security ClusterPolicies, a passing and a failing Pod. Figures, never
  * verdicts. `TWINS=pattern,jmespath` runs only the cases whose names start so;
@@ -11,14 +11,9 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseAllDocuments } from "yaml";
 import type { JsonObject, JsonValue } from "../src/engine/api/json.js";
-import type { Rule } from "../src/engine/api/policy.js";
 import { offlineEngine } from "../src/cli/offline/offline-engine.js";
 import type { EngineRequest } from "../src/engine/pipeline/types.js";
 import type { CompiledPolicy } from "../src/engine/policy/compiled-policy.js";
-import { compileNode as compilePatternNode } from "../src/engine/pattern/compile.js";
-import { compilePattern } from "../src/engine/pattern/index.js";
-import { walkElement } from "../src/engine/pattern/walk.js";
-import { WalkContext } from "../src/engine/pattern/walk-context.js";
 import { pssPolicyFiles } from "./webhook/workload.js";
 import { jmespathCases } from "./twins-jmespath.js";
 import { conditionCases } from "./twins-conditions.js";
@@ -57,41 +52,6 @@ function loadPolicies(): CompiledPolicy[] {
     if (!r.ok) throw new Error(`${file}: ${r.problems.map((p) => p.message).join("; ")}`);
     return r.policy;
   });
-}
-
-/** The `pattern` and `anyPattern` items of the policies' own (not autogen) validate rules. */
-function patternsOf(policies: readonly CompiledPolicy[]): JsonValue[] {
-  const out: JsonValue[] = [];
-  for (const p of policies) {
-    for (const { rule, autogenOf } of p.rules) {
-      if (autogenOf !== undefined) continue;
-      const v: Rule["validate"] = rule.validate;
-      if (v?.pattern !== undefined) out.push(v.pattern);
-      for (const a of v?.anyPattern ?? []) out.push(a);
-    }
-  }
-  return out;
-}
-
-function patternCase(pod: keyof typeof PODS): PairedCase {
-  return {
-    label: `pattern: the 17 PSS patterns, ${pod} Pod`,
-    arms: ["verdict first, walk on a miss", "walk alone"],
-    setup: () => {
-      const patterns = patternsOf(loadPolicies());
-      const compiled = patterns.map(compilePattern);
-      const roots = patterns.map(compilePatternNode);
-      const resource = PODS[pod];
-      return [
-        () => {
-          for (const c of compiled) c.match(resource);
-        },
-        () => {
-          for (const root of roots) walkElement(resource, root, new WalkContext());
-        },
-      ];
-    },
-  };
 }
 
 function matchCase(kind: string): PairedCase {
@@ -141,8 +101,6 @@ function fastPassCase(pod: keyof typeof PODS): PairedCase {
 }
 
 const CASES: Readonly<Record<string, PairedCase>> = {
-  "pattern-passing": patternCase("passing"),
-  "pattern-failing": patternCase("failing"),
   "match-pod": matchCase("Pod"),
   "match-service": matchCase("Service"),
   "fast-pass-passing": fastPassCase("passing"),
