@@ -54,33 +54,6 @@ function loadPolicies(): CompiledPolicy[] {
   });
 }
 
-function matchCase(kind: string): PairedCase {
-  return {
-    label: `match: the 57 PSS rule matchers, a ${kind}`,
-    arms: [".matches", ".match (reasons)"],
-    setup: () => {
-      const matchers = loadPolicies().flatMap((p) => p.rules.map((r) => r.matcher));
-      const req = {
-        resource: { ...goodPod, kind },
-        operation: "CREATE" as const,
-        gvk: { group: "", version: "v1", kind },
-        subresource: "",
-        userInfo: { username: "dev", groups: ["system:authenticated"], roles: [], clusterRoles: [] },
-        namespaceLabels: {},
-        policyNamespace: "",
-      };
-      return [
-        () => {
-          for (const m of matchers) m.matches(req);
-        },
-        () => {
-          for (const m of matchers) m.match(req);
-        },
-      ];
-    },
-  };
-}
-
 function fastPassCase(pod: keyof typeof PODS): PairedCase {
   return {
     label: `fast pass: one review of a ${pod} Pod by the 17 PSS policies`,
@@ -101,8 +74,6 @@ function fastPassCase(pod: keyof typeof PODS): PairedCase {
 }
 
 const CASES: Readonly<Record<string, PairedCase>> = {
-  "match-pod": matchCase("Pod"),
-  "match-service": matchCase("Service"),
   "fast-pass-passing": fastPassCase("passing"),
   "fast-pass-failing": fastPassCase("failing"),
   ...jmespathCases,
