@@ -5,7 +5,7 @@
 import type { JsonObject } from "../src/engine/api/json.js";
 import { offlineEngine } from "../src/cli/offline/offline-engine.js";
 
-export const EXPRESSIONS = [
+const EXPRESSIONS = [
   "request.object.metadata.name",
   "request.object.spec.containers[].image",
   "request.object.spec.containers[?securityContext.privileged == `true`].name",
@@ -20,7 +20,7 @@ export const EXPRESSIONS = [
   "keys(request.object.metadata.labels)",
 ];
 
-export function context(): JsonObject {
+function context(): JsonObject {
   const containers = [1, 2, 3].map((i) => ({
     name: `c${i}`,
     image: `registry.example.com/team/app${i}:1.${i}.0`,

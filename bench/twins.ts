@@ -15,7 +15,6 @@ import { offlineEngine } from "../src/cli/offline/offline-engine.js";
 import type { EngineRequest } from "../src/engine/pipeline/types.js";
 import type { CompiledPolicy } from "../src/engine/policy/compiled-policy.js";
 import { pssPolicyFiles } from "./webhook/workload.js";
-import { jmespathCases } from "./twins-jmespath.js";
 import { conditionCases } from "./twins-conditions.js";
 import { runArm, runPaired, type PairedCase } from "./paired.js";
 
@@ -76,7 +75,6 @@ function fastPassCase(pod: keyof typeof PODS): PairedCase {
 const CASES: Readonly<Record<string, PairedCase>> = {
   "fast-pass-passing": fastPassCase("passing"),
   "fast-pass-failing": fastPassCase("failing"),
-  ...jmespathCases,
   ...conditionCases,
 };
 
