@@ -14,6 +14,8 @@ import type { JsonObject, JsonValue } from "../src/engine/api/json.js";
 import { offlineEngine } from "../src/cli/offline/offline-engine.js";
 import type { EngineRequest } from "../src/engine/pipeline/types.js";
 import type { CompiledPolicy } from "../src/engine/policy/compiled-policy.js";
+import type { CompiledCondition } from "../src/engine/conditions/compile.js";
+import { operatorFor } from "../src/engine/conditions/operators.js";
 import { pssPolicyFiles } from "./webhook/workload.js";
 import { conditionCases } from "./twins-conditions.js";
 import { runArm, runPaired, type PairedCase } from "./paired.js";
@@ -72,10 +74,59 @@ function fastPassCase(pod: keyof typeof PODS): PairedCase {
   };
 }
 
+/**
+ * Turns every compiled deny condition of the policies to the general operator, in place: the
+ * policy's expression cache hands out the compiled conditions by object, and they are plain data.
+ */
+function generalConditions(policies: readonly CompiledPolicy[]): number {
+  let swapped = 0;
+  const visit = (v: unknown, cache: CompiledPolicy["cache"]): void => {
+    if (Array.isArray(v)) for (const x of v) visit(x, cache);
+    if (typeof v !== "object" || v === null) return;
+    for (const [k, x] of Object.entries(v)) {
+      if (k === "conditions") {
+        const compiled = cache.conditions(x, "deny conditions");
+        if (compiled.kind !== "any-all") continue;
+        for (const list of [compiled.any, compiled.all] as CompiledCondition[][]) {
+          list.forEach((c, i) => {
+            if (c.operator !== operatorFor(c.operatorName)) swapped++;
+            list[i] = { ...c, operator: operatorFor(c.operatorName) };
+          });
+        }
+      } else {
+        visit(x, cache);
+      }
+    }
+  };
+  for (const p of policies) for (const r of p.rules) visit(r.rule.validate, p.cache);
+  return swapped;
+}
+
+function preparedSetCase(pod: keyof typeof PODS): PairedCase {
+  return {
+    label: `conditions: one review of a ${pod} Pod by the 17 PSS policies (3 with AnyNotIn against a fixed list)`,
+    arms: ["prepared sets", "general operators"],
+    setup: () => {
+      const engine = offlineEngine();
+      const prepared = loadPolicies();
+      const general = loadPolicies();
+      if (generalConditions(general) === 0) throw new Error("no prepared set operator found");
+      const resource = PODS[pod];
+      const review = (set: readonly CompiledPolicy[]) => () => {
+        const request: EngineRequest = { resource, operation: "CREATE", namespaceLabels: {}, userInfo: { username: "dev", groups: [], roles: [], clusterRoles: [] } };
+        for (const p of set) engine.validate(p, request);
+      };
+      return [review(prepared), review(general)];
+    },
+  };
+}
+
 const CASES: Readonly<Record<string, PairedCase>> = {
   "fast-pass-passing": fastPassCase("passing"),
   "fast-pass-failing": fastPassCase("failing"),
   ...conditionCases,
+  "set-review-passing": preparedSetCase("passing"),
+  "set-review-failing": preparedSetCase("failing"),
 };
 
 const [name, arm] = process.argv.slice(2);
