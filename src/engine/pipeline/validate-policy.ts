@@ -69,11 +69,6 @@ function preExistingViolation(policy: CompiledPolicy, compiled: CompiledRule, va
 /** A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash. */
 function evaluateGuarded(policy: CompiledPolicy, compiled: CompiledRule, base: JsonObject, operation: EngineRequest["operation"], env: EngineEnv, request: EngineRequest): RuleResult | undefined {
   try {
-    // A rule that needs no scope is answered without one; PolicyExceptions are checked the full way.
-    if (compiled.fastPass !== undefined && (request.exceptions === undefined || request.exceptions.length === 0)) {
-      const answered = compiled.fastPass(operation === "DELETE" ? (request.oldResource ?? request.resource) : request.resource, operation);
-      if (answered !== undefined) return answered;
-    }
     return evaluateRule(policy, compiled, base, operation, env, request);
   } catch (e) {
     if (!isStackOverflow(e)) throw e;

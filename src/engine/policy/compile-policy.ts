@@ -8,7 +8,6 @@ import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/index.js";
 import { validatePass } from "../validate/messages.js";
-import { fastPassOf } from "../pipeline/fast-pass.js";
 import { staticAction } from "./static-action.js";
 import { sharedMatch } from "../match/shared-match.js";
 import { PatternCache } from "../pattern/index.js";
@@ -76,7 +75,6 @@ function compileChecked(doc: JsonValue, jmespath: JmesPathEngine): CompileOutcom
       action: staticAction(policy, rule),
       podSecurity,
       validatePass: pass,
-      fastPass: unsupported === undefined ? fastPassOf(rule, pass?.result, patterns) : undefined,
       unsupported,
       namespaceLabels: namespaceLabelsField(policy, rule),
     };
