@@ -1,9 +1,10 @@
 /**
- * `npm run bench:twins`: what each performance twin (docs/adr/0008-performance-twins.md) saves on
- * the path that uses it. Twins that were deleted were measured here first; the ADR names the commit. Each case times the fast way (A) and the general way (B) on the same
- * inputs, in alternating child processes (bench/paired.ts). The workload is the webhook bench's:
- * the Kyverno library's Pod Security ClusterPolicies, a passing and a failing Pod. Figures, never
- * verdicts. `TWINS=pattern,jmespath` runs only the cases whose names start so;
+ * `npm run bench:twins`: what a performance twin (docs/adr/0008-performance-twins.md) saves on the
+ * path that uses it. Each case times the fast way (A) and the general way (B) on the same inputs,
+ * in alternating child processes (bench/paired.ts). The one twin left is the prepared set
+ * operators; the deleted twins were measured here first (the ADR names the commit). The workload
+ * is the webhook bench's: the Kyverno library's Pod Security ClusterPolicies and Pods. Figures,
+ * never verdicts. `TWINS=set-review,set-policies` runs only the cases whose names start so;
  * `node dist/bench/twins.js <case> <arm>` times one arm of one case.
  */
 import { readFileSync } from "node:fs";
