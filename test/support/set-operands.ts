@@ -4,7 +4,7 @@
  * side, empty strings, nulls, numbers against their `%v` strings, quantities, durations, ranges,
  * JSON-looking strings, nested lists and lists of maps.
  */
-import type { JsonObject, JsonValue } from "../../src/engine/api/json.js";
+import type { JsonObject, JsonValue } from "../../src/engine/index.js";
 import { seededRandom } from "./seeded-random.js";
 
 /** `pick(n)`: a whole number below n; `pick.from(list)`: one of its items. */

@@ -21,7 +21,7 @@ import { compileUnsupportedKind } from "./unsupported-kind.js";
 import { isPolicyExceptionDocument } from "../exceptions/document-kind.js";
 import { namespaceLabelsField } from "../match/namespace-labels.js";
 import { unsupportedFeatures } from "./unsupported.js";
-import { problem, type PolicyProblem } from "./problem.js";
+import { problem, type PolicyProblem } from "../api/problem.js";
 
 export type CompileOutcome = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
 

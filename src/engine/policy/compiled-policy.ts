@@ -6,7 +6,7 @@ import type { PatternCache } from "../pattern/index.js";
 import type { CompiledPodSecurity } from "../pod-security/index.js";
 import type { ExpressionCache } from "../variables/index.js";
 import type { ValidatePass } from "../validate/types.js";
-import type { PolicyProblem } from "./problem.js";
+import type { PolicyProblem } from "../api/problem.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
