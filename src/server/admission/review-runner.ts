@@ -9,7 +9,6 @@ import { type CompiledPolicy, type Engine, type EngineRequest, isInterruption, t
 import { evaluationError, ReviewInterruption } from "./deadline.js";
 import type { PolicySnapshot } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
-import type { AdmissionSubject } from "./build-request.js";
 import { withNamespaceFacts } from "./namespace-facts.js";
 
 /** What a job runs: validate rules, or mutate rules chained (each policy sees the resource the earlier ones patched). */

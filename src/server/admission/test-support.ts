@@ -1,7 +1,6 @@
 /** Fakes for the admission handler tests: deps over real compiled policies, a stepping clock, a recorder. */
 import { type CompiledException, type CompiledPolicy, compileException, createEngine, type Engine, type JsonObject, type RuleStatus } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import type { RuleStatus } from "../../engine/index.js";
 import type { AdmissionOutcome, ResultRuleType } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
 import { YamlV3Writer } from "./yaml-v3.js";
