@@ -20,6 +20,9 @@ import type { EngineEnv, PolicyResponse } from "./types.js";
 export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
   const base = request.base(policy.usesImages);
   const tooDeep = request.tooDeep;
+  // A rule that needs no scope is answered without one (fastAnswer); PolicyExceptions are checked the full way.
+  const exceptions = request.request.exceptions;
+  const fastPassing = exceptions === undefined || exceptions.length === 0;
   // Made on the first result, with room for one: most policies give one result per request.
   let results: RuleResult[] | undefined;
   // Every policy of one namespace (ClusterPolicies: "") matches against the same request.
@@ -31,7 +34,7 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
       results = add(results, { rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
       continue;
     }
-    const result = evaluateGuarded({ policy, rule: compiled, type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation", env, request, base });
+    const result = (fastPassing ? fastAnswer(compiled, request) : undefined) ?? evaluateGuarded({ policy, rule: compiled, type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation", env, request, base });
     if (result === undefined) continue;
     results = add(results, result);
     if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
@@ -61,6 +64,21 @@ function preExistingViolation(run: RuleRun, vars: SubstitutionScope): boolean {
   const oldData = setDotted(setDotted(vars.data, "request.object", old), "request.operation", "CREATE");
   const previous = runValidation(validate, validate.message, { ruleName: compiled.name, target: old, vars: { ...vars, data: oldData, operation: "CREATE" }, patterns: policy.patterns }, 0);
   return previous?.status === "fail";
+}
+
+/**
+ * The rule's fast pass (validate/fast-pass.ts), for a request without PolicyExceptions: its result,
+ * or undefined when the rule needs the full way (or has no fast pass).
+ */
+function fastAnswer(compiled: CompiledRule, request: PreparedRequest): RuleResult | undefined {
+  const fastPass = compiled.fastPass;
+  if (fastPass === undefined) return undefined;
+  try {
+    return fastPass(request.subject, request.operation);
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return stackExceeded(compiled.name);
+  }
 }
 
 /** A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash. */

@@ -8,6 +8,7 @@ import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/index.js";
 import { validatePass } from "../validate/messages.js";
+import { fastPassOf } from "../validate/fast-pass.js";
 import { staticAction } from "./static-action.js";
 import type { MatcherCache } from "../match/shared-match.js";
 import { PatternCache } from "../pattern/index.js";
@@ -81,6 +82,7 @@ function compileChecked(doc: JsonValue, env: CompileEnv): CompileOutcome {
       action: staticAction(policy, rule),
       podSecurity,
       validatePass: pass,
+      fastPass: unsupported === undefined ? fastPassOf(rule, pass?.result, patterns) : undefined,
       unsupported,
       namespaceLabels: namespaceLabelsField(policy, rule),
     };
