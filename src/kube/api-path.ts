@@ -95,21 +95,22 @@ function resourceOf(segments: readonly string[]): ResourcePath | undefined {
 export function checkApiCall(call: { readonly urlPath?: string; readonly serviceUrl?: string; readonly method: string }, policyNamespace: string): Result<CheckedPath> {
   const tenant = policyNamespace !== "";
   if (call.serviceUrl !== undefined) {
-    return tenant ? err("tenant", `a namespaced Policy (namespace "${policyNamespace}") may not call a service (apiCall.service); only paths in its own namespace`) : err("unsupported", "apiCall.service calls are not supported by Bylaw's live context yet");
+    return tenant ? err("refused", `a namespaced Policy (namespace "${policyNamespace}") may not call a service (apiCall.service); only paths in its own namespace`) : err("unsupported", "apiCall.service calls are not supported by Bylaw's live context yet");
   }
   if (call.urlPath === undefined) return err("api-path", "apiCall has neither urlPath nor service");
-  if (tenant && call.method !== "GET") return err("tenant", `a namespaced Policy (namespace "${policyNamespace}") may only GET through apiCall (method ${call.method})`);
+  if (tenant && call.method !== "GET") return err("refused", `a namespaced Policy (namespace "${policyNamespace}") may only GET through apiCall (method ${call.method})`);
   const parsed = parseApiPath(call.urlPath);
-  if (!parsed.ok || !tenant) return parsed;
+  if (!tenant) return parsed;
+  if (!parsed.ok) return err("refused", parsed.error.message);
   const ns = parsed.value.resource?.namespace;
-  if (ns === undefined) return err("tenant", `a namespaced Policy (namespace "${policyNamespace}") may only read paths in its own namespace (/api/v1/namespaces/${policyNamespace}/… or /apis/<group>/<version>/namespaces/${policyNamespace}/…); ${JSON.stringify(call.urlPath)} is not namespaced`);
-  if (ns !== policyNamespace) return err("tenant", `a namespaced Policy (namespace "${policyNamespace}") may not read namespace "${ns}" (apiCall urlPath ${JSON.stringify(call.urlPath)})`);
+  if (ns === undefined) return err("refused", `a namespaced Policy (namespace "${policyNamespace}") may only read paths in its own namespace (/api/v1/namespaces/${policyNamespace}/… or /apis/<group>/<version>/namespaces/${policyNamespace}/…); ${JSON.stringify(call.urlPath)} is not namespaced`);
+  if (ns !== policyNamespace) return err("refused", `a namespaced Policy (namespace "${policyNamespace}") may not read namespace "${ns}" (apiCall urlPath ${JSON.stringify(call.urlPath)})`);
   return parsed;
 }
 
 /** The tenant rule for a configMap entry: a namespaced Policy reads only its own namespace (Kyverno's text). */
 export function checkConfigMapNamespace(entryNamespace: string, policyNamespace: string): Result<string> {
   const ns = entryNamespace !== "" ? entryNamespace : policyNamespace !== "" ? policyNamespace : "default";
-  if (policyNamespace !== "" && ns !== policyNamespace) return err("tenant", `configMap namespace "${ns}" is different from policy namespace "${policyNamespace}"`);
+  if (policyNamespace !== "" && ns !== policyNamespace) return err("refused", `configMap namespace "${ns}" is different from policy namespace "${policyNamespace}"`);
   return ok(ns);
 }

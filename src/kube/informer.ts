@@ -46,6 +46,8 @@ export class Informer {
   private readonly budget: CacheBudget;
   private readonly backoff: Backoff;
   private rv = "";
+  private listKind = "List";
+  private listApiVersion = "v1";
   private stopped = false;
   private watch: WatchStream | undefined;
   private syncedOnce = false;
@@ -102,6 +104,21 @@ export class Informer {
     return keys === undefined ? [] : [...keys].map((k) => this.objects.get(k) as KubeObject);
   }
 
+  /**
+   * The cache's objects (one namespace, or all) as the API server answers a LIST: `{kind: "PodList",
+   * apiVersion, metadata: {resourceVersion}, items}`.
+   */
+  listResponse(namespace?: string): KubeObject {
+    return { kind: this.listKind, apiVersion: this.listApiVersion, metadata: { resourceVersion: this.rv }, items: this.list(namespace) } as KubeObject;
+  }
+
+  /** One object as a GET answers it (with kind and apiVersion). */
+  objectResponse(namespace: string, name: string): KubeObject | undefined {
+    const obj = this.get(namespace, name);
+    if (obj === undefined) return undefined;
+    return { kind: this.listKind.replace(/List$/, ""), apiVersion: this.listApiVersion, ...obj } as KubeObject;
+  }
+
   get usedBytes(): number {
     return this.budget.usedBytes;
   }
@@ -140,7 +157,9 @@ export class Informer {
     do {
       const q = new URLSearchParams({ limit: String(this.options.pageSize ?? 500) });
       if (cont !== "") q.set("continue", cont);
-      const page = (await this.options.client.getJson(`${gvrPath(this.options.gvr)}?${q}`)) as { metadata?: { resourceVersion?: string; continue?: string }; items?: KubeObject[] };
+      const page = (await this.options.client.getJson(`${gvrPath(this.options.gvr)}?${q}`)) as { kind?: unknown; apiVersion?: unknown; metadata?: { resourceVersion?: string; continue?: string }; items?: KubeObject[] };
+      if (typeof page.kind === "string") this.listKind = page.kind;
+      if (typeof page.apiVersion === "string") this.listApiVersion = page.apiVersion;
       for (const item of page.items ?? []) fresh.set(keyOf(item), item);
       cont = page.metadata?.continue ?? "";
       rv = page.metadata?.resourceVersion ?? rv;
