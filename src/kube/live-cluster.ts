@@ -9,10 +9,13 @@ import type { Random } from "../engine/ports.js";
 import { parseApiPath } from "./api-path.js";
 import { Informer } from "./informer.js";
 import type { KubeClient } from "./kube-client.js";
+import { rolesOf, type UserRoles } from "./rbac-roles.js";
 import { gvrKey, type Gvr } from "./types.js";
 
 export const NAMESPACES: Gvr = { group: "", version: "v1", resource: "namespaces" };
 export const CONFIGMAPS: Gvr = { group: "", version: "v1", resource: "configmaps" };
+export const ROLEBINDINGS: Gvr = { group: "rbac.authorization.k8s.io", version: "v1", resource: "rolebindings" };
+export const CLUSTERROLEBINDINGS: Gvr = { group: "rbac.authorization.k8s.io", version: "v1", resource: "clusterrolebindings" };
 
 export interface LiveClusterOptions {
   readonly client: KubeClient;
@@ -56,9 +59,36 @@ export class LiveCluster {
     return this.synced.has(gvrKey(gvr));
   }
 
-  /** Starts the caches these policy documents read: configMap entries and apiCall paths with a literal resource. */
+  /**
+   * Starts the caches these policy documents read: configMap entries, apiCall paths with a literal
+   * resource, and RoleBindings and ClusterRoleBindings when a policy mentions roles or clusterRoles.
+   */
   prepare(policies: readonly JsonValue[]): void {
     for (const gvr of resourcesRead(policies)) this.informer(gvr);
+    if (policies.some((p) => readsRoles(p))) {
+      this.informer(ROLEBINDINGS);
+      this.informer(CLUSTERROLEBINDINGS);
+    }
+  }
+
+  /** Whether roles are read from RBAC watches (a loaded policy mentions roles or clusterRoles). */
+  get watchesRoles(): boolean {
+    return this.informers.has(gvrKey(ROLEBINDINGS));
+  }
+
+  /**
+   * The user's roles and clusterRoles from the RBAC caches, as Kyverno computes them. Throws while
+   * the caches cannot answer (not synced, over budget), so the review is answered per its
+   * failurePolicy instead of being evaluated with no roles.
+   */
+  roles(user: { readonly username: string; readonly groups: readonly string[] }): UserRoles {
+    const rb = this.informer(ROLEBINDINGS);
+    const crb = this.informer(CLUSTERROLEBINDINGS);
+    for (const [gvr, inf] of [[ROLEBINDINGS, rb], [CLUSTERROLEBINDINGS, crb]] as const) {
+      const h = inf.health();
+      if (!this.isSynced(gvr) || !h.ok) throw new Error(`request.roles cannot be computed: ${h.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : h.reason}`);
+    }
+    return rolesOf(user, rb.list(), crb.list());
   }
 
   /** Resolves when every cache started so far has synced (or gone over budget). */
@@ -93,6 +123,11 @@ export class LiveCluster {
 }
 
 const VARIABLE = /\{\{[^}]*\}\}/g;
+
+/** Whether a policy document mentions roles or clusterRoles anywhere (match/exclude, or a variable like request.roles). */
+export function readsRoles(policy: JsonValue): boolean {
+  return /\b(roles|clusterRoles)\b/.test(JSON.stringify(policy));
+}
 
 /** The resource types policy documents read through context entries, found without evaluating them. */
 export function resourcesRead(policies: readonly JsonValue[]): Gvr[] {

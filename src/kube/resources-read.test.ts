@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { resourcesRead } from "./live-cluster.js";
+import { readsRoles, resourcesRead } from "./live-cluster.js";
 
 test("the resources policies read through context entries are found without evaluating them", () => {
   const policy = {
@@ -20,4 +20,10 @@ test("the resources policies read through context entries are found without eval
     resourcesRead([policy]).map((g) => `${g.group}/${g.version}/${g.resource}`),
     ["/v1/pods", "/v1/configmaps", "apps/v1/deployments", "/v1/namespaces"],
   );
+});
+
+test("a policy reads roles when it names roles or clusterRoles in match/exclude or a variable", () => {
+  assert.equal(readsRoles({ spec: { rules: [{ match: { any: [{ clusterRoles: ["x"] }] } }] } }), true);
+  assert.equal(readsRoles({ spec: { rules: [{ validate: { message: "{{ request.roles }}" } }] } }), true);
+  assert.equal(readsRoles({ spec: { rules: [{ match: { any: [{ resources: { kinds: ["Pod"] } }] } }] } }), false);
 });

@@ -56,7 +56,7 @@ describe("bylaw serve with live context from a real API server", { timeout: buil
   before(async () => {
     cluster = await startCluster(buildTimeoutMs);
     console.log(`# scripts/cluster.sh up took ${cluster.upSeconds.toFixed(1)} s`);
-    for (const ns of ["counted", "apps", "shop", "tenant-a", "tenant-b"]) await kubectlOk(["create", "namespace", ns]);
+    for (const ns of ["counted", "apps", "shop", "tenant-a", "tenant-b", "rbac-test"]) await kubectlOk(["create", "namespace", ns]);
     await kubectlOk(["create", "configmap", "canary", "-n", "tenant-b", `--from-literal=secret=${CANARY}`]);
     await kubectlOk(["create", "configmap", "own", "-n", "tenant-a", "--from-literal=colour=blue"]);
     policyDir = mkdtempSync(join(tmpdir(), "bylaw-live-policies-"));
@@ -107,6 +107,19 @@ describe("bylaw serve with live context from a real API server", { timeout: buil
     assert.equal((await decide(server(), pod("shop", "p", { owner: "me" }))).allowed, true);
     await kubectlOk(["label", "namespace", "shop", "env-"]);
     await until("not required once the label is gone", () => pod("shop", "p"), true);
+  });
+
+  test("request.clusterRoles and request.roles come from live RoleBindings and ClusterRoleBindings", async () => {
+    const asDora = () => createReview({ kind: "ConfigMap", metadata: { name: "c", namespace: "rbac-test" }, data: {} }, { username: "dora", groups: ["system:authenticated", "qa"] });
+    assert.equal((await decide(server(), asDora())).allowed, true, "dora has no binding yet");
+    await kubectlOk(["create", "clusterrole", "bylaw-test-editor", "--verb=get", "--resource=configmaps"]);
+    await kubectlOk(["create", "clusterrolebinding", "dora-editor", "--clusterrole=bylaw-test-editor", "--user=dora"]);
+    await until("denied once dora holds the ClusterRole", asDora, false, /no-configmaps-for-editors/);
+    await kubectlOk(["delete", "clusterrolebinding", "dora-editor"]);
+    await until("allowed once the binding is gone", asDora, true);
+    await kubectlOk(["create", "role", "writer", "-n", "rbac-test", "--verb=create", "--resource=configmaps"]);
+    await kubectlOk(["create", "rolebinding", "qa-writer", "-n", "rbac-test", "--role=writer", "--group=qa"]);
+    await until("denied once dora's group holds rbac-test:writer", asDora, false, /rbac-test:writer may not/);
   });
 
   test("a Policy in tenant-a cannot read tenant-b's canary: each attempt is a rule error naming the refusal", async () => {
@@ -196,6 +209,31 @@ spec:
               - key: "{{request.object.metadata.labels.team || ''}}"
                 operator: AnyNotIn
                 value: "{{teams.data.allowed | split(@, ',')}}"
+`,
+  "no-configmaps-for-editors.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: { name: no-configmaps-for-editors }
+spec:
+  ${ENFORCE}
+  rules:
+    - name: editors
+      match:
+        any:
+          - resources: { kinds: [ConfigMap], operations: [CREATE], namespaces: [rbac-test] }
+            clusterRoles: [bylaw-test-editor]
+      validate:
+        message: "editors may not create ConfigMaps here"
+        deny: {}
+    - name: writers
+      match:
+        any:
+          - resources: { kinds: [ConfigMap], operations: [CREATE], namespaces: [rbac-test] }
+      validate:
+        message: "{{ request.roles | join(',', @) }} may not create ConfigMaps here"
+        deny:
+          conditions:
+            any:
+              - { key: "rbac-test:writer", operator: AnyIn, value: "{{ request.roles }}" }
 `,
   "prod-needs-owner.yaml": `apiVersion: kyverno.io/v1
 kind: ClusterPolicy

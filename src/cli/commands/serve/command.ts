@@ -111,7 +111,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   };
   const cluster: ClusterFacts = {
     namespaceLabels: (ns) => (live !== undefined ? live.cluster.namespaceLabels(ns) : source.cluster().namespaceLabels(ns)),
-    roles: (user) => source.cluster().roles(user),
+    // Roles come from RBAC watches once a policy reads them; otherwise from the facts file, as offline.
+    roles: (user) => (live?.cluster.watchesRoles === true ? live.cluster.roles(user) : source.cluster().roles(user)),
   };
   const now = (): number => performance.now() / 1000;
   // Live context is read from caches on this thread: with it, reviews that leave their batch finish

@@ -30,11 +30,12 @@ Flags:
                               users' and groups' roles/clusterRoles; watched like the policies. Until it
                               loads, the server is not ready and reviews are answered per failurePolicy; a
                               namespace it does not list makes rules that select by namespace labels errors.
-                              With --cluster, namespace labels come from the cluster and only roles from here
+                              With --cluster, namespace labels (and roles, once a policy reads them) come
+                              from the cluster
       --cluster               read live context from the Kubernetes API (--kubeconfig FILE, else KUBECONFIG,
                               else in-cluster): namespace labels for namespaceSelector from a Namespace
-                              watch, configMap and apiCall (urlPath, GET) context entries from watches of
-                              the resources they read. A namespaced Policy reads only its own namespace.
+                              watch, roles from RoleBinding/ClusterRoleBinding watches, configMap and
+                              apiCall (urlPath, GET) context entries from watches of the resources they read. A namespaced Policy reads only its own namespace.
                               Needs list and watch on those resources. Reviews finish on the main thread
                               (no evaluation workers)
       --kubeconfig FILE       the kubeconfig for --cluster (implies --cluster)
