@@ -151,7 +151,10 @@ export class Informer {
   }
 
   private async relist(): Promise<void> {
-    const fresh = new Map<string, KubeObject>();
+    // Each page is slimmed and measured as it arrives, so a list too large for the budget stops
+    // before the whole of it is held.
+    const fresh = new Map<string, { readonly obj: KubeObject; readonly size: number }>();
+    let total = 0;
     let cont = "";
     let rv = "";
     do {
@@ -160,7 +163,17 @@ export class Informer {
       const page = (await this.options.client.getJson(`${gvrPath(this.options.gvr)}?${q}`)) as { kind?: unknown; apiVersion?: unknown; metadata?: { resourceVersion?: string; continue?: string }; items?: KubeObject[] };
       if (typeof page.kind === "string") this.listKind = page.kind;
       if (typeof page.apiVersion === "string") this.listApiVersion = page.apiVersion;
-      for (const item of page.items ?? []) fresh.set(keyOf(item), item);
+      for (const item of page.items ?? []) {
+        const obj = withoutManagedFields(item, false);
+        const size = JSON.stringify(obj).length;
+        const key = keyOf(obj);
+        total += size - (fresh.get(key)?.size ?? 0);
+        fresh.set(key, { obj, size });
+      }
+      if (total > this.budget.limitBytes) {
+        this.goOverBudget(fresh.size);
+        return;
+      }
       cont = page.metadata?.continue ?? "";
       rv = page.metadata?.resourceVersion ?? rv;
     } while (cont !== "" && !this.stopped);
@@ -169,7 +182,7 @@ export class Informer {
     this.objects.clear();
     this.byNamespace.clear();
     this.budget.clear();
-    for (const [key, obj] of fresh) if (!this.store(key, obj, false)) return;
+    for (const [key, { obj, size }] of fresh) if (!this.store(key, obj, size)) return;
     this.rv = rv;
     this.failure = undefined;
     if (!this.syncedOnce) {
@@ -202,7 +215,8 @@ export class Informer {
         this.remove(key);
         this.options.onEvent?.("deleted", obj);
       } else if (ev.type === "ADDED" || ev.type === "MODIFIED") {
-        if (this.store(key, obj, true)) this.options.onEvent?.(ev.type === "ADDED" ? "added" : "modified", obj);
+        const slim = withoutManagedFields(obj, true);
+        if (this.store(key, slim, JSON.stringify(slim).length)) this.options.onEvent?.(ev.type === "ADDED" ? "added" : "modified", obj);
         else stream.close();
       }
     });
@@ -212,18 +226,10 @@ export class Informer {
     });
   }
 
-  /** Stores an object; false (and the cache is over budget, emptied and stopped) when it does not fit. */
-  private store(key: string, obj: KubeObject, fromWatch: boolean): boolean {
-    const slim = withoutManagedFields(obj, fromWatch);
-    if (!this.budget.set(key, JSON.stringify(slim).length)) {
-      this.overBudget = `the ${this.name} cache needs more than its memory budget of ${mib(this.budget.limitBytes)} (${this.objects.size + 1} objects); raise the budget for it or narrow what the policies read`;
-      this.log("warn", "cache over its memory budget: dropped, reads are errors", { budgetBytes: this.budget.limitBytes });
-      this.objects.clear();
-      this.byNamespace.clear();
-      this.budget.clear();
-      this.stopped = true;
-      this.watch?.close();
-      for (const w of this.syncWaiters.splice(0)) w();
+  /** Stores an object (already slimmed, `size` its JSON length); false when it does not fit (the cache is then over budget). */
+  private store(key: string, slim: KubeObject, size: number): boolean {
+    if (!this.budget.set(key, size)) {
+      this.goOverBudget(this.objects.size + 1);
       return false;
     }
     this.objects.set(key, slim);
@@ -232,6 +238,18 @@ export class Informer {
     if (set === undefined) this.byNamespace.set(ns, (set = new Set()));
     set.add(key);
     return true;
+  }
+
+  /** Over budget: the cache empties, stops watching, and reports unhealthy with the reason. */
+  private goOverBudget(objects: number): void {
+    this.overBudget = `the ${this.name} cache needs more than its memory budget of ${mib(this.budget.limitBytes)} (${objects} objects); raise the budget for it or narrow what the policies read`;
+    this.log("warn", "cache over its memory budget: dropped, reads are errors", { budgetBytes: this.budget.limitBytes });
+    this.objects.clear();
+    this.byNamespace.clear();
+    this.budget.clear();
+    this.stopped = true;
+    this.watch?.close();
+    for (const w of this.syncWaiters.splice(0)) w();
   }
 
   private remove(key: string): void {

@@ -177,7 +177,7 @@ describe("src/kube informers against a real API server", { timeout: buildTimeout
   test("a bookmark moves the resourceVersion on without any Secret changing", async () => {
     const inf = secrets;
     assert.ok(inf !== undefined);
-    await eventually("a bookmark on the Secrets watch (sent about once a minute)", 120_000, async () => (inf.counts.bookmarks >= 1 ? true : undefined));
+    await eventually("a bookmark on the Secrets watch (sent about once a minute)", 240_000, async () => (inf.counts.bookmarks >= 1 ? true : undefined));
     assert.ok(Number(inf.resourceVersion) > secretsListRv, `resourceVersion ${inf.resourceVersion} is past the list's ${secretsListRv}`);
     assert.equal(inf.counts.lists, 1);
   });

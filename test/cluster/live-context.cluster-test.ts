@@ -123,26 +123,77 @@ describe("bylaw serve with live context from a real API server", { timeout: buil
   });
 
   test("a Policy in tenant-a cannot read tenant-b's canary: each attempt is a rule error naming the refusal", async () => {
-    const d = await decide(server(), pod("tenant-a", "p", { target: "tenant-b" }));
+    const review = createReview({
+      kind: "Pod",
+      metadata: { name: "p", namespace: "tenant-a", labels: { target: "tenant-b" }, annotations: ATTEMPTS },
+      spec: { containers: [{ name: "c", image: "registry.invalid/app:1" }] },
+    });
+    const d = await decide(server(), review);
     assert.equal(d.allowed, false);
     const expected: Record<string, RegExp> = {
       "api-plain": /may not read namespace "tenant-b"/,
       "api-plain-with-default": /may not read namespace "tenant-b"/,
       "api-encoded-dots": /%2E is not allowed/,
+      "api-encoded-slash": /%2F is not allowed/,
+      "api-double-encoded": /%25 is not allowed/,
+      "api-malformed-escape": /malformed percent-escape/,
       "api-dot-segments": /dot-segments/,
-      "api-namespace-from-variable": /may not read namespace "tenant-b"/,
       "api-query": /query strings/,
-      "configmap-other-namespace": /configMap namespace "tenant-b" is different from policy namespace "tenant-a"/,
+      "api-fragment": /fragments/,
+      "api-cluster-scoped": /not namespaced/,
+      "api-namespace-from-label": /may not read namespace "tenant-b"/,
+      "configmap-namespace-from-label": /configMap namespace "tenant-b" is different from policy namespace "tenant-a"/,
     };
     for (const [rule, why] of Object.entries(expected)) {
-      const line = new RegExp(`${rule}: [^\\n]*${why.source}`);
-      assert.match(d.message, line, `rule ${rule} is an error naming the refusal; the answer was:\n${d.message}`);
+      assert.match(d.message, new RegExp(`${rule}: [^\\n]*${why.source}`), `rule ${rule} is an error naming the refusal; the answer was:\n${d.message}`);
     }
     assert.doesNotMatch(d.message, /own-namespace/, "the rule reading its own namespace passed");
     assert.ok(!d.raw.includes(CANARY), "the canary is in no response");
     assert.ok(!server().output().includes(CANARY), "the canary is in no log line");
   });
+
+  test("a namespaced Policy that visibly names another namespace is refused when the set loads; the last good set stays", async () => {
+    writeFileSync(join(policyDir, "tenant-a-literal.yaml"), LITERAL_PEEK);
+    const logged = await eventually("the reload to be rejected, in the log", 30_000, async () => {
+      const line = server().output().split("\n").find((l) => l.includes("tenant-a-literal.yaml"));
+      return line;
+    });
+    assert.match(logged, /may not read namespace \\"tenant-b\\"/);
+    assert.match(logged, /spec\.rules\[0\]\.context\[0\]\.apiCall\.urlPath/);
+    assert.equal((await server().get("/health/readiness")).status, 200, "still ready with the last good set");
+    assert.equal((await decide(server(), pod("counted", "new"))).allowed, true, "the last good set still answers");
+    rmSync(join(policyDir, "tenant-a-literal.yaml"));
+  });
 });
+
+/** Paths a tenant tries, each from an annotation (a value no load-time check can see). */
+const ATTEMPTS: Record<string, string> = {
+  plain: "/api/v1/namespaces/tenant-b/configmaps/canary",
+  "encoded-dots": "/api/v1/namespaces/tenant-a/configmaps/%2e%2e/%2e%2e/tenant-b/configmaps/canary",
+  "encoded-slash": "/api/v1/namespaces/tenant-a%2F..%2Ftenant-b/configmaps/canary",
+  "double-encoded": "/api/v1/namespaces/tenant-a/%252e%252e/tenant-b/configmaps/canary",
+  "malformed-escape": "/api/v1/namespaces/tenant-a/configmaps/%zz/../../tenant-b/configmaps/canary",
+  "dot-segments": "/api/v1/namespaces/tenant-a/../tenant-b/configmaps/canary",
+  query: "/api/v1/namespaces/tenant-a/configmaps?fieldSelector=metadata.namespace=tenant-b",
+  fragment: "/api/v1/namespaces/tenant-b/configmaps/canary#/api/v1/namespaces/tenant-a",
+  "cluster-scoped": "/api/v1/configmaps",
+};
+
+const LITERAL_PEEK = `apiVersion: kyverno.io/v1
+kind: Policy
+metadata: { name: peek-literal, namespace: tenant-a }
+spec:
+  rules:
+    - name: r
+      match:
+        any:
+          - resources: { kinds: [Pod] }
+      context:
+        - name: v
+          apiCall: { urlPath: "/api/v1/namespaces/tenant-b/configmaps/canary", jmesPath: "data.secret" }
+      validate:
+        deny: {}
+`;
 
 const ENFORCE = "validationFailureAction: Enforce\n  background: false";
 
@@ -258,13 +309,12 @@ metadata: { name: peek, namespace: tenant-a }
 spec:
   ${ENFORCE}
   rules:
-${tenantRule("api-plain", `          apiCall: { urlPath: "/api/v1/namespaces/tenant-b/configmaps/canary", jmesPath: "data.secret" }`)}
-${tenantRule("api-plain-with-default", `          apiCall: { urlPath: "/api/v1/namespaces/tenant-b/configmaps/canary", jmesPath: "data.secret", default: "" }`)}
-${tenantRule("api-encoded-dots", `          apiCall: { urlPath: "/api/v1/namespaces/tenant-a/configmaps/%2e%2e/%2e%2e/tenant-b/configmaps/canary", jmesPath: "data.secret" }`)}
-${tenantRule("api-dot-segments", `          apiCall: { urlPath: "/api/v1/namespaces/tenant-a/../tenant-b/configmaps/canary", jmesPath: "data.secret" }`)}
-${tenantRule("api-namespace-from-variable", `          apiCall: { urlPath: "/api/v1/namespaces/{{request.object.metadata.labels.target}}/configmaps/canary", jmesPath: "data.secret" }`)}
-${tenantRule("api-query", `          apiCall: { urlPath: "/api/v1/namespaces/tenant-a/configmaps?fieldSelector=metadata.namespace=tenant-b", jmesPath: "items[0].data.secret" }`)}
-${tenantRule("configmap-other-namespace", `          configMap: { name: canary, namespace: tenant-b }`)}
+${Object.keys(ATTEMPTS)
+  .map((k) => tenantRule(`api-${k}`, `          apiCall: { urlPath: "{{ request.object.metadata.annotations.\\"${k}\\" }}", jmesPath: "data.secret" }`))
+  .join("\n")}
+${tenantRule("api-plain-with-default", `          apiCall: { urlPath: "{{ request.object.metadata.annotations.plain }}", jmesPath: "data.secret", default: "" }`)}
+${tenantRule("api-namespace-from-label", `          apiCall: { urlPath: "/api/v1/namespaces/{{request.object.metadata.labels.target}}/configmaps/canary", jmesPath: "data.secret" }`)}
+${tenantRule("configmap-namespace-from-label", `          configMap: { name: canary, namespace: "{{request.object.metadata.labels.target}}" }`)}
     - name: own-namespace
       match:
         any:

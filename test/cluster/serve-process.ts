@@ -59,7 +59,7 @@ export async function startServe(args: readonly string[]): Promise<ServeProcess>
 let uid = 0;
 
 /** An AdmissionReview of a CREATE of `object` (a Pod or a ConfigMap, core/v1). */
-export function createReview(object: { kind: string; metadata: { name: string; namespace: string; labels?: Record<string, string> } } & Record<string, unknown>, user = { username: "tester", groups: ["system:authenticated"] }): unknown {
+export function createReview(object: { kind: string; metadata: { name: string; namespace: string; labels?: Record<string, string>; annotations?: Record<string, string> } } & Record<string, unknown>, user = { username: "tester", groups: ["system:authenticated"] }): unknown {
   const resource = { group: "", version: "v1", resource: `${object.kind.toLowerCase()}s` };
   const kind = { group: "", version: "v1", kind: object.kind };
   return {

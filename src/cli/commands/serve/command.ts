@@ -17,6 +17,8 @@ import { startServers } from "./start-servers.js";
 import { resolveTls } from "./tls-setup.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
 import { setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
+import { tenantProblems } from "../../../kube/tenant-problems.js";
+import type { JsonValue } from "../../../engine/api/json.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 
 export { SERVE_HELP };
@@ -95,7 +97,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     engine,
     ...(values["cluster-facts"] !== undefined ? { clusterFile: values["cluster-facts"] } : {}),
     allowEmpty: values["allow-empty-policies"] === true,
-    checkPolicy: (policy) => timeoutProblems(policy, groups),
+    // Tenant rules visible before substitution make the set invalid; the rest is checked at run time.
+    checkPolicy: (policy) => [...timeoutProblems(policy, groups), ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace)],
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
   });
   const registry = new Registry();
