@@ -1,4 +1,5 @@
 import tseslint from "typescript-eslint";
+import { bylawPlugin } from "./tools/eslint/engine-front-door.js";
 
 export default tseslint.config(
   { ignores: ["dist/", ".out/", "node_modules/"] },
@@ -28,5 +29,26 @@ export default tseslint.config(
         { object: "Math", property: "random", message: "use the Random port" },
       ],
     },
+  },
+  {
+    // Outside src/engine, the engine is imported only through src/engine/index.ts; tests and
+    // benchmarks too, since they use the engine as its callers do.
+    files: ["src/**/*.ts", "test/**/*.ts", "bench/**/*.ts"],
+    ignores: [
+      "src/engine/**",
+      // Helpers of the engine's own unit tests (imported only by tests under src/engine): they
+      // fake or drive engine internals (JMESPath function tables, the strategic-merge core, the
+      // generate core's inputs), which the front door rightly does not export.
+      "test/support/fake-function-context.ts",
+      "test/support/fake-jmespath.ts",
+      "test/support/function-table.ts",
+      "test/support/generate-inputs.ts",
+      "test/support/strategic-merge-cases.ts",
+      // Micro-benchmarks that time the engine's performance twins against each other (issue 15
+      // item 6, branch twins): they call the internal paths themselves.
+      "bench/twins*.ts",
+    ],
+    plugins: { bylaw: bylawPlugin },
+    rules: { "bylaw/engine-front-door": "error" },
   },
 );

@@ -11,10 +11,9 @@ import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import type { JsonObject } from "../src/engine/api/json.js";
-import { createEngine } from "../src/engine/engine.js";
+import { createEngine, type JsonObject } from "../src/engine/index.js";
 import { cryptoRandom, nodeHasher, systemClock } from "../src/platform/node-ports.js";
-import { offlineContextSources, offlineHosts } from "../src/cli/offline/offline-context.js";
+import { offlineContextSources, offlineHosts } from "../src/platform/offline-context.js";
 import { selfSignedCertificate } from "../src/server/tls/self-signed.js";
 
 const PORT = 21443;

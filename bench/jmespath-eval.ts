@@ -2,8 +2,8 @@
  * µs per JMESPath evaluation over a representative set of Kyverno expressions: cold (parse every
  * time, as an engine without compile-once would) and from compiled, cached ASTs.
  */
-import type { JsonObject } from "../src/engine/api/json.js";
-import { offlineEngine } from "../src/cli/offline/offline-engine.js";
+import type { JsonObject } from "../src/engine/index.js";
+import { createOfflineEngine } from "../src/library/offline-engine.js";
 
 const EXPRESSIONS = [
   "request.object.metadata.name",
@@ -37,7 +37,7 @@ function context(): JsonObject {
 }
 
 export function benchJmesPath(): void {
-  const engine = offlineEngine();
+  const engine = createOfflineEngine();
   const jp = engine.env.jmespath;
   const fnctx = { ports: engine.env.ports };
   const data = context();

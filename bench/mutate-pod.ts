@@ -4,13 +4,8 @@
  * between the Pod as sent and as mutated: what the admission webhook returns.
  */
 import { pathToFileURL } from "node:url";
-import type { JsonObject, JsonValue } from "../src/engine/api/json.js";
-import type { Resource } from "../src/engine/api/resource.js";
-import type { Engine } from "../src/engine/engine.js";
-import { createJsonPatch } from "../src/engine/mutate/json-patch/index.js";
-import type { EngineRequest } from "../src/engine/pipeline/types.js";
-import type { CompiledPolicy } from "../src/engine/policy/compiled-policy.js";
-import { offlineEngine } from "../src/cli/offline/offline-engine.js";
+import { type CompiledPolicy, createJsonPatch, type Engine, type EngineRequest, type JsonObject, type JsonValue, type Resource } from "../src/engine/index.js";
+import { createOfflineEngine } from "../src/library/offline-engine.js";
 
 const WARMUP = 200;
 /** Each timed loop runs at least this long. */
@@ -170,7 +165,7 @@ function timeAtLeast(body: () => void): { iterations: number; ns: bigint } {
 const micros = (ns: bigint, n: number): string => (Number(ns) / 1000 / n).toFixed(1);
 
 export function benchMutatePod(): void {
-  const engine = offlineEngine();
+  const engine = createOfflineEngine();
   const policies = compileAll(engine);
   const original = pod();
   assertEveryPolicyMutates(engine, policies, original);

@@ -4,7 +4,7 @@
  * style kept) and feeds the nodes to the ValueBuilder that the js-yaml front end also uses.
  */
 import { isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
-import type { JsonValue } from "../src/engine/api/json.js";
+import type { JsonValue } from "../src/engine/index.js";
 import { splitDocuments } from "../src/platform/yaml/split-documents.js";
 import { DEFAULT_LIMITS } from "../src/platform/yaml/types.js";
 import { ValueBuilder } from "../src/platform/yaml/value-builder.js";

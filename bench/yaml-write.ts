@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { stringify } from "yaml";
-import type { JsonValue } from "../src/engine/api/json.js";
+import type { JsonValue } from "../src/engine/index.js";
 import { parseDocuments, writeYaml } from "../src/platform/yaml/index.js";
 import { findCorpusDir, readCorpus } from "./yaml-corpus.js";
 

@@ -1,21 +1,52 @@
 /**
- * Bylaw's library API: the engine, for checking manifests from your own TypeScript.
- * `createOfflineEngine()` wires it with the system clock, crypto hashing and no cluster access;
- * `createEngine(ports)` takes your own ports.
+ * Bylaw's library API: Kyverno policies checked from your own TypeScript, without the CLI.
+ * `createBylaw({ policies })` compiles policies (objects or YAML text) and checks resources against
+ * them: rule results, the patched resource and generated resources come back.
+ * `createOfflineEngine()` is the engine with Node's clock, crypto hashing and no cluster access;
+ * `createEngine(ports)` takes your own ports. Every type here is the engine's or the library's.
  */
-export { createEngine, type Engine } from "./engine/engine.js";
-export { offlineEngine as createOfflineEngine } from "./cli/offline/offline-engine.js";
-export type { EngineRequest, PolicyResponse, EngineEnv } from "./engine/pipeline/types.js";
-export type { CompiledPolicy, CompiledRule } from "./engine/policy/compiled-policy.js";
-export type { CompileOutcome } from "./engine/policy/compile-policy.js";
-export type { PolicyProblem } from "./engine/policy/problem.js";
-export type { RuleResult, RuleStatus } from "./engine/api/rule-result.js";
-export type { JsonValue, JsonObject } from "./engine/api/json.js";
-export type { Resource, Operation, RequestUserInfo } from "./engine/api/resource.js";
-export type { PolicyDocument, Rule } from "./engine/api/policy.js";
-export type { EnginePorts, ContextSources, Clock, Random, Hasher, HostResolver } from "./engine/ports.js";
-export { parseDocuments } from "./platform/yaml/index.js";
+export {
+  createBylaw,
+  createOfflineEngine,
+  type Bylaw,
+  type BylawOptions,
+  type BylawOutcome,
+  type CheckOptions,
+  type MockedApiCall,
+  type OfflineContextOptions,
+  type PolicyInput,
+  type PolicyRuleResult,
+  type ResourceReport,
+} from "./library/index.js";
+export {
+  createEngine,
+  type Clock,
+  type CompiledPolicy,
+  type CompiledRule,
+  type CompileOutcome,
+  type ContextSources,
+  type Engine,
+  type EngineEnv,
+  type EnginePorts,
+  type EngineRequest,
+  type ExistingResources,
+  type GeneratedResource,
+  type Hasher,
+  type HostResolver,
+  type JsonObject,
+  type JsonPatchOp,
+  type JsonValue,
+  type MutationResult,
+  type Operation,
+  type PolicyDocument,
+  type PolicyProblem,
+  type PolicyResponse,
+  type Random,
+  type RequestUserInfo,
+  type Resource,
+  type Rule,
+  type RuleResult,
+  type RuleStatus,
+} from "./engine/index.js";
+export { parseDocuments, type LoadedDocument } from "./platform/yaml/index.js";
 export { loadPaths } from "./platform/files/index.js";
-export type { MutationResult } from "./engine/pipeline/mutate-request.js";
-export type { JsonPatchOp } from "./engine/mutate/json-patch/index.js";
-export type { ExistingResources, GeneratedResource } from "./engine/generate/index.js";

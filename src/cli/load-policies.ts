@@ -1,93 +1,14 @@
 /**
- * Load policy documents from files/directories and compile them. Every document of a policy path
- * must be something Bylaw can account for; anything else is an error (the command exits 2) naming
- * the file, the document (from 1) and the field path, and the other documents still load:
- * - a YAML syntax error, an invalid policy (unknown fields, bad values, deprecated fields Kyverno
- *   rejects), or a document that is not a policy (a Pod, a kustomization.yaml) is an error;
- * - a kyverno.io PolicyException is honoured, as if given with `-e` (Kyverno's CLI loader accepts
- *   exceptions in policy paths too);
- * - a policy kind Bylaw does not run yet (ValidatingPolicy, ValidatingAdmissionPolicy, …) compiles
- *   to a policy whose results are `error` for every resource (engine policy/unsupported-kind.ts).
+ * Load policy documents from files and directories (or standard input) and compile them; what a
+ * policy path may hold, and how each problem is reported, is library/compile-documents.ts.
  */
-import { isObject } from "../engine/api/json.js";
-import type { Engine } from "../engine/engine.js";
-import type { CompiledException } from "../engine/exceptions/index.js";
-import { isPolicyExceptionDocument } from "../engine/exceptions/index.js";
-import { policyKindOf } from "../engine/policy/parse-policy.js";
-import type { CompiledPolicy } from "../engine/policy/compiled-policy.js";
+import type { Engine } from "../engine/index.js";
+import { compileDocuments, type LoadedPolicies } from "../library/compile-documents.js";
 import { loadPaths } from "../platform/files/index.js";
-import type { LoadedDocument } from "../platform/yaml/index.js";
-import { compileExceptionDocuments } from "./load-exceptions.js";
 
-export interface LoadedPolicies {
-  readonly compiled: CompiledPolicy[];
-  /** PolicyExceptions found among the policies. */
-  readonly exceptions: CompiledException[];
-  /** policy name → why it is invalid */
-  readonly invalid: Map<string, string>;
-  /** What makes the run fail (exit 2): YAML errors, invalid policies, non-policy documents; each names file, document and field. */
-  readonly errors: string[];
-  /** What the user should know but does not fail the run: deprecations, kinds not supported yet. */
-  readonly warnings: string[];
-  /** Missing paths: nothing could be read. */
-  readonly fatal: string[];
-}
+export type { LoadedPolicies } from "../library/compile-documents.js";
 
 export async function loadPolicies(paths: readonly string[], engine: Engine, stdin?: () => Promise<string>): Promise<LoadedPolicies> {
   const docs = await loadPaths([...paths], stdin ? { stdin } : {});
   return compileDocuments(docs, engine);
-}
-
-export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine): LoadedPolicies {
-  const out: LoadedPolicies = { compiled: [], exceptions: [], invalid: new Map(), errors: [], warnings: [], fatal: [] };
-  for (const item of docs.flatMap(listItems)) {
-    const d = item.doc;
-    const where = `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}${item.of}`;
-    if (d.error !== undefined) {
-      if (/no such file|not found|ENOENT/i.test(d.error)) out.fatal.push(d.error);
-      else out.errors.push(d.error);
-      continue;
-    }
-    if (d.value === undefined) continue;
-    if (isPolicyExceptionDocument(d.value) === "kyverno") {
-      const loaded = compileExceptionDocuments([d]);
-      out.exceptions.push(...loaded.exceptions);
-      out.errors.push(...loaded.errors);
-      out.warnings.push(...loaded.warnings);
-      continue;
-    }
-    const kind = policyKindOf(d.value);
-    if (kind.kind === "not-a-policy") {
-      out.errors.push(`${where}: not a policy: ${kind.reason}; a policy path may hold only policies (and PolicyExceptions): move it out`);
-      continue;
-    }
-    const result = engine.compile(d.value);
-    if (!result.ok) {
-      const name = nameOf(d.value);
-      const text = result.problems.filter((p) => p.severity === "error").map((p) => (p.path === "" ? p.message : `${p.path}: ${p.message}`)).join("; ");
-      out.invalid.set(name, text);
-      out.errors.push(`${where}: invalid policy ${name}: ${text}`);
-      continue;
-    }
-    if (kind.kind === "other-policy") {
-      out.warnings.push(`${where}: ${result.policy.name}: ${kind.name} policies are not supported by Bylaw yet; every resource gets an error result for it`);
-    }
-    for (const w of result.policy.warnings) {
-      if (w.severity === "warning") out.warnings.push(`${where}: ${result.policy.name}: ${w.path}: ${w.message}`);
-    }
-    out.compiled.push(result.policy);
-  }
-  return out;
-}
-
-/** A `kind: List` (as `kubectl get -o yaml` prints, and Kyverno's loader reads) stands for its items. */
-function listItems(d: LoadedDocument): { doc: LoadedDocument; of: string }[] {
-  const v = d.value;
-  if (!isObject(v) || v["kind"] !== "List" || !Array.isArray(v["items"])) return [{ doc: d, of: "" }];
-  return v["items"].map((value, i) => ({ doc: { ...d, value }, of: `, List item ${i + 1}` }));
-}
-
-function nameOf(doc: unknown): string {
-  const md = (doc as { metadata?: { name?: unknown } }).metadata;
-  return typeof md?.name === "string" ? md.name : "(unnamed)";
 }

@@ -6,7 +6,7 @@
  * read from the path's structure (`/api/v1/namespaces/<ns>/…`, `/apis/<g>/<v>/namespaces/<ns>/…`),
  * never by matching the string, and the path sent is rebuilt from exactly the checked segments.
  */
-import { err, ok, type Result } from "../engine/api/result.js";
+import { err, ok, type Result } from "../engine/index.js";
 
 /** A resource path: a collection (`name` absent) or one object, possibly a subresource. */
 export interface ResourcePath {

@@ -3,7 +3,7 @@
  * the same way): attempt n waits a random time in [base·2^n / 2, base·2^n], capped at `maxMs`.
  * Randomness is injected, so tests pin the delays.
  */
-import type { Random } from "../engine/ports.js";
+import type { Random } from "../engine/index.js";
 
 export interface BackoffOptions {
   readonly baseMs: number;

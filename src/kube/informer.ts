@@ -10,7 +10,7 @@
  *   unhealthy with the reason, so rules that read it are errors.
  * Clock and randomness are injected (`sleep`, `random`).
  */
-import type { Random } from "../engine/ports.js";
+import type { Random } from "../engine/index.js";
 import { Backoff } from "./backoff.js";
 import { CacheBudget, mib } from "./cache-budget.js";
 import { KubeError, type KubeClient, type WatchStream } from "./kube-client.js";

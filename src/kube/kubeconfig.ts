@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { parse } from "yaml";
-import { err, ok, type Result } from "../engine/api/result.js";
+import { err, ok, type Result } from "../engine/index.js";
 import type { KubeConnection } from "./types.js";
 
 type Named = { name?: unknown; cluster?: unknown; user?: unknown; context?: unknown };

@@ -4,8 +4,7 @@
  * labels; ConfigMaps when a policy has a configMap entry; each resource an apiCall path names) or,
  * for a path only known at run time, on first use. Ready once every cache started has synced.
  */
-import type { JsonValue } from "../engine/api/json.js";
-import type { Random } from "../engine/ports.js";
+import type { JsonValue, Random } from "../engine/index.js";
 import { parseApiPath } from "./api-path.js";
 import { Informer } from "./informer.js";
 import type { KubeClient } from "./kube-client.js";

@@ -12,9 +12,7 @@
  * never replaces (ports.ts CONTEXT_ERRORS_WITHOUT_DEFAULT); a call that failed (not found) takes
  * the default, as in Kyverno.
  */
-import type { JsonObject, JsonValue } from "../engine/api/json.js";
-import { err, ok, type Result } from "../engine/api/result.js";
-import type { ApiCallRequest, ContextCaller, ContextSources } from "../engine/ports.js";
+import { type JsonObject, type JsonValue, err, ok, type Result, type ApiCallRequest, type ContextCaller, type ContextSources } from "../engine/index.js";
 import { checkApiCall, checkConfigMapNamespace } from "./api-path.js";
 import { CONFIGMAPS, type LiveCluster } from "./live-cluster.js";
 import type { Informer } from "./informer.js";

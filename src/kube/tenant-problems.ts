@@ -5,8 +5,7 @@
  * globalReference is invalid, with the field named. What depends on variables is checked again at
  * run time (live-context.ts), after substitution.
  */
-import type { JsonValue } from "../engine/api/json.js";
-import { problem, type PolicyProblem } from "../engine/policy/problem.js";
+import { type JsonValue, problem, type PolicyProblem } from "../engine/index.js";
 import { checkApiCall, checkConfigMapNamespace, parseApiPath } from "./api-path.js";
 
 const VARIABLE = /\{\{[^}]*\}\}/g;

@@ -1,5 +1,5 @@
 /** Shapes shared by the Kubernetes client, its configuration and the informers. */
-import type { JsonObject } from "../engine/api/json.js";
+import type { JsonObject } from "../engine/index.js";
 
 /** How to reach and authenticate to one API server. */
 export interface KubeConnection {

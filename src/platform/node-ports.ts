@@ -1,6 +1,6 @@
 /** Node implementations of the engine's non-cluster ports: clock, randomness, hashing. */
 import { createHash, randomInt } from "node:crypto";
-import type { Clock, Hasher, Random } from "../engine/ports.js";
+import type { Clock, Hasher, Random } from "../engine/index.js";
 
 export const systemClock: Clock = { nowMillis: () => Date.now() };
 

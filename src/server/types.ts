@@ -3,14 +3,7 @@
  * facts the request does not carry) and what they report to (metrics, logs). Each piece is passed
  * in; nothing here is global.
  */
-import type { CompiledException } from "../engine/exceptions/index.js";
-import type { AdmissionPlans } from "./admission/plans.js";
-import type { ReviewRunner } from "./worker/review-runner.js";
-import type { Operation, RequestUserInfo } from "../engine/api/resource.js";
-import type { Engine } from "../engine/engine.js";
-import type { CompiledPolicy } from "../engine/policy/compiled-policy.js";
-import type { PolicyResponse } from "../engine/pipeline/types.js";
-import type { PolicyProblem } from "../engine/policy/problem.js";
+import type { CompiledException, CompiledPolicy, Operation, PolicyProblem, PolicyResponse, RequestUserInfo } from "../engine/index.js";
 
 /** One immutable, loaded set of policies; a reload swaps the whole snapshot at once. */
 export interface PolicySnapshot {
@@ -86,27 +79,4 @@ export interface AdmissionRecorder {
    * Called once per policy and review, with the engine's response as it is: no event is made per rule.
    */
   policyResults(review: ReviewFacts, response: PolicyResponse, ruleType: ResultRuleType, secondsEach: number): void;
-}
-
-/** Everything a pure admission handler needs. */
-export interface AdmissionDeps {
-  readonly engine: Engine;
-  readonly policies: () => PolicySnapshot;
-  readonly cluster: ClusterFacts;
-  readonly recorder: AdmissionRecorder;
-  /** Monotonic clock in seconds (performance.now()/1000 in production; a fake in tests). */
-  readonly now: () => number;
-  /** Seconds a review may take before the handler answers per failurePolicy (below the webhook timeout). */
-  readonly deadlineSeconds: number;
-  /** Kyverno's `--exceptionNamespace`: when set, only PolicyExceptions in these namespaces are honoured. */
-  readonly exceptionNamespaces?: readonly string[];
-  /** Per-snapshot plans of which policies each webhook evaluates; without it they are worked out per review. */
-  readonly plans?: AdmissionPlans;
-  /**
-   * Work a review of a batch may do inline before it leaves the batch, in checks of 1,024 units
-   * (foreach elements, list items, containers, 64 JMESPath steps); default 32 (admission/deadline.ts).
-   */
-  readonly inlineChecks?: number;
-  /** Where reviews that left their batch finish: the worker pool; default this thread, after the batch. */
-  readonly runner?: ReviewRunner;
 }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join, posix } from "node:path";
 import { describe, test } from "node:test";
-import { checkCommon, containerPort, podOf, RBAC_KINDS, SYSTEM_NAMESPACES } from "./manifest-checks.js";
+import { checkCommon, containerPort, podOf, SYSTEM_NAMESPACES } from "./manifest-checks.js";
 import { at, byKind, flag, kubectlMissing, list, one, render, repoRoot, selects } from "./render.js";
 
 const SKIP = kubectlMissing();
@@ -137,11 +137,14 @@ describe("deploy/base", { skip: SKIP ?? false }, () => {
     assert.deepEqual(at(policy, "rules", 0, "resources"), ["clusterpolicies", "policies"]);
   });
 
-  test("least privilege: no API access at all (no RBAC, no token)", () => {
+  test("the admission pods run as the bylaw ServiceAccount with its token; the certificate Secret is shipped empty", () => {
     const { pod } = podOf(manifests);
-    for (const kind of RBAC_KINDS) assert.deepEqual(byKind(manifests, kind), [], `Bylaw reads files only; no ${kind}`);
-    assert.equal(at(one(manifests, "ServiceAccount", "bylaw"), "automountServiceAccountToken"), false);
     assert.equal(at(pod, "serviceAccountName"), "bylaw");
-    assert.equal(at(pod, "automountServiceAccountToken"), false);
+    assert.equal(at(pod, "automountServiceAccountToken"), true, "the pods call the API with their own token");
+    for (const sa of byKind(manifests, "ServiceAccount")) assert.equal(at(sa, "automountServiceAccountToken"), false, "no other pod in the namespace gets a token by default");
+    const secret = one(manifests, "Secret", "bylaw-tls");
+    assert.equal(at(secret, "data"), undefined, "applying again never overwrites the certificate");
+    assert.equal(at(secret, "stringData"), undefined);
+    assert.equal(at(secret, "type"), undefined, "an existing kubernetes.io/tls Secret keeps its type");
   });
 });

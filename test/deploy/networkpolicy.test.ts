@@ -1,7 +1,7 @@
 /**
  * deploy/components/networkpolicy: only the API server reaches the webhook port and only
- * Prometheus the metrics port; no rule is open to every source, and there is no egress. The
- * component alone carries a placeholder that is not a CIDR, so it cannot be applied unset.
+ * Prometheus the metrics port; no rule is open to every source, and the only egress is to the API
+ * server. The component alone carries a placeholder that is not a CIDR, so it cannot be applied unset.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -18,7 +18,7 @@ function rules(policy: Manifest, port: number): unknown[] {
 }
 
 describe("deploy/components/networkpolicy", { skip: SKIP ?? false }, () => {
-  test("in the example overlay: 9443 from the API server's CIDR only, 8000 from Prometheus only, no open rule, no egress", () => {
+  test("in the example overlay: 9443 from the API server's CIDR only, 8000 from Prometheus only, no open rule, egress to the API server only", () => {
     const policy = one(render(join(root, "deploy", "overlays", "example")), "NetworkPolicy", "bylaw");
     const ingress = list(at(policy, "spec", "ingress"));
     assert.ok(ingress.every((r) => list(at(r, "from")).length > 0), "every ingress rule names its sources");
@@ -29,7 +29,7 @@ describe("deploy/components/networkpolicy", { skip: SKIP ?? false }, () => {
       { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } }, podSelector: { matchLabels: { "app.kubernetes.io/name": "prometheus" } } },
       { ipBlock: { cidr: "192.0.2.10/32" } },
     ]);
-    assert.deepEqual(at(policy, "spec", "egress"), []);
+    assert.deepEqual(at(policy, "spec", "egress"), [{ to: [{ ipBlock: { cidr: "192.0.2.0/28" } }], ports: [{ port: 443, protocol: "TCP" }, { port: 6443, protocol: "TCP" }] }]);
   });
 
   test("without an overlay's CIDR, the webhook rule keeps a placeholder that is not a CIDR", () => {
@@ -48,6 +48,7 @@ describe("deploy/components/networkpolicy", { skip: SKIP ?? false }, () => {
       const cidr = at(rules(policy, 9443)[0], "from", 0, "ipBlock", "cidr");
       assert.equal(cidr, "API_SERVER_CIDR_PLACEHOLDER");
       assert.doesNotMatch(String(cidr), /^[0-9a-f.:]+\/\d+$/);
+      assert.equal(at(policy, "spec", "egress", 0, "to", 0, "ipBlock", "cidr"), "API_SERVER_CIDR_PLACEHOLDER");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,11 +4,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { createEngine } from "../../src/engine/engine.js";
+import { createEngine } from "../../src/engine/index.js";
 import { parseDocuments } from "../../src/platform/yaml/index.js";
 import { parseClusterFacts } from "../../src/server/policy-source/index.js";
 import { fakePorts } from "../support/fake-ports.js";
-import { checkCommon, containerPort, podOf } from "./manifest-checks.js";
+import { checkCommon, containerPort, podOf, RBAC_KINDS } from "./manifest-checks.js";
 import { at, byKind, kubectlMissing, list, one, render, repoRoot, selects } from "./render.js";
 
 const SKIP = kubectlMissing();
@@ -17,9 +17,10 @@ const root = repoRoot();
 describe("deploy/overlays/example", { skip: SKIP ?? false }, () => {
   const manifests = SKIP === undefined ? render(join(root, "deploy", "overlays", "example")) : [];
 
-  test("keeps the base's namespace rules and adds no RBAC", () => {
+  test("keeps the base's namespace rules and its RBAC unchanged", () => {
     checkCommon(manifests);
-    for (const kind of ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"]) assert.deepEqual(byKind(manifests, kind), []);
+    const base = render(join(root, "deploy", "base"));
+    for (const kind of RBAC_KINDS) assert.deepEqual(byKind(manifests, kind), byKind(base, kind), kind);
     assert.equal(at(podOf(manifests).deployment, "spec", "replicas"), 3);
   });
 
@@ -49,12 +50,12 @@ describe("deploy/overlays/example", { skip: SKIP ?? false }, () => {
     assert.equal(typeof at(port, "nodePort"), "number");
   });
 
-  test("the NetworkPolicy admits the webhook and metrics ports only, and no egress", () => {
+  test("the NetworkPolicy admits the webhook and metrics ports only, and lets out only calls to the API server", () => {
     const { labels } = podOf(manifests);
     const policy = one(manifests, "NetworkPolicy", "bylaw");
     assert.ok(selects(at(policy, "spec", "podSelector", "matchLabels"), labels));
     assert.deepEqual(at(policy, "spec", "policyTypes"), ["Ingress", "Egress"]);
-    assert.deepEqual(at(policy, "spec", "egress"), []);
+    assert.deepEqual(list(at(policy, "spec", "egress")).flatMap((rule) => list(at(rule, "ports")).map((p) => at(p, "port"))), [443, 6443]);
     const ports = list(at(policy, "spec", "ingress")).flatMap((rule) => list(at(rule, "ports")).map((p) => at(p, "port")));
     assert.deepEqual([...new Set(ports)].sort(), [8000, 9443]);
     const cidrs = list(at(policy, "spec", "ingress")).flatMap((rule) => list(at(rule, "from")).map((f) => at(f, "ipBlock", "cidr")));

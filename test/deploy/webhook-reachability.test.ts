@@ -12,10 +12,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, describe, test } from "node:test";
 import { parse } from "yaml";
-import { createEngine } from "../../src/engine/engine.js";
-import type { JsonObject } from "../../src/engine/api/json.js";
-import { hasValidateRules, type CompiledPolicy } from "../../src/engine/policy/compiled-policy.js";
-import { isMutateExisting } from "../../src/engine/pipeline/mutate-policy.js";
+import { type CompiledPolicy, createEngine, hasValidateRules, isMutateExisting, type JsonObject } from "../../src/engine/index.js";
 import { parseDocuments, type LoadedDocument } from "../../src/platform/yaml/index.js";
 import { compilePolicySet, describeProblem } from "../../src/server/policy-source/compile-policy-set.js";
 import { appliesAtAdmission, failurePolicyOf, servedBy } from "../../src/server/admission/policy-traits.js";
@@ -40,11 +37,12 @@ function probe(name: string, failurePolicy: string, body: JsonObject): JsonObjec
   return { apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name }, spec: { validationFailureAction: "Enforce", webhookConfiguration: { failurePolicy }, rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, ...body }] } };
 }
 
-/** Every folder under deploy/ with a kustomization.yaml, and whether it is a Component. */
+/** Every folder under deploy/ with a kustomization.yaml, and whether it is a Component; not deploy/crds (no webhooks or policies; test/deploy/crds.test.ts). */
 function kustomizations(dir: string): { dir: string; component: boolean }[] {
   const out: { dir: string; component: boolean }[] = [];
   for (const entry of readdirSync(dir).sort()) {
     const path = join(dir, entry);
+    if (path === join(root, "deploy", "crds")) continue;
     if (statSync(path).isDirectory()) out.push(...kustomizations(path));
     else if (entry === "kustomization.yaml") out.push({ dir, component: (parse(readFileSync(path, "utf8")) as { kind?: string } | null)?.kind === "Component" });
   }

@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isObject, type JsonObject } from "../../src/engine/api/json.js";
+import { isObject, type JsonObject } from "../../src/engine/index.js";
 import { allowNoKubectl, kubectlAvailable, noKubectlMessage, readWithKubectl } from "../support/kubectl-reader.js";
 import { tempTree } from "../support/temp-dir.js";
 import { readKubernetes } from "../support/yaml-readers.js";

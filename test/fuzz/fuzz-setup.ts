@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import type { JsonObject } from "../../src/engine/api/json.js";
+import type { JsonObject } from "../../src/engine/index.js";
 import { admissionBatchRoutes, admissionRoutes } from "../../src/cli/commands/serve/start-servers.js";
 import { fakeDeps } from "../../src/server/admission/test-support.js";
 import type { Routes } from "./check-answer.js";

@@ -6,10 +6,11 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { npm, packageRoot } from "../support/npm-pack.js";
+import { readmeExample } from "../support/readme-example.js";
 
 const root = packageRoot();
 const project = mkdtempSync(join(tmpdir(), "bylaw-packed-"));
@@ -68,15 +69,16 @@ describe("an install from the packed tarball", () => {
     assert.equal(r.status, 0, r.stdout + r.stderr);
   });
 
-  test("the library imports by package name and runs a policy", (t) => {
+  test("the library imports by package name and runs the README's example", (t) => {
     if (why !== undefined) return t.skip(why);
-    const script = `
-      const bylaw = await import("bylaw");
-      const names = Object.keys(bylaw).sort().join(",");
-      if (typeof bylaw.createEngine !== "function" || typeof bylaw.parseDocuments !== "function") throw new Error("missing exports: " + names);
-      console.log(names);`;
-    const r = node(["--input-type=module", "-e", script]);
+    const names = node(["--input-type=module", "-e", 'const bylaw = await import("bylaw"); console.log(Object.keys(bylaw).sort().join(","));']);
+    assert.equal(names.status, 0, names.stderr);
+    assert.deepEqual(names.stdout.trim().split(","), ["createBylaw", "createEngine", "createOfflineEngine", "loadPaths", "parseDocuments"]);
+    const example = readmeExample(root, "library");
+    const file = join(project, "example.mjs");
+    writeFileSync(file, example.javascript);
+    const r = node([file]);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /createEngine/);
+    assert.equal(r.stdout.trimEnd(), example.output);
   });
 });

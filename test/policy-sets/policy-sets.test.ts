@@ -10,8 +10,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { parse, parseAllDocuments } from "yaml";
-import type { JsonValue } from "../../src/engine/api/json.js";
-import { createEngine } from "../../src/engine/engine.js";
+import { createEngine, type JsonValue } from "../../src/engine/index.js";
 import { at, kubectlMissing, list, one, render, repoRoot } from "../deploy/render.js";
 import { fakePorts } from "../support/fake-ports.js";
 

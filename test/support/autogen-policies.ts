@@ -1,5 +1,5 @@
 /** Builders shared by the autogen tests. */
-import type { PolicyDocument } from "../../src/engine/api/policy.js";
+import type { PolicyDocument } from "../../src/engine/index.js";
 
 export const TEMPLATE_KINDS = [
   "apps/v1/DaemonSet",

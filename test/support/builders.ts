@@ -1,5 +1,5 @@
 /** Small builders for policies and resources in tests. */
-import type { JsonObject, JsonValue } from "../../src/engine/api/json.js";
+import type { JsonObject, JsonValue } from "../../src/engine/index.js";
 
 export function clusterPolicy(name: string, rules: JsonObject[], spec: JsonObject = {}, annotations?: Record<string, string>): JsonObject {
   return {

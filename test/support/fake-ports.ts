@@ -1,8 +1,6 @@
 /** Deterministic ports for tests: a fixed clock, a counter "random", and a table of context answers. */
 import { createHash } from "node:crypto";
-import type { JsonValue } from "../../src/engine/api/json.js";
-import { err, ok } from "../../src/engine/api/result.js";
-import type { ContextSources, EnginePorts } from "../../src/engine/ports.js";
+import { type ContextSources, type EnginePorts, err, type JsonValue, ok } from "../../src/engine/index.js";
 
 export interface FakeContext {
   readonly configMaps?: Readonly<Record<string, JsonValue>>;

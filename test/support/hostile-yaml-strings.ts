@@ -4,7 +4,7 @@
  * unicode, very long lines and multi-line text; plus a seeded set built from the pieces such
  * strings are made of. Lone surrogates are left out: no UTF-8 file can hold one.
  */
-import type { JsonObject } from "../../src/engine/api/json.js";
+import type { JsonObject } from "../../src/engine/index.js";
 import { seededRandom } from "./seeded-random.js";
 
 const WORDS = ["y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf"];

@@ -11,7 +11,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isObject, type JsonObject } from "../../src/engine/api/json.js";
+import { isObject, type JsonObject } from "../../src/engine/index.js";
 
 /** The kubectl on PATH, or why there is none. */
 export async function kubectlAvailable(): Promise<{ ok: true; version: string } | { ok: false; why: string }> {

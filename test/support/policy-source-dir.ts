@@ -1,5 +1,5 @@
 /** Helpers for the policy source tests: policy YAML text, waiting for events, leak checks. */
-import { createEngine } from "../../src/engine/engine.js";
+import { createEngine } from "../../src/engine/index.js";
 import { fakePorts } from "./fake-ports.js";
 import type { PolicySourceEvent } from "../../src/server/types.js";
 import { directoryPolicySource } from "../../src/server/policy-source/directory-policy-source.js";

@@ -8,7 +8,7 @@
  * - `readWithKubectl`: the real kubectl binary (see kubectl-reader.ts).
  */
 import { parseAllDocuments } from "yaml";
-import type { JsonValue } from "../../src/engine/api/json.js";
+import type { JsonValue } from "../../src/engine/index.js";
 import { parseDocuments } from "../../src/platform/yaml/index.js";
 
 export type Reader = (text: string) => JsonValue[];

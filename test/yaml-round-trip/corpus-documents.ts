@@ -6,9 +6,7 @@
  * mutate-existing targets, generated resources).
  */
 import { dirname, join, relative, resolve } from "node:path";
-import type { JsonObject, JsonValue } from "../../src/engine/api/json.js";
-import type { Engine } from "../../src/engine/engine.js";
-import type { PolicyResponse } from "../../src/engine/pipeline/types.js";
+import type { Engine, JsonObject, JsonValue, PolicyResponse } from "../../src/engine/index.js";
 import { offlineEngine } from "../../src/cli/offline/offline-engine.js";
 import { runSuite } from "../../src/cli/test-suite/run-suite.js";
 import { parseTestFile, type TestSpec } from "../../src/cli/test-suite/test-file.js";

@@ -12,7 +12,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { JsonObject } from "../../src/engine/api/json.js";
+import type { JsonObject } from "../../src/engine/index.js";
 import { writeYaml, writeYamlStream } from "../../src/platform/yaml/index.js";
 import { fixedHostileStrings, hostileObjects, seededHostileStrings } from "../support/hostile-yaml-strings.js";
 import { allowNoKubectl, asKubectlCreates, kubectlAvailable, noKubectlMessage, readWithKubectl, type Kind } from "../support/kubectl-reader.js";

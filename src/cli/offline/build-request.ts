@@ -3,10 +3,7 @@
  * globalValues and per-resource values become variables (`request.operation` among them picks the
  * operation), per-rule values are offered to each rule, namespace labels come from the values file.
  */
-import type { JsonValue } from "../../engine/api/json.js";
-import { resourceName, resourceNamespace, type Operation, type RequestUserInfo, type Resource } from "../../engine/api/resource.js";
-import type { EngineRequest } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { type CompiledPolicy, type EngineRequest, type JsonValue, type Operation, type RequestUserInfo, type Resource, resourceName, resourceNamespace } from "../../engine/index.js";
 import type { ValuesSpec } from "../test-suite/values-file.js";
 
 const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);

@@ -1,9 +1,8 @@
-/** An engine wired with offline ports: the system clock, crypto hashing, and mocked cluster data. */
-import { isObject, type JsonValue } from "../../engine/api/json.js";
-import { createEngine, type Engine } from "../../engine/engine.js";
-import { cryptoRandom, nodeHasher, systemClock } from "../../platform/node-ports.js";
+/** The engine for `bylaw test` and `bylaw apply`: the library's offline engine, fed a test's mocked cluster data. */
+import { isObject, type Engine, type JsonValue } from "../../engine/index.js";
+import { createOfflineEngine } from "../../library/offline-engine.js";
+import type { MockedApiCall } from "../../platform/offline-context.js";
 import type { TestSpec } from "../test-suite/test-file.js";
-import { offlineContextSources, offlineHosts, type MockedApiCall } from "./offline-context.js";
 
 export function offlineEngine(spec?: TestSpec): Engine {
   const apiCalls: MockedApiCall[] = [];
@@ -21,11 +20,5 @@ export function offlineEngine(spec?: TestSpec): Engine {
   for (const g of spec?.globalContextEntries ?? []) {
     if (typeof g["name"] === "string" && g["data"] !== undefined) globalEntries[g["name"]] = g["data"];
   }
-  return createEngine({
-    clock: systemClock,
-    random: cryptoRandom,
-    hasher: nodeHasher,
-    context: offlineContextSources({ apiCalls, globalEntries }),
-    hosts: offlineHosts,
-  });
+  return createOfflineEngine({ apiCalls, globalEntries });
 }

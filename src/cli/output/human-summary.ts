@@ -4,7 +4,7 @@
  * then the totals. Resources keep input order; a resource's findings are sorted by outcome, policy
  * and rule, so the output is the same from run to run.
  */
-import type { RuleStatus } from "../../engine/api/rule-result.js";
+import type { RuleStatus } from "../../engine/index.js";
 import { failedControls } from "./pss-controls.js";
 import { displaySource } from "./source-path.js";
 import { compareText, countResults, summaryLine, type ResultRow } from "./types.js";

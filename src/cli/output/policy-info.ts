@@ -1,5 +1,5 @@
 /** The `policies.kyverno.io/*` annotations that describe a policy to people. */
-import { isObject } from "../../engine/api/json.js";
+import { isObject } from "../../engine/index.js";
 import type { PolicyInfo } from "./types.js";
 
 const PREFIX = "policies.kyverno.io/";

@@ -7,7 +7,7 @@
  */
 import { isAbsolute, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/index.js";
 import { failedControls } from "./pss-controls.js";
 import { displaySource } from "./source-path.js";
 import { compareText, type ResultRow } from "./types.js";

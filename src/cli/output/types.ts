@@ -1,5 +1,5 @@
 /** One rule result as the output formats see it: what ran, on what, with what outcome, and where. */
-import type { RuleStatus } from "../../engine/api/rule-result.js";
+import type { RuleStatus } from "../../engine/index.js";
 
 /** Where a resource came from: its file (or `<stdin>`) and the line its YAML document starts on. */
 export interface ResourceOrigin {

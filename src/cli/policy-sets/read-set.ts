@@ -8,7 +8,7 @@
  *   policies: [disallow-privileged.yaml, ../pss-baseline/controls/]   # relative to the set's folder
  */
 import { dirname, isAbsolute, resolve } from "node:path";
-import { isObject, type JsonValue } from "../../engine/api/json.js";
+import { isObject, type JsonValue } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { POLICY_SET_API_VERSION, POLICY_SET_KIND, type PolicySet } from "./types.js";
 

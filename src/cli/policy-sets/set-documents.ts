@@ -5,8 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isObject } from "../../engine/api/json.js";
-import { policyKindOf } from "../../engine/policy/parse-policy.js";
+import { isObject, policyKindOf } from "../../engine/index.js";
 import { listDocumentFiles, loadPaths } from "../../platform/files/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { policyInfo } from "../output/policy-info.js";

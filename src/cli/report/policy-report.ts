@@ -2,10 +2,7 @@
  * Build wgpolicyk8s.io/v1alpha2 PolicyReport (one per namespace) and ClusterPolicyReport (cluster-scoped
  * resources) objects from engine responses, with Kyverno's result fields and summaries (Kyverno `pkg/utils/report/*`).
  */
-import type { JsonObject } from "../../engine/api/json.js";
-import type { RuleResult } from "../../engine/api/rule-result.js";
-import { resourceApiVersion, resourceKind, resourceName, resourceNamespace } from "../../engine/api/resource.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import { type JsonObject, type PolicyResponse, resourceApiVersion, resourceKind, resourceName, resourceNamespace, type RuleResult } from "../../engine/index.js";
 import { reportResult } from "../test-suite/compare.js";
 
 type Summary = { pass: number; fail: number; warn: number; error: number; skip: number };

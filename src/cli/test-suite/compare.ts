@@ -6,9 +6,7 @@
  * warn when the policy is not scored). A response with no matching rule means the resource was
  * excluded, which counts as a pass.
  */
-import { resourceName, resourceNamespace, type Resource } from "../../engine/api/resource.js";
-import type { RuleResult, RuleStatus } from "../../engine/api/rule-result.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import { type PolicyResponse, type Resource, resourceName, resourceNamespace, type RuleResult, type RuleStatus } from "../../engine/index.js";
 import type { ExpectedResult } from "./test-file.js";
 
 export interface RowVerdict {

@@ -3,7 +3,7 @@
  * an invalid exception fails the suite with the file, document and field.
  */
 import { resolve } from "node:path";
-import { compileExceptionDocuments, type LoadedExceptions } from "../load-exceptions.js";
+import { compileExceptionDocuments, type LoadedExceptions } from "../../library/compile-exceptions.js";
 import { loadPaths } from "../../platform/files/index.js";
 
 export type SuiteExceptions = LoadedExceptions;

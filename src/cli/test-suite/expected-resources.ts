@@ -5,9 +5,7 @@
  * "tidied" — nulls, empty maps and empty lists removed.
  */
 import { resolve } from "node:path";
-import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
-import { jsonEqual } from "../../engine/api/json-equal.js";
-import { resourceKind, resourceName, resourceNamespace, type Resource } from "../../engine/api/resource.js";
+import { isObject, jsonEqual, type JsonObject, type JsonValue, type Resource, resourceKind, resourceName, resourceNamespace } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { TestSpec } from "./test-file.js";
 

@@ -4,10 +4,7 @@
  * A different or missing object is a mismatch (the row's actual result becomes `fail`); an
  * unreadable file is an error.
  */
-import type { JsonObject } from "../../engine/api/json.js";
-import { resourceKind, resourceName, resourceNamespace, type Resource } from "../../engine/api/resource.js";
-import type { RuleResult } from "../../engine/api/rule-result.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import { type JsonObject, type PolicyResponse, type Resource, resourceKind, resourceName, resourceNamespace, type RuleResult } from "../../engine/index.js";
 import type { ResourceCheck, ResourceProblem } from "./compare.js";
 import { describeDiff, findSameObject, sameContent, tidy, type ResourceFile } from "./expected-resources.js";
 import type { ExpectedResult } from "./test-file.js";

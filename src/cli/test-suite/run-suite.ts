@@ -3,16 +3,9 @@
  * every validate policy against every resource, and compare each expected row.
  */
 import { dirname, resolve } from "node:path";
-import type { JsonObject } from "../../engine/api/json.js";
-import { isObject } from "../../engine/api/json.js";
-import type { Operation, RequestUserInfo, Resource } from "../../engine/api/resource.js";
-import type { Engine } from "../../engine/engine.js";
-import type { EngineRequest, PolicyResponse } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { CompiledException } from "../../engine/exceptions/index.js";
-import type { ExistingResources } from "../../engine/generate/index.js";
-import { existingResources } from "../offline/existing-resources.js";
-import { processResource } from "../offline/process-resource.js";
+import { type CompiledException, type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, isObject, type JsonObject, type Operation, type PolicyResponse, type RequestUserInfo, type Resource } from "../../engine/index.js";
+import { existingResources } from "../../library/existing-resources.js";
+import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { loadPolicies, type LoadedPolicies } from "../load-policies.js";

@@ -2,7 +2,7 @@
  * The `cli.kyverno.io/v1alpha1` Test schema. Parsed strictly, as Kyverno does: unknown or removed
  * fields (`checks`, `patchedResource`) are errors, and a missing apiVersion/kind is a deprecated schema.
  */
-import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
+import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
 
 export interface ExpectedResult {
   readonly policy: string;

@@ -1,6 +1,5 @@
 /** The `cli.kyverno.io/v1alpha1` UserInfo file: roles, clusterRoles and the admission userInfo. */
-import { isObject, type JsonValue } from "../../engine/api/json.js";
-import type { RequestUserInfo } from "../../engine/api/resource.js";
+import { isObject, type JsonValue, type RequestUserInfo } from "../../engine/index.js";
 
 export type UserInfoOutcome = { ok: true; userInfo: RequestUserInfo } | { ok: false; error: string };
 

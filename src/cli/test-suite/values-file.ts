@@ -2,7 +2,7 @@
  * The `cli.kyverno.io/v1alpha1` Values file: globalValues, per-policy rule and resource values,
  * namespaceSelector labels and Namespace objects.
  */
-import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
+import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
 
 export interface ValuesSpec {
   readonly globalValues: Readonly<Record<string, JsonValue>>;

@@ -1,4 +1,4 @@
-import type { GeneratedResource } from "../generate/index.js";
+import type { GeneratedResource } from "./generated-resource.js";
 import type { Resource } from "./resource.js";
 
 /** What one rule did to one resource. Every non-pass result carries a message a user can act on. */
@@ -21,4 +21,9 @@ export interface RuleResult {
   readonly exceptions?: readonly string[];
   /** Report properties Kyverno adds to this result (podSecurity: standard, version, controls, controlsJSON). */
   readonly properties?: Readonly<Record<string, string>>;
+}
+
+/** A result with no extras; `path` only where a pattern failed at one. */
+export function ruleResult(rule: string, type: RuleType, status: RuleStatus, message: string, path?: string): RuleResult {
+  return path === undefined ? { rule, type, status, message } : { rule, type, status, message, path };
 }

@@ -10,7 +10,7 @@ import type { AnyAllConditions, MatchResources, ResourceFilter } from "../api/po
 import { checkOperatorName } from "../conditions/index.js";
 import { matchBlockProblems } from "../match/index.js";
 import { checkPodSecurityExclude } from "../pod-security/index.js";
-import { problem, warning, type PolicyProblem } from "../policy/problem.js";
+import { problem, warning, type PolicyProblem } from "../api/problem.js";
 import type { ParsedException } from "./parse-exception.js";
 
 const ACCEPTED_BY_KYVERNO = [/^match resources not specified$/, /^should not have variables in match section$/];

@@ -2,7 +2,7 @@
 import type { JsonValue } from "../api/json.js";
 import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import { compileConditions } from "../conditions/index.js";
-import { problem } from "../policy/problem.js";
+import { problem } from "../api/problem.js";
 import { checkException } from "./check-exception.js";
 import { compileExceptionMatch } from "./exception-matcher.js";
 import { exceptionKey } from "./messages.js";

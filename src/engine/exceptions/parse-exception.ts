@@ -7,7 +7,7 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { AnyAllConditions, MatchResources, ResourceFilter } from "../api/policy.js";
-import { problem, warning, type PolicyProblem } from "../policy/problem.js";
+import { problem, warning, type PolicyProblem } from "../api/problem.js";
 import { isUndeclaredField, schemaProblems } from "../policy/schema/check-schema.js";
 import { EXCEPTION_API_VERSIONS, type ExceptionApiVersion, type ExceptionEntry, type PodSecurityExclusion } from "./types.js";
 

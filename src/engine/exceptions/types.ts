@@ -3,7 +3,7 @@ import type { JsonObject } from "../api/json.js";
 import type { AnyAllConditions } from "../api/policy.js";
 import type { Operation, RequestUserInfo, Resource } from "../api/resource.js";
 import type { CompiledConditions, Substitute } from "../conditions/index.js";
-import type { PolicyProblem } from "../policy/problem.js";
+import type { PolicyProblem } from "../api/problem.js";
 
 export const EXCEPTION_API_VERSIONS = ["kyverno.io/v2", "kyverno.io/v2beta1"] as const;
 export type ExceptionApiVersion = (typeof EXCEPTION_API_VERSIONS)[number];

@@ -11,7 +11,8 @@ import { evaluateSelector } from "../match/label-selector.js";
 import { copyWithout } from "./json-copy.js";
 import { uidOf, type SourceInfo } from "./labels.js";
 import { describeTarget, metadataOf, withIdentity, type TargetRef } from "./target.js";
-import type { CloneFrom, CloneListSpec, ExistingResources, GenerateSpec, SourceRef } from "./types.js";
+import type { SourceRef } from "../api/generated-resource.js";
+import type { CloneFrom, CloneListSpec, ExistingResources, GenerateSpec } from "./types.js";
 
 export interface CloneOutcome {
   readonly resource: Resource;

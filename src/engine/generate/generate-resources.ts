@@ -10,7 +10,8 @@ import { buildFromData } from "./from-data.js";
 import { applyLabels, generateLabels, type SourceInfo } from "./labels.js";
 import { readGenerate } from "./read-generate.js";
 import type { TargetRef } from "./target.js";
-import type { GenerateInput, GeneratedResource, GenerateSpec } from "./types.js";
+import type { GeneratedResource } from "../api/generated-resource.js";
+import type { GenerateInput, GenerateSpec } from "./types.js";
 
 const PATH = "generate";
 

@@ -1,4 +1,4 @@
-export type { ExistingResources, GenerateInput, GeneratedResource, SourceRef } from "./types.js";
+export type { ExistingResources, GenerateInput } from "./types.js";
 export { generateResources } from "./generate-resources.js";
 export { checkGenerate } from "./check-generate.js";
 export { generateLabels, truncateLabelValue, LABEL_VALUE_MAX, type SourceInfo } from "./labels.js";

@@ -6,15 +6,16 @@
 import type { JsonObject } from "../api/json.js";
 import { isObject } from "../api/json.js";
 import { resourceKind, resourceName, resourceNamespace } from "../api/resource.js";
-import type { RuleResult } from "../api/rule-result.js";
+import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { enterScope } from "../context/enter-scope.js";
 import { evaluateList, withElement } from "../foreach/evaluate-list.js";
-import { generateResources, type ExistingResources, type GeneratedResource } from "../generate/index.js";
+import type { GeneratedResource } from "../api/generated-resource.js";
+import { generateResources, type ExistingResources } from "../generate/index.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import { requestBase } from "./request-base.js";
-import { ruleResult, ruleScope } from "./rule-scope.js";
+import { ruleScope } from "./rule-scope.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function generatePolicy(policy: CompiledPolicy, request: EngineRequest, env: EngineEnv, existing: ExistingResources): PolicyResponse {

@@ -14,7 +14,7 @@ import { runMutation } from "../mutate/run-mutation.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { wildcardMatch } from "../values/wildcard.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
-import { ruleResult } from "./rule-scope.js";
+import { ruleResult } from "../api/rule-result.js";
 
 /** One RuleResult per target the rule selected (each with `patchedTarget`), or one error/skip. */
 export function mutateTargets(policy: CompiledPolicy, compiled: CompiledRule, vars: SubstitutionScope, existing: ExistingResources | undefined): RuleResult[] {

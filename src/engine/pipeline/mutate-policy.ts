@@ -8,7 +8,7 @@
 import type { JsonObject } from "../api/json.js";
 import { isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import type { Resource } from "../api/resource.js";
-import type { RuleResult } from "../api/rule-result.js";
+import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
 import { runMutation } from "../mutate/run-mutation.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
@@ -16,7 +16,7 @@ import type { ExistingResources } from "../generate/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import { mutateTargets } from "./mutate-existing.js";
 import { requestBase } from "./request-base.js";
-import { ruleResult, ruleScope } from "./rule-scope.js";
+import { ruleScope } from "./rule-scope.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 
 export function isMutateExisting(rule: CompiledRule): boolean {

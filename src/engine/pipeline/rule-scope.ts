@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from "../api/json.js";
 import type { Operation } from "../api/resource.js";
-import type { RuleResult, RuleStatus, RuleType } from "../api/rule-result.js";
+import { ruleResult, type RuleResult, type RuleType } from "../api/rule-result.js";
 import { enterScope } from "../context/enter-scope.js";
 import { setDotted } from "../context/request-context.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
@@ -21,10 +21,6 @@ export type RuleScope =
       readonly exceptions?: readonly CompiledException[];
     }
   | { readonly ok: false; readonly result: RuleResult };
-
-export function ruleResult(rule: string, type: RuleType, status: RuleStatus, message: string, path?: string): RuleResult {
-  return path === undefined ? { rule, type, status, message } : { rule, type, status, message, path };
-}
 
 /**
  * After match/exclude and before the rule's own context, PolicyExceptions are checked (Kyverno's

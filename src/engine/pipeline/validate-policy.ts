@@ -6,7 +6,7 @@ import type { JsonObject } from "../api/json.js";
 import { isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import { resourceNamespace } from "../api/resource.js";
 import { effectiveAction } from "./failure-action.js";
-import type { RuleResult } from "../api/rule-result.js";
+import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
 import { requestBase } from "./request-base.js";
 import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
@@ -14,7 +14,7 @@ import { runValidation } from "../validate/run-validation.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
-import { ruleResult, ruleScope } from "./rule-scope.js";
+import { ruleScope } from "./rule-scope.js";
 import { matchContext, matchRequestFor, ruleMatchesOnce } from "./match-rule.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
 

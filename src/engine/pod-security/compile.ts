@@ -3,7 +3,7 @@
  * and of PolicyException `spec.podSecurity` entries (`PodSecurityStandard.Validate`).
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
-import { problem, warning, type PolicyProblem } from "../policy/problem.js";
+import { problem, warning, type PolicyProblem } from "../api/problem.js";
 import { CONTAINER_LEVEL_CONTROLS, CONTROL_NAMES, POD_LEVEL_CONTROLS, RESTRICTED_ONLY_CONTROLS } from "./controls.js";
 import type { CompiledPodSecurity, PodSecurityExclude, PssLevel } from "./types.js";
 import { LEVELS, parseVersion } from "./versions.js";

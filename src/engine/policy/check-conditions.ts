@@ -2,7 +2,7 @@
 import { isObject, type JsonValue } from "../api/json.js";
 import type { Conditions, Rule } from "../api/policy.js";
 import { checkOperatorName } from "../conditions/index.js";
-import { problem, warning, type PolicyProblem } from "./problem.js";
+import { problem, warning, type PolicyProblem } from "../api/problem.js";
 
 export function checkRuleConditions(rule: Rule, path: string): PolicyProblem[] {
   const out: PolicyProblem[] = [];

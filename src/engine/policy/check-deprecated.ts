@@ -5,7 +5,7 @@
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import type { PolicyDocument } from "../api/policy.js";
-import { problem, type PolicyProblem } from "./problem.js";
+import { problem, type PolicyProblem } from "../api/problem.js";
 
 export function checkDeprecatedFields(policy: PolicyDocument): PolicyProblem[] {
   const out: PolicyProblem[] = [];

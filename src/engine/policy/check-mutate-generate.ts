@@ -8,7 +8,7 @@ import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyDocument, Rule } from "../api/policy.js";
 import { checkGenerate } from "../generate/index.js";
 import { parseJsonPatch } from "../mutate/json-patch/index.js";
-import { problem, warning, type PolicyProblem } from "./problem.js";
+import { problem, warning, type PolicyProblem } from "../api/problem.js";
 
 const PATCH_KINDS = ["patchStrategicMerge", "patchesJson6902", "foreach"] as const;
 const ELEMENT_VARIABLE = /\{\{[^}]*\belement(Index)?\d*\b/;

@@ -4,7 +4,7 @@
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import type { ContextEntry, PolicyDocument, Rule } from "../api/policy.js";
-import { problem, warning, type PolicyProblem } from "./problem.js";
+import { problem, warning, type PolicyProblem } from "../api/problem.js";
 import { checkRuleConditions } from "./check-conditions.js";
 import { checkGenerateRule, checkMutate } from "./check-mutate-generate.js";
 import { checkDeprecatedFields } from "./check-deprecated.js";

@@ -8,7 +8,7 @@ import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/index.js";
 import { validatePass } from "../validate/messages.js";
-import { fastPassOf } from "../pipeline/fast-pass.js";
+import { fastPassOf } from "../validate/fast-pass.js";
 import { staticAction } from "./static-action.js";
 import { sharedMatch } from "../match/shared-match.js";
 import { PatternCache } from "../pattern/index.js";
@@ -22,7 +22,7 @@ import { compileUnsupportedKind } from "./unsupported-kind.js";
 import { isPolicyExceptionDocument } from "../exceptions/document-kind.js";
 import { namespaceLabelsField } from "../match/namespace-labels.js";
 import { unsupportedFeatures } from "./unsupported.js";
-import { problem, type PolicyProblem } from "./problem.js";
+import { problem, type PolicyProblem } from "../api/problem.js";
 
 export type CompileOutcome = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
 

@@ -6,8 +6,8 @@ import type { PatternCache } from "../pattern/index.js";
 import type { CompiledPodSecurity } from "../pod-security/index.js";
 import type { ExpressionCache } from "../variables/index.js";
 import type { ValidatePass } from "../validate/types.js";
-import type { PolicyProblem } from "./problem.js";
-import type { FastPass } from "../pipeline/fast-pass.js";
+import type { PolicyProblem } from "../api/problem.js";
+import type { FastPass } from "../validate/fast-pass.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -22,7 +22,7 @@ export interface CompiledRule {
   readonly podSecurity: CompiledPodSecurity | undefined;
   /** A validate rule's pass, made once: most evaluations end in it. */
   readonly validatePass: ValidatePass | undefined;
-  /** For a pattern rule that needs no variable scope, its pass (and plain failures) without one (pipeline/fast-pass.ts). */
+  /** For a pattern rule that needs no variable scope, its pass (and plain failures) without one (validate/fast-pass.ts). */
   readonly fastPass: FastPass | undefined;
   /**
    * Set when the rule uses a feature Bylaw does not run yet (policy/unsupported.ts): the message of

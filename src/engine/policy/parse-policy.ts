@@ -4,7 +4,7 @@
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import type { PolicyDocument } from "../api/policy.js";
-import { problem, type PolicyProblem } from "./problem.js";
+import { problem, type PolicyProblem } from "../api/problem.js";
 import { policySchemaFor, schemaProblems } from "./schema/check-schema.js";
 
 export const KYVERNO_POLICY_API_VERSIONS = ["kyverno.io/v1", "kyverno.io/v2beta1"] as const;

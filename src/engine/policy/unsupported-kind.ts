@@ -18,7 +18,7 @@ import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { ExpressionCache } from "../variables/index.js";
 import type { CompileOutcome } from "./compile-policy.js";
 import type { CompiledPolicy } from "./compiled-policy.js";
-import { problem } from "./problem.js";
+import { problem } from "../api/problem.js";
 import { schemaProblems } from "./schema/check-schema.js";
 
 /**

@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { ok, type Result } from "../../engine/api/result.js";
+import { ok, type Result } from "../../engine/index.js";
 import { fileError } from "./read-text-file.js";
 
 const DOCUMENT_EXTENSIONS = [".yaml", ".yml", ".json"];

@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { err, ok, type Result } from "../../engine/api/result.js";
+import { err, ok, type Result } from "../../engine/index.js";
 import { DEFAULT_LIMITS } from "../yaml/index.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../../engine/api/json.js";
+import type { JsonValue } from "../../engine/index.js";
 import type { GoScalar } from "./resolve-scalar.js";
 
 /**

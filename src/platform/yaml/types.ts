@@ -1,4 +1,4 @@
-import type { JsonValue } from "../../engine/api/json.js";
+import type { JsonValue } from "../../engine/index.js";
 
 /** One document read from a file or stdin. */
 export interface LoadedDocument {

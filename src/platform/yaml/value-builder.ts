@@ -1,7 +1,5 @@
-import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
+import { cloneJson, isObject, type JsonObject, type JsonValue, setOwn } from "../../engine/index.js";
 import { AliasBudget } from "./alias-budget.js";
-import { setOwn } from "../../engine/api/set-own.js";
-import { cloneJson } from "../../engine/api/json-copy.js";
 import { keyFromScalar, keyFromValue } from "./map-key.js";
 import { expandTag, MERGE_TAG, resolvePlain, resolveTagged, type GoScalar } from "./resolve-scalar.js";
 

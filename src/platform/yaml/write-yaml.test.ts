@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { fixedHostileStrings, hostileObjects, seededHostileStrings } from "../../../test/support/hostile-yaml-strings.js";
 import { allowNoKubectl, asKubectlCreates, kubectlAvailable, noKubectlMessage, readWithKubectl } from "../../../test/support/kubectl-reader.js";
 import { canonicalJson, readKubernetes, readYaml11, readYaml12, type Reader } from "../../../test/support/yaml-readers.js";
-import type { JsonObject, JsonValue } from "../../engine/api/json.js";
+import type { JsonObject, JsonValue } from "../../engine/index.js";
 import { resolvePlain } from "./resolve-scalar.js";
 import { commentLine, writeYaml, writeYamlStream } from "./write-yaml.js";
 

@@ -18,7 +18,7 @@
  */
 import { Scalar, stringify, type CreateNodeOptions, type DocumentOptions, type SchemaOptions, type ScalarTag, type ToStringOptions } from "yaml";
 import { stringTag } from "yaml/util";
-import type { JsonValue } from "../../engine/api/json.js";
+import type { JsonValue } from "../../engine/index.js";
 
 /**
  * Plain scalars some reader would resolve to a non-string, beyond the core and yaml-1.1 schemas'

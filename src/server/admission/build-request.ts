@@ -10,12 +10,9 @@
  * top-level resource `request.resource` names), as Kyverno takes it from the request and API
  * discovery: an object whose body claims another kind is still matched as what the API server says.
  */
-import type { JsonObject, JsonValue } from "../../engine/api/json.js";
-import { resourceKind, resourceName, resourceNamespace, type RequestUserInfo } from "../../engine/api/resource.js";
-import type { EngineRequest } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { CompiledException } from "../../engine/exceptions/index.js";
-import type { AdmissionDeps, ClusterFacts, ReviewFacts } from "../types.js";
+import { type CompiledException, type CompiledPolicy, type EngineRequest, type JsonObject, type JsonValue, type RequestUserInfo, resourceKind, resourceName, resourceNamespace } from "../../engine/index.js";
+import type { ClusterFacts, ReviewFacts } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import type { ResourceId } from "./denial-message.js";
 import { topLevelKind } from "./top-level-kind.js";
 import type { AdmissionRequestJson, GroupVersionKindJson } from "./types.js";

@@ -5,10 +5,10 @@
  * and it is decided, recorded and answered exactly as in the batch (validate-decision.ts). The
  * policies the deadline leaves answer by their failurePolicy.
  */
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { AdmissionDeps, PolicySnapshot } from "../types.js";
-import { deferredRunner, type ReviewRunner } from "../worker/review-runner.js";
+import type { CompiledPolicy, PolicyResponse } from "../../engine/index.js";
+import type { PolicySnapshot } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
+import { deferredRunner, type ReviewRunner } from "./review-runner.js";
 import type { BatchReview, Evaluation } from "./evaluate-batch.js";
 import { internalError } from "./guard.js";
 import type { ValidatePlan } from "./plans.js";

@@ -14,13 +14,8 @@
  * it, and finishes off the batch (continue-review.ts): one review's cost never spends another's
  * deadline.
  */
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { RuleType } from "../../engine/api/rule-result.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { Resource } from "../../engine/api/resource.js";
-import type { AdmissionDeps } from "../types.js";
-import { EvaluationInterrupted, isInterruption } from "../../engine/interrupt/index.js";
-import type { Interruption } from "../../engine/ports.js";
+import { type CompiledPolicy, EvaluationInterrupted, type Interruption, isInterruption, type PolicyResponse, type Resource, type RuleType } from "../../engine/index.js";
+import type { AdmissionDeps } from "./deps.js";
 import { failurePolicyOf } from "./policy-traits.js";
 
 /** Checks a review may spend inline in a batch before it leaves it (× 1,024 units of work). */

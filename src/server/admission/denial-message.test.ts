@@ -1,9 +1,7 @@
 /** Kyverno's exact denial text (Kyverno `pkg/webhooks/utils/block.go`). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { RuleResult } from "../../engine/api/rule-result.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledPolicy, PolicyResponse, RuleResult } from "../../engine/index.js";
 import { denialMessage } from "./denial-message.js";
 
 const response = (name: string, rules: Partial<RuleResult>[]): PolicyResponse => ({

@@ -4,7 +4,7 @@
  * space), two newlines, then a yaml.v3 document mapping each policy to its rules' messages, for every
  * rule that neither passed nor was skipped. Cluster-scoped resources read `Kind//name`.
  */
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import type { PolicyResponse } from "../../engine/index.js";
 import { marshalNestedMap } from "./yaml-v3.js";
 
 export interface ResourceId {

@@ -10,11 +10,9 @@
  * policies from it on are its `left`, with the reason (`slice`: it goes on off the batch;
  * `deadline`: they answer by their failurePolicy). The other reviews of the batch go on.
  */
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { AdmissionDeps } from "../types.js";
+import { type CompiledPolicy, isInterruption, type PolicyResponse } from "../../engine/index.js";
+import type { AdmissionDeps } from "./deps.js";
 import type { AdmissionSubject } from "./build-request.js";
-import { isInterruption } from "../../engine/interrupt/index.js";
 import { evaluationError, type Deadline, type ReviewInterruption, type StopReason } from "./deadline.js";
 import { withNamespaceFacts } from "./namespace-facts.js";
 import { recordRules } from "./record.js";

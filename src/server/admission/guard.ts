@@ -3,7 +3,8 @@
  * anything unexpected into an answer instead of an exception. An unexpected failure denies, unless
  * the request came through an `ignore` webhook, which then allows with a warning.
  */
-import type { AdmissionDeps, AdmissionOutcome } from "../types.js";
+import type { AdmissionOutcome } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import { parseReview } from "./parse-review.js";
 import { outcomeOf, recordOutcome } from "./record.js";
 import { allowed, badRequest, denied } from "./response.js";

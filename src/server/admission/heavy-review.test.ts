@@ -6,7 +6,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
 import { fakeDeps, reviewOf } from "./test-support.js";
 import type { AdmissionReviewJson, HandlerResult } from "./types.js";

@@ -2,8 +2,7 @@
 import { Buffer } from "node:buffer";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject, JsonValue } from "../../engine/api/json.js";
-import { applyJsonPatch, type JsonPatchOp } from "../../engine/mutate/json-patch/index.js";
+import { applyJsonPatch, type JsonObject, type JsonPatchOp, type JsonValue } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { handleMutate, handleMutateBounded, type AdmissionResponseJson, type HandlerResult } from "./index.js";
 import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";

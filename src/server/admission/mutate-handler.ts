@@ -12,19 +12,13 @@
  * failurePolicy and the deadline can be applied between policies; inside a policy the engine checks
  * the deadline every 1,024 units of work (foreach elements, list items, JMESPath steps).
  */
-import { jsonEqual } from "../../engine/api/json-equal.js";
-import type { Resource } from "../../engine/api/resource.js";
-import type { RuleResult } from "../../engine/api/rule-result.js";
-import { createJsonPatch } from "../../engine/mutate/json-patch/index.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { AdmissionDeps } from "../types.js";
+import { type CompiledPolicy, createJsonPatch, isInterruption, jsonEqual, type PolicyResponse, type Resource, type RuleResult } from "../../engine/index.js";
+import type { AdmissionDeps } from "./deps.js";
 import { buildRequest, exceptionsOf } from "./build-request.js";
-import { isInterruption } from "../../engine/interrupt/index.js";
 import { deadlineDenial, DEFAULT_INLINE_CHECKS, evaluateSafely, ReviewInterruption, startDeadline } from "./deadline.js";
 import { guarded, internalError } from "./guard.js";
 import { parseReview } from "./parse-review.js";
-import { deferredRunner } from "../worker/review-runner.js";
+import { deferredRunner } from "./review-runner.js";
 import { failurePolicyOf } from "./policy-traits.js";
 import { mutatePlanOf } from "./plans.js";
 import { withNamespaceFacts } from "./namespace-facts.js";

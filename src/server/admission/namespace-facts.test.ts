@@ -1,7 +1,7 @@
 /** A namespace the cluster facts do not know: rules selecting by its labels answer as errors, never as "no labels". */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { clusterFactsView, parseClusterFacts } from "../policy-source/cluster-facts.js";
 import { handleMutate, handleValidate, type HandlerResult } from "./index.js";

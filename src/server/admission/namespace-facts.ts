@@ -9,10 +9,7 @@
  * selector on that label alone needs no facts. A rule whose kinds cannot include the request's is
  * evaluated as usual: it would not match whatever the labels.
  */
-import { resourceKind } from "../../engine/api/resource.js";
-import type { RuleResult, RuleType } from "../../engine/api/rule-result.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { CompiledPolicy, CompiledRule } from "../../engine/policy/compiled-policy.js";
+import { type CompiledPolicy, type CompiledRule, type PolicyResponse, resourceKind, type RuleResult, type RuleType } from "../../engine/index.js";
 import type { AdmissionSubject } from "./build-request.js";
 
 /**

@@ -1,7 +1,7 @@
 /** Strict AdmissionReview checking: every bad field is named; nothing throws. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/index.js";
 import { handleMutate, handlePolicyValidate, handleValidate, parseReview } from "./index.js";
 import { fakeDeps, reviewOf } from "./test-support.js";
 

@@ -4,8 +4,7 @@
  * `request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT (got "PATCH")`.
  * Never throws, whatever the input.
  */
-import type { JsonObject } from "../../engine/api/json.js";
-import type { Operation } from "../../engine/api/resource.js";
+import type { JsonObject, Operation } from "../../engine/index.js";
 import {
   ADMISSION_API_VERSION,
   OPERATIONS,

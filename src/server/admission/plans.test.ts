@@ -1,8 +1,7 @@
 /** Plans are worked out once per policy snapshot and follow reloads. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createEngine } from "../../engine/engine.js";
-import type { JsonObject } from "../../engine/api/json.js";
+import { createEngine, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
 import type { PolicySnapshot } from "../types.js";

@@ -3,9 +3,9 @@
  * (and webhook mode) instead of once per review: with hundreds of policies the classification
  * costs more than a cheap review. A snapshot is immutable, so the plan is too.
  */
-import { hasValidateRules, type CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { isMutateExisting } from "../../engine/pipeline/mutate-policy.js";
-import type { AdmissionDeps, PolicySnapshot } from "../types.js";
+import { type CompiledPolicy, hasValidateRules, isMutateExisting } from "../../engine/index.js";
+import type { PolicySnapshot } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import { appliesAtAdmission, emitsWarning, hasEnforceAction, servedBy } from "./policy-traits.js";
 import type { WebhookSelector } from "./types.js";
 

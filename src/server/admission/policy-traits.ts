@@ -3,10 +3,7 @@
  * path serves it, whether it applies at admission at all, whether it holds any Enforce action
  * (Kyverno's policy cache "enforce" class, evaluated synchronously) and whether it emits warnings.
  */
-import { isObject } from "../../engine/api/json.js";
-import type { FailureAction, FailureActionOverride } from "../../engine/api/policy.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { verifyImagesAction } from "../../engine/policy/static-action.js";
+import { type CompiledPolicy, type FailureAction, type FailureActionOverride, isObject, verifyImagesAction } from "../../engine/index.js";
 import type { WebhookGroup, WebhookSelector } from "./types.js";
 
 /** The webhook timeouts the API server accepts, in seconds. */

@@ -1,7 +1,7 @@
 /** The policy webhook: invalid policies are denied with field paths; warnings and Kyverno's deprecation notice. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy, podRule } from "../../../test/support/builders.js";
 import { handlePolicyValidate } from "./index.js";
 import { fakeDeps, reviewOf } from "./test-support.js";

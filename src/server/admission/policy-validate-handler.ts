@@ -6,9 +6,8 @@
  * A valid legacy kyverno.io kind also gets Kyverno 1.19's deprecation warning
  * (`pkg/deprecations/deprecations.go`). Any other object, and DELETE, is allowed untouched.
  */
-import { isObject } from "../../engine/api/json.js";
-import type { PolicyProblem } from "../../engine/policy/problem.js";
-import type { AdmissionDeps } from "../types.js";
+import { isObject, type PolicyProblem } from "../../engine/index.js";
+import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
 import { guarded } from "./guard.js";
 import { outcomeOf, recordOutcome } from "./record.js";

@@ -3,8 +3,9 @@
  * rule results. A policy's measured time is shared evenly among its rule results. A recorder that
  * throws never changes the admission answer.
  */
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { AdmissionDeps, AdmissionOutcome, ResultRuleType } from "../types.js";
+import type { PolicyResponse } from "../../engine/index.js";
+import type { AdmissionOutcome, ResultRuleType } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import type { AdmissionSubject } from "./build-request.js";
 import type { AdmissionRequestJson } from "./types.js";
 

@@ -1,7 +1,7 @@
 /** The kind a review is matched as is the AdmissionRequest's (`request.kind`), not what the object's body claims. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { handleMutate, handleValidate, type HandlerResult } from "./index.js";
 import { fakeDeps, reviewOf } from "./test-support.js";

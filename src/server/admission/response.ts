@@ -5,7 +5,7 @@
  * appear only when there are some.
  */
 import { Buffer } from "node:buffer";
-import type { JsonPatchOp } from "../../engine/mutate/json-patch/index.js";
+import type { JsonPatchOp } from "../../engine/index.js";
 import { ADMISSION_API_VERSION, type AdmissionResponseJson, type AdmissionReviewJson, type HandlerResult } from "./types.js";
 
 export function review(response: AdmissionResponseJson): AdmissionReviewJson {

@@ -1,11 +1,8 @@
 /** Fakes for the admission handler tests: deps over real compiled policies, a stepping clock, a recorder. */
-import type { JsonObject } from "../../engine/api/json.js";
-import { createEngine, type Engine } from "../../engine/engine.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { compileException, type CompiledException } from "../../engine/exceptions/index.js";
+import { type CompiledException, type CompiledPolicy, compileException, createEngine, type Engine, type JsonObject, type RuleStatus } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import type { RuleStatus } from "../../engine/api/rule-result.js";
-import type { AdmissionDeps, AdmissionOutcome, ResultRuleType } from "../types.js";
+import type { AdmissionOutcome, ResultRuleType } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 
 /** One rule result as the recorder got it, with its review's labels. */
 export interface RecordedResult {

@@ -5,8 +5,7 @@
  * here the parent kind is found among the kinds the loaded policies name, by Kubernetes' plural rule.
  * A policy that does not name the kind can only select it by wildcard, where the name does not matter.
  */
-import type { JsonValue } from "../../engine/api/json.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledPolicy, JsonValue } from "../../engine/index.js";
 import type { AdmissionRequestJson, GroupVersionKindJson } from "./types.js";
 
 /** The kind to match the object as, when it differs from the object's own kind; undefined otherwise. */

@@ -2,9 +2,7 @@
  * The AdmissionReview (admission.k8s.io/v1) as JSON, in and out, and what a handler answers.
  * Field names are Kubernetes', verbatim.
  */
-import type { JsonObject } from "../../engine/api/json.js";
-import type { Operation } from "../../engine/api/resource.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import type { JsonObject, Operation, PolicyResponse } from "../../engine/index.js";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
 export const OPERATIONS: readonly Operation[] = ["CREATE", "UPDATE", "DELETE", "CONNECT"];

@@ -5,7 +5,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { handleValidate } from "./index.js";
 import { fakeDeps, reviewOf } from "./test-support.js";

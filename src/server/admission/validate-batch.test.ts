@@ -1,10 +1,9 @@
 /** Reviews handled as one batch get exactly the answers, and record exactly the results, they would alone. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject, PolicyResponse } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
 import type { HandlerResult } from "./types.js";
 import { handleValidate, handleValidateBatch as batchAnswers } from "./validate-handler.js";
 

@@ -4,9 +4,8 @@
  * blocked by an Enforce failure or an error under failurePolicy Fail, denied when the deadline left
  * Fail policies out, else allowed with the warnings of both groups.
  */
-import { effectiveAction } from "../../engine/pipeline/failure-action.js";
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
-import type { AdmissionDeps } from "../types.js";
+import { effectiveAction, type PolicyResponse } from "../../engine/index.js";
+import type { AdmissionDeps } from "./deps.js";
 import { deadlineDenial } from "./deadline.js";
 import { denialMessage } from "./denial-message.js";
 import type { BatchReview, Evaluation } from "./evaluate-batch.js";

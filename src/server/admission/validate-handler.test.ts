@@ -1,7 +1,7 @@
 /** The validating webhook: Kyverno's block decision, denial text, warnings and request semantics. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { handleValidate, type HandlerResult } from "./index.js";
 import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";

@@ -17,7 +17,8 @@
  * others' deadlines; its answer is then a promise. `handleValidate` is one review alone, evaluated
  * inline to its deadline, and always answers at once.
  */
-import type { AdmissionDeps, PolicySnapshot } from "../types.js";
+import type { PolicySnapshot } from "../types.js";
+import type { AdmissionDeps } from "./deps.js";
 import { buildRequest, exceptionsOf, type RequestExceptions } from "./build-request.js";
 import { continueReview, type Continuation, type Stage } from "./continue-review.js";
 import { DEFAULT_INLINE_CHECKS, ReviewInterruption, startDeadline } from "./deadline.js";

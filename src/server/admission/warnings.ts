@@ -2,7 +2,7 @@
  * Admission warnings (Kyverno `pkg/webhooks/utils/warning.go`): one `policy <policy>.<rule>: <message>`
  * per rule whose result is warn, and per non-skip rule of a policy with `spec.emitWarning: true`.
  */
-import type { PolicyResponse } from "../../engine/pipeline/types.js";
+import type { PolicyResponse } from "../../engine/index.js";
 import { emitsWarning } from "./policy-traits.js";
 
 export function warningMessages(responses: readonly PolicyResponse[]): string[] {

@@ -1,9 +1,7 @@
 /** Policies are served on the path of their failurePolicy and timeout group; an unregistered group is a load problem. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createEngine } from "../../engine/engine.js";
-import type { JsonObject } from "../../engine/api/json.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
 import { servedBy } from "./policy-traits.js";

@@ -15,8 +15,7 @@
  * A policy whose group is not registered would never be evaluated: the policy set is rejected
  * (`timeoutProblems`), loudly, rather than serving it nowhere.
  */
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
+import { type CompiledPolicy, type PolicyProblem, problem } from "../../engine/index.js";
 import { declaredTimeout, failurePolicyOf, isValidTimeout, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from "./policy-traits.js";
 import type { WebhookGroup } from "./types.js";
 

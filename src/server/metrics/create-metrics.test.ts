@@ -2,8 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Registry } from "prom-client";
-import type { RuleResult } from "../../engine/api/rule-result.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledPolicy, RuleResult } from "../../engine/index.js";
 import type { AdmissionOutcome, ReviewFacts } from "../types.js";
 import { createMetrics } from "./create-metrics.js";
 import { compiled, generatePolicy, mutatePolicy, snapshot, validatePolicy } from "./test-support.js";

@@ -8,8 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Registry } from "prom-client";
-import type { RuleResult } from "../../engine/api/rule-result.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledPolicy, RuleResult } from "../../engine/index.js";
 import { createMetrics } from "./create-metrics.js";
 import { compiled, generatePolicy, mutatePolicy, parseExposition, snapshot, validatePolicy, type Series } from "./test-support.js";
 

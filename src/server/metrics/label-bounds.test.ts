@@ -7,8 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Registry } from "prom-client";
-import type { RuleResult } from "../../engine/api/rule-result.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledPolicy, RuleResult } from "../../engine/index.js";
 import type { ReviewFacts } from "../types.js";
 import { createMetrics } from "./create-metrics.js";
 import { boundLabelValue, LabelValueCap, MAX_LABEL_VALUE_LENGTH, OVERFLOW_LABEL } from "./label-bounds.js";

@@ -1,7 +1,7 @@
 /** Which snapshot moves count as created / updated / deleted (Kyverno's policy metrics controller). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/index.js";
 import { diffPolicies } from "./policy-changes.js";
 import { policyLabels } from "./policy-labels.js";
 import { compiled, validatePolicy } from "./test-support.js";

@@ -5,9 +5,7 @@
  * background mode or validation mode changed; a policy that is gone is "deleted".
  * A policy whose metadata alone changed is not counted.
  */
-import type { JsonValue } from "../../engine/api/json.js";
-import { jsonEqual } from "../../engine/api/json-equal.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { type CompiledPolicy, jsonEqual, type JsonValue } from "../../engine/index.js";
 import { policyValidationMode } from "./policy-labels.js";
 
 export type PolicyChangeType = "created" | "updated" | "deleted";

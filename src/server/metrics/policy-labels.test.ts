@@ -1,8 +1,7 @@
 /** Kyverno's policy and rule labels. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
-import type { Rule } from "../../engine/api/policy.js";
+import type { JsonObject, Rule } from "../../engine/index.js";
 import { policyLabels, policyValidationMode, ruleType } from "./policy-labels.js";
 import { compiled, validatePolicy } from "./test-support.js";
 

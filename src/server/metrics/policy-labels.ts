@@ -2,8 +2,7 @@
  * How Kyverno labels a policy and a rule in its metrics (pkg/metrics parsers): the policy's type,
  * background mode, namespace ("-" for a ClusterPolicy) and validation mode, and each rule's type.
  */
-import type { Rule } from "../../engine/api/policy.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledPolicy, Rule } from "../../engine/index.js";
 
 export type ValidationMode = "enforce" | "audit";
 export type RuleType = "validate" | "mutate" | "generate" | "imageVerify" | "-";

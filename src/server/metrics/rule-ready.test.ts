@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Registry } from "prom-client";
 import { createMetrics } from "./create-metrics.js";
-import type { JsonObject } from "../../engine/api/json.js";
+import type { JsonObject } from "../../engine/index.js";
 import { compiled, snapshot, validatePolicy } from "./test-support.js";
 
 test("a verifyImages rule (and its autogen copies) is status_ready=false; a rule Bylaw runs is true", async () => {

@@ -1,7 +1,5 @@
 /** Helpers for the metrics tests: compile a policy, wrap a snapshot, read exposition text. */
-import type { JsonObject } from "../../engine/api/json.js";
-import { createEngine } from "../../engine/engine.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import type { PolicySnapshot } from "../types.js";
 

@@ -21,9 +21,7 @@
  * Every listed namespace also carries `kubernetes.io/metadata.name: <name>`, as the API server sets
  * it (an explicit value in the file wins). An unlisted namespace's labels are unknown.
  */
-import { isObject, type JsonObject, type JsonValue } from "../../engine/api/json.js";
-import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
-import type { RequestUserInfo } from "../../engine/api/resource.js";
+import { isObject, type JsonObject, type JsonValue, type PolicyProblem, problem, type RequestUserInfo } from "../../engine/index.js";
 import type { ClusterFacts } from "../types.js";
 
 export const CLUSTER_FACTS_API_VERSION = "bylaw.dev/v1alpha1";

@@ -1,8 +1,7 @@
 /** A policy directory's documents compiled as one set: policies and PolicyExceptions together. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../engine/api/json.js";
-import { createEngine } from "../../engine/engine.js";
+import { createEngine, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
 import { compilePolicySet, describeProblem } from "./compile-policy-set.js";

@@ -9,13 +9,7 @@
  * problem: the set is refused rather than served without it.
  */
 import { createHash } from "node:crypto";
-import type { JsonValue } from "../../engine/api/json.js";
-import type { Engine } from "../../engine/engine.js";
-import type { CompileOutcome } from "../../engine/policy/compile-policy.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { compileException, isPolicyExceptionDocument, type CompiledException } from "../../engine/exceptions/index.js";
-import { policyKindOf } from "../../engine/policy/parse-policy.js";
-import { problem, type PolicyProblem } from "../../engine/policy/problem.js";
+import { type CompiledException, type CompiledPolicy, compileException, type CompileOutcome, type Engine, isPolicyExceptionDocument, type JsonValue, policyKindOf, type PolicyProblem, problem } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { tempTree } from "../../../test/support/temp-dir.js";
-import type { PolicyProblem } from "../../engine/policy/problem.js";
+import type { PolicyProblem } from "../../engine/index.js";
 import { liveHandles, names, open, policyYaml, sleep } from "../../../test/support/policy-source-dir.js";
 
 describe("directoryPolicySource: loading", () => {

@@ -1,7 +1,5 @@
 /** Options and problem shapes of the directory policy source. */
-import type { Engine } from "../../engine/engine.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import type { PolicyProblem } from "../../engine/policy/problem.js";
+import type { CompiledPolicy, Engine, PolicyProblem } from "../../engine/index.js";
 import type { ClusterFacts, PolicySource } from "../types.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";

@@ -1,8 +1,7 @@
 /** Read a certificate and key from disk and check that they are PEM, parse, and belong together. */
 import { X509Certificate, createPrivateKey } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { err, ok } from "../../engine/api/result.js";
-import type { Result } from "../../engine/api/result.js";
+import { err, ok, type Result } from "../../engine/index.js";
 import type { TlsPair } from "./types.js";
 
 export async function loadTlsFiles(certPath: string, keyPath: string): Promise<Result<TlsPair>> {

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile, mkdir, symlink, rename } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { EngineError } from "../../engine/api/result.js";
+import type { EngineError } from "../../engine/index.js";
 import { selfSignedCertificate } from "./self-signed.js";
 import type { TlsPair } from "./types.js";
 import { watchTls } from "./watch-tls.js";

@@ -7,8 +7,7 @@
 import { watch } from "node:fs";
 import type { FSWatcher } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { err } from "../../engine/api/result.js";
-import type { EngineError } from "../../engine/api/result.js";
+import { type EngineError, err } from "../../engine/index.js";
 import { loadTlsFiles } from "./load-tls-files.js";
 import type { TlsPair } from "./types.js";
 

@@ -1,16 +1,14 @@
 /**
  * An evaluation worker (worker_threads): compiles each policy snapshot it is sent, once, with the
- * same engine ports as `bylaw serve`, and runs review jobs under their deadline (review-runner.ts
+ * same engine ports as `bylaw serve`, and runs review jobs under their deadline (admission/review-runner.ts
  * `runPolicies`), reporting each finished policy as it goes. The main thread terminates a worker
  * that runs past a job's deadline, so a stuck evaluation never holds the server.
  */
 import { parentPort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
-import { createEngine } from "../../engine/engine.js";
-import { compileException, type CompiledException } from "../../engine/exceptions/index.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
-import { servePorts } from "../../cli/commands/serve/serve-ports.js";
-import { runPolicies } from "./review-runner.js";
+import { type CompiledException, type CompiledPolicy, compileException, createEngine } from "../../engine/index.js";
+import { servePorts } from "../serve-ports.js";
+import { runPolicies } from "../admission/review-runner.js";
 import { KEEP_SNAPSHOTS, type FromWorker, type RunMessage, type SnapshotMessage, type ToWorker } from "./wire.js";
 
 type Compiled = { readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly CompiledException[] } | { readonly error: string };

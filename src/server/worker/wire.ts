@@ -4,10 +4,8 @@
  * once per snapshot in each worker; results travel as rule results and are joined back to the main
  * thread's compiled policies by their place in the job.
  */
-import type { JsonObject, JsonValue } from "../../engine/api/json.js";
-import type { RuleResult } from "../../engine/api/rule-result.js";
-import type { EngineRequest } from "../../engine/pipeline/types.js";
-import type { RunKind } from "./review-runner.js";
+import type { EngineRequest, JsonObject, JsonValue, RuleResult } from "../../engine/index.js";
+import type { RunKind } from "../admission/review-runner.js";
 
 /** Snapshots a worker keeps compiled: the current one and the one before it (reviews in flight across a reload). */
 export const KEEP_SNAPSHOTS = 2;

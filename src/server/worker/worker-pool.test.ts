@@ -2,9 +2,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { performance } from "node:perf_hooks";
-import type { JsonObject } from "../../engine/api/json.js";
-import { createEngine } from "../../engine/engine.js";
-import type { EngineRequest } from "../../engine/pipeline/types.js";
+import { createEngine, type EngineRequest, type JsonObject } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import type { PolicySnapshot } from "../types.js";

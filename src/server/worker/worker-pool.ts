@@ -9,11 +9,10 @@
  * unfinished policies into evaluation errors (which deny under failurePolicy Fail), never a pass.
  */
 import { Worker } from "node:worker_threads";
-import type { JsonObject, JsonValue } from "../../engine/api/json.js";
-import type { CompiledPolicy } from "../../engine/policy/compiled-policy.js";
+import type { CompiledPolicy, JsonObject, JsonValue } from "../../engine/index.js";
 import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
-import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "./review-runner.js";
+import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "../admission/review-runner.js";
 import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./wire.js";
 
 /** How long past a job's deadline a running worker may take to stop by itself before it is terminated. */

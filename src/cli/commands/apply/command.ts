@@ -1,17 +1,13 @@
 /** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline. */
-import type { RequestUserInfo, Resource } from "../../../engine/api/resource.js";
-import { jsonEqual } from "../../../engine/api/json-equal.js";
-import type { CompiledException } from "../../../engine/exceptions/index.js";
-import type { EngineRequest, PolicyResponse } from "../../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../../engine/policy/compiled-policy.js";
+import { type CompiledException, type CompiledPolicy, type EngineRequest, jsonEqual, type PolicyResponse, type RequestUserInfo, type Resource } from "../../../engine/index.js";
 import { loadPaths, writeFilesAtomically } from "../../../platform/files/index.js";
 import type { LoadedDocument } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
-import { compileDocuments } from "../../load-policies.js";
+import { compileDocuments } from "../../../library/compile-documents.js";
 import { buildRequest } from "../../offline/build-request.js";
-import { existingResources } from "../../offline/existing-resources.js";
+import { existingResources } from "../../../library/existing-resources.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
-import { processResource } from "../../offline/process-resource.js";
+import { processResource } from "../../../library/process-resource.js";
 import { countResults } from "../../output/types.js";
 import { loadSetDocuments, policySetsDir, readCatalog, selectSets } from "../../policy-sets/index.js";
 import type { ValuesSpec } from "../../test-suite/values-file.js";

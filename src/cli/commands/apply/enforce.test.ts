@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../../engine/api/json.js";
+import type { JsonObject } from "../../../engine/index.js";
 import { enforceDocument } from "./enforce.js";
 
 const policy = (spec: JsonObject): JsonObject => ({ apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name: "p" }, spec });

@@ -5,8 +5,7 @@
  * `failureActionOverrides` and `validationFailureActionOverrides` are left alone: an override that
  * names namespaces still decides there, as it would in the cluster.
  */
-import { isObject, type JsonObject, type JsonValue } from "../../../engine/api/json.js";
-import { policyKindOf } from "../../../engine/policy/parse-policy.js";
+import { isObject, type JsonObject, type JsonValue, policyKindOf } from "../../../engine/index.js";
 
 export function enforceDocument(doc: JsonValue): JsonValue {
   if (!isObject(doc) || policyKindOf(doc).kind !== "kyverno-policy" || !isObject(doc["spec"])) return doc;

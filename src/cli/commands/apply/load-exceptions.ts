@@ -1,5 +1,5 @@
 /** `-e/--exception FILE|DIR|-`: PolicyException documents read from files, folders or stdin. */
-import { compileExceptionDocuments, type LoadedExceptions } from "../../load-exceptions.js";
+import { compileExceptionDocuments, type LoadedExceptions } from "../../../library/compile-exceptions.js";
 import { loadPaths } from "../../../platform/files/index.js";
 
 export type { LoadedExceptions };

@@ -1,6 +1,5 @@
 /** Read what `bylaw apply` checks: resources (with the file and line each came from), targets, values, user info. */
-import { isObject, type JsonObject } from "../../../engine/api/json.js";
-import type { RequestUserInfo, Resource } from "../../../engine/api/resource.js";
+import { isObject, type JsonObject, type RequestUserInfo, type Resource } from "../../../engine/index.js";
 import { loadPaths } from "../../../platform/files/index.js";
 import type { ResourceOrigin } from "../../output/types.js";
 import { parseUserInfo } from "../../test-suite/userinfo-file.js";

@@ -1,5 +1,5 @@
 /** Print `bylaw apply` results in the chosen format: text for people, json, junit, sarif, or PolicyReports. */
-import type { PolicyResponse } from "../../../engine/pipeline/types.js";
+import type { PolicyResponse } from "../../../engine/index.js";
 import { writeYamlStream } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";

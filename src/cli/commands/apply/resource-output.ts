@@ -3,8 +3,7 @@
  * mutate-existing rules patched, and what its generate rules would create (with Kyverno's labels).
  */
 import { join } from "node:path";
-import { resourceKind, resourceName, resourceNamespace, type Resource } from "../../../engine/api/resource.js";
-import type { PolicyResponse } from "../../../engine/pipeline/types.js";
+import { type PolicyResponse, type Resource, resourceKind, resourceName, resourceNamespace } from "../../../engine/index.js";
 import { writeYamlStream } from "../../../platform/yaml/index.js";
 
 export interface ProducedResource {

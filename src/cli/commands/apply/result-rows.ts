@@ -1,8 +1,5 @@
 /** Engine responses → one row per rule result, with the outcome the CLI reports (Kyverno `cmd/cli/kubectl-kyverno/commands/apply/*`). */
-import { resourceKind, resourceName, resourceNamespace, type Resource } from "../../../engine/api/resource.js";
-import { effectiveAction } from "../../../engine/pipeline/failure-action.js";
-import type { PolicyResponse } from "../../../engine/pipeline/types.js";
-import type { CompiledPolicy } from "../../../engine/policy/compiled-policy.js";
+import { type CompiledPolicy, effectiveAction, type PolicyResponse, type Resource, resourceKind, resourceName, resourceNamespace } from "../../../engine/index.js";
 import { policyInfo } from "../../output/policy-info.js";
 import type { PolicyInfo, ResourceOrigin, ResultRow } from "../../output/types.js";
 import type { ValuesSpec } from "../../test-suite/values-file.js";

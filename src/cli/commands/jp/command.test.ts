@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../../main.js";
-import { kyvernoFunctions } from "../../../engine/jmespath/functions/kyverno/index.js";
+import { kyvernoFunctions } from "../../../engine/index.js";
 import { recordingIo } from "../../../../test/support/fake-io.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";
 

@@ -1,9 +1,7 @@
 /** `bylaw jp`: JMESPath with Kyverno's functions and dialect, like `kyverno jp`. */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import type { JsonValue } from "../../../engine/api/json.js";
-import { formatAst, goJsonMarshal } from "../../../engine/jmespath/index.js";
-import type { FunctionDef } from "../../../engine/jmespath/types.js";
+import { formatAst, type FunctionDef, goJsonMarshal, type JsonValue } from "../../../engine/index.js";
 import { parseDocuments } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { offlineEngine } from "../../offline/offline-engine.js";

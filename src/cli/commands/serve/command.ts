@@ -1,12 +1,13 @@
 /** `bylaw serve`: the admission webhook over HTTPS, its metrics, and a graceful shutdown. */
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
-import { createEngine } from "../../../engine/engine.js";
-import { servePorts } from "./serve-ports.js";
+import { createEngine, type JsonValue } from "../../../engine/index.js";
+import { servePorts } from "../../../server/serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
 import { directoryPolicySource } from "../../../server/policy-source/index.js";
-import type { AdmissionDeps, AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
+import type { AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
+import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
 import { createWorkerPool } from "../../../server/worker/worker-pool.js";
 import { checkTimeoutGroups, DEADLINE_SHARE, DEFAULT_TIMEOUT_SECONDS, timeoutProblems, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
@@ -18,7 +19,6 @@ import { resolveTls } from "./tls-setup.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
 import { setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
 import { tenantProblems } from "../../../kube/tenant-problems.js";
-import type { JsonValue } from "../../../engine/api/json.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 
 export { SERVE_HELP };

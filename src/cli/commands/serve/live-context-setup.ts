@@ -3,8 +3,7 @@
  * Namespace labels come from a Namespace cache, configMap and apiCall entries from caches of the
  * resources they read (docs/adr/0009). Readiness waits for the caches to sync.
  */
-import type { JsonValue } from "../../../engine/api/json.js";
-import type { ContextSources } from "../../../engine/ports.js";
+import type { JsonValue, ContextSources } from "../../../engine/index.js";
 import { KubeClient } from "../../../kube/kube-client.js";
 import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { LiveCluster } from "../../../kube/live-cluster.js";

@@ -1,7 +1,7 @@
 /** Each webhook group's paths serve its policies under the deadline of its own timeout. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../../engine/api/json.js";
+import type { JsonObject } from "../../../engine/index.js";
 import { clusterPolicy, pod } from "../../../../test/support/builders.js";
 import { fakeDeps, reviewOf } from "../../../server/admission/test-support.js";
 import { admissionBatchRoutes, admissionRoutes } from "./start-servers.js";

@@ -9,7 +9,7 @@
  */
 import { isObject, type JsonValue } from "../../api/json.js";
 import type { PolicyDocument } from "../../api/policy.js";
-import { problem, type PolicyProblem } from "../problem.js";
+import { problem, type PolicyProblem } from "../../api/problem.js";
 import { didYouMean } from "./did-you-mean.js";
 import type { SchemaError, SchemaValidator } from "./types.js";
 import { VALIDATORS } from "./validators-data.js";

@@ -1,0 +1,52 @@
+/**
+ * The engine's front door: the one module that code outside src/engine (the CLI, the webhook
+ * server, the library, platform adapters, and later the cluster controllers) imports. Lint fails
+ * on any other import of src/engine from outside it (eslint.config.js, `bylaw/engine-front-door`).
+ *
+ * Each name here is chosen: what a caller of the engine needs, not every export of every module.
+ * An outer layer that wants more asks for it here, so the engine's surface stays one list.
+ */
+
+// The shapes every layer shares (engine/api imports nothing above it).
+export { isObject, type JsonObject, type JsonValue } from "./api/json.js";
+export { jsonEqual } from "./api/json-equal.js";
+export { cloneJson } from "./api/json-copy.js";
+export { setOwn } from "./api/set-own.js";
+export { err, ok, type EngineError, type Result } from "./api/result.js";
+export {
+  resourceApiVersion,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+  type Operation,
+  type RequestUserInfo,
+  type Resource,
+} from "./api/resource.js";
+export type { FailureAction, FailureActionOverride, LabelSelector, PolicyDocument, Rule } from "./api/policy.js";
+export type { RuleResult, RuleStatus, RuleType } from "./api/rule-result.js";
+export type { GeneratedResource, SourceRef } from "./api/generated-resource.js";
+export { problem, type PolicyProblem } from "./api/problem.js";
+
+// The engine and what it is built from: ports in, one instance per caller.
+export { createEngine, type Engine } from "./engine.js";
+export type { ApiCallRequest, Clock, ContextCaller, ContextSources, EnginePorts, Hasher, HostResolver, Interruption, Random } from "./ports.js";
+export { EvaluationInterrupted, isInterruption } from "./interrupt/index.js";
+
+// A request and what the engine answers.
+export type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
+export type { MutationResult } from "./pipeline/mutate-request.js";
+export type { ExistingResources } from "./generate/index.js";
+export { applyJsonPatch, createJsonPatch, type JsonPatchOp } from "./mutate/json-patch/index.js";
+
+// Compiled policies and PolicyExceptions, and what callers ask of them.
+export type { CompileOutcome } from "./policy/compile-policy.js";
+export { hasGenerateRules, hasMutateRules, hasValidateRules, type CompiledPolicy, type CompiledRule } from "./policy/compiled-policy.js";
+export { policyKindOf } from "./policy/parse-policy.js";
+export { verifyImagesAction } from "./policy/static-action.js";
+export { effectiveAction } from "./pipeline/failure-action.js";
+export { isMutateExisting } from "./pipeline/mutate-policy.js";
+export { compileException, isPolicyExceptionDocument, type CompiledException } from "./exceptions/index.js";
+
+// JMESPath in Kyverno's dialect, for `bylaw jp`.
+export { formatAst, goJsonMarshal, type FunctionDef } from "./jmespath/index.js";
+export { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";

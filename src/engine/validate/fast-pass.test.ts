@@ -1,0 +1,106 @@
+/** The scope-free pass of fixed pattern rules: which rules get one, and that it only ever says what the full way says. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../api/json.js";
+import { createEngine } from "../engine.js";
+import { clusterPolicy, pod } from "../../../test/support/builders.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import type { EngineRequest } from "../pipeline/types.js";
+import { compileException } from "../exceptions/index.js";
+
+const engine = createEngine(fakePorts());
+const podMatch = { any: [{ resources: { kinds: ["Pod"] } }] };
+
+function compiled(rule: JsonObject): CompiledPolicy {
+  const r = engine.compile(clusterPolicy("p", [{ name: "r", match: podMatch, ...rule }]));
+  if (!r.ok) throw new Error(r.problems.map((p) => p.message).join("; "));
+  return r.policy;
+}
+
+const ruleOf = (policy: CompiledPolicy) => policy.rules.find((r) => r.name === "r") ?? assert.fail("no rule r");
+const labelled = pod("web", { labels: { app: "web" } });
+const unlabelled = pod("web", { labels: { team: "a" } });
+const requireApp = { message: "app label", pattern: { metadata: { labels: { app: "?*" } } } };
+
+describe("fastPassOf", () => {
+  test("a fixed pattern passes at once with the rule's own pass result", () => {
+    const policy = compiled({ validate: requireApp });
+    const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
+    assert.equal(fast(labelled, "CREATE"), ruleOf(policy).validatePass?.result);
+    assert.deepEqual(fast(labelled, "CREATE"), { rule: "r", type: "Validation", status: "pass", message: "validation rule 'r' passed." });
+  });
+
+  test("a plain failure is Kyverno's text with the failing path, the same object for every resource failing there", () => {
+    const policy = compiled({ validate: requireApp });
+    const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
+    const failed = fast(unlabelled, "CREATE");
+    assert.deepEqual(failed, { rule: "r", type: "Validation", status: "fail", message: "validation error: app label. rule r failed at path /metadata/labels/app/", path: "/metadata/labels/app/" });
+    assert.equal(fast(pod("db", { labels: { team: "b" } }), "CREATE"), failed);
+    assert.deepEqual(fast(pod("api", { labels: {} }), "DELETE"), failed);
+  });
+
+  test("a failure answered fast is the one the full way gives", () => {
+    const policy = compiled({ validate: requireApp });
+    const fast = engine.validate(policy, { resource: unlabelled, operation: "CREATE", namespaceLabels: {} }).rules;
+    // An exception that does not apply sends the request the full way without changing its answer.
+    const exception = compileException({
+      apiVersion: "kyverno.io/v2",
+      kind: "PolicyException",
+      metadata: { name: "other", namespace: "default" },
+      spec: { exceptions: [{ policyName: "other", ruleNames: ["r"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } },
+    });
+    if (!exception.ok) throw new Error(exception.problems.map((p) => p.message).join("; "));
+    const full = engine.validate(policy, { resource: unlabelled, operation: "CREATE", namespaceLabels: {}, exceptions: [exception.exception] }).rules;
+    assert.deepEqual(fast, full);
+  });
+
+  test("an UPDATE failure, a message with variables and a skip are left to the full way", () => {
+    const policy = compiled({ validate: requireApp });
+    const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
+    assert.equal(fast(unlabelled, "UPDATE"), undefined);
+    const named = compiled({ validate: { message: "{{ request.object.metadata.name }} needs an app label", pattern: requireApp.pattern } });
+    assert.equal((ruleOf(named).fastPass ?? assert.fail("expected a fast pass"))(unlabelled, "CREATE"), undefined);
+    // A conditional anchor that does not hold: a skip, with the full way's reason.
+    const onlyDb = compiled({ validate: { message: "m", pattern: { metadata: { "(name)": "db", labels: { app: "?*" } } } } });
+    assert.equal((ruleOf(onlyDb).fastPass ?? assert.fail("expected a fast pass"))(unlabelled, "CREATE"), undefined);
+    assert.equal(engine.validate(onlyDb, { resource: unlabelled, operation: "CREATE", namespaceLabels: {} }).rules[0]?.status, "skip");
+  });
+
+  test("a fixed anyPattern passes with the index of the pattern that passed, and leaves failures to the full way", () => {
+    const policy = compiled({ validate: { message: "m", anyPattern: [{ metadata: { labels: { app: "db" } } }, { metadata: { labels: { app: "?*" } } }] } });
+    const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
+    assert.deepEqual(fast(labelled, "CREATE"), { rule: "r", type: "Validation", status: "pass", message: "validation rule 'r' anyPattern[1] passed." });
+    assert.equal(fast(unlabelled, "CREATE"), undefined);
+  });
+
+  const without: [string, JsonObject][] = [
+    ["a variable in the pattern", { validate: { pattern: { metadata: { labels: { app: "{{ request.object.metadata.name }}" } } } } }],
+    ["a variable in a pattern key", { validate: { pattern: { metadata: { labels: { "{{ request.object.metadata.name }}": "?*" } } } } }],
+    ["a reference in the pattern", { validate: { pattern: { metadata: { labels: { app: "?*", team: "$(app)" } } } } }],
+    ["context entries", { context: [{ name: "x", variable: { value: "y" } }], validate: requireApp }],
+    ["preconditions", { preconditions: { all: [{ key: "{{ request.operation }}", operator: "Equals", value: "CREATE" }] }, validate: requireApp }],
+    ["a deny rule", { validate: { deny: { conditions: { any: [{ key: "a", operator: "Equals", value: "b" }] } } } }],
+    ["a foreach rule", { validate: { foreach: [{ list: "request.object.spec.containers", pattern: { name: "?*" } }] } }],
+    ["a podSecurity rule", { validate: { podSecurity: { level: "baseline", version: "latest" } } }],
+  ];
+  for (const [name, rule] of without) {
+    test(`a rule with ${name} has none`, () => assert.equal(ruleOf(compiled(rule)).fastPass, undefined));
+  }
+
+  test("a request carrying PolicyExceptions goes the full way: a passing Pod that an exception covers is a skip", () => {
+    const policy = compiled({ validate: requireApp });
+    const exception = compileException({
+      apiVersion: "kyverno.io/v2",
+      kind: "PolicyException",
+      metadata: { name: "web-is-fine", namespace: "default" },
+      spec: { exceptions: [{ policyName: "p", ruleNames: ["r"] }], match: { any: [{ resources: { kinds: ["Pod"], names: ["web"] } }] } },
+    });
+    if (!exception.ok) throw new Error(exception.problems.map((p) => p.message).join("; "));
+    const request: EngineRequest = { resource: labelled, operation: "CREATE", namespaceLabels: {}, exceptions: [exception.exception] };
+    const [result] = engine.validate(policy, request).rules;
+    assert.equal(result?.status, "skip");
+    assert.deepEqual(result?.exceptions, ["default/web-is-fine"]);
+    assert.equal(engine.validate(policy, { resource: labelled, operation: "CREATE", namespaceLabels: {} }).rules[0]?.status, "pass");
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The pass of a validate rule that needs no scope: a `pattern` or `anyPattern` with no variables
+ * or references anywhere, on a rule without context entries or preconditions. Such a rule's
+ * verdict depends on the resource alone, so its patterns are compiled with the policy and its pass
+ * results made once. At evaluation a passing resource returns that result at once.
+ *
+ * A `pattern` rule whose message holds no variables also answers a plain failure (not on UPDATE,
+ * where allowExistingViolations needs the old object): its text depends on the failing path alone,
+ * so the result for a path is made once and given again, as the same object, to every resource
+ * that fails there. The webhook's denial text then finds the message already rendered.
+ * Anything else (a skip, an error, an UPDATE failure, or a request that carries PolicyExceptions)
+ * goes the full way, which writes Kyverno's messages.
+ */
+import type { JsonValue } from "../api/json.js";
+import type { Rule } from "../api/policy.js";
+import type { Operation } from "../api/resource.js";
+import type { RuleResult } from "../api/rule-result.js";
+import type { PatternCache } from "../pattern/index.js";
+import { anyPatternPassMessage, patternFailMessage } from "./messages.js";
+import { holdsNoVariables } from "../variables/inert.js";
+import { ruleResult } from "../api/rule-result.js";
+
+/** The rule's result for this resource, or undefined: evaluate the rule the full way. */
+export type FastPass = (resource: JsonValue, operation: Operation) => RuleResult | undefined;
+
+/** Failing paths whose results a rule keeps; a rule that fails at more starts over. */
+const FAILURES_KEPT = 64;
+
+/**
+ * The fast pass for a rule, when it has one. `pass` is the rule's pass result made at compile
+ * time; the patterns come from the policy's cache, so the full path matches with the same objects.
+ */
+export function fastPassOf(rule: Rule, pass: RuleResult | undefined, patterns: PatternCache): FastPass | undefined {
+  const v = rule.validate;
+  if (v === undefined || pass === undefined) return undefined;
+  if (v.deny !== undefined || v.podSecurity !== undefined || v.cel !== undefined || v.manifests !== undefined) return undefined;
+  if ((Array.isArray(rule.context) && rule.context.length > 0) || (rule.preconditions !== undefined && rule.preconditions !== null)) return undefined;
+  // validate.run-validation's order: deny, then pattern, then anyPattern.
+  if (v.pattern !== undefined) {
+    if (!holdsNoVariables(v.pattern)) return undefined;
+    const compiled = patterns.get(v.pattern);
+    const message = v.message ?? "";
+    if (message.includes("{{")) return (resource) => (compiled.match(resource).status === "pass" ? pass : undefined);
+    const failures = new Map<string, RuleResult>();
+    return (resource, operation) => {
+      const outcome = compiled.match(resource);
+      if (outcome.status === "pass") return pass;
+      if (outcome.status !== "fail" || operation === "UPDATE") return undefined;
+      let failed = failures.get(outcome.path);
+      if (failed === undefined) {
+        failed = ruleResult(rule.name, "Validation", "fail", patternFailMessage(rule.name, message, outcome.path), outcome.path);
+        if (failures.size >= FAILURES_KEPT) failures.clear();
+        failures.set(outcome.path, failed);
+      }
+      return failed;
+    };
+  }
+  if (v.anyPattern !== undefined && v.anyPattern.length > 0) {
+    if (!holdsNoVariables(v.anyPattern)) return undefined;
+    const compiled = v.anyPattern.map((p) => patterns.get(p));
+    const passes = compiled.map((_, i) => ruleResult(rule.name, "Validation", "pass", anyPatternPassMessage(rule.name, i)));
+    return (resource) => {
+      for (let i = 0; i < compiled.length; i++) if ((compiled[i] as (typeof compiled)[number]).match(resource).status === "pass") return passes[i];
+      return undefined;
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,47 @@
+/**
+ * PolicyException documents (kyverno.io/v2, v2beta1) compiled once, for `bylaw apply -e` and a
+ * test's `exceptions:` files. Other documents are skipped with a warning; a document that is not
+ * a valid exception is an error naming the file, document and field.
+ */
+import { type CompiledException, compileException, isObject, isPolicyExceptionDocument } from "../engine/index.js";
+import type { LoadedDocument } from "../platform/yaml/index.js";
+
+export interface LoadedExceptions {
+  readonly exceptions: CompiledException[];
+  readonly errors: string[];
+  readonly warnings: string[];
+}
+
+/** `readErrorPrefix` goes before file read/parse errors (e.g. `--exception: `). */
+export function compileExceptionDocuments(documents: readonly LoadedDocument[], readErrorPrefix = ""): LoadedExceptions {
+  const out: LoadedExceptions = { exceptions: [], errors: [], warnings: [] };
+  for (const d of documents) {
+    const where = `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}`;
+    if (d.error !== undefined) {
+      out.errors.push(`${readErrorPrefix}${d.error}`);
+      continue;
+    }
+    if (d.value === undefined) continue;
+    const kind = isPolicyExceptionDocument(d.value);
+    if (kind === "other") {
+      const found = isObject(d.value) ? d.value["kind"] : undefined;
+      out.warnings.push(`${where}: skipped: not a PolicyException (kind ${JSON.stringify(found ?? "(none)")})`);
+      continue;
+    }
+    if (kind === "cel") {
+      out.warnings.push(`${where}: skipped: policies.kyverno.io PolicyExceptions (for CEL policies) are not supported by Bylaw yet; use kyverno.io/v2`);
+      continue;
+    }
+    const compiled = compileException(d.value, where);
+    if (!compiled.ok) {
+      const text = compiled.problems.filter((p) => p.severity === "error").map((p) => (p.path === "" ? p.message : `${p.path}: ${p.message}`)).join("; ");
+      out.errors.push(`${where}: invalid PolicyException: ${text}`);
+      continue;
+    }
+    for (const w of compiled.exception.warnings) {
+      if (w.severity === "warning") out.warnings.push(`${where}: ${compiled.exception.key}: ${w.path === "" ? "" : `${w.path}: `}${w.message}`);
+    }
+    out.exceptions.push(compiled.exception);
+  }
+  return out;
+}

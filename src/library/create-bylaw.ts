@@ -1,0 +1,73 @@
+/**
+ * `createBylaw`: Kyverno policies checked from a program, with no CLI and no cluster. Policies
+ * compile once, here; each `check` runs them against one resource in Kyverno's CLI order.
+ */
+import {
+  effectiveAction,
+  resourceNamespace,
+  type CompiledPolicy,
+  type Engine,
+  type PolicyResponse,
+  type Resource,
+  type RuleResult,
+  type RuleStatus,
+} from "../engine/index.js";
+import { parseDocuments, type LoadedDocument } from "../platform/yaml/index.js";
+import { checkRequest } from "./check-request.js";
+import { compileDocuments } from "./compile-documents.js";
+import { existingResources } from "./existing-resources.js";
+import { createOfflineEngine } from "./offline-engine.js";
+import { processResource } from "./process-resource.js";
+import type { Bylaw, BylawOptions, BylawOutcome, CheckOptions, PolicyInput, PolicyRuleResult, ResourceReport } from "./types.js";
+
+export function createBylaw(options: BylawOptions): BylawOutcome {
+  const engine = createOfflineEngine({
+    ...(options.apiCalls !== undefined ? { apiCalls: options.apiCalls } : {}),
+    ...(options.globalContext !== undefined ? { globalEntries: options.globalContext } : {}),
+  });
+  const loaded = compileDocuments(options.policies.flatMap(documentsOf), engine);
+  const errors = [...loaded.fatal, ...loaded.errors];
+  if (loaded.compiled.length === 0 && errors.length === 0) errors.push("no policy among the inputs: give at least one ClusterPolicy or Policy");
+  if (errors.length > 0) return { ok: false, errors, warnings: loaded.warnings };
+  const policies = loaded.compiled;
+  const exceptions = loaded.exceptions;
+  return {
+    ok: true,
+    bylaw: {
+      policies,
+      exceptions,
+      warnings: loaded.warnings,
+      check: (resource, checkOptions = {}) => check(engine, policies, resource, checkOptions, (r) => checkRequest(r, checkOptions, exceptions)),
+    } satisfies Bylaw,
+  };
+}
+
+/** Text is parsed as YAML (JSON is YAML); an object is one document. Each is named `policies[i]` in errors. */
+function documentsOf(input: PolicyInput, i: number): LoadedDocument[] {
+  const source = `policies[${i}]`;
+  return typeof input === "string" ? parseDocuments(input, source) : [{ source, index: 0, value: input }];
+}
+
+function check(engine: Engine, policies: readonly CompiledPolicy[], resource: Resource, options: CheckOptions, request: (r: Resource) => ReturnType<typeof checkRequest>): ResourceReport {
+  const processed = processResource(engine, policies, resource, request, existingResources(options.existing ?? []));
+  const namespace = resourceNamespace(resource);
+  const labels = options.namespaceLabels ?? {};
+  const results = processed.responses.flatMap((response) => response.rules.map((r) => withPolicy(response, r, namespace, labels)));
+  const summary: Record<RuleStatus, number> = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
+  for (const r of results) summary[r.status]++;
+  return {
+    resource,
+    patched: processed.patched,
+    results,
+    generated: results.flatMap((r) => r.generated ?? []),
+    summary,
+    blocked: results.some((r) => r.action === "Enforce"),
+  };
+}
+
+function withPolicy(response: PolicyResponse, result: RuleResult, namespace: string, labels: Readonly<Record<string, string>>): PolicyRuleResult {
+  const p = response.policy;
+  const policy = p.kind === "Policy" ? `${p.namespace}/${p.name}` : p.name;
+  const enforceable = result.status === "fail" && (result.type === "Validation" || result.type === "ImageVerify");
+  return enforceable ? { ...result, policy, action: effectiveAction(p, result.rule, namespace, labels) } : { ...result, policy };
+}

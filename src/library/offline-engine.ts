@@ -1,0 +1,19 @@
+/**
+ * An engine for a program with no cluster at hand (a CLI run, a cdk8s or Pulumi synth, a test):
+ * Node's clock, crypto randomness and hashing, and context entries answered only from what the
+ * caller gives (mocked apiCall responses, globalContext entries). A rule that reads anything else
+ * from a cluster is an error result naming the entry, never a pass.
+ */
+import { createEngine, type Engine } from "../engine/index.js";
+import { cryptoRandom, nodeHasher, systemClock } from "../platform/node-ports.js";
+import { offlineContextSources, offlineHosts, type OfflineContextOptions } from "../platform/offline-context.js";
+
+export function createOfflineEngine(options: OfflineContextOptions = {}): Engine {
+  return createEngine({
+    clock: systemClock,
+    random: cryptoRandom,
+    hasher: nodeHasher,
+    context: offlineContextSources(options),
+    hosts: offlineHosts,
+  });
+}

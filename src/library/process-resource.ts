@@ -1,0 +1,30 @@
+/**
+ * What `kyverno apply` and `kyverno test` do with one resource, in Kyverno's CLI order: every mutate
+ * policy in turn, each seeing the resource the previous one patched; then every validate policy on
+ * the patched resource; then every generate policy on the resource as given.
+ */
+import { type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, hasGenerateRules, hasMutateRules, hasValidateRules, type PolicyResponse, type Resource } from "../engine/index.js";
+
+export interface Processed {
+  readonly responses: readonly PolicyResponse[];
+  /** The resource after every mutate policy. */
+  readonly patched: Resource;
+}
+
+export function processResource(engine: Engine, policies: readonly CompiledPolicy[], resource: Resource, request: (resource: Resource, policy: CompiledPolicy) => EngineRequest, existing: ExistingResources): Processed {
+  const responses: PolicyResponse[] = [];
+  let current = resource;
+  for (const policy of policies) {
+    if (!hasMutateRules(policy)) continue;
+    const response = engine.mutate(policy, request(current, policy), existing);
+    responses.push(response);
+    current = response.patchedResource ?? current;
+  }
+  for (const policy of policies) {
+    if (hasValidateRules(policy)) responses.push(engine.validate(policy, request(current, policy)));
+  }
+  for (const policy of policies) {
+    if (hasGenerateRules(policy)) responses.push(engine.generate(policy, request(resource, policy), existing));
+  }
+  return { responses, patched: current };
+}

@@ -1,0 +1,32 @@
+/**
+ * The seam of the pure admission handlers: what they read (the engine, the current policy set,
+ * cluster facts a request does not carry, the clock) and what they report to. Each piece is passed
+ * in; nothing here is global.
+ */
+import type { Engine } from "../../engine/index.js";
+import type { AdmissionRecorder, ClusterFacts, PolicySnapshot } from "../types.js";
+import type { AdmissionPlans } from "./plans.js";
+import type { ReviewRunner } from "./review-runner.js";
+
+/** Everything a pure admission handler needs. */
+export interface AdmissionDeps {
+  readonly engine: Engine;
+  readonly policies: () => PolicySnapshot;
+  readonly cluster: ClusterFacts;
+  readonly recorder: AdmissionRecorder;
+  /** Monotonic clock in seconds (performance.now()/1000 in production; a fake in tests). */
+  readonly now: () => number;
+  /** Seconds a review may take before the handler answers per failurePolicy (below the webhook timeout). */
+  readonly deadlineSeconds: number;
+  /** Kyverno's `--exceptionNamespace`: when set, only PolicyExceptions in these namespaces are honoured. */
+  readonly exceptionNamespaces?: readonly string[];
+  /** Per-snapshot plans of which policies each webhook evaluates; without it they are worked out per review. */
+  readonly plans?: AdmissionPlans;
+  /**
+   * Work a review of a batch may do inline before it leaves the batch, in checks of 1,024 units
+   * (foreach elements, list items, containers, 64 JMESPath steps); default 32 (admission/deadline.ts).
+   */
+  readonly inlineChecks?: number;
+  /** Where reviews that left their batch finish: the worker pool; default this thread, after the batch. */
+  readonly runner?: ReviewRunner;
+}

@@ -1,0 +1,143 @@
+/**
+ * deploy/base's RBAC, per component: each ServiceAccount is bound to one ClusterRole that only
+ * aggregates (Bylaw's core grants and the ClusterRoles users labelled
+ * `rbac.kyverno.io/aggregate-to-<component>` for Kyverno) and to one Role in the bylaw namespace.
+ * The effective grants are listed here in full, so that widening one is a deliberate change.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { at, byKind, kubectlMissing, list, one, render, repoRoot, type Manifest } from "./render.js";
+
+const SKIP = kubectlMissing();
+
+const COMPONENTS = {
+  "admission-controller": "bylaw",
+  "background-controller": "bylaw-background-controller",
+  "cleanup-controller": "bylaw-cleanup-controller",
+  "reports-controller": "bylaw-reports-controller",
+} as const;
+
+const KYVERNO_READS = ["kyverno.io clusterpolicies get,list,watch", "kyverno.io globalcontextentries get,list,watch", "kyverno.io policies get,list,watch", "kyverno.io policyexceptions get,list,watch"];
+const EVENTS = [" events create,patch", "events.k8s.io events create,patch"];
+const LEASES = ["coordination.k8s.io leases get,list,watch,create,update,patch"];
+
+/** Cluster-wide grants (core ClusterRole) and grants in the bylaw namespace (Role), one line per group/resource. */
+const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: string[] }> = {
+  "admission-controller": {
+    cluster: [
+      ...KYVERNO_READS,
+      "kyverno.io clusterpolicies/status update,patch",
+      "kyverno.io globalcontextentries/status update,patch",
+      "kyverno.io policies/status update,patch",
+      " configmaps get,list,watch",
+      " namespaces get,list,watch",
+      "rbac.authorization.k8s.io clusterrolebindings get,list,watch",
+      "rbac.authorization.k8s.io clusterroles get,list,watch",
+      "rbac.authorization.k8s.io rolebindings get,list,watch",
+      "rbac.authorization.k8s.io roles get,list,watch",
+      "admissionregistration.k8s.io mutatingwebhookconfigurations get,list,watch",
+      "admissionregistration.k8s.io validatingwebhookconfigurations get,list,watch",
+      "admissionregistration.k8s.io mutatingwebhookconfigurations update,patch [bylaw-resource-mutating-webhook-cfg,bylaw-resource-validating-webhook-cfg]",
+      "admissionregistration.k8s.io validatingwebhookconfigurations update,patch [bylaw-resource-mutating-webhook-cfg,bylaw-resource-validating-webhook-cfg]",
+      ...EVENTS,
+    ],
+    namespace: [...LEASES, " secrets get,list,watch,update,patch [bylaw-tls]"],
+  },
+  "background-controller": {
+    cluster: [
+      ...KYVERNO_READS,
+      "kyverno.io updaterequests get,list,watch,create,update,patch,delete",
+      "kyverno.io updaterequests/status update,patch",
+      " configmaps get,list,watch",
+      " namespaces get,list,watch",
+      ...EVENTS,
+    ],
+    namespace: LEASES,
+  },
+  "cleanup-controller": {
+    cluster: [
+      "kyverno.io cleanuppolicies get,list,watch",
+      "kyverno.io clustercleanuppolicies get,list,watch",
+      "kyverno.io cleanuppolicies/status update,patch",
+      "kyverno.io clustercleanuppolicies/status update,patch",
+      "policies.kyverno.io deletingpolicies get,list,watch",
+      "policies.kyverno.io namespaceddeletingpolicies get,list,watch",
+      "policies.kyverno.io deletingpolicies/status update,patch",
+      "policies.kyverno.io namespaceddeletingpolicies/status update,patch",
+      " namespaces get,list,watch",
+      ...EVENTS,
+    ],
+    namespace: LEASES,
+  },
+  "reports-controller": {
+    cluster: [
+      ...KYVERNO_READS,
+      "reports.kyverno.io clusterephemeralreports get,list,watch,create,update,patch,delete,deletecollection",
+      "reports.kyverno.io ephemeralreports get,list,watch,create,update,patch,delete,deletecollection",
+      "wgpolicyk8s.io clusterpolicyreports get,list,watch,create,update,patch,delete,deletecollection",
+      "wgpolicyk8s.io policyreports get,list,watch,create,update,patch,delete,deletecollection",
+      " configmaps get,list,watch",
+      " namespaces get,list,watch",
+      ...EVENTS,
+    ],
+    namespace: LEASES,
+  },
+};
+
+/** One line per (group, resource, verbs, names) of a role's rules, sorted. */
+function grants(role: Manifest): string[] {
+  return list(at(role, "rules"))
+    .flatMap((rule) => {
+      const names = list(at(rule, "resourceNames"));
+      const suffix = names.length > 0 ? ` [${names.map(String).join(",")}]` : "";
+      const verbs = list(at(rule, "verbs")).map(String).join(",");
+      return list(at(rule, "apiGroups")).flatMap((g) => list(at(rule, "resources")).map((r) => `${String(g)} ${String(r)} ${verbs}${suffix}`));
+    })
+    .sort();
+}
+
+function boundTo(bindings: readonly Manifest[], roleKind: string, roleName: string): unknown[] {
+  return bindings.filter((b) => at(b, "roleRef", "kind") === roleKind && at(b, "roleRef", "name") === roleName).flatMap((b) => list(at(b, "subjects")));
+}
+
+describe("deploy/base RBAC: least privilege per component", { skip: SKIP ?? false }, () => {
+  const manifests = SKIP === undefined ? render(join(repoRoot(), "deploy", "base")) : [];
+
+  for (const [component, account] of Object.entries(COMPONENTS) as [keyof typeof COMPONENTS, string][]) {
+    test(`${component}: ServiceAccount ${account}, an aggregating ClusterRole and a Role in bylaw, bound to it alone`, () => {
+      one(manifests, "ServiceAccount", account);
+      const subject = [{ kind: "ServiceAccount", name: account, namespace: "bylaw" }];
+      const aggregate = one(manifests, "ClusterRole", `bylaw:${component}`);
+      assert.equal(at(aggregate, "rules"), undefined, "the aggregating ClusterRole has no rules of its own");
+      assert.deepEqual(at(aggregate, "aggregationRule", "clusterRoleSelectors"), [
+        { matchLabels: { [`rbac.bylaw.dev/aggregate-to-${component}`]: "true" } },
+        { matchLabels: { [`rbac.kyverno.io/aggregate-to-${component}`]: "true" } },
+      ]);
+      assert.deepEqual(boundTo(byKind(manifests, "ClusterRoleBinding"), "ClusterRole", `bylaw:${component}`), subject);
+      assert.deepEqual(boundTo(byKind(manifests, "RoleBinding"), "Role", `bylaw:${component}`), subject);
+      const core = one(manifests, "ClusterRole", `bylaw:${component}:core`);
+      assert.equal(at(core, "metadata", "labels", `rbac.bylaw.dev/aggregate-to-${component}`), "true", "the core grants are aggregated");
+      assert.equal(at(core, "metadata", "labels", `rbac.kyverno.io/aggregate-to-${component}`), undefined, "and not into a Kyverno installed beside Bylaw");
+    });
+
+    test(`${component}: exactly these grants`, () => {
+      assert.deepEqual(grants(one(manifests, "ClusterRole", `bylaw:${component}:core`)), [...EXPECTED[component].cluster].sort(), "cluster-wide");
+      const role = one(manifests, "Role", `bylaw:${component}`);
+      assert.equal(at(role, "metadata", "namespace"), "bylaw");
+      assert.deepEqual(grants(role), [...EXPECTED[component].namespace].sort(), "in the bylaw namespace");
+    });
+  }
+
+  test("no other RBAC object, and no ServiceAccount bound to anything else", () => {
+    const names = (kind: string): string[] => byKind(manifests, kind).map((m) => String(at(m, "metadata", "name"))).sort();
+    const components = Object.keys(COMPONENTS);
+    assert.deepEqual(names("ClusterRole"), components.flatMap((c) => [`bylaw:${c}`, `bylaw:${c}:core`]).sort());
+    for (const kind of ["ClusterRoleBinding", "Role", "RoleBinding"]) assert.deepEqual(names(kind), components.map((c) => `bylaw:${c}`).sort(), kind);
+    assert.deepEqual(names("ServiceAccount"), Object.values(COMPONENTS).sort());
+  });
+
+  test("only the admission controller runs: the controllers' Deployments come with the controllers issue", () => {
+    assert.deepEqual(byKind(manifests, "Deployment").map((d) => at(d, "spec", "template", "spec", "serviceAccountName")), ["bylaw"]);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The layering of src/, read from its imports: no import cycle spans two folders; the engine's
+ * api/ folder (the shapes every layer shares) imports nothing outside itself; the package's API
+ * reaches no CLI or server code; and no layer imports one above it. A cycle inside one folder is
+ * allowed: a folder is one unit that is read together.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { folderOf, importCycles, importGraph, reachable, type ImportGraph } from "./import-graph.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const graph = importGraph(root, "src");
+
+function crossFolderCycles(g: ImportGraph): string[][] {
+  return importCycles(g).filter((files) => new Set(files.map(folderOf)).size > 1);
+}
+
+/** What each top folder of src/ must not import (tests aside: they may drive any layer). */
+const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
+  "src/server/": ["src/cli/", "src/library/"],
+  "src/library/": ["src/cli/", "src/server/"],
+  "src/platform/": ["src/cli/", "src/server/", "src/library/"],
+  "src/engine/": ["src/cli/", "src/server/", "src/library/", "src/platform/"],
+};
+
+function upwardImports(g: ImportGraph): string[] {
+  return [...g]
+    .filter(([file]) => !file.endsWith(".test.ts"))
+    .flatMap(([file, targets]) => {
+      const layer = Object.keys(FORBIDDEN).find((l) => file.startsWith(l));
+      const forbidden = layer === undefined ? [] : (FORBIDDEN[layer] ?? []);
+      return targets.filter((t) => forbidden.some((f) => t.startsWith(f))).map((t) => `${file} -> ${t}`);
+    });
+}
+
+describe("src/ import structure", () => {
+  test("the graph covers the sources", () => {
+    assert.ok(graph.size > 300, `expected the sources under ${join(root, "src")}, found ${graph.size}`);
+    assert.ok((graph.get("src/engine/engine.ts") ?? []).length > 5, "engine.ts's imports are read");
+  });
+
+  test("no import cycle spans two folders", () => {
+    assert.deepEqual(crossFolderCycles(graph), []);
+  });
+
+  test("engine/api imports nothing outside engine/api", () => {
+    const outside = [...graph]
+      .filter(([file]) => file.startsWith("src/engine/api/") && !file.endsWith(".test.ts"))
+      .flatMap(([file, targets]) => targets.filter((t) => !t.startsWith("src/engine/api/")).map((t) => `${file} -> ${t}`));
+    assert.deepEqual(outside, []);
+  });
+
+  test("the library entry (src/index.ts) reaches nothing under src/cli or src/server", () => {
+    const reached = [...reachable(graph, "src/index.ts")].filter((f) => f.startsWith("src/cli/") || f.startsWith("src/server/"));
+    assert.deepEqual(reached, []);
+  });
+
+  test("layers import only downwards: cli -> server, library -> platform -> engine", () => {
+    assert.deepEqual(upwardImports(graph), []);
+  });
+});
+
+describe("the cycle check itself", () => {
+  test("finds an import that runs up a layer", () => {
+    const g: ImportGraph = new Map([
+      ["src/server/worker/w.ts", ["src/cli/commands/serve/p.ts", "src/engine/index.ts"]],
+      ["src/cli/main.ts", ["src/server/worker/w.ts"]],
+    ]);
+    assert.deepEqual(upwardImports(g), ["src/server/worker/w.ts -> src/cli/commands/serve/p.ts"]);
+  });
+
+  test("finds a cycle across folders and passes one inside a folder", () => {
+    const g: ImportGraph = new Map([
+      ["src/a/one.ts", ["src/b/two.ts"]],
+      ["src/b/two.ts", ["src/b/three.ts"]],
+      ["src/b/three.ts", ["src/a/one.ts", "src/b/two.ts"]],
+      ["src/c/four.ts", ["src/c/five.ts"]],
+      ["src/c/five.ts", ["src/c/four.ts"]],
+    ]);
+    assert.deepEqual(crossFolderCycles(g), [["src/a/one.ts", "src/b/three.ts", "src/b/two.ts"]]);
+    assert.equal(importCycles(g).length, 2);
+  });
+
+  test("reads type-only imports, re-exports and dynamic imports as arrows", () => {
+    const g = importGraph(root, "test/structure/fixtures");
+    assert.deepEqual(g.get("test/structure/fixtures/a/uses.ts"), ["test/structure/fixtures/b/typed.ts", "test/structure/fixtures/b/reexported.ts", "test/structure/fixtures/b/lazy.ts"]);
+  });
+});
