@@ -23,7 +23,17 @@ export interface LiveClusterOptions {
   readonly random: Random;
   readonly sleep: (ms: number) => Promise<void>;
   readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+  /**
+   * Most resource types apiCall paths may have watched (default 32; Namespaces, ConfigMaps and the
+   * RBAC bindings do not count). Policy content decides which types are watched, so a tenant must not
+   * be able to make Bylaw watch every type there is.
+   */
+  readonly maxApiCallCaches?: number;
 }
+
+export type CacheFor = { readonly ok: true; readonly informer: Informer } | { readonly ok: false; readonly reason: string };
+
+const BUILT_IN = new Set([NAMESPACES, CONFIGMAPS, ROLEBINDINGS, CLUSTERROLEBINDINGS].map(gvrKey));
 
 export class LiveCluster {
   private readonly informers = new Map<string, Informer>();
@@ -58,12 +68,28 @@ export class LiveCluster {
     return this.synced.has(gvrKey(gvr));
   }
 
+  /** The cache an apiCall path reads, started if needed, unless that would pass `maxApiCallCaches`. */
+  cacheFor(gvr: Gvr): CacheFor {
+    const key = gvrKey(gvr);
+    const existing = this.informers.get(key);
+    if (existing !== undefined) return { ok: true, informer: existing };
+    const max = this.options.maxApiCallCaches ?? 32;
+    const used = [...this.informers.keys()].filter((k) => !BUILT_IN.has(k)).length;
+    if (!BUILT_IN.has(key) && used >= max) {
+      return { ok: false, reason: `Bylaw already watches ${used} resource types for apiCall entries, its limit; ${key} is not watched (name fewer resource types in apiCall paths)` };
+    }
+    return { ok: true, informer: this.informer(gvr) };
+  }
+
   /**
    * Starts the caches these policy documents read: configMap entries, apiCall paths with a literal
    * resource, and RoleBindings and ClusterRoleBindings when a policy mentions roles or clusterRoles.
    */
   prepare(policies: readonly JsonValue[]): void {
-    for (const gvr of resourcesRead(policies)) this.informer(gvr);
+    for (const gvr of resourcesRead(policies)) {
+      const c = this.cacheFor(gvr);
+      if (!c.ok) this.options.onLog?.("warn", "a policy's apiCall resource is not watched", { reason: c.reason });
+    }
     if (policies.some((p) => readsRoles(p))) {
       this.informer(ROLEBINDINGS);
       this.informer(CLUSTERROLEBINDINGS);

@@ -31,7 +31,9 @@ export function liveContextSources(cluster: LiveCluster): ContextSources {
 
 /** The cache for a resource, or why it cannot answer now. */
 function readable(cluster: LiveCluster, gvr: Gvr, what: string): Result<Informer> {
-  const inf = cluster.informer(gvr);
+  const cache = cluster.cacheFor(gvr);
+  if (!cache.ok) return err("not-ready", `${what}: ${cache.reason}`);
+  const inf = cache.informer;
   const health = inf.health();
   if (!cluster.isSynced(gvr)) {
     return err("not-ready", `${what}: the ${gvrKey(gvr)} cache has not synced yet${health.ok ? "" : ` (${health.reason})`}; Bylaw reads it from a watch, started when a policy first needs it`);
