@@ -166,6 +166,10 @@ cmd_up() { # <dir>
   # ValidatingAdmissionPolicy is GA; MutatingAdmissionPolicy is beta in 1.35, off by default: enable
   # its feature gate and the admissionregistration.k8s.io/v1beta1 API. The `kubernetes` Service gets
   # no Endpoints (a loopback address is not a valid endpoint), as nothing runs in pods here.
+  # BYLAW_CLUSTER_APISERVER_ARGS adds flags (space-separated), e.g. a test that needs watches served
+  # from etcd passes --watch-cache-sizes=configmaps#0.
+  local extra_args=()
+  read -r -a extra_args <<<"${BYLAW_CLUSTER_APISERVER_ARGS:-}"
   start "$dir" kube-apiserver "$KUBE_DIR/kube-apiserver" --bind-address=127.0.0.1 --advertise-address=127.0.0.1 \
     --secure-port="$api_port" --etcd-servers="http://127.0.0.1:$etcd_port" \
     --client-ca-file="$dir/pki/ca.crt" --tls-cert-file="$dir/pki/apiserver.crt" \
@@ -178,7 +182,7 @@ cmd_up() { # <dir>
     --service-account-key-file="$dir/pki/sa.pub" --service-account-signing-key-file="$dir/pki/sa.key" \
     --service-cluster-ip-range=10.0.0.0/24 --authorization-mode=Node,RBAC --allow-privileged=true \
     --endpoint-reconciler-type=none --feature-gates=MutatingAdmissionPolicy=true \
-    --runtime-config=admissionregistration.k8s.io/v1beta1=true --profiling=false --v=1
+    --runtime-config=admissionregistration.k8s.io/v1beta1=true --profiling=false --v=1 "${extra_args[@]}"
   wait_for "$dir" "kube-apiserver /readyz" api_ready "$dir" "$api_port"
   local api_seconds=$((SECONDS - t0))
 

@@ -36,11 +36,28 @@ export interface ContextSources {
    * imageRegistry entries are an error either way: nothing in Bylaw can load them yet.
    */
   readonly unloadable?: "skip" | "error";
-  configMap(namespace: string, name: string): Result<JsonValue>;
-  apiCall(request: ApiCallRequest): Result<JsonValue>;
+  /**
+   * `namespace` as the entry wrote it after substitution ("" when absent). `caller` says whose
+   * policy asks, so a live implementation can confine a namespaced Policy to its namespace.
+   */
+  configMap(namespace: string, name: string, caller?: ContextCaller): Result<JsonValue>;
+  apiCall(request: ApiCallRequest, caller?: ContextCaller): Result<JsonValue>;
   globalReference(name: string): Result<JsonValue>;
   imageData(reference: string): Result<JsonValue>;
 }
+
+/** Who asks a ContextSources port: the policy's namespace ("" for a ClusterPolicy). */
+export interface ContextCaller {
+  readonly policyNamespace: string;
+}
+
+/**
+ * Error kinds from a ContextSources port that an `apiCall.default` never replaces: the call was
+ * refused (a namespaced Policy reaching outside its namespace), or the data is not there to read
+ * (a cache not synced, over its budget), or the call is of a form Bylaw cannot make yet. All are
+ * rule errors, never a value the policy chose.
+ */
+export const CONTEXT_ERRORS_WITHOUT_DEFAULT: ReadonlySet<string> = new Set(["refused", "not-ready", "unsupported"]);
 
 export interface ApiCallRequest {
   readonly urlPath?: string;

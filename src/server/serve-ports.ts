@@ -1,13 +1,14 @@
 /**
- * The engine ports of `bylaw serve`: the system clock, crypto randomness and hashing, and no cluster
- * or registry client yet. Unlike `bylaw apply`, no values file can stand in for a context entry
- * here, so an entry that cannot be loaded makes its rule an evaluation error (answered under the
- * policy's failurePolicy) instead of leaving the variable unset.
+ * The engine ports of `bylaw serve`: the system clock, crypto randomness and hashing, and the live
+ * context sources when serve reads a cluster (`--cluster`, cli/commands/serve/live-context-setup.ts). Unlike `bylaw
+ * apply`, no values file can stand in for a context entry here, so an entry that cannot be loaded
+ * makes its rule an evaluation error (answered under the policy's failurePolicy) instead of leaving
+ * the variable unset.
  */
-import type { EnginePorts } from "../engine/index.js";
+import type { ContextSources, EnginePorts } from "../engine/index.js";
 import { cryptoRandom, nodeHasher, systemClock } from "../platform/node-ports.js";
 import { offlineContextSources, offlineHosts } from "../platform/offline-context.js";
 
-export function servePorts(): EnginePorts {
-  return { clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: { ...offlineContextSources({}), unloadable: "error" }, hosts: offlineHosts };
+export function servePorts(live?: ContextSources): EnginePorts {
+  return { clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: live ?? { ...offlineContextSources({}), unloadable: "error" }, hosts: offlineHosts };
 }

@@ -18,9 +18,9 @@ export interface RunResult {
 }
 
 /** Runs a command to completion; a non-zero exit is a result, not a throw. */
-export function run(file: string, args: readonly string[], timeoutMs: number, input?: string): Promise<RunResult> {
+export function run(file: string, args: readonly string[], timeoutMs: number, input?: string, env?: NodeJS.ProcessEnv): Promise<RunResult> {
   return new Promise((done) => {
-    const child = execFile(file, [...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile(file, [...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, ...(env !== undefined ? { env: { ...process.env, ...env } } : {}) }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
       done({ code, stdout, stderr: error !== null && code === 1 && stderr === "" ? error.message : stderr });
     });
@@ -59,11 +59,15 @@ export function processRunning(pid: number): boolean {
   return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
 }
 
-/** `scripts/cluster.sh up` in a new temporary folder; the first run builds, which takes long. */
-export async function startCluster(buildTimeoutMs: number): Promise<Cluster> {
+/**
+ * `scripts/cluster.sh up` in a new temporary folder; the first run builds, which takes long.
+ * `apiserverArgs` become BYLAW_CLUSTER_APISERVER_ARGS (extra kube-apiserver flags).
+ */
+export async function startCluster(buildTimeoutMs: number, apiserverArgs?: readonly string[]): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), "bylaw-cluster-"));
   const started = performance.now();
-  const up = await run(clusterScript, ["up", dir], buildTimeoutMs);
+  const env = apiserverArgs !== undefined ? { BYLAW_CLUSTER_APISERVER_ARGS: apiserverArgs.join(" ") } : undefined;
+  const up = await run(clusterScript, ["up", dir], buildTimeoutMs, undefined, env);
   const upSeconds = (performance.now() - started) / 1000;
   if (up.code !== 0) throw new Error(`scripts/cluster.sh up ${dir} failed (exit ${up.code}):\n${up.stderr}`);
   const kubeconfig = join(dir, "kubeconfig");

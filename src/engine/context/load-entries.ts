@@ -8,6 +8,7 @@
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
 import { err, ok, type Result } from "../api/result.js";
+import { CONTEXT_ERRORS_WITHOUT_DEFAULT } from "../ports.js";
 import { substituteAll, substituteString, type SubstitutionScope } from "../variables/index.js";
 import { setDotted } from "./request-context.js";
 
@@ -36,7 +37,7 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
     if (!name.ok) return name;
     const ns = substituteString(entry.configMap.namespace ?? "", scope);
     if (!ns.ok) return ns;
-    const answer = ports.configMap(String(ns.value ?? ""), String(name.value ?? ""));
+    const answer = ports.configMap(String(ns.value ?? ""), String(name.value ?? ""), { policyNamespace: scope.policyNamespace ?? "" });
     return !answer.ok && answer.error.kind === "unavailable" ? notLoaded() : answer;
   }
   if (entry.apiCall) {
@@ -45,15 +46,18 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
     const c = call.value as JsonObject;
     const method = c["method"] === "POST" ? "POST" : "GET";
     const service = isObject(c["service"]) ? c["service"] : undefined;
-    const answer = ports.apiCall({
-      method,
-      ...(typeof c["urlPath"] === "string" ? { urlPath: c["urlPath"] } : {}),
-      ...(service && typeof service["url"] === "string" ? { serviceUrl: service["url"] } : {}),
-      ...(c["data"] !== undefined ? { data: c["data"] } : {}),
-    });
+    const answer = ports.apiCall(
+      {
+        method,
+        ...(typeof c["urlPath"] === "string" ? { urlPath: c["urlPath"] } : {}),
+        ...(service && typeof service["url"] === "string" ? { serviceUrl: service["url"] } : {}),
+        ...(c["data"] !== undefined ? { data: c["data"] } : {}),
+      },
+      { policyNamespace: scope.policyNamespace ?? "" },
+    );
     if (!answer.ok) {
       if (answer.error.kind === "unavailable") return notLoaded();
-      if (entry.apiCall.default !== undefined) return ok(entry.apiCall.default);
+      if (entry.apiCall.default !== undefined && !CONTEXT_ERRORS_WITHOUT_DEFAULT.has(answer.error.kind)) return ok(entry.apiCall.default);
       return answer;
     }
     return applyJmesPath(answer.value, entry.apiCall.jmesPath, entry.apiCall.default, scope);

@@ -2,7 +2,7 @@
  * Stopping a long evaluation. The engine stays synchronous and pure: a caller that wants a bound
  * passes an `Interruption` (engine/ports.ts) with the call (`engine.validate(policy, request, i)`),
  * and the loops whose length the input decides tick: each foreach element, each list item of a
- * pattern walk and its verdict closures, each container and volume of a Pod Security check, and
+ * pattern walk, each container and volume of a Pod Security check, and
  * JMESPath every STEPS_PER_TICK steps. Every TICKS_PER_CHECK ticks the interruption's `check()`
  * runs (the caller reads its clock there, never the engine); when it throws, evaluation stops with
  * an `EvaluationInterrupted`, which no rule turns into a result: the call itself throws it. The

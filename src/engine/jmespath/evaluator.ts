@@ -1,7 +1,7 @@
 /**
  * Evaluation with the semantics of Kyverno's go-jmespath fork, compiled once per expression: each
  * AST node becomes a closure that holds its own children, names and literals, so evaluation does no
- * dispatch on node kinds (about 1.5× faster than walking the tree with a switch).
+ * dispatch on node kinds (figures: docs/adr/0004-appendix-figures-in-code.md).
  *
  * A field access on a map that lacks the key yields MISSING (the fork's NotFoundError). MISSING
  * propagates through sub-expressions, index expressions and the right side of `&&`, and becomes
@@ -37,11 +37,9 @@ function isPlainObject(v: Value): v is Record<string, JsonValue> {
 export function compileNode(node: Node): Evaluator {
   switch (node.type) {
     case "Field":
-      return fields([node]);
+      return field(node.name, node.guarded);
     case "Subexpression":
     case "IndexExpression": {
-      const chain = fieldChain(node);
-      if (chain !== undefined) return fields(chain);
       const left = compileNode(node.left);
       const right = compileNode(node.right);
       return (value, st) => {
@@ -139,52 +137,21 @@ export function compileNode(node: Node): Evaluator {
   }
 }
 
-/** The fields of `a.b.c` (subexpressions of plain fields only), leftmost first; undefined for any other shape. */
-function fieldChain(node: Node): (Node & { type: "Field" })[] | undefined {
-  const out: (Node & { type: "Field" })[] = [];
-  let n: Node = node;
-  while (n.type === "Subexpression") {
-    if (n.right.type !== "Field") return undefined;
-    out.push(n.right);
-    n = n.left;
-  }
-  if (n.type !== "Field") return undefined;
-  out.push(n);
-  return out.reverse();
-}
-
 /**
- * A field, or `a.b.c` in one closure: the same steps, values and MISSING as the subexpression
- * tree (every subexpression node is entered before its fields, then each field in turn; a missing
- * key ends the chain), without a call per node. A field of a non-map is null; a missing key is
- * MISSING, except on an expression reference (null).
+ * A field of the current value: null on a non-map; MISSING when the map lacks the key, except on
+ * an expression reference (null). A `guarded` name is looked up among own keys only.
  */
-function fields(chain: readonly (Node & { type: "Field" })[]): Evaluator {
-  const names = chain.map((f) => f.name);
-  const guarded = chain.map((f) => f.guarded);
-  const subexpressions = chain.length - 1;
+function field(name: string, guarded: boolean): Evaluator {
   return (value, st) => {
-    if (subexpressions > 0) st.charge(subexpressions);
-    let v: Value = value;
-    for (let i = 0; i < names.length; i++) {
-      step(st);
-      if (typeof v !== "object" || v === null || Array.isArray(v)) {
-        v = null;
-        continue;
-      }
-      const name = names[i] as string;
-      const x = (v as Record<string, JsonValue | undefined>)[name];
-      if (x === undefined || (guarded[i] === true && !Object.hasOwn(v, name))) {
-        if (v instanceof ExprRef) {
-          v = null;
-          continue;
-        }
-        st.missingKey = name;
-        return MISSING;
-      }
-      v = x;
+    step(st);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+    const x = (value as Record<string, JsonValue | undefined>)[name];
+    if (x === undefined || (guarded && !Object.hasOwn(value, name))) {
+      if (value instanceof ExprRef) return null;
+      st.missingKey = name;
+      return MISSING;
     }
-    return v;
+    return x;
   };
 }
 

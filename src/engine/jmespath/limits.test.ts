@@ -126,7 +126,7 @@ test("the defaults are generous", () => {
   assert.deepEqual(DEFAULT_LIMITS, { maxExpressionLength: 65_536, maxDepth: 256, maxSteps: 10_000_000, maxStringLength: 8_388_608 });
 });
 
-describe("field chains (a.b.c, evaluated in one step per node)", () => {
+describe("field paths (a.b.c): one step per node", () => {
   test("a.b.c costs five steps: two subexpressions and three fields", () => {
     const data = { a: { b: { c: 1 } } };
     assert.equal(search("a.b.c", data, { limits: { maxSteps: 5 } }), 1);

@@ -68,8 +68,3 @@ function part(pattern: string): (value: string) => boolean {
   if (!hasWildcard(pattern)) return (value) => value === pattern;
   return (value) => wildcardMatch(pattern, value);
 }
-
-/** Render a request kind for messages: `Pod`, `Pod/status`, `apps/v1 Deployment`. */
-export function describeKind(gvk: GroupVersionKind, subresource: string): string {
-  return subresource === "" ? gvk.kind : `${gvk.kind}/${subresource}`;
-}

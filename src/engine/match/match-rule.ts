@@ -8,7 +8,7 @@
 import type { MatchResources, ResourceFilter, Rule } from "../api/policy.js";
 import { resourceNamespace } from "../api/resource.js";
 import { compileFilter, type CompiledFilter } from "./resource-filter.js";
-import type { CheckContext, CompiledMatch, MatchOutcome, MatchRequest } from "./types.js";
+import type { CheckContext, CompiledMatch, MatchRequest } from "./types.js";
 import { isEmptyUserInfo } from "./user-info.js";
 import { parseKindSelector } from "./kind-selector.js";
 import { hasWildcard } from "../values/wildcard.js";
@@ -25,7 +25,6 @@ interface CompiledBlock {
   readonly kinds: readonly string[] | undefined;
 }
 
-const MATCHED: MatchOutcome = { matched: true };
 const EMPTY_USER = { username: "", groups: [], roles: [], clusterRoles: [] } as const;
 
 function compileBlock(block: MatchResources | null | undefined): CompiledBlock {
@@ -65,30 +64,13 @@ export function compileMatch(rule: Pick<Rule, "match" | "exclude">): CompiledMat
   const exclude = rule.exclude == null ? undefined : compileBlock(rule.exclude);
   return {
     kinds: match.kinds,
-    match(req: MatchRequest): MatchOutcome {
-      if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) {
-        const ns = resourceNamespace(req.resource);
-        return notMatched(
-          `the policy applies only in namespace "${req.policyNamespace}" and the resource is ${ns === "" ? "cluster-scoped" : `in namespace "${ns}"`}`,
-        );
-      }
-      const background = isEmptyUserInfo(req.userInfo);
-      const ctx: CheckContext = { req, user: req.userInfo ?? EMPTY_USER };
-      const missed = matchFailure(match, ctx, background);
-      if (missed !== undefined) return notMatched(missed);
-      if (exclude !== undefined) {
-        const excluded = exclusion(exclude, ctx);
-        if (excluded !== undefined) return notMatched(excluded);
-      }
-      return MATCHED;
-    },
     matches(req: MatchRequest): boolean {
       if (match.kinds !== undefined && !includes(match.kinds, req.gvk.kind)) return false;
       if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) return false;
       const background = isEmptyUserInfo(req.userInfo);
       const ctx: CheckContext = { req, user: req.userInfo ?? EMPTY_USER };
       if (!selects(match, ctx, background)) return false;
-      return exclude === undefined || exclusion(exclude, ctx) === undefined;
+      return exclude === undefined || !excludes(exclude, ctx);
     },
   };
 }
@@ -105,45 +87,15 @@ function selects(block: CompiledBlock, ctx: CheckContext, background: boolean): 
   return false;
 }
 
-/** Convenience: compile and evaluate in one call. Prefer `compileMatch` when evaluating many times. */
-export function matchRule(rule: Pick<Rule, "match" | "exclude">, req: MatchRequest): MatchOutcome {
-  return compileMatch(rule).match(req);
-}
-
-function notMatched(reason: string): MatchOutcome {
-  return { matched: false, reason };
-}
-
-function matchFailure(block: CompiledBlock, ctx: CheckContext, background: boolean): string | undefined {
-  const results = block.filters.map((f) => f.matchReasons(ctx, background));
+/** exclude.any: excluded if any filter selects; exclude.all: only if every filter does. */
+function excludes(block: CompiledBlock, ctx: CheckContext): boolean {
   switch (block.mode) {
-    case "any": {
-      if (results.some((r) => r.length === 0)) return undefined;
-      const why = results.map((r, i) => `[${i}] ${r.join("; ")}`).join(" | ");
-      return `no filter in match.any selects the resource: ${why}`;
-    }
-    case "all": {
-      const failing = results.map((r, i) => ({ r, i })).filter(({ r }) => r.length > 0);
-      if (failing.length === 0) return undefined;
-      return failing.map(({ r, i }) => `match.all[${i}] does not select the resource: ${r.join("; ")}`).join(" | ");
-    }
-    case "legacy": {
-      const r = results[0] ?? [];
-      return r.length === 0 ? undefined : `match does not select the resource: ${r.join("; ")}`;
-    }
-  }
-}
-
-function exclusion(block: CompiledBlock, ctx: CheckContext): string | undefined {
-  switch (block.mode) {
-    case "any": {
-      const i = block.filters.findIndex((f) => f.excludes(ctx));
-      return i < 0 ? undefined : `the resource is excluded by exclude.any[${i}]`;
-    }
+    case "any":
+      return block.filters.some((f) => f.excludes(ctx));
     case "all":
-      return block.filters.every((f) => f.excludes(ctx)) ? "the resource is excluded by exclude.all (every filter selects it)" : undefined;
+      return block.filters.every((f) => f.excludes(ctx));
     case "legacy":
-      return block.filters[0]?.excludes(ctx) === true ? "the resource is excluded by exclude" : undefined;
+      return block.filters[0]?.excludes(ctx) === true;
   }
 }
 

@@ -5,9 +5,9 @@
 import type { LabelSelector, ResourceDescription } from "../api/policy.js";
 import { resourceAnnotations, resourceGenerateName, resourceKind, resourceLabels, resourceName, resourceNamespace } from "../api/resource.js";
 import { hasWildcard, wildcardMatch } from "../values/wildcard.js";
-import { compileKindSelector, describeKind, parseKindSelector } from "./kind-selector.js";
+import { compileKindSelector, parseKindSelector } from "./kind-selector.js";
 import { evaluateSelector } from "./label-selector.js";
-import type { Check, CheckContext } from "./types.js";
+import type { Check } from "./types.js";
 
 /**
  * Whether a description is the zero value. Like Kyverno (which compares with the Go zero value),
@@ -27,23 +27,18 @@ export function isZeroDescription(rd: ResourceDescription | null | undefined): b
   );
 }
 
-/** Compile a resource description into checks, each naming the attribute that failed. */
+/** Compile a resource description into checks, one per written attribute. */
 export function compileResourceChecks(rd: ResourceDescription): Check[] {
   const checks: Check[] = [];
   const kinds = rd.kinds ?? [];
   if (kinds.length > 0) checks.push(kindCheck(kinds));
   const name = rd.name ?? "";
-  if (name !== "") {
-    checks.push(({ req }) => {
-      const actual = nameOf(req.resource);
-      return wildcardMatch(name, actual) ? undefined : `name "${actual}" does not match "${name}"`;
-    });
-  }
+  if (name !== "") checks.push(({ req }) => wildcardMatch(name, nameOf(req.resource)));
   const names = rd.names ?? [];
   if (names.length > 0) {
     checks.push(({ req }) => {
       const actual = nameOf(req.resource);
-      return names.some((n) => wildcardMatch(n, actual)) ? undefined : `name "${actual}" matches none of [${names.join(", ")}]`;
+      return names.some((n) => wildcardMatch(n, actual));
     });
   }
   const namespaces = rd.namespaces ?? [];
@@ -51,7 +46,7 @@ export function compileResourceChecks(rd: ResourceDescription): Check[] {
     checks.push(({ req }) => {
       const r = req.resource;
       const ns = resourceKind(r) === "Namespace" ? resourceName(r) : resourceNamespace(r);
-      return namespaces.some((p) => wildcardMatch(p, ns)) ? undefined : `namespace "${ns}" matches none of [${namespaces.join(", ")}]`;
+      return namespaces.some((p) => wildcardMatch(p, ns));
     });
   }
   const annotations = rd.annotations ?? {};
@@ -59,11 +54,7 @@ export function compileResourceChecks(rd: ResourceDescription): Check[] {
   if (rd.selector != null) checks.push(selectorCheck(rd.selector));
   if (rd.namespaceSelector != null) checks.push(namespaceSelectorCheck(rd.namespaceSelector, kinds));
   const operations = rd.operations ?? [];
-  if (operations.length > 0) {
-    checks.push(({ req }) =>
-      operations.includes(req.operation) ? undefined : `operation ${req.operation} is not one of [${operations.join(", ")}]`,
-    );
-  }
+  if (operations.length > 0) checks.push(({ req }) => operations.includes(req.operation));
   return checks;
 }
 
@@ -73,11 +64,7 @@ function kindCheck(kinds: readonly string[]): Check {
   // Bare kind names (`Pod`): any group and version, no subresource. A request without a
   // subresource whose kind is one of them is selected by a set lookup.
   const bare = new Set(parsed.filter((p) => p.group === "*" && p.version === "*" && p.subresource === "" && !hasWildcard(p.kind)).map((p) => p.kind));
-  const test = ({ req }: CheckContext): boolean =>
-    (req.subresource === "" && bare.has(req.gvk.kind)) || selectors.some((s) => s(req.gvk, req.subresource));
-  const check = (ctx: CheckContext): string | undefined =>
-    test(ctx) ? undefined : `kind ${describeKind(ctx.req.gvk, ctx.req.subresource)} is not one of [${kinds.join(", ")}]`;
-  return Object.assign(check, { test });
+  return ({ req }) => (req.subresource === "" && bare.has(req.gvk.kind)) || selectors.some((s) => s(req.gvk, req.subresource));
 }
 
 /** The name used for matching: metadata.name, or generateName when the object has no name yet. */
@@ -90,20 +77,15 @@ function annotationCheck(expected: Readonly<Record<string, string>>): Check {
   const entries = Object.entries(expected);
   return ({ req }) => {
     const actual = Object.entries(resourceAnnotations(req.resource));
-    for (const [k, v] of entries) {
-      if (!actual.some(([ak, av]) => wildcardMatch(k, ak) && wildcardMatch(v, av))) {
-        return `no annotation matches ${k}: ${v}`;
-      }
-    }
-    return undefined;
+    return entries.every(([k, v]) => actual.some(([ak, av]) => wildcardMatch(k, ak) && wildcardMatch(v, av)));
   };
 }
 
+/** A selector that does not parse selects nothing (the policy checker reports it at load). */
 function selectorCheck(selector: LabelSelector): Check {
   return ({ req }) => {
     const r = evaluateSelector(selector, resourceLabels(req.resource));
-    if (!r.ok) return `the selector is invalid: ${r.error}`;
-    return r.matched ? undefined : "the labels do not match the selector";
+    return r.ok && r.matched;
   };
 }
 
@@ -114,9 +96,8 @@ function selectorCheck(selector: LabelSelector): Check {
 function namespaceSelectorCheck(selector: LabelSelector, kinds: readonly string[]): Check {
   return ({ req }) => {
     const kind = resourceKind(req.resource);
-    if (kind === "Namespace" || (kind === "" && !kinds.includes("*"))) return undefined;
+    if (kind === "Namespace" || (kind === "" && !kinds.includes("*"))) return true;
     const r = evaluateSelector(selector, req.namespaceLabels);
-    if (!r.ok) return `the namespaceSelector is invalid: ${r.error}`;
-    return r.matched ? undefined : "the namespace labels do not match the namespaceSelector";
+    return r.ok && r.matched;
   };
 }

@@ -21,8 +21,6 @@ export interface MatchRequest {
   readonly policyNamespace: string;
 }
 
-export type MatchOutcome = { readonly matched: true } | { readonly matched: false; readonly reason: string };
-
 /** A kind selector from `kinds[]`, split into its four parts (each may hold wildcards). */
 export interface KindSelector {
   readonly group: string;
@@ -37,17 +35,12 @@ export interface CheckContext {
   readonly user: RequestUserInfo;
 }
 
-/**
- * One small check: returns a reason when it fails, undefined when it passes. A check whose failure
- * is common (the kind) also carries `test`, a predicate that decides without building the reason.
- */
-export type Check = ((ctx: CheckContext) => string | undefined) & { readonly test?: (ctx: CheckContext) => boolean };
+/** One small check of a filter: whether the request meets one written criterion. */
+export type Check = (ctx: CheckContext) => boolean;
 
 /** A rule's match/exclude compiled once, evaluated many times. */
 export interface CompiledMatch {
-  /** The outcome with the reason a rule does not apply (for messages and tests). */
-  match(req: MatchRequest): MatchOutcome;
-  /** The same decision as `match`, without building reasons: the hot path of the pipeline. */
+  /** Whether the rule applies to the request: its match selects it and its exclude does not. */
   matches(req: MatchRequest): boolean;
   /**
    * The only kinds the rule can match, when its match names literal kinds (no wildcard): a request

@@ -7,21 +7,18 @@ import { compileNode } from "./compile.js";
 import type { PatternNode } from "./compile.js";
 import { isSkip } from "./pattern-error.js";
 import type { AnyPatternOutcome, CompiledPattern, IndexedOutcome, PatternOutcome } from "./types.js";
-import { compileVerdict, PASS as PASSED } from "./verdict.js";
 import { walkElement } from "./walk.js";
 import { WalkContext } from "./walk-context.js";
 
 const PASS: PatternOutcome = { status: "pass" };
 
 /**
- * Compiles a pattern once for matching against many resources. A match first runs the verdict
- * closures, which allocate nothing; only a resource that does not pass is walked again, to write
- * Kyverno's message and path.
+ * Compiles a pattern once for matching against many resources: one walk per match, which builds
+ * Kyverno's message and path only at a mismatch.
  */
 export function compilePattern(pattern: JsonValue): CompiledPattern {
   const root = compileNode(pattern);
-  const verdict = compileVerdict(root);
-  return { source: pattern, match: (resource) => (verdict(resource) === PASSED ? PASS : matchNode(root, resource)) };
+  return { source: pattern, match: (resource) => matchNode(root, resource) };
 }
 
 /** Matches a resource against a pattern (compiling it on the way; prefer `compilePattern` in loops). */

@@ -55,7 +55,7 @@ export function ruleScope(run: RuleRun): RuleScope {
   let data = base;
   const ruleVars = request.ruleVariables?.(policy.name, name);
   if (ruleVars !== undefined) for (const [k, v] of Object.entries(ruleVars)) data = setDotted(data, k, v);
-  const vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: env.fnctx, cache: policy.cache, operation };
+  const vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: env.fnctx, cache: policy.cache, operation, policyNamespace: policy.namespace };
   if (rule.context === undefined && rule.preconditions === undefined && excepted.length === 0) return { ok: true, vars };
   const entered = enterScope(vars, rule.context, rule.preconditions);
   if (entered.kind !== "ready") return { ok: false, result: ruleResult(name, type, entered.kind, entered.message) };

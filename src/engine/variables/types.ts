@@ -22,6 +22,8 @@ export interface SubstitutionScope {
    * messages, for `{{@}}` and for `$( )` references. Defaults to "" (the value is the document).
    */
   readonly basePath?: string;
+  /** The namespace of the policy being evaluated ("" or absent: a ClusterPolicy), for context sources. */
+  readonly policyNamespace?: string;
 }
 
 /** One `{{ … }}` found by a scan, with Kyverno's regex semantics. */

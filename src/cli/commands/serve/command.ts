@@ -1,7 +1,7 @@
 /** `bylaw serve`: the admission webhook over HTTPS, its metrics, and a graceful shutdown. */
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
-import { createEngine } from "../../../engine/index.js";
+import { createEngine, type JsonValue } from "../../../engine/index.js";
 import { servePorts } from "../../../server/serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
@@ -18,6 +18,8 @@ import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
 import { resolveTls } from "./tls-setup.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
+import { setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
+import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 
 export { SERVE_HELP };
@@ -30,6 +32,9 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     options: {
       policies: { type: "string" },
       "cluster-facts": { type: "string" },
+      cluster: { type: "boolean", default: false },
+      kubeconfig: { type: "string" },
+      "cluster-cache-mib": { type: "string", default: "128" },
       "exception-namespace": { type: "string", multiple: true },
       "tls-cert-file": { type: "string" },
       "tls-key-file": { type: "string" },
@@ -60,7 +65,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (values.policies === undefined) return usage("--policies DIR is required");
   const numbers: Record<string, number> = {};
   const metricsOff = values["metrics-port"] === "off";
-  for (const k of ["port", "metrics-port", "timeout-seconds", "max-body-bytes", "grace-seconds", "eval-workers"] as const) {
+  for (const k of ["port", "metrics-port", "timeout-seconds", "max-body-bytes", "grace-seconds", "eval-workers", "cluster-cache-mib"] as const) {
     if (k === "metrics-port" && metricsOff) continue;
     const n = Number(values[k]);
     if (!Number.isFinite(n) || n < 0) return usage(`--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`);
@@ -78,20 +83,29 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
 
   tuneHeapForServing();
   const logger = createLogger({ level });
+  let live: LiveContext | undefined;
+  if (values.cluster === true || values.kubeconfig !== undefined) {
+    const set = setUpLiveContext({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), cacheMiB: numbers["cluster-cache-mib"] ?? 128, onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`) });
+    if (!set.ok) return usage(set.error);
+    live = set.value;
+    io.err(`bylaw serve: live context from ${live.origin}`);
+  }
   // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
-  const ports = servePorts();
+  const ports = servePorts(live?.context);
   const engine = createEngine(ports);
   const source = await directoryPolicySource({
     dir: values.policies,
     engine,
     ...(values["cluster-facts"] !== undefined ? { clusterFile: values["cluster-facts"] } : {}),
     allowEmpty: values["allow-empty-policies"] === true,
-    checkPolicy: (policy) => timeoutProblems(policy, groups),
+    // Tenant rules visible before substitution make the set invalid; the rest is checked at run time.
+    checkPolicy: (policy) => [...timeoutProblems(policy, groups), ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace)],
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
   });
   const registry = new Registry();
   const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces, canLoadContext: (kind) => ports.context.canLoad(kind) });
   const unbind = bindPolicySource(metrics, source);
+  const unfollow = live?.follow(source);
   const recorder: AdmissionRecorder = {
     admission: (outcome) => {
       metrics.admission(outcome);
@@ -100,11 +114,14 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     policyResults: (review, response, ruleType, secondsEach) => metrics.policyResults(review, response, ruleType, secondsEach),
   };
   const cluster: ClusterFacts = {
-    namespaceLabels: (ns) => source.cluster().namespaceLabels(ns),
-    roles: (user) => source.cluster().roles(user),
+    namespaceLabels: (ns) => (live !== undefined ? live.cluster.namespaceLabels(ns) : source.cluster().namespaceLabels(ns)),
+    // Roles come from RBAC watches once a policy reads them; otherwise from the facts file, as offline.
+    roles: (user) => (live?.cluster.watchesRoles === true ? live.cluster.roles(user) : source.cluster().roles(user)),
   };
   const now = (): number => performance.now() / 1000;
-  const workers = Math.floor(numbers["eval-workers"] ?? 1);
+  // Live context is read from caches on this thread: with it, reviews that leave their batch finish
+  // here too (deferred), not in evaluation workers, whose engines have no cluster access.
+  const workers = live !== undefined ? 0 : Math.floor(numbers["eval-workers"] ?? 1);
   const runner = workers > 0 ? createWorkerPool({ size: workers, now, onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`) }) : undefined;
   const deps: AdmissionDeps = {
     engine,
@@ -121,7 +138,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const servers = await startServers({
     deps,
     groups,
-    source,
+    source: withLiveReadiness(source, live),
     tls: tls.value,
     host: values.host ?? "0.0.0.0",
     port: numbers["port"] ?? 9443,
@@ -144,6 +161,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   await servers.close((numbers["grace-seconds"] ?? 15) * 1000);
   await runner?.close();
   unbind();
+  unfollow?.();
+  live?.close();
   await source.close();
   tls.value.close();
   return 0;

@@ -29,7 +29,18 @@ Flags:
       --cluster-facts FILE    bylaw.dev/v1alpha1 ClusterFacts: namespace labels (for namespaceSelector) and
                               users' and groups' roles/clusterRoles; watched like the policies. Until it
                               loads, the server is not ready and reviews are answered per failurePolicy; a
-                              namespace it does not list makes rules that select by namespace labels errors
+                              namespace it does not list makes rules that select by namespace labels errors.
+                              With --cluster, namespace labels (and roles, once a policy reads them) come
+                              from the cluster
+      --cluster               read live context from the Kubernetes API (--kubeconfig FILE, else KUBECONFIG,
+                              else in-cluster): namespace labels for namespaceSelector from a Namespace
+                              watch, roles from RoleBinding/ClusterRoleBinding watches, configMap and
+                              apiCall (urlPath, GET) context entries from watches of the resources they read. A namespaced Policy reads only its own namespace.
+                              Needs list and watch on those resources. Reviews finish on the main thread
+                              (no evaluation workers)
+      --kubeconfig FILE       the kubeconfig for --cluster (implies --cluster)
+      --cluster-cache-mib N   memory budget of each watched resource's cache (default 128); a cache over it
+                              is dropped, and rules that read it are errors
       --tls-cert-file FILE    serving certificate (PEM); reloaded when it changes
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle
@@ -72,8 +83,8 @@ Flags:
       --log-level LEVEL       debug, info (default), warn, error or silent
   -h, --help                  show this help
 
-Readiness (/health/readiness) is 503 until both a policy set and (with --cluster-facts) the cluster
-facts have loaded; a later rejected reload keeps the last good ones and stays ready, with the reason.
+Readiness (/health/readiness) is 503 until a policy set, (with --cluster-facts) the cluster facts
+and (with --cluster) every watched resource's cache have loaded; a later rejected reload keeps the last good ones and stays ready, with the reason.
 
 Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT); 2 bad flags or unreadable TLS files.
 

@@ -1,0 +1,190 @@
+/**
+ * A small typed client for the Kubernetes API over node:https (docs/adr/0009): JSON GETs (through
+ * the request gate: coalesced and rate-limited) and watch streams read line by line. Bodies are
+ * capped; a status the server sends is an error value carrying its code and the server's message.
+ */
+import { Agent, request as httpsRequest } from "node:https";
+import type { IncomingMessage } from "node:http";
+import { RequestGate, type GateClock } from "./request-gate.js";
+import type { KubeConnection } from "./types.js";
+
+export class KubeError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status, or 0 when no answer came (connection refused, timeout, bad JSON). */
+    readonly status: number,
+    /** The Status `reason` (NotFound, Forbidden, Expired, …) when the server sent one. */
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface KubeClientOptions {
+  readonly connection: KubeConnection;
+  /** Largest body a GET may return (default 256 MiB: a page of a list is far below). */
+  readonly maxBodyBytes?: number;
+  readonly qps?: number;
+  readonly burst?: number;
+  readonly clock?: GateClock;
+  readonly timeoutMs?: number;
+}
+
+/** One watch: `close()` ends it; `done` settles when the stream ends (resolves) or fails (rejects). */
+export interface WatchStream {
+  close(): void;
+  readonly done: Promise<void>;
+}
+
+const systemGateClock: GateClock = { now: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+
+export class KubeClient {
+  private readonly agent: Agent;
+  private readonly gate: RequestGate;
+  private readonly url: URL;
+
+  constructor(private readonly options: KubeClientOptions) {
+    const c = options.connection;
+    this.url = new URL(c.server);
+    this.agent = new Agent({
+      keepAlive: true,
+      maxSockets: 32,
+      ...(c.ca !== undefined ? { ca: c.ca } : {}),
+      ...(c.cert !== undefined ? { cert: c.cert } : {}),
+      ...(c.key !== undefined ? { key: c.key } : {}),
+      ...(c.tlsServerName !== undefined ? { servername: c.tlsServerName } : {}),
+      rejectUnauthorized: c.insecureSkipTlsVerify !== true,
+      minVersion: "TLSv1.2",
+    });
+    this.gate = new RequestGate({ qps: options.qps ?? 20, burst: options.burst ?? 40, clock: options.clock ?? systemGateClock });
+  }
+
+  get origin(): string {
+    return this.options.connection.origin;
+  }
+
+  /** GET a path (already checked and encoded by the caller) as JSON. */
+  getJson(path: string): Promise<unknown> {
+    return this.gate.run(`GET ${path}`, () => this.send(path));
+  }
+
+  requestStats(): { readonly started: number; readonly coalesced: number } {
+    return this.gate.stats();
+  }
+
+  /** A watch: each JSON line goes to `onEvent`; the returned stream ends when the server closes it. */
+  watch(path: string, onEvent: (event: unknown) => void): WatchStream {
+    let req: ReturnType<typeof httpsRequest> | undefined;
+    let closed = false;
+    const done = new Promise<void>((resolve, reject) => {
+      req = this.open(path, (res) => {
+        if (res.statusCode !== 200) {
+          readBody(res, 1 << 20)
+            .then((body) => reject(statusError(res.statusCode ?? 0, body)))
+            .catch(reject);
+          return;
+        }
+        let pending = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          pending += chunk;
+          let nl: number;
+          while ((nl = pending.indexOf("\n")) >= 0) {
+            const line = pending.slice(0, nl);
+            pending = pending.slice(nl + 1);
+            if (line.trim() === "") continue;
+            try {
+              onEvent(JSON.parse(line));
+            } catch (e) {
+              res.destroy(new KubeError(`watch ${path}: a line is not JSON: ${(e as Error).message}`, 0));
+              return;
+            }
+          }
+        });
+        res.on("end", () => resolve());
+        res.on("error", (e) => (closed ? resolve() : reject(e)));
+        res.on("close", () => resolve());
+      });
+      req.on("error", (e) => (closed ? resolve() : reject(new KubeError(`watch ${path}: ${e.message}`, 0))));
+      req.end();
+    });
+    return {
+      close: () => {
+        closed = true;
+        req?.destroy();
+      },
+      done,
+    };
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private send(path: string): Promise<unknown> {
+    const max = this.options.maxBodyBytes ?? 256 * 1024 * 1024;
+    return new Promise((resolve, reject) => {
+      const req = this.open(path, (res) => {
+        readBody(res, max).then((body) => {
+          if (res.statusCode !== 200) return reject(statusError(res.statusCode ?? 0, body));
+          try {
+            resolve(JSON.parse(body));
+          } catch (e) {
+            reject(new KubeError(`GET ${path}: the answer is not JSON: ${(e as Error).message}`, 0));
+          }
+        }, reject);
+      });
+      req.setTimeout(this.options.timeoutMs ?? 30_000, () => req.destroy(new KubeError(`GET ${path}: no answer within ${this.options.timeoutMs ?? 30_000} ms`, 0)));
+      req.on("error", (e) => reject(e instanceof KubeError ? e : new KubeError(`GET ${path}: ${e.message}`, 0)));
+      req.end();
+    });
+  }
+
+  private open(path: string, onResponse: (res: IncomingMessage) => void): ReturnType<typeof httpsRequest> {
+    const token = this.options.connection.token?.();
+    return httpsRequest(
+      {
+        agent: this.agent,
+        protocol: "https:",
+        hostname: this.url.hostname.replace(/^\[|\]$/g, ""),
+        port: this.url.port === "" ? 443 : Number(this.url.port),
+        path: this.url.pathname.replace(/\/$/, "") + path,
+        method: "GET",
+        headers: { accept: "application/json", "user-agent": "bylaw", ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) },
+      },
+      onResponse,
+    );
+  }
+}
+
+function readBody(res: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        res.destroy();
+        reject(new KubeError(`the answer is larger than ${max} bytes`, 0));
+        return;
+      }
+      chunks.push(c);
+    });
+    res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    res.on("error", reject);
+  });
+}
+
+/** The server's Status object as an error (its message, e.g. `pods "x" not found`; its reason, e.g. NotFound, Expired); the caller names the path. */
+function statusError(status: number, body: string): KubeError {
+  let message = `${status}`;
+  let reason: string | undefined;
+  try {
+    const s = JSON.parse(body) as { message?: unknown; reason?: unknown };
+    if (typeof s.message === "string") message = s.message;
+    if (typeof s.reason === "string") reason = s.reason;
+  } catch {
+    // not a Status: keep the code
+  }
+  return new KubeError(message, status, reason);
+}

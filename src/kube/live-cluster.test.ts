@@ -1,0 +1,40 @@
+/**
+ * LiveCluster's bookkeeping without an API server: the client points at a closed loopback port, so
+ * every list fails (and waits on a sleep that never ends); what is checked is which caches start.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { KubeClient } from "./kube-client.js";
+import { CONFIGMAPS, LiveCluster, NAMESPACES } from "./live-cluster.js";
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const address = server.address();
+  await new Promise((r) => server.close(r));
+  return typeof address === "object" && address !== null ? address.port : 0;
+}
+
+test("apiCall paths may start at most maxApiCallCaches resource types; built-in caches do not count; until synced it is not ready", async () => {
+  const client = new KubeClient({ connection: { server: `https://127.0.0.1:${await closedPort()}`, origin: "test" } });
+  const cluster = new LiveCluster({ client, budgetBytes: 1 << 20, random: { next: () => 0.5 }, sleep: () => new Promise(() => {}), maxApiCallCaches: 2 });
+  try {
+    const gvr = (resource: string) => ({ group: "", version: "v1", resource });
+    assert.equal(cluster.cacheFor(gvr("pods")).ok, true);
+    assert.equal(cluster.cacheFor(gvr("services")).ok, true);
+    assert.equal(cluster.cacheFor(gvr("pods")).ok, true, "an existing cache is no new type");
+    const third = cluster.cacheFor(gvr("secrets"));
+    assert.equal(third.ok, false);
+    if (!third.ok) assert.match(third.reason, /already watches 2 resource types for apiCall entries, its limit; secrets\.v1 is not watched/);
+    assert.equal(cluster.cacheFor(CONFIGMAPS).ok, true, "ConfigMaps are built in");
+    assert.equal(cluster.cacheFor(NAMESPACES).ok, true);
+    const ready = cluster.readiness();
+    assert.equal(ready.ok, false);
+    assert.match(ready.reason ?? "", /live context caches not synced yet: .*namespaces\.v1/);
+    assert.equal(cluster.namespaceLabels("default"), undefined, "no labels from a cache that has not synced: unknown, never empty");
+  } finally {
+    cluster.close();
+    client.close();
+  }
+});

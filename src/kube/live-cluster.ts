@@ -1,0 +1,181 @@
+/**
+ * The informer caches `bylaw serve` reads live context from (docs/adr/0009): one shared cache per
+ * resource type, started when the policies need it (Namespaces always, for namespaceSelector
+ * labels; ConfigMaps when a policy has a configMap entry; each resource an apiCall path names) or,
+ * for a path only known at run time, on first use. Ready once every cache started has synced.
+ */
+import type { JsonValue, Random } from "../engine/index.js";
+import { parseApiPath } from "./api-path.js";
+import { Informer } from "./informer.js";
+import type { KubeClient } from "./kube-client.js";
+import { rolesOf, type UserRoles } from "./rbac-roles.js";
+import { gvrKey, type Gvr } from "./types.js";
+
+export const NAMESPACES: Gvr = { group: "", version: "v1", resource: "namespaces" };
+export const CONFIGMAPS: Gvr = { group: "", version: "v1", resource: "configmaps" };
+export const ROLEBINDINGS: Gvr = { group: "rbac.authorization.k8s.io", version: "v1", resource: "rolebindings" };
+export const CLUSTERROLEBINDINGS: Gvr = { group: "rbac.authorization.k8s.io", version: "v1", resource: "clusterrolebindings" };
+
+export interface LiveClusterOptions {
+  readonly client: KubeClient;
+  /** Memory budget of each cache, in bytes. */
+  readonly budgetBytes: number;
+  readonly random: Random;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+  /**
+   * Most resource types apiCall paths may have watched (default 32; Namespaces, ConfigMaps and the
+   * RBAC bindings do not count). Policy content decides which types are watched, so a tenant must not
+   * be able to make Bylaw watch every type there is.
+   */
+  readonly maxApiCallCaches?: number;
+}
+
+export type CacheFor = { readonly ok: true; readonly informer: Informer } | { readonly ok: false; readonly reason: string };
+
+const BUILT_IN = new Set([NAMESPACES, CONFIGMAPS, ROLEBINDINGS, CLUSTERROLEBINDINGS].map(gvrKey));
+
+export class LiveCluster {
+  private readonly informers = new Map<string, Informer>();
+  private readonly synced = new Set<string>();
+
+  constructor(private readonly options: LiveClusterOptions) {
+    this.informer(NAMESPACES);
+  }
+
+  /** The shared cache of a resource type, started on first ask. */
+  informer(gvr: Gvr): Informer {
+    const key = gvrKey(gvr);
+    let inf = this.informers.get(key);
+    if (inf !== undefined) return inf;
+    inf = new Informer({
+      client: this.options.client,
+      gvr,
+      budgetBytes: this.options.budgetBytes,
+      random: this.options.random,
+      sleep: this.options.sleep,
+      ...(this.options.onLog !== undefined ? { onLog: this.options.onLog } : {}),
+    });
+    this.informers.set(key, inf);
+    void inf.synced().then(() => this.synced.add(key));
+    inf.start();
+    this.options.onLog?.("info", "watching a resource for live context", { cache: key });
+    return inf;
+  }
+
+  /** Whether a cache has completed its first list (it may since have gone over budget: see `health()`). */
+  isSynced(gvr: Gvr): boolean {
+    return this.synced.has(gvrKey(gvr));
+  }
+
+  /** The cache an apiCall path reads, started if needed, unless that would pass `maxApiCallCaches`. */
+  cacheFor(gvr: Gvr): CacheFor {
+    const key = gvrKey(gvr);
+    const existing = this.informers.get(key);
+    if (existing !== undefined) return { ok: true, informer: existing };
+    const max = this.options.maxApiCallCaches ?? 32;
+    const used = [...this.informers.keys()].filter((k) => !BUILT_IN.has(k)).length;
+    if (!BUILT_IN.has(key) && used >= max) {
+      return { ok: false, reason: `Bylaw already watches ${used} resource types for apiCall entries, its limit; ${key} is not watched (name fewer resource types in apiCall paths)` };
+    }
+    return { ok: true, informer: this.informer(gvr) };
+  }
+
+  /**
+   * Starts the caches these policy documents read: configMap entries, apiCall paths with a literal
+   * resource, and RoleBindings and ClusterRoleBindings when a policy mentions roles or clusterRoles.
+   */
+  prepare(policies: readonly JsonValue[]): void {
+    for (const gvr of resourcesRead(policies)) {
+      const c = this.cacheFor(gvr);
+      if (!c.ok) this.options.onLog?.("warn", "a policy's apiCall resource is not watched", { reason: c.reason });
+    }
+    if (policies.some((p) => readsRoles(p))) {
+      this.informer(ROLEBINDINGS);
+      this.informer(CLUSTERROLEBINDINGS);
+    }
+  }
+
+  /** Whether roles are read from RBAC watches (a loaded policy mentions roles or clusterRoles). */
+  get watchesRoles(): boolean {
+    return this.informers.has(gvrKey(ROLEBINDINGS));
+  }
+
+  /**
+   * The user's roles and clusterRoles from the RBAC caches, as Kyverno computes them. Throws while
+   * the caches cannot answer (not synced, over budget), so the review is answered per its
+   * failurePolicy instead of being evaluated with no roles.
+   */
+  roles(user: { readonly username: string; readonly groups: readonly string[] }): UserRoles {
+    const rb = this.informer(ROLEBINDINGS);
+    const crb = this.informer(CLUSTERROLEBINDINGS);
+    for (const [gvr, inf] of [[ROLEBINDINGS, rb], [CLUSTERROLEBINDINGS, crb]] as const) {
+      const h = inf.health();
+      if (!this.isSynced(gvr) || !h.ok) throw new Error(`request.roles cannot be computed: ${h.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : h.reason}`);
+    }
+    return rolesOf(user, rb.list(), crb.list());
+  }
+
+  /** Resolves when every cache started so far has synced (or gone over budget). */
+  async ready(): Promise<void> {
+    await Promise.all([...this.informers.values()].map((i) => i.synced()));
+  }
+
+  /** Not ready while a cache has not synced; a cache over budget is named (its rules are errors) but keeps the server ready. */
+  readiness(): { readonly ok: boolean; readonly reason?: string } {
+    const waiting: string[] = [];
+    const broken: string[] = [];
+    for (const [key, inf] of this.informers) {
+      const h = inf.health();
+      if (!this.synced.has(key)) waiting.push(h.ok ? key : h.reason);
+      else if (!h.ok) broken.push(h.reason);
+    }
+    if (waiting.length > 0) return { ok: false, reason: `live context caches not synced yet: ${waiting.join("; ")}` };
+    return broken.length > 0 ? { ok: true, reason: broken.join("; ") } : { ok: true };
+  }
+
+  /** A namespace's labels from the Namespace cache; undefined when the cache cannot say (not synced, over budget) or the namespace does not exist. */
+  namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined {
+    const inf = this.informer(NAMESPACES);
+    if (!inf.health().ok) return undefined;
+    const ns = inf.get("", namespace);
+    return ns === undefined ? undefined : (ns.metadata?.labels ?? {});
+  }
+
+  close(): void {
+    for (const inf of this.informers.values()) inf.stop();
+  }
+}
+
+const VARIABLE = /\{\{[^}]*\}\}/g;
+
+/** Whether a policy document mentions roles or clusterRoles anywhere (match/exclude, or a variable like request.roles). */
+export function readsRoles(policy: JsonValue): boolean {
+  return /\b(roles|clusterRoles)\b/.test(JSON.stringify(policy));
+}
+
+/** The resource types policy documents read through context entries, found without evaluating them. */
+export function resourcesRead(policies: readonly JsonValue[]): Gvr[] {
+  const out = new Map<string, Gvr>();
+  const visit = (v: JsonValue | undefined, inContext: boolean): void => {
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x, inContext);
+      return;
+    }
+    if (v === null || typeof v !== "object") return;
+    if (inContext && v["configMap"] !== undefined) out.set(gvrKey(CONFIGMAPS), CONFIGMAPS);
+    const call = inContext ? v["apiCall"] : undefined;
+    if (call !== null && typeof call === "object" && !Array.isArray(call) && typeof call["urlPath"] === "string") {
+      // A variable stands for one ordinary segment; the resource is known only when it is literal.
+      const parsed = parseApiPath(call["urlPath"].replace(VARIABLE, "bylaw-variable"));
+      const r = parsed.ok ? parsed.value.resource : undefined;
+      if (r !== undefined && r.subresource === undefined && ![r.group, r.version, r.resource].some((s) => s.includes("bylaw-variable"))) {
+        const gvr = { group: r.group, version: r.version, resource: r.resource };
+        out.set(gvrKey(gvr), gvr);
+      }
+    }
+    for (const [k, x] of Object.entries(v)) visit(x, inContext || k === "context");
+  };
+  for (const p of policies) visit(p, false);
+  return [...out.values()];
+}

@@ -1,0 +1,72 @@
+/**
+ * The engine's ContextSources port answered from the live caches (live-cluster.ts), synchronously,
+ * as the pure engine needs:
+ * - `configMap`: the ConfigMap cache; `{data, metadata}` as Kyverno stores it. An empty namespace
+ *   is the policy's own, or `default` for a ClusterPolicy; a namespaced Policy reads only its own.
+ * - `apiCall` with `urlPath`, GET: the path is parsed strictly (api-path.ts), a namespaced Policy is
+ *   confined to its namespace, and the resource the path names is answered from its cache, as the
+ *   API server would answer a LIST (`{kind: "PodList", items}`) or a GET of one object. A resource
+ *   seen for the first time starts its cache; until it has synced the entry is an error.
+ * Errors carry Kyverno's texts where Kyverno has one. Refusals, unsynced caches and forms Bylaw does
+ * not make yet (POST, service calls, subresources, discovery paths) are errors an `apiCall.default`
+ * never replaces (ports.ts CONTEXT_ERRORS_WITHOUT_DEFAULT); a call that failed (not found) takes
+ * the default, as in Kyverno.
+ */
+import { type JsonObject, type JsonValue, err, ok, type Result, type ApiCallRequest, type ContextCaller, type ContextSources } from "../engine/index.js";
+import { checkApiCall, checkConfigMapNamespace } from "./api-path.js";
+import { CONFIGMAPS, type LiveCluster } from "./live-cluster.js";
+import type { Informer } from "./informer.js";
+import { gvrKey, type Gvr } from "./types.js";
+
+export function liveContextSources(cluster: LiveCluster): ContextSources {
+  return {
+    unloadable: "error",
+    canLoad: (kind) => kind === "configMap" || kind === "apiCall",
+    configMap: (namespace, name, caller) => configMap(cluster, namespace, name, caller),
+    apiCall: (request, caller) => apiCall(cluster, request, caller),
+    globalReference: () => err("unavailable", "globalReference is not loaded by Bylaw's live context yet"),
+    imageData: () => err("unavailable", "imageRegistry is not loaded by Bylaw's live context yet"),
+  };
+}
+
+/** The cache for a resource, or why it cannot answer now. */
+function readable(cluster: LiveCluster, gvr: Gvr, what: string): Result<Informer> {
+  const cache = cluster.cacheFor(gvr);
+  if (!cache.ok) return err("not-ready", `${what}: ${cache.reason}`);
+  const inf = cache.informer;
+  const health = inf.health();
+  if (!cluster.isSynced(gvr)) {
+    return err("not-ready", `${what}: the ${gvrKey(gvr)} cache has not synced yet${health.ok ? "" : ` (${health.reason})`}; Bylaw reads it from a watch, started when a policy first needs it`);
+  }
+  if (!health.ok) return err("not-ready", `${what}: ${health.reason}`);
+  return ok(inf);
+}
+
+function configMap(cluster: LiveCluster, namespace: string, name: string, caller: ContextCaller | undefined): Result<JsonValue> {
+  const ns = checkConfigMapNamespace(namespace, caller?.policyNamespace ?? "");
+  if (!ns.ok) return ns;
+  const what = `failed to get configmap ${ns.value}/${name}`;
+  const inf = readable(cluster, CONFIGMAPS, what);
+  if (!inf.ok) return inf;
+  const obj = inf.value.get(ns.value, name);
+  if (obj === undefined) return err("context", `${what} : configmaps "${name}" not found`);
+  return ok({ data: obj["data"] ?? null, metadata: (obj.metadata ?? {}) as JsonObject });
+}
+
+function apiCall(cluster: LiveCluster, request: ApiCallRequest, caller: ContextCaller | undefined): Result<JsonValue> {
+  const checked = checkApiCall(request, caller?.policyNamespace ?? "");
+  if (!checked.ok) return checked;
+  const path = checked.value.path;
+  const failed = `failed to ${request.method} resource with raw url: ${path}`;
+  if (request.method !== "GET") return err("unsupported", `${failed}: apiCall ${request.method} is not supported by Bylaw's live context yet (GET only)`);
+  const r = checked.value.resource;
+  if (r === undefined || r.subresource !== undefined) {
+    return err("unsupported", `${failed}: Bylaw's live context answers paths that name a resource list or one object (/api/v1/[namespaces/<ns>/]<resource>[/<name>], /apis/<group>/<version>/…), not discovery paths or subresources`);
+  }
+  const inf = readable(cluster, { group: r.group, version: r.version, resource: r.resource }, failed);
+  if (!inf.ok) return inf;
+  if (r.name === undefined) return ok(inf.value.listResponse(r.namespace));
+  const obj = inf.value.objectResponse(r.namespace ?? "", r.name);
+  if (obj === undefined) return err("context", `${failed}: ${r.resource}${r.group === "" ? "" : `.${r.group}`} "${r.name}" not found`);
+  return ok(obj);
+}
