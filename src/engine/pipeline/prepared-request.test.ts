@@ -46,6 +46,9 @@ const makeConfig = compile(clusterPolicy("make-config", [{
   match: { any: [{ resources: { kinds: ["Pod"] } }] },
   generate: { apiVersion: "v1", kind: "ConfigMap", name: "cm-{{ request.object.metadata.name }}", namespace: "default", data: { data: { a: "b" } } },
 }]));
+const celLabel = compile(clusterPolicy("cel-label", [podRule("app-cel", {
+  cel: { expressions: [{ expression: "has(object.metadata.labels) && 'app' in object.metadata.labels", message: "app label (CEL)" }] },
+})]));
 const noExisting = { list: () => ({ ok: true as const, value: [] }), get: () => ({ ok: true as const, value: undefined }) };
 
 const request = (resource: JsonObject, extra: Partial<EngineRequest> = {}): EngineRequest => ({ resource, operation: "CREATE", namespaceLabels: {}, ...extra });
@@ -60,12 +63,13 @@ describe("engine.prepare", () => {
       });
     const frozen = deepFreeze(make());
     const prepared = engine.prepare(frozen);
-    for (const policy of [needsLabel, usesImages]) {
+    for (const policy of [needsLabel, usesImages, celLabel]) {
       const expected = engine.validate(policy, make());
       assert.deepEqual(engine.validate(policy, frozen), expected);
       assert.deepEqual(engine.validate(policy, prepared), expected);
     }
     assert.equal(engine.validate(usesImages, prepared).rules[0]?.status, "fail", "images come from the frozen request");
+    assert.equal(engine.validate(celLabel, prepared).rules[0]?.status, "fail", "validate.cel reads the frozen request");
     const mutated = engine.mutate(addLabel, frozen);
     assert.deepEqual(mutated, engine.mutate(addLabel, make()));
     assert.equal((mutated.patchedResource?.["metadata"] as JsonObject)["labels"] !== undefined, true);
@@ -75,6 +79,7 @@ describe("engine.prepare", () => {
     const plain = make();
     engine.validate(needsLabel, plain);
     engine.validate(usesImages, engine.prepare(plain));
+    engine.validate(celLabel, plain);
     engine.mutate(addLabel, plain);
     assert.deepEqual(Reflect.ownKeys(plain), Reflect.ownKeys(make()));
   });

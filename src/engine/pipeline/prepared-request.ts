@@ -24,6 +24,8 @@ export class PreparedRequest {
   #tooDeep: boolean | undefined = undefined;
   /** Match requests by policy namespace (ClusterPolicies: ""), each with its matchers' decisions. */
   readonly #matches = new Map<string, MatchContext>();
+  /** Values an evaluator derives from this request once for all its rules (e.g. the CEL activation), by the evaluator's key. */
+  readonly #derived = new Map<symbol, unknown>();
 
   constructor(request: EngineRequest) {
     this.request = request;
@@ -42,6 +44,17 @@ export class PreparedRequest {
     else this.#withoutImages = built;
     this.#operation ??= operationOf(built) ?? this.request.operation;
     return built;
+  }
+
+  /**
+   * A value derived from this request alone, made on first use and kept with this prepared request
+   * (never on the caller's object): `key` is the deriving evaluator's own symbol, always given the same `make`.
+   */
+  derived<T>(key: symbol, make: () => T): T {
+    if (this.#derived.has(key)) return this.#derived.get(key) as T;
+    const value = make();
+    this.#derived.set(key, value);
+    return value;
   }
 
   /** The operation the rules see: `request.operation` of the base context (a variable may set it), else the request's. */

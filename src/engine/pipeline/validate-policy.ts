@@ -44,6 +44,8 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
 }
 
 const NO_RESULTS: readonly RuleResult[] = Object.freeze([]);
+/** The key of a request's CEL values in its PreparedRequest. */
+const CEL_INPUT: unique symbol = Symbol("validate.cel input");
 
 function add(results: RuleResult[] | undefined, result: RuleResult): RuleResult[] {
   if (results === undefined) return [result];
@@ -103,7 +105,8 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   if (!scope.ok) return scope.result;
   // Matched, not excepted, preconditions met: a rule Bylaw cannot run answers with an error.
   if (compiled.unsupported !== undefined) return ruleResult(name, type, "error", compiled.unsupported);
-  if (compiled.cel !== undefined) return evaluateCelRule(compiled.cel, name, celRuleInput(run.request.request, scope.vars.data));
+  // The rule context's `request` is the request's own, whichever policy asks: converted once per request.
+  if (compiled.cel !== undefined) return evaluateCelRule(compiled.cel, name, run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data)));
   const validate = compiled.rule.validate;
   if (validate === undefined) return undefined;
   const vars = scope.vars;

@@ -1,10 +1,10 @@
 /**
  * What a validate.cel rule sees of a request: object, oldObject, request and namespaceObject, as
- * CEL values. They are converted once per request (kept on the request object, as
- * pipeline/request-base.ts keeps its context), not once per rule: converting a Pod costs ~5 µs.
+ * CEL values. The caller converts them once per request (the validate pipeline keeps them in its
+ * PreparedRequest, `derived`), not once per rule: converting a Pod costs ~5 µs.
  */
 import { isObject, type JsonObject } from "../../api/json.js";
-import { resourceNamespace, type Operation, type Resource } from "../../api/resource.js";
+import { requestSubject, resourceNamespace, type Operation, type Resource } from "../../api/resource.js";
 import { ADMISSION_REQUEST_FIELDS } from "../create-cel.js";
 import { toCel } from "../values.js";
 
@@ -23,21 +23,13 @@ export interface CelRuleInput {
   readonly namespaceObject: unknown;
 }
 
-const MEMO: unique symbol = Symbol("bylaw.celRuleInput");
-type Memoized = CelRequestParts & { [MEMO]?: CelRuleInput };
-
 /**
  * `request` has the fields of Kubernetes' AdmissionRequest, from the rule context's `request`;
  * `namespaceObject` is the resource's Namespace with the labels Bylaw knows (null for
  * cluster-scoped resources and for a Namespace itself, as Kubernetes has it).
  */
 export function celRuleInput(req: CelRequestParts, data: JsonObject): CelRuleInput {
-  // The rule context's `request` is the request's own (pipeline/request-base), whichever policy asks.
-  const memo = (req as Memoized)[MEMO];
-  if (memo !== undefined) return memo;
-  const input = build(req, data);
-  if (Object.isExtensible(req)) Object.defineProperty(req, MEMO, { value: input, enumerable: false });
-  return input;
+  return build(req, data);
 }
 
 /**
@@ -67,7 +59,7 @@ function admissionRequest(ctx: unknown): JsonObject {
 }
 
 function build(req: CelRequestParts, data: JsonObject): CelRuleInput {
-  const subject = req.operation === "DELETE" && req.oldResource !== undefined ? req.oldResource : req.resource;
+  const subject = requestSubject(req);
   const request = admissionRequest(data["request"]);
   const ns = subject.kind === "Namespace" && (subject.apiVersion ?? "v1") === "v1" ? "" : resourceNamespace(subject);
   const labels: JsonObject = { ...req.namespaceLabels };
