@@ -58,8 +58,8 @@ export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine
       out.errors.push(`${where}: invalid policy ${name}: ${text}`);
       continue;
     }
-    if (kind.kind === "other-policy") {
-      out.warnings.push(`${where}: ${result.policy.name}: ${kind.name} policies are not supported by Bylaw yet; every resource gets an error result for it`);
+    if (result.policy.unsupportedKind !== undefined) {
+      out.warnings.push(`${where}: ${result.policy.name}: ${result.policy.unsupportedKind} policies are not supported by Bylaw yet; every resource gets an error result for it`);
     }
     for (const w of result.policy.warnings) {
       if (w.severity === "warning") out.warnings.push(`${where}: ${result.policy.name}: ${w.path}: ${w.message}`);

@@ -65,8 +65,8 @@ describe("unsupported features", () => {
   });
 
   test("a CEL policy kind compiles to one error per resource, its failurePolicy and Deny action kept", () => {
-    const p = compile({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "vp" }, spec: { failurePolicy: "Ignore", validationActions: ["Audit"] } });
-    assert.equal(p.unsupportedKind, "policies.kyverno.io/v1 ValidatingPolicy");
+    const p = compile({ apiVersion: "policies.kyverno.io/v1", kind: "ImageValidatingPolicy", metadata: { name: "vp" }, spec: { failurePolicy: "Ignore", validationActions: ["Audit"] } });
+    assert.equal(p.unsupportedKind, "policies.kyverno.io/v1 ImageValidatingPolicy");
     assert.deepEqual(validate(p, pod("web")), [["", "error", "Validation"]]);
     assert.equal(p.document.spec.failurePolicy, "Ignore");
     assert.equal(p.rules[0]?.action, "Audit");

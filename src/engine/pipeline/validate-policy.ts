@@ -10,6 +10,7 @@ import { setDotted } from "../context/request-context.js";
 import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
 import { celRuleInput, evaluateCelRule } from "../cel/validate-rule/index.js";
+import { evaluateValidatingPolicy, isValidatingPolicy } from "../cel/validating-policy/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
@@ -106,7 +107,11 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   // Matched, not excepted, preconditions met: a rule Bylaw cannot run answers with an error.
   if (compiled.unsupported !== undefined) return ruleResult(name, type, "error", compiled.unsupported);
   // The rule context's `request` is the request's own, whichever policy asks: converted once per request.
-  if (compiled.cel !== undefined) return evaluateCelRule(compiled.cel, name, run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data)));
+  if (compiled.cel !== undefined) {
+    const input = run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data));
+    if (isValidatingPolicy(compiled.cel)) return evaluateValidatingPolicy(compiled.cel, run.request.matchContext(policy).req, input);
+    return evaluateCelRule(compiled.cel, name, input);
+  }
   const validate = compiled.rule.validate;
   if (validate === undefined) return undefined;
   const vars = scope.vars;

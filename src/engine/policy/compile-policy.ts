@@ -2,7 +2,7 @@
  * parse → check → autogen → pre-compile every `{{ }}` expression. Evaluation never re-parses:
  * expressions live in the policy's ExpressionCache.
  */
-import type { JsonValue } from "../api/json.js";
+import { isObject, type JsonValue } from "../api/json.js";
 import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
@@ -19,6 +19,9 @@ import { checkPolicy } from "./check-policy.js";
 import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
 import { parsePolicy, policyKindOf } from "./parse-policy.js";
 import { compileUnsupportedKind } from "./unsupported-kind.js";
+import { compileValidatingPolicy } from "./validating-policy.js";
+
+const VALIDATING_POLICY_VERSIONS: ReadonlySet<string> = new Set(["policies.kyverno.io/v1alpha1", "policies.kyverno.io/v1beta1", "policies.kyverno.io/v1"]);
 import { isPolicyExceptionDocument } from "../exceptions/document-kind.js";
 import { namespaceLabelsField } from "../match/namespace-labels.js";
 import { unsupportedFeatures } from "./unsupported.js";
@@ -53,7 +56,10 @@ function compileChecked(doc: JsonValue, env: CompileEnv): CompileOutcome {
     return { ok: false, problems: [problem("kind", "a kyverno.io PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)")] };
   }
   const kind = policyKindOf(doc);
-  if (kind.kind === "other-policy") return compileUnsupportedKind(doc, kind.name, env);
+  if (kind.kind === "other-policy") {
+    if (isObject(doc) && doc["kind"] === "ValidatingPolicy" && VALIDATING_POLICY_VERSIONS.has(String(doc["apiVersion"]))) return compileValidatingPolicy(doc, env);
+    return compileUnsupportedKind(doc, kind.name, env);
+  }
   const parsed = parsePolicy(doc);
   if (!parsed.policy) return { ok: false, problems: parsed.problems };
   const policy = parsed.policy;

@@ -9,6 +9,7 @@ import type { ValidatePass } from "../validate/types.js";
 import type { PolicyProblem } from "../api/problem.js";
 import type { FastPass } from "../validate/fast-pass.js";
 import type { CompiledCelRule } from "../cel/validate-rule/index.js";
+import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -32,7 +33,7 @@ export interface CompiledRule {
    */
   readonly unsupported: string | undefined;
   /** validate.cel and celPreconditions, compiled once (cel/validate-rule); a compile error is `unsupported`'s message. */
-  readonly cel: CompiledCelRule | undefined;
+  readonly cel: CompiledCelRule | CompiledValidatingPolicy | undefined;
   /**
    * The field through which the rule reads namespace labels beyond `kubernetes.io/metadata.name`
    * (match/namespace-labels.ts), or undefined: where a namespace's labels are unknown, such a rule

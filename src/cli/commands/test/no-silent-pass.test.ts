@@ -59,7 +59,7 @@ describe("bylaw test: no silent pass", () => {
   });
 
   test("a row for a CEL policy kind gets actual error whatever rule it names, never Excluded", async () => {
-    const vpol = "apiVersion: policies.kyverno.io/v1\nkind: ValidatingPolicy\nmetadata: {name: vpol}\nspec: {validations: [{expression: 'true'}]}\n";
+    const vpol = "apiVersion: policies.kyverno.io/v1\nkind: ImageValidatingPolicy\nmetadata: {name: vpol}\nspec: {validations: [{expression: 'true'}]}\n";
     const { out } = await run({
       "a/policy.yaml": vpol, "a/pods.yaml": pods,
       "a/kyverno-test.yaml": suite("policy.yaml", "- {policy: vpol, rule: vpol, resources: [web], kind: Pod, result: pass}\n- {policy: vpol, resources: [web], kind: Pod, result: pass}\n"),

@@ -1,0 +1,83 @@
+/**
+ * One ValidatingPolicy spec compiled into programs (the policy's own and each autogen copy for pod
+ * controllers, autogen.ts): matchConstraints, matchConditions, variables (each may read any other,
+ * lazily), validations with message/messageExpression, and auditAnnotations. Every expression
+ * compiles here, never at evaluation; the first that does not compile is `failure`, naming the
+ * policy, the field and the position, and every resource the spec matches gets it as an error.
+ */
+import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
+import type { PolicyProblem } from "../../api/problem.js";
+import type { CelEngine, CelProgram } from "../types.js";
+import { autogenSpecs } from "./autogen.js";
+import type { CompiledValidatingPolicy } from "./compiled.js";
+import { compileConstraints, type CompiledConstraints } from "./match-constraints.js";
+
+const MATCH_ALL: CompiledConstraints = { decide: () => ({ kind: "match" }) };
+
+function list(v: JsonValue | undefined): JsonObject[] {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
+function text(o: JsonObject, key: string): string | undefined {
+  const v = o[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+export interface CompiledBody {
+  readonly compiled: CompiledValidatingPolicy;
+  /** The compile error every matched resource answers with, if an expression did not compile. */
+  readonly failure: string | undefined;
+}
+
+/** The policy's spec and its autogen copies, in order; a problem when matchConstraints are not usable. */
+export function compileBodies(spec: JsonObject, name: string, cel: CelEngine): { ok: true; bodies: CompiledBody[] } | { ok: false; problems: PolicyProblem[] } {
+  const original = compileBody(spec, name, cel, "");
+  if (!original.ok) return original;
+  const copies = autogenSpecs(spec).map((copy) => compileBody(copy, name, cel, "(autogen for pod controllers) "));
+  return { ok: true, bodies: [original, ...copies].flatMap((b) => (b.ok ? [{ compiled: b.compiled, failure: b.failure }] : [])) };
+}
+
+type Body = { ok: true; compiled: CompiledValidatingPolicy; failure: string | undefined } | { ok: false; problems: PolicyProblem[] };
+
+/** matchConstraints, matchConditions, variables, validations and auditAnnotations of one spec (the policy's, or an autogen copy). */
+function compileBody(spec: JsonObject, name: string, cel: CelEngine, prefix: string): Body {
+  const failurePolicy = spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail";
+  const jsonMode = isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "JSON";
+  // JSON payloads are not Kubernetes objects: such a policy has no matchConstraints to decide by.
+  const constraints = jsonMode ? { ok: true as const, value: MATCH_ALL } : compileConstraints(spec, `ValidatingPolicy ${name}`);
+  if (!constraints.ok) return constraints;
+
+  const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
+  let failure: string | undefined;
+  const compile = (field: string, expression: string | undefined, expectType: string | undefined, names: readonly string[]): CelProgram | undefined => {
+    if (failure !== undefined) return undefined;
+    if (expression === undefined || expression.trim() === "") {
+      failure = `policy ${name}: ${prefix}${field}: an expression is required`;
+      return undefined;
+    }
+    const r = cel.compile(expression, expectType === undefined ? { variableNames: names } : { variableNames: names, expectType });
+    if (!r.ok) failure = `policy ${name}: ${prefix}${field}: compilation failed: ${r.error.message}`;
+    return r.ok ? r.value : undefined;
+  };
+  const programs = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
+  const matchConditions = programs(list(spec["matchConditions"]).map((c, i) => {
+    const program = compile(`spec.matchConditions[${i}].expression`, text(c, "expression"), "bool", []);
+    return program === undefined ? undefined : { name: text(c, "name") ?? "", program };
+  }));
+  const variables = programs(list(spec["variables"]).map((v, i) => {
+    const program = compile(`spec.variables[${i}].expression`, text(v, "expression"), undefined, variableNames);
+    return program === undefined ? undefined : { name: variableNames[i] ?? "", program };
+  }));
+  const validations = programs(list(spec["validations"]).map((v, i) => {
+    const program = compile(`spec.validations[${i}].expression`, text(v, "expression"), "bool", variableNames);
+    const me = text(v, "messageExpression");
+    const messageExpression = me === undefined ? undefined : compile(`spec.validations[${i}].messageExpression`, me, "string", variableNames);
+    return program === undefined ? undefined : { expression: text(v, "expression") ?? "", program, message: text(v, "message") ?? "", messageExpression };
+  }));
+  const auditAnnotations = programs(list(spec["auditAnnotations"]).map((a, i) => {
+    const program = compile(`spec.auditAnnotations[${i}].valueExpression`, text(a, "valueExpression"), undefined, variableNames);
+    return program === undefined ? undefined : { key: text(a, "key") ?? "", program };
+  }));
+  return { ok: true, compiled: { kind: "validating-policy", constraints: constraints.value, failurePolicy, matchConditions, variables, validations, auditAnnotations }, failure };
+}
+

@@ -1,0 +1,27 @@
+/** A ValidatingPolicy (policies.kyverno.io) compiled once: what evaluate.ts runs per request. */
+import type { CelProgram } from "../types.js";
+import type { CompiledConstraints } from "./match-constraints.js";
+
+export interface CompiledPolicyValidation {
+  readonly expression: string;
+  readonly program: CelProgram;
+  readonly message: string;
+  readonly messageExpression: CelProgram | undefined;
+}
+
+export interface CompiledValidatingPolicy {
+  readonly kind: "validating-policy";
+  readonly constraints: CompiledConstraints;
+  readonly failurePolicy: "Fail" | "Ignore";
+  readonly matchConditions: readonly { readonly name: string; readonly program: CelProgram }[];
+  readonly variables: readonly { readonly name: string; readonly program: CelProgram }[];
+  readonly validations: readonly CompiledPolicyValidation[];
+  readonly auditAnnotations: readonly { readonly key: string; readonly program: CelProgram }[];
+}
+
+export function isValidatingPolicy(x: object): x is CompiledValidatingPolicy {
+  return (x as { kind?: unknown }).kind === "validating-policy";
+}
+
+/** The rule name of a ValidatingPolicy's results: empty, as Kyverno reports the CEL kinds. */
+export const VALIDATING_POLICY_RULE = "";

@@ -1,0 +1,80 @@
+/**
+ * One ValidatingPolicy against one request, as Kyverno's ValidatingPolicy engine answers
+ * (pkg/cel/policies/vpol): matchConstraints undecidable → error; matchConditions not all true →
+ * skip "skip" (an error in them: error under failurePolicy Fail, skip under Ignore); then the
+ * validations in order: an evaluation error → error "error: …"; the first false → fail with its
+ * messageExpression, message, or "CEL expression validation failed at index N"; all true → pass
+ * "success". Variables are lazy: each evaluates once, when first read, and a failing one raises
+ * its error only where it is read. auditAnnotations evaluate after the validations; their errors
+ * are errors. The rule name is "" (Kyverno names none).
+ */
+import { ruleResult, type RuleResult } from "../../api/rule-result.js";
+import type { MatchRequest } from "../../match/index.js";
+import type { CelRuleInput } from "../validate-rule/index.js";
+import { fromCel } from "../values.js";
+import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
+import { VALIDATING_POLICY_RULE, type CompiledValidatingPolicy } from "./compiled.js";
+
+const NAME = VALIDATING_POLICY_RULE;
+
+function result(status: RuleResult["status"], message: string): RuleResult {
+  return ruleResult(NAME, "Validation", status, message);
+}
+
+function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, budget: CostBudget): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params: null, variables };
+  for (const v of policy.variables) {
+    let done: { ok: true; value: unknown } | { ok: false; message: string } | undefined;
+    Object.defineProperty(variables, v.name, {
+      enumerable: true,
+      get() {
+        if (done === undefined) {
+          const r = v.program.evaluate(activation, budget);
+          done = r.ok ? { ok: true, value: r.value } : { ok: false, message: r.error.message };
+        }
+        if (!done.ok) throw new Error(done.message);
+        return done.value;
+      },
+    });
+  }
+  return activation;
+}
+
+export function evaluateValidatingPolicy(policy: CompiledValidatingPolicy, req: MatchRequest, input: CelRuleInput): RuleResult | undefined {
+  const verdict = policy.constraints.decide(req);
+  if (verdict.kind === "no-match") return undefined;
+  if (verdict.kind === "error") return result("error", verdict.message);
+  const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
+  const activation = activationFor(policy, input, budget);
+  const conditionErrors: string[] = [];
+  for (const c of policy.matchConditions) {
+    const r = c.program.evaluate(activation, budget);
+    if (!r.ok) conditionErrors.push(`matchConditions ${c.name}: ${r.error.message}`);
+    else if (r.value !== true) return result("skip", "skip");
+  }
+  if (conditionErrors.length > 0) {
+    return policy.failurePolicy === "Ignore" ? result("skip", "skip") : result("error", `failed to load context: ${conditionErrors.join("; ")}`);
+  }
+  let failed: RuleResult | undefined;
+  for (let i = 0; i < policy.validations.length && failed === undefined; i++) {
+    const v = policy.validations[i];
+    if (v === undefined) continue;
+    const r = v.program.evaluate(activation, budget);
+    if (!r.ok) return result("error", `error: ${r.error.message}`);
+    if (r.value === true) continue;
+    if (r.value !== false) return result("error", `error: validations[${i}] ('${v.expression.trim()}') did not evaluate to a bool`);
+    let message = v.message;
+    if (v.messageExpression !== undefined) {
+      const m = v.messageExpression.evaluate(activation, budget);
+      const value = m.ok ? fromCel(m.value) : undefined;
+      message = !m.ok ? `failed to evaluate message expression: ${m.error.message}` : typeof value === "string" ? value : "failed to convert message expression to string";
+    }
+    failed = result("fail", message === "" ? `CEL expression validation failed at index ${i}` : message);
+  }
+  for (const a of policy.auditAnnotations) {
+    const r = a.program.evaluate(activation, budget);
+    if (!r.ok) return result("error", `error: failed to evaluate auditAnnotation '${a.key}': ${r.error.message}`);
+  }
+  return failed ?? result("pass", "success");
+}

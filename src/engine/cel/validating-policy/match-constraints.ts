@@ -1,0 +1,130 @@
+/**
+ * A ValidatingPolicy's `matchConstraints` (Kubernetes MatchResources), compiled once: resourceRules
+ * and excludeResourceRules (apiGroups, apiVersions, resources with subresources, operations,
+ * resourceNames), namespaceSelector and objectSelector, as the API server matches them. A request
+ * names a kind; rules name resources: a kind Bylaw cannot name (resource-names.ts) is `unknown`,
+ * never silently unmatched (an `error` verdict naming it).
+ */
+import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
+import type { LabelSelector } from "../../api/policy.js";
+import { problem, type PolicyProblem } from "../../api/problem.js";
+import { resourceLabels, resourceName, resourceNamespace } from "../../api/resource.js";
+import { evaluateSelector } from "../../match/index.js";
+import type { MatchRequest } from "../../match/index.js";
+import { resourceOfKind } from "./resource-names.js";
+
+export type ConstraintVerdict =
+  | { readonly kind: "match" }
+  | { readonly kind: "no-match" }
+  | { readonly kind: "error"; readonly message: string };
+
+export interface CompiledConstraints {
+  decide(req: MatchRequest): ConstraintVerdict;
+}
+
+interface ResourceRule {
+  readonly groups: readonly string[];
+  readonly versions: readonly string[];
+  readonly resources: readonly string[];
+  readonly operations: readonly string[];
+  readonly names: readonly string[];
+}
+
+const MATCH: ConstraintVerdict = { kind: "match" };
+const NO_MATCH: ConstraintVerdict = { kind: "no-match" };
+
+function strings(v: JsonValue | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+}
+
+function rulesOf(v: JsonValue | undefined): ResourceRule[] {
+  return (Array.isArray(v) ? v.filter(isObject) : []).map((r) => ({
+    groups: strings(r["apiGroups"]),
+    versions: strings(r["apiVersions"]),
+    resources: strings(r["resources"]),
+    operations: strings(r["operations"]),
+    names: strings(r["resourceNames"]),
+  }));
+}
+
+function listed(values: readonly string[], value: string): boolean {
+  return values.includes("*") || values.includes(value);
+}
+
+/** `resources` entries: `*`, `pods`, `pods/status`, `pods/*`, `*∕status`. */
+function resourceListed(values: readonly string[], resource: string, subresource: string): boolean {
+  for (const v of values) {
+    if (v === "*" && subresource === "") return true;
+    if (v === "*/*") return true;
+    const slash = v.indexOf("/");
+    const res = slash < 0 ? v : v.slice(0, slash);
+    const sub = slash < 0 ? "" : v.slice(slash + 1);
+    if ((res === resource || res === "*") && (sub === subresource || (sub === "*" && subresource !== ""))) return true;
+  }
+  return false;
+}
+
+/** Whether a rule's resources can only be decided by the resource's plural (not `*`). */
+function needsPlural(rule: ResourceRule, subresource: string): boolean {
+  return !rule.resources.includes("*/*") && !(subresource === "" && rule.resources.includes("*"));
+}
+
+type RuleVerdict = "match" | "no-match" | "unknown";
+
+function ruleVerdict(rule: ResourceRule, req: MatchRequest, resource: string | undefined): RuleVerdict {
+  if (!listed(rule.operations, req.operation)) return "no-match";
+  if (!listed(rule.groups, req.gvk.group) || !listed(rule.versions, req.gvk.version)) return "no-match";
+  if (rule.names.length > 0 && !rule.names.includes(resourceName(req.resource))) return "no-match";
+  if (resource === undefined) return needsPlural(rule, req.subresource) ? "unknown" : "match";
+  return resourceListed(rule.resources, resource, req.subresource) ? "match" : "no-match";
+}
+
+function anyRule(rules: readonly ResourceRule[], req: MatchRequest, resource: string | undefined): RuleVerdict {
+  let unknown = false;
+  for (const r of rules) {
+    const v = ruleVerdict(r, req, resource);
+    if (v === "match") return "match";
+    if (v === "unknown") unknown = true;
+  }
+  return unknown ? "unknown" : "no-match";
+}
+
+function selector(v: JsonValue | undefined): LabelSelector | undefined {
+  return isObject(v) ? (v as LabelSelector) : undefined;
+}
+
+export function compileConstraints(spec: JsonObject, what: string): { ok: true; value: CompiledConstraints } | { ok: false; problems: PolicyProblem[] } {
+  const mc = spec["matchConstraints"];
+  if (!isObject(mc)) return { ok: false, problems: [problem("spec.matchConstraints", `${what}: spec.matchConstraints is required`)] };
+  const rules = rulesOf(mc["resourceRules"]);
+  if (rules.length === 0) return { ok: false, problems: [problem("spec.matchConstraints.resourceRules", `${what}: spec.matchConstraints.resourceRules must name at least one rule`)] };
+  const excluded = rulesOf(mc["excludeResourceRules"]);
+  const namespaceSelector = selector(mc["namespaceSelector"]);
+  const objectSelector = selector(mc["objectSelector"]);
+  const decide = (req: MatchRequest): ConstraintVerdict => {
+    const kind = req.gvk.kind;
+    const resource = resourceOfKind(kind);
+    const gv = req.gvk.group === "" ? req.gvk.version : `${req.gvk.group}/${req.gvk.version}`;
+    const unknown: ConstraintVerdict = { kind: "error", message: `kind ${kind} (${gv}) is not a built-in kind Bylaw knows the resource name of, so spec.matchConstraints cannot be decided for it; it was not evaluated` };
+    const matched = anyRule(rules, req, resource);
+    if (matched === "no-match") return NO_MATCH;
+    if (matched === "unknown") return unknown;
+    const out = anyRule(excluded, req, resource);
+    if (out === "match") return NO_MATCH;
+    if (out === "unknown") return unknown;
+    const labelsOk = selected(objectSelector, resourceLabels(req.resource), "spec.matchConstraints.objectSelector");
+    if (labelsOk !== MATCH) return labelsOk;
+    if (namespaceSelector === undefined) return MATCH;
+    const isNamespace = kind === "Namespace" && req.gvk.group === "" && req.gvk.version === "v1";
+    if (!isNamespace && resourceNamespace(req.resource) === "") return MATCH;
+    return selected(namespaceSelector, isNamespace ? resourceLabels(req.resource) : req.namespaceLabels, "spec.matchConstraints.namespaceSelector");
+  };
+  return { ok: true, value: { decide } };
+}
+
+function selected(sel: LabelSelector | undefined, labels: Readonly<Record<string, string>>, field: string): ConstraintVerdict {
+  if (sel === undefined) return MATCH;
+  const r = evaluateSelector(sel, labels);
+  if (!r.ok) return { kind: "error", message: `${field}: ${r.error}` };
+  return r.matched ? MATCH : NO_MATCH;
+}

@@ -1,0 +1,108 @@
+/** ValidatingPolicy through the engine: matchConstraints, matchConditions, variables, validations, results as Kyverno's CLI has them. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../api/json.js";
+import { createEngine } from "../../engine.js";
+import type { CompiledPolicy } from "../../policy/compiled-policy.js";
+import type { EngineRequest } from "../../pipeline/types.js";
+import { fakePorts } from "../../../../test/support/fake-ports.js";
+import { deployment, pod } from "../../../../test/support/builders.js";
+
+const engine = createEngine(fakePorts());
+const podRules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }] };
+
+function vpol(spec: JsonObject, apiVersion = "policies.kyverno.io/v1"): CompiledPolicy {
+  const r = engine.compile({ apiVersion, kind: "ValidatingPolicy", metadata: { name: "vp" }, spec: { matchConstraints: podRules, ...spec } });
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.policy;
+}
+
+function run(p: CompiledPolicy, resource: JsonObject, extra: Partial<EngineRequest> = {}): [string, string, string][] {
+  return engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra }).rules.map((r) => [r.rule, r.status, r.message]);
+}
+
+const noLatest = { validations: [{ expression: "object.spec.containers.all(c, !c.image.endsWith(':latest'))", message: "no latest tags" }] };
+const latest = pod("b", { containers: [{ name: "x", image: "nginx:latest" }] });
+
+describe("ValidatingPolicy", () => {
+  test("passes with 'success' and fails with the validation's message, in every apiVersion", () => {
+    for (const v of ["policies.kyverno.io/v1alpha1", "policies.kyverno.io/v1beta1", "policies.kyverno.io/v1"]) {
+      const p = vpol(noLatest, v);
+      assert.deepEqual(run(p, pod("a")), [["", "pass", "success"]]);
+      assert.deepEqual(run(p, latest), [["", "fail", "no latest tags"]]);
+    }
+  });
+
+  test("messageExpression wins; an empty message becomes Kyverno's default naming the index", () => {
+    assert.deepEqual(run(vpol({ validations: [{ expression: "true" }, { expression: "false", messageExpression: "'pod ' + object.metadata.name" }] }), latest), [["", "fail", "pod b"]]);
+    assert.deepEqual(run(vpol({ validations: [{ expression: "true" }, { expression: "false" }] }), latest), [["", "fail", "CEL expression validation failed at index 1"]]);
+  });
+
+  test("resources not in matchConstraints get no result; operations and excludeResourceRules count", () => {
+    const p = vpol(noLatest);
+    assert.deepEqual(run(p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } }), []);
+    assert.deepEqual(run(p, latest, { operation: "DELETE", oldResource: latest }), []);
+    const excluded = vpol({ ...noLatest, matchConstraints: { ...podRules, excludeResourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["*"], resources: ["pods"], resourceNames: ["b"] }] } });
+    assert.deepEqual(run(excluded, latest), []);
+    assert.deepEqual(run(excluded, pod("c", { containers: [{ name: "x", image: "nginx:latest" }] }))[0]?.[1], "fail");
+  });
+
+  test("namespaceSelector reads the namespace's labels; objectSelector the object's", () => {
+    const p = vpol({ ...noLatest, matchConstraints: { ...podRules, namespaceSelector: { matchLabels: { env: "prod" } }, objectSelector: { matchExpressions: [{ key: "skip", operator: "DoesNotExist" }] } } });
+    assert.deepEqual(run(p, latest, { namespaceLabels: { env: "dev" } }), []);
+    assert.deepEqual(run(p, latest, { namespaceLabels: { env: "prod" } })[0]?.[1], "fail");
+    assert.deepEqual(run(p, pod("s", { labels: { skip: "1" } }), { namespaceLabels: { env: "prod" } }), []);
+  });
+
+  test("matchConditions not met is a skip; variables are read lazily and may name later ones", () => {
+    const p = vpol({
+      matchConditions: [{ name: "named", expression: "object.metadata.name != 'a'" }],
+      variables: [{ name: "images", expression: "variables.containers.map(c, c.image)" }, { name: "containers", expression: "object.spec.containers" }, { name: "broken", expression: "object.spec.nope" }],
+      validations: [{ expression: "variables.images.all(i, !i.endsWith(':latest'))", message: "latest" }],
+    });
+    assert.deepEqual(run(p, pod("a")), [["", "skip", "skip"]]);
+    assert.deepEqual(run(p, latest), [["", "fail", "latest"]]);
+  });
+
+  test("an evaluation error is an error result, never a pass", () => {
+    const [row] = run(vpol({ validations: [{ expression: "object.spec.nope == 1" }] }), latest);
+    assert.equal(row?.[1], "error");
+    assert.match(row?.[2] ?? "", /^error: /);
+  });
+
+  test("autogen: a policy on v1 pods also checks pod controllers at their pod template, as Kyverno rewrites it", () => {
+    const p = vpol({ ...noLatest, matchConditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }] });
+    assert.deepEqual(run(p, deployment("ok")), [["", "pass", "success"]]);
+    assert.deepEqual(run(p, deployment("bad", {}, [{ name: "x", image: "nginx:latest" }])), [["", "fail", "no latest tags"]]);
+    const cron = { apiVersion: "batch/v1", kind: "CronJob", metadata: { name: "c", namespace: "default" }, spec: { schedule: "* * * * *", jobTemplate: { spec: { template: { spec: { containers: [{ name: "x", image: "a:latest" }] } } } } } };
+    assert.deepEqual(run(p, cron), [["", "fail", "no latest tags"]]);
+    const onlyCron = vpol({ ...noLatest, autogen: { podControllers: { controllers: ["cronjobs"] } } });
+    assert.deepEqual(run(onlyCron, deployment("bad", {}, [{ name: "x", image: "nginx:latest" }])), []);
+    const selective = vpol({ ...noLatest, matchConstraints: { ...podRules, objectSelector: { matchLabels: { a: "b" } } } });
+    assert.deepEqual(run(selective, deployment("bad", {}, [{ name: "x", image: "nginx:latest" }])), []);
+  });
+
+  test("a kind without a known resource name is an error naming it", () => {
+    const any = vpol({ ...noLatest, matchConstraints: { resourceRules: [{ apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["widgets"] }] } });
+    const [row] = run(any, { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" } });
+    assert.equal(row?.[1], "error");
+    assert.match(row?.[2] ?? "", /kind Widget \(example.com\/v1\) is not a built-in kind/);
+  });
+
+  test("an expression that does not compile makes matched resources an error naming the field and position", () => {
+    const [row] = run(vpol({ validations: [{ expression: "object.spec.containers.all(c, " }] }), latest);
+    assert.equal(row?.[1], "error");
+    assert.match(row?.[2] ?? "", /policy vp: spec\.validations\[0\]\.expression: compilation failed: .*1:/);
+  });
+
+  test("evaluation.mode JSON and params are errors naming the missing feature", () => {
+    const [row] = run(vpol({ ...noLatest, evaluation: { mode: "JSON" } }), latest);
+    assert.deepEqual([row?.[1], /evaluation\.mode JSON/.test(row?.[2] ?? "")], ["error", true]);
+  });
+
+  test("validationActions: Deny enforces, Audit and Warn do not; an invalid action fails the load", () => {
+    assert.equal(vpol({ ...noLatest, validationActions: ["Deny"] }).rules[0]?.action, "Enforce");
+    assert.equal(vpol({ ...noLatest, validationActions: ["Audit", "Warn"] }).rules[0]?.action, "Audit");
+    assert.equal(engine.compile({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "x" }, spec: { matchConstraints: podRules, validationActions: ["Block"] } }).ok, false);
+  });
+});

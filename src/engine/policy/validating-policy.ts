@@ -1,0 +1,103 @@
+/**
+ * ValidatingPolicy (policies.kyverno.io v1alpha1, v1beta1, v1) → the shared compiled-policy model
+ * (ADR 0005): one validate rule named "" (Kyverno's results for the CEL kinds name no rule) whose
+ * matcher is the policy's matchConstraints and whose `cel` holds the compiled matchConditions,
+ * variables, validations and auditAnnotations. validationActions Deny → Enforce, otherwise Audit
+ * (Audit and Warn do not block). Every expression compiles here, never at evaluation; one that does
+ * not compile makes every matched resource an `error` naming the policy, the field and the
+ * position. What Bylaw does not run yet (evaluation.mode JSON, paramKind/paramRef) is the same kind
+ * of error, decided here.
+ */
+import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import type { PolicyDocument, Rule } from "../api/policy.js";
+import { problem } from "../api/problem.js";
+import { JsonPatchCache } from "../mutate/json-patch-cache.js";
+import { PatternCache } from "../pattern/index.js";
+import type { CompileEnv, CompileOutcome } from "./compile-policy.js";
+import type { CompiledPolicy } from "./compiled-policy.js";
+import { ExpressionCache } from "../variables/index.js";
+import { createCel } from "../cel/create-cel.js";
+import { compileBodies, VALIDATING_POLICY_RULE } from "../cel/validating-policy/index.js";
+
+function text(o: JsonObject, key: string): string | undefined {
+  const v = o[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+function present(v: JsonValue | undefined): boolean {
+  return v !== undefined && v !== null;
+}
+
+/** Features of the kind Bylaw does not evaluate yet: the message of the error every matched resource gets. */
+function unsupportedOf(spec: JsonObject, name: string): string | undefined {
+  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
+  const missing: string[] = [];
+  if (evaluation["mode"] === "JSON") missing.push("spec.evaluation.mode JSON (payloads that are not Kubernetes objects)");
+  if (present(spec["paramKind"]) || present(spec["paramRef"])) missing.push("spec.paramKind/paramRef (parameter resources)");
+  if (missing.length === 0) return undefined;
+  return `ValidatingPolicy ${name} uses ${missing.join(" and ")}, which Bylaw does not evaluate yet; it was not evaluated`;
+}
+
+export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): CompileOutcome {
+  const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
+  const name = text(metadata, "name") ?? "";
+  if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
+  if (!isObject(doc["spec"])) return { ok: false, problems: [problem("spec", `ValidatingPolicy ${name}: spec is required`)] };
+  const spec = doc["spec"];
+  const actions = spec["validationActions"];
+  if (actions !== undefined && (!Array.isArray(actions) || actions.some((a) => a !== "Deny" && a !== "Audit" && a !== "Warn"))) {
+    return { ok: false, problems: [problem("spec.validationActions", `ValidatingPolicy ${name}: spec.validationActions holds only Deny, Audit and Warn`)] };
+  }
+  const failurePolicy = spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail";
+  if (spec["failurePolicy"] !== undefined && spec["failurePolicy"] !== "Ignore" && spec["failurePolicy"] !== "Fail") {
+    return { ok: false, problems: [problem("spec.failurePolicy", `ValidatingPolicy ${name}: spec.failurePolicy must be Fail or Ignore`)] };
+  }
+  const compiled = compileBodies(spec, name, env.cel?.() ?? createCel());
+  if (!compiled.ok) return compiled;
+  const bodies = compiled.bodies;
+  const action = !Array.isArray(actions) || actions.includes("Deny") ? ("Enforce" as const) : ("Audit" as const);
+  const rule: Rule = { name: VALIDATING_POLICY_RULE, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
+  const document: PolicyDocument = {
+    apiVersion: text(doc, "apiVersion") ?? "",
+    kind: "ClusterPolicy",
+    metadata: { name },
+    spec: { rules: [rule], failurePolicy, validationFailureAction: action },
+  };
+  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
+  const background = isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true;
+  const mc = isObject(spec["matchConstraints"]) ? spec["matchConstraints"] : {};
+  const readsNamespaceLabels = isObject(mc["namespaceSelector"]) && Object.keys(mc["namespaceSelector"]).length > 0;
+  const policy: CompiledPolicy = {
+    document,
+    kind: "ClusterPolicy",
+    name,
+    namespace: "",
+    rules: bodies.map((b) => ({
+      rule,
+      name: VALIDATING_POLICY_RULE,
+      matcher: { kinds: undefined, matches: (req) => b.compiled.constraints.decide(req).kind !== "no-match" },
+      autogenOf: undefined,
+      action,
+      podSecurity: undefined,
+      validatePass: undefined,
+      fastPass: undefined,
+      unsupported: b.failure ?? unsupportedOf(spec, name),
+      cel: b.compiled,
+      namespaceLabels: readsNamespaceLabels ? "spec.matchConstraints.namespaceSelector" : undefined,
+    })),
+    background,
+    applyRules: "All",
+    scored: annotation(metadata, "policies.kyverno.io/scored") !== "false",
+    warnings: [],
+    usesImages: false,
+    cache: new ExpressionCache(env.jmespath),
+    patterns: new PatternCache(),
+    jsonPatches: new JsonPatchCache(),
+  };
+  return { ok: true, policy };
+}
+
+function annotation(metadata: JsonObject, key: string): string | undefined {
+  const a = metadata["annotations"];
+  return isObject(a) && typeof a[key] === "string" ? a[key] : undefined;
+}
