@@ -27,6 +27,11 @@ describe("renderHumanSummary", () => {
     ].join("\n"));
   });
 
+  test("a result with no rule name (the CEL policy kinds) shows the policy alone", () => {
+    const out = renderHumanSummary([row({ result: "fail", policy: "vpol", rule: "", action: "Audit", message: "no latest" })], options);
+    assert.equal(out.split("\n")[1], "  FAIL   vpol  [Audit]");
+  });
+
   test("a podSecurity failure names the controls that failed; multi-line messages stay indented", () => {
     const out = renderHumanSummary([row({ result: "fail", policy: "psa", rule: "restricted", action: "Audit", message: PSS_MESSAGE.replace("\":", "\":\n") })], options);
     const lines = out.split("\n");

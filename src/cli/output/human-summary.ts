@@ -47,7 +47,7 @@ function renderRow(row: ResultRow): string[] {
   const action = row.action === "-" ? "" : `  [${row.action}]`;
   const controls = row.result === "pass" || row.result === "skip" ? [] : failedControls(row.message, row.properties);
   const control = controls.length > 0 ? `  control${controls.length > 1 ? "s" : ""}: ${controls.join(", ")}` : "";
-  const out = [`  ${label} ${row.policyKey}/${row.rule}${action}${control}`];
+  const out = [`  ${label} ${row.rule === "" ? row.policyKey : `${row.policyKey}/${row.rule}`}${action}${control}`];
   if (row.message !== "") out.push(...row.message.trim().split("\n").map((l) => `${indent}${l.trim()}`));
   return out;
 }

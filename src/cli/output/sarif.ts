@@ -63,7 +63,8 @@ export function renderSarif(rows: readonly ResultRow[], options: SarifOptions): 
 }
 
 function ruleId(row: ResultRow): string {
-  return `${row.policyKey}/${row.rule}`;
+  // The CEL kinds name no rule: their id is the policy alone.
+  return row.rule === "" ? row.policyKey : `${row.policyKey}/${row.rule}`;
 }
 
 function levelOf(row: ResultRow): Level | undefined {
