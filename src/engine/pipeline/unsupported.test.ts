@@ -70,7 +70,7 @@ describe("unsupported features", () => {
     assert.deepEqual(validate(p, pod("web")), [["", "error", "Validation"]]);
     assert.equal(p.document.spec.failurePolicy, "Ignore");
     assert.equal(p.rules[0]?.action, "Audit");
-    const n = compile({ apiVersion: "policies.kyverno.io/v1", kind: "NamespacedValidatingPolicy", metadata: { name: "nvp", namespace: "team" }, spec: {} });
+    const n = compile({ apiVersion: "policies.kyverno.io/v1", kind: "NamespacedImageValidatingPolicy", metadata: { name: "nvp", namespace: "team" }, spec: {} });
     assert.deepEqual(validate(n, pod("web", { namespace: "other" })), []);
     assert.deepEqual(validate(n, pod("web", { namespace: "team" })).map((r) => r[1]), ["error"]);
   });

@@ -57,7 +57,7 @@ function compileChecked(doc: JsonValue, env: CompileEnv): CompileOutcome {
   }
   const kind = policyKindOf(doc);
   if (kind.kind === "other-policy") {
-    if (isObject(doc) && doc["kind"] === "ValidatingPolicy" && VALIDATING_POLICY_VERSIONS.has(String(doc["apiVersion"]))) return compileValidatingPolicy(doc, env);
+    if (isObject(doc) && (doc["kind"] === "ValidatingPolicy" || doc["kind"] === "NamespacedValidatingPolicy") && VALIDATING_POLICY_VERSIONS.has(String(doc["apiVersion"]))) return compileValidatingPolicy(doc, env);
     return compileUnsupportedKind(doc, kind.name, env);
   }
   const parsed = parsePolicy(doc);

@@ -1,5 +1,5 @@
 /**
- * ValidatingPolicy (policies.kyverno.io v1alpha1, v1beta1, v1) → the shared compiled-policy model
+ * ValidatingPolicy and NamespacedValidatingPolicy (policies.kyverno.io v1alpha1, v1beta1, v1) → the shared compiled-policy model
  * (ADR 0005): one validate rule named "" (Kyverno's results for the CEL kinds name no rule) whose
  * matcher is the policy's matchConstraints and whose `cel` holds the compiled matchConditions,
  * variables, validations and auditAnnotations. validationActions Deny → Enforce, otherwise Audit
@@ -41,6 +41,9 @@ function unsupportedOf(spec: JsonObject, name: string): string | undefined {
 export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): CompileOutcome {
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = text(metadata, "name") ?? "";
+  // A NamespacedValidatingPolicy applies to its own namespace only (the API server defaults it to "default").
+  const namespaced = doc["kind"] === "NamespacedValidatingPolicy";
+  const namespace = namespaced ? text(metadata, "namespace") || "default" : "";
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
   if (!isObject(doc["spec"])) return { ok: false, problems: [problem("spec", `ValidatingPolicy ${name}: spec is required`)] };
   const spec = doc["spec"];
@@ -59,8 +62,8 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
   const rule: Rule = { name: VALIDATING_POLICY_RULE, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
   const document: PolicyDocument = {
     apiVersion: text(doc, "apiVersion") ?? "",
-    kind: "ClusterPolicy",
-    metadata: { name },
+    kind: namespaced ? "Policy" : "ClusterPolicy",
+    metadata: namespaced ? { name, namespace } : { name },
     spec: { rules: [rule], failurePolicy, validationFailureAction: action },
   };
   const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
@@ -69,9 +72,9 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
   const readsNamespaceLabels = isObject(mc["namespaceSelector"]) && Object.keys(mc["namespaceSelector"]).length > 0;
   const policy: CompiledPolicy = {
     document,
-    kind: "ClusterPolicy",
+    kind: namespaced ? "Policy" : "ClusterPolicy",
     name,
-    namespace: "",
+    namespace,
     rules: bodies.map((b) => ({
       rule,
       name: VALIDATING_POLICY_RULE,

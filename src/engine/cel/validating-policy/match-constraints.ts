@@ -102,6 +102,8 @@ export function compileConstraints(spec: JsonObject, what: string): { ok: true; 
   const namespaceSelector = selector(mc["namespaceSelector"]);
   const objectSelector = selector(mc["objectSelector"]);
   const decide = (req: MatchRequest): ConstraintVerdict => {
+    // A NamespacedValidatingPolicy sees only the resources of its own namespace.
+    if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) return NO_MATCH;
     const kind = req.gvk.kind;
     const resource = resourceOfKind(kind);
     const gv = req.gvk.group === "" ? req.gvk.version : `${req.gvk.group}/${req.gvk.version}`;

@@ -100,6 +100,15 @@ describe("ValidatingPolicy", () => {
     assert.deepEqual([row?.[1], /evaluation\.mode JSON/.test(row?.[2] ?? "")], ["error", true]);
   });
 
+  test("a NamespacedValidatingPolicy sees only resources of its own namespace", () => {
+    const r = engine.compile({ apiVersion: "policies.kyverno.io/v1", kind: "NamespacedValidatingPolicy", metadata: { name: "nvp", namespace: "team" }, spec: { matchConstraints: podRules, ...noLatest } });
+    assert.ok(r.ok);
+    if (!r.ok) return;
+    assert.equal(r.policy.namespace, "team");
+    assert.deepEqual(run(r.policy, pod("x", { namespace: "other", containers: [{ name: "x", image: "a:latest" }] })), []);
+    assert.deepEqual(run(r.policy, pod("x", { namespace: "team", containers: [{ name: "x", image: "a:latest" }] })), [["", "fail", "no latest tags"]]);
+  });
+
   test("validationActions: Deny enforces, Audit and Warn do not; an invalid action fails the load", () => {
     assert.equal(vpol({ ...noLatest, validationActions: ["Deny"] }).rules[0]?.action, "Enforce");
     assert.equal(vpol({ ...noLatest, validationActions: ["Audit", "Warn"] }).rules[0]?.action, "Audit");
