@@ -11,14 +11,20 @@ import { err, ok, type Result } from "../api/result.js";
 import { CONTEXT_ERRORS_WITHOUT_DEFAULT } from "../ports.js";
 import { substituteAll, substituteString, type SubstitutionScope } from "../variables/index.js";
 import { setDotted } from "./request-context.js";
+import { jsonSizeUpTo, MAX_CONTEXT_BYTES } from "./context-size.js";
 
 export function loadContextEntries(entries: readonly ContextEntry[], scope: SubstitutionScope): Result<JsonObject> {
   let data = scope.data;
+  let added = 0;
   for (const entry of entries) {
     const current: SubstitutionScope = { ...scope, data };
     const loaded = loadEntry(entry, current);
     if (!loaded.ok) return err(loaded.error.kind, `failed to load context entry ${entry.name}: ${loaded.error.message}`);
     if (loaded.value === undefined) continue;
+    added += jsonSizeUpTo(loaded.value, MAX_CONTEXT_BYTES - added);
+    if (added > MAX_CONTEXT_BYTES) {
+      return err("context-size", `failed to load context entry ${entry.name}: the context entries of this rule add more than ${MAX_CONTEXT_BYTES} bytes (2 MiB, Kyverno's context size limit)`);
+    }
     data = setDotted(data, entry.name, loaded.value);
   }
   return ok(data);

@@ -17,6 +17,11 @@ import type { SubstitutionScope, VariableMatch } from "./types.js";
 
 /** Kyverno loops for ever on a value that expands into itself; we stop after this many passes. */
 export const MAX_PASSES = 100;
+/**
+ * The longest string one substitution may build (2 Mi characters, Kyverno's context size limit):
+ * policy content is tenant input in the webhook, and `"{{ p }}{{ p }}"` doubles with every use.
+ */
+export const MAX_SUBSTITUTED_LENGTH = 2 * 1024 * 1024;
 
 function render(value: JsonValue, shallow: boolean): string {
   const text = typeof value === "string" ? value : goJson(value);
@@ -50,10 +55,16 @@ export function substituteText(text: string, path: string, scope: SubstitutionSc
       return resolveVariable(first.expression, path, scope);
     }
     const rendered: string[] = [];
+    let length = value.length;
     for (const m of matches) {
       const r = resolveVariable(m.expression, path, scope);
       if (!r.ok) return r;
-      rendered.push(render(r.value, m.shallow));
+      const text = render(r.value, m.shallow);
+      length += text.length;
+      if (length > MAX_SUBSTITUTED_LENGTH) {
+        return err(SUBSTITUTION_ERROR, `failed to substitute variables at path ${path}: the result would be longer than ${MAX_SUBSTITUTED_LENGTH} characters (2 Mi, Kyverno's context size limit)`, path);
+      }
+      rendered.push(text);
     }
     value = splice(value, matches, rendered);
     matches = scanVariables(value);
