@@ -17,27 +17,13 @@ import type { EngineRequest } from "../src/engine/pipeline/types.js";
 import type { CompiledPolicy } from "../src/engine/policy/compiled-policy.js";
 import type { CompiledCondition } from "../src/engine/conditions/compile.js";
 import { operatorFor } from "../src/engine/conditions/operators.js";
-import { pssPolicyFiles } from "./webhook/workload.js";
+import { goodPod, pssPolicyFiles } from "./webhook/workload.js";
 import { conditionCases } from "./twins-conditions.js";
 import { runArm, runPaired, type PairedCase } from "./paired.js";
 
 const script = fileURLToPath(import.meta.url);
 const repoRoot = resolve(dirname(script), "..", "..");
 
-const secureContext = { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, runAsNonRoot: true };
-const goodPod: JsonObject = {
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name: "web", namespace: "shop", labels: { app: "web" } },
-  spec: {
-    securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
-    containers: [
-      { name: "app", image: "registry.example.com/shop/web:1.2.3", securityContext: secureContext, ports: [{ containerPort: 8080 }] },
-      { name: "sidecar", image: "registry.example.com/shop/proxy:2.0", securityContext: secureContext },
-    ],
-    volumes: [{ name: "cache", emptyDir: {} }],
-  },
-};
 const badPod: JsonObject = {
   ...goodPod,
   metadata: { name: "debug", namespace: "shop" },
@@ -84,6 +70,7 @@ function generalConditions(policies: readonly CompiledPolicy[]): number {
   return swapped;
 }
 
+const secureContext = goodPod.spec.containers[0]?.securityContext;
 /** A Pod whose containers add a capability each and which mounts three kinds of volume. */
 const capabilitiesPod: JsonObject = {
   ...goodPod,

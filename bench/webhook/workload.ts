@@ -44,7 +44,8 @@ export function writeEnforcePolicies(files: readonly string[], dir: string, tota
   return written;
 }
 
-const goodPod = {
+/** The passing Pod of the webhook bench (and of bench:twins): every PSS restricted check holds. */
+export const goodPod = {
   apiVersion: "v1",
   kind: "Pod",
   metadata: { name: "web", namespace: "shop", labels: { app: "web" } },

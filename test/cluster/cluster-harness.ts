@@ -2,6 +2,7 @@
  * Starts and stops the local control plane of `scripts/cluster.sh` (docs/adr/0007) for the
  * cluster end-to-end tests, and runs kubectl against it.
  */
+import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -98,4 +99,17 @@ export async function eventually<T>(what: string, timeoutMs: number, check: () =
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}: ${String(last)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** The cluster a test file's before hook started; an error naming the hook when it did not. */
+export function started(cluster: Cluster | undefined): Cluster {
+  if (cluster === undefined) throw new Error("the cluster did not start (see the before hook)");
+  return cluster;
+}
+
+/** Runs kubectl against `cluster` and returns its stdout; a non-zero exit fails the test with kubectl's stderr. */
+export async function kubectlOk(cluster: Cluster, args: readonly string[], input?: string): Promise<string> {
+  const r = await cluster.kubectl(args, input);
+  assert.equal(r.code, 0, `kubectl ${args.join(" ")} failed: ${r.stderr}`);
+  return r.stdout;
 }

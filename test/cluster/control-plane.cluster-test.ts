@@ -9,21 +9,14 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { clusterScript, eventually, processRunning, run, startCluster, stopCluster, type Cluster } from "./cluster-harness.js";
+import { clusterScript, eventually, processRunning, run, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
 
-function current(): Cluster {
-  if (cluster === undefined) throw new Error("the cluster did not start (see the before hook)");
-  return cluster;
-}
+const current = (): Cluster => started(cluster);
 
-async function kubectlOk(args: readonly string[], input?: string): Promise<string> {
-  const r = await current().kubectl(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(" ")} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const kubectlOk = (args: readonly string[], input?: string): Promise<string> => kubectlIn(current(), args, input);
 
 describe("scripts/cluster.sh: a real control plane", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
   before(async () => {

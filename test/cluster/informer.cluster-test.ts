@@ -12,7 +12,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, startCluster, stopCluster, type Cluster } from "./cluster-harness.js";
+import { eventually, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
 import { KubeClient } from "../../src/kube/kube-client.js";
 import { Informer, type InformerEvent } from "../../src/kube/informer.js";
 import { resolveConnection } from "../../src/kube/kubeconfig.js";
@@ -23,16 +23,9 @@ let cluster: Cluster | undefined;
 let client: KubeClient | undefined;
 const informers: Informer[] = [];
 
-function current(): Cluster {
-  if (cluster === undefined) throw new Error("the cluster did not start (see the before hook)");
-  return cluster;
-}
+const current = (): Cluster => started(cluster);
 
-async function kubectlOk(args: readonly string[], input?: string): Promise<string> {
-  const r = await current().kubectl(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(" ")} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const kubectlOk = (args: readonly string[], input?: string): Promise<string> => kubectlIn(current(), args, input);
 
 function informer(resource: string, budgetBytes = 64 << 20, onEvent?: (e: InformerEvent, o: KubeObject) => void): Informer {
   if (client === undefined) throw new Error("no client");

@@ -13,23 +13,16 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { helmBinary } from "../deploy/helm.js";
 import { repoRoot } from "../deploy/render.js";
-import { eventually, processRunning, run, startCluster, stopCluster, type Cluster } from "./cluster-harness.js";
+import { eventually, processRunning, run, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
 
 const root = repoRoot();
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
 let caBundle = "";
 
-function current(): Cluster {
-  if (cluster === undefined) throw new Error("the cluster did not start (see the before hook)");
-  return cluster;
-}
+const current = (): Cluster => started(cluster);
 
-async function kubectlOk(args: readonly string[], input?: string): Promise<string> {
-  const r = await current().kubectl(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(" ")} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const kubectlOk = (args: readonly string[], input?: string): Promise<string> => kubectlIn(current(), args, input);
 
 async function kustomize(dir: string): Promise<string> {
   return kubectlOk(["kustomize", join(root, dir)]);

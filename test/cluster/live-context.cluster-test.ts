@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eventually, startCluster, stopCluster, type Cluster } from "./cluster-harness.js";
+import { eventually, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
 import { createReview, decide, startServe, type ServeProcess } from "./serve-process.js";
 
 const buildTimeoutMs = 90 * 60_000;
@@ -25,21 +25,14 @@ let cluster: Cluster | undefined;
 let serve: ServeProcess | undefined;
 let policyDir = "";
 
-function current(): Cluster {
-  if (cluster === undefined) throw new Error("the cluster did not start (see the before hook)");
-  return cluster;
-}
+const current = (): Cluster => started(cluster);
 
 function server(): ServeProcess {
   if (serve === undefined) throw new Error("bylaw serve did not start");
   return serve;
 }
 
-async function kubectlOk(args: readonly string[], input?: string): Promise<string> {
-  const r = await current().kubectl(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(" ")} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const kubectlOk = (args: readonly string[], input?: string): Promise<string> => kubectlIn(current(), args, input);
 
 const pod = (namespace: string, name: string, labels: Record<string, string> = {}) => createReview({ kind: "Pod", metadata: { name, namespace, labels }, spec: { containers: [{ name: "c", image: "registry.invalid/app:1" }] } });
 const configMap = (namespace: string, name: string, labels: Record<string, string>) => createReview({ kind: "ConfigMap", metadata: { name, namespace, labels }, data: {} });
