@@ -151,7 +151,7 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
       const r = store.readiness();
       if (!r.ok) return snapshot.generation === 0 ? { ok: false, reason: r.reason ?? "policies from the cluster not loaded yet" } : { ok: false, reason: `${r.reason ?? "a policy watch failed"} (serving generation ${snapshot.generation})` };
       if (snapshot.generation === 0) return { ok: false, reason: "policies from the cluster not loaded yet" };
-      return error !== undefined ? { ok: true, reason: `some policies are not served: ${error.message}` } : { ok: true };
+      return error !== undefined ? { ok: true, reason: error.message } : { ok: true };
     },
     onChange(listener) {
       listeners.add(listener);
@@ -177,7 +177,7 @@ function logOnce(logged: Map<string, string>, uid: string, key: string, write: (
 function describe(problems: readonly SourceProblem[]): string {
   const lines = problems.slice(0, MAX_PROBLEMS_IN_MESSAGE).map((p) => `${p.file}: ${typeof p.problem === "string" ? p.problem : p.problem.message}`);
   if (problems.length > lines.length) lines.push(`and ${problems.length - lines.length} more`);
-  return `not served: ${lines.join("; ")}`;
+  return `not served (the other policies are): ${lines.join("; ")}`;
 }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
