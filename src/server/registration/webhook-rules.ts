@@ -12,7 +12,7 @@
  * every resource of its group, a rule without kinds every resource; `notes` says so.
  */
 import { type CompiledPolicy, isMutateExisting, isObject, type JsonValue, parseKindSelector, type Rule } from "../../engine/index.js";
-import { builtInKind } from "./built-in-kinds.js";
+import { builtInKind } from "../../kube/built-in-kinds.js";
 import { ALL_OPERATIONS, type Operation, type RuleWithOperations, type Scope } from "./types.js";
 
 export type WebhookKind = "validate" | "mutate";
