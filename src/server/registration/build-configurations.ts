@@ -12,7 +12,9 @@
  *
  * Every resource webhook excludes Bylaw's own namespace and the system namespaces (namespaceSelector)
  * and carries the matchConditions deploy/base shipped (events, nodes, leases, reviews, replicasets,
- * bindings: high-volume objects Kyverno's resourceFilters skip).
+ * bindings: high-volume objects Kyverno's resourceFilters skip). `request.subResource` is absent
+ * from a request without one, so it is read behind `has()`: unguarded, the API server fails the
+ * condition, and a Fail webhook then refuses every Pod.
  */
 import type { CompiledPolicy } from "../../engine/index.js";
 import { appliesAtAdmission } from "../admission/policy-traits.js";
@@ -40,7 +42,7 @@ export const MATCH_CONDITIONS: readonly { readonly name: string; readonly expres
   {
     name: "exclude-replicasets-and-bindings",
     expression:
-      '!((request.resource.group == "apps" && request.resource.resource == "replicasets") || (request.resource.group == "" && request.resource.resource == "bindings") || (request.resource.resource == "pods" && request.subResource == "binding"))',
+      '!((request.resource.group == "apps" && request.resource.resource == "replicasets") || (request.resource.group == "" && request.resource.resource == "bindings") || (request.resource.resource == "pods" && has(request.subResource) && request.subResource == "binding"))',
   },
 ];
 
