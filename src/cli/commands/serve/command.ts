@@ -83,7 +83,6 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!bounds.ok) return usage(bounds.error);
   const plan = registrationPlan(values, process.env);
   if (!plan.ok) return usage(plan.error);
-  if (plan.value !== undefined && values.cluster !== true && values.kubeconfig === undefined) return usage("--register writes the webhook configurations through the API: give --cluster or --kubeconfig FILE");
   const tls = await resolveTls(values, io);
   if (!tls.ok) return usage(tls.error);
 

@@ -42,7 +42,7 @@ Flags:
       --cluster-cache-mib N   memory budget of each watched resource's cache (default 128); a cache over it
                               is dropped, and rules that read it are errors
       --register              write Bylaw's own webhook configurations (server-side apply, field manager
-                              bylaw; needs --cluster or --kubeconfig): fail and ignore webhooks per timeout
+                              bylaw; --kubeconfig FILE, else KUBECONFIG, else in-cluster): fail and ignore webhooks per timeout
                               group with rules narrowed to the kinds and operations the loaded policies
                               match, and the policy-validating webhook; rewritten when the set or the CA
                               changes, never deleted (see deploy/README.md, "Self-registration")
