@@ -213,14 +213,14 @@ cmd_up() { # <dir> [--with-bylaw]
   # Pods need their namespace's default ServiceAccount, which the controller-manager creates.
   wait_for "$dir" "the default ServiceAccount" kubectl --kubeconfig "$dir/kubeconfig" get serviceaccount default
 
-  local bylaw_note=""
+  local node_seconds=$((SECONDS - t0)) bylaw_note=""
   if [[ "$with_bylaw" == --with-bylaw ]]; then
     start_bylaw "$dir"
     bylaw_note=", Bylaw registered and Ready in $((SECONDS - t0)) s (DIR/bylaw.env)"
   fi
 
   trap - EXIT INT TERM HUP
-  echo "cluster: API ready in ${api_seconds} s, Node Ready in $((SECONDS - t0)) s${bylaw_note}; KUBECONFIG=$dir/kubeconfig" >&2
+  echo "cluster: API ready in ${api_seconds} s, Node Ready in ${node_seconds} s${bylaw_note}; KUBECONFIG=$dir/kubeconfig" >&2
 }
 
 up_failed() { # <dir>
