@@ -9,6 +9,8 @@
  *   Bylaw (its metrics count no ConfigMap review);
  * - `kubectl apply` of an invalid ClusterPolicy is refused with the reason; so is a tenant Policy
  *   whose context entry names another namespace;
+ * - a mutate policy gets a mutating webhook (CREATE, UPDATE); a deleted configuration is not
+ *   re-created (Bylaw may only update it: the emergency switch holds), and the log says so;
  * - with Bylaw stopped, the API server refuses the Fail policy's kinds and admits the Ignore
  *   policy's, as registered.
  */
@@ -68,6 +70,27 @@ spec:
             labels:
               team: "?*"
 `;
+
+function mutatePolicy(kind: string): string {
+  return `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: add-label
+spec:
+  background: false
+  rules:
+    - name: add
+      match:
+        any:
+          - resources:
+              kinds: [${kind}]
+      mutate:
+        patchStrategicMerge:
+          metadata:
+            labels:
+              +(touched-by): bylaw
+`;
+}
 
 interface Registered {
   readonly name: string;
@@ -169,6 +192,22 @@ spec:
     const r = await current().kubectl(["apply", "-f", "-"], steal);
     assert.notEqual(r.code, 0, "the tenant policy was stored");
     assert.match(r.stderr, /validate-policy\.bylaw\.svc" denied the request: spec\.rules\[0\]\.context\[0\]\.apiCall\.urlPath: .*tenant-b/);
+  });
+
+  test("a mutate policy gets a mutating webhook; a deleted configuration (the emergency switch) is not re-created, and the log says why", async () => {
+    const policies = env["BYLAW_POLICIES"] ?? "";
+    writeFileSync(join(policies, "add-label.yaml"), mutatePolicy("Secret"));
+    await eventually("the mutating webhook for Secrets", 30_000, async () => {
+      const json = JSON.parse(await ok(["get", "mutatingwebhookconfiguration", "bylaw-resource-mutating-webhook-cfg", "-o", "json"])) as { webhooks?: Registered[] };
+      return json.webhooks?.some((w) => w.name === "mutate.bylaw.svc-fail" && w.rules.some((r) => r.resources.includes("secrets") && r.operations.join() === "CREATE,UPDATE")) ? true : undefined;
+    });
+    await ok(["delete", "mutatingwebhookconfiguration", "bylaw-resource-mutating-webhook-cfg"]);
+    writeFileSync(join(policies, "add-label.yaml"), mutatePolicy("ServiceAccount"));
+    const log = join(current().dir, "logs", "bylaw.log");
+    await eventually("Bylaw to log the refused write", 30_000, async () => (/could not register MutatingWebhookConfiguration bylaw-resource-mutating-webhook-cfg; the configuration in the cluster stays as it was: .*forbidden/.test(readFileSync(log, "utf8")) ? true : undefined));
+    const gone = await current().kubectl(["get", "mutatingwebhookconfiguration", "bylaw-resource-mutating-webhook-cfg"]);
+    assert.notEqual(gone.code, 0, "Bylaw re-created a configuration its RBAC does not let it create");
+    assert.match(gone.stderr, /NotFound/);
   });
 
   test("with Bylaw stopped, the Fail policy's kinds are refused and the Ignore policy's admitted", async () => {
