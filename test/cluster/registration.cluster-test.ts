@@ -16,7 +16,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, kubectlOk, processRunning, readPids, startCluster, stopCluster, started, type Cluster } from "./cluster-harness.js";
 
@@ -131,7 +131,12 @@ describe("Bylaw registers its own webhooks in a real cluster", { timeout: buildT
   });
 
   after(async () => {
-    if (cluster !== undefined) await stopCluster(cluster.dir);
+    if (cluster === undefined) return;
+    const down = await stopCluster(cluster.dir);
+    assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
+    const left = [...cluster.pids].filter(([, pid]) => processRunning(pid));
+    assert.deepEqual(left, [], "Bylaw and every component have exited after down");
+    rmSync(cluster.dir, { recursive: true, force: true });
   });
 
   test("an unlabeled Pod is denied with Kyverno's message naming the policy; a labeled one is created", async () => {
