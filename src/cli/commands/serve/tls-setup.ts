@@ -46,9 +46,23 @@ export async function resolveTls(values: Flags, io: Io): Promise<{ ok: true; val
     }
   }
   const listeners: ((tls: { cert: string; key: string }) => void)[] = [];
+  // A renewed certificate may come with a new CA (the Secret's ca.crt changes with it): read it again before telling anyone.
   const reloaded = (tls: { cert: string; key: string }): void => {
-    if (caFile === undefined) ca = tls.cert;
-    listeners.forEach((l) => l(tls));
+    if (caFile === undefined) {
+      ca = tls.cert;
+      listeners.forEach((l) => l(tls));
+      return;
+    }
+    readFile(caFile, "utf8").then(
+      (text) => {
+        ca = text;
+        listeners.forEach((l) => l(tls));
+      },
+      (e: Error) => {
+        io.err(`bylaw serve: --tls-ca-file ${caFile} could not be read again, keeping the CA registered before: ${e.message}`);
+        listeners.forEach((l) => l(tls));
+      },
+    );
   };
   const watch = watchTls(certFile, keyFile, reloaded, (e) => io.err(`bylaw serve: TLS reload failed, keeping the current certificate: ${e.message}`));
   return { ok: true, value: { ...loaded.value, caPem: () => ca, onReload: (l) => listeners.push(l), close: () => watch.close() } };
