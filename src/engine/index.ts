@@ -47,6 +47,7 @@ export { policyKindOf } from "./policy/parse-policy.js";
 export { verifyImagesAction } from "./policy/static-action.js";
 export { effectiveAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
+export { parseKindSelector } from "./match/kind-selector.js";
 export { compileException, isPolicyExceptionDocument, type CompiledException } from "./exceptions/index.js";
 
 // JMESPath in Kyverno's dialect, for `bylaw jp`.

@@ -22,6 +22,7 @@ import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { openPolicySource } from "./policy-source-setup.js";
+import { type Registration, REGISTRATION_FLAG_OPTIONS, registrationPlan, setUpRegistration } from "./registration-setup.js";
 
 export { SERVE_HELP };
 
@@ -39,6 +40,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       "exception-namespace": { type: "string", multiple: true },
       "enable-policy-exception": { type: "boolean", default: false },
       "tls-cert-file": { type: "string" },
+      "tls-ca-file": { type: "string" },
       "tls-key-file": { type: "string" },
       "self-signed": { type: "boolean", default: false },
       "dns-name": { type: "string", multiple: true },
@@ -53,6 +55,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       "eval-workers": { type: "string", default: "1" },
       "log-level": { type: "string", default: "info" },
       ...RESOURCE_FLAG_OPTIONS,
+      ...REGISTRATION_FLAG_OPTIONS,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -84,6 +87,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!isLogLevel(level)) return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
   const bounds = await resourceBounds(values, numbers["max-body-bytes"] ?? 7 * 1024 * 1024);
   if (!bounds.ok) return usage(bounds.error);
+  const plan = registrationPlan(values, process.env);
+  if (!plan.ok) return usage(plan.error);
   const tls = await resolveTls(values, io);
   if (!tls.ok) return usage(tls.error);
 
@@ -113,6 +118,15 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   });
   const registry = new Registry();
   const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces, canLoadContext: (kind) => ports.context.canLoad(kind) });
+  let registration: Registration | undefined;
+  if (plan.value !== undefined) {
+    const set = setUpRegistration({ plan: plan.value, source, groups, tls: tls.value, onLog: (lvl, msg, fields) => logger[lvl](fields, msg) });
+    if (!set.ok) {
+      await source.close();
+      return usage(set.error);
+    }
+    registration = set.value;
+  }
   const unbind = bindPolicySource(metrics, source);
   const unfollow = live?.follow(source);
   const recorder: AdmissionRecorder = {
@@ -160,6 +174,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   });
   logger.info({ port: servers.port, metricsPort: servers.metricsPort, policies: source.current().policies.length, ...describeBounds(bounds.value) }, "bylaw serve: listening");
   io.err(`bylaw serve: listening on https://${values.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`);
+  // Registered only once the server answers: the API server calls the webhooks as soon as they exist.
+  registration?.start();
 
   await new Promise<void>((resolveStop) => {
     const stop = (): void => resolveStop();
@@ -167,6 +183,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     signals.once("SIGINT", stop);
   });
   logger.info({}, "bylaw serve: shutting down");
+  // The webhook configurations stay registered: a Fail webhook keeps refusing while Bylaw is down.
+  registration?.close();
   await servers.close((numbers["grace-seconds"] ?? 15) * 1000);
   await runner?.close();
   unbind();

@@ -54,6 +54,18 @@ Flags:
       --kubeconfig FILE       the kubeconfig for --cluster (implies --cluster)
       --cluster-cache-mib N   memory budget of each watched resource's cache (default 128); a cache over it
                               is dropped, and rules that read it are errors
+      --register              write Bylaw's own webhook configurations (server-side apply, field manager
+                              bylaw; --kubeconfig FILE, else KUBECONFIG, else in-cluster): fail and ignore webhooks per timeout
+                              group with rules narrowed to the kinds and operations the loaded policies
+                              match, and the policy-validating webhook; rewritten when the set or the CA
+                              changes, never deleted (see deploy/README.md, "Self-registration")
+      --server-url URL        register https://HOST:PORT instead of the Service (Bylaw outside the cluster;
+                              Kyverno's --serverIP)
+      --service-name NAME     the Service the webhooks name (default bylaw)
+      --service-namespace NS  its namespace, and Bylaw's own, whose objects the webhooks skip (default
+                              $POD_NAMESPACE, else bylaw)
+      --service-port N        the Service port (default 443)
+      --tls-ca-file FILE      the CA registered as caBundle (default: the certificate file itself)
       --tls-cert-file FILE    serving certificate (PEM); reloaded when it changes
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle
