@@ -1,10 +1,10 @@
 # Sourced by scripts/cluster.sh: `up DIR --with-bylaw` starts Bylaw from the checkout against the
 # cluster, as the ServiceAccount and RBAC deploy/ ships (not as admin), registered and Ready.
 #
-#   DIR/policies          the policy folder Bylaw serves (folder mode, created empty: --allow-empty-policies;
-#                         until the CRD policy source lands, policies are files here, not cluster objects)
+#   policies              ClusterPolicy/Policy/PolicyException objects in the cluster (kubectl apply), as
+#                         deploy/ runs it: bylaw serve --kubeconfig without --policies reads them from CRDs
 #   DIR/bylaw.kubeconfig  a token for system:serviceaccount:bylaw:bylaw (TokenRequest, 24 h)
-#   DIR/bylaw.env         BYLAW_PORT, BYLAW_METRICS_PORT, BYLAW_POLICIES for tests
+#   DIR/bylaw.env         BYLAW_PORT, BYLAW_METRICS_PORT for tests
 #   DIR/logs/bylaw.log    its log; DIR/pids/bylaw.pid, stopped by `down` like the other components
 
 BYLAW_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -55,11 +55,10 @@ KCFG
   )
   local port metrics_port
   read -r port metrics_port <<<"$(free_ports 2)"
-  mkdir -p "$dir/policies"
-  printf 'BYLAW_PORT=%s\nBYLAW_METRICS_PORT=%s\nBYLAW_POLICIES=%s\n' "$port" "$metrics_port" "$dir/policies" >"$dir/bylaw.env"
+  printf 'BYLAW_PORT=%s\nBYLAW_METRICS_PORT=%s\n' "$port" "$metrics_port" >"$dir/bylaw.env"
   local node_bin
   node_bin="$(readlink -f "$(command -v node)")"
-  start "$dir" bylaw "$node_bin" "$BYLAW_ROOT/bin/bylaw.js" serve --policies "$dir/policies" --allow-empty-policies \
+  start "$dir" bylaw "$node_bin" "$BYLAW_ROOT/bin/bylaw.js" serve \
     --self-signed --dns-name bylaw.bylaw.svc --host 127.0.0.1 --port "$port" --metrics-port "$metrics_port" \
     --kubeconfig "$dir/bylaw.kubeconfig" --register --server-url "https://127.0.0.1:$port" --service-namespace bylaw
   wait_for "$dir" "bylaw serve /health/readiness" bylaw_ready "$port"

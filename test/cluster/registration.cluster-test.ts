@@ -1,8 +1,8 @@
 /**
  * Issue 22 §5 (self-registration), end to end (`npm run test:cluster`) against
  * `scripts/cluster.sh up DIR --with-bylaw`: Bylaw runs from the checkout as the ServiceAccount and
- * RBAC deploy/ ships, and registers its own webhooks (--register --server-url). Policies are files
- * in DIR/policies (folder mode) until the CRD policy source lands.
+ * RBAC deploy/ ships, and registers its own webhooks (--register --server-url). Policies are
+ * ClusterPolicy objects applied with kubectl (Bylaw reads them from the CRDs).
  * - a require-labels ClusterPolicy (Enforce, Fail): `kubectl run` of an unlabeled Pod is denied with
  *   Kyverno's message naming the policy and rule; a labeled one is created;
  * - the registered rules cover Pods and their controllers only: a ConfigMap write never reaches
@@ -16,7 +16,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, kubectlOk, processRunning, readPids, startCluster, stopCluster, started, type Cluster } from "./cluster-harness.js";
 
@@ -126,7 +126,7 @@ describe("Bylaw registers its own webhooks in a real cluster", { timeout: buildT
         .filter((l) => l.includes("="))
         .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
     );
-    writeFileSync(join(env["BYLAW_POLICIES"] ?? "", "require-labels.yaml"), REQUIRE_LABELS);
+    await ok(["apply", "-f", "-"], REQUIRE_LABELS);
     await eventually("the Fail webhook for the Pod policy", 60_000, async () => ((await webhooks()).some((w) => w.name === "validate.bylaw.svc-fail") ? true : undefined));
   });
 
@@ -140,6 +140,8 @@ describe("Bylaw registers its own webhooks in a real cluster", { timeout: buildT
   });
 
   test("an unlabeled Pod is denied with Kyverno's message naming the policy; a labeled one is created", async () => {
+    // Bylaw reads the policy from its CRD and writes its status: kubectl get cpol shows it Ready.
+    await eventually("require-labels Ready in kubectl get cpol", 30_000, async () => ((await ok(["get", "cpol", "require-labels", "-o", 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === "True" ? true : undefined));
     const denied = await current().kubectl(["run", "unlabeled", "--image=registry.invalid/app:1"]);
     assert.notEqual(denied.code, 0, "the unlabeled Pod was created");
     assert.match(denied.stderr, /admission webhook "validate\.bylaw\.svc-fail" denied the request/);
@@ -200,14 +202,13 @@ spec:
   });
 
   test("a mutate policy gets a mutating webhook; a deleted configuration (the emergency switch) is not re-created, and the log says why", async () => {
-    const policies = env["BYLAW_POLICIES"] ?? "";
-    writeFileSync(join(policies, "add-label.yaml"), mutatePolicy("Secret"));
+    await ok(["apply", "-f", "-"], mutatePolicy("Secret"));
     await eventually("the mutating webhook for Secrets", 30_000, async () => {
       const json = JSON.parse(await ok(["get", "mutatingwebhookconfiguration", "bylaw-resource-mutating-webhook-cfg", "-o", "json"])) as { webhooks?: Registered[] };
       return json.webhooks?.some((w) => w.name === "mutate.bylaw.svc-fail" && w.rules.some((r) => r.resources.includes("secrets") && r.operations.join() === "CREATE,UPDATE")) ? true : undefined;
     });
     await ok(["delete", "mutatingwebhookconfiguration", "bylaw-resource-mutating-webhook-cfg"]);
-    writeFileSync(join(policies, "add-label.yaml"), mutatePolicy("ServiceAccount"));
+    await ok(["apply", "-f", "-"], mutatePolicy("ServiceAccount"));
     const log = join(current().dir, "logs", "bylaw.log");
     await eventually("Bylaw to log the refused write", 30_000, async () => (/could not register MutatingWebhookConfiguration bylaw-resource-mutating-webhook-cfg; the configuration in the cluster stays as it was: .*forbidden/.test(readFileSync(log, "utf8")) ? true : undefined));
     const gone = await current().kubectl(["get", "mutatingwebhookconfiguration", "bylaw-resource-mutating-webhook-cfg"]);
@@ -216,7 +217,7 @@ spec:
   });
 
   test("with Bylaw stopped, the Fail policy's kinds are refused and the Ignore policy's admitted", async () => {
-    writeFileSync(join(env["BYLAW_POLICIES"] ?? "", "configmaps-audit.yaml"), IGNORE_CONFIGMAPS);
+    await ok(["apply", "-f", "-"], IGNORE_CONFIGMAPS);
     await eventually("the Ignore webhook for ConfigMaps", 30_000, async () => ((await webhooks()).some((w) => w.name === "validate.bylaw.svc-ignore" && w.rules.some((r) => r.resources.includes("configmaps"))) ? true : undefined));
     const pid = readPids(current().dir).get("bylaw");
     assert.ok(pid !== undefined && processRunning(pid), "Bylaw runs");
