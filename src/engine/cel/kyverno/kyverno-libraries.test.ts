@@ -10,6 +10,7 @@ import { activation } from "../test-support.js";
 import { fromCel } from "../values.js";
 import type { CelEngine } from "../types.js";
 import type { CelServices } from "./services.js";
+import { DOCS_CERT, EC_CERT } from "../../jmespath/functions/kyverno/x509.fixtures.js";
 
 const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "regs", namespace: "default" }, data: { registries: "ghcr.io" } };
 
@@ -130,8 +131,24 @@ describe("Kyverno CEL libraries", () => {
     assert.match(String(evaluate('transform.listObjToMap([{"name": "a"}], [], "name", "v")')), /must take lists of equal length/);
   });
 
+  test("x509.decode gives the SDK's CertificateOutput fields of an RSA certificate; other input is Go's error", () => {
+    const cert = evaluate(`x509.decode(${JSON.stringify(DOCS_CERT)})`) as Record<string, JsonValue>;
+    assert.equal(typeof cert["Raw"], "string");
+    assert.equal(cert["Subject"], undefined, "CertificateOutput has no Subject");
+    assert.ok(cert["Issuer"] !== null && typeof cert["Issuer"] === "object");
+    assert.equal(evaluate(`x509.decode(${JSON.stringify(DOCS_CERT)}).SerialNumber == 0.0`), true);
+    assert.equal(evaluate('x509.decode("not pem")'), "eval: failed to decode PEM block");
+    assert.equal(evaluate(`x509.decode(${JSON.stringify(EC_CERT)})`), "eval: certificate should use rsa algorithm");
+  });
+
+  test("gzip.decompress reads gzip bytes as a string", () => {
+    const hello = "H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==";
+    assert.equal(evaluate(`gzip.decompress(base64.decode("${hello}"))`), "hello");
+    assert.equal(evaluate('gzip.decompress(b"not gzip at all")'), "eval: gzip: invalid header");
+  });
+
   test("what Bylaw does not provide is a compile error naming it", () => {
-    for (const e of ['x509.decode("pem")', 'gzip.compress("x")', 'resource.ToGVR("v1", "Pod")', 'http.Client("ca").Get("u")']) {
+    for (const e of ['gzip.compress("x")', 'resource.ToGVR("v1", "Pod")', 'http.Client("ca").Get("u")']) {
       assert.match(String(evaluate(e)), /^compile: ERROR: <input>:1:\d+: (undeclared reference|found no matching overload)/, e);
     }
   });

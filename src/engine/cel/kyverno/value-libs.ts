@@ -12,7 +12,7 @@ import { CelFunctionError, namespace, type CelLibrary } from "../library.js";
 import { fromCel } from "../values.js";
 
 /** JSON as Go's `any` reaches CEL: numbers are doubles (float64). */
-function goAny(v: JsonValue): unknown {
+export function goAny(v: JsonValue): unknown {
   if (v === null || typeof v !== "object") return v;
   if (Array.isArray(v)) return v.map(goAny);
   const out: Record<string, unknown> = {};
