@@ -120,6 +120,31 @@ spec:
     assert.match(without.results[0]?.message ?? "", /failed to get resource: configmaps "teams": no cluster connection/);
   });
 
+  test("a resource without a namespace is in 'default', as Kyverno's CLI loads it", async () => {
+    const vpol = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: no-default}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations:
+    - expression: namespaceObject.metadata.name != 'default' && object.metadata.namespace != 'default'
+      message: the default namespace is not allowed
+`;
+    const twoPods = `apiVersion: v1
+kind: Pod
+metadata: {name: good, namespace: team-a}
+spec: {containers: [{name: c, image: busybox:1.35}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: bad}
+spec: {containers: [{name: c, image: busybox:1.35}]}
+`;
+    const r = await run({ "policy.yaml": vpol, "pods.yaml": twoPods, "kyverno-test.yaml": suite("", "no-default", "") });
+    assert.deepEqual(r.results.map((x) => [x.resource, x.actual, x.message]), [["good", "pass", "success"], ["bad", "fail", "the default namespace is not allowed"]]);
+  });
+
   test("a context file of another kind, or a missing one, fails the suite with the file named", async () => {
     const dir = tempTree({ "context.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n" });
     assert.match((await loadSuiteCluster(dir, "context.yaml", [])).errors.join(), /context: context.yaml: expected kind Context, got "ConfigMap"/);
