@@ -1,6 +1,7 @@
 /**
  * A small typed client for the Kubernetes API over node:https (docs/adr/0009): JSON GETs (through
- * the request gate: coalesced and rate-limited) and watch streams read line by line. Bodies are
+ * the request gate: coalesced and rate-limited), JSON POSTs and PATCHes (rate-limited, never
+ * coalesced) and watch streams read line by line. Bodies are
  * capped; a status the server sends is an error value carrying its code and the server's message.
  */
 import { Agent, request as httpsRequest } from "node:https";
@@ -42,6 +43,8 @@ export class KubeClient {
   private readonly agent: Agent;
   private readonly gate: RequestGate;
   private readonly url: URL;
+  /** Makes each non-GET request's gate key unique. */
+  private unshared = 0;
 
   constructor(private readonly options: KubeClientOptions) {
     const c = options.connection;
@@ -66,6 +69,14 @@ export class KubeClient {
   /** GET a path (already checked and encoded by the caller) as JSON. */
   getJson(path: string): Promise<unknown> {
     return this.gate.run(`GET ${path}`, () => this.send(path));
+  }
+
+  /**
+   * A POST (or PATCH) of a JSON body, as Bylaw's ServiceAccount: rate-limited like a GET but never
+   * coalesced (two reviews' POSTs are two requests). `contentType` defaults to application/json.
+   */
+  sendJson(method: "POST" | "PATCH", path: string, body: unknown, contentType = "application/json"): Promise<unknown> {
+    return this.gate.run(`${method} ${path} ${++this.unshared}`, () => this.send(path, method, { body: JSON.stringify(body), contentType }));
   }
 
   requestStats(): { readonly started: number; readonly coalesced: number } {
@@ -121,26 +132,27 @@ export class KubeClient {
     this.agent.destroy();
   }
 
-  private send(path: string): Promise<unknown> {
+  private send(path: string, method = "GET", payload?: { readonly body: string; readonly contentType: string }): Promise<unknown> {
     const max = this.options.maxBodyBytes ?? 256 * 1024 * 1024;
     return new Promise((resolve, reject) => {
       const req = this.open(path, (res) => {
         readBody(res, max).then((body) => {
-          if (res.statusCode !== 200) return reject(statusError(res.statusCode ?? 0, body));
+          const code = res.statusCode ?? 0;
+          if (code < 200 || code > 299 || (method === "GET" && code !== 200)) return reject(statusError(code, body));
           try {
             resolve(JSON.parse(body));
           } catch (e) {
-            reject(new KubeError(`GET ${path}: the answer is not JSON: ${(e as Error).message}`, 0));
+            reject(new KubeError(`${method} ${path}: the answer is not JSON: ${(e as Error).message}`, 0));
           }
         }, reject);
-      });
-      req.setTimeout(this.options.timeoutMs ?? 30_000, () => req.destroy(new KubeError(`GET ${path}: no answer within ${this.options.timeoutMs ?? 30_000} ms`, 0)));
-      req.on("error", (e) => reject(e instanceof KubeError ? e : new KubeError(`GET ${path}: ${e.message}`, 0)));
-      req.end();
+      }, method, payload?.contentType);
+      req.setTimeout(this.options.timeoutMs ?? 30_000, () => req.destroy(new KubeError(`${method} ${path}: no answer within ${this.options.timeoutMs ?? 30_000} ms`, 0)));
+      req.on("error", (e) => reject(e instanceof KubeError ? e : new KubeError(`${method} ${path}: ${e.message}`, 0)));
+      req.end(payload?.body);
     });
   }
 
-  private open(path: string, onResponse: (res: IncomingMessage) => void): ReturnType<typeof httpsRequest> {
+  private open(path: string, onResponse: (res: IncomingMessage) => void, method = "GET", contentType?: string): ReturnType<typeof httpsRequest> {
     const token = this.options.connection.token?.();
     return httpsRequest(
       {
@@ -149,8 +161,13 @@ export class KubeClient {
         hostname: this.url.hostname.replace(/^\[|\]$/g, ""),
         port: this.url.port === "" ? 443 : Number(this.url.port),
         path: this.url.pathname.replace(/\/$/, "") + path,
-        method: "GET",
-        headers: { accept: "application/json", "user-agent": "bylaw", ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) },
+        method,
+        headers: {
+          accept: "application/json",
+          "user-agent": "bylaw",
+          ...(contentType !== undefined ? { "content-type": contentType } : {}),
+          ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+        },
       },
       onResponse,
     );

@@ -41,6 +41,11 @@ Flags:
       --kubeconfig FILE       the kubeconfig for --cluster (implies --cluster)
       --cluster-cache-mib N   memory budget of each watched resource's cache (default 128); a cache over it
                               is dropped, and rules that read it are errors
+      --egress-allow CIDR     with --cluster: let apiCall.service calls and GlobalContextEntry service calls
+                              reach this range (repeatable), which the egress filter refuses by default
+                              (loopback, link-local and cloud metadata addresses). apiCall POST (a
+                              ClusterPolicy's) and service calls are made once per review (docs/adr/0012);
+                              GlobalContextEntries (kyverno.io) are read for globalReference
       --tls-cert-file FILE    serving certificate (PEM); reloaded when it changes
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle
