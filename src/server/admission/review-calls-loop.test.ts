@@ -78,7 +78,15 @@ describe("apiCall POST in admission, evaluated in passes", () => {
     assert.deepEqual(sent, [[SAR, { apiVersion: "authorization.k8s.io/v1", kind: "SubjectAccessReview", spec: { user: "alice", resourceAttributes: { verb: "create", resource: "secrets", namespace: "team" } } }]]);
     // Only the final pass is recorded: one admission, one pass result, no "pending" error.
     assert.equal(t.admissions.length, 1);
+
     assert.deepEqual(t.results.map((r) => r.result), ["pass"]);
+  });
+
+  it("the review's recorded duration covers every pass and the call, not the last pass alone", async () => {
+    const t = setUp([sarPolicy()], () => new Promise((r) => setTimeout(() => r({ status: { allowed: true } }), 40)), { realClock: true });
+    await validate(t.deps, reviewOf(pod));
+    assert.equal(t.admissions.length, 1);
+    assert.ok((t.admissions[0]?.durationSeconds ?? 0) >= 0.035, `duration ${t.admissions[0]?.durationSeconds}`);
   });
 
   it("denies on a SubjectAccessReview that does not allow", async () => {

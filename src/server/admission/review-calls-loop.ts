@@ -55,7 +55,7 @@ export async function evaluateWithCalls(port: ReviewCallsPort, deps: AdmissionDe
   const start = deps.now();
   for (let pass = 1; ; pass++) {
     const left = deps.deadlineSeconds - (deps.now() - start);
-    const held = new HeldRecorder(deps.recorder);
+    const held = new HeldRecorder(deps.recorder, () => deps.now() - start);
     const answer = await record.within(() => evaluate({ ...deps, recorder: held, deadlineSeconds: Math.max(0, left) }));
     const remaining = deps.deadlineSeconds - (deps.now() - start);
     // Past the last pass or the deadline, the answer stands: a call still pending is a rule error
@@ -73,10 +73,14 @@ export async function evaluateWithCalls(port: ReviewCallsPort, deps: AdmissionDe
 class HeldRecorder implements AdmissionRecorder {
   private readonly held: (() => void)[] = [];
 
-  constructor(private readonly target: AdmissionRecorder) {}
+  constructor(
+    private readonly target: AdmissionRecorder,
+    /** Seconds since the review's first pass began: its duration covers every pass and call. */
+    private readonly elapsed: () => number,
+  ) {}
 
   admission(outcome: AdmissionOutcome): void {
-    this.held.push(() => this.target.admission(outcome));
+    this.held.push(() => this.target.admission({ ...outcome, durationSeconds: this.elapsed() }));
   }
 
   policyResults(...args: Parameters<AdmissionRecorder["policyResults"]>): void {
