@@ -7,7 +7,9 @@
  *   `--egress-allow` it is a rule error and the listener sees nothing; with `--egress-allow
  *   127.0.0.0/8` it is answered, and the listener never sees an Authorization header;
  * - a GlobalContextEntry of Pods (kubernetesResource) follows Pods created, its projection works,
- *   and its status is written back Ready (reason Succeeded).
+ *   and its status is written back Ready (reason Succeeded); an apiCall entry (urlPath, refreshed
+ *   every second) follows a Pod created through its projection, with lastRefreshTime;
+ * - a deleted entry is Kyverno's rule error `failed to fetch entry key=<name>`.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -102,6 +104,21 @@ spec:
         message: "gce already has {{ count }} Pods: {{ join(',', names) }}"
         deny: {conditions: {any: [{key: "{{ count }}", operator: GreaterThanOrEquals, value: 2}]}}
 `,
+    "global-call.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: at-most-three-pods-by-call}
+spec:
+  validationFailureAction: Enforce
+  background: false
+  rules:
+    - name: count
+      match: {any: [{resources: {kinds: [Pod], namespaces: [gce-call]}}]}
+      context:
+        - {name: count, globalReference: {name: gce-call-pods.count}}
+      validate:
+        message: "gce-call had {{ count }} Pods at the last refresh"
+        deny: {conditions: {any: [{key: "{{ count }}", operator: GreaterThanOrEquals, value: 1}]}}
+`,
   };
 }
 
@@ -120,7 +137,7 @@ describe("apiCall POST, service calls through the egress filter, and GlobalConte
     const listenerPort = (listener.address() as AddressInfo).port;
     cluster = await startCluster(buildTimeoutMs);
     console.log(`# scripts/cluster.sh up took ${cluster.upSeconds.toFixed(1)} s`);
-    for (const ns of ["sar", "svc", "gce"]) await kubectlOk(["create", "namespace", ns]);
+    for (const ns of ["sar", "svc", "gce", "gce-call"]) await kubectlOk(["create", "namespace", ns]);
     await kubectlOk(["apply", "-f", "-"], readFileSync(join(repoRoot, "deploy", "crds", "kyverno.io_globalcontextentries.yaml"), "utf8"));
     await kubectlOk(["wait", "--for=condition=Established", "crd/globalcontextentries.kyverno.io", "--timeout=60s"]);
     await kubectlOk(["create", "role", "secret-writer", "-n", "sar", "--verb=create", "--resource=secrets"]);
@@ -131,6 +148,13 @@ metadata: {name: gce-pods}
 spec:
   kubernetesResource: {version: v1, resource: pods, namespace: gce}
   projections: [{name: names, jmesPath: "[].metadata.name"}]
+---
+apiVersion: kyverno.io/v2alpha1
+kind: GlobalContextEntry
+metadata: {name: gce-call-pods}
+spec:
+  apiCall: {urlPath: /api/v1/namespaces/gce-call/pods, refreshInterval: 1s}
+  projections: [{name: count, jmesPath: "length(items)"}]
 `);
     policyDir = mkdtempSync(join(tmpdir(), "bylaw-egress-policies-"));
     for (const [file, text] of Object.entries(policies(listenerPort))) writeFileSync(join(policyDir, file), text);
@@ -205,6 +229,18 @@ spec:
       throw new Error(`${String(e)}; status ${JSON.stringify(last)}; bylaw serve's log:\n${serveOf(strict).output().slice(-4000)}`);
     });
     assert.equal(reason, "Ready/True/Succeeded");
+  });
+
+  test("an apiCall GlobalContextEntry is refreshed on its interval; its projection is read; its status has lastRefreshTime", async () => {
+    assert.equal((await decide(serveOf(strict), pod("gce-call", "new", "alice"))).allowed, true, "no Pods at the first refresh");
+    await kubectlOk(["run", "only", "-n", "gce-call", "--image=registry.invalid/app:1"]);
+    const denied = await eventually("denied after a refresh sees the Pod", 30_000, async () => {
+      const d = await decide(serveOf(strict), pod("gce-call", "new", "alice"));
+      return d.allowed ? undefined : d.message;
+    });
+    assert.match(denied, /gce-call had 1 Pods at the last refresh/);
+    const status = await kubectlOk(["get", "globalcontextentries.kyverno.io", "gce-call-pods", "-o", "jsonpath={.status.conditions[0].reason}/{.status.lastRefreshTime}"]);
+    assert.match(status, /^Succeeded\/\d{4}-\d\d-\d\dT/);
   });
 
   test("an unknown entry is a rule error with Kyverno's text", async () => {
