@@ -5,6 +5,7 @@ import { benchCorpusTest } from "./corpus-test.js";
 import { benchHeavyReview } from "./heavy-review.js";
 import { benchJmesPath } from "./jmespath-eval.js";
 import { benchMutatePod } from "./mutate-pod.js";
+import { benchReviewCalls } from "./review-calls.js";
 import { benchYamlParse } from "./yaml-parse.js";
 import { benchYamlWrite } from "./yaml-write.js";
 
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   benchMutatePod();
   await benchCorpusTest(repoRoot);
   await benchHeavyReview(repoRoot);
+  await benchReviewCalls(repoRoot);
 }
 
 main().catch((e: unknown) => {

@@ -42,7 +42,8 @@ export interface ContextSources {
    */
   configMap(namespace: string, name: string, caller?: ContextCaller): Result<JsonValue>;
   apiCall(request: ApiCallRequest, caller?: ContextCaller): Result<JsonValue>;
-  globalReference(name: string): Result<JsonValue>;
+  /** `name` after substitution: `<entry>` or `<entry>.<projection>`, as Kyverno reads it. */
+  globalReference(name: string, caller?: ContextCaller): Result<JsonValue>;
   imageData(reference: string): Result<JsonValue>;
   /**
    * One object by apiVersion, plural resource name, namespace ("" for cluster-scoped) and name,
@@ -78,17 +79,21 @@ export interface ContextCaller {
  * Error kinds from a ContextSources port that an `apiCall.default` never replaces: the call was
  * refused (a namespaced Policy reaching outside its namespace), or the data is not there to read
  * (a cache not synced, over its budget), or the call is of a form Bylaw cannot make yet. All are
- * rule errors, never a value the policy chose.
+ * rule errors, never a value the policy chose. "pending": a network call a live port has recorded
+ * but not made yet (the caller makes it and evaluates again, docs/adr/0012); never replaced either.
  */
-export const CONTEXT_ERRORS_WITHOUT_DEFAULT: ReadonlySet<string> = new Set(["refused", "not-ready", "unsupported"]);
+export const CONTEXT_ERRORS_WITHOUT_DEFAULT: ReadonlySet<string> = new Set(["refused", "not-ready", "unsupported", "pending"]);
 
 export interface ApiCallRequest {
   readonly urlPath?: string;
   readonly serviceUrl?: string;
+  /** `service.caBundle` after substitution (service calls only). */
+  readonly caBundle?: string;
+  /** `service.headers` after substitution, or the headers CEL `http.Get/Post` gives (service calls only). */
+  readonly headers?: readonly { readonly key: string; readonly value: string }[];
   readonly method: "GET" | "POST";
+  /** `data` as the policy wrote it after substitution: a list of `{key, value}`. */
   readonly data?: JsonValue;
-  /** Request headers (CEL `http.Get/Post` may give them). */
-  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -58,6 +58,7 @@ export class Informer {
   private readonly syncWaiters: (() => void)[] = [];
   /** Counters a test or metric reads: lists done, watches opened, 410s seen, bookmarks seen. */
   readonly counts = { lists: 0, watches: 0, gone: 0, bookmarks: 0 };
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: InformerOptions) {
     this.budget = new CacheBudget(options.budgetBytes);
@@ -119,6 +120,16 @@ export class Informer {
     const obj = this.get(namespace, name);
     if (obj === undefined) return undefined;
     return { kind: this.listKind.replace(/List$/, ""), apiVersion: this.listApiVersion, ...obj } as KubeObject;
+  }
+
+  /** Calls `fn` after each change of the cache (a list that replaced it, a watch event); returns the unsubscribe. */
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed(): void {
+    for (const fn of this.listeners) fn();
   }
 
   get usedBytes(): number {
@@ -192,6 +203,7 @@ export class Informer {
       for (const w of this.syncWaiters.splice(0)) w();
     }
     this.options.onListed?.();
+    this.changed();
   }
 
   private watchOnce(): Promise<void> {
@@ -217,10 +229,13 @@ export class Informer {
       if (ev.type === "DELETED") {
         this.remove(key);
         this.options.onEvent?.("deleted", obj);
+        this.changed();
       } else if (ev.type === "ADDED" || ev.type === "MODIFIED") {
         const slim = withoutManagedFields(obj, true);
-        if (this.store(key, slim, JSON.stringify(slim).length)) this.options.onEvent?.(ev.type === "ADDED" ? "added" : "modified", obj);
-        else stream.close();
+        if (this.store(key, slim, JSON.stringify(slim).length)) {
+          this.options.onEvent?.(ev.type === "ADDED" ? "added" : "modified", obj);
+          this.changed();
+        } else stream.close();
       }
     });
     this.watch = stream;

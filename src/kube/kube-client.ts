@@ -1,6 +1,7 @@
 /**
  * A small typed client for the Kubernetes API over node:https (docs/adr/0009): JSON GETs (through
- * the request gate: coalesced and rate-limited) and watch streams read line by line. Bodies are
+ * the request gate: coalesced and rate-limited), JSON POSTs and PATCHes (rate-limited, never
+ * coalesced) and watch streams read line by line. Bodies are
  * capped; a status the server sends is an error value carrying its code and the server's message.
  */
 import { Agent, request as httpsRequest } from "node:https";
@@ -42,6 +43,8 @@ export class KubeClient {
   private readonly agent: Agent;
   private readonly gate: RequestGate;
   private readonly url: URL;
+  /** Makes each non-GET request's gate key unique. */
+  private unshared = 0;
 
   constructor(private readonly options: KubeClientOptions) {
     const c = options.connection;
@@ -70,10 +73,12 @@ export class KubeClient {
 
   /**
    * A write (PATCH, PUT, POST, DELETE) with a JSON body, e.g. a merge patch of a status
-   * subresource; answers the server's object. Not coalesced: each call is one request.
+   * subresource or an apiCall POST as Bylaw's ServiceAccount; answers the server's object.
+   * Rate-limited like a GET but never coalesced: each call is one request.
    */
   sendJson(method: "PATCH" | "PUT" | "POST" | "DELETE", path: string, body: unknown, contentType = "application/json"): Promise<unknown> {
-    return this.send(path, { method, body: JSON.stringify(body), contentType });
+    const write = { method, body: JSON.stringify(body), contentType };
+    return this.gate.run(`${method} ${path} ${++this.unshared}`, () => this.send(path, write));
   }
 
   requestStats(): { readonly started: number; readonly coalesced: number } {

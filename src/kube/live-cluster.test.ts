@@ -38,3 +38,36 @@ test("apiCall paths may start at most maxApiCallCaches resource types; built-in 
     client.close();
   }
 });
+
+test("the live port: a namespaced Policy gets no globalReference and no service call; calls outside a review are errors, never answers", async () => {
+  const { liveContextSources } = await import("./live-context.js");
+  const { CallScopes } = await import("./review-calls.js");
+  const { EgressPolicy } = await import("./egress/egress-policy.js");
+  const client = new KubeClient({ connection: { server: `https://127.0.0.1:${await closedPort()}`, origin: "test" } });
+  const cluster = new LiveCluster({ client, budgetBytes: 1 << 20, random: { next: () => 0.5 }, sleep: () => new Promise(() => {}) });
+  try {
+    const policy = EgressPolicy.create();
+    assert.ok(policy.ok);
+    const scopes = new CallScopes();
+    let posted = 0;
+    const ctx = liveContextSources(cluster, { calls: { scopes, post: async () => (posted++, {}), egress: { policy: policy.value } }, globals: { read: () => ({ ok: true, value: "global data" }) } });
+    const tenant = { policyNamespace: "tenant-a" };
+    const g = ctx.globalReference("entry", tenant);
+    assert.equal(g.ok ? "" : g.error.kind, "refused");
+    assert.deepEqual(ctx.globalReference("entry", { policyNamespace: "" }), { ok: true, value: "global data" });
+    const svc = ctx.apiCall({ method: "GET", serviceUrl: "http://10.0.0.1/x" }, tenant);
+    assert.equal(svc.ok ? "" : svc.error.kind, "refused");
+    const post = ctx.apiCall({ method: "POST", urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews" }, { policyNamespace: "" });
+    assert.equal(post.ok ? "" : post.error.kind, "unsupported", "outside a review there is no record to make the call in");
+    const record = scopes.begin();
+    const pending = record.within(() => ctx.apiCall({ method: "POST", urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews" }, { policyNamespace: "" }));
+    assert.equal(pending.ok ? "" : pending.error.kind, "pending");
+    await record.settle(1000);
+    assert.equal(posted, 1);
+    assert.deepEqual(record.within(() => ctx.apiCall({ method: "POST", urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews" }, { policyNamespace: "" })), { ok: true, value: {} });
+    assert.equal(posted, 1, "made once per review");
+  } finally {
+    cluster.close();
+    client.close();
+  }
+});

@@ -165,7 +165,8 @@ export function resourcesRead(policies: readonly JsonValue[]): Gvr[] {
     if (v === null || typeof v !== "object") return;
     if (inContext && v["configMap"] !== undefined) out.set(gvrKey(CONFIGMAPS), CONFIGMAPS);
     const call = inContext ? v["apiCall"] : undefined;
-    if (call !== null && typeof call === "object" && !Array.isArray(call) && typeof call["urlPath"] === "string") {
+    // A POST is a call, not a read of a cache (live-calls.ts): nothing to watch for it.
+    if (call !== null && typeof call === "object" && !Array.isArray(call) && typeof call["urlPath"] === "string" && call["method"] !== "POST") {
       // A variable stands for one ordinary segment; the resource is known only when it is literal.
       const parsed = parseApiPath(call["urlPath"].replace(VARIABLE, "bylaw-variable"));
       const r = parsed.ok ? parsed.value.resource : undefined;

@@ -7,24 +7,39 @@
  *   confined to its namespace, and the resource the path names is answered from its cache, as the
  *   API server would answer a LIST (`{kind: "PodList", items}`) or a GET of one object. A resource
  *   seen for the first time starts its cache; until it has synced the entry is an error.
- * Errors carry Kyverno's texts where Kyverno has one. Refusals, unsynced caches and forms Bylaw does
- * not make yet (POST, service calls, subresources, discovery paths) are errors an `apiCall.default`
+ * - `apiCall` POST (a ClusterPolicy's) and `service` calls: network calls made once per review
+ *   (live-calls.ts, docs/adr/0012); `globalReference`: the GlobalContextEntries (global-context/).
+ * Errors carry Kyverno's texts where Kyverno has one. Refusals, unsynced caches, pending calls and
+ * forms Bylaw does not read (subresources, discovery paths) are errors an `apiCall.default`
  * never replaces (ports.ts CONTEXT_ERRORS_WITHOUT_DEFAULT); a call that failed (not found) takes
  * the default, as in Kyverno.
  */
 import { type JsonObject, type JsonValue, err, ok, type Result, type ApiCallRequest, type ContextCaller, type ContextSources } from "../engine/index.js";
 import { checkApiCall, checkConfigMapNamespace } from "./api-path.js";
+import { callServiceOnce, postToApiServer, type NetworkCalls } from "./live-calls.js";
 import { CONFIGMAPS, type LiveCluster } from "./live-cluster.js";
 import type { Informer } from "./informer.js";
 import { gvrKey, type Gvr } from "./types.js";
 
-export function liveContextSources(cluster: LiveCluster): ContextSources {
+/** What the live context reads besides the caches: network calls (live-calls.ts) and GlobalContextEntries. */
+export interface LiveExtras {
+  readonly calls?: NetworkCalls;
+  /** `<entry>` or `<entry>.<projection>` from the GlobalContextEntries (global-context/). */
+  readonly globals?: { read(name: string): Result<JsonValue> };
+}
+
+export function liveContextSources(cluster: LiveCluster, extras: LiveExtras = {}): ContextSources {
+  const { calls, globals } = extras;
   return {
     unloadable: "error",
-    canLoad: (kind) => kind === "configMap" || kind === "apiCall",
+    canLoad: (kind) => kind === "configMap" || kind === "apiCall" || (kind === "globalReference" && globals !== undefined),
     configMap: (namespace, name, caller) => configMap(cluster, namespace, name, caller),
-    apiCall: (request, caller) => apiCall(cluster, request, caller),
-    globalReference: () => err("unavailable", "globalReference is not loaded by Bylaw's live context yet"),
+    apiCall: (request, caller) => apiCall(cluster, calls, request, caller),
+    globalReference: (name, caller) => {
+      const ns = caller?.policyNamespace ?? "";
+      if (ns !== "") return err("refused", `a namespaced Policy (namespace "${ns}") may not read a globalReference (GlobalContextEntries are cluster-wide)`);
+      return globals === undefined ? err("unavailable", "globalReference is not loaded by Bylaw's live context here") : globals.read(name);
+    },
     imageData: () => err("unavailable", "imageRegistry is not loaded by Bylaw's live context yet"),
   };
 }
@@ -53,12 +68,15 @@ function configMap(cluster: LiveCluster, namespace: string, name: string, caller
   return ok({ data: obj["data"] ?? null, metadata: (obj.metadata ?? {}) as JsonObject });
 }
 
-function apiCall(cluster: LiveCluster, request: ApiCallRequest, caller: ContextCaller | undefined): Result<JsonValue> {
-  const checked = checkApiCall(request, caller?.policyNamespace ?? "");
+function apiCall(cluster: LiveCluster, calls: NetworkCalls | undefined, request: ApiCallRequest, caller: ContextCaller | undefined): Result<JsonValue> {
+  const policyNamespace = caller?.policyNamespace ?? "";
+  const serviceUrl = request.serviceUrl;
+  if (serviceUrl !== undefined && policyNamespace === "") return callServiceOnce(calls, { ...request, serviceUrl });
+  const checked = checkApiCall(request, policyNamespace);
   if (!checked.ok) return checked;
   const path = checked.value.path;
+  if (request.method === "POST") return postToApiServer(calls, path, request);
   const failed = `failed to ${request.method} resource with raw url: ${path}`;
-  if (request.method !== "GET") return err("unsupported", `${failed}: apiCall ${request.method} is not supported by Bylaw's live context yet (GET only)`);
   const r = checked.value.resource;
   if (r === undefined || r.subresource !== undefined) {
     return err("unsupported", `${failed}: Bylaw's live context answers paths that name a resource list or one object (/api/v1/[namespaces/<ns>/]<resource>[/<name>], /apis/<group>/<version>/…), not discovery paths or subresources`);

@@ -57,6 +57,8 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
         method,
         ...(typeof c["urlPath"] === "string" ? { urlPath: c["urlPath"] } : {}),
         ...(service && typeof service["url"] === "string" ? { serviceUrl: service["url"] } : {}),
+        ...(service && typeof service["caBundle"] === "string" && service["caBundle"] !== "" ? { caBundle: service["caBundle"] } : {}),
+        ...(service && Array.isArray(service["headers"]) ? { headers: headersOf(service["headers"]) } : {}),
         ...(c["data"] !== undefined ? { data: c["data"] } : {}),
       },
       { policyNamespace: scope.policyNamespace ?? "" },
@@ -69,7 +71,10 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
     return applyJmesPath(answer.value, entry.apiCall.jmesPath, entry.apiCall.default, scope);
   }
   if (entry.globalReference) {
-    const answer = ports.globalReference(entry.globalReference.name);
+    // The name may hold variables (Kyverno substitutes the whole globalReference).
+    const name = substituteString(entry.globalReference.name, scope);
+    if (!name.ok) return name;
+    const answer = ports.globalReference(String(name.value ?? ""), { policyNamespace: scope.policyNamespace ?? "" });
     if (!answer.ok) return answer.error.kind === "unavailable" ? notLoaded() : answer;
     return applyJmesPath(answer.value, entry.globalReference.jmesPath, undefined, scope);
   }
@@ -81,6 +86,10 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
     return applyJmesPath(answer.value, entry.imageRegistry.jmesPath, undefined, scope);
   }
   return ok(undefined);
+}
+
+function headersOf(list: readonly JsonValue[]): { key: string; value: string }[] {
+  return list.filter(isObject).map((h) => ({ key: String(h["key"] ?? ""), value: String(h["value"] ?? "") }));
 }
 
 function hasValue(data: JsonObject, dotted: string): boolean {

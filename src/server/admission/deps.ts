@@ -7,6 +7,7 @@ import type { Engine } from "../../engine/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot } from "../types.js";
 import type { AdmissionPlans } from "./plans.js";
 import type { ReviewRunner } from "./review-runner.js";
+import type { ReviewCallsPort } from "./review-calls-loop.js";
 import type { YamlV3Writer } from "./yaml-v3.js";
 
 /** Everything a pure admission handler needs. */
@@ -32,4 +33,10 @@ export interface AdmissionDeps {
   readonly inlineChecks?: number;
   /** Where reviews that left their batch finish: the worker pool; default this thread, after the batch. */
   readonly runner?: ReviewRunner;
+  /**
+   * Network calls for context entries (apiCall POST, service calls): reviews through a webhook whose
+   * policies make them are evaluated in passes (review-calls-loop.ts); without it, or for other
+   * webhooks, nothing changes.
+   */
+  readonly calls?: ReviewCallsPort;
 }

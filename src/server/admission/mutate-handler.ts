@@ -18,6 +18,7 @@ import { buildRequest, exceptionsOf } from "./build-request.js";
 import { deadlineDenial, DEFAULT_INLINE_CHECKS, evaluateSafely, ReviewInterruption, startDeadline } from "./deadline.js";
 import { guarded, internalError } from "./guard.js";
 import { parseReview } from "./parse-review.js";
+import { evaluateWithCalls, planMakesCalls } from "./review-calls-loop.js";
 import { deferredRunner } from "./review-runner.js";
 import { failurePolicyOf } from "./policy-traits.js";
 import { mutatePlanOf } from "./plans.js";
@@ -42,7 +43,13 @@ export function handleMutateBounded(body: unknown, deps: AdmissionDeps, webhook?
   const request = parsed.request;
   const failed = (e: unknown): HandlerResult => internalError(request, deps, "mutate", webhook, e);
   try {
-    const answer = mutateReview(request, deps, webhook, deps.inlineChecks ?? DEFAULT_INLINE_CHECKS);
+    const inline = deps.inlineChecks ?? DEFAULT_INLINE_CHECKS;
+    const port = deps.calls;
+    // Policies that make network calls: evaluated in passes (review-calls-loop.ts).
+    if (port !== undefined && planMakesCalls(port, mutatePlanOf(deps, webhook).policies)) {
+      return evaluateWithCalls(port, deps, (d) => mutateReview(request, d, webhook, inline)).catch(failed);
+    }
+    const answer = mutateReview(request, deps, webhook, inline);
     return answer instanceof Promise ? answer.catch(failed) : answer;
   } catch (e) {
     return failed(e);

@@ -1,5 +1,5 @@
 /** Fakes for the admission handler tests: deps over real compiled policies, a stepping clock, a recorder. */
-import { type CompiledException, type CompiledPolicy, compileException, createEngine, type Engine, type JsonObject, type RuleStatus } from "../../engine/index.js";
+import { type CompiledException, type CompiledPolicy, compileException, createEngine, type Engine, type EnginePorts, type JsonObject, type RuleStatus } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import type { AdmissionOutcome, ResultRuleType } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
@@ -28,6 +28,10 @@ export interface FakeSetup {
   /** PolicyException documents loaded with the policies. */
   readonly exceptions?: readonly JsonObject[];
   readonly exceptionNamespaces?: readonly string[];
+  /** The engine's ports (default fakePorts()). */
+  readonly ports?: EnginePorts;
+  /** A real monotonic clock (performance.now) instead of the stepping one. */
+  readonly realClock?: boolean;
 }
 
 export interface Fake {
@@ -38,7 +42,7 @@ export interface Fake {
 }
 
 export function fakeDeps(setup: FakeSetup = {}): Fake {
-  const engine = createEngine(fakePorts());
+  const engine = createEngine(setup.ports ?? fakePorts());
   const compiled: CompiledPolicy[] = (setup.policies ?? []).map((doc) => {
     const r = engine.compile(doc);
     if (!r.ok) throw new Error(r.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
@@ -68,6 +72,7 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
       },
     },
     now: () => {
+      if (setup.realClock === true) return performance.now() / 1000;
       const v = t;
       t += setup.clockStep ?? 0;
       return v;

@@ -25,6 +25,7 @@ import { DEFAULT_INLINE_CHECKS, ReviewInterruption, startDeadline } from "./dead
 import { evaluateBatch, type BatchReview, type Evaluation } from "./evaluate-batch.js";
 import { internalError } from "./guard.js";
 import { parseReview } from "./parse-review.js";
+import { evaluateWithCalls, planMakesCalls } from "./review-calls-loop.js";
 import { validatePlanOf, type ValidatePlan } from "./plans.js";
 import { badRequest } from "./response.js";
 import type { AdmissionRequestJson, HandlerResult, WebhookSelector } from "./types.js";
@@ -44,7 +45,27 @@ export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: Web
  * slice of inline work is answered by a promise (it finishes off the batch).
  */
 export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook?: WebhookSelector): Answer[] {
-  return validateBatch(bodies, deps, webhook, deps.inlineChecks ?? DEFAULT_INLINE_CHECKS);
+  const inline = deps.inlineChecks ?? DEFAULT_INLINE_CHECKS;
+  const port = deps.calls;
+  // Policies that make network calls: each review alone, in passes (review-calls-loop.ts).
+  if (port !== undefined && planMakesCalls(port, planPolicies(deps, webhook))) {
+    return bodies.map((body) =>
+      evaluateWithCalls(port, deps, (d) => validateBatch([body], d, webhook, inline)[0] as Answer).catch((e: unknown) => {
+        const parsed = parseReview(body);
+        return parsed.ok ? internalError(parsed.request, deps, "validate", webhook, e) : badRequest(parsed.error);
+      }),
+    );
+  }
+  return validateBatch(bodies, deps, webhook, inline);
+}
+
+/** The webhook's policies, or none when no set is loaded (the batch path then answers the failure). */
+function planPolicies(deps: AdmissionDeps, webhook: WebhookSelector | undefined): ValidatePlan["policies"] {
+  try {
+    return validatePlanOf(deps, webhook).policies;
+  } catch {
+    return [];
+  }
 }
 
 /** A review of the batch, where its answer goes, and its phases so far. */

@@ -17,7 +17,7 @@ import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
 import { resolveTls } from "./tls-setup.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
-import { setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
+import { jmespathOf, setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
 import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
@@ -37,6 +37,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       cluster: { type: "boolean", default: false },
       kubeconfig: { type: "string" },
       "cluster-cache-mib": { type: "string", default: "128" },
+      "egress-allow": { type: "string", multiple: true },
       "exception-namespace": { type: "string", multiple: true },
       "enable-policy-exception": { type: "boolean", default: false },
       "tls-cert-file": { type: "string" },
@@ -96,7 +97,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const logger = createLogger({ level });
   let live: LiveContext | undefined;
   if (values.cluster === true || values.kubeconfig !== undefined) {
-    const set = setUpLiveContext({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), cacheMiB: numbers["cluster-cache-mib"] ?? 128, onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`) });
+    const set = setUpLiveContext({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), cacheMiB: numbers["cluster-cache-mib"] ?? 128, egressAllow: values["egress-allow"] ?? [], compile: () => jmespathOf(engine), onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`) });
     if (!set.ok) return usage(set.error);
     live = set.value;
     io.err(`bylaw serve: live context from ${live.origin}`);
@@ -153,6 +154,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     recorder,
     now,
     ...(runner !== undefined ? { runner } : {}),
+    ...(live !== undefined ? { calls: live.reviewCalls } : {}),
     deadlineSeconds: groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
     denialYaml: new YamlV3Writer(),

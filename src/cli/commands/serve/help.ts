@@ -66,6 +66,11 @@ Flags:
                               $POD_NAMESPACE, else bylaw)
       --service-port N        the Service port (default 443)
       --tls-ca-file FILE      the CA registered as caBundle (default: the certificate file itself)
+      --egress-allow CIDR     with --cluster: let apiCall.service calls and GlobalContextEntry service calls
+                              reach this range (repeatable), which the egress filter refuses by default
+                              (loopback, link-local and cloud metadata addresses). apiCall POST (a
+                              ClusterPolicy's) and service calls are made once per review (docs/adr/0012);
+                              GlobalContextEntries (kyverno.io) are read for globalReference
       --tls-cert-file FILE    serving certificate (PEM); reloaded when it changes
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle

@@ -3,8 +3,14 @@
  * Namespace labels come from a Namespace cache, configMap and apiCall entries from caches of the
  * resources they read (docs/adr/0009). Readiness waits for the caches to sync.
  */
-import type { JsonValue, ContextSources } from "../../../engine/index.js";
+import type { CompiledPolicy, Engine, JsonValue, ContextSources } from "../../../engine/index.js";
+import { EgressPolicy } from "../../../kube/egress/egress-policy.js";
 import { KubeClient } from "../../../kube/kube-client.js";
+import { usesNetworkCalls } from "../../../kube/live-calls.js";
+import { CallScopes } from "../../../kube/review-calls.js";
+import { GlobalContextEntries } from "../../../kube/global-context/global-context-entries.js";
+import type { Compile } from "../../../kube/global-context/global-entry.js";
+import type { ReviewCallsPort } from "../../../server/admission/review-calls-loop.js";
 import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { LiveCluster } from "../../../kube/live-cluster.js";
 import { liveContextSources } from "../../../kube/live-context.js";
@@ -16,6 +22,8 @@ export interface LiveContext {
   readonly origin: string;
   /** The API client, for the watches and writes beyond live context (policies from the cluster, their status). */
   readonly client: KubeClient;
+  /** Reviews whose policies make network calls (apiCall POST, service) are evaluated in passes through this. */
+  readonly reviewCalls: ReviewCallsPort;
   /** Starts the caches each loaded policy set reads; returns the unsubscribe. */
   follow(source: PolicySource): () => void;
   close(): void;
@@ -23,9 +31,23 @@ export interface LiveContext {
 
 export type LiveLog = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 
-export function setUpLiveContext(options: { readonly kubeconfig?: string; readonly cacheMiB: number; readonly onLog: LiveLog }): { ok: true; value: LiveContext } | { ok: false; error: string } {
+export interface LiveContextOptions {
+  readonly kubeconfig?: string;
+  readonly cacheMiB: number;
+  readonly onLog: LiveLog;
+  /** `--egress-allow`: CIDRs policy-controlled calls may reach although the egress filter refuses them by default. */
+  readonly egressAllow?: readonly string[];
+  /** JMESPath in Kyverno's dialect for GlobalContextEntry projections (the engine's; asked once entries load). */
+  readonly compile: () => Compile;
+  /** Whether this replica writes shared objects (GlobalContextEntry status); default always, until leader election lands. */
+  readonly isLeader?: () => boolean;
+}
+
+export function setUpLiveContext(options: LiveContextOptions): { ok: true; value: LiveContext } | { ok: false; error: string } {
   const conn = resolveConnection({ ...(options.kubeconfig !== undefined ? { kubeconfigFlag: options.kubeconfig } : {}), env: process.env, now: () => Date.now() });
   if (!conn.ok) return { ok: false, error: conn.error.message };
+  const egress = EgressPolicy.create(options.egressAllow ?? []);
+  if (!egress.ok) return { ok: false, error: egress.error.message };
   const client = new KubeClient({ connection: conn.value });
   const cluster = new LiveCluster({
     client,
@@ -34,21 +56,39 @@ export function setUpLiveContext(options: { readonly kubeconfig?: string; readon
     sleep: (ms) => new Promise((r) => setTimeout(r, ms).unref()),
     onLog: options.onLog,
   });
+  const scopes = new CallScopes();
+  const calls = { scopes, post: (path: string, body: JsonValue) => client.sendJson("POST", path, body), egress: { policy: egress.value } };
+  const globals = new GlobalContextEntries({ cluster, client, egress: calls.egress, compile: options.compile, ...(options.isLeader !== undefined ? { isLeader: options.isLeader } : {}), onLog: options.onLog });
+  const uses = new WeakMap<CompiledPolicy, boolean>();
+  const reviewCalls: ReviewCallsPort = {
+    usesCalls: (policy) => {
+      let u = uses.get(policy);
+      if (u === undefined) uses.set(policy, (u = usesNetworkCalls(policy.document as unknown as JsonValue)));
+      return u;
+    },
+    begin: () => scopes.begin(),
+  };
   return {
     ok: true,
     value: {
       cluster,
-      context: liveContextSources(cluster),
+      reviewCalls,
+      context: liveContextSources(cluster, { calls, globals }),
       origin: conn.value.origin,
       client,
       follow: (source) => {
-        const prepare = (): void => cluster.prepare(source.current().policies.map((p) => p.document as unknown as JsonValue));
+        const prepare = (): void => {
+          const docs = source.current().policies.map((p) => p.document as unknown as JsonValue);
+          cluster.prepare(docs);
+          if (docs.some((d) => JSON.stringify(d).includes('"globalReference"'))) globals.start();
+        };
         prepare();
         return source.onChange((event) => {
           if (event.kind === "loaded") prepare();
         });
       },
       close: () => {
+        globals.close();
         cluster.close();
         client.close();
       },
@@ -73,4 +113,12 @@ export function withLiveReadiness<S extends PolicySource & { readiness(): { ok: 
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
+}
+
+/** The engine's JMESPath (Kyverno's dialect and functions) as GlobalContextEntry projections use it. */
+export function jmespathOf(engine: Engine): Compile {
+  return (expression) => {
+    const compiled = engine.env.jmespath.compile(expression);
+    return (data) => compiled.search(data, engine.env.fnctx) as JsonValue;
+  };
 }

@@ -1,0 +1,91 @@
+/**
+ * The apiCall entries the live context answers with a network call, not from a cache
+ * (docs/adr/0012): `method: POST` to the API server (a ClusterPolicy's only; as Bylaw's
+ * ServiceAccount), and `service` calls (through the egress filter, egress/egress-client.ts, with no
+ * token). Each goes through the review's record (review-calls.ts): made at most once per review,
+ * "pending" until the server has made it.
+ */
+import { err, isObject, ok, type ApiCallRequest, type JsonObject, type JsonValue, type Result } from "../engine/index.js";
+import { callService, type EgressOptions } from "./egress/egress-client.js";
+import { KubeError } from "./kube-client.js";
+import type { CallScopes } from "./review-calls.js";
+
+export interface NetworkCalls {
+  readonly scopes: CallScopes;
+  /** POSTs a JSON body to the API server, as Bylaw's ServiceAccount. */
+  readonly post: (path: string, body: JsonValue) => Promise<unknown>;
+  readonly egress: EgressOptions;
+}
+
+/** A POST of a checked API server path, through the review's record. */
+export function postToApiServer(calls: NetworkCalls | undefined, path: string, request: ApiCallRequest): Result<JsonValue> {
+  const failed = `failed to POST resource with raw url: ${path}`;
+  const record = calls?.scopes.current();
+  if (calls === undefined || record === undefined) return err("unsupported", `${failed}: apiCall POST is answered only while Bylaw serves an admission review`);
+  const body = dataOf(request.data);
+  return record.answer(JSON.stringify(["POST", path, body]), failed, async () => {
+    try {
+      return ok((await calls.post(path, body)) as JsonValue);
+    } catch (e) {
+      const status = e instanceof KubeError ? e.status : 0;
+      const message = e instanceof Error ? e.message : String(e);
+      return err("context", `${failed}: ${status === 401 || status === 403 ? "permission denied: " : ""}${message}`);
+    }
+  });
+}
+
+/** A service call, through the review's record and the egress filter. */
+export function callServiceOnce(calls: NetworkCalls | undefined, request: ApiCallRequest & { readonly serviceUrl: string }): Result<JsonValue> {
+  const what = `failed to ${request.method} service ${shownUrl(request.serviceUrl)}`;
+  const record = calls?.scopes.current();
+  if (calls === undefined || record === undefined) return err("unsupported", `${what}: apiCall.service is answered only while Bylaw serves an admission review`);
+  const body = request.method === "POST" ? JSON.stringify(dataOf(request.data)) : undefined;
+  const key = JSON.stringify(["SERVICE", request.method, request.serviceUrl, body ?? null, request.headers ?? [], request.caBundle ?? ""]);
+  return record.answer(key, what, (signal) =>
+    callService(
+      {
+        method: request.method,
+        url: request.serviceUrl,
+        ...(request.headers !== undefined ? { headers: request.headers } : {}),
+        ...(request.caBundle !== undefined ? { caBundle: request.caBundle } : {}),
+        ...(body !== undefined ? { body } : {}),
+      },
+      calls.egress,
+      signal,
+    ),
+  );
+}
+
+/** Kyverno's request body: the `data` list as one object, `{key: value, …}`. */
+export function dataOf(data: JsonValue | undefined): JsonObject {
+  const out: Record<string, JsonValue> = {};
+  if (Array.isArray(data)) for (const d of data) if (isObject(d) && typeof d["key"] === "string") out[d["key"]] = d["value"] ?? null;
+  return out;
+}
+
+/** A URL for a message: scheme, host and path only (no user info or query). */
+function shownUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return JSON.stringify(raw.slice(0, 200));
+  }
+}
+
+const VARIABLE_FREE = /\{\{[^}]*\}\}/g;
+
+/**
+ * Whether a policy document has context entries answered by a network call (apiCall POST or
+ * service), found without evaluating it: the method and the presence of `service` are literal.
+ */
+export function usesNetworkCalls(policy: JsonValue): boolean {
+  const visit = (v: JsonValue | undefined, inContext: boolean): boolean => {
+    if (Array.isArray(v)) return v.some((x) => visit(x, inContext));
+    if (!isObject(v)) return false;
+    const call = inContext ? v["apiCall"] : undefined;
+    if (isObject(call) && (call["service"] !== undefined || String(call["method"] ?? "GET").replace(VARIABLE_FREE, "POST") === "POST")) return true;
+    return Object.entries(v).some(([k, x]) => visit(x, inContext || k === "context"));
+  };
+  return visit(policy, false);
+}
