@@ -68,6 +68,15 @@ export class KubeClient {
     return this.gate.run(`GET ${path}`, () => this.send(path));
   }
 
+  /**
+   * A write (POST, PUT, DELETE) with a JSON body, answered as JSON. Not coalesced: every call is
+   * sent. A non-2xx answer is a KubeError with the server's status and reason (409 Conflict when a
+   * PUT carried a stale resourceVersion, 404 NotFound, 403 Forbidden).
+   */
+  writeJson(method: "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<unknown> {
+    return this.send(path, method, body === undefined ? undefined : JSON.stringify(body));
+  }
+
   requestStats(): { readonly started: number; readonly coalesced: number } {
     return this.gate.stats();
   }
@@ -121,27 +130,29 @@ export class KubeClient {
     this.agent.destroy();
   }
 
-  private send(path: string): Promise<unknown> {
+  private send(path: string, method = "GET", body?: string): Promise<unknown> {
     const max = this.options.maxBodyBytes ?? 256 * 1024 * 1024;
     return new Promise((resolve, reject) => {
       const req = this.open(path, (res) => {
-        readBody(res, max).then((body) => {
-          if (res.statusCode !== 200) return reject(statusError(res.statusCode ?? 0, body));
+        readBody(res, max).then((text) => {
+          const status = res.statusCode ?? 0;
+          if (method === "GET" ? status !== 200 : status < 200 || status > 299) return reject(statusError(status, text));
           try {
-            resolve(JSON.parse(body));
+            resolve(JSON.parse(text));
           } catch (e) {
-            reject(new KubeError(`GET ${path}: the answer is not JSON: ${(e as Error).message}`, 0));
+            reject(new KubeError(`${method} ${path}: the answer is not JSON: ${(e as Error).message}`, 0));
           }
         }, reject);
-      });
-      req.setTimeout(this.options.timeoutMs ?? 30_000, () => req.destroy(new KubeError(`GET ${path}: no answer within ${this.options.timeoutMs ?? 30_000} ms`, 0)));
-      req.on("error", (e) => reject(e instanceof KubeError ? e : new KubeError(`GET ${path}: ${e.message}`, 0)));
-      req.end();
+      }, method, body);
+      req.setTimeout(this.options.timeoutMs ?? 30_000, () => req.destroy(new KubeError(`${method} ${path}: no answer within ${this.options.timeoutMs ?? 30_000} ms`, 0)));
+      req.on("error", (e) => reject(e instanceof KubeError ? e : new KubeError(`${method} ${path}: ${e.message}`, 0)));
+      req.end(body);
     });
   }
 
-  private open(path: string, onResponse: (res: IncomingMessage) => void): ReturnType<typeof httpsRequest> {
+  private open(path: string, onResponse: (res: IncomingMessage) => void, method = "GET", body?: string): ReturnType<typeof httpsRequest> {
     const token = this.options.connection.token?.();
+    const content = body !== undefined ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } : {};
     return httpsRequest(
       {
         agent: this.agent,
@@ -149,8 +160,8 @@ export class KubeClient {
         hostname: this.url.hostname.replace(/^\[|\]$/g, ""),
         port: this.url.port === "" ? 443 : Number(this.url.port),
         path: this.url.pathname.replace(/\/$/, "") + path,
-        method: "GET",
-        headers: { accept: "application/json", "user-agent": "bylaw", ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) },
+        method,
+        headers: { accept: "application/json", "user-agent": "bylaw", ...content, ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) },
       },
       onResponse,
     );
