@@ -21,6 +21,7 @@ import { tuneHeapForServing } from "./heap-tuning.js";
 import { setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
 import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
+import { HA_FLAG_OPTIONS, setUpHa } from "./ha-setup.js";
 
 export { SERVE_HELP };
 
@@ -51,6 +52,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       "eval-workers": { type: "string", default: "1" },
       "log-level": { type: "string", default: "info" },
       ...RESOURCE_FLAG_OPTIONS,
+      ...HA_FLAG_OPTIONS,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -78,15 +80,24 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!isLogLevel(level)) return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
   const bounds = await resourceBounds(values, numbers["max-body-bytes"] ?? 7 * 1024 * 1024);
   if (!bounds.ok) return usage(bounds.error);
-  const tls = await resolveTls(values, io);
-  if (!tls.ok) return usage(tls.error);
+  const logger = createLogger({ level });
+  // --leader-elect, --tls-secret: the Lease and the shared certificate Secret (ha-setup.ts).
+  const ha = await setUpHa(values, (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`));
+  if (!ha.ok) return usage(ha.error);
+  const tls = ha.value.tls !== undefined ? { ok: true as const, value: ha.value.tls } : await resolveTls(values, io);
+  if (!tls.ok) {
+    await ha.value.close();
+    return usage(tls.error);
+  }
 
   tuneHeapForServing();
-  const logger = createLogger({ level });
   let live: LiveContext | undefined;
   if (values.cluster === true || values.kubeconfig !== undefined) {
     const set = setUpLiveContext({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), cacheMiB: numbers["cluster-cache-mib"] ?? 128, onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`) });
-    if (!set.ok) return usage(set.error);
+    if (!set.ok) {
+      await ha.value.close();
+      return usage(set.error);
+    }
     live = set.value;
     io.err(`bylaw serve: live context from ${live.origin}`);
   }
@@ -105,6 +116,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const registry = new Registry();
   const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces, canLoadContext: (kind) => ports.context.canLoad(kind) });
   const unbind = bindPolicySource(metrics, source);
+  ha.value.bindMetrics(registry);
   const unfollow = live?.follow(source);
   const recorder: AdmissionRecorder = {
     admission: (outcome) => {
@@ -138,7 +150,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const servers = await startServers({
     deps,
     groups,
-    source: withLiveReadiness(source, live),
+    source: ha.value.withReadiness(withLiveReadiness(source, live)),
     tls: tls.value,
     host: values.host ?? "0.0.0.0",
     port: numbers["port"] ?? 9443,
@@ -158,6 +170,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     signals.once("SIGINT", stop);
   });
   logger.info({}, "bylaw serve: shutting down");
+  await ha.value.close();
   await servers.close((numbers["grace-seconds"] ?? 15) * 1000);
   await runner?.close();
   unbind();
