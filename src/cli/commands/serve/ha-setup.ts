@@ -143,9 +143,15 @@ export async function setUpHa(values: Flags, onLog: HaLog): Promise<{ ok: true; 
       certificates,
       tls,
       bindMetrics: (registry) => {
-        const gauge = new Gauge({ name: "bylaw_leader", help: "1 while this replica holds the leader election Lease (and alone writes shared objects), else 0", registers: [registry] });
-        gauge.set(0);
-        elector.onChange((leader) => gauge.set(leader ? 1 : 0));
+        // Read at each scrape: isLeader() also turns false when renewals stopped without a tick.
+        new Gauge({
+          name: "bylaw_leader",
+          help: "1 while this replica holds the leader election Lease (and alone writes shared objects), else 0",
+          registers: [registry],
+          collect() {
+            this.set(elector.isLeader() ? 1 : 0);
+          },
+        });
       },
       withReadiness: (source) => (store === undefined ? source : withReadiness(source, () => store.readiness())),
       close: async () => {
