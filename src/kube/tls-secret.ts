@@ -51,6 +51,7 @@ export class SecretCertificates implements CertificateStore {
   private serving: ServingCertificate | undefined;
   private problem: string | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private recheck: NodeJS.Timeout | undefined;
   private reconciling: Promise<void> | undefined;
   private again = false;
   private closed = false;
@@ -79,6 +80,9 @@ export class SecretCertificates implements CertificateStore {
       if (leader) this.reconcile();
     });
     if (this.o.elector?.isLeader() === true) this.reconcile();
+    // A relist (after 410 Gone) replaces the cache without events: look at the Secret again each minute.
+    this.recheck = setInterval(() => this.changed(), 60_000);
+    this.recheck.unref();
   }
 
   current(): ServingCertificate | undefined {
@@ -102,6 +106,7 @@ export class SecretCertificates implements CertificateStore {
     this.closed = true;
     this.unfollow?.();
     if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.recheck !== undefined) clearInterval(this.recheck);
     this.informer.stop();
   }
 
