@@ -98,7 +98,8 @@ export async function setUpHa(values: Flags, onLog: HaLog): Promise<{ ok: true; 
     elector = new LeaseElector({
       store: new KubeLeaseStore(client, namespace, values["leader-elect-lease"] ?? "bylaw-admission"),
       identity: holderIdentity(process.env["POD_NAME"] ?? hostname(), random),
-      clock: { now: () => Date.now(), sleep: systemSleep },
+      // Monotonic (a wall-clock step must not expire or extend a lease), on the epoch for the Lease's times.
+      clock: { now: () => performance.timeOrigin + performance.now(), sleep: systemSleep },
       random,
       leaseDurationMs: durations["leader-elect-lease-duration"] as number,
       renewDeadlineMs: durations["leader-elect-renew-deadline"] as number,
