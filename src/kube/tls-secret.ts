@@ -169,7 +169,7 @@ export class SecretCertificates implements CertificateStore {
     }
     const annotations = secret?.metadata?.annotations ?? {};
     const rotatedAt = Date.parse(annotations[CA_ROTATED_ANNOTATION] ?? "");
-    const plan = planRotation({ data: decode(secret?.data), rotateRequested: annotations[ROTATE_ANNOTATION] !== undefined, ...(Number.isFinite(rotatedAt) ? { caRotatedAt: rotatedAt } : {}) }, this.o.settings, this.o.now());
+    const plan = await planRotation({ data: decode(secret?.data), rotateRequested: annotations[ROTATE_ANNOTATION] !== undefined, ...(Number.isFinite(rotatedAt) ? { caRotatedAt: rotatedAt } : {}) }, this.o.settings, this.o.now());
     if (plan.kind === "keep") {
       this.schedule(plan.recheckInMs);
       return;

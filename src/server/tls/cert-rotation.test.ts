@@ -1,4 +1,4 @@
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { parseBundle, planRotation, type Plan, type RotationSettings, type TlsSecretData } from "./cert-rotation.js";
@@ -19,8 +19,10 @@ const signedBy = (data: TlsSecretData, ca: X509Certificate): boolean => {
 };
 
 describe("planRotation", () => {
-  const first = planRotation({ data: {}, rotateRequested: false }, settings, T0);
-  const data = written(first);
+  let data: Required<TlsSecretData> = { "tls.crt": "", "tls.key": "", "ca.crt": "", "ca.key": "" };
+  before(async () => {
+    data = written(await planRotation({ data: {}, rotateRequested: false }, settings, T0));
+  });
 
   test("an empty Secret gets a CA (a year) and a serving certificate it signed (150 days) for the names and IPs", () => {
     const [ca, ...rest] = parseBundle(data["ca.crt"]);
@@ -33,50 +35,50 @@ describe("planRotation", () => {
     assert.equal(Date.parse(ca.validTo), T0 + 365 * DAY);
   });
 
-  test("a fresh Secret is kept, and rechecked within 12 h", () => {
-    const plan = planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + DAY);
+  test("a fresh Secret is kept, and rechecked within 12 h", async () => {
+    const plan = await planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + DAY);
     assert.deepEqual(plan, { kind: "keep", recheckInMs: 12 * 3_600_000 });
   });
 
-  test("the serving certificate is reissued by the same CA 15 days before it expires", () => {
-    const plan = planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + 135 * DAY);
+  test("the serving certificate is reissued by the same CA 15 days before it expires", async () => {
+    const plan = await planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + 135 * DAY);
     const next = written(plan);
     assert.equal(next["ca.crt"], data["ca.crt"]);
     assert.notEqual(next["tls.crt"], data["tls.crt"]);
     assert.ok(signedBy(next, parseBundle(data["ca.crt"])[0] as X509Certificate));
-    assert.equal(planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + 134 * DAY).kind, "keep");
+    assert.equal((await planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + 134 * DAY)).kind, "keep");
   });
 
-  test("other names, or a key that is not the certificate's, reissue the serving certificate", () => {
-    assert.notEqual(written(planRotation({ data, rotateRequested: false }, { ...settings, dnsNames: ["other.bylaw.svc"] }, T0 + DAY))["tls.crt"], data["tls.crt"]);
-    const swapped = written(planRotation({ data: {}, rotateRequested: false }, settings, T0));
+  test("other names, or a key that is not the certificate's, reissue the serving certificate", async () => {
+    assert.notEqual(written(await planRotation({ data, rotateRequested: false }, { ...settings, dnsNames: ["other.bylaw.svc"] }, T0 + DAY))["tls.crt"], data["tls.crt"]);
+    const swapped = written(await planRotation({ data: {}, rotateRequested: false }, settings, T0));
     const mixed = { ...data, "tls.key": swapped["tls.key"] };
-    assert.notEqual(written(planRotation({ data: mixed, rotateRequested: false }, settings, T0 + DAY))["tls.crt"], data["tls.crt"]);
+    assert.notEqual(written(await planRotation({ data: mixed, rotateRequested: false }, settings, T0 + DAY))["tls.crt"], data["tls.crt"]);
   });
 
-  test("a CA rotation: the new CA joins the bundle first; the serving certificate follows after the overlap", () => {
+  test("a CA rotation: the new CA joins the bundle first; the serving certificate follows after the overlap", async () => {
     const t = T0 + 10 * DAY;
-    const phase1 = planRotation({ data, rotateRequested: true, caRotatedAt: T0 }, settings, t);
+    const phase1 = await planRotation({ data, rotateRequested: true, caRotatedAt: T0 }, settings, t);
     const one = written(phase1);
     assert.equal(phase1.kind === "write" && phase1.caRotatedAt, t);
     const [fresh, old] = parseBundle(one["ca.crt"]);
     assert.ok(fresh !== undefined && old !== undefined);
     assert.equal(old.toString(), parseBundle(data["ca.crt"])[0]?.toString(), "the old CA stays trusted");
     assert.equal(one["tls.crt"], data["tls.crt"], "replicas keep presenting the old CA's certificate meanwhile");
-    const waiting = planRotation({ data: one, rotateRequested: false, caRotatedAt: t }, settings, t + 30_000);
+    const waiting = await planRotation({ data: one, rotateRequested: false, caRotatedAt: t }, settings, t + 30_000);
     assert.deepEqual(waiting, { kind: "keep", recheckInMs: 30_000 });
-    const two = written(planRotation({ data: one, rotateRequested: false, caRotatedAt: t }, settings, t + 60_000));
+    const two = written(await planRotation({ data: one, rotateRequested: false, caRotatedAt: t }, settings, t + 60_000));
     assert.equal(two["ca.crt"], one["ca.crt"], "both CAs stay in the bundle");
     assert.ok(signedBy(two, fresh));
-    assert.equal(planRotation({ data: two, rotateRequested: false, caRotatedAt: t }, settings, t + 61_000).kind, "keep");
+    assert.equal((await planRotation({ data: two, rotateRequested: false, caRotatedAt: t }, settings, t + 61_000)).kind, "keep");
   });
 
-  test("the CA is renewed 15 days before it expires; an expired CA leaves the bundle; no CA key starts over", () => {
-    const due = written(planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + 351 * DAY));
+  test("the CA is renewed 15 days before it expires; an expired CA leaves the bundle; no CA key starts over", async () => {
+    const due = written(await planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + 351 * DAY));
     assert.equal(parseBundle(due["ca.crt"]).length, 2);
-    const after = written(planRotation({ data: due, rotateRequested: false, caRotatedAt: T0 + 351 * DAY }, settings, T0 + 366 * DAY));
+    const after = written(await planRotation({ data: due, rotateRequested: false, caRotatedAt: T0 + 351 * DAY }, settings, T0 + 366 * DAY));
     assert.equal(parseBundle(after["ca.crt"]).length, 1, "the expired CA is dropped");
-    const lost = written(planRotation({ data: { ...data, "ca.key": "" }, rotateRequested: false }, settings, T0 + DAY));
+    const lost = written(await planRotation({ data: { ...data, "ca.key": "" }, rotateRequested: false }, settings, T0 + DAY));
     assert.notEqual(lost["ca.crt"], data["ca.crt"]);
   });
 });

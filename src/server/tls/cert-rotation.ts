@@ -12,7 +12,7 @@
  * - expired CAs are dropped from the bundle.
  */
 import { X509Certificate, createPrivateKey } from "node:crypto";
-import { mintCa, mintServing } from "./certificate-authority.js";
+import { generateKeyPem, mintCa, mintServing } from "./certificate-authority.js";
 
 /** The Secret's data (decoded PEM text), as Bylaw keeps it: kubernetes.io/tls keys plus the CA's. */
 export interface TlsSecretData {
@@ -56,18 +56,20 @@ export type Plan =
 export const DEFAULT_ROTATION = { caValidityMs: 365 * DAY_MS, certValidityMs: 150 * DAY_MS, renewBeforeMs: 15 * DAY_MS, caOverlapMs: 60_000 };
 const MAX_RECHECK_MS = 12 * 3_600_000;
 
-export function planRotation(state: SecretState, s: RotationSettings, now: number): Plan {
+/** `newKey` makes each certificate's private key (default: node:crypto, off the main thread). */
+export async function planRotation(state: SecretState, s: RotationSettings, now: number, newKey: () => Promise<string> = generateKeyPem): Promise<Plan> {
   const caValidityMs = s.caValidityMs ?? DEFAULT_ROTATION.caValidityMs;
   const certValidityMs = s.certValidityMs ?? DEFAULT_ROTATION.certValidityMs;
   const renewBeforeMs = Math.min(s.renewBeforeMs ?? DEFAULT_ROTATION.renewBeforeMs, certValidityMs / 2);
   const overlapMs = s.caOverlapMs ?? DEFAULT_ROTATION.caOverlapMs;
   const caName = `bylaw-webhook-ca (${s.dnsNames[0] ?? s.ips[0] ?? "bylaw"})`;
-  const serve = (ca: { cert: string; key: string }) => mintServing(ca, s.dnsNames, s.ips, { now, validityMs: certValidityMs });
+  const serve = async (ca: { cert: string; key: string }) => mintServing(ca, s.dnsNames, s.ips, { now, validityMs: certValidityMs }, await newKey());
+  const newCa = async () => mintCa(caName, { now, validityMs: caValidityMs }, await newKey());
   const bundle = parseBundle(state.data["ca.crt"]).filter((c) => expiry(c) > now);
   const current = currentCa(bundle, state.data["ca.key"]);
   if (current === undefined) {
-    const ca = mintCa(caName, { now, validityMs: caValidityMs });
-    const leaf = serve(ca);
+    const ca = await newCa();
+    const leaf = await serve(ca);
     return write({ cert: leaf.cert, key: leaf.key, caCerts: [ca.cert], caKey: ca.key }, now, "the Secret holds no usable CA: a new CA and serving certificate");
   }
   const caPem = current.cert.toString();
@@ -76,10 +78,10 @@ export function planRotation(state: SecretState, s: RotationSettings, now: numbe
   const bundlePems = bundle.map((c) => c.toString());
   const caDue = expiry(current.cert) - renewBeforeMs <= now;
   if (state.rotateRequested || caDue) {
-    const ca = mintCa(caName, { now, validityMs: caValidityMs });
+    const ca = await newCa();
     const why = state.rotateRequested ? `a CA rotation was asked for (${ROTATE_ANNOTATION})` : "the CA is due for renewal";
     if (!leafOk) {
-      const fresh = serve(ca);
+      const fresh = await serve(ca);
       return write({ cert: fresh.cert, key: fresh.key, caCerts: [ca.cert, ...bundlePems], caKey: ca.key }, now, `${why}; the serving certificate was unusable, reissued by the new CA`);
     }
     return write({ cert: state.data["tls.crt"] ?? "", key: state.data["tls.key"] ?? "", caCerts: [ca.cert, ...bundlePems], caKey: ca.key }, now, `${why}: a new CA joins the bundle; the serving certificate follows in ${overlapMs} ms`);
@@ -87,7 +89,7 @@ export function planRotation(state: SecretState, s: RotationSettings, now: numbe
   const rotatedAt = state.caRotatedAt ?? 0;
   const byCurrent = leafOk && leaf.checkIssued(current.cert) && leaf.verify(current.cert.publicKey);
   if (!leafOk || (!byCurrent && rotatedAt + overlapMs <= now)) {
-    const fresh = serve({ cert: caPem, key: state.data["ca.key"] ?? "" });
+    const fresh = await serve({ cert: caPem, key: state.data["ca.key"] ?? "" });
     const why = !leafOk ? "the serving certificate is missing, expiring, for other names or not signed by the bundle" : "the new CA has been trusted for the overlap";
     return write({ cert: fresh.cert, key: fresh.key, caCerts: bundlePems, caKey: state.data["ca.key"] ?? "" }, state.caRotatedAt, `${why}: serving certificate reissued`);
   }
