@@ -39,6 +39,8 @@ export interface InformerOptions {
   readonly namespace?: string;
   /** A field selector, e.g. `metadata.name=bylaw-tls` (RBAC can then grant list/watch by resourceNames). */
   readonly fieldSelector?: string;
+  /** After each full list has replaced the store (the first sync, and every relist after 410 Gone): no event is sent per object then. */
+  readonly onListed?: () => void;
   readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 }
 
@@ -194,6 +196,7 @@ export class Informer {
       this.syncedOnce = true;
       for (const w of this.syncWaiters.splice(0)) w();
     }
+    this.options.onListed?.();
   }
 
   private watchOnce(): Promise<void> {

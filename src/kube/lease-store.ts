@@ -34,11 +34,11 @@ export class KubeLeaseStore implements LeaseStore {
   }
 
   async create(record: LeaseRecord): Promise<StoredLease> {
-    return fromJson((await this.client.writeJson("POST", this.collection, this.body(record))) as LeaseJson, this.name);
+    return fromJson((await this.client.sendJson("POST", this.collection, this.body(record))) as LeaseJson, this.name);
   }
 
   async update(record: LeaseRecord, resourceVersion: string): Promise<StoredLease> {
-    return fromJson((await this.client.writeJson("PUT", `${this.collection}/${encodeURIComponent(this.leaseName)}`, this.body(record, resourceVersion))) as LeaseJson, this.name);
+    return fromJson((await this.client.sendJson("PUT", `${this.collection}/${encodeURIComponent(this.leaseName)}`, this.body(record, resourceVersion))) as LeaseJson, this.name);
   }
 
   private body(record: LeaseRecord, resourceVersion?: string): unknown {

@@ -51,7 +51,6 @@ export class SecretCertificates implements CertificateStore {
   private serving: ServingCertificate | undefined;
   private problem: string | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private recheck: NodeJS.Timeout | undefined;
   private reconciling: Promise<void> | undefined;
   private again = false;
   private closed = false;
@@ -69,20 +68,18 @@ export class SecretCertificates implements CertificateStore {
       random: o.random,
       sleep: o.sleep,
       onEvent: () => this.changed(),
+      // The first list and every relist (after 410 Gone) replace the cache without events.
+      onListed: () => this.changed(),
       ...(o.onLog !== undefined ? { onLog: o.onLog } : {}),
     });
   }
 
   start(): void {
     this.informer.start();
-    void this.informer.synced().then(() => this.changed());
     this.unfollow = this.o.elector?.onChange((leader) => {
       if (leader) this.reconcile();
     });
     if (this.o.elector?.isLeader() === true) this.reconcile();
-    // A relist (after 410 Gone) replaces the cache without events: look at the Secret again each minute.
-    this.recheck = setInterval(() => this.changed(), 60_000);
-    this.recheck.unref();
   }
 
   current(): ServingCertificate | undefined {
@@ -106,7 +103,6 @@ export class SecretCertificates implements CertificateStore {
     this.closed = true;
     this.unfollow?.();
     if (this.timer !== undefined) clearTimeout(this.timer);
-    if (this.recheck !== undefined) clearInterval(this.recheck);
     this.informer.stop();
   }
 
@@ -185,8 +181,8 @@ export class SecretCertificates implements CertificateStore {
       },
       data: { ...(secret?.data ?? {}), ...encode(plan.data) },
     };
-    if (secret === undefined) await this.o.client.writeJson("POST", `/api/v1/namespaces/${encodeURIComponent(this.o.namespace)}/secrets`, body);
-    else await this.o.client.writeJson("PUT", path, body);
+    if (secret === undefined) await this.o.client.sendJson("POST", `/api/v1/namespaces/${encodeURIComponent(this.o.namespace)}/secrets`, body);
+    else await this.o.client.sendJson("PUT", path, body);
     this.log("info", "written by the leader", { reason: plan.reason });
     // The write comes back through the watch, which checks again (and schedules the next check).
   }

@@ -5,7 +5,6 @@ import { createEngine, type JsonValue } from "../../../engine/index.js";
 import { servePorts } from "../../../server/serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
-import { directoryPolicySource } from "../../../server/policy-source/index.js";
 import type { AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
 import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
@@ -22,6 +21,8 @@ import { setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-co
 import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { HA_FLAG_OPTIONS, setUpHa } from "./ha-setup.js";
+import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
+import { openPolicySource } from "./policy-source-setup.js";
 
 export { SERVE_HELP };
 
@@ -29,7 +30,7 @@ export const BYLAW_VERSION = "0.1.0";
 
 export async function serveCommand(args: string[], io: Io, signals: NodeJS.EventEmitter = process): Promise<number> {
   const { values } = parseArgs({
-    args,
+    args: kyvernoExceptionFlags(args),
     options: {
       policies: { type: "string" },
       "cluster-facts": { type: "string" },
@@ -37,6 +38,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       kubeconfig: { type: "string" },
       "cluster-cache-mib": { type: "string", default: "128" },
       "exception-namespace": { type: "string", multiple: true },
+      "enable-policy-exception": { type: "boolean", default: false },
       "tls-cert-file": { type: "string" },
       "tls-key-file": { type: "string" },
       "self-signed": { type: "boolean", default: false },
@@ -64,7 +66,11 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     io.err(`bylaw serve: ${msg}\nRun \`bylaw serve --help\` for usage.`);
     return 2;
   };
-  if (values.policies === undefined) return usage("--policies DIR is required");
+  const fromCluster = values.policies === undefined;
+  if (fromCluster && values.cluster !== true && values.kubeconfig === undefined) return usage("--policies DIR is required (or --cluster / --kubeconfig FILE to read policies from the cluster)");
+  if (fromCluster && values["cluster-facts"] !== undefined) return usage("--cluster-facts is for --policies DIR; with policies from the cluster, namespace labels and roles come from the cluster");
+  const exceptions = exceptionSettings(values, fromCluster);
+  if (!exceptions.ok) return usage(exceptions.error);
   const numbers: Record<string, number> = {};
   const metricsOff = values["metrics-port"] === "off";
   for (const k of ["port", "metrics-port", "timeout-seconds", "max-body-bytes", "grace-seconds", "eval-workers", "cluster-cache-mib"] as const) {
@@ -84,6 +90,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   // --leader-elect, --tls-secret: the Lease and the shared certificate Secret (ha-setup.ts).
   const ha = await setUpHa(values, (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`));
   if (!ha.ok) return usage(ha.error);
+  // With --leader-elect only the leader writes shared objects (policy status); without it, every replica does.
+  const elector = ha.value.elector;
   const tls = ha.value.tls !== undefined ? { ok: true as const, value: ha.value.tls } : await resolveTls(values, io);
   if (!tls.ok) {
     await ha.value.close();
@@ -104,14 +112,17 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
   const ports = servePorts(live?.context);
   const engine = createEngine(ports);
-  const source = await directoryPolicySource({
-    dir: values.policies,
+  if (exceptions.value.warning !== undefined) logger.warn({}, `bylaw serve: ${exceptions.value.warning}`);
+  const source = await openPolicySource({
     engine,
-    ...(values["cluster-facts"] !== undefined ? { clusterFile: values["cluster-facts"] } : {}),
-    allowEmpty: values["allow-empty-policies"] === true,
-    // Tenant rules visible before substitution make the set invalid; the rest is checked at run time.
+    // Tenant rules visible before substitution make a policy invalid; the rest is checked at run time.
     checkPolicy: (policy) => [...timeoutProblems(policy, groups), ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace)],
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
+    ...(values.policies !== undefined
+      ? { folder: { dir: values.policies, allowEmpty: values["allow-empty-policies"] === true, ...(values["cluster-facts"] !== undefined ? { clusterFacts: values["cluster-facts"] } : {}) } }
+      : live !== undefined
+        ? { cluster: { live, cacheMiB: numbers["cluster-cache-mib"] ?? 128, exceptions: exceptions.value.scope, ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}) } }
+        : {}),
   });
   const registry = new Registry();
   const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces, canLoadContext: (kind) => ports.context.canLoad(kind) });
@@ -145,7 +156,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     deadlineSeconds: groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
     denialYaml: new YamlV3Writer(),
-    ...(values["exception-namespace"] !== undefined ? { exceptionNamespaces: values["exception-namespace"] } : {}),
+    ...(exceptions.value.namespaces !== undefined ? { exceptionNamespaces: exceptions.value.namespaces } : {}),
   };
   const servers = await startServers({
     deps,

@@ -1,4 +1,4 @@
-export const SERVE_HELP = `Usage: bylaw serve --policies DIR (--tls-cert-file F --tls-key-file F | --self-signed --dns-name NAME | --leader-elect --tls-secret NS/NAME) [flags]
+export const SERVE_HELP = `Usage: bylaw serve (--policies DIR | --cluster | --kubeconfig FILE) (--tls-cert-file F --tls-key-file F | --self-signed --dns-name NAME | --leader-elect --tls-secret NS/NAME) [flags]
 
 Run the admission webhook: the API server sends AdmissionReviews; Bylaw mutates (answers with a JSON
 patch), validates (denies Enforce failures with Kyverno's message, warns on Audit ones) and checks
@@ -20,12 +20,25 @@ Flags:
                               (reported on readiness, in the bylaw_policy_set_healthy metric and in the log).
                               Files are read once nothing in DIR changed for 1 s, so a half-written file is
                               never loaded. Until a set loads, the server is not ready and reviews are
-                              answered per the webhook's failurePolicy (Fail denies)
+                              answered per the webhook's failurePolicy (Fail denies).
+                              Without --policies, --cluster (or --kubeconfig) reads the policies from the
+                              cluster instead: ClusterPolicy and Policy (kyverno.io/v1) and PolicyException
+                              (kyverno.io/v2) watches. Each policy loads on its own: one that is invalid is not
+                              served (the others are) and its status says why (Ready False); Bylaw writes each
+                              policy's status as Kyverno does (Ready condition, autogen rules, rule counts), so
+                              \`kubectl get cpol,pol\` shows READY. Needs list/watch on those kinds and patch on
+                              clusterpolicies/status and policies/status
       --allow-empty-policies  load a folder with no policies (by default no policies is refused like an
                               invalid set: a deleted or broken ConfigMap mount must not turn enforcement off)
+      --enable-policy-exception
+                              honour PolicyExceptions from the cluster (Kyverno's --enablePolicyException);
+                              off by default: each one is then logged as ignored, never applied. Needs
+                              --exception-namespace
       --exception-namespace NS
-                              honour only PolicyExceptions in namespace NS (repeatable; Kyverno's
-                              --exceptionNamespace); by default exceptions in any namespace apply
+                              honour only PolicyExceptions in namespace NS (repeatable, or comma-separated;
+                              '*' for every namespace; Kyverno's --exceptionNamespace). From the cluster,
+                              exceptions elsewhere are logged as ignored. With --policies, exceptions in the
+                              folder apply in any namespace unless this is given
       --cluster-facts FILE    bylaw.dev/v1alpha1 ClusterFacts: namespace labels (for namespaceSelector) and
                               users' and groups' roles/clusterRoles; watched like the policies. Until it
                               loads, the server is not ready and reviews are answered per failurePolicy; a
@@ -112,5 +125,7 @@ Durations (D): 500ms, 15s, 1m, 12h, 15d, or combined (1h30m).
 
 Examples:
   bylaw serve --policies ./policies --self-signed --dns-name bylaw.bylaw.svc
+  bylaw serve --cluster --enable-policy-exception --exception-namespace policy-exceptions \\
+    --tls-cert-file /tls/tls.crt --tls-key-file /tls/tls.key
   bylaw serve --policies /policies --cluster-facts /config/cluster-facts.yaml \\
     --tls-cert-file /tls/tls.crt --tls-key-file /tls/tls.key`;
