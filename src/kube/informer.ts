@@ -35,6 +35,10 @@ export interface InformerOptions {
    */
   readonly initialResourceVersion?: string;
   readonly onEvent?: (event: InformerEvent, object: KubeObject) => void;
+  /** Watch one namespace only (default: all). */
+  readonly namespace?: string;
+  /** A field selector, e.g. `metadata.name=bylaw-tls` (RBAC can then grant list/watch by resourceNames). */
+  readonly fieldSelector?: string;
   /** After each full list has replaced the store (the first sync, and every relist after 410 Gone): no event is sent per object then. */
   readonly onListed?: () => void;
   readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
@@ -173,7 +177,8 @@ export class Informer {
     do {
       const q = new URLSearchParams({ limit: String(this.options.pageSize ?? 500) });
       if (cont !== "") q.set("continue", cont);
-      const page = (await this.options.client.getJson(`${gvrPath(this.options.gvr)}?${q}`)) as { kind?: unknown; apiVersion?: unknown; metadata?: { resourceVersion?: string; continue?: string }; items?: KubeObject[] };
+      if (this.options.fieldSelector !== undefined) q.set("fieldSelector", this.options.fieldSelector);
+      const page = (await this.options.client.getJson(`${gvrPath(this.options.gvr, this.options.namespace)}?${q}`)) as { kind?: unknown; apiVersion?: unknown; metadata?: { resourceVersion?: string; continue?: string }; items?: KubeObject[] };
       if (typeof page.kind === "string") this.listKind = page.kind;
       if (typeof page.apiVersion === "string") this.listApiVersion = page.apiVersion;
       for (const item of page.items ?? []) {
@@ -210,7 +215,8 @@ export class Informer {
     const q = new URLSearchParams({ watch: "1", allowWatchBookmarks: "true", resourceVersion: this.rv, timeoutSeconds: String(this.options.watchTimeoutSeconds ?? 300) });
     this.counts.watches++;
     let gone: KubeError | undefined;
-    const stream = this.options.client.watch(`${gvrPath(this.options.gvr)}?${q}`, (raw) => {
+    if (this.options.fieldSelector !== undefined) q.set("fieldSelector", this.options.fieldSelector);
+    const stream = this.options.client.watch(`${gvrPath(this.options.gvr, this.options.namespace)}?${q}`, (raw) => {
       const ev = raw as { type?: string; object?: KubeObject & { code?: number; reason?: string; message?: string } };
       const obj = ev.object;
       if (obj === undefined || this.overBudget !== undefined) return;

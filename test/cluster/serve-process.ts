@@ -18,10 +18,20 @@ export interface ServeProcess {
   review(path: string, review: unknown): Promise<{ status: number; body: string }>;
   get(path: string): Promise<{ status: number; body: string }>;
   stop(): Promise<number | null>;
+  /** Sends a signal (SIGKILL: a crash, no release of anything) and waits for the exit. */
+  kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServe(args: readonly string[]): Promise<ServeProcess> {
-  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, "bin", "bylaw.js"), "serve", "--self-signed", "--dns-name", "localhost", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "off", ...args], {
+export interface StartServeOptions {
+  /** The caller's args carry the TLS flags (e.g. --tls-secret); no --self-signed is added. */
+  readonly ownTls?: boolean;
+  /** The PEM CA bundle each request trusts, read at each request (default: the printed self-signed caBundle). */
+  readonly trust?: () => string;
+}
+
+export async function startServe(args: readonly string[], options: StartServeOptions = {}): Promise<ServeProcess> {
+  const tls = options.ownTls === true ? [] : ["--self-signed", "--dns-name", "localhost"];
+  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, "bin", "bylaw.js"), "serve", ...tls, "--host", "127.0.0.1", "--port", "0", "--metrics-port", "off", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -36,7 +46,7 @@ export async function startServe(args: readonly string[]): Promise<ServeProcess>
   const ca = Buffer.from(/caBundle: (\S+)/.exec(out)?.[1] ?? "", "base64").toString("utf8");
   const call = (method: string, path: string, body?: string): Promise<{ status: number; body: string }> =>
     new Promise((done, fail) => {
-      const req = request({ host: "127.0.0.1", port, path, method, ca, servername: "localhost", headers: body !== undefined ? { "content-type": "application/json" } : {} }, (res) => {
+      const req = request({ host: "127.0.0.1", port, path, method, ca: options.trust?.() ?? ca, servername: "localhost", headers: body !== undefined ? { "content-type": "application/json" } : {} }, (res) => {
         let text = "";
         res.on("data", (c: Buffer) => (text += c.toString()));
         res.on("end", () => done({ status: res.statusCode ?? 0, body: text }));
@@ -51,6 +61,10 @@ export async function startServe(args: readonly string[]): Promise<ServeProcess>
     get: (path) => call("GET", path),
     stop: async () => {
       child.kill("SIGTERM");
+      return exited;
+    },
+    kill: async (signal) => {
+      child.kill(signal);
       return exited;
     },
   };

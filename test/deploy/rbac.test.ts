@@ -42,7 +42,7 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "admissionregistration.k8s.io validatingwebhookconfigurations update,patch [bylaw-resource-mutating-webhook-cfg,bylaw-resource-validating-webhook-cfg,bylaw-policy-validating-webhook-cfg]",
       ...EVENTS,
     ],
-    namespace: [...LEASES, " secrets get,list,watch,update,patch [bylaw-tls]"],
+    namespace: ["coordination.k8s.io leases create", "coordination.k8s.io leases get,update [bylaw-admission]", " secrets get,list,watch,update [bylaw-tls]"],
   },
   "background-controller": {
     cluster: [

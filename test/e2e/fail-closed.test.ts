@@ -77,6 +77,13 @@ describe("bylaw serve fails closed", () => {
       const answer = (await server.post("/validate/fail", teamless)).json as Review;
       assert.equal(answer.response.allowed, false, "no policy set loaded is not a reason to allow");
       assert.match(answer.response.status?.message ?? "", /no policy set has loaded yet/);
+      // Each path answers under its own failurePolicy: Fail denies, Ignore allows with the reason as a warning.
+      assert.equal(((await server.post("/mutate/fail", teamless)).json as Review).response.allowed, false);
+      for (const path of ["/validate/ignore", "/mutate/ignore"]) {
+        const ignored = (await server.post(path, teamless)).json as Review;
+        assert.equal(ignored.response.allowed, true, path);
+        assert.match(ignored.response.warnings?.[0] ?? "", /no policy set has loaded yet/, path);
+      }
     });
     await withServe(["--policies", tempTree({}), "--allow-empty-policies"], async (server) => {
       assert.equal((await server.get("/health/readiness")).status, 200);

@@ -20,6 +20,7 @@ import { tuneHeapForServing } from "./heap-tuning.js";
 import { jmespathOf, setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
 import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
+import { HA_FLAG_OPTIONS, setUpHa } from "./ha-setup.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { openPolicySource } from "./policy-source-setup.js";
 import { type Registration, REGISTRATION_FLAG_OPTIONS, registrationPlan, setUpRegistration } from "./registration-setup.js";
@@ -57,6 +58,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       "log-level": { type: "string", default: "info" },
       ...RESOURCE_FLAG_OPTIONS,
       ...REGISTRATION_FLAG_OPTIONS,
+      ...HA_FLAG_OPTIONS,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -90,15 +92,26 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!bounds.ok) return usage(bounds.error);
   const plan = registrationPlan(values, process.env);
   if (!plan.ok) return usage(plan.error);
-  const tls = await resolveTls(values, io);
-  if (!tls.ok) return usage(tls.error);
+  const logger = createLogger({ level });
+  // --leader-elect, --tls-secret: the Lease and the shared certificate Secret (ha-setup.ts).
+  const ha = await setUpHa(values, (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`));
+  if (!ha.ok) return usage(ha.error);
+  // With --leader-elect only the leader writes shared objects (policy status); without it, every replica does.
+  const elector = ha.value.elector;
+  const tls = ha.value.tls !== undefined ? { ok: true as const, value: ha.value.tls } : await resolveTls(values, io);
+  if (!tls.ok) {
+    await ha.value.close();
+    return usage(tls.error);
+  }
 
   tuneHeapForServing();
-  const logger = createLogger({ level });
   let live: LiveContext | undefined;
   if (values.cluster === true || values.kubeconfig !== undefined) {
-    const set = setUpLiveContext({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), cacheMiB: numbers["cluster-cache-mib"] ?? 128, egressAllow: values["egress-allow"] ?? [], compile: () => jmespathOf(engine), onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`) });
-    if (!set.ok) return usage(set.error);
+    const set = setUpLiveContext({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), cacheMiB: numbers["cluster-cache-mib"] ?? 128, egressAllow: values["egress-allow"] ?? [], compile: () => jmespathOf(engine), ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}), onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`) });
+    if (!set.ok) {
+      await ha.value.close();
+      return usage(set.error);
+    }
     live = set.value;
     io.err(`bylaw serve: live context from ${live.origin}`);
   }
@@ -114,14 +127,14 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     ...(values.policies !== undefined
       ? { folder: { dir: values.policies, allowEmpty: values["allow-empty-policies"] === true, ...(values["cluster-facts"] !== undefined ? { clusterFacts: values["cluster-facts"] } : {}) } }
       : live !== undefined
-        ? { cluster: { live, cacheMiB: numbers["cluster-cache-mib"] ?? 128, exceptions: exceptions.value.scope } }
+        ? { cluster: { live, cacheMiB: numbers["cluster-cache-mib"] ?? 128, exceptions: exceptions.value.scope, ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}) } }
         : {}),
   });
   const registry = new Registry();
   const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces, canLoadContext: (kind) => ports.context.canLoad(kind) });
   let registration: Registration | undefined;
   if (plan.value !== undefined) {
-    const set = setUpRegistration({ plan: plan.value, source, groups, tls: tls.value, onLog: (lvl, msg, fields) => logger[lvl](fields, msg) });
+    const set = setUpRegistration({ plan: plan.value, source, groups, tls: tls.value, ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}), onLog: (lvl, msg, fields) => logger[lvl](fields, msg) });
     if (!set.ok) {
       await source.close();
       return usage(set.error);
@@ -129,6 +142,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     registration = set.value;
   }
   const unbind = bindPolicySource(metrics, source);
+  ha.value.bindMetrics(registry);
   const unfollow = live?.follow(source);
   const recorder: AdmissionRecorder = {
     admission: (outcome) => {
@@ -163,7 +177,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const servers = await startServers({
     deps,
     groups,
-    source: withLiveReadiness(source, live),
+    source: ha.value.withReadiness(withLiveReadiness(source, live)),
     tls: tls.value,
     host: values.host ?? "0.0.0.0",
     port: numbers["port"] ?? 9443,
@@ -187,6 +201,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   logger.info({}, "bylaw serve: shutting down");
   // The webhook configurations stay registered: a Fail webhook keeps refusing while Bylaw is down.
   registration?.close();
+  await ha.value.close();
   await servers.close((numbers["grace-seconds"] ?? 15) * 1000);
   await runner?.close();
   unbind();

@@ -1,4 +1,4 @@
-export const SERVE_HELP = `Usage: bylaw serve (--policies DIR | --cluster | --kubeconfig FILE) (--tls-cert-file F --tls-key-file F | --self-signed --dns-name NAME) [flags]
+export const SERVE_HELP = `Usage: bylaw serve (--policies DIR | --cluster | --kubeconfig FILE) (--tls-cert-file F --tls-key-file F | --self-signed --dns-name NAME | --leader-elect --tls-secret NS/NAME) [flags]
 
 Run the admission webhook: the API server sends AdmissionReviews; Bylaw mutates (answers with a JSON
 patch), validates (denies Enforce failures with Kyverno's message, warns on Audit ones) and checks
@@ -75,6 +75,27 @@ Flags:
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle
       --dns-name NAME         a name for the self-signed certificate (repeatable), e.g. bylaw.bylaw.svc
+      --leader-elect          elect one leader among the replicas on a coordination.k8s.io Lease (client-go's
+                              rules); only the leader writes shared objects. bylaw_leader is 1 on the leader.
+                              Needs the API (--kubeconfig, KUBECONFIG or in-cluster) and get/create/update on
+                              the Lease. On SIGTERM the leader releases the Lease
+      --leader-elect-lease NAME
+                              the Lease (default bylaw-admission)
+      --leader-elect-namespace NS
+                              its namespace (default: POD_NAMESPACE, else the ServiceAccount's)
+      --leader-elect-lease-duration D, --leader-elect-renew-deadline D, --leader-elect-retry-period D
+                              client-go's timings (defaults 15s, 10s, 2s)
+      --tls-secret [NS/]NAME  serve the certificate in this Secret (namespace default as for the Lease),
+                              watched and reloaded without restart; needs --leader-elect. The leader creates
+                              a CA (1 year) and a serving certificate (150 days) in it (tls.crt, tls.key,
+                              ca.crt: the bundle to trust, ca.key) and renews them before they expire. Until
+                              the Secret holds a valid pair the server is not ready. Annotate the Secret with
+                              bylaw.dev/rotate-ca to rotate the CA now
+      --service-name NAME     put NAME.NS.svc and NAME.NS.svc.cluster.local in the certificate (with --dns-name:
+                              further names; an IP address becomes an IP SAN)
+      --tls-renew-before D    renew a certificate this long before it expires (default 15d)
+      --tls-ca-overlap D      after a new CA joins ca.crt, keep serving the old CA's certificate this long
+                              (default 1m), so clients trust the new CA before it is presented
       --host ADDR             listen address (default 0.0.0.0)
       --port N                HTTPS port (default 9443)
       --metrics-port N        metrics port (default 8000; 0 picks a free port; off disables)
@@ -113,10 +134,11 @@ Flags:
       --log-level LEVEL       debug, info (default), warn, error or silent
   -h, --help                  show this help
 
-Readiness (/health/readiness) is 503 until a policy set, (with --cluster-facts) the cluster facts
-and (with --cluster) every watched resource's cache have loaded; a later rejected reload keeps the last good ones and stays ready, with the reason.
+Readiness (/health/readiness) is 503 until a policy set, (with --cluster-facts) the cluster facts,
+(with --cluster) every watched resource's cache and (with --tls-secret) a certificate have loaded; a later rejected reload keeps the last good ones and stays ready, with the reason.
 
 Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT); 2 bad flags or unreadable TLS files.
+Durations (D): 500ms, 15s, 1m, 12h, 15d, or combined (1h30m).
 
 Examples:
   bylaw serve --policies ./policies --self-signed --dns-name bylaw.bylaw.svc

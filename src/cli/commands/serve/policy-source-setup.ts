@@ -26,7 +26,7 @@ export interface PolicySourceSetup {
     readonly live: LiveContext;
     readonly cacheMiB: number;
     readonly exceptions: ExceptionScope;
-    /** Only the leader writes status; until leader election lands, every replica is (one replica). */
+    /** Only the leader writes status (--leader-elect); without it, every replica writes. */
     readonly isLeader?: () => boolean;
     /** How often every policy's status is compared again (a lost write, a new leader). Default 60 s. */
     readonly resyncMs?: number;

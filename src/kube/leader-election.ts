@@ -1,0 +1,232 @@
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease, as client-go's leaderelection does it:
+ * - a replica acquires the Lease when nobody holds it, when its holder released it (empty
+ *   holderIdentity), or when the holder has not renewed it for leaseDuration as seen by this
+ *   replica's own clock (the time it last saw the record change, never the writer's timestamps);
+ * - every write names the resourceVersion it read, so of two replicas racing for one Lease the API
+ *   server lets exactly one write through (409 Conflict for the other);
+ * - the leader renews every retryPeriod; when renewals have failed for renewDeadline (shorter than
+ *   leaseDuration) it steps down before anyone else may take over, and it steps down at once when
+ *   it reads the Lease held by another;
+ * - a Lease deleted under its holder is recreated by the holder at its next renewal; another
+ *   replica that saw that holder waits a lease duration from when it found the Lease missing before
+ *   creating one (client-go creates at once). A replica that never read the Lease creates a missing one at once;
+ * - on shutdown the leader releases the Lease (empty holder, 1 s duration), so a successor does not
+ *   wait out the lease duration.
+ * The clock and randomness are injected; `tick()` is one step of the loop, for tests.
+ */
+import type { Random } from "../engine/index.js";
+
+/** The Lease's spec as the election reads and writes it. Times are epoch milliseconds. */
+export interface LeaseRecord {
+  readonly holderIdentity: string;
+  readonly leaseDurationSeconds: number;
+  readonly acquireTime: number;
+  readonly renewTime: number;
+  readonly leaseTransitions: number;
+}
+
+export interface StoredLease {
+  readonly record: LeaseRecord;
+  readonly resourceVersion: string;
+}
+
+/** Where the Lease lives. `create` and `update` reject on a conflict (exists already, stale resourceVersion). */
+export interface LeaseStore {
+  /** "namespace/name", for messages. */
+  readonly name: string;
+  get(): Promise<StoredLease | undefined>;
+  create(record: LeaseRecord): Promise<StoredLease>;
+  update(record: LeaseRecord, resourceVersion: string): Promise<StoredLease>;
+}
+
+export interface ElectionClock {
+  /** Milliseconds; only differences are used, except for the times written into the Lease. */
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+/** What other parts of serve plug into: whether this replica leads now, and changes of it. */
+export interface LeaderElector {
+  isLeader(): boolean;
+  /** Called with each change of `isLeader()`; returns the unsubscribe. */
+  onChange(listener: (leader: boolean) => void): () => void;
+}
+
+export interface LeaseElectorOptions {
+  readonly store: LeaseStore;
+  /** This replica's holderIdentity: pod name (or hostname) and a random suffix. */
+  readonly identity: string;
+  readonly clock: ElectionClock;
+  readonly random: Random;
+  /** client-go's defaults: 15 s, 10 s, 2 s. */
+  readonly leaseDurationMs?: number;
+  readonly renewDeadlineMs?: number;
+  readonly retryPeriodMs?: number;
+  readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+}
+
+export const DEFAULT_LEASE_DURATION_MS = 15_000;
+export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+export const DEFAULT_RETRY_PERIOD_MS = 2_000;
+
+export class LeaseElector implements LeaderElector {
+  private leader = false;
+  private observed: StoredLease | undefined;
+  private observedAt = 0;
+  private missingSince: number | undefined;
+  private lastRenew = 0;
+  private stopped = false;
+  private wake: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+  private readonly listeners = new Set<(leader: boolean) => void>();
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+
+  constructor(private readonly options: LeaseElectorOptions) {
+    this.leaseDurationMs = options.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
+    this.renewDeadlineMs = options.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS;
+    this.retryPeriodMs = options.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
+    if (!(this.leaseDurationMs > this.renewDeadlineMs && this.renewDeadlineMs > this.retryPeriodMs && this.retryPeriodMs > 0)) {
+      throw new RangeError(`leader election needs leaseDuration > renewDeadline > retryPeriod > 0 (got ${this.leaseDurationMs} ms, ${this.renewDeadlineMs} ms, ${this.retryPeriodMs} ms)`);
+    }
+  }
+
+  get identity(): string {
+    return this.options.identity;
+  }
+
+  /** True while this replica holds the Lease and renewed it within renewDeadline (checked at each call). */
+  isLeader(): boolean {
+    return this.leader && this.options.clock.now() - this.lastRenew < this.renewDeadlineMs;
+  }
+
+  /** The holder this replica last read in the Lease ("" when released, undefined before any read). */
+  get observedHolder(): string | undefined {
+    return this.observed?.record.holderIdentity;
+  }
+
+  onChange(listener: (leader: boolean) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs the loop until `stop()`. */
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Stops the loop and, when leading, releases the Lease. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+    if (!this.leader) return;
+    const held = this.observed;
+    this.setLeader(false, "released on shutdown");
+    if (held === undefined || held.record.holderIdentity !== this.identity) return;
+    const now = this.options.clock.now();
+    try {
+      await this.options.store.update({ holderIdentity: "", leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: held.record.leaseTransitions }, held.resourceVersion);
+    } catch (e) {
+      this.log("warn", "could not release the Lease; others take it over once it expires", { error: (e as Error).message });
+    }
+  }
+
+  /** One step: acquire (not leading) or renew (leading), and step down when renewal failed for renewDeadline. */
+  async tick(): Promise<void> {
+    const got = await this.tryAcquireOrRenew();
+    const now = this.options.clock.now();
+    if (got) {
+      this.lastRenew = now;
+      if (!this.leader) this.setLeader(true, "acquired the Lease");
+      return;
+    }
+    if (!this.leader) return;
+    const other = this.observed?.record.holderIdentity;
+    if (other !== undefined && other !== this.identity && other !== "") this.setLeader(false, `the Lease is held by ${other}`);
+    else if (now - this.lastRenew >= this.renewDeadlineMs) this.setLeader(false, `the Lease was not renewed for ${this.renewDeadlineMs} ms (renewDeadline)`);
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      await this.tick();
+      if (this.stopped) return;
+      // Candidates jitter their retries (client-go: up to 1.2 x retryPeriod); the leader renews on the period.
+      const wait = this.leader ? this.retryPeriodMs : this.retryPeriodMs * (1 + 0.2 * this.options.random.next());
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        void this.options.clock.sleep(wait).then(resolve);
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private async tryAcquireOrRenew(): Promise<boolean> {
+    const store = this.options.store;
+    let current: StoredLease | undefined;
+    try {
+      current = await store.get();
+    } catch (e) {
+      this.log("warn", "reading the Lease failed", { error: (e as Error).message });
+      return false;
+    }
+    const now = this.options.clock.now();
+    const mine = (acquireTime: number, transitions: number): LeaseRecord => ({ holderIdentity: this.identity, leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000), acquireTime, renewTime: now, leaseTransitions: transitions });
+    if (current === undefined) {
+      // A Lease deleted under a holder other than this leader (or under this replica after it lost
+      // touch, when another may have taken over unseen): that holder may have renewed since we read
+      // it and still act as leader, so wait a whole lease duration from when the Lease was first
+      // seen missing (an alive holder recreates it at its next renewal).
+      const seen = this.observed?.record;
+      if (seen !== undefined && seen.holderIdentity !== "" && !this.isLeader()) {
+        this.missingSince ??= now;
+        if (this.missingSince + seen.leaseDurationSeconds * 1000 > now) return false;
+      }
+      try {
+        this.observe(await store.create(mine(now, 0)), this.options.clock.now());
+        return true;
+      } catch (e) {
+        this.log("info", "creating the Lease failed (another replica may have created it)", { error: (e as Error).message });
+        return false;
+      }
+    }
+    this.missingSince = undefined;
+    if (this.observed === undefined || this.observed.resourceVersion !== current.resourceVersion) this.observe(current, now);
+    const record = current.record;
+    const held = record.holderIdentity !== "" && record.holderIdentity !== this.identity;
+    if (held && this.observedAt + record.leaseDurationSeconds * 1000 > now) return false;
+    const next = record.holderIdentity === this.identity ? mine(record.acquireTime, record.leaseTransitions) : mine(now, record.leaseTransitions + 1);
+    try {
+      this.observe(await store.update(next, current.resourceVersion), this.options.clock.now());
+      return true;
+    } catch (e) {
+      this.log(this.leader ? "warn" : "info", this.leader ? "renewing the Lease failed" : "taking the Lease failed (another replica wrote it first)", { error: (e as Error).message });
+      return false;
+    }
+  }
+
+  private observe(lease: StoredLease, at: number): void {
+    this.observed = lease;
+    this.observedAt = at;
+    this.missingSince = undefined;
+  }
+
+  private setLeader(leader: boolean, why: string): void {
+    if (this.leader === leader) return;
+    this.leader = leader;
+    this.log("info", leader ? "became the leader" : "stopped leading", { lease: this.options.store.name, identity: this.identity, reason: why });
+    for (const l of [...this.listeners]) l(leader);
+  }
+
+  private log(level: "info" | "warn", message: string, fields: Record<string, unknown>): void {
+    this.options.onLog?.(level, `leader election: ${message}`, { lease: this.options.store.name, ...fields });
+  }
+}
+
+/** A holderIdentity: the pod name (POD_NAME or the hostname) and a random suffix, as client-go's callers build it. */
+export function holderIdentity(podName: string, random: Random): string {
+  const suffix = Math.floor(random.next() * 36 ** 6).toString(36).padStart(6, "0");
+  return `${podName}_${suffix}`;
+}
