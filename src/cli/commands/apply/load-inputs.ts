@@ -43,6 +43,7 @@ export async function loadValuesFile(path: string | undefined): Promise<Loaded<V
   const doc = (await loadPaths([path])).find((d) => d.value !== undefined || d.error !== undefined);
   if (!doc || doc.value === undefined) return { ok: false, error: `--values-file: ${doc?.error ?? "empty file"}` };
   const pv = parseValues(doc.value);
+  if (pv.errors.length > 0) return { ok: false, error: `--values-file: ${path}: ${pv.errors.join("; ")}` };
   return { ok: true, value: pv.values, warnings: pv.warnings.map((w) => `${path}: ${w}`) };
 }
 

@@ -1,7 +1,7 @@
 /** `bylaw test [PATH...]`: run kyverno-test.yaml suites, like `kyverno test`. */
 import { parseArgs } from "node:util";
 import { offlineEngine } from "../../offline/offline-engine.js";
-import { runSuite } from "../../test-suite/run-suite.js";
+import { runSuites } from "../../test-suite/run-suite.js";
 import type { SuiteResult } from "../../test-suite/types.js";
 import type { Io } from "../../io.js";
 import { discoverTests } from "./discover.js";
@@ -72,7 +72,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
   const progress = files.length >= 10;
   for (const [i, file] of files.entries()) {
     if (progress) io.progress(`[${i + 1}/${files.length}] ${file}`);
-    suites.push(await runSuite(file, offlineEngine));
+    suites.push(...(await runSuites(file, offlineEngine)));
   }
   io.progressDone();
   for (const s of suites) {
