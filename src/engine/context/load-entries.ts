@@ -109,14 +109,21 @@ function unloaded(kind: keyof typeof SOURCES, name: string, scope: SubstitutionS
 }
 
 function loadVariable(v: NonNullable<ContextEntry["variable"]>, scope: SubstitutionScope): Result<JsonValue | undefined> {
+  // Kyverno substitutes the default's variables first; a default that cannot be substituted is the entry's error.
+  let dflt: JsonValue | undefined;
+  if (v.default !== undefined) {
+    const sub = substituteAll(v.default, scope);
+    if (!sub.ok) return err(sub.error.kind, `failed to substitute variables in the variable's default: ${sub.error.message}`);
+    dflt = sub.value;
+  }
   let input: JsonValue = scope.data;
   if (v.value !== undefined) {
     const sub = substituteAll(v.value, scope);
-    if (!sub.ok) return v.default !== undefined ? ok(v.default) : sub;
+    if (!sub.ok) return dflt !== undefined ? ok(dflt) : sub;
     input = sub.value;
     if (v.jmesPath === undefined) return ok(input);
   }
-  const result = applyJmesPath(input, v.jmesPath, v.default, scope);
+  const result = applyJmesPath(input, v.jmesPath, dflt, scope);
   if (!result.ok) return result;
   if (result.value === null || result.value === undefined) return err("context", "variable evaluated to nil; set a default");
   return result;
