@@ -1,5 +1,6 @@
 /** The `bylaw` binary: dispatch to a subcommand. */
 import { processIo, type Io } from "./io.js";
+import { usageLine } from "./usage.js";
 
 const VERSION = "0.1.0";
 
@@ -17,6 +18,12 @@ Commands:
   version      print the version
 
 Run \`bylaw COMMAND --help\` for a command's flags and examples.
+
+Exit codes (every command):
+  0  success: nothing failed
+  1  a check found a problem: a rule failed or errored, a test row failed
+  2  bad usage (one line says what, and where help is), or unreadable or invalid input
+  3  internal error (a bug in Bylaw: please report it with the command line and the message)
 Also works as a kubectl plugin when installed as kubectl-bylaw.`;
 
 interface Command {
@@ -65,7 +72,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
   const cmd = COMMANDS[command];
   if (!cmd) {
-    io.err(`bylaw: unknown command ${JSON.stringify(command)}\n\n${MAIN_HELP}`);
+    io.err(`bylaw: unknown command ${JSON.stringify(command)}\nRun \`bylaw --help\` for the commands.`);
     return 2;
   }
   try {
@@ -73,7 +80,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } catch (e) {
     const err = e as Error & { code?: string };
     if (err.code?.startsWith("ERR_PARSE_ARGS")) {
-      io.err(`bylaw ${command}: ${err.message}\nRun \`bylaw ${command} --help\` for usage.`);
+      io.err(usageLine(command, err.message));
       return 2;
     }
     io.err(`bylaw ${command}: internal error: ${err.stack ?? String(e)}`);

@@ -20,6 +20,7 @@ export function buildRequest(resource: Resource, policy: CompiledPolicy, values:
   const given: Record<string, JsonValue> = {
     ...values.globalValues,
     ...(values.resourceValues.get(policy.name)?.get(resourceName(resource)) ?? {}),
+    ...values.setValues,
   };
   const requested = given["request.operation"];
   const operation: Operation = forced ?? (typeof requested === "string" && OPERATIONS.has(requested) ? (requested as Operation) : "CREATE");

@@ -21,6 +21,8 @@ export interface ValuesSpec {
   readonly resourceValues: ReadonlyMap<string, ReadonlyMap<string, Readonly<Record<string, JsonValue>>>>;
   /** namespace name → labels */
   readonly namespaceLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** `--set key=value` pairs: applied after the global and resource values, as Kyverno does. */
+  readonly setValues?: Readonly<Record<string, JsonValue>>;
 }
 
 export const EMPTY_VALUES: ValuesSpec = { globalValues: {}, ruleValues: new Map(), resourceValues: new Map(), namespaceLabels: new Map() };

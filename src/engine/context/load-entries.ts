@@ -105,7 +105,11 @@ function unloaded(kind: keyof typeof SOURCES, name: string, scope: SubstitutionS
     return err("unsupported", `imageRegistry context entries (image registry data) are not supported by Bylaw yet: no registry access; give a value for ${JSON.stringify(name)} in a values file to evaluate the rule`);
   }
   if (scope.fnctx.ports.context.unloadable === "skip") return ok(undefined);
-  return err("unavailable", `${kind} context entries cannot be loaded here (no ${SOURCES[kind]} data: Bylaw reads no cluster yet); offline, give a value for ${JSON.stringify(name)} in a values file (or an apiCallResponses / globalContextEntries mock in a test)`);
+  const mock = kind === "apiCall" ? "mock the call in the test's apiCallResponses (urlPath, response.body)" : kind === "globalReference" ? "give the entry in the test's globalContextEntries" : "give it in the test's values";
+  return err(
+    "unavailable",
+    `${kind} context entries cannot be loaded here (no ${SOURCES[kind]} data: Bylaw reads no cluster yet). To supply it offline: in bylaw apply, a values file (-f values.yaml: globalValues or policies[].rules[].values with ${JSON.stringify(name)}) or --set ${name}=VALUE; in a kyverno test, ${mock}`,
+  );
 }
 
 function loadVariable(v: NonNullable<ContextEntry["variable"]>, scope: SubstitutionScope): Result<JsonValue | undefined> {

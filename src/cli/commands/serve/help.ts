@@ -86,7 +86,8 @@ Flags:
 Readiness (/health/readiness) is 503 until a policy set, (with --cluster-facts) the cluster facts
 and (with --cluster) every watched resource's cache have loaded; a later rejected reload keeps the last good ones and stays ready, with the reason.
 
-Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT); 2 bad flags or unreadable TLS files.
+Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT); 2 bad flags or unreadable TLS files;
+3 internal error (a bug in Bylaw: please report it).
 
 Examples:
   bylaw serve --policies ./policies --self-signed --dns-name bylaw.bylaw.svc
