@@ -20,9 +20,9 @@ Resources:
   -r, --resource PATH         a resource file or folder (repeatable; required)
   -t, --target-resource PATH  objects that already exist in the cluster (repeatable): the targets of
                               mutate-existing rules (mutate.targets) and the sources of generate clones
-  -f, --values-file PATH      a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule/per-resource
-                              values, namespaceSelector labels)
-  -s, --set KEY=VALUE          a variable, as a string (repeatable; after the values file's global and
+  -f, --values-file PATH      a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule values and
+                              foreachValues, per-resource values, namespaceSelector labels)
+  -s, --set KEY=VALUE         a variable, as a string (repeatable; after the values file's global and
                               resource values, as Kyverno's --set; request.object.* keys are ignored)
   -u, --userinfo PATH         a cli.kyverno.io/v1alpha1 UserInfo file (roles, clusterRoles, userInfo)
 
