@@ -6,6 +6,10 @@
 #   scripts/cluster.sh build      build what is missing into the cache (CI warms it this way)
 #   scripts/cluster.sh up DIR     build, start, wait until the API is ready and the Node is Ready,
 #                                 write DIR/kubeconfig (cluster-admin); logs in DIR/logs, pids in DIR/pids
+#   scripts/cluster.sh up DIR --with-bylaw
+#                                 also start Bylaw from the checkout (npm run build first) as the
+#                                 ServiceAccount and RBAC deploy/ ships, registered and Ready
+#                                 (scripts/cluster/bylaw.sh: DIR/policies, DIR/bylaw.env)
 #   scripts/cluster.sh down DIR   stop everything `up DIR` started
 #
 # Cache: ${BYLAW_CLUSTER_CACHE:-$HOME/.cache/bylaw-cluster}/<component>-<version>/.
@@ -13,8 +17,10 @@ set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/cluster/build.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/cluster/pki.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cluster/bylaw.sh"
 
-COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
+# Stopped in reverse order: Bylaw (started last, with --with-bylaw) first, etcd last.
+COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok bylaw)
 WAIT_SECONDS="${BYLAW_CLUSTER_WAIT_SECONDS:-120}"
 
 die() { echo "cluster: $*" >&2; exit 1; }
@@ -133,7 +139,8 @@ cmd_down() { # <dir>
   rm -rf "$dir/pids"
 }
 
-cmd_up() { # <dir>
+cmd_up() { # <dir> [--with-bylaw]
+  local with_bylaw="${2:-}"
   mkdir -p "$1"
   local dir
   dir="$(cd "$1" && pwd)"
@@ -148,7 +155,7 @@ cmd_up() { # <dir>
   trap "up_failed '$dir'" EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM HUP
-  rm -rf "$dir/pids" "$dir/logs" "$dir/pki" "$dir/etcd" "$dir/kubeconfig" "$dir"/*.kubeconfig
+  rm -rf "$dir/pids" "$dir/logs" "$dir/pki" "$dir/etcd" "$dir/kubeconfig" "$dir"/*.kubeconfig "$dir/bylaw.env"
   mkdir -p "$dir/pids" "$dir/logs"
   make_pki "$dir/pki"
   local etcd_port etcd_peer api_port kcm_port sched_port kwok_port
@@ -206,8 +213,14 @@ cmd_up() { # <dir>
   # Pods need their namespace's default ServiceAccount, which the controller-manager creates.
   wait_for "$dir" "the default ServiceAccount" kubectl --kubeconfig "$dir/kubeconfig" get serviceaccount default
 
+  local node_seconds=$((SECONDS - t0)) bylaw_note=""
+  if [[ "$with_bylaw" == --with-bylaw ]]; then
+    start_bylaw "$dir"
+    bylaw_note=", Bylaw registered and Ready in $((SECONDS - t0)) s (DIR/bylaw.env)"
+  fi
+
   trap - EXIT INT TERM HUP
-  echo "cluster: API ready in ${api_seconds} s, Node Ready in $((SECONDS - t0)) s; KUBECONFIG=$dir/kubeconfig" >&2
+  echo "cluster: API ready in ${api_seconds} s, Node Ready in ${node_seconds} s${bylaw_note}; KUBECONFIG=$dir/kubeconfig" >&2
 }
 
 up_failed() { # <dir>
@@ -219,7 +232,10 @@ up_failed() { # <dir>
 
 case "${1:-}" in
   build) build_all ;;
-  up) [[ $# -eq 2 ]] || die "usage: $0 up DIR"; cmd_up "$2" ;;
+  up)
+    [[ $# -eq 2 || ($# -eq 3 && "$3" == --with-bylaw) ]] || die "usage: $0 up DIR [--with-bylaw]"
+    cmd_up "$2" "${3:-}"
+    ;;
   down) [[ $# -eq 2 ]] || die "usage: $0 down DIR"; [[ -d "$2" ]] || exit 0; cmd_down "$(cd "$2" && pwd)" ;;
-  *) die "usage: $0 build | up DIR | down DIR" ;;
+  *) die "usage: $0 build | up DIR [--with-bylaw] | down DIR" ;;
 esac

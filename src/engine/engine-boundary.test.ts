@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const engineDir = join(repoRoot, "src", "engine");
 // @marcbachmann/cel-js: zero dependencies, no Node APIs (ADR 0010).
-const ALLOWED_PACKAGES = new Set(["re2js", "yaml", "rfc6902", "@marcbachmann/cel-js", "@marcbachmann/cel-js/evaluator"]);
+const ALLOWED_PACKAGES = new Set(["re2js", "yaml", "rfc6902", "fflate/browser", "@marcbachmann/cel-js", "@marcbachmann/cel-js/evaluator"]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

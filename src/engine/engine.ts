@@ -54,7 +54,10 @@ export function createEngine(ports: EnginePorts): Engine {
   const env: EngineEnv = { jmespath, ports, fnctx: { ports } };
   // One CEL environment per engine, built when the first CEL rule compiles (~6 ms).
   let cel: CelEngine | undefined;
-  const compileEnv: CompileEnv = { jmespath, matchers: new MatcherCache(), cel: () => (cel ??= createCel()) };
+  const policyCel: { cluster?: CelEngine; namespaced?: CelEngine } = {};
+  const celPolicies = (namespaced: boolean): CelEngine =>
+    namespaced ? (policyCel.namespaced ??= createCel({ kyverno: "namespaced" })) : (policyCel.cluster ??= createCel({ kyverno: "cluster" }));
+  const compileEnv: CompileEnv = { jmespath, matchers: new MatcherCache(), cel: () => (cel ??= createCel()), celPolicies };
   /** This engine's interruption count (engine/interrupt). */
   const meter = new Meter();
   return {

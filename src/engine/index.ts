@@ -31,7 +31,7 @@ export { problem, type PolicyProblem } from "./api/problem.js";
 // The engine and what it is built from: ports in, one instance per caller.
 export { createEngine, type Engine, type RequestInput } from "./engine.js";
 export type { PreparedRequest } from "./pipeline/prepared-request.js";
-export type { ApiCallRequest, Clock, ContextCaller, ContextSources, EnginePorts, Hasher, HostResolver, Interruption, Random } from "./ports.js";
+export type { ApiCallRequest, Clock, ContextCaller, ContextSources, EnginePorts, Hasher, HostResolver, Interruption, Random, ResourceList, ResourceRead } from "./ports.js";
 export { EvaluationInterrupted, isInterruption } from "./interrupt/index.js";
 
 // A request and what the engine answers.
@@ -49,6 +49,7 @@ export { policyKindOf } from "./policy/parse-policy.js";
 export { verifyImagesAction } from "./policy/static-action.js";
 export { effectiveAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
+export { parseKindSelector } from "./match/kind-selector.js";
 export { compileException, isPolicyExceptionDocument, type CompiledException } from "./exceptions/index.js";
 
 // JMESPath in Kyverno's dialect, for `bylaw jp`.

@@ -44,6 +44,29 @@ export interface ContextSources {
   apiCall(request: ApiCallRequest, caller?: ContextCaller): Result<JsonValue>;
   globalReference(name: string): Result<JsonValue>;
   imageData(reference: string): Result<JsonValue>;
+  /**
+   * One object by apiVersion, plural resource name, namespace ("" for cluster-scoped) and name,
+   * for Kyverno's CEL `resource.Get`. Absent: this port reads no objects (an error naming the call).
+   */
+  getResource?(request: ResourceRead, caller?: ContextCaller): Result<JsonValue>;
+  /** The objects of a resource in a namespace ("" for all or cluster-scoped), for `resource.List`: `{items: [...]}`. */
+  listResources?(request: ResourceList, caller?: ContextCaller): Result<JsonValue>;
+}
+
+export interface ResourceRead {
+  readonly apiVersion: string;
+  /** Plural lower-case resource name, as in a URL: `configmaps`. */
+  readonly resource: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export interface ResourceList {
+  readonly apiVersion: string;
+  readonly resource: string;
+  readonly namespace: string;
+  /** Label equality selector; empty: every object. */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** Who asks a ContextSources port: the policy's namespace ("" for a ClusterPolicy). */
@@ -64,6 +87,8 @@ export interface ApiCallRequest {
   readonly serviceUrl?: string;
   readonly method: "GET" | "POST";
   readonly data?: JsonValue;
+  /** Request headers (CEL `http.Get/Post` may give them). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

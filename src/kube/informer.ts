@@ -35,6 +35,8 @@ export interface InformerOptions {
    */
   readonly initialResourceVersion?: string;
   readonly onEvent?: (event: InformerEvent, object: KubeObject) => void;
+  /** After each full list has replaced the store (the first sync, and every relist after 410 Gone): no event is sent per object then. */
+  readonly onListed?: () => void;
   readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 }
 
@@ -189,6 +191,7 @@ export class Informer {
       this.syncedOnce = true;
       for (const w of this.syncWaiters.splice(0)) w();
     }
+    this.options.onListed?.();
   }
 
   private watchOnce(): Promise<void> {

@@ -68,6 +68,14 @@ export class KubeClient {
     return this.gate.run(`GET ${path}`, () => this.send(path));
   }
 
+  /**
+   * A write (PATCH, PUT, POST, DELETE) with a JSON body, e.g. a merge patch of a status
+   * subresource; answers the server's object. Not coalesced: each call is one request.
+   */
+  sendJson(method: "PATCH" | "PUT" | "POST" | "DELETE", path: string, body: unknown, contentType = "application/json"): Promise<unknown> {
+    return this.send(path, { method, body: JSON.stringify(body), contentType });
+  }
+
   requestStats(): { readonly started: number; readonly coalesced: number } {
     return this.gate.stats();
   }
@@ -121,27 +129,30 @@ export class KubeClient {
     this.agent.destroy();
   }
 
-  private send(path: string): Promise<unknown> {
+  private send(path: string, write?: { readonly method: string; readonly body: string; readonly contentType: string }): Promise<unknown> {
     const max = this.options.maxBodyBytes ?? 256 * 1024 * 1024;
+    const verb = write?.method ?? "GET";
     return new Promise((resolve, reject) => {
       const req = this.open(path, (res) => {
         readBody(res, max).then((body) => {
-          if (res.statusCode !== 200) return reject(statusError(res.statusCode ?? 0, body));
+          const code = res.statusCode ?? 0;
+          if (code !== 200 && (write === undefined || code < 200 || code > 299)) return reject(statusError(code, body));
           try {
             resolve(JSON.parse(body));
           } catch (e) {
-            reject(new KubeError(`GET ${path}: the answer is not JSON: ${(e as Error).message}`, 0));
+            reject(new KubeError(`${verb} ${path}: the answer is not JSON: ${(e as Error).message}`, 0));
           }
         }, reject);
-      });
-      req.setTimeout(this.options.timeoutMs ?? 30_000, () => req.destroy(new KubeError(`GET ${path}: no answer within ${this.options.timeoutMs ?? 30_000} ms`, 0)));
-      req.on("error", (e) => reject(e instanceof KubeError ? e : new KubeError(`GET ${path}: ${e.message}`, 0)));
-      req.end();
+      }, write);
+      req.setTimeout(this.options.timeoutMs ?? 30_000, () => req.destroy(new KubeError(`${verb} ${path}: no answer within ${this.options.timeoutMs ?? 30_000} ms`, 0)));
+      req.on("error", (e) => reject(e instanceof KubeError ? e : new KubeError(`${verb} ${path}: ${e.message}`, 0)));
+      req.end(write?.body);
     });
   }
 
-  private open(path: string, onResponse: (res: IncomingMessage) => void): ReturnType<typeof httpsRequest> {
+  private open(path: string, onResponse: (res: IncomingMessage) => void, write?: { readonly method: string; readonly body: string; readonly contentType: string }): ReturnType<typeof httpsRequest> {
     const token = this.options.connection.token?.();
+    const body = write === undefined ? {} : { "content-type": write.contentType, "content-length": String(Buffer.byteLength(write.body)) };
     return httpsRequest(
       {
         agent: this.agent,
@@ -149,8 +160,8 @@ export class KubeClient {
         hostname: this.url.hostname.replace(/^\[|\]$/g, ""),
         port: this.url.port === "" ? 443 : Number(this.url.port),
         path: this.url.pathname.replace(/\/$/, "") + path,
-        method: "GET",
-        headers: { accept: "application/json", "user-agent": "bylaw", ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) },
+        method: write?.method ?? "GET",
+        headers: { accept: "application/json", "user-agent": "bylaw", ...body, ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) },
       },
       onResponse,
     );

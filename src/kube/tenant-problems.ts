@@ -7,11 +7,12 @@
  */
 import { type JsonValue, problem, type PolicyProblem } from "../engine/index.js";
 import { checkApiCall, checkConfigMapNamespace, parseApiPath } from "./api-path.js";
+import { targetProblems } from "./tenant-targets.js";
 
 const VARIABLE = /\{\{[^}]*\}\}/g;
 const PLACEHOLDER = "bylaw-variable";
 
-/** Problems of a policy document's context entries; none for a ClusterPolicy (`namespace` ""). */
+/** Problems of a policy document's context entries and targets (tenant-targets.ts); none for a ClusterPolicy (`namespace` ""). */
 export function tenantProblems(document: JsonValue, namespace: string): PolicyProblem[] {
   if (namespace === "") return [];
   const out: PolicyProblem[] = [];
@@ -25,7 +26,7 @@ export function tenantProblems(document: JsonValue, namespace: string): PolicyPr
     for (const [k, x] of Object.entries(v)) visit(x, path === "" ? k : `${path}.${k}`, inContext || k === "context");
   };
   visit(document, "", false);
-  return out;
+  return [...out, ...targetProblems(document, namespace)];
 }
 
 function entryProblems(entry: { readonly [k: string]: JsonValue }, path: string, namespace: string, out: PolicyProblem[]): void {

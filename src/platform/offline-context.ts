@@ -2,10 +2,14 @@
  * Answers for context entries without a cluster, as `kyverno test` / `kyverno apply` give them:
  * apiCall from mocked responses (a test's `apiCallResponses`, `createBylaw`'s `apiCalls`),
  * globalReference from given entries (a test's `globalContextEntries`, `createBylaw`'s
- * `globalContext`); everything else is "unavailable" (the entry is not loaded, and a value for the
- * same name may come from a values file instead; without one the rule is an error naming it).
+ * `globalContext`); objects a test gives (its `context` file resources, `clusterResources`) answer
+ * `configMap` entries, `apiCall` GETs of object and list URL paths (after the mocks) and CEL
+ * `resource.Get/List`; image data a context file gives answers CEL `image.GetMetadata`. Everything
+ * else is "unavailable" (the entry is not loaded, and a value for the same name may come from a
+ * values file instead; without one the rule is an error naming it).
  */
-import { type ApiCallRequest, type ContextSources, err, type HostResolver, type JsonValue, ok, type Result } from "../engine/index.js";
+import { type ApiCallRequest, type ContextSources, err, type HostResolver, type JsonObject, type JsonValue, ok, type Result } from "../engine/index.js";
+import { OfflineResources } from "./offline-resources.js";
 
 export interface MockedApiCall {
   readonly urlPath?: string;
@@ -18,21 +22,32 @@ export interface MockedApiCall {
 export interface OfflineContextOptions {
   readonly apiCalls?: readonly MockedApiCall[];
   readonly globalEntries?: Readonly<Record<string, JsonValue>>;
+  /** Objects that exist (a test's context file resources and clusterResources). */
+  readonly resources?: readonly JsonObject[];
+  /** Image data by the reference as written (a test's context file `images`). */
+  readonly images?: Readonly<Record<string, JsonValue>>;
 }
 
 const UNAVAILABLE = "no cluster connection: the value must come from a values file";
 
 export function offlineContextSources(options: OfflineContextOptions = {}): ContextSources {
+  const objects = new OfflineResources(options.resources ?? []);
+  const haveObjects = objects.size > 0;
+  const images = options.images ?? {};
   return {
     canLoad: (kind) =>
-      (kind === "apiCall" && (options.apiCalls?.length ?? 0) > 0) ||
+      (kind === "apiCall" && ((options.apiCalls?.length ?? 0) > 0 || haveObjects)) ||
+      (kind === "configMap" && haveObjects) ||
       (kind === "globalReference" && Object.keys(options.globalEntries ?? {}).length > 0),
-    configMap: (namespace, name) => err("unavailable", `configMap ${namespace}/${name}: ${UNAVAILABLE}`),
+    configMap: (namespace, name) =>
+      haveObjects ? objects.get({ apiVersion: "v1", resource: "configmaps", namespace, name }) : err("unavailable", `configMap ${namespace}/${name}: ${UNAVAILABLE}`),
     apiCall: (req: ApiCallRequest): Result<JsonValue> => {
       const mock = (options.apiCalls ?? []).find(
         (m) => (m.method ?? "GET") === req.method && ((req.urlPath !== undefined && m.urlPath === req.urlPath) || (req.serviceUrl !== undefined && m.url === req.serviceUrl)),
       );
-      if (!mock) return err("unavailable", `apiCall ${req.urlPath ?? req.serviceUrl ?? ""}: ${UNAVAILABLE}`);
+      const read = !mock && haveObjects && req.method === "GET" && req.urlPath !== undefined ? objects.urlPath(req.urlPath) : undefined;
+      if (read !== undefined) return read;
+      if (!mock) return err("unavailable", `${req.serviceUrl !== undefined && req.urlPath === undefined ? "HTTP call" : "apiCall"} ${req.urlPath ?? req.serviceUrl ?? ""}: ${UNAVAILABLE}`);
       if (mock.statusCode < 200 || mock.statusCode > 299) return err("api-call", `HTTP ${mock.statusCode}: ${JSON.stringify(mock.body)}`);
       return ok(mock.body);
     },
@@ -40,7 +55,12 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
       const v = options.globalEntries?.[name];
       return v === undefined ? err("unavailable", `global context entry ${name}: ${UNAVAILABLE}`) : ok(v);
     },
-    imageData: (reference) => err("unavailable", `image data for ${reference}: no registry access offline`),
+    imageData: (reference) => {
+      const data = images[reference];
+      return data === undefined ? err("unavailable", `image data for ${reference} not found in the context (no registry access offline)`) : ok(data);
+    },
+    getResource: (r) => (haveObjects ? objects.get(r) : err("unavailable", `${r.resource} "${r.name}": no cluster connection: the object must come from a test's context file or clusterResources`)),
+    listResources: (r) => (haveObjects ? objects.list(r) : err("unavailable", `${r.resource}: no cluster connection: the objects must come from a test's context file or clusterResources`)),
     // A rule reading data nothing gave is an error naming the entry, never a pass on a default.
     unloadable: "error",
   };

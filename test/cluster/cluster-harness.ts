@@ -62,13 +62,14 @@ export function processRunning(pid: number): boolean {
 
 /**
  * `scripts/cluster.sh up` in a new temporary folder; the first run builds, which takes long.
- * `apiserverArgs` become BYLAW_CLUSTER_APISERVER_ARGS (extra kube-apiserver flags).
+ * `apiserverArgs` become BYLAW_CLUSTER_APISERVER_ARGS (extra kube-apiserver flags); `withBylaw`
+ * also starts Bylaw, registered and Ready (`up DIR --with-bylaw`: DIR/bylaw.env, DIR/policies).
  */
-export async function startCluster(buildTimeoutMs: number, apiserverArgs?: readonly string[]): Promise<Cluster> {
+export async function startCluster(buildTimeoutMs: number, apiserverArgs?: readonly string[], options: { readonly withBylaw?: boolean } = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), "bylaw-cluster-"));
   const started = performance.now();
   const env = apiserverArgs !== undefined ? { BYLAW_CLUSTER_APISERVER_ARGS: apiserverArgs.join(" ") } : undefined;
-  const up = await run(clusterScript, ["up", dir], buildTimeoutMs, undefined, env);
+  const up = await run(clusterScript, ["up", dir, ...(options.withBylaw === true ? ["--with-bylaw"] : [])], buildTimeoutMs, undefined, env);
   const upSeconds = (performance.now() - started) / 1000;
   if (up.code !== 0) throw new Error(`scripts/cluster.sh up ${dir} failed (exit ${up.code}):\n${up.stderr}`);
   const kubeconfig = join(dir, "kubeconfig");

@@ -84,14 +84,14 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
     assert.equal(at(one(defaults, "Deployment", "bylaw"), "spec", "template", "spec", "tolerations"), undefined, "no tolerations by default");
   });
 
-  test("image and caBundle", () => {
-    const out = helmTemplate({ image: { repository: "registry.example/bylaw", tag: "0.1.0", pullPolicy: "Always" }, webhooks: { caBundle: "dGVzdC1jYQ==" } });
+  test("image; the webhook configurations are shipped empty for Bylaw to register", () => {
+    const out = helmTemplate({ image: { repository: "registry.example/bylaw", tag: "0.1.0", pullPolicy: "Always" } });
     const container = at(one(out, "Deployment", "bylaw"), "spec", "template", "spec", "containers", 0);
     assert.equal(at(container, "image"), "registry.example/bylaw:0.1.0");
     assert.equal(at(container, "imagePullPolicy"), "Always");
     const hooks = [...byKind(out, "MutatingWebhookConfiguration"), ...byKind(out, "ValidatingWebhookConfiguration")].flatMap((c) => list(at(c, "webhooks")));
-    assert.equal(hooks.length, 5);
-    for (const w of hooks) assert.equal(at(w, "clientConfig", "caBundle"), "dGVzdC1jYQ==");
+    assert.equal(hooks.length, 0);
+    assert.ok(list(at(container, "args")).includes("--register"));
   });
 
   test("metrics: the ServiceMonitor and the NodePort Service are the kustomize components'", () => {

@@ -141,7 +141,10 @@ describe("the image's install steps, run into a staging folder", { skip: SKIP ??
     writeFileSync(path("config/cluster-facts.yaml"), String(at(one(base, "ConfigMap", "bylaw-cluster-facts"), "data", "cluster-facts.yaml")));
     execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost", "-keyout", path("tls/tls.key"), "-out", path("tls/tls.crt")], { stdio: "ignore" });
     chmodSync(path("tls/tls.key"), 0o644);
-    const args = deployArgs.map((a) => (a.startsWith("/") ? path(a.slice(1)) : a));
+    copyFileSync(path("tls/tls.crt"), path("tls/ca.crt"));
+    // --register needs an API server (the in-cluster config): registration runs in test/cluster/registration.cluster-test.ts.
+    assert.ok(deployArgs.includes("--register"), "the Deployment registers its webhooks");
+    const args = deployArgs.filter((a) => a !== "--register").map((a) => (a.startsWith("/") ? path(a.slice(1)) : a));
     args[args.indexOf("--port") + 1] = "0";
     args[args.indexOf("--metrics-port") + 1] = "0";
     assert.equal(flag(args, "--tls-cert-file"), path("tls/tls.crt"));

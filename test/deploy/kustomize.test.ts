@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join, posix } from "node:path";
 import { describe, test } from "node:test";
-import { checkCommon, containerPort, podOf, SYSTEM_NAMESPACES } from "./manifest-checks.js";
+import { checkCommon, containerPort, podOf } from "./manifest-checks.js";
 import { at, byKind, flag, kubectlMissing, list, one, render, repoRoot, selects } from "./render.js";
 
 const SKIP = kubectlMissing();
@@ -94,47 +94,19 @@ describe("deploy/base", { skip: SKIP ?? false }, () => {
     assert.equal(containerPort(container, at(port("metrics"), "targetPort")), 8000);
   });
 
-  test("the webhooks: Kyverno's -ignore and -fail pairs, the serve timeout, v1 reviews, system namespaces excluded", () => {
+  test("the webhook configurations are shipped empty, for Bylaw to register (--register, the Secret's ca.crt, its own namespace)", () => {
+    const configs = [one(manifests, "MutatingWebhookConfiguration"), ...byKind(manifests, "ValidatingWebhookConfiguration")];
+    assert.deepEqual(configs.map((c) => String(at(c, "metadata", "name"))).sort(), ["bylaw-policy-validating-webhook-cfg", "bylaw-resource-mutating-webhook-cfg", "bylaw-resource-validating-webhook-cfg"]);
+    for (const c of configs) {
+      assert.equal(at(c, "metadata", "labels", "app.kubernetes.io/component"), "webhook-configuration", "selectable with -l (README)");
+      assert.deepEqual(at(c, "webhooks"), [], "no static webhook: Bylaw writes them, narrowed to its policies");
+    }
     const { container } = podOf(manifests);
-    const timeout = Number(flag(list(at(container, "args")), "--timeout-seconds") ?? 10);
-    const configs = [one(manifests, "MutatingWebhookConfiguration"), one(manifests, "ValidatingWebhookConfiguration")];
-    for (const c of configs) assert.equal(at(c, "metadata", "labels", "app.kubernetes.io/component"), "webhook-configuration", "applied last with -l (README)");
-    const [mutating, validating] = configs.map((c) => list(at(c, "webhooks")));
-    assert.ok(mutating !== undefined && validating !== undefined);
-    const shape = (w: unknown): string[] => [String(at(w, "name")), String(at(w, "clientConfig", "service", "path")), String(at(w, "failurePolicy"))];
-    assert.deepEqual([...mutating, ...validating].map(shape), [
-      ["mutate.bylaw.svc-ignore", "/mutate/ignore", "Ignore"],
-      ["mutate.bylaw.svc-fail", "/mutate/fail", "Fail"],
-      ["validate.bylaw.svc-ignore", "/validate/ignore", "Ignore"],
-      ["validate.bylaw.svc-fail", "/validate/fail", "Fail"],
-      ["validate-policy.bylaw.svc", "/policyvalidate", "Fail"],
-    ]);
-    for (const w of [...mutating, ...validating]) {
-      const name = String(at(w, "name"));
-      assert.equal(at(w, "timeoutSeconds"), timeout, `${name}: the webhook timeout is the one serve answers within`);
-      assert.deepEqual(at(w, "admissionReviewVersions"), ["v1"], name);
-      assert.deepEqual(at(w, "clientConfig", "service"), { name: "bylaw", namespace: "bylaw", path: at(w, "clientConfig", "service", "path"), port: 443 }, name);
-      assert.equal(at(w, "clientConfig", "caBundle"), "CA_BUNDLE_PLACEHOLDER", `${name}: the base leaves the caBundle to fill in`);
-    }
-    const policy = validating[2];
-    assert.equal(at(policy, "sideEffects"), "None");
-    for (const [pair, operations, sideEffects] of [[mutating, ["CREATE", "UPDATE"], "NoneOnDryRun"], [validating.slice(0, 2), ["CREATE", "UPDATE", "DELETE", "CONNECT"], "None"]] as const) {
-      const [ignore, fail] = pair;
-      const coverage = (w: unknown): Record<string, unknown> => Object.fromEntries(Object.entries(w as Record<string, unknown>).filter(([k]) => !["name", "clientConfig", "failurePolicy"].includes(k)));
-      assert.deepEqual(coverage(ignore), coverage(fail), "the -ignore and -fail webhooks cover the same requests");
-      for (const w of pair) {
-        assert.equal(at(w, "sideEffects"), sideEffects);
-        const [expr] = list(at(w, "namespaceSelector", "matchExpressions"));
-        assert.deepEqual({ key: at(expr, "key"), operator: at(expr, "operator") }, { key: "kubernetes.io/metadata.name", operator: "NotIn" });
-        for (const ns of SYSTEM_NAMESPACES) assert.ok(list(at(expr, "values")).includes(ns), `${String(at(w, "name"))} skips ${ns}`);
-        const conditions = list(at(w, "matchConditions")).map((c) => String(at(c, "expression"))).join("\n");
-        for (const resource of ['"events"', '"leases"', '"nodes"']) assert.ok(conditions.includes(resource), `${String(at(w, "name"))} leaves out ${resource}`);
-        assert.deepEqual(at(w, "rules", 0, "operations"), operations);
-        assert.ok(list(at(w, "rules", 0, "resources")).includes("*"), "every resource kind");
-      }
-    }
-    assert.deepEqual(at(policy, "rules", 0, "apiGroups"), ["kyverno.io"]);
-    assert.deepEqual(at(policy, "rules", 0, "resources"), ["clusterpolicies", "policies"]);
+    const args = list(at(container, "args")).map(String);
+    assert.ok(args.includes("--register"));
+    assert.equal(flag(args, "--tls-ca-file"), "/tls/ca.crt");
+    const env = list(at(container, "env"));
+    assert.deepEqual(env.find((e) => at(e, "name") === "POD_NAMESPACE"), { name: "POD_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }, "its own namespace is excluded from the webhooks");
   });
 
   test("the admission pods run as the bylaw ServiceAccount with its token; the certificate Secret is shipped empty", () => {

@@ -2,9 +2,10 @@
 import { isObject, type Engine, type JsonValue } from "../../engine/index.js";
 import { createOfflineEngine } from "../../library/offline-engine.js";
 import type { MockedApiCall } from "../../platform/offline-context.js";
+import type { SuiteCluster } from "../test-suite/context-file.js";
 import type { TestSpec } from "../test-suite/test-file.js";
 
-export function offlineEngine(spec?: TestSpec): Engine {
+export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster): Engine {
   const apiCalls: MockedApiCall[] = [];
   const globalEntries: Record<string, JsonValue> = {};
   for (const m of spec?.apiCallResponses ?? []) {
@@ -20,5 +21,5 @@ export function offlineEngine(spec?: TestSpec): Engine {
   for (const g of spec?.globalContextEntries ?? []) {
     if (typeof g["name"] === "string" && g["data"] !== undefined) globalEntries[g["name"]] = g["data"];
   }
-  return createOfflineEngine({ apiCalls, globalEntries });
+  return createOfflineEngine({ apiCalls, globalEntries, ...(cluster !== undefined ? { resources: cluster.resources, images: cluster.images } : {}) });
 }

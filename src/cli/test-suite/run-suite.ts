@@ -10,6 +10,8 @@ import { buildRequest } from "../offline/build-request.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { loadPolicies, type LoadedPolicies } from "../load-policies.js";
 import { compareRow } from "./compare.js";
+import { loadSuiteCluster, type SuiteCluster } from "./context-file.js";
+import { inDefaultNamespace } from "./default-namespace.js";
 import { loadSuiteExceptions } from "./exceptions-file.js";
 import { loadExpectedResources, type ResourceFile } from "./expected-resources.js";
 import { resourceCheck } from "./resource-check.js";
@@ -19,7 +21,8 @@ import type { RowResult, SuiteResult } from "./types.js";
 import { parseUserInfo } from "./userinfo-file.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "./values-file.js";
 
-export type EngineFactory = (spec: TestSpec) => Engine;
+/** The engine for a suite, given the objects and image data its `context` file and `clusterResources` hold. */
+export type EngineFactory = (spec: TestSpec, cluster?: SuiteCluster) => Engine;
 
 /**
  * Every document of a test file is a test, as in Kyverno: one result per document. The first
@@ -78,7 +81,9 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
     if (!pu.ok) return fail(`${file}: userinfo: ${pu.error}`);
     userInfo = pu.userInfo;
   }
-  const engine = makeEngine(spec);
+  const loadedCluster = await loadSuiteCluster(dir, spec.context, spec.clusterResources);
+  if (loadedCluster.errors.length > 0) return fail(`${file}: ${loadedCluster.errors.join("; ")}`);
+  const engine = makeEngine(spec, loadedCluster.cluster);
   const policies = await loadPolicies(spec.policies.map((p) => resolve(dir, p)), engine);
   if (policies.fatal.length > 0) return fail(`${file}: policies: ${policies.fatal.join("; ")}`);
   warnings.push(...policies.warnings);
@@ -86,7 +91,7 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
   const rdocs = await loadPaths(spec.resources.map((r) => resolve(dir, r)));
   const missing = rdocs.filter((d) => d.error !== undefined);
   if (missing.length > 0) return fail(`${file}: resources: ${missing.map((d) => d.error).join("; ")}`);
-  const resources = rdocs.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string");
+  const resources = rdocs.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string").map(inDefaultNamespace);
   const files = await loadExpectedResources(dir, spec);
   const present = await loadExisting(dir, spec, files);
   if (present.errors.length > 0) return fail(`${file}: ${present.errors.join("; ")}`);

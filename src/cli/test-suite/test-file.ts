@@ -32,6 +32,7 @@ export interface TestSpec {
   readonly values?: JsonObject;
   readonly userinfo?: string;
   readonly context?: string;
+  readonly clusterResources: readonly string[];
   readonly apiCallResponses: readonly JsonObject[];
   readonly globalContextEntries: readonly JsonObject[];
   readonly results: readonly ExpectedResult[];
@@ -108,6 +109,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       ...(isObject(doc["values"]) ? { values: doc["values"] } : {}),
       ...opt("userinfo", doc["userinfo"]),
       ...opt("context", doc["context"]),
+      clusterResources: strList(doc["clusterResources"]),
       apiCallResponses: objList(doc["apiCallResponses"]),
       globalContextEntries: objList(doc["globalContextEntries"]),
       results,

@@ -8,10 +8,12 @@ import { Environment, Optional } from "@marcbachmann/cel-js";
 import { ok, type Result } from "../api/result.js";
 import { allNodes, isCelNode, type CelNode } from "./ast-nodes.js";
 import { CostExceeded, CostMeter, meterProgram } from "./cost.js";
+import { hasOnAnyExpression } from "./has-macro.js";
 import { asCelJsError, celGoText, compileError, errorOffset } from "./errors.js";
 import { isInterruption } from "../interrupt/index.js";
 import { defaultLibraries, RE2_MATCHES } from "./libraries/index.js";
 import type { CelLibrary } from "./library.js";
+import { kyvernoLibraries, newServiceSlot, type CelServices, type ServiceSlot } from "./kyverno/index.js";
 import {
   BUDGET_EXCEEDED_MESSAGE,
   COST_LIMIT_MESSAGE,
@@ -40,6 +42,12 @@ export interface CreateCelOptions {
   readonly variables?: readonly CelVariableDecl[];
   readonly libraries?: readonly CelLibrary[];
   readonly perCallCostLimit?: number;
+  /**
+   * Kyverno's own libraries (resource, http, image, json, time, …) as the policies.kyverno.io kinds
+   * have them: "cluster" for a cluster-wide policy, "namespaced" for a Namespaced* kind (whose
+   * `resource.Get/List` read its own namespace). Absent: Kubernetes' environment alone.
+   */
+  readonly kyverno?: "cluster" | "namespaced";
 }
 
 export function createCel(options: CreateCelOptions = {}): CelEngine {
@@ -50,9 +58,10 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     unlistedVariablesAreDyn: false,
     limits: { maxAstNodes: 20_000, maxDepth: 250, maxListElements: 10_000, maxMapEntries: 10_000, maxCallArguments: 32 },
   });
-  const libraries = options.libraries ?? defaultLibraries();
+  const slot = newServiceSlot();
+  const libraries = [...(options.libraries ?? defaultLibraries()), ...(options.kyverno === undefined ? [] : kyvernoLibraries(slot, options.kyverno === "namespaced"))];
   for (const lib of libraries) {
-    for (const t of lib.types ?? []) env.registerType(t.name, t.ctor as never);
+    for (const t of lib.types ?? []) env.registerType(t.name, (t.fields === undefined ? t.ctor : { ctor: t.ctor, fields: t.fields }) as never);
     for (const c of lib.constants ?? []) env.registerConstant(c.name, c.type, c.value);
     for (const f of lib.functions) env.registerFunction(f.signature, f.handler as never);
     for (const o of lib.operators ?? []) env.registerOperator(o.signature, o.handler as never);
@@ -79,6 +88,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
       const root = parsed.ast as unknown as CelNode;
       const nodes = allNodes(root);
       useRe2(nodes);
+      hasOnAnyExpression(nodes);
       const undefinedVariable = checkFields(nodes, "request", ADMISSION_REQUEST_FIELDS) ?? (opts.variableNames && checkFields(nodes, "variables", opts.variableNames));
       if (undefinedVariable) return { ok: false, error: compileError(expression, undefinedVariable.pos, undefinedVariable.text) };
       const checked = parsed.check();
@@ -90,26 +100,30 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
       const meter = new CostMeter();
       meterProgram(root, meter);
       orValueCompat(allNodes(root));
-      return ok(program(expression, outputType, parsed, meter, perCall));
+      return ok(program(expression, outputType, parsed, meter, perCall, slot));
     },
   };
 }
 
-function program(expression: string, outputType: string, run: (ctx: CelActivation) => unknown, meter: CostMeter, perCall: number): CelProgram {
+function program(expression: string, outputType: string, run: (ctx: CelActivation) => unknown, meter: CostMeter, perCall: number, slot: ServiceSlot): CelProgram {
   return {
     expression,
     outputType,
-    evaluate(activation: CelActivation, budget?: CostBudget): Result<unknown, CelEvalError> {
+    evaluate(activation: CelActivation, budget?: CostBudget, services?: CelServices): Result<unknown, CelEvalError> {
       const limit = budget === undefined ? perCall : Math.min(perCall, budget.remaining);
       meter.reset(limit, budget !== undefined && budget.remaining < perCall);
       let value: unknown;
       let failure: unknown;
+      const outer = slot.current;
+      if (services !== undefined) slot.current = services;
       try {
         value = run(activation);
       } catch (e) {
         // The caller's Interruption is not an expression error: it stops the whole call.
         if (isInterruption(e)) throw e;
         failure = e;
+      } finally {
+        slot.current = outer;
       }
       if (budget !== undefined) budget.remaining -= Math.min(meter.used, limit);
       const exceeded = meter.exceeded ?? (failure instanceof CostExceeded ? failure : undefined);

@@ -1,5 +1,6 @@
 /** The CEL engine's public shapes: compile once, evaluate many times. */
 import type { EngineError, Result } from "../api/result.js";
+import type { CelServices } from "./kyverno/services.js";
 
 /** Variables an expression may read, as cel-js values (see values.ts `toCel`). */
 export type CelActivation = Readonly<Record<string, unknown>>;
@@ -17,7 +18,7 @@ export interface CelProgram {
    * Evaluates with the given variables. Errors are values: an evaluation error, or the cost
    * limit (Kubernetes' text) when the expression or the shared budget runs out.
    */
-  evaluate(activation: CelActivation, budget?: CostBudget): Result<unknown, CelEvalError>;
+  evaluate(activation: CelActivation, budget?: CostBudget, services?: CelServices): Result<unknown, CelEvalError>;
 }
 
 export interface CelEvalError extends EngineError {

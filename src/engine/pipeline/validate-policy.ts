@@ -109,7 +109,7 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   // The rule context's `request` is the request's own, whichever policy asks: converted once per request.
   if (compiled.cel !== undefined) {
     const input = run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data));
-    if (isValidatingPolicy(compiled.cel)) return evaluateValidatingPolicy(compiled.cel, run.request.matchContext(policy).req, input);
+    if (isValidatingPolicy(compiled.cel)) return evaluateValidatingPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: policy.namespace });
     return evaluateCelRule(compiled.cel, name, input);
   }
   const validate = compiled.rule.validate;

@@ -37,6 +37,8 @@ export interface CompileEnv {
   readonly matchers: MatcherCache;
   /** The engine's CEL environment, asked for only when a rule uses CEL (default: a new one). */
   readonly cel?: () => CelEngine;
+  /** The environment of the policies.kyverno.io kinds: Kubernetes' plus Kyverno's libraries (default: a new one). */
+  readonly celPolicies?: (namespaced: boolean) => CelEngine;
 }
 
 export function compilePolicy(doc: JsonValue, env: CompileEnv): CompileOutcome {

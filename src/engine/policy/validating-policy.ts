@@ -55,7 +55,7 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
   if (spec["failurePolicy"] !== undefined && spec["failurePolicy"] !== "Ignore" && spec["failurePolicy"] !== "Fail") {
     return { ok: false, problems: [problem("spec.failurePolicy", `ValidatingPolicy ${name}: spec.failurePolicy must be Fail or Ignore`)] };
   }
-  const compiled = compileBodies(spec, name, env.cel?.() ?? createCel());
+  const compiled = compileBodies(spec, name, env.celPolicies?.(namespaced) ?? createCel({ kyverno: namespaced ? "namespaced" : "cluster" }));
   if (!compiled.ok) return compiled;
   const bodies = compiled.bodies;
   const action = !Array.isArray(actions) || actions.includes("Deny") ? ("Enforce" as const) : ("Audit" as const);

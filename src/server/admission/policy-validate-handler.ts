@@ -6,7 +6,8 @@
  * A valid legacy kyverno.io kind also gets Kyverno 1.19's deprecation warning
  * (`pkg/deprecations/deprecations.go`). Any other object, and DELETE, is allowed untouched.
  */
-import { isObject, type PolicyProblem } from "../../engine/index.js";
+import { isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
+import { tenantProblems } from "../../kube/tenant-problems.js";
 import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
 import { guarded } from "./guard.js";
@@ -51,14 +52,24 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Admiss
   const deprecation = deprecationWarning(kind);
   if (kind !== "ClusterPolicy" && kind !== "Policy") return allowed(request.uid, deprecation === undefined ? [] : [deprecation]);
   const outcome = deps.engine.compile(object);
-  if (!outcome.ok) {
-    const errors = outcome.problems.filter((p) => p.severity === "error");
-    const warnings = outcome.problems.filter((p) => p.severity === "warning").map(describe);
+  // A namespaced Policy is tenant input: what it visibly reaches outside its namespace is refused here,
+  // with the field (tenant-isolation.md); what depends on variables is checked again at run time.
+  const tenant = kind === "Policy" ? tenantProblems(object as JsonValue, namespaceOf(object, request)) : [];
+  if (!outcome.ok || tenant.length > 0) {
+    const problems = [...(outcome.ok ? [] : outcome.problems), ...tenant];
+    const errors = problems.filter((p) => p.severity === "error");
+    const warnings = problems.filter((p) => p.severity === "warning").map(describe);
     return denied(request.uid, errors.map(describe).join("; ") || "the policy is not valid", warnings);
   }
   const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(describe);
   if (deprecation !== undefined) warnings.push(deprecation);
   return allowed(request.uid, warnings);
+}
+
+function namespaceOf(object: { readonly [k: string]: JsonValue }, request: AdmissionRequestJson): string {
+  const metadata = object["metadata"];
+  const ns = isObject(metadata) && typeof metadata["namespace"] === "string" ? metadata["namespace"] : "";
+  return ns !== "" ? ns : typeof request.namespace === "string" && request.namespace !== "" ? request.namespace : "default";
 }
 
 function describe(p: PolicyProblem): string {

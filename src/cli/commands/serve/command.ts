@@ -5,7 +5,6 @@ import { createEngine, type JsonValue } from "../../../engine/index.js";
 import { servePorts } from "../../../server/serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
-import { directoryPolicySource } from "../../../server/policy-source/index.js";
 import type { AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
 import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
@@ -21,6 +20,9 @@ import { tuneHeapForServing } from "./heap-tuning.js";
 import { setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
 import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
+import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
+import { openPolicySource } from "./policy-source-setup.js";
+import { type Registration, REGISTRATION_FLAG_OPTIONS, registrationPlan, setUpRegistration } from "./registration-setup.js";
 
 export { SERVE_HELP };
 
@@ -28,7 +30,7 @@ export const BYLAW_VERSION = "0.1.0";
 
 export async function serveCommand(args: string[], io: Io, signals: NodeJS.EventEmitter = process): Promise<number> {
   const { values } = parseArgs({
-    args,
+    args: kyvernoExceptionFlags(args),
     options: {
       policies: { type: "string" },
       "cluster-facts": { type: "string" },
@@ -36,7 +38,9 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       kubeconfig: { type: "string" },
       "cluster-cache-mib": { type: "string", default: "128" },
       "exception-namespace": { type: "string", multiple: true },
+      "enable-policy-exception": { type: "boolean", default: false },
       "tls-cert-file": { type: "string" },
+      "tls-ca-file": { type: "string" },
       "tls-key-file": { type: "string" },
       "self-signed": { type: "boolean", default: false },
       "dns-name": { type: "string", multiple: true },
@@ -51,6 +55,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       "eval-workers": { type: "string", default: "1" },
       "log-level": { type: "string", default: "info" },
       ...RESOURCE_FLAG_OPTIONS,
+      ...REGISTRATION_FLAG_OPTIONS,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -62,7 +67,11 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     io.err(`bylaw serve: ${msg}\nRun \`bylaw serve --help\` for usage.`);
     return 2;
   };
-  if (values.policies === undefined) return usage("--policies DIR is required");
+  const fromCluster = values.policies === undefined;
+  if (fromCluster && values.cluster !== true && values.kubeconfig === undefined) return usage("--policies DIR is required (or --cluster / --kubeconfig FILE to read policies from the cluster)");
+  if (fromCluster && values["cluster-facts"] !== undefined) return usage("--cluster-facts is for --policies DIR; with policies from the cluster, namespace labels and roles come from the cluster");
+  const exceptions = exceptionSettings(values, fromCluster);
+  if (!exceptions.ok) return usage(exceptions.error);
   const numbers: Record<string, number> = {};
   const metricsOff = values["metrics-port"] === "off";
   for (const k of ["port", "metrics-port", "timeout-seconds", "max-body-bytes", "grace-seconds", "eval-workers", "cluster-cache-mib"] as const) {
@@ -78,6 +87,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!isLogLevel(level)) return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
   const bounds = await resourceBounds(values, numbers["max-body-bytes"] ?? 7 * 1024 * 1024);
   if (!bounds.ok) return usage(bounds.error);
+  const plan = registrationPlan(values, process.env);
+  if (!plan.ok) return usage(plan.error);
   const tls = await resolveTls(values, io);
   if (!tls.ok) return usage(tls.error);
 
@@ -93,17 +104,29 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
   const ports = servePorts(live?.context);
   const engine = createEngine(ports);
-  const source = await directoryPolicySource({
-    dir: values.policies,
+  if (exceptions.value.warning !== undefined) logger.warn({}, `bylaw serve: ${exceptions.value.warning}`);
+  const source = await openPolicySource({
     engine,
-    ...(values["cluster-facts"] !== undefined ? { clusterFile: values["cluster-facts"] } : {}),
-    allowEmpty: values["allow-empty-policies"] === true,
-    // Tenant rules visible before substitution make the set invalid; the rest is checked at run time.
+    // Tenant rules visible before substitution make a policy invalid; the rest is checked at run time.
     checkPolicy: (policy) => [...timeoutProblems(policy, groups), ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace)],
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
+    ...(values.policies !== undefined
+      ? { folder: { dir: values.policies, allowEmpty: values["allow-empty-policies"] === true, ...(values["cluster-facts"] !== undefined ? { clusterFacts: values["cluster-facts"] } : {}) } }
+      : live !== undefined
+        ? { cluster: { live, cacheMiB: numbers["cluster-cache-mib"] ?? 128, exceptions: exceptions.value.scope } }
+        : {}),
   });
   const registry = new Registry();
   const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces, canLoadContext: (kind) => ports.context.canLoad(kind) });
+  let registration: Registration | undefined;
+  if (plan.value !== undefined) {
+    const set = setUpRegistration({ plan: plan.value, source, groups, tls: tls.value, onLog: (lvl, msg, fields) => logger[lvl](fields, msg) });
+    if (!set.ok) {
+      await source.close();
+      return usage(set.error);
+    }
+    registration = set.value;
+  }
   const unbind = bindPolicySource(metrics, source);
   const unfollow = live?.follow(source);
   const recorder: AdmissionRecorder = {
@@ -133,7 +156,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     deadlineSeconds: groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
     denialYaml: new YamlV3Writer(),
-    ...(values["exception-namespace"] !== undefined ? { exceptionNamespaces: values["exception-namespace"] } : {}),
+    ...(exceptions.value.namespaces !== undefined ? { exceptionNamespaces: exceptions.value.namespaces } : {}),
   };
   const servers = await startServers({
     deps,
@@ -151,6 +174,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   });
   logger.info({ port: servers.port, metricsPort: servers.metricsPort, policies: source.current().policies.length, ...describeBounds(bounds.value) }, "bylaw serve: listening");
   io.err(`bylaw serve: listening on https://${values.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`);
+  // Registered only once the server answers: the API server calls the webhooks as soon as they exist.
+  registration?.start();
 
   await new Promise<void>((resolveStop) => {
     const stop = (): void => resolveStop();
@@ -158,6 +183,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     signals.once("SIGINT", stop);
   });
   logger.info({}, "bylaw serve: shutting down");
+  // The webhook configurations stay registered: a Fail webhook keeps refusing while Bylaw is down.
+  registration?.close();
   await servers.close((numbers["grace-seconds"] ?? 15) * 1000);
   await runner?.close();
   unbind();

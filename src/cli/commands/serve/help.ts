@@ -1,4 +1,4 @@
-export const SERVE_HELP = `Usage: bylaw serve --policies DIR (--tls-cert-file F --tls-key-file F | --self-signed --dns-name NAME) [flags]
+export const SERVE_HELP = `Usage: bylaw serve (--policies DIR | --cluster | --kubeconfig FILE) (--tls-cert-file F --tls-key-file F | --self-signed --dns-name NAME) [flags]
 
 Run the admission webhook: the API server sends AdmissionReviews; Bylaw mutates (answers with a JSON
 patch), validates (denies Enforce failures with Kyverno's message, warns on Audit ones) and checks
@@ -20,12 +20,25 @@ Flags:
                               (reported on readiness, in the bylaw_policy_set_healthy metric and in the log).
                               Files are read once nothing in DIR changed for 1 s, so a half-written file is
                               never loaded. Until a set loads, the server is not ready and reviews are
-                              answered per the webhook's failurePolicy (Fail denies)
+                              answered per the webhook's failurePolicy (Fail denies).
+                              Without --policies, --cluster (or --kubeconfig) reads the policies from the
+                              cluster instead: ClusterPolicy and Policy (kyverno.io/v1) and PolicyException
+                              (kyverno.io/v2) watches. Each policy loads on its own: one that is invalid is not
+                              served (the others are) and its status says why (Ready False); Bylaw writes each
+                              policy's status as Kyverno does (Ready condition, autogen rules, rule counts), so
+                              \`kubectl get cpol,pol\` shows READY. Needs list/watch on those kinds and patch on
+                              clusterpolicies/status and policies/status
       --allow-empty-policies  load a folder with no policies (by default no policies is refused like an
                               invalid set: a deleted or broken ConfigMap mount must not turn enforcement off)
+      --enable-policy-exception
+                              honour PolicyExceptions from the cluster (Kyverno's --enablePolicyException);
+                              off by default: each one is then logged as ignored, never applied. Needs
+                              --exception-namespace
       --exception-namespace NS
-                              honour only PolicyExceptions in namespace NS (repeatable; Kyverno's
-                              --exceptionNamespace); by default exceptions in any namespace apply
+                              honour only PolicyExceptions in namespace NS (repeatable, or comma-separated;
+                              '*' for every namespace; Kyverno's --exceptionNamespace). From the cluster,
+                              exceptions elsewhere are logged as ignored. With --policies, exceptions in the
+                              folder apply in any namespace unless this is given
       --cluster-facts FILE    bylaw.dev/v1alpha1 ClusterFacts: namespace labels (for namespaceSelector) and
                               users' and groups' roles/clusterRoles; watched like the policies. Until it
                               loads, the server is not ready and reviews are answered per failurePolicy; a
@@ -41,6 +54,18 @@ Flags:
       --kubeconfig FILE       the kubeconfig for --cluster (implies --cluster)
       --cluster-cache-mib N   memory budget of each watched resource's cache (default 128); a cache over it
                               is dropped, and rules that read it are errors
+      --register              write Bylaw's own webhook configurations (server-side apply, field manager
+                              bylaw; --kubeconfig FILE, else KUBECONFIG, else in-cluster): fail and ignore webhooks per timeout
+                              group with rules narrowed to the kinds and operations the loaded policies
+                              match, and the policy-validating webhook; rewritten when the set or the CA
+                              changes, never deleted (see deploy/README.md, "Self-registration")
+      --server-url URL        register https://HOST:PORT instead of the Service (Bylaw outside the cluster;
+                              Kyverno's --serverIP)
+      --service-name NAME     the Service the webhooks name (default bylaw)
+      --service-namespace NS  its namespace, and Bylaw's own, whose objects the webhooks skip (default
+                              $POD_NAMESPACE, else bylaw)
+      --service-port N        the Service port (default 443)
+      --tls-ca-file FILE      the CA registered as caBundle (default: the certificate file itself)
       --tls-cert-file FILE    serving certificate (PEM); reloaded when it changes
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle
@@ -91,5 +116,7 @@ Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT); 2 bad flags or unreadable
 
 Examples:
   bylaw serve --policies ./policies --self-signed --dns-name bylaw.bylaw.svc
+  bylaw serve --cluster --enable-policy-exception --exception-namespace policy-exceptions \\
+    --tls-cert-file /tls/tls.crt --tls-key-file /tls/tls.key
   bylaw serve --policies /policies --cluster-facts /config/cluster-facts.yaml \\
     --tls-cert-file /tls/tls.crt --tls-key-file /tls/tls.key`;

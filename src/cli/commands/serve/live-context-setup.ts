@@ -14,6 +14,8 @@ export interface LiveContext {
   readonly cluster: LiveCluster;
   readonly context: ContextSources;
   readonly origin: string;
+  /** The API client, for the watches and writes beyond live context (policies from the cluster, their status). */
+  readonly client: KubeClient;
   /** Starts the caches each loaded policy set reads; returns the unsubscribe. */
   follow(source: PolicySource): () => void;
   close(): void;
@@ -38,6 +40,7 @@ export function setUpLiveContext(options: { readonly kubeconfig?: string; readon
       cluster,
       context: liveContextSources(cluster),
       origin: conn.value.origin,
+      client,
       follow: (source) => {
         const prepare = (): void => cluster.prepare(source.current().policies.map((p) => p.document as unknown as JsonValue));
         prepare();

@@ -12,6 +12,7 @@ import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { MatchRequest } from "../../match/index.js";
 import type { CelRuleInput } from "../validate-rule/index.js";
 import { fromCel } from "../values.js";
+import type { CelServices } from "../kyverno/index.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
 import { VALIDATING_POLICY_RULE, type CompiledValidatingPolicy } from "./compiled.js";
 
@@ -21,7 +22,7 @@ function result(status: RuleResult["status"], message: string): RuleResult {
   return ruleResult(NAME, "Validation", status, message);
 }
 
-function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, budget: CostBudget): Record<string, unknown> {
+function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, budget: CostBudget, services: CelServices): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params: null, variables };
   for (const v of policy.variables) {
@@ -30,7 +31,7 @@ function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, bu
       enumerable: true,
       get() {
         if (done === undefined) {
-          const r = v.program.evaluate(activation, budget);
+          const r = v.program.evaluate(activation, budget, services);
           done = r.ok ? { ok: true, value: r.value } : { ok: false, message: r.error.message };
         }
         if (!done.ok) throw new Error(done.message);
@@ -41,15 +42,16 @@ function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, bu
   return activation;
 }
 
-export function evaluateValidatingPolicy(policy: CompiledValidatingPolicy, req: MatchRequest, input: CelRuleInput): RuleResult | undefined {
+/** `services` are the ports Kyverno's libraries read through (resource.Get, time.now, …) and whose policy asks. */
+export function evaluateValidatingPolicy(policy: CompiledValidatingPolicy, req: MatchRequest, input: CelRuleInput, services: CelServices): RuleResult | undefined {
   const verdict = policy.constraints.decide(req);
   if (verdict.kind === "no-match") return undefined;
   if (verdict.kind === "error") return result("error", verdict.message);
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
-  const activation = activationFor(policy, input, budget);
+  const activation = activationFor(policy, input, budget, services);
   const conditionErrors: string[] = [];
   for (const c of policy.matchConditions) {
-    const r = c.program.evaluate(activation, budget);
+    const r = c.program.evaluate(activation, budget, services);
     if (!r.ok) conditionErrors.push(`matchConditions ${c.name}: ${r.error.message}`);
     else if (r.value !== true) return result("skip", "skip");
   }
@@ -60,20 +62,20 @@ export function evaluateValidatingPolicy(policy: CompiledValidatingPolicy, req: 
   for (let i = 0; i < policy.validations.length && failed === undefined; i++) {
     const v = policy.validations[i];
     if (v === undefined) continue;
-    const r = v.program.evaluate(activation, budget);
+    const r = v.program.evaluate(activation, budget, services);
     if (!r.ok) return result("error", `error: ${r.error.message}`);
     if (r.value === true) continue;
     if (r.value !== false) return result("error", `error: validations[${i}] ('${v.expression.trim()}') did not evaluate to a bool`);
     let message = v.message;
     if (v.messageExpression !== undefined) {
-      const m = v.messageExpression.evaluate(activation, budget);
+      const m = v.messageExpression.evaluate(activation, budget, services);
       const value = m.ok ? fromCel(m.value) : undefined;
       message = !m.ok ? `failed to evaluate message expression: ${m.error.message}` : typeof value === "string" ? value : "failed to convert message expression to string";
     }
     failed = result("fail", message === "" ? `CEL expression validation failed at index ${i}` : message);
   }
   for (const a of policy.auditAnnotations) {
-    const r = a.program.evaluate(activation, budget);
+    const r = a.program.evaluate(activation, budget, services);
     if (!r.ok) return result("error", `error: failed to evaluate auditAnnotation '${a.key}': ${r.error.message}`);
   }
   return failed ?? result("pass", "success");

@@ -1,0 +1,126 @@
+/**
+ * `bylaw serve --register`: Bylaw writes its own webhook configurations (src/server/registration)
+ * for the loaded policy set, and again whenever the set or the serving CA changes. In the cluster the
+ * webhooks name the Service (--service-name/--service-namespace/--service-port); outside it,
+ * --server-url (Kyverno's --serverIP). Only the leader writes: until leader election lands, every
+ * replica counts as leader (`isLeader` defaults to true).
+ */
+import { resolveConnection } from "../../../kube/kubeconfig.js";
+import { ServerSideApply } from "../../../kube/server-side-apply.js";
+import { buildConfigurations } from "../../../server/registration/build-configurations.js";
+import { Registrar, type RegistrationLog } from "../../../server/registration/registrar.js";
+import type { Endpoint, WebhookConfiguration } from "../../../server/registration/types.js";
+import type { TimeoutGroups } from "../../../server/admission/webhook-groups.js";
+import type { PolicySource } from "../../../server/types.js";
+import type { ServingTls } from "./tls-setup.js";
+
+export const REGISTRATION_FLAG_OPTIONS = {
+  register: { type: "boolean", default: false },
+  "server-url": { type: "string" },
+  "service-name": { type: "string", default: "bylaw" },
+  "service-namespace": { type: "string" },
+  "service-port": { type: "string", default: "443" },
+} as const;
+
+type Values = {
+  readonly register?: boolean | undefined;
+  readonly "server-url"?: string | undefined;
+  readonly "service-name"?: string | undefined;
+  readonly "service-namespace"?: string | undefined;
+  readonly "service-port"?: string | undefined;
+  readonly kubeconfig?: string | undefined;
+};
+
+export interface RegistrationPlan {
+  readonly endpoint: Endpoint;
+  readonly ownNamespace: string;
+  readonly kubeconfig: string | undefined;
+}
+
+/** Checks the registration flags; undefined without --register. */
+export function registrationPlan(values: Values, env: NodeJS.ProcessEnv): { ok: true; value: RegistrationPlan | undefined } | { ok: false; error: string } {
+  if (values.register !== true) {
+    if (values["server-url"] !== undefined) return { ok: false, error: "--server-url needs --register" };
+    return { ok: true, value: undefined };
+  }
+  // In a Pod, the namespace it runs in (downward API or the ServiceAccount mount) unless given.
+  const ownNamespace = values["service-namespace"] ?? env["POD_NAMESPACE"] ?? "bylaw";
+  const url = values["server-url"];
+  let endpoint: Endpoint;
+  if (url !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return { ok: false, error: `--server-url must be a URL like https://10.0.0.5:9443 (got ${JSON.stringify(url)})` };
+    }
+    if (parsed.protocol !== "https:" || parsed.search !== "" || parsed.hash !== "" || parsed.username !== "" || parsed.pathname !== "/") {
+      return { ok: false, error: `--server-url must be https://HOST:PORT, with no path, query or credentials (got ${JSON.stringify(url)})` };
+    }
+    endpoint = { kind: "url", base: `https://${parsed.host}` };
+  } else {
+    const port = Number(values["service-port"] ?? "443");
+    if (!Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, error: `--service-port must be a port number (got ${JSON.stringify(values["service-port"])})` };
+    endpoint = { kind: "service", name: values["service-name"] ?? "bylaw", namespace: ownNamespace, port };
+  }
+  return { ok: true, value: { endpoint, ownNamespace, kubeconfig: values.kubeconfig } };
+}
+
+export interface StartRegistration {
+  readonly plan: RegistrationPlan;
+  readonly source: PolicySource;
+  readonly groups: TimeoutGroups;
+  readonly tls: ServingTls;
+  readonly onLog: RegistrationLog;
+  /** Whether this replica may write shared objects (leader election); default: always. */
+  readonly isLeader?: () => boolean;
+}
+
+const PATHS: Readonly<Record<WebhookConfiguration["kind"], string>> = {
+  ValidatingWebhookConfiguration: "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/",
+  MutatingWebhookConfiguration: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/",
+};
+
+export interface Registration {
+  readonly registrar: Registrar;
+  /** Writes the configurations now and whenever the set or the CA changes: call once the server answers. */
+  start(): void;
+  close(): void;
+}
+
+/** Sets up registration (the API connection is checked now, so a bad one is a flag error). */
+export function setUpRegistration(o: StartRegistration): { ok: true; value: Registration } | { ok: false; error: string } {
+  const conn = resolveConnection({ ...(o.plan.kubeconfig !== undefined ? { kubeconfigFlag: o.plan.kubeconfig } : {}), env: process.env, now: () => Date.now() });
+  if (!conn.ok) return { ok: false, error: `--register: ${conn.error.message}` };
+  const writer = new ServerSideApply(conn.value, { fieldManager: "bylaw" });
+  const registrar = new Registrar({
+    build: () => {
+      const snapshot = o.source.current();
+      if (snapshot.generation === 0) return undefined;
+      return buildConfigurations(snapshot.policies, o.groups, { endpoint: o.plan.endpoint, caPem: o.tls.caPem(), ownNamespace: o.plan.ownNamespace });
+    },
+    apply: (c) => writer.apply(PATHS[c.kind] + encodeURIComponent(c.metadata.name), c),
+    isLeader: o.isLeader ?? (() => true),
+    onLog: o.onLog,
+    retryDelayMs: (failures) => Math.min(300_000, 1000 * 2 ** Math.min(failures - 1, 9)),
+  });
+  let unsubscribe: (() => void) | undefined;
+  return {
+    ok: true,
+    value: {
+      registrar,
+      start: () => {
+        unsubscribe = o.source.onChange((event) => {
+          if (event.kind === "loaded") void registrar.request();
+        });
+        o.tls.onReload(() => void registrar.request());
+        void registrar.request();
+      },
+      close: () => {
+        unsubscribe?.();
+        registrar.close();
+        writer.close();
+      },
+    },
+  };
+}

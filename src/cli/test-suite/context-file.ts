@@ -1,0 +1,62 @@
+/**
+ * What a test says exists outside the resources under test, for the CEL libraries and context
+ * entries to read offline: its `context` file (Kyverno's CLI `cli.kyverno.io/v1alpha1` Context:
+ * `spec.resources`, objects; `spec.images`, image data by reference) and its `clusterResources`
+ * (files of objects).
+ */
+import { resolve } from "node:path";
+import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
+import { loadPaths } from "../../platform/files/index.js";
+
+export interface SuiteCluster {
+  readonly resources: readonly JsonObject[];
+  readonly images: Readonly<Record<string, JsonValue>>;
+}
+
+/**
+ * An `images` entry as Kyverno's CLI hands it to `image.GetMetadata`: its ImageData fields, the
+ * strings always present ("" when not given), tag, digest, imageIndex, manifest and config when given.
+ */
+function imageData(entry: JsonObject): JsonObject {
+  const s = (k: string): string => (typeof entry[k] === "string" ? entry[k] : "");
+  const out: JsonObject = { image: s("image"), resolvedImage: s("resolvedImage"), registry: s("registry"), repository: s("repository") };
+  if (s("tag") !== "") out["tag"] = s("tag");
+  if (s("digest") !== "") out["digest"] = s("digest");
+  for (const k of ["imageIndex", "manifest", "config"]) {
+    const v = entry[k];
+    if (v !== undefined && v !== null) out[k] = v;
+  }
+  return out;
+}
+
+export async function loadSuiteCluster(dir: string, context: string | undefined, clusterResources: readonly string[]): Promise<{ cluster: SuiteCluster; errors: string[] }> {
+  const errors: string[] = [];
+  const resources: JsonObject[] = [];
+  const images: Record<string, JsonValue> = {};
+  if (context !== undefined) {
+    const docs = await loadPaths([resolve(dir, context)]);
+    for (const d of docs) {
+      if (d.error !== undefined) errors.push(`context: ${d.error}`);
+      if (!isObject(d.value)) continue;
+      if (d.value["kind"] !== "Context") {
+        errors.push(`context: ${context}: expected kind Context, got ${JSON.stringify(d.value["kind"] ?? null)}`);
+        continue;
+      }
+      const spec = isObject(d.value["spec"]) ? d.value["spec"] : {};
+      const listed = spec["resources"];
+      if (Array.isArray(listed)) resources.push(...listed.filter(isObject));
+      const imageList = spec["images"];
+      for (const [i, entry] of (Array.isArray(imageList) ? imageList : []).entries()) {
+        if (!isObject(entry) || typeof entry["image"] !== "string" || entry["image"] === "") errors.push(`context: ${context}: spec.images[${i}].image is required`);
+        else images[entry["image"]] = imageData(entry);
+      }
+    }
+  }
+  if (clusterResources.length > 0) {
+    for (const d of await loadPaths(clusterResources.map((p) => resolve(dir, p)))) {
+      if (d.error !== undefined) errors.push(`clusterResources: ${d.error}`);
+      else if (isObject(d.value) && typeof d.value["kind"] === "string") resources.push(d.value);
+    }
+  }
+  return { cluster: { resources, images }, errors };
+}

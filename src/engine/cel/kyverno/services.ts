@@ -1,0 +1,29 @@
+/**
+ * What Kyverno's CEL libraries read at evaluation time (the engine's ports, and whose policy asks),
+ * handed to a program's `evaluate` and seen by the library handlers through a slot their engine
+ * owns: cel-js calls a handler with its arguments only. Evaluation is synchronous, so the slot
+ * holds the services of the one evaluation running (nested lazy variables pass the same ones).
+ */
+import type { EnginePorts } from "../../ports.js";
+import { CelFunctionError } from "../library.js";
+
+export interface CelServices {
+  readonly ports: EnginePorts;
+  /** The policy's namespace: "" for a cluster-wide policy, else a NamespacedValidatingPolicy's. */
+  readonly policyNamespace: string;
+}
+
+export interface ServiceSlot {
+  current: CelServices | undefined;
+}
+
+export function newServiceSlot(): ServiceSlot {
+  return { current: undefined };
+}
+
+/** The running evaluation's services; a call made where none were given is an error naming it. */
+export function servicesFor(slot: ServiceSlot, call: string): CelServices {
+  const s = slot.current;
+  if (s === undefined) throw new CelFunctionError(`${call}: not available here (no engine ports for this evaluation)`);
+  return s;
+}

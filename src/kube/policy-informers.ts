@@ -1,0 +1,109 @@
+/**
+ * Watches of the policy kinds `bylaw serve` reads from the cluster: ClusterPolicy and Policy
+ * (kyverno.io/v1, the CRDs' storage version) and PolicyException (kyverno.io/v2; v2beta1 is served
+ * too but deprecated). Each is a list-then-watch Informer; listeners hear of every change, and of
+ * every full list (a relist after 410 Gone replaces objects without per-object events).
+ */
+import type { Random } from "../engine/index.js";
+import { Informer } from "./informer.js";
+import type { KubeClient } from "./kube-client.js";
+import { gvrKey, type Gvr, type KubeObject } from "./types.js";
+
+export const CLUSTER_POLICIES: Gvr = { group: "kyverno.io", version: "v1", resource: "clusterpolicies" };
+export const POLICIES: Gvr = { group: "kyverno.io", version: "v1", resource: "policies" };
+export const POLICY_EXCEPTIONS: Gvr = { group: "kyverno.io", version: "v2", resource: "policyexceptions" };
+
+/** What the cluster policy source reads: the objects of each kind, whether they have loaded, and changes. */
+export interface PolicyObjectStore {
+  clusterPolicies(): readonly KubeObject[];
+  policies(): readonly KubeObject[];
+  exceptions(): readonly KubeObject[];
+  /** Not ready (with the reason) until each required watch has listed; a watch over its memory budget is a reason too. */
+  readiness(): { readonly ok: boolean; readonly reason?: string };
+  onChange(listener: () => void): () => void;
+  close(): void;
+}
+
+export interface PolicyInformersOptions {
+  readonly client: KubeClient;
+  readonly budgetBytes: number;
+  readonly random: Random;
+  readonly sleep: (ms: number) => Promise<void>;
+  /**
+   * Whether PolicyExceptions count for readiness. When exceptions are off they are still watched,
+   * so that each one can be reported as ignored, but a missing permission or CRD does not hold
+   * readiness back.
+   */
+  readonly exceptionsRequired: boolean;
+  readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+}
+
+export class PolicyInformers implements PolicyObjectStore {
+  private readonly listeners = new Set<() => void>();
+  private readonly cpol: Informer;
+  private readonly pol: Informer;
+  private readonly polex: Informer;
+
+  constructor(private readonly options: PolicyInformersOptions) {
+    const make = (gvr: Gvr): Informer =>
+      new Informer({
+        client: options.client,
+        gvr,
+        budgetBytes: options.budgetBytes,
+        random: options.random,
+        sleep: options.sleep,
+        onEvent: () => this.changed(),
+        onListed: () => this.changed(),
+        ...(options.onLog !== undefined ? { onLog: options.onLog } : {}),
+      });
+    this.cpol = make(CLUSTER_POLICIES);
+    this.pol = make(POLICIES);
+    this.polex = make(POLICY_EXCEPTIONS);
+    for (const i of [this.cpol, this.pol, this.polex]) {
+      // A cache that went over budget resolves synced() without a list: readiness reports it.
+      void i.synced().then(() => this.changed());
+      i.start();
+    }
+  }
+
+  clusterPolicies(): readonly KubeObject[] {
+    return this.cpol.list();
+  }
+
+  policies(): readonly KubeObject[] {
+    return this.pol.list();
+  }
+
+  exceptions(): readonly KubeObject[] {
+    return this.polex.list();
+  }
+
+  readiness(): { readonly ok: boolean; readonly reason?: string } {
+    const required = this.options.exceptionsRequired ? [this.cpol, this.pol, this.polex] : [this.cpol, this.pol];
+    const reasons: string[] = [];
+    for (const i of required) {
+      const h = i.health();
+      if (!h.ok) reasons.push(h.reason);
+    }
+    return reasons.length > 0 ? { ok: false, reason: `policies from the cluster not loaded: ${reasons.join("; ")}` } : { ok: true };
+  }
+
+  /** The names of the watched resources, for logs. */
+  get watched(): readonly string[] {
+    return [CLUSTER_POLICIES, POLICIES, POLICY_EXCEPTIONS].map(gvrKey);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  close(): void {
+    this.listeners.clear();
+    for (const i of [this.cpol, this.pol, this.polex]) i.stop();
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Writes ClusterPolicy and Policy `status` (policy-status.ts) through the status subresource, one
+ * merge patch at a time, only while `isLeader()` says so, and only when it changes:
+ * - the desired status is compared with the stored one (lastTransitionTime kept when the Ready
+ *   status did not flip), so an unchanged policy is never written;
+ * - what was last written is remembered per object: while the cache still shows the object as it
+ *   was before that write (the watch event not in yet), or shows exactly what the write produced
+ *   (the API server may prune or normalise what it stores), the same status is not written again.
+ *   Our own write's watch event therefore never causes another write (no loop).
+ * A conflict (the object changed since it was read) or NotFound (deleted) is left to the next event.
+ */
+import { jsonEqual, type JsonObject, type JsonValue } from "../engine/index.js";
+import { KubeError, type KubeClient } from "./kube-client.js";
+import { desiredStatus, type PolicyOutcome, statusPatch, statusPath } from "./policy-status.js";
+
+export interface PolicyStatusWriterOptions {
+  readonly client: Pick<KubeClient, "sendJson">;
+  /** Only the leader writes shared objects; the others compute and skip. Default: always. */
+  readonly isLeader?: () => boolean;
+  /** Wall clock in ms, for lastTransitionTime. */
+  readonly now: () => number;
+  readonly onLog?: (level: "debug" | "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+}
+
+interface Written {
+  /** resourceVersion of the object the patch was made against. */
+  readonly before: string;
+  /** The status the patch asked for, and what the server answered it stored. */
+  readonly desired: JsonObject;
+  readonly stored: JsonValue | undefined;
+}
+
+export class PolicyStatusWriter {
+  private readonly pending = new Map<string, PolicyOutcome>();
+  private readonly written = new Map<string, Written>();
+  private running: Promise<void> | undefined;
+  private closed = false;
+  private forbiddenLogged = false;
+  /** Writes done and skipped, for tests and logs. */
+  readonly counts = { written: 0, unchanged: 0, conflicts: 0, failed: 0 };
+
+  constructor(private readonly options: PolicyStatusWriterOptions) {}
+
+  /** Queues the status of each policy; the latest outcome of an object replaces a queued one. */
+  reconcile(outcomes: readonly PolicyOutcome[]): void {
+    if (this.closed) return;
+    const live = new Set<string>();
+    for (const o of outcomes) {
+      live.add(o.uid);
+      this.pending.set(o.uid, o);
+    }
+    for (const uid of this.written.keys()) if (!live.has(uid)) this.written.delete(uid);
+    this.running ??= this.drain().finally(() => (this.running = undefined));
+  }
+
+  /** Resolves once every queued status has been handled. */
+  async idle(): Promise<void> {
+    while (this.running !== undefined) await this.running;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.pending.clear();
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.closed && this.pending.size > 0) {
+      const [uid, outcome] = this.pending.entries().next().value as [string, PolicyOutcome];
+      this.pending.delete(uid);
+      if (this.options.isLeader?.() === false) continue;
+      await this.writeOne(outcome);
+    }
+  }
+
+  private async writeOne(outcome: PolicyOutcome): Promise<void> {
+    const desired = desiredStatus(outcome, this.options.now());
+    const last = this.written.get(outcome.uid);
+    if (last !== undefined && jsonEqual(last.desired, desired) && (outcome.resourceVersion === last.before || jsonEqual(outcome.status, last.stored))) {
+      this.counts.unchanged++;
+      return;
+    }
+    if (jsonEqual(outcome.status, desired)) {
+      this.counts.unchanged++;
+      return;
+    }
+    const what = `${outcome.kind} ${outcome.namespace === "" ? "" : `${outcome.namespace}/`}${outcome.name}`;
+    try {
+      const answer = (await this.options.client.sendJson("PATCH", statusPath(outcome), statusPatch(outcome, desired), "application/merge-patch+json")) as { status?: JsonValue };
+      this.written.set(outcome.uid, { before: outcome.resourceVersion, desired, stored: answer.status });
+      this.counts.written++;
+      this.options.onLog?.("debug", "policy status written", { policy: what, ready: outcome.compiled !== undefined });
+    } catch (e) {
+      if (e instanceof KubeError && (e.status === 409 || e.status === 404)) {
+        this.counts.conflicts++;
+        return;
+      }
+      this.counts.failed++;
+      if (e instanceof KubeError && e.status === 403) {
+        if (!this.forbiddenLogged) this.options.onLog?.("warn", "cannot write policy status: Bylaw's ServiceAccount needs patch on clusterpolicies/status and policies/status (kyverno.io)", { policy: what, error: e.message });
+        this.forbiddenLogged = true;
+        return;
+      }
+      this.options.onLog?.("warn", "policy status not written; retried on the next change or resync", { policy: what, error: (e as Error).message });
+    }
+  }
+}

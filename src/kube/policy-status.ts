@@ -1,0 +1,113 @@
+/**
+ * The `status` of a ClusterPolicy or Policy as Kyverno v1.19 writes it (api/kyverno/v1/policy_status.go,
+ * the webhook controller's status update), built without I/O:
+ * - `conditions`: one `Ready` condition, `True` with reason `Succeeded` and message `Ready` when the
+ *   policy is served; `False` with reason `Failed` and a message naming each problem when it is not.
+ *   `lastTransitionTime` moves only when the condition's status changes (as meta.SetStatusCondition);
+ *   other conditions are kept as they are;
+ * - `autogen.rules`: the generated pod-controller rules (`autogen-…`, `autogen-cronjob-…`);
+ * - `rulecount`: validate, generate, mutate and verifyimages rules among the policy's own rules;
+ * - `validatingadmissionpolicy`: `{generated: false, message: ""}` (Bylaw generates none).
+ */
+import { cloneJson, type CompiledPolicy, isObject, type JsonObject, type JsonValue } from "../engine/index.js";
+
+export const READY = "Ready";
+export const REASON_SUCCEEDED = "Succeeded";
+export const REASON_FAILED = "Failed";
+/** The CRD's (metav1.Condition's) bound on a condition message. */
+export const MAX_CONDITION_MESSAGE = 32768;
+
+/** One ClusterPolicy or Policy as loaded from the cluster: served (compiled) or not (problems). */
+export interface PolicyOutcome {
+  readonly kind: "ClusterPolicy" | "Policy";
+  /** "" for a ClusterPolicy. */
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly resourceVersion: string;
+  readonly generation: number | undefined;
+  /** `spec.rules` as stored, for the rule counts (also of a policy that does not compile). */
+  readonly rules: readonly JsonValue[];
+  /** The status the object carries now. */
+  readonly status: JsonValue | undefined;
+  /** Set when the policy is served. */
+  readonly compiled?: CompiledPolicy;
+  /** Why the policy is not served (`field: message` each); empty when it is. */
+  readonly problems: readonly string[];
+}
+
+/** RFC 3339 to the second, as metav1.Time is written. */
+export function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** The message of a not-Ready condition: each problem, within the CRD's bound. */
+export function notReadyMessage(problems: readonly string[]): string {
+  const text = `not served by Bylaw: ${problems.join("; ")}`;
+  return text.length <= MAX_CONDITION_MESSAGE ? text : `${text.slice(0, MAX_CONDITION_MESSAGE - 1)}…`;
+}
+
+/** Kyverno's rule counts: the policy's own rules (not `autogen-…`), by the rule types each has. */
+export function ruleCount(rules: readonly JsonValue[]): { validate: number; generate: number; mutate: number; verifyimages: number } {
+  const count = { validate: 0, generate: 0, mutate: 0, verifyimages: 0 };
+  for (const r of rules) {
+    if (!isObject(r) || (typeof r["name"] === "string" && r["name"].startsWith("autogen-"))) continue;
+    if (isObject(r["validate"])) count.validate++;
+    if (isObject(r["generate"])) count.generate++;
+    if (isObject(r["mutate"])) count.mutate++;
+    if (Array.isArray(r["verifyImages"]) && r["verifyImages"].length > 0) count.verifyimages++;
+  }
+  return count;
+}
+
+/** The status this policy should carry, given the one it carries (`outcome.status`) and the time now. */
+export function desiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObject {
+  const existing = isObject(outcome.status) ? outcome.status : {};
+  const ready = outcome.compiled !== undefined;
+  const conditions = Array.isArray(existing["conditions"]) ? existing["conditions"] : [];
+  const previous = conditions.find((c) => isObject(c) && c["type"] === READY);
+  const status = ready ? "True" : "False";
+  const keepTime = isObject(previous) && previous["status"] === status && typeof previous["lastTransitionTime"] === "string";
+  const condition: JsonObject = {
+    type: READY,
+    status,
+    reason: ready ? REASON_SUCCEEDED : REASON_FAILED,
+    message: ready ? "Ready" : notReadyMessage(outcome.problems),
+    lastTransitionTime: keepTime ? (previous["lastTransitionTime"] as string) : rfc3339(nowMs),
+    ...(outcome.generation !== undefined ? { observedGeneration: outcome.generation } : {}),
+  };
+  const others = conditions.filter((c) => !(isObject(c) && c["type"] === READY));
+  const autogen = (outcome.compiled?.rules ?? []).filter((r) => r.name.startsWith("autogen-")).map((r) => cloneJson(r.rule as unknown as JsonValue));
+  return {
+    conditions: [...others, condition],
+    autogen: autogen.length > 0 ? { rules: autogen } : {},
+    rulecount: ruleCount(outcome.rules),
+    validatingadmissionpolicy: { generated: false, message: "" },
+  };
+}
+
+/**
+ * The JSON merge patch that makes the stored status the desired one, guarded by the object's uid and
+ * resourceVersion (a conflict means it changed since; its next event brings the new state). Keys of
+ * the stored status that the desired one lacks (an `autogen.rules` no longer generated) are removed.
+ */
+export function statusPatch(outcome: PolicyOutcome, desired: JsonObject): JsonObject {
+  const existing = isObject(outcome.status) ? outcome.status : {};
+  return { metadata: { uid: outcome.uid, resourceVersion: outcome.resourceVersion }, status: withRemovals(existing, desired) };
+}
+
+function withRemovals(existing: JsonObject, desired: JsonObject): JsonObject {
+  const out: JsonObject = { ...desired };
+  for (const [k, v] of Object.entries(existing)) {
+    const want = desired[k];
+    if (want === undefined) out[k] = null;
+    else if (isObject(v) && isObject(want) && !Array.isArray(v) && !Array.isArray(want)) out[k] = withRemovals(v, want);
+  }
+  return out;
+}
+
+/** The object's status subresource path. */
+export function statusPath(outcome: Pick<PolicyOutcome, "kind" | "namespace" | "name">): string {
+  const name = encodeURIComponent(outcome.name);
+  return outcome.kind === "ClusterPolicy" ? `/apis/kyverno.io/v1/clusterpolicies/${name}/status` : `/apis/kyverno.io/v1/namespaces/${encodeURIComponent(outcome.namespace)}/policies/${name}/status`;
+}

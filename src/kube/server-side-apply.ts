@@ -1,0 +1,93 @@
+/**
+ * Server-side apply (`PATCH` with `application/apply-patch+yaml`, `fieldManager`, `force`) of one
+ * object, for the few objects Bylaw owns (its webhook configurations). JSON is YAML, so the object is
+ * sent as JSON. The server's Status message is the error; nothing else is read from the answer.
+ */
+import { Agent, request as httpsRequest } from "node:https";
+import { KubeError } from "./kube-client.js";
+import type { KubeConnection } from "./types.js";
+
+export interface ApplyOptions {
+  readonly fieldManager: string;
+  readonly timeoutMs?: number;
+}
+
+export class ServerSideApply {
+  private readonly agent: Agent;
+  private readonly url: URL;
+
+  constructor(
+    private readonly connection: KubeConnection,
+    private readonly options: ApplyOptions,
+  ) {
+    const c = connection;
+    this.url = new URL(c.server);
+    this.agent = new Agent({
+      keepAlive: true,
+      maxSockets: 4,
+      ...(c.ca !== undefined ? { ca: c.ca } : {}),
+      ...(c.cert !== undefined ? { cert: c.cert } : {}),
+      ...(c.key !== undefined ? { key: c.key } : {}),
+      ...(c.tlsServerName !== undefined ? { servername: c.tlsServerName } : {}),
+      rejectUnauthorized: c.insecureSkipTlsVerify !== true,
+      minVersion: "TLSv1.2",
+    });
+  }
+
+  /** Applies `object` at `path` (e.g. `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/NAME`); rejects with a KubeError. */
+  apply(path: string, object: unknown): Promise<void> {
+    const query = `?fieldManager=${encodeURIComponent(this.options.fieldManager)}&force=true`;
+    const body = JSON.stringify(object);
+    const token = this.connection.token?.();
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        {
+          agent: this.agent,
+          protocol: "https:",
+          hostname: this.url.hostname.replace(/^\[|\]$/g, ""),
+          port: this.url.port === "" ? 443 : Number(this.url.port),
+          path: this.url.pathname.replace(/\/$/, "") + path + query,
+          method: "PATCH",
+          headers: {
+            accept: "application/json",
+            "content-type": "application/apply-patch+yaml",
+            "content-length": Buffer.byteLength(body),
+            "user-agent": "bylaw",
+            ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (c: Buffer) => {
+            size += c.length;
+            if (size <= 1 << 20) chunks.push(c);
+          });
+          res.on("error", (e) => reject(new KubeError(`apply ${path}: ${e.message}`, 0)));
+          res.on("end", () => {
+            const status = res.statusCode ?? 0;
+            if (status >= 200 && status < 300) return resolve();
+            let message = `HTTP ${status}`;
+            let reason: string | undefined;
+            try {
+              const s = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { message?: unknown; reason?: unknown };
+              if (typeof s.message === "string") message = s.message;
+              if (typeof s.reason === "string") reason = s.reason;
+            } catch {
+              // not a Status: keep the code
+            }
+            reject(new KubeError(`apply ${path}: ${message}`, status, reason));
+          });
+        },
+      );
+      req.setTimeout(timeoutMs, () => req.destroy(new KubeError(`apply ${path}: no answer within ${timeoutMs} ms`, 0)));
+      req.on("error", (e) => reject(e instanceof KubeError ? e : new KubeError(`apply ${path}: ${e.message}`, 0)));
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Objects a program without a cluster is given (a test's `context` file resources and
+ * `clusterResources`), answering reads as Kyverno's CLI fake client does: by group/version,
+ * plural resource name (the kind's lower-case plural, Kubernetes' guess), namespace and name.
+ * They answer CEL `resource.Get/List`, classic `configMap` entries and `apiCall` GETs of an
+ * object or a list URL path.
+ */
+import { err, isObject, ok, type JsonObject, type JsonValue, type ResourceList, type ResourceRead, type Result } from "../engine/index.js";
+
+/** Kubernetes' UnsafeGuessKindToResource: `Pod` → `pods`, `Ingress` → `ingresses`, `Policy` → `policies`. */
+export function pluralOf(kind: string): string {
+  const k = kind.toLowerCase();
+  if (k === "") return k;
+  if (k.endsWith("s")) return `${k}es`;
+  if (k.endsWith("y")) return `${k.slice(0, -1)}ies`;
+  return `${k}s`;
+}
+
+function str(v: JsonValue | undefined): string {
+  return typeof v === "string" ? v : "";
+}
+
+function groupOf(apiVersion: string): string {
+  const i = apiVersion.indexOf("/");
+  return i < 0 ? "" : apiVersion.slice(0, i);
+}
+
+/** `configmaps` or `deployments.apps`, as Kubernetes names a GroupResource in its errors. */
+function groupResource(apiVersion: string, resource: string): string {
+  const g = groupOf(apiVersion);
+  return g === "" ? resource : `${resource}.${g}`;
+}
+
+export class OfflineResources {
+  /** `apiVersion resource` → objects. */
+  readonly #byResource = new Map<string, JsonObject[]>();
+
+  constructor(objects: readonly JsonObject[]) {
+    for (const o of objects) {
+      const key = `${str(o["apiVersion"])} ${pluralOf(str(o["kind"]))}`;
+      const list = this.#byResource.get(key) ?? [];
+      list.push(o);
+      this.#byResource.set(key, list);
+    }
+  }
+
+  get size(): number {
+    return this.#byResource.size;
+  }
+
+  get(r: ResourceRead): Result<JsonValue> {
+    const found = (this.#byResource.get(`${r.apiVersion} ${r.resource}`) ?? []).find((o) => namespaceOf(o) === r.namespace && nameOf(o) === r.name);
+    return found === undefined ? err("not-found", `${groupResource(r.apiVersion, r.resource)} "${r.name}" not found`) : ok(found);
+  }
+
+  /** `{items: [...]}`; a resource of which no object was given is an error, as the fake client answers. */
+  list(r: ResourceList): Result<JsonValue> {
+    const all = this.#byResource.get(`${r.apiVersion} ${r.resource}`);
+    if (all === undefined) return err("not-found", `${groupResource(r.apiVersion, r.resource)} resource not found`);
+    const labels = Object.entries(r.labels ?? {});
+    const items = all.filter((o) => (r.namespace === "" || namespaceOf(o) === r.namespace) && labels.every(([k, v]) => labelsOf(o)[k] === v));
+    return ok({ items });
+  }
+
+  /** A GET of `/api/v1/[namespaces/NS/]RESOURCE[/NAME]` or `/apis/GROUP/VERSION/...`; undefined: not such a path. */
+  urlPath(path: string): Result<JsonValue> | undefined {
+    const parts = path.split("?")[0]?.split("/").filter((p) => p !== "") ?? [];
+    const core = parts[0] === "api";
+    if (!(core && parts.length >= 3) && !(parts[0] === "apis" && parts.length >= 4)) return undefined;
+    const apiVersion = core ? parts[1] ?? "" : `${parts[1] ?? ""}/${parts[2] ?? ""}`;
+    let rest = parts.slice(core ? 2 : 3);
+    let namespace = "";
+    if (rest[0] === "namespaces" && rest.length >= 3) {
+      namespace = rest[1] ?? "";
+      rest = rest.slice(2);
+    }
+    const [resource = "", name] = rest;
+    if (rest.length > 2) return undefined;
+    if (name === undefined) {
+      const listed = this.list({ apiVersion, resource, namespace });
+      return listed.ok ? ok({ apiVersion, metadata: {}, ...(listed.value as JsonObject) }) : listed;
+    }
+    return this.get({ apiVersion, resource, namespace, name });
+  }
+}
+
+function metadataOf(o: JsonObject): JsonObject {
+  return isObject(o["metadata"]) ? o["metadata"] : {};
+}
+
+function namespaceOf(o: JsonObject): string {
+  return str(metadataOf(o)["namespace"]);
+}
+
+function nameOf(o: JsonObject): string {
+  return str(metadataOf(o)["name"]);
+}
+
+function labelsOf(o: JsonObject): JsonObject {
+  const l = metadataOf(o)["labels"];
+  return isObject(l) ? l : {};
+}

@@ -1,0 +1,112 @@
+/**
+ * Compiles ClusterPolicy, Policy and PolicyException objects from the cluster one at a time, and
+ * remembers each result by the object's uid and a fingerprint of what compiling reads (its
+ * generation, labels and annotations): a status write or any other change that leaves the spec and
+ * metadata alone never compiles a policy again. An object that does not compile, or that a server
+ * check refuses (`checkPolicy`), gets its problems instead.
+ */
+import { type CompiledException, type CompiledPolicy, compileException, type Engine, isObject, type JsonObject, type JsonValue, type PolicyProblem, problem } from "../../engine/index.js";
+import type { KubeObject } from "../../kube/types.js";
+
+export type PolicyKind = "ClusterPolicy" | "Policy";
+
+export interface CompiledObject<T> {
+  readonly fingerprint: string;
+  readonly value?: T;
+  /** `field: message` for each problem; empty when `value` is set. */
+  readonly problems: readonly string[];
+}
+
+const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
+/** What compiling an object reads, besides the spec (whose changes bump metadata.generation). */
+export function fingerprintOf(obj: KubeObject): string {
+  const md = (obj["metadata"] ?? {}) as JsonObject;
+  return JSON.stringify([md["generation"] ?? null, md["labels"] ?? null, md["annotations"] ?? null, md["generation"] === undefined ? (obj["spec"] ?? null) : null]);
+}
+
+/** The object as a policy document: apiVersion and kind (a list's items carry neither), metadata without server fields, spec; no status. */
+export function documentOf(obj: KubeObject, apiVersion: string, kind: string): JsonObject {
+  const md = (obj["metadata"] ?? {}) as JsonObject;
+  const metadata: JsonObject = {};
+  for (const k of ["name", "namespace", "uid", "generation", "labels"]) if (md[k] !== undefined) metadata[k] = md[k] as JsonValue;
+  if (isObject(md["annotations"])) {
+    const annotations = { ...md["annotations"] };
+    delete annotations[LAST_APPLIED];
+    metadata["annotations"] = annotations;
+  }
+  return { apiVersion, kind, metadata, spec: (obj["spec"] ?? {}) as JsonValue };
+}
+
+export function uidOf(obj: KubeObject, kind: string): string {
+  const md = (obj["metadata"] ?? {}) as JsonObject;
+  return typeof md["uid"] === "string" ? md["uid"] : `${kind}/${md["namespace"] ?? ""}/${md["name"] ?? ""}`;
+}
+
+function describe(p: PolicyProblem): string {
+  return p.path === "" ? p.message : `${p.path}: ${p.message}`;
+}
+
+export class ClusterObjectCompiler {
+  private policies = new Map<string, CompiledObject<CompiledPolicy>>();
+  private exceptions = new Map<string, CompiledObject<CompiledException>>();
+  /** Compilations done, for tests (an unchanged object is never compiled twice). */
+  compiles = 0;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly checkPolicy?: (policy: CompiledPolicy) => readonly PolicyProblem[],
+  ) {}
+
+  policy(obj: KubeObject, kind: PolicyKind, seen: Set<string>): CompiledObject<CompiledPolicy> {
+    const uid = uidOf(obj, kind);
+    seen.add(uid);
+    const fingerprint = fingerprintOf(obj);
+    const cached = this.policies.get(uid);
+    if (cached?.fingerprint === fingerprint) return cached;
+    this.compiles++;
+    const result = this.compilePolicy(documentOf(obj, "kyverno.io/v1", kind), fingerprint);
+    this.policies.set(uid, result);
+    return result;
+  }
+
+  exception(obj: KubeObject, seen: Set<string>): CompiledObject<CompiledException> {
+    const uid = uidOf(obj, "PolicyException");
+    seen.add(uid);
+    const fingerprint = fingerprintOf(obj);
+    const cached = this.exceptions.get(uid);
+    if (cached?.fingerprint === fingerprint) return cached;
+    this.compiles++;
+    const doc = documentOf(obj, "kyverno.io/v2", "PolicyException");
+    const md = doc["metadata"] as JsonObject;
+    const compiled = compileException(doc, `PolicyException ${String(md["namespace"] ?? "")}/${String(md["name"] ?? "")}`);
+    const result: CompiledObject<CompiledException> = compiled.ok
+      ? { fingerprint, value: compiled.exception, problems: [] }
+      : { fingerprint, problems: compiled.problems.filter((p) => p.severity === "error").map(describe) };
+    this.exceptions.set(uid, result);
+    return result;
+  }
+
+  /** Forgets objects no longer in the cluster (those not in `seen` since the last call). */
+  forgetUnseen(seen: Set<string>): void {
+    for (const map of [this.policies, this.exceptions] as const) for (const uid of map.keys()) if (!seen.has(uid)) map.delete(uid);
+  }
+
+  private compilePolicy(doc: JsonObject, fingerprint: string): CompiledObject<CompiledPolicy> {
+    let problems: PolicyProblem[];
+    try {
+      const outcome = this.engine.compile(doc);
+      if (outcome.ok) {
+        const unfit = this.checkPolicy?.(outcome.policy) ?? [];
+        if (unfit.length === 0) return { fingerprint, value: outcome.policy, problems: [] };
+        problems = [...unfit];
+      } else {
+        problems = outcome.problems.filter((x) => x.severity === "error");
+      }
+    } catch (e) {
+      problems = [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)];
+    }
+    if (problems.length === 0) problems = [problem("", "the policy does not compile")];
+    return { fingerprint, problems: problems.map(describe) };
+  }
+}

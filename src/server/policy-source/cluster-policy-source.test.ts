@@ -1,0 +1,191 @@
+/** Policies from the cluster (cluster-policy-source.ts) over an in-memory object store: no API server. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createEngine, problem, type JsonObject } from "../../engine/index.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import { podRule } from "../../../test/support/builders.js";
+import type { PolicyObjectStore } from "../../kube/policy-informers.js";
+import type { KubeObject } from "../../kube/types.js";
+import type { PolicySourceEvent } from "../types.js";
+import { clusterPolicySource, type ClusterPolicySourceOptions } from "./cluster-policy-source.js";
+
+const engine = createEngine(fakePorts());
+
+/** The objects of each kind, as list items come (no kind/apiVersion), and a change signal. */
+class MemoryStore implements PolicyObjectStore {
+  cpol = new Map<string, KubeObject>();
+  pol = new Map<string, KubeObject>();
+  polex = new Map<string, KubeObject>();
+  ready = true;
+  private listeners = new Set<() => void>();
+  clusterPolicies = (): KubeObject[] => [...this.cpol.values()];
+  policies = (): KubeObject[] => [...this.pol.values()];
+  exceptions = (): KubeObject[] => [...this.polex.values()];
+  readiness = () => (this.ready ? { ok: true } : { ok: false, reason: "the clusterpolicies.v1.kyverno.io cache has not synced yet" });
+  onChange(l: () => void) {
+    this.listeners.add(l);
+    return () => void this.listeners.delete(l);
+  }
+  changed(): void {
+    for (const l of this.listeners) l();
+  }
+  close(): void {}
+}
+
+let uids = 0;
+function object(name: string, spec: JsonObject, md: JsonObject = {}, generation = 1): KubeObject {
+  return { metadata: { name, uid: `uid-${name}-${++uids}`, resourceVersion: String(uids), generation, ...md }, spec } as KubeObject;
+}
+const labelsRule = podRule("check-labels", { message: "label app required", pattern: { metadata: { labels: { app: "?*" } } } });
+const good = (name: string, generation = 1) => object(name, { rules: [labelsRule] }, {}, generation);
+const badJmes = (name: string) => object(name, { rules: [podRule("bad", { deny: { conditions: { any: [{ key: "{{ request.object.metadata.[ }}", operator: "Equals", value: "x" }] } } })] });
+const exception = (name: string, namespace: string) =>
+  object(name, { exceptions: [{ policyName: "require-labels", ruleNames: ["check-labels"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } }, { namespace });
+
+function source(store: MemoryStore, over: Partial<ClusterPolicySourceOptions> = {}) {
+  const logs: { level: string; msg: string; fields: Record<string, unknown> }[] = [];
+  const events: PolicySourceEvent[] = [];
+  const s = clusterPolicySource({ store, engine, exceptions: { enabled: false }, debounceMs: 1, onLog: (level, msg, fields) => logs.push({ level, msg, fields }), ...over });
+  s.onChange((e) => events.push(e));
+  return { s, logs, events };
+}
+
+describe("clusterPolicySource", () => {
+  test("serves nothing (generation 0, not ready) until the watches have listed; then an empty cluster is a valid set", () => {
+    const store = new MemoryStore();
+    store.ready = false;
+    const { s } = source(store);
+    s.rebuild();
+    assert.equal(s.current().generation, 0);
+    assert.equal(s.readiness().ok, false);
+    assert.match(s.readiness().reason ?? "", /has not synced/);
+    store.ready = true;
+    s.rebuild();
+    assert.equal(s.current().generation, 1);
+    assert.deepEqual(s.readiness(), { ok: true });
+    void s.close();
+  });
+
+  test("an invalid policy is not served, the others are; its problem is recorded in outcomes, lastError and readiness", () => {
+    const store = new MemoryStore();
+    store.cpol.set("a", good("require-labels"));
+    store.cpol.set("b", badJmes("broken"));
+    const { s, logs } = source(store);
+    s.rebuild();
+    assert.deepEqual(s.current().policies.map((p) => p.name), ["require-labels"]);
+    const broken = s.outcomes().find((o) => o.name === "broken");
+    assert.ok(broken !== undefined && broken.compiled === undefined && broken.problems.length > 0);
+    assert.match(s.lastError()?.message ?? "", /ClusterPolicy broken: /);
+    assert.equal(s.readiness().ok, true);
+    assert.match(s.readiness().reason ?? "", /ClusterPolicy broken/);
+    assert.equal(logs.filter((l) => l.msg === "policy not served").length, 1);
+    s.rebuild();
+    assert.equal(logs.filter((l) => l.msg === "policy not served").length, 1, "logged once");
+    void s.close();
+  });
+
+  test("a change makes generation + 1 and compiles only what changed; a status-only change makes no new generation", () => {
+    const store = new MemoryStore();
+    const a = good("a");
+    store.cpol.set("a", a);
+    store.cpol.set("b", good("b"));
+    const { s } = source(store);
+    s.rebuild();
+    const first = s.current();
+    assert.equal(first.generation, 1);
+    // A status write: new resourceVersion, same generation.
+    store.cpol.set("a", { ...a, metadata: { ...a.metadata, resourceVersion: "999" }, status: { conditions: [] } } as KubeObject);
+    s.rebuild();
+    assert.equal(s.current(), first);
+    // A spec change: generation 2 of a; b is the same compiled object.
+    store.cpol.set("a", { ...a, metadata: { ...a.metadata, generation: 2 }, spec: { rules: [labelsRule, { ...labelsRule, name: "second" }] } } as KubeObject);
+    s.rebuild();
+    const second = s.current();
+    assert.equal(second.generation, 2);
+    assert.equal(second.policies.find((p) => p.name === "b"), first.policies.find((p) => p.name === "b"));
+    assert.notEqual(second.policies.find((p) => p.name === "a"), first.policies.find((p) => p.name === "a"));
+    // A deletion.
+    store.cpol.delete("b");
+    s.rebuild();
+    assert.deepEqual(s.current().policies.map((p) => p.name), ["a"]);
+    assert.equal(s.current().generation, 3);
+    void s.close();
+  });
+
+  test("an annotation change (no new generation: CRDs bump it for spec changes only) compiles the policy again", () => {
+    const store = new MemoryStore();
+    const a = good("a");
+    store.cpol.set("a", a);
+    const { s } = source(store);
+    s.rebuild();
+    assert.ok(s.current().policies[0]?.rules.some((r) => r.name.startsWith("autogen-")));
+    store.cpol.set("a", { ...a, metadata: { ...a.metadata, annotations: { "pod-policies.kyverno.io/autogen-controllers": "none" } } } as KubeObject);
+    s.rebuild();
+    assert.equal(s.current().generation, 2);
+    assert.deepEqual(s.current().policies[0]?.rules.map((r) => r.name), ["check-labels"]);
+    void s.close();
+  });
+
+  test("changes are debounced and followed without a call to rebuild", async () => {
+    const store = new MemoryStore();
+    const { s } = source(store);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(s.current().generation, 1);
+    store.pol.set("p", { ...good("ns-policy"), metadata: { ...good("ns-policy").metadata, namespace: "team-a" } } as KubeObject);
+    store.changed();
+    store.changed();
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(s.current().policies.map((p) => `${p.kind}/${p.namespace}/${p.name}`), ["Policy/team-a/ns-policy"]);
+    assert.equal(s.current().generation, 2);
+    void s.close();
+  });
+
+  test("checkPolicy refuses a policy as folder mode does", () => {
+    const store = new MemoryStore();
+    store.cpol.set("a", good("a"));
+    const { s } = source(store, { checkPolicy: () => [problem("spec.webhookTimeoutSeconds", "no webhook is registered with a timeout of 7 s")] });
+    s.rebuild();
+    assert.equal(s.current().policies.length, 0);
+    assert.deepEqual(s.outcomes()[0]?.problems, ["spec.webhookTimeoutSeconds: no webhook is registered with a timeout of 7 s"]);
+    void s.close();
+  });
+
+  test("PolicyExceptions: off unless enabled, then only from the namespaces named; each ignored one logged once", () => {
+    const store = new MemoryStore();
+    store.cpol.set("a", good("require-labels"));
+    store.polex.set("x", exception("in-listed", "policy-exceptions"));
+    store.polex.set("y", exception("in-other", "team-a"));
+    const off = source(store);
+    off.s.rebuild();
+    off.s.rebuild();
+    assert.equal(off.s.current().exceptions, undefined);
+    assert.equal(off.logs.filter((l) => l.msg === "PolicyException ignored").length, 2);
+    assert.match(String(off.logs.find((l) => l.msg === "PolicyException ignored")?.fields["reason"]), /--enable-policy-exception/);
+
+    const on = source(store, { exceptions: { enabled: true, namespaces: ["policy-exceptions"] } });
+    on.s.rebuild();
+    assert.deepEqual(on.s.current().exceptions?.map((e) => e.key), ["policy-exceptions/in-listed"]);
+    const ignored = on.logs.filter((l) => l.msg === "PolicyException ignored");
+    assert.equal(ignored.length, 1);
+    assert.equal(ignored[0]?.fields["exception"], "PolicyException team-a/in-other");
+
+    const all = source(store, { exceptions: { enabled: true, namespaces: "all" } });
+    all.s.rebuild();
+    assert.equal(all.s.current().exceptions?.length, 2);
+    for (const x of [off, on, all]) void x.s.close();
+  });
+
+  test("listeners hear loaded, and rejected while a policy is invalid; healthy again once it is fixed", () => {
+    const store = new MemoryStore();
+    store.cpol.set("a", good("a"));
+    store.cpol.set("b", badJmes("b"));
+    const { s, events } = source(store);
+    s.rebuild();
+    assert.deepEqual(events.map((e) => e.kind), ["loaded", "rejected"]);
+    store.cpol.delete("b");
+    s.rebuild();
+    assert.equal(s.lastError(), undefined);
+    assert.deepEqual(events.map((e) => e.kind), ["loaded", "rejected", "loaded"]);
+    void s.close();
+  });
+});

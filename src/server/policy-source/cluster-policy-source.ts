@@ -1,0 +1,208 @@
+/**
+ * Policies from the cluster for `bylaw serve --cluster` (without `--policies`): ClusterPolicy,
+ * Policy and PolicyException objects from watches (kube/policy-informers.ts), as a PolicySource.
+ *
+ * - Each policy compiles on its own (cluster-object-compiler.ts): an invalid one is not served, the
+ *   others are, and its problems are kept (`outcomes()`, `lastError()`, the Ready condition the
+ *   status writer derives from them). The same server checks as folder mode apply (`checkPolicy`).
+ * - A change makes a new snapshot (generation + 1) only when the served policies or exceptions
+ *   changed; unchanged objects are not compiled again. Changes arriving together (a list, a burst
+ *   of events) are taken as one, after `debounceMs`.
+ * - Until every required watch has listed, nothing is served (generation 0: reviews are answered
+ *   per failurePolicy) and `readiness()` says why. An empty cluster is a valid, empty set.
+ * - PolicyExceptions are honoured only within `exceptions` (exception-scope.ts); each one ignored
+ *   is logged once, with the reason, and never applied.
+ */
+import type { CompiledException, CompiledPolicy, Engine, JsonValue, PolicyProblem } from "../../engine/index.js";
+import type { PolicyObjectStore } from "../../kube/policy-informers.js";
+import type { PolicyOutcome } from "../../kube/policy-status.js";
+import type { KubeObject } from "../../kube/types.js";
+import type { ClusterFacts, PolicyLoadError, PolicySnapshot, PolicySourceEvent } from "../types.js";
+import { ClusterObjectCompiler, type PolicyKind, uidOf } from "./cluster-object-compiler.js";
+import { clusterFactsView, EMPTY_FACTS } from "./cluster-facts.js";
+import { exceptionIgnoredBecause, type ExceptionScope } from "./exception-scope.js";
+import type { LogFn, Readiness, SourceProblem } from "./types.js";
+import type { PolicySource } from "../types.js";
+
+export interface ClusterPolicySourceOptions {
+  readonly store: PolicyObjectStore;
+  readonly engine: Engine;
+  readonly exceptions: ExceptionScope;
+  readonly checkPolicy?: (policy: CompiledPolicy) => readonly PolicyProblem[];
+  /** Called after each rebuild with every policy's outcome (for the status writer). */
+  readonly onOutcomes?: (outcomes: readonly PolicyOutcome[]) => void;
+  readonly debounceMs?: number;
+  readonly now?: () => number;
+  readonly onLog?: LogFn;
+}
+
+export interface ClusterPolicySource extends PolicySource {
+  /** No facts file in this mode: namespace labels and roles come from the live context. */
+  cluster(): ClusterFacts;
+  readiness(): Readiness;
+  /** Each ClusterPolicy and Policy of the last rebuild, served or with its problems. */
+  outcomes(): readonly PolicyOutcome[];
+  /** Rebuild now (tests; a periodic status resync). */
+  rebuild(): void;
+}
+
+const MAX_PROBLEMS_IN_MESSAGE = 10;
+
+export function clusterPolicySource(options: ClusterPolicySourceOptions): ClusterPolicySource {
+  const { store } = options;
+  const now = options.now ?? Date.now;
+  const log = options.onLog ?? (() => undefined);
+  const compiler = new ClusterObjectCompiler(options.engine, options.checkPolicy);
+  const listeners = new Set<(event: PolicySourceEvent) => void>();
+  const facts = clusterFactsView(EMPTY_FACTS);
+  const ignoredLogged = new Map<string, string>();
+  const problemsLogged = new Map<string, string>();
+  let snapshot: PolicySnapshot = { policies: [], generation: 0, loadedAt: now() };
+  let outcomes: readonly PolicyOutcome[] = [];
+  let error: PolicyLoadError | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+
+  const emit = (event: PolicySourceEvent): void => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch (e) {
+        log("error", "a policy source listener threw", { error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  };
+
+  const rebuild = (): void => {
+    timer = undefined;
+    if (closed || !store.readiness().ok) return;
+    const seen = new Set<string>();
+    const problems: SourceProblem[] = [];
+    const served: CompiledPolicy[] = [];
+    const next: PolicyOutcome[] = [];
+    const addPolicies = (objects: readonly KubeObject[], kind: PolicyKind): void => {
+      for (const obj of [...objects].sort(byName)) {
+        const c = compiler.policy(obj, kind, seen);
+        const md = obj.metadata ?? {};
+        const label = `${kind} ${kind === "Policy" ? `${md.namespace ?? ""}/` : ""}${md.name ?? ""}`;
+        if (c.value !== undefined) served.push(c.value);
+        else {
+          for (const p of c.problems) problems.push({ file: label, problem: p });
+          logOnce(problemsLogged, uidOf(obj, kind), c.fingerprint, () => log("error", "policy not served", { policy: label, problems: c.problems }));
+        }
+        next.push(outcomeOf(obj, kind, c.value, c.problems));
+      }
+    };
+    addPolicies(store.clusterPolicies(), "ClusterPolicy");
+    addPolicies(store.policies(), "Policy");
+    const exceptions: CompiledException[] = [];
+    for (const obj of [...store.exceptions()].sort(byName)) {
+      const md = obj.metadata ?? {};
+      const label = `PolicyException ${md.namespace ?? ""}/${md.name ?? ""}`;
+      const uid = uidOf(obj, "PolicyException");
+      const ignored = exceptionIgnoredBecause(options.exceptions, md.namespace ?? "");
+      if (ignored !== undefined) {
+        seen.add(uid);
+        logOnce(ignoredLogged, uid, ignored, () => log("warn", "PolicyException ignored", { exception: label, reason: ignored }));
+        continue;
+      }
+      const c = compiler.exception(obj, seen);
+      if (c.value !== undefined) exceptions.push(c.value);
+      else {
+        for (const p of c.problems) problems.push({ file: label, problem: p });
+        logOnce(problemsLogged, uid, c.fingerprint, () => log("error", "PolicyException not honoured: it is invalid", { exception: label, problems: c.problems }));
+      }
+    }
+    compiler.forgetUnseen(seen);
+    for (const map of [ignoredLogged, problemsLogged]) for (const uid of map.keys()) if (!seen.has(uid)) map.delete(uid);
+    outcomes = next;
+
+    const changed = snapshot.generation === 0 || !sameItems(snapshot.policies, served) || !sameItems(snapshot.exceptions ?? [], exceptions);
+    if (changed) {
+      const previous = snapshot;
+      snapshot = { policies: served, ...(exceptions.length > 0 ? { exceptions } : {}), generation: previous.generation + 1, loadedAt: now() };
+      log("info", "policies loaded from the cluster", { generation: snapshot.generation, policies: served.length, exceptions: exceptions.length, notServed: next.length - served.length });
+      emit(previous.generation === 0 ? { kind: "loaded", snapshot } : { kind: "loaded", snapshot, previous });
+    }
+    const message = problems.length === 0 ? undefined : describe(problems);
+    if (message !== error?.message) {
+      error = message === undefined ? undefined : { at: now(), message, problems };
+      if (error !== undefined) emit({ kind: "rejected", error });
+      // Healthy again with the same served set: say so (the metrics' bylaw_policy_set_healthy).
+      else if (!changed) emit({ kind: "loaded", snapshot, previous: snapshot });
+    }
+    options.onOutcomes?.(outcomes);
+  };
+
+  const schedule = (): void => {
+    if (closed || timer !== undefined) return;
+    timer = setTimeout(rebuild, options.debounceMs ?? 100);
+  };
+  const unsubscribe = store.onChange(schedule);
+  schedule();
+
+  return {
+    current: () => snapshot,
+    lastError: () => error,
+    cluster: () => facts,
+    outcomes: () => outcomes,
+    rebuild,
+    readiness: () => {
+      const r = store.readiness();
+      if (!r.ok) return snapshot.generation === 0 ? { ok: false, reason: r.reason ?? "policies from the cluster not loaded yet" } : { ok: false, reason: `${r.reason ?? "a policy watch failed"} (serving generation ${snapshot.generation})` };
+      if (snapshot.generation === 0) return { ok: false, reason: "policies from the cluster not loaded yet" };
+      return error !== undefined ? { ok: true, reason: error.message } : { ok: true };
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    close() {
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      unsubscribe();
+      listeners.clear();
+      store.close();
+      return Promise.resolve();
+    },
+  };
+}
+
+function logOnce(logged: Map<string, string>, uid: string, key: string, write: () => void): void {
+  if (logged.get(uid) === key) return;
+  logged.set(uid, key);
+  write();
+}
+
+function describe(problems: readonly SourceProblem[]): string {
+  const lines = problems.slice(0, MAX_PROBLEMS_IN_MESSAGE).map((p) => `${p.file}: ${typeof p.problem === "string" ? p.problem : p.problem.message}`);
+  if (problems.length > lines.length) lines.push(`and ${problems.length - lines.length} more`);
+  return `not served (the other policies are): ${lines.join("; ")}`;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function byName(a: KubeObject, b: KubeObject): number {
+  const ka = `${a.metadata?.namespace ?? ""}/${a.metadata?.name ?? ""}`;
+  const kb = `${b.metadata?.namespace ?? ""}/${b.metadata?.name ?? ""}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+function outcomeOf(obj: KubeObject, kind: PolicyKind, compiled: CompiledPolicy | undefined, problems: readonly string[]): PolicyOutcome {
+  const md = (obj.metadata ?? {}) as { name?: string; namespace?: string; uid?: string; resourceVersion?: string; generation?: number };
+  const spec = obj["spec"] as { rules?: JsonValue[] } | undefined;
+  return {
+    kind,
+    namespace: kind === "Policy" ? (md.namespace ?? "") : "",
+    name: md.name ?? "",
+    uid: md.uid ?? uidOf(obj, kind),
+    resourceVersion: md.resourceVersion ?? "",
+    generation: typeof md.generation === "number" ? md.generation : undefined,
+    rules: Array.isArray(spec?.rules) ? spec.rules : [],
+    status: obj["status"],
+    ...(compiled !== undefined ? { compiled } : {}),
+    problems,
+  };
+}

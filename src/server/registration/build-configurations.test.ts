@@ -1,0 +1,165 @@
+/** The webhook configurations registered for a policy set: one assertion per rule of Kyverno's registration. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine/index.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import { clusterPolicy } from "../../../test/support/builders.js";
+import { buildConfigurations, MATCH_CONDITIONS } from "./build-configurations.js";
+import type { RegistrationTarget, RuleWithOperations, Webhook } from "./types.js";
+import type { TimeoutGroups } from "../admission/webhook-groups.js";
+
+const engine = createEngine(fakePorts());
+const compile = (doc: JsonObject): CompiledPolicy => {
+  const r = engine.compile(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.policy;
+};
+const validate = { message: "m", pattern: { metadata: { labels: { app: "?*" } } } };
+const rule = (match: JsonObject, extra: JsonObject = {}): JsonObject => ({ name: "r", match, validate, ...extra });
+const kinds = (...k: string[]): JsonObject => ({ any: [{ resources: { kinds: k } }] });
+const policy = (rules: JsonObject[], spec: JsonObject = {}, name = "p"): CompiledPolicy => compile(clusterPolicy(name, rules, { validationFailureAction: "Enforce", ...spec }));
+const service: RegistrationTarget = { endpoint: { kind: "service", name: "bylaw", namespace: "bylaw", port: 443 }, caPem: "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n", ownNamespace: "bylaw" };
+const defaults: TimeoutGroups = { defaultSeconds: 10, extra: [] };
+
+const build = (policies: CompiledPolicy[], target = service, groups = defaults) => buildConfigurations(policies, groups, target);
+const only = (hooks: readonly Webhook[], name: string): Webhook => {
+  const w = hooks.find((h) => h.name === name);
+  assert.ok(w, `no webhook ${name} in ${hooks.map((h) => h.name).join(", ")}`);
+  return w;
+};
+/** "group/version/resource@scope:OPS" per resource, sorted: easy to compare. */
+const flat = (rules: readonly RuleWithOperations[]): string[] =>
+  rules.flatMap((r) => r.resources.map((res) => `${r.apiGroups.join(",")}/${r.apiVersions.join(",")}/${res}@${r.scope}:${r.operations.join(",")}`)).sort();
+
+describe("registration: rules narrowed to what the policies match", () => {
+  test("a Pod policy registers pods (and pods/ephemeralcontainers) with the validate defaults, plus its autogen pod controllers (at the apiVersion autogen writes)", () => {
+    const c = build([policy([rule(kinds("Pod"))])]);
+    const got = flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules);
+    const ops = "CREATE,UPDATE,DELETE,CONNECT";
+    for (const r of ["/*/pods@Namespaced", "/*/pods/ephemeralcontainers@Namespaced", "apps/v1/deployments@Namespaced", "apps/v1/daemonsets@Namespaced", "apps/v1/statefulsets@Namespaced", "apps/v1/replicasets@Namespaced", "batch/v1/jobs@Namespaced", "batch/v1/cronjobs@Namespaced", "/v1/replicationcontrollers@Namespaced"]) {
+      assert.ok(got.includes(`${r}:${ops}`), `${r} missing from ${got.join("\n")}`);
+    }
+    assert.ok(!got.some((g) => g.includes("configmaps") || g.startsWith("*/")), `nothing beyond Pods and their controllers: ${got.join("\n")}`);
+    assert.deepEqual(c.mutating.webhooks, [], "a validate-only set needs no mutating webhook");
+  });
+
+  test("operations named in match narrow the rule; exclude.any with only operations removes them", () => {
+    const c = build([policy([rule({ any: [{ resources: { kinds: ["ConfigMap"], operations: ["CREATE", "DELETE"] } }] }, { exclude: { any: [{ resources: { operations: ["DELETE"] } }] } })])]);
+    assert.deepEqual(flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules), ["/*/configmaps@Namespaced:CREATE"]);
+  });
+
+  test("an exclude.any entry that also names namespaces does not narrow the webhook (it is decided per request)", () => {
+    const c = build([policy([rule(kinds("ConfigMap"), { exclude: { any: [{ resources: { kinds: ["ConfigMap"], namespaces: ["x"] } }] } })])]);
+    assert.deepEqual(flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules), ["/*/configmaps@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+  });
+
+  test("subresources and CONNECT: Pod/exec becomes pods/exec; a group/version selector keeps its group and version", () => {
+    const c = build([policy([rule({ any: [{ resources: { kinds: ["Pod/exec"], operations: ["CONNECT"] } }, { resources: { kinds: ["apps/v1/Deployment/scale"] } }] })])]);
+    const got = flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules);
+    assert.ok(got.includes("/*/pods/exec@Namespaced:CONNECT"), got.join("\n"));
+    assert.ok(got.includes("apps/v1/deployments/scale@Namespaced:CREATE,UPDATE,DELETE,CONNECT"), got.join("\n"));
+  });
+
+  test("wildcard kinds stay wide; cluster-scoped kinds get scope Cluster", () => {
+    const c = build([policy([rule(kinds("*", "Namespace"))], {}, "wide")]);
+    const got = flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules);
+    assert.ok(got.includes("*/*/*@*:CREATE,UPDATE,DELETE,CONNECT"), got.join("\n"));
+    assert.ok(got.includes("/*/namespaces@Cluster:CREATE,UPDATE,DELETE,CONNECT"), got.join("\n"));
+  });
+
+  test("a kind Bylaw does not know is registered for its whole group, never dropped, with a note", () => {
+    const c = build([policy([rule(kinds("cert-manager.io/v1/Certificate"))])]);
+    assert.deepEqual(flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules), ["cert-manager.io/v1/*@*:CREATE,UPDATE,DELETE,CONNECT"]);
+    assert.match(c.notes.join("\n"), /Certificate.*not a built-in kind/);
+  });
+
+  test("mutate rules go to the mutating webhook with CREATE and UPDATE; mutate-existing ones to the validating webhook", () => {
+    const mutate = compile(clusterPolicy("m", [{ name: "add", match: kinds("ConfigMap"), mutate: { patchStrategicMerge: { metadata: { labels: { a: "b" } } } } }]));
+    const c = build([mutate]);
+    assert.deepEqual(flat(only(c.mutating.webhooks, "mutate.bylaw.svc-fail").rules), ["/*/configmaps@Namespaced:CREATE,UPDATE"]);
+    assert.equal(only(c.mutating.webhooks, "mutate.bylaw.svc-fail").reinvocationPolicy, "IfNeeded");
+    assert.deepEqual(c.validating.webhooks, []);
+  });
+
+  test("generate: match kinds with all four operations and the generated kind with CREATE, UPDATE, DELETE, on both webhooks", () => {
+    const gen = compile(clusterPolicy("g", [{ name: "gen", match: kinds("Namespace"), generate: { apiVersion: "v1", kind: "ConfigMap", name: "x", namespace: "{{request.object.metadata.name}}", data: { data: { a: "b" } } } }]));
+    const c = build([gen]);
+    const got = flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules);
+    assert.deepEqual(got, ["/*/configmaps@Namespaced:CREATE,UPDATE,DELETE", "/*/namespaces@Cluster:CREATE,UPDATE,DELETE,CONNECT"]);
+    assert.deepEqual(flat(only(c.mutating.webhooks, "mutate.bylaw.svc-fail").rules), got);
+  });
+
+  test("a namespaced Policy's wildcard kinds are registered with scope Namespaced", () => {
+    const doc = { ...clusterPolicy("t", [rule(kinds("*"))], { validationFailureAction: "Enforce" }), kind: "Policy", metadata: { name: "t", namespace: "team" } };
+    const c = build([compile(doc)]);
+    assert.deepEqual(flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules), ["*/*/*@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+  });
+
+  test("spec.admission: false keeps a policy out of the webhooks", () => {
+    const c = build([policy([rule(kinds("Pod"))], { admission: false, background: true })]);
+    assert.deepEqual(c.validating.webhooks, []);
+  });
+});
+
+describe("registration: webhooks per failurePolicy and timeout group", () => {
+  test("Fail and Ignore policies get their own webhooks, each with only its policies' kinds", () => {
+    const c = build([policy([rule(kinds("Pod"))], {}, "f"), policy([rule(kinds("ConfigMap"))], { failurePolicy: "Ignore" }, "i")]);
+    assert.deepEqual(c.validating.webhooks.map((w) => [w.name, w.failurePolicy, w.clientConfig.service?.path]), [
+      ["validate.bylaw.svc-fail", "Fail", "/validate/fail"],
+      ["validate.bylaw.svc-ignore", "Ignore", "/validate/ignore"],
+    ]);
+    assert.ok(!flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules).some((r) => r.includes("configmaps")));
+    assert.deepEqual(flat(only(c.validating.webhooks, "validate.bylaw.svc-ignore").rules), ["/*/configmaps@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+  });
+
+  test("a policy with a registered extra timeout gets the timeout group's webhook, path and timeoutSeconds", () => {
+    const c = build([policy([rule(kinds("Pod"))], { webhookTimeoutSeconds: 20 })], service, { defaultSeconds: 10, extra: [20] });
+    const w = only(c.validating.webhooks, "validate.bylaw.svc-fail-timeout-20s");
+    assert.equal(w.timeoutSeconds, 20);
+    assert.equal(w.clientConfig.service?.path, "/validate/fail/timeout-20s");
+    assert.equal(c.validating.webhooks.length, 1);
+  });
+
+  test("no policies: the resource configurations hold no webhooks; the policy webhook stays", () => {
+    const c = build([]);
+    assert.deepEqual(c.validating.webhooks, []);
+    assert.deepEqual(c.mutating.webhooks, []);
+    assert.equal(c.policyValidating.webhooks.length, 1);
+  });
+});
+
+describe("registration: selectors, conditions, client config", () => {
+  test("Bylaw's own namespace and the system namespaces are excluded; deploy/base's matchConditions are kept", () => {
+    const w = only(build([policy([rule(kinds("Pod"))])], { ...service, ownNamespace: "policy-engine" }).validating.webhooks, "validate.bylaw.svc-fail");
+    assert.deepEqual(w.namespaceSelector, { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system", "kube-public", "kube-node-lease", "policy-engine"] }] });
+    assert.deepEqual(w.matchConditions, MATCH_CONDITIONS);
+  });
+
+  test("in-cluster: the Service with the group's path; caBundle is the base64 of the serving CA", () => {
+    const w = only(build([policy([rule(kinds("Pod"))])]).validating.webhooks, "validate.bylaw.svc-fail");
+    assert.deepEqual(w.clientConfig.service, { name: "bylaw", namespace: "bylaw", path: "/validate/fail", port: 443 });
+    assert.equal(Buffer.from(w.clientConfig.caBundle, "base64").toString("utf8"), service.caPem);
+    assert.equal(w.clientConfig.url, undefined);
+  });
+
+  test("outside the cluster (--server-url): a URL per path, as Kyverno's --serverIP", () => {
+    const c = build([policy([rule(kinds("Pod"))])], { ...service, endpoint: { kind: "url", base: "https://127.0.0.1:9443/" } });
+    assert.equal(only(c.validating.webhooks, "validate.bylaw.svc-fail").clientConfig.url, "https://127.0.0.1:9443/validate/fail");
+    assert.equal(c.policyValidating.webhooks[0]?.clientConfig.url, "https://127.0.0.1:9443/policyvalidate");
+    assert.equal(only(c.validating.webhooks, "validate.bylaw.svc-fail").clientConfig.service, undefined);
+  });
+
+  test("the policy webhook: kyverno.io policies and exceptions, CREATE and UPDATE, to /policyvalidate, Fail", () => {
+    const w = build([]).policyValidating.webhooks[0];
+    assert.ok(w);
+    assert.equal(w.failurePolicy, "Fail");
+    assert.equal(w.clientConfig.service?.path, "/policyvalidate");
+    assert.deepEqual(flat(w.rules), ["kyverno.io/*/clusterpolicies@*:CREATE,UPDATE", "kyverno.io/*/policies@*:CREATE,UPDATE", "kyverno.io/*/policyexceptions@*:CREATE,UPDATE"]);
+  });
+
+  test("the same set builds the same objects (no churn on re-apply)", () => {
+    const a = build([policy([rule(kinds("Pod", "ConfigMap", "Secret"))])]);
+    const b = build([policy([rule(kinds("Secret", "ConfigMap", "Pod"))])]);
+    assert.deepEqual(a, b);
+  });
+});

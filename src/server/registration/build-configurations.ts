@@ -1,0 +1,122 @@
+/**
+ * The webhook configurations Bylaw registers for a loaded policy set (Kyverno
+ * `pkg/controllers/webhook/controller.go`; kyverno-behaviour.md §8.2), as plain objects ready for
+ * server-side apply:
+ *
+ * - `bylaw-resource-validating-webhook-cfg` and `bylaw-resource-mutating-webhook-cfg`: per timeout
+ *   group (webhook-groups.ts) a `-fail` and an `-ignore` webhook on the paths `bylaw serve` serves,
+ *   each with the rules its policies need (webhook-rules.ts). A webhook no policy needs is left out,
+ *   as Kyverno does; with no policies the configurations hold no webhooks at all.
+ * - `bylaw-policy-validating-webhook-cfg`: kyverno.io ClusterPolicy, Policy and PolicyException
+ *   CREATE/UPDATE → /policyvalidate, failurePolicy Fail, whatever policies are loaded.
+ *
+ * Every resource webhook excludes Bylaw's own namespace and the system namespaces (namespaceSelector)
+ * and carries the matchConditions deploy/base shipped (events, nodes, leases, reviews, replicasets,
+ * bindings: high-volume objects Kyverno's resourceFilters skip). `request.subResource` is absent
+ * from a request without one, so it is read behind `has()`: unguarded, the API server fails the
+ * condition, and a Fail webhook then refuses every Pod.
+ */
+import type { CompiledPolicy } from "../../engine/index.js";
+import { appliesAtAdmission } from "../admission/policy-traits.js";
+import { groupOf, groupPath, groupWebhookName, registeredGroups, type TimeoutGroups } from "../admission/webhook-groups.js";
+import type { WebhookGroup } from "../admission/types.js";
+import type { ClientConfig, Endpoint, RegistrationTarget, Webhook, WebhookConfiguration } from "./types.js";
+import { addPolicyRules, RuleSet, type WebhookKind } from "./webhook-rules.js";
+
+export const VALIDATING_NAME = "bylaw-resource-validating-webhook-cfg";
+export const MUTATING_NAME = "bylaw-resource-mutating-webhook-cfg";
+export const POLICY_VALIDATING_NAME = "bylaw-policy-validating-webhook-cfg";
+
+const LABELS = { "app.kubernetes.io/name": "bylaw", "app.kubernetes.io/component": "webhook-configuration", "webhook.bylaw.dev/managed-by": "bylaw" } as const;
+
+const SYSTEM_NAMESPACES = ["kube-system", "kube-public", "kube-node-lease"];
+
+/** deploy/base's matchConditions: kinds no policy should hold hostage to the webhook's availability. */
+export const MATCH_CONDITIONS: readonly { readonly name: string; readonly expression: string }[] = [
+  { name: "exclude-events", expression: '!(request.resource.resource == "events" && (request.resource.group == "" || request.resource.group == "events.k8s.io"))' },
+  {
+    name: "exclude-nodes-and-leases",
+    expression: '!((request.resource.group == "" && request.resource.resource == "nodes") || (request.resource.group == "coordination.k8s.io" && request.resource.resource == "leases"))',
+  },
+  { name: "exclude-reviews-and-apiservices", expression: '!(request.resource.group in ["authentication.k8s.io", "authorization.k8s.io", "apiregistration.k8s.io"])' },
+  {
+    name: "exclude-replicasets-and-bindings",
+    expression:
+      '!((request.resource.group == "apps" && request.resource.resource == "replicasets") || (request.resource.group == "" && request.resource.resource == "bindings") || (request.resource.resource == "pods" && has(request.subResource) && request.subResource == "binding"))',
+  },
+];
+
+export interface Configurations {
+  readonly validating: WebhookConfiguration;
+  readonly mutating: WebhookConfiguration;
+  readonly policyValidating: WebhookConfiguration;
+  /** Where registration is wider than the policies ask (a kind Bylaw does not know, a rule without kinds). */
+  readonly notes: readonly string[];
+}
+
+export function buildConfigurations(policies: readonly CompiledPolicy[], groups: TimeoutGroups, target: RegistrationTarget): Configurations {
+  const notes: string[] = [];
+  const webhooksOf = (kind: WebhookKind): Webhook[] => {
+    const out: Webhook[] = [];
+    for (const group of registeredGroups(groups)) {
+      const rules = new RuleSet();
+      for (const policy of policies) {
+        if (!appliesAtAdmission(policy) || !sameGroup(groupOf(policy, groups), group)) continue;
+        addPolicyRules(rules, policy, kind);
+      }
+      for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
+      if (!rules.isEmpty) out.push(resourceWebhook(kind, group, rules, target));
+    }
+    return out;
+  };
+  return {
+    validating: configuration("ValidatingWebhookConfiguration", VALIDATING_NAME, webhooksOf("validate")),
+    mutating: configuration("MutatingWebhookConfiguration", MUTATING_NAME, webhooksOf("mutate")),
+    policyValidating: configuration("ValidatingWebhookConfiguration", POLICY_VALIDATING_NAME, [policyWebhook(groups, target)]),
+    notes,
+  };
+}
+
+function sameGroup(a: WebhookGroup, b: WebhookGroup): boolean {
+  return a.mode === b.mode && a.timeoutSeconds === b.timeoutSeconds;
+}
+
+function configuration(kind: WebhookConfiguration["kind"], name: string, webhooks: Webhook[]): WebhookConfiguration {
+  return { apiVersion: "admissionregistration.k8s.io/v1", kind, metadata: { name, labels: { ...LABELS } }, webhooks };
+}
+
+function resourceWebhook(kind: WebhookKind, group: WebhookGroup, rules: RuleSet, target: RegistrationTarget): Webhook {
+  const excluded = [...new Set([...SYSTEM_NAMESPACES, target.ownNamespace])];
+  return {
+    name: groupWebhookName(kind, group),
+    admissionReviewVersions: ["v1"],
+    clientConfig: clientConfig(target.endpoint, groupPath(kind, group), target.caPem),
+    failurePolicy: group.mode === "fail" ? "Fail" : "Ignore",
+    matchPolicy: "Equivalent",
+    sideEffects: kind === "mutate" ? "NoneOnDryRun" : "None",
+    timeoutSeconds: group.timeoutSeconds,
+    ...(kind === "mutate" ? { reinvocationPolicy: "IfNeeded" as const } : {}),
+    namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: excluded }] },
+    matchConditions: MATCH_CONDITIONS,
+    rules: rules.rules(),
+  };
+}
+
+function policyWebhook(groups: TimeoutGroups, target: RegistrationTarget): Webhook {
+  return {
+    name: "validate-policy.bylaw.svc",
+    admissionReviewVersions: ["v1"],
+    clientConfig: clientConfig(target.endpoint, "/policyvalidate", target.caPem),
+    failurePolicy: "Fail",
+    matchPolicy: "Equivalent",
+    sideEffects: "None",
+    timeoutSeconds: groups.defaultSeconds,
+    rules: [{ apiGroups: ["kyverno.io"], apiVersions: ["*"], resources: ["clusterpolicies", "policies", "policyexceptions"], operations: ["CREATE", "UPDATE"], scope: "*" }],
+  };
+}
+
+function clientConfig(endpoint: Endpoint, path: string, caPem: string): ClientConfig {
+  const caBundle = Buffer.from(caPem, "utf8").toString("base64");
+  if (endpoint.kind === "url") return { url: `${endpoint.base.replace(/\/+$/, "")}${path}`, caBundle };
+  return { service: { name: endpoint.name, namespace: endpoint.namespace, path, port: endpoint.port }, caBundle };
+}

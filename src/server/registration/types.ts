@@ -1,0 +1,53 @@
+/** The admissionregistration.k8s.io/v1 shapes registration writes (only the fields Bylaw sets). */
+export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+export type Scope = "*" | "Namespaced" | "Cluster";
+
+export const ALL_OPERATIONS: readonly Operation[] = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
+
+export interface RuleWithOperations {
+  readonly apiGroups: readonly string[];
+  readonly apiVersions: readonly string[];
+  readonly resources: readonly string[];
+  readonly operations: readonly Operation[];
+  readonly scope: Scope;
+}
+
+export interface ClientConfig {
+  readonly service?: { readonly name: string; readonly namespace: string; readonly path: string; readonly port: number };
+  readonly url?: string;
+  readonly caBundle: string;
+}
+
+export interface Webhook {
+  readonly name: string;
+  readonly admissionReviewVersions: readonly string[];
+  readonly clientConfig: ClientConfig;
+  readonly failurePolicy: "Fail" | "Ignore";
+  readonly matchPolicy: "Equivalent";
+  readonly sideEffects: "None" | "NoneOnDryRun";
+  readonly timeoutSeconds: number;
+  readonly reinvocationPolicy?: "IfNeeded";
+  readonly namespaceSelector?: { readonly matchExpressions: readonly { readonly key: string; readonly operator: "NotIn"; readonly values: readonly string[] }[] };
+  readonly matchConditions?: readonly { readonly name: string; readonly expression: string }[];
+  readonly rules: readonly RuleWithOperations[];
+}
+
+export interface WebhookConfiguration {
+  readonly apiVersion: "admissionregistration.k8s.io/v1";
+  readonly kind: "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration";
+  readonly metadata: { readonly name: string; readonly labels: Readonly<Record<string, string>> };
+  readonly webhooks: readonly Webhook[];
+}
+
+/** Where the API server reaches Bylaw: its Service in the cluster, or a URL (Kyverno's `--serverIP`). */
+export type Endpoint =
+  | { readonly kind: "service"; readonly name: string; readonly namespace: string; readonly port: number }
+  | { readonly kind: "url"; readonly base: string };
+
+export interface RegistrationTarget {
+  readonly endpoint: Endpoint;
+  /** The PEM CA that signed the serving certificate (clientConfig.caBundle is its base64). */
+  readonly caPem: string;
+  /** Bylaw's own namespace: the resource webhooks never see its objects. */
+  readonly ownNamespace: string;
+}
