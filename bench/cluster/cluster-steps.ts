@@ -73,3 +73,9 @@ export async function waitForPodWebhook(cluster: Cluster): Promise<void> {
   });
 }
 
+
+/** Deletes every ClusterPolicy (without kubectl's per-object wait) and waits until none is left. */
+export async function deletePolicies(cluster: Cluster): Promise<void> {
+  await kubectlOk(cluster, ["delete", "cpol", "--all", "--wait=false"]);
+  await eventually("every ClusterPolicy to be deleted", 180_000, async () => ((await kubectlOk(cluster, ["get", "cpol", "-o", "name"])).trim() === "" ? true : undefined));
+}

@@ -9,11 +9,11 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { kubectlOk, startCluster, stopCluster, type Cluster } from "../../test/cluster/cluster-harness.js";
+import { startCluster, stopCluster, type Cluster } from "../../test/cluster/cluster-harness.js";
 import { benchAdmissionLatency, printLatency } from "./admission-latency.js";
 import { apiClient } from "./api-client.js";
 import { benchApiCallCost, COST_PODS, loadCostPolicies, printCost } from "./apicall-cost.js";
-import { addKwokNodes, loadNote } from "./cluster-steps.js";
+import { addKwokNodes, deletePolicies, loadNote } from "./cluster-steps.js";
 import { benchInformerMemory, printMemory } from "./informer-memory.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -32,7 +32,7 @@ async function parts(cluster: Cluster, corpus: string): Promise<void> {
     if (PARTS.has("latency")) {
       const latency = { creates: num("BENCH_CREATES", 500), concurrency: num("BENCH_CONCURRENCY", 8), nodes };
       printLatency(await benchAdmissionLatency(cluster, api, corpus, latency), latency);
-      await kubectlOk(cluster, ["delete", "cpol", "--all", "--wait=true"]);
+      await deletePolicies(cluster);
     }
     if (!PARTS.has("apicall") && !PARTS.has("memory")) return;
     const costDir = join(cluster.dir, "bench-cost");
