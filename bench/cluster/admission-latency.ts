@@ -85,7 +85,7 @@ export async function benchAdmissionLatency(cluster: Cluster, api: ApiClient, co
   const all = join(cluster.dir, "bench-corpus");
   const nAll = writeCorpusClusterPolicies(corpus, all);
   const allState = await applyPolicies(cluster, all, nAll - 30);
-  console.log(`  corpus: ${nAll} kyverno.io/v1 ClusterPolicies; ${allState.ready} Ready, ${allState.notReady} not Ready, ${nAll - allState.ready - allState.notReady} refused at apply (${allState.applyErrors} apply error lines)`);
+  console.log(`  corpus: ${nAll} kyverno.io/v1 ClusterPolicies; ${allState.ready} Ready, ${allState.notReady} not Ready, ${nAll - allState.ready - allState.notReady} not created (${allState.applyErrors} kubectl stderr lines)`);
   await new Promise((r) => setTimeout(r, 5000)); // registration follows the loaded set
   rows.push(await createLoad(cluster, api, `(c) ${allState.ready} corpus ClusterPolicies Ready (their own actions)`, "lat-corpus", o));
   return rows;

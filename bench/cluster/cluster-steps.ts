@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { kubectlOk, eventually, type Cluster } from "../../test/cluster/cluster-harness.js";
+import { kubectlOk, eventually, run, type Cluster } from "../../test/cluster/cluster-harness.js";
 import { pool, type ApiClient } from "./api-client.js";
 
 export const KWOK_NODES = 12;
@@ -51,8 +51,12 @@ interface PolicyList { items: { metadata: { name: string }; status?: { condition
 
 /** Applies a folder of ClusterPolicies; waits until each is Ready or settled not Ready; counts. */
 export async function applyPolicies(cluster: Cluster, dir: string, expectAtLeast: number): Promise<{ ready: number; notReady: number; applyErrors: number }> {
-  const applied = await cluster.kubectl(["apply", "--server-side", "--force-conflicts", "-f", dir]);
-  const applyErrors = applied.stderr.split("\n").filter((l) => /^Error|error when/i.test(l)).length;
+  // Hundreds of policies take longer than the harness's 60 s kubectl timeout on a busy machine.
+  const applied = await run("kubectl", ["--kubeconfig", cluster.kubeconfig, "apply", "--server-side", "--force-conflicts", "-f", dir], 600_000);
+  if (applied.code !== 0 && applied.stderr.trim() === "") throw new Error(`kubectl apply -f ${dir} failed (exit ${applied.code}) with no message`);
+  const refusals = applied.stderr.split("\n").filter((l) => l.trim() !== "");
+  if (refusals[0] !== undefined) console.log(`  kubectl apply -f ${dir}: ${refusals.length} stderr lines; first: ${refusals[0].slice(0, 300)}`);
+  const applyErrors = refusals.length;
   let last = { ready: 0, notReady: 0 };
   await eventually(`ClusterPolicies of ${dir} to be Ready`, 240_000, async () => {
     const list = JSON.parse(await kubectlOk(cluster, ["get", "cpol", "-o", "json"])) as PolicyList;

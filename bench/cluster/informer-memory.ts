@@ -6,7 +6,7 @@
  * (Bylaw's /metrics exports no process memory gauge).
  */
 import { readFileSync } from "node:fs";
-import { eventually, kubectlOk, type Cluster } from "../../test/cluster/cluster-harness.js";
+import { eventually, type Cluster } from "../../test/cluster/cluster-harness.js";
 import { pool, type ApiClient } from "./api-client.js";
 import { bylawPid, createNamespace, loadNote } from "./cluster-steps.js";
 import { restrictedPod } from "./policies.js";
@@ -41,7 +41,10 @@ export async function benchInformerMemory(cluster: Cluster, api: ApiClient, name
   const failed = results.filter((r) => r.status !== 201);
   if (failed[0] !== undefined) console.log(`  memory: ${failed.length} creates failed; first: HTTP ${failed[0].status} ${failed[0].body.slice(0, 300)}`);
   // The API server's count, then Bylaw's: the Pod cache follows the watch; wait until RSS settles.
-  const podsSeen = (await kubectlOk(cluster, ["get", "pods", "-A", "--no-headers", "-o", "name"])).split("\n").filter((l) => l !== "").length;
+  // (a one-item LIST: kubectl get of 10,000 Pods outran the harness's 60 s timeout on a busy machine)
+  const page = await api.call("GET", "/api/v1/pods?limit=1");
+  const meta = (JSON.parse(page.body) as { items?: unknown[]; metadata?: { remainingItemCount?: number } });
+  const podsSeen = (meta.items?.length ?? 0) + (meta.metadata?.remainingItemCount ?? 0);
   let last = 0;
   await eventually("Bylaw's RSS to settle after the creates", 180_000, async () => {
     await new Promise((r) => setTimeout(r, 5000));
