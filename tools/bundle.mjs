@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Bundle the `bylaw` CLI with esbuild into dist/bundle/ (docs/adr/0012-bundled-cli.md). Run by
+ * Bundle the `bylaw` CLI with esbuild into dist/bundle/ (docs/adr/0013-bundled-cli.md). Run by
  * `npm run build` after tsc, from tsc's output (dist/src), so the bundle runs exactly the code the
  * unit tests run. Entry points:
  *

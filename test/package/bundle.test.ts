@@ -1,5 +1,5 @@
 /**
- * The bundled CLI (tools/bundle.mjs, docs/adr/0012-bundled-cli.md): bin/bylaw.js runs dist/bundle,
+ * The bundled CLI (tools/bundle.mjs, docs/adr/0013-bundled-cli.md): bin/bylaw.js runs dist/bundle,
  * where each command is a chunk of its own loaded when it runs, and the worker entries sit beside
  * the chunks that start them.
  */
