@@ -6,6 +6,7 @@ import type { SuiteResult } from "../../test-suite/types.js";
 import type { Io } from "../../io.js";
 import { discoverTests } from "./discover.js";
 import { usageLine } from "../../usage.js";
+import { runSuiteFiles, workerCount } from "./run-suites.js";
 import { renderJson, renderJunit, renderSuiteTable, summarize, summaryLine } from "./output.js";
 
 export const TEST_HELP = `Usage: bylaw test [PATH...] [flags]
@@ -78,12 +79,17 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     io.err("bylaw test: no test files found");
     return values["require-tests"] || errors.length > 0 ? 1 : 0;
   }
-  const suites: SuiteResult[] = [];
-  const progress = files.length >= 10 && io.showsProgress?.(format) === true;
-  for (const [i, file] of files.entries()) {
-    if (progress) io.progress(`[${i + 1}/${files.length}] ${file}`);
-    suites.push(...(await runSuites(file, offlineEngine)));
+  const workers = workerCount(files.length);
+  if (typeof workers !== "number") {
+    io.err(usageLine("test", workers.error));
+    return 2;
   }
+  const progress = files.length >= 10 && io.showsProgress?.(format) === true;
+  const suites: SuiteResult[] = await runSuiteFiles(files, {
+    workers,
+    runHere: (file) => runSuites(file, offlineEngine),
+    ...(progress ? { onDone: (n: number, total: number, file: string) => io.progress(`[${n}/${total}] ${file}`) } : {}),
+  });
   io.progressDone();
   for (const s of suites) {
     for (const w of s.warnings) io.err(`warning: ${w}`);
