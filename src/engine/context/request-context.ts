@@ -5,6 +5,7 @@
 import type { JsonObject, JsonValue } from "../api/json.js";
 import { resourceKind, resourceName, resourceNamespace, parseApiVersion, requestSubject, type Operation, type RequestUserInfo, type Resource } from "../api/resource.js";
 import { extractImages } from "./images.js";
+import { setPath } from "./variable-key.js";
 
 export interface RequestInput {
   readonly resource: Resource;
@@ -44,21 +45,7 @@ export function buildRequestContext(input: RequestInput, options: { readonly ima
 
 /** Set a value at a dotted path (`request.operation`), creating maps on the way. Returns a new root. */
 export function setDotted(root: JsonObject, dotted: string, value: JsonValue): JsonObject {
-  const keys = dotted.split(".");
-  // Object.assign rather than a spread: V8 makes spread copies slow to add keys to.
-  const out: JsonObject = Object.assign({}, root);
-  let cur = out;
-  keys.forEach((k, i) => {
-    if (i === keys.length - 1) {
-      cur[k] = value;
-      return;
-    }
-    const next = cur[k];
-    const copy: JsonObject = typeof next === "object" && next !== null && !Array.isArray(next) ? Object.assign({}, next) : {};
-    cur[k] = copy;
-    cur = copy;
-  });
-  return out;
+  return setPath(root, dotted.split("."), value);
 }
 
 /** `request` as the engine knows it when the caller gives none: the object, operation, user and kind. */

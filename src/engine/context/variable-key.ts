@@ -51,7 +51,12 @@ export function splitVariableKey(key: string): SplitKey {
 /** `root` with `value` set at the path a values key names; a key Kyverno cannot split is taken as plain dotted text. */
 export function setVariable(root: JsonObject, key: string, value: JsonValue): JsonObject {
   const split = splitVariableKey(key);
-  const keys = split.ok ? split.segments : key.split(".");
+  return setPath(root, split.ok ? split.segments : key.split("."), value);
+}
+
+/** A copy of `root` with `value` at the path `keys`, creating maps on the way (the maps on the path are copied, the rest shared). */
+export function setPath(root: JsonObject, keys: readonly string[], value: JsonValue): JsonObject {
+  // Object.assign rather than a spread: V8 makes spread copies slow to add keys to.
   const out: JsonObject = Object.assign({}, root);
   let cur = out;
   keys.forEach((k, i) => {
