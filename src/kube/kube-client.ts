@@ -8,6 +8,7 @@ import { Agent, request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
 import { RequestGate, type GateClock } from "./request-gate.js";
 import type { KubeConnection } from "./types.js";
+import { connectionAgent } from "./connection-agent.js";
 
 export class KubeError extends Error {
   constructor(
@@ -49,16 +50,7 @@ export class KubeClient {
   constructor(private readonly options: KubeClientOptions) {
     const c = options.connection;
     this.url = new URL(c.server);
-    this.agent = new Agent({
-      keepAlive: true,
-      maxSockets: 32,
-      ...(c.ca !== undefined ? { ca: c.ca } : {}),
-      ...(c.cert !== undefined ? { cert: c.cert } : {}),
-      ...(c.key !== undefined ? { key: c.key } : {}),
-      ...(c.tlsServerName !== undefined ? { servername: c.tlsServerName } : {}),
-      rejectUnauthorized: c.insecureSkipTlsVerify !== true,
-      minVersion: "TLSv1.2",
-    });
+    this.agent = connectionAgent(c, 32);
     this.gate = new RequestGate({ qps: options.qps ?? 20, burst: options.burst ?? 40, clock: options.clock ?? systemGateClock });
   }
 

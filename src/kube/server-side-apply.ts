@@ -6,6 +6,7 @@
 import { Agent, request as httpsRequest } from "node:https";
 import { KubeError } from "./kube-client.js";
 import type { KubeConnection } from "./types.js";
+import { connectionAgent } from "./connection-agent.js";
 
 export interface ApplyOptions {
   readonly fieldManager: string;
@@ -22,16 +23,7 @@ export class ServerSideApply {
   ) {
     const c = connection;
     this.url = new URL(c.server);
-    this.agent = new Agent({
-      keepAlive: true,
-      maxSockets: 4,
-      ...(c.ca !== undefined ? { ca: c.ca } : {}),
-      ...(c.cert !== undefined ? { cert: c.cert } : {}),
-      ...(c.key !== undefined ? { key: c.key } : {}),
-      ...(c.tlsServerName !== undefined ? { servername: c.tlsServerName } : {}),
-      rejectUnauthorized: c.insecureSkipTlsVerify !== true,
-      minVersion: "TLSv1.2",
-    });
+    this.agent = connectionAgent(c, 4);
   }
 
   /** Applies `object` at `path` (e.g. `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/NAME`); rejects with a KubeError. */
