@@ -94,6 +94,11 @@ export class Informer {
     return new Promise((r) => this.syncWaiters.push(r));
   }
 
+  /** Why the last list or watch failed, while it has not since succeeded (e.g. forbidden, no such resource). */
+  get lastFailure(): string | undefined {
+    return this.failure;
+  }
+
   health(): Health {
     if (this.overBudget !== undefined) return { ok: false, reason: this.overBudget };
     if (!this.syncedOnce) return { ok: false, reason: `the ${this.name} cache has not synced yet${this.failure !== undefined ? ` (${this.failure})` : ""}` };

@@ -39,6 +39,27 @@ test("apiCall paths may start at most maxApiCallCaches resource types; built-in 
   }
 });
 
+test("an apiCall cache whose list fails keeps the server ready (named); a built-in one that fails does not", async () => {
+  const client = new KubeClient({ connection: { server: `https://127.0.0.1:${await closedPort()}`, origin: "test" } });
+  const cluster = new LiveCluster({ client, budgetBytes: 1 << 20, random: { next: () => 0.5 }, sleep: () => new Promise(() => {}) });
+  try {
+    const secrets = cluster.cacheFor({ group: "", version: "v1", resource: "secrets" });
+    assert.ok(secrets.ok);
+    const deadline = Date.now() + 10_000;
+    while ((secrets.informer.lastFailure === undefined || cluster.informer(NAMESPACES).lastFailure === undefined) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(secrets.informer.lastFailure !== undefined, "the secrets list failed");
+    const ready = cluster.readiness();
+    assert.equal(ready.ok, false, "the Namespace cache (built in) has not synced");
+    const [waiting, failing] = (ready.reason ?? "").split("; caches whose rules are errors: ");
+    assert.match(waiting ?? "", /not synced yet: the namespaces\.v1 cache has not synced yet/);
+    assert.doesNotMatch(waiting ?? "", /secrets/, "a failing apiCall cache does not hold readiness");
+    assert.match(failing ?? "", /the secrets\.v1 cache has not synced yet \(/, "it is named with its failure");
+  } finally {
+    cluster.close();
+    client.close();
+  }
+});
+
 test("the live port: a namespaced Policy gets no globalReference and no service call; calls outside a review are errors, never answers", async () => {
   const { liveContextSources } = await import("./live-context.js");
   const { CallScopes } = await import("./review-calls.js");

@@ -2,7 +2,8 @@
  * The informer caches `bylaw serve` reads live context from (docs/adr/0009): one shared cache per
  * resource type, started when the policies need it (Namespaces always, for namespaceSelector
  * labels; ConfigMaps when a policy has a configMap entry; each resource an apiCall path names) or,
- * for a path only known at run time, on first use. Ready once every cache started has synced.
+ * for a path only known at run time, on first use. Ready once every built-in cache has synced and
+ * every apiCall cache has synced or failed (readiness()).
  */
 import type { JsonValue, Random } from "../engine/index.js";
 import { parseApiPath } from "./api-path.js";
@@ -121,17 +122,24 @@ export class LiveCluster {
     await Promise.all([...this.informers.values()].map((i) => i.synced()));
   }
 
-  /** Not ready while a cache has not synced; a cache over budget is named (its rules are errors) but keeps the server ready. */
+  /**
+   * Not ready while a built-in cache (Namespaces, ConfigMaps, RBAC bindings) has not synced, or an
+   * apiCall cache is still on its first list. An apiCall cache whose list fails (forbidden to Bylaw's
+   * ServiceAccount, no such resource) is named but keeps the server ready: policy content decides
+   * which of those start, and a tenant's Policy must not take every replica out of its Service.
+   * Rules that read a failing or over-budget cache are errors.
+   */
   readiness(): { readonly ok: boolean; readonly reason?: string } {
     const waiting: string[] = [];
     const broken: string[] = [];
     for (const [key, inf] of this.informers) {
       const h = inf.health();
-      if (!this.synced.has(key)) waiting.push(h.ok ? key : h.reason);
+      if (!this.synced.has(key) && (BUILT_IN.has(key) || inf.lastFailure === undefined)) waiting.push(h.ok ? key : h.reason);
       else if (!h.ok) broken.push(h.reason);
     }
-    if (waiting.length > 0) return { ok: false, reason: `live context caches not synced yet: ${waiting.join("; ")}` };
-    return broken.length > 0 ? { ok: true, reason: broken.join("; ") } : { ok: true };
+    const failing = broken.length > 0 ? `caches whose rules are errors: ${broken.join("; ")}` : undefined;
+    if (waiting.length > 0) return { ok: false, reason: `live context caches not synced yet: ${waiting.join("; ")}${failing !== undefined ? `; ${failing}` : ""}` };
+    return failing !== undefined ? { ok: true, reason: failing } : { ok: true };
   }
 
   /** A namespace's labels from the Namespace cache; undefined when the cache cannot say (not synced, over budget) or the namespace does not exist. */
