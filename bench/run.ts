@@ -6,6 +6,7 @@ import { benchHeavyReview } from "./heavy-review.js";
 import { benchJmesPath } from "./jmespath-eval.js";
 import { benchMutatePod } from "./mutate-pod.js";
 import { benchReviewCalls } from "./review-calls.js";
+import { benchStartup } from "./startup.js";
 import { benchYamlParse } from "./yaml-parse.js";
 import { benchYamlWrite } from "./yaml-write.js";
 
@@ -13,6 +14,7 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 async function main(): Promise<void> {
   console.log(`bench: node ${process.version}, ${new Date().toISOString()}`);
+  benchStartup(repoRoot);
   await benchYamlParse();
   await benchYamlWrite();
   benchJmesPath();

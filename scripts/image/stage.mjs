@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Stage Bylaw's runtime into a folder: the files `npm pack` publishes (package.json, bin/,
+ * Stage Bylaw's runtime into a folder: the files `npm pack` publishes (package.json, bin/, dist/bundle/,
  * dist/src/ without tests, policies/, examples/, README.md) and the production dependencies that
  * package-lock.json pins, installed with `npm ci --omit=dev` (no install scripts run). The
  * Dockerfile's build stage runs it after `npm ci` and `npm run build`; test/deploy/image.test.ts

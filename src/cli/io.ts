@@ -1,25 +1,28 @@
 /** Where a command writes: results to stdout, diagnostics and progress to stderr. Tests pass a fake. */
+import { progressAllowed } from "./progress-policy.js";
+
 export interface Io {
   out(text: string): void;
   err(text: string): void;
-  /** A transient progress line on stderr (overwritten on a terminal, printed sparingly otherwise). */
+  /** A transient progress line on stderr; commands call it only when `showsProgress(format)` says so. */
   progress(text: string): void;
+  /** May progress be shown while stdout carries `outputFormat`? (a terminal, not CI, not a machine format) */
+  showsProgress?(outputFormat: string): boolean;
   progressDone(): void;
   readStdin(): Promise<string>;
 }
 
 export function processIo(): Io {
-  let count = 0;
   let shown = false;
   return {
     out: (t) => process.stdout.write(t + "\n"),
     err: (t) => process.stderr.write(t + "\n"),
+    showsProgress: (format) => progressAllowed({ stderrIsTty: process.stderr.isTTY === true, env: process.env }, format),
     progress: (t) => {
-      count++;
-      if (process.stderr.isTTY) {
-        process.stderr.write(`\r\x1b[K${t.slice(0, (process.stderr.columns || 100) - 1)}`);
-        shown = true;
-      } else if (count % 50 === 0) process.stderr.write(`${t}\n`);
+      // Only ever on a terminal: a log file or a CI console gets no progress lines.
+      if (!process.stderr.isTTY) return;
+      process.stderr.write(`\r\x1b[K${t.slice(0, (process.stderr.columns || 100) - 1)}`);
+      shown = true;
     },
     progressDone: () => {
       if (shown) process.stderr.write("\r\x1b[K");

@@ -39,6 +39,8 @@ export type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.
 export type { MutationResult } from "./pipeline/mutate-request.js";
 export type { ExistingResources } from "./generate/index.js";
 export { applyJsonPatch, createJsonPatch, type JsonPatchOp } from "./mutate/json-patch/index.js";
+// How a values key (`annotations."a.b/c"`) splits into path segments, for the CLI's values files.
+export { splitVariableKey, type SplitKey } from "./context/variable-key.js";
 
 // Compiled policies and PolicyExceptions, and what callers ask of them.
 export type { CompileOutcome } from "./policy/compile-policy.js";
@@ -56,3 +58,4 @@ export { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 
 // CEL in Kyverno's environment (ADR 0010), for `bylaw cel`.
 export { createCel, fromCel, toCel, type CelActivation, type CelEngine } from "./cel/index.js";
+export { isValidatingPolicy, type CompiledValidatingPolicy, type ResourceRule as CelResourceRule } from "./cel/validating-policy/index.js";

@@ -9,7 +9,9 @@ export function existingResources(resources: readonly Resource[]): ExistingResou
     resourceKind(r) === kind && (apiVersion === "" || resourceApiVersion(r) === apiVersion) && resourceNamespace(r) === namespace;
   return {
     get: (apiVersion, kind, namespace, name) => ok(resources.find((r) => same(r, apiVersion, kind, namespace) && resourceName(r) === name)),
-    // The selector is applied again by the engine, so every object of the kind is offered.
-    list: (apiVersion, kind, namespace, _selector?: LabelSelector) => ok(resources.filter((r) => same(r, apiVersion, kind, namespace))),
+    // The selector is applied again by the engine, so every object of the kind is offered. As a
+    // Kubernetes list, an empty namespace lists every namespace (mutate.targets with no namespace).
+    list: (apiVersion, kind, namespace, _selector?: LabelSelector) =>
+      ok(resources.filter((r) => resourceKind(r) === kind && (apiVersion === "" || resourceApiVersion(r) === apiVersion) && (namespace === "" || resourceNamespace(r) === namespace))),
   };
 }

@@ -66,10 +66,17 @@ export function processRunning(pid: number): boolean {
  * also starts Bylaw, registered and Ready (`up DIR --with-bylaw`: DIR/bylaw.env, DIR/policies).
  */
 export async function startCluster(buildTimeoutMs: number, apiserverArgs?: readonly string[], options: { readonly withBylaw?: boolean } = {}): Promise<Cluster> {
-  const dir = mkdtempSync(join(tmpdir(), "bylaw-cluster-"));
   const started = performance.now();
   const env = apiserverArgs !== undefined ? { BYLAW_CLUSTER_APISERVER_ARGS: apiserverArgs.join(" ") } : undefined;
-  const up = await run(clusterScript, ["up", dir, ...(options.withBylaw === true ? ["--with-bylaw"] : [])], buildTimeoutMs, undefined, env);
+  // A component that exits at start (a loopback port taken between picking it and binding it, when
+  // several clusters start on one machine) gets one more try in a fresh folder, on fresh ports.
+  let dir = mkdtempSync(join(tmpdir(), "bylaw-cluster-"));
+  let up = await run(clusterScript, ["up", dir, ...(options.withBylaw === true ? ["--with-bylaw"] : [])], buildTimeoutMs, undefined, env);
+  if (up.code !== 0 && /exited while waiting/.test(up.stderr)) {
+    console.log(`# scripts/cluster.sh up ${dir} failed at start, trying once more:\n# ${up.stderr.trim().split("\n").join("\n# ")}`);
+    dir = mkdtempSync(join(tmpdir(), "bylaw-cluster-"));
+    up = await run(clusterScript, ["up", dir, ...(options.withBylaw === true ? ["--with-bylaw"] : [])], buildTimeoutMs, undefined, env);
+  }
   const upSeconds = (performance.now() - started) / 1000;
   if (up.code !== 0) throw new Error(`scripts/cluster.sh up ${dir} failed (exit ${up.code}):\n${up.stderr}`);
   const kubeconfig = join(dir, "kubeconfig");
@@ -113,4 +120,17 @@ export async function kubectlOk(cluster: Cluster, args: readonly string[], input
   const r = await cluster.kubectl(args, input);
   assert.equal(r.code, 0, `kubectl ${args.join(" ")} failed: ${r.stderr}`);
   return r.stdout;
+}
+
+/**
+ * Waits until CRDs are Established. `kubectl wait --for=condition=Established` errors out at once
+ * ("status.conditions accessor error") when asked before the API server has written any condition
+ * on a CRD just created, so it is asked again until it succeeds.
+ */
+export async function crdsEstablished(cluster: Cluster, target: readonly string[], timeoutMs = 60_000): Promise<void> {
+  await eventually(`${target.join(" ")} Established`, timeoutMs, async () => {
+    const r = await cluster.kubectl(["wait", "--for=condition=Established", "--timeout=10s", ...target]);
+    if (r.code !== 0) throw new Error(r.stderr);
+    return true;
+  });
 }

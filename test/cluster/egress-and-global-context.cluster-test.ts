@@ -19,7 +19,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { eventually, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
+import { crdsEstablished, eventually, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
 import { createReview, decide, startServe, type ServeProcess } from "./serve-process.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -139,7 +139,7 @@ describe("apiCall POST, service calls through the egress filter, and GlobalConte
     console.log(`# scripts/cluster.sh up took ${cluster.upSeconds.toFixed(1)} s`);
     for (const ns of ["sar", "svc", "gce", "gce-call"]) await kubectlOk(["create", "namespace", ns]);
     await kubectlOk(["apply", "-f", "-"], readFileSync(join(repoRoot, "deploy", "crds", "kyverno.io_globalcontextentries.yaml"), "utf8"));
-    await kubectlOk(["wait", "--for=condition=Established", "crd/globalcontextentries.kyverno.io", "--timeout=60s"]);
+    await crdsEstablished(cluster, ["crd/globalcontextentries.kyverno.io"]);
     await kubectlOk(["create", "role", "secret-writer", "-n", "sar", "--verb=create", "--resource=secrets"]);
     await kubectlOk(["create", "rolebinding", "alice-writes", "-n", "sar", "--role=secret-writer", "--user=alice"]);
     await kubectlOk(["apply", "-f", "-"], `apiVersion: kyverno.io/v2alpha1

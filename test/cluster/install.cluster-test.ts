@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { helmBinary } from "../deploy/helm.js";
 import { repoRoot } from "../deploy/render.js";
-import { eventually, processRunning, run, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
+import { crdsEstablished, eventually, processRunning, run, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
 
 const root = repoRoot();
 const buildTimeoutMs = 90 * 60_000;
@@ -62,7 +62,7 @@ describe("install: deploy/ and charts/bylaw on a real API server", { timeout: bu
     await kubectlOk(["apply", "--server-side", "--dry-run=server", "-k", join(root, "deploy", "crds")]);
     const applied = await kubectlOk(["apply", "--server-side", "-k", join(root, "deploy", "crds")]);
     assert.equal(applied.trim().split("\n").length, 22, applied);
-    await kubectlOk(["wait", "--for=condition=Established", "--timeout=60s", "crd", "--all"]);
+    await crdsEstablished(current(), ["crd", "--all"]);
     const names = await kubectlOk(["api-resources", "--api-group=kyverno.io", "-o", "name"]);
     for (const r of ["clusterpolicies.kyverno.io", "policies.kyverno.io", "policyexceptions.kyverno.io", "globalcontextentries.kyverno.io"]) assert.ok(names.split("\n").includes(r), r);
     const listed = await current().kubectl(["get", "cpol,pol,polex,polr,cpolr", "-A"]);

@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../deploy/render.js";
-import { eventually, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
+import { crdsEstablished, eventually, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
 import { createReview, decide, startServe, type ServeProcess } from "./serve-process.js";
 
 const buildTimeoutMs = 90 * 60_000;
@@ -133,7 +133,7 @@ describe("bylaw serve with policies from the cluster (Kyverno's CRDs)", { timeou
     cluster = await startCluster(buildTimeoutMs);
     console.log(`# scripts/cluster.sh up took ${cluster.upSeconds.toFixed(1)} s`);
     await kubectlOk(["apply", "--server-side", "-k", join(repoRoot(), "deploy", "crds")]);
-    await kubectlOk(["wait", "--for=condition=Established", "--timeout=60s", "crd", "--all"]);
+    await crdsEstablished(cluster, ["crd", "--all"]);
     for (const ns of ["apps", "team-a", "policy-exceptions"]) await kubectlOk(["create", "namespace", ns]);
     const t0 = performance.now();
     serve = await startServe(["--kubeconfig", cluster.kubeconfig, "--enablePolicyException", "--exception-namespace", "policy-exceptions"]);

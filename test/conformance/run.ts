@@ -12,7 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { offlineEngine } from "../../src/cli/offline/offline-engine.js";
-import { runSuite } from "../../src/cli/test-suite/run-suite.js";
+import { runSuites } from "../../src/cli/test-suite/run-suite.js";
 import type { RowResult } from "../../src/cli/test-suite/types.js";
 import { gapFor, readKnownGaps } from "./known-gaps.js";
 import { readManifest } from "./manifest.js";
@@ -48,11 +48,11 @@ async function main(): Promise<number> {
   for (const [i, entry] of manifest.entries()) {
     if (process.stderr.isTTY && i % 20 === 0) process.stderr.write(`\rconformance: ${i}/${manifest.length} suites`);
     const file = join(corpus, entry.suiteDir, ".kyverno-test", "kyverno-test.yaml");
-    const suite = await runSuite(file, offlineEngine, entry.suiteDir);
-    if (suite.error !== undefined) suiteErrors++;
+    const suites = await runSuites(file, offlineEngine, entry.suiteDir);
+    suiteErrors += suites.filter((s) => s.error !== undefined).length;
     const tally = perCategory.get(entry.category) ?? { rows: 0, ok: 0 };
     tally.rows += entry.checks;
-    for (const row of suite.results) {
+    for (const row of suites.flatMap((s) => s.results)) {
       if (row.ok) {
         tally.ok++;
         passing.add(row.id);

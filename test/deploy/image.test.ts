@@ -126,7 +126,7 @@ describe("the image's install steps, run into a staging folder", { skip: SKIP ??
     const installed = readdirSync(join(stage, "node_modules"));
     for (const dep of Object.keys((JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies)) assert.ok(installed.includes(dep.split("/")[0] ?? dep), `${dep} is installed`);
     for (const dev of ["typescript", "eslint", "@types", "autocannon"]) assert.ok(!installed.includes(dev), `no dev dependency (${dev})`);
-    assert.deepEqual(readdirSync(join(stage, "dist")), ["src"], "no tests or benchmarks");
+    assert.deepEqual(readdirSync(join(stage, "dist")).sort(), ["bundle", "src"], "the bundled CLI and the library; no tests or benchmarks");
     assert.equal(readdirSync(join(stage, "dist", "src"), { recursive: true }).filter((f) => String(f).includes(".test.")).length, 0);
 
     // The Deployment's arguments, with its mounts (/policies, /config, /tls) in a folder of their own.

@@ -4,26 +4,30 @@
  * operation), per-rule values are offered to each rule, namespace labels come from the values file.
  */
 import { type CompiledPolicy, type EngineRequest, type JsonValue, type Operation, type RequestUserInfo, type Resource, resourceName, resourceNamespace } from "../../engine/index.js";
-import type { ValuesSpec } from "../test-suite/values-file.js";
+import { ruleValuesFor, type ValuesSpec } from "../test-suite/values-file.js";
 
 const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
 
 /**
  * A result's `operation` (forced) UPDATE is a real UPDATE request: object = oldObject = the resource.
  * DELETE sets object to null and oldObject to the resource. A values file's `request.operation: UPDATE`
- * only changes the JSON context (`request.operation`, and `request.oldObject` = the resource): Kyverno's
+ * only changes the JSON context (`request.operation`, and `request.oldObject` = the resource, set
+ * before the values, as Kyverno does, so values for `request.oldObject.*` are layered on it): Kyverno's
  * CLI then still fails an Enforce rule the old object also fails, i.e. allowExistingViolations does
  * not apply (corpus: openshift/disallow-self-provisioner-binding, other/allowed-label-changes).
  */
 export function buildRequest(resource: Resource, policy: CompiledPolicy, values: ValuesSpec, userInfo: RequestUserInfo | undefined, forced?: Operation): EngineRequest {
-  const variables: Record<string, JsonValue> = {
+  const given: Record<string, JsonValue> = {
     ...values.globalValues,
     ...(values.resourceValues.get(policy.name)?.get(resourceName(resource)) ?? {}),
+    ...values.setValues,
   };
-  const requested = variables["request.operation"];
+  const requested = given["request.operation"];
   const operation: Operation = forced ?? (typeof requested === "string" && OPERATIONS.has(requested) ? (requested as Operation) : "CREATE");
+  // Variables are layered in insertion order: the old object first, the values after it.
+  const variables: Record<string, JsonValue> = operation === "UPDATE" && forced === undefined ? { "request.oldObject": resource } : {};
+  Object.assign(variables, given);
   variables["request.operation"] = operation;
-  if (operation === "UPDATE" && forced === undefined) variables["request.oldObject"] = resource;
   return {
     resource: operation === "DELETE" ? {} : resource,
     ...((forced === "UPDATE" && operation === "UPDATE") || operation === "DELETE" ? { oldResource: resource } : {}),
@@ -31,6 +35,10 @@ export function buildRequest(resource: Resource, policy: CompiledPolicy, values:
     ...(userInfo !== undefined ? { userInfo } : {}),
     namespaceLabels: values.namespaceLabels.get(resourceNamespace(resource)) ?? {},
     variables,
-    ruleVariables: (p, r) => values.ruleValues.get(p)?.get(r),
+    ruleVariables: (p, r) => ruleValuesFor(values, p, r)?.values,
+    ruleForeachValues: (p, r) => {
+      const found = ruleValuesFor(values, p, r)?.foreachValues;
+      return found !== undefined && Object.keys(found).length > 0 ? found : undefined;
+    },
   };
 }

@@ -3,7 +3,7 @@
  * every validate policy against every resource, and compare each expected row.
  */
 import { dirname, resolve } from "node:path";
-import { type CompiledException, type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, isObject, type JsonObject, type Operation, type PolicyResponse, type RequestUserInfo, type Resource } from "../../engine/index.js";
+import { type CompiledException, type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, isObject, type JsonObject, type JsonValue, type Operation, type PolicyResponse, type RequestUserInfo, type Resource } from "../../engine/index.js";
 import { existingResources } from "../../library/existing-resources.js";
 import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
@@ -15,6 +15,7 @@ import { inDefaultNamespace } from "./default-namespace.js";
 import { loadSuiteExceptions } from "./exceptions-file.js";
 import { loadExpectedResources, type ResourceFile } from "./expected-resources.js";
 import { resourceCheck } from "./resource-check.js";
+import { rowResources } from "./row-resources.js";
 import { parseTestFile, type ExpectedResult, type TestSpec } from "./test-file.js";
 import type { RowResult, SuiteResult } from "./types.js";
 import { parseUserInfo } from "./userinfo-file.js";
@@ -23,15 +24,32 @@ import { EMPTY_VALUES, parseValues, type ValuesSpec } from "./values-file.js";
 /** The engine for a suite, given the objects and image data its `context` file and `clusterResources` hold. */
 export type EngineFactory = (spec: TestSpec, cluster?: SuiteCluster) => Engine;
 
-export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix: string = dirname(file)): Promise<SuiteResult> {
-  const dir = dirname(file);
-  const docs = await loadPaths([file]);
-  const first = docs.find((d) => d.value !== undefined || d.error !== undefined);
-  if (!first || first.error !== undefined || first.value === undefined) {
-    return failed(file, "", first?.error ?? `${file}: empty test file`, []);
+/**
+ * Every document of a test file is a test, as in Kyverno: one result per document. The first
+ * document's rows keep the plain `idPrefix`; the Nth (N ≥ 2) document's rows use `idPrefix#N`.
+ */
+export async function runSuites(file: string, makeEngine: EngineFactory, idPrefix: string = dirname(file)): Promise<SuiteResult[]> {
+  const docs = (await loadPaths([file])).filter((d) => d.value !== undefined || d.error !== undefined);
+  if (docs.length === 0) return [failed(file, "", `${file}: empty test file`, [])];
+  const out: SuiteResult[] = [];
+  for (const [i, doc] of docs.entries()) {
+    const where = docs.length > 1 ? `${file} (document ${i + 1})` : file;
+    out.push(await runTestDocument(file, where, doc, makeEngine, i === 0 ? idPrefix : `${idPrefix}#${i + 1}`));
   }
-  const parsed = parseTestFile(first.value);
-  if (!parsed.ok) return failed(file, "", `${file}: ${parsed.errors.join("; ")}`, []);
+  return out;
+}
+
+/** The first test of a test file (see runSuites for all of them). */
+export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix: string = dirname(file)): Promise<SuiteResult> {
+  const [first] = await runSuites(file, makeEngine, idPrefix);
+  return first ?? failed(file, "", `${file}: empty test file`, []);
+}
+
+async function runTestDocument(file: string, where: string, doc: { value?: JsonValue; error?: string }, makeEngine: EngineFactory, idPrefix: string): Promise<SuiteResult> {
+  const dir = dirname(file);
+  if (doc.error !== undefined || doc.value === undefined) return failed(file, "", doc.error ?? `${where}: empty document`, []);
+  const parsed = parseTestFile(doc.value);
+  if (!parsed.ok) return failed(file, "", `${where}: ${parsed.errors.join("; ")}`, []);
   const spec = parsed.spec;
   const warnings: string[] = [];
   const fail = (msg: string): SuiteResult => failed(file, spec.name, msg, rowsFailing(spec, idPrefix, msg));
@@ -44,11 +62,16 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
     const v = vdocs.find((d) => d.value !== undefined);
     if (v?.value !== undefined) {
       const pv = parseValues(v.value);
+      if (pv.errors.length > 0) return fail(`${file}: variables: ${spec.variables}: ${pv.errors.join("; ")}`);
       values = pv.values;
       warnings.push(...pv.warnings.map((w) => `${spec.variables}: ${w}`));
     }
   }
-  if (spec.values !== undefined) values = mergeValues(values, parseValues(spec.values).values);
+  if (spec.values !== undefined) {
+    const pv = parseValues(spec.values);
+    if (pv.errors.length > 0) return fail(`${file}: values: ${pv.errors.join("; ")}`);
+    values = mergeValues(values, pv.values);
+  }
   let userInfo: RequestUserInfo | undefined;
   if (spec.userinfo !== undefined) {
     const udocs = await loadPaths([resolve(dir, spec.userinfo)]);
@@ -91,7 +114,7 @@ export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix
   };
   const rows: RowResult[] = [];
   spec.results.forEach((expected, i) => {
-    for (const resource of expected.resources) {
+    for (const resource of rowResources(expected, () => responsesFor(expected.operation))) {
       const invalid = policies.invalid.get(bareName(expected.policy));
       const verdict = invalid !== undefined
         ? { ok: false, actual: null, reason: `Invalid policy: ${invalid}`, message: invalid }
@@ -148,7 +171,7 @@ function row(prefix: string, i: number, e: ExpectedResult, resource: string, v: 
 function rowsFailing(spec: TestSpec, prefix: string, msg: string): RowResult[] {
   const rows: RowResult[] = [];
   spec.results.forEach((e, i) => {
-    for (const r of e.resources) rows.push(row(prefix, i, e, r, { ok: false, actual: null, reason: "Suite error", message: msg }));
+    for (const r of e.allResources === true ? ["(every matching resource)"] : e.resources) rows.push(row(prefix, i, e, r, { ok: false, actual: null, reason: "Suite error", message: msg }));
   });
   return rows;
 }

@@ -1,6 +1,8 @@
 /**
  * The `cli.kyverno.io/v1alpha1` Test schema. Parsed strictly, as Kyverno does: unknown or removed
  * fields (`checks`, `patchedResource`) are errors, and a missing apiVersion/kind is a deprecated schema.
+ * Any apiVersion is accepted (Kyverno does not check it). A results entry with neither `resources`
+ * nor `resource` has `resources: []` and `allResources: true`: it checks every resource the rule matched.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
 
@@ -16,6 +18,8 @@ export interface ExpectedResult {
   readonly generatedResources?: readonly string[];
   readonly cloneSourceResource?: string;
   readonly operation?: string;
+  /** The entry names no resource: it checks every resource the policy's rule matched. */
+  readonly allResources?: boolean;
 }
 
 export interface TestSpec {
@@ -55,7 +59,8 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
   if (doc["apiVersion"] === undefined || doc["kind"] === undefined) {
     return { ok: false, errors: ["the test file uses a deprecated schema (no apiVersion/kind) — please migrate to apiVersion: cli.kyverno.io/v1alpha1, kind: Test"] };
   }
-  if (doc["apiVersion"] !== "cli.kyverno.io/v1alpha1") errors.push(`apiVersion: expected cli.kyverno.io/v1alpha1, got ${JSON.stringify(doc["apiVersion"])}`);
+  // Kyverno reads any apiVersion (it does not check it), so Bylaw does too; only a string is required.
+  if (typeof doc["apiVersion"] !== "string") errors.push(`apiVersion: must be a string, got ${JSON.stringify(doc["apiVersion"])}`);
   if (doc["kind"] !== "Test") errors.push(`kind: expected Test, got ${JSON.stringify(doc["kind"])}`);
   for (const k of Object.keys(doc)) if (!TOP_FIELDS.has(k)) errors.push(`${k}: unknown field${k === "checks" ? " (checks was removed in Kyverno 1.19)" : ""}`);
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
@@ -75,6 +80,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
     if (!RESULTS.has(result)) errors.push(`${path}.result: must be one of pass, fail, skip, warn, error; got ${JSON.stringify(r["result"] ?? null)}`);
     const resources = strList(r["resources"]);
     if (resources.length === 0 && typeof r["resource"] === "string") resources.push(r["resource"]);
+    const allResources = r["resources"] === undefined && r["resource"] === undefined;
     results.push({
       policy: str(r["policy"]),
       rule: str(r["rule"]),
@@ -87,6 +93,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       ...(Array.isArray(r["generatedResources"]) ? { generatedResources: strList(r["generatedResources"]) } : {}),
       ...opt("cloneSourceResource", r["cloneSourceResource"]),
       ...opt("operation", r["operation"]),
+      ...(allResources ? { allResources } : {}),
     });
   });
   if (errors.length > 0) return { ok: false, errors };

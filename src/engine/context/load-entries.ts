@@ -114,18 +114,29 @@ function unloaded(kind: keyof typeof SOURCES, name: string, scope: SubstitutionS
     return err("unsupported", `imageRegistry context entries (image registry data) are not supported by Bylaw yet: no registry access; give a value for ${JSON.stringify(name)} in a values file to evaluate the rule`);
   }
   if (scope.fnctx.ports.context.unloadable === "skip") return ok(undefined);
-  return err("unavailable", `${kind} context entries cannot be loaded here (no ${SOURCES[kind]} data: Bylaw reads no cluster yet); offline, give a value for ${JSON.stringify(name)} in a values file (or an apiCallResponses / globalContextEntries mock in a test)`);
+  const mock = kind === "apiCall" ? "mock the call in the test's apiCallResponses (urlPath, response.body)" : kind === "globalReference" ? "give the entry in the test's globalContextEntries" : "give it in the test's values";
+  return err(
+    "unavailable",
+    `${kind} context entries cannot be loaded here (no ${SOURCES[kind]} data: Bylaw reads no cluster yet). To supply it offline: in bylaw apply, a values file (-f values.yaml: globalValues or policies[].rules[].values with ${JSON.stringify(name)}) or --set ${name}=VALUE; in a kyverno test, ${mock}`,
+  );
 }
 
 function loadVariable(v: NonNullable<ContextEntry["variable"]>, scope: SubstitutionScope): Result<JsonValue | undefined> {
+  // Kyverno substitutes the default's variables first; a default that cannot be substituted is the entry's error.
+  let dflt: JsonValue | undefined;
+  if (v.default !== undefined) {
+    const sub = substituteAll(v.default, scope);
+    if (!sub.ok) return err(sub.error.kind, `failed to substitute variables in the variable's default: ${sub.error.message}`);
+    dflt = sub.value;
+  }
   let input: JsonValue = scope.data;
   if (v.value !== undefined) {
     const sub = substituteAll(v.value, scope);
-    if (!sub.ok) return v.default !== undefined ? ok(v.default) : sub;
+    if (!sub.ok) return dflt !== undefined ? ok(dflt) : sub;
     input = sub.value;
     if (v.jmesPath === undefined) return ok(input);
   }
-  const result = applyJmesPath(input, v.jmesPath, v.default, scope);
+  const result = applyJmesPath(input, v.jmesPath, dflt, scope);
   if (!result.ok) return result;
   if (result.value === null || result.value === undefined) return err("context", "variable evaluated to nil; set a default");
   return result;

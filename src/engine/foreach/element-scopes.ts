@@ -9,6 +9,7 @@
 import { tick } from "../interrupt/index.js";
 import type { JsonValue } from "../api/json.js";
 import type { SubstitutionScope } from "../variables/index.js";
+import { setVariable } from "../context/variable-key.js";
 
 const ELEMENT_KEYS: readonly string[] = Array.from({ length: 8 }, (_, i) => `element${i}`);
 const INDEX_KEYS: readonly string[] = Array.from({ length: 8 }, (_, i) => `elementIndex${i}`);
@@ -51,6 +52,15 @@ export class ElementScopes {
     data["elementIndex"] = index;
     data[this.#elementKey] = element;
     data[this.#indexKey] = index;
-    return { ...this.#vars, data };
+    const values = this.#vars.foreachValues;
+    if (values === undefined) return { ...this.#vars, data };
+    // Kyverno's CLI sets each foreach value after the element, at the element's index; a list too
+    // short for the index leaves the key unset (a variable reading it is then unresolved, an error).
+    let withValues: Record<string, JsonValue> = data;
+    for (const [key, list] of Object.entries(values)) {
+      const v = list[index];
+      if (v !== undefined) withValues = setVariable(withValues, key, v);
+    }
+    return { ...this.#vars, data: withValues };
   }
 }

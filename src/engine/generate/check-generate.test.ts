@@ -28,8 +28,9 @@ describe("checkGenerate", () => {
       generate: { ...target, clone: { namespace: "d", name: "s" }, foreach: [{ list: "x", ...target, data: {} }] },
       want: [`${P}: only one of data, clone, cloneList or foreach can be specified, found clone and foreach`],
     },
-    { name: "no source at all", generate: { ...target }, want: [`${P}: one of data, clone, cloneList or foreach is required`] },
-    { name: "an empty clone counts as none", generate: { ...target, clone: {} }, want: [`${P}: one of data, clone, cloneList or foreach is required`] },
+    // Kyverno accepts neither data nor clone: the rule generates the object with metadata only.
+    { name: "no source at all is valid", generate: { ...target }, want: [] },
+    { name: "an empty clone counts as none, which is valid", generate: { ...target, clone: {} }, want: [] },
     {
       name: "name, kind and apiVersion missing",
       generate: { data: {} },

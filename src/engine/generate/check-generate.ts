@@ -20,10 +20,9 @@ function generateProblems(generate: JsonObject, path: string, topLevel: boolean)
   const { spec, problems } = readGenerate(generate, path);
   const out = [...problems];
   const sources = sourcesOf(spec, topLevel);
+  // Neither is valid, as in Kyverno: the rule generates an object with metadata only.
   if (sources.length > 1) {
     out.push({ path, message: `only one of ${allowed(topLevel)} can be specified, found ${sources.join(" and ")}` });
-  } else if (sources.length === 0) {
-    out.push({ path, message: `one of ${allowed(topLevel)} is required` });
   }
   const usesCloneList = spec.cloneList !== undefined;
   if (usesCloneList && spec.cloneList.kinds.length === 0) {

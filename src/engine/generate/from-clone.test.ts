@@ -74,7 +74,7 @@ describe("generate.clone", () => {
       name: "a missing source",
       generate: rule,
       objects: [],
-      message: /^source Secret default\/regcred not found; supply it \(cloneSourceResource/,
+      message: /^source Secret default\/regcred not found; supply it \(bylaw apply -t\/--target-resource FILE; cloneSourceResource/,
       path: "generate.clone",
     },
     {

@@ -44,7 +44,7 @@ export function cloneOne(spec: GenerateSpec, clone: CloneFrom, existing: Existin
   if (got.value === undefined) {
     return err(
       "generate-clone-source",
-      `source ${describeTarget(ref)} not found; supply it (cloneSourceResource or clusterResources in a kyverno test, or create it in the cluster) or fix generate.clone`,
+      `source ${describeTarget(ref)} not found; supply it (bylaw apply -t/--target-resource FILE; cloneSourceResource or clusterResources in a kyverno test; or create it in the cluster) or fix generate.clone`,
       `${path}.clone`,
     );
   }

@@ -33,6 +33,12 @@ describe("generate.data", () => {
     assert.equal(g.source, undefined);
   });
 
+  test("neither data nor clone generates the object with its metadata only (Kyverno)", () => {
+    const g = only({ apiVersion: "v1", kind: "ConfigMap", name: "marker", namespace: "team-a" });
+    assert.deepEqual(g.resource, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "marker", namespace: "team-a" } });
+    assert.equal(g.source, undefined);
+  });
+
   const cases: { name: string; generate: JsonObject; want: JsonObject }[] = [
     {
       name: "data's own metadata is kept, its name and namespace give way to the rule's",
@@ -100,7 +106,6 @@ describe("generate errors", () => {
     { name: "kind of the wrong type", generate: { ...base, kind: 3, data: {} }, path: "generate.kind", message: /generate\.kind: must be a string, got number 3/ },
     { name: "synchronize not a boolean", generate: { ...base, synchronize: "yes", data: {} }, path: "generate.synchronize", message: /must be true or false/ },
     { name: "data and clone together", generate: { ...base, data: {}, clone: { namespace: "d", name: "s" } }, path: "generate", message: /only one of data, clone or cloneList.*data and clone/ },
-    { name: "nothing to generate", generate: { ...base }, path: "generate", message: /nothing to generate/ },
     { name: "an unexpanded foreach", generate: { foreach: [{ list: "x" }] }, path: "generate.foreach", message: /expanded by the caller/ },
   ];
   for (const c of cases) {

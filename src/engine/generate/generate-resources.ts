@@ -35,12 +35,10 @@ export function generateResources(input: GenerateInput): Result<readonly Generat
   }
   const target = requireTarget(spec);
   if (!target.ok) return target;
-  if (spec.data !== undefined) {
-    const built = buildFromData(spec, target.value, PATH);
-    return built.ok ? ok([finish(input, spec, built.value)]) : built;
-  }
   if (spec.clone !== undefined) return fromClones(input, spec, cloneOne(spec, spec.clone, input.existing, PATH));
-  return err("generate-invalid", "nothing to generate: set one of generate.data, generate.clone or generate.cloneList", PATH);
+  // With neither data nor clone Kyverno generates the object with its metadata only.
+  const built = buildFromData(spec.data === undefined ? { ...spec, data: {} } : spec, target.value, PATH);
+  return built.ok ? ok([finish(input, spec, built.value)]) : built;
 }
 
 function requireTarget(spec: GenerateSpec): Result<TargetRef> {

@@ -11,6 +11,7 @@ import type { Result } from "../api/result.js";
  */
 export interface ExistingResources {
   get(apiVersion: string, kind: string, namespace: string, name: string): Result<Resource | undefined>;
+  /** As a Kubernetes list: an empty namespace lists the kind in every namespace. */
   list(apiVersion: string, kind: string, namespace: string, selector?: LabelSelector): Result<readonly Resource[]>;
 }
 

@@ -8,7 +8,8 @@
 import type { JsonObject } from "../api/json.js";
 import { exceedsDepth } from "../api/json-depth.js";
 import { requestSubject, type Operation, type Resource } from "../api/resource.js";
-import { buildRequestContext, setDotted } from "../context/request-context.js";
+import { buildRequestContext } from "../context/request-context.js";
+import { setVariable } from "../context/variable-key.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import { matchContext, matchRequestFor, type MatchContext } from "./match-rule.js";
 import type { EngineRequest } from "./types.js";
@@ -93,7 +94,7 @@ function buildBase(request: EngineRequest, images: boolean): JsonObject {
   const given = Object.keys(vars)[0] === "request" ? vars["request"] : undefined;
   const whole = typeof given === "object" && given !== null && !Array.isArray(given) ? given : undefined;
   let base: JsonObject = buildRequestContext(request, whole === undefined ? { images } : { images, request: whole });
-  for (const [k, v] of Object.entries(vars)) if (whole === undefined || k !== "request") base = setDotted(base, k, v);
+  for (const [k, v] of Object.entries(vars)) if (whole === undefined || k !== "request") base = setVariable(base, k, v);
   return base;
 }
 

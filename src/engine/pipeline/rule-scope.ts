@@ -6,7 +6,7 @@
 import type { JsonObject } from "../api/json.js";
 import { ruleResult, type RuleResult, type RuleType } from "../api/rule-result.js";
 import { enterScope } from "../context/enter-scope.js";
-import { setDotted } from "../context/request-context.js";
+import { setVariable } from "../context/variable-key.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { exceptionPolicyKey, exceptionSkipMessage, matchExceptions, type CompiledException } from "../exceptions/index.js";
@@ -54,8 +54,20 @@ export function ruleScope(run: RuleRun): RuleScope {
   }
   let data = base;
   const ruleVars = request.ruleVariables?.(policy.name, name);
-  if (ruleVars !== undefined) for (const [k, v] of Object.entries(ruleVars)) data = setDotted(data, k, v);
-  const vars: SubstitutionScope = { data, jmespath: env.jmespath, fnctx: env.fnctx, cache: policy.cache, operation, policyNamespace: policy.namespace };
+  if (ruleVars !== undefined) for (const [k, v] of Object.entries(ruleVars)) data = setVariable(data, k, v);
+  const foreachValues = request.ruleForeachValues?.(policy.name, name);
+  // Kyverno's CLI adds the foreach values whenever the rule's context loads, at the current element:
+  // before any foreach runs, the first.
+  if (foreachValues !== undefined) for (const [k, list] of Object.entries(foreachValues)) if (list[0] !== undefined) data = setVariable(data, k, list[0]);
+  const vars: SubstitutionScope = {
+    data,
+    jmespath: env.jmespath,
+    fnctx: env.fnctx,
+    cache: policy.cache,
+    operation,
+    policyNamespace: policy.namespace,
+    ...(foreachValues !== undefined ? { foreachValues } : {}),
+  };
   if (rule.context === undefined && rule.preconditions === undefined && excepted.length === 0) return { ok: true, vars };
   const entered = enterScope(vars, rule.context, rule.preconditions);
   if (entered.kind !== "ready") return { ok: false, result: ruleResult(name, type, entered.kind, entered.message) };

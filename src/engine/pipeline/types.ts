@@ -26,9 +26,14 @@ export interface EngineRequest {
   readonly variables?: Readonly<Record<string, JsonValue>>;
   /**
    * Per-rule variables (CLI `policies[].rules[].values`), added before the rule's context entries load.
-   * Looked up by the evaluated rule's own name, as Kyverno's CLI does, so `autogen-` rules get none.
+   * Looked up by the evaluated rule's name (`autogen-` variants included: the caller's lookup decides).
    */
   readonly ruleVariables?: (policy: string, rule: string) => Readonly<Record<string, JsonValue>> | undefined;
+  /**
+   * Per-rule foreach values (CLI `policies[].rules[].foreachValues`): in each foreach element the
+   * key is set to the list's value at the element's index, as Kyverno's CLI does.
+   */
+  readonly ruleForeachValues?: (policy: string, rule: string) => Readonly<Record<string, readonly JsonValue[]>> | undefined;
   /** True in background scans: user-info in match is ignored. */
   readonly background?: boolean;
   /** PolicyExceptions to honour for this request (see engine/exceptions `matchExceptions`). */

@@ -64,9 +64,19 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
     apiVersion: text(doc, "apiVersion") ?? "",
     kind: namespaced ? "Policy" : "ClusterPolicy",
     metadata: namespaced ? { name, namespace } : { name },
-    spec: { rules: [rule], failurePolicy, validationFailureAction: action },
+    spec: {
+      rules: [rule],
+      failurePolicy,
+      validationFailureAction: action,
+      // The webhook reads these (Kyverno's vpol handler): Deny blocks, Warn answers warnings, Audit records.
+      validationActions: Array.isArray(actions) ? actions.filter((a): a is string => typeof a === "string") : ["Deny"],
+      ...(isObject(evaluationOf(spec)["admission"]) && (evaluationOf(spec)["admission"] as JsonObject)["enabled"] === false ? { admission: false } : {}),
+      // A Warn action is evaluated before the answer, as emitWarning policies are.
+      ...(Array.isArray(actions) && actions.includes("Warn") ? { emitWarning: true } : {}),
+      ...(isObject(spec["webhookConfiguration"]) ? { webhookConfiguration: spec["webhookConfiguration"] } : {}),
+    },
   };
-  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
+  const evaluation = evaluationOf(spec);
   const background = isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true;
   const mc = isObject(spec["matchConstraints"]) ? spec["matchConstraints"] : {};
   const readsNamespaceLabels = isObject(mc["namespaceSelector"]) && Object.keys(mc["namespaceSelector"]).length > 0;
@@ -98,6 +108,10 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
     jsonPatches: new JsonPatchCache(),
   };
   return { ok: true, policy };
+}
+
+function evaluationOf(spec: JsonObject): JsonObject {
+  return isObject(spec["evaluation"]) ? spec["evaluation"] : {};
 }
 
 function annotation(metadata: JsonObject, key: string): string | undefined {

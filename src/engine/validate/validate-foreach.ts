@@ -4,6 +4,7 @@
  * pass ends the loop. Elements skipped by preconditions or anchors do not count as applied; if no
  * element applied, the rule gives no result.
  */
+import { isObject, type JsonValue } from "../api/json.js";
 import type { ForEachValidation } from "../api/policy.js";
 import type { CompiledConditions } from "../conditions/index.js";
 import { enterScope, entersAsIs } from "../context/enter-scope.js";
@@ -33,6 +34,12 @@ export function validateForEach(list: readonly ForEachValidation[], message: str
     for (let index = 0; index < elements.items.length; index++) {
       const element = elements.items[index];
       if (element === null || element === undefined) continue;
+      // Kyverno: an element is the rule's scope when it is a map, unless elementScope says otherwise;
+      // elementScope: true over an element that is not a map is the rule's error.
+      const isMap = isObject(element);
+      if (fe.elementScope === true && !isMap) {
+        return { status: "error", message: `failed to process foreach: cannot use elementScope=true foreach rules for elements that are not maps, expected type=map got type=${goTypeName(element)}` };
+      }
       let vars = scopes.at(element, index);
       if (!asIs) {
         const entered = enterScope(vars, fe.context, fe.preconditions, preconditions);
@@ -40,7 +47,7 @@ export function validateForEach(list: readonly ForEachValidation[], message: str
         if (entered.kind !== "ready") continue;
         vars = entered.vars;
       }
-      const target = fe.elementScope === false ? scope.target : element;
+      const target = (fe.elementScope ?? isMap) ? element : scope.target;
       const elementScope: ValidateScope = { ...scope, target, vars };
       // runValidation would pick deny first too.
       const outcome = fe.deny !== undefined ? validateCompiledDeny((deny ??= vars.cache.conditions(fe.deny.conditions, "deny conditions")), message, elementScope) : runValidation(fe, message, elementScope, depth + 1);
@@ -53,4 +60,13 @@ export function validateForEach(list: readonly ForEachValidation[], message: str
   }
   if (applied === 0) return undefined;
   return passOutcome(scope);
+}
+
+/** The Go type name of a decoded JSON value, as Kyverno's messages print it (`%T`). */
+function goTypeName(v: JsonValue): string {
+  if (typeof v === "string") return "string";
+  if (typeof v === "number") return "float64"; // encoding/json decodes every number as float64
+  if (typeof v === "boolean") return "bool";
+  if (Array.isArray(v)) return "[]interface {}";
+  return v === null ? "<nil>" : "map[string]interface {}";
 }

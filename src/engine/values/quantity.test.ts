@@ -67,10 +67,12 @@ describe("parseQuantity + formatQuantity (canonical String())", () => {
     ["m", "0"],
     ["-", "0"],
     [".", "0"],
-    ["100000000000000000000", "9223372036854775807"],
+    // apimachinery caps BinarySI values only: decimal values beyond int64 keep their value.
+    ["100000000000000000000", "100E"],
     ["12345678901234567890m", "12345678901234567890m"],
     ["1e-999999", "1e-9"],
-    ["1234567890123456789e999999", "9223372036854775807"],
+    ["1234567890123456789e999999", "1234567890123456789e999999"],
+    ["16Ei", "9223372036854775807"],
     ["1e999999", "1e999999"],
   ];
   for (const [input, want] of cases) {
@@ -95,6 +97,11 @@ describe("compareQuantities", () => {
     ["1e3", "1k", 0],
     ["1e1000", "1", 1],
     ["1n", "0", 1],
+    // Beyond int64, decimal values still compare by value (only BinarySI is capped).
+    ["100E", "99E", 1],
+    ["1e30", "2e30", -1],
+    ["10000000000000000000000", "1e22", 0],
+    ["9Ei", "10Ei", 0],
   ];
   for (const [a, b, want] of cases) {
     test(`${a} vs ${b} -> ${want}`, () => {

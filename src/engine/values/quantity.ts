@@ -139,18 +139,20 @@ export function parseQuantity(str: string): Quantity | undefined {
     }
   }
 
-  // The slow path: exact decimal, rounded up to nano units and capped at 2^63-1.
+  // The slow path: exact decimal, rounded up to nano units; apimachinery caps only BinarySI values
+  // at 2^63-1, so very large decimal values (1e30, 100E) keep their exact value and compare correctly.
   if (!/[0-9]/.test(parts.value)) return undefined;
   let unscaled = BigInt(num + denom);
   let decScale = denom.length;
   if (sfx.base === 10) decScale -= sfx.exponent;
   else unscaled *= 1n << BigInt(sfx.exponent);
-  // Capping first is equivalent (rounding up to nano units never crosses an integer bound) and
-  // avoids materialising huge exponents.
-  if (compareMagnitudes(unscaled, decScale, INT64_MAX, 0) > 0) {
+  // Capping first is equivalent (rounding up to nano units never crosses an integer bound).
+  if (format === "BinarySI" && compareMagnitudes(unscaled, decScale, INT64_MAX, 0) > 0) {
     unscaled = INT64_MAX;
     decScale = 0;
-  } else if (unscaled !== 0n) {
+  } else if (unscaled !== 0n && decScale > NANO_SCALE) {
+    // Only digits below nano units change the value; a value with fewer decimals keeps its scale
+    // (rescaling 1e100000 to nano units would only materialise a huge power of ten).
     ({ unscaled, scale: decScale } = rescaleRoundUp(unscaled, decScale, NANO_SCALE));
   }
   if (format === "BinarySI" && unscaled !== 0n && compareMagnitudes(unscaled, decScale, 1n, 0) < 0) {

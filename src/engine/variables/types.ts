@@ -1,5 +1,5 @@
 /** Shapes shared by the `{{ }}` substitution and `$( )` reference code. */
-import type { JsonObject } from "../api/json.js";
+import type { JsonObject, JsonValue } from "../api/json.js";
 import type { Operation } from "../api/resource.js";
 import type { FunctionContext, JmesPathEngine } from "../jmespath/types.js";
 import type { ExpressionCache } from "./expression-cache.js";
@@ -24,6 +24,8 @@ export interface SubstitutionScope {
   readonly basePath?: string;
   /** The namespace of the policy being evaluated ("" or absent: a ClusterPolicy), for context sources. */
   readonly policyNamespace?: string;
+  /** CLI foreach values: each foreach element sets these keys to the list's value at its index. */
+  readonly foreachValues?: Readonly<Record<string, readonly JsonValue[]>>;
 }
 
 /** One `{{ … }}` found by a scan, with Kyverno's regex semantics. */

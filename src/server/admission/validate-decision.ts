@@ -9,6 +9,7 @@ import type { AdmissionDeps } from "./deps.js";
 import { deadlineDenial } from "./deadline.js";
 import { denialMessage } from "./denial-message.js";
 import type { BatchReview, Evaluation } from "./evaluate-batch.js";
+import { celDenials, isCelPolicy } from "./cel-policy-answer.js";
 import { failurePolicyOf } from "./policy-traits.js";
 import { outcomeOf, recordOutcome } from "./record.js";
 import { allowed, denied } from "./response.js";
@@ -18,9 +19,13 @@ import { warningMessages } from "./warnings.js";
 /** A denial (Enforce failure, or the deadline with Fail policies left out), or undefined when the review is allowed so far. */
 export function decide(review: BatchReview, enforced: Evaluation, warned: Evaluation, deps: AdmissionDeps): HandlerResult | undefined {
   const { request, subject } = review;
-  if (blocks(enforced.responses, review)) {
-    const message = denialMessage(subject.objectId, enforced.responses, deps.denialYaml);
-    return finish(review, deps, false, { status: 200, body: denied(request.uid, message) }, 0);
+  const classic = enforced.responses.filter((r) => !isCelPolicy(r.policy));
+  const cel = celDenials(enforced.responses);
+  if (cel.length > 0 || blocks(classic, review)) {
+    // Kyverno answers the two kinds on separate webhooks; one review here carries both texts.
+    const parts = blocks(classic, review) ? [denialMessage(subject.objectId, classic, deps.denialYaml)] : [];
+    if (cel.length > 0) parts.push(cel.join("; "));
+    return finish(review, deps, false, { status: 200, body: denied(request.uid, parts.join("\n\n")) }, 0);
   }
   const late = deadlineDenial(deps.deadlineSeconds, [...enforced.left, ...warned.left]);
   if (late !== undefined) return finish(review, deps, false, { status: 200, body: denied(request.uid, late) }, 0);

@@ -31,13 +31,28 @@ describe("compilePolicySet with PolicyExceptions", () => {
     assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2 (line 11)") && l.includes("spec.exceptions")), lines.join("\n"));
   });
 
-  test("a kind Bylaw does not run yet (CEL exception, ValidatingPolicy, VAP) refuses the set, naming file, document and kind", () => {
-    for (const [apiVersion, kind] of [["policies.kyverno.io/v1", "PolicyException"], ["policies.kyverno.io/v1", "ValidatingPolicy"], ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"]] as const) {
+  test("a kind Bylaw does not run yet (CEL exception, MutatingPolicy, VAP) refuses the set, naming file, document and kind", () => {
+    for (const [apiVersion, kind] of [["policies.kyverno.io/v1", "PolicyException"], ["policies.kyverno.io/v1", "MutatingPolicy"], ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"]] as const) {
       const set = compilePolicySet([doc(policy), doc({ apiVersion, kind, metadata: { name: "x", namespace: "n" }, spec: {} }, 1)], engine);
       assert.equal(set.ok, false);
       if (set.ok) return;
       const lines = set.problems.map(describeProblem);
       assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes(`policy x: kind: `) && l.includes(`${kind}`) && l.includes("is not supported by Bylaw yet")), lines.join("\n"));
     }
+  });
+
+  test("a ValidatingPolicy compiles into the set; an invalid CEL expression refuses it, naming document, field and position", () => {
+    const vp = (expression: string): JsonObject => ({
+      apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "vp" },
+      spec: { matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] }, validations: [{ expression }] },
+    });
+    const good = compilePolicySet([doc(policy), doc(vp("has(object.metadata.labels)"), 1)], engine);
+    assert.equal(good.ok, true);
+    if (good.ok) assert.deepEqual(good.policies.map((p) => p.name), ["require-labels", "vp"]);
+    const bad = compilePolicySet([doc(vp("object.metadata.labels +"), 1)], engine);
+    assert.equal(bad.ok, false);
+    if (bad.ok) return;
+    const lines = bad.problems.map(describeProblem);
+    assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes("spec.validations[0].expression")), lines.join("\n"));
   });
 });

@@ -4,8 +4,9 @@
  * naming the file, the document (from 1), its line and the field path.
  *
  * Documents that are not kyverno.io ClusterPolicy/Policy (a kustomization.yaml, a ConfigMap) are
- * skipped with a warning; they do not block the set. A policy kind Bylaw does not run yet
- * (ValidatingPolicy, ValidatingAdmissionPolicy, a policies.kyverno.io PolicyException, …) is a
+ * skipped with a warning; they do not block the set. ValidatingPolicy and NamespacedValidatingPolicy
+ * compile with the others. A policy kind Bylaw does not run yet (MutatingPolicy,
+ * ValidatingAdmissionPolicy, a policies.kyverno.io PolicyException, …) is a
  * problem: the set is refused rather than served without it.
  */
 import { createHash } from "node:crypto";
@@ -20,6 +21,9 @@ import type { SourceProblem } from "./types.js";
  * operator believes it does. (`bylaw apply` gives each resource an error for it instead.)
  */
 const NOT_SERVED = (kind: string): string => `${kind} is not supported by Bylaw yet; the webhook cannot enforce it: remove it from the policy folder until Bylaw runs it`;
+
+/** The CEL kinds the webhook serves; the engine compiles them (an unknown apiVersion is a problem). */
+const SERVED_CEL_KINDS: ReadonlySet<string> = new Set(["ValidatingPolicy", "NamespacedValidatingPolicy"]);
 
 export interface LoadedSet {
   /** Hash of every document read: an unchanged hash means an unchanged set. */
@@ -79,7 +83,7 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
       warnings.push(`${where}: skipped: ${kind.reason}`);
       continue;
     }
-    if (kind.kind === "other-policy") {
+    if (kind.kind === "other-policy" && !SERVED_CEL_KINDS.has(String((d.value as { kind?: unknown }).kind))) {
       problems.push({ ...at, policy: nameOf(d.value), problem: problem("kind", NOT_SERVED(kind.name)) });
       continue;
     }
@@ -90,6 +94,11 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
       continue;
     }
     const compiled = outcome.policy;
+    const unrunnable = celUnrunnable(compiled);
+    if (unrunnable.length > 0) {
+      for (const p of unrunnable) problems.push({ ...at, policy: compiled.name, problem: p });
+      continue;
+    }
     const key = `${compiled.kind}/${compiled.namespace}/${compiled.name}`;
     const first = seen.get(key);
     if (first !== undefined) {
@@ -125,6 +134,18 @@ function compileSafely(engine: Engine, doc: JsonValue): CompileOutcome {
   } catch (e) {
     return { ok: false, problems: [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)] };
   }
+}
+
+/**
+ * A ValidatingPolicy whose expression does not compile, or that uses what Bylaw does not run, still
+ * compiles for `bylaw apply` (each resource gets the error); served, it would enforce nothing, so it
+ * is a problem of the set, with the engine's message (policy, field, position).
+ */
+function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
+  if (!Array.isArray(policy.document.spec["validationActions"])) return [];
+  const out: PolicyProblem[] = [];
+  for (const r of policy.rules) if (r.unsupported !== undefined && !out.some((p) => p.message === r.unsupported)) out.push(problem("spec", r.unsupported));
+  return out;
 }
 
 function nameOf(doc: unknown): string {

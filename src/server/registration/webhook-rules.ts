@@ -11,8 +11,9 @@
  * safely is registered wide, never left out: a kind it does not know (a custom resource) becomes
  * every resource of its group, a rule without kinds every resource; `notes` says so.
  */
-import { type CompiledPolicy, isMutateExisting, isObject, type JsonValue, parseKindSelector, type Rule } from "../../engine/index.js";
+import { type CompiledPolicy, isMutateExisting, isValidatingPolicy, isObject, type JsonValue, parseKindSelector, type Rule } from "../../engine/index.js";
 import { builtInKind } from "../../kube/built-in-kinds.js";
+import { addCelPolicyRules } from "./cel-webhook-rules.js";
 import { ALL_OPERATIONS, type Operation, type RuleWithOperations, type Scope } from "./types.js";
 
 export type WebhookKind = "validate" | "mutate";
@@ -56,6 +57,11 @@ export class RuleSet {
 
 /** Adds what one policy needs on one webhook to `into`. */
 export function addPolicyRules(into: RuleSet, policy: CompiledPolicy, webhook: WebhookKind): void {
+  // A ValidatingPolicy: its matchConstraints, on the validating webhook only.
+  if (policy.rules.some((r) => r.cel !== undefined && isValidatingPolicy(r.cel))) {
+    if (webhook === "validate" && !addCelPolicyRules(into, policy)) into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", ALL_OPERATIONS);
+    return;
+  }
   const namespaced = policy.namespace !== "";
   const where = `${policy.kind} ${namespaced ? `${policy.namespace}/` : ""}${policy.name}`;
   for (const compiled of policy.rules) {

@@ -106,9 +106,9 @@ describe("bylaw apply", () => {
     assert.match(io.stderr.join("\n"), /no such file or directory: .*nope\.yaml/);
   });
 
-  test("usage errors exit 2 with help", async () => {
+  test("usage errors exit 2 with one line and a hint to the help", async () => {
     const io = recordingIo();
     assert.equal(await main(["apply"], io), 2);
-    assert.match(io.stderr.join("\n"), /Usage: bylaw apply/);
+    assert.match(io.stderr.join("\n"), /^bylaw apply: give at least one POLICY.*\nRun `bylaw apply --help` for usage\.$/);
   });
 });

@@ -13,6 +13,7 @@ import { loadSetDocuments, policySetsDir, readCatalog, selectSets } from "../../
 import type { ValuesSpec } from "../../test-suite/values-file.js";
 import { enforceDocument } from "./enforce.js";
 import { APPLY_HELP } from "./help.js";
+import { usageLine } from "../../usage.js";
 import { loadExceptions } from "./load-exceptions.js";
 import { loadResources, loadUserInfo, loadValuesFile } from "./load-inputs.js";
 import { parseApplyArgs, type ApplyOptions } from "./options.js";
@@ -22,7 +23,7 @@ import { resultRows, type ResourceResponses } from "./result-rows.js";
 
 export { APPLY_HELP };
 
-/** Exit codes: 0 clean, 1 a rule failed or errored, 2 bad usage, unreadable input or an invalid policy. */
+/** Exit codes: 0 clean, 1 a rule failed or errored, 2 bad usage, unreadable input or an invalid policy, 3 internal error. */
 export async function applyCommand(args: string[], io: Io): Promise<number> {
   const parsed = parseApplyArgs(args);
   if (parsed.kind === "help") {
@@ -30,7 +31,7 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
     return 0;
   }
   if (parsed.kind === "usage-error") {
-    io.err(`bylaw apply: ${parsed.message}${parsed.showHelp ? `\n\n${APPLY_HELP}` : ""}`);
+    io.err(usageLine("apply", parsed.message));
     return 2;
   }
   for (const w of parsed.warnings) io.err(w);
@@ -60,7 +61,7 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   for (const e of exceptions.errors) io.err(`error: ${e}`);
   for (const w of exceptions.warnings) io.err(`warning: ${w}`);
   bad ||= exceptions.errors.length > 0;
-  const values = await loadValuesFile(options.valuesFile);
+  const values = await loadValuesFile(options.valuesFile, options.set);
   if (!values.ok) return usageFailure(io, values.error);
   for (const w of values.warnings) io.err(`warning: ${w}`);
   const userInfo = await loadUserInfo(options.userinfo);
@@ -71,8 +72,9 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   const existing = existingResources(targets.resources);
   const batches: ResourceResponses[] = [];
   const mutated: ProducedResource[] = [];
+  const progress = loaded.resources.length >= 10 && io.showsProgress?.(options.policyReport ? "yaml" : options.format) === true;
   loaded.resources.forEach((resource, index) => {
-    io.progress(`applying ${policies.compiled.length} policies to resource ${index + 1} of ${loaded.resources.length}`);
+    if (progress) io.progress(`applying ${policies.compiled.length} policies to resource ${index + 1} of ${loaded.resources.length}`);
     const done = processResource(engine, policies.compiled, resource, request, existing);
     const origin = loaded.origins[index];
     batches.push({ index, ...(origin !== undefined ? { origin } : {}), responses: done.responses });

@@ -20,8 +20,10 @@ Resources:
   -r, --resource PATH         a resource file or folder (repeatable; required)
   -t, --target-resource PATH  objects that already exist in the cluster (repeatable): the targets of
                               mutate-existing rules (mutate.targets) and the sources of generate clones
-  -f, --values-file PATH      a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule/per-resource
-                              values, namespaceSelector labels)
+  -f, --values-file PATH      a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule values and
+                              foreachValues, per-resource values, namespaceSelector labels)
+  -s, --set KEY=VALUE         a variable, as a string (repeatable; after the values file's global and
+                              resource values, as Kyverno's --set; request.object.* keys are ignored)
   -u, --userinfo PATH         a cli.kyverno.io/v1alpha1 UserInfo file (roles, clusterRoles, userInfo)
 
 Output (results go to stdout, diagnostics to stderr):
@@ -47,6 +49,7 @@ Exit codes:
   0  no rule failed and no rule errored
   1  a rule failed (fail; Audit rules too, unless --audit-warn), or a rule could not be evaluated (error)
   2  bad usage, an unknown policy set, or unreadable input (a message names the file and document)
+  3  internal error (a bug in Bylaw: please report it with the command line and the message)
 
 Examples:
   bylaw apply examples/policies -r examples/resources

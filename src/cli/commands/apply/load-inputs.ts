@@ -4,6 +4,7 @@ import { loadPaths } from "../../../platform/files/index.js";
 import type { ResourceOrigin } from "../../output/types.js";
 import { parseUserInfo } from "../../test-suite/userinfo-file.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../test-suite/values-file.js";
+import { parseSetValues } from "../../offline/set-values.js";
 
 export interface LoadedResources {
   readonly resources: Resource[];
@@ -38,12 +39,17 @@ function expandList(doc: JsonObject): Resource[] {
 
 export type Loaded<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };
 
-export async function loadValuesFile(path: string | undefined): Promise<Loaded<ValuesSpec>> {
-  if (path === undefined) return { ok: true, value: EMPTY_VALUES, warnings: [] };
+/** The values file (if any) and the `--set` pairs, which apply after the file's global and resource values. */
+export async function loadValuesFile(path: string | undefined, set: readonly string[] = []): Promise<Loaded<ValuesSpec>> {
+  const pairs = parseSetValues(set);
+  if (!pairs.ok) return { ok: false, error: pairs.error };
+  const withSet = (v: ValuesSpec): ValuesSpec => (set.length > 0 ? { ...v, setValues: pairs.values } : v);
+  if (path === undefined) return { ok: true, value: withSet(EMPTY_VALUES), warnings: pairs.warnings };
   const doc = (await loadPaths([path])).find((d) => d.value !== undefined || d.error !== undefined);
   if (!doc || doc.value === undefined) return { ok: false, error: `--values-file: ${doc?.error ?? "empty file"}` };
   const pv = parseValues(doc.value);
-  return { ok: true, value: pv.values, warnings: pv.warnings.map((w) => `${path}: ${w}`) };
+  if (pv.errors.length > 0) return { ok: false, error: `--values-file: ${path}: ${pv.errors.join("; ")}` };
+  return { ok: true, value: withSet(pv.values), warnings: [...pv.warnings.map((w) => `${path}: ${w}`), ...pairs.warnings] };
 }
 
 export async function loadUserInfo(path: string | undefined): Promise<Loaded<RequestUserInfo | undefined>> {

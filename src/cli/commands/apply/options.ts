@@ -11,6 +11,8 @@ export interface ApplyOptions {
   readonly targetPaths: readonly string[];
   readonly exceptionPaths: readonly string[];
   readonly valuesFile?: string;
+  /** `--set key=value` pairs, as given. */
+  readonly set: readonly string[];
   readonly userinfo?: string;
   readonly outputPath?: string;
   readonly format: OutputFormat;
@@ -39,6 +41,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
         exceptions: { type: "string", multiple: true },
         enforce: { type: "boolean", default: false },
         "values-file": { type: "string", short: "f" },
+        set: { type: "string", short: "s", multiple: true },
         userinfo: { type: "string", short: "u" },
         output: { type: "string", short: "o" },
         "output-format": { type: "string" },
@@ -87,6 +90,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       targetPaths: values["target-resource"] ?? [],
       exceptionPaths,
       ...(values["values-file"] !== undefined ? { valuesFile: values["values-file"] } : {}),
+      set: values.set ?? [],
       ...(values.userinfo !== undefined ? { userinfo: values.userinfo } : {}),
       ...(outputPath !== undefined ? { outputPath } : {}),
       format: format as OutputFormat,

@@ -25,7 +25,8 @@ Commands:
   functions            list the functions the environment declares, with their signatures
 
 Variables: object, oldObject, params, namespaceObject, request, variables (empty here).
-Exit codes: 0 success; 1 the expression failed to compile or evaluate; 2 bad usage or input.
+Exit codes: 0 success; 1 the expression failed to compile or evaluate; 2 bad usage or input;
+3 internal error (a bug in Bylaw: please report it).
 
 Examples:
   bylaw cel eval "object.spec.containers.all(c, c.image.startsWith('ghcr.io/'))" -r pod.yaml

@@ -21,7 +21,8 @@ Commands:
   parse EXPR           print the syntax tree of an expression
       -f, --file FILE    read the expression from a file
 
-Exit codes: 0 success; 1 an expression failed to parse or evaluate; 2 bad usage or input.
+Exit codes: 0 success; 1 an expression failed to parse or evaluate; 2 bad usage or input;
+3 internal error (a bug in Bylaw: please report it).
 
 Examples:
   kubectl get pod web -o json | bylaw jp query "spec.containers[].image"

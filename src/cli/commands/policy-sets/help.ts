@@ -18,6 +18,7 @@ Flags:
 Exit codes:
   0  listed
   2  bad usage or an unknown set name (the message lists the sets there are)
+  3  internal error (a bug in Bylaw: please report it)
 
 Examples:
   bylaw policy-sets

@@ -137,7 +137,8 @@ Flags:
 Readiness (/health/readiness) is 503 until a policy set, (with --cluster-facts) the cluster facts,
 (with --cluster) every watched resource's cache and (with --tls-secret) a certificate have loaded; a later rejected reload keeps the last good ones and stays ready, with the reason.
 
-Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT); 2 bad flags or unreadable TLS files.
+Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT); 2 bad flags or unreadable TLS files;
+3 internal error (a bug in Bylaw: please report it).
 Durations (D): 500ms, 15s, 1m, 12h, 15d, or combined (1h30m).
 
 Examples:

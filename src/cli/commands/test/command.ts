@@ -1,10 +1,12 @@
 /** `bylaw test [PATH...]`: run kyverno-test.yaml suites, like `kyverno test`. */
 import { parseArgs } from "node:util";
 import { offlineEngine } from "../../offline/offline-engine.js";
-import { runSuite } from "../../test-suite/run-suite.js";
+import { runSuites } from "../../test-suite/run-suite.js";
 import type { SuiteResult } from "../../test-suite/types.js";
 import type { Io } from "../../io.js";
 import { discoverTests } from "./discover.js";
+import { usageLine } from "../../usage.js";
+import { runSuiteFiles, workerCount } from "./run-suites.js";
 import { renderJson, renderJunit, renderSuiteTable, summarize, summaryLine } from "./output.js";
 
 export const TEST_HELP = `Usage: bylaw test [PATH...] [flags]
@@ -25,15 +27,21 @@ suite's targetResources are the objects that already exist, for clones and mutat
 
 Flags:
   -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)
-  -o, --output FORMAT      table (default), json or junit
+  -o, --output-format FORMAT
+                           table (default), json or junit (--output FORMAT: the old spelling, warned)
       --fail-only          show only failing rows
       --detailed-results   add the rule message to the table
       --require-tests      exit 1 when no test files are found
   -h, --help               show this help
 
-Exit codes: 0 all rows pass; 1 a row failed, a suite could not be loaded, or (--require-tests) no tests;
-2 a policy file of a suite is invalid (YAML error, invalid policy, a document that is not a policy;
-the error names the file, document and field; the other suites still run), or bad usage.
+Exit codes:
+  0  all rows pass
+  1  a row failed, a suite could not be loaded, or (--require-tests) no tests were found
+  2  a policy file of a suite is invalid (YAML error, invalid policy, a document that is not a policy;
+     the error names the file, document and field; the other suites still run), or bad usage
+  3  internal error (a bug in Bylaw: please report it with the command line and the message)
+
+Progress lines go to stderr only on a terminal, never in CI (CI=true) or with -o json/junit.
 
 Examples:
   bylaw test ./policies
@@ -46,7 +54,8 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     allowPositionals: true,
     options: {
       "file-name": { type: "string", short: "f", default: "kyverno-test.yaml" },
-      output: { type: "string", short: "o", default: "table" },
+      "output-format": { type: "string", short: "o" },
+      output: { type: "string" },
       "fail-only": { type: "boolean", default: false },
       "detailed-results": { type: "boolean", default: false },
       "require-tests": { type: "boolean", default: false },
@@ -57,9 +66,11 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     io.out(TEST_HELP);
     return 0;
   }
-  const format = values.output;
+  // Kyverno's name is --output-format (-o); --output is the old spelling, kept with a warning.
+  if (values.output !== undefined) io.err("warning: bylaw test --output is deprecated: use -o/--output-format (the same flag name as in kyverno test)");
+  const format = values["output-format"] ?? values.output ?? "table";
   if (format !== "table" && format !== "json" && format !== "junit") {
-    io.err(`bylaw test: --output must be table, json or junit (got ${JSON.stringify(format)})`);
+    io.err(usageLine("test", `--output-format must be table, json or junit (got ${JSON.stringify(format)})`));
     return 2;
   }
   const { files, errors } = await discoverTests(positionals.length > 0 ? positionals : ["."], values["file-name"]);
@@ -68,12 +79,17 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     io.err("bylaw test: no test files found");
     return values["require-tests"] || errors.length > 0 ? 1 : 0;
   }
-  const suites: SuiteResult[] = [];
-  const progress = files.length >= 10;
-  for (const [i, file] of files.entries()) {
-    if (progress) io.progress(`[${i + 1}/${files.length}] ${file}`);
-    suites.push(await runSuite(file, offlineEngine));
+  const workers = workerCount(files.length);
+  if (typeof workers !== "number") {
+    io.err(usageLine("test", workers.error));
+    return 2;
   }
+  const progress = files.length >= 10 && io.showsProgress?.(format) === true;
+  const suites: SuiteResult[] = await runSuiteFiles(files, {
+    workers,
+    runHere: (file) => runSuites(file, offlineEngine),
+    ...(progress ? { onDone: (n: number, total: number, file: string) => io.progress(`[${n}/${total}] ${file}`) } : {}),
+  });
   io.progressDone();
   for (const s of suites) {
     for (const w of s.warnings) io.err(`warning: ${w}`);

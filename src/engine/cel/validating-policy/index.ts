@@ -2,3 +2,4 @@
 export { compileBodies, type CompiledBody } from "./compile-body.js";
 export { evaluateValidatingPolicy } from "./evaluate.js";
 export { isValidatingPolicy, VALIDATING_POLICY_RULE, type CompiledValidatingPolicy } from "./compiled.js";
+export type { CompiledConstraints, ResourceRule } from "./match-constraints.js";

@@ -20,9 +20,11 @@ export type ConstraintVerdict =
 
 export interface CompiledConstraints {
   decide(req: MatchRequest): ConstraintVerdict;
+  /** resourceRules and excludeResourceRules as written, for the webhook registration; undefined: every request (JSON mode). */
+  readonly resourceRules?: { readonly include: readonly ResourceRule[]; readonly exclude: readonly ResourceRule[] };
 }
 
-interface ResourceRule {
+export interface ResourceRule {
   readonly groups: readonly string[];
   readonly versions: readonly string[];
   readonly resources: readonly string[];
@@ -121,7 +123,7 @@ export function compileConstraints(spec: JsonObject, what: string): { ok: true; 
     if (!isNamespace && resourceNamespace(req.resource) === "") return MATCH;
     return selected(namespaceSelector, isNamespace ? resourceLabels(req.resource) : req.namespaceLabels, "spec.matchConstraints.namespaceSelector");
   };
-  return { ok: true, value: { decide } };
+  return { ok: true, value: { decide, resourceRules: { include: rules, exclude: excluded } } };
 }
 
 function selected(sel: LabelSelector | undefined, labels: Readonly<Record<string, string>>, field: string): ConstraintVerdict {

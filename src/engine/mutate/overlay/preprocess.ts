@@ -9,6 +9,9 @@
  * - `<(key): pattern` (global): a mismatch skips the whole patch. In a list, the element only gates:
  *   at least one resource element must match; the element itself adds nothing.
  * - `+(key): value` (add if not present): kept, as `key`, only when the resource lacks `key`.
+ *   A conditional or global anchor whose map value holds `+()` keys is not checked (Kyverno's
+ *   validateConditionsInternal): it counts as met when the resource has its key, and the value is
+ *   patch content, its `+()` fields added where missing.
  * - `=(key)` (equality: absent, or present and matching), `^(key)` (existence: a list with at least
  *   one matching element) and `X(key)` (negation: absent) gate the map like a conditional anchor,
  *   with their validate meaning.
@@ -42,7 +45,7 @@ type Processed = { value: JsonValue | typeof DROPPED } | { mismatch: AnchorMisma
 
 function processValue(pattern: JsonValue, resource: JsonValue | undefined, path: string): Processed {
   if (isObject(pattern)) return processMap(pattern, isObject(resource) ? resource : undefined, path);
-  if (Array.isArray(pattern)) return processList(pattern, Array.isArray(resource) ? resource : [], path);
+  if (Array.isArray(pattern)) return processList(pattern, Array.isArray(resource) ? resource : undefined, path);
   return { value: pattern };
 }
 
@@ -56,6 +59,9 @@ function processMap(pattern: JsonObject, resource: JsonObject | undefined, path:
     if (actual === undefined) {
       return { mismatch: { kind, message: `${kind === "global" ? "global" : "conditional"} anchor key ${anchor.key} does not exist in the resource at ${path || "/"}` } };
     }
+    // Kyverno: a condition whose value holds `+()` keys is not checked; it counts as met, and its
+    // value becomes patch content (below), the `+()` fields added where the resource lacks them.
+    if (holdsAddAnchors(pattern[key])) continue;
     const outcome = matchPattern(actual, pattern[key] ?? null);
     if (outcome.status !== "pass") {
       return { mismatch: { kind, message: `${kind === "global" ? "global" : "conditional"} anchor ${key} at ${path || "/"} does not match: ${outcome.message}` } };
@@ -70,6 +76,13 @@ function processMap(pattern: JsonObject, resource: JsonObject | undefined, path:
   for (const key of keys) {
     const value = pattern[key] as JsonValue;
     const anchor = parseAnchor(key);
+    if (containsCondition(anchor) && anchor !== undefined && holdsAddAnchors(value)) {
+      anchored = true;
+      const added = processValue(value, resource?.[anchor.key], `${path}/${anchor.key}`);
+      if ("mismatch" in added) return added;
+      if (added.value !== DROPPED) setOwn(out, anchor.key, added.value);
+      continue;
+    }
     if (containsCondition(anchor) || isGateAnchor(anchor)) {
       anchored = true;
       continue;
@@ -94,6 +107,11 @@ function processMap(pattern: JsonObject, resource: JsonObject | undefined, path:
   return { value: out };
 }
 
+/** A map with at least one `+(key)` of its own (Kyverno's handleAddIfNotPresentAnchor count > 0). */
+function holdsAddAnchors(v: JsonValue | undefined): boolean {
+  return isObject(v) && Object.keys(v).some((k) => isAddIfNotPresentAnchor(parseAnchor(k)));
+}
+
 /** Equality, existence and negation anchors: checks with their validate meaning, never patch content. */
 function isGateAnchor(a: Anchor | undefined): boolean {
   return isEqualityAnchor(a) || isExistenceAnchor(a) || isNegationAnchor(a);
@@ -115,7 +133,8 @@ function hasGlobalAnchors(v: JsonValue): boolean {
   return Object.keys(v).some((k) => isGlobalAnchor(parseAnchor(k)) || hasGlobalAnchors(v[k] as JsonValue));
 }
 
-function processList(pattern: readonly JsonValue[], resource: readonly JsonValue[], path: string): Processed {
+/** `resource` is undefined when the resource has no list there (absent, or not a list). */
+function processList(pattern: readonly JsonValue[], resource: readonly JsonValue[] | undefined, path: string): Processed {
   if (pattern.length === 0 || !isObject(pattern[0])) return { value: [...pattern] };
   const kept: JsonValue[] = [];
   const expanded: JsonValue[] = [];
@@ -131,7 +150,13 @@ function processList(pattern: readonly JsonValue[], resource: readonly JsonValue
     const gating = hasGlobalAnchors(element);
     let globalPassed = false;
     let globalMismatch: AnchorMismatch | undefined;
-    resource.forEach((resourceElement, i) => {
+    // Kyverno: with no such list in the resource, the element is checked against nothing; a global
+    // anchor in it then fails, which skips the whole patch.
+    if (resource === undefined && gating) {
+      const alone = processValue(element, undefined, path);
+      if ("mismatch" in alone && alone.mismatch.kind === "global") return alone;
+    }
+    (resource ?? []).forEach((resourceElement, i) => {
       const one = processValue(element, resourceElement, `${path}/${i}`);
       if ("mismatch" in one) {
         if (one.mismatch.kind === "global") globalMismatch = one.mismatch;

@@ -1,0 +1,20 @@
+/**
+ * When `bylaw` may print progress lines: only to a terminal (stderr is a TTY), never in CI
+ * (`CI` set to anything but "" / "false" / "0", as CI services set it), and never when stdout carries
+ * a machine format (json, junit, sarif) that a script or a CI step reads.
+ */
+export interface ProgressContext {
+  readonly stderrIsTty: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+const MACHINE_FORMATS = new Set(["json", "junit", "sarif", "yaml"]);
+
+export function isCi(env: Readonly<Record<string, string | undefined>>): boolean {
+  const ci = env["CI"];
+  return ci !== undefined && ci !== "" && ci.toLowerCase() !== "false" && ci !== "0";
+}
+
+export function progressAllowed(ctx: ProgressContext, outputFormat: string): boolean {
+  return ctx.stderrIsTty && !isCi(ctx.env) && !MACHINE_FORMATS.has(outputFormat);
+}

@@ -1,0 +1,252 @@
+/**
+ * `bylaw test` reads a test file's inputs as Kyverno's CLI does (cmd/cli/kubectl-kyverno: store,
+ * variables, test loading): foreachValues per element, rule values for autogen rules, quoted
+ * values keys, UPDATE's old object under the values, results naming no resource, every document
+ * a test, any Test apiVersion.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { offlineEngine } from "../offline/offline-engine.js";
+import { tempTree } from "../../../test/support/temp-dir.js";
+import { runSuites } from "./run-suite.js";
+
+const header = (name: string, apiVersion = "cli.kyverno.io/v1alpha1") => `apiVersion: ${apiVersion}
+kind: Test
+metadata: {name: ${name}}
+policies: [policy.yaml]
+resources: [resources.yaml]
+`;
+
+async function run(files: Record<string, string>) {
+  const dir = tempTree(files);
+  return runSuites(join(dir, "kyverno-test.yaml"), offlineEngine);
+}
+
+function rows(suites: Awaited<ReturnType<typeof run>>) {
+  return suites.flatMap((s) => {
+    assert.equal(s.error, undefined, s.error);
+    return s.results.map((r) => [r.resource, r.actual, r.ok]);
+  });
+}
+
+const foreachPolicy = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: images}
+spec:
+  rules:
+    - name: allowed-image
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      validate:
+        foreach:
+          - list: request.object.spec.containers
+            deny:
+              conditions:
+                any:
+                  - {key: "{{ element.image }}", operator: NotEquals, value: "{{ allowed }}"}
+`;
+const pods = `apiVersion: v1
+kind: Pod
+metadata: {name: good}
+spec: {containers: [{name: a, image: one}, {name: b, image: two}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: bad}
+spec: {containers: [{name: a, image: one}, {name: b, image: three}]}
+`;
+
+describe("bylaw test: test-file inputs", () => {
+  test("foreachValues: each foreach element sees the list's value at its own index", async () => {
+    const suites = await run({
+      "policy.yaml": foreachPolicy,
+      "resources.yaml": pods,
+      "kyverno-test.yaml": `${header("foreach-values")}values:
+  policies:
+    - name: images
+      rules:
+        - name: allowed-image
+          foreachValues:
+            allowed: [one, two]
+results:
+  - {policy: images, rule: allowed-image, kind: Pod, resources: [good], result: pass}
+  - {policy: images, rule: allowed-image, kind: Pod, resources: [bad], result: fail}
+`,
+    });
+    assert.deepEqual(rows(suites), [["good", "pass", true], ["bad", "fail", true]]);
+  });
+
+  test("a foreachValues entry that is not a list is a suite error naming it", async () => {
+    const suites = await run({
+      "policy.yaml": foreachPolicy,
+      "resources.yaml": pods,
+      "kyverno-test.yaml": `${header("bad-foreach-values")}values:
+  policies: [{name: images, rules: [{name: allowed-image, foreachValues: {allowed: one}}]}]
+results:
+  - {policy: images, rule: allowed-image, kind: Pod, resources: [good], result: pass}
+`,
+    });
+    assert.match(suites[0]?.error ?? "", /foreachValues\.allowed: must be a list/);
+    assert.equal(suites[0]?.results[0]?.ok, false);
+  });
+
+  test("a rule's values also apply to its autogen- and autogen-cronjob- rules", async () => {
+    const suites = await run({
+      "policy.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: team}
+spec:
+  rules:
+    - name: team-label
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      validate:
+        deny:
+          conditions:
+            any: [{key: "{{ request.object.metadata.labels.team || '' }}", operator: NotEquals, value: "{{ team }}"}]
+`,
+      "resources.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, labels: {team: blue}}
+spec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b, team: blue}}, spec: {containers: [{name: c, image: i}]}}}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly, labels: {team: blue}}
+spec: {schedule: "* * * * *", jobTemplate: {spec: {template: {metadata: {labels: {team: blue}}, spec: {containers: [{name: c, image: i}], restartPolicy: Never}}}}}
+`,
+      "kyverno-test.yaml": `${header("autogen-values")}values:
+  policies: [{name: team, rules: [{name: team-label, values: {team: blue}}]}]
+results:
+  - {policy: team, rule: team-label, kind: Deployment, resources: [web], result: pass}
+  - {policy: team, rule: team-label, kind: CronJob, resources: [nightly], result: pass}
+`,
+    });
+    assert.deepEqual(rows(suites), [["web", "pass", true], ["nightly", "pass", true]]);
+  });
+
+  test('a values key with a quoted segment ("a.b/c") is one segment', async () => {
+    const suites = await run({
+      "policy.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: quoted}
+spec:
+  rules:
+    - name: annotation
+      match: {any: [{resources: {kinds: [ConfigMap]}}]}
+      validate:
+        deny:
+          conditions:
+            any: [{key: "{{ config.\\"a.b/c\\" }}", operator: NotEquals, value: "yes"}]
+`,
+      "resources.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm, namespace: default}
+`,
+      "kyverno-test.yaml": `${header("quoted-key")}values:
+  globalValues:
+    'config."a.b/c"': "yes"
+results:
+  - {policy: quoted, rule: annotation, kind: ConfigMap, resources: [cm], result: pass}
+`,
+    });
+    assert.deepEqual(rows(suites), [["cm", "pass", true]]);
+  });
+
+  test("a values key Kyverno cannot split is a suite error naming the key", async () => {
+    const suites = await run({
+      "policy.yaml": foreachPolicy,
+      "resources.yaml": pods,
+      "kyverno-test.yaml": `${header("bad-key")}values:
+  globalValues:
+    'config.a"b': "yes"
+results:
+  - {policy: images, rule: allowed-image, kind: Pod, resources: [good], result: pass}
+`,
+    });
+    assert.match(suites[0]?.error ?? "", /globalValues: key "config\.a\\"b"/);
+  });
+
+  test("request.operation UPDATE: the old object is set first, values for request.oldObject.* are layered on it", async () => {
+    const suites = await run({
+      "policy.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: keep-team}
+spec:
+  rules:
+    - name: unchanged
+      match: {any: [{resources: {kinds: [ConfigMap]}}]}
+      validate:
+        deny:
+          conditions:
+            all:
+              - {key: "{{ request.operation }}", operator: Equals, value: UPDATE}
+              - {key: "{{ request.oldObject.metadata.labels.team }}", operator: NotEquals, value: red}
+`,
+      "resources.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm, namespace: default, labels: {team: blue}}
+`,
+      "kyverno-test.yaml": `${header("old-object")}values:
+  policies:
+    - name: keep-team
+      resources:
+        - name: cm
+          values:
+            request.operation: UPDATE
+            request.oldObject.metadata.labels.team: red
+results:
+  - {policy: keep-team, rule: unchanged, kind: ConfigMap, resources: [cm], result: pass}
+`,
+    });
+    assert.deepEqual(rows(suites), [["cm", "pass", true]]);
+  });
+
+  test("a results entry with no resources checks every resource the rule matched", async () => {
+    const suites = await run({
+      "policy.yaml": foreachPolicy,
+      "resources.yaml": pods,
+      "kyverno-test.yaml": `${header("all-resources")}values:
+  policies: [{name: images, rules: [{name: allowed-image, foreachValues: {allowed: [one, two]}}]}]
+results:
+  - {policy: images, rule: allowed-image, kind: Pod, result: fail}
+`,
+    });
+    assert.deepEqual(rows(suites), [["good", "pass", false], ["bad", "fail", true]]);
+  });
+
+  test("a results entry with no resources and nothing matched fails as Not found", async () => {
+    const suites = await run({
+      "policy.yaml": foreachPolicy,
+      "resources.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm}
+`,
+      "kyverno-test.yaml": `${header("nothing-matched")}results:
+  - {policy: images, rule: allowed-image, kind: Pod, result: pass}
+`,
+    });
+    const [row] = suites[0]?.results ?? [];
+    assert.equal(row?.ok, false);
+    assert.equal(row?.reason, "Not found");
+  });
+
+  test("every document of a test file is a test, and any Test apiVersion is read", async () => {
+    const suites = await run({
+      "policy.yaml": foreachPolicy,
+      "resources.yaml": pods,
+      "kyverno-test.yaml": `${header("first")}values:
+  policies: [{name: images, rules: [{name: allowed-image, foreachValues: {allowed: [one, two]}}]}]
+results:
+  - {policy: images, rule: allowed-image, kind: Pod, resources: [good], result: pass}
+---
+${header("second", "cli.kyverno.io/v1beta1")}values:
+  policies: [{name: images, rules: [{name: allowed-image, foreachValues: {allowed: [one, two]}}]}]
+results:
+  - {policy: images, rule: allowed-image, kind: Pod, resources: [bad], result: fail}
+`,
+    });
+    assert.deepEqual(suites.map((s) => s.name), ["first", "second"]);
+    assert.deepEqual(rows(suites), [["good", "pass", true], ["bad", "fail", true]]);
+    assert.notEqual(suites[0]?.results[0]?.id, suites[1]?.results[0]?.id);
+  });
+});

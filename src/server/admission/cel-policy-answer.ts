@@ -1,0 +1,50 @@
+/**
+ * How a ValidatingPolicy answers a review (Kyverno's vpol admission handler): with Deny, each
+ * failed validation is an error `Policy <name> failed: <message>` (an evaluation error
+ * `Policy <name> error: <message>`), the errors joined by "; " (Go's multierr) as the denial
+ * message; with Warn, the same texts are admission warnings; Audit only records. An evaluation
+ * error blocks only under failurePolicy Fail: under Ignore it is answered as allowed.
+ * A compiled ValidatingPolicy is recognised by the `validationActions` its compiled document holds.
+ */
+import type { CompiledPolicy, PolicyResponse } from "../../engine/index.js";
+import { failurePolicyOf } from "./policy-traits.js";
+
+/** The validationActions of a ValidatingPolicy; undefined for a kyverno.io policy. */
+export function celValidationActions(policy: CompiledPolicy): readonly string[] | undefined {
+  const actions = policy.document.spec["validationActions"];
+  return Array.isArray(actions) ? actions.filter((a): a is string => typeof a === "string") : undefined;
+}
+
+export function isCelPolicy(policy: CompiledPolicy): boolean {
+  return celValidationActions(policy) !== undefined;
+}
+
+function texts(response: PolicyResponse): string[] {
+  const out: string[] = [];
+  for (const r of response.rules) {
+    if (r.status === "fail") out.push(`Policy ${response.policy.name} failed: ${r.message}`);
+    else if (r.status === "error") out.push(`Policy ${response.policy.name} error: ${r.message}`);
+  }
+  return out;
+}
+
+/** The denial errors of the ValidatingPolicies among `responses` (empty: none blocks). */
+export function celDenials(responses: readonly PolicyResponse[]): string[] {
+  const out: string[] = [];
+  for (const response of responses) {
+    const actions = celValidationActions(response.policy);
+    if (actions === undefined || !actions.includes("Deny")) continue;
+    const ignore = failurePolicyOf(response.policy) === "Ignore";
+    for (const r of response.rules) {
+      if (r.status === "fail") out.push(`Policy ${response.policy.name} failed: ${r.message}`);
+      else if (r.status === "error" && !ignore) out.push(`Policy ${response.policy.name} error: ${r.message}`);
+    }
+  }
+  return out;
+}
+
+/** The admission warnings of a ValidatingPolicy's response: its failures and errors when it has the Warn action. */
+export function celWarnings(response: PolicyResponse): string[] {
+  const actions = celValidationActions(response.policy);
+  return actions !== undefined && actions.includes("Warn") ? texts(response) : [];
+}

@@ -1,0 +1,53 @@
+/** A ValidatingPolicy's webhook rules come from its matchConstraints, not every resource. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine/index.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import { RuleSet } from "./webhook-rules.js";
+import { addPolicyRules } from "./webhook-rules.js";
+
+const engine = createEngine(fakePorts());
+function vp(matchConstraints: JsonObject, extra: JsonObject = {}, kind = "ValidatingPolicy"): CompiledPolicy {
+  const r = engine.compile({
+    apiVersion: "policies.kyverno.io/v1", kind, metadata: { name: "p", namespace: "team-a" },
+    spec: { matchConstraints, validations: [{ expression: "true" }], ...extra },
+  });
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.policy;
+}
+function flat(policy: CompiledPolicy, webhook: "validate" | "mutate" = "validate"): string[] {
+  const set = new RuleSet();
+  addPolicyRules(set, policy, webhook);
+  return set.rules().flatMap((r) => r.resources.map((res) => `${r.apiGroups.join(",")}/${r.apiVersions.join(",")}/${res}@${r.scope}:${r.operations.join(",")}`)).sort();
+}
+const noAutogen = { autogen: { podControllers: { controllers: [] } } };
+
+describe("registration: ValidatingPolicy rules from matchConstraints", () => {
+  test("resourceRules give the groups, versions, resources and operations; nothing on the mutating webhook", () => {
+    const p = vp({ resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["configmaps", "secrets"] }] });
+    assert.deepEqual(flat(p), ["/v1/configmaps@*:CREATE,UPDATE", "/v1/secrets@*:CREATE,UPDATE"]);
+    assert.deepEqual(flat(p, "mutate"), []);
+  });
+
+  test("operations '*' are all four; a NamespacedValidatingPolicy registers Namespaced scope", () => {
+    const p = vp({ resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["*"], resources: ["configmaps"] }] }, {}, "NamespacedValidatingPolicy");
+    assert.deepEqual(flat(p), ["/v1/configmaps@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+  });
+
+  test("a Pod policy registers its autogen pod controllers too", () => {
+    const got = flat(vp({ resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] }));
+    assert.ok(got.includes("/v1/pods@*:CREATE"), got.join("\n"));
+    assert.ok(got.includes("apps/v1/deployments@*:CREATE"), got.join("\n"));
+    assert.ok(!got.some((r) => r.includes("configmaps") || r.startsWith("*/")), got.join("\n"));
+    const without = flat(vp({ resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] }, noAutogen));
+    assert.deepEqual(without, ["/v1/pods@*:CREATE"]);
+  });
+
+  test("excludeResourceRules remove operations only where they name the same resource without resourceNames", () => {
+    const include = [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE", "DELETE"], resources: ["configmaps", "secrets"] }];
+    const removed = flat(vp({ resourceRules: include, excludeResourceRules: [{ apiGroups: [""], apiVersions: ["*"], operations: ["DELETE"], resources: ["secrets"] }] }));
+    assert.deepEqual(removed, ["/v1/configmaps@*:CREATE,UPDATE,DELETE", "/v1/secrets@*:CREATE,UPDATE"]);
+    const named = flat(vp({ resourceRules: include, excludeResourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["*"], resources: ["secrets"], resourceNames: ["s"] }] }));
+    assert.deepEqual(named, ["/v1/configmaps@*:CREATE,UPDATE,DELETE", "/v1/secrets@*:CREATE,UPDATE,DELETE"]);
+  });
+});

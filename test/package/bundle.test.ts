@@ -1,0 +1,80 @@
+/**
+ * The bundled CLI (tools/bundle.mjs, docs/adr/0014-bundled-cli.md): bin/bylaw.js runs dist/bundle,
+ * where each command is a chunk of its own loaded when it runs, and the worker entries sit beside
+ * the chunks that start them.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../support/npm-pack.js";
+
+const root = packageRoot();
+const metaPath = join(root, "dist", "bundle.meta.json");
+
+interface Output {
+  readonly imports: readonly { readonly path: string; readonly kind: string; readonly external?: boolean }[];
+  readonly inputs: Readonly<Record<string, unknown>>;
+}
+type Meta = { readonly outputs: Readonly<Record<string, Output>> };
+
+/** The modules an output loads before it runs: its own and those of every output it imports statically. */
+function staticClosure(meta: Meta, start: string): Set<string> {
+  const seen = new Set<string>();
+  const modules = new Set<string>();
+  const visit = (out: string): void => {
+    if (seen.has(out)) return;
+    seen.add(out);
+    const o = meta.outputs[out];
+    assert.ok(o !== undefined, `no output ${out}`);
+    for (const input of Object.keys(o.inputs)) modules.add(input);
+    for (const i of o.imports) if (i.kind === "import-statement" && i.external !== true) visit(i.path);
+  };
+  visit(start);
+  return modules;
+}
+
+const outputHolding = (meta: Meta, module: string): string => {
+  const found = Object.entries(meta.outputs).find(([, o]) => module in o.inputs);
+  assert.ok(found !== undefined, `no output holds ${module}`);
+  return found[0];
+};
+
+describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle is not built" }, () => {
+  const meta = JSON.parse(existsSync(metaPath) ? readFileSync(metaPath, "utf8") : "{}") as Meta;
+
+  test("bin/bylaw.js runs the bundle", () => {
+    assert.match(readFileSync(join(root, "bin", "bylaw.js"), "utf8"), /from "\.\.\/dist\/bundle\/main\.js"/);
+  });
+
+  test("`bylaw` alone loads no command: each command is its own chunk, loaded when it runs", () => {
+    const loaded = [...staticClosure(meta, "dist/bundle/main.js")];
+    assert.deepEqual(loaded.filter((m) => /^dist\/src\/(cli\/commands|server|kube|engine)\//.test(m) || m.startsWith("node_modules/")), []);
+  });
+
+  test("`bylaw test` loads neither the webhook server nor the cluster client", () => {
+    const loaded = [...staticClosure(meta, outputHolding(meta, "dist/src/cli/commands/test/command.js"))];
+    assert.ok(loaded.includes("dist/src/cli/test-suite/run-suite.js"));
+    assert.deepEqual(loaded.filter((m) => /^dist\/src\/(server|kube|cli\/commands\/(serve|apply))\//.test(m) || /node_modules\/(pino|prom-client)\//.test(m)), []);
+  });
+
+  test("the worker entries sit beside the chunks that start them by a relative URL", () => {
+    for (const [module, entry] of [["dist/src/server/worker/worker-pool.js", "evaluation-worker.js"], ["dist/src/cli/commands/test/run-suites.js", "suite-worker.js"]] as const) {
+      const chunk = outputHolding(meta, module);
+      assert.equal(chunk.slice(0, chunk.lastIndexOf("/")), "dist/bundle", `${module} is bundled into dist/bundle/`);
+      assert.ok(existsSync(join(root, "dist", "bundle", entry)), `dist/bundle/${entry}`);
+    }
+  });
+
+  test("`bylaw test` from the bundle gives the same output with worker threads as without", () => {
+    const run = (workers: string): { status: number | null; stdout: string } =>
+      spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", join(root, "examples"), "-o", "json"], { encoding: "utf8", env: { ...process.env, BYLAW_TEST_WORKERS: workers } });
+    const alone = run("0");
+    const shared = run("2");
+    assert.equal(alone.status, 0);
+    assert.equal(shared.status, 0);
+    assert.equal(shared.stdout, alone.stdout);
+    assert.ok((JSON.parse(alone.stdout) as { suites: unknown[] }).suites.length >= 3);
+  });
+});
