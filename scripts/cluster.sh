@@ -10,6 +10,9 @@
 #                                 also start Bylaw from the checkout (npm run build first) as the
 #                                 ServiceAccount and RBAC deploy/ ships, registered and Ready
 #                                 (scripts/cluster/bylaw.sh: DIR/policies, DIR/bylaw.env)
+#   scripts/cluster.sh restart-bylaw DIR [--no-wait]
+#                                 stop Bylaw and start it again on the same ports, as --with-bylaw did
+#                                 (waits until Ready and registered unless --no-wait)
 #   scripts/cluster.sh down DIR   stop everything `up DIR` started
 #
 # Cache: ${BYLAW_CLUSTER_CACHE:-$HOME/.cache/bylaw-cluster}/<component>-<version>/.
@@ -236,6 +239,10 @@ case "${1:-}" in
     [[ $# -eq 2 || ($# -eq 3 && "$3" == --with-bylaw) ]] || die "usage: $0 up DIR [--with-bylaw]"
     cmd_up "$2" "${3:-}"
     ;;
+  restart-bylaw)
+    [[ $# -eq 2 || ($# -eq 3 && "$3" == --no-wait) ]] || die "usage: $0 restart-bylaw DIR [--no-wait]"
+    cmd_restart_bylaw "$(cd "$2" && pwd)" "${3:-}"
+    ;;
   down) [[ $# -eq 2 ]] || die "usage: $0 down DIR"; [[ -d "$2" ]] || exit 0; cmd_down "$(cd "$2" && pwd)" ;;
-  *) die "usage: $0 build | up DIR [--with-bylaw] | down DIR" ;;
+  *) die "usage: $0 build | up DIR [--with-bylaw] | restart-bylaw DIR [--no-wait] | down DIR" ;;
 esac

@@ -6,6 +6,7 @@
 #   DIR/bylaw.kubeconfig  a token for system:serviceaccount:bylaw:bylaw (TokenRequest, 24 h)
 #   DIR/bylaw.env         BYLAW_PORT, BYLAW_METRICS_PORT for tests
 #   DIR/logs/bylaw.log    its log; DIR/pids/bylaw.pid, stopped by `down` like the other components
+#   restart-bylaw DIR     stop and start it again (cmd_restart_bylaw); earlier logs in DIR/logs/bylaw.<n>.log
 
 BYLAW_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
@@ -56,11 +57,39 @@ KCFG
   local port metrics_port
   read -r port metrics_port <<<"$(free_ports 2)"
   printf 'BYLAW_PORT=%s\nBYLAW_METRICS_PORT=%s\n' "$port" "$metrics_port" >"$dir/bylaw.env"
-  local node_bin
+  run_bylaw "$dir" "$port" "$metrics_port"
+  wait_for_bylaw "$dir" "$port"
+}
+
+# Starts `bylaw serve` (the checkout's) on the given ports as the ServiceAccount in DIR/bylaw.kubeconfig.
+run_bylaw() { # <dir> <port> <metrics-port>
+  local dir="$1" port="$2" metrics_port="$3" node_bin
   node_bin="$(readlink -f "$(command -v node)")"
   start "$dir" bylaw "$node_bin" "$BYLAW_ROOT/bin/bylaw.js" serve \
     --self-signed --dns-name bylaw.bylaw.svc --host 127.0.0.1 --port "$port" --metrics-port "$metrics_port" \
     --kubeconfig "$dir/bylaw.kubeconfig" --register --server-url "https://127.0.0.1:$port" --service-namespace bylaw
-  wait_for "$dir" "bylaw serve /health/readiness" bylaw_ready "$port"
-  wait_for "$dir" "Bylaw's webhook configurations" bylaw_registered "$dir" "$port"
+}
+
+wait_for_bylaw() { # <dir> <port>
+  wait_for "$1" "bylaw serve /health/readiness" bylaw_ready "$2"
+  wait_for "$1" "Bylaw's webhook configurations" bylaw_registered "$1" "$2"
+}
+
+# `restart-bylaw DIR [--no-wait]`: stops Bylaw if it runs and starts it again as start_bylaw does,
+# on the same ports (DIR/bylaw.env) and ServiceAccount token; nothing else is applied, so what an
+# admin changed meanwhile (RBAC, deleted webhook configurations) stays. The previous log is kept as
+# DIR/logs/bylaw.<n>.log. Waits until Ready and registered, unless --no-wait.
+cmd_restart_bylaw() { # <dir> [--no-wait]
+  local dir="$1" pid i n=1 BYLAW_PORT="" BYLAW_METRICS_PORT=""
+  [[ -f "$dir/bylaw.env" && -f "$dir/bylaw.kubeconfig" ]] || die "$dir has no Bylaw (up DIR --with-bylaw first)"
+  source "$dir/bylaw.env"
+  if pid="$(live_pid "$dir" bylaw)"; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 60; i++)); do gone "$pid" && break; sleep 0.25; done
+    gone "$pid" || die "Bylaw (pid $pid) has not exited 15 s after SIGTERM"
+  fi
+  while [[ -e "$dir/logs/bylaw.$n.log" ]]; do n=$((n + 1)); done
+  [[ ! -f "$dir/logs/bylaw.log" ]] || mv "$dir/logs/bylaw.log" "$dir/logs/bylaw.$n.log"
+  run_bylaw "$dir" "$BYLAW_PORT" "$BYLAW_METRICS_PORT"
+  [[ "${2:-}" == --no-wait ]] || wait_for_bylaw "$dir" "$BYLAW_PORT"
 }

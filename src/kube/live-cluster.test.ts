@@ -92,3 +92,29 @@ test("the live port: a namespaced Policy gets no globalReference and no service 
     client.close();
   }
 });
+
+test("a configMap entry whose cache cannot list is an error naming the list's failure once", async () => {
+  const { liveContextSources } = await import("./live-context.js");
+  const client = new KubeClient({ connection: { server: `https://127.0.0.1:${await closedPort()}`, origin: "test" } });
+  const cluster = new LiveCluster({ client, budgetBytes: 1 << 20, random: { next: () => 0.5 }, sleep: () => new Promise(() => {}) });
+  try {
+    const inf = cluster.informer(CONFIGMAPS);
+    const deadline = Date.now() + 5000;
+    const failed = (): boolean => {
+      const h = inf.health();
+      return !h.ok && h.reason.includes("(");
+    };
+    while (!failed()) {
+      assert.ok(Date.now() < deadline, "the list against a closed port failed");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const r = liveContextSources(cluster).configMap("registry-config", "allowed", undefined);
+    assert.equal(r.ok, false);
+    const message = r.ok ? "" : r.error.message;
+    assert.match(message, /^failed to get configmap registry-config\/allowed: the configmaps\.v1 cache has not synced yet \(.+\); Bylaw reads it from a watch/);
+    assert.equal(message.split("has not synced yet").length, 2, message);
+  } finally {
+    cluster.close();
+    client.close();
+  }
+});

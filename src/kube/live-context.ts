@@ -51,7 +51,8 @@ function readable(cluster: LiveCluster, gvr: Gvr, what: string): Result<Informer
   const inf = cache.informer;
   const health = inf.health();
   if (!cluster.isSynced(gvr)) {
-    return err("not-ready", `${what}: the ${gvrKey(gvr)} cache has not synced yet${health.ok ? "" : ` (${health.reason})`}; Bylaw reads it from a watch, started when a policy first needs it`);
+    // An unhealthy cache's reason already says it has not synced, with the failure (e.g. a forbidden list).
+    return err("not-ready", `${what}: ${health.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : health.reason}; Bylaw reads it from a watch, started when a policy first needs it`);
   }
   if (!health.ok) return err("not-ready", `${what}: ${health.reason}`);
   return ok(inf);
