@@ -9,6 +9,7 @@ import type { IncomingMessage } from "node:http";
 import { RequestGate, type GateClock } from "./request-gate.js";
 import type { KubeConnection } from "./types.js";
 import { connectionAgent } from "./connection-agent.js";
+import { readCapped, TOO_LARGE } from "./read-capped.js";
 
 export class KubeError extends Error {
   constructor(
@@ -165,22 +166,12 @@ export class KubeClient {
   }
 }
 
-function readBody(res: IncomingMessage, max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        res.destroy();
-        reject(new KubeError(`the answer is larger than ${max} bytes`, 0));
-        return;
-      }
-      chunks.push(c);
-    });
-    res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    res.on("error", reject);
-  });
+/** The body as text; rejects past `max` bytes or on the stream's error. */
+async function readBody(res: IncomingMessage, max: number): Promise<string> {
+  const body = await readCapped(res, max);
+  if (body === TOO_LARGE) throw new KubeError(`the answer is larger than ${max} bytes`, 0);
+  if (body instanceof Error) throw body;
+  return body;
 }
 
 /** The server's Status object as an error (its message, e.g. `pods "x" not found`; its reason, e.g. NotFound, Expired); the caller names the path. */

@@ -18,6 +18,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { err, ok, type JsonValue, type Result } from "../../engine/index.js";
 import { type EgressPolicy, REFUSED_NAMES } from "./egress-policy.js";
+import { readCapped, TOO_LARGE } from "../read-capped.js";
 
 export interface ServiceCall {
   readonly method: "GET" | "POST";
@@ -153,23 +154,3 @@ export function callService(call: ServiceCall, options: EgressOptions, signal?: 
   });
 }
 
-const TOO_LARGE = Symbol("too large");
-
-/** The body as text, TOO_LARGE once it passes `max` bytes (reading stops there), or the stream's error. */
-function readCapped(res: IncomingMessage, max: number): Promise<string | typeof TOO_LARGE | Error> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        res.destroy();
-        resolve(TOO_LARGE);
-        return;
-      }
-      chunks.push(c);
-    });
-    res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    res.on("error", (e) => resolve(e));
-  });
-}

@@ -23,6 +23,7 @@ import { clusterFactsView, EMPTY_FACTS } from "./cluster-facts.js";
 import { exceptionIgnoredBecause, type ExceptionScope } from "./exception-scope.js";
 import type { LogFn, Readiness, SourceProblem } from "./types.js";
 import type { PolicySource } from "../types.js";
+import { notifyListeners } from "./notify-listeners.js";
 
 export interface ClusterPolicySourceOptions {
   readonly store: PolicyObjectStore;
@@ -63,15 +64,7 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
-  const emit = (event: PolicySourceEvent): void => {
-    for (const listener of [...listeners]) {
-      try {
-        listener(event);
-      } catch (e) {
-        log("error", "a policy source listener threw", { error: e instanceof Error ? e.message : String(e) });
-      }
-    }
-  };
+  const emit = (event: PolicySourceEvent): void => notifyListeners(listeners, event, log);
 
   const rebuild = (): void => {
     timer = undefined;

@@ -29,6 +29,7 @@ import { listPolicyTree, statOrUndefined, statSignature, treeSignature } from ".
 import { sourceReadiness } from "./readiness.js";
 import { settledTree, statTree } from "./settle.js";
 import type { DirectoryPolicySource, DirectoryPolicySourceOptions, SourceProblem } from "./types.js";
+import { notifyListeners } from "./notify-listeners.js";
 
 const MAX_PROBLEMS_IN_MESSAGE = 10;
 
@@ -48,15 +49,7 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
   let factsFingerprint: string | undefined;
   let closed = false;
 
-  const emit = (event: PolicySourceEvent): void => {
-    for (const listener of [...listeners]) {
-      try {
-        listener(event);
-      } catch (e) {
-        log("error", "a policy source listener threw", { error: e instanceof Error ? e.message : String(e) });
-      }
-    }
-  };
+  const emit = (event: PolicySourceEvent): void => notifyListeners(listeners, event, log);
 
   const reject = (what: string, problems: readonly SourceProblem[]): PolicyLoadError => {
     const lines = problems.slice(0, MAX_PROBLEMS_IN_MESSAGE).map(describeProblem);
