@@ -9,10 +9,18 @@
 import type { CompiledPolicy, PolicyResponse } from "../../engine/index.js";
 import { failurePolicyOf } from "./policy-traits.js";
 
+/** Each compiled policy's validationActions, read once per policy set rather than per review. */
+const actionsByPolicy = new WeakMap<CompiledPolicy, readonly string[] | null>();
+
 /** The validationActions of a ValidatingPolicy; undefined for a kyverno.io policy. */
 export function celValidationActions(policy: CompiledPolicy): readonly string[] | undefined {
-  const actions = policy.document.spec["validationActions"];
-  return Array.isArray(actions) ? actions.filter((a): a is string => typeof a === "string") : undefined;
+  let known = actionsByPolicy.get(policy);
+  if (known === undefined) {
+    const actions = policy.document.spec["validationActions"];
+    known = Array.isArray(actions) ? actions.filter((a): a is string => typeof a === "string") : null;
+    actionsByPolicy.set(policy, known);
+  }
+  return known ?? undefined;
 }
 
 export function isCelPolicy(policy: CompiledPolicy): boolean {
