@@ -108,6 +108,11 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
     sameObject(out, render(join(root, "deploy", "overlays", "example")), "NetworkPolicy", "bylaw");
     assert.deepEqual(byKind(defaults, "NetworkPolicy"), [], "off by default");
     assert.match(helmTemplateError({ "networkPolicy.enabled": true }) ?? "", /networkPolicy\.apiServerCIDRs/);
+    const serviceCalls = { to: [{ ipBlock: { cidr: "10.0.0.0/8" } }], ports: [{ port: 8443, protocol: "TCP" }] };
+    const withEgress = one(helmTemplate({ networkPolicy: { enabled: true, apiServerCIDRs: ["192.0.2.0/28"], extraEgress: [serviceCalls] } }), "NetworkPolicy", "bylaw");
+    const egress = list(at(withEgress, "spec", "egress"));
+    assert.deepEqual(egress[egress.length - 1], serviceCalls, "extraEgress is added after the API server rule (apiCall.service calls)");
+    assert.equal(egress.length, 2);
   });
 
   test("policySets: each set in Audit and Enforce mode installs the ClusterPolicies its kustomize component does", () => {

@@ -2,9 +2,11 @@
  * The Dockerfile (no image builder runs here): its shape is checked (multi-stage, Node 24 LTS,
  * distroless runtime, non-root user, the image deploy/ and the chart run), and its install step,
  * scripts/image/stage.mjs, is run from this checkout into a staging folder. `bylaw serve` is then
- * started from that folder as the image starts it (its ENTRYPOINT, the Deployment's arguments,
- * the user 65532 when the tests run as root, the staged folder owned by another user and so
- * read-only to it) and answers /health/readiness over HTTPS; nothing in the folder changed.
+ * started from that folder as the image starts it (its ENTRYPOINT, the Deployment's arguments with
+ * those that need an API server swapped for named offline equivalents, the user 65532 when the tests
+ * run as root, the staged folder owned by another user and so read-only to it) and answers
+ * /health/readiness over HTTPS; nothing in the folder changed. The Deployment's exact arguments run
+ * against a real API server in test/cluster/deploy-rbac.cluster-test.ts.
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
