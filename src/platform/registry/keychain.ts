@@ -39,8 +39,9 @@ export class Keychain {
       let parsed: JsonValue;
       try {
         parsed = JSON.parse(text) as JsonValue;
-      } catch (e) {
-        return err("registry-credentials", `${source}: not docker config JSON: ${(e as Error).message}`);
+      } catch {
+        // The parser's message quotes the text: a secret's content never goes into a message.
+        return err("registry-credentials", `${source}: not docker config JSON`);
       }
       if (!isObject(parsed)) return err("registry-credentials", `${source}: docker config JSON is an object`);
       const auths = isObject(parsed["auths"]) ? parsed["auths"] : parsed["auths"] === undefined && !("credsStore" in parsed) && !("credHelpers" in parsed) ? parsed : {};
