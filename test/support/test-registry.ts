@@ -32,7 +32,8 @@ export interface SeenRequest {
 export interface TestRegistryOptions {
   /** user → password; set, the registry requires bearer tokens. */
   readonly users?: Readonly<Record<string, string>>;
-  readonly blobRedirect?: boolean;
+  /** Blobs redirect to a second listener; a string names the host to redirect to (default 127.0.0.1). */
+  readonly blobRedirect?: boolean | string;
 }
 
 const OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
@@ -59,7 +60,7 @@ export class TestRegistry {
   async start(): Promise<this> {
     this.server = await listen((req, res) => this.serve(req, res));
     this.port = (this.server.address() as AddressInfo).port;
-    if (this.options.blobRedirect === true) {
+    if (this.options.blobRedirect !== undefined && this.options.blobRedirect !== false) {
       this.storage = await listen((req, res) => this.serveStorage(req, res));
       this.storagePort = (this.storage.address() as AddressInfo).port;
     }
@@ -115,8 +116,9 @@ export class TestRegistry {
     if (what === "blobs") {
       const blob = this.blobs.get(ref);
       if (blob === undefined) return notFound(res, "BLOB_UNKNOWN");
-      if (this.options.blobRedirect === true) {
-        res.writeHead(307, { location: `http://127.0.0.1:${this.storagePort}/storage/${ref}` });
+      if (this.options.blobRedirect !== undefined && this.options.blobRedirect !== false) {
+        const host = typeof this.options.blobRedirect === "string" ? this.options.blobRedirect : "127.0.0.1";
+        res.writeHead(307, { location: `http://${host}:${this.storagePort}/storage/${ref}` });
         return void res.end();
       }
       res.writeHead(200, { "content-type": "application/octet-stream", "docker-content-digest": ref });
