@@ -1,6 +1,7 @@
 /** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline. */
 import { type CompiledException, type CompiledPolicy, type EngineRequest, jsonEqual, type PolicyResponse, type RequestUserInfo, type Resource } from "../../../engine/index.js";
-import { loadPaths, writeFilesAtomically } from "../../../platform/files/index.js";
+import { writeFilesAtomically } from "../../../platform/files/index.js";
+import { loadPolicyPaths } from "../../git-source.js";
 import type { LoadedDocument } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { compileDocuments } from "../../../library/compile-documents.js";
@@ -40,7 +41,7 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
 }
 
 async function run(options: ApplyOptions, io: Io): Promise<number> {
-  // Only --cluster loads the cluster client (src/kube); a Git URL among the policies is cloned first.
+  // Only --cluster loads the cluster client (src/kube).
   const cluster = options.cluster === undefined ? undefined : (await import("./cluster-input.js")).openCluster(options.cluster, process.env);
   if (cluster !== undefined && !cluster.ok) return usageFailure(io, cluster.error.message);
   try {
@@ -55,7 +56,7 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
   const setDocs = await policySetDocuments(options.policySets, io);
   if (setDocs === undefined) return 2;
   const engine = cluster?.engine ?? offlineEngine();
-  const docs = [...(await loadPaths(options.policyPaths, { stdin })), ...setDocs];
+  const docs = [...(await loadPolicyPaths(options.policyPaths, { stdin, ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}) })), ...setDocs];
   const policies = compileDocuments(options.enforce ? docs.map(enforce) : docs, engine);
   // A policy path that holds anything Bylaw cannot account for fails the run (exit 2).
   let bad = policies.fatal.length > 0 || policies.errors.length > 0;

@@ -1,5 +1,6 @@
 /** `bylaw apply` flags, parsed and checked. Problems are usage errors (exit 2). */
 import { parseArgs } from "node:util";
+import { isGitUrl } from "../../git-source.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "junit", "sarif"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -77,6 +78,9 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   const resourcePaths = values.resource ?? [];
   if ((positionals.length === 0 && policySets.length === 0) || (resourcePaths.length === 0 && !values.cluster)) {
     return { kind: "usage-error", message: "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE (or --cluster)", showHelp: true };
+  }
+  if (values["git-branch"] !== undefined && !positionals.some(isGitUrl)) {
+    return { kind: "usage-error", message: "--git-branch needs a Git URL among the POLICY paths (https://<host>/<owner>/<repository>/<folder>, or file://)", showHelp: false };
   }
   if (!values.cluster) {
     const stray = (["namespace", "kubeconfig", "context"] as const).find((f) => values[f] !== undefined);
