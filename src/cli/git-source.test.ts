@@ -49,6 +49,7 @@ describe("Git URLs", () => {
       git(work, "init", "--quiet");
       writeFileSync(join(work, "labels", "team.yaml"), policy("require-team", "team"));
       writeFileSync(join(work, "owner.yaml"), policy("require-owner", "owner"));
+      writeFileSync(join(work, "labels", "kyverno-test.yaml"), "apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\npolicies: [team.yaml]\n");
       git(work, "add", ".");
       git(work, "commit", "--quiet", "-m", "main");
       git(work, "push", "--quiet", join(root, "policies.git"), "HEAD:main");
@@ -72,6 +73,7 @@ describe("Git URLs", () => {
       const r = await results([url]);
       assert.equal(r.code, 1, r.stderr);
       assert.deepEqual(r.rows, ["require-owner fail", "require-team pass"]);
+      assert.match(r.stderr, /policies\.git: 1 document is not a policy \(tests, resources, values\.\.\.\) and is not read, as Kyverno skips them/);
     });
 
     test("the rest of the URL is the branch; with --git-branch it is the folder", async () => {
@@ -88,14 +90,14 @@ describe("Git URLs", () => {
 
     test("the clone goes to a temporary folder that is removed afterwards; files are named by URL and branch", async () => {
       const tmpRoot = mkdtempSync(join(tmpdir(), "bylaw-git-tmp-"));
-      const docs = await loadPolicyPaths([url], { tmpRoot });
+      const { docs } = await loadPolicyPaths([url], { tmpRoot });
       assert.deepEqual(readdirSync(tmpRoot), []);
       assert.deepEqual(docs.map((d) => d.source).sort(), [`${url}@main/labels/team.yaml`, `${url}@main/owner.yaml`]);
       const failed = await loadPolicyPaths([`${url}/x`], { tmpRoot });
-      assert.equal(failed.length, 1);
+      assert.equal(failed.docs.length, 1);
       assert.deepEqual(readdirSync(tmpRoot), []);
       const outside = await loadPolicyPaths([`${url}/..%2F..`], { gitBranch: "main", tmpRoot });
-      assert.match(outside[0]?.error ?? "", /outside the repository/);
+      assert.match(outside.docs[0]?.error ?? "", /outside the repository/);
     });
 
     test("--git-branch without a Git URL is a usage error", async () => {

@@ -11,6 +11,9 @@
  * The repository is cloned shallowly (`git clone --depth 1 --single-branch`, `git` on the PATH)
  * into a temporary folder, read like a policy folder, and the folder is removed. Files are named
  * `<repository>@<branch>/<path>` in messages; a clone that fails names the URL and git's message.
+ * A repository of policies also holds tests, resources and values files: as Kyverno skips the files
+ * that are not policies, Bylaw leaves out the documents that are neither a policy nor a
+ * PolicyException, and says how many in one warning (a local policy folder must hold only policies).
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -18,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { loadPaths } from "../platform/files/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
+import { isPolicyExceptionDocument, policyKindOf } from "../engine/index.js";
 
 const GIT_URL = /^(https?|file):\/\//i;
 const CLONE_TIMEOUT_MS = 5 * 60_000;
@@ -67,14 +71,26 @@ export interface GitLoadOptions {
   readonly tmpRoot?: string;
 }
 
+export interface PolicyPaths {
+  readonly docs: LoadedDocument[];
+  readonly warnings: string[];
+}
+
 /** The documents at `paths`, a Git URL among them cloned and read like a folder. */
-export async function loadPolicyPaths(paths: readonly string[], options: GitLoadOptions = {}): Promise<LoadedDocument[]> {
-  const docs: LoadedDocument[] = [];
+export async function loadPolicyPaths(paths: readonly string[], options: GitLoadOptions = {}): Promise<PolicyPaths> {
+  const out: PolicyPaths = { docs: [], warnings: [] };
   for (const path of paths) {
-    if (!isGitUrl(path)) docs.push(...(await loadPaths([path], options.stdin !== undefined ? { stdin: options.stdin } : {})));
-    else docs.push(...(await loadGit(path, options)));
+    if (!isGitUrl(path)) {
+      out.docs.push(...(await loadPaths([path], options.stdin !== undefined ? { stdin: options.stdin } : {})));
+      continue;
+    }
+    const docs = await loadGit(path, options);
+    const kept = docs.filter((d) => d.value === undefined || isPolicyExceptionDocument(d.value) === "kyverno" || policyKindOf(d.value).kind !== "not-a-policy");
+    const left = docs.length - kept.length;
+    if (left > 0) out.warnings.push(`${path}: ${left} document${left === 1 ? " is" : "s are"} not a policy (tests, resources, values...) and ${left === 1 ? "is" : "are"} not read, as Kyverno skips them`);
+    out.docs.push(...kept);
   }
-  return docs;
+  return out;
 }
 
 async function loadGit(path: string, options: GitLoadOptions): Promise<LoadedDocument[]> {

@@ -56,7 +56,9 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
   const setDocs = await policySetDocuments(options.policySets, io);
   if (setDocs === undefined) return 2;
   const engine = cluster?.engine ?? offlineEngine();
-  const docs = [...(await loadPolicyPaths(options.policyPaths, { stdin, ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}) })), ...setDocs];
+  const read = await loadPolicyPaths(options.policyPaths, { stdin, ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}) });
+  for (const w of read.warnings) io.err(`warning: ${w}`);
+  const docs = [...read.docs, ...setDocs];
   const policies = compileDocuments(options.enforce ? docs.map(enforce) : docs, engine);
   // A policy path that holds anything Bylaw cannot account for fails the run (exit 2).
   let bad = policies.fatal.length > 0 || policies.errors.length > 0;
