@@ -1,4 +1,4 @@
-/** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline. */
+/** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline; with --cluster also a cluster's objects (cluster-input.ts). */
 import { type CompiledException, type CompiledPolicy, type EngineRequest, jsonEqual, type PolicyResponse, type RequestUserInfo, type Resource } from "../../../engine/index.js";
 import { writeFilesAtomically } from "../../../platform/files/index.js";
 import { loadPolicyPaths } from "../../git-source.js";
