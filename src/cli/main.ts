@@ -14,7 +14,7 @@ interface Command {
 /** Each command's module loads when it runs: `bylaw apply` does not load the webhook server, TLS or metrics. */
 const COMMANDS: Record<string, Command> = {
   apply: {
-    summary: "check manifests against ClusterPolicy/Policy documents or shipped policy sets (offline)",
+    summary: "check manifests (or, with --cluster, a cluster's objects) against ClusterPolicy/Policy documents or policy sets",
     run: async (args, io) => (await import("./commands/apply/command.js")).applyCommand(args, io),
     help: async () => (await import("./commands/apply/help.js")).APPLY_HELP,
   },

@@ -83,3 +83,18 @@ test("a token file is re-read when it changes or is a minute old (rotation), and
   t = 130_000;
   assert.equal(token(), "new", "an empty file (mid-rotation) keeps the last token");
 });
+
+test("kubeconfig: --context picks a context other than the current one; an unknown one is named", () => {
+  const two = config(`{token: t1}`).replace("contexts:\n", "contexts:\n- name: prod\n  context: {cluster: far, user: me}\n").replace("clusters:\n", "clusters:\n- name: far\n  cluster: {server: https://10.0.0.9:443, insecure-skip-tls-verify: true}\n");
+  const dir = folder({ "ca.pem": "CA", kc: two });
+  const prod = resolveConnection({ kubeconfigFlag: join(dir, "kc"), context: "prod", env: {}, now: () => 0 });
+  assert.ok(prod.ok, prod.ok ? "" : prod.error.message);
+  assert.equal(prod.value.server, "https://10.0.0.9:443");
+  assert.match(prod.value.origin, /context prod$/);
+  const current = resolveConnection({ kubeconfigFlag: join(dir, "kc"), env: {}, now: () => 0 });
+  assert.ok(current.ok);
+  assert.equal(current.value.server, "https://127.0.0.1:6443");
+  const unknown = resolveConnection({ kubeconfigFlag: join(dir, "kc"), context: "nope", env: {}, now: () => 0 });
+  assert.ok(!unknown.ok);
+  assert.match(unknown.error.message, /context "nope" is not defined/);
+});

@@ -19,6 +19,8 @@ export const IN_CLUSTER_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
 export interface ConfigSources {
   readonly kubeconfigFlag?: string;
+  /** A context to use instead of the kubeconfig's current-context (`--context`). */
+  readonly context?: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Milliseconds, for the token file's re-read period. */
   readonly now: () => number;
@@ -28,9 +30,9 @@ export interface ConfigSources {
 
 /** The connection: the flag, else KUBECONFIG, else in-cluster; an error says which was tried and why it failed. */
 export function resolveConnection(src: ConfigSources): Result<KubeConnection> {
-  if (src.kubeconfigFlag !== undefined) return fromKubeconfigFiles([src.kubeconfigFlag], src.now);
+  if (src.kubeconfigFlag !== undefined) return fromKubeconfigFiles([src.kubeconfigFlag], src.now, src.context);
   const env = src.env["KUBECONFIG"];
-  if (env !== undefined && env !== "") return fromKubeconfigFiles(env.split(":").filter((p) => p !== ""), src.now);
+  if (env !== undefined && env !== "") return fromKubeconfigFiles(env.split(":").filter((p) => p !== ""), src.now, src.context);
   return inCluster(src);
 }
 
@@ -84,7 +86,7 @@ export function fileToken(path: string, now: () => number, periodMs = 60_000): (
   };
 }
 
-function fromKubeconfigFiles(paths: readonly string[], now: () => number): Result<KubeConnection> {
+function fromKubeconfigFiles(paths: readonly string[], now: () => number, contextFlag?: string): Result<KubeConnection> {
   const docs: { doc: Doc; dir: string; path: string }[] = [];
   for (const path of paths) {
     let doc: unknown;
@@ -103,8 +105,8 @@ function fromKubeconfigFiles(paths: readonly string[], now: () => number): Resul
     return undefined;
   };
   const where = `kubeconfig ${paths.join(":")}`;
-  const current = first((d) => (typeof d["current-context"] === "string" && d["current-context"] !== "" ? d["current-context"] : undefined));
-  if (current === undefined) return err("kube-config", `${where}: no current-context`);
+  const current = contextFlag !== undefined ? { value: contextFlag } : first((d) => (typeof d["current-context"] === "string" && d["current-context"] !== "" ? d["current-context"] : undefined));
+  if (current === undefined) return err("kube-config", `${where}: no current-context (pick one with --context)`);
   const named = (list: keyof Doc, name: string, key: "cluster" | "user" | "context") =>
     first((d) => {
       const entry = (Array.isArray(d[list]) ? (d[list] as Named[]) : []).find((e) => e?.name === name);

@@ -61,6 +61,13 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
     assert.deepEqual(loaded.filter((m) => /^dist\/src\/(server|kube|cli\/commands\/(serve|apply))\//.test(m) || /node_modules\/(pino|prom-client)\//.test(m)), []);
   });
 
+  test("`bylaw apply` loads the cluster client (src/kube) only with --cluster: cluster-input is a chunk of its own", () => {
+    const loaded = [...staticClosure(meta, outputHolding(meta, "dist/src/cli/commands/apply/command.js"))];
+    assert.deepEqual(loaded.filter((m) => /^dist\/src\/(server|kube)\//.test(m) || m.endsWith("apply/cluster-input.js")), []);
+    const cluster = [...staticClosure(meta, outputHolding(meta, "dist/src/cli/commands/apply/cluster-input.js"))];
+    assert.ok(cluster.includes("dist/src/kube/cluster-reads.js"));
+  });
+
   test("the worker entries sit beside the chunks that start them by a relative URL", () => {
     for (const [module, entry] of [["dist/src/server/worker/worker-pool.js", "evaluation-worker.js"], ["dist/src/cli/commands/test/run-suites.js", "suite-worker.js"]] as const) {
       const chunk = outputHolding(meta, module);

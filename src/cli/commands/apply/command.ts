@@ -1,6 +1,7 @@
-/** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline. */
+/** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline; with --cluster also a cluster's objects (cluster-input.ts). */
 import { type CompiledException, type CompiledPolicy, type EngineRequest, jsonEqual, type PolicyResponse, type RequestUserInfo, type Resource } from "../../../engine/index.js";
-import { loadPaths, writeFilesAtomically } from "../../../platform/files/index.js";
+import { writeFilesAtomically } from "../../../platform/files/index.js";
+import { loadPolicyPaths } from "../../git-source.js";
 import type { LoadedDocument } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { compileDocuments } from "../../../library/compile-documents.js";
@@ -20,6 +21,7 @@ import { loadExceptions } from "./load-exceptions.js";
 import { loadResources, loadUserInfo, loadValuesFile } from "./load-inputs.js";
 import { parseApplyArgs, type ApplyOptions } from "./options.js";
 import { renderResults } from "./render-results.js";
+import type { ClusterSession } from "./cluster-input.js";
 import { dedupe, outputFiles, producedResources, type ProducedResource } from "./resource-output.js";
 import { resultRows, type ResourceResponses } from "./result-rows.js";
 
@@ -41,20 +43,41 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
 }
 
 async function run(options: ApplyOptions, io: Io): Promise<number> {
+  // Only --cluster loads the cluster client (src/kube).
+  const cluster = options.cluster === undefined ? undefined : (await import("./cluster-input.js")).openCluster(options.cluster, process.env);
+  if (cluster !== undefined && !cluster.ok) return usageFailure(io, cluster.error.message);
+  try {
+    return await runWith(options, io, cluster?.value);
+  } finally {
+    cluster?.value.close();
+  }
+}
+
+async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | undefined): Promise<number> {
   const stdin = () => io.readStdin();
   const setDocs = await policySetDocuments(options.policySets, io);
   if (setDocs === undefined) return 2;
+  if (cluster !== undefined && options.registry) return usageFailure(io, "--registry cannot be combined with --cluster yet: with --cluster, imageRegistry entries are rule errors naming the entry");
   const registry = await cliRegistryAccess(options.registry);
   if (!registry.ok) return usageFailure(io, registry.error.message);
-  const engine = offlineEngine(undefined, undefined, registry.value);
-  const docs = [...(await loadPaths(options.policyPaths, { stdin })), ...setDocs];
+  const engine = cluster?.engine ?? offlineEngine(undefined, undefined, registry.value);
+  const read = await loadPolicyPaths(options.policyPaths, { stdin, ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}) });
+  for (const w of read.warnings) io.err(`warning: ${w}`);
+  const docs = [...read.docs, ...setDocs];
   const policies = compileDocuments(options.enforce ? docs.map(enforce) : docs, engine);
   // A policy path that holds anything Bylaw cannot account for fails the run (exit 2).
   let bad = policies.fatal.length > 0 || policies.errors.length > 0;
   for (const f of policies.fatal) io.err(`error: ${f}`);
   for (const e of policies.errors) io.err(`error: ${e}`);
   for (const w of policies.warnings) io.err(`warning: ${w}`);
-  const loaded = await loadResources(options.resourcePaths, stdin);
+  const resourceArgs = cluster === undefined ? { paths: options.resourcePaths, names: [] } : (await import("./cluster-input.js")).splitResourceArgs(options.resourcePaths);
+  const loaded = await loadResources(resourceArgs.paths, stdin);
+  if (cluster !== undefined) {
+    const live = await cluster.load(policies.compiled, resourceArgs.names);
+    loaded.resources.push(...live.resources);
+    loaded.errors.push(...live.errors);
+    loaded.warnings.push(...live.warnings);
+  }
   for (const e of loaded.errors) io.err(`error: ${e}`);
   for (const w of loaded.warnings) io.err(`warning: ${w}`);
   bad ||= loaded.errors.length > 0;
@@ -68,6 +91,13 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   const values = await loadValuesFile(options.valuesFile, options.set);
   if (!values.ok) return usageFailure(io, values.error);
   for (const w of values.warnings) io.err(`warning: ${w}`);
+  if (cluster !== undefined) {
+    const live = await cluster.namespaceLabels(values.value, loaded.resources);
+    for (const e of live.errors) io.err(`error: ${e}`);
+    for (const w of live.warnings) io.err(`warning: ${w}`);
+    bad ||= live.errors.length > 0;
+    values.value = live.values;
+  }
   const userInfo = await loadUserInfo(options.userinfo);
   if (!userInfo.ok) return usageFailure(io, userInfo.error);
   if (bad && (policies.compiled.length === 0 || loaded.resources.length === 0)) return 2;
@@ -76,16 +106,17 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   const existing = existingResources(targets.resources);
   const progress = loaded.resources.length >= 10 && io.showsProgress?.(options.policyReport ? "yaml" : options.format) === true;
   // With --registry, a pass that asked for images not fetched yet is run again once they are.
-  const { batches, mutated } = await withRegistryPasses(registry.value, () => {
+  const { batches, mutated } = await withRegistryPasses(registry.value, async () => {
     const batches: ResourceResponses[] = [];
     const mutated: ProducedResource[] = [];
-    loaded.resources.forEach((resource, index) => {
+    for (const [index, resource] of loaded.resources.entries()) {
       if (progress) io.progress(`applying ${policies.compiled.length} policies to resource ${index + 1} of ${loaded.resources.length}`);
-      const done = processResource(engine, policies.compiled, resource, request, existing);
+      const evaluate = () => processResource(engine, policies.compiled, resource, request, existing);
+      const done = cluster === undefined ? evaluate() : await cluster.evaluate(evaluate);
       const origin = loaded.origins[index];
       batches.push({ index, ...(origin !== undefined ? { origin } : {}), responses: done.responses });
       if (!jsonEqual(done.patched, resource)) mutated.push({ why: "mutated", policy: lastMutator(done.responses), rule: "", resource: done.patched });
-    });
+    }
     return { batches, mutated };
   });
   io.progressDone();

@@ -1,10 +1,12 @@
 export const APPLY_HELP = `Usage: bylaw apply [POLICY...] [--policy-set NAME...] -r RESOURCE... [flags]
+       bylaw apply [POLICY...] --cluster [-n NAMESPACE] [--kubeconfig FILE] [--context NAME] [flags]
 
-Check Kubernetes manifests against Kyverno ClusterPolicy/Policy documents, with no cluster:
+Check Kubernetes manifests, or with --cluster a cluster's objects, against Kyverno ClusterPolicy/Policy
+documents:
 mutate rules patch each resource (policies in order, each seeing the previous patches), validate
 rules check the patched resource, generate rules say what they would create.
 POLICY and RESOURCE are files (YAML, multi-document, or JSON) or folders (read recursively);
-"-" reads from standard input (for one input only).
+"-" reads from standard input (for one input only). A POLICY that is a Git URL is cloned (below).
 
 Policies:
       --policy-set NAME       use a policy set Bylaw ships (repeatable; combines with POLICY paths):
@@ -16,8 +18,17 @@ Policies:
   -e, --exception PATH        PolicyException documents (kyverno.io/v2 or v2beta1) to honour (repeatable;
                               also --exceptions). A rule an exception covers is skipped, as in Kyverno
 
+Policies from Git (as kyverno apply; needs git on the PATH):
+  POLICY https://HOST/OWNER/REPO[/BRANCH]   clone REPO (shallow, into a temporary folder removed after
+                              the run) and read every YAML of BRANCH (default main) like a folder;
+                              documents that are not policies (tests, resources) are left out
+  -b, --git-branch BRANCH     the branch; the URL's path after OWNER/REPO is then the folder to read:
+                              https://github.com/kyverno/policies/pod-security/ --git-branch main
+                              file:///PATH/REPO.git[/...] also works (Bylaw only; Kyverno reads http(s))
+
 Resources:
-  -r, --resource PATH         a resource file or folder (repeatable; required)
+  -r, --resource PATH         a resource file or folder (repeatable; required unless --cluster). A manifest
+                              without metadata.namespace is in "default", as in Kyverno
   -t, --target-resource PATH  objects that already exist in the cluster (repeatable): the targets of
                               mutate-existing rules (mutate.targets) and the sources of generate clones
   -f, --values-file PATH      a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule values and
@@ -29,6 +40,19 @@ Resources:
                               CEL image.GetMetadata, with the local docker config's credentials
                               ($DOCKER_CONFIG/config.json or ~/.docker/config.json); without it such an
                               entry is an error naming this flag unless a values file gives its value
+
+Cluster (read-only; as kyverno apply --cluster):
+  -c, --cluster               also check the objects the policies match in a cluster: the kinds of their
+                              match blocks, found through discovery and listed in all namespaces. With
+                              --cluster an -r value that is not a file or folder is an object name (only
+                              objects of that name are checked); an -r file or folder adds its manifests.
+                              Namespace labels come from the cluster unless a values file gives them.
+                              configMap and apiCall (urlPath GET) context entries, and CEL resource.Get/List,
+                              read the cluster; apiCall POST and service calls are rule errors
+  -n, --namespace NAMESPACE   list namespaced kinds in NAMESPACE only (cluster-scoped kinds are not listed)
+      --kubeconfig FILE       the kubeconfig (default: KUBECONFIG, else ~/.kube/config, else in-cluster);
+                              users authenticate with a token, tokenFile or client certificate
+      --context NAME          the kubeconfig context to use (default: its current-context)
 
 Output (results go to stdout, diagnostics to stderr):
       --output-format FORMAT  text (default; "table" is the same): each resource with findings, then
@@ -52,7 +76,8 @@ Output (results go to stdout, diagnostics to stderr):
 Exit codes:
   0  no rule failed and no rule errored
   1  a rule failed (fail; Audit rules too, unless --audit-warn), or a rule could not be evaluated (error)
-  2  bad usage, an unknown policy set, or unreadable input (a message names the file and document)
+  2  bad usage, an unknown policy set, unreadable input (a message names the file and document), a Git
+     clone that failed, or a cluster that cannot be read (unreachable, forbidden: the message names them)
   3  internal error (a bug in Bylaw: please report it with the command line and the message)
 
 Examples:
@@ -64,6 +89,9 @@ Examples:
   bylaw apply policies/ -r manifests/ --output-format sarif > bylaw.sarif || test $? -eq 1
   bylaw apply examples/mutate/add-labels/policy.yaml -r examples/mutate/add-labels/resources.yaml -o out/
   kubectl get pods -A -o yaml | bylaw apply policies/ -r -
+  bylaw apply policies/ --cluster -n shop
+  bylaw apply --policy-set pss-restricted --cluster --context prod --output-format json
+  bylaw apply https://github.com/kyverno/policies/pod-security/ --git-branch main -r manifests/
 
 Environment:
   BYLAW_POLICY_SETS_DIR       read policy sets from this folder instead of the policies/ Bylaw ships

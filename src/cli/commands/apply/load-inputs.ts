@@ -5,6 +5,7 @@ import type { ResourceOrigin } from "../../output/types.js";
 import { parseUserInfo } from "../../test-suite/userinfo-file.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../test-suite/values-file.js";
 import { parseSetValues } from "../../offline/set-values.js";
+import { inDefaultNamespace } from "../../test-suite/default-namespace.js";
 
 export interface LoadedResources {
   readonly resources: Resource[];
@@ -14,6 +15,11 @@ export interface LoadedResources {
   readonly warnings: string[];
 }
 
+/**
+ * The manifests at `paths`. One without `metadata.namespace` is in `default`, whatever its kind, as
+ * Kyverno's CLI loads resource files (cmd/cli/kubectl-kyverno/resource YamlToUnstructured) and as
+ * `bylaw test` does (test-suite/default-namespace.ts).
+ */
 export async function loadResources(paths: readonly string[], stdin: () => Promise<string>, label = ""): Promise<LoadedResources> {
   const out: LoadedResources = { resources: [], origins: [], errors: [], warnings: [] };
   for (const d of await loadPaths(paths, { stdin })) {
@@ -21,7 +27,7 @@ export async function loadResources(paths: readonly string[], stdin: () => Promi
       out.errors.push(`${label}${d.error}`);
     } else if (isObject(d.value) && typeof d.value["kind"] === "string") {
       for (const r of expandList(d.value)) {
-        out.resources.push(r);
+        out.resources.push(inDefaultNamespace(r));
         out.origins.push({ source: d.source, ...(d.line !== undefined ? { line: d.line } : {}) });
       }
     } else if (d.value !== undefined) {

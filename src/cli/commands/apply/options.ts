@@ -1,5 +1,6 @@
 /** `bylaw apply` flags, parsed and checked. Problems are usage errors (exit 2). */
 import { parseArgs } from "node:util";
+import { isGitUrl } from "../../git-source.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "junit", "sarif"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -22,6 +23,17 @@ export interface ApplyOptions {
   readonly enforce: boolean;
   /** `--registry`: read image registries for imageRegistry entries and CEL image.GetMetadata. */
   readonly registry: boolean;
+  /** `--cluster`: also check the objects the policies match in the kubeconfig's cluster (cluster-input.ts). */
+  readonly cluster?: ClusterOptions;
+  /** `--git-branch`: the branch of the Git URLs among the POLICY paths (git-source.ts). */
+  readonly gitBranch?: string;
+}
+
+export interface ClusterOptions {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** `-n`: list namespaced kinds in this namespace only. */
+  readonly namespace?: string;
 }
 
 export type ParsedApplyArgs =
@@ -51,6 +63,11 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
         "policy-report": { type: "boolean", short: "p", default: false },
         "audit-warn": { type: "boolean", default: false },
         "detailed-results": { type: "boolean", default: false },
+        cluster: { type: "boolean", short: "c", default: false },
+        kubeconfig: { type: "string" },
+        context: { type: "string" },
+        namespace: { type: "string", short: "n" },
+        "git-branch": { type: "string", short: "b" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -62,8 +79,15 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   const warnings: string[] = [];
   const policySets = values["policy-set"] ?? [];
   const resourcePaths = values.resource ?? [];
-  if ((positionals.length === 0 && policySets.length === 0) || resourcePaths.length === 0) {
-    return { kind: "usage-error", message: "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE", showHelp: true };
+  if ((positionals.length === 0 && policySets.length === 0) || (resourcePaths.length === 0 && !values.cluster)) {
+    return { kind: "usage-error", message: "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE (or --cluster)", showHelp: true };
+  }
+  if (values["git-branch"] !== undefined && !positionals.some(isGitUrl)) {
+    return { kind: "usage-error", message: "--git-branch needs a Git URL among the POLICY paths (https://<host>/<owner>/<repository>/<folder>, or file://)", showHelp: false };
+  }
+  if (!values.cluster) {
+    const stray = (["namespace", "kubeconfig", "context"] as const).find((f) => values[f] !== undefined);
+    if (stray !== undefined) return { kind: "usage-error", message: `--${stray} needs --cluster (it says which cluster, or which part of it, to check)`, showHelp: false };
   }
   let format = values["output-format"] ?? "text";
   let outputPath = values.output;
@@ -102,6 +126,16 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       detailed: values["detailed-results"],
       enforce: values.enforce,
       registry: values.registry,
+      ...(values.cluster
+        ? {
+            cluster: {
+              ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+              ...(values.context !== undefined ? { context: values.context } : {}),
+              ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
+            },
+          }
+        : {}),
+      ...(values["git-branch"] !== undefined ? { gitBranch: values["git-branch"] } : {}),
     },
   };
 }

@@ -1,0 +1,47 @@
+/**
+ * What `bylaw apply --cluster` lists: the kinds the policies can match, as Kyverno's CLI finds them
+ * (cmd/cli/kubectl-kyverno/utils/common fetch.go, GetKindsFromRule): every rule's `match` kinds
+ * (`resources.kinds`, `any[].resources.kinds`, `all[].resources.kinds`), autogen rules included.
+ * `exclude` kinds only narrow a match, so they add nothing to list. A ValidatingPolicy's
+ * `matchConstraints.resourceRules` name resources (plural) by group and version instead.
+ */
+import { type CompiledPolicy, isValidatingPolicy, parseKindSelector, type Rule } from "../../../engine/index.js";
+
+/** One thing to list: a kind selector (`Pod`, `apps/v1/Deployment`, `*`) or a resource rule of a ValidatingPolicy. */
+export type Wanted =
+  | { readonly by: "kind"; readonly group: string; readonly version: string; readonly kind: string; readonly subresource: string; readonly text: string; readonly policy: string }
+  | { readonly by: "resource"; readonly group: string; readonly version: string; readonly resource: string; readonly text: string; readonly policy: string };
+
+export function wantedResources(policies: readonly CompiledPolicy[]): Wanted[] {
+  const out: Wanted[] = [];
+  const seen = new Set<string>();
+  const add = (w: Wanted): void => {
+    const key = w.by === "kind" ? `k|${w.group}|${w.version}|${w.kind}|${w.subresource}` : `r|${w.group}|${w.version}|${w.resource}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(w);
+  };
+  for (const policy of policies) {
+    const name = policy.namespace === "" ? policy.name : `${policy.namespace}/${policy.name}`;
+    for (const compiled of policy.rules) {
+      const cel = compiled.cel;
+      if (cel !== undefined && isValidatingPolicy(cel)) {
+        for (const r of cel.constraints.resourceRules?.include ?? []) {
+          for (const group of r.groups) for (const version of r.versions) for (const resource of r.resources) add({ by: "resource", group, version, resource, text: `${group === "" ? "core" : group}/${version}/${resource}`, policy: name });
+        }
+        continue;
+      }
+      for (const text of matchKinds(compiled.rule)) {
+        const s = parseKindSelector(text);
+        add({ by: "kind", group: s.group, version: s.version, kind: s.kind, subresource: s.subresource, text, policy: name });
+      }
+    }
+  }
+  return out;
+}
+
+function matchKinds(rule: Rule): string[] {
+  const m = rule.match;
+  if (m === undefined) return [];
+  return [...(m.resources?.kinds ?? []), ...[...(m.any ?? []), ...(m.all ?? [])].flatMap((f) => f.resources?.kinds ?? [])];
+}
