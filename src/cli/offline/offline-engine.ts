@@ -1,11 +1,12 @@
 /** The engine for `bylaw test` and `bylaw apply`: the library's offline engine, fed a test's mocked cluster data. */
-import { isObject, type Engine, type JsonValue } from "../../engine/index.js";
+import { isObject, type Engine, type JsonObject, type JsonValue } from "../../engine/index.js";
 import { createOfflineEngine } from "../../library/offline-engine.js";
 import type { MockedApiCall } from "../../platform/offline-context.js";
 import type { SuiteCluster } from "../test-suite/context-file.js";
 import type { TestSpec } from "../test-suite/test-file.js";
 
-export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster): Engine {
+/** `params`: the objects ValidatingAdmissionPolicy bindings take params from (a test's paramResources; `bylaw apply`'s resources, read when asked). */
+export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, params?: () => readonly JsonObject[]): Engine {
   const apiCalls: MockedApiCall[] = [];
   const globalEntries: Record<string, JsonValue> = {};
   for (const m of spec?.apiCallResponses ?? []) {
@@ -21,5 +22,6 @@ export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster): Engine {
   for (const g of spec?.globalContextEntries ?? []) {
     if (typeof g["name"] === "string" && g["data"] !== undefined) globalEntries[g["name"]] = g["data"];
   }
-  return createOfflineEngine({ apiCalls, globalEntries, ...(cluster !== undefined ? { resources: cluster.resources, images: cluster.images } : {}) });
+  const paramObjects = params ?? (cluster?.params !== undefined ? ((given) => () => given)(cluster.params) : undefined);
+  return createOfflineEngine({ apiCalls, globalEntries, ...(cluster !== undefined ? { resources: cluster.resources, images: cluster.images } : {}), ...(paramObjects !== undefined ? { params: paramObjects } : {}) });
 }

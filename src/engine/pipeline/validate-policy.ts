@@ -12,6 +12,7 @@ import { runValidation } from "../validate/run-validation.js";
 import { celRuleInput, evaluateCelRule } from "../cel/validate-rule/index.js";
 import { evaluateValidatingPolicy, isValidatingPolicy } from "../cel/validating-policy/index.js";
 import { evaluateAdmissionPolicy, isAdmissionPolicy } from "../cel/admission-policy/index.js";
+import { resolveParams } from "../cel/params/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
@@ -112,7 +113,8 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
     const input = run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data));
     if (isAdmissionPolicy(compiled.cel)) return evaluateAdmissionPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: "" });
     if (isValidatingPolicy(compiled.cel)) return evaluateValidatingPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: policy.namespace });
-    return evaluateCelRule(compiled.cel, name, input);
+    const namespace = resourceNamespace(run.request.subject);
+    return evaluateCelRule(compiled.cel, name, input, (kind, ref) => resolveParams(kind, ref, namespace, run.env.ports.context));
   }
   const validate = compiled.rule.validate;
   if (validate === undefined) return undefined;

@@ -19,7 +19,9 @@ import { PatternCache } from "../pattern/index.js";
 import { ExpressionCache } from "../variables/index.js";
 import { createCel } from "../cel/create-cel.js";
 import { compileBody } from "../cel/validating-policy/compile-body.js";
-import { compileBinding, type CompiledAdmissionPolicy, type CompiledBinding, type ParamKindRef } from "../cel/admission-policy/index.js";
+import { compileBinding, type CompiledAdmissionPolicy, type CompiledBinding } from "../cel/admission-policy/index.js";
+import type { ParamKindRef } from "../cel/params/index.js";
+import { needsLabels } from "../match/namespace-labels.js";
 import type { CompileEnv, CompileOutcome } from "./compile-policy.js";
 import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
 
@@ -114,5 +116,5 @@ function paramKindOf(v: JsonValue | undefined, name: string, problems: PolicyPro
 }
 
 function readsNamespaceLabels(mc: JsonValue | undefined): boolean {
-  return isObject(mc) && isObject(mc["namespaceSelector"]) && Object.keys(mc["namespaceSelector"]).length > 0;
+  return isObject(mc) && needsLabels(mc["namespaceSelector"]);
 }

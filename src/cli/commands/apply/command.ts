@@ -42,7 +42,9 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   const stdin = () => io.readStdin();
   const setDocs = await policySetDocuments(options.policySets, io);
   if (setDocs === undefined) return 2;
-  const engine = offlineEngine();
+  // The resources are also the objects ValidatingAdmissionPolicy bindings take params from.
+  let paramPool: readonly Resource[] = [];
+  const engine = offlineEngine(undefined, undefined, () => paramPool);
   const docs = [...(await loadPaths(options.policyPaths, { stdin })), ...setDocs];
   const policies = compileDocuments(options.enforce ? docs.map(enforce) : docs, engine);
   // A policy path that holds anything Bylaw cannot account for fails the run (exit 2).
@@ -51,6 +53,7 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   for (const e of policies.errors) io.err(`error: ${e}`);
   for (const w of policies.warnings) io.err(`warning: ${w}`);
   const loaded = await loadResources(options.resourcePaths, stdin);
+  paramPool = loaded.resources;
   for (const e of loaded.errors) io.err(`error: ${e}`);
   for (const w of loaded.warnings) io.err(`warning: ${w}`);
   bad ||= loaded.errors.length > 0;

@@ -7,10 +7,11 @@
  * the field, never silently dropped.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
-import type { LabelSelector } from "../../api/policy.js";
 import { problem, type PolicyProblem } from "../../api/problem.js";
+import { needsLabels } from "../../match/namespace-labels.js";
 import { compileConstraints } from "../validating-policy/match-constraints.js";
-import type { CompiledBinding, CompiledParamRef, ValidationAction } from "./compiled.js";
+import { compileParamRef } from "../params/index.js";
+import type { CompiledBinding, ValidationAction } from "./compiled.js";
 
 export const ADMISSION_API_VERSIONS: ReadonlySet<string> = new Set(["admissionregistration.k8s.io/v1", "admissionregistration.k8s.io/v1beta1"]);
 
@@ -50,10 +51,10 @@ export function compileBinding(doc: JsonObject): BindingOutcome {
     if (c.ok) constraints = c.value;
     else problems.push(...c.problems);
   }
-  const paramRef = paramRefOf(spec["paramRef"], what, problems);
+  const paramRef = compileParamRef(spec["paramRef"], what, problems);
   if (problems.length > 0) return { ok: false, problems };
   const mr = spec["matchResources"];
-  const readsNamespaceLabels = isObject(mr) && isObject(mr["namespaceSelector"]) && Object.keys(mr["namespaceSelector"]).length > 0;
+  const readsNamespaceLabels = isObject(mr) && needsLabels(mr["namespaceSelector"]);
   return { ok: true, value: { policyName, binding: { name, constraints, paramRef, actions, readsNamespaceLabels } } };
 }
 
@@ -71,23 +72,4 @@ function actionsOf(v: JsonValue | undefined, what: string, problems: PolicyProbl
   });
   if (out.includes("Deny") && out.includes("Warn")) problems.push(problem(field, `${what}: ${field}: Invalid value: Deny and Warn may not be used together`));
   return out;
-}
-
-function paramRefOf(v: JsonValue | undefined, what: string, problems: PolicyProblem[]): CompiledParamRef | undefined {
-  if (v === undefined || v === null) return undefined;
-  const field = "spec.paramRef";
-  if (!isObject(v)) {
-    problems.push(problem(field, `${what}: ${field} must be a mapping`));
-    return undefined;
-  }
-  const name = text(v, "name");
-  const selector = isObject(v["selector"]) ? (v["selector"] as LabelSelector) : undefined;
-  if (name !== "" && selector !== undefined) problems.push(problem(field, `${what}: ${field}: Forbidden: name and selector are mutually exclusive`));
-  if (name === "" && selector === undefined) problems.push(problem(field, `${what}: ${field}: Required value: one of name or selector must be set`));
-  const action = v["parameterNotFoundAction"];
-  if (action !== "Allow" && action !== "Deny") {
-    problems.push(problem(`${field}.parameterNotFoundAction`, `${what}: ${field}.parameterNotFoundAction: ${action === undefined || action === null ? "Required value" : `Unsupported value: ${JSON.stringify(action)}: supported values: "Allow", "Deny"`}`));
-    return undefined;
-  }
-  return { name: name === "" ? undefined : name, selector, namespace: text(v, "namespace"), notFound: action };
 }

@@ -4,23 +4,9 @@
  * policy's own fields compile as a ValidatingPolicy's do (validating-policy/compile-body.ts: same
  * fields, same meaning); the binding adds its matchResources, paramRef and validationActions.
  */
-import type { LabelSelector } from "../../api/policy.js";
-import type { ParamKind } from "../../ports.js";
+import type { CompiledParamRef, ParamKindRef } from "../params/index.js";
 import type { CompiledValidatingPolicy } from "../validating-policy/compiled.js";
 import type { CompiledConstraints } from "../validating-policy/match-constraints.js";
-
-/** `spec.paramKind`: the kind of the objects a binding's paramRef names. */
-export type ParamKindRef = ParamKind;
-
-/** A binding's `spec.paramRef`: one object by name, or every object a selector picks. */
-export interface CompiledParamRef {
-  readonly name: string | undefined;
-  readonly selector: LabelSelector | undefined;
-  /** "" when unset: the request's namespace, for a namespaced paramKind. */
-  readonly namespace: string;
-  /** What no object found means: Allow skips the binding; Deny answers under the policy's failurePolicy. */
-  readonly notFound: "Allow" | "Deny";
-}
 
 export type ValidationAction = "Deny" | "Warn" | "Audit";
 
@@ -30,7 +16,7 @@ export interface CompiledBinding {
   readonly constraints: CompiledConstraints | undefined;
   readonly paramRef: CompiledParamRef | undefined;
   readonly actions: readonly ValidationAction[];
-  /** Whether `spec.matchResources.namespaceSelector` selects by labels (it then needs the namespace's). */
+  /** Whether `spec.matchResources.namespaceSelector` reads labels beyond the namespace's name (match/namespace-labels.ts). */
   readonly readsNamespaceLabels: boolean;
 }
 

@@ -21,7 +21,7 @@ import type { CelRuleInput } from "../validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../validating-policy/compiled.js";
 import { fromCel, toCel } from "../values.js";
 import type { CompiledAdmissionPolicy } from "./compiled.js";
-import { resolveParams } from "./params.js";
+import { resolveParams } from "../params/index.js";
 
 const MAX_MESSAGE_BYTES = 5 * 1024;
 const SKIP_MESSAGE = "match conditions aren't met";

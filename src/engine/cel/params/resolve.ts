@@ -16,7 +16,7 @@ import type { LabelSelector } from "../../api/policy.js";
 import { evaluateSelector } from "../../match/index.js";
 import type { ContextSources } from "../../ports.js";
 import { builtInKindNamespaced } from "../validating-policy/resource-names.js";
-import type { CompiledParamRef, ParamKindRef } from "./compiled.js";
+import type { CompiledParamRef, ParamKindRef } from "./param-ref.js";
 
 export type ParamOutcome =
   /** The objects to evaluate with, each in turn (`[null]`: no params, as without paramKind or paramRef). */
