@@ -121,7 +121,7 @@ describe("ValidatingAdmissionPolicyBinding", () => {
     assert.deepEqual(run(engine, p, pod("bad"), { namespaceLabels: { env: "dev" } }), [["vap", "fail", "bad name"]]);
     assert.deepEqual(run(engine, p, pod("bad"), { namespaceLabels: { env: "prod" } }), [["vap", "fail", "bad name"], ["vap", "fail", "bad name"]]);
     const results = engine.validate(p, { resource: pod("bad"), operation: "CREATE", namespaceLabels: { env: "prod" } }).rules;
-    assert.deepEqual(results.map((r) => r.properties?.["binding"]), ["prod", "warn-all"]);
+    assert.deepEqual(results.map((r) => [r.properties?.["binding"], r.action]), [["prod", "Enforce"], ["warn-all", "Audit"]]);
   });
 
   test("a binding's matchResources must match too: a cluster-scoped policy match narrowed to a namespace", () => {

@@ -30,7 +30,9 @@ type Outcome = { readonly status: RuleStatus; readonly message: string };
 
 export function evaluateAdmissionPolicy(ap: CompiledAdmissionPolicy, req: MatchRequest, input: CelRuleInput, services: CelServices): RuleResult | undefined {
   const binding = ap.binding;
-  const result = (o: Outcome): RuleResult => ({ rule: ap.policyName, type: "Validation", status: o.status, message: o.message, ...(binding !== undefined ? { properties: { binding: binding.name } } : {}) });
+  // Each binding has its own validationActions: Deny enforces, Warn and Audit do not (an unbound policy fails as Kyverno's CLI reports it).
+  const action = binding === undefined || binding.actions.includes("Deny") ? ("Enforce" as const) : ("Audit" as const);
+  const result = (o: Outcome): RuleResult => ({ rule: ap.policyName, type: "Validation", status: o.status, message: o.message, action, ...(binding !== undefined ? { properties: { binding: binding.name } } : {}) });
   for (const constraints of [ap.body.constraints, binding?.constraints]) {
     const verdict = constraints?.decide(req);
     if (verdict?.kind === "no-match") return undefined;
