@@ -116,6 +116,20 @@ ${results}`,
     assert.deepEqual(rows.map((r) => r.actual), ["pass", "fail"]);
   });
 
+  test("exceptions with a ValidatingAdmissionPolicy refuse the suite, as Kyverno's CLI does", async () => {
+    const files = suite("- {policy: max-replicas, resources: [small], result: pass}\n", "exceptions: [exception.yaml]\n");
+    files["exception.yaml"] = `apiVersion: kyverno.io/v2
+kind: PolicyException
+metadata: {name: e, namespace: default}
+spec:
+  exceptions: [{policyName: other, ruleNames: [r]}]
+  match: {any: [{resources: {kinds: [Pod]}}]}
+`;
+    const { code, stdout } = await test_(files);
+    assert.equal(code, 1);
+    assert.match(stdout, /use of exceptions with ValidatingAdmissionPolicies is not supported/);
+  });
+
   test("without paramResources the binding finds no params: an error, never a pass", async () => {
     const files = suite("- {policy: max-replicas, resources: [small], result: pass}\n");
     files["kyverno-test.yaml"] = files["kyverno-test.yaml"]?.replace("paramResources: [params.yaml]\n", "") ?? "";
