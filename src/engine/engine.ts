@@ -16,7 +16,7 @@ import { mutateRequest, type MutationResult } from "./pipeline/mutate-request.js
 import { PreparedRequest, prepareRequest } from "./pipeline/prepared-request.js";
 import { validatePolicy } from "./pipeline/validate-policy.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
-import { compilePolicy, type CompileEnv, type CompileOutcome } from "./policy/compile-policy.js";
+import { compilePolicy, type CompileEnv, type CompileOptions, type CompileOutcome } from "./policy/compile-policy.js";
 import type { CompiledPolicy } from "./policy/compiled-policy.js";
 import { beginInterruptible, endInterruptible, Meter } from "./interrupt/index.js";
 import type { EnginePorts, Interruption } from "./ports.js";
@@ -27,7 +27,7 @@ export type RequestInput = EngineRequest | PreparedRequest;
 export interface Engine {
   readonly env: EngineEnv;
   /** Parse, check and compile one policy document (once; evaluation never re-parses). */
-  compile(doc: JsonValue): CompileOutcome;
+  compile(doc: JsonValue, options?: CompileOptions): CompileOutcome;
   /**
    * The request prepared for evaluation: its subject, operation, base context and match decisions,
    * worked out once for every policy evaluated against it. The request itself is never written to.
@@ -60,7 +60,7 @@ export function createEngine(ports: EnginePorts): Engine {
   const meter = new Meter();
   return {
     env,
-    compile: (doc) => compilePolicy(doc, compileEnv),
+    compile: (doc, options) => compilePolicy(doc, compileEnv, options),
     prepare: (request) => new PreparedRequest(request),
     validate: (policy, request, interruption) => {
       const began = beginInterruptible(meter, interruption);

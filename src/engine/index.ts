@@ -31,7 +31,7 @@ export { problem, type PolicyProblem } from "./api/problem.js";
 // The engine and what it is built from: ports in, one instance per caller.
 export { createEngine, type Engine, type RequestInput } from "./engine.js";
 export type { PreparedRequest } from "./pipeline/prepared-request.js";
-export type { ApiCallRequest, Clock, ContextCaller, ContextSources, EnginePorts, Hasher, HostResolver, ImageDataRequest, Interruption, Random, ResourceList, ResourceRead } from "./ports.js";
+export type { ApiCallRequest, Clock, ContextCaller, ContextSources, EnginePorts, Hasher, HostResolver, ImageDataRequest, Interruption, ParamKind, Random, ResourceList, ResourceRead } from "./ports.js";
 export { EvaluationInterrupted, isInterruption } from "./interrupt/index.js";
 
 // A request and what the engine answers.
@@ -43,11 +43,11 @@ export { applyJsonPatch, createJsonPatch, type JsonPatchOp } from "./mutate/json
 export { splitVariableKey, type SplitKey } from "./context/variable-key.js";
 
 // Compiled policies and PolicyExceptions, and what callers ask of them.
-export type { CompileOutcome } from "./policy/compile-policy.js";
+export type { CompileOptions, CompileOutcome } from "./policy/compile-policy.js";
 export { hasGenerateRules, hasMutateRules, hasValidateRules, type CompiledPolicy, type CompiledRule } from "./policy/compiled-policy.js";
 export { policyKindOf } from "./policy/parse-policy.js";
 export { verifyImagesAction } from "./policy/static-action.js";
-export { effectiveAction } from "./pipeline/failure-action.js";
+export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { parseKindSelector } from "./match/kind-selector.js";
 export { compileException, isPolicyExceptionDocument, type CompiledException } from "./exceptions/index.js";
@@ -59,3 +59,6 @@ export { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 // CEL in Kyverno's environment (ADR 0010), for `bylaw cel`.
 export { createCel, fromCel, toCel, type CelActivation, type CelEngine } from "./cel/index.js";
 export { isValidatingPolicy, type CompiledValidatingPolicy, type ResourceRule as CelResourceRule } from "./cel/validating-policy/index.js";
+
+// Kubernetes ValidatingAdmissionPolicy bindings, which compile with the policy they name (engine.compile's `bindings`).
+export { compileBinding as compileAdmissionBinding, isAdmissionBindingDocument } from "./cel/admission-policy/index.js";

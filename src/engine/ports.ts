@@ -58,6 +58,18 @@ export interface ContextSources {
   getResource?(request: ResourceRead, caller?: ContextCaller): Result<JsonValue>;
   /** The objects of a resource in a namespace ("" for all or cluster-scoped), for `resource.List`: `{items: [...]}`. */
   listResources?(request: ResourceList, caller?: ContextCaller): Result<JsonValue>;
+  /**
+   * The objects of one kind, in every namespace, that a ValidatingAdmissionPolicy binding's paramRef
+   * may select (a test's `paramResources`, `bylaw apply`'s resources). Absent: this port offers no
+   * parameter objects, and a binding that needs them is an error naming its paramRef.
+   */
+  paramObjects?(kind: ParamKind): Result<readonly JsonValue[]>;
+}
+
+/** A ValidatingAdmissionPolicy's `spec.paramKind`. */
+export interface ParamKind {
+  readonly apiVersion: string;
+  readonly kind: string;
 }
 
 export interface ImageDataRequest {

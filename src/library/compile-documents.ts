@@ -6,10 +6,14 @@
  *   rejects), or a document that is not a policy (a Pod, a kustomization.yaml) is an error;
  * - a kyverno.io PolicyException is honoured, as if given with `-e` (Kyverno's CLI loader accepts
  *   exceptions in policy paths too);
- * - a policy kind Bylaw does not run yet (ValidatingPolicy, ValidatingAdmissionPolicy, …) compiles
- *   to a policy whose results are `error` for every resource (engine policy/unsupported-kind.ts).
+ * - a ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy it names, wherever among
+ *   the documents either is: bindings are read first (an invalid one is an error naming its own file
+ *   and document) and each policy compiles with them; a binding that names no loaded policy is a
+ *   warning (it binds nothing here);
+ * - a policy kind Bylaw does not run yet (MutatingPolicy, …) compiles to a policy whose results are
+ *   `error` for every resource (engine policy/unsupported-kind.ts).
  */
-import { type CompiledException, type CompiledPolicy, type Engine, isObject, isPolicyExceptionDocument, policyKindOf } from "../engine/index.js";
+import { compileAdmissionBinding, type CompiledException, type CompiledPolicy, type Engine, isAdmissionBindingDocument, isObject, isPolicyExceptionDocument, type JsonObject, policyKindOf } from "../engine/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 import { compileExceptionDocuments } from "./compile-exceptions.js";
 
@@ -29,9 +33,12 @@ export interface LoadedPolicies {
 
 export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine): LoadedPolicies {
   const out: LoadedPolicies = { compiled: [], exceptions: [], invalid: new Map(), errors: [], warnings: [], fatal: [] };
-  for (const item of docs.flatMap(listItems)) {
+  const items = docs.flatMap(listItems);
+  const bindings = admissionBindings(items, out);
+  for (const item of items) {
     const d = item.doc;
-    const where = `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}${item.of}`;
+    const where = whereOf(item);
+    if (isAdmissionBindingDocument(d.value ?? null)) continue;
     if (d.error !== undefined) {
       if (/no such file|not found|ENOENT/i.test(d.error)) out.fatal.push(d.error);
       else out.errors.push(d.error);
@@ -50,7 +57,7 @@ export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine
       out.errors.push(`${where}: not a policy: ${kind.reason}; a policy path may hold only policies (and PolicyExceptions): move it out`);
       continue;
     }
-    const result = engine.compile(d.value);
+    const result = engine.compile(d.value, { bindings: bindings.map((b) => b.doc) });
     if (!result.ok) {
       const name = nameOf(d.value);
       const text = result.problems.filter((p) => p.severity === "error").map((p) => (p.path === "" ? p.message : `${p.path}: ${p.message}`)).join("; ");
@@ -67,6 +74,37 @@ export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine
     out.compiled.push(result.policy);
   }
   return out;
+}
+
+function whereOf(item: { doc: LoadedDocument; of: string }): string {
+  const d = item.doc;
+  return `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}${item.of}`;
+}
+
+/**
+ * The valid ValidatingAdmissionPolicyBindings among the documents. An invalid one is an error at its
+ * own place; one that names no ValidatingAdmissionPolicy among the documents is a warning.
+ */
+function admissionBindings(items: readonly { doc: LoadedDocument; of: string }[], out: LoadedPolicies): { doc: JsonObject; policyName: string }[] {
+  const policies = new Set(items.flatMap((i) => (isObject(i.doc.value) && i.doc.value["kind"] === "ValidatingAdmissionPolicy" ? [nameOf(i.doc.value)] : [])));
+  const found: { doc: JsonObject; policyName: string }[] = [];
+  for (const item of items) {
+    const v = item.doc.value;
+    if (v === undefined || !isAdmissionBindingDocument(v)) continue;
+    const compiled = compileAdmissionBinding(v);
+    if (!compiled.ok) {
+      const text = compiled.problems.map((p) => p.message).join("; ");
+      // The policy it names cannot be evaluated as written: its rows are invalid too.
+      const spec = isObject(v["spec"]) ? v["spec"] : {};
+      if (typeof spec["policyName"] === "string") out.invalid.set(spec["policyName"], `its ValidatingAdmissionPolicyBinding ${nameOf(v)} is invalid: ${text}`);
+      out.errors.push(`${whereOf(item)}: invalid ValidatingAdmissionPolicyBinding ${nameOf(v)}: ${text}`);
+      continue;
+    }
+    const policyName = compiled.value.policyName;
+    if (!policies.has(policyName)) out.warnings.push(`${whereOf(item)}: ValidatingAdmissionPolicyBinding ${nameOf(v)} names ValidatingAdmissionPolicy ${policyName}, which is not among the policies; it binds nothing here`);
+    found.push({ doc: v, policyName });
+  }
+  return found;
 }
 
 /** A `kind: List` (as `kubectl get -o yaml` prints, and Kyverno's loader reads) stands for its items. */

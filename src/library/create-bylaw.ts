@@ -3,7 +3,7 @@
  * compile once, here; each `check` runs them against one resource in Kyverno's CLI order.
  */
 import {
-  effectiveAction,
+  resultAction,
   resourceNamespace,
   type CompiledPolicy,
   type Engine,
@@ -69,5 +69,8 @@ function withPolicy(response: PolicyResponse, result: RuleResult, namespace: str
   const p = response.policy;
   const policy = p.kind === "Policy" ? `${p.namespace}/${p.name}` : p.name;
   const enforceable = result.status === "fail" && (result.type === "Validation" || result.type === "ImageVerify");
-  return enforceable ? { ...result, policy, action: effectiveAction(p, result.rule, namespace, labels) } : { ...result, policy };
+  // Only a failure has an action here (a result's own, for a ValidatingAdmissionPolicy binding, is dropped otherwise).
+  const rest: RuleResult = { ...result };
+  delete (rest as { action?: unknown }).action;
+  return enforceable ? { ...rest, policy, action: resultAction(p, result, namespace, labels) } : { ...rest, policy };
 }

@@ -5,11 +5,12 @@
  * `globalContext`); objects a test gives (its `context` file resources, `clusterResources`) answer
  * `configMap` entries, `apiCall` GETs of object and list URL paths (after the mocks) and CEL
  * `resource.Get/List`; image data a context file gives answers CEL `image.GetMetadata`, and with
- * registry access (`--registry`) the registry answers the rest and `imageRegistry` entries. Everything
+ * registry access (`--registry`) the registry answers the rest and `imageRegistry` entries; parameter
+ * objects (a test's `paramResources`) answer ValidatingAdmissionPolicy bindings' paramRef. Everything
  * else is "unavailable" (the entry is not loaded, and a value for the same name may come from a
  * values file instead; without one the rule is an error naming it).
  */
-import { type ApiCallRequest, type ContextSources, err, type HostResolver, type JsonObject, type JsonValue, ok, type Result } from "../engine/index.js";
+import { type ApiCallRequest, type ContextSources, err, type HostResolver, type JsonObject, type JsonValue, ok, type ParamKind, type Result } from "../engine/index.js";
 import { OfflineResources } from "./offline-resources.js";
 import type { ImageDataSource } from "./registry/registry-access.js";
 
@@ -30,6 +31,8 @@ export interface OfflineContextOptions {
   readonly images?: Readonly<Record<string, JsonValue>>;
   /** Registry access (`--registry`): image data for references the context file does not give. */
   readonly registry?: ImageDataSource;
+  /** The objects ValidatingAdmissionPolicy bindings take params from, read when a binding asks. */
+  readonly params?: () => readonly JsonObject[];
 }
 
 const UNAVAILABLE = "no cluster connection: the value must come from a values file";
@@ -68,9 +71,15 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
     },
     getResource: (r) => (haveObjects ? objects.get(r) : err("unavailable", `${r.resource} "${r.name}": no cluster connection: the object must come from a test's context file or clusterResources`)),
     listResources: (r) => (haveObjects ? objects.list(r) : err("unavailable", `${r.resource}: no cluster connection: the objects must come from a test's context file or clusterResources`)),
+    ...(options.params !== undefined ? { paramObjects: paramsOf(options.params) } : {}),
     // A rule reading data nothing gave is an error naming the entry, never a pass on a default.
     unloadable: "error",
   };
+}
+
+/** The given objects of one apiVersion and kind (a binding's paramKind), in every namespace. */
+function paramsOf(objects: () => readonly JsonObject[]): NonNullable<ContextSources["paramObjects"]> {
+  return (kind: ParamKind) => ok(objects().filter((o) => o["apiVersion"] === kind.apiVersion && o["kind"] === kind.kind));
 }
 
 /** Offline, `is_external_url` cannot resolve names: a host name counts as external. */

@@ -1,13 +1,17 @@
 /** The engine for `bylaw test` and `bylaw apply`: the library's offline engine, fed a test's mocked cluster data. */
-import { isObject, type Engine, type JsonValue } from "../../engine/index.js";
+import { isObject, type Engine, type JsonObject, type JsonValue } from "../../engine/index.js";
 import { createOfflineEngine } from "../../library/offline-engine.js";
 import type { MockedApiCall } from "../../platform/offline-context.js";
 import type { ImageDataSource } from "../../platform/registry/registry-access.js";
 import type { SuiteCluster } from "../test-suite/context-file.js";
 import type { TestSpec } from "../test-suite/test-file.js";
 
-/** `registry`: `--registry`'s access, for imageRegistry entries and CEL image.GetMetadata. */
-export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, registry?: ImageDataSource): Engine {
+/**
+ * `extra.registry`: `--registry`'s access, for imageRegistry entries and CEL image.GetMetadata.
+ * `extra.params`: the objects ValidatingAdmissionPolicy bindings take params from (a test's
+ * paramResources; `bylaw apply`'s resources, read when asked).
+ */
+export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, extra: { readonly registry?: ImageDataSource; readonly params?: () => readonly JsonObject[] } = {}): Engine {
   const apiCalls: MockedApiCall[] = [];
   const globalEntries: Record<string, JsonValue> = {};
   for (const m of spec?.apiCallResponses ?? []) {
@@ -23,10 +27,12 @@ export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, registry?
   for (const g of spec?.globalContextEntries ?? []) {
     if (typeof g["name"] === "string" && g["data"] !== undefined) globalEntries[g["name"]] = g["data"];
   }
+  const paramObjects = extra.params ?? (cluster?.params !== undefined ? ((given) => () => given)(cluster.params) : undefined);
   return createOfflineEngine({
     apiCalls,
     globalEntries,
     ...(cluster !== undefined ? { resources: cluster.resources, images: cluster.images } : {}),
-    ...(registry !== undefined ? { registry } : {}),
+    ...(extra.registry !== undefined ? { registry: extra.registry } : {}),
+    ...(paramObjects !== undefined ? { params: paramObjects } : {}),
   });
 }

@@ -78,7 +78,9 @@ export function compareRow(expected: ExpectedResult, resource: string, responses
   let verdict: RowVerdict | undefined;
   for (const response of candidates) {
     // A kind Bylaw does not run has no rules of its own: its error answers every row naming the policy.
-    const rules = response.rules.filter((r) => (response.policy.unsupportedKind !== undefined || names.has(r.rule)) && ruleConcerns(response, r, resource));
+    // Kyverno ignores a row's rule for a ValidatingAdmissionPolicy, whose results are named after it.
+    const ruleless = response.policy.unsupportedKind !== undefined || response.policy.admissionPolicy === true;
+    const rules = response.rules.filter((r) => (ruleless || names.has(r.rule)) && ruleConcerns(response, r, resource));
     if (rules.length === 0) {
       verdict ??= { ok: true, actual: null, reason: "Excluded", message: "Excluded" };
       continue;

@@ -11,6 +11,8 @@ import { loadPaths } from "../../platform/files/index.js";
 export interface SuiteCluster {
   readonly resources: readonly JsonObject[];
   readonly images: Readonly<Record<string, JsonValue>>;
+  /** The test's `paramResources`: what ValidatingAdmissionPolicy bindings take params from. */
+  readonly params?: readonly JsonObject[];
 }
 
 /**

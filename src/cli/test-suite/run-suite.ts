@@ -83,7 +83,9 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
   }
   const loadedCluster = await loadSuiteCluster(dir, spec.context, spec.clusterResources);
   if (loadedCluster.errors.length > 0) return fail(`${file}: ${loadedCluster.errors.join("; ")}`);
-  const engine = makeEngine(spec, loadedCluster.cluster);
+  const params = await loadParamResources(dir, spec.paramResources);
+  if (params.errors.length > 0) return fail(`${file}: paramResources: ${params.errors.join("; ")}`);
+  const engine = makeEngine(spec, { ...loadedCluster.cluster, params: params.docs });
   const policies = await loadPolicies(spec.policies.map((p) => resolve(dir, p)), engine);
   if (policies.fatal.length > 0) return fail(`${file}: policies: ${policies.fatal.join("; ")}`);
   warnings.push(...policies.warnings);
@@ -100,6 +102,8 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
   if (loadedExceptions.errors.length > 0) return fail(`${file}: exceptions: ${loadedExceptions.errors.join("; ")}`);
   warnings.push(...loadedExceptions.warnings);
   const exceptions = [...loadedExceptions.exceptions, ...policies.exceptions];
+  // Kyverno's CLI refuses the combination (commands/test/test.go).
+  if (exceptions.length > 0 && policies.compiled.some((p) => p.admissionPolicy === true)) return fail(`${file}: use of exceptions with ValidatingAdmissionPolicies is not supported`);
   const inputs: SuiteInputs = { engine, policies: policies.compiled, resources, values, userInfo, existing, exceptions };
 
   const byOperation = new Map<string, PolicyResponse[]>();
@@ -196,6 +200,18 @@ async function loadExisting(dir: string, spec: TestSpec, files: ReadonlyMap<stri
     const loaded = files.get(f);
     if (loaded === undefined || "error" in loaded) errors.push(`cloneSourceResource: ${loaded && "error" in loaded ? loaded.error : `${f} not loaded`}`);
     else docs.push(...loaded.docs.filter((d) => typeof d["kind"] === "string"));
+  }
+  return { docs, errors };
+}
+
+/** The objects of the test's `paramResources` files (every document with a kind; a `kind: List` stands for its items). */
+async function loadParamResources(dir: string, paths: readonly string[]): Promise<{ docs: JsonObject[]; errors: string[] }> {
+  const docs: JsonObject[] = [];
+  const errors: string[] = [];
+  for (const d of await loadPaths(paths.map((p) => resolve(dir, p)))) {
+    if (d.error !== undefined) errors.push(d.error);
+    else if (isObject(d.value) && d.value["kind"] === "List" && Array.isArray(d.value["items"])) docs.push(...d.value["items"].filter(isObject));
+    else if (isObject(d.value) && typeof d.value["kind"] === "string") docs.push(d.value);
   }
   return { docs, errors };
 }

@@ -33,6 +33,8 @@ export interface TestSpec {
   readonly userinfo?: string;
   readonly context?: string;
   readonly clusterResources: readonly string[];
+  /** Files of the objects ValidatingAdmissionPolicy bindings take params from. */
+  readonly paramResources: readonly string[];
   readonly apiCallResponses: readonly JsonObject[];
   readonly globalContextEntries: readonly JsonObject[];
   readonly results: readonly ExpectedResult[];
@@ -110,6 +112,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       ...opt("userinfo", doc["userinfo"]),
       ...opt("context", doc["context"]),
       clusterResources: strList(doc["clusterResources"]),
+      paramResources: strList(doc["paramResources"]),
       apiCallResponses: objList(doc["apiCallResponses"]),
       globalContextEntries: objList(doc["globalContextEntries"]),
       results,

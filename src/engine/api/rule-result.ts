@@ -19,6 +19,12 @@ export interface RuleResult {
   readonly generated?: readonly GeneratedResource[];
   /** The PolicyExceptions (`namespace/name`) that made this rule skip, or excluded podSecurity checks. */
   readonly exceptions?: readonly string[];
+  /**
+   * The failure action of this result when the rule's name does not decide it: a Kubernetes
+   * ValidatingAdmissionPolicy's results all carry the policy's name, and each binding has its own
+   * validationActions (see pipeline/failure-action.ts `resultAction`).
+   */
+  readonly action?: "Audit" | "Enforce";
   /** Report properties Kyverno adds to this result (podSecurity: standard, version, controls, controlsJSON). */
   readonly properties?: Readonly<Record<string, string>>;
 }

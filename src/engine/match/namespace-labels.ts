@@ -53,7 +53,7 @@ function selectorNeed(node: JsonValue | undefined, path: string): string | undef
 }
 
 /** Whether a label selector reads any label but `kubernetes.io/metadata.name`. */
-function needsLabels(selector: JsonValue | undefined): boolean {
+export function needsLabels(selector: JsonValue | undefined): boolean {
   if (!isObject(selector)) return false;
   const labels = selector["matchLabels"];
   if (isObject(labels) && Object.keys(labels).some((k) => k !== NAME_LABEL)) return true;

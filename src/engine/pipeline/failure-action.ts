@@ -4,6 +4,7 @@
  * spec validationFailureActionOverrides, spec validationFailureAction; default Audit.
  */
 import type { FailureAction, FailureActionOverride } from "../api/policy.js";
+import type { RuleResult } from "../api/rule-result.js";
 import { evaluateSelector } from "../match/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import { verifyImagesAction } from "../policy/static-action.js";
@@ -19,6 +20,11 @@ export function effectiveAction(policy: CompiledPolicy, ruleName: string, namesp
   const action = fromOverrides(v?.failureActionOverrides, namespace, namespaceLabels) ?? v?.failureAction ?? (compiled === undefined ? undefined : verifyImagesAction(compiled.rule))
     ?? fromOverrides(policy.document.spec.validationFailureActionOverrides, namespace, namespaceLabels) ?? policy.document.spec.validationFailureAction ?? "Audit";
   return action.toLowerCase() === "enforce" ? "Enforce" : "Audit";
+}
+
+/** A result's own action if it carries one, else its rule's (`effectiveAction`). */
+export function resultAction(policy: CompiledPolicy, result: RuleResult, namespace: string, namespaceLabels: Readonly<Record<string, string>> = {}): "Audit" | "Enforce" {
+  return result.action ?? effectiveAction(policy, result.rule, namespace, namespaceLabels);
 }
 
 function fromOverrides(list: readonly FailureActionOverride[] | undefined, namespace: string, namespaceLabels: Readonly<Record<string, string>>): FailureAction | undefined {

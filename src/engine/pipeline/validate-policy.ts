@@ -11,6 +11,8 @@ import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../
 import { runValidation } from "../validate/run-validation.js";
 import { celRuleInput, evaluateCelRule } from "../cel/validate-rule/index.js";
 import { evaluateValidatingPolicy, isValidatingPolicy } from "../cel/validating-policy/index.js";
+import { evaluateAdmissionPolicy, isAdmissionPolicy } from "../cel/admission-policy/index.js";
+import { resolveParams } from "../cel/params/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
@@ -109,8 +111,10 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   // The rule context's `request` is the request's own, whichever policy asks: converted once per request.
   if (compiled.cel !== undefined) {
     const input = run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data));
+    if (isAdmissionPolicy(compiled.cel)) return evaluateAdmissionPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: "" });
     if (isValidatingPolicy(compiled.cel)) return evaluateValidatingPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: policy.namespace });
-    return evaluateCelRule(compiled.cel, name, input);
+    const namespace = resourceNamespace(run.request.subject);
+    return evaluateCelRule(compiled.cel, name, input, (kind, ref) => resolveParams(kind, ref, namespace, run.env.ports.context));
   }
   const validate = compiled.rule.validate;
   if (validate === undefined) return undefined;

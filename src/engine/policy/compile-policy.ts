@@ -20,6 +20,8 @@ import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
 import { parsePolicy, policyKindOf } from "./parse-policy.js";
 import { compileUnsupportedKind } from "./unsupported-kind.js";
 import { compileValidatingPolicy } from "./validating-policy.js";
+import { compileAdmissionPolicy } from "./admission-policy.js";
+import { ADMISSION_API_VERSIONS, isAdmissionBindingDocument } from "../cel/admission-policy/index.js";
 
 const VALIDATING_POLICY_VERSIONS: ReadonlySet<string> = new Set(["policies.kyverno.io/v1alpha1", "policies.kyverno.io/v1beta1", "policies.kyverno.io/v1"]);
 import { isPolicyExceptionDocument } from "../exceptions/document-kind.js";
@@ -41,24 +43,37 @@ export interface CompileEnv {
   readonly celPolicies?: (namespaced: boolean) => CelEngine;
 }
 
-export function compilePolicy(doc: JsonValue, env: CompileEnv): CompileOutcome {
+/** What a policy is compiled with beside its own document. */
+export interface CompileOptions {
+  /**
+   * ValidatingAdmissionPolicyBinding documents loaded with the policy: a ValidatingAdmissionPolicy
+   * applies through those whose `spec.policyName` names it (the others are ignored here).
+   */
+  readonly bindings?: readonly JsonValue[];
+}
+
+export function compilePolicy(doc: JsonValue, env: CompileEnv, options: CompileOptions = {}): CompileOutcome {
   if (exceedsDepth(doc, MAX_DOCUMENT_DEPTH)) {
     return { ok: false, problems: [problem("", `the policy is nested deeper than ${MAX_DOCUMENT_DEPTH} levels`)] };
   }
   try {
-    return compileChecked(doc, env);
+    return compileChecked(doc, env, options);
   } catch (e) {
     if (isStackOverflow(e)) return { ok: false, problems: [problem("", "the policy is too deeply nested or self-referencing to compile")] };
     throw e;
   }
 }
 
-function compileChecked(doc: JsonValue, env: CompileEnv): CompileOutcome {
+function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions): CompileOutcome {
   if (isPolicyExceptionDocument(doc) === "kyverno") {
     return { ok: false, problems: [problem("kind", "a kyverno.io PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)")] };
   }
   const kind = policyKindOf(doc);
   if (kind.kind === "other-policy") {
+    if (isAdmissionBindingDocument(doc)) {
+      return { ok: false, problems: [problem("kind", "a ValidatingAdmissionPolicyBinding is not a policy: it binds the ValidatingAdmissionPolicy its spec.policyName names; load it together with that policy")] };
+    }
+    if (isObject(doc) && doc["kind"] === "ValidatingAdmissionPolicy" && ADMISSION_API_VERSIONS.has(String(doc["apiVersion"]))) return compileAdmissionPolicy(doc, options.bindings ?? [], env);
     if (isObject(doc) && (doc["kind"] === "ValidatingPolicy" || doc["kind"] === "NamespacedValidatingPolicy") && VALIDATING_POLICY_VERSIONS.has(String(doc["apiVersion"]))) return compileValidatingPolicy(doc, env);
     return compileUnsupportedKind(doc, kind.name, env);
   }

@@ -10,6 +10,7 @@ import type { PolicyProblem } from "../api/problem.js";
 import type { FastPass } from "../validate/fast-pass.js";
 import type { CompiledCelRule } from "../cel/validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js";
+import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -33,7 +34,7 @@ export interface CompiledRule {
    */
   readonly unsupported: string | undefined;
   /** validate.cel and celPreconditions, compiled once (cel/validate-rule); a compile error is `unsupported`'s message. */
-  readonly cel: CompiledCelRule | CompiledValidatingPolicy | undefined;
+  readonly cel: CompiledCelRule | CompiledValidatingPolicy | CompiledAdmissionPolicy | undefined;
   /**
    * The field through which the rule reads namespace labels beyond `kubernetes.io/metadata.name`
    * (match/namespace-labels.ts), or undefined: where a namespace's labels are unknown, such a rule
@@ -62,6 +63,12 @@ export interface CompiledPolicy {
    * has one match-all rule whose result is an error. Whatever rule a test row names, that error is its answer.
    */
   readonly unsupportedKind?: string;
+  /**
+   * A Kubernetes ValidatingAdmissionPolicy (policy/admission-policy.ts): its results are named after
+   * the policy, one rule per binding, and a test row naming the policy finds them whatever rule it
+   * names (Kyverno ignores a row's rule for this kind).
+   */
+  readonly admissionPolicy?: true;
   /**
    * Whether any string of the policy's rules mentions `images`: only then is the request's image
    * data built for it (a policy that never names `images` cannot read the variable).

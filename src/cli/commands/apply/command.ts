@@ -60,7 +60,9 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
   if (cluster !== undefined && options.registry) return usageFailure(io, "--registry cannot be combined with --cluster yet: with --cluster, imageRegistry entries are rule errors naming the entry");
   const registry = await cliRegistryAccess(options.registry);
   if (!registry.ok) return usageFailure(io, registry.error.message);
-  const engine = cluster?.engine ?? offlineEngine(undefined, undefined, registry.value);
+  // The resources are also the objects ValidatingAdmissionPolicy bindings take params from.
+  let paramPool: readonly Resource[] = [];
+  const engine = cluster?.engine ?? offlineEngine(undefined, undefined, { ...(registry.value !== undefined ? { registry: registry.value } : {}), params: () => paramPool });
   const read = await loadPolicyPaths(options.policyPaths, { stdin, ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}) });
   for (const w of read.warnings) io.err(`warning: ${w}`);
   const docs = [...read.docs, ...setDocs];
@@ -78,6 +80,7 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
     loaded.errors.push(...live.errors);
     loaded.warnings.push(...live.warnings);
   }
+  paramPool = loaded.resources;
   for (const e of loaded.errors) io.err(`error: ${e}`);
   for (const w of loaded.warnings) io.err(`warning: ${w}`);
   bad ||= loaded.errors.length > 0;

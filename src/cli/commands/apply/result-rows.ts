@@ -1,5 +1,5 @@
 /** Engine responses → one row per rule result, with the outcome the CLI reports (Kyverno `cmd/cli/kubectl-kyverno/commands/apply/*`). */
-import { type CompiledPolicy, effectiveAction, type PolicyResponse, type Resource, resourceKind, resourceName, resourceNamespace } from "../../../engine/index.js";
+import { type CompiledPolicy, type PolicyResponse, resultAction, type Resource, resourceKind, resourceName, resourceNamespace } from "../../../engine/index.js";
 import { policyInfo } from "../../output/policy-info.js";
 import type { PolicyInfo, ResourceOrigin, ResultRow } from "../../output/types.js";
 import type { ValuesSpec } from "../../test-suite/values-file.js";
@@ -21,7 +21,7 @@ export function resultRows(batches: readonly ResourceResponses[], values: Values
       if (info === undefined) infos.set(policy, (info = policyInfo(policy.document)));
       const ns = resourceNamespace(response.resource);
       for (const rule of response.rules) {
-        const action = rule.type === "Validation" || rule.type === "ImageVerify" ? effectiveAction(policy, rule.rule, ns, values.namespaceLabels.get(ns) ?? {}) : "-";
+        const action = rule.type === "Validation" || rule.type === "ImageVerify" ? resultAction(policy, rule, ns, values.namespaceLabels.get(ns) ?? {}) : "-";
         let result = rule.status;
         if (result === "fail" && (!policy.scored || (auditWarn && action === "Audit"))) result = "warn";
         const ruleMessage = policy.rules.find((r) => r.name === rule.rule)?.rule.validate?.message;

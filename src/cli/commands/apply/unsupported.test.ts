@@ -38,7 +38,6 @@ describe("bylaw apply: features Bylaw does not run yet", () => {
     ["verifyImages", podMatch + verifyImages, /verifyImages \(image signature and attestation checks: attestors, attestations, verifyDigest, mutateDigest, required\) is not supported by Bylaw yet/],
     ["verifyImages with verifyDigest, mutateDigest and required only", `${podMatch}      verifyImages: [{imageReferences: ["*"], verifyDigest: true, mutateDigest: false, required: true}]\n`, /verifyImages .* is not supported by Bylaw yet/],
     ["validate.manifests", `${podMatch}      validate: {manifests: {attestors: [{entries: [{keys: {publicKeys: k}}]}]}}\n`, /validate\.manifests \(signed manifest verification\) is not supported/],
-    ["validate.cel with parameter resources", `${podMatch}      validate: {cel: {paramKind: {apiVersion: v1, kind: ConfigMap}, paramRef: {name: limits}, expressions: [{expression: "true"}]}}\n`, /validate\.cel\.paramKind\/paramRef \(parameter resources\) is not supported/],
     ["celPreconditions on a pattern rule", `${podMatch}      celPreconditions: [{name: c, expression: "true"}]\n      validate: {pattern: {metadata: {name: "?*"}}}\n`, /celPreconditions outside validate\.cel \(Kyverno allows them only with validate\.cel\) is not supported/],
     ["celPreconditions on a mutate rule", `${podMatch}      celPreconditions: [{name: c, expression: "true"}]\n      mutate: {patchStrategicMerge: {metadata: {labels: {a: b}}}}\n`, /celPreconditions outside validate\.cel \(Kyverno allows them only with validate\.cel\) is not supported/],
   ];
@@ -106,7 +105,6 @@ spec:
   for (const [apiVersion, kind] of [
     ["policies.kyverno.io/v1", "MutatingPolicy"], ["policies.kyverno.io/v1", "GeneratingPolicy"], ["policies.kyverno.io/v1", "DeletingPolicy"],
     ["policies.kyverno.io/v1", "ImageValidatingPolicy"], ["policies.kyverno.io/v1", "NamespacedMutatingPolicy"], ["policies.kyverno.io/v1", "PolicyException"],
-    ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"], ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding"],
     ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicy"], ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicyBinding"],
   ] as const) {
     test(`${kind} does not vanish: an error for the resource`, async () => {

@@ -27,6 +27,11 @@ first compares the produced object with the file's object of the same kind, name
 result "fail" (reason "Resource diff", naming the fields). cloneSourceResource files and the
 suite's targetResources are the objects that already exist, for clones and mutate.targets.
 
+policies may name Kubernetes ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding files
+(a binding binds the policy it names; an unbound policy is evaluated on its own, as Kyverno's CLI
+does); paramResources are the objects a binding's paramRef selects. A row's rule is ignored for a
+ValidatingAdmissionPolicy, as in Kyverno; exceptions with one refuse the suite.
+
 Flags:
   -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)
   -o, --output-format FORMAT
@@ -99,7 +104,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
   const progress = files.length >= 10 && io.showsProgress?.(format) === true;
   const suites: SuiteResult[] = await runSuiteFiles(files, {
     workers,
-    runHere: (file) => withRegistryPasses(registry.value, () => runSuites(file, (spec, cluster) => offlineEngine(spec, cluster, registry.value))),
+    runHere: (file) => withRegistryPasses(registry.value, () => runSuites(file, (spec, cluster) => offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}))),
     ...(progress ? { onDone: (n: number, total: number, file: string) => io.progress(`[${n}/${total}] ${file}`) } : {}),
   });
   io.progressDone();

@@ -9,6 +9,8 @@
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import type { Rule } from "../../api/policy.js";
 import type { CelEngine, CelProgram } from "../types.js";
+import type { PolicyProblem } from "../../api/problem.js";
+import { compileParamRef, type CompiledParamRef, type ParamKindRef } from "../params/index.js";
 
 export interface CompiledCelValidation {
   readonly expression: string;
@@ -18,6 +20,8 @@ export interface CompiledCelValidation {
 }
 
 export interface CompiledCelRule {
+  /** `validate.cel.paramKind` with `paramRef`: the objects the rule runs with, once each. */
+  readonly params: { readonly kind: ParamKindRef; readonly ref: CompiledParamRef } | undefined;
   readonly preconditions: readonly CelProgram[];
   readonly variables: readonly { readonly name: string; readonly program: CelProgram }[];
   readonly validations: readonly CompiledCelValidation[];
@@ -73,13 +77,29 @@ export function compileCelRule(rule: Rule, policyName: string, cel: CelEngine): 
     };
   });
   list(celSpec["auditAnnotations"]).forEach((a, i) => compile(`validate.cel.auditAnnotations[${i}].valueExpression`, text(a, "valueExpression")));
+  const params = paramsOf(celSpec, where);
+  if (typeof params === "string") failure ??= params;
   if (failure !== undefined) return { ok: false, message: failure };
   return {
     ok: true,
     value: {
+      params: typeof params === "string" ? undefined : params,
       preconditions: preconditions.filter((p): p is CelProgram => p !== undefined),
       variables: variables.flatMap((v) => (v.program === undefined ? [] : [{ name: v.name, program: v.program }])),
       validations: validations.flatMap((v) => (v.program === undefined ? [] : [{ ...v, program: v.program }])),
     },
   };
+}
+
+/** paramKind and paramRef (both, or no params: Kubernetes ignores one without the other); a message when malformed. */
+function paramsOf(celSpec: JsonObject, where: string): CompiledCelRule["params"] | string {
+  const kind = celSpec["paramKind"];
+  if (!isObject(kind) || celSpec["paramRef"] === undefined || celSpec["paramRef"] === null) return undefined;
+  const apiVersion = text(kind, "apiVersion") ?? "";
+  const k = text(kind, "kind") ?? "";
+  if (apiVersion === "" || k === "") return `${where}: validate.cel.paramKind needs apiVersion and kind`;
+  const problems: PolicyProblem[] = [];
+  const ref = compileParamRef(celSpec["paramRef"], where, problems, "validate.cel.paramRef", false);
+  if (ref === undefined || problems.length > 0) return problems.map((p) => p.message).join("; ");
+  return { kind: { apiVersion, kind: k }, ref };
 }

@@ -6,7 +6,8 @@
  * all true → pass "Validation rule '<name>' passed.". Variables evaluate once each, in order.
  */
 import type { RuleResult } from "../../api/rule-result.js";
-import { fromCel } from "../values.js";
+import { fromCel, toCel } from "../values.js";
+import type { CompiledParamRef, ParamKindRef, ParamOutcome } from "../params/index.js";
 import { RUNTIME_COST_BUDGET, type CelActivation, type CostBudget } from "../types.js";
 import type { CompiledCelRule } from "./compile.js";
 import type { CelRuleInput } from "./input.js";
@@ -22,8 +23,8 @@ const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
  * an expression reads it, so an unused failing variable changes nothing, as with Kubernetes' lazy
  * evaluation. (Unused variables still spend cost; getters per request were 10x slower.)
  */
-function activationFor(rule: CompiledCelRule, input: CelRuleInput, budget: CostBudget): Record<string, unknown> {
-  const base = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params: null };
+function activationFor(rule: CompiledCelRule, input: CelRuleInput, budget: CostBudget, params: unknown): Record<string, unknown> {
+  const base = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params };
   if (rule.variables.length === 0) return { ...base, variables: NO_VARIABLES };
   const variables: Record<string, unknown> = {};
   const activation = { ...base, variables };
@@ -50,9 +51,30 @@ function messageOf(value: unknown): string | undefined {
   return m;
 }
 
-export function evaluateCelRule(rule: CompiledCelRule, name: string, input: CelRuleInput): RuleResult {
+/**
+ * `params` finds the objects of the rule's paramKind/paramRef (cel/admission-policy/params.ts); the
+ * rule runs once per object and the first that does not pass answers. None found: `skip` naming
+ * them (Kyverno would run no validation and pass); a paramRef that cannot be served: `error` "error
+ * in parameterized resource: …", as Kyverno answers.
+ */
+export function evaluateCelRule(rule: CompiledCelRule, name: string, input: CelRuleInput, params?: (kind: ParamKindRef, ref: CompiledParamRef) => ParamOutcome): RuleResult {
+  if (rule.params === undefined) return evaluateWith(rule, name, input, null);
+  const found = params?.(rule.params.kind, rule.params.ref) ?? { kind: "unavailable" as const, message: "no parameter objects were given" };
+  const result = (status: RuleResult["status"], message: string): RuleResult => ({ rule: name, type: "Validation", status, message });
+  if (found.kind === "none") return result("skip", found.message);
+  if (found.kind !== "params") return result("error", `error in parameterized resource: ${found.message}`);
+  let answer: RuleResult | undefined;
+  for (const p of found.params) {
+    const r = evaluateWith(rule, name, input, p === null ? null : toCel(p));
+    if (r.status !== "pass" && r.status !== "skip") return r;
+    if (answer === undefined || answer.status === "skip") answer = r;
+  }
+  return answer ?? result("pass", `Validation rule '${name}' passed.`);
+}
+
+function evaluateWith(rule: CompiledCelRule, name: string, input: CelRuleInput, params: unknown): RuleResult {
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
-  const activation: CelActivation = activationFor(rule, input, budget);
+  const activation: CelActivation = activationFor(rule, input, budget, params);
   const result = (status: RuleResult["status"], message: string): RuleResult => ({ rule: name, type: "Validation", status, message });
   for (const p of rule.preconditions) {
     const r = p.evaluate(activation, budget);

@@ -7,6 +7,7 @@ import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import type { EngineRequest } from "../../pipeline/types.js";
 import { compileException } from "../../exceptions/index.js";
 import { EvaluationInterrupted, isInterruption } from "../../interrupt/index.js";
+import { ok } from "../../api/result.js";
 import { fakePorts } from "../../../../test/support/fake-ports.js";
 import { clusterPolicy, deployment, pod } from "../../../../test/support/builders.js";
 
@@ -143,11 +144,32 @@ describe("validate.cel", () => {
     assert.equal(checks, 2);
   });
 
-  test("parameter resources are not run yet: an error, never a pass", () => {
-    const p = celPolicy({ paramKind: { apiVersion: "v1", kind: "ConfigMap" }, paramRef: { name: "limits" }, expressions: [{ expression: "true" }] });
-    const [r] = run(p, pod("a"));
-    assert.equal(r?.[1], "error");
-    assert.match(r?.[2] ?? "", /validate\.cel\.paramKind\/paramRef \(parameter resources\) is not supported by Bylaw yet/);
+  test("paramKind/paramRef: the rule runs once per parameter object; none found is a skip, never a pass", () => {
+    const limits = [
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "limits", namespace: "default" }, data: { max: "1" } },
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "limits", namespace: "team" }, data: { max: "3" } },
+    ];
+    const ports = fakePorts();
+    const withParams = createEngine({ ...ports, context: { ...ports.context, paramObjects: () => ok(limits) } });
+    const cel = { paramKind: { apiVersion: "v1", kind: "ConfigMap" }, paramRef: { name: "limits" }, expressions: [{ expression: "size(object.spec.containers) <= int(params.data.max)", messageExpression: "'at most ' + params.data.max" }] };
+    const compiled = withParams.compile(clusterPolicy("cel-policy", [{ name: "check", match: podMatch, validate: { cel } }]));
+    assert.ok(compiled.ok);
+    if (!compiled.ok) return;
+    const two = [{ name: "a", image: "a:1" }, { name: "b", image: "b:1" }];
+    const runWith = (resource: JsonObject): [string, string, string][] => withParams.validate(compiled.policy, { resource, operation: "CREATE", namespaceLabels: {} }).rules.map((r) => [r.rule, r.status, r.message]);
+    assert.deepEqual(runWith(pod("a", { containers: two })), [["check", "fail", "at most 1"]]);
+    assert.deepEqual(runWith(pod("a", { namespace: "team", containers: two })), [["check", "pass", "Validation rule 'check' passed."]]);
+    const [none] = runWith(pod("a", { namespace: "nowhere", containers: two }));
+    assert.equal(none?.[1], "skip");
+    assert.match(none?.[2] ?? "", /no ConfigMap \(v1\) limits in namespace nowhere/);
+    const denied = withParams.compile(clusterPolicy("cel-policy", [{ name: "check", match: podMatch, validate: { cel: { ...cel, paramRef: { name: "limits", parameterNotFoundAction: "Deny" } } } }]));
+    assert.ok(denied.ok);
+    if (!denied.ok) return;
+    const [error] = withParams.validate(denied.policy, { resource: pod("a", { namespace: "nowhere" }), operation: "CREATE", namespaceLabels: {} }).rules;
+    assert.equal(error?.status, "error");
+    assert.match(error?.message ?? "", /^error in parameterized resource: no params found for policy binding with `Deny` parameterNotFoundAction/);
+    const [offline] = run(celPolicy(cel), pod("a"));
+    assert.deepEqual([offline?.[1], /error in parameterized resource: .*no parameter objects were given/.test(offline?.[2] ?? "")], ["error", true]);
   });
 
   test("a PolicyException still skips the rule", () => {

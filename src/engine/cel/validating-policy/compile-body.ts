@@ -37,14 +37,18 @@ export function compileBodies(spec: JsonObject, name: string, cel: CelEngine): {
   return { ok: true, bodies: [original, ...copies].flatMap((b) => (b.ok ? [{ compiled: b.compiled, failure: b.failure }] : [])) };
 }
 
-type Body = { ok: true; compiled: CompiledValidatingPolicy; failure: string | undefined } | { ok: false; problems: PolicyProblem[] };
+export type Body = { ok: true; compiled: CompiledValidatingPolicy; failure: string | undefined } | { ok: false; problems: PolicyProblem[] };
 
-/** matchConstraints, matchConditions, variables, validations and auditAnnotations of one spec (the policy's, or an autogen copy). */
-function compileBody(spec: JsonObject, name: string, cel: CelEngine, prefix: string): Body {
+/**
+ * matchConstraints, matchConditions, variables, validations and auditAnnotations of one spec (the
+ * policy's, or an autogen copy). A ValidatingAdmissionPolicy has the same fields with the same
+ * meaning and compiles here too (`kindName` names it in problems).
+ */
+export function compileBody(spec: JsonObject, name: string, cel: CelEngine, prefix: string, kindName = "ValidatingPolicy"): Body {
   const failurePolicy = spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail";
   const jsonMode = isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "JSON";
   // JSON payloads are not Kubernetes objects: such a policy has no matchConstraints to decide by.
-  const constraints = jsonMode ? { ok: true as const, value: MATCH_ALL } : compileConstraints(spec, `ValidatingPolicy ${name}`);
+  const constraints = jsonMode ? { ok: true as const, value: MATCH_ALL } : compileConstraints(spec, `${kindName} ${name}`);
   if (!constraints.ok) return constraints;
 
   const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");

@@ -95,11 +95,25 @@ function selector(v: JsonValue | undefined): LabelSelector | undefined {
   return isObject(v) ? (v as LabelSelector) : undefined;
 }
 
-export function compileConstraints(spec: JsonObject, what: string): { ok: true; value: CompiledConstraints } | { ok: false; problems: PolicyProblem[] } {
-  const mc = spec["matchConstraints"];
-  if (!isObject(mc)) return { ok: false, problems: [problem("spec.matchConstraints", `${what}: spec.matchConstraints is required`)] };
+/**
+ * Where the MatchResources are and whether they must name resourceRules: a policy's
+ * `spec.matchConstraints` must; a ValidatingAdmissionPolicyBinding's `spec.matchResources` may
+ * leave them out (then every resource the policy matches is in, as Kubernetes matches a binding).
+ */
+export interface ConstraintsAt {
+  readonly field: string;
+  readonly rulesRequired: boolean;
+}
+
+const POLICY_CONSTRAINTS: ConstraintsAt = { field: "spec.matchConstraints", rulesRequired: true };
+
+export function compileConstraints(spec: JsonObject, what: string, at: ConstraintsAt = POLICY_CONSTRAINTS): { ok: true; value: CompiledConstraints } | { ok: false; problems: PolicyProblem[] } {
+  const field = at.field;
+  const mc = spec[field.slice(field.lastIndexOf(".") + 1)];
+  if (!isObject(mc)) return { ok: false, problems: [problem(field, `${what}: ${field} is required`)] };
   const rules = rulesOf(mc["resourceRules"]);
-  if (rules.length === 0) return { ok: false, problems: [problem("spec.matchConstraints.resourceRules", `${what}: spec.matchConstraints.resourceRules must name at least one rule`)] };
+  const everyResource = rules.length === 0 && !at.rulesRequired;
+  if (rules.length === 0 && at.rulesRequired) return { ok: false, problems: [problem(`${field}.resourceRules`, `${what}: ${field}.resourceRules must name at least one rule`)] };
   const excluded = rulesOf(mc["excludeResourceRules"]);
   const namespaceSelector = selector(mc["namespaceSelector"]);
   const objectSelector = selector(mc["objectSelector"]);
@@ -109,19 +123,19 @@ export function compileConstraints(spec: JsonObject, what: string): { ok: true; 
     const kind = req.gvk.kind;
     const resource = resourceOfKind(kind);
     const gv = req.gvk.group === "" ? req.gvk.version : `${req.gvk.group}/${req.gvk.version}`;
-    const unknown: ConstraintVerdict = { kind: "error", message: `kind ${kind} (${gv}) is not a built-in kind Bylaw knows the resource name of, so spec.matchConstraints cannot be decided for it; it was not evaluated` };
-    const matched = anyRule(rules, req, resource);
+    const unknown: ConstraintVerdict = { kind: "error", message: `kind ${kind} (${gv}) is not a built-in kind Bylaw knows the resource name of, so ${field} cannot be decided for it; it was not evaluated` };
+    const matched = everyResource ? "match" : anyRule(rules, req, resource);
     if (matched === "no-match") return NO_MATCH;
     if (matched === "unknown") return unknown;
     const out = anyRule(excluded, req, resource);
     if (out === "match") return NO_MATCH;
     if (out === "unknown") return unknown;
-    const labelsOk = selected(objectSelector, resourceLabels(req.resource), "spec.matchConstraints.objectSelector");
+    const labelsOk = selected(objectSelector, resourceLabels(req.resource), `${field}.objectSelector`);
     if (labelsOk !== MATCH) return labelsOk;
     if (namespaceSelector === undefined) return MATCH;
     const isNamespace = kind === "Namespace" && req.gvk.group === "" && req.gvk.version === "v1";
     if (!isNamespace && resourceNamespace(req.resource) === "") return MATCH;
-    return selected(namespaceSelector, isNamespace ? resourceLabels(req.resource) : req.namespaceLabels, "spec.matchConstraints.namespaceSelector");
+    return selected(namespaceSelector, isNamespace ? resourceLabels(req.resource) : req.namespaceLabels, `${field}.namespaceSelector`);
   };
   return { ok: true, value: { decide, resourceRules: { include: rules, exclude: excluded } } };
 }

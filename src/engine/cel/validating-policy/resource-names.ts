@@ -84,3 +84,19 @@ const BUILT_IN: Readonly<Record<string, string>> = {
 export function resourceOfKind(kind: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(BUILT_IN, kind) ? BUILT_IN[kind] : undefined;
 }
+
+/** Built-in kinds whose objects are cluster-scoped (every other built-in kind is namespaced). */
+const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
+  "ComponentStatus", "Namespace", "Node", "PersistentVolume", "PodSecurityPolicy", "IngressClass", "IPAddress", "ServiceCIDR",
+  "RuntimeClass", "PriorityClass", "ClusterRole", "ClusterRoleBinding", "CertificateSigningRequest", "TokenReview",
+  "SubjectAccessReview", "SelfSubjectAccessReview", "SelfSubjectRulesReview", "CSIDriver", "CSINode", "StorageClass",
+  "VolumeAttachment", "VolumeAttributesClass", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
+  "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding",
+  "CustomResourceDefinition", "APIService", "FlowSchema", "PriorityLevelConfiguration", "DeviceClass", "ResourceSlice",
+]);
+
+/** Whether a built-in kind's objects live in namespaces; undefined for a kind Bylaw does not know. */
+export function builtInKindNamespaced(kind: string): boolean | undefined {
+  if (resourceOfKind(kind) === undefined) return undefined;
+  return !CLUSTER_SCOPED.has(kind);
+}

@@ -1,0 +1,140 @@
+/**
+ * Kubernetes ValidatingAdmissionPolicy in `bylaw apply` and `bylaw test`: bindings among the policies,
+ * params from the resources (apply) or a test's paramResources, results named after the policy.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { main } from "../../main.js";
+import { recordingIo } from "../../../../test/support/fake-io.js";
+import { tempTree } from "../../../../test/support/temp-dir.js";
+
+const policy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: max-replicas}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}]
+  validations:
+  - expression: "object.spec.replicas <= int(params.data.maxReplicas)"
+    messageExpression: "'replicas must be at most ' + params.data.maxReplicas"
+`;
+const binding = (actions = "[Deny]", notFound = "Deny") => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: max-replicas-binding}
+spec:
+  policyName: max-replicas
+  validationActions: ${actions}
+  paramRef: {name: replica-limits, parameterNotFoundAction: ${notFound}}
+`;
+const deployment = (name: string, replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}, namespace: default}
+spec: {replicas: ${replicas}, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: nginx}]}}}
+`;
+const limits = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: replica-limits, namespace: default}
+data: {maxReplicas: "5"}
+`;
+const resources = `${deployment("small", 2)}---\n${deployment("big", 9)}`;
+
+type Out = { summary: Record<string, number>; results: { policy: string; rule: string; resource: string; result: string; message: string }[] };
+
+async function apply(files: Record<string, string>, args: string[]): Promise<{ code: number; out: Out | undefined; stderr: string }> {
+  const dir = tempTree(files);
+  const io = recordingIo();
+  const code = await main(["apply", ...args.map((a) => (a.endsWith(".yaml") ? join(dir, a) : a)), "--output-format", "json"], io);
+  const text = io.stdout.join("\n");
+  return { code, out: text === "" ? undefined : (JSON.parse(text) as Out), stderr: io.stderr.join("\n") };
+}
+
+describe("bylaw apply: ValidatingAdmissionPolicy", () => {
+  test("a binding among the policies binds it; params come from the resources; results carry the policy's name", async () => {
+    const { code, out } = await apply({ "p.yaml": `${policy}---\n${binding()}`, "r.yaml": resources, "params.yaml": limits }, ["p.yaml", "-r", "r.yaml", "-r", "params.yaml"]);
+    assert.equal(code, 1);
+    assert.deepEqual(out?.results.map((r) => [r.policy, r.rule, r.resource.split("/").pop(), r.result, r.message]), [
+      ["max-replicas", "max-replicas", "small", "pass", ""],
+      ["max-replicas", "max-replicas", "big", "fail", "replicas must be at most 5"],
+    ]);
+  });
+
+  test("the parameter object missing is an error under parameterNotFoundAction Deny and a skip under Allow", async () => {
+    const denied = await apply({ "p.yaml": policy, "b.yaml": binding(), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
+    assert.equal(denied.code, 1);
+    assert.match(denied.out?.results[0]?.message ?? "", /^failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction/);
+    const allowed = await apply({ "p.yaml": policy, "b.yaml": binding("[Deny]", "Allow"), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
+    assert.equal(allowed.code, 0);
+    assert.deepEqual(allowed.out?.results.map((r) => r.result), ["skip"]);
+  });
+
+  test("a binding without Deny makes the failure Audit: --audit-warn turns it into a warning", async () => {
+    const { code, out } = await apply({ "p.yaml": `${policy}---\n${binding("[Warn, Audit]")}`, "r.yaml": deployment("big", 9), "params.yaml": limits }, ["p.yaml", "-r", "r.yaml", "-r", "params.yaml", "--audit-warn"]);
+    assert.equal(code, 0);
+    assert.deepEqual(out?.results.map((r) => r.result), ["warn"]);
+  });
+
+  test("an invalid binding fails the run naming its file and field; a binding naming no loaded policy is a warning", async () => {
+    const bad = await apply({ "p.yaml": policy, "b.yaml": binding("[Deny, Warn]"), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /b\.yaml: document 1 \(line 1\): invalid ValidatingAdmissionPolicyBinding max-replicas-binding: .*Deny and Warn may not be used together/);
+    const stray = await apply({ "p.yaml": policy.replace("name: max-replicas", "name: other"), "b.yaml": binding(), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
+    assert.match(stray.stderr, /ValidatingAdmissionPolicyBinding max-replicas-binding names ValidatingAdmissionPolicy max-replicas, which is not among the policies; it binds nothing here/);
+  });
+});
+
+describe("bylaw test: ValidatingAdmissionPolicy", () => {
+  const suite = (results: string, extra = ""): Record<string, string> => ({
+    "policy.yaml": `${policy}---\n${binding()}`,
+    "resources.yaml": resources,
+    "params.yaml": limits,
+    "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: vap}
+policies: [policy.yaml]
+resources: [resources.yaml]
+paramResources: [params.yaml]
+${extra}results:
+${results}`,
+  });
+
+  async function test_(files: Record<string, string>): Promise<{ code: number; rows: { result: string; reason: string; actual: string | null }[]; stdout: string }> {
+    const dir = tempTree(files);
+    const io = recordingIo();
+    const code = await main(["test", dir, "-o", "json"], io);
+    const stdout = io.stdout.join("\n");
+    const parsed = JSON.parse(stdout) as { suites?: { results: { result: string; reason: string; actual: string | null }[] }[] };
+    return { code, rows: (parsed.suites ?? []).flatMap((s) => s.results), stdout };
+  }
+
+  test("paramResources are the params; a row's rule is ignored, as Kyverno ignores it for this kind", async () => {
+    const { code, rows } = await test_(suite(`- {policy: max-replicas, resources: [small], result: pass, isValidatingAdmissionPolicy: true}
+- {policy: max-replicas, rule: anything, resources: [big], result: fail}
+`));
+    assert.equal(code, 0, JSON.stringify(rows));
+    assert.deepEqual(rows.map((r) => r.actual), ["pass", "fail"]);
+  });
+
+  test("exceptions with a ValidatingAdmissionPolicy refuse the suite, as Kyverno's CLI does", async () => {
+    const files = suite("- {policy: max-replicas, resources: [small], result: pass}\n", "exceptions: [exception.yaml]\n");
+    files["exception.yaml"] = `apiVersion: kyverno.io/v2
+kind: PolicyException
+metadata: {name: e, namespace: default}
+spec:
+  exceptions: [{policyName: other, ruleNames: [r]}]
+  match: {any: [{resources: {kinds: [Pod]}}]}
+`;
+    const { code, stdout } = await test_(files);
+    assert.equal(code, 1);
+    assert.match(stdout, /use of exceptions with ValidatingAdmissionPolicies is not supported/);
+  });
+
+  test("without paramResources the binding finds no params: an error, never a pass", async () => {
+    const files = suite("- {policy: max-replicas, resources: [small], result: pass}\n");
+    files["kyverno-test.yaml"] = files["kyverno-test.yaml"]?.replace("paramResources: [params.yaml]\n", "") ?? "";
+    const { code, rows } = await test_(files);
+    assert.equal(code, 1);
+    assert.deepEqual(rows.map((r) => r.actual), ["error"]);
+  });
+});

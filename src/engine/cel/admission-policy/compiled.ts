@@ -1,0 +1,35 @@
+/**
+ * A Kubernetes ValidatingAdmissionPolicy (admissionregistration.k8s.io) compiled once, together with
+ * one of the ValidatingAdmissionPolicyBindings that name it: what evaluate.ts runs per request. The
+ * policy's own fields compile as a ValidatingPolicy's do (validating-policy/compile-body.ts: same
+ * fields, same meaning); the binding adds its matchResources, paramRef and validationActions.
+ */
+import type { CompiledParamRef, ParamKindRef } from "../params/index.js";
+import type { CompiledValidatingPolicy } from "../validating-policy/compiled.js";
+import type { CompiledConstraints } from "../validating-policy/match-constraints.js";
+
+export type ValidationAction = "Deny" | "Warn" | "Audit";
+
+export interface CompiledBinding {
+  readonly name: string;
+  /** `spec.matchResources`, narrowing the policy's matchConstraints; undefined: no narrowing. */
+  readonly constraints: CompiledConstraints | undefined;
+  readonly paramRef: CompiledParamRef | undefined;
+  readonly actions: readonly ValidationAction[];
+  /** Whether `spec.matchResources.namespaceSelector` reads labels beyond the namespace's name (match/namespace-labels.ts). */
+  readonly readsNamespaceLabels: boolean;
+}
+
+export interface CompiledAdmissionPolicy {
+  readonly kind: "admission-policy";
+  readonly policyName: string;
+  /** matchConstraints, failurePolicy, matchConditions, variables, validations, auditAnnotations. */
+  readonly body: CompiledValidatingPolicy;
+  readonly paramKind: ParamKindRef | undefined;
+  /** undefined: a policy no loaded binding names, evaluated on its own as Kyverno's CLI does. */
+  readonly binding: CompiledBinding | undefined;
+}
+
+export function isAdmissionPolicy(x: object): x is CompiledAdmissionPolicy {
+  return (x as { kind?: unknown }).kind === "admission-policy";
+}

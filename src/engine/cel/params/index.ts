@@ -1,0 +1,3 @@
+/** Parameter objects (paramKind + paramRef) for ValidatingAdmissionPolicy bindings and validate.cel rules: compiled once, resolved per request. */
+export { compileParamRef, type CompiledParamRef, type ParamKindRef } from "./param-ref.js";
+export { resolveParams, type ParamOutcome } from "./resolve.js";

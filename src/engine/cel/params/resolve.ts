@@ -1,0 +1,81 @@
+/**
+ * The parameter objects a binding's paramRef selects, as Kubernetes' admission policy dispatcher
+ * collects them: of the policy's paramKind; in `paramRef.namespace`, or else the request's
+ * namespace, when the kind is namespaced (a cluster-scoped request then has none to offer: a
+ * configuration error); by `name`, or every object `selector` picks. None found: Allow skips the
+ * binding, Deny is a configuration error answered under the policy's failurePolicy.
+ *
+ * Objects come from the engine's ContextSources port (`paramObjects`): offline, a test's
+ * `paramResources` and `bylaw apply`'s resources. A port that offers none is an error, never
+ * "not found". Whether a kind is namespaced: Kubernetes' answer for built-in kinds; for others, whether
+ * any object of the kind has a namespace. An object of a namespaced kind written without one is in
+ * `default`, as kubectl would create it.
+ */
+import { isObject, type JsonObject } from "../../api/json.js";
+import type { LabelSelector } from "../../api/policy.js";
+import { evaluateSelector } from "../../match/index.js";
+import type { ContextSources } from "../../ports.js";
+import { builtInKindNamespaced } from "../validating-policy/resource-names.js";
+import type { CompiledParamRef, ParamKindRef } from "./param-ref.js";
+
+export type ParamOutcome =
+  /** The objects to evaluate with, each in turn (`[null]`: no params, as without paramKind or paramRef). */
+  | { readonly kind: "params"; readonly params: readonly (JsonObject | null)[] }
+  /** None found and parameterNotFoundAction Allow: the binding does not apply. */
+  | { readonly kind: "none"; readonly message: string }
+  /** The binding cannot be configured for this request (Kubernetes answers under failurePolicy). */
+  | { readonly kind: "config-error"; readonly message: string }
+  /** The objects could not be read at all: always an error. */
+  | { readonly kind: "unavailable"; readonly message: string };
+
+const NO_PARAMS: ParamOutcome = { kind: "params", params: [null] };
+
+function str(o: JsonObject, key: string): string {
+  const v = o[key];
+  return typeof v === "string" ? v : "";
+}
+
+function meta(o: JsonObject): JsonObject {
+  return isObject(o["metadata"]) ? o["metadata"] : {};
+}
+
+function labels(o: JsonObject): Record<string, string> {
+  const l = meta(o)["labels"];
+  const out: Record<string, string> = {};
+  if (isObject(l)) for (const [k, v] of Object.entries(l)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+export function resolveParams(paramKind: ParamKindRef | undefined, ref: CompiledParamRef | undefined, requestNamespace: string, context: ContextSources): ParamOutcome {
+  if (paramKind === undefined || ref === undefined) return NO_PARAMS;
+  const what = `${paramKind.kind} (${paramKind.apiVersion})`;
+  if (context.paramObjects === undefined) return { kind: "unavailable", message: `params of kind ${what}: no parameter objects were given (a test's paramResources, bylaw apply's resources)` };
+  const listed = context.paramObjects(paramKind);
+  if (!listed.ok) return { kind: "unavailable", message: `params of kind ${what}: ${listed.error.message}` };
+  const objects = listed.value.filter(isObject).filter((o) => str(o, "kind") === paramKind.kind && str(o, "apiVersion") === paramKind.apiVersion);
+  const namespaced = builtInKindNamespaced(paramKind.kind) ?? objects.some((o) => str(meta(o), "namespace") !== "");
+  let namespace = "";
+  if (namespaced) {
+    namespace = ref.namespace !== "" ? ref.namespace : requestNamespace;
+    if (namespace === "") return { kind: "config-error", message: "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources" };
+  } else if (ref.namespace !== "") {
+    return { kind: "config-error", message: `paramRef.namespace must not be provided for a cluster-scoped \`paramKind\` (${what})` };
+  }
+  const inScope = objects.filter((o) => !namespaced || (str(meta(o), "namespace") || "default") === namespace);
+  let found: JsonObject[];
+  if (ref.name !== undefined) {
+    found = inScope.filter((o) => str(meta(o), "name") === ref.name).slice(0, 1);
+  } else {
+    found = [];
+    for (const o of inScope) {
+      const r = evaluateSelector(ref.selector as LabelSelector, labels(o));
+      if (!r.ok) return { kind: "config-error", message: `paramRef.selector: ${r.error}` };
+      if (r.matched) found.push(o);
+    }
+  }
+  if (found.length > 0) return { kind: "params", params: found };
+  const where = namespaced ? ` in namespace ${namespace}` : "";
+  const which = ref.name !== undefined ? `${what} ${ref.name}` : `${what} matching paramRef.selector`;
+  if (ref.notFound === "Deny") return { kind: "config-error", message: `no params found for policy binding with \`Deny\` parameterNotFoundAction (no ${which}${where})` };
+  return { kind: "none", message: `no ${which}${where}; the binding's parameterNotFoundAction Allow skips it` };
+}

@@ -1,0 +1,120 @@
+/**
+ * Kubernetes ValidatingAdmissionPolicy (admissionregistration.k8s.io v1, v1beta1) and the
+ * ValidatingAdmissionPolicyBindings that name it → the shared compiled-policy model (ADR 0005), as
+ * Kyverno's CLI evaluates them (pkg/admissionpolicy): one validate rule per binding, in the order
+ * the bindings were given, each named after the policy (Kyverno's VAP results carry the policy's
+ * name as the rule's) and matching where both the policy's matchConstraints and the binding's
+ * matchResources do. Its action is Enforce when the binding's validationActions hold Deny, else Audit
+ * (Warn and Audit do not block). A policy no binding names is evaluated on its own, as Kyverno's CLI
+ * does (the API server would not evaluate it). The policy's fields compile as a ValidatingPolicy's
+ * (cel/validating-policy/compile-body.ts), in Kubernetes' CEL environment (not Kyverno's libraries);
+ * an expression that does not compile makes every matched resource an error naming the policy, the
+ * field and the position. An invalid binding or policy field fails the load.
+ */
+import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import type { PolicyDocument, Rule } from "../api/policy.js";
+import { problem, type PolicyProblem } from "../api/problem.js";
+import { JsonPatchCache } from "../mutate/json-patch-cache.js";
+import { PatternCache } from "../pattern/index.js";
+import { ExpressionCache } from "../variables/index.js";
+import { createCel } from "../cel/create-cel.js";
+import { compileBody } from "../cel/validating-policy/compile-body.js";
+import { compileBinding, type CompiledAdmissionPolicy, type CompiledBinding } from "../cel/admission-policy/index.js";
+import type { ParamKindRef } from "../cel/params/index.js";
+import { needsLabels } from "../match/namespace-labels.js";
+import type { CompileEnv, CompileOutcome } from "./compile-policy.js";
+import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
+
+const KIND = "ValidatingAdmissionPolicy";
+const REASONS: ReadonlySet<string> = new Set(["Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge"]);
+
+function text(o: JsonObject, key: string): string {
+  const v = o[key];
+  return typeof v === "string" ? v : "";
+}
+
+export function compileAdmissionPolicy(doc: JsonObject, bindingDocs: readonly JsonValue[], env: CompileEnv): CompileOutcome {
+  const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
+  const name = text(metadata, "name");
+  if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
+  if (!isObject(doc["spec"])) return { ok: false, problems: [problem("spec", `${KIND} ${name}: spec is required`)] };
+  const spec = doc["spec"];
+  const problems: PolicyProblem[] = [];
+  const fp = spec["failurePolicy"];
+  if (fp !== undefined && fp !== null && fp !== "Fail" && fp !== "Ignore") problems.push(problem("spec.failurePolicy", `${KIND} ${name}: spec.failurePolicy must be Fail or Ignore`));
+  const paramKind = paramKindOf(spec["paramKind"], name, problems);
+  (Array.isArray(spec["validations"]) ? spec["validations"] : []).forEach((v, i) => {
+    const reason = isObject(v) ? v["reason"] : undefined;
+    if (reason !== undefined && reason !== null && !REASONS.has(String(reason))) problems.push(problem(`spec.validations[${i}].reason`, `${KIND} ${name}: spec.validations[${i}].reason: Unsupported value: ${JSON.stringify(reason)}: supported values: "Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized"`));
+  });
+  const bindings: CompiledBinding[] = [];
+  for (const b of bindingDocs) {
+    if (!isObject(b)) continue;
+    const compiled = compileBinding(b);
+    if (!compiled.ok) problems.push(...compiled.problems);
+    else if (compiled.value.policyName === name) bindings.push(compiled.value.binding);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const body = compileBody(spec, name, env.cel?.() ?? createCel(), "", KIND);
+  if (!body.ok) return body;
+  const rule: Rule = { name, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
+  const rules = (bindings.length === 0 ? [undefined] : bindings).map((binding): CompiledRule => {
+    const cel: CompiledAdmissionPolicy = { kind: "admission-policy", policyName: name, body: body.compiled, paramKind, binding };
+    const action = binding === undefined || binding.actions.includes("Deny") ? ("Enforce" as const) : ("Audit" as const);
+    return {
+      rule,
+      name,
+      matcher: { kinds: undefined, matches: (req) => body.compiled.constraints.decide(req).kind !== "no-match" && binding?.constraints?.decide(req).kind !== "no-match" },
+      autogenOf: undefined,
+      action,
+      podSecurity: undefined,
+      validatePass: undefined,
+      fastPass: undefined,
+      unsupported: body.failure,
+      cel,
+      namespaceLabels: readsNamespaceLabels(spec["matchConstraints"]) ? "spec.matchConstraints.namespaceSelector" : binding?.readsNamespaceLabels === true ? `(binding ${binding.name}) spec.matchResources.namespaceSelector` : undefined,
+    };
+  });
+  const document: PolicyDocument = {
+    apiVersion: text(doc, "apiVersion"),
+    kind: "ClusterPolicy",
+    metadata: { name },
+    spec: {
+      rules: [rule],
+      failurePolicy: fp === "Ignore" ? "Ignore" : "Fail",
+      validationFailureAction: rules.some((r) => r.action === "Enforce") ? "Enforce" : "Audit",
+    },
+  };
+  const policy: CompiledPolicy = {
+    document,
+    kind: "ClusterPolicy",
+    name,
+    namespace: "",
+    rules,
+    background: true,
+    applyRules: "All",
+    scored: true,
+    warnings: [],
+    usesImages: false,
+    admissionPolicy: true,
+    cache: new ExpressionCache(env.jmespath),
+    patterns: new PatternCache(),
+    jsonPatches: new JsonPatchCache(),
+  };
+  return { ok: true, policy };
+}
+
+function paramKindOf(v: JsonValue | undefined, name: string, problems: PolicyProblem[]): ParamKindRef | undefined {
+  if (v === undefined || v === null) return undefined;
+  const apiVersion = isObject(v) ? text(v, "apiVersion") : "";
+  const kind = isObject(v) ? text(v, "kind") : "";
+  if (apiVersion === "" || kind === "") {
+    problems.push(problem("spec.paramKind", `${KIND} ${name}: spec.paramKind needs apiVersion and kind`));
+    return undefined;
+  }
+  return { apiVersion, kind };
+}
+
+function readsNamespaceLabels(mc: JsonValue | undefined): boolean {
+  return isObject(mc) && needsLabels(mc["namespaceSelector"]);
+}
