@@ -156,6 +156,7 @@ function mergeValues(a: ValuesSpec, b: ValuesSpec): ValuesSpec {
     ruleValues: new Map([...a.ruleValues, ...b.ruleValues]),
     resourceValues: new Map([...a.resourceValues, ...b.resourceValues]),
     namespaceLabels: new Map([...a.namespaceLabels, ...b.namespaceLabels]),
+    namespaceObjects: new Map([...a.namespaceObjects, ...b.namespaceObjects]),
   };
 }
 

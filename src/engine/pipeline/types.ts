@@ -22,6 +22,12 @@ export interface EngineRequest {
   readonly subresource?: string;
   /** Labels of the resource's namespace, for namespaceSelector. */
   readonly namespaceLabels: Readonly<Record<string, string>>;
+  /**
+   * The resource's Namespace object when the caller has it whole (a values file's `namespaces:`
+   * entry): CEL's `namespaceObject`, annotations included. Absent: CEL sees a Namespace with the
+   * name and `namespaceLabels`.
+   */
+  readonly namespaceObject?: Resource;
   /** Variables layered on the context before any rule runs, by dotted name (CLI globalValues, per-resource values). */
   readonly variables?: Readonly<Record<string, JsonValue>>;
   /**

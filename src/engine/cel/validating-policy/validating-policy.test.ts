@@ -114,4 +114,11 @@ describe("ValidatingPolicy", () => {
     assert.equal(vpol({ ...noLatest, validationActions: ["Audit", "Warn"] }).rules[0]?.action, "Audit");
     assert.equal(engine.compile({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "x" }, spec: { matchConstraints: podRules, validationActions: ["Block"] } }).ok, false);
   });
+  test("namespaceObject is the request's Namespace when given whole (annotations too), else name and labels", () => {
+    const p = vpol({ validations: [{ expression: "namespaceObject.metadata.?annotations['owner'].orValue('none') == 'team-a'", messageExpression: "'owner: ' + namespaceObject.metadata.?annotations['owner'].orValue('none') + ', ' + namespaceObject.metadata.name" }] });
+    const inNs = pod("p", { namespace: "apps" });
+    const namespaceObject = { apiVersion: "v1", kind: "Namespace", metadata: { name: "apps", annotations: { owner: "team-a" } } };
+    assert.deepEqual(run(p, inNs, { namespaceObject }), [["", "pass", "success"]]);
+    assert.deepEqual(run(p, inNs, { namespaceLabels: { owner: "team-a" } }), [["", "fail", "owner: none, apps"]]);
+  });
 });
