@@ -19,6 +19,11 @@ import { compilePolicy, type CompileEnv, type CompileOutcome } from "./policy/co
 import type { CompiledPolicy } from "./policy/compiled-policy.js";
 import { beginInterruptible, endInterruptible, Meter } from "./interrupt/index.js";
 import type { EnginePorts, Interruption } from "./ports.js";
+import type { PolicyProblem } from "./api/problem.js";
+import { compileException, isPolicyExceptionDocument } from "./exceptions/index.js";
+import { compileCelException, type AnyCompiledException } from "./exceptions/cel/index.js";
+
+export type CompileAnyExceptionOutcome = { readonly ok: true; readonly exception: AnyCompiledException } | { readonly ok: false; readonly problems: readonly PolicyProblem[] };
 
 /** A request to evaluate: as given, or prepared once (`engine.prepare`) for many policies. */
 export type RequestInput = EngineRequest | PreparedRequest;
@@ -27,6 +32,12 @@ export interface Engine {
   readonly env: EngineEnv;
   /** Parse, check and compile one policy document (once; evaluation never re-parses). */
   compile(doc: JsonValue): CompileOutcome;
+  /**
+   * Compile one PolicyException document, of either kind: kyverno.io/v2 (v2beta1) or
+   * policies.kyverno.io (its CEL matchConditions compiled here, in the CEL kinds' environment).
+   * `source` (file and document) is kept for messages.
+   */
+  compileException(doc: JsonValue, source?: string): CompileAnyExceptionOutcome;
   /**
    * The request prepared for evaluation: its subject, operation, base context and match decisions,
    * worked out once for every policy evaluated against it. The request itself is never written to.
@@ -63,6 +74,7 @@ export function createEngine(ports: EnginePorts): Engine {
   return {
     env,
     compile: (doc) => compilePolicy(doc, compileEnv),
+    compileException: (doc, source) => (isPolicyExceptionDocument(doc) === "cel" ? compileCelException(doc, celPolicies(false), source) : compileException(doc, source)),
     prepare: (request) => new PreparedRequest(request),
     validate: (policy, request, interruption) => {
       const began = beginInterruptible(meter, interruption);

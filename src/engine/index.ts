@@ -51,6 +51,8 @@ export { effectiveAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { parseKindSelector } from "./match/kind-selector.js";
 export { compileException, isPolicyExceptionDocument, type CompiledException } from "./exceptions/index.js";
+export { isCelException, type AnyCompiledException, type CompiledCelException } from "./exceptions/cel/index.js";
+export type { CompileAnyExceptionOutcome } from "./engine.js";
 
 // JMESPath in Kyverno's dialect, for `bylaw jp`.
 export { formatAst, goJsonMarshal, type FunctionDef } from "./jmespath/index.js";

@@ -3,7 +3,7 @@
  * every validate policy against every resource, and compare each expected row.
  */
 import { dirname, resolve } from "node:path";
-import { type CompiledException, type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, isObject, type JsonObject, type JsonValue, type Operation, type PolicyResponse, type RequestUserInfo, type Resource } from "../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, isObject, type JsonObject, type JsonValue, type Operation, type PolicyResponse, type RequestUserInfo, type Resource } from "../../engine/index.js";
 import { existingResources } from "../../library/existing-resources.js";
 import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
@@ -96,7 +96,7 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
   const present = await loadExisting(dir, spec, files);
   if (present.errors.length > 0) return fail(`${file}: ${present.errors.join("; ")}`);
   const existing = existingResources(present.docs);
-  const loadedExceptions = await loadSuiteExceptions(dir, spec.exceptions);
+  const loadedExceptions = await loadSuiteExceptions(dir, spec.exceptions, engine);
   if (loadedExceptions.errors.length > 0) return fail(`${file}: exceptions: ${loadedExceptions.errors.join("; ")}`);
   warnings.push(...loadedExceptions.warnings);
   const exceptions = [...loadedExceptions.exceptions, ...policies.exceptions];
@@ -133,7 +133,7 @@ interface SuiteInputs {
   readonly values: ValuesSpec;
   readonly userInfo: RequestUserInfo | undefined;
   readonly existing: ExistingResources;
-  readonly exceptions: readonly CompiledException[];
+  readonly exceptions: readonly AnyCompiledException[];
 }
 
 /** Every policy on every resource, with the operation a row names (undefined: the values' or CREATE). */

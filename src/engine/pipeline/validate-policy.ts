@@ -12,6 +12,7 @@ import { runValidation } from "../validate/run-validation.js";
 import { celRuleInput, evaluateCelRule } from "../cel/validate-rule/index.js";
 import { evaluateValidatingPolicy, isValidatingPolicy } from "../cel/validating-policy/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
+import { celExceptionsFor } from "../exceptions/cel/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
@@ -109,7 +110,12 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   // The rule context's `request` is the request's own, whichever policy asks: converted once per request.
   if (compiled.cel !== undefined) {
     const input = run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data));
-    if (isValidatingPolicy(compiled.cel)) return evaluateValidatingPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: policy.namespace });
+    if (isValidatingPolicy(compiled.cel)) {
+      const request = run.request.request;
+      const ref = { kind: policy.kind === "Policy" ? "NamespacedValidatingPolicy" : "ValidatingPolicy", name: policy.name };
+      const exceptions = celExceptionsFor(request.exceptions, ref, { now: run.env.ports.clock.nowMillis(), ...(request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {}) });
+      return evaluateValidatingPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: policy.namespace }, exceptions);
+    }
     return evaluateCelRule(compiled.cel, name, input);
   }
   const validate = compiled.rule.validate;

@@ -1,5 +1,5 @@
 /** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline. */
-import { type CompiledException, type CompiledPolicy, type EngineRequest, jsonEqual, type PolicyResponse, type RequestUserInfo, type Resource } from "../../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, type EngineRequest, jsonEqual, type PolicyResponse, type RequestUserInfo, type Resource } from "../../../engine/index.js";
 import { loadPaths, writeFilesAtomically } from "../../../platform/files/index.js";
 import type { LoadedDocument } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
@@ -57,7 +57,7 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   const targets = await loadResources(options.targetPaths, stdin, "--target-resource: ");
   for (const e of targets.errors) io.err(`error: ${e}`);
   bad ||= targets.errors.length > 0;
-  const exceptions = await loadExceptions(options.exceptionPaths, stdin);
+  const exceptions = await loadExceptions(options.exceptionPaths, stdin, engine);
   for (const e of exceptions.errors) io.err(`error: ${e}`);
   for (const w of exceptions.warnings) io.err(`warning: ${w}`);
   bad ||= exceptions.errors.length > 0;
@@ -126,7 +126,7 @@ function enforce(doc: LoadedDocument): LoadedDocument {
  * The engine request for one resource and policy. Compiled exceptions ride on the request
  * (EngineRequest.exceptions); the engine decides which apply.
  */
-function requestBuilder(values: ValuesSpec, userInfo: RequestUserInfo | undefined, exceptions: readonly CompiledException[]): (r: Resource, p: CompiledPolicy) => EngineRequest {
+function requestBuilder(values: ValuesSpec, userInfo: RequestUserInfo | undefined, exceptions: readonly AnyCompiledException[]): (r: Resource, p: CompiledPolicy) => EngineRequest {
   return (resource, policy) => {
     const base = buildRequest(resource, policy, values, userInfo);
     return exceptions.length === 0 ? base : { ...base, exceptions };
