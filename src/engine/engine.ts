@@ -14,6 +14,7 @@ import { mutatePolicy } from "./pipeline/mutate-policy.js";
 import { mutateRequest, type MutationResult } from "./pipeline/mutate-request.js";
 import { PreparedRequest, prepareRequest } from "./pipeline/prepared-request.js";
 import { validatePolicy } from "./pipeline/validate-policy.js";
+import { validateJsonPayload, type JsonPayloadRequest } from "./pipeline/validate-json.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
 import { compilePolicy, type CompileEnv, type CompileOutcome } from "./policy/compile-policy.js";
 import type { CompiledPolicy } from "./policy/compiled-policy.js";
@@ -54,6 +55,11 @@ export interface Engine {
    * Mutate-existing rules patch targets found in `existing`; their results carry the patched targets.
    */
   mutate(policy: CompiledPolicy, request: RequestInput, existing?: ExistingResources, interruption?: Interruption): PolicyResponse;
+  /**
+   * Run a JSON-mode ValidatingPolicy (spec.evaluation.mode JSON) against one JSON payload that is
+   * not a Kubernetes object. Any other policy never runs on a payload: its response has no rules.
+   */
+  validateJson(policy: CompiledPolicy, request: JsonPayloadRequest): PolicyResponse;
   /** Every mutate policy in order on one request, and the net change as an RFC 6902 patch (the webhook's answer). */
   mutateAll(policies: readonly CompiledPolicy[], request: EngineRequest, existing?: ExistingResources): MutationResult;
   /** Run a policy's generate rules: what each would create (clone sources come from `existing`). */
@@ -92,6 +98,7 @@ export function createEngine(ports: EnginePorts): Engine {
         endInterruptible(began);
       }
     },
+    validateJson: (policy, request) => validateJsonPayload(policy, request, env),
     mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
     generate: (policy, request, existing) => generatePolicy(policy, prepareRequest(request), env, existing),
   };

@@ -13,6 +13,7 @@ import { compareRow } from "./compare.js";
 import { loadSuiteCluster, type SuiteCluster } from "./context-file.js";
 import { inDefaultNamespace } from "./default-namespace.js";
 import { loadSuiteExceptions } from "./exceptions-file.js";
+import { applyToPayload, loadJsonPayloads } from "../offline/json-payloads.js";
 import { loadExpectedResources, type ResourceFile } from "./expected-resources.js";
 import { resourceCheck } from "./resource-check.js";
 import { rowResources } from "./row-resources.js";
@@ -100,7 +101,9 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
   if (loadedExceptions.errors.length > 0) return fail(`${file}: exceptions: ${loadedExceptions.errors.join("; ")}`);
   warnings.push(...loadedExceptions.warnings);
   const exceptions = [...loadedExceptions.exceptions, ...policies.exceptions];
-  const inputs: SuiteInputs = { engine, policies: policies.compiled, resources, values, userInfo, existing, exceptions };
+  const payloads = await loadJsonPayloads(spec.jsonPayloads.map((f) => resolve(dir, f)), () => Promise.resolve(""));
+  if (payloads.errors.length > 0) return fail(`${file}: jsonPayloads: ${payloads.errors.join("; ")}`);
+  const inputs: SuiteInputs = { engine, policies: policies.compiled, resources, payloads: payloads.payloads, values, userInfo, existing, exceptions };
 
   const byOperation = new Map<string, PolicyResponse[]>();
   const responsesFor = (op: string | undefined): PolicyResponse[] => {
@@ -130,6 +133,8 @@ interface SuiteInputs {
   readonly engine: Engine;
   readonly policies: readonly CompiledPolicy[];
   readonly resources: readonly Resource[];
+  /** The test file's `jsonPayloads`: only JSON-mode ValidatingPolicies run on them. */
+  readonly payloads: readonly JsonObject[];
   readonly values: ValuesSpec;
   readonly userInfo: RequestUserInfo | undefined;
   readonly existing: ExistingResources;
@@ -147,6 +152,7 @@ function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResp
   for (const resource of resources) {
     out.push(...processResource(engine, policies, resource, request, existing).responses);
   }
+  for (const payload of inputs.payloads) out.push(...applyToPayload(engine, policies, payload, exceptions));
   return out;
 }
 

@@ -34,6 +34,8 @@ export interface TestSpec {
   readonly resources: readonly string[];
   readonly targetResources: readonly string[];
   readonly exceptions: readonly string[];
+  /** `jsonPayloads` files, then the deprecated `jsonPayload`: inputs for ValidatingPolicies with evaluation.mode JSON. */
+  readonly jsonPayloads: readonly string[];
   readonly variables?: string;
   readonly values?: JsonObject;
   readonly userinfo?: string;
@@ -113,6 +115,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       resources: strList(doc["resources"]),
       targetResources: strList(doc["targetResources"]),
       exceptions: strList(doc["exceptions"]),
+      jsonPayloads: [...strList(doc["jsonPayloads"]), ...(typeof doc["jsonPayload"] === "string" && doc["jsonPayload"] !== "" ? [doc["jsonPayload"]] : [])],
       ...opt("variables", doc["variables"]),
       ...(isObject(doc["values"]) ? { values: doc["values"] } : {}),
       ...opt("userinfo", doc["userinfo"]),

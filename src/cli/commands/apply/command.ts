@@ -15,6 +15,7 @@ import { enforceDocument } from "./enforce.js";
 import { APPLY_HELP } from "./help.js";
 import { usageLine } from "../../usage.js";
 import { loadExceptions } from "./load-exceptions.js";
+import { applyToPayload, loadJsonPayloads } from "../../offline/json-payloads.js";
 import { loadResources, loadUserInfo, loadValuesFile } from "./load-inputs.js";
 import { parseApplyArgs, type ApplyOptions } from "./options.js";
 import { renderResults } from "./render-results.js";
@@ -57,6 +58,9 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   const targets = await loadResources(options.targetPaths, stdin, "--target-resource: ");
   for (const e of targets.errors) io.err(`error: ${e}`);
   bad ||= targets.errors.length > 0;
+  const payloads = await loadJsonPayloads(options.jsonPaths, stdin, "--json: ");
+  for (const e of payloads.errors) io.err(`error: ${e}`);
+  bad ||= payloads.errors.length > 0;
   const exceptions = await loadExceptions(options.exceptionPaths, stdin, engine);
   for (const e of exceptions.errors) io.err(`error: ${e}`);
   for (const w of exceptions.warnings) io.err(`warning: ${w}`);
@@ -66,7 +70,7 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   for (const w of values.warnings) io.err(`warning: ${w}`);
   const userInfo = await loadUserInfo(options.userinfo);
   if (!userInfo.ok) return usageFailure(io, userInfo.error);
-  if (bad && (policies.compiled.length === 0 || loaded.resources.length === 0)) return 2;
+  if (bad && (policies.compiled.length === 0 || loaded.resources.length + payloads.payloads.length === 0)) return 2;
 
   const request = requestBuilder(values.value, userInfo.value, [...exceptions.exceptions, ...policies.exceptions]);
   const existing = existingResources(targets.resources);
@@ -81,13 +85,18 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
     if (!jsonEqual(done.patched, resource)) mutated.push({ why: "mutated", policy: lastMutator(done.responses), rule: "", resource: done.patched });
   });
   io.progressDone();
+  const allExceptions = [...exceptions.exceptions, ...policies.exceptions];
+  payloads.payloads.forEach((payload, i) => {
+    const origin = payloads.origins[i];
+    batches.push({ index: loaded.resources.length + i, ...(origin !== undefined ? { origin } : {}), responses: applyToPayload(engine, policies.compiled, payload, allExceptions) });
+  });
   const responses = batches.flatMap((b) => b.responses);
   const produced = dedupe([...mutated, ...producedResources(responses)]);
   const rows = resultRows(batches, values.value, options.auditWarn);
   renderResults(io, options, {
     rows, responses, produced,
     policies: policies.compiled.length,
-    resources: loaded.resources.length,
+    resources: loaded.resources.length + payloads.payloads.length,
     exceptions: exceptions.exceptions.length + policies.exceptions.length,
     nowMillis: engine.env.ports.clock.nowMillis(),
     cwd: process.cwd(),
