@@ -13,11 +13,14 @@ Policies:
                               spec.validationFailureAction and each rule's validate.failureAction become
                               Enforce. failureActionOverrides and validationFailureActionOverrides still
                               apply where they match (an override to Audit for a namespace stays Audit)
-  -e, --exception PATH        PolicyException documents (kyverno.io/v2 or v2beta1) to honour (repeatable;
-                              also --exceptions). A rule an exception covers is skipped, as in Kyverno
+  -e, --exception PATH        PolicyException documents to honour (repeatable; also --exceptions):
+                              kyverno.io/v2 or v2beta1, and policies.kyverno.io (v1, v1beta1, v1alpha1)
+                              for ValidatingPolicy. A rule an exception covers is skipped, as in Kyverno
 
 Resources:
-  -r, --resource PATH         a resource file or folder (repeatable; required)
+  -r, --resource PATH         a resource file or folder (repeatable; required unless --json)
+      --json PATH             JSON payloads that are not Kubernetes objects (repeatable; each document one
+                              payload) for ValidatingPolicies with spec.evaluation.mode JSON
   -t, --target-resource PATH  objects that already exist in the cluster (repeatable): the targets of
                               mutate-existing rules (mutate.targets) and the sources of generate clones
   -f, --values-file PATH      a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule values and
