@@ -12,7 +12,7 @@ import { runValidation } from "../validate/run-validation.js";
 import { celRuleInput, evaluateCelRule } from "../cel/validate-rule/index.js";
 import { evaluateValidatingPolicy, isValidatingPolicy } from "../cel/validating-policy/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
-import { celExceptionsFor } from "../exceptions/cel/index.js";
+import { celExceptionsFor, isCelException } from "../exceptions/cel/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
@@ -23,9 +23,9 @@ import type { EngineEnv, PolicyResponse } from "./types.js";
 export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
   const base = request.base(policy.usesImages);
   const tooDeep = request.tooDeep;
-  // A rule that needs no scope is answered without one (fastAnswer); PolicyExceptions are checked the full way.
-  const exceptions = request.request.exceptions;
-  const fastPassing = exceptions === undefined || exceptions.length === 0;
+  // A rule that needs no scope is answered without one (fastAnswer); kyverno.io PolicyExceptions are
+  // checked the full way (policies.kyverno.io ones concern only the CEL kinds, which have no fast pass).
+  const fastPassing = !request.derived(HAS_CLASSIC_EXCEPTIONS, () => (request.request.exceptions ?? []).some((e) => !isCelException(e)));
   // Made on the first result, with room for one: most policies give one result per request.
   let results: RuleResult[] | undefined;
   // Every policy of one namespace (ClusterPolicies: "") matches against the same request.
@@ -46,6 +46,8 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
 }
 
 const NO_RESULTS: readonly RuleResult[] = Object.freeze([]);
+/** The key, in a PreparedRequest, of whether it carries kyverno.io PolicyExceptions. */
+const HAS_CLASSIC_EXCEPTIONS: unique symbol = Symbol("kyverno.io exceptions");
 /** The key of a request's CEL values in its PreparedRequest. */
 const CEL_INPUT: unique symbol = Symbol("validate.cel input");
 
