@@ -15,11 +15,17 @@ import { mutatePolicy } from "./pipeline/mutate-policy.js";
 import { mutateRequest, type MutationResult } from "./pipeline/mutate-request.js";
 import { PreparedRequest, prepareRequest } from "./pipeline/prepared-request.js";
 import { validatePolicy } from "./pipeline/validate-policy.js";
+import { validateJsonPayload, type JsonPayloadRequest } from "./pipeline/validate-json.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
 import { compilePolicy, type CompileEnv, type CompileOptions, type CompileOutcome } from "./policy/compile-policy.js";
 import type { CompiledPolicy } from "./policy/compiled-policy.js";
 import { beginInterruptible, endInterruptible, Meter } from "./interrupt/index.js";
 import type { EnginePorts, Interruption } from "./ports.js";
+import type { PolicyProblem } from "./api/problem.js";
+import { compileException, isPolicyExceptionDocument } from "./exceptions/index.js";
+import { compileCelException, type AnyCompiledException } from "./exceptions/cel/index.js";
+
+export type CompileAnyExceptionOutcome = { readonly ok: true; readonly exception: AnyCompiledException } | { readonly ok: false; readonly problems: readonly PolicyProblem[] };
 
 /** A request to evaluate: as given, or prepared once (`engine.prepare`) for many policies. */
 export type RequestInput = EngineRequest | PreparedRequest;
@@ -28,6 +34,12 @@ export interface Engine {
   readonly env: EngineEnv;
   /** Parse, check and compile one policy document (once; evaluation never re-parses). */
   compile(doc: JsonValue, options?: CompileOptions): CompileOutcome;
+  /**
+   * Compile one PolicyException document, of either kind: kyverno.io/v2 (v2beta1) or
+   * policies.kyverno.io (its CEL matchConditions compiled here, in the CEL kinds' environment).
+   * `source` (file and document) is kept for messages.
+   */
+  compileException(doc: JsonValue, source?: string): CompileAnyExceptionOutcome;
   /**
    * The request prepared for evaluation: its subject, operation, base context and match decisions,
    * worked out once for every policy evaluated against it. The request itself is never written to.
@@ -44,6 +56,11 @@ export interface Engine {
    * Mutate-existing rules patch targets found in `existing`; their results carry the patched targets.
    */
   mutate(policy: CompiledPolicy, request: RequestInput, existing?: ExistingResources, interruption?: Interruption): PolicyResponse;
+  /**
+   * Run a JSON-mode ValidatingPolicy (spec.evaluation.mode JSON) against one JSON payload that is
+   * not a Kubernetes object. Any other policy never runs on a payload: its response has no rules.
+   */
+  validateJson(policy: CompiledPolicy, request: JsonPayloadRequest): PolicyResponse;
   /** Every mutate policy in order on one request, and the net change as an RFC 6902 patch (the webhook's answer). */
   mutateAll(policies: readonly CompiledPolicy[], request: EngineRequest, existing?: ExistingResources): MutationResult;
   /** Run a policy's generate rules: what each would create (clone sources come from `existing`). */
@@ -61,6 +78,7 @@ export function createEngine(ports: EnginePorts): Engine {
   return {
     env,
     compile: (doc, options) => compilePolicy(doc, compileEnv, options),
+    compileException: (doc, source) => (isPolicyExceptionDocument(doc) === "cel" ? compileCelException(doc, celPolicies(false), source) : compileException(doc, source)),
     prepare: (request) => new PreparedRequest(request),
     validate: (policy, request, interruption) => {
       const began = beginInterruptible(meter, interruption);
@@ -78,6 +96,7 @@ export function createEngine(ports: EnginePorts): Engine {
         endInterruptible(began);
       }
     },
+    validateJson: (policy, request) => validateJsonPayload(policy, request, env),
     mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
     generate: (policy, request, existing) => generatePolicy(policy, prepareRequest(request), env, existing),
   };

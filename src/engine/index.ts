@@ -51,6 +51,9 @@ export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { parseKindSelector } from "./match/kind-selector.js";
 export { compileException, isPolicyExceptionDocument, type CompiledException } from "./exceptions/index.js";
+export { isCelException, type AnyCompiledException, type CompiledCelException } from "./exceptions/cel/index.js";
+export { asJsonPayload, runsOnJson, type JsonPayloadRequest } from "./pipeline/validate-json.js";
+export type { CompileAnyExceptionOutcome } from "./engine.js";
 
 // JMESPath in Kyverno's dialect, for `bylaw jp`.
 export { formatAst, goJsonMarshal, type FunctionDef } from "./jmespath/index.js";

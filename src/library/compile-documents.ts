@@ -4,8 +4,8 @@
  * the file, the document (from 1) and the field path, and the other documents still load:
  * - a YAML syntax error, an invalid policy (unknown fields, bad values, deprecated fields Kyverno
  *   rejects), or a document that is not a policy (a Pod, a kustomization.yaml) is an error;
- * - a kyverno.io PolicyException is honoured, as if given with `-e` (Kyverno's CLI loader accepts
- *   exceptions in policy paths too);
+ * - a PolicyException (kyverno.io, or policies.kyverno.io for the CEL kinds) is honoured, as if
+ *   given with `-e` (Kyverno's CLI loader accepts exceptions in policy paths too);
  * - a ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy it names, wherever among
  *   the documents either is: bindings are read first (an invalid one is an error naming its own file
  *   and document) and each policy compiles with them; a binding that names no loaded policy is a
@@ -13,14 +13,14 @@
  * - a policy kind Bylaw does not run yet (MutatingPolicy, …) compiles to a policy whose results are
  *   `error` for every resource (engine policy/unsupported-kind.ts).
  */
-import { compileAdmissionBinding, type CompiledException, type CompiledPolicy, type Engine, isAdmissionBindingDocument, isObject, isPolicyExceptionDocument, type JsonObject, policyKindOf } from "../engine/index.js";
+import { compileAdmissionBinding, type AnyCompiledException, type CompiledPolicy, type Engine, isAdmissionBindingDocument, isObject, isPolicyExceptionDocument, type JsonObject, policyKindOf } from "../engine/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 import { compileExceptionDocuments } from "./compile-exceptions.js";
 
 export interface LoadedPolicies {
   readonly compiled: CompiledPolicy[];
   /** PolicyExceptions found among the policies. */
-  readonly exceptions: CompiledException[];
+  readonly exceptions: AnyCompiledException[];
   /** policy name → why it is invalid */
   readonly invalid: Map<string, string>;
   /** What makes the run fail (the CLI exits 2): YAML errors, invalid policies, non-policy documents; each names file, document and field. */
@@ -45,8 +45,8 @@ export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine
       continue;
     }
     if (d.value === undefined) continue;
-    if (isPolicyExceptionDocument(d.value) === "kyverno") {
-      const loaded = compileExceptionDocuments([d]);
+    if (isPolicyExceptionDocument(d.value) !== "other") {
+      const loaded = compileExceptionDocuments([d], engine);
       out.exceptions.push(...loaded.exceptions);
       out.errors.push(...loaded.errors);
       out.warnings.push(...loaded.warnings);

@@ -1,19 +1,20 @@
 /**
- * PolicyException documents (kyverno.io/v2, v2beta1) compiled once, for `bylaw apply -e` and a
- * test's `exceptions:` files. Other documents are skipped with a warning; a document that is not
- * a valid exception is an error naming the file, document and field.
+ * PolicyException documents (kyverno.io/v2, v2beta1, and policies.kyverno.io v1, v1beta1,
+ * v1alpha1 for the CEL kinds) compiled once, for `bylaw apply -e` and a test's `exceptions:`
+ * files. Other documents are skipped with a warning; a document that is not a valid exception is
+ * an error naming the file, document and field.
  */
-import { type CompiledException, compileException, isObject, isPolicyExceptionDocument } from "../engine/index.js";
+import { type AnyCompiledException, type Engine, isObject, isPolicyExceptionDocument } from "../engine/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 
 export interface LoadedExceptions {
-  readonly exceptions: CompiledException[];
+  readonly exceptions: AnyCompiledException[];
   readonly errors: string[];
   readonly warnings: string[];
 }
 
 /** `readErrorPrefix` goes before file read/parse errors (e.g. `--exception: `). */
-export function compileExceptionDocuments(documents: readonly LoadedDocument[], readErrorPrefix = ""): LoadedExceptions {
+export function compileExceptionDocuments(documents: readonly LoadedDocument[], engine: Engine, readErrorPrefix = ""): LoadedExceptions {
   const out: LoadedExceptions = { exceptions: [], errors: [], warnings: [] };
   for (const d of documents) {
     const where = `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}`;
@@ -28,11 +29,7 @@ export function compileExceptionDocuments(documents: readonly LoadedDocument[], 
       out.warnings.push(`${where}: skipped: not a PolicyException (kind ${JSON.stringify(found ?? "(none)")})`);
       continue;
     }
-    if (kind === "cel") {
-      out.warnings.push(`${where}: skipped: policies.kyverno.io PolicyExceptions (for CEL policies) are not supported by Bylaw yet; use kyverno.io/v2`);
-      continue;
-    }
-    const compiled = compileException(d.value, where);
+    const compiled = engine.compileException(d.value, where);
     if (!compiled.ok) {
       const text = compiled.problems.filter((p) => p.severity === "error").map((p) => (p.path === "" ? p.message : `${p.path}: ${p.message}`)).join("; ");
       out.errors.push(`${where}: invalid PolicyException: ${text}`);

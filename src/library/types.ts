@@ -1,6 +1,6 @@
 /** The library's own public shapes: what a program passes to `createBylaw` and what it gets back. */
 import type {
-  CompiledException,
+  AnyCompiledException,
   CompiledPolicy,
   GeneratedResource,
   JsonObject,
@@ -66,7 +66,8 @@ export interface ResourceReport {
 
 export interface Bylaw {
   readonly policies: readonly CompiledPolicy[];
-  readonly exceptions: readonly CompiledException[];
+  /** PolicyExceptions found among the policies: kyverno.io/v2 and policies.kyverno.io (CEL kinds). */
+  readonly exceptions: readonly AnyCompiledException[];
   /** Things to know that do not stop the policies from running (deprecated fields, kinds Bylaw answers only with errors). */
   readonly warnings: readonly string[];
   /** Run every policy against one resource. */

@@ -3,13 +3,13 @@
  * facts the request does not carry) and what they report to (metrics, logs). Each piece is passed
  * in; nothing here is global.
  */
-import type { CompiledException, CompiledPolicy, Operation, PolicyProblem, PolicyResponse, RequestUserInfo } from "../engine/index.js";
+import type { AnyCompiledException, CompiledPolicy, Operation, PolicyProblem, PolicyResponse, RequestUserInfo } from "../engine/index.js";
 
 /** One immutable, loaded set of policies; a reload swaps the whole snapshot at once. */
 export interface PolicySnapshot {
   readonly policies: readonly CompiledPolicy[];
-  /** PolicyExceptions (kyverno.io/v2, v2beta1) loaded with the policies; absent when there are none. */
-  readonly exceptions?: readonly CompiledException[];
+  /** PolicyExceptions (kyverno.io/v2, v2beta1, and policies.kyverno.io for the CEL kinds) loaded with the policies; absent when there are none. */
+  readonly exceptions?: readonly AnyCompiledException[];
   /** Monotonic generation number, bumped on every successful load. */
   readonly generation: number;
   /** When this snapshot was loaded (ms since epoch). */

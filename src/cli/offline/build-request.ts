@@ -34,6 +34,7 @@ export function buildRequest(resource: Resource, policy: CompiledPolicy, values:
     operation,
     ...(userInfo !== undefined ? { userInfo } : {}),
     namespaceLabels: values.namespaceLabels.get(resourceNamespace(resource)) ?? {},
+    ...namespaceObjectOf(values, resource),
     variables,
     ruleVariables: (p, r) => ruleValuesFor(values, p, r)?.values,
     ruleForeachValues: (p, r) => {
@@ -41,4 +42,10 @@ export function buildRequest(resource: Resource, policy: CompiledPolicy, values:
       return found !== undefined && Object.keys(found).length > 0 ? found : undefined;
     },
   };
+}
+
+/** The resource's Namespace as the values file gives it (CEL `namespaceObject`), when it does. */
+function namespaceObjectOf(values: ValuesSpec, resource: Resource): { namespaceObject?: Resource } {
+  const found = values.namespaceObjects.get(resourceNamespace(resource));
+  return found === undefined ? {} : { namespaceObject: found };
 }

@@ -2,7 +2,8 @@
  * Compare engine responses with one expected row the way `kyverno test` does (Kyverno
  * `cmd/cli/kubectl-kyverno/commands/test/command.go`, `output.go`):
  * policies by name (a `ns/` prefix is ignored), resources by name or `namespace/name`, rules by name
- * or their `autogen-` / `autogen-cronjob-` variants, results as policy-report results (fail becomes
+ * or their `autogen-` / `autogen-cronjob-` variants (any rule for an entry flagged as a rule-less kind,
+ * `isValidatingPolicy` and the like), results as policy-report results (fail becomes
  * warn when the policy is not scored). A response with no matching rule means the resource was
  * excluded, which counts as a pass.
  */
@@ -79,7 +80,7 @@ export function compareRow(expected: ExpectedResult, resource: string, responses
   for (const response of candidates) {
     // A kind Bylaw does not run has no rules of its own: its error answers every row naming the policy.
     // Kyverno ignores a row's rule for a ValidatingAdmissionPolicy, whose results are named after it.
-    const ruleless = response.policy.unsupportedKind !== undefined || response.policy.admissionPolicy === true;
+    const ruleless = response.policy.unsupportedKind !== undefined || response.policy.admissionPolicy === true || expected.anyRule === true;
     const rules = response.rules.filter((r) => (ruleless || names.has(r.rule)) && ruleConcerns(response, r, resource));
     if (rules.length === 0) {
       verdict ??= { ok: true, actual: null, reason: "Excluded", message: "Excluded" };

@@ -5,10 +5,11 @@
 import { resolve } from "node:path";
 import { compileExceptionDocuments, type LoadedExceptions } from "../../library/compile-exceptions.js";
 import { loadPaths } from "../../platform/files/index.js";
+import type { Engine } from "../../engine/index.js";
 
 export type SuiteExceptions = LoadedExceptions;
 
-export async function loadSuiteExceptions(dir: string, files: readonly string[]): Promise<SuiteExceptions> {
+export async function loadSuiteExceptions(dir: string, files: readonly string[], engine: Engine): Promise<SuiteExceptions> {
   if (files.length === 0) return { exceptions: [], errors: [], warnings: [] };
-  return compileExceptionDocuments(await loadPaths(files.map((f) => resolve(dir, f))));
+  return compileExceptionDocuments(await loadPaths(files.map((f) => resolve(dir, f))), engine);
 }

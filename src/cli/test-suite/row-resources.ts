@@ -16,7 +16,7 @@ export function rowResources(expected: ExpectedResult, responses: () => readonly
   const rules = new Set([expected.rule, `autogen-${expected.rule}`, `autogen-cronjob-${expected.rule}`]);
   const names: string[] = [];
   for (const r of responses()) {
-    if (r.policy.name !== policy || !r.rules.some((x) => rules.has(x.rule))) continue;
+    if (r.policy.name !== policy || !r.rules.some((x) => expected.anyRule === true || rules.has(x.rule))) continue;
     if (expected.kind !== "" && resourceKind(r.resource) !== expected.kind) continue;
     const name = resourceName(r.resource);
     if (!names.includes(name)) names.push(name);

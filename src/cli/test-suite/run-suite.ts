@@ -3,7 +3,7 @@
  * every validate policy against every resource, and compare each expected row.
  */
 import { dirname, resolve } from "node:path";
-import { type CompiledException, type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, isObject, type JsonObject, type JsonValue, type Operation, type PolicyResponse, type RequestUserInfo, type Resource } from "../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, isObject, type JsonObject, type JsonValue, type Operation, type PolicyResponse, type RequestUserInfo, type Resource } from "../../engine/index.js";
 import { existingResources } from "../../library/existing-resources.js";
 import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
@@ -13,6 +13,7 @@ import { compareRow } from "./compare.js";
 import { loadSuiteCluster, type SuiteCluster } from "./context-file.js";
 import { inDefaultNamespace } from "./default-namespace.js";
 import { loadSuiteExceptions } from "./exceptions-file.js";
+import { applyToPayload, loadJsonPayloads } from "../offline/json-payloads.js";
 import { loadExpectedResources, type ResourceFile } from "./expected-resources.js";
 import { resourceCheck } from "./resource-check.js";
 import { rowResources } from "./row-resources.js";
@@ -98,13 +99,15 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
   const present = await loadExisting(dir, spec, files);
   if (present.errors.length > 0) return fail(`${file}: ${present.errors.join("; ")}`);
   const existing = existingResources(present.docs);
-  const loadedExceptions = await loadSuiteExceptions(dir, spec.exceptions);
+  const loadedExceptions = await loadSuiteExceptions(dir, spec.exceptions, engine);
   if (loadedExceptions.errors.length > 0) return fail(`${file}: exceptions: ${loadedExceptions.errors.join("; ")}`);
   warnings.push(...loadedExceptions.warnings);
   const exceptions = [...loadedExceptions.exceptions, ...policies.exceptions];
   // Kyverno's CLI refuses the combination (commands/test/test.go).
   if (exceptions.length > 0 && policies.compiled.some((p) => p.admissionPolicy === true)) return fail(`${file}: use of exceptions with ValidatingAdmissionPolicies is not supported`);
-  const inputs: SuiteInputs = { engine, policies: policies.compiled, resources, values, userInfo, existing, exceptions };
+  const payloads = await loadJsonPayloads(spec.jsonPayloads.map((f) => resolve(dir, f)), () => Promise.resolve(""));
+  if (payloads.errors.length > 0) return fail(`${file}: jsonPayloads: ${payloads.errors.join("; ")}`);
+  const inputs: SuiteInputs = { engine, policies: policies.compiled, resources, payloads: payloads.payloads, values, userInfo, existing, exceptions };
 
   const byOperation = new Map<string, PolicyResponse[]>();
   const responsesFor = (op: string | undefined): PolicyResponse[] => {
@@ -134,10 +137,12 @@ interface SuiteInputs {
   readonly engine: Engine;
   readonly policies: readonly CompiledPolicy[];
   readonly resources: readonly Resource[];
+  /** The test file's `jsonPayloads`: only JSON-mode ValidatingPolicies run on them. */
+  readonly payloads: readonly JsonObject[];
   readonly values: ValuesSpec;
   readonly userInfo: RequestUserInfo | undefined;
   readonly existing: ExistingResources;
-  readonly exceptions: readonly CompiledException[];
+  readonly exceptions: readonly AnyCompiledException[];
 }
 
 /** Every policy on every resource, with the operation a row names (undefined: the values' or CREATE). */
@@ -151,6 +156,7 @@ function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResp
   for (const resource of resources) {
     out.push(...processResource(engine, policies, resource, request, existing).responses);
   }
+  for (const payload of inputs.payloads) out.push(...applyToPayload(engine, policies, payload, exceptions));
   return out;
 }
 
@@ -160,6 +166,7 @@ function mergeValues(a: ValuesSpec, b: ValuesSpec): ValuesSpec {
     ruleValues: new Map([...a.ruleValues, ...b.ruleValues]),
     resourceValues: new Map([...a.resourceValues, ...b.resourceValues]),
     namespaceLabels: new Map([...a.namespaceLabels, ...b.namespaceLabels]),
+    namespaceObjects: new Map([...a.namespaceObjects, ...b.namespaceObjects]),
   };
 }
 

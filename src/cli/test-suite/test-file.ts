@@ -20,6 +20,12 @@ export interface ExpectedResult {
   readonly operation?: string;
   /** The entry names no resource: it checks every resource the policy's rule matched. */
   readonly allResources?: boolean;
+  /**
+   * The entry says its policy is a rule-less kind (`isValidatingPolicy: true`, …): every result of
+   * the policy counts, whatever its rule name (Kyverno's `lookupRuleResponses`), e.g. a
+   * ValidatingPolicy's "exception" result.
+   */
+  readonly anyRule?: boolean;
 }
 
 export interface TestSpec {
@@ -28,6 +34,8 @@ export interface TestSpec {
   readonly resources: readonly string[];
   readonly targetResources: readonly string[];
   readonly exceptions: readonly string[];
+  /** `jsonPayloads` files, then the deprecated `jsonPayload`: inputs for ValidatingPolicies with evaluation.mode JSON. */
+  readonly jsonPayloads: readonly string[];
   readonly variables?: string;
   readonly values?: JsonObject;
   readonly userinfo?: string;
@@ -52,6 +60,7 @@ const RESULT_FIELDS = new Set([
   "isImageValidatingPolicy", "isGeneratingPolicy", "isMutatingPolicy",
 ]);
 const RESULTS = new Set(["pass", "fail", "skip", "warn", "error"]);
+const RULELESS_FLAGS = ["isValidatingAdmissionPolicy", "isMutatingAdmissionPolicy", "isValidatingPolicy", "isDeletingPolicy", "isImageValidatingPolicy", "isGeneratingPolicy", "isMutatingPolicy"];
 
 export type TestFileOutcome = { ok: true; spec: TestSpec } | { ok: false; errors: string[] };
 
@@ -96,6 +105,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       ...opt("cloneSourceResource", r["cloneSourceResource"]),
       ...opt("operation", r["operation"]),
       ...(allResources ? { allResources } : {}),
+      ...(RULELESS_FLAGS.some((f) => r[f] === true) ? { anyRule: true } : {}),
     });
   });
   if (errors.length > 0) return { ok: false, errors };
@@ -107,6 +117,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       resources: strList(doc["resources"]),
       targetResources: strList(doc["targetResources"]),
       exceptions: strList(doc["exceptions"]),
+      jsonPayloads: [...strList(doc["jsonPayloads"]), ...(typeof doc["jsonPayload"] === "string" && doc["jsonPayload"] !== "" ? [doc["jsonPayload"]] : [])],
       ...opt("variables", doc["variables"]),
       ...(isObject(doc["values"]) ? { values: doc["values"] } : {}),
       ...opt("userinfo", doc["userinfo"]),

@@ -249,4 +249,47 @@ results:
     assert.deepEqual(rows(suites), [["good", "pass", true], ["bad", "fail", true]]);
     assert.notEqual(suites[0]?.results[0]?.id, suites[1]?.results[0]?.id);
   });
+  test("namespaceObject is the values file's Namespace whole (annotations too); namespaces: wins over namespaceSelector:", async () => {
+    const suites = await run({
+      "policy.yaml": `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: registries}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations:
+    - expression: >-
+        object.spec.containers.all(c, c.image.startsWith(namespaceObject.metadata.?annotations["corp/registry"].orValue("none/")))
+        && namespaceObject.metadata.labels.team == "a"
+`,
+      "resources.yaml": `apiVersion: v1
+kind: Pod
+metadata: {name: good, namespace: ns1}
+spec: {containers: [{name: a, image: corp.io/x}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: bad, namespace: ns1}
+spec: {containers: [{name: a, image: docker.io/x}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: labels-only, namespace: ns2}
+spec: {containers: [{name: a, image: corp.io/x}]}
+`,
+      "kyverno-test.yaml": `${header("namespace-object")}values:
+  namespaceSelector:
+    - {name: ns1, labels: {team: b}}
+    - {name: ns2, labels: {team: a}}
+  namespaces:
+    - apiVersion: v1
+      kind: Namespace
+      metadata: {name: ns1, labels: {team: a}, annotations: {corp/registry: corp.io/}}
+results:
+  - {policy: registries, kind: Pod, resources: [ns1/good], result: pass, isValidatingPolicy: true}
+  - {policy: registries, kind: Pod, resources: [ns1/bad, ns2/labels-only], result: fail, isValidatingPolicy: true}
+`,
+    });
+    assert.deepEqual(rows(suites), [["ns1/good", "pass", true], ["ns1/bad", "fail", true], ["ns2/labels-only", "fail", true]]);
+  });
 });

@@ -21,11 +21,17 @@ export interface ValuesSpec {
   readonly resourceValues: ReadonlyMap<string, ReadonlyMap<string, Readonly<Record<string, JsonValue>>>>;
   /** namespace name → labels */
   readonly namespaceLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /**
+   * namespace name → the Namespace object CEL reads as `namespaceObject`, as Kyverno's CLI resolves
+   * it: a `namespaces:` entry whole (labels, annotations, …), else a `namespaceSelector:` entry as
+   * a Namespace with its name and labels.
+   */
+  readonly namespaceObjects: ReadonlyMap<string, JsonObject>;
   /** `--set key=value` pairs: applied after the global and resource values, as Kyverno does. */
   readonly setValues?: Readonly<Record<string, JsonValue>>;
 }
 
-export const EMPTY_VALUES: ValuesSpec = { globalValues: {}, ruleValues: new Map(), resourceValues: new Map(), namespaceLabels: new Map() };
+export const EMPTY_VALUES: ValuesSpec = { globalValues: {}, ruleValues: new Map(), resourceValues: new Map(), namespaceLabels: new Map(), namespaceObjects: new Map() };
 
 /**
  * The values of the rule `rule` of `policy`, as Kyverno's CLI finds them: the first values entry
@@ -81,14 +87,21 @@ export function parseValues(doc: JsonValue): { values: ValuesSpec; warnings: str
   const globalValues = isObject(doc["globalValues"]) ? doc["globalValues"] : {};
   checkKeys("globalValues", globalValues);
   const namespaceLabels = new Map<string, Record<string, string>>();
+  const namespaceObjects = new Map<string, JsonObject>();
   for (const ns of list(doc["namespaceSelector"])) {
-    if (typeof ns["name"] === "string") namespaceLabels.set(ns["name"], strings(ns["labels"]));
+    if (typeof ns["name"] !== "string") continue;
+    const labels = strings(ns["labels"]);
+    namespaceLabels.set(ns["name"], labels);
+    namespaceObjects.set(ns["name"], { apiVersion: "v1", kind: "Namespace", metadata: { name: ns["name"], labels } });
   }
+  // `namespaces:` entries take precedence over `namespaceSelector:` ones of the same name (Kyverno's CLI).
   for (const ns of list(doc["namespaces"])) {
     const md = isObject(ns["metadata"]) ? ns["metadata"] : {};
-    if (typeof md["name"] === "string") namespaceLabels.set(md["name"], strings(md["labels"]));
+    if (typeof md["name"] !== "string") continue;
+    namespaceLabels.set(md["name"], strings(md["labels"]));
+    namespaceObjects.set(md["name"], { apiVersion: "v1", kind: "Namespace", ...ns });
   }
-  return { values: { globalValues, ruleValues, resourceValues, namespaceLabels }, warnings, errors };
+  return { values: { globalValues, ruleValues, resourceValues, namespaceLabels, namespaceObjects }, warnings, errors };
 }
 
 function list(v: JsonValue | undefined): JsonObject[] {

@@ -38,6 +38,13 @@ export const KYVERNO_VARIABLES: readonly CelVariableDecl[] = [
   { name: "variables", type: "map<string, dyn>" },
 ];
 
+/**
+ * The policies.kyverno.io kinds also read `exceptions` (Kyverno's libs.Exception): the images and
+ * values of the partial PolicyExceptions that matched the request.
+ */
+export const EXCEPTIONS_VARIABLE: CelVariableDecl = { name: "exceptions", type: "map<string, list<string>>" };
+const EXCEPTIONS_FIELDS: readonly string[] = ["allowedImages", "allowedValues"];
+
 export interface CreateCelOptions {
   readonly variables?: readonly CelVariableDecl[];
   readonly libraries?: readonly CelLibrary[];
@@ -66,7 +73,9 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     for (const f of lib.functions) env.registerFunction(f.signature, f.handler as never);
     for (const o of lib.operators ?? []) env.registerOperator(o.signature, o.handler as never);
   }
-  for (const v of options.variables ?? KYVERNO_VARIABLES) env.registerVariable(v.name, v.type);
+  const variables = options.variables ?? (options.kyverno === undefined ? KYVERNO_VARIABLES : [...KYVERNO_VARIABLES, EXCEPTIONS_VARIABLE]);
+  for (const v of variables) env.registerVariable(v.name, v.type);
+  const readsExceptions = variables.some((v) => v.name === EXCEPTIONS_VARIABLE.name);
   const signatures = env.getDefinitions().functions.map((f) => f.signature);
   const declared = new Set(signatures.map((s) => /([A-Za-z_]\w*)\(/.exec(s.replace(/\(.*$/, "("))?.[1] ?? ""));
   const perCall = options.perCallCostLimit ?? PER_CALL_COST_LIMIT;
@@ -89,7 +98,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
       const nodes = allNodes(root);
       useRe2(nodes);
       hasOnAnyExpression(nodes);
-      const undefinedVariable = checkFields(nodes, "request", ADMISSION_REQUEST_FIELDS) ?? (opts.variableNames && checkFields(nodes, "variables", opts.variableNames));
+      const undefinedVariable = checkFields(nodes, "request", ADMISSION_REQUEST_FIELDS) ?? (opts.variableNames && checkFields(nodes, "variables", opts.variableNames)) ?? (readsExceptions ? checkFields(nodes, "exceptions", EXCEPTIONS_FIELDS) : undefined);
       if (undefinedVariable) return { ok: false, error: compileError(expression, undefinedVariable.pos, undefinedVariable.text) };
       const checked = parsed.check();
       if (!checked.valid) return fail(checked.error);

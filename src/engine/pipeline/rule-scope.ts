@@ -10,6 +10,8 @@ import { setVariable } from "../context/variable-key.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { exceptionPolicyKey, exceptionSkipMessage, matchExceptions, type CompiledException } from "../exceptions/index.js";
+import { isCelException } from "../exceptions/cel/index.js";
+import { isValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
 import type { EngineEnv } from "./types.js";
 
@@ -47,7 +49,8 @@ export function ruleScope(run: RuleRun): RuleScope {
   const operation = run.request.operation;
   const rule = run.rule.rule;
   const name = run.rule.name;
-  const excepted = request.exceptions !== undefined && request.exceptions.length > 0 ? exceptionsFor(run) : [];
+  // kyverno.io exceptions name ClusterPolicy/Policy rules; the CEL kinds take policies.kyverno.io ones in their own evaluation.
+  const excepted = request.exceptions !== undefined && request.exceptions.length > 0 && !(run.rule.cel !== undefined && isValidatingPolicy(run.rule.cel)) ? exceptionsFor(run) : [];
   const podSecurity = rule.validate?.podSecurity !== undefined && type === "Validation";
   if (excepted.length > 0 && !podSecurity) {
     return { ok: false, result: { ...ruleResult(name, type, "skip", exceptionSkipMessage(excepted)), exceptions: excepted.map((e) => e.key) } };
@@ -80,8 +83,10 @@ function exceptionsFor(run: RuleRun): CompiledException[] {
   const operation = run.request.operation;
   const scope: SubstitutionScope = { data: base, jmespath: env.jmespath, fnctx: env.fnctx, cache: policy.cache, operation };
   const userInfo = request.background === true ? undefined : request.userInfo;
+  const classic = (request.exceptions ?? []).filter((e): e is CompiledException => !isCelException(e));
+  if (classic.length === 0) return [];
   return matchExceptions(
-    request.exceptions ?? [],
+    classic,
     {
       policy: exceptionPolicyKey(policy),
       rule: run.rule.name,

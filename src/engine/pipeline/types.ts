@@ -2,7 +2,7 @@ import type { JsonValue } from "../api/json.js";
 import type { Operation, RequestUserInfo, Resource } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
 import type { FunctionContext, JmesPathEngine } from "../jmespath/types.js";
-import type { CompiledException } from "../exceptions/index.js";
+import type { AnyCompiledException } from "../exceptions/cel/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { EnginePorts } from "../ports.js";
 
@@ -22,6 +22,12 @@ export interface EngineRequest {
   readonly subresource?: string;
   /** Labels of the resource's namespace, for namespaceSelector. */
   readonly namespaceLabels: Readonly<Record<string, string>>;
+  /**
+   * The resource's Namespace object when the caller has it whole (a values file's `namespaces:`
+   * entry): CEL's `namespaceObject`, annotations included. Absent: CEL sees a Namespace with the
+   * name and `namespaceLabels`.
+   */
+  readonly namespaceObject?: Resource;
   /** Variables layered on the context before any rule runs, by dotted name (CLI globalValues, per-resource values). */
   readonly variables?: Readonly<Record<string, JsonValue>>;
   /**
@@ -36,8 +42,12 @@ export interface EngineRequest {
   readonly ruleForeachValues?: (policy: string, rule: string) => Readonly<Record<string, readonly JsonValue[]>> | undefined;
   /** True in background scans: user-info in match is ignored. */
   readonly background?: boolean;
-  /** PolicyExceptions to honour for this request (see engine/exceptions `matchExceptions`). */
-  readonly exceptions?: readonly CompiledException[];
+  /**
+   * PolicyExceptions to honour for this request: kyverno.io/v2 ones for ClusterPolicy/Policy rules
+   * (engine/exceptions `matchExceptions`), policies.kyverno.io ones for the CEL kinds they name
+   * (engine/exceptions/cel).
+   */
+  readonly exceptions?: readonly AnyCompiledException[];
   /** Kyverno's `--exceptionNamespace`: when set, only exceptions in these namespaces are honoured. */
   readonly exceptionNamespaces?: readonly string[];
 }

@@ -14,6 +14,7 @@ import { evaluateValidatingPolicy, isValidatingPolicy } from "../cel/validating-
 import { evaluateAdmissionPolicy, isAdmissionPolicy } from "../cel/admission-policy/index.js";
 import { resolveParams } from "../cel/params/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
+import { celExceptionsFor, isCelException } from "../exceptions/cel/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
@@ -24,9 +25,9 @@ import type { EngineEnv, PolicyResponse } from "./types.js";
 export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
   const base = request.base(policy.usesImages);
   const tooDeep = request.tooDeep;
-  // A rule that needs no scope is answered without one (fastAnswer); PolicyExceptions are checked the full way.
-  const exceptions = request.request.exceptions;
-  const fastPassing = exceptions === undefined || exceptions.length === 0;
+  // A rule that needs no scope is answered without one (fastAnswer); kyverno.io PolicyExceptions are
+  // checked the full way (policies.kyverno.io ones concern only the CEL kinds, which have no fast pass).
+  const fastPassing = !request.derived(HAS_CLASSIC_EXCEPTIONS, () => (request.request.exceptions ?? []).some((e) => !isCelException(e)));
   // Made on the first result, with room for one: most policies give one result per request.
   let results: RuleResult[] | undefined;
   // Every policy of one namespace (ClusterPolicies: "") matches against the same request.
@@ -47,6 +48,8 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
 }
 
 const NO_RESULTS: readonly RuleResult[] = Object.freeze([]);
+/** The key, in a PreparedRequest, of whether it carries kyverno.io PolicyExceptions. */
+const HAS_CLASSIC_EXCEPTIONS: unique symbol = Symbol("kyverno.io exceptions");
 /** The key of a request's CEL values in its PreparedRequest. */
 const CEL_INPUT: unique symbol = Symbol("validate.cel input");
 
@@ -112,7 +115,12 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   if (compiled.cel !== undefined) {
     const input = run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data));
     if (isAdmissionPolicy(compiled.cel)) return evaluateAdmissionPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: "" });
-    if (isValidatingPolicy(compiled.cel)) return evaluateValidatingPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: policy.namespace });
+    if (isValidatingPolicy(compiled.cel)) {
+      const request = run.request.request;
+      const ref = { kind: policy.kind === "Policy" ? "NamespacedValidatingPolicy" : "ValidatingPolicy", name: policy.name };
+      const exceptions = celExceptionsFor(request.exceptions, ref, { now: run.env.ports.clock.nowMillis(), ...(request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {}) });
+      return evaluateValidatingPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: policy.namespace }, exceptions);
+    }
     const namespace = resourceNamespace(run.request.subject);
     return evaluateCelRule(compiled.cel, name, input, (kind, ref) => resolveParams(kind, ref, namespace, run.env.ports.context));
   }

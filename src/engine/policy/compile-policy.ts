@@ -65,8 +65,10 @@ export function compilePolicy(doc: JsonValue, env: CompileEnv, options: CompileO
 }
 
 function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions): CompileOutcome {
-  if (isPolicyExceptionDocument(doc) === "kyverno") {
-    return { ok: false, problems: [problem("kind", "a kyverno.io PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)")] };
+  const exceptionKind = isPolicyExceptionDocument(doc);
+  if (exceptionKind !== "other") {
+    const group = exceptionKind === "cel" ? "policies.kyverno.io" : "kyverno.io";
+    return { ok: false, problems: [problem("kind", `a ${group} PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)`)] };
   }
   const kind = policyKindOf(doc);
   if (kind.kind === "other-policy") {

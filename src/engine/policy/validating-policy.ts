@@ -5,8 +5,9 @@
  * variables, validations and auditAnnotations. validationActions Deny → Enforce, otherwise Audit
  * (Audit and Warn do not block). Every expression compiles here, never at evaluation; one that does
  * not compile makes every matched resource an `error` naming the policy, the field and the
- * position. What Bylaw does not run yet (evaluation.mode JSON, paramKind/paramRef) is the same kind
- * of error, decided here.
+ * position. What Bylaw does not run yet (paramKind/paramRef) is the same kind of error, decided
+ * here. A policy with `evaluation.mode: JSON` matches no Kubernetes request; it runs on JSON
+ * payloads only (engine.validateJson).
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyDocument, Rule } from "../api/policy.js";
@@ -30,9 +31,7 @@ function present(v: JsonValue | undefined): boolean {
 
 /** Features of the kind Bylaw does not evaluate yet: the message of the error every matched resource gets. */
 function unsupportedOf(spec: JsonObject, name: string): string | undefined {
-  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
   const missing: string[] = [];
-  if (evaluation["mode"] === "JSON") missing.push("spec.evaluation.mode JSON (payloads that are not Kubernetes objects)");
   if (present(spec["paramKind"]) || present(spec["paramRef"])) missing.push("spec.paramKind/paramRef (parameter resources)");
   if (missing.length === 0) return undefined;
   return `ValidatingPolicy ${name} uses ${missing.join(" and ")}, which Bylaw does not evaluate yet; it was not evaluated`;

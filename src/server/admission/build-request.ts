@@ -10,7 +10,7 @@
  * top-level resource `request.resource` names), as Kyverno takes it from the request and API
  * discovery: an object whose body claims another kind is still matched as what the API server says.
  */
-import { type CompiledException, type CompiledPolicy, type EngineRequest, type JsonObject, type JsonValue, type RequestUserInfo, resourceKind, resourceName, resourceNamespace } from "../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, type EngineRequest, type JsonObject, type JsonValue, type RequestUserInfo, resourceKind, resourceName, resourceNamespace } from "../../engine/index.js";
 import type { ClusterFacts, ReviewFacts } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
 import type { ResourceId } from "./denial-message.js";
@@ -40,7 +40,7 @@ export interface AdmissionSubject extends ReviewFacts {
 
 /** The exceptions a review honours: the loaded ones, and the namespaces they may live in. */
 export interface RequestExceptions {
-  readonly exceptions: readonly CompiledException[];
+  readonly exceptions: readonly AnyCompiledException[];
   readonly namespaces?: readonly string[];
 }
 

@@ -1,5 +1,5 @@
 /** Fakes for the admission handler tests: deps over real compiled policies, a stepping clock, a recorder. */
-import { type CompiledException, type CompiledPolicy, compileException, createEngine, type Engine, type EnginePorts, type JsonObject, type RuleStatus } from "../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, createEngine, type Engine, type EnginePorts, type JsonObject, type RuleStatus } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import type { AdmissionOutcome, ResultRuleType } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
@@ -48,8 +48,8 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
     if (!r.ok) throw new Error(r.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
     return r.policy;
   });
-  const exceptions: CompiledException[] = (setup.exceptions ?? []).map((doc) => {
-    const r = compileException(doc);
+  const exceptions: AnyCompiledException[] = (setup.exceptions ?? []).map((doc) => {
+    const r = engine.compileException(doc);
     if (!r.ok) throw new Error(r.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
     return r.exception;
   });

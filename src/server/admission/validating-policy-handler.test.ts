@@ -96,4 +96,15 @@ describe("validate webhook: ValidatingPolicy", () => {
     assert.equal(response.allowed, false);
     assert.equal(response.status?.message, "Policy require-app failed: label app is required");
   });
+  test("a policies.kyverno.io PolicyException from the policy folder admits the request it matches; --exception-namespace limits where they count", () => {
+    const exception = {
+      apiVersion: "policies.kyverno.io/v1", kind: "PolicyException", metadata: { name: "nginx-ok", namespace: "exceptions" },
+      spec: { policyRefs: [{ kind: "ValidatingPolicy", name: "require-app" }], matchConditions: [{ name: "nginx", expression: "object.metadata.name == 'nginx'" }] },
+    };
+    const excepted = run({ policies: [vp("require-app", { validationActions: ["Deny"] })], exceptions: [exception] }, reviewOf(unlabelled));
+    assert.equal(excepted.response.allowed, true);
+    assert.ok(excepted.results.some((r) => r.rule === "exception" && r.result === "skip"), JSON.stringify(excepted.results.map((r) => [r.rule, r.result])));
+    assert.equal(run({ policies: [vp("require-app", { validationActions: ["Deny"] })], exceptions: [exception], exceptionNamespaces: ["elsewhere"] }, reviewOf(unlabelled)).response.allowed, false);
+    assert.equal(run({ policies: [vp("require-app", { validationActions: ["Deny"] })], exceptions: [exception] }, reviewOf(pod("other", { labels: { team: "a" } }))).response.allowed, false);
+  });
 });

@@ -31,8 +31,20 @@ describe("compilePolicySet with PolicyExceptions", () => {
     assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2 (line 11)") && l.includes("spec.exceptions")), lines.join("\n"));
   });
 
-  test("a kind Bylaw does not run yet (CEL exception, MutatingPolicy, VAP) refuses the set, naming file, document and kind", () => {
-    for (const [apiVersion, kind] of [["policies.kyverno.io/v1", "PolicyException"], ["policies.kyverno.io/v1", "MutatingPolicy"], ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"]] as const) {
+  test("a policies.kyverno.io PolicyException is loaded with the set; an invalid one refuses it, naming file, document and field", () => {
+    const celException = (spec: JsonObject): JsonObject => ({ apiVersion: "policies.kyverno.io/v1", kind: "PolicyException", metadata: { name: "ex", namespace: "team" }, spec });
+    const good = compilePolicySet([doc(policy), doc(celException({ policyRefs: [{ kind: "ValidatingPolicy", name: "vp" }], matchConditions: [{ name: "mine", expression: "object.metadata.name == 'a'" }] }), 1)], engine);
+    assert.equal(good.ok, true);
+    if (good.ok) assert.deepEqual(good.exceptions.map((e) => e.key), ["team/ex"]);
+    const bad = compilePolicySet([doc(policy), doc(celException({ policyRefs: [{ kind: "ValidatingPolicy", name: "vp" }], matchConditions: [{ name: "mine", expression: "object.metadata.name ==" }] }), 1)], engine);
+    assert.equal(bad.ok, false);
+    if (bad.ok) return;
+    const lines = bad.problems.map(describeProblem);
+    assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes("spec.matchConditions[0].expression") && l.includes("compilation failed")), lines.join("\n"));
+  });
+
+  test("a kind Bylaw does not run yet (MutatingPolicy, VAP) refuses the set, naming file, document and kind", () => {
+    for (const [apiVersion, kind] of [["policies.kyverno.io/v1", "MutatingPolicy"], ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"]] as const) {
       const set = compilePolicySet([doc(policy), doc({ apiVersion, kind, metadata: { name: "x", namespace: "n" }, spec: {} }, 1)], engine);
       assert.equal(set.ok, false);
       if (set.ok) return;

@@ -10,7 +10,7 @@
  * problem: the set is refused rather than served without it.
  */
 import { createHash } from "node:crypto";
-import { type CompiledException, type CompiledPolicy, compileException, type CompileOutcome, type Engine, isPolicyExceptionDocument, type JsonValue, policyKindOf, type PolicyProblem, problem } from "../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, type CompileOutcome, type Engine, isPolicyExceptionDocument, type JsonValue, policyKindOf, type PolicyProblem, problem } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";
@@ -32,7 +32,7 @@ export interface LoadedSet {
 }
 
 export type CompiledSet =
-  | { readonly ok: true; readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly CompiledException[]; readonly warnings: readonly string[] }
+  | { readonly ok: true; readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly AnyCompiledException[]; readonly warnings: readonly string[] }
   | { readonly ok: false; readonly problems: readonly SourceProblem[]; readonly warnings: readonly string[] };
 
 /** Read the files. A file that vanished between listing and reading counts as deleted. */
@@ -51,7 +51,7 @@ export async function readPolicyFiles(files: readonly string[]): Promise<LoadedS
 /** `check` adds problems of a compiled policy that make the set invalid for this server (e.g. an unserved timeout). */
 export function compilePolicySet(documents: readonly LoadedDocument[], engine: Engine, check?: (policy: CompiledPolicy) => readonly PolicyProblem[]): CompiledSet {
   const policies: CompiledPolicy[] = [];
-  const exceptions: CompiledException[] = [];
+  const exceptions: AnyCompiledException[] = [];
   const problems: SourceProblem[] = [];
   const warnings: string[] = [];
   const seen = new Map<string, string>();
@@ -64,12 +64,8 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
     }
     if (d.value === undefined) continue;
     const exceptionKind = isPolicyExceptionDocument(d.value);
-    if (exceptionKind === "cel") {
-      problems.push({ ...at, policy: nameOf(d.value), problem: problem("kind", NOT_SERVED("PolicyException (policies.kyverno.io)")) });
-      continue;
-    }
-    if (exceptionKind === "kyverno") {
-      const compiled = compileException(d.value, where);
+    if (exceptionKind !== "other") {
+      const compiled = engine.compileException(d.value, where);
       if (!compiled.ok) {
         for (const p of compiled.problems.filter((x) => x.severity === "error")) problems.push({ ...at, policy: nameOf(d.value), problem: p });
         continue;

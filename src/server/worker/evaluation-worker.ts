@@ -6,12 +6,12 @@
  */
 import { parentPort, type MessagePort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
-import { type CompiledException, type CompiledPolicy, compileException, createEngine, type Engine } from "../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, createEngine, type Engine } from "../../engine/index.js";
 import { servePorts } from "../serve-ports.js";
 import { runPolicies } from "../admission/review-runner.js";
 import { KEEP_SNAPSHOTS, type FromWorker, type RunMessage, type SnapshotMessage, type ToWorker } from "./wire.js";
 
-type Compiled = { readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly CompiledException[] } | { readonly error: string };
+type Compiled = { readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly AnyCompiledException[] } | { readonly error: string };
 
 const now = (): number => performance.now() / 1000;
 
@@ -47,9 +47,9 @@ function compileSnapshot(engine: Engine, m: SnapshotMessage): Compiled {
     if (names.join("\n") !== (m.ruleNames[i] ?? []).join("\n")) return { error: `policy ${r.policy.name} compiled to other rules in the evaluation worker` };
     policies.push(r.policy);
   }
-  const exceptions: CompiledException[] = [];
+  const exceptions: AnyCompiledException[] = [];
   for (const doc of m.exceptions) {
-    const r = compileException(doc);
+    const r = engine.compileException(doc);
     if (!r.ok) return { error: `a PolicyException did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}` };
     exceptions.push(r.exception);
   }

@@ -1,5 +1,5 @@
 /** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline; with --cluster also a cluster's objects (cluster-input.ts). */
-import { type CompiledException, type CompiledPolicy, type EngineRequest, jsonEqual, type PolicyResponse, type RequestUserInfo, type Resource } from "../../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, type EngineRequest, jsonEqual, type PolicyResponse, type RequestUserInfo, type Resource } from "../../../engine/index.js";
 import { writeFilesAtomically } from "../../../platform/files/index.js";
 import { loadPolicyPaths } from "../../git-source.js";
 import type { LoadedDocument } from "../../../platform/yaml/index.js";
@@ -18,6 +18,7 @@ import { enforceDocument } from "./enforce.js";
 import { APPLY_HELP } from "./help.js";
 import { usageLine } from "../../usage.js";
 import { loadExceptions } from "./load-exceptions.js";
+import { applyToPayload, loadJsonPayloads } from "../../offline/json-payloads.js";
 import { loadResources, loadUserInfo, loadValuesFile } from "./load-inputs.js";
 import { parseApplyArgs, type ApplyOptions } from "./options.js";
 import { renderResults } from "./render-results.js";
@@ -87,7 +88,10 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
   const targets = await loadResources(options.targetPaths, stdin, "--target-resource: ");
   for (const e of targets.errors) io.err(`error: ${e}`);
   bad ||= targets.errors.length > 0;
-  const exceptions = await loadExceptions(options.exceptionPaths, stdin);
+  const payloads = await loadJsonPayloads(options.jsonPaths, stdin, "--json: ");
+  for (const e of payloads.errors) io.err(`error: ${e}`);
+  bad ||= payloads.errors.length > 0;
+  const exceptions = await loadExceptions(options.exceptionPaths, stdin, engine);
   for (const e of exceptions.errors) io.err(`error: ${e}`);
   for (const w of exceptions.warnings) io.err(`warning: ${w}`);
   bad ||= exceptions.errors.length > 0;
@@ -103,7 +107,7 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
   }
   const userInfo = await loadUserInfo(options.userinfo);
   if (!userInfo.ok) return usageFailure(io, userInfo.error);
-  if (bad && (policies.compiled.length === 0 || loaded.resources.length === 0)) return 2;
+  if (bad && (policies.compiled.length === 0 || loaded.resources.length + payloads.payloads.length === 0)) return 2;
 
   const request = requestBuilder(values.value, userInfo.value, [...exceptions.exceptions, ...policies.exceptions]);
   const existing = existingResources(targets.resources);
@@ -123,13 +127,18 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
     return { batches, mutated };
   });
   io.progressDone();
+  const allExceptions = [...exceptions.exceptions, ...policies.exceptions];
+  payloads.payloads.forEach((payload, i) => {
+    const origin = payloads.origins[i];
+    batches.push({ index: loaded.resources.length + i, ...(origin !== undefined ? { origin } : {}), responses: applyToPayload(engine, policies.compiled, payload, allExceptions) });
+  });
   const responses = batches.flatMap((b) => b.responses);
   const produced = dedupe([...mutated, ...producedResources(responses)]);
   const rows = resultRows(batches, values.value, options.auditWarn);
   renderResults(io, options, {
     rows, responses, produced,
     policies: policies.compiled.length,
-    resources: loaded.resources.length,
+    resources: loaded.resources.length + payloads.payloads.length,
     exceptions: exceptions.exceptions.length + policies.exceptions.length,
     nowMillis: engine.env.ports.clock.nowMillis(),
     cwd: process.cwd(),
@@ -168,7 +177,7 @@ function enforce(doc: LoadedDocument): LoadedDocument {
  * The engine request for one resource and policy. Compiled exceptions ride on the request
  * (EngineRequest.exceptions); the engine decides which apply.
  */
-function requestBuilder(values: ValuesSpec, userInfo: RequestUserInfo | undefined, exceptions: readonly CompiledException[]): (r: Resource, p: CompiledPolicy) => EngineRequest {
+function requestBuilder(values: ValuesSpec, userInfo: RequestUserInfo | undefined, exceptions: readonly AnyCompiledException[]): (r: Resource, p: CompiledPolicy) => EngineRequest {
   return (resource, policy) => {
     const base = buildRequest(resource, policy, values, userInfo);
     return exceptions.length === 0 ? base : { ...base, exceptions };

@@ -20,8 +20,9 @@ Policies:
                               spec.validationFailureAction and each rule's validate.failureAction become
                               Enforce. failureActionOverrides and validationFailureActionOverrides still
                               apply where they match (an override to Audit for a namespace stays Audit)
-  -e, --exception PATH        PolicyException documents (kyverno.io/v2 or v2beta1) to honour (repeatable;
-                              also --exceptions). A rule an exception covers is skipped, as in Kyverno
+  -e, --exception PATH        PolicyException documents to honour (repeatable; also --exceptions):
+                              kyverno.io/v2 or v2beta1, and policies.kyverno.io (v1, v1beta1, v1alpha1)
+                              for ValidatingPolicy. A rule an exception covers is skipped, as in Kyverno
 
 Policies from Git (as kyverno apply; needs git on the PATH):
   POLICY https://HOST/OWNER/REPO[/BRANCH]   clone REPO (shallow, into a temporary folder removed after
@@ -32,8 +33,10 @@ Policies from Git (as kyverno apply; needs git on the PATH):
                               file:///PATH/REPO.git[/...] also works (Bylaw only; Kyverno reads http(s))
 
 Resources:
-  -r, --resource PATH         a resource file or folder (repeatable; required unless --cluster). A manifest
-                              without metadata.namespace is in "default", as in Kyverno
+  -r, --resource PATH         a resource file or folder (repeatable; required unless --cluster or --json).
+                              A manifest without metadata.namespace is in "default", as in Kyverno
+      --json PATH             JSON payloads that are not Kubernetes objects (repeatable; each document one
+                              payload) for ValidatingPolicies with spec.evaluation.mode JSON
   -t, --target-resource PATH  objects that already exist in the cluster (repeatable): the targets of
                               mutate-existing rules (mutate.targets) and the sources of generate clones
   -f, --values-file PATH      a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule values and

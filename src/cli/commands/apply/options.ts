@@ -9,6 +9,8 @@ export interface ApplyOptions {
   readonly policyPaths: readonly string[];
   readonly policySets: readonly string[];
   readonly resourcePaths: readonly string[];
+  /** `--json PATH`: JSON payloads for ValidatingPolicies with evaluation.mode JSON. */
+  readonly jsonPaths: readonly string[];
   readonly targetPaths: readonly string[];
   readonly exceptionPaths: readonly string[];
   readonly valuesFile?: string;
@@ -49,6 +51,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       allowPositionals: true,
       options: {
         resource: { type: "string", short: "r", multiple: true },
+        json: { type: "string", multiple: true },
         "target-resource": { type: "string", short: "t", multiple: true },
         "policy-set": { type: "string", multiple: true },
         exception: { type: "string", short: "e", multiple: true },
@@ -79,8 +82,9 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   const warnings: string[] = [];
   const policySets = values["policy-set"] ?? [];
   const resourcePaths = values.resource ?? [];
-  if ((positionals.length === 0 && policySets.length === 0) || (resourcePaths.length === 0 && !values.cluster)) {
-    return { kind: "usage-error", message: "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE (or --cluster)", showHelp: true };
+  const jsonPaths = values.json ?? [];
+  if ((positionals.length === 0 && policySets.length === 0) || (resourcePaths.length === 0 && jsonPaths.length === 0 && !values.cluster)) {
+    return { kind: "usage-error", message: "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE (or --cluster, or --json PAYLOAD)", showHelp: true };
   }
   if (values["git-branch"] !== undefined && !positionals.some(isGitUrl)) {
     return { kind: "usage-error", message: "--git-branch needs a Git URL among the POLICY paths (https://<host>/<owner>/<repository>/<folder>, or file://)", showHelp: false };
@@ -105,8 +109,8 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
     return { kind: "usage-error", message: `--output-format must be one of ${OUTPUT_FORMATS.join(", ")} (got ${JSON.stringify(format)})`, showHelp: false };
   }
   const exceptionPaths = [...(values.exception ?? []), ...(values.exceptions ?? [])];
-  const stdinUsers = [positionals, resourcePaths, exceptionPaths].filter((list) => list.includes("-")).length;
-  if (stdinUsers > 1) return { kind: "usage-error", message: "only one of POLICY, RESOURCE and EXCEPTION can be read from stdin (-)", showHelp: false };
+  const stdinUsers = [positionals, resourcePaths, exceptionPaths, jsonPaths].filter((list) => list.includes("-")).length;
+  if (stdinUsers > 1) return { kind: "usage-error", message: "only one of POLICY, RESOURCE, EXCEPTION and JSON can be read from stdin (-)", showHelp: false };
   return {
     kind: "run",
     warnings,
@@ -114,6 +118,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       policyPaths: positionals,
       policySets,
       resourcePaths,
+      jsonPaths,
       targetPaths: values["target-resource"] ?? [],
       exceptionPaths,
       ...(values["values-file"] !== undefined ? { valuesFile: values["values-file"] } : {}),

@@ -29,7 +29,7 @@ export function resultRows(batches: readonly ResourceResponses[], values: Values
           policy: policy.name,
           policyKey: policy.namespace ? `${policy.namespace}/${policy.name}` : policy.name,
           rule: rule.rule,
-          resource: describeResource(rule.patchedTarget ?? response.resource),
+          resource: rule.patchedTarget === undefined && isPayload(response.resource) ? payloadName(response.resource, batch.origin) : describeResource(rule.patchedTarget ?? response.resource),
           result,
           action,
           message: rule.message,
@@ -44,6 +44,17 @@ export function resultRows(batches: readonly ResourceResponses[], values: Values
     }
   }
   return rows;
+}
+
+/** A JSON payload (`--json`) has no kind: it is named by its file (and line), as it has no other name. */
+function isPayload(r: Resource): boolean {
+  return resourceKind(r) === "";
+}
+
+function payloadName(r: Resource, origin: ResourceOrigin | undefined): string {
+  const name = resourceName(r);
+  if (name !== "") return `JSON/${name}`;
+  return origin === undefined ? "JSON payload" : `JSON ${origin.source}${origin.line !== undefined ? `:${origin.line}` : ""}`;
 }
 
 export function describeResource(r: Resource): string {

@@ -104,7 +104,7 @@ spec:
 
   for (const [apiVersion, kind] of [
     ["policies.kyverno.io/v1", "MutatingPolicy"], ["policies.kyverno.io/v1", "GeneratingPolicy"], ["policies.kyverno.io/v1", "DeletingPolicy"],
-    ["policies.kyverno.io/v1", "ImageValidatingPolicy"], ["policies.kyverno.io/v1", "NamespacedMutatingPolicy"], ["policies.kyverno.io/v1", "PolicyException"],
+    ["policies.kyverno.io/v1", "ImageValidatingPolicy"], ["policies.kyverno.io/v1", "NamespacedMutatingPolicy"],
     ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicy"], ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicyBinding"],
   ] as const) {
     test(`${kind} does not vanish: an error for the resource`, async () => {

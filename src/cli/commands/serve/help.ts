@@ -15,7 +15,8 @@ Endpoints (HTTPS):
   GET  /metrics                                     on --metrics-port (plain HTTP)
 
 Flags:
-      --policies DIR          ClusterPolicy/Policy and PolicyException (kyverno.io/v2) YAML, read recursively
+      --policies DIR          ClusterPolicy/Policy, ValidatingPolicy and PolicyException (kyverno.io/v2, and
+                              policies.kyverno.io for ValidatingPolicy) YAML, read recursively
                               and watched; a reload is atomic, and an invalid edit keeps the last good set
                               (reported on readiness, in the bylaw_policy_set_healthy metric and in the log).
                               Files are read once nothing in DIR changed for 1 s, so a half-written file is

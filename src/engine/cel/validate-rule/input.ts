@@ -13,6 +13,8 @@ export interface CelRequestParts {
   readonly oldResource?: Resource;
   readonly operation: Operation;
   readonly namespaceLabels: Readonly<Record<string, string>>;
+  /** The Namespace whole, when the caller has it (a values file's `namespaces:` entry). */
+  readonly namespaceObject?: Resource;
 }
 
 /** The request's variables as CEL values (`params` and `variables` are the rule's). */
@@ -25,8 +27,9 @@ export interface CelRuleInput {
 
 /**
  * `request` has the fields of Kubernetes' AdmissionRequest, from the rule context's `request`;
- * `namespaceObject` is the resource's Namespace with the labels Bylaw knows (null for
- * cluster-scoped resources and for a Namespace itself, as Kubernetes has it).
+ * `namespaceObject` is the resource's Namespace: the object the caller gives (annotations and all),
+ * else one with the labels Bylaw knows (null for cluster-scoped resources and for a Namespace
+ * itself, as Kubernetes has it).
  */
 export function celRuleInput(req: CelRequestParts, data: JsonObject): CelRuleInput {
   return build(req, data);
@@ -63,10 +66,11 @@ function build(req: CelRequestParts, data: JsonObject): CelRuleInput {
   const request = admissionRequest(data["request"]);
   const ns = subject.kind === "Namespace" && (subject.apiVersion ?? "v1") === "v1" ? "" : resourceNamespace(subject);
   const labels: JsonObject = { ...req.namespaceLabels };
+  const namespace = req.namespaceObject ?? { apiVersion: "v1", kind: "Namespace", metadata: { name: ns, labels } };
   return {
     object: req.operation === "DELETE" ? null : toCel(req.resource),
     oldObject: req.oldResource === undefined ? null : toCel(req.oldResource),
     request: toCel(request),
-    namespaceObject: ns === "" ? null : toCel({ apiVersion: "v1", kind: "Namespace", metadata: { name: ns, labels } }),
+    namespaceObject: ns === "" ? null : toCel(namespace),
   };
 }

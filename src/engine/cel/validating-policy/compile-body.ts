@@ -12,7 +12,8 @@ import { autogenSpecs } from "./autogen.js";
 import type { CompiledValidatingPolicy } from "./compiled.js";
 import { compileConstraints, type CompiledConstraints } from "./match-constraints.js";
 
-const MATCH_ALL: CompiledConstraints = { decide: () => ({ kind: "match" }) };
+/** A JSON-mode policy has no matchConstraints: no Kubernetes request matches it (Kyverno's matcher answers false). */
+const MATCH_NONE: CompiledConstraints = { decide: () => ({ kind: "no-match" }) };
 
 function list(v: JsonValue | undefined): JsonObject[] {
   return Array.isArray(v) ? v.filter(isObject) : [];
@@ -33,7 +34,8 @@ export interface CompiledBody {
 export function compileBodies(spec: JsonObject, name: string, cel: CelEngine): { ok: true; bodies: CompiledBody[] } | { ok: false; problems: PolicyProblem[] } {
   const original = compileBody(spec, name, cel, "");
   if (!original.ok) return original;
-  const copies = autogenSpecs(spec).map((copy) => compileBody(copy, name, cel, "(autogen for pod controllers) "));
+  const jsonMode = isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "JSON";
+  const copies = (jsonMode ? [] : autogenSpecs(spec)).map((copy) => compileBody(copy, name, cel, "(autogen for pod controllers) "));
   return { ok: true, bodies: [original, ...copies].flatMap((b) => (b.ok ? [{ compiled: b.compiled, failure: b.failure }] : [])) };
 }
 
@@ -48,7 +50,7 @@ export function compileBody(spec: JsonObject, name: string, cel: CelEngine, pref
   const failurePolicy = spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail";
   const jsonMode = isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "JSON";
   // JSON payloads are not Kubernetes objects: such a policy has no matchConstraints to decide by.
-  const constraints = jsonMode ? { ok: true as const, value: MATCH_ALL } : compileConstraints(spec, `${kindName} ${name}`);
+  const constraints = jsonMode ? { ok: true as const, value: MATCH_NONE } : compileConstraints(spec, `${kindName} ${name}`);
   if (!constraints.ok) return constraints;
 
   const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
@@ -78,10 +80,11 @@ export function compileBody(spec: JsonObject, name: string, cel: CelEngine, pref
     const messageExpression = me === undefined ? undefined : compile(`spec.validations[${i}].messageExpression`, me, "string", variableNames);
     return program === undefined ? undefined : { expression: text(v, "expression") ?? "", program, message: text(v, "message") ?? "", messageExpression };
   }));
-  const auditAnnotations = programs(list(spec["auditAnnotations"]).map((a, i) => {
+  // Kyverno compiles no auditAnnotations for a JSON-mode policy.
+  const auditAnnotations = programs((jsonMode ? [] : list(spec["auditAnnotations"])).map((a, i) => {
     const program = compile(`spec.auditAnnotations[${i}].valueExpression`, text(a, "valueExpression"), undefined, variableNames);
     return program === undefined ? undefined : { key: text(a, "key") ?? "", program };
   }));
-  return { ok: true, compiled: { kind: "validating-policy", constraints: constraints.value, failurePolicy, matchConditions, variables, validations, auditAnnotations }, failure };
+  return { ok: true, compiled: { kind: "validating-policy", mode: jsonMode ? "JSON" : "Kubernetes", constraints: constraints.value, failurePolicy, matchConditions, variables, validations, auditAnnotations }, failure };
 }
 

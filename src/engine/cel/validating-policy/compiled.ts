@@ -11,6 +11,8 @@ export interface CompiledPolicyValidation {
 
 export interface CompiledValidatingPolicy {
   readonly kind: "validating-policy";
+  /** spec.evaluation.mode: "JSON" evaluates payloads that are not Kubernetes objects (engine.validateJson), never admission requests. */
+  readonly mode: "Kubernetes" | "JSON";
   readonly constraints: CompiledConstraints;
   readonly failurePolicy: "Fail" | "Ignore";
   readonly matchConditions: readonly { readonly name: string; readonly program: CelProgram }[];

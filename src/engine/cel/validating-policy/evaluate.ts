@@ -15,6 +15,8 @@ import { fromCel } from "../values.js";
 import type { CelServices } from "../kyverno/index.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
 import { VALIDATING_POLICY_RULE, type CompiledValidatingPolicy } from "./compiled.js";
+import type { CompiledCelException } from "../../exceptions/cel/index.js";
+import { decideExceptions } from "./exceptions.js";
 
 const NAME = VALIDATING_POLICY_RULE;
 
@@ -22,9 +24,12 @@ function result(status: RuleResult["status"], message: string): RuleResult {
   return ruleResult(NAME, "Validation", status, message);
 }
 
-function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, budget: CostBudget, services: CelServices): Record<string, unknown> {
+/** What `exceptions` holds when no partial exception matched. */
+const NO_EXCEPTIONS = Object.freeze({ allowedImages: [], allowedValues: [] });
+
+function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, exceptions: unknown, budget: CostBudget, services: CelServices): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
-  const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params: null, variables };
+  const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params: null, variables, exceptions };
   for (const v of policy.variables) {
     let done: { ok: true; value: unknown } | { ok: false; message: string } | undefined;
     Object.defineProperty(variables, v.name, {
@@ -42,13 +47,29 @@ function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, bu
   return activation;
 }
 
-/** `services` are the ports Kyverno's libraries read through (resource.Get, time.now, …) and whose policy asks. */
-export function evaluateValidatingPolicy(policy: CompiledValidatingPolicy, req: MatchRequest, input: CelRuleInput, services: CelServices): RuleResult | undefined {
+/**
+ * `services` are the ports Kyverno's libraries read through (resource.Get, time.now, …) and whose
+ * policy asks; `exceptions` the policies.kyverno.io PolicyExceptions naming this policy (see
+ * exceptions.ts for what they do).
+ */
+export function evaluateValidatingPolicy(policy: CompiledValidatingPolicy, req: MatchRequest, input: CelRuleInput, services: CelServices, exceptions: readonly CompiledCelException[] = []): RuleResult | undefined {
   const verdict = policy.constraints.decide(req);
   if (verdict.kind === "no-match") return undefined;
   if (verdict.kind === "error") return result("error", verdict.message);
+  return evaluateBody(policy, input, services, exceptions);
+}
+
+/** Everything after matchConstraints: exceptions, matchConditions, validations, auditAnnotations. */
+export function evaluateBody(policy: CompiledValidatingPolicy, input: CelRuleInput, services: CelServices, exceptions: readonly CompiledCelException[]): RuleResult {
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
-  const activation = activationFor(policy, input, budget, services);
+  let allowed: unknown = NO_EXCEPTIONS;
+  if (exceptions.length > 0) {
+    const decided = decideExceptions(exceptions, { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject }, policy.failurePolicy, budget, services);
+    if (decided.kind === "exempt") return decided.result;
+    if (decided.kind === "error") return result("error", decided.message);
+    allowed = { allowedImages: decided.allowedImages, allowedValues: decided.allowedValues };
+  }
+  const activation = activationFor(policy, input, allowed, budget, services);
   const conditionErrors: string[] = [];
   for (const c of policy.matchConditions) {
     const r = c.program.evaluate(activation, budget, services);

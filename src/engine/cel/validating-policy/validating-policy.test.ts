@@ -95,9 +95,8 @@ describe("ValidatingPolicy", () => {
     assert.match(row?.[2] ?? "", /policy vp: spec\.validations\[0\]\.expression: compilation failed: .*1:/);
   });
 
-  test("evaluation.mode JSON and params are errors naming the missing feature", () => {
-    const [row] = run(vpol({ ...noLatest, evaluation: { mode: "JSON" } }), latest);
-    assert.deepEqual([row?.[1], /evaluation\.mode JSON/.test(row?.[2] ?? "")], ["error", true]);
+  test("evaluation.mode JSON matches no Kubernetes resource (it runs on JSON payloads only)", () => {
+    assert.deepEqual(run(vpol({ ...noLatest, evaluation: { mode: "JSON" } }), latest), []);
   });
 
   test("a NamespacedValidatingPolicy sees only resources of its own namespace", () => {
@@ -113,5 +112,12 @@ describe("ValidatingPolicy", () => {
     assert.equal(vpol({ ...noLatest, validationActions: ["Deny"] }).rules[0]?.action, "Enforce");
     assert.equal(vpol({ ...noLatest, validationActions: ["Audit", "Warn"] }).rules[0]?.action, "Audit");
     assert.equal(engine.compile({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "x" }, spec: { matchConstraints: podRules, validationActions: ["Block"] } }).ok, false);
+  });
+  test("namespaceObject is the request's Namespace when given whole (annotations too), else name and labels", () => {
+    const p = vpol({ validations: [{ expression: "namespaceObject.metadata.?annotations['owner'].orValue('none') == 'team-a'", messageExpression: "'owner: ' + namespaceObject.metadata.?annotations['owner'].orValue('none') + ', ' + namespaceObject.metadata.name" }] });
+    const inNs = pod("p", { namespace: "apps" });
+    const namespaceObject = { apiVersion: "v1", kind: "Namespace", metadata: { name: "apps", annotations: { owner: "team-a" } } };
+    assert.deepEqual(run(p, inNs, { namespaceObject }), [["", "pass", "success"]]);
+    assert.deepEqual(run(p, inNs, { namespaceLabels: { owner: "team-a" } }), [["", "fail", "owner: none, apps"]]);
   });
 });

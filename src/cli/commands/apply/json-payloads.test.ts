@@ -1,0 +1,84 @@
+/**
+ * JSON payloads through the CLI entry: `bylaw apply --json PATH` and a test file's `jsonPayloads`
+ * (and deprecated `jsonPayload`). Only ValidatingPolicies with evaluation.mode JSON run on them;
+ * Kubernetes-mode policies never do, and JSON-mode policies never run on `-r` resources.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { main } from "../../main.js";
+import { recordingIo } from "../../../../test/support/fake-io.js";
+import { tempTree } from "../../../../test/support/temp-dir.js";
+
+const jsonPolicy = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: private-buckets}
+spec:
+  evaluation: {mode: JSON}
+  validations:
+    - expression: "object.resource_changes.filter(r, r.type == 'aws_s3_bucket').all(b, b.change.after.?acl.orValue('private') == 'private')"
+      message: S3 buckets must be private
+`;
+const podPolicy = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: pods-labelled}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["*"]}]
+  validations: [{expression: "has(object.metadata.labels)", message: labels are required}]
+`;
+const publicPlan = JSON.stringify({ resource_changes: [{ type: "aws_s3_bucket", change: { after: { acl: "public-read" } } }] });
+const privatePlan = JSON.stringify({ resource_changes: [{ type: "aws_s3_bucket", change: { after: {} } }] });
+const pod = `apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec: {containers: [{name: c, image: web:1}]}\n`;
+
+async function cli(args: string[], files: Record<string, string>) {
+  const dir = tempTree(files);
+  const io = recordingIo("");
+  const code = await main(args.map((a) => a.replaceAll("$DIR", dir)), io);
+  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n"), dir };
+}
+
+function rows(out: string): string[][] {
+  return (JSON.parse(out) as { results: { policy: string; resource: string; result: string; message: string }[] }).results.map((r) => [r.policy, r.resource, r.result, r.message]);
+}
+
+describe("bylaw apply --json", () => {
+  test("a JSON-mode policy runs on each payload; a Kubernetes-mode one only on -r resources, and vice versa", async () => {
+    const { code, out } = await cli(["apply", "$DIR/p.yaml", "--json", "$DIR/public.json", "--json", "$DIR/private.json", "-r", "$DIR/pod.yaml", "--output-format", "json"], {
+      "p.yaml": `${jsonPolicy}---\n${podPolicy}`, "public.json": publicPlan, "private.json": privatePlan, "pod.yaml": pod,
+    });
+    assert.equal(code, 1);
+    const got = rows(out).map((r) => [r[0], r[1]?.replace(/\/tmp\/[^ :]*\//, ""), r[2], r[3]]);
+    assert.deepEqual(got, [
+      ["pods-labelled", "Pod/shop/web", "fail", "labels are required"],
+      ["private-buckets", "JSON public.json:1", "fail", "S3 buckets must be private"],
+      ["private-buckets", "JSON private.json:1", "pass", "success"],
+    ]);
+  });
+
+  test("--json alone (no -r) is enough; a payload that is not an object exits 2 naming the file and document", async () => {
+    assert.equal((await cli(["apply", "$DIR/p.yaml", "--json", "$DIR/private.json"], { "p.yaml": jsonPolicy, "private.json": privatePlan })).code, 0);
+    const { code, err } = await cli(["apply", "$DIR/p.yaml", "--json", "$DIR/list.json"], { "p.yaml": jsonPolicy, "list.json": "[1, 2]" });
+    assert.equal(code, 2);
+    assert.match(err, /--json: .*list\.json: document 1: a JSON payload must be an object \(got a list\)/);
+  });
+});
+
+describe("bylaw test with jsonPayloads", () => {
+  test("jsonPayloads (and the deprecated jsonPayload) are evaluated by JSON-mode policies; rows name no resource", async () => {
+    const test = (payloads: string) => `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: plans}
+policies: [p.yaml]
+${payloads}
+results:
+  - {policy: private-buckets, result: fail, isValidatingPolicy: true}
+`;
+    for (const payloads of ["jsonPayloads: [public.json]", "jsonPayload: public.json"]) {
+      const { code, out } = await cli(["test", "$DIR"], { "p.yaml": jsonPolicy, "public.json": publicPlan, "kyverno-test.yaml": test(payloads) });
+      assert.equal(code, 0, out);
+      assert.match(out, /1 tests passed and 0 tests failed/);
+    }
+    const { code } = await cli(["test", "$DIR"], { "p.yaml": jsonPolicy, "private.json": privatePlan, "kyverno-test.yaml": test("jsonPayloads: [private.json]") });
+    assert.notEqual(code, 0);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * Compile one policies.kyverno.io PolicyException document once: its fields checked as the CRD
+ * declares them (policyRefs required, each with kind and name; matchConditions with name and
+ * expression; images, allowedValues; reportResult skip|pass; expiresAt RFC 3339), and every
+ * matchConditions expression compiled in the CEL environment of the policies it excepts (Kyverno
+ * compiles them with the policy; a bad one is an error at its field, with the position). Fields
+ * the schema does not declare are warnings: the API server prunes them.
+ */
+import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
+import { problem, warning, type PolicyProblem } from "../../api/problem.js";
+import type { CelEngine, CelProgram } from "../../cel/types.js";
+import { exceptionKey } from "../messages.js";
+import { CEL_EXCEPTION_API_VERSIONS, EXCEPTION_PRIORITY_LABEL, type CelExceptionApiVersion, type CompileCelExceptionOutcome, type CompiledCelException, type PolicyRef } from "./types.js";
+
+const SPEC_FIELDS = new Set(["policyRefs", "matchConditions", "images", "allowedValues", "reportResult", "expiresAt", "properties", "evaluationMode"]);
+/** Kubernetes' qualified name: an optional DNS-subdomain prefix and a name of alphanumerics, '-', '_' and '.'. */
+const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+/** RFC 3339 date-time, as the CRD's `format: date-time`. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** `cel` is the environment of the policies.kyverno.io kinds (engine.compileException passes the engine's). */
+export function compileCelException(doc: JsonValue, cel: CelEngine, source?: string): CompileCelExceptionOutcome {
+  const problems: PolicyProblem[] = [];
+  if (!isObject(doc)) return { ok: false, problems: [problem("", "a PolicyException must be a mapping")] };
+  const apiVersion = doc["apiVersion"];
+  if (!CEL_EXCEPTION_API_VERSIONS.includes(apiVersion as CelExceptionApiVersion)) {
+    problems.push(problem("apiVersion", `expected one of ${CEL_EXCEPTION_API_VERSIONS.join(", ")} for a policies.kyverno.io PolicyException, got ${JSON.stringify(apiVersion ?? null)}`));
+  }
+  if (doc["kind"] !== "PolicyException") problems.push(problem("kind", `expected PolicyException, got ${JSON.stringify(doc["kind"] ?? null)}`));
+  const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
+  const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
+  if (name === "") problems.push(problem("metadata.name", "Required value: name or generateName is required"));
+  const namespace = typeof metadata["namespace"] === "string" ? metadata["namespace"] : "";
+  const spec = doc["spec"];
+  if (!isObject(spec)) return { ok: false, problems: [...problems, problem("spec", "Required value: spec is required")] };
+  for (const k of Object.keys(spec)) if (!SPEC_FIELDS.has(k)) problems.push(warning(`spec.${k}`, "field not declared in schema (ignored: the API server prunes it)"));
+
+  const policyRefs = refsOf(spec["policyRefs"], problems);
+  const images = strings(spec, "images", problems);
+  const allowedValues = strings(spec, "allowedValues", problems);
+  const reportResult = spec["reportResult"] ?? "skip";
+  if (reportResult !== "skip" && reportResult !== "pass") problems.push(problem("spec.reportResult", `Unsupported value: ${JSON.stringify(reportResult)}: supported values: "skip", "pass"`));
+  const expiresAt = expiryOf(spec["expiresAt"], problems);
+  const properties = spec["properties"];
+  if (properties !== undefined && properties !== null && (!isObject(properties) || Object.values(properties).some((v) => typeof v !== "string"))) {
+    problems.push(problem("spec.properties", "must be a map of strings"));
+  }
+  if (spec["evaluationMode"] !== undefined && spec["evaluationMode"] !== null && typeof spec["evaluationMode"] !== "string") problems.push(problem("spec.evaluationMode", "must be a string"));
+  const matchConditions = conditionsOf(spec["matchConditions"], cel, problems);
+  if (problems.some((p) => p.severity === "error")) return { ok: false, problems };
+  const priority = priorityOf(metadata);
+  const exception: CompiledCelException = {
+    kind: "cel",
+    name,
+    namespace,
+    key: exceptionKey(namespace, name),
+    apiVersion: apiVersion as CelExceptionApiVersion,
+    policyRefs,
+    matchConditions,
+    images,
+    allowedValues,
+    reportResult: reportResult === "pass" ? "pass" : "skip",
+    ...(expiresAt !== undefined ? { expiresAt } : {}),
+    ...(priority !== undefined ? { priority } : {}),
+    ...(source !== undefined ? { source } : {}),
+    warnings: problems,
+    document: doc,
+  };
+  return { ok: true, exception };
+}
+
+function refsOf(v: JsonValue | undefined, problems: PolicyProblem[]): PolicyRef[] {
+  if (!Array.isArray(v)) {
+    problems.push(problem("spec.policyRefs", v === undefined || v === null ? "Required value: policyRefs names the policies the exception applies to" : "must be a list"));
+    return [];
+  }
+  const out: PolicyRef[] = [];
+  v.forEach((ref, i) => {
+    const at = `spec.policyRefs[${i}]`;
+    if (!isObject(ref)) return void problems.push(problem(at, "must be a mapping with kind and name"));
+    for (const key of ["kind", "name"] as const) {
+      if (typeof ref[key] !== "string" || ref[key] === "") problems.push(problem(`${at}.${key}`, `Required value: ${key} is required`));
+    }
+    if (typeof ref["kind"] === "string" && typeof ref["name"] === "string") out.push({ kind: ref["kind"], name: ref["name"] });
+  });
+  return out;
+}
+
+function strings(spec: JsonObject, key: string, problems: PolicyProblem[]): string[] {
+  const v = spec[key];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) {
+    problems.push(problem(`spec.${key}`, "must be a list of strings"));
+    return [];
+  }
+  return v as string[];
+}
+
+function expiryOf(v: JsonValue | undefined, problems: PolicyProblem[]): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  const at = typeof v === "string" && DATE_TIME.test(v) ? Date.parse(v) : Number.NaN;
+  if (Number.isNaN(at)) {
+    problems.push(problem("spec.expiresAt", `Invalid value: ${JSON.stringify(v)}: spec.expiresAt in body must be of type date-time (RFC 3339, e.g. "2026-05-01T00:00:00Z")`));
+    return undefined;
+  }
+  return at;
+}
+
+function conditionsOf(v: JsonValue | undefined, cel: CelEngine, problems: PolicyProblem[]): CompiledCelException["matchConditions"] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) {
+    problems.push(problem("spec.matchConditions", "must be a list"));
+    return [];
+  }
+  const names = new Set<string>();
+  const out: { name: string; program: CelProgram }[] = [];
+  v.forEach((c, i) => {
+    const at = `spec.matchConditions[${i}]`;
+    if (!isObject(c)) return void problems.push(problem(at, "must be a mapping with name and expression"));
+    const name = typeof c["name"] === "string" ? c["name"] : "";
+    if (name === "") problems.push(problem(`${at}.name`, "Required value"));
+    else if (!QUALIFIED_NAME.test(name)) problems.push(problem(`${at}.name`, `Invalid value: ${JSON.stringify(name)}: a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`));
+    else if (names.has(name)) problems.push(problem(`${at}.name`, `Duplicate value: ${JSON.stringify(name)}`));
+    names.add(name);
+    const expression = typeof c["expression"] === "string" ? c["expression"] : "";
+    if (expression.trim() === "") return void problems.push(problem(`${at}.expression`, "Required value"));
+    const compiled = cel.compile(expression, { expectType: "bool" });
+    if (!compiled.ok) return void problems.push(problem(`${at}.expression`, `Invalid value: ${JSON.stringify(expression)}: compilation failed: ${compiled.error.message}`));
+    out.push({ name, program: compiled.value });
+  });
+  return out;
+}
+
+function priorityOf(metadata: JsonObject): number | undefined {
+  const labels = metadata["labels"];
+  const v = isObject(labels) ? labels[EXCEPTION_PRIORITY_LABEL] : undefined;
+  return typeof v === "string" && /^[+-]?\d+$/.test(v.trim()) ? Number.parseInt(v, 10) : undefined;
+}

@@ -1,0 +1,47 @@
+/**
+ * A ValidatingPolicy with `spec.evaluation.mode: JSON` against one JSON payload that is not a
+ * Kubernetes object (Kyverno's vpol evaluateJson): no matchConstraints; `object` is the payload,
+ * `oldObject`, `request` and `namespaceObject` are null; policies.kyverno.io PolicyExceptions
+ * naming the policy apply as they do to resources. Every other policy (a Kubernetes-mode
+ * ValidatingPolicy, a ClusterPolicy, …) never runs on a payload: its response has no rules.
+ */
+import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { ruleResult, type RuleResult } from "../api/rule-result.js";
+import { celExceptionsFor, type AnyCompiledException } from "../exceptions/cel/index.js";
+import { evaluateBody } from "../cel/validating-policy/evaluate.js";
+import { isValidatingPolicy } from "../cel/validating-policy/index.js";
+import { toCel } from "../cel/values.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import type { EngineEnv, PolicyResponse } from "./types.js";
+
+export interface JsonPayloadRequest {
+  readonly payload: JsonObject;
+  /** PolicyExceptions to honour (only policies.kyverno.io ones can name a JSON-mode policy). */
+  readonly exceptions?: readonly AnyCompiledException[];
+  /** Kyverno's `--exceptionNamespace`: when set, only exceptions in these namespaces are honoured. */
+  readonly exceptionNamespaces?: readonly string[];
+}
+
+/** True when the policy runs on JSON payloads (a ValidatingPolicy with evaluation.mode JSON). */
+export function runsOnJson(policy: CompiledPolicy): boolean {
+  const cel = policy.rules[0]?.cel;
+  return cel !== undefined && isValidatingPolicy(cel) && cel.mode === "JSON";
+}
+
+export function validateJsonPayload(policy: CompiledPolicy, request: JsonPayloadRequest, env: EngineEnv): PolicyResponse {
+  const payload = request.payload;
+  const compiled = policy.rules[0];
+  const cel = compiled?.cel;
+  if (compiled === undefined || cel === undefined || !isValidatingPolicy(cel) || cel.mode !== "JSON") return { policy, resource: payload, rules: [] };
+  if (compiled.unsupported !== undefined) return { policy, resource: payload, rules: [ruleResult(compiled.name, "Validation", "error", compiled.unsupported)] };
+  const ref = { kind: policy.kind === "Policy" ? "NamespacedValidatingPolicy" : "ValidatingPolicy", name: policy.name };
+  const exceptions = celExceptionsFor(request.exceptions, ref, { now: env.ports.clock.nowMillis(), ...(request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {}) });
+  const input = { object: toCel(payload), oldObject: null, request: null, namespaceObject: null };
+  const result: RuleResult = evaluateBody(cel, input, { ports: env.ports, policyNamespace: policy.namespace }, exceptions);
+  return { policy, resource: payload, rules: [result] };
+}
+
+/** A payload file's document as a payload: a mapping (Kyverno reads payloads as unstructured objects). */
+export function asJsonPayload(v: JsonValue | undefined): JsonObject | undefined {
+  return isObject(v) ? v : undefined;
+}
