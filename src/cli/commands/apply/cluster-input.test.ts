@@ -34,7 +34,7 @@ describe("bylaw apply --cluster: flags and errors", () => {
     assert.equal(ok.kind, "run");
     assert.deepEqual(ok.kind === "run" ? ok.options.cluster : undefined, { kubeconfig: "kc", context: "dev", namespace: "shop" });
     const noResources = parseApplyArgs(["p.yaml"]);
-    assert.ok(noResources.kind === "usage-error" && /-r RESOURCE \(or --cluster\)/.test(noResources.message));
+    assert.ok(noResources.kind === "usage-error" && /-r RESOURCE \(or --cluster, or --json PAYLOAD\)/.test(noResources.message));
     const stray = parseApplyArgs(["p.yaml", "-r", "r.yaml", "-n", "shop"]);
     assert.ok(stray.kind === "usage-error" && /--namespace needs --cluster/.test(stray.message));
   });
