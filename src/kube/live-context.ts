@@ -7,6 +7,8 @@
  *   confined to its namespace, and the resource the path names is answered from its cache, as the
  *   API server would answer a LIST (`{kind: "PodList", items}`) or a GET of one object. A resource
  *   seen for the first time starts its cache; until it has synced the entry is an error.
+ * - CEL `resource.Get/List` (getResource/listResources): from the same caches, with the same tenant
+ *   rule (resource-read.ts).
  * - `apiCall` POST (a ClusterPolicy's) and `service` calls: network calls made once per review
  *   (live-calls.ts, docs/adr/0012); `globalReference`: the GlobalContextEntries (global-context/).
  * Errors carry Kyverno's texts where Kyverno has one. Refusals, unsynced caches, pending calls and
@@ -18,6 +20,7 @@ import { type JsonObject, type JsonValue, err, ok, type Result, type ApiCallRequ
 import { checkApiCall, checkConfigMapNamespace } from "./api-path.js";
 import { callServiceOnce, postToApiServer, type NetworkCalls } from "./live-calls.js";
 import { CONFIGMAPS, type LiveCluster } from "./live-cluster.js";
+import { getResource, listResources } from "./resource-read.js";
 import type { Informer } from "./informer.js";
 import { gvrKey, type Gvr } from "./types.js";
 
@@ -41,6 +44,8 @@ export function liveContextSources(cluster: LiveCluster, extras: LiveExtras = {}
       return globals === undefined ? err("unavailable", "globalReference is not loaded by Bylaw's live context here") : globals.read(name);
     },
     imageData: () => err("unavailable", "imageRegistry is not loaded by Bylaw's live context yet"),
+    getResource: (request, caller) => getResource(cluster, request, caller),
+    listResources: (request, caller) => listResources(cluster, request, caller),
   };
 }
 
