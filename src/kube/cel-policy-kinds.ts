@@ -33,7 +33,7 @@ export interface CelKindInfo {
   readonly gvr: Gvr;
   readonly namespaced: boolean;
   readonly handling: CelKindHandling;
-  /** Whether its watch must have listed before Bylaw is ready (a missing CRD of the others is only logged). */
+  /** Whether its watch must have listed before Bylaw is ready even when its CRD is missing (a missing CRD of the others is only logged). */
   readonly required: boolean;
 }
 

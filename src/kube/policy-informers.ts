@@ -3,9 +3,9 @@
  * (kyverno.io/v1, the CRDs' storage version), PolicyException (kyverno.io/v2; v2beta1 is served
  * too but deprecated), and the policies.kyverno.io kinds (cel-policy-kinds.ts, v1beta1). Each is a
  * list-then-watch Informer; listeners hear of every change, and of every full list (a relist after
- * 410 Gone replaces objects without per-object events). ValidatingPolicy and
- * NamespacedValidatingPolicy hold readiness like the kyverno.io kinds; the kinds Bylaw does not
- * evaluate do not: a CRD that is not installed is logged (once) and their watch keeps retrying.
+ * 410 Gone replaces objects without per-object events). Every watch holds readiness until it has
+ * listed, except that of a policies.kyverno.io kind Bylaw does not evaluate whose CRD is not
+ * installed (404): that is logged once and its watch keeps retrying.
  */
 import type { Random } from "../engine/index.js";
 import { CEL_POLICY_KINDS, type CelPolicyKind } from "./cel-policy-kinds.js";
@@ -83,7 +83,7 @@ export class PolicyInformers implements PolicyObjectStore {
             if (k.required || level !== "warn") return options.onLog?.(level, message, fields);
             if (this.missingLogged.has(k.kind)) return;
             this.missingLogged.add(k.kind);
-            options.onLog?.("warn", `${k.kind} objects cannot be listed (CRD not installed, or no permission); Bylaw keeps trying and is ready without them`, fields);
+            options.onLog?.("warn", `${k.kind} objects cannot be listed; Bylaw keeps trying (a CRD that is not installed does not hold readiness, any other failure does)`, fields);
           },
         }),
       });
@@ -114,7 +114,9 @@ export class PolicyInformers implements PolicyObjectStore {
 
   readiness(): { readonly ok: boolean; readonly reason?: string } {
     const required = this.options.exceptionsRequired ? [this.cpol, this.pol, this.polex] : [this.cpol, this.pol];
-    for (const c of this.cel.values()) if (c.required) required.push(c.informer);
+    // A kind Bylaw does not evaluate holds readiness too (its objects must be answered, never missed),
+    // unless its CRD is not installed: then no such object can exist.
+    for (const c of this.cel.values()) if (c.required || !notInstalled(c.informer.lastFailure)) required.push(c.informer);
     const reasons: string[] = [];
     for (const i of required) {
       const h = i.health();
@@ -145,4 +147,9 @@ export class PolicyInformers implements PolicyObjectStore {
   private changed(): void {
     for (const l of [...this.listeners]) l();
   }
+}
+
+/** Whether a list failed because the resource does not exist on the server (its CRD is not installed). */
+export function notInstalled(failure: string | undefined): boolean {
+  return failure !== undefined && /\b404\b|could not find the requested resource/i.test(failure);
 }
