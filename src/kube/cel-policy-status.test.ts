@@ -62,6 +62,14 @@ describe("status of the policies.kyverno.io kinds", () => {
     assert.equal(cs(broken).conditions.find((c) => c["type"] === "PolicyCached")?.["lastTransitionTime"], "2026-11-25T12:01:00Z");
   });
 
+  test("kept out of admission (evaluation.admission.enabled: false): no WebhookConfigured condition, ready on PolicyCached alone", () => {
+    const c = engine.compile({ ...vp, spec: { ...(vp["spec"] as JsonObject), evaluation: { admission: { enabled: false } } } });
+    assert.ok(c.ok);
+    const s = desiredStatus(outcome({ compiled: c.policy }), T0);
+    assert.deepEqual(cs(s).conditions.map((x) => x["type"]), ["PolicyCached"]);
+    assert.equal(cs(s).ready, true);
+  });
+
   test("status paths at the CRDs' storage version", () => {
     assert.equal(statusPath({ kind: "ValidatingPolicy", namespace: "", name: "vp" }), "/apis/policies.kyverno.io/v1beta1/validatingpolicies/vp/status");
     assert.equal(statusPath({ kind: "NamespacedValidatingPolicy", namespace: "team-a", name: "n" }), "/apis/policies.kyverno.io/v1beta1/namespaces/team-a/namespacedvalidatingpolicies/n/status");

@@ -5,7 +5,8 @@
  *   cached." when Bylaw evaluates the policy; False, reason Failed, with the problems or the reason
  *   Bylaw does not evaluate the kind) and `WebhookConfigured` (True "Webhook configured." when the
  *   policy is served, so its matchConstraints are registered; False "Policy is not configured in
- *   the webhook." otherwise). `lastTransitionTime` moves only when a condition's status changes (as
+ *   the webhook." otherwise; absent for a policy with `evaluation.admission.enabled: false`, as
+ *   Kyverno leaves it out for background-only policies). `lastTransitionTime` moves only when a condition's status changes (as
  *   meta.SetStatusCondition); conditions of other types are kept. Kyverno's RBACPermissionsGranted
  *   (about background reports) is not written: Bylaw has no background reports yet;
  * - `conditionStatus.ready`: every condition True (Kyverno's rule), which `kubectl get vpol` shows;
@@ -41,7 +42,9 @@ export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObj
       ...(outcome.generation !== undefined ? { observedGeneration: outcome.generation } : {}),
     };
   };
-  const ours = [set(POLICY_CACHED, evaluated, evaluated ? CACHED_MESSAGE : reason), set(WEBHOOK_CONFIGURED, served, served ? WEBHOOK_CONFIGURED_MESSAGE : WEBHOOK_NOT_CONFIGURED_MESSAGE)];
+  // A policy kept out of admission (evaluation.admission.enabled: false) has no webhook to report, as in Kyverno.
+  const admission = outcome.compiled?.document.spec["admission"] !== false;
+  const ours = [set(POLICY_CACHED, evaluated, evaluated ? CACHED_MESSAGE : reason), ...(admission ? [set(WEBHOOK_CONFIGURED, served, served ? WEBHOOK_CONFIGURED_MESSAGE : WEBHOOK_NOT_CONFIGURED_MESSAGE)] : [])];
   const others = previous.filter((c) => c["type"] !== POLICY_CACHED && c["type"] !== WEBHOOK_CONFIGURED);
   const conditions = [...others, ...ours];
   const ready = conditions.every((c) => c["status"] === "True");
