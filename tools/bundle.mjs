@@ -2,31 +2,39 @@
 /**
  * Bundle the `bylaw` CLI with esbuild into dist/bundle/ (docs/adr/0014-bundled-cli.md). Run by
  * `npm run build` after tsc, from tsc's output (dist/src), so the bundle runs exactly the code the
- * unit tests run. Entry points:
+ * unit tests run.
  *
- *   dist/bundle/main.js               the CLI's dispatch (bin/bylaw.js imports it)
- *   dist/bundle/evaluation-worker.js  `bylaw serve`'s evaluation worker (worker-pool.ts finds it
- *                                     next to the chunk that holds the pool, by import.meta.url)
- *   dist/bundle/suite-worker.js       `bylaw test`'s suite worker, found the same way
+ * esbuild splits the CLI into ES module chunks in dist/bundle/esm/ (each command's `import()` in
+ * main.ts is a chunk of its own, so a command loads only its own code and what it shares). Each
+ * chunk is then converted to a CommonJS script of the same name in dist/bundle/cjs/, which
+ * src/cli/launch/cached-bundle.ts compiles with V8's code cache (Node 20 has a code cache for
+ * scripts only). The entries, in dist/bundle/:
  *
- * Each command's `import()` in main.ts becomes its own chunk (code splitting), so a command parses
- * only its own code and what it shares with others. The npm dependencies are bundled too; the
- * CommonJS ones get a `require` made by createRequire for their `require("node:…")` calls.
- * The library API (package.json "exports") and its typings stay tsc's dist/src.
+ *   main.js               the CLI's main(args) (bin/bylaw.js imports it)
+ *   evaluation-worker.js  `bylaw serve`'s evaluation worker (worker-pool.ts finds it by a URL
+ *                         relative to its own chunk's import.meta.url, which names dist/bundle/)
+ *   suite-worker.js       `bylaw test`'s suite worker, found the same way
+ *   launch.js             the loader (cached-bundle.ts), an ES module importing only Node's own
  *
- * esbuild's metafile (which output holds which module, what each output imports) is written to
+ * With source maps on (node --enable-source-maps), the entries import dist/bundle/esm/ instead,
+ * whose source maps lead back to dist/src. The npm dependencies are bundled too. The library API
+ * (package.json "exports") and its typings stay tsc's dist/src.
+ *
+ * esbuild's metafile (which chunk holds which module, what each chunk imports) is written to
  * dist/bundle.meta.json, outside the shipped folder; test/package/bundle.test.ts reads it.
  *
  * Usage: node tools/bundle.mjs
  */
-import { build } from "esbuild";
-import { rmSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { build, transform } from "esbuild";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist", "src");
 const outdir = join(root, "dist", "bundle");
+const requireBanner = 'import { createRequire as __bylawCreateRequire } from "node:module"; const require = __bylawCreateRequire(import.meta.url);';
 
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
@@ -36,7 +44,7 @@ const result = await build({
     "evaluation-worker": join(dist, "server", "worker", "evaluation-worker.js"),
     "suite-worker": join(dist, "cli", "commands", "test", "suite-worker.js"),
   },
-  outdir,
+  outdir: join(outdir, "esm"),
   bundle: true,
   splitting: true,
   format: "esm",
@@ -49,10 +57,75 @@ const result = await build({
   legalComments: "linked",
   logLevel: "warning",
   metafile: true,
-  banner: { js: 'import { createRequire as __bylawCreateRequire } from "node:module"; const require = __bylawCreateRequire(import.meta.url);' },
+  // The CommonJS dependencies' `require("node:…")`; the scripts get `require` from their loader instead.
+  banner: { js: requireBanner },
 });
-if (result.errors.length > 0) process.exit(1);
+const loader = await build({
+  absWorkingDir: root,
+  entryPoints: { launch: join(dist, "cli", "launch", "cached-bundle.js") },
+  outdir,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  entryNames: "[name]",
+  logLevel: "warning",
+});
+if (result.errors.length > 0 || loader.errors.length > 0) process.exit(1);
+
+// Each ES module chunk as a CommonJS script: imports of other chunks become require("./chunk-….js"),
+// `import()` a promise of one, import.meta.url a parameter the loader passes.
+mkdirSync(join(outdir, "cjs"));
+const chunks = Object.keys(result.metafile.outputs).filter((f) => f.endsWith(".js"));
+const hash = createHash("sha256");
+for (const chunk of chunks.sort()) {
+  const code = readFileSync(join(root, chunk), "utf8").replace(requireBanner, "").replace(/\n\/\/# sourceMappingURL=.*\n?$/, "\n");
+  const converted = await transform(code, {
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    supported: { "dynamic-import": false },
+    define: { "import.meta.url": "__bylaw_import_meta_url" },
+    sourcefile: chunk,
+    logLevel: "warning",
+  });
+  writeFileSync(join(outdir, "cjs", basename(chunk)), converted.code);
+  hash.update(basename(chunk)).update("\0").update(converted.code).update("\0");
+}
+const buildId = hash.digest("hex").slice(0, 16);
+
+const header = "// Written by tools/bundle.mjs: runs the CommonJS scripts in ./cjs/ through V8's code cache (src/cli/launch/cached-bundle.ts),\n// or the ES modules in ./esm/ when source maps are on.";
+const scripts = `new CachedScripts({ dir: fileURLToPath(new URL("./cjs/", import.meta.url)), publicDir: fileURLToPath(new URL("./", import.meta.url)), buildId: ${JSON.stringify(buildId)} })`;
+const imports = 'import { fileURLToPath } from "node:url";\nimport { CachedScripts } from "./launch.js";';
+writeFileSync(
+  join(outdir, "main.js"),
+  `${header}
+${imports}
+
+/** The CLI's main(args). */
+export async function main(args) {
+  if (process.sourceMapsEnabled === true) return (await import("./esm/main.js")).main(args);
+  const scripts = ${scripts};
+  try {
+    return await scripts.require("./main.js").main(args);
+  } finally {
+    scripts.saveCaches();
+  }
+}
+`,
+);
+for (const worker of ["evaluation-worker", "suite-worker"]) {
+  writeFileSync(
+    join(outdir, `${worker}.js`),
+    `${header}
+${imports}
+
+if (process.sourceMapsEnabled === true) await import("./esm/${worker}.js");
+else ${scripts}.require("./${worker}.js");
+`,
+  );
+}
+
 writeFileSync(join(root, "dist", "bundle.meta.json"), JSON.stringify(result.metafile));
-const outputs = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith(".js"));
-const bytes = outputs.reduce((n, [, o]) => n + o.bytes, 0);
-console.log(`bundle: ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KiB in ${outdir}`);
+const bytes = chunks.reduce((n, f) => n + result.metafile.outputs[f].bytes, 0);
+console.log(`bundle: ${chunks.length} files, ${(bytes / 1024).toFixed(0)} KiB in ${outdir} (build ${buildId})`);

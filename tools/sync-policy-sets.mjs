@@ -2,16 +2,19 @@
 /**
  * Copy the policy sets of policies/ into their kustomize components, deploy/components/policy-set-<set>/.
  *
- * Kustomize loads only files inside a component's own folder, so each component holds copies:
+ * Kustomize loads only files inside a component's own folder, so each component holds copies. The
+ * components install the policies as ClusterPolicy objects (what `bylaw serve --cluster` reads):
  *
- *   policy-set-<set>/kustomization.yaml          adds the set, as written (Audit), to the bylaw-policies ConfigMap
+ *   policy-set-<set>/kustomization.yaml          the set, as written (Audit): includes ./policies
+ *   policy-set-<set>/policies/kustomization.yaml the policies as resources (a component of its own)
  *   policy-set-<set>/policies/<policy>.yaml      verbatim copies of the files set.yaml lists
- *   policy-set-<set>/enforce/kustomization.yaml  the whole set in Enforce mode (includes every component below)
- *   policy-set-<set>/enforce/<policy>/           one policy in Enforce mode: kustomization.yaml and <policy>.yaml
+ *   policy-set-<set>/enforce/kustomization.yaml  the whole set in Enforce mode (../policies, then every component below)
+ *   policy-set-<set>/enforce/<policy>/           one policy in Enforce mode: a JSON patch of its ClusterPolicy
  *
- * An Enforce copy is the policy with every `failureAction: Audit` / `validationFailureAction: Audit` line
- * turned to Enforce, nothing else. Every generated file starts with a "generated" comment; the
- * components of sets that no longer exist are removed only if they carry it.
+ * An Enforce patch replaces every `failureAction: Audit` / `validationFailureAction: Audit` of the
+ * policy with Enforce, nothing else (the same change as toEnforce, which the chart's copies use). Every
+ * generated file starts with a "generated" comment; the components of sets that no longer exist are
+ * removed only if they carry it.
  *
  * Usage: node tools/sync-policy-sets.mjs           write the components
  *        node tools/sync-policy-sets.mjs --check   write nothing; exit 1 and list the files that differ
@@ -69,13 +72,41 @@ export function toEnforce(text, where) {
   return out;
 }
 
-function componentYaml(header, files, components) {
-  const lines = [...header.map((l) => `# ${l}`.trimEnd()), "apiVersion: kustomize.config.k8s.io/v1alpha1", "kind: Component"];
-  if (components.length > 0) lines.push("components:", ...components.map((c) => `  - ${c}`));
-  if (files.length > 0) {
-    lines.push("configMapGenerator:", "  - name: bylaw-policies", "    behavior: merge", "    files:", ...files.map((f) => `      - ${f}`));
-  }
-  return `${lines.join("\n")}\n`;
+const ACTION_KEYS = new Set(["failureAction", "validationFailureAction"]);
+
+/** JSON pointers of every failureAction/validationFailureAction that is Audit in a parsed policy. */
+export function auditPointers(value, path = "") {
+  if (Array.isArray(value)) return value.flatMap((v, i) => auditPointers(v, `${path}/${i}`));
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, v]) => {
+    const here = `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    return ACTION_KEYS.has(key) && v === "Audit" ? [here] : auditPointers(v, here);
+  });
+}
+
+function componentYaml(header, body) {
+  return `${[...header.map((l) => `# ${l}`.trimEnd()), "apiVersion: kustomize.config.k8s.io/v1alpha1", "kind: Component", ...body].join("\n")}\n`;
+}
+
+/** One policy's switch to Enforce: a JSON patch of its ClusterPolicy; throws when it has nothing to switch. */
+function enforcePatch(text, where) {
+  const doc = parse(text);
+  const kind = doc?.kind;
+  const name = doc?.metadata?.name;
+  if (doc?.apiVersion !== "kyverno.io/v1" || (kind !== "ClusterPolicy" && kind !== "Policy") || typeof name !== "string") throw new Error(`${where}: expected one kyverno.io/v1 ClusterPolicy or Policy`);
+  const pointers = auditPointers(doc);
+  toEnforce(text, where); // the same lines, or it throws
+  if (pointers.length !== (text.match(ACTION_LINE) ?? []).length) throw new Error(`${where}: the Audit lines and the parsed failure actions differ`);
+  return [
+    "patches:",
+    "  - target:",
+    "      group: kyverno.io",
+    "      version: v1",
+    `      kind: ${kind}`,
+    `      name: ${name}`,
+    "    patch: |-",
+    ...pointers.map((p) => `      - { op: replace, path: ${JSON.stringify(p)}, value: Enforce }`),
+  ];
 }
 
 /** Every file the components should hold: Map of absolute path -> content. */
@@ -84,35 +115,37 @@ export function desiredFiles(root) {
   for (const set of readSets(root)) {
     const comp = join(root, "deploy", "components", `policy-set-${set.name}`);
     const from = `${GENERATED} ${relative(root, join(set.dir, "set.yaml"))}; do not edit.`;
-    const keys = set.policies.map((p) => `policies/${p.name}.yaml`);
     files.set(
       join(comp, "kustomization.yaml"),
       componentYaml(
         [
           from,
-          `The ${set.name} policy set, in Audit mode, added to the bylaw-policies ConfigMap that \`bylaw serve\``,
-          "reads. Use it from an overlay's `components:`. For Enforce mode, use ./enforce instead, or add",
+          `The ${set.name} policy set, in Audit mode, as ClusterPolicy objects (bylaw serve --cluster reads them).`,
+          "Use it from an overlay's `components:`. For Enforce mode, use ./enforce instead, or add",
           "./enforce/<policy> after this component to switch single policies (see policies/README.md).",
         ],
-        keys,
-        [],
+        ["components:", "  - ./policies"],
       ),
+    );
+    // The objects themselves, in a component of their own that ./enforce includes too (a component may not include its parent).
+    files.set(
+      join(comp, "policies", "kustomization.yaml"),
+      componentYaml([from, `The policies of the ${set.name} set, as written (Audit).`], ["resources:", ...set.policies.map((p) => `  - ${p.name}.yaml`)]),
     );
     const enforceNames = [];
     for (const p of set.policies) {
       const text = readFileSync(p.source, "utf8");
       files.set(join(comp, "policies", `${p.name}.yaml`), text);
       const where = relative(root, p.source);
-      files.set(join(comp, "enforce", p.name, `${p.name}.yaml`), toEnforce(text, where));
       files.set(
         join(comp, "enforce", p.name, "kustomization.yaml"),
-        componentYaml([from, `${p.name} in Enforce mode: list it after ../.. (the set) to switch this one policy.`], [`${p.name}.yaml`], []),
+        componentYaml([from, `${p.name} in Enforce mode: list it after ../.. (the set) to switch this one policy.`], enforcePatch(text, where)),
       );
       enforceNames.push(`./${p.name}`);
     }
     files.set(
       join(comp, "enforce", "kustomization.yaml"),
-      componentYaml([from, `The whole ${set.name} policy set in Enforce mode: use it instead of the Audit component.`], [], enforceNames),
+      componentYaml([from, `The whole ${set.name} policy set in Enforce mode: use it instead of the Audit component.`], ["components:", "  - ../policies", ...enforceNames.map((n) => `  - ${n}`)]),
     );
   }
   return files;

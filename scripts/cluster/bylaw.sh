@@ -1,8 +1,16 @@
 # Sourced by scripts/cluster.sh: `up DIR --with-bylaw` starts Bylaw from the checkout against the
 # cluster, as the ServiceAccount and RBAC deploy/ ships (not as admin), registered and Ready.
 #
+#   objects               deploy/crds, then from `kubectl kustomize deploy/base` the namespace and the objects
+#                         labelled app.kubernetes.io/component=admission-controller (its ServiceAccount, RBAC and
+#                         the empty bylaw-tls Secret) or =webhook-configuration (the empty configurations): the
+#                         same files the Deployment runs with; not the Deployment, PDB or Service
+#   arguments             the Deployment's own (scripts/cluster/deploy-args.mjs reads them from the render:
+#                         --cluster --register --leader-elect --tls-secret bylaw-tls …), with what a pod gets
+#                         from the kubelet and the cluster given outside one: POD_NAMESPACE/POD_NAME, --kubeconfig,
+#                         loopback ports, --server-url (Kyverno's --serverIP) and --dns-name 127.0.0.1 (an IP SAN)
 #   policies              ClusterPolicy/Policy/PolicyException objects in the cluster (kubectl apply), as
-#                         deploy/ runs it: bylaw serve --kubeconfig without --policies reads them from CRDs
+#                         deploy/ runs it: it reads them from the CRDs
 #   DIR/bylaw.kubeconfig  a token for system:serviceaccount:bylaw:bylaw (TokenRequest, 24 h)
 #   DIR/bylaw.env         BYLAW_PORT, BYLAW_METRICS_PORT for tests
 #   DIR/logs/bylaw.log    its log; DIR/pids/bylaw.pid, stopped by `down` like the other components
@@ -23,12 +31,13 @@ bylaw_registered() { # <dir> <port>
 start_bylaw() { # <dir>
   local dir="$1" k="kubectl --kubeconfig $1/kubeconfig"
   [[ -d "$BYLAW_ROOT/dist/src" ]] || die "Bylaw is not built: run npm run build in $BYLAW_ROOT"
-  # What deploy/ ships for the admission controller: the CRDs, its namespace, ServiceAccount and RBAC,
-  # and the (empty) webhook configurations it fills in; nothing else (no Deployment: it runs here).
+  # What deploy/ ships for the admission controller, from the base's render: the CRDs, its namespace,
+  # ServiceAccount, RBAC and certificate Secret, and the (empty) webhook configurations it fills in;
+  # nothing else (no Deployment: it runs here).
   $k apply --server-side --force-conflicts -k "$BYLAW_ROOT/deploy/crds" >/dev/null
-  $k apply -f "$BYLAW_ROOT/deploy/base/namespace.yaml" >/dev/null
-  $k apply -n bylaw -f "$BYLAW_ROOT/deploy/base/serviceaccount.yaml" -f "$BYLAW_ROOT/deploy/base/rbac/admission-controller.yaml" >/dev/null
-  $k apply -f "$BYLAW_ROOT/deploy/base/validating-webhook.yaml" -f "$BYLAW_ROOT/deploy/base/mutating-webhook.yaml" >/dev/null
+  kubectl kustomize "$BYLAW_ROOT/deploy/base" >"$dir/bylaw-base.yaml"
+  $k apply --server-side -f "$dir/bylaw-base.yaml" -l 'pod-security.kubernetes.io/enforce' >/dev/null
+  $k apply --server-side -f "$dir/bylaw-base.yaml" -l 'app.kubernetes.io/component in (admission-controller, webhook-configuration)' >/dev/null
   local token server
   token="$($k create token bylaw -n bylaw --duration=24h)"
   server="$($k config view --minify -o 'jsonpath={.clusters[0].cluster.server}')"
@@ -61,13 +70,30 @@ KCFG
   wait_for_bylaw "$dir" "$port"
 }
 
-# Starts `bylaw serve` (the checkout's) on the given ports as the ServiceAccount in DIR/bylaw.kubeconfig.
+# Starts `bylaw serve` (the checkout's) on the given ports as the ServiceAccount in DIR/bylaw.kubeconfig,
+# with the arguments of deploy/base's Deployment (DIR/bylaw-base.yaml) and what a pod would get.
 run_bylaw() { # <dir> <port> <metrics-port>
-  local dir="$1" port="$2" metrics_port="$3" node_bin
+  local dir="$1" port="$2" metrics_port="$3" node_bin arg next="" args=()
   node_bin="$(readlink -f "$(command -v node)")"
-  start "$dir" bylaw "$node_bin" "$BYLAW_ROOT/bin/bylaw.js" serve \
-    --self-signed --dns-name bylaw.bylaw.svc --host 127.0.0.1 --port "$port" --metrics-port "$metrics_port" \
-    --kubeconfig "$dir/bylaw.kubeconfig" --register --server-url "https://127.0.0.1:$port" --service-namespace bylaw
+  while IFS= read -r arg; do
+    case "$next" in
+      port) arg="$port" ;;
+      metrics) arg="$metrics_port" ;;
+    esac
+    next=""
+    case "$arg" in
+      --port) next=port ;;
+      --metrics-port) next=metrics ;;
+      '$(POD_NAMESPACE)') arg=bylaw ;; # the kubelet's expansion of the env var
+    esac
+    args+=("$arg")
+  done < <(node "$BYLAW_ROOT/scripts/cluster/deploy-args.mjs" <"$dir/bylaw-base.yaml")
+  [[ "${args[0]:-}" == serve ]] || die "deploy/base's Deployment does not run bylaw serve"
+  (
+    export POD_NAMESPACE=bylaw POD_NAME=bylaw-local
+    start "$dir" bylaw "$node_bin" "$BYLAW_ROOT/bin/bylaw.js" "${args[@]}" \
+      --kubeconfig "$dir/bylaw.kubeconfig" --host 127.0.0.1 --server-url "https://127.0.0.1:$port" --dns-name 127.0.0.1
+  )
 }
 
 wait_for_bylaw() { # <dir> <port>

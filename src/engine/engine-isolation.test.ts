@@ -1,7 +1,7 @@
 /**
  * Two engines in one process share nothing mutable: each has its own matcher cache, its own ports,
  * and its own interruption count, even when one engine runs inside another's evaluation (a port
- * that evaluates with a second engine).
+ * that evaluates with a second engine). The CEL environments, read-only once built, are shared.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -63,6 +63,29 @@ describe("two engines in one process", () => {
     for (let k = 0; k < 3; k++) {
       assert.equal(noon.validate(pn, create(pod("web"))).rules[0]?.status, "fail");
       assert.equal(later.validate(pl, create(pod("web"))).rules[0]?.status, "pass");
+    }
+  });
+
+  test("the CEL environments are shared, yet each engine's CEL programs read its own ports, interleaved", () => {
+    const vpol = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ValidatingPolicy",
+      metadata: { name: "clock" },
+      spec: {
+        matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] },
+        validations: [{ expression: "time.now() == timestamp('2026-01-15T12:00:00Z')", message: "not noon" }],
+      },
+    };
+    const noon = createEngine(fakePorts({}, Date.UTC(2026, 0, 15, 12, 0, 0)));
+    const later = createEngine(fakePorts({}, Date.UTC(2030, 5, 1, 0, 0, 0)));
+    const pn = compile(noon, vpol);
+    const pl = compile(later, vpol);
+    for (let k = 0; k < 3; k++) {
+      assert.equal(noon.validate(pn, create(pod("web"))).rules[0]?.status, "pass");
+      assert.equal(later.validate(pl, create(pod("web"))).rules[0]?.status, "fail");
+      // A policy compiled by one engine, evaluated by the other: the evaluating engine's clock.
+      assert.equal(later.validate(pn, create(pod("web"))).rules[0]?.status, "fail");
+      assert.equal(noon.validate(pl, create(pod("web"))).rules[0]?.status, "pass");
     }
   });
 

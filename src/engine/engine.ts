@@ -1,12 +1,13 @@
 /**
  * The engine facade: one JMESPath interpreter with Kyverno's functions, the ports, and the calls
  * the CLI, the webhook and the controllers share. Everything an engine keeps (its matchers, its
- * interruption meter) is its own: two engines in one process share nothing mutable.
+ * interruption meter) is its own: two engines in one process share nothing mutable. The CEL
+ * environments are shared by all engines (cel/shared-cel.ts): they are only read once built.
  */
 import type { JsonValue } from "./api/json.js";
 import { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 import { createJmesPath } from "./jmespath/index.js";
-import { createCel, type CelEngine } from "./cel/index.js";
+import { sharedCel, type CelEngine } from "./cel/index.js";
 import type { ExistingResources } from "./generate/index.js";
 import { MatcherCache } from "./match/shared-match.js";
 import { generatePolicy } from "./pipeline/generate-policy.js";
@@ -52,12 +53,9 @@ export interface Engine {
 export function createEngine(ports: EnginePorts): Engine {
   const jmespath = createJmesPath({ functions: kyvernoFunctions() });
   const env: EngineEnv = { jmespath, ports, fnctx: { ports } };
-  // One CEL environment per engine, built when the first CEL rule compiles (~6 ms).
-  let cel: CelEngine | undefined;
-  const policyCel: { cluster?: CelEngine; namespaced?: CelEngine } = {};
-  const celPolicies = (namespaced: boolean): CelEngine =>
-    namespaced ? (policyCel.namespaced ??= createCel({ kyverno: "namespaced" })) : (policyCel.cluster ??= createCel({ kyverno: "cluster" }));
-  const compileEnv: CompileEnv = { jmespath, matchers: new MatcherCache(), cel: () => (cel ??= createCel()), celPolicies };
+  // The CEL environments, built when the first CEL rule of the process compiles (~6 ms each).
+  const celPolicies = (namespaced: boolean): CelEngine => sharedCel(namespaced ? "namespaced" : "cluster");
+  const compileEnv: CompileEnv = { jmespath, matchers: new MatcherCache(), cel: () => sharedCel("kubernetes"), celPolicies };
   /** This engine's interruption count (engine/interrupt). */
   const meter = new Meter();
   return {

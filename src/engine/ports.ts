@@ -33,7 +33,8 @@ export interface ContextSources {
    * value stands in for its name (from a values file): "error" (the default) makes the rule an error
    * naming the entry, since a rule must never pass on data nobody read; "skip", which a caller must
    * ask for, leaves the name unset, as Kyverno's CLI does.
-   * imageRegistry entries are an error either way: nothing in Bylaw can load them yet.
+   * imageRegistry entries are an error either way: image data is never guessed (the message names
+   * `--registry`, which gives the CLI registry access).
    */
   readonly unloadable?: "skip" | "error";
   /**
@@ -44,7 +45,12 @@ export interface ContextSources {
   apiCall(request: ApiCallRequest, caller?: ContextCaller): Result<JsonValue>;
   /** `name` after substitution: `<entry>` or `<entry>.<projection>`, as Kyverno reads it. */
   globalReference(name: string, caller?: ContextCaller): Result<JsonValue>;
-  imageData(reference: string): Result<JsonValue>;
+  /**
+   * Data about an image from its registry (`reference` after substitution). `request.form`:
+   * "context" for an `imageRegistry` context entry, "metadata" (the default) for CEL
+   * `image.GetMetadata`; `credentials` is the entry's `imageRegistryCredentials`.
+   */
+  imageData(reference: string, request?: ImageDataRequest): Result<JsonValue>;
   /**
    * One object by apiVersion, plural resource name, namespace ("" for cluster-scoped) and name,
    * for Kyverno's CEL `resource.Get`. Absent: this port reads no objects (an error naming the call).
@@ -52,6 +58,13 @@ export interface ContextSources {
   getResource?(request: ResourceRead, caller?: ContextCaller): Result<JsonValue>;
   /** The objects of a resource in a namespace ("" for all or cluster-scoped), for `resource.List`: `{items: [...]}`. */
   listResources?(request: ResourceList, caller?: ContextCaller): Result<JsonValue>;
+}
+
+export interface ImageDataRequest {
+  readonly form: "context" | "metadata";
+  /** `imageRegistryCredentials` as the policy wrote it (secrets, providers, allowInsecureRegistry). */
+  readonly credentials?: Readonly<Record<string, JsonValue>>;
+  readonly caller?: ContextCaller;
 }
 
 export interface ResourceRead {

@@ -5,7 +5,7 @@
  * token). Each goes through the review's record (review-calls.ts): made at most once per review,
  * "pending" until the server has made it.
  */
-import { err, isObject, ok, type ApiCallRequest, type JsonObject, type JsonValue, type Result } from "../engine/index.js";
+import { err, isObject, ok, type ApiCallRequest, type CompiledPolicy, type JsonObject, type JsonValue, type Result } from "../engine/index.js";
 import { callService, type EgressOptions } from "./egress/egress-client.js";
 import { KubeError } from "./kube-client.js";
 import type { CallScopes } from "./review-calls.js";
@@ -74,18 +74,41 @@ function shownUrl(raw: string): string {
 }
 
 const VARIABLE_FREE = /\{\{[^}]*\}\}/g;
+/** A CEL call to Kyverno's image data library (`image.GetMetadata(…)`, `image.getMetadata(…)`). */
+const CEL_IMAGE_DATA = /\bimage\s*\.\s*[Gg]etMetadata\s*\(/;
 
 /**
  * Whether a policy document has context entries answered by a network call (apiCall POST or
- * service), found without evaluating it: the method and the presence of `service` are literal.
+ * service, imageRegistry, CEL image.GetMetadata), found without evaluating it: the method and the
+ * presence of `service` are literal.
  */
 export function usesNetworkCalls(policy: JsonValue): boolean {
   const visit = (v: JsonValue | undefined, inContext: boolean): boolean => {
+    if (typeof v === "string") return CEL_IMAGE_DATA.test(v);
     if (Array.isArray(v)) return v.some((x) => visit(x, inContext));
     if (!isObject(v)) return false;
     const call = inContext ? v["apiCall"] : undefined;
     if (isObject(call) && (call["service"] !== undefined || String(call["method"] ?? "GET").replace(VARIABLE_FREE, "POST") === "POST")) return true;
+    if (inContext && isObject(v["imageRegistry"])) return true;
     return Object.entries(v).some(([k, x]) => visit(x, inContext || k === "context"));
   };
   return visit(policy, false);
+}
+
+/**
+ * `usesNetworkCalls` for a compiled policy: its document, and for the CEL kinds (whose compiled
+ * document keeps no expressions) the expressions of their compiled programs.
+ */
+export function policyUsesNetworkCalls(policy: CompiledPolicy): boolean {
+  return usesNetworkCalls(policy.document as unknown as JsonValue) || policy.rules.some((r) => r.cel !== undefined && programsCallImageData(r.cel, 0, new Set()));
+}
+
+/** Whether a compiled CEL policy holds a program (`{expression}`) calling image.GetMetadata; a shallow walk. */
+function programsCallImageData(x: unknown, depth: number, seen: Set<object>): boolean {
+  if (typeof x !== "object" || x === null || depth > 5 || seen.has(x)) return false;
+  seen.add(x);
+  const expression = (x as { expression?: unknown }).expression;
+  if (typeof expression === "string" && CEL_IMAGE_DATA.test(expression)) return true;
+  const children = Array.isArray(x) ? x : Object.getPrototypeOf(x) === Object.prototype ? Object.values(x) : [];
+  return children.some((c) => programsCallImageData(c, depth + 1, seen));
 }

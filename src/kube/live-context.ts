@@ -10,7 +10,8 @@
  * - CEL `resource.Get/List` (getResource/listResources): from the same caches, with the same tenant
  *   rule (resource-read.ts).
  * - `apiCall` POST (a ClusterPolicy's) and `service` calls: network calls made once per review
- *   (live-calls.ts, docs/adr/0012); `globalReference`: the GlobalContextEntries (global-context/).
+ *   (live-calls.ts, docs/adr/0012); `globalReference`: the GlobalContextEntries (global-context/);
+ *   image data: registry calls made once per review through the egress filter (registry/, ADR 0015).
  * Errors carry Kyverno's texts where Kyverno has one. Refusals, unsynced caches, pending calls and
  * forms Bylaw does not read (subresources, discovery paths) are errors an `apiCall.default`
  * never replaces (ports.ts CONTEXT_ERRORS_WITHOUT_DEFAULT); a call that failed (not found) takes
@@ -18,6 +19,7 @@
  */
 import { type JsonObject, type JsonValue, err, ok, type Result, type ApiCallRequest, type ContextCaller, type ContextSources } from "../engine/index.js";
 import { checkApiCall, checkConfigMapNamespace } from "./api-path.js";
+import { liveImageData, type LiveRegistry } from "./registry/live-image-data.js";
 import { callServiceOnce, postToApiServer, type NetworkCalls } from "./live-calls.js";
 import { CONFIGMAPS, type LiveCluster } from "./live-cluster.js";
 import { getResource, listResources } from "./resource-read.js";
@@ -29,13 +31,15 @@ export interface LiveExtras {
   readonly calls?: NetworkCalls;
   /** `<entry>` or `<entry>.<projection>` from the GlobalContextEntries (global-context/). */
   readonly globals?: { read(name: string): Result<JsonValue> };
+  /** Image registries (imageRegistry entries, CEL image.GetMetadata), through the egress filter. */
+  readonly registry?: LiveRegistry;
 }
 
 export function liveContextSources(cluster: LiveCluster, extras: LiveExtras = {}): ContextSources {
-  const { calls, globals } = extras;
+  const { calls, globals, registry } = extras;
   return {
     unloadable: "error",
-    canLoad: (kind) => kind === "configMap" || kind === "apiCall" || (kind === "globalReference" && globals !== undefined),
+    canLoad: (kind) => kind === "configMap" || kind === "apiCall" || (kind === "globalReference" && globals !== undefined) || (kind === "imageRegistry" && registry !== undefined),
     configMap: (namespace, name, caller) => configMap(cluster, namespace, name, caller),
     apiCall: (request, caller) => apiCall(cluster, calls, request, caller),
     globalReference: (name, caller) => {
@@ -43,7 +47,7 @@ export function liveContextSources(cluster: LiveCluster, extras: LiveExtras = {}
       if (ns !== "") return err("refused", `a namespaced Policy (namespace "${ns}") may not read a globalReference (GlobalContextEntries are cluster-wide)`);
       return globals === undefined ? err("unavailable", "globalReference is not loaded by Bylaw's live context here") : globals.read(name);
     },
-    imageData: () => err("unavailable", "imageRegistry is not loaded by Bylaw's live context yet"),
+    imageData: (reference, request) => liveImageData(registry, reference, request ?? { form: "metadata" }),
     getResource: (request, caller) => getResource(cluster, request, caller),
     listResources: (request, caller) => listResources(cluster, request, caller),
   };

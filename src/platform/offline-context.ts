@@ -4,12 +4,14 @@
  * globalReference from given entries (a test's `globalContextEntries`, `createBylaw`'s
  * `globalContext`); objects a test gives (its `context` file resources, `clusterResources`) answer
  * `configMap` entries, `apiCall` GETs of object and list URL paths (after the mocks) and CEL
- * `resource.Get/List`; image data a context file gives answers CEL `image.GetMetadata`. Everything
+ * `resource.Get/List`; image data a context file gives answers CEL `image.GetMetadata`, and with
+ * registry access (`--registry`) the registry answers the rest and `imageRegistry` entries. Everything
  * else is "unavailable" (the entry is not loaded, and a value for the same name may come from a
  * values file instead; without one the rule is an error naming it).
  */
 import { type ApiCallRequest, type ContextSources, err, type HostResolver, type JsonObject, type JsonValue, ok, type Result } from "../engine/index.js";
 import { OfflineResources } from "./offline-resources.js";
+import type { ImageDataSource } from "./registry/registry-access.js";
 
 export interface MockedApiCall {
   readonly urlPath?: string;
@@ -26,6 +28,8 @@ export interface OfflineContextOptions {
   readonly resources?: readonly JsonObject[];
   /** Image data by the reference as written (a test's context file `images`). */
   readonly images?: Readonly<Record<string, JsonValue>>;
+  /** Registry access (`--registry`): image data for references the context file does not give. */
+  readonly registry?: ImageDataSource;
 }
 
 const UNAVAILABLE = "no cluster connection: the value must come from a values file";
@@ -38,7 +42,8 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
     canLoad: (kind) =>
       (kind === "apiCall" && ((options.apiCalls?.length ?? 0) > 0 || haveObjects)) ||
       (kind === "configMap" && haveObjects) ||
-      (kind === "globalReference" && Object.keys(options.globalEntries ?? {}).length > 0),
+      (kind === "globalReference" && Object.keys(options.globalEntries ?? {}).length > 0) ||
+      (kind === "imageRegistry" && options.registry !== undefined),
     configMap: (namespace, name) =>
       haveObjects ? objects.get({ apiVersion: "v1", resource: "configmaps", namespace, name }) : err("unavailable", `configMap ${namespace}/${name}: ${UNAVAILABLE}`),
     apiCall: (req: ApiCallRequest): Result<JsonValue> => {
@@ -55,9 +60,11 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
       const v = options.globalEntries?.[name];
       return v === undefined ? err("unavailable", `global context entry ${name}: ${UNAVAILABLE}`) : ok(v);
     },
-    imageData: (reference) => {
+    imageData: (reference, request) => {
       const data = images[reference];
-      return data === undefined ? err("unavailable", `image data for ${reference} not found in the context (no registry access offline)`) : ok(data);
+      if (data !== undefined) return ok(data);
+      if (options.registry !== undefined) return options.registry.imageData(reference, request?.form ?? "metadata");
+      return err("unavailable", `image data for ${reference} not found in the context (no registry access: run with --registry to read it from the registry)`);
     },
     getResource: (r) => (haveObjects ? objects.get(r) : err("unavailable", `${r.resource} "${r.name}": no cluster connection: the object must come from a test's context file or clusterResources`)),
     listResources: (r) => (haveObjects ? objects.list(r) : err("unavailable", `${r.resource}: no cluster connection: the objects must come from a test's context file or clusterResources`)),

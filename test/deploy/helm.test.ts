@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, describe, test } from "node:test";
 import { byIdentity, helm, helmMissing, helmTemplate, helmTemplateError, identity } from "./helm.js";
-import { at, byKind, kubectlMissing, list, one, render, repoRoot, type Manifest } from "./render.js";
+import { at, byKind, flag, kubectlMissing, list, one, render, repoRoot, type Manifest } from "./render.js";
 
 const SKIP = helmMissing() ?? kubectlMissing();
 const root = repoRoot();
@@ -75,7 +75,7 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
   test("admissionController: replicas, resources, tolerations and extra arguments reach the Deployment", () => {
     const resources = { requests: { cpu: "200m", memory: "256Mi" }, limits: { cpu: "2", memory: "512Mi" } };
     const tolerations = [{ key: "dedicated", operator: "Equal", value: "policy", effect: "NoSchedule" }];
-    const d = one(helmTemplate({ admissionController: { replicas: 5, resources, tolerations, extraArgs: ["--timeout-group", "20"] } }), "Deployment", "bylaw");
+    const d = one(helmTemplate({ "admissionController.replicas": 5, "admissionController.resources": resources, "admissionController.tolerations": tolerations, "admissionController.extraArgs": ["--timeout-group", "20"] }), "Deployment", "bylaw");
     assert.equal(at(d, "spec", "replicas"), 5);
     assert.deepEqual(at(d, "spec", "template", "spec", "tolerations"), tolerations);
     const container = at(d, "spec", "template", "spec", "containers", 0);
@@ -108,23 +108,57 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
     sameObject(out, render(join(root, "deploy", "overlays", "example")), "NetworkPolicy", "bylaw");
     assert.deepEqual(byKind(defaults, "NetworkPolicy"), [], "off by default");
     assert.match(helmTemplateError({ "networkPolicy.enabled": true }) ?? "", /networkPolicy\.apiServerCIDRs/);
+    const serviceCalls = { to: [{ ipBlock: { cidr: "10.0.0.0/8" } }], ports: [{ port: 8443, protocol: "TCP" }] };
+    const withEgress = one(helmTemplate({ networkPolicy: { enabled: true, apiServerCIDRs: ["192.0.2.0/28"], extraEgress: [serviceCalls] } }), "NetworkPolicy", "bylaw");
+    const egress = list(at(withEgress, "spec", "egress"));
+    assert.deepEqual(egress[egress.length - 1], serviceCalls, "extraEgress is added after the API server rule (apiCall.service calls)");
+    assert.equal(egress.length, 2);
   });
 
-  test("policySets: each set in Audit and Enforce mode fills bylaw-policies as its kustomize component does", () => {
+  test("policySets: each set in Audit and Enforce mode installs the ClusterPolicies its kustomize component does", () => {
+    const policies = (manifests: readonly Manifest[]): Map<string, Manifest> => byIdentity(byKind(manifests, "ClusterPolicy"));
     for (const set of ["pss-baseline", "pss-restricted", "best-practices"]) {
-      sameObject(helmTemplate({ policySets: [{ name: set }] }), kustomize([`policy-set-${set}`]), "ConfigMap", "bylaw-policies");
-      sameObject(helmTemplate({ policySets: [{ name: set, mode: "Enforce" }] }), kustomize([`policy-set-${set}/enforce`]), "ConfigMap", "bylaw-policies");
+      const audit = policies(kustomize([`policy-set-${set}`]));
+      assert.ok(audit.size > 0, set);
+      assert.deepEqual(policies(helmTemplate({ policySets: [{ name: set }] })), audit, `${set} (Audit)`);
+      assert.deepEqual(policies(helmTemplate({ policySets: [{ name: set, mode: "Enforce" }] })), policies(kustomize([`policy-set-${set}/enforce`])), `${set} (Enforce)`);
     }
     const one_ = helmTemplate({ policySets: [{ name: "best-practices", enforce: ["bp-disallow-latest-tag"] }] });
-    sameObject(one_, kustomize(["policy-set-best-practices", "policy-set-best-practices/enforce/bp-disallow-latest-tag"]), "ConfigMap", "bylaw-policies");
+    assert.deepEqual(policies(one_), policies(kustomize(["policy-set-best-practices", "policy-set-best-practices/enforce/bp-disallow-latest-tag"])));
+    assert.deepEqual(byKind(defaults, "ClusterPolicy"), [], "none by default");
+    assert.deepEqual(byKind(defaults, "ConfigMap"), [], "no policy ConfigMap: Bylaw watches the CRDs");
   });
 
-  test("policies and clusterFacts fill the ConfigMaps", () => {
-    const policy = "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata:\n  name: mine\n";
-    const facts = "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nnamespaces:\n  team-a:\n    labels: { team: a }\n";
-    const out = helmTemplate({ policies: { "mine.yaml": policy }, clusterFacts: facts });
-    assert.deepEqual(at(one(out, "ConfigMap", "bylaw-policies"), "data"), { "mine.yaml": policy });
-    assert.equal(at(one(out, "ConfigMap", "bylaw-cluster-facts"), "data", "cluster-facts.yaml"), facts);
+  test("policies: your own ClusterPolicy, Policy and PolicyException YAML, installed as objects", () => {
+    const policy = "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata:\n  name: mine\nspec:\n  rules: []\n";
+    const exception = "apiVersion: kyverno.io/v2\nkind: PolicyException\nmetadata:\n  name: allow-ci\n  namespace: policy-exceptions\nspec:\n  exceptions: []\n";
+    const out = helmTemplate({ policies: { "mine.yaml": policy, "allow-ci": exception } });
+    assert.deepEqual(one(out, "ClusterPolicy", "mine"), { apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name: "mine" }, spec: { rules: [] } });
+    assert.equal(at(one(out, "PolicyException", "allow-ci"), "metadata", "namespace"), "policy-exceptions");
+  });
+
+  test("leaderElect, tlsSecret, registration, policyExceptions and egressAllow become `bylaw serve` flags; the Secret and its grant follow tlsSecret", () => {
+    const argsOf = (out: readonly Manifest[]): string[] => list(at(one(out, "Deployment", "bylaw"), "spec", "template", "spec", "containers", 0, "args")).map(String);
+    const defaultArgs = argsOf(defaults);
+    for (const f of ["--cluster", "--register", "--leader-elect"]) assert.ok(defaultArgs.includes(f), f);
+    assert.equal(flag(defaultArgs, "--tls-secret"), "bylaw-tls");
+    const out = helmTemplate({ admissionController: { replicas: 3, resources: {}, tolerations: [], leaderElect: true, tlsSecret: "webhook-tls", registration: { enabled: true, serverURL: "https://192.0.2.7:9443" }, policyExceptions: { enabled: true, namespaces: ["policy-exceptions", "platform"] }, egressAllow: ["10.20.0.0/16"], extraArgs: [] } });
+    const args = argsOf(out);
+    assert.equal(flag(args, "--tls-secret"), "webhook-tls");
+    assert.equal(flag(args, "--server-url"), "https://192.0.2.7:9443");
+    assert.ok(args.includes("--enable-policy-exception"));
+    assert.deepEqual(args.flatMap((a, i) => (a === "--exception-namespace" ? [args[i + 1]] : [])), ["policy-exceptions", "platform"]);
+    assert.equal(flag(args, "--egress-allow"), "10.20.0.0/16");
+    one(out, "Secret", "webhook-tls");
+    assert.deepEqual(byKind(out, "Secret", "bylaw-tls"), []);
+    const secrets = list(at(one(out, "Role", "bylaw:admission-controller"), "rules")).filter((r) => list(at(r, "resources")).includes("secrets"));
+    assert.deepEqual(secrets.map((r) => at(r, "resourceNames")), [["webhook-tls"]], "the Role names the Secret Bylaw serves, and no other");
+    const noRegister = argsOf(helmTemplate({ "admissionController.registration.enabled": false }));
+    assert.ok(!noRegister.includes("--register"));
+    const ownCert = helmTemplate({ "admissionController.tlsSecret": "", "admissionController.leaderElect": false, "admissionController.extraArgs": ["--self-signed", "--dns-name", "bylaw.bylaw.svc"] });
+    assert.ok(!argsOf(ownCert).includes("--leader-elect") && !argsOf(ownCert).includes("--tls-secret"));
+    assert.deepEqual(byKind(ownCert, "Secret"), [], "no Secret to keep");
+    assert.deepEqual(list(at(one(ownCert, "Role", "bylaw:admission-controller"), "rules")).filter((r) => list(at(r, "resources")).includes("secrets")), [], "and no grant on Secrets");
   });
 
   test("a setting the chart cannot honour fails the render, naming it", () => {
@@ -132,7 +166,13 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
     assert.match(helmTemplateError({ "admissionController.replica": 2 }) ?? "", /replica/);
     assert.match(helmTemplateError({ policySets: [{ name: "pss-strict" }] }) ?? "", /pss-strict|name/);
     assert.match(helmTemplateError({ policySets: [{ name: "best-practices", enforce: ["bp-nope"] }] }) ?? "", /best-practices has no policy bp-nope/);
-    assert.match(helmTemplateError({ policySets: [{ name: "best-practices" }], policies: { "bp-require-probes.yaml": "x" } }) ?? "", /bp-require-probes\.yaml is also a file of a policy set/);
+    assert.match(helmTemplateError({ policySets: [{ name: "best-practices" }], policies: { "bp-require-probes.yaml": "x" } }) ?? "", /bp-require-probes\.yaml is also a policy of a policy set/);
+    assert.match(helmTemplateError({ policySets: [{ name: "pss-baseline" }, { name: "pss-restricted" }] }) ?? "", /pss-baseline and pss-restricted both hold pss-/);
+    assert.match(helmTemplateError({ clusterFacts: "x" }) ?? "", /clusterFacts/, "cluster facts are for offline use: in the cluster they come from the API");
+    assert.match(helmTemplateError({ "admissionController.leaderElect": false }) ?? "", /tlsSecret needs admissionController\.leaderElect/);
+    assert.match(helmTemplateError({ "admissionController.tlsSecret": "" }) ?? "", /give the serving certificate in admissionController\.extraArgs/);
+    assert.match(helmTemplateError({ "admissionController.policyExceptions.enabled": true }) ?? "", /policyExceptions\.namespaces/);
+    assert.match(helmTemplateError({ "admissionController.egressAllow": ["metadata"] }) ?? "", /egressAllow/);
   });
 });
 

@@ -2,9 +2,11 @@
  * The Dockerfile (no image builder runs here): its shape is checked (multi-stage, Node 24 LTS,
  * distroless runtime, non-root user, the image deploy/ and the chart run), and its install step,
  * scripts/image/stage.mjs, is run from this checkout into a staging folder. `bylaw serve` is then
- * started from that folder as the image starts it (its ENTRYPOINT, the Deployment's arguments,
- * the user 65532 when the tests run as root, the staged folder owned by another user and so
- * read-only to it) and answers /health/readiness over HTTPS; nothing in the folder changed.
+ * started from that folder as the image starts it (its ENTRYPOINT, the Deployment's arguments with
+ * those that need an API server swapped for named offline equivalents, the user 65532 when the tests
+ * run as root, the staged folder owned by another user and so read-only to it) and answers
+ * /health/readiness over HTTPS; nothing in the folder changed. The Deployment's exact arguments run
+ * against a real API server in test/cluster/deploy-rbac.cluster-test.ts.
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -15,7 +17,7 @@ import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { parse } from "yaml";
 import { podOf } from "./manifest-checks.js";
-import { at, flag, kubectlMissing, list, one, render, repoRoot } from "./render.js";
+import { at, kubectlMissing, list, render, repoRoot } from "./render.js";
 
 const root = repoRoot();
 const dockerfile = readFileSync(join(root, "Dockerfile"), "utf8");
@@ -129,25 +131,34 @@ describe("the image's install steps, run into a staging folder", { skip: SKIP ??
     assert.deepEqual(readdirSync(join(stage, "dist")).sort(), ["bundle", "src"], "the bundled CLI and the library; no tests or benchmarks");
     assert.equal(readdirSync(join(stage, "dist", "src"), { recursive: true }).filter((f) => String(f).includes(".test.")).length, 0);
 
-    // The Deployment's arguments, with its mounts (/policies, /config, /tls) in a folder of their own.
-    const base = render(join(root, "deploy", "base"));
-    const deployArgs = list(at(podOf(base).container, "args")).map(String);
-    const mounts = join(work, "mounts");
-    const path = (p: string): string => join(mounts, p);
-    mkdirSync(path("policies"), { recursive: true });
-    mkdirSync(path("config"));
-    mkdirSync(path("tls"));
-    writeFileSync(path("policies/disallow-latest-tag.yaml"), readFileSync(join(stage, "examples", "policies", "disallow-latest-tag.yaml")));
-    writeFileSync(path("config/cluster-facts.yaml"), String(at(one(base, "ConfigMap", "bylaw-cluster-facts"), "data", "cluster-facts.yaml")));
-    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost", "-keyout", path("tls/tls.key"), "-out", path("tls/tls.crt")], { stdio: "ignore" });
-    chmodSync(path("tls/tls.key"), 0o644);
-    copyFileSync(path("tls/tls.crt"), path("tls/ca.crt"));
-    // --register needs an API server (the in-cluster config): registration runs in test/cluster/registration.cluster-test.ts.
-    assert.ok(deployArgs.includes("--register"), "the Deployment registers its webhooks");
-    const args = deployArgs.filter((a) => a !== "--register").map((a) => (a.startsWith("/") ? path(a.slice(1)) : a));
-    args[args.indexOf("--port") + 1] = "0";
-    args[args.indexOf("--metrics-port") + 1] = "0";
-    assert.equal(flag(args, "--tls-cert-file"), path("tls/tls.crt"));
+    // The Deployment's arguments. Those that need the API server (test/cluster/deploy-rbac.cluster-test.ts runs them
+    // against a real one) become their offline equivalents, each named here; every other argument is the Deployment's.
+    const deployArgs = list(at(podOf(render(join(root, "deploy", "base"))).container, "args")).map(String);
+    const work2 = join(work, "offline");
+    mkdirSync(join(work2, "policies"), { recursive: true });
+    writeFileSync(join(work2, "policies", "disallow-latest-tag.yaml"), readFileSync(join(stage, "examples", "policies", "disallow-latest-tag.yaml")));
+    const OFFLINE: Record<string, { readonly takes: number; readonly becomes: readonly string[] }> = {
+      "--cluster": { takes: 0, becomes: ["--policies", join(work2, "policies")] },
+      "--register": { takes: 0, becomes: [] },
+      "--service-name": { takes: 1, becomes: [] },
+      "--service-namespace": { takes: 1, becomes: [] },
+      "--leader-elect": { takes: 0, becomes: [] },
+      "--tls-secret": { takes: 1, becomes: ["--self-signed", "--dns-name", "localhost"] },
+      "--port": { takes: 1, becomes: ["--port", "0"] },
+      "--metrics-port": { takes: 1, becomes: ["--metrics-port", "0"] },
+    };
+    const args: string[] = [];
+    for (let i = 0; i < deployArgs.length; i++) {
+      const arg = deployArgs[i] ?? "";
+      const swap = OFFLINE[arg];
+      if (swap === undefined) args.push(arg);
+      else {
+        args.push(...swap.becomes);
+        i += swap.takes;
+      }
+    }
+    assert.deepEqual(Object.keys(OFFLINE).filter((f) => !deployArgs.includes(f)), [], "every swapped flag is the Deployment's");
+    assert.equal(args[0], "serve");
 
     const before = snapshot(stage);
     const asImageUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65532", "--regid=65532", "--clear-groups", "--"] : [];
@@ -171,7 +182,9 @@ describe("the image's install steps, run into a staging folder", { skip: SKIP ??
         clearInterval(timer);
       }, 50);
     });
-    const ca = readFileSync(path("tls/tls.crt"), "utf8");
+    const caBundle = /caBundle: (\S+)/.exec(output)?.[1];
+    assert.ok(caBundle !== undefined, `the self-signed caBundle is printed:\n${output}`);
+    const ca = Buffer.from(caBundle, "base64").toString("utf8");
     let ready = await httpsGet(port, "/health/readiness", ca);
     for (let i = 0; i < 100 && ready.status !== 200; i++) {
       await new Promise((r) => setTimeout(r, 100));

@@ -1,7 +1,9 @@
 /** The deployment manifests, as `kubectl kustomize` renders them, keep the promises of deploy/README.md. */
 import assert from "node:assert/strict";
-import { join, posix } from "node:path";
-import { describe, test } from "node:test";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { after, describe, test } from "node:test";
 import { checkCommon, containerPort, podOf } from "./manifest-checks.js";
 import { at, byKind, flag, kubectlMissing, list, one, render, repoRoot, selects } from "./render.js";
 
@@ -30,29 +32,27 @@ describe("deploy/base", { skip: SKIP ?? false }, () => {
     assert.ok(maxUnavailable === 1 || (typeof minAvailable === "number" && minAvailable >= 2), "at most one replica may be evicted at a time");
   });
 
-  test("the container runs `bylaw serve` with the mounted policies, cluster facts and TLS files", () => {
+  test("the container runs the cluster engine: `bylaw serve --cluster --register --leader-elect --tls-secret`, for its own Service", () => {
     const { pod, container } = podOf(manifests);
     assert.match(String(at(container, "image")), /^ghcr\.io\/bylaw\/bylaw:/);
-    const args = list(at(container, "args"));
+    const args = list(at(container, "args")).map(String);
     assert.equal(args[0], "serve");
+    for (const f of ["--cluster", "--register", "--leader-elect"]) assert.ok(args.includes(f), f);
+    for (const f of ["--policies", "--cluster-facts", "--tls-cert-file", "--tls-key-file", "--self-signed", "--server-url"]) assert.ok(!args.includes(f), `no ${f}: policies from the CRDs, the certificate from the Secret the leader keeps`);
+    assert.equal(flag(args, "--tls-secret"), "bylaw-tls");
+    one(manifests, "Secret", "bylaw-tls");
+    const service = one(manifests, "Service", String(flag(args, "--service-name")));
+    assert.equal(flag(args, "--service-namespace"), "$(POD_NAMESPACE)", "the Service's namespace, expanded by the kubelet from the env");
+    assert.equal(at(service, "metadata", "namespace"), "bylaw");
     assert.equal(flag(args, "--port"), "9443");
     assert.equal(flag(args, "--metrics-port"), "8000");
-    const mounts = list(at(container, "volumeMounts"));
-    const volumeAt = (file: unknown): unknown => {
-      const mount = mounts.find((m) => String(file) === at(m, "mountPath") || String(file).startsWith(`${String(at(m, "mountPath"))}/`));
-      assert.ok(mount !== undefined, `${String(file)} is on a mounted volume`);
-      assert.equal(at(mount, "subPath"), undefined, "no subPath: updates must reach the pod");
-      return list(at(pod, "volumes")).find((v) => at(v, "name") === at(mount, "name"));
-    };
-    assert.equal(at(volumeAt(flag(args, "--policies")), "configMap", "name"), "bylaw-policies");
-    const factsFile = String(flag(args, "--cluster-facts"));
-    assert.equal(at(volumeAt(factsFile), "configMap", "name"), "bylaw-cluster-facts");
-    const factsMap = one(manifests, "ConfigMap", "bylaw-cluster-facts");
-    assert.match(String(at(factsMap, "data", posix.basename(factsFile))), /kind: ClusterFacts/);
-    assert.equal(flag(args, "--tls-cert-file"), "/tls/tls.crt");
-    assert.equal(flag(args, "--tls-key-file"), "/tls/tls.key");
-    assert.equal(at(volumeAt("/tls/tls.crt"), "secret", "secretName"), "bylaw-tls");
-    one(manifests, "ConfigMap", "bylaw-policies");
+    const env = list(at(container, "env"));
+    for (const [name, field] of [["POD_NAMESPACE", "metadata.namespace"], ["POD_NAME", "metadata.name"]]) {
+      assert.deepEqual(env.find((e) => at(e, "name") === name), { name, valueFrom: { fieldRef: { fieldPath: field } } }, `${name} (the Lease, the Secret and the namespace the webhooks skip; the Lease holder)`);
+    }
+    assert.deepEqual(list(at(container, "volumeMounts")).map((m) => at(m, "mountPath")), ["/tmp"], "nothing mounted but /tmp: no hand-made TLS Secret, no policy or cluster-facts ConfigMap");
+    assert.deepEqual(byKind(manifests, "ConfigMap"), [], "no ConfigMap: folder mode is a component (deploy/components/folder-mode)");
+    assert.equal(list(at(pod, "volumes")).length, 1);
   });
 
   test("probes reach the health endpoints over HTTPS on the webhook port", () => {
@@ -94,7 +94,7 @@ describe("deploy/base", { skip: SKIP ?? false }, () => {
     assert.equal(containerPort(container, at(port("metrics"), "targetPort")), 8000);
   });
 
-  test("the webhook configurations are shipped empty, for Bylaw to register (--register, the Secret's ca.crt, its own namespace)", () => {
+  test("the webhook configurations are shipped empty, for Bylaw to register (--register, the Secret's ca.crt)", () => {
     const configs = [one(manifests, "MutatingWebhookConfiguration"), ...byKind(manifests, "ValidatingWebhookConfiguration")];
     assert.deepEqual(configs.map((c) => String(at(c, "metadata", "name"))).sort(), ["bylaw-policy-validating-webhook-cfg", "bylaw-resource-mutating-webhook-cfg", "bylaw-resource-validating-webhook-cfg"]);
     for (const c of configs) {
@@ -104,9 +104,7 @@ describe("deploy/base", { skip: SKIP ?? false }, () => {
     const { container } = podOf(manifests);
     const args = list(at(container, "args")).map(String);
     assert.ok(args.includes("--register"));
-    assert.equal(flag(args, "--tls-ca-file"), "/tls/ca.crt");
-    const env = list(at(container, "env"));
-    assert.deepEqual(env.find((e) => at(e, "name") === "POD_NAMESPACE"), { name: "POD_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }, "its own namespace is excluded from the webhooks");
+    assert.equal(flag(args, "--tls-ca-file"), undefined, "the caBundle is the Secret's ca.crt, which the leader keeps");
   });
 
   test("the admission pods run as the bylaw ServiceAccount with its token; the certificate Secret is shipped empty", () => {
@@ -118,5 +116,33 @@ describe("deploy/base", { skip: SKIP ?? false }, () => {
     assert.equal(at(secret, "data"), undefined, "applying again never overwrites the certificate");
     assert.equal(at(secret, "stringData"), undefined);
     assert.equal(at(secret, "type"), undefined, "an existing kubernetes.io/tls Secret keeps its type");
+  });
+});
+
+describe("deploy/components/folder-mode", { skip: SKIP ?? false }, () => {
+  const work = mkdtempSync(join(tmpdir(), "bylaw-folder-mode-"));
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  test("serves the bylaw-policies ConfigMap (mounted whole) instead of the CRDs; the rest of the base stays", () => {
+    // As deploy/README.md ("Folder mode") shows: the overlay creates the ConfigMap.
+    mkdirSync(join(work, "policies"));
+    copyFileSync(join(root, "deploy", "overlays", "example", "policies", "disallow-latest-tag.yaml"), join(work, "policies", "disallow-latest-tag.yaml"));
+    const generator = ["generatorOptions:", "  disableNameSuffixHash: true", "configMapGenerator:", "  - name: bylaw-policies", "    namespace: bylaw", "    files:", "      - policies/disallow-latest-tag.yaml"];
+    writeFileSync(join(work, "kustomization.yaml"), ["apiVersion: kustomize.config.k8s.io/v1beta1", "kind: Kustomization", "resources:", `  - ${relative(work, join(root, "deploy", "base"))}`, "components:", `  - ${relative(work, join(root, "deploy", "components", "folder-mode"))}`, ...generator, ""].join("\n"));
+    const manifests = render(work);
+    const base = render(join(root, "deploy", "base"));
+    const { pod, container } = podOf(manifests);
+    const args = list(at(container, "args")).map(String);
+    const baseArgs = list(at(podOf(base).container, "args")).map(String);
+    assert.deepEqual(args, [...baseArgs.slice(0, 2), "--policies", "/policies", ...baseArgs.slice(2)], "--policies /policies after --cluster: live context stays, policies come from the folder");
+    const mount = list(at(container, "volumeMounts")).find((m) => at(m, "mountPath") === "/policies");
+    assert.equal(at(mount, "subPath"), undefined, "no subPath: updates must reach the pod");
+    assert.equal(at(mount, "readOnly"), true);
+    const volume = list(at(pod, "volumes")).find((v) => at(v, "name") === at(mount, "name"));
+    assert.equal(at(volume, "configMap", "name"), "bylaw-policies");
+    assert.equal(at(one(manifests, "ConfigMap", "bylaw-policies"), "metadata", "namespace"), "bylaw");
+    assert.deepEqual(Object.keys((at(one(manifests, "ConfigMap", "bylaw-policies"), "data") ?? {}) as object), ["disallow-latest-tag.yaml"]);
+    checkCommon(manifests);
+    for (const m of base.filter((b) => b["kind"] !== "Deployment")) assert.deepEqual(manifests.find((x) => x["kind"] === m["kind"] && at(x, "metadata", "name") === at(m, "metadata", "name")), m);
   });
 });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { at, byKind, list, one, type Manifest } from "./render.js";
 
 export const SYSTEM_NAMESPACES = ["kube-system", "kube-public", "kube-node-lease", "bylaw"];
-const CLUSTER_SCOPED = new Set(["Namespace", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition"]);
+const CLUSTER_SCOPED = new Set(["Namespace", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "ClusterPolicy"]);
 export const RBAC_KINDS = ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"];
 
 export function podOf(manifests: readonly Manifest[]): { deployment: Manifest; pod: unknown; container: unknown; labels: unknown } {
@@ -31,7 +31,8 @@ export function checkCommon(manifests: readonly Manifest[]): void {
 
 const READS = ["get", "list", "watch"];
 /** Writes allowed on any resource a rule names; everything else needs a resourceNames list. */
-const FREE_WRITES = new Set(["events", "leases", "updaterequests", "ephemeralreports", "clusterephemeralreports", "policyreports", "clusterpolicyreports"]);
+/** (A SubjectAccessReview is an answer, not a stored object.) */
+const FREE_WRITES = new Set(["subjectaccessreviews", "events", "leases", "updaterequests", "ephemeralreports", "clusterephemeralreports", "policyreports", "clusterpolicyreports"]);
 
 /** No wildcard, no escalation verbs, secrets only by name in a Role, other writes only where listed. */
 function checkRules(what: string, kind: string, rules: readonly unknown[]): void {

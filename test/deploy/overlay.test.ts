@@ -2,9 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { createEngine } from "../../src/engine/index.js";
-import { parseDocuments } from "../../src/platform/yaml/index.js";
-import { parseClusterFacts } from "../../src/server/policy-source/index.js";
+import { createEngine, type JsonObject } from "../../src/engine/index.js";
 import { fakePorts } from "../support/fake-ports.js";
 import { checkCommon, containerPort, podOf, RBAC_KINDS } from "./manifest-checks.js";
 import { at, byKind, kubectlMissing, list, one, render, repoRoot, selects } from "./render.js";
@@ -60,22 +58,17 @@ describe("deploy/overlays/example", { skip: SKIP ?? false }, () => {
     assert.ok(cidrs.includes("192.0.2.10/32"), "the out-of-cluster Prometheus may scrape");
   });
 
-  test("the policies and cluster facts ConfigMaps hold documents Bylaw loads", () => {
+  test("the policies are cluster-scoped ClusterPolicy objects Bylaw compiles: the example's own and the pss-baseline set", () => {
     const engine = createEngine(fakePorts());
-    const policies = one(manifests, "ConfigMap", "bylaw-policies");
-    const files = Object.entries((at(policies, "data") ?? {}) as Record<string, string>);
-    assert.deepEqual(files.map(([k]) => k).sort(), ["disallow-latest-tag.yaml", "require-team-label.yaml"]);
-    for (const [file, text] of files) {
-      for (const doc of parseDocuments(text, file)) {
-        assert.equal(doc.error, undefined);
-        const compiled = engine.compile(doc.value ?? null);
-        assert.ok(compiled.ok, `${file}: ${compiled.ok ? "" : JSON.stringify(compiled.problems)}`);
-      }
+    const policies = byKind(manifests, "ClusterPolicy");
+    const names = policies.map((p) => String(at(p, "metadata", "name")));
+    for (const name of ["disallow-latest-tag", "require-team-label", "pss-baseline", "pss-host-namespaces"]) assert.ok(names.includes(name), name);
+    for (const policy of policies) {
+      assert.equal(at(policy, "metadata", "namespace"), undefined, `${String(at(policy, "metadata", "name"))} has no namespace`);
+      const compiled = engine.compile(policy as JsonObject);
+      assert.ok(compiled.ok, `${String(at(policy, "metadata", "name"))}: ${compiled.ok ? "" : JSON.stringify(compiled.problems)}`);
     }
-    const facts = String(at(one(manifests, "ConfigMap", "bylaw-cluster-facts"), "data", "cluster-facts.yaml"));
-    const [doc] = parseDocuments(facts, "cluster-facts.yaml");
-    const parsed = parseClusterFacts(doc?.value ?? null);
-    assert.ok(parsed.ok, JSON.stringify(parsed.ok ? "" : parsed.problems));
+    assert.deepEqual(byKind(manifests, "ConfigMap"), [], "no policy or cluster-facts ConfigMap: Bylaw reads the CRDs and the cluster");
   });
 
   test("no caBundle to fill in: the webhook configurations are shipped empty and Bylaw registers them (--register)", () => {

@@ -1,7 +1,8 @@
 /**
  * Every policy the shipped manifests give `bylaw serve` is reachable: for each kustomization and
  * component in deploy/ (a component rendered on top of the base), as `kubectl kustomize` renders
- * it, each policy in the bylaw-policies ConfigMap, plus a probe policy of each failurePolicy that an
+ * it, each ClusterPolicy and Policy it installs (and, in folder mode, each policy file of the
+ * bylaw-policies ConfigMap), plus a probe policy of each failurePolicy that an
  * operator could add, is served (by the server's own routing) on a path that a registered webhook
  * calls with the policy's failurePolicy and timeout. A policy served on a path no webhook calls
  * would never run: a Pod it forbids would be allowed. When the Deployment registers its webhooks
@@ -24,7 +25,7 @@ import type { Webhook } from "../../src/server/registration/types.js";
 import { fakeDeps } from "../../src/server/admission/test-support.js";
 import { fakePorts } from "../support/fake-ports.js";
 import { podOf } from "./manifest-checks.js";
-import { at, byKind, kubectlMissing, list, one, render, repoRoot, type Manifest } from "./render.js";
+import { at, byKind, kubectlMissing, list, render, repoRoot, type Manifest } from "./render.js";
 
 const SKIP = kubectlMissing();
 const root = repoRoot();
@@ -83,10 +84,18 @@ function groupsOf(args: readonly unknown[]): TimeoutGroups {
   return { defaultSeconds: values("--timeout-seconds")[0] ?? 10, extra: values("--timeout-group") };
 }
 
-/** The policies the server would load from the rendered bylaw-policies ConfigMap, through its own loader. */
+/**
+ * The policies the server would load, through its own loader: the rendered ClusterPolicy and Policy
+ * objects (what `--cluster` watches) and, in folder mode, the files of the bylaw-policies ConfigMap.
+ */
 function loadedPolicies(manifests: readonly Manifest[], groups: TimeoutGroups): CompiledPolicy[] {
-  const data = (at(one(manifests, "ConfigMap", "bylaw-policies"), "data") ?? {}) as Record<string, string>;
-  const documents: LoadedDocument[] = Object.entries(data).flatMap(([file, text]) => parseDocuments(text, file));
+  const map = byKind(manifests, "ConfigMap", "bylaw-policies")[0];
+  const data = (at(map, "data") ?? {}) as Record<string, string>;
+  const objects = manifests.filter((m) => String(m["apiVersion"]).startsWith("kyverno.io/") && (m["kind"] === "ClusterPolicy" || m["kind"] === "Policy"));
+  const documents: LoadedDocument[] = [
+    ...Object.entries(data).flatMap(([file, text]) => parseDocuments(text, file)),
+    ...objects.flatMap((m) => parseDocuments(JSON.stringify(m), `${String(m["kind"])}/${String(at(m, "metadata", "name"))}`)),
+  ];
   const set = compilePolicySet(documents, engine, (p) => timeoutProblems(p, groups));
   assert.ok(set.ok, `the shipped policies load: ${set.ok ? "" : set.problems.map(describeProblem).join("; ")}`);
   return [...set.policies];

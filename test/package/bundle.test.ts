@@ -1,13 +1,15 @@
 /**
  * The bundled CLI (tools/bundle.mjs, docs/adr/0014-bundled-cli.md): bin/bylaw.js runs dist/bundle,
- * where each command is a chunk of its own loaded when it runs, and the worker entries sit beside
- * the chunks that start them.
+ * where each command is a chunk of its own loaded when it runs (dist/bundle/esm/, and each chunk as
+ * a CommonJS script in dist/bundle/cjs/, run through V8's code cache), and the worker entries sit
+ * where the chunks that start them look for them.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import { packageRoot } from "../support/npm-pack.js";
 
 const root = packageRoot();
@@ -49,7 +51,7 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
   });
 
   test("`bylaw` alone loads no command: each command is its own chunk, loaded when it runs", () => {
-    const loaded = [...staticClosure(meta, "dist/bundle/main.js")];
+    const loaded = [...staticClosure(meta, "dist/bundle/esm/main.js")];
     assert.deepEqual(loaded.filter((m) => /^dist\/src\/(cli\/commands|server|kube|engine)\//.test(m) || m.startsWith("node_modules/")), []);
   });
 
@@ -62,9 +64,47 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
   test("the worker entries sit beside the chunks that start them by a relative URL", () => {
     for (const [module, entry] of [["dist/src/server/worker/worker-pool.js", "evaluation-worker.js"], ["dist/src/cli/commands/test/run-suites.js", "suite-worker.js"]] as const) {
       const chunk = outputHolding(meta, module);
-      assert.equal(chunk.slice(0, chunk.lastIndexOf("/")), "dist/bundle", `${module} is bundled into dist/bundle/`);
+      assert.equal(chunk.slice(0, chunk.lastIndexOf("/")), "dist/bundle/esm", `${module} is bundled into dist/bundle/esm/`);
+      assert.ok(existsSync(join(root, "dist", "bundle", "esm", entry)), `dist/bundle/esm/${entry}`);
+      // The CommonJS copy's import.meta.url names dist/bundle/, where the entry that loads the worker's script is.
       assert.ok(existsSync(join(root, "dist", "bundle", entry)), `dist/bundle/${entry}`);
     }
+  });
+
+  test("every chunk has its CommonJS script, and nothing else is in dist/bundle/cjs", () => {
+    const chunks = Object.keys(meta.outputs).filter((f) => f.endsWith(".js")).map((f) => basename(f)).sort();
+    assert.deepEqual(readdirSync(join(root, "dist", "bundle", "cjs")).sort(), chunks);
+  });
+
+  test("a second run compiles from the cache the first wrote, with the same output; caching off writes none", () => {
+    const cache = mkdtempSync(join(tmpdir(), "bylaw-compile-cache-"));
+    try {
+      const run = (env: Record<string, string>): { status: number | null; stdout: string } =>
+        spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", join(root, "examples", "mutate", "add-labels"), "-o", "json"], { encoding: "utf8", env: { ...process.env, ...env } });
+      const off = run({ BYLAW_COMPILE_CACHE: "off" });
+      assert.equal(off.status, 0);
+      assert.deepEqual(readdirSync(cache), []);
+      const first = run({ BYLAW_COMPILE_CACHE: cache });
+      const [folder, ...others] = readdirSync(cache);
+      assert.equal(others.length, 0);
+      const files = readdirSync(join(cache, folder ?? ""));
+      assert.ok(files.some((f) => f.startsWith("main.js.")) && files.length > 3, files.join(" "));
+      const second = run({ BYLAW_COMPILE_CACHE: cache });
+      assert.deepEqual([first.status, second.status], [0, 0]);
+      assert.equal(second.stdout, off.stdout);
+      assert.equal(first.stdout, off.stdout);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  test("with source maps on, the CLI runs the ES modules (stack traces map back to dist/src)", () => {
+    const r = spawnSync(process.execPath, ["--enable-source-maps", join(root, "bin", "bylaw.js"), "test", join(root, "examples", "mutate", "add-labels"), "-o", "json"], {
+      encoding: "utf8",
+      env: { ...process.env, BYLAW_COMPILE_CACHE: "off" },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok((JSON.parse(r.stdout) as { suites: unknown[] }).suites.length === 1);
   });
 
   test("`bylaw test` from the bundle gives the same output with worker threads as without", () => {

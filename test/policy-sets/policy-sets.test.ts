@@ -11,7 +11,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { parse, parseAllDocuments } from "yaml";
 import { createEngine, type JsonValue } from "../../src/engine/index.js";
-import { at, kubectlMissing, list, one, render, repoRoot } from "../deploy/render.js";
+import { at, kubectlMissing, list, render, repoRoot } from "../deploy/render.js";
 import { fakePorts } from "../support/fake-ports.js";
 
 const root = repoRoot();
@@ -152,8 +152,8 @@ describe("policies/: every policy", () => {
 
 const componentDir = (set: string): string => join(root, "deploy", "components", `policy-set-${set}`);
 
-/** Every failure action of a policy text, from its action lines. */
-const actions = (text: string): string[] => text.split("\n").flatMap((l) => ACTION_LINE.exec(l)?.[2] ?? []);
+/** A policy text with each Audit action line switched to Enforce (what an Enforce component must amount to). */
+const toEnforce = (text: string): string => text.split("\n").map((l) => l.replace(ACTION_LINE, (all, head: string, action: string) => (action === "Audit" ? `${head}Enforce` : all))).join("\n");
 
 describe("deploy/components/policy-set-*: copies of policies/", () => {
   test("tools/sync-policy-sets.mjs --check finds nothing to update", () => {
@@ -167,26 +167,13 @@ describe("deploy/components/policy-set-*: copies of policies/", () => {
   for (const set of sets) {
     test(`${set.name}: policies/ holds exactly the set's files, byte for byte`, () => {
       const dir = join(componentDir(set.name), "policies");
-      assert.deepEqual(readdirSync(dir).sort(), set.files.map((f) => basename(f)).sort());
+      assert.deepEqual(readdirSync(dir).filter((f) => f !== "kustomization.yaml").sort(), set.files.map((f) => basename(f)).sort());
       for (const file of set.files) assert.equal(readFileSync(join(dir, basename(file)), "utf8"), readFileSync(file, "utf8"), `${rel(file)} was changed: run node tools/sync-policy-sets.mjs`);
     });
 
-    test(`${set.name}: enforce/<policy> differs from the policy only in its Audit lines, now Enforce`, () => {
+    test(`${set.name}: enforce/ has one component per policy`, () => {
       const dir = join(componentDir(set.name), "enforce");
-      const names = set.files.map((f) => basename(f, ".yaml"));
-      assert.deepEqual(readdirSync(dir).filter((e) => e !== "kustomization.yaml").sort(), [...names].sort());
-      for (const file of set.files) {
-        const source = readFileSync(file, "utf8").split("\n");
-        const copy = readFileSync(join(dir, basename(file, ".yaml"), basename(file)), "utf8").split("\n");
-        assert.equal(copy.length, source.length, rel(file));
-        source.forEach((line, i) => {
-          if (line !== copy[i]) assert.equal(copy[i], line.replace(/Audit\s*$/, "Enforce"), `${rel(file)}:${i + 1}`);
-          if (line !== copy[i]) assert.match(line, ACTION_LINE);
-        });
-        assert.ok(actions(copy.join("\n")).length > 0 && actions(copy.join("\n")).every((a) => a === "Enforce"), `${rel(file)}: every action Enforce`);
-        const parsed = parse(copy.join("\n")) as unknown;
-        for (const rule of validateRules(parsed)) assert.equal(at(rule, "validate", "failureAction"), "Enforce");
-      }
+      assert.deepEqual(readdirSync(dir).filter((e) => e !== "kustomization.yaml").sort(), set.files.map((f) => basename(f, ".yaml")).sort());
     });
   }
 });
@@ -199,42 +186,51 @@ describe("deploy/components/policy-set-*: rendered with kubectl kustomize", { sk
   if (SKIP === undefined) cpSync(join(root, "deploy"), join(work, "deploy"), { recursive: true });
   let overlays = 0;
 
-  /** The bylaw-policies ConfigMap of an overlay of the base with these components (paths under deploy/components). */
-  function policiesWith(components: readonly string[]): Record<string, string> {
+  /** The policies of an overlay of the base with these components (paths under deploy/components), by name. */
+  function policiesWith(components: readonly string[]): Map<string, unknown> {
     const dir = join(work, "deploy", "overlays", `test-${++overlays}`);
     mkdirSync(dir, { recursive: true });
     const lines = ["apiVersion: kustomize.config.k8s.io/v1beta1", "kind: Kustomization", "resources:", "  - ../../base", "components:", ...components.map((c) => `  - ../../components/${c}`)];
     writeFileSync(join(dir, "kustomization.yaml"), `${lines.join("\n")}\n`);
     const manifests = render(dir);
-    const volumes = list(at(one(manifests, "Deployment", "bylaw"), "spec", "template", "spec", "volumes"));
-    assert.ok(volumes.some((v) => at(v, "configMap", "name") === "bylaw-policies"), "the pods still mount bylaw-policies (no hash suffix)");
-    return (at(one(manifests, "ConfigMap", "bylaw-policies"), "data") ?? {}) as Record<string, string>;
+    assert.deepEqual(manifests.filter((m) => isPolicy(m) && m["kind"] !== "ClusterPolicy"), [], "ClusterPolicies only");
+    for (const m of manifests.filter(isPolicy)) assert.equal(at(m, "metadata", "namespace"), undefined, "cluster-scoped: no namespace");
+    return new Map(manifests.filter(isPolicy).map((m) => [String(at(m, "metadata", "name")), m]));
   }
 
+  /** The policy files of a set as objects, by name, as written or with toEnforce's change. */
+  const expected = (set: PolicySet, enforce: (name: string) => boolean): Map<string, unknown> =>
+    new Map(
+      set.files.map((f) => {
+        const text = readFileSync(f, "utf8");
+        const name = String(at(parse(text), "metadata", "name"));
+        return [name, parse(enforce(name) ? toEnforce(text) : text) as unknown];
+      }),
+    );
+
   for (const set of sets) {
-    test(`policy-set-${set.name} adds the set's files, as written, to bylaw-policies`, () => {
-      const data = policiesWith([`policy-set-${set.name}`]);
-      assert.deepEqual(Object.keys(data).sort(), set.files.map((f) => basename(f)).sort());
-      for (const file of set.files) assert.equal(data[basename(file)], readFileSync(file, "utf8"), rel(file));
+    test(`policy-set-${set.name} installs the set's files, as written, as ClusterPolicy objects`, () => {
+      assert.deepEqual(policiesWith([`policy-set-${set.name}`]), expected(set, () => false));
     });
 
-    test(`policy-set-${set.name}/enforce switches the whole set to Enforce`, () => {
-      const data = policiesWith([`policy-set-${set.name}/enforce`]);
-      assert.deepEqual(Object.keys(data).sort(), set.files.map((f) => basename(f)).sort());
-      for (const [key, text] of Object.entries(data)) assert.ok(actions(text).length > 0 && actions(text).every((a) => a === "Enforce"), key);
+    test(`policy-set-${set.name}/enforce installs the whole set in Enforce mode: the Audit lines switched, nothing else`, () => {
+      const got = policiesWith([`policy-set-${set.name}/enforce`]);
+      assert.deepEqual(got, expected(set, () => true));
+      for (const [name, policy] of got) for (const rule of validateRules(policy)) assert.equal(at(rule, "validate", "failureAction") ?? at(policy, "spec", "validationFailureAction"), "Enforce", name);
     });
   }
 
   test("policy-set-<set>/enforce/<policy>, listed after the set, switches that one policy", () => {
-    const data = policiesWith(["policy-set-pss-baseline", "policy-set-pss-baseline/enforce/pss-host-namespaces"]);
-    for (const [key, text] of Object.entries(data)) {
-      const want = key === "pss-host-namespaces.yaml" ? "Enforce" : "Audit";
-      assert.ok(actions(text).every((a) => a === want), `${key}: ${want}`);
-    }
+    const set = sets.find((s) => s.name === "pss-baseline");
+    assert.ok(set !== undefined);
+    assert.deepEqual(policiesWith(["policy-set-pss-baseline", "policy-set-pss-baseline/enforce/pss-host-namespaces"]), expected(set, (name) => name === "pss-host-namespaces"));
   });
 
-  test("the three sets install together", () => {
-    const data = policiesWith(sets.map((s) => `policy-set-${s.name}`));
-    assert.deepEqual(Object.keys(data).sort(), [...new Set(setFiles.map((f) => basename(f)))].sort());
+  test("best-practices installs beside either PSS set; pss-baseline and pss-restricted, which share policies, are refused together", () => {
+    for (const pss of ["pss-baseline", "pss-restricted"]) {
+      const names = [pss, "best-practices"].flatMap((n) => sets.find((s) => s.name === n)?.files ?? []).map((f) => String(at(readYaml(f), "metadata", "name")));
+      assert.deepEqual([...policiesWith([`policy-set-${pss}`, "policy-set-best-practices"]).keys()].sort(), [...names].sort());
+    }
+    assert.throws(() => policiesWith(["policy-set-pss-baseline", "policy-set-pss-restricted"]), /already registered id: ClusterPolicy\.v1\.kyverno\.io\/pss-/);
   });
 });

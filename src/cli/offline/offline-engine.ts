@@ -2,10 +2,12 @@
 import { isObject, type Engine, type JsonValue } from "../../engine/index.js";
 import { createOfflineEngine } from "../../library/offline-engine.js";
 import type { MockedApiCall } from "../../platform/offline-context.js";
+import type { ImageDataSource } from "../../platform/registry/registry-access.js";
 import type { SuiteCluster } from "../test-suite/context-file.js";
 import type { TestSpec } from "../test-suite/test-file.js";
 
-export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster): Engine {
+/** `registry`: `--registry`'s access, for imageRegistry entries and CEL image.GetMetadata. */
+export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, registry?: ImageDataSource): Engine {
   const apiCalls: MockedApiCall[] = [];
   const globalEntries: Record<string, JsonValue> = {};
   for (const m of spec?.apiCallResponses ?? []) {
@@ -21,5 +23,10 @@ export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster): Engine {
   for (const g of spec?.globalContextEntries ?? []) {
     if (typeof g["name"] === "string" && g["data"] !== undefined) globalEntries[g["name"]] = g["data"];
   }
-  return createOfflineEngine({ apiCalls, globalEntries, ...(cluster !== undefined ? { resources: cluster.resources, images: cluster.images } : {}) });
+  return createOfflineEngine({
+    apiCalls,
+    globalEntries,
+    ...(cluster !== undefined ? { resources: cluster.resources, images: cluster.images } : {}),
+    ...(registry !== undefined ? { registry } : {}),
+  });
 }

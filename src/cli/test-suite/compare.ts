@@ -49,9 +49,30 @@ function ruleConcerns(response: PolicyResponse, rule: RuleResult, wanted: string
 export type ResourceCheck = (response: PolicyResponse, rule: RuleResult) => ResourceProblem | undefined;
 export type ResourceProblem = { readonly kind: "error"; readonly message: string } | { readonly kind: "mismatch"; readonly message: string };
 
+/**
+ * The responses of each policy, by name, for each list compared against: a suite compares every
+ * row with the same list, so a row then looks at its policy's responses only, not at all of them.
+ * The list must not change once compared against (run-suite.ts builds it once per operation).
+ */
+const byPolicy = new WeakMap<readonly PolicyResponse[], Map<string, PolicyResponse[]>>();
+
+function responsesOf(responses: readonly PolicyResponse[], policy: string): readonly PolicyResponse[] {
+  let index = byPolicy.get(responses);
+  if (index === undefined) {
+    index = new Map();
+    for (const r of responses) {
+      const list = index.get(r.policy.name);
+      if (list === undefined) index.set(r.policy.name, [r]);
+      else list.push(r);
+    }
+    byPolicy.set(responses, index);
+  }
+  return index.get(policy) ?? [];
+}
+
 export function compareRow(expected: ExpectedResult, resource: string, responses: readonly PolicyResponse[], check?: ResourceCheck): RowVerdict {
   const policy = bareName(expected.policy);
-  const candidates = responses.filter((r) => r.policy.name === policy && (resourceMatches(r, resource) || r.rules.some((x) => ruleConcerns(r, x, resource))));
+  const candidates = responsesOf(responses, policy).filter((r) => resourceMatches(r, resource) || r.rules.some((x) => ruleConcerns(r, x, resource)));
   if (candidates.length === 0) return { ok: false, actual: null, reason: "Not found", message: `no result for policy ${policy} and resource ${resource}` };
   const names = new Set([expected.rule, `autogen-${expected.rule}`, `autogen-cronjob-${expected.rule}`]);
   let verdict: RowVerdict | undefined;

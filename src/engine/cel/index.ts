@@ -1,5 +1,6 @@
 /** The CEL environment (ADR 0010): compile once with `createCel`, evaluate many times. */
 export { ADMISSION_REQUEST_FIELDS, createCel, KYVERNO_VARIABLES, type CreateCelOptions } from "./create-cel.js";
+export { sharedCel, type SharedCelKind } from "./shared-cel.js";
 export { fromCel, toCel, type CelInput } from "./values.js";
 export {
   BUDGET_EXCEEDED_MESSAGE,

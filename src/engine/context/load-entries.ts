@@ -3,7 +3,8 @@
  * Later entries see earlier ones. Sources outside the engine come through the ContextSources port.
  * An entry the port cannot load (as Kyverno's CLI without a cluster) is left to a value for its
  * name from a values file; without one it is an error naming the entry when the ports say
- * `unloadable: "error"` (Bylaw's CLI and webhook), and always for imageRegistry entries.
+ * `unloadable: "error"` (Bylaw's CLI and webhook), and always for imageRegistry entries (whose
+ * message names `--registry`, the CLI's registry access).
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
@@ -81,7 +82,8 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
   if (entry.imageRegistry) {
     const ref = substituteString(entry.imageRegistry.reference, scope);
     if (!ref.ok) return ref;
-    const answer = ports.imageData(String(ref.value ?? ""));
+    const creds = entry.imageRegistry.imageRegistryCredentials;
+    const answer = ports.imageData(String(ref.value ?? ""), { form: "context", ...(creds !== undefined ? { credentials: creds } : {}), caller: { policyNamespace: scope.policyNamespace ?? "" } });
     if (!answer.ok) return answer.error.kind === "unavailable" ? notLoaded() : answer;
     return applyJmesPath(answer.value, entry.imageRegistry.jmesPath, undefined, scope);
   }
@@ -111,7 +113,10 @@ const SOURCES = { configMap: "ConfigMap", apiCall: "API call", globalReference: 
 function unloaded(kind: keyof typeof SOURCES, name: string, scope: SubstitutionScope): Result<JsonValue | undefined> {
   if (hasValue(scope.data, name)) return ok(undefined);
   if (kind === "imageRegistry") {
-    return err("unsupported", `imageRegistry context entries (image registry data) are not supported by Bylaw yet: no registry access; give a value for ${JSON.stringify(name)} in a values file to evaluate the rule`);
+    return err(
+      "unavailable",
+      `imageRegistry context entries read an image registry, and this run has no registry access: run bylaw apply or bylaw test with --registry (bylaw serve reads registries with --cluster), or give a value for ${JSON.stringify(name)} in a values file (-f values.yaml) to evaluate the rule`,
+    );
   }
   if (scope.fnctx.ports.context.unloadable === "skip") return ok(undefined);
   const mock = kind === "apiCall" ? "mock the call in the test's apiCallResponses (urlPath, response.body)" : kind === "globalReference" ? "give the entry in the test's globalContextEntries" : "give it in the test's values";

@@ -46,7 +46,9 @@ const systemResolve: ResolveAll = (hostname) =>
   new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (e, addresses) => (e ? reject(e) : resolve(addresses))));
 
 /** A refusal by the egress filter (as opposed to a network failure). */
-class EgressRefused extends Error {}
+class EgressRefused extends Error {
+  override name = "EgressRefused";
+}
 
 export interface CheckedUrl {
   readonly url: URL;
@@ -79,6 +81,30 @@ export function checkServiceUrl(raw: string, policy: EgressPolicy): Result<Check
   return ok({ url, host, shown });
 }
 
+type LookupCallback = (e: Error | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A socket `lookup` that resolves a name and checks every address it resolves to: the socket
+ * connects to the first, as checked. A refusal is an error named `EgressRefused`.
+ */
+export function checkedLookup(policy: EgressPolicy, resolve: ResolveAll = systemResolve): (hostname: string, opts: { all?: boolean }, cb: LookupCallback) => void {
+  return (hostname, opts, cb) => {
+    resolve(hostname).then(
+      (addresses) => {
+        if (addresses.length === 0) return cb(new Error(`${hostname} resolves to no address`), "");
+        for (const a of addresses) {
+          const c = policy.checkAddress(a.address);
+          if (!c.ok) return cb(new EgressRefused(`the host ${hostname} resolves to an address that is refused: ${c.error.message}`), "");
+        }
+        const first = addresses[0] as LookupAddress;
+        if (opts.all === true) cb(null, [...addresses]);
+        else cb(null, first.address, first.family);
+      },
+      (e: unknown) => cb(e instanceof Error ? e : new Error(String(e)), ""),
+    );
+  };
+}
+
 /** Makes one service call through the filter; the answer is the JSON body, or an error value. */
 export function callService(call: ServiceCall, options: EgressOptions, signal?: AbortSignal): Promise<Result<JsonValue>> {
   const checked = checkServiceUrl(call.url, options.policy);
@@ -89,22 +115,7 @@ export function callService(call: ServiceCall, options: EgressOptions, signal?: 
   const resolve = options.resolve ?? systemResolve;
   const failed = (why: string): Result<JsonValue> => err("context", `failed to execute HTTP request to ${shown}: ${why}`);
 
-  // Every address the name resolves to must pass; the socket connects to the first, as checked.
-  const lookup = (hostname: string, opts: { all?: boolean }, cb: (e: Error | null, address: string | LookupAddress[], family?: number) => void): void => {
-    resolve(hostname).then(
-      (addresses) => {
-        if (addresses.length === 0) return cb(new Error(`${hostname} resolves to no address`), "");
-        for (const a of addresses) {
-          const c = options.policy.checkAddress(a.address);
-          if (!c.ok) return cb(new EgressRefused(`the host ${hostname} resolves to an address that is refused: ${c.error.message}`), "");
-        }
-        const first = addresses[0] as LookupAddress;
-        if (opts.all === true) cb(null, [...addresses]);
-        else cb(null, first.address, first.family);
-      },
-      (e: unknown) => cb(e instanceof Error ? e : new Error(String(e)), ""),
-    );
-  };
+  const lookup = checkedLookup(options.policy, resolve);
 
   const headers: Record<string, string> = {};
   for (const h of call.headers ?? []) headers[h.key.toLowerCase()] = h.value;

@@ -1,4 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ok, type Result } from "../../engine/index.js";
 import { fileError } from "./read-text-file.js";
@@ -14,35 +14,35 @@ export function isDocumentFile(name: string): boolean {
  * Every `.yaml`, `.yml` and `.json` file under a directory, recursively, in the order a
  * lexical walk gives (entries sorted by name, a sub-directory's files where its name sorts, like
  * Go's filepath.Walk). Symbolic links to files are followed; links to directories are not, so
- * a link cycle cannot loop.
+ * a link cycle cannot loop. Listed with synchronous calls, as files are read (read-text-file.ts).
  */
 export async function listDocumentFiles(dir: string): Promise<Result<string[]>> {
   const found: string[] = [];
   try {
-    await walk(dir, found);
+    walk(dir, found);
   } catch (e) {
     return fileError(e, dir);
   }
   return ok(found);
 }
 
-async function walk(dir: string, found: string[]): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true });
+function walk(dir: string, found: string[]): void {
+  const entries = readdirSync(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      await walk(path, found);
+      walk(path, found);
     } else if (isDocumentFile(entry.name)) {
       if (entry.isFile()) found.push(path);
-      else if (entry.isSymbolicLink() && (await isFileTarget(path))) found.push(path);
+      else if (entry.isSymbolicLink() && isFileTarget(path)) found.push(path);
     }
   }
 }
 
-async function isFileTarget(path: string): Promise<boolean> {
+function isFileTarget(path: string): boolean {
   try {
-    return (await stat(path)).isFile();
+    return statSync(path).isFile();
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import { parseDocuments, parseJsonDocument, type LoadedDocument, type ParseLimits } from "../yaml/index.js";
 import { listDocumentFiles } from "./list-document-files.js";
 import { fileError, readTextFile } from "./read-text-file.js";
@@ -33,7 +33,7 @@ export async function loadPaths(paths: readonly string[], options: LoadPathsOpti
     }
     let isDirectory: boolean;
     try {
-      isDirectory = (await stat(path)).isDirectory();
+      isDirectory = statSync(path).isDirectory();
     } catch (e) {
       documents.push(failed(path, fileError(e, path).error.message));
       continue;

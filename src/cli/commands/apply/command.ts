@@ -7,6 +7,8 @@ import { compileDocuments } from "../../../library/compile-documents.js";
 import { buildRequest } from "../../offline/build-request.js";
 import { existingResources } from "../../../library/existing-resources.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
+import { cliRegistryAccess } from "../../offline/registry-setup.js";
+import { withRegistryPasses } from "../../../platform/registry/index.js";
 import { processResource } from "../../../library/process-resource.js";
 import { countResults } from "../../output/types.js";
 import { loadSetDocuments, policySetsDir, readCatalog, selectSets } from "../../policy-sets/index.js";
@@ -42,7 +44,9 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   const stdin = () => io.readStdin();
   const setDocs = await policySetDocuments(options.policySets, io);
   if (setDocs === undefined) return 2;
-  const engine = offlineEngine();
+  const registry = await cliRegistryAccess(options.registry);
+  if (!registry.ok) return usageFailure(io, registry.error.message);
+  const engine = offlineEngine(undefined, undefined, registry.value);
   const docs = [...(await loadPaths(options.policyPaths, { stdin })), ...setDocs];
   const policies = compileDocuments(options.enforce ? docs.map(enforce) : docs, engine);
   // A policy path that holds anything Bylaw cannot account for fails the run (exit 2).
@@ -70,15 +74,19 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
 
   const request = requestBuilder(values.value, userInfo.value, [...exceptions.exceptions, ...policies.exceptions]);
   const existing = existingResources(targets.resources);
-  const batches: ResourceResponses[] = [];
-  const mutated: ProducedResource[] = [];
   const progress = loaded.resources.length >= 10 && io.showsProgress?.(options.policyReport ? "yaml" : options.format) === true;
-  loaded.resources.forEach((resource, index) => {
-    if (progress) io.progress(`applying ${policies.compiled.length} policies to resource ${index + 1} of ${loaded.resources.length}`);
-    const done = processResource(engine, policies.compiled, resource, request, existing);
-    const origin = loaded.origins[index];
-    batches.push({ index, ...(origin !== undefined ? { origin } : {}), responses: done.responses });
-    if (!jsonEqual(done.patched, resource)) mutated.push({ why: "mutated", policy: lastMutator(done.responses), rule: "", resource: done.patched });
+  // With --registry, a pass that asked for images not fetched yet is run again once they are.
+  const { batches, mutated } = await withRegistryPasses(registry.value, () => {
+    const batches: ResourceResponses[] = [];
+    const mutated: ProducedResource[] = [];
+    loaded.resources.forEach((resource, index) => {
+      if (progress) io.progress(`applying ${policies.compiled.length} policies to resource ${index + 1} of ${loaded.resources.length}`);
+      const done = processResource(engine, policies.compiled, resource, request, existing);
+      const origin = loaded.origins[index];
+      batches.push({ index, ...(origin !== undefined ? { origin } : {}), responses: done.responses });
+      if (!jsonEqual(done.patched, resource)) mutated.push({ why: "mutated", policy: lastMutator(done.responses), rule: "", resource: done.patched });
+    });
+    return { batches, mutated };
   });
   io.progressDone();
   const responses = batches.flatMap((b) => b.responses);

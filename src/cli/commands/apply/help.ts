@@ -25,6 +25,10 @@ Resources:
   -s, --set KEY=VALUE         a variable, as a string (repeatable; after the values file's global and
                               resource values, as Kyverno's --set; request.object.* keys are ignored)
   -u, --userinfo PATH         a cli.kyverno.io/v1alpha1 UserInfo file (roles, clusterRoles, userInfo)
+      --registry              read image registries (Kyverno's flag) for imageRegistry context entries and
+                              CEL image.GetMetadata, with the local docker config's credentials
+                              ($DOCKER_CONFIG/config.json or ~/.docker/config.json); without it such an
+                              entry is an error naming this flag unless a values file gives its value
 
 Output (results go to stdout, diagnostics to stderr):
       --output-format FORMAT  text (default; "table" is the same): each resource with findings, then

@@ -20,6 +20,8 @@ export interface ApplyOptions {
   readonly auditWarn: boolean;
   readonly detailed: boolean;
   readonly enforce: boolean;
+  /** `--registry`: read image registries for imageRegistry entries and CEL image.GetMetadata. */
+  readonly registry: boolean;
 }
 
 export type ParsedApplyArgs =
@@ -40,6 +42,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
         exception: { type: "string", short: "e", multiple: true },
         exceptions: { type: "string", multiple: true },
         enforce: { type: "boolean", default: false },
+        registry: { type: "boolean", default: false },
         "values-file": { type: "string", short: "f" },
         set: { type: "string", short: "s", multiple: true },
         userinfo: { type: "string", short: "u" },
@@ -98,6 +101,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       auditWarn: values["audit-warn"],
       detailed: values["detailed-results"],
       enforce: values.enforce,
+      registry: values.registry,
     },
   };
 }

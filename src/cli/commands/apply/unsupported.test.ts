@@ -73,7 +73,7 @@ describe("bylaw apply: features Bylaw does not run yet", () => {
 `;
     const missing = await apply(clusterPolicy(rule));
     assert.equal(missing.code, 1);
-    assert.match(missing.out.results[0]?.message ?? "", /imageData: imageRegistry context entries \(image registry data\) are not supported by Bylaw yet: no registry access; give a value for "imageData" in a values file/);
+    assert.match(missing.out.results[0]?.message ?? "", /imageData: imageRegistry context entries read an image registry, and this run has no registry access: run bylaw apply or bylaw test with --registry .*give a value for "imageData" in a values file/);
     const values = `apiVersion: cli.kyverno.io/v1alpha1
 kind: Values
 policies:

@@ -39,6 +39,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       kubeconfig: { type: "string" },
       "cluster-cache-mib": { type: "string", default: "128" },
       "egress-allow": { type: "string", multiple: true },
+      "image-pull-secret": { type: "string", multiple: true },
       "exception-namespace": { type: "string", multiple: true },
       "enable-policy-exception": { type: "boolean", default: false },
       "tls-cert-file": { type: "string" },
@@ -107,7 +108,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   tuneHeapForServing();
   let live: LiveContext | undefined;
   if (values.cluster === true || values.kubeconfig !== undefined) {
-    const set = setUpLiveContext({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), cacheMiB: numbers["cluster-cache-mib"] ?? 128, egressAllow: values["egress-allow"] ?? [], compile: () => jmespathOf(engine), ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}), onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`) });
+    const set = setUpLiveContext({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), cacheMiB: numbers["cluster-cache-mib"] ?? 128, egressAllow: values["egress-allow"] ?? [], imagePullSecrets: values["image-pull-secret"] ?? [], ...(values["service-namespace"] !== undefined ? { ownNamespace: values["service-namespace"] } : {}), compile: () => jmespathOf(engine), ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}), onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`) });
     if (!set.ok) {
       await ha.value.close();
       return usage(set.error);

@@ -70,7 +70,13 @@ Flags:
                               reach this range (repeatable), which the egress filter refuses by default
                               (loopback, link-local and cloud metadata addresses). apiCall POST (a
                               ClusterPolicy's) and service calls are made once per review (docs/adr/0012);
-                              GlobalContextEntries (kyverno.io) are read for globalReference
+                              GlobalContextEntries (kyverno.io) are read for globalReference. Image
+                              registries (imageRegistry entries, CEL image.GetMetadata) go through the
+                              same filter (docs/adr/0015)
+      --image-pull-secret NAME
+                              with --cluster: a docker config pull secret in Bylaw's namespace whose
+                              credentials every registry call may use (repeatable; Kyverno's
+                              --imagePullSecrets). Bylaw's ServiceAccount needs get on it
       --tls-cert-file FILE    serving certificate (PEM); reloaded when it changes
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle

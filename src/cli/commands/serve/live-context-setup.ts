@@ -6,7 +6,7 @@
 import type { CompiledPolicy, Engine, JsonValue, ContextSources } from "../../../engine/index.js";
 import { EgressPolicy } from "../../../kube/egress/egress-policy.js";
 import { KubeClient } from "../../../kube/kube-client.js";
-import { usesNetworkCalls } from "../../../kube/live-calls.js";
+import { policyUsesNetworkCalls } from "../../../kube/live-calls.js";
 import { CallScopes } from "../../../kube/review-calls.js";
 import { GlobalContextEntries } from "../../../kube/global-context/global-context-entries.js";
 import type { Compile } from "../../../kube/global-context/global-entry.js";
@@ -14,6 +14,7 @@ import type { ReviewCallsPort } from "../../../server/admission/review-calls-loo
 import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { LiveCluster } from "../../../kube/live-cluster.js";
 import { liveContextSources } from "../../../kube/live-context.js";
+import { liveRegistry } from "./registry-setup.js";
 import type { PolicySource } from "../../../server/types.js";
 import { celSpecOf } from "../../../server/policy-source/cel-policy-compile.js";
 
@@ -42,6 +43,10 @@ export interface LiveContextOptions {
   readonly compile: () => Compile;
   /** Whether this replica writes shared objects (GlobalContextEntry status); default always, until leader election lands. */
   readonly isLeader?: () => boolean;
+  /** `--image-pull-secret`: pull secrets in Bylaw's namespace for every registry call (Kyverno's --imagePullSecrets). */
+  readonly imagePullSecrets?: readonly string[];
+  /** Bylaw's namespace (where bare pull secret names are read); default $POD_NAMESPACE, else bylaw. */
+  readonly ownNamespace?: string;
 }
 
 export function setUpLiveContext(options: LiveContextOptions): { ok: true; value: LiveContext } | { ok: false; error: string } {
@@ -64,7 +69,7 @@ export function setUpLiveContext(options: LiveContextOptions): { ok: true; value
   const reviewCalls: ReviewCallsPort = {
     usesCalls: (policy) => {
       let u = uses.get(policy);
-      if (u === undefined) uses.set(policy, (u = usesNetworkCalls(policy.document as unknown as JsonValue)));
+      if (u === undefined) uses.set(policy, (u = policyUsesNetworkCalls(policy)));
       return u;
     },
     begin: () => scopes.begin(),
@@ -74,7 +79,7 @@ export function setUpLiveContext(options: LiveContextOptions): { ok: true; value
     value: {
       cluster,
       reviewCalls,
-      context: liveContextSources(cluster, { calls, globals }),
+      context: liveContextSources(cluster, { calls, globals, registry: liveRegistry(client, scopes, egress.value, options) }),
       origin: conn.value.origin,
       client,
       follow: (source) => {

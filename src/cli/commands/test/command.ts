@@ -1,6 +1,8 @@
 /** `bylaw test [PATH...]`: run kyverno-test.yaml suites, like `kyverno test`. */
 import { parseArgs } from "node:util";
 import { offlineEngine } from "../../offline/offline-engine.js";
+import { cliRegistryAccess } from "../../offline/registry-setup.js";
+import { withRegistryPasses } from "../../../platform/registry/index.js";
 import { runSuites } from "../../test-suite/run-suite.js";
 import type { SuiteResult } from "../../test-suite/types.js";
 import type { Io } from "../../io.js";
@@ -32,6 +34,9 @@ Flags:
       --fail-only          show only failing rows
       --detailed-results   add the rule message to the table
       --require-tests      exit 1 when no test files are found
+      --registry           read image registries for imageRegistry context entries and CEL
+                           image.GetMetadata (credentials: the local docker config, as Kyverno's CLI);
+                           without it such an entry is an error unless a values file gives it
   -h, --help               show this help
 
 Exit codes:
@@ -59,6 +64,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
       "fail-only": { type: "boolean", default: false },
       "detailed-results": { type: "boolean", default: false },
       "require-tests": { type: "boolean", default: false },
+      registry: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -79,7 +85,13 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     io.err("bylaw test: no test files found");
     return values["require-tests"] || errors.length > 0 ? 1 : 0;
   }
-  const workers = workerCount(files.length);
+  const registry = await cliRegistryAccess(values.registry);
+  if (!registry.ok) {
+    io.err(usageLine("test", registry.error.message));
+    return 2;
+  }
+  // With --registry the suites run in this thread, where the images they fetch are shared.
+  const workers = registry.value !== undefined ? 0 : workerCount(files.length);
   if (typeof workers !== "number") {
     io.err(usageLine("test", workers.error));
     return 2;
@@ -87,7 +99,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
   const progress = files.length >= 10 && io.showsProgress?.(format) === true;
   const suites: SuiteResult[] = await runSuiteFiles(files, {
     workers,
-    runHere: (file) => runSuites(file, offlineEngine),
+    runHere: (file) => withRegistryPasses(registry.value, () => runSuites(file, (spec, cluster) => offlineEngine(spec, cluster, registry.value))),
     ...(progress ? { onDone: (n: number, total: number, file: string) => io.progress(`[${n}/${total}] ${file}`) } : {}),
   });
   io.progressDone();

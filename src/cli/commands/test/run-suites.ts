@@ -4,7 +4,7 @@
  * thread ran each, so the output is the same as a run in one thread.
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { SuiteResult } from "../../test-suite/types.js";
 import type { SuiteJob, SuiteReply } from "./suite-messages.js";
 
@@ -42,7 +42,9 @@ export interface RunSuitesOptions {
   readonly workerUrl?: URL;
 }
 
-export function runSuiteFiles(files: readonly string[], options: RunSuitesOptions): Promise<SuiteResult[]> {
+export async function runSuiteFiles(files: readonly string[], options: RunSuitesOptions): Promise<SuiteResult[]> {
+  // node:worker_threads loads only when a worker starts (a small run then does not pay for it).
+  const WorkerThread = options.workers > 0 ? (await import("node:worker_threads")).Worker : undefined;
   const results: (SuiteResult[] | undefined)[] = new Array<SuiteResult[] | undefined>(files.length);
   /** Suites whose worker failed before answering: the main thread runs them. */
   const retry: number[] = [];
@@ -86,7 +88,8 @@ export function runSuiteFiles(files: readonly string[], options: RunSuitesOption
     };
 
     const startWorker = (): void => {
-      const worker = new Worker(options.workerUrl ?? new URL("./suite-worker.js", import.meta.url));
+      if (WorkerThread === undefined) return;
+      const worker = new WorkerThread(options.workerUrl ?? new URL("./suite-worker.js", import.meta.url));
       workers.add(worker);
       const held = new Set<number>();
       const feed = (): void => {

@@ -119,7 +119,7 @@ function httpLibrary(slot: ServiceSlot): CelLibrary {
 function imageDataLibrary(slot: ServiceSlot): CelLibrary {
   const get = (reference: string): unknown => {
     const s = servicesFor(slot, "image.GetMetadata");
-    return value(s.ports.context.imageData(reference), "failed to get image data");
+    return value(s.ports.context.imageData(reference, { form: "metadata", caller: caller(s) }), "failed to get image data");
   };
   return {
     name: "kyverno.imagedata",
