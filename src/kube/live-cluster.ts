@@ -10,6 +10,7 @@ import { parseApiPath } from "./api-path.js";
 import { Informer } from "./informer.js";
 import type { KubeClient } from "./kube-client.js";
 import { rolesOf, type UserRoles } from "./rbac-roles.js";
+import { celResourcesRead } from "./resource-read.js";
 import { gvrKey, type Gvr } from "./types.js";
 
 export const NAMESPACES: Gvr = { group: "", version: "v1", resource: "namespaces" };
@@ -84,10 +85,10 @@ export class LiveCluster {
 
   /**
    * Starts the caches these policy documents read: configMap entries, apiCall paths with a literal
-   * resource, and RoleBindings and ClusterRoleBindings when a policy mentions roles or clusterRoles.
+   * resource, CEL resource.Get/List calls with a literal apiVersion and resource, and RoleBindings and ClusterRoleBindings when a policy mentions roles or clusterRoles.
    */
   prepare(policies: readonly JsonValue[]): void {
-    for (const gvr of resourcesRead(policies)) {
+    for (const gvr of [...resourcesRead(policies), ...celResourcesRead(policies)]) {
       const c = this.cacheFor(gvr);
       if (!c.ok) this.options.onLog?.("warn", "a policy's apiCall resource is not watched", { reason: c.reason });
     }

@@ -7,6 +7,8 @@
  *   confined to its namespace, and the resource the path names is answered from its cache, as the
  *   API server would answer a LIST (`{kind: "PodList", items}`) or a GET of one object. A resource
  *   seen for the first time starts its cache; until it has synced the entry is an error.
+ * - CEL `resource.Get/List` (getResource/listResources): from the same caches, with the same tenant
+ *   rule (resource-read.ts).
  * - `apiCall` POST (a ClusterPolicy's) and `service` calls: network calls made once per review
  *   (live-calls.ts, docs/adr/0012); `globalReference`: the GlobalContextEntries (global-context/);
  *   image data: registry calls made once per review through the egress filter (registry/, ADR 0015).
@@ -20,6 +22,7 @@ import { checkApiCall, checkConfigMapNamespace } from "./api-path.js";
 import { liveImageData, type LiveRegistry } from "./registry/live-image-data.js";
 import { callServiceOnce, postToApiServer, type NetworkCalls } from "./live-calls.js";
 import { CONFIGMAPS, type LiveCluster } from "./live-cluster.js";
+import { getResource, listResources } from "./resource-read.js";
 import type { Informer } from "./informer.js";
 import { gvrKey, type Gvr } from "./types.js";
 
@@ -45,6 +48,8 @@ export function liveContextSources(cluster: LiveCluster, extras: LiveExtras = {}
       return globals === undefined ? err("unavailable", "globalReference is not loaded by Bylaw's live context here") : globals.read(name);
     },
     imageData: (reference, request) => liveImageData(registry, reference, request ?? { form: "metadata" }),
+    getResource: (request, caller) => getResource(cluster, request, caller),
+    listResources: (request, caller) => listResources(cluster, request, caller),
   };
 }
 

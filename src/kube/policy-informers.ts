@@ -1,10 +1,14 @@
 /**
  * Watches of the policy kinds `bylaw serve` reads from the cluster: ClusterPolicy and Policy
- * (kyverno.io/v1, the CRDs' storage version) and PolicyException (kyverno.io/v2; v2beta1 is served
- * too but deprecated). Each is a list-then-watch Informer; listeners hear of every change, and of
- * every full list (a relist after 410 Gone replaces objects without per-object events).
+ * (kyverno.io/v1, the CRDs' storage version), PolicyException (kyverno.io/v2; v2beta1 is served
+ * too but deprecated), and the policies.kyverno.io kinds (cel-policy-kinds.ts, v1beta1). Each is a
+ * list-then-watch Informer; listeners hear of every change, and of every full list (a relist after
+ * 410 Gone replaces objects without per-object events). Every watch holds readiness until it has
+ * listed, except that of a policies.kyverno.io kind Bylaw does not evaluate whose CRD is not
+ * installed (404): that is logged once and its watch keeps retrying.
  */
 import type { Random } from "../engine/index.js";
+import { CEL_POLICY_KINDS, type CelPolicyKind } from "./cel-policy-kinds.js";
 import { Informer } from "./informer.js";
 import type { KubeClient } from "./kube-client.js";
 import { gvrKey, type Gvr, type KubeObject } from "./types.js";
@@ -18,6 +22,8 @@ export interface PolicyObjectStore {
   clusterPolicies(): readonly KubeObject[];
   policies(): readonly KubeObject[];
   exceptions(): readonly KubeObject[];
+  /** The objects of one policies.kyverno.io kind (empty while its watch has not listed). */
+  celPolicies(kind: CelPolicyKind): readonly KubeObject[];
   /** Not ready (with the reason) until each required watch has listed; a watch over its memory budget is a reason too. */
   readiness(): { readonly ok: boolean; readonly reason?: string };
   onChange(listener: () => void): () => void;
@@ -43,6 +49,8 @@ export class PolicyInformers implements PolicyObjectStore {
   private readonly cpol: Informer;
   private readonly pol: Informer;
   private readonly polex: Informer;
+  private readonly cel = new Map<CelPolicyKind, { readonly informer: Informer; readonly required: boolean }>();
+  private readonly missingLogged = new Set<CelPolicyKind>();
 
   constructor(private readonly options: PolicyInformersOptions) {
     const make = (gvr: Gvr): Informer =>
@@ -59,7 +67,28 @@ export class PolicyInformers implements PolicyObjectStore {
     this.cpol = make(CLUSTER_POLICIES);
     this.pol = make(POLICIES);
     this.polex = make(POLICY_EXCEPTIONS);
-    for (const i of [this.cpol, this.pol, this.polex]) {
+    for (const k of CEL_POLICY_KINDS) {
+      this.cel.set(k.kind, {
+        required: k.required,
+        informer: new Informer({
+          client: options.client,
+          gvr: k.gvr,
+          budgetBytes: options.budgetBytes,
+          random: options.random,
+          sleep: options.sleep,
+          onEvent: () => this.changed(),
+          onListed: () => this.changed(),
+          // An optional kind whose CRD is missing is said once, not at every retry.
+          onLog: (level, message, fields) => {
+            if (k.required || level !== "warn") return options.onLog?.(level, message, fields);
+            if (this.missingLogged.has(k.kind)) return;
+            this.missingLogged.add(k.kind);
+            options.onLog?.("warn", `${k.kind} objects cannot be listed; Bylaw keeps trying (a CRD that is not installed does not hold readiness, any other failure does)`, fields);
+          },
+        }),
+      });
+    }
+    for (const i of this.all()) {
       // A cache that went over budget resolves synced() without a list: readiness reports it.
       void i.synced().then(() => this.changed());
       i.start();
@@ -78,8 +107,16 @@ export class PolicyInformers implements PolicyObjectStore {
     return this.polex.list();
   }
 
+  celPolicies(kind: CelPolicyKind): readonly KubeObject[] {
+    const c = this.cel.get(kind);
+    return c === undefined || !c.informer.health().ok ? [] : c.informer.list();
+  }
+
   readiness(): { readonly ok: boolean; readonly reason?: string } {
     const required = this.options.exceptionsRequired ? [this.cpol, this.pol, this.polex] : [this.cpol, this.pol];
+    // A kind Bylaw does not evaluate holds readiness too (its objects must be answered, never missed),
+    // unless its CRD is not installed: then no such object can exist.
+    for (const c of this.cel.values()) if (c.required || !notInstalled(c.informer.lastFailure)) required.push(c.informer);
     const reasons: string[] = [];
     for (const i of required) {
       const h = i.health();
@@ -90,7 +127,7 @@ export class PolicyInformers implements PolicyObjectStore {
 
   /** The names of the watched resources, for logs. */
   get watched(): readonly string[] {
-    return [CLUSTER_POLICIES, POLICIES, POLICY_EXCEPTIONS].map(gvrKey);
+    return [CLUSTER_POLICIES, POLICIES, POLICY_EXCEPTIONS, ...CEL_POLICY_KINDS.map((k) => k.gvr)].map(gvrKey);
   }
 
   onChange(listener: () => void): () => void {
@@ -100,10 +137,19 @@ export class PolicyInformers implements PolicyObjectStore {
 
   close(): void {
     this.listeners.clear();
-    for (const i of [this.cpol, this.pol, this.polex]) i.stop();
+    for (const i of this.all()) i.stop();
+  }
+
+  private all(): Informer[] {
+    return [this.cpol, this.pol, this.polex, ...[...this.cel.values()].map((c) => c.informer)];
   }
 
   private changed(): void {
     for (const l of [...this.listeners]) l();
   }
+}
+
+/** Whether a list failed because the resource does not exist on the server (its CRD is not installed). */
+export function notInstalled(failure: string | undefined): boolean {
+  return failure !== undefined && /\b404\b|could not find the requested resource/i.test(failure);
 }

@@ -96,7 +96,7 @@ export class PolicyStatusWriter {
       }
       this.counts.failed++;
       if (e instanceof KubeError && e.status === 403) {
-        if (!this.forbiddenLogged) this.options.onLog?.("warn", "cannot write policy status: Bylaw's ServiceAccount needs patch on clusterpolicies/status and policies/status (kyverno.io)", { policy: what, error: e.message });
+        if (!this.forbiddenLogged) this.options.onLog?.("warn", "cannot write policy status: Bylaw's ServiceAccount needs patch on the status of each policy kind it reads (clusterpolicies/status and policies/status in kyverno.io; validatingpolicies/status and the other policies.kyverno.io kinds)", { policy: what, error: e.message });
         this.forbiddenLogged = true;
         return;
       }

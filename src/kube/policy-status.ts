@@ -10,6 +10,9 @@
  * - `validatingadmissionpolicy`: `{generated: false, message: ""}` (Bylaw generates none).
  */
 import { cloneJson, type CompiledPolicy, isObject, type JsonObject, type JsonValue } from "../engine/index.js";
+import { celKindInfo, type CelPolicyKind } from "./cel-policy-kinds.js";
+import { celDesiredStatus } from "./cel-policy-status.js";
+import { gvrPath } from "./types.js";
 
 export const READY = "Ready";
 export const REASON_SUCCEEDED = "Succeeded";
@@ -17,10 +20,12 @@ export const REASON_FAILED = "Failed";
 /** The CRD's (metav1.Condition's) bound on a condition message. */
 export const MAX_CONDITION_MESSAGE = 32768;
 
-/** One ClusterPolicy or Policy as loaded from the cluster: served (compiled) or not (problems). */
+export type PolicyOutcomeKind = "ClusterPolicy" | "Policy" | CelPolicyKind;
+
+/** One policy object as loaded from the cluster: served (compiled) or not (problems). */
 export interface PolicyOutcome {
-  readonly kind: "ClusterPolicy" | "Policy";
-  /** "" for a ClusterPolicy. */
+  readonly kind: PolicyOutcomeKind;
+  /** "" for a cluster-wide kind. */
   readonly namespace: string;
   readonly name: string;
   readonly uid: string;
@@ -34,6 +39,8 @@ export interface PolicyOutcome {
   readonly compiled?: CompiledPolicy;
   /** Why the policy is not served (`field: message` each); empty when it is. */
   readonly problems: readonly string[];
+  /** A served policies.kyverno.io policy Bylaw does not evaluate (it answers with this error): not Ready. */
+  readonly notEvaluated?: string;
 }
 
 /** RFC 3339 to the second, as metav1.Time is written. */
@@ -62,6 +69,7 @@ export function ruleCount(rules: readonly JsonValue[]): { validate: number; gene
 
 /** The status this policy should carry, given the one it carries (`outcome.status`) and the time now. */
 export function desiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObject {
+  if (outcome.kind !== "ClusterPolicy" && outcome.kind !== "Policy") return celDesiredStatus(outcome, nowMs);
   const existing = isObject(outcome.status) ? outcome.status : {};
   const ready = outcome.compiled !== undefined;
   const conditions = Array.isArray(existing["conditions"]) ? existing["conditions"] : [];
@@ -109,5 +117,7 @@ function withRemovals(existing: JsonObject, desired: JsonObject): JsonObject {
 /** The object's status subresource path. */
 export function statusPath(outcome: Pick<PolicyOutcome, "kind" | "namespace" | "name">): string {
   const name = encodeURIComponent(outcome.name);
+  const cel = celKindInfo(outcome.kind);
+  if (cel !== undefined) return `${gvrPath(cel.gvr, cel.namespaced ? outcome.namespace : undefined)}/${name}/status`;
   return outcome.kind === "ClusterPolicy" ? `/apis/kyverno.io/v1/clusterpolicies/${name}/status` : `/apis/kyverno.io/v1/namespaces/${encodeURIComponent(outcome.namespace)}/policies/${name}/status`;
 }

@@ -19,6 +19,8 @@ const COMPONENTS = {
 } as const;
 
 const KYVERNO_READS = ["kyverno.io clusterpolicies get,list,watch", "kyverno.io globalcontextentries get,list,watch", "kyverno.io policies get,list,watch", "kyverno.io policyexceptions get,list,watch"];
+/** The policies.kyverno.io policy kinds the admission controller watches and writes the status of (src/kube/cel-policy-kinds.ts). */
+const CEL_POLICY_PLURALS = ["validatingpolicies", "namespacedvalidatingpolicies", "mutatingpolicies", "namespacedmutatingpolicies", "imagevalidatingpolicies", "namespacedimagevalidatingpolicies", "generatingpolicies", "namespacedgeneratingpolicies", "deletingpolicies", "namespaceddeletingpolicies"];
 const EVENTS = [" events create,patch", "events.k8s.io events create,patch"];
 const LEASES = ["coordination.k8s.io leases get,list,watch,create,update,patch"];
 
@@ -30,6 +32,7 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "kyverno.io clusterpolicies/status patch",
       "kyverno.io globalcontextentries/status patch",
       "kyverno.io policies/status patch",
+      ...CEL_POLICY_PLURALS.flatMap((r) => [`policies.kyverno.io ${r} get,list,watch`, `policies.kyverno.io ${r}/status patch`]),
       " configmaps get,list,watch",
       " namespaces get,list,watch",
       "rbac.authorization.k8s.io clusterrolebindings get,list,watch",

@@ -4,6 +4,9 @@
  * `Policy <name> error: <message>`), the errors joined by "; " (Go's multierr) as the denial
  * message; with Warn, the same texts are admission warnings; Audit only records. An evaluation
  * error blocks only under failurePolicy Fail: under Ignore it is answered as allowed.
+ * A policies.kyverno.io kind Bylaw serves without evaluating it (MutatingPolicy, ImageValidatingPolicy:
+ * policy-source/cel-policy-compile.ts) answers each matched request with an error: denied under
+ * Fail, and under Ignore allowed with that error as a warning, so it is never a silent allow.
  * A compiled ValidatingPolicy is recognised by the `validationActions` its compiled document holds.
  */
 import type { CompiledPolicy, PolicyResponse } from "../../engine/index.js";
@@ -51,8 +54,13 @@ export function celDenials(responses: readonly PolicyResponse[]): string[] {
   return out;
 }
 
-/** The admission warnings of a ValidatingPolicy's response: its failures and errors when it has the Warn action. */
+/**
+ * The admission warnings of a ValidatingPolicy's response: its failures and errors when it has the
+ * Warn action; the errors of a kind Bylaw does not evaluate when its failurePolicy is Ignore.
+ */
 export function celWarnings(response: PolicyResponse): string[] {
   const actions = celValidationActions(response.policy);
-  return actions !== undefined && actions.includes("Warn") ? texts(response) : [];
+  if (actions !== undefined && actions.includes("Warn")) return texts(response);
+  if (response.policy.unsupportedKind !== undefined && failurePolicyOf(response.policy) === "Ignore") return texts(response);
+  return [];
 }

@@ -4,7 +4,8 @@
  * or Policy being created or updated is compiled as Bylaw would load it. Problems deny it, each as
  * `<field path>: <message>` joined by "; "; warnings are returned with the answer either way.
  * A valid legacy kyverno.io kind also gets Kyverno 1.19's deprecation warning
- * (`pkg/deprecations/deprecations.go`). Any other object, and DELETE, is allowed untouched.
+ * (`pkg/deprecations/deprecations.go`). A policies.kyverno.io policy kind is compiled as `serve`
+ * loads it (policy-validate-cel.ts). Any other object, and DELETE, is allowed untouched.
  */
 import { isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
 import { tenantProblems } from "../../kube/tenant-problems.js";
@@ -12,6 +13,7 @@ import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
 import { guarded } from "./guard.js";
 import { outcomeOf, recordOutcome } from "./record.js";
+import { checkCelPolicy } from "./policy-validate-cel.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson, HandlerResult } from "./types.js";
 
@@ -48,6 +50,7 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Admiss
   if (request.operation === "DELETE" || !isObject(object)) return allowed(request.uid);
   const apiVersion = typeof object["apiVersion"] === "string" ? object["apiVersion"] : "";
   const kind = typeof object["kind"] === "string" ? object["kind"] : request.kind.kind;
+  if (apiVersion.startsWith("policies.kyverno.io/") || request.kind.group === "policies.kyverno.io") return checkCelPolicy(request, object, kind, deps.engine);
   if (!apiVersion.startsWith("kyverno.io/") && request.kind.group !== "kyverno.io") return allowed(request.uid);
   const deprecation = deprecationWarning(kind);
   if (kind !== "ClusterPolicy" && kind !== "Policy") return allowed(request.uid, deprecation === undefined ? [] : [deprecation]);

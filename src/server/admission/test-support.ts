@@ -32,6 +32,8 @@ export interface FakeSetup {
   readonly ports?: EnginePorts;
   /** A real monotonic clock (performance.now) instead of the stepping one. */
   readonly realClock?: boolean;
+  /** How each policy document compiles (default: engine.compile, which must succeed). */
+  readonly compile?: (doc: JsonObject, engine: Engine) => CompiledPolicy;
 }
 
 export interface Fake {
@@ -44,6 +46,7 @@ export interface Fake {
 export function fakeDeps(setup: FakeSetup = {}): Fake {
   const engine = createEngine(setup.ports ?? fakePorts());
   const compiled: CompiledPolicy[] = (setup.policies ?? []).map((doc) => {
+    if (setup.compile !== undefined) return setup.compile(doc, engine);
     const r = engine.compile(doc);
     if (!r.ok) throw new Error(r.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
     return r.policy;

@@ -1,12 +1,15 @@
 /**
- * Compiles ClusterPolicy, Policy and PolicyException objects from the cluster one at a time, and
+ * Compiles ClusterPolicy, Policy, PolicyException and policies.kyverno.io policy objects
+ * (cel-policy-compile.ts) from the cluster one at a time, and
  * remembers each result by the object's uid and a fingerprint of what compiling reads (its
  * generation, labels and annotations): a status write or any other change that leaves the spec and
  * metadata alone never compiles a policy again. An object that does not compile, or that a server
  * check refuses (`checkPolicy`), gets its problems instead.
  */
 import { type CompiledException, type CompiledPolicy, compileException, type Engine, isObject, type JsonObject, type JsonValue, type PolicyProblem, problem } from "../../engine/index.js";
+import { CEL_GROUP, CEL_STORAGE_VERSION, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
 import type { KubeObject } from "../../kube/types.js";
+import { compileCelPolicy } from "./cel-policy-compile.js";
 
 export type PolicyKind = "ClusterPolicy" | "Policy";
 
@@ -15,6 +18,8 @@ export interface CompiledObject<T> {
   readonly value?: T;
   /** `field: message` for each problem; empty when `value` is set. */
   readonly problems: readonly string[];
+  /** A served policies.kyverno.io policy Bylaw does not evaluate: the error it answers with. */
+  readonly notEvaluated?: string;
 }
 
 const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
@@ -66,6 +71,21 @@ export class ClusterObjectCompiler {
     if (cached?.fingerprint === fingerprint) return cached;
     this.compiles++;
     const result = this.compilePolicy(documentOf(obj, "kyverno.io/v1", kind), fingerprint);
+    this.policies.set(uid, result);
+    return result;
+  }
+
+  /** A policies.kyverno.io policy object, as its CRD's storage version. */
+  celPolicy(obj: KubeObject, kind: CelPolicyKind, seen: Set<string>): CompiledObject<CompiledPolicy> {
+    const uid = uidOf(obj, kind);
+    seen.add(uid);
+    const fingerprint = fingerprintOf(obj);
+    const cached = this.policies.get(uid);
+    if (cached?.fingerprint === fingerprint) return cached;
+    this.compiles++;
+    const c = compileCelPolicy(documentOf(obj, `${CEL_GROUP}/${CEL_STORAGE_VERSION}`, kind), this.engine, this.checkPolicy);
+    const result: CompiledObject<CompiledPolicy> =
+      c.policy === undefined ? { fingerprint, problems: c.problems.map(describe) } : { fingerprint, value: c.policy, problems: [], ...(c.notEvaluated !== undefined ? { notEvaluated: c.notEvaluated } : {}) };
     this.policies.set(uid, result);
     return result;
   }

@@ -21,6 +21,8 @@ class MemoryStore implements PolicyObjectStore {
   clusterPolicies = (): KubeObject[] => [...this.cpol.values()];
   policies = (): KubeObject[] => [...this.pol.values()];
   exceptions = (): KubeObject[] => [...this.polex.values()];
+  cel = new Map<string, Map<string, KubeObject>>();
+  celPolicies = (kind: string): KubeObject[] => [...(this.cel.get(kind)?.values() ?? [])];
   readiness = () => (this.ready ? { ok: true } : { ok: false, reason: "the clusterpolicies.v1.kyverno.io cache has not synced yet" });
   onChange(l: () => void) {
     this.listeners.add(l);
@@ -81,6 +83,34 @@ describe("clusterPolicySource", () => {
     assert.equal(logs.filter((l) => l.msg === "policy not served").length, 1);
     s.rebuild();
     assert.equal(logs.filter((l) => l.msg === "policy not served").length, 1, "logged once");
+    void s.close();
+  });
+
+  test("policies.kyverno.io kinds: a ValidatingPolicy is served; an invalid one is not; a MutatingPolicy is served unevaluated; a GeneratingPolicy is not served", () => {
+    const store = new MemoryStore();
+    const rules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] };
+    const put = (kind: string, obj: KubeObject) => {
+      const m = store.cel.get(kind) ?? new Map<string, KubeObject>();
+      m.set(String(obj.metadata?.name), obj);
+      store.cel.set(kind, m);
+    };
+    put("ValidatingPolicy", object("vp", { matchConstraints: rules, validations: [{ expression: "has(object.metadata.labels)" }] }));
+    put("ValidatingPolicy", object("vp-bad", { matchConstraints: rules, validations: [{ expression: "object.metadata.labels +" }] }));
+    put("NamespacedValidatingPolicy", object("nvp", { matchConstraints: rules, validations: [{ expression: "true" }] }, { namespace: "team-a" }));
+    put("MutatingPolicy", object("mp", { matchConstraints: rules, mutations: [] }));
+    put("GeneratingPolicy", object("gp", { matchConstraints: rules, generate: [] }));
+    const { s, logs } = source(store);
+    s.rebuild();
+    assert.deepEqual(s.current().policies.map((p) => `${p.namespace}/${p.name}`).sort(), ["/mp", "/vp", "team-a/nvp"]);
+    const by = (name: string) => s.outcomes().find((o) => o.name === name);
+    assert.equal(by("vp")?.kind, "ValidatingPolicy");
+    assert.equal(by("nvp")?.namespace, "team-a");
+    assert.match(by("vp-bad")?.problems.join() ?? "", /spec\.validations\[0\]\.expression/);
+    assert.match(by("mp")?.notEvaluated ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
+    assert.match(by("gp")?.problems.join() ?? "", /Bylaw does not evaluate GeneratingPolicy yet/);
+    assert.match(s.lastError()?.message ?? "", /ValidatingPolicy vp-bad: /);
+    s.rebuild();
+    assert.equal(logs.filter((l) => l.msg.startsWith("policy not evaluated")).length, 1, "the unevaluated kind is logged once");
     void s.close();
   });
 

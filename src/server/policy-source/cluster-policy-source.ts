@@ -1,6 +1,9 @@
 /**
  * Policies from the cluster for `bylaw serve --cluster` (without `--policies`): ClusterPolicy,
- * Policy and PolicyException objects from watches (kube/policy-informers.ts), as a PolicySource.
+ * Policy, PolicyException and the policies.kyverno.io policy objects from watches
+ * (kube/policy-informers.ts), as a PolicySource. The policies.kyverno.io kinds compile as in folder
+ * mode (cel-policy-compile.ts); one Bylaw serves without evaluating it (MutatingPolicy,
+ * ImageValidatingPolicy) is logged once and its status is not Ready, with the reason.
  *
  * - Each policy compiles on its own (cluster-object-compiler.ts): an invalid one is not served, the
  *   others are, and its problems are kept (`outcomes()`, `lastError()`, the Ready condition the
@@ -15,7 +18,8 @@
  */
 import type { CompiledException, CompiledPolicy, Engine, JsonValue, PolicyProblem } from "../../engine/index.js";
 import type { PolicyObjectStore } from "../../kube/policy-informers.js";
-import type { PolicyOutcome } from "../../kube/policy-status.js";
+import { CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
+import type { PolicyOutcome, PolicyOutcomeKind } from "../../kube/policy-status.js";
 import type { KubeObject } from "../../kube/types.js";
 import type { ClusterFacts, PolicyLoadError, PolicySnapshot, PolicySourceEvent } from "../types.js";
 import { ClusterObjectCompiler, type PolicyKind, uidOf } from "./cluster-object-compiler.js";
@@ -88,6 +92,22 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
     };
     addPolicies(store.clusterPolicies(), "ClusterPolicy");
     addPolicies(store.policies(), "Policy");
+    for (const info of CEL_POLICY_KINDS) {
+      for (const obj of [...store.celPolicies(info.kind)].sort(byName)) {
+        const c = compiler.celPolicy(obj, info.kind, seen);
+        const md = obj.metadata ?? {};
+        const label = `${info.kind} ${info.namespaced ? `${md.namespace ?? ""}/` : ""}${md.name ?? ""}`;
+        const uid = uidOf(obj, info.kind);
+        if (c.value !== undefined) {
+          served.push(c.value);
+          if (c.notEvaluated !== undefined) logOnce(problemsLogged, uid, c.fingerprint, () => log("warn", "policy not evaluated: matching requests are answered as errors under its failurePolicy", { policy: label, reason: c.notEvaluated }));
+        } else {
+          for (const p of c.problems) problems.push({ file: label, problem: p });
+          logOnce(problemsLogged, uid, c.fingerprint, () => log("error", "policy not served", { policy: label, problems: c.problems }));
+        }
+        next.push(outcomeOf(obj, info.kind, c.value, c.problems, c.notEvaluated));
+      }
+    }
     const exceptions: CompiledException[] = [];
     for (const obj of [...store.exceptions()].sort(byName)) {
       const md = obj.metadata ?? {};
@@ -183,12 +203,12 @@ function byName(a: KubeObject, b: KubeObject): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
-function outcomeOf(obj: KubeObject, kind: PolicyKind, compiled: CompiledPolicy | undefined, problems: readonly string[]): PolicyOutcome {
+function outcomeOf(obj: KubeObject, kind: PolicyOutcomeKind, compiled: CompiledPolicy | undefined, problems: readonly string[], notEvaluated?: string): PolicyOutcome {
   const md = (obj.metadata ?? {}) as { name?: string; namespace?: string; uid?: string; resourceVersion?: string; generation?: number };
   const spec = obj["spec"] as { rules?: JsonValue[] } | undefined;
   return {
     kind,
-    namespace: kind === "Policy" ? (md.namespace ?? "") : "",
+    namespace: kind === "ClusterPolicy" ? "" : (md.namespace ?? ""),
     name: md.name ?? "",
     uid: md.uid ?? uidOf(obj, kind),
     resourceVersion: md.resourceVersion ?? "",
@@ -196,6 +216,7 @@ function outcomeOf(obj: KubeObject, kind: PolicyKind, compiled: CompiledPolicy |
     rules: Array.isArray(spec?.rules) ? spec.rules : [],
     status: obj["status"],
     ...(compiled !== undefined ? { compiled } : {}),
+    ...(notEvaluated !== undefined ? { notEvaluated } : {}),
     problems,
   };
 }

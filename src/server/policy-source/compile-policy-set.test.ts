@@ -43,14 +43,29 @@ describe("compilePolicySet with PolicyExceptions", () => {
     assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes("spec.matchConditions[0].expression") && l.includes("compilation failed")), lines.join("\n"));
   });
 
-  test("a kind Bylaw does not run yet (MutatingPolicy, VAP) refuses the set, naming file, document and kind", () => {
-    for (const [apiVersion, kind] of [["policies.kyverno.io/v1", "MutatingPolicy"], ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"]] as const) {
+  test("a kind Bylaw does not run yet (GeneratingPolicy, DeletingPolicy, VAP) refuses the set, naming file, document and kind", () => {
+    for (const [apiVersion, kind] of [["policies.kyverno.io/v1", "GeneratingPolicy"], ["policies.kyverno.io/v1", "NamespacedDeletingPolicy"], ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"]] as const) {
       const set = compilePolicySet([doc(policy), doc({ apiVersion, kind, metadata: { name: "x", namespace: "n" }, spec: {} }, 1)], engine);
       assert.equal(set.ok, false);
       if (set.ok) return;
       const lines = set.problems.map(describeProblem);
       assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes(`policy x: kind: `) && l.includes(`${kind}`) && l.includes("is not supported by Bylaw yet")), lines.join("\n"));
     }
+  });
+
+  test("a MutatingPolicy is served as cluster mode serves it: matching its matchConstraints only, answering an error, with a warning at load", () => {
+    const mpol: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1", kind: "MutatingPolicy", metadata: { name: "add-labels" },
+      spec: { failurePolicy: "Ignore", matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] }, mutations: [] },
+    };
+    const set = compilePolicySet([doc(policy), doc(mpol, 1)], engine);
+    assert.equal(set.ok, true);
+    if (!set.ok) return;
+    const served = set.policies.find((p) => p.name === "add-labels");
+    assert.equal(served?.unsupportedKind, "MutatingPolicy");
+    assert.equal(served?.document.spec.failurePolicy, "Ignore");
+    assert.match(served?.rules[0]?.unsupported ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
+    assert.ok(set.warnings.some((w) => w.startsWith("/p/set.yaml: document 2") && w.includes("MutatingPolicy add-labels")), set.warnings.join("\n"));
   });
 
   test("a ValidatingPolicy compiles into the set; an invalid CEL expression refuses it, naming document, field and position", () => {

@@ -4,17 +4,22 @@
  * naming the file, the document (from 1), its line and the field path.
  *
  * Documents that are not kyverno.io ClusterPolicy/Policy (a kustomization.yaml, a ConfigMap) are
- * skipped with a warning; they do not block the set. ValidatingPolicy and NamespacedValidatingPolicy
- * compile with the others. A policy kind Bylaw does not run yet (MutatingPolicy,
- * ValidatingAdmissionPolicy, a policies.kyverno.io PolicyException, …) is a
- * problem: the set is refused rather than served without it.
+ * skipped with a warning; they do not block the set. The policies.kyverno.io kinds compile as in
+ * cluster mode (cel-policy-compile.ts): ValidatingPolicy and NamespacedValidatingPolicy are served;
+ * MutatingPolicy and ImageValidatingPolicy (and Namespaced) are served as policies that answer each
+ * request their matchConstraints match with an error, under their failurePolicy (with a warning
+ * here). PolicyExceptions (kyverno.io, and policies.kyverno.io for ValidatingPolicy) load with the
+ * set. A policy kind Bylaw does not run at all (GeneratingPolicy, DeletingPolicy,
+ * ValidatingAdmissionPolicy, …) is a problem: the set is refused rather than served without it.
  */
 import { createHash } from "node:crypto";
-import { type AnyCompiledException, type CompiledPolicy, type CompileOutcome, type Engine, isPolicyExceptionDocument, type JsonValue, policyKindOf, type PolicyProblem, problem } from "../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, type CompileOutcome, type Engine, isObject, isPolicyExceptionDocument, type JsonValue, policyKindOf, type PolicyProblem, problem } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";
 import type { SourceProblem } from "./types.js";
+import { celKindInfo } from "../../kube/cel-policy-kinds.js";
+import { compileCelPolicy } from "./cel-policy-compile.js";
 
 /**
  * A policy kind Bylaw does not run yet refuses the set: served, it would enforce nothing while the
@@ -22,8 +27,12 @@ import type { SourceProblem } from "./types.js";
  */
 const NOT_SERVED = (kind: string): string => `${kind} is not supported by Bylaw yet; the webhook cannot enforce it: remove it from the policy folder until Bylaw runs it`;
 
-/** The CEL kinds the webhook serves; the engine compiles them (an unknown apiVersion is a problem). */
-const SERVED_CEL_KINDS: ReadonlySet<string> = new Set(["ValidatingPolicy", "NamespacedValidatingPolicy"]);
+/** A policies.kyverno.io kind the webhook serves (evaluated, or answering errors), by its handling. */
+function servedCelKind(doc: JsonValue): boolean {
+  const kind = (doc as { kind?: unknown }).kind;
+  const info = typeof kind === "string" ? celKindInfo(kind) : undefined;
+  return info !== undefined && info.handling !== "not-evaluated" && String((doc as { apiVersion?: unknown }).apiVersion).startsWith("policies.kyverno.io/");
+}
 
 export interface LoadedSet {
   /** Hash of every document read: an unchanged hash means an unchanged set. */
@@ -79,21 +88,27 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
       warnings.push(`${where}: skipped: ${kind.reason}`);
       continue;
     }
-    if (kind.kind === "other-policy" && !SERVED_CEL_KINDS.has(String((d.value as { kind?: unknown }).kind))) {
+    if (kind.kind === "other-policy" && !servedCelKind(d.value)) {
       problems.push({ ...at, policy: nameOf(d.value), problem: problem("kind", NOT_SERVED(kind.name)) });
       continue;
     }
-    const outcome = compileSafely(engine, d.value);
-    if (!outcome.ok) {
-      const policy = nameOf(d.value);
-      for (const p of outcome.problems.filter((x) => x.severity === "error")) problems.push({ ...at, policy, problem: p });
-      continue;
-    }
-    const compiled = outcome.policy;
-    const unrunnable = celUnrunnable(compiled);
-    if (unrunnable.length > 0) {
-      for (const p of unrunnable) problems.push({ ...at, policy: compiled.name, problem: p });
-      continue;
+    let compiled: CompiledPolicy;
+    if (kind.kind === "other-policy" && isObject(d.value)) {
+      const cel = compileCelPolicy(d.value, engine);
+      if (cel.policy === undefined) {
+        for (const p of cel.problems) problems.push({ ...at, policy: nameOf(d.value), problem: p });
+        continue;
+      }
+      if (cel.notEvaluated !== undefined) warnings.push(`${where}: ${cel.notEvaluated}; such requests are answered under its failurePolicy`);
+      compiled = cel.policy;
+    } else {
+      const outcome = compileSafely(engine, d.value);
+      if (!outcome.ok) {
+        const policy = nameOf(d.value);
+        for (const p of outcome.problems.filter((x) => x.severity === "error")) problems.push({ ...at, policy, problem: p });
+        continue;
+      }
+      compiled = outcome.policy;
     }
     const key = `${compiled.kind}/${compiled.namespace}/${compiled.name}`;
     const first = seen.get(key);
@@ -130,18 +145,6 @@ function compileSafely(engine: Engine, doc: JsonValue): CompileOutcome {
   } catch (e) {
     return { ok: false, problems: [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)] };
   }
-}
-
-/**
- * A ValidatingPolicy whose expression does not compile, or that uses what Bylaw does not run, still
- * compiles for `bylaw apply` (each resource gets the error); served, it would enforce nothing, so it
- * is a problem of the set, with the engine's message (policy, field, position).
- */
-function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
-  if (!Array.isArray(policy.document.spec["validationActions"])) return [];
-  const out: PolicyProblem[] = [];
-  for (const r of policy.rules) if (r.unsupported !== undefined && !out.some((p) => p.message === r.unsupported)) out.push(problem("spec", r.unsupported));
-  return out;
 }
 
 function nameOf(doc: unknown): string {

@@ -7,8 +7,9 @@
  *   group (webhook-groups.ts) a `-fail` and an `-ignore` webhook on the paths `bylaw serve` serves,
  *   each with the rules its policies need (webhook-rules.ts). A webhook no policy needs is left out,
  *   as Kyverno does; with no policies the configurations hold no webhooks at all.
- * - `bylaw-policy-validating-webhook-cfg`: kyverno.io ClusterPolicy, Policy and PolicyException
- *   CREATE/UPDATE → /policyvalidate, failurePolicy Fail, whatever policies are loaded.
+ * - `bylaw-policy-validating-webhook-cfg`: kyverno.io ClusterPolicy, Policy and PolicyException,
+ *   and the policies.kyverno.io policy kinds (kube/cel-policy-kinds.ts), CREATE/UPDATE →
+ *   /policyvalidate, failurePolicy Fail, whatever policies are loaded.
  *
  * Every resource webhook excludes Bylaw's own namespace and the system namespaces (namespaceSelector)
  * and carries the matchConditions deploy/base shipped (events, nodes, leases, reviews, replicasets,
@@ -17,6 +18,7 @@
  * condition, and a Fail webhook then refuses every Pod.
  */
 import type { CompiledPolicy } from "../../engine/index.js";
+import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
 import { appliesAtAdmission } from "../admission/policy-traits.js";
 import { groupOf, groupPath, groupWebhookName, registeredGroups, type TimeoutGroups } from "../admission/webhook-groups.js";
 import type { WebhookGroup } from "../admission/types.js";
@@ -111,7 +113,10 @@ function policyWebhook(groups: TimeoutGroups, target: RegistrationTarget): Webho
     matchPolicy: "Equivalent",
     sideEffects: "None",
     timeoutSeconds: groups.defaultSeconds,
-    rules: [{ apiGroups: ["kyverno.io"], apiVersions: ["*"], resources: ["clusterpolicies", "policies", "policyexceptions"], operations: ["CREATE", "UPDATE"], scope: "*" }],
+    rules: [
+      { apiGroups: ["kyverno.io"], apiVersions: ["*"], resources: ["clusterpolicies", "policies", "policyexceptions"], operations: ["CREATE", "UPDATE"], scope: "*" },
+      { apiGroups: [CEL_GROUP], apiVersions: ["*"], resources: CEL_POLICY_KINDS.map((k) => k.gvr.resource), operations: ["CREATE", "UPDATE"], scope: "*" },
+    ],
   };
 }
 

@@ -5,6 +5,7 @@ import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { RuleSet } from "./webhook-rules.js";
 import { addPolicyRules } from "./webhook-rules.js";
+import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 
 const engine = createEngine(fakePorts());
 function vp(matchConstraints: JsonObject, extra: JsonObject = {}, kind = "ValidatingPolicy"): CompiledPolicy {
@@ -49,5 +50,16 @@ describe("registration: ValidatingPolicy rules from matchConstraints", () => {
     assert.deepEqual(removed, ["/v1/configmaps@*:CREATE,UPDATE,DELETE", "/v1/secrets@*:CREATE,UPDATE"]);
     const named = flat(vp({ resourceRules: include, excludeResourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["*"], resources: ["secrets"], resourceNames: ["s"] }] }));
     assert.deepEqual(named, ["/v1/configmaps@*:CREATE,UPDATE,DELETE", "/v1/secrets@*:CREATE,UPDATE,DELETE"]);
+  });
+});
+
+describe("registration: a MutatingPolicy Bylaw serves without evaluating it", () => {
+  test("registers what its matchConstraints name (on the validating webhook, where it is answered), not every resource", () => {
+    const c = compileCelPolicy(
+      { apiVersion: "policies.kyverno.io/v1beta1", kind: "MutatingPolicy", metadata: { name: "m" }, spec: { matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] }, mutations: [] } },
+      engine,
+    );
+    assert.ok(c.policy !== undefined, JSON.stringify(c.problems));
+    assert.deepEqual(flat(c.policy), ["apps/v1/deployments@*:CREATE"]);
   });
 });

@@ -16,6 +16,7 @@ import { LiveCluster } from "../../../kube/live-cluster.js";
 import { liveContextSources } from "../../../kube/live-context.js";
 import { liveRegistry } from "./registry-setup.js";
 import type { PolicySource } from "../../../server/types.js";
+import { celSpecOf } from "../../../server/policy-source/cel-policy-compile.js";
 
 export interface LiveContext {
   readonly cluster: LiveCluster;
@@ -83,7 +84,8 @@ export function setUpLiveContext(options: LiveContextOptions): { ok: true; value
       client,
       follow: (source) => {
         const prepare = (): void => {
-          const docs = source.current().policies.map((p) => p.document as unknown as JsonValue);
+          // A CEL policy's expressions are in the spec it was compiled from, not in its compiled document.
+          const docs = source.current().policies.map((p) => (celSpecOf(p) ?? p.document) as unknown as JsonValue);
           cluster.prepare(docs);
           if (docs.some((d) => JSON.stringify(d).includes('"globalReference"'))) globals.start();
         };

@@ -1,7 +1,7 @@
 /**
  * Where `bylaw serve` takes its policies from: a watched folder (`--policies DIR`), or, with
- * `--cluster`/`--kubeconfig` and no `--policies`, the cluster's ClusterPolicy, Policy and
- * PolicyException objects (server/policy-source/cluster-policy-source.ts), whose status Bylaw then
+ * `--cluster`/`--kubeconfig` and no `--policies`, the cluster's ClusterPolicy, Policy,
+ * PolicyException and policies.kyverno.io policy objects (server/policy-source/cluster-policy-source.ts), whose status Bylaw then
  * writes (kube/policy-status-writer.ts) while it is the leader.
  */
 import type { CompiledPolicy, Engine, PolicyProblem } from "../../../engine/index.js";

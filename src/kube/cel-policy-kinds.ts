@@ -1,0 +1,65 @@
+/**
+ * The policies.kyverno.io policy kinds `bylaw serve` watches in cluster mode, each at its CRD's
+ * storage version (v1beta1 for every one in Kyverno 1.19's CRDs, deploy/crds), and what Bylaw does
+ * with it:
+ * - `evaluated`: ValidatingPolicy and NamespacedValidatingPolicy are compiled and served as folder
+ *   mode serves them;
+ * - `admission-error`: MutatingPolicy and ImageValidatingPolicy (and their Namespaced forms) act in
+ *   admission, which Bylaw cannot evaluate yet: their matchConstraints are registered and a matching
+ *   review is answered as an error under the policy's failurePolicy, never allowed silently;
+ * - `not-evaluated`: GeneratingPolicy and DeletingPolicy (and Namespaced) do not decide admission;
+ *   they are not served and their status says so.
+ * The policies.kyverno.io PolicyException is not watched here (another change adds it; it belongs
+ * beside POLICY_EXCEPTIONS in policy-informers.ts).
+ */
+import type { Gvr } from "./types.js";
+
+export type CelPolicyKind =
+  | "ValidatingPolicy"
+  | "NamespacedValidatingPolicy"
+  | "MutatingPolicy"
+  | "NamespacedMutatingPolicy"
+  | "ImageValidatingPolicy"
+  | "NamespacedImageValidatingPolicy"
+  | "GeneratingPolicy"
+  | "NamespacedGeneratingPolicy"
+  | "DeletingPolicy"
+  | "NamespacedDeletingPolicy";
+
+export type CelKindHandling = "evaluated" | "admission-error" | "not-evaluated";
+
+export interface CelKindInfo {
+  readonly kind: CelPolicyKind;
+  readonly gvr: Gvr;
+  readonly namespaced: boolean;
+  readonly handling: CelKindHandling;
+  /** Whether its watch must have listed before Bylaw is ready even when its CRD is missing (a missing CRD of the others is only logged). */
+  readonly required: boolean;
+}
+
+export const CEL_GROUP = "policies.kyverno.io";
+export const CEL_STORAGE_VERSION = "v1beta1";
+
+function info(kind: CelPolicyKind, resource: string, handling: CelKindHandling): CelKindInfo {
+  return { kind, gvr: { group: CEL_GROUP, version: CEL_STORAGE_VERSION, resource }, namespaced: kind.startsWith("Namespaced"), handling, required: handling === "evaluated" };
+}
+
+export const CEL_POLICY_KINDS: readonly CelKindInfo[] = [
+  info("ValidatingPolicy", "validatingpolicies", "evaluated"),
+  info("NamespacedValidatingPolicy", "namespacedvalidatingpolicies", "evaluated"),
+  info("MutatingPolicy", "mutatingpolicies", "admission-error"),
+  info("NamespacedMutatingPolicy", "namespacedmutatingpolicies", "admission-error"),
+  info("ImageValidatingPolicy", "imagevalidatingpolicies", "admission-error"),
+  info("NamespacedImageValidatingPolicy", "namespacedimagevalidatingpolicies", "admission-error"),
+  info("GeneratingPolicy", "generatingpolicies", "not-evaluated"),
+  info("NamespacedGeneratingPolicy", "namespacedgeneratingpolicies", "not-evaluated"),
+  info("DeletingPolicy", "deletingpolicies", "not-evaluated"),
+  info("NamespacedDeletingPolicy", "namespaceddeletingpolicies", "not-evaluated"),
+];
+
+const BY_KIND = new Map(CEL_POLICY_KINDS.map((k) => [k.kind as string, k]));
+
+/** The table entry of a policies.kyverno.io policy kind; undefined for any other kind (PolicyException included). */
+export function celKindInfo(kind: string): CelKindInfo | undefined {
+  return BY_KIND.get(kind);
+}

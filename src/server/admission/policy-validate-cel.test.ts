@@ -1,0 +1,56 @@
+/** The policy webhook for the policies.kyverno.io kinds (policy-validate-cel.ts): compiled as served. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../engine/index.js";
+import { handlePolicyValidate } from "./index.js";
+import { fakeDeps, reviewOf } from "./test-support.js";
+
+const podRules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] };
+const review = (doc: JsonObject, resource: string, namespace?: string): JsonObject =>
+  reviewOf(doc, { kind: { group: "policies.kyverno.io", version: "v1", kind: String(doc["kind"]) }, resource: { group: "policies.kyverno.io", version: "v1", resource }, ...(namespace !== undefined ? { namespace } : {}) });
+
+function answer(body: JsonObject) {
+  const r = handlePolicyValidate(body, fakeDeps().deps);
+  assert.equal(r.status, 200);
+  if (r.status !== 200) throw new Error("unreachable");
+  return r.body.response;
+}
+
+const vp = (expression: string): JsonObject => ({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "vp" }, spec: { matchConstraints: podRules, validations: [{ expression }] } });
+
+describe("policyvalidate: policies.kyverno.io kinds", () => {
+  test("a valid ValidatingPolicy is allowed, without warnings", () => {
+    assert.deepEqual(answer(review(vp("has(object.metadata.labels)"), "validatingpolicies")), { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
+  });
+
+  test("an expression that does not compile is denied, naming the policy, the field and the position", () => {
+    const response = answer(review(vp("object.metadata.labels +"), "validatingpolicies"));
+    assert.equal(response.allowed, false);
+    assert.match(response.status?.message ?? "", /vp.*spec\.validations\[0\]\.expression/);
+  });
+
+  test("a NamespacedValidatingPolicy with unusable matchConstraints is denied; the namespace comes from the request", () => {
+    const doc: JsonObject = { apiVersion: "policies.kyverno.io/v1", kind: "NamespacedValidatingPolicy", metadata: { name: "n" }, spec: { matchConstraints: {}, validations: [{ expression: "true" }] } };
+    const response = answer(review(doc, "namespacedvalidatingpolicies", "team-a"));
+    assert.equal(response.allowed, false);
+    assert.match(response.status?.message ?? "", /matchConstraints\.resourceRules/);
+  });
+
+  test("a MutatingPolicy is admitted with a warning that Bylaw answers its requests as errors; a GeneratingPolicy with one that it is not served", () => {
+    const mp: JsonObject = { apiVersion: "policies.kyverno.io/v1", kind: "MutatingPolicy", metadata: { name: "mp" }, spec: { matchConstraints: podRules, mutations: [] } };
+    const m = answer(review(mp, "mutatingpolicies"));
+    assert.equal(m.allowed, true);
+    assert.match(m.warnings?.[0] ?? "", /Bylaw does not evaluate MutatingPolicy yet.*answers such requests as errors/);
+    const gp: JsonObject = { apiVersion: "policies.kyverno.io/v1", kind: "GeneratingPolicy", metadata: { name: "gp" }, spec: {} };
+    const g = answer(review(gp, "generatingpolicies"));
+    assert.equal(g.allowed, true);
+    assert.match(g.warnings?.[0] ?? "", /GeneratingPolicy gp is not served: Bylaw does not evaluate GeneratingPolicy yet/);
+  });
+
+  test("a MutatingPolicy whose matchConstraints are unusable is denied with its own kind named", () => {
+    const mp: JsonObject = { apiVersion: "policies.kyverno.io/v1", kind: "MutatingPolicy", metadata: { name: "mp" }, spec: { mutations: [] } };
+    const response = answer(review(mp, "mutatingpolicies"));
+    assert.equal(response.allowed, false);
+    assert.match(response.status?.message ?? "", /MutatingPolicy mp: spec\.matchConstraints\.resourceRules/);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * The policy validating webhook for the policies.kyverno.io policy kinds (Kyverno validates them
+ * in its policy webhook too): the object is compiled as `bylaw serve` loads it
+ * (policy-source/cel-policy-compile.ts). A ValidatingPolicy whose expressions do not compile (the
+ * message names the policy, field and position), or whose matchConstraints are unusable, is
+ * denied with the reasons. A kind Bylaw does not evaluate is admitted (Kyverno would accept it),
+ * with a warning saying what Bylaw does with it. Other policies.kyverno.io kinds (PolicyException)
+ * are allowed untouched here.
+ */
+import { type Engine, isObject, type JsonObject, type PolicyProblem } from "../../engine/index.js";
+import { celKindInfo } from "../../kube/cel-policy-kinds.js";
+import { compileCelPolicy, notEvaluatedMessage } from "../policy-source/cel-policy-compile.js";
+import { allowed, denied } from "./response.js";
+import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";
+
+export function checkCelPolicy(request: AdmissionRequestJson, object: JsonObject, kind: string, engine: Engine): AdmissionReviewJson {
+  const info = celKindInfo(kind);
+  if (info === undefined) return allowed(request.uid);
+  const metadata = isObject(object["metadata"]) ? object["metadata"] : {};
+  const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
+  if (info.handling === "not-evaluated") return allowed(request.uid, [notEvaluatedMessage(kind, name)]);
+  // The API server fills in the namespace of a namespaced object before admission; a copy keeps the check as served.
+  const doc: JsonObject = info.namespaced && typeof metadata["namespace"] !== "string" && typeof request.namespace === "string" ? { ...object, metadata: { ...metadata, namespace: request.namespace } } : object;
+  const compiled = compileCelPolicy(doc, engine);
+  if (compiled.policy === undefined) return denied(request.uid, compiled.problems.map(describe).join("; ") || "the policy is not valid");
+  return allowed(request.uid, compiled.notEvaluated !== undefined ? [`${compiled.notEvaluated}; Bylaw answers such requests as errors under the policy's failurePolicy`] : []);
+}
+
+function describe(p: PolicyProblem): string {
+  return p.path === "" ? p.message : `${p.path}: ${p.message}`;
+}

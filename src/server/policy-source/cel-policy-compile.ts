@@ -1,0 +1,108 @@
+/**
+ * How `bylaw serve` compiles a policies.kyverno.io policy document, the same in folder mode
+ * (compile-policy-set.ts) and cluster mode (cluster-object-compiler.ts), by the kind's handling
+ * (kube/cel-policy-kinds.ts):
+ * - ValidatingPolicy / NamespacedValidatingPolicy: the engine compiles it; an expression that does
+ *   not compile, or a feature Bylaw does not run (JSON mode, params), is a problem: served, the
+ *   policy would enforce nothing. The server's own checks (`check`) apply after.
+ * - MutatingPolicy / ImageValidatingPolicy (and Namespaced): Bylaw cannot mutate or verify images
+ *   from these kinds yet, but they act in admission, so they are served as a policy that matches
+ *   exactly what their `matchConstraints` match (compiled as a ValidatingPolicy's are, pod-controller
+ *   autogen included) and answers every matched request with an error naming the policy and what is
+ *   missing. The webhook then answers under the policy's failurePolicy: Fail denies, Ignore allows
+ *   with a warning (cel-policy-answer.ts). matchConditions are not evaluated: a request they would
+ *   skip is still an error (never a silent allow).
+ * - GeneratingPolicy / DeletingPolicy (and Namespaced): not served; the problem says why.
+ * Each served CEL policy's spec is remembered (`celSpecOf`) so the live context can start the caches
+ * its `resource.Get/List` calls read before the first review.
+ */
+import { type CompiledPolicy, type Engine, isObject, type JsonObject, type JsonValue, type PolicyProblem, problem } from "../../engine/index.js";
+import { celKindInfo } from "../../kube/cel-policy-kinds.js";
+
+export interface CelCompiled {
+  readonly policy?: CompiledPolicy;
+  /** Errors: the policy is not served. Empty when `policy` is set. */
+  readonly problems: readonly PolicyProblem[];
+  /** Set when the policy is served but not evaluated (it answers every matched request with this error). */
+  readonly notEvaluated?: string;
+}
+
+const specs = new WeakMap<CompiledPolicy, JsonObject>();
+
+/** The spec a served CEL policy was compiled from (for the live caches it reads); undefined for the kyverno.io kinds. */
+export function celSpecOf(policy: CompiledPolicy): JsonObject | undefined {
+  return specs.get(policy);
+}
+
+/** Whether `kind` is a policies.kyverno.io policy kind this module compiles (PolicyException is not). */
+export function isCelPolicyKind(kind: unknown): boolean {
+  return typeof kind === "string" && celKindInfo(kind) !== undefined;
+}
+
+export function compileCelPolicy(doc: JsonObject, engine: Engine, check?: (policy: CompiledPolicy) => readonly PolicyProblem[]): CelCompiled {
+  const kind = typeof doc["kind"] === "string" ? doc["kind"] : "";
+  const info = celKindInfo(kind);
+  if (info === undefined) return { problems: [problem("kind", `${kind} is not a policies.kyverno.io policy kind`)] };
+  const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
+  const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
+  const spec = isObject(doc["spec"]) ? doc["spec"] : {};
+  if (info.handling === "not-evaluated") return { problems: [problem("kind", notEvaluatedMessage(kind, name))] };
+  const notEvaluated = info.handling === "admission-error" ? admissionErrorMessage(kind, name) : undefined;
+  const source = notEvaluated === undefined ? doc : constraintsOnly(doc, spec, info.namespaced);
+  let compiled: CompiledPolicy;
+  try {
+    const outcome = engine.compile(source);
+    // The constraints were compiled as a ValidatingPolicy's: the problems name the policy's own kind.
+    if (!outcome.ok) return { problems: errorsOf(outcome.problems).map((p) => (notEvaluated === undefined ? p : { ...p, message: p.message.replace(/^(Namespaced)?ValidatingPolicy /, `${kind} `) })) };
+    compiled = outcome.policy;
+  } catch (e) {
+    return { problems: [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)] };
+  }
+  if (notEvaluated !== undefined) {
+    compiled = { ...compiled, unsupportedKind: kind, rules: compiled.rules.map((r) => ({ ...r, unsupported: notEvaluated })) };
+  } else {
+    const unrunnable = celUnrunnable(compiled);
+    if (unrunnable.length > 0) return { problems: unrunnable };
+  }
+  const unfit = check?.(compiled) ?? [];
+  if (unfit.length > 0) return { problems: [...unfit] };
+  specs.set(compiled, spec);
+  return notEvaluated === undefined ? { policy: compiled, problems: [] } : { policy: compiled, problems: [], notEvaluated };
+}
+
+export function notEvaluatedMessage(kind: string, name: string): string {
+  return `${kind} ${name} is not served: Bylaw does not evaluate ${kind} yet`;
+}
+
+export function admissionErrorMessage(kind: string, name: string): string {
+  const what = kind.includes("Mutating") ? "mutate requests" : "verify images";
+  return `${kind} ${name}: Bylaw does not evaluate ${kind} yet (it cannot ${what} from this kind); the request matches its matchConstraints and was not checked against it`;
+}
+
+/**
+ * A ValidatingPolicy whose expression does not compile, or that uses what Bylaw does not run, still
+ * compiles for `bylaw apply` (each resource gets the error); served, it would enforce nothing, so it
+ * is a problem, with the engine's message (policy, field, position).
+ */
+export function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
+  if (!Array.isArray(policy.document.spec["validationActions"])) return [];
+  const out: PolicyProblem[] = [];
+  for (const r of policy.rules) if (r.unsupported !== undefined && !out.some((p) => p.message === r.unsupported)) out.push(problem("spec", r.unsupported));
+  return out;
+}
+
+/** The kind's matchConstraints (and what decides admission: failurePolicy, evaluation.admission, the webhook timeout) as a ValidatingPolicy with no validations. */
+function constraintsOnly(doc: JsonObject, spec: JsonObject, namespaced: boolean): JsonObject {
+  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
+  const kept: JsonObject = { matchConstraints: (spec["matchConstraints"] ?? {}) as JsonValue, validationActions: ["Deny"], validations: [] };
+  if (spec["failurePolicy"] !== undefined) kept["failurePolicy"] = spec["failurePolicy"] as JsonValue;
+  if (isObject(evaluation["admission"])) kept["evaluation"] = { admission: evaluation["admission"] };
+  if (isObject(spec["webhookConfiguration"])) kept["webhookConfiguration"] = spec["webhookConfiguration"];
+  if (isObject(spec["autogen"])) kept["autogen"] = spec["autogen"];
+  return { apiVersion: "policies.kyverno.io/v1", kind: namespaced ? "NamespacedValidatingPolicy" : "ValidatingPolicy", metadata: (doc["metadata"] ?? {}) as JsonValue, spec: kept };
+}
+
+function errorsOf(problems: readonly PolicyProblem[]): PolicyProblem[] {
+  const errors = problems.filter((p) => p.severity === "error");
+  return errors.length > 0 ? errors : [problem("", "the policy does not compile")];
+}

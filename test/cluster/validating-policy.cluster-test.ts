@@ -1,0 +1,234 @@
+/**
+ * The policies.kyverno.io kinds in cluster mode, end to end with kubectl against one
+ * `scripts/cluster.sh up DIR --with-bylaw` (Bylaw from the checkout, as the ServiceAccount and RBAC
+ * deploy/ ships, registered; policies are CRD objects):
+ * - a ValidatingPolicy (Deny) requiring a label shows ready in `kubectl get vpol`; `kubectl run` of
+ *   an unlabeled Pod is denied with Kyverno's vpol message, a labeled one is created;
+ * - an invalid ValidatingPolicy (an expression that does not compile) is refused at `kubectl apply`
+ *   by the policy-validating webhook, with the field;
+ * - a NamespacedValidatingPolicy in namespace a does not affect namespace b;
+ * - a ValidatingPolicy reading a ConfigMap with resource.Get decides on live data and follows an edit;
+ * - a MutatingPolicy shows not ready with the reason; a request it matches is denied under
+ *   failurePolicy Fail naming the policy, admitted with a warning under Ignore; one it does not
+ *   match is untouched;
+ * - all of it with exactly deploy/'s RBAC: no request of Bylaw's is forbidden (its log says so), and
+ *   the MutatingPolicy's "not evaluated" is logged once.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { eventually, kubectlOk, processRunning, readPids, startCluster, stopCluster, started, type Cluster, type RunResult } from "./cluster-harness.js";
+
+const buildTimeoutMs = 90 * 60_000;
+let cluster: Cluster | undefined;
+
+const current = (): Cluster => started(cluster);
+const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
+const kubectl = (args: readonly string[], input?: string): Promise<RunResult> => current().kubectl(args, input);
+
+const IMAGE = "--image=registry.invalid/app:1";
+
+/** The namespaceSelector that keeps a policy to the namespaces of one test. */
+const only = (...namespaces: string[]) => `
+    namespaceSelector:
+      matchExpressions:
+      - key: kubernetes.io/metadata.name
+        operator: In
+        values: [${namespaces.join(", ")}]`;
+
+const podRules = `
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE, UPDATE]
+      resources: [pods]`;
+
+const REQUIRE_APP = (expression: string) => `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: require-app
+spec:
+  validationActions: [Deny]
+  matchConstraints:${podRules}${only("labels")}
+  validations:
+  - expression: "${expression}"
+    message: label app is required
+`;
+
+interface ConditionStatus {
+  ready?: boolean;
+  message?: string;
+  conditions?: { type: string; status: string; reason: string; message: string }[];
+}
+
+async function conditionStatus(resource: string, name: string, ns?: string): Promise<ConditionStatus | undefined> {
+  const r = await kubectl(["get", resource, name, ...(ns !== undefined ? ["-n", ns] : []), "-o", "json"]);
+  if (r.code !== 0) return undefined;
+  return (JSON.parse(r.stdout) as { status?: { conditionStatus?: ConditionStatus } }).status?.conditionStatus;
+}
+
+async function applyReady(yaml: string, resource: string, name: string, ns?: string): Promise<ConditionStatus> {
+  await ok(["apply", "-f", "-"], yaml);
+  return eventually(`${resource} ${name} ready`, 60_000, async () => {
+    const s = await conditionStatus(resource, name, ns);
+    return s?.ready === true ? s : undefined;
+  });
+}
+
+/** Retries until admitted (Bylaw's webhook rules and caches follow the cluster asynchronously). */
+const admitted = (what: string, args: readonly string[]): Promise<RunResult> =>
+  eventually(what, 60_000, async () => {
+    const r = await kubectl(args);
+    if (r.code !== 0) throw new Error(r.stderr);
+    return r;
+  });
+
+/** Retries until Bylaw denies the request with a message matching `re`; what was admitted meanwhile is deleted. */
+const deniedWith = (what: string, re: RegExp, args: readonly string[], cleanup: readonly string[]): Promise<string> =>
+  eventually(what, 60_000, async () => {
+    const r = await kubectl(args);
+    if (r.code === 0) {
+      await kubectl(cleanup);
+      throw new Error("admitted");
+    }
+    if (!re.test(r.stderr)) throw new Error(r.stderr);
+    return r.stderr;
+  });
+
+const runPod = (name: string, ns: string, ...more: string[]) => ["run", name, "-n", ns, IMAGE, ...more];
+const deletePod = (name: string, ns: string) => ["delete", "pod", name, "-n", ns, "--grace-period=0", "--force", "--ignore-not-found"];
+
+describe("the policies.kyverno.io kinds in cluster mode (kubectl against a real cluster)", { timeout: buildTimeoutMs + 15 * 60_000 }, () => {
+  before(async () => {
+    cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
+    console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
+    for (const ns of ["labels", "ns-a", "ns-b", "cfg", "mut", "mut-ignore"]) await ok(["create", "namespace", ns]);
+    await eventually("the default ServiceAccounts", 30_000, async () => ((await kubectl(["get", "sa", "default", "-n", "mut-ignore"])).code === 0 ? true : undefined));
+  });
+
+  after(async () => {
+    if (cluster === undefined) return;
+    const pids = readPids(cluster.dir);
+    const down = await stopCluster(cluster.dir);
+    assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
+    assert.deepEqual([...pids].filter(([, pid]) => processRunning(pid)), [], "Bylaw and every component have exited after down");
+    rmSync(cluster.dir, { recursive: true, force: true });
+  });
+
+  test("a ValidatingPolicy (Deny) is ready in kubectl get vpol; an unlabeled Pod is denied with Kyverno's message, a labeled one created", async () => {
+    const status = await applyReady(REQUIRE_APP("has(object.metadata.labels) && 'app' in object.metadata.labels"), "vpol", "require-app");
+    assert.deepEqual(status.conditions?.map((c) => [c.type, c.status, c.reason]), [["PolicyCached", "True", "Succeeded"], ["WebhookConfigured", "True", "Succeeded"]]);
+    const table = await ok(["get", "vpol", "require-app"]);
+    assert.match(table, /^NAME\s+AGE\s+READY\s*\nrequire-app\s+\S+\s+true\s*$/);
+    const denied = await deniedWith("an unlabeled Pod denied", /require-app/, runPod("nolabel", "labels"), deletePod("nolabel", "labels"));
+    assert.match(denied, /admission webhook "validate\.bylaw\.svc-fail" denied the request: Policy require-app failed: label app is required/);
+    await admitted("a labeled Pod", runPod("labeled", "labels", "--labels=app=web"));
+  });
+
+  test("an invalid ValidatingPolicy is refused at kubectl apply, with the field", async () => {
+    const r = await kubectl(["apply", "-f", "-"], REQUIRE_APP("object.metadata.labels +").replace("name: require-app", "name: broken"));
+    assert.notEqual(r.code, 0, r.stdout);
+    assert.match(r.stderr, /admission webhook "validate-policy\.bylaw\.svc" denied the request: .*spec\.validations\[0\]\.expression/);
+    assert.notEqual((await kubectl(["get", "vpol", "broken"])).code, 0, "not created");
+  });
+
+  test("a NamespacedValidatingPolicy in namespace a does not affect namespace b", async () => {
+    const nvpol = `apiVersion: policies.kyverno.io/v1
+kind: NamespacedValidatingPolicy
+metadata:
+  name: require-team
+  namespace: ns-a
+spec:
+  validationActions: [Deny]
+  matchConstraints:${podRules}
+  validations:
+  - expression: "has(object.metadata.labels) && 'team' in object.metadata.labels"
+    message: label team is required in ns-a
+`;
+    await applyReady(nvpol, "nvpol", "require-team", "ns-a");
+    const denied = await deniedWith("an unlabeled Pod in ns-a denied", /require-team/, runPod("p", "ns-a"), deletePod("p", "ns-a"));
+    assert.match(denied, /Policy require-team failed: label team is required in ns-a/);
+    await admitted("an unlabeled Pod in ns-b", runPod("p", "ns-b"));
+  });
+
+  test("resource.Get of a ConfigMap decides on live data and follows an edit", async () => {
+    const settings = (allowed: string) => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: cfg
+data:
+  allowed: "${allowed}"
+`;
+    await ok(["apply", "-f", "-"], settings("yes"));
+    const gate = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: configmap-gate
+spec:
+  validationActions: [Deny]
+  matchConstraints:${podRules}${only("cfg")}
+  validations:
+  - expression: "resource.Get('v1', 'configmaps', 'cfg', 'settings').data.allowed == 'yes'"
+    message: cfg/settings does not allow Pods
+`;
+    await applyReady(gate, "vpol", "configmap-gate");
+    await admitted("a Pod while settings allow it", runPod("one", "cfg"));
+    await ok(["apply", "-f", "-"], settings("no"));
+    const denied = await deniedWith("a Pod once settings say no", /configmap-gate/, runPod("two", "cfg"), deletePod("two", "cfg"));
+    assert.match(denied, /Policy configmap-gate failed: cfg\/settings does not allow Pods/);
+  });
+
+  test("a MutatingPolicy is not ready with the reason; a request it matches is answered under its failurePolicy, one it does not match is untouched", async () => {
+    const mpol = (name: string, failurePolicy: string, ns: string) => `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: ${name}
+spec:
+  failurePolicy: ${failurePolicy}
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [configmaps]${only(ns)}
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{metadata: Object.metadata{labels: {'mutated': 'true'}}}"
+`;
+    await ok(["apply", "-f", "-"], mpol("add-label", "Fail", "mut"));
+    await ok(["apply", "-f", "-"], mpol("add-label-ignore", "Ignore", "mut-ignore"));
+    const status = await eventually("MutatingPolicy add-label status", 60_000, async () => {
+      const s = await conditionStatus("mpol", "add-label");
+      return s?.ready === false && s.conditions !== undefined ? s : undefined;
+    });
+    const cached = status.conditions?.find((c) => c.type === "PolicyCached");
+    assert.equal(cached?.status, "False");
+    assert.match(cached?.message ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
+    assert.match(status.message ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
+    assert.equal(status.conditions?.find((c) => c.type === "WebhookConfigured")?.status, "True");
+    assert.match(await ok(["get", "mpol", "add-label"]), /add-label\s+\S+\s+false/);
+
+    const denied = await deniedWith("a ConfigMap in mut denied", /add-label/, ["create", "configmap", "c", "-n", "mut"], ["delete", "configmap", "c", "-n", "mut", "--ignore-not-found"]);
+    assert.match(denied, /Policy add-label error: MutatingPolicy add-label: Bylaw does not evaluate MutatingPolicy yet/);
+    const warned = await eventually("a ConfigMap in mut-ignore admitted with a warning", 60_000, async () => {
+      const r = await kubectl(["create", "configmap", "c", "-n", "mut-ignore"]);
+      if (r.code !== 0) throw new Error(r.stderr);
+      if (/Warning: Policy add-label-ignore error: /.test(r.stderr)) return r;
+      await kubectl(["delete", "configmap", "c", "-n", "mut-ignore"]);
+      return undefined;
+    });
+    assert.match(warned.stderr, /MutatingPolicy add-label-ignore: Bylaw does not evaluate MutatingPolicy yet/);
+    const untouched = await admitted("a ConfigMap in another namespace", ["create", "configmap", "c", "-n", "ns-b"]);
+    assert.doesNotMatch(untouched.stderr, /add-label/);
+  });
+
+  test("Bylaw's watches and status writes for these kinds succeed with deploy/'s RBAC; the unevaluated kind is logged once", () => {
+    const dir = join(current().dir, "logs");
+    const log = readdirSync(dir).filter((f) => /^bylaw(\.\d+)?\.log$/.test(f)).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+    assert.deepEqual(log.split("\n").filter((l) => /forbidden/i.test(l)), []);
+    assert.equal(log.split("\n").filter((l) => l.includes("policy not evaluated") && l.includes("MutatingPolicy add-label\"")).length, 1);
+  });
+});
