@@ -2,7 +2,8 @@
  * `npm run bench:webhook`: `bylaw serve` under load on loopback HTTPS, against a bare HTTPS server
  * that only parses the AdmissionReview (the floor). Prints throughput at saturation (autocannon,
  * closed loop), p50/p99 at fixed rates (open loop, latency from when each request was due), server
- * CPU µs per review, and RSS with 17 and 300 policies. The floor's and bylaw's saturation runs
+ * CPU µs per review, and RSS with 17 and 300 policies; then the same controls written in CEL
+ * (validate.cel ClusterPolicies, and ValidatingPolicies) against the same floor. The floor's and bylaw's saturation runs
  * alternate, so that a drift in this machine's speed touches both sides of each ratio. Figures, never verdicts.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -62,8 +63,23 @@ async function main(): Promise<void> {
     `webhook: RSS: ${n17} policies ${idle17.toFixed(0)} MiB idle / ${rss17.toFixed(0)} MiB after load / ${peak17.toFixed(0)} MiB peak; ` +
       `${n300} policies ${idle300.toFixed(0)} MiB idle / ${rss300.toFixed(0)} MiB after load / ${peak300.toFixed(0)} MiB peak`,
   );
-  const ratio = (f: (r: LoadResult) => number): string => median(with17.map((r, i) => f(r) / f(floor[i] as LoadResult))).toFixed(2);
-  console.log(`webhook: ratio bylaw (${n17} policies) / floor, median of 3 alternating pairs: throughput ${ratio((r) => r.perSecond)}×, CPU per review ${ratio((r) => r.cpuMicrosPerRequest)}×`);
+  printRatio(`${n17} PSS policies`, with17, floor);
+
+  // The same controls in CEL, each against the floor again (alternating pairs, as above).
+  for (const [folder, what] of [["pod-security-cel", "validate.cel ClusterPolicies"], ["pod-security-vpol", "ValidatingPolicies"]] as const) {
+    const n = writeEnforcePolicies(pssPolicyFiles(corpus, folder), join(work, folder), 17);
+    const bareAgain = await start([join(repoRoot, "dist", "bench", "webhook", "bare-server.js"), join(work, "tls.crt"), join(work, "tls.key"), "18443"], 18443, "/");
+    const cel = await serve(join(work, folder), 21443);
+    const [floorCel, withCel] = await saturationPairs({ ...floorTarget, child: bareAgain }, { label: `bylaw serve, ${n} PSS ${what} (Enforce/Deny)`, url: "https://127.0.0.1:21443/validate/fail", child: cel }, bodies);
+    printRatio(`${n} PSS ${what}`, withCel, floorCel);
+    await stop(bareAgain);
+    await stop(cel);
+  }
+}
+
+function printRatio(what: string, runs: readonly LoadResult[], floor: readonly LoadResult[]): void {
+  const ratio = (f: (r: LoadResult) => number): string => median(runs.map((r, i) => f(r) / f(floor[i] as LoadResult))).toFixed(2);
+  console.log(`webhook: ratio bylaw (${what}) / floor, median of 3 alternating pairs: throughput ${ratio((r) => r.perSecond)}×, CPU per review ${ratio((r) => r.cpuMicrosPerRequest)}×`);
 }
 
 interface Target {

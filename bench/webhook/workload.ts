@@ -1,7 +1,9 @@
 /**
  * The webhook bench workload: the Pod Security Standards ClusterPolicies of the Kyverno policy
  * library (baseline without the host-ports-range variant, plus restricted: the 17 Kyverno benchmarks
- * itself with), switched to Enforce, and a mix of passing and failing Pod AdmissionReviews.
+ * itself with), switched to Enforce, and a mix of passing and failing Pod AdmissionReviews. The same
+ * controls written in CEL come from the library's `pod-security-cel` (ClusterPolicies with
+ * validate.cel) and `pod-security-vpol` (ValidatingPolicies, switched to Deny) folders.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,8 +12,9 @@ import { parseAllDocuments, stringify } from "yaml";
 const SETS: readonly string[] = ["baseline", "restricted"];
 const LEFT_OUT = new Set(["disallow-host-ports-range"]);
 
-export function pssPolicyFiles(corpus: string): string[] {
-  const root = join(corpus, "pod-security");
+/** `folder`: pod-security (JMESPath patterns), pod-security-cel (validate.cel) or pod-security-vpol (ValidatingPolicy). */
+export function pssPolicyFiles(corpus: string, folder = "pod-security"): string[] {
+  const root = join(corpus, folder);
   const out: string[] = [];
   for (const set of SETS) {
     for (const name of readdirNames(join(root, set))) {
@@ -33,10 +36,14 @@ export function writeEnforcePolicies(files: readonly string[], dir: string, tota
   for (let copy = 0; written < total; copy++) {
     for (const doc of docs) {
       if (written >= total) break;
-      const clone = JSON.parse(JSON.stringify(doc)) as { metadata: { name: string }; spec: Record<string, unknown> & { rules?: { validate?: Record<string, unknown> }[] } };
+      const clone = JSON.parse(JSON.stringify(doc)) as { kind: string; metadata: { name: string }; spec: Record<string, unknown> & { rules?: { validate?: Record<string, unknown> }[] } };
       if (copy > 0) clone.metadata.name = `${clone.metadata.name}-${copy}`;
-      clone.spec["validationFailureAction"] = "Enforce";
-      for (const r of clone.spec.rules ?? []) if (r.validate) r.validate["failureAction"] = "Enforce";
+      if (clone.kind === "ValidatingPolicy") {
+        clone.spec["validationActions"] = ["Deny"];
+      } else {
+        clone.spec["validationFailureAction"] = "Enforce";
+        for (const r of clone.spec.rules ?? []) if (r.validate) r.validate["failureAction"] = "Enforce";
+      }
       writeFileSync(join(dir, `${clone.metadata.name}.yaml`), stringify(clone));
       written++;
     }
