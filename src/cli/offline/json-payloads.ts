@@ -1,8 +1,9 @@
 /**
  * `bylaw apply --json PATH` (Kyverno's flag) and a test file's `jsonPayloads`: JSON payloads that are not Kubernetes objects
  * (a Terraform plan, a CI config…), each document of each file one payload. Only ValidatingPolicies
- * with `spec.evaluation.mode: JSON` run on them; Kubernetes-mode policies never do, and JSON-mode
- * policies never run on `-r` resources.
+ * with `spec.evaluation.mode: JSON` run on them; Kubernetes-mode policies never do. `bylaw apply`
+ * also runs the JSON-mode policies on each `-r` resource taken as a raw payload, as Kyverno 1.19's
+ * CLI does (kyverno/kyverno#15332): `object` is the whole resource, no matchConstraints.
  */
 import { asJsonPayload, type AnyCompiledException, type CompiledPolicy, type Engine, type JsonObject, type PolicyResponse, runsOnJson } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";

@@ -73,7 +73,8 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     for (const f of lib.functions) env.registerFunction(f.signature, f.handler as never);
     for (const o of lib.operators ?? []) env.registerOperator(o.signature, o.handler as never);
   }
-  const variables = options.variables ?? (options.kyverno === undefined ? KYVERNO_VARIABLES : [...KYVERNO_VARIABLES, EXCEPTIONS_VARIABLE]);
+  // The policies.kyverno.io kinds have no `params` (Kyverno 1.19 declares it for none of them): an expression reading it does not compile.
+  const variables = options.variables ?? (options.kyverno === undefined ? KYVERNO_VARIABLES : [...KYVERNO_VARIABLES.filter((v) => v.name !== "params"), EXCEPTIONS_VARIABLE]);
   for (const v of variables) env.registerVariable(v.name, v.type);
   const readsExceptions = variables.some((v) => v.name === EXCEPTIONS_VARIABLE.name);
   const signatures = env.getDefinitions().functions.map((f) => f.signature);

@@ -5,13 +5,16 @@
  * variables, validations and auditAnnotations. validationActions Deny → Enforce, otherwise Audit
  * (Audit and Warn do not block). Every expression compiles here, never at evaluation; one that does
  * not compile makes every matched resource an `error` naming the policy, the field and the
- * position. What Bylaw does not run yet (paramKind/paramRef) is the same kind of error, decided
- * here. A policy with `evaluation.mode: JSON` matches no Kubernetes request; it runs on JSON
+ * position. A spec field the kind's CRD does not declare makes the policy invalid, as Kyverno's CLI
+ * loader rejects it ("value provided for unknown field"): notably paramKind/paramRef, which
+ * ValidatingAdmissionPolicy has but Kyverno 1.19's ValidatingPolicy does not (its CRD declares
+ * neither, and its CEL environment has no `params`). A policy with `evaluation.mode: JSON` matches no Kubernetes request; it runs on JSON
  * payloads only (engine.validateJson).
  */
-import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { isObject, type JsonObject } from "../api/json.js";
 import type { PolicyDocument, Rule } from "../api/policy.js";
-import { problem } from "../api/problem.js";
+import { problem, type PolicyProblem } from "../api/problem.js";
+import { didYouMean } from "./schema/did-you-mean.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { PatternCache } from "../pattern/index.js";
 import type { CompileEnv, CompileOutcome } from "./compile-policy.js";
@@ -25,16 +28,17 @@ function text(o: JsonObject, key: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-function present(v: JsonValue | undefined): boolean {
-  return v !== undefined && v !== null;
-}
+/** The fields of a ValidatingPolicy's spec in Kyverno 1.19's CRDs (every served version declares the same). */
+const SPEC_FIELDS: readonly string[] = ["auditAnnotations", "autogen", "evaluation", "failurePolicy", "matchConditions", "matchConstraints", "validationActions", "validations", "variables", "webhookConfiguration"];
 
-/** Features of the kind Bylaw does not evaluate yet: the message of the error every matched resource gets. */
-function unsupportedOf(spec: JsonObject, name: string): string | undefined {
-  const missing: string[] = [];
-  if (present(spec["paramKind"]) || present(spec["paramRef"])) missing.push("spec.paramKind/paramRef (parameter resources)");
-  if (missing.length === 0) return undefined;
-  return `ValidatingPolicy ${name} uses ${missing.join(" and ")}, which Bylaw does not evaluate yet; it was not evaluated`;
+/** A spec field the CRD does not declare, as Kyverno's CLI loader (kubectl-validate, strict) refuses the document. */
+function undeclaredFields(spec: JsonObject, name: string): PolicyProblem[] {
+  return Object.keys(spec)
+    .filter((k) => !SPEC_FIELDS.includes(k))
+    .map((k) => {
+      const hint = k === "paramKind" || k === "paramRef" ? "Kyverno 1.19's ValidatingPolicy has no parameter resources (a ValidatingAdmissionPolicy with a binding has)" : didYouMean(k, SPEC_FIELDS);
+      return problem(`spec.${k}`, `ValidatingPolicy ${name}: spec.${k}: field not declared in schema; ${hint}`);
+    });
 }
 
 export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): CompileOutcome {
@@ -46,6 +50,8 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
   if (!isObject(doc["spec"])) return { ok: false, problems: [problem("spec", `ValidatingPolicy ${name}: spec is required`)] };
   const spec = doc["spec"];
+  const undeclared = undeclaredFields(spec, name);
+  if (undeclared.length > 0) return { ok: false, problems: undeclared };
   const actions = spec["validationActions"];
   if (actions !== undefined && (!Array.isArray(actions) || actions.some((a) => a !== "Deny" && a !== "Audit" && a !== "Warn"))) {
     return { ok: false, problems: [problem("spec.validationActions", `ValidatingPolicy ${name}: spec.validationActions holds only Deny, Audit and Warn`)] };
@@ -93,7 +99,7 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
       podSecurity: undefined,
       validatePass: undefined,
       fastPass: undefined,
-      unsupported: b.failure ?? unsupportedOf(spec, name),
+      unsupported: b.failure,
       cel: b.compiled,
       namespaceLabels: readsNamespaceLabels ? "spec.matchConstraints.namespaceSelector" : undefined,
     })),

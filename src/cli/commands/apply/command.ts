@@ -109,7 +109,8 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
   if (!userInfo.ok) return usageFailure(io, userInfo.error);
   if (bad && (policies.compiled.length === 0 || loaded.resources.length + payloads.payloads.length === 0)) return 2;
 
-  const request = requestBuilder(values.value, userInfo.value, [...exceptions.exceptions, ...policies.exceptions]);
+  const allExceptions = [...exceptions.exceptions, ...policies.exceptions];
+  const request = requestBuilder(values.value, userInfo.value, allExceptions);
   const existing = existingResources(targets.resources);
   const progress = loaded.resources.length >= 10 && io.showsProgress?.(options.policyReport ? "yaml" : options.format) === true;
   // With --registry, a pass that asked for images not fetched yet is run again once they are.
@@ -121,13 +122,14 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
       const evaluate = () => processResource(engine, policies.compiled, resource, request, existing);
       const done = cluster === undefined ? evaluate() : await cluster.evaluate(evaluate);
       const origin = loaded.origins[index];
-      batches.push({ index, ...(origin !== undefined ? { origin } : {}), responses: done.responses });
+      // As Kyverno 1.19's CLI (kyverno/kyverno#15332), JSON-mode ValidatingPolicies also run on each resource, as it stands after mutation, taken as a raw JSON payload.
+      const asJson = applyToPayload(engine, policies.compiled, done.patched, allExceptions);
+      batches.push({ index, ...(origin !== undefined ? { origin } : {}), responses: [...done.responses, ...asJson] });
       if (!jsonEqual(done.patched, resource)) mutated.push({ why: "mutated", policy: lastMutator(done.responses), rule: "", resource: done.patched });
     }
     return { batches, mutated };
   });
   io.progressDone();
-  const allExceptions = [...exceptions.exceptions, ...policies.exceptions];
   payloads.payloads.forEach((payload, i) => {
     const origin = payloads.origins[i];
     batches.push({ index: loaded.resources.length + i, ...(origin !== undefined ? { origin } : {}), responses: applyToPayload(engine, policies.compiled, payload, allExceptions) });

@@ -36,7 +36,8 @@ Resources:
   -r, --resource PATH         a resource file or folder (repeatable; required unless --cluster or --json).
                               A manifest without metadata.namespace is in "default", as in Kyverno
       --json PATH             JSON payloads that are not Kubernetes objects (repeatable; each document one
-                              payload) for ValidatingPolicies with spec.evaluation.mode JSON
+                              payload) for ValidatingPolicies with spec.evaluation.mode JSON; those
+                              policies also run on each -r resource as a raw payload, as Kyverno's CLI
   -t, --target-resource PATH  objects that already exist in the cluster (repeatable): the targets of
                               mutate-existing rules (mutate.targets) and the sources of generate clones
   -f, --values-file PATH      a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule values and

@@ -1,7 +1,8 @@
 /**
  * JSON payloads through the CLI entry: `bylaw apply --json PATH` and a test file's `jsonPayloads`
  * (and deprecated `jsonPayload`). Only ValidatingPolicies with evaluation.mode JSON run on them;
- * Kubernetes-mode policies never do, and JSON-mode policies never run on `-r` resources.
+ * Kubernetes-mode policies never do. As Kyverno 1.19's CLI, `bylaw apply` also runs the JSON-mode
+ * policies on each `-r` resource taken as a raw payload.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -42,7 +43,7 @@ function rows(out: string): string[][] {
 }
 
 describe("bylaw apply --json", () => {
-  test("a JSON-mode policy runs on each payload; a Kubernetes-mode one only on -r resources, and vice versa", async () => {
+  test("a JSON-mode policy runs on each payload and on each -r resource as a raw payload; a Kubernetes-mode one only on resources", async () => {
     const { code, out } = await cli(["apply", "$DIR/p.yaml", "--json", "$DIR/public.json", "--json", "$DIR/private.json", "-r", "$DIR/pod.yaml", "--output-format", "json"], {
       "p.yaml": `${jsonPolicy}---\n${podPolicy}`, "public.json": publicPlan, "private.json": privatePlan, "pod.yaml": pod,
     });
@@ -50,8 +51,39 @@ describe("bylaw apply --json", () => {
     const got = rows(out).map((r) => [r[0], r[1]?.replace(/\/tmp\/[^ :]*\//, ""), r[2], r[3]]);
     assert.deepEqual(got, [
       ["pods-labelled", "Pod/shop/web", "fail", "labels are required"],
+      // The pod has no resource_changes: an evaluation error, never a pass.
+      ["private-buckets", "Pod/shop/web", "error", "error: no such key: resource_changes"],
       ["private-buckets", "JSON public.json:1", "fail", "S3 buckets must be private"],
       ["private-buckets", "JSON private.json:1", "pass", "success"],
+    ]);
+  });
+
+  test("on a -r resource, `object` is the whole manifest (after mutation) and matchConstraints do not apply", async () => {
+    const labelled = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: owner-label}
+spec:
+  evaluation: {mode: JSON}
+  validations:
+    - expression: "object.kind != 'Pod' || object.metadata.?labels.?owner.hasValue()"
+      messageExpression: "'pod ' + object.metadata.name + ' has no owner'"
+`;
+    const addOwner = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: add-owner}
+spec:
+  rules:
+    - name: owner
+      match: {any: [{resources: {kinds: [Pod], names: [fixed]}}]}
+      mutate: {patchStrategicMerge: {metadata: {labels: {owner: platform}}}}
+`;
+    const pods = `${pod}---\napiVersion: v1\nkind: Pod\nmetadata: {name: fixed, namespace: shop}\nspec: {containers: [{name: c, image: web:1}]}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: shop}\n`;
+    const { code, out } = await cli(["apply", "$DIR/p.yaml", "-r", "$DIR/pods.yaml", "--output-format", "json"], { "p.yaml": `${labelled}---\n${addOwner}`, "pods.yaml": pods });
+    assert.equal(code, 1);
+    assert.deepEqual(rows(out).filter((r) => r[0] === "owner-label").map((r) => [r[1], r[2], r[3]]), [
+      ["Pod/shop/web", "fail", "pod web has no owner"],
+      ["Pod/shop/fixed", "pass", "success"],
+      ["ConfigMap/shop/cfg", "pass", "success"],
     ]);
   });
 

@@ -29,7 +29,7 @@ const NO_EXCEPTIONS = Object.freeze({ allowedImages: [], allowedValues: [] });
 
 function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, exceptions: unknown, budget: CostBudget, services: CelServices): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
-  const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params: null, variables, exceptions };
+  const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, variables, exceptions };
   for (const v of policy.variables) {
     let done: { ok: true; value: unknown } | { ok: false; message: string } | undefined;
     Object.defineProperty(variables, v.name, {

@@ -120,4 +120,27 @@ describe("ValidatingPolicy", () => {
     assert.deepEqual(run(p, inNs, { namespaceObject }), [["", "pass", "success"]]);
     assert.deepEqual(run(p, inNs, { namespaceLabels: { owner: "team-a" } }), [["", "fail", "owner: none, apps"]]);
   });
+
+  test("spec.paramKind/paramRef are not ValidatingPolicy fields in Kyverno 1.19: the policy is invalid, naming the field", () => {
+    for (const extra of [{ paramKind: { apiVersion: "v1", kind: "ConfigMap" } }, { paramRef: { name: "limits", parameterNotFoundAction: "Deny" } }]) {
+      const r = engine.compile({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "vp" }, spec: { matchConstraints: podRules, ...noLatest, ...extra } });
+      assert.equal(r.ok, false);
+      if (r.ok) continue;
+      const field = Object.keys(extra)[0] ?? "";
+      assert.equal(r.problems[0]?.path, `spec.${field}`);
+      assert.match(r.problems[0]?.message ?? "", new RegExp(`ValidatingPolicy vp: spec\\.${field}: field not declared in schema; .*no parameter resources`));
+    }
+  });
+
+  test("any other spec field the CRD does not declare fails the load with a near name", () => {
+    const r = engine.compile({ apiVersion: "policies.kyverno.io/v1", kind: "NamespacedValidatingPolicy", metadata: { name: "vp", namespace: "a" }, spec: { matchConstraints: podRules, validation: noLatest.validations } });
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.match(r.problems[0]?.message ?? "", /spec\.validation: field not declared in schema; did you mean "validations"\?/);
+  });
+
+  test("`params` is not a variable of a ValidatingPolicy (Kyverno declares none): reading it does not compile", () => {
+    const [row] = run(vpol({ validations: [{ expression: "params == null" }] }), latest);
+    assert.equal(row?.[1], "error");
+    assert.match(row?.[2] ?? "", /spec\.validations\[0\]\.expression: compilation failed: .*params/);
+  });
 });
