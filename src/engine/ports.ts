@@ -117,8 +117,14 @@ export interface ApiCallRequest {
   /** `service.headers` after substitution, or the headers CEL `http.Get/Post` gives (service calls only). */
   readonly headers?: readonly { readonly key: string; readonly value: string }[];
   readonly method: "GET" | "POST";
-  /** `data` as the policy wrote it after substitution: a list of `{key, value}`. */
+  /** `data` as the policy wrote it after substitution: a list of `{key, value}`; for `form: "http"`, the body as is. */
   readonly data?: JsonValue;
+  /**
+   * "http": a CEL `http.Get/Post` call (Kyverno's http library), not an apiCall entry: `data` is the
+   * request body itself, and the answer is the response's JSON body with its `statusCode` added
+   * (`{body, statusCode}` when the body is not an object), whatever the status.
+   */
+  readonly form?: "http";
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
  * The apiCall entries the live context answers with a network call, not from a cache
  * (docs/adr/0012): `method: POST` to the API server (a ClusterPolicy's only; as Bylaw's
- * ServiceAccount), and `service` calls (through the egress filter, egress/egress-client.ts, with no
- * token). Each goes through the review's record (review-calls.ts): made at most once per review,
- * "pending" until the server has made it.
+ * ServiceAccount), `service` calls and CEL `http.Get/Post` (through the egress filter,
+ * egress/egress-client.ts, with no token). Each goes through the review's record (review-calls.ts):
+ * made at most once per review, "pending" until the server has made it.
  */
 import { err, isObject, ok, type ApiCallRequest, type CompiledPolicy, type JsonObject, type JsonValue, type Result } from "../engine/index.js";
-import { callService, type EgressOptions } from "./egress/egress-client.js";
+import { callService, requestService, type EgressOptions } from "./egress/egress-client.js";
 import { KubeError } from "./kube-client.js";
 import type { CallScopes } from "./review-calls.js";
 
@@ -56,6 +56,31 @@ export function callServiceOnce(calls: NetworkCalls | undefined, request: ApiCal
   );
 }
 
+/**
+ * A CEL `http.Get/Post` call (Kyverno's http library), through the review's record and the egress
+ * filter, with only the headers the policy gives (never a token). The answer is Kyverno's: the JSON
+ * body with `statusCode` added, or `{body, statusCode}` when the body is not an object (null when it
+ * is not JSON), whatever the status. A namespaced policy makes no such call (tenant-isolation.md
+ * rule 3): refused before anything is recorded.
+ */
+export function callHttpOnce(calls: NetworkCalls | undefined, request: ApiCallRequest & { readonly serviceUrl: string }, policyNamespace: string): Result<JsonValue> {
+  const what = `HTTP ${request.method} ${shownUrl(request.serviceUrl)}`;
+  if (policyNamespace !== "") {
+    return err("refused", `${what}: http calls are not allowed in namespaced policies (this one is in namespace "${policyNamespace}"): a namespaced policy may not reach outside the cluster's objects of its namespace`);
+  }
+  const record = calls?.scopes.current();
+  if (calls === undefined || record === undefined) return err("unsupported", `${what}: CEL http calls are answered only while Bylaw serves an admission review`);
+  const body = request.method === "POST" ? JSON.stringify(request.data ?? null) : undefined;
+  const key = JSON.stringify(["HTTP", request.method, request.serviceUrl, body ?? null, request.headers ?? []]);
+  return record.answer(key, what, async (signal) => {
+    const call = { method: request.method, url: request.serviceUrl, ...(request.headers !== undefined ? { headers: request.headers } : {}), ...(body !== undefined ? { body } : {}) };
+    const answer = await requestService(call, calls.egress, signal);
+    if (!answer.ok) return answer;
+    const { status, body: data } = answer.value;
+    return ok(isObject(data) ? { ...data, statusCode: status } : { body: data ?? null, statusCode: status });
+  });
+}
+
 /** Kyverno's request body: the `data` list as one object, `{key: value, …}`. */
 export function dataOf(data: JsonValue | undefined): JsonObject {
   const out: Record<string, JsonValue> = {};
@@ -74,17 +99,20 @@ function shownUrl(raw: string): string {
 }
 
 const VARIABLE_FREE = /\{\{[^}]*\}\}/g;
-/** A CEL call to Kyverno's image data library (`image.GetMetadata(…)`, `image.getMetadata(…)`). */
-const CEL_IMAGE_DATA = /\bimage\s*\.\s*[Gg]etMetadata\s*\(/;
+/**
+ * A CEL call that goes over the network: Kyverno's image data library (`image.GetMetadata(…)`,
+ * `image.getMetadata(…)`) or http library (`http.Get(…)`, `http.post(…)`, …).
+ */
+const CEL_NETWORK_CALL = /\b(?:image\s*\.\s*[Gg]etMetadata|http\s*\.\s*(?:[Gg]et|[Pp]ost))\s*\(/;
 
 /**
  * Whether a policy document has context entries answered by a network call (apiCall POST or
- * service, imageRegistry, CEL image.GetMetadata), found without evaluating it: the method and the
+ * service, imageRegistry, CEL image.GetMetadata and http.Get/Post), found without evaluating it: the method and the
  * presence of `service` are literal.
  */
 export function usesNetworkCalls(policy: JsonValue): boolean {
   const visit = (v: JsonValue | undefined, inContext: boolean): boolean => {
-    if (typeof v === "string") return CEL_IMAGE_DATA.test(v);
+    if (typeof v === "string") return CEL_NETWORK_CALL.test(v);
     if (Array.isArray(v)) return v.some((x) => visit(x, inContext));
     if (!isObject(v)) return false;
     const call = inContext ? v["apiCall"] : undefined;
@@ -100,15 +128,15 @@ export function usesNetworkCalls(policy: JsonValue): boolean {
  * document keeps no expressions) the expressions of their compiled programs.
  */
 export function policyUsesNetworkCalls(policy: CompiledPolicy): boolean {
-  return usesNetworkCalls(policy.document as unknown as JsonValue) || policy.rules.some((r) => r.cel !== undefined && programsCallImageData(r.cel, 0, new Set()));
+  return usesNetworkCalls(policy.document as unknown as JsonValue) || policy.rules.some((r) => r.cel !== undefined && programsCallNetwork(r.cel, 0, new Set()));
 }
 
-/** Whether a compiled CEL policy holds a program (`{expression}`) calling image.GetMetadata; a shallow walk. */
-function programsCallImageData(x: unknown, depth: number, seen: Set<object>): boolean {
+/** Whether a compiled CEL policy holds a program (`{expression}`) calling image.GetMetadata or http.*; a shallow walk. */
+function programsCallNetwork(x: unknown, depth: number, seen: Set<object>): boolean {
   if (typeof x !== "object" || x === null || depth > 5 || seen.has(x)) return false;
   seen.add(x);
   const expression = (x as { expression?: unknown }).expression;
-  if (typeof expression === "string" && CEL_IMAGE_DATA.test(expression)) return true;
+  if (typeof expression === "string" && CEL_NETWORK_CALL.test(expression)) return true;
   const children = Array.isArray(x) ? x : Object.getPrototypeOf(x) === Object.prototype ? Object.values(x) : [];
-  return children.some((c) => programsCallImageData(c, depth + 1, seen));
+  return children.some((c) => programsCallNetwork(c, depth + 1, seen));
 }

@@ -9,8 +9,9 @@
  *   seen for the first time starts its cache; until it has synced the entry is an error.
  * - CEL `resource.Get/List` (getResource/listResources): from the same caches, with the same tenant
  *   rule (resource-read.ts).
- * - `apiCall` POST (a ClusterPolicy's) and `service` calls: network calls made once per review
- *   (live-calls.ts, docs/adr/0012); `globalReference`: the GlobalContextEntries (global-context/);
+ * - `apiCall` POST (a ClusterPolicy's), `service` calls and CEL `http.Get/Post` (a cluster-wide
+ *   policy's; refused for a namespaced one): network calls made once per review (live-calls.ts,
+ *   docs/adr/0012); `globalReference`: the GlobalContextEntries (global-context/);
  *   image data: registry calls made once per review through the egress filter (registry/, ADR 0015).
  * Errors carry Kyverno's texts where Kyverno has one. Refusals, unsynced caches, pending calls and
  * forms Bylaw does not read (subresources, discovery paths) are errors an `apiCall.default`
@@ -20,7 +21,7 @@
 import { type JsonObject, type JsonValue, err, ok, type Result, type ApiCallRequest, type ContextCaller, type ContextSources } from "../engine/index.js";
 import { checkApiCall, checkConfigMapNamespace } from "./api-path.js";
 import { liveImageData, type LiveRegistry } from "./registry/live-image-data.js";
-import { callServiceOnce, postToApiServer, type NetworkCalls } from "./live-calls.js";
+import { callHttpOnce, callServiceOnce, postToApiServer, type NetworkCalls } from "./live-calls.js";
 import { CONFIGMAPS, type LiveCluster } from "./live-cluster.js";
 import { getResource, listResources } from "./resource-read.js";
 import type { Informer } from "./informer.js";
@@ -81,6 +82,7 @@ function configMap(cluster: LiveCluster, namespace: string, name: string, caller
 function apiCall(cluster: LiveCluster, calls: NetworkCalls | undefined, request: ApiCallRequest, caller: ContextCaller | undefined): Result<JsonValue> {
   const policyNamespace = caller?.policyNamespace ?? "";
   const serviceUrl = request.serviceUrl;
+  if (request.form === "http" && serviceUrl !== undefined) return callHttpOnce(calls, { ...request, serviceUrl }, policyNamespace);
   if (serviceUrl !== undefined && policyNamespace === "") return callServiceOnce(calls, { ...request, serviceUrl });
   const checked = checkApiCall(request, policyNamespace);
   if (!checked.ok) return checked;

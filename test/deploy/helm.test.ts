@@ -161,6 +161,24 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
     assert.deepEqual(list(at(one(ownCert, "Role", "bylaw:admission-controller"), "rules")).filter((r) => list(at(r, "resources")).includes("secrets")), [], "and no grant on Secrets");
   });
 
+  test("imagePullSecrets: one --image-pull-secret each and get on exactly those Secrets, as deploy/README.md's kustomize patch renders", () => {
+    const readme = readFileSync(join(root, "deploy", "README.md"), "utf8");
+    const patch = /```yaml\n(# kustomization\.yaml of your overlay: Bylaw reads the docker config Secret regcred[\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(patch !== undefined, "deploy/README.md shows the kustomize patch");
+    const out = helmTemplate({ "admissionController.imagePullSecrets": ["regcred"] });
+    const overlay = kustomize([], patch);
+    sameObject(out, overlay, "Deployment", "bylaw");
+    sameObject(out, overlay, "Role", "bylaw:admission-controller");
+    const args = list(at(one(out, "Deployment", "bylaw"), "spec", "template", "spec", "containers", 0, "args")).map(String);
+    assert.equal(flag(args, "--image-pull-secret"), "regcred");
+    const two = helmTemplate({ "admissionController.imagePullSecrets": ["regcred", "mirror-pull"] });
+    const twoArgs = list(at(one(two, "Deployment", "bylaw"), "spec", "template", "spec", "containers", 0, "args")).map(String);
+    assert.deepEqual(twoArgs.flatMap((a, i) => (a === "--image-pull-secret" ? [twoArgs[i + 1]] : [])), ["regcred", "mirror-pull"]);
+    const secrets = list(at(one(two, "Role", "bylaw:admission-controller"), "rules")).filter((r) => list(at(r, "resources")).includes("secrets"));
+    assert.deepEqual(secrets.map((r) => [at(r, "resourceNames"), at(r, "verbs")]), [[["bylaw-tls"], ["get", "list", "watch", "update"]], [["regcred", "mirror-pull"], ["get"]]], "get on the pull secrets only; the certificate Secret's grant is unchanged");
+    assert.ok(!list(at(one(defaults, "Deployment", "bylaw"), "spec", "template", "spec", "containers", 0, "args")).includes("--image-pull-secret"), "none by default");
+  });
+
   test("a setting the chart cannot honour fails the render, naming it", () => {
     assert.match(helmTemplateError({ "backgroundController.replicas": 2 }) ?? "", /backgroundController/, "controllers have no Deployment yet: their values are refused, not ignored");
     assert.match(helmTemplateError({ "admissionController.replica": 2 }) ?? "", /replica/);
@@ -173,6 +191,7 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
     assert.match(helmTemplateError({ "admissionController.tlsSecret": "" }) ?? "", /give the serving certificate in admissionController\.extraArgs/);
     assert.match(helmTemplateError({ "admissionController.policyExceptions.enabled": true }) ?? "", /policyExceptions\.namespaces/);
     assert.match(helmTemplateError({ "admissionController.egressAllow": ["metadata"] }) ?? "", /egressAllow/);
+    assert.match(helmTemplateError({ "admissionController.imagePullSecrets": ["ns/regcred"] }) ?? "", /imagePullSecrets/, "a name in another namespace: the Role could not grant it");
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The one way Bylaw makes an outbound call a policy controls (`apiCall.service`, GlobalContextEntry
- * `apiCall.service`): tenant-isolation.md rules 6 and 7.
+ * `apiCall.service`, CEL `http.Get/Post`): tenant-isolation.md rules 6 and 7.
  * - The URL is parsed once (WHATWG: decimal, hex and octal IPv4 spellings become dotted quads);
  *   only http and https, no `user:password@`; refused host names (metadata.google.internal, …,
  *   localhost) are refused with or without a trailing dot.
@@ -105,15 +105,36 @@ export function checkedLookup(policy: EgressPolicy, resolve: ResolveAll = system
   };
 }
 
-/** Makes one service call through the filter; the answer is the JSON body, or an error value. */
-export function callService(call: ServiceCall, options: EgressOptions, signal?: AbortSignal): Promise<Result<JsonValue>> {
+/** Makes one service call through the filter (an apiCall entry's): the JSON body of a 2xx answer, or an error value. */
+export async function callService(call: ServiceCall, options: EgressOptions, signal?: AbortSignal): Promise<Result<JsonValue>> {
+  const answer = await requestService(call, options, signal);
+  if (!answer.ok) return answer;
+  const { status, body, shown } = answer.value;
+  if (status < 200 || status > 299) return err("context", `failed to execute HTTP request to ${shown}: HTTP ${status}`);
+  if (body === undefined) return err("context", `failed to execute HTTP request to ${shown}: the answer is not JSON`);
+  return ok(body);
+}
+
+/** What a service answered: its status and JSON body (undefined when the body is not JSON). */
+export interface ServiceAnswer {
+  readonly status: number;
+  readonly body: JsonValue | undefined;
+  /** The URL as messages show it: scheme, host and path. */
+  readonly shown: string;
+}
+
+/**
+ * Makes one service call through the filter and answers whatever status came back, except a
+ * redirect (not followed: an error naming the status). CEL `http.Get/Post` answers this way.
+ */
+export function requestService(call: ServiceCall, options: EgressOptions, signal?: AbortSignal): Promise<Result<ServiceAnswer>> {
   const checked = checkServiceUrl(call.url, options.policy);
   if (!checked.ok) return Promise.resolve(checked);
   const { url, shown } = checked.value;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxBytes = options.maxBytes ?? 10_000_000;
   const resolve = options.resolve ?? systemResolve;
-  const failed = (why: string): Result<JsonValue> => err("context", `failed to execute HTTP request to ${shown}: ${why}`);
+  const failed = (why: string): Result<ServiceAnswer> => err("context", `failed to execute HTTP request to ${shown}: ${why}`);
 
   const lookup = checkedLookup(options.policy, resolve);
 
@@ -124,7 +145,7 @@ export function callService(call: ServiceCall, options: EgressOptions, signal?: 
 
   return new Promise((done) => {
     let settled = false;
-    const finish = (r: Result<JsonValue>): void => {
+    const finish = (r: Result<ServiceAnswer>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -144,18 +165,13 @@ export function callService(call: ServiceCall, options: EgressOptions, signal?: 
       },
       (res) => void answer(res).then(finish),
     );
-    const answer = async (res: IncomingMessage): Promise<Result<JsonValue>> => {
-      const code = res.statusCode ?? 0;
-      if (code >= 300 && code < 400) return failed(`HTTP ${code}: redirects are not followed`);
-      if (code < 200 || code > 299) return failed(`HTTP ${code}`);
+    const answer = async (res: IncomingMessage): Promise<Result<ServiceAnswer>> => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400) return failed(`HTTP ${status}: redirects are not followed`);
       const body = await readCapped(res, maxBytes);
       if (body === TOO_LARGE) return err("context", `response length must be less than max allowed response length of ${maxBytes} (from ${shown})`);
       if (typeof body !== "string") return failed(`the answer broke off: ${body.message}`);
-      try {
-        return ok(JSON.parse(body) as JsonValue);
-      } catch {
-        return failed("the answer is not JSON");
-      }
+      return ok({ status, body: parseJson(body), shown });
     };
     const timer = setTimeout(() => finish(failed(`no answer within ${timeoutMs} ms`)), timeoutMs);
     const onAbort = (): void => finish(failed("the review's deadline passed"));
@@ -165,3 +181,10 @@ export function callService(call: ServiceCall, options: EgressOptions, signal?: 
   });
 }
 
+function parseJson(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}

@@ -82,4 +82,22 @@ describe("compilePolicySet with PolicyExceptions", () => {
     const lines = bad.problems.map(describeProblem);
     assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes("spec.validations[0].expression")), lines.join("\n"));
   });
+
+  test("duplicates are keyed by group, kind, namespace and name: a ClusterPolicy and a ValidatingPolicy of one name both load; two ValidatingPolicies collide", () => {
+    const vp = (name: string, apiVersion = "policies.kyverno.io/v1"): JsonObject => ({
+      apiVersion, kind: "ValidatingPolicy", metadata: { name },
+      spec: { matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] }, validations: [{ expression: "true" }] },
+    });
+    const nvp = (namespace: string): JsonObject => ({ ...vp("require-labels"), kind: "NamespacedValidatingPolicy", metadata: { name: "require-labels", namespace } });
+    const both = compilePolicySet([doc(policy), doc(vp("require-labels"), 1), doc(nvp("team-a"), 2), doc(nvp("team-b"), 3)], engine);
+    assert.equal(both.ok, true, both.ok ? "" : both.problems.map(describeProblem).join("\n"));
+    if (both.ok) assert.deepEqual(both.policies.map((p) => p.name), ["require-labels", "require-labels", "require-labels", "require-labels"]);
+    const twice = compilePolicySet([doc(vp("vp")), doc(vp("vp", "policies.kyverno.io/v1beta1"), 1)], engine);
+    assert.equal(twice.ok, false);
+    if (twice.ok) return;
+    assert.deepEqual(twice.problems.map(describeProblem), ["/p/set.yaml: document 2 (line 11): policy vp: metadata.name: duplicate ValidatingPolicy vp: already defined in /p/set.yaml: document 1 (line 1)"]);
+    const nsTwice = compilePolicySet([doc(nvp("team-a")), doc(nvp("team-a"), 1)], engine);
+    assert.equal(nsTwice.ok, false);
+    if (!nsTwice.ok) assert.match(nsTwice.problems.map(describeProblem).join("\n"), /duplicate NamespacedValidatingPolicy team-a\/require-labels/);
+  });
 });

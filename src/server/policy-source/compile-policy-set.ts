@@ -34,6 +34,12 @@ function servedCelKind(doc: JsonValue): boolean {
   return info !== undefined && info.handling !== "not-evaluated" && String((doc as { apiVersion?: unknown }).apiVersion).startsWith("policies.kyverno.io/");
 }
 
+/** The API group of a document's apiVersion (`kyverno.io`, `policies.kyverno.io`). */
+function groupOf(doc: JsonValue): string {
+  const apiVersion = (doc as { apiVersion?: unknown }).apiVersion;
+  return typeof apiVersion === "string" && apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+}
+
 export interface LoadedSet {
   /** Hash of every document read: an unchanged hash means an unchanged set. */
   readonly fingerprint: string;
@@ -110,10 +116,13 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
       }
       compiled = outcome.policy;
     }
-    const key = `${compiled.kind}/${compiled.namespace}/${compiled.name}`;
+    // One object per group, kind, namespace and name, as the API server keys them: a ClusterPolicy
+    // and a ValidatingPolicy of the same name are two objects (a version of the same kind is not).
+    const objectKind = kind.kind === "other-policy" ? String((d.value as { kind?: unknown }).kind) : compiled.kind;
+    const key = `${groupOf(d.value)}/${objectKind}/${compiled.namespace}/${compiled.name}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      const what = compiled.kind === "Policy" ? `Policy ${compiled.namespace}/${compiled.name}` : `ClusterPolicy ${compiled.name}`;
+      const what = `${objectKind} ${compiled.namespace === "" ? "" : `${compiled.namespace}/`}${compiled.name}`;
       problems.push({ ...at, policy: compiled.name, problem: problem("metadata.name", `duplicate ${what}: already defined in ${first}`) });
       continue;
     }

@@ -67,10 +67,11 @@ Flags:
                               $POD_NAMESPACE, else bylaw)
       --service-port N        the Service port (default 443)
       --tls-ca-file FILE      the CA registered as caBundle (default: the certificate file itself)
-      --egress-allow CIDR     with --cluster: let apiCall.service calls and GlobalContextEntry service calls
-                              reach this range (repeatable), which the egress filter refuses by default
-                              (loopback, link-local and cloud metadata addresses). apiCall POST (a
-                              ClusterPolicy's) and service calls are made once per review (docs/adr/0012);
+      --egress-allow CIDR     with --cluster: let apiCall.service calls, GlobalContextEntry service calls and
+                              CEL http.Get/Post reach this range (repeatable), which the egress filter
+                              refuses by default (loopback, link-local and cloud metadata addresses).
+                              apiCall POST (a ClusterPolicy's), service and CEL http calls (cluster-wide
+                              policies' only) are made once per review, without a token (docs/adr/0012);
                               GlobalContextEntries (kyverno.io) are read for globalReference. Image
                               registries (imageRegistry entries, CEL image.GetMetadata) go through the
                               same filter (docs/adr/0015)

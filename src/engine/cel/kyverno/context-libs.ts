@@ -101,7 +101,7 @@ function globalContextLibrary(slot: ServiceSlot): CelLibrary {
 function httpLibrary(slot: ServiceSlot): CelLibrary {
   const call = (method: "GET" | "POST", url: string, body: unknown, headers: unknown): unknown => {
     const s = servicesFor(slot, `http.${method === "GET" ? "Get" : "Post"}`);
-    const request: ApiCallRequest = { serviceUrl: url, method, ...(method === "POST" ? { data: fromCel(body) } : {}), headers: Object.entries(labelsOf(headers)).map(([key, v]) => ({ key, value: v })) };
+    const request: ApiCallRequest = { form: "http", serviceUrl: url, method, ...(method === "POST" ? { data: fromCel(body) } : {}), headers: Object.entries(labelsOf(headers)).map(([key, v]) => ({ key, value: v })) };
     return value(s.ports.context.apiCall(request, caller(s)), "request failed");
   };
   return {

@@ -24,7 +24,7 @@ function ports(context: Partial<ContextSources> = {}): EnginePorts {
       listResources: (r) => ok({ items: r.namespace === "default" ? [cm] : [] }),
       globalReference: (name) => (name === "gce" ? ok({ a: 1, list: [1, 2] }) : err("unavailable", `global context entry ${name}: not given`)),
       imageData: (ref) => (ref === "busybox:1.35" ? ok({ config: { Volumes: { "/data": {} }, created: "2020-01-01T00:00:00Z" } }) : err("unavailable", `image data for ${ref} not found in the context`)),
-      apiCall: (req) => (req.serviceUrl === "http://svc/ok" ? ok({ method: req.method, body: req.data ?? null, headers: (req.headers ?? []).map((h) => ({ key: h.key, value: h.value })) }) : err("unavailable", `HTTP call ${req.serviceUrl ?? ""}: no mock`)),
+      apiCall: (req) => (req.serviceUrl === "http://svc/ok" ? ok({ form: req.form ?? "apiCall", method: req.method, body: req.data ?? null, headers: (req.headers ?? []).map((h) => ({ key: h.key, value: h.value })) }) : err("unavailable", `HTTP call ${req.serviceUrl ?? ""}: no mock`)),
       ...context,
     },
   };
@@ -74,8 +74,8 @@ describe("Kyverno CEL libraries", () => {
   });
 
   test("http.Get/Post go through the apiCall port with the URL, body and headers; no answer is an error", () => {
-    assert.deepEqual(evaluate('http.Get("http://svc/ok")'), { method: "GET", body: null, headers: [] });
-    assert.deepEqual(evaluate('http.post("http://svc/ok", {"x": 1}, {"Authorization": "t"})'), { method: "POST", body: { x: 1 }, headers: [{ key: "Authorization", value: "t" }] });
+    assert.deepEqual(evaluate('http.Get("http://svc/ok")'), { form: "http", method: "GET", body: null, headers: [] });
+    assert.deepEqual(evaluate('http.post("http://svc/ok", {"x": 1}, {"Authorization": "t"})'), { form: "http", method: "POST", body: { x: 1 }, headers: [{ key: "Authorization", value: "t" }] });
     assert.equal(evaluate('http.Get("http://svc/other")'), "eval: request failed: HTTP call http://svc/other: no mock");
   });
 
