@@ -22,6 +22,7 @@ import type { CompiledValidatingPolicy } from "../validating-policy/compiled.js"
 import { fromCel, toCel } from "../values.js";
 import type { CompiledAdmissionPolicy } from "./compiled.js";
 import { resolveParams } from "../params/index.js";
+import { defineLazyVariables } from "../lazy-variables.js";
 
 const MAX_MESSAGE_BYTES = 5 * 1024;
 const SKIP_MESSAGE = "match conditions aren't met";
@@ -57,20 +58,7 @@ export function evaluateAdmissionPolicy(ap: CompiledAdmissionPolicy, req: MatchR
 function activationFor(body: CompiledValidatingPolicy, input: CelRuleInput, params: unknown, budget: CostBudget, services: CelServices): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params, variables };
-  for (const v of body.variables) {
-    let done: { ok: true; value: unknown } | { ok: false; message: string } | undefined;
-    Object.defineProperty(variables, v.name, {
-      enumerable: true,
-      get() {
-        if (done === undefined) {
-          const r = v.program.evaluate(activation, budget, services);
-          done = r.ok ? { ok: true, value: r.value } : { ok: false, message: `composited variable "${v.name}" fails to evaluate: ${r.error.message}` };
-        }
-        if (!done.ok) throw new Error(done.message);
-        return done.value;
-      },
-    });
-  }
+  defineLazyVariables(variables, body.variables, activation, budget, services, (name, message) => `composited variable "${name}" fails to evaluate: ${message}`);
   return activation;
 }
 

@@ -17,6 +17,7 @@ import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
 import { VALIDATING_POLICY_RULE, type CompiledValidatingPolicy } from "./compiled.js";
 import type { CompiledCelException } from "../../exceptions/cel/index.js";
 import { decideExceptions } from "./exceptions.js";
+import { defineLazyVariables } from "../lazy-variables.js";
 
 const NAME = VALIDATING_POLICY_RULE;
 
@@ -30,20 +31,7 @@ const NO_EXCEPTIONS = Object.freeze({ allowedImages: [], allowedValues: [] });
 function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, exceptions: unknown, budget: CostBudget, services: CelServices): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, variables, exceptions };
-  for (const v of policy.variables) {
-    let done: { ok: true; value: unknown } | { ok: false; message: string } | undefined;
-    Object.defineProperty(variables, v.name, {
-      enumerable: true,
-      get() {
-        if (done === undefined) {
-          const r = v.program.evaluate(activation, budget, services);
-          done = r.ok ? { ok: true, value: r.value } : { ok: false, message: r.error.message };
-        }
-        if (!done.ok) throw new Error(done.message);
-        return done.value;
-      },
-    });
-  }
+  defineLazyVariables(variables, policy.variables, activation, budget, services);
   return activation;
 }
 

@@ -1,0 +1,38 @@
+/**
+ * The `variables` of a CEL policy's activation, each evaluated when an expression first reads it
+ * and then kept (Kubernetes' lazy composition): an unused variable costs nothing, and one that fails
+ * raises its error only where it is read. Shared by ValidatingPolicy and ValidatingAdmissionPolicy.
+ */
+import type { CelServices } from "./kyverno/index.js";
+import type { CostBudget } from "./types.js";
+import type { CompiledValidatingPolicy } from "./validating-policy/compiled.js";
+
+type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+/**
+ * Defines on `variables` a getter per definition; each evaluates against `activation` (which holds
+ * `variables`, so a variable may read earlier ones). `failure` words a variable's error.
+ */
+export function defineLazyVariables(
+  variables: Record<string, unknown>,
+  definitions: CompiledValidatingPolicy["variables"],
+  activation: Record<string, unknown>,
+  budget: CostBudget,
+  services: CelServices,
+  failure: (name: string, message: string) => string = (_name, message) => message,
+): void {
+  for (const v of definitions) {
+    let done: Outcome | undefined;
+    Object.defineProperty(variables, v.name, {
+      enumerable: true,
+      get() {
+        if (done === undefined) {
+          const r = v.program.evaluate(activation, budget, services);
+          done = r.ok ? { ok: true, value: r.value } : { ok: false, message: failure(v.name, r.error.message) };
+        }
+        if (!done.ok) throw new Error(done.message);
+        return done.value;
+      },
+    });
+  }
+}
