@@ -9,8 +9,8 @@
  *   review is answered as an error under the policy's failurePolicy, never allowed silently;
  * - `not-evaluated`: GeneratingPolicy and DeletingPolicy (and Namespaced) do not decide admission;
  *   they are not served and their status says so.
- * The policies.kyverno.io PolicyException is not watched here (another change adds it; it belongs
- * beside POLICY_EXCEPTIONS in policy-informers.ts).
+ * The policies.kyverno.io PolicyException is not in this table: it is watched beside the
+ * kyverno.io/v2 one (CEL_POLICY_EXCEPTIONS in policy-informers.ts).
  */
 import type { Gvr } from "./types.js";
 

@@ -1,14 +1,17 @@
 /**
  * Watches of the policy kinds `bylaw serve` reads from the cluster: ClusterPolicy and Policy
  * (kyverno.io/v1, the CRDs' storage version), PolicyException (kyverno.io/v2; v2beta1 is served
- * too but deprecated), and the policies.kyverno.io kinds (cel-policy-kinds.ts, v1beta1). Each is a
+ * too but deprecated), the policies.kyverno.io PolicyException (v1beta1, its CRD's storage
+ * version) and the policies.kyverno.io policy kinds (cel-policy-kinds.ts, v1beta1). Each is a
  * list-then-watch Informer; listeners hear of every change, and of every full list (a relist after
  * 410 Gone replaces objects without per-object events). Every watch holds readiness until it has
- * listed, except that of a policies.kyverno.io kind Bylaw does not evaluate whose CRD is not
- * installed (404): that is logged once and its watch keeps retrying.
+ * listed, except that of a policies.kyverno.io kind Bylaw does not evaluate, or of the
+ * policies.kyverno.io PolicyException, whose CRD is not installed (404: no such object can exist):
+ * that is logged once and its watch keeps retrying. PolicyException watches hold readiness only
+ * while exceptions are on.
  */
 import type { Random } from "../engine/index.js";
-import { CEL_POLICY_KINDS, type CelPolicyKind } from "./cel-policy-kinds.js";
+import { CEL_GROUP, CEL_POLICY_KINDS, CEL_STORAGE_VERSION, type CelPolicyKind } from "./cel-policy-kinds.js";
 import { Informer } from "./informer.js";
 import type { KubeClient } from "./kube-client.js";
 import { gvrKey, type Gvr, type KubeObject } from "./types.js";
@@ -16,12 +19,15 @@ import { gvrKey, type Gvr, type KubeObject } from "./types.js";
 export const CLUSTER_POLICIES: Gvr = { group: "kyverno.io", version: "v1", resource: "clusterpolicies" };
 export const POLICIES: Gvr = { group: "kyverno.io", version: "v1", resource: "policies" };
 export const POLICY_EXCEPTIONS: Gvr = { group: "kyverno.io", version: "v2", resource: "policyexceptions" };
+export const CEL_POLICY_EXCEPTIONS: Gvr = { group: CEL_GROUP, version: CEL_STORAGE_VERSION, resource: "policyexceptions" };
 
 /** What the cluster policy source reads: the objects of each kind, whether they have loaded, and changes. */
 export interface PolicyObjectStore {
   clusterPolicies(): readonly KubeObject[];
   policies(): readonly KubeObject[];
   exceptions(): readonly KubeObject[];
+  /** The policies.kyverno.io PolicyExceptions (empty while their watch has not listed). */
+  celExceptions(): readonly KubeObject[];
   /** The objects of one policies.kyverno.io kind (empty while its watch has not listed). */
   celPolicies(kind: CelPolicyKind): readonly KubeObject[];
   /** Not ready (with the reason) until each required watch has listed; a watch over its memory budget is a reason too. */
@@ -49,6 +55,8 @@ export class PolicyInformers implements PolicyObjectStore {
   private readonly cpol: Informer;
   private readonly pol: Informer;
   private readonly polex: Informer;
+  private readonly celPolex: Informer;
+  private celPolexMissingLogged = false;
   private readonly cel = new Map<CelPolicyKind, { readonly informer: Informer; readonly required: boolean }>();
   private readonly missingLogged = new Set<CelPolicyKind>();
 
@@ -67,6 +75,22 @@ export class PolicyInformers implements PolicyObjectStore {
     this.cpol = make(CLUSTER_POLICIES);
     this.pol = make(POLICIES);
     this.polex = make(POLICY_EXCEPTIONS);
+    this.celPolex = new Informer({
+      client: options.client,
+      gvr: CEL_POLICY_EXCEPTIONS,
+      budgetBytes: options.budgetBytes,
+      random: options.random,
+      sleep: options.sleep,
+      onEvent: () => this.changed(),
+      onListed: () => this.changed(),
+      // A missing CRD is said once, not at every retry.
+      onLog: (level, message, fields) => {
+        if (level !== "warn" || !notInstalled(this.celPolex.lastFailure)) return options.onLog?.(level, message, fields);
+        if (this.celPolexMissingLogged) return;
+        this.celPolexMissingLogged = true;
+        options.onLog?.("warn", "PolicyException (policies.kyverno.io) objects cannot be listed: its CRD is not installed; Bylaw keeps trying", fields);
+      },
+    });
     for (const k of CEL_POLICY_KINDS) {
       this.cel.set(k.kind, {
         required: k.required,
@@ -107,6 +131,10 @@ export class PolicyInformers implements PolicyObjectStore {
     return this.polex.list();
   }
 
+  celExceptions(): readonly KubeObject[] {
+    return this.celPolex.health().ok ? this.celPolex.list() : [];
+  }
+
   celPolicies(kind: CelPolicyKind): readonly KubeObject[] {
     const c = this.cel.get(kind);
     return c === undefined || !c.informer.health().ok ? [] : c.informer.list();
@@ -114,6 +142,7 @@ export class PolicyInformers implements PolicyObjectStore {
 
   readiness(): { readonly ok: boolean; readonly reason?: string } {
     const required = this.options.exceptionsRequired ? [this.cpol, this.pol, this.polex] : [this.cpol, this.pol];
+    if (this.options.exceptionsRequired && !notInstalled(this.celPolex.lastFailure)) required.push(this.celPolex);
     // A kind Bylaw does not evaluate holds readiness too (its objects must be answered, never missed),
     // unless its CRD is not installed: then no such object can exist.
     for (const c of this.cel.values()) if (c.required || !notInstalled(c.informer.lastFailure)) required.push(c.informer);
@@ -127,7 +156,7 @@ export class PolicyInformers implements PolicyObjectStore {
 
   /** The names of the watched resources, for logs. */
   get watched(): readonly string[] {
-    return [CLUSTER_POLICIES, POLICIES, POLICY_EXCEPTIONS, ...CEL_POLICY_KINDS.map((k) => k.gvr)].map(gvrKey);
+    return [CLUSTER_POLICIES, POLICIES, POLICY_EXCEPTIONS, CEL_POLICY_EXCEPTIONS, ...CEL_POLICY_KINDS.map((k) => k.gvr)].map(gvrKey);
   }
 
   onChange(listener: () => void): () => void {
@@ -141,7 +170,7 @@ export class PolicyInformers implements PolicyObjectStore {
   }
 
   private all(): Informer[] {
-    return [this.cpol, this.pol, this.polex, ...[...this.cel.values()].map((c) => c.informer)];
+    return [this.cpol, this.pol, this.polex, this.celPolex, ...[...this.cel.values()].map((c) => c.informer)];
   }
 
   private changed(): void {

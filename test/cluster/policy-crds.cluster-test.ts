@@ -9,7 +9,9 @@
  * - an invalid policy (a JMESPath that does not parse: the CRD schema lets it through) shows Ready
  *   False with the reason, and is not served; fixing it serves it; updates and deletes are followed;
  * - a PolicyException in a namespace not given to --exception-namespace is logged as ignored and
- *   not honoured; one in a listed namespace is.
+ *   not honoured; one in a listed namespace is;
+ * - a policies.kyverno.io PolicyException (listed namespace) for a ValidatingPolicy lets through the
+ *   Pods its matchConditions select, the others stay denied; in a namespace not listed it is ignored.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -128,13 +130,48 @@ spec:
         namespaces: [apps]
 `;
 
+/** A ValidatingPolicy requiring label team on Pods in namespace cel-apps. */
+const REQUIRE_TEAM_VPOL = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: require-team
+spec:
+  validationActions: [Deny]
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE, UPDATE]
+      resources: [pods]
+    namespaceSelector:
+      matchLabels:
+        kubernetes.io/metadata.name: cel-apps
+  validations:
+  - expression: "has(object.metadata.labels) && 'team' in object.metadata.labels"
+    message: label team is required
+`;
+
+const CEL_EXCEPTION = (namespace: string) => `apiVersion: policies.kyverno.io/v1
+kind: PolicyException
+metadata:
+  name: allow-batch
+  namespace: ${namespace}
+spec:
+  policyRefs:
+  - kind: ValidatingPolicy
+    name: require-team
+  matchConditions:
+  - name: batch-pods
+    expression: "object.metadata.name.startsWith('batch-')"
+`;
+
 describe("bylaw serve with policies from the cluster (Kyverno's CRDs)", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
   before(async () => {
     cluster = await startCluster(buildTimeoutMs);
     console.log(`# scripts/cluster.sh up took ${cluster.upSeconds.toFixed(1)} s`);
     await kubectlOk(["apply", "--server-side", "-k", join(repoRoot(), "deploy", "crds")]);
     await crdsEstablished(cluster, ["crd", "--all"]);
-    for (const ns of ["apps", "team-a", "policy-exceptions"]) await kubectlOk(["create", "namespace", ns]);
+    for (const ns of ["apps", "team-a", "policy-exceptions", "cel-apps"]) await kubectlOk(["create", "namespace", ns]);
     const t0 = performance.now();
     serve = await startServe(["--kubeconfig", cluster.kubeconfig, "--enablePolicyException", "--exception-namespace", "policy-exceptions"]);
     await eventually("readiness", 60_000, async () => ((await server().get("/health/readiness")).status === 200 ? true : undefined));
@@ -203,6 +240,24 @@ describe("bylaw serve with policies from the cluster (Kyverno's CRDs)", { timeou
     await until("allowed by the listed exception", () => configMap("apps", "c4"), true);
     await kubectlOk(["delete", "polex", "allow-configmaps", "-n", "policy-exceptions"]);
     await until("denied again once the exception is deleted", () => configMap("apps", "c5"), false, /no ConfigMaps here/);
+  });
+
+  test("a policies.kyverno.io PolicyException in a listed namespace lets the Pods its matchConditions select through a ValidatingPolicy; not listed, it is ignored", async () => {
+    await kubectlOk(["apply", "-f", "-"], REQUIRE_TEAM_VPOL);
+    const labels = { "app.kubernetes.io/name": "x" };
+    await until("an unlabeled Pod denied by the ValidatingPolicy", () => pod("cel-apps", "batch-1", labels), false, /require-team/);
+    await kubectlOk(["apply", "-f", "-"], CEL_EXCEPTION("team-a"));
+    await eventually("the ignored CEL exception logged", 30_000, async () => (server().output().includes("PolicyException (policies.kyverno.io) team-a/allow-batch") ? true : undefined));
+    assert.equal((await decide(server(), pod("cel-apps", "batch-2", labels))).allowed, false, "an exception outside --exception-namespace is not honoured");
+
+    await kubectlOk(["apply", "-f", "-"], CEL_EXCEPTION("policy-exceptions"));
+    await until("a Pod its matchConditions select is allowed", () => pod("cel-apps", "batch-3", labels), true);
+    const other = await decide(server(), pod("cel-apps", "web-1", labels));
+    assert.equal(other.allowed, false, "a Pod the matchConditions do not select stays denied");
+    assert.match(other.message, /require-team/);
+    await kubectlOk(["delete", "policyexceptions.policies.kyverno.io", "allow-batch", "-n", "policy-exceptions"]);
+    await until("denied again once the exception is deleted", () => pod("cel-apps", "batch-4", labels), false, /require-team/);
+    await kubectlOk(["delete", "vpol", "require-team"]);
   });
 
   test("updates and deletes of a policy are followed", async () => {

@@ -11,6 +11,9 @@
  * - a MutatingPolicy shows not ready with the reason; a request it matches is denied under
  *   failurePolicy Fail naming the policy, admitted with a warning under Ignore; one it does not
  *   match is untouched;
+ * - a policies.kyverno.io PolicyException whose matchConditions expression does not compile is
+ *   refused at `kubectl apply` with the field; a valid one is created and, with exceptions off
+ *   (deploy/'s default), ignored (logged once) and the Pod stays denied;
  * - all of it with exactly deploy/'s RBAC: no request of Bylaw's is forbidden (its log says so), and
  *   the MutatingPolicy's "not evaluated" is logged once.
  */
@@ -95,6 +98,12 @@ const deniedWith = (what: string, re: RegExp, args: readonly string[], cleanup: 
     if (!re.test(r.stderr)) throw new Error(r.stderr);
     return r.stderr;
   });
+
+/** Every log Bylaw wrote in this cluster (restarts keep the previous ones). */
+function bylawLog(): string {
+  const dir = join(current().dir, "logs");
+  return readdirSync(dir).filter((f) => /^bylaw(\.\d+)?\.log$/.test(f)).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+}
 
 const runPod = (name: string, ns: string, ...more: string[]) => ["run", name, "-n", ns, IMAGE, ...more];
 const deletePod = (name: string, ns: string) => ["delete", "pod", name, "-n", ns, "--grace-period=0", "--force", "--ignore-not-found"];
@@ -225,9 +234,41 @@ spec:
     assert.doesNotMatch(untouched.stderr, /add-label/);
   });
 
+  test("a policies.kyverno.io PolicyException that does not compile is refused at kubectl apply; a valid one is ignored while exceptions are off", async () => {
+    const polex = (expression: string) => `apiVersion: policies.kyverno.io/v1
+kind: PolicyException
+metadata:
+  name: allow-batch
+  namespace: labels
+spec:
+  policyRefs:
+  - kind: ValidatingPolicy
+    name: require-app
+  matchConditions:
+  - name: batch-pods
+    expression: "${expression}"
+`;
+    const r = await eventually("an invalid PolicyException refused", 60_000, async () => {
+      const res = await kubectl(["apply", "-f", "-"], polex("object.metadata.name =="));
+      if (res.code === 0) {
+        await kubectl(["delete", "policyexceptions.policies.kyverno.io", "allow-batch", "-n", "labels", "--ignore-not-found"]);
+        throw new Error("admitted");
+      }
+      return res;
+    });
+    assert.match(r.stderr, /admission webhook "validate-policy\.bylaw\.svc" denied the request: PolicyException allow-batch: spec\.matchConditions\[0\]\.expression: Invalid value/);
+    await ok(["apply", "-f", "-"], polex("object.metadata.name.startsWith('batch-')"));
+    const denied = await deniedWith("a Pod the exception selects is still denied (exceptions are off)", /require-app/, runPod("batch-1", "labels"), deletePod("batch-1", "labels"));
+    assert.match(denied, /Policy require-app failed: label app is required/);
+    await eventually("the ignored exception logged", 30_000, async () => (bylawLog().includes("PolicyException (policies.kyverno.io) labels/allow-batch") ? true : undefined));
+    const lines = bylawLog().split("\n").filter((l) => l.includes("PolicyException (policies.kyverno.io) labels/allow-batch"));
+    assert.equal(lines.length, 1, lines.join("\n"));
+    assert.match(lines[0] ?? "", /"msg":"PolicyException ignored"/);
+    assert.match(lines[0] ?? "", /--enable-policy-exception/);
+  });
+
   test("Bylaw's watches and status writes for these kinds succeed with deploy/'s RBAC; the unevaluated kind is logged once", () => {
-    const dir = join(current().dir, "logs");
-    const log = readdirSync(dir).filter((f) => /^bylaw(\.\d+)?\.log$/.test(f)).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+    const log = bylawLog();
     assert.deepEqual(log.split("\n").filter((l) => /forbidden/i.test(l)), []);
     assert.equal(log.split("\n").filter((l) => l.includes("policy not evaluated") && l.includes("MutatingPolicy add-label\"")).length, 1);
   });

@@ -33,6 +33,7 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "kyverno.io globalcontextentries/status patch",
       "kyverno.io policies/status patch",
       ...CEL_POLICY_PLURALS.flatMap((r) => [`policies.kyverno.io ${r} get,list,watch`, `policies.kyverno.io ${r}/status patch`]),
+      "policies.kyverno.io policyexceptions get,list,watch",
       " configmaps get,list,watch",
       " namespaces get,list,watch",
       "rbac.authorization.k8s.io clusterrolebindings get,list,watch",

@@ -54,3 +54,25 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     assert.match(response.status?.message ?? "", /MutatingPolicy mp: spec\.matchConstraints\.resourceRules/);
   });
 });
+
+describe("policyvalidate: policies.kyverno.io PolicyException", () => {
+  const polex = (spec: JsonObject): JsonObject => ({ apiVersion: "policies.kyverno.io/v1beta1", kind: "PolicyException", metadata: { name: "allow-batch" }, spec });
+  const refs = [{ kind: "ValidatingPolicy", name: "vp" }];
+
+  test("a valid one is allowed (the namespace comes from the request)", () => {
+    const response = answer(review(polex({ policyRefs: refs, matchConditions: [{ name: "batch", expression: "object.metadata.name.startsWith('batch-')" }] }), "policyexceptions", "team-a"));
+    assert.equal(response.allowed, true);
+  });
+
+  test("a matchConditions expression that does not compile is denied, naming the exception, the field and the position", () => {
+    const response = answer(review(polex({ policyRefs: refs, matchConditions: [{ name: "bad", expression: "object.metadata.name ==" }] }), "policyexceptions", "team-a"));
+    assert.equal(response.allowed, false);
+    assert.match(response.status?.message ?? "", /^PolicyException allow-batch: spec\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:\d+/);
+  });
+
+  test("one without policyRefs is denied with the field", () => {
+    const response = answer(review(polex({}), "policyexceptions", "team-a"));
+    assert.equal(response.allowed, false);
+    assert.match(response.status?.message ?? "", /spec\.policyRefs: Required value/);
+  });
+});

@@ -1,17 +1,31 @@
 /**
- * Compiles ClusterPolicy, Policy, PolicyException and policies.kyverno.io policy objects
+ * Compiles ClusterPolicy, Policy, PolicyException (kyverno.io/v2 and policies.kyverno.io, each with
+ * `engine.compileException`) and policies.kyverno.io policy objects
  * (cel-policy-compile.ts) from the cluster one at a time, and
  * remembers each result by the object's uid and a fingerprint of what compiling reads (its
  * generation, labels and annotations): a status write or any other change that leaves the spec and
  * metadata alone never compiles a policy again. An object that does not compile, or that a server
  * check refuses (`checkPolicy`), gets its problems instead.
  */
-import { type CompiledException, type CompiledPolicy, compileException, type Engine, isObject, type JsonObject, type JsonValue, type PolicyProblem, problem } from "../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, type Engine, isObject, type JsonObject, type JsonValue, type PolicyProblem, problem } from "../../engine/index.js";
 import { CEL_GROUP, CEL_STORAGE_VERSION, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
 import type { KubeObject } from "../../kube/types.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
 
 export type PolicyKind = "ClusterPolicy" | "Policy";
+
+/** The two PolicyException kinds, by group: each is compiled as its CRD's storage version. */
+export type ExceptionGroup = "kyverno.io" | typeof CEL_GROUP;
+
+/** The label of a PolicyException in logs and problems, naming its group when it is the CEL one. */
+export function exceptionLabel(group: ExceptionGroup, namespace: string, name: string): string {
+  return `PolicyException${group === CEL_GROUP ? ` (${CEL_GROUP})` : ""} ${namespace}/${name}`;
+}
+
+/** The cache key kind of a PolicyException, distinct per group for objects without a uid. */
+export function exceptionKeyKind(group: ExceptionGroup): string {
+  return group === CEL_GROUP ? `PolicyException.${CEL_GROUP}` : "PolicyException";
+}
 
 export interface CompiledObject<T> {
   readonly fingerprint: string;
@@ -54,7 +68,7 @@ function describe(p: PolicyProblem): string {
 
 export class ClusterObjectCompiler {
   private policies = new Map<string, CompiledObject<CompiledPolicy>>();
-  private exceptions = new Map<string, CompiledObject<CompiledException>>();
+  private exceptions = new Map<string, CompiledObject<AnyCompiledException>>();
   /** Compilations done, for tests (an unchanged object is never compiled twice). */
   compiles = 0;
 
@@ -90,17 +104,23 @@ export class ClusterObjectCompiler {
     return result;
   }
 
-  exception(obj: KubeObject, seen: Set<string>): CompiledObject<CompiledException> {
-    const uid = uidOf(obj, "PolicyException");
+  /** A PolicyException of either group, as that CRD's storage version, compiled as the object is. */
+  exception(obj: KubeObject, group: ExceptionGroup, seen: Set<string>): CompiledObject<AnyCompiledException> {
+    const uid = uidOf(obj, exceptionKeyKind(group));
     seen.add(uid);
     const fingerprint = fingerprintOf(obj);
     const cached = this.exceptions.get(uid);
     if (cached?.fingerprint === fingerprint) return cached;
     this.compiles++;
-    const doc = documentOf(obj, "kyverno.io/v2", "PolicyException");
+    const doc = documentOf(obj, group === CEL_GROUP ? `${CEL_GROUP}/${CEL_STORAGE_VERSION}` : "kyverno.io/v2", "PolicyException");
     const md = doc["metadata"] as JsonObject;
-    const compiled = compileException(doc, `PolicyException ${String(md["namespace"] ?? "")}/${String(md["name"] ?? "")}`);
-    const result: CompiledObject<CompiledException> = compiled.ok
+    let compiled: ReturnType<Engine["compileException"]>;
+    try {
+      compiled = this.engine.compileException(doc, exceptionLabel(group, String(md["namespace"] ?? ""), String(md["name"] ?? "")));
+    } catch (e) {
+      compiled = { ok: false, problems: [problem("", `cannot compile the PolicyException: ${e instanceof Error ? e.message : String(e)}`)] };
+    }
+    const result: CompiledObject<AnyCompiledException> = compiled.ok
       ? { fingerprint, value: compiled.exception, problems: [] }
       : { fingerprint, problems: compiled.problems.filter((p) => p.severity === "error").map(describe) };
     this.exceptions.set(uid, result);

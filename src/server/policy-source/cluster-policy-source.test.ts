@@ -21,6 +21,8 @@ class MemoryStore implements PolicyObjectStore {
   clusterPolicies = (): KubeObject[] => [...this.cpol.values()];
   policies = (): KubeObject[] => [...this.pol.values()];
   exceptions = (): KubeObject[] => [...this.polex.values()];
+  celPolex = new Map<string, KubeObject>();
+  celExceptions = (): KubeObject[] => [...this.celPolex.values()];
   cel = new Map<string, Map<string, KubeObject>>();
   celPolicies = (kind: string): KubeObject[] => [...(this.cel.get(kind)?.values() ?? [])];
   readiness = () => (this.ready ? { ok: true } : { ok: false, reason: "the clusterpolicies.v1.kyverno.io cache has not synced yet" });
@@ -203,6 +205,43 @@ describe("clusterPolicySource", () => {
     all.s.rebuild();
     assert.equal(all.s.current().exceptions?.length, 2);
     for (const x of [off, on, all]) void x.s.close();
+  });
+
+  test("policies.kyverno.io PolicyExceptions: compiled as v1beta1 beside the v2 ones, under the same scope; an invalid one is not honoured and reported", () => {
+    const store = new MemoryStore();
+    store.cpol.set("a", good("require-labels"));
+    const refs = [{ kind: "ValidatingPolicy", name: "vp" }];
+    store.polex.set("x", exception("legacy", "policy-exceptions"));
+    store.celPolex.set("c", object("cel-ok", { policyRefs: refs, matchConditions: [{ name: "batch", expression: "object.metadata.name.startsWith('batch-')" }] }, { namespace: "policy-exceptions" }));
+    store.celPolex.set("d", object("cel-bad", { policyRefs: refs, matchConditions: [{ name: "bad", expression: "object.metadata.name ==" }] }, { namespace: "policy-exceptions" }));
+    store.celPolex.set("e", object("cel-elsewhere", { policyRefs: refs }, { namespace: "team-a" }));
+
+    const off = source(store);
+    off.s.rebuild();
+    assert.equal(off.s.current().exceptions, undefined);
+    assert.equal(off.s.lastError(), undefined, "an ignored exception is not compiled, so not reported as invalid");
+    assert.equal(off.logs.filter((l) => l.msg === "PolicyException ignored").length, 4);
+
+    const on = source(store, { exceptions: { enabled: true, namespaces: ["policy-exceptions"] } });
+    on.s.rebuild();
+    on.s.rebuild();
+    const served = on.s.current().exceptions ?? [];
+    assert.deepEqual(served.map((e) => [e.key, "policyRefs" in e]), [["policy-exceptions/legacy", false], ["policy-exceptions/cel-ok", true]]);
+    assert.deepEqual(on.logs.filter((l) => l.msg === "PolicyException ignored").map((l) => l.fields["exception"]), ["PolicyException (policies.kyverno.io) team-a/cel-elsewhere"]);
+    const invalid = on.logs.filter((l) => l.msg === "PolicyException not honoured: it is invalid");
+    assert.equal(invalid.length, 1, "logged once across rebuilds");
+    assert.equal(invalid[0]?.fields["exception"], "PolicyException (policies.kyverno.io) policy-exceptions/cel-bad");
+    assert.match(on.s.lastError()?.message ?? "", /PolicyException \(policies\.kyverno\.io\) policy-exceptions\/cel-bad: spec\.matchConditions\[0\]\.expression: Invalid value/);
+    assert.equal(on.s.readiness().ok, true);
+
+    // Fixed: honoured in a new generation, and the problem is gone.
+    const generation = on.s.current().generation;
+    store.celPolex.set("d", object("cel-bad", { policyRefs: refs, matchConditions: [{ name: "ok", expression: "true" }] }, { namespace: "policy-exceptions" }, 2));
+    on.s.rebuild();
+    assert.equal(on.s.current().generation, generation + 1);
+    assert.equal(on.s.current().exceptions?.length, 3);
+    assert.equal(on.s.lastError(), undefined);
+    for (const x of [off, on]) void x.s.close();
   });
 
   test("listeners hear loaded, and rejected while a policy is invalid; healthy again once it is fixed", () => {

@@ -13,16 +13,17 @@
  *   of events) are taken as one, after `debounceMs`.
  * - Until every required watch has listed, nothing is served (generation 0: reviews are answered
  *   per failurePolicy) and `readiness()` says why. An empty cluster is a valid, empty set.
- * - PolicyExceptions are honoured only within `exceptions` (exception-scope.ts); each one ignored
- *   is logged once, with the reason, and never applied.
+ * - PolicyExceptions, of both groups (kyverno.io/v2 and policies.kyverno.io), are honoured only
+ *   within `exceptions` (exception-scope.ts); each one ignored is logged once, with the reason, and
+ *   never applied. An invalid one is not honoured, logged once and reported as a problem.
  */
-import type { CompiledException, CompiledPolicy, Engine, JsonValue, PolicyProblem } from "../../engine/index.js";
+import type { AnyCompiledException, CompiledPolicy, Engine, JsonValue, PolicyProblem } from "../../engine/index.js";
 import type { PolicyObjectStore } from "../../kube/policy-informers.js";
-import { CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
+import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
 import type { PolicyOutcome, PolicyOutcomeKind } from "../../kube/policy-status.js";
 import type { KubeObject } from "../../kube/types.js";
 import type { ClusterFacts, PolicyLoadError, PolicySnapshot, PolicySourceEvent } from "../types.js";
-import { ClusterObjectCompiler, type PolicyKind, uidOf } from "./cluster-object-compiler.js";
+import { ClusterObjectCompiler, exceptionKeyKind, exceptionLabel, type ExceptionGroup, type PolicyKind, uidOf } from "./cluster-object-compiler.js";
 import { clusterFactsView, EMPTY_FACTS } from "./cluster-facts.js";
 import { exceptionIgnoredBecause, type ExceptionScope } from "./exception-scope.js";
 import type { LogFn, Readiness, SourceProblem } from "./types.js";
@@ -108,18 +109,22 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
         next.push(outcomeOf(obj, info.kind, c.value, c.problems, c.notEvaluated));
       }
     }
-    const exceptions: CompiledException[] = [];
-    for (const obj of [...store.exceptions()].sort(byName)) {
+    const exceptions: AnyCompiledException[] = [];
+    const exceptionObjects: { obj: KubeObject; group: ExceptionGroup }[] = [
+      ...[...store.exceptions()].sort(byName).map((obj) => ({ obj, group: "kyverno.io" as const })),
+      ...[...store.celExceptions()].sort(byName).map((obj) => ({ obj, group: CEL_GROUP as ExceptionGroup })),
+    ];
+    for (const { obj, group } of exceptionObjects) {
       const md = obj.metadata ?? {};
-      const label = `PolicyException ${md.namespace ?? ""}/${md.name ?? ""}`;
-      const uid = uidOf(obj, "PolicyException");
+      const label = exceptionLabel(group, md.namespace ?? "", md.name ?? "");
+      const uid = uidOf(obj, exceptionKeyKind(group));
       const ignored = exceptionIgnoredBecause(options.exceptions, md.namespace ?? "");
       if (ignored !== undefined) {
         seen.add(uid);
         logOnce(ignoredLogged, uid, ignored, () => log("warn", "PolicyException ignored", { exception: label, reason: ignored }));
         continue;
       }
-      const c = compiler.exception(obj, seen);
+      const c = compiler.exception(obj, group, seen);
       if (c.value !== undefined) exceptions.push(c.value);
       else {
         for (const p of c.problems) problems.push({ file: label, problem: p });

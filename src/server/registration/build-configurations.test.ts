@@ -149,16 +149,14 @@ describe("registration: selectors, conditions, client config", () => {
     assert.equal(only(c.validating.webhooks, "validate.bylaw.svc-fail").clientConfig.service, undefined);
   });
 
-  test("the policy webhook: kyverno.io policies and exceptions and the policies.kyverno.io policy kinds, CREATE and UPDATE, to /policyvalidate, Fail", () => {
+  test("the policy webhook: kyverno.io policies and exceptions and the policies.kyverno.io policy kinds and PolicyException, CREATE and UPDATE, to /policyvalidate, Fail", () => {
     const w = build([]).policyValidating.webhooks[0];
     assert.ok(w);
     assert.equal(w.failurePolicy, "Fail");
     assert.equal(w.clientConfig.service?.path, "/policyvalidate");
     const rules = flat(w.rules);
     assert.deepEqual(rules.slice(0, 3), ["kyverno.io/*/clusterpolicies@*:CREATE,UPDATE", "kyverno.io/*/policies@*:CREATE,UPDATE", "kyverno.io/*/policyexceptions@*:CREATE,UPDATE"]);
-    for (const r of ["validatingpolicies", "namespacedvalidatingpolicies", "mutatingpolicies", "namespacedimagevalidatingpolicies", "generatingpolicies", "deletingpolicies"]) assert.ok(rules.includes(`policies.kyverno.io/*/${r}@*:CREATE,UPDATE`), rules.join("\n"));
-    // The policies.kyverno.io PolicyException is not validated here (not served by this webhook yet).
-    assert.ok(!rules.includes("policies.kyverno.io/*/policyexceptions@*:CREATE,UPDATE"));
+    for (const r of ["validatingpolicies", "namespacedvalidatingpolicies", "mutatingpolicies", "namespacedimagevalidatingpolicies", "generatingpolicies", "deletingpolicies", "policyexceptions"]) assert.ok(rules.includes(`policies.kyverno.io/*/${r}@*:CREATE,UPDATE`), rules.join("\n"));
   });
 
   test("the same set builds the same objects (no churn on re-apply)", () => {

@@ -115,7 +115,7 @@ function policyWebhook(groups: TimeoutGroups, target: RegistrationTarget): Webho
     timeoutSeconds: groups.defaultSeconds,
     rules: [
       { apiGroups: ["kyverno.io"], apiVersions: ["*"], resources: ["clusterpolicies", "policies", "policyexceptions"], operations: ["CREATE", "UPDATE"], scope: "*" },
-      { apiGroups: [CEL_GROUP], apiVersions: ["*"], resources: CEL_POLICY_KINDS.map((k) => k.gvr.resource), operations: ["CREATE", "UPDATE"], scope: "*" },
+      { apiGroups: [CEL_GROUP], apiVersions: ["*"], resources: [...CEL_POLICY_KINDS.map((k) => k.gvr.resource), "policyexceptions"], operations: ["CREATE", "UPDATE"], scope: "*" },
     ],
   };
 }
