@@ -144,10 +144,33 @@ export interface HostResolver {
   isExternalHost(host: string): Result<boolean>;
 }
 
+/**
+ * One public-key signature check: cosign signatures in verifyImages, signed manifests in
+ * validate.manifests. The engine decodes payloads and decides what was signed; the platform does
+ * the cryptography (node:crypto), so the engine stays pure.
+ */
+export interface SignatureCheck {
+  /** A PEM public key (SPKI, "PUBLIC KEY"; ECDSA, RSA or Ed25519), or a PEM certificate whose key is used. */
+  readonly publicKey: string;
+  /** The exact bytes that were signed. */
+  readonly data: Uint8Array;
+  /** The raw signature bytes (already base64-decoded; ECDSA in ASN.1 DER, as cosign writes it). */
+  readonly signature: Uint8Array;
+  /** The digest for ECDSA and RSA keys (Kyverno's `signatureAlgorithm`, default sha256); ignored for Ed25519. */
+  readonly hash?: "sha224" | "sha256" | "sha384" | "sha512";
+}
+
+export interface SignatureVerifier {
+  /** ok(true) when the signature holds, ok(false) when it does not, an error when the key cannot be read. */
+  verify(check: SignatureCheck): Result<boolean>;
+}
+
 export interface EnginePorts {
   readonly clock: Clock;
   readonly random: Random;
   readonly hasher: Hasher;
   readonly context: ContextSources;
   readonly hosts: HostResolver;
+  /** Absent: this engine checks no signatures, and a rule that needs one is an error saying so. */
+  readonly signatures?: SignatureVerifier;
 }

@@ -5,7 +5,7 @@
  * from a cluster is an error result naming the entry, never a pass.
  */
 import { createEngine, type Engine } from "../engine/index.js";
-import { cryptoRandom, nodeHasher, systemClock } from "../platform/node-ports.js";
+import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../platform/node-ports.js";
 import { offlineContextSources, offlineHosts, type OfflineContextOptions } from "../platform/offline-context.js";
 
 export function createOfflineEngine(options: OfflineContextOptions = {}): Engine {
@@ -15,5 +15,6 @@ export function createOfflineEngine(options: OfflineContextOptions = {}): Engine
     hasher: nodeHasher,
     context: offlineContextSources(options),
     hosts: offlineHosts,
+    signatures: nodeSignatures,
   });
 }

@@ -6,9 +6,9 @@
  * the variable unset.
  */
 import type { ContextSources, EnginePorts } from "../engine/index.js";
-import { cryptoRandom, nodeHasher, systemClock } from "../platform/node-ports.js";
+import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../platform/node-ports.js";
 import { offlineContextSources, offlineHosts } from "../platform/offline-context.js";
 
 export function servePorts(live?: ContextSources): EnginePorts {
-  return { clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: live ?? { ...offlineContextSources({}), unloadable: "error" }, hosts: offlineHosts };
+  return { clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: live ?? { ...offlineContextSources({}), unloadable: "error" }, hosts: offlineHosts, signatures: nodeSignatures };
 }

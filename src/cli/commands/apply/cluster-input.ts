@@ -22,7 +22,7 @@ import { KubeClient, KubeError } from "../../../kube/kube-client.js";
 import { discover, selectServed, type ServedResource } from "../../../kube/discovery.js";
 import { listObjects, listScope } from "../../../kube/list-objects.js";
 import { ClusterReads, describeKubeError } from "../../../kube/cluster-reads.js";
-import { cryptoRandom, nodeHasher, systemClock } from "../../../platform/node-ports.js";
+import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../../platform/node-ports.js";
 import { offlineHosts } from "../../../platform/offline-context.js";
 import type { ValuesSpec } from "../../test-suite/values-file.js";
 import { wantedResources } from "./cluster-kinds.js";
@@ -49,7 +49,7 @@ export class ClusterSession {
     private readonly namespace: string | undefined,
   ) {
     this.reads = new ClusterReads(client);
-    this.engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: this.reads.sources(), hosts: offlineHosts });
+    this.engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: this.reads.sources(), hosts: offlineHosts, signatures: nodeSignatures });
   }
 
   /** The objects the policies can match; `names` (from `-r`) keeps only the objects of those names. */
