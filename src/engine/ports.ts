@@ -59,11 +59,14 @@ export interface ContextSources {
   /** The objects of a resource in a namespace ("" for all or cluster-scoped), for `resource.List`: `{items: [...]}`. */
   listResources?(request: ResourceList, caller?: ContextCaller): Result<JsonValue>;
   /**
-   * The objects of one kind, in every namespace, that a ValidatingAdmissionPolicy binding's paramRef
-   * may select (a test's `paramResources`, `bylaw apply`'s resources). Absent: this port offers no
-   * parameter objects, and a binding that needs them is an error naming its paramRef.
+   * Parameter objects. With `kind`: the objects of that kind, in every namespace, that a validate.cel
+   * rule's paramRef may select (a test's `paramResources`, `bylaw apply`'s resources); absent port:
+   * a rule that needs them is an error naming its paramRef. Without `kind`: every object a
+   * ValidatingAdmissionPolicy binding's paramRef chooses from, of any kind, as Kyverno's CLI hands
+   * them over (a test's `paramResources`; none for `bylaw apply`, whose Kyverno counterpart passes
+   * none); absent port: none.
    */
-  paramObjects?(kind: ParamKind): Result<readonly JsonValue[]>;
+  paramObjects?(kind?: ParamKind): Result<readonly JsonValue[]>;
 }
 
 /** A ValidatingAdmissionPolicy's `spec.paramKind`. */

@@ -31,8 +31,14 @@ export interface OfflineContextOptions {
   readonly images?: Readonly<Record<string, JsonValue>>;
   /** Registry access (`--registry`): image data for references the context file does not give. */
   readonly registry?: ImageDataSource;
-  /** The objects ValidatingAdmissionPolicy bindings take params from, read when a binding asks. */
+  /** The objects validate.cel paramRefs take params from (by kind), read when a rule asks. */
   readonly params?: () => readonly JsonObject[];
+  /**
+   * Whether `params` are also what ValidatingAdmissionPolicy bindings choose from (every kind): true
+   * for `bylaw test` (Kyverno's test hands its paramResources over), false for `bylaw apply`
+   * (Kyverno's apply hands none over).
+   */
+  readonly bindingParams?: boolean;
 }
 
 const UNAVAILABLE = "no cluster connection: the value must come from a values file";
@@ -71,15 +77,18 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
     },
     getResource: (r) => (haveObjects ? objects.get(r) : err("unavailable", `${r.resource} "${r.name}": no cluster connection: the object must come from a test's context file or clusterResources`)),
     listResources: (r) => (haveObjects ? objects.list(r) : err("unavailable", `${r.resource}: no cluster connection: the objects must come from a test's context file or clusterResources`)),
-    ...(options.params !== undefined ? { paramObjects: paramsOf(options.params) } : {}),
+    ...(options.params !== undefined ? { paramObjects: paramsOf(options.params, options.bindingParams === true) } : {}),
     // A rule reading data nothing gave is an error naming the entry, never a pass on a default.
     unloadable: "error",
   };
 }
 
-/** The given objects of one apiVersion and kind (a binding's paramKind), in every namespace. */
-function paramsOf(objects: () => readonly JsonObject[]): NonNullable<ContextSources["paramObjects"]> {
-  return (kind: ParamKind) => ok(objects().filter((o) => o["apiVersion"] === kind.apiVersion && o["kind"] === kind.kind));
+/** With a kind: the given objects of that apiVersion and kind, in every namespace. Without: every given object, or none when bindings get none. */
+function paramsOf(objects: () => readonly JsonObject[], forBindings: boolean): NonNullable<ContextSources["paramObjects"]> {
+  return (kind?: ParamKind) => {
+    if (kind === undefined) return ok(forBindings ? objects() : []);
+    return ok(objects().filter((o) => o["apiVersion"] === kind.apiVersion && o["kind"] === kind.kind));
+  };
 }
 
 /** Offline, `is_external_url` cannot resolve names: a host name counts as external. */

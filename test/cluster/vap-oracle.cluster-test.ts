@@ -3,17 +3,23 @@
  * Bylaw in the cluster. Policies and bindings (params by name and by selector, matchConditions,
  * messageExpression, matchResources, Deny and Warn, parameterNotFoundAction Deny and Allow) are
  * created with kubectl; each object is sent with `kubectl create --dry-run=server`, and the API
- * server's answer is compared with `bylaw apply` on the same policy documents, object and params:
- * - denied ⟺ Bylaw's result is fail or error under Enforce, and the API server's reason (after
- *   "denied request: ") is how Bylaw's message begins;
- * - allowed with a warning ⟺ Bylaw's result is fail under Audit with the warning's message;
- * - allowed without one ⟺ Bylaw passes, skips, or has no result for the object.
+ * server's answer is compared with `bylaw test` (the object as the test's resource, the params as
+ * its paramResources, as Kyverno's test hands them over) and, where a binding's validationActions
+ * matter, `bylaw apply`.
+ *
+ * Bylaw offline follows Kyverno 1.19's CLI, which differs from the API server in places
+ * (docs/vap-cli-vs-api-server.md). `agreeing` are the cases where both answer alike:
+ * - denied ⟺ Bylaw's result is fail or error, and the API server's reason (after "denied
+ *   request: ") is how Bylaw's message begins;
+ * - allowed without a warning ⟺ Bylaw passes, skips, or has no result for the object.
+ * `differences` assert each documented difference: what the API server answers and what Bylaw
+ * (as Kyverno's CLI) answers instead.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { main } from "../../src/cli/main.js";
 import { recordingIo } from "../support/fake-io.js";
 import { eventually, kubectlOk as kubectlIn, run, startCluster, stopCluster, started, type Cluster } from "./cluster-harness.js";
@@ -101,7 +107,15 @@ metadata: {name: oracle-owner}
 spec:
   policyName: oracle-owner
   validationActions: [Deny]
-  matchResources: ${JSON.stringify(ns("oracle-plain"))}
+  matchResources: {namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In, values: [oracle-plain, oracle-two]}]}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: oracle-owner-warn}
+spec:
+  policyName: oracle-owner
+  validationActions: [Warn]
+  matchResources: ${JSON.stringify(ns("oracle-two"))}
 `,
 };
 
@@ -137,21 +151,17 @@ const secret = (namespace: string, name: string, annotations: Record<string, str
   apiVersion: "v1", kind: "Secret", metadata: { name, namespace, annotations }, type, ...(type === "kubernetes.io/basic-auth" ? { stringData: { username: "u", password: "p" } } : {}),
 });
 
-/** Objects sent to both; the namespace decides which binding applies. */
-const cases: { name: string; object: Record<string, unknown> }[] = [
-  { name: "deployment within the limit (Deny binding)", object: deployment("oracle-deny", "small", 2) },
-  { name: "deployment over the limit (Deny binding)", object: deployment("oracle-deny", "big", 5) },
-  { name: "exempt deployment over the limit: matchConditions not met", object: deployment("oracle-deny", "exempt", 5, { exempt: "yes" }) },
-  { name: "deployment over the limit (Warn binding)", object: deployment("oracle-warn", "big", 2) },
-  { name: "deployment in a namespace with no params (Deny: configuration error)", object: deployment("oracle-missing", "any", 1) },
-  { name: "service with both labels the params require", object: service("oracle-select", "ok", { team: "a", tier: "b" }) },
-  { name: "service missing one label a selected param requires", object: service("oracle-select", "half", { team: "a" }) },
-  { name: "secret with an owner", object: secret("oracle-plain", "owned", { owner: "me" }) },
-  { name: "secret without an owner: the validation's message", object: secret("oracle-plain", "orphan", {}) },
-  { name: "basic-auth secret: 'failed expression' message", object: secret("oracle-plain", "basic", { owner: "me" }, "kubernetes.io/basic-auth") },
+/** Objects sent to both where the API server and Kyverno's CLI agree; the namespace decides which binding applies. */
+const agreeing: { name: string; policy: string; object: Record<string, unknown> }[] = [
+  { name: "deployment within the limit (Deny binding)", policy: "oracle-max-replicas", object: deployment("oracle-deny", "small", 2) },
+  { name: "deployment over the limit (Deny binding)", policy: "oracle-max-replicas", object: deployment("oracle-deny", "big", 5) },
+  { name: "exempt deployment over the limit: matchConditions not met", policy: "oracle-max-replicas", object: deployment("oracle-deny", "exempt", 5, { exempt: "yes" }) },
+  { name: "secret with an owner", policy: "oracle-owner", object: secret("oracle-plain", "owned", { owner: "me" }) },
+  { name: "secret without an owner: the validation's message", policy: "oracle-owner", object: secret("oracle-plain", "orphan", {}) },
+  { name: "basic-auth secret: 'failed expression' message", policy: "oracle-owner", object: secret("oracle-plain", "basic", { owner: "me" }, "kubernetes.io/basic-auth") },
 ];
 
-const NAMESPACES = ["oracle-deny", "oracle-warn", "oracle-missing", "oracle-select", "oracle-params", "oracle-plain"];
+const NAMESPACES = ["oracle-deny", "oracle-warn", "oracle-missing", "oracle-select", "oracle-params", "oracle-plain", "oracle-two"];
 
 interface ApiAnswer {
   readonly denied: string | undefined;
@@ -172,15 +182,39 @@ interface BylawRow {
   readonly message: string;
 }
 
-async function bylaw(dir: string, object: Record<string, unknown>): Promise<BylawRow[]> {
-  const file = join(dir, `object-${String(object["kind"])}.json`);
+function writeObject(dir: string, object: Record<string, unknown>): { file: string; name: string } {
+  const name = String((object["metadata"] as { name: string }).name);
+  const file = join(dir, `object-${String(object["kind"])}-${name}.json`);
   writeFileSync(file, JSON.stringify(object));
+  return { file, name };
+}
+
+/** `bylaw apply` on every policy document and the object: its rows for the object. */
+async function bylawApply(dir: string, object: Record<string, unknown>): Promise<BylawRow[]> {
+  const { file, name } = writeObject(dir, object);
   const io = recordingIo();
-  const code = await main(["apply", ...Object.keys(policies).map((p) => join(dir, p)), "-r", file, "-r", join(dir, "params.yaml"), "-f", join(dir, "values.yaml"), "--output-format", "json"], io);
+  const code = await main(["apply", ...Object.keys(policies).map((p) => join(dir, p)), "-r", file, "-f", join(dir, "values.yaml"), "--output-format", "json"], io);
   assert.ok(code === 0 || code === 1, io.stderr.join("\n"));
   const out = JSON.parse(io.stdout.join("\n")) as { results: (BylawRow & { resource: string })[] };
-  const name = String((object["metadata"] as { name: string }).name);
   return out.results.filter((r) => r.resource.endsWith(`/${name}`));
+}
+
+/** `bylaw test` with the object as the resource and the params as paramResources: what it reports for the policy. */
+async function bylawTest(dir: string, policy: string, object: Record<string, unknown>): Promise<{ readonly actual: string | null; readonly message: string }> {
+  const { file, name } = writeObject(dir, object);
+  const suite = mkdtempSync(join(dir, "suite-"));
+  writeFileSync(join(suite, "kyverno-test.yaml"), JSON.stringify({
+    apiVersion: "cli.kyverno.io/v1alpha1", kind: "Test", metadata: { name: "oracle" },
+    // Paths are relative to the test file, as Kyverno reads them.
+    policies: Object.keys(policies).map((p) => `../${p}`), resources: [`../${basename(file)}`], paramResources: ["../params.yaml"], variables: "../values.yaml",
+    results: [{ policy, resources: [name], result: "pass", isValidatingAdmissionPolicy: true }],
+  }));
+  const io = recordingIo();
+  await main(["test", suite, "-o", "json"], io);
+  const parsed = JSON.parse(io.stdout.join("\n")) as { suites?: { results: { actual: string | null; message: string }[] }[] };
+  const row = parsed.suites?.[0]?.results[0];
+  assert.ok(row !== undefined, io.stdout.join("\n"));
+  return { actual: row.actual, message: row.message };
 }
 
 describe("ValidatingAdmissionPolicy: bylaw apply agrees with the kube-apiserver", { timeout: 20 * 60_000 }, () => {
@@ -208,21 +242,61 @@ describe("ValidatingAdmissionPolicy: bylaw apply agrees with the kube-apiserver"
     if (cluster !== undefined) await stopCluster(cluster.dir);
   });
 
-  for (const c of cases) {
-    test(c.name, async () => {
+  for (const c of agreeing) {
+    test(`agree: ${c.name}`, async () => {
       const api = await apiServer(c.object);
-      const rows = await bylaw(dir, c.object);
-      const failing = rows.filter((r) => r.result === "fail" || r.result === "error");
-      const detail = `API server: ${JSON.stringify(api)}; bylaw: ${JSON.stringify(rows)}`;
+      const got = await bylawTest(dir, c.policy, c.object);
+      const detail = `API server: ${JSON.stringify(api)}; bylaw test: ${JSON.stringify(got)}`;
+      assert.equal(api.warning, undefined, detail);
       if (api.denied !== undefined) {
-        const enforced = failing.filter((r) => r.action === "Enforce");
-        assert.equal(enforced.length, 1, detail);
-        assert.ok(enforced[0]?.message.startsWith(api.denied), detail);
-      } else if (api.warning !== undefined) {
-        assert.deepEqual(failing.map((r) => [r.result, r.action, r.message]), [["fail", "Audit", api.warning]], detail);
+        assert.ok(got.actual === "fail" || got.actual === "error", detail);
+        assert.ok(got.message.startsWith(api.denied), detail);
       } else {
-        assert.deepEqual(failing, [], detail);
+        assert.ok(got.actual === "pass" || got.actual === "skip" || got.actual === null, detail);
       }
     });
   }
+
+  describe("documented differences (docs/vap-cli-vs-api-server.md)", () => {
+    test("1. with a binding, the policy's matchConstraints: the API server applies them, Kyverno's CLI does not", async () => {
+      const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "unannotated", namespace: "oracle-plain" }, data: { a: "b" } };
+      const api = await apiServer(cm);
+      assert.deepEqual(api, { denied: undefined, warning: undefined });
+      const got = await bylawTest(dir, "oracle-owner", cm);
+      assert.deepEqual(got, { actual: "fail", message: "an owner annotation is required" });
+    });
+
+    test("2. params by name: the API server reads the request's namespace, Kyverno's CLI takes the first object of that name", async () => {
+      const d = deployment("oracle-warn", "two", 2);
+      const api = await apiServer(d);
+      assert.equal(api.warning, "replicas 2 exceed the limit of 1");
+      const got = await bylawTest(dir, "oracle-max-replicas", d);
+      assert.equal(got.actual, "pass", JSON.stringify(got));
+    });
+
+    test("3. a selector: the API server evaluates each object, Kyverno's CLI hands them over as one list", async () => {
+      const svc = service("oracle-select", "half", { team: "a" });
+      const api = await apiServer(svc);
+      assert.equal(api.denied, "label tier is required");
+      const got = await bylawTest(dir, "oracle-required-labels", svc);
+      assert.equal(got.actual, "error", JSON.stringify(got));
+      assert.match(got.message, /^expression '.*params\.data\.label.*' resulted in error: /);
+    });
+
+    test("4. parameterNotFoundAction: the API server honours Deny, Kyverno's CLI never reads it", async () => {
+      const d = deployment("oracle-missing", "any", 1);
+      const api = await apiServer(d);
+      assert.match(api.denied ?? "", /no params found for policy binding with `Deny` parameterNotFoundAction/);
+      const got = await bylawTest(dir, "oracle-max-replicas", d);
+      assert.equal(got.actual, "pass", JSON.stringify(got));
+    });
+
+    test("5. two bindings: the API server applies each (Deny wins), Kyverno's CLI reports only the last (here Warn)", async () => {
+      const s2 = secret("oracle-two", "orphan", {});
+      const api = await apiServer(s2);
+      assert.equal(api.denied, "an owner annotation is required");
+      const rows = await bylawApply(dir, s2);
+      assert.deepEqual(rows.map((r) => [r.result, r.action, r.message]), [["fail", "Audit", "an owner annotation is required"]]);
+    });
+  });
 });

@@ -8,8 +8,9 @@ import type { TestSpec } from "../test-suite/test-file.js";
 
 /**
  * `extra.registry`: `--registry`'s access, for imageRegistry entries and CEL image.GetMetadata.
- * `extra.params`: the objects ValidatingAdmissionPolicy bindings take params from (a test's
- * paramResources; `bylaw apply`'s resources, read when asked).
+ * `extra.params`: the objects validate.cel paramRefs take params from (`bylaw apply`'s resources,
+ * read when asked); ValidatingAdmissionPolicy bindings get none of them, as Kyverno's apply hands
+ * none over. Without it, a test's paramResources serve both.
  */
 export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, extra: { readonly registry?: ImageDataSource; readonly params?: () => readonly JsonObject[] } = {}): Engine {
   const apiCalls: MockedApiCall[] = [];
@@ -27,12 +28,13 @@ export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, extra: { 
   for (const g of spec?.globalContextEntries ?? []) {
     if (typeof g["name"] === "string" && g["data"] !== undefined) globalEntries[g["name"]] = g["data"];
   }
+  const fromSuite = extra.params === undefined && cluster?.params !== undefined;
   const paramObjects = extra.params ?? (cluster?.params !== undefined ? ((given) => () => given)(cluster.params) : undefined);
   return createOfflineEngine({
     apiCalls,
     globalEntries,
     ...(cluster !== undefined ? { resources: cluster.resources, images: cluster.images } : {}),
     ...(extra.registry !== undefined ? { registry: extra.registry } : {}),
-    ...(paramObjects !== undefined ? { params: paramObjects } : {}),
+    ...(paramObjects !== undefined ? { params: paramObjects, bindingParams: fromSuite } : {}),
   });
 }

@@ -1,15 +1,16 @@
 /**
  * Kubernetes ValidatingAdmissionPolicy (admissionregistration.k8s.io v1, v1beta1) and the
  * ValidatingAdmissionPolicyBindings that name it → the shared compiled-policy model (ADR 0005), as
- * Kyverno's CLI evaluates them (pkg/admissionpolicy): one validate rule per binding, in the order
- * the bindings were given, each named after the policy (Kyverno's VAP results carry the policy's
- * name as the rule's) and matching where both the policy's matchConstraints and the binding's
- * matchResources do. Its action is Enforce when the binding's validationActions hold Deny, else Audit
- * (Warn and Audit do not block). A policy no binding names is evaluated on its own, as Kyverno's CLI
- * does (the API server would not evaluate it). The policy's fields compile as a ValidatingPolicy's
- * (cel/validating-policy/compile-body.ts), in Kubernetes' CEL environment (not Kyverno's libraries);
- * an expression that does not compile makes every matched resource an error naming the policy, the
- * field and the position. An invalid binding or policy field fails the load.
+ * Kyverno's CLI evaluates them (pkg/admissionpolicy; cel/admission-policy/evaluate.ts): one validate
+ * rule named after the policy (Kyverno's VAP results carry the policy's name as the rule's) that
+ * holds every binding in the order given and gives one result per resource. It matches where the
+ * policy's matchConstraints do when no binding names it (Kyverno's CLI evaluates such a policy; the
+ * API server would not), else where any binding's matchResources do. Its action is Enforce when no
+ * binding names it or one holds Deny, else Audit; each result carries its binding's. The policy's
+ * fields compile as a ValidatingPolicy's (cel/validating-policy/compile-body.ts), in Kubernetes'
+ * CEL environment (not Kyverno's libraries); an expression that does not compile makes every matched
+ * resource an error naming the policy, the field and the position. An invalid binding or policy
+ * field fails the load.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyDocument, Rule } from "../api/policy.js";
@@ -58,13 +59,18 @@ export function compileAdmissionPolicy(doc: JsonObject, bindingDocs: readonly Js
   const body = compileBody(spec, name, env.cel?.() ?? createCel(), "", KIND);
   if (!body.ok) return body;
   const rule: Rule = { name, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
-  const rules = (bindings.length === 0 ? [undefined] : bindings).map((binding): CompiledRule => {
-    const cel: CompiledAdmissionPolicy = { kind: "admission-policy", policyName: name, body: body.compiled, paramKind, binding };
-    const action = binding === undefined || binding.actions.includes("Deny") ? ("Enforce" as const) : ("Audit" as const);
-    return {
+  const cel: CompiledAdmissionPolicy = { kind: "admission-policy", policyName: name, body: body.compiled, paramKind, bindings };
+  const action = bindings.length === 0 || bindings.some((b) => b.actions.includes("Deny")) ? ("Enforce" as const) : ("Audit" as const);
+  const matches =
+    bindings.length === 0
+      ? (req: Parameters<CompiledRule["matcher"]["matches"]>[0]) => body.compiled.constraints.decide(req).kind !== "no-match"
+      : (req: Parameters<CompiledRule["matcher"]["matches"]>[0]) => bindings.some((b) => b.constraints?.decide(req).kind !== "no-match");
+  const labelsField = bindings.length === 0 ? (readsNamespaceLabels(spec["matchConstraints"]) ? "spec.matchConstraints.namespaceSelector" : undefined) : bindings.find((b) => b.readsNamespaceLabels);
+  const rules: CompiledRule[] = [
+    {
       rule,
       name,
-      matcher: { kinds: undefined, matches: (req) => body.compiled.constraints.decide(req).kind !== "no-match" && binding?.constraints?.decide(req).kind !== "no-match" },
+      matcher: { kinds: undefined, matches },
       autogenOf: undefined,
       action,
       podSecurity: undefined,
@@ -72,9 +78,9 @@ export function compileAdmissionPolicy(doc: JsonObject, bindingDocs: readonly Js
       fastPass: undefined,
       unsupported: body.failure,
       cel,
-      namespaceLabels: readsNamespaceLabels(spec["matchConstraints"]) ? "spec.matchConstraints.namespaceSelector" : binding?.readsNamespaceLabels === true ? `(binding ${binding.name}) spec.matchResources.namespaceSelector` : undefined,
-    };
-  });
+      namespaceLabels: typeof labelsField === "string" ? labelsField : labelsField !== undefined ? `(binding ${labelsField.name}) spec.matchResources.namespaceSelector` : undefined,
+    },
+  ];
   const document: PolicyDocument = {
     apiVersion: text(doc, "apiVersion"),
     kind: "ClusterPolicy",
@@ -82,7 +88,7 @@ export function compileAdmissionPolicy(doc: JsonObject, bindingDocs: readonly Js
     spec: {
       rules: [rule],
       failurePolicy: fp === "Ignore" ? "Ignore" : "Fail",
-      validationFailureAction: rules.some((r) => r.action === "Enforce") ? "Enforce" : "Audit",
+      validationFailureAction: action,
     },
   };
   const policy: CompiledPolicy = {

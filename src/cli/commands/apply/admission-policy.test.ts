@@ -1,6 +1,7 @@
 /**
- * Kubernetes ValidatingAdmissionPolicy in `bylaw apply` and `bylaw test`: bindings among the policies,
- * params from the resources (apply) or a test's paramResources, results named after the policy.
+ * Kubernetes ValidatingAdmissionPolicy in `bylaw apply` and `bylaw test`, as Kyverno's CLI runs them:
+ * bindings among the policies, no params in apply (Kyverno's apply hands its PolicyProcessor no
+ * ParameterResources), a test's paramResources in test, results named after the policy.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -51,8 +52,9 @@ async function apply(files: Record<string, string>, args: string[]): Promise<{ c
 }
 
 describe("bylaw apply: ValidatingAdmissionPolicy", () => {
-  test("a binding among the policies binds it; params come from the resources; results carry the policy's name", async () => {
-    const { code, out } = await apply({ "p.yaml": `${policy}---\n${binding()}`, "r.yaml": resources, "params.yaml": limits }, ["p.yaml", "-r", "r.yaml", "-r", "params.yaml"]);
+  test("a binding among the policies binds it; results carry the policy's name", async () => {
+    const fixed = policy.replace("int(params.data.maxReplicas)", "5").replace("params.data.maxReplicas", "'5'");
+    const { code, out } = await apply({ "p.yaml": `${fixed}---\n${binding()}`, "r.yaml": resources }, ["p.yaml", "-r", "r.yaml"]);
     assert.equal(code, 1);
     assert.deepEqual(out?.results.map((r) => [r.policy, r.rule, r.resource.split("/").pop(), r.result, r.message]), [
       ["max-replicas", "max-replicas", "small", "pass", ""],
@@ -60,17 +62,19 @@ describe("bylaw apply: ValidatingAdmissionPolicy", () => {
     ]);
   });
 
-  test("the parameter object missing is an error under parameterNotFoundAction Deny and a skip under Allow", async () => {
-    const denied = await apply({ "p.yaml": policy, "b.yaml": binding(), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
-    assert.equal(denied.code, 1);
-    assert.match(denied.out?.results[0]?.message ?? "", /^failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction/);
-    const allowed = await apply({ "p.yaml": policy, "b.yaml": binding("[Deny]", "Allow"), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
-    assert.equal(allowed.code, 0);
-    assert.deepEqual(allowed.out?.results.map((r) => r.result), ["skip"]);
+  test("apply hands a binding no params, as Kyverno's apply does: an expression reading params is an error, whatever -r holds", async () => {
+    for (const notFound of ["Deny", "Allow"]) {
+      const r = await apply({ "p.yaml": policy, "b.yaml": binding("[Deny]", notFound), "r.yaml": deployment("small", 2), "params.yaml": limits }, ["p.yaml", "b.yaml", "-r", "r.yaml", "-r", "params.yaml"]);
+      assert.equal(r.code, 1);
+      const small = r.out?.results.find((x) => x.resource.endsWith("/small"));
+      assert.equal(small?.result, "error", notFound);
+      assert.match(small?.message ?? "", /^expression 'object\.spec\.replicas <= int\(params\.data\.maxReplicas\)' resulted in error: /);
+    }
   });
 
   test("a binding without Deny makes the failure Audit: --audit-warn turns it into a warning", async () => {
-    const { code, out } = await apply({ "p.yaml": `${policy}---\n${binding("[Warn, Audit]")}`, "r.yaml": deployment("big", 9), "params.yaml": limits }, ["p.yaml", "-r", "r.yaml", "-r", "params.yaml", "--audit-warn"]);
+    const fixed = policy.replace("int(params.data.maxReplicas)", "5").replace("params.data.maxReplicas", "'5'");
+    const { code, out } = await apply({ "p.yaml": `${fixed}---\n${binding("[Warn, Audit]")}`, "r.yaml": deployment("big", 9) }, ["p.yaml", "-r", "r.yaml", "--audit-warn"]);
     assert.equal(code, 0);
     assert.deepEqual(out?.results.map((r) => r.result), ["warn"]);
   });
@@ -130,7 +134,7 @@ spec:
     assert.match(stdout, /use of exceptions with ValidatingAdmissionPolicies is not supported/);
   });
 
-  test("without paramResources the binding finds no params: an error, never a pass", async () => {
+  test("without paramResources the binding finds no params: params is null, so reading it is an error, never a pass", async () => {
     const files = suite("- {policy: max-replicas, resources: [small], result: pass}\n");
     files["kyverno-test.yaml"] = files["kyverno-test.yaml"]?.replace("paramResources: [params.yaml]\n", "") ?? "";
     const { code, rows } = await test_(files);

@@ -61,7 +61,7 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
   if (cluster !== undefined && options.registry) return usageFailure(io, "--registry cannot be combined with --cluster yet: with --cluster, imageRegistry entries are rule errors naming the entry");
   const registry = await cliRegistryAccess(options.registry);
   if (!registry.ok) return usageFailure(io, registry.error.message);
-  // The resources are also the objects ValidatingAdmissionPolicy bindings take params from.
+  // The resources are also the objects validate.cel paramRefs take params from (ValidatingAdmissionPolicy bindings get none, as in Kyverno's apply).
   let paramPool: readonly Resource[] = [];
   const engine = cluster?.engine ?? offlineEngine(undefined, undefined, { ...(registry.value !== undefined ? { registry: registry.value } : {}), params: () => paramPool });
   const read = await loadPolicyPaths(options.policyPaths, { stdin, ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}) });

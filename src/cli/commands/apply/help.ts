@@ -7,11 +7,12 @@ mutate rules patch each resource (policies in order, each seeing the previous pa
 rules check the patched resource, generate rules say what they would create.
 POLICY and RESOURCE are files (YAML, multi-document, or JSON) or folders (read recursively);
 "-" reads from standard input (for one input only). A POLICY that is a Git URL is cloned (below).
-POLICY may also hold ValidatingPolicy and Kubernetes ValidatingAdmissionPolicy documents; a
-ValidatingAdmissionPolicyBinding among them binds the policy it names (its matchResources,
-validationActions and paramRef), and the resources are also the objects a paramRef selects
-(Kyverno's apply reads none). A ValidatingAdmissionPolicy no binding names is evaluated on its own,
-as Kyverno's CLI does.
+POLICY may also hold ValidatingPolicy and Kubernetes ValidatingAdmissionPolicy documents, run as
+Kyverno's CLI runs them (docs/vap-cli-vs-api-server.md): a ValidatingAdmissionPolicyBinding among
+them binds the policy it names; the last binding whose matchResources match gives the policy's one
+result; a binding gets no params (params is null), as Kyverno's apply hands none over, while the
+resources are the objects a validate.cel paramRef selects. A ValidatingAdmissionPolicy no binding
+names is evaluated on its own against its matchConstraints.
 
 Policies:
       --policy-set NAME       use a policy set Bylaw ships (repeatable; combines with POLICY paths):

@@ -1,7 +1,7 @@
 /** Kubernetes ValidatingAdmissionPolicy and its bindings through the engine: matching, params, results as Kyverno's CLI reports them. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { ok, type JsonObject, type JsonValue } from "../../index.js";
+import { err, ok, type JsonObject, type JsonValue } from "../../index.js";
 import { createEngine } from "../../engine.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import type { EngineRequest } from "../../pipeline/types.js";
@@ -109,26 +109,32 @@ describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates i
 });
 
 describe("ValidatingAdmissionPolicyBinding", () => {
-  test("each binding naming the policy is a rule; matchResources narrow it; other policies' bindings are ignored", () => {
+  // Kyverno: pkg/admissionpolicy/validate.go, processVAPWithoutClient (each matching binding overwrites the response).
+  test("one result per policy: the last binding whose matchResources match answers; other policies' bindings are ignored", () => {
     const engine = engineWith();
     const spec = { matchConstraints: podRules, validations: [{ expression: "object.metadata.name.startsWith('ok')", message: "bad name" }] };
     const p = compile(engine, vap(spec), [
       binding("prod", { matchResources: { namespaceSelector: { matchLabels: { env: "prod" } } } }),
-      binding("warn-all", { validationActions: ["Warn", "Audit"] }),
+      binding("warn-dev", { validationActions: ["Warn", "Audit"], matchResources: { namespaceSelector: { matchLabels: { env: "dev" } } } }),
       { ...binding("other", {}), spec: { policyName: "someone-else", validationActions: ["Deny"] } },
     ]);
-    assert.deepEqual(p.rules.map((r) => [r.name, r.action]), [["vap", "Enforce"], ["vap", "Audit"]]);
-    assert.deepEqual(run(engine, p, pod("bad"), { namespaceLabels: { env: "dev" } }), [["vap", "fail", "bad name"]]);
-    assert.deepEqual(run(engine, p, pod("bad"), { namespaceLabels: { env: "prod" } }), [["vap", "fail", "bad name"], ["vap", "fail", "bad name"]]);
-    const results = engine.validate(p, { resource: pod("bad"), operation: "CREATE", namespaceLabels: { env: "prod" } }).rules;
-    assert.deepEqual(results.map((r) => [r.properties?.["binding"], r.action]), [["prod", "Enforce"], ["warn-all", "Audit"]]);
+    assert.deepEqual(p.rules.map((r) => [r.name, r.action]), [["vap", "Enforce"]]);
+    const answer = (env: string): [unknown, unknown, string][] => engine.validate(p, { resource: pod("bad"), operation: "CREATE", namespaceLabels: { env } }).rules.map((r) => [r.properties?.["binding"], r.action, r.status]);
+    assert.deepEqual(answer("prod"), [["prod", "Enforce", "fail"]]);
+    assert.deepEqual(answer("dev"), [["warn-dev", "Audit", "fail"]]);
+    assert.deepEqual(answer("test"), []);
+    const both = compile(engine, vap({ ...spec, validations: [{ expression: "params == null || object.metadata.name == params.metadata.name" }] }), [binding("first", {}), binding("last", {})]);
+    assert.deepEqual(engine.validate(both, { resource: pod("bad"), operation: "CREATE", namespaceLabels: {} }).rules.map((r) => r.properties?.["binding"]), ["last"]);
   });
 
-  test("a binding's matchResources must match too: a cluster-scoped policy match narrowed to a namespace", () => {
+  // Kyverno: processVAPWithoutClient matches only binding.Spec.MatchResources; the policy's matchConstraints are read only without bindings (processVAPNoBindings).
+  test("with a binding, the policy's matchConstraints are not consulted: a binding without matchResources matches every resource", () => {
     const engine = engineWith();
-    const p = compile(engine, vap({ matchConstraints: podRules, validations: [{ expression: "false" }] }), [binding("team", { matchResources: { namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["team"] }] } } })]);
-    assert.deepEqual(run(engine, p, pod("a", { namespace: "team" }), { namespaceLabels: { "kubernetes.io/metadata.name": "team" } }).map((r) => r[1]), ["fail"]);
-    assert.deepEqual(run(engine, p, pod("a", { namespace: "other" }), { namespaceLabels: { "kubernetes.io/metadata.name": "other" } }), []);
+    const p = compile(engine, vap({ matchConstraints: podRules, validations: [{ expression: "object.kind == 'Pod'", message: "not a pod" }] }), [binding("all", {})]);
+    const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } };
+    assert.deepEqual(run(engine, p, cm), [["vap", "fail", "not a pod"]]);
+    const unbound = compile(engine, vap({ matchConstraints: podRules, validations: [{ expression: "object.kind == 'Pod'" }] }));
+    assert.deepEqual(run(engine, unbound, cm), []);
   });
 
   test("an invalid binding fails the load naming it and the field", () => {
@@ -151,64 +157,58 @@ describe("ValidatingAdmissionPolicyBinding", () => {
   });
 });
 
-describe("params", () => {
+// Kyverno: pkg/admissionpolicy/validate.go processVAPWithoutClient and matchesSelector; cmd/cli/kubectl-kyverno/processor PolicyProcessor (every ParameterResources object is offered).
+describe("params, as Kyverno's CLI chooses them offline", () => {
   const objects = [
     configMap("limits", "team", { max: "2" }),
     configMap("limits", "other", { max: "5" }),
     configMap("strict", "shared", { max: "1" }, { tier: "strict" }),
     configMap("loose", "shared", { max: "4" }, { tier: "loose" }),
+    { apiVersion: "example.com/v1", kind: "Limits", metadata: { name: "crd-limits" }, data: { max: "3" } },
   ];
   const engine = engineWith(objects);
   const withRef = (paramRef: JsonObject, extra: JsonObject = {}): CompiledPolicy => compile(engine, vap({ ...maxContainers, ...extra }), [binding("b", { paramRef })]);
 
-  test("by name, in the request's namespace when paramRef.namespace is unset", () => {
+  test("by name: the first object of that name, whatever its namespace or kind", () => {
     const p = withRef({ name: "limits", parameterNotFoundAction: "Deny" });
     assert.deepEqual(run(engine, p, pod("a", { namespace: "team", containers: containers(3) })), [["vap", "fail", "at most 2 containers"]]);
-    assert.deepEqual(run(engine, p, pod("a", { namespace: "other", containers: containers(3) })), [["vap", "pass", ""]]);
+    assert.deepEqual(run(engine, p, pod("a", { namespace: "other", containers: containers(3) })), [["vap", "fail", "at most 2 containers"]]);
+    const namespaced = withRef({ name: "limits", namespace: "other", parameterNotFoundAction: "Deny" });
+    assert.deepEqual(run(engine, namespaced, pod("a", { namespace: "team", containers: containers(3) })), [["vap", "fail", "at most 2 containers"]]);
+    const otherKind = withRef({ name: "crd-limits", parameterNotFoundAction: "Deny" });
+    assert.deepEqual(run(engine, otherKind, pod("a", { containers: containers(4) })), [["vap", "fail", "at most 3 containers"]]);
   });
 
-  test("paramRef.namespace picks the namespace", () => {
-    const p = withRef({ name: "limits", namespace: "other", parameterNotFoundAction: "Deny" });
-    assert.deepEqual(run(engine, p, pod("a", { namespace: "team", containers: containers(3) })), [["vap", "pass", ""]]);
-  });
-
-  test("a selector evaluates the policy once per object: any failing one fails", () => {
-    const p = withRef({ namespace: "shared", selector: { matchExpressions: [{ key: "tier", operator: "Exists" }] }, parameterNotFoundAction: "Deny" });
-    assert.deepEqual(run(engine, p, pod("a", { containers: containers(2) })), [["vap", "fail", "at most 1 containers"]]);
-    const loose = withRef({ namespace: "shared", selector: { matchLabels: { tier: "loose" } }, parameterNotFoundAction: "Deny" });
-    assert.deepEqual(run(engine, loose, pod("a", { containers: containers(2) })), [["vap", "pass", ""]]);
-  });
-
-  test("none found: Allow skips the binding, Deny is an error under failurePolicy Fail and a skip under Ignore", () => {
-    const allow = withRef({ name: "missing", parameterNotFoundAction: "Allow" });
-    const [skipped] = run(engine, allow, pod("a", { namespace: "team" }));
-    assert.equal(skipped?.[1], "skip");
-    assert.match(skipped?.[2] ?? "", /no ConfigMap \(v1\) missing in namespace team; the binding's parameterNotFoundAction Allow skips it/);
-    const deny = withRef({ name: "missing", parameterNotFoundAction: "Deny" });
-    const [denied] = run(engine, deny, pod("a", { namespace: "team" }));
-    assert.equal(denied?.[1], "error");
-    assert.match(denied?.[2] ?? "", /^failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction/);
-    const ignored = withRef({ name: "missing", parameterNotFoundAction: "Deny" }, { failurePolicy: "Ignore" });
-    assert.equal(run(engine, ignored, pod("a", { namespace: "team" }))[0]?.[1], "skip");
-  });
-
-  test("a namespaced paramKind for a cluster-scoped request without paramRef.namespace is a configuration error", () => {
-    const p = compile(engine, vap({ ...maxContainers, matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["namespaces"] }] }, validations: [{ expression: "true" }] }), [binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } })]);
-    const [row] = run(engine, p, { apiVersion: "v1", kind: "Namespace", metadata: { name: "n" } });
-    assert.deepEqual([row?.[1], row?.[2]], ["error", "failed to configure binding: cannot use namespaced paramRef in policy binding that matches cluster-scoped resources"]);
-  });
-
-  test("a port that cannot list objects is an error, never 'not found'", () => {
-    const bare = createEngine(fakePorts());
-    const p = compile(bare, vap(maxContainers), [binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } })]);
-    const [row] = run(bare, p, pod("a", { namespace: "team" }));
+  test("a selector hands every matching object over at once, as a list object {items: [...]}", () => {
+    const listAware = { ...maxContainers, validations: [{ expression: "params.items.all(p, size(object.spec.containers) <= int(p.data.max))", messageExpression: "'checked ' + string(size(params.items))" }] };
+    const p = withRef({ selector: { matchExpressions: [{ key: "tier", operator: "Exists" }] }, parameterNotFoundAction: "Deny" }, listAware);
+    assert.deepEqual(run(engine, p, pod("a", { containers: containers(2) })), [["vap", "fail", "checked 2"]]);
+    const perObject = withRef({ selector: { matchLabels: { tier: "loose" } }, parameterNotFoundAction: "Deny" });
+    const [row] = run(engine, perObject, pod("a", { containers: containers(2) }));
     assert.equal(row?.[1], "error");
-    assert.match(row?.[2] ?? "", /params of kind ConfigMap \(v1\): no parameter objects were given/);
+    assert.match(row?.[2] ?? "", /^expression 'size\(object\.spec\.containers\) <= int\(params\.data\.max\)' resulted in error: /);
   });
 
-  test("objects of a namespaced built-in kind written without a namespace are in default", () => {
-    const e = engineWith([configMap("limits", undefined, { max: "1" })]);
-    const p = compile(e, vap(maxContainers), [binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Deny" } })]);
-    assert.deepEqual(run(e, p, pod("a", { containers: containers(2) })), [["vap", "fail", "at most 1 containers"]]);
+  test("none found: parameterNotFoundAction is not read; the policy runs with params null", () => {
+    for (const action of ["Allow", "Deny"]) {
+      const p = withRef({ name: "missing", parameterNotFoundAction: action });
+      const [row] = run(engine, p, pod("a", { namespace: "team" }));
+      assert.equal(row?.[1], "error", action);
+      const tolerant = withRef({ name: "missing", parameterNotFoundAction: action }, { validations: [{ expression: "params == null", message: "had params" }] });
+      assert.deepEqual(run(engine, tolerant, pod("a")), [["vap", "pass", ""]]);
+    }
+  });
+
+  test("no parameter objects given (bylaw apply, as Kyverno's apply passes none): params null", () => {
+    const bare = createEngine(fakePorts());
+    const p = compile(bare, vap({ ...maxContainers, validations: [{ expression: "params == null" }] }), [binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } })]);
+    assert.deepEqual(run(bare, p, pod("a", { namespace: "team" })), [["vap", "pass", ""]]);
+  });
+
+  test("a port that fails to list is an error, never 'not found'", () => {
+    const ports = fakePorts();
+    const broken = createEngine({ ...ports, context: { ...ports.context, paramObjects: () => err("unavailable", "disk on fire") } });
+    const p = compile(broken, vap(maxContainers), [binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } })]);
+    assert.deepEqual(run(broken, p, pod("a")), [["vap", "error", "binding b: parameter objects: disk on fire"]]);
   });
 });

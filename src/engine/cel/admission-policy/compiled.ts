@@ -1,8 +1,8 @@
 /**
  * A Kubernetes ValidatingAdmissionPolicy (admissionregistration.k8s.io) compiled once, together with
- * one of the ValidatingAdmissionPolicyBindings that name it: what evaluate.ts runs per request. The
- * policy's own fields compile as a ValidatingPolicy's do (validating-policy/compile-body.ts: same
- * fields, same meaning); the binding adds its matchResources, paramRef and validationActions.
+ * the ValidatingAdmissionPolicyBindings that name it, in the order given: what evaluate.ts runs per
+ * request. The policy's own fields compile as a ValidatingPolicy's do (validating-policy/compile-body.ts:
+ * same fields, same meaning); each binding adds its matchResources, paramRef and validationActions.
  */
 import type { CompiledParamRef, ParamKindRef } from "../params/index.js";
 import type { CompiledValidatingPolicy } from "../validating-policy/compiled.js";
@@ -12,7 +12,7 @@ export type ValidationAction = "Deny" | "Warn" | "Audit";
 
 export interface CompiledBinding {
   readonly name: string;
-  /** `spec.matchResources`, narrowing the policy's matchConstraints; undefined: no narrowing. */
+  /** `spec.matchResources`; undefined: the binding matches every resource (Kyverno's CLI, offline). */
   readonly constraints: CompiledConstraints | undefined;
   readonly paramRef: CompiledParamRef | undefined;
   readonly actions: readonly ValidationAction[];
@@ -26,8 +26,8 @@ export interface CompiledAdmissionPolicy {
   /** matchConstraints, failurePolicy, matchConditions, variables, validations, auditAnnotations. */
   readonly body: CompiledValidatingPolicy;
   readonly paramKind: ParamKindRef | undefined;
-  /** undefined: a policy no loaded binding names, evaluated on its own as Kyverno's CLI does. */
-  readonly binding: CompiledBinding | undefined;
+  /** Empty: a policy no loaded binding names, evaluated on its own as Kyverno's CLI does. */
+  readonly bindings: readonly CompiledBinding[];
 }
 
 export function isAdmissionPolicy(x: object): x is CompiledAdmissionPolicy {

@@ -1,17 +1,21 @@
 /**
- * One ValidatingAdmissionPolicy, through one binding (or none), against one request, as Kyverno's
- * CLI reports what Kubernetes' validator decides (pkg/admissionpolicy): the policy's matchConstraints
- * and the binding's matchResources decide whether it applies (no result when not; an error when
- * Bylaw cannot decide); the binding's params are collected (params.ts) and the policy runs once per
- * param object. Per run: matchConditions not all true → skip "match conditions aren't met" (an
- * evaluation error in them is an error); the validations in order: an evaluation error → error
- * "expression '<expr>' resulted in error: …"; the first false → fail with its messageExpression
- * (a string, trimmed, one line), its message, or "failed expression: <expr>"; then auditAnnotations
- * (an evaluation error is an error); all true → pass with no message. The first run that fails or
- * errs answers for the binding. Variables are lazy: each evaluates once, when first read.
- * The rule name is the policy's, as Kyverno names VAP results.
+ * One ValidatingAdmissionPolicy against one request, as Kyverno 1.19's CLI evaluates it offline
+ * (pkg/admissionpolicy `Validate`, `processVAPNoBindings`, `processVAPWithoutClient`,
+ * `validateResource`; the differences from the API server are in docs/vap-cli-vs-api-server.md):
+ * - no binding names the policy: the policy's matchConstraints decide whether it applies (no
+ *   result when not) and it runs once, with `params` null;
+ * - bindings name it: the policy's matchConstraints are not consulted. Each binding in turn whose
+ *   matchResources match (a binding without them matches every resource) runs the policy with the
+ *   params its paramRef selects (params/binding-params.ts), and the LAST such binding's outcome is
+ *   the policy's one result; no binding matches: no result.
+ * A match Bylaw cannot decide is an error. Per run: matchConditions not all true → skip "match
+ * conditions aren't met" (an evaluation error in them is an error); the validations in order: an
+ * evaluation error → error "expression '<expr>' resulted in error: …"; the first false → fail with
+ * its messageExpression (a string, trimmed, one line), its message, or "failed expression: <expr>";
+ * then auditAnnotations (an evaluation error is an error); all true → pass with no message.
+ * Variables are lazy: each evaluates once, when first read. The rule name is the policy's, as
+ * Kyverno names VAP results.
  */
-import { resourceNamespace } from "../../api/resource.js";
 import type { RuleResult, RuleStatus } from "../../api/rule-result.js";
 import type { JsonObject } from "../../api/json.js";
 import type { MatchRequest } from "../../match/index.js";
@@ -20,8 +24,8 @@ import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
 import type { CelRuleInput } from "../validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../validating-policy/compiled.js";
 import { fromCel, toCel } from "../values.js";
-import type { CompiledAdmissionPolicy } from "./compiled.js";
-import { resolveParams } from "../params/index.js";
+import type { CompiledAdmissionPolicy, CompiledBinding } from "./compiled.js";
+import { selectBindingParams } from "../params/index.js";
 import { defineLazyVariables } from "../lazy-variables.js";
 
 const MAX_MESSAGE_BYTES = 5 * 1024;
@@ -29,30 +33,37 @@ const SKIP_MESSAGE = "match conditions aren't met";
 
 type Outcome = { readonly status: RuleStatus; readonly message: string };
 
-export function evaluateAdmissionPolicy(ap: CompiledAdmissionPolicy, req: MatchRequest, input: CelRuleInput, services: CelServices): RuleResult | undefined {
-  const binding = ap.binding;
+function resultOf(ap: CompiledAdmissionPolicy, binding: CompiledBinding | undefined, o: Outcome): RuleResult {
   // Each binding has its own validationActions: Deny enforces, Warn and Audit do not (an unbound policy fails as Kyverno's CLI reports it).
   const action = binding === undefined || binding.actions.includes("Deny") ? ("Enforce" as const) : ("Audit" as const);
-  const result = (o: Outcome): RuleResult => ({ rule: ap.policyName, type: "Validation", status: o.status, message: o.message, action, ...(binding !== undefined ? { properties: { binding: binding.name } } : {}) });
-  for (const constraints of [ap.body.constraints, binding?.constraints]) {
-    const verdict = constraints?.decide(req);
-    if (verdict?.kind === "no-match") return undefined;
-    if (verdict?.kind === "error") return result({ status: "error", message: verdict.message });
+  return { rule: ap.policyName, type: "Validation", status: o.status, message: o.message, action, ...(binding !== undefined ? { properties: { binding: binding.name } } : {}) };
+}
+
+export function evaluateAdmissionPolicy(ap: CompiledAdmissionPolicy, req: MatchRequest, input: CelRuleInput, services: CelServices): RuleResult | undefined {
+  if (ap.bindings.length === 0) {
+    const verdict = ap.body.constraints.decide(req);
+    if (verdict.kind === "no-match") return undefined;
+    if (verdict.kind === "error") return resultOf(ap, undefined, { status: "error", message: verdict.message });
+    return resultOf(ap, undefined, evaluateOnce(ap.body, input, null, services));
   }
-  const params = resolveParams(ap.paramKind, binding?.paramRef, resourceNamespace(req.resource), services.ports.context);
-  if (params.kind === "unavailable") return result({ status: "error", message: params.message });
-  if (params.kind === "none") return result({ status: "skip", message: params.message });
-  if (params.kind === "config-error") {
-    const message = `failed to configure binding: ${params.message}`;
-    return result(ap.body.failurePolicy === "Ignore" ? { status: "skip", message: `${message} (failurePolicy Ignore)` } : { status: "error", message });
+  let last: RuleResult | undefined;
+  for (const binding of ap.bindings) {
+    const verdict = binding.constraints?.decide(req);
+    if (verdict?.kind === "no-match") continue;
+    // Kyverno's CLI would go on to the next binding; Bylaw cannot tell whether this one applies, so it answers, never drops it.
+    if (verdict?.kind === "error") return resultOf(ap, binding, { status: "error", message: `binding ${binding.name}: ${verdict.message}` });
+    last = resultOf(ap, binding, evaluateBinding(ap, binding, input, services));
   }
-  let answer: Outcome | undefined;
-  for (const param of params.params) {
-    const o = evaluateOnce(ap.body, input, param, services);
-    if (o.status === "fail" || o.status === "error") return result(o);
-    if (answer === undefined || answer.status === "skip") answer = o;
-  }
-  return result(answer ?? { status: "pass", message: "" });
+  return last;
+}
+
+function evaluateBinding(ap: CompiledAdmissionPolicy, binding: CompiledBinding, input: CelRuleInput, services: CelServices): Outcome {
+  if (binding.paramRef === undefined) return evaluateOnce(ap.body, input, null, services);
+  const listed = services.ports.context.paramObjects?.();
+  if (listed !== undefined && !listed.ok) return { status: "error", message: `binding ${binding.name}: parameter objects: ${listed.error.message}` };
+  const chosen = selectBindingParams(binding.paramRef, listed?.value ?? []);
+  if (!chosen.ok) return { status: "error", message: `binding ${binding.name}: ${chosen.message}` };
+  return evaluateOnce(ap.body, input, chosen.params, services);
 }
 
 function activationFor(body: CompiledValidatingPolicy, input: CelRuleInput, params: unknown, budget: CostBudget, services: CelServices): Record<string, unknown> {

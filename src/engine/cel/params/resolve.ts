@@ -1,9 +1,10 @@
 /**
- * The parameter objects a binding's paramRef selects, as Kubernetes' admission policy dispatcher
- * collects them: of the policy's paramKind; in `paramRef.namespace`, or else the request's
- * namespace, when the kind is namespaced (a cluster-scoped request then has none to offer: a
- * configuration error); by `name`, or every object `selector` picks. None found: Allow skips the
- * binding, Deny is a configuration error answered under the policy's failurePolicy.
+ * The parameter objects a validate.cel rule's paramKind/paramRef selects, as Kyverno's CEL handler
+ * collects them (pkg/engine/handlers/validation/validate_cel.go `collectParams`): of the paramKind;
+ * in `paramRef.namespace`, or else the request's namespace, when the kind is namespaced (a
+ * cluster-scoped request then has none to offer: a configuration error); by `name` (not found is an
+ * error, whatever parameterNotFoundAction says, as Kyverno's client Get answers), or every object
+ * `selector` picks (none: Deny is an error, Allow or unset finds none).
  *
  * Objects come from the engine's ContextSources port (`paramObjects`): offline, a test's
  * `paramResources` and `bylaw apply`'s resources. A port that offers none is an error, never
@@ -21,7 +22,7 @@ import type { CompiledParamRef, ParamKindRef } from "./param-ref.js";
 export type ParamOutcome =
   /** The objects to evaluate with, each in turn (`[null]`: no params, as without paramKind or paramRef). */
   | { readonly kind: "params"; readonly params: readonly (JsonObject | null)[] }
-  /** None found and parameterNotFoundAction Allow: the binding does not apply. */
+  /** None found by a selector, and parameterNotFoundAction not Deny: no validation runs. */
   | { readonly kind: "none"; readonly message: string }
   /** The binding cannot be configured for this request (Kubernetes answers under failurePolicy). */
   | { readonly kind: "config-error"; readonly message: string }
@@ -75,7 +76,8 @@ export function resolveParams(paramKind: ParamKindRef | undefined, ref: Compiled
   }
   if (found.length > 0) return { kind: "params", params: found };
   const where = namespaced ? ` in namespace ${namespace}` : "";
-  const which = ref.name !== undefined ? `${what} ${ref.name}` : `${what} matching paramRef.selector`;
-  if (ref.notFound === "Deny") return { kind: "config-error", message: `no params found for policy binding with \`Deny\` parameterNotFoundAction (no ${which}${where})` };
-  return { kind: "none", message: `no ${which}${where}; the binding's parameterNotFoundAction Allow skips it` };
+  if (ref.name !== undefined) return { kind: "config-error", message: `${what} "${ref.name}" not found${where}` };
+  const which = `${what} matching paramRef.selector`;
+  if (ref.notFound === "Deny") return { kind: "config-error", message: `no params found (no ${which}${where}; parameterNotFoundAction Deny)` };
+  return { kind: "none", message: `no ${which}${where}` };
 }

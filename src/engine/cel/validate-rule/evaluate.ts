@@ -52,24 +52,25 @@ function messageOf(value: unknown): string | undefined {
 }
 
 /**
- * `params` finds the objects of the rule's paramKind/paramRef (cel/admission-policy/params.ts); the
- * rule runs once per object and the first that does not pass answers. None found: `skip` naming
- * them (Kyverno would run no validation and pass); a paramRef that cannot be served: `error` "error
- * in parameterized resource: …", as Kyverno answers.
+ * `params` finds the objects of the rule's paramKind/paramRef (cel/params/resolve.ts); the rule runs
+ * once per object, in order, as Kyverno's CEL handler does (validate_cel.go `Process`): the first
+ * run whose preconditions are not met answers skip, the first that fails or errs answers for the
+ * rule. A selector that finds none (parameterNotFoundAction not Deny): no validation runs and the
+ * rule passes "Validation rule '<name>' passed.", as Kyverno answers. A paramRef that cannot be
+ * served (by name not found, Deny with none, a namespace problem, no objects given at all): `error`
+ * "error in parameterized resource: …".
  */
 export function evaluateCelRule(rule: CompiledCelRule, name: string, input: CelRuleInput, params?: (kind: ParamKindRef, ref: CompiledParamRef) => ParamOutcome): RuleResult {
   if (rule.params === undefined) return evaluateWith(rule, name, input, null);
   const found = params?.(rule.params.kind, rule.params.ref) ?? { kind: "unavailable" as const, message: "no parameter objects were given" };
   const result = (status: RuleResult["status"], message: string): RuleResult => ({ rule: name, type: "Validation", status, message });
-  if (found.kind === "none") return result("skip", found.message);
+  if (found.kind === "none") return result("pass", `Validation rule '${name}' passed.`);
   if (found.kind !== "params") return result("error", `error in parameterized resource: ${found.message}`);
-  let answer: RuleResult | undefined;
   for (const p of found.params) {
     const r = evaluateWith(rule, name, input, p === null ? null : toCel(p));
-    if (r.status !== "pass" && r.status !== "skip") return r;
-    if (answer === undefined || answer.status === "skip") answer = r;
+    if (r.status !== "pass") return r;
   }
-  return answer ?? result("pass", `Validation rule '${name}' passed.`);
+  return result("pass", `Validation rule '${name}' passed.`);
 }
 
 function evaluateWith(rule: CompiledCelRule, name: string, input: CelRuleInput, params: unknown): RuleResult {

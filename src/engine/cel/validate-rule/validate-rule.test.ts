@@ -144,32 +144,55 @@ describe("validate.cel", () => {
     assert.equal(checks, 2);
   });
 
-  test("paramKind/paramRef: the rule runs once per parameter object; none found is a skip, never a pass", () => {
+  // Kyverno: pkg/engine/handlers/validation/validate_cel.go, Process and collectParams.
+  test("paramKind/paramRef: the rule runs once per parameter object, as Kyverno's collectParams finds them", () => {
     const limits = [
       { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "limits", namespace: "default" }, data: { max: "1" } },
       { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "limits", namespace: "team" }, data: { max: "3" } },
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "strict", namespace: "shared", labels: { tier: "t" } }, data: { max: "1" } },
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "loose", namespace: "shared", labels: { tier: "t" } }, data: { max: "5" } },
     ];
     const ports = fakePorts();
     const withParams = createEngine({ ...ports, context: { ...ports.context, paramObjects: () => ok(limits) } });
     const cel = { paramKind: { apiVersion: "v1", kind: "ConfigMap" }, paramRef: { name: "limits" }, expressions: [{ expression: "size(object.spec.containers) <= int(params.data.max)", messageExpression: "'at most ' + params.data.max" }] };
-    const compiled = withParams.compile(clusterPolicy("cel-policy", [{ name: "check", match: podMatch, validate: { cel } }]));
-    assert.ok(compiled.ok);
-    if (!compiled.ok) return;
+    const compile = (c: JsonObject): CompiledPolicy => {
+      const r = withParams.compile(clusterPolicy("cel-policy", [{ name: "check", match: podMatch, validate: { cel: c } }]));
+      if (!r.ok) throw new Error(JSON.stringify(r.problems));
+      return r.policy;
+    };
     const two = [{ name: "a", image: "a:1" }, { name: "b", image: "b:1" }];
-    const runWith = (resource: JsonObject): [string, string, string][] => withParams.validate(compiled.policy, { resource, operation: "CREATE", namespaceLabels: {} }).rules.map((r) => [r.rule, r.status, r.message]);
-    assert.deepEqual(runWith(pod("a", { containers: two })), [["check", "fail", "at most 1"]]);
-    assert.deepEqual(runWith(pod("a", { namespace: "team", containers: two })), [["check", "pass", "Validation rule 'check' passed."]]);
-    const [none] = runWith(pod("a", { namespace: "nowhere", containers: two }));
-    assert.equal(none?.[1], "skip");
-    assert.match(none?.[2] ?? "", /no ConfigMap \(v1\) limits in namespace nowhere/);
-    const denied = withParams.compile(clusterPolicy("cel-policy", [{ name: "check", match: podMatch, validate: { cel: { ...cel, paramRef: { name: "limits", parameterNotFoundAction: "Deny" } } } }]));
-    assert.ok(denied.ok);
-    if (!denied.ok) return;
-    const [error] = withParams.validate(denied.policy, { resource: pod("a", { namespace: "nowhere" }), operation: "CREATE", namespaceLabels: {} }).rules;
-    assert.equal(error?.status, "error");
-    assert.match(error?.message ?? "", /^error in parameterized resource: no params found for policy binding with `Deny` parameterNotFoundAction/);
+    const runWith = (p: CompiledPolicy, resource: JsonObject): [string, string, string][] => withParams.validate(p, { resource, operation: "CREATE", namespaceLabels: {} }).rules.map((r) => [r.rule, r.status, r.message]);
+    const byName = compile(cel);
+    assert.deepEqual(runWith(byName, pod("a", { containers: two })), [["check", "fail", "at most 1"]]);
+    assert.deepEqual(runWith(byName, pod("a", { namespace: "team", containers: two })), [["check", "pass", "Validation rule 'check' passed."]]);
+    // By name, not found: Kyverno's client Get fails before parameterNotFoundAction is read.
+    const [missing] = runWith(byName, pod("a", { namespace: "nowhere", containers: two }));
+    assert.deepEqual([missing?.[1], missing?.[2]], ["error", 'error in parameterized resource: ConfigMap (v1) "limits" not found in namespace nowhere']);
+    // A selector: each object in turn, the first failing one answers.
+    const selector = { ...cel, paramRef: { namespace: "shared", selector: { matchLabels: { tier: "t" } } } };
+    assert.deepEqual(runWith(compile(selector), pod("a", { containers: two })), [["check", "fail", "at most 1"]]);
+    // A selector finding none: no validation runs and Kyverno passes; with Deny it is an error.
+    const none = { ...cel, paramRef: { selector: { matchLabels: { tier: "none" } } } };
+    assert.deepEqual(runWith(compile(none), pod("a", { containers: two })), [["check", "pass", "Validation rule 'check' passed."]]);
+    const [denied] = runWith(compile({ ...cel, paramRef: { selector: { matchLabels: { tier: "none" } }, parameterNotFoundAction: "Deny" } }), pod("a"));
+    assert.equal(denied?.[1], "error");
+    assert.match(denied?.[2] ?? "", /^error in parameterized resource: no params found/);
     const [offline] = run(celPolicy(cel), pod("a"));
     assert.deepEqual([offline?.[1], /error in parameterized resource: .*no parameter objects were given/.test(offline?.[2] ?? "")], ["error", true]);
+  });
+
+  test("with several parameter objects, the first whose celPreconditions are not met answers skip (Kyverno's Process returns at once)", () => {
+    const objects = [
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "off", namespace: "default", labels: { p: "x" } }, data: { on: "false", max: "0" } },
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "on", namespace: "default", labels: { p: "x" } }, data: { on: "true", max: "0" } },
+    ];
+    const ports = fakePorts();
+    const e = createEngine({ ...ports, context: { ...ports.context, paramObjects: () => ok(objects) } });
+    const r = e.compile(clusterPolicy("cel-policy", [{ name: "check", match: podMatch, celPreconditions: [{ name: "on", expression: "params.data.on == 'true'" }], validate: { cel: { paramKind: { apiVersion: "v1", kind: "ConfigMap" }, paramRef: { selector: { matchLabels: { p: "x" } } }, expressions: [{ expression: "size(object.spec.containers) <= int(params.data.max)" }] } } }]));
+    assert.ok(r.ok);
+    if (!r.ok) return;
+    const [row] = e.validate(r.policy, { resource: pod("a"), operation: "CREATE", namespaceLabels: {} }).rules;
+    assert.deepEqual([row?.status, row?.message], ["skip", "cel preconditions not met"]);
   });
 
   test("a PolicyException still skips the rule", () => {
