@@ -137,7 +137,7 @@ interface SuiteInputs {
   readonly engine: Engine;
   readonly policies: readonly CompiledPolicy[];
   readonly resources: readonly Resource[];
-  /** The test file's `jsonPayloads`: only JSON-mode ValidatingPolicies run on them. */
+  /** The test file's `jsonPayloads`: only JSON-mode ValidatingPolicies run on them (and on each resource, too). */
   readonly payloads: readonly JsonObject[];
   readonly values: ValuesSpec;
   readonly userInfo: RequestUserInfo | undefined;
@@ -154,7 +154,10 @@ function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResp
     return exceptions.length > 0 ? { ...built, exceptions } : built;
   };
   for (const resource of resources) {
-    out.push(...processResource(engine, policies, resource, request, existing).responses);
+    const done = processResource(engine, policies, resource, request, existing);
+    out.push(...done.responses);
+    // As Kyverno 1.19's PolicyProcessor (shared by apply and test; kyverno/kyverno#15332), JSON-mode ValidatingPolicies also run on each resource, as it stands after mutation, taken as a raw JSON payload.
+    out.push(...applyToPayload(engine, policies, done.patched, exceptions));
   }
   for (const payload of inputs.payloads) out.push(...applyToPayload(engine, policies, payload, exceptions));
   return out;

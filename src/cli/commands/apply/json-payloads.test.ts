@@ -1,8 +1,9 @@
 /**
  * JSON payloads through the CLI entry: `bylaw apply --json PATH` and a test file's `jsonPayloads`
  * (and deprecated `jsonPayload`). Only ValidatingPolicies with evaluation.mode JSON run on them;
- * Kubernetes-mode policies never do. As Kyverno 1.19's CLI, `bylaw apply` also runs the JSON-mode
- * policies on each `-r` resource taken as a raw payload.
+ * Kubernetes-mode policies never do. As Kyverno 1.19's CLI (its PolicyProcessor, shared by apply and
+ * test), `bylaw apply` and `bylaw test` also run the JSON-mode policies on each resource taken as a
+ * raw payload.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -112,5 +113,31 @@ results:
     }
     const { code } = await cli(["test", "$DIR"], { "p.yaml": jsonPolicy, "private.json": privatePlan, "kyverno-test.yaml": test("jsonPayloads: [private.json]") });
     assert.notEqual(code, 0);
+  });
+
+  test("a JSON-mode policy also runs on each of the test's resources as a raw payload, as Kyverno's test does", async () => {
+    const labelsAsJson = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: json-labels}
+spec:
+  evaluation: {mode: JSON}
+  validations: [{expression: "has(object.metadata.labels)", message: labels are required}]
+`;
+    const labelled = `apiVersion: v1\nkind: Pod\nmetadata: {name: tidy, namespace: shop, labels: {a: b}}\nspec: {containers: [{name: c, image: web:1}]}\n`;
+    const { code, out } = await cli(["test", "$DIR", "-o", "json"], {
+      "p.yaml": labelsAsJson, "pod.yaml": `${pod}---\n${labelled}`,
+      "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: raw}
+policies: [p.yaml]
+resources: [pod.yaml]
+results:
+  - {policy: json-labels, resources: [web], result: fail, isValidatingPolicy: true}
+  - {policy: json-labels, resources: [tidy], result: pass, isValidatingPolicy: true}
+`,
+    });
+    const got = (JSON.parse(out) as { suites: { results: { resource: string; actual: string; message: string }[] }[] }).suites.flatMap((x) => x.results).map((r) => [r.resource, r.actual, r.message]);
+    assert.deepEqual(got, [["web", "fail", "labels are required"], ["tidy", "pass", "success"]]);
+    assert.equal(code, 0, out);
   });
 });
