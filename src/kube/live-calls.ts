@@ -71,9 +71,10 @@ export function callHttpOnce(calls: NetworkCalls | undefined, request: ApiCallRe
   const record = calls?.scopes.current();
   if (calls === undefined || record === undefined) return err("unsupported", `${what}: CEL http calls are answered only while Bylaw serves an admission review`);
   const body = request.method === "POST" ? JSON.stringify(request.data ?? null) : undefined;
-  const key = JSON.stringify(["HTTP", request.method, request.serviceUrl, body ?? null, request.headers ?? []]);
+  const key = JSON.stringify(["HTTP", request.method, request.serviceUrl, body ?? null, request.headers ?? [], request.caBundle ?? ""]);
   return record.answer(key, what, async (signal) => {
-    const call = { method: request.method, url: request.serviceUrl, ...(request.headers !== undefined ? { headers: request.headers } : {}), ...(body !== undefined ? { body } : {}) };
+    // http.Client(caBundle): the bundle is the CA this call trusts.
+    const call = { method: request.method, url: request.serviceUrl, ...(request.headers !== undefined ? { headers: request.headers } : {}), ...(body !== undefined ? { body } : {}), ...(request.caBundle !== undefined ? { caBundle: request.caBundle } : {}) };
     const answer = await requestService(call, calls.egress, signal);
     if (!answer.ok) return answer;
     const { status, body: data } = answer.value;
@@ -101,13 +102,13 @@ function shownUrl(raw: string): string {
 const VARIABLE_FREE = /\{\{[^}]*\}\}/g;
 /**
  * A CEL call that goes over the network: Kyverno's image data library (`image.GetMetadata(…)`,
- * `image.getMetadata(…)`) or http library (`http.Get(…)`, `http.post(…)`, …).
+ * `image.getMetadata(…)`) or http library (`http.Get(…)`, `http.post(…)`, `http.Client(…)`, …).
  */
-const CEL_NETWORK_CALL = /\b(?:image\s*\.\s*[Gg]etMetadata|http\s*\.\s*(?:[Gg]et|[Pp]ost))\s*\(/;
+const CEL_NETWORK_CALL = /\b(?:image\s*\.\s*[Gg]etMetadata|http\s*\.\s*(?:[Gg]et|[Pp]ost|[Cc]lient))\s*\(/;
 
 /**
  * Whether a policy document has context entries answered by a network call (apiCall POST or
- * service, imageRegistry, CEL image.GetMetadata and http.Get/Post), found without evaluating it: the method and the
+ * service, imageRegistry, CEL image.GetMetadata and http.Get/Post/Client), found without evaluating it: the method and the
  * presence of `service` are literal.
  */
 export function usesNetworkCalls(policy: JsonValue): boolean {

@@ -8,6 +8,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
@@ -21,6 +22,7 @@ import { handleValidateBatch } from "./index.js";
 import type { ReviewCallsPort } from "./review-calls-loop.js";
 import { fakeDeps, reviewOf } from "./test-support.js";
 import type { AdmissionReviewJson, HandlerResult } from "./types.js";
+import { selfSignedCertificate } from "../tls/self-signed.js";
 
 interface Seen {
   readonly method: string;
@@ -160,5 +162,23 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
     assert.equal(answer.response?.allowed, false);
     assert.match(answer.response?.status?.message ?? "", /http calls are not allowed in namespaced policies \(this one is in namespace "team"\)/);
     assert.equal(listener.seen.length, before, "the listener saw no request");
+  });
+  // kyverno/sdk extensions/cel/libs/http: Client(caBundle) makes a client that trusts that CA.
+  it("http.Client(caBundle) reaches an HTTPS service signed by that CA through the egress filter; the default client does not trust it", async () => {
+    const tls = selfSignedCertificate({ dnsNames: ["svc.test"], includeLoopback: true, now: new Date() });
+    const server = createTlsServer({ cert: tls.cert, key: tls.key }, (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ allowed: true })));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/decide`;
+      const trusted = setUp([vpol(`http.Client(${JSON.stringify(tls.caCert)}).Get("${url}").allowed`)], ["127.0.0.0/8"]);
+      const ok3 = await review(trusted.deps, "p3");
+      assert.equal(ok3.response?.allowed, true, JSON.stringify(ok3.response));
+      const untrusted = setUp([vpol(`http.Get("${url}").allowed`)], ["127.0.0.0/8"]);
+      const answer = await review(untrusted.deps, "p4");
+      assert.equal(answer.response?.allowed, false);
+      assert.match(answer.response?.status?.message ?? "", /certificate/i);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

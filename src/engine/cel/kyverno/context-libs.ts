@@ -4,7 +4,9 @@
  * cluster, from a test's inputs offline. Each is a namespace object (`resource.Get(...)`) with its
  * Pascal-case and, since Kyverno 1.18, camel-case names. A call the port cannot answer is an
  * evaluation error naming the call and what is missing, never a value the policy did not read.
- * Not declared (a compile error naming them): resource.ToGVR and the GVR overloads, http.Client.
+ * `http.Client(caBundle)` gives an http value whose Get/Post carry that PEM bundle with the request
+ * (ApiCallRequest.caBundle: the cluster's egress client trusts it; offline mocks ignore it).
+ * Not declared (a compile error naming them): resource.ToGVR and the GVR overloads.
  */
 import type { JsonValue } from "../../api/json.js";
 import type { Result } from "../../api/result.js";
@@ -98,20 +100,35 @@ function globalContextLibrary(slot: ServiceSlot): CelLibrary {
   };
 }
 
+/** Kyverno's `http` value: the default client, or one `http.Client(caBundle)` made. */
+class HttpContext {
+  constructor(readonly caBundle?: string) {}
+}
+Object.defineProperty(HttpContext, "name", { value: HTTP });
+
 function httpLibrary(slot: ServiceSlot): CelLibrary {
-  const call = (method: "GET" | "POST", url: string, body: unknown, headers: unknown): unknown => {
+  const call = (client: HttpContext, method: "GET" | "POST", url: string, body: unknown, headers: unknown): unknown => {
     const s = servicesFor(slot, `http.${method === "GET" ? "Get" : "Post"}`);
-    const request: ApiCallRequest = { form: "http", serviceUrl: url, method, ...(method === "POST" ? { data: fromCel(body) } : {}), headers: Object.entries(labelsOf(headers)).map(([key, v]) => ({ key, value: v })) };
+    const request: ApiCallRequest = {
+      form: "http",
+      serviceUrl: url,
+      method,
+      ...(method === "POST" ? { data: fromCel(body) } : {}),
+      headers: Object.entries(labelsOf(headers)).map(([key, v]) => ({ key, value: v })),
+      ...(client.caBundle !== undefined ? { caBundle: client.caBundle } : {}),
+    };
     return value(s.ports.context.apiCall(request, caller(s)), "request failed");
   };
   return {
     name: "kyverno.http",
-    ...namespace("http", HTTP),
+    types: [{ name: HTTP, ctor: HttpContext }],
+    constants: [{ name: "http", type: HTTP, value: new HttpContext() }],
     functions: [
-      ...both(HTTP, "Get", "(string): dyn", (_: unknown, u: string) => call("GET", u, null, {})),
-      ...both(HTTP, "Get", "(string, map<string, string>): dyn", (_: unknown, u: string, h: unknown) => call("GET", u, null, h)),
-      ...both(HTTP, "Post", "(string, dyn): dyn", (_: unknown, u: string, b: unknown) => call("POST", u, b, {})),
-      ...both(HTTP, "Post", "(string, dyn, map<string, string>): dyn", (_: unknown, u: string, b: unknown, h: unknown) => call("POST", u, b, h)),
+      ...both(HTTP, "Get", "(string): dyn", (c: HttpContext, u: string) => call(c, "GET", u, null, {})),
+      ...both(HTTP, "Get", "(string, map<string, string>): dyn", (c: HttpContext, u: string, h: unknown) => call(c, "GET", u, null, h)),
+      ...both(HTTP, "Post", "(string, dyn): dyn", (c: HttpContext, u: string, b: unknown) => call(c, "POST", u, b, {})),
+      ...both(HTTP, "Post", "(string, dyn, map<string, string>): dyn", (c: HttpContext, u: string, b: unknown, h: unknown) => call(c, "POST", u, b, h)),
+      ...both(HTTP, "Client", `(string): ${HTTP}`, (_: HttpContext, ca: string) => new HttpContext(ca)),
     ],
   };
 }

@@ -24,7 +24,7 @@ function ports(context: Partial<ContextSources> = {}): EnginePorts {
       listResources: (r) => ok({ items: r.namespace === "default" ? [cm] : [] }),
       globalReference: (name) => (name === "gce" ? ok({ a: 1, list: [1, 2] }) : err("unavailable", `global context entry ${name}: not given`)),
       imageData: (ref) => (ref === "busybox:1.35" ? ok({ config: { Volumes: { "/data": {} }, created: "2020-01-01T00:00:00Z" } }) : err("unavailable", `image data for ${ref} not found in the context`)),
-      apiCall: (req) => (req.serviceUrl === "http://svc/ok" ? ok({ form: req.form ?? "apiCall", method: req.method, body: req.data ?? null, headers: (req.headers ?? []).map((h) => ({ key: h.key, value: h.value })) }) : err("unavailable", `HTTP call ${req.serviceUrl ?? ""}: no mock`)),
+      apiCall: (req) => (req.serviceUrl === "http://svc/ok" ? ok({ form: req.form ?? "apiCall", method: req.method, body: req.data ?? null, headers: (req.headers ?? []).map((h) => ({ key: h.key, value: h.value })), ...(req.caBundle !== undefined ? { caBundle: req.caBundle } : {}) }) : err("unavailable", `HTTP call ${req.serviceUrl ?? ""}: no mock`)),
       ...context,
     },
   };
@@ -77,6 +77,16 @@ describe("Kyverno CEL libraries", () => {
     assert.deepEqual(evaluate('http.Get("http://svc/ok")'), { form: "http", method: "GET", body: null, headers: [] });
     assert.deepEqual(evaluate('http.post("http://svc/ok", {"x": 1}, {"Authorization": "t"})'), { form: "http", method: "POST", body: { x: 1 }, headers: [{ key: "Authorization", value: "t" }] });
     assert.equal(evaluate('http.Get("http://svc/other")'), "eval: request failed: HTTP call http://svc/other: no mock");
+  });
+
+  // kyverno/sdk extensions/cel/libs/http: Client(caBundle) (and client since 1.18) returns an http context whose Get/Post use that CA.
+  test("http.Client(caBundle) compiles and its Get/Post go through the same port, carrying the CA bundle", () => {
+    const ca = "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----";
+    assert.deepEqual(evaluate(`http.Client("${ca}").Get("http://svc/ok")`), { form: "http", method: "GET", body: null, headers: [], caBundle: ca.replaceAll("\\n", "\n") });
+    assert.deepEqual(evaluate(`http.client("${ca}").post("http://svc/ok", {"a": "b"}, {"X": "1"})`), { form: "http", method: "POST", body: { a: "b" }, headers: [{ key: "X", value: "1" }], caBundle: ca.replaceAll("\\n", "\n") });
+    assert.equal(evaluate(`http.Client("${ca}").Get("http://svc/other")`), "eval: request failed: HTTP call http://svc/other: no mock");
+    // The default client sends no bundle.
+    assert.equal((evaluate('http.Get("http://svc/ok")') as Record<string, unknown>)["caBundle"], undefined);
   });
 
   test("image.GetMetadata answers from the port; has() works on its result", () => {
@@ -148,7 +158,7 @@ describe("Kyverno CEL libraries", () => {
   });
 
   test("what Bylaw does not provide is a compile error naming it", () => {
-    for (const e of ['gzip.compress("x")', 'resource.ToGVR("v1", "Pod")', 'http.Client("ca").Get("u")']) {
+    for (const e of ['gzip.compress("x")', 'resource.ToGVR("v1", "Pod")']) {
       assert.match(String(evaluate(e)), /^compile: ERROR: <input>:1:\d+: (undeclared reference|found no matching overload)/, e);
     }
   });
