@@ -2,7 +2,8 @@
  * `bylaw test` reads a test file's inputs as Kyverno's CLI does (cmd/cli/kubectl-kyverno: store,
  * variables, test loading): foreachValues per element, rule values for autogen rules, quoted
  * values keys, UPDATE's old object under the values, results naming no resource, every document
- * a test, any Test apiVersion.
+ * a test, any Test apiVersion, apiCallResponses and globalContextEntries for the CEL libraries, and
+ * ValidatingPolicies whatever their evaluation.admission/background switches.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -291,5 +292,74 @@ results:
 `,
     });
     assert.deepEqual(rows(suites), [["ns1/good", "pass", true], ["ns1/bad", "fail", true], ["ns2/labels-only", "fail", true]]);
+  });
+
+  const cel = (name: string, expression: string, evaluation = "") => `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: ${name}}
+spec:
+${evaluation}  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations: [{expression: ${JSON.stringify(expression)}, message: no}]
+`;
+  const onePod = "apiVersion: v1\nkind: Pod\nmetadata: {name: good, namespace: default}\nspec: {containers: [{name: a, image: one}]}\n";
+
+  // Kyverno's Test v1alpha1: apiCallResponses [{url | urlPath, method, response: {statusCode, body}}], globalContextEntries [{name, data}].
+  test("apiCallResponses answer CEL http.Get/Post by URL and method; globalContextEntries answer globalContext.Get", async () => {
+    const suites = await run({
+      "policy.yaml": [
+        cel("http", "http.Get('https://svc.example/allow').allowed == true && http.Post('https://svc.example/decide', {'n': 1}).verdict == 'yes'"),
+        cel("global", "globalContext.Get('registries', 'allowed').exists(r, r == 'one')"),
+      ].join("---\n"),
+      "resources.yaml": onePod,
+      "kyverno-test.yaml": `${header("mocks")}apiCallResponses:
+  - {url: "https://svc.example/allow", method: GET, response: {body: {allowed: true}}}
+  - {url: "https://svc.example/decide", method: POST, response: {statusCode: 200, body: {verdict: "yes"}}}
+globalContextEntries:
+  - {name: registries, data: {allowed: [one, two]}}
+results:
+  - {policy: http, resources: [good], result: pass, isValidatingPolicy: true}
+  - {policy: global, resources: [good], result: pass, isValidatingPolicy: true}
+`,
+    });
+    assert.deepEqual(rows(suites), [["good", "pass", true], ["good", "pass", true]]);
+  });
+
+  test("a call no apiCallResponses entry answers is an error, never a pass", async () => {
+    const suites = await run({
+      "policy.yaml": cel("http", "http.Get('https://svc.example/other').allowed == true"),
+      "resources.yaml": onePod,
+      "kyverno-test.yaml": `${header("unmocked")}apiCallResponses:
+  - {url: "https://svc.example/allow", response: {body: {allowed: true}}}
+results:
+  - {policy: http, resources: [good], result: pass, isValidatingPolicy: true}
+`,
+    });
+    assert.deepEqual(rows(suites), [["good", "error", false]]);
+  });
+
+  test("a globalContextEntries entry shaped with fieldPath or projections fails the suite naming it (Bylaw does not shape entries)", async () => {
+    const suites = await run({
+      "policy.yaml": cel("global", "globalContext.Get('registries', 'allowed').size() > 0"),
+      "resources.yaml": onePod,
+      "kyverno-test.yaml": `${header("shaped")}globalContextEntries:
+  - {name: registries, data: {a: {allowed: [one]}}, fieldPath: a}
+results:
+  - {policy: global, resources: [good], result: pass, isValidatingPolicy: true}
+`,
+    });
+    assert.match(suites[0]?.error ?? "", /globalContextEntries\[0\] \(registries\): fieldPath not supported by Bylaw/);
+  });
+
+  // Kyverno's CLI evaluates a ValidatingPolicy whatever its evaluation switches (pkg/cel/policies/vpol/engine reads neither; they steer the webhook and background scans).
+  test("evaluation.admission.enabled and evaluation.background.enabled false do not keep a ValidatingPolicy out of bylaw test", async () => {
+    const suites = await run({
+      "policy.yaml": cel("switched-off", "object.metadata.name == 'other'", "  evaluation: {admission: {enabled: false}, background: {enabled: false}}\n"),
+      "resources.yaml": onePod,
+      "kyverno-test.yaml": `${header("switches")}results:
+  - {policy: switched-off, resources: [good], result: fail, isValidatingPolicy: true}
+`,
+    });
+    assert.deepEqual(rows(suites), [["good", "fail", true]]);
   });
 });
