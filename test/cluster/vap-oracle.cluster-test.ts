@@ -217,7 +217,7 @@ async function bylawTest(dir: string, policy: string, object: Record<string, unk
   return { actual: row.actual, message: row.message };
 }
 
-describe("ValidatingAdmissionPolicy: bylaw apply agrees with the kube-apiserver", { timeout: 20 * 60_000 }, () => {
+describe("ValidatingAdmissionPolicy: bylaw test and apply against the kube-apiserver", { timeout: 20 * 60_000 }, () => {
   let dir = "";
   before(async () => {
     cluster = await startCluster(buildTimeoutMs);
