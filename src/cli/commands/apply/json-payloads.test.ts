@@ -20,6 +20,14 @@ spec:
     - expression: "object.resource_changes.filter(r, r.type == 'aws_s3_bucket').all(b, b.change.after.?acl.orValue('private') == 'private')"
       message: S3 buckets must be private
 `;
+/** A ValidatingPolicy in JSON mode with the given `validations:` YAML (the text after the key). */
+const jsonModePolicy = (name: string, validations: string): string => `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: ${name}}
+spec:
+  evaluation: {mode: JSON}
+  validations:${validations}
+`;
 const podPolicy = `apiVersion: policies.kyverno.io/v1
 kind: ValidatingPolicy
 metadata: {name: pods-labelled}
@@ -60,15 +68,9 @@ describe("bylaw apply --json", () => {
   });
 
   test("on a -r resource, `object` is the whole manifest (after mutation) and matchConstraints do not apply", async () => {
-    const labelled = `apiVersion: policies.kyverno.io/v1
-kind: ValidatingPolicy
-metadata: {name: owner-label}
-spec:
-  evaluation: {mode: JSON}
-  validations:
+    const labelled = jsonModePolicy("owner-label", `
     - expression: "object.kind != 'Pod' || object.metadata.?labels.?owner.hasValue()"
-      messageExpression: "'pod ' + object.metadata.name + ' has no owner'"
-`;
+      messageExpression: "'pod ' + object.metadata.name + ' has no owner'"`);
     const addOwner = `apiVersion: kyverno.io/v1
 kind: ClusterPolicy
 metadata: {name: add-owner}
@@ -116,13 +118,7 @@ results:
   });
 
   test("a JSON-mode policy also runs on each of the test's resources as a raw payload, as Kyverno's test does", async () => {
-    const labelsAsJson = `apiVersion: policies.kyverno.io/v1
-kind: ValidatingPolicy
-metadata: {name: json-labels}
-spec:
-  evaluation: {mode: JSON}
-  validations: [{expression: "has(object.metadata.labels)", message: labels are required}]
-`;
+    const labelsAsJson = jsonModePolicy("json-labels", ` [{expression: "has(object.metadata.labels)", message: labels are required}]`);
     const labelled = `apiVersion: v1\nkind: Pod\nmetadata: {name: tidy, namespace: shop, labels: {a: b}}\nspec: {containers: [{name: c, image: web:1}]}\n`;
     const { code, out } = await cli(["test", "$DIR", "-o", "json"], {
       "p.yaml": labelsAsJson, "pod.yaml": `${pod}---\n${labelled}`,
