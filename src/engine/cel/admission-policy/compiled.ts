@@ -25,6 +25,7 @@ export interface CompiledAdmissionPolicy {
   readonly policyName: string;
   /** matchConstraints, failurePolicy, matchConditions, variables, validations, auditAnnotations. */
   readonly body: CompiledValidatingPolicy;
+  /** Checked at load; Kyverno's CLI does not consult it when a binding chooses params (params/binding-params.ts). */
   readonly paramKind: ParamKindRef | undefined;
   /** Empty: a policy no loaded binding names, evaluated on its own as Kyverno's CLI does. */
   readonly bindings: readonly CompiledBinding[];
