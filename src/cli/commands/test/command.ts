@@ -27,10 +27,15 @@ first compares the produced object with the file's object of the same kind, name
 result "fail" (reason "Resource diff", naming the fields). cloneSourceResource files and the
 suite's targetResources are the objects that already exist, for clones and mutate.targets.
 
-policies may name Kubernetes ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding files
-(a binding binds the policy it names; an unbound policy is evaluated on its own, as Kyverno's CLI
-does); paramResources are the objects a binding's paramRef selects. A row's rule is ignored for a
-ValidatingAdmissionPolicy, as in Kyverno; exceptions with one refuse the suite.
+policies may name Kubernetes ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding files,
+run as Kyverno's CLI runs them (docs/vap-cli-vs-api-server.md): a binding binds the policy it
+names, and the last binding whose matchResources match gives the one result; an unbound policy is
+evaluated on its own; paramResources are the objects a binding's paramRef chooses from, by name or
+selector, of any kind (a selector's matches come as one list, params.items). A row's rule is ignored
+for a ValidatingAdmissionPolicy, as in Kyverno; exceptions with one refuse the suite.
+
+ValidatingPolicies with spec.evaluation.mode JSON run on the jsonPayloads and also on each resource
+taken as a raw payload, as Kyverno's CLI does.
 
 Flags:
   -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)
