@@ -39,7 +39,11 @@ Flags:
                               honour only PolicyExceptions in namespace NS (repeatable, or comma-separated;
                               '*' for every namespace; Kyverno's --exceptionNamespace). From the cluster,
                               exceptions elsewhere are logged as ignored. With --policies, exceptions in the
-                              folder apply in any namespace unless this is given
+                              folder apply in any namespace unless this is given. The policy webhook
+                              (/policyvalidate) checks a PolicyException of either group at kubectl apply,
+                              refusing an invalid one with the field, and answers one these flags will not
+                              honour with Kyverno's warning ("...would not be processed until it is enabled."
+                              or "...namespace must match the defined namespace.")
       --cluster-facts FILE    bylaw.dev/v1alpha1 ClusterFacts: namespace labels (for namespaceSelector) and
                               users' and groups' roles/clusterRoles; watched like the policies. Until it
                               loads, the server is not ready and reviews are answered per failurePolicy; a
