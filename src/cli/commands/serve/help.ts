@@ -28,7 +28,9 @@ Flags:
                               served (the others are) and its status says why (Ready False); Bylaw writes each
                               policy's status as Kyverno does (Ready condition, autogen rules, rule counts), so
                               \`kubectl get cpol,pol\` shows READY. Needs list/watch on those kinds and patch on
-                              clusterpolicies/status and policies/status
+                              clusterpolicies/status and policies/status. The policies.kyverno.io kinds are
+                              watched too; their status is Kyverno 1.19's (conditionStatus, and
+                              status.autogen.configs: the pod-controller copies of a policy on Pods)
       --allow-empty-policies  load a folder with no policies (by default no policies is refused like an
                               invalid set: a deleted or broken ConfigMap mount must not turn enforcement off)
       --enable-policy-exception
