@@ -140,6 +140,10 @@ describe("the policies.kyverno.io kinds in cluster mode (kubectl against a real 
     assert.deepEqual(autogen["defaults"]?.targets.map((t) => t.kind), ["DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Job"]);
     assert.equal(autogen["defaults"]?.spec.validations[0]?.expression, "has(object.spec.template.metadata.labels) && 'app' in object.spec.template.metadata.labels");
     assert.equal(autogen["cronjobs"]?.spec.validations[0]?.expression, "has(object.spec.jobTemplate.spec.template.metadata.labels) && 'app' in object.spec.jobTemplate.spec.template.metadata.labels");
+    const rv = async () => (JSON.parse(await ok(["get", "vpol", "require-app", "-o", "json"])) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const before = await rv();
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.equal(await rv(), before, "the status (autogen included) is not rewritten while nothing changes");
     const denied = await deniedWith("an unlabeled Pod denied", /require-app/, runPod("nolabel", "labels"), deletePod("nolabel", "labels"));
     assert.match(denied, /admission webhook "validate\.bylaw\.svc-fail" denied the request: Policy require-app failed: label app is required/);
     await admitted("a labeled Pod", runPod("labeled", "labels", "--labels=app=web"));
