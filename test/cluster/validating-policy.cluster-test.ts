@@ -20,9 +20,9 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, kubectlOk, processRunning, readPids, startCluster, stopCluster, started, type Cluster, type RunResult } from "./cluster-harness.js";
+import { eventually, kubectlOk, startCluster, started, tearDown, type Cluster, type RunResult } from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -117,14 +117,7 @@ describe("the policies.kyverno.io kinds in cluster mode (kubectl against a real 
     await eventually("the default ServiceAccounts", 30_000, async () => ((await kubectl(["get", "sa", "default", "-n", "mut-ignore"])).code === 0 ? true : undefined));
   });
 
-  after(async () => {
-    if (cluster === undefined) return;
-    const pids = readPids(cluster.dir);
-    const down = await stopCluster(cluster.dir);
-    assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
-    assert.deepEqual([...pids].filter(([, pid]) => processRunning(pid)), [], "Bylaw and every component have exited after down");
-    rmSync(cluster.dir, { recursive: true, force: true });
-  });
+  after(() => tearDown(cluster));
 
   test("a ValidatingPolicy (Deny) is ready in kubectl get vpol; an unlabeled Pod is denied with Kyverno's message, a labeled one created", async () => {
     const status = await applyReady(REQUIRE_APP("has(object.metadata.labels) && 'app' in object.metadata.labels"), "vpol", "require-app");
