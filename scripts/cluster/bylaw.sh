@@ -15,6 +15,9 @@
 #   DIR/bylaw.env         BYLAW_PORT, BYLAW_METRICS_PORT for tests
 #   DIR/logs/bylaw.log    its log; DIR/pids/bylaw.pid, stopped by `down` like the other components
 #   restart-bylaw DIR     stop and start it again (cmd_restart_bylaw); earlier logs in DIR/logs/bylaw.<n>.log
+#   BYLAW_CLUSTER_BYLAW_ARGS
+#                         extra `bylaw serve` arguments after deploy/'s (split on blanks), for a test of
+#                         a flag deploy/ does not set (e.g. --enable-policy-exception); unset: none
 
 BYLAW_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
@@ -89,10 +92,12 @@ run_bylaw() { # <dir> <port> <metrics-port>
     args+=("$arg")
   done < <(node "$BYLAW_ROOT/scripts/cluster/deploy-args.mjs" <"$dir/bylaw-base.yaml")
   [[ "${args[0]:-}" == serve ]] || die "deploy/base's Deployment does not run bylaw serve"
+  local extra=()
+  read -r -a extra <<<"${BYLAW_CLUSTER_BYLAW_ARGS:-}"
   (
     export POD_NAMESPACE=bylaw POD_NAME=bylaw-local
     start "$dir" bylaw "$node_bin" "$BYLAW_ROOT/bin/bylaw.js" "${args[@]}" \
-      --kubeconfig "$dir/bylaw.kubeconfig" --host 127.0.0.1 --server-url "https://127.0.0.1:$port" --dns-name 127.0.0.1
+      --kubeconfig "$dir/bylaw.kubeconfig" --host 127.0.0.1 --server-url "https://127.0.0.1:$port" --dns-name 127.0.0.1 "${extra[@]}"
   )
 }
 

@@ -62,6 +62,7 @@ export { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 // CEL in Kyverno's environment (ADR 0010), for `bylaw cel`.
 export { createCel, fromCel, toCel, type CelActivation, type CelEngine } from "./cel/index.js";
 export { isValidatingPolicy, type CompiledValidatingPolicy, type ResourceRule as CelResourceRule } from "./cel/validating-policy/index.js";
+export { celAutogenStatus } from "./cel/autogen-status.js";
 
 // Kubernetes ValidatingAdmissionPolicy bindings, which compile with the policy they name (engine.compile's `bindings`).
 export { compileBinding as compileAdmissionBinding, isAdmissionBindingDocument } from "./cel/admission-policy/index.js";

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine, type JsonObject } from "../engine/index.js";
 import { fakePorts } from "../../test/support/fake-ports.js";
-import { desiredStatus, statusPath, type PolicyOutcome } from "./policy-status.js";
+import { desiredStatus, statusPatch, statusPath, type PolicyOutcome } from "./policy-status.js";
 
 const engine = createEngine(fakePorts());
 const vp: JsonObject = {
@@ -52,12 +52,11 @@ describe("status of the policies.kyverno.io kinds", () => {
     assert.deepEqual(cs(s).conditions.map((c) => [c["type"], c["status"]]), [["PolicyCached", "False"], ["WebhookConfigured", "True"]]);
   });
 
-  test("lastTransitionTime moves only when a condition's status flips; other conditions and autogen are kept", () => {
+  test("lastTransitionTime moves only when a condition's status flips; other conditions are kept", () => {
     const first = desiredStatus(outcome({ compiled: compiledVp }), T0);
-    const stored: JsonObject = { ...first, autogen: { configs: {} }, conditionStatus: { ...cs(first), conditions: [...cs(first).conditions, { type: "Other", status: "True", reason: "X", message: "m", lastTransitionTime: "2020-01-01T00:00:00Z" }] } };
+    const stored: JsonObject = { ...first, conditionStatus: { ...cs(first), conditions: [...cs(first).conditions, { type: "Other", status: "True", reason: "X", message: "m", lastTransitionTime: "2020-01-01T00:00:00Z" }] } };
     const again = desiredStatus(outcome({ compiled: compiledVp, status: stored }), T0 + 60_000);
     assert.deepEqual(cs(again).conditions.map((c) => c["lastTransitionTime"]), ["2020-01-01T00:00:00Z", "2026-11-25T12:00:00Z", "2026-11-25T12:00:00Z"]);
-    assert.deepEqual(again["autogen"], { configs: {} });
     const broken = desiredStatus(outcome({ problems: ["x"], status: stored }), T0 + 60_000);
     assert.equal(cs(broken).conditions.find((c) => c["type"] === "PolicyCached")?.["lastTransitionTime"], "2026-11-25T12:01:00Z");
   });
@@ -74,5 +73,41 @@ describe("status of the policies.kyverno.io kinds", () => {
     assert.equal(statusPath({ kind: "ValidatingPolicy", namespace: "", name: "vp" }), "/apis/policies.kyverno.io/v1beta1/validatingpolicies/vp/status");
     assert.equal(statusPath({ kind: "NamespacedValidatingPolicy", namespace: "team-a", name: "n" }), "/apis/policies.kyverno.io/v1beta1/namespaces/team-a/namespacedvalidatingpolicies/n/status");
     assert.equal(statusPath({ kind: "MutatingPolicy", namespace: "", name: "m" }), "/apis/policies.kyverno.io/v1beta1/mutatingpolicies/m/status");
+  });
+
+  test("status.autogen: Kyverno's pod-controller configs from the stored spec, served or not; {} when the policy has none", () => {
+    const spec = vp["spec"] as JsonObject;
+    const s = desiredStatus(outcome({ compiled: compiledVp, spec }), T0);
+    const configs = (s["autogen"] as { configs: Record<string, { targets: JsonObject[]; spec: JsonObject }> }).configs;
+    assert.deepEqual(Object.keys(configs), ["cronjobs", "defaults"]);
+    assert.deepEqual(configs["cronjobs"]?.targets, [{ group: "batch", version: "v1", resource: "cronjobs", kind: "CronJob" }]);
+    assert.deepEqual(configs["defaults"]?.targets.map((t) => t["kind"]), ["DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Job"]);
+    assert.deepEqual(configs["defaults"]?.spec["matchConstraints"], {
+      resourceRules: [
+        { apiGroups: ["apps"], apiVersions: ["v1"], resources: ["daemonsets", "deployments", "replicasets", "statefulsets"], operations: ["CREATE"] },
+        { apiGroups: ["batch"], apiVersions: ["v1"], resources: ["jobs"], operations: ["CREATE"] },
+      ],
+    });
+    assert.deepEqual(desiredStatus(outcome({ problems: ["x"], spec }), T0)["autogen"], s["autogen"], "an invalid policy's status shows its autogen too, as Kyverno's");
+    const services = { ...spec, matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["services"] }] } };
+    assert.deepEqual(desiredStatus(outcome({ compiled: compiledVp, spec: services }), T0)["autogen"], {});
+  });
+
+  test("a stale status.autogen is replaced: the patch removes the configs the spec no longer generates", () => {
+    const spec = { ...(vp["spec"] as JsonObject), autogen: { podControllers: { controllers: ["cronjobs"] } } };
+    const stored = desiredStatus(outcome({ compiled: compiledVp, spec: vp["spec"] as JsonObject }), T0);
+    const o = outcome({ compiled: compiledVp, spec, status: stored });
+    const desired = desiredStatus(o, T0);
+    assert.deepEqual(Object.keys((desired["autogen"] as { configs: JsonObject }).configs), ["cronjobs"]);
+    const patch = statusPatch(o, desired)["status"] as { autogen: { configs: JsonObject } };
+    assert.equal(patch.autogen.configs["defaults"], null);
+  });
+
+  test("MutatingPolicy gets its own rewrite; the kinds whose CRD has no status.autogen (GeneratingPolicy, DeletingPolicy) get none", () => {
+    const mspec: JsonObject = { ...(vp["spec"] as JsonObject), mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}" } }] };
+    const m = desiredStatus(outcome({ kind: "MutatingPolicy", compiled: compiledVp, notEvaluated: "not yet", spec: mspec }), T0);
+    const mutation = ((m["autogen"] as { configs: Record<string, { spec: JsonObject }> }).configs["defaults"]?.spec["mutations"] as JsonObject[])[0];
+    assert.deepEqual(mutation?.["applyConfiguration"], { expression: "Object{spec: Object.spec{template: Object.spec.template{metadata: Object.metadata{labels: {'a': 'b'}}}}}" });
+    assert.equal("autogen" in desiredStatus(outcome({ kind: "GeneratingPolicy", problems: ["not evaluated"], spec: vp["spec"] as JsonObject }), T0), false);
   });
 });

@@ -11,9 +11,13 @@
  *   (about background reports) is not written: Bylaw has no background reports yet;
  * - `conditionStatus.ready`: every condition True (Kyverno's rule), which `kubectl get vpol` shows;
  * - `conditionStatus.message`: "" when ready, else the reason (as Kyverno writes compile errors);
- * - `generated`: false (Bylaw generates no ValidatingAdmissionPolicy). `autogen` is left as stored.
+ * - `autogen`: the pod-controller copies Kyverno generates from the spec (`{configs: {cronjobs,
+ *   defaults: {targets, spec}}}`, `{}` when none; engine `celAutogenStatus`), for the kinds whose CRD
+ *   has it (validating, image-validating and mutating, and Namespaced), computed from the stored spec
+ *   whether or not the policy is served, as Kyverno does;
+ * - `generated`: false (Bylaw generates no ValidatingAdmissionPolicy).
  */
-import { isObject, type JsonObject, type JsonValue } from "../engine/index.js";
+import { celAutogenStatus, isObject, type JsonObject } from "../engine/index.js";
 import { notReadyMessage, type PolicyOutcome, REASON_FAILED, REASON_SUCCEEDED, rfc3339 } from "./policy-status.js";
 
 export const POLICY_CACHED = "PolicyCached";
@@ -48,7 +52,6 @@ export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObj
   const others = previous.filter((c) => c["type"] !== POLICY_CACHED && c["type"] !== WEBHOOK_CONFIGURED);
   const conditions = [...others, ...ours];
   const ready = conditions.every((c) => c["status"] === "True");
-  const status: JsonObject = { conditionStatus: { ready, conditions, message: ready ? "" : reason }, generated: false };
-  if (existing["autogen"] !== undefined) status["autogen"] = existing["autogen"] as JsonValue;
-  return status;
+  const autogen = celAutogenStatus(outcome.kind, outcome.spec);
+  return { ...(autogen !== undefined ? { autogen } : {}), conditionStatus: { ready, conditions, message: ready ? "" : reason }, generated: false };
 }

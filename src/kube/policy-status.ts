@@ -33,6 +33,8 @@ export interface PolicyOutcome {
   readonly generation: number | undefined;
   /** `spec.rules` as stored, for the rule counts (also of a policy that does not compile). */
   readonly rules: readonly JsonValue[];
+  /** `spec` as stored, for a policies.kyverno.io policy's `status.autogen` (also of one that does not compile). */
+  readonly spec?: JsonValue;
   /** The status the object carries now. */
   readonly status: JsonValue | undefined;
   /** Set when the policy is served. */

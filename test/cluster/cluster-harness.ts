@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,6 +91,29 @@ export async function startCluster(buildTimeoutMs: number, apiserverArgs?: reado
 
 export function stopCluster(dir: string): Promise<RunResult> {
   return run(clusterScript, ["down", dir], 60_000);
+}
+
+/**
+ * For an after hook: `scripts/cluster.sh down`, then every process the folder recorded (Bylaw
+ * included, after restarts) has exited, and the folder is removed.
+ */
+export async function tearDown(cluster: Cluster | undefined): Promise<void> {
+  if (cluster === undefined) return;
+  const pids = readPids(cluster.dir);
+  const down = await stopCluster(cluster.dir);
+  assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
+  assert.deepEqual([...pids].filter(([, pid]) => processRunning(pid)), [], "Bylaw and every component have exited after down");
+  rmSync(cluster.dir, { recursive: true, force: true });
+}
+
+/**
+ * `scripts/cluster.sh restart-bylaw DIR` (waits until Ready and registered unless `wait: false`);
+ * `extraArgs` are more `bylaw serve` flags after deploy/'s (BYLAW_CLUSTER_BYLAW_ARGS).
+ */
+export async function restartBylaw(cluster: Cluster, options: { readonly wait?: boolean; readonly extraArgs?: string } = {}): Promise<void> {
+  const env = options.extraArgs !== undefined ? { BYLAW_CLUSTER_BYLAW_ARGS: options.extraArgs } : undefined;
+  const r = await run(clusterScript, ["restart-bylaw", cluster.dir, ...(options.wait === false ? ["--no-wait"] : [])], 180_000, undefined, env);
+  assert.equal(r.code, 0, `scripts/cluster.sh restart-bylaw failed: ${r.stderr}`);
 }
 
 /** Polls until `check` returns a value, or fails naming what it waited for and the last state. */

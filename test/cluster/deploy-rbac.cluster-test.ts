@@ -13,7 +13,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { parseAllDocuments } from "yaml";
-import { clusterScript, eventually, kubectlOk as kubectlIn, processRunning, readPids, run, startCluster, started, stopCluster, type Cluster } from "./cluster-harness.js";
+import { eventually, kubectlOk as kubectlIn, processRunning, readPids, restartBylaw as restartBylawIn, run, startCluster, started, stopCluster, type Cluster } from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -37,10 +37,7 @@ async function readiness(): Promise<{ code: string; body: string }> {
   return { code: lines.pop() ?? "", body: lines.join("\n") };
 }
 
-async function restartBylaw(wait: boolean): Promise<void> {
-  const r = await run(clusterScript, ["restart-bylaw", current().dir, ...(wait ? [] : ["--no-wait"])], 180_000);
-  assert.equal(r.code, 0, `scripts/cluster.sh restart-bylaw failed: ${r.stderr}`);
-}
+const restartBylaw = (wait: boolean): Promise<void> => restartBylawIn(current(), { wait });
 
 const REQUIRE_LABELS = `apiVersion: kyverno.io/v1
 kind: ClusterPolicy

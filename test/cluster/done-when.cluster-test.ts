@@ -15,10 +15,10 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { clusterScript, eventually, kubectlOk, processRunning, readPids, run, startCluster, stopCluster, started, type Cluster, type RunResult } from "./cluster-harness.js";
+import { eventually, kubectlOk, processRunning, readPids, restartBylaw as restartBylawIn, startCluster, started, tearDown, type Cluster, type RunResult } from "./cluster-harness.js";
 import * as p from "./done-when-policies.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -36,10 +36,7 @@ function bylawLogs(): string[] {
 }
 const forbiddenLines = (text: string): string[] => text.split("\n").filter((l) => /forbidden/i.test(l));
 
-async function restartBylaw(wait: boolean): Promise<void> {
-  const r = await run(clusterScript, ["restart-bylaw", current().dir, ...(wait ? [] : ["--no-wait"])], 180_000);
-  assert.equal(r.code, 0, `scripts/cluster.sh restart-bylaw failed: ${r.stderr}`);
-}
+const restartBylaw = (wait: boolean): Promise<void> => restartBylawIn(current(), { wait });
 
 async function readyOf(kind: string, name: string, ns?: string): Promise<{ status: string; reason: string; message: string } | undefined> {
   const r = await kubectl(["get", kind, name, ...(ns !== undefined ? ["-n", ns] : []), "-o", "json"]);
@@ -87,15 +84,7 @@ describe("issue 22 Done when: live context, namespaceSelector, roles, status and
     await eventually("the default ServiceAccounts", 30_000, async () => ((await kubectl(["get", "sa", "default", "-n", "images"])).code === 0 ? true : undefined));
   });
 
-  after(async () => {
-    if (cluster === undefined) return;
-    const pids = readPids(cluster.dir);
-    const down = await stopCluster(cluster.dir);
-    assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
-    const left = [...pids].filter(([, pid]) => processRunning(pid));
-    assert.deepEqual(left, [], "Bylaw and every component have exited after down");
-    rmSync(cluster.dir, { recursive: true, force: true });
-  });
+  after(() => tearDown(cluster));
 
   test("apiCall: the Pod count of the namespace denies a 3rd Pod and follows a deletion", async () => {
     await ok(["apply", "-f", "-"], p.READ_PODS_ROLE);

@@ -2,8 +2,9 @@
  * The policies.kyverno.io kinds in cluster mode, end to end with kubectl against one
  * `scripts/cluster.sh up DIR --with-bylaw` (Bylaw from the checkout, as the ServiceAccount and RBAC
  * deploy/ ships, registered; policies are CRD objects):
- * - a ValidatingPolicy (Deny) requiring a label shows ready in `kubectl get vpol`; `kubectl run` of
- *   an unlabeled Pod is denied with Kyverno's vpol message, a labeled one is created;
+ * - a ValidatingPolicy (Deny) requiring a label shows ready in `kubectl get vpol`, with Kyverno's
+ *   pod-controller copies in `status.autogen.configs`; `kubectl run` of an unlabeled Pod is denied
+ *   with Kyverno's vpol message, a labeled one is created;
  * - an invalid ValidatingPolicy (an expression that does not compile) is refused at `kubectl apply`
  *   by the policy-validating webhook, with the field;
  * - a NamespacedValidatingPolicy in namespace a does not affect namespace b;
@@ -19,9 +20,9 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, kubectlOk, processRunning, readPids, startCluster, stopCluster, started, type Cluster, type RunResult } from "./cluster-harness.js";
+import { eventually, kubectlOk, startCluster, started, tearDown, type Cluster, type RunResult } from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -116,20 +117,26 @@ describe("the policies.kyverno.io kinds in cluster mode (kubectl against a real 
     await eventually("the default ServiceAccounts", 30_000, async () => ((await kubectl(["get", "sa", "default", "-n", "mut-ignore"])).code === 0 ? true : undefined));
   });
 
-  after(async () => {
-    if (cluster === undefined) return;
-    const pids = readPids(cluster.dir);
-    const down = await stopCluster(cluster.dir);
-    assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
-    assert.deepEqual([...pids].filter(([, pid]) => processRunning(pid)), [], "Bylaw and every component have exited after down");
-    rmSync(cluster.dir, { recursive: true, force: true });
-  });
+  after(() => tearDown(cluster));
 
   test("a ValidatingPolicy (Deny) is ready in kubectl get vpol; an unlabeled Pod is denied with Kyverno's message, a labeled one created", async () => {
     const status = await applyReady(REQUIRE_APP("has(object.metadata.labels) && 'app' in object.metadata.labels"), "vpol", "require-app");
     assert.deepEqual(status.conditions?.map((c) => [c.type, c.status, c.reason]), [["PolicyCached", "True", "Succeeded"], ["WebhookConfigured", "True", "Succeeded"]]);
     const table = await ok(["get", "vpol", "require-app"]);
     assert.match(table, /^NAME\s+AGE\s+READY\s*\nrequire-app\s+\S+\s+true\s*$/);
+    // Kyverno's status.autogen: the pod-controller copies, kept by the API server under the CRD's status schema.
+    const autogen = await eventually("vpol require-app status.autogen", 30_000, async () => {
+      const got = JSON.parse(await ok(["get", "vpol", "require-app", "-o", "jsonpath={.status.autogen}"]) || "{}") as { configs?: Record<string, { targets: { kind: string }[]; spec: { validations: { expression: string }[]; matchConstraints: unknown } }> };
+      return got.configs !== undefined ? got.configs : undefined;
+    });
+    assert.deepEqual(Object.keys(autogen).sort(), ["cronjobs", "defaults"]);
+    assert.deepEqual(autogen["defaults"]?.targets.map((t) => t.kind), ["DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Job"]);
+    assert.equal(autogen["defaults"]?.spec.validations[0]?.expression, "has(object.spec.template.metadata.labels) && 'app' in object.spec.template.metadata.labels");
+    assert.equal(autogen["cronjobs"]?.spec.validations[0]?.expression, "has(object.spec.jobTemplate.spec.template.metadata.labels) && 'app' in object.spec.jobTemplate.spec.template.metadata.labels");
+    const rv = async () => (JSON.parse(await ok(["get", "vpol", "require-app", "-o", "json"])) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const before = await rv();
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.equal(await rv(), before, "the status (autogen included) is not rewritten while nothing changes");
     const denied = await deniedWith("an unlabeled Pod denied", /require-app/, runPod("nolabel", "labels"), deletePod("nolabel", "labels"));
     assert.match(denied, /admission webhook "validate\.bylaw\.svc-fail" denied the request: Policy require-app failed: label app is required/);
     await admitted("a labeled Pod", runPod("labeled", "labels", "--labels=app=web"));
@@ -219,6 +226,7 @@ spec:
     assert.match(status.message ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
     assert.equal(status.conditions?.find((c) => c.type === "WebhookConfigured")?.status, "True");
     assert.match(await ok(["get", "mpol", "add-label"]), /add-label\s+\S+\s+false/);
+    assert.equal(await ok(["get", "mpol", "add-label", "-o", "jsonpath={.status.autogen}"]), "{}", "a policy on ConfigMaps has no pod-controller copies");
 
     const denied = await deniedWith("a ConfigMap in mut denied", /add-label/, ["create", "configmap", "c", "-n", "mut"], ["delete", "configmap", "c", "-n", "mut", "--ignore-not-found"]);
     assert.match(denied, /Policy add-label error: MutatingPolicy add-label: Bylaw does not evaluate MutatingPolicy yet/);

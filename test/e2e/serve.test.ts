@@ -146,6 +146,17 @@ describe("bylaw serve over HTTPS", () => {
     assert.match(res.status?.message ?? "", /spec\.rules\[0\]/);
   });
 
+  test("/policyvalidate: a PolicyException created in the cluster is admitted with a warning that --policies never reads it; an invalid one is refused", async () => {
+    const polex = { apiVersion: "kyverno.io/v2", kind: "PolicyException", metadata: { name: "tools", namespace: "ops" }, spec: { exceptions: [{ policyName: "require-team", ruleNames: ["check-team"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } } };
+    const post = (object: unknown) => server.post("/policyvalidate", review({ kind: { group: "kyverno.io", version: "v2", kind: "PolicyException" }, operation: "CREATE", name: "tools", namespace: "ops", object }));
+    const ok = ((await post(polex)).json as Review).response;
+    assert.equal(ok.allowed, true);
+    assert.match(ok.warnings?.[0] ?? "", /not read from the cluster: bylaw serve reads policies and PolicyExceptions from its --policies folder/);
+    const bad = ((await post({ ...polex, spec: { ...polex.spec, match: { any: [{ resources: { kinds: ["Pod"] }, clusterRoles: ["admin"] }] } } })).json as Review).response;
+    assert.equal(bad.allowed, false);
+    assert.match(bad.status?.message ?? "", /^PolicyException tools: spec\.match\.any\[0\]\.clusterRoles: Forbidden/);
+  });
+
   test("metrics carry Kyverno's names and labels", async () => {
     const text = await server.metrics();
     assert.match(text, /kyverno_admission_requests_total\{[^}]*resource_kind="Pod"[^}]*request_allowed="false"/);

@@ -6,6 +6,7 @@
 import type { Engine } from "../../engine/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot } from "../types.js";
 import type { AdmissionPlans } from "./plans.js";
+import type { ClusterExceptions } from "./policy-validate-exception.js";
 import type { ReviewRunner } from "./review-runner.js";
 import type { ReviewCallsPort } from "./review-calls-loop.js";
 import type { YamlV3Writer } from "./yaml-v3.js";
@@ -22,6 +23,12 @@ export interface AdmissionDeps {
   readonly deadlineSeconds: number;
   /** Kyverno's `--exceptionNamespace`: when set, only PolicyExceptions in these namespaces are honoured. */
   readonly exceptionNamespaces?: readonly string[];
+  /**
+   * Which PolicyExceptions created in the cluster are honoured (`--enable-policy-exception`,
+   * `--exception-namespace`; "folder" with `--policies`), for the policy webhook's warnings; without
+   * it the webhook warns about none.
+   */
+  readonly clusterExceptions?: ClusterExceptions;
   /** Per-snapshot plans of which policies each webhook evaluates; without it they are worked out per review. */
   readonly plans?: AdmissionPlans;
   /** Writes denial messages, remembering key orders and scalars across reviews; without it each denial is written afresh. */

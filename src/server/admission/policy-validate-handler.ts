@@ -5,7 +5,9 @@
  * `<field path>: <message>` joined by "; "; warnings are returned with the answer either way.
  * A valid legacy kyverno.io kind also gets Kyverno 1.19's deprecation warning
  * (`pkg/deprecations/deprecations.go`). A policies.kyverno.io policy kind is compiled as `serve`
- * loads it (policy-validate-cel.ts). Any other object, and DELETE, is allowed untouched.
+ * loads it (policy-validate-cel.ts); a PolicyException of either group is compiled as `serve` loads
+ * it, with Kyverno's warnings when it will not be honoured (policy-validate-exception.ts). Any other
+ * object, and DELETE, is allowed untouched.
  */
 import { isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
 import { tenantProblems } from "../../kube/tenant-problems.js";
@@ -14,6 +16,7 @@ import { startDeadline } from "./deadline.js";
 import { guarded } from "./guard.js";
 import { outcomeOf, recordOutcome } from "./record.js";
 import { checkCelPolicy } from "./policy-validate-cel.js";
+import { checkException } from "./policy-validate-exception.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson, HandlerResult } from "./types.js";
 
@@ -50,9 +53,11 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Admiss
   if (request.operation === "DELETE" || !isObject(object)) return allowed(request.uid);
   const apiVersion = typeof object["apiVersion"] === "string" ? object["apiVersion"] : "";
   const kind = typeof object["kind"] === "string" ? object["kind"] : request.kind.kind;
-  if (apiVersion.startsWith("policies.kyverno.io/") || request.kind.group === "policies.kyverno.io") return checkCelPolicy(request, object, kind, deps.engine);
-  if (!apiVersion.startsWith("kyverno.io/") && request.kind.group !== "kyverno.io") return allowed(request.uid);
-  const deprecation = deprecationWarning(kind);
+  const cel = apiVersion.startsWith("policies.kyverno.io/") || request.kind.group === "policies.kyverno.io";
+  if (!cel && !apiVersion.startsWith("kyverno.io/") && request.kind.group !== "kyverno.io") return allowed(request.uid);
+  const deprecation = cel ? undefined : deprecationWarning(kind);
+  if (kind === "PolicyException") return checkException(request, object, { engine: deps.engine, scope: deps.clusterExceptions, deprecation });
+  if (cel) return checkCelPolicy(request, object, kind, deps.engine);
   if (kind !== "ClusterPolicy" && kind !== "Policy") return allowed(request.uid, deprecation === undefined ? [] : [deprecation]);
   const outcome = deps.engine.compile(object);
   // A namespaced Policy is tenant input: what it visibly reaches outside its namespace is refused here,

@@ -219,6 +219,7 @@ function outcomeOf(obj: KubeObject, kind: PolicyOutcomeKind, compiled: CompiledP
     resourceVersion: md.resourceVersion ?? "",
     generation: typeof md.generation === "number" ? md.generation : undefined,
     rules: Array.isArray(spec?.rules) ? spec.rules : [],
+    ...(obj["spec"] !== undefined ? { spec: obj["spec"] as JsonValue } : {}),
     status: obj["status"],
     ...(compiled !== undefined ? { compiled } : {}),
     ...(notEvaluated !== undefined ? { notEvaluated } : {}),

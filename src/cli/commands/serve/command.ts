@@ -174,6 +174,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     plans: new AdmissionPlans(),
     denialYaml: new YamlV3Writer(),
     ...(exceptions.value.namespaces !== undefined ? { exceptionNamespaces: exceptions.value.namespaces } : {}),
+    // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.
+    ...(values.policies !== undefined ? { clusterExceptions: "folder" as const } : live !== undefined ? { clusterExceptions: exceptions.value.scope } : {}),
   };
   const servers = await startServers({
     deps,

@@ -28,7 +28,9 @@ Flags:
                               served (the others are) and its status says why (Ready False); Bylaw writes each
                               policy's status as Kyverno does (Ready condition, autogen rules, rule counts), so
                               \`kubectl get cpol,pol\` shows READY. Needs list/watch on those kinds and patch on
-                              clusterpolicies/status and policies/status
+                              clusterpolicies/status and policies/status. The policies.kyverno.io kinds are
+                              watched too; their status is Kyverno 1.19's (conditionStatus, and
+                              status.autogen.configs: the pod-controller copies of a policy on Pods)
       --allow-empty-policies  load a folder with no policies (by default no policies is refused like an
                               invalid set: a deleted or broken ConfigMap mount must not turn enforcement off)
       --enable-policy-exception
@@ -39,7 +41,11 @@ Flags:
                               honour only PolicyExceptions in namespace NS (repeatable, or comma-separated;
                               '*' for every namespace; Kyverno's --exceptionNamespace). From the cluster,
                               exceptions elsewhere are logged as ignored. With --policies, exceptions in the
-                              folder apply in any namespace unless this is given
+                              folder apply in any namespace unless this is given. The policy webhook
+                              (/policyvalidate) checks a PolicyException of either group at kubectl apply,
+                              refusing an invalid one with the field, and answers one these flags will not
+                              honour with Kyverno's warning ("...would not be processed until it is enabled."
+                              or "...namespace must match the defined namespace.")
       --cluster-facts FILE    bylaw.dev/v1alpha1 ClusterFacts: namespace labels (for namespaceSelector) and
                               users' and groups' roles/clusterRoles; watched like the policies. Until it
                               loads, the server is not ready and reviews are answered per failurePolicy; a

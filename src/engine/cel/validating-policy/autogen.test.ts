@@ -2,7 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../api/json.js";
-import { autogenSpecs, canAutogen } from "./autogen.js";
+import { autogenConfigs, autogenSpecs, canAutogen } from "./autogen.js";
 
 const pods = { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] };
 
@@ -37,5 +37,28 @@ describe("ValidatingPolicy autogen", () => {
     const only = autogenSpecs(spec({ autogen: { podControllers: { controllers: ["deployments"] } } }));
     assert.deepEqual(only.map((s) => (s["matchConstraints"] as JsonObject)["resourceRules"]), [[{ apiGroups: ["apps"], apiVersions: ["v1"], resources: ["deployments"], operations: ["CREATE", "UPDATE"] }]]);
     assert.deepEqual(autogenSpecs(spec({ autogen: { podControllers: { controllers: [] } } })), []);
+  });
+
+  test("each config is named and lists its controllers as Kyverno's targets, sorted by group, version, resource and kind, without duplicates", () => {
+    const configs = autogenConfigs(spec({ autogen: { podControllers: { controllers: ["jobs", "deployments", "jobs", "cronjobs", "pods"] } } }));
+    assert.deepEqual(
+      configs.map((c) => [c.config, c.targets]),
+      [
+        ["cronjobs", [{ group: "batch", version: "v1", resource: "cronjobs", kind: "CronJob" }]],
+        ["defaults", [{ group: "apps", version: "v1", resource: "deployments", kind: "Deployment" }, { group: "batch", version: "v1", resource: "jobs", kind: "Job" }]],
+      ],
+    );
+  });
+
+  test("the new matchConstraints are rewritten with the rest of the spec, as Kyverno rewrites the whole copy", () => {
+    const nsSelector = { matchLabels: { tier: "object.spec" } };
+    const [, defaults] = autogenConfigs(spec({ matchConstraints: { resourceRules: [pods], namespaceSelector: nsSelector } }));
+    assert.deepEqual((defaults?.spec["matchConstraints"] as JsonObject)["namespaceSelector"], { matchLabels: { tier: "object.spec.template.spec" } });
+  });
+
+  test("a pod rule without operations: Kyverno still writes the configs, without matchConstraints; Bylaw evaluates no copy of it", () => {
+    const noOps = spec({}, [{ ...pods, operations: [] }]);
+    assert.deepEqual(autogenConfigs(noOps).map((c) => [c.config, c.spec["matchConstraints"]]), [["cronjobs", undefined], ["defaults", undefined]]);
+    assert.deepEqual(autogenSpecs(noOps), []);
   });
 });

@@ -1,33 +1,50 @@
 /**
- * Kyverno's autogen for ValidatingPolicy (pkg/cel/autogen, pkg/cel/policies/vpol/autogen): a policy
- * whose matchConstraints select exactly core v1 `pods` (one resource rule, no objectSelector, no
- * exclusions, no resourceNames) also applies to pod controllers. For each group of controllers
- * (Deployment, DaemonSet, ReplicaSet, StatefulSet, Job: the pod is at spec.template; CronJob: at
- * spec.jobTemplate.spec.template) it is copied with new matchConstraints (the same operations and
- * namespaceSelector) and with `object.spec`/`object.metadata` (and `oldObject.…`) rewritten
- * everywhere in its spec, except `….metadata.namespace`, which stays the controller's own.
+ * Kyverno's autogen for ValidatingPolicy (pkg/cel/autogen, pkg/cel/policies/vpol/autogen; the same
+ * for ImageValidatingPolicy, pkg/cel/policies/ivpol/autogen): a policy whose matchConstraints select
+ * exactly core v1 `pods` (one resource rule, no objectSelector, no exclusions, no resourceNames) also
+ * applies to pod controllers. For each group of controllers (config `defaults`: Deployment,
+ * DaemonSet, ReplicaSet, StatefulSet, Job, the pod at spec.template; config `cronjobs`: CronJob, at
+ * spec.jobTemplate.spec.template) its spec is copied with new matchConstraints (the same operations
+ * and namespaceSelector) and then with `object.spec`/`object.metadata` (and `oldObject.…`) rewritten
+ * everywhere in it, except `….metadata.namespace`, which stays the controller's own.
  * `spec.autogen.podControllers.controllers` (resource names) narrows the controllers.
- * Done once at compile time; the copies are compiled like the original.
+ * Done once at compile time; the copies are compiled like the original. `autogenConfigs` is the
+ * same result with each config's name and targets, as Kyverno writes it in `status.autogen`.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 
-interface Target {
+/** A pod controller, as Kyverno's `Target`. */
+export interface AutogenTarget {
   readonly group: string;
+  readonly version: string;
   readonly resource: string;
+  readonly kind: string;
 }
 
-const CONTROLLERS: Readonly<Record<string, { target: Target; config: "defaults" | "cronjobs" }>> = {
-  daemonsets: { target: { group: "apps", resource: "daemonsets" }, config: "defaults" },
-  deployments: { target: { group: "apps", resource: "deployments" }, config: "defaults" },
-  replicasets: { target: { group: "apps", resource: "replicasets" }, config: "defaults" },
-  statefulsets: { target: { group: "apps", resource: "statefulsets" }, config: "defaults" },
-  jobs: { target: { group: "batch", resource: "jobs" }, config: "defaults" },
-  cronjobs: { target: { group: "batch", resource: "cronjobs" }, config: "cronjobs" },
+export type AutogenConfigName = "cronjobs" | "defaults";
+
+/** One config of the copies: its name, its controllers (sorted by group, version, resource, kind) and the copied spec. */
+export interface AutogenConfig {
+  readonly config: AutogenConfigName;
+  readonly targets: readonly AutogenTarget[];
+  readonly spec: JsonObject;
+}
+
+const target = (group: string, resource: string, kind: string): AutogenTarget => ({ group, version: "v1", resource, kind });
+
+const CONTROLLERS: Readonly<Record<string, { target: AutogenTarget; config: AutogenConfigName }>> = {
+  daemonsets: { target: target("apps", "daemonsets", "DaemonSet"), config: "defaults" },
+  deployments: { target: target("apps", "deployments", "Deployment"), config: "defaults" },
+  replicasets: { target: target("apps", "replicasets", "ReplicaSet"), config: "defaults" },
+  statefulsets: { target: target("apps", "statefulsets", "StatefulSet"), config: "defaults" },
+  jobs: { target: target("batch", "jobs", "Job"), config: "defaults" },
+  cronjobs: { target: target("batch", "cronjobs", "CronJob"), config: "cronjobs" },
 };
 
-const REPLACEMENTS: Readonly<Record<"defaults" | "cronjobs", readonly (readonly [string, string])[]>> = {
-  defaults: [["spec", "spec.template.spec"], ["metadata", "spec.template.metadata"]],
-  cronjobs: [["spec", "spec.jobTemplate.spec.template.spec"], ["metadata", "spec.jobTemplate.spec.template.metadata"]],
+/** Where a config's pod lives: `spec` and `metadata` of the pod, relative to the controller. */
+export const POD_PATHS: Readonly<Record<AutogenConfigName, { readonly spec: string; readonly metadata: string }>> = {
+  defaults: { spec: "spec.template.spec", metadata: "spec.template.metadata" },
+  cronjobs: { spec: "spec.jobTemplate.spec.template.spec", metadata: "spec.jobTemplate.spec.template.metadata" },
 };
 
 function strings(v: JsonValue | undefined): string[] {
@@ -71,28 +88,37 @@ function replace(text: string, from: string, to: string): string {
   return out + rest;
 }
 
-function rewrite(spec: JsonObject, config: "defaults" | "cronjobs"): JsonObject {
+function rewrite(spec: JsonObject, config: AutogenConfigName): JsonObject {
   let text = JSON.stringify(spec);
-  for (const [from, to] of REPLACEMENTS[config]) {
+  for (const [from, to] of [["spec", POD_PATHS[config].spec], ["metadata", POD_PATHS[config].metadata]] as const) {
     text = replace(text, `object.${from}`, `object.${to}`);
     text = replace(text, `oldObject.${from}`, `oldObject.${to}`);
   }
   return JSON.parse(text) as JsonObject;
 }
 
-/** The pod-controller copies of a ValidatingPolicy's spec, in Kyverno's order (by config name); none when it cannot autogen. */
-export function autogenSpecs(spec: JsonObject): JsonObject[] {
+const byTarget = (a: AutogenTarget, b: AutogenTarget): number => {
+  for (const k of ["group", "version", "resource", "kind"] as const) if (a[k] !== b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
+};
+
+/**
+ * Kyverno's generateRuleForControllers, for any policies.kyverno.io kind: per config (in name
+ * order), the spec with the controllers' matchConstraints (CreateMatchConstraints: one rule per
+ * group and version, resources sorted; none when the pod rule names no operations), then rewritten
+ * by `convert`. None when the policy cannot autogen.
+ */
+export function podControllerConfigs(spec: JsonObject, convert: (spec: JsonObject, config: AutogenConfigName) => JsonObject): AutogenConfig[] {
   if (!canAutogen(spec)) return [];
   const mc = spec["matchConstraints"] as JsonObject;
   const rule = (mc["resourceRules"] as JsonValue[])[0] as JsonObject;
   const operations = strings(rule["operations"]);
-  if (operations.length === 0) return [];
   const autogen = isObject(spec["autogen"]) ? spec["autogen"] : {};
   const pc = isObject(autogen["podControllers"]) ? autogen["podControllers"] : {};
   const wanted = Array.isArray(pc["controllers"]) ? strings(pc["controllers"]) : Object.keys(CONTROLLERS);
-  const out: JsonObject[] = [];
+  const out: AutogenConfig[] = [];
   for (const config of ["cronjobs", "defaults"] as const) {
-    const targets = wanted.flatMap((c) => (CONTROLLERS[c]?.config === config ? [CONTROLLERS[c].target] : []));
+    const targets = [...new Set(wanted.flatMap((c) => (Object.hasOwn(CONTROLLERS, c) && CONTROLLERS[c]?.config === config ? [CONTROLLERS[c].target] : [])))].sort(byTarget);
     if (targets.length === 0) continue;
     const groups = [...new Set(targets.map((t) => t.group))].sort();
     const resourceRules: JsonObject[] = groups.map((g) => ({
@@ -101,9 +127,20 @@ export function autogenSpecs(spec: JsonObject): JsonObject[] {
       resources: [...new Set(targets.filter((t) => t.group === g).map((t) => t.resource))].sort(),
       operations,
     }));
-    const copy = rewrite(spec, config);
-    copy["matchConstraints"] = mc["namespaceSelector"] === undefined ? { resourceRules } : { resourceRules, namespaceSelector: mc["namespaceSelector"] };
-    out.push(copy);
+    const copy: JsonObject = { ...spec };
+    if (operations.length === 0) delete copy["matchConstraints"];
+    else copy["matchConstraints"] = mc["namespaceSelector"] === undefined ? { resourceRules } : { resourceRules, namespaceSelector: mc["namespaceSelector"] };
+    out.push({ config, targets, spec: convert(copy, config) });
   }
   return out;
+}
+
+/** The pod-controller configs of a ValidatingPolicy (or ImageValidatingPolicy) spec. */
+export function autogenConfigs(spec: JsonObject): AutogenConfig[] {
+  return podControllerConfigs(spec, rewrite);
+}
+
+/** The pod-controller copies of a ValidatingPolicy's spec, in Kyverno's order (by config name); none when it cannot autogen or names no operations. */
+export function autogenSpecs(spec: JsonObject): JsonObject[] {
+  return autogenConfigs(spec).flatMap((c) => (c.spec["matchConstraints"] === undefined ? [] : [c.spec]));
 }
