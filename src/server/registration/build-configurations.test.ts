@@ -164,4 +164,26 @@ describe("registration: selectors, conditions, client config", () => {
     const b = build([policy([rule(kinds("Secret", "ConfigMap", "Pod"))])]);
     assert.deepEqual(a, b);
   });
+
+  test("a policy with webhookConfiguration.matchConditions gets its own webhook (Kyverno's fine-grained name and path) with its conditions and timeout, and leaves the shared one", () => {
+    const conditions = [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }];
+    const scoped = compile({ ...clusterPolicy("scoped", [rule(kinds("ConfigMap"))], { validationFailureAction: "Enforce", webhookConfiguration: { failurePolicy: "Ignore", timeoutSeconds: 15, matchConditions: conditions } }) });
+    const c = build([policy([rule(kinds("Secret"))]), scoped]);
+    const shared = only(c.validating.webhooks, "validate.bylaw.svc-fail");
+    assert.deepEqual(flat(shared.rules), ["/*/secrets@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+    assert.deepEqual(shared.matchConditions, MATCH_CONDITIONS);
+    const own = only(c.validating.webhooks, "validate.bylaw.svc-ignore-finegrained-scoped");
+    assert.deepEqual(flat(own.rules), ["/*/configmaps@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+    assert.deepEqual([own.failurePolicy, own.timeoutSeconds, own.clientConfig.service?.path], ["Ignore", 15, "/validate/ignore/finegrained/scoped"]);
+    assert.deepEqual(own.matchConditions, conditions);
+    assert.ok(own.namespaceSelector?.matchExpressions[0]?.values.includes("bylaw"), "Bylaw's own namespace stays excluded");
+    assert.equal(c.validating.webhooks.filter((w) => w.name.includes("finegrained")).length, 1);
+  });
+
+  test("a namespaced Policy's fine-grained webhook is named <ns>-<name> and served at <ns>/<name>", () => {
+    const doc = { apiVersion: "kyverno.io/v1", kind: "Policy", metadata: { name: "scoped", namespace: "team-a" }, spec: { validationFailureAction: "Enforce", webhookConfiguration: { matchConditions: [{ name: "c", expression: "true" }] }, rules: [rule(kinds("ConfigMap"))] } };
+    const w = only(build([compile(doc)]).validating.webhooks, "validate.bylaw.svc-fail-finegrained-team-a-scoped");
+    assert.equal(w.clientConfig.service?.path, "/validate/fail/finegrained/team-a/scoped");
+    assert.deepEqual(flat(w.rules), ["/*/configmaps@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+  });
 });
