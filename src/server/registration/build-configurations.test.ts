@@ -186,4 +186,16 @@ describe("registration: selectors, conditions, client config", () => {
     assert.equal(w.clientConfig.service?.path, "/validate/fail/finegrained/team-a/scoped");
     assert.deepEqual(flat(w.rules), ["/*/configmaps@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
   });
+
+  test("a kind the built-in table does not know is registered as discovery serves it: exact group, plural, scope", () => {
+    const resolve = (s: { kind: string; group: string; subresource: string }) => (s.kind === "Widget" ? [{ group: "example.com", resource: s.subresource === "status" ? "widgets/status" : "widgets", namespaced: true }] : []);
+    const c = buildConfigurations([policy([rule(kinds("Widget", "example.com/v1/Widget/status", "Sprocket"))])], defaults, service, resolve);
+    const got = flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules);
+    assert.ok(got.includes("example.com/*/widgets@Namespaced:CREATE,UPDATE,DELETE,CONNECT"), got.join("\n"));
+    assert.ok(got.includes("example.com/v1/widgets/status@Namespaced:CREATE,UPDATE,DELETE,CONNECT"), got.join("\n"));
+    assert.ok(got.includes("*/*/*@*:CREATE,UPDATE,DELETE,CONNECT"), `a kind discovery does not serve stays registered wide: ${got.join("\n")}`);
+    assert.deepEqual(c.notes, ['ClusterPolicy p: kind "Sprocket" is served by no resource the API server\'s discovery lists (yet); every resource of every group is registered for it']);
+    const unread = build([policy([rule(kinds("Widget"))])]);
+    assert.match(unread.notes.join(), /"Widget" is not a built-in kind Bylaw knows and discovery was not read; every resource of every group/);
+  });
 });

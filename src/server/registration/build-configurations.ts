@@ -29,7 +29,7 @@ import { appliesAtAdmission, hasOwnWebhook } from "../admission/policy-traits.js
 import { fineGrainedGroup, groupOf, groupPath, groupWebhookName, registeredGroups, type TimeoutGroups } from "../admission/webhook-groups.js";
 import type { WebhookGroup } from "../admission/types.js";
 import type { ClientConfig, Endpoint, RegistrationTarget, Webhook, WebhookConfiguration } from "./types.js";
-import { addPolicyRules, RuleSet, type WebhookKind } from "./webhook-rules.js";
+import { addPolicyRules, type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
 
 export const VALIDATING_NAME = "bylaw-resource-validating-webhook-cfg";
 export const MUTATING_NAME = "bylaw-resource-mutating-webhook-cfg";
@@ -62,7 +62,8 @@ export interface Configurations {
   readonly notes: readonly string[];
 }
 
-export function buildConfigurations(policies: readonly CompiledPolicy[], groups: TimeoutGroups, target: RegistrationTarget): Configurations {
+/** `resolve` finds the resources of kinds the built-in table does not know (discovery); without it they are registered wide. */
+export function buildConfigurations(policies: readonly CompiledPolicy[], groups: TimeoutGroups, target: RegistrationTarget, resolve?: KindResolver): Configurations {
   const notes: string[] = [];
   const webhooksOf = (kind: WebhookKind): Webhook[] => {
     const out: Webhook[] = [];
@@ -70,7 +71,7 @@ export function buildConfigurations(policies: readonly CompiledPolicy[], groups:
       const rules = new RuleSet();
       for (const policy of policies) {
         if (!appliesAtAdmission(policy) || hasOwnWebhook(policy) || !sameGroup(groupOf(policy, groups), group)) continue;
-        addPolicyRules(rules, policy, kind);
+        addPolicyRules(rules, policy, kind, resolve);
       }
       for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
       if (!rules.isEmpty) out.push(resourceWebhook(kind, group, rules, target, MATCH_CONDITIONS));
@@ -78,7 +79,7 @@ export function buildConfigurations(policies: readonly CompiledPolicy[], groups:
     for (const policy of policies) {
       if (!appliesAtAdmission(policy) || !hasOwnWebhook(policy)) continue;
       const rules = new RuleSet();
-      addPolicyRules(rules, policy, kind);
+      addPolicyRules(rules, policy, kind, resolve);
       for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
       if (!rules.isEmpty) out.push(resourceWebhook(kind, fineGrainedGroup(policy, groups), rules, target, ownConditions(policy)));
     }
