@@ -198,4 +198,10 @@ describe("registration: selectors, conditions, client config", () => {
     const unread = build([policy([rule(kinds("Widget"))])]);
     assert.match(unread.notes.join(), /"Widget" is not a built-in kind Bylaw knows and discovery was not read; every resource of every group/);
   });
+
+  test("a built-in kind named without its group also registers a custom resource of that kind in another group", () => {
+    const resolve = (s: { kind: string }) => (s.kind === "Service" ? [{ group: "", resource: "services", namespaced: true }, { group: "serving.knative.dev", resource: "services", namespaced: true }] : []);
+    const got = flat(only(buildConfigurations([policy([rule(kinds("Service"))])], defaults, service, resolve).validating.webhooks, "validate.bylaw.svc-fail").rules);
+    assert.deepEqual(got, ["/*/services@Namespaced:CREATE,UPDATE,DELETE,CONNECT", "serving.knative.dev/*/services@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+  });
 });

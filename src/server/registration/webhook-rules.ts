@@ -174,4 +174,7 @@ function addKind(into: RuleSet, selector: string, ops: Set<Operation>, namespace
   if (s.subresource === "*") into.add(known.group, s.version, scope, known.resource, ops);
   // A bare `Pod` also matches the pods/ephemeralcontainers subresource (kyverno-behaviour.md §3.3).
   if (known.resource === "pods" && s.subresource === "") into.add(known.group, s.version, scope, "pods/ephemeralcontainers", ops);
+  // A kind named without its group also matches a custom resource of the same kind in another group
+  // (a Knative `Service`): discovery adds those (the built-in one again is merged away).
+  if (s.group === "*") for (const r of resolve?.(s) ?? []) into.add(r.group, s.version, r.namespaced ? "Namespaced" : "Cluster", r.resource, ops);
 }

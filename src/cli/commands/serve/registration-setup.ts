@@ -120,11 +120,14 @@ export function setUpRegistration(o: StartRegistration): { ok: true; value: Regi
   });
   let unsubscribe: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
-  /** Reads discovery again; a failure keeps the last one read (the log says so). */
+  const warned = new Set<string>();
+  /** Reads discovery again; a failure keeps the last one read (the log says so, once per warning). */
   const rediscover = async (): Promise<boolean> => {
     try {
       const r = await kinds.refresh();
-      for (const w of r.warnings) o.onLog("warn", `bylaw serve: ${w}`, {});
+      for (const w of r.warnings) if (!warned.has(w)) o.onLog("warn", `bylaw serve: ${w}`, {});
+      warned.clear();
+      for (const w of r.warnings) warned.add(w);
       return r.changed;
     } catch (e) {
       o.onLog("warn", `bylaw serve: could not read the API server's discovery; kinds it has not listed stay registered wide: ${(e as Error).message}`, {});
