@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,6 +91,25 @@ export async function startCluster(buildTimeoutMs: number, apiserverArgs?: reado
 
 export function stopCluster(dir: string): Promise<RunResult> {
   return run(clusterScript, ["down", dir], 60_000);
+}
+
+/** Stops the cluster, checks that nothing it started (Bylaw included) is left running, and removes its folder. */
+export async function stopAndCheck(cluster: Cluster): Promise<void> {
+  const down = await stopCluster(cluster.dir);
+  assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
+  const left = [...cluster.pids].filter(([, pid]) => processRunning(pid));
+  assert.deepEqual(left, [], "Bylaw and every component have exited after down");
+  rmSync(cluster.dir, { recursive: true, force: true });
+}
+
+/** What `up DIR --with-bylaw` wrote to DIR/bylaw.env (BYLAW_PORT, BYLAW_METRICS_PORT, …). */
+export function bylawEnv(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    readFileSync(join(dir, "bylaw.env"), "utf8")
+      .split("\n")
+      .filter((l) => l.includes("="))
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+  );
 }
 
 /** Polls until `check` returns a value, or fails naming what it waited for and the last state. */

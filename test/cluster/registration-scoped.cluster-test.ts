@@ -10,9 +10,9 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, kubectlOk, processRunning, startCluster, stopCluster, started, type Cluster } from "./cluster-harness.js";
+import { bylawEnv, eventually, kubectlOk, startCluster, started, stopAndCheck, type Cluster } from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -118,21 +118,11 @@ describe("fine-grained webhooks and kinds from discovery, registered in a real c
   before(async () => {
     cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
     console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
-    env = Object.fromEntries(
-      readFileSync(join(cluster.dir, "bylaw.env"), "utf8")
-        .split("\n")
-        .filter((l) => l.includes("="))
-        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-    );
+    env = bylawEnv(cluster.dir);
   });
 
   after(async () => {
-    if (cluster === undefined) return;
-    const down = await stopCluster(cluster.dir);
-    assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
-    const left = [...cluster.pids].filter(([, pid]) => processRunning(pid));
-    assert.deepEqual(left, [], "Bylaw and every component have exited after down");
-    rmSync(cluster.dir, { recursive: true, force: true });
+    if (cluster !== undefined) await stopAndCheck(cluster);
   });
 
   test("a policy with matchConditions gets its own webhook with them; what they exclude never reaches Bylaw, what they include is decided by the policy", async () => {

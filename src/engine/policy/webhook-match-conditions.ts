@@ -17,6 +17,7 @@
 import { isObject, type JsonValue } from "../api/json.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import type { CelEngine, CelProgram } from "../cel/types.js";
+import { matchConditionFields } from "../cel/match-condition-fields.js";
 
 export const MAX_MATCH_CONDITIONS = 64;
 
@@ -27,7 +28,6 @@ export interface CompiledMatchCondition {
 }
 
 const FIELD = "spec.webhookConfiguration.matchConditions";
-const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 
 /** The policy's matchConditions, or undefined when it has none; problems are pushed to `problems`. */
 export function compileWebhookMatchConditions(webhookConfiguration: JsonValue | undefined, cel: () => CelEngine, problems: PolicyProblem[]): readonly CompiledMatchCondition[] | undefined {
@@ -44,14 +44,10 @@ export function compileWebhookMatchConditions(webhookConfiguration: JsonValue | 
   const out: CompiledMatchCondition[] = [];
   list.forEach((c, i) => {
     const at = `${FIELD}[${i}]`;
-    if (!isObject(c)) return void problems.push(problem(at, "must be a mapping with name and expression"));
-    const name = typeof c["name"] === "string" ? c["name"] : "";
-    if (name === "") problems.push(problem(`${at}.name`, "Required value"));
-    else if (!QUALIFIED_NAME.test(name)) problems.push(problem(`${at}.name`, `Invalid value: ${JSON.stringify(name)}: a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`));
-    else if (names.has(name)) problems.push(problem(`${at}.name`, `Duplicate value: ${JSON.stringify(name)}`));
-    names.add(name);
-    const expression = typeof c["expression"] === "string" ? c["expression"].trim() : "";
-    if (expression === "") return void problems.push(problem(`${at}.expression`, "Required value"));
+    const fields = matchConditionFields(c, at, names, problems);
+    if (fields === undefined) return;
+    const { name } = fields;
+    const expression = fields.expression.trim();
     const compiled = cel().compile(expression, { expectType: "bool" });
     if (compiled.ok) return void out.push({ name, program: compiled.value });
     if (/undeclared reference to 'authorizer'/.test(compiled.error.message)) {
