@@ -54,6 +54,10 @@ describe("webhook groups", () => {
     const group = fineGrainedGroup(own, with20);
     assert.deepEqual([groupPath("validate", group), groupWebhookName("mutate", group), group.timeoutSeconds], ["/validate/fail/finegrained/p", "mutate.bylaw.svc-fail-finegrained-p", 25]);
     assert.deepEqual(parseFineGrainedPath("/mutate/ignore/finegrained/team-a/p"), { kind: "mutate", mode: "ignore", policy: "team-a/p" });
+    const long = { ...group, policy: `team-${"a".repeat(58)}/${"p".repeat(240)}` };
+    const name = groupWebhookName("validate", long);
+    assert.ok(name.length <= 253 && /^validate\.bylaw\.svc-fail-finegrained-team-a+-p+-[0-9a-f]{12}$/.test(name), `${name.length}: ${name}`);
+    assert.notEqual(name, groupWebhookName("validate", { ...long, policy: `${long.policy}q` }), "two long names stay apart");
     for (const bad of ["/validate/fail/finegrained/", "/validate/fail/finegrained/a/b/c", "/validate/other/finegrained/p", "/validate/fail/finegrained/../p"]) assert.equal(parseFineGrainedPath(bad), undefined, bad);
   });
 
