@@ -79,4 +79,14 @@ describe("admission routes", () => {
     assert.match(answer(routes.get("/validate/fail")?.(reviewOf(pod("web")))).message, /\nscoped:\n/);
     assert.equal(answer(routes.get("/validate/fail")?.(reviewOf(pod("web", { namespace: "kube-system" })))).allowed, true);
   });
+
+  test("a condition that cannot be evaluated is answered under the policy's failurePolicy, as the API server answers it: Fail denies naming it, Ignore admits", () => {
+    const erroring = { matchConditions: [{ name: "reads-missing", expression: "object.metadata.labels.missing == 'x'" }] };
+    const fail = fakeDeps({ policies: [needsApp("strict", { webhookConfiguration: { failurePolicy: "Fail", ...erroring } })] });
+    const denied = answer(admissionRoutes(fail.deps, { ...groups, fineGrained: true }).get("/validate/fail/finegrained/strict")?.(reviewOf(pod("web", { labels: { app: "web" } }))));
+    assert.equal(denied.allowed, false);
+    assert.match(denied.message, /reads-missing/);
+    const ignore = fakeDeps({ policies: [needsApp("lenient", { webhookConfiguration: { failurePolicy: "Ignore", ...erroring } })] });
+    assert.equal(answer(admissionRoutes(ignore.deps, { ...groups, fineGrained: true }).get("/validate/ignore/finegrained/lenient")?.(reviewOf(pod("web", { labels: { app: "web" } })))).allowed, true);
+  });
 });
