@@ -116,6 +116,16 @@ export async function restartBylaw(cluster: Cluster, options: { readonly wait?: 
   assert.equal(r.code, 0, `scripts/cluster.sh restart-bylaw failed: ${r.stderr}`);
 }
 
+/** What `up DIR --with-bylaw` wrote to DIR/bylaw.env (BYLAW_PORT, BYLAW_METRICS_PORT, …). */
+export function bylawEnv(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    readFileSync(join(dir, "bylaw.env"), "utf8")
+      .split("\n")
+      .filter((l) => l.includes("="))
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+  );
+}
+
 /** Polls until `check` returns a value, or fails naming what it waited for and the last state. */
 export async function eventually<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> {
   const deadline = performance.now() + timeoutMs;

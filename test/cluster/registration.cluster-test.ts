@@ -16,9 +16,9 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, kubectlOk, processRunning, readPids, startCluster, stopCluster, started, type Cluster } from "./cluster-harness.js";
+import { bylawEnv, eventually, kubectlOk, processRunning, readPids, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -120,23 +120,13 @@ describe("Bylaw registers its own webhooks in a real cluster", { timeout: buildT
   before(async () => {
     cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
     console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
-    env = Object.fromEntries(
-      readFileSync(join(cluster.dir, "bylaw.env"), "utf8")
-        .split("\n")
-        .filter((l) => l.includes("="))
-        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-    );
+    env = bylawEnv(cluster.dir);
     await ok(["apply", "-f", "-"], REQUIRE_LABELS);
     await eventually("the Fail webhook for the Pod policy", 60_000, async () => ((await webhooks()).some((w) => w.name === "validate.bylaw.svc-fail") ? true : undefined));
   });
 
   after(async () => {
-    if (cluster === undefined) return;
-    const down = await stopCluster(cluster.dir);
-    assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
-    const left = [...cluster.pids].filter(([, pid]) => processRunning(pid));
-    assert.deepEqual(left, [], "Bylaw and every component have exited after down");
-    rmSync(cluster.dir, { recursive: true, force: true });
+    await tearDown(cluster);
   });
 
   test("an unlabeled Pod is denied with Kyverno's message naming the policy; a labeled one is created", async () => {

@@ -16,11 +16,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { eventually, kubectlOk, processRunning, readPids, run, startCluster, stopCluster, started, type Cluster, type RunResult } from "./cluster-harness.js";
+import { eventually, kubectlOk, processRunning, readPids, run, startCluster, started, tearDown, type Cluster, type RunResult } from "./cluster-harness.js";
 import { BYSTANDER_POLICY, COST_POLICY, RUNTIME_POLICY, staticAttempts } from "./tenant-policies.js";
 
 const buildTimeoutMs = 90 * 60_000;
@@ -105,12 +105,7 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
 
   after(async () => {
     await new Promise((r) => (listener === undefined ? r(undefined) : listener.close(r)));
-    if (cluster === undefined) return;
-    const down = await stopCluster(cluster.dir);
-    assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
-    const left = [...cluster.pids].filter(([, pid]) => processRunning(pid));
-    assert.deepEqual(left, [], "Bylaw and every component have exited after down");
-    rmSync(cluster.dir, { recursive: true, force: true });
+    await tearDown(cluster);
   });
 
   test("the tenant may administer tenant-a and write Policies there, and nothing else", async () => {

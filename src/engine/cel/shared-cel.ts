@@ -1,6 +1,6 @@
 /**
- * The three CEL environments an engine uses (Kubernetes' alone, for validate.cel rules; Kyverno's
- * for cluster-wide and for namespaced policies.kyverno.io policies), each built once per process,
+ * The CEL environments an engine uses (Kubernetes' alone, for validate.cel rules; Kyverno's
+ * for cluster-wide and for namespaced policies.kyverno.io policies; admission matchConditions'), each built once per process,
  * on first use, and shared by every engine. Building one costs 4–7 ms (cel-js registers and parses
  * some 400 function signatures), and `bylaw test` makes an engine per suite: over the policy
  * library's 492 suites that was ~0.3 s of CPU.
@@ -14,10 +14,21 @@
 import { createCel } from "./create-cel.js";
 import type { CelEngine } from "./types.js";
 
-export type SharedCelKind = "kubernetes" | "cluster" | "namespaced";
+export type SharedCelKind = "kubernetes" | "cluster" | "namespaced" | "match-conditions";
+
+/**
+ * Kubernetes' admission matchConditions environment (a webhook's, and a kyverno.io policy's
+ * `spec.webhookConfiguration.matchConditions`): `object`, `oldObject` and `request`, no params, no
+ * namespaceObject, no variables. (`authorizer` is left out: policy/webhook-match-conditions.ts.)
+ */
+const MATCH_CONDITION_VARIABLES = [
+  { name: "object", type: "dyn" },
+  { name: "oldObject", type: "dyn" },
+  { name: "request", type: "map<string, dyn>" },
+] as const;
 
 const built: Partial<Record<SharedCelKind, CelEngine>> = {};
 
 export function sharedCel(kind: SharedCelKind): CelEngine {
-  return (built[kind] ??= kind === "kubernetes" ? createCel() : createCel({ kyverno: kind }));
+  return (built[kind] ??= kind === "kubernetes" ? createCel() : kind === "match-conditions" ? createCel({ variables: MATCH_CONDITION_VARIABLES }) : createCel({ kyverno: kind }));
 }

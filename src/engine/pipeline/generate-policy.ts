@@ -15,6 +15,7 @@ import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js"
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import type { PreparedRequest } from "./prepared-request.js";
+import { policyMatchConditions } from "./policy-match-conditions.js";
 import { ruleScope } from "./rule-scope.js";
 import type { EngineEnv, PolicyResponse } from "./types.js";
 
@@ -23,10 +24,16 @@ export function generatePolicy(policy: CompiledPolicy, request: PreparedRequest,
   const results: RuleResult[] = [];
   const trigger = request.request.resource;
   if (request.operation === "DELETE") return { policy, resource: request.subject, rules: results };
+  const conditions = policyMatchConditions(policy, request, base);
+  if (conditions.kind === "no-match") return { policy, resource: trigger, rules: results };
   for (const compiled of policy.rules) {
     const generate = compiled.rule.generate;
     if (generate === undefined) continue;
     if (!ruleMatches(compiled, matchRequestFor(policy, trigger, request))) continue;
+    if (conditions.kind === "error") {
+      results.push(ruleResult(compiled.name, "Generation", "error", conditions.message));
+      continue;
+    }
     const scope = ruleScope({ policy, rule: compiled, type: "Generation", env, request, base });
     if (!scope.ok) {
       results.push(scope.result);

@@ -14,6 +14,7 @@ import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js"
 import type { ExistingResources } from "../generate/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import { mutateTargets } from "./mutate-existing.js";
+import { policyMatchConditions } from "./policy-match-conditions.js";
 import type { PreparedRequest } from "./prepared-request.js";
 import { ruleScope, type RuleRun } from "./rule-scope.js";
 import type { EngineEnv, PolicyResponse } from "./types.js";
@@ -29,11 +30,17 @@ export function mutatePolicy(policy: CompiledPolicy, request: PreparedRequest, e
   const results: RuleResult[] = [];
   let current: Resource = request.request.resource;
   if (operation === "DELETE") return { policy, resource: request.subject, rules: results, patchedResource: current };
+  const conditions = policyMatchConditions(policy, request, base);
+  if (conditions.kind === "no-match") return { policy, resource: request.request.resource, rules: results, patchedResource: current };
   let matchReq = matchRequestFor(policy, current, request);
   for (const compiled of policy.rules) {
     if (compiled.rule.mutate === undefined) continue;
     if (matchReq.resource !== current) matchReq = matchRequestFor(policy, current, request);
     if (!ruleMatches(compiled, matchReq)) continue;
+    if (conditions.kind === "error") {
+      results.push(ruleResult(compiled.name, "Mutation", "error", conditions.message));
+      continue;
+    }
     const run: RuleRun = { policy, rule: compiled, type: "Mutation", env, request, base: setDotted(base, "request.object", current) };
     if (isMutateExisting(compiled)) {
       const scope = ruleScope(run);

@@ -20,10 +20,13 @@ import type { SubstitutionScope } from "../variables/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
 import { ruleScope, type RuleRun } from "./rule-scope.js";
 import { ruleMatchesOnce } from "./match-rule.js";
+import { policyMatchConditions } from "./policy-match-conditions.js";
 import type { EngineEnv, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
   const base = request.base(policy.usesImages);
+  const conditions = policyMatchConditions(policy, request, base);
+  if (conditions.kind === "no-match") return { policy, resource: request.subject, rules: NO_RESULTS };
   const tooDeep = request.tooDeep;
   // A rule that needs no scope is answered without one (fastAnswer); kyverno.io PolicyExceptions are
   // checked the full way (policies.kyverno.io ones concern only the CEL kinds, which have no fast pass).
@@ -35,6 +38,10 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
   for (const compiled of policy.rules) {
     if (!isValidatePhaseRule(compiled)) continue;
     if (!ruleMatchesOnce(compiled, matchCtx)) continue;
+    if (conditions.kind === "error") {
+      results = add(results, { rule: compiled.name, type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation", status: "error", message: conditions.message });
+      continue;
+    }
     if (tooDeep) {
       results = add(results, { rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
       continue;

@@ -30,6 +30,8 @@ import { unsupportedFeatures } from "./unsupported.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import { createCel, type CelEngine } from "../cel/index.js";
 import { compileCelRule, usesCel, type CompiledCelRule } from "../cel/validate-rule/index.js";
+import { sharedCel } from "../cel/shared-cel.js";
+import { compileWebhookMatchConditions } from "./webhook-match-conditions.js";
 
 export type CompileOutcome = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
 
@@ -41,6 +43,8 @@ export interface CompileEnv {
   readonly cel?: () => CelEngine;
   /** The environment of the policies.kyverno.io kinds: Kubernetes' plus Kyverno's libraries (default: a new one). */
   readonly celPolicies?: (namespaced: boolean) => CelEngine;
+  /** Kubernetes' admission matchConditions environment (default: the shared one). */
+  readonly celMatchConditions?: () => CelEngine;
 }
 
 /** What a policy is compiled with beside its own document. */
@@ -83,6 +87,7 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
   if (!parsed.policy) return { ok: false, problems: parsed.problems };
   const policy = parsed.policy;
   const problems = checkPolicy(policy);
+  const matchConditions = compileWebhookMatchConditions(policy.spec.webhookConfiguration, env.celMatchConditions ?? (() => sharedCel("match-conditions")), problems);
   const cache = new ExpressionCache(env.jmespath);
   const patterns = new PatternCache();
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));
@@ -102,7 +107,7 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
       }
     }
     const pass = rule.validate === undefined ? undefined : validatePass(rule.name);
-    let unsupported = unsupportedFeatures(policy, rule);
+    let unsupported = unsupportedFeatures(rule);
     let celRule: CompiledCelRule | undefined;
     if (unsupported === undefined && usesCel(rule)) {
       celEngine ??= env.cel?.() ?? createCel();
@@ -149,6 +154,7 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
     ...(severity !== undefined ? { severity } : {}),
     ...(category !== undefined ? { category } : {}),
     warnings: problems,
+    ...(matchConditions !== undefined ? { matchConditions } : {}),
     usesImages: rules.some((r) => JSON.stringify(r.rule).includes("images")),
     cache,
     patterns,

@@ -11,6 +11,7 @@ import type { FastPass } from "../validate/fast-pass.js";
 import type { CompiledCelRule } from "../cel/validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
+import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -69,6 +70,11 @@ export interface CompiledPolicy {
    * names (Kyverno ignores a row's rule for this kind).
    */
   readonly admissionPolicy?: true;
+  /**
+   * `spec.webhookConfiguration.matchConditions` (kyverno.io kinds), compiled once: evaluated before
+   * the rules (pipeline/policy-match-conditions.ts); such a policy gets its own webhook at registration.
+   */
+  readonly matchConditions?: readonly CompiledMatchCondition[];
   /**
    * Whether any string of the policy's rules mentions `images`: only then is the request's image
    * data built for it (a policy that never names `images` cannot read the variable).

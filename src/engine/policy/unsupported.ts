@@ -8,11 +8,11 @@
  * only a background controller or the webhook registration act on (`generateExisting`,
  * `synchronize`, `mutateExistingOnPolicyUpdate`, `skipBackgroundRequests`, `useServerSideApply`,
  * `webhookConfiguration.timeoutSeconds`), are not listed: they change nothing in what a rule
- * answers for one request. `imageRegistry` context entries are decided when the entry loads
+ * answers for one request. `webhookConfiguration.matchConditions` is run before the rules
+ * (policy/webhook-match-conditions.ts, pipeline/policy-match-conditions.ts). `imageRegistry` context entries are decided when the entry loads
  * (context/load-entries.ts): a values file may supply the variable instead.
  */
-import { isObject, type JsonValue } from "../api/json.js";
-import type { PolicyDocument, Rule } from "../api/policy.js";
+import type { Rule } from "../api/policy.js";
 
 interface Feature {
   readonly used: (rule: Rule) => boolean;
@@ -30,12 +30,8 @@ const RULE_FEATURES: readonly Feature[] = [
  * What the rule needs that Bylaw does not run, as one message ("rule r: verifyImages (…) is not
  * supported by Bylaw yet"), or undefined when the rule can be evaluated.
  */
-export function unsupportedFeatures(policy: PolicyDocument, rule: Rule): string | undefined {
+export function unsupportedFeatures(rule: Rule): string | undefined {
   const names = RULE_FEATURES.filter((f) => f.used(rule)).map((f) => f.name);
-  const webhook = policy.spec.webhookConfiguration;
-  if (isObject(webhook as JsonValue | undefined) && present((webhook as Record<string, JsonValue>)["matchConditions"])) {
-    names.push("spec.webhookConfiguration.matchConditions (CEL match conditions)");
-  }
   if (names.length === 0) return undefined;
   return `rule ${rule.name}: ${names.join(", ")} ${names.length === 1 ? "is" : "are"} not supported by Bylaw yet; the rule was not evaluated`;
 }

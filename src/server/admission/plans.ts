@@ -25,12 +25,13 @@ export interface MutatePlan {
   readonly policies: readonly CompiledPolicy[];
 }
 
-/** A plan cache key: "all", a bare mode, or `fail/20` (a group; `*` marks the default one). */
+/** A plan cache key: "all", a bare mode, or `fail/20` (a group; `*` marks the default one, `+` one that leaves out fine-grained policies, `/finegrained/<policy>` a fine-grained one). */
 type Mode = string;
 
 function keyOf(webhook: WebhookSelector | undefined): Mode {
   if (webhook === undefined) return "all";
-  return typeof webhook === "string" ? webhook : `${webhook.mode}/${webhook.timeoutSeconds}${webhook.isDefault ? "*" : ""}`;
+  if (typeof webhook === "string") return webhook;
+  return `${webhook.mode}/${webhook.timeoutSeconds}${webhook.isDefault ? "*" : ""}${webhook.fineGrained === true ? "+" : ""}${webhook.policy !== undefined ? `/finegrained/${webhook.policy}` : ""}`;
 }
 
 /** A cache of plans per snapshot; one per server (kept in AdmissionDeps.plans). */

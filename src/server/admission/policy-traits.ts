@@ -43,12 +43,31 @@ export function isValidTimeout(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= MIN_TIMEOUT_SECONDS && value <= MAX_TIMEOUT_SECONDS;
 }
 
-/** Whether a group's path serves a policy (its failurePolicy, and its timeout or no timeout for the default group). */
+/**
+ * Whether a group's path serves a policy (its failurePolicy, and its timeout or no timeout for the
+ * default group). A fine-grained path serves its one policy; when fine-grained webhooks are
+ * registered, the shared paths leave out the policies that have their own.
+ */
 export function groupServes(group: WebhookGroup, policy: CompiledPolicy): boolean {
   if (failurePolicyOf(policy) !== (group.mode === "fail" ? "Fail" : "Ignore")) return false;
+  if (group.policy !== undefined) return policyKey(policy, "/") === group.policy;
+  if (group.fineGrained === true && hasOwnWebhook(policy)) return false;
   const declared = declaredTimeout(policy);
   if (declared === undefined) return group.isDefault;
   return isValidTimeout(declared.value) && declared.value === group.timeoutSeconds;
+}
+
+/**
+ * Whether a policy gets its own ("fine-grained") webhook when Bylaw registers them: a kyverno.io
+ * policy with `webhookConfiguration.matchConditions` (Kyverno `CustomWebhookMatchConditions`).
+ */
+export function hasOwnWebhook(policy: CompiledPolicy): boolean {
+  return (policy.matchConditions?.length ?? 0) > 0;
+}
+
+/** The policy's key in fine-grained webhook names and paths (Kyverno's): `<namespace><sep><name>`, or `<name>` for a ClusterPolicy. */
+export function policyKey(policy: CompiledPolicy, separator: string): string {
+  return policy.namespace === "" ? policy.name : `${policy.namespace}${separator}${policy.name}`;
 }
 
 /** `spec.admission: false` keeps a policy out of admission entirely (background only). */

@@ -33,6 +33,14 @@ describe("policyvalidate", () => {
     const doc = { apiVersion: "kyverno.io/v1", kind: "Policy", metadata: { name: "p", namespace: "team" }, spec: { rules: [rule] } };
     assert.deepEqual(answer(policyReview(doc)).response.warnings, [POL_NOTICE]);
   });
+  test("webhookConfiguration.matchConditions that do not compile are refused at kubectl apply, naming the field and the position", () => {
+    const doc = clusterPolicy("scoped", [rule], { webhookConfiguration: { matchConditions: [{ name: "broken", expression: "object.metadata.name ==" }] } });
+    const { response } = answer(policyReview(doc));
+    assert.equal(response.allowed, false);
+    assert.match(response.status?.message ?? "", /spec\.webhookConfiguration\.matchConditions\[0\]\.expression: Invalid value: .*ERROR: <input>:1:\d+/);
+    const fine = clusterPolicy("scoped", [rule], { webhookConfiguration: { matchConditions: [{ name: "ok", expression: "object.metadata.name != ''" }] } });
+    assert.equal(answer(policyReview(fine)).response.allowed, true);
+  });
   test("problems deny, each as path: message", () => {
     const doc = clusterPolicy("bad", [rule, rule]);
     const { response } = answer(policyReview(doc));

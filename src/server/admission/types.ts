@@ -86,6 +86,16 @@ export interface WebhookGroup {
   readonly timeoutSeconds: number;
   /** The default group also serves the policies that set no timeout. */
   readonly isDefault: boolean;
+  /**
+   * A fine-grained webhook's one policy (`<namespace>/<name>`, or `<name>` for a ClusterPolicy): the
+   * path serves that policy alone (webhook-groups.ts `fineGrainedPath`).
+   */
+  readonly policy?: string;
+  /**
+   * Set on the shared groups when Bylaw registers a fine-grained webhook for each policy with
+   * `webhookConfiguration.matchConditions` (`--register`): the shared paths then leave them out.
+   */
+  readonly fineGrained?: boolean;
 }
 
 /** What a handler serves: a group, a failurePolicy of any timeout (a bare mode), or everything (undefined). */

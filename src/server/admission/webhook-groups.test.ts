@@ -5,7 +5,7 @@ import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
 import { servedBy } from "./policy-traits.js";
-import { checkTimeoutGroups, groupOf, groupPath, groupWebhookName, registeredGroups, timeoutProblems, type TimeoutGroups } from "./webhook-groups.js";
+import { checkTimeoutGroups, fineGrainedGroup, groupOf, groupPath, groupWebhookName, parseFineGrainedPath, registeredGroups, timeoutProblems, type TimeoutGroups } from "./webhook-groups.js";
 
 const engine = createEngine(fakePorts());
 const compiled = (spec: JsonObject, name = "p"): CompiledPolicy => {
@@ -44,6 +44,21 @@ describe("webhook groups", () => {
     assert.equal(p?.path, "spec.webhookConfiguration.timeoutSeconds");
     assert.match(p?.message ?? "", /no webhook is registered for the 25s timeout, so this policy would never be evaluated: register validate\.bylaw\.svc-ignore-timeout-25s \(path \/validate\/ignore\/timeout-25s\) .* --timeout-group 25/);
     assert.deepEqual(registeredGroups(with20).filter((g) => servedBy(compiled({ webhookTimeoutSeconds: 25 }), g)), [], "and no registered path serves it");
+  });
+
+  test("with fine-grained webhooks registered, a policy with matchConditions has its own webhook and timeout: no group needed, parsed back from its path", () => {
+    const own = compiled({ webhookConfiguration: { timeoutSeconds: 25, matchConditions: [{ name: "c", expression: "true" }] } });
+    assert.deepEqual(timeoutProblems(own, { ...with20, fineGrained: true }), []);
+    assert.equal(timeoutProblems(own, with20).length, 1, "without them it still needs a registered group");
+    assert.deepEqual(registeredGroups({ ...with20, fineGrained: true }).filter((g) => servedBy(own, g)), [], "the shared paths leave it out");
+    const group = fineGrainedGroup(own, with20);
+    assert.deepEqual([groupPath("validate", group), groupWebhookName("mutate", group), group.timeoutSeconds], ["/validate/fail/finegrained/p", "mutate.bylaw.svc-fail-finegrained-p", 25]);
+    assert.deepEqual(parseFineGrainedPath("/mutate/ignore/finegrained/team-a/p"), { kind: "mutate", mode: "ignore", policy: "team-a/p" });
+    const long = { ...group, policy: `team-${"a".repeat(58)}/${"p".repeat(240)}` };
+    const name = groupWebhookName("validate", long);
+    assert.ok(name.length <= 253 && /^validate\.bylaw\.svc-fail-finegrained-team-a+-p+-[0-9a-f]{12}$/.test(name), `${name.length}: ${name}`);
+    assert.notEqual(name, groupWebhookName("validate", { ...long, policy: `${long.policy}q` }), "two long names stay apart");
+    for (const bad of ["/validate/fail/finegrained/", "/validate/fail/finegrained/a/b/c", "/validate/other/finegrained/p", "/validate/fail/finegrained/../p"]) assert.equal(parseFineGrainedPath(bad), undefined, bad);
   });
 
   test("a timeout outside 1–30 or not whole never compiles, so it never reaches a group", () => {

@@ -11,12 +11,21 @@
  *   the default timeout (`--timeout-seconds`, 10)  /validate/fail, /validate/ignore, /mutate/fail, /mutate/ignore
  *   any other timeout N (`--timeout-group N`)      /validate/fail/timeout-Ns, …/ignore/timeout-Ns, /mutate/…
  *
+ * With `--register`, a policy with `webhookConfiguration.matchConditions` gets its own
+ * ("fine-grained") webhook, as Kyverno registers it (`pkg/controllers/webhook`, `webhookNameAndPath`):
+ *
+ *   validate.bylaw.svc-fail-finegrained-<ns>-<name>   /validate/fail/finegrained/<ns>/<name>
+ *
+ * (`<name>` alone for a ClusterPolicy; `ignore` for an Ignore policy; the same under /mutate), with
+ * the policy's own timeout; the shared paths then leave that policy out.
+ *
  * A review is evaluated under the deadline of the path it came in on (80% of that group's timeout).
  * A policy whose group is not registered would never be evaluated: the policy set is rejected
  * (`timeoutProblems`), loudly, rather than serving it nowhere.
  */
+import { createHash } from "node:crypto";
 import { type CompiledPolicy, type PolicyProblem, problem } from "../../engine/index.js";
-import { declaredTimeout, failurePolicyOf, isValidTimeout, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from "./policy-traits.js";
+import { declaredTimeout, failurePolicyOf, hasOwnWebhook, isValidTimeout, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, policyKey } from "./policy-traits.js";
 import type { WebhookGroup } from "./types.js";
 
 export type { WebhookGroup };
@@ -31,6 +40,8 @@ export interface TimeoutGroups {
   readonly defaultSeconds: number;
   /** Further registered timeouts (each with its own fail and ignore webhooks), none equal to the default. */
   readonly extra: readonly number[];
+  /** Fine-grained webhooks are registered (`--register`): policies with matchConditions are served on their own paths only. */
+  readonly fineGrained?: boolean;
 }
 
 export const DEFAULT_GROUPS: TimeoutGroups = { defaultSeconds: DEFAULT_TIMEOUT_SECONDS, extra: [] };
@@ -52,20 +63,51 @@ export function groupOf(policy: CompiledPolicy, groups: TimeoutGroups): WebhookG
 /** The path of a group's webhook: `/validate/fail` for the default timeout, `/validate/fail/timeout-20s` for another. */
 export function groupPath(kind: WebhookKind, group: WebhookGroup): string {
   const base = `/${kind}/${group.mode}`;
+  if (group.policy !== undefined) return `${base}${FINE_GRAINED}/${group.policy}`;
   return group.isDefault ? base : `${base}/timeout-${group.timeoutSeconds}s`;
+}
+
+const FINE_GRAINED = "/finegrained";
+const FINE_GRAINED_PATH = /^\/(?<kind>validate|mutate)\/(?<mode>fail|ignore)\/finegrained\/(?<policy>[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?(?:\/[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)?)$/;
+
+/** The fine-grained group of a policy that has its own webhook: its failurePolicy and timeout, and its key. */
+export function fineGrainedGroup(policy: CompiledPolicy, groups: TimeoutGroups): WebhookGroup {
+  return { ...groupOf(policy, groups), policy: policyKey(policy, "/") };
+}
+
+/** The kind, mode and policy key of a fine-grained path (`/validate/fail/finegrained/ns/name`), or undefined. */
+export function parseFineGrainedPath(path: string): { readonly kind: WebhookKind; readonly mode: WebhookGroup["mode"]; readonly policy: string } | undefined {
+  const g = FINE_GRAINED_PATH.exec(path)?.groups;
+  if (g === undefined) return undefined;
+  return { kind: g["kind"] as WebhookKind, mode: g["mode"] as WebhookGroup["mode"], policy: g["policy"] ?? "" };
 }
 
 /** The webhook name Kyverno's scheme gives a group: `validate.bylaw.svc-fail`, `validate.bylaw.svc-fail-timeout-20s`. */
 export function groupWebhookName(kind: WebhookKind, group: WebhookGroup): string {
   const base = `${kind}.bylaw.svc-${group.mode}`;
+  if (group.policy !== undefined) return fineGrainedName(`${base}-finegrained-${group.policy.replace("/", "-")}`, group.policy);
   return group.isDefault ? base : `${base}-timeout-${group.timeoutSeconds}s`;
+}
+
+/** The API server's limit on a webhook name (a DNS subdomain). */
+const MAX_WEBHOOK_NAME = 253;
+
+/**
+ * Kyverno's fine-grained name, unless a long policy name (and namespace) would take it past the
+ * API server's limit, which would make it refuse the whole configuration: then its first part and a
+ * hash of the policy's key, so it stays valid and unique.
+ */
+function fineGrainedName(name: string, key: string): string {
+  if (name.length <= MAX_WEBHOOK_NAME) return name;
+  const hash = createHash("sha256").update(key).digest("hex").slice(0, 12);
+  return `${name.slice(0, MAX_WEBHOOK_NAME - hash.length - 1).replace(/[-.]+$/, "")}-${hash}`;
 }
 
 /** Every registered group: fail and ignore for the default timeout and for each further one. */
 export function registeredGroups(groups: TimeoutGroups): WebhookGroup[] {
   const out: WebhookGroup[] = [];
   for (const timeoutSeconds of [groups.defaultSeconds, ...groups.extra]) {
-    for (const mode of ["fail", "ignore"] as const) out.push({ mode, timeoutSeconds, isDefault: timeoutSeconds === groups.defaultSeconds });
+    for (const mode of ["fail", "ignore"] as const) out.push({ mode, timeoutSeconds, isDefault: timeoutSeconds === groups.defaultSeconds, ...(groups.fineGrained === true ? { fineGrained: true } : {}) });
   }
   return out;
 }
@@ -77,6 +119,8 @@ export function registeredGroups(groups: TimeoutGroups): WebhookGroup[] {
 export function timeoutProblems(policy: CompiledPolicy, groups: TimeoutGroups): PolicyProblem[] {
   const declared = declaredTimeout(policy);
   if (declared === undefined) return [];
+  // A policy with its own webhook registers its own timeout.
+  if (groups.fineGrained === true && hasOwnWebhook(policy)) return [];
   const { value, field } = declared;
   if (typeof value !== "number" || value === groups.defaultSeconds || groups.extra.includes(value)) return [];
   const group = groupOf(policy, groups);

@@ -164,4 +164,44 @@ describe("registration: selectors, conditions, client config", () => {
     const b = build([policy([rule(kinds("Secret", "ConfigMap", "Pod"))])]);
     assert.deepEqual(a, b);
   });
+
+  test("a policy with webhookConfiguration.matchConditions gets its own webhook (Kyverno's fine-grained name and path) with its conditions and timeout, and leaves the shared one", () => {
+    const conditions = [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }];
+    const scoped = compile({ ...clusterPolicy("scoped", [rule(kinds("ConfigMap"))], { validationFailureAction: "Enforce", webhookConfiguration: { failurePolicy: "Ignore", timeoutSeconds: 15, matchConditions: conditions } }) });
+    const c = build([policy([rule(kinds("Secret"))]), scoped]);
+    const shared = only(c.validating.webhooks, "validate.bylaw.svc-fail");
+    assert.deepEqual(flat(shared.rules), ["/*/secrets@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+    assert.deepEqual(shared.matchConditions, MATCH_CONDITIONS);
+    const own = only(c.validating.webhooks, "validate.bylaw.svc-ignore-finegrained-scoped");
+    assert.deepEqual(flat(own.rules), ["/*/configmaps@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+    assert.deepEqual([own.failurePolicy, own.timeoutSeconds, own.clientConfig.service?.path], ["Ignore", 15, "/validate/ignore/finegrained/scoped"]);
+    assert.deepEqual(own.matchConditions, conditions);
+    assert.ok(own.namespaceSelector?.matchExpressions[0]?.values.includes("bylaw"), "Bylaw's own namespace stays excluded");
+    assert.equal(c.validating.webhooks.filter((w) => w.name.includes("finegrained")).length, 1);
+  });
+
+  test("a namespaced Policy's fine-grained webhook is named <ns>-<name> and served at <ns>/<name>", () => {
+    const doc = { apiVersion: "kyverno.io/v1", kind: "Policy", metadata: { name: "scoped", namespace: "team-a" }, spec: { validationFailureAction: "Enforce", webhookConfiguration: { matchConditions: [{ name: "c", expression: "true" }] }, rules: [rule(kinds("ConfigMap"))] } };
+    const w = only(build([compile(doc)]).validating.webhooks, "validate.bylaw.svc-fail-finegrained-team-a-scoped");
+    assert.equal(w.clientConfig.service?.path, "/validate/fail/finegrained/team-a/scoped");
+    assert.deepEqual(flat(w.rules), ["/*/configmaps@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+  });
+
+  test("a kind the built-in table does not know is registered as discovery serves it: exact group, plural, scope", () => {
+    const resolve = (s: { kind: string; group: string; subresource: string }) => (s.kind === "Widget" ? [{ group: "example.com", resource: s.subresource === "status" ? "widgets/status" : "widgets", namespaced: true }] : []);
+    const c = buildConfigurations([policy([rule(kinds("Widget", "example.com/v1/Widget/status", "Sprocket"))])], defaults, service, resolve);
+    const got = flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules);
+    assert.ok(got.includes("example.com/*/widgets@Namespaced:CREATE,UPDATE,DELETE,CONNECT"), got.join("\n"));
+    assert.ok(got.includes("example.com/v1/widgets/status@Namespaced:CREATE,UPDATE,DELETE,CONNECT"), got.join("\n"));
+    assert.ok(got.includes("*/*/*@*:CREATE,UPDATE,DELETE,CONNECT"), `a kind discovery does not serve stays registered wide: ${got.join("\n")}`);
+    assert.deepEqual(c.notes, ['ClusterPolicy p: kind "Sprocket" is served by no resource the API server\'s discovery lists (yet); every resource of every group is registered for it']);
+    const unread = build([policy([rule(kinds("Widget"))])]);
+    assert.match(unread.notes.join(), /"Widget" is not a built-in kind Bylaw knows and discovery was not read; every resource of every group/);
+  });
+
+  test("a built-in kind named without its group also registers a custom resource of that kind in another group", () => {
+    const resolve = (s: { kind: string }) => (s.kind === "Service" ? [{ group: "", resource: "services", namespaced: true }, { group: "serving.knative.dev", resource: "services", namespaced: true }] : []);
+    const got = flat(only(buildConfigurations([policy([rule(kinds("Service"))])], defaults, service, resolve).validating.webhooks, "validate.bylaw.svc-fail").rules);
+    assert.deepEqual(got, ["/*/services@Namespaced:CREATE,UPDATE,DELETE,CONNECT", "serving.knative.dev/*/services@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
+  });
 });

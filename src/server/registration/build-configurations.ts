@@ -7,6 +7,12 @@
  *   group (webhook-groups.ts) a `-fail` and an `-ignore` webhook on the paths `bylaw serve` serves,
  *   each with the rules its policies need (webhook-rules.ts). A webhook no policy needs is left out,
  *   as Kyverno does; with no policies the configurations hold no webhooks at all.
+ * - a policy with `webhookConfiguration.matchConditions` is left out of those and gets its own
+ *   ("fine-grained") webhook in the same configurations, as Kyverno registers it:
+ *   `validate.bylaw.svc-fail-finegrained-<ns>-<name>` on `/validate/fail/finegrained/<ns>/<name>`
+ *   (webhook-groups.ts), with its own timeout and rules, and the policy's matchConditions in place of
+ *   the shared ones, so the API server sends it only what they select. (`bylaw serve` with
+ *   `--register` serves those paths; `groups.fineGrained`.)
  * - `bylaw-policy-validating-webhook-cfg`: kyverno.io ClusterPolicy, Policy and PolicyException,
  *   and the policies.kyverno.io policy kinds (kube/cel-policy-kinds.ts), CREATE/UPDATE →
  *   /policyvalidate, failurePolicy Fail, whatever policies are loaded.
@@ -17,13 +23,13 @@
  * from a request without one, so it is read behind `has()`: unguarded, the API server fails the
  * condition, and a Fail webhook then refuses every Pod.
  */
-import type { CompiledPolicy } from "../../engine/index.js";
+import { type CompiledPolicy, isObject } from "../../engine/index.js";
 import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
-import { appliesAtAdmission } from "../admission/policy-traits.js";
-import { groupOf, groupPath, groupWebhookName, registeredGroups, type TimeoutGroups } from "../admission/webhook-groups.js";
+import { appliesAtAdmission, hasOwnWebhook } from "../admission/policy-traits.js";
+import { fineGrainedGroup, groupOf, groupPath, groupWebhookName, registeredGroups, type TimeoutGroups } from "../admission/webhook-groups.js";
 import type { WebhookGroup } from "../admission/types.js";
 import type { ClientConfig, Endpoint, RegistrationTarget, Webhook, WebhookConfiguration } from "./types.js";
-import { addPolicyRules, RuleSet, type WebhookKind } from "./webhook-rules.js";
+import { addPolicyRules, type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
 
 export const VALIDATING_NAME = "bylaw-resource-validating-webhook-cfg";
 export const MUTATING_NAME = "bylaw-resource-mutating-webhook-cfg";
@@ -56,18 +62,26 @@ export interface Configurations {
   readonly notes: readonly string[];
 }
 
-export function buildConfigurations(policies: readonly CompiledPolicy[], groups: TimeoutGroups, target: RegistrationTarget): Configurations {
+/** `resolve` finds the resources of kinds the built-in table does not know (discovery); without it they are registered wide. */
+export function buildConfigurations(policies: readonly CompiledPolicy[], groups: TimeoutGroups, target: RegistrationTarget, resolve?: KindResolver): Configurations {
   const notes: string[] = [];
   const webhooksOf = (kind: WebhookKind): Webhook[] => {
     const out: Webhook[] = [];
     for (const group of registeredGroups(groups)) {
       const rules = new RuleSet();
       for (const policy of policies) {
-        if (!appliesAtAdmission(policy) || !sameGroup(groupOf(policy, groups), group)) continue;
-        addPolicyRules(rules, policy, kind);
+        if (!appliesAtAdmission(policy) || hasOwnWebhook(policy) || !sameGroup(groupOf(policy, groups), group)) continue;
+        addPolicyRules(rules, policy, kind, resolve);
       }
       for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
-      if (!rules.isEmpty) out.push(resourceWebhook(kind, group, rules, target));
+      if (!rules.isEmpty) out.push(resourceWebhook(kind, group, rules, target, MATCH_CONDITIONS));
+    }
+    for (const policy of policies) {
+      if (!appliesAtAdmission(policy) || !hasOwnWebhook(policy)) continue;
+      const rules = new RuleSet();
+      addPolicyRules(rules, policy, kind, resolve);
+      for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
+      if (!rules.isEmpty) out.push(resourceWebhook(kind, fineGrainedGroup(policy, groups), rules, target, ownConditions(policy)));
     }
     return out;
   };
@@ -79,6 +93,12 @@ export function buildConfigurations(policies: readonly CompiledPolicy[], groups:
   };
 }
 
+/** The policy's webhookConfiguration.matchConditions as written (the compiled policy checked them). */
+function ownConditions(policy: CompiledPolicy): { name: string; expression: string }[] {
+  const list = policy.document.spec.webhookConfiguration?.["matchConditions"];
+  return Array.isArray(list) ? list.filter(isObject).map((c) => ({ name: String(c["name"]), expression: String(c["expression"]) })) : [];
+}
+
 function sameGroup(a: WebhookGroup, b: WebhookGroup): boolean {
   return a.mode === b.mode && a.timeoutSeconds === b.timeoutSeconds;
 }
@@ -87,7 +107,7 @@ function configuration(kind: WebhookConfiguration["kind"], name: string, webhook
   return { apiVersion: "admissionregistration.k8s.io/v1", kind, metadata: { name, labels: { ...LABELS } }, webhooks };
 }
 
-function resourceWebhook(kind: WebhookKind, group: WebhookGroup, rules: RuleSet, target: RegistrationTarget): Webhook {
+function resourceWebhook(kind: WebhookKind, group: WebhookGroup, rules: RuleSet, target: RegistrationTarget, matchConditions: readonly { readonly name: string; readonly expression: string }[]): Webhook {
   const excluded = [...new Set([...SYSTEM_NAMESPACES, target.ownNamespace])];
   return {
     name: groupWebhookName(kind, group),
@@ -99,7 +119,7 @@ function resourceWebhook(kind: WebhookKind, group: WebhookGroup, rules: RuleSet,
     timeoutSeconds: group.timeoutSeconds,
     ...(kind === "mutate" ? { reinvocationPolicy: "IfNeeded" as const } : {}),
     namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: excluded }] },
-    matchConditions: MATCH_CONDITIONS,
+    matchConditions,
     rules: rules.rules(),
   };
 }

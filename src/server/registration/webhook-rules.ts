@@ -7,16 +7,22 @@
  * operations. A generate rule adds its match kinds (all four operations) and its target and clone
  * kinds (CREATE, UPDATE, DELETE) to both webhooks.
  *
- * Kinds become resources through the built-in table (built-in-kinds.ts). What Bylaw cannot narrow
- * safely is registered wide, never left out: a kind it does not know (a custom resource) becomes
- * every resource of its group, a rule without kinds every resource; `notes` says so.
+ * Kinds become resources through the built-in table (built-in-kinds.ts), and any other kind (a
+ * custom resource, a wildcard kind) through the API server's discovery (`KindResolver`,
+ * kube/discovered-kinds.ts): its exact group, plural, scope and subresources. What Bylaw cannot
+ * narrow safely is registered wide, never left out: a kind no discovery serves (yet) becomes every
+ * resource of its group, a rule without kinds every resource; `notes` says so.
  */
 import { type CompiledPolicy, isMutateExisting, isValidatingPolicy, isObject, type JsonValue, parseKindSelector, type Rule } from "../../engine/index.js";
 import { builtInKind } from "../../kube/built-in-kinds.js";
+import type { KindResource, KindSelector } from "../../kube/discovered-kinds.js";
 import { addCelPolicyRules } from "./cel-webhook-rules.js";
 import { ALL_OPERATIONS, type Operation, type RuleWithOperations, type Scope } from "./types.js";
 
 export type WebhookKind = "validate" | "mutate";
+
+/** The resources discovery finds for a kind selector; undefined when discovery is not available. */
+export type KindResolver = (selector: KindSelector) => readonly KindResource[] | undefined;
 
 const MUTATE_DEFAULT: readonly Operation[] = ["CREATE", "UPDATE"];
 const CREATE_UPDATE_DELETE: readonly Operation[] = ["CREATE", "UPDATE", "DELETE"];
@@ -56,7 +62,7 @@ export class RuleSet {
 }
 
 /** Adds what one policy needs on one webhook to `into`. */
-export function addPolicyRules(into: RuleSet, policy: CompiledPolicy, webhook: WebhookKind): void {
+export function addPolicyRules(into: RuleSet, policy: CompiledPolicy, webhook: WebhookKind, resolve?: KindResolver): void {
   // A ValidatingPolicy: its matchConstraints, on the validating webhook only.
   if (policy.rules.some((r) => r.cel !== undefined && isValidatingPolicy(r.cel))) {
     if (webhook === "validate" && !addCelPolicyRules(into, policy)) into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", ALL_OPERATIONS);
@@ -80,7 +86,7 @@ export function addPolicyRules(into: RuleSet, policy: CompiledPolicy, webhook: W
       into.add("*", "*", namespaced ? "Namespaced" : "*", "*", webhook === "validate" ? ALL_OPERATIONS : MUTATE_DEFAULT);
       continue;
     }
-    for (const [kind, ops] of kinds) addKind(into, kind, ops, namespaced, where);
+    for (const [kind, ops] of kinds) addKind(into, kind, ops, namespaced, where, resolve);
   }
 }
 
@@ -135,7 +141,7 @@ function generatedKinds(generate: { readonly [k: string]: JsonValue }): string[]
 }
 
 /** One kind selector as webhook rule entries (Kyverno `ParseKindSelector`, then discovery). */
-function addKind(into: RuleSet, selector: string, ops: Set<Operation>, namespaced: boolean, where: string): void {
+function addKind(into: RuleSet, selector: string, ops: Set<Operation>, namespaced: boolean, where: string, resolve: KindResolver | undefined): void {
   const s = parseKindSelector(selector);
   const policyScope: Scope = namespaced ? "Namespaced" : "*";
   const withSub = (resource: string): string => (s.subresource === "" ? resource : `${resource}/${s.subresource}`);
@@ -151,8 +157,14 @@ function addKind(into: RuleSet, selector: string, ops: Set<Operation>, namespace
   }
   const known = /[*?]/.test(s.kind) ? undefined : builtInKind(s.kind);
   if (known === undefined || (s.group !== "*" && s.group !== known.group)) {
+    const found = resolve?.(s);
+    if (found !== undefined && found.length > 0) {
+      for (const r of found) into.add(r.group, s.version, r.namespaced ? "Namespaced" : "Cluster", r.resource, ops);
+      return;
+    }
     const group = s.group;
-    into.notes.push(`${where}: kind ${JSON.stringify(selector)} is not a built-in kind Bylaw knows; every resource of ${group === "*" ? "every group" : `group ${JSON.stringify(group)}`} is registered for it`);
+    const why = found === undefined ? "is not a built-in kind Bylaw knows and discovery was not read" : "is served by no resource the API server's discovery lists (yet)";
+    into.notes.push(`${where}: kind ${JSON.stringify(selector)} ${why}; every resource of ${group === "*" ? "every group" : `group ${JSON.stringify(group)}`} is registered for it`);
     into.add(group, s.version, policyScope, "*", ops);
     if (s.subresource !== "") into.add(group, s.version, policyScope, "*/*", ops);
     return;
@@ -162,4 +174,7 @@ function addKind(into: RuleSet, selector: string, ops: Set<Operation>, namespace
   if (s.subresource === "*") into.add(known.group, s.version, scope, known.resource, ops);
   // A bare `Pod` also matches the pods/ephemeralcontainers subresource (kyverno-behaviour.md §3.3).
   if (known.resource === "pods" && s.subresource === "") into.add(known.group, s.version, scope, "pods/ephemeralcontainers", ops);
+  // A kind named without its group also matches a custom resource of the same kind in another group
+  // (a Knative `Service`): discovery adds those (the built-in one again is merged away).
+  if (s.group === "*") for (const r of resolve?.(s) ?? []) into.add(r.group, s.version, r.namespaced ? "Namespaced" : "Cluster", r.resource, ops);
 }

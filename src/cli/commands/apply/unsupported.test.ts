@@ -52,11 +52,14 @@ describe("bylaw apply: features Bylaw does not run yet", () => {
     });
   }
 
-  test("webhookConfiguration.matchConditions (CEL) makes every matched rule an error", async () => {
-    const spec = `  webhookConfiguration:\n    matchConditions: [{name: c, expression: "true"}]\n`;
-    const { code, out } = await apply(clusterPolicy(`${podMatch}      validate: {pattern: {metadata: {name: "?*"}}}\n`, spec));
-    assert.equal(code, 1);
-    assert.match(out.results[0]?.message ?? "", /spec\.webhookConfiguration\.matchConditions \(CEL match conditions\) is not supported/);
+  test("webhookConfiguration.matchConditions are run, not reported: a Pod they exclude gets no result, one they include is checked", async () => {
+    const rule = `${podMatch}      validate: {message: "a team label is required", pattern: {metadata: {labels: {team: "?*"}}}}\n`;
+    const only = (ns: string) => `  webhookConfiguration:\n    matchConditions: [{name: only-${ns}, expression: "object.metadata.namespace == '${ns}'"}]\n`;
+    const excluded = await apply(clusterPolicy(rule, only("other")));
+    assert.deepEqual([excluded.code, excluded.out.results], [0, []]);
+    const included = await apply(clusterPolicy(rule, only("shop")));
+    assert.equal(included.code, 1);
+    assert.deepEqual(included.out.results.map((r) => [r.rule, r.result]), [["r", "fail"]]);
   });
 
   test("matching still applies first: a verifyImages rule for Deployments says nothing about a Pod", async () => {

@@ -84,7 +84,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     if (!Number.isFinite(n) || n < 0) return usage(`--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`);
     numbers[k] = n;
   }
-  const groups: TimeoutGroups = { defaultSeconds: numbers["timeout-seconds"] ?? DEFAULT_TIMEOUT_SECONDS, extra: (values["timeout-group"] ?? []).map(Number) };
+  // With --register, a policy with webhookConfiguration.matchConditions gets its own webhook (fineGrained).
+  const groups: TimeoutGroups = { defaultSeconds: numbers["timeout-seconds"] ?? DEFAULT_TIMEOUT_SECONDS, extra: (values["timeout-group"] ?? []).map(Number), ...(values.register === true ? { fineGrained: true } : {}) };
   const badGroups = checkTimeoutGroups(groups);
   if (badGroups !== undefined) return usage(badGroups);
   const level = values["log-level"] ?? "info";

@@ -8,6 +8,7 @@ Endpoints (HTTPS):
   POST /mutate/fail, /mutate/ignore                 mutate rules, in policy order, of the Fail / Ignore policies
   POST /validate/fail, /validate/ignore             validate rules of the Fail / Ignore policies
   POST /…/fail/timeout-Ns, /…/ignore/timeout-Ns     the same for policies with a timeout of N s (--timeout-group N)
+  POST /…/fail/finegrained/[NS/]NAME, /…/ignore/…   one policy with webhookConfiguration.matchConditions (with --register)
   POST /mutate, /validate                           every policy (for a local trial; not registered in a cluster)
   POST /policyvalidate                              ClusterPolicy/Policy admission checks and warnings
   POST /policymutate                                accepted unchanged (as Kyverno)
@@ -64,8 +65,10 @@ Flags:
       --register              write Bylaw's own webhook configurations (server-side apply, field manager
                               bylaw; --kubeconfig FILE, else KUBECONFIG, else in-cluster): fail and ignore webhooks per timeout
                               group with rules narrowed to the kinds and operations the loaded policies
-                              match, and the policy-validating webhook; rewritten when the set or the CA
-                              changes, never deleted (see deploy/README.md, "Self-registration")
+                              match (custom resources as discovery serves them, re-read every 30 s), a
+                              webhook of its own for each policy with webhookConfiguration.matchConditions,
+                              and the policy-validating webhook; rewritten when the set, the CA or
+                              discovery changes, never deleted (see deploy/README.md, "Self-registration")
       --server-url URL        register https://HOST:PORT instead of the Service (Bylaw outside the cluster;
                               Kyverno's --serverIP)
       --service-name NAME     the Service the webhooks name (default bylaw)

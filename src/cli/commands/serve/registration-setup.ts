@@ -4,8 +4,16 @@
  * webhooks name the Service (--service-name/--service-namespace/--service-port); outside it,
  * --server-url (Kyverno's --serverIP). Only the leader writes: until leader election lands, every
  * replica counts as leader (`isLeader` defaults to true).
+ *
+ * Kinds the built-in table does not know (custom resources) are registered as discovery serves
+ * them (kube/discovered-kinds.ts): discovery is read before each sync a policy-set change asks for,
+ * and again every `discoveryIntervalMs` (default 30 s); when what it serves has changed (a CRD came
+ * or went), the configurations are rebuilt. A kind no discovery serves stays registered wide for its
+ * group, and the log says so.
  */
 import { resolveConnection } from "../../../kube/kubeconfig.js";
+import { DiscoveredKinds } from "../../../kube/discovered-kinds.js";
+import { KubeClient } from "../../../kube/kube-client.js";
 import { ServerSideApply } from "../../../kube/server-side-apply.js";
 import { buildConfigurations } from "../../../server/registration/build-configurations.js";
 import { Registrar, type RegistrationLog } from "../../../server/registration/registrar.js";
@@ -74,7 +82,11 @@ export interface StartRegistration {
   readonly onLog: RegistrationLog;
   /** Whether this replica may write shared objects (leader election); default: always. */
   readonly isLeader?: () => boolean;
+  /** How often discovery is read again for kinds that appear later (CRDs); default 30 s. */
+  readonly discoveryIntervalMs?: number;
 }
+
+export const DISCOVERY_INTERVAL_MS = 30_000;
 
 const PATHS: Readonly<Record<WebhookConfiguration["kind"], string>> = {
   ValidatingWebhookConfiguration: "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/",
@@ -93,11 +105,13 @@ export function setUpRegistration(o: StartRegistration): { ok: true; value: Regi
   const conn = resolveConnection({ ...(o.plan.kubeconfig !== undefined ? { kubeconfigFlag: o.plan.kubeconfig } : {}), env: process.env, now: () => Date.now() });
   if (!conn.ok) return { ok: false, error: `--register: ${conn.error.message}` };
   const writer = new ServerSideApply(conn.value, { fieldManager: "bylaw" });
+  const client = new KubeClient({ connection: conn.value });
+  const kinds = new DiscoveredKinds(client);
   const registrar = new Registrar({
     build: () => {
       const snapshot = o.source.current();
       if (snapshot.generation === 0) return undefined;
-      return buildConfigurations(snapshot.policies, o.groups, { endpoint: o.plan.endpoint, caPem: o.tls.caPem(), ownNamespace: o.plan.ownNamespace });
+      return buildConfigurations(snapshot.policies, o.groups, { endpoint: o.plan.endpoint, caPem: o.tls.caPem(), ownNamespace: o.plan.ownNamespace }, (s) => kinds.resolve(s));
     },
     apply: (c) => writer.apply(PATHS[c.kind] + encodeURIComponent(c.metadata.name), c),
     isLeader: o.isLeader ?? (() => true),
@@ -105,21 +119,47 @@ export function setUpRegistration(o: StartRegistration): { ok: true; value: Regi
     retryDelayMs: (failures) => Math.min(300_000, 1000 * 2 ** Math.min(failures - 1, 9)),
   });
   let unsubscribe: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const warned = new Set<string>();
+  /** Reads discovery again; a failure keeps the last one read (the log says so, once per warning). */
+  const rediscover = async (): Promise<boolean> => {
+    try {
+      const r = await kinds.refresh();
+      for (const w of r.warnings) if (!warned.has(w)) o.onLog("warn", `bylaw serve: ${w}`, {});
+      warned.clear();
+      for (const w of r.warnings) warned.add(w);
+      return r.changed;
+    } catch (e) {
+      o.onLog("warn", `bylaw serve: could not read the API server's discovery; kinds it has not listed stay registered wide: ${(e as Error).message}`, {});
+      return false;
+    }
+  };
+  const sync = async (): Promise<void> => {
+    await rediscover();
+    await registrar.request();
+  };
   return {
     ok: true,
     value: {
       registrar,
       start: () => {
         unsubscribe = o.source.onChange((event) => {
-          if (event.kind === "loaded") void registrar.request();
+          if (event.kind === "loaded") void sync();
         });
         o.tls.onReload(() => void registrar.request());
-        void registrar.request();
+        void sync();
+        timer = setInterval(() => {
+          if (!(o.isLeader?.() ?? true)) return;
+          void rediscover().then((changed) => (changed ? registrar.request() : undefined));
+        }, o.discoveryIntervalMs ?? DISCOVERY_INTERVAL_MS);
+        timer.unref();
       },
       close: () => {
         unsubscribe?.();
+        clearInterval(timer);
         registrar.close();
         writer.close();
+        client.close();
       },
     },
   };

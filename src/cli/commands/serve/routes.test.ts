@@ -54,4 +54,39 @@ describe("admission routes", () => {
     const tens = fakeDeps({ policies: [needsApp("a", {}), needsApp("b", {})], clockStep: 9, deadlineSeconds: 8 });
     assert.match(answer(admissionRoutes(tens.deps, groups).get("/validate/fail")?.(labelled)).message, /exceeded its deadline of 8s before evaluating 2 policies/);
   });
+
+  test("with fine-grained webhooks (--register): a policy with matchConditions is served on its own path only, under its own timeout", () => {
+    const scoped = needsApp("scoped", { webhookConfiguration: { timeoutSeconds: 20, matchConditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }] } });
+    const { deps } = fakeDeps({ policies: [needsApp("shared", {}), scoped] });
+    const routes = admissionRoutes(deps, { ...groups, fineGrained: true });
+    const body = reviewOf(pod("web"));
+    assert.doesNotMatch(answer(routes.get("/validate/fail")?.(body)).message, /scoped/, "left out of the shared webhook");
+    assert.match(answer(routes.get("/validate/fail")?.(body)).message, /\nshared:\n/);
+    const own = answer(routes.get("/validate/fail/finegrained/scoped")?.(body)).message;
+    assert.match(own, /\nscoped:\n/);
+    assert.doesNotMatch(own, /shared/);
+    assert.equal(answer(routes.get("/validate/fail/finegrained/scoped")?.(reviewOf(pod("web", { namespace: "kube-system" })))).allowed, true, "its conditions exclude kube-system");
+    assert.equal(answer(routes.get("/validate/fail/finegrained/gone")?.(body)).allowed, true, "a policy no longer loaded: nothing to evaluate");
+    assert.equal(routes.has("/validate/fail/finegrained/ns/name"), true);
+    assert.equal(routes.get("/validate/fail/finegrained/Bad_Name"), undefined);
+    assert.equal(admissionRoutes(deps, groups).get("/validate/fail/finegrained/scoped"), undefined, "not served without --register");
+  });
+
+  test("without fine-grained webhooks the shared path serves a policy with matchConditions too (they are evaluated by the engine)", () => {
+    const scoped = needsApp("scoped", { webhookConfiguration: { matchConditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }] } });
+    const { deps } = fakeDeps({ policies: [scoped] });
+    const routes = admissionRoutes(deps, groups);
+    assert.match(answer(routes.get("/validate/fail")?.(reviewOf(pod("web")))).message, /\nscoped:\n/);
+    assert.equal(answer(routes.get("/validate/fail")?.(reviewOf(pod("web", { namespace: "kube-system" })))).allowed, true);
+  });
+
+  test("a condition that cannot be evaluated is answered under the policy's failurePolicy, as the API server answers it: Fail denies naming it, Ignore admits", () => {
+    const erroring = { matchConditions: [{ name: "reads-missing", expression: "object.metadata.labels.missing == 'x'" }] };
+    const fail = fakeDeps({ policies: [needsApp("strict", { webhookConfiguration: { failurePolicy: "Fail", ...erroring } })] });
+    const denied = answer(admissionRoutes(fail.deps, { ...groups, fineGrained: true }).get("/validate/fail/finegrained/strict")?.(reviewOf(pod("web", { labels: { app: "web" } }))));
+    assert.equal(denied.allowed, false);
+    assert.match(denied.message, /reads-missing/);
+    const ignore = fakeDeps({ policies: [needsApp("lenient", { webhookConfiguration: { failurePolicy: "Ignore", ...erroring } })] });
+    assert.equal(answer(admissionRoutes(ignore.deps, { ...groups, fineGrained: true }).get("/validate/ignore/finegrained/lenient")?.(reviewOf(pod("web", { labels: { app: "web" } })))).allowed, true);
+  });
 });

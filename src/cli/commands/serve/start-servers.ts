@@ -10,6 +10,7 @@ import type { ResourceBounds } from "./resource-flags.js";
 import type { WebhookGroup } from "../../../server/admission/types.js";
 import { DEADLINE_SHARE, DEFAULT_GROUPS, groupPath, registeredGroups, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
 import type { ServingTls } from "./tls-setup.js";
+import { AdmissionRouteMap } from "./fine-grained-routes.js";
 
 export interface StartOptions {
   readonly deps: AdmissionDeps;
@@ -41,10 +42,15 @@ function groupDeps(deps: AdmissionDeps, group: WebhookGroup): AdmissionDeps {
 
 /**
  * The POST routes: `/validate` and `/mutate` serve every policy (under `deps.deadlineSeconds`);
- * each registered group's paths (webhook-groups.ts) serve its policies under its own deadline.
+ * each registered group's paths (webhook-groups.ts) serve its policies under its own deadline, and
+ * with `groups.fineGrained` each fine-grained path its one policy (fine-grained-routes.ts).
  */
 export function admissionRoutes(deps: AdmissionDeps, groups: TimeoutGroups = DEFAULT_GROUPS): Map<string, RouteHandler> {
-  const routes = new Map<string, RouteHandler>();
+  // With fine-grained webhooks registered, their paths (one per policy with matchConditions) are served too.
+  const routes =
+    groups.fineGrained === true
+      ? new AdmissionRouteMap(deps, groups, (kind, own, group) => (kind === "mutate" ? (b) => handleMutateBounded(b, own, group) : (b) => handleValidate(b, own, group)))
+      : new Map<string, RouteHandler>();
   routes.set("/mutate", (b) => handleMutateBounded(b, deps));
   routes.set("/validate", (b) => handleValidate(b, deps));
   for (const group of registeredGroups(groups)) {

@@ -9,12 +9,11 @@
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import { problem, warning, type PolicyProblem } from "../../api/problem.js";
 import type { CelEngine, CelProgram } from "../../cel/types.js";
+import { matchConditionFields } from "../../cel/match-condition-fields.js";
 import { exceptionKey } from "../messages.js";
 import { CEL_EXCEPTION_API_VERSIONS, EXCEPTION_PRIORITY_LABEL, type CelExceptionApiVersion, type CompileCelExceptionOutcome, type CompiledCelException, type PolicyRef } from "./types.js";
 
 const SPEC_FIELDS = new Set(["policyRefs", "matchConditions", "images", "allowedValues", "reportResult", "expiresAt", "properties", "evaluationMode"]);
-/** Kubernetes' qualified name: an optional DNS-subdomain prefix and a name of alphanumerics, '-', '_' and '.'. */
-const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 /** RFC 3339 date-time, as the CRD's `format: date-time`. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -116,14 +115,9 @@ function conditionsOf(v: JsonValue | undefined, cel: CelEngine, problems: Policy
   const out: { name: string; program: CelProgram }[] = [];
   v.forEach((c, i) => {
     const at = `spec.matchConditions[${i}]`;
-    if (!isObject(c)) return void problems.push(problem(at, "must be a mapping with name and expression"));
-    const name = typeof c["name"] === "string" ? c["name"] : "";
-    if (name === "") problems.push(problem(`${at}.name`, "Required value"));
-    else if (!QUALIFIED_NAME.test(name)) problems.push(problem(`${at}.name`, `Invalid value: ${JSON.stringify(name)}: a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`));
-    else if (names.has(name)) problems.push(problem(`${at}.name`, `Duplicate value: ${JSON.stringify(name)}`));
-    names.add(name);
-    const expression = typeof c["expression"] === "string" ? c["expression"] : "";
-    if (expression.trim() === "") return void problems.push(problem(`${at}.expression`, "Required value"));
+    const fields = matchConditionFields(c, at, names, problems);
+    if (fields === undefined) return;
+    const { name, expression } = fields;
     const compiled = cel.compile(expression, { expectType: "bool" });
     if (!compiled.ok) return void problems.push(problem(`${at}.expression`, `Invalid value: ${JSON.stringify(expression)}: compilation failed: ${compiled.error.message}`));
     out.push({ name, program: compiled.value });

@@ -1,0 +1,44 @@
+/**
+ * The routes of the fine-grained webhooks (`/validate/fail/finegrained/<ns>/<name>`, …;
+ * server/admission/webhook-groups.ts): one per policy with `webhookConfiguration.matchConditions`,
+ * so they follow the loaded policy set instead of being fixed at start. A path is resolved when a
+ * review arrives: it serves its one policy, under the deadline of that policy's timeout. A path
+ * whose policy is no longer loaded (its webhook not yet removed) serves no policy.
+ */
+import type { RouteHandler } from "../../../server/http/index.js";
+import type { AdmissionDeps } from "../../../server/admission/deps.js";
+import { policyKey } from "../../../server/admission/policy-traits.js";
+import type { WebhookGroup } from "../../../server/admission/types.js";
+import { DEADLINE_SHARE, parseFineGrainedPath, timeoutOf, type TimeoutGroups, type WebhookKind } from "../../../server/admission/webhook-groups.js";
+
+export type FineGrainedHandlers = (kind: WebhookKind, deps: AdmissionDeps, group: WebhookGroup) => RouteHandler;
+
+/** Exact routes first; any other path that names a fine-grained webhook gets its handler, made for it. */
+export class AdmissionRouteMap extends Map<string, RouteHandler> {
+  constructor(
+    private readonly deps: AdmissionDeps,
+    private readonly groups: TimeoutGroups,
+    private readonly handlers: FineGrainedHandlers,
+  ) {
+    super();
+  }
+
+  override get(path: string): RouteHandler | undefined {
+    return super.get(path) ?? this.fineGrained(path);
+  }
+
+  override has(path: string): boolean {
+    return super.has(path) || parseFineGrainedPath(path) !== undefined;
+  }
+
+  private fineGrained(path: string): RouteHandler | undefined {
+    const parsed = parseFineGrainedPath(path);
+    if (parsed === undefined) return undefined;
+    return (body) => {
+      const policy = this.deps.policies().policies.find((p) => policyKey(p, "/") === parsed.policy);
+      const timeoutSeconds = policy === undefined ? this.groups.defaultSeconds : timeoutOf(policy, this.groups);
+      const group: WebhookGroup = { mode: parsed.mode, timeoutSeconds, isDefault: false, policy: parsed.policy };
+      return this.handlers(parsed.kind, { ...this.deps, deadlineSeconds: timeoutSeconds * DEADLINE_SHARE }, group)(body);
+    };
+  }
+}

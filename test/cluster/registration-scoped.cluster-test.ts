@@ -1,0 +1,179 @@
+/**
+ * Self-registration beyond the shared webhooks, end to end against
+ * `scripts/cluster.sh up DIR --with-bylaw` (Bylaw registers itself: --register --server-url):
+ * - a ClusterPolicy with `webhookConfiguration.matchConditions` gets its own ("fine-grained")
+ *   webhook carrying those conditions: a request they exclude is never sent to Bylaw (the API server
+ *   evaluates them; Bylaw's metrics count no review for it), one they include is decided by the policy;
+ * - a policy on a custom resource's kind is registered as discovery serves it (the CRD's plural,
+ *   group and scope, not every resource of the group), and so is one whose CRD is created after it,
+ *   within the rediscovery interval.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { bylawEnv, eventually, kubectlOk, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
+
+const buildTimeoutMs = 90 * 60_000;
+let cluster: Cluster | undefined;
+let env: Record<string, string> = {};
+
+const current = (): Cluster => started(cluster);
+const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
+
+const SCOPED = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: team-outside-sandbox
+spec:
+  background: false
+  webhookConfiguration:
+    failurePolicy: Fail
+    matchConditions:
+      - name: not-in-sandbox
+        expression: "object.metadata.namespace != 'sandbox'"
+  rules:
+    - name: require-team
+      match:
+        any:
+          - resources:
+              kinds: [ConfigMap]
+      validate:
+        failureAction: Enforce
+        message: "label team is required"
+        pattern:
+          metadata:
+            labels:
+              team: "?*"
+`;
+
+const crd = (kind: string, plural: string): string => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ${plural}.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: ${kind}, plural: ${plural}, singular: ${kind.toLowerCase()}, listKind: ${kind}List}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-preserve-unknown-fields: true
+`;
+
+const onKind = (name: string, kind: string): string => `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: ${name}
+spec:
+  background: false
+  rules:
+    - name: require-owner
+      match:
+        any:
+          - resources:
+              kinds: [${kind}]
+      validate:
+        failureAction: Enforce
+        message: "label owner is required"
+        pattern:
+          metadata:
+            labels:
+              owner: "?*"
+`;
+
+interface Registered {
+  readonly name: string;
+  readonly failurePolicy: string;
+  readonly matchConditions?: { readonly name: string; readonly expression: string }[];
+  readonly clientConfig: { readonly url?: string };
+  readonly rules: { readonly apiGroups: string[]; readonly resources: string[]; readonly operations: string[]; readonly scope?: string }[];
+}
+
+async function webhooks(): Promise<Registered[]> {
+  const json = JSON.parse(await ok(["get", "validatingwebhookconfiguration", "bylaw-resource-validating-webhook-cfg", "-o", "json"])) as { webhooks?: Registered[] };
+  return json.webhooks ?? [];
+}
+
+/** Admission reviews Bylaw counted for a kind in a namespace (kyverno_admission_requests_total). */
+async function reviewsOf(kind: string, namespace: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${env["BYLAW_METRICS_PORT"]}/metrics`)).text();
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith("kyverno_admission_requests_total{") && l.includes(`resource_kind="${kind}"`) && l.includes(`resource_namespace="${namespace}"`))
+    .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+}
+
+const widget = (kind: string, name: string, labels = ""): string => `apiVersion: example.com/v1
+kind: ${kind}
+metadata: {name: ${name}, namespace: default${labels === "" ? "" : `, labels: {${labels}}`}}
+spec: {size: 1}
+`;
+
+describe("fine-grained webhooks and kinds from discovery, registered in a real cluster", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
+  before(async () => {
+    cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
+    console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
+    env = bylawEnv(cluster.dir);
+  });
+
+  after(async () => {
+    await tearDown(cluster);
+  });
+
+  test("a policy with matchConditions gets its own webhook with them; what they exclude never reaches Bylaw, what they include is decided by the policy", async () => {
+    await ok(["create", "namespace", "sandbox"]);
+    await ok(["apply", "-f", "-"], SCOPED);
+    const own = await eventually("the fine-grained webhook", 60_000, async () => (await webhooks()).find((w) => w.name === "validate.bylaw.svc-fail-finegrained-team-outside-sandbox"));
+    assert.deepEqual(own.matchConditions, [{ name: "not-in-sandbox", expression: "object.metadata.namespace != 'sandbox'" }]);
+    assert.match(own.clientConfig.url ?? "", /\/validate\/fail\/finegrained\/team-outside-sandbox$/);
+    assert.deepEqual(own.rules.flatMap((r) => r.resources), ["configmaps"]);
+    assert.ok(!(await webhooks()).some((w) => !w.name.includes("finegrained") && w.rules.some((r) => r.resources.includes("configmaps"))), "left out of the shared webhooks");
+
+    await ok(["create", "configmap", "unlabeled", "-n", "sandbox", "--from-literal=a=b"]);
+    const denied = await current().kubectl(["create", "configmap", "unlabeled", "--from-literal=a=b"]);
+    assert.notEqual(denied.code, 0, "an unlabeled ConfigMap outside sandbox was created");
+    assert.match(denied.stderr, /admission webhook "validate\.bylaw\.svc-fail-finegrained-team-outside-sandbox" denied the request/);
+    assert.match(denied.stderr, /team-outside-sandbox:\s+require-team: 'validation error: label team is required/);
+    await ok(["apply", "-f", "-"], "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: labeled, namespace: default, labels: {team: shop}}\ndata: {a: b}\n");
+    assert.ok((await reviewsOf("ConfigMap", "default")) >= 2, "Bylaw counted the reviews it was sent (the metric is the right one to read)");
+    assert.equal(await reviewsOf("ConfigMap", "sandbox"), 0, "the API server sent Bylaw a ConfigMap its conditions exclude");
+  });
+
+  test("a policy on a CRD's kind is registered for exactly that resource, as discovery serves it", async () => {
+    await ok(["apply", "-f", "-"], crd("Widget", "widgets"));
+    await eventually("the Widget CRD to be served", 30_000, async () => ((await current().kubectl(["get", "widgets"])).code === 0 ? true : undefined));
+    await ok(["apply", "-f", "-"], onKind("widgets-need-owner", "Widget"));
+    const rules = await eventually("a webhook rule for widgets", 60_000, async () => {
+      const found = (await webhooks()).flatMap((w) => w.rules).filter((r) => r.resources.includes("widgets"));
+      return found.length > 0 ? found : undefined;
+    });
+    assert.deepEqual(rules.map((r) => [r.apiGroups, r.resources, r.scope]), [[["example.com"], ["widgets"], "Namespaced"]]);
+    assert.ok(!(await webhooks()).some((w) => w.rules.some((r) => r.apiGroups.includes("example.com") && r.resources.includes("*"))), "not every resource of the group");
+    const denied = await current().kubectl(["apply", "-f", "-"], widget("Widget", "w1"));
+    assert.notEqual(denied.code, 0, "a Widget without an owner was created");
+    assert.match(denied.stderr, /widgets-need-owner:\s+require-owner: 'validation error: label owner is required/);
+    await ok(["apply", "-f", "-"], widget("Widget", "w2", "owner: me"));
+  });
+
+  test("a policy whose CRD arrives later: registered wide and logged at first, then for exactly the new resource", async () => {
+    await ok(["apply", "-f", "-"], onKind("gizmos-need-owner", "Gizmo"));
+    const log = join(current().dir, "logs", "bylaw.log");
+    await eventually("the log to say Gizmo is registered wide", 60_000, async () => (/kind \\?"Gizmo\\?" is served by no resource the API server's discovery lists \(yet\)/.test(readFileSync(log, "utf8")) ? true : undefined));
+    await ok(["apply", "-f", "-"], crd("Gizmo", "gizmos"));
+    const rules = await eventually("a webhook rule for gizmos (within the 30 s rediscovery)", 90_000, async () => {
+      const found = (await webhooks()).flatMap((w) => w.rules).filter((r) => r.resources.includes("gizmos"));
+      return found.length > 0 ? found : undefined;
+    });
+    // One rule may carry both custom resources of the group (same group, version, scope and operations).
+    assert.deepEqual(rules.map((r) => [r.apiGroups, r.resources.filter((x) => x === "gizmos"), r.scope]), [[["example.com"], ["gizmos"], "Namespaced"]]);
+    assert.ok(!(await webhooks()).some((w) => w.rules.some((r) => r.resources.includes("*"))), "the wide registration is gone");
+    const denied = await current().kubectl(["apply", "-f", "-"], widget("Gizmo", "g1"));
+    assert.notEqual(denied.code, 0, "a Gizmo without an owner was created");
+    assert.match(denied.stderr, /gizmos-need-owner:\s+require-owner/);
+  });
+});
