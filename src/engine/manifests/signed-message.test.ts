@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { readSignedMessage } from "./signed-message.js";
 import { readTar } from "./tar.js";
-import { tarOf } from "./test-support.js";
+import { tarOf } from "../../../test/support/signed-manifests.js";
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const message = (blob: Uint8Array): string => gzipSync(blob).toString("base64");

@@ -9,7 +9,7 @@ import type { JsonObject } from "../api/json.js";
 import { createEngine } from "../engine.js";
 import { nodeSignatures } from "../../platform/node-ports.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import { deploymentManifest, keyAttestors, manifestsPolicy, signed, testKey } from "./test-support.js";
+import { deploymentManifest, keyAttestors, manifestsPolicy, signed, testKey } from "../../../test/support/signed-manifests.js";
 
 const engine = createEngine({ ...fakePorts(), signatures: nodeSignatures });
 const [alice, bob, carol] = [testKey(), testKey(), testKey()] as const;

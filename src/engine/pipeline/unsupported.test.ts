@@ -7,7 +7,7 @@ import { compileException } from "../exceptions/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy, deployment, pod } from "../../../test/support/builders.js";
-import { signed, testKey } from "../manifests/test-support.js";
+import { signed, testKey } from "../../../test/support/signed-manifests.js";
 
 const engine = createEngine(fakePorts());
 const podMatch = { any: [{ resources: { kinds: ["Pod"] } }] };

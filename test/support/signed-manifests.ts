@@ -7,7 +7,7 @@
 import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { stringify } from "yaml";
-import type { JsonObject } from "../api/json.js";
+import type { JsonObject } from "../../src/engine/index.js";
 
 export interface TestKey {
   readonly publicKey: string;
