@@ -48,6 +48,13 @@ describe("signed message", () => {
     assert.equal(readSignedMessage(Buffer.from("not gzip at all").toString("base64")).kind, "error");
   });
 
+  test("a gzip bomb is refused, not inflated", () => {
+    const bomb = gzipSync(gzipSync(Buffer.alloc(20 * 1024 * 1024)));
+    const r = readSignedMessage(bomb.toString("base64"));
+    assert.equal(r.kind, "error");
+    assert.match(r.kind === "error" ? r.message : "", /is 20971520 bytes uncompressed, more than Bylaw reads \(8388608\)/);
+  });
+
   test("tar: long names through PAX records; unknown entry types are refused", () => {
     const pax = tarOf("PaxHeader", enc("30 path=some/long/name/x.yaml\n"));
     pax[156] = "x".charCodeAt(0);

@@ -19,10 +19,19 @@ export type SignedMessage =
 
 const isGzip = (b: Uint8Array): boolean => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
+/**
+ * At most this many bytes come out of one gunzip: a message annotation is at most 256 KiB, and a
+ * gzip "bomb" (twice gzipped here) must not take the process's memory.
+ */
+export const MAX_INFLATED_BYTES = 8 * 1024 * 1024;
+
 function gunzip(b: Uint8Array): Uint8Array | string {
   if (!isGzip(b)) return b.length < 10 ? "unexpected EOF" : "gzip: invalid header";
+  // The trailer's ISIZE is the size of the data (modulo 2^32); fflate writes into a buffer of that size.
+  const size = b.length < 18 ? 0 : ((b[b.length - 4] ?? 0) | ((b[b.length - 3] ?? 0) << 8) | ((b[b.length - 2] ?? 0) << 16) | ((b[b.length - 1] ?? 0) << 24)) >>> 0;
+  if (size > MAX_INFLATED_BYTES) return `the gzipped data is ${size} bytes uncompressed, more than Bylaw reads (${MAX_INFLATED_BYTES})`;
   try {
-    return gunzipSync(b);
+    return gunzipSync(b, { out: new Uint8Array(size) });
   } catch (e) {
     return `gzip: ${e instanceof Error ? e.message : String(e)}`;
   }
