@@ -2,7 +2,8 @@
  * Which signed manifests an object is compared with (k8s-manifest-sigstore `FindManifestYAML`):
  * among the manifests of the object's kind, the one with its group, kind and name (and namespace
  * when several share the name); failing that, the manifests sharing the most leaf values with the
- * object (ignored fields aside), at most three.
+ * object (ignored fields aside), at most three. k8s-manifest-sigstore stops that count early by a
+ * heuristic (when few candidates keep matching); counting every value picks the same best match.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { flatten } from "./flat-diff.js";
