@@ -118,6 +118,9 @@ function keyEntries(keys: JsonObject, path: string, extra: { annotations?: Recor
   }
   if (publicKeys.startsWith(PGP_KEY)) return offline(".keys", `${path}.publicKeys: PGP public keys are not supported by Bylaw; use a PEM public key`);
   if (publicKeys.startsWith("k8s://")) return offline(".keys", `${path}.publicKeys (${publicKeys}): a key in a Kubernetes Secret needs a cluster; put the PEM key inline`);
+  if (publicKeys.trimStart().startsWith("-----BEGIN ")) {
+    return offline(".keys", `${path}.publicKeys holds ${publicKeys.trim().split("\n")[0] ?? ""}: Kyverno's manifest check loads only PEM public keys (-----BEGIN PUBLIC KEY-----)`);
+  }
   if (publicKeys !== "") return offline(".keys", `${path}.publicKeys: a key reference (${publicKeys.split("\n")[0] ?? ""}: KMS or file) is not read by Bylaw; put the PEM key inline`);
   const other = ["kms", "secret"].filter((k) => keys[k] !== undefined && keys[k] !== null);
   const named = other.length > 0 ? ` (Kyverno's manifest check reads only publicKeys, not ${other.map((k) => `keys.${k}`).join(" or ")})` : "";

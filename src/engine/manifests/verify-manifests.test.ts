@@ -128,6 +128,7 @@ describe("validate.manifests", () => {
     assert.match(check(one({ keyless: { subject: "a@b" } }), resource)[1], /^error occurred during manifest verification: \.attestors\[0\]\.entries\[0\]\.keyless: .*entries\[0\]\.keyless: keyless signatures/);
     assert.match(check(one({ certificates: { cert: "x" } }), resource)[1], /entries\[0\]\.certificates: certificate attestors/);
     assert.match(check(one({ keys: { publicKeys: "k8s://ns/secret" } }), resource)[1], /publicKeys \(k8s:\/\/ns\/secret\): a key in a Kubernetes Secret needs a cluster/);
+    assert.match(check(one({ keys: { publicKeys: "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----" } }), resource)[1], /publicKeys holds -----BEGIN CERTIFICATE-----: Kyverno's manifest check loads only PEM public keys/);
     assert.match(check(one({ keys: { kms: "awskms://x" } }), resource)[1], /publicKeys is empty \(Kyverno's manifest check reads only publicKeys, not keys\.kms\)/);
     // An unsigned resource fails the same way whatever the attestor: no key is needed to see it.
     assert.equal(check(one({ keyless: { subject: "a@b" } }), deploymentManifest())[0], "fail");
