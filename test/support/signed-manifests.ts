@@ -14,9 +14,10 @@ export interface TestKey {
   readonly privateKey: KeyObject;
 }
 
-/** A fresh ECDSA P-256 key pair, the public half as PEM (what a policy writes in `publicKeys`). */
-export function testKey(): TestKey {
-  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+/** A fresh key pair (ECDSA P-256 unless asked), the public half as PEM (what a policy writes in `publicKeys`). */
+export function testKey(type: "ec" | "rsa" | "ed25519" = "ec"): TestKey {
+  const { publicKey, privateKey } =
+    type === "rsa" ? generateKeyPairSync("rsa", { modulusLength: 2048 }) : type === "ed25519" ? generateKeyPairSync("ed25519") : generateKeyPairSync("ec", { namedCurve: "P-256" });
   return { publicKey: publicKey.export({ type: "spki", format: "pem" }).toString(), privateKey };
 }
 
@@ -56,7 +57,7 @@ export function signatureAnnotations(manifest: JsonObject, keys: readonly TestKe
   const blob = options.blob ?? gzipSync(tarOf("manifest.yaml", new TextEncoder().encode(stringify(manifest))));
   const out: Record<string, string> = { [`${domain}/message`]: gzipSync(blob).toString("base64") };
   keys.forEach((k, i) => {
-    out[`${domain}/signature${i === 0 ? "" : `_${i}`}`] = sign("sha256", blob, k.privateKey).toString("base64");
+    out[`${domain}/signature${i === 0 ? "" : `_${i}`}`] = sign(k.privateKey.asymmetricKeyType === "ed25519" ? null : "sha256", blob, k.privateKey).toString("base64");
   });
   return out;
 }

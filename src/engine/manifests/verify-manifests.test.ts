@@ -29,6 +29,12 @@ describe("validate.manifests", () => {
     assert.deepEqual(check({ attestors: keyAttestors([alice]) }, signed(deploymentManifest(), [alice])), ["pass", PASS_ONE]);
   });
 
+  test("RSA and Ed25519 keys verify too (cosign: RSA PKCS#1 v1.5 over SHA-256, Ed25519 over the bytes)", () => {
+    for (const key of [testKey("rsa"), testKey("ed25519")]) {
+      assert.deepEqual(check({ attestors: keyAttestors([key]) }, signed(deploymentManifest(), [key])), ["pass", PASS_ONE]);
+    }
+  });
+
   test("fields the cluster sets (uid, status, managedFields, resourceVersion) are ignored by default", () => {
     const live = signed(deploymentManifest(), [alice]);
     const meta = live["metadata"] as JsonObject;
