@@ -7,6 +7,7 @@ import { compileException } from "../exceptions/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy, deployment, pod } from "../../../test/support/builders.js";
+import { signed, testKey } from "../../../test/support/signed-manifests.js";
 
 const engine = createEngine(fakePorts());
 const podMatch = { any: [{ resources: { kinds: ["Pod"] } }] };
@@ -47,6 +48,19 @@ describe("unsupported features", () => {
     const ex = compileException({ apiVersion: "kyverno.io/v2", kind: "PolicyException", metadata: { name: "e", namespace: "default" }, spec: { exceptions: [{ policyName: "v", ruleNames: ["check"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } } });
     assert.ok(ex.ok);
     assert.deepEqual(validate(p, pod("web"), { exceptions: [ex.exception] }), [["check", "skip", "ImageVerify"]]);
+  });
+
+  test("validate.manifests runs; what it cannot check offline answers error naming the field, never pass", () => {
+    const rule = (manifests: JsonObject) => compile(clusterPolicy("m", [{ name: "r", match: podMatch, validate: { manifests } }]));
+    const keyless = rule({ attestors: [{ entries: [{ keyless: { subject: "me@example.com" } }] }] });
+    assert.equal(keyless.rules[0]?.unsupported, undefined);
+    // A signature is there to check, and only Rekor/Fulcio could check it.
+    const withSignature = signed(pod("web"), [testKey()]);
+    const [r] = engine.validate(keyless, { resource: withSignature, operation: "CREATE", namespaceLabels: {} }).rules;
+    assert.equal(r?.status, "error");
+    assert.match(r?.message ?? "", /entries\[0\]\.keyless: keyless signatures need Fulcio roots and the Rekor transparency log/);
+    const dryRun = rule({ attestors: [{ entries: [{ keys: { publicKeys: "-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----" } }] }], dryRun: { enable: true } });
+    assert.deepEqual(validate(dryRun, pod("web")), [["r", "error", "Validation"]]);
   });
 
   test("a pattern rule with celPreconditions never takes the fast pass", () => {

@@ -19,6 +19,7 @@ import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "
 import type { SubstitutionScope } from "../variables/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
 import { ruleScope, type RuleRun } from "./rule-scope.js";
+import { manifestsRule } from "./manifests-rule.js";
 import { ruleMatchesOnce } from "./match-rule.js";
 import { policyMatchConditions } from "./policy-match-conditions.js";
 import type { EngineEnv, PolicyResponse } from "./types.js";
@@ -136,6 +137,8 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   const vars = scope.vars;
   const target = run.request.subject;
   if (validate.podSecurity !== undefined) return podSecurityRule(compiled, target, scope.exceptions ?? []);
+  if (compiled.manifests !== undefined) return manifestsRule(run, compiled.manifests, vars);
+  if (validate.manifests !== undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.manifests did not compile`);
   const passed = compiled.validatePass;
   const outcome = runValidation(validate, validate.message, { ruleName: name, target, vars, patterns: policy.patterns, passed }, 0);
   if (outcome === undefined) return undefined;

@@ -74,6 +74,7 @@ export function compileAdmissionPolicy(doc: JsonObject, bindingDocs: readonly Js
       autogenOf: undefined,
       action,
       podSecurity: undefined,
+      manifests: undefined,
       validatePass: undefined,
       fastPass: undefined,
       unsupported: body.failure,

@@ -7,6 +7,7 @@ import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-d
 import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/index.js";
+import { compileManifests, type CompiledManifestsRule } from "../manifests/index.js";
 import { validatePass } from "../validate/messages.js";
 import { fastPassOf } from "../validate/fast-pass.js";
 import { staticAction } from "./static-action.js";
@@ -106,6 +107,7 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
         podSecurity = compiled.value;
       }
     }
+    const manifests = manifestsOf(rule.validate?.manifests, autogenOf === undefined ? `spec.rules[${i}].validate.manifests` : `(autogen rule ${rule.name}).validate.manifests`, autogenOf === undefined ? problems : []);
     const pass = rule.validate === undefined ? undefined : validatePass(rule.name);
     let unsupported = unsupportedFeatures(rule);
     let celRule: CompiledCelRule | undefined;
@@ -123,6 +125,7 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
       autogenOf,
       action: staticAction(policy, rule),
       podSecurity,
+      manifests,
       validatePass: pass,
       fastPass: unsupported === undefined && celRule === undefined ? fastPassOf(rule, pass?.result, patterns) : undefined,
       unsupported,
@@ -161,6 +164,18 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
     jsonPatches: new JsonPatchCache(),
   };
   return { ok: true, policy: compiled };
+}
+
+/** validate.manifests read at load; with `{{ }}` variables, kept to read after substitution. Problems go to `problems`. */
+function manifestsOf(raw: JsonValue | undefined, path: string, problems: PolicyProblem[]): CompiledManifestsRule | undefined {
+  if (raw === undefined) return undefined;
+  if (JSON.stringify(raw).includes("{{")) return { template: raw, path };
+  const compiled = compileManifests(raw, path);
+  if (!compiled.ok) {
+    problems.push(...compiled.problems);
+    return undefined;
+  }
+  return { compiled: compiled.value };
 }
 
 export type { PolicyDocument };

@@ -4,6 +4,7 @@ import type { CompiledMatch } from "../match/index.js";
 import type { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import type { PatternCache } from "../pattern/index.js";
 import type { CompiledPodSecurity } from "../pod-security/index.js";
+import type { CompiledManifestsRule } from "../manifests/index.js";
 import type { ExpressionCache } from "../variables/index.js";
 import type { ValidatePass } from "../validate/types.js";
 import type { PolicyProblem } from "../api/problem.js";
@@ -24,6 +25,8 @@ export interface CompiledRule {
   readonly action: "Audit" | "Enforce" | undefined;
   /** validate.podSecurity, compiled once (level, version, exclusions). */
   readonly podSecurity: CompiledPodSecurity | undefined;
+  /** validate.manifests, read once (or kept for substitution when it holds variables). */
+  readonly manifests: CompiledManifestsRule | undefined;
   /** A validate rule's pass, made once: most evaluations end in it. */
   readonly validatePass: ValidatePass | undefined;
   /** For a pattern rule that needs no variable scope, its pass (and plain failures) without one (validate/fast-pass.ts). */

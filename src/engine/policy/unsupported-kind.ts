@@ -54,7 +54,7 @@ export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: Co
     kind: document.kind,
     name,
     namespace,
-    rules: [{ rule, name: rule.name, matcher: env.matchers.get(rule), autogenOf: undefined, action, podSecurity: undefined, validatePass: undefined, fastPass: undefined, unsupported: message, cel: undefined, namespaceLabels: undefined }],
+    rules: [{ rule, name: rule.name, matcher: env.matchers.get(rule), autogenOf: undefined, action, podSecurity: undefined, manifests: undefined, validatePass: undefined, fastPass: undefined, unsupported: message, cel: undefined, namespaceLabels: undefined }],
     background: true,
     applyRules: "All",
     scored: true,

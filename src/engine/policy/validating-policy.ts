@@ -97,6 +97,7 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
       autogenOf: undefined,
       action,
       podSecurity: undefined,
+      manifests: undefined,
       validatePass: undefined,
       fastPass: undefined,
       unsupported: b.failure,

@@ -4,7 +4,9 @@ export const APPLY_HELP = `Usage: bylaw apply [POLICY...] [--policy-set NAME...]
 Check Kubernetes manifests, or with --cluster a cluster's objects, against Kyverno ClusterPolicy/Policy
 documents:
 mutate rules patch each resource (policies in order, each seeing the previous patches), validate
-rules check the patched resource, generate rules say what they would create.
+rules check the patched resource, generate rules say what they would create. A validate.manifests
+rule verifies the signatures in a resource's cosign.sigstore.dev annotations with the policy's inline
+PEM keys; what needs the network (dryRun, repository, keyless, k8s:// or KMS keys) is an error.
 POLICY and RESOURCE are files (YAML, multi-document, or JSON) or folders (read recursively);
 "-" reads from standard input (for one input only). A POLICY that is a Git URL is cloned (below).
 POLICY may also hold ValidatingPolicy and Kubernetes ValidatingAdmissionPolicy documents, run as

@@ -37,7 +37,8 @@ describe("bylaw apply: features Bylaw does not run yet", () => {
   const cases: [string, string, RegExp][] = [
     ["verifyImages", podMatch + verifyImages, /verifyImages \(image signature and attestation checks: attestors, attestations, verifyDigest, mutateDigest, required\) is not supported by Bylaw yet/],
     ["verifyImages with verifyDigest, mutateDigest and required only", `${podMatch}      verifyImages: [{imageReferences: ["*"], verifyDigest: true, mutateDigest: false, required: true}]\n`, /verifyImages .* is not supported by Bylaw yet/],
-    ["validate.manifests", `${podMatch}      validate: {manifests: {attestors: [{entries: [{keys: {publicKeys: k}}]}]}}\n`, /validate\.manifests \(signed manifest verification\) is not supported/],
+    ["validate.manifests with dryRun (a server-side dry run)", `${podMatch}      validate: {manifests: {dryRun: {enable: true}, attestors: [{entries: [{keys: {publicKeys: k}}]}]}}\n`, /validate\.manifests\.dryRun\.enable: true needs a cluster/],
+    ["validate.manifests with repository (manifests in an OCI registry)", `${podMatch}      validate: {manifests: {repository: ghcr.io/acme/manifests, attestors: [{entries: [{keys: {publicKeys: k}}]}]}}\n`, /validate\.manifests\.repository \(ghcr\.io\/acme\/manifests\): signed manifests stored in an OCI registry are not fetched/],
     ["celPreconditions on a pattern rule", `${podMatch}      celPreconditions: [{name: c, expression: "true"}]\n      validate: {pattern: {metadata: {name: "?*"}}}\n`, /celPreconditions outside validate\.cel \(Kyverno allows them only with validate\.cel\) is not supported/],
     ["celPreconditions on a mutate rule", `${podMatch}      celPreconditions: [{name: c, expression: "true"}]\n      mutate: {patchStrategicMerge: {metadata: {labels: {a: b}}}}\n`, /celPreconditions outside validate\.cel \(Kyverno allows them only with validate\.cel\) is not supported/],
   ];

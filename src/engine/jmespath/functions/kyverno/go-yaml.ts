@@ -168,16 +168,29 @@ function toJson(v: Scalar): JsonValue {
 
 /** Parses the first YAML document into a JSON value, or returns an error message. */
 export function parseGoYaml(text: string, charge: (units: number) => void = () => undefined): { ok: true; value: JsonValue } | { ok: false; error: string } {
+  const r = parseGoYamlDocuments(text, charge, 1);
+  return r.ok ? { ok: true, value: r.value[0] ?? null } : r;
+}
+
+/**
+ * Parses every YAML document of a stream (`---` separated) into JSON values, or returns the first
+ * error message. At most `limit` documents are read. Empty documents give `null`.
+ */
+export function parseGoYamlDocuments(text: string, charge: (units: number) => void = () => undefined, limit = Infinity): { ok: true; value: JsonValue[] } | { ok: false; error: string } {
   try {
-    const [doc] = parseAllDocuments(text, { schema: "failsafe", version: "1.1", uniqueKeys: false, merge: false });
-    if (doc === undefined || !("contents" in doc)) return { ok: true, value: null };
-    const [first] = doc.errors;
-    if (first !== undefined) {
-      const line = first.linePos?.[0]?.line ?? 1;
-      const message = (first.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
-      return { ok: false, error: `yaml: line ${line}: ${message}` };
+    const out: JsonValue[] = [];
+    for (const doc of parseAllDocuments(text, { schema: "failsafe", version: "1.1", uniqueKeys: false, merge: false })) {
+      if (out.length >= limit) break;
+      if (!("contents" in doc)) continue;
+      const [first] = doc.errors;
+      if (first !== undefined) {
+        const line = first.linePos?.[0]?.line ?? 1;
+        const message = (first.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+        return { ok: false, error: `yaml: line ${line}: ${message}` };
+      }
+      out.push(new Converter(doc, charge).value(doc.contents));
     }
-    return { ok: true, value: new Converter(doc, charge).value(doc.contents) };
+    return { ok: true, value: out };
   } catch (e) {
     if (e instanceof YamlError) return { ok: false, error: e.message };
     return { ok: false, error: `yaml: ${e instanceof Error ? e.message : String(e)}` };
