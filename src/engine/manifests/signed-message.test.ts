@@ -52,7 +52,7 @@ describe("signed message", () => {
     const bomb = gzipSync(gzipSync(Buffer.alloc(20 * 1024 * 1024)));
     const r = readSignedMessage(bomb.toString("base64"));
     assert.equal(r.kind, "error");
-    assert.match(r.kind === "error" ? r.message : "", /is 20971520 bytes uncompressed, more than Bylaw reads \(8388608\)/);
+    assert.match(r.kind === "error" ? r.message : "", /is more than 8388608 bytes uncompressed, more than Bylaw reads/);
   });
 
   test("tar: long names through PAX records; unknown entry types are refused", () => {

@@ -5,7 +5,7 @@
  * document has a `kind` count, and every document of those files is a candidate manifest.
  */
 import { utf8DecodeLossy, utf8Encode } from "../jmespath/functions/kyverno/go-text.js";
-import { gunzipSync } from "fflate/browser";
+import { gunzipCapped } from "../compress/gunzip-capped.js";
 import { isObject, type JsonObject } from "../api/json.js";
 import { base64Decode } from "../jmespath/functions/kyverno/base64.js";
 import { parseGoYamlDocuments } from "../jmespath/functions/kyverno/go-yaml.js";
@@ -25,17 +25,7 @@ const isGzip = (b: Uint8Array): boolean => b.length >= 2 && b[0] === 0x1f && b[1
  */
 export const MAX_INFLATED_BYTES = 8 * 1024 * 1024;
 
-function gunzip(b: Uint8Array): Uint8Array | string {
-  if (!isGzip(b)) return b.length < 10 ? "unexpected EOF" : "gzip: invalid header";
-  // The trailer's ISIZE is the size of the data (modulo 2^32); fflate writes into a buffer of that size.
-  const size = b.length < 18 ? 0 : ((b[b.length - 4] ?? 0) | ((b[b.length - 3] ?? 0) << 8) | ((b[b.length - 2] ?? 0) << 16) | ((b[b.length - 1] ?? 0) << 24)) >>> 0;
-  if (size > MAX_INFLATED_BYTES) return `the gzipped data is ${size} bytes uncompressed, more than Bylaw reads (${MAX_INFLATED_BYTES})`;
-  try {
-    return gunzipSync(b, { out: new Uint8Array(size) });
-  } catch (e) {
-    return `gzip: ${e instanceof Error ? e.message : String(e)}`;
-  }
-}
+const gunzip = (b: Uint8Array): Uint8Array | string => gunzipCapped(b, MAX_INFLATED_BYTES);
 
 /** Decodes the annotation; `undefined` when there is no message annotation. */
 export function readSignedMessage(annotation: string | undefined): SignedMessage {

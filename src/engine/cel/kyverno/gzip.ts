@@ -3,18 +3,17 @@
  * `gzip.compress`, whose bytes are those of Go's compress/flate, which another deflater does not
  * reproduce; using it is a compile error naming it rather than different bytes.
  */
-// The browser build: the Node one loads worker_threads for its asynchronous API.
-import { gunzipSync } from "fflate/browser";
+import { gunzipCapped } from "../../compress/gunzip-capped.js";
 import { utf8DecodeLossy } from "../../jmespath/functions/kyverno/go-text.js";
 import { CelFunctionError, namespace, type CelLibrary } from "../library.js";
 
+/** What one decompress may produce: a resource field a tenant wrote must not take the process's memory. */
+export const MAX_DECOMPRESSED_BYTES = 8 * 1024 * 1024;
+
 function decompress(data: Uint8Array): string {
-  if (data.length < 10 || data[0] !== 0x1f || data[1] !== 0x8b) throw new CelFunctionError(data.length < 10 ? "unexpected EOF" : "gzip: invalid header");
-  try {
-    return utf8DecodeLossy(gunzipSync(data));
-  } catch (e) {
-    throw new CelFunctionError(`gzip: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const out = gunzipCapped(data, MAX_DECOMPRESSED_BYTES);
+  if (typeof out === "string") throw new CelFunctionError(out);
+  return utf8DecodeLossy(out);
 }
 
 export function gzipLibrary(): CelLibrary {

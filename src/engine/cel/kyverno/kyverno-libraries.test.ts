@@ -1,4 +1,5 @@
 /** Kyverno's CEL libraries in the policies.kyverno.io environment: names, overloads and results as the SDK documents them. */
+import { gzipSync } from "node:zlib";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonValue } from "../../api/json.js";
@@ -155,6 +156,12 @@ describe("Kyverno CEL libraries", () => {
     const hello = "H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==";
     assert.equal(evaluate(`gzip.decompress(base64.decode("${hello}"))`), "hello");
     assert.equal(evaluate('gzip.decompress(b"not gzip at all")'), "eval: gzip: invalid header");
+  });
+
+  test("gzip.decompress of a bomb is an evaluation error at 8 MiB, not the process's memory", () => {
+    // 64 MiB of zeros, gzipped to about 64 KiB.
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024)).toString("base64");
+    assert.match(String(evaluate(`gzip.decompress(base64.decode("${bomb}"))`)), /^eval: the gzipped data is more than 8388608 bytes uncompressed/);
   });
 
   test("what Bylaw does not provide is a compile error naming it", () => {
