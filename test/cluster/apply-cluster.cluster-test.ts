@@ -17,6 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { eventually, kubectlOk as kubectlIn, run, startCluster, started, stopCluster, type Cluster, type RunResult } from "./cluster-harness.js";
 import { TestRegistry } from "../support/test-registry.js";
+import { CEL_NO_ROOT_POLICY } from "../support/image-policies.js";
 
 const buildTimeoutMs = 90 * 60_000;
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -234,14 +235,4 @@ spec:
         message: "base {{ base.image }} runs as {{ base.configData.config.User }}"
         deny: {conditions: {any: [{key: "{{ base.configData.config.User }}", operator: Equals, value: root}]}}
 ---
-apiVersion: policies.kyverno.io/v1
-kind: ValidatingPolicy
-metadata: {name: cel-no-root}
-spec:
-  validationActions: [Deny]
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [pods]}]
-  validations:
-    - expression: "image.GetMetadata(object.spec.containers[0].image).config.config.User != 'root'"
-      message: the image runs as root
-`;
+${CEL_NO_ROOT_POLICY}`;

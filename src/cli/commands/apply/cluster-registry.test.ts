@@ -15,6 +15,7 @@ import { Keychain, RegistryAccess, RegistryClient, httpTransport } from "../../.
 import type { KubeClient } from "../../../kube/kube-client.js";
 import type { Resource } from "../../../engine/index.js";
 import { TestRegistry } from "../../../../test/support/test-registry.js";
+import { CEL_NO_ROOT_POLICY } from "../../../../test/support/image-policies.js";
 import { buildRequest } from "../../offline/build-request.js";
 import { EMPTY_VALUES } from "../../test-suite/values-file.js";
 import { ClusterSession } from "./cluster-input.js";
@@ -39,17 +40,7 @@ spec:
         message: "base {{ base.resolvedImage }} runs as {{ base.configData.config.User }}"
         deny: {conditions: {any: [{key: "{{ base.configData.config.User }}", operator: Equals, value: root}]}}
 ---
-apiVersion: policies.kyverno.io/v1
-kind: ValidatingPolicy
-metadata: {name: cel-no-root}
-spec:
-  validationActions: [Deny]
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [pods]}]
-  validations:
-    - expression: "image.GetMetadata(object.spec.containers[0].image).config.config.User != 'root'"
-      message: the image runs as root
-`;
+${CEL_NO_ROOT_POLICY}`;
 
 /** A client whose only cluster is one ConfigMap; every other path is a 404 as the API server answers it. */
 function fakeClient(base: string, reads: string[]): KubeClient {
