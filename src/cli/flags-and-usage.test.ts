@@ -62,11 +62,25 @@ describe("usage errors", () => {
       assert.doesNotMatch(r.err, /Usage:/);
     }
   });
+  test("a flag mistake is said plainly: the unknown flag, the flag that needs a value, the switch given one", async () => {
+    const cases: [string[], string][] = [
+      [["apply", "p.yaml", "-r", "x.yaml", "--bogus"], "bylaw apply: unknown flag --bogus"],
+      [["create", "test", "-u", "me"], "bylaw create test: unknown flag -u"],
+      [["apply", "p.yaml", "-r"], "bylaw apply: -r, --resource needs a value"],
+      [["test", ".", "--detailed-results=yes"], "bylaw test: --detailed-results takes no value"],
+    ];
+    for (const [args, line] of cases) {
+      const r = await run(args);
+      assert.equal(r.code, 2, args.join(" "));
+      assert.equal(r.err.split("\n")[0], line);
+    }
+  });
 });
 
 describe("--help documents every exit code, 3 included", () => {
   const all = ["0", "1", "2", "3"];
-  const cases: [string[], string[]][] = [[[], all], [["apply"], all], [["test"], all], [["jp"], all], [["cel"], all], [["serve"], ["0", "2", "3"]], [["policy-sets"], ["0", "2", "3"]]];
+  const cases: [string[], string[]][] = [[[], all], [["apply"], all], [["test"], all], [["jp"], all], [["cel"], all], [["serve"], ["0", "2", "3"]], [["policy-sets"], ["0", "2", "3"]],
+    [["create"], ["0", "2", "3"]], [["create", "test"], ["0", "2", "3"]], [["fix"], all], [["docs"], all], [["completion"], ["0", "2", "3"]]];
   for (const [cmd, codes] of cases) {
     test(`bylaw ${cmd.join(" ") || "(main)"} --help`, async () => {
       const r = await run([...cmd, "--help"]);

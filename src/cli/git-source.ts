@@ -1,6 +1,8 @@
 /**
  * Policy paths that are Git URLs, as `kyverno apply` reads them (cmd/cli/kubectl-kyverno/source
- * IsGit, commands/apply loadPolicies, utils/common GetGitBranchOrPolicyPaths):
+ * IsGit, commands/apply loadPolicies, utils/common GetGitBranchOrPolicyPaths), and test paths that
+ * are, as `kyverno test` reads them (the same rule; `bylaw test` then looks for test files in the
+ * folder, commands/test/command.go loadTest):
  * - an `http://` or `https://` policy path is a Git repository: the URL's first two path segments
  *   name it (`https://github.com/kyverno/policies`);
  * - without `--git-branch` the rest of the path is the branch (`…/policies/main`), `main` when there
@@ -95,21 +97,41 @@ export async function loadPolicyPaths(paths: readonly string[], options: GitLoad
 
 async function loadGit(path: string, options: GitLoadOptions): Promise<LoadedDocument[]> {
   const failed = (error: string): LoadedDocument[] => [{ source: path, index: 0, error }];
-  const parsed = parseGitUrl(path, options.gitBranch);
-  if (!parsed.ok) return failed(`policy ${parsed.error}`);
-  const { repository, branch, folder } = parsed.value;
-  const dir = await mkdtemp(join(options.tmpRoot ?? tmpdir(), "bylaw-git-"));
+  const clone = await cloneGitUrl(path, options.gitBranch, options.tmpRoot);
+  if (!clone.ok) return failed(`policy ${clone.error}`);
   try {
-    const cloned = await gitClone(repository, branch, dir);
-    if (cloned !== undefined) return failed(`policy ${path}: cannot clone ${repository} (branch ${branch}): ${cloned}`);
-    const target = resolve(dir, folder);
-    if (target !== dir && !target.startsWith(dir + sep)) return failed(`policy ${path}: the folder ${JSON.stringify(folder)} is outside the repository`);
-    const shown = `${repository}@${branch}`;
-    const rename = (s: string): string => s.split(dir).join(shown);
-    return (await loadPaths([target])).map((d) => ({ ...d, source: rename(d.source), ...(d.error !== undefined ? { error: rename(d.error) } : {}) }));
+    return (await loadPaths([clone.value.folder])).map((d) => ({ ...d, source: clone.value.rename(d.source), ...(d.error !== undefined ? { error: clone.value.rename(d.error) } : {}) }));
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await clone.value.remove();
   }
+}
+
+export interface GitClone {
+  /** The folder the URL names, inside the temporary clone. */
+  readonly folder: string;
+  /** A text with the clone's temporary path replaced by `<repository>@<branch>`, for messages. */
+  rename(text: string): string;
+  /** Removes the temporary clone. */
+  remove(): Promise<void>;
+}
+
+/** Clones the repository a Git URL names (Kyverno's rule, parseGitUrl) into a temporary folder; an error names the URL and git's message. */
+export async function cloneGitUrl(path: string, gitBranch: string | undefined, tmpRoot?: string): Promise<{ ok: true; value: GitClone } | { ok: false; error: string }> {
+  const parsed = parseGitUrl(path, gitBranch);
+  if (!parsed.ok) return parsed;
+  const { repository, branch, folder } = parsed.value;
+  const dir = await mkdtemp(join(tmpRoot ?? tmpdir(), "bylaw-git-"));
+  const remove = (): Promise<void> => rm(dir, { recursive: true, force: true });
+  const fail = async (error: string): Promise<{ ok: false; error: string }> => {
+    await remove();
+    return { ok: false, error };
+  };
+  const cloned = await gitClone(repository, branch, dir);
+  if (cloned !== undefined) return fail(`${path}: cannot clone ${repository} (branch ${branch}): ${cloned}`);
+  const target = resolve(dir, folder);
+  if (target !== dir && !target.startsWith(dir + sep)) return fail(`${path}: the folder ${JSON.stringify(folder)} is outside the repository`);
+  const shown = `${repository}@${branch}`;
+  return { ok: true, value: { folder: target, rename: (text) => text.split(dir).join(shown), remove } };
 }
 
 /** Clones one branch at depth 1; undefined when it worked, else git's message (or why git did not run). */
@@ -118,7 +140,7 @@ function gitClone(repository: string, branch: string, dir: string): Promise<stri
   return new Promise((done) => {
     execFile("git", args, { timeout: CLONE_TIMEOUT_MS, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } }, (error, _stdout, stderr) => {
       if (error === null) return done(undefined);
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return done("git is not on the PATH (bylaw apply runs git to read policies from a Git URL)");
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return done("git is not on the PATH (bylaw runs git to read a Git URL)");
       const text = stderr.trim().split("\n").filter((l) => l.trim() !== "").join("; ");
       done(text !== "" ? text : error.message);
     });

@@ -1,7 +1,8 @@
 /**
  * Two engines in one process share nothing mutable: each has its own matcher cache, its own ports,
  * and its own interruption count, even when one engine runs inside another's evaluation (a port
- * that evaluates with a second engine). The CEL environments, read-only once built, are shared.
+ * that evaluates with a second engine). The CEL environments and the JMESPath function table,
+ * read-only once built, are shared.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -54,12 +55,13 @@ describe("two engines in one process", () => {
     assert.deepEqual(b.validate(a1, create(pod("web"))).rules, a.validate(a1, create(pod("web"))).rules);
   });
 
-  test("each engine answers with its own ports, interleaved", () => {
+  test("the JMESPath engine is shared, yet each engine answers with its own ports, interleaved", () => {
     const rule = podRule("clock", { message: "m", deny: { conditions: { any: [{ key: "{{ time_now_utc() }}", operator: "Equals", value: "2026-01-15T12:00:00Z" }] } } });
     const noon = createEngine(fakePorts({}, Date.UTC(2026, 0, 15, 12, 0, 0)));
     const later = createEngine(fakePorts({}, Date.UTC(2030, 5, 1, 0, 0, 0)));
     const pn = compile(noon, clusterPolicy("clock", [rule]));
     const pl = compile(later, clusterPolicy("clock", [rule]));
+    assert.equal(noon.env.jmespath, later.env.jmespath);
     for (let k = 0; k < 3; k++) {
       assert.equal(noon.validate(pn, create(pod("web"))).rules[0]?.status, "fail");
       assert.equal(later.validate(pl, create(pod("web"))).rules[0]?.status, "pass");

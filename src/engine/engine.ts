@@ -5,8 +5,7 @@
  * environments are shared by all engines (cel/shared-cel.ts): they are only read once built.
  */
 import type { JsonValue } from "./api/json.js";
-import { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
-import { createJmesPath } from "./jmespath/index.js";
+import { sharedJmesPath } from "./jmespath/shared-jmespath.js";
 import { sharedCel, type CelEngine } from "./cel/index.js";
 import type { ExistingResources } from "./generate/index.js";
 import { MatcherCache } from "./match/shared-match.js";
@@ -68,7 +67,8 @@ export interface Engine {
 }
 
 export function createEngine(ports: EnginePorts): Engine {
-  const jmespath = createJmesPath({ functions: kyvernoFunctions() });
+  // Read-only and shared by every engine of the process (jmespath/shared-jmespath.ts).
+  const jmespath = sharedJmesPath();
   const env: EngineEnv = { jmespath, ports, fnctx: { ports } };
   // The CEL environments, built when the first CEL rule of the process compiles (~6 ms each).
   const celPolicies = (namespaced: boolean): CelEngine => sharedCel(namespaced ? "namespaced" : "cluster");

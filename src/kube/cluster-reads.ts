@@ -10,7 +10,7 @@
  * - CEL `resource.Get/List`: GET the object or the list (with a label selector).
  * - `apiCall` POST and `service` calls are refused (they could change the cluster or reach other
  *   hosts); globalReference and imageRegistry entries are not loadable here. Each is a rule error
- *   naming the entry, never a pass.
+ *   naming the entry, never a pass (imageRegistry entries: the CLI adds registry access with --registry).
  *
  * The engine is synchronous; reads are not. A read not made yet answers "pending" (never replaced
  * by a default) and is recorded; the caller `settle()`s the recorded reads and evaluates again,
@@ -73,7 +73,7 @@ export class ClusterReads {
       configMap: (namespace, name, caller) => this.configMap(namespace, name, caller),
       apiCall: (request, caller) => this.apiCall(request, caller),
       globalReference: (name) => err("unavailable", `globalReference ${name}: bylaw apply --cluster does not read GlobalContextEntries; give the value in a values file (-f)`),
-      imageData: (reference) => err("unavailable", `image data for ${reference}: bylaw apply --cluster does not read image registries`),
+      imageData: (reference) => err("unavailable", `image data for ${reference}: not read from the image registry (run bylaw apply with --registry to read it)`),
       getResource: (r, caller) => this.getResource(r, caller),
       listResources: (r, caller) => this.listResources(r, caller),
     };

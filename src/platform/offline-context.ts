@@ -25,6 +25,8 @@ export interface MockedApiCall {
 export interface OfflineContextOptions {
   readonly apiCalls?: readonly MockedApiCall[];
   readonly globalEntries?: Readonly<Record<string, JsonValue>>;
+  /** Entries given that have no value, by entry name, with why (a test's globalContextEntries whose JMESPath failed). */
+  readonly globalErrors?: Readonly<Record<string, string>>;
   /** Objects that exist (a test's context file resources and clusterResources). */
   readonly resources?: readonly JsonObject[];
   /** Image data by the reference as written (a test's context file `images`). */
@@ -51,7 +53,7 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
     canLoad: (kind) =>
       (kind === "apiCall" && ((options.apiCalls?.length ?? 0) > 0 || haveObjects)) ||
       (kind === "configMap" && haveObjects) ||
-      (kind === "globalReference" && Object.keys(options.globalEntries ?? {}).length > 0) ||
+      (kind === "globalReference" && Object.keys(options.globalEntries ?? {}).length + Object.keys(options.globalErrors ?? {}).length > 0) ||
       (kind === "imageRegistry" && options.registry !== undefined),
     configMap: (namespace, name) =>
       haveObjects ? objects.get({ apiVersion: "v1", resource: "configmaps", namespace, name }) : err("unavailable", `configMap ${namespace}/${name}: ${UNAVAILABLE}`),
@@ -66,6 +68,8 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
       return ok(mock.body);
     },
     globalReference: (name) => {
+      const broken = options.globalErrors?.[name.split(".")[0] ?? name];
+      if (broken !== undefined) return err("context", broken);
       const v = options.globalEntries?.[name];
       return v === undefined ? err("unavailable", `global context entry ${name}: ${UNAVAILABLE}`) : ok(v);
     },

@@ -5,7 +5,9 @@
  * - the unlabeled Pod fails (exit 1), the labeled ones pass; `-n` narrows to one namespace;
  * - `-r NAME` keeps the objects of that name, an unknown name is exit 2; `-r FILE` adds manifests;
  * - a configMap entry reads the live ConfigMap (and follows an edit), an apiCall GET counts live Pods;
- * - a user the cluster forbids to list Pods gets exit 2 naming the verb and resource.
+ * - a user the cluster forbids to list Pods gets exit 2 naming the verb and resource;
+ * - with --registry, an imageRegistry entry and CEL image.GetMetadata read the images of the live Pods
+ *   from a registry the test serves (test/support/test-registry.ts), beside a live configMap read.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +16,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { eventually, kubectlOk as kubectlIn, run, startCluster, started, stopCluster, type Cluster, type RunResult } from "./cluster-harness.js";
+import { TestRegistry } from "../support/test-registry.js";
+import { CEL_NO_ROOT_POLICY } from "../support/image-policies.js";
 
 const buildTimeoutMs = 90 * 60_000;
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -22,8 +26,8 @@ let dir = "";
 
 const current = (): Cluster => started(cluster);
 const kubectlOk = (args: readonly string[], input?: string): Promise<string> => kubectlIn(current(), args, input);
-const apply = (args: readonly string[], kubeconfig = current().kubeconfig): Promise<RunResult> =>
-  run(process.execPath, [join(repoRoot, "bin", "bylaw.js"), "apply", ...args, "--cluster", "--kubeconfig", kubeconfig], 120_000);
+const apply = (args: readonly string[], kubeconfig = current().kubeconfig, env?: NodeJS.ProcessEnv): Promise<RunResult> =>
+  run(process.execPath, [join(repoRoot, "bin", "bylaw.js"), "apply", ...args, "--cluster", "--kubeconfig", kubeconfig], 120_000, undefined, env);
 
 interface Results {
   readonly results: readonly { readonly policy: string; readonly resource: string; readonly result: string; readonly message: string }[];
@@ -163,4 +167,72 @@ describe("bylaw apply --cluster against a real API server", { timeout: buildTime
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /--cluster: cannot list pods in all namespaces \(kubeconfig .*nobody\.kubeconfig, context n\): forbidden \(403\): pods is forbidden: User "system:serviceaccount:default:nobody" cannot list resource "pods"[^\n]*\(the kubeconfig's user needs the list verb on pods\)/);
   });
+
+  test("--registry: imageRegistry entries and CEL image.GetMetadata read the live Pods' images from a registry, beside a live configMap", async () => {
+    const registry = await new TestRegistry().start();
+    try {
+      const rootDigest = registry.add("team/root", "1", { config: { config: { User: "root" } } });
+      registry.add("team/safe", "1", { config: { config: { User: "1000" } } });
+      registry.add("team/base", "2", { config: { config: { User: "root" } } });
+      await kubectlOk(["create", "namespace", "images"]);
+      await kubectlOk(["create", "configmap", "base", "-n", "images", `--from-literal=image=${registry.host}/team/base:2`]);
+      const pods = ["root", "safe"].map((name) => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: images}\nspec: {containers: [{name: c, image: ${registry.host}/team/${name}:1}]}\n`).join("---\n");
+      await eventually("the image Pods created", 60_000, async () => ((await current().kubectl(["apply", "-f", "-"], pods)).code === 0 ? true : undefined));
+      writeFileSync(join(dir, "images.yaml"), IMAGE_POLICIES);
+      const env = { DOCKER_CONFIG: mkdtempSync(join(tmpdir(), "bylaw-docker-")) };
+      const r = await apply([join(dir, "images.yaml"), "-n", "images", "--registry", "--output-format", "json"], current().kubeconfig, env);
+      assert.equal(r.code, 1, r.stderr);
+      const got = (JSON.parse(r.stdout) as Results).results.map((x) => `${x.policy} ${x.resource} ${x.result}: ${x.message}`).sort();
+      assert.deepEqual(got, [
+        `cel-no-root Pod/images/root fail: the image runs as root`,
+        `cel-no-root Pod/images/safe pass: success`,
+        `image-user Pod/images/root fail: image ${registry.host}/team/root@${rootDigest} runs as root`,
+        `image-user Pod/images/safe pass: validation rule 'user' passed.`,
+        `namespace-base Pod/images/root fail: base ${registry.host}/team/base:2 runs as root`,
+        `namespace-base Pod/images/safe fail: base ${registry.host}/team/base:2 runs as root`,
+      ]);
+      const without = await apply([join(dir, "images.yaml"), "-n", "images", "--output-format", "json"], current().kubeconfig, env);
+      assert.equal(without.code, 1, without.stderr);
+      const errors = (JSON.parse(without.stdout) as Results).results.filter((x) => x.result === "error");
+      assert.equal(errors.length, 6, "without --registry every image read is an error, never a pass");
+      assert.ok(errors.every((x) => /--registry/.test(x.message)), JSON.stringify(errors));
+    } finally {
+      await registry.stop();
+    }
+  });
 });
+
+/** Three readers of image data: an imageRegistry entry on the Pod's image, one on an image a live ConfigMap names, and CEL image.GetMetadata. */
+const IMAGE_POLICIES = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: image-user}
+spec:
+  validationFailureAction: Enforce
+  rules:
+    - name: user
+      match: {any: [{resources: {kinds: [Pod], namespaces: [images]}}]}
+      context:
+        - name: imageData
+          imageRegistry: {reference: "{{ request.object.spec.containers[0].image }}"}
+      validate:
+        message: "image {{ imageData.resolvedImage }} runs as root"
+        deny: {conditions: {any: [{key: "{{ imageData.configData.config.User }}", operator: Equals, value: root}]}}
+---
+apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: namespace-base}
+spec:
+  validationFailureAction: Enforce
+  rules:
+    - name: base
+      match: {any: [{resources: {kinds: [Pod], namespaces: [images]}}]}
+      context:
+        - name: settings
+          configMap: {name: base, namespace: images}
+        - name: base
+          imageRegistry: {reference: "{{ settings.data.image }}"}
+      validate:
+        message: "base {{ base.image }} runs as {{ base.configData.config.User }}"
+        deny: {conditions: {any: [{key: "{{ base.configData.config.User }}", operator: Equals, value: root}]}}
+---
+${CEL_NO_ROOT_POLICY}`;

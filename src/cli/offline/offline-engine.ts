@@ -4,6 +4,7 @@ import { createOfflineEngine } from "../../library/offline-engine.js";
 import type { MockedApiCall } from "../../platform/offline-context.js";
 import type { ImageDataSource } from "../../platform/registry/registry-access.js";
 import type { SuiteCluster } from "../test-suite/context-file.js";
+import { evaluateGlobalMocks } from "../test-suite/global-context-mocks.js";
 import type { TestSpec } from "../test-suite/test-file.js";
 
 /**
@@ -25,16 +26,23 @@ export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, extra: { 
       body: response["body"] ?? null,
     });
   }
-  for (const g of spec?.globalContextEntries ?? []) {
-    if (typeof g["name"] === "string" && g["data"] !== undefined) globalEntries[g["name"]] = g["data"];
-  }
+  const globalErrors: Record<string, string> = {};
   const fromSuite = extra.params === undefined && cluster?.params !== undefined;
   const paramObjects = extra.params ?? (cluster?.params !== undefined ? ((given) => () => given)(cluster.params) : undefined);
-  return createOfflineEngine({
+  const engine = createOfflineEngine({
     apiCalls,
     globalEntries,
+    globalErrors,
     ...(cluster !== undefined ? { resources: cluster.resources, images: cluster.images } : {}),
     ...(extra.registry !== undefined ? { registry: extra.registry } : {}),
     ...(paramObjects !== undefined ? { params: paramObjects, bindingParams: fromSuite } : {}),
   });
+  // The entries' fieldPath and projections are JMESPath in Kyverno's dialect: the engine's own.
+  const globals = evaluateGlobalMocks(cluster?.globals ?? [], (expression) => {
+    const compiled = engine.env.jmespath.compile(expression);
+    return (data) => compiled.search(data, engine.env.fnctx) as JsonValue;
+  });
+  Object.assign(globalEntries, globals.values);
+  Object.assign(globalErrors, globals.errors);
+  return engine;
 }

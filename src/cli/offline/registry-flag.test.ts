@@ -11,6 +11,7 @@ import { main } from "../main.js";
 import { recordingIo } from "../../../test/support/fake-io.js";
 import { tempTree } from "../../../test/support/temp-dir.js";
 import { TestRegistry } from "../../../test/support/test-registry.js";
+import { CEL_NO_ROOT_POLICY } from "../../../test/support/image-policies.js";
 
 const registry = new TestRegistry({ users: { ci: "pull-pass" } });
 let dockerConfig = "";
@@ -31,17 +32,6 @@ spec:
       validate:
         message: "image {{ imageData.resolvedImage }} runs as root"
         deny: {conditions: {any: [{key: "{{ imageData.configData.config.User || '' }}", operator: AnyIn, value: ["", root, "0"]}]}}
-`;
-const celPolicy = `apiVersion: policies.kyverno.io/v1
-kind: ValidatingPolicy
-metadata: {name: cel-no-root}
-spec:
-  validationActions: [Deny]
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [pods]}]
-  validations:
-    - expression: "image.GetMetadata(object.spec.containers[0].image).config.config.User != 'root'"
-      message: the image runs as root
 `;
 const pods = (): string =>
   ["root", "safe"]
@@ -92,7 +82,7 @@ describe("--registry against a registry the test serves", () => {
   });
 
   test("CEL image.GetMetadata reads the registry with --registry too", async () => {
-    const run = await apply({ "p.yaml": celPolicy, "pods.yaml": pods() }, ["--registry"]);
+    const run = await apply({ "p.yaml": CEL_NO_ROOT_POLICY, "pods.yaml": pods() }, ["--registry"]);
     const results = Object.fromEntries(run.out.results.map((r) => [r.resource.split("/").pop() ?? "", r.result]));
     assert.deepEqual(results, { root: "fail", safe: "pass" }, run.stderr + JSON.stringify(run.out.results));
   });

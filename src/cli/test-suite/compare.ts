@@ -33,8 +33,14 @@ export function resourceMatches(response: PolicyResponse, wanted: string): boole
 function objectMatches(resource: Resource, wanted: string): boolean {
   const name = resourceName(resource);
   if (wanted === name) return true;
+  // `namespace/name`, compared without building the string (every row checks every response).
   const ns = resourceNamespace(resource) || "default";
-  return wanted === `${ns}/${name}`;
+  return wanted.length === ns.length + 1 + name.length && wanted.charCodeAt(ns.length) === 47 && wanted.startsWith(ns) && wanted.endsWith(name);
+}
+
+/** A response names `wanted` as its resource, or as the target one of its rules patched. */
+function concerns(response: PolicyResponse, wanted: string): boolean {
+  return resourceMatches(response, wanted) || response.rules.some((x) => x.patchedTarget !== undefined && objectMatches(x.patchedTarget, wanted));
 }
 
 /** A mutate-existing result is found by its trigger or by the target it patched. */
@@ -73,7 +79,7 @@ function responsesOf(responses: readonly PolicyResponse[], policy: string): read
 
 export function compareRow(expected: ExpectedResult, resource: string, responses: readonly PolicyResponse[], check?: ResourceCheck): RowVerdict {
   const policy = bareName(expected.policy);
-  const candidates = responsesOf(responses, policy).filter((r) => resourceMatches(r, resource) || r.rules.some((x) => ruleConcerns(r, x, resource)));
+  const candidates = responsesOf(responses, policy).filter((r) => concerns(r, resource));
   if (candidates.length === 0) return { ok: false, actual: null, reason: "Not found", message: `no result for policy ${policy} and resource ${resource}` };
   const names = new Set([expected.rule, `autogen-${expected.rule}`, `autogen-cronjob-${expected.rule}`]);
   let verdict: RowVerdict | undefined;

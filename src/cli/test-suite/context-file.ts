@@ -1,18 +1,21 @@
 /**
  * What a test says exists outside the resources under test, for the CEL libraries and context
  * entries to read offline: its `context` file (Kyverno's CLI `cli.kyverno.io/v1alpha1` Context:
- * `spec.resources`, objects; `spec.images`, image data by reference) and its `clusterResources`
- * (files of objects).
+ * `spec.resources`, objects; `spec.images`, image data by reference), its `clusterResources`
+ * (files of objects) and its `globalContextEntries` (global-context-mocks.ts).
  */
 import { resolve } from "node:path";
 import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
+import { loadGlobalMocks, type GlobalMock } from "./global-context-mocks.js";
 
 export interface SuiteCluster {
   readonly resources: readonly JsonObject[];
   readonly images: Readonly<Record<string, JsonValue>>;
   /** The test's `paramResources`: what ValidatingAdmissionPolicy bindings take params from. */
   readonly params?: readonly JsonObject[];
+  /** The test's `globalContextEntries`, their resourceFiles read. */
+  readonly globals?: readonly GlobalMock[];
 }
 
 /**
@@ -31,7 +34,7 @@ function imageData(entry: JsonObject): JsonObject {
   return out;
 }
 
-export async function loadSuiteCluster(dir: string, context: string | undefined, clusterResources: readonly string[]): Promise<{ cluster: SuiteCluster; errors: string[] }> {
+export async function loadSuiteCluster(dir: string, context: string | undefined, clusterResources: readonly string[], globalEntries: readonly JsonObject[] = []): Promise<{ cluster: SuiteCluster; errors: string[] }> {
   const errors: string[] = [];
   const resources: JsonObject[] = [];
   const images: Record<string, JsonValue> = {};
@@ -60,5 +63,7 @@ export async function loadSuiteCluster(dir: string, context: string | undefined,
       else if (isObject(d.value) && typeof d.value["kind"] === "string") resources.push(d.value);
     }
   }
-  return { cluster: { resources, images }, errors };
+  const globals = await loadGlobalMocks(dir, globalEntries);
+  errors.push(...globals.errors);
+  return { cluster: { resources, images, ...(globals.mocks.length > 0 ? { globals: globals.mocks } : {}) }, errors };
 }

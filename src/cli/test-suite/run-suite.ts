@@ -82,7 +82,7 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
     if (!pu.ok) return fail(`${file}: userinfo: ${pu.error}`);
     userInfo = pu.userInfo;
   }
-  const loadedCluster = await loadSuiteCluster(dir, spec.context, spec.clusterResources);
+  const loadedCluster = await loadSuiteCluster(dir, spec.context, spec.clusterResources, spec.globalContextEntries);
   if (loadedCluster.errors.length > 0) return fail(`${file}: ${loadedCluster.errors.join("; ")}`);
   const params = await loadParamResources(dir, spec.paramResources);
   if (params.errors.length > 0) return fail(`${file}: paramResources: ${params.errors.join("; ")}`);

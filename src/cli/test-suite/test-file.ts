@@ -108,11 +108,6 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       ...(RULELESS_FLAGS.some((f) => r[f] === true) ? { anyRule: true } : {}),
     });
   });
-  objList(doc["globalContextEntries"]).forEach((g, i) => {
-    // Newer Kyverno CLIs shape a mocked entry with fieldPath/projections; Bylaw does not, and hands over `data` whole only when nothing asks otherwise.
-    const shaping = ["fieldPath", "projections"].filter((k) => g[k] !== undefined && g[k] !== null && g[k] !== "" && !(Array.isArray(g[k]) && g[k].length === 0));
-    if (shaping.length > 0) errors.push(`globalContextEntries[${i}] (${str(g["name"]) || "unnamed"}): ${shaping.join(" and ")} not supported by Bylaw (give the entry's data as the policy reads it)`);
-  });
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,

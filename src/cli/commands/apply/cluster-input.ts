@@ -9,14 +9,17 @@
  *   meaning of `-r NAME --cluster`); one that is a file or folder adds its manifests;
  * - namespace labels for namespaceSelector: read from the live Namespace unless a values file gives them;
  * - context entries (configMap, apiCall GET, CEL resource.Get/List) read the cluster, read-only
- *   (src/kube/cluster-reads.ts); the engine evaluates a resource again once its reads are made.
+ *   (src/kube/cluster-reads.ts); the engine evaluates a resource again once its reads are made;
+ * - with `--registry`, imageRegistry entries and CEL image.GetMetadata read image registries
+ *   (the same RegistryAccess and local docker config as without --cluster, docs/adr/0015); cluster
+ *   reads and image fetches are made in the same rounds, so either may depend on the other.
  * Every problem names the cluster (kubeconfig and context) and what was refused; it fails the run (exit 2).
  * Loaded only with --cluster (a dynamic import), so `bylaw apply` on files never loads src/kube.
  */
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { type CompiledPolicy, createEngine, type Engine, err, ok, type Resource, resourceKind, resourceName, resourceNamespace, type Result } from "../../../engine/index.js";
+import { type CompiledPolicy, type ContextSources, createEngine, type Engine, err, ok, type Resource, resourceKind, resourceName, resourceNamespace, type Result } from "../../../engine/index.js";
 import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { KubeClient, KubeError } from "../../../kube/kube-client.js";
 import { discover, selectServed, type ServedResource } from "../../../kube/discovery.js";
@@ -24,6 +27,7 @@ import { listObjects, listScope } from "../../../kube/list-objects.js";
 import { ClusterReads, describeKubeError } from "../../../kube/cluster-reads.js";
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../../platform/node-ports.js";
 import { offlineHosts } from "../../../platform/offline-context.js";
+import type { RegistryAccess } from "../../../platform/registry/index.js";
 import type { ValuesSpec } from "../../test-suite/values-file.js";
 import { wantedResources } from "./cluster-kinds.js";
 import type { ClusterOptions } from "./options.js";
@@ -47,9 +51,28 @@ export class ClusterSession {
     readonly origin: string,
     private readonly server: string,
     private readonly namespace: string | undefined,
+    /** `--registry`: image data from registries; without it image reads stay ClusterReads' errors. */
+    private readonly registry?: RegistryAccess,
   ) {
     this.reads = new ClusterReads(client);
-    this.engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: this.reads.sources(), hosts: offlineHosts, signatures: nodeSignatures });
+    this.engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: this.contextSources(), hosts: offlineHosts, signatures: nodeSignatures });
+  }
+
+  /** The live cluster's reads, with image data from `--registry` when it is given. */
+  private contextSources(): ContextSources {
+    const live = this.reads.sources();
+    const registry = this.registry;
+    if (registry === undefined) return live;
+    return {
+      ...live,
+      canLoad: (kind) => kind === "imageRegistry" || live.canLoad(kind),
+      imageData: (reference, request) => registry.imageData(reference, request?.form ?? "metadata"),
+    };
+  }
+
+  /** Cluster reads and image fetches recorded and not made yet. */
+  private get pending(): number {
+    return this.reads.pending + (this.registry?.pending ?? 0);
   }
 
   /** The objects the policies can match; `names` (from `-r`) keeps only the objects of those names. */
@@ -131,11 +154,11 @@ export class ClusterSession {
     return { values: { ...values, namespaceLabels: labels }, errors, warnings };
   }
 
-  /** Runs `evaluate` until the context entries it reads have all been read (at most MAX_ROUNDS more times). */
+  /** Runs `evaluate` until the context entries it reads (and, with --registry, the images) have all been read (at most MAX_ROUNDS more times). */
   async evaluate<T>(evaluate: () => T): Promise<T> {
     let result = evaluate();
-    for (let round = 1; this.reads.pending > 0 && round <= MAX_ROUNDS; round++) {
-      await this.reads.settle();
+    for (let round = 1; this.pending > 0 && round <= MAX_ROUNDS; round++) {
+      await Promise.all([this.reads.settle(), this.registry?.settle()]);
       this.reads.finalRound(round === MAX_ROUNDS);
       result = evaluate();
     }
@@ -149,7 +172,7 @@ export class ClusterSession {
 }
 
 /** The session for `options`, or why there is no cluster to talk to. Nothing is sent yet. */
-export function openCluster(options: ClusterOptions, env: Readonly<Record<string, string | undefined>>): Result<ClusterSession> {
+export function openCluster(options: ClusterOptions, env: Readonly<Record<string, string | undefined>>, registry?: RegistryAccess): Result<ClusterSession> {
   const home = join(homedir(), ".kube", "config");
   const fallback = options.kubeconfig === undefined && (env["KUBECONFIG"] ?? "") === "" && existsSync(home) ? home : undefined;
   const kubeconfig = options.kubeconfig ?? fallback;
@@ -161,7 +184,7 @@ export function openCluster(options: ClusterOptions, env: Readonly<Record<string
   });
   if (!connection.ok) return err("kube-config", `--cluster: ${connection.error.message}`);
   const client = new KubeClient({ connection: connection.value, qps: 50, burst: 100 });
-  return ok(new ClusterSession(client, connection.value.origin, connection.value.server, options.namespace));
+  return ok(new ClusterSession(client, connection.value.origin, connection.value.server, options.namespace, registry));
 }
 
 /** With --cluster, an `-r` value that is `-` or an existing file or folder is read as manifests; any other names objects in the cluster. */

@@ -9,7 +9,7 @@ import { buildRequest } from "../../offline/build-request.js";
 import { existingResources } from "../../../library/existing-resources.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
 import { cliRegistryAccess } from "../../offline/registry-setup.js";
-import { withRegistryPasses } from "../../../platform/registry/index.js";
+import { type RegistryAccess, withRegistryPasses } from "../../../platform/registry/index.js";
 import { processResource } from "../../../library/process-resource.js";
 import { countResults } from "../../output/types.js";
 import { loadSetDocuments, policySetsDir, readCatalog, selectSets } from "../../policy-sets/index.js";
@@ -44,26 +44,25 @@ export async function applyCommand(args: string[], io: Io): Promise<number> {
 }
 
 async function run(options: ApplyOptions, io: Io): Promise<number> {
-  // Only --cluster loads the cluster client (src/kube).
-  const cluster = options.cluster === undefined ? undefined : (await import("./cluster-input.js")).openCluster(options.cluster, process.env);
+  const registry = await cliRegistryAccess(options.registry);
+  if (!registry.ok) return usageFailure(io, registry.error.message);
+  // Only --cluster loads the cluster client (src/kube). With --registry the session reads images too.
+  const cluster = options.cluster === undefined ? undefined : (await import("./cluster-input.js")).openCluster(options.cluster, process.env, registry.value);
   if (cluster !== undefined && !cluster.ok) return usageFailure(io, cluster.error.message);
   try {
-    return await runWith(options, io, cluster?.value);
+    return await runWith(options, io, cluster?.value, registry.value);
   } finally {
     cluster?.value.close();
   }
 }
 
-async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | undefined): Promise<number> {
+async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | undefined, registry: RegistryAccess | undefined): Promise<number> {
   const stdin = () => io.readStdin();
   const setDocs = await policySetDocuments(options.policySets, io);
   if (setDocs === undefined) return 2;
-  if (cluster !== undefined && options.registry) return usageFailure(io, "--registry cannot be combined with --cluster yet: with --cluster, imageRegistry entries are rule errors naming the entry");
-  const registry = await cliRegistryAccess(options.registry);
-  if (!registry.ok) return usageFailure(io, registry.error.message);
   // The resources are also the objects validate.cel paramRefs take params from (ValidatingAdmissionPolicy bindings get none, as in Kyverno's apply).
   let paramPool: readonly Resource[] = [];
-  const engine = cluster?.engine ?? offlineEngine(undefined, undefined, { ...(registry.value !== undefined ? { registry: registry.value } : {}), params: () => paramPool });
+  const engine = cluster?.engine ?? offlineEngine(undefined, undefined, { ...(registry !== undefined ? { registry } : {}), params: () => paramPool });
   const read = await loadPolicyPaths(options.policyPaths, { stdin, ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}) });
   for (const w of read.warnings) io.err(`warning: ${w}`);
   const docs = [...read.docs, ...setDocs];
@@ -113,8 +112,9 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
   const request = requestBuilder(values.value, userInfo.value, allExceptions);
   const existing = existingResources(targets.resources);
   const progress = loaded.resources.length >= 10 && io.showsProgress?.(options.policyReport ? "yaml" : options.format) === true;
-  // With --registry, a pass that asked for images not fetched yet is run again once they are.
-  const { batches, mutated } = await withRegistryPasses(registry.value, async () => {
+  // With --registry, a pass that asked for images not fetched yet is run again once they are
+  // (with --cluster the session already fetches a resource's images with its cluster reads).
+  const { batches, mutated } = await withRegistryPasses(registry, async () => {
     const batches: ResourceResponses[] = [];
     const mutated: ProducedResource[] = [];
     for (const [index, resource] of loaded.resources.entries()) {

@@ -51,7 +51,8 @@ Resources:
       --registry              read image registries (Kyverno's flag) for imageRegistry context entries and
                               CEL image.GetMetadata, with the local docker config's credentials
                               ($DOCKER_CONFIG/config.json or ~/.docker/config.json); without it such an
-                              entry is an error naming this flag unless a values file gives its value
+                              entry is an error naming this flag unless a values file gives its value.
+                              Works with --cluster too: images are then read beside the cluster reads
 
 Cluster (read-only; as kyverno apply --cluster):
   -c, --cluster               also check the objects the policies match in a cluster: the kinds of their
@@ -60,7 +61,8 @@ Cluster (read-only; as kyverno apply --cluster):
                               objects of that name are checked); an -r file or folder adds its manifests.
                               Namespace labels come from the cluster unless a values file gives them.
                               configMap and apiCall (urlPath GET) context entries, and CEL resource.Get/List,
-                              read the cluster; apiCall POST and service calls are rule errors
+                              read the cluster; apiCall POST and service calls are rule errors;
+                              imageRegistry entries and CEL image.GetMetadata need --registry
   -n, --namespace NAMESPACE   list namespaced kinds in NAMESPACE only (cluster-scoped kinds are not listed)
       --kubeconfig FILE       the kubeconfig (default: KUBECONFIG, else ~/.kube/config, else in-cluster);
                               users authenticate with a token, tokenFile or client certificate
@@ -102,6 +104,7 @@ Examples:
   bylaw apply examples/mutate/add-labels/policy.yaml -r examples/mutate/add-labels/resources.yaml -o out/
   kubectl get pods -A -o yaml | bylaw apply policies/ -r -
   bylaw apply policies/ --cluster -n shop
+  bylaw apply policies/ --cluster -n shop --registry
   bylaw apply --policy-set pss-restricted --cluster --context prod --output-format json
   bylaw apply https://github.com/kyverno/policies/pod-security/ --git-branch main -r manifests/
 

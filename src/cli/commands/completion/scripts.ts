@@ -63,7 +63,12 @@ ${cases}
     _files
   fi
 }
-compdef _bylaw bylaw kubectl-bylaw
+# Autoloaded from $fpath this file is _bylaw's body: complete now. Sourced: register the function.
+if [[ $funcstack[1] == _bylaw ]]; then
+  _bylaw "$@"
+else
+  compdef _bylaw bylaw kubectl-bylaw
+fi
 `;
 }
 

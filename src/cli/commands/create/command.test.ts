@@ -99,6 +99,56 @@ describe("bylaw create", () => {
     }
   });
 
+  test("the templates load back: bylaw test runs the created suite with its values and user info; bylaw apply honours the created values, user info and exception", async () => {
+    const dir = tempTree({
+      "policy.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: require-team}
+spec:
+  validationFailureAction: Enforce
+  rules:
+    - name: check-team
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      exclude: {any: [{clusterRoles: [break-glass]}]}
+      validate:
+        message: "team required in {{ request.mode }}"
+        pattern: {metadata: {labels: {team: "?*"}}}
+`,
+      "resource.yaml": `apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, labels: {team: a}}
+spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db, namespace: default}
+spec: {containers: [{name: c, image: nginx}]}
+`,
+    });
+    const at = (f: string) => join(dir, f);
+    const made = [
+      ["test", "-n", "created", "-p", "policy.yaml", "-r", "resource.yaml", "-f", "values.yaml", "--pass", "require-team,check-team,web,default,Pod", "--fail", "require-team,check-team,db,default,Pod", "-o", at("kyverno-test.yaml")],
+      ["values", "-g", "request.mode=dev", "-n", "default,env=prod", "-o", at("values.yaml")],
+      ["user-info", "-u", "me@corp", "-g", "devs", "-c", "break-glass", "-o", at("user.yaml")],
+      ["exception", "skip-db", "--namespace", "default", "--policy-rules", "require-team,check-team", "--any", "kind=Pod,name=db", "-o", at("exception.yaml")],
+    ];
+    for (const args of made) assert.equal((await create(args)).code, 0, args.join(" "));
+    const suite = recordingIo();
+    assert.equal(await main(["test", dir], suite), 0, suite.stdout.join("\n") + suite.stderr.join("\n"));
+    const apply = async (extra: string[]) => {
+      const io = recordingIo();
+      const code = await main(["apply", at("policy.yaml"), "-r", at("resource.yaml"), "-f", at("values.yaml"), "--output-format", "json", ...extra], io);
+      const out = JSON.parse(io.stdout.join("\n")) as { results: { resource: string; result: string; message: string }[] };
+      return { code, rows: out.results.map((r) => `${r.resource} ${r.result} ${r.message}`) };
+    };
+    const plain = await apply([]);
+    assert.equal(plain.code, 1);
+    assert.ok(plain.rows.some((r) => r.startsWith("Pod/default/db fail validation error: team required in dev.")), plain.rows.join("\n"));
+    assert.equal((await apply(["-e", at("exception.yaml")])).code, 0, "the created exception covers db");
+    const asBreakGlass = await apply(["-u", at("user.yaml")]);
+    assert.equal(asBreakGlass.code, 0, "the created user info's cluster role is excluded: " + asBreakGlass.rows.join("\n"));
+  });
+
   test("every template has its own --help", async () => {
     for (const t of ["test", "values", "user-info", "exception", "cleanup-policy", "metrics-config"]) {
       const io = recordingIo();

@@ -1,6 +1,7 @@
 /** `bylaw fix policy|test`: deprecated fields rewritten in place; --dry-run prints a diff and changes nothing. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -81,6 +82,24 @@ describe("bylaw fix test", () => {
     assert.ok(parsed.ok, JSON.stringify(parsed));
     assert.equal(parsed.spec.name, "old");
     assert.deepEqual(parsed.spec.results.map((x) => [x.resources.join(), x.result]), [["web", "fail"]]);
+  });
+});
+
+describe("bylaw fix --dry-run", () => {
+  const hasPatch = spawnSync("patch", ["--version"]).status === 0;
+  test("the diff is a unified diff that patch(1) applies to give exactly what fix writes, for policies and tests", { skip: hasPatch ? false : "patch is not installed" }, async () => {
+    const oldTest = "name: old\npolicies: [p.yaml]\nresources: [r.yaml]\nresults:\n  - {policy: p, rule: r, resource: web, status: fail, kind: Pod}\n";
+    for (const [target, file, text] of [["policy", "p.yaml", oldPolicy], ["test", "kyverno-test.yaml", oldTest]] as const) {
+      const dir = tempTree({ [file]: text, "orig.yaml": text });
+      const diff = await run(["fix", target, join(dir, file), "--dry-run"]);
+      assert.equal(diff.code, 0, diff.err);
+      const patched = join(dir, "patched.yaml");
+      const applied = spawnSync("patch", ["-s", "-o", patched, join(dir, "orig.yaml")], { input: diff.out + "\n", encoding: "utf8" });
+      assert.equal(applied.status, 0, applied.stderr + applied.stdout);
+      assert.equal(readFileSync(join(dir, file), "utf8"), text, "--dry-run changed nothing");
+      assert.equal((await run(["fix", target, join(dir, file)])).code, 0);
+      assert.equal(readFileSync(patched, "utf8"), readFileSync(join(dir, file), "utf8"), target);
+    }
   });
 });
 

@@ -12,7 +12,8 @@ import { fixTest } from "./fix-test.js";
 
 export const FIX_HELP = `Usage: bylaw fix policy|test PATH... [flags]
 
-Rewrite deprecated fields in place, as \`kyverno fix\` does; comments and layout are kept.
+Rewrite deprecated fields in place, as \`kyverno fix\` does; comments and layout are kept (only
+the spaces before an inline comment become one).
 
   policy   ClusterPolicy/Policy files (PATH: files, or folders read recursively for .yaml/.yml):
            spec.validationFailureAction(Overrides) → each validate rule's failureAction(Overrides);

@@ -7,6 +7,8 @@ import { runSuites } from "../../test-suite/run-suite.js";
 import type { SuiteResult } from "../../test-suite/types.js";
 import type { Io } from "../../io.js";
 import { discoverTests } from "./discover.js";
+import { isGitUrl } from "../../git-source.js";
+import { cloneTestPaths, type TestPaths } from "./git-paths.js";
 import { usageLine } from "../../usage.js";
 import { runSuiteFiles, workerCount } from "./run-suites.js";
 import { renderJson, renderJunit, renderSuiteTable, summarize, summaryLine } from "./output.js";
@@ -15,6 +17,9 @@ export const TEST_HELP = `Usage: bylaw test [PATH...] [flags]
 
 Run Kyverno test suites (cli.kyverno.io/v1alpha1 Test files, found recursively below each PATH;
 default: the current folder) and compare every expected result with what Bylaw computes.
+A PATH that is a Git URL is cloned (shallow, into a temporary folder removed after the run; needs
+git on the PATH) and searched like a folder, as kyverno test does: https://HOST/OWNER/REPO[/BRANCH]
+(default branch main), or with --git-branch the rest of the URL is the folder.
 
 Each expected row (a results entry × a resource it names) passes when Bylaw's result for that
 policy, rule and resource equals the expected one. A resource the rule does not match counts as
@@ -39,6 +44,7 @@ taken as a raw payload, as Kyverno's CLI does.
 
 Flags:
   -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)
+  -b, --git-branch BRANCH  the branch of the Git URLs among the PATHs (file:///PATH/REPO.git also works)
   -o, --output-format FORMAT
                            table (default), json or junit (--output FORMAT: the old spelling, warned)
       --fail-only          show only failing rows
@@ -61,7 +67,8 @@ Progress lines go to stderr only on a terminal, never in CI (CI=true) or with -o
 Examples:
   bylaw test ./policies
   bylaw test . --fail-only --detailed-results
-  bylaw test ./policies -o junit > report.xml`;
+  bylaw test ./policies -o junit > report.xml
+  bylaw test https://github.com/kyverno/policies/pod-security --git-branch main`;
 
 export async function testCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -69,6 +76,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     allowPositionals: true,
     options: {
       "file-name": { type: "string", short: "f", default: "kyverno-test.yaml" },
+      "git-branch": { type: "string", short: "b" },
       "output-format": { type: "string", short: "o" },
       output: { type: "string" },
       "fail-only": { type: "boolean", default: false },
@@ -89,8 +97,32 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     io.err(usageLine("test", `--output-format must be table, json or junit (got ${JSON.stringify(format)})`));
     return 2;
   }
-  const { files, errors } = await discoverTests(positionals.length > 0 ? positionals : ["."], values["file-name"]);
-  for (const e of errors) io.err(`bylaw test: ${e}`);
+  if (values["git-branch"] !== undefined && !positionals.some(isGitUrl)) {
+    io.err(usageLine("test", "--git-branch needs a Git URL among the PATHs (https://<host>/<owner>/<repository>/<folder>, or file://)"));
+    return 2;
+  }
+  const local = await cloneTestPaths(positionals.length > 0 ? positionals : ["."], values["git-branch"]);
+  try {
+    return await runTests(local, values, io, format);
+  } finally {
+    await local.remove();
+  }
+}
+
+interface TestFlags {
+  readonly "file-name": string;
+  readonly "fail-only": boolean;
+  readonly "detailed-results": boolean;
+  readonly "require-tests": boolean;
+  readonly registry: boolean;
+}
+
+async function runTests(local: TestPaths, values: TestFlags, io: Io, format: "table" | "json" | "junit"): Promise<number> {
+  for (const e of local.errors) io.err(`bylaw test: ${e}`);
+  const found = await discoverTests(local.paths, values["file-name"]);
+  const files = found.files;
+  const errors = [...local.errors, ...found.errors.map(local.rename)];
+  for (const e of found.errors) io.err(`bylaw test: ${local.rename(e)}`);
   if (files.length === 0) {
     io.err("bylaw test: no test files found");
     return values["require-tests"] || errors.length > 0 ? 1 : 0;
@@ -107,12 +139,14 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     return 2;
   }
   const progress = files.length >= 10 && io.showsProgress?.(format) === true;
-  const suites: SuiteResult[] = await runSuiteFiles(files, {
+  const ran: SuiteResult[] = await runSuiteFiles(files, {
     workers,
     runHere: (file) => withRegistryPasses(registry.value, () => runSuites(file, (spec, cluster) => offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}))),
     ...(progress ? { onDone: (n: number, total: number, file: string) => io.progress(`[${n}/${total}] ${file}`) } : {}),
   });
   io.progressDone();
+  // Suites from a Git clone are named by repository and branch, not by the temporary folder.
+  const suites = !local.cloned ? ran : ran.map((s) => JSON.parse(local.rename(JSON.stringify(s))) as SuiteResult);
   for (const s of suites) {
     for (const w of s.warnings) io.err(`warning: ${w}`);
     for (const e of s.policyErrors ?? []) io.err(`error: ${e}`);
