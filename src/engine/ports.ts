@@ -48,7 +48,9 @@ export interface ContextSources {
   /**
    * Data about an image from its registry (`reference` after substitution). `request.form`:
    * "context" for an `imageRegistry` context entry, "metadata" (the default) for CEL
-   * `image.GetMetadata`; `credentials` is the entry's `imageRegistryCredentials`.
+   * `image.GetMetadata`; "digest" (`{digest}`: what the reference resolves to, for verifyImages
+   * mutateDigest) and "signatures" (the image's cosign signatures, see `ImageSignatures`) for
+   * verifyImages; `credentials` is the entry's `imageRegistryCredentials`.
    */
   imageData(reference: string, request?: ImageDataRequest): Result<JsonValue>;
   /**
@@ -73,10 +75,24 @@ export interface ParamKind {
 }
 
 export interface ImageDataRequest {
-  readonly form: "context" | "metadata";
+  readonly form: "context" | "metadata" | "digest" | "signatures";
+  /** form "signatures": the repository that holds them (verifyImages `repository`), instead of the image's own. */
+  readonly repository?: string;
   /** `imageRegistryCredentials` as the policy wrote it (secrets, providers, allowInsecureRegistry). */
   readonly credentials?: Readonly<Record<string, JsonValue>>;
   readonly caller?: ContextCaller;
+}
+
+/**
+ * The answer to an `imageData` request of form "signatures": the digest the reference resolves to
+ * (of the index, for an index), and the layers of cosign's signature manifest
+ * (`<repository>:sha256-<hex>.sig`), none when there is no such manifest. `payload` is the layer's
+ * bytes in base64 (the simple-signing JSON, exactly as signed); `signature` the layer's
+ * `dev.cosignproject.cosign/signature` annotation (base64), "" when absent.
+ */
+export interface ImageSignatures {
+  readonly digest: string;
+  readonly signatures: readonly { readonly payload: string; readonly signature: string }[];
 }
 
 export interface ResourceRead {

@@ -9,7 +9,9 @@
  * `synchronize`, `mutateExistingOnPolicyUpdate`, `skipBackgroundRequests`, `useServerSideApply`,
  * `webhookConfiguration.timeoutSeconds`), are not listed: they change nothing in what a rule
  * answers for one request. `imageRegistry` context entries are decided when the entry loads
- * (context/load-entries.ts): a values file may supply the variable instead.
+ * (context/load-entries.ts): a values file may supply the variable instead. verifyImages rules run
+ * (engine/verify-images); the fields of theirs Bylaw cannot run are named per entry and attestor
+ * when an image reaches them (verify-images/image-verification.ts, attestors.ts).
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import type { PolicyDocument, Rule } from "../api/policy.js";
@@ -20,7 +22,6 @@ interface Feature {
 }
 
 const RULE_FEATURES: readonly Feature[] = [
-  { used: (r) => present(r.verifyImages), name: "verifyImages (image signature and attestation checks: attestors, attestations, verifyDigest, mutateDigest, required)" },
   { used: (r) => present(r.imageExtractors), name: "imageExtractors (custom image extraction for verifyImages)" },
   { used: (r) => present(r.validate?.manifests), name: "validate.manifests (signed manifest verification)" },
   { used: (r) => present(r.celPreconditions) && !present(r.validate?.cel), name: "celPreconditions outside validate.cel (Kyverno allows them only with validate.cel)" },
