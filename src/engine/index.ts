@@ -47,7 +47,7 @@ export type { CompileOptions, CompileOutcome } from "./policy/compile-policy.js"
 export { hasGenerateRules, hasImageVerifyRules, hasMutateRules, hasValidateRules, type CompiledPolicy, type CompiledRule } from "./policy/compiled-policy.js";
 export { policyKindOf } from "./policy/parse-policy.js";
 export { verifyImagesAction } from "./policy/static-action.js";
-export { VERIFY_IMAGES_ANNOTATION } from "./verify-images/index.js";
+export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index.js";
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { parseKindSelector } from "./match/kind-selector.js";

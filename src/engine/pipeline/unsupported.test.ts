@@ -11,7 +11,7 @@ import { clusterPolicy, deployment, pod } from "../../../test/support/builders.j
 const engine = createEngine(fakePorts());
 const podMatch = { any: [{ resources: { kinds: ["Pod"] } }] };
 /** A keyless attestor: Bylaw cannot reach Fulcio and Rekor, so every image it concerns is an error naming it. */
-const verifyImages = [{ imageReferences: ["*"], attestors: [{ entries: [{ keyless: { subject: "s", issuer: "i" } }] }] }];
+const verifyImages = [{ imageReferences: ["*"], mutateDigest: false, attestors: [{ entries: [{ keyless: { subject: "s", issuer: "i" } }] }] }];
 /** celPreconditions outside validate.cel: a rule-level feature Bylaw does not run, carried by autogen. */
 const celPreconditions = [{ name: "x", expression: "true" }];
 

@@ -4,3 +4,4 @@ export { mutateImages, type ImageRuleInput } from "./mutate-images.js";
 export { validateImages } from "./validate-images.js";
 export { VERIFY_IMAGES_ANNOTATION } from "./annotation.js";
 export { imageRuleEntries } from "./rule-entries.js";
+export { imageVerifyGaps } from "./gaps.js";
