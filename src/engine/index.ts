@@ -31,7 +31,7 @@ export { problem, type PolicyProblem } from "./api/problem.js";
 // The engine and what it is built from: ports in, one instance per caller.
 export { createEngine, type Engine, type RequestInput } from "./engine.js";
 export type { PreparedRequest } from "./pipeline/prepared-request.js";
-export type { ApiCallRequest, Clock, ContextCaller, ContextSources, EnginePorts, Hasher, HostResolver, ImageDataRequest, ImageSignatures, Interruption, ParamKind, Random, ResourceList, ResourceRead, SignatureCheck, SignatureVerifier } from "./ports.js";
+export type { ApiCallRequest, CertificateCheck, Clock, ContextCaller, ContextSources, EnginePorts, Hasher, HostResolver, ImageDataRequest, ImageSignatures, Interruption, ParamKind, Random, ResourceList, ResourceRead, SignatureCheck, SignatureVerifier } from "./ports.js";
 export { EvaluationInterrupted, isInterruption } from "./interrupt/index.js";
 
 // A request and what the engine answers.

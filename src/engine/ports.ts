@@ -176,9 +176,30 @@ export interface SignatureCheck {
   readonly hash?: "sha224" | "sha256" | "sha384" | "sha512";
 }
 
+/**
+ * A certificate attestor's chain check (cosign's `ValidateAndUnpackCertWithChain`): the leaf must
+ * chain, through the chain's other certificates (intermediates, each a CA), to the chain's last
+ * certificate (the root), every signature on the way holding and every certificate valid at the
+ * leaf's notBefore (cosign verifies the chain at signing time); the leaf must allow code signing
+ * (extended key usage, when it names any) and, with no transparency log to vouch for the signing
+ * time, be valid at `nowMillis`.
+ */
+export interface CertificateCheck {
+  /** The leaf certificate (PEM). */
+  readonly certificate: string;
+  /** PEM certificates, intermediates first, the root last. */
+  readonly chain: string;
+  readonly nowMillis: number;
+}
+
 export interface SignatureVerifier {
   /** ok(true) when the signature holds, ok(false) when it does not, an error when the key cannot be read. */
   verify(check: SignatureCheck): Result<boolean>;
+  /**
+   * ok(undefined) when the certificate holds, ok(why not) in Go's x509 words when it does not, an
+   * error when a PEM cannot be read. Absent: this verifier checks no chains (an error says so).
+   */
+  verifyChain?(check: CertificateCheck): Result<string | undefined>;
 }
 
 export interface EnginePorts {

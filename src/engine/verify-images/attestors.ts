@@ -2,7 +2,7 @@
  * Kyverno's attestor sets (`pkg/engine/internal/imageverifier.go` `verifyAttestorSet`) over cosign
  * public-key checks (cosign-signature.ts): each set needs `count` verified entries (all of them when
  * `count` is unset or 0); an entry is a key, certificate or keyless attestor, or a nested `attestor`
- * set. A `keys.publicKeys` holding several PEM keys stands for one entry per key. Each entry's
+ * set (keys and certificates are checked; keyless needs online services Bylaw does not reach). A `keys.publicKeys` holding several PEM keys stands for one entry per key. Each entry's
  * failure is named by its path (`.attestors[0].entries[1].keys: …`); a set that falls short fails
  * with all of them, joined by "; ". An entry Bylaw cannot check (another attestor kind, no registry
  * access, a transparency log it cannot reach) is `hard`: a set it leaves short is an `error`, not a failure.
@@ -70,9 +70,7 @@ function nested(run: AttestorRun, attestor: JsonValue, path: string, depth: numb
 function verifyEntry(run: AttestorRun, a: JsonObject, at: string): EntryOutcome {
   const keys = a["keys"];
   if (isObject(keys)) return verifyKeys(run, a, keys, `${at}.keys`);
-  if (isObject(a["certificates"])) {
-    return unsupported(`${at}.certificates`, "certificate attestors (cert, certChain) are not supported by Bylaw yet; verify with keys.publicKeys");
-  }
+  if (isObject(a["certificates"])) return verifyCertificates(run, a, a["certificates"], `${at}.certificates`);
   if (isObject(a["keyless"])) {
     return unsupported(`${at}.keyless`, "keyless verification needs Fulcio certificates and the Rekor transparency log online, which Bylaw does not reach");
   }
@@ -88,8 +86,7 @@ function verifyKeys(run: AttestorRun, a: JsonObject, keys: JsonObject, at: strin
   }
   const rekor = isObject(keys["rekor"]) ? keys["rekor"] : undefined;
   if (rekor?.["ignoreTlog"] !== true) {
-    const url = typeof rekor?.["url"] === "string" && rekor["url"] !== "" ? rekor["url"] : "https://rekor.sigstore.dev";
-    return unsupported(at, `Bylaw does not check the Rekor transparency log (${url}), which Kyverno checks by default for keys; set keys.rekor.ignoreTlog: true to verify the signature with the key alone`);
+    return unsupported(at, `Bylaw does not check the Rekor transparency log (${logUrl(rekor)}), which Kyverno checks by default for keys; set keys.rekor.ignoreTlog: true to verify the signature with the key alone`);
   }
   const algorithm = String(keys["signatureAlgorithm"] ?? a["signatureAlgorithm"] ?? "sha256") || "sha256";
   if (!isHash(algorithm)) return unsupported(at, `signatureAlgorithm ${JSON.stringify(algorithm)} is not one of sha224, sha256, sha384, sha512`);
@@ -97,6 +94,39 @@ function verifyKeys(run: AttestorRun, a: JsonObject, keys: JsonObject, at: strin
   const annotations = isObject(a["annotations"]) ? a["annotations"] : run.entry.annotations;
   const outcome = verifyWithKey({ image: run.image, key: pem, hash: algorithm, repository, annotations, credentials: run.entry.credentials, ports: run.ports });
   return outcome.ok ? outcome : { ...outcome, message: `${at}: ${outcome.message}` };
+}
+
+/**
+ * A certificate attestor (Kyverno's cosign options `Cert`, `CertChain`): the signature must hold
+ * under the certificate's key (SHA-256); with `certChain`, the certificate must chain to it first
+ * (ports.ts `CertificateCheck`), and its SCT check must be turned off (`ctlog.ignoreSCT`), as the
+ * Rekor log must (`rekor.ignoreTlog`): Bylaw reaches neither.
+ */
+function verifyCertificates(run: AttestorRun, a: JsonObject, certs: JsonObject, at: string): EntryOutcome {
+  const cert = typeof certs["cert"] === "string" ? certs["cert"].trim() : "";
+  if (cert === "") return unsupported(`${at}.cert`, "no certificate is given (a certificate attestor needs cert, optionally with certChain)");
+  const rekor = isObject(certs["rekor"]) ? certs["rekor"] : undefined;
+  if (rekor?.["ignoreTlog"] !== true) {
+    return unsupported(at, `Bylaw does not check the Rekor transparency log (${logUrl(rekor)}), which Kyverno checks by default for certificates; set certificates.rekor.ignoreTlog: true to verify with the certificate alone`);
+  }
+  const chain = typeof certs["certChain"] === "string" ? certs["certChain"].trim() : "";
+  if (chain !== "") {
+    const ctlog = isObject(certs["ctlog"]) ? certs["ctlog"] : undefined;
+    if (ctlog?.["ignoreSCT"] !== true) return unsupported(at, "Bylaw does not check certificate transparency (the certificate's SCT), which Kyverno checks by default; set certificates.ctlog.ignoreSCT: true to verify the chain alone");
+    const checker = run.ports.signatures?.verifyChain;
+    if (checker === undefined) return unsupported(at, "this engine checks no certificate chains (its signature verifier has none)");
+    const held = checker({ certificate: cert, chain, nowMillis: run.ports.clock.nowMillis() });
+    if (!held.ok) return { ok: false, hard: true, message: `${at}: ${held.error.message}` };
+    if (held.value !== undefined) return { ok: false, hard: false, message: `${at}: failed to load validate certificate with chain: ${held.value}` };
+  }
+  const repository = typeof a["repository"] === "string" && a["repository"] !== "" ? a["repository"] : run.entry.repository;
+  const annotations = isObject(a["annotations"]) ? a["annotations"] : run.entry.annotations;
+  const outcome = verifyWithKey({ image: run.image, key: cert, hash: "sha256", repository, annotations, credentials: run.entry.credentials, ports: run.ports });
+  return outcome.ok ? outcome : { ...outcome, message: `${at}: ${outcome.message}` };
+}
+
+function logUrl(rekor: JsonObject | undefined): string {
+  return typeof rekor?.["url"] === "string" && rekor["url"] !== "" ? rekor["url"] : "https://rekor.sigstore.dev";
 }
 
 function unsupported(path: string, why: string): EntryOutcome {

@@ -16,6 +16,8 @@ import { nodeSignatures } from "../../platform/node-ports.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy, deployment, pod } from "../../../test/support/builders.js";
 import { ecdsaKey, signPayload, simpleSigning, type TestSignature } from "../../../test/support/cosign-signing.js";
+import { LEAF_KEY_PEM, LEAF_PEM, LEAF_VALID_AT, OTHER_ROOT_PEM, ROOT_PEM } from "../../../test/support/test-certs.js";
+import { createPrivateKey } from "node:crypto";
 
 const DIGEST = `sha256:${"a".repeat(64)}`;
 const IMAGE = "ghcr.io/acme/app:1.0";
@@ -28,8 +30,8 @@ interface Table {
   readonly signatures?: Readonly<Record<string, readonly TestSignature[]>>;
 }
 
-function ports(table: Table, asked: ImageDataRequest[] = []): EnginePorts {
-  const base = fakePorts();
+function ports(table: Table, asked: ImageDataRequest[] = [], nowMillis?: number): EnginePorts {
+  const base = fakePorts({}, nowMillis);
   return {
     ...base,
     signatures: nodeSignatures,
@@ -58,8 +60,8 @@ function policy(entry: JsonObject, rule: JsonObject = {}): CompiledPolicy {
   return r.policy;
 }
 
-function run(p: CompiledPolicy, resource: JsonObject, table: Table = signedTable) {
-  const engine = createEngine(ports(table));
+function run(p: CompiledPolicy, resource: JsonObject, table: Table = signedTable, nowMillis?: number) {
+  const engine = createEngine(ports(table, [], nowMillis));
   const mutated = engine.mutate(p, { resource, operation: "CREATE", namespaceLabels: {} });
   const patched = mutated.patchedResource ?? resource;
   const validated = engine.validate(p, { resource: patched, operation: "CREATE", namespaceLabels: {} });
@@ -208,7 +210,8 @@ describe("verifyImages: cosign public keys", () => {
 
   test("fields Bylaw cannot run are errors naming them", () => {
     const cases: [JsonObject, RegExp][] = [
-      [entry([{ entries: [{ certificates: { cert: "x" } }] }]), /\.entries\[0\]\.certificates: certificate attestors/],
+      [entry([{ entries: [{ certificates: { cert: LEAF_PEM } }] }]), /\.entries\[0\]\.certificates: Bylaw does not check the Rekor transparency log .*set certificates\.rekor\.ignoreTlog: true/],
+      [entry([{ entries: [{ certificates: { cert: LEAF_PEM, certChain: ROOT_PEM, rekor: { ignoreTlog: true } } }] }]), /\.entries\[0\]\.certificates: Bylaw does not check certificate transparency .*set certificates\.ctlog\.ignoreSCT: true/],
       [entry([{ entries: [{ keys: { kms: "awskms:///x", rekor: { ignoreTlog: true } } }] }]), /\.entries\[0\]\.keys\.kms: /],
       [entry([{ entries: [{ keys: { secret: { name: "k", namespace: "n" } } }] }]), /\.entries\[0\]\.keys\.secret: /],
       [entry([{ entries: [keys(key.publicPem)] }], { type: "Notary" }), /verifyImages\[0\]\.type Notary/],
@@ -219,6 +222,18 @@ describe("verifyImages: cosign public keys", () => {
       assert.equal(r.mutate[0]?.[1], "error", JSON.stringify(e));
       assert.match(String(r.mutate[0]?.[2]), message);
     }
+  });
+
+  test("certificates: the signature holds under the certificate's key, and the certificate chains to certChain's root", () => {
+    const leafKey = { publicPem: LEAF_PEM, privateKey: createPrivateKey(LEAF_KEY_PEM) };
+    const table: Table = { digests: signedTable.digests ?? {}, signatures: { [`${IMAGE}|`]: [signPayload(leafKey, simpleSigning("ghcr.io/acme/app", DIGEST))] } };
+    const cert = (extra: JsonObject): JsonObject => ({ certificates: { cert: LEAF_PEM, rekor: { ignoreTlog: true }, ctlog: { ignoreSCT: true }, ...extra } });
+    const p = (extra: JsonObject) => policy(entry([{ entries: [cert(extra)] }], { mutateDigest: false, verifyDigest: false }));
+    assert.deepEqual(run(p({ certChain: ROOT_PEM }), appPod(), table, LEAF_VALID_AT).mutate, [["verify", "pass", `verified image signatures for ${IMAGE}`]]);
+    assert.deepEqual(run(p({}), appPod(), table, LEAF_VALID_AT).mutate.map((x) => x[1]), ["pass"], "without certChain the certificate's key alone");
+    assert.deepEqual(run(p({ certChain: OTHER_ROOT_PEM }), appPod(), table, LEAF_VALID_AT).mutate, [["verify", "fail", `failed to verify image ${IMAGE}: .attestors[0].entries[0].certificates: failed to load validate certificate with chain: x509: certificate signed by unknown authority`]]);
+    const wrongSigner = run(p({ certChain: ROOT_PEM }), appPod(), signedTable, LEAF_VALID_AT).mutate[0];
+    assert.match(String(wrongSigner?.[2]), /\.certificates: no matching signatures: invalid signature/);
   });
 
   test("on UPDATE an image the request did not change is not verified again", () => {
