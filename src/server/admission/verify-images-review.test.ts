@@ -8,21 +8,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
-import { nodeSignatures } from "../../platform/node-ports.js";
-import { fakeContext, fakePorts } from "../../../test/support/fake-ports.js";
 import { TestRegistry } from "../../../test/support/test-registry.js";
 import { ecdsaKey, signPayload, simpleSigning } from "../../../test/support/cosign-signing.js";
-import { EgressPolicy } from "../../kube/egress/egress-policy.js";
-import { policyUsesNetworkCalls } from "../../kube/live-calls.js";
-import { egressTransport } from "../../kube/registry/egress-transport.js";
-import { liveImageData, type LiveRegistry } from "../../kube/registry/live-image-data.js";
-import { PullSecrets } from "../../kube/registry/pull-secrets.js";
-import { CallScopes } from "../../kube/review-calls.js";
-import { RegistryClient } from "../../platform/registry/index.js";
-import { handleValidateBatch } from "./index.js";
-import type { ReviewCallsPort } from "./review-calls-loop.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
-import type { AdmissionReviewJson, HandlerResult } from "./types.js";
+import { registryReviewDeps, reviewObject } from "../../../test/support/registry-review.js";
+import type { AdmissionReviewJson } from "./types.js";
 
 const key = ecdsaKey();
 const registry = new TestRegistry();
@@ -53,21 +42,8 @@ describe("verifyImages in admission, through the review-calls loop", () => {
   });
   after(() => registry.stop());
 
-  function setUp(allow: string[]) {
-    const egress = EgressPolicy.create(allow);
-    assert.ok(egress.ok);
-    const scopes = new CallScopes();
-    const live: LiveRegistry = { client: new RegistryClient({ transport: egressTransport(egress.value) }), scopes, secrets: new PullSecrets(async () => ({ data: {} })), ownNamespace: "bylaw", pullSecrets: [] };
-    const ports = { ...fakePorts(), signatures: nodeSignatures, context: { ...fakeContext(), canLoad: () => true, imageData: (ref: string, req?: Parameters<typeof liveImageData>[2]) => liveImageData(live, ref, req ?? { form: "metadata" }) } };
-    const fake = fakeDeps({ policies: [policy()], ports, realClock: true, deadlineSeconds: 5 });
-    const port: ReviewCallsPort = { usesCalls: (p) => policyUsesNetworkCalls(p), begin: () => scopes.begin() };
-    return { ...fake.deps, calls: port };
-  }
-
-  async function review(deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> {
-    const [answer] = handleValidateBatch([reviewOf(pod(image))], deps);
-    return (await (answer as HandlerResult | Promise<HandlerResult>)).body as AdmissionReviewJson;
-  }
+  const setUp = (allow: string[]) => registryReviewDeps({ policies: [policy()], allow });
+  const review = (deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> => reviewObject(deps, pod(image));
 
   it("the signed image is admitted; the one signed with another key is denied as unverified", async () => {
     const deps = setUp(["127.0.0.0/8"]);
