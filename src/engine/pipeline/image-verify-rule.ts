@@ -6,14 +6,29 @@
 import type { Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import type { SubstitutionScope } from "../variables/index.js";
-import { imageRuleEntries, mutateImages, validateImages, type ImageRuleInput } from "../verify-images/index.js";
+import { extractImages, imageRuleEntries, mutateImages, validateImages, type ImageRuleInput, type ImageSearch } from "../verify-images/index.js";
+import type { JsonValue } from "../api/json.js";
+import { err, ok } from "../api/result.js";
 import type { RuleRun } from "./rule-scope.js";
 
 function input(run: RuleRun, vars: SubstitutionScope, resource: Resource): ImageRuleInput | RuleResult {
   const entries = imageRuleEntries(run.rule.rule, vars);
   if (!entries.ok) return ruleResult(run.rule.name, "ImageVerify", "error", entries.error.message);
+  const images = extractImages(resource, run.rule.rule.imageExtractors as JsonValue | undefined, search(run));
+  if (!images.ok) return ruleResult(run.rule.name, "ImageVerify", "error", `failed to instantiate handler: ${images.error.message}`);
   const old = run.request.operation === "UPDATE" ? run.request.request.oldResource : undefined;
-  return { policy: run.policy.name, rule: run.rule.name, entries: entries.value, resource, ports: run.env.ports, ...(old !== undefined ? { oldResource: old } : {}) };
+  return { policy: run.policy.name, rule: run.rule.name, entries: entries.value, resource, images: images.value, ports: run.env.ports, ...(old !== undefined ? { oldResource: old } : {}) };
+}
+
+/** An extractor's jmesPath, in the engine's interpreter with Kyverno's functions. */
+function search(run: RuleRun): ImageSearch {
+  return (expression, value) => {
+    try {
+      return ok(run.env.jmespath.compile(expression).search(value, run.env.fnctx));
+    } catch (e) {
+      return err("jmespath", e instanceof Error ? e.message : String(e));
+    }
+  };
 }
 
 export function validateImageRule(run: RuleRun, vars: SubstitutionScope): RuleResult | undefined {

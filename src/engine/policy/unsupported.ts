@@ -22,7 +22,6 @@ interface Feature {
 }
 
 const RULE_FEATURES: readonly Feature[] = [
-  { used: (r) => present(r.imageExtractors), name: "imageExtractors (custom image extraction for verifyImages)" },
   { used: (r) => present(r.validate?.manifests), name: "validate.manifests (signed manifest verification)" },
   { used: (r) => present(r.celPreconditions) && !present(r.validate?.cel), name: "celPreconditions outside validate.cel (Kyverno allows them only with validate.cel)" },
 ];

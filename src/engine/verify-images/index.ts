@@ -5,3 +5,4 @@ export { validateImages } from "./validate-images.js";
 export { VERIFY_IMAGES_ANNOTATION } from "./annotation.js";
 export { imageRuleEntries } from "./rule-entries.js";
 export { imageVerifyGaps } from "./gaps.js";
+export { extractImages, type ImageSearch } from "./image-extractors.js";

@@ -21,6 +21,8 @@ export interface ImageRuleInput {
   readonly rule: string;
   readonly entries: readonly ImageVerification[];
   readonly resource: Resource;
+  /** The images the rule's extractors find in `resource` (image-extractors.ts). */
+  readonly images: readonly MatchedImage[];
   /** The old object of an UPDATE: images it already had are not verified again. */
   readonly oldResource?: Resource;
   readonly ports: EnginePorts;
@@ -28,7 +30,7 @@ export interface ImageRuleInput {
 
 export function mutateImages(input: ImageRuleInput): { results: RuleResult[]; resource: Resource } {
   const { rule, entries, ports } = input;
-  const images = matchingImages(input.resource, entries);
+  const images = matchingImages(input.images, entries);
   const results: RuleResult[] = [];
   const statuses = new Map<string, ImageStatus>();
   let resource = input.resource;

@@ -13,7 +13,7 @@ import type { RuleResult } from "../api/rule-result.js";
 import { ruleResult } from "../api/rule-result.js";
 import { annotationsOf, readStatuses, VERIFY_IMAGES_ANNOTATION } from "./annotation.js";
 import { verifiesSignatures, type ImageVerification } from "./image-verification.js";
-import { imageMatches, resourceImages, type MatchedImage } from "./matched-images.js";
+import { imageMatches, type MatchedImage } from "./matched-images.js";
 import { unchanged, type ImageRuleInput } from "./mutate-images.js";
 import { verifyImage } from "./verify-image.js";
 
@@ -21,7 +21,7 @@ type Check = { readonly status: "pass" | "skip" | "none" } | { readonly status: 
 
 export function validateImages(input: ImageRuleInput): RuleResult | undefined {
   const { rule, entries } = input;
-  const images = resourceImages(input.resource);
+  const images = input.images;
   if (!images.some((m) => entries.some((e) => imageMatches(m.image, e.imageReferences)))) return undefined;
   const passed: string[] = [];
   const skipped: string[] = [];

@@ -55,7 +55,7 @@ const keys = (pem: string, extra: JsonObject = {}): JsonObject => ({ keys: { pub
 
 function policy(entry: JsonObject, rule: JsonObject = {}): CompiledPolicy {
   const engine = createEngine(fakePorts());
-  const r = engine.compile(clusterPolicy("check-images", [{ name: "verify", match: podMatch, verifyImages: [entry], ...rule }], { validationFailureAction: "Enforce" }));
+  const r = engine.compile(clusterPolicy("check-images", [{ name: "verify", match: podMatch, verifyImages: [entry], ...rule }], { validationFailureAction: "Enforce", background: false }));
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   return r.policy;
 }
@@ -105,6 +105,37 @@ describe("verifyImages: images and references", () => {
     assert.deepEqual(out.rules.map((r) => [r.rule, r.status]), [["autogen-verify", "pass"]]);
     const template = ((out.patchedResource?.["spec"] as JsonObject)["template"] as JsonObject)["spec"] as JsonObject;
     assert.equal((template["containers"] as JsonObject[])[0]?.["image"], `${IMAGE}@${DIGEST}`);
+  });
+});
+
+describe("verifyImages: imageExtractors", () => {
+  const taskMatch = { any: [{ resources: { kinds: ["Task", "Rollout"] } }] };
+  const verify = { imageReferences: ["ghcr.io/acme/*"], attestors: [{ entries: [keys(key.publicPem)] }] };
+  const task = (steps: JsonValue): JsonObject => ({ apiVersion: "tekton.dev/v1", kind: "Task", metadata: { name: "build", namespace: "ci" }, spec: { steps } });
+
+  test("a custom extractor finds images in another kind; the digest is written where it found them", () => {
+    const p = policy(verify, { match: taskMatch, imageExtractors: { Task: [{ path: "/spec/steps/*/image" }] } });
+    const r = run(p, task([{ name: "compile", image: IMAGE }]));
+    assert.deepEqual(r.mutate, [["verify", "pass", `verified image signatures for ${IMAGE}`]]);
+    assert.equal(((r.patched["spec"] as JsonObject)["steps"] as JsonObject[])[0]?.["image"], `${IMAGE}@${DIGEST}`);
+    assert.deepEqual(r.validate, [["verify", "pass", "image verified"]]);
+  });
+
+  test("value and key name the fields; jmesPath transforms what was found", () => {
+    const p = policy({ ...verify, mutateDigest: false, verifyDigest: false }, { match: taskMatch, imageExtractors: { Task: [{ path: "/spec/steps/*", value: "ref", key: "name", jmesPath: "split(@, '|')[0]" }] } });
+    assert.deepEqual(run(p, task([{ name: "compile", ref: `${IMAGE}|extra` }])).mutate.map((x) => x[1]), ["pass"]);
+  });
+
+  test("a kind with neither extractors of its own nor Kyverno's standard ones has no images", () => {
+    const p = policy(verify, { match: taskMatch });
+    const rollout = { apiVersion: "argoproj.io/v1alpha1", kind: "Rollout", metadata: { name: "r", namespace: "ci" }, spec: { template: { spec: { containers: [{ name: "c", image: IMAGE }] } } } };
+    assert.deepEqual(run(p, rollout), { mutate: [], validate: [], patched: rollout });
+  });
+
+  test("an image that is not a reference is the rule's error", () => {
+    const p = policy(verify, { match: taskMatch, imageExtractors: { Task: [{ path: "/spec/steps/*/image" }] } });
+    const r = run(p, task([{ name: "compile", image: "not an image" }]));
+    assert.deepEqual(r.mutate, [["verify", "error", "failed to instantiate handler: invalid image 'not an image' (invalid reference format)"]]);
   });
 });
 
