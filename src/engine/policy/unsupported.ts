@@ -27,7 +27,7 @@ const RULE_FEATURES: readonly Feature[] = [
 ];
 
 /**
- * What the rule needs that Bylaw does not run, as one message ("rule r: verifyImages (…) is not
+ * What the rule needs that Bylaw does not run, as one message ("rule r: validate.manifests (…) is not
  * supported by Bylaw yet"), or undefined when the rule can be evaluated.
  */
 export function unsupportedFeatures(policy: PolicyDocument, rule: Rule): string | undefined {
