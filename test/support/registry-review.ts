@@ -14,7 +14,7 @@ import { liveImageData, type LiveRegistry } from "../../src/kube/registry/live-i
 import { PullSecrets } from "../../src/kube/registry/pull-secrets.js";
 import { CallScopes } from "../../src/kube/review-calls.js";
 import { fakeContext, fakePorts } from "./fake-ports.js";
-import { handleValidateBatch } from "../../src/server/admission/index.js";
+import { handleMutateBounded, handleValidateBatch } from "../../src/server/admission/index.js";
 import type { ReviewCallsPort } from "../../src/server/admission/review-calls-loop.js";
 import { fakeDeps, reviewOf } from "../../src/server/admission/test-support.js";
 import type { AdmissionReviewJson, HandlerResult } from "../../src/server/admission/types.js";
@@ -50,4 +50,9 @@ export function registryReviewDeps(setup: RegistryReviewSetup) {
 export async function reviewObject(deps: ReturnType<typeof registryReviewDeps>, object: JsonObject): Promise<AdmissionReviewJson> {
   const [answer] = handleValidateBatch([reviewOf(object)], deps);
   return (await (answer as HandlerResult | Promise<HandlerResult>)).body as AdmissionReviewJson;
+}
+
+/** One review of `object` through the mutating handler, awaited. */
+export async function mutateObject(deps: ReturnType<typeof registryReviewDeps>, object: JsonObject): Promise<AdmissionReviewJson> {
+  return (await handleMutateBounded(reviewOf(object), deps)).body as AdmissionReviewJson;
 }
