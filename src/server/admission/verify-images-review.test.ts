@@ -68,7 +68,9 @@ describe("verifyImages in admission, through the review-calls loop", () => {
     const admitted = await reviewObject(deps, { ...pod(`${registry.host}/team/signed:1@${digest}`), metadata: { name: "p", namespace: "team", annotations: annotations ?? {} } });
     assert.equal(admitted.response?.allowed, true);
     const forged = await mutateObject(deps, pod(`${registry.host}/team/forged:1`));
-    assert.equal(forged.response?.patch, undefined, "a failed verification contributes no patch");
+    assert.equal(forged.response?.allowed, false, "a failed verification under Enforce is denied by the mutating webhook, as Kyverno's");
+    assert.equal(forged.response?.patch, undefined);
+    assert.match(forged.response?.status?.message ?? "", /signed-images:\n {2}verify-signature: .*no matching signatures/);
   });
 
   it("a registry the egress filter refuses is a rule error under failurePolicy Fail, not an allow", async () => {
