@@ -31,7 +31,7 @@ export { problem, type PolicyProblem } from "./api/problem.js";
 // The engine and what it is built from: ports in, one instance per caller.
 export { createEngine, type Engine, type RequestInput } from "./engine.js";
 export type { PreparedRequest } from "./pipeline/prepared-request.js";
-export type { ApiCallRequest, Clock, ContextCaller, ContextSources, EnginePorts, Hasher, HostResolver, ImageDataRequest, Interruption, ParamKind, Random, ResourceList, ResourceRead, SignatureCheck, SignatureVerifier } from "./ports.js";
+export type { ApiCallRequest, CertificateCheck, Clock, ContextCaller, ContextSources, EnginePorts, Hasher, HostResolver, ImageDataRequest, ImageSignatures, Interruption, ParamKind, Random, ResourceList, ResourceRead, SignatureCheck, SignatureVerifier } from "./ports.js";
 export { EvaluationInterrupted, isInterruption } from "./interrupt/index.js";
 
 // A request and what the engine answers.
@@ -44,9 +44,10 @@ export { splitVariableKey, type SplitKey } from "./context/variable-key.js";
 
 // Compiled policies and PolicyExceptions, and what callers ask of them.
 export type { CompileOptions, CompileOutcome } from "./policy/compile-policy.js";
-export { hasGenerateRules, hasMutateRules, hasValidateRules, type CompiledPolicy, type CompiledRule } from "./policy/compiled-policy.js";
+export { hasGenerateRules, hasImageVerifyRules, hasMutateRules, hasValidateRules, type CompiledPolicy, type CompiledRule } from "./policy/compiled-policy.js";
 export { policyKindOf } from "./policy/parse-policy.js";
 export { verifyImagesAction } from "./policy/static-action.js";
+export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index.js";
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { parseKindSelector } from "./match/kind-selector.js";

@@ -48,7 +48,9 @@ export interface ContextSources {
   /**
    * Data about an image from its registry (`reference` after substitution). `request.form`:
    * "context" for an `imageRegistry` context entry, "metadata" (the default) for CEL
-   * `image.GetMetadata`; `credentials` is the entry's `imageRegistryCredentials`.
+   * `image.GetMetadata`; "digest" (`{digest}`: what the reference resolves to, for verifyImages
+   * mutateDigest) and "signatures" (the image's cosign signatures, see `ImageSignatures`) for
+   * verifyImages; `credentials` is the entry's `imageRegistryCredentials`.
    */
   imageData(reference: string, request?: ImageDataRequest): Result<JsonValue>;
   /**
@@ -76,10 +78,24 @@ export interface ParamKind {
 }
 
 export interface ImageDataRequest {
-  readonly form: "context" | "metadata";
+  readonly form: "context" | "metadata" | "digest" | "signatures";
+  /** form "signatures": the repository that holds them (verifyImages `repository`), instead of the image's own. */
+  readonly repository?: string;
   /** `imageRegistryCredentials` as the policy wrote it (secrets, providers, allowInsecureRegistry). */
   readonly credentials?: Readonly<Record<string, JsonValue>>;
   readonly caller?: ContextCaller;
+}
+
+/**
+ * The answer to an `imageData` request of form "signatures": the digest the reference resolves to
+ * (of the index, for an index), and the layers of cosign's signature manifest
+ * (`<repository>:sha256-<hex>.sig`), none when there is no such manifest. `payload` is the layer's
+ * bytes in base64 (the simple-signing JSON, exactly as signed); `signature` the layer's
+ * `dev.cosignproject.cosign/signature` annotation (base64), "" when absent.
+ */
+export interface ImageSignatures {
+  readonly digest: string;
+  readonly signatures: readonly { readonly payload: string; readonly signature: string }[];
 }
 
 export interface ResourceRead {
@@ -163,9 +179,30 @@ export interface SignatureCheck {
   readonly hash?: "sha224" | "sha256" | "sha384" | "sha512";
 }
 
+/**
+ * A certificate attestor's chain check (cosign's `ValidateAndUnpackCertWithChain`): the leaf must
+ * chain, through the chain's other certificates (intermediates, each a CA), to the chain's last
+ * certificate (the root), every signature on the way holding and every certificate valid at the
+ * leaf's notBefore (cosign verifies the chain at signing time); the leaf must allow code signing
+ * (extended key usage, when it names any) and, with no transparency log to vouch for the signing
+ * time, be valid at `nowMillis`.
+ */
+export interface CertificateCheck {
+  /** The leaf certificate (PEM). */
+  readonly certificate: string;
+  /** PEM certificates, intermediates first, the root last. */
+  readonly chain: string;
+  readonly nowMillis: number;
+}
+
 export interface SignatureVerifier {
   /** ok(true) when the signature holds, ok(false) when it does not, an error when the key cannot be read. */
   verify(check: SignatureCheck): Result<boolean>;
+  /**
+   * ok(undefined) when the certificate holds, ok(why not) in Go's x509 words when it does not, an
+   * error when a PEM cannot be read. Absent: this verifier checks no chains (an error says so).
+   */
+  verifyChain?(check: CertificateCheck): Result<string | undefined>;
 }
 
 export interface EnginePorts {

@@ -108,7 +108,8 @@ const CEL_NETWORK_CALL = /\b(?:image\s*\.\s*[Gg]etMetadata|http\s*\.\s*(?:[Gg]et
 
 /**
  * Whether a policy document has context entries answered by a network call (apiCall POST or
- * service, imageRegistry, CEL image.GetMetadata and http.Get/Post/Client), found without evaluating it: the method and the
+ * service, imageRegistry, CEL image.GetMetadata and http.Get/Post/Client) or verifyImages rules (signatures
+ * and digests from registries), found without evaluating it: the method and the
  * presence of `service` are literal.
  */
 export function usesNetworkCalls(policy: JsonValue): boolean {
@@ -119,6 +120,8 @@ export function usesNetworkCalls(policy: JsonValue): boolean {
     const call = inContext ? v["apiCall"] : undefined;
     if (isObject(call) && (call["service"] !== undefined || String(call["method"] ?? "GET").replace(VARIABLE_FREE, "POST") === "POST")) return true;
     if (inContext && isObject(v["imageRegistry"])) return true;
+    // verifyImages reads signatures and digests from image registries.
+    if (!inContext && Array.isArray(v["verifyImages"]) && v["verifyImages"].length > 0) return true;
     return Object.entries(v).some(([k, x]) => visit(x, inContext || k === "context"));
   };
   return visit(policy, false);

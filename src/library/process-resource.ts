@@ -1,9 +1,10 @@
 /**
  * What `kyverno apply` and `kyverno test` do with one resource, in Kyverno's CLI order: every mutate
- * policy in turn, each seeing the resource the previous one patched; then every validate policy on
+ * policy in turn (its verifyImages rules too: signatures, digests, the verify-images annotation),
+ * each seeing the resource the previous one patched; then every validate policy on
  * the patched resource; then every generate policy on the resource as given.
  */
-import { type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, hasGenerateRules, hasMutateRules, hasValidateRules, type PolicyResponse, type Resource } from "../engine/index.js";
+import { type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, hasGenerateRules, hasImageVerifyRules, hasMutateRules, hasValidateRules, type PolicyResponse, type Resource } from "../engine/index.js";
 
 export interface Processed {
   readonly responses: readonly PolicyResponse[];
@@ -15,7 +16,7 @@ export function processResource(engine: Engine, policies: readonly CompiledPolic
   const responses: PolicyResponse[] = [];
   let current = resource;
   for (const policy of policies) {
-    if (!hasMutateRules(policy)) continue;
+    if (!hasMutateRules(policy) && !hasImageVerifyRules(policy)) continue;
     const response = engine.mutate(policy, request(current, policy), existing);
     responses.push(response);
     current = response.patchedResource ?? current;

@@ -4,6 +4,7 @@
  * `bylaw test` or `bylaw apply` never call either).
  */
 import { createRequire } from "node:module";
+import { verifyCertificateChain } from "./certificate-chain.js";
 import { err, ok, type Clock, type Hasher, type Random, type SignatureVerifier } from "../engine/index.js";
 
 type NodeCrypto = typeof import("node:crypto");
@@ -40,4 +41,5 @@ export const nodeSignatures: SignatureVerifier = {
       return ok(false);
     }
   },
+  verifyChain: verifyCertificateChain,
 };

@@ -74,9 +74,10 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
       return v === undefined ? err("unavailable", `global context entry ${name}: ${UNAVAILABLE}`) : ok(v);
     },
     imageData: (reference, request) => {
-      const data = images[reference];
+      // A context file's image data is CEL's metadata: it never stands for a digest or signatures.
+      const data = request?.form === "digest" || request?.form === "signatures" ? undefined : images[reference];
       if (data !== undefined) return ok(data);
-      if (options.registry !== undefined) return options.registry.imageData(reference, request?.form ?? "metadata");
+      if (options.registry !== undefined) return options.registry.imageData(reference, request?.form ?? "metadata", request?.repository);
       return err("unavailable", `image data for ${reference} not found in the context (no registry access: run with --registry to read it from the registry)`);
     },
     getResource: (r) => (haveObjects ? objects.get(r) : err("unavailable", `${r.resource} "${r.name}": no cluster connection: the object must come from a test's context file or clusterResources`)),

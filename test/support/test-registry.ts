@@ -8,6 +8,9 @@
  *   Basic credentials of a known user (401 otherwise).
  * - With `blobRedirect`, blobs answer 307 to a second listener (another host:port), as registries
  *   send blobs to storage; it records the Authorization header it is sent.
+ * - `sign` adds cosign signatures to an image: the manifest tagged `sha256-<hex>.sig` (in the
+ *   image's repository or another), whose layers are the signed payloads and whose layer
+ *   annotations hold the signatures, as `cosign sign` pushes them.
  * Every request is recorded (path and Authorization), for tests of what was sent where.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -89,6 +92,24 @@ export class TestRegistry {
     this.manifests.set(`${repo}@${digest}`, { body: index, type: OCI_INDEX });
     this.tags.set(`${repo}:${tag}`, digest);
     return digest;
+  }
+
+  /**
+   * Pushes cosign signatures for the image `digest` of `repo` (into `signatureRepo`, `repo` by
+   * default): one layer per signature, its blob the payload, its annotation the signature.
+   */
+  sign(repo: string, digest: string, signatures: readonly { readonly payload: Buffer; readonly signature: string }[], signatureRepo: string = repo): void {
+    const layers = signatures.map((sig) => {
+      const layerDigest = sha256(sig.payload);
+      this.blobs.set(layerDigest, sig.payload);
+      return { mediaType: "application/vnd.dev.cosign.simplesigning.v1+json", digest: layerDigest, size: sig.payload.length, annotations: { "dev.cosignproject.cosign/signature": sig.signature } };
+    });
+    const configBody = Buffer.from("{}");
+    this.blobs.set(sha256(configBody), configBody);
+    const manifest = Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: OCI_MANIFEST, config: { mediaType: "application/vnd.oci.image.config.v1+json", digest: sha256(configBody), size: configBody.length }, layers }));
+    const manifestDigest = sha256(manifest);
+    this.manifests.set(`${signatureRepo}@${manifestDigest}`, { body: manifest, type: OCI_MANIFEST });
+    this.tags.set(`${signatureRepo}:${digest.replace(":", "-")}.sig`, manifestDigest);
   }
 
   private addManifest(repo: string, config: Record<string, unknown>, layerSizes: readonly number[]): string {

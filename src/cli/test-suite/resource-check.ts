@@ -14,7 +14,8 @@ export function resourceCheck(expected: ExpectedResult, files: ReadonlyMap<strin
   const generated = [...(expected.generatedResource !== undefined ? [expected.generatedResource] : []), ...(expected.generatedResources ?? [])];
   if (patched === undefined && generated.length === 0) return undefined;
   return (response: PolicyResponse, rule: RuleResult): ResourceProblem | undefined => {
-    if (patched !== undefined && rule.type === "Mutation") {
+    // verifyImages rules patch too (digests, the verify-images annotation), in the mutate phase.
+    if (patched !== undefined && (rule.type === "Mutation" || (rule.type === "ImageVerify" && response.patchedResource !== undefined))) {
       const actual = rule.patchedTarget ?? response.patchedResource;
       if (actual !== undefined) return compareWith(patched, files, [actual]);
     }

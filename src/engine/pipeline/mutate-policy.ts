@@ -6,6 +6,7 @@
  * resources instead: their results carry the patched targets (see mutate-existing.ts).
  */
 import { isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
+import type { JsonObject } from "../api/json.js";
 import type { Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
@@ -15,6 +16,7 @@ import type { ExistingResources } from "../generate/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import { mutateTargets } from "./mutate-existing.js";
 import { policyMatchConditions } from "./policy-match-conditions.js";
+import { mutateImageRule } from "./image-verify-rule.js";
 import type { PreparedRequest } from "./prepared-request.js";
 import { ruleScope, type RuleRun } from "./rule-scope.js";
 import type { EngineEnv, PolicyResponse } from "./types.js";
@@ -32,6 +34,7 @@ export function mutatePolicy(policy: CompiledPolicy, request: PreparedRequest, e
   if (operation === "DELETE") return { policy, resource: request.subject, rules: results, patchedResource: current };
   const conditions = policyMatchConditions(policy, request, base);
   if (conditions.kind === "no-match") return { policy, resource: request.request.resource, rules: results, patchedResource: current };
+  // verifyImages rules run after every mutate rule (see verifyImageRules).
   let matchReq = matchRequestFor(policy, current, request);
   for (const compiled of policy.rules) {
     if (compiled.rule.mutate === undefined) continue;
@@ -57,7 +60,44 @@ export function mutatePolicy(policy: CompiledPolicy, request: PreparedRequest, e
     current = resource;
     if (policy.applyRules === "One" && result.status === "pass") break;
   }
+  current = verifyImageRules(policy, request, env, base, current, results, conditions.kind === "error" ? conditions.message : undefined);
   return { policy, resource: request.request.resource, rules: results, patchedResource: current };
+}
+
+/**
+ * verifyImages rules run after the mutate rules (the mutating webhook verifies images on the mutated
+ * request): their results join `results`; the resource they patched (digests, annotation) is returned.
+ * `conditionsError`: the policy's webhookConfiguration.matchConditions could not be evaluated, so each
+ * matched rule is that error.
+ */
+function verifyImageRules(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv, base: JsonObject, resource: Resource, results: RuleResult[], conditionsError: string | undefined): Resource {
+  let current = resource;
+  for (const compiled of policy.rules) {
+    if (compiled.rule.verifyImages === undefined || compiled.rule.validate !== undefined || compiled.rule.mutate !== undefined) continue;
+    if (!ruleMatches(compiled, matchRequestFor(policy, current, request))) continue;
+    if (conditionsError !== undefined) {
+      results.push(ruleResult(compiled.name, "ImageVerify", "error", conditionsError));
+      continue;
+    }
+    if (request.tooDeep) {
+      results.push(ruleResult(compiled.name, "ImageVerify", "error", `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; its images were not verified`));
+      continue;
+    }
+    const run: RuleRun = { policy, rule: compiled, type: "ImageVerify", env, request, base: setDotted(base, "request.object", current) };
+    const scope = ruleScope(run);
+    if (!scope.ok) {
+      results.push(scope.result);
+      continue;
+    }
+    if (compiled.unsupported !== undefined) {
+      results.push(ruleResult(compiled.name, "ImageVerify", "error", compiled.unsupported));
+      continue;
+    }
+    const out = mutateImageRule(run, scope.vars, current);
+    results.push(...out.results);
+    current = out.resource;
+  }
+  return current;
 }
 
 function mutateGuarded(run: RuleRun, current: Resource): { result: RuleResult; resource: Resource } {

@@ -11,7 +11,10 @@ import { signed, testKey } from "../../../test/support/signed-manifests.js";
 
 const engine = createEngine(fakePorts());
 const podMatch = { any: [{ resources: { kinds: ["Pod"] } }] };
-const verifyImages = [{ imageReferences: ["*"], attestors: [{ entries: [{ keys: { publicKeys: "k" } }] }] }];
+/** A keyless attestor: Bylaw cannot reach Fulcio and Rekor, so every image it concerns is an error naming it. */
+const verifyImages = [{ imageReferences: ["*"], mutateDigest: false, attestors: [{ entries: [{ keyless: { subject: "s", issuer: "i" } }] }] }];
+/** celPreconditions outside validate.cel: a rule-level feature Bylaw does not run, carried by autogen. */
+const celPreconditions = [{ name: "x", expression: "true" }];
 
 function compile(doc: JsonObject): CompiledPolicy {
   const r = engine.compile(doc);
@@ -23,16 +26,26 @@ const validate = (p: CompiledPolicy, resource: JsonObject, extra: object = {}) =
 
 describe("unsupported features", () => {
   test("decided at compile time for the rule and its autogen copies", () => {
-    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, verifyImages }], { validationFailureAction: "Enforce" }));
+    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, celPreconditions, verifyImages }], { validationFailureAction: "Enforce" }));
     assert.deepEqual(p.rules.map((r) => [r.name, r.unsupported !== undefined]), [["check", true], ["autogen-check", true], ["autogen-cronjob-check", true]]);
     assert.equal(p.rules.every((r) => r.fastPass === undefined), true);
   });
 
-  test("a verifyImages rule answers error in the validate phase, with its Enforce action", () => {
-    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, verifyImages }], { validationFailureAction: "Enforce" }));
+  test("a verifyImages rule with a rule-level unsupported feature answers error in the validate phase, with its Enforce action", () => {
+    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, celPreconditions, verifyImages }], { validationFailureAction: "Enforce" }));
     assert.deepEqual(validate(p, pod("web")), [["check", "error", "ImageVerify"]]);
     assert.deepEqual(validate(p, deployment("web")), [["autogen-check", "error", "ImageVerify"]]);
     assert.equal(p.rules[0]?.action, "Enforce");
+  });
+
+  test("an attestor Bylaw cannot run is an error naming its field, on the Pod and through autogen", () => {
+    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, verifyImages: [{ ...verifyImages[0], verifyDigest: false }] }], { validationFailureAction: "Enforce" }));
+    assert.equal(p.rules[0]?.unsupported, undefined);
+    for (const [resource, rule] of [[pod("web"), "check"], [deployment("web"), "autogen-check"]] as const) {
+      const r = engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {} }).rules;
+      assert.deepEqual(r.map((x) => [x.rule, x.status, x.type]), [[rule, "error", "ImageVerify"]]);
+      assert.match(r[0]?.message ?? "", /^failed to verify image docker\.io\/nginx:1\.27: \.attestors\[0\]\.entries\[0\]\.keyless: keyless verification needs Fulcio/);
+    }
   });
 
   test("an entry's failureAction Enforce makes the rule Enforce", () => {

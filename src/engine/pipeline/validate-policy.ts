@@ -22,6 +22,7 @@ import { ruleScope, type RuleRun } from "./rule-scope.js";
 import { manifestsRule } from "./manifests-rule.js";
 import { ruleMatchesOnce } from "./match-rule.js";
 import { policyMatchConditions } from "./policy-match-conditions.js";
+import { validateImageRule } from "./image-verify-rule.js";
 import type { EngineEnv, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
@@ -119,6 +120,7 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   if (!scope.ok) return scope.result;
   // Matched, not excepted, preconditions met: a rule Bylaw cannot run answers with an error.
   if (compiled.unsupported !== undefined) return ruleResult(name, type, "error", compiled.unsupported);
+  if (compiled.rule.verifyImages !== undefined && compiled.rule.validate === undefined) return validateImageRule(run, scope.vars);
   // The rule context's `request` is the request's own, whichever policy asks: converted once per request.
   if (compiled.cel !== undefined) {
     const input = run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data));

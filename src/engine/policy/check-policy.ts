@@ -8,6 +8,7 @@ import { problem, warning, type PolicyProblem } from "../api/problem.js";
 import { checkRuleConditions } from "./check-conditions.js";
 import { checkGenerateRule, checkMutate } from "./check-mutate-generate.js";
 import { checkDeprecatedFields } from "./check-deprecated.js";
+import { checkVerifyImages } from "./check-verify-images.js";
 import { matchBlockProblems } from "../match/index.js";
 
 const RULE_TYPES = ["validate", "mutate", "generate", "verifyImages"] as const;
@@ -59,6 +60,7 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string): PolicyProb
   }
   (rule.context ?? []).forEach((e, i) => out.push(...checkContextEntry(e, `${path}.context[${i}]`)));
   out.push(...checkRuleConditions(rule, path));
+  if (rule.verifyImages !== undefined) out.push(...checkVerifyImages(policy, rule, path));
   if (rule.validate !== undefined) {
     const v = rule.validate;
     if (!isObject(v as unknown as JsonValue)) {

@@ -90,8 +90,8 @@ export interface CompiledPolicy {
 
 /**
  * Whether the rule runs in the validate phase: validate rules, and verifyImages rules, whose checks
- * (required, verifyDigest, signatures) decide admission. Bylaw does not verify images yet, so a
- * verifyImages rule answers there with its `unsupported` error.
+ * (verifyDigest, required) decide admission. verifyImages rules also run in the mutate phase
+ * (`hasImageVerifyRules`): signatures, digests and the verify-images annotation.
  */
 export function isValidatePhaseRule(r: CompiledRule): boolean {
   return r.rule.validate !== undefined || r.rule.verifyImages !== undefined;
@@ -103,6 +103,11 @@ export function hasValidateRules(p: CompiledPolicy): boolean {
 
 export function hasMutateRules(p: CompiledPolicy): boolean {
   return p.rules.some((r) => r.rule.mutate !== undefined);
+}
+
+/** Whether the policy has verifyImages rules, which the mutate phase runs after its mutate rules. */
+export function hasImageVerifyRules(p: CompiledPolicy): boolean {
+  return p.rules.some((r) => (r.rule.verifyImages?.length ?? 0) > 0 && r.rule.validate === undefined && r.rule.mutate === undefined);
 }
 
 export function hasGenerateRules(p: CompiledPolicy): boolean {

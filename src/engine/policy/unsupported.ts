@@ -10,7 +10,9 @@
  * `webhookConfiguration.timeoutSeconds`), are not listed: they change nothing in what a rule
  * answers for one request. `webhookConfiguration.matchConditions` is run before the rules
  * (policy/webhook-match-conditions.ts, pipeline/policy-match-conditions.ts). `imageRegistry` context entries are decided when the entry loads
- * (context/load-entries.ts): a values file may supply the variable instead.
+ * (context/load-entries.ts): a values file may supply the variable instead. verifyImages rules run
+ * (engine/verify-images); the fields of theirs Bylaw cannot run are named per entry and attestor
+ * when an image reaches them (verify-images/image-verification.ts, attestors.ts).
  */
 import type { Rule } from "../api/policy.js";
 
@@ -20,13 +22,11 @@ interface Feature {
 }
 
 const RULE_FEATURES: readonly Feature[] = [
-  { used: (r) => present(r.verifyImages), name: "verifyImages (image signature and attestation checks: attestors, attestations, verifyDigest, mutateDigest, required)" },
-  { used: (r) => present(r.imageExtractors), name: "imageExtractors (custom image extraction for verifyImages)" },
   { used: (r) => present(r.celPreconditions) && !present(r.validate?.cel), name: "celPreconditions outside validate.cel (Kyverno allows them only with validate.cel)" },
 ];
 
 /**
- * What the rule needs that Bylaw does not run, as one message ("rule r: verifyImages (…) is not
+ * What the rule needs that Bylaw does not run, as one message ("rule r: validate.manifests (…) is not
  * supported by Bylaw yet"), or undefined when the rule can be evaluated.
  */
 export function unsupportedFeatures(rule: Rule): string | undefined {

@@ -62,5 +62,8 @@ describe("live image data", () => {
     assert.equal(usesNetworkCalls(entry), true);
     assert.equal(usesNetworkCalls(cel), true);
     assert.equal(usesNetworkCalls(plain), false);
+    const verify = { spec: { rules: [{ verifyImages: [{ imageReferences: ["*"] }] }] } } as unknown as JsonValue;
+    assert.equal(usesNetworkCalls(verify), true);
+    assert.equal(usesNetworkCalls({ spec: { rules: [{ verifyImages: [] }] } } as unknown as JsonValue), false);
   });
 });

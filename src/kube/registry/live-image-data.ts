@@ -6,6 +6,7 @@
  * `imageRegistryCredentials.secrets`: `name` in Bylaw's namespace, `namespace/name` elsewhere, for a
  * ClusterPolicy. A namespaced Policy may name only secrets of its own namespace (`ns/name`): it never
  * borrows Bylaw's. Cloud `providers` and `allowInsecureRegistry` are not run: an error says so.
+ * verifyImages reads the same way: a reference's digest, and its cosign signatures.
  */
 import { err, ok, type ImageDataRequest, type JsonValue, type Result } from "../../engine/index.js";
 import { fetchFailed, imageDataOf, type RegistryClient } from "../../platform/registry/index.js";
@@ -29,10 +30,15 @@ export function liveImageData(registry: LiveRegistry | undefined, reference: str
   if (!refs.ok) return err(refs.error.kind, fetchFailed(reference, refs.error.message));
   const record = registry.scopes.current();
   if (record === undefined) return err("unsupported", `${what}: image data is read only while Bylaw serves an admission review`);
-  const key = JSON.stringify(["IMAGE", request.form, reference, refs.value]);
+  const key = JSON.stringify(["IMAGE", request.form, reference, refs.value, request.repository ?? ""]);
   return record.answer(key, what, async (signal) => {
     const keychain = await registry.secrets.keychain(refs.value);
     if (!keychain.ok) return err("context", fetchFailed(reference, keychain.error.message));
+    if (request.form === "signatures") {
+      const found = await registry.client.fetchSignatures(reference, request.repository, keychain.value, signal);
+      if (!found.ok) return err(found.error.kind === "refused" ? "refused" : "context", `failed to fetch the signatures of ${reference}: ${found.error.message}`);
+      return ok(found.value as unknown as JsonValue);
+    }
     const fetched = await registry.client.fetchImage(reference, keychain.value, signal);
     if (!fetched.ok) return err(fetched.error.kind === "refused" ? "refused" : "context", fetchFailed(reference, fetched.error.message));
     return ok(imageDataOf(fetched.value, request.form));

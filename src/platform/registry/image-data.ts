@@ -10,10 +10,12 @@
 import type { JsonObject } from "../../engine/index.js";
 import type { FetchedImage } from "./registry-client.js";
 
-export type ImageDataForm = "context" | "metadata";
+/** The forms an image's data is read in; "digest" is verifyImages' (mutateDigest): only what the reference resolves to. */
+export type ImageDataForm = "context" | "metadata" | "digest";
 
 export function imageDataOf(image: FetchedImage, form: ImageDataForm): JsonObject {
   const r = image.ref;
+  if (form === "digest") return { digest: image.digest };
   if (form === "context") {
     return {
       image: r.image,

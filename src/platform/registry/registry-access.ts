@@ -5,7 +5,7 @@
  * default replaces). The caller then `settle()`s (fetches what was recorded) and evaluates again
  * (`withRegistryPasses`). Each image is fetched at most once per run.
  */
-import { err, ok, type JsonValue, type Result } from "../../engine/index.js";
+import { err, type ImageSignatures, ok, type JsonValue, type Result } from "../../engine/index.js";
 import { fetchFailed, imageDataOf, type ImageDataForm } from "./image-data.js";
 import type { Keychain } from "./keychain.js";
 import type { FetchedImage, RegistryClient } from "./registry-client.js";
@@ -15,40 +15,53 @@ export const MAX_REGISTRY_PASSES = 8;
 const IN_PARALLEL = 4;
 
 export interface ImageDataSource {
-  imageData(reference: string, form: ImageDataForm): Result<JsonValue>;
+  /** `repository`: for form "signatures", the repository holding them (the image's own when absent). */
+  imageData(reference: string, form: ImageDataForm | "signatures", repository?: string): Result<JsonValue>;
 }
 
 export class RegistryAccess implements ImageDataSource {
   private readonly answers = new Map<string, Result<FetchedImage>>();
   private readonly waiting = new Set<string>();
+  /** Signatures by image and signature repository (`signatureKey`). */
+  private readonly signatures = new Map<string, Result<ImageSignatures>>();
+  private readonly waitingSignatures = new Map<string, { readonly reference: string; readonly repository: string | undefined }>();
 
   constructor(
     private readonly client: RegistryClient,
     private readonly keychain: Keychain,
   ) {}
 
-  imageData(reference: string, form: ImageDataForm): Result<JsonValue> {
+  imageData(reference: string, form: ImageDataForm | "signatures", repository?: string): Result<JsonValue> {
+    if (form === "signatures") return this.signaturesOf(reference, repository);
     const known = this.answers.get(reference);
     if (known !== undefined) return known.ok ? ok(imageDataOf(known.value, form)) : err("context", fetchFailed(reference, known.error.message));
     this.waiting.add(reference);
     return err("pending", `image ${reference}: not fetched from its registry yet`);
   }
 
-  /** Images recorded and not fetched yet. */
+  private signaturesOf(reference: string, repository: string | undefined): Result<JsonValue> {
+    const key = JSON.stringify([reference, repository ?? ""]);
+    const known = this.signatures.get(key);
+    if (known !== undefined) return known.ok ? ok(known.value as unknown as JsonValue) : err("context", `failed to fetch the signatures of ${reference}: ${known.error.message}`);
+    this.waitingSignatures.set(key, { reference, repository });
+    return err("pending", `the signatures of image ${reference}: not fetched from the registry yet`);
+  }
+
+  /** Images (and signatures) recorded and not fetched yet. */
   get pending(): number {
-    return this.waiting.size;
+    return this.waiting.size + this.waitingSignatures.size;
   }
 
   /** Fetches the recorded images (a few at a time) and keeps the answers. */
   async settle(): Promise<void> {
-    const todo = [...this.waiting];
+    const todo: (() => Promise<void>)[] = [];
+    for (const reference of this.waiting) todo.push(async () => void this.answers.set(reference, await this.client.fetchImage(reference, this.keychain)));
+    for (const [key, s] of this.waitingSignatures) todo.push(async () => void this.signatures.set(key, await this.client.fetchSignatures(s.reference, s.repository, this.keychain)));
     this.waiting.clear();
+    this.waitingSignatures.clear();
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < todo.length) {
-        const reference = todo[next++] as string;
-        this.answers.set(reference, await this.client.fetchImage(reference, this.keychain));
-      }
+      while (next < todo.length) await (todo[next++] as () => Promise<void>)();
     };
     await Promise.all(Array.from({ length: Math.min(IN_PARALLEL, todo.length) }, worker));
   }

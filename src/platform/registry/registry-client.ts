@@ -5,6 +5,7 @@
  * - An index (OCI index, Docker manifest list) resolves to one image manifest: the only child that
  *   describes an image, else the `linux/amd64` child, as Kyverno (go-containerregistry) picks.
  * - The config blob (`GET /v2/<repo>/blobs/<digest>`), checked against its digest.
+ * - Cosign signatures (`fetchSignatures`): the `sha256-<hex>.sig` manifest and its layer blobs.
  * - Auth: a 401 with `WWW-Authenticate: Bearer realm=…` gets a pull token from the realm (with the
  *   registry's credentials as Basic auth when the keychain has some) and the request is sent again;
  *   `Basic` sends the credentials. Tokens are kept until they expire.
@@ -14,7 +15,7 @@
  * Errors carry the status and the registry's error codes, never a response body.
  */
 import { createHash } from "node:crypto";
-import { err, isObject, ok, type JsonValue, type Result } from "../../engine/index.js";
+import { err, type ImageSignatures, isObject, ok, type JsonValue, type Result } from "../../engine/index.js";
 import type { HttpAnswer, Transport } from "./http-transport.js";
 import { Keychain, type RegistryCredential } from "./keychain.js";
 import { parseImageReference, registryScheme, type ImageReference } from "./reference.js";
@@ -43,6 +44,9 @@ const INDEX_TYPES = new Set(["application/vnd.oci.image.index.v1+json", "applica
 const IMAGE_TYPES = new Set(["application/vnd.oci.image.manifest.v1+json", "application/vnd.docker.distribution.manifest.v2+json"]);
 const ACCEPT = [...IMAGE_TYPES, ...INDEX_TYPES].join(", ");
 const MAX_CACHED = 256;
+/** Signature layers read per image at most (cosign appends one per signing). */
+const MAX_SIGNATURES = 16;
+const SIGNATURE_ANNOTATION = "dev.cosignproject.cosign/signature";
 const MAX_HOPS = 5;
 
 export class RegistryClient {
@@ -100,6 +104,58 @@ export class RegistryClient {
 
   /** GETs `/v2/<repo>/<path>` with auth and redirects; the JSON body, its sha256 and content type. */
   private async getJson(ref: ImageReference, cred: RegistryCredential | undefined, path: string, accept: string, signal?: AbortSignal): Promise<Result<{ json: JsonValue; digest: string; contentType: string }>> {
+    const got = await this.getBody(ref, cred, path, accept, signal);
+    if (!got.ok) return got;
+    try {
+      return ok({ json: JSON.parse(got.value.body.toString("utf8")) as JsonValue, digest: got.value.digest, contentType: got.value.contentType });
+    } catch {
+      return err("registry", `GET ${shown(got.value.url)}: the answer is not JSON`);
+    }
+  }
+
+  /**
+   * The cosign signatures of the image a reference names (`ImageSignatures` in the engine's ports):
+   * the digest it resolves to, then the manifest tagged `sha256-<hex>.sig` in `repository` (the
+   * image's own by default), whose layers are the signed payloads and whose layer annotations hold
+   * the signatures. No such manifest: no signatures.
+   */
+  async fetchSignatures(reference: string, repository: string | undefined, keychain: Keychain = Keychain.empty, signal?: AbortSignal): Promise<Result<ImageSignatures>> {
+    const parsed = parseImageReference(reference);
+    if (!parsed.ok) return parsed;
+    const ref = parsed.value;
+    const top = await this.getBody(ref, keychain.for(ref.registry), `manifests/${ref.identifier}`, ACCEPT, signal);
+    if (!top.ok) return top;
+    if (ref.digest !== undefined && top.value.digest !== ref.digest) return err("registry", `the manifest of ${ref.image} has digest ${top.value.digest}, not the one the reference names`);
+    const digest = top.value.digest;
+    const sigTag = `${digest.replace(":", "-")}.sig`;
+    const sigRef = parseImageReference(`${repository !== undefined && repository !== "" ? repository : ref.name}:${sigTag}`);
+    if (!sigRef.ok) return err("registry", `signature repository ${JSON.stringify(repository)}: ${sigRef.error.message}`);
+    const sigCred = keychain.for(sigRef.value.registry);
+    const manifest = await this.getBody(sigRef.value, sigCred, `manifests/${sigTag}`, [...IMAGE_TYPES].join(", "), signal);
+    if (!manifest.ok) return /unexpected status code 404\b/.test(manifest.error.message) ? ok({ digest, signatures: [] }) : manifest;
+    let json: JsonValue;
+    try {
+      json = JSON.parse(manifest.value.body.toString("utf8")) as JsonValue;
+    } catch {
+      return err("registry", `${sigRef.value.image}: the signature manifest is not JSON`);
+    }
+    const layers = isObject(json) && Array.isArray(json["layers"]) ? json["layers"].filter(isObject).slice(0, MAX_SIGNATURES) : [];
+    const signatures: { payload: string; signature: string }[] = [];
+    for (const layer of layers) {
+      const layerDigest = layer["digest"];
+      if (typeof layerDigest !== "string" || !/^sha256:[a-f0-9]{64}$/.test(layerDigest)) continue;
+      const blob = await this.getBody(sigRef.value, sigCred, `blobs/${layerDigest}`, "*/*", signal);
+      if (!blob.ok) return blob;
+      if (blob.value.digest !== layerDigest) return err("registry", `a signature layer of ${sigRef.value.image} does not match its digest ${layerDigest}`);
+      const annotations = layer["annotations"];
+      const signature = isObject(annotations) && typeof annotations[SIGNATURE_ANNOTATION] === "string" ? annotations[SIGNATURE_ANNOTATION] : "";
+      signatures.push({ payload: blob.value.body.toString("base64"), signature });
+    }
+    return ok({ digest, signatures });
+  }
+
+  /** GETs `/v2/<repo>/<path>` with auth and redirects; the body as sent, its sha256 and content type. */
+  private async getBody(ref: ImageReference, cred: RegistryCredential | undefined, path: string, accept: string, signal?: AbortSignal): Promise<Result<{ body: Buffer; digest: string; contentType: string; url: string }>> {
     const scheme = this.options.insecure?.(ref.registry) === true ? "http" : registryScheme(ref.registry);
     const url = `${scheme}://${ref.registry}/v2/${ref.repository}/${path}`;
     const tokenKey = `${ref.registry}\0${ref.repository}\0${credentialId(cred)}`;
@@ -117,11 +173,7 @@ export class RegistryClient {
     const a = answer.value;
     if (a.status < 200 || a.status > 299) return err("registry", `GET ${shown(url)}: unexpected status code ${a.status}${registryCodes(a.body)}`);
     const digest = `sha256:${createHash("sha256").update(a.body).digest("hex")}`;
-    try {
-      return ok({ json: JSON.parse(a.body.toString("utf8")) as JsonValue, digest, contentType: (a.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "" });
-    } catch {
-      return err("registry", `GET ${shown(url)}: the answer is not JSON`);
-    }
+    return ok({ body: a.body, digest, contentType: (a.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "", url });
   }
 
   /** One request, following redirects; Authorization goes only to the first URL's host. */

@@ -8,19 +8,9 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
-import { fakeContext, fakePorts } from "../../../test/support/fake-ports.js";
 import { TestRegistry } from "../../../test/support/test-registry.js";
-import { EgressPolicy } from "../../kube/egress/egress-policy.js";
-import { policyUsesNetworkCalls } from "../../kube/live-calls.js";
-import { egressTransport } from "../../kube/registry/egress-transport.js";
-import { liveImageData, type LiveRegistry } from "../../kube/registry/live-image-data.js";
-import { PullSecrets } from "../../kube/registry/pull-secrets.js";
-import { CallScopes } from "../../kube/review-calls.js";
-import { RegistryClient } from "../../platform/registry/index.js";
-import { handleValidateBatch } from "./index.js";
-import type { ReviewCallsPort } from "./review-calls-loop.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
-import type { AdmissionReviewJson, HandlerResult } from "./types.js";
+import { registryReviewDeps, reviewObject } from "../../../test/support/registry-review.js";
+import type { AdmissionReviewJson } from "./types.js";
 
 function policy(namespace?: string, secrets?: string[]): JsonObject {
   return {
@@ -55,28 +45,12 @@ describe("imageRegistry in admission, through the egress filter", () => {
   after(() => registry.stop());
 
   function setUp(policies: JsonObject[], allow: string[]) {
-    const egress = EgressPolicy.create(allow);
-    assert.ok(egress.ok);
-    const scopes = new CallScopes();
     const auth = Buffer.from("bylaw:pull-pass").toString("base64");
     const secret = { data: { ".dockerconfigjson": Buffer.from(JSON.stringify({ auths: { [registry.host]: { auth } } })).toString("base64") } };
-    const live: LiveRegistry = {
-      client: new RegistryClient({ transport: egressTransport(egress.value) }),
-      scopes,
-      secrets: new PullSecrets(async (path) => (secretReads.push(path), secret)),
-      ownNamespace: "bylaw",
-      pullSecrets: ["registry-pull"],
-    };
-    const ports = { ...fakePorts(), context: { ...fakeContext(), canLoad: () => true, imageData: (ref: string, req?: Parameters<typeof liveImageData>[2]) => liveImageData(live, ref, req ?? { form: "metadata" }) } };
-    const fake = fakeDeps({ policies, ports, realClock: true, deadlineSeconds: 5 });
-    const port: ReviewCallsPort = { usesCalls: (p) => policyUsesNetworkCalls(p), begin: () => scopes.begin() };
-    return { ...fake.deps, calls: port };
+    return registryReviewDeps({ policies, allow, readSecret: async (path) => (secretReads.push(path), secret), pullSecrets: ["registry-pull"] });
   }
 
-  async function review(deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> {
-    const [answer] = handleValidateBatch([reviewOf(pod(image))], deps);
-    return (await (answer as HandlerResult | Promise<HandlerResult>)).body as AdmissionReviewJson;
-  }
+  const review = (deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> => reviewObject(deps, pod(image));
 
   it("a registry on a loopback address is refused by default: a rule error under failurePolicy Fail, and no connection", async () => {
     const before = registry.seen.length;

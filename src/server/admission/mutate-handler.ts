@@ -12,7 +12,8 @@
  * failurePolicy and the deadline can be applied between policies; inside a policy the engine checks
  * the deadline every 1,024 units of work (foreach elements, list items, JMESPath steps).
  */
-import { type CompiledPolicy, createJsonPatch, isInterruption, jsonEqual, type PolicyResponse, type Resource, type RuleResult } from "../../engine/index.js";
+import { type CompiledPolicy, createJsonPatch, isInterruption, jsonEqual, type PolicyResponse, type Resource, resourceNamespace, resultAction, type RuleResult } from "../../engine/index.js";
+import { denialMessage } from "./denial-message.js";
 import type { AdmissionDeps } from "./deps.js";
 import { buildRequest, exceptionsOf } from "./build-request.js";
 import { deadlineDenial, DEFAULT_INLINE_CHECKS, evaluateSafely, ReviewInterruption, startDeadline } from "./deadline.js";
@@ -85,6 +86,11 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
     }
     if (failed.some((r) => r.status === "error") && failurePolicyOf(response.policy) === "Fail") {
       return finish(false, { status: 200, body: denied(request.uid, mutationError(response.policy, failed)) }, 0, 0);
+    }
+    // A failed image verification under Enforce blocks here, as Kyverno's mutating webhook does (block.go).
+    const namespace = resourceNamespace(original);
+    if (failed.some((r) => r.type === "ImageVerify" && r.status === "fail" && resultAction(response.policy, r, namespace, subject.engineRequest.namespaceLabels) === "Enforce")) {
+      return finish(false, { status: 200, body: denied(request.uid, denialMessage(subject.objectId, [response], deps.denialYaml)) }, 0, 0);
     }
     return undefined;
   };

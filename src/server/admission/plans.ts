@@ -3,7 +3,7 @@
  * (and webhook mode) instead of once per review: with hundreds of policies the classification
  * costs more than a cheap review. A snapshot is immutable, so the plan is too.
  */
-import { type CompiledPolicy, hasValidateRules, isMutateExisting } from "../../engine/index.js";
+import { type CompiledPolicy, hasImageVerifyRules, hasValidateRules, isMutateExisting } from "../../engine/index.js";
 import type { PolicySnapshot } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
 import { appliesAtAdmission, emitsWarning, hasEnforceAction, servedBy } from "./policy-traits.js";
@@ -86,7 +86,8 @@ function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelecto
   for (const policy of all) {
     if (!appliesAtAdmission(policy) || !servedBy(policy, webhook)) continue;
     const standard = policy.rules.filter((r) => r.rule.mutate !== undefined && !isMutateExisting(r));
-    if (standard.length === 0) continue;
+    // verifyImages rules run in the mutating webhook too, after the mutate rules (signatures, digests, annotation).
+    if (standard.length === 0 && !hasImageVerifyRules(policy)) continue;
     const hasExisting = policy.rules.some((r) => r.rule.mutate !== undefined && isMutateExisting(r));
     policies.push(hasExisting ? { ...policy, rules: policy.rules.filter((r) => !(r.rule.mutate !== undefined && isMutateExisting(r))) } : policy);
   }

@@ -4,7 +4,7 @@
  * into a registry the caller owns. Plus two of Bylaw's own: policy load errors and set health.
  */
 import { Counter, Gauge } from "prom-client";
-import { type CompiledPolicy, isObject, type JsonObject, type JsonValue, type PolicyResponse, type Rule, type RuleResult } from "../../engine/index.js";
+import { type CompiledPolicy, imageVerifyGaps, isObject, type JsonObject, type JsonValue, type PolicyResponse, type Rule, type RuleResult } from "../../engine/index.js";
 import type { AdmissionOutcome, PolicySnapshot, ResultRuleType, ReviewFacts } from "../types.js";
 import { diffPolicies } from "./policy-changes.js";
 import { policyLabels, ruleType, type PolicyLabels } from "./policy-labels.js";
@@ -209,9 +209,9 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
             policy_validation_mode: p.validationMode, policy_type: p.type, policy_background_mode: p.background,
             policy_namespace: p.namespace, policy_name: p.name,
             rule_name: boundLabelValue(rule.name), rule_type: ruleType(rule.rule),
-            // A rule Bylaw cannot run (verifyImages, CEL, a context entry the server cannot load) is
-            // loaded but not ready: it answers only errors.
-            status_ready: rule.unsupported === undefined && contextLoads(rule.rule, options.canLoadContext) ? "true" : "false",
+            // A rule Bylaw cannot run (a field it does not support, CEL that does not compile, a
+            // context entry or image registry the server cannot read) is loaded but not ready: it answers only errors.
+            status_ready: rule.unsupported === undefined && imageVerifyGaps(rule.rule) === undefined && contextLoads(rule.rule, options.canLoadContext) ? "true" : "false",
           };
           live.set(Object.values(labels).join("\u001f"), labels);
         }
@@ -273,7 +273,9 @@ function contextLoads(rule: Rule, canLoad: ((kind: ContextKind) => boolean) | un
     }
   };
   for (const part of [rule.validate, rule.mutate, rule.generate]) walk((part as JsonObject | undefined)?.["foreach"]);
-  return (rule.context ?? []).every(loads) && nested.every(loads);
+  // verifyImages reads image registries (signatures, digests) as imageRegistry entries do.
+  const registry = (rule.verifyImages ?? []).length === 0 || canLoad("imageRegistry");
+  return registry && (rule.context ?? []).every(loads) && nested.every(loads);
 }
 
 const CONTEXT_KINDS: readonly ContextKind[] = ["configMap", "apiCall", "imageRegistry", "globalReference"];

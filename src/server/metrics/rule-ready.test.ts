@@ -6,7 +6,7 @@ import { createMetrics } from "./create-metrics.js";
 import type { JsonObject } from "../../engine/index.js";
 import { compiled, snapshot, validatePolicy } from "./test-support.js";
 
-test("a verifyImages rule (and its autogen copies) is status_ready=false; a rule Bylaw runs is true", async () => {
+test("a verifyImages rule Bylaw cannot check (a key whose Rekor log is not ignored), and its autogen copies, is status_ready=false; a rule Bylaw runs is true", async () => {
   const registry = new Registry();
   const metrics = createMetrics({ registry, version: "v" });
   const verify = compiled({
@@ -19,6 +19,22 @@ test("a verifyImages rule (and its autogen copies) is status_ready=false; a rule
   const info = (await registry.metrics()).split("\n").filter((l) => l.startsWith("kyverno_policy_rule_info_total{"));
   const ready = info.map((l) => [/rule_name="([^"]*)"/.exec(l)?.[1], /rule_type="([^"]*)"/.exec(l)?.[1], /status_ready="([^"]*)"/.exec(l)?.[1]]);
   assert.deepEqual(ready, [["sig", "imageVerify", "false"], ["autogen-sig", "imageVerify", "false"], ["autogen-cronjob-sig", "imageVerify", "false"], ["check", "validate", "true"]]);
+});
+
+test("a verifyImages rule with a key and the Rekor log ignored is ready where image registries are read, not elsewhere", async () => {
+  const verify = compiled({
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name: "verify" },
+    spec: { validationFailureAction: "Enforce", rules: [{ name: "sig", match: { any: [{ resources: { kinds: ["Pod"] } }] }, verifyImages: [{ imageReferences: ["*"], attestors: [{ entries: [{ keys: { publicKeys: "k", rekor: { ignoreTlog: true } } }] }] }] }] },
+  });
+  for (const [canRead, want] of [[true, "true"], [false, "false"]] as const) {
+    const registry = new Registry();
+    const metrics = createMetrics({ registry, version: "v", canLoadContext: (kind) => kind !== "imageRegistry" || canRead });
+    metrics.policiesLoaded(snapshot([verify]));
+    const info = (await registry.metrics()).split("\n").filter((l) => l.startsWith("kyverno_policy_rule_info_total{"));
+    assert.deepEqual(info.map((l) => /status_ready="([^"]*)"/.exec(l)?.[1]), [want, want, want]);
+  }
 });
 
 test("with canLoadContext, a rule whose context (or foreach context) the server cannot load is status_ready=false", async () => {

@@ -18,7 +18,7 @@ spec:
   rules:
     - name: check-sig
       match: {any: [{resources: {kinds: [Pod]}}]}
-      verifyImages: [{imageReferences: ["*"], attestors: [{entries: [{keys: {publicKeys: k}}]}]}]
+      verifyImages: [{imageReferences: ["*"], mutateDigest: false, verifyDigest: false, attestors: [{entries: [{keyless: {subject: s, issuer: i}}]}]}]
 `;
 const requireName = `apiVersion: kyverno.io/v1
 kind: ClusterPolicy
@@ -55,7 +55,7 @@ describe("bylaw test: no silent pass", () => {
     assert.equal(code, 1);
     const rows = out.suites[0]?.results ?? [];
     assert.deepEqual(rows.map((r) => [r.ok, r.actual, r.reason]), [[false, "error", "Want pass, got error"], [true, "error", "Ok"]]);
-    assert.match(rows[0]?.message ?? "", /verifyImages .* is not supported by Bylaw yet/);
+    assert.match(rows[0]?.message ?? "", /\.attestors\[0\]\.entries\[0\]\.keyless: keyless verification needs Fulcio/);
   });
 
   test("a row for a CEL policy kind gets actual error whatever rule it names, never Excluded", async () => {

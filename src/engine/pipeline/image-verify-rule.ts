@@ -1,0 +1,43 @@
+/**
+ * verifyImages rules in the pipeline: their entries read for the request (variables substituted),
+ * then the validate side (pipeline/validate-policy.ts) or the mutate side (pipeline/mutate-policy.ts)
+ * of engine/verify-images. A DELETE has no images to verify (Kyverno registers no handler for it).
+ */
+import type { Resource } from "../api/resource.js";
+import { ruleResult, type RuleResult } from "../api/rule-result.js";
+import type { SubstitutionScope } from "../variables/index.js";
+import { extractImages, imageRuleEntries, mutateImages, validateImages, type ImageRuleInput, type ImageSearch } from "../verify-images/index.js";
+import type { JsonValue } from "../api/json.js";
+import { err, ok } from "../api/result.js";
+import type { RuleRun } from "./rule-scope.js";
+
+function input(run: RuleRun, vars: SubstitutionScope, resource: Resource): ImageRuleInput | RuleResult {
+  const entries = imageRuleEntries(run.rule.rule, vars);
+  if (!entries.ok) return ruleResult(run.rule.name, "ImageVerify", "error", entries.error.message);
+  const images = extractImages(resource, run.rule.rule.imageExtractors as JsonValue | undefined, search(run));
+  if (!images.ok) return ruleResult(run.rule.name, "ImageVerify", "error", `failed to instantiate handler: ${images.error.message}`);
+  const old = run.request.operation === "UPDATE" ? run.request.request.oldResource : undefined;
+  return { policy: run.policy.name, rule: run.rule.name, entries: entries.value, resource, images: images.value, ports: run.env.ports, ...(old !== undefined ? { oldResource: old } : {}) };
+}
+
+/** An extractor's jmesPath, in the engine's interpreter with Kyverno's functions. */
+function search(run: RuleRun): ImageSearch {
+  return (expression, value) => {
+    try {
+      return ok(run.env.jmespath.compile(expression).search(value, run.env.fnctx));
+    } catch (e) {
+      return err("jmespath", e instanceof Error ? e.message : String(e));
+    }
+  };
+}
+
+export function validateImageRule(run: RuleRun, vars: SubstitutionScope): RuleResult | undefined {
+  if (run.request.operation === "DELETE") return undefined;
+  const i = input(run, vars, run.request.subject);
+  return "entries" in i ? validateImages(i) : i;
+}
+
+export function mutateImageRule(run: RuleRun, vars: SubstitutionScope, resource: Resource): { results: readonly RuleResult[]; resource: Resource } {
+  const i = input(run, vars, resource);
+  return "entries" in i ? mutateImages(i) : { results: [i], resource };
+}

@@ -1,0 +1,162 @@
+/**
+ * Kyverno's attestor sets (`pkg/engine/internal/imageverifier.go` `verifyAttestorSet`) over cosign
+ * public-key checks (cosign-signature.ts): each set needs `count` verified entries (all of them when
+ * `count` is unset or 0); an entry is a key, certificate or keyless attestor, or a nested `attestor`
+ * set (keys and certificates are checked; keyless needs online services Bylaw does not reach). A `keys.publicKeys` holding several PEM keys stands for one entry per key. Each entry's
+ * failure is named by its path (`.attestors[0].entries[1].keys: …`); a set that falls short fails
+ * with all of them, joined by "; ". An entry Bylaw cannot check (another attestor kind, no registry
+ * access, a transparency log it cannot reach) is `hard`: a set it leaves short is an `error`, not a failure.
+ */
+import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import type { EnginePorts } from "../ports.js";
+import { verifyWithKey } from "./cosign-signature.js";
+import type { ImageVerification } from "./image-verification.js";
+
+export type EntryOutcome = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly hard: boolean; readonly message: string };
+
+export interface AttestorRun {
+  readonly image: string;
+  readonly entry: ImageVerification;
+  readonly ports: EnginePorts;
+}
+
+const MAX_NESTING = 4;
+
+/** Every attestor set of the entry, in order; the first that falls short decides. */
+export function verifyAttestors(run: AttestorRun): EntryOutcome {
+  let outcome: EntryOutcome | undefined;
+  for (const [i, set] of run.entry.attestors.entries()) {
+    outcome = verifySet(run, set, `.attestors[${i}]`, 0);
+    if (!outcome.ok) return outcome;
+  }
+  return outcome ?? { ok: false, hard: true, message: "invalid response: nil" };
+}
+
+function verifySet(run: AttestorRun, set: JsonObject, path: string, depth: number): EntryOutcome {
+  const entries = expandStaticKeys(Array.isArray(set["entries"]) ? set["entries"] : []);
+  const count = typeof set["count"] === "number" && set["count"] > 0 ? set["count"] : 0;
+  const required = count > 0 ? count : entries.length;
+  const errors: string[] = [];
+  let hard = false;
+  let verified = 0;
+  for (const [i, a] of entries.entries()) {
+    const at = `${path}.entries[${i}]`;
+    const outcome = a["attestor"] !== undefined && a["attestor"] !== null ? nested(run, a["attestor"], `${at}.attestor`, depth) : verifyEntry(run, a, at);
+    if (outcome.ok) {
+      verified++;
+      if (verified >= required) return outcome;
+    } else {
+      errors.push(outcome.message);
+      hard ||= outcome.hard;
+    }
+  }
+  return { ok: false, hard, message: errors.length > 0 ? errors.join("; ") : `${path}: ${verified} of ${required} attestors verified` };
+}
+
+function nested(run: AttestorRun, attestor: JsonValue, path: string, depth: number): EntryOutcome {
+  if (depth >= MAX_NESTING) return { ok: false, hard: true, message: `${path}: attestor sets nested deeper than ${MAX_NESTING} levels are not verified` };
+  let set: JsonValue = attestor;
+  if (typeof attestor === "string") {
+    try {
+      set = JSON.parse(attestor) as JsonValue;
+    } catch {
+      return { ok: false, hard: true, message: `failed to unmarshal nested attestor ${path}: not a JSON attestor set` };
+    }
+  }
+  if (!isObject(set)) return { ok: false, hard: true, message: `failed to unmarshal nested attestor ${path}: not an attestor set` };
+  return verifySet(run, set, path, depth + 1);
+}
+
+function verifyEntry(run: AttestorRun, a: JsonObject, at: string): EntryOutcome {
+  const keys = a["keys"];
+  if (isObject(keys)) return verifyKeys(run, a, keys, `${at}.keys`);
+  if (isObject(a["certificates"])) return verifyCertificates(run, a, a["certificates"], `${at}.certificates`);
+  if (isObject(a["keyless"])) {
+    return unsupported(`${at}.keyless`, "keyless verification needs Fulcio certificates and the Rekor transparency log online, which Bylaw does not reach");
+  }
+  return unsupported(at, "the entry names no keys, certificates, keyless or nested attestor");
+}
+
+function verifyKeys(run: AttestorRun, a: JsonObject, keys: JsonObject, at: string): EntryOutcome {
+  const pem = typeof keys["publicKeys"] === "string" ? keys["publicKeys"].trim() : "";
+  if (pem === "") {
+    if (isObject(keys["secret"])) return unsupported(`${at}.secret`, "keys read from a Kubernetes Secret are not supported by Bylaw yet; give the PEM in keys.publicKeys");
+    if (typeof keys["kms"] === "string" && keys["kms"] !== "") return unsupported(`${at}.kms`, "keys held in a KMS are not supported by Bylaw");
+    return unsupported(at, "no publicKeys, secret or kms is given");
+  }
+  const rekor = isObject(keys["rekor"]) ? keys["rekor"] : undefined;
+  if (rekor?.["ignoreTlog"] !== true) {
+    return unsupported(at, `Bylaw does not check the Rekor transparency log (${logUrl(rekor)}), which Kyverno checks by default for keys; set keys.rekor.ignoreTlog: true to verify the signature with the key alone`);
+  }
+  const algorithm = String(keys["signatureAlgorithm"] ?? a["signatureAlgorithm"] ?? "sha256") || "sha256";
+  if (!isHash(algorithm)) return unsupported(at, `signatureAlgorithm ${JSON.stringify(algorithm)} is not one of sha224, sha256, sha384, sha512`);
+  const repository = typeof a["repository"] === "string" && a["repository"] !== "" ? a["repository"] : run.entry.repository;
+  const annotations = isObject(a["annotations"]) ? a["annotations"] : run.entry.annotations;
+  const outcome = verifyWithKey({ image: run.image, key: pem, hash: algorithm, repository, annotations, credentials: run.entry.credentials, ports: run.ports });
+  return outcome.ok ? outcome : { ...outcome, message: `${at}: ${outcome.message}` };
+}
+
+/**
+ * A certificate attestor (Kyverno's cosign options `Cert`, `CertChain`): the signature must hold
+ * under the certificate's key (SHA-256); with `certChain`, the certificate must chain to it first
+ * (ports.ts `CertificateCheck`), and its SCT check must be turned off (`ctlog.ignoreSCT`), as the
+ * Rekor log must (`rekor.ignoreTlog`): Bylaw reaches neither.
+ */
+function verifyCertificates(run: AttestorRun, a: JsonObject, certs: JsonObject, at: string): EntryOutcome {
+  const cert = typeof certs["cert"] === "string" ? certs["cert"].trim() : "";
+  if (cert === "") return unsupported(`${at}.cert`, "no certificate is given (a certificate attestor needs cert, optionally with certChain)");
+  const rekor = isObject(certs["rekor"]) ? certs["rekor"] : undefined;
+  if (rekor?.["ignoreTlog"] !== true) {
+    return unsupported(at, `Bylaw does not check the Rekor transparency log (${logUrl(rekor)}), which Kyverno checks by default for certificates; set certificates.rekor.ignoreTlog: true to verify with the certificate alone`);
+  }
+  const chain = typeof certs["certChain"] === "string" ? certs["certChain"].trim() : "";
+  if (chain !== "") {
+    const ctlog = isObject(certs["ctlog"]) ? certs["ctlog"] : undefined;
+    if (ctlog?.["ignoreSCT"] !== true) return unsupported(at, "Bylaw does not check certificate transparency (the certificate's SCT), which Kyverno checks by default; set certificates.ctlog.ignoreSCT: true to verify the chain alone");
+    const checker = run.ports.signatures?.verifyChain;
+    if (checker === undefined) return unsupported(at, "this engine checks no certificate chains (its signature verifier has none)");
+    const held = checker({ certificate: cert, chain, nowMillis: run.ports.clock.nowMillis() });
+    if (!held.ok) return { ok: false, hard: true, message: `${at}: ${held.error.message}` };
+    if (held.value !== undefined) return { ok: false, hard: false, message: `${at}: failed to load validate certificate with chain: ${held.value}` };
+  }
+  const repository = typeof a["repository"] === "string" && a["repository"] !== "" ? a["repository"] : run.entry.repository;
+  const annotations = isObject(a["annotations"]) ? a["annotations"] : run.entry.annotations;
+  const outcome = verifyWithKey({ image: run.image, key: cert, hash: "sha256", repository, annotations, credentials: run.entry.credentials, ports: run.ports });
+  return outcome.ok ? outcome : { ...outcome, message: `${at}: ${outcome.message}` };
+}
+
+function logUrl(rekor: JsonObject | undefined): string {
+  return typeof rekor?.["url"] === "string" && rekor["url"] !== "" ? rekor["url"] : "https://rekor.sigstore.dev";
+}
+
+function unsupported(path: string, why: string): EntryOutcome {
+  return { ok: false, hard: true, message: `${path}: ${why}` };
+}
+
+function isHash(s: string): s is "sha224" | "sha256" | "sha384" | "sha512" {
+  return s === "sha224" || s === "sha256" || s === "sha384" || s === "sha512";
+}
+
+/** Kyverno's `ExpandStaticKeys`: an entry whose publicKeys holds several PEM keys becomes one entry per key. */
+function expandStaticKeys(entries: readonly JsonValue[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const e of entries) {
+    if (!isObject(e)) continue;
+    const keys = e["keys"];
+    const pems = isObject(keys) && typeof keys["publicKeys"] === "string" ? splitPem(keys["publicKeys"]) : [];
+    if (isObject(keys) && pems.length > 1) for (const pem of pems) out.push({ ...e, keys: { ...keys, publicKeys: pem } });
+    else out.push(e);
+  }
+  return out;
+}
+
+function splitPem(pem: string): string[] {
+  const END = "-----END PUBLIC KEY-----";
+  const parts: string[] = [];
+  let rest = pem;
+  for (let at = rest.indexOf(END); at >= 0; at = rest.indexOf(END)) {
+    parts.push(rest.slice(0, at + END.length));
+    rest = rest.slice(at + END.length);
+  }
+  return parts;
+}

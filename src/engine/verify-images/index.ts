@@ -1,0 +1,8 @@
+/** verifyImages rules (Kyverno's image verification): the mutate side (signatures, digests, annotation) and the validate side. */
+export { readVerification, verifiesSignatures, type ImageVerification } from "./image-verification.js";
+export { mutateImages, type ImageRuleInput } from "./mutate-images.js";
+export { validateImages } from "./validate-images.js";
+export { VERIFY_IMAGES_ANNOTATION } from "./annotation.js";
+export { imageRuleEntries } from "./rule-entries.js";
+export { imageVerifyGaps } from "./gaps.js";
+export { extractImages, type ImageSearch } from "./image-extractors.js";

@@ -1,0 +1,43 @@
+/**
+ * One image against one verifyImages entry (Kyverno `ImageVerifier.verifyImage`): nothing when the
+ * entry checks no signature; a skip when the entry does not list the image, or skips it
+ * (`skipImageReferences`); an error naming the field when the entry uses what Bylaw cannot run;
+ * otherwise the attestors' verdict: "verified image signatures for <image>", or "failed to verify
+ * image <image>: <why>" (fail; error when Bylaw could not check).
+ */
+import type { RuleStatus } from "../api/rule-result.js";
+import type { EnginePorts } from "../ports.js";
+import { verifyAttestors } from "./attestors.js";
+import { verifiesSignatures, type ImageVerification } from "./image-verification.js";
+import { imageMatches } from "./matched-images.js";
+
+export interface ImageVerdict {
+  readonly status: RuleStatus;
+  readonly message: string;
+  /** The digest the signatures were checked against, when they held. */
+  readonly digest?: string;
+}
+
+export interface VerifyTarget {
+  readonly image: string;
+  readonly policy: string;
+  readonly rule: string;
+  readonly ports: EnginePorts;
+}
+
+export function verifyImage(entry: ImageVerification, target: VerifyTarget): ImageVerdict | undefined {
+  if (!verifiesSignatures(entry)) return undefined;
+  const { image } = target;
+  const skipped = `skipping image reference image ${image}, policy ${target.policy} ruleName ${target.rule}`;
+  if (!imageMatches(image, entry.imageReferences)) return { status: "skip", message: skipped };
+  if (imageMatches(image, entry.skipImageReferences)) return { status: "skip", message: skipped };
+  if (entry.unsupported !== undefined) return { status: "error", message: `failed to verify image ${image}: ${entry.unsupported}` };
+  const outcome = verifyAttestors({ image, entry, ports: target.ports });
+  if (outcome.ok) return { status: "pass", message: `verified image signatures for ${image}`, digest: outcome.digest };
+  return { status: outcome.hard ? "error" : "fail", message: `failed to verify image ${image}: ${outcome.message}` };
+}
+
+/** What a verdict writes in the `kyverno.io/verify-images` annotation (Kyverno `ruleStatusToImageVerificationStatus`). */
+export function annotationStatus(status: RuleStatus): "pass" | "skip" | "fail" {
+  return status === "pass" ? "pass" : status === "skip" || status === "warn" ? "skip" : "fail";
+}

@@ -1,0 +1,81 @@
+/**
+ * verifyImages in admission (`serve --cluster`): the mutating webhook verifies and rewrites tags to
+ * digests with the verify-images annotation; the validating webhook's `required` check verifies
+ * the image's cosign signatures through the review-calls loop and the live image data port (ADR
+ * 0012, 0015), against a registry the test serves (allowed by --egress-allow). A good signature is
+ * admitted, the wrong key is denied with "unverified image", and a registry Bylaw may not reach is
+ * a rule error under failurePolicy: never an allow on a check that was not made.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../engine/index.js";
+import { TestRegistry } from "../../../test/support/test-registry.js";
+import { ecdsaKey, signPayload, simpleSigning } from "../../../test/support/cosign-signing.js";
+import { mutateObject, registryReviewDeps, reviewObject } from "../../../test/support/registry-review.js";
+import type { AdmissionReviewJson } from "./types.js";
+
+const key = ecdsaKey();
+const registry = new TestRegistry();
+const digests: Record<string, string> = {};
+
+const policy = (entry: JsonObject = { verifyDigest: false, mutateDigest: false }): JsonObject => ({
+  apiVersion: "kyverno.io/v1",
+  kind: "ClusterPolicy",
+  metadata: { name: "signed-images" },
+  spec: {
+    validationFailureAction: "Enforce",
+    background: false,
+    rules: [{
+      name: "verify-signature",
+      match: { any: [{ resources: { kinds: ["Pod"] } }] },
+      verifyImages: [{ imageReferences: [`${registry.host}/team/*`], ...entry, attestors: [{ entries: [{ keys: { publicKeys: key.publicPem, rekor: { ignoreTlog: true } } }] }] }],
+    }],
+  },
+});
+const pod = (image: string): JsonObject => ({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "team" }, spec: { containers: [{ name: "c", image }] } });
+
+describe("verifyImages in admission, through the review-calls loop", () => {
+  before(async () => {
+    await registry.start();
+    for (const [name, k] of [["signed", key], ["forged", ecdsaKey()]] as const) {
+      const digest = registry.add(`team/${name}`, "1", { config: {} });
+      digests[name] = digest;
+      registry.sign(`team/${name}`, digest, [signPayload(k, simpleSigning(`${registry.host}/team/${name}`, digest))]);
+    }
+  });
+  after(() => registry.stop());
+
+  const setUp = (allow: string[]) => registryReviewDeps({ policies: [policy()], allow });
+  const review = (deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> => reviewObject(deps, pod(image));
+
+  it("the signed image is admitted; the one signed with another key is denied as unverified", async () => {
+    const deps = setUp(["127.0.0.0/8"]);
+    assert.equal((await review(deps, `${registry.host}/team/signed:1`)).response?.allowed, true);
+    const forged = await review(deps, `${registry.host}/team/forged:1`);
+    assert.equal(forged.response?.allowed, false);
+    assert.match(forged.response?.status?.message ?? "", new RegExp(`verify-signature: unverified image 127\\.0\\.0\\.1:\\d+/team/forged:1`));
+  });
+
+  it("the mutating webhook rewrites the tag to the digest and writes the verify-images annotation; the validating webhook then admits", async () => {
+    const digest = digests["signed"] ?? "";
+    const deps = registryReviewDeps({ policies: [policy({})], allow: ["127.0.0.0/8"] });
+    const mutated = await mutateObject(deps, pod(`${registry.host}/team/signed:1`));
+    assert.equal(mutated.response?.allowed, true);
+    const ops = JSON.parse(Buffer.from(mutated.response?.patch ?? "", "base64").toString("utf8")) as { op: string; path: string; value: unknown }[];
+    assert.deepEqual(ops.find((o) => o.path === "/spec/containers/0/image")?.value, `${registry.host}/team/signed:1@${digest}`);
+    const annotations = ops.find((o) => o.path === "/metadata/annotations")?.value as Record<string, string> | undefined;
+    assert.equal(annotations?.["kyverno.io/verify-images"], JSON.stringify({ [`${registry.host}/team/signed@${digest}`]: "pass" }));
+    const admitted = await reviewObject(deps, { ...pod(`${registry.host}/team/signed:1@${digest}`), metadata: { name: "p", namespace: "team", annotations: annotations ?? {} } });
+    assert.equal(admitted.response?.allowed, true);
+    const forged = await mutateObject(deps, pod(`${registry.host}/team/forged:1`));
+    assert.equal(forged.response?.allowed, false, "a failed verification under Enforce is denied by the mutating webhook, as Kyverno's");
+    assert.equal(forged.response?.patch, undefined);
+    assert.match(forged.response?.status?.message ?? "", /signed-images:\n {2}verify-signature: .*no matching signatures/);
+  });
+
+  it("a registry the egress filter refuses is a rule error under failurePolicy Fail, not an allow", async () => {
+    const answer = await review(setUp([]), `${registry.host}/team/signed:1`);
+    assert.equal(answer.response?.allowed, false);
+    assert.match(answer.response?.status?.message ?? "", /failed to verify image .*the address is loopback/);
+  });
+});
