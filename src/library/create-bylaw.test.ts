@@ -1,4 +1,5 @@
 /** The library API: policies in (objects or YAML text), results, patched and generated resources out. */
+import { generateKeyPairSync } from "node:crypto";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../engine/index.js";
@@ -186,4 +187,19 @@ describe("createBylaw", () => {
     const empty = createBylaw({ policies: [] });
     assert.deepEqual(empty.ok ? [] : empty.errors, ["no policy among the inputs: give at least one ClusterPolicy or Policy"]);
   });
+});
+
+test("createBylaw reads no registry: an image check is an error that says so, not advice about a CLI flag", () => {
+  const loaded = createBylaw({
+    policies: [{
+      apiVersion: "kyverno.io/v1",
+      kind: "ClusterPolicy",
+      metadata: { name: "digests" },
+      spec: { rules: [{ name: "signed", match: { any: [{ resources: { kinds: ["Pod"] } }] }, verifyImages: [{ imageReferences: ["ghcr.io/acme/*"], mutateDigest: false, attestors: [{ entries: [{ keys: { publicKeys: generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ type: "spki", format: "pem" }).toString(), rekor: { ignoreTlog: true } } }] }] }] }] },
+    }],
+  });
+  assert.ok(loaded.ok);
+  const [result] = loaded.bylaw.check({ apiVersion: "v1", kind: "Pod", metadata: { name: "web", namespace: "shop" }, spec: { containers: [{ name: "app", image: "ghcr.io/acme/web:1.0" }] } }).results;
+  assert.equal(result?.status, "error");
+  assert.match(result?.message ?? "", /createBylaw reads no image registry/);
 });

@@ -22,6 +22,8 @@ import type { Bylaw, BylawOptions, BylawOutcome, CheckOptions, PolicyInput, Poli
 
 export function createBylaw(options: BylawOptions): BylawOutcome {
   const engine = createOfflineEngine({
+    // createBylaw reads no registry: a verifyImages check or imageRegistry entry says so.
+    noRegistryHint: "createBylaw reads no image registry; check such policies with `bylaw apply --registry`",
     ...(options.apiCalls !== undefined ? { apiCalls: options.apiCalls } : {}),
     ...(options.globalContext !== undefined ? { globalEntries: options.globalContext } : {}),
   });

@@ -41,7 +41,14 @@ export interface OfflineContextOptions {
    * (Kyverno's apply hands none over).
    */
   readonly bindingParams?: boolean;
+  /**
+   * How a user gets registry access where this engine has none, for the error an image read then is:
+   * the CLI's `--registry` (the default), or what a library caller or `bylaw serve` must do instead.
+   */
+  readonly noRegistryHint?: string;
 }
+
+const CLI_REGISTRY_HINT = "run with --registry to read it from the registry";
 
 const UNAVAILABLE = "no cluster connection: the value must come from a values file";
 
@@ -78,7 +85,7 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
       const data = request?.form === "digest" || request?.form === "signatures" ? undefined : images[reference];
       if (data !== undefined) return ok(data);
       if (options.registry !== undefined) return options.registry.imageData(reference, request?.form ?? "metadata", request?.repository);
-      return err("unavailable", `image data for ${reference} not found in the context (no registry access: run with --registry to read it from the registry)`);
+      return err("unavailable", `image data for ${reference} not found in the context (no registry access: ${options.noRegistryHint ?? CLI_REGISTRY_HINT})`);
     },
     getResource: (r) => (haveObjects ? objects.get(r) : err("unavailable", `${r.resource} "${r.name}": no cluster connection: the object must come from a test's context file or clusterResources`)),
     listResources: (r) => (haveObjects ? objects.list(r) : err("unavailable", `${r.resource}: no cluster connection: the objects must come from a test's context file or clusterResources`)),

@@ -43,3 +43,13 @@ test("offline (bylaw apply) too, unless a values file gives the name", () => {
   const given = engine.validate(compiled.policy, { resource: pod("web"), operation: "CREATE", namespaceLabels: {}, variables: { cfg: { data: { blocked: "yes" } } } });
   assert.deepEqual(given.rules.map((r) => r.status), ["fail"]);
 });
+
+test("an image read with no registry says how to get one where it runs: --cluster in serve, --registry in the CLI", () => {
+  const serve = servePorts().context.imageData("ghcr.io/acme/web:1.0");
+  assert.ok(!serve.ok);
+  assert.match(serve.error.message, /bylaw serve reads image registries only with --cluster/);
+  assert.doesNotMatch(serve.error.message, /--registry/);
+  const cli = createOfflineEngine().env.ports.context.imageData("ghcr.io/acme/web:1.0");
+  assert.ok(!cli.ok);
+  assert.match(cli.error.message, /run with --registry/);
+});

@@ -9,6 +9,9 @@ import type { ContextSources, EnginePorts } from "../engine/index.js";
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../platform/node-ports.js";
 import { offlineContextSources, offlineHosts } from "../platform/offline-context.js";
 
+/** Without --cluster, serve reads no registry (live registry reads come with the cluster session). */
+export const SERVE_REGISTRY_HINT = "bylaw serve reads image registries only with --cluster";
+
 export function servePorts(live?: ContextSources): EnginePorts {
-  return { clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: live ?? { ...offlineContextSources({}), unloadable: "error" }, hosts: offlineHosts, signatures: nodeSignatures };
+  return { clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: live ?? { ...offlineContextSources({ noRegistryHint: SERVE_REGISTRY_HINT }), unloadable: "error" }, hosts: offlineHosts, signatures: nodeSignatures };
 }
