@@ -13,8 +13,9 @@ import { startCluster, stopCluster, type Cluster } from "../../test/cluster/clus
 import { benchAdmissionLatency, printLatency } from "./admission-latency.js";
 import { apiClient } from "./api-client.js";
 import { benchApiCallCost, COST_PODS, loadCostPolicies, printCost } from "./apicall-cost.js";
-import { addKwokNodes, deletePolicies, loadNote } from "./cluster-steps.js";
+import { addKwokNodes, createObject, deletePolicies, loadNote } from "./cluster-steps.js";
 import { benchInformerMemory, printMemory } from "./informer-memory.js";
+import { BENCH_PRIORITY_CLASS } from "./policies.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 /** BENCH_PARTS: a comma list of latency, apicall, memory (all by default). */
@@ -29,6 +30,7 @@ async function parts(cluster: Cluster, corpus: string): Promise<void> {
   const api = apiClient(cluster.dir, 32);
   try {
     const nodes = ["kwok-node-0", ...(await addKwokNodes(api))];
+    await createObject(api, "/apis/scheduling.k8s.io/v1/priorityclasses", BENCH_PRIORITY_CLASS);
     if (PARTS.has("latency")) {
       const latency = { creates: num("BENCH_CREATES", 500), concurrency: num("BENCH_CONCURRENCY", 8), nodes };
       printLatency(await benchAdmissionLatency(cluster, api, corpus, latency), latency);
