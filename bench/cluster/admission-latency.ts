@@ -47,13 +47,39 @@ export interface LatencyOptions {
   readonly nodes: readonly string[];
 }
 
-type Scrape = { validating: Buckets; mutating: Buckets };
+type Scrape = { validating: Buckets; mutating: Buckets; text: string };
+
+// Pod CREATEs through Bylaw's resource webhooks, not its policy webhook (only Pods are created).
+const bylawCreate = (l: string): boolean => /name="[^"]*bylaw[^"]*"/.test(l) && !/name="[^"]*policy[^"]*"/.test(l) && l.includes('operation="CREATE"');
+const ofType = (type: string) => (l: string): boolean => bylawCreate(l) && l.includes(`type="${type}"`);
 
 async function webhookBuckets(cluster: Cluster): Promise<Scrape> {
   const text = await kubectlOk(cluster, ["get", "--raw", "/metrics"]);
-  // Pod CREATEs through Bylaw's resource webhooks, not its policy webhook (only Pods are created).
-  const pick = (type: string) => (l: string): boolean => /name="[^"]*bylaw[^"]*"/.test(l) && !/name="[^"]*policy[^"]*"/.test(l) && l.includes('operation="CREATE"') && l.includes(`type="${type}"`);
-  return { validating: histogramBuckets(text, METRIC, pick("validating")), mutating: histogramBuckets(text, METRIC, pick("admit")) };
+  return { validating: histogramBuckets(text, METRIC, ofType("validating")), mutating: histogramBuckets(text, METRIC, ofType("admit")), text };
+}
+
+/**
+ * The same figures per Bylaw webhook (a create may pass through several: Fail and Ignore groups,
+ * timeout groups) and per answer (rejected="true" or "false"), for the lines under the table.
+ */
+function perWebhook(after: Scrape, before: Scrape): string[] {
+  const series = new Set<string>();
+  for (const m of after.text.matchAll(new RegExp(`^${METRIC}_bucket\\{([^}]*)\\}`, "gm"))) {
+    const labels = m[1] ?? "";
+    if (!bylawCreate(labels)) continue;
+    const name = /name="([^"]+)"/.exec(labels)?.[1];
+    const rejected = /rejected="([^"]+)"/.exec(labels)?.[1];
+    const type = /type="([^"]+)"/.exec(labels)?.[1];
+    if (name !== undefined && rejected !== undefined && type !== undefined) series.add(`${type}\t${name}\t${rejected}`);
+  }
+  const out: string[] = [];
+  for (const key of [...series].sort()) {
+    const [type, name, rejected] = key.split("\t");
+    const keep = (l: string): boolean => l.includes(`name="${name ?? ""}"`) && l.includes(`type="${type ?? ""}"`) && l.includes(`rejected="${rejected ?? ""}"`) && l.includes('operation="CREATE"');
+    const f = figures(histogramBuckets(after.text, METRIC, keep), histogramBuckets(before.text, METRIC, keep));
+    if (f.calls > 0) out.push(`${name ?? ""} (${type === "admit" ? "mutating" : "validating"}, ${rejected === "true" ? "rejected" : "allowed"}): ${f.calls} calls, p50 ${q(f.p50)}, p99 ${q(f.p99)}`);
+  }
+  return out;
 }
 
 function figures(after: Buckets, before: Buckets): WebhookFigures {
@@ -75,6 +101,7 @@ async function createLoad(cluster: Cluster, api: ApiClient, label: string, names
   const firstDenied = results.find((r) => r.status !== 201);
   if (firstDenied !== undefined) console.log(`  ${label}: first refusal: ${firstDenied.body.slice(0, 600)}`);
   for (const [who, n] of tallyDenials(results).slice(0, 10)) console.log(`  ${label}: refused ${n}× by ${who}`);
+  for (const line of perWebhook(after, before)) console.log(`  ${label}: ${line}`);
   return {
     label, created, denied, other: o.creates - created - denied,
     clientP50: percentile(ms, 50), clientP99: percentile(ms, 99),

@@ -71,9 +71,10 @@ export function outsideNetworkReason(doc: unknown): string | undefined {
   });
 }
 
-function docsOf(file: string): Doc[] {
+/** The documents of a YAML file that are objects; none when it does not parse. */
+export function docsOf<T extends object = Doc>(file: string): T[] {
   try {
-    return parseAllDocuments(readFileSync(file, "utf8")).map((d) => d.toJSON() as Doc).filter((d) => d !== null && typeof d === "object");
+    return parseAllDocuments(readFileSync(file, "utf8")).map((d) => d.toJSON() as T).filter((d) => d !== null && typeof d === "object");
   } catch {
     return [];
   }
