@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import { kubectlOk, type Cluster } from "../../test/cluster/cluster-harness.js";
 import { pool, type ApiClient } from "./api-client.js";
-import { applyPolicies, createNamespace, loadNote, VALIDATING_POLICIES, waitForPodWebhook, type AppliedPolicies } from "./cluster-steps.js";
+import { applyPolicies, createNamespace, createObject, loadNote, VALIDATING_POLICIES, waitForPodWebhook, type AppliedPolicies } from "./cluster-steps.js";
 import { describeCorpusSet, writeCorpusPolicies, type CorpusFamily } from "./corpus-policies.js";
 import { tallyDenials } from "./denials.js";
 import { difference, histogramBuckets, percentile, quantile, totalCount, type Buckets, type Quantile } from "./histogram.js";
@@ -118,10 +118,11 @@ function printApplied(what: string, state: AppliedPolicies): void {
 }
 
 /** Writes one corpus family and applies it; returns how many policies are Ready. */
-async function loadCorpus(cluster: Cluster, corpus: string, family: CorpusFamily): Promise<number> {
+async function loadCorpus(cluster: Cluster, api: ApiClient, corpus: string, family: CorpusFamily): Promise<number> {
   const dir = join(cluster.dir, `bench-${family}`);
   const set = writeCorpusPolicies(corpus, dir, family);
   for (const line of describeCorpusSet(family, set)) console.log(line);
+  for (const name of set.runtimeClasses) await createObject(api, "/apis/node.k8s.io/v1/runtimeclasses", { apiVersion: "node.k8s.io/v1", kind: "RuntimeClass", metadata: { name }, handler: "runc" });
   const state = await applyPolicies(cluster, dir, family === "validating-policies" ? VALIDATING_POLICIES : undefined);
   printApplied(family, state);
   return state.ready;
@@ -142,11 +143,11 @@ export async function benchAdmissionLatency(cluster: Cluster, api: ApiClient, co
   // kubeadm cluster has and this one does not; without it every create is an error of that rule under
   // Fail, and the validating webhook is never reached.
   await kubectlOk(cluster, ["create", "configmap", "kubeadm-config", "-n", "kube-system", "--from-literal=ClusterConfiguration=clusterName: bench.local"]);
-  const nCpol = await loadCorpus(cluster, corpus, "cluster-policies");
+  const nCpol = await loadCorpus(cluster, api, corpus, "cluster-policies");
   await new Promise((r) => setTimeout(r, 5000)); // registration follows the loaded set
   rows.push(await createLoad(cluster, api, `(c) ${nCpol} corpus ClusterPolicies Ready (their own actions)`, "lat-corpus", o));
 
-  const nVpol = await loadCorpus(cluster, corpus, "validating-policies");
+  const nVpol = await loadCorpus(cluster, api, corpus, "validating-policies");
   await new Promise((r) => setTimeout(r, 5000));
   rows.push(await createLoad(cluster, api, `(d) the ${nCpol} of (c) + ${nVpol} corpus ValidatingPolicies Ready = ${nCpol + nVpol}`, "lat-corpus-vpol", o));
   return rows;

@@ -91,10 +91,20 @@ export interface AppliedPolicies {
 
 /** Applies a folder of policies; waits until each one in the cluster is Ready or settled not Ready; counts. */
 export async function applyPolicies(cluster: Cluster, dir: string, kind: PolicyResource = CLUSTER_POLICIES): Promise<AppliedPolicies> {
-  // Hundreds of policies take longer than the harness's 60 s kubectl timeout on a busy machine.
-  const applied = await run("kubectl", ["--kubeconfig", cluster.kubeconfig, "apply", "--server-side", "--force-conflicts", "-f", dir], 900_000);
-  if (applied.code !== 0 && applied.stderr.trim() === "") throw new Error(`kubectl apply -f ${dir} failed (exit ${applied.code}) with no message`);
-  const refusals = applied.stderr.split("\n").filter((l) => l.trim() !== "" && !/^Warning: /.test(l));
+  const apply = async (): Promise<string[]> => {
+    // Hundreds of policies take longer than the harness's 60 s kubectl timeout on a busy machine.
+    const applied = await run("kubectl", ["--kubeconfig", cluster.kubeconfig, "apply", "--server-side", "--force-conflicts", "-f", dir], 900_000);
+    if (applied.code !== 0 && applied.stderr.trim() === "") throw new Error(`kubectl apply -f ${dir} failed (exit ${applied.code}) with no message`);
+    return applied.stderr.split("\n").filter((l) => l.trim() !== "" && !/^Warning: /.test(l));
+  };
+  // A refusal that says a cache was still syncing (Bylaw's lazy informers, as the first policies
+  // register webhooks for policy kinds) is transient: the same apply is run once more, and only what
+  // it still refuses is counted.
+  let refusals = await apply();
+  if (refusals.some((l) => /has not synced yet/.test(l))) {
+    console.log(`  kubectl apply -f ${dir}: ${refusals.length} refused while a cache synced (first: ${(refusals[0] ?? "").slice(0, 200)}); applying again`);
+    refusals = await apply();
+  }
   let last: AppliedPolicies = { ready: 0, notReady: 0, notReadyNames: [], inCluster: 0, noStatus: 0, refusals };
   const settled = eventually(`${kind.resource} of ${dir} to be Ready`, 300_000, async () => {
     const list = JSON.parse(await kubectlOk(cluster, ["get", kind.resource, "-o", "json"])) as PolicyList;

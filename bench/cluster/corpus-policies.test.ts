@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { outsideNetworkReason, writeCorpusPolicies } from "./corpus-policies.js";
+import { mutatedRuntimeClasses, outsideNetworkReason, writeCorpusPolicies } from "./corpus-policies.js";
 
 const rule = (extra: Record<string, unknown>): unknown => ({ apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name: "p" }, spec: { rules: [{ name: "r", match: {}, ...extra }] } });
 
@@ -43,4 +43,10 @@ test("a family keeps its own kind, renames a variant sharing a name, and counts 
   } finally {
     rmSync(corpus, { recursive: true, force: true });
   }
+});
+
+test("the RuntimeClasses a mutation sets are found; a variable or a validate pattern is not one", () => {
+  assert.deepEqual(mutatedRuntimeClasses(rule({ mutate: { patchStrategicMerge: { spec: { runtimeClassName: "prodclass" } } } })), ["prodclass"]);
+  assert.deepEqual(mutatedRuntimeClasses(rule({ mutate: { patchStrategicMerge: { spec: { runtimeClassName: "{{ rc }}" } } } })), []);
+  assert.deepEqual(mutatedRuntimeClasses(rule({ validate: { pattern: { spec: { runtimeClassName: "prodclass | expressclass" } } } })), []);
 });

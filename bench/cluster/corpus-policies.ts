@@ -27,6 +27,12 @@ export interface CorpusSet {
   readonly leftOut: ReadonlyMap<string, readonly string[]>;
   /** Policy documents of other kinds in the corpus, by kind (never loaded by this family). */
   readonly otherKinds: ReadonlyMap<string, number>;
+  /**
+   * The RuntimeClasses the written policies' mutations set (`runtimeClassName: prodclass`): a cluster
+   * running those policies has them, and the API server's RuntimeClass admission refuses a Pod
+   * naming one that does not exist, after the mutating webhook and before the validating one.
+   */
+  readonly runtimeClasses: readonly string[];
 }
 
 const FAMILY_KINDS: Record<CorpusFamily, (d: Doc) => boolean> = {
@@ -71,6 +77,22 @@ export function outsideNetworkReason(doc: unknown): string | undefined {
   });
 }
 
+/** Literal `runtimeClassName` values inside a policy's `mutate` blocks (not `{{ }}` variables). */
+export function mutatedRuntimeClasses(doc: unknown): string[] {
+  const out = new Set<string>();
+  const walk = (value: unknown, inMutate: boolean): void => {
+    if (Array.isArray(value)) for (const v of value) walk(v, inMutate);
+    else if (value !== null && typeof value === "object") {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        if (inMutate && k === "runtimeClassName" && typeof v === "string" && !v.includes("{{")) out.add(v);
+        walk(v, inMutate || k === "mutate");
+      }
+    }
+  };
+  walk(doc, false);
+  return [...out];
+}
+
 /** The documents of a YAML file that are objects; none when it does not parse. */
 export function docsOf<T extends object = Doc>(file: string): T[] {
   try {
@@ -95,6 +117,7 @@ export function writeCorpusPolicies(corpus: string, dir: string, family: CorpusF
   const leftOut = new Map<string, string[]>();
   const otherKinds = new Map<string, number>();
   const seen = new Set<string>();
+  const runtimeClasses = new Set<string>();
   for (const suite of suitesOf(corpus)) {
     const root = join(corpus, suite);
     if (!existsSync(root)) continue;
@@ -121,10 +144,11 @@ export function writeCorpusPolicies(corpus: string, dir: string, family: CorpusF
         delete doc.metadata.namespace;
         writeFileSync(join(dir, `${kind}-${name}.yaml`), stringify(doc));
         bump(written, kind);
+        for (const rc of mutatedRuntimeClasses(doc)) runtimeClasses.add(rc);
       }
     }
   }
-  return { written, leftOut, otherKinds };
+  return { written, leftOut, otherKinds, runtimeClasses: [...runtimeClasses].sort() };
 }
 
 /** Why the corpus's other policy kinds are not part of the bench's sets. */
@@ -138,6 +162,7 @@ export function describeCorpusSet(family: CorpusFamily, set: CorpusSet): string[
   const total = [...set.written.values()].reduce((a, b) => a + b, 0);
   const out = [`  corpus ${family}: ${total} written (${[...set.written].map(([k, n]) => `${n} ${k}`).join(", ")})`];
   for (const [reason, names] of set.leftOut) out.push(`    left out ${names.length}: ${reason}: ${names.join(", ")}`);
+  if (set.runtimeClasses.length > 0) out.push(`    RuntimeClasses the policies' mutations set, created first: ${set.runtimeClasses.join(", ")}`);
   for (const [kind, n] of set.otherKinds) out.push(`    not loaded ${n} ${kind}: ${NOT_LOADED[kind] ?? "not an admission-validating kind"}`);
   return out;
 }

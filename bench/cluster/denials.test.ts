@@ -14,7 +14,8 @@ test("a webhook denial names the webhook and each policy in Kyverno's list, not 
 
 test("a refusal by the API server's own admission is named as such, with its reason", () => {
   const [key] = denialKeys(403, status('pods "p-1" is forbidden: pod rejected: RuntimeClass "prodclass" not found', 403));
-  assert.match(key ?? "", /^HTTP 403 from the API server: pods "p-1" is forbidden: pod rejected: RuntimeClass/);
+  assert.match(key ?? "", /^HTTP 403 from the API server: pods "…" is forbidden: pod rejected: RuntimeClass/);
+  assert.deepEqual(denialKeys(403, status('pods "p-2" is forbidden: pod rejected: RuntimeClass "prodclass" not found', 403)), [key]);
 });
 
 test("a webhook denial without Kyverno's list keeps the webhook and the message head", () => {

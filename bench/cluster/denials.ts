@@ -15,7 +15,8 @@ export function denialKeys(status: number, body: string): string[] {
     // not a Status object: keep the raw body
   }
   const webhook = /admission webhook "([^"]+)" denied the request/.exec(message)?.[1];
-  if (webhook === undefined) return [`HTTP ${status} from the API server: ${message.replace(/\s+/g, " ").slice(0, 160)}`];
+  // The API server names the object (`pods "p-12" is forbidden: …`): without it, equal refusals count as one.
+  if (webhook === undefined) return [`HTTP ${status} from the API server: ${message.replace(/^(\S+) "[^"]*"/, '$1 "…"').replace(/\s+/g, " ").slice(0, 160)}`];
   const listed = message.split("blocked due to the following policies")[1];
   const policies = listed === undefined ? [] : [...listed.matchAll(/^([A-Za-z0-9][A-Za-z0-9.-]*):\s*$/gm)].map((m) => m[1] ?? "");
   if (policies.length === 0) return [`webhook ${webhook}: ${message.replace(/\s+/g, " ").slice(0, 160)}`];
