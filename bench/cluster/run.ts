@@ -1,7 +1,7 @@
 /**
  * `npm run bench:cluster`: Bylaw against a real control plane (`scripts/cluster.sh up DIR
- * --with-bylaw`): admission latency with no policy, the 18 PSS policies and the corpus
- * (part 1), the apiCall entry's cost per review (part 3, which loads the Pod-watching policy),
+ * --with-bylaw`): admission latency with no policy, the 18 PSS policies, the corpus's ClusterPolicies
+ * and those plus its ValidatingPolicies (part 1), the apiCall entry's cost per review (part 3, which loads the Pod-watching policy),
  * then informer memory with many Pods and namespaces (part 2). Prints figures, never verdicts; the
  * cluster is always brought down, on failure too. Sizes: BENCH_CREATES (500), BENCH_CONCURRENCY
  * (8), BENCH_REVIEWS (400), BENCH_NAMESPACES (1000), BENCH_PODS (10000); BENCH_PARTS picks parts.
