@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { denialKeys, tallyDenials } from "./denials.js";
+import { denialKeys, missingDefaultServiceAccount, tallyDenials } from "./denials.js";
 
 const status = (message: string, code = 400): string => JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message, code });
 const kyvernoDenial = 'admission webhook "validate.kyverno.svc-fail" denied the request: \n\nresource Pod/lat/p-1 was blocked due to the following policies \n\nrequire-pod-probes:\n  validate-probes: Liveness, readiness, or startup probes are required\nrestrict-node-selection:\n  restrict-nodename: "Setting the nodeName field is prohibited: x"\n';
@@ -30,4 +30,12 @@ test("the tally counts only refused creates, most frequent first", () => {
   const tally = tallyDenials([denied, { status: 201, body: "{}" }, denied, runtime]);
   assert.deepEqual(tally.map(([, n]) => n), [2, 2, 1]);
   assert.equal(tally[2]?.[0], "HTTP 403 from the API server: pod rejected: RuntimeClass not found");
+});
+
+test("a Pod refused for want of the namespace's default ServiceAccount is recognised in the API server's Status", () => {
+  const body = status('pods "m-87" is forbidden: error looking up service account mem-87/default: serviceaccount "default" not found', 403);
+  assert.ok(body.includes('\\"default\\"'), "the Status JSON escapes the quotes");
+  assert.equal(missingDefaultServiceAccount(403, body), true);
+  assert.equal(missingDefaultServiceAccount(403, status('pods "m-1" is forbidden: pod rejected: RuntimeClass "x" not found', 403)), false);
+  assert.equal(missingDefaultServiceAccount(201, "{}"), false);
 });

@@ -2,7 +2,8 @@
  * Who denied a create, read from the API server's answer: the webhook that refused it (`admission
  * webhook "<name>" denied the request`) and the policies Kyverno's denial text lists (each policy
  * a top-level `name:` line after "blocked due to the following policies"), or the API server's own
- * admission (any other refusal, such as a Pod naming a RuntimeClass that does not exist).
+ * admission (any other refusal, such as a Pod naming a RuntimeClass that does not exist); and the
+ * one refusal worth retrying (a namespace whose default ServiceAccount is not there yet).
  */
 
 /** One key per denying party: `webhook <name>: <policy>` for each policy named, else the reason's head. */
@@ -28,4 +29,20 @@ export function tallyDenials(answers: readonly { status: number; body: string }[
   const counts = new Map<string, number>();
   for (const a of answers) if (a.status !== 201) for (const k of denialKeys(a.status, a.body)) counts.set(k, (counts.get(k) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+/**
+ * A create the ServiceAccount admission refused because the namespace's `default` ServiceAccount
+ * does not exist yet (the controller-manager makes it a moment after the namespace): worth retrying.
+ */
+export function missingDefaultServiceAccount(status: number, body: string): boolean {
+  if (status !== 403) return false;
+  let message = body;
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    if (typeof parsed.message === "string") message = parsed.message;
+  } catch {
+    // not a Status object: match the raw body
+  }
+  return /error looking up service account [^ ]+\/default: serviceaccount "default" not found/.test(message);
 }
