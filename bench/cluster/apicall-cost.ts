@@ -89,7 +89,7 @@ export async function loadCostPolicies(cluster: Cluster, api: ApiClient, dir: st
   await createNamespace(api, PLAIN_NS);
   await pool(COST_PODS, 4, (i) => api.call("POST", `/api/v1/namespaces/${WITH_NS}/pods`, restrictedPod(`c-${i}`, nodes[i % nodes.length] ?? "kwok-node-0")));
   writeCostPolicies(dir);
-  await applyPolicies(cluster, dir, 2);
+  await applyPolicies(cluster, dir);
   await waitForPodWebhook(cluster);
   const { port } = bylawPorts(cluster);
   // Warm: the Pod cache has synced once a review with the entry is allowed.

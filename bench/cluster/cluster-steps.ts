@@ -28,6 +28,12 @@ export function bylawPorts(cluster: Cluster): { port: number; metricsPort: numbe
   return { port: get("BYLAW_PORT"), metricsPort: get("BYLAW_METRICS_PORT") };
 }
 
+/** Creates an object, or leaves the one of that name in place. */
+export async function createObject(api: ApiClient, path: string, body: { readonly metadata: { readonly name: string } } & Record<string, unknown>): Promise<void> {
+  const r = await api.call("POST", path, body);
+  if (r.status !== 201 && r.status !== 409) throw new Error(`create ${path} ${body.metadata.name}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+}
+
 /** Fake nodes kwok manages (the annotation scripts/cluster.sh gives kwok-node-0), 1,000 Pods each. */
 export async function addKwokNodes(api: ApiClient): Promise<string[]> {
   const names = Array.from({ length: KWOK_NODES }, (_, i) => `kwok-bench-${i}`);
@@ -43,29 +49,74 @@ export async function addKwokNodes(api: ApiClient): Promise<string[]> {
 }
 
 export async function createNamespace(api: ApiClient, name: string): Promise<void> {
-  const r = await api.call("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
-  if (r.status !== 201 && r.status !== 409) throw new Error(`create namespace ${name}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+  await createObject(api, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
 }
 
-interface PolicyList { items: { metadata: { name: string }; status?: { conditions?: { type: string; status: string }[] } }[] }
+interface PolicyList { items: { metadata: { name: string }; status?: { conditions?: { type: string; status: string }[]; conditionStatus?: { ready?: boolean; conditions?: unknown[] } } }[] }
 
-/** Applies a folder of ClusterPolicies; waits until each is Ready or settled not Ready; counts. */
-export async function applyPolicies(cluster: Cluster, dir: string, expectAtLeast: number): Promise<{ ready: number; notReady: number; applyErrors: number }> {
-  // Hundreds of policies take longer than the harness's 60 s kubectl timeout on a busy machine.
-  const applied = await run("kubectl", ["--kubeconfig", cluster.kubeconfig, "apply", "--server-side", "--force-conflicts", "-f", dir], 600_000);
-  if (applied.code !== 0 && applied.stderr.trim() === "") throw new Error(`kubectl apply -f ${dir} failed (exit ${applied.code}) with no message`);
-  const refusals = applied.stderr.split("\n").filter((l) => l.trim() !== "");
-  if (refusals[0] !== undefined) console.log(`  kubectl apply -f ${dir}: ${refusals.length} stderr lines; first: ${refusals[0].slice(0, 300)}`);
-  const applyErrors = refusals.length;
-  let last = { ready: 0, notReady: 0 };
-  await eventually(`ClusterPolicies of ${dir} to be Ready`, 240_000, async () => {
-    const list = JSON.parse(await kubectlOk(cluster, ["get", "cpol", "-o", "json"])) as PolicyList;
-    const withStatus = list.items.filter((p) => (p.status?.conditions ?? []).some((c) => c.type === "Ready"));
-    const ready = withStatus.filter((p) => p.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True")).length;
-    last = { ready, notReady: withStatus.length - ready };
-    return withStatus.length >= Math.min(expectAtLeast, list.items.length) ? true : undefined;
+/** A policy resource kubectl lists, and how Bylaw's status says one is Ready (or settled not Ready). */
+export interface PolicyResource {
+  readonly resource: string;
+  /** true Ready, false settled not Ready, undefined no status yet. */
+  readonly ready: (status: PolicyList["items"][number]["status"]) => boolean | undefined;
+}
+
+/** kyverno.io ClusterPolicy: the Ready condition. */
+export const CLUSTER_POLICIES: PolicyResource = {
+  resource: "clusterpolicies.kyverno.io",
+  ready: (s) => {
+    const c = (s?.conditions ?? []).find((x) => x.type === "Ready");
+    return c === undefined ? undefined : c.status === "True";
+  },
+};
+
+/** policies.kyverno.io ValidatingPolicy: conditionStatus.ready once Bylaw wrote its conditions. */
+export const VALIDATING_POLICIES: PolicyResource = {
+  resource: "validatingpolicies.policies.kyverno.io",
+  ready: (s) => ((s?.conditionStatus?.conditions ?? []).length === 0 ? undefined : s?.conditionStatus?.ready === true),
+};
+
+export interface AppliedPolicies {
+  readonly ready: number;
+  readonly notReady: number;
+  /** Names of the policies not Ready, with no reason (read them with kubectl describe). */
+  readonly notReadyNames: readonly string[];
+  /** Objects of the resource in the cluster when the wait ended. */
+  readonly inCluster: number;
+  /** Of those, how many still had no status from Bylaw when the wait gave up (5 min). */
+  readonly noStatus: number;
+  /** kubectl apply's stderr lines (refusals by Bylaw's policy-validating webhook among them). */
+  readonly refusals: readonly string[];
+}
+
+/** Applies a folder of policies; waits until each one in the cluster is Ready or settled not Ready; counts. */
+export async function applyPolicies(cluster: Cluster, dir: string, kind: PolicyResource = CLUSTER_POLICIES): Promise<AppliedPolicies> {
+  const apply = async (): Promise<string[]> => {
+    // Hundreds of policies take longer than the harness's 60 s kubectl timeout on a busy machine.
+    const applied = await run("kubectl", ["--kubeconfig", cluster.kubeconfig, "apply", "--server-side", "--force-conflicts", "-f", dir], 900_000);
+    if (applied.code !== 0 && applied.stderr.trim() === "") throw new Error(`kubectl apply -f ${dir} failed (exit ${applied.code}) with no message`);
+    return applied.stderr.split("\n").filter((l) => l.trim() !== "" && !/^Warning: /.test(l));
+  };
+  // A refusal that says a cache was still syncing (Bylaw's lazy informers, as the first policies
+  // register webhooks for policy kinds) is transient: the same apply is run once more, and only what
+  // it still refuses is counted.
+  let refusals = await apply();
+  if (refusals.some((l) => /has not synced yet/.test(l))) {
+    console.log(`  kubectl apply -f ${dir}: ${refusals.length} refused while a cache synced (first: ${(refusals[0] ?? "").slice(0, 200)}); applying again`);
+    refusals = await apply();
+  }
+  let last: AppliedPolicies = { ready: 0, notReady: 0, notReadyNames: [], inCluster: 0, noStatus: 0, refusals };
+  const settled = eventually(`${kind.resource} of ${dir} to be Ready`, 300_000, async () => {
+    const list = JSON.parse(await kubectlOk(cluster, ["get", kind.resource, "-o", "json"])) as PolicyList;
+    const states = list.items.map((p) => ({ name: p.metadata.name, ready: kind.ready(p.status) }));
+    const notReadyNames = states.filter((p) => p.ready === false).map((p) => p.name);
+    const noStatus = states.filter((p) => p.ready === undefined).length;
+    last = { ready: states.filter((p) => p.ready === true).length, notReady: notReadyNames.length, notReadyNames, inCluster: list.items.length, noStatus, refusals };
+    return noStatus === 0 ? true : undefined;
   });
-  return { ...last, applyErrors };
+  // A policy Bylaw never writes a status for is counted (noStatus), not a reason to stop the bench.
+  await settled.catch(() => undefined);
+  return last;
 }
 
 /** Waits until Bylaw's resource validating webhook sends Pod CREATEs to it. */
@@ -78,8 +129,10 @@ export async function waitForPodWebhook(cluster: Cluster): Promise<void> {
 }
 
 
-/** Deletes every ClusterPolicy (without kubectl's per-object wait) and waits until none is left. */
+/** Deletes every ClusterPolicy and ValidatingPolicy (without kubectl's per-object wait) and waits until none is left. */
 export async function deletePolicies(cluster: Cluster): Promise<void> {
-  await kubectlOk(cluster, ["delete", "cpol", "--all", "--wait=false"]);
-  await eventually("every ClusterPolicy to be deleted", 180_000, async () => ((await kubectlOk(cluster, ["get", "cpol", "-o", "name"])).trim() === "" ? true : undefined));
+  for (const { resource } of [CLUSTER_POLICIES, VALIDATING_POLICIES]) {
+    await kubectlOk(cluster, ["delete", resource, "--all", "--wait=false"]);
+    await eventually(`every ${resource} to be deleted`, 180_000, async () => ((await kubectlOk(cluster, ["get", resource, "-o", "name"])).trim() === "" ? true : undefined));
+  }
 }

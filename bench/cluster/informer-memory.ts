@@ -7,8 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import { eventually, type Cluster } from "../../test/cluster/cluster-harness.js";
-import { pool, type ApiClient } from "./api-client.js";
+import { pool, type ApiClient, type ApiResponse } from "./api-client.js";
 import { bylawPid, createNamespace, loadNote } from "./cluster-steps.js";
+import { missingDefaultServiceAccount } from "./denials.js";
 import { restrictedPod } from "./policies.js";
 
 function statusMiB(pid: number, field: string): number {
@@ -36,7 +37,16 @@ export async function benchInformerMemory(cluster: Cluster, api: ApiClient, name
   const names = Array.from({ length: namespaces }, (_, i) => `mem-${i}`);
   const t0 = performance.now();
   await pool(names.length, 16, (i) => createNamespace(api, names[i] ?? "mem-0"));
-  const results = await pool(pods, 16, (i) => api.call("POST", `/api/v1/namespaces/${names[i % names.length] ?? "mem-0"}/pods`, restrictedPod(`m-${i}`, nodes[i % nodes.length] ?? "kwok-node-0")));
+  // The controller-manager creates each namespace's `default` ServiceAccount a moment after the
+  // namespace; a Pod created before it is refused by the ServiceAccount admission, so it is retried.
+  const create = async (i: number): Promise<ApiResponse> => {
+    for (let attempt = 0; ; attempt++) {
+      const r = await api.call("POST", `/api/v1/namespaces/${names[i % names.length] ?? "mem-0"}/pods`, restrictedPod(`m-${i}`, nodes[i % nodes.length] ?? "kwok-node-0"));
+      if (!missingDefaultServiceAccount(r.status, r.body) || attempt >= 120) return r;
+      await new Promise((done) => setTimeout(done, 500));
+    }
+  };
+  const results = await pool(pods, 16, create);
   const createSeconds = (performance.now() - t0) / 1000;
   const failed = results.filter((r) => r.status !== 201);
   if (failed[0] !== undefined) console.log(`  memory: ${failed.length} creates failed; first: HTTP ${failed[0].status} ${failed[0].body.slice(0, 300)}`);

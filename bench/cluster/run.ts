@@ -1,7 +1,7 @@
 /**
  * `npm run bench:cluster`: Bylaw against a real control plane (`scripts/cluster.sh up DIR
- * --with-bylaw`): admission latency with no policy, the 18 PSS policies and the corpus
- * (part 1), the apiCall entry's cost per review (part 3, which loads the Pod-watching policy),
+ * --with-bylaw`): admission latency with no policy, the 18 PSS policies, the corpus's ClusterPolicies
+ * and those plus its ValidatingPolicies (part 1), the apiCall entry's cost per review (part 3, which loads the Pod-watching policy),
  * then informer memory with many Pods and namespaces (part 2). Prints figures, never verdicts; the
  * cluster is always brought down, on failure too. Sizes: BENCH_CREATES (500), BENCH_CONCURRENCY
  * (8), BENCH_REVIEWS (400), BENCH_NAMESPACES (1000), BENCH_PODS (10000); BENCH_PARTS picks parts.
@@ -13,8 +13,9 @@ import { startCluster, stopCluster, type Cluster } from "../../test/cluster/clus
 import { benchAdmissionLatency, printLatency } from "./admission-latency.js";
 import { apiClient } from "./api-client.js";
 import { benchApiCallCost, COST_PODS, loadCostPolicies, printCost } from "./apicall-cost.js";
-import { addKwokNodes, deletePolicies, loadNote } from "./cluster-steps.js";
+import { addKwokNodes, createObject, deletePolicies, loadNote } from "./cluster-steps.js";
 import { benchInformerMemory, printMemory } from "./informer-memory.js";
+import { BENCH_PRIORITY_CLASS } from "./policies.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 /** BENCH_PARTS: a comma list of latency, apicall, memory (all by default). */
@@ -29,6 +30,7 @@ async function parts(cluster: Cluster, corpus: string): Promise<void> {
   const api = apiClient(cluster.dir, 32);
   try {
     const nodes = ["kwok-node-0", ...(await addKwokNodes(api))];
+    await createObject(api, "/apis/scheduling.k8s.io/v1/priorityclasses", BENCH_PRIORITY_CLASS);
     if (PARTS.has("latency")) {
       const latency = { creates: num("BENCH_CREATES", 500), concurrency: num("BENCH_CONCURRENCY", 8), nodes };
       printLatency(await benchAdmissionLatency(cluster, api, corpus, latency), latency);
