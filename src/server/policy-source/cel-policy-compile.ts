@@ -68,9 +68,10 @@ export function compileCelPolicy(doc: JsonObject, engine: Engine, check?: (polic
     const unrunnable = celUnrunnable(compiled);
     if (unrunnable.length > 0) return { problems: unrunnable };
   }
+  // Remembered before the server's checks: whether it has a webhook of its own (and so needs no timeout group) reads it.
+  specs.set(compiled, spec);
   const unfit = check?.(compiled) ?? [];
   if (unfit.length > 0) return { problems: [...unfit] };
-  specs.set(compiled, spec);
   return notEvaluated === undefined ? { policy: compiled, problems: [] } : { policy: compiled, problems: [], notEvaluated };
 }
 

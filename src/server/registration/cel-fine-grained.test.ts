@@ -96,3 +96,11 @@ describe("registration: a CEL policy's own webhook", () => {
     assert.match(c.problems[0]?.message ?? "", /MutatingPolicy bad/);
   });
 });
+
+describe("loading a CEL policy that sets a webhook timeout", () => {
+  test("with --register it needs no timeout group: the server's check sees it has a webhook of its own", () => {
+    const doc = { apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "slow" }, spec: { matchConstraints: configMaps, validations: [{ expression: "true" }], webhookConfiguration: { timeoutSeconds: 25 } } };
+    assert.deepEqual(compileCelPolicy(doc, engine, (p) => timeoutProblems(p, groups)).problems, []);
+    assert.match(compileCelPolicy(doc, engine, (p) => timeoutProblems(p, { defaultSeconds: 10, extra: [] })).problems[0]?.message ?? "", /no webhook is registered for the 25s timeout/);
+  });
+});
