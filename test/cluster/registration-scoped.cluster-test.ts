@@ -4,6 +4,10 @@
  * - a ClusterPolicy with `webhookConfiguration.matchConditions` gets its own ("fine-grained")
  *   webhook carrying those conditions: a request they exclude is never sent to Bylaw (the API server
  *   evaluates them; Bylaw's metrics count no review for it), one they include is decided by the policy;
+ * - a ValidatingPolicy with matchConditions gets its own webhook too (`vpol.validate.bylaw.svc-…`),
+ *   carrying them: an object they exclude is never sent to Bylaw, one they include is denied by
+ *   that webhook; one with `webhookConfiguration.timeoutSeconds` gets its own webhook with that
+ *   timeout; the shared webhooks carry neither (Kyverno `buildWebhookRules`);
  * - a policy on a custom resource's kind is registered as discovery serves it (the CRD's plural,
  *   group and scope, not every resource of the group), and so is one whose CRD is created after it,
  *   within the rediscovery interval.
@@ -13,6 +17,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bylawEnv, eventually, kubectlOk, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
+import { type Registered, reviewsOf as countedReviews, validatingWebhooks } from "./registered-webhooks.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -86,27 +91,32 @@ spec:
               owner: "?*"
 `;
 
-interface Registered {
-  readonly name: string;
-  readonly failurePolicy: string;
-  readonly matchConditions?: { readonly name: string; readonly expression: string }[];
-  readonly clientConfig: { readonly url?: string };
-  readonly rules: { readonly apiGroups: string[]; readonly resources: string[]; readonly operations: string[]; readonly scope?: string }[];
-}
+const vpol = (name: string, resource: string, extra: string) => `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: ${name}
+spec:
+  validationActions: [Deny]
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [${resource}]}]
+${extra}  validations:
+  - expression: "has(object.metadata.labels) && 'team' in object.metadata.labels"
+    message: label team is required
+`;
 
-async function webhooks(): Promise<Registered[]> {
-  const json = JSON.parse(await ok(["get", "validatingwebhookconfiguration", "bylaw-resource-validating-webhook-cfg", "-o", "json"])) as { webhooks?: Registered[] };
-  return json.webhooks ?? [];
-}
+const CEL_SCOPED = vpol("cel-team-outside-sandbox", "secrets", `  matchConditions:
+  - name: not-in-sandbox
+    expression: "object.metadata.namespace != 'cel-sandbox'"
+`);
 
-/** Admission reviews Bylaw counted for a kind in a namespace (kyverno_admission_requests_total). */
-async function reviewsOf(kind: string, namespace: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${env["BYLAW_METRICS_PORT"]}/metrics`)).text();
-  return text
-    .split("\n")
-    .filter((l) => l.startsWith("kyverno_admission_requests_total{") && l.includes(`resource_kind="${kind}"`) && l.includes(`resource_namespace="${namespace}"`))
-    .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
-}
+const CEL_TIMED = vpol("cel-team-quotas", "resourcequotas", `  webhookConfiguration:
+    timeoutSeconds: 17
+`);
+
+const webhooks = (): Promise<Registered[]> => validatingWebhooks(current());
+const reviewsOf = (kind: string, namespace: string): Promise<number> => countedReviews(env["BYLAW_METRICS_PORT"], kind, namespace);
+
+const shared = (hooks: readonly Registered[], resource: string): boolean => hooks.some((w) => !w.name.includes("finegrained") && w.rules.some((r) => r.resources.includes(resource)));
 
 const widget = (kind: string, name: string, labels = ""): string => `apiVersion: example.com/v1
 kind: ${kind}
@@ -175,5 +185,37 @@ describe("fine-grained webhooks and kinds from discovery, registered in a real c
     const denied = await current().kubectl(["apply", "-f", "-"], widget("Gizmo", "g1"));
     assert.notEqual(denied.code, 0, "a Gizmo without an owner was created");
     assert.match(denied.stderr, /gizmos-need-owner:\s+require-owner/);
+  });
+
+  test("a ValidatingPolicy with matchConditions gets its own webhook with them; what they exclude never reaches Bylaw, what they include is denied by it", async () => {
+    await ok(["apply", "-f", "-"], CEL_SCOPED);
+    const own = await eventually("the ValidatingPolicy's fine-grained webhook", 60_000, async () => (await webhooks()).find((w) => w.name === "vpol.validate.bylaw.svc-fail-finegrained-cel-team-outside-sandbox"));
+    assert.deepEqual(own.matchConditions, [{ name: "not-in-sandbox", expression: "object.metadata.namespace != 'cel-sandbox'" }]);
+    assert.match(own.clientConfig.url ?? "", /\/vpol\/fail\/finegrained\/cel-team-outside-sandbox$/);
+    assert.deepEqual(own.rules.flatMap((r) => r.resources), ["secrets"]);
+    assert.deepEqual([own.failurePolicy, own.matchPolicy, own.timeoutSeconds], ["Fail", "Equivalent", 10]);
+    assert.ok(!shared(await webhooks(), "secrets"), "left out of the shared webhooks");
+
+    await ok(["create", "namespace", "cel-sandbox"]);
+    await ok(["create", "secret", "generic", "unlabeled", "-n", "cel-sandbox", "--from-literal=a=b"]);
+    const denied = await current().kubectl(["create", "secret", "generic", "unlabeled", "--from-literal=a=b"]);
+    assert.notEqual(denied.code, 0, "an unlabeled Secret outside cel-sandbox was created");
+    assert.match(denied.stderr, /admission webhook "vpol\.validate\.bylaw\.svc-fail-finegrained-cel-team-outside-sandbox" denied the request/);
+    assert.match(denied.stderr, /label team is required/);
+    await ok(["apply", "-f", "-"], "apiVersion: v1\nkind: Secret\nmetadata: {name: labeled, namespace: default, labels: {team: shop}}\nstringData: {a: b}\n");
+    assert.ok((await reviewsOf("Secret", "default")) >= 2, "Bylaw counted the reviews it was sent");
+    assert.equal(await reviewsOf("Secret", "cel-sandbox"), 0, "the API server sent Bylaw a Secret its conditions exclude");
+  });
+
+  test("a ValidatingPolicy with webhookConfiguration.timeoutSeconds gets its own webhook with that timeout", async () => {
+    await ok(["apply", "-f", "-"], CEL_TIMED);
+    const own = await eventually("the timed ValidatingPolicy's webhook", 60_000, async () => (await webhooks()).find((w) => w.name === "vpol.validate.bylaw.svc-fail-finegrained-cel-team-quotas"));
+    assert.equal(own.timeoutSeconds, 17);
+    assert.deepEqual(own.rules.flatMap((r) => r.resources), ["resourcequotas"]);
+    assert.deepEqual(own.matchConditions ?? [], []);
+    assert.ok(!shared(await webhooks(), "resourcequotas"), "left out of the shared webhooks");
+    const denied = await current().kubectl(["create", "quota", "unlabeled", "--hard=pods=10"]);
+    assert.notEqual(denied.code, 0, "an unlabeled ResourceQuota was created");
+    assert.match(denied.stderr, /admission webhook "vpol\.validate\.bylaw\.svc-fail-finegrained-cel-team-quotas" denied the request/);
   });
 });

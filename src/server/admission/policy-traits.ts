@@ -4,6 +4,7 @@
  * (Kyverno's policy cache "enforce" class, evaluated synchronously) and whether it emits warnings.
  */
 import { type CompiledPolicy, type FailureAction, type FailureActionOverride, isObject, verifyImagesAction } from "../../engine/index.js";
+import { celHasOwnWebhook, celPrefixOf } from "./cel-webhook-traits.js";
 import type { WebhookGroup, WebhookSelector } from "./types.js";
 
 /** The webhook timeouts the API server accepts, in seconds. */
@@ -50,7 +51,7 @@ export function isValidTimeout(value: unknown): value is number {
  */
 export function groupServes(group: WebhookGroup, policy: CompiledPolicy): boolean {
   if (failurePolicyOf(policy) !== (group.mode === "fail" ? "Fail" : "Ignore")) return false;
-  if (group.policy !== undefined) return policyKey(policy, "/") === group.policy;
+  if (group.policy !== undefined) return policyKey(policy, "/") === group.policy && celPrefixOf(policy) === group.prefix;
   if (group.fineGrained === true && hasOwnWebhook(policy)) return false;
   const declared = declaredTimeout(policy);
   if (declared === undefined) return group.isDefault;
@@ -59,10 +60,12 @@ export function groupServes(group: WebhookGroup, policy: CompiledPolicy): boolea
 
 /**
  * Whether a policy gets its own ("fine-grained") webhook when Bylaw registers them: a kyverno.io
- * policy with `webhookConfiguration.matchConditions` (Kyverno `CustomWebhookMatchConditions`).
+ * policy with `webhookConfiguration.matchConditions` (Kyverno `CustomWebhookMatchConditions`), or a
+ * policies.kyverno.io policy with matchConditions, `matchPolicy: Exact` or a webhook timeout
+ * (cel-webhook-traits.ts).
  */
 export function hasOwnWebhook(policy: CompiledPolicy): boolean {
-  return (policy.matchConditions?.length ?? 0) > 0;
+  return (policy.matchConditions?.length ?? 0) > 0 || celHasOwnWebhook(policy);
 }
 
 /** The policy's key in fine-grained webhook names and paths (Kyverno's): `<namespace><sep><name>`, or `<name>` for a ClusterPolicy. */

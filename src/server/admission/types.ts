@@ -91,6 +91,8 @@ export interface WebhookGroup {
    * path serves that policy alone (webhook-groups.ts `fineGrainedPath`).
    */
   readonly policy?: string;
+  /** With `policy`: the policies.kyverno.io kind's short name (`vpol`, `nvpol`, `mpol`, …) when the policy is one of those. */
+  readonly prefix?: string;
   /**
    * Set on the shared groups when Bylaw registers a fine-grained webhook for each policy with
    * `webhookConfiguration.matchConditions` (`--register`): the shared paths then leave them out.

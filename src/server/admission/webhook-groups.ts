@@ -17,7 +17,17 @@
  *   validate.bylaw.svc-fail-finegrained-<ns>-<name>   /validate/fail/finegrained/<ns>/<name>
  *
  * (`<name>` alone for a ClusterPolicy; `ignore` for an Ignore policy; the same under /mutate), with
- * the policy's own timeout; the shared paths then leave that policy out.
+ * the policy's own timeout; the shared paths then leave that policy out. A policies.kyverno.io
+ * policy with matchConditions, `matchPolicy: Exact` or a webhook timeout gets one too
+ * (cel-webhook-traits.ts), named with its kind's short name as Kyverno names it:
+ *
+ *   vpol.validate.bylaw.svc-fail-finegrained-<name>          /vpol/fail/finegrained/<name>
+ *   nvpol.validate.bylaw.svc-fail-finegrained-<ns>-<name>    /nvpol/fail/finegrained/<ns>/<name>
+ *
+ * (mpol, nmpol, ivpol, nivpol likewise; always on the validating configuration, where Bylaw answers
+ * them). Kyverno's path is `/vpol/<name>` and its name leaves a namespaced policy's namespace out;
+ * Bylaw keeps the failurePolicy in the path and the namespace in both, so two namespaces' policies
+ * of one name never share a webhook.
  *
  * A review is evaluated under the deadline of the path it came in on (80% of that group's timeout).
  * A policy whose group is not registered would never be evaluated: the policy set is rejected
@@ -25,6 +35,7 @@
  */
 import { createHash } from "node:crypto";
 import { type CompiledPolicy, type PolicyProblem, problem } from "../../engine/index.js";
+import { CEL_PREFIXES, celPrefixOf } from "./cel-webhook-traits.js";
 import { declaredTimeout, failurePolicyOf, hasOwnWebhook, isValidTimeout, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, policyKey } from "./policy-traits.js";
 import type { WebhookGroup } from "./types.js";
 
@@ -62,29 +73,36 @@ export function groupOf(policy: CompiledPolicy, groups: TimeoutGroups): WebhookG
 
 /** The path of a group's webhook: `/validate/fail` for the default timeout, `/validate/fail/timeout-20s` for another. */
 export function groupPath(kind: WebhookKind, group: WebhookGroup): string {
-  const base = `/${kind}/${group.mode}`;
+  const base = `/${group.policy !== undefined && group.prefix !== undefined ? group.prefix : kind}/${group.mode}`;
   if (group.policy !== undefined) return `${base}${FINE_GRAINED}/${group.policy}`;
   return group.isDefault ? base : `${base}/timeout-${group.timeoutSeconds}s`;
 }
 
 const FINE_GRAINED = "/finegrained";
-const FINE_GRAINED_PATH = /^\/(?<kind>validate|mutate)\/(?<mode>fail|ignore)\/finegrained\/(?<policy>[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?(?:\/[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)?)$/;
+const FINE_GRAINED_PATH = new RegExp(`^/(?<kind>validate|mutate|${CEL_PREFIXES.join("|")})/`.concat(/(?<mode>fail|ignore)\/finegrained\/(?<policy>[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?(?:\/[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)?)$/.source));
 
 /** The fine-grained group of a policy that has its own webhook: its failurePolicy and timeout, and its key. */
 export function fineGrainedGroup(policy: CompiledPolicy, groups: TimeoutGroups): WebhookGroup {
-  return { ...groupOf(policy, groups), policy: policyKey(policy, "/") };
+  const prefix = celPrefixOf(policy);
+  return { ...groupOf(policy, groups), policy: policyKey(policy, "/"), ...(prefix !== undefined ? { prefix } : {}) };
 }
 
-/** The kind, mode and policy key of a fine-grained path (`/validate/fail/finegrained/ns/name`), or undefined. */
-export function parseFineGrainedPath(path: string): { readonly kind: WebhookKind; readonly mode: WebhookGroup["mode"]; readonly policy: string } | undefined {
+/**
+ * The kind, mode and policy key of a fine-grained path (`/validate/fail/finegrained/ns/name`), or
+ * undefined; a CEL kind's path (`/vpol/fail/finegrained/name`) is a validate path with its prefix.
+ */
+export function parseFineGrainedPath(path: string): { readonly kind: WebhookKind; readonly mode: WebhookGroup["mode"]; readonly policy: string; readonly prefix?: string } | undefined {
   const g = FINE_GRAINED_PATH.exec(path)?.groups;
   if (g === undefined) return undefined;
-  return { kind: g["kind"] as WebhookKind, mode: g["mode"] as WebhookGroup["mode"], policy: g["policy"] ?? "" };
+  const first = g["kind"] ?? "";
+  const mode = g["mode"] as WebhookGroup["mode"];
+  if (first === "validate" || first === "mutate") return { kind: first, mode, policy: g["policy"] ?? "" };
+  return { kind: "validate", mode, policy: g["policy"] ?? "", prefix: first };
 }
 
 /** The webhook name Kyverno's scheme gives a group: `validate.bylaw.svc-fail`, `validate.bylaw.svc-fail-timeout-20s`. */
 export function groupWebhookName(kind: WebhookKind, group: WebhookGroup): string {
-  const base = `${kind}.bylaw.svc-${group.mode}`;
+  const base = `${group.policy !== undefined && group.prefix !== undefined ? `${group.prefix}.validate` : kind}.bylaw.svc-${group.mode}`;
   if (group.policy !== undefined) return fineGrainedName(`${base}-finegrained-${group.policy.replace("/", "-")}`, group.policy);
   return group.isDefault ? base : `${base}-timeout-${group.timeoutSeconds}s`;
 }

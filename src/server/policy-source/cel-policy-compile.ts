@@ -10,8 +10,10 @@
  *   exactly what their `matchConstraints` match (compiled as a ValidatingPolicy's are, pod-controller
  *   autogen included) and answers every matched request with an error naming the policy and what is
  *   missing. The webhook then answers under the policy's failurePolicy: Fail denies, Ignore allows
- *   with a warning (cel-policy-answer.ts). matchConditions are not evaluated: a request they would
- *   skip is still an error (never a silent allow).
+ *   with a warning (cel-policy-answer.ts). Its matchConditions are compiled (one that does not
+ *   compile is a problem) but not evaluated: on a shared webhook a request they would skip is still
+ *   an error (never a silent allow); with `--register` they go on the policy's own webhook, where
+ *   the API server evaluates them, as Kyverno registers it.
  * - GeneratingPolicy / DeletingPolicy (and Namespaced): not served; the problem says why.
  * Each served CEL policy's spec is remembered (`celSpecOf`) so the live context can start the caches
  * its `resource.Get/List` calls read before the first review.
@@ -59,14 +61,17 @@ export function compileCelPolicy(doc: JsonObject, engine: Engine, check?: (polic
     return { problems: [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)] };
   }
   if (notEvaluated !== undefined) {
+    const invalid = compiled.rules.find((r) => r.unsupported !== undefined)?.unsupported;
+    if (invalid !== undefined) return { problems: [problem("spec.matchConditions", `${kind} ${name}: ${invalid.replace(/^(policy|(Namespaced)?ValidatingPolicy) \S+: /, "")}`)] };
     compiled = { ...compiled, unsupportedKind: kind, rules: compiled.rules.map((r) => ({ ...r, unsupported: notEvaluated })) };
   } else {
     const unrunnable = celUnrunnable(compiled);
     if (unrunnable.length > 0) return { problems: unrunnable };
   }
+  // Remembered before the server's checks: whether it has a webhook of its own (and so needs no timeout group) reads it.
+  specs.set(compiled, spec);
   const unfit = check?.(compiled) ?? [];
   if (unfit.length > 0) return { problems: [...unfit] };
-  specs.set(compiled, spec);
   return notEvaluated === undefined ? { policy: compiled, problems: [] } : { policy: compiled, problems: [], notEvaluated };
 }
 
@@ -91,13 +96,15 @@ export function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
   return out;
 }
 
-/** The kind's matchConstraints (and what decides admission: failurePolicy, evaluation.admission, the webhook timeout) as a ValidatingPolicy with no validations. */
+/** The kind's matchConstraints and matchConditions (and what decides admission: failurePolicy, evaluation.admission, the webhook timeout) as a ValidatingPolicy with no validations. */
 function constraintsOnly(doc: JsonObject, spec: JsonObject, namespaced: boolean): JsonObject {
   const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
   const kept: JsonObject = { matchConstraints: (spec["matchConstraints"] ?? {}) as JsonValue, validationActions: ["Deny"], validations: [] };
   if (spec["failurePolicy"] !== undefined) kept["failurePolicy"] = spec["failurePolicy"] as JsonValue;
   if (isObject(evaluation["admission"])) kept["evaluation"] = { admission: evaluation["admission"] };
   if (isObject(spec["webhookConfiguration"])) kept["webhookConfiguration"] = spec["webhookConfiguration"];
+  // Compiled so that one the API server would refuse makes the policy invalid: with --register they go on its own webhook.
+  if (Array.isArray(spec["matchConditions"])) kept["matchConditions"] = spec["matchConditions"];
   if (isObject(spec["autogen"])) kept["autogen"] = spec["autogen"];
   return { apiVersion: "policies.kyverno.io/v1", kind: namespaced ? "NamespacedValidatingPolicy" : "ValidatingPolicy", metadata: (doc["metadata"] ?? {}) as JsonValue, spec: kept };
 }

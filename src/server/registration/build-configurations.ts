@@ -12,7 +12,11 @@
  *   `validate.bylaw.svc-fail-finegrained-<ns>-<name>` on `/validate/fail/finegrained/<ns>/<name>`
  *   (webhook-groups.ts), with its own timeout and rules, and the policy's matchConditions in place of
  *   the shared ones, so the API server sends it only what they select. (`bylaw serve` with
- *   `--register` serves those paths; `groups.fineGrained`.)
+ *   `--register` serves those paths; `groups.fineGrained`.) A policies.kyverno.io policy with
+ *   matchConditions, `matchPolicy: Exact` or a webhook timeout gets one as well,
+ *   `vpol.validate.bylaw.svc-fail-finegrained-<name>` on `/vpol/fail/finegrained/<name>`, carrying
+ *   its conditions, matchPolicy, timeout and its namespace and object selectors merged with Bylaw's
+ *   (cel-webhook-traits.ts); a namespaced one also selects only its own namespace.
  * - `bylaw-policy-validating-webhook-cfg`: kyverno.io ClusterPolicy, Policy and PolicyException,
  *   and the policies.kyverno.io policy kinds (kube/cel-policy-kinds.ts), CREATE/UPDATE →
  *   /policyvalidate, failurePolicy Fail, whatever policies are loaded.
@@ -25,10 +29,11 @@
  */
 import { type CompiledPolicy, isObject } from "../../engine/index.js";
 import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
+import { celWebhookTraits, type MatchCondition } from "../admission/cel-webhook-traits.js";
 import { appliesAtAdmission, hasOwnWebhook } from "../admission/policy-traits.js";
 import { fineGrainedGroup, groupOf, groupPath, groupWebhookName, registeredGroups, type TimeoutGroups } from "../admission/webhook-groups.js";
 import type { WebhookGroup } from "../admission/types.js";
-import type { ClientConfig, Endpoint, RegistrationTarget, Webhook, WebhookConfiguration } from "./types.js";
+import type { ClientConfig, Endpoint, LabelSelector, RegistrationTarget, Webhook, WebhookConfiguration } from "./types.js";
 import { addPolicyRules, type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
 
 export const VALIDATING_NAME = "bylaw-resource-validating-webhook-cfg";
@@ -74,14 +79,14 @@ export function buildConfigurations(policies: readonly CompiledPolicy[], groups:
         addPolicyRules(rules, policy, kind, resolve);
       }
       for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
-      if (!rules.isEmpty) out.push(resourceWebhook(kind, group, rules, target, MATCH_CONDITIONS));
+      if (!rules.isEmpty) out.push(resourceWebhook(kind, group, rules, target, { matchConditions: MATCH_CONDITIONS }));
     }
     for (const policy of policies) {
       if (!appliesAtAdmission(policy) || !hasOwnWebhook(policy)) continue;
       const rules = new RuleSet();
       addPolicyRules(rules, policy, kind, resolve);
       for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
-      if (!rules.isEmpty) out.push(resourceWebhook(kind, fineGrainedGroup(policy, groups), rules, target, ownConditions(policy)));
+      if (!rules.isEmpty) out.push(resourceWebhook(kind, fineGrainedGroup(policy, groups), rules, target, ownFields(policy)));
     }
     return out;
   };
@@ -93,10 +98,36 @@ export function buildConfigurations(policies: readonly CompiledPolicy[], groups:
   };
 }
 
-/** The policy's webhookConfiguration.matchConditions as written (the compiled policy checked them). */
-function ownConditions(policy: CompiledPolicy): { name: string; expression: string }[] {
+/** What a policy's own webhook carries beyond its rules: its matchConditions (the compiled policy checked them), and a CEL policy's matchPolicy and selectors. */
+interface WebhookFields {
+  readonly matchConditions: readonly MatchCondition[];
+  readonly exact?: boolean;
+  readonly namespaceSelector?: LabelSelector;
+  readonly objectSelector?: LabelSelector;
+  /** A namespaced CEL policy: only requests in its own namespace. */
+  readonly ownNamespace?: string;
+}
+
+function ownFields(policy: CompiledPolicy): WebhookFields {
+  const cel = celWebhookTraits(policy);
+  if (cel !== undefined) {
+    return {
+      matchConditions: cel.matchConditions,
+      exact: cel.exact,
+      ...(cel.namespaceSelector !== undefined ? { namespaceSelector: cel.namespaceSelector as LabelSelector } : {}),
+      ...(cel.objectSelector !== undefined ? { objectSelector: cel.objectSelector as LabelSelector } : {}),
+      ...(policy.namespace !== "" ? { ownNamespace: policy.namespace } : {}),
+    };
+  }
   const list = policy.document.spec.webhookConfiguration?.["matchConditions"];
-  return Array.isArray(list) ? list.filter(isObject).map((c) => ({ name: String(c["name"]), expression: String(c["expression"]) })) : [];
+  return { matchConditions: Array.isArray(list) ? list.filter(isObject).map((c) => ({ name: String(c["name"]), expression: String(c["expression"]) })) : [] };
+}
+
+/** Both selectors' labels and expressions (Kyverno's `mergeLabelSelectors`): a request must satisfy both. */
+function merged(a: LabelSelector, b: LabelSelector | undefined): LabelSelector {
+  if (b === undefined) return a;
+  const matchLabels = { ...(b.matchLabels ?? {}), ...(a.matchLabels ?? {}) };
+  return { ...(Object.keys(matchLabels).length > 0 ? { matchLabels } : {}), matchExpressions: [...(a.matchExpressions ?? []), ...(b.matchExpressions ?? [])] };
 }
 
 function sameGroup(a: WebhookGroup, b: WebhookGroup): boolean {
@@ -107,19 +138,26 @@ function configuration(kind: WebhookConfiguration["kind"], name: string, webhook
   return { apiVersion: "admissionregistration.k8s.io/v1", kind, metadata: { name, labels: { ...LABELS } }, webhooks };
 }
 
-function resourceWebhook(kind: WebhookKind, group: WebhookGroup, rules: RuleSet, target: RegistrationTarget, matchConditions: readonly { readonly name: string; readonly expression: string }[]): Webhook {
+function resourceWebhook(kind: WebhookKind, group: WebhookGroup, rules: RuleSet, target: RegistrationTarget, fields: WebhookFields): Webhook {
   const excluded = [...new Set([...SYSTEM_NAMESPACES, target.ownNamespace])];
+  const own: LabelSelector = {
+    matchExpressions: [
+      { key: "kubernetes.io/metadata.name", operator: "NotIn", values: excluded },
+      ...(fields.ownNamespace !== undefined ? [{ key: "kubernetes.io/metadata.name", operator: "In", values: [fields.ownNamespace] }] : []),
+    ],
+  };
   return {
     name: groupWebhookName(kind, group),
     admissionReviewVersions: ["v1"],
     clientConfig: clientConfig(target.endpoint, groupPath(kind, group), target.caPem),
     failurePolicy: group.mode === "fail" ? "Fail" : "Ignore",
-    matchPolicy: "Equivalent",
+    matchPolicy: fields.exact === true ? "Exact" : "Equivalent",
     sideEffects: kind === "mutate" ? "NoneOnDryRun" : "None",
     timeoutSeconds: group.timeoutSeconds,
     ...(kind === "mutate" ? { reinvocationPolicy: "IfNeeded" as const } : {}),
-    namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: excluded }] },
-    matchConditions,
+    namespaceSelector: merged(own, fields.namespaceSelector),
+    ...(fields.objectSelector !== undefined ? { objectSelector: fields.objectSelector } : {}),
+    matchConditions: fields.matchConditions,
     rules: rules.rules(),
   };
 }

@@ -18,16 +18,22 @@ export interface ClientConfig {
   readonly caBundle: string;
 }
 
+export interface LabelSelector {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly { readonly key: string; readonly operator: string; readonly values?: readonly string[] }[];
+}
+
 export interface Webhook {
   readonly name: string;
   readonly admissionReviewVersions: readonly string[];
   readonly clientConfig: ClientConfig;
   readonly failurePolicy: "Fail" | "Ignore";
-  readonly matchPolicy: "Equivalent";
+  readonly matchPolicy: "Equivalent" | "Exact";
   readonly sideEffects: "None" | "NoneOnDryRun";
   readonly timeoutSeconds: number;
   readonly reinvocationPolicy?: "IfNeeded";
-  readonly namespaceSelector?: { readonly matchExpressions: readonly { readonly key: string; readonly operator: "NotIn"; readonly values: readonly string[] }[] };
+  readonly namespaceSelector?: LabelSelector;
+  readonly objectSelector?: LabelSelector;
   readonly matchConditions?: readonly { readonly name: string; readonly expression: string }[];
   readonly rules: readonly RuleWithOperations[];
 }

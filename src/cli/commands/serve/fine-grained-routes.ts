@@ -1,12 +1,14 @@
 /**
  * The routes of the fine-grained webhooks (`/validate/fail/finegrained/<ns>/<name>`, …;
- * server/admission/webhook-groups.ts): one per policy with `webhookConfiguration.matchConditions`,
- * so they follow the loaded policy set instead of being fixed at start. A path is resolved when a
+ * `/vpol/fail/finegrained/<name>`, …; server/admission/webhook-groups.ts): one per policy with its
+ * own webhook (kyverno.io `webhookConfiguration.matchConditions`; a policies.kyverno.io policy's
+ * matchConditions, `matchPolicy: Exact` or timeout), so they follow the loaded policy set instead of being fixed at start. A path is resolved when a
  * review arrives: it serves its one policy, under the deadline of that policy's timeout. A path
  * whose policy is no longer loaded (its webhook not yet removed) serves no policy.
  */
 import type { RouteHandler } from "../../../server/http/index.js";
 import type { AdmissionDeps } from "../../../server/admission/deps.js";
+import { celPrefixOf } from "../../../server/admission/cel-webhook-traits.js";
 import { policyKey } from "../../../server/admission/policy-traits.js";
 import type { WebhookGroup } from "../../../server/admission/types.js";
 import { DEADLINE_SHARE, parseFineGrainedPath, timeoutOf, type TimeoutGroups, type WebhookKind } from "../../../server/admission/webhook-groups.js";
@@ -35,9 +37,9 @@ export class AdmissionRouteMap extends Map<string, RouteHandler> {
     const parsed = parseFineGrainedPath(path);
     if (parsed === undefined) return undefined;
     return (body) => {
-      const policy = this.deps.policies().policies.find((p) => policyKey(p, "/") === parsed.policy);
+      const policy = this.deps.policies().policies.find((p) => policyKey(p, "/") === parsed.policy && celPrefixOf(p) === parsed.prefix);
       const timeoutSeconds = policy === undefined ? this.groups.defaultSeconds : timeoutOf(policy, this.groups);
-      const group: WebhookGroup = { mode: parsed.mode, timeoutSeconds, isDefault: false, policy: parsed.policy };
+      const group: WebhookGroup = { mode: parsed.mode, timeoutSeconds, isDefault: false, policy: parsed.policy, ...(parsed.prefix !== undefined ? { prefix: parsed.prefix } : {}) };
       return this.handlers(parsed.kind, { ...this.deps, deadlineSeconds: timeoutSeconds * DEADLINE_SHARE }, group)(body);
     };
   }

@@ -9,6 +9,8 @@ Endpoints (HTTPS):
   POST /validate/fail, /validate/ignore             validate rules of the Fail / Ignore policies
   POST /…/fail/timeout-Ns, /…/ignore/timeout-Ns     the same for policies with a timeout of N s (--timeout-group N)
   POST /…/fail/finegrained/[NS/]NAME, /…/ignore/…   one policy with webhookConfiguration.matchConditions (with --register)
+  POST /vpol/fail/finegrained/NAME, /nvpol/…/NS/NAME one ValidatingPolicy (mpol, ivpol, … likewise) with matchConditions,
+                                                    matchPolicy Exact or webhookConfiguration.timeoutSeconds (with --register)
   POST /mutate, /validate                           every policy (for a local trial; not registered in a cluster)
   POST /policyvalidate                              ClusterPolicy/Policy admission checks and warnings
   POST /policymutate                                accepted unchanged (as Kyverno)

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../../../engine/index.js";
 import { clusterPolicy, pod } from "../../../../test/support/builders.js";
 import { fakeDeps, reviewOf } from "../../../server/admission/test-support.js";
+import { compileCelPolicy } from "../../../server/policy-source/cel-policy-compile.js";
 import { admissionBatchRoutes, admissionRoutes } from "./start-servers.js";
 
 const needsApp = (name: string, spec: JsonObject): JsonObject =>
@@ -70,6 +71,39 @@ describe("admission routes", () => {
     assert.equal(routes.has("/validate/fail/finegrained/ns/name"), true);
     assert.equal(routes.get("/validate/fail/finegrained/Bad_Name"), undefined);
     assert.equal(admissionRoutes(deps, groups).get("/validate/fail/finegrained/scoped"), undefined, "not served without --register");
+  });
+
+  test("with fine-grained webhooks (--register): a ValidatingPolicy with its own webhook is decided on /vpol/…/finegrained/<name> alone, never on the shared path", () => {
+    const vpol = (name: string, spec: JsonObject): JsonObject => ({
+      apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name },
+      spec: { matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] }, validations: [{ expression: "has(object.metadata.labels) && 'app' in object.metadata.labels", message: `${name}: label app is required` }], ...spec },
+    });
+    const compile: NonNullable<Parameters<typeof fakeDeps>[0]>["compile"] = (doc, engine) => {
+      if (doc["kind"] === "ClusterPolicy") {
+        const r = engine.compile(doc);
+        return r.ok ? r.policy : assert.fail("does not compile");
+      }
+      return compileCelPolicy(doc, engine).policy ?? assert.fail("does not compile");
+    };
+    const timed = vpol("timed", { webhookConfiguration: { timeoutSeconds: 20 } });
+    // A kyverno.io ClusterPolicy of the same name keeps its own path: the kind's prefix tells them apart.
+    const namesake = needsApp("timed", { webhookConfiguration: { matchConditions: [{ name: "all", expression: "true" }] } });
+    const { deps } = fakeDeps({ policies: [vpol("plain", {}), timed, namesake], compile });
+    const routes = admissionRoutes(deps, { ...groups, fineGrained: true });
+    const body = reviewOf(pod("web"));
+    const shared = answer(routes.get("/validate/fail")?.(body)).message;
+    assert.match(shared, /plain: label app is required/);
+    assert.doesNotMatch(shared, /timed/, "left out of the shared webhook");
+    const own = answer(routes.get("/vpol/fail/finegrained/timed")?.(body));
+    assert.equal(own.allowed, false);
+    assert.match(own.message, /timed: label app is required/);
+    assert.doesNotMatch(own.message, /plain/);
+    const kyvernoOwn = answer(routes.get("/validate/fail/finegrained/timed")?.(body)).message;
+    assert.match(kyvernoOwn, /label app is required/);
+    assert.doesNotMatch(kyvernoOwn, /timed: label app/, "the ClusterPolicy's path serves the ClusterPolicy, not the ValidatingPolicy of the same name");
+    assert.equal(routes.has("/nvpol/ignore/finegrained/team-a/name"), true);
+    assert.equal(routes.get("/xpol/fail/finegrained/timed"), undefined);
+    assert.match(answer(admissionRoutes(deps, groups).get("/validate/fail/timeout-20s")?.(body)).message, /timed: label app is required/, "without --register its timeout group's shared path serves it");
   });
 
   test("without fine-grained webhooks the shared path serves a policy with matchConditions too (they are evaluated by the engine)", () => {
