@@ -25,14 +25,15 @@ function input(run: RuleRun, vars: SubstitutionScope, resource: Resource): Image
 
 /**
  * Attestation conditions as Kyverno evaluates them (`EvaluateConditions` in imageverifier.go): the
- * statement's predicate merged into the rule's context (its keys at the top), then each any/all
+ * statement's predicate merged into the rule's context (its keys at the top, over the attestation's
+ * `name` entry), then each any/all
  * block substituted and evaluated (the deciding messages too); compiled once per block of the
  * policy (the scope's cache).
  */
 function attestationConditions(vars: SubstitutionScope): AttestationConditions {
-  return (conditions, predicate) => {
+  return (conditions, predicate, named) => {
     const blocks = (Array.isArray(conditions) ? conditions : []) as readonly AnyAllConditions[];
-    const scope: SubstitutionScope = { ...vars, data: { ...vars.data, ...predicate } };
+    const scope: SubstitutionScope = { ...vars, data: { ...vars.data, ...(named !== undefined ? { [named.name]: named.value } : {}), ...predicate } };
     const held = evaluateConditionBlocks(blocks, (v) => substituteAll(v, scope), {}, (block) => vars.cache.conditions(block, "preconditions"));
     if (!held.ok || !held.value.message.includes("{{")) return held;
     // Kyverno substitutes the conditions whole, their messages too.

@@ -13,6 +13,7 @@ import type { EnginePorts, ImageDataRequest } from "../ports.js";
 import { nodeSignatures } from "../../platform/node-ports.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
+import { imageVerifyGaps } from "./gaps.js";
 import { ecdsaKey, inTotoStatement, signAttestation, signPayload, simpleSigning } from "../../../test/support/cosign-signing.js";
 
 const DIGEST = `sha256:${"a".repeat(64)}`;
@@ -85,6 +86,13 @@ describe("verifyImages attestations with keys", () => {
     assert.deepEqual(r.mutate, [["pass", `verified image attestations for ${BY_DIGEST}`]]);
   });
 
+  test("the attestation's name holds the first predicate fetched, for its conditions", () => {
+    const conditions = [{ all: [{ key: "{{ slsa.builder.id }}", operator: "Equals", value: "tekton-chains" }] }];
+    const p = (name: string) => policy([{ type: SLSA, name, attestors: [{ entries: [keys(key.publicPem)] }], conditions }]);
+    assert.deepEqual(run(p("slsa"), [provenance("tekton-chains")]).mutate, [["pass", `verified image attestations for ${BY_DIGEST}`]]);
+    assert.equal(run(p("other"), [provenance("tekton-chains")]).mutate[0]?.[0], "fail");
+  });
+
   test("a wrong key, a statement about another digest, or another payload type: no matching attestations", () => {
     const wrongKey = run(policy(slsa([{ entries: [keys(otherKey.publicPem)] }])), [provenance("tekton-chains")]);
     assert.deepEqual(wrongKey.mutate, [["fail", "image attestations verification failed, verifiedCount: 0, requiredCount: 1, error: no matching attestations: accepted signatures do not match threshold, Found: 0, Expected 1"]]);
@@ -130,5 +138,12 @@ describe("verifyImages attestations with keys", () => {
       assert.equal(r.validate[0]?.[0], "error");
     }
     assert.deepEqual(run(policy([{ attestors: [{ entries: [keys(key.publicPem)] }] }]), []).mutate, [["fail", ".attestations[0]: missing type"]]);
+  });
+
+  test("read from the policy alone (status_ready), attestations Bylaw cannot check are named; key attestations are not", () => {
+    const gaps = (attestations: JsonValue): string | undefined => imageVerifyGaps({ name: "attest", verifyImages: [{ imageReferences: ["*"], attestations }] } as never);
+    assert.equal(gaps(slsa([{ entries: [keys(key.publicPem)] }])), undefined);
+    assert.equal(gaps([{ type: SLSA }]), "verifyImages[0].attestations[0].attestors (none: keyless)");
+    assert.equal(gaps(slsa([{ entries: [{ keyless: {} }, { attestor: { entries: [keys(key.publicPem)] } }] }])), "verifyImages[0].attestations[0].attestors[0].entries[0].keyless; verifyImages[0].attestations[0].attestors[0].entries[1].attestor");
   });
 });

@@ -5,7 +5,8 @@
  * of the image (cosign-attestation.ts) among which one of that type exists ("attestions not found
  * for predicate type <type>", Kyverno's spelling) and every one of that type meets the
  * `conditions`, evaluated over the statement's `predicate` merged into the rule's context (so
- * `{{ builder.id }}` reads `predicate.builder.id`): "attestation checks failed for <image> and
+ * `{{ builder.id }}` reads `predicate.builder.id`; the attestation's `name` holds the first
+ * predicate fetched, as Kyverno's context entry): "attestation checks failed for <image> and
  * predicate <type>: <message>". A set that falls short fails with "image attestations
  * verification failed, verifiedCount: N, requiredCount: M, error: <each entry's error, joined by
  * '; '>", an error instead when an entry could not be checked by Bylaw (keyless, no attestors,
@@ -18,8 +19,11 @@ import type { ConditionEvaluation } from "../conditions/index.js";
 import { attestorKey, unsupported, type AttestorRun, type EntryOutcome } from "./attestors.js";
 import { fetchAttestations } from "./cosign-attestation.js";
 
-/** Evaluates an attestation's `conditions` (any/all blocks as written) with `predicate` merged into the rule's context. */
-export type AttestationConditions = (conditions: JsonValue, predicate: JsonObject) => Result<ConditionEvaluation>;
+/**
+ * Evaluates an attestation's `conditions` (any/all blocks as written) with `predicate` merged into
+ * the rule's context, and `named` (the attestation's `name` and the first predicate fetched) set in it.
+ */
+export type AttestationConditions = (conditions: JsonValue, predicate: JsonObject, named?: { readonly name: string; readonly value: JsonObject }) => Result<ConditionEvaluation>;
 
 export interface AttestationRun extends AttestorRun {
   /** The image's digest when known (from the reference or its verified signatures), for messages. */
@@ -69,11 +73,15 @@ function verifyEntry(run: AttestationRun, a: JsonObject, type: string, e: JsonOb
   if ("ok" in key) return key;
   const fetched = fetchAttestations({ image: run.image, ...key, credentials: run.entry.credentials, ports: run.ports });
   if (!fetched.ok) return fetched;
+  // Kyverno's getRawResp: the first predicate fetched, whatever its type, becomes the context entry `name`.
+  const first = fetched.statements.map((s) => s["predicate"]).find(isObject);
+  if (first === undefined) return { ok: false, hard: false, message: "predicate not found in any statement" };
+  const named = text(a["name"]) !== "" ? { name: text(a["name"]), value: first } : undefined;
   const image = withDigest(run.image, digest || fetched.digest);
   const statements = fetched.statements.filter((s) => s["predicateType"] === type);
   if (statements.length === 0) return fail(key.path, `attestions not found for predicate type ${type}`);
   for (const s of statements) {
-    const held = checkConditions(run, a["conditions"], s);
+    const held = checkConditions(run, a["conditions"], s, named);
     if (typeof held === "string") return fail(key.path, held);
     if (!held.ok) return held;
     if (!held.value.met) return fail(key.path, `attestation checks failed for ${image} and predicate ${type}: ${held.value.message}`);
@@ -82,12 +90,12 @@ function verifyEntry(run: AttestationRun, a: JsonObject, type: string, e: JsonOb
 }
 
 /** The conditions' outcome, a failure Kyverno reports ("failed to check attestations: …"), or a hard outcome. */
-function checkConditions(run: AttestationRun, conditions: JsonValue | undefined, s: JsonObject): string | Failure | { ok: true; value: ConditionEvaluation } {
+function checkConditions(run: AttestationRun, conditions: JsonValue | undefined, s: JsonObject, named: Parameters<AttestationConditions>[2]): string | Failure | { ok: true; value: ConditionEvaluation } {
   if (!Array.isArray(conditions) || conditions.length === 0) return { ok: true, value: { met: true, messages: [], message: "" } };
   const predicate = s["predicate"];
   if (!isObject(predicate)) return `failed to check attestations: failed to extract predicate from statement: ${JSON.stringify(s)}`;
   if (run.conditions === undefined) return { ok: false, hard: true, message: "attestation conditions cannot be evaluated here (no rule context was given)" };
-  const held = run.conditions(conditions, predicate);
+  const held = run.conditions(conditions, predicate, named);
   return held.ok ? held : `failed to check attestations: ${held.error.message}`;
 }
 
