@@ -10,8 +10,8 @@ import { createEngine } from "../engine.js";
 import { err, ok, type JsonObject, type JsonValue } from "../index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { EnginePorts, ImageDataRequest } from "../ports.js";
-import { nodeSignatures } from "../../platform/node-ports.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
+import { imagePorts } from "../../../test/support/image-ports.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { imageVerifyGaps } from "./gaps.js";
 import { ecdsaKey, inTotoStatement, signAttestation, signPayload, simpleSigning } from "../../../test/support/cosign-signing.js";
@@ -26,21 +26,12 @@ const otherKey = ecdsaKey();
 const provenance = (builder: string, digest = DIGEST, type = SLSA): Buffer => signAttestation(key, inTotoStatement("ghcr.io/acme/app", digest, type, { builder: { id: builder }, buildType: "tekton" }));
 
 function ports(envelopes: readonly Buffer[], asked: ImageDataRequest[] = []): EnginePorts {
-  const base = fakePorts({});
-  return {
-    ...base,
-    signatures: nodeSignatures,
-    context: {
-      ...base.context,
-      imageData: (reference: string, request?: ImageDataRequest) => {
-        if (request !== undefined) asked.push(request);
-        if (reference !== IMAGE && reference !== BY_DIGEST) return err("unavailable", `image data for ${reference} not found`);
-        if (request?.form === "digest") return ok({ digest: DIGEST });
-        const layers = request?.form === "attestations" ? envelopes.map((e) => ({ payload: e.toString("base64"), signature: "" })) : [signPayload(key, simpleSigning("ghcr.io/acme/app", DIGEST))].map((s) => ({ payload: s.payload.toString("base64"), signature: s.signature }));
-        return ok({ digest: DIGEST, signatures: layers } as unknown as JsonValue);
-      },
-    },
-  };
+  const layers = (form: string | undefined) =>
+    form === "attestations" ? envelopes.map((e) => ({ payload: e.toString("base64"), signature: "" })) : [signPayload(key, simpleSigning("ghcr.io/acme/app", DIGEST))].map((s) => ({ payload: s.payload.toString("base64"), signature: s.signature }));
+  return imagePorts((reference, request) => {
+    if (reference !== IMAGE && reference !== BY_DIGEST) return err("unavailable", `image data for ${reference} not found`);
+    return ok(request?.form === "digest" ? { digest: DIGEST } : ({ digest: DIGEST, signatures: layers(request?.form) } as unknown as JsonValue));
+  }, asked);
 }
 
 const keys = (pem: string): JsonObject => ({ keys: { publicKeys: pem, rekor: { ignoreTlog: true } } });

@@ -9,7 +9,7 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { EnginePorts } from "../ports.js";
-import { verifyWithKey } from "./cosign-signature.js";
+import { verifyWithKey, type KeyCheck } from "./cosign-signature.js";
 import type { ImageVerification } from "./image-verification.js";
 
 export type EntryOutcome = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly hard: boolean; readonly message: string };
@@ -75,13 +75,7 @@ function verifyEntry(run: AttestorRun, a: JsonObject, at: string): EntryOutcome 
 }
 
 /** What a key or certificate attestor verifies with: its key (PEM), hash, signature repository and annotations; `path` names the attestor field. */
-export interface AttestorKey {
-  readonly path: string;
-  readonly key: string;
-  readonly hash: "sha224" | "sha256" | "sha384" | "sha512";
-  readonly repository: string;
-  readonly annotations: Readonly<Record<string, JsonValue>> | undefined;
-}
+export type AttestorKey = Omit<KeyCheck, "image" | "credentials" | "ports"> & { readonly path: string };
 
 /**
  * The key an attestor entry verifies with (Kyverno's `buildCosignVerifier`), or the outcome when

@@ -11,24 +11,16 @@ import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { base64Decode } from "../jmespath/functions/kyverno/base64.js";
 import { utf8DecodeLossy, utf8Encode } from "../jmespath/functions/kyverno/go-text.js";
 import type { EntryOutcome } from "./attestors.js";
-import type { KeyCheck } from "./cosign-signature.js";
+import { fetchLayers, type KeyCheck } from "./cosign-signature.js";
 
 export const IN_TOTO_PAYLOAD_TYPE = "application/vnd.in-toto+json";
 
 export type AttestationsOutcome = { readonly ok: true; readonly digest: string; readonly statements: readonly JsonObject[] } | Extract<EntryOutcome, { ok: false }>;
 
 export function fetchAttestations(check: KeyCheck): AttestationsOutcome {
-  if (check.ports.signatures === undefined) return { ok: false, hard: true, message: "this engine checks no signatures (no signature verifier was given to it)" };
-  const fetched = check.ports.context.imageData(check.image, {
-    form: "attestations",
-    ...(check.repository !== "" ? { repository: check.repository } : {}),
-    ...(check.credentials !== undefined ? { credentials: check.credentials } : {}),
-  });
-  if (!fetched.ok) return { ok: false, hard: true, message: fetched.error.message };
-  const data = fetched.value;
-  const digest = isObject(data) && typeof data["digest"] === "string" ? data["digest"] : "";
-  if (digest === "") return { ok: false, hard: true, message: `the registry port gave no digest for ${check.image}` };
-  const layers = isObject(data) && Array.isArray(data["signatures"]) ? data["signatures"].filter(isObject) : [];
+  const fetched = fetchLayers(check, "attestations");
+  if (!fetched.ok) return fetched;
+  const { digest, layers } = fetched;
   const statements: JsonObject[] = [];
   const why: string[] = [];
   for (const layer of layers) {
