@@ -96,7 +96,11 @@ function checkConditions(run: AttestationRun, conditions: JsonValue | undefined,
   if (!isObject(predicate)) return `failed to check attestations: failed to extract predicate from statement: ${JSON.stringify(s)}`;
   if (run.conditions === undefined) return { ok: false, hard: true, message: "attestation conditions cannot be evaluated here (no rule context was given)" };
   const held = run.conditions(conditions, predicate, named);
-  return held.ok ? held : `failed to check attestations: ${held.error.message}`;
+  if (held.ok) return held;
+  // Kyverno substitutes the conditions whole before evaluating them, and says so.
+  const substitution = held.error.kind === "variable-substitution";
+  const why = substitution ? `failed to substitute variables in attestation conditions: ${held.error.message.replace(/^failed to substitute variables in condition (key|value): /, "")}` : held.error.message;
+  return `failed to check attestations: ${why}`;
 }
 
 function fail(path: string, why: string): Failure {
