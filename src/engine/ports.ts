@@ -49,8 +49,8 @@ export interface ContextSources {
    * Data about an image from its registry (`reference` after substitution). `request.form`:
    * "context" for an `imageRegistry` context entry, "metadata" (the default) for CEL
    * `image.GetMetadata`; "digest" (`{digest}`: what the reference resolves to, for verifyImages
-   * mutateDigest) and "signatures" (the image's cosign signatures, see `ImageSignatures`) for
-   * verifyImages; `credentials` is the entry's `imageRegistryCredentials`.
+   * mutateDigest), "signatures" (the image's cosign signatures, see `ImageSignatures`) and
+   * "attestations" (its cosign attestations, the same shape) for verifyImages; `credentials` is the entry's `imageRegistryCredentials`.
    */
   imageData(reference: string, request?: ImageDataRequest): Result<JsonValue>;
   /**
@@ -78,8 +78,8 @@ export interface ParamKind {
 }
 
 export interface ImageDataRequest {
-  readonly form: "context" | "metadata" | "digest" | "signatures";
-  /** form "signatures": the repository that holds them (verifyImages `repository`), instead of the image's own. */
+  readonly form: "context" | "metadata" | "digest" | "signatures" | "attestations";
+  /** forms "signatures" and "attestations": the repository that holds them (verifyImages `repository`), instead of the image's own. */
   readonly repository?: string;
   /** `imageRegistryCredentials` as the policy wrote it (secrets, providers, allowInsecureRegistry). */
   readonly credentials?: Readonly<Record<string, JsonValue>>;
@@ -91,7 +91,9 @@ export interface ImageDataRequest {
  * (of the index, for an index), and the layers of cosign's signature manifest
  * (`<repository>:sha256-<hex>.sig`), none when there is no such manifest. `payload` is the layer's
  * bytes in base64 (the simple-signing JSON, exactly as signed); `signature` the layer's
- * `dev.cosignproject.cosign/signature` annotation (base64), "" when absent.
+ * `dev.cosignproject.cosign/signature` annotation (base64), "" when absent. Form "attestations"
+ * answers the same shape from `<repository>:sha256-<hex>.att`: each `payload` is a layer's DSSE
+ * envelope (JSON, base64), whose own `signatures` are what a key must verify.
  */
 export interface ImageSignatures {
   readonly digest: string;

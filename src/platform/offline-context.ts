@@ -81,8 +81,8 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
       return v === undefined ? err("unavailable", `global context entry ${name}: ${UNAVAILABLE}`) : ok(v);
     },
     imageData: (reference, request) => {
-      // A context file's image data is CEL's metadata: it never stands for a digest or signatures.
-      const data = request?.form === "digest" || request?.form === "signatures" ? undefined : images[reference];
+      // A context file's image data is CEL's metadata: it never stands for a digest, signatures or attestations.
+      const data = request?.form === "digest" || request?.form === "signatures" || request?.form === "attestations" ? undefined : images[reference];
       if (data !== undefined) return ok(data);
       if (options.registry !== undefined) return options.registry.imageData(reference, request?.form ?? "metadata", request?.repository);
       return err("unavailable", `image data for ${reference} not found in the context (no registry access: ${options.noRegistryHint ?? CLI_REGISTRY_HINT})`);

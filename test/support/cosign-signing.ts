@@ -36,3 +36,22 @@ export function simpleSigning(repository: string, digest: string, annotations?: 
 export function signPayload(key: TestKey, payload: Buffer): TestSignature {
   return { payload, signature: sign("sha256", payload, key.privateKey).toString("base64") };
 }
+
+/** An in-toto statement (v0.1) about `digest` (`sha256:<hex>`) with one predicate, as `cosign attest` makes it. */
+export function inTotoStatement(repository: string, digest: string, predicateType: string, predicate: unknown): Buffer {
+  return Buffer.from(
+    JSON.stringify({ _type: "https://in-toto.io/Statement/v0.1", predicateType, subject: [{ name: repository, digest: { sha256: digest.replace(/^sha256:/, "") } }], predicate }),
+  );
+}
+
+/**
+ * A DSSE envelope over `statement` signed with `key`, as `cosign attest --key` pushes it as a layer
+ * of `sha256-<hex>.att`: the signature is over DSSE's PAE ("DSSEv1" SP len(type) SP type SP
+ * len(body) SP body), written by hand here from the DSSE spec. `payloadType` may be changed to test
+ * an envelope of another kind.
+ */
+export function signAttestation(key: TestKey, statement: Buffer, payloadType = "application/vnd.in-toto+json"): Buffer {
+  const pae = Buffer.concat([Buffer.from(`DSSEv1 ${Buffer.byteLength(payloadType)} ${payloadType} ${statement.length} `), statement]);
+  const sig = sign("sha256", pae, key.privateKey).toString("base64");
+  return Buffer.from(JSON.stringify({ payloadType, payload: statement.toString("base64"), signatures: [{ keyid: "", sig }] }));
+}

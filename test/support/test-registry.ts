@@ -10,7 +10,8 @@
  *   send blobs to storage; it records the Authorization header it is sent.
  * - `sign` adds cosign signatures to an image: the manifest tagged `sha256-<hex>.sig` (in the
  *   image's repository or another), whose layers are the signed payloads and whose layer
- *   annotations hold the signatures, as `cosign sign` pushes them.
+ *   annotations hold the signatures, as `cosign sign` pushes them; `attest` adds attestations
+ *   (`sha256-<hex>.att`, one DSSE envelope per layer), as `cosign attest` pushes them.
  * Every request is recorded (path and Authorization), for tests of what was sent where.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -99,17 +100,32 @@ export class TestRegistry {
    * default): one layer per signature, its blob the payload, its annotation the signature.
    */
   sign(repo: string, digest: string, signatures: readonly { readonly payload: Buffer; readonly signature: string }[], signatureRepo: string = repo): void {
-    const layers = signatures.map((sig) => {
-      const layerDigest = sha256(sig.payload);
-      this.blobs.set(layerDigest, sig.payload);
-      return { mediaType: "application/vnd.dev.cosign.simplesigning.v1+json", digest: layerDigest, size: sig.payload.length, annotations: { "dev.cosignproject.cosign/signature": sig.signature } };
+    const layers = signatures.map((sig) => ({ body: sig.payload, mediaType: "application/vnd.dev.cosign.simplesigning.v1+json", annotations: { "dev.cosignproject.cosign/signature": sig.signature } }));
+    this.pushArtifact(signatureRepo, `${digest.replace(":", "-")}.sig`, layers);
+  }
+
+  /**
+   * Pushes cosign attestations for the image `digest` of `repo` (into `attestationRepo`, `repo` by
+   * default): the manifest tagged `sha256-<hex>.att`, one layer per DSSE envelope (its blob the
+   * envelope's JSON), as `cosign attest` pushes them.
+   */
+  attest(repo: string, digest: string, envelopes: readonly Buffer[], attestationRepo: string = repo): void {
+    const layers = envelopes.map((body) => ({ body, mediaType: "application/vnd.dsse.envelope.v1+json", annotations: { "dev.cosignproject.cosign/signature": "" } }));
+    this.pushArtifact(attestationRepo, `${digest.replace(":", "-")}.att`, layers);
+  }
+
+  private pushArtifact(repo: string, tag: string, layers: readonly { readonly body: Buffer; readonly mediaType: string; readonly annotations: Record<string, string> }[]): void {
+    const descriptors = layers.map((l) => {
+      const layerDigest = sha256(l.body);
+      this.blobs.set(layerDigest, l.body);
+      return { mediaType: l.mediaType, digest: layerDigest, size: l.body.length, annotations: l.annotations };
     });
     const configBody = Buffer.from("{}");
     this.blobs.set(sha256(configBody), configBody);
-    const manifest = Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: OCI_MANIFEST, config: { mediaType: "application/vnd.oci.image.config.v1+json", digest: sha256(configBody), size: configBody.length }, layers }));
+    const manifest = Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: OCI_MANIFEST, config: { mediaType: "application/vnd.oci.image.config.v1+json", digest: sha256(configBody), size: configBody.length }, layers: descriptors }));
     const manifestDigest = sha256(manifest);
-    this.manifests.set(`${signatureRepo}@${manifestDigest}`, { body: manifest, type: OCI_MANIFEST });
-    this.tags.set(`${signatureRepo}:${digest.replace(":", "-")}.sig`, manifestDigest);
+    this.manifests.set(`${repo}@${manifestDigest}`, { body: manifest, type: OCI_MANIFEST });
+    this.tags.set(`${repo}:${tag}`, manifestDigest);
   }
 
   private addManifest(repo: string, config: Record<string, unknown>, layerSizes: readonly number[]): string {

@@ -13,7 +13,7 @@
 import { isObject } from "../api/json.js";
 import type { AnyAllConditions, Conditions } from "../api/policy.js";
 import { ok, type Result } from "../api/result.js";
-import { compileConditions, conditionOutcome, runConditions } from "./compile.js";
+import { compileConditions, conditionOutcome, runConditions, type CompiledConditions } from "./compile.js";
 import type { ConditionEvaluation, EvaluateOptions, Substitute } from "./types.js";
 
 /** Evaluates conditions as written. A policy's own conditions are better compiled once (compile.ts) and run. */
@@ -28,16 +28,18 @@ export function evaluateConditions(
 /**
  * A list of `{any, all}` blocks that must all hold (Kyverno's `EvaluateAnyAllConditions`, used by
  * verifyImages attestation conditions). Stops at the first block that does not hold and reports
- * its messages; when every block holds, their messages are joined with ";".
+ * its messages; when every block holds, their messages are joined with ";". `compile` gives a
+ * block's compiled form (a policy's own blocks: the scope's cache, so they compile once).
  */
 export function evaluateConditionBlocks(
   blocks: readonly AnyAllConditions[],
   substitute: Substitute,
   options: EvaluateOptions = {},
+  compile: (block: AnyAllConditions) => CompiledConditions = (block) => compileConditions(block, options.context ?? "preconditions"),
 ): Result<ConditionEvaluation> {
   const passed: string[] = [];
   for (const block of blocks) {
-    const r = evaluateConditions(isObject(block) ? block : {}, substitute, options);
+    const r = runConditions(compile(isObject(block) ? block : {}), substitute);
     if (!r.ok || !r.value.met) return r;
     if (r.value.message !== "") passed.push(r.value.message);
   }

@@ -5,8 +5,10 @@
  */
 import type { Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
-import type { SubstitutionScope } from "../variables/index.js";
-import { extractImages, imageRuleEntries, mutateImages, validateImages, type ImageRuleInput, type ImageSearch } from "../verify-images/index.js";
+import { substituteAll, substituteString, type SubstitutionScope } from "../variables/index.js";
+import { evaluateConditionBlocks } from "../conditions/index.js";
+import type { AnyAllConditions } from "../api/policy.js";
+import { extractImages, imageRuleEntries, mutateImages, validateImages, type AttestationConditions, type ImageRuleInput, type ImageSearch } from "../verify-images/index.js";
 import type { JsonValue } from "../api/json.js";
 import { err, ok } from "../api/result.js";
 import type { RuleRun } from "./rule-scope.js";
@@ -17,7 +19,27 @@ function input(run: RuleRun, vars: SubstitutionScope, resource: Resource): Image
   const images = extractImages(resource, run.rule.rule.imageExtractors as JsonValue | undefined, search(run));
   if (!images.ok) return ruleResult(run.rule.name, "ImageVerify", "error", `failed to instantiate handler: ${images.error.message}`);
   const old = run.request.operation === "UPDATE" ? run.request.request.oldResource : undefined;
-  return { policy: run.policy.name, rule: run.rule.name, entries: entries.value, resource, images: images.value, ports: run.env.ports, ...(old !== undefined ? { oldResource: old } : {}) };
+  const conditions = attestationConditions(vars);
+  return { policy: run.policy.name, rule: run.rule.name, entries: entries.value, resource, images: images.value, ports: run.env.ports, conditions, ...(old !== undefined ? { oldResource: old } : {}) };
+}
+
+/**
+ * Attestation conditions as Kyverno evaluates them (`EvaluateConditions` in imageverifier.go): the
+ * statement's predicate merged into the rule's context (its keys at the top, over the attestation's
+ * `name` entry), then each any/all
+ * block substituted and evaluated (the deciding messages too); compiled once per block of the
+ * policy (the scope's cache).
+ */
+function attestationConditions(vars: SubstitutionScope): AttestationConditions {
+  return (conditions, predicate, named) => {
+    const blocks = (Array.isArray(conditions) ? conditions : []) as readonly AnyAllConditions[];
+    const scope: SubstitutionScope = { ...vars, data: { ...vars.data, ...(named !== undefined ? { [named.name]: named.value } : {}), ...predicate } };
+    const held = evaluateConditionBlocks(blocks, (v) => substituteAll(v, scope), {}, (block) => vars.cache.conditions(block, "preconditions"));
+    if (!held.ok || !held.value.message.includes("{{")) return held;
+    // Kyverno substitutes the conditions whole, their messages too.
+    const message = substituteString(held.value.message, scope);
+    return message.ok ? ok({ ...held.value, message: typeof message.value === "string" ? message.value : JSON.stringify(message.value) }) : held;
+  };
 }
 
 /** An extractor's jmesPath, in the engine's interpreter with Kyverno's functions. */

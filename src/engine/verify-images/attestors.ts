@@ -9,7 +9,7 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { EnginePorts } from "../ports.js";
-import { verifyWithKey } from "./cosign-signature.js";
+import { verifyWithKey, type KeyCheck } from "./cosign-signature.js";
 import type { ImageVerification } from "./image-verification.js";
 
 export type EntryOutcome = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly hard: boolean; readonly message: string };
@@ -68,16 +68,31 @@ function nested(run: AttestorRun, attestor: JsonValue, path: string, depth: numb
 }
 
 function verifyEntry(run: AttestorRun, a: JsonObject, at: string): EntryOutcome {
+  const key = attestorKey(run, a, at);
+  if ("ok" in key) return key;
+  const outcome = verifyWithKey({ image: run.image, ...key, credentials: run.entry.credentials, ports: run.ports });
+  return outcome.ok ? outcome : { ...outcome, message: `${key.path}: ${outcome.message}` };
+}
+
+/** What a key or certificate attestor verifies with: its key (PEM), hash, signature repository and annotations; `path` names the attestor field. */
+export type AttestorKey = Omit<KeyCheck, "image" | "credentials" | "ports"> & { readonly path: string };
+
+/**
+ * The key an attestor entry verifies with (Kyverno's `buildCosignVerifier`), or the outcome when
+ * there is none Bylaw can use: keyless, secret and kms keys, a Rekor log or SCTs not ignored, a
+ * certificate chain that does not hold. Signatures and attestations share it.
+ */
+export function attestorKey(run: AttestorRun, a: JsonObject, at: string): AttestorKey | EntryOutcome {
   const keys = a["keys"];
-  if (isObject(keys)) return verifyKeys(run, a, keys, `${at}.keys`);
-  if (isObject(a["certificates"])) return verifyCertificates(run, a, a["certificates"], `${at}.certificates`);
+  if (isObject(keys)) return keyOf(run, a, keys, `${at}.keys`);
+  if (isObject(a["certificates"])) return certificateKey(run, a, a["certificates"], `${at}.certificates`);
   if (isObject(a["keyless"])) {
     return unsupported(`${at}.keyless`, "keyless verification needs Fulcio certificates and the Rekor transparency log online, which Bylaw does not reach");
   }
   return unsupported(at, "the entry names no keys, certificates, keyless or nested attestor");
 }
 
-function verifyKeys(run: AttestorRun, a: JsonObject, keys: JsonObject, at: string): EntryOutcome {
+function keyOf(run: AttestorRun, a: JsonObject, keys: JsonObject, at: string): AttestorKey | EntryOutcome {
   const pem = typeof keys["publicKeys"] === "string" ? keys["publicKeys"].trim() : "";
   if (pem === "") {
     if (isObject(keys["secret"])) return unsupported(`${at}.secret`, "keys read from a Kubernetes Secret are not supported by Bylaw yet; give the PEM in keys.publicKeys");
@@ -90,10 +105,12 @@ function verifyKeys(run: AttestorRun, a: JsonObject, keys: JsonObject, at: strin
   }
   const algorithm = String(keys["signatureAlgorithm"] ?? a["signatureAlgorithm"] ?? "sha256") || "sha256";
   if (!isHash(algorithm)) return unsupported(at, `signatureAlgorithm ${JSON.stringify(algorithm)} is not one of sha224, sha256, sha384, sha512`);
+  return { path: at, key: pem, hash: algorithm, ...placeOf(run, a) };
+}
+
+function placeOf(run: AttestorRun, a: JsonObject): Pick<AttestorKey, "repository" | "annotations"> {
   const repository = typeof a["repository"] === "string" && a["repository"] !== "" ? a["repository"] : run.entry.repository;
-  const annotations = isObject(a["annotations"]) ? a["annotations"] : run.entry.annotations;
-  const outcome = verifyWithKey({ image: run.image, key: pem, hash: algorithm, repository, annotations, credentials: run.entry.credentials, ports: run.ports });
-  return outcome.ok ? outcome : { ...outcome, message: `${at}: ${outcome.message}` };
+  return { repository, annotations: isObject(a["annotations"]) ? a["annotations"] : run.entry.annotations };
 }
 
 /**
@@ -102,7 +119,7 @@ function verifyKeys(run: AttestorRun, a: JsonObject, keys: JsonObject, at: strin
  * (ports.ts `CertificateCheck`), and its SCT check must be turned off (`ctlog.ignoreSCT`), as the
  * Rekor log must (`rekor.ignoreTlog`): Bylaw reaches neither.
  */
-function verifyCertificates(run: AttestorRun, a: JsonObject, certs: JsonObject, at: string): EntryOutcome {
+function certificateKey(run: AttestorRun, a: JsonObject, certs: JsonObject, at: string): AttestorKey | EntryOutcome {
   const cert = typeof certs["cert"] === "string" ? certs["cert"].trim() : "";
   if (cert === "") return unsupported(`${at}.cert`, "no certificate is given (a certificate attestor needs cert, optionally with certChain)");
   const rekor = isObject(certs["rekor"]) ? certs["rekor"] : undefined;
@@ -119,17 +136,14 @@ function verifyCertificates(run: AttestorRun, a: JsonObject, certs: JsonObject, 
     if (!held.ok) return { ok: false, hard: true, message: `${at}: ${held.error.message}` };
     if (held.value !== undefined) return { ok: false, hard: false, message: `${at}: failed to load validate certificate with chain: ${held.value}` };
   }
-  const repository = typeof a["repository"] === "string" && a["repository"] !== "" ? a["repository"] : run.entry.repository;
-  const annotations = isObject(a["annotations"]) ? a["annotations"] : run.entry.annotations;
-  const outcome = verifyWithKey({ image: run.image, key: cert, hash: "sha256", repository, annotations, credentials: run.entry.credentials, ports: run.ports });
-  return outcome.ok ? outcome : { ...outcome, message: `${at}: ${outcome.message}` };
+  return { path: at, key: cert, hash: "sha256", ...placeOf(run, a) };
 }
 
 function logUrl(rekor: JsonObject | undefined): string {
   return typeof rekor?.["url"] === "string" && rekor["url"] !== "" ? rekor["url"] : "https://rekor.sigstore.dev";
 }
 
-function unsupported(path: string, why: string): EntryOutcome {
+export function unsupported(path: string, why: string): EntryOutcome {
   return { ok: false, hard: true, message: `${path}: ${why}` };
 }
 

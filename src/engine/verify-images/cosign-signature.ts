@@ -24,18 +24,9 @@ export interface KeyCheck {
 }
 
 export function verifyWithKey(check: KeyCheck): EntryOutcome {
-  const verifier = check.ports.signatures;
-  if (verifier === undefined) return { ok: false, hard: true, message: "this engine checks no signatures (no signature verifier was given to it)" };
-  const fetched = check.ports.context.imageData(check.image, {
-    form: "signatures",
-    ...(check.repository !== "" ? { repository: check.repository } : {}),
-    ...(check.credentials !== undefined ? { credentials: check.credentials } : {}),
-  });
-  if (!fetched.ok) return { ok: false, hard: true, message: fetched.error.message };
-  const data = fetched.value;
-  const digest = isObject(data) && typeof data["digest"] === "string" ? data["digest"] : "";
-  const signatures = isObject(data) && Array.isArray(data["signatures"]) ? data["signatures"].filter(isObject) : [];
-  if (digest === "") return { ok: false, hard: true, message: `the registry port gave no digest for ${check.image}` };
+  const fetched = fetchLayers(check, "signatures");
+  if (!fetched.ok) return fetched;
+  const { digest, layers: signatures } = fetched;
   if (signatures.length === 0) return { ok: false, hard: false, message: "no signatures found" };
   const why: string[] = [];
   for (const s of signatures) {
@@ -45,6 +36,21 @@ export function verifyWithKey(check: KeyCheck): EntryOutcome {
     why.push(problem);
   }
   return { ok: false, hard: false, message: `no matching signatures: ${why.join("\n ")}` };
+}
+
+/** The digest and the layers of the image's signature (or attestation) manifest, from the registry port. */
+export function fetchLayers(check: KeyCheck, form: "signatures" | "attestations"): { readonly ok: true; readonly digest: string; readonly layers: readonly JsonObject[] } | Extract<EntryOutcome, { ok: false }> {
+  if (check.ports.signatures === undefined) return { ok: false, hard: true, message: "this engine checks no signatures (no signature verifier was given to it)" };
+  const fetched = check.ports.context.imageData(check.image, {
+    form,
+    ...(check.repository !== "" ? { repository: check.repository } : {}),
+    ...(check.credentials !== undefined ? { credentials: check.credentials } : {}),
+  });
+  if (!fetched.ok) return { ok: false, hard: true, message: fetched.error.message };
+  const data = fetched.value;
+  const digest = isObject(data) && typeof data["digest"] === "string" ? data["digest"] : "";
+  if (digest === "") return { ok: false, hard: true, message: `the registry port gave no digest for ${check.image}` };
+  return { ok: true, digest, layers: isObject(data) && Array.isArray(data["signatures"]) ? data["signatures"].filter(isObject) : [] };
 }
 
 /** undefined when the signature holds; why it does not; or a hard outcome (the key cannot be read). */

@@ -1,12 +1,15 @@
 /**
  * What of a verifyImages rule Bylaw cannot run, read from the policy as written (no request): the
  * entry fields image-verification.ts names, and the attestors attestors.ts answers with an error
- * (keyless, secret and kms keys, keys and certificates whose Rekor log or SCTs are not ignored). For reports that
+ * (keyless, secret and kms keys, keys and certificates whose Rekor log or SCTs are not ignored), and
+ * the attestations' attestors likewise (with no attestors, or nested sets, too). For reports that
  * need no request, such as the server's `status_ready`; evaluation names the same gaps per image.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { Rule } from "../api/policy.js";
 import { readVerification } from "./image-verification.js";
+
+const MAX_DEPTH = 4;
 
 export function imageVerifyGaps(rule: Rule): string | undefined {
   const gaps: string[] = [];
@@ -14,6 +17,13 @@ export function imageVerifyGaps(rule: Rule): string | undefined {
     const v = readVerification(e, i);
     if (v.unsupported !== undefined) gaps.push(v.unsupported);
     v.attestors.forEach((set, j) => attestorGaps(set, `verifyImages[${i}].attestors[${j}]`, gaps, 0));
+    v.attestations.forEach((a, k) => {
+      const at = `verifyImages[${i}].attestations[${k}].attestors`;
+      const sets = isObject(a) && Array.isArray(a["attestors"]) ? a["attestors"].filter(isObject) : [];
+      if (sets.length === 0) gaps.push(`${at} (none: keyless)`);
+      // Nested attestor sets are not verified for attestations: MAX depth stops the descent.
+      sets.forEach((set, j) => attestorGaps(set, `${at}[${j}]`, gaps, MAX_DEPTH));
+    });
   });
   return gaps.length > 0 ? gaps.join("; ") : undefined;
 }
@@ -29,7 +39,10 @@ function attestorGaps(set: JsonObject, path: string, gaps: string[], depth: numb
   entries.forEach((a: JsonValue, k) => {
     if (!isObject(a)) return;
     const at = `${path}.entries[${k}]`;
-    if (isObject(a["attestor"]) && depth < 4) return attestorGaps(a["attestor"], `${at}.attestor`, gaps, depth + 1);
+    if (a["attestor"] !== undefined && a["attestor"] !== null) {
+      if (isObject(a["attestor"]) && depth < MAX_DEPTH) return attestorGaps(a["attestor"], `${at}.attestor`, gaps, depth + 1);
+      return void gaps.push(`${at}.attestor`);
+    }
     const keys = a["keys"];
     if (isObject(a["keyless"])) gaps.push(`${at}.keyless`);
     else if (isObject(a["certificates"])) certificateGaps(a["certificates"], `${at}.certificates`, gaps);

@@ -42,7 +42,6 @@ export function readVerification(entry: JsonValue, index: number): ImageVerifica
   if (type !== "Cosign") unsupported.push(`${path}.type ${type} (only Cosign signatures are verified)`);
   if (e["cosignOCI11"] === true) unsupported.push(`${path}.cosignOCI11 (signatures as OCI 1.1 referrers)`);
   const attestations = Array.isArray(e["attestations"]) ? e["attestations"] : [];
-  if (attestations.length > 0) unsupported.push(`${path}.attestations (in-toto attestations and their conditions)`);
   if (isObject(e["validate"])) unsupported.push(`${path}.validate (deny checks on the verification result)`);
   return {
     index,

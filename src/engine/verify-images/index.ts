@@ -6,3 +6,4 @@ export { VERIFY_IMAGES_ANNOTATION } from "./annotation.js";
 export { imageRuleEntries } from "./rule-entries.js";
 export { imageVerifyGaps } from "./gaps.js";
 export { extractImages, type ImageSearch } from "./image-extractors.js";
+export type { AttestationConditions } from "./attestations.js";

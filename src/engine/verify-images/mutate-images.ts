@@ -15,6 +15,7 @@ import { verifiesSignatures } from "./image-verification.js";
 import { matchingImages, type MatchedImage } from "./matched-images.js";
 import { annotationStatus, verifyImage, type VerifyTarget } from "./verify-image.js";
 import type { EnginePorts } from "../ports.js";
+import type { AttestationConditions } from "./attestations.js";
 
 export interface ImageRuleInput {
   readonly policy: string;
@@ -26,6 +27,8 @@ export interface ImageRuleInput {
   /** The old object of an UPDATE: images it already had are not verified again. */
   readonly oldResource?: Resource;
   readonly ports: EnginePorts;
+  /** How attestation conditions are evaluated (the rule's context with the predicate merged in). */
+  readonly conditions?: AttestationConditions;
 }
 
 export function mutateImages(input: ImageRuleInput): { results: RuleResult[]; resource: Resource } {
@@ -40,7 +43,7 @@ export function mutateImages(input: ImageRuleInput): { results: RuleResult[]; re
         statuses.set(m.image, "pass");
         continue;
       }
-      const target: VerifyTarget = { image: m.image, policy: input.policy, rule, ports };
+      const target: VerifyTarget = { image: m.image, policy: input.policy, rule, ports, digest: m.digest, ...(input.conditions !== undefined ? { conditions: input.conditions } : {}) };
       const verdict = verifyImage(entry, target);
       let image = m.image;
       let result = verdict === undefined ? undefined : ruleResult(rule, "ImageVerify", verdict.status, verdict.message);

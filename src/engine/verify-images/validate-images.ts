@@ -45,7 +45,7 @@ function checkImage(input: ImageRuleInput, entry: ImageVerification, m: MatchedI
   if (!entry.required) return { status: "none" };
   if (!verifiesSignatures(entry)) return fromAnnotation(input, m.image);
   if (unchanged(m, input.resource, input.oldResource)) return { status: "pass" };
-  const verdict = verifyImage(entry, { image: m.image, policy: input.policy, rule: input.rule, ports: input.ports });
+  const verdict = verifyImage(entry, { image: m.image, policy: input.policy, rule: input.rule, ports: input.ports, digest: m.digest, ...(input.conditions !== undefined ? { conditions: input.conditions } : {}) });
   if (verdict === undefined || verdict.status === "pass") return { status: "pass" };
   if (verdict.status === "skip" || verdict.status === "warn") return { status: "skip" };
   if (verdict.status === "error") return { status: "error", message: verdict.message };

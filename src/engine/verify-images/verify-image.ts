@@ -3,10 +3,13 @@
  * entry checks no signature; a skip when the entry does not list the image, or skips it
  * (`skipImageReferences`); an error naming the field when the entry uses what Bylaw cannot run;
  * otherwise the attestors' verdict: "verified image signatures for <image>", or "failed to verify
- * image <image>: <why>" (fail; error when Bylaw could not check).
+ * image <image>: <why>" (fail; error when Bylaw could not check); then, when the entry lists
+ * attestations, theirs (attestations.ts): "verified image attestations for <image>" (the image
+ * named by digest once known), or the failure itself.
  */
 import type { RuleStatus } from "../api/rule-result.js";
 import type { EnginePorts } from "../ports.js";
+import { verifyAttestations, withDigest, type AttestationConditions } from "./attestations.js";
 import { verifyAttestors } from "./attestors.js";
 import { verifiesSignatures, type ImageVerification } from "./image-verification.js";
 import { imageMatches } from "./matched-images.js";
@@ -23,6 +26,10 @@ export interface VerifyTarget {
   readonly policy: string;
   readonly rule: string;
   readonly ports: EnginePorts;
+  /** The image's digest when its reference names one ("" otherwise). */
+  readonly digest?: string;
+  /** How attestation conditions are evaluated (the rule's context); absent: conditions are an error. */
+  readonly conditions?: AttestationConditions;
 }
 
 export function verifyImage(entry: ImageVerification, target: VerifyTarget): ImageVerdict | undefined {
@@ -32,9 +39,16 @@ export function verifyImage(entry: ImageVerification, target: VerifyTarget): Ima
   if (!imageMatches(image, entry.imageReferences)) return { status: "skip", message: skipped };
   if (imageMatches(image, entry.skipImageReferences)) return { status: "skip", message: skipped };
   if (entry.unsupported !== undefined) return { status: "error", message: `failed to verify image ${image}: ${entry.unsupported}` };
-  const outcome = verifyAttestors({ image, entry, ports: target.ports });
-  if (outcome.ok) return { status: "pass", message: `verified image signatures for ${image}`, digest: outcome.digest };
-  return { status: outcome.hard ? "error" : "fail", message: `failed to verify image ${image}: ${outcome.message}` };
+  let digest = target.digest ?? "";
+  if (entry.attestors.length > 0) {
+    const outcome = verifyAttestors({ image, entry, ports: target.ports });
+    if (!outcome.ok) return { status: outcome.hard ? "error" : "fail", message: `failed to verify image ${image}: ${outcome.message}` };
+    if (entry.attestations.length === 0) return { status: "pass", message: `verified image signatures for ${image}`, digest: outcome.digest };
+    digest ||= outcome.digest;
+  }
+  const attested = verifyAttestations({ image, entry, ports: target.ports, digest, conditions: target.conditions });
+  if (!attested.ok) return { status: attested.hard ? "error" : "fail", message: attested.message };
+  return { status: "pass", message: `verified image attestations for ${withDigest(image, attested.digest)}`, ...(attested.digest !== "" ? { digest: attested.digest } : {}) };
 }
 
 /** What a verdict writes in the `kyverno.io/verify-images` annotation (Kyverno `ruleStatusToImageVerificationStatus`). */

@@ -34,9 +34,9 @@ export function liveImageData(registry: LiveRegistry | undefined, reference: str
   return record.answer(key, what, async (signal) => {
     const keychain = await registry.secrets.keychain(refs.value);
     if (!keychain.ok) return err("context", fetchFailed(reference, keychain.error.message));
-    if (request.form === "signatures") {
-      const found = await registry.client.fetchSignatures(reference, request.repository, keychain.value, signal);
-      if (!found.ok) return err(found.error.kind === "refused" ? "refused" : "context", `failed to fetch the signatures of ${reference}: ${found.error.message}`);
+    if (request.form === "signatures" || request.form === "attestations") {
+      const found = await registry.client.fetchSignatures(reference, request.repository, keychain.value, signal, request.form === "attestations" ? "att" : "sig");
+      if (!found.ok) return err(found.error.kind === "refused" ? "refused" : "context", `failed to fetch the ${request.form} of ${reference}: ${found.error.message}`);
       return ok(found.value as unknown as JsonValue);
     }
     const fetched = await registry.client.fetchImage(reference, keychain.value, signal);

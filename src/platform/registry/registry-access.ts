@@ -11,40 +11,42 @@ import type { Keychain } from "./keychain.js";
 import type { FetchedImage, RegistryClient } from "./registry-client.js";
 
 /** Passes of one run at most: each pass can only add images, and a chain deeper than this is not real. */
+type SignatureForm = "signatures" | "attestations";
+
 export const MAX_REGISTRY_PASSES = 8;
 const IN_PARALLEL = 4;
 
 export interface ImageDataSource {
-  /** `repository`: for form "signatures", the repository holding them (the image's own when absent). */
-  imageData(reference: string, form: ImageDataForm | "signatures", repository?: string): Result<JsonValue>;
+  /** `repository`: for forms "signatures" and "attestations", the repository holding them (the image's own when absent). */
+  imageData(reference: string, form: ImageDataForm | SignatureForm, repository?: string): Result<JsonValue>;
 }
 
 export class RegistryAccess implements ImageDataSource {
   private readonly answers = new Map<string, Result<FetchedImage>>();
   private readonly waiting = new Set<string>();
-  /** Signatures by image and signature repository (`signatureKey`). */
+  /** Signatures and attestations by image, signature repository and form. */
   private readonly signatures = new Map<string, Result<ImageSignatures>>();
-  private readonly waitingSignatures = new Map<string, { readonly reference: string; readonly repository: string | undefined }>();
+  private readonly waitingSignatures = new Map<string, { readonly reference: string; readonly repository: string | undefined; readonly form: SignatureForm }>();
 
   constructor(
     private readonly client: RegistryClient,
     private readonly keychain: Keychain,
   ) {}
 
-  imageData(reference: string, form: ImageDataForm | "signatures", repository?: string): Result<JsonValue> {
-    if (form === "signatures") return this.signaturesOf(reference, repository);
+  imageData(reference: string, form: ImageDataForm | SignatureForm, repository?: string): Result<JsonValue> {
+    if (form === "signatures" || form === "attestations") return this.signaturesOf(reference, repository, form);
     const known = this.answers.get(reference);
     if (known !== undefined) return known.ok ? ok(imageDataOf(known.value, form)) : err("context", fetchFailed(reference, known.error.message));
     this.waiting.add(reference);
     return err("pending", `image ${reference}: not fetched from its registry yet`);
   }
 
-  private signaturesOf(reference: string, repository: string | undefined): Result<JsonValue> {
-    const key = JSON.stringify([reference, repository ?? ""]);
+  private signaturesOf(reference: string, repository: string | undefined, form: SignatureForm): Result<JsonValue> {
+    const key = JSON.stringify([reference, repository ?? "", form]);
     const known = this.signatures.get(key);
-    if (known !== undefined) return known.ok ? ok(known.value as unknown as JsonValue) : err("context", `failed to fetch the signatures of ${reference}: ${known.error.message}`);
-    this.waitingSignatures.set(key, { reference, repository });
-    return err("pending", `the signatures of image ${reference}: not fetched from the registry yet`);
+    if (known !== undefined) return known.ok ? ok(known.value as unknown as JsonValue) : err("context", `failed to fetch the ${form} of ${reference}: ${known.error.message}`);
+    this.waitingSignatures.set(key, { reference, repository, form });
+    return err("pending", `the ${form} of image ${reference}: not fetched from the registry yet`);
   }
 
   /** Images (and signatures) recorded and not fetched yet. */
@@ -56,7 +58,7 @@ export class RegistryAccess implements ImageDataSource {
   async settle(): Promise<void> {
     const todo: (() => Promise<void>)[] = [];
     for (const reference of this.waiting) todo.push(async () => void this.answers.set(reference, await this.client.fetchImage(reference, this.keychain)));
-    for (const [key, s] of this.waitingSignatures) todo.push(async () => void this.signatures.set(key, await this.client.fetchSignatures(s.reference, s.repository, this.keychain)));
+    for (const [key, s] of this.waitingSignatures) todo.push(async () => void this.signatures.set(key, await this.client.fetchSignatures(s.reference, s.repository, this.keychain, undefined, s.form === "attestations" ? "att" : "sig")));
     this.waiting.clear();
     this.waitingSignatures.clear();
     let next = 0;

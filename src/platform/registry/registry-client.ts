@@ -117,9 +117,10 @@ export class RegistryClient {
    * The cosign signatures of the image a reference names (`ImageSignatures` in the engine's ports):
    * the digest it resolves to, then the manifest tagged `sha256-<hex>.sig` in `repository` (the
    * image's own by default), whose layers are the signed payloads and whose layer annotations hold
-   * the signatures. No such manifest: no signatures.
+   * the signatures. No such manifest: no signatures. With `suffix` "att", cosign's attestations
+   * (`sha256-<hex>.att`), whose layers are DSSE envelopes.
    */
-  async fetchSignatures(reference: string, repository: string | undefined, keychain: Keychain = Keychain.empty, signal?: AbortSignal): Promise<Result<ImageSignatures>> {
+  async fetchSignatures(reference: string, repository: string | undefined, keychain: Keychain = Keychain.empty, signal?: AbortSignal, suffix: "sig" | "att" = "sig"): Promise<Result<ImageSignatures>> {
     const parsed = parseImageReference(reference);
     if (!parsed.ok) return parsed;
     const ref = parsed.value;
@@ -127,7 +128,7 @@ export class RegistryClient {
     if (!top.ok) return top;
     if (ref.digest !== undefined && top.value.digest !== ref.digest) return err("registry", `the manifest of ${ref.image} has digest ${top.value.digest}, not the one the reference names`);
     const digest = top.value.digest;
-    const sigTag = `${digest.replace(":", "-")}.sig`;
+    const sigTag = `${digest.replace(":", "-")}.${suffix}`;
     const sigRef = parseImageReference(`${repository !== undefined && repository !== "" ? repository : ref.name}:${sigTag}`);
     if (!sigRef.ok) return err("registry", `signature repository ${JSON.stringify(repository)}: ${sigRef.error.message}`);
     const sigCred = keychain.for(sigRef.value.registry);

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { TestRegistry } from "../../../test/support/test-registry.js";
-import { ecdsaKey, signPayload, simpleSigning } from "../../../test/support/cosign-signing.js";
+import { ecdsaKey, inTotoStatement, signAttestation, signPayload, simpleSigning } from "../../../test/support/cosign-signing.js";
 import { httpTransport } from "./http-transport.js";
 import { Keychain } from "./keychain.js";
 import { RegistryAccess, withRegistryPasses } from "./registry-access.js";
@@ -21,6 +21,7 @@ describe("cosign signatures from a registry", () => {
     const sig = signPayload(key, payload);
     registry.sign("team/app", digest, [sig, sig]);
     registry.sign("team/app", digest, [sig], "team/sigs");
+    registry.attest("team/app", digest, [signAttestation(key, inTotoStatement(`${registry.host}/team/app`, digest, "https://slsa.dev/provenance/v0.2", {}))]);
   });
   after(() => registry.stop());
 
@@ -44,6 +45,18 @@ describe("cosign signatures from a registry", () => {
     const missing = await client.fetchSignatures(`${registry.host}/team/none:v1`, undefined);
     assert.ok(!missing.ok);
     assert.match(missing.error.message, /404: MANIFEST_UNKNOWN/);
+  });
+
+  test("attestations: the sha256-<hex>.att manifest's layers are the DSSE envelopes; signatures and attestations are kept apart", async () => {
+    const access = new RegistryAccess(new RegistryClient({ transport: httpTransport() }), Keychain.empty);
+    const [atts, sigs] = await withRegistryPasses(access, () => [access.imageData(`${registry.host}/team/app:v1`, "attestations"), access.imageData(`${registry.host}/team/app:v1`, "signatures")]);
+    assert.ok(atts?.ok && sigs?.ok);
+    const layers = (atts.value as { signatures: { payload: string }[] }).signatures;
+    assert.equal(layers.length, 1);
+    const envelope = JSON.parse(Buffer.from(layers[0]?.payload ?? "", "base64").toString()) as { payloadType: string };
+    assert.equal(envelope.payloadType, "application/vnd.in-toto+json");
+    assert.equal((sigs.value as { signatures: unknown[] }).signatures.length, 2);
+    assert.ok(registry.seen.some((s) => s.path === `/v2/team/app/manifests/${digest.replace(":", "-")}.att`));
   });
 
   test("offline access records signatures and digests like images, and answers after the next pass", async () => {

@@ -10,11 +10,12 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { TestRegistry } from "../../../test/support/test-registry.js";
-import { ecdsaKey, signPayload, simpleSigning } from "../../../test/support/cosign-signing.js";
+import { ecdsaKey, inTotoStatement, signAttestation, signPayload, simpleSigning } from "../../../test/support/cosign-signing.js";
 import { mutateObject, registryReviewDeps, reviewObject } from "../../../test/support/registry-review.js";
 import type { AdmissionReviewJson } from "./types.js";
 
 const key = ecdsaKey();
+const SLSA = "https://slsa.dev/provenance/v0.2";
 const registry = new TestRegistry();
 const digests: Record<string, string> = {};
 
@@ -41,6 +42,7 @@ describe("verifyImages in admission, through the review-calls loop", () => {
       const digest = registry.add(`team/${name}`, "1", { config: {} });
       digests[name] = digest;
       registry.sign(`team/${name}`, digest, [signPayload(k, simpleSigning(`${registry.host}/team/${name}`, digest))]);
+      registry.attest(`team/${name}`, digest, [signAttestation(k, inTotoStatement(`${registry.host}/team/${name}`, digest, SLSA, { builder: { id: "ci" } }))]);
     }
   });
   after(() => registry.stop());
@@ -77,5 +79,17 @@ describe("verifyImages in admission, through the review-calls loop", () => {
     const answer = await review(setUp([]), `${registry.host}/team/signed:1`);
     assert.equal(answer.response?.allowed, false);
     assert.match(answer.response?.status?.message ?? "", /failed to verify image .*the address is loopback/);
+  });
+
+  it("attestations: the image attested with the key, whose conditions hold, is admitted; the one attested with another key is denied", async () => {
+    const attested = policy({ verifyDigest: false, mutateDigest: false });
+    const rule = ((attested["spec"] as JsonObject)["rules"] as JsonObject[])[0] as JsonObject;
+    const conditions = [{ all: [{ key: "{{ builder.id }}", operator: "Equals", value: "ci" }] }];
+    rule["verifyImages"] = [{ imageReferences: [`${registry.host}/team/*`], verifyDigest: false, mutateDigest: false, attestations: [{ type: SLSA, conditions, attestors: [{ entries: [{ keys: { publicKeys: key.publicPem, rekor: { ignoreTlog: true } } }] }] }] }];
+    const deps = registryReviewDeps({ policies: [attested], allow: ["127.0.0.0/8"] });
+    assert.equal((await reviewObject(deps, pod(`${registry.host}/team/signed:1`))).response?.allowed, true);
+    const forged = await mutateObject(deps, pod(`${registry.host}/team/forged:1`));
+    assert.equal(forged.response?.allowed, false);
+    assert.match(forged.response?.status?.message ?? "", /image attestations verification failed, verifiedCount: 0, requiredCount: 1, error: no matching attestations/);
   });
 });

@@ -49,7 +49,8 @@ Resources:
                               resource values, as Kyverno's --set; request.object.* keys are ignored)
   -u, --userinfo PATH         a cli.kyverno.io/v1alpha1 UserInfo file (roles, clusterRoles, userInfo)
       --registry              read image registries (Kyverno's flag) for imageRegistry context entries,
-                              CEL image.GetMetadata and verifyImages (cosign signatures, tag digests),
+                              CEL image.GetMetadata and verifyImages (cosign signatures and in-toto
+                              attestations, tag digests),
                               with the local docker config's credentials ($DOCKER_CONFIG/config.json or
                               ~/.docker/config.json); without it such an entry is an error naming this
                               flag unless a values file gives its value, and so is a verifyImages check.

@@ -51,8 +51,8 @@ Flags:
       --detailed-results   add the rule message to the table
       --require-tests      exit 1 when no test files are found
       --registry           read image registries for imageRegistry context entries, CEL
-                           image.GetMetadata and verifyImages (cosign signatures, tag digests;
-                           credentials: the local docker config, as Kyverno's CLI); without it such
+                           image.GetMetadata and verifyImages (cosign signatures and attestations,
+                           tag digests; credentials: the local docker config, as Kyverno's CLI); without it such
                            an entry or check is an error unless a values file gives the entry
   -h, --help               show this help
 
