@@ -66,7 +66,7 @@ export class ClusterSession {
     return {
       ...live,
       canLoad: (kind) => kind === "imageRegistry" || live.canLoad(kind),
-      imageData: (reference, request) => registry.imageData(reference, request?.form ?? "metadata"),
+      imageData: (reference, request) => registry.imageData(reference, request?.form ?? "metadata", request?.repository),
     };
   }
 

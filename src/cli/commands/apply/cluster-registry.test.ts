@@ -16,6 +16,7 @@ import type { KubeClient } from "../../../kube/kube-client.js";
 import type { Resource } from "../../../engine/index.js";
 import { TestRegistry } from "../../../../test/support/test-registry.js";
 import { CEL_NO_ROOT_POLICY } from "../../../../test/support/image-policies.js";
+import { ecdsaKey, signPayload, simpleSigning } from "../../../../test/support/cosign-signing.js";
 import { buildRequest } from "../../offline/build-request.js";
 import { EMPTY_VALUES } from "../../test-suite/values-file.js";
 import { ClusterSession } from "./cluster-input.js";
@@ -55,11 +56,11 @@ function fakeClient(base: string, reads: string[]): KubeClient {
   return client as unknown as KubeClient;
 }
 
-async function check(base: string, image: string): Promise<{ results: string[]; reads: string[] }> {
+async function check(base: string, image: string, policyText = policy(registry.host)): Promise<{ results: string[]; reads: string[] }> {
   const reads: string[] = [];
   const access = new RegistryAccess(new RegistryClient({ transport: httpTransport() }), Keychain.empty);
   const session = new ClusterSession(fakeClient(base, reads), "fake", "https://fake", undefined, access);
-  const docs = parseDocuments(policy(registry.host), "p.yaml");
+  const docs = parseDocuments(policyText, "p.yaml");
   const policies = compileDocuments(docs, session.engine);
   assert.deepEqual([policies.errors, policies.fatal], [[], []]);
   const pod: Resource = { apiVersion: "v1", kind: "Pod", metadata: { name: "web", namespace: "shop" }, spec: { containers: [{ name: "c", image }] } };
@@ -92,5 +93,33 @@ describe("apply --cluster with --registry: cluster reads and image fetches in on
     const { results } = await check("team/missing:1", `${registry.host}/team/safe:1`);
     const entry = results.find((r) => r.startsWith("approved-base"));
     assert.match(entry ?? "", new RegExp(`^approved-base error: .*${registry.host.replace(/\./g, "\\.")}/team/missing:1`));
+  });
+
+  test("verifyImages reads signatures from the entry's repository, not only the image's own", async () => {
+    const key = ecdsaKey();
+    const digest = registry.add("team/signed", "1", { config: { config: { User: "1000" } } });
+    registry.sign("team/signed", digest, [signPayload(key, simpleSigning(`${registry.host}/team/signed`, digest))], "team/signatures");
+    const verify = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: signed-images}
+spec:
+  rules:
+    - name: signed
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      verifyImages:
+        - imageReferences: ["${registry.host}/team/*"]
+          mutateDigest: false
+          verifyDigest: false
+          repository: ${registry.host}/team/signatures
+          attestors:
+            - entries:
+                - keys:
+                    rekor: {ignoreTlog: true}
+                    publicKeys: |-
+${key.publicPem.trim().split("\n").map((l) => `                      ${l}`).join("\n")}
+`;
+    const { results } = await check("team/safe:1", `${registry.host}/team/signed:1`, verify);
+    assert.ok(results.some((r) => r.startsWith("signed-images pass")), results.join("\n"));
+    assert.ok(!results.some((r) => / (fail|error):/.test(r)), results.join("\n"));
   });
 });
