@@ -113,7 +113,7 @@ export class LiveCluster {
     const crb = this.informer(CLUSTERROLEBINDINGS);
     for (const [gvr, inf] of [[ROLEBINDINGS, rb], [CLUSTERROLEBINDINGS, crb]] as const) {
       const h = inf.health();
-      if (!this.isSynced(gvr) || !h.ok) throw new Error(`request.roles cannot be computed: ${h.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : h.reason}`);
+      if (!this.isSynced(gvr) || !h.ok) throw notReady(`request.roles cannot be computed: ${h.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : h.reason}`);
     }
     return rolesOf(user, rb.list(), crb.list());
   }
@@ -188,4 +188,11 @@ export function resourcesRead(policies: readonly JsonValue[]): Gvr[] {
   };
   for (const p of policies) visit(p, false);
   return [...out.values()];
+}
+
+/** An Error the admission handlers answer as "not ready" (server ClusterFacts.roles), not as a bug. */
+function notReady(message: string): Error {
+  const e = new Error(message);
+  e.name = "NotReady";
+  return e;
 }

@@ -40,7 +40,11 @@ export type PolicySourceEvent =
 export interface ClusterFacts {
   /** The namespace's labels; undefined when the facts do not know the namespace (its labels are unknown). */
   namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined;
-  /** `namespace:name` Role bindings and ClusterRole names bound to the user. */
+  /**
+   * `namespace:name` Role bindings and ClusterRole names bound to the user. May throw while the
+   * facts cannot be known yet (a watch still on its first list); an Error named "NotReady" is then
+   * answered as "not ready", under the webhook's failurePolicy, rather than as a Bylaw bug.
+   */
   roles(user: Pick<RequestUserInfo, "username" | "groups">): { readonly roles: readonly string[]; readonly clusterRoles: readonly string[] };
 }
 

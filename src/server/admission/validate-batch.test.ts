@@ -111,6 +111,19 @@ describe("handleValidateBatch", () => {
     });
   });
 
+  test("a role lookup that is not ready yet (its watch still listing) is answered as not ready under the webhook's mode, not as a bug", () => {
+    const f = fakeDeps(setup);
+    const notReady = Object.assign(new Error("request.roles cannot be computed: the rbac.authorization.k8s.io/v1/rolebindings cache has not synced yet"), { name: "NotReady" });
+    const deps = { ...f.deps, cluster: { ...f.deps.cluster, roles: () => { throw notReady; } } };
+    const review = reviewOf(pod("ok", { labels: { app: "a", team: "t" } }), { uid: uid(3) });
+    const [fail] = handleValidateBatch([review], deps, "fail");
+    const response = (fail?.body as unknown as { response: { allowed: boolean; status?: { message?: string } } }).response;
+    assert.equal(response.allowed, false);
+    assert.equal(response.status?.message, "bylaw: not ready to decide the validate request: request.roles cannot be computed: the rbac.authorization.k8s.io/v1/rolebindings cache has not synced yet");
+    const [ignore] = handleValidateBatch([review], deps, "ignore");
+    assert.deepEqual((ignore?.body as unknown as { response: { allowed: boolean; warnings?: string[] } }).response.warnings, ["bylaw: not ready to decide the validate request: request.roles cannot be computed: the rbac.authorization.k8s.io/v1/rolebindings cache has not synced yet"]);
+  });
+
   test("past the deadline, only the reviews whose own deadline passed leave policies out", () => {
     // Each clock reading moves 4 s; the deadline is 10 s. The reviews read their starts at 100 and
     // 104; the batch reads 108 before "first" (both run) and 112 before "second": review 1 has run
