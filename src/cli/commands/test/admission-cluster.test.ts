@@ -42,7 +42,7 @@ function suite(withCluster: boolean): string {
     "resources.yaml": pod,
     // The first object named limits is in another namespace: offline, Kyverno's CLI takes it anyway.
     "params.yaml": `${limits("elsewhere", "1")}---\n${limits("team", "3")}`,
-    "cluster.yaml": `apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n`,
+    "cluster.yaml": `apiVersion: cli.kyverno.io/v1alpha1\nkind: ClusterResource\nmetadata: {name: cluster}\nspec:\n  resources: [{apiVersion: v1, kind: Namespace, metadata: {name: team, labels: {env: prod}}}]\n`,
     "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1
 kind: Test
 metadata: {name: vap}
