@@ -109,11 +109,13 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
     }
   });
 
-  test("a namespace missing from the cluster objects is an error naming it", () => {
+  test("a namespace missing from the cluster objects is an error naming it where the policy matches", () => {
     const engine = clusterEngine(objects);
     const p = compile(engine, maxContainers(), [binding("b", {})]);
     const [row] = run(engine, p, pod("x", { namespace: "ghost", ...three }));
     assert.equal(row?.[0], "error");
     assert.match(row?.[1] ?? "", /namespace ghost: namespaces "ghost" not found/);
+    // A resource the policy does not match gets no result, as in Kyverno.
+    assert.deepEqual(run(engine, p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "ghost" } }), []);
   });
 });

@@ -3,9 +3,10 @@
  * then runs its PolicyProcessor with `Cluster: true` and a fake client holding the test's objects, so
  * `admissionpolicy.Validate` takes `processVAPWithClient` (pkg/admissionpolicy), not the offline path
  * (evaluate.ts). What that path does, and what Bylaw answers:
- * - the Namespace of a namespaced resource is read from the objects (`Namespaces().Get`); not there:
- *   Kyverno gives the policy no result and logs the error; Bylaw answers an error naming it. Its
- *   labels decide namespaceSelectors and it is `namespaceObject`;
+ * - the Namespace of a namespaced resource is read from the objects (`Namespaces().Get`); its labels
+ *   decide namespaceSelectors and it is `namespaceObject`. Not there: Kyverno gives the policy no
+ *   result and logs the error; Bylaw gives none where the policy does not match the resource
+ *   anyway, and an error naming the Namespace where it does;
  * - the policy's own matchConstraints must match (`DefinitionMatches`; unset selectors match all);
  *   no match: no result;
  * - each binding in turn whose matchResources match (none: every resource; `BindingMatches`) runs
@@ -47,23 +48,25 @@ function namespaceOf(req: MatchRequest): string {
   return text(r["metadata"], "namespace");
 }
 
+/** The Namespace object, or why it cannot be read. */
+function readNamespace(name: string, services: CelServices): JsonObject | string {
+  const got = services.ports.context.getResource?.({ apiVersion: "v1", resource: "namespaces", namespace: "", name });
+  if (got === undefined) return "no objects to read it from";
+  if (!got.ok) return got.error.message;
+  return isObject(got.value) ? got.value : "not an object";
+}
+
 export function evaluateWithCluster(ap: CompiledAdmissionPolicy, req: MatchRequest, input: CelRuleInput, services: CelServices): RuleResult | undefined {
-  const context = services.ports.context;
   const nsName = namespaceOf(req);
-  let namespace: JsonObject | undefined;
-  if (nsName !== "") {
-    const got = context.getResource?.({ apiVersion: "v1", resource: "namespaces", namespace: "", name: nsName });
-    if (got === undefined || !got.ok || !isObject(got.value)) {
-      const why = got === undefined ? "no objects to read it from" : !got.ok ? got.error.message : "not an object";
-      return resultOf(ap, undefined, { status: "error", message: `namespace ${nsName}: ${why} (with clusterResources, Kyverno's CLI reads the resource's Namespace from them and gives no result without it)` });
-    }
-    namespace = got.value;
-  }
-  const matchReq: MatchRequest = namespace !== undefined ? { ...req, namespaceLabels: labelsOf(namespace) } : req;
+  const got = nsName === "" ? undefined : readNamespace(nsName, services);
+  const namespace = got !== undefined && typeof got !== "string" ? got : undefined;
+  // A Namespace not among the objects: Kyverno gives the policy no result either way (the lookup errs); Bylaw is silent only where the policy does not match anyway.
+  const matchReq: MatchRequest = nsName === "" ? req : { ...req, namespaceLabels: namespace !== undefined ? labelsOf(namespace) : {} };
   const runInput: CelRuleInput = namespace !== undefined ? { ...input, namespaceObject: toCel(namespace) } : input;
   const definition = ap.body.constraints.decide(matchReq);
   if (definition.kind === "no-match") return undefined;
   if (definition.kind === "error") return resultOf(ap, undefined, { status: "error", message: definition.message });
+  if (typeof got === "string") return resultOf(ap, undefined, { status: "error", message: `namespace ${nsName}: ${got} (with clusterResources, Kyverno's CLI reads the resource's Namespace from them and gives no result without it)` });
   let last: RuleResult | undefined;
   for (const binding of ap.bindings) {
     const verdict = binding.constraints?.decide(matchReq);
