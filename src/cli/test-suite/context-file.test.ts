@@ -58,14 +58,12 @@ async function run(files: Record<string, string>) {
 describe("bylaw test: context file and clusterResources", () => {
   test("a clusterResources file of Kyverno's ClusterResource documents gives its spec.resources", async () => {
     const dir = tempTree({
-      "cluster.yaml": `apiVersion: cli.kyverno.io/v1alpha1
-kind: ClusterResource
-metadata: {name: cluster}
-spec:
-  resources:
-  - {apiVersion: v1, kind: Namespace, metadata: {name: team}}
-  - {apiVersion: v1, kind: ConfigMap, metadata: {name: limits, namespace: team}, data: {max: "2"}}
-`,
+      "cluster.yaml": JSON.stringify({
+        apiVersion: "cli.kyverno.io/v1alpha1",
+        kind: "ClusterResource",
+        metadata: { name: "cluster" },
+        spec: { resources: [{ apiVersion: "v1", kind: "Namespace", metadata: { name: "team" } }, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "limits", namespace: "team" }, data: { max: "2" } }] },
+      }),
     });
     const loaded = await loadSuiteCluster(dir, undefined, ["cluster.yaml"]);
     assert.deepEqual(loaded.errors, []);

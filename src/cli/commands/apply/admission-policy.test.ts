@@ -123,6 +123,20 @@ ${results}`,
     assert.deepEqual(rows.map((r) => r.actual), ["pass", "fail"]);
   });
 
+  // Kyverno 1.19 commands/test runs with `Cluster: len(ClusterResources) > 0`: pkg/admissionpolicy processVAPWithClient, CollectParams.
+  test("with clusterResources, params are read in the resource's namespace, as Kyverno's cluster path reads them", async () => {
+    const rows = "- {policy: max-replicas, resources: [small], result: RESULT}\n";
+    const elsewhere = limits.replace("namespace: default", "namespace: elsewhere").replace('"5"', '"1"');
+    const cluster = `apiVersion: cli.kyverno.io/v1alpha1\nkind: ClusterResource\nmetadata: {name: c}\nspec: {resources: [{apiVersion: v1, kind: Namespace, metadata: {name: default}}]}\n`;
+    // Offline, the first object named replica-limits is taken, whatever its namespace (max 1: small fails).
+    const offline = { ...suite(rows.replace("RESULT", "fail")), "params.yaml": `${elsewhere}---\n${limits}` };
+    const a = await test_(offline);
+    assert.deepEqual([a.code, a.rows.map((r) => r.actual)], [0, ["fail"]]);
+    const withCluster = { ...suite(rows.replace("RESULT", "pass"), "clusterResources: [cluster.yaml]\n"), "params.yaml": `${elsewhere}---\n${limits}`, "cluster.yaml": cluster };
+    const b = await test_(withCluster);
+    assert.deepEqual([b.code, b.rows.map((r) => r.actual)], [0, ["pass"]]);
+  });
+
   test("exceptions with a ValidatingAdmissionPolicy refuse the suite, as Kyverno's CLI does", async () => {
     const files = suite("- {policy: max-replicas, resources: [small], result: pass}\n", "exceptions: [exception.yaml]\n");
     files["exception.yaml"] = `apiVersion: kyverno.io/v2

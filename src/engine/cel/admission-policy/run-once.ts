@@ -11,13 +11,12 @@ import type { RuleResult, RuleStatus } from "../../api/rule-result.js";
 import type { JsonObject } from "../../api/json.js";
 import type { CelServices } from "../kyverno/index.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
-import type { CelRuleInput } from "../validate-rule/index.js";
+import { messageOf, type CelRuleInput } from "../validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../validating-policy/compiled.js";
 import { fromCel, toCel } from "../values.js";
 import type { CompiledAdmissionPolicy, CompiledBinding } from "./compiled.js";
 import { defineLazyVariables } from "../lazy-variables.js";
 
-const MAX_MESSAGE_BYTES = 5 * 1024;
 const SKIP_MESSAGE = "match conditions aren't met";
 
 export type Outcome = { readonly status: RuleStatus; readonly message: string };
@@ -33,13 +32,6 @@ function activationFor(body: CompiledValidatingPolicy, input: CelRuleInput, para
   const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params, variables };
   defineLazyVariables(variables, body.variables, activation, budget, services, (name, message) => `composited variable "${name}" fails to evaluate: ${message}`);
   return activation;
-}
-
-function messageOf(value: unknown): string | undefined {
-  if (typeof value !== "string") return undefined;
-  const m = value.trim();
-  if (m === "" || m.includes("\n") || m.length > MAX_MESSAGE_BYTES) return undefined;
-  return m;
 }
 
 export function evaluateOnce(body: CompiledValidatingPolicy, input: CelRuleInput, param: JsonObject | null, services: CelServices): Outcome {
