@@ -88,6 +88,8 @@ describe("bylaw apply: ValidatingAdmissionPolicy", () => {
     assert.notEqual(lenient.code, 2, lenient.stderr);
     const stray = await apply({ "p.yaml": policy.replace("name: max-replicas", "name: other"), "b.yaml": binding(), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
     assert.match(stray.stderr, /ValidatingAdmissionPolicyBinding max-replicas-binding names ValidatingAdmissionPolicy max-replicas, which is not among the policies; it binds nothing here/);
+    const nameless = await apply({ "p.yaml": policy, "b.yaml": binding().replace("policyName: max-replicas", "policyName: ''"), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
+    assert.match(nameless.stderr, /ValidatingAdmissionPolicyBinding max-replicas-binding has no spec\.policyName; it binds nothing/);
   });
 });
 
@@ -135,6 +137,13 @@ ${results}`,
     const withCluster = { ...suite(rows.replace("RESULT", "pass"), "clusterResources: [cluster.yaml]\n"), "params.yaml": `${elsewhere}---\n${limits}`, "cluster.yaml": cluster };
     const b = await test_(withCluster);
     assert.deepEqual([b.code, b.rows.map((r) => r.actual)], [0, ["pass"]]);
+    // Kyverno's fake cluster holds the test's resources too: a param among them is read.
+    const c = await test_({ ...withCluster, "params.yaml": elsewhere, "resources.yaml": `${resources}---\n${limits}` });
+    assert.deepEqual([c.code, c.rows.map((r) => r.actual)], [0, ["pass"]]);
+    // The resource's Namespace nowhere among the cluster objects: the row is an error, never a pass.
+    const empty = "apiVersion: cli.kyverno.io/v1alpha1\nkind: ClusterResource\nmetadata: {name: c}\nspec: {resources: []}\n";
+    const nowhere = await test_({ ...withCluster, "cluster.yaml": empty });
+    assert.deepEqual(nowhere.rows.map((r) => r.actual), ["error"]);
   });
 
   test("exceptions with a ValidatingAdmissionPolicy refuse the suite, as Kyverno's CLI does", async () => {
