@@ -69,6 +69,14 @@ export interface ContextSources {
    * none); absent port: none.
    */
   paramObjects?(kind?: ParamKind): Result<readonly JsonValue[]>;
+  /**
+   * Whether the objects stand for a cluster: a test gave `clusterResources`. Kyverno 1.19's test then
+   * hands its PolicyProcessor a fake cluster client (`Cluster: true`), and a ValidatingAdmissionPolicy
+   * with bindings is evaluated as against a cluster (pkg/admissionpolicy `processVAPWithClient`):
+   * the policy's matchConstraints decide too, the Namespace is read from the objects, and params are
+   * read by paramKind (`CollectParams`), with `paramObjects(kind)` and `getResource`. Absent: false.
+   */
+  readonly clusterGiven?: boolean;
 }
 
 /** A ValidatingAdmissionPolicy's `spec.paramKind`. */

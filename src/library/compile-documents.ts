@@ -101,7 +101,8 @@ function admissionBindings(items: readonly { doc: LoadedDocument; of: string }[]
       continue;
     }
     const policyName = compiled.value.policyName;
-    if (!policies.has(policyName)) out.warnings.push(`${whereOf(item)}: ValidatingAdmissionPolicyBinding ${nameOf(v)} names ValidatingAdmissionPolicy ${policyName}, which is not among the policies; it binds nothing here`);
+    if (policyName === "") out.warnings.push(`${whereOf(item)}: ValidatingAdmissionPolicyBinding ${nameOf(v)} has no spec.policyName; it binds nothing`);
+    else if (!policies.has(policyName)) out.warnings.push(`${whereOf(item)}: ValidatingAdmissionPolicyBinding ${nameOf(v)} names ValidatingAdmissionPolicy ${policyName}, which is not among the policies; it binds nothing here`);
     found.push({ doc: v, policyName });
   }
   return found;

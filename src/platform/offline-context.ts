@@ -46,6 +46,12 @@ export interface OfflineContextOptions {
    * the CLI's `--registry` (the default), or what a library caller or `bylaw serve` must do instead.
    */
   readonly noRegistryHint?: string;
+  /**
+   * A test gave `clusterResources`: Kyverno's test then evaluates ValidatingAdmissionPolicy bindings
+   * against its fake cluster (ContextSources `clusterGiven`), whose objects (`resources`) are params
+   * of their kind too, beside `params`.
+   */
+  readonly clusterGiven?: boolean;
 }
 
 const CLI_REGISTRY_HINT = "run with --registry to read it from the registry";
@@ -89,16 +95,26 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
     },
     getResource: (r) => (haveObjects ? objects.get(r) : err("unavailable", `${r.resource} "${r.name}": no cluster connection: the object must come from a test's context file or clusterResources`)),
     listResources: (r) => (haveObjects ? objects.list(r) : err("unavailable", `${r.resource}: no cluster connection: the objects must come from a test's context file or clusterResources`)),
-    ...(options.params !== undefined ? { paramObjects: paramsOf(options.params, options.bindingParams === true) } : {}),
+    ...paramPort(options),
+    ...(options.clusterGiven === true ? { clusterGiven: true } : {}),
     // A rule reading data nothing gave is an error naming the entry, never a pass on a default.
     unloadable: "error",
   };
 }
 
+function paramPort(options: OfflineContextOptions): Pick<ContextSources, "paramObjects"> {
+  const given = options.params;
+  if (options.clusterGiven === true) {
+    const cluster = options.resources ?? [];
+    return { paramObjects: paramsOf(() => [...(given?.() ?? []), ...cluster], options.bindingParams === true, () => given?.() ?? []) };
+  }
+  return given !== undefined ? { paramObjects: paramsOf(given, options.bindingParams === true) } : {};
+}
+
 /** With a kind: the given objects of that apiVersion and kind, in every namespace. Without: every given object, or none when bindings get none. */
-function paramsOf(objects: () => readonly JsonObject[], forBindings: boolean): NonNullable<ContextSources["paramObjects"]> {
+function paramsOf(objects: () => readonly JsonObject[], forBindings: boolean, bindingObjects = objects): NonNullable<ContextSources["paramObjects"]> {
   return (kind?: ParamKind) => {
-    if (kind === undefined) return ok(forBindings ? objects() : []);
+    if (kind === undefined) return ok(forBindings ? bindingObjects() : []);
     return ok(objects().filter((o) => o["apiVersion"] === kind.apiVersion && o["kind"] === kind.kind));
   };
 }

@@ -36,6 +36,8 @@ export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, extra: { 
     ...(cluster !== undefined ? { resources: cluster.resources, images: cluster.images } : {}),
     ...(extra.registry !== undefined ? { registry: extra.registry } : {}),
     ...(paramObjects !== undefined ? { params: paramObjects, bindingParams: fromSuite } : {}),
+    // Kyverno's test runs with `Cluster: true` when the test file gives clusterResources (commands/test/test.go).
+    ...((spec?.clusterResources.length ?? 0) > 0 ? { clusterGiven: true } : {}),
   });
   // The entries' fieldPath and projections are JMESPath in Kyverno's dialect: the engine's own.
   const globals = evaluateGlobalMocks(cluster?.globals ?? [], (expression) => {

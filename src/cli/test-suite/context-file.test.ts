@@ -56,6 +56,20 @@ async function run(files: Record<string, string>) {
 }
 
 describe("bylaw test: context file and clusterResources", () => {
+  test("a clusterResources file of Kyverno's ClusterResource documents gives its spec.resources", async () => {
+    const dir = tempTree({
+      "cluster.yaml": JSON.stringify({
+        apiVersion: "cli.kyverno.io/v1alpha1",
+        kind: "ClusterResource",
+        metadata: { name: "cluster" },
+        spec: { resources: [{ apiVersion: "v1", kind: "Namespace", metadata: { name: "team" } }, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "limits", namespace: "team" }, data: { max: "2" } }] },
+      }),
+    });
+    const loaded = await loadSuiteCluster(dir, undefined, ["cluster.yaml"]);
+    assert.deepEqual(loaded.errors, []);
+    assert.deepEqual(loaded.cluster.resources.map((o) => o["kind"]), ["Namespace", "ConfigMap"]);
+  });
+
   test("clusterResources answer a classic configMap context entry", async () => {
     const r = await run({ "policy.yaml": classic, "pods.yaml": pods, "teams.yaml": teams, "kyverno-test.yaml": suite("clusterResources: [teams.yaml]") });
     assert.equal(r.error, undefined);

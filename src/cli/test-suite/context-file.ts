@@ -1,8 +1,9 @@
 /**
  * What a test says exists outside the resources under test, for the CEL libraries and context
  * entries to read offline: its `context` file (Kyverno's CLI `cli.kyverno.io/v1alpha1` Context:
- * `spec.resources`, objects; `spec.images`, image data by reference), its `clusterResources`
- * (files of objects) and its `globalContextEntries` (global-context-mocks.ts).
+ * `spec.resources`, objects; `spec.images`, image data by reference) and its `clusterResources`:
+ * files of Kyverno 1.19's `cli.kyverno.io/v1alpha1` ClusterResource documents (`spec.resources`, the
+ * objects; `spec.crds`, CRD files that only teach Kyverno's fake client the kinds), or of plain objects; and its `globalContextEntries` (global-context-mocks.ts).
  */
 import { resolve } from "node:path";
 import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
@@ -60,10 +61,22 @@ export async function loadSuiteCluster(dir: string, context: string | undefined,
   if (clusterResources.length > 0) {
     for (const d of await loadPaths(clusterResources.map((p) => resolve(dir, p)))) {
       if (d.error !== undefined) errors.push(`clusterResources: ${d.error}`);
+      else if (isClusterResource(d.value)) resources.push(...clusterResourceObjects(d.value));
       else if (isObject(d.value) && typeof d.value["kind"] === "string") resources.push(d.value);
     }
   }
   const globals = await loadGlobalMocks(dir, globalEntries);
   errors.push(...globals.errors);
   return { cluster: { resources, images, ...(globals.mocks.length > 0 ? { globals: globals.mocks } : {}) }, errors };
+}
+
+function isClusterResource(v: JsonValue | undefined): v is JsonObject {
+  return isObject(v) && v["kind"] === "ClusterResource" && String(v["apiVersion"]).startsWith("cli.kyverno.io/");
+}
+
+/** A ClusterResource's `spec.resources`: the objects it declares. */
+function clusterResourceObjects(doc: JsonObject): JsonObject[] {
+  const spec = isObject(doc["spec"]) ? doc["spec"] : {};
+  const listed = spec["resources"];
+  return Array.isArray(listed) ? listed.filter((o): o is JsonObject => isObject(o) && typeof o["kind"] === "string") : [];
 }

@@ -86,15 +86,17 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
   if (loadedCluster.errors.length > 0) return fail(`${file}: ${loadedCluster.errors.join("; ")}`);
   const params = await loadParamResources(dir, spec.paramResources);
   if (params.errors.length > 0) return fail(`${file}: paramResources: ${params.errors.join("; ")}`);
-  const engine = makeEngine(spec, { ...loadedCluster.cluster, params: params.docs });
-  const policies = await loadPolicies(spec.policies.map((p) => resolve(dir, p)), engine);
-  if (policies.fatal.length > 0) return fail(`${file}: policies: ${policies.fatal.join("; ")}`);
-  warnings.push(...policies.warnings);
-  const policyErrors = policies.errors;
   const rdocs = await loadPaths(spec.resources.map((r) => resolve(dir, r)));
   const missing = rdocs.filter((d) => d.error !== undefined);
   if (missing.length > 0) return fail(`${file}: resources: ${missing.map((d) => d.error).join("; ")}`);
   const resources = rdocs.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string").map(inDefaultNamespace);
+  // With clusterResources, Kyverno's test puts the resources in its fake cluster too (commands/test `runTest`: allObjects).
+  const clusterObjects = spec.clusterResources.length > 0 ? [...loadedCluster.cluster.resources, ...resources] : loadedCluster.cluster.resources;
+  const engine = makeEngine(spec, { ...loadedCluster.cluster, resources: clusterObjects, params: params.docs });
+  const policies = await loadPolicies(spec.policies.map((p) => resolve(dir, p)), engine);
+  if (policies.fatal.length > 0) return fail(`${file}: policies: ${policies.fatal.join("; ")}`);
+  warnings.push(...policies.warnings);
+  const policyErrors = policies.errors;
   const files = await loadExpectedResources(dir, spec);
   const present = await loadExisting(dir, spec, files);
   if (present.errors.length > 0) return fail(`${file}: ${present.errors.join("; ")}`);

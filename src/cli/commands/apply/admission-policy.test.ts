@@ -79,12 +79,17 @@ describe("bylaw apply: ValidatingAdmissionPolicy", () => {
     assert.deepEqual(out?.results.map((r) => r.result), ["warn"]);
   });
 
-  test("an invalid binding fails the run naming its file and field; a binding naming no loaded policy is a warning", async () => {
-    const bad = await apply({ "p.yaml": policy, "b.yaml": binding("[Deny, Warn]"), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
+  test("a binding the schema refuses fails the run naming its file and field; a binding naming no loaded policy is a warning", async () => {
+    // Deny with Warn loads, as in Kyverno's CLI (its loader checks the schema only); an action outside the enum does not.
+    const bad = await apply({ "p.yaml": policy, "b.yaml": binding("[Deny, Reject]"), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /b\.yaml: document 1 \(line 1\): invalid ValidatingAdmissionPolicyBinding max-replicas-binding: .*Deny and Warn may not be used together/);
+    assert.match(bad.stderr, /b\.yaml: document 1 \(line 1\): invalid ValidatingAdmissionPolicyBinding max-replicas-binding: .*spec\.validationActions\[1\].*Unsupported value: "Reject"/);
+    const lenient = await apply({ "p.yaml": policy, "b.yaml": binding("[Deny, Warn]"), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
+    assert.notEqual(lenient.code, 2, lenient.stderr);
     const stray = await apply({ "p.yaml": policy.replace("name: max-replicas", "name: other"), "b.yaml": binding(), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
     assert.match(stray.stderr, /ValidatingAdmissionPolicyBinding max-replicas-binding names ValidatingAdmissionPolicy max-replicas, which is not among the policies; it binds nothing here/);
+    const nameless = await apply({ "p.yaml": policy, "b.yaml": binding().replace("policyName: max-replicas", "policyName: ''"), "r.yaml": deployment("small", 2) }, ["p.yaml", "b.yaml", "-r", "r.yaml"]);
+    assert.match(nameless.stderr, /ValidatingAdmissionPolicyBinding max-replicas-binding has no spec\.policyName; it binds nothing/);
   });
 });
 
@@ -118,6 +123,27 @@ ${results}`,
 `));
     assert.equal(code, 0, JSON.stringify(rows));
     assert.deepEqual(rows.map((r) => r.actual), ["pass", "fail"]);
+  });
+
+  // Kyverno 1.19 commands/test runs with `Cluster: len(ClusterResources) > 0`: pkg/admissionpolicy processVAPWithClient, CollectParams.
+  test("with clusterResources, params are read in the resource's namespace, as Kyverno's cluster path reads them", async () => {
+    const rows = "- {policy: max-replicas, resources: [small], result: RESULT}\n";
+    const elsewhere = limits.replace("namespace: default", "namespace: elsewhere").replace('"5"', '"1"');
+    const cluster = `apiVersion: cli.kyverno.io/v1alpha1\nkind: ClusterResource\nmetadata: {name: c}\nspec: {resources: [{apiVersion: v1, kind: Namespace, metadata: {name: default}}]}\n`;
+    // Offline, the first object named replica-limits is taken, whatever its namespace (max 1: small fails).
+    const offline = { ...suite(rows.replace("RESULT", "fail")), "params.yaml": `${elsewhere}---\n${limits}` };
+    const a = await test_(offline);
+    assert.deepEqual([a.code, a.rows.map((r) => r.actual)], [0, ["fail"]]);
+    const withCluster = { ...suite(rows.replace("RESULT", "pass"), "clusterResources: [cluster.yaml]\n"), "params.yaml": `${elsewhere}---\n${limits}`, "cluster.yaml": cluster };
+    const b = await test_(withCluster);
+    assert.deepEqual([b.code, b.rows.map((r) => r.actual)], [0, ["pass"]]);
+    // Kyverno's fake cluster holds the test's resources too: a param among them is read.
+    const c = await test_({ ...withCluster, "params.yaml": elsewhere, "resources.yaml": `${resources}---\n${limits}` });
+    assert.deepEqual([c.code, c.rows.map((r) => r.actual)], [0, ["pass"]]);
+    // The resource's Namespace nowhere among the cluster objects: the row is an error, never a pass.
+    const empty = "apiVersion: cli.kyverno.io/v1alpha1\nkind: ClusterResource\nmetadata: {name: c}\nspec: {resources: []}\n";
+    const nowhere = await test_({ ...withCluster, "cluster.yaml": empty });
+    assert.deepEqual(nowhere.rows.map((r) => r.actual), ["error"]);
   });
 
   test("exceptions with a ValidatingAdmissionPolicy refuse the suite, as Kyverno's CLI does", async () => {

@@ -36,8 +36,13 @@ policies may name Kubernetes ValidatingAdmissionPolicy and ValidatingAdmissionPo
 run as Kyverno's CLI runs them (docs/vap-cli-vs-api-server.md): a binding binds the policy it
 names, and the last binding whose matchResources match gives the one result; an unbound policy is
 evaluated on its own; paramResources are the objects a binding's paramRef chooses from, by name or
-selector, of any kind (a selector's matches come as one list, params.items). A row's rule is ignored
-for a ValidatingAdmissionPolicy, as in Kyverno; exceptions with one refuse the suite.
+selector, of any kind (a selector's matches come as one list, params.items). With clusterResources,
+Kyverno's test evaluates bindings as against a cluster, and so does bylaw test: the policy's
+matchConstraints decide too, the resource's Namespace comes from the cluster objects, and a paramRef
+reads the policy's paramKind in the resource's (or paramRef's) namespace; what Kyverno cannot
+evaluate there is an error. Bindings load as Kyverno's CLI loads them (no parameterNotFoundAction,
+Deny with Warn are accepted). A row's rule is ignored for a ValidatingAdmissionPolicy, as in
+Kyverno; exceptions with one refuse the suite.
 
 ValidatingPolicies with spec.evaluation.mode JSON run on the jsonPayloads and also on each resource
 taken as a raw payload, as Kyverno's CLI does.

@@ -137,17 +137,34 @@ describe("ValidatingAdmissionPolicyBinding", () => {
     assert.deepEqual(run(engine, unbound, cm), []);
   });
 
-  test("an invalid binding fails the load naming it and the field", () => {
+  // Kyverno: pkg/cli/kubectl-kyverno/policy kubectlValidateLoader decodes bindings against the OpenAPI schema only (no API-server validation).
+  test("a binding the API server would refuse but Kyverno's CLI loads is accepted and runs", () => {
+    const engine = engineWith([configMap("limits", "team", { max: "2" })]);
+    const lenient = [
+      { ...binding("b", {}), spec: { policyName: "vap", paramRef: { name: "limits" } } },
+      binding("b", { validationActions: ["Deny", "Warn"], paramRef: { name: "limits" } }),
+      binding("b", { validationActions: ["Deny", "Deny"], paramRef: { name: "limits", parameterNotFoundAction: "Deny" } }),
+    ];
+    for (const b of lenient) {
+      const p = compile(engine, vap(maxContainers), [b]);
+      assert.deepEqual(run(engine, p, pod("a", { namespace: "team", containers: containers(3) })), [["vap", "fail", "at most 2 containers"]], JSON.stringify(b));
+    }
+    const noActions = compile(engine, vap(maxContainers), [{ ...binding("b", {}), spec: { policyName: "vap", paramRef: { name: "limits" } } }]);
+    const r = engine.validate(noActions, { resource: pod("a", { namespace: "team", containers: containers(3) }), operation: "CREATE", namespaceLabels: {} });
+    assert.equal(r.rules[0]?.action, "Audit");
+  });
+
+  test("what the schema refuses fails the load naming the binding and the field", () => {
     const engine = engineWith();
     const check = (b: JsonObject, field: RegExp): void => {
       const r = engine.compile(vap(maxContainers), { bindings: [b] });
       assert.equal(r.ok, false);
       if (!r.ok) assert.match(r.problems.map((p) => `${p.path}: ${p.message}`).join("\n"), field);
     };
-    check({ ...binding("b", {}), spec: { policyName: "vap" } }, /spec\.validationActions: .*ValidatingAdmissionPolicyBinding b: .*Required value/);
-    check(binding("b", { validationActions: ["Deny", "Warn"] }), /Deny and Warn may not be used together/);
-    check(binding("b", { paramRef: { name: "x", selector: {}, parameterNotFoundAction: "Deny" } }), /mutually exclusive/);
-    check(binding("b", { paramRef: { name: "x" } }), /parameterNotFoundAction: .*Required value/);
+    check(binding("b", { validationActions: ["Reject"] }), /spec\.validationActions\[0\]: ValidatingAdmissionPolicyBinding b: .*Unsupported value: "Reject"/);
+    check(binding("b", { validationActions: "Deny" }), /spec\.validationActions: .*must be a list/);
+    check(binding("b", { paramRef: { name: "x", parameterNotFoundAction: "Fail" } }), /spec\.paramRef\.parameterNotFoundAction: .*Unsupported value: "Fail"/);
+    check(binding("b", { paramRef: "x" }), /spec\.paramRef: .*must be a mapping/);
   });
 
   test("a binding alone is not a policy", () => {

@@ -1,10 +1,12 @@
 /**
- * A ValidatingAdmissionPolicyBinding (admissionregistration.k8s.io v1), checked as the API server
- * validates it and compiled once: `policyName`, `validationActions` (one or more of Deny, Warn,
- * Audit, not Deny with Warn), `matchResources` (resourceRules optional: without them every resource
- * the policy matches), and `paramRef` (`name` or `selector`, `namespace`,
- * `parameterNotFoundAction` Allow or Deny). A binding that fails a check is a problem naming it and
- * the field, never silently dropped.
+ * A ValidatingAdmissionPolicyBinding (admissionregistration.k8s.io v1), compiled once and checked as
+ * Kyverno 1.19's CLI checks it: against the OpenAPI schema only (pkg/cli/kubectl-kyverno/policy
+ * `kubectlValidateLoader`), never with the API server's validation. So a binding without
+ * `validationActions`, with Deny and Warn together, without `policyName`, or whose `paramRef` has no
+ * `parameterNotFoundAction` (or both or neither of `name` and `selector`) loads and runs, as in
+ * Kyverno's CLI. Refused, naming the field: a document that is not a mapping where the schema wants
+ * one, an action outside the enums (Deny/Warn/Audit, Allow/Deny), and `matchResources` Bylaw cannot
+ * compile. A binding that fails a check is a problem naming it and the field, never silently dropped.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import { problem, type PolicyProblem } from "../../api/problem.js";
@@ -42,8 +44,8 @@ export function compileBinding(doc: JsonObject): BindingOutcome {
   const spec = isObject(doc["spec"]) ? doc["spec"] : undefined;
   if (spec === undefined) return { ok: false, problems: [problem("spec", `${what}: spec is required`)] };
   const problems: PolicyProblem[] = [];
+  // No policyName: the binding names no policy, so it binds none (Kyverno's CLI pairs by name).
   const policyName = text(spec, "policyName");
-  if (policyName === "") problems.push(problem("spec.policyName", `${what}: spec.policyName is required`));
   const actions = actionsOf(spec["validationActions"], what, problems);
   let constraints: CompiledBinding["constraints"];
   if (spec["matchResources"] !== undefined && spec["matchResources"] !== null) {
@@ -60,16 +62,15 @@ export function compileBinding(doc: JsonObject): BindingOutcome {
 
 function actionsOf(v: JsonValue | undefined, what: string, problems: PolicyProblem[]): ValidationAction[] {
   const field = "spec.validationActions";
-  if (!Array.isArray(v) || v.length === 0) {
-    problems.push(problem(field, `${what}: ${field}: Required value: at least one validation action is required`));
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) {
+    problems.push(problem(field, `${what}: ${field} must be a list`));
     return [];
   }
   const out: ValidationAction[] = [];
   v.forEach((a, i) => {
     if (typeof a !== "string" || !ACTIONS.has(a)) problems.push(problem(`${field}[${i}]`, `${what}: ${field}[${i}]: Unsupported value: ${JSON.stringify(a)}: supported values: "Audit", "Deny", "Warn"`));
-    else if (out.includes(a as ValidationAction)) problems.push(problem(`${field}[${i}]`, `${what}: ${field}[${i}]: Duplicate value: ${JSON.stringify(a)}`));
-    else out.push(a as ValidationAction);
+    else if (!out.includes(a as ValidationAction)) out.push(a as ValidationAction);
   });
-  if (out.includes("Deny") && out.includes("Warn")) problems.push(problem(field, `${what}: ${field}: Invalid value: Deny and Warn may not be used together`));
   return out;
 }

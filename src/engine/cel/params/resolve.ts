@@ -68,6 +68,8 @@ export function resolveParams(paramKind: ParamKindRef | undefined, ref: Compiled
     found = inScope.filter((o) => str(meta(o), "name") === ref.name).slice(0, 1);
   } else {
     found = [];
+    // A binding Kyverno's CLI accepted with neither name nor selector collects nothing (pkg/admissionpolicy `CollectParams`).
+    if (ref.selector === undefined) return notFound(ref, what, namespaced ? ` in namespace ${namespace}` : "");
     for (const o of inScope) {
       const r = evaluateSelector(ref.selector as LabelSelector, labels(o));
       if (!r.ok) return { kind: "config-error", message: `paramRef.selector: ${r.error}` };
@@ -75,9 +77,12 @@ export function resolveParams(paramKind: ParamKindRef | undefined, ref: Compiled
     }
   }
   if (found.length > 0) return { kind: "params", params: found };
-  const where = namespaced ? ` in namespace ${namespace}` : "";
+  return notFound(ref, what, namespaced ? ` in namespace ${namespace}` : "");
+}
+
+function notFound(ref: CompiledParamRef, what: string, where: string): ParamOutcome {
   if (ref.name !== undefined) return { kind: "config-error", message: `${what} "${ref.name}" not found${where}` };
-  const which = `${what} matching paramRef.selector`;
+  const which = ref.selector !== undefined ? `${what} matching paramRef.selector` : `${what} (paramRef has neither name nor selector)`;
   if (ref.notFound === "Deny") return { kind: "config-error", message: `no params found (no ${which}${where}; parameterNotFoundAction Deny)` };
   return { kind: "none", message: `no ${which}${where}` };
 }

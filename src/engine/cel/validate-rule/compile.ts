@@ -99,7 +99,7 @@ function paramsOf(celSpec: JsonObject, where: string): CompiledCelRule["params"]
   const k = text(kind, "kind") ?? "";
   if (apiVersion === "" || k === "") return `${where}: validate.cel.paramKind needs apiVersion and kind`;
   const problems: PolicyProblem[] = [];
-  const ref = compileParamRef(celSpec["paramRef"], where, problems, "validate.cel.paramRef", false);
+  const ref = compileParamRef(celSpec["paramRef"], where, problems, "validate.cel.paramRef", "rule");
   if (ref === undefined || problems.length > 0) return problems.map((p) => p.message).join("; ");
   return { kind: { apiVersion, kind: k }, ref };
 }

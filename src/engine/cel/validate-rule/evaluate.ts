@@ -44,7 +44,8 @@ function activationFor(rule: CompiledCelRule, input: CelRuleInput, budget: CostB
   return activation;
 }
 
-function messageOf(value: unknown): string | undefined {
+/** A messageExpression's value as Kubernetes keeps it: a non-empty one-line string of at most 5 KiB, trimmed; else undefined. */
+export function messageOf(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   const m = value.trim();
   if (m === "" || m.includes("\n") || m.length > MAX_MESSAGE_BYTES) return undefined;
