@@ -46,6 +46,12 @@ export interface ClusterFacts {
    * answered as "not ready", under the webhook's failurePolicy, rather than as a Bylaw bug.
    */
   roles(user: Pick<RequestUserInfo, "username" | "groups">): { readonly roles: readonly string[]; readonly clusterRoles: readonly string[] };
+  /**
+   * Whether any of these policies reads the user's roles (absent: assume so). A review whose
+   * policies read none is built without asking `roles`, so facts still loading for another
+   * policy never hold it up.
+   */
+  needsRoles?(policies: readonly CompiledPolicy[]): boolean;
 }
 
 /** What one admission review decided, for metrics and logs. */

@@ -50,6 +50,8 @@ export function exceptionsOf(deps: AdmissionDeps): RequestExceptions | undefined
   return deps.exceptionNamespaces !== undefined ? { exceptions, namespaces: deps.exceptionNamespaces } : { exceptions };
 }
 
+const NO_ROLES = { roles: [], clusterRoles: [] } as const;
+
 export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFacts, policies: readonly CompiledPolicy[], exceptions?: RequestExceptions): AdmissionSubject {
   const isDelete = request.operation === "DELETE";
   const sent = (isDelete ? request.oldObject : request.object) ?? {};
@@ -59,7 +61,9 @@ export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFact
   // The kind matched is the request's (the API server's), never the one the object's body claims.
   const asKind = topLevelKind(request, request.kind.kind, policies) ?? request.kind;
   const view = (o: JsonObject): JsonObject => (hasKind(o, asKind) ? o : withKind(o, asKind));
-  const roles = cluster.roles({ username: request.userInfo.username, groups: request.userInfo.groups });
+  // Roles are asked for only when a policy or an exception of this review may read them.
+  const askRoles = (exceptions?.exceptions.length ?? 0) > 0 || cluster.needsRoles?.(policies) !== false;
+  const roles = askRoles ? cluster.roles({ username: request.userInfo.username, groups: request.userInfo.groups }) : NO_ROLES;
   const userInfo: RequestUserInfo = {
     username: request.userInfo.username,
     groups: request.userInfo.groups,

@@ -124,6 +124,24 @@ describe("handleValidateBatch", () => {
     assert.deepEqual((ignore?.body as unknown as { response: { allowed: boolean; warnings?: string[] } }).response.warnings, ["bylaw: not ready to decide the validate request: request.roles cannot be computed: the rbac.authorization.k8s.io/v1/rolebindings cache has not synced yet"]);
   });
 
+  test("a review whose policies read no roles is decided without asking for them, so roles still loading hold up only the reviews that need them", () => {
+    const f = fakeDeps(setup);
+    const notReady = Object.assign(new Error("request.roles cannot be computed: the rolebindings cache has not synced yet"), { name: "NotReady" });
+    const roles = (): never => {
+      throw notReady;
+    };
+    const review = reviewOf(pod("ok", { labels: { app: "a", team: "t" } }), { uid: uid(4) });
+    const answer = (needs: boolean): { allowed: boolean; status?: { message?: string } } => {
+      const deps = { ...f.deps, cluster: { ...f.deps.cluster, roles, needsRoles: () => needs } };
+      const [a] = handleValidateBatch([review], deps, "fail");
+      return (a?.body as unknown as { response: { allowed: boolean; status?: { message?: string } } }).response;
+    };
+    assert.equal(answer(false).allowed, true);
+    const needed = answer(true);
+    assert.equal(needed.allowed, false);
+    assert.match(needed.status?.message ?? "", /^bylaw: not ready to decide the validate request/);
+  });
+
   test("past the deadline, only the reviews whose own deadline passed leave policies out", () => {
     // Each clock reading moves 4 s; the deadline is 10 s. The reviews read their starts at 100 and
     // 104; the batch reads 108 before "first" (both run) and 112 before "second": review 1 has run

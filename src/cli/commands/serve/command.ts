@@ -1,7 +1,7 @@
 /** `bylaw serve`: the admission webhook over HTTPS, its metrics, and a graceful shutdown. */
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
-import { createEngine, type JsonValue } from "../../../engine/index.js";
+import { createEngine, type CompiledPolicy, type JsonValue } from "../../../engine/index.js";
 import { servePorts } from "../../../server/serve-ports.js";
 import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
@@ -17,7 +17,7 @@ import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
 import { resolveTls } from "./tls-setup.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
-import { jmespathOf, setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
+import { jmespathOf, policyReadsRoles, setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
 import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { HA_FLAG_OPTIONS, setUpHa } from "./ha-setup.js";
@@ -157,6 +157,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     namespaceLabels: (ns) => (live !== undefined ? live.cluster.namespaceLabels(ns) : source.cluster().namespaceLabels(ns)),
     // Roles come from RBAC watches once a policy reads them; otherwise from the facts file, as offline.
     roles: (user) => (live?.cluster.watchesRoles === true ? live.cluster.roles(user) : source.cluster().roles(user)),
+    ...(live !== undefined ? { needsRoles: (policies: readonly CompiledPolicy[]) => policies.some(policyReadsRoles) } : {}),
   };
   const now = (): number => performance.now() / 1000;
   // Live context is read from caches on this thread: with it, reviews that leave their batch finish

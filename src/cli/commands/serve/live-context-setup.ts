@@ -12,7 +12,7 @@ import { GlobalContextEntries } from "../../../kube/global-context/global-contex
 import type { Compile } from "../../../kube/global-context/global-entry.js";
 import type { ReviewCallsPort } from "../../../server/admission/review-calls-loop.js";
 import { resolveConnection } from "../../../kube/kubeconfig.js";
-import { LiveCluster } from "../../../kube/live-cluster.js";
+import { LiveCluster, readsRoles } from "../../../kube/live-cluster.js";
 import { liveContextSources } from "../../../kube/live-context.js";
 import { liveRegistry } from "./registry-setup.js";
 import type { PolicySource } from "../../../server/types.js";
@@ -101,6 +101,18 @@ export function setUpLiveContext(options: LiveContextOptions): { ok: true; value
       },
     },
   };
+}
+
+const readsRolesMemo = new WeakMap<CompiledPolicy, boolean>();
+
+/**
+ * Whether a loaded policy reads the user's roles: the same test `prepare` starts the RBAC watches
+ * by (kube/live-cluster.ts `readsRoles`), over the same document, once per compiled policy.
+ */
+export function policyReadsRoles(policy: CompiledPolicy): boolean {
+  let reads = readsRolesMemo.get(policy);
+  if (reads === undefined) readsRolesMemo.set(policy, (reads = readsRoles((celSpecOf(policy) ?? policy.document) as unknown as JsonValue)));
+  return reads;
 }
 
 /** The source's readiness and the caches': ready when both are. */
