@@ -102,9 +102,10 @@ function shownUrl(raw: string): string {
 const VARIABLE_FREE = /\{\{[^}]*\}\}/g;
 /**
  * A CEL call that goes over the network: Kyverno's image data library (`image.GetMetadata(…)`,
- * `image.getMetadata(…)`) or http library (`http.Get(…)`, `http.post(…)`, `http.Client(…)`, …).
+ * `image.getMetadata(…)`), http library (`http.Get(…)`, `http.post(…)`, `http.Client(…)`, …) or
+ * `resource.Post(…)` (a create through the API server, made as an apiCall POST).
  */
-const CEL_NETWORK_CALL = /\b(?:image\s*\.\s*[Gg]etMetadata|http\s*\.\s*(?:[Gg]et|[Pp]ost|[Cc]lient))\s*\(/;
+const CEL_NETWORK_CALL = /\b(?:image\s*\.\s*[Gg]etMetadata|http\s*\.\s*(?:[Gg]et|[Pp]ost|[Cc]lient)|resource\s*\.\s*[Pp]ost)\s*\(/;
 
 /**
  * Whether a policy document has context entries answered by a network call (apiCall POST or

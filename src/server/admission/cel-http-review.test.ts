@@ -111,6 +111,22 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
     assert.equal(policyUsesNetworkCalls(setUp([vpol("object.metadata.name != 'http.Get'")], []).deps.policies().policies[0] ?? assert.fail()), false);
   });
 
+  it("a ValidatingPolicy calling resource.Post takes the same path: the server makes the create, once, and the answer decides", async () => {
+    const t = setUp([vpol('resource.Post("authorization.k8s.io/v1", "subjectaccessreviews", {"spec": {"user": object.metadata.name}}) == {}')], []);
+    const [policy] = t.deps.policies().policies;
+    assert.ok(policy !== undefined && policyUsesNetworkCalls(policy));
+    const answer = await review(t.deps, "alice");
+    assert.deepEqual(t.posted, ["/apis/authorization.k8s.io/v1/subjectaccessreviews"]);
+    assert.equal(answer.response?.allowed, true);
+  });
+
+  it("a NamespacedValidatingPolicy's resource.Post is refused (a namespaced policy only reads): a rule error, and nothing is posted", async () => {
+    const t = setUp([vpol('resource.Post("v1", "configmaps", {"metadata": {"name": "x"}}) == {}', "team")], []);
+    const answer = await review(t.deps, "alice");
+    assert.deepEqual(t.posted, []);
+    assert.equal(answer.response?.allowed, false);
+  });
+
   it("a loopback URL is refused by the egress filter by default: a rule error under failurePolicy Fail, and no connection", async () => {
     const before = listener.seen.length;
     const t = setUp([vpol(`http.Get("${listener.url}/decide/" + object.metadata.name).allowed`)], []);

@@ -57,8 +57,18 @@ function resourceLibrary(slot: ServiceSlot, namespaced: boolean): CelLibrary {
     if (read === undefined) throw new CelFunctionError(`failed to list resource: resource.List("${apiVersion}", "${resource}", "${ns}") needs objects to read, and none are available here`);
     return value(read.call(s.ports.context, { apiVersion, resource, namespace: ns, labels: labelsOf(labels) }, caller(s)), "failed to list resource");
   };
-  const post = (): never => {
-    throw new CelFunctionError("failed to create resource: resource.Post creates objects, which Bylaw does not do from CEL");
+  /**
+   * resource.Post(apiVersion, resource, [namespace,] data): a create (Kyverno's typical use is a
+   * SubjectAccessReview), made as an apiCall POST to the object's collection path, so it takes the
+   * same road: recorded and made by the server under its deadline and tenant rules, answered from a
+   * test's apiCallResponses (urlPath, method POST) offline.
+   */
+  const post = (apiVersion: string, resource: string, ns: string, data: unknown): unknown => {
+    const s = servicesFor(slot, "resource.Post");
+    const body = fromCel(data);
+    const entries = body !== null && typeof body === "object" && !Array.isArray(body) ? Object.entries(body).map(([key, value]) => ({ key, value })) : [];
+    const urlPath = `${apiVersion.includes("/") ? "/apis" : "/api"}/${apiVersion}${ns === "" ? "" : `/namespaces/${ns}`}/${resource}`;
+    return value(s.ports.context.apiCall({ urlPath, method: "POST", data: entries }, caller(s)), "failed to create resource");
   };
   const own = (): string => servicesFor(slot, "resource").policyNamespace;
   const functions: CelFunction[] = namespaced
@@ -66,14 +76,14 @@ function resourceLibrary(slot: ServiceSlot, namespaced: boolean): CelLibrary {
         ...both(RESOURCE, "Get", "(string, string, string): map<string, dyn>", (_: unknown, v: string, r: string, n: string) => get(v, r, own(), n)),
         ...both(RESOURCE, "List", "(string, string): map<string, dyn>", (_: unknown, v: string, r: string) => list(v, r, own(), {})),
         ...both(RESOURCE, "List", "(string, string, map<string, string>): map<string, dyn>", (_: unknown, v: string, r: string, l: unknown) => list(v, r, own(), l)),
-        ...both(RESOURCE, "Post", "(string, string, map<string, dyn>): map<string, dyn>", post),
+        ...both(RESOURCE, "Post", "(string, string, map<string, dyn>): map<string, dyn>", (_: unknown, v: string, r: string, d: unknown) => post(v, r, own(), d)),
       ]
     : [
         ...both(RESOURCE, "Get", "(string, string, string, string): map<string, dyn>", (_: unknown, v: string, r: string, ns: string, n: string) => get(v, r, ns, n)),
         ...both(RESOURCE, "List", "(string, string, string): map<string, dyn>", (_: unknown, v: string, r: string, ns: string) => list(v, r, ns, {})),
         ...both(RESOURCE, "List", "(string, string, string, map<string, string>): map<string, dyn>", (_: unknown, v: string, r: string, ns: string, l: unknown) => list(v, r, ns, l)),
-        ...both(RESOURCE, "Post", "(string, string, string, map<string, dyn>): map<string, dyn>", post),
-        ...both(RESOURCE, "Post", "(string, string, map<string, dyn>): map<string, dyn>", post),
+        ...both(RESOURCE, "Post", "(string, string, string, map<string, dyn>): map<string, dyn>", (_: unknown, v: string, r: string, ns: string, d: unknown) => post(v, r, ns, d)),
+        ...both(RESOURCE, "Post", "(string, string, map<string, dyn>): map<string, dyn>", (_: unknown, v: string, r: string, d: unknown) => post(v, r, "", d)),
       ];
   return { name: "kyverno.resource", ...namespace("resource", RESOURCE), functions };
 }

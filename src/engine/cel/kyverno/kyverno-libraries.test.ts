@@ -4,7 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonValue } from "../../api/json.js";
 import { err, ok } from "../../api/result.js";
-import type { ContextSources, EnginePorts } from "../../ports.js";
+import type { ApiCallRequest, ContextSources, EnginePorts } from "../../ports.js";
 import { fakePorts } from "../../../../test/support/fake-ports.js";
 import { createCel } from "../create-cel.js";
 import { activation } from "../test-support.js";
@@ -64,7 +64,22 @@ describe("Kyverno CEL libraries", () => {
     const noObjects: EnginePorts = { ...ports(), context: withoutReads };
     assert.match(String(evaluate('resource.Get("v1", "configmaps", "default", "regs")', { ports: noObjects, policyNamespace: "" })), /^eval: failed to get resource: resource.Get\("v1", "configmaps", "default", "regs"\) needs objects/);
     assert.equal(evaluate("time.now()", null), "eval: time.now: not available here (no engine ports for this evaluation)");
-    assert.equal(evaluate('resource.Post("v1", "configmaps", "default", {})'), "eval: failed to create resource: resource.Post creates objects, which Bylaw does not do from CEL");
+  });
+
+  test("resource.Post creates through the apiCall port: a POST to the collection path with the object as data; unanswered, an error", () => {
+    const asked: ApiCallRequest[] = [];
+    const sar = ports({
+      apiCall: (req) => {
+        asked.push(req);
+        return req.urlPath === "/apis/authorization.k8s.io/v1/subjectaccessreviews" ? ok({ kind: "SubjectAccessReview", status: { allowed: true } }) : err("unavailable", `apiCall ${req.urlPath ?? ""}: no mock`);
+      },
+    });
+    const review = '{"apiVersion": "authorization.k8s.io/v1", "kind": "SubjectAccessReview", "spec": {"user": "alice", "resourceAttributes": {"verb": "delete", "resource": "pods"}}}';
+    assert.equal(evaluate(`resource.Post("authorization.k8s.io/v1", "subjectaccessreviews", ${review}).status.allowed`, { ports: sar, policyNamespace: "" }), true);
+    assert.deepEqual(asked[0], { urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews", method: "POST", data: [{ key: "apiVersion", value: "authorization.k8s.io/v1" }, { key: "kind", value: "SubjectAccessReview" }, { key: "spec", value: { user: "alice", resourceAttributes: { verb: "delete", resource: "pods" } } }] });
+    assert.equal(evaluate('resource.post("v1", "configmaps", "shop", {"metadata": {"name": "x"}})', { ports: sar, policyNamespace: "" }), "eval: failed to create resource: apiCall /api/v1/namespaces/shop/configmaps: no mock");
+    // A NamespacedValidatingPolicy names no namespace: it posts into its own.
+    assert.equal(evaluate('resource.Post("v1", "configmaps", {"metadata": {"name": "x"}})', { ports: sar, policyNamespace: "tenant-a" }, namespaced), "eval: failed to create resource: apiCall /api/v1/namespaces/tenant-a/configmaps: no mock");
   });
 
   test("globalContext.Get with and without a projection", () => {
