@@ -5,13 +5,13 @@
  * need it: a dry-run create, an OCI-stored signature (`repository`), keys that are not inline PEM
  * (`k8s://` Secrets, KMS), PGP keys, `certificates` and `keyless` entries (Rekor, Fulcio).
  */
+import { pemPublicKeys } from "../values/pem-public-keys.js";
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import type { AttestorEntry, AttestorSet, CompiledManifests, FieldBinding, ObjectPattern } from "./types.js";
 
 export const DEFAULT_ANNOTATION_DOMAIN = "cosign.sigstore.dev";
 const PEM_KEY = "-----BEGIN PUBLIC KEY-----";
-const PEM_END = "-----END PUBLIC KEY-----";
 const PGP_KEY = "-----BEGIN PGP PUBLIC KEY BLOCK-----";
 const MAX_NESTING = 8;
 
@@ -113,7 +113,7 @@ function entry(raw: JsonValue, path: string, problems: PolicyProblem[], depth: n
 function keyEntries(keys: JsonObject, path: string, extra: { annotations?: Record<string, string> }, offline: (subPath: string, reason: string) => AttestorEntry[]): AttestorEntry[] {
   const publicKeys = typeof keys["publicKeys"] === "string" ? keys["publicKeys"] : "";
   if (publicKeys.startsWith(PEM_KEY) || publicKeys.trimStart().startsWith(PEM_KEY)) {
-    const pems = publicKeys.split(PEM_END).slice(0, -1).map((k) => `${k.trim()}\n${PEM_END}\n`);
+    const pems = pemPublicKeys(publicKeys);
     if (pems.length > 0) return pems.map((publicKey) => ({ kind: "key", publicKey, subPath: ".keys", ...extra }));
   }
   if (publicKeys.startsWith(PGP_KEY)) return offline(".keys", `${path}.publicKeys: PGP public keys are not supported by Bylaw; use a PEM public key`);

@@ -7,6 +7,7 @@
  * with all of them, joined by "; ". An entry Bylaw cannot check (another attestor kind, no registry
  * access, a transparency log it cannot reach) is `hard`: a set it leaves short is an `error`, not a failure.
  */
+import { pemPublicKeys } from "../values/pem-public-keys.js";
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { EnginePorts } from "../ports.js";
 import { verifyWithKey, type KeyCheck } from "./cosign-signature.js";
@@ -157,20 +158,10 @@ function expandStaticKeys(entries: readonly JsonValue[]): JsonObject[] {
   for (const e of entries) {
     if (!isObject(e)) continue;
     const keys = e["keys"];
-    const pems = isObject(keys) && typeof keys["publicKeys"] === "string" ? splitPem(keys["publicKeys"]) : [];
+    const pems = isObject(keys) && typeof keys["publicKeys"] === "string" ? pemPublicKeys(keys["publicKeys"]) : [];
     if (isObject(keys) && pems.length > 1) for (const pem of pems) out.push({ ...e, keys: { ...keys, publicKeys: pem } });
     else out.push(e);
   }
   return out;
 }
 
-function splitPem(pem: string): string[] {
-  const END = "-----END PUBLIC KEY-----";
-  const parts: string[] = [];
-  let rest = pem;
-  for (let at = rest.indexOf(END); at >= 0; at = rest.indexOf(END)) {
-    parts.push(rest.slice(0, at + END.length));
-    rest = rest.slice(at + END.length);
-  }
-  return parts;
-}
