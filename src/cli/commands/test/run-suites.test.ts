@@ -98,11 +98,44 @@ describe("runSuiteFiles", () => {
   });
 
   test("a suite that throws in a worker ends the run with its error, as it would in the main thread", async () => {
-    const throwing = new URL(`data:text/javascript,${encodeURIComponent(`import { parentPort } from "node:worker_threads";
-parentPort.on("message", (job) => parentPort.postMessage({ index: job.index, error: "Error: boom in " + job.file }));`)}`);
+    const throwing = new URL(`data:text/javascript,${encodeURIComponent(`import { parentPort, workerData } from "node:worker_threads";
+const i = Atomics.add(new Int32Array(workerData.next), 0, 1);
+parentPort.postMessage({ claimed: i });
+parentPort.postMessage({ index: i, error: "Error: boom in " + workerData.files[i] });`)}`);
     const never = (): Promise<SuiteResult[]> => new Promise(() => undefined);
     await assert.rejects(runSuiteFiles(files, { workers: 1, runHere: never, workerUrl: throwing }), /boom in /);
     await assert.rejects(runSuiteFiles(files, { workers: 0, runHere: () => Promise.reject(new Error("boom here")) }), /boom here/);
+  });
+
+  test("a worker that dies after taking files, before answering or naming them, loses none", async () => {
+    // Takes three files (naming only the first) and exits: the main thread runs all three.
+    const dying = new URL(`data:text/javascript,${encodeURIComponent(`import { parentPort, workerData } from "node:worker_threads";
+const c = new Int32Array(workerData.next);
+parentPort.postMessage({ claimed: Atomics.add(c, 0, 1) });
+Atomics.add(c, 0, 2);
+process.exit(3);`)}`);
+    const slow = async (file: string): Promise<SuiteResult[]> => {
+      await new Promise((r) => setTimeout(r, 20));
+      return here(file);
+    };
+    const results = await runSuiteFiles(files, { workers: 1, runHere: slow, workerUrl: dying });
+    assert.deepEqual(results, await runSuiteFiles(files, { workers: 0, runHere: here }));
+  });
+
+  test("a worker takes files while the main thread is busy and never yields", async () => {
+    // The main thread's lanes read synchronously and never give the event loop a turn; the worker
+    // still runs suites, because it takes them from the shared counter itself.
+    const ranHere: string[] = [];
+    const blocking = (file: string): Promise<SuiteResult[]> => {
+      const until = Date.now() + 60;
+      while (Date.now() < until);
+      ranHere.push(file);
+      return here(file);
+    };
+    const results = await runSuiteFiles(files, { workers: 1, runHere: blocking });
+    assert.deepEqual(results, await runSuiteFiles(files, { workers: 0, runHere: here }));
+    // More than a worker could be handed at its start: it went on taking files by itself.
+    assert.ok(files.length - ranHere.length > IN_FLIGHT, `the worker ran ${files.length - ranHere.length} of ${files.length} suites`);
   });
 
   test("no files, no work", async () => {

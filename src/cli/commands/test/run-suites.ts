@@ -1,23 +1,22 @@
 /**
  * Run many kyverno-test.yaml suites, sharing them out between the main thread and worker threads
- * (suite-worker.ts) when there are enough of them. Results come back in the files' order, whatever
- * thread ran each, so the output is the same as a run in one thread.
+ * (suite-worker.ts) when there are enough of them. Every thread takes the next file from one shared
+ * counter (take-index.ts), so a worker is never idle while the main thread is busy. Results come
+ * back in the files' order, whatever thread ran each, so the output is the same as a run in one
+ * thread.
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { SuiteResult } from "../../test-suite/types.js";
-import type { SuiteJob, SuiteReply } from "./suite-messages.js";
+import type { SuiteReply, SuiteWorkerData } from "./suite-messages.js";
+import { IN_FLIGHT, takeIndex } from "./take-index.js";
+
+export { IN_FLIGHT } from "./take-index.js";
 
 /** Sets how many worker threads `bylaw test` starts: 0 runs every suite in the main thread. */
 export const WORKERS_ENV = "BYLAW_TEST_WORKERS";
 /** A worker thread costs a module load (tens of ms): start one per this many suites at most. */
 export const SUITES_PER_WORKER = 16;
-/**
- * Suites a thread runs at once: while one waits for its files, another evaluates (file reads go
- * through libuv's pool, and a worker then never waits for a busy main thread to send the next).
- */
-export const IN_FLIGHT = 4;
-
 /**
  * Worker threads to start for `suites` suites: BYLAW_TEST_WORKERS when set, else one per core
  * beyond the first (the main thread runs suites too), and none for fewer than SUITES_PER_WORKER.
@@ -46,22 +45,26 @@ export async function runSuiteFiles(files: readonly string[], options: RunSuites
   // node:worker_threads loads only when a worker starts (a small run then does not pay for it).
   const WorkerThread = options.workers > 0 ? (await import("node:worker_threads")).Worker : undefined;
   const results: (SuiteResult[] | undefined)[] = new Array<SuiteResult[] | undefined>(files.length);
-  /** Suites whose worker failed before answering: the main thread runs them. */
+  const shared = new SharedArrayBuffer(4);
+  const counter = new Int32Array(shared);
+  /** Suites whose worker ended before answering: the main thread runs them. */
   const retry: number[] = [];
-  let next = 0;
   let finished = 0;
   let lanes = 0;
   let settled = false;
 
   return new Promise<SuiteResult[]>((resolve, reject) => {
-    const workers = new Set<Worker>();
+    /** Each live worker, with the files it has taken and not answered yet. */
+    const workers = new Map<Worker, Set<number>>();
+    /** Files the main thread's lanes are running. */
+    const here = new Set<number>();
     const fail = (e: unknown): void => {
       if (settled) return;
       settled = true;
-      for (const w of workers) void w.terminate();
+      for (const w of workers.keys()) void w.terminate();
       reject(e instanceof Error ? e : new Error(String(e)));
     };
-    const take = (): number | undefined => retry.shift() ?? (next < files.length ? next++ : undefined);
+    const take = (): number | undefined => retry.shift() ?? takeIndex(counter, files.length);
     const done = (index: number, result: SuiteResult[]): void => {
       if (settled || results[index] !== undefined) return;
       results[index] = result;
@@ -69,7 +72,7 @@ export async function runSuiteFiles(files: readonly string[], options: RunSuites
       options.onDone?.(finished, files.length, files[index] ?? "");
       if (finished === files.length) {
         settled = true;
-        for (const w of workers) void w.terminate();
+        for (const w of workers.keys()) void w.terminate();
         resolve((results as SuiteResult[][]).flat());
       }
     };
@@ -78,56 +81,55 @@ export async function runSuiteFiles(files: readonly string[], options: RunSuites
     const lane = async (): Promise<void> => {
       lanes++;
       try {
-        for (let i = take(); i !== undefined && !settled; i = take()) done(i, await options.runHere(files[i] ?? ""));
+        for (let i = take(); i !== undefined && !settled; i = take()) {
+          here.add(i);
+          const result = await options.runHere(files[i] ?? "");
+          here.delete(i);
+          done(i, result);
+        }
       } finally {
         lanes--;
       }
     };
     const runMain = (): void => {
-      while (lanes < IN_FLIGHT && !settled && (retry.length > 0 || next < files.length)) lane().catch(fail);
+      while (lanes < IN_FLIGHT && !settled && (retry.length > 0 || Atomics.load(counter, 0) < files.length)) lane().catch(fail);
     };
 
     const startWorker = (): void => {
       if (WorkerThread === undefined) return;
-      const worker = new WorkerThread(options.workerUrl ?? new URL("./suite-worker.js", import.meta.url));
-      workers.add(worker);
+      const worker = new WorkerThread(options.workerUrl ?? new URL("./suite-worker.js", import.meta.url), {
+        workerData: { files, next: shared } satisfies SuiteWorkerData,
+      });
       const held = new Set<number>();
-      const feed = (): void => {
-        while (held.size < IN_FLIGHT) {
-          const i = take();
-          if (i === undefined) break;
-          held.add(i);
-          worker.postMessage({ index: i, file: files[i] ?? "" } satisfies SuiteJob);
-        }
-        if (held.size === 0) {
-          workers.delete(worker);
-          void worker.terminate();
-        }
-      };
+      workers.set(worker, held);
       const lost = (): void => {
         if (!workers.delete(worker)) return;
-        // Whatever the worker held is run here, so a failing worker never loses a suite.
-        retry.push(...held);
-        held.clear();
+        // Every file taken, unanswered and held by no other thread is run here (what this worker
+        // held, and one it took but died before naming), so a failing worker never loses a suite.
+        const taken = Math.min(Atomics.load(counter, 0), files.length);
+        const elsewhere = (i: number): boolean => here.has(i) || retry.includes(i) || [...workers.values()].some((h) => h.has(i));
+        for (let i = 0; i < taken; i++) if (results[i] === undefined && !elsewhere(i)) retry.push(i);
         runMain();
       };
       worker.on("message", (reply: SuiteReply) => {
+        if ("claimed" in reply) {
+          held.add(reply.claimed);
+          return;
+        }
         held.delete(reply.index);
         if ("error" in reply) return fail(new Error(reply.error));
         done(reply.index, reply.result);
-        feed();
       });
       worker.on("error", lost);
       worker.on("exit", lost);
-      feed();
     };
 
-    for (let w = 0; w < options.workers && next < files.length; w++) startWorker();
     if (files.length === 0) {
       settled = true;
       resolve([]);
       return;
     }
+    for (let w = 0; w < options.workers; w++) startWorker();
     runMain();
   });
 }
