@@ -1,9 +1,10 @@
 /**
  * Start-up figures of the `bylaw` binary, each next to its floor, as whole processes (spawned, then
  * waited for): `bylaw --help` and `bylaw test` on one small suite against `node -e 0`; `bylaw test`
- * over the whole corpus (worker threads as by default, and in one thread) against a process that
- * only reads and parses the corpus YAML (read-corpus-yaml.ts). Wall times, min and median of a few
- * runs after a warm-up (which also writes the compile cache, src/cli/launch/cached-bundle.ts, into a
+ * over the whole corpus (threads as by default, with its caches warm and with them off, and with one
+ * suite worker) against a process that only reads and parses the corpus YAML (read-corpus-yaml.ts).
+ * Wall times, min and median of a few runs after a warm-up (which also writes the compile cache,
+ * src/cli/launch/cached-bundle.ts, and the parse cache, src/platform/files/parse-cache.ts, into a
  * folder of its own), and the children's mean CPU time (user + system, every thread; from
  * /proc/self/stat on Linux), since on a shared machine the neighbours' load lengthens every wall
  * figure but hardly the CPU time. The small suite is also timed with the compile cache off: what
@@ -78,10 +79,12 @@ export function benchStartup(repoRoot: string): void {
     }
     const read = time([node, join(repoRoot, "dist", "bench", "read-corpus-yaml.js"), corpus], 3);
     console.log(`startup: read and parse the corpus YAML (floor)   ${fmt(read)}`);
-    const all = time([...bylaw, "test", corpus, "-o", "json"], 3, cached);
-    console.log(`startup: bylaw test CORPUS -o json                ${fmt(all)}; ${ratio(all, read)}`);
-    const one = time([...bylaw, "test", corpus, "-o", "json"], 3, { ...cached, BYLAW_TEST_WORKERS: "0" });
-    console.log(`startup: the same, BYLAW_TEST_WORKERS=0           ${fmt(one)}; ${ratio(one, read)}`);
+    const all = time([...bylaw, "test", corpus, "-o", "json"], 5, cached);
+    console.log(`startup: bylaw test CORPUS -o json (caches warm)  ${fmt(all)}; ${ratio(all, read)}`);
+    const first = time([...bylaw, "test", corpus, "-o", "json"], 3, { BYLAW_COMPILE_CACHE: "off" });
+    console.log(`startup: the same, BYLAW_COMPILE_CACHE=off        ${fmt(first)}; ${ratio(first, read)}`);
+    const worker = time([...bylaw, "test", corpus, "-o", "json"], 3, { ...cached, BYLAW_TEST_WORKERS: "1" });
+    console.log(`startup: the same, warm, BYLAW_TEST_WORKERS=1     ${fmt(worker)}; ${ratio(worker, read)}`);
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }

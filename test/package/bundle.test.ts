@@ -7,10 +7,11 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { packageRoot } from "../support/npm-pack.js";
+import { tempTree } from "../support/temp-dir.js";
 
 const root = packageRoot();
 const metaPath = join(root, "dist", "bundle.meta.json");
@@ -75,6 +76,33 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
       assert.ok(existsSync(join(root, "dist", "bundle", "esm", entry)), `dist/bundle/esm/${entry}`);
       // The CommonJS copy's import.meta.url names dist/bundle/, where the entry that loads the worker's script is.
       assert.ok(existsSync(join(root, "dist", "bundle", entry)), `dist/bundle/${entry}`);
+    }
+  });
+
+  test("`bylaw test` keeps what it parsed in the build's cache folder; an edited file is read again and changes the result", () => {
+    const cache = mkdtempSync(join(tmpdir(), "bylaw-compile-cache-"));
+    const suite = tempTree({
+      "policy.yaml": "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: require-team}\nspec:\n  rules:\n  - name: team\n    match: {any: [{resources: {kinds: [Pod]}}]}\n    validate: {message: team label, pattern: {metadata: {labels: {team: \"?*\"}}}}\n",
+      "pod.yaml": "apiVersion: v1\nkind: Pod\nmetadata: {name: web, labels: {team: a}}\n",
+      "kyverno-test.yaml": "apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\npolicies: [policy.yaml]\nresources: [pod.yaml]\nresults:\n- {policy: require-team, rule: team, resources: [web], kind: Pod, result: pass}\n",
+    });
+    try {
+      const run = (): { status: number | null; stdout: string } =>
+        spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", suite, "-o", "json"], { encoding: "utf8", env: { ...process.env, BYLAW_COMPILE_CACHE: cache } });
+      const first = run();
+      const [folder] = readdirSync(cache);
+      assert.equal(readdirSync(join(cache, folder ?? "", "parse")).length, 3, "one entry per file parsed");
+      const second = run();
+      assert.deepEqual([first.status, second.status], [0, 0]);
+      assert.equal(second.stdout, first.stdout);
+      // The same size and the same path, another text: the label is gone, the row now fails.
+      writeFileSync(join(suite, "pod.yaml"), "apiVersion: v1\nkind: Pod\nmetadata: {name: web, labels: {tean: a}}\n");
+      const third = run();
+      assert.equal(third.status, 1, third.stdout);
+      assert.match(third.stdout, /"failed": 1/);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+      rmSync(suite, { recursive: true, force: true });
     }
   });
 

@@ -19,12 +19,13 @@
  * $XDG_CACHE_HOME/bylaw/compile-cache, else ~/.cache/bylaw/compile-cache).
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readOwnFile } from "../../platform/files/read-own-file.js";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
-import { SAVE_HOOK } from "./save-compile-cache.js";
+import { BUILD_CACHE_DIR, SAVE_HOOK } from "./save-compile-cache.js";
 
 export const COMPILE_CACHE_ENV = "BYLAW_COMPILE_CACHE";
 /** Cache folders of other builds are removed once untouched this long. */
@@ -77,6 +78,7 @@ export class CachedScripts {
     this.#cacheDir = root === undefined || !/^[0-9a-f]{16}$/.test(options.buildId) ? undefined : join(root, `${options.buildId}.${process.version}.${process.arch}`);
     this.#nodeRequire = createRequire(join(options.dir, "index.js"));
     (globalThis as Record<symbol, unknown>)[SAVE_HOOK] = () => this.saveCaches();
+    (globalThis as Record<symbol, unknown>)[BUILD_CACHE_DIR] = this.#cacheDir;
   }
 
   /** The exports of a script of the folder ("./name.js"), or of a Node built-in module. */
@@ -139,26 +141,6 @@ export class CachedScripts {
     const url = pathToFileURL(join(this.#options.publicDir, basename(file))).href;
     wrapper(module.exports, (id: string) => this.require(id), module, file, dirname(file), url);
     return module.exports;
-  }
-}
-
-/** The file's bytes when it is this user's and only this user may write it; undefined otherwise (or when missing). */
-function readOwnFile(path: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return undefined;
-  }
-  try {
-    const info = fstatSync(fd);
-    const uid = process.getuid?.();
-    if ((uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0 || !info.isFile()) return undefined;
-    return readFileSync(fd);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 

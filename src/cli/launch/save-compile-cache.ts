@@ -11,3 +11,16 @@ export function saveCompileCache(): void {
   const hook = (globalThis as Record<symbol, unknown>)[SAVE_HOOK];
   if (typeof hook === "function") (hook as () => void)();
 }
+
+/** The global the loader registers this build's cache folder under (unset: no cache, or not a bundle). */
+export const BUILD_CACHE_DIR = Symbol.for("bylaw.buildCacheDir");
+
+/**
+ * This build's cache folder (build id, Node version, architecture), where other caches tied to the
+ * exact code that runs (the parse cache) may live; undefined outside a cached bundle or with
+ * BYLAW_COMPILE_CACHE=off.
+ */
+export function buildCacheDir(): string | undefined {
+  const dir = (globalThis as Record<symbol, unknown>)[BUILD_CACHE_DIR];
+  return typeof dir === "string" ? dir : undefined;
+}

@@ -1,7 +1,9 @@
 import { statSync } from "node:fs";
-import { parseDocuments, parseJsonDocument, type LoadedDocument, type ParseLimits } from "../yaml/index.js";
+import { parseDocuments, type LoadedDocument, type ParseLimits } from "../yaml/index.js";
+import { failedDocument, loadDocumentFile } from "./load-document-file.js";
 import { listDocumentFiles } from "./list-document-files.js";
-import { fileError, readTextFile } from "./read-text-file.js";
+import { loadParsedFile } from "./parsed-files-hook.js";
+import { fileError } from "./read-text-file.js";
 import { readStdin } from "./read-stdin.js";
 
 export interface LoadPathsOptions {
@@ -22,6 +24,8 @@ export const STDIN_SOURCE = "<stdin>";
  */
 export async function loadPaths(paths: readonly string[], options: LoadPathsOptions = {}): Promise<LoadedDocument[]> {
   const limits = options.limits ?? {};
+  // Parsed files in use (parsed-files-hook.ts) were read with the default limits only.
+  const load = (file: string): LoadedDocument[] => (options.limits === undefined ? loadParsedFile(file) : undefined) ?? loadDocumentFile(file, limits);
   const documents: LoadedDocument[] = [];
   let stdinRead = false;
   for (const path of paths) {
@@ -35,37 +39,28 @@ export async function loadPaths(paths: readonly string[], options: LoadPathsOpti
     try {
       isDirectory = statSync(path).isDirectory();
     } catch (e) {
-      documents.push(failed(path, fileError(e, path).error.message));
+      documents.push(failedDocument(path, fileError(e, path).error.message));
       continue;
     }
     if (!isDirectory) {
-      documents.push(...(await loadFile(path, limits)));
+      documents.push(...load(path));
       continue;
     }
     const files = await listDocumentFiles(path);
     if (!files.ok) {
-      documents.push(failed(path, files.error.message));
+      documents.push(failedDocument(path, files.error.message));
       continue;
     }
-    for (const file of files.value) documents.push(...(await loadFile(file, limits)));
+    for (const file of files.value) documents.push(...load(file));
   }
   return documents;
-}
-
-async function loadFile(path: string, limits: ParseLimits): Promise<LoadedDocument[]> {
-  const text = await readTextFile(path, limits.maxBytes);
-  if (!text.ok) return [failed(path, text.error.message)];
-  return path.endsWith(".json") ? parseJsonDocument(text.value, path, limits) : parseDocuments(text.value, path, limits);
 }
 
 async function loadStdin(read: () => Promise<string>, limits: ParseLimits): Promise<LoadedDocument[]> {
   try {
     return parseDocuments(await read(), STDIN_SOURCE, limits);
   } catch (e) {
-    return [failed(STDIN_SOURCE, `cannot read standard input: ${e instanceof Error ? e.message : String(e)}`)];
+    return [failedDocument(STDIN_SOURCE, `cannot read standard input: ${e instanceof Error ? e.message : String(e)}`)];
   }
 }
 
-function failed(source: string, error: string): LoadedDocument {
-  return { source, index: 0, error };
-}

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { err, ok, type Result } from "../../engine/index.js";
-import { DEFAULT_LIMITS } from "../yaml/index.js";
+import { DEFAULT_LIMITS } from "../yaml/types.js";
 
 /**
  * Read a UTF-8 text file. Failures are values: `not-found` ("no such file or directory: <path>"),
@@ -13,6 +13,11 @@ import { DEFAULT_LIMITS } from "../yaml/index.js";
  * what they read synchronously anyway. The result stays a promise.
  */
 export async function readTextFile(path: string, maxBytes: number = DEFAULT_LIMITS.maxBytes): Promise<Result<string>> {
+  return readTextFileSync(path, maxBytes);
+}
+
+/** readTextFile, for callers that cannot wait (the parse-ahead worker, parse-ahead.ts). */
+export function readTextFileSync(path: string, maxBytes: number = DEFAULT_LIMITS.maxBytes): Result<string> {
   try {
     const info = statSync(path);
     if (info.isDirectory()) return err("is-directory", `is a directory, not a file: ${path}`);

@@ -1,5 +1,9 @@
 /** `bylaw test [PATH...]`: run kyverno-test.yaml suites, like `kyverno test`. */
+import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { ParseCache } from "../../../platform/files/parse-cache.js";
+import { useParsedFiles } from "../../../platform/files/parsed-files-hook.js";
+import { buildCacheDir } from "../../launch/save-compile-cache.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
 import { cliRegistryAccess } from "../../offline/registry-setup.js";
 import { withRegistryPasses } from "../../../platform/registry/index.js";
@@ -145,11 +149,21 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: "ta
     return 2;
   }
   const progress = files.length >= 10 && io.showsProgress?.(format) === true;
-  const ran: SuiteResult[] = await runSuiteFiles(files, {
-    workers,
-    runHere: (file) => withRegistryPasses(registry.value, () => runSuites(file, (spec, cluster) => offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}))),
-    ...(progress ? { onDone: (n: number, total: number, file: string) => io.progress(`[${n}/${total}] ${file}`) } : {}),
-  });
+  // Files parsed by an earlier run of this build, unchanged since, are not parsed again (parse-cache.ts).
+  const cacheDir = buildCacheDir();
+  const parsed = cacheDir === undefined ? undefined : new ParseCache(join(cacheDir, "parse"));
+  useParsedFiles(parsed);
+  let ran: SuiteResult[];
+  try {
+    ran = await runSuiteFiles(files, {
+      workers,
+      runHere: (file) => withRegistryPasses(registry.value, () => runSuites(file, (spec, cluster) => offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}))),
+      ...(progress ? { onDone: (n: number, total: number, file: string) => io.progress(`[${n}/${total}] ${file}`) } : {}),
+    });
+  } finally {
+    useParsedFiles(undefined);
+    parsed?.save();
+  }
   io.progressDone();
   // Suites from a Git clone are named by repository and branch, not by the temporary folder.
   const suites = !local.cloned ? ran : ran.map((s) => JSON.parse(local.rename(JSON.stringify(s))) as SuiteResult);

@@ -19,7 +19,8 @@ export const WORKERS_ENV = "BYLAW_TEST_WORKERS";
 export const SUITES_PER_WORKER = 16;
 /**
  * Worker threads to start for `suites` suites: BYLAW_TEST_WORKERS when set, else one per core
- * beyond the first (the main thread runs suites too), and none for fewer than SUITES_PER_WORKER.
+ * beyond the first (the main thread runs suites too) from three cores on, and none for fewer than
+ * SUITES_PER_WORKER.
  */
 export function workerCount(suites: number, env: Readonly<Record<string, string | undefined>> = process.env, cores: number = availableParallelism()): number | { error: string } {
   const set = env[WORKERS_ENV];
@@ -27,7 +28,10 @@ export function workerCount(suites: number, env: Readonly<Record<string, string 
     if (!/^\d+$/.test(set)) return { error: `${WORKERS_ENV} must be a whole number of worker threads, 0 or more (got ${JSON.stringify(set)})` };
     return Math.min(Number(set), Math.max(0, suites - 1));
   }
-  return Math.max(0, Math.min(cores - 1, Math.floor(suites / SUITES_PER_WORKER)));
+  // On two cores a worker is a loss: V8's compiler and GC threads already use much of the second
+  // core, and a worker repeats the main thread's JIT work (docs/adr/0014-bundled-cli.md, 2026-11-28).
+  if (cores < 3) return 0;
+  return Math.min(cores - 1, Math.floor(suites / SUITES_PER_WORKER));
 }
 
 export interface RunSuitesOptions {

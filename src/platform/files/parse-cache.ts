@@ -1,0 +1,92 @@
+/**
+ * The parse cache: what a file's YAML/JSON text parsed to, kept on disk so that the next run over
+ * unchanged files does not parse them again (parsing is the largest single cost of `bylaw test` over
+ * many suites: docs/adr/0014-bundled-cli.md). It lives in the folder of the build's compile cache, so
+ * it is tied to the exact code that parsed (another build, or Node version, never reads it), is
+ * turned off by the same BYLAW_COMPILE_CACHE=off, and is removed with it.
+ *
+ * An entry is named for a SHA-256 of the path and the whole text, so any change to a file's content
+ * is a miss: no timestamps are trusted. It holds the documents as loadDocumentFile gives them for that
+ * path (v8.serialize). Entries are read only when they belong to this user and no one else may
+ * write them (read-own-file.ts); a file that does not deserialize is a miss. Every cache error is
+ * ignored: the cache can make a run faster, never fail or change one. Files over MAX_TEXT are not
+ * cached; a folder over MAX_ENTRIES is emptied before new entries are written.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { deserialize, serialize } from "node:v8";
+import type { LoadedDocument } from "../yaml/types.js";
+import { parseDocumentText } from "./load-document-file.js";
+import type { ParsedFiles } from "./parsed-files-hook.js";
+import { readOwnFile } from "./read-own-file.js";
+import { readTextFileSync } from "./read-text-file.js";
+
+/** Texts longer than this (characters) are parsed every time. */
+export const MAX_TEXT = 1024 * 1024;
+/** Entries one cache folder may hold. */
+export const MAX_ENTRIES = 20_000;
+
+export class ParseCache implements ParsedFiles {
+  readonly #dir: string;
+  readonly #pending = new Map<string, Buffer>();
+  #hits = 0;
+  #checkedSize = false;
+  #misses = 0;
+
+  constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  load(path: string): LoadedDocument[] | undefined {
+    const text = readTextFileSync(path);
+    // A file that cannot be read is loadDocumentFile's to report.
+    if (!text.ok || text.value.length > MAX_TEXT) return undefined;
+    const entry = join(this.#dir, createHash("sha256").update(path).update("\0").update(text.value).digest("hex"));
+    // Parsed earlier in this run, or by an earlier run.
+    const bytes = this.#pending.get(entry) ?? readOwnFile(entry);
+    if (bytes !== undefined) {
+      try {
+        const documents: unknown = deserialize(bytes);
+        if (Array.isArray(documents)) {
+          this.#hits++;
+          return documents as LoadedDocument[];
+        }
+      } catch {
+        // not a cache entry after all: parse
+      }
+    }
+    this.#misses++;
+    const documents = parseDocumentText(text.value, path);
+    // Serialized now: the caller may change what it is given.
+    if (!this.#pending.has(entry)) this.#pending.set(entry, serialize(documents));
+    return documents;
+  }
+
+  /** Files found in the cache, and files parsed, so far. */
+  get counts(): { readonly hits: number; readonly misses: number } {
+    return { hits: this.#hits, misses: this.#misses };
+  }
+
+  /** Write the entries this run parsed; never throws. */
+  save(): void {
+    if (this.#pending.size === 0) return;
+    try {
+      mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+      // Counted at the first save only: a worker thread saves after every suite.
+      if (!this.#checkedSize && readdirSync(this.#dir).length + this.#pending.size > MAX_ENTRIES) {
+        rmSync(this.#dir, { recursive: true, force: true });
+        mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+      }
+      this.#checkedSize = true;
+      for (const [entry, bytes] of this.#pending) {
+        const tmp = `${entry}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+        writeFileSync(tmp, bytes, { mode: 0o600 });
+        renameSync(tmp, entry);
+      }
+    } catch {
+      // a cache that cannot be written is no cache
+    }
+    this.#pending.clear();
+  }
+}
