@@ -5,7 +5,11 @@
  * otherwise the attestors' verdict: "verified image signatures for <image>", or "failed to verify
  * image <image>: <why>" (fail; error when Bylaw could not check); then, when the entry lists
  * attestations, theirs (attestations.ts): "verified image attestations for <image>" (the image
- * named by digest once known), or the failure itself.
+ * named by digest when the reference or the signatures gave one), or the failure itself.
+ * The texts are Kyverno's `pkg/engine/internal/imageverifier.go`: "skipping image reference image
+ * …, policy … ruleName …" (`verifyImage`), "verified image signatures for …" (`verifyAttestors`),
+ * "failed to verify image …: …" (`handleRegistryErrors`), "verified image attestations for …"
+ * (`verifyAttestations`); the error naming a field Bylaw does not run is Bylaw's own.
  */
 import type { RuleStatus } from "../api/rule-result.js";
 import type { EnginePorts } from "../ports.js";
