@@ -190,6 +190,15 @@ describe("verifyImages: cosign public keys", () => {
     assert.match(String(all.mutate[0]?.[2]), /\.attestors\[0\]\.entries\[0\]\.keys: no matching signatures/);
   });
 
+  test("a set that falls short with no entry failing (count above its entries, or no entries) gives Kyverno's 'invalid response: nil', an error", () => {
+    const short = run(policy(entry([{ count: 2, entries: [keys(key.publicPem)] }], { mutateDigest: false, verifyDigest: false })), appPod());
+    assert.deepEqual(short.mutate, [["verify", "error", "invalid response: nil"]]);
+    assert.deepEqual(short.validate, [["verify", "error", "invalid response: nil"]]);
+    assert.deepEqual(run(policy(entry([{ entries: [] }], { mutateDigest: false, verifyDigest: false })), appPod()).mutate, [["verify", "error", "invalid response: nil"]]);
+    const nestedShort = run(policy(entry([{ entries: [{ attestor: { count: 2, entries: [keys(key.publicPem)] } }] }], { mutateDigest: false, verifyDigest: false })), appPod());
+    assert.deepEqual(nestedShort.mutate, [["verify", "error", "invalid response: nil"]], "a nested set's empty answer counts, and leaves no response");
+  });
+
   test("several PEM keys in one entry are one entry each; nested attestor sets are verified with their path", () => {
     const both = `${otherKey.publicPem}${key.publicPem}`;
     assert.equal(run(policy(entry([{ count: 1, entries: [keys(both)] }])), appPod()).mutate[0]?.[1], "pass");
