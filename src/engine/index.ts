@@ -64,6 +64,9 @@ export { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 export { createCel, fromCel, toCel, type CelActivation, type CelEngine } from "./cel/index.js";
 export { isValidatingPolicy, type CompiledValidatingPolicy, type ResourceRule as CelResourceRule } from "./cel/validating-policy/index.js";
 export { celAutogenStatus } from "./cel/autogen-status.js";
+// Kubernetes' name validations (apimachinery), for names the server writes into webhook configurations.
+export { dns1123Subdomain, qualifiedName } from "./cel/libraries/name-validation.js";
+export { labelSelectorProblems } from "./match/label-selector-problems.js";
 
 // Kubernetes ValidatingAdmissionPolicy bindings, which compile with the policy they name (engine.compile's `bindings`).
 export { compileBinding as compileAdmissionBinding, isAdmissionBindingDocument } from "./cel/admission-policy/index.js";

@@ -8,6 +8,9 @@
  *   carrying them: an object they exclude is never sent to Bylaw, one they include is denied by
  *   that webhook; one with `webhookConfiguration.timeoutSeconds` gets its own webhook with that
  *   timeout; the shared webhooks carry neither (Kyverno `buildWebhookRules`);
+ * - a Pod ValidatingPolicy whose matchCondition name has 62 characters, and whose own name has 62
+ *   (Kyverno's `autogen-…` names would be past a qualified name's 63): the API server accepts the
+ *   configuration, with every other policy's webhook still in it, and the policy denies what it should;
  * - a policy on a custom resource's kind is registered as discovery serves it (the CRD's plural,
  *   group and scope, not every resource of the group), and so is one whose CRD is created after it,
  *   within the rediscovery interval.
@@ -113,6 +116,16 @@ const CEL_TIMED = vpol("cel-team-quotas", "resourcequotas", `  webhookConfigurat
     timeoutSeconds: 17
 `);
 
+const LONG_CONDITION = `not-in-the-sandbox-namespace-${"x".repeat(27)}-check`;
+const LONG_POLICY = `pods-need-a-team-label-${"y".repeat(33)}-check`;
+const CEL_LONG_NAMES = vpol(LONG_POLICY, "pods", `  matchConditions:
+  - name: ${LONG_CONDITION}
+    expression: "object.metadata.namespace != 'long-sandbox'"
+`);
+
+/** Kubernetes' qualified name, as the API server checks a matchCondition's name. */
+const QUALIFIED = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
 const webhooks = (): Promise<Registered[]> => validatingWebhooks(current());
 const reviewsOf = (kind: string, namespace: string): Promise<number> => countedReviews(env["BYLAW_METRICS_PORT"], kind, namespace);
 
@@ -217,5 +230,30 @@ describe("fine-grained webhooks and kinds from discovery, registered in a real c
     const denied = await current().kubectl(["create", "quota", "unlabeled", "--hard=pods=10"]);
     assert.notEqual(denied.code, 0, "an unlabeled ResourceQuota was created");
     assert.match(denied.stderr, /admission webhook "vpol\.validate\.bylaw\.svc-fail-finegrained-cel-team-quotas" denied the request/);
+  });
+
+  test("a Pod ValidatingPolicy with a 62-character condition name (and policy name): the API server accepts the configuration, every policy's webhook in it", async () => {
+    assert.equal(LONG_CONDITION.length, 62);
+    assert.equal(LONG_POLICY.length, 62);
+    await ok(["apply", "-f", "-"], CEL_LONG_NAMES);
+    const name = `vpol.validate.bylaw.svc-fail-finegrained-${LONG_POLICY}`;
+    const own = await eventually("the long-named policy's webhook", 60_000, async () => (await webhooks()).find((w) => w.name === name));
+    const names = (own.matchConditions ?? []).map((c) => c.name);
+    assert.equal(names.length, 3, names.join(", "));
+    for (const n of names) assert.match(n, QUALIFIED, `${n} is a qualified name`);
+    assert.equal(new Set(names).size, 3);
+    assert.ok(names.every((n) => /^autogen-.*-[0-9a-f]{12}$/.test(n)), names.join(", "));
+    const all = (await webhooks()).map((w) => w.name);
+    for (const other of ["validate.bylaw.svc-fail-finegrained-team-outside-sandbox", "vpol.validate.bylaw.svc-fail-finegrained-cel-team-outside-sandbox", "vpol.validate.bylaw.svc-fail-finegrained-cel-team-quotas"]) {
+      assert.ok(all.includes(other), `${other} is still registered beside it`);
+    }
+
+    await ok(["create", "namespace", "long-sandbox"]);
+    const pod = (ns: string): string => `apiVersion: v1\nkind: Pod\nmetadata: {name: unlabeled, namespace: ${ns}}\nspec: {containers: [{name: c, image: nginx}]}\n`;
+    await ok(["apply", "-f", "-"], pod("long-sandbox"));
+    const denied = await current().kubectl(["apply", "-f", "-"], pod("default"));
+    assert.notEqual(denied.code, 0, "an unlabeled Pod outside long-sandbox was created");
+    assert.match(denied.stderr, new RegExp(`admission webhook "${name.replace(/\./g, "\\.")}" denied the request`));
+    assert.match(denied.stderr, /label team is required/);
   });
 });

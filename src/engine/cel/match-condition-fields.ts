@@ -6,9 +6,7 @@
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
-
-/** Kubernetes' qualified name: an optional DNS-subdomain prefix and a name of alphanumerics, '-', '_' and '.'. */
-const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+import { qualifiedName } from "./libraries/name-validation.js";
 
 /**
  * The entry at `at` (`spec.matchConditions[2]`): its name and expression, or undefined when it has no
@@ -21,7 +19,9 @@ export function matchConditionFields(c: JsonValue, at: string, names: Set<string
   }
   const name = typeof c["name"] === "string" ? c["name"] : "";
   if (name === "") problems.push(problem(`${at}.name`, "Required value"));
-  else if (!QUALIFIED_NAME.test(name)) problems.push(problem(`${at}.name`, `Invalid value: ${JSON.stringify(name)}: a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`));
+  // Kubernetes' qualified name (apimachinery IsQualifiedName): a name part of at most 63 alphanumerics,
+  // '-', '_' and '.', after an optional DNS-subdomain prefix (at most 253) and '/'.
+  else if (qualifiedName(name).length > 0) problems.push(problem(`${at}.name`, `Invalid value: ${JSON.stringify(name)}: ${qualifiedName(name).join("; ")}`));
   else if (names.has(name)) problems.push(problem(`${at}.name`, `Duplicate value: ${JSON.stringify(name)}`));
   names.add(name);
   const expression = typeof c["expression"] === "string" ? c["expression"] : "";

@@ -3,7 +3,24 @@
  * k8s-manifest-sigstore's `VerifyResource`, for signatures carried in the object's annotations and
  * keys given inline: every attestor set must verify; in a set, `count` entries (all by default)
  * must verify. One entry verifies when the signed manifest matches the object (ignored fields aside)
- * and a signature over the message holds under the entry's key. Messages are Kyverno's.
+ * and a signature over the message holds under the entry's key. Messages, word for word:
+ * - "verified manifest signatures; …", "manifest verification succeeded|failed; verifiedCount N;
+ *   requiredCount M; message …", "singed by a valid signer: " (Kyverno's spelling), "…: failed to verify
+ *   signature. diff found; …", "failed to verify signature; <path>: …" (a nested set), "annotations
+ *   mismatch: … does not match expected value … for key …": Kyverno `pkg/engine/handlers/validation/
+ *   validate_manifest.go` (`verifyManifest`, `verifyManifestAttestorSet`, `k8sVerifyResource`,
+ *   `checkManifestAnnotations`); errors of a set are joined by "; " (`multierr.Combine`);
+ * - "message not found", "signature not found" (k8s-manifest-sigstore `pkg/k8smanifest/errors.go`,
+ *   the default messages), "failed to decode base64 message in the annotation: …", "failed to read
+ *   YAMLs in the gzipped message: …", "failed to find a YAML manifest in the gzipped message",
+ *   "[publickey 1/1] [signature j/n] error: …" and "verification failed for n signature. all trials:
+ *   [JSON list]": k8s-manifest-sigstore `pkg/k8smanifest/verifier.go` (`BlobManifestFetcher.Fetch`,
+ *   `BlobSignatureVerifier.Verify`);
+ * - the "YAML manifest not found for this resource: " and "failed to verify signature: " prefixes are
+ *   `VerifyResource`'s, as Kyverno's documented report shows them; "error occurred during manifest
+ *   verification: …" is the handler's error.
+ * What Bylaw cannot check offline (a bundle or certificate that needs Rekor, a resourceBundleRef in
+ * an OCI registry) is an error in Bylaw's own words.
  */
 import { utf8Encode } from "../jmespath/functions/kyverno/go-text.js";
 import { isObject, type JsonObject } from "../api/json.js";

@@ -84,4 +84,11 @@ describe("webhookConfiguration.matchConditions", () => {
     assert.deepEqual(problemsOf(policyWith([notKubeSystem, notKubeSystem])), ['spec.webhookConfiguration.matchConditions[1].name: Duplicate value: "not-kube-system"']);
     assert.match(problemsOf(policyWith([{ name: "", expression: "true" }])).join(), /matchConditions\[0\]\.name: Required value/);
   });
+
+  test("names are Kubernetes' qualified names in full (the API server would refuse the webhook): name part ≤ 63, prefix ≤ 253", () => {
+    assert.deepEqual(problemsOf(policyWith([{ name: "n".repeat(63), expression: "true" }, { name: `${"p".repeat(250)}.io/ok`, expression: "true" }])), [], "63 and 253 fit");
+    assert.match(problemsOf(policyWith([{ name: "n".repeat(64), expression: "true" }])).join(), /matchConditions\[0\]\.name: Invalid value: "n{64}": name part must be no more than 63 characters/);
+    assert.match(problemsOf(policyWith([{ name: `${"p".repeat(251)}.io/ok`, expression: "true" }])).join(), /matchConditions\[0\]\.name: Invalid value: .*prefix part must be no more than 253 characters/);
+    assert.match(problemsOf(policyWith([{ name: "-x", expression: "true" }])).join(), /Invalid value: "-x": name part must consist of alphanumeric characters/);
+  });
 });

@@ -34,7 +34,8 @@ export interface AttestationRun extends AttestorRun {
 type Failure = Extract<EntryOutcome, { ok: false }>;
 
 export function verifyAttestations(run: AttestationRun): EntryOutcome {
-  let digest = run.digest;
+  // Kyverno learns no digest from attestations (cosign-attestation.ts): only the reference's or the signatures'.
+  const digest = run.digest;
   for (const [i, raw] of run.entry.attestations.entries()) {
     const a = isObject(raw) ? raw : {};
     const path = `.attestations[${i}]`;
@@ -51,7 +52,6 @@ export function verifyAttestations(run: AttestationRun): EntryOutcome {
       for (const e of entries) {
         const checked = verifyEntry(run, a, type, e, `${path}.attestors[${j}].entries[${i}]`, digest);
         if (checked.ok) {
-          digest ||= checked.digest;
           if (++verified >= required) break;
         } else {
           errors.push(checked.message);
@@ -77,7 +77,7 @@ function verifyEntry(run: AttestationRun, a: JsonObject, type: string, e: JsonOb
   const first = fetched.statements.map((s) => s["predicate"]).find(isObject);
   if (first === undefined) return { ok: false, hard: false, message: "predicate not found in any statement" };
   const named = text(a["name"]) !== "" ? { name: text(a["name"]), value: first } : undefined;
-  const image = withDigest(run.image, digest || fetched.digest);
+  const image = withDigest(run.image, digest);
   const statements = fetched.statements.filter((s) => s["predicateType"] === type);
   if (statements.length === 0) return fail(key.path, `attestions not found for predicate type ${type}`);
   for (const s of statements) {
@@ -86,7 +86,7 @@ function verifyEntry(run: AttestationRun, a: JsonObject, type: string, e: JsonOb
     if (!held.ok) return held;
     if (!held.value.met) return fail(key.path, `attestation checks failed for ${image} and predicate ${type}: ${held.value.message}`);
   }
-  return { ok: true, digest: fetched.digest };
+  return { ok: true, digest };
 }
 
 /** The conditions' outcome, a failure Kyverno reports ("failed to check attestations: …"), or a hard outcome. */

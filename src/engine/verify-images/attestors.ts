@@ -3,8 +3,9 @@
  * public-key checks (cosign-signature.ts): each set needs `count` verified entries (all of them when
  * `count` is unset or 0); an entry is a key, certificate or keyless attestor, or a nested `attestor`
  * set (keys and certificates are checked; keyless needs online services Bylaw does not reach). A `keys.publicKeys` holding several PEM keys stands for one entry per key. Each entry's
- * failure is named by its path (`.attestors[0].entries[1].keys: …`); a set that falls short fails
- * with all of them, joined by "; ". An entry Bylaw cannot check (another attestor kind, no registry
+ * failure is named by its path (`.attestors[0].entries[1].keys: …`, Kyverno's `attestorPath+subPath`);
+ * a set that falls short fails with all of them, joined by "; " (Go's `multierr.Combine`); one that
+ * falls short with none failing gives no response (INVALID_RESPONSE). An entry Bylaw cannot check (another attestor kind, no registry
  * access, a transparency log it cannot reach) is `hard`: a set it leaves short is an `error`, not a failure.
  */
 import { pemPublicKeys } from "../values/pem-public-keys.js";
@@ -23,17 +24,30 @@ export interface AttestorRun {
 
 const MAX_NESTING = 4;
 
-/** Every attestor set of the entry, in order; the first that falls short decides. */
+/**
+ * Kyverno's answer when the attestor sets give no cosign response (`verifyAttestors`: RuleError
+ * "invalid response" with the error "nil"): the whole result message, not a reason after the image.
+ */
+export const INVALID_RESPONSE = "invalid response: nil";
+
+/**
+ * A set that falls short with no entry failing (no entries, or `count` above the number of entries)
+ * returns no response and no error in Kyverno (`verifyAttestorSet`): a nested set then counts as a
+ * verified entry, and the rule's last set leaves the rule with no response (INVALID_RESPONSE).
+ */
+type SetOutcome = EntryOutcome | { readonly ok: "nil" };
+
+/** Every attestor set of the entry, in order; the first that fails decides, else the last one's response. */
 export function verifyAttestors(run: AttestorRun): EntryOutcome {
-  let outcome: EntryOutcome | undefined;
+  let outcome: SetOutcome | undefined;
   for (const [i, set] of run.entry.attestors.entries()) {
     outcome = verifySet(run, set, `.attestors[${i}]`, 0);
-    if (!outcome.ok) return outcome;
+    if (outcome.ok === false) return outcome;
   }
-  return outcome ?? { ok: false, hard: true, message: "invalid response: nil" };
+  return outcome === undefined || outcome.ok === "nil" ? { ok: false, hard: true, message: INVALID_RESPONSE } : outcome;
 }
 
-function verifySet(run: AttestorRun, set: JsonObject, path: string, depth: number): EntryOutcome {
+function verifySet(run: AttestorRun, set: JsonObject, path: string, depth: number): SetOutcome {
   const entries = expandStaticKeys(Array.isArray(set["entries"]) ? set["entries"] : []);
   const count = typeof set["count"] === "number" && set["count"] > 0 ? set["count"] : 0;
   const required = count > 0 ? count : entries.length;
@@ -43,7 +57,7 @@ function verifySet(run: AttestorRun, set: JsonObject, path: string, depth: numbe
   for (const [i, a] of entries.entries()) {
     const at = `${path}.entries[${i}]`;
     const outcome = a["attestor"] !== undefined && a["attestor"] !== null ? nested(run, a["attestor"], `${at}.attestor`, depth) : verifyEntry(run, a, at);
-    if (outcome.ok) {
+    if (outcome.ok !== false) {
       verified++;
       if (verified >= required) return outcome;
     } else {
@@ -51,10 +65,10 @@ function verifySet(run: AttestorRun, set: JsonObject, path: string, depth: numbe
       hard ||= outcome.hard;
     }
   }
-  return { ok: false, hard, message: errors.length > 0 ? errors.join("; ") : `${path}: ${verified} of ${required} attestors verified` };
+  return errors.length > 0 ? { ok: false, hard, message: errors.join("; ") } : { ok: "nil" };
 }
 
-function nested(run: AttestorRun, attestor: JsonValue, path: string, depth: number): EntryOutcome {
+function nested(run: AttestorRun, attestor: JsonValue, path: string, depth: number): SetOutcome {
   if (depth >= MAX_NESTING) return { ok: false, hard: true, message: `${path}: attestor sets nested deeper than ${MAX_NESTING} levels are not verified` };
   let set: JsonValue = attestor;
   if (typeof attestor === "string") {

@@ -5,13 +5,26 @@
  * `payloadType` is in-toto's, one of its signatures holds under the key over DSSE's PAE encoding
  * of the payload, and the in-toto statement's `subject[].digest.sha256` names the image's digest
  * (cosign's `IntotoSubjectClaimVerifier`). The answer is the statements of the envelopes that
- * count; none: cosign's "no matching attestations: <why each failed>".
+ * count. Messages, word for word:
+ * - "no matching attestations: <why each failed, joined by "\n ">": sigstore/cosign `pkg/cosign/verify.go`
+ *   `VerifyImageAttestation` (ErrNoMatchingAttestations);
+ * - "invalid payloadType <type> on envelope. Expected application/vnd.in-toto+json": the same file,
+ *   `verifyOCIAttestation`;
+ * - "no signature found", "unable to base64 decode payload (is payload in the right format?)",
+ *   "accepted signatures do not match threshold, Found: 0, Expected 1": secure-systems-lab/go-securesystemslib
+ *   `dsse/verify.go` `EnvelopeVerifier.Verify` (ErrNoSignature, `b64Decode`), which verifyOCIAttestation calls;
+ * - "no matching subject digest found": cosign `pkg/cosign/verifiers.go` `IntotoSubjectClaimVerifier`;
+ * - "no signature matched the required annotations": Kyverno's `checkAnnotations`
+ *   (`pkg/image/verifiers/cpol/cosign`), which reads each verified envelope as a simple-signing payload:
+ *   an envelope carries no `optional`, so attestations fail whenever annotations are required.
+ * The digest is the registry's; Kyverno's `decodeStatements` reads none from attestations (it looks
+ * for a simple-signing digest in the envelope), so messages name the image as the rule knew it.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { base64Decode } from "../jmespath/functions/kyverno/base64.js";
 import { utf8DecodeLossy, utf8Encode } from "../jmespath/functions/kyverno/go-text.js";
 import type { EntryOutcome } from "./attestors.js";
-import { fetchLayers, type KeyCheck } from "./cosign-signature.js";
+import { fetchLayers, NO_ANNOTATED_SIGNATURE, type KeyCheck } from "./cosign-signature.js";
 
 export const IN_TOTO_PAYLOAD_TYPE = "application/vnd.in-toto+json";
 
@@ -30,6 +43,7 @@ export function fetchAttestations(check: KeyCheck): AttestationsOutcome {
     else return checked;
   }
   if (statements.length === 0) return { ok: false, hard: false, message: `no matching attestations: ${why.join("\n ")}` };
+  if (check.annotations !== undefined && Object.keys(check.annotations).length > 0) return { ok: false, hard: false, message: NO_ANNOTATED_SIGNATURE };
   return { ok: true, digest, statements };
 }
 
@@ -39,15 +53,16 @@ function checkEnvelope(check: KeyCheck, layer: string, digest: string): { readon
   if (!isObject(envelope)) return "the attestation layer is not a DSSE envelope (JSON)";
   const payloadType = typeof envelope["payloadType"] === "string" ? envelope["payloadType"] : "";
   if (payloadType !== IN_TOTO_PAYLOAD_TYPE) return `invalid payloadType ${payloadType} on envelope. Expected ${IN_TOTO_PAYLOAD_TYPE}`;
-  const payload = base64Decode(utf8Encode(String(envelope["payload"] ?? "")));
-  if (typeof payload === "string") return `the envelope's payload is not base64: ${payload}`;
+  // DSSE's EnvelopeVerifier.Verify: signatures first, then the payload and each signature decoded.
   const signatures = Array.isArray(envelope["signatures"]) ? envelope["signatures"].filter(isObject) : [];
-  if (signatures.length === 0) return "no signatures found";
+  if (signatures.length === 0) return "no signature found";
+  const payload = dsseBase64(String(envelope["payload"] ?? ""));
+  if (payload === undefined) return UNDECODABLE;
   const pae = preAuthEncoding(payloadType, payload);
   let held = false;
   for (const s of signatures) {
-    const signature = base64Decode(utf8Encode(String(s["sig"] ?? "")));
-    if (typeof signature === "string" || signature.length === 0) continue;
+    const signature = dsseBase64(String(s["sig"] ?? ""));
+    if (signature === undefined) return UNDECODABLE;
     const verified = check.ports.signatures?.verify({ publicKey: check.key, data: pae, signature, hash: check.hash });
     if (verified === undefined || !verified.ok) return { ok: false, hard: true, message: verified?.error.message ?? "no signature verifier" };
     if (verified.value) {
@@ -61,6 +76,16 @@ function checkEnvelope(check: KeyCheck, layer: string, digest: string): { readon
   const subjects = Array.isArray(statement["subject"]) ? statement["subject"].filter(isObject) : [];
   const named = subjects.some((s) => isObject(s["digest"]) && typeof s["digest"]["sha256"] === "string" && `sha256:${s["digest"]["sha256"]}` === digest);
   return named ? { statement } : "no matching subject digest found";
+}
+
+const UNDECODABLE = "unable to base64 decode payload (is payload in the right format?)";
+
+/** DSSE's `b64Decode`: standard base64, else URL-safe base64 (both padded, as Go's encodings are). */
+function dsseBase64(text: string): Uint8Array | undefined {
+  const std = base64Decode(utf8Encode(text));
+  if (typeof std !== "string") return std;
+  const url = base64Decode(utf8Encode(text.replace(/-/g, "+").replace(/_/g, "/")));
+  return typeof url === "string" || /[+/]/.test(text) ? undefined : url;
 }
 
 /** DSSE's PAE: "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body, lengths in bytes, ASCII decimal. */

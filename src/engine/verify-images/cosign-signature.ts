@@ -3,9 +3,17 @@
  * `pkg/cosign` calls it): the image's signatures come from the registry port (form "signatures":
  * the layers of `<repository>:sha256-<hex>.sig`); a signature counts when it holds under the key
  * over the layer's exact bytes (the simple-signing payload), and the payload's
- * `critical.image.docker-manifest-digest` is the image's digest, and the payload's `optional`
- * carries every required annotation. Messages are cosign's: "no signatures found", "no matching
- * signatures: <why each failed>", "invalid or missing digest in claim: …", "missing or incorrect annotation".
+ * `critical.image.docker-manifest-digest` is the image's digest. Then, as Kyverno's cosign verifier
+ * does after cosign (`pkg/image/verifiers/cpol/cosign` `VerifySignature`, `checkAnnotations`; Kyverno
+ * hands cosign no annotations of its own), one verified payload's `optional` must carry every
+ * required annotation. Messages, word for word:
+ * - "no signatures found": sigstore/cosign `pkg/cosign/verify.go` `verifySignatures` (ErrNoSignaturesFound);
+ * - "no matching signatures: <why each failed, joined by "\n ">": the same function (ErrNoMatchingSignatures);
+ * - "invalid or missing digest in claim: <digest>": cosign `pkg/cosign/verifiers.go` `SimpleClaimVerifier`;
+ * - "invalid signature when validating ASN.1 encoded signature": sigstore `pkg/signature/ecdsa.go`
+ *   (the ECDSA verifier; RSA and ed25519 keys word it otherwise, see the report of this change);
+ * - "illegal base64 data at input byte N": Go's `encoding/base64`, as cosign's `verifyOCISignature` returns it;
+ * - "no signature matched the required annotations": Kyverno's `checkAnnotations`.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { base64Decode } from "../jmespath/functions/kyverno/base64.js";
@@ -29,13 +37,26 @@ export function verifyWithKey(check: KeyCheck): EntryOutcome {
   const { digest, layers: signatures } = fetched;
   if (signatures.length === 0) return { ok: false, hard: false, message: "no signatures found" };
   const why: string[] = [];
+  let verified = 0;
   for (const s of signatures) {
-    const problem = checkOne(check, s, digest);
-    if (problem === undefined) return { ok: true, digest };
-    if (typeof problem !== "string") return problem;
-    why.push(problem);
+    const checked = checkOne(check, s, digest);
+    if (typeof checked === "string") why.push(checked);
+    else if ("ok" in checked) return checked;
+    else if (carries(checked.claim, check.annotations)) return { ok: true, digest };
+    else verified++;
   }
+  if (verified > 0) return { ok: false, hard: false, message: NO_ANNOTATED_SIGNATURE };
   return { ok: false, hard: false, message: `no matching signatures: ${why.join("\n ")}` };
+}
+
+/** Kyverno's `checkAnnotations` when no verified payload carries every required annotation. */
+export const NO_ANNOTATED_SIGNATURE = "no signature matched the required annotations";
+
+/** Whether a verified payload's `optional` holds every required annotation (none required: true). */
+export function carries(claim: JsonValue, annotations: KeyCheck["annotations"]): boolean {
+  if (annotations === undefined) return true;
+  const optional = isObject(claim) && isObject(claim["optional"]) ? claim["optional"] : {};
+  return Object.entries(annotations).every(([k, v]) => optional[k] === v);
 }
 
 /** The digest and the layers of the image's signature (or attestation) manifest, from the registry port. */
@@ -53,12 +74,15 @@ export function fetchLayers(check: KeyCheck, form: "signatures" | "attestations"
   return { ok: true, digest, layers: isObject(data) && Array.isArray(data["signatures"]) ? data["signatures"].filter(isObject) : [] };
 }
 
-/** undefined when the signature holds; why it does not; or a hard outcome (the key cannot be read). */
-function checkOne(check: KeyCheck, s: JsonObject, digest: string): string | EntryOutcome | undefined {
+/** The signed claim when the signature holds and names the digest; why it does not; or a hard outcome (the key cannot be read). */
+function checkOne(check: KeyCheck, s: JsonObject, digest: string): string | Extract<EntryOutcome, { ok: false }> | { readonly claim: JsonValue } {
   const payload = base64Decode(utf8Encode(String(s["payload"] ?? "")));
-  const signature = base64Decode(utf8Encode(String(s["signature"] ?? "")));
+  const encoded = String(s["signature"] ?? "");
+  if (encoded === "") return "the signature annotation (dev.cosignproject.cosign/signature) is missing";
+  // cosign's verifyOCISignature returns Go's base64 error as it is.
+  const signature = base64Decode(utf8Encode(encoded));
+  if (typeof signature === "string") return signature;
   if (typeof payload === "string") return `the signed payload is not base64: ${payload}`;
-  if (typeof signature === "string" || signature.length === 0) return "the signature annotation (dev.cosignproject.cosign/signature) is missing or not base64";
   const verified = check.ports.signatures?.verify({ publicKey: check.key, data: payload, signature, hash: check.hash });
   if (verified === undefined || !verified.ok) return { ok: false, hard: true, message: verified?.error.message ?? "no signature verifier" };
   if (!verified.value) return "invalid signature when validating ASN.1 encoded signature";
@@ -72,9 +96,5 @@ function checkOne(check: KeyCheck, s: JsonObject, digest: string): string | Entr
   const image = isObject(critical) ? critical["image"] : undefined;
   const claimed = isObject(image) ? image["docker-manifest-digest"] : undefined;
   if (claimed !== digest) return `invalid or missing digest in claim: ${typeof claimed === "string" ? claimed : ""}`;
-  if (check.annotations !== undefined) {
-    const optional = isObject(claim) && isObject(claim["optional"]) ? claim["optional"] : {};
-    for (const [k, v] of Object.entries(check.annotations)) if (optional[k] !== v) return "missing or incorrect annotation";
-  }
-  return undefined;
+  return { claim };
 }

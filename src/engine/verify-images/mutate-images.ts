@@ -5,6 +5,8 @@
  * (`registry/path:tag@digest`, the digest from the checked signatures or from the registry port),
  * and the `kyverno.io/verify-images` annotation recording each image whose signatures were checked.
  * On UPDATE an image the request did not change is not checked again (it counts as verified).
+ * "failed to update digest: …" and "mutated image digest" are Kyverno's `pkg/engine/internal/
+ * imageverifier.go` (`Verify`, after `handleMutateDigest`).
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import type { Resource } from "../api/resource.js";

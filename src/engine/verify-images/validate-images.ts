@@ -7,7 +7,9 @@
  * registry answers are kept per run), so that an annotation a request brings itself never stands
  * for a verification, and a check Bylaw could not make is an `error`. An entry with no attestors
  * reads the annotation, as Kyverno does. The rule passes ("image verified", naming the skipped
- * images) unless an image fails, and is skipped when every image was skipped.
+ * images) unless an image fails, and is skipped when every image was skipped. The texts are Kyverno's
+ * `pkg/engine/handlers/validation/validate_image.go` (`Process`, `validateImage`) and
+ * `pkg/engine/utils` `IsImageVerified` ("image is not verified", "failed to parse image metadata: …").
  */
 import type { RuleResult } from "../api/rule-result.js";
 import { ruleResult } from "../api/rule-result.js";

@@ -5,12 +5,17 @@
  * otherwise the attestors' verdict: "verified image signatures for <image>", or "failed to verify
  * image <image>: <why>" (fail; error when Bylaw could not check); then, when the entry lists
  * attestations, theirs (attestations.ts): "verified image attestations for <image>" (the image
- * named by digest once known), or the failure itself.
+ * named by digest when the reference or the signatures gave one), or the failure itself.
+ * The texts are Kyverno's `pkg/engine/internal/imageverifier.go`: "skipping image reference image
+ * …, policy … ruleName …" (`verifyImage`), "verified image signatures for …" (`verifyAttestors`),
+ * "failed to verify image …: …" (`handleRegistryErrors`), "invalid response: nil" (`verifyAttestors`,
+ * when the sets gave no response), "verified image attestations for …"
+ * (`verifyAttestations`); the error naming a field Bylaw does not run is Bylaw's own.
  */
 import type { RuleStatus } from "../api/rule-result.js";
 import type { EnginePorts } from "../ports.js";
 import { verifyAttestations, withDigest, type AttestationConditions } from "./attestations.js";
-import { verifyAttestors } from "./attestors.js";
+import { INVALID_RESPONSE, verifyAttestors } from "./attestors.js";
 import { verifiesSignatures, type ImageVerification } from "./image-verification.js";
 import { imageMatches } from "./matched-images.js";
 
@@ -42,6 +47,7 @@ export function verifyImage(entry: ImageVerification, target: VerifyTarget): Ima
   let digest = target.digest ?? "";
   if (entry.attestors.length > 0) {
     const outcome = verifyAttestors({ image, entry, ports: target.ports });
+    if (!outcome.ok && outcome.message === INVALID_RESPONSE) return { status: "error", message: INVALID_RESPONSE };
     if (!outcome.ok) return { status: outcome.hard ? "error" : "fail", message: `failed to verify image ${image}: ${outcome.message}` };
     if (entry.attestations.length === 0) return { status: "pass", message: `verified image signatures for ${image}`, digest: outcome.digest };
     digest ||= outcome.digest;

@@ -190,6 +190,15 @@ describe("verifyImages: cosign public keys", () => {
     assert.match(String(all.mutate[0]?.[2]), /\.attestors\[0\]\.entries\[0\]\.keys: no matching signatures/);
   });
 
+  test("a set that falls short with no entry failing (count above its entries, or no entries) gives Kyverno's 'invalid response: nil', an error", () => {
+    const short = run(policy(entry([{ count: 2, entries: [keys(key.publicPem)] }], { mutateDigest: false, verifyDigest: false })), appPod());
+    assert.deepEqual(short.mutate, [["verify", "error", "invalid response: nil"]]);
+    assert.deepEqual(short.validate, [["verify", "error", "invalid response: nil"]]);
+    assert.deepEqual(run(policy(entry([{ entries: [] }], { mutateDigest: false, verifyDigest: false })), appPod()).mutate, [["verify", "error", "invalid response: nil"]]);
+    const nestedShort = run(policy(entry([{ entries: [{ attestor: { count: 2, entries: [keys(key.publicPem)] } }] }], { mutateDigest: false, verifyDigest: false })), appPod());
+    assert.deepEqual(nestedShort.mutate, [["verify", "error", "invalid response: nil"]], "a nested set's empty answer counts, and leaves no response");
+  });
+
   test("several PEM keys in one entry are one entry each; nested attestor sets are verified with their path", () => {
     const both = `${otherKey.publicPem}${key.publicPem}`;
     assert.equal(run(policy(entry([{ count: 1, entries: [keys(both)] }])), appPod()).mutate[0]?.[1], "pass");
@@ -197,10 +206,19 @@ describe("verifyImages: cosign public keys", () => {
     assert.match(String(nested.mutate[0]?.[2]), /: \.attestors\[0\]\.entries\[0\]\.attestor\.entries\[0\]\.keys: no matching signatures/);
   });
 
-  test("annotations must be in the signed payload", () => {
+  test("annotations must be in a verified payload, with Kyverno's checkAnnotations message", () => {
     assert.equal(run(policy(entry([{ entries: [keys(key.publicPem)] }], { annotations: { team: "a" } })), appPod()).mutate[0]?.[1], "pass");
     const wrong = run(policy(entry([{ entries: [{ ...keys(key.publicPem), annotations: { team: "b" } }] }])), appPod());
-    assert.match(String(wrong.mutate[0]?.[2]), /no matching signatures: missing or incorrect annotation$/);
+    assert.deepEqual(wrong.mutate, [["verify", "fail", `failed to verify image ${IMAGE}: .attestors[0].entries[0].keys: no signature matched the required annotations`]]);
+    const plain = signPayload(key, simpleSigning("ghcr.io/acme/app", DIGEST));
+    const annotated = policy(entry([{ entries: [keys(key.publicPem)] }], { annotations: { team: "a" }, mutateDigest: false, verifyDigest: false }));
+    assert.equal(run(annotated, appPod(), { ...signedTable, signatures: { [`${IMAGE}|`]: [plain, good] } }).mutate[0]?.[1], "pass", "one verified payload carrying them is enough");
+  });
+
+  test("a signature that is not base64 is named with Go's base64 error", () => {
+    const garbled = { ...good, signature: "%%%" };
+    const r = run(policy(entry([{ entries: [keys(key.publicPem)] }], { mutateDigest: false, verifyDigest: false })), appPod(), { ...signedTable, signatures: { [`${IMAGE}|`]: [garbled] } });
+    assert.deepEqual(r.mutate, [["verify", "fail", `failed to verify image ${IMAGE}: .attestors[0].entries[0].keys: no matching signatures: illegal base64 data at input byte 0`]]);
   });
 
   test("repository reads the signatures from another repository", () => {

@@ -7,9 +7,17 @@
  *
  * - its matchConditions, so the API server evaluates them. When the policy autogens for pod
  *   controllers, each condition is guarded to the kinds it was written for (`autogen-<name>` for
- *   the Pod's, `autogen-<config>-<name>` for each config's rewritten copy), as Kyverno does. The
- *   guard reads `request.kind`, not Kyverno's `object.apiVersion`/`object.kind`: a DELETE has no
- *   `object`, and an error there would refuse the request under a Fail webhook;
+ *   the Pod's, `autogen-<config>-<name>` for each config's rewritten copy), as Kyverno does
+ *   (`pkg/cel/autogen` `CreateMatchConditions`). The guard reads `request.kind`, not Kyverno's
+ *   `object.apiVersion`/`object.kind`: a DELETE has no `object`, and an error there would refuse the
+ *   request under a Fail webhook. The prefix can take a name that was valid in the policy past what
+ *   the API server accepts (a qualified name: name part ≤ 63 characters, e.g. a 62-character
+ *   condition name), and Kyverno then writes a name the API server refuses, with the whole
+ *   configuration and so every policy's registration. Bylaw keeps `autogen-…` when it is valid and
+ *   otherwise writes its first characters and `-<hash>` (12 hex digits of the SHA-256 of the group
+ *   and the condition's own name; kube-names.ts), 63 characters at most; and where two prefixed names
+ *   read alike (a condition `cronjobs-x` of the Pod's and `x` of the cronjobs config), both get
+ *   their hash, so the names stay unique within the webhook;
  * - `matchPolicy: Exact` when the policy asks for it, and its timeout;
  * - its matchConstraints' namespaceSelector and objectSelector, merged with Bylaw's own.
  *
@@ -18,6 +26,7 @@
  */
 import { celAutogenStatus, isObject, type CompiledPolicy, type JsonObject, type JsonValue } from "../../engine/index.js";
 import { celSpecOf } from "../policy-source/cel-policy-compile.js";
+import { conditionName, distinctNames, hashedConditionName } from "./kube-names.js";
 
 export interface MatchCondition {
   readonly name: string;
@@ -107,14 +116,25 @@ function webhookConditions(kind: string, spec: JsonObject): MatchCondition[] {
     const targets = Array.isArray(config["targets"]) ? config["targets"].filter(isObject).map((t) => ({ group: String(t["group"] ?? ""), version: String(t["version"] ?? ""), kind: String(t["kind"] ?? "") })) : [];
     out.push(...guarded(`autogen-${name}`, targets, conditionsOf(config["spec"])));
   }
-  return out;
+  const names = distinctNames(out, (c) => c.name, (c) => hashedConditionName(c.kyvernoName, c.origin));
+  return out.map((c, i) => ({ name: names[i] ?? c.name, expression: c.expression }));
+}
+
+/** A guarded condition: its valid name, Kyverno's name, and what it stands for (its group and own name). */
+interface Guarded extends MatchCondition {
+  readonly kyvernoName: string;
+  readonly origin: string;
 }
 
 /** Each condition applies to `targets` only: `!(<a target>) || (<condition>)`. */
-function guarded(prefix: string, targets: readonly Target[], conditions: readonly MatchCondition[]): MatchCondition[] {
+function guarded(prefix: string, targets: readonly Target[], conditions: readonly MatchCondition[]): Guarded[] {
   if (targets.length === 0) return [];
   const precondition = [...new Set(targets.map((t) => `(request.kind.group == '${t.group}' && request.kind.version == '${t.version}' && request.kind.kind == '${t.kind}')`))].sort().join(" || ");
-  return conditions.map((c) => ({ name: `${prefix}-${c.name}`, expression: `!(${precondition}) || (${c.expression})` }));
+  return conditions.map((c) => {
+    const kyvernoName = `${prefix}-${c.name}`;
+    const origin = JSON.stringify([prefix, c.name]);
+    return { name: conditionName(kyvernoName, origin), kyvernoName, origin, expression: `!(${precondition}) || (${c.expression})` };
+  });
 }
 
 function selector(value: JsonValue | undefined): JsonObject | undefined {

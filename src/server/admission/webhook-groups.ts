@@ -33,9 +33,9 @@
  * A policy whose group is not registered would never be evaluated: the policy set is rejected
  * (`timeoutProblems`), loudly, rather than serving it nowhere.
  */
-import { createHash } from "node:crypto";
 import { type CompiledPolicy, type PolicyProblem, problem } from "../../engine/index.js";
 import { CEL_PREFIXES, celPrefixOf } from "./cel-webhook-traits.js";
+import { webhookName } from "./kube-names.js";
 import { declaredTimeout, failurePolicyOf, hasOwnWebhook, isValidTimeout, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, policyKey } from "./policy-traits.js";
 import type { WebhookGroup } from "./types.js";
 
@@ -103,22 +103,10 @@ export function parseFineGrainedPath(path: string): { readonly kind: WebhookKind
 /** The webhook name Kyverno's scheme gives a group: `validate.bylaw.svc-fail`, `validate.bylaw.svc-fail-timeout-20s`. */
 export function groupWebhookName(kind: WebhookKind, group: WebhookGroup): string {
   const base = `${group.policy !== undefined && group.prefix !== undefined ? `${group.prefix}.validate` : kind}.bylaw.svc-${group.mode}`;
-  if (group.policy !== undefined) return fineGrainedName(`${base}-finegrained-${group.policy.replace("/", "-")}`, group.policy);
+  // Kyverno's fine-grained name, unless a long policy name (and namespace) would take it past the
+  // API server's limit (a DNS subdomain, 253): then its first part and a hash of the policy's key (kube-names.ts).
+  if (group.policy !== undefined) return webhookName(`${base}-finegrained-${group.policy.replace("/", "-")}`, group.policy);
   return group.isDefault ? base : `${base}-timeout-${group.timeoutSeconds}s`;
-}
-
-/** The API server's limit on a webhook name (a DNS subdomain). */
-const MAX_WEBHOOK_NAME = 253;
-
-/**
- * Kyverno's fine-grained name, unless a long policy name (and namespace) would take it past the
- * API server's limit, which would make it refuse the whole configuration: then its first part and a
- * hash of the policy's key, so it stays valid and unique.
- */
-function fineGrainedName(name: string, key: string): string {
-  if (name.length <= MAX_WEBHOOK_NAME) return name;
-  const hash = createHash("sha256").update(key).digest("hex").slice(0, 12);
-  return `${name.slice(0, MAX_WEBHOOK_NAME - hash.length - 1).replace(/[-.]+$/, "")}-${hash}`;
 }
 
 /** Every registered group: fail and ignore for the default timeout and for each further one. */

@@ -17,6 +17,10 @@
  *   `vpol.validate.bylaw.svc-fail-finegrained-<name>` on `/vpol/fail/finegrained/<name>`, carrying
  *   its conditions, matchPolicy, timeout and its namespace and object selectors merged with Bylaw's
  *   (cel-webhook-traits.ts); a namespaced one also selects only its own namespace.
+ * - every name stays one the API server accepts (kube-names.ts): a fine-grained webhook name past
+ *   253 characters, or one that two policies' keys would share (`<ns>-<name>` reads alike for
+ *   namespace `a-b`, name `c` and namespace `a`, name `b-c`), gets a hash of its policy's key, so one
+ *   policy never makes the API server refuse a configuration that registers every other.
  * - `bylaw-policy-validating-webhook-cfg`: kyverno.io ClusterPolicy, Policy and PolicyException,
  *   and the policies.kyverno.io policy kinds (kube/cel-policy-kinds.ts), CREATE/UPDATE →
  *   /policyvalidate, failurePolicy Fail, whatever policies are loaded.
@@ -33,6 +37,7 @@ import { celWebhookTraits, type MatchCondition } from "../admission/cel-webhook-
 import { appliesAtAdmission, hasOwnWebhook } from "../admission/policy-traits.js";
 import { fineGrainedGroup, groupOf, groupPath, groupWebhookName, registeredGroups, type TimeoutGroups } from "../admission/webhook-groups.js";
 import type { WebhookGroup } from "../admission/types.js";
+import { distinctNames, hashedWebhookName } from "../admission/kube-names.js";
 import type { ClientConfig, Endpoint, LabelSelector, RegistrationTarget, Webhook, WebhookConfiguration } from "./types.js";
 import { addPolicyRules, type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
 
@@ -81,13 +86,18 @@ export function buildConfigurations(policies: readonly CompiledPolicy[], groups:
       for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
       if (!rules.isEmpty) out.push(resourceWebhook(kind, group, rules, target, { matchConditions: MATCH_CONDITIONS }));
     }
+    const own: { readonly webhook: Webhook; readonly key: string }[] = [];
     for (const policy of policies) {
       if (!appliesAtAdmission(policy) || !hasOwnWebhook(policy)) continue;
       const rules = new RuleSet();
       addPolicyRules(rules, policy, kind, resolve);
       for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
-      if (!rules.isEmpty) out.push(resourceWebhook(kind, fineGrainedGroup(policy, groups), rules, target, ownFields(policy)));
+      const group = fineGrainedGroup(policy, groups);
+      if (!rules.isEmpty) own.push({ webhook: resourceWebhook(kind, group, rules, target, ownFields(policy)), key: `${group.prefix ?? kind}/${group.policy ?? ""}` });
     }
+    // `<ns>-<name>` can read alike for two policies (ns a-b name c, ns a name b-c): the API server refuses duplicate names.
+    const names = distinctNames(own, (o) => o.webhook.name, (o) => hashedWebhookName(o.webhook.name, o.key));
+    own.forEach((o, i) => out.push({ ...o.webhook, name: names[i] ?? o.webhook.name }));
     return out;
   };
   return {

@@ -7,6 +7,7 @@ import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 import { buildConfigurations } from "./build-configurations.js";
 import type { RegistrationTarget, Webhook } from "./types.js";
 import { timeoutProblems, type TimeoutGroups } from "../admission/webhook-groups.js";
+import { qualifiedName } from "../../engine/index.js";
 
 const engine = createEngine(fakePorts());
 const service: RegistrationTarget = { endpoint: { kind: "service", name: "bylaw", namespace: "bylaw", port: 443 }, caPem: "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n", ownNamespace: "bylaw" };
@@ -94,6 +95,43 @@ describe("registration: a CEL policy's own webhook", () => {
     const c = compileCelPolicy({ apiVersion: "policies.kyverno.io/v1", kind: "MutatingPolicy", metadata: { name: "bad" }, spec: { matchConstraints: configMaps, matchConditions: [{ name: "x", expression: "object.(" }], mutations: [] } }, engine);
     assert.equal(c.policy, undefined);
     assert.match(c.problems[0]?.message ?? "", /MutatingPolicy bad/);
+  });
+});
+
+describe("registration: names the API server accepts, whatever the policies' names (kube-names.ts)", () => {
+  const long62 = `check-${"x".repeat(52)}-end`;
+  const names = (w: Webhook): string[] => (w.matchConditions ?? []).map((c) => c.name);
+
+  test("a 62-character condition of a Pod policy that autogens: every prefixed name is a valid qualified name, unique, and stable", () => {
+    assert.equal(long62.length, 62);
+    const conditions = [{ name: long62, expression: "object.spec.containers.size() > 0" }, { name: "web", expression: "true" }];
+    const build = () => only(hooks([cel("ValidatingPolicy", "pods", { matchConstraints: pods, matchConditions: conditions })]), "vpol.validate.bylaw.svc-fail-finegrained-pods");
+    const got = names(build());
+    assert.equal(got.length, 6);
+    for (const n of got) assert.deepEqual(qualifiedName(n), [], n);
+    assert.equal(new Set(got).size, 6, got.join(", "));
+    assert.ok(got.includes("autogen-web") && got.includes("autogen-cronjobs-web"), "names that fit stay Kyverno's");
+    assert.ok(got.some((n) => /^autogen-check-x+-[0-9a-f]{12}$/.test(n)), got.join(", "));
+    assert.deepEqual(names(build()), got, "the same on every build");
+  });
+
+  test("prefixed names that read alike (`cronjobs-x` of the Pod, `x` of the cronjobs copy) are both hashed, so they stay unique", () => {
+    const conditions = [{ name: "cronjobs-x", expression: "true" }, { name: "x", expression: "true" }];
+    const got = names(only(hooks([cel("ValidatingPolicy", "pods", { matchConstraints: pods, matchConditions: conditions })]), "vpol.validate.bylaw.svc-fail-finegrained-pods"));
+    assert.equal(new Set(got).size, got.length, got.join(", "));
+    assert.ok(!got.includes("autogen-cronjobs-x"), got.join(", "));
+    assert.ok(got.includes("autogen-x") && got.includes("autogen-cronjobs-cronjobs-x"));
+  });
+
+  test("two namespaced policies whose `<ns>-<name>` read alike get distinct webhook names; a long name stays a valid DNS subdomain", () => {
+    const list = hooks([cel("NamespacedValidatingPolicy", "c", { matchConstraints: configMaps, matchConditions: blue }, "a-b"), cel("NamespacedValidatingPolicy", "b-c", { matchConstraints: configMaps, matchConditions: blue }, "a")]);
+    const own = list.filter((w) => w.name.includes("finegrained"));
+    assert.equal(own.length, 2);
+    assert.notEqual(own[0]?.name, own[1]?.name);
+    for (const w of own) assert.match(w.name, /^nvpol\.validate\.bylaw\.svc-fail-finegrained-a-b-c-[0-9a-f]{12}$/);
+    assert.deepEqual(own.map((w) => w.clientConfig.service?.path).sort(), ["/nvpol/fail/finegrained/a-b/c", "/nvpol/fail/finegrained/a/b-c"], "the paths were distinct already");
+    const lone = only(hooks([cel("ValidatingPolicy", long62, { matchConstraints: configMaps, matchConditions: blue })]), `vpol.validate.bylaw.svc-fail-finegrained-${long62}`);
+    assert.ok(lone.name.length <= 253, "a 62-character policy name keeps Kyverno's webhook name");
   });
 });
 

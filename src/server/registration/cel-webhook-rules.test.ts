@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import { RuleSet } from "./webhook-rules.js";
+import { RuleSet, withoutCovered } from "./webhook-rules.js";
 import { addPolicyRules } from "./webhook-rules.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 
@@ -61,5 +61,22 @@ describe("registration: a MutatingPolicy Bylaw serves without evaluating it", ()
     );
     assert.ok(c.policy !== undefined, JSON.stringify(c.problems));
     assert.deepEqual(flat(c.policy), ["apps/v1/deployments@*:CREATE"]);
+  });
+});
+
+describe("registration: one rule never lists a resource a wildcard beside it covers (the API server would refuse the configuration)", () => {
+  test("a policy on every resource and one on pods share a rule: it lists `*` alone", () => {
+    const set = new RuleSet();
+    const rule = (resources: string[]) => vp({ resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources }] }, noAutogen);
+    addPolicyRules(set, rule(["*"]), "validate");
+    addPolicyRules(set, rule(["pods", "pods/status"]), "validate");
+    assert.deepEqual(set.rules().map((r) => r.resources), [["*", "pods/status"]]);
+  });
+
+  test("each wildcard drops only what it covers", () => {
+    assert.deepEqual(withoutCovered(["*/*", "pods", "pods/log"]), ["*/*"]);
+    assert.deepEqual(withoutCovered(["pods/*", "pods/status", "pods", "nodes/status"]), ["pods/*", "pods", "nodes/status"]);
+    assert.deepEqual(withoutCovered(["*/status", "pods/status", "pods/log", "pods"]), ["*/status", "pods/log", "pods"]);
+    assert.deepEqual(withoutCovered(["configmaps", "secrets"]), ["configmaps", "secrets"]);
   });
 });

@@ -43,7 +43,10 @@ export class RuleSet {
     return this.entries.size === 0;
   }
 
-  /** The webhook rules: resources of the same group, version, scope and operations in one rule; sorted, so equal sets give equal objects. */
+  /**
+   * The webhook rules: resources of the same group, version, scope and operations in one rule
+   * (without those a wildcard beside them covers: resourcesCovered); sorted, so equal sets give equal objects.
+   */
   rules(): RuleWithOperations[] {
     const grouped = new Map<string, { group: string; version: string; scope: Scope; ops: Operation[]; resources: string[] }>();
     for (const [key, set] of this.entries) {
@@ -56,9 +59,33 @@ export class RuleSet {
     }
     return [...grouped.keys()].sort().map((k) => {
       const g = grouped.get(k)!;
-      return { apiGroups: [g.group], apiVersions: [g.version], resources: g.resources.sort(), operations: g.ops, scope: g.scope };
+      return { apiGroups: [g.group], apiVersions: [g.version], resources: withoutCovered(g.resources).sort(), operations: g.ops, scope: g.scope };
     });
   }
+}
+
+/**
+ * One rule's resources without those a wildcard among them already covers. The API server refuses a
+ * rule that lists both (admissionregistration `validateResources`: "if '*' is present, must not
+ * specify other resources without subresources", and likewise for the double wildcard beside any
+ * resource, `pods/*` beside `pods/status`, and any-resource-with-subresource-y beside `pods/y`), and
+ * with it the whole configuration: two policies, one on every resource and one on pods, would leave
+ * every policy unregistered. The union is unchanged: `*` covers every resource without a
+ * subresource, `x/*` every subresource of x, the any-resource form of y that subresource of every
+ * resource, and the double wildcard everything.
+ */
+export function withoutCovered(resources: readonly string[]): string[] {
+  if (resources.includes("*/*")) return ["*/*"];
+  const all = resources.includes("*");
+  const subsOf = new Set(resources.filter((r) => r.endsWith("/*")).map((r) => r.slice(0, -2)));
+  const ofAll = new Set(resources.filter((r) => r.startsWith("*/")).map((r) => r.slice(2)));
+  return resources.filter((r) => {
+    const slash = r.indexOf("/");
+    if (slash < 0) return r === "*" || !all;
+    const [res, sub] = [r.slice(0, slash), r.slice(slash + 1)];
+    if (res === "*" || sub === "*") return true;
+    return !subsOf.has(res) && !ofAll.has(sub);
+  });
 }
 
 /** Adds what one policy needs on one webhook to `into`. */

@@ -11,6 +11,7 @@ import { AdmissionPlans } from "../../../server/admission/plans.js";
 import { YamlV3Writer } from "../../../server/admission/yaml-v3.js";
 import { createWorkerPool } from "../../../server/worker/worker-pool.js";
 import { checkTimeoutGroups, DEADLINE_SHARE, DEFAULT_TIMEOUT_SECONDS, timeoutProblems, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
+import { ownWebhookProblems } from "../../../server/registration/own-webhook-problems.js";
 import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
 import type { Io } from "../../io.js";
 import { SERVE_HELP } from "./help.js";
@@ -124,7 +125,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const source = await openPolicySource({
     engine,
     // Tenant rules visible before substitution make a policy invalid; the rest is checked at run time.
-    checkPolicy: (policy) => [...timeoutProblems(policy, groups), ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace)],
+    // With --register, a policy whose own webhook the API server would refuse (and every other policy's with it) is refused instead.
+    checkPolicy: (policy) => [...timeoutProblems(policy, groups), ...ownWebhookProblems(policy, groups), ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace)],
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
     ...(values.policies !== undefined
       ? { folder: { dir: values.policies, allowEmpty: values["allow-empty-policies"] === true, ...(values["cluster-facts"] !== undefined ? { clusterFacts: values["cluster-facts"] } : {}) } }

@@ -70,7 +70,10 @@ Flags:
                               match (custom resources as discovery serves them, re-read every 30 s), a
                               webhook of its own for each policy with webhookConfiguration.matchConditions,
                               and the policy-validating webhook; rewritten when the set, the CA or
-                              discovery changes, never deleted (see deploy/README.md, "Self-registration")
+                              discovery changes, never deleted; names the API server would refuse are
+                              shortened with a hash, and a policy whose own webhook it would still refuse
+                              (bad selectors, over 64 matchConditions) is refused at load (see
+                              deploy/README.md, "Self-registration")
       --server-url URL        register https://HOST:PORT instead of the Service (Bylaw outside the cluster;
                               Kyverno's --serverIP)
       --service-name NAME     the Service the webhooks name (default bylaw)
