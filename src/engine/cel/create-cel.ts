@@ -9,6 +9,7 @@ import { ok, type Result } from "../api/result.js";
 import { allNodes, isCelNode, type CelNode } from "./ast-nodes.js";
 import { CostExceeded, CostMeter, meterProgram } from "./cost.js";
 import { hasOnAnyExpression } from "./has-macro.js";
+import { ProgramMemo } from "./program-memo.js";
 import { asCelJsError, celGoText, compileError, errorOffset } from "./errors.js";
 import { isInterruption } from "../interrupt/index.js";
 import { defaultLibraries, RE2_MATCHES } from "./libraries/index.js";
@@ -80,39 +81,44 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
   const signatures = env.getDefinitions().functions.map((f) => f.signature);
   const declared = new Set(signatures.map((s) => /([A-Za-z_]\w*)\(/.exec(s.replace(/\(.*$/, "("))?.[1] ?? ""));
   const perCall = options.perCallCostLimit ?? PER_CALL_COST_LIMIT;
+  const memo = new ProgramMemo();
 
   return {
     functionSignatures: () => signatures.filter((s) => !s.includes(RE2_MATCHES) && !/^type\(.*Namespace\)/.test(s)).map((s) => readable(s, libraries)),
     compile(expression: string, opts: CelCompileOptions = {}): Result<CelProgram, CelCompileError> {
-      const fail = (e: unknown): { ok: false; error: CelCompileError } => {
-        const ce = asCelJsError(e);
-        const text = celGoText(ce, (n) => declared.has(n)).replaceAll(RE2_MATCHES, "matches");
-        return { ok: false, error: compileError(expression, errorOffset(ce), text) };
-      };
-      let parsed: ReturnType<Environment["parse"]>;
-      try {
-        parsed = env.parse(expression);
-      } catch (e) {
-        return fail(e);
-      }
-      const root = parsed.ast as unknown as CelNode;
-      const nodes = allNodes(root);
-      useRe2(nodes);
-      hasOnAnyExpression(nodes);
-      const undefinedVariable = checkFields(nodes, "request", ADMISSION_REQUEST_FIELDS) ?? (opts.variableNames && checkFields(nodes, "variables", opts.variableNames)) ?? (readsExceptions ? checkFields(nodes, "exceptions", EXCEPTIONS_FIELDS) : undefined);
-      if (undefinedVariable) return { ok: false, error: compileError(expression, undefinedVariable.pos, undefinedVariable.text) };
-      const checked = parsed.check();
-      if (!checked.valid) return fail(checked.error);
-      const outputType = checked.type ?? "dyn";
-      if (opts.expectType !== undefined && outputType !== opts.expectType && outputType !== "dyn") {
-        return { ok: false, error: compileError(expression, 0, `output is expected to be of type ${opts.expectType}, got ${outputType}`) };
-      }
-      const meter = new CostMeter();
-      meterProgram(root, meter);
-      orValueCompat(allNodes(root));
-      return ok(program(expression, outputType, parsed, meter, perCall, slot));
+      return memo.get(expression, opts, () => compileNew(expression, opts));
     },
   };
+
+  function compileNew(expression: string, opts: CelCompileOptions): Result<CelProgram, CelCompileError> {
+    const fail = (e: unknown): { ok: false; error: CelCompileError } => {
+      const ce = asCelJsError(e);
+      const text = celGoText(ce, (n) => declared.has(n)).replaceAll(RE2_MATCHES, "matches");
+      return { ok: false, error: compileError(expression, errorOffset(ce), text) };
+    };
+    let parsed: ReturnType<Environment["parse"]>;
+    try {
+      parsed = env.parse(expression);
+    } catch (e) {
+      return fail(e);
+    }
+    const root = parsed.ast as unknown as CelNode;
+    const nodes = allNodes(root);
+    useRe2(nodes);
+    hasOnAnyExpression(nodes);
+    const undefinedVariable = checkFields(nodes, "request", ADMISSION_REQUEST_FIELDS) ?? (opts.variableNames && checkFields(nodes, "variables", opts.variableNames)) ?? (readsExceptions ? checkFields(nodes, "exceptions", EXCEPTIONS_FIELDS) : undefined);
+    if (undefinedVariable) return { ok: false, error: compileError(expression, undefinedVariable.pos, undefinedVariable.text) };
+    const checked = parsed.check();
+    if (!checked.valid) return fail(checked.error);
+    const outputType = checked.type ?? "dyn";
+    if (opts.expectType !== undefined && outputType !== opts.expectType && outputType !== "dyn") {
+      return { ok: false, error: compileError(expression, 0, `output is expected to be of type ${opts.expectType}, got ${outputType}`) };
+    }
+    const meter = new CostMeter();
+    meterProgram(root, meter);
+    orValueCompat(allNodes(root));
+    return ok(program(expression, outputType, parsed, meter, perCall, slot));
+  }
 }
 
 function program(expression: string, outputType: string, run: (ctx: CelActivation) => unknown, meter: CostMeter, perCall: number, slot: ServiceSlot): CelProgram {
