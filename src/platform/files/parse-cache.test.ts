@@ -67,17 +67,30 @@ describe("ParseCache", () => {
     assert.equal(again.counts.hits, 0);
   });
 
-  test("an entry others may write, or one that is not a cache entry, is not used", () => {
+  test("in a folder others may enter, an entry others may write, or one that is not a cache entry, is not used", () => {
     const { files, dir } = setUp();
     const first = new ParseCache(dir);
     for (const f of files) first.load(f);
     first.save();
+    chmodSync(dir, 0o755);
     const [writable, corrupt] = readdirSync(dir).map((e) => join(dir, e));
     chmodSync(writable ?? "", 0o666);
     writeFileSync(corrupt ?? "", "not v8 serialized data");
     const second = new ParseCache(dir);
     for (const f of files) assert.deepEqual(second.load(f), loadDocumentFile(f), f);
     assert.deepEqual(second.counts, { hits: files.length - 2, misses: 2 });
+  });
+
+  test("in its own closed folder, a corrupt entry is still only a miss", () => {
+    const { files, dir } = setUp();
+    const first = new ParseCache(dir);
+    for (const f of files) first.load(f);
+    first.save();
+    const [corrupt] = readdirSync(dir).map((e) => join(dir, e));
+    writeFileSync(corrupt ?? "", "not v8 serialized data");
+    const second = new ParseCache(dir);
+    for (const f of files) assert.deepEqual(second.load(f), loadDocumentFile(f), f);
+    assert.deepEqual(second.counts, { hits: files.length - 1, misses: 1 });
   });
 
   test("what a caller changes in the documents it was given is not what the cache keeps", () => {
