@@ -24,13 +24,11 @@ import { join, resolve, sep } from "node:path";
 import { loadPaths } from "../platform/files/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 import { isPolicyExceptionDocument, policyKindOf } from "../engine/index.js";
+import { isGitUrl } from "./git-url.js";
 
-const GIT_URL = /^(https?|file):\/\//i;
+export { isGitUrl } from "./git-url.js";
+
 const CLONE_TIMEOUT_MS = 5 * 60_000;
-
-export function isGitUrl(path: string): boolean {
-  return GIT_URL.test(path);
-}
 
 export interface GitSource {
   /** What `git clone` is given. */

@@ -5,13 +5,13 @@ import { ParseCache } from "../../../platform/files/parse-cache.js";
 import { useParsedFiles } from "../../../platform/files/parsed-files-hook.js";
 import { buildCacheDir } from "../../launch/save-compile-cache.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
-import { cliRegistryAccess } from "../../offline/registry-setup.js";
-import { withRegistryPasses } from "../../../platform/registry/index.js";
+import { ok } from "../../../engine/index.js";
+import type { RegistryAccess } from "../../../platform/registry/index.js";
 import { runSuites } from "../../test-suite/run-suite.js";
 import type { SuiteResult } from "../../test-suite/types.js";
 import type { Io } from "../../io.js";
 import { discoverTests } from "./discover.js";
-import { isGitUrl } from "../../git-source.js";
+import { isGitUrl } from "../../git-url.js";
 import { cloneTestPaths, type TestPaths } from "./git-paths.js";
 import { usageLine } from "../../usage.js";
 import { runSuiteFiles, workerCount } from "./run-suites.js";
@@ -137,7 +137,9 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: "ta
     io.err("bylaw test: no test files found");
     return values["require-tests"] || errors.length > 0 ? 1 : 0;
   }
-  const registry = await cliRegistryAccess(values.registry);
+  // The registry client (node:https and friends) loads only for --registry.
+  const registry = values.registry ? await (await import("../../offline/registry-setup.js")).cliRegistryAccess(true) : ok<RegistryAccess | undefined>(undefined);
+  const passes = registry.ok && registry.value !== undefined ? (await import("../../../platform/registry/index.js")).withRegistryPasses : undefined;
   if (!registry.ok) {
     io.err(usageLine("test", registry.error.message));
     return 2;
@@ -157,7 +159,10 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: "ta
   try {
     ran = await runSuiteFiles(files, {
       workers,
-      runHere: (file) => withRegistryPasses(registry.value, () => runSuites(file, (spec, cluster) => offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}))),
+      runHere: (file) => {
+        const run = (): Promise<SuiteResult[]> => runSuites(file, (spec, cluster) => offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}));
+        return passes === undefined ? run() : passes(registry.value, run);
+      },
       ...(progress ? { onDone: (n: number, total: number, file: string) => io.progress(`[${n}/${total}] ${file}`) } : {}),
     });
   } finally {

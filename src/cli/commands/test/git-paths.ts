@@ -4,7 +4,8 @@
  * test files like a local folder. The clones live until the run ends; in output their temporary
  * paths read `<repository>@<branch>`.
  */
-import { cloneGitUrl, isGitUrl, type GitClone } from "../../git-source.js";
+import type { GitClone } from "../../git-source.js";
+import { isGitUrl } from "../../git-url.js";
 
 export interface TestPaths {
   /** Local paths, the Git URLs replaced by their cloned folders. */
@@ -28,6 +29,8 @@ export async function cloneTestPaths(paths: readonly string[], gitBranch: string
       local.push(p);
       continue;
     }
+    // Loaded only for a URL: it brings node:child_process.
+    const { cloneGitUrl } = await import("../../git-source.js");
     const clone = await cloneGitUrl(p, gitBranch);
     if (clone.ok) {
       clones.push(clone.value);
