@@ -12,6 +12,7 @@ import { YamlV3Writer } from "../../../server/admission/yaml-v3.js";
 import { createWorkerPool } from "../../../server/worker/worker-pool.js";
 import { checkTimeoutGroups, DEADLINE_SHARE, DEFAULT_TIMEOUT_SECONDS, timeoutProblems, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
 import { ownWebhookProblems } from "../../../server/registration/own-webhook-problems.js";
+import { operationProblems } from "../../../server/registration/operation-problems.js";
 import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
 import type { Io } from "../../io.js";
 import { SERVE_HELP } from "./help.js";
@@ -126,7 +127,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     engine,
     // Tenant rules visible before substitution make a policy invalid; the rest is checked at run time.
     // With --register, a policy whose own webhook the API server would refuse (and every other policy's with it) is refused instead.
-    checkPolicy: (policy) => [...timeoutProblems(policy, groups), ...ownWebhookProblems(policy, groups), ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace)],
+    checkPolicy: (policy) => [...timeoutProblems(policy, groups), ...ownWebhookProblems(policy, groups), ...operationProblems(policy), ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace)],
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
     ...(values.policies !== undefined
       ? { folder: { dir: values.policies, allowEmpty: values["allow-empty-policies"] === true, ...(values["cluster-facts"] !== undefined ? { clusterFacts: values["cluster-facts"] } : {}) } }
