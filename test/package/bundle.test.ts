@@ -106,6 +106,22 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
     }
   });
 
+  test("`bylaw test` on a small suite loads no network or process module (registry and Git load only when asked for)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bylaw-preload-"));
+    try {
+      const preload = join(dir, "loaded.cjs");
+      writeFileSync(preload, 'process.on("exit", () => process.stderr.write("\\nLOADED " + JSON.stringify(process.moduleLoadList) + "\\n"));\n');
+      const r = spawnSync(process.execPath, ["-r", preload, join(root, "bin", "bylaw.js"), "test", join(root, "examples", "mutate", "add-labels")], { encoding: "utf8" });
+      assert.equal(r.status, 0, r.stderr);
+      const line = r.stderr.split("\n").find((l) => l.startsWith("LOADED "));
+      const loaded = JSON.parse(line?.slice("LOADED ".length) ?? "[]") as string[];
+      assert.ok(loaded.includes("NativeModule fs"), "the list was read");
+      for (const m of ["https", "http", "tls", "child_process"]) assert.ok(!loaded.includes(`NativeModule ${m}`), `node:${m} was loaded`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("every chunk has its CommonJS script, and nothing else is in dist/bundle/cjs", () => {
     const chunks = Object.keys(meta.outputs).filter((f) => f.endsWith(".js")).map((f) => basename(f)).sort();
     assert.deepEqual(readdirSync(join(root, "dist", "bundle", "cjs")).sort(), chunks);
