@@ -74,6 +74,13 @@ Exit codes:
 
 Progress lines go to stderr only on a terminal, never in CI (CI=true) or with -o json/junit.
 
+Environment:
+  BYLAW_COMPILE_CACHE=DIR|off  where the compiled code and the parsed YAML of earlier runs are kept
+                           (default ~/.cache/bylaw/compile-cache): a file whose text is unchanged is
+                           not parsed again; off turns both off
+  BYLAW_TEST_WORKERS=N     worker threads for 16 or more suites (default: one per core beyond the
+                           first from three cores on, none on two); 0 runs everything in one thread
+
 Examples:
   bylaw test ./policies
   bylaw test . --fail-only --detailed-results
