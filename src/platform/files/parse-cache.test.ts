@@ -1,7 +1,7 @@
 /** The parse cache gives exactly what parsing gives, misses on any change of text or path, and trusts only this user's files. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tempTree } from "../../../test/support/temp-dir.js";
@@ -113,6 +113,33 @@ describe("ParseCache", () => {
     const blocked = new ParseCache(join(root, "policy.yaml", "parse"));
     assert.ok(blocked.load(join(root, "policy.yaml")) !== undefined);
     assert.doesNotThrow(() => blocked.save());
+  });
+});
+
+describe("ParseCache bounds", () => {
+  test("a folder that would go over its entries or bytes is emptied before this run's entries are written", () => {
+    const { files, dir } = setUp();
+    const first = new ParseCache(dir);
+    for (const f of files.slice(0, 3)) first.load(f);
+    first.save();
+    assert.equal(readdirSync(dir).length, 3);
+    const byCount = new ParseCache(dir, { maxEntries: 3 });
+    byCount.load(files[3] ?? "");
+    byCount.save();
+    assert.equal(readdirSync(dir).length, 1, "emptied, then the one new entry");
+    const byBytes = new ParseCache(dir, { maxBytes: 10 });
+    byBytes.load(files[0] ?? "");
+    byBytes.save();
+    assert.equal(readdirSync(dir).length, 1);
+    assert.deepEqual(new ParseCache(dir).load(files[0] ?? ""), loadDocumentFile(files[0] ?? ""));
+  });
+
+  test("an entry over its size is parsed each time and never written", () => {
+    const { files, dir } = setUp();
+    const small = new ParseCache(dir, { maxEntryBytes: 16 });
+    assert.deepEqual(small.load(files[0] ?? ""), loadDocumentFile(files[0] ?? ""));
+    small.save();
+    assert.ok(!existsSync(dir) || readdirSync(dir).length === 0, "nothing written");
   });
 });
 

@@ -10,8 +10,9 @@
  * path (v8.serialize). Entries are read only when they belong to this user and no one else may
  * write them (read-own-file.ts; or, once for all, when the folder is this user's and closed to
  * others); a file that does not deserialize is a miss. Every cache error is
- * ignored: the cache can make a run faster, never fail or change one. Files over MAX_TEXT are not
- * cached; a folder over MAX_ENTRIES is emptied before new entries are written.
+ * ignored: the cache can make a run faster, never fail or change one. Files over MAX_TEXT, and
+ * entries over MAX_ENTRY_BYTES, are not cached; a folder that would hold over MAX_ENTRIES entries or
+ * MAX_BYTES bytes is emptied before new entries are written.
  */
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -25,19 +26,31 @@ import { readTextFileSync } from "./read-text-file.js";
 
 /** Texts longer than this (characters) are parsed every time. */
 export const MAX_TEXT = 1024 * 1024;
-/** Entries one cache folder may hold. */
+/** An entry larger than this (bytes, serialized) is not written. */
+export const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
+/** Entries one cache folder may hold, and their bytes all together. */
 export const MAX_ENTRIES = 20_000;
+export const MAX_BYTES = 256 * 1024 * 1024;
+
+/** The cache's bounds (the constants above by default; tests set small ones). */
+export interface ParseCacheLimits {
+  readonly maxEntries?: number;
+  readonly maxBytes?: number;
+  readonly maxEntryBytes?: number;
+}
 
 export class ParseCache implements ParsedFiles {
   readonly #dir: string;
+  readonly #limits: Required<ParseCacheLimits>;
   readonly #pending = new Map<string, Buffer>();
   #hits = 0;
   #checkedSize = false;
   #privateDir: boolean | undefined;
   #misses = 0;
 
-  constructor(dir: string) {
+  constructor(dir: string, limits: ParseCacheLimits = {}) {
     this.#dir = dir;
+    this.#limits = { maxEntries: limits.maxEntries ?? MAX_ENTRIES, maxBytes: limits.maxBytes ?? MAX_BYTES, maxEntryBytes: limits.maxEntryBytes ?? MAX_ENTRY_BYTES };
   }
 
   load(path: string): LoadedDocument[] | undefined {
@@ -61,7 +74,10 @@ export class ParseCache implements ParsedFiles {
     this.#misses++;
     const documents = parseDocumentText(text.value, path);
     // Serialized now: the caller may change what it is given.
-    if (!this.#pending.has(entry)) this.#pending.set(entry, serialize(documents));
+    if (!this.#pending.has(entry)) {
+      const bytes = serialize(documents);
+      if (bytes.length <= this.#limits.maxEntryBytes) this.#pending.set(entry, bytes);
+    }
     return documents;
   }
 
@@ -80,6 +96,22 @@ export class ParseCache implements ParsedFiles {
     }
   }
 
+  /** Whether the folder and what is pending would hold more entries or bytes than the limits allow. */
+  #overBudget(): boolean {
+    const names = readdirSync(this.#dir);
+    if (names.length + this.#pending.size > this.#limits.maxEntries) return true;
+    let bytes = 0;
+    for (const b of this.#pending.values()) bytes += b.length;
+    for (const name of names) {
+      try {
+        bytes += lstatSync(join(this.#dir, name)).size;
+      } catch {
+        // removed by another run meanwhile
+      }
+    }
+    return bytes > this.#limits.maxBytes;
+  }
+
   /** Files found in the cache, and files parsed, so far. */
   get counts(): { readonly hits: number; readonly misses: number } {
     return { hits: this.#hits, misses: this.#misses };
@@ -91,7 +123,7 @@ export class ParseCache implements ParsedFiles {
     try {
       mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
       // Counted at the first save only: a worker thread saves after every suite.
-      if (!this.#checkedSize && readdirSync(this.#dir).length + this.#pending.size > MAX_ENTRIES) {
+      if (!this.#checkedSize && this.#overBudget()) {
         rmSync(this.#dir, { recursive: true, force: true });
         mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
       }

@@ -159,7 +159,8 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: "ta
   }
   const progress = files.length >= 10 && io.showsProgress?.(format) === true;
   // Files parsed by an earlier run of this build, unchanged since, are not parsed again (parse-cache.ts).
-  const cacheDir = buildCacheDir();
+  // Not for a Git clone: its files live in a new temporary folder each run, so no entry would be read again.
+  const cacheDir = local.cloned ? undefined : buildCacheDir();
   const parsed = cacheDir === undefined ? undefined : new ParseCache(join(cacheDir, "parse"));
   useParsedFiles(parsed);
   let ran: SuiteResult[];
