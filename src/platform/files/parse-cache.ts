@@ -44,9 +44,11 @@ export class ParseCache implements ParsedFiles {
   readonly #limits: Required<ParseCacheLimits>;
   readonly #pending = new Map<string, Buffer>();
   #hits = 0;
-  #checkedSize = false;
-  #privateDir: boolean | undefined;
   #misses = 0;
+  /** Whether the size of the folder was checked (at the first save). */
+  #checkedSize = false;
+  /** Whether the folder is this user's and closed to others (found at the first read). */
+  #privateDir: boolean | undefined;
 
   constructor(dir: string, limits: ParseCacheLimits = {}) {
     this.#dir = dir;
