@@ -1,7 +1,7 @@
 /** `bylaw test [PATH...]`: run kyverno-test.yaml suites, like `kyverno test`. */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ParseCache } from "../../../platform/files/parse-cache.js";
+import { packName, ParseCache, type ParseCacheReport } from "../../../platform/files/parse-cache.js";
 import { useParsedFiles } from "../../../platform/files/parsed-files-hook.js";
 import { buildCacheDir } from "../../launch/save-compile-cache.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
@@ -161,12 +161,14 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: "ta
   // Files parsed by an earlier run of this build, unchanged since, are not parsed again (parse-cache.ts).
   // Not for a Git clone: its files live in a new temporary folder each run, so no entry would be read again.
   const cacheDir = local.cloned ? undefined : buildCacheDir();
-  const parsed = cacheDir === undefined ? undefined : new ParseCache(join(cacheDir, "parse"));
+  const parsePack = cacheDir === undefined ? undefined : join(cacheDir, "parse", packName(local.paths.map((p) => resolve(p))));
+  const parsed = parsePack === undefined ? undefined : new ParseCache(parsePack);
   useParsedFiles(parsed);
   let ran: SuiteResult[];
   try {
     ran = await runSuiteFiles(files, {
       workers,
+      ...(parsed !== undefined && parsePack !== undefined ? { parsePack, adoptParsed: (report: ParseCacheReport) => parsed.adopt(report) } : {}),
       runHere: (file) => {
         const run = (): Promise<SuiteResult[]> => runSuites(file, (spec, cluster) => offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}));
         return passes === undefined ? run() : passes(registry.value, run);

@@ -8,6 +8,7 @@
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { SuiteResult } from "../../test-suite/types.js";
+import type { ParseCacheReport } from "../../../platform/files/parse-cache.js";
 import type { SuiteReply, SuiteWorkerData } from "./suite-messages.js";
 import { IN_FLIGHT, takeIndex } from "./take-index.js";
 
@@ -43,6 +44,9 @@ export interface RunSuitesOptions {
   readonly onDone?: (finished: number, total: number, file: string) => void;
   /** The worker's module; suite-worker.js beside this one by default. */
   readonly workerUrl?: URL;
+  /** The parse cache's pack, for the workers to read; their reports go to `adoptParsed`. */
+  readonly parsePack?: string;
+  readonly adoptParsed?: (report: ParseCacheReport) => void;
 }
 
 export async function runSuiteFiles(files: readonly string[], options: RunSuitesOptions): Promise<SuiteResult[]> {
@@ -102,7 +106,7 @@ export async function runSuiteFiles(files: readonly string[], options: RunSuites
     const startWorker = (): void => {
       if (WorkerThread === undefined) return;
       const worker = new WorkerThread(options.workerUrl ?? new URL("./suite-worker.js", import.meta.url), {
-        workerData: { files, next: shared } satisfies SuiteWorkerData,
+        workerData: { files, next: shared, ...(options.parsePack !== undefined ? { parsePack: options.parsePack } : {}) } satisfies SuiteWorkerData,
       });
       const held = new Set<number>();
       workers.set(worker, held);
@@ -122,6 +126,7 @@ export async function runSuiteFiles(files: readonly string[], options: RunSuites
         }
         held.delete(reply.index);
         if ("error" in reply) return fail(new Error(reply.error));
+        if (reply.parsed !== undefined) options.adoptParsed?.(reply.parsed);
         done(reply.index, reply.result);
       });
       worker.on("error", lost);
