@@ -1,6 +1,4 @@
-import { parseDocuments } from "../yaml/parse-documents.js";
-import { parseJsonDocument } from "../yaml/parse-json-document.js";
-import type { LoadedDocument, ParseLimits } from "../yaml/types.js";
+import { parseDocuments, parseJsonDocument, type LoadedDocument, type ParseLimits } from "../yaml/index.js";
 import { readTextFileSync } from "./read-text-file.js";
 
 /**

@@ -16,7 +16,7 @@ export async function readTextFile(path: string, maxBytes: number = DEFAULT_LIMI
   return readTextFileSync(path, maxBytes);
 }
 
-/** readTextFile, for callers that cannot wait (the parse-ahead worker, parse-ahead.ts). */
+/** readTextFile, for callers that read synchronously (load-document-file.ts, the parse cache). */
 export function readTextFileSync(path: string, maxBytes: number = DEFAULT_LIMITS.maxBytes): Result<string> {
   try {
     const info = statSync(path);
