@@ -17,8 +17,22 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["node:*", "fs", "path", "os", "crypto", "http", "https", "net", "dns", "child_process", "url"], message: "src/engine is pure: use a port from src/engine/ports.ts" },
-            { group: ["../../platform/*", "../../cli/*", "../../kube/*", "../../server/*", "../../../platform/*", "../../../cli/*", "../../../kube/*"], message: "src/engine must not import outer layers" },
+            {
+              group: ["node:*", "fs", "path", "os", "crypto", "http", "https", "net", "dns", "child_process", "url"],
+              message: "src/engine is pure: use a port from src/engine/ports.ts",
+            },
+            {
+              group: [
+                "../../platform/*",
+                "../../cli/*",
+                "../../kube/*",
+                "../../server/*",
+                "../../../platform/*",
+                "../../../cli/*",
+                "../../../kube/*",
+              ],
+              message: "src/engine must not import outer layers",
+            },
           ],
         },
       ],

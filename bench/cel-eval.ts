@@ -35,7 +35,12 @@ function pod(): JsonObject {
     securityContext: { privileged: false, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
     resources: { requests: { memory: `${64 * i}Mi`, cpu: `${100 * i}m` }, limits: { cpu: `${200 * i}m` } },
   }));
-  return { apiVersion: "v1", kind: "Pod", metadata: { name: "web-42", namespace: "shop", labels: { "app.kubernetes.io/name": "web" } }, spec: { containers, volumes: [{ name: "data", emptyDir: {} }] } };
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "web-42", namespace: "shop", labels: { "app.kubernetes.io/name": "web" } },
+    spec: { containers, volumes: [{ name: "data", emptyDir: {} }] },
+  };
 }
 
 /** Median µs per call over 5 batches (the machine is shared: the median resists others' load). */
@@ -54,7 +59,10 @@ export function benchCel(): void {
   const resource = pod();
   const object = toCel(resource);
   const activation = { object, oldObject: null, request: {}, params: null, namespaceObject: null, variables: {} };
-  const bare = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false }).registerVariable("object", "dyn");
+  const bare = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false }).registerVariable(
+    "object",
+    "dyn",
+  );
   const toCelUs = perCall(20_000, () => toCel(resource));
   console.log(`cel: resource to CEL values (once per request): ${toCelUs.toFixed(2)} µs`);
   let sumHot = 0;
@@ -63,7 +71,8 @@ export function benchCel(): void {
     const program = cel.compile(expr);
     if (!program.ok) throw new Error(program.error.message);
     const first = program.value.evaluate(activation);
-    if (!first.ok || first.value !== true) throw new Error(`expression ${i + 1} did not answer true: ${JSON.stringify(first)}`);
+    if (!first.ok || first.value !== true)
+      throw new Error(`expression ${i + 1} did not answer true: ${JSON.stringify(first)}`);
     for (let w = 0; w < 20_000; w++) program.value.evaluate(activation);
     const hotUs = perCall(200_000, () => program.value.evaluate(activation));
     sumHot += hotUs;
@@ -75,12 +84,27 @@ export function benchCel(): void {
       bareUs = perCall(200_000, () => p({ object }));
     }
     const bareText = Number.isNaN(bareUs) ? "" : `, bare cel-js ${bareUs.toFixed(2)} µs`;
-    console.log(`cel: #${i + 1} compile ${compileUs.toFixed(1)} µs, hot ${hotUs.toFixed(2)} µs${bareText} — ${expr.slice(0, 70)}${expr.length > 70 ? "…" : ""}`);
+    console.log(
+      `cel: #${i + 1} compile ${compileUs.toFixed(1)} µs, hot ${hotUs.toFixed(2)} µs${bareText} — ${expr.slice(0, 70)}${expr.length > 70 ? "…" : ""}`,
+    );
   }
-  console.log(`cel: ${EXPRESSIONS.length} expressions, mean hot evaluation ${(sumHot / EXPRESSIONS.length).toFixed(2)} µs`);
+  console.log(
+    `cel: ${EXPRESSIONS.length} expressions, mean hot evaluation ${(sumHot / EXPRESSIONS.length).toFixed(2)} µs`,
+  );
 }
 
-const PSS_BASELINE = ["disallow-capabilities", "disallow-host-namespaces", "disallow-host-path", "disallow-host-ports", "disallow-host-process", "disallow-privileged-containers", "disallow-proc-mount", "disallow-selinux", "restrict-seccomp", "restrict-sysctls"];
+const PSS_BASELINE = [
+  "disallow-capabilities",
+  "disallow-host-namespaces",
+  "disallow-host-path",
+  "disallow-host-ports",
+  "disallow-host-process",
+  "disallow-privileged-containers",
+  "disallow-proc-mount",
+  "disallow-selinux",
+  "restrict-seccomp",
+  "restrict-sysctls",
+];
 
 /** µs per request for the 10 Pod Security baseline policies, classic and validate.cel forms. */
 export function benchCelPolicies(repoRoot: string): void {

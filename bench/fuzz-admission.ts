@@ -21,11 +21,15 @@ async function main(): Promise<void> {
     const v = await runCase(c, routes);
     const key = v.kind === "answered" ? `answered ${v.status}` : v.kind;
     counts[key] = (counts[key] ?? 0) + 1;
-    if (v.kind !== "answered" && failures.length < 20) failures.push(`seed ${seed} (${c.shape}, ${c.path}): ${v.kind}: ${v.reason.slice(0, 300)}`);
-    if (seed % 100_000 === 0) console.log(`fuzz: ${seed} cases, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if (v.kind !== "answered" && failures.length < 20)
+      failures.push(`seed ${seed} (${c.shape}, ${c.path}): ${v.kind}: ${v.reason.slice(0, 300)}`);
+    if (seed % 100_000 === 0)
+      console.log(`fuzz: ${seed} cases, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`fuzz: ${total} cases in ${seconds.toFixed(0)} s (${((seconds / total) * 1e6).toFixed(0)} µs each): ${counts["answered 200"] ?? 0} AdmissionReviews, ${counts["answered 400"] ?? 0} 400s`);
+  console.log(
+    `fuzz: ${total} cases in ${seconds.toFixed(0)} s (${((seconds / total) * 1e6).toFixed(0)} µs each): ${counts["answered 200"] ?? 0} AdmissionReviews, ${counts["answered 400"] ?? 0} 400s`,
+  );
   console.log(`fuzz: crashes ${counts["crash"] ?? 0}, wrong-shape answers ${counts["wrong-shape"] ?? 0}`);
   for (const f of failures) console.log(`fuzz: ${f}`);
 }

@@ -19,18 +19,42 @@ import { selfSignedCertificate } from "../src/server/tls/self-signed.js";
 const PORT = 21443;
 
 function podReview(uid: string, containers: readonly JsonObject[], extra: JsonObject = {}): string {
-  const object = { apiVersion: "v1", kind: "Pod", metadata: { name: uid, namespace: "shop" }, spec: { ...extra, containers } };
+  const object = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: uid, namespace: "shop" },
+    spec: { ...extra, containers },
+  };
   return JSON.stringify({
     apiVersion: "admission.k8s.io/v1",
     kind: "AdmissionReview",
-    request: { uid, kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: uid, userInfo: { username: "dev", groups: [] }, object },
+    request: {
+      uid,
+      kind: { group: "", version: "v1", kind: "Pod" },
+      operation: "CREATE",
+      namespace: "shop",
+      name: uid,
+      userInfo: { username: "dev", groups: [] },
+      object,
+    },
   });
 }
 
-const manyContainers = (n: number): JsonObject[] => Array.from({ length: n }, (_, i) => ({ name: `c${i}`, image: "nginx:1.27" }));
-const cleanBody = podReview("clean", [{ name: "app", image: "nginx:1.27", securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } } }], {
-  securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
-});
+const manyContainers = (n: number): JsonObject[] =>
+  Array.from({ length: n }, (_, i) => ({ name: `c${i}`, image: "nginx:1.27" }));
+const cleanBody = podReview(
+  "clean",
+  [
+    {
+      name: "app",
+      image: "nginx:1.27",
+      securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
+    },
+  ],
+  {
+    securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
+  },
+);
 
 export async function benchHeavyReview(repoRoot: string): Promise<void> {
   benchPssLinear();
@@ -41,7 +65,24 @@ export async function benchHeavyReview(repoRoot: string): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 8, rejectUnauthorized: false });
   const child = spawn(
     process.execPath,
-    [join(repoRoot, "bin", "bylaw.js"), "serve", "--policies", join(repoRoot, "policies", "pss-restricted"), "--tls-cert-file", join(work, "tls.crt"), "--tls-key-file", join(work, "tls.key"), "--host", "127.0.0.1", "--port", String(PORT), "--metrics-port", "off", "--log-level", "silent"],
+    [
+      join(repoRoot, "bin", "bylaw.js"),
+      "serve",
+      "--policies",
+      join(repoRoot, "policies", "pss-restricted"),
+      "--tls-cert-file",
+      join(work, "tls.crt"),
+      "--tls-key-file",
+      join(work, "tls.key"),
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(PORT),
+      "--metrics-port",
+      "off",
+      "--log-level",
+      "silent",
+    ],
     { stdio: ["ignore", "ignore", "inherit"] },
   );
   try {
@@ -78,16 +119,35 @@ export async function benchHeavyReview(repoRoot: string): Promise<void> {
 
 /** The restricted Pod Security rule on pods of failing containers, in-process: time per container. */
 function benchPssLinear(): void {
-  const engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: offlineContextSources({}), hosts: offlineHosts });
+  const engine = createEngine({
+    clock: systemClock,
+    random: cryptoRandom,
+    hasher: nodeHasher,
+    context: offlineContextSources({}),
+    hosts: offlineHosts,
+  });
   const compiled = engine.compile({
     apiVersion: "kyverno.io/v1",
     kind: "ClusterPolicy",
     metadata: { name: "restricted" },
-    spec: { rules: [{ name: "restricted", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { podSecurity: { level: "restricted", version: "latest" } } }] },
+    spec: {
+      rules: [
+        {
+          name: "restricted",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          validate: { podSecurity: { level: "restricted", version: "latest" } },
+        },
+      ],
+    },
   });
   if (!compiled.ok) throw new Error("the restricted rule did not compile");
   const figures = [1_000, 10_000, 100_000].map((n) => {
-    const resource = { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "shop" }, spec: { containers: manyContainers(n) } };
+    const resource = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p", namespace: "shop" },
+      spec: { containers: manyContainers(n) },
+    };
     const t0 = performance.now();
     engine.validate(compiled.policy, { resource, operation: "CREATE", namespaceLabels: {} });
     const ms = performance.now() - t0;
@@ -115,13 +175,23 @@ async function waitReady(agent: Agent): Promise<void> {
 
 function send(agent: Agent, method: string, path: string, body?: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: PORT, path, method, agent, headers: body !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {} }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: PORT,
+        path,
+        method,
+        agent,
+        headers:
+          body !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {},
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     if (body !== undefined) req.write(body);
     req.end();
   });
 }
-

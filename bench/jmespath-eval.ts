@@ -30,9 +30,18 @@ function context(): JsonObject {
   return {
     request: {
       operation: "CREATE",
-      object: { apiVersion: "v1", kind: "Pod", metadata: { name: "web-42", namespace: "shop", labels: { "app.kubernetes.io/name": "web", team: "a" } }, spec: { containers } },
+      object: {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "web-42", namespace: "shop", labels: { "app.kubernetes.io/name": "web", team: "a" } },
+        spec: { containers },
+      },
     },
-    images: { containers: Object.fromEntries(containers.map((c, i) => [c.name, { registry: "registry.example.com", tag: `1.${i + 1}.0` }])) },
+    images: {
+      containers: Object.fromEntries(
+        containers.map((c, i) => [c.name, { registry: "registry.example.com", tag: `1.${i + 1}.0` }]),
+      ),
+    },
   };
 }
 
@@ -50,5 +59,7 @@ export function benchJmesPath(): void {
   t = performance.now();
   for (let r = 0; r < rounds * 5; r++) for (const c of compiled) c.search(data, fnctx);
   const warm = ((performance.now() - t) * 1000) / (rounds * 5 * EXPRESSIONS.length);
-  console.log(`jmespath: ${EXPRESSIONS.length} representative expressions: ${cold.toFixed(2)} µs per evaluation parsing each time (cold), ${warm.toFixed(2)} µs from compiled, cached ASTs`);
+  console.log(
+    `jmespath: ${EXPRESSIONS.length} representative expressions: ${cold.toFixed(2)} µs per evaluation parsing each time (cold), ${warm.toFixed(2)} µs from compiled, cached ASTs`,
+  );
 }

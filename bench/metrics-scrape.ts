@@ -17,17 +17,44 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const agent = new Agent({ keepAlive: true, maxSockets: 16, rejectUnauthorized: false });
 
 function review(i: number, namespace: string): string {
-  const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: `p${i}`, namespace }, spec: { containers: [{ name: "c", image: "nginx:1.25" }] } };
-  return JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request: { uid: `u${i}`, kind: { group: "", version: "v1", kind: "Pod" }, namespace, name: `p${i}`, operation: "CREATE", userInfo: { username: "dev" }, object: pod } });
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: `p${i}`, namespace },
+    spec: { containers: [{ name: "c", image: "nginx:1.25" }] },
+  };
+  return JSON.stringify({
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    request: {
+      uid: `u${i}`,
+      kind: { group: "", version: "v1", kind: "Pod" },
+      namespace,
+      name: `p${i}`,
+      operation: "CREATE",
+      userInfo: { username: "dev" },
+      object: pod,
+    },
+  });
 }
 
 function post(port: number, body: string): Promise<number> {
   const started = performance.now();
   return new Promise((done) => {
-    const req = request({ host: "127.0.0.1", port, method: "POST", path: "/validate/fail", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on("end", () => done(performance.now() - started));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/validate/fail",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => done(performance.now() - started));
+      },
+    );
     req.on("error", () => done(performance.now() - started));
     req.end(body);
   });
@@ -48,9 +75,11 @@ function scrape(port: number): Promise<{ status: number; bytes: number; ms: numb
 
 async function send(port: number, bodies: (i: number) => string, count: number): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < count) await post(port, bodies(next++));
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < count) await post(port, bodies(next++));
+    }),
+  );
 }
 
 /** Three scrapes while reviews keep arriving: sizes, times, and the slowest review meanwhile. */
@@ -68,15 +97,36 @@ async function measure(label: string, port: number, metricsPort: number, pid: nu
   for (let i = 0; i < 3; i++) scrapes.push(await scrape(metricsPort));
   stop = true;
   await load;
-  const s = scrapes.map((x) => `${x.status} ${(x.bytes / 1024 / 1024).toFixed(2)} MB in ${x.ms.toFixed(0)} ms`).join("; ");
-  console.log(`metrics: after ${label}: scrapes ${s}; slowest of ${reviews} reviews meanwhile ${slowest.toFixed(0)} ms; RSS ${rssMiB(pid).toFixed(0)} MiB`);
+  const s = scrapes
+    .map((x) => `${x.status} ${(x.bytes / 1024 / 1024).toFixed(2)} MB in ${x.ms.toFixed(0)} ms`)
+    .join("; ");
+  console.log(
+    `metrics: after ${label}: scrapes ${s}; slowest of ${reviews} reviews meanwhile ${slowest.toFixed(0)} ms; RSS ${rssMiB(pid).toFixed(0)} MiB`,
+  );
 }
 
 async function main(): Promise<void> {
   const port = 22443;
   const metricsPort = 22444;
   const policies = join(repoRoot, "deploy", "components", "policy-set-pss-restricted", "policies");
-  const server = await startServe([], join(repoRoot, "bin", "bylaw.js"), ["--policies", policies, "--self-signed", "--dns-name", "localhost", "--host", "127.0.0.1", "--metrics-port", String(metricsPort), "--log-level", "silent"], port);
+  const server = await startServe(
+    [],
+    join(repoRoot, "bin", "bylaw.js"),
+    [
+      "--policies",
+      policies,
+      "--self-signed",
+      "--dns-name",
+      "localhost",
+      "--host",
+      "127.0.0.1",
+      "--metrics-port",
+      String(metricsPort),
+      "--log-level",
+      "silent",
+    ],
+    port,
+  );
   const pid = server.child.pid ?? 0;
   try {
     const long = "n".repeat(100_000);

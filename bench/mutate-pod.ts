@@ -4,7 +4,15 @@
  * between the Pod as sent and as mutated: what the admission webhook returns.
  */
 import { pathToFileURL } from "node:url";
-import { type CompiledPolicy, createJsonPatch, type Engine, type EngineRequest, type JsonObject, type JsonValue, type Resource } from "../src/engine/index.js";
+import {
+  type CompiledPolicy,
+  createJsonPatch,
+  type Engine,
+  type EngineRequest,
+  type JsonObject,
+  type JsonValue,
+  type Resource,
+} from "../src/engine/index.js";
 import { createOfflineEngine } from "../src/library/offline-engine.js";
 
 const WARMUP = 200;
@@ -32,7 +40,13 @@ const POLICIES: JsonObject[] = [
       foreach: [
         {
           list: "request.object.spec.containers",
-          patchStrategicMerge: { spec: { containers: [{ name: "{{ element.name }}", env: [{ name: "CONTAINER_NAME", value: "{{ element.name }}" }] }] } },
+          patchStrategicMerge: {
+            spec: {
+              containers: [
+                { name: "{{ element.name }}", env: [{ name: "CONTAINER_NAME", value: "{{ element.name }}" }] },
+              ],
+            },
+          },
         },
       ],
     },
@@ -50,8 +64,15 @@ const POLICIES: JsonObject[] = [
     },
   }),
   clusterPolicy("grace-period", {
-    context: [{ name: "grace", variable: { jmesPath: "request.object.metadata.annotations.\"example.com/grace-seconds\"", default: "20" } }],
-    preconditions: { all: [{ key: "{{ request.object.metadata.labels.tier }}", operator: "Equals", value: "backend" }] },
+    context: [
+      {
+        name: "grace",
+        variable: { jmesPath: 'request.object.metadata.annotations."example.com/grace-seconds"', default: "20" },
+      },
+    ],
+    preconditions: {
+      all: [{ key: "{{ request.object.metadata.labels.tier }}", operator: "Equals", value: "backend" }],
+    },
     mutate: { patchStrategicMerge: { spec: { terminationGracePeriodSeconds: "{{ add(to_number(grace), `10`) }}" } } },
   }),
 ];
@@ -67,7 +88,10 @@ function container(name: string, image: string, port: number): JsonObject {
       { name: "POD_NAME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
     ],
     resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { cpu: "500m", memory: "256Mi" } },
-    volumeMounts: [{ name: "config", mountPath: "/etc/app" }, { name: "cache", mountPath: "/var/cache/app" }],
+    volumeMounts: [
+      { name: "config", mountPath: "/etc/app" },
+      { name: "cache", mountPath: "/var/cache/app" },
+    ],
   };
 }
 
@@ -83,8 +107,17 @@ function pod(): Resource {
     },
     spec: {
       initContainers: [
-        { name: "migrate", image: "registry.example.com/shop/migrate:2.4.1", command: ["/bin/migrate", "up"], env: [{ name: "DB_HOST", value: "db.shop" }] },
-        { name: "wait-for-db", image: "busybox:1.36", command: ["sh", "-c", "until nc -z db.shop 5432; do sleep 1; done"] },
+        {
+          name: "migrate",
+          image: "registry.example.com/shop/migrate:2.4.1",
+          command: ["/bin/migrate", "up"],
+          env: [{ name: "DB_HOST", value: "db.shop" }],
+        },
+        {
+          name: "wait-for-db",
+          image: "busybox:1.36",
+          command: ["sh", "-c", "until nc -z db.shop 5432; do sleep 1; done"],
+        },
       ],
       containers: [
         container("app", "registry.example.com/shop/checkout:2.4.1", 8080),
@@ -94,9 +127,14 @@ function pod(): Resource {
       volumes: [
         { name: "config", configMap: { name: "checkout-config" } },
         { name: "cache", emptyDir: { sizeLimit: "1Gi" } },
-        { name: "token", projected: { sources: [{ serviceAccountToken: { path: "token", expirationSeconds: 3600 } }] } },
+        {
+          name: "token",
+          projected: { sources: [{ serviceAccountToken: { path: "token", expirationSeconds: 3600 } }] },
+        },
       ],
-      tolerations: [{ key: "node.kubernetes.io/not-ready", operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 }],
+      tolerations: [
+        { key: "node.kubernetes.io/not-ready", operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 },
+      ],
       serviceAccountName: "checkout",
       restartPolicy: "Always",
     },
@@ -110,13 +148,21 @@ function request(resource: Resource): EngineRequest {
 function compileAll(engine: Engine): CompiledPolicy[] {
   return POLICIES.map((doc) => {
     const outcome = engine.compile(doc);
-    if (!outcome.ok) throw new Error(`mutate-pod: policy ${JSON.stringify(doc["metadata"])} does not compile: ${JSON.stringify(outcome.problems)}`);
+    if (!outcome.ok)
+      throw new Error(
+        `mutate-pod: policy ${JSON.stringify(doc["metadata"])} does not compile: ${JSON.stringify(outcome.problems)}`,
+      );
     return outcome.policy;
   });
 }
 
 /** One cascade; `times[i]` accumulates policy i's nanoseconds. */
-function mutateOnce(engine: Engine, policies: readonly CompiledPolicy[], original: Resource, times: bigint[]): Resource {
+function mutateOnce(
+  engine: Engine,
+  policies: readonly CompiledPolicy[],
+  original: Resource,
+  times: bigint[],
+): Resource {
   let current = original;
   let t = process.hrtime.bigint();
   for (let i = 0; i < policies.length; i++) {
@@ -136,15 +182,22 @@ function assertEveryPolicyMutates(engine: Engine, policies: readonly CompiledPol
     const response = engine.mutate(policy, request(current));
     const statuses = response.rules.map((r) => `${r.rule}: ${r.status} ${r.message}`);
     if (response.rules.length === 0 || response.rules.some((r) => r.status !== "pass")) {
-      throw new Error(`mutate-pod: policy ${policy.name} did not pass on the Pod (${statuses.join("; ") || "no rule matched"})`);
+      throw new Error(
+        `mutate-pod: policy ${policy.name} did not pass on the Pod (${statuses.join("; ") || "no rule matched"})`,
+      );
     }
     const next = response.patchedResource ?? current;
-    if (JSON.stringify(next) === JSON.stringify(current)) throw new Error(`mutate-pod: policy ${policy.name} passed but left the Pod unchanged`);
+    if (JSON.stringify(next) === JSON.stringify(current))
+      throw new Error(`mutate-pod: policy ${policy.name} passed but left the Pod unchanged`);
     current = next;
   }
-  if (JSON.stringify(original) !== before) throw new Error("mutate-pod: mutation changed the input Pod in place; the timed loop would measure no-ops");
+  if (JSON.stringify(original) !== before)
+    throw new Error("mutate-pod: mutation changed the input Pod in place; the timed loop would measure no-ops");
   const spec = current["spec"] as JsonObject;
-  if (spec["terminationGracePeriodSeconds"] !== 40) throw new Error(`mutate-pod: terminationGracePeriodSeconds is ${JSON.stringify(spec["terminationGracePeriodSeconds"])}, expected 40`);
+  if (spec["terminationGracePeriodSeconds"] !== 40)
+    throw new Error(
+      `mutate-pod: terminationGracePeriodSeconds is ${JSON.stringify(spec["terminationGracePeriodSeconds"])}, expected 40`,
+    );
 }
 
 /** Runs `body` in batches until at least MIN_NS has passed; returns iterations and nanoseconds. */
@@ -185,11 +238,17 @@ export function benchMutatePod(): void {
     ops = createJsonPatch(original as JsonValue, final as JsonValue).length;
   });
 
-  console.log(`mutate-pod: 1 Pod (3 containers, 2 init) through ${policies.length} mutate policies, cascaded: ${micros(cascade.ns, cascade.iterations)} µs per Pod, ${micros(cascade.ns, cascade.iterations * policies.length)} µs per policy (${cascade.iterations} iterations)`);
+  console.log(
+    `mutate-pod: 1 Pod (3 containers, 2 init) through ${policies.length} mutate policies, cascaded: ${micros(cascade.ns, cascade.iterations)} µs per Pod, ${micros(cascade.ns, cascade.iterations * policies.length)} µs per policy (${cascade.iterations} iterations)`,
+  );
   console.log(`mutate-pod: µs per policy: ${perPolicy}`);
-  console.log(`mutate-pod: webhook JSON patch (createJsonPatch original → mutated): ${micros(diff.ns, diff.iterations)} µs, ${ops} ops (${diff.iterations} iterations)`);
+  console.log(
+    `mutate-pod: webhook JSON patch (createJsonPatch original → mutated): ${micros(diff.ns, diff.iterations)} µs, ${ops} ops (${diff.iterations} iterations)`,
+  );
   const mem = process.memoryUsage();
-  console.log(`mutate-pod: heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB, rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB`);
+  console.log(
+    `mutate-pod: heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB, rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB`,
+  );
 }
 
 const entry = process.argv[1];

@@ -40,7 +40,11 @@ export function timeArm(fn: () => void): number {
 }
 
 /** In the parent: runs every case's arms (or those whose names start with one of `only`) in alternating child processes (`node script <case> <arm>`). */
-export function runPaired(script: string, cases: Readonly<Record<string, PairedCase>>, only: readonly string[] = []): void {
+export function runPaired(
+  script: string,
+  cases: Readonly<Record<string, PairedCase>>,
+  only: readonly string[] = [],
+): void {
   const samples = new Map<string, [number[], number[]]>();
   const names = Object.keys(cases).filter((n) => only.length === 0 || only.some((o) => n.startsWith(o)));
   for (let round = 0; round < ROUNDS; round++) {
@@ -60,7 +64,9 @@ export function runPaired(script: string, cases: Readonly<Record<string, PairedC
     if (c === undefined) continue;
     const ma = median(a);
     const mb = median(b);
-    console.log(`${c.label}: ${c.arms[0]} ${formatNs(ma)} | ${c.arms[1]} ${formatNs(mb)} per call (${(mb / ma).toFixed(2)}×), median of ${ROUNDS} alternating processes each`);
+    console.log(
+      `${c.label}: ${c.arms[0]} ${formatNs(ma)} | ${c.arms[1]} ${formatNs(mb)} per call (${(mb / ma).toFixed(2)}×), median of ${ROUNDS} alternating processes each`,
+    );
   }
 }
 

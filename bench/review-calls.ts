@@ -12,7 +12,15 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createEngine, type CompiledPolicy, type ContextSources, isObject, type JsonObject, type JsonValue, ok } from "../src/engine/index.js";
+import {
+  createEngine,
+  type CompiledPolicy,
+  type ContextSources,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  ok,
+} from "../src/engine/index.js";
 import { postToApiServer, usesNetworkCalls } from "../src/kube/live-calls.js";
 import { CallScopes } from "../src/kube/review-calls.js";
 import { cryptoRandom, nodeHasher, systemClock } from "../src/platform/node-ports.js";
@@ -42,12 +50,28 @@ function entryPolicy(name: string, apiCall: JsonObject): JsonObject {
     spec: {
       validationFailureAction: "Enforce",
       background: false,
-      rules: [{ name, match: { any: [{ resources: { kinds: ["Pod"] } }] }, context: [{ name: "v", apiCall: { ...apiCall, jmesPath: "length(items)" } }], validate: { message: "too many", deny: { conditions: { any: [{ key: "{{ v }}", operator: "GreaterThan", value: 1000 }] } } } }],
+      rules: [
+        {
+          name,
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          context: [{ name: "v", apiCall: { ...apiCall, jmesPath: "length(items)" } }],
+          validate: {
+            message: "too many",
+            deny: { conditions: { any: [{ key: "{{ v }}", operator: "GreaterThan", value: 1000 }] } },
+          },
+        },
+      ],
     },
   };
 }
 
-const podList: JsonValue = { kind: "PodList", items: Array.from({ length: 100 }, (_, i) => ({ metadata: { name: `p${i}`, namespace: "bench", labels: { app: "x" } }, spec: { containers: [{ name: "c", image: "nginx" }] } })) };
+const podList: JsonValue = {
+  kind: "PodList",
+  items: Array.from({ length: 100 }, (_, i) => ({
+    metadata: { name: `p${i}`, namespace: "bench", labels: { app: "x" } },
+    spec: { containers: [{ name: "c", image: "nginx" }] },
+  })),
+};
 
 export async function benchReviewCalls(repoRoot: string): Promise<void> {
   const scopes = new CallScopes();
@@ -58,16 +82,37 @@ export async function benchReviewCalls(repoRoot: string): Promise<void> {
     canLoad: () => true,
     apiCall: (req) => (req.method === "POST" ? postToApiServer(calls, req.urlPath ?? "", req) : ok(podList)),
   };
-  const engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context, hosts: offlineHosts });
+  const engine = createEngine({
+    clock: systemClock,
+    random: cryptoRandom,
+    hasher: nodeHasher,
+    context,
+    hosts: offlineHosts,
+  });
   const compile = (doc: JsonValue): CompiledPolicy => {
     const r = engine.compile(doc);
     if (!r.ok) throw new Error(r.problems.map((p) => p.message).join("; "));
     return r.policy;
   };
-  const pss = yamlFiles(join(repoRoot, "policies", "pss-baseline")).flatMap((f) => parseDocuments(readFileSync(f, "utf8"), f).flatMap((d) => (isObject(d.value) && (d.value["kind"] === "ClusterPolicy" || d.value["kind"] === "Policy") ? [compile(d.value)] : [])));
+  const pss = yamlFiles(join(repoRoot, "policies", "pss-baseline")).flatMap((f) =>
+    parseDocuments(readFileSync(f, "utf8"), f).flatMap((d) =>
+      isObject(d.value) && (d.value["kind"] === "ClusterPolicy" || d.value["kind"] === "Policy")
+        ? [compile(d.value)]
+        : [],
+    ),
+  );
   const get = compile(entryPolicy("get-from-cache", { urlPath: "/api/v1/namespaces/bench/pods" }));
-  const post = compile(entryPolicy("post-once", { urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews", method: "POST", data: [{ key: "kind", value: "SubjectAccessReview" }] }));
-  const port: ReviewCallsPort = { usesCalls: (p) => usesNetworkCalls(p.document as unknown as JsonValue), begin: () => scopes.begin() };
+  const post = compile(
+    entryPolicy("post-once", {
+      urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+      method: "POST",
+      data: [{ key: "kind", value: "SubjectAccessReview" }],
+    }),
+  );
+  const port: ReviewCallsPort = {
+    usesCalls: (p) => usesNetworkCalls(p.document as unknown as JsonValue),
+    begin: () => scopes.begin(),
+  };
   const depsOf = (policies: readonly CompiledPolicy[], withPort: boolean): AdmissionDeps => {
     const snapshot = { policies, generation: 1, loadedAt: 0 };
     return {
@@ -92,7 +137,14 @@ export async function benchReviewCalls(repoRoot: string): Promise<void> {
       userInfo: { username: "alice", groups: ["system:authenticated"] },
       name: "web",
       namespace: "bench",
-      object: { apiVersion: "v1", kind: "Pod", metadata: { name: "web", namespace: "bench" }, spec: { containers: [{ name: "c", image: "nginx:1.27", securityContext: { allowPrivilegeEscalation: false } }] } },
+      object: {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "web", namespace: "bench" },
+        spec: {
+          containers: [{ name: "c", image: "nginx:1.27", securityContext: { allowPrivilegeEscalation: false } }],
+        },
+      },
     },
   };
   const scenarios: [string, AdmissionDeps][] = [
@@ -105,20 +157,28 @@ export async function benchReviewCalls(repoRoot: string): Promise<void> {
   const once = async (deps: AdmissionDeps): Promise<number> => {
     const t0 = performance.now();
     const [answer] = handleValidateBatch([body], deps);
-    const r = (await (answer as HandlerResult | Promise<HandlerResult>)) as { body: { response?: { allowed?: boolean } } };
+    const r = (await (answer as HandlerResult | Promise<HandlerResult>)) as {
+      body: { response?: { allowed?: boolean } };
+    };
     const ms = performance.now() - t0;
     if (r.body.response?.allowed !== true) throw new Error(`the bench Pod was not allowed: ${JSON.stringify(r.body)}`);
     return ms;
   };
   for (const [, deps] of scenarios) for (let i = 0; i < 200; i++) await once(deps);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [k, [, deps]] of scenarios.entries()) for (let i = 0; i < PER_ROUND; i++) (samples[k] as number[]).push(await once(deps));
+    for (const [k, [, deps]] of scenarios.entries())
+      for (let i = 0; i < PER_ROUND; i++) (samples[k] as number[]).push(await once(deps));
   }
-  const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
-  console.log(`review-calls: µs per validate review (${ROUNDS * PER_ROUND} each, interleaved), Node ${process.version}, load ${(await import("node:os")).loadavg()[0]?.toFixed(1)}`);
+  const pct = (xs: number[], p: number): number =>
+    [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+  console.log(
+    `review-calls: µs per validate review (${ROUNDS * PER_ROUND} each, interleaved), Node ${process.version}, load ${(await import("node:os")).loadavg()[0]?.toFixed(1)}`,
+  );
   for (const [k, [name]] of scenarios.entries()) {
     const xs = samples[k] as number[];
-    console.log(`  ${name.padEnd(60)} p50 ${(pct(xs, 50) * 1000).toFixed(1).padStart(7)}  p99 ${(pct(xs, 99) * 1000).toFixed(1).padStart(7)}`);
+    console.log(
+      `  ${name.padEnd(60)} p50 ${(pct(xs, 50) * 1000).toFixed(1).padStart(7)}  p99 ${(pct(xs, 99) * 1000).toFixed(1).padStart(7)}`,
+    );
   }
 }
 

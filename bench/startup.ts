@@ -51,7 +51,8 @@ function time(command: readonly string[], runs: number, env: Record<string, stri
   return { min: ms[0] ?? NaN, median: ms[Math.floor(ms.length / 2)] ?? NaN, cpu };
 }
 
-const fmt = (f: Figure): string => `wall min ${f.min.toFixed(0).padStart(5)} ms, median ${f.median.toFixed(0).padStart(5)} ms; cpu ${f.cpu.toFixed(0).padStart(5)} ms`;
+const fmt = (f: Figure): string =>
+  `wall min ${f.min.toFixed(0).padStart(5)} ms, median ${f.median.toFixed(0).padStart(5)} ms; cpu ${f.cpu.toFixed(0).padStart(5)} ms`;
 const ratio = (a: Figure, b: Figure): string =>
   `${(a.min / b.min).toFixed(2)}× / ${(a.median / b.median).toFixed(2)}× / ${(a.cpu / b.cpu).toFixed(2)}× the floor (wall min / wall median / cpu)`;
 
@@ -61,7 +62,11 @@ export function benchStartup(repoRoot: string): void {
   const cache = mkdtempSync(join(tmpdir(), "bylaw-bench-cache-"));
   const cached = { BYLAW_COMPILE_CACHE: cache };
   try {
-    console.log(`startup: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; cpu is the children's user + system time (clock ticks of 10 ms, averaged)`);
+    console.log(
+      `startup: ${availableParallelism()} cores, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}; cpu is the children's user + system time (clock ticks of 10 ms, averaged)`,
+    );
     const floor = time([node, "-e", "0"], 19);
     console.log(`startup: node -e 0 (floor)                        ${fmt(floor)}`);
     const help = time([...bylaw, "--help"], 19, cached);
@@ -74,7 +79,9 @@ export function benchStartup(repoRoot: string): void {
 
     const corpus = findCorpusDir();
     if (corpus === undefined) {
-      console.log("startup: corpus not found (BYLAW_CONFORMANCE_DIR or ../shared/conformance/kyverno-policies); corpus figures skipped");
+      console.log(
+        "startup: corpus not found (BYLAW_CONFORMANCE_DIR or ../shared/conformance/kyverno-policies); corpus figures skipped",
+      );
       return;
     }
     const read = time([node, join(repoRoot, "dist", "bench", "read-corpus-yaml.js"), corpus], 3);

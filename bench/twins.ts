@@ -32,7 +32,8 @@ const badPod: JsonObject = {
 const PODS = { passing: goodPod, failing: badPod } as const;
 
 function loadPolicies(): CompiledPolicy[] {
-  const corpus = process.env["BYLAW_CONFORMANCE_DIR"] ?? resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
+  const corpus =
+    process.env["BYLAW_CONFORMANCE_DIR"] ?? resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
   const engine = offlineEngine();
   return pssPolicyFiles(corpus).map((file) => {
     const doc = parseAllDocuments(readFileSync(file, "utf8"))[0]?.toJSON() as JsonValue;
@@ -76,8 +77,16 @@ const capabilitiesPod: JsonObject = {
   ...goodPod,
   spec: {
     ...(goodPod["spec"] as JsonObject),
-    containers: ["app", "sidecar", "proxy"].map((name) => ({ name, image: `registry.example.com/shop/${name}:1`, securityContext: { ...secureContext, capabilities: { drop: ["ALL"], add: ["NET_BIND_SERVICE"] } } })),
-    volumes: [{ name: "cache", emptyDir: {} }, { name: "config", configMap: { name: "web" } }, { name: "token", projected: { sources: [] } }],
+    containers: ["app", "sidecar", "proxy"].map((name) => ({
+      name,
+      image: `registry.example.com/shop/${name}:1`,
+      securityContext: { ...secureContext, capabilities: { drop: ["ALL"], add: ["NET_BIND_SERVICE"] } },
+    })),
+    volumes: [
+      { name: "cache", emptyDir: {} },
+      { name: "config", configMap: { name: "web" } },
+      { name: "token", projected: { sources: [] } },
+    ],
   },
 };
 
@@ -94,7 +103,12 @@ function preparedSetCase(pod: keyof typeof PODS | "capabilities", only: boolean)
       const prepared = loadPolicies().filter((p) => !only || touched.some((t) => t.name === p.name));
       const resource = pod === "capabilities" ? capabilitiesPod : PODS[pod];
       const review = (set: readonly CompiledPolicy[]) => () => {
-        const request: EngineRequest = { resource, operation: "CREATE", namespaceLabels: {}, userInfo: { username: "dev", groups: [], roles: [], clusterRoles: [] } };
+        const request: EngineRequest = {
+          resource,
+          operation: "CREATE",
+          namespaceLabels: {},
+          userInfo: { username: "dev", groups: [], roles: [], clusterRoles: [] },
+        };
         for (const p of set) engine.validate(p, request);
       };
       return [review(prepared), review(only ? touched : general)];
@@ -114,5 +128,9 @@ if (name !== undefined && arm !== undefined) {
   runArm(CASES, name, arm);
 } else {
   console.log(`bench:twins: node ${process.version}, ${new Date().toISOString()}`);
-  runPaired(script, CASES, (process.env["TWINS"] ?? "").split(",").filter((s) => s !== ""));
+  runPaired(
+    script,
+    CASES,
+    (process.env["TWINS"] ?? "").split(",").filter((s) => s !== ""),
+  );
 }

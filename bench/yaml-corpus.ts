@@ -16,7 +16,9 @@ export function findCorpusDir(): string | undefined {
   const here = dirname(fileURLToPath(import.meta.url));
   // Compiled to dist/bench or .out/<name>/bench; also try the working directory.
   const roots = [resolve(here, "..", ".."), resolve(here, "..", "..", ".."), process.cwd()];
-  return roots.map((root) => resolve(root, "..", "shared", "conformance", "kyverno-policies")).find((dir) => existsSync(dir));
+  return roots
+    .map((root) => resolve(root, "..", "shared", "conformance", "kyverno-policies"))
+    .find((dir) => existsSync(dir));
 }
 
 export async function readCorpus(dir: string): Promise<CorpusFile[]> {

@@ -5,11 +5,31 @@
  * keys such as `1.0` or `y`, NaN), which is why Bylaw builds values itself (src/platform/yaml).
  */
 import {
-  boolYaml11Tag, floatYaml11Tag, intYaml11Tag, loadAll, mapTag, mergeTag, nullYaml11Tag, Schema, seqTag, strTag,
+  boolYaml11Tag,
+  floatYaml11Tag,
+  intYaml11Tag,
+  loadAll,
+  mapTag,
+  mergeTag,
+  nullYaml11Tag,
+  Schema,
+  seqTag,
+  strTag,
 } from "js-yaml";
 
-const KUBERNETES_LIKE = new Schema([strTag, seqTag, mapTag, nullYaml11Tag, boolYaml11Tag, intYaml11Tag, floatYaml11Tag, mergeTag]);
+const KUBERNETES_LIKE = new Schema([
+  strTag,
+  seqTag,
+  mapTag,
+  nullYaml11Tag,
+  boolYaml11Tag,
+  intYaml11Tag,
+  floatYaml11Tag,
+  mergeTag,
+]);
 
 export function nativeJsYaml(text: string): unknown[] {
-  return loadAll(text, { schema: KUBERNETES_LIKE, json: true, maxDepth: 1000 }).filter((doc) => doc !== null && doc !== undefined);
+  return loadAll(text, { schema: KUBERNETES_LIKE, json: true, maxDepth: 1000 }).filter(
+    (doc) => doc !== null && doc !== undefined,
+  );
 }

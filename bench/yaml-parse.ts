@@ -27,19 +27,27 @@ export async function benchYamlParse(): Promise<void> {
   const require = createRequire(import.meta.url);
   const version = (name: string): string => (require(`${name}/package.json`) as { version: string }).version;
   const corpus = `corpus ${(bytes / 1e6).toFixed(1)} MB in ${files.length} files`;
-  const rate = (iterations: number, seconds: number): string => `${((bytes * iterations) / seconds / 1e6).toFixed(1)} MB/s`;
+  const rate = (iterations: number, seconds: number): string =>
+    `${((bytes * iterations) / seconds / 1e6).toFixed(1)} MB/s`;
 
   const bylaw = measure(files, JS_YAML_ITERATIONS, (f) =>
     parseDocuments(f.text, f.path).map((d) => (d.error === undefined ? d.value : "error")),
   );
-  console.log(`yaml-parse: js-yaml ${version("js-yaml")}  ${rate(JS_YAML_ITERATIONS, bylaw.seconds)} (${corpus}, ${JS_YAML_ITERATIONS} iterations)`);
+  console.log(
+    `yaml-parse: js-yaml ${version("js-yaml")}  ${rate(JS_YAML_ITERATIONS, bylaw.seconds)} (${corpus}, ${JS_YAML_ITERATIONS} iterations)`,
+  );
   const other = measure(files, YAML_ITERATIONS, (f) => parseWithYamlLibrary(f.text));
-  console.log(`yaml-parse: yaml ${version("yaml")}  ${rate(YAML_ITERATIONS, other.seconds)} (${corpus}, ${YAML_ITERATIONS} iterations)`);
+  console.log(
+    `yaml-parse: yaml ${version("yaml")}  ${rate(YAML_ITERATIONS, other.seconds)} (${corpus}, ${YAML_ITERATIONS} iterations)`,
+  );
   const differing = files.filter((_, i) => JSON.stringify(bylaw.outcomes[i]) !== JSON.stringify(other.outcomes[i]));
   console.log(
     differing.length === 0
       ? `yaml-parse: js-yaml and yaml give identical JSON for all ${files.length} files`
-      : `yaml-parse: js-yaml and yaml differ on ${differing.length} files, e.g. ${differing.slice(0, 3).map((f) => f.path).join(", ")}`,
+      : `yaml-parse: js-yaml and yaml differ on ${differing.length} files, e.g. ${differing
+          .slice(0, 3)
+          .map((f) => f.path)
+          .join(", ")}`,
   );
 
   // Reference: js-yaml's own loader with its closest options; compared on document values only.
@@ -56,7 +64,11 @@ export async function benchYamlParse(): Promise<void> {
 }
 
 /** Time `iterations` passes over the corpus, keeping the first pass's outcomes. */
-function measure(files: readonly CorpusFile[], iterations: number, parse: (f: CorpusFile) => Outcome): { seconds: number; outcomes: Outcome[] } {
+function measure(
+  files: readonly CorpusFile[],
+  iterations: number,
+  parse: (f: CorpusFile) => Outcome,
+): { seconds: number; outcomes: Outcome[] } {
   const outcomes: Outcome[] = [];
   const start = performance.now();
   for (const file of files) outcomes.push(parse(file));

@@ -16,7 +16,9 @@ export async function benchYamlWrite(): Promise<void> {
   const dir = findCorpusDir();
   const sets: [string, JsonValue[]][] = [["big ConfigMap", [bigConfigMap(20_000)]]];
   if (dir !== undefined) {
-    const docs = (await readCorpus(dir)).flatMap((f) => parseDocuments(f.text, f.path)).flatMap((d) => (d.value !== undefined ? [d.value] : []));
+    const docs = (await readCorpus(dir))
+      .flatMap((f) => parseDocuments(f.text, f.path))
+      .flatMap((d) => (d.value !== undefined ? [d.value] : []));
     sets.unshift([`corpus, ${docs.length} documents`, docs]);
   } else console.log("yaml-write: corpus (shared/conformance/kyverno-policies) not found; only the big ConfigMap");
   for (const [name, values] of sets) {
@@ -40,8 +42,19 @@ const rate = (m: { bytes: number; seconds: number }): string => `${(m.bytes / m.
 
 function bigConfigMap(entries: number): JsonValue {
   const data: Record<string, string> = {};
-  const samples = ["yes", "0755", "nginx:1.25", "2001-12-14", "plain text value", "multi\nline\ntext\n", "10.0.0.1", "on", "a: b # c"];
-  for (let i = 0; i < entries; i++) data[`key-${i}`] = `${samples[i % samples.length] ?? ""}${i % 7 === 0 ? "" : ` ${i}`}`;
+  const samples = [
+    "yes",
+    "0755",
+    "nginx:1.25",
+    "2001-12-14",
+    "plain text value",
+    "multi\nline\ntext\n",
+    "10.0.0.1",
+    "on",
+    "a: b # c",
+  ];
+  for (let i = 0; i < entries; i++)
+    data[`key-${i}`] = `${samples[i % samples.length] ?? ""}${i % 7 === 0 ? "" : ` ${i}`}`;
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "big", labels: { enabled: "yes" } }, data };
 }
 

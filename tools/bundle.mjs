@@ -34,7 +34,8 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist", "src");
 const outdir = join(root, "dist", "bundle");
-const requireBanner = 'import { createRequire as __bylawCreateRequire } from "node:module"; const require = __bylawCreateRequire(import.meta.url);';
+const requireBanner =
+  'import { createRequire as __bylawCreateRequire } from "node:module"; const require = __bylawCreateRequire(import.meta.url);';
 
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
@@ -79,7 +80,9 @@ mkdirSync(join(outdir, "cjs"));
 const chunks = Object.keys(result.metafile.outputs).filter((f) => f.endsWith(".js"));
 const hash = createHash("sha256");
 for (const chunk of chunks.sort()) {
-  const code = readFileSync(join(root, chunk), "utf8").replace(requireBanner, "").replace(/\n\/\/# sourceMappingURL=.*\n?$/, "\n");
+  const code = readFileSync(join(root, chunk), "utf8")
+    .replace(requireBanner, "")
+    .replace(/\n\/\/# sourceMappingURL=.*\n?$/, "\n");
   const converted = await transform(code, {
     format: "cjs",
     platform: "node",
@@ -94,7 +97,8 @@ for (const chunk of chunks.sort()) {
 }
 const buildId = hash.digest("hex").slice(0, 16);
 
-const header = "// Written by tools/bundle.mjs: runs the CommonJS scripts in ./cjs/ through V8's code cache (src/cli/launch/cached-bundle.ts),\n// or the ES modules in ./esm/ when source maps are on.";
+const header =
+  "// Written by tools/bundle.mjs: runs the CommonJS scripts in ./cjs/ through V8's code cache (src/cli/launch/cached-bundle.ts),\n// or the ES modules in ./esm/ when source maps are on.";
 const scripts = `new CachedScripts({ dir: fileURLToPath(new URL("./cjs/", import.meta.url)), publicDir: fileURLToPath(new URL("./", import.meta.url)), buildId: ${JSON.stringify(buildId)} })`;
 const imports = 'import { fileURLToPath } from "node:url";\nimport { CachedScripts } from "./launch.js";';
 writeFileSync(

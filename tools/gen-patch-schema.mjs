@@ -90,7 +90,11 @@ export function buildSchemaData(metadata) {
     }
     defs[name] = fields;
   }
-  const sortedDefs = Object.fromEntries(Object.keys(defs).sort().map((k) => [k, defs[k]]));
+  const sortedDefs = Object.fromEntries(
+    Object.keys(defs)
+      .sort()
+      .map((k) => [k, defs[k]]),
+  );
   return { kinds, defs: sortedDefs };
 }
 
@@ -112,7 +116,7 @@ export function renderSchemaModule(metadata) {
     "// The Kubernetes OpenAPI document is Copyright The Kubernetes Authors, licensed under the",
     "// Apache License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0).",
     "",
-    "/** JSON: {\"kinds\": {definition: [\"<apiVersion>/<kind>\", ...]}, \"defs\": {definition: {field: FieldData}}}. */",
+    '/** JSON: {"kinds": {definition: ["<apiVersion>/<kind>", ...]}, "defs": {definition: {field: FieldData}}}. */',
     `export const SCHEMA_DATA_JSON = ${singleQuoted(data)};`,
     "",
   ].join("\n");

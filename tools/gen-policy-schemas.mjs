@@ -29,10 +29,22 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 import { parse } from "yaml";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const DEFAULT_INPUT = join(REPO_ROOT, "..", "shared", "reference", "kyverno-v1.19.0", "config", "crds", "kyverno");
+export const DEFAULT_INPUT = join(
+  REPO_ROOT,
+  "..",
+  "shared",
+  "reference",
+  "kyverno-v1.19.0",
+  "config",
+  "crds",
+  "kyverno",
+);
 export const CRD_FILES = [
-  "kyverno.io_clusterpolicies.yaml", "kyverno.io_policies.yaml", "kyverno.io_policyexceptions.yaml",
-  "kyverno.io_cleanuppolicies.yaml", "kyverno.io_clustercleanuppolicies.yaml",
+  "kyverno.io_clusterpolicies.yaml",
+  "kyverno.io_policies.yaml",
+  "kyverno.io_policyexceptions.yaml",
+  "kyverno.io_cleanuppolicies.yaml",
+  "kyverno.io_clustercleanuppolicies.yaml",
 ];
 export const OUTPUT = join(REPO_ROOT, "src", "engine", "policy", "schema", "validators-data.ts");
 
@@ -42,19 +54,36 @@ const OBJECT_META = {
   type: "object",
   additionalProperties: false,
   properties: {
-    name: { type: "string" }, generateName: { type: "string" }, namespace: { type: "string" },
-    selfLink: { type: "string" }, uid: { type: "string" }, resourceVersion: { type: "string" },
-    generation: { type: "integer" }, creationTimestamp: { type: ["string", "null"] },
-    deletionTimestamp: { type: ["string", "null"] }, deletionGracePeriodSeconds: { type: "integer" },
-    labels: STRING_MAP, annotations: STRING_MAP,
+    name: { type: "string" },
+    generateName: { type: "string" },
+    namespace: { type: "string" },
+    selfLink: { type: "string" },
+    uid: { type: "string" },
+    resourceVersion: { type: "string" },
+    generation: { type: "integer" },
+    creationTimestamp: { type: ["string", "null"] },
+    deletionTimestamp: { type: ["string", "null"] },
+    deletionGracePeriodSeconds: { type: "integer" },
+    labels: STRING_MAP,
+    annotations: STRING_MAP,
     ownerReferences: { type: "array", items: { type: "object" } },
     finalizers: { type: "array", items: { type: "string" } },
     managedFields: { type: "array", items: { type: "object" } },
   },
 };
 
-const DROPPED = new Set(["description", "default", "format", "example", "externalDocs", "x-kubernetes-list-type",
-  "x-kubernetes-list-map-keys", "x-kubernetes-map-type", "x-kubernetes-embedded-resource", "x-kubernetes-validations"]);
+const DROPPED = new Set([
+  "description",
+  "default",
+  "format",
+  "example",
+  "externalDocs",
+  "x-kubernetes-list-type",
+  "x-kubernetes-list-map-keys",
+  "x-kubernetes-map-type",
+  "x-kubernetes-embedded-resource",
+  "x-kubernetes-validations",
+]);
 
 /** One structural schema node to JSON Schema. `combinator` is true inside oneOf/anyOf/allOf/not (validation only). */
 export function convert(schema, combinator = false) {
@@ -62,9 +91,17 @@ export function convert(schema, combinator = false) {
   const out = {};
   const preserve = schema["x-kubernetes-preserve-unknown-fields"] === true;
   for (const [key, value] of Object.entries(schema)) {
-    if (DROPPED.has(key) || key === "x-kubernetes-preserve-unknown-fields" || key === "x-kubernetes-int-or-string" || key === "nullable") continue;
+    if (
+      DROPPED.has(key) ||
+      key === "x-kubernetes-preserve-unknown-fields" ||
+      key === "x-kubernetes-int-or-string" ||
+      key === "nullable"
+    )
+      continue;
     if (key === "properties") {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, orNull(convert(child, combinator))]));
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([name, child]) => [name, orNull(convert(child, combinator))]),
+      );
     } else if (key === "items" || key === "not") {
       out[key] = convert(value, combinator || key === "not");
     } else if (key === "additionalProperties") {
@@ -79,8 +116,10 @@ export function convert(schema, combinator = false) {
     delete out.type;
     out.type = ["integer", "string"];
   }
-  if (!combinator && out.properties !== undefined && out.additionalProperties === undefined && !preserve) out.additionalProperties = false;
-  if (schema.nullable === true && out.type !== undefined) out.type = [...(Array.isArray(out.type) ? out.type : [out.type]), "null"];
+  if (!combinator && out.properties !== undefined && out.additionalProperties === undefined && !preserve)
+    out.additionalProperties = false;
+  if (schema.nullable === true && out.type !== undefined)
+    out.type = [...(Array.isArray(out.type) ? out.type : [out.type]), "null"];
   if (schema.nullable === true && Array.isArray(out.enum)) out.enum = [...out.enum, null];
   return out;
 }
@@ -182,15 +221,24 @@ const UCS2LENGTH = "function ucs2length(s) { let n = 0; for (const _ of s) n++; 
 export function renderValidatorsModule(crds) {
   const { schemas, aliases, defs } = buildSchemas(crds);
   const ajv = new Ajv({
-    allErrors: true, verbose: true, inlineRefs: false, strictSchema: true, strictRequired: false, strictTypes: false,
+    allErrors: true,
+    verbose: true,
+    inlineRefs: false,
+    strictSchema: true,
+    strictRequired: false,
+    strictTypes: false,
     code: { source: true, esm: true, optimize: true, lines: false },
   });
   ajv.addSchema({ $id: DEFS_ID, $defs: defs });
   const id = (key) => key.replace("/", "_");
   for (const [key, schema] of Object.entries(schemas)) ajv.addSchema({ ...schema, $id: id(key) });
   let code = standaloneCode(ajv, Object.fromEntries(Object.keys(schemas).map((k) => [id(k), id(k)])));
-  code = code.replace(/^"use strict";/, "").replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, "ucs2length").replace(/export const /g, "const ");
-  if (/\brequire\(|\bimport\b/.test(code)) throw new Error("ajv standalone code needs a runtime module; inline it in gen-policy-schemas.mjs");
+  code = code
+    .replace(/^"use strict";/, "")
+    .replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, "ucs2length")
+    .replace(/export const /g, "const ");
+  if (/\brequire\(|\bimport\b/.test(code))
+    throw new Error("ajv standalone code needs a runtime module; inline it in gen-policy-schemas.mjs");
   const table = [
     ...Object.keys(schemas).map((k) => `  ${JSON.stringify(k)}: ${id(k)},`),
     ...Object.entries(aliases).map(([k, of]) => `  ${JSON.stringify(k)}: ${id(of)},`),
@@ -204,11 +252,11 @@ export function renderValidatorsModule(crds) {
     "// License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0).",
     "/* eslint-disable */",
     "// @ts-nocheck",
-    "import type { SchemaValidator } from \"./types.js\";",
+    'import type { SchemaValidator } from "./types.js";',
     UCS2LENGTH,
     code.trim(),
     "",
-    "/** The validator of each \"<kind>/<version>\" (kinds sharing one schema share one function). */",
+    '/** The validator of each "<kind>/<version>" (kinds sharing one schema share one function). */',
     "export const VALIDATORS: Readonly<Record<string, SchemaValidator>> = {",
     ...table,
     "};",

@@ -25,7 +25,8 @@ export function desiredFiles(root) {
     files.set(join(root, "charts", "bylaw", "crds", entry), readFileSync(join(crds, entry), "utf8"));
   }
   const rbac = join(root, "deploy", "base", "rbac");
-  for (const entry of readdirSync(rbac).sort()) files.set(join(root, "charts", "bylaw", "files", "rbac", entry), readFileSync(join(rbac, entry), "utf8"));
+  for (const entry of readdirSync(rbac).sort())
+    files.set(join(root, "charts", "bylaw", "files", "rbac", entry), readFileSync(join(rbac, entry), "utf8"));
   for (const set of readSets(root)) {
     const dir = join(root, "charts", "bylaw", "files", "policy-sets", set.name);
     for (const p of set.policies) {
@@ -53,7 +54,11 @@ export function drift(root) {
     if (!existsSync(path)) problems.push({ path, problem: "missing" });
     else if (readFileSync(path, "utf8") !== content) problems.push({ path, problem: "differs from its source" });
   }
-  for (const dir of [join(root, "charts", "bylaw", "crds"), join(root, "charts", "bylaw", "files", "rbac"), join(root, "charts", "bylaw", "files", "policy-sets")]) {
+  for (const dir of [
+    join(root, "charts", "bylaw", "crds"),
+    join(root, "charts", "bylaw", "files", "rbac"),
+    join(root, "charts", "bylaw", "files", "policy-sets"),
+  ]) {
     for (const path of listFiles(dir)) if (!wanted.has(path)) problems.push({ path, problem: "has no source" });
   }
   return { wanted, problems };

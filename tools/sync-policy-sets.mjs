@@ -36,9 +36,11 @@ export function readSets(root) {
     if (!existsSync(file)) continue;
     const doc = parse(readFileSync(file, "utf8"));
     const where = relative(root, file);
-    if (doc?.apiVersion !== "bylaw.dev/v1alpha1" || doc?.kind !== "PolicySet") throw new Error(`${where}: expected apiVersion bylaw.dev/v1alpha1, kind PolicySet`);
+    if (doc?.apiVersion !== "bylaw.dev/v1alpha1" || doc?.kind !== "PolicySet")
+      throw new Error(`${where}: expected apiVersion bylaw.dev/v1alpha1, kind PolicySet`);
     if (doc.metadata?.name !== entry) throw new Error(`${where}: metadata.name must be the folder name, ${entry}`);
-    if (!Array.isArray(doc.policies) || doc.policies.length === 0) throw new Error(`${where}: policies must list the set's policy files`);
+    if (!Array.isArray(doc.policies) || doc.policies.length === 0)
+      throw new Error(`${where}: policies must list the set's policy files`);
     const policies = doc.policies.map((path) => {
       if (typeof path !== "string") throw new Error(`${where}: policies entries are file paths, relative to set.yaml`);
       const source = resolve(dirname(file), path);
@@ -53,7 +55,9 @@ export function readSets(root) {
       const key = `${p.name}.yaml`;
       const first = owner.get(key);
       if (first !== undefined && first !== p.source) {
-        throw new Error(`two different files would be the ConfigMap key ${key}: ${relative(root, first)} and ${relative(root, p.source)}`);
+        throw new Error(
+          `two different files would be the ConfigMap key ${key}: ${relative(root, first)} and ${relative(root, p.source)}`,
+        );
       }
       owner.set(key, p.source);
     }
@@ -93,10 +97,16 @@ function enforcePatch(text, where) {
   const doc = parse(text);
   const kind = doc?.kind;
   const name = doc?.metadata?.name;
-  if (doc?.apiVersion !== "kyverno.io/v1" || (kind !== "ClusterPolicy" && kind !== "Policy") || typeof name !== "string") throw new Error(`${where}: expected one kyverno.io/v1 ClusterPolicy or Policy`);
+  if (
+    doc?.apiVersion !== "kyverno.io/v1" ||
+    (kind !== "ClusterPolicy" && kind !== "Policy") ||
+    typeof name !== "string"
+  )
+    throw new Error(`${where}: expected one kyverno.io/v1 ClusterPolicy or Policy`);
   const pointers = auditPointers(doc);
   toEnforce(text, where); // the same lines, or it throws
-  if (pointers.length !== (text.match(ACTION_LINE) ?? []).length) throw new Error(`${where}: the Audit lines and the parsed failure actions differ`);
+  if (pointers.length !== (text.match(ACTION_LINE) ?? []).length)
+    throw new Error(`${where}: the Audit lines and the parsed failure actions differ`);
   return [
     "patches:",
     "  - target:",
@@ -130,7 +140,10 @@ export function desiredFiles(root) {
     // The objects themselves, in a component of their own that ./enforce includes too (a component may not include its parent).
     files.set(
       join(comp, "policies", "kustomization.yaml"),
-      componentYaml([from, `The policies of the ${set.name} set, as written (Audit).`], ["resources:", ...set.policies.map((p) => `  - ${p.name}.yaml`)]),
+      componentYaml(
+        [from, `The policies of the ${set.name} set, as written (Audit).`],
+        ["resources:", ...set.policies.map((p) => `  - ${p.name}.yaml`)],
+      ),
     );
     const enforceNames = [];
     for (const p of set.policies) {
@@ -139,13 +152,19 @@ export function desiredFiles(root) {
       const where = relative(root, p.source);
       files.set(
         join(comp, "enforce", p.name, "kustomization.yaml"),
-        componentYaml([from, `${p.name} in Enforce mode: list it after ../.. (the set) to switch this one policy.`], enforcePatch(text, where)),
+        componentYaml(
+          [from, `${p.name} in Enforce mode: list it after ../.. (the set) to switch this one policy.`],
+          enforcePatch(text, where),
+        ),
       );
       enforceNames.push(`./${p.name}`);
     }
     files.set(
       join(comp, "enforce", "kustomization.yaml"),
-      componentYaml([from, `The whole ${set.name} policy set in Enforce mode: use it instead of the Audit component.`], ["components:", "  - ../policies", ...enforceNames.map((n) => `  - ${n}`)]),
+      componentYaml(
+        [from, `The whole ${set.name} policy set in Enforce mode: use it instead of the Audit component.`],
+        ["components:", "  - ../policies", ...enforceNames.map((n) => `  - ${n}`)],
+      ),
     );
   }
   return files;
@@ -168,7 +187,11 @@ function componentDirs(root, wanted) {
   const dirs = new Set([...wanted.keys()].map((f) => relative(base, f).split(/[\\/]/)[0]).map((d) => join(base, d)));
   for (const entry of existsSync(base) ? readdirSync(base) : []) {
     const kustomization = join(base, entry, "kustomization.yaml");
-    if (entry.startsWith("policy-set-") && existsSync(kustomization) && readFileSync(kustomization, "utf8").startsWith(`# ${GENERATED}`)) {
+    if (
+      entry.startsWith("policy-set-") &&
+      existsSync(kustomization) &&
+      readFileSync(kustomization, "utf8").startsWith(`# ${GENERATED}`)
+    ) {
       dirs.add(join(base, entry));
     }
   }
@@ -195,7 +218,8 @@ function main(argv) {
   const { wanted, problems } = drift(root);
   if (check) {
     for (const p of problems) console.error(`${relative(root, p.path)}: ${p.problem}`);
-    if (problems.length > 0) console.error(`${problems.length} file(s) out of date: run node tools/sync-policy-sets.mjs`);
+    if (problems.length > 0)
+      console.error(`${problems.length} file(s) out of date: run node tools/sync-policy-sets.mjs`);
     return problems.length === 0 ? 0 : 1;
   }
   for (const { path, problem } of problems) {

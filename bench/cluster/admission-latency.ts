@@ -12,10 +12,26 @@
 import { join } from "node:path";
 import { kubectlOk, type Cluster } from "../../test/cluster/cluster-harness.js";
 import { pool, type ApiClient } from "./api-client.js";
-import { applyPolicies, createNamespace, createObject, loadNote, VALIDATING_POLICIES, waitForPodWebhook, type AppliedPolicies } from "./cluster-steps.js";
+import {
+  applyPolicies,
+  createNamespace,
+  createObject,
+  loadNote,
+  VALIDATING_POLICIES,
+  waitForPodWebhook,
+  type AppliedPolicies,
+} from "./cluster-steps.js";
 import { describeCorpusSet, writeCorpusPolicies, type CorpusFamily } from "./corpus-policies.js";
 import { tallyDenials } from "./denials.js";
-import { difference, histogramBuckets, percentile, quantile, totalCount, type Buckets, type Quantile } from "./histogram.js";
+import {
+  difference,
+  histogramBuckets,
+  percentile,
+  quantile,
+  totalCount,
+  type Buckets,
+  type Quantile,
+} from "./histogram.js";
 import { restrictedPod, writePssEnforce } from "./policies.js";
 
 const METRIC = "apiserver_admission_webhook_admission_duration_seconds";
@@ -50,12 +66,20 @@ export interface LatencyOptions {
 type Scrape = { validating: Buckets; mutating: Buckets; text: string };
 
 // Pod CREATEs through Bylaw's resource webhooks, not its policy webhook (only Pods are created).
-const bylawCreate = (l: string): boolean => /name="[^"]*bylaw[^"]*"/.test(l) && !/name="[^"]*policy[^"]*"/.test(l) && l.includes('operation="CREATE"');
-const ofType = (type: string) => (l: string): boolean => bylawCreate(l) && l.includes(`type="${type}"`);
+const bylawCreate = (l: string): boolean =>
+  /name="[^"]*bylaw[^"]*"/.test(l) && !/name="[^"]*policy[^"]*"/.test(l) && l.includes('operation="CREATE"');
+const ofType =
+  (type: string) =>
+  (l: string): boolean =>
+    bylawCreate(l) && l.includes(`type="${type}"`);
 
 async function webhookBuckets(cluster: Cluster): Promise<Scrape> {
   const text = await kubectlOk(cluster, ["get", "--raw", "/metrics"]);
-  return { validating: histogramBuckets(text, METRIC, ofType("validating")), mutating: histogramBuckets(text, METRIC, ofType("admit")), text };
+  return {
+    validating: histogramBuckets(text, METRIC, ofType("validating")),
+    mutating: histogramBuckets(text, METRIC, ofType("admit")),
+    text,
+  };
 }
 
 /**
@@ -75,9 +99,16 @@ function perWebhook(after: Scrape, before: Scrape): string[] {
   const out: string[] = [];
   for (const key of [...series].sort()) {
     const [type, name, rejected] = key.split("\t");
-    const keep = (l: string): boolean => l.includes(`name="${name ?? ""}"`) && l.includes(`type="${type ?? ""}"`) && l.includes(`rejected="${rejected ?? ""}"`) && l.includes('operation="CREATE"');
+    const keep = (l: string): boolean =>
+      l.includes(`name="${name ?? ""}"`) &&
+      l.includes(`type="${type ?? ""}"`) &&
+      l.includes(`rejected="${rejected ?? ""}"`) &&
+      l.includes('operation="CREATE"');
     const f = figures(histogramBuckets(after.text, METRIC, keep), histogramBuckets(before.text, METRIC, keep));
-    if (f.calls > 0) out.push(`${name ?? ""} (${type === "admit" ? "mutating" : "validating"}, ${rejected === "true" ? "rejected" : "allowed"}): ${f.calls} calls, p50 ${q(f.p50)}, p99 ${q(f.p99)}`);
+    if (f.calls > 0)
+      out.push(
+        `${name ?? ""} (${type === "admit" ? "mutating" : "validating"}, ${rejected === "true" ? "rejected" : "allowed"}): ${f.calls} calls, p50 ${q(f.p50)}, p99 ${q(f.p99)}`,
+      );
   }
   return out;
 }
@@ -87,32 +118,59 @@ function figures(after: Buckets, before: Buckets): WebhookFigures {
   return { calls: totalCount(d), p50: quantile(d, 0.5), p99: quantile(d, 0.99) };
 }
 
-async function createLoad(cluster: Cluster, api: ApiClient, label: string, namespace: string, o: LatencyOptions): Promise<LatencyRow> {
+async function createLoad(
+  cluster: Cluster,
+  api: ApiClient,
+  label: string,
+  namespace: string,
+  o: LatencyOptions,
+): Promise<LatencyRow> {
   await createNamespace(api, namespace);
   const before = await webhookBuckets(cluster);
   const load = loadNote();
-  const results = await pool(o.creates, o.concurrency, (i) => api.call("POST", `/api/v1/namespaces/${namespace}/pods`, restrictedPod(`p-${i}`, o.nodes[i % o.nodes.length] ?? "kwok-node-0")));
+  const results = await pool(o.creates, o.concurrency, (i) =>
+    api.call(
+      "POST",
+      `/api/v1/namespaces/${namespace}/pods`,
+      restrictedPod(`p-${i}`, o.nodes[i % o.nodes.length] ?? "kwok-node-0"),
+    ),
+  );
   const after = await webhookBuckets(cluster);
   const ms = results.map((r) => r.ms);
   const created = results.filter((r) => r.status === 201).length;
   const denied = results.filter((r) => r.status === 400 || r.status === 403 || r.status === 422).length;
   const firstOther = results.find((r) => r.status !== 201 && r.status !== 400 && r.status !== 403 && r.status !== 422);
-  if (firstOther !== undefined) console.log(`  ${label}: an unexpected answer: HTTP ${firstOther.status} ${firstOther.body.slice(0, 300)}`);
+  if (firstOther !== undefined)
+    console.log(`  ${label}: an unexpected answer: HTTP ${firstOther.status} ${firstOther.body.slice(0, 300)}`);
   const firstDenied = results.find((r) => r.status !== 201);
   if (firstDenied !== undefined) console.log(`  ${label}: first refusal: ${firstDenied.body.slice(0, 600)}`);
   for (const [who, n] of tallyDenials(results).slice(0, 10)) console.log(`  ${label}: refused ${n}× by ${who}`);
   for (const line of perWebhook(after, before)) console.log(`  ${label}: ${line}`);
   return {
-    label, created, denied, other: o.creates - created - denied,
-    clientP50: percentile(ms, 50), clientP99: percentile(ms, 99),
-    allowedP50: percentile(results.filter((r) => r.status === 201).map((r) => r.ms), 50),
-    deniedP50: percentile(results.filter((r) => r.status !== 201).map((r) => r.ms), 50),
-    validating: figures(after.validating, before.validating), mutating: figures(after.mutating, before.mutating), load,
+    label,
+    created,
+    denied,
+    other: o.creates - created - denied,
+    clientP50: percentile(ms, 50),
+    clientP99: percentile(ms, 99),
+    allowedP50: percentile(
+      results.filter((r) => r.status === 201).map((r) => r.ms),
+      50,
+    ),
+    deniedP50: percentile(
+      results.filter((r) => r.status !== 201).map((r) => r.ms),
+      50,
+    ),
+    validating: figures(after.validating, before.validating),
+    mutating: figures(after.mutating, before.mutating),
+    load,
   };
 }
 
 function printApplied(what: string, state: AppliedPolicies): void {
-  console.log(`  ${what}: ${state.inCluster} in the cluster, ${state.ready} Ready, ${state.notReady} not Ready${state.noStatus > 0 ? `, ${state.noStatus} with no status after 5 min` : ""}; kubectl apply refused ${state.refusals.length}`);
+  console.log(
+    `  ${what}: ${state.inCluster} in the cluster, ${state.ready} Ready, ${state.notReady} not Ready${state.noStatus > 0 ? `, ${state.noStatus} with no status after 5 min` : ""}; kubectl apply refused ${state.refusals.length}`,
+  );
   if (state.notReadyNames.length > 0) console.log(`    not Ready (not served): ${state.notReadyNames.join(", ")}`);
   for (const line of state.refusals.slice(0, 20)) console.log(`    refused: ${line.slice(0, 300)}`);
 }
@@ -122,13 +180,24 @@ async function loadCorpus(cluster: Cluster, api: ApiClient, corpus: string, fami
   const dir = join(cluster.dir, `bench-${family}`);
   const set = writeCorpusPolicies(corpus, dir, family);
   for (const line of describeCorpusSet(family, set)) console.log(line);
-  for (const name of set.runtimeClasses) await createObject(api, "/apis/node.k8s.io/v1/runtimeclasses", { apiVersion: "node.k8s.io/v1", kind: "RuntimeClass", metadata: { name }, handler: "runc" });
+  for (const name of set.runtimeClasses)
+    await createObject(api, "/apis/node.k8s.io/v1/runtimeclasses", {
+      apiVersion: "node.k8s.io/v1",
+      kind: "RuntimeClass",
+      metadata: { name },
+      handler: "runc",
+    });
   const state = await applyPolicies(cluster, dir, family === "validating-policies" ? VALIDATING_POLICIES : undefined);
   printApplied(family, state);
   return state.ready;
 }
 
-export async function benchAdmissionLatency(cluster: Cluster, api: ApiClient, corpus: string, o: LatencyOptions): Promise<LatencyRow[]> {
+export async function benchAdmissionLatency(
+  cluster: Cluster,
+  api: ApiClient,
+  corpus: string,
+  o: LatencyOptions,
+): Promise<LatencyRow[]> {
   const rows: LatencyRow[] = [];
   rows.push(await createLoad(cluster, api, "(a) no policy, no Pod webhook", "lat-none", o));
 
@@ -137,32 +206,65 @@ export async function benchAdmissionLatency(cluster: Cluster, api: ApiClient, co
   const pssState = await applyPolicies(cluster, pss);
   printApplied("PSS", pssState);
   await waitForPodWebhook(cluster);
-  rows.push(await createLoad(cluster, api, `(b) ${pssState.ready} PSS policies Ready (Enforce) of ${nPss}`, "lat-pss", o));
+  rows.push(
+    await createLoad(cluster, api, `(b) ${pssState.ready} PSS policies Ready (Enforce) of ${nPss}`, "lat-pss", o),
+  );
 
   // A corpus mutate policy (other/dns-policy-and-dns-config) reads kube-system/kubeadm-config, which a
   // kubeadm cluster has and this one does not; without it every create is an error of that rule under
   // Fail, and the validating webhook is never reached.
-  await kubectlOk(cluster, ["create", "configmap", "kubeadm-config", "-n", "kube-system", "--from-literal=ClusterConfiguration=clusterName: bench.local"]);
+  await kubectlOk(cluster, [
+    "create",
+    "configmap",
+    "kubeadm-config",
+    "-n",
+    "kube-system",
+    "--from-literal=ClusterConfiguration=clusterName: bench.local",
+  ]);
   const nCpol = await loadCorpus(cluster, api, corpus, "cluster-policies");
   await new Promise((r) => setTimeout(r, 5000)); // registration follows the loaded set
-  rows.push(await createLoad(cluster, api, `(c) ${nCpol} corpus ClusterPolicies Ready (their own actions)`, "lat-corpus", o));
+  rows.push(
+    await createLoad(cluster, api, `(c) ${nCpol} corpus ClusterPolicies Ready (their own actions)`, "lat-corpus", o),
+  );
 
   const nVpol = await loadCorpus(cluster, api, corpus, "validating-policies");
   await new Promise((r) => setTimeout(r, 5000));
-  rows.push(await createLoad(cluster, api, `(d) the ${nCpol} of (c) + ${nVpol} corpus ValidatingPolicies Ready = ${nCpol + nVpol}`, "lat-corpus-vpol", o));
+  rows.push(
+    await createLoad(
+      cluster,
+      api,
+      `(d) the ${nCpol} of (c) + ${nVpol} corpus ValidatingPolicies Ready = ${nCpol + nVpol}`,
+      "lat-corpus-vpol",
+      o,
+    ),
+  );
   return rows;
 }
 
-const q = (x: Quantile | undefined): string => (x === undefined ? "-" : `${(x.value * 1000).toFixed(1)} ms (bucket ${x.lower * 1000}–${x.upper * 1000} ms)`);
+const q = (x: Quantile | undefined): string =>
+  x === undefined ? "-" : `${(x.value * 1000).toFixed(1)} ms (bucket ${x.lower * 1000}–${x.upper * 1000} ms)`;
 
 export function printLatency(rows: readonly LatencyRow[], o: LatencyOptions): void {
-  console.log(`\n## 1. create Pod latency: ${o.creates} creates, concurrency ${o.concurrency}, raw HTTPS (cluster-admin cert), Pods bound to ${o.nodes.length} kwok nodes`);
-  console.log(`   reproduce: BENCH_PARTS=latency BENCH_CREATES=${o.creates} BENCH_CONCURRENCY=${o.concurrency} npm run bench:cluster`);
-  console.log("   webhook figures: the API server's histogram, difference of two scrapes, linear inside the bucket named (its bounds limit precision)");
-  console.log("   the same Pod in every case (policies.ts restrictedPod); client p50 is also given for allowed / denied creates apart");
-  console.log("| load | created | denied | other | client p50 | client p99 | client p50 allowed / denied | validating calls | validating p50 | validating p99 | mutating calls | mutating p50 | mutating p99 | machine |");
+  console.log(
+    `\n## 1. create Pod latency: ${o.creates} creates, concurrency ${o.concurrency}, raw HTTPS (cluster-admin cert), Pods bound to ${o.nodes.length} kwok nodes`,
+  );
+  console.log(
+    `   reproduce: BENCH_PARTS=latency BENCH_CREATES=${o.creates} BENCH_CONCURRENCY=${o.concurrency} npm run bench:cluster`,
+  );
+  console.log(
+    "   webhook figures: the API server's histogram, difference of two scrapes, linear inside the bucket named (its bounds limit precision)",
+  );
+  console.log(
+    "   the same Pod in every case (policies.ts restrictedPod); client p50 is also given for allowed / denied creates apart",
+  );
+  console.log(
+    "| load | created | denied | other | client p50 | client p99 | client p50 allowed / denied | validating calls | validating p50 | validating p99 | mutating calls | mutating p50 | mutating p99 | machine |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   const ms = (x: number): string => (Number.isNaN(x) ? "-" : `${x.toFixed(1)} ms`);
   const w = (f: WebhookFigures): string => `${f.calls} | ${q(f.p50)} | ${q(f.p99)}`;
-  for (const r of rows) console.log(`| ${r.label} | ${r.created} | ${r.denied} | ${r.other} | ${r.clientP50.toFixed(1)} ms | ${r.clientP99.toFixed(1)} ms | ${ms(r.allowedP50)} / ${ms(r.deniedP50)} | ${w(r.validating)} | ${w(r.mutating)} | ${r.load} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.label} | ${r.created} | ${r.denied} | ${r.other} | ${r.clientP50.toFixed(1)} ms | ${r.clientP99.toFixed(1)} ms | ${ms(r.allowedP50)} / ${ms(r.deniedP50)} | ${w(r.validating)} | ${w(r.mutating)} | ${r.load} |`,
+    );
 }

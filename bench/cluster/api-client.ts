@@ -30,17 +30,42 @@ export function serverUrl(dir: string): string {
 export function apiClient(dir: string, maxSockets = 16): ApiClient {
   const server = serverUrl(dir);
   const pki = join(dir, "pki");
-  const agent = new Agent({ keepAlive: true, maxSockets, ca: readFileSync(join(pki, "ca.crt")), cert: readFileSync(join(pki, "admin.crt")), key: readFileSync(join(pki, "admin.key")) });
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets,
+    ca: readFileSync(join(pki, "ca.crt")),
+    cert: readFileSync(join(pki, "admin.crt")),
+    key: readFileSync(join(pki, "admin.key")),
+  });
   const call = (method: string, path: string, body?: unknown, contentType = "application/json"): Promise<ApiResponse> =>
     new Promise((done, fail) => {
       const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
       const t0 = performance.now();
-      const req = request(new URL(path, server), { method, agent, headers: { accept: "application/json", ...(payload !== undefined ? { "content-type": contentType, "content-length": Buffer.byteLength(payload) } : {}) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - t0 }));
-        res.on("error", fail);
-      });
+      const req = request(
+        new URL(path, server),
+        {
+          method,
+          agent,
+          headers: {
+            accept: "application/json",
+            ...(payload !== undefined
+              ? { "content-type": contentType, "content-length": Buffer.byteLength(payload) }
+              : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () =>
+            done({
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString("utf8"),
+              ms: performance.now() - t0,
+            }),
+          );
+          res.on("error", fail);
+        },
+      );
       req.on("error", fail);
       req.end(payload);
     });

@@ -67,27 +67,56 @@ export function writeCostPolicies(dir: string): void {
 function post(port: number, body: string): Promise<{ ms: number; allowed: boolean; text: string }> {
   return new Promise((done, fail) => {
     const t0 = performance.now();
-    const req = request({ host: "127.0.0.1", port, path: "/validate/fail", method: "POST", rejectUnauthorized: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        const allowed = (JSON.parse(text) as { response?: { allowed?: boolean } }).response?.allowed === true;
-        done({ ms: performance.now() - t0, allowed, text });
-      });
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/validate/fail",
+        method: "POST",
+        rejectUnauthorized: false,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          const allowed = (JSON.parse(text) as { response?: { allowed?: boolean } }).response?.allowed === true;
+          done({ ms: performance.now() - t0, allowed, text });
+        });
+      },
+    );
     req.on("error", fail);
     req.end(body);
   });
 }
 
-export interface CostRow { readonly reviews: number; readonly podsInNamespace: number; readonly withP50: number; readonly withoutP50: number; readonly withP99: number; readonly withoutP99: number; readonly load: string }
+export interface CostRow {
+  readonly reviews: number;
+  readonly podsInNamespace: number;
+  readonly withP50: number;
+  readonly withoutP50: number;
+  readonly withP99: number;
+  readonly withoutP99: number;
+  readonly load: string;
+}
 
 /** Loads the two policies (and the Pod grant) and waits until the apiCall entry answers; returns Bylaw's port. */
-export async function loadCostPolicies(cluster: Cluster, api: ApiClient, dir: string, nodes: readonly string[]): Promise<number> {
+export async function loadCostPolicies(
+  cluster: Cluster,
+  api: ApiClient,
+  dir: string,
+  nodes: readonly string[],
+): Promise<number> {
   await createNamespace(api, WITH_NS);
   await createNamespace(api, PLAIN_NS);
-  await pool(COST_PODS, 4, (i) => api.call("POST", `/api/v1/namespaces/${WITH_NS}/pods`, restrictedPod(`c-${i}`, nodes[i % nodes.length] ?? "kwok-node-0")));
+  await pool(COST_PODS, 4, (i) =>
+    api.call(
+      "POST",
+      `/api/v1/namespaces/${WITH_NS}/pods`,
+      restrictedPod(`c-${i}`, nodes[i % nodes.length] ?? "kwok-node-0"),
+    ),
+  );
   writeCostPolicies(dir);
   await applyPolicies(cluster, dir);
   await waitForPodWebhook(cluster);
@@ -104,31 +133,54 @@ export async function loadCostPolicies(cluster: Cluster, api: ApiClient, dir: st
   return port;
 }
 
-const reviewBody = (ns: string): string => JSON.stringify(createReview({ kind: "Pod", metadata: { name: "x", namespace: ns }, spec: { containers: [{ name: "c", image: "registry.invalid/app:1" }] } }));
+const reviewBody = (ns: string): string =>
+  JSON.stringify(
+    createReview({
+      kind: "Pod",
+      metadata: { name: "x", namespace: ns },
+      spec: { containers: [{ name: "c", image: "registry.invalid/app:1" }] },
+    }),
+  );
 
 export async function benchApiCallCost(port: number, reviews: number, podsInNamespace: number): Promise<CostRow> {
   const withBody = reviewBody(WITH_NS);
   const withoutBody = reviewBody(PLAIN_NS);
-  for (let i = 0; i < 50; i++) { await post(port, withBody); await post(port, withoutBody); }
+  for (let i = 0; i < 50; i++) {
+    await post(port, withBody);
+    await post(port, withoutBody);
+  }
   const load = loadNote();
   const withMs: number[] = [];
   const withoutMs: number[] = [];
   for (let i = 0; i < reviews; i++) {
     const a = await post(port, withBody);
     const b = await post(port, withoutBody);
-    if (!a.allowed || !b.allowed) throw new Error(`a bench review was not allowed: ${(a.allowed ? b : a).text.slice(0, 300)}`);
+    if (!a.allowed || !b.allowed)
+      throw new Error(`a bench review was not allowed: ${(a.allowed ? b : a).text.slice(0, 300)}`);
     withMs.push(a.ms);
     withoutMs.push(b.ms);
   }
-  return { reviews, podsInNamespace, withP50: percentile(withMs, 50), withoutP50: percentile(withoutMs, 50), withP99: percentile(withMs, 99), withoutP99: percentile(withoutMs, 99), load };
+  return {
+    reviews,
+    podsInNamespace,
+    withP50: percentile(withMs, 50),
+    withoutP50: percentile(withoutMs, 50),
+    withP99: percentile(withMs, 99),
+    withoutP99: percentile(withoutMs, 99),
+    load,
+  };
 }
 
 export function printCost(r: CostRow): void {
-  console.log(`\n## 3. apiCall entry cost, cache warm: ${r.reviews} Pod reviews each way, sequential, POST /validate/fail on loopback HTTPS (${r.podsInNamespace} Pods in the namespace listed)`);
+  console.log(
+    `\n## 3. apiCall entry cost, cache warm: ${r.reviews} Pod reviews each way, sequential, POST /validate/fail on loopback HTTPS (${r.podsInNamespace} Pods in the namespace listed)`,
+  );
   console.log(`   reproduce: BENCH_PARTS=apicall BENCH_REVIEWS=${r.reviews} npm run bench:cluster (${r.load})`);
   console.log("| policy | p50 | p99 |");
   console.log("|---|---|---|");
-  console.log(`| with apiCall (urlPath pods, jmesPath length) | ${r.withP50.toFixed(3)} ms | ${r.withP99.toFixed(3)} ms |`);
+  console.log(
+    `| with apiCall (urlPath pods, jmesPath length) | ${r.withP50.toFixed(3)} ms | ${r.withP99.toFixed(3)} ms |`,
+  );
   console.log(`| without (same rule, constant key) | ${r.withoutP50.toFixed(3)} ms | ${r.withoutP99.toFixed(3)} ms |`);
   console.log(`| added by the entry | ${(r.withP50 - r.withoutP50).toFixed(3)} ms p50 (goal ≤ 1 ms) | |`);
 }

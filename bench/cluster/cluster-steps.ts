@@ -29,9 +29,14 @@ export function bylawPorts(cluster: Cluster): { port: number; metricsPort: numbe
 }
 
 /** Creates an object, or leaves the one of that name in place. */
-export async function createObject(api: ApiClient, path: string, body: { readonly metadata: { readonly name: string } } & Record<string, unknown>): Promise<void> {
+export async function createObject(
+  api: ApiClient,
+  path: string,
+  body: { readonly metadata: { readonly name: string } } & Record<string, unknown>,
+): Promise<void> {
   const r = await api.call("POST", path, body);
-  if (r.status !== 201 && r.status !== 409) throw new Error(`create ${path} ${body.metadata.name}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+  if (r.status !== 201 && r.status !== 409)
+    throw new Error(`create ${path} ${body.metadata.name}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
 }
 
 /** Fake nodes kwok manages (the annotation scripts/cluster.sh gives kwok-node-0), 1,000 Pods each. */
@@ -39,11 +44,20 @@ export async function addKwokNodes(api: ApiClient): Promise<string[]> {
   const names = Array.from({ length: KWOK_NODES }, (_, i) => `kwok-bench-${i}`);
   await pool(names.length, 4, async (i) => {
     const r = await api.call("POST", "/api/v1/nodes", {
-      apiVersion: "v1", kind: "Node",
-      metadata: { name: names[i], annotations: { "kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0" }, labels: { type: "kwok", "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64" } },
-      status: { allocatable: { cpu: "64", memory: "256Gi", pods: "1000" }, capacity: { cpu: "64", memory: "256Gi", pods: "1000" } },
+      apiVersion: "v1",
+      kind: "Node",
+      metadata: {
+        name: names[i],
+        annotations: { "kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0" },
+        labels: { type: "kwok", "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64" },
+      },
+      status: {
+        allocatable: { cpu: "64", memory: "256Gi", pods: "1000" },
+        capacity: { cpu: "64", memory: "256Gi", pods: "1000" },
+      },
     });
-    if (r.status !== 201 && r.status !== 409) throw new Error(`create node ${String(names[i])}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+    if (r.status !== 201 && r.status !== 409)
+      throw new Error(`create node ${String(names[i])}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
   });
   return names;
 }
@@ -52,7 +66,15 @@ export async function createNamespace(api: ApiClient, name: string): Promise<voi
   await createObject(api, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
 }
 
-interface PolicyList { items: { metadata: { name: string }; status?: { conditions?: { type: string; status: string }[]; conditionStatus?: { ready?: boolean; conditions?: unknown[] } } }[] }
+interface PolicyList {
+  items: {
+    metadata: { name: string };
+    status?: {
+      conditions?: { type: string; status: string }[];
+      conditionStatus?: { ready?: boolean; conditions?: unknown[] };
+    };
+  }[];
+}
 
 /** A policy resource kubectl lists, and how Bylaw's status says one is Ready (or settled not Ready). */
 export interface PolicyResource {
@@ -90,11 +112,20 @@ export interface AppliedPolicies {
 }
 
 /** Applies a folder of policies; waits until each one in the cluster is Ready or settled not Ready; counts. */
-export async function applyPolicies(cluster: Cluster, dir: string, kind: PolicyResource = CLUSTER_POLICIES): Promise<AppliedPolicies> {
+export async function applyPolicies(
+  cluster: Cluster,
+  dir: string,
+  kind: PolicyResource = CLUSTER_POLICIES,
+): Promise<AppliedPolicies> {
   const apply = async (): Promise<string[]> => {
     // Hundreds of policies take longer than the harness's 60 s kubectl timeout on a busy machine.
-    const applied = await run("kubectl", ["--kubeconfig", cluster.kubeconfig, "apply", "--server-side", "--force-conflicts", "-f", dir], 900_000);
-    if (applied.code !== 0 && applied.stderr.trim() === "") throw new Error(`kubectl apply -f ${dir} failed (exit ${applied.code}) with no message`);
+    const applied = await run(
+      "kubectl",
+      ["--kubeconfig", cluster.kubeconfig, "apply", "--server-side", "--force-conflicts", "-f", dir],
+      900_000,
+    );
+    if (applied.code !== 0 && applied.stderr.trim() === "")
+      throw new Error(`kubectl apply -f ${dir} failed (exit ${applied.code}) with no message`);
     return applied.stderr.split("\n").filter((l) => l.trim() !== "" && !/^Warning: /.test(l));
   };
   // A refusal that says a cache was still syncing (Bylaw's lazy informers, as the first policies
@@ -102,7 +133,9 @@ export async function applyPolicies(cluster: Cluster, dir: string, kind: PolicyR
   // it still refuses is counted.
   let refusals = await apply();
   if (refusals.some((l) => /has not synced yet/.test(l))) {
-    console.log(`  kubectl apply -f ${dir}: ${refusals.length} refused while a cache synced (first: ${(refusals[0] ?? "").slice(0, 200)}); applying again`);
+    console.log(
+      `  kubectl apply -f ${dir}: ${refusals.length} refused while a cache synced (first: ${(refusals[0] ?? "").slice(0, 200)}); applying again`,
+    );
     refusals = await apply();
   }
   let last: AppliedPolicies = { ready: 0, notReady: 0, notReadyNames: [], inCluster: 0, noStatus: 0, refusals };
@@ -111,7 +144,14 @@ export async function applyPolicies(cluster: Cluster, dir: string, kind: PolicyR
     const states = list.items.map((p) => ({ name: p.metadata.name, ready: kind.ready(p.status) }));
     const notReadyNames = states.filter((p) => p.ready === false).map((p) => p.name);
     const noStatus = states.filter((p) => p.ready === undefined).length;
-    last = { ready: states.filter((p) => p.ready === true).length, notReady: notReadyNames.length, notReadyNames, inCluster: list.items.length, noStatus, refusals };
+    last = {
+      ready: states.filter((p) => p.ready === true).length,
+      notReady: notReadyNames.length,
+      notReadyNames,
+      inCluster: list.items.length,
+      noStatus,
+      refusals,
+    };
     return noStatus === 0 ? true : undefined;
   });
   // A policy Bylaw never writes a status for is counted (noStatus), not a reason to stop the bench.
@@ -122,17 +162,32 @@ export async function applyPolicies(cluster: Cluster, dir: string, kind: PolicyR
 /** Waits until Bylaw's resource validating webhook sends Pod CREATEs to it. */
 export async function waitForPodWebhook(cluster: Cluster): Promise<void> {
   await eventually("Bylaw's validating webhook to cover Pods", 120_000, async () => {
-    const cfg = JSON.parse(await kubectlOk(cluster, ["get", "validatingwebhookconfiguration", "bylaw-resource-validating-webhook-cfg", "-o", "json"])) as { webhooks?: { rules?: { resources?: string[]; operations?: string[] }[] }[] };
-    const covers = (cfg.webhooks ?? []).some((w) => (w.rules ?? []).some((r) => (r.resources ?? []).some((x) => x === "pods" || x === "*") && (r.operations ?? []).some((o) => o === "CREATE" || o === "*")));
+    const cfg = JSON.parse(
+      await kubectlOk(cluster, [
+        "get",
+        "validatingwebhookconfiguration",
+        "bylaw-resource-validating-webhook-cfg",
+        "-o",
+        "json",
+      ]),
+    ) as { webhooks?: { rules?: { resources?: string[]; operations?: string[] }[] }[] };
+    const covers = (cfg.webhooks ?? []).some((w) =>
+      (w.rules ?? []).some(
+        (r) =>
+          (r.resources ?? []).some((x) => x === "pods" || x === "*") &&
+          (r.operations ?? []).some((o) => o === "CREATE" || o === "*"),
+      ),
+    );
     return covers ? true : undefined;
   });
 }
-
 
 /** Deletes every ClusterPolicy and ValidatingPolicy (without kubectl's per-object wait) and waits until none is left. */
 export async function deletePolicies(cluster: Cluster): Promise<void> {
   for (const { resource } of [CLUSTER_POLICIES, VALIDATING_POLICIES]) {
     await kubectlOk(cluster, ["delete", resource, "--all", "--wait=false"]);
-    await eventually(`every ${resource} to be deleted`, 180_000, async () => ((await kubectlOk(cluster, ["get", resource, "-o", "name"])).trim() === "" ? true : undefined));
+    await eventually(`every ${resource} to be deleted`, 180_000, async () =>
+      (await kubectlOk(cluster, ["get", resource, "-o", "name"])).trim() === "" ? true : undefined,
+    );
   }
 }

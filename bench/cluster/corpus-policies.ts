@@ -36,12 +36,20 @@ export interface CorpusSet {
 }
 
 const FAMILY_KINDS: Record<CorpusFamily, (d: Doc) => boolean> = {
-  "cluster-policies": (d) => typeof d.apiVersion === "string" && /^kyverno\.io\/v[0-9a-z]+$/.test(d.apiVersion) && d.kind === "ClusterPolicy",
-  "validating-policies": (d) => typeof d.apiVersion === "string" && d.apiVersion.startsWith("policies.kyverno.io/") && d.kind === "ValidatingPolicy",
+  "cluster-policies": (d) =>
+    typeof d.apiVersion === "string" && /^kyverno\.io\/v[0-9a-z]+$/.test(d.apiVersion) && d.kind === "ClusterPolicy",
+  "validating-policies": (d) =>
+    typeof d.apiVersion === "string" &&
+    d.apiVersion.startsWith("policies.kyverno.io/") &&
+    d.kind === "ValidatingPolicy",
 };
 
 const isPolicyKind = (d: Doc): boolean =>
-  typeof d.apiVersion === "string" && /^(kyverno\.io|policies\.kyverno\.io)\//.test(d.apiVersion) && typeof d.kind === "string" && /Policy$/.test(d.kind) && d.kind !== "PolicyException";
+  typeof d.apiVersion === "string" &&
+  /^(kyverno\.io|policies\.kyverno\.io)\//.test(d.apiVersion) &&
+  typeof d.kind === "string" &&
+  /Policy$/.test(d.kind) &&
+  d.kind !== "PolicyException";
 
 /** Walks every value of a document; `visit` returns a reason to stop at the first one. */
 function firstReason(value: unknown, visit: (key: string, v: unknown) => string | undefined): string | undefined {
@@ -67,11 +75,16 @@ function firstReason(value: unknown, visit: (key: string, v: unknown) => string 
  */
 export function outsideNetworkReason(doc: unknown): string | undefined {
   return firstReason(doc, (key, v) => {
-    if (key === "imageRegistry" && v !== null && typeof v === "object") return "an imageRegistry context entry reads a public registry";
-    if (key === "verifyImages" && Array.isArray(v) && v.length > 0) return "verifyImages reads signatures from a public registry";
-    if (key === "globalReference" && v !== null && typeof v === "object") return "a globalReference entry needs a GlobalContextEntry this cluster lacks";
-    if (key === "apiCall" && v !== null && typeof v === "object" && "service" in v) return "apiCall.service calls a service outside the API server";
-    if (typeof v === "string" && /\bimage\.GetMetadata\s*\(/.test(v)) return "CEL image.GetMetadata reads a public registry";
+    if (key === "imageRegistry" && v !== null && typeof v === "object")
+      return "an imageRegistry context entry reads a public registry";
+    if (key === "verifyImages" && Array.isArray(v) && v.length > 0)
+      return "verifyImages reads signatures from a public registry";
+    if (key === "globalReference" && v !== null && typeof v === "object")
+      return "a globalReference entry needs a GlobalContextEntry this cluster lacks";
+    if (key === "apiCall" && v !== null && typeof v === "object" && "service" in v)
+      return "apiCall.service calls a service outside the API server";
+    if (typeof v === "string" && /\bimage\.GetMetadata\s*\(/.test(v))
+      return "CEL image.GetMetadata reads a public registry";
     if (typeof v === "string" && /\bhttp\.(Get|Post)\s*\(/.test(v)) return "CEL http.Get/Post calls an outside service";
     return undefined;
   });
@@ -96,14 +109,20 @@ export function mutatedRuntimeClasses(doc: unknown): string[] {
 /** The documents of a YAML file that are objects; none when it does not parse. */
 export function docsOf<T extends object = Doc>(file: string): T[] {
   try {
-    return parseAllDocuments(readFileSync(file, "utf8")).map((d) => d.toJSON() as T).filter((d) => d !== null && typeof d === "object");
+    return parseAllDocuments(readFileSync(file, "utf8"))
+      .map((d) => d.toJSON() as T)
+      .filter((d) => d !== null && typeof d === "object");
   } catch {
     return [];
   }
 }
 
 function suitesOf(corpus: string): string[] {
-  return readFileSync(join(corpus, "MANIFEST.tsv"), "utf8").split("\n").slice(1).map((l) => l.split("\t")[0] ?? "").filter((s) => s !== "");
+  return readFileSync(join(corpus, "MANIFEST.tsv"), "utf8")
+    .split("\n")
+    .slice(1)
+    .map((l) => l.split("\t")[0] ?? "")
+    .filter((s) => s !== "");
 }
 
 const bump = (m: Map<string, number>, k: string): void => {
@@ -121,7 +140,9 @@ export function writeCorpusPolicies(corpus: string, dir: string, family: CorpusF
   for (const suite of suitesOf(corpus)) {
     const root = join(corpus, suite);
     if (!existsSync(root)) continue;
-    for (const file of readdirSync(root).filter((f) => f.endsWith(".yaml") || f.endsWith(".yml")).sort()) {
+    for (const file of readdirSync(root)
+      .filter((f) => f.endsWith(".yaml") || f.endsWith(".yml"))
+      .sort()) {
       for (const doc of docsOf(join(root, file)).filter(isPolicyKind)) {
         const kind = String(doc.kind);
         if (!FAMILY_KINDS[family](doc) || typeof doc.metadata?.name !== "string") {
@@ -131,7 +152,10 @@ export function writeCorpusPolicies(corpus: string, dir: string, family: CorpusF
         let name = doc.metadata.name;
         if (seen.has(name)) name = `${name}-${suite.split("/")[0] ?? "dup"}`.slice(0, 250);
         if (seen.has(name)) {
-          leftOut.set("a third variant of one name in one category", [...(leftOut.get("a third variant of one name in one category") ?? []), name]);
+          leftOut.set("a third variant of one name in one category", [
+            ...(leftOut.get("a third variant of one name in one category") ?? []),
+            name,
+          ]);
           continue;
         }
         seen.add(name);
@@ -153,7 +177,8 @@ export function writeCorpusPolicies(corpus: string, dir: string, family: CorpusF
 
 /** Why the corpus's other policy kinds are not part of the bench's sets. */
 const NOT_LOADED: Record<string, string> = {
-  MutatingPolicy: "Bylaw does not evaluate MutatingPolicy in admission yet; it answers a matching review as an error, which under Fail denies every create",
+  MutatingPolicy:
+    "Bylaw does not evaluate MutatingPolicy in admission yet; it answers a matching review as an error, which under Fail denies every create",
   GeneratingPolicy: "generates objects, decides no admission",
 };
 
@@ -162,7 +187,9 @@ export function describeCorpusSet(family: CorpusFamily, set: CorpusSet): string[
   const total = [...set.written.values()].reduce((a, b) => a + b, 0);
   const out = [`  corpus ${family}: ${total} written (${[...set.written].map(([k, n]) => `${n} ${k}`).join(", ")})`];
   for (const [reason, names] of set.leftOut) out.push(`    left out ${names.length}: ${reason}: ${names.join(", ")}`);
-  if (set.runtimeClasses.length > 0) out.push(`    RuntimeClasses the policies' mutations set, created first: ${set.runtimeClasses.join(", ")}`);
-  for (const [kind, n] of set.otherKinds) out.push(`    not loaded ${n} ${kind}: ${NOT_LOADED[kind] ?? "not an admission-validating kind"}`);
+  if (set.runtimeClasses.length > 0)
+    out.push(`    RuntimeClasses the policies' mutations set, created first: ${set.runtimeClasses.join(", ")}`);
+  for (const [kind, n] of set.otherKinds)
+    out.push(`    not loaded ${n} ${kind}: ${NOT_LOADED[kind] ?? "not an admission-validating kind"}`);
   return out;
 }

@@ -17,9 +17,16 @@ export function denialKeys(status: number, body: string): string[] {
   }
   const webhook = /admission webhook "([^"]+)" denied the request/.exec(message)?.[1];
   // The API server names the object (`pods "p-12" is forbidden: …`): without it, equal refusals count as one.
-  if (webhook === undefined) return [`HTTP ${status} from the API server: ${message.replace(/^(\S+) "[^"]*"/, '$1 "…"').replace(/\s+/g, " ").slice(0, 160)}`];
+  if (webhook === undefined)
+    return [
+      `HTTP ${status} from the API server: ${message
+        .replace(/^(\S+) "[^"]*"/, '$1 "…"')
+        .replace(/\s+/g, " ")
+        .slice(0, 160)}`,
+    ];
   const listed = message.split("blocked due to the following policies")[1];
-  const policies = listed === undefined ? [] : [...listed.matchAll(/^([A-Za-z0-9][A-Za-z0-9.-]*):\s*$/gm)].map((m) => m[1] ?? "");
+  const policies =
+    listed === undefined ? [] : [...listed.matchAll(/^([A-Za-z0-9][A-Za-z0-9.-]*):\s*$/gm)].map((m) => m[1] ?? "");
   if (policies.length === 0) return [`webhook ${webhook}: ${message.replace(/\s+/g, " ").slice(0, 160)}`];
   return policies.map((p) => `webhook ${webhook}: policy ${p}`);
 }
@@ -27,7 +34,8 @@ export function denialKeys(status: number, body: string): string[] {
 /** Counts of each denying party over a run's answers, most frequent first. */
 export function tallyDenials(answers: readonly { status: number; body: string }[]): [string, number][] {
   const counts = new Map<string, number>();
-  for (const a of answers) if (a.status !== 201) for (const k of denialKeys(a.status, a.body)) counts.set(k, (counts.get(k) ?? 0) + 1);
+  for (const a of answers)
+    if (a.status !== 201) for (const k of denialKeys(a.status, a.body)) counts.set(k, (counts.get(k) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 

@@ -8,10 +8,15 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import { docsOf } from "./corpus-policies.js";
 
-type Doc = { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown }; spec?: Record<string, unknown> & { rules?: { validate?: Record<string, unknown> }[] } };
+type Doc = {
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: { name?: unknown };
+  spec?: Record<string, unknown> & { rules?: { validate?: Record<string, unknown> }[] };
+};
 
-
-const isClusterPolicy = (d: Doc): boolean => d.apiVersion === "kyverno.io/v1" && d.kind === "ClusterPolicy" && typeof d.metadata?.name === "string";
+const isClusterPolicy = (d: Doc): boolean =>
+  d.apiVersion === "kyverno.io/v1" && d.kind === "ClusterPolicy" && typeof d.metadata?.name === "string";
 
 /** The 18 PSS ClusterPolicies in Enforce; returns how many were written. */
 export function writePssEnforce(corpus: string, dir: string): number {
@@ -33,7 +38,13 @@ export function writePssEnforce(corpus: string, dir: string): number {
 }
 
 /** The PriorityClass the bench Pods name (the API server's Priority plugin refuses an unknown one). */
-export const BENCH_PRIORITY_CLASS = { apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", metadata: { name: "bench-normal" }, value: 1000, globalDefault: false };
+export const BENCH_PRIORITY_CLASS = {
+  apiVersion: "scheduling.k8s.io/v1",
+  kind: "PriorityClass",
+  metadata: { name: "bench-normal" },
+  value: 1000,
+  globalDefault: false,
+};
 
 /**
  * The Pod every latency case creates, bound to a kwok node: one a careful team would deploy, so
@@ -46,7 +57,15 @@ export const BENCH_PRIORITY_CLASS = { apiVersion: "scheduling.k8s.io/v1", kind: 
  * not enforced; how many creates were allowed and denied is printed per case.
  */
 export function restrictedPod(name: string, node: string): Record<string, unknown> {
-  const labels = { app: "bench", "app.kubernetes.io/name": "bench", "app.kubernetes.io/version": "1.0.0", "app.kubernetes.io/part-of": "bench", owner: "bench", team: "bench", env: "test" };
+  const labels = {
+    app: "bench",
+    "app.kubernetes.io/name": "bench",
+    "app.kubernetes.io/version": "1.0.0",
+    "app.kubernetes.io/part-of": "bench",
+    owner: "bench",
+    team: "bench",
+    env: "test",
+  };
   const probe = { httpGet: { path: "/healthz", port: 8080 }, periodSeconds: 10 };
   return {
     apiVersion: "v1",
@@ -56,18 +75,35 @@ export function restrictedPod(name: string, node: string): Record<string, unknow
       nodeName: node,
       priorityClassName: BENCH_PRIORITY_CLASS.metadata.name,
       automountServiceAccountToken: false,
-      securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
-      containers: [{
-        name: "app",
-        image: "registry.invalid/bench/app:1.0.0",
-        imagePullPolicy: "IfNotPresent",
-        ports: [{ name: "http", containerPort: 8080 }],
-        livenessProbe: probe,
-        readinessProbe: probe,
-        resources: { requests: { cpu: "10m", memory: "64Mi", "ephemeral-storage": "64Mi" }, limits: { memory: "64Mi", "ephemeral-storage": "64Mi" } },
-        securityContext: { allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ["ALL", "NET_RAW", "SETFCAP", "SETUID"] }, readOnlyRootFilesystem: true, runAsNonRoot: true },
-        volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
-      }],
+      securityContext: {
+        runAsNonRoot: true,
+        runAsUser: 1000,
+        runAsGroup: 1000,
+        fsGroup: 1000,
+        seccompProfile: { type: "RuntimeDefault" },
+      },
+      containers: [
+        {
+          name: "app",
+          image: "registry.invalid/bench/app:1.0.0",
+          imagePullPolicy: "IfNotPresent",
+          ports: [{ name: "http", containerPort: 8080 }],
+          livenessProbe: probe,
+          readinessProbe: probe,
+          resources: {
+            requests: { cpu: "10m", memory: "64Mi", "ephemeral-storage": "64Mi" },
+            limits: { memory: "64Mi", "ephemeral-storage": "64Mi" },
+          },
+          securityContext: {
+            allowPrivilegeEscalation: false,
+            privileged: false,
+            capabilities: { drop: ["ALL", "NET_RAW", "SETFCAP", "SETUID"] },
+            readOnlyRootFilesystem: true,
+            runAsNonRoot: true,
+          },
+          volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
+        },
+      ],
       volumes: [{ name: "tmp", emptyDir: { sizeLimit: "64Mi" } }],
     },
   };

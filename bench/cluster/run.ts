@@ -22,7 +22,8 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", ".
 const PARTS = new Set((process.env["BENCH_PARTS"] ?? "latency,apicall,memory").split(",").map((p) => p.trim()));
 const num = (name: string, fallback: number): number => {
   const v = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(v) || v <= 0) throw new Error(`${name} must be a positive integer, not ${String(process.env[name])}`);
+  if (!Number.isInteger(v) || v <= 0)
+    throw new Error(`${name} must be a positive integer, not ${String(process.env[name])}`);
   return v;
 };
 
@@ -41,15 +42,20 @@ async function parts(cluster: Cluster, corpus: string): Promise<void> {
     mkdirSync(costDir, { recursive: true });
     const port = await loadCostPolicies(cluster, api, costDir, nodes);
     if (PARTS.has("apicall")) printCost(await benchApiCallCost(port, num("BENCH_REVIEWS", 400), COST_PODS));
-    if (PARTS.has("memory")) printMemory(await benchInformerMemory(cluster, api, num("BENCH_NAMESPACES", 1000), num("BENCH_PODS", 10000), nodes));
+    if (PARTS.has("memory"))
+      printMemory(
+        await benchInformerMemory(cluster, api, num("BENCH_NAMESPACES", 1000), num("BENCH_PODS", 10000), nodes),
+      );
   } finally {
     api.close();
   }
 }
 
 async function main(): Promise<void> {
-  const corpus = process.env["BYLAW_CONFORMANCE_DIR"] ?? resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
-  if (!existsSync(join(corpus, "pod-security"))) throw new Error(`the Kyverno policy library corpus is not at ${corpus} (set BYLAW_CONFORMANCE_DIR)`);
+  const corpus =
+    process.env["BYLAW_CONFORMANCE_DIR"] ?? resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
+  if (!existsSync(join(corpus, "pod-security")))
+    throw new Error(`the Kyverno policy library corpus is not at ${corpus} (set BYLAW_CONFORMANCE_DIR)`);
   console.log(`bench:cluster: node ${process.version}, ${new Date().toISOString()}, ${loadNote()}`);
   const cluster = await startCluster(90 * 60_000, undefined, { withBylaw: true }).catch(async (e: unknown) => {
     // A failed `up` may have left components running: bring its folder down before failing.
@@ -71,7 +77,8 @@ async function main(): Promise<void> {
     failure = e;
   } finally {
     const down = await stopCluster(cluster.dir);
-    if (down.code !== 0) console.error(`scripts/cluster.sh down ${cluster.dir} failed (exit ${down.code}): ${down.stderr}`);
+    if (down.code !== 0)
+      console.error(`scripts/cluster.sh down ${cluster.dir} failed (exit ${down.code}): ${down.stderr}`);
     else rmSync(cluster.dir, { recursive: true, force: true });
   }
   if (failure !== undefined) throw failure;

@@ -37,9 +37,26 @@ async function main(): Promise<void> {
   writeFileSync(join(work, "tls.key"), tls.key);
   const policies = join(repoRoot, "deploy", "components", "policy-set-pss-restricted", "policies");
   const nodeArgs = [`--max-old-space-size=${Math.floor(limit / 2)}`, "--max-semi-space-size=1"];
-  const args = ["--policies", policies, "--tls-cert-file", join(work, "tls.crt"), "--tls-key-file", join(work, "tls.key"), "--host", "127.0.0.1", "--metrics-port", "off", "--log-level", "silent", "--memory-limit", `${limit}Mi`];
+  const args = [
+    "--policies",
+    policies,
+    "--tls-cert-file",
+    join(work, "tls.crt"),
+    "--tls-key-file",
+    join(work, "tls.key"),
+    "--host",
+    "127.0.0.1",
+    "--metrics-port",
+    "off",
+    "--log-level",
+    "silent",
+    "--memory-limit",
+    `${limit}Mi`,
+  ];
   const big = bigUpdate(6.4);
-  console.log(`memory: node ${process.version}; limit ${limit} MiB (deploy/base/deployment.yaml); node ${nodeArgs.join(" ")}; ${SECONDS} s per workload; body of the big UPDATE ${(big.length / MIB).toFixed(1)} MiB`);
+  console.log(
+    `memory: node ${process.version}; limit ${limit} MiB (deploy/base/deployment.yaml); node ${nodeArgs.join(" ")}; ${SECONDS} s per workload; body of the big UPDATE ${(big.length / MIB).toFixed(1)} MiB`,
+  );
 
   let port = 21443;
   const run = async (name: string, workload: (port: number) => Promise<string>): Promise<void> => {
@@ -54,9 +71,14 @@ async function main(): Promise<void> {
     const peak = server.peak();
     const alive = server.child.exitCode === null;
     await server.stop();
-    console.log(`memory: ${name}: peak RSS ${peak.toFixed(0)} MiB of ${limit} MiB (${((peak / limit) * 100).toFixed(0)}%; ${idle.toFixed(0)} MiB before)${alive ? "" : " — THE SERVER DIED"}; ${outcome}`);
+    console.log(
+      `memory: ${name}: peak RSS ${peak.toFixed(0)} MiB of ${limit} MiB (${((peak / limit) * 100).toFixed(0)}%; ${idle.toFixed(0)} MiB before)${alive ? "" : " — THE SERVER DIED"}; ${outcome}`,
+    );
   };
-  const statuses = (s: Record<string, number>): string => Object.entries(s).map(([k, v]) => `${v}× ${k}`).join(", ");
+  const statuses = (s: Record<string, number>): string =>
+    Object.entries(s)
+      .map(([k, v]) => `${v}× ${k}`)
+      .join(", ");
 
   await run("idle", async () => {
     await new Promise((r) => setTimeout(r, 1000));

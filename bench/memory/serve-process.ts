@@ -14,8 +14,15 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export async function startServe(nodeArgs: readonly string[], bylaw: string, args: readonly string[], port: number): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, bylaw, "serve", ...args, "--port", String(port)], { stdio: ["ignore", "ignore", "inherit"] });
+export async function startServe(
+  nodeArgs: readonly string[],
+  bylaw: string,
+  args: readonly string[],
+  port: number,
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, bylaw, "serve", ...args, "--port", String(port)], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   for (let i = 0; i < 300 && !(await ready(port)); i++) await new Promise((r) => setTimeout(r, 100));
   const pid = child.pid ?? 0;
   let sampled = 0;
@@ -53,10 +60,13 @@ export async function startServe(nodeArgs: readonly string[], bylaw: string, arg
 
 function ready(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = request({ host: "127.0.0.1", port, path: "/health/readiness", rejectUnauthorized: false, agent: false }, (r) => {
-      r.resume();
-      resolve(r.statusCode === 200);
-    });
+    const req = request(
+      { host: "127.0.0.1", port, path: "/health/readiness", rejectUnauthorized: false, agent: false },
+      (r) => {
+        r.resume();
+        resolve(r.statusCode === 200);
+      },
+    );
     req.on("error", () => resolve(false));
     req.end();
   });

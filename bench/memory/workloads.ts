@@ -16,56 +16,109 @@ export function bigUpdate(mib: number): string {
     apiVersion: "admission.k8s.io/v1",
     kind: "AdmissionReview",
     request: {
-      uid: "00000000-0000-0000-0000-000000000001", kind: { group: "", version: "v1", kind: "ConfigMap" }, resource: { group: "", version: "v1", resource: "configmaps" },
-      namespace: "shop", name: "big", operation: "UPDATE", userInfo: { username: "dev" }, object, oldObject: object,
+      uid: "00000000-0000-0000-0000-000000000001",
+      kind: { group: "", version: "v1", kind: "ConfigMap" },
+      resource: { group: "", version: "v1", resource: "configmaps" },
+      namespace: "shop",
+      name: "big",
+      operation: "UPDATE",
+      userInfo: { username: "dev" },
+      object,
+      oldObject: object,
     },
   });
 }
 
 export function podReview(i: number): string {
-  const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: `web-${i}`, namespace: "shop" }, spec: { containers: [{ name: "app", image: "registry.example.com/web:1.0" }] } };
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: `web-${i}`, namespace: "shop" },
+    spec: { containers: [{ name: "app", image: "registry.example.com/web:1.0" }] },
+  };
   return JSON.stringify({
-    apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview",
-    request: { uid: `u-${i}`, kind: { group: "", version: "v1", kind: "Pod" }, namespace: "shop", name: pod.metadata.name, operation: "CREATE", userInfo: { username: "dev" }, object: pod },
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    request: {
+      uid: `u-${i}`,
+      kind: { group: "", version: "v1", kind: "Pod" },
+      namespace: "shop",
+      name: pod.metadata.name,
+      operation: "CREATE",
+      userInfo: { username: "dev" },
+      object: pod,
+    },
   });
 }
 
 function post(port: number, agent: Agent, body: string): Promise<string> {
   return new Promise((resolve) => {
-    const req = request({ host: "127.0.0.1", port, method: "POST", path: "/validate/fail", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(String(res.statusCode)));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/validate/fail",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(String(res.statusCode)));
+      },
+    );
     req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
     req.end(body);
   });
 }
 
 /** `concurrency` clients each sending `body` back to back for `seconds`. */
-export async function concurrentPosts(port: number, body: string, concurrency: number, seconds: number): Promise<Statuses> {
+export async function concurrentPosts(
+  port: number,
+  body: string,
+  concurrency: number,
+  seconds: number,
+): Promise<Statuses> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency, rejectUnauthorized: false });
   const statuses: Statuses = {};
   const until = Date.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (Date.now() < until) {
-      const s = await post(port, agent, body);
-      statuses[s] = (statuses[s] ?? 0) + 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < until) {
+        const s = await post(port, agent, body);
+        statuses[s] = (statuses[s] ?? 0) + 1;
+      }
+    }),
+  );
   agent.destroy();
   return statuses;
 }
 
 /** `wrk -c<connections>` POSTing a Pod review; its summary lines. */
 export function wrk(port: number, connections: number, seconds: number, scriptPath: string): Promise<string> {
-  writeFileSync(scriptPath, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [[${podReview(1)}]]\n`);
+  writeFileSync(
+    scriptPath,
+    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [[${podReview(1)}]]\n`,
+  );
   return new Promise((resolve) => {
-    const child = spawn("wrk", ["-t2", `-c${connections}`, `-d${seconds}s`, "-s", scriptPath, `https://127.0.0.1:${port}/validate/fail`], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      "wrk",
+      ["-t2", `-c${connections}`, `-d${seconds}s`, "-s", scriptPath, `https://127.0.0.1:${port}/validate/fail`],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     child.stderr.on("data", (c: Buffer) => (out += c.toString()));
     child.on("error", (e) => resolve(`wrk failed: ${e.message}`));
-    child.on("exit", () => resolve(out.split("\n").filter((l) => /Requests\/sec|requests in|Non-2xx|Socket errors/.test(l)).map((l) => l.trim()).join("; ")));
+    child.on("exit", () =>
+      resolve(
+        out
+          .split("\n")
+          .filter((l) => /Requests\/sec|requests in|Non-2xx|Socket errors/.test(l))
+          .map((l) => l.trim())
+          .join("; "),
+      ),
+    );
   });
 }
 
@@ -99,13 +152,20 @@ export async function idleKeepAlive(port: number, count: number, seconds: number
 }
 
 /** `clients` connections that each write `perClient` pipelined reviews and never read an answer. */
-export async function pipelineNoRead(port: number, clients: number, perClient: number, seconds: number): Promise<string> {
+export async function pipelineNoRead(
+  port: number,
+  clients: number,
+  perClient: number,
+  seconds: number,
+): Promise<string> {
   const request = (i: number): string => {
     const body = podReview(i);
     return `POST /validate/fail HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
   };
   const chunk = Array.from({ length: perClient }, (_, i) => request(i)).join("");
-  const sockets = (await Promise.all(Array.from({ length: clients }, () => open(port)))).filter((s): s is TLSSocket => s !== undefined);
+  const sockets = (await Promise.all(Array.from({ length: clients }, () => open(port)))).filter(
+    (s): s is TLSSocket => s !== undefined,
+  );
   let cut = 0;
   for (const s of sockets) {
     s.on("error", () => undefined);

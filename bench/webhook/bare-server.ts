@@ -27,7 +27,11 @@ const server = createServer({ cert: readFileSync(certPath), key: readFileSync(ke
       res.writeHead(400).end();
       return;
     }
-    const body = JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid, allowed: true } });
+    const body = JSON.stringify({
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      response: { uid, allowed: true },
+    });
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
   });
 });

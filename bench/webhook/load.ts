@@ -12,7 +12,12 @@ export interface LoadResult {
   readonly cpuMicrosPerRequest: number;
 }
 
-export async function drive(url: string, bodies: readonly string[], pid: number, options: { seconds: number; connections: number; rate?: number }): Promise<LoadResult> {
+export async function drive(
+  url: string,
+  bodies: readonly string[],
+  pid: number,
+  options: { seconds: number; connections: number; rate?: number },
+): Promise<LoadResult> {
   let i = 0;
   const cpuBefore = cpuMicros(pid);
   const result = await autocannon({

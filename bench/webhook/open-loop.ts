@@ -21,7 +21,12 @@ export interface OpenLoopResult {
   readonly cpuMicrosPerRequest: number;
 }
 
-export async function openLoop(url: string, bodies: readonly string[], pid: number, options: { rate: number; seconds: number; connections: number }): Promise<OpenLoopResult> {
+export async function openLoop(
+  url: string,
+  bodies: readonly string[],
+  pid: number,
+  options: { rate: number; seconds: number; connections: number },
+): Promise<OpenLoopResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections, rejectUnauthorized: false });
   await run(url, bodies, pid, agent, { rate: options.rate, seconds: 1 });
   const result = await run(url, bodies, pid, agent, options);
@@ -29,7 +34,13 @@ export async function openLoop(url: string, bodies: readonly string[], pid: numb
   return result;
 }
 
-async function run(url: string, bodies: readonly string[], pid: number, agent: Agent, options: { rate: number; seconds: number }): Promise<OpenLoopResult> {
+async function run(
+  url: string,
+  bodies: readonly string[],
+  pid: number,
+  agent: Agent,
+  options: { rate: number; seconds: number },
+): Promise<OpenLoopResult> {
   const target = new URL(url);
   const latencies: number[] = [];
   let errors = 0;
@@ -44,7 +55,14 @@ async function run(url: string, bodies: readonly string[], pid: number, agent: A
   const send = (due: number, body: string): void => {
     const done = new Promise<void>((resolve) => {
       const req = request(
-        { host: target.hostname, port: target.port, path: target.pathname, method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
         (res) => {
           res.resume();
           res.on("end", () => {

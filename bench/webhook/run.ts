@@ -22,7 +22,8 @@ const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 8);
 
 async function main(): Promise<void> {
   process.env["NODE_TLS_REJECT_UNAUTHORIZED"] = "0";
-  const corpus = process.env["BYLAW_CONFORMANCE_DIR"] ?? resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
+  const corpus =
+    process.env["BYLAW_CONFORMANCE_DIR"] ?? resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
   if (!existsSync(join(corpus, "pod-security"))) {
     console.log(`webhook: corpus not found at ${corpus}; skipped`);
     return;
@@ -35,15 +36,51 @@ async function main(): Promise<void> {
   const n17 = writeEnforcePolicies(files, join(work, "p17"), 17);
   const n300 = writeEnforcePolicies(files, join(work, "p300"), 300);
   const bodies = reviewBodies(64);
-  console.log(`webhook: node ${process.version}; ${SECONDS} s per run; ${bodies.length} distinct reviews (1 in 4 fails); TLS on 127.0.0.1`);
+  console.log(
+    `webhook: node ${process.version}; ${SECONDS} s per run; ${bodies.length} distinct reviews (1 in 4 fails); TLS on 127.0.0.1`,
+  );
 
   const serve = (dir: string, port: number): Promise<ChildProcess> =>
-    start([join(repoRoot, "bin", "bylaw.js"), "serve", "--policies", dir, "--tls-cert-file", join(work, "tls.crt"), "--tls-key-file", join(work, "tls.key"), "--host", "127.0.0.1", "--port", String(port), "--metrics-port", String(port + 1), "--log-level", "silent"], port, "/health/readiness");
-  const bare = await start([join(repoRoot, "dist", "bench", "webhook", "bare-server.js"), join(work, "tls.crt"), join(work, "tls.key"), "18443"], 18443, "/");
+    start(
+      [
+        join(repoRoot, "bin", "bylaw.js"),
+        "serve",
+        "--policies",
+        dir,
+        "--tls-cert-file",
+        join(work, "tls.crt"),
+        "--tls-key-file",
+        join(work, "tls.key"),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--metrics-port",
+        String(port + 1),
+        "--log-level",
+        "silent",
+      ],
+      port,
+      "/health/readiness",
+    );
+  const bare = await start(
+    [
+      join(repoRoot, "dist", "bench", "webhook", "bare-server.js"),
+      join(work, "tls.crt"),
+      join(work, "tls.key"),
+      "18443",
+    ],
+    18443,
+    "/",
+  );
   const s17 = await serve(join(work, "p17"), 19443);
   const idle17 = rssMiB(s17.pid ?? 0);
   const floorTarget: Target = { label: "bare https floor", url: "https://127.0.0.1:18443/validate/fail", child: bare };
-  const bylawTarget: Target = { label: `bylaw serve, ${n17} PSS policies (Enforce)`, url: "https://127.0.0.1:19443/validate/fail", child: s17 };
+  const bylawTarget: Target = {
+    label: `bylaw serve, ${n17} PSS policies (Enforce)`,
+    url: "https://127.0.0.1:19443/validate/fail",
+    child: s17,
+  };
   const [floor, with17] = await saturationPairs(floorTarget, bylawTarget, bodies);
   await fixedRates(floorTarget, bodies);
   await fixedRates(bylawTarget, bodies);
@@ -54,11 +91,16 @@ async function main(): Promise<void> {
 
   const s300 = await serve(join(work, "p300"), 20443);
   const idle300 = rssMiB(s300.pid ?? 0);
-  const sat300 = await drive("https://127.0.0.1:20443/validate/fail", bodies, s300.pid ?? 0, { seconds: SECONDS, connections: 16 });
+  const sat300 = await drive("https://127.0.0.1:20443/validate/fail", bodies, s300.pid ?? 0, {
+    seconds: SECONDS,
+    connections: 16,
+  });
   const rss300 = rssMiB(s300.pid ?? 0);
   const peak300 = peakRssMiB(s300.pid ?? 0);
   await stop(s300);
-  console.log(`webhook: bylaw serve, ${n300} policies: ${sat300.perSecond.toFixed(0)} reviews/s at saturation, ${sat300.cpuMicrosPerRequest.toFixed(0)} CPU µs per review`);
+  console.log(
+    `webhook: bylaw serve, ${n300} policies: ${sat300.perSecond.toFixed(0)} reviews/s at saturation, ${sat300.cpuMicrosPerRequest.toFixed(0)} CPU µs per review`,
+  );
   console.log(
     `webhook: RSS: ${n17} policies ${idle17.toFixed(0)} MiB idle / ${rss17.toFixed(0)} MiB after load / ${peak17.toFixed(0)} MiB peak; ` +
       `${n300} policies ${idle300.toFixed(0)} MiB idle / ${rss300.toFixed(0)} MiB after load / ${peak300.toFixed(0)} MiB peak`,
@@ -66,11 +108,31 @@ async function main(): Promise<void> {
   printRatio(`${n17} PSS policies`, with17, floor);
 
   // The same controls in CEL, each against the floor again (alternating pairs, as above).
-  for (const [folder, what] of [["pod-security-cel", "validate.cel ClusterPolicies"], ["pod-security-vpol", "ValidatingPolicies"]] as const) {
+  for (const [folder, what] of [
+    ["pod-security-cel", "validate.cel ClusterPolicies"],
+    ["pod-security-vpol", "ValidatingPolicies"],
+  ] as const) {
     const n = writeEnforcePolicies(pssPolicyFiles(corpus, folder), join(work, folder), 17);
-    const bareAgain = await start([join(repoRoot, "dist", "bench", "webhook", "bare-server.js"), join(work, "tls.crt"), join(work, "tls.key"), "18443"], 18443, "/");
+    const bareAgain = await start(
+      [
+        join(repoRoot, "dist", "bench", "webhook", "bare-server.js"),
+        join(work, "tls.crt"),
+        join(work, "tls.key"),
+        "18443",
+      ],
+      18443,
+      "/",
+    );
     const cel = await serve(join(work, folder), 21443);
-    const [floorCel, withCel] = await saturationPairs({ ...floorTarget, child: bareAgain }, { label: `bylaw serve, ${n} PSS ${what} (Enforce/Deny)`, url: "https://127.0.0.1:21443/validate/fail", child: cel }, bodies);
+    const [floorCel, withCel] = await saturationPairs(
+      { ...floorTarget, child: bareAgain },
+      {
+        label: `bylaw serve, ${n} PSS ${what} (Enforce/Deny)`,
+        url: "https://127.0.0.1:21443/validate/fail",
+        child: cel,
+      },
+      bodies,
+    );
     printRatio(`${n} PSS ${what}`, withCel, floorCel);
     await stop(bareAgain);
     await stop(cel);
@@ -78,8 +140,11 @@ async function main(): Promise<void> {
 }
 
 function printRatio(what: string, runs: readonly LoadResult[], floor: readonly LoadResult[]): void {
-  const ratio = (f: (r: LoadResult) => number): string => median(runs.map((r, i) => f(r) / f(floor[i] as LoadResult))).toFixed(2);
-  console.log(`webhook: ratio bylaw (${what}) / floor, median of 3 alternating pairs: throughput ${ratio((r) => r.perSecond)}×, CPU per review ${ratio((r) => r.cpuMicrosPerRequest)}×`);
+  const ratio = (f: (r: LoadResult) => number): string =>
+    median(runs.map((r, i) => f(r) / f(floor[i] as LoadResult))).toFixed(2);
+  console.log(
+    `webhook: ratio bylaw (${what}) / floor, median of 3 alternating pairs: throughput ${ratio((r) => r.perSecond)}×, CPU per review ${ratio((r) => r.cpuMicrosPerRequest)}×`,
+  );
 }
 
 interface Target {

@@ -25,7 +25,10 @@ export function pssPolicyFiles(corpus: string, folder = "pod-security"): string[
 }
 
 function readdirNames(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 }
 
 /** Writes `copies` × the PSS policies (renamed after the first copy), in Enforce, into `dir`. */
@@ -36,7 +39,11 @@ export function writeEnforcePolicies(files: readonly string[], dir: string, tota
   for (let copy = 0; written < total; copy++) {
     for (const doc of docs) {
       if (written >= total) break;
-      const clone = JSON.parse(JSON.stringify(doc)) as { kind: string; metadata: { name: string }; spec: Record<string, unknown> & { rules?: { validate?: Record<string, unknown> }[] } };
+      const clone = JSON.parse(JSON.stringify(doc)) as {
+        kind: string;
+        metadata: { name: string };
+        spec: Record<string, unknown> & { rules?: { validate?: Record<string, unknown> }[] };
+      };
       if (copy > 0) clone.metadata.name = `${clone.metadata.name}-${copy}`;
       if (clone.kind === "ValidatingPolicy") {
         clone.spec["validationActions"] = ["Deny"];
@@ -59,8 +66,17 @@ export const goodPod = {
   spec: {
     securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
     containers: [
-      { name: "app", image: "registry.example.com/shop/web:1.2.3", securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, runAsNonRoot: true }, ports: [{ containerPort: 8080 }] },
-      { name: "sidecar", image: "registry.example.com/shop/proxy:2.0", securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, runAsNonRoot: true } },
+      {
+        name: "app",
+        image: "registry.example.com/shop/web:1.2.3",
+        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, runAsNonRoot: true },
+        ports: [{ containerPort: 8080 }],
+      },
+      {
+        name: "sidecar",
+        image: "registry.example.com/shop/proxy:2.0",
+        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, runAsNonRoot: true },
+      },
     ],
     volumes: [{ name: "cache", emptyDir: {} }],
   },
@@ -69,7 +85,11 @@ export const goodPod = {
 const badPod = {
   ...goodPod,
   metadata: { ...goodPod.metadata, name: "debug" },
-  spec: { ...goodPod.spec, hostNetwork: true, containers: [{ name: "shell", image: "busybox", securityContext: { privileged: true } }] },
+  spec: {
+    ...goodPod.spec,
+    hostNetwork: true,
+    containers: [{ name: "shell", image: "busybox", securityContext: { privileged: true } }],
+  },
 };
 
 /** AdmissionReview bodies: every `failEvery`-th one is a failing Pod. */

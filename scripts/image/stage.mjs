@@ -28,12 +28,21 @@ if (existsSync(dest) && readdirSync(dest).length > 0) {
   process.exit(2);
 }
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-const packed = JSON.parse(execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: src, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
+const packed = JSON.parse(
+  execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: src,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  }),
+);
 const files = packed[0].files.map((f) => f.path);
 for (const file of files) {
   mkdirSync(dirname(join(dest, file)), { recursive: true });
   copyFileSync(join(src, file), join(dest, file));
 }
 copyFileSync(join(src, "package-lock.json"), join(dest, "package-lock.json"));
-execFileSync(npm, ["ci", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dest, stdio: ["ignore", "inherit", "inherit"] });
+execFileSync(npm, ["ci", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], {
+  cwd: dest,
+  stdio: ["ignore", "inherit", "inherit"],
+});
 console.log(`stage: ${files.length} package files and the production dependencies in ${dest}`);

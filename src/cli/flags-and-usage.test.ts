@@ -53,7 +53,12 @@ describe("usage errors", () => {
     assert.deepEqual(r.err.split("\n"), ['bylaw: unknown command "aply"', "Run `bylaw --help` for the commands."]);
   });
   test("an unknown flag or a missing input is one line and a hint, never the whole help", async () => {
-    for (const args of [["apply", "p.yaml", "-r", "x.yaml", "--bogus"], ["apply", "p.yaml"], ["test", "--bogus"], ["test", ".", "-o", "xml"]]) {
+    for (const args of [
+      ["apply", "p.yaml", "-r", "x.yaml", "--bogus"],
+      ["apply", "p.yaml"],
+      ["test", "--bogus"],
+      ["test", ".", "-o", "xml"],
+    ]) {
       const r = await run(args);
       assert.equal(r.code, 2, args.join(" "));
       const lines = r.err.split("\n");
@@ -79,13 +84,29 @@ describe("usage errors", () => {
 
 describe("--help documents every exit code, 3 included", () => {
   const all = ["0", "1", "2", "3"];
-  const cases: [string[], string[]][] = [[[], all], [["apply"], all], [["test"], all], [["jp"], all], [["cel"], all], [["serve"], ["0", "2", "3"]], [["policy-sets"], ["0", "2", "3"]],
-    [["create"], ["0", "2", "3"]], [["create", "test"], ["0", "2", "3"]], [["fix"], all], [["docs"], all], [["completion"], ["0", "2", "3"]]];
+  const cases: [string[], string[]][] = [
+    [[], all],
+    [["apply"], all],
+    [["test"], all],
+    [["jp"], all],
+    [["cel"], all],
+    [["serve"], ["0", "2", "3"]],
+    [["policy-sets"], ["0", "2", "3"]],
+    [["create"], ["0", "2", "3"]],
+    [
+      ["create", "test"],
+      ["0", "2", "3"],
+    ],
+    [["fix"], all],
+    [["docs"], all],
+    [["completion"], ["0", "2", "3"]],
+  ];
   for (const [cmd, codes] of cases) {
     test(`bylaw ${cmd.join(" ") || "(main)"} --help`, async () => {
       const r = await run([...cmd, "--help"]);
       assert.equal(r.code, 0);
-      for (const code of codes) assert.match(r.out, new RegExp(`(^|\\s|;)${code}\\s+[a-z(]`, "m"), `exit code ${code} in ${cmd.join(" ")}`);
+      for (const code of codes)
+        assert.match(r.out, new RegExp(`(^|\\s|;)${code}\\s+[a-z(]`, "m"), `exit code ${code} in ${cmd.join(" ")}`);
       assert.match(r.out, /3\s+internal error/);
     });
   }
@@ -94,7 +115,11 @@ describe("--help documents every exit code, 3 included", () => {
 describe("bylaw test -o / --output-format", () => {
   test("-o json and --output-format json print JSON; --output json still works, with a warning", async () => {
     const dir = tempTree({});
-    for (const flags of [["-o", "json"], ["--output-format", "json"], ["--output", "json"]]) {
+    for (const flags of [
+      ["-o", "json"],
+      ["--output-format", "json"],
+      ["--output", "json"],
+    ]) {
       const r = await run(["test", dir, ...flags]);
       assert.equal(r.code, 0, r.err);
       assert.doesNotThrow(() => JSON.parse(r.out === "" ? "[]" : r.out));
@@ -107,8 +132,20 @@ describe("bylaw apply --set and offline hints", () => {
   test("--set key=value gives a variable", async () => {
     const dir = tempTree({ "p.yaml": policy, "r.yaml": resources });
     const without = await run(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "--output-format", "json"]);
-    const withSet = await run(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "--output-format", "json", "--set", "team=blue", "-s", "pods=1"]);
-    const status = (out: string, rule: string) => (JSON.parse(out) as { results: { rule: string; result: string }[] }).results.find((x) => x.rule === rule)?.result;
+    const withSet = await run([
+      "apply",
+      join(dir, "p.yaml"),
+      "-r",
+      join(dir, "r.yaml"),
+      "--output-format",
+      "json",
+      "--set",
+      "team=blue",
+      "-s",
+      "pods=1",
+    ]);
+    const status = (out: string, rule: string) =>
+      (JSON.parse(out) as { results: { rule: string; result: string }[] }).results.find((x) => x.rule === rule)?.result;
     assert.equal(status(without.out, "team"), "error");
     assert.equal(status(withSet.out, "team"), "pass");
     assert.equal(status(withSet.out, "count"), "pass");

@@ -19,7 +19,8 @@ spec:
       match: {any: [{resources: {kinds: [Pod]}}]}
       validate: {message: "label ${label} is required", pattern: {metadata: {labels: {${label}: "?*"}}}}
 `;
-const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop, labels: {team: a}}\nspec: {containers: [{name: c, image: nginx:1}]}\n";
+const pod =
+  "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop, labels: {team: a}}\nspec: {containers: [{name: c, image: nginx:1}]}\n";
 
 describe("Git URLs", () => {
   test("Kyverno's rule: http(s) URLs are Git; owner/repository, then the branch, or the folder with --git-branch", () => {
@@ -28,10 +29,22 @@ describe("Git URLs", () => {
     assert.ok(isGitUrl("file:///srv/git/policies.git"));
     assert.ok(!isGitUrl("policies/"));
     assert.ok(!isGitUrl("-"));
-    assert.deepEqual(parseGitUrl("https://github.com/kyverno/policies", undefined), { ok: true, value: { repository: "https://github.com/kyverno/policies", branch: "main", folder: "" } });
-    assert.deepEqual(parseGitUrl("https://github.com/kyverno/policies/release-1.10/", undefined), { ok: true, value: { repository: "https://github.com/kyverno/policies", branch: "release-1.10", folder: "" } });
-    assert.deepEqual(parseGitUrl("https://github.com/kyverno/policies/pod-security/baseline/", "main"), { ok: true, value: { repository: "https://github.com/kyverno/policies", branch: "main", folder: "pod-security/baseline" } });
-    assert.deepEqual(parseGitUrl("file:///srv/git/policies.git/dev", undefined), { ok: true, value: { repository: "file:///srv/git/policies.git", branch: "dev", folder: "" } });
+    assert.deepEqual(parseGitUrl("https://github.com/kyverno/policies", undefined), {
+      ok: true,
+      value: { repository: "https://github.com/kyverno/policies", branch: "main", folder: "" },
+    });
+    assert.deepEqual(parseGitUrl("https://github.com/kyverno/policies/release-1.10/", undefined), {
+      ok: true,
+      value: { repository: "https://github.com/kyverno/policies", branch: "release-1.10", folder: "" },
+    });
+    assert.deepEqual(parseGitUrl("https://github.com/kyverno/policies/pod-security/baseline/", "main"), {
+      ok: true,
+      value: { repository: "https://github.com/kyverno/policies", branch: "main", folder: "pod-security/baseline" },
+    });
+    assert.deepEqual(parseGitUrl("file:///srv/git/policies.git/dev", undefined), {
+      ok: true,
+      value: { repository: "file:///srv/git/policies.git", branch: "dev", folder: "" },
+    });
     const short = parseGitUrl("https://github.com/kyverno", undefined);
     assert.ok(!short.ok && /expected https:\/\/<host>\/<owner>\/<repository>\/<branch>/.test(short.error));
   });
@@ -42,14 +55,22 @@ describe("Git URLs", () => {
     let pods = "";
     before(() => {
       root = mkdtempSync(join(tmpdir(), "bylaw-git-test-"));
-      const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "init.defaultBranch=main", ...args], { cwd, stdio: "pipe" });
+      const git = (cwd: string, ...args: string[]) =>
+        execFileSync(
+          "git",
+          ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "init.defaultBranch=main", ...args],
+          { cwd, stdio: "pipe" },
+        );
       git(root, "init", "--quiet", "--bare", "policies.git");
       const work = join(root, "work");
       mkdirSync(join(work, "labels"), { recursive: true });
       git(work, "init", "--quiet");
       writeFileSync(join(work, "labels", "team.yaml"), policy("require-team", "team"));
       writeFileSync(join(work, "owner.yaml"), policy("require-owner", "owner"));
-      writeFileSync(join(work, "labels", "kyverno-test.yaml"), "apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\npolicies: [team.yaml]\n");
+      writeFileSync(
+        join(work, "labels", "kyverno-test.yaml"),
+        "apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\npolicies: [team.yaml]\n",
+      );
       git(work, "add", ".");
       git(work, "commit", "--quiet", "-m", "main");
       git(work, "push", "--quiet", join(root, "policies.git"), "HEAD:main");
@@ -65,7 +86,12 @@ describe("Git URLs", () => {
     const results = async (args: string[]): Promise<{ code: number; rows: string[]; stderr: string }> => {
       const io = recordingIo();
       const code = await main(["apply", ...args, "-r", pods, "--output-format", "json"], io);
-      const rows = code === 2 ? [] : (JSON.parse(io.stdout.join("\n")) as { results: { policy: string; result: string }[] }).results.map((r) => `${r.policy} ${r.result}`).sort();
+      const rows =
+        code === 2
+          ? []
+          : (JSON.parse(io.stdout.join("\n")) as { results: { policy: string; result: string }[] }).results
+              .map((r) => `${r.policy} ${r.result}`)
+              .sort();
       return { code, rows, stderr: io.stderr.join("\n") };
     };
 
@@ -73,7 +99,10 @@ describe("Git URLs", () => {
       const r = await results([url]);
       assert.equal(r.code, 1, r.stderr);
       assert.deepEqual(r.rows, ["require-owner fail", "require-team pass"]);
-      assert.match(r.stderr, /policies\.git: 1 document is not a policy \(tests, resources, values\.\.\.\) and is not read, as Kyverno skips them/);
+      assert.match(
+        r.stderr,
+        /policies\.git: 1 document is not a policy \(tests, resources, values\.\.\.\) and is not read, as Kyverno skips them/,
+      );
     });
 
     test("the rest of the URL is the branch; with --git-branch it is the folder", async () => {

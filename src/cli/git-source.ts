@@ -39,21 +39,30 @@ export interface GitSource {
 }
 
 /** Where a Git URL points, by Kyverno's rule (see the file comment); an error says what a URL must look like. */
-export function parseGitUrl(path: string, gitBranch: string | undefined): { ok: true; value: GitSource } | { ok: false; error: string } {
+export function parseGitUrl(
+  path: string,
+  gitBranch: string | undefined,
+): { ok: true; value: GitSource } | { ok: false; error: string } {
   let url: URL;
   try {
     url = new URL(path);
   } catch (e) {
     return { ok: false, error: `${path}: not a URL: ${(e as Error).message}` };
   }
-  const segments = url.pathname.split("/").filter((s) => s !== "").map(decodeURIComponent);
+  const segments = url.pathname
+    .split("/")
+    .filter((s) => s !== "")
+    .map(decodeURIComponent);
   let repoSegments: number;
   if (url.protocol === "file:") {
     const git = segments.findIndex((s) => s.endsWith(".git"));
     repoSegments = git >= 0 ? git + 1 : segments.length;
   } else {
     if (segments.length < 2) {
-      return { ok: false, error: `${path}: expected https://<host>/<owner>/<repository>/<branch> (without --git-branch) or https://<host>/<owner>/<repository>/<folder> (with --git-branch)` };
+      return {
+        ok: false,
+        error: `${path}: expected https://<host>/<owner>/<repository>/<branch> (without --git-branch) or https://<host>/<owner>/<repository>/<folder> (with --git-branch)`,
+      };
     }
     repoSegments = 2;
   }
@@ -85,9 +94,17 @@ export async function loadPolicyPaths(paths: readonly string[], options: GitLoad
       continue;
     }
     const docs = await loadGit(path, options);
-    const kept = docs.filter((d) => d.value === undefined || isPolicyExceptionDocument(d.value) === "kyverno" || policyKindOf(d.value).kind !== "not-a-policy");
+    const kept = docs.filter(
+      (d) =>
+        d.value === undefined ||
+        isPolicyExceptionDocument(d.value) === "kyverno" ||
+        policyKindOf(d.value).kind !== "not-a-policy",
+    );
     const left = docs.length - kept.length;
-    if (left > 0) out.warnings.push(`${path}: ${left} document${left === 1 ? " is" : "s are"} not a policy (tests, resources, values...) and ${left === 1 ? "is" : "are"} not read, as Kyverno skips them`);
+    if (left > 0)
+      out.warnings.push(
+        `${path}: ${left} document${left === 1 ? " is" : "s are"} not a policy (tests, resources, values...) and ${left === 1 ? "is" : "are"} not read, as Kyverno skips them`,
+      );
     out.docs.push(...kept);
   }
   return out;
@@ -98,7 +115,11 @@ async function loadGit(path: string, options: GitLoadOptions): Promise<LoadedDoc
   const clone = await cloneGitUrl(path, options.gitBranch, options.tmpRoot);
   if (!clone.ok) return failed(`policy ${clone.error}`);
   try {
-    return (await loadPaths([clone.value.folder])).map((d) => ({ ...d, source: clone.value.rename(d.source), ...(d.error !== undefined ? { error: clone.value.rename(d.error) } : {}) }));
+    return (await loadPaths([clone.value.folder])).map((d) => ({
+      ...d,
+      source: clone.value.rename(d.source),
+      ...(d.error !== undefined ? { error: clone.value.rename(d.error) } : {}),
+    }));
   } finally {
     await clone.value.remove();
   }
@@ -114,7 +135,11 @@ export interface GitClone {
 }
 
 /** Clones the repository a Git URL names (Kyverno's rule, parseGitUrl) into a temporary folder; an error names the URL and git's message. */
-export async function cloneGitUrl(path: string, gitBranch: string | undefined, tmpRoot?: string): Promise<{ ok: true; value: GitClone } | { ok: false; error: string }> {
+export async function cloneGitUrl(
+  path: string,
+  gitBranch: string | undefined,
+  tmpRoot?: string,
+): Promise<{ ok: true; value: GitClone } | { ok: false; error: string }> {
   const parsed = parseGitUrl(path, gitBranch);
   if (!parsed.ok) return parsed;
   const { repository, branch, folder } = parsed.value;
@@ -127,7 +152,8 @@ export async function cloneGitUrl(path: string, gitBranch: string | undefined, t
   const cloned = await gitClone(repository, branch, dir);
   if (cloned !== undefined) return fail(`${path}: cannot clone ${repository} (branch ${branch}): ${cloned}`);
   const target = resolve(dir, folder);
-  if (target !== dir && !target.startsWith(dir + sep)) return fail(`${path}: the folder ${JSON.stringify(folder)} is outside the repository`);
+  if (target !== dir && !target.startsWith(dir + sep))
+    return fail(`${path}: the folder ${JSON.stringify(folder)} is outside the repository`);
   const shown = `${repository}@${branch}`;
   return { ok: true, value: { folder: target, rename: (text) => text.split(dir).join(shown), remove } };
 }
@@ -136,11 +162,21 @@ export async function cloneGitUrl(path: string, gitBranch: string | undefined, t
 function gitClone(repository: string, branch: string, dir: string): Promise<string | undefined> {
   const args = ["clone", "--quiet", "--depth", "1", "--single-branch", "--branch", branch, "--", repository, dir];
   return new Promise((done) => {
-    execFile("git", args, { timeout: CLONE_TIMEOUT_MS, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } }, (error, _stdout, stderr) => {
-      if (error === null) return done(undefined);
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return done("git is not on the PATH (bylaw runs git to read a Git URL)");
-      const text = stderr.trim().split("\n").filter((l) => l.trim() !== "").join("; ");
-      done(text !== "" ? text : error.message);
-    });
+    execFile(
+      "git",
+      args,
+      { timeout: CLONE_TIMEOUT_MS, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } },
+      (error, _stdout, stderr) => {
+        if (error === null) return done(undefined);
+        if ((error as NodeJS.ErrnoException).code === "ENOENT")
+          return done("git is not on the PATH (bylaw runs git to read a Git URL)");
+        const text = stderr
+          .trim()
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .join("; ");
+        done(text !== "" ? text : error.message);
+      },
+    );
   });
 }

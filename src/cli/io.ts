@@ -17,7 +17,8 @@ export function processIo(): Io {
   return {
     out: (t) => process.stdout.write(t + "\n"),
     err: (t) => process.stderr.write(t + "\n"),
-    showsProgress: (format) => progressAllowed({ stderrIsTty: process.stderr.isTTY === true, env: process.env }, format),
+    showsProgress: (format) =>
+      progressAllowed({ stderrIsTty: process.stderr.isTTY === true, env: process.env }, format),
     progress: (t) => {
       // Only ever on a terminal: a log file or a CI console gets no progress lines.
       if (!process.stderr.isTTY) return;

@@ -8,7 +8,11 @@ import { loadPaths } from "../platform/files/index.js";
 
 export type { LoadedPolicies } from "../library/compile-documents.js";
 
-export async function loadPolicies(paths: readonly string[], engine: Engine, stdin?: () => Promise<string>): Promise<LoadedPolicies> {
+export async function loadPolicies(
+  paths: readonly string[],
+  engine: Engine,
+  stdin?: () => Promise<string>,
+): Promise<LoadedPolicies> {
   const docs = await loadPaths([...paths], stdin ? { stdin } : {});
   return compileDocuments(docs, engine);
 }

@@ -14,7 +14,8 @@ interface Command {
 /** Each command's module loads when it runs: `bylaw apply` does not load the webhook server, TLS or metrics. */
 const COMMANDS: Record<string, Command> = {
   apply: {
-    summary: "check manifests (or, with --cluster, a cluster's objects) against ClusterPolicy/Policy documents or policy sets",
+    summary:
+      "check manifests (or, with --cluster, a cluster's objects) against ClusterPolicy/Policy documents or policy sets",
     run: async (args, io) => (await import("./commands/apply/command.js")).applyCommand(args, io),
     help: async () => (await import("./commands/apply/help.js")).APPLY_HELP,
   },
@@ -55,12 +56,14 @@ const COMMANDS: Record<string, Command> = {
   },
   docs: {
     summary: "write Markdown reference pages for the commands",
-    run: async (args, io) => (await import("./commands/docs/command.js")).docsCommand(args, io, MAIN_HELP, await commandHelps()),
+    run: async (args, io) =>
+      (await import("./commands/docs/command.js")).docsCommand(args, io, MAIN_HELP, await commandHelps()),
     help: async () => (await import("./commands/docs/command.js")).DOCS_HELP,
   },
   completion: {
     summary: "print a shell completion script (bash, zsh, fish)",
-    run: async (args, io) => (await import("./commands/completion/command.js")).completionCommand(args, io, await commandHelps()),
+    run: async (args, io) =>
+      (await import("./commands/completion/command.js")).completionCommand(args, io, await commandHelps()),
     help: async () => (await import("./commands/completion/command.js")).COMPLETION_HELP,
   },
 };
@@ -86,7 +89,9 @@ Exit codes (every command):
 
 /** Every command's name, summary and --help text, in the order `bylaw --help` lists them (for docs and completion). */
 export async function commandHelps(): Promise<{ name: string; summary: string; help: string }[]> {
-  return Promise.all(Object.entries(COMMANDS).map(async ([name, c]) => ({ name, summary: c.summary, help: await c.help() })));
+  return Promise.all(
+    Object.entries(COMMANDS).map(async ([name, c]) => ({ name, summary: c.summary, help: await c.help() })),
+  );
 }
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

@@ -5,7 +5,8 @@ import { isCi, progressAllowed } from "./progress-policy.js";
 test("progress only on a terminal, for human output, outside CI", () => {
   assert.equal(progressAllowed({ stderrIsTty: true, env: {} }, "table"), true);
   assert.equal(progressAllowed({ stderrIsTty: false, env: {} }, "table"), false, "stderr piped to a file");
-  for (const f of ["json", "junit", "sarif"]) assert.equal(progressAllowed({ stderrIsTty: true, env: {} }, f), false, f);
+  for (const f of ["json", "junit", "sarif"])
+    assert.equal(progressAllowed({ stderrIsTty: true, env: {} }, f), false, f);
   assert.equal(progressAllowed({ stderrIsTty: true, env: { CI: "true" } }, "text"), false);
 });
 

@@ -11,7 +11,14 @@ import { fileURLToPath } from "node:url";
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const engineDir = join(repoRoot, "src", "engine");
 // @marcbachmann/cel-js: zero dependencies, no Node APIs (ADR 0010).
-const ALLOWED_PACKAGES = new Set(["re2js", "yaml", "rfc6902", "fflate/browser", "@marcbachmann/cel-js", "@marcbachmann/cel-js/evaluator"]);
+const ALLOWED_PACKAGES = new Set([
+  "re2js",
+  "yaml",
+  "rfc6902",
+  "fflate/browser",
+  "@marcbachmann/cel-js",
+  "@marcbachmann/cel-js/evaluator",
+]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -31,7 +38,8 @@ test("src/engine imports nothing outside itself but pure packages", () => {
       const spec = m[1] ?? "";
       if (spec.startsWith(".")) {
         const target = resolve(dirname(file), spec);
-        if (!target.startsWith(engineDir)) violations.push(`${relative(repoRoot, file)} imports ${spec} (outside src/engine)`);
+        if (!target.startsWith(engineDir))
+          violations.push(`${relative(repoRoot, file)} imports ${spec} (outside src/engine)`);
       } else if (!ALLOWED_PACKAGES.has(spec)) {
         violations.push(`${relative(repoRoot, file)} imports ${spec}`);
       }

@@ -35,11 +35,20 @@ function counting(tripAt = Number.POSITIVE_INFINITY): Interruption & { checks: n
   return i;
 }
 
-const bigPod = pod("big", { containers: Array.from({ length: 20 * TICKS_PER_CHECK }, (_, k) => ({ name: `c${k}`, image: `nginx:${k}` })) });
-const eachContainer = clusterPolicy("each", [podRule("each", {
-  message: "no container may be named x",
-  foreach: [{ list: "request.object.spec.containers", deny: { conditions: { any: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] } } }],
-})]);
+const bigPod = pod("big", {
+  containers: Array.from({ length: 20 * TICKS_PER_CHECK }, (_, k) => ({ name: `c${k}`, image: `nginx:${k}` })),
+});
+const eachContainer = clusterPolicy("each", [
+  podRule("each", {
+    message: "no container may be named x",
+    foreach: [
+      {
+        list: "request.object.spec.containers",
+        deny: { conditions: { any: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] } },
+      },
+    ],
+  }),
+]);
 
 describe("two engines in one process", () => {
   test("each engine has its own matcher cache: rules written alike share a matcher within an engine, never across", () => {
@@ -56,7 +65,12 @@ describe("two engines in one process", () => {
   });
 
   test("the JMESPath engine is shared, yet each engine answers with its own ports, interleaved", () => {
-    const rule = podRule("clock", { message: "m", deny: { conditions: { any: [{ key: "{{ time_now_utc() }}", operator: "Equals", value: "2026-01-15T12:00:00Z" }] } } });
+    const rule = podRule("clock", {
+      message: "m",
+      deny: {
+        conditions: { any: [{ key: "{{ time_now_utc() }}", operator: "Equals", value: "2026-01-15T12:00:00Z" }] },
+      },
+    });
     const noon = createEngine(fakePorts({}, Date.UTC(2026, 0, 15, 12, 0, 0)));
     const later = createEngine(fakePorts({}, Date.UTC(2030, 5, 1, 0, 0, 0)));
     const pn = compile(noon, clusterPolicy("clock", [rule]));
@@ -74,7 +88,9 @@ describe("two engines in one process", () => {
       kind: "ValidatingPolicy",
       metadata: { name: "clock" },
       spec: {
-        matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] },
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+        },
         validations: [{ expression: "time.now() == timestamp('2026-01-15T12:00:00Z')", message: "not noon" }],
       },
     };
@@ -110,10 +126,19 @@ describe("two engines in one process", () => {
       },
     };
     const outer = createEngine({ ...fakePorts(), context });
-    const light = compile(outer, clusterPolicy("light", [podRule("cm", {
-      message: "m",
-      deny: { conditions: { any: [{ key: "{{ cm.data.allowed }}", operator: "Equals", value: "no" }] } },
-    }, { context: [{ name: "cm", configMap: { name: "settings", namespace: "kyverno" } }] })]));
+    const light = compile(
+      outer,
+      clusterPolicy("light", [
+        podRule(
+          "cm",
+          {
+            message: "m",
+            deny: { conditions: { any: [{ key: "{{ cm.data.allowed }}", operator: "Equals", value: "no" }] } },
+          },
+          { context: [{ name: "cm", configMap: { name: "settings", namespace: "kyverno" } }] },
+        ),
+      ]),
+    );
     const outerInterruption = counting();
     const r = outer.validate(light, create(pod("web")), outerInterruption);
     assert.equal(r.rules[0]?.status, "pass", "the outer evaluation finished");

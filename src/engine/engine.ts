@@ -24,7 +24,9 @@ import type { PolicyProblem } from "./api/problem.js";
 import { compileException, isPolicyExceptionDocument } from "./exceptions/index.js";
 import { compileCelException, type AnyCompiledException } from "./exceptions/cel/index.js";
 
-export type CompileAnyExceptionOutcome = { readonly ok: true; readonly exception: AnyCompiledException } | { readonly ok: false; readonly problems: readonly PolicyProblem[] };
+export type CompileAnyExceptionOutcome =
+  | { readonly ok: true; readonly exception: AnyCompiledException }
+  | { readonly ok: false; readonly problems: readonly PolicyProblem[] };
 
 /** A request to evaluate: as given, or prepared once (`engine.prepare`) for many policies. */
 export type RequestInput = EngineRequest | PreparedRequest;
@@ -54,7 +56,12 @@ export interface Engine {
    * Run a policy's mutate rules against one request; the response carries the patched resource.
    * Mutate-existing rules patch targets found in `existing`; their results carry the patched targets.
    */
-  mutate(policy: CompiledPolicy, request: RequestInput, existing?: ExistingResources, interruption?: Interruption): PolicyResponse;
+  mutate(
+    policy: CompiledPolicy,
+    request: RequestInput,
+    existing?: ExistingResources,
+    interruption?: Interruption,
+  ): PolicyResponse;
   /**
    * Run a JSON-mode ValidatingPolicy (spec.evaluation.mode JSON) against one JSON payload that is
    * not a Kubernetes object. Any other policy never runs on a payload: its response has no rules.
@@ -72,13 +79,21 @@ export function createEngine(ports: EnginePorts): Engine {
   const env: EngineEnv = { jmespath, ports, fnctx: { ports } };
   // The CEL environments, built when the first CEL rule of the process compiles (~6 ms each).
   const celPolicies = (namespaced: boolean): CelEngine => sharedCel(namespaced ? "namespaced" : "cluster");
-  const compileEnv: CompileEnv = { jmespath, matchers: new MatcherCache(), cel: () => sharedCel("kubernetes"), celPolicies };
+  const compileEnv: CompileEnv = {
+    jmespath,
+    matchers: new MatcherCache(),
+    cel: () => sharedCel("kubernetes"),
+    celPolicies,
+  };
   /** This engine's interruption count (engine/interrupt). */
   const meter = new Meter();
   return {
     env,
     compile: (doc, options) => compilePolicy(doc, compileEnv, options),
-    compileException: (doc, source) => (isPolicyExceptionDocument(doc) === "cel" ? compileCelException(doc, celPolicies(false), source) : compileException(doc, source)),
+    compileException: (doc, source) =>
+      isPolicyExceptionDocument(doc) === "cel"
+        ? compileCelException(doc, celPolicies(false), source)
+        : compileException(doc, source),
     prepare: (request) => new PreparedRequest(request),
     validate: (policy, request, interruption) => {
       const began = beginInterruptible(meter, interruption);
@@ -101,4 +116,3 @@ export function createEngine(ports: EnginePorts): Engine {
     generate: (policy, request, existing) => generatePolicy(policy, prepareRequest(request), env, existing),
   };
 }
-

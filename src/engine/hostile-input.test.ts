@@ -39,29 +39,40 @@ describe("hostile input", () => {
     const doc = clusterPolicy("deep", [podRule("r", { pattern: nest(5000, "?*") })]);
     const c = engine.compile(doc);
     assert.equal(c.ok, false);
-    assert.match(c.ok ? "" : c.problems[0]?.message ?? "", /nested deeper than 1000 levels/);
+    assert.match(c.ok ? "" : (c.problems[0]?.message ?? ""), /nested deeper than 1000 levels/);
   });
 
   test("a resource nested deeper than the limit gives error results, not a crash", () => {
     const doc = clusterPolicy("p", [podRule("r", { pattern: { metadata: { name: "?*" } } })]);
     const rules = validate(doc, { ...pod("x"), spec: nest(50_000, 1) });
-    assert.deepEqual(rules.map((r) => r.status), ["error"]);
+    assert.deepEqual(
+      rules.map((r) => r.status),
+      ["error"],
+    );
     assert.match(rules[0]?.message ?? "", /nested deeper than 1000 levels/);
   });
 
   test("deep but allowed nesting evaluates (or errors) without crashing", { timeout: 10_000 }, () => {
-    const doc = clusterPolicy("p", [podRule("r", {
-      deny: { conditions: { any: [{ key: "{{ request.object.spec }}", operator: "Equals", value: "x" }] } },
-    })]);
+    const doc = clusterPolicy("p", [
+      podRule("r", {
+        deny: { conditions: { any: [{ key: "{{ request.object.spec }}", operator: "Equals", value: "x" }] } },
+      }),
+    ]);
     const rules = validate(doc, { ...pod("x"), spec: nest(990, 1) });
     assert.equal(rules.length, 1);
     assert.ok(["pass", "error"].includes(rules[0]?.status ?? ""), rules[0]?.message);
   });
 
   test("a variable that expands into itself stops with an error", { timeout: 10_000 }, () => {
-    const doc = clusterPolicy("p", [podRule("r", {
-      deny: { conditions: { any: [{ key: "{{ a }}", operator: "Equals", value: "x" }] } },
-    }, { context: [{ name: "a", variable: { value: "{{ '{{ a }}' }}" } }] })]);
+    const doc = clusterPolicy("p", [
+      podRule(
+        "r",
+        {
+          deny: { conditions: { any: [{ key: "{{ a }}", operator: "Equals", value: "x" }] } },
+        },
+        { context: [{ name: "a", variable: { value: "{{ '{{ a }}' }}" } }] },
+      ),
+    ]);
     const rules = validate(doc, pod("x"));
     assert.equal(rules[0]?.status, "error");
   });

@@ -31,7 +31,25 @@ export { problem, type PolicyProblem } from "./api/problem.js";
 // The engine and what it is built from: ports in, one instance per caller.
 export { createEngine, type Engine, type RequestInput } from "./engine.js";
 export type { PreparedRequest } from "./pipeline/prepared-request.js";
-export type { ApiCallRequest, CertificateCheck, Clock, ContextCaller, ContextSources, EnginePorts, Hasher, HostResolver, ImageDataRequest, ImageSignatures, Interruption, ParamKind, Random, ResourceList, ResourceRead, SignatureCheck, SignatureVerifier } from "./ports.js";
+export type {
+  ApiCallRequest,
+  CertificateCheck,
+  Clock,
+  ContextCaller,
+  ContextSources,
+  EnginePorts,
+  Hasher,
+  HostResolver,
+  ImageDataRequest,
+  ImageSignatures,
+  Interruption,
+  ParamKind,
+  Random,
+  ResourceList,
+  ResourceRead,
+  SignatureCheck,
+  SignatureVerifier,
+} from "./ports.js";
 export { EvaluationInterrupted, isInterruption } from "./interrupt/index.js";
 
 // A request and what the engine answers.
@@ -44,7 +62,14 @@ export { splitVariableKey, type SplitKey } from "./context/variable-key.js";
 
 // Compiled policies and PolicyExceptions, and what callers ask of them.
 export type { CompileOptions, CompileOutcome } from "./policy/compile-policy.js";
-export { hasGenerateRules, hasImageVerifyRules, hasMutateRules, hasValidateRules, type CompiledPolicy, type CompiledRule } from "./policy/compiled-policy.js";
+export {
+  hasGenerateRules,
+  hasImageVerifyRules,
+  hasMutateRules,
+  hasValidateRules,
+  type CompiledPolicy,
+  type CompiledRule,
+} from "./policy/compiled-policy.js";
 export { policyKindOf } from "./policy/parse-policy.js";
 export { verifyImagesAction } from "./policy/static-action.js";
 export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index.js";
@@ -62,7 +87,11 @@ export { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 
 // CEL in Kyverno's environment (ADR 0010), for `bylaw cel`.
 export { createCel, fromCel, toCel, type CelActivation, type CelEngine } from "./cel/index.js";
-export { isValidatingPolicy, type CompiledValidatingPolicy, type ResourceRule as CelResourceRule } from "./cel/validating-policy/index.js";
+export {
+  isValidatingPolicy,
+  type CompiledValidatingPolicy,
+  type ResourceRule as CelResourceRule,
+} from "./cel/validating-policy/index.js";
 export { celAutogenStatus } from "./cel/autogen-status.js";
 // Kubernetes' name validations (apimachinery), for names the server writes into webhook configurations.
 export { dns1123Subdomain, qualifiedName } from "./cel/libraries/name-validation.js";

@@ -136,7 +136,12 @@ export interface ContextCaller {
  * rule errors, never a value the policy chose. "pending": a network call a live port has recorded
  * but not made yet (the caller makes it and evaluates again, docs/adr/0012); never replaced either.
  */
-export const CONTEXT_ERRORS_WITHOUT_DEFAULT: ReadonlySet<string> = new Set(["refused", "not-ready", "unsupported", "pending"]);
+export const CONTEXT_ERRORS_WITHOUT_DEFAULT: ReadonlySet<string> = new Set([
+  "refused",
+  "not-ready",
+  "unsupported",
+  "pending",
+]);
 
 export interface ApiCallRequest {
   readonly urlPath?: string;

@@ -50,7 +50,13 @@ describe("apiCall paths of a namespaced Policy (tenant-a)", () => {
     const g = checkApiCall(get("/apis/apps/v1/namespaces/tenant-a/deployments/web/"), "tenant-a");
     assert.ok(g.ok);
     assert.equal(g.value.path, "/apis/apps/v1/namespaces/tenant-a/deployments/web");
-    assert.deepEqual(g.value.resource, { group: "apps", version: "v1", resource: "deployments", namespace: "tenant-a", name: "web" });
+    assert.deepEqual(g.value.resource, {
+      group: "apps",
+      version: "v1",
+      resource: "deployments",
+      namespace: "tenant-a",
+      name: "web",
+    });
   });
 
   test("an encoded ordinary character is decoded once and the decoded namespace is the one checked", () => {
@@ -88,6 +94,7 @@ describe("configMap namespaces", () => {
     assert.deepEqual(checkConfigMapNamespace("tenant-b", ""), { ok: true, value: "tenant-b" });
     const r = checkConfigMapNamespace("tenant-b", "tenant-a");
     assert.equal(r.ok, false);
-    if (!r.ok) assert.equal(r.error.message, `configMap namespace "tenant-b" is different from policy namespace "tenant-a"`);
+    if (!r.ok)
+      assert.equal(r.error.message, `configMap namespace "tenant-b" is different from policy namespace "tenant-a"`);
   });
 });

@@ -80,7 +80,9 @@ const ROWS: readonly Row[] = [
   ["PolicyException", "kyverno.io", "policyexceptions", true],
 ];
 
-const BY_KIND: ReadonlyMap<string, BuiltInKind> = new Map(ROWS.map(([kind, group, resource, namespaced]) => [kind, { group, resource, namespaced }]));
+const BY_KIND: ReadonlyMap<string, BuiltInKind> = new Map(
+  ROWS.map(([kind, group, resource, namespaced]) => [kind, { group, resource, namespaced }]),
+);
 
 /** The built-in kind of this name, or undefined (a custom resource, or a name with wildcards). */
 export function builtInKind(kind: string): BuiltInKind | undefined {

@@ -41,7 +41,13 @@ export const CEL_GROUP = "policies.kyverno.io";
 export const CEL_STORAGE_VERSION = "v1beta1";
 
 function info(kind: CelPolicyKind, resource: string, handling: CelKindHandling): CelKindInfo {
-  return { kind, gvr: { group: CEL_GROUP, version: CEL_STORAGE_VERSION, resource }, namespaced: kind.startsWith("Namespaced"), handling, required: handling === "evaluated" };
+  return {
+    kind,
+    gvr: { group: CEL_GROUP, version: CEL_STORAGE_VERSION, resource },
+    namespaced: kind.startsWith("Namespaced"),
+    handling,
+    required: handling === "evaluated",
+  };
 }
 
 export const CEL_POLICY_KINDS: readonly CelKindInfo[] = [

@@ -7,8 +7,15 @@ import { desiredStatus, statusPatch, statusPath, type PolicyOutcome } from "./po
 
 const engine = createEngine(fakePorts());
 const vp: JsonObject = {
-  apiVersion: "policies.kyverno.io/v1beta1", kind: "ValidatingPolicy", metadata: { name: "vp" },
-  spec: { matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] }, validations: [{ expression: "true" }] },
+  apiVersion: "policies.kyverno.io/v1beta1",
+  kind: "ValidatingPolicy",
+  metadata: { name: "vp" },
+  spec: {
+    matchConstraints: {
+      resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+    },
+    validations: [{ expression: "true" }],
+  },
 };
 const compiledVp = (() => {
   const c = engine.compile(vp);
@@ -17,7 +24,18 @@ const compiledVp = (() => {
 })();
 
 function outcome(over: Partial<PolicyOutcome>): PolicyOutcome {
-  return { kind: "ValidatingPolicy", namespace: "", name: "vp", uid: "u1", resourceVersion: "3", generation: 1, rules: [], status: undefined, problems: [], ...over };
+  return {
+    kind: "ValidatingPolicy",
+    namespace: "",
+    name: "vp",
+    uid: "u1",
+    resourceVersion: "3",
+    generation: 1,
+    rules: [],
+    status: undefined,
+    problems: [],
+    ...over,
+  };
 }
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 const cs = (s: JsonObject) => s["conditionStatus"] as { ready: boolean; message: string; conditions: JsonObject[] };
@@ -28,8 +46,22 @@ describe("status of the policies.kyverno.io kinds", () => {
     assert.equal(cs(s).ready, true);
     assert.equal(cs(s).message, "");
     assert.deepEqual(cs(s).conditions, [
-      { type: "PolicyCached", status: "True", reason: "Succeeded", message: "Policy compiled and cached.", lastTransitionTime: "2026-11-25T12:00:00Z", observedGeneration: 1 },
-      { type: "WebhookConfigured", status: "True", reason: "Succeeded", message: "Webhook configured.", lastTransitionTime: "2026-11-25T12:00:00Z", observedGeneration: 1 },
+      {
+        type: "PolicyCached",
+        status: "True",
+        reason: "Succeeded",
+        message: "Policy compiled and cached.",
+        lastTransitionTime: "2026-11-25T12:00:00Z",
+        observedGeneration: 1,
+      },
+      {
+        type: "WebhookConfigured",
+        status: "True",
+        reason: "Succeeded",
+        message: "Webhook configured.",
+        lastTransitionTime: "2026-11-25T12:00:00Z",
+        observedGeneration: 1,
+      },
     ]);
     assert.equal(s["generated"], false);
   });
@@ -46,33 +78,76 @@ describe("status of the policies.kyverno.io kinds", () => {
   });
 
   test("served but not evaluated (MutatingPolicy): not ready, with the reason; registered in the webhook", () => {
-    const s = desiredStatus(outcome({ kind: "MutatingPolicy", compiled: compiledVp, notEvaluated: "MutatingPolicy vp: Bylaw does not evaluate MutatingPolicy yet" }), T0);
+    const s = desiredStatus(
+      outcome({
+        kind: "MutatingPolicy",
+        compiled: compiledVp,
+        notEvaluated: "MutatingPolicy vp: Bylaw does not evaluate MutatingPolicy yet",
+      }),
+      T0,
+    );
     assert.equal(cs(s).ready, false);
     assert.match(cs(s).message, /Bylaw does not evaluate MutatingPolicy yet/);
-    assert.deepEqual(cs(s).conditions.map((c) => [c["type"], c["status"]]), [["PolicyCached", "False"], ["WebhookConfigured", "True"]]);
+    assert.deepEqual(
+      cs(s).conditions.map((c) => [c["type"], c["status"]]),
+      [
+        ["PolicyCached", "False"],
+        ["WebhookConfigured", "True"],
+      ],
+    );
   });
 
   test("lastTransitionTime moves only when a condition's status flips; other conditions are kept", () => {
     const first = desiredStatus(outcome({ compiled: compiledVp }), T0);
-    const stored: JsonObject = { ...first, conditionStatus: { ...cs(first), conditions: [...cs(first).conditions, { type: "Other", status: "True", reason: "X", message: "m", lastTransitionTime: "2020-01-01T00:00:00Z" }] } };
+    const stored: JsonObject = {
+      ...first,
+      conditionStatus: {
+        ...cs(first),
+        conditions: [
+          ...cs(first).conditions,
+          { type: "Other", status: "True", reason: "X", message: "m", lastTransitionTime: "2020-01-01T00:00:00Z" },
+        ],
+      },
+    };
     const again = desiredStatus(outcome({ compiled: compiledVp, status: stored }), T0 + 60_000);
-    assert.deepEqual(cs(again).conditions.map((c) => c["lastTransitionTime"]), ["2020-01-01T00:00:00Z", "2026-11-25T12:00:00Z", "2026-11-25T12:00:00Z"]);
+    assert.deepEqual(
+      cs(again).conditions.map((c) => c["lastTransitionTime"]),
+      ["2020-01-01T00:00:00Z", "2026-11-25T12:00:00Z", "2026-11-25T12:00:00Z"],
+    );
     const broken = desiredStatus(outcome({ problems: ["x"], status: stored }), T0 + 60_000);
-    assert.equal(cs(broken).conditions.find((c) => c["type"] === "PolicyCached")?.["lastTransitionTime"], "2026-11-25T12:01:00Z");
+    assert.equal(
+      cs(broken).conditions.find((c) => c["type"] === "PolicyCached")?.["lastTransitionTime"],
+      "2026-11-25T12:01:00Z",
+    );
   });
 
   test("kept out of admission (evaluation.admission.enabled: false): no WebhookConfigured condition, ready on PolicyCached alone", () => {
-    const c = engine.compile({ ...vp, spec: { ...(vp["spec"] as JsonObject), evaluation: { admission: { enabled: false } } } });
+    const c = engine.compile({
+      ...vp,
+      spec: { ...(vp["spec"] as JsonObject), evaluation: { admission: { enabled: false } } },
+    });
     assert.ok(c.ok);
     const s = desiredStatus(outcome({ compiled: c.policy }), T0);
-    assert.deepEqual(cs(s).conditions.map((x) => x["type"]), ["PolicyCached"]);
+    assert.deepEqual(
+      cs(s).conditions.map((x) => x["type"]),
+      ["PolicyCached"],
+    );
     assert.equal(cs(s).ready, true);
   });
 
   test("status paths at the CRDs' storage version", () => {
-    assert.equal(statusPath({ kind: "ValidatingPolicy", namespace: "", name: "vp" }), "/apis/policies.kyverno.io/v1beta1/validatingpolicies/vp/status");
-    assert.equal(statusPath({ kind: "NamespacedValidatingPolicy", namespace: "team-a", name: "n" }), "/apis/policies.kyverno.io/v1beta1/namespaces/team-a/namespacedvalidatingpolicies/n/status");
-    assert.equal(statusPath({ kind: "MutatingPolicy", namespace: "", name: "m" }), "/apis/policies.kyverno.io/v1beta1/mutatingpolicies/m/status");
+    assert.equal(
+      statusPath({ kind: "ValidatingPolicy", namespace: "", name: "vp" }),
+      "/apis/policies.kyverno.io/v1beta1/validatingpolicies/vp/status",
+    );
+    assert.equal(
+      statusPath({ kind: "NamespacedValidatingPolicy", namespace: "team-a", name: "n" }),
+      "/apis/policies.kyverno.io/v1beta1/namespaces/team-a/namespacedvalidatingpolicies/n/status",
+    );
+    assert.equal(
+      statusPath({ kind: "MutatingPolicy", namespace: "", name: "m" }),
+      "/apis/policies.kyverno.io/v1beta1/mutatingpolicies/m/status",
+    );
   });
 
   test("status.autogen: Kyverno's pod-controller configs from the stored spec, served or not; {} when the policy has none", () => {
@@ -80,16 +155,35 @@ describe("status of the policies.kyverno.io kinds", () => {
     const s = desiredStatus(outcome({ compiled: compiledVp, spec }), T0);
     const configs = (s["autogen"] as { configs: Record<string, { targets: JsonObject[]; spec: JsonObject }> }).configs;
     assert.deepEqual(Object.keys(configs), ["cronjobs", "defaults"]);
-    assert.deepEqual(configs["cronjobs"]?.targets, [{ group: "batch", version: "v1", resource: "cronjobs", kind: "CronJob" }]);
-    assert.deepEqual(configs["defaults"]?.targets.map((t) => t["kind"]), ["DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Job"]);
+    assert.deepEqual(configs["cronjobs"]?.targets, [
+      { group: "batch", version: "v1", resource: "cronjobs", kind: "CronJob" },
+    ]);
+    assert.deepEqual(
+      configs["defaults"]?.targets.map((t) => t["kind"]),
+      ["DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Job"],
+    );
     assert.deepEqual(configs["defaults"]?.spec["matchConstraints"], {
       resourceRules: [
-        { apiGroups: ["apps"], apiVersions: ["v1"], resources: ["daemonsets", "deployments", "replicasets", "statefulsets"], operations: ["CREATE"] },
+        {
+          apiGroups: ["apps"],
+          apiVersions: ["v1"],
+          resources: ["daemonsets", "deployments", "replicasets", "statefulsets"],
+          operations: ["CREATE"],
+        },
         { apiGroups: ["batch"], apiVersions: ["v1"], resources: ["jobs"], operations: ["CREATE"] },
       ],
     });
-    assert.deepEqual(desiredStatus(outcome({ problems: ["x"], spec }), T0)["autogen"], s["autogen"], "an invalid policy's status shows its autogen too, as Kyverno's");
-    const services = { ...spec, matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["services"] }] } };
+    assert.deepEqual(
+      desiredStatus(outcome({ problems: ["x"], spec }), T0)["autogen"],
+      s["autogen"],
+      "an invalid policy's status shows its autogen too, as Kyverno's",
+    );
+    const services = {
+      ...spec,
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["services"] }],
+      },
+    };
     assert.deepEqual(desiredStatus(outcome({ compiled: compiledVp, spec: services }), T0)["autogen"], {});
   });
 
@@ -104,10 +198,35 @@ describe("status of the policies.kyverno.io kinds", () => {
   });
 
   test("MutatingPolicy gets its own rewrite; the kinds whose CRD has no status.autogen (GeneratingPolicy, DeletingPolicy) get none", () => {
-    const mspec: JsonObject = { ...(vp["spec"] as JsonObject), mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}" } }] };
-    const m = desiredStatus(outcome({ kind: "MutatingPolicy", compiled: compiledVp, notEvaluated: "not yet", spec: mspec }), T0);
-    const mutation = ((m["autogen"] as { configs: Record<string, { spec: JsonObject }> }).configs["defaults"]?.spec["mutations"] as JsonObject[])[0];
-    assert.deepEqual(mutation?.["applyConfiguration"], { expression: "Object{spec: Object.spec{template: Object.spec.template{metadata: Object.metadata{labels: {'a': 'b'}}}}}" });
-    assert.equal("autogen" in desiredStatus(outcome({ kind: "GeneratingPolicy", problems: ["not evaluated"], spec: vp["spec"] as JsonObject }), T0), false);
+    const mspec: JsonObject = {
+      ...(vp["spec"] as JsonObject),
+      mutations: [
+        {
+          patchType: "ApplyConfiguration",
+          applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}" },
+        },
+      ],
+    };
+    const m = desiredStatus(
+      outcome({ kind: "MutatingPolicy", compiled: compiledVp, notEvaluated: "not yet", spec: mspec }),
+      T0,
+    );
+    const mutation = (
+      (m["autogen"] as { configs: Record<string, { spec: JsonObject }> }).configs["defaults"]?.spec[
+        "mutations"
+      ] as JsonObject[]
+    )[0];
+    assert.deepEqual(mutation?.["applyConfiguration"], {
+      expression:
+        "Object{spec: Object.spec{template: Object.spec.template{metadata: Object.metadata{labels: {'a': 'b'}}}}}",
+    });
+    assert.equal(
+      "autogen" in
+        desiredStatus(
+          outcome({ kind: "GeneratingPolicy", problems: ["not evaluated"], spec: vp["spec"] as JsonObject }),
+          T0,
+        ),
+      false,
+    );
   });
 });

@@ -32,7 +32,9 @@ export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObj
   const previous = Array.isArray(before["conditions"]) ? before["conditions"].filter(isObject) : [];
   const served = outcome.compiled !== undefined;
   const evaluated = served && outcome.notEvaluated === undefined;
-  const reason = evaluated ? "" : notReadyMessage(outcome.notEvaluated !== undefined ? [outcome.notEvaluated] : outcome.problems);
+  const reason = evaluated
+    ? ""
+    : notReadyMessage(outcome.notEvaluated !== undefined ? [outcome.notEvaluated] : outcome.problems);
   const set = (type: string, ok: boolean, message: string): JsonObject => {
     const status = ok ? "True" : "False";
     const old = previous.find((c) => c["type"] === type);
@@ -48,10 +50,19 @@ export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObj
   };
   // A policy kept out of admission (evaluation.admission.enabled: false) has no webhook to report, as in Kyverno.
   const admission = outcome.compiled?.document.spec["admission"] !== false;
-  const ours = [set(POLICY_CACHED, evaluated, evaluated ? CACHED_MESSAGE : reason), ...(admission ? [set(WEBHOOK_CONFIGURED, served, served ? WEBHOOK_CONFIGURED_MESSAGE : WEBHOOK_NOT_CONFIGURED_MESSAGE)] : [])];
+  const ours = [
+    set(POLICY_CACHED, evaluated, evaluated ? CACHED_MESSAGE : reason),
+    ...(admission
+      ? [set(WEBHOOK_CONFIGURED, served, served ? WEBHOOK_CONFIGURED_MESSAGE : WEBHOOK_NOT_CONFIGURED_MESSAGE)]
+      : []),
+  ];
   const others = previous.filter((c) => c["type"] !== POLICY_CACHED && c["type"] !== WEBHOOK_CONFIGURED);
   const conditions = [...others, ...ours];
   const ready = conditions.every((c) => c["status"] === "True");
   const autogen = celAutogenStatus(outcome.kind, outcome.spec);
-  return { ...(autogen !== undefined ? { autogen } : {}), conditionStatus: { ready, conditions, message: ready ? "" : reason }, generated: false };
+  return {
+    ...(autogen !== undefined ? { autogen } : {}),
+    conditionStatus: { ready, conditions, message: ready ? "" : reason },
+    generated: false,
+  };
 }

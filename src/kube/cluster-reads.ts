@@ -16,7 +16,17 @@
  * by a default) and is recorded; the caller `settle()`s the recorded reads and evaluates again,
  * which then finds the answers. Answers are kept for the whole run: one ConfigMap is read once.
  */
-import { type ApiCallRequest, type ContextCaller, type ContextSources, err, type JsonValue, ok, type ResourceList, type ResourceRead, type Result } from "../engine/index.js";
+import {
+  type ApiCallRequest,
+  type ContextCaller,
+  type ContextSources,
+  err,
+  type JsonValue,
+  ok,
+  type ResourceList,
+  type ResourceRead,
+  type Result,
+} from "../engine/index.js";
 import { checkApiCall, checkConfigMapNamespace } from "./api-path.js";
 import { KubeError } from "./kube-client.js";
 
@@ -72,8 +82,16 @@ export class ClusterReads {
       canLoad: (kind) => kind === "configMap" || kind === "apiCall",
       configMap: (namespace, name, caller) => this.configMap(namespace, name, caller),
       apiCall: (request, caller) => this.apiCall(request, caller),
-      globalReference: (name) => err("unavailable", `globalReference ${name}: bylaw apply --cluster does not read GlobalContextEntries; give the value in a values file (-f)`),
-      imageData: (reference) => err("unavailable", `image data for ${reference}: not read from the image registry (run bylaw apply with --registry to read it)`),
+      globalReference: (name) =>
+        err(
+          "unavailable",
+          `globalReference ${name}: bylaw apply --cluster does not read GlobalContextEntries; give the value in a values file (-f)`,
+        ),
+      imageData: (reference) =>
+        err(
+          "unavailable",
+          `image data for ${reference}: not read from the image registry (run bylaw apply with --registry to read it)`,
+        ),
       getResource: (r, caller) => this.getResource(r, caller),
       listResources: (r, caller) => this.listResources(r, caller),
     };
@@ -94,13 +112,20 @@ export class ClusterReads {
 
   private apiCall(request: ApiCallRequest, caller: ContextCaller | undefined): Result<JsonValue> {
     if (request.serviceUrl !== undefined && request.urlPath === undefined) {
-      return err("unsupported", `apiCall.service ${request.serviceUrl}: bylaw apply --cluster reads only the Kubernetes API (urlPath GETs); it does not call services`);
+      return err(
+        "unsupported",
+        `apiCall.service ${request.serviceUrl}: bylaw apply --cluster reads only the Kubernetes API (urlPath GETs); it does not call services`,
+      );
     }
     const checked = checkApiCall(request, caller?.policyNamespace ?? "");
     if (!checked.ok) return checked;
     const path = checked.value.path;
     const failed = `failed to ${request.method} resource with raw url: ${path}`;
-    if (request.method !== "GET") return err("unsupported", `${failed}: bylaw apply --cluster reads the cluster read-only and makes no apiCall ${request.method}`);
+    if (request.method !== "GET")
+      return err(
+        "unsupported",
+        `${failed}: bylaw apply --cluster reads the cluster read-only and makes no apiCall ${request.method}`,
+      );
     return this.read(path, failed, () => this.get(path, `${failed}:`));
   }
 
@@ -111,8 +136,12 @@ export class ClusterReads {
   }
 
   private listResources(r: ResourceList, _caller: ContextCaller | undefined): Result<JsonValue> {
-    const labels = Object.entries(r.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(",");
-    const path = collectionPath(r.apiVersion, r.resource, r.namespace) + (labels === "" ? "" : `?labelSelector=${encodeURIComponent(labels)}`);
+    const labels = Object.entries(r.labels ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join(",");
+    const path =
+      collectionPath(r.apiVersion, r.resource, r.namespace) +
+      (labels === "" ? "" : `?labelSelector=${encodeURIComponent(labels)}`);
     const what = `failed to list ${r.resource}${r.namespace === "" ? "" : ` in namespace ${r.namespace}`}`;
     return this.read(path, what, () => this.get(path, `${what}:`));
   }
@@ -121,7 +150,11 @@ export class ClusterReads {
   private read(key: string, what: string, make: Make): Result<JsonValue> {
     const known = this.answers.get(key);
     if (known !== undefined) return known;
-    if (this.lastRound) return err("context", `${what}: not read: this resource's evaluation needed more rounds of dependent cluster reads than bylaw apply makes`);
+    if (this.lastRound)
+      return err(
+        "context",
+        `${what}: not read: this resource's evaluation needed more rounds of dependent cluster reads than bylaw apply makes`,
+      );
     this.waiting.set(key, make);
     return err("pending", `${what}: not read from the cluster yet`);
   }
@@ -140,13 +173,18 @@ export class ClusterReads {
 export function describeKubeError(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   if (!(e instanceof KubeError)) return message;
-  if (e.status === 401) return `unauthorized (401): the API server did not accept the kubeconfig's credentials: ${message}`;
+  if (e.status === 401)
+    return `unauthorized (401): the API server did not accept the kubeconfig's credentials: ${message}`;
   if (e.status === 403) return `forbidden (403): ${message}`;
   if (e.status === 0) return `no answer from the API server: ${message}`;
   return message;
 }
 
 function collectionPath(apiVersion: string, resource: string, namespace: string): string {
-  const base = apiVersion.includes("/") ? `/apis/${apiVersion.split("/").map(encodeURIComponent).join("/")}` : `/api/${encodeURIComponent(apiVersion)}`;
-  return namespace === "" ? `${base}/${encodeURIComponent(resource)}` : `${base}/namespaces/${encodeURIComponent(namespace)}/${encodeURIComponent(resource)}`;
+  const base = apiVersion.includes("/")
+    ? `/apis/${apiVersion.split("/").map(encodeURIComponent).join("/")}`
+    : `/api/${encodeURIComponent(apiVersion)}`;
+  return namespace === ""
+    ? `${base}/${encodeURIComponent(resource)}`
+    : `${base}/namespaces/${encodeURIComponent(namespace)}/${encodeURIComponent(resource)}`;
 }

@@ -32,7 +32,9 @@ export interface KindResource {
  * `*` gives the plural and its served subresources.
  */
 export function kindResources(discovery: Discovery, s: KindSelector): KindResource[] {
-  const tops = discovery.resources.filter((r) => !r.resource.includes("/") && glob(s.group, r.group) && glob(s.version, r.version) && glob(s.kind, r.kind));
+  const tops = discovery.resources.filter(
+    (r) => !r.resource.includes("/") && glob(s.group, r.group) && glob(s.version, r.version) && glob(s.kind, r.kind),
+  );
   const out = new Map<string, KindResource>();
   const add = (r: ServedResource, resource: string): void => {
     out.set(`${r.group}|${resource}`, { group: r.group, resource, namespaced: r.namespaced });
@@ -41,7 +43,8 @@ export function kindResources(discovery: Discovery, s: KindSelector): KindResour
     if (s.subresource === "" || s.subresource === "*") add(top, top.resource);
     if (s.subresource === "") continue;
     for (const sub of discovery.resources) {
-      if (sub.group !== top.group || sub.version !== top.version || !sub.resource.startsWith(`${top.resource}/`)) continue;
+      if (sub.group !== top.group || sub.version !== top.version || !sub.resource.startsWith(`${top.resource}/`))
+        continue;
       if (glob(s.subresource, sub.resource.slice(top.resource.length + 1))) add(top, sub.resource);
     }
   }
@@ -58,7 +61,10 @@ export class DiscoveredKinds {
   /** Reads discovery again; true when what it serves changed (a CRD or API group came or went). Throws when it cannot be read. */
   async refresh(): Promise<{ readonly changed: boolean; readonly warnings: readonly string[] }> {
     const next = await discover(this.client);
-    const print = next.resources.map((r) => `${r.group}/${r.version}/${r.resource}/${r.kind}/${r.namespaced}`).sort().join("\n");
+    const print = next.resources
+      .map((r) => `${r.group}/${r.version}/${r.resource}/${r.kind}/${r.namespaced}`)
+      .sort()
+      .join("\n");
     const changed = print !== this.fingerprint;
     this.current = next;
     this.fingerprint = print;

@@ -25,29 +25,46 @@ export interface Discovery {
 }
 
 type ResourceList = { resources?: { name?: unknown; kind?: unknown; namespaced?: unknown; verbs?: unknown }[] };
-type GroupList = { groups?: { name?: unknown; versions?: { version?: unknown }[]; preferredVersion?: { version?: unknown } }[] };
+type GroupList = {
+  groups?: { name?: unknown; versions?: { version?: unknown }[]; preferredVersion?: { version?: unknown } }[];
+};
 
 /** Reads discovery; throws the client's error when the core documents (`/api/v1`, `/apis`) cannot be read. */
 export async function discover(client: KubeClient): Promise<Discovery> {
   const warnings: string[] = [];
-  const [core, groups] = await Promise.all([client.getJson("/api/v1") as Promise<ResourceList>, client.getJson("/apis") as Promise<GroupList>]);
+  const [core, groups] = await Promise.all([
+    client.getJson("/api/v1") as Promise<ResourceList>,
+    client.getJson("/apis") as Promise<GroupList>,
+  ]);
   const versions: { group: string; version: string; preferred: boolean }[] = [];
   for (const g of groups.groups ?? []) {
     if (typeof g.name !== "string") continue;
     const preferred = g.preferredVersion?.version;
-    for (const v of g.versions ?? []) if (typeof v.version === "string") versions.push({ group: g.name, version: v.version, preferred: v.version === preferred });
+    for (const v of g.versions ?? [])
+      if (typeof v.version === "string")
+        versions.push({ group: g.name, version: v.version, preferred: v.version === preferred });
   }
   const lists = await Promise.all(
     versions.map(async (gv) => {
       try {
-        return { gv, list: (await client.getJson(`/apis/${encodeURIComponent(gv.group)}/${encodeURIComponent(gv.version)}`)) as ResourceList };
+        return {
+          gv,
+          list: (await client.getJson(
+            `/apis/${encodeURIComponent(gv.group)}/${encodeURIComponent(gv.version)}`,
+          )) as ResourceList,
+        };
       } catch (e) {
-        warnings.push(`discovery: /apis/${gv.group}/${gv.version} did not answer (${(e as Error).message}); its kinds are not listed`);
+        warnings.push(
+          `discovery: /apis/${gv.group}/${gv.version} did not answer (${(e as Error).message}); its kinds are not listed`,
+        );
         return { gv, list: {} as ResourceList };
       }
     }),
   );
-  const resources = [...servedIn(core, { group: "", version: "v1", preferred: true }), ...lists.flatMap(({ gv, list }) => servedIn(list, gv))];
+  const resources = [
+    ...servedIn(core, { group: "", version: "v1", preferred: true }),
+    ...lists.flatMap(({ gv, list }) => servedIn(list, gv)),
+  ];
   return { resources, warnings };
 }
 
@@ -56,14 +73,28 @@ function servedIn(list: ResourceList, gv: { group: string; version: string; pref
   for (const r of list.resources ?? []) {
     if (typeof r.name !== "string" || typeof r.kind !== "string") continue;
     const verbs = Array.isArray(r.verbs) ? r.verbs.filter((v): v is string => typeof v === "string") : [];
-    out.push({ group: gv.group, version: gv.version, resource: r.name, kind: r.kind, namespaced: r.namespaced === true, verbs, preferred: gv.preferred });
+    out.push({
+      group: gv.group,
+      version: gv.version,
+      resource: r.name,
+      kind: r.kind,
+      namespaced: r.namespaced === true,
+      verbs,
+      preferred: gv.preferred,
+    });
   }
   return out;
 }
 
 /** A selector from a policy: a kind (Kyverno's kind selector, parsed) or a resource (plural) with group and version; `*` wildcards. */
 export type ResourceSelector =
-  | { readonly by: "kind"; readonly group: string; readonly version: string; readonly kind: string; readonly subresource: string }
+  | {
+      readonly by: "kind";
+      readonly group: string;
+      readonly version: string;
+      readonly kind: string;
+      readonly subresource: string;
+    }
   | { readonly by: "resource"; readonly group: string; readonly version: string; readonly resource: string };
 
 /**
@@ -84,6 +115,12 @@ export function selectServed(discovery: Discovery, s: ResourceSelector): ServedR
 export function glob(pattern: string, value: string): boolean {
   if (pattern === "*") return true;
   if (!/[*?]/.test(pattern)) return pattern === value;
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`, "s");
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+    "s",
+  );
   return re.test(value);
 }

@@ -101,7 +101,11 @@ export class Informer {
 
   health(): Health {
     if (this.overBudget !== undefined) return { ok: false, reason: this.overBudget };
-    if (!this.syncedOnce) return { ok: false, reason: `the ${this.name} cache has not synced yet${this.failure !== undefined ? ` (${this.failure})` : ""}` };
+    if (!this.syncedOnce)
+      return {
+        ok: false,
+        reason: `the ${this.name} cache has not synced yet${this.failure !== undefined ? ` (${this.failure})` : ""}`,
+      };
     return { ok: true };
   }
 
@@ -121,7 +125,12 @@ export class Informer {
    * apiVersion, metadata: {resourceVersion}, items}`.
    */
   listResponse(namespace?: string): KubeObject {
-    return { kind: this.listKind, apiVersion: this.listApiVersion, metadata: { resourceVersion: this.rv }, items: this.list(namespace) } as KubeObject;
+    return {
+      kind: this.listKind,
+      apiVersion: this.listApiVersion,
+      metadata: { resourceVersion: this.rv },
+      items: this.list(namespace),
+    } as KubeObject;
   }
 
   /** One object as a GET answers it (with kind and apiVersion). */
@@ -183,7 +192,12 @@ export class Informer {
       const q = new URLSearchParams({ limit: String(this.options.pageSize ?? 500) });
       if (cont !== "") q.set("continue", cont);
       if (this.options.fieldSelector !== undefined) q.set("fieldSelector", this.options.fieldSelector);
-      const page = (await this.options.client.getJson(`${gvrPath(this.options.gvr, this.options.namespace)}?${q}`)) as { kind?: unknown; apiVersion?: unknown; metadata?: { resourceVersion?: string; continue?: string }; items?: KubeObject[] };
+      const page = (await this.options.client.getJson(`${gvrPath(this.options.gvr, this.options.namespace)}?${q}`)) as {
+        kind?: unknown;
+        apiVersion?: unknown;
+        metadata?: { resourceVersion?: string; continue?: string };
+        items?: KubeObject[];
+      };
       if (typeof page.kind === "string") this.listKind = page.kind;
       if (typeof page.apiVersion === "string") this.listApiVersion = page.apiVersion;
       for (const item of page.items ?? []) {
@@ -217,7 +231,12 @@ export class Informer {
   }
 
   private watchOnce(): Promise<void> {
-    const q = new URLSearchParams({ watch: "1", allowWatchBookmarks: "true", resourceVersion: this.rv, timeoutSeconds: String(this.options.watchTimeoutSeconds ?? 300) });
+    const q = new URLSearchParams({
+      watch: "1",
+      allowWatchBookmarks: "true",
+      resourceVersion: this.rv,
+      timeoutSeconds: String(this.options.watchTimeoutSeconds ?? 300),
+    });
     this.counts.watches++;
     let gone: KubeError | undefined;
     if (this.options.fieldSelector !== undefined) q.set("fieldSelector", this.options.fieldSelector);
@@ -226,7 +245,11 @@ export class Informer {
       const obj = ev.object;
       if (obj === undefined || this.overBudget !== undefined) return;
       if (ev.type === "ERROR") {
-        gone = new KubeError(typeof obj.message === "string" ? obj.message : "watch error", typeof obj.code === "number" ? obj.code : 0, typeof obj.reason === "string" ? obj.reason : undefined);
+        gone = new KubeError(
+          typeof obj.message === "string" ? obj.message : "watch error",
+          typeof obj.code === "number" ? obj.code : 0,
+          typeof obj.reason === "string" ? obj.reason : undefined,
+        );
         stream.close();
         return;
       }
@@ -272,7 +295,9 @@ export class Informer {
   /** Over budget: the cache empties, stops watching, and reports unhealthy with the reason. */
   private goOverBudget(objects: number): void {
     this.overBudget = `the ${this.name} cache needs more than its memory budget of ${mib(this.budget.limitBytes)} (${objects} objects); raise the budget for it or narrow what the policies read`;
-    this.log("warn", "cache over its memory budget: dropped, reads are errors", { budgetBytes: this.budget.limitBytes });
+    this.log("warn", "cache over its memory budget: dropped, reads are errors", {
+      budgetBytes: this.budget.limitBytes,
+    });
     this.objects.clear();
     this.byNamespace.clear();
     this.budget.clear();

@@ -39,7 +39,10 @@ export interface WatchStream {
   readonly done: Promise<void>;
 }
 
-const systemGateClock: GateClock = { now: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+const systemGateClock: GateClock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+};
 
 export class KubeClient {
   private readonly agent: Agent;
@@ -52,7 +55,11 @@ export class KubeClient {
     const c = options.connection;
     this.url = new URL(c.server);
     this.agent = connectionAgent(c, 32);
-    this.gate = new RequestGate({ qps: options.qps ?? 20, burst: options.burst ?? 40, clock: options.clock ?? systemGateClock });
+    this.gate = new RequestGate({
+      qps: options.qps ?? 20,
+      burst: options.burst ?? 40,
+      clock: options.clock ?? systemGateClock,
+    });
   }
 
   get origin(): string {
@@ -69,7 +76,12 @@ export class KubeClient {
    * subresource or an apiCall POST as Bylaw's ServiceAccount; answers the server's object.
    * Rate-limited like a GET but never coalesced: each call is one request.
    */
-  sendJson(method: "PATCH" | "PUT" | "POST" | "DELETE", path: string, body: unknown, contentType = "application/json"): Promise<unknown> {
+  sendJson(
+    method: "PATCH" | "PUT" | "POST" | "DELETE",
+    path: string,
+    body: unknown,
+    contentType = "application/json",
+  ): Promise<unknown> {
     const write = { method, body: JSON.stringify(body), contentType };
     return this.gate.run(`${method} ${path} ${++this.unshared}`, () => this.send(path, write));
   }
@@ -127,30 +139,47 @@ export class KubeClient {
     this.agent.destroy();
   }
 
-  private send(path: string, write?: { readonly method: string; readonly body: string; readonly contentType: string }): Promise<unknown> {
+  private send(
+    path: string,
+    write?: { readonly method: string; readonly body: string; readonly contentType: string },
+  ): Promise<unknown> {
     const max = this.options.maxBodyBytes ?? 256 * 1024 * 1024;
     const verb = write?.method ?? "GET";
     return new Promise((resolve, reject) => {
-      const req = this.open(path, (res) => {
-        readBody(res, max).then((body) => {
-          const code = res.statusCode ?? 0;
-          if (code !== 200 && (write === undefined || code < 200 || code > 299)) return reject(statusError(code, body));
-          try {
-            resolve(JSON.parse(body));
-          } catch (e) {
-            reject(new KubeError(`${verb} ${path}: the answer is not JSON: ${(e as Error).message}`, 0));
-          }
-        }, reject);
-      }, write);
-      req.setTimeout(this.options.timeoutMs ?? 30_000, () => req.destroy(new KubeError(`${verb} ${path}: no answer within ${this.options.timeoutMs ?? 30_000} ms`, 0)));
+      const req = this.open(
+        path,
+        (res) => {
+          readBody(res, max).then((body) => {
+            const code = res.statusCode ?? 0;
+            if (code !== 200 && (write === undefined || code < 200 || code > 299))
+              return reject(statusError(code, body));
+            try {
+              resolve(JSON.parse(body));
+            } catch (e) {
+              reject(new KubeError(`${verb} ${path}: the answer is not JSON: ${(e as Error).message}`, 0));
+            }
+          }, reject);
+        },
+        write,
+      );
+      req.setTimeout(this.options.timeoutMs ?? 30_000, () =>
+        req.destroy(new KubeError(`${verb} ${path}: no answer within ${this.options.timeoutMs ?? 30_000} ms`, 0)),
+      );
       req.on("error", (e) => reject(e instanceof KubeError ? e : new KubeError(`${verb} ${path}: ${e.message}`, 0)));
       req.end(write?.body);
     });
   }
 
-  private open(path: string, onResponse: (res: IncomingMessage) => void, write?: { readonly method: string; readonly body: string; readonly contentType: string }): ReturnType<typeof httpsRequest> {
+  private open(
+    path: string,
+    onResponse: (res: IncomingMessage) => void,
+    write?: { readonly method: string; readonly body: string; readonly contentType: string },
+  ): ReturnType<typeof httpsRequest> {
     const token = this.options.connection.token?.();
-    const body = write === undefined ? {} : { "content-type": write.contentType, "content-length": String(Buffer.byteLength(write.body)) };
+    const body =
+      write === undefined
+        ? {}
+        : { "content-type": write.contentType, "content-length": String(Buffer.byteLength(write.body)) };
     return httpsRequest(
       {
         agent: this.agent,
@@ -159,7 +188,12 @@ export class KubeClient {
         port: this.url.port === "" ? 443 : Number(this.url.port),
         path: this.url.pathname.replace(/\/$/, "") + path,
         method: write?.method ?? "GET",
-        headers: { accept: "application/json", "user-agent": "bylaw", ...body, ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          accept: "application/json",
+          "user-agent": "bylaw",
+          ...body,
+          ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+        },
       },
       onResponse,
     );

@@ -30,7 +30,11 @@ ${extra}users:
 `;
 
 test("kubeconfig: the current context's cluster and client certificate, files relative to the kubeconfig", () => {
-  const dir = folder({ "ca.pem": "CA", "c.pem": "CERT", "kc": config(`{client-certificate: c.pem, client-key-data: ${b64("KEY")}}`) });
+  const dir = folder({
+    "ca.pem": "CA",
+    "c.pem": "CERT",
+    kc: config(`{client-certificate: c.pem, client-key-data: ${b64("KEY")}}`),
+  });
   const r = resolveConnection({ kubeconfigFlag: join(dir, "kc"), env: { KUBECONFIG: "/nonexistent" }, now: () => 0 });
   assert.ok(r.ok, r.ok ? "" : r.error.message);
   assert.equal(r.value.server, "https://127.0.0.1:6443");
@@ -50,7 +54,11 @@ test("KUBECONFIG lists files; the first to define a name wins", () => {
 });
 
 test("exec plugins and basic auth are refused with the field named; a missing context is named", () => {
-  const dir = folder({ "ca.pem": "CA", kc: config("{exec: {command: aws}}"), bad: config("{token: t}").replace("current-context: dev", "current-context: nope") });
+  const dir = folder({
+    "ca.pem": "CA",
+    kc: config("{exec: {command: aws}}"),
+    bad: config("{token: t}").replace("current-context: dev", "current-context: nope"),
+  });
   const r = resolveConnection({ kubeconfigFlag: join(dir, "kc"), env: {}, now: () => 0 });
   assert.equal(r.ok, false);
   if (!r.ok) assert.match(r.error.message, /user field "exec" is not supported/);
@@ -61,7 +69,11 @@ test("exec plugins and basic auth are refused with the field named; a missing co
 
 test("in-cluster: the service host and port, the CA, and the ServiceAccount token", () => {
   const sa = folder({ "ca.crt": "CLUSTER-CA", token: "tok-1\n" });
-  const r = resolveConnection({ env: { KUBERNETES_SERVICE_HOST: "10.0.0.1", KUBERNETES_SERVICE_PORT: "443" }, now: () => 0, serviceAccountDir: sa });
+  const r = resolveConnection({
+    env: { KUBERNETES_SERVICE_HOST: "10.0.0.1", KUBERNETES_SERVICE_PORT: "443" },
+    now: () => 0,
+    serviceAccountDir: sa,
+  });
   assert.ok(r.ok, r.ok ? "" : r.error.message);
   assert.equal(r.value.server, "https://10.0.0.1:443");
   assert.equal(r.value.ca, "CLUSTER-CA");
@@ -85,7 +97,12 @@ test("a token file is re-read when it changes or is a minute old (rotation), and
 });
 
 test("kubeconfig: --context picks a context other than the current one; an unknown one is named", () => {
-  const two = config(`{token: t1}`).replace("contexts:\n", "contexts:\n- name: prod\n  context: {cluster: far, user: me}\n").replace("clusters:\n", "clusters:\n- name: far\n  cluster: {server: https://10.0.0.9:443, insecure-skip-tls-verify: true}\n");
+  const two = config(`{token: t1}`)
+    .replace("contexts:\n", "contexts:\n- name: prod\n  context: {cluster: far, user: me}\n")
+    .replace(
+      "clusters:\n",
+      "clusters:\n- name: far\n  cluster: {server: https://10.0.0.9:443, insecure-skip-tls-verify: true}\n",
+    );
   const dir = folder({ "ca.pem": "CA", kc: two });
   const prod = resolveConnection({ kubeconfigFlag: join(dir, "kc"), context: "prod", env: {}, now: () => 0 });
   assert.ok(prod.ok, prod.ok ? "" : prod.error.message);

@@ -32,7 +32,12 @@ export interface ConfigSources {
 export function resolveConnection(src: ConfigSources): Result<KubeConnection> {
   if (src.kubeconfigFlag !== undefined) return fromKubeconfigFiles([src.kubeconfigFlag], src.now, src.context);
   const env = src.env["KUBECONFIG"];
-  if (env !== undefined && env !== "") return fromKubeconfigFiles(env.split(":").filter((p) => p !== ""), src.now, src.context);
+  if (env !== undefined && env !== "")
+    return fromKubeconfigFiles(
+      env.split(":").filter((p) => p !== ""),
+      src.now,
+      src.context,
+    );
   return inCluster(src);
 }
 
@@ -40,7 +45,10 @@ export function inCluster(src: ConfigSources): Result<KubeConnection> {
   const host = src.env["KUBERNETES_SERVICE_HOST"];
   const port = src.env["KUBERNETES_SERVICE_PORT"];
   if (host === undefined || host === "" || port === undefined || port === "") {
-    return err("kube-config", "no Kubernetes API: pass --kubeconfig FILE, set KUBECONFIG, or run in a Pod (KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set)");
+    return err(
+      "kube-config",
+      "no Kubernetes API: pass --kubeconfig FILE, set KUBECONFIG, or run in a Pod (KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set)",
+    );
   }
   const dir = src.serviceAccountDir ?? IN_CLUSTER_DIR;
   let ca: string;
@@ -50,7 +58,8 @@ export function inCluster(src: ConfigSources): Result<KubeConnection> {
     return err("kube-config", `in-cluster: cannot read the CA ${join(dir, "ca.crt")}: ${(e as Error).message}`);
   }
   const token = fileToken(join(dir, "token"), src.now);
-  if (token() === undefined) return err("kube-config", `in-cluster: cannot read the ServiceAccount token ${join(dir, "token")}`);
+  if (token() === undefined)
+    return err("kube-config", `in-cluster: cannot read the ServiceAccount token ${join(dir, "token")}`);
   const h = host.includes(":") ? `[${host}]` : host;
   return ok({ server: `https://${h}:${port}`, ca, token, origin: "in-cluster" });
 }
@@ -86,7 +95,11 @@ export function fileToken(path: string, now: () => number, periodMs = 60_000): (
   };
 }
 
-function fromKubeconfigFiles(paths: readonly string[], now: () => number, contextFlag?: string): Result<KubeConnection> {
+function fromKubeconfigFiles(
+  paths: readonly string[],
+  now: () => number,
+  contextFlag?: string,
+): Result<KubeConnection> {
   const docs: { doc: Doc; dir: string; path: string }[] = [];
   for (const path of paths) {
     let doc: unknown;
@@ -105,7 +118,12 @@ function fromKubeconfigFiles(paths: readonly string[], now: () => number, contex
     return undefined;
   };
   const where = `kubeconfig ${paths.join(":")}`;
-  const current = contextFlag !== undefined ? { value: contextFlag } : first((d) => (typeof d["current-context"] === "string" && d["current-context"] !== "" ? d["current-context"] : undefined));
+  const current =
+    contextFlag !== undefined
+      ? { value: contextFlag }
+      : first((d) =>
+          typeof d["current-context"] === "string" && d["current-context"] !== "" ? d["current-context"] : undefined,
+        );
   if (current === undefined) return err("kube-config", `${where}: no current-context (pick one with --context)`);
   const named = (list: keyof Doc, name: string, key: "cluster" | "user" | "context") =>
     first((d) => {
@@ -118,11 +136,16 @@ function fromKubeconfigFiles(paths: readonly string[], now: () => number, contex
   const clusterName = String(context.value["cluster"] ?? "");
   const userName = String(context.value["user"] ?? "");
   const cluster = named("clusters", clusterName, "cluster");
-  if (cluster === undefined) return err("kube-config", `${where}: cluster "${clusterName}" (context "${current.value}") is not defined`);
+  if (cluster === undefined)
+    return err("kube-config", `${where}: cluster "${clusterName}" (context "${current.value}") is not defined`);
   const user = named("users", userName, "user");
   const origin = `${where}, context ${current.value}`;
   const server = cluster.value["server"];
-  if (typeof server !== "string" || !server.startsWith("https://")) return err("kube-config", `${origin}: cluster "${clusterName}" needs an https:// server (got ${JSON.stringify(server)})`);
+  if (typeof server !== "string" || !server.startsWith("https://"))
+    return err(
+      "kube-config",
+      `${origin}: cluster "${clusterName}" needs an https:// server (got ${JSON.stringify(server)})`,
+    );
   const c = material(cluster.value, "certificate-authority", cluster.dir, origin);
   if (!c.ok) return c;
   const u = user === undefined ? ok({} as Material) : userMaterial(user.value, user.dir, origin, now);
@@ -131,7 +154,9 @@ function fromKubeconfigFiles(paths: readonly string[], now: () => number, contex
     server: server.replace(/\/+$/, ""),
     ...(c.value.data !== undefined ? { ca: c.value.data } : {}),
     ...(cluster.value["insecure-skip-tls-verify"] === true ? { insecureSkipTlsVerify: true } : {}),
-    ...(typeof cluster.value["tls-server-name"] === "string" ? { tlsServerName: cluster.value["tls-server-name"] } : {}),
+    ...(typeof cluster.value["tls-server-name"] === "string"
+      ? { tlsServerName: cluster.value["tls-server-name"] }
+      : {}),
     ...u.value,
     origin,
   });
@@ -141,13 +166,18 @@ type Material = { cert?: string; key?: string; token?: () => string | undefined;
 
 function userMaterial(user: Field, dir: string, origin: string, now: () => number): Result<Material> {
   for (const unsupported of ["exec", "auth-provider", "username", "password"]) {
-    if (user[unsupported] !== undefined) return err("kube-config", `${origin}: user field "${unsupported}" is not supported by Bylaw; use a token, tokenFile or client certificate`);
+    if (user[unsupported] !== undefined)
+      return err(
+        "kube-config",
+        `${origin}: user field "${unsupported}" is not supported by Bylaw; use a token, tokenFile or client certificate`,
+      );
   }
   const cert = material(user, "client-certificate", dir, origin);
   if (!cert.ok) return cert;
   const key = material(user, "client-key", dir, origin);
   if (!key.ok) return key;
-  if ((cert.value.data === undefined) !== (key.value.data === undefined)) return err("kube-config", `${origin}: a client certificate needs both client-certificate and client-key`);
+  if ((cert.value.data === undefined) !== (key.value.data === undefined))
+    return err("kube-config", `${origin}: a client certificate needs both client-certificate and client-key`);
   const out: Material = {};
   if (cert.value.data !== undefined && key.value.data !== undefined) {
     out.cert = cert.value.data;

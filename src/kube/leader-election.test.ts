@@ -1,6 +1,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { LeaseElector, holderIdentity, type LeaseRecord, type LeaseStore, type StoredLease } from "./leader-election.js";
+import {
+  LeaseElector,
+  holderIdentity,
+  type LeaseRecord,
+  type LeaseStore,
+  type StoredLease,
+} from "./leader-election.js";
 import { microTime } from "./lease-store.js";
 
 /**
@@ -47,19 +53,37 @@ class MemoryLease {
 
 function setUp(ids: string[]) {
   const lease = new MemoryLease();
-  const clock = { t: 1_000_000, now() { return this.t; }, sleep: () => new Promise<void>(() => undefined) };
-  const electors = ids.map((id) => new LeaseElector({ store: lease.forIdentity(id), identity: id, clock, random: { next: () => 0.5 } }));
+  const clock = {
+    t: 1_000_000,
+    now() {
+      return this.t;
+    },
+    sleep: () => new Promise<void>(() => undefined),
+  };
+  const electors = ids.map(
+    (id) => new LeaseElector({ store: lease.forIdentity(id), identity: id, clock, random: { next: () => 0.5 } }),
+  );
   return { lease, clock, electors, leaders: () => electors.filter((e) => e.isLeader()).map((e) => e.identity) };
 }
 
 describe("LeaseElector", () => {
   test("acquires a missing Lease, then renews it every retry keeping acquireTime", async () => {
-    const { lease, clock, electors: [a] } = setUp(["a"]);
+    const {
+      lease,
+      clock,
+      electors: [a],
+    } = setUp(["a"]);
     const changes: boolean[] = [];
     a?.onChange((l) => changes.push(l));
     await a?.tick();
     assert.equal(a?.isLeader(), true);
-    assert.deepEqual(lease.stored?.record, { holderIdentity: "a", leaseDurationSeconds: 15, acquireTime: clock.t, renewTime: clock.t, leaseTransitions: 0 });
+    assert.deepEqual(lease.stored?.record, {
+      holderIdentity: "a",
+      leaseDurationSeconds: 15,
+      acquireTime: clock.t,
+      renewTime: clock.t,
+      leaseTransitions: 0,
+    });
     const acquired = clock.t;
     clock.t += 2_000;
     await a?.tick();
@@ -69,7 +93,12 @@ describe("LeaseElector", () => {
   });
 
   test("a leader whose renewals fail steps down after renewDeadline, before the Lease expires for others", async () => {
-    const { lease, clock, electors: [a, b], leaders } = setUp(["a", "b"]);
+    const {
+      lease,
+      clock,
+      electors: [a, b],
+      leaders,
+    } = setUp(["a", "b"]);
     await a?.tick();
     await b?.tick();
     assert.deepEqual(leaders(), ["a"]);
@@ -96,9 +125,22 @@ describe("LeaseElector", () => {
   });
 
   test("the expiry counts from when this replica saw the record change, not from the holder's renewTime", async () => {
-    const { lease, clock, electors: [b] } = setUp(["b"]);
+    const {
+      lease,
+      clock,
+      electors: [b],
+    } = setUp(["b"]);
     // A holder whose clock is an hour behind: its renewTime looks long expired.
-    lease.stored = { resourceVersion: "7", record: { holderIdentity: "a", leaseDurationSeconds: 15, acquireTime: clock.t - 3_600_000, renewTime: clock.t - 3_600_000, leaseTransitions: 3 } };
+    lease.stored = {
+      resourceVersion: "7",
+      record: {
+        holderIdentity: "a",
+        leaseDurationSeconds: 15,
+        acquireTime: clock.t - 3_600_000,
+        renewTime: clock.t - 3_600_000,
+        leaseTransitions: 3,
+      },
+    };
     await b?.tick();
     assert.equal(b?.isLeader(), false);
     clock.t += 14_999;
@@ -125,39 +167,52 @@ describe("LeaseElector", () => {
     assert.equal(leaders().length, 1, "the released Lease is taken at once, by one");
   });
 
-  for (const start of [42, 7, 1234, 99_991, 5]) test(`never two leaders: random interleavings, partitions and lease deletions (seed ${start})`, async () => {
-    let seed = start;
-    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const { lease, clock, electors, leaders } = setUp(["a", "b", "c"]);
-    let handovers = 0;
-    let last: string | undefined;
-    // Each has read the Lease once (a replica that never read it creates a missing one at once).
-    for (const e of electors) await e.tick();
-    for (let step = 0; step < 3_000; step++) {
-      clock.t += Math.floor(rand() * 1_500);
-      const r = rand();
-      if (r < 0.02) lease.stored = undefined; // someone deleted the Lease
-      else if (r < 0.06) {
-        const id = ["a", "b", "c"][Math.floor(rand() * 3)] as string;
-        if (lease.cutOff.has(id)) lease.cutOff.delete(id);
-        else lease.cutOff.add(id);
+  for (const start of [42, 7, 1234, 99_991, 5])
+    test(`never two leaders: random interleavings, partitions and lease deletions (seed ${start})`, async () => {
+      let seed = start;
+      const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const { lease, clock, electors, leaders } = setUp(["a", "b", "c"]);
+      let handovers = 0;
+      let last: string | undefined;
+      // Each has read the Lease once (a replica that never read it creates a missing one at once).
+      for (const e of electors) await e.tick();
+      for (let step = 0; step < 3_000; step++) {
+        clock.t += Math.floor(rand() * 1_500);
+        const r = rand();
+        if (r < 0.02)
+          lease.stored = undefined; // someone deleted the Lease
+        else if (r < 0.06) {
+          const id = ["a", "b", "c"][Math.floor(rand() * 3)] as string;
+          if (lease.cutOff.has(id)) lease.cutOff.delete(id);
+          else lease.cutOff.add(id);
+        }
+        const ticking = electors.filter(() => rand() < 0.6);
+        await Promise.all(ticking.map((e) => e.tick()));
+        const now = leaders();
+        assert.ok(now.length <= 1, `step ${step}: two leaders ${now.join(", ")}`);
+        if (now[0] !== undefined && now[0] !== last) {
+          handovers++;
+          last = now[0];
+        }
       }
-      const ticking = electors.filter(() => rand() < 0.6);
-      await Promise.all(ticking.map((e) => e.tick()));
-      const now = leaders();
-      assert.ok(now.length <= 1, `step ${step}: two leaders ${now.join(", ")}`);
-      if (now[0] !== undefined && now[0] !== last) {
-        handovers++;
-        last = now[0];
-      }
-    }
-    assert.ok(handovers > 5, `leadership moved ${handovers} times: the run exercised handovers`);
-  });
+      assert.ok(handovers > 5, `leadership moved ${handovers} times: the run exercised handovers`);
+    });
 
   test("settings are checked; identities and MicroTime are as the API expects", () => {
     const store = new MemoryLease().forIdentity("x");
     const clock = { now: () => 0, sleep: () => Promise.resolve() };
-    assert.throws(() => new LeaseElector({ store, identity: "x", clock, random: { next: () => 0 }, leaseDurationMs: 10_000, renewDeadlineMs: 10_000 }), /leaseDuration > renewDeadline/);
+    assert.throws(
+      () =>
+        new LeaseElector({
+          store,
+          identity: "x",
+          clock,
+          random: { next: () => 0 },
+          leaseDurationMs: 10_000,
+          renewDeadlineMs: 10_000,
+        }),
+      /leaseDuration > renewDeadline/,
+    );
     assert.match(holderIdentity("bylaw-7d9f-abcde", { next: () => 0.25 }), /^bylaw-7d9f-abcde_[0-9a-z]{6}$/);
     assert.equal(microTime(Date.UTC(2026, 0, 2, 3, 4, 5, 678)), "2026-01-02T03:04:05.678000Z");
   });

@@ -88,8 +88,14 @@ export class LeaseElector implements LeaderElector {
     this.leaseDurationMs = options.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
     this.renewDeadlineMs = options.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS;
     this.retryPeriodMs = options.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
-    if (!(this.leaseDurationMs > this.renewDeadlineMs && this.renewDeadlineMs > this.retryPeriodMs && this.retryPeriodMs > 0)) {
-      throw new RangeError(`leader election needs leaseDuration > renewDeadline > retryPeriod > 0 (got ${this.leaseDurationMs} ms, ${this.renewDeadlineMs} ms, ${this.retryPeriodMs} ms)`);
+    if (!(
+      this.leaseDurationMs > this.renewDeadlineMs &&
+      this.renewDeadlineMs > this.retryPeriodMs &&
+      this.retryPeriodMs > 0
+    )) {
+      throw new RangeError(
+        `leader election needs leaseDuration > renewDeadline > retryPeriod > 0 (got ${this.leaseDurationMs} ms, ${this.renewDeadlineMs} ms, ${this.retryPeriodMs} ms)`,
+      );
     }
   }
 
@@ -128,9 +134,20 @@ export class LeaseElector implements LeaderElector {
     if (held === undefined || held.record.holderIdentity !== this.identity) return;
     const now = this.options.clock.now();
     try {
-      await this.options.store.update({ holderIdentity: "", leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: held.record.leaseTransitions }, held.resourceVersion);
+      await this.options.store.update(
+        {
+          holderIdentity: "",
+          leaseDurationSeconds: 1,
+          acquireTime: now,
+          renewTime: now,
+          leaseTransitions: held.record.leaseTransitions,
+        },
+        held.resourceVersion,
+      );
     } catch (e) {
-      this.log("warn", "could not release the Lease; others take it over once it expires", { error: (e as Error).message });
+      this.log("warn", "could not release the Lease; others take it over once it expires", {
+        error: (e as Error).message,
+      });
     }
   }
 
@@ -145,8 +162,10 @@ export class LeaseElector implements LeaderElector {
     }
     if (!this.leader) return;
     const other = this.observed?.record.holderIdentity;
-    if (other !== undefined && other !== this.identity && other !== "") this.setLeader(false, `the Lease is held by ${other}`);
-    else if (now - this.lastRenew >= this.renewDeadlineMs) this.setLeader(false, `the Lease was not renewed for ${this.renewDeadlineMs} ms (renewDeadline)`);
+    if (other !== undefined && other !== this.identity && other !== "")
+      this.setLeader(false, `the Lease is held by ${other}`);
+    else if (now - this.lastRenew >= this.renewDeadlineMs)
+      this.setLeader(false, `the Lease was not renewed for ${this.renewDeadlineMs} ms (renewDeadline)`);
   }
 
   private async loop(): Promise<void> {
@@ -173,7 +192,13 @@ export class LeaseElector implements LeaderElector {
       return false;
     }
     const now = this.options.clock.now();
-    const mine = (acquireTime: number, transitions: number): LeaseRecord => ({ holderIdentity: this.identity, leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000), acquireTime, renewTime: now, leaseTransitions: transitions });
+    const mine = (acquireTime: number, transitions: number): LeaseRecord => ({
+      holderIdentity: this.identity,
+      leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000),
+      acquireTime,
+      renewTime: now,
+      leaseTransitions: transitions,
+    });
     if (current === undefined) {
       // A Lease deleted under a holder other than this leader (or under this replica after it lost
       // touch, when another may have taken over unseen): that holder may have renewed since we read
@@ -188,21 +213,31 @@ export class LeaseElector implements LeaderElector {
         this.observe(await store.create(mine(now, 0)), this.options.clock.now());
         return true;
       } catch (e) {
-        this.log("info", "creating the Lease failed (another replica may have created it)", { error: (e as Error).message });
+        this.log("info", "creating the Lease failed (another replica may have created it)", {
+          error: (e as Error).message,
+        });
         return false;
       }
     }
     this.missingSince = undefined;
-    if (this.observed === undefined || this.observed.resourceVersion !== current.resourceVersion) this.observe(current, now);
+    if (this.observed === undefined || this.observed.resourceVersion !== current.resourceVersion)
+      this.observe(current, now);
     const record = current.record;
     const held = record.holderIdentity !== "" && record.holderIdentity !== this.identity;
     if (held && this.observedAt + record.leaseDurationSeconds * 1000 > now) return false;
-    const next = record.holderIdentity === this.identity ? mine(record.acquireTime, record.leaseTransitions) : mine(now, record.leaseTransitions + 1);
+    const next =
+      record.holderIdentity === this.identity
+        ? mine(record.acquireTime, record.leaseTransitions)
+        : mine(now, record.leaseTransitions + 1);
     try {
       this.observe(await store.update(next, current.resourceVersion), this.options.clock.now());
       return true;
     } catch (e) {
-      this.log(this.leader ? "warn" : "info", this.leader ? "renewing the Lease failed" : "taking the Lease failed (another replica wrote it first)", { error: (e as Error).message });
+      this.log(
+        this.leader ? "warn" : "info",
+        this.leader ? "renewing the Lease failed" : "taking the Lease failed (another replica wrote it first)",
+        { error: (e as Error).message },
+      );
       return false;
     }
   }
@@ -216,7 +251,11 @@ export class LeaseElector implements LeaderElector {
   private setLeader(leader: boolean, why: string): void {
     if (this.leader === leader) return;
     this.leader = leader;
-    this.log("info", leader ? "became the leader" : "stopped leading", { lease: this.options.store.name, identity: this.identity, reason: why });
+    this.log("info", leader ? "became the leader" : "stopped leading", {
+      lease: this.options.store.name,
+      identity: this.identity,
+      reason: why,
+    });
     for (const l of [...this.listeners]) l(leader);
   }
 
@@ -227,6 +266,8 @@ export class LeaseElector implements LeaderElector {
 
 /** A holderIdentity: the pod name (POD_NAME or the hostname) and a random suffix, as client-go's callers build it. */
 export function holderIdentity(podName: string, random: Random): string {
-  const suffix = Math.floor(random.next() * 36 ** 6).toString(36).padStart(6, "0");
+  const suffix = Math.floor(random.next() * 36 ** 6)
+    .toString(36)
+    .padStart(6, "0");
   return `${podName}_${suffix}`;
 }

@@ -8,7 +8,13 @@ import type { LeaseRecord, LeaseStore, StoredLease } from "./leader-election.js"
 
 interface LeaseJson {
   metadata?: { resourceVersion?: string };
-  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number };
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
 }
 
 export class KubeLeaseStore implements LeaseStore {
@@ -26,7 +32,10 @@ export class KubeLeaseStore implements LeaseStore {
 
   async get(): Promise<StoredLease | undefined> {
     try {
-      return fromJson((await this.client.getJson(`${this.collection}/${encodeURIComponent(this.leaseName)}`)) as LeaseJson, this.name);
+      return fromJson(
+        (await this.client.getJson(`${this.collection}/${encodeURIComponent(this.leaseName)}`)) as LeaseJson,
+        this.name,
+      );
     } catch (e) {
       if (e instanceof KubeError && e.status === 404) return undefined;
       throw e;
@@ -38,14 +47,25 @@ export class KubeLeaseStore implements LeaseStore {
   }
 
   async update(record: LeaseRecord, resourceVersion: string): Promise<StoredLease> {
-    return fromJson((await this.client.sendJson("PUT", `${this.collection}/${encodeURIComponent(this.leaseName)}`, this.body(record, resourceVersion))) as LeaseJson, this.name);
+    return fromJson(
+      (await this.client.sendJson(
+        "PUT",
+        `${this.collection}/${encodeURIComponent(this.leaseName)}`,
+        this.body(record, resourceVersion),
+      )) as LeaseJson,
+      this.name,
+    );
   }
 
   private body(record: LeaseRecord, resourceVersion?: string): unknown {
     return {
       apiVersion: "coordination.k8s.io/v1",
       kind: "Lease",
-      metadata: { name: this.leaseName, namespace: this.namespace, ...(resourceVersion !== undefined ? { resourceVersion } : {}) },
+      metadata: {
+        name: this.leaseName,
+        namespace: this.namespace,
+        ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+      },
       spec: {
         holderIdentity: record.holderIdentity,
         leaseDurationSeconds: record.leaseDurationSeconds,

@@ -22,7 +22,8 @@ export async function listObjects(client: KubeClient, r: ServedResource, namespa
     const page = (await client.getJson(`${base}?${q}`)) as { metadata?: { continue?: unknown }; items?: unknown };
     const items = Array.isArray(page.items) ? page.items : [];
     for (const item of items) {
-      if (item !== null && typeof item === "object" && !Array.isArray(item)) out.push({ apiVersion, kind: r.kind, ...(item as JsonObject) });
+      if (item !== null && typeof item === "object" && !Array.isArray(item))
+        out.push({ apiVersion, kind: r.kind, ...(item as JsonObject) });
     }
     cont = typeof page.metadata?.continue === "string" ? page.metadata.continue : "";
   } while (cont !== "");

@@ -5,7 +5,16 @@
  * egress/egress-client.ts, with no token). Each goes through the review's record (review-calls.ts):
  * made at most once per review, "pending" until the server has made it.
  */
-import { err, isObject, ok, type ApiCallRequest, type CompiledPolicy, type JsonObject, type JsonValue, type Result } from "../engine/index.js";
+import {
+  err,
+  isObject,
+  ok,
+  type ApiCallRequest,
+  type CompiledPolicy,
+  type JsonObject,
+  type JsonValue,
+  type Result,
+} from "../engine/index.js";
 import { callService, requestService, type EgressOptions } from "./egress/egress-client.js";
 import { KubeError } from "./kube-client.js";
 import type { CallScopes } from "./review-calls.js";
@@ -18,10 +27,15 @@ export interface NetworkCalls {
 }
 
 /** A POST of a checked API server path, through the review's record. */
-export function postToApiServer(calls: NetworkCalls | undefined, path: string, request: ApiCallRequest): Result<JsonValue> {
+export function postToApiServer(
+  calls: NetworkCalls | undefined,
+  path: string,
+  request: ApiCallRequest,
+): Result<JsonValue> {
   const failed = `failed to POST resource with raw url: ${path}`;
   const record = calls?.scopes.current();
-  if (calls === undefined || record === undefined) return err("unsupported", `${failed}: apiCall POST is answered only while Bylaw serves an admission review`);
+  if (calls === undefined || record === undefined)
+    return err("unsupported", `${failed}: apiCall POST is answered only while Bylaw serves an admission review`);
   const body = dataOf(request.data);
   return record.answer(JSON.stringify(["POST", path, body]), failed, async () => {
     try {
@@ -35,12 +49,23 @@ export function postToApiServer(calls: NetworkCalls | undefined, path: string, r
 }
 
 /** A service call, through the review's record and the egress filter. */
-export function callServiceOnce(calls: NetworkCalls | undefined, request: ApiCallRequest & { readonly serviceUrl: string }): Result<JsonValue> {
+export function callServiceOnce(
+  calls: NetworkCalls | undefined,
+  request: ApiCallRequest & { readonly serviceUrl: string },
+): Result<JsonValue> {
   const what = `failed to ${request.method} service ${shownUrl(request.serviceUrl)}`;
   const record = calls?.scopes.current();
-  if (calls === undefined || record === undefined) return err("unsupported", `${what}: apiCall.service is answered only while Bylaw serves an admission review`);
+  if (calls === undefined || record === undefined)
+    return err("unsupported", `${what}: apiCall.service is answered only while Bylaw serves an admission review`);
   const body = request.method === "POST" ? JSON.stringify(dataOf(request.data)) : undefined;
-  const key = JSON.stringify(["SERVICE", request.method, request.serviceUrl, body ?? null, request.headers ?? [], request.caBundle ?? ""]);
+  const key = JSON.stringify([
+    "SERVICE",
+    request.method,
+    request.serviceUrl,
+    body ?? null,
+    request.headers ?? [],
+    request.caBundle ?? "",
+  ]);
   return record.answer(key, what, (signal) =>
     callService(
       {
@@ -63,18 +88,39 @@ export function callServiceOnce(calls: NetworkCalls | undefined, request: ApiCal
  * is not JSON), whatever the status. A namespaced policy makes no such call (tenant-isolation.md
  * rule 3): refused before anything is recorded.
  */
-export function callHttpOnce(calls: NetworkCalls | undefined, request: ApiCallRequest & { readonly serviceUrl: string }, policyNamespace: string): Result<JsonValue> {
+export function callHttpOnce(
+  calls: NetworkCalls | undefined,
+  request: ApiCallRequest & { readonly serviceUrl: string },
+  policyNamespace: string,
+): Result<JsonValue> {
   const what = `HTTP ${request.method} ${shownUrl(request.serviceUrl)}`;
   if (policyNamespace !== "") {
-    return err("refused", `${what}: http calls are not allowed in namespaced policies (this one is in namespace "${policyNamespace}"): a namespaced policy may not reach outside the cluster's objects of its namespace`);
+    return err(
+      "refused",
+      `${what}: http calls are not allowed in namespaced policies (this one is in namespace "${policyNamespace}"): a namespaced policy may not reach outside the cluster's objects of its namespace`,
+    );
   }
   const record = calls?.scopes.current();
-  if (calls === undefined || record === undefined) return err("unsupported", `${what}: CEL http calls are answered only while Bylaw serves an admission review`);
+  if (calls === undefined || record === undefined)
+    return err("unsupported", `${what}: CEL http calls are answered only while Bylaw serves an admission review`);
   const body = request.method === "POST" ? JSON.stringify(request.data ?? null) : undefined;
-  const key = JSON.stringify(["HTTP", request.method, request.serviceUrl, body ?? null, request.headers ?? [], request.caBundle ?? ""]);
+  const key = JSON.stringify([
+    "HTTP",
+    request.method,
+    request.serviceUrl,
+    body ?? null,
+    request.headers ?? [],
+    request.caBundle ?? "",
+  ]);
   return record.answer(key, what, async (signal) => {
     // http.Client(caBundle): the bundle is the CA this call trusts.
-    const call = { method: request.method, url: request.serviceUrl, ...(request.headers !== undefined ? { headers: request.headers } : {}), ...(body !== undefined ? { body } : {}), ...(request.caBundle !== undefined ? { caBundle: request.caBundle } : {}) };
+    const call = {
+      method: request.method,
+      url: request.serviceUrl,
+      ...(request.headers !== undefined ? { headers: request.headers } : {}),
+      ...(body !== undefined ? { body } : {}),
+      ...(request.caBundle !== undefined ? { caBundle: request.caBundle } : {}),
+    };
     const answer = await requestService(call, calls.egress, signal);
     if (!answer.ok) return answer;
     const { status, body: data } = answer.value;
@@ -85,7 +131,8 @@ export function callHttpOnce(calls: NetworkCalls | undefined, request: ApiCallRe
 /** Kyverno's request body: the `data` list as one object, `{key: value, …}`. */
 export function dataOf(data: JsonValue | undefined): JsonObject {
   const out: Record<string, JsonValue> = {};
-  if (Array.isArray(data)) for (const d of data) if (isObject(d) && typeof d["key"] === "string") out[d["key"]] = d["value"] ?? null;
+  if (Array.isArray(data))
+    for (const d of data) if (isObject(d) && typeof d["key"] === "string") out[d["key"]] = d["value"] ?? null;
   return out;
 }
 
@@ -105,7 +152,8 @@ const VARIABLE_FREE = /\{\{[^}]*\}\}/g;
  * `image.getMetadata(…)`), http library (`http.Get(…)`, `http.post(…)`, `http.Client(…)`, …) or
  * `resource.Post(…)` (a create through the API server, made as an apiCall POST).
  */
-const CEL_NETWORK_CALL = /\b(?:image\s*\.\s*[Gg]etMetadata|http\s*\.\s*(?:[Gg]et|[Pp]ost|[Cc]lient)|resource\s*\.\s*[Pp]ost)\s*\(/;
+const CEL_NETWORK_CALL =
+  /\b(?:image\s*\.\s*[Gg]etMetadata|http\s*\.\s*(?:[Gg]et|[Pp]ost|[Cc]lient)|resource\s*\.\s*[Pp]ost)\s*\(/;
 
 /**
  * Whether a policy document has context entries answered by a network call (apiCall POST or
@@ -119,7 +167,11 @@ export function usesNetworkCalls(policy: JsonValue): boolean {
     if (Array.isArray(v)) return v.some((x) => visit(x, inContext));
     if (!isObject(v)) return false;
     const call = inContext ? v["apiCall"] : undefined;
-    if (isObject(call) && (call["service"] !== undefined || String(call["method"] ?? "GET").replace(VARIABLE_FREE, "POST") === "POST")) return true;
+    if (
+      isObject(call) &&
+      (call["service"] !== undefined || String(call["method"] ?? "GET").replace(VARIABLE_FREE, "POST") === "POST")
+    )
+      return true;
     if (inContext && isObject(v["imageRegistry"])) return true;
     // verifyImages reads signatures and digests from image registries.
     if (!inContext && Array.isArray(v["verifyImages"]) && v["verifyImages"].length > 0) return true;
@@ -133,7 +185,10 @@ export function usesNetworkCalls(policy: JsonValue): boolean {
  * document keeps no expressions) the expressions of their compiled programs.
  */
 export function policyUsesNetworkCalls(policy: CompiledPolicy): boolean {
-  return usesNetworkCalls(policy.document as unknown as JsonValue) || policy.rules.some((r) => r.cel !== undefined && programsCallNetwork(r.cel, 0, new Set()));
+  return (
+    usesNetworkCalls(policy.document as unknown as JsonValue) ||
+    policy.rules.some((r) => r.cel !== undefined && programsCallNetwork(r.cel, 0, new Set()))
+  );
 }
 
 /** Whether a compiled CEL policy holds a program (`{expression}`) calling image.GetMetadata or http.*; a shallow walk. */

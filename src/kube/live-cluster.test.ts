@@ -18,7 +18,13 @@ async function closedPort(): Promise<number> {
 
 test("apiCall paths may start at most maxApiCallCaches resource types; built-in caches do not count; until synced it is not ready", async () => {
   const client = new KubeClient({ connection: { server: `https://127.0.0.1:${await closedPort()}`, origin: "test" } });
-  const cluster = new LiveCluster({ client, budgetBytes: 1 << 20, random: { next: () => 0.5 }, sleep: () => new Promise(() => {}), maxApiCallCaches: 2 });
+  const cluster = new LiveCluster({
+    client,
+    budgetBytes: 1 << 20,
+    random: { next: () => 0.5 },
+    sleep: () => new Promise(() => {}),
+    maxApiCallCaches: 2,
+  });
   try {
     const gvr = (resource: string) => ({ group: "", version: "v1", resource });
     assert.equal(cluster.cacheFor(gvr("pods")).ok, true);
@@ -26,13 +32,21 @@ test("apiCall paths may start at most maxApiCallCaches resource types; built-in 
     assert.equal(cluster.cacheFor(gvr("pods")).ok, true, "an existing cache is no new type");
     const third = cluster.cacheFor(gvr("secrets"));
     assert.equal(third.ok, false);
-    if (!third.ok) assert.match(third.reason, /already watches 2 resource types for apiCall entries, its limit; secrets\.v1 is not watched/);
+    if (!third.ok)
+      assert.match(
+        third.reason,
+        /already watches 2 resource types for apiCall entries, its limit; secrets\.v1 is not watched/,
+      );
     assert.equal(cluster.cacheFor(CONFIGMAPS).ok, true, "ConfigMaps are built in");
     assert.equal(cluster.cacheFor(NAMESPACES).ok, true);
     const ready = cluster.readiness();
     assert.equal(ready.ok, false);
     assert.match(ready.reason ?? "", /live context caches not synced yet: .*namespaces\.v1/);
-    assert.equal(cluster.namespaceLabels("default"), undefined, "no labels from a cache that has not synced: unknown, never empty");
+    assert.equal(
+      cluster.namespaceLabels("default"),
+      undefined,
+      "no labels from a cache that has not synced: unknown, never empty",
+    );
   } finally {
     cluster.close();
     client.close();
@@ -41,12 +55,21 @@ test("apiCall paths may start at most maxApiCallCaches resource types; built-in 
 
 test("an apiCall cache whose list fails keeps the server ready (named); a built-in one that fails does not", async () => {
   const client = new KubeClient({ connection: { server: `https://127.0.0.1:${await closedPort()}`, origin: "test" } });
-  const cluster = new LiveCluster({ client, budgetBytes: 1 << 20, random: { next: () => 0.5 }, sleep: () => new Promise(() => {}) });
+  const cluster = new LiveCluster({
+    client,
+    budgetBytes: 1 << 20,
+    random: { next: () => 0.5 },
+    sleep: () => new Promise(() => {}),
+  });
   try {
     const secrets = cluster.cacheFor({ group: "", version: "v1", resource: "secrets" });
     assert.ok(secrets.ok);
     const deadline = Date.now() + 10_000;
-    while ((secrets.informer.lastFailure === undefined || cluster.informer(NAMESPACES).lastFailure === undefined) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (
+      (secrets.informer.lastFailure === undefined || cluster.informer(NAMESPACES).lastFailure === undefined) &&
+      Date.now() < deadline
+    )
+      await new Promise((r) => setTimeout(r, 20));
     assert.ok(secrets.informer.lastFailure !== undefined, "the secrets list failed");
     const ready = cluster.readiness();
     assert.equal(ready.ok, false, "the Namespace cache (built in) has not synced");
@@ -65,27 +88,55 @@ test("the live port: a namespaced Policy gets no globalReference and no service 
   const { CallScopes } = await import("./review-calls.js");
   const { EgressPolicy } = await import("./egress/egress-policy.js");
   const client = new KubeClient({ connection: { server: `https://127.0.0.1:${await closedPort()}`, origin: "test" } });
-  const cluster = new LiveCluster({ client, budgetBytes: 1 << 20, random: { next: () => 0.5 }, sleep: () => new Promise(() => {}) });
+  const cluster = new LiveCluster({
+    client,
+    budgetBytes: 1 << 20,
+    random: { next: () => 0.5 },
+    sleep: () => new Promise(() => {}),
+  });
   try {
     const policy = EgressPolicy.create();
     assert.ok(policy.ok);
     const scopes = new CallScopes();
     let posted = 0;
-    const ctx = liveContextSources(cluster, { calls: { scopes, post: async () => (posted++, {}), egress: { policy: policy.value } }, globals: { read: () => ({ ok: true, value: "global data" }) } });
+    const ctx = liveContextSources(cluster, {
+      calls: { scopes, post: async () => (posted++, {}), egress: { policy: policy.value } },
+      globals: { read: () => ({ ok: true, value: "global data" }) },
+    });
     const tenant = { policyNamespace: "tenant-a" };
     const g = ctx.globalReference("entry", tenant);
     assert.equal(g.ok ? "" : g.error.kind, "refused");
     assert.deepEqual(ctx.globalReference("entry", { policyNamespace: "" }), { ok: true, value: "global data" });
     const svc = ctx.apiCall({ method: "GET", serviceUrl: "http://10.0.0.1/x" }, tenant);
     assert.equal(svc.ok ? "" : svc.error.kind, "refused");
-    const post = ctx.apiCall({ method: "POST", urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews" }, { policyNamespace: "" });
-    assert.equal(post.ok ? "" : post.error.kind, "unsupported", "outside a review there is no record to make the call in");
+    const post = ctx.apiCall(
+      { method: "POST", urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews" },
+      { policyNamespace: "" },
+    );
+    assert.equal(
+      post.ok ? "" : post.error.kind,
+      "unsupported",
+      "outside a review there is no record to make the call in",
+    );
     const record = scopes.begin();
-    const pending = record.within(() => ctx.apiCall({ method: "POST", urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews" }, { policyNamespace: "" }));
+    const pending = record.within(() =>
+      ctx.apiCall(
+        { method: "POST", urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews" },
+        { policyNamespace: "" },
+      ),
+    );
     assert.equal(pending.ok ? "" : pending.error.kind, "pending");
     await record.settle(1000);
     assert.equal(posted, 1);
-    assert.deepEqual(record.within(() => ctx.apiCall({ method: "POST", urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews" }, { policyNamespace: "" })), { ok: true, value: {} });
+    assert.deepEqual(
+      record.within(() =>
+        ctx.apiCall(
+          { method: "POST", urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews" },
+          { policyNamespace: "" },
+        ),
+      ),
+      { ok: true, value: {} },
+    );
     assert.equal(posted, 1, "made once per review");
   } finally {
     cluster.close();
@@ -96,7 +147,12 @@ test("the live port: a namespaced Policy gets no globalReference and no service 
 test("a configMap entry whose cache cannot list is an error naming the list's failure once", async () => {
   const { liveContextSources } = await import("./live-context.js");
   const client = new KubeClient({ connection: { server: `https://127.0.0.1:${await closedPort()}`, origin: "test" } });
-  const cluster = new LiveCluster({ client, budgetBytes: 1 << 20, random: { next: () => 0.5 }, sleep: () => new Promise(() => {}) });
+  const cluster = new LiveCluster({
+    client,
+    budgetBytes: 1 << 20,
+    random: { next: () => 0.5 },
+    sleep: () => new Promise(() => {}),
+  });
   try {
     const inf = cluster.informer(CONFIGMAPS);
     const deadline = Date.now() + 5000;
@@ -111,7 +167,10 @@ test("a configMap entry whose cache cannot list is an error naming the list's fa
     const r = liveContextSources(cluster).configMap("registry-config", "allowed", undefined);
     assert.equal(r.ok, false);
     const message = r.ok ? "" : r.error.message;
-    assert.match(message, /^failed to get configmap registry-config\/allowed: the configmaps\.v1 cache has not synced yet \(.+\); Bylaw reads it from a watch/);
+    assert.match(
+      message,
+      /^failed to get configmap registry-config\/allowed: the configmaps\.v1 cache has not synced yet \(.+\); Bylaw reads it from a watch/,
+    );
     assert.equal(message.split("has not synced yet").length, 2, message);
   } finally {
     cluster.close();

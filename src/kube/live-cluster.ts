@@ -16,7 +16,11 @@ import { gvrKey, type Gvr } from "./types.js";
 export const NAMESPACES: Gvr = { group: "", version: "v1", resource: "namespaces" };
 export const CONFIGMAPS: Gvr = { group: "", version: "v1", resource: "configmaps" };
 export const ROLEBINDINGS: Gvr = { group: "rbac.authorization.k8s.io", version: "v1", resource: "rolebindings" };
-export const CLUSTERROLEBINDINGS: Gvr = { group: "rbac.authorization.k8s.io", version: "v1", resource: "clusterrolebindings" };
+export const CLUSTERROLEBINDINGS: Gvr = {
+  group: "rbac.authorization.k8s.io",
+  version: "v1",
+  resource: "clusterrolebindings",
+};
 
 export interface LiveClusterOptions {
   readonly client: KubeClient;
@@ -33,7 +37,8 @@ export interface LiveClusterOptions {
   readonly maxApiCallCaches?: number;
 }
 
-export type CacheFor = { readonly ok: true; readonly informer: Informer } | { readonly ok: false; readonly reason: string };
+export type CacheFor =
+  { readonly ok: true; readonly informer: Informer } | { readonly ok: false; readonly reason: string };
 
 const BUILT_IN = new Set([NAMESPACES, CONFIGMAPS, ROLEBINDINGS, CLUSTERROLEBINDINGS].map(gvrKey));
 
@@ -78,7 +83,10 @@ export class LiveCluster {
     const max = this.options.maxApiCallCaches ?? 32;
     const used = [...this.informers.keys()].filter((k) => !BUILT_IN.has(k)).length;
     if (!BUILT_IN.has(key) && used >= max) {
-      return { ok: false, reason: `Bylaw already watches ${used} resource types for apiCall entries, its limit; ${key} is not watched (name fewer resource types in apiCall paths)` };
+      return {
+        ok: false,
+        reason: `Bylaw already watches ${used} resource types for apiCall entries, its limit; ${key} is not watched (name fewer resource types in apiCall paths)`,
+      };
     }
     return { ok: true, informer: this.informer(gvr) };
   }
@@ -111,9 +119,15 @@ export class LiveCluster {
   roles(user: { readonly username: string; readonly groups: readonly string[] }): UserRoles {
     const rb = this.informer(ROLEBINDINGS);
     const crb = this.informer(CLUSTERROLEBINDINGS);
-    for (const [gvr, inf] of [[ROLEBINDINGS, rb], [CLUSTERROLEBINDINGS, crb]] as const) {
+    for (const [gvr, inf] of [
+      [ROLEBINDINGS, rb],
+      [CLUSTERROLEBINDINGS, crb],
+    ] as const) {
       const h = inf.health();
-      if (!this.isSynced(gvr) || !h.ok) throw notReady(`request.roles cannot be computed: ${h.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : h.reason}`);
+      if (!this.isSynced(gvr) || !h.ok)
+        throw notReady(
+          `request.roles cannot be computed: ${h.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : h.reason}`,
+        );
     }
     return rolesOf(user, rb.list(), crb.list());
   }
@@ -135,11 +149,16 @@ export class LiveCluster {
     const broken: string[] = [];
     for (const [key, inf] of this.informers) {
       const h = inf.health();
-      if (!this.synced.has(key) && (BUILT_IN.has(key) || inf.lastFailure === undefined)) waiting.push(h.ok ? key : h.reason);
+      if (!this.synced.has(key) && (BUILT_IN.has(key) || inf.lastFailure === undefined))
+        waiting.push(h.ok ? key : h.reason);
       else if (!h.ok) broken.push(h.reason);
     }
     const failing = broken.length > 0 ? `caches whose rules are errors: ${broken.join("; ")}` : undefined;
-    if (waiting.length > 0) return { ok: false, reason: `live context caches not synced yet: ${waiting.join("; ")}${failing !== undefined ? `; ${failing}` : ""}` };
+    if (waiting.length > 0)
+      return {
+        ok: false,
+        reason: `live context caches not synced yet: ${waiting.join("; ")}${failing !== undefined ? `; ${failing}` : ""}`,
+      };
     return failing !== undefined ? { ok: true, reason: failing } : { ok: true };
   }
 
@@ -175,11 +194,21 @@ export function resourcesRead(policies: readonly JsonValue[]): Gvr[] {
     if (inContext && v["configMap"] !== undefined) out.set(gvrKey(CONFIGMAPS), CONFIGMAPS);
     const call = inContext ? v["apiCall"] : undefined;
     // A POST is a call, not a read of a cache (live-calls.ts): nothing to watch for it.
-    if (call !== null && typeof call === "object" && !Array.isArray(call) && typeof call["urlPath"] === "string" && call["method"] !== "POST") {
+    if (
+      call !== null &&
+      typeof call === "object" &&
+      !Array.isArray(call) &&
+      typeof call["urlPath"] === "string" &&
+      call["method"] !== "POST"
+    ) {
       // A variable stands for one ordinary segment; the resource is known only when it is literal.
       const parsed = parseApiPath(call["urlPath"].replace(VARIABLE, "bylaw-variable"));
       const r = parsed.ok ? parsed.value.resource : undefined;
-      if (r !== undefined && r.subresource === undefined && ![r.group, r.version, r.resource].some((s) => s.includes("bylaw-variable"))) {
+      if (
+        r !== undefined &&
+        r.subresource === undefined &&
+        ![r.group, r.version, r.resource].some((s) => s.includes("bylaw-variable"))
+      ) {
         const gvr = { group: r.group, version: r.version, resource: r.resource };
         out.set(gvrKey(gvr), gvr);
       }

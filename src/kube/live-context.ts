@@ -18,7 +18,16 @@
  * never replaces (ports.ts CONTEXT_ERRORS_WITHOUT_DEFAULT); a call that failed (not found) takes
  * the default, as in Kyverno.
  */
-import { type JsonObject, type JsonValue, err, ok, type Result, type ApiCallRequest, type ContextCaller, type ContextSources } from "../engine/index.js";
+import {
+  type JsonObject,
+  type JsonValue,
+  err,
+  ok,
+  type Result,
+  type ApiCallRequest,
+  type ContextCaller,
+  type ContextSources,
+} from "../engine/index.js";
 import { checkApiCall, checkConfigMapNamespace } from "./api-path.js";
 import { liveImageData, type LiveRegistry } from "./registry/live-image-data.js";
 import { callHttpOnce, callServiceOnce, postToApiServer, type NetworkCalls } from "./live-calls.js";
@@ -40,13 +49,23 @@ export function liveContextSources(cluster: LiveCluster, extras: LiveExtras = {}
   const { calls, globals, registry } = extras;
   return {
     unloadable: "error",
-    canLoad: (kind) => kind === "configMap" || kind === "apiCall" || (kind === "globalReference" && globals !== undefined) || (kind === "imageRegistry" && registry !== undefined),
+    canLoad: (kind) =>
+      kind === "configMap" ||
+      kind === "apiCall" ||
+      (kind === "globalReference" && globals !== undefined) ||
+      (kind === "imageRegistry" && registry !== undefined),
     configMap: (namespace, name, caller) => configMap(cluster, namespace, name, caller),
     apiCall: (request, caller) => apiCall(cluster, calls, request, caller),
     globalReference: (name, caller) => {
       const ns = caller?.policyNamespace ?? "";
-      if (ns !== "") return err("refused", `a namespaced Policy (namespace "${ns}") may not read a globalReference (GlobalContextEntries are cluster-wide)`);
-      return globals === undefined ? err("unavailable", "globalReference is not loaded by Bylaw's live context here") : globals.read(name);
+      if (ns !== "")
+        return err(
+          "refused",
+          `a namespaced Policy (namespace "${ns}") may not read a globalReference (GlobalContextEntries are cluster-wide)`,
+        );
+      return globals === undefined
+        ? err("unavailable", "globalReference is not loaded by Bylaw's live context here")
+        : globals.read(name);
     },
     imageData: (reference, request) => liveImageData(registry, reference, request ?? { form: "metadata" }),
     getResource: (request, caller) => getResource(cluster, request, caller),
@@ -62,13 +81,21 @@ function readable(cluster: LiveCluster, gvr: Gvr, what: string): Result<Informer
   const health = inf.health();
   if (!cluster.isSynced(gvr)) {
     // An unhealthy cache's reason already says it has not synced, with the failure (e.g. a forbidden list).
-    return err("not-ready", `${what}: ${health.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : health.reason}; Bylaw reads it from a watch, started when a policy first needs it`);
+    return err(
+      "not-ready",
+      `${what}: ${health.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : health.reason}; Bylaw reads it from a watch, started when a policy first needs it`,
+    );
   }
   if (!health.ok) return err("not-ready", `${what}: ${health.reason}`);
   return ok(inf);
 }
 
-function configMap(cluster: LiveCluster, namespace: string, name: string, caller: ContextCaller | undefined): Result<JsonValue> {
+function configMap(
+  cluster: LiveCluster,
+  namespace: string,
+  name: string,
+  caller: ContextCaller | undefined,
+): Result<JsonValue> {
   const ns = checkConfigMapNamespace(namespace, caller?.policyNamespace ?? "");
   if (!ns.ok) return ns;
   const what = `failed to get configmap ${ns.value}/${name}`;
@@ -79,10 +106,16 @@ function configMap(cluster: LiveCluster, namespace: string, name: string, caller
   return ok({ data: obj["data"] ?? null, metadata: (obj.metadata ?? {}) as JsonObject });
 }
 
-function apiCall(cluster: LiveCluster, calls: NetworkCalls | undefined, request: ApiCallRequest, caller: ContextCaller | undefined): Result<JsonValue> {
+function apiCall(
+  cluster: LiveCluster,
+  calls: NetworkCalls | undefined,
+  request: ApiCallRequest,
+  caller: ContextCaller | undefined,
+): Result<JsonValue> {
   const policyNamespace = caller?.policyNamespace ?? "";
   const serviceUrl = request.serviceUrl;
-  if (request.form === "http" && serviceUrl !== undefined) return callHttpOnce(calls, { ...request, serviceUrl }, policyNamespace);
+  if (request.form === "http" && serviceUrl !== undefined)
+    return callHttpOnce(calls, { ...request, serviceUrl }, policyNamespace);
   if (serviceUrl !== undefined && policyNamespace === "") return callServiceOnce(calls, { ...request, serviceUrl });
   const checked = checkApiCall(request, policyNamespace);
   if (!checked.ok) return checked;
@@ -91,12 +124,16 @@ function apiCall(cluster: LiveCluster, calls: NetworkCalls | undefined, request:
   const failed = `failed to ${request.method} resource with raw url: ${path}`;
   const r = checked.value.resource;
   if (r === undefined || r.subresource !== undefined) {
-    return err("unsupported", `${failed}: Bylaw's live context answers paths that name a resource list or one object (/api/v1/[namespaces/<ns>/]<resource>[/<name>], /apis/<group>/<version>/…), not discovery paths or subresources`);
+    return err(
+      "unsupported",
+      `${failed}: Bylaw's live context answers paths that name a resource list or one object (/api/v1/[namespaces/<ns>/]<resource>[/<name>], /apis/<group>/<version>/…), not discovery paths or subresources`,
+    );
   }
   const inf = readable(cluster, { group: r.group, version: r.version, resource: r.resource }, failed);
   if (!inf.ok) return inf;
   if (r.name === undefined) return ok(inf.value.listResponse(r.namespace));
   const obj = inf.value.objectResponse(r.namespace ?? "", r.name);
-  if (obj === undefined) return err("context", `${failed}: ${r.resource}${r.group === "" ? "" : `.${r.group}`} "${r.name}" not found`);
+  if (obj === undefined)
+    return err("context", `${failed}: ${r.resource}${r.group === "" ? "" : `.${r.group}`} "${r.name}" not found`);
   return ok(obj);
 }

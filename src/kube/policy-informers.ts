@@ -19,7 +19,11 @@ import { gvrKey, type Gvr, type KubeObject } from "./types.js";
 export const CLUSTER_POLICIES: Gvr = { group: "kyverno.io", version: "v1", resource: "clusterpolicies" };
 export const POLICIES: Gvr = { group: "kyverno.io", version: "v1", resource: "policies" };
 export const POLICY_EXCEPTIONS: Gvr = { group: "kyverno.io", version: "v2", resource: "policyexceptions" };
-export const CEL_POLICY_EXCEPTIONS: Gvr = { group: CEL_GROUP, version: CEL_STORAGE_VERSION, resource: "policyexceptions" };
+export const CEL_POLICY_EXCEPTIONS: Gvr = {
+  group: CEL_GROUP,
+  version: CEL_STORAGE_VERSION,
+  resource: "policyexceptions",
+};
 
 /** What the cluster policy source reads: the objects of each kind, whether they have loaded, and changes. */
 export interface PolicyObjectStore {
@@ -85,10 +89,15 @@ export class PolicyInformers implements PolicyObjectStore {
       onListed: () => this.changed(),
       // A missing CRD is said once, not at every retry.
       onLog: (level, message, fields) => {
-        if (level !== "warn" || !notInstalled(this.celPolex.lastFailure)) return options.onLog?.(level, message, fields);
+        if (level !== "warn" || !notInstalled(this.celPolex.lastFailure))
+          return options.onLog?.(level, message, fields);
         if (this.celPolexMissingLogged) return;
         this.celPolexMissingLogged = true;
-        options.onLog?.("warn", "PolicyException (policies.kyverno.io) objects cannot be listed: its CRD is not installed; Bylaw keeps trying", fields);
+        options.onLog?.(
+          "warn",
+          "PolicyException (policies.kyverno.io) objects cannot be listed: its CRD is not installed; Bylaw keeps trying",
+          fields,
+        );
       },
     });
     for (const k of CEL_POLICY_KINDS) {
@@ -107,7 +116,11 @@ export class PolicyInformers implements PolicyObjectStore {
             if (k.required || level !== "warn") return options.onLog?.(level, message, fields);
             if (this.missingLogged.has(k.kind)) return;
             this.missingLogged.add(k.kind);
-            options.onLog?.("warn", `${k.kind} objects cannot be listed; Bylaw keeps trying (a CRD that is not installed does not hold readiness, any other failure does)`, fields);
+            options.onLog?.(
+              "warn",
+              `${k.kind} objects cannot be listed; Bylaw keeps trying (a CRD that is not installed does not hold readiness, any other failure does)`,
+              fields,
+            );
           },
         }),
       });
@@ -145,18 +158,27 @@ export class PolicyInformers implements PolicyObjectStore {
     if (this.options.exceptionsRequired && !notInstalled(this.celPolex.lastFailure)) required.push(this.celPolex);
     // A kind Bylaw does not evaluate holds readiness too (its objects must be answered, never missed),
     // unless its CRD is not installed: then no such object can exist.
-    for (const c of this.cel.values()) if (c.required || !notInstalled(c.informer.lastFailure)) required.push(c.informer);
+    for (const c of this.cel.values())
+      if (c.required || !notInstalled(c.informer.lastFailure)) required.push(c.informer);
     const reasons: string[] = [];
     for (const i of required) {
       const h = i.health();
       if (!h.ok) reasons.push(h.reason);
     }
-    return reasons.length > 0 ? { ok: false, reason: `policies from the cluster not loaded: ${reasons.join("; ")}` } : { ok: true };
+    return reasons.length > 0
+      ? { ok: false, reason: `policies from the cluster not loaded: ${reasons.join("; ")}` }
+      : { ok: true };
   }
 
   /** The names of the watched resources, for logs. */
   get watched(): readonly string[] {
-    return [CLUSTER_POLICIES, POLICIES, POLICY_EXCEPTIONS, CEL_POLICY_EXCEPTIONS, ...CEL_POLICY_KINDS.map((k) => k.gvr)].map(gvrKey);
+    return [
+      CLUSTER_POLICIES,
+      POLICIES,
+      POLICY_EXCEPTIONS,
+      CEL_POLICY_EXCEPTIONS,
+      ...CEL_POLICY_KINDS.map((k) => k.gvr),
+    ].map(gvrKey);
   }
 
   onChange(listener: () => void): () => void {

@@ -14,7 +14,19 @@ const out = engine.compile(doc);
 assert.ok(out.ok);
 const compiled = out.policy;
 
-const outcome = (over: Partial<PolicyOutcome> = {}): PolicyOutcome => ({ kind: "ClusterPolicy", namespace: "", name: "p", uid: "u1", resourceVersion: "1", generation: 1, rules: (doc["spec"] as { rules: JsonValue[] }).rules, status: undefined, compiled, problems: [], ...over });
+const outcome = (over: Partial<PolicyOutcome> = {}): PolicyOutcome => ({
+  kind: "ClusterPolicy",
+  namespace: "",
+  name: "p",
+  uid: "u1",
+  resourceVersion: "1",
+  generation: 1,
+  rules: (doc["spec"] as { rules: JsonValue[] }).rules,
+  status: undefined,
+  compiled,
+  problems: [],
+  ...over,
+});
 
 /** A recording client: answers each PATCH with the status it was sent (as the API server stores it). */
 function recorder(fail?: KubeError) {
@@ -22,7 +34,12 @@ function recorder(fail?: KubeError) {
   return {
     calls,
     client: {
-      sendJson: (method: "PATCH" | "PUT" | "POST" | "DELETE", path: string, body: unknown, type?: string): Promise<unknown> => {
+      sendJson: (
+        method: "PATCH" | "PUT" | "POST" | "DELETE",
+        path: string,
+        body: unknown,
+        type?: string,
+      ): Promise<unknown> => {
         calls.push({ method, path, body: body as JsonObject, type: type ?? "" });
         if (fail !== undefined) return Promise.reject(fail);
         return Promise.resolve({ metadata: { resourceVersion: "2" }, status: (body as JsonObject)["status"] });
@@ -73,7 +90,9 @@ describe("PolicyStatusWriter", () => {
     w.reconcile([outcome()]);
     await w.idle();
     const stored = r.calls[0]?.body["status"];
-    const invalid: PolicyOutcome = { ...outcome({ resourceVersion: "3", generation: 2, status: stored, problems: ["spec.rules[0]: bad"] }) };
+    const invalid: PolicyOutcome = {
+      ...outcome({ resourceVersion: "3", generation: 2, status: stored, problems: ["spec.rules[0]: bad"] }),
+    };
     delete (invalid as { compiled?: unknown }).compiled;
     w.reconcile([invalid]);
     await w.idle();

@@ -75,7 +75,11 @@ export class PolicyStatusWriter {
   private async writeOne(outcome: PolicyOutcome): Promise<void> {
     const desired = desiredStatus(outcome, this.options.now());
     const last = this.written.get(outcome.uid);
-    if (last !== undefined && jsonEqual(last.desired, desired) && (outcome.resourceVersion === last.before || jsonEqual(outcome.status, last.stored))) {
+    if (
+      last !== undefined &&
+      jsonEqual(last.desired, desired) &&
+      (outcome.resourceVersion === last.before || jsonEqual(outcome.status, last.stored))
+    ) {
       this.counts.unchanged++;
       return;
     }
@@ -85,7 +89,12 @@ export class PolicyStatusWriter {
     }
     const what = `${outcome.kind} ${outcome.namespace === "" ? "" : `${outcome.namespace}/`}${outcome.name}`;
     try {
-      const answer = (await this.options.client.sendJson("PATCH", statusPath(outcome), statusPatch(outcome, desired), "application/merge-patch+json")) as { status?: JsonValue };
+      const answer = (await this.options.client.sendJson(
+        "PATCH",
+        statusPath(outcome),
+        statusPatch(outcome, desired),
+        "application/merge-patch+json",
+      )) as { status?: JsonValue };
       this.written.set(outcome.uid, { before: outcome.resourceVersion, desired, stored: answer.status });
       this.counts.written++;
       this.options.onLog?.("debug", "policy status written", { policy: what, ready: outcome.compiled !== undefined });
@@ -96,11 +105,19 @@ export class PolicyStatusWriter {
       }
       this.counts.failed++;
       if (e instanceof KubeError && e.status === 403) {
-        if (!this.forbiddenLogged) this.options.onLog?.("warn", "cannot write policy status: Bylaw's ServiceAccount needs patch on the status of each policy kind it reads (clusterpolicies/status and policies/status in kyverno.io; validatingpolicies/status and the other policies.kyverno.io kinds)", { policy: what, error: e.message });
+        if (!this.forbiddenLogged)
+          this.options.onLog?.(
+            "warn",
+            "cannot write policy status: Bylaw's ServiceAccount needs patch on the status of each policy kind it reads (clusterpolicies/status and policies/status in kyverno.io; validatingpolicies/status and the other policies.kyverno.io kinds)",
+            { policy: what, error: e.message },
+          );
         this.forbiddenLogged = true;
         return;
       }
-      this.options.onLog?.("warn", "policy status not written; retried on the next change or resync", { policy: what, error: (e as Error).message });
+      this.options.onLog?.("warn", "policy status not written; retried on the next change or resync", {
+        policy: what,
+        error: (e as Error).message,
+      });
     }
   }
 }

@@ -57,7 +57,12 @@ export function notReadyMessage(problems: readonly string[]): string {
 }
 
 /** Kyverno's rule counts: the policy's own rules (not `autogen-…`), by the rule types each has. */
-export function ruleCount(rules: readonly JsonValue[]): { validate: number; generate: number; mutate: number; verifyimages: number } {
+export function ruleCount(rules: readonly JsonValue[]): {
+  validate: number;
+  generate: number;
+  mutate: number;
+  verifyimages: number;
+} {
   const count = { validate: 0, generate: 0, mutate: 0, verifyimages: 0 };
   for (const r of rules) {
     if (!isObject(r) || (typeof r["name"] === "string" && r["name"].startsWith("autogen-"))) continue;
@@ -77,7 +82,8 @@ export function desiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObject
   const conditions = Array.isArray(existing["conditions"]) ? existing["conditions"] : [];
   const previous = conditions.find((c) => isObject(c) && c["type"] === READY);
   const status = ready ? "True" : "False";
-  const keepTime = isObject(previous) && previous["status"] === status && typeof previous["lastTransitionTime"] === "string";
+  const keepTime =
+    isObject(previous) && previous["status"] === status && typeof previous["lastTransitionTime"] === "string";
   const condition: JsonObject = {
     type: READY,
     status,
@@ -87,7 +93,9 @@ export function desiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObject
     ...(outcome.generation !== undefined ? { observedGeneration: outcome.generation } : {}),
   };
   const others = conditions.filter((c) => !(isObject(c) && c["type"] === READY));
-  const autogen = (outcome.compiled?.rules ?? []).filter((r) => r.name.startsWith("autogen-")).map((r) => cloneJson(r.rule as unknown as JsonValue));
+  const autogen = (outcome.compiled?.rules ?? [])
+    .filter((r) => r.name.startsWith("autogen-"))
+    .map((r) => cloneJson(r.rule as unknown as JsonValue));
   return {
     conditions: [...others, condition],
     autogen: autogen.length > 0 ? { rules: autogen } : {},
@@ -103,7 +111,10 @@ export function desiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObject
  */
 export function statusPatch(outcome: PolicyOutcome, desired: JsonObject): JsonObject {
   const existing = isObject(outcome.status) ? outcome.status : {};
-  return { metadata: { uid: outcome.uid, resourceVersion: outcome.resourceVersion }, status: withRemovals(existing, desired) };
+  return {
+    metadata: { uid: outcome.uid, resourceVersion: outcome.resourceVersion },
+    status: withRemovals(existing, desired),
+  };
 }
 
 function withRemovals(existing: JsonObject, desired: JsonObject): JsonObject {
@@ -121,5 +132,7 @@ export function statusPath(outcome: Pick<PolicyOutcome, "kind" | "namespace" | "
   const name = encodeURIComponent(outcome.name);
   const cel = celKindInfo(outcome.kind);
   if (cel !== undefined) return `${gvrPath(cel.gvr, cel.namespaced ? outcome.namespace : undefined)}/${name}/status`;
-  return outcome.kind === "ClusterPolicy" ? `/apis/kyverno.io/v1/clusterpolicies/${name}/status` : `/apis/kyverno.io/v1/namespaces/${encodeURIComponent(outcome.namespace)}/policies/${name}/status`;
+  return outcome.kind === "ClusterPolicy"
+    ? `/apis/kyverno.io/v1/clusterpolicies/${name}/status`
+    : `/apis/kyverno.io/v1/namespaces/${encodeURIComponent(outcome.namespace)}/policies/${name}/status`;
 }

@@ -21,12 +21,19 @@ export interface UserRoles {
   readonly clusterRoles: readonly string[];
 }
 
-export function rolesOf(user: { readonly username: string; readonly groups: readonly string[] }, roleBindings: readonly KubeObject[], clusterRoleBindings: readonly KubeObject[]): UserRoles {
+export function rolesOf(
+  user: { readonly username: string; readonly groups: readonly string[] },
+  roleBindings: readonly KubeObject[],
+  clusterRoleBindings: readonly KubeObject[],
+): UserRoles {
   const roles = new Set<string>();
   const clusterRoles = new Set<string>();
-  const sa = user.username.includes(SA_PREFIX) ? user.username.slice(user.username.indexOf(SA_PREFIX) + SA_PREFIX.length) : undefined;
+  const sa = user.username.includes(SA_PREFIX)
+    ? user.username.slice(user.username.indexOf(SA_PREFIX) + SA_PREFIX.length)
+    : undefined;
   const keys = new Set([...user.groups, user.username]);
-  const matches = (s: Subject, namespace: string): boolean => (sa !== undefined ? `${namespace}:${String(s.name ?? "")}` === sa : typeof s.name === "string" && keys.has(s.name));
+  const matches = (s: Subject, namespace: string): boolean =>
+    sa !== undefined ? `${namespace}:${String(s.name ?? "")}` === sa : typeof s.name === "string" && keys.has(s.name);
   for (const rb of roleBindings) {
     const ns = rb.metadata?.namespace ?? "";
     const ref = roleRef(rb);
@@ -37,14 +44,17 @@ export function rolesOf(user: { readonly username: string; readonly groups: read
   for (const crb of clusterRoleBindings) {
     const ref = roleRef(crb);
     if (ref === undefined || ref.kind !== "ClusterRole") continue;
-    if (subjects(crb).some((s) => matches(s, typeof s.namespace === "string" ? s.namespace : ""))) clusterRoles.add(ref.name);
+    if (subjects(crb).some((s) => matches(s, typeof s.namespace === "string" ? s.namespace : "")))
+      clusterRoles.add(ref.name);
   }
   return { roles: [...roles].sort(), clusterRoles: [...clusterRoles].sort() };
 }
 
 function roleRef(binding: KubeObject): { kind: string; name: string } | undefined {
   const r = binding["roleRef"] as { kind?: unknown; name?: unknown } | undefined;
-  return r !== undefined && typeof r.kind === "string" && typeof r.name === "string" ? { kind: r.kind, name: r.name } : undefined;
+  return r !== undefined && typeof r.kind === "string" && typeof r.name === "string"
+    ? { kind: r.kind, name: r.name }
+    : undefined;
 }
 
 function subjects(binding: KubeObject): Subject[] {

@@ -21,9 +21,15 @@ async function closedPort(): Promise<number> {
 
 test("resource.Get/List: malformed parts and a tenant reaching outside its namespace are refused; an unsynced cache is an error", async () => {
   const client = new KubeClient({ connection: { server: `https://127.0.0.1:${await closedPort()}`, origin: "test" } });
-  const cluster = new LiveCluster({ client, budgetBytes: 1 << 20, random: { next: () => 0.5 }, sleep: () => new Promise(() => {}) });
+  const cluster = new LiveCluster({
+    client,
+    budgetBytes: 1 << 20,
+    random: { next: () => 0.5 },
+    sleep: () => new Promise(() => {}),
+  });
   const tenant = { policyNamespace: "team-a" };
-  const get = (apiVersion: string, resource: string, namespace: string, name: string, caller = tenant) => getResource(cluster, { apiVersion, resource, namespace, name }, caller);
+  const get = (apiVersion: string, resource: string, namespace: string, name: string, caller = tenant) =>
+    getResource(cluster, { apiVersion, resource, namespace, name }, caller);
   try {
     for (const [r, why] of [
       [get("v1", "configmaps", "team-a", "../../secrets/x"), /name .* is not an object name/],
@@ -32,7 +38,10 @@ test("resource.Get/List: malformed parts and a tenant reaching outside its names
       [get("v1/../..", "configmaps", "team-a", "c"), /not a group\/version/],
       [get("v1", "configmaps", "team-b", "c"), /may not read namespace "team-b"/],
       [get("v1", "namespaces", "", "team-b"), /may only read paths in its own namespace/],
-      [listResources(cluster, { apiVersion: "v1", resource: "secrets", namespace: "" }, tenant), /may only read paths in its own namespace/],
+      [
+        listResources(cluster, { apiVersion: "v1", resource: "secrets", namespace: "" }, tenant),
+        /may only read paths in its own namespace/,
+      ],
     ] as const) {
       assert.equal(r.ok, false);
       if (!r.ok) {
@@ -44,10 +53,17 @@ test("resource.Get/List: malformed parts and a tenant reaching outside its names
     assert.equal(cm.ok, false);
     if (!cm.ok) {
       assert.equal(cm.error.kind, "not-ready");
-      assert.match(cm.error.message, /^resource\.Get\("v1", "configmaps", "team-a", "settings"\): the configmaps\.v1 cache has not synced yet/);
+      assert.match(
+        cm.error.message,
+        /^resource\.Get\("v1", "configmaps", "team-a", "settings"\): the configmaps\.v1 cache has not synced yet/,
+      );
     }
     // A cluster-wide policy may read another namespace and cluster-scoped objects (the cache is still syncing here).
-    const cluster1 = getResource(cluster, { apiVersion: "apps/v1", resource: "deployments", namespace: "x", name: "d" }, { policyNamespace: "" });
+    const cluster1 = getResource(
+      cluster,
+      { apiVersion: "apps/v1", resource: "deployments", namespace: "x", name: "d" },
+      { policyNamespace: "" },
+    );
     assert.ok(!cluster1.ok && cluster1.error.kind === "not-ready", JSON.stringify(cluster1));
   } finally {
     cluster.close();
@@ -64,5 +80,8 @@ test("the resources CEL expressions name literally in resource.Get/List are foun
     ],
     variables: [{ name: "n", expression: `resource.List("v1", "pods/log", "")` }],
   };
-  assert.deepEqual(celResourcesRead([spec]).map((g) => `${g.group}/${g.version}/${g.resource}`), ["/v1/configmaps", "apps/v1/deployments"]);
+  assert.deepEqual(
+    celResourcesRead([spec]).map((g) => `${g.group}/${g.version}/${g.resource}`),
+    ["/v1/configmaps", "apps/v1/deployments"],
+  );
 });

@@ -11,7 +11,16 @@
  * - Get answers the object (with apiVersion and kind) or Kubernetes' not-found text; List answers
  *   `{apiVersion, kind: <Kind>List, metadata, items}` filtered by the label equality selector.
  */
-import { err, ok, type ContextCaller, type JsonObject, type JsonValue, type ResourceList, type ResourceRead, type Result } from "../engine/index.js";
+import {
+  err,
+  ok,
+  type ContextCaller,
+  type JsonObject,
+  type JsonValue,
+  type ResourceList,
+  type ResourceRead,
+  type Result,
+} from "../engine/index.js";
 import { checkApiCall } from "./api-path.js";
 import type { Informer } from "./informer.js";
 import type { LiveCluster } from "./live-cluster.js";
@@ -28,18 +37,32 @@ interface Target {
 }
 
 /** The checked resource of a call, or why it is refused. `name` undefined: a list. */
-function target(call: string, apiVersion: string, resource: string, namespace: string, name: string | undefined, caller: ContextCaller | undefined): Result<Target> {
+function target(
+  call: string,
+  apiVersion: string,
+  resource: string,
+  namespace: string,
+  name: string | undefined,
+  caller: ContextCaller | undefined,
+): Result<Target> {
   const v = API_VERSION.exec(apiVersion);
   if (v === null) return err("refused", `${call}: apiVersion ${JSON.stringify(apiVersion)} is not a group/version`);
-  if (!RESOURCE.test(resource) || resource.includes("..")) return err("refused", `${call}: resource ${JSON.stringify(resource)} is not a plural resource name (subresources are not read)`);
-  if (!NAMESPACE.test(namespace) || namespace.length > 63) return err("refused", `${call}: namespace ${JSON.stringify(namespace)} is not a namespace name`);
-  if (name !== undefined && (!NAME.test(name) || name.length > 253 || name.includes(".."))) return err("refused", `${call}: name ${JSON.stringify(name)} is not an object name`);
+  if (!RESOURCE.test(resource) || resource.includes(".."))
+    return err(
+      "refused",
+      `${call}: resource ${JSON.stringify(resource)} is not a plural resource name (subresources are not read)`,
+    );
+  if (!NAMESPACE.test(namespace) || namespace.length > 63)
+    return err("refused", `${call}: namespace ${JSON.stringify(namespace)} is not a namespace name`);
+  if (name !== undefined && (!NAME.test(name) || name.length > 253 || name.includes("..")))
+    return err("refused", `${call}: name ${JSON.stringify(name)} is not an object name`);
   const gvr: Gvr = { group: v[1] ?? "", version: v[3] ?? "", resource };
   const base = gvr.group === "" ? `/api/${gvr.version}` : `/apis/${gvr.group}/${gvr.version}`;
   const path = `${base}${namespace !== "" ? `/namespaces/${namespace}` : ""}/${resource}${name !== undefined ? `/${name}` : ""}`;
   // The tenant rule, by the path's structure (the same check as an apiCall's).
   const checked = checkApiCall({ urlPath: path, method: "GET" }, caller?.policyNamespace ?? "");
-  if (!checked.ok) return err(checked.error.kind === "refused" ? "refused" : "context", `${call}: ${checked.error.message}`);
+  if (!checked.ok)
+    return err(checked.error.kind === "refused" ? "refused" : "context", `${call}: ${checked.error.message}`);
   return ok({ gvr, namespace });
 }
 
@@ -47,23 +70,39 @@ function cache(cluster: LiveCluster, gvr: Gvr, call: string): Result<Informer> {
   const c = cluster.cacheFor(gvr);
   if (!c.ok) return err("not-ready", `${call}: ${c.reason}`);
   const h = c.informer.health();
-  if (!cluster.isSynced(gvr)) return err("not-ready", `${call}: ${h.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : h.reason}; Bylaw reads it from a watch, started when a policy first needs it`);
+  if (!cluster.isSynced(gvr))
+    return err(
+      "not-ready",
+      `${call}: ${h.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : h.reason}; Bylaw reads it from a watch, started when a policy first needs it`,
+    );
   if (!h.ok) return err("not-ready", `${call}: ${h.reason}`);
   return ok(c.informer);
 }
 
-export function getResource(cluster: LiveCluster, request: ResourceRead, caller: ContextCaller | undefined): Result<JsonValue> {
+export function getResource(
+  cluster: LiveCluster,
+  request: ResourceRead,
+  caller: ContextCaller | undefined,
+): Result<JsonValue> {
   const call = `resource.Get(${[request.apiVersion, request.resource, request.namespace, request.name].map((s) => JSON.stringify(s)).join(", ")})`;
   const t = target(call, request.apiVersion, request.resource, request.namespace, request.name, caller);
   if (!t.ok) return t;
   const inf = cache(cluster, t.value.gvr, call);
   if (!inf.ok) return inf;
   const obj = inf.value.objectResponse(t.value.namespace, request.name);
-  if (obj === undefined) return err("context", `${request.resource}${t.value.gvr.group === "" ? "" : `.${t.value.gvr.group}`} "${request.name}" not found`);
+  if (obj === undefined)
+    return err(
+      "context",
+      `${request.resource}${t.value.gvr.group === "" ? "" : `.${t.value.gvr.group}`} "${request.name}" not found`,
+    );
   return ok(obj);
 }
 
-export function listResources(cluster: LiveCluster, request: ResourceList, caller: ContextCaller | undefined): Result<JsonValue> {
+export function listResources(
+  cluster: LiveCluster,
+  request: ResourceList,
+  caller: ContextCaller | undefined,
+): Result<JsonValue> {
   const call = `resource.List(${[request.apiVersion, request.resource, request.namespace].map((s) => JSON.stringify(s)).join(", ")})`;
   const t = target(call, request.apiVersion, request.resource, request.namespace, undefined, caller);
   if (!t.ok) return t;
@@ -73,7 +112,7 @@ export function listResources(cluster: LiveCluster, request: ResourceList, calle
   const labels = Object.entries(request.labels ?? {});
   if (labels.length === 0) return ok(list);
   const items = (list["items"] as JsonObject[]).filter((o) => {
-    const have = ((o["metadata"] as { labels?: Record<string, string> } | undefined)?.labels ?? {});
+    const have = (o["metadata"] as { labels?: Record<string, string> } | undefined)?.labels ?? {};
     return labels.every(([k, v]) => have[k] === v);
   });
   return ok({ ...list, items });

@@ -6,13 +6,45 @@ test("the resources policies read through context entries are found without eval
   const policy = {
     spec: {
       rules: [
-        { name: "a", context: [{ name: "pods", apiCall: { urlPath: "/api/v1/namespaces/{{request.namespace}}/pods", jmesPath: "items | length(@)" } }] },
+        {
+          name: "a",
+          context: [
+            {
+              name: "pods",
+              apiCall: { urlPath: "/api/v1/namespaces/{{request.namespace}}/pods", jmesPath: "items | length(@)" },
+            },
+          ],
+        },
         { name: "b", context: [{ name: "cm", configMap: { name: "x", namespace: "y" } }] },
-        { name: "c", context: [{ name: "d", apiCall: { urlPath: "/apis/apps/v1/namespaces/{{request.namespace}}/deployments/{{request.object.metadata.name}}" } }] },
-        { name: "d", context: [{ name: "any", apiCall: { urlPath: "/apis/{{g}}/v1/things" } }, { name: "sub", apiCall: { urlPath: "/api/v1/namespaces/x/pods/p/log" } }] },
-        { name: "e", validate: { foreach: [{ list: "x", context: [{ name: "n", apiCall: { urlPath: "/api/v1/namespaces" } }] }] } },
+        {
+          name: "c",
+          context: [
+            {
+              name: "d",
+              apiCall: {
+                urlPath: "/apis/apps/v1/namespaces/{{request.namespace}}/deployments/{{request.object.metadata.name}}",
+              },
+            },
+          ],
+        },
+        {
+          name: "d",
+          context: [
+            { name: "any", apiCall: { urlPath: "/apis/{{g}}/v1/things" } },
+            { name: "sub", apiCall: { urlPath: "/api/v1/namespaces/x/pods/p/log" } },
+          ],
+        },
+        {
+          name: "e",
+          validate: { foreach: [{ list: "x", context: [{ name: "n", apiCall: { urlPath: "/api/v1/namespaces" } }] }] },
+        },
         // A POST is a call made per review, not a cache to start (a SubjectAccessReview cannot be listed).
-        { name: "g", context: [{ name: "sar", apiCall: { urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews", method: "POST" } }] },
+        {
+          name: "g",
+          context: [
+            { name: "sar", apiCall: { urlPath: "/apis/authorization.k8s.io/v1/subjectaccessreviews", method: "POST" } },
+          ],
+        },
         // Not a context entry: a field named apiCall elsewhere is not read.
         { name: "f", validate: { pattern: { apiCall: { urlPath: "/api/v1/secrets" } } } },
       ],

@@ -47,7 +47,10 @@ export class ReviewCalls {
     if (known !== undefined) return known;
     if (!this.waiting.has(key)) {
       if (this.answers.size + this.waiting.size >= MAX_CALLS_PER_REVIEW) {
-        return err("refused", `${what}: one admission review may make at most ${MAX_CALLS_PER_REVIEW} network calls (apiCall POST or service); this one is not made`);
+        return err(
+          "refused",
+          `${what}: one admission review may make at most ${MAX_CALLS_PER_REVIEW} network calls (apiCall POST or service); this one is not made`,
+        );
       }
       this.waiting.set(key, { what, make });
     }
@@ -64,7 +67,9 @@ export class ReviewCalls {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), Math.max(0, timeoutMs));
     // A call that ignores the signal is still not waited for past the deadline.
-    const aborted = new Promise<undefined>((resolve) => abort.signal.addEventListener("abort", () => resolve(undefined), { once: true }));
+    const aborted = new Promise<undefined>((resolve) =>
+      abort.signal.addEventListener("abort", () => resolve(undefined), { once: true }),
+    );
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < todo.length) {
@@ -75,7 +80,11 @@ export class ReviewCalls {
         } catch (e) {
           answer = err("context", `${what}: ${e instanceof Error ? e.message : String(e)}`);
         }
-        if (answer === undefined || (abort.signal.aborted && answer.ok)) answer = err("context", `${what}: the call did not answer within the review's deadline (${Math.round(timeoutMs)} ms)`);
+        if (answer === undefined || (abort.signal.aborted && answer.ok))
+          answer = err(
+            "context",
+            `${what}: the call did not answer within the review's deadline (${Math.round(timeoutMs)} ms)`,
+          );
         this.answers.set(key, answer);
       }
     };

@@ -27,7 +27,10 @@ test("a namespaced Policy whose context visibly leaves its namespace is invalid,
   assert.match(text[2] ?? "", /context\[2\]\.apiCall\.urlPath: .*reads namespace "tenant-b"/);
   assert.match(text[3] ?? "", /context\[3\]\.apiCall: .*may only GET/);
   assert.match(text[4] ?? "", /context\[4\]\.apiCall: .*may not call a service/);
-  assert.match(text[5] ?? "", /context\[5\]\.configMap\.namespace: .*configMap namespace "kube-system" is different from policy namespace "tenant-a"/);
+  assert.match(
+    text[5] ?? "",
+    /context\[5\]\.configMap\.namespace: .*configMap namespace "kube-system" is different from policy namespace "tenant-a"/,
+  );
   assert.match(text[6] ?? "", /context\[6\]\.globalReference: .*globalReference is not allowed/);
   assert.match(text[7] ?? "", /%2E is not allowed/);
 });

@@ -29,9 +29,15 @@ export function tenantProblems(document: JsonValue, namespace: string): PolicyPr
   return [...out, ...targetProblems(document, namespace)];
 }
 
-function entryProblems(entry: { readonly [k: string]: JsonValue }, path: string, namespace: string, out: PolicyProblem[]): void {
+function entryProblems(
+  entry: { readonly [k: string]: JsonValue },
+  path: string,
+  namespace: string,
+  out: PolicyProblem[],
+): void {
   const tenant = `a namespaced Policy (namespace "${namespace}") reaches only its own namespace`;
-  if (entry["globalReference"] !== undefined) out.push(problem(`${path}.globalReference`, `${tenant}: globalReference is not allowed`));
+  if (entry["globalReference"] !== undefined)
+    out.push(problem(`${path}.globalReference`, `${tenant}: globalReference is not allowed`));
   const cm = entry["configMap"];
   if (cm !== null && typeof cm === "object" && !Array.isArray(cm)) {
     const ns = typeof cm["namespace"] === "string" ? cm["namespace"] : "";
@@ -44,10 +50,16 @@ function entryProblems(entry: { readonly [k: string]: JsonValue }, path: string,
   if (call === null || typeof call !== "object" || Array.isArray(call)) return;
   const method = typeof call["method"] === "string" ? call["method"] : "GET";
   const service = call["service"];
-  const serviceUrl = service !== null && typeof service === "object" && !Array.isArray(service) && typeof service["url"] === "string" ? service["url"] : undefined;
+  const serviceUrl =
+    service !== null && typeof service === "object" && !Array.isArray(service) && typeof service["url"] === "string"
+      ? service["url"]
+      : undefined;
   const urlPath = typeof call["urlPath"] === "string" ? call["urlPath"] : undefined;
   if (serviceUrl !== undefined || method !== "GET") {
-    const r = checkApiCall({ ...(serviceUrl !== undefined ? { serviceUrl } : {}), ...(urlPath !== undefined ? { urlPath } : {}), method }, namespace);
+    const r = checkApiCall(
+      { ...(serviceUrl !== undefined ? { serviceUrl } : {}), ...(urlPath !== undefined ? { urlPath } : {}), method },
+      namespace,
+    );
     if (!r.ok) out.push(problem(`${path}.apiCall`, `${tenant}: ${r.error.message}`));
     return;
   }

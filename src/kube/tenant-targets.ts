@@ -10,7 +10,13 @@ import { isObject, type JsonObject, type JsonValue, problem, type PolicyProblem 
 import { builtInKind } from "./built-in-kinds.js";
 
 export function targetProblems(document: JsonValue, namespace: string): PolicyProblem[] {
-  if (namespace === "" || !isObject(document) || !isObject(document["spec"]) || !Array.isArray(document["spec"]["rules"])) return [];
+  if (
+    namespace === "" ||
+    !isObject(document) ||
+    !isObject(document["spec"]) ||
+    !Array.isArray(document["spec"]["rules"])
+  )
+    return [];
   const out: PolicyProblem[] = [];
   const tenant = `a namespaced Policy (namespace "${namespace}") reaches only its own namespace`;
   const checkNamespace = (value: JsonValue | undefined, path: string, what: string): void => {
@@ -20,7 +26,8 @@ export function targetProblems(document: JsonValue, namespace: string): PolicyPr
   const checkKind = (value: JsonValue | undefined, path: string, what: string): void => {
     if (typeof value !== "string" || value.includes("{{")) return;
     const kind = value.split("/").pop() ?? value;
-    if (builtInKind(kind)?.namespaced === false) out.push(problem(path, `${tenant}: ${what} is the cluster-scoped kind ${kind}`));
+    if (builtInKind(kind)?.namespaced === false)
+      out.push(problem(path, `${tenant}: ${what} is the cluster-scoped kind ${kind}`));
   };
   const generate = (g: JsonObject, path: string): void => {
     checkNamespace(g["namespace"], `${path}.namespace`, "the generated resource");
@@ -29,7 +36,8 @@ export function targetProblems(document: JsonValue, namespace: string): PolicyPr
     const list = g["cloneList"];
     if (isObject(list)) {
       checkNamespace(list["namespace"], `${path}.cloneList.namespace`, "the clone source");
-      if (Array.isArray(list["kinds"])) list["kinds"].forEach((k, i) => checkKind(k, `${path}.cloneList.kinds[${i}]`, "a clone source"));
+      if (Array.isArray(list["kinds"]))
+        list["kinds"].forEach((k, i) => checkKind(k, `${path}.cloneList.kinds[${i}]`, "a clone source"));
     }
   };
   document["spec"]["rules"].forEach((rule, i) => {
@@ -38,7 +46,8 @@ export function targetProblems(document: JsonValue, namespace: string): PolicyPr
     const g = rule["generate"];
     if (isObject(g)) {
       generate(g, `${base}.generate`);
-      if (Array.isArray(g["foreach"])) g["foreach"].forEach((f, j) => isObject(f) && generate(f, `${base}.generate.foreach[${j}]`));
+      if (Array.isArray(g["foreach"]))
+        g["foreach"].forEach((f, j) => isObject(f) && generate(f, `${base}.generate.foreach[${j}]`));
     }
     const m = rule["mutate"];
     if (isObject(m) && Array.isArray(m["targets"])) {

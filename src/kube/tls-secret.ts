@@ -9,7 +9,13 @@
  * Data keys: tls.crt, tls.key (the pair), ca.crt (the CA bundle clients trust), ca.key.
  */
 import { checkTlsPair } from "../server/tls/load-tls-files.js";
-import { CA_ROTATED_ANNOTATION, planRotation, ROTATE_ANNOTATION, type RotationSettings, type TlsSecretData } from "../server/tls/cert-rotation.js";
+import {
+  CA_ROTATED_ANNOTATION,
+  planRotation,
+  ROTATE_ANNOTATION,
+  type RotationSettings,
+  type TlsSecretData,
+} from "../server/tls/cert-rotation.js";
 import type { Random } from "../engine/index.js";
 import { Informer } from "./informer.js";
 import { KubeError, type KubeClient } from "./kube-client.js";
@@ -43,7 +49,11 @@ export interface SecretCertificatesOptions {
   readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 }
 
-type SecretJson = KubeObject & { type?: string; data?: Record<string, string>; metadata?: { annotations?: Record<string, string>; resourceVersion?: string } };
+type SecretJson = KubeObject & {
+  type?: string;
+  data?: Record<string, string>;
+  metadata?: { annotations?: Record<string, string>; resourceVersion?: string };
+};
 
 export class SecretCertificates implements CertificateStore {
   private readonly informer: Informer;
@@ -93,9 +103,12 @@ export class SecretCertificates implements CertificateStore {
 
   /** Not ready until the Secret holds a valid pair, with the reason. */
   readiness(): { readonly ok: boolean; readonly reason?: string } {
-    if (this.serving !== undefined) return this.problem === undefined ? { ok: true } : { ok: true, reason: this.problem };
+    if (this.serving !== undefined)
+      return this.problem === undefined ? { ok: true } : { ok: true, reason: this.problem };
     const h = this.informer.health();
-    const why = !h.ok ? h.reason : (this.problem ?? `the Secret ${this.where} holds no certificate yet (the leader writes it)`);
+    const why = !h.ok
+      ? h.reason
+      : (this.problem ?? `the Secret ${this.where} holds no certificate yet (the leader writes it)`);
     return { ok: false, reason: `no serving certificate: ${why}` };
   }
 
@@ -115,13 +128,23 @@ export class SecretCertificates implements CertificateStore {
     const secret = this.informer.get(this.o.namespace, this.o.name) as SecretJson | undefined;
     const data = decode(secret?.data);
     if (secret !== undefined && data["tls.crt"] !== undefined && data["tls.crt"] !== "") {
-      const pair = checkTlsPair({ cert: data["tls.crt"], key: data["tls.key"] ?? "" }, { certPath: `Secret ${this.where} tls.crt`, keyPath: `Secret ${this.where} tls.key` });
+      const pair = checkTlsPair(
+        { cert: data["tls.crt"], key: data["tls.key"] ?? "" },
+        { certPath: `Secret ${this.where} tls.crt`, keyPath: `Secret ${this.where} tls.key` },
+      );
       if (!pair.ok) {
         this.problem = `${pair.error.message}; keeping the certificate served now`;
         this.log("warn", "holds an invalid pair", { error: pair.error.message });
-      } else if (pair.value.cert !== this.serving?.cert || data["ca.crt"] !== Buffer.from(this.serving.caBundle, "base64").toString("utf8")) {
+      } else if (
+        pair.value.cert !== this.serving?.cert ||
+        data["ca.crt"] !== Buffer.from(this.serving.caBundle, "base64").toString("utf8")
+      ) {
         this.problem = undefined;
-        this.serving = { cert: pair.value.cert, key: pair.value.key, caBundle: Buffer.from(data["ca.crt"] ?? "", "utf8").toString("base64") };
+        this.serving = {
+          cert: pair.value.cert,
+          key: pair.value.key,
+          caBundle: Buffer.from(data["ca.crt"] ?? "", "utf8").toString("base64"),
+        };
         for (const l of [...this.listeners]) l(this.serving);
       }
     }
@@ -165,23 +188,39 @@ export class SecretCertificates implements CertificateStore {
     }
     const annotations = secret?.metadata?.annotations ?? {};
     const rotatedAt = Date.parse(annotations[CA_ROTATED_ANNOTATION] ?? "");
-    const plan = await planRotation({ data: decode(secret?.data), rotateRequested: annotations[ROTATE_ANNOTATION] !== undefined, ...(Number.isFinite(rotatedAt) ? { caRotatedAt: rotatedAt } : {}) }, this.o.settings, this.o.now());
+    const plan = await planRotation(
+      {
+        data: decode(secret?.data),
+        rotateRequested: annotations[ROTATE_ANNOTATION] !== undefined,
+        ...(Number.isFinite(rotatedAt) ? { caRotatedAt: rotatedAt } : {}),
+      },
+      this.o.settings,
+      this.o.now(),
+    );
     if (plan.kind === "keep") {
       this.schedule(plan.recheckInMs);
       return;
     }
     // Leadership may have moved while the certificates were minted.
     if (this.o.elector?.isLeader() !== true) return;
-    const rest = Object.fromEntries(Object.entries(annotations).filter(([k]) => k !== ROTATE_ANNOTATION && k !== CA_ROTATED_ANNOTATION));
+    const rest = Object.fromEntries(
+      Object.entries(annotations).filter(([k]) => k !== ROTATE_ANNOTATION && k !== CA_ROTATED_ANNOTATION),
+    );
     const body = {
       ...(secret ?? { apiVersion: "v1", kind: "Secret", type: "kubernetes.io/tls" }),
       metadata: {
         ...(secret?.metadata ?? { name: this.o.name, namespace: this.o.namespace }),
-        annotations: { ...rest, ...(plan.caRotatedAt !== undefined ? { [CA_ROTATED_ANNOTATION]: new Date(plan.caRotatedAt).toISOString() } : {}) },
+        annotations: {
+          ...rest,
+          ...(plan.caRotatedAt !== undefined
+            ? { [CA_ROTATED_ANNOTATION]: new Date(plan.caRotatedAt).toISOString() }
+            : {}),
+        },
       },
       data: { ...(secret?.data ?? {}), ...encode(plan.data) },
     };
-    if (secret === undefined) await this.o.client.sendJson("POST", `/api/v1/namespaces/${encodeURIComponent(this.o.namespace)}/secrets`, body);
+    if (secret === undefined)
+      await this.o.client.sendJson("POST", `/api/v1/namespaces/${encodeURIComponent(this.o.namespace)}/secrets`, body);
     else await this.o.client.sendJson("PUT", path, body);
     this.log("info", "written by the leader", { reason: plan.reason });
     // The write comes back through the watch, which checks again (and schedules the next check).

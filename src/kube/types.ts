@@ -20,7 +20,12 @@ export interface KubeConnection {
 
 /** A Kubernetes object as JSON, with the metadata informers use. */
 export type KubeObject = JsonObject & {
-  readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly resourceVersion?: string; readonly labels?: Record<string, string> };
+  readonly metadata?: {
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly resourceVersion?: string;
+    readonly labels?: Record<string, string>;
+  };
 };
 
 /** A resource type: `/api/v1/pods` is { group: "", version: "v1", resource: "pods" }. */
@@ -32,7 +37,9 @@ export interface Gvr {
 
 export function gvrPath(gvr: Gvr, namespace?: string): string {
   const base = gvr.group === "" ? `/api/${gvr.version}` : `/apis/${gvr.group}/${gvr.version}`;
-  return namespace === undefined ? `${base}/${gvr.resource}` : `${base}/namespaces/${encodeURIComponent(namespace)}/${gvr.resource}`;
+  return namespace === undefined
+    ? `${base}/${gvr.resource}`
+    : `${base}/namespaces/${encodeURIComponent(namespace)}/${gvr.resource}`;
 }
 
 export function gvrKey(gvr: Gvr): string {

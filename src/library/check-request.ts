@@ -5,10 +5,15 @@
 import type { AnyCompiledException, EngineRequest, JsonValue, Resource } from "../engine/index.js";
 import type { CheckOptions } from "./types.js";
 
-export function checkRequest(resource: Resource, options: CheckOptions, exceptions: readonly AnyCompiledException[]): EngineRequest {
+export function checkRequest(
+  resource: Resource,
+  options: CheckOptions,
+  exceptions: readonly AnyCompiledException[],
+): EngineRequest {
   const operation = options.operation ?? "CREATE";
   const variables: Record<string, JsonValue> = { ...options.variables, "request.operation": operation };
-  const old = operation === "DELETE" ? resource : operation === "UPDATE" ? (options.oldResource ?? resource) : undefined;
+  const old =
+    operation === "DELETE" ? resource : operation === "UPDATE" ? (options.oldResource ?? resource) : undefined;
   return {
     resource: operation === "DELETE" ? {} : resource,
     ...(old !== undefined ? { oldResource: old } : {}),

@@ -13,7 +13,17 @@
  * - a policy kind Bylaw does not run yet (MutatingPolicy, …) compiles to a policy whose results are
  *   `error` for every resource (engine policy/unsupported-kind.ts).
  */
-import { compileAdmissionBinding, type AnyCompiledException, type CompiledPolicy, type Engine, isAdmissionBindingDocument, isObject, isPolicyExceptionDocument, type JsonObject, policyKindOf } from "../engine/index.js";
+import {
+  compileAdmissionBinding,
+  type AnyCompiledException,
+  type CompiledPolicy,
+  type Engine,
+  isAdmissionBindingDocument,
+  isObject,
+  isPolicyExceptionDocument,
+  type JsonObject,
+  policyKindOf,
+} from "../engine/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 import { compileExceptionDocuments } from "./compile-exceptions.js";
 
@@ -54,19 +64,26 @@ export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine
     }
     const kind = policyKindOf(d.value);
     if (kind.kind === "not-a-policy") {
-      out.errors.push(`${where}: not a policy: ${kind.reason}; a policy path may hold only policies (and PolicyExceptions): move it out`);
+      out.errors.push(
+        `${where}: not a policy: ${kind.reason}; a policy path may hold only policies (and PolicyExceptions): move it out`,
+      );
       continue;
     }
     const result = engine.compile(d.value, { bindings: bindings.map((b) => b.doc) });
     if (!result.ok) {
       const name = nameOf(d.value);
-      const text = result.problems.filter((p) => p.severity === "error").map((p) => (p.path === "" ? p.message : `${p.path}: ${p.message}`)).join("; ");
+      const text = result.problems
+        .filter((p) => p.severity === "error")
+        .map((p) => (p.path === "" ? p.message : `${p.path}: ${p.message}`))
+        .join("; ");
       out.invalid.set(name, text);
       out.errors.push(`${where}: invalid policy ${name}: ${text}`);
       continue;
     }
     if (result.policy.unsupportedKind !== undefined) {
-      out.warnings.push(`${where}: ${result.policy.name}: ${result.policy.unsupportedKind} policies are not supported by Bylaw yet; every resource gets an error result for it`);
+      out.warnings.push(
+        `${where}: ${result.policy.name}: ${result.policy.unsupportedKind} policies are not supported by Bylaw yet; every resource gets an error result for it`,
+      );
     }
     for (const w of result.policy.warnings) {
       if (w.severity === "warning") out.warnings.push(`${where}: ${result.policy.name}: ${w.path}: ${w.message}`);
@@ -85,8 +102,15 @@ function whereOf(item: { doc: LoadedDocument; of: string }): string {
  * The valid ValidatingAdmissionPolicyBindings among the documents. An invalid one is an error at its
  * own place; one that names no ValidatingAdmissionPolicy among the documents is a warning.
  */
-function admissionBindings(items: readonly { doc: LoadedDocument; of: string }[], out: LoadedPolicies): { doc: JsonObject; policyName: string }[] {
-  const policies = new Set(items.flatMap((i) => (isObject(i.doc.value) && i.doc.value["kind"] === "ValidatingAdmissionPolicy" ? [nameOf(i.doc.value)] : [])));
+function admissionBindings(
+  items: readonly { doc: LoadedDocument; of: string }[],
+  out: LoadedPolicies,
+): { doc: JsonObject; policyName: string }[] {
+  const policies = new Set(
+    items.flatMap((i) =>
+      isObject(i.doc.value) && i.doc.value["kind"] === "ValidatingAdmissionPolicy" ? [nameOf(i.doc.value)] : [],
+    ),
+  );
   const found: { doc: JsonObject; policyName: string }[] = [];
   for (const item of items) {
     const v = item.doc.value;
@@ -96,13 +120,20 @@ function admissionBindings(items: readonly { doc: LoadedDocument; of: string }[]
       const text = compiled.problems.map((p) => p.message).join("; ");
       // The policy it names cannot be evaluated as written: its rows are invalid too.
       const spec = isObject(v["spec"]) ? v["spec"] : {};
-      if (typeof spec["policyName"] === "string") out.invalid.set(spec["policyName"], `its ValidatingAdmissionPolicyBinding ${nameOf(v)} is invalid: ${text}`);
+      if (typeof spec["policyName"] === "string")
+        out.invalid.set(spec["policyName"], `its ValidatingAdmissionPolicyBinding ${nameOf(v)} is invalid: ${text}`);
       out.errors.push(`${whereOf(item)}: invalid ValidatingAdmissionPolicyBinding ${nameOf(v)}: ${text}`);
       continue;
     }
     const policyName = compiled.value.policyName;
-    if (policyName === "") out.warnings.push(`${whereOf(item)}: ValidatingAdmissionPolicyBinding ${nameOf(v)} has no spec.policyName; it binds nothing`);
-    else if (!policies.has(policyName)) out.warnings.push(`${whereOf(item)}: ValidatingAdmissionPolicyBinding ${nameOf(v)} names ValidatingAdmissionPolicy ${policyName}, which is not among the policies; it binds nothing here`);
+    if (policyName === "")
+      out.warnings.push(
+        `${whereOf(item)}: ValidatingAdmissionPolicyBinding ${nameOf(v)} has no spec.policyName; it binds nothing`,
+      );
+    else if (!policies.has(policyName))
+      out.warnings.push(
+        `${whereOf(item)}: ValidatingAdmissionPolicyBinding ${nameOf(v)} names ValidatingAdmissionPolicy ${policyName}, which is not among the policies; it binds nothing here`,
+      );
     found.push({ doc: v, policyName });
   }
   return found;

@@ -14,7 +14,11 @@ export interface LoadedExceptions {
 }
 
 /** `readErrorPrefix` goes before file read/parse errors (e.g. `--exception: `). */
-export function compileExceptionDocuments(documents: readonly LoadedDocument[], engine: Engine, readErrorPrefix = ""): LoadedExceptions {
+export function compileExceptionDocuments(
+  documents: readonly LoadedDocument[],
+  engine: Engine,
+  readErrorPrefix = "",
+): LoadedExceptions {
   const out: LoadedExceptions = { exceptions: [], errors: [], warnings: [] };
   for (const d of documents) {
     const where = `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}`;
@@ -31,12 +35,16 @@ export function compileExceptionDocuments(documents: readonly LoadedDocument[], 
     }
     const compiled = engine.compileException(d.value, where);
     if (!compiled.ok) {
-      const text = compiled.problems.filter((p) => p.severity === "error").map((p) => (p.path === "" ? p.message : `${p.path}: ${p.message}`)).join("; ");
+      const text = compiled.problems
+        .filter((p) => p.severity === "error")
+        .map((p) => (p.path === "" ? p.message : `${p.path}: ${p.message}`))
+        .join("; ");
       out.errors.push(`${where}: invalid PolicyException: ${text}`);
       continue;
     }
     for (const w of compiled.exception.warnings) {
-      if (w.severity === "warning") out.warnings.push(`${where}: ${compiled.exception.key}: ${w.path === "" ? "" : `${w.path}: `}${w.message}`);
+      if (w.severity === "warning")
+        out.warnings.push(`${where}: ${compiled.exception.key}: ${w.path === "" ? "" : `${w.path}: `}${w.message}`);
     }
     out.exceptions.push(compiled.exception);
   }

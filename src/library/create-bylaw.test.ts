@@ -12,7 +12,13 @@ const requireTeam: JsonObject = {
   metadata: { name: "require-team" },
   spec: {
     validationFailureAction: "Enforce",
-    rules: [{ name: "check-team", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "Pods need a team label.", pattern: { metadata: { labels: { team: "?*" } } } } }],
+    rules: [
+      {
+        name: "check-team",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        validate: { message: "Pods need a team label.", pattern: { metadata: { labels: { team: "?*" } } } },
+      },
+    ],
   },
 };
 
@@ -46,7 +52,12 @@ spec:
 `;
 
 function pod(labels: Record<string, string> = {}, namespace = "shop"): JsonObject {
-  return { apiVersion: "v1", kind: "Pod", metadata: { name: "web", namespace, labels }, spec: { containers: [{ name: "app", image: "nginx:1.27" }] } };
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "web", namespace, labels },
+    spec: { containers: [{ name: "app", image: "nginx:1.27" }] },
+  };
 }
 
 function load(options: BylawOptions): Bylaw {
@@ -75,13 +86,24 @@ describe("createBylaw", () => {
     const report = bylaw.check(pod());
     assert.deepEqual((report.patched["metadata"] as JsonObject)["labels"], { team: "bravo" });
     assert.deepEqual((report.resource["metadata"] as JsonObject)["labels"], {}, "the given object is left as it was");
-    assert.deepEqual(report.results.map((r) => `${r.policy}/${r.rule}: ${r.type} ${r.status}`), ["default-team/add-team: Mutation pass", "require-team/check-team: Validation pass"]);
+    assert.deepEqual(
+      report.results.map((r) => `${r.policy}/${r.rule}: ${r.type} ${r.status}`),
+      ["default-team/add-team: Mutation pass", "require-team/check-team: Validation pass"],
+    );
     assert.equal(report.blocked, false);
   });
 
   test("generate rules return what they would create, cloning from the existing objects given", () => {
-    const regcred: JsonObject = { apiVersion: "v1", kind: "Secret", metadata: { name: "regcred", namespace: "default" }, data: { k: "dg==" } };
-    const report = load({ policies: [cloneSecret] }).check({ apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } }, { existing: [regcred] });
+    const regcred: JsonObject = {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "regcred", namespace: "default" },
+      data: { k: "dg==" },
+    };
+    const report = load({ policies: [cloneSecret] }).check(
+      { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } },
+      { existing: [regcred] },
+    );
     assert.equal(report.generated.length, 1);
     const made = report.generated[0]?.resource;
     assert.deepEqual(made?.["metadata"], { name: "regcred", namespace: "shop" });
@@ -89,7 +111,11 @@ describe("createBylaw", () => {
   });
 
   test("without the clone source, the generate rule is an error, not a pass", () => {
-    const report = load({ policies: [cloneSecret] }).check({ apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } });
+    const report = load({ policies: [cloneSecret] }).check({
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: "shop" },
+    });
     assert.equal(report.results[0]?.status, "error");
     assert.equal(report.generated.length, 0);
   });
@@ -99,7 +125,10 @@ describe("createBylaw", () => {
       apiVersion: "kyverno.io/v2",
       kind: "PolicyException",
       metadata: { name: "legacy", namespace: "shop" },
-      spec: { exceptions: [{ policyName: "require-team", ruleNames: ["check-team"] }], match: { any: [{ resources: { kinds: ["Pod"], names: ["web"] } }] } },
+      spec: {
+        exceptions: [{ policyName: "require-team", ruleNames: ["check-team"] }],
+        match: { any: [{ resources: { kinds: ["Pod"], names: ["web"] } }] },
+      },
     };
     const report = load({ policies: [requireTeam, exception] }).check(pod());
     assert.equal(report.results[0]?.status, "skip");
@@ -113,18 +142,31 @@ describe("createBylaw", () => {
       kind: "ClusterPolicy",
       metadata: { name: "quota" },
       spec: {
-        rules: [{
-          name: "count",
-          match: { any: [{ resources: { kinds: ["Pod"] } }] },
-          context: [{ name: "pods", apiCall: { urlPath: "/api/v1/namespaces/{{request.namespace}}/pods", jmesPath: "items | length(@)" } }],
-          validate: { message: "too many", deny: { conditions: { any: [{ key: "{{ pods }}", operator: "GreaterThan", value: 2 }] } } },
-        }],
+        rules: [
+          {
+            name: "count",
+            match: { any: [{ resources: { kinds: ["Pod"] } }] },
+            context: [
+              {
+                name: "pods",
+                apiCall: { urlPath: "/api/v1/namespaces/{{request.namespace}}/pods", jmesPath: "items | length(@)" },
+              },
+            ],
+            validate: {
+              message: "too many",
+              deny: { conditions: { any: [{ key: "{{ pods }}", operator: "GreaterThan", value: 2 }] } },
+            },
+          },
+        ],
       },
     };
     const offline = load({ policies: [policy] }).check(pod());
     assert.equal(offline.results[0]?.status, "error");
     assert.match(offline.results[0]?.message ?? "", /pods/);
-    const mocked = load({ policies: [policy], apiCalls: [{ urlPath: "/api/v1/namespaces/shop/pods", statusCode: 200, body: { items: [1, 2, 3] } }] }).check(pod());
+    const mocked = load({
+      policies: [policy],
+      apiCalls: [{ urlPath: "/api/v1/namespaces/shop/pods", statusCode: 200, body: { items: [1, 2, 3] } }],
+    }).check(pod());
     assert.equal(mocked.results[0]?.status, "fail");
   });
 
@@ -134,11 +176,26 @@ describe("createBylaw", () => {
       kind: "ClusterPolicy",
       metadata: { name: "keep-protected" },
       spec: {
-        rules: [{
-          name: "no-delete",
-          match: { any: [{ resources: { kinds: ["Pod"], operations: ["DELETE"] } }] },
-          validate: { message: "protected", deny: { conditions: { any: [{ key: "{{ request.oldObject.metadata.labels.protected || '' }}", operator: "Equals", value: "true" }] } } },
-        }],
+        rules: [
+          {
+            name: "no-delete",
+            match: { any: [{ resources: { kinds: ["Pod"], operations: ["DELETE"] } }] },
+            validate: {
+              message: "protected",
+              deny: {
+                conditions: {
+                  any: [
+                    {
+                      key: "{{ request.oldObject.metadata.labels.protected || '' }}",
+                      operator: "Equals",
+                      value: "true",
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        ],
       },
     };
     const bylaw = load({ policies: [policy] });
@@ -153,27 +210,75 @@ describe("createBylaw", () => {
       kind: "ClusterPolicy",
       metadata: { name: "team-is-fixed" },
       spec: {
-        rules: [{
-          name: "same-team",
-          match: { any: [{ resources: { kinds: ["Pod"], operations: ["UPDATE"], namespaceSelector: { matchLabels: { tier: "prod" } } } }] },
-          validate: { message: "the team label cannot change", deny: { conditions: { any: [{ key: "{{ request.object.metadata.labels.team }}", operator: "NotEquals", value: "{{ request.oldObject.metadata.labels.team }}" }] } } },
-        }],
+        rules: [
+          {
+            name: "same-team",
+            match: {
+              any: [
+                {
+                  resources: {
+                    kinds: ["Pod"],
+                    operations: ["UPDATE"],
+                    namespaceSelector: { matchLabels: { tier: "prod" } },
+                  },
+                },
+              ],
+            },
+            validate: {
+              message: "the team label cannot change",
+              deny: {
+                conditions: {
+                  any: [
+                    {
+                      key: "{{ request.object.metadata.labels.team }}",
+                      operator: "NotEquals",
+                      value: "{{ request.oldObject.metadata.labels.team }}",
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        ],
       },
     };
     const bylaw = load({ policies: [policy] });
     const prod = { tier: "prod" };
-    assert.equal(bylaw.check(pod({ team: "b" }), { operation: "UPDATE", oldResource: pod({ team: "a" }), namespaceLabels: prod }).results[0]?.status, "fail");
-    assert.equal(bylaw.check(pod({ team: "a" }), { operation: "UPDATE", oldResource: pod({ team: "a" }), namespaceLabels: prod }).results[0]?.status, "pass");
-    assert.equal(bylaw.check(pod({ team: "b" }), { operation: "UPDATE", oldResource: pod({ team: "a" }) }).results.length, 0, "no labels: the namespaceSelector does not match");
+    assert.equal(
+      bylaw.check(pod({ team: "b" }), { operation: "UPDATE", oldResource: pod({ team: "a" }), namespaceLabels: prod })
+        .results[0]?.status,
+      "fail",
+    );
+    assert.equal(
+      bylaw.check(pod({ team: "a" }), { operation: "UPDATE", oldResource: pod({ team: "a" }), namespaceLabels: prod })
+        .results[0]?.status,
+      "pass",
+    );
+    assert.equal(
+      bylaw.check(pod({ team: "b" }), { operation: "UPDATE", oldResource: pod({ team: "a" }) }).results.length,
+      0,
+      "no labels: the namespaceSelector does not match",
+    );
   });
 
   test("an invalid policy is an error naming the input, the document and the field; nothing runs", () => {
-    const broken = { ...requireTeam, spec: { ...(requireTeam["spec"] as JsonObject), rules: [{ name: "x", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { patern: { metadata: {} } } }] } };
+    const broken = {
+      ...requireTeam,
+      spec: {
+        ...(requireTeam["spec"] as JsonObject),
+        rules: [
+          { name: "x", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { patern: { metadata: {} } } },
+        ],
+      },
+    };
     const outcome = createBylaw({ policies: [defaultTeam, broken] });
     assert.equal(outcome.ok, false);
     if (outcome.ok) return;
     assert.equal(outcome.errors.length, 1);
-    assert.match(outcome.errors[0] ?? "", /^policies\[1\]: document 1: invalid policy require-team: spec\.rules\[0\]\.validate/);
+    assert.match(
+      outcome.errors[0] ?? "",
+      /^policies\[1\]: document 1: invalid policy require-team: spec\.rules\[0\]\.validate/,
+    );
   });
 
   test("YAML errors, non-policy documents and an empty input are errors", () => {
@@ -185,21 +290,57 @@ describe("createBylaw", () => {
       assert.match(bad.errors[1] ?? "", /^policies\[1\]: document 1: not a policy/);
     }
     const empty = createBylaw({ policies: [] });
-    assert.deepEqual(empty.ok ? [] : empty.errors, ["no policy among the inputs: give at least one ClusterPolicy or Policy"]);
+    assert.deepEqual(empty.ok ? [] : empty.errors, [
+      "no policy among the inputs: give at least one ClusterPolicy or Policy",
+    ]);
   });
 });
 
 test("createBylaw reads no registry: an image check is an error that says so, not advice about a CLI flag", () => {
   const loaded = createBylaw({
-    policies: [{
-      apiVersion: "kyverno.io/v1",
-      kind: "ClusterPolicy",
-      metadata: { name: "digests" },
-      spec: { rules: [{ name: "signed", match: { any: [{ resources: { kinds: ["Pod"] } }] }, verifyImages: [{ imageReferences: ["ghcr.io/acme/*"], mutateDigest: false, attestors: [{ entries: [{ keys: { publicKeys: generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ type: "spki", format: "pem" }).toString(), rekor: { ignoreTlog: true } } }] }] }] }] },
-    }],
+    policies: [
+      {
+        apiVersion: "kyverno.io/v1",
+        kind: "ClusterPolicy",
+        metadata: { name: "digests" },
+        spec: {
+          rules: [
+            {
+              name: "signed",
+              match: { any: [{ resources: { kinds: ["Pod"] } }] },
+              verifyImages: [
+                {
+                  imageReferences: ["ghcr.io/acme/*"],
+                  mutateDigest: false,
+                  attestors: [
+                    {
+                      entries: [
+                        {
+                          keys: {
+                            publicKeys: generateKeyPairSync("ec", { namedCurve: "P-256" })
+                              .publicKey.export({ type: "spki", format: "pem" })
+                              .toString(),
+                            rekor: { ignoreTlog: true },
+                          },
+                        },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      },
+    ],
   });
   assert.ok(loaded.ok);
-  const [result] = loaded.bylaw.check({ apiVersion: "v1", kind: "Pod", metadata: { name: "web", namespace: "shop" }, spec: { containers: [{ name: "app", image: "ghcr.io/acme/web:1.0" }] } }).results;
+  const [result] = loaded.bylaw.check({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "web", namespace: "shop" },
+    spec: { containers: [{ name: "app", image: "ghcr.io/acme/web:1.0" }] },
+  }).results;
   assert.equal(result?.status, "error");
   assert.match(result?.message ?? "", /createBylaw reads no image registry/);
 });

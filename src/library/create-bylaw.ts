@@ -18,7 +18,15 @@ import { compileDocuments } from "./compile-documents.js";
 import { existingResources } from "./existing-resources.js";
 import { createOfflineEngine } from "./offline-engine.js";
 import { processResource } from "./process-resource.js";
-import type { Bylaw, BylawOptions, BylawOutcome, CheckOptions, PolicyInput, PolicyRuleResult, ResourceReport } from "./types.js";
+import type {
+  Bylaw,
+  BylawOptions,
+  BylawOutcome,
+  CheckOptions,
+  PolicyInput,
+  PolicyRuleResult,
+  ResourceReport,
+} from "./types.js";
 
 export function createBylaw(options: BylawOptions): BylawOutcome {
   const engine = createOfflineEngine({
@@ -29,7 +37,8 @@ export function createBylaw(options: BylawOptions): BylawOutcome {
   });
   const loaded = compileDocuments(options.policies.flatMap(documentsOf), engine);
   const errors = [...loaded.fatal, ...loaded.errors];
-  if (loaded.compiled.length === 0 && errors.length === 0) errors.push("no policy among the inputs: give at least one ClusterPolicy or Policy");
+  if (loaded.compiled.length === 0 && errors.length === 0)
+    errors.push("no policy among the inputs: give at least one ClusterPolicy or Policy");
   if (errors.length > 0) return { ok: false, errors, warnings: loaded.warnings };
   const policies = loaded.compiled;
   const exceptions = loaded.exceptions;
@@ -39,7 +48,8 @@ export function createBylaw(options: BylawOptions): BylawOutcome {
       policies,
       exceptions,
       warnings: loaded.warnings,
-      check: (resource, checkOptions = {}) => check(engine, policies, resource, checkOptions, (r) => checkRequest(r, checkOptions, exceptions)),
+      check: (resource, checkOptions = {}) =>
+        check(engine, policies, resource, checkOptions, (r) => checkRequest(r, checkOptions, exceptions)),
     } satisfies Bylaw,
   };
 }
@@ -50,11 +60,19 @@ function documentsOf(input: PolicyInput, i: number): LoadedDocument[] {
   return typeof input === "string" ? parseDocuments(input, source) : [{ source, index: 0, value: input }];
 }
 
-function check(engine: Engine, policies: readonly CompiledPolicy[], resource: Resource, options: CheckOptions, request: (r: Resource) => ReturnType<typeof checkRequest>): ResourceReport {
+function check(
+  engine: Engine,
+  policies: readonly CompiledPolicy[],
+  resource: Resource,
+  options: CheckOptions,
+  request: (r: Resource) => ReturnType<typeof checkRequest>,
+): ResourceReport {
   const processed = processResource(engine, policies, resource, request, existingResources(options.existing ?? []));
   const namespace = resourceNamespace(resource);
   const labels = options.namespaceLabels ?? {};
-  const results = processed.responses.flatMap((response) => response.rules.map((r) => withPolicy(response, r, namespace, labels)));
+  const results = processed.responses.flatMap((response) =>
+    response.rules.map((r) => withPolicy(response, r, namespace, labels)),
+  );
   const summary: Record<RuleStatus, number> = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
   for (const r of results) summary[r.status]++;
   return {
@@ -67,7 +85,12 @@ function check(engine: Engine, policies: readonly CompiledPolicy[], resource: Re
   };
 }
 
-function withPolicy(response: PolicyResponse, result: RuleResult, namespace: string, labels: Readonly<Record<string, string>>): PolicyRuleResult {
+function withPolicy(
+  response: PolicyResponse,
+  result: RuleResult,
+  namespace: string,
+  labels: Readonly<Record<string, string>>,
+): PolicyRuleResult {
   const p = response.policy;
   const policy = p.kind === "Policy" ? `${p.namespace}/${p.name}` : p.name;
   const enforceable = result.status === "fail" && (result.type === "Validation" || result.type === "ImageVerify");

@@ -2,16 +2,35 @@
  * Offline stand-in for "what already exists in the cluster": clone sources (a test's
  * cloneSourceResource files) and mutate-existing targets (targetResources, --target-resource).
  */
-import { type ExistingResources, type LabelSelector, ok, type Resource, resourceApiVersion, resourceKind, resourceName, resourceNamespace } from "../engine/index.js";
+import {
+  type ExistingResources,
+  type LabelSelector,
+  ok,
+  type Resource,
+  resourceApiVersion,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+} from "../engine/index.js";
 
 export function existingResources(resources: readonly Resource[]): ExistingResources {
   const same = (r: Resource, apiVersion: string, kind: string, namespace: string): boolean =>
-    resourceKind(r) === kind && (apiVersion === "" || resourceApiVersion(r) === apiVersion) && resourceNamespace(r) === namespace;
+    resourceKind(r) === kind &&
+    (apiVersion === "" || resourceApiVersion(r) === apiVersion) &&
+    resourceNamespace(r) === namespace;
   return {
-    get: (apiVersion, kind, namespace, name) => ok(resources.find((r) => same(r, apiVersion, kind, namespace) && resourceName(r) === name)),
+    get: (apiVersion, kind, namespace, name) =>
+      ok(resources.find((r) => same(r, apiVersion, kind, namespace) && resourceName(r) === name)),
     // The selector is applied again by the engine, so every object of the kind is offered. As a
     // Kubernetes list, an empty namespace lists every namespace (mutate.targets with no namespace).
     list: (apiVersion, kind, namespace, _selector?: LabelSelector) =>
-      ok(resources.filter((r) => resourceKind(r) === kind && (apiVersion === "" || resourceApiVersion(r) === apiVersion) && (namespace === "" || resourceNamespace(r) === namespace))),
+      ok(
+        resources.filter(
+          (r) =>
+            resourceKind(r) === kind &&
+            (apiVersion === "" || resourceApiVersion(r) === apiVersion) &&
+            (namespace === "" || resourceNamespace(r) === namespace),
+        ),
+      ),
   };
 }

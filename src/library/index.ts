@@ -6,4 +6,12 @@
 export { createBylaw } from "./create-bylaw.js";
 export { createOfflineEngine } from "./offline-engine.js";
 export type { MockedApiCall, OfflineContextOptions } from "../platform/offline-context.js";
-export type { Bylaw, BylawOptions, BylawOutcome, CheckOptions, PolicyInput, PolicyRuleResult, ResourceReport } from "./types.js";
+export type {
+  Bylaw,
+  BylawOptions,
+  BylawOutcome,
+  CheckOptions,
+  PolicyInput,
+  PolicyRuleResult,
+  ResourceReport,
+} from "./types.js";

@@ -4,7 +4,18 @@
  * each seeing the resource the previous one patched; then every validate policy on
  * the patched resource; then every generate policy on the resource as given.
  */
-import { type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, hasGenerateRules, hasImageVerifyRules, hasMutateRules, hasValidateRules, type PolicyResponse, type Resource } from "../engine/index.js";
+import {
+  type CompiledPolicy,
+  type Engine,
+  type EngineRequest,
+  type ExistingResources,
+  hasGenerateRules,
+  hasImageVerifyRules,
+  hasMutateRules,
+  hasValidateRules,
+  type PolicyResponse,
+  type Resource,
+} from "../engine/index.js";
 
 export interface Processed {
   readonly responses: readonly PolicyResponse[];
@@ -12,7 +23,13 @@ export interface Processed {
   readonly patched: Resource;
 }
 
-export function processResource(engine: Engine, policies: readonly CompiledPolicy[], resource: Resource, request: (resource: Resource, policy: CompiledPolicy) => EngineRequest, existing: ExistingResources): Processed {
+export function processResource(
+  engine: Engine,
+  policies: readonly CompiledPolicy[],
+  resource: Resource,
+  request: (resource: Resource, policy: CompiledPolicy) => EngineRequest,
+  existing: ExistingResources,
+): Processed {
   const responses: PolicyResponse[] = [];
   let current = resource;
   for (const policy of policies) {

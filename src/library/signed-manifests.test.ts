@@ -2,7 +2,13 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../engine/index.js";
-import { deploymentManifest, keyAttestors, manifestsPolicy, signed, testKey } from "../../test/support/signed-manifests.js";
+import {
+  deploymentManifest,
+  keyAttestors,
+  manifestsPolicy,
+  signed,
+  testKey,
+} from "../../test/support/signed-manifests.js";
 import { createBylaw } from "./create-bylaw.js";
 
 describe("createBylaw: validate.manifests", () => {
@@ -11,7 +17,10 @@ describe("createBylaw: validate.manifests", () => {
     const outcome = createBylaw({ policies: [manifestsPolicy({ attestors: keyAttestors([team]) })] });
     assert.ok(outcome.ok);
     const good = signed(deploymentManifest(1), [team]);
-    assert.deepEqual(outcome.bylaw.check(good).results.map((r) => r.status), ["pass"]);
+    assert.deepEqual(
+      outcome.bylaw.check(good).results.map((r) => r.status),
+      ["pass"],
+    );
     const scaled = outcome.bylaw.check({ ...good, spec: { ...(good["spec"] as JsonObject), replicas: 3 } });
     assert.equal(scaled.blocked, true);
     assert.match(scaled.results[0]?.message ?? "", /"key":"spec.replicas"/);

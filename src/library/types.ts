@@ -75,4 +75,6 @@ export interface Bylaw {
 }
 
 /** Invalid input is an answer, not an exception: each error names the input, the document and the field. */
-export type BylawOutcome = { readonly ok: true; readonly bylaw: Bylaw } | { readonly ok: false; readonly errors: readonly string[]; readonly warnings: readonly string[] };
+export type BylawOutcome =
+  | { readonly ok: true; readonly bylaw: Bylaw }
+  | { readonly ok: false; readonly errors: readonly string[]; readonly warnings: readonly string[] };

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { verifyCertificateChain } from "./certificate-chain.js";
 import { LEAF_PEM, LEAF_VALID_AT, OTHER_ROOT_PEM, ROOT_PEM } from "../../test/support/test-certs.js";
 
-const check = (chain: string, nowMillis = LEAF_VALID_AT) => verifyCertificateChain({ certificate: LEAF_PEM, chain, nowMillis });
+const check = (chain: string, nowMillis = LEAF_VALID_AT) =>
+  verifyCertificateChain({ certificate: LEAF_PEM, chain, nowMillis });
 
 test("a leaf issued by the chain's root holds", () => {
   assert.deepEqual(check(ROOT_PEM), { ok: true, value: undefined });
@@ -12,7 +13,11 @@ test("a leaf issued by the chain's root holds", () => {
 
 test("a leaf another root issued is signed by an unknown authority", () => {
   assert.deepEqual(check(OTHER_ROOT_PEM), { ok: true, value: "x509: certificate signed by unknown authority" });
-  assert.deepEqual(check(`${ROOT_PEM}${OTHER_ROOT_PEM}`), { ok: true, value: "x509: certificate signed by unknown authority" }, "the root is the chain's last certificate");
+  assert.deepEqual(
+    check(`${ROOT_PEM}${OTHER_ROOT_PEM}`),
+    { ok: true, value: "x509: certificate signed by unknown authority" },
+    "the root is the chain's last certificate",
+  );
 });
 
 test("a leaf not valid now is refused: no transparency log vouches for when it signed", () => {
@@ -22,7 +27,11 @@ test("a leaf not valid now is refused: no transparency log vouches for when it s
 });
 
 test("an unreadable certificate is an error, not a refusal", () => {
-  const r = verifyCertificateChain({ certificate: "-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----", chain: ROOT_PEM, nowMillis: LEAF_VALID_AT });
+  const r = verifyCertificateChain({
+    certificate: "-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----",
+    chain: ROOT_PEM,
+    nowMillis: LEAF_VALID_AT,
+  });
   assert.equal(r.ok, false);
   assert.equal(verifyCertificateChain({ certificate: LEAF_PEM, chain: "", nowMillis: LEAF_VALID_AT }).ok, false);
 });

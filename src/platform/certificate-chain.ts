@@ -39,8 +39,12 @@ export function verifyCertificateChain(check: CertificateCheck): Result<string |
     current = next;
   }
   const usages = leaf.keyUsage;
-  if (usages !== undefined && usages.length > 0 && !usages.includes(CODE_SIGNING)) return ok("x509: certificate specifies an incompatible key usage");
-  if (!validAt(leaf, check.nowMillis)) return ok(`x509: certificate has expired or is not yet valid: the certificate is valid from ${leaf.validFrom} to ${leaf.validTo}`);
+  if (usages !== undefined && usages.length > 0 && !usages.includes(CODE_SIGNING))
+    return ok("x509: certificate specifies an incompatible key usage");
+  if (!validAt(leaf, check.nowMillis))
+    return ok(
+      `x509: certificate has expired or is not yet valid: the certificate is valid from ${leaf.validFrom} to ${leaf.validTo}`,
+    );
   return ok(undefined);
 }
 

@@ -30,12 +30,15 @@ export const nodeSignatures: SignatureVerifier = {
     const c = crypto();
     let key: import("node:crypto").KeyObject;
     try {
-      key = check.publicKey.includes("BEGIN CERTIFICATE") ? new c.X509Certificate(check.publicKey).publicKey : c.createPublicKey(check.publicKey);
+      key = check.publicKey.includes("BEGIN CERTIFICATE")
+        ? new c.X509Certificate(check.publicKey).publicKey
+        : c.createPublicKey(check.publicKey);
     } catch (e) {
       return err("signature-key", `the public key cannot be read: ${(e as Error).message}`);
     }
     try {
-      const algorithm = key.asymmetricKeyType === "ed25519" || key.asymmetricKeyType === "ed448" ? null : (check.hash ?? "sha256");
+      const algorithm =
+        key.asymmetricKeyType === "ed25519" || key.asymmetricKeyType === "ed448" ? null : (check.hash ?? "sha256");
       return ok(c.verify(algorithm, check.data, key, check.signature));
     } catch {
       return ok(false);

@@ -10,7 +10,17 @@
  * else is "unavailable" (the entry is not loaded, and a value for the same name may come from a
  * values file instead; without one the rule is an error naming it).
  */
-import { type ApiCallRequest, type ContextSources, err, type HostResolver, type JsonObject, type JsonValue, ok, type ParamKind, type Result } from "../engine/index.js";
+import {
+  type ApiCallRequest,
+  type ContextSources,
+  err,
+  type HostResolver,
+  type JsonObject,
+  type JsonValue,
+  ok,
+  type ParamKind,
+  type Result,
+} from "../engine/index.js";
 import { OfflineResources } from "./offline-resources.js";
 import type { ImageDataSource } from "./registry/registry-access.js";
 
@@ -66,18 +76,32 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
     canLoad: (kind) =>
       (kind === "apiCall" && ((options.apiCalls?.length ?? 0) > 0 || haveObjects)) ||
       (kind === "configMap" && haveObjects) ||
-      (kind === "globalReference" && Object.keys(options.globalEntries ?? {}).length + Object.keys(options.globalErrors ?? {}).length > 0) ||
+      (kind === "globalReference" &&
+        Object.keys(options.globalEntries ?? {}).length + Object.keys(options.globalErrors ?? {}).length > 0) ||
       (kind === "imageRegistry" && options.registry !== undefined),
     configMap: (namespace, name) =>
-      haveObjects ? objects.get({ apiVersion: "v1", resource: "configmaps", namespace, name }) : err("unavailable", `configMap ${namespace}/${name}: ${UNAVAILABLE}`),
+      haveObjects
+        ? objects.get({ apiVersion: "v1", resource: "configmaps", namespace, name })
+        : err("unavailable", `configMap ${namespace}/${name}: ${UNAVAILABLE}`),
     apiCall: (req: ApiCallRequest): Result<JsonValue> => {
       const mock = (options.apiCalls ?? []).find(
-        (m) => (m.method ?? "GET") === req.method && ((req.urlPath !== undefined && m.urlPath === req.urlPath) || (req.serviceUrl !== undefined && m.url === req.serviceUrl)),
+        (m) =>
+          (m.method ?? "GET") === req.method &&
+          ((req.urlPath !== undefined && m.urlPath === req.urlPath) ||
+            (req.serviceUrl !== undefined && m.url === req.serviceUrl)),
       );
-      const read = !mock && haveObjects && req.method === "GET" && req.urlPath !== undefined ? objects.urlPath(req.urlPath) : undefined;
+      const read =
+        !mock && haveObjects && req.method === "GET" && req.urlPath !== undefined
+          ? objects.urlPath(req.urlPath)
+          : undefined;
       if (read !== undefined) return read;
-      if (!mock) return err("unavailable", `${req.serviceUrl !== undefined && req.urlPath === undefined ? "HTTP call" : "apiCall"} ${req.urlPath ?? req.serviceUrl ?? ""}: ${UNAVAILABLE}`);
-      if (mock.statusCode < 200 || mock.statusCode > 299) return err("api-call", `HTTP ${mock.statusCode}: ${JSON.stringify(mock.body)}`);
+      if (!mock)
+        return err(
+          "unavailable",
+          `${req.serviceUrl !== undefined && req.urlPath === undefined ? "HTTP call" : "apiCall"} ${req.urlPath ?? req.serviceUrl ?? ""}: ${UNAVAILABLE}`,
+        );
+      if (mock.statusCode < 200 || mock.statusCode > 299)
+        return err("api-call", `HTTP ${mock.statusCode}: ${JSON.stringify(mock.body)}`);
       return ok(mock.body);
     },
     globalReference: (name) => {
@@ -88,13 +112,32 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
     },
     imageData: (reference, request) => {
       // A context file's image data is CEL's metadata: it never stands for a digest, signatures or attestations.
-      const data = request?.form === "digest" || request?.form === "signatures" || request?.form === "attestations" ? undefined : images[reference];
+      const data =
+        request?.form === "digest" || request?.form === "signatures" || request?.form === "attestations"
+          ? undefined
+          : images[reference];
       if (data !== undefined) return ok(data);
-      if (options.registry !== undefined) return options.registry.imageData(reference, request?.form ?? "metadata", request?.repository);
-      return err("unavailable", `image data for ${reference} not found in the context (no registry access: ${options.noRegistryHint ?? CLI_REGISTRY_HINT})`);
+      if (options.registry !== undefined)
+        return options.registry.imageData(reference, request?.form ?? "metadata", request?.repository);
+      return err(
+        "unavailable",
+        `image data for ${reference} not found in the context (no registry access: ${options.noRegistryHint ?? CLI_REGISTRY_HINT})`,
+      );
     },
-    getResource: (r) => (haveObjects ? objects.get(r) : err("unavailable", `${r.resource} "${r.name}": no cluster connection: the object must come from a test's context file or clusterResources`)),
-    listResources: (r) => (haveObjects ? objects.list(r) : err("unavailable", `${r.resource}: no cluster connection: the objects must come from a test's context file or clusterResources`)),
+    getResource: (r) =>
+      haveObjects
+        ? objects.get(r)
+        : err(
+            "unavailable",
+            `${r.resource} "${r.name}": no cluster connection: the object must come from a test's context file or clusterResources`,
+          ),
+    listResources: (r) =>
+      haveObjects
+        ? objects.list(r)
+        : err(
+            "unavailable",
+            `${r.resource}: no cluster connection: the objects must come from a test's context file or clusterResources`,
+          ),
     ...paramPort(options),
     ...(options.clusterGiven === true ? { clusterGiven: true } : {}),
     // A rule reading data nothing gave is an error naming the entry, never a pass on a default.
@@ -106,13 +149,23 @@ function paramPort(options: OfflineContextOptions): Pick<ContextSources, "paramO
   const given = options.params;
   if (options.clusterGiven === true) {
     const cluster = options.resources ?? [];
-    return { paramObjects: paramsOf(() => [...(given?.() ?? []), ...cluster], options.bindingParams === true, () => given?.() ?? []) };
+    return {
+      paramObjects: paramsOf(
+        () => [...(given?.() ?? []), ...cluster],
+        options.bindingParams === true,
+        () => given?.() ?? [],
+      ),
+    };
   }
   return given !== undefined ? { paramObjects: paramsOf(given, options.bindingParams === true) } : {};
 }
 
 /** With a kind: the given objects of that apiVersion and kind, in every namespace. Without: every given object, or none when bindings get none. */
-function paramsOf(objects: () => readonly JsonObject[], forBindings: boolean, bindingObjects = objects): NonNullable<ContextSources["paramObjects"]> {
+function paramsOf(
+  objects: () => readonly JsonObject[],
+  forBindings: boolean,
+  bindingObjects = objects,
+): NonNullable<ContextSources["paramObjects"]> {
   return (kind?: ParamKind) => {
     if (kind === undefined) return ok(forBindings ? bindingObjects() : []);
     return ok(objects().filter((o) => o["apiVersion"] === kind.apiVersion && o["kind"] === kind.kind));

@@ -4,35 +4,65 @@ import assert from "node:assert/strict";
 import { OfflineResources, pluralOf } from "./offline-resources.js";
 import { offlineContextSources } from "./offline-context.js";
 
-const cm = (ns: string, name: string, labels: Record<string, string> = {}): { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; data: { k: string } } => ({
+const cm = (
+  ns: string,
+  name: string,
+  labels: Record<string, string> = {},
+): {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string; labels: Record<string, string> };
+  data: { k: string };
+} => ({
   apiVersion: "v1",
   kind: "ConfigMap",
   metadata: { name, namespace: ns, labels },
   data: { k: `${ns}/${name}` },
 });
-const hpa = { apiVersion: "autoscaling/v1", kind: "HorizontalPodAutoscaler", metadata: { name: "h", namespace: "default" }, spec: {} };
+const hpa = {
+  apiVersion: "autoscaling/v1",
+  kind: "HorizontalPodAutoscaler",
+  metadata: { name: "h", namespace: "default" },
+  spec: {},
+};
 const store = new OfflineResources([cm("default", "a", { team: "x" }), cm("default", "b"), cm("other", "a"), hpa]);
 
 describe("offline resources", () => {
   test("a kind's resource is Kubernetes' guessed plural", () => {
-    assert.deepEqual(["Pod", "Ingress", "NetworkPolicy", "HorizontalPodAutoscaler", "Endpoints"].map(pluralOf), ["pods", "ingresses", "networkpolicies", "horizontalpodautoscalers", "endpointses"]);
+    assert.deepEqual(["Pod", "Ingress", "NetworkPolicy", "HorizontalPodAutoscaler", "Endpoints"].map(pluralOf), [
+      "pods",
+      "ingresses",
+      "networkpolicies",
+      "horizontalpodautoscalers",
+      "endpointses",
+    ]);
   });
 
   test("get finds an object by apiVersion, resource, namespace and name; a missing one is Kubernetes' not-found text", () => {
     const r = store.get({ apiVersion: "v1", resource: "configmaps", namespace: "other", name: "a" });
     assert.ok(r.ok);
     assert.deepEqual((r.value as { data: unknown }).data, { k: "other/a" });
-    const missing = store.get({ apiVersion: "autoscaling/v1", resource: "horizontalpodautoscalers", namespace: "default", name: "zz" });
+    const missing = store.get({
+      apiVersion: "autoscaling/v1",
+      resource: "horizontalpodautoscalers",
+      namespace: "default",
+      name: "zz",
+    });
     assert.ok(!missing.ok);
     assert.equal(missing.error.message, 'horizontalpodautoscalers.autoscaling "zz" not found');
-    assert.ok(!store.get({ apiVersion: "v2", resource: "configmaps", namespace: "default", name: "a" }).ok, "another version is another resource");
+    assert.ok(
+      !store.get({ apiVersion: "v2", resource: "configmaps", namespace: "default", name: "a" }).ok,
+      "another version is another resource",
+    );
   });
 
   test("list gives the namespace's objects (all namespaces for ''), filtered by labels; a resource with no objects is an error", () => {
     const names = (ns: string, labels?: Record<string, string>): string[] => {
       const r = store.list({ apiVersion: "v1", resource: "configmaps", namespace: ns, ...(labels ? { labels } : {}) });
       assert.ok(r.ok);
-      return (r.value as { items: { metadata: { namespace: string; name: string } }[] }).items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`);
+      return (r.value as { items: { metadata: { namespace: string; name: string } }[] }).items.map(
+        (i) => `${i.metadata.namespace}/${i.metadata.name}`,
+      );
     };
     assert.deepEqual(names("default"), ["default/a", "default/b"]);
     assert.deepEqual(names(""), ["default/a", "default/b", "other/a"]);
@@ -54,15 +84,24 @@ describe("offline resources", () => {
   });
 
   test("the offline context port answers configMap entries, apiCall GETs (after the mocks) and resource reads from the objects", () => {
-    const ctx = offlineContextSources({ resources: [cm("default", "a")], apiCalls: [{ urlPath: "/api/v1/namespaces/default/configmaps/a", statusCode: 200, body: { mocked: true } }] });
+    const ctx = offlineContextSources({
+      resources: [cm("default", "a")],
+      apiCalls: [{ urlPath: "/api/v1/namespaces/default/configmaps/a", statusCode: 200, body: { mocked: true } }],
+    });
     assert.equal(ctx.canLoad("configMap"), true);
     assert.deepEqual(ctx.configMap("default", "a"), { ok: true, value: cm("default", "a") });
     assert.equal(ctx.configMap("default", "zz").ok, false);
-    assert.deepEqual(ctx.apiCall({ urlPath: "/api/v1/namespaces/default/configmaps/a", method: "GET" }), { ok: true, value: { mocked: true } });
+    assert.deepEqual(ctx.apiCall({ urlPath: "/api/v1/namespaces/default/configmaps/a", method: "GET" }), {
+      ok: true,
+      value: { mocked: true },
+    });
     const listed = ctx.apiCall({ urlPath: "/api/v1/namespaces/default/configmaps", method: "GET" });
     assert.ok(listed.ok);
     assert.equal((listed.value as { items: unknown[] }).items.length, 1);
-    assert.equal(ctx.getResource?.({ apiVersion: "v1", resource: "configmaps", namespace: "default", name: "a" }).ok, true);
+    assert.equal(
+      ctx.getResource?.({ apiVersion: "v1", resource: "configmaps", namespace: "default", name: "a" }).ok,
+      true,
+    );
   });
 
   test("without objects nothing is read: configMap and resource reads are errors naming what is missing", () => {

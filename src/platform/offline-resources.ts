@@ -5,7 +5,16 @@
  * They answer CEL `resource.Get/List`, classic `configMap` entries and `apiCall` GETs of an
  * object or a list URL path.
  */
-import { err, isObject, ok, type JsonObject, type JsonValue, type ResourceList, type ResourceRead, type Result } from "../engine/index.js";
+import {
+  err,
+  isObject,
+  ok,
+  type JsonObject,
+  type JsonValue,
+  type ResourceList,
+  type ResourceRead,
+  type Result,
+} from "../engine/index.js";
 
 /** Kubernetes' UnsafeGuessKindToResource: `Pod` → `pods`, `Ingress` → `ingresses`, `Policy` → `policies`. */
 export function pluralOf(kind: string): string {
@@ -49,8 +58,12 @@ export class OfflineResources {
   }
 
   get(r: ResourceRead): Result<JsonValue> {
-    const found = (this.#byResource.get(`${r.apiVersion} ${r.resource}`) ?? []).find((o) => namespaceOf(o) === r.namespace && nameOf(o) === r.name);
-    return found === undefined ? err("not-found", `${groupResource(r.apiVersion, r.resource)} "${r.name}" not found`) : ok(found);
+    const found = (this.#byResource.get(`${r.apiVersion} ${r.resource}`) ?? []).find(
+      (o) => namespaceOf(o) === r.namespace && nameOf(o) === r.name,
+    );
+    return found === undefined
+      ? err("not-found", `${groupResource(r.apiVersion, r.resource)} "${r.name}" not found`)
+      : ok(found);
   }
 
   /** `{items: [...]}`; a resource of which no object was given is an error, as the fake client answers. */
@@ -58,16 +71,22 @@ export class OfflineResources {
     const all = this.#byResource.get(`${r.apiVersion} ${r.resource}`);
     if (all === undefined) return err("not-found", `${groupResource(r.apiVersion, r.resource)} resource not found`);
     const labels = Object.entries(r.labels ?? {});
-    const items = all.filter((o) => (r.namespace === "" || namespaceOf(o) === r.namespace) && labels.every(([k, v]) => labelsOf(o)[k] === v));
+    const items = all.filter(
+      (o) => (r.namespace === "" || namespaceOf(o) === r.namespace) && labels.every(([k, v]) => labelsOf(o)[k] === v),
+    );
     return ok({ items });
   }
 
   /** A GET of `/api/v1/[namespaces/NS/]RESOURCE[/NAME]` or `/apis/GROUP/VERSION/...`; undefined: not such a path. */
   urlPath(path: string): Result<JsonValue> | undefined {
-    const parts = path.split("?")[0]?.split("/").filter((p) => p !== "") ?? [];
+    const parts =
+      path
+        .split("?")[0]
+        ?.split("/")
+        .filter((p) => p !== "") ?? [];
     const core = parts[0] === "api";
     if (!(core && parts.length >= 3) && !(parts[0] === "apis" && parts.length >= 4)) return undefined;
-    const apiVersion = core ? parts[1] ?? "" : `${parts[1] ?? ""}/${parts[2] ?? ""}`;
+    const apiVersion = core ? (parts[1] ?? "") : `${parts[1] ?? ""}/${parts[2] ?? ""}`;
     let rest = parts.slice(core ? 2 : 3);
     let namespace = "";
     if (rest[0] === "namespaces" && rest.length >= 3) {

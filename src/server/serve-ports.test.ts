@@ -6,18 +6,29 @@ import { clusterPolicy, pod } from "../../test/support/builders.js";
 import { createOfflineEngine } from "../library/offline-engine.js";
 import { servePorts } from "./serve-ports.js";
 
-const withContext = (entry: JsonObject): JsonObject => clusterPolicy("p", [{
-  name: "r",
-  match: { any: [{ resources: { kinds: ["Pod"] } }] },
-  context: [{ name: "cfg", ...entry }],
-  // A default makes the rule pass when the entry is quietly left out.
-  validate: { deny: { conditions: { any: [{ key: "{{ cfg.data.blocked || 'no' }}", operator: "Equals", value: "yes" }] } } },
-}], { validationFailureAction: "Enforce" });
+const withContext = (entry: JsonObject): JsonObject =>
+  clusterPolicy(
+    "p",
+    [
+      {
+        name: "r",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        context: [{ name: "cfg", ...entry }],
+        // A default makes the rule pass when the entry is quietly left out.
+        validate: {
+          deny: { conditions: { any: [{ key: "{{ cfg.data.blocked || 'no' }}", operator: "Equals", value: "yes" }] } },
+        },
+      },
+    ],
+    { validationFailureAction: "Enforce" },
+  );
 
 function statuses(engine: ReturnType<typeof createEngine>, doc: JsonObject): [string, string][] {
   const compiled = engine.compile(doc);
   assert.ok(compiled.ok);
-  return engine.validate(compiled.policy, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} }).rules.map((r) => [r.status, r.message]);
+  return engine
+    .validate(compiled.policy, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} })
+    .rules.map((r) => [r.status, r.message]);
 }
 
 test("configMap, apiCall and globalReference entries are errors naming the kind in serve", () => {
@@ -36,12 +47,26 @@ test("configMap, apiCall and globalReference entries are errors naming the kind 
 
 test("offline (bylaw apply) too, unless a values file gives the name", () => {
   const engine = createOfflineEngine();
-  assert.deepEqual(statuses(engine, withContext({ configMap: { name: "c", namespace: "default" } })).map((r) => r[0]), ["error"]);
-  assert.deepEqual(statuses(engine, withContext({ imageRegistry: { reference: "nginx:1" } })).map((r) => r[0]), ["error"]);
+  assert.deepEqual(
+    statuses(engine, withContext({ configMap: { name: "c", namespace: "default" } })).map((r) => r[0]),
+    ["error"],
+  );
+  assert.deepEqual(
+    statuses(engine, withContext({ imageRegistry: { reference: "nginx:1" } })).map((r) => r[0]),
+    ["error"],
+  );
   const compiled = engine.compile(withContext({ configMap: { name: "c", namespace: "default" } }));
   assert.ok(compiled.ok);
-  const given = engine.validate(compiled.policy, { resource: pod("web"), operation: "CREATE", namespaceLabels: {}, variables: { cfg: { data: { blocked: "yes" } } } });
-  assert.deepEqual(given.rules.map((r) => r.status), ["fail"]);
+  const given = engine.validate(compiled.policy, {
+    resource: pod("web"),
+    operation: "CREATE",
+    namespaceLabels: {},
+    variables: { cfg: { data: { blocked: "yes" } } },
+  });
+  assert.deepEqual(
+    given.rules.map((r) => r.status),
+    ["fail"],
+  );
 });
 
 test("an image read with no registry says how to get one where it runs: --cluster in serve, --registry in the CLI", () => {

@@ -13,5 +13,12 @@ import { offlineContextSources, offlineHosts } from "../platform/offline-context
 export const SERVE_REGISTRY_HINT = "bylaw serve reads image registries only with --cluster";
 
 export function servePorts(live?: ContextSources): EnginePorts {
-  return { clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: live ?? { ...offlineContextSources({ noRegistryHint: SERVE_REGISTRY_HINT }), unloadable: "error" }, hosts: offlineHosts, signatures: nodeSignatures };
+  return {
+    clock: systemClock,
+    random: cryptoRandom,
+    hasher: nodeHasher,
+    context: live ?? { ...offlineContextSources({ noRegistryHint: SERVE_REGISTRY_HINT }), unloadable: "error" },
+    hosts: offlineHosts,
+    signatures: nodeSignatures,
+  };
 }

@@ -3,7 +3,14 @@
  * facts the request does not carry) and what they report to (metrics, logs). Each piece is passed
  * in; nothing here is global.
  */
-import type { AnyCompiledException, CompiledPolicy, Operation, PolicyProblem, PolicyResponse, RequestUserInfo } from "../engine/index.js";
+import type {
+  AnyCompiledException,
+  CompiledPolicy,
+  Operation,
+  PolicyProblem,
+  PolicyResponse,
+  RequestUserInfo,
+} from "../engine/index.js";
 
 /** One immutable, loaded set of policies; a reload swaps the whole snapshot at once. */
 export interface PolicySnapshot {
@@ -45,7 +52,10 @@ export interface ClusterFacts {
    * facts cannot be known yet (a watch still on its first list); an Error named "NotReady" is then
    * answered as "not ready", under the webhook's failurePolicy, rather than as a Bylaw bug.
    */
-  roles(user: Pick<RequestUserInfo, "username" | "groups">): { readonly roles: readonly string[]; readonly clusterRoles: readonly string[] };
+  roles(user: Pick<RequestUserInfo, "username" | "groups">): {
+    readonly roles: readonly string[];
+    readonly clusterRoles: readonly string[];
+  };
   /**
    * Whether any of these policies reads the user's roles (absent: assume so). A review whose
    * policies read none is built without asking `roles`, so facts still loading for another

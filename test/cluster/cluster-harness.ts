@@ -19,12 +19,27 @@ export interface RunResult {
 }
 
 /** Runs a command to completion; a non-zero exit is a result, not a throw. */
-export function run(file: string, args: readonly string[], timeoutMs: number, input?: string, env?: NodeJS.ProcessEnv): Promise<RunResult> {
+export function run(
+  file: string,
+  args: readonly string[],
+  timeoutMs: number,
+  input?: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<RunResult> {
   return new Promise((done) => {
-    const child = execFile(file, [...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, ...(env !== undefined ? { env: { ...process.env, ...env } } : {}) }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
-      done({ code, stdout, stderr: error !== null && code === 1 && stderr === "" ? error.message : stderr });
-    });
+    const child = execFile(
+      file,
+      [...args],
+      {
+        timeout: timeoutMs,
+        maxBuffer: 64 * 1024 * 1024,
+        ...(env !== undefined ? { env: { ...process.env, ...env } } : {}),
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+        done({ code, stdout, stderr: error !== null && code === 1 && stderr === "" ? error.message : stderr });
+      },
+    );
     if (input !== undefined) child.stdin?.end(input);
   });
 }
@@ -65,17 +80,35 @@ export function processRunning(pid: number): boolean {
  * `apiserverArgs` become BYLAW_CLUSTER_APISERVER_ARGS (extra kube-apiserver flags); `withBylaw`
  * also starts Bylaw, registered and Ready (`up DIR --with-bylaw`: DIR/bylaw.env, DIR/policies).
  */
-export async function startCluster(buildTimeoutMs: number, apiserverArgs?: readonly string[], options: { readonly withBylaw?: boolean } = {}): Promise<Cluster> {
+export async function startCluster(
+  buildTimeoutMs: number,
+  apiserverArgs?: readonly string[],
+  options: { readonly withBylaw?: boolean } = {},
+): Promise<Cluster> {
   const started = performance.now();
   const env = apiserverArgs !== undefined ? { BYLAW_CLUSTER_APISERVER_ARGS: apiserverArgs.join(" ") } : undefined;
   // A component that exits at start (a loopback port taken between picking it and binding it, when
   // several clusters start on one machine) gets one more try in a fresh folder, on fresh ports.
   let dir = mkdtempSync(join(tmpdir(), "bylaw-cluster-"));
-  let up = await run(clusterScript, ["up", dir, ...(options.withBylaw === true ? ["--with-bylaw"] : [])], buildTimeoutMs, undefined, env);
+  let up = await run(
+    clusterScript,
+    ["up", dir, ...(options.withBylaw === true ? ["--with-bylaw"] : [])],
+    buildTimeoutMs,
+    undefined,
+    env,
+  );
   if (up.code !== 0 && /exited while waiting/.test(up.stderr)) {
-    console.log(`# scripts/cluster.sh up ${dir} failed at start, trying once more:\n# ${up.stderr.trim().split("\n").join("\n# ")}`);
+    console.log(
+      `# scripts/cluster.sh up ${dir} failed at start, trying once more:\n# ${up.stderr.trim().split("\n").join("\n# ")}`,
+    );
     dir = mkdtempSync(join(tmpdir(), "bylaw-cluster-"));
-    up = await run(clusterScript, ["up", dir, ...(options.withBylaw === true ? ["--with-bylaw"] : [])], buildTimeoutMs, undefined, env);
+    up = await run(
+      clusterScript,
+      ["up", dir, ...(options.withBylaw === true ? ["--with-bylaw"] : [])],
+      buildTimeoutMs,
+      undefined,
+      env,
+    );
   }
   const upSeconds = (performance.now() - started) / 1000;
   if (up.code !== 0) throw new Error(`scripts/cluster.sh up ${dir} failed (exit ${up.code}):\n${up.stderr}`);
@@ -102,7 +135,11 @@ export async function tearDown(cluster: Cluster | undefined): Promise<void> {
   const pids = readPids(cluster.dir);
   const down = await stopCluster(cluster.dir);
   assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
-  assert.deepEqual([...pids].filter(([, pid]) => processRunning(pid)), [], "Bylaw and every component have exited after down");
+  assert.deepEqual(
+    [...pids].filter(([, pid]) => processRunning(pid)),
+    [],
+    "Bylaw and every component have exited after down",
+  );
   rmSync(cluster.dir, { recursive: true, force: true });
 }
 
@@ -110,9 +147,18 @@ export async function tearDown(cluster: Cluster | undefined): Promise<void> {
  * `scripts/cluster.sh restart-bylaw DIR` (waits until Ready and registered unless `wait: false`);
  * `extraArgs` are more `bylaw serve` flags after deploy/'s (BYLAW_CLUSTER_BYLAW_ARGS).
  */
-export async function restartBylaw(cluster: Cluster, options: { readonly wait?: boolean; readonly extraArgs?: string } = {}): Promise<void> {
+export async function restartBylaw(
+  cluster: Cluster,
+  options: { readonly wait?: boolean; readonly extraArgs?: string } = {},
+): Promise<void> {
   const env = options.extraArgs !== undefined ? { BYLAW_CLUSTER_BYLAW_ARGS: options.extraArgs } : undefined;
-  const r = await run(clusterScript, ["restart-bylaw", cluster.dir, ...(options.wait === false ? ["--no-wait"] : [])], 180_000, undefined, env);
+  const r = await run(
+    clusterScript,
+    ["restart-bylaw", cluster.dir, ...(options.wait === false ? ["--no-wait"] : [])],
+    180_000,
+    undefined,
+    env,
+  );
   assert.equal(r.code, 0, `scripts/cluster.sh restart-bylaw failed: ${r.stderr}`);
 }
 
@@ -137,7 +183,8 @@ export async function eventually<T>(what: string, timeoutMs: number, check: () =
     } catch (error) {
       last = error;
     }
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}: ${String(last)}`);
+    if (performance.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}: ${String(last)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -9,7 +9,17 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { clusterScript, eventually, processRunning, run, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
+import {
+  clusterScript,
+  eventually,
+  processRunning,
+  run,
+  startCluster,
+  stopCluster,
+  type Cluster,
+  kubectlOk as kubectlIn,
+  started,
+} from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -19,10 +29,15 @@ const current = (): Cluster => started(cluster);
 const kubectlOk = (args: readonly string[], input?: string): Promise<string> => kubectlIn(current(), args, input);
 
 describe("scripts/cluster.sh: a real control plane", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
-  before(async () => {
-    cluster = await startCluster(buildTimeoutMs);
-    console.log(`# scripts/cluster.sh up took ${cluster.upSeconds.toFixed(1)} s (build included if the cache was cold)`);
-  }, { timeout: buildTimeoutMs + 60_000 });
+  before(
+    async () => {
+      cluster = await startCluster(buildTimeoutMs);
+      console.log(
+        `# scripts/cluster.sh up took ${cluster.upSeconds.toFixed(1)} s (build included if the cache was cold)`,
+      );
+    },
+    { timeout: buildTimeoutMs + 60_000 },
+  );
 
   after(async () => {
     if (cluster === undefined) return;
@@ -34,18 +49,32 @@ describe("scripts/cluster.sh: a real control plane", { timeout: buildTimeoutMs +
   });
 
   test("every component was started and recorded", () => {
-    assert.deepEqual([...current().pids.keys()].sort(), ["etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"]);
+    assert.deepEqual([...current().pids.keys()].sort(), [
+      "etcd",
+      "kube-apiserver",
+      "kube-controller-manager",
+      "kube-scheduler",
+      "kwok",
+    ]);
   });
 
   test("the API server answers as Kubernetes v1.35 with the admin kubeconfig", async () => {
     assert.equal(await kubectlOk(["get", "--raw", "/readyz"]), "ok");
-    const version = JSON.parse(await kubectlOk(["version", "-o", "json"])) as { serverVersion?: { gitVersion?: string } };
+    const version = JSON.parse(await kubectlOk(["version", "-o", "json"])) as {
+      serverVersion?: { gitVersion?: string };
+    };
     assert.match(version.serverVersion?.gitVersion ?? "", /^v1\.35\.\d+$/);
     assert.equal((await kubectlOk(["auth", "can-i", "*", "*"])).trim(), "yes");
   });
 
   test("the kwok Node is Ready", async () => {
-    const ready = await kubectlOk(["get", "node", "kwok-node-0", "-o", 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
+    const ready = await kubectlOk([
+      "get",
+      "node",
+      "kwok-node-0",
+      "-o",
+      'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+    ]);
     assert.equal(ready, "True");
   });
 
@@ -71,17 +100,27 @@ describe("scripts/cluster.sh: a real control plane", { timeout: buildTimeoutMs +
       const r = await current().kubectl(["create", "--dry-run=server", "-f", "-"], deniedCm);
       return r.code !== 0 ? r.stderr : undefined;
     });
-    assert.match(denial, /ValidatingAdmissionPolicy 'no-password-keys'.*denied request: ConfigMaps may not hold a password key/);
+    assert.match(
+      denial,
+      /ValidatingAdmissionPolicy 'no-password-keys'.*denied request: ConfigMaps may not hold a password key/,
+    );
     const real = await current().kubectl(["create", "-f", "-"], deniedCm);
     assert.notEqual(real.code, 0);
-    assert.equal((await current().kubectl(["get", "configmap", "holds-a-password"])).code, 1, "the denied ConfigMap does not exist");
+    assert.equal(
+      (await current().kubectl(["get", "configmap", "holds-a-password"])).code,
+      1,
+      "the denied ConfigMap does not exist",
+    );
     await kubectlOk(["create", "-f", "-"], configMap("plain", "colour"));
   });
 
   test("the API server serves and applies a MutatingAdmissionPolicy (v1beta1, enabled by up)", async () => {
     await kubectlOk(["apply", "-f", "-"], mutatingPolicy);
     const label = await eventually("the mutating policy to apply", 30_000, async () => {
-      const r = await current().kubectl(["create", "--dry-run=server", "-o", "jsonpath={.metadata.labels.stamped}", "-f", "-"], configMap("probe", "colour"));
+      const r = await current().kubectl(
+        ["create", "--dry-run=server", "-o", "jsonpath={.metadata.labels.stamped}", "-f", "-"],
+        configMap("probe", "colour"),
+      );
       return r.code === 0 && r.stdout === "by-map" ? r.stdout : undefined;
     });
     assert.equal(label, "by-map");
@@ -97,7 +136,12 @@ describe("scripts/cluster.sh: a real control plane", { timeout: buildTimeoutMs +
 });
 
 function configMap(name: string, key: string): string {
-  return JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "default" }, data: { [key]: "x" } });
+  return JSON.stringify({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, namespace: "default" },
+    data: { [key]: "x" },
+  });
 }
 
 const validatingPolicy = `apiVersion: admissionregistration.k8s.io/v1

@@ -16,7 +16,14 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eventually, startCluster, stopCluster, type Cluster, kubectlOk as kubectlIn, started } from "./cluster-harness.js";
+import {
+  eventually,
+  startCluster,
+  stopCluster,
+  type Cluster,
+  kubectlOk as kubectlIn,
+  started,
+} from "./cluster-harness.js";
 import { createReview, decide, startServe, type ServeProcess } from "./serve-process.js";
 
 const buildTimeoutMs = 90 * 60_000;
@@ -34,8 +41,14 @@ function server(): ServeProcess {
 
 const kubectlOk = (args: readonly string[], input?: string): Promise<string> => kubectlIn(current(), args, input);
 
-const pod = (namespace: string, name: string, labels: Record<string, string> = {}) => createReview({ kind: "Pod", metadata: { name, namespace, labels }, spec: { containers: [{ name: "c", image: "registry.invalid/app:1" }] } });
-const configMap = (namespace: string, name: string, labels: Record<string, string>) => createReview({ kind: "ConfigMap", metadata: { name, namespace, labels }, data: {} });
+const pod = (namespace: string, name: string, labels: Record<string, string> = {}) =>
+  createReview({
+    kind: "Pod",
+    metadata: { name, namespace, labels },
+    spec: { containers: [{ name: "c", image: "registry.invalid/app:1" }] },
+  });
+const configMap = (namespace: string, name: string, labels: Record<string, string>) =>
+  createReview({ kind: "ConfigMap", metadata: { name, namespace, labels }, data: {} });
 
 /** Waits until the review is decided as wanted (the caches follow the cluster within a moment). */
 async function until(what: string, review: () => unknown, allowed: boolean, message?: RegExp): Promise<string> {
@@ -46,19 +59,25 @@ async function until(what: string, review: () => unknown, allowed: boolean, mess
 }
 
 describe("bylaw serve with live context from a real API server", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
-  before(async () => {
-    cluster = await startCluster(buildTimeoutMs);
-    console.log(`# scripts/cluster.sh up took ${cluster.upSeconds.toFixed(1)} s`);
-    for (const ns of ["counted", "apps", "shop", "tenant-a", "tenant-b", "rbac-test"]) await kubectlOk(["create", "namespace", ns]);
-    await kubectlOk(["create", "configmap", "canary", "-n", "tenant-b", `--from-literal=secret=${CANARY}`]);
-    await kubectlOk(["create", "configmap", "own", "-n", "tenant-a", "--from-literal=colour=blue"]);
-    policyDir = mkdtempSync(join(tmpdir(), "bylaw-live-policies-"));
-    for (const [file, text] of Object.entries(POLICIES)) writeFileSync(join(policyDir, file), text);
-    const t0 = performance.now();
-    serve = await startServe(["--policies", policyDir, "--kubeconfig", cluster.kubeconfig]);
-    await eventually("readiness", 60_000, async () => ((await server().get("/health/readiness")).status === 200 ? true : undefined));
-    console.log(`# bylaw serve ready (caches synced) ${((performance.now() - t0) / 1000).toFixed(1)} s after start`);
-  }, { timeout: buildTimeoutMs + 120_000 });
+  before(
+    async () => {
+      cluster = await startCluster(buildTimeoutMs);
+      console.log(`# scripts/cluster.sh up took ${cluster.upSeconds.toFixed(1)} s`);
+      for (const ns of ["counted", "apps", "shop", "tenant-a", "tenant-b", "rbac-test"])
+        await kubectlOk(["create", "namespace", ns]);
+      await kubectlOk(["create", "configmap", "canary", "-n", "tenant-b", `--from-literal=secret=${CANARY}`]);
+      await kubectlOk(["create", "configmap", "own", "-n", "tenant-a", "--from-literal=colour=blue"]);
+      policyDir = mkdtempSync(join(tmpdir(), "bylaw-live-policies-"));
+      for (const [file, text] of Object.entries(POLICIES)) writeFileSync(join(policyDir, file), text);
+      const t0 = performance.now();
+      serve = await startServe(["--policies", policyDir, "--kubeconfig", cluster.kubeconfig]);
+      await eventually("readiness", 60_000, async () =>
+        (await server().get("/health/readiness")).status === 200 ? true : undefined,
+      );
+      console.log(`# bylaw serve ready (caches synced) ${((performance.now() - t0) / 1000).toFixed(1)} s after start`);
+    },
+    { timeout: buildTimeoutMs + 120_000 },
+  );
 
   after(async () => {
     const code = await serve?.stop();
@@ -75,7 +94,12 @@ describe("bylaw serve with live context from a real API server", { timeout: buil
     await kubectlOk(["run", "one", "-n", "counted", "--image=registry.invalid/app:1"]);
     await until("still allowed with one Pod", () => pod("counted", "new"), true);
     await kubectlOk(["run", "two", "-n", "counted", "--image=registry.invalid/app:1"]);
-    const denied = await until("denied once two Pods exist", () => pod("counted", "new"), false, /namespace counted already has 2 Pods/);
+    const denied = await until(
+      "denied once two Pods exist",
+      () => pod("counted", "new"),
+      false,
+      /namespace counted already has 2 Pods/,
+    );
     assert.match(denied, /limit-pods-per-namespace/);
     await kubectlOk(["delete", "pod", "two", "-n", "counted", "--grace-period=0", "--force"]);
     await until("allowed again after a delete", () => pod("counted", "new"), true);
@@ -84,10 +108,16 @@ describe("bylaw serve with live context from a real API server", { timeout: buil
   test("a configMap entry: Kyverno's error while it is missing, then its live data", async () => {
     const missing = await decide(server(), configMap("apps", "c", { team: "red" }));
     assert.equal(missing.allowed, false);
-    assert.match(missing.message, /failed to get configmap default\/allowed-teams : configmaps "allowed-teams" not found/);
+    assert.match(
+      missing.message,
+      /failed to get configmap default\/allowed-teams : configmaps "allowed-teams" not found/,
+    );
     await kubectlOk(["create", "configmap", "allowed-teams", "-n", "default", "--from-literal=allowed=red,blue"]);
     await until("red allowed", () => configMap("apps", "c", { team: "red" }), true);
-    assert.match((await decide(server(), configMap("apps", "c", { team: "green" }))).message, /team green is not in red,blue/);
+    assert.match(
+      (await decide(server(), configMap("apps", "c", { team: "green" }))).message,
+      /team green is not in red,blue/,
+    );
     await kubectlOk(["patch", "configmap", "allowed-teams", "-n", "default", "-p", '{"data":{"allowed":"green"}}']);
     await until("green allowed after the edit", () => configMap("apps", "c", { team: "green" }), true);
     assert.equal((await decide(server(), configMap("apps", "c", { team: "red" }))).allowed, false);
@@ -103,7 +133,11 @@ describe("bylaw serve with live context from a real API server", { timeout: buil
   });
 
   test("request.clusterRoles and request.roles come from live RoleBindings and ClusterRoleBindings", async () => {
-    const asDora = () => createReview({ kind: "ConfigMap", metadata: { name: "c", namespace: "rbac-test" }, data: {} }, { username: "dora", groups: ["system:authenticated", "qa"] });
+    const asDora = () =>
+      createReview(
+        { kind: "ConfigMap", metadata: { name: "c", namespace: "rbac-test" }, data: {} },
+        { username: "dora", groups: ["system:authenticated", "qa"] },
+      );
     assert.equal((await decide(server(), asDora())).allowed, true, "dora has no binding yet");
     await kubectlOk(["create", "clusterrole", "bylaw-test-editor", "--verb=get", "--resource=configmaps"]);
     await kubectlOk(["create", "clusterrolebinding", "dora-editor", "--clusterrole=bylaw-test-editor", "--user=dora"]);
@@ -138,7 +172,11 @@ describe("bylaw serve with live context from a real API server", { timeout: buil
       "configmap-namespace-from-label": /configMap namespace "tenant-b" is different from policy namespace "tenant-a"/,
     };
     for (const [rule, why] of Object.entries(expected)) {
-      assert.match(d.message, new RegExp(`${rule}: [^\\n]*${why.source}`), `rule ${rule} is an error naming the refusal; the answer was:\n${d.message}`);
+      assert.match(
+        d.message,
+        new RegExp(`${rule}: [^\\n]*${why.source}`),
+        `rule ${rule} is an error naming the refusal; the answer was:\n${d.message}`,
+      );
     }
     assert.doesNotMatch(d.message, /own-namespace/, "the rule reading its own namespace passed");
     assert.ok(!d.raw.includes(CANARY), "the canary is in no response");
@@ -148,7 +186,10 @@ describe("bylaw serve with live context from a real API server", { timeout: buil
   test("a namespaced Policy that visibly names another namespace is refused when the set loads; the last good set stays", async () => {
     writeFileSync(join(policyDir, "tenant-a-literal.yaml"), LITERAL_PEEK);
     const logged = await eventually("the reload to be rejected, in the log", 30_000, async () => {
-      const line = server().output().split("\n").find((l) => l.includes("tenant-a-literal.yaml"));
+      const line = server()
+        .output()
+        .split("\n")
+        .find((l) => l.includes("tenant-a-literal.yaml"));
       return line;
     });
     assert.match(logged, /may not read namespace \\"tenant-b\\"/);
@@ -303,7 +344,12 @@ spec:
   ${ENFORCE}
   rules:
 ${Object.keys(ATTEMPTS)
-  .map((k) => tenantRule(`api-${k}`, `          apiCall: { urlPath: "{{ request.object.metadata.annotations.\\"${k}\\" }}", jmesPath: "data.secret" }`))
+  .map((k) =>
+    tenantRule(
+      `api-${k}`,
+      `          apiCall: { urlPath: "{{ request.object.metadata.annotations.\\"${k}\\" }}", jmesPath: "data.secret" }`,
+    ),
+  )
   .join("\n")}
 ${tenantRule("api-plain-with-default", `          apiCall: { urlPath: "{{ request.object.metadata.annotations.plain }}", jmesPath: "data.secret", default: "" }`)}
 ${tenantRule("api-namespace-from-label", `          apiCall: { urlPath: "/api/v1/namespaces/{{request.object.metadata.labels.target}}/configmaps/canary", jmesPath: "data.secret" }`)}

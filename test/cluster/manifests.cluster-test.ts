@@ -16,7 +16,12 @@ let cluster: Cluster | undefined;
 const current = (): Cluster => started(cluster);
 const team = testKey();
 
-const configMap = (name: string, value: string): JsonObject => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "signed" }, data: { mode: value } });
+const configMap = (name: string, value: string): JsonObject => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, namespace: "signed" },
+  data: { mode: value },
+});
 
 const policy = {
   apiVersion: "kyverno.io/v1",
@@ -25,11 +30,13 @@ const policy = {
   spec: {
     validationFailureAction: "Enforce",
     background: false,
-    rules: [{
-      name: "signed-by-team",
-      match: { any: [{ resources: { kinds: ["ConfigMap"], namespaces: ["signed"] } }] },
-      validate: { manifests: { attestors: [{ entries: [{ keys: { publicKeys: team.publicKey } }] }] } },
-    }],
+    rules: [
+      {
+        name: "signed-by-team",
+        match: { any: [{ resources: { kinds: ["ConfigMap"], namespaces: ["signed"] } }] },
+        validate: { manifests: { attestors: [{ entries: [{ keys: { publicKeys: team.publicKey } }] }] } },
+      },
+    ],
   },
 };
 
@@ -38,38 +45,55 @@ const deniedWith = (what: string, re: RegExp, object: JsonObject): Promise<strin
   eventually(what, 60_000, async () => {
     const r = await current().kubectl(["create", "-f", "-"], JSON.stringify(object));
     if (r.code === 0) {
-      await current().kubectl(["delete", "configmap", String((object["metadata"] as JsonObject)["name"]), "-n", "signed", "--ignore-not-found"]);
+      await current().kubectl([
+        "delete",
+        "configmap",
+        String((object["metadata"] as JsonObject)["name"]),
+        "-n",
+        "signed",
+        "--ignore-not-found",
+      ]);
       throw new Error("admitted");
     }
     if (!re.test(r.stderr)) throw new Error(r.stderr);
     return r.stderr;
   });
 
-describe("validate.manifests in cluster mode (kubectl against a real cluster)", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
-  before(async () => {
-    cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-    console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
-    await kubectlOk(current(), ["create", "namespace", "signed"]);
-    await kubectlOk(current(), ["apply", "-f", "-"], JSON.stringify(policy));
-  });
+describe(
+  "validate.manifests in cluster mode (kubectl against a real cluster)",
+  { timeout: buildTimeoutMs + 10 * 60_000 },
+  () => {
+    before(async () => {
+      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
+      console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
+      await kubectlOk(current(), ["create", "namespace", "signed"]);
+      await kubectlOk(current(), ["apply", "-f", "-"], JSON.stringify(policy));
+    });
 
-  after(async () => {
-    if (cluster === undefined) return;
-    const down = await stopCluster(cluster.dir);
-    assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
-    rmSync(cluster.dir, { recursive: true, force: true });
-  });
+    after(async () => {
+      if (cluster === undefined) return;
+      const down = await stopCluster(cluster.dir);
+      assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
+      rmSync(cluster.dir, { recursive: true, force: true });
+    });
 
-  test("an unsigned ConfigMap is denied: the manifest is not found", async () => {
-    const denied = await deniedWith("an unsigned ConfigMap denied", /signed-configmaps/, configMap("plain", "a"));
-    assert.match(denied, /YAML manifest not found for this resource: message not found/);
-  });
+    test("an unsigned ConfigMap is denied: the manifest is not found", async () => {
+      const denied = await deniedWith("an unsigned ConfigMap denied", /signed-configmaps/, configMap("plain", "a"));
+      assert.match(denied, /YAML manifest not found for this resource: message not found/);
+    });
 
-  test("a tampered ConfigMap is denied naming the changed field; the signed one is created", async () => {
-    const good = signed(configMap("settings", "safe"), [team]);
-    const denied = await deniedWith("a tampered ConfigMap denied", /diff found/, { ...good, data: { mode: "unsafe" } });
-    assert.match(denied, /\{"items":\[\{"key":"data\.mode","values":\{"after":"unsafe","before":"safe"\}\}\]\}/);
-    await kubectlOk(current(), ["create", "-f", "-"], JSON.stringify(good));
-    assert.match(await kubectlOk(current(), ["get", "configmap", "settings", "-n", "signed", "-o", "jsonpath={.data.mode}"]), /^safe$/);
-  });
-});
+    test("a tampered ConfigMap is denied naming the changed field; the signed one is created", async () => {
+      const good = signed(configMap("settings", "safe"), [team]);
+      const denied = await deniedWith("a tampered ConfigMap denied", /diff found/, {
+        ...good,
+        data: { mode: "unsafe" },
+      });
+      assert.match(denied, /\{"items":\[\{"key":"data\.mode","values":\{"after":"unsafe","before":"safe"\}\}\]\}/);
+      await kubectlOk(current(), ["create", "-f", "-"], JSON.stringify(good));
+      assert.match(
+        await kubectlOk(current(), ["get", "configmap", "settings", "-n", "signed", "-o", "jsonpath={.data.mode}"]),
+        /^safe$/,
+      );
+    });
+  },
+);

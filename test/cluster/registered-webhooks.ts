@@ -8,12 +8,25 @@ export interface Registered {
   readonly timeoutSeconds?: number;
   readonly matchConditions?: { readonly name: string; readonly expression: string }[];
   readonly clientConfig: { readonly url?: string };
-  readonly rules: { readonly apiGroups: string[]; readonly resources: string[]; readonly operations: string[]; readonly scope?: string }[];
+  readonly rules: {
+    readonly apiGroups: string[];
+    readonly resources: string[];
+    readonly operations: string[];
+    readonly scope?: string;
+  }[];
 }
 
 /** The webhooks of `bylaw-resource-validating-webhook-cfg`. */
 export async function validatingWebhooks(cluster: Cluster): Promise<Registered[]> {
-  const json = JSON.parse(await kubectlOk(cluster, ["get", "validatingwebhookconfiguration", "bylaw-resource-validating-webhook-cfg", "-o", "json"])) as { webhooks?: Registered[] };
+  const json = JSON.parse(
+    await kubectlOk(cluster, [
+      "get",
+      "validatingwebhookconfiguration",
+      "bylaw-resource-validating-webhook-cfg",
+      "-o",
+      "json",
+    ]),
+  ) as { webhooks?: Registered[] };
   return json.webhooks ?? [];
 }
 
@@ -22,6 +35,11 @@ export async function reviewsOf(metricsPort: string | undefined, kind: string, n
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   return text
     .split("\n")
-    .filter((l) => l.startsWith("kyverno_admission_requests_total{") && l.includes(`resource_kind="${kind}"`) && l.includes(`resource_namespace="${namespace}"`))
+    .filter(
+      (l) =>
+        l.startsWith("kyverno_admission_requests_total{") &&
+        l.includes(`resource_kind="${kind}"`) &&
+        l.includes(`resource_namespace="${namespace}"`),
+    )
     .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
 }

@@ -107,29 +107,44 @@ ${extra}  validations:
     message: label team is required
 `;
 
-const CEL_SCOPED = vpol("cel-team-outside-sandbox", "secrets", `  matchConditions:
+const CEL_SCOPED = vpol(
+  "cel-team-outside-sandbox",
+  "secrets",
+  `  matchConditions:
   - name: not-in-sandbox
     expression: "object.metadata.namespace != 'cel-sandbox'"
-`);
+`,
+);
 
-const CEL_TIMED = vpol("cel-team-quotas", "resourcequotas", `  webhookConfiguration:
+const CEL_TIMED = vpol(
+  "cel-team-quotas",
+  "resourcequotas",
+  `  webhookConfiguration:
     timeoutSeconds: 17
-`);
+`,
+);
 
 const LONG_CONDITION = `not-in-the-sandbox-namespace-${"x".repeat(27)}-check`;
 const LONG_POLICY = `pods-need-a-team-label-${"y".repeat(33)}-check`;
-const CEL_LONG_NAMES = vpol(LONG_POLICY, "pods", `  matchConditions:
+const CEL_LONG_NAMES = vpol(
+  LONG_POLICY,
+  "pods",
+  `  matchConditions:
   - name: ${LONG_CONDITION}
     expression: "object.metadata.namespace != 'long-sandbox'"
-`);
+`,
+);
 
 /** Kubernetes' qualified name, as the API server checks a matchCondition's name. */
-const QUALIFIED = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const QUALIFIED =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 
 const webhooks = (): Promise<Registered[]> => validatingWebhooks(current());
-const reviewsOf = (kind: string, namespace: string): Promise<number> => countedReviews(env["BYLAW_METRICS_PORT"], kind, namespace);
+const reviewsOf = (kind: string, namespace: string): Promise<number> =>
+  countedReviews(env["BYLAW_METRICS_PORT"], kind, namespace);
 
-const shared = (hooks: readonly Registered[], resource: string): boolean => hooks.some((w) => !w.name.includes("finegrained") && w.rules.some((r) => r.resources.includes(resource)));
+const shared = (hooks: readonly Registered[], resource: string): boolean =>
+  hooks.some((w) => !w.name.includes("finegrained") && w.rules.some((r) => r.resources.includes(resource)));
 
 const widget = (kind: string, name: string, labels = ""): string => `apiVersion: example.com/v1
 kind: ${kind}
@@ -137,123 +152,209 @@ metadata: {name: ${name}, namespace: default${labels === "" ? "" : `, labels: {$
 spec: {size: 1}
 `;
 
-describe("fine-grained webhooks and kinds from discovery, registered in a real cluster", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
-  before(async () => {
-    cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-    console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
-    env = bylawEnv(cluster.dir);
-  });
-
-  after(async () => {
-    await tearDown(cluster);
-  });
-
-  test("a policy with matchConditions gets its own webhook with them; what they exclude never reaches Bylaw, what they include is decided by the policy", async () => {
-    await ok(["create", "namespace", "sandbox"]);
-    await ok(["apply", "-f", "-"], SCOPED);
-    const own = await eventually("the fine-grained webhook", 60_000, async () => (await webhooks()).find((w) => w.name === "validate.bylaw.svc-fail-finegrained-team-outside-sandbox"));
-    assert.deepEqual(own.matchConditions, [{ name: "not-in-sandbox", expression: "object.metadata.namespace != 'sandbox'" }]);
-    assert.match(own.clientConfig.url ?? "", /\/validate\/fail\/finegrained\/team-outside-sandbox$/);
-    assert.deepEqual(own.rules.flatMap((r) => r.resources), ["configmaps"]);
-    assert.ok(!(await webhooks()).some((w) => !w.name.includes("finegrained") && w.rules.some((r) => r.resources.includes("configmaps"))), "left out of the shared webhooks");
-
-    await ok(["create", "configmap", "unlabeled", "-n", "sandbox", "--from-literal=a=b"]);
-    const denied = await current().kubectl(["create", "configmap", "unlabeled", "--from-literal=a=b"]);
-    assert.notEqual(denied.code, 0, "an unlabeled ConfigMap outside sandbox was created");
-    assert.match(denied.stderr, /admission webhook "validate\.bylaw\.svc-fail-finegrained-team-outside-sandbox" denied the request/);
-    assert.match(denied.stderr, /team-outside-sandbox:\s+require-team: 'validation error: label team is required/);
-    await ok(["apply", "-f", "-"], "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: labeled, namespace: default, labels: {team: shop}}\ndata: {a: b}\n");
-    assert.ok((await reviewsOf("ConfigMap", "default")) >= 2, "Bylaw counted the reviews it was sent (the metric is the right one to read)");
-    assert.equal(await reviewsOf("ConfigMap", "sandbox"), 0, "the API server sent Bylaw a ConfigMap its conditions exclude");
-  });
-
-  test("a policy on a CRD's kind is registered for exactly that resource, as discovery serves it", async () => {
-    await ok(["apply", "-f", "-"], crd("Widget", "widgets"));
-    await eventually("the Widget CRD to be served", 30_000, async () => ((await current().kubectl(["get", "widgets"])).code === 0 ? true : undefined));
-    await ok(["apply", "-f", "-"], onKind("widgets-need-owner", "Widget"));
-    const rules = await eventually("a webhook rule for widgets", 60_000, async () => {
-      const found = (await webhooks()).flatMap((w) => w.rules).filter((r) => r.resources.includes("widgets"));
-      return found.length > 0 ? found : undefined;
+describe(
+  "fine-grained webhooks and kinds from discovery, registered in a real cluster",
+  { timeout: buildTimeoutMs + 10 * 60_000 },
+  () => {
+    before(async () => {
+      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
+      console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
+      env = bylawEnv(cluster.dir);
     });
-    assert.deepEqual(rules.map((r) => [r.apiGroups, r.resources, r.scope]), [[["example.com"], ["widgets"], "Namespaced"]]);
-    assert.ok(!(await webhooks()).some((w) => w.rules.some((r) => r.apiGroups.includes("example.com") && r.resources.includes("*"))), "not every resource of the group");
-    const denied = await current().kubectl(["apply", "-f", "-"], widget("Widget", "w1"));
-    assert.notEqual(denied.code, 0, "a Widget without an owner was created");
-    assert.match(denied.stderr, /widgets-need-owner:\s+require-owner: 'validation error: label owner is required/);
-    await ok(["apply", "-f", "-"], widget("Widget", "w2", "owner: me"));
-  });
 
-  test("a policy whose CRD arrives later: registered wide and logged at first, then for exactly the new resource", async () => {
-    await ok(["apply", "-f", "-"], onKind("gizmos-need-owner", "Gizmo"));
-    const log = join(current().dir, "logs", "bylaw.log");
-    await eventually("the log to say Gizmo is registered wide", 60_000, async () => (/kind \\?"Gizmo\\?" is served by no resource the API server's discovery lists \(yet\)/.test(readFileSync(log, "utf8")) ? true : undefined));
-    await ok(["apply", "-f", "-"], crd("Gizmo", "gizmos"));
-    const rules = await eventually("a webhook rule for gizmos (within the 30 s rediscovery)", 90_000, async () => {
-      const found = (await webhooks()).flatMap((w) => w.rules).filter((r) => r.resources.includes("gizmos"));
-      return found.length > 0 ? found : undefined;
+    after(async () => {
+      await tearDown(cluster);
     });
-    // One rule may carry both custom resources of the group (same group, version, scope and operations).
-    assert.deepEqual(rules.map((r) => [r.apiGroups, r.resources.filter((x) => x === "gizmos"), r.scope]), [[["example.com"], ["gizmos"], "Namespaced"]]);
-    assert.ok(!(await webhooks()).some((w) => w.rules.some((r) => r.resources.includes("*"))), "the wide registration is gone");
-    const denied = await current().kubectl(["apply", "-f", "-"], widget("Gizmo", "g1"));
-    assert.notEqual(denied.code, 0, "a Gizmo without an owner was created");
-    assert.match(denied.stderr, /gizmos-need-owner:\s+require-owner/);
-  });
 
-  test("a ValidatingPolicy with matchConditions gets its own webhook with them; what they exclude never reaches Bylaw, what they include is denied by it", async () => {
-    await ok(["apply", "-f", "-"], CEL_SCOPED);
-    const own = await eventually("the ValidatingPolicy's fine-grained webhook", 60_000, async () => (await webhooks()).find((w) => w.name === "vpol.validate.bylaw.svc-fail-finegrained-cel-team-outside-sandbox"));
-    assert.deepEqual(own.matchConditions, [{ name: "not-in-sandbox", expression: "object.metadata.namespace != 'cel-sandbox'" }]);
-    assert.match(own.clientConfig.url ?? "", /\/vpol\/fail\/finegrained\/cel-team-outside-sandbox$/);
-    assert.deepEqual(own.rules.flatMap((r) => r.resources), ["secrets"]);
-    assert.deepEqual([own.failurePolicy, own.matchPolicy, own.timeoutSeconds], ["Fail", "Equivalent", 10]);
-    assert.ok(!shared(await webhooks(), "secrets"), "left out of the shared webhooks");
+    test("a policy with matchConditions gets its own webhook with them; what they exclude never reaches Bylaw, what they include is decided by the policy", async () => {
+      await ok(["create", "namespace", "sandbox"]);
+      await ok(["apply", "-f", "-"], SCOPED);
+      const own = await eventually("the fine-grained webhook", 60_000, async () =>
+        (await webhooks()).find((w) => w.name === "validate.bylaw.svc-fail-finegrained-team-outside-sandbox"),
+      );
+      assert.deepEqual(own.matchConditions, [
+        { name: "not-in-sandbox", expression: "object.metadata.namespace != 'sandbox'" },
+      ]);
+      assert.match(own.clientConfig.url ?? "", /\/validate\/fail\/finegrained\/team-outside-sandbox$/);
+      assert.deepEqual(
+        own.rules.flatMap((r) => r.resources),
+        ["configmaps"],
+      );
+      assert.ok(
+        !(await webhooks()).some(
+          (w) => !w.name.includes("finegrained") && w.rules.some((r) => r.resources.includes("configmaps")),
+        ),
+        "left out of the shared webhooks",
+      );
 
-    await ok(["create", "namespace", "cel-sandbox"]);
-    await ok(["create", "secret", "generic", "unlabeled", "-n", "cel-sandbox", "--from-literal=a=b"]);
-    const denied = await current().kubectl(["create", "secret", "generic", "unlabeled", "--from-literal=a=b"]);
-    assert.notEqual(denied.code, 0, "an unlabeled Secret outside cel-sandbox was created");
-    assert.match(denied.stderr, /admission webhook "vpol\.validate\.bylaw\.svc-fail-finegrained-cel-team-outside-sandbox" denied the request/);
-    assert.match(denied.stderr, /label team is required/);
-    await ok(["apply", "-f", "-"], "apiVersion: v1\nkind: Secret\nmetadata: {name: labeled, namespace: default, labels: {team: shop}}\nstringData: {a: b}\n");
-    assert.ok((await reviewsOf("Secret", "default")) >= 2, "Bylaw counted the reviews it was sent");
-    assert.equal(await reviewsOf("Secret", "cel-sandbox"), 0, "the API server sent Bylaw a Secret its conditions exclude");
-  });
+      await ok(["create", "configmap", "unlabeled", "-n", "sandbox", "--from-literal=a=b"]);
+      const denied = await current().kubectl(["create", "configmap", "unlabeled", "--from-literal=a=b"]);
+      assert.notEqual(denied.code, 0, "an unlabeled ConfigMap outside sandbox was created");
+      assert.match(
+        denied.stderr,
+        /admission webhook "validate\.bylaw\.svc-fail-finegrained-team-outside-sandbox" denied the request/,
+      );
+      assert.match(denied.stderr, /team-outside-sandbox:\s+require-team: 'validation error: label team is required/);
+      await ok(
+        ["apply", "-f", "-"],
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: labeled, namespace: default, labels: {team: shop}}\ndata: {a: b}\n",
+      );
+      assert.ok(
+        (await reviewsOf("ConfigMap", "default")) >= 2,
+        "Bylaw counted the reviews it was sent (the metric is the right one to read)",
+      );
+      assert.equal(
+        await reviewsOf("ConfigMap", "sandbox"),
+        0,
+        "the API server sent Bylaw a ConfigMap its conditions exclude",
+      );
+    });
 
-  test("a ValidatingPolicy with webhookConfiguration.timeoutSeconds gets its own webhook with that timeout", async () => {
-    await ok(["apply", "-f", "-"], CEL_TIMED);
-    const own = await eventually("the timed ValidatingPolicy's webhook", 60_000, async () => (await webhooks()).find((w) => w.name === "vpol.validate.bylaw.svc-fail-finegrained-cel-team-quotas"));
-    assert.equal(own.timeoutSeconds, 17);
-    assert.deepEqual(own.rules.flatMap((r) => r.resources), ["resourcequotas"]);
-    assert.deepEqual(own.matchConditions ?? [], []);
-    assert.ok(!shared(await webhooks(), "resourcequotas"), "left out of the shared webhooks");
-    const denied = await current().kubectl(["create", "quota", "unlabeled", "--hard=pods=10"]);
-    assert.notEqual(denied.code, 0, "an unlabeled ResourceQuota was created");
-    assert.match(denied.stderr, /admission webhook "vpol\.validate\.bylaw\.svc-fail-finegrained-cel-team-quotas" denied the request/);
-  });
+    test("a policy on a CRD's kind is registered for exactly that resource, as discovery serves it", async () => {
+      await ok(["apply", "-f", "-"], crd("Widget", "widgets"));
+      await eventually("the Widget CRD to be served", 30_000, async () =>
+        (await current().kubectl(["get", "widgets"])).code === 0 ? true : undefined,
+      );
+      await ok(["apply", "-f", "-"], onKind("widgets-need-owner", "Widget"));
+      const rules = await eventually("a webhook rule for widgets", 60_000, async () => {
+        const found = (await webhooks()).flatMap((w) => w.rules).filter((r) => r.resources.includes("widgets"));
+        return found.length > 0 ? found : undefined;
+      });
+      assert.deepEqual(
+        rules.map((r) => [r.apiGroups, r.resources, r.scope]),
+        [[["example.com"], ["widgets"], "Namespaced"]],
+      );
+      assert.ok(
+        !(await webhooks()).some((w) =>
+          w.rules.some((r) => r.apiGroups.includes("example.com") && r.resources.includes("*")),
+        ),
+        "not every resource of the group",
+      );
+      const denied = await current().kubectl(["apply", "-f", "-"], widget("Widget", "w1"));
+      assert.notEqual(denied.code, 0, "a Widget without an owner was created");
+      assert.match(denied.stderr, /widgets-need-owner:\s+require-owner: 'validation error: label owner is required/);
+      await ok(["apply", "-f", "-"], widget("Widget", "w2", "owner: me"));
+    });
 
-  test("a Pod ValidatingPolicy with a 62-character condition name (and policy name): the API server accepts the configuration, every policy's webhook in it", async () => {
-    assert.equal(LONG_CONDITION.length, 62);
-    assert.equal(LONG_POLICY.length, 62);
-    await ok(["apply", "-f", "-"], CEL_LONG_NAMES);
-    const name = `vpol.validate.bylaw.svc-fail-finegrained-${LONG_POLICY}`;
-    const own = await eventually("the long-named policy's webhook", 60_000, async () => (await webhooks()).find((w) => w.name === name));
-    const names = (own.matchConditions ?? []).map((c) => c.name);
-    assert.equal(names.length, 3, names.join(", "));
-    for (const n of names) assert.match(n, QUALIFIED, `${n} is a qualified name`);
-    assert.equal(new Set(names).size, 3);
-    assert.ok(names.every((n) => /^autogen-.*-[0-9a-f]{12}$/.test(n)), names.join(", "));
-    const all = (await webhooks()).map((w) => w.name);
-    for (const other of ["validate.bylaw.svc-fail-finegrained-team-outside-sandbox", "vpol.validate.bylaw.svc-fail-finegrained-cel-team-outside-sandbox", "vpol.validate.bylaw.svc-fail-finegrained-cel-team-quotas"]) {
-      assert.ok(all.includes(other), `${other} is still registered beside it`);
-    }
+    test("a policy whose CRD arrives later: registered wide and logged at first, then for exactly the new resource", async () => {
+      await ok(["apply", "-f", "-"], onKind("gizmos-need-owner", "Gizmo"));
+      const log = join(current().dir, "logs", "bylaw.log");
+      await eventually("the log to say Gizmo is registered wide", 60_000, async () =>
+        /kind \\?"Gizmo\\?" is served by no resource the API server's discovery lists \(yet\)/.test(
+          readFileSync(log, "utf8"),
+        )
+          ? true
+          : undefined,
+      );
+      await ok(["apply", "-f", "-"], crd("Gizmo", "gizmos"));
+      const rules = await eventually("a webhook rule for gizmos (within the 30 s rediscovery)", 90_000, async () => {
+        const found = (await webhooks()).flatMap((w) => w.rules).filter((r) => r.resources.includes("gizmos"));
+        return found.length > 0 ? found : undefined;
+      });
+      // One rule may carry both custom resources of the group (same group, version, scope and operations).
+      assert.deepEqual(
+        rules.map((r) => [r.apiGroups, r.resources.filter((x) => x === "gizmos"), r.scope]),
+        [[["example.com"], ["gizmos"], "Namespaced"]],
+      );
+      assert.ok(
+        !(await webhooks()).some((w) => w.rules.some((r) => r.resources.includes("*"))),
+        "the wide registration is gone",
+      );
+      const denied = await current().kubectl(["apply", "-f", "-"], widget("Gizmo", "g1"));
+      assert.notEqual(denied.code, 0, "a Gizmo without an owner was created");
+      assert.match(denied.stderr, /gizmos-need-owner:\s+require-owner/);
+    });
 
-    await ok(["create", "namespace", "long-sandbox"]);
-    const pod = (ns: string): string => `apiVersion: v1\nkind: Pod\nmetadata: {name: unlabeled, namespace: ${ns}}\nspec: {containers: [{name: c, image: nginx}]}\n`;
-    await ok(["apply", "-f", "-"], pod("long-sandbox"));
-    const denied = await current().kubectl(["apply", "-f", "-"], pod("default"));
-    assert.notEqual(denied.code, 0, "an unlabeled Pod outside long-sandbox was created");
-    assert.match(denied.stderr, new RegExp(`admission webhook "${name.replace(/\./g, "\\.")}" denied the request`));
-    assert.match(denied.stderr, /label team is required/);
-  });
-});
+    test("a ValidatingPolicy with matchConditions gets its own webhook with them; what they exclude never reaches Bylaw, what they include is denied by it", async () => {
+      await ok(["apply", "-f", "-"], CEL_SCOPED);
+      const own = await eventually("the ValidatingPolicy's fine-grained webhook", 60_000, async () =>
+        (await webhooks()).find((w) => w.name === "vpol.validate.bylaw.svc-fail-finegrained-cel-team-outside-sandbox"),
+      );
+      assert.deepEqual(own.matchConditions, [
+        { name: "not-in-sandbox", expression: "object.metadata.namespace != 'cel-sandbox'" },
+      ]);
+      assert.match(own.clientConfig.url ?? "", /\/vpol\/fail\/finegrained\/cel-team-outside-sandbox$/);
+      assert.deepEqual(
+        own.rules.flatMap((r) => r.resources),
+        ["secrets"],
+      );
+      assert.deepEqual([own.failurePolicy, own.matchPolicy, own.timeoutSeconds], ["Fail", "Equivalent", 10]);
+      assert.ok(!shared(await webhooks(), "secrets"), "left out of the shared webhooks");
+
+      await ok(["create", "namespace", "cel-sandbox"]);
+      await ok(["create", "secret", "generic", "unlabeled", "-n", "cel-sandbox", "--from-literal=a=b"]);
+      const denied = await current().kubectl(["create", "secret", "generic", "unlabeled", "--from-literal=a=b"]);
+      assert.notEqual(denied.code, 0, "an unlabeled Secret outside cel-sandbox was created");
+      assert.match(
+        denied.stderr,
+        /admission webhook "vpol\.validate\.bylaw\.svc-fail-finegrained-cel-team-outside-sandbox" denied the request/,
+      );
+      assert.match(denied.stderr, /label team is required/);
+      await ok(
+        ["apply", "-f", "-"],
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: labeled, namespace: default, labels: {team: shop}}\nstringData: {a: b}\n",
+      );
+      assert.ok((await reviewsOf("Secret", "default")) >= 2, "Bylaw counted the reviews it was sent");
+      assert.equal(
+        await reviewsOf("Secret", "cel-sandbox"),
+        0,
+        "the API server sent Bylaw a Secret its conditions exclude",
+      );
+    });
+
+    test("a ValidatingPolicy with webhookConfiguration.timeoutSeconds gets its own webhook with that timeout", async () => {
+      await ok(["apply", "-f", "-"], CEL_TIMED);
+      const own = await eventually("the timed ValidatingPolicy's webhook", 60_000, async () =>
+        (await webhooks()).find((w) => w.name === "vpol.validate.bylaw.svc-fail-finegrained-cel-team-quotas"),
+      );
+      assert.equal(own.timeoutSeconds, 17);
+      assert.deepEqual(
+        own.rules.flatMap((r) => r.resources),
+        ["resourcequotas"],
+      );
+      assert.deepEqual(own.matchConditions ?? [], []);
+      assert.ok(!shared(await webhooks(), "resourcequotas"), "left out of the shared webhooks");
+      const denied = await current().kubectl(["create", "quota", "unlabeled", "--hard=pods=10"]);
+      assert.notEqual(denied.code, 0, "an unlabeled ResourceQuota was created");
+      assert.match(
+        denied.stderr,
+        /admission webhook "vpol\.validate\.bylaw\.svc-fail-finegrained-cel-team-quotas" denied the request/,
+      );
+    });
+
+    test("a Pod ValidatingPolicy with a 62-character condition name (and policy name): the API server accepts the configuration, every policy's webhook in it", async () => {
+      assert.equal(LONG_CONDITION.length, 62);
+      assert.equal(LONG_POLICY.length, 62);
+      await ok(["apply", "-f", "-"], CEL_LONG_NAMES);
+      const name = `vpol.validate.bylaw.svc-fail-finegrained-${LONG_POLICY}`;
+      const own = await eventually("the long-named policy's webhook", 60_000, async () =>
+        (await webhooks()).find((w) => w.name === name),
+      );
+      const names = (own.matchConditions ?? []).map((c) => c.name);
+      assert.equal(names.length, 3, names.join(", "));
+      for (const n of names) assert.match(n, QUALIFIED, `${n} is a qualified name`);
+      assert.equal(new Set(names).size, 3);
+      assert.ok(
+        names.every((n) => /^autogen-.*-[0-9a-f]{12}$/.test(n)),
+        names.join(", "),
+      );
+      const all = (await webhooks()).map((w) => w.name);
+      for (const other of [
+        "validate.bylaw.svc-fail-finegrained-team-outside-sandbox",
+        "vpol.validate.bylaw.svc-fail-finegrained-cel-team-outside-sandbox",
+        "vpol.validate.bylaw.svc-fail-finegrained-cel-team-quotas",
+      ]) {
+        assert.ok(all.includes(other), `${other} is still registered beside it`);
+      }
+
+      await ok(["create", "namespace", "long-sandbox"]);
+      const pod = (ns: string): string =>
+        `apiVersion: v1\nkind: Pod\nmetadata: {name: unlabeled, namespace: ${ns}}\nspec: {containers: [{name: c, image: nginx}]}\n`;
+      await ok(["apply", "-f", "-"], pod("long-sandbox"));
+      const denied = await current().kubectl(["apply", "-f", "-"], pod("default"));
+      assert.notEqual(denied.code, 0, "an unlabeled Pod outside long-sandbox was created");
+      assert.match(denied.stderr, new RegExp(`admission webhook "${name.replace(/\./g, "\\.")}" denied the request`));
+      assert.match(denied.stderr, /label team is required/);
+    });
+  },
+);

@@ -31,9 +31,24 @@ export interface StartServeOptions {
 
 export async function startServe(args: readonly string[], options: StartServeOptions = {}): Promise<ServeProcess> {
   const tls = options.ownTls === true ? [] : ["--self-signed", "--dns-name", "localhost"];
-  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, "bin", "bylaw.js"), "serve", ...tls, "--host", "127.0.0.1", "--port", "0", "--metrics-port", "off", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      join(repoRoot, "bin", "bylaw.js"),
+      "serve",
+      ...tls,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--metrics-port",
+      "off",
+      ...args,
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
   child.stderr?.on("data", (c: Buffer) => (out += c.toString()));
@@ -46,11 +61,22 @@ export async function startServe(args: readonly string[], options: StartServeOpt
   const ca = Buffer.from(/caBundle: (\S+)/.exec(out)?.[1] ?? "", "base64").toString("utf8");
   const call = (method: string, path: string, body?: string): Promise<{ status: number; body: string }> =>
     new Promise((done, fail) => {
-      const req = request({ host: "127.0.0.1", port, path, method, ca: options.trust?.() ?? ca, servername: "localhost", headers: body !== undefined ? { "content-type": "application/json" } : {} }, (res) => {
-        let text = "";
-        res.on("data", (c: Buffer) => (text += c.toString()));
-        res.on("end", () => done({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          path,
+          method,
+          ca: options.trust?.() ?? ca,
+          servername: "localhost",
+          headers: body !== undefined ? { "content-type": "application/json" } : {},
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString()));
+          res.on("end", () => done({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on("error", fail);
       req.end(body);
     });
@@ -73,7 +99,18 @@ export async function startServe(args: readonly string[], options: StartServeOpt
 let uid = 0;
 
 /** An AdmissionReview of a CREATE of `object` (a Pod or a ConfigMap, core/v1). */
-export function createReview(object: { kind: string; metadata: { name: string; namespace: string; labels?: Record<string, string>; annotations?: Record<string, string> } } & Record<string, unknown>, user = { username: "tester", groups: ["system:authenticated"] }): unknown {
+export function createReview(
+  object: {
+    kind: string;
+    metadata: {
+      name: string;
+      namespace: string;
+      labels?: Record<string, string>;
+      annotations?: Record<string, string>;
+    };
+  } & Record<string, unknown>,
+  user = { username: "tester", groups: ["system:authenticated"] },
+): unknown {
   const resource = { group: "", version: "v1", resource: `${object.kind.toLowerCase()}s` };
   const kind = { group: "", version: "v1", kind: object.kind };
   return {

@@ -46,7 +46,11 @@ export function staticAttempts(listenerPort: number): StaticAttempt[] {
     ["cross-namespace ConfigMap", "/api/v1/namespaces/tenant-b/configmaps/canary", /tenant-b/],
     ["kube-system Secret", "/api/v1/namespaces/kube-system/secrets/canary", /kube-system/],
     ["cluster-scoped Namespace", "/api/v1/namespaces/tenant-b", /not namespaced|not a path in a namespace/],
-    ["cluster-scoped webhook configurations", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", /not namespaced|not a path in a namespace/],
+    [
+      "cluster-scoped webhook configurations",
+      "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+      /not namespaced|not a path in a namespace/,
+    ],
     ["dot-segments", "/api/v1/namespaces/tenant-a/../tenant-b/configmaps/canary", /dot-segments/],
     ["encoded /", "/api/v1/namespaces/tenant-a%2F..%2Ftenant-b/configmaps/canary", /encoded byte %2F/],
     ["encoded .", "/api/v1/namespaces/tenant-a/%2E%2E/tenant-b/configmaps/canary", /encoded byte %2E/],
@@ -55,20 +59,43 @@ export function staticAttempts(listenerPort: number): StaticAttempt[] {
     ["truncated escape", "/api/v1/namespaces/tenant-a/configmaps/canary%2", /malformed percent-escape/],
     ["query string", "/api/v1/namespaces/tenant-a/configmaps?x=/../../../tenant-b/configmaps/canary", /query strings/],
     ["fragment", "/api/v1/namespaces/tenant-b/configmaps/canary#/api/v1/namespaces/tenant-a", /fragments|tenant-b/],
-    ["fixed namespace beside a variable", "/api/v1/namespaces/kube-system/secrets/{{ request.object.metadata.name }}", notOwn],
+    [
+      "fixed namespace beside a variable",
+      "/api/v1/namespaces/kube-system/secrets/{{ request.object.metadata.name }}",
+      notOwn,
+    ],
   ];
-  const out: StaticAttempt[] = paths.map(([what, path, reason], i) => ({ what: `apiCall ${what}`, policy: tenantPolicy(`path-${i}`, apiCall(path)), reason }));
+  const out: StaticAttempt[] = paths.map(([what, path, reason], i) => ({
+    what: `apiCall ${what}`,
+    policy: tenantPolicy(`path-${i}`, apiCall(path)),
+    reason,
+  }));
   out.push(
-    { what: "configMap in tenant-b", policy: tenantPolicy("cm-b", "          configMap: {name: canary, namespace: tenant-b}\n"), reason: /configMap\.namespace: .*tenant-b/ },
-    { what: "configMap in kube-system", policy: tenantPolicy("cm-ks", "          configMap: {name: canary, namespace: kube-system}\n"), reason: /configMap\.namespace: .*kube-system/ },
-    { what: "globalReference", policy: tenantPolicy("global", "          globalReference: {name: all-secrets}\n"), reason: /globalReference is not allowed/ },
+    {
+      what: "configMap in tenant-b",
+      policy: tenantPolicy("cm-b", "          configMap: {name: canary, namespace: tenant-b}\n"),
+      reason: /configMap\.namespace: .*tenant-b/,
+    },
+    {
+      what: "configMap in kube-system",
+      policy: tenantPolicy("cm-ks", "          configMap: {name: canary, namespace: kube-system}\n"),
+      reason: /configMap\.namespace: .*kube-system/,
+    },
+    {
+      what: "globalReference",
+      policy: tenantPolicy("global", "          globalReference: {name: all-secrets}\n"),
+      reason: /globalReference is not allowed/,
+    },
     ...[
       ["recording listener", `http://127.0.0.1:${listenerPort}/steal`],
       ["loopback API", "https://127.0.0.1:443/api/v1/namespaces/kube-system/secrets"],
       ["metadata address", "http://169.254.169.254/latest/meta-data/iam/security-credentials/"],
     ].map(([what, url], i) => ({
       what: `apiCall.service to the ${what}`,
-      policy: tenantPolicy(`service-${i}`, `          apiCall:\n            method: GET\n            service: {url: ${JSON.stringify(url)}}\n`),
+      policy: tenantPolicy(
+        `service-${i}`,
+        `          apiCall:\n            method: GET\n            service: {url: ${JSON.stringify(url)}}\n`,
+      ),
       reason: /may not call a service/,
     })),
     {
@@ -89,12 +116,32 @@ export function staticAttempts(listenerPort: number): StaticAttempt[] {
     },
     {
       what: "POST apiCall in its own namespace",
-      policy: tenantPolicy("post-own", `          apiCall:\n            method: POST\n            urlPath: /api/v1/namespaces/tenant-a/configmaps\n            data: [{key: metadata, value: {name: x}}]\n`),
+      policy: tenantPolicy(
+        "post-own",
+        `          apiCall:\n            method: POST\n            urlPath: /api/v1/namespaces/tenant-a/configmaps\n            data: [{key: metadata, value: {name: x}}]\n`,
+      ),
       reason: /may only GET through apiCall/,
     },
-    { what: "generate clone from tenant-b", policy: generatePolicy("clone-b", "ConfigMap", "tenant-a", "      clone: {namespace: tenant-b, name: canary}\n"), reason: /clone.*tenant-b|tenant-b.*clone|names namespace "tenant-b"/ },
-    { what: "generate into kube-system", policy: generatePolicy("gen-ks", "ConfigMap", "kube-system", "      data: {data: {a: b}}\n"), reason: /names namespace "kube-system"/ },
-    { what: "generate a webhook configuration", policy: generatePolicy("gen-webhook", "ValidatingWebhookConfiguration", undefined, "      data: {webhooks: []}\n"), reason: /cluster-scoped kind ValidatingWebhookConfiguration/ },
+    {
+      what: "generate clone from tenant-b",
+      policy: generatePolicy("clone-b", "ConfigMap", "tenant-a", "      clone: {namespace: tenant-b, name: canary}\n"),
+      reason: /clone.*tenant-b|tenant-b.*clone|names namespace "tenant-b"/,
+    },
+    {
+      what: "generate into kube-system",
+      policy: generatePolicy("gen-ks", "ConfigMap", "kube-system", "      data: {data: {a: b}}\n"),
+      reason: /names namespace "kube-system"/,
+    },
+    {
+      what: "generate a webhook configuration",
+      policy: generatePolicy(
+        "gen-webhook",
+        "ValidatingWebhookConfiguration",
+        undefined,
+        "      data: {webhooks: []}\n",
+      ),
+      reason: /cluster-scoped kind ValidatingWebhookConfiguration/,
+    },
   );
   return out;
 }
@@ -138,7 +185,10 @@ spec:
 ${[
   ["ns", 'apiCall: {urlPath: "/api/v1/namespaces/{{ request.object.metadata.labels.target }}/configmaps/canary"}'],
   ["secret", 'apiCall: {urlPath: "/api/v1/namespaces/{{ request.object.metadata.labels.target }}/secrets/canary"}'],
-  ["tail", 'apiCall: {urlPath: "/api/v1/namespaces/tenant-a/configmaps/{{ request.object.metadata.annotations.tail }}"}'],
+  [
+    "tail",
+    'apiCall: {urlPath: "/api/v1/namespaces/tenant-a/configmaps/{{ request.object.metadata.annotations.tail }}"}',
+  ],
   ["path", 'apiCall: {urlPath: "{{ request.object.metadata.annotations.path }}"}'],
   ["cm", 'configMap: {name: canary, namespace: "{{ request.object.metadata.labels.target }}"}'],
 ]

@@ -20,7 +20,18 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { eventually, kubectlOk, processRunning, readPids, run, startCluster, started, tearDown, type Cluster, type RunResult } from "./cluster-harness.js";
+import {
+  eventually,
+  kubectlOk,
+  processRunning,
+  readPids,
+  run,
+  startCluster,
+  started,
+  tearDown,
+  type Cluster,
+  type RunResult,
+} from "./cluster-harness.js";
 import { BYSTANDER_POLICY, COST_POLICY, RUNTIME_POLICY, staticAttempts } from "./tenant-policies.js";
 
 const buildTimeoutMs = 90 * 60_000;
@@ -48,8 +59,18 @@ async function asTenant(args: readonly string[], input?: string): Promise<RunRes
   return r;
 }
 
-function configMap(name: string, labels: Record<string, string>, annotations: Record<string, string> = {}, namespace = "tenant-a"): string {
-  return JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace, labels, annotations }, data: { a: "b" } });
+function configMap(
+  name: string,
+  labels: Record<string, string>,
+  annotations: Record<string, string> = {},
+  namespace = "tenant-a",
+): string {
+  return JSON.stringify({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, namespace, labels, annotations },
+    data: { a: "b" },
+  });
 }
 
 const RBAC = `apiVersion: rbac.authorization.k8s.io/v1
@@ -71,13 +92,19 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: tenant-a-admi
 `;
 
 async function registeredForConfigMaps(): Promise<true | undefined> {
-  const json = JSON.parse(await ok(["get", "validatingwebhookconfiguration", "bylaw-resource-validating-webhook-cfg", "-o", "json"])) as { webhooks?: { rules: { resources: string[] }[] }[] };
+  const json = JSON.parse(
+    await ok(["get", "validatingwebhookconfiguration", "bylaw-resource-validating-webhook-cfg", "-o", "json"]),
+  ) as { webhooks?: { rules: { resources: string[] }[] }[] };
   return json.webhooks?.some((w) => w.rules.some((r) => r.resources.includes("configmaps"))) ? true : undefined;
 }
 
 /** GET /health/readiness: whether it answered 200, and its body (the reasons). */
 async function readyz(): Promise<{ ok: boolean; body: string }> {
-  const r = await run("curl", ["-sk", "--max-time", "2", "-w", "\\n%{http_code}", `https://127.0.0.1:${bylawPort}/health/readiness`], 5_000);
+  const r = await run(
+    "curl",
+    ["-sk", "--max-time", "2", "-w", "\\n%{http_code}", `https://127.0.0.1:${bylawPort}/health/readiness`],
+    5_000,
+  );
   return { ok: r.stdout.endsWith("\n200"), body: r.stdout };
 }
 
@@ -93,7 +120,10 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
     console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
     bylawPort = /BYLAW_PORT=(\d+)/.exec(readFileSync(join(cluster.dir, "bylaw.env"), "utf8"))?.[1] ?? "";
     for (const ns of ["tenant-a", "tenant-b", "bystander"]) await ok(["create", "namespace", ns]);
-    for (const [ns, cm, secret] of [["tenant-b", canaries.configMapB, canaries.secretB], ["kube-system", canaries.configMapKs, canaries.secretKs]] as const) {
+    for (const [ns, cm, secret] of [
+      ["tenant-b", canaries.configMapB, canaries.secretB],
+      ["kube-system", canaries.configMapKs, canaries.secretKs],
+    ] as const) {
       await ok(["create", "configmap", "canary", "-n", ns, `--from-literal=value=${cm}`]);
       await ok(["create", "secret", "generic", "canary", "-n", ns, `--from-literal=value=${secret}`]);
     }
@@ -109,9 +139,17 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
   });
 
   test("the tenant may administer tenant-a and write Policies there, and nothing else", async () => {
-    assert.equal((await asTenant(["auth", "can-i", "create", "policies.kyverno.io", "-n", "tenant-a"])).stdout.trim(), "yes");
+    assert.equal(
+      (await asTenant(["auth", "can-i", "create", "policies.kyverno.io", "-n", "tenant-a"])).stdout.trim(),
+      "yes",
+    );
     assert.equal((await asTenant(["auth", "can-i", "get", "secrets", "-n", "tenant-a"])).stdout.trim(), "yes");
-    for (const args of [["get", "secrets", "-n", "tenant-b"], ["get", "configmaps", "-n", "kube-system"], ["create", "validatingwebhookconfigurations"], ["create", "policies.kyverno.io", "-n", "tenant-b"]]) {
+    for (const args of [
+      ["get", "secrets", "-n", "tenant-b"],
+      ["get", "configmaps", "-n", "kube-system"],
+      ["create", "validatingwebhookconfigurations"],
+      ["create", "policies.kyverno.io", "-n", "tenant-b"],
+    ]) {
       assert.equal((await asTenant(["auth", "can-i", ...args])).stdout.trim(), "no", args.join(" "));
     }
   });
@@ -121,7 +159,8 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
     for (const attempt of staticAttempts(listenerPort)) {
       const r = await asTenant(["apply", "-f", "-"], attempt.policy);
       if (r.code === 0) failures.push(`${attempt.what}: stored (${r.stdout.trim()})`);
-      else if (!/validate-policy\.bylaw\.svc" denied the request/.test(r.stderr) || !attempt.reason.test(r.stderr)) failures.push(`${attempt.what}: refused for another reason: ${r.stderr.trim()}`);
+      else if (!/validate-policy\.bylaw\.svc" denied the request/.test(r.stderr) || !attempt.reason.test(r.stderr))
+        failures.push(`${attempt.what}: refused for another reason: ${r.stderr.trim()}`);
     }
     assert.deepEqual(failures, []);
     const stored = await ok(["get", "policies.kyverno.io", "-n", "tenant-a", "-o", "name"]);
@@ -131,7 +170,19 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
   test("a namespace or path from the request object is a rule error at review time; the policy works in its own namespace", async () => {
     const applied = await asTenant(["apply", "-f", "-"], RUNTIME_POLICY);
     assert.equal(applied.code, 0, `the policy with variables was refused: ${applied.stderr}`);
-    await eventually("by-variables Ready", 30_000, async () => ((await ok(["get", "pol", "-n", "tenant-a", "by-variables", "-o", 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === "True" ? true : undefined));
+    await eventually("by-variables Ready", 30_000, async () =>
+      (await ok([
+        "get",
+        "pol",
+        "-n",
+        "tenant-a",
+        "by-variables",
+        "-o",
+        'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+      ])) === "True"
+        ? true
+        : undefined,
+    );
     // The control: its own namespace's ConfigMap is read, and the deny echoes it.
     const control = await eventually("the policy to be served", 30_000, async () => {
       const r = await asTenant(["create", "-f", "-"], configMap("control", { attack: "ns", target: "tenant-a" }));
@@ -140,7 +191,10 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
     assert.match(control.stderr, /by-variables/);
     // Secrets in its own namespace: Bylaw's ServiceAccount may not list Secrets, so a rule error;
     // the cache that cannot sync does not take the server out of its Service (readiness stays ok).
-    const ownSecret = await asTenant(["create", "-f", "-"], configMap("own-secret", { attack: "secret", target: "tenant-a" }));
+    const ownSecret = await asTenant(
+      ["create", "-f", "-"],
+      configMap("own-secret", { attack: "secret", target: "tenant-a" }),
+    );
     assert.notEqual(ownSecret.code, 0);
     assert.match(ownSecret.stderr, /secret: 'failed to load context: .*secrets is forbidden/);
     const ready = await readyz();
@@ -151,16 +205,44 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
       [configMap("secret-b", { attack: "secret", target: "tenant-b" }), 'may not read namespace "tenant-b"'],
       [configMap("secret-ks", { attack: "secret", target: "kube-system" }), 'may not read namespace "kube-system"'],
       [configMap("tail-dots", { attack: "tail" }, { tail: "../../tenant-b/configmaps/canary" }), "dot-segments"],
-      [configMap("tail-enc-slash", { attack: "tail" }, { tail: "..%2F..%2Ftenant-b%2Fconfigmaps%2Fcanary" }), "encoded byte %2F"],
-      [configMap("tail-enc-dot", { attack: "tail" }, { tail: "%2E%2E/%2E%2E/tenant-b/configmaps/canary" }), "encoded byte %2E"],
-      [configMap("tail-enc-pct", { attack: "tail" }, { tail: "%252E%252E%252F%252E%252E%252Ftenant-b" }), "encoded byte %25"],
-      [configMap("tail-malformed", { attack: "tail" }, { tail: "%zz/../../tenant-b/configmaps/canary" }), "malformed percent-escape"],
+      [
+        configMap("tail-enc-slash", { attack: "tail" }, { tail: "..%2F..%2Ftenant-b%2Fconfigmaps%2Fcanary" }),
+        "encoded byte %2F",
+      ],
+      [
+        configMap("tail-enc-dot", { attack: "tail" }, { tail: "%2E%2E/%2E%2E/tenant-b/configmaps/canary" }),
+        "encoded byte %2E",
+      ],
+      [
+        configMap("tail-enc-pct", { attack: "tail" }, { tail: "%252E%252E%252F%252E%252E%252Ftenant-b" }),
+        "encoded byte %25",
+      ],
+      [
+        configMap("tail-malformed", { attack: "tail" }, { tail: "%zz/../../tenant-b/configmaps/canary" }),
+        "malformed percent-escape",
+      ],
       [configMap("tail-query", { attack: "tail" }, { tail: "x?/../../tenant-b/configmaps/canary" }), "query strings"],
       [configMap("tail-fragment", { attack: "tail" }, { tail: "x#/../../tenant-b/configmaps/canary" }), "fragments"],
-      [configMap("path-secret", { attack: "path" }, { path: "/api/v1/namespaces/kube-system/secrets/canary" }), 'may not read namespace "kube-system"'],
-      [configMap("path-webhooks", { attack: "path" }, { path: "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations" }), "is not namespaced"],
-      [configMap("cm-b", { attack: "cm", target: "tenant-b" }), 'configMap namespace "tenant-b" is different from policy namespace "tenant-a"'],
-      [configMap("cm-ks", { attack: "cm", target: "kube-system" }), 'configMap namespace "kube-system" is different from policy namespace "tenant-a"'],
+      [
+        configMap("path-secret", { attack: "path" }, { path: "/api/v1/namespaces/kube-system/secrets/canary" }),
+        'may not read namespace "kube-system"',
+      ],
+      [
+        configMap(
+          "path-webhooks",
+          { attack: "path" },
+          { path: "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations" },
+        ),
+        "is not namespaced",
+      ],
+      [
+        configMap("cm-b", { attack: "cm", target: "tenant-b" }),
+        'configMap namespace "tenant-b" is different from policy namespace "tenant-a"',
+      ],
+      [
+        configMap("cm-ks", { attack: "cm", target: "kube-system" }),
+        'configMap namespace "kube-system" is different from policy namespace "tenant-a"',
+      ],
     ];
     const failures: string[] = [];
     for (const [object, reason] of attempts) {
@@ -180,7 +262,11 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
       ["Events", await ok(["get", "events", "-A", "-o", "json"])],
       ["Bylaw's log", readFileSync(join(current().dir, "logs", "bylaw.log"), "utf8")],
     ];
-    for (const kind of ["policyreports.wgpolicyk8s.io", "clusterpolicyreports.wgpolicyk8s.io", "ephemeralreports.reports.kyverno.io"]) {
+    for (const kind of [
+      "policyreports.wgpolicyk8s.io",
+      "clusterpolicyreports.wgpolicyk8s.io",
+      "ephemeralreports.reports.kyverno.io",
+    ]) {
       const r = await current().kubectl(["get", kind, "-A", "-o", "json"]);
       if (r.code === 0) places.push([kind, r.stdout]);
       else assert.match(r.stderr, /doesn't have a resource type/, `kubectl get ${kind}: ${r.stderr}`);
@@ -201,7 +287,19 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
   test("a context that doubles a string 30 times is a rule error within the deadline; other reviews are answered and the server stays up", async () => {
     const applied = await asTenant(["apply", "-f", "-"], COST_POLICY);
     assert.equal(applied.code, 0, `the doubling policy was refused: ${applied.stderr}`);
-    await eventually("doubling Ready", 30_000, async () => ((await ok(["get", "pol", "-n", "tenant-a", "doubling", "-o", 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === "True" ? true : undefined));
+    await eventually("doubling Ready", 30_000, async () =>
+      (await ok([
+        "get",
+        "pol",
+        "-n",
+        "tenant-a",
+        "doubling",
+        "-o",
+        'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+      ])) === "True"
+        ? true
+        : undefined,
+    );
     const pid = readPids(current().dir).get("bylaw");
     assert.ok(pid !== undefined && processRunning(pid), "Bylaw runs");
     for (const rule of ["subst", "join"]) {
@@ -219,7 +317,9 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
         bystander.push((performance.now() - t) / 1000);
       }
       const { r, seconds } = await attack;
-      console.log(`# ${rule} doubling: refused after ${seconds.toFixed(2)} s; ${bystander.length} bystander reviews, slowest ${Math.max(...bystander).toFixed(2)} s`);
+      console.log(
+        `# ${rule} doubling: refused after ${seconds.toFixed(2)} s; ${bystander.length} bystander reviews, slowest ${Math.max(...bystander).toFixed(2)} s`,
+      );
       assert.notEqual(r.code, 0, `the doubling ConfigMap (${rule}) was admitted`);
       assert.match(r.stderr, new RegExp(`doubling:\\s+${rule}: `));
       assert.match(r.stderr, /\(2 MiB?, Kyverno''?s context size limit\)/);

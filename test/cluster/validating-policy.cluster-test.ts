@@ -22,7 +22,15 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, kubectlOk, startCluster, started, tearDown, type Cluster, type RunResult } from "./cluster-harness.js";
+import {
+  eventually,
+  kubectlOk,
+  startCluster,
+  started,
+  tearDown,
+  type Cluster,
+  type RunResult,
+} from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -103,54 +111,116 @@ const deniedWith = (what: string, re: RegExp, args: readonly string[], cleanup: 
 /** Every log Bylaw wrote in this cluster (restarts keep the previous ones). */
 function bylawLog(): string {
   const dir = join(current().dir, "logs");
-  return readdirSync(dir).filter((f) => /^bylaw(\.\d+)?\.log$/.test(f)).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+  return readdirSync(dir)
+    .filter((f) => /^bylaw(\.\d+)?\.log$/.test(f))
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("\n");
 }
 
 const runPod = (name: string, ns: string, ...more: string[]) => ["run", name, "-n", ns, IMAGE, ...more];
-const deletePod = (name: string, ns: string) => ["delete", "pod", name, "-n", ns, "--grace-period=0", "--force", "--ignore-not-found"];
+const deletePod = (name: string, ns: string) => [
+  "delete",
+  "pod",
+  name,
+  "-n",
+  ns,
+  "--grace-period=0",
+  "--force",
+  "--ignore-not-found",
+];
 
-describe("the policies.kyverno.io kinds in cluster mode (kubectl against a real cluster)", { timeout: buildTimeoutMs + 15 * 60_000 }, () => {
-  before(async () => {
-    cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-    console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
-    for (const ns of ["labels", "ns-a", "ns-b", "cfg", "mut", "mut-ignore"]) await ok(["create", "namespace", ns]);
-    await eventually("the default ServiceAccounts", 30_000, async () => ((await kubectl(["get", "sa", "default", "-n", "mut-ignore"])).code === 0 ? true : undefined));
-  });
-
-  after(() => tearDown(cluster));
-
-  test("a ValidatingPolicy (Deny) is ready in kubectl get vpol; an unlabeled Pod is denied with Kyverno's message, a labeled one created", async () => {
-    const status = await applyReady(REQUIRE_APP("has(object.metadata.labels) && 'app' in object.metadata.labels"), "vpol", "require-app");
-    assert.deepEqual(status.conditions?.map((c) => [c.type, c.status, c.reason]), [["PolicyCached", "True", "Succeeded"], ["WebhookConfigured", "True", "Succeeded"]]);
-    const table = await ok(["get", "vpol", "require-app"]);
-    assert.match(table, /^NAME\s+AGE\s+READY\s*\nrequire-app\s+\S+\s+true\s*$/);
-    // Kyverno's status.autogen: the pod-controller copies, kept by the API server under the CRD's status schema.
-    const autogen = await eventually("vpol require-app status.autogen", 30_000, async () => {
-      const got = JSON.parse(await ok(["get", "vpol", "require-app", "-o", "jsonpath={.status.autogen}"]) || "{}") as { configs?: Record<string, { targets: { kind: string }[]; spec: { validations: { expression: string }[]; matchConstraints: unknown } }> };
-      return got.configs !== undefined ? got.configs : undefined;
+describe(
+  "the policies.kyverno.io kinds in cluster mode (kubectl against a real cluster)",
+  { timeout: buildTimeoutMs + 15 * 60_000 },
+  () => {
+    before(async () => {
+      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
+      console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
+      for (const ns of ["labels", "ns-a", "ns-b", "cfg", "mut", "mut-ignore"]) await ok(["create", "namespace", ns]);
+      await eventually("the default ServiceAccounts", 30_000, async () =>
+        (await kubectl(["get", "sa", "default", "-n", "mut-ignore"])).code === 0 ? true : undefined,
+      );
     });
-    assert.deepEqual(Object.keys(autogen).sort(), ["cronjobs", "defaults"]);
-    assert.deepEqual(autogen["defaults"]?.targets.map((t) => t.kind), ["DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Job"]);
-    assert.equal(autogen["defaults"]?.spec.validations[0]?.expression, "has(object.spec.template.metadata.labels) && 'app' in object.spec.template.metadata.labels");
-    assert.equal(autogen["cronjobs"]?.spec.validations[0]?.expression, "has(object.spec.jobTemplate.spec.template.metadata.labels) && 'app' in object.spec.jobTemplate.spec.template.metadata.labels");
-    const rv = async () => (JSON.parse(await ok(["get", "vpol", "require-app", "-o", "json"])) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
-    const before = await rv();
-    await new Promise((r) => setTimeout(r, 3000));
-    assert.equal(await rv(), before, "the status (autogen included) is not rewritten while nothing changes");
-    const denied = await deniedWith("an unlabeled Pod denied", /require-app/, runPod("nolabel", "labels"), deletePod("nolabel", "labels"));
-    assert.match(denied, /admission webhook "validate\.bylaw\.svc-fail" denied the request: Policy require-app failed: label app is required/);
-    await admitted("a labeled Pod", runPod("labeled", "labels", "--labels=app=web"));
-  });
 
-  test("an invalid ValidatingPolicy is refused at kubectl apply, with the field", async () => {
-    const r = await kubectl(["apply", "-f", "-"], REQUIRE_APP("object.metadata.labels +").replace("name: require-app", "name: broken"));
-    assert.notEqual(r.code, 0, r.stdout);
-    assert.match(r.stderr, /admission webhook "validate-policy\.bylaw\.svc" denied the request: .*spec\.validations\[0\]\.expression/);
-    assert.notEqual((await kubectl(["get", "vpol", "broken"])).code, 0, "not created");
-  });
+    after(() => tearDown(cluster));
 
-  test("a NamespacedValidatingPolicy in namespace a does not affect namespace b", async () => {
-    const nvpol = `apiVersion: policies.kyverno.io/v1
+    test("a ValidatingPolicy (Deny) is ready in kubectl get vpol; an unlabeled Pod is denied with Kyverno's message, a labeled one created", async () => {
+      const status = await applyReady(
+        REQUIRE_APP("has(object.metadata.labels) && 'app' in object.metadata.labels"),
+        "vpol",
+        "require-app",
+      );
+      assert.deepEqual(
+        status.conditions?.map((c) => [c.type, c.status, c.reason]),
+        [
+          ["PolicyCached", "True", "Succeeded"],
+          ["WebhookConfigured", "True", "Succeeded"],
+        ],
+      );
+      const table = await ok(["get", "vpol", "require-app"]);
+      assert.match(table, /^NAME\s+AGE\s+READY\s*\nrequire-app\s+\S+\s+true\s*$/);
+      // Kyverno's status.autogen: the pod-controller copies, kept by the API server under the CRD's status schema.
+      const autogen = await eventually("vpol require-app status.autogen", 30_000, async () => {
+        const got = JSON.parse(
+          (await ok(["get", "vpol", "require-app", "-o", "jsonpath={.status.autogen}"])) || "{}",
+        ) as {
+          configs?: Record<
+            string,
+            { targets: { kind: string }[]; spec: { validations: { expression: string }[]; matchConstraints: unknown } }
+          >;
+        };
+        return got.configs !== undefined ? got.configs : undefined;
+      });
+      assert.deepEqual(Object.keys(autogen).sort(), ["cronjobs", "defaults"]);
+      assert.deepEqual(
+        autogen["defaults"]?.targets.map((t) => t.kind),
+        ["DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Job"],
+      );
+      assert.equal(
+        autogen["defaults"]?.spec.validations[0]?.expression,
+        "has(object.spec.template.metadata.labels) && 'app' in object.spec.template.metadata.labels",
+      );
+      assert.equal(
+        autogen["cronjobs"]?.spec.validations[0]?.expression,
+        "has(object.spec.jobTemplate.spec.template.metadata.labels) && 'app' in object.spec.jobTemplate.spec.template.metadata.labels",
+      );
+      const rv = async () =>
+        (
+          JSON.parse(await ok(["get", "vpol", "require-app", "-o", "json"])) as {
+            metadata: { resourceVersion: string };
+          }
+        ).metadata.resourceVersion;
+      const before = await rv();
+      await new Promise((r) => setTimeout(r, 3000));
+      assert.equal(await rv(), before, "the status (autogen included) is not rewritten while nothing changes");
+      const denied = await deniedWith(
+        "an unlabeled Pod denied",
+        /require-app/,
+        runPod("nolabel", "labels"),
+        deletePod("nolabel", "labels"),
+      );
+      assert.match(
+        denied,
+        /admission webhook "validate\.bylaw\.svc-fail" denied the request: Policy require-app failed: label app is required/,
+      );
+      await admitted("a labeled Pod", runPod("labeled", "labels", "--labels=app=web"));
+    });
+
+    test("an invalid ValidatingPolicy is refused at kubectl apply, with the field", async () => {
+      const r = await kubectl(
+        ["apply", "-f", "-"],
+        REQUIRE_APP("object.metadata.labels +").replace("name: require-app", "name: broken"),
+      );
+      assert.notEqual(r.code, 0, r.stdout);
+      assert.match(
+        r.stderr,
+        /admission webhook "validate-policy\.bylaw\.svc" denied the request: .*spec\.validations\[0\]\.expression/,
+      );
+      assert.notEqual((await kubectl(["get", "vpol", "broken"])).code, 0, "not created");
+    });
+
+    test("a NamespacedValidatingPolicy in namespace a does not affect namespace b", async () => {
+      const nvpol = `apiVersion: policies.kyverno.io/v1
 kind: NamespacedValidatingPolicy
 metadata:
   name: require-team
@@ -162,14 +232,19 @@ spec:
   - expression: "has(object.metadata.labels) && 'team' in object.metadata.labels"
     message: label team is required in ns-a
 `;
-    await applyReady(nvpol, "nvpol", "require-team", "ns-a");
-    const denied = await deniedWith("an unlabeled Pod in ns-a denied", /require-team/, runPod("p", "ns-a"), deletePod("p", "ns-a"));
-    assert.match(denied, /Policy require-team failed: label team is required in ns-a/);
-    await admitted("an unlabeled Pod in ns-b", runPod("p", "ns-b"));
-  });
+      await applyReady(nvpol, "nvpol", "require-team", "ns-a");
+      const denied = await deniedWith(
+        "an unlabeled Pod in ns-a denied",
+        /require-team/,
+        runPod("p", "ns-a"),
+        deletePod("p", "ns-a"),
+      );
+      assert.match(denied, /Policy require-team failed: label team is required in ns-a/);
+      await admitted("an unlabeled Pod in ns-b", runPod("p", "ns-b"));
+    });
 
-  test("resource.Get of a ConfigMap decides on live data and follows an edit", async () => {
-    const settings = (allowed: string) => `apiVersion: v1
+    test("resource.Get of a ConfigMap decides on live data and follows an edit", async () => {
+      const settings = (allowed: string) => `apiVersion: v1
 kind: ConfigMap
 metadata:
   name: settings
@@ -177,8 +252,8 @@ metadata:
 data:
   allowed: "${allowed}"
 `;
-    await ok(["apply", "-f", "-"], settings("yes"));
-    const gate = `apiVersion: policies.kyverno.io/v1
+      await ok(["apply", "-f", "-"], settings("yes"));
+      const gate = `apiVersion: policies.kyverno.io/v1
 kind: ValidatingPolicy
 metadata:
   name: configmap-gate
@@ -189,15 +264,20 @@ spec:
   - expression: "resource.Get('v1', 'configmaps', 'cfg', 'settings').data.allowed == 'yes'"
     message: cfg/settings does not allow Pods
 `;
-    await applyReady(gate, "vpol", "configmap-gate");
-    await admitted("a Pod while settings allow it", runPod("one", "cfg"));
-    await ok(["apply", "-f", "-"], settings("no"));
-    const denied = await deniedWith("a Pod once settings say no", /configmap-gate/, runPod("two", "cfg"), deletePod("two", "cfg"));
-    assert.match(denied, /Policy configmap-gate failed: cfg\/settings does not allow Pods/);
-  });
+      await applyReady(gate, "vpol", "configmap-gate");
+      await admitted("a Pod while settings allow it", runPod("one", "cfg"));
+      await ok(["apply", "-f", "-"], settings("no"));
+      const denied = await deniedWith(
+        "a Pod once settings say no",
+        /configmap-gate/,
+        runPod("two", "cfg"),
+        deletePod("two", "cfg"),
+      );
+      assert.match(denied, /Policy configmap-gate failed: cfg\/settings does not allow Pods/);
+    });
 
-  test("a MutatingPolicy is not ready with the reason; a request it matches is answered under its failurePolicy, one it does not match is untouched", async () => {
-    const mpol = (name: string, failurePolicy: string, ns: string) => `apiVersion: policies.kyverno.io/v1
+    test("a MutatingPolicy is not ready with the reason; a request it matches is answered under its failurePolicy, one it does not match is untouched", async () => {
+      const mpol = (name: string, failurePolicy: string, ns: string) => `apiVersion: policies.kyverno.io/v1
 kind: MutatingPolicy
 metadata:
   name: ${name}
@@ -214,36 +294,48 @@ spec:
     applyConfiguration:
       expression: "Object{metadata: Object.metadata{labels: {'mutated': 'true'}}}"
 `;
-    await ok(["apply", "-f", "-"], mpol("add-label", "Fail", "mut"));
-    await ok(["apply", "-f", "-"], mpol("add-label-ignore", "Ignore", "mut-ignore"));
-    const status = await eventually("MutatingPolicy add-label status", 60_000, async () => {
-      const s = await conditionStatus("mpol", "add-label");
-      return s?.ready === false && s.conditions !== undefined ? s : undefined;
-    });
-    const cached = status.conditions?.find((c) => c.type === "PolicyCached");
-    assert.equal(cached?.status, "False");
-    assert.match(cached?.message ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
-    assert.match(status.message ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
-    assert.equal(status.conditions?.find((c) => c.type === "WebhookConfigured")?.status, "True");
-    assert.match(await ok(["get", "mpol", "add-label"]), /add-label\s+\S+\s+false/);
-    assert.equal(await ok(["get", "mpol", "add-label", "-o", "jsonpath={.status.autogen}"]), "{}", "a policy on ConfigMaps has no pod-controller copies");
+      await ok(["apply", "-f", "-"], mpol("add-label", "Fail", "mut"));
+      await ok(["apply", "-f", "-"], mpol("add-label-ignore", "Ignore", "mut-ignore"));
+      const status = await eventually("MutatingPolicy add-label status", 60_000, async () => {
+        const s = await conditionStatus("mpol", "add-label");
+        return s?.ready === false && s.conditions !== undefined ? s : undefined;
+      });
+      const cached = status.conditions?.find((c) => c.type === "PolicyCached");
+      assert.equal(cached?.status, "False");
+      assert.match(cached?.message ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
+      assert.match(status.message ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
+      assert.equal(status.conditions?.find((c) => c.type === "WebhookConfigured")?.status, "True");
+      assert.match(await ok(["get", "mpol", "add-label"]), /add-label\s+\S+\s+false/);
+      assert.equal(
+        await ok(["get", "mpol", "add-label", "-o", "jsonpath={.status.autogen}"]),
+        "{}",
+        "a policy on ConfigMaps has no pod-controller copies",
+      );
 
-    const denied = await deniedWith("a ConfigMap in mut denied", /add-label/, ["create", "configmap", "c", "-n", "mut"], ["delete", "configmap", "c", "-n", "mut", "--ignore-not-found"]);
-    assert.match(denied, /Policy add-label error: MutatingPolicy add-label: Bylaw does not evaluate MutatingPolicy yet/);
-    const warned = await eventually("a ConfigMap in mut-ignore admitted with a warning", 60_000, async () => {
-      const r = await kubectl(["create", "configmap", "c", "-n", "mut-ignore"]);
-      if (r.code !== 0) throw new Error(r.stderr);
-      if (/Warning: Policy add-label-ignore error: /.test(r.stderr)) return r;
-      await kubectl(["delete", "configmap", "c", "-n", "mut-ignore"]);
-      return undefined;
+      const denied = await deniedWith(
+        "a ConfigMap in mut denied",
+        /add-label/,
+        ["create", "configmap", "c", "-n", "mut"],
+        ["delete", "configmap", "c", "-n", "mut", "--ignore-not-found"],
+      );
+      assert.match(
+        denied,
+        /Policy add-label error: MutatingPolicy add-label: Bylaw does not evaluate MutatingPolicy yet/,
+      );
+      const warned = await eventually("a ConfigMap in mut-ignore admitted with a warning", 60_000, async () => {
+        const r = await kubectl(["create", "configmap", "c", "-n", "mut-ignore"]);
+        if (r.code !== 0) throw new Error(r.stderr);
+        if (/Warning: Policy add-label-ignore error: /.test(r.stderr)) return r;
+        await kubectl(["delete", "configmap", "c", "-n", "mut-ignore"]);
+        return undefined;
+      });
+      assert.match(warned.stderr, /MutatingPolicy add-label-ignore: Bylaw does not evaluate MutatingPolicy yet/);
+      const untouched = await admitted("a ConfigMap in another namespace", ["create", "configmap", "c", "-n", "ns-b"]);
+      assert.doesNotMatch(untouched.stderr, /add-label/);
     });
-    assert.match(warned.stderr, /MutatingPolicy add-label-ignore: Bylaw does not evaluate MutatingPolicy yet/);
-    const untouched = await admitted("a ConfigMap in another namespace", ["create", "configmap", "c", "-n", "ns-b"]);
-    assert.doesNotMatch(untouched.stderr, /add-label/);
-  });
 
-  test("a policies.kyverno.io PolicyException that does not compile is refused at kubectl apply; a valid one is ignored while exceptions are off", async () => {
-    const polex = (expression: string) => `apiVersion: policies.kyverno.io/v1
+    test("a policies.kyverno.io PolicyException that does not compile is refused at kubectl apply; a valid one is ignored while exceptions are off", async () => {
+      const polex = (expression: string) => `apiVersion: policies.kyverno.io/v1
 kind: PolicyException
 metadata:
   name: allow-batch
@@ -256,28 +348,55 @@ spec:
   - name: batch-pods
     expression: "${expression}"
 `;
-    const r = await eventually("an invalid PolicyException refused", 60_000, async () => {
-      const res = await kubectl(["apply", "-f", "-"], polex("object.metadata.name =="));
-      if (res.code === 0) {
-        await kubectl(["delete", "policyexceptions.policies.kyverno.io", "allow-batch", "-n", "labels", "--ignore-not-found"]);
-        throw new Error("admitted");
-      }
-      return res;
+      const r = await eventually("an invalid PolicyException refused", 60_000, async () => {
+        const res = await kubectl(["apply", "-f", "-"], polex("object.metadata.name =="));
+        if (res.code === 0) {
+          await kubectl([
+            "delete",
+            "policyexceptions.policies.kyverno.io",
+            "allow-batch",
+            "-n",
+            "labels",
+            "--ignore-not-found",
+          ]);
+          throw new Error("admitted");
+        }
+        return res;
+      });
+      assert.match(
+        r.stderr,
+        /admission webhook "validate-policy\.bylaw\.svc" denied the request: PolicyException allow-batch: spec\.matchConditions\[0\]\.expression: Invalid value/,
+      );
+      await ok(["apply", "-f", "-"], polex("object.metadata.name.startsWith('batch-')"));
+      const denied = await deniedWith(
+        "a Pod the exception selects is still denied (exceptions are off)",
+        /require-app/,
+        runPod("batch-1", "labels"),
+        deletePod("batch-1", "labels"),
+      );
+      assert.match(denied, /Policy require-app failed: label app is required/);
+      await eventually("the ignored exception logged", 30_000, async () =>
+        bylawLog().includes("PolicyException (policies.kyverno.io) labels/allow-batch") ? true : undefined,
+      );
+      const lines = bylawLog()
+        .split("\n")
+        .filter((l) => l.includes("PolicyException (policies.kyverno.io) labels/allow-batch"));
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.match(lines[0] ?? "", /"msg":"PolicyException ignored"/);
+      assert.match(lines[0] ?? "", /--enable-policy-exception/);
     });
-    assert.match(r.stderr, /admission webhook "validate-policy\.bylaw\.svc" denied the request: PolicyException allow-batch: spec\.matchConditions\[0\]\.expression: Invalid value/);
-    await ok(["apply", "-f", "-"], polex("object.metadata.name.startsWith('batch-')"));
-    const denied = await deniedWith("a Pod the exception selects is still denied (exceptions are off)", /require-app/, runPod("batch-1", "labels"), deletePod("batch-1", "labels"));
-    assert.match(denied, /Policy require-app failed: label app is required/);
-    await eventually("the ignored exception logged", 30_000, async () => (bylawLog().includes("PolicyException (policies.kyverno.io) labels/allow-batch") ? true : undefined));
-    const lines = bylawLog().split("\n").filter((l) => l.includes("PolicyException (policies.kyverno.io) labels/allow-batch"));
-    assert.equal(lines.length, 1, lines.join("\n"));
-    assert.match(lines[0] ?? "", /"msg":"PolicyException ignored"/);
-    assert.match(lines[0] ?? "", /--enable-policy-exception/);
-  });
 
-  test("Bylaw's watches and status writes for these kinds succeed with deploy/'s RBAC; the unevaluated kind is logged once", () => {
-    const log = bylawLog();
-    assert.deepEqual(log.split("\n").filter((l) => /forbidden/i.test(l)), []);
-    assert.equal(log.split("\n").filter((l) => l.includes("policy not evaluated") && l.includes("MutatingPolicy add-label\"")).length, 1);
-  });
-});
+    test("Bylaw's watches and status writes for these kinds succeed with deploy/'s RBAC; the unevaluated kind is logged once", () => {
+      const log = bylawLog();
+      assert.deepEqual(
+        log.split("\n").filter((l) => /forbidden/i.test(l)),
+        [],
+      );
+      assert.equal(
+        log.split("\n").filter((l) => l.includes("policy not evaluated") && l.includes('MutatingPolicy add-label"'))
+          .length,
+        1,
+      );
+    });
+  },
+);

@@ -22,7 +22,15 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { main } from "../../src/cli/main.js";
 import { recordingIo } from "../support/fake-io.js";
-import { eventually, kubectlOk as kubectlIn, run, startCluster, stopCluster, started, type Cluster } from "./cluster-harness.js";
+import {
+  eventually,
+  kubectlOk as kubectlIn,
+  run,
+  startCluster,
+  stopCluster,
+  started,
+  type Cluster,
+} from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -144,24 +152,68 @@ const deployment = (namespace: string, name: string, replicas: number, labels: R
   apiVersion: "apps/v1",
   kind: "Deployment",
   metadata: { name, namespace, labels },
-  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "registry.invalid/app:1" }] } } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: {
+      metadata: { labels: { app: name } },
+      spec: { containers: [{ name: "c", image: "registry.invalid/app:1" }] },
+    },
+  },
 });
-const service = (namespace: string, name: string, labels: Record<string, string>) => ({ apiVersion: "v1", kind: "Service", metadata: { name, namespace, labels }, spec: { ports: [{ port: 80 }] } });
+const service = (namespace: string, name: string, labels: Record<string, string>) => ({
+  apiVersion: "v1",
+  kind: "Service",
+  metadata: { name, namespace, labels },
+  spec: { ports: [{ port: 80 }] },
+});
 const secret = (namespace: string, name: string, annotations: Record<string, string>, type = "Opaque") => ({
-  apiVersion: "v1", kind: "Secret", metadata: { name, namespace, annotations }, type, ...(type === "kubernetes.io/basic-auth" ? { stringData: { username: "u", password: "p" } } : {}),
+  apiVersion: "v1",
+  kind: "Secret",
+  metadata: { name, namespace, annotations },
+  type,
+  ...(type === "kubernetes.io/basic-auth" ? { stringData: { username: "u", password: "p" } } : {}),
 });
 
 /** Objects sent to both where the API server and Kyverno's CLI agree; the namespace decides which binding applies. */
 const agreeing: { name: string; policy: string; object: Record<string, unknown> }[] = [
-  { name: "deployment within the limit (Deny binding)", policy: "oracle-max-replicas", object: deployment("oracle-deny", "small", 2) },
-  { name: "deployment over the limit (Deny binding)", policy: "oracle-max-replicas", object: deployment("oracle-deny", "big", 5) },
-  { name: "exempt deployment over the limit: matchConditions not met", policy: "oracle-max-replicas", object: deployment("oracle-deny", "exempt", 5, { exempt: "yes" }) },
+  {
+    name: "deployment within the limit (Deny binding)",
+    policy: "oracle-max-replicas",
+    object: deployment("oracle-deny", "small", 2),
+  },
+  {
+    name: "deployment over the limit (Deny binding)",
+    policy: "oracle-max-replicas",
+    object: deployment("oracle-deny", "big", 5),
+  },
+  {
+    name: "exempt deployment over the limit: matchConditions not met",
+    policy: "oracle-max-replicas",
+    object: deployment("oracle-deny", "exempt", 5, { exempt: "yes" }),
+  },
   { name: "secret with an owner", policy: "oracle-owner", object: secret("oracle-plain", "owned", { owner: "me" }) },
-  { name: "secret without an owner: the validation's message", policy: "oracle-owner", object: secret("oracle-plain", "orphan", {}) },
-  { name: "basic-auth secret: 'failed expression' message", policy: "oracle-owner", object: secret("oracle-plain", "basic", { owner: "me" }, "kubernetes.io/basic-auth") },
+  {
+    name: "secret without an owner: the validation's message",
+    policy: "oracle-owner",
+    object: secret("oracle-plain", "orphan", {}),
+  },
+  {
+    name: "basic-auth secret: 'failed expression' message",
+    policy: "oracle-owner",
+    object: secret("oracle-plain", "basic", { owner: "me" }, "kubernetes.io/basic-auth"),
+  },
 ];
 
-const NAMESPACES = ["oracle-deny", "oracle-warn", "oracle-missing", "oracle-select", "oracle-params", "oracle-plain", "oracle-two"];
+const NAMESPACES = [
+  "oracle-deny",
+  "oracle-warn",
+  "oracle-missing",
+  "oracle-select",
+  "oracle-params",
+  "oracle-plain",
+  "oracle-two",
+];
 
 interface ApiAnswer {
   readonly denied: string | undefined;
@@ -169,10 +221,18 @@ interface ApiAnswer {
 }
 
 async function apiServer(object: Record<string, unknown>): Promise<ApiAnswer> {
-  const r = await run("kubectl", ["--kubeconfig", current().kubeconfig, "create", "--dry-run=server", "-f", "-", "-o", "name"], 30_000, JSON.stringify(object));
+  const r = await run(
+    "kubectl",
+    ["--kubeconfig", current().kubeconfig, "create", "--dry-run=server", "-f", "-", "-o", "name"],
+    30_000,
+    JSON.stringify(object),
+  );
   const denied = /denied request: (.*)$/m.exec(r.stderr)?.[1];
-  if (r.code !== 0 && denied === undefined) throw new Error(`kubectl create failed without a policy denial: ${r.stderr}`);
-  const warning = /^Warning: Validation failed for ValidatingAdmissionPolicy '[^']*' with binding '[^']*': (.*)$/m.exec(r.stderr)?.[1];
+  if (r.code !== 0 && denied === undefined)
+    throw new Error(`kubectl create failed without a policy denial: ${r.stderr}`);
+  const warning = /^Warning: Validation failed for ValidatingAdmissionPolicy '[^']*' with binding '[^']*': (.*)$/m.exec(
+    r.stderr,
+  )?.[1];
   return { denied: r.code === 0 ? undefined : denied, warning };
 }
 
@@ -193,25 +253,51 @@ function writeObject(dir: string, object: Record<string, unknown>): { file: stri
 async function bylawApply(dir: string, object: Record<string, unknown>): Promise<BylawRow[]> {
   const { file, name } = writeObject(dir, object);
   const io = recordingIo();
-  const code = await main(["apply", ...Object.keys(policies).map((p) => join(dir, p)), "-r", file, "-f", join(dir, "values.yaml"), "--output-format", "json"], io);
+  const code = await main(
+    [
+      "apply",
+      ...Object.keys(policies).map((p) => join(dir, p)),
+      "-r",
+      file,
+      "-f",
+      join(dir, "values.yaml"),
+      "--output-format",
+      "json",
+    ],
+    io,
+  );
   assert.ok(code === 0 || code === 1, io.stderr.join("\n"));
   const out = JSON.parse(io.stdout.join("\n")) as { results: (BylawRow & { resource: string })[] };
   return out.results.filter((r) => r.resource.endsWith(`/${name}`));
 }
 
 /** `bylaw test` with the object as the resource and the params as paramResources: what it reports for the policy. */
-async function bylawTest(dir: string, policy: string, object: Record<string, unknown>): Promise<{ readonly actual: string | null; readonly message: string }> {
+async function bylawTest(
+  dir: string,
+  policy: string,
+  object: Record<string, unknown>,
+): Promise<{ readonly actual: string | null; readonly message: string }> {
   const { file, name } = writeObject(dir, object);
   const suite = mkdtempSync(join(dir, "suite-"));
-  writeFileSync(join(suite, "kyverno-test.yaml"), JSON.stringify({
-    apiVersion: "cli.kyverno.io/v1alpha1", kind: "Test", metadata: { name: "oracle" },
-    // Paths are relative to the test file, as Kyverno reads them.
-    policies: Object.keys(policies).map((p) => `../${p}`), resources: [`../${basename(file)}`], paramResources: ["../params.yaml"], variables: "../values.yaml",
-    results: [{ policy, resources: [name], result: "pass", isValidatingAdmissionPolicy: true }],
-  }));
+  writeFileSync(
+    join(suite, "kyverno-test.yaml"),
+    JSON.stringify({
+      apiVersion: "cli.kyverno.io/v1alpha1",
+      kind: "Test",
+      metadata: { name: "oracle" },
+      // Paths are relative to the test file, as Kyverno reads them.
+      policies: Object.keys(policies).map((p) => `../${p}`),
+      resources: [`../${basename(file)}`],
+      paramResources: ["../params.yaml"],
+      variables: "../values.yaml",
+      results: [{ policy, resources: [name], result: "pass", isValidatingAdmissionPolicy: true }],
+    }),
+  );
   const io = recordingIo();
   await main(["test", suite, "-o", "json"], io);
-  const parsed = JSON.parse(io.stdout.join("\n")) as { suites?: { results: { actual: string | null; message: string }[] }[] };
+  const parsed = JSON.parse(io.stdout.join("\n")) as {
+    suites?: { results: { actual: string | null; message: string }[] }[];
+  };
   const row = parsed.suites?.[0]?.results[0];
   assert.ok(row !== undefined, io.stdout.join("\n"));
   return { actual: row.actual, message: row.message };
@@ -225,7 +311,14 @@ describe("ValidatingAdmissionPolicy: bylaw test and apply against the kube-apise
     for (const [file, text] of Object.entries(policies)) writeFileSync(join(dir, file), text);
     writeFileSync(join(dir, "params.yaml"), params);
     // Offline, a namespace's labels come from a Values file, as with Kyverno's CLI; the API server sets the name label itself.
-    writeFileSync(join(dir, "values.yaml"), JSON.stringify({ apiVersion: "cli.kyverno.io/v1alpha1", kind: "Values", namespaceSelector: NAMESPACES.map((n) => ({ name: n, labels: { "kubernetes.io/metadata.name": n } })) }));
+    writeFileSync(
+      join(dir, "values.yaml"),
+      JSON.stringify({
+        apiVersion: "cli.kyverno.io/v1alpha1",
+        kind: "Values",
+        namespaceSelector: NAMESPACES.map((n) => ({ name: n, labels: { "kubernetes.io/metadata.name": n } })),
+      }),
+    );
     for (const n of NAMESPACES) await kubectlOk(["create", "namespace", n]);
     await kubectlOk(["apply", "-f", join(dir, "params.yaml")]);
     for (const file of Object.keys(policies)) await kubectlOk(["apply", "-f", join(dir, file)]);
@@ -235,7 +328,9 @@ describe("ValidatingAdmissionPolicy: bylaw test and apply against the kube-apise
       const b = await apiServer(service("oracle-select", "probe", {}));
       const c = await apiServer(secret("oracle-plain", "probe", {}));
       const d = await apiServer(deployment("oracle-warn", "probe", 9));
-      return a.denied !== undefined && b.denied !== undefined && c.denied !== undefined && d.warning !== undefined ? true : undefined;
+      return a.denied !== undefined && b.denied !== undefined && c.denied !== undefined && d.warning !== undefined
+        ? true
+        : undefined;
     });
   });
   after(async () => {
@@ -259,7 +354,12 @@ describe("ValidatingAdmissionPolicy: bylaw test and apply against the kube-apise
 
   describe("documented differences (docs/vap-cli-vs-api-server.md)", () => {
     test("1. with a binding, the policy's matchConstraints: the API server applies them, Kyverno's CLI does not", async () => {
-      const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "unannotated", namespace: "oracle-plain" }, data: { a: "b" } };
+      const cm = {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "unannotated", namespace: "oracle-plain" },
+        data: { a: "b" },
+      };
       const api = await apiServer(cm);
       assert.deepEqual(api, { denied: undefined, warning: undefined });
       const got = await bylawTest(dir, "oracle-owner", cm);
@@ -296,7 +396,10 @@ describe("ValidatingAdmissionPolicy: bylaw test and apply against the kube-apise
       const api = await apiServer(s2);
       assert.equal(api.denied, "an owner annotation is required");
       const rows = await bylawApply(dir, s2);
-      assert.deepEqual(rows.map((r) => [r.result, r.action, r.message]), [["fail", "Audit", "an owner annotation is required"]]);
+      assert.deepEqual(
+        rows.map((r) => [r.result, r.action, r.message]),
+        [["fail", "Audit", "an owner annotation is required"]],
+      );
     });
   });
 });

@@ -4,7 +4,12 @@ import { readFile, writeFile } from "node:fs/promises";
 export async function readRatchet(path: string): Promise<Set<string>> {
   try {
     const text = await readFile(path, "utf8");
-    return new Set(text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")));
+    return new Set(
+      text
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l !== "" && !l.startsWith("#")),
+    );
   } catch {
     return new Set();
   }
@@ -12,7 +17,8 @@ export async function readRatchet(path: string): Promise<Set<string>> {
 
 export async function writeRatchet(path: string, passing: Iterable<string>): Promise<void> {
   const ids = [...passing].sort();
-  const header = "# Conformance rows that pass (suite::result-entry::resource). Written by `npm run conformance -- --update`.\n";
+  const header =
+    "# Conformance rows that pass (suite::result-entry::resource). Written by `npm run conformance -- --update`.\n";
   await writeFile(path, header + ids.join("\n") + "\n", "utf8");
 }
 

@@ -31,7 +31,8 @@ async function main(): Promise<number> {
       failures: { type: "boolean", default: false },
     },
   });
-  const corpus = process.env["BYLAW_CONFORMANCE_DIR"] ?? resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
+  const corpus =
+    process.env["BYLAW_CONFORMANCE_DIR"] ?? resolve(repoRoot, "..", "shared", "conformance", "kyverno-policies");
   if (!existsSync(join(corpus, "MANIFEST.tsv"))) {
     console.log(`conformance: corpus not found at ${corpus}; skipping (set BYLAW_CONFORMANCE_DIR to run it)`);
     return 0;
@@ -67,27 +68,38 @@ async function main(): Promise<number> {
   for (const [category, t] of [...perCategory].sort()) {
     total += t.rows;
     ok += t.ok;
-    console.log(`  ${category.padEnd(22)} ${String(t.ok).padStart(5)} of ${String(t.rows).padStart(5)} rows match (${pct(t.ok, t.rows)})`);
+    console.log(
+      `  ${category.padEnd(22)} ${String(t.ok).padStart(5)} of ${String(t.rows).padStart(5)} rows match (${pct(t.ok, t.rows)})`,
+    );
   }
   const known = failing.filter((r) => gapFor(r.id, gaps) !== undefined).length;
-  console.log(`conformance: ${ok} of ${total} rows match (${pct(ok, total)}); ${failing.length} rows fail (${known} in known-gaps), ${suiteErrors} suites errored; ${seconds.toFixed(1)} s`);
+  console.log(
+    `conformance: ${ok} of ${total} rows match (${pct(ok, total)}); ${failing.length} rows fail (${known} in known-gaps), ${suiteErrors} suites errored; ${seconds.toFixed(1)} s`,
+  );
   if (values.failures) {
     for (const r of failing) {
       const gap = gapFor(r.id, gaps);
-      console.log(`FAIL ${r.id} [${r.policy}/${r.rule}] ${r.reason}${gap ? ` (known gap: ${gap.reason})` : ""} — ${r.message.slice(0, 300)}`);
+      console.log(
+        `FAIL ${r.id} [${r.policy}/${r.rule}] ${r.reason}${gap ? ` (known gap: ${gap.reason})` : ""} — ${r.message.slice(0, 300)}`,
+      );
     }
   }
   const ratchetPath = join(sourceDir, "passing-rows.txt");
   const listed = await readRatchet(ratchetPath);
   const filtered = values.category !== undefined || values.suite !== undefined;
-  const broken = regressions(filtered ? new Set([...listed].filter((id) => manifest.some((m) => id.startsWith(`${m.suiteDir}::`)))) : listed, passing);
+  const broken = regressions(
+    filtered ? new Set([...listed].filter((id) => manifest.some((m) => id.startsWith(`${m.suiteDir}::`)))) : listed,
+    passing,
+  );
   if (values.update) {
     if (filtered) {
       console.error("conformance: --update needs the whole corpus (no --category/--suite)");
       return 2;
     }
     await writeRatchet(ratchetPath, passing);
-    console.log(`conformance: ratchet updated: ${passing.size} passing rows (${passing.size - listed.size >= 0 ? "+" : ""}${passing.size - listed.size})`);
+    console.log(
+      `conformance: ratchet updated: ${passing.size} passing rows (${passing.size - listed.size >= 0 ? "+" : ""}${passing.size - listed.size})`,
+    );
     return 0;
   }
   if (broken.length > 0) {

@@ -12,7 +12,9 @@ import { repoRoot } from "./render.js";
 
 const root = repoRoot();
 const dir = join(root, "deploy", "crds");
-const files = readdirSync(dir).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml").sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml")
+  .sort();
 const reference = join(root, "..", "shared", "reference", "kyverno-v1.19.0", "config", "crds");
 
 /** metadata.name, spec.group and spec.names.shortNames of a CRD file, read from its text. */
@@ -20,14 +22,20 @@ function crd(file: string): { name: string; group: string; shortNames: string[] 
   const text = readFileSync(join(dir, file), "utf8");
   const name = /^metadata:\n(?:\s{2}.*\n)*?\s{2}name: (\S+)$/m.exec(text)?.[1] ?? "";
   const group = /^\s{2}group: (\S+)$/m.exec(text)?.[1] ?? "";
-  const shortNames = [.../^\s{4}shortNames:\n((?:\s{4}- \S+\n)+)/m.exec(text)?.[1]?.matchAll(/- (\S+)/g) ?? []].map((m) => m[1] ?? "");
+  const shortNames = [...(/^\s{4}shortNames:\n((?:\s{4}- \S+\n)+)/m.exec(text)?.[1]?.matchAll(/- (\S+)/g) ?? [])].map(
+    (m) => m[1] ?? "",
+  );
   assert.match(text, /^kind: CustomResourceDefinition$/m, file);
   return { name, group, shortNames };
 }
 
 describe("deploy/crds", () => {
   test("the kustomization lists every CRD file, and nothing else", () => {
-    const kustomization = parse(readFileSync(join(dir, "kustomization.yaml"), "utf8")) as { resources?: string[]; labels?: unknown; patches?: unknown };
+    const kustomization = parse(readFileSync(join(dir, "kustomization.yaml"), "utf8")) as {
+      resources?: string[];
+      labels?: unknown;
+      patches?: unknown;
+    };
     assert.deepEqual([...(kustomization.resources ?? [])].sort(), files);
     assert.equal(kustomization.labels, undefined, "the CRDs are applied as Kyverno ships them");
     assert.equal(kustomization.patches, undefined);
@@ -46,9 +54,16 @@ describe("deploy/crds", () => {
     assert.equal(crds.length, 22);
   });
 
-  test("each file is the reference copy of Kyverno v1.19.0, byte for byte", { skip: existsSync(reference) ? false : `${reference} is not beside the checkout` }, () => {
-    const upstream = readdirSync(reference).flatMap((sub) => readdirSync(join(reference, sub)).map((f) => join(reference, sub, f)));
-    assert.deepEqual(upstream.map((p) => p.slice(p.lastIndexOf("/") + 1)).sort(), files);
-    for (const p of upstream) assert.equal(readFileSync(join(dir, p.slice(p.lastIndexOf("/") + 1)), "utf8"), readFileSync(p, "utf8"), p);
-  });
+  test(
+    "each file is the reference copy of Kyverno v1.19.0, byte for byte",
+    { skip: existsSync(reference) ? false : `${reference} is not beside the checkout` },
+    () => {
+      const upstream = readdirSync(reference).flatMap((sub) =>
+        readdirSync(join(reference, sub)).map((f) => join(reference, sub, f)),
+      );
+      assert.deepEqual(upstream.map((p) => p.slice(p.lastIndexOf("/") + 1)).sort(), files);
+      for (const p of upstream)
+        assert.equal(readFileSync(join(dir, p.slice(p.lastIndexOf("/") + 1)), "utf8"), readFileSync(p, "utf8"), p);
+    },
+  );
 });

@@ -7,7 +7,12 @@ import { parseAllDocuments } from "yaml";
 import { at, repoRoot, type Manifest } from "./render.js";
 
 /** Labels only Helm adds (kustomize adds app.kubernetes.io/part-of, as the chart does). */
-export const HELM_ONLY_LABELS = ["app.kubernetes.io/managed-by", "app.kubernetes.io/instance", "app.kubernetes.io/version", "helm.sh/chart"];
+export const HELM_ONLY_LABELS = [
+  "app.kubernetes.io/managed-by",
+  "app.kubernetes.io/instance",
+  "app.kubernetes.io/version",
+  "helm.sh/chart",
+];
 
 /**
  * The helm binary: $BYLAW_HELM, `helm` on PATH, or the one scripts/cluster.sh builds into its
@@ -18,9 +23,16 @@ export function helmBinary(): string | undefined {
   if (process.env["BYLAW_HELM"] !== undefined) candidates.push(process.env["BYLAW_HELM"]);
   candidates.push("helm");
   const goMod = join(repoRoot(), "scripts", "cluster", "helm", "go.mod");
-  const version = existsSync(goMod) ? /^\s*(?:require\s+)?helm\.sh\/helm\/v4\s+(v\S+)/m.exec(readFileSync(goMod, "utf8"))?.[1] : undefined;
-  if (version !== undefined) candidates.push(join(process.env["BYLAW_CLUSTER_CACHE"] ?? join(homedir(), ".cache", "bylaw-cluster"), `helm-${version}`, "helm"));
-  return candidates.find((bin) => spawnSync(bin, ["version", "--short"], { stdio: "ignore", timeout: 30_000 }).status === 0);
+  const version = existsSync(goMod)
+    ? /^\s*(?:require\s+)?helm\.sh\/helm\/v4\s+(v\S+)/m.exec(readFileSync(goMod, "utf8"))?.[1]
+    : undefined;
+  if (version !== undefined)
+    candidates.push(
+      join(process.env["BYLAW_CLUSTER_CACHE"] ?? join(homedir(), ".cache", "bylaw-cluster"), `helm-${version}`, "helm"),
+    );
+  return candidates.find(
+    (bin) => spawnSync(bin, ["version", "--short"], { stdio: "ignore", timeout: 30_000 }).status === 0,
+  );
 }
 
 /** Why the helm tests cannot run here, or undefined when helm is available. */
@@ -33,7 +45,12 @@ export function helmMissing(): string | undefined {
 export function helm(args: readonly string[]): string {
   const bin = helmBinary();
   if (bin === undefined) throw new Error(helmMissing());
-  return execFileSync(bin, [...args], { encoding: "utf8", timeout: 60_000, maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
+  return execFileSync(bin, [...args], {
+    encoding: "utf8",
+    timeout: 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 /** `helm template bylaw charts/bylaw -n bylaw` with --set-json values; CRDs are not rendered. */

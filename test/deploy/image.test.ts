@@ -10,7 +10,17 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { get } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -31,12 +41,21 @@ interface Stage {
 
 /** The Dockerfile's stages, each with its instructions (continuation lines joined, comments dropped). */
 function stages(): { args: Map<string, string>; stages: Stage[] } {
-  const joined = dockerfile.replace(/\\\n\s*/g, " ").split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
+  const joined = dockerfile
+    .replace(/\\\n\s*/g, " ")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"));
   const args = new Map<string, string>();
   const out: Stage[] = [];
   for (const line of joined) {
     const from = /^FROM\s+(\S+)(?:\s+AS\s+(\S+))?$/i.exec(line);
-    if (from !== null) out.push({ from: (from[1] ?? "").replace(/\$\{(\w+)\}/g, (_m, name: string) => args.get(name) ?? ""), name: from[2], lines: [] });
+    if (from !== null)
+      out.push({
+        from: (from[1] ?? "").replace(/\$\{(\w+)\}/g, (_m, name: string) => args.get(name) ?? ""),
+        name: from[2],
+        lines: [],
+      });
     else if (out.length === 0) {
       const arg = /^ARG\s+(\w+)=(\S+)$/.exec(line);
       if (arg !== null) args.set(arg[1] ?? "", arg[2] ?? "");
@@ -83,20 +102,34 @@ describe("Dockerfile", () => {
     assert.match(version, /^24\.\d+\.\d+$/, "Node 24 (the LTS line), pinned to a release");
     assert.equal(build.from, `node:${version}-bookworm-slim`);
     assert.match(runtime.from, /^gcr\.io\/distroless\/cc-debian12:nonroot$/);
-    assert.ok(runtime.lines.includes(`COPY --from=${build.name ?? ""} /usr/local/bin/node /nodejs/bin/node`), "the runtime runs the build stage's node");
+    assert.ok(
+      runtime.lines.includes(`COPY --from=${build.name ?? ""} /usr/local/bin/node /nodejs/bin/node`),
+      "the runtime runs the build stage's node",
+    );
     assert.ok(runtime.lines.includes(`COPY --from=${build.name ?? ""} /opt/bylaw /opt/bylaw`));
-    assert.equal(runtime.lines.filter((l) => /^RUN\b/.test(l)).length, 0, "nothing runs in the runtime stage (it has no shell)");
+    assert.equal(
+      runtime.lines.filter((l) => /^RUN\b/.test(l)).length,
+      0,
+      "nothing runs in the runtime stage (it has no shell)",
+    );
   });
 
   test("the build stage installs with the lockfile, builds, and stages with scripts/image/stage.mjs", () => {
     const runs = (build?.lines ?? []).filter((l) => l.startsWith("RUN "));
-    assert.deepEqual(runs, ["RUN npm ci --ignore-scripts --no-audit --no-fund", "RUN npm run build", "RUN node scripts/image/stage.mjs . /opt/bylaw"]);
+    assert.deepEqual(runs, [
+      "RUN npm ci --ignore-scripts --no-audit --no-fund",
+      "RUN npm run build",
+      "RUN node scripts/image/stage.mjs . /opt/bylaw",
+    ]);
   });
 
   test("non-root: the user is the Deployment's 65532, the entrypoint is the bylaw CLI", { skip: SKIP ?? false }, () => {
     assert.ok(runtime?.lines.includes("USER 65532:65532"));
     const entrypoint = runtime?.lines.find((l) => l.startsWith("ENTRYPOINT "));
-    assert.deepEqual(JSON.parse(entrypoint?.slice("ENTRYPOINT ".length) ?? "null"), ["/nodejs/bin/node", "/opt/bylaw/bin/bylaw.js"]);
+    assert.deepEqual(JSON.parse(entrypoint?.slice("ENTRYPOINT ".length) ?? "null"), [
+      "/nodejs/bin/node",
+      "/opt/bylaw/bin/bylaw.js",
+    ]);
     const { pod, container } = podOf(render(join(root, "deploy", "base")));
     assert.equal(at(pod, "securityContext", "runAsUser"), 65532);
     assert.equal(at(pod, "securityContext", "runAsGroup"), 65532);
@@ -108,7 +141,9 @@ describe("Dockerfile", () => {
     const tag = /docker build -t (\S+):\S+ \./.exec(dockerfile)?.[1];
     assert.equal(tag, "ghcr.io/bylaw/bylaw");
     assert.match(String(at(podOf(render(join(root, "deploy", "base"))).container, "image")), new RegExp(`^${tag}:`));
-    const values = parse(readFileSync(join(root, "charts", "bylaw", "values.yaml"), "utf8")) as { image?: { repository?: string } };
+    const values = parse(readFileSync(join(root, "charts", "bylaw", "values.yaml"), "utf8")) as {
+      image?: { repository?: string };
+    };
     assert.equal(values.image?.repository, tag);
   });
 });
@@ -124,19 +159,37 @@ describe("the image's install steps, run into a staging folder", { skip: SKIP ??
 
   test("scripts/image/stage.mjs stages the package files and production dependencies, and `bylaw serve` starts from them as the image starts it", async () => {
     const stage = join(work, "opt-bylaw");
-    execFileSync(process.execPath, [join(root, "scripts", "image", "stage.mjs"), root, stage], { stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
+    execFileSync(process.execPath, [join(root, "scripts", "image", "stage.mjs"), root, stage], {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 300_000,
+    });
     const installed = readdirSync(join(stage, "node_modules"));
-    for (const dep of Object.keys((JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies)) assert.ok(installed.includes(dep.split("/")[0] ?? dep), `${dep} is installed`);
-    for (const dev of ["typescript", "eslint", "@types", "autocannon"]) assert.ok(!installed.includes(dev), `no dev dependency (${dev})`);
-    assert.deepEqual(readdirSync(join(stage, "dist")).sort(), ["bundle", "src"], "the bundled CLI and the library; no tests or benchmarks");
-    assert.equal(readdirSync(join(stage, "dist", "src"), { recursive: true }).filter((f) => String(f).includes(".test.")).length, 0);
+    for (const dep of Object.keys(
+      (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies: Record<string, string> })
+        .dependencies,
+    ))
+      assert.ok(installed.includes(dep.split("/")[0] ?? dep), `${dep} is installed`);
+    for (const dev of ["typescript", "eslint", "@types", "autocannon"])
+      assert.ok(!installed.includes(dev), `no dev dependency (${dev})`);
+    assert.deepEqual(
+      readdirSync(join(stage, "dist")).sort(),
+      ["bundle", "src"],
+      "the bundled CLI and the library; no tests or benchmarks",
+    );
+    assert.equal(
+      readdirSync(join(stage, "dist", "src"), { recursive: true }).filter((f) => String(f).includes(".test.")).length,
+      0,
+    );
 
     // The Deployment's arguments. Those that need the API server (test/cluster/deploy-rbac.cluster-test.ts runs them
     // against a real one) become their offline equivalents, each named here; every other argument is the Deployment's.
     const deployArgs = list(at(podOf(render(join(root, "deploy", "base"))).container, "args")).map(String);
     const work2 = join(work, "offline");
     mkdirSync(join(work2, "policies"), { recursive: true });
-    writeFileSync(join(work2, "policies", "disallow-latest-tag.yaml"), readFileSync(join(stage, "examples", "policies", "disallow-latest-tag.yaml")));
+    writeFileSync(
+      join(work2, "policies", "disallow-latest-tag.yaml"),
+      readFileSync(join(stage, "examples", "policies", "disallow-latest-tag.yaml")),
+    );
     const OFFLINE: Record<string, { readonly takes: number; readonly becomes: readonly string[] }> = {
       "--cluster": { takes: 0, becomes: ["--policies", join(work2, "policies")] },
       "--register": { takes: 0, becomes: [] },
@@ -157,17 +210,35 @@ describe("the image's install steps, run into a staging folder", { skip: SKIP ??
         i += swap.takes;
       }
     }
-    assert.deepEqual(Object.keys(OFFLINE).filter((f) => !deployArgs.includes(f)), [], "every swapped flag is the Deployment's");
+    assert.deepEqual(
+      Object.keys(OFFLINE).filter((f) => !deployArgs.includes(f)),
+      [],
+      "every swapped flag is the Deployment's",
+    );
     assert.equal(args[0], "serve");
 
     const before = snapshot(stage);
-    const asImageUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65532", "--regid=65532", "--clear-groups", "--"] : [];
+    const asImageUser =
+      process.getuid?.() === 0 ? ["setpriv", "--reuid=65532", "--regid=65532", "--clear-groups", "--"] : [];
     // As the image copies the build stage's node to /nodejs/bin/node: the running node, wherever it lives.
     const node = join(work, "nodejs", "bin", "node");
     mkdirSync(dirname(node), { recursive: true });
     copyFileSync(process.execPath, node);
-    const [command, ...rest] = [...asImageUser, node, join(stage, "bin", "bylaw.js"), ...args, "--host", "127.0.0.1", "--log-level", "info"];
-    child = spawn(command ?? "", rest, { cwd: stage, env: { PATH: process.env["PATH"] ?? "", NODE_ENV: "production", HOME: "/nonexistent" }, stdio: ["ignore", "pipe", "pipe"] });
+    const [command, ...rest] = [
+      ...asImageUser,
+      node,
+      join(stage, "bin", "bylaw.js"),
+      ...args,
+      "--host",
+      "127.0.0.1",
+      "--log-level",
+      "info",
+    ];
+    child = spawn(command ?? "", rest, {
+      cwd: stage,
+      env: { PATH: process.env["PATH"] ?? "", NODE_ENV: "production", HOME: "/nonexistent" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout?.on("data", (c: Buffer) => (output += c.toString("utf8")));
     child.stderr?.on("data", (c: Buffer) => (output += c.toString("utf8")));
@@ -176,7 +247,8 @@ describe("the image's install steps, run into a staging folder", { skip: SKIP ??
       const timer = setInterval(() => {
         const m = /listening on https:\/\/[^:]+:(\d+)/.exec(output);
         if (m !== null) resolve(Number(m[1]));
-        else if (child?.exitCode !== null) reject(new Error(`bylaw serve exited (${String(child?.exitCode)}):\n${output}`));
+        else if (child?.exitCode !== null)
+          reject(new Error(`bylaw serve exited (${String(child?.exitCode)}):\n${output}`));
         else if (Date.now() > deadline) reject(new Error(`bylaw serve did not start in 30 s:\n${output}`));
         else return;
         clearInterval(timer);
@@ -193,6 +265,10 @@ describe("the image's install steps, run into a staging folder", { skip: SKIP ??
     assert.equal(ready.status, 200, `readiness: ${ready.text}\n${output}`);
     child.kill("SIGTERM");
     await new Promise((r) => child?.once("exit", r));
-    assert.deepEqual(snapshot(stage), before, "bylaw serve wrote nothing under its install folder (a read-only root filesystem suffices)");
+    assert.deepEqual(
+      snapshot(stage),
+      before,
+      "bylaw serve wrote nothing under its install folder (a read-only root filesystem suffices)",
+    );
   });
 });

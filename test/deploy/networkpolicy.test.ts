@@ -21,29 +21,46 @@ describe("deploy/components/networkpolicy", { skip: SKIP ?? false }, () => {
   test("in the example overlay: 9443 from the API server's CIDR only, 8000 from Prometheus only, no open rule, egress to the API server only", () => {
     const policy = one(render(join(root, "deploy", "overlays", "example")), "NetworkPolicy", "bylaw");
     const ingress = list(at(policy, "spec", "ingress"));
-    assert.ok(ingress.every((r) => list(at(r, "from")).length > 0), "every ingress rule names its sources");
+    assert.ok(
+      ingress.every((r) => list(at(r, "from")).length > 0),
+      "every ingress rule names its sources",
+    );
     const webhook = rules(policy, 9443).flatMap((r) => list(at(r, "from")));
     assert.deepEqual(webhook, [{ ipBlock: { cidr: "192.0.2.0/28" } }]);
     const metrics = rules(policy, 8000).flatMap((r) => list(at(r, "from")));
     assert.deepEqual(metrics, [
-      { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } }, podSelector: { matchLabels: { "app.kubernetes.io/name": "prometheus" } } },
+      {
+        namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } },
+        podSelector: { matchLabels: { "app.kubernetes.io/name": "prometheus" } },
+      },
       { ipBlock: { cidr: "192.0.2.10/32" } },
     ]);
-    assert.deepEqual(at(policy, "spec", "egress"), [{ to: [{ ipBlock: { cidr: "192.0.2.0/28" } }], ports: [{ port: 443, protocol: "TCP" }, { port: 6443, protocol: "TCP" }] }]);
+    assert.deepEqual(at(policy, "spec", "egress"), [
+      {
+        to: [{ ipBlock: { cidr: "192.0.2.0/28" } }],
+        ports: [
+          { port: 443, protocol: "TCP" },
+          { port: 6443, protocol: "TCP" },
+        ],
+      },
+    ]);
   });
 
   test("without an overlay's CIDR, the webhook rule keeps a placeholder that is not a CIDR", () => {
     const dir = mkdtempSync(join(tmpdir(), "bylaw-np-"));
     try {
-      writeFileSync(join(dir, "kustomization.yaml"), [
-        "apiVersion: kustomize.config.k8s.io/v1beta1",
-        "kind: Kustomization",
-        "resources:",
-        `  - ${relative(dir, join(root, "deploy", "base"))}`,
-        "components:",
-        `  - ${relative(dir, join(root, "deploy", "components", "networkpolicy"))}`,
-        "",
-      ].join("\n"));
+      writeFileSync(
+        join(dir, "kustomization.yaml"),
+        [
+          "apiVersion: kustomize.config.k8s.io/v1beta1",
+          "kind: Kustomization",
+          "resources:",
+          `  - ${relative(dir, join(root, "deploy", "base"))}`,
+          "components:",
+          `  - ${relative(dir, join(root, "deploy", "components", "networkpolicy"))}`,
+          "",
+        ].join("\n"),
+      );
       const policy = one(render(dir), "NetworkPolicy", "bylaw");
       const cidr = at(rules(policy, 9443)[0], "from", 0, "ipBlock", "cidr");
       assert.equal(cidr, "API_SERVER_CIDR_PLACEHOLDER");

@@ -28,11 +28,19 @@ describe("deploy/overlays/example", { skip: SKIP ?? false }, () => {
     const monitor = one(manifests, "ServiceMonitor", "bylaw");
     const service = one(manifests, "Service", "bylaw");
     assert.ok(selects(at(monitor, "spec", "selector", "matchLabels"), at(service, "metadata", "labels")));
-    assert.ok(!selects(at(monitor, "spec", "selector", "matchLabels"), at(one(manifests, "Service", "bylaw-metrics"), "metadata", "labels")), "the NodePort Service is not scraped twice");
+    assert.ok(
+      !selects(
+        at(monitor, "spec", "selector", "matchLabels"),
+        at(one(manifests, "Service", "bylaw-metrics"), "metadata", "labels"),
+      ),
+      "the NodePort Service is not scraped twice",
+    );
     assert.deepEqual(at(monitor, "spec", "namespaceSelector", "matchNames"), ["bylaw"]);
     const endpoint = at(monitor, "spec", "endpoints", 0);
     assert.equal(at(endpoint, "path"), "/metrics");
-    assert.ok(list(at(service, "spec", "ports")).some((p) => at(p, "name") === at(endpoint, "port") && at(p, "port") === 8000));
+    assert.ok(
+      list(at(service, "spec", "ports")).some((p) => at(p, "name") === at(endpoint, "port") && at(p, "port") === 8000),
+    );
   });
 
   test("the NodePort Service exposes each node's own pod's metrics", () => {
@@ -51,10 +59,17 @@ describe("deploy/overlays/example", { skip: SKIP ?? false }, () => {
     const policy = one(manifests, "NetworkPolicy", "bylaw");
     assert.ok(selects(at(policy, "spec", "podSelector", "matchLabels"), labels));
     assert.deepEqual(at(policy, "spec", "policyTypes"), ["Ingress", "Egress"]);
-    assert.deepEqual(list(at(policy, "spec", "egress")).flatMap((rule) => list(at(rule, "ports")).map((p) => at(p, "port"))), [443, 6443]);
-    const ports = list(at(policy, "spec", "ingress")).flatMap((rule) => list(at(rule, "ports")).map((p) => at(p, "port")));
+    assert.deepEqual(
+      list(at(policy, "spec", "egress")).flatMap((rule) => list(at(rule, "ports")).map((p) => at(p, "port"))),
+      [443, 6443],
+    );
+    const ports = list(at(policy, "spec", "ingress")).flatMap((rule) =>
+      list(at(rule, "ports")).map((p) => at(p, "port")),
+    );
     assert.deepEqual([...new Set(ports)].sort(), [8000, 9443]);
-    const cidrs = list(at(policy, "spec", "ingress")).flatMap((rule) => list(at(rule, "from")).map((f) => at(f, "ipBlock", "cidr")));
+    const cidrs = list(at(policy, "spec", "ingress")).flatMap((rule) =>
+      list(at(rule, "from")).map((f) => at(f, "ipBlock", "cidr")),
+    );
     assert.ok(cidrs.includes("192.0.2.10/32"), "the out-of-cluster Prometheus may scrape");
   });
 
@@ -62,18 +77,37 @@ describe("deploy/overlays/example", { skip: SKIP ?? false }, () => {
     const engine = createEngine(fakePorts());
     const policies = byKind(manifests, "ClusterPolicy");
     const names = policies.map((p) => String(at(p, "metadata", "name")));
-    for (const name of ["disallow-latest-tag", "require-team-label", "pss-baseline", "pss-host-namespaces"]) assert.ok(names.includes(name), name);
+    for (const name of ["disallow-latest-tag", "require-team-label", "pss-baseline", "pss-host-namespaces"])
+      assert.ok(names.includes(name), name);
     for (const policy of policies) {
-      assert.equal(at(policy, "metadata", "namespace"), undefined, `${String(at(policy, "metadata", "name"))} has no namespace`);
+      assert.equal(
+        at(policy, "metadata", "namespace"),
+        undefined,
+        `${String(at(policy, "metadata", "name"))} has no namespace`,
+      );
       const compiled = engine.compile(policy as JsonObject);
-      assert.ok(compiled.ok, `${String(at(policy, "metadata", "name"))}: ${compiled.ok ? "" : JSON.stringify(compiled.problems)}`);
+      assert.ok(
+        compiled.ok,
+        `${String(at(policy, "metadata", "name"))}: ${compiled.ok ? "" : JSON.stringify(compiled.problems)}`,
+      );
     }
-    assert.deepEqual(byKind(manifests, "ConfigMap"), [], "no policy or cluster-facts ConfigMap: Bylaw reads the CRDs and the cluster");
+    assert.deepEqual(
+      byKind(manifests, "ConfigMap"),
+      [],
+      "no policy or cluster-facts ConfigMap: Bylaw reads the CRDs and the cluster",
+    );
   });
 
   test("no caBundle to fill in: the webhook configurations are shipped empty and Bylaw registers them (--register)", () => {
-    const configs = [...byKind(manifests, "MutatingWebhookConfiguration"), ...byKind(manifests, "ValidatingWebhookConfiguration")];
-    assert.deepEqual(configs.map((c) => String(at(c, "metadata", "name"))).sort(), ["bylaw-policy-validating-webhook-cfg", "bylaw-resource-mutating-webhook-cfg", "bylaw-resource-validating-webhook-cfg"]);
+    const configs = [
+      ...byKind(manifests, "MutatingWebhookConfiguration"),
+      ...byKind(manifests, "ValidatingWebhookConfiguration"),
+    ];
+    assert.deepEqual(configs.map((c) => String(at(c, "metadata", "name"))).sort(), [
+      "bylaw-policy-validating-webhook-cfg",
+      "bylaw-resource-mutating-webhook-cfg",
+      "bylaw-resource-validating-webhook-cfg",
+    ]);
     for (const c of configs) assert.deepEqual(at(c, "webhooks"), [], String(at(c, "metadata", "name")));
     assert.deepEqual(byKind(manifests, "ConfigMap", "bylaw-ca-bundle"), []);
   });

@@ -18,9 +18,25 @@ const COMPONENTS = {
   "reports-controller": "bylaw-reports-controller",
 } as const;
 
-const KYVERNO_READS = ["kyverno.io clusterpolicies get,list,watch", "kyverno.io globalcontextentries get,list,watch", "kyverno.io policies get,list,watch", "kyverno.io policyexceptions get,list,watch"];
+const KYVERNO_READS = [
+  "kyverno.io clusterpolicies get,list,watch",
+  "kyverno.io globalcontextentries get,list,watch",
+  "kyverno.io policies get,list,watch",
+  "kyverno.io policyexceptions get,list,watch",
+];
 /** The policies.kyverno.io policy kinds the admission controller watches and writes the status of (src/kube/cel-policy-kinds.ts). */
-const CEL_POLICY_PLURALS = ["validatingpolicies", "namespacedvalidatingpolicies", "mutatingpolicies", "namespacedmutatingpolicies", "imagevalidatingpolicies", "namespacedimagevalidatingpolicies", "generatingpolicies", "namespacedgeneratingpolicies", "deletingpolicies", "namespaceddeletingpolicies"];
+const CEL_POLICY_PLURALS = [
+  "validatingpolicies",
+  "namespacedvalidatingpolicies",
+  "mutatingpolicies",
+  "namespacedmutatingpolicies",
+  "imagevalidatingpolicies",
+  "namespacedimagevalidatingpolicies",
+  "generatingpolicies",
+  "namespacedgeneratingpolicies",
+  "deletingpolicies",
+  "namespaceddeletingpolicies",
+];
 const EVENTS = [" events create,patch", "events.k8s.io events create,patch"];
 const LEASES = ["coordination.k8s.io leases get,list,watch,create,update,patch"];
 
@@ -32,7 +48,10 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "kyverno.io clusterpolicies/status patch",
       "kyverno.io globalcontextentries/status patch",
       "kyverno.io policies/status patch",
-      ...CEL_POLICY_PLURALS.flatMap((r) => [`policies.kyverno.io ${r} get,list,watch`, `policies.kyverno.io ${r}/status patch`]),
+      ...CEL_POLICY_PLURALS.flatMap((r) => [
+        `policies.kyverno.io ${r} get,list,watch`,
+        `policies.kyverno.io ${r}/status patch`,
+      ]),
       "policies.kyverno.io policyexceptions get,list,watch",
       " configmaps get,list,watch",
       " namespaces get,list,watch",
@@ -42,7 +61,11 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "admissionregistration.k8s.io validatingwebhookconfigurations patch [bylaw-resource-mutating-webhook-cfg,bylaw-resource-validating-webhook-cfg,bylaw-policy-validating-webhook-cfg]",
       "authorization.k8s.io subjectaccessreviews create",
     ],
-    namespace: ["coordination.k8s.io leases create", "coordination.k8s.io leases get,update [bylaw-admission]", " secrets get,list,watch,update [bylaw-tls]"],
+    namespace: [
+      "coordination.k8s.io leases create",
+      "coordination.k8s.io leases get,update [bylaw-admission]",
+      " secrets get,list,watch,update [bylaw-tls]",
+    ],
   },
   "background-controller": {
     cluster: [
@@ -92,13 +115,17 @@ function grants(role: Manifest): string[] {
       const names = list(at(rule, "resourceNames"));
       const suffix = names.length > 0 ? ` [${names.map(String).join(",")}]` : "";
       const verbs = list(at(rule, "verbs")).map(String).join(",");
-      return list(at(rule, "apiGroups")).flatMap((g) => list(at(rule, "resources")).map((r) => `${String(g)} ${String(r)} ${verbs}${suffix}`));
+      return list(at(rule, "apiGroups")).flatMap((g) =>
+        list(at(rule, "resources")).map((r) => `${String(g)} ${String(r)} ${verbs}${suffix}`),
+      );
     })
     .sort();
 }
 
 function boundTo(bindings: readonly Manifest[], roleKind: string, roleName: string): unknown[] {
-  return bindings.filter((b) => at(b, "roleRef", "kind") === roleKind && at(b, "roleRef", "name") === roleName).flatMap((b) => list(at(b, "subjects")));
+  return bindings
+    .filter((b) => at(b, "roleRef", "kind") === roleKind && at(b, "roleRef", "name") === roleName)
+    .flatMap((b) => list(at(b, "subjects")));
 }
 
 describe("deploy/base RBAC: least privilege per component", { skip: SKIP ?? false }, () => {
@@ -117,12 +144,24 @@ describe("deploy/base RBAC: least privilege per component", { skip: SKIP ?? fals
       assert.deepEqual(boundTo(byKind(manifests, "ClusterRoleBinding"), "ClusterRole", `bylaw:${component}`), subject);
       assert.deepEqual(boundTo(byKind(manifests, "RoleBinding"), "Role", `bylaw:${component}`), subject);
       const core = one(manifests, "ClusterRole", `bylaw:${component}:core`);
-      assert.equal(at(core, "metadata", "labels", `rbac.bylaw.dev/aggregate-to-${component}`), "true", "the core grants are aggregated");
-      assert.equal(at(core, "metadata", "labels", `rbac.kyverno.io/aggregate-to-${component}`), undefined, "and not into a Kyverno installed beside Bylaw");
+      assert.equal(
+        at(core, "metadata", "labels", `rbac.bylaw.dev/aggregate-to-${component}`),
+        "true",
+        "the core grants are aggregated",
+      );
+      assert.equal(
+        at(core, "metadata", "labels", `rbac.kyverno.io/aggregate-to-${component}`),
+        undefined,
+        "and not into a Kyverno installed beside Bylaw",
+      );
     });
 
     test(`${component}: exactly these grants`, () => {
-      assert.deepEqual(grants(one(manifests, "ClusterRole", `bylaw:${component}:core`)), [...EXPECTED[component].cluster].sort(), "cluster-wide");
+      assert.deepEqual(
+        grants(one(manifests, "ClusterRole", `bylaw:${component}:core`)),
+        [...EXPECTED[component].cluster].sort(),
+        "cluster-wide",
+      );
       const role = one(manifests, "Role", `bylaw:${component}`);
       assert.equal(at(role, "metadata", "namespace"), "bylaw");
       assert.deepEqual(grants(role), [...EXPECTED[component].namespace].sort(), "in the bylaw namespace");
@@ -130,14 +169,21 @@ describe("deploy/base RBAC: least privilege per component", { skip: SKIP ?? fals
   }
 
   test("no other RBAC object, and no ServiceAccount bound to anything else", () => {
-    const names = (kind: string): string[] => byKind(manifests, kind).map((m) => String(at(m, "metadata", "name"))).sort();
+    const names = (kind: string): string[] =>
+      byKind(manifests, kind)
+        .map((m) => String(at(m, "metadata", "name")))
+        .sort();
     const components = Object.keys(COMPONENTS);
     assert.deepEqual(names("ClusterRole"), components.flatMap((c) => [`bylaw:${c}`, `bylaw:${c}:core`]).sort());
-    for (const kind of ["ClusterRoleBinding", "Role", "RoleBinding"]) assert.deepEqual(names(kind), components.map((c) => `bylaw:${c}`).sort(), kind);
+    for (const kind of ["ClusterRoleBinding", "Role", "RoleBinding"])
+      assert.deepEqual(names(kind), components.map((c) => `bylaw:${c}`).sort(), kind);
     assert.deepEqual(names("ServiceAccount"), Object.values(COMPONENTS).sort());
   });
 
   test("only the admission controller runs: the controllers' Deployments come with the controllers issue", () => {
-    assert.deepEqual(byKind(manifests, "Deployment").map((d) => at(d, "spec", "template", "spec", "serviceAccountName")), ["bylaw"]);
+    assert.deepEqual(
+      byKind(manifests, "Deployment").map((d) => at(d, "spec", "template", "spec", "serviceAccountName")),
+      ["bylaw"],
+    );
   });
 });

@@ -29,7 +29,11 @@ export function kubectlMissing(): string | undefined {
 }
 
 export function render(dir: string): Manifest[] {
-  const text = execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] });
+  const text = execFileSync("kubectl", ["kustomize", dir], {
+    encoding: "utf8",
+    timeout: 60_000,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return parseAllDocuments(text).map((d) => {
     if (!("toJS" in d) || d.errors.length > 0) throw new Error(`kubectl kustomize ${dir} printed invalid YAML`);
     return d.toJS() as Manifest;
@@ -41,7 +45,11 @@ export function at(value: unknown, ...path: (string | number)[]): unknown {
   let cur = value;
   for (const key of path) {
     if (typeof key === "number") cur = Array.isArray(cur) ? cur[key] : undefined;
-    else cur = cur !== null && typeof cur === "object" && !Array.isArray(cur) ? (cur as Record<string, unknown>)[key] : undefined;
+    else
+      cur =
+        cur !== null && typeof cur === "object" && !Array.isArray(cur)
+          ? (cur as Record<string, unknown>)[key]
+          : undefined;
   }
   return cur;
 }
@@ -58,7 +66,8 @@ export function byKind(manifests: readonly Manifest[], kind: string, name?: stri
 export function one(manifests: readonly Manifest[], kind: string, name?: string): Manifest {
   const found = byKind(manifests, kind, name);
   const [first] = found;
-  if (found.length !== 1 || first === undefined) throw new Error(`expected one ${kind}${name ? ` ${name}` : ""}, found ${found.length}`);
+  if (found.length !== 1 || first === undefined)
+    throw new Error(`expected one ${kind}${name ? ` ${name}` : ""}, found ${found.length}`);
   return first;
 }
 

@@ -14,11 +14,23 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, describe, test } from "node:test";
 import { parse } from "yaml";
-import { type CompiledPolicy, createEngine, hasValidateRules, isMutateExisting, type JsonObject } from "../../src/engine/index.js";
+import {
+  type CompiledPolicy,
+  createEngine,
+  hasValidateRules,
+  isMutateExisting,
+  type JsonObject,
+} from "../../src/engine/index.js";
 import { parseDocuments, type LoadedDocument } from "../../src/platform/yaml/index.js";
 import { compilePolicySet, describeProblem } from "../../src/server/policy-source/compile-policy-set.js";
 import { appliesAtAdmission, failurePolicyOf, servedBy } from "../../src/server/admission/policy-traits.js";
-import { groupOf, groupPath, timeoutProblems, type TimeoutGroups, type WebhookKind } from "../../src/server/admission/webhook-groups.js";
+import {
+  groupOf,
+  groupPath,
+  timeoutProblems,
+  type TimeoutGroups,
+  type WebhookKind,
+} from "../../src/server/admission/webhook-groups.js";
 import { admissionRoutes } from "../../src/cli/commands/serve/start-servers.js";
 import { buildConfigurations } from "../../src/server/registration/build-configurations.js";
 import type { Webhook } from "../../src/server/registration/types.js";
@@ -33,12 +45,28 @@ const engine = createEngine(fakePorts());
 
 /** Policies an operator may add to the ConfigMap with the default timeout: each must be reachable too. */
 const PROBES: JsonObject[] = ["Fail", "Ignore"].flatMap((failurePolicy) => [
-  probe(`probe-validate-${failurePolicy.toLowerCase()}`, failurePolicy, { validate: { message: "privileged containers are not allowed", pattern: { spec: { containers: [{ "=(securityContext)": { "=(privileged)": false } }] } } } }),
-  probe(`probe-mutate-${failurePolicy.toLowerCase()}`, failurePolicy, { mutate: { patchStrategicMerge: { metadata: { labels: { "+(probe)": "yes" } } } } }),
+  probe(`probe-validate-${failurePolicy.toLowerCase()}`, failurePolicy, {
+    validate: {
+      message: "privileged containers are not allowed",
+      pattern: { spec: { containers: [{ "=(securityContext)": { "=(privileged)": false } }] } },
+    },
+  }),
+  probe(`probe-mutate-${failurePolicy.toLowerCase()}`, failurePolicy, {
+    mutate: { patchStrategicMerge: { metadata: { labels: { "+(probe)": "yes" } } } },
+  }),
 ]);
 
 function probe(name: string, failurePolicy: string, body: JsonObject): JsonObject {
-  return { apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name }, spec: { validationFailureAction: "Enforce", webhookConfiguration: { failurePolicy }, rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, ...body }] } };
+  return {
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name },
+    spec: {
+      validationFailureAction: "Enforce",
+      webhookConfiguration: { failurePolicy },
+      rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, ...body }],
+    },
+  };
 }
 
 /** Every folder under deploy/ with a kustomization.yaml, and whether it is a Component; not deploy/crds (no webhooks or policies; test/deploy/crds.test.ts). */
@@ -48,7 +76,11 @@ function kustomizations(dir: string): { dir: string; component: boolean }[] {
     const path = join(dir, entry);
     if (path === join(root, "deploy", "crds")) continue;
     if (statSync(path).isDirectory()) out.push(...kustomizations(path));
-    else if (entry === "kustomization.yaml") out.push({ dir, component: (parse(readFileSync(path, "utf8")) as { kind?: string } | null)?.kind === "Component" });
+    else if (entry === "kustomization.yaml")
+      out.push({
+        dir,
+        component: (parse(readFileSync(path, "utf8")) as { kind?: string } | null)?.kind === "Component",
+      });
   }
   return out;
 }
@@ -65,16 +97,34 @@ interface Registered {
 function registeredWebhooks(manifests: readonly Manifest[]): Registered[] {
   const of = (kind: WebhookKind, config: string): Registered[] =>
     byKind(manifests, config).flatMap((c) =>
-      list(at(c, "webhooks")).map((w) => ({ kind, name: String(at(w, "name")), path: at(w, "clientConfig", "service", "path"), failurePolicy: at(w, "failurePolicy"), timeoutSeconds: at(w, "timeoutSeconds"), service: at(w, "clientConfig", "service") })),
+      list(at(c, "webhooks")).map((w) => ({
+        kind,
+        name: String(at(w, "name")),
+        path: at(w, "clientConfig", "service", "path"),
+        failurePolicy: at(w, "failurePolicy"),
+        timeoutSeconds: at(w, "timeoutSeconds"),
+        service: at(w, "clientConfig", "service"),
+      })),
     );
   return [...of("mutate", "MutatingWebhookConfiguration"), ...of("validate", "ValidatingWebhookConfiguration")];
 }
 
 /** The webhooks `bylaw serve --register` writes for a policy set, in the Service of the base. */
 function builtWebhooks(policies: readonly CompiledPolicy[], groups: TimeoutGroups): Registered[] {
-  const built = buildConfigurations(policies, groups, { endpoint: { kind: "service", name: "bylaw", namespace: "bylaw", port: 443 }, caPem: "ca", ownNamespace: "bylaw" });
+  const built = buildConfigurations(policies, groups, {
+    endpoint: { kind: "service", name: "bylaw", namespace: "bylaw", port: 443 },
+    caPem: "ca",
+    ownNamespace: "bylaw",
+  });
   const of = (kind: WebhookKind, hooks: readonly Webhook[]): Registered[] =>
-    hooks.map((w) => ({ kind, name: w.name, path: w.clientConfig.service?.path, failurePolicy: w.failurePolicy, timeoutSeconds: w.timeoutSeconds, service: w.clientConfig.service }));
+    hooks.map((w) => ({
+      kind,
+      name: w.name,
+      path: w.clientConfig.service?.path,
+      failurePolicy: w.failurePolicy,
+      timeoutSeconds: w.timeoutSeconds,
+      service: w.clientConfig.service,
+    }));
   return [...of("mutate", built.mutating.webhooks), ...of("validate", built.validating.webhooks)];
 }
 
@@ -91,10 +141,15 @@ function groupsOf(args: readonly unknown[]): TimeoutGroups {
 function loadedPolicies(manifests: readonly Manifest[], groups: TimeoutGroups): CompiledPolicy[] {
   const map = byKind(manifests, "ConfigMap", "bylaw-policies")[0];
   const data = (at(map, "data") ?? {}) as Record<string, string>;
-  const objects = manifests.filter((m) => String(m["apiVersion"]).startsWith("kyverno.io/") && (m["kind"] === "ClusterPolicy" || m["kind"] === "Policy"));
+  const objects = manifests.filter(
+    (m) =>
+      String(m["apiVersion"]).startsWith("kyverno.io/") && (m["kind"] === "ClusterPolicy" || m["kind"] === "Policy"),
+  );
   const documents: LoadedDocument[] = [
     ...Object.entries(data).flatMap(([file, text]) => parseDocuments(text, file)),
-    ...objects.flatMap((m) => parseDocuments(JSON.stringify(m), `${String(m["kind"])}/${String(at(m, "metadata", "name"))}`)),
+    ...objects.flatMap((m) =>
+      parseDocuments(JSON.stringify(m), `${String(m["kind"])}/${String(at(m, "metadata", "name"))}`),
+    ),
   ];
   const set = compilePolicySet(documents, engine, (p) => timeoutProblems(p, groups));
   assert.ok(set.ok, `the shipped policies load: ${set.ok ? "" : set.problems.map(describeProblem).join("; ")}`);
@@ -118,7 +173,12 @@ describe("every policy is reachable through a registered webhook", { skip: SKIP 
 
   test("deploy/ holds the base, the example overlay and the policy-set components", () => {
     const names = trees.map((t) => relative(root, t.dir));
-    for (const expected of ["deploy/base", "deploy/overlays/example", "deploy/components/policy-set-pss-restricted", "deploy/components/policy-set-pss-restricted/enforce"]) {
+    for (const expected of [
+      "deploy/base",
+      "deploy/overlays/example",
+      "deploy/components/policy-set-pss-restricted",
+      "deploy/components/policy-set-pss-restricted/enforce",
+    ]) {
       assert.ok(names.includes(expected), `${expected} is checked`);
     }
   });
@@ -131,7 +191,10 @@ describe("every policy is reachable through a registered webhook", { skip: SKIP 
         dir = join(copy, "deploy", "overlays", `probe-${n}`);
         mkdirSync(dir, { recursive: true });
         const component = relative(dir, join(copy, relative(root, tree.dir)));
-        writeFileSync(join(dir, "kustomization.yaml"), `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [../../base]\ncomponents: [${JSON.stringify(component)}]\n`);
+        writeFileSync(
+          join(dir, "kustomization.yaml"),
+          `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [../../base]\ncomponents: [${JSON.stringify(component)}]\n`,
+        );
       }
       const manifests = render(dir);
       const groups = groupsOf(list(at(podOf(manifests).container, "args")));
@@ -145,17 +208,32 @@ describe("every policy is reachable through a registered webhook", { skip: SKIP 
       const registers = list(at(podOf(manifests).container, "args")).includes("--register");
       const webhooks = registers ? builtWebhooks(policies, groups) : registeredWebhooks(manifests);
       const routes = admissionRoutes(fakeDeps().deps, groups);
-      for (const w of webhooks) assert.ok(routes.has(String(w.path)), `${name}: webhook ${w.name} calls ${String(w.path)}, which bylaw serve serves`);
+      for (const w of webhooks)
+        assert.ok(
+          routes.has(String(w.path)),
+          `${name}: webhook ${w.name} calls ${String(w.path)}, which bylaw serve serves`,
+        );
       for (const policy of policies) {
         const group = groupOf(policy, groups);
         for (const kind of kindsNeeded(policy)) {
           const path = groupPath(kind, group);
           assert.ok(routes.has(path) && servedBy(policy, group), `${name}: ${policy.name} is served on ${path}`);
           const hook = webhooks.find((w) => w.kind === kind && w.path === path);
-          assert.ok(hook !== undefined, `${name}: ${policy.name} (failurePolicy ${failurePolicyOf(policy)}) is served on ${path}, but no ${kind} webhook calls that path; registered: ${webhooks.map((w) => `${w.name} ${String(w.path)}`).join(", ")}`);
-          assert.equal(hook.failurePolicy, failurePolicyOf(policy), `${name}: ${hook.name} has ${policy.name}'s failurePolicy`);
+          assert.ok(
+            hook !== undefined,
+            `${name}: ${policy.name} (failurePolicy ${failurePolicyOf(policy)}) is served on ${path}, but no ${kind} webhook calls that path; registered: ${webhooks.map((w) => `${w.name} ${String(w.path)}`).join(", ")}`,
+          );
+          assert.equal(
+            hook.failurePolicy,
+            failurePolicyOf(policy),
+            `${name}: ${hook.name} has ${policy.name}'s failurePolicy`,
+          );
           assert.equal(hook.timeoutSeconds, group.timeoutSeconds, `${name}: ${hook.name} has ${policy.name}'s timeout`);
-          assert.deepEqual(hook.service, { name: "bylaw", namespace: "bylaw", path, port: 443 }, `${name}: ${hook.name} calls the bylaw Service`);
+          assert.deepEqual(
+            hook.service,
+            { name: "bylaw", namespace: "bylaw", path, port: 443 },
+            `${name}: ${hook.name} calls the bylaw Service`,
+          );
         }
       }
     });

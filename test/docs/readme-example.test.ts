@@ -17,32 +17,38 @@ const example = readmeExample(root, "library");
 // Inside the package (dist/ is not shipped), so that "bylaw" resolves to this checkout's build.
 const dir = mkdtempSync(join(root, "dist", "readme-example-"));
 
-describe("README library example", { skip: existsSync(join(root, "dist", "src", "index.d.ts")) ? false : "dist/ is not built" }, () => {
-  after(() => rmSync(dir, { recursive: true, force: true }));
+describe(
+  "README library example",
+  { skip: existsSync(join(root, "dist", "src", "index.d.ts")) ? false : "dist/ is not built" },
+  () => {
+    after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("type-checks against the package's types (strict, as the project compiles)", () => {
-    const file = join(dir, "example.mts");
-    writeFileSync(file, example.source);
-    const program = ts.createProgram([file], {
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      noEmit: true,
-      skipLibCheck: true,
-      types: ["node"],
+    test("type-checks against the package's types (strict, as the project compiles)", () => {
+      const file = join(dir, "example.mts");
+      writeFileSync(file, example.source);
+      const program = ts.createProgram([file], {
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ["node"],
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      assert.deepEqual(problems, []);
     });
-    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-    assert.deepEqual(problems, []);
-  });
 
-  test("runs and prints what the README says", () => {
-    const file = join(dir, "example.mjs");
-    writeFileSync(file, example.javascript);
-    const r = spawnSync(process.execPath, [file], { cwd: dir, encoding: "utf8", timeout: 60_000 });
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout.trimEnd(), example.output);
-  });
-});
+    test("runs and prints what the README says", () => {
+      const file = join(dir, "example.mjs");
+      writeFileSync(file, example.javascript);
+      const r = spawnSync(process.execPath, [file], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout.trimEnd(), example.output);
+    });
+  },
+);

@@ -62,7 +62,11 @@ async function needKubectl(t: TestContext): Promise<boolean> {
 
 function runBylaw(args: string[], cwd: string): string {
   try {
-    return execFileSync(process.execPath, [bylaw, ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync(process.execPath, [bylaw, ...args], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } catch (e) {
     // exit 1 means "a rule failed"; the output is still what we want to read
     const out = (e as { stdout?: string }).stdout;
@@ -105,7 +109,10 @@ describe("bylaw apply output read back by kubectl (issue 23)", () => {
     assert.ok(wantReports.length > 0, "no PolicyReport written");
     if (!(await needKubectl(t))) return;
     assertStamped((await readWithKubectl(yamlPart, [CONFIGMAP]))[0]);
-    const kubectlReports = await readWithKubectl(reports, [POLICY_REPORT, { apiVersion: "wgpolicyk8s.io/v1alpha2", kind: "ClusterPolicyReport" }]);
+    const kubectlReports = await readWithKubectl(reports, [
+      POLICY_REPORT,
+      { apiVersion: "wgpolicyk8s.io/v1alpha2", kind: "ClusterPolicyReport" },
+    ]);
     assert.deepEqual(kubectlReports, wantReports);
   });
 });

@@ -36,8 +36,17 @@ ${extraSpec}  rules:
 `;
 
 const teamless = review({
-  kind: { group: "", version: "v1", kind: "Pod" }, resource: { group: "", version: "v1", resource: "pods" }, operation: "CREATE", namespace: "shop", name: "web",
-  object: { apiVersion: "v1", kind: "Pod", metadata: { name: "web", namespace: "shop" }, spec: { containers: [{ name: "app", image: "nginx:1.27" }] } },
+  kind: { group: "", version: "v1", kind: "Pod" },
+  resource: { group: "", version: "v1", resource: "pods" },
+  operation: "CREATE",
+  namespace: "shop",
+  name: "web",
+  object: {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "web", namespace: "shop" },
+    spec: { containers: [{ name: "app", image: "nginx:1.27" }] },
+  },
 });
 
 type Review = { response: { allowed: boolean; status?: { message: string }; warnings?: string[] } };
@@ -53,7 +62,10 @@ async function withServe(args: string[], run: (server: Running) => Promise<void>
 
 describe("bylaw serve fails closed", () => {
   test("invalid cluster facts at startup: not ready, and reviews are denied through Fail webhooks, allowed with a warning through Ignore ones", async () => {
-    const facts = join(tempTree({ "facts.yaml": "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nnamespaces: [shop]\n" }), "facts.yaml");
+    const facts = join(
+      tempTree({ "facts.yaml": "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nnamespaces: [shop]\n" }),
+      "facts.yaml",
+    );
     await withServe(["--policies", tempTree({ "p.yaml": requireTeam() }), "--cluster-facts", facts], async (server) => {
       const ready = await server.get("/health/readiness");
       assert.equal(ready.status, 503);
@@ -100,15 +112,28 @@ describe("bylaw serve fails closed", () => {
     });
     await withServe(["--policies", policies, "--timeout-group", "20"], async (server) => {
       assert.equal((await server.get("/health/readiness")).status, 200);
-      assert.equal(((await server.post("/validate/fail/timeout-20s", teamless)).json as Review).response.allowed, false);
-      assert.equal(((await server.post("/validate/fail", teamless)).json as Review).response.allowed, true, "the 10 s group does not serve it");
+      assert.equal(
+        ((await server.post("/validate/fail/timeout-20s", teamless)).json as Review).response.allowed,
+        false,
+      );
+      assert.equal(
+        ((await server.post("/validate/fail", teamless)).json as Review).response.allowed,
+        true,
+        "the 10 s group does not serve it",
+      );
     });
   });
 
   test("bad timeout flags are usage errors", async () => {
-    for (const [flags, message] of [[["--timeout-group", "10"], /--timeout-group 10 is the default timeout/], [["--timeout-seconds", "45"], /--timeout-seconds must be a whole number from 1 to 30/]] as const) {
+    for (const [flags, message] of [
+      [["--timeout-group", "10"], /--timeout-group 10 is the default timeout/],
+      [["--timeout-seconds", "45"], /--timeout-seconds must be a whole number from 1 to 30/],
+    ] as const) {
       const io = recordingIo();
-      assert.equal(await serveCommand(["--policies", tempTree({}), "--self-signed", ...flags], io, new EventEmitter()), 2);
+      assert.equal(
+        await serveCommand(["--policies", tempTree({}), "--self-signed", ...flags], io, new EventEmitter()),
+        2,
+      );
       assert.match(io.stderr.join("\n"), message);
     }
   });

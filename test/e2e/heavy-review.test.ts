@@ -18,8 +18,20 @@ type Review = { response: { uid: string; allowed: boolean; status?: { message: s
 
 function heavyPodBody(containers: number): string {
   const list = Array.from({ length: containers }, (_, i) => ({ name: `c${i}`, image: "nginx:1.27" }));
-  const object = { apiVersion: "v1", kind: "Pod", metadata: { name: "heavy", namespace: "shop" }, spec: { containers: list } };
-  return review({ uid: "heavy", kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "heavy", object });
+  const object = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "heavy", namespace: "shop" },
+    spec: { containers: list },
+  };
+  return review({
+    uid: "heavy",
+    kind: { group: "", version: "v1", kind: "Pod" },
+    operation: "CREATE",
+    namespace: "shop",
+    name: "heavy",
+    object,
+  });
 }
 
 const cleanPod = {
@@ -28,57 +40,88 @@ const cleanPod = {
   metadata: { name: "clean", namespace: "shop" },
   spec: {
     securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
-    containers: [{ name: "app", image: "nginx:1.27", securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } } }],
+    containers: [
+      {
+        name: "app",
+        image: "nginx:1.27",
+        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
+      },
+    ],
   },
 };
 
 describe("a 100k-container Pod against pss-restricted", () => {
   let server: Running;
   before(async () => {
-    server = await startServe(["--policies", join(repoRoot, "policies", "pss-restricted"), "--timeout-seconds", String(WEBHOOK_TIMEOUT_SECONDS)]);
+    server = await startServe([
+      "--policies",
+      join(repoRoot, "policies", "pss-restricted"),
+      "--timeout-seconds",
+      String(WEBHOOK_TIMEOUT_SECONDS),
+    ]);
   });
   after(async () => {
     assert.equal(await server.stop(), 0);
   });
 
-  test("is answered within the webhook timeout while a clean Pod and liveness are answered within 1 s", { timeout: 30_000 }, async () => {
-    const body = heavyPodBody(100_000);
-    assert.ok(body.length > 3_000_000 && body.length < 7 * 1024 * 1024, `body of ${body.length} bytes`);
-    const t0 = performance.now();
-    let heavyDone = false;
-    const heavy = server.post("/validate/fail", body).then((r) => {
-      heavyDone = true;
-      return { ...r, seconds: (performance.now() - t0) / 1000 };
-    });
-    // Liveness every 100 ms while the heavy review runs.
-    const probes: number[] = [];
-    const probing = (async () => {
-      while (!heavyDone) {
-        const p0 = performance.now();
-        const r = await server.get("/health/liveness");
-        assert.equal(r.status, 200);
-        probes.push((performance.now() - p0) / 1000);
-        await new Promise((r) => setTimeout(r, 100));
+  test(
+    "is answered within the webhook timeout while a clean Pod and liveness are answered within 1 s",
+    { timeout: 30_000 },
+    async () => {
+      const body = heavyPodBody(100_000);
+      assert.ok(body.length > 3_000_000 && body.length < 7 * 1024 * 1024, `body of ${body.length} bytes`);
+      const t0 = performance.now();
+      let heavyDone = false;
+      const heavy = server.post("/validate/fail", body).then((r) => {
+        heavyDone = true;
+        return { ...r, seconds: (performance.now() - t0) / 1000 };
+      });
+      // Liveness every 100 ms while the heavy review runs.
+      const probes: number[] = [];
+      const probing = (async () => {
+        while (!heavyDone) {
+          const p0 = performance.now();
+          const r = await server.get("/health/liveness");
+          assert.equal(r.status, 200);
+          probes.push((performance.now() - p0) / 1000);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      // A clean Pod once the heavy body is on its way, and again a little later.
+      const cleanLatencies: number[] = [];
+      for (const wait of [150, 600]) {
+        await new Promise((r) => setTimeout(r, wait));
+        const c0 = performance.now();
+        const clean = await server.post(
+          "/validate/fail",
+          review({
+            uid: `clean-${wait}`,
+            kind: { group: "", version: "v1", kind: "Pod" },
+            operation: "CREATE",
+            namespace: "shop",
+            name: "clean",
+            object: cleanPod,
+          }),
+        );
+        cleanLatencies.push((performance.now() - c0) / 1000);
+        assert.equal(clean.status, 200);
+        assert.equal((clean.json as Review).response.allowed, true);
       }
-    })();
-    // A clean Pod once the heavy body is on its way, and again a little later.
-    const cleanLatencies: number[] = [];
-    for (const wait of [150, 600]) {
-      await new Promise((r) => setTimeout(r, wait));
-      const c0 = performance.now();
-      const clean = await server.post("/validate/fail", review({ uid: `clean-${wait}`, kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "clean", object: cleanPod }));
-      cleanLatencies.push((performance.now() - c0) / 1000);
-      assert.equal(clean.status, 200);
-      assert.equal((clean.json as Review).response.allowed, true);
-    }
-    const answered = await heavy;
-    await probing;
-    assert.equal(answered.status, 200);
-    assert.equal((answered.json as Review).response.uid, "heavy");
-    // The shipped set is Audit: the Pod is allowed (its failures go to the metrics and reports).
-    assert.equal((answered.json as Review).response.allowed, true);
-    assert.ok(answered.seconds < WEBHOOK_TIMEOUT_SECONDS, `the heavy review took ${answered.seconds.toFixed(2)} s`);
-    assert.ok(cleanLatencies.every((s) => s < 1), `clean Pod latencies ${cleanLatencies.map((s) => s.toFixed(3)).join(", ")} s`);
-    assert.ok(probes.length >= 1 && probes.every((s) => s < 1), `liveness latencies ${probes.map((s) => s.toFixed(3)).join(", ")} s`);
-  });
+      const answered = await heavy;
+      await probing;
+      assert.equal(answered.status, 200);
+      assert.equal((answered.json as Review).response.uid, "heavy");
+      // The shipped set is Audit: the Pod is allowed (its failures go to the metrics and reports).
+      assert.equal((answered.json as Review).response.allowed, true);
+      assert.ok(answered.seconds < WEBHOOK_TIMEOUT_SECONDS, `the heavy review took ${answered.seconds.toFixed(2)} s`);
+      assert.ok(
+        cleanLatencies.every((s) => s < 1),
+        `clean Pod latencies ${cleanLatencies.map((s) => s.toFixed(3)).join(", ")} s`,
+      );
+      assert.ok(
+        probes.length >= 1 && probes.every((s) => s < 1),
+        `liveness latencies ${probes.map((s) => s.toFixed(3)).join(", ")} s`,
+      );
+    },
+  );
 });

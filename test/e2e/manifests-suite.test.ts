@@ -24,8 +24,15 @@ describe("validate.manifests through the CLI", () => {
   });
 
   test("bylaw test fails when a suite expects a tampered Deployment to pass", () => {
-    const suite = readFileSync(join(fixtures, "kyverno-test.yaml"), "utf8").replace("resources: [signed, scaled]", "resources: [signed, scaled, tampered]");
-    const dir = tempTree({ "kyverno-test.yaml": suite, "policy.yaml": readFileSync(join(fixtures, "policy.yaml"), "utf8"), "resources.yaml": readFileSync(join(fixtures, "resources.yaml"), "utf8") });
+    const suite = readFileSync(join(fixtures, "kyverno-test.yaml"), "utf8").replace(
+      "resources: [signed, scaled]",
+      "resources: [signed, scaled, tampered]",
+    );
+    const dir = tempTree({
+      "kyverno-test.yaml": suite,
+      "policy.yaml": readFileSync(join(fixtures, "policy.yaml"), "utf8"),
+      "resources.yaml": readFileSync(join(fixtures, "resources.yaml"), "utf8"),
+    });
     const r = run("test", dir);
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /Deployment\/tampered\s*│\s*Fail/);
@@ -34,9 +41,18 @@ describe("validate.manifests through the CLI", () => {
   test("bylaw apply names the changed field, the missing signature and the failed signature check", () => {
     const r = run("apply", join(fixtures, "policy.yaml"), "-r", join(fixtures, "resources.yaml"));
     assert.equal(r.status, 1, r.stderr);
-    assert.match(r.stdout, /diff found; \{"items":\[\{"key":"spec\.template\.spec\.containers\.0\.image","values":\{"after":"evil\.example\.com\/nginx:1\.27","before":"nginx:1\.27"\}\}\]\}/);
-    assert.match(r.stdout, /Deployment\/default\/unsigned[^]*YAML manifest not found for this resource: message not found/);
-    assert.match(r.stdout, /ERROR\s+verify-deployment-manifests\/signed-by-team[^]*invalid signature when validating ASN\.1 encoded signature/);
+    assert.match(
+      r.stdout,
+      /diff found; \{"items":\[\{"key":"spec\.template\.spec\.containers\.0\.image","values":\{"after":"evil\.example\.com\/nginx:1\.27","before":"nginx:1\.27"\}\}\]\}/,
+    );
+    assert.match(
+      r.stdout,
+      /Deployment\/default\/unsigned[^]*YAML manifest not found for this resource: message not found/,
+    );
+    assert.match(
+      r.stdout,
+      /ERROR\s+verify-deployment-manifests\/signed-by-team[^]*invalid signature when validating ASN\.1 encoded signature/,
+    );
     assert.match(r.stdout, /pass: 2, fail: 2, warn: 0, error: 1, skip: 0/);
   });
 });

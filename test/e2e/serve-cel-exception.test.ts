@@ -30,7 +30,12 @@ spec:
 `,
 };
 
-const pod = (name: string) => ({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "shop" }, spec: { containers: [{ name: "app", image: "busybox:latest" }] } });
+const pod = (name: string) => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name, namespace: "shop" },
+  spec: { containers: [{ name: "app", image: "busybox:latest" }] },
+});
 type Review = { response: { allowed: boolean; status?: { message: string } } };
 
 async function allowed(extra: string[], name: string): Promise<boolean[]> {
@@ -38,7 +43,16 @@ async function allowed(extra: string[], name: string): Promise<boolean[]> {
   try {
     const out: boolean[] = [];
     for (const n of [name, "web"]) {
-      const r = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: n, object: pod(n) }));
+      const r = await server.post(
+        "/validate/fail",
+        review({
+          kind: { group: "", version: "v1", kind: "Pod" },
+          operation: "CREATE",
+          namespace: "shop",
+          name: n,
+          object: pod(n),
+        }),
+      );
       assert.equal(r.status, 200);
       out.push((r.json as Review).response.allowed);
     }

@@ -20,7 +20,24 @@ export interface Running {
 export async function startServe(args: string[]): Promise<Running> {
   const io = recordingIo();
   const signals = new EventEmitter();
-  const done = serveCommand(["--self-signed", "--dns-name", "localhost", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--log-level", "silent", ...args], io, signals);
+  const done = serveCommand(
+    [
+      "--self-signed",
+      "--dns-name",
+      "localhost",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--metrics-port",
+      "0",
+      "--log-level",
+      "silent",
+      ...args,
+    ],
+    io,
+    signals,
+  );
   let port = 0;
   let metricsPort = 0;
   for (let i = 0; i < 200 && port === 0; i++) {
@@ -36,11 +53,23 @@ export async function startServe(args: string[]): Promise<Running> {
   const agent = new Agent({ ca, keepAlive: true, maxSockets: 16, servername: "localhost" });
   const send = (method: string, path: string, body?: string | Buffer): Promise<{ status: number; text: string }> =>
     new Promise((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port, path, method, agent, servername: "localhost", headers: body !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {} }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          path,
+          method,
+          agent,
+          servername: "localhost",
+          headers:
+            body !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {},
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        },
+      );
       req.on("error", reject);
       if (body !== undefined) req.write(body);
       req.end();
@@ -80,5 +109,9 @@ export async function startServe(args: string[]): Promise<Running> {
 }
 
 export function review(request: Record<string, unknown>): string {
-  return JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request: { uid: "u-1", userInfo: { username: "dev", groups: ["system:authenticated"] }, ...request } });
+  return JSON.stringify({
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    request: { uid: "u-1", userInfo: { username: "dev", groups: ["system:authenticated"] }, ...request },
+  });
 }

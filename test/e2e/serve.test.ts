@@ -58,9 +58,21 @@ spec:
 };
 
 const pod = (name: string, labels: Record<string, string>, image = "nginx:1.27") => ({
-  apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "shop", labels }, spec: { containers: [{ name: "app", image }] },
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name, namespace: "shop", labels },
+  spec: { containers: [{ name: "app", image }] },
 });
-type Review = { response: { uid: string; allowed: boolean; status?: { message: string }; patch?: string; patchType?: string; warnings?: string[] } };
+type Review = {
+  response: {
+    uid: string;
+    allowed: boolean;
+    status?: { message: string };
+    patch?: string;
+    patchType?: string;
+    warnings?: string[];
+  };
+};
 
 describe("bylaw serve over HTTPS", () => {
   let server: Running;
@@ -77,49 +89,131 @@ describe("bylaw serve over HTTPS", () => {
   });
 
   test("CREATE of a compliant Pod is allowed", async () => {
-    const r = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "ok", object: pod("ok", { team: "a" }) }));
+    const r = await server.post(
+      "/validate/fail",
+      review({
+        kind: { group: "", version: "v1", kind: "Pod" },
+        operation: "CREATE",
+        namespace: "shop",
+        name: "ok",
+        object: pod("ok", { team: "a" }),
+      }),
+    );
     assert.equal(r.status, 200);
     assert.equal((r.json as Review).response.allowed, true);
     assert.equal((r.json as Review).response.uid, "u-1");
   });
 
   test("an Enforce failure is denied with Kyverno's message; Audit failures only warn", async () => {
-    const r = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "bad", object: pod("bad", {}, "nginx:latest") }));
+    const r = await server.post(
+      "/validate/fail",
+      review({
+        kind: { group: "", version: "v1", kind: "Pod" },
+        operation: "CREATE",
+        namespace: "shop",
+        name: "bad",
+        object: pod("bad", {}, "nginx:latest"),
+      }),
+    );
     const res = (r.json as Review).response;
     assert.equal(res.allowed, false);
-    assert.equal(res.status?.message, "\n\nresource Pod/shop/bad was blocked due to the following policies \n\nrequire-team:\n  check-team: 'validation error: label team is required. rule check-team failed at\n    path /metadata/labels/team/'\n".replace("at\n    path", "at path"));
-    const audit = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "latest", object: pod("latest", { team: "a" }, "nginx:latest") }));
+    assert.equal(
+      res.status?.message,
+      "\n\nresource Pod/shop/bad was blocked due to the following policies \n\nrequire-team:\n  check-team: 'validation error: label team is required. rule check-team failed at\n    path /metadata/labels/team/'\n".replace(
+        "at\n    path",
+        "at path",
+      ),
+    );
+    const audit = await server.post(
+      "/validate/fail",
+      review({
+        kind: { group: "", version: "v1", kind: "Pod" },
+        operation: "CREATE",
+        namespace: "shop",
+        name: "latest",
+        object: pod("latest", { team: "a" }, "nginx:latest"),
+      }),
+    );
     const ares = (audit.json as Review).response;
     assert.equal(ares.allowed, true);
-    assert.deepEqual(ares.warnings, ["policy no-latest.tag: validation error: use a pinned tag. rule tag failed at path /spec/containers/0/image/"]);
+    assert.deepEqual(ares.warnings, [
+      "policy no-latest.tag: validation error: use a pinned tag. rule tag failed at path /spec/containers/0/image/",
+    ]);
   });
 
   test("UPDATE and DELETE follow the object and oldObject", async () => {
-    const upd = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "UPDATE", namespace: "shop", name: "x", object: pod("x", { team: "a" }), oldObject: pod("x", {}) }));
+    const upd = await server.post(
+      "/validate/fail",
+      review({
+        kind: { group: "", version: "v1", kind: "Pod" },
+        operation: "UPDATE",
+        namespace: "shop",
+        name: "x",
+        object: pod("x", { team: "a" }),
+        oldObject: pod("x", {}),
+      }),
+    );
     assert.equal((upd.json as Review).response.allowed, true);
-    const del = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "DELETE", namespace: "shop", name: "x", object: null, oldObject: pod("x", {}) }));
+    const del = await server.post(
+      "/validate/fail",
+      review({
+        kind: { group: "", version: "v1", kind: "Pod" },
+        operation: "DELETE",
+        namespace: "shop",
+        name: "x",
+        object: null,
+        oldObject: pod("x", {}),
+      }),
+    );
     assert.equal((del.json as Review).response.allowed, false, "DELETE is judged on oldObject, which lacks the label");
   });
 
   test("a subresource (pods/exec CONNECT) matches Pod/exec", async () => {
-    const r = await server.post("/validate/fail", review({
-      kind: { group: "", version: "v1", kind: "PodExecOptions" }, resource: { group: "", version: "v1", resource: "pods" }, subResource: "exec",
-      requestKind: { group: "", version: "v1", kind: "PodExecOptions" }, operation: "CONNECT", namespace: "shop", name: "web",
-      object: { apiVersion: "v1", kind: "PodExecOptions", command: ["sh"], container: "app" },
-    }));
+    const r = await server.post(
+      "/validate/fail",
+      review({
+        kind: { group: "", version: "v1", kind: "PodExecOptions" },
+        resource: { group: "", version: "v1", resource: "pods" },
+        subResource: "exec",
+        requestKind: { group: "", version: "v1", kind: "PodExecOptions" },
+        operation: "CONNECT",
+        namespace: "shop",
+        name: "web",
+        object: { apiVersion: "v1", kind: "PodExecOptions", command: ["sh"], container: "app" },
+      }),
+    );
     const res = (r.json as Review).response;
     assert.equal(res.allowed, false);
     assert.match(res.status?.message ?? "", /exec is not allowed in shop/);
   });
 
   test("dry-run requests get the same decision", async () => {
-    const r = await server.post("/validate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "d", dryRun: true, object: pod("d", {}) }));
+    const r = await server.post(
+      "/validate/fail",
+      review({
+        kind: { group: "", version: "v1", kind: "Pod" },
+        operation: "CREATE",
+        namespace: "shop",
+        name: "d",
+        dryRun: true,
+        object: pod("d", {}),
+      }),
+    );
     assert.equal((r.json as Review).response.allowed, false);
   });
 
   test("mutation answers a base64 JSON patch that a JSON Patch library applies onto the object", async () => {
     const object = pod("m", { team: "a" });
-    const r = await server.post("/mutate/fail", review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: "shop", name: "m", object }));
+    const r = await server.post(
+      "/mutate/fail",
+      review({
+        kind: { group: "", version: "v1", kind: "Pod" },
+        operation: "CREATE",
+        namespace: "shop",
+        name: "m",
+        object,
+      }),
+    );
     const res = (r.json as Review).response;
     assert.equal(res.allowed, true);
     assert.equal(res.patchType, "JSONPatch");
@@ -127,32 +221,79 @@ describe("bylaw serve over HTTPS", () => {
     const copy = structuredClone(object) as Record<string, unknown>;
     assert.ok(applyPatch(copy, patch).every((e) => e === null));
     assert.deepEqual((copy["metadata"] as { labels: unknown }).labels, { team: "a", owner: "platform" });
-    assert.equal(((copy["spec"] as { containers: { imagePullPolicy: string }[] }).containers[0])?.imagePullPolicy, "IfNotPresent");
+    assert.equal(
+      (copy["spec"] as { containers: { imagePullPolicy: string }[] }).containers[0]?.imagePullPolicy,
+      "IfNotPresent",
+    );
   });
 
   test("malformed bodies get 400 with a reason; the server keeps serving", async () => {
     assert.equal((await server.post("/validate/fail", "{not json")).status, 400);
-    const wrong = await server.post("/validate/fail", JSON.stringify({ apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview", request: {} }));
+    const wrong = await server.post(
+      "/validate/fail",
+      JSON.stringify({ apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview", request: {} }),
+    );
     assert.equal(wrong.status, 400);
     assert.match(wrong.text, /apiVersion/);
     assert.equal((await server.get("/health/liveness")).status, 200);
   });
 
   test("/policyvalidate rejects an invalid policy with its field path", async () => {
-    const bad = { apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name: "x" }, spec: { rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] } }] } };
-    const r = await server.post("/policyvalidate", review({ kind: { group: "kyverno.io", version: "v1", kind: "ClusterPolicy" }, operation: "CREATE", name: "x", object: bad }));
+    const bad = {
+      apiVersion: "kyverno.io/v1",
+      kind: "ClusterPolicy",
+      metadata: { name: "x" },
+      spec: { rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] } }] },
+    };
+    const r = await server.post(
+      "/policyvalidate",
+      review({
+        kind: { group: "kyverno.io", version: "v1", kind: "ClusterPolicy" },
+        operation: "CREATE",
+        name: "x",
+        object: bad,
+      }),
+    );
     const res = (r.json as Review).response;
     assert.equal(res.allowed, false);
     assert.match(res.status?.message ?? "", /spec\.rules\[0\]/);
   });
 
   test("/policyvalidate: a PolicyException created in the cluster is admitted with a warning that --policies never reads it; an invalid one is refused", async () => {
-    const polex = { apiVersion: "kyverno.io/v2", kind: "PolicyException", metadata: { name: "tools", namespace: "ops" }, spec: { exceptions: [{ policyName: "require-team", ruleNames: ["check-team"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } } };
-    const post = (object: unknown) => server.post("/policyvalidate", review({ kind: { group: "kyverno.io", version: "v2", kind: "PolicyException" }, operation: "CREATE", name: "tools", namespace: "ops", object }));
+    const polex = {
+      apiVersion: "kyverno.io/v2",
+      kind: "PolicyException",
+      metadata: { name: "tools", namespace: "ops" },
+      spec: {
+        exceptions: [{ policyName: "require-team", ruleNames: ["check-team"] }],
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+      },
+    };
+    const post = (object: unknown) =>
+      server.post(
+        "/policyvalidate",
+        review({
+          kind: { group: "kyverno.io", version: "v2", kind: "PolicyException" },
+          operation: "CREATE",
+          name: "tools",
+          namespace: "ops",
+          object,
+        }),
+      );
     const ok = ((await post(polex)).json as Review).response;
     assert.equal(ok.allowed, true);
-    assert.match(ok.warnings?.[0] ?? "", /not read from the cluster: bylaw serve reads policies and PolicyExceptions from its --policies folder/);
-    const bad = ((await post({ ...polex, spec: { ...polex.spec, match: { any: [{ resources: { kinds: ["Pod"] }, clusterRoles: ["admin"] }] } } })).json as Review).response;
+    assert.match(
+      ok.warnings?.[0] ?? "",
+      /not read from the cluster: bylaw serve reads policies and PolicyExceptions from its --policies folder/,
+    );
+    const bad = (
+      (
+        await post({
+          ...polex,
+          spec: { ...polex.spec, match: { any: [{ resources: { kinds: ["Pod"] }, clusterRoles: ["admin"] }] } },
+        })
+      ).json as Review
+    ).response;
     assert.equal(bad.allowed, false);
     assert.match(bad.status?.message ?? "", /^PolicyException tools: spec\.match\.any\[0\]\.clusterRoles: Forbidden/);
   });

@@ -20,7 +20,10 @@ export interface Routes {
 
 export async function runCase(c: FuzzCase, r: Routes): Promise<Verdict> {
   const parsed = parseJson(c.text);
-  if (!parsed.ok) return typeof parsed.message === "string" && parsed.message !== "" ? { kind: "answered", status: 400 } : { kind: "wrong-shape", reason: "a parse failure without a message" };
+  if (!parsed.ok)
+    return typeof parsed.message === "string" && parsed.message !== ""
+      ? { kind: "answered", status: 400 }
+      : { kind: "wrong-shape", reason: "a parse failure without a message" };
   const handler = r.routes.get(c.path);
   if (handler === undefined) return { kind: "wrong-shape", reason: `no route ${c.path}` };
   let single: HandlerResult;
@@ -41,14 +44,16 @@ export async function runCase(c: FuzzCase, r: Routes): Promise<Verdict> {
   } catch (e) {
     return { kind: "crash", reason: `batch handler threw: ${messageOf(e)}` };
   }
-  if (results.length !== others.length + 1) return { kind: "wrong-shape", reason: `batch gave ${results.length} answers for ${others.length + 1} reviews` };
+  if (results.length !== others.length + 1)
+    return { kind: "wrong-shape", reason: `batch gave ${results.length} answers for ${others.length + 1} reviews` };
   for (const [i, result] of results.entries()) {
     const body = i < others.length ? others[i] : parsed.value;
     const v = check(body, result as HandlerResult);
     if (v.kind !== "answered") return { kind: v.kind, reason: `in a batch: ${v.reason}` };
   }
   const own = results[others.length] as HandlerResult;
-  if (own.status !== single.status) return { kind: "wrong-shape", reason: `batched, the review was answered ${own.status}; alone, ${single.status}` };
+  if (own.status !== single.status)
+    return { kind: "wrong-shape", reason: `batched, the review was answered ${own.status}; alone, ${single.status}` };
   return verdict;
 }
 
@@ -63,21 +68,31 @@ function check(request: unknown, result: HandlerResult): Verdict {
   }
   if (result.status === 400) {
     const error = (result.body as { error?: unknown }).error;
-    return typeof error === "string" && error !== "" ? { kind: "answered", status: 400 } : wrong("a 400 without an error message");
+    return typeof error === "string" && error !== ""
+      ? { kind: "answered", status: 400 }
+      : wrong("a 400 without an error message");
   }
   if (result.status !== 200) return wrong(`status ${String((result as { status: unknown }).status)}`);
   const body = JSON.parse(text) as Record<string, unknown>;
-  if (body["apiVersion"] !== "admission.k8s.io/v1" || body["kind"] !== "AdmissionReview") return wrong(`not an AdmissionReview: ${text.slice(0, 120)}`);
+  if (body["apiVersion"] !== "admission.k8s.io/v1" || body["kind"] !== "AdmissionReview")
+    return wrong(`not an AdmissionReview: ${text.slice(0, 120)}`);
   const response = body["response"] as Record<string, unknown> | undefined;
   if (typeof response !== "object" || response === null) return wrong("no response");
   const uid = (request as { request?: { uid?: unknown } } | null)?.request?.uid;
-  if (typeof uid !== "string" || response["uid"] !== uid) return wrong(`uid ${JSON.stringify(response["uid"])} for request uid ${JSON.stringify(uid)?.slice(0, 60)}`);
+  if (typeof uid !== "string" || response["uid"] !== uid)
+    return wrong(`uid ${JSON.stringify(response["uid"])} for request uid ${JSON.stringify(uid)?.slice(0, 60)}`);
   if (typeof response["allowed"] !== "boolean") return wrong(`allowed is ${JSON.stringify(response["allowed"])}`);
   const status = response["status"] as { message?: unknown } | undefined;
-  if (response["allowed"] === false && (typeof status !== "object" || typeof status?.message !== "string" || status.message === "")) return wrong("a denial without a status message");
-  if ((response["patch"] === undefined) !== (response["patchType"] === undefined)) return wrong("patch and patchType must come together");
+  if (
+    response["allowed"] === false &&
+    (typeof status !== "object" || typeof status?.message !== "string" || status.message === "")
+  )
+    return wrong("a denial without a status message");
+  if ((response["patch"] === undefined) !== (response["patchType"] === undefined))
+    return wrong("patch and patchType must come together");
   if (response["patch"] !== undefined) {
-    if (response["patchType"] !== "JSONPatch" || typeof response["patch"] !== "string") return wrong("patch is not a base64 JSONPatch");
+    if (response["patchType"] !== "JSONPatch" || typeof response["patch"] !== "string")
+      return wrong("patch is not a base64 JSONPatch");
     try {
       const ops = JSON.parse(Buffer.from(response["patch"], "base64").toString("utf8")) as unknown;
       if (!Array.isArray(ops)) return wrong("the patch is not a list of operations");
@@ -86,7 +101,8 @@ function check(request: unknown, result: HandlerResult): Verdict {
     }
   }
   const warnings = response["warnings"];
-  if (warnings !== undefined && (!Array.isArray(warnings) || !warnings.every((w) => typeof w === "string"))) return wrong("warnings are not a list of strings");
+  if (warnings !== undefined && (!Array.isArray(warnings) || !warnings.every((w) => typeof w === "string")))
+    return wrong("warnings are not a list of strings");
   return { kind: "answered", status: 200 };
 }
 

@@ -12,27 +12,69 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", ".
 
 const EXTRA: JsonObject[] = [
   {
-    apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name: "require-team" },
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name: "require-team" },
     spec: {
       validationFailureAction: "Enforce",
       background: false,
       rules: [
-        { name: "check-team", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "team {{ request.object.metadata.labels.team || 'none' }} must be set", pattern: { metadata: { labels: { team: "?*" } } } } },
         {
-          name: "no-latest", match: { any: [{ resources: { kinds: ["Pod"] } }] },
-          validate: { foreach: [{ list: "request.object.spec.containers", deny: { conditions: { any: [{ key: "{{ regex_match('^.*:latest$', element.image) }}", operator: "Equals", value: true }] } } }] },
+          name: "check-team",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          validate: {
+            message: "team {{ request.object.metadata.labels.team || 'none' }} must be set",
+            pattern: { metadata: { labels: { team: "?*" } } },
+          },
+        },
+        {
+          name: "no-latest",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          validate: {
+            foreach: [
+              {
+                list: "request.object.spec.containers",
+                deny: {
+                  conditions: {
+                    any: [{ key: "{{ regex_match('^.*:latest$', element.image) }}", operator: "Equals", value: true }],
+                  },
+                },
+              },
+            ],
+          },
         },
       ],
     },
   },
   {
-    apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name: "add-labels" },
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name: "add-labels" },
     spec: {
       failurePolicy: "Ignore",
       background: false,
       rules: [
-        { name: "label", match: { any: [{ resources: { kinds: ["Pod", "ConfigMap", "Deployment"] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { "+(managed-by)": "bylaw", owner: "{{ request.userInfo.username }}" } } } } },
-        { name: "each", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { foreach: [{ list: "request.object.spec.containers", patchesJson6902: "- op: add\n  path: /spec/containers/{{elementIndex}}/env\n  value: []" }] } },
+        {
+          name: "label",
+          match: { any: [{ resources: { kinds: ["Pod", "ConfigMap", "Deployment"] } }] },
+          mutate: {
+            patchStrategicMerge: {
+              metadata: { labels: { "+(managed-by)": "bylaw", owner: "{{ request.userInfo.username }}" } },
+            },
+          },
+        },
+        {
+          name: "each",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          mutate: {
+            foreach: [
+              {
+                list: "request.object.spec.containers",
+                patchesJson6902: "- op: add\n  path: /spec/containers/{{elementIndex}}/env\n  value: []",
+              },
+            ],
+          },
+        },
       ],
     },
   },
@@ -40,7 +82,12 @@ const EXTRA: JsonObject[] = [
 
 export function fuzzRoutes(): Routes {
   const dir = join(repoRoot, "deploy", "components", "policy-set-pss-restricted", "policies");
-  const shipped = readdirSync(dir).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml").map((f) => parse(readFileSync(join(dir, f), "utf8")) as JsonObject);
-  const { deps } = fakeDeps({ policies: [...shipped, ...EXTRA], namespaces: { shop: { team: "a" }, default: {}, "team-a": { env: "prod" } } });
+  const shipped = readdirSync(dir)
+    .filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml")
+    .map((f) => parse(readFileSync(join(dir, f), "utf8")) as JsonObject);
+  const { deps } = fakeDeps({
+    policies: [...shipped, ...EXTRA],
+    namespaces: { shop: { team: "a" }, default: {}, "team-a": { env: "prod" } },
+  });
   return { routes: admissionRoutes(deps), batchRoutes: admissionBatchRoutes(deps) };
 }

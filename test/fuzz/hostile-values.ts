@@ -14,9 +14,44 @@ export function int(pick: Pick, max: number): number {
   return Math.floor(pick() * max);
 }
 
-const UNICODE = ["\u202e", "🙂", "\ud800", "\udfff", "\u0000", "\uFEFF", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "e\u0301", "\u2028\u2029", "Ω≈ç√", "\\", '"', "\n\r\t"];
-const SYNTAX = ["{{ request.object }}", "{{ a.b.c[0] }}", "{{", "}}", "$(./../x)", "{{ regex_match('(a+)+$', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!') }}", "*", "?*", "!", ">=1", "1Gi", "<0"];
-const PROTO_KEYS = ["__proto__", "constructor", "prototype", "hasOwnProperty", "toString", "valueOf", "__defineGetter__"];
+const UNICODE = [
+  "\u202e",
+  "🙂",
+  "\ud800",
+  "\udfff",
+  "\u0000",
+  "\uFEFF",
+  "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+  "e\u0301",
+  "\u2028\u2029",
+  "Ω≈ç√",
+  "\\",
+  '"',
+  "\n\r\t",
+];
+const SYNTAX = [
+  "{{ request.object }}",
+  "{{ a.b.c[0] }}",
+  "{{",
+  "}}",
+  "$(./../x)",
+  "{{ regex_match('(a+)+$', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!') }}",
+  "*",
+  "?*",
+  "!",
+  ">=1",
+  "1Gi",
+  "<0",
+];
+const PROTO_KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "hasOwnProperty",
+  "toString",
+  "valueOf",
+  "__defineGetter__",
+];
 
 /** A string: empty, short odd, unicode, template syntax, number-like, or long (rarely up to 200 KB). */
 export function hostileString(pick: Pick): string {
@@ -56,6 +91,10 @@ export function hostileValue(pick: Pick): unknown {
   if (r < 0.7) return Array.from({ length: 1 + int(pick, 5) }, () => hostileString(pick));
   if (r < 0.78) return pollutingObject(pick);
   if (r < 0.86) return deep(1 + int(pick, pick() < 0.9 ? 50 : 3000), pick() < 0.5, hostileString(pick));
-  if (r < 0.92) return Array.from({ length: int(pick, pick() < 0.95 ? 20 : 5000) }, (_, i) => ({ name: `c${i}`, image: hostileString(pick) }));
+  if (r < 0.92)
+    return Array.from({ length: int(pick, pick() < 0.95 ? 20 : 5000) }, (_, i) => ({
+      name: `c${i}`,
+      image: hostileString(pick),
+    }));
   return { [hostileString(pick).slice(0, 50)]: hostileString(pick) };
 }

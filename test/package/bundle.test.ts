@@ -53,26 +53,46 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
 
   test("`bylaw` alone loads no command: each command is its own chunk, loaded when it runs", () => {
     const loaded = [...staticClosure(meta, "dist/bundle/esm/main.js")];
-    assert.deepEqual(loaded.filter((m) => /^dist\/src\/(cli\/commands|server|kube|engine)\//.test(m) || m.startsWith("node_modules/")), []);
+    assert.deepEqual(
+      loaded.filter((m) => /^dist\/src\/(cli\/commands|server|kube|engine)\//.test(m) || m.startsWith("node_modules/")),
+      [],
+    );
   });
 
   test("`bylaw test` loads neither the webhook server nor the cluster client", () => {
     const loaded = [...staticClosure(meta, outputHolding(meta, "dist/src/cli/commands/test/command.js"))];
     assert.ok(loaded.includes("dist/src/cli/test-suite/run-suite.js"));
-    assert.deepEqual(loaded.filter((m) => /^dist\/src\/(server|kube|cli\/commands\/(serve|apply))\//.test(m) || /node_modules\/(pino|prom-client)\//.test(m)), []);
+    assert.deepEqual(
+      loaded.filter(
+        (m) =>
+          /^dist\/src\/(server|kube|cli\/commands\/(serve|apply))\//.test(m) ||
+          /node_modules\/(pino|prom-client)\//.test(m),
+      ),
+      [],
+    );
   });
 
   test("`bylaw apply` loads the cluster client (src/kube) only with --cluster: cluster-input is a chunk of its own", () => {
     const loaded = [...staticClosure(meta, outputHolding(meta, "dist/src/cli/commands/apply/command.js"))];
-    assert.deepEqual(loaded.filter((m) => /^dist\/src\/(server|kube)\//.test(m) || m.endsWith("apply/cluster-input.js")), []);
+    assert.deepEqual(
+      loaded.filter((m) => /^dist\/src\/(server|kube)\//.test(m) || m.endsWith("apply/cluster-input.js")),
+      [],
+    );
     const cluster = [...staticClosure(meta, outputHolding(meta, "dist/src/cli/commands/apply/cluster-input.js"))];
     assert.ok(cluster.includes("dist/src/kube/cluster-reads.js"));
   });
 
   test("the worker entries sit beside the chunks that start them by a relative URL", () => {
-    for (const [module, entry] of [["dist/src/server/worker/worker-pool.js", "evaluation-worker.js"], ["dist/src/cli/commands/test/run-suites.js", "suite-worker.js"]] as const) {
+    for (const [module, entry] of [
+      ["dist/src/server/worker/worker-pool.js", "evaluation-worker.js"],
+      ["dist/src/cli/commands/test/run-suites.js", "suite-worker.js"],
+    ] as const) {
       const chunk = outputHolding(meta, module);
-      assert.equal(chunk.slice(0, chunk.lastIndexOf("/")), "dist/bundle/esm", `${module} is bundled into dist/bundle/esm/`);
+      assert.equal(
+        chunk.slice(0, chunk.lastIndexOf("/")),
+        "dist/bundle/esm",
+        `${module} is bundled into dist/bundle/esm/`,
+      );
       assert.ok(existsSync(join(root, "dist", "bundle", "esm", entry)), `dist/bundle/esm/${entry}`);
       // The CommonJS copy's import.meta.url names dist/bundle/, where the entry that loads the worker's script is.
       assert.ok(existsSync(join(root, "dist", "bundle", entry)), `dist/bundle/${entry}`);
@@ -82,16 +102,25 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
   test("`bylaw test` keeps what it parsed in the build's cache folder; an edited file is read again and changes the result", () => {
     const cache = mkdtempSync(join(tmpdir(), "bylaw-compile-cache-"));
     const suite = tempTree({
-      "policy.yaml": "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: require-team}\nspec:\n  rules:\n  - name: team\n    match: {any: [{resources: {kinds: [Pod]}}]}\n    validate: {message: team label, pattern: {metadata: {labels: {team: \"?*\"}}}}\n",
+      "policy.yaml":
+        'apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: require-team}\nspec:\n  rules:\n  - name: team\n    match: {any: [{resources: {kinds: [Pod]}}]}\n    validate: {message: team label, pattern: {metadata: {labels: {team: "?*"}}}}\n',
       "pod.yaml": "apiVersion: v1\nkind: Pod\nmetadata: {name: web, labels: {team: a}}\n",
-      "kyverno-test.yaml": "apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\npolicies: [policy.yaml]\nresources: [pod.yaml]\nresults:\n- {policy: require-team, rule: team, resources: [web], kind: Pod, result: pass}\n",
+      "kyverno-test.yaml":
+        "apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\npolicies: [policy.yaml]\nresources: [pod.yaml]\nresults:\n- {policy: require-team, rule: team, resources: [web], kind: Pod, result: pass}\n",
     });
     try {
       const run = (): { status: number | null; stdout: string } =>
-        spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", suite, "-o", "json"], { encoding: "utf8", env: { ...process.env, BYLAW_COMPILE_CACHE: cache } });
+        spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", suite, "-o", "json"], {
+          encoding: "utf8",
+          env: { ...process.env, BYLAW_COMPILE_CACHE: cache },
+        });
       const first = run();
       const [folder] = readdirSync(cache);
-      assert.equal(readdirSync(join(cache, folder ?? "", "parse")).filter((f) => f.endsWith(".pack")).length, 1, "one pack for the run's paths");
+      assert.equal(
+        readdirSync(join(cache, folder ?? "", "parse")).filter((f) => f.endsWith(".pack")).length,
+        1,
+        "one pack for the run's paths",
+      );
       const second = run();
       assert.deepEqual([first.status, second.status], [0, 0]);
       assert.equal(second.stdout, first.stdout);
@@ -110,20 +139,31 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
     const dir = mkdtempSync(join(tmpdir(), "bylaw-preload-"));
     try {
       const preload = join(dir, "loaded.cjs");
-      writeFileSync(preload, 'process.on("exit", () => process.stderr.write("\\nLOADED " + JSON.stringify(process.moduleLoadList) + "\\n"));\n');
-      const r = spawnSync(process.execPath, ["-r", preload, join(root, "bin", "bylaw.js"), "test", join(root, "examples", "mutate", "add-labels")], { encoding: "utf8" });
+      writeFileSync(
+        preload,
+        'process.on("exit", () => process.stderr.write("\\nLOADED " + JSON.stringify(process.moduleLoadList) + "\\n"));\n',
+      );
+      const r = spawnSync(
+        process.execPath,
+        ["-r", preload, join(root, "bin", "bylaw.js"), "test", join(root, "examples", "mutate", "add-labels")],
+        { encoding: "utf8" },
+      );
       assert.equal(r.status, 0, r.stderr);
       const line = r.stderr.split("\n").find((l) => l.startsWith("LOADED "));
       const loaded = JSON.parse(line?.slice("LOADED ".length) ?? "[]") as string[];
       assert.ok(loaded.includes("NativeModule fs"), "the list was read");
-      for (const m of ["https", "http", "tls", "child_process"]) assert.ok(!loaded.includes(`NativeModule ${m}`), `node:${m} was loaded`);
+      for (const m of ["https", "http", "tls", "child_process"])
+        assert.ok(!loaded.includes(`NativeModule ${m}`), `node:${m} was loaded`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   test("every chunk has its CommonJS script, and nothing else is in dist/bundle/cjs", () => {
-    const chunks = Object.keys(meta.outputs).filter((f) => f.endsWith(".js")).map((f) => basename(f)).sort();
+    const chunks = Object.keys(meta.outputs)
+      .filter((f) => f.endsWith(".js"))
+      .map((f) => basename(f))
+      .sort();
     assert.deepEqual(readdirSync(join(root, "dist", "bundle", "cjs")).sort(), chunks);
   });
 
@@ -131,7 +171,11 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
     const cache = mkdtempSync(join(tmpdir(), "bylaw-compile-cache-"));
     try {
       const run = (env: Record<string, string>): { status: number | null; stdout: string } =>
-        spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", join(root, "examples", "mutate", "add-labels"), "-o", "json"], { encoding: "utf8", env: { ...process.env, ...env } });
+        spawnSync(
+          process.execPath,
+          [join(root, "bin", "bylaw.js"), "test", join(root, "examples", "mutate", "add-labels"), "-o", "json"],
+          { encoding: "utf8", env: { ...process.env, ...env } },
+        );
       const off = run({ BYLAW_COMPILE_CACHE: "off" });
       assert.equal(off.status, 0);
       assert.deepEqual(readdirSync(cache), []);
@@ -150,17 +194,31 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
   });
 
   test("with source maps on, the CLI runs the ES modules (stack traces map back to dist/src)", () => {
-    const r = spawnSync(process.execPath, ["--enable-source-maps", join(root, "bin", "bylaw.js"), "test", join(root, "examples", "mutate", "add-labels"), "-o", "json"], {
-      encoding: "utf8",
-      env: { ...process.env, BYLAW_COMPILE_CACHE: "off" },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--enable-source-maps",
+        join(root, "bin", "bylaw.js"),
+        "test",
+        join(root, "examples", "mutate", "add-labels"),
+        "-o",
+        "json",
+      ],
+      {
+        encoding: "utf8",
+        env: { ...process.env, BYLAW_COMPILE_CACHE: "off" },
+      },
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.ok((JSON.parse(r.stdout) as { suites: unknown[] }).suites.length === 1);
   });
 
   test("`bylaw test` from the bundle gives the same output with worker threads as without", () => {
     const run = (workers: string): { status: number | null; stdout: string } =>
-      spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", join(root, "examples"), "-o", "json"], { encoding: "utf8", env: { ...process.env, BYLAW_TEST_WORKERS: workers } });
+      spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", join(root, "examples"), "-o", "json"], {
+        encoding: "utf8",
+        env: { ...process.env, BYLAW_TEST_WORKERS: workers },
+      });
     const alone = run("0");
     const shared = run("2");
     assert.equal(alone.status, 0);

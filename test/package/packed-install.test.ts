@@ -23,10 +23,16 @@ function install(): string | undefined {
   if (packed.status !== 0) throw new Error(`npm pack exited ${packed.status}: ${packed.stderr}`);
   const [info] = JSON.parse(packed.stdout) as { filename: string }[];
   mkdirSync(installed, { recursive: true });
-  const untar = spawnSync("tar", ["-xzf", join(project, info?.filename ?? ""), "-C", installed, "--strip-components=1"], { encoding: "utf8" });
+  const untar = spawnSync(
+    "tar",
+    ["-xzf", join(project, info?.filename ?? ""), "-C", installed, "--strip-components=1"],
+    { encoding: "utf8" },
+  );
   if (untar.error !== undefined) return `tar could not be run: ${untar.error.message}`;
   assert.equal(untar.status, 0, untar.stderr);
-  const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+  };
   for (const dep of Object.keys(manifest.dependencies ?? {})) {
     const target = join(project, "node_modules", ...dep.split("/"));
     mkdirSync(join(target, ".."), { recursive: true });
@@ -71,9 +77,19 @@ describe("an install from the packed tarball", () => {
 
   test("the library imports by package name and runs the README's example", (t) => {
     if (why !== undefined) return t.skip(why);
-    const names = node(["--input-type=module", "-e", 'const bylaw = await import("bylaw"); console.log(Object.keys(bylaw).sort().join(","));']);
+    const names = node([
+      "--input-type=module",
+      "-e",
+      'const bylaw = await import("bylaw"); console.log(Object.keys(bylaw).sort().join(","));',
+    ]);
     assert.equal(names.status, 0, names.stderr);
-    assert.deepEqual(names.stdout.trim().split(","), ["createBylaw", "createEngine", "createOfflineEngine", "loadPaths", "parseDocuments"]);
+    assert.deepEqual(names.stdout.trim().split(","), [
+      "createBylaw",
+      "createEngine",
+      "createOfflineEngine",
+      "loadPaths",
+      "parseDocuments",
+    ]);
     const example = readmeExample(root, "library");
     const file = join(project, "example.mjs");
     writeFileSync(file, example.javascript);

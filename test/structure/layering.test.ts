@@ -48,12 +48,16 @@ describe("src/ import structure", () => {
   test("engine/api imports nothing outside engine/api", () => {
     const outside = [...graph]
       .filter(([file]) => file.startsWith("src/engine/api/") && !file.endsWith(".test.ts"))
-      .flatMap(([file, targets]) => targets.filter((t) => !t.startsWith("src/engine/api/")).map((t) => `${file} -> ${t}`));
+      .flatMap(([file, targets]) =>
+        targets.filter((t) => !t.startsWith("src/engine/api/")).map((t) => `${file} -> ${t}`),
+      );
     assert.deepEqual(outside, []);
   });
 
   test("the library entry (src/index.ts) reaches nothing under src/cli or src/server", () => {
-    const reached = [...reachable(graph, "src/index.ts")].filter((f) => f.startsWith("src/cli/") || f.startsWith("src/server/"));
+    const reached = [...reachable(graph, "src/index.ts")].filter(
+      (f) => f.startsWith("src/cli/") || f.startsWith("src/server/"),
+    );
     assert.deepEqual(reached, []);
   });
 
@@ -85,6 +89,10 @@ describe("the cycle check itself", () => {
 
   test("reads type-only imports, re-exports and dynamic imports as arrows", () => {
     const g = importGraph(root, "test/structure/fixtures");
-    assert.deepEqual(g.get("test/structure/fixtures/a/uses.ts"), ["test/structure/fixtures/b/typed.ts", "test/structure/fixtures/b/reexported.ts", "test/structure/fixtures/b/lazy.ts"]);
+    assert.deepEqual(g.get("test/structure/fixtures/a/uses.ts"), [
+      "test/structure/fixtures/b/typed.ts",
+      "test/structure/fixtures/b/reexported.ts",
+      "test/structure/fixtures/b/lazy.ts",
+    ]);
   });
 });

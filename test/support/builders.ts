@@ -1,7 +1,12 @@
 /** Small builders for policies and resources in tests. */
 import type { JsonObject, JsonValue } from "../../src/engine/index.js";
 
-export function clusterPolicy(name: string, rules: JsonObject[], spec: JsonObject = {}, annotations?: Record<string, string>): JsonObject {
+export function clusterPolicy(
+  name: string,
+  rules: JsonObject[],
+  spec: JsonObject = {},
+  annotations?: Record<string, string>,
+): JsonObject {
   return {
     apiVersion: "kyverno.io/v1",
     kind: "ClusterPolicy",
@@ -14,7 +19,10 @@ export function podRule(name: string, validate: JsonObject, extra: JsonObject = 
   return { name, match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate, ...extra };
 }
 
-export function pod(name: string, spec: { labels?: Record<string, string>; namespace?: string; containers?: JsonValue[] } = {}): JsonObject {
+export function pod(
+  name: string,
+  spec: { labels?: Record<string, string>; namespace?: string; containers?: JsonValue[] } = {},
+): JsonObject {
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -23,7 +31,11 @@ export function pod(name: string, spec: { labels?: Record<string, string>; names
   };
 }
 
-export function deployment(name: string, podLabels: Record<string, string> = {}, containers: JsonValue[] = [{ name: "app", image: "nginx:1.27" }]): JsonObject {
+export function deployment(
+  name: string,
+  podLabels: Record<string, string> = {},
+  containers: JsonValue[] = [{ name: "app", image: "nginx:1.27" }],
+): JsonObject {
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",

@@ -30,14 +30,18 @@ export function clientCertificate(commonName: string): ClientCertificate {
     { name: "extKeyUsage", clientAuth: true },
   ]);
   leaf.sign(caKeys.privateKey, forge.md.sha256.create());
-  return { caCert: forge.pki.certificateToPem(ca), cert: forge.pki.certificateToPem(leaf), key: forge.pki.privateKeyToPem(keys.privateKey) };
+  return {
+    caCert: forge.pki.certificateToPem(ca),
+    cert: forge.pki.certificateToPem(leaf),
+    key: forge.pki.privateKeyToPem(keys.privateKey),
+  };
 }
 
 function certificate(publicKey: forge.pki.PublicKey, now: number): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
   const serial = randomBytes(16);
-  serial[0] = ((serial[0] as number) & 0x7f) || 1;
+  serial[0] = (serial[0] as number) & 0x7f || 1;
   cert.serialNumber = serial.toString("hex");
   cert.validity.notBefore = new Date(now - 3_600_000);
   cert.validity.notAfter = new Date(now + 86_400_000);

@@ -27,7 +27,11 @@ export function ecdsaKey(): TestKey {
 export function simpleSigning(repository: string, digest: string, annotations?: Record<string, string>): Buffer {
   return Buffer.from(
     JSON.stringify({
-      critical: { identity: { "docker-reference": repository }, image: { "docker-manifest-digest": digest }, type: "cosign container image signature" },
+      critical: {
+        identity: { "docker-reference": repository },
+        image: { "docker-manifest-digest": digest },
+        type: "cosign container image signature",
+      },
       optional: annotations ?? null,
     }),
   );
@@ -40,7 +44,12 @@ export function signPayload(key: TestKey, payload: Buffer): TestSignature {
 /** An in-toto statement (v0.1) about `digest` (`sha256:<hex>`) with one predicate, as `cosign attest` makes it. */
 export function inTotoStatement(repository: string, digest: string, predicateType: string, predicate: unknown): Buffer {
   return Buffer.from(
-    JSON.stringify({ _type: "https://in-toto.io/Statement/v0.1", predicateType, subject: [{ name: repository, digest: { sha256: digest.replace(/^sha256:/, "") } }], predicate }),
+    JSON.stringify({
+      _type: "https://in-toto.io/Statement/v0.1",
+      predicateType,
+      subject: [{ name: repository, digest: { sha256: digest.replace(/^sha256:/, "") } }],
+      predicate,
+    }),
   );
 }
 
@@ -51,7 +60,12 @@ export function inTotoStatement(repository: string, digest: string, predicateTyp
  * an envelope of another kind.
  */
 export function signAttestation(key: TestKey, statement: Buffer, payloadType = "application/vnd.in-toto+json"): Buffer {
-  const pae = Buffer.concat([Buffer.from(`DSSEv1 ${Buffer.byteLength(payloadType)} ${payloadType} ${statement.length} `), statement]);
+  const pae = Buffer.concat([
+    Buffer.from(`DSSEv1 ${Buffer.byteLength(payloadType)} ${payloadType} ${statement.length} `),
+    statement,
+  ]);
   const sig = sign("sha256", pae, key.privateKey).toString("base64");
-  return Buffer.from(JSON.stringify({ payloadType, payload: statement.toString("base64"), signatures: [{ keyid: "", sig }] }));
+  return Buffer.from(
+    JSON.stringify({ payloadType, payload: statement.toString("base64"), signatures: [{ keyid: "", sig }] }),
+  );
 }

@@ -57,6 +57,11 @@ export function fn(defs: readonly FunctionDef[], name: string): FunctionDef {
 }
 
 /** Calls a function with JSON arguments. */
-export function call(defs: readonly FunctionDef[], name: string, args: readonly JsonValue[], ctx = fakeContext()): JsonValue {
+export function call(
+  defs: readonly FunctionDef[],
+  name: string,
+  args: readonly JsonValue[],
+  ctx = fakeContext(),
+): JsonValue {
   return fn(defs, name).call(args as readonly FunctionArg[], ctx);
 }

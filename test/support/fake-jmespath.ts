@@ -5,7 +5,12 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../../src/engine/api/json.js";
 import type { Operation } from "../../src/engine/api/resource.js";
-import { JmesPathError, type CompiledExpression, type FunctionDef, type JmesPathEngine } from "../../src/engine/jmespath/types.js";
+import {
+  JmesPathError,
+  type CompiledExpression,
+  type FunctionDef,
+  type JmesPathEngine,
+} from "../../src/engine/jmespath/types.js";
 import type { EnginePorts } from "../../src/engine/ports.js";
 import { ExpressionCache } from "../../src/engine/variables/expression-cache.js";
 import type { SubstitutionScope } from "../../src/engine/variables/types.js";
@@ -38,8 +43,9 @@ function compilePath(expr: string): Eval {
   let rest = expr;
   while (rest !== "") {
     const m = SEGMENT.exec(rest);
-    if (m === null) throw new JmesPathError("syntax", `SyntaxError: Unexpected token at the end of the expression: ${rest}`);
-    steps.push(m[1] ?? JSON.parse(`"${m[2] ?? ""}"`) as string);
+    if (m === null)
+      throw new JmesPathError("syntax", `SyntaxError: Unexpected token at the end of the expression: ${rest}`);
+    steps.push(m[1] ?? (JSON.parse(`"${m[2] ?? ""}"`) as string));
     for (const idx of (m[3] ?? "").matchAll(/\[(\d+)\]/g)) steps.push(Number(idx[1]));
     rest = rest.slice(m[0].length);
     if (m[0].endsWith(".") && rest === "") throw new JmesPathError("syntax", "SyntaxError: Expected identifier");
@@ -69,7 +75,13 @@ function compileOperand(expr: string): Eval {
 }
 
 function falsy(v: JsonValue): boolean {
-  return v === null || v === false || v === "" || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+  return (
+    v === null ||
+    v === false ||
+    v === "" ||
+    (Array.isArray(v) && v.length === 0) ||
+    (isObject(v) && Object.keys(v).length === 0)
+  );
 }
 
 export interface FakeJmesPath extends JmesPathEngine {
@@ -107,7 +119,10 @@ export function fakeJmesPath(): FakeJmesPath {
 const noPorts = {} as EnginePorts;
 
 /** A scope over `data` with a fresh fake interpreter and cache. */
-export function fakeScope(data: JsonObject, extra: { operation?: Operation; target?: boolean; basePath?: string } = {}): SubstitutionScope & { jmespath: FakeJmesPath } {
+export function fakeScope(
+  data: JsonObject,
+  extra: { operation?: Operation; target?: boolean; basePath?: string } = {},
+): SubstitutionScope & { jmespath: FakeJmesPath } {
   const jmespath = fakeJmesPath();
   return { data, jmespath, fnctx: { ports: noPorts }, cache: new ExpressionCache(jmespath), ...extra };
 }

@@ -9,7 +9,12 @@ export interface FakeContext {
 
 export function fakeContext(answers: FakeContext = {}): ContextSources {
   return {
-    canLoad: (kind) => (kind === "configMap" ? answers.configMaps !== undefined : kind === "apiCall" ? answers.apiCalls !== undefined : false),
+    canLoad: (kind) =>
+      kind === "configMap"
+        ? answers.configMaps !== undefined
+        : kind === "apiCall"
+          ? answers.apiCalls !== undefined
+          : false,
     configMap: (ns, name) => {
       const v = answers.configMaps?.[`${ns}/${name}`];
       return v === undefined ? err("not-found", `configmap ${ns}/${name} not found`) : ok(v);
@@ -27,7 +32,7 @@ export function fakePorts(answers: FakeContext = {}, nowMillis = Date.UTC(2026, 
   let n = 0;
   return {
     clock: { nowMillis: () => nowMillis },
-    random: { next: () => ((n++ * 0.618033988749895) % 1) },
+    random: { next: () => (n++ * 0.618033988749895) % 1 },
     hasher: {
       sha256Hex: (s) => createHash("sha256").update(s).digest("hex"),
       sha1Hex: (s) => createHash("sha1").update(s).digest("hex"),

@@ -8,7 +8,13 @@ import { errorOf, search } from "../../src/engine/jmespath/test-support.js";
 export type Row = readonly [string, JsonValue, JsonValue | { readonly error: string; readonly kind?: string }];
 
 function isErrorExpectation(v: Row[2]): v is { readonly error: string; readonly kind?: string } {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { error?: unknown }).error === "string" && Object.keys(v).every((k) => k === "error" || k === "kind");
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    typeof (v as { error?: unknown }).error === "string" &&
+    Object.keys(v).every((k) => k === "error" || k === "kind")
+  );
 }
 
 export function functionTable(name: string, rows: readonly Row[]): void {

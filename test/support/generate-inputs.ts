@@ -1,14 +1,25 @@
 /** Test helpers: an in-memory ExistingResources and a default GenerateInput. */
 import type { JsonObject } from "../../src/engine/api/json.js";
-import { resourceApiVersion, resourceKind, resourceName, resourceNamespace, type Resource } from "../../src/engine/api/resource.js";
+import {
+  resourceApiVersion,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+  type Resource,
+} from "../../src/engine/api/resource.js";
 import { err, ok } from "../../src/engine/api/result.js";
 import type { ExistingResources, GenerateInput } from "../../src/engine/generate/types.js";
 
 /** Looks objects up by apiVersion, kind, namespace and name; `list` ignores the selector on purpose. */
-export function memoryExisting(objects: readonly Resource[], failWith?: string): ExistingResources & { calls: string[] } {
+export function memoryExisting(
+  objects: readonly Resource[],
+  failWith?: string,
+): ExistingResources & { calls: string[] } {
   const calls: string[] = [];
   const fits = (r: Resource, apiVersion: string, kind: string, namespace: string): boolean =>
-    (apiVersion === "" || resourceApiVersion(r) === apiVersion) && resourceKind(r) === kind && resourceNamespace(r) === namespace;
+    (apiVersion === "" || resourceApiVersion(r) === apiVersion) &&
+    resourceKind(r) === kind &&
+    resourceNamespace(r) === namespace;
   return {
     calls,
     get(apiVersion, kind, namespace, name) {
@@ -41,7 +52,12 @@ export function input(generate: JsonObject, over: Partial<GenerateInput> = {}): 
   };
 }
 
-export function secret(namespace: string, name: string, extra: JsonObject = {}, labels: Record<string, string> = {}): Resource {
+export function secret(
+  namespace: string,
+  name: string,
+  extra: JsonObject = {},
+  labels: Record<string, string> = {},
+): Resource {
   return {
     apiVersion: "v1",
     kind: "Secret",

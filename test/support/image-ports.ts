@@ -6,7 +6,11 @@ import type { EnginePorts, ImageDataRequest, JsonValue, Result } from "../../src
 import { nodeSignatures } from "../../src/platform/node-ports.js";
 import { fakePorts } from "./fake-ports.js";
 
-export function imagePorts(answer: (reference: string, request: ImageDataRequest | undefined) => Result<JsonValue>, asked: ImageDataRequest[] = [], nowMillis?: number): EnginePorts {
+export function imagePorts(
+  answer: (reference: string, request: ImageDataRequest | undefined) => Result<JsonValue>,
+  asked: ImageDataRequest[] = [],
+  nowMillis?: number,
+): EnginePorts {
   const base = fakePorts({}, nowMillis);
   return {
     ...base,

@@ -48,12 +48,27 @@ export async function readWithKubectl(text: string, kinds: readonly Kind[]): Pro
     const kubeconfig = join(dir, "kubeconfig");
     writeFileSync(file, text);
     writeFileSync(kubeconfig, "apiVersion: v1\nkind: Config\n");
-    const args = ["create", "--dry-run=client", "--validate=false", "-o", "json", "-f", file, `--server=http://127.0.0.1:${port}`, `--cache-dir=${join(dir, "cache")}`];
+    const args = [
+      "create",
+      "--dry-run=client",
+      "--validate=false",
+      "-o",
+      "json",
+      "-f",
+      file,
+      `--server=http://127.0.0.1:${port}`,
+      `--cache-dir=${join(dir, "cache")}`,
+    ];
     const out = await new Promise<string>((done, fail) => {
-      execFile("kubectl", args, { encoding: "utf8", maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, KUBECONFIG: kubeconfig } }, (error, stdout, stderr) => {
-        if (error !== null) fail(new Error(`kubectl refused the YAML: ${error.message}\n${stderr.slice(0, 4000)}`));
-        else done(stdout);
-      });
+      execFile(
+        "kubectl",
+        args,
+        { encoding: "utf8", maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, KUBECONFIG: kubeconfig } },
+        (error, stdout, stderr) => {
+          if (error !== null) fail(new Error(`kubectl refused the YAML: ${error.message}\n${stderr.slice(0, 4000)}`));
+          else done(stdout);
+        },
+      );
     });
     return splitJsonObjects(out);
   } finally {
@@ -65,7 +80,9 @@ export async function readWithKubectl(text: string, kinds: readonly Kind[]): Pro
 /** The object kubectl prints for `value`: namespaced kinds get the default namespace. */
 export function asKubectlCreates(value: JsonObject): JsonObject {
   const meta = isObject(value["metadata"]) ? value["metadata"] : {};
-  return typeof meta["namespace"] === "string" && meta["namespace"] !== "" ? value : { ...value, metadata: { ...meta, namespace: "default" } };
+  return typeof meta["namespace"] === "string" && meta["namespace"] !== ""
+    ? value
+    : { ...value, metadata: { ...meta, namespace: "default" } };
 }
 
 /** API discovery (legacy JSON form) for the given kinds, every one namespaced; 404 for anything else. */
@@ -76,17 +93,34 @@ function discoveryStub(kinds: readonly Kind[]): Server {
     kind: "APIResourceList",
     apiVersion: "v1",
     groupVersion: gv,
-    resources: [...(byGroupVersion.get(gv) ?? [])].map((kind) => ({ name: `${kind.toLowerCase()}s`, singularName: kind.toLowerCase(), namespaced: true, kind, verbs: ["create", "get"] })),
+    resources: [...(byGroupVersion.get(gv) ?? [])].map((kind) => ({
+      name: `${kind.toLowerCase()}s`,
+      singularName: kind.toLowerCase(),
+      namespaced: true,
+      kind,
+      verbs: ["create", "get"],
+    })),
   });
-  const groups = [...byGroupVersion.keys()].filter((gv) => gv.includes("/")).map((gv) => {
-    const [group, version] = gv.split("/") as [string, string];
-    return { name: group, versions: [{ groupVersion: gv, version }], preferredVersion: { groupVersion: gv, version } };
-  });
+  const groups = [...byGroupVersion.keys()]
+    .filter((gv) => gv.includes("/"))
+    .map((gv) => {
+      const [group, version] = gv.split("/") as [string, string];
+      return {
+        name: group,
+        versions: [{ groupVersion: gv, version }],
+        preferredVersion: { groupVersion: gv, version },
+      };
+    });
   return createServer((req, res) => {
     const path = (req.url ?? "").split("?")[0] ?? "";
     let body: unknown;
     if (path === "/version") body = { major: "1", minor: "32", gitVersion: "v1.32.0" };
-    else if (path === "/api") body = { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "127.0.0.1" }] };
+    else if (path === "/api")
+      body = {
+        kind: "APIVersions",
+        versions: ["v1"],
+        serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "127.0.0.1" }],
+      };
     else if (path === "/apis") body = { kind: "APIGroupList", apiVersion: "v1", groups };
     else if (path === "/api/v1") body = resources("v1");
     else if (path.startsWith("/apis/") && byGroupVersion.has(path.slice(6))) body = resources(path.slice(6));

@@ -31,7 +31,8 @@ export function npm(args: readonly string[], cwd: string): NpmRun {
     timeout: 120_000,
     env: { ...process.env, npm_config_update_notifier: "false" },
   });
-  if (r.error !== undefined) return { status: null, stdout: "", stderr: "", missing: `npm could not be run: ${r.error.message}` };
+  if (r.error !== undefined)
+    return { status: null, stdout: "", stderr: "", missing: `npm could not be run: ${r.error.message}` };
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -3,7 +3,11 @@ import { createEngine } from "../../src/engine/index.js";
 import { fakePorts } from "./fake-ports.js";
 import type { PolicySourceEvent } from "../../src/server/types.js";
 import { directoryPolicySource } from "../../src/server/policy-source/directory-policy-source.js";
-import type { DirectoryPolicySource, DirectoryPolicySourceOptions, LogLevel } from "../../src/server/policy-source/types.js";
+import type {
+  DirectoryPolicySource,
+  DirectoryPolicySourceOptions,
+  LogLevel,
+} from "../../src/server/policy-source/types.js";
 
 /** A ClusterPolicy requiring a label, as a user would write it. */
 export function policyYaml(name: string, label = "app", extraSpec = ""): string {
@@ -56,7 +60,11 @@ export async function open(options: Omit<DirectoryPolicySourceOptions, "engine">
     new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         waiter = undefined;
-        reject(new Error(`no ${kind ?? "event"} within ${timeoutMs} ms; events so far: ${events.map((e) => e.kind).join(", ")}`));
+        reject(
+          new Error(
+            `no ${kind ?? "event"} within ${timeoutMs} ms; events so far: ${events.map((e) => e.kind).join(", ")}`,
+          ),
+        );
       }, timeoutMs);
       const check = (): void => {
         while (seen < events.length) {
@@ -83,7 +91,10 @@ export function names(source: DirectoryPolicySource): string[] {
 export async function liveHandles(): Promise<{ watchers: number; timers: number }> {
   for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
   const info = process.getActiveResourcesInfo();
-  return { watchers: info.filter((x) => x === "FSEventWrap").length, timers: info.filter((x) => x === "Timeout").length };
+  return {
+    watchers: info.filter((x) => x === "FSEventWrap").length,
+    timers: info.filter((x) => x === "Timeout").length,
+  };
 }
 
 export function sleep(ms: number): Promise<void> {

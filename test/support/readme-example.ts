@@ -20,7 +20,9 @@ export function readmeExample(root: string, name: string): ReadmeExample {
   const readme = readFileSync(join(root, "README.md"), "utf8");
   const source = blockAfter(readme, `<!-- readme-example: ${name} -->`);
   const output = blockAfter(readme, `<!-- readme-example-output: ${name} -->`);
-  const javascript = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const javascript = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
   return { source, javascript, output };
 }
 

@@ -40,19 +40,34 @@ export function registryReviewDeps(setup: RegistryReviewSetup) {
     ownNamespace: "bylaw",
     pullSecrets: setup.pullSecrets ?? [],
   };
-  const ports = { ...fakePorts(), signatures: nodeSignatures, context: { ...fakeContext(), canLoad: () => true, imageData: (ref: string, req?: Parameters<typeof liveImageData>[2]) => liveImageData(live, ref, req ?? { form: "metadata" }) } };
+  const ports = {
+    ...fakePorts(),
+    signatures: nodeSignatures,
+    context: {
+      ...fakeContext(),
+      canLoad: () => true,
+      imageData: (ref: string, req?: Parameters<typeof liveImageData>[2]) =>
+        liveImageData(live, ref, req ?? { form: "metadata" }),
+    },
+  };
   const fake = fakeDeps({ policies: setup.policies, ports, realClock: true, deadlineSeconds: 5 });
   const port: ReviewCallsPort = { usesCalls: (p) => policyUsesNetworkCalls(p), begin: () => scopes.begin() };
   return { ...fake.deps, calls: port };
 }
 
 /** One review of `object` through the validating handler, awaited. */
-export async function reviewObject(deps: ReturnType<typeof registryReviewDeps>, object: JsonObject): Promise<AdmissionReviewJson> {
+export async function reviewObject(
+  deps: ReturnType<typeof registryReviewDeps>,
+  object: JsonObject,
+): Promise<AdmissionReviewJson> {
   const [answer] = handleValidateBatch([reviewOf(object)], deps);
   return (await (answer as HandlerResult | Promise<HandlerResult>)).body as AdmissionReviewJson;
 }
 
 /** One review of `object` through the mutating handler, awaited. */
-export async function mutateObject(deps: ReturnType<typeof registryReviewDeps>, object: JsonObject): Promise<AdmissionReviewJson> {
+export async function mutateObject(
+  deps: ReturnType<typeof registryReviewDeps>,
+  object: JsonObject,
+): Promise<AdmissionReviewJson> {
   return (await handleMutateBounded(reviewOf(object), deps)).body as AdmissionReviewJson;
 }

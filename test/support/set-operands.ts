@@ -25,12 +25,55 @@ export function randomPicker(seed: number): Picker {
   });
 }
 
-const WORDS = ["NET_BIND_SERVICE", "CHOWN", "SYS_ADMIN", "KILL", "name", "emptyDir", "hostPath", "", " ", "a", "b", "ab", "a b"];
+const WORDS = [
+  "NET_BIND_SERVICE",
+  "CHOWN",
+  "SYS_ADMIN",
+  "KILL",
+  "name",
+  "emptyDir",
+  "hostPath",
+  "",
+  " ",
+  "a",
+  "b",
+  "ab",
+  "a b",
+];
 const WILDCARDS = ["*", "?", "a*", "*b", "a?", "app-*", "db-?", "SYS_*", "*_ADMIN", "?*", "**", "a*b"];
 const QUANTITIES = ["100m", "0.1", "1Gi", "1024Mi", "1G", "1e3", "1k", "500Mi", "1.5"];
 const DURATIONS = ["1h", "60m", "3600s", "1h30m", "90s", "1.5h", "0s", "-1s"];
-const NUMBER_TEXTS = ["0", "-0", "1", "1.0", "2.5", "1e+06", "1000000", "1e21", "0.1", "NaN", "true", "false", "<nil>", "null"];
-const GO_TEXTS = ["map[k:v]", "map[]", "[a b]", "[]", "[1 2]", '["a","b"]', '["a"]', '{"k":"v"}', "1-5", "10Mi-20Mi", "1h-2h", "a-b", "5!-10"];
+const NUMBER_TEXTS = [
+  "0",
+  "-0",
+  "1",
+  "1.0",
+  "2.5",
+  "1e+06",
+  "1000000",
+  "1e21",
+  "0.1",
+  "NaN",
+  "true",
+  "false",
+  "<nil>",
+  "null",
+];
+const GO_TEXTS = [
+  "map[k:v]",
+  "map[]",
+  "[a b]",
+  "[]",
+  "[1 2]",
+  '["a","b"]',
+  '["a"]',
+  '{"k":"v"}',
+  "1-5",
+  "10Mi-20Mi",
+  "1h-2h",
+  "a-b",
+  "5!-10",
+];
 const NUMBERS = [0, -0, 1, 2.5, 0.1, 1000000, 1e21, -3, 1024];
 
 function scalarText(pick: Picker): string {

@@ -17,7 +17,11 @@ export interface TestKey {
 /** A fresh key pair (ECDSA P-256 unless asked), the public half as PEM (what a policy writes in `publicKeys`). */
 export function testKey(type: "ec" | "rsa" | "ed25519" = "ec"): TestKey {
   const { publicKey, privateKey } =
-    type === "rsa" ? generateKeyPairSync("rsa", { modulusLength: 2048 }) : type === "ed25519" ? generateKeyPairSync("ed25519") : generateKeyPairSync("ec", { namedCurve: "P-256" });
+    type === "rsa"
+      ? generateKeyPairSync("rsa", { modulusLength: 2048 })
+      : type === "ed25519"
+        ? generateKeyPairSync("ed25519")
+        : generateKeyPairSync("ec", { namedCurve: "P-256" });
   return { publicKey: publicKey.export({ type: "spki", format: "pem" }).toString(), privateKey };
 }
 
@@ -52,12 +56,20 @@ export interface SignOptions {
 }
 
 /** The signature annotations for `manifest` signed by `keys`. */
-export function signatureAnnotations(manifest: JsonObject, keys: readonly TestKey[], options: SignOptions = {}): Record<string, string> {
+export function signatureAnnotations(
+  manifest: JsonObject,
+  keys: readonly TestKey[],
+  options: SignOptions = {},
+): Record<string, string> {
   const domain = options.domain ?? "cosign.sigstore.dev";
   const blob = options.blob ?? gzipSync(tarOf("manifest.yaml", new TextEncoder().encode(stringify(manifest))));
   const out: Record<string, string> = { [`${domain}/message`]: gzipSync(blob).toString("base64") };
   keys.forEach((k, i) => {
-    out[`${domain}/signature${i === 0 ? "" : `_${i}`}`] = sign(k.privateKey.asymmetricKeyType === "ed25519" ? null : "sha256", blob, k.privateKey).toString("base64");
+    out[`${domain}/signature${i === 0 ? "" : `_${i}`}`] = sign(
+      k.privateKey.asymmetricKeyType === "ed25519" ? null : "sha256",
+      blob,
+      k.privateKey,
+    ).toString("base64");
   });
   return out;
 }
@@ -65,7 +77,10 @@ export function signatureAnnotations(manifest: JsonObject, keys: readonly TestKe
 /** `manifest` as deployed after signing: the signature annotations added to its own. */
 export function signed(manifest: JsonObject, keys: readonly TestKey[], options: SignOptions = {}): JsonObject {
   const meta = (manifest["metadata"] ?? {}) as JsonObject;
-  const annotations = { ...((meta["annotations"] ?? {}) as Record<string, string>), ...signatureAnnotations(manifest, keys, options) };
+  const annotations = {
+    ...((meta["annotations"] ?? {}) as Record<string, string>),
+    ...signatureAnnotations(manifest, keys, options),
+  };
   return { ...manifest, metadata: { ...meta, annotations } };
 }
 
@@ -75,13 +90,19 @@ export function manifestsPolicy(manifests: JsonObject, kinds: readonly string[] 
     apiVersion: "kyverno.io/v1",
     kind: "ClusterPolicy",
     metadata: { name: "verify-manifests" },
-    spec: { validationFailureAction: "Enforce", background: false, rules: [{ name: "verify", match: { any: [{ resources: { kinds: [...kinds] } }] }, validate: { manifests } }] },
+    spec: {
+      validationFailureAction: "Enforce",
+      background: false,
+      rules: [{ name: "verify", match: { any: [{ resources: { kinds: [...kinds] } }] }, validate: { manifests } }],
+    },
   };
 }
 
 /** `attestors` with one set of the given public keys, one entry each. */
 export function keyAttestors(keys: readonly TestKey[], count?: number): JsonObject[] {
-  return [{ ...(count !== undefined ? { count } : {}), entries: keys.map((k) => ({ keys: { publicKeys: k.publicKey } })) }];
+  return [
+    { ...(count !== undefined ? { count } : {}), entries: keys.map((k) => ({ keys: { publicKeys: k.publicKey } })) },
+  ];
 }
 
 export function deploymentManifest(replicas = 1): JsonObject {

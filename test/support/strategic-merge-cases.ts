@@ -13,7 +13,12 @@ export function deepFreeze<T extends JsonValue>(v: T): T {
 }
 
 export function pod(spec: JsonObject, metadata: JsonObject = {}): JsonObject {
-  return deepFreeze({ apiVersion: "v1", kind: "Pod", metadata: { name: "web", namespace: "default", ...metadata }, spec });
+  return deepFreeze({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "web", namespace: "default", ...metadata },
+    spec,
+  });
 }
 
 export function deployment(podSpec: JsonObject): JsonObject {
@@ -71,7 +76,8 @@ export function runMergeCases(cases: readonly MergeCase[], options: { noDirectiv
       const merged = strategicMergeResource(c.resource, deepFreeze(c.patch));
       assert.ok(merged.ok, merged.ok ? "" : merged.error.message);
       assert.deepEqual(at(merged.value, ...c.path), c.want);
-      if (options.noDirectivesLeft === true) assert.ok(!JSON.stringify(merged.value).includes('"$'), "no directive is left in the result");
+      if (options.noDirectivesLeft === true)
+        assert.ok(!JSON.stringify(merged.value).includes('"$'), "no directive is left in the result");
     });
   }
 }

@@ -72,7 +72,8 @@ export class TestRegistry {
   }
 
   async stop(): Promise<void> {
-    for (const s of [this.server, this.storage]) if (s !== undefined) await new Promise<void>((r) => s.close(() => r()));
+    for (const s of [this.server, this.storage])
+      if (s !== undefined) await new Promise<void>((r) => s.close(() => r()));
   }
 
   /** Adds an image under `repo:tag`; returns the digest the tag resolves to (the index's, for an index). */
@@ -99,8 +100,17 @@ export class TestRegistry {
    * Pushes cosign signatures for the image `digest` of `repo` (into `signatureRepo`, `repo` by
    * default): one layer per signature, its blob the payload, its annotation the signature.
    */
-  sign(repo: string, digest: string, signatures: readonly { readonly payload: Buffer; readonly signature: string }[], signatureRepo: string = repo): void {
-    const layers = signatures.map((sig) => ({ body: sig.payload, mediaType: "application/vnd.dev.cosign.simplesigning.v1+json", annotations: { "dev.cosignproject.cosign/signature": sig.signature } }));
+  sign(
+    repo: string,
+    digest: string,
+    signatures: readonly { readonly payload: Buffer; readonly signature: string }[],
+    signatureRepo: string = repo,
+  ): void {
+    const layers = signatures.map((sig) => ({
+      body: sig.payload,
+      mediaType: "application/vnd.dev.cosign.simplesigning.v1+json",
+      annotations: { "dev.cosignproject.cosign/signature": sig.signature },
+    }));
     this.pushArtifact(signatureRepo, `${digest.replace(":", "-")}.sig`, layers);
   }
 
@@ -110,11 +120,23 @@ export class TestRegistry {
    * envelope's JSON), as `cosign attest` pushes them.
    */
   attest(repo: string, digest: string, envelopes: readonly Buffer[], attestationRepo: string = repo): void {
-    const layers = envelopes.map((body) => ({ body, mediaType: "application/vnd.dsse.envelope.v1+json", annotations: { "dev.cosignproject.cosign/signature": "" } }));
+    const layers = envelopes.map((body) => ({
+      body,
+      mediaType: "application/vnd.dsse.envelope.v1+json",
+      annotations: { "dev.cosignproject.cosign/signature": "" },
+    }));
     this.pushArtifact(attestationRepo, `${digest.replace(":", "-")}.att`, layers);
   }
 
-  private pushArtifact(repo: string, tag: string, layers: readonly { readonly body: Buffer; readonly mediaType: string; readonly annotations: Record<string, string> }[]): void {
+  private pushArtifact(
+    repo: string,
+    tag: string,
+    layers: readonly {
+      readonly body: Buffer;
+      readonly mediaType: string;
+      readonly annotations: Record<string, string>;
+    }[],
+  ): void {
     const descriptors = layers.map((l) => {
       const layerDigest = sha256(l.body);
       this.blobs.set(layerDigest, l.body);
@@ -122,7 +144,18 @@ export class TestRegistry {
     });
     const configBody = Buffer.from("{}");
     this.blobs.set(sha256(configBody), configBody);
-    const manifest = Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: OCI_MANIFEST, config: { mediaType: "application/vnd.oci.image.config.v1+json", digest: sha256(configBody), size: configBody.length }, layers: descriptors }));
+    const manifest = Buffer.from(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: OCI_MANIFEST,
+        config: {
+          mediaType: "application/vnd.oci.image.config.v1+json",
+          digest: sha256(configBody),
+          size: configBody.length,
+        },
+        layers: descriptors,
+      }),
+    );
     const manifestDigest = sha256(manifest);
     this.manifests.set(`${repo}@${manifestDigest}`, { body: manifest, type: OCI_MANIFEST });
     this.tags.set(`${repo}:${tag}`, manifestDigest);
@@ -132,8 +165,23 @@ export class TestRegistry {
     const configBody = Buffer.from(JSON.stringify(config));
     const configDigest = sha256(configBody);
     this.blobs.set(configDigest, configBody);
-    const layers = layerSizes.map((size, i) => ({ mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", digest: sha256(Buffer.from(`${repo}-${i}-${size}`)), size }));
-    const manifest = Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: OCI_MANIFEST, config: { mediaType: "application/vnd.oci.image.config.v1+json", digest: configDigest, size: configBody.length }, layers }));
+    const layers = layerSizes.map((size, i) => ({
+      mediaType: "application/vnd.oci.image.layer.v1.tar+gzip",
+      digest: sha256(Buffer.from(`${repo}-${i}-${size}`)),
+      size,
+    }));
+    const manifest = Buffer.from(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: OCI_MANIFEST,
+        config: {
+          mediaType: "application/vnd.oci.image.config.v1+json",
+          digest: configDigest,
+          size: configBody.length,
+        },
+        layers,
+      }),
+    );
     const digest = sha256(manifest);
     this.manifests.set(`${repo}@${digest}`, { body: manifest, type: OCI_MANIFEST });
     return digest;
@@ -143,8 +191,14 @@ export class TestRegistry {
     const url = new URL(req.url ?? "/", `http://${this.host}`);
     this.seen.push({ host: this.host, path: url.pathname, authorization: req.headers.authorization });
     if (url.pathname === "/token") return this.token(req, res);
-    if (this.options.users !== undefined && !this.tokens.has((req.headers.authorization ?? "").replace(/^Bearer /, ""))) {
-      res.writeHead(401, { "www-authenticate": `Bearer realm="http://${this.host}/token",service="test-registry"`, "content-type": "application/json" });
+    if (
+      this.options.users !== undefined &&
+      !this.tokens.has((req.headers.authorization ?? "").replace(/^Bearer /, ""))
+    ) {
+      res.writeHead(401, {
+        "www-authenticate": `Bearer realm="http://${this.host}/token",service="test-registry"`,
+        "content-type": "application/json",
+      });
       return void res.end(JSON.stringify({ errors: [{ code: "UNAUTHORIZED", message: "authentication required" }] }));
     }
     const m = /^\/v2\/(.+)\/(manifests|blobs)\/([^/]+)$/.exec(url.pathname);

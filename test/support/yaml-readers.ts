@@ -17,7 +17,8 @@ function viaYamlPackage(text: string, version: "1.1" | "1.2"): JsonValue[] {
   const docs = parseAllDocuments(text, { version, merge: version === "1.1", uniqueKeys: true, prettyErrors: false });
   if (!Array.isArray(docs)) return [];
   return docs.map((doc) => {
-    if (doc.errors.length > 0) throw new Error(`YAML ${version} reader: ${doc.errors.map((e) => e.message).join("; ")}`);
+    if (doc.errors.length > 0)
+      throw new Error(`YAML ${version} reader: ${doc.errors.map((e) => e.message).join("; ")}`);
     return doc.toJS({ maxAliasCount: -1 }) as JsonValue;
   });
 }

@@ -37,7 +37,9 @@ export async function corpusDocuments(corpus: string): Promise<CorpusDocuments> 
     const [doc] = await loadPaths([testFile]);
     const parsed = doc?.value !== undefined ? parseTestFile(doc.value) : undefined;
     if (parsed === undefined || !parsed.ok) {
-      unreadable.push(`${relative(corpus, testFile)}: ${parsed === undefined ? doc?.error ?? "empty" : parsed.errors.join("; ")}`);
+      unreadable.push(
+        `${relative(corpus, testFile)}: ${parsed === undefined ? (doc?.error ?? "empty") : parsed.errors.join("; ")}`,
+      );
       continue;
     }
     for (const path of namedFiles(parsed.spec).map((f) => resolve(dirname(testFile), f))) {
@@ -45,7 +47,8 @@ export async function corpusDocuments(corpus: string): Promise<CorpusDocuments> 
       seen.add(path);
       for (const d of await loadPaths([path])) {
         if (d.error !== undefined) unreadable.push(d.error);
-        else if (d.value !== undefined) files.push({ where: `${relative(corpus, path)}#${d.index + 1}`, value: d.value });
+        else if (d.value !== undefined)
+          files.push({ where: `${relative(corpus, path)}#${d.index + 1}`, value: d.value });
       }
     }
     const collect = (response: PolicyResponse): PolicyResponse => {
@@ -66,7 +69,8 @@ function namedFiles(spec: TestSpec): string[] {
   const out = [...spec.policies, ...spec.resources, ...spec.targetResources, ...spec.exceptions];
   for (const f of [spec.variables, spec.userinfo]) if (f !== undefined) out.push(f);
   for (const r of spec.results) {
-    for (const f of [r.patchedResources, r.generatedResource, r.cloneSourceResource, ...(r.generatedResources ?? [])]) if (f !== undefined) out.push(f);
+    for (const f of [r.patchedResources, r.generatedResource, r.cloneSourceResource, ...(r.generatedResources ?? [])])
+      if (f !== undefined) out.push(f);
   }
   return out;
 }
@@ -83,6 +87,14 @@ function recording(engine: Engine, seen: (r: PolicyResponse) => PolicyResponse):
 export function isKubernetesObject(v: JsonValue): v is JsonObject {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const meta = v["metadata"];
-  return typeof v["apiVersion"] === "string" && typeof v["kind"] === "string" && !v["kind"].endsWith("List") &&
-    typeof meta === "object" && meta !== null && !Array.isArray(meta) && typeof meta["name"] === "string" && meta["name"] !== "";
+  return (
+    typeof v["apiVersion"] === "string" &&
+    typeof v["kind"] === "string" &&
+    !v["kind"].endsWith("List") &&
+    typeof meta === "object" &&
+    meta !== null &&
+    !Array.isArray(meta) &&
+    typeof meta["name"] === "string" &&
+    meta["name"] !== ""
+  );
 }

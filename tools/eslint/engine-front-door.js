@@ -27,7 +27,8 @@ export const engineFrontDoor = {
     const check = (source) => {
       if (source?.type !== "Literal" || typeof source.value !== "string" || !source.value.startsWith(".")) return;
       const target = resolve(dirname(file), source.value.replace(/\.js$/, ".ts"));
-      if (target.startsWith(engineDir + sep) && target !== frontDoor) context.report({ node: source, messageId: "deep", data: { spec: source.value } });
+      if (target.startsWith(engineDir + sep) && target !== frontDoor)
+        context.report({ node: source, messageId: "deep", data: { spec: source.value } });
     };
     return {
       ImportDeclaration: (node) => check(node.source),

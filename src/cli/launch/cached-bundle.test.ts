@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -9,7 +19,8 @@ const BUILD = "0123456789abcdef";
 const MAIN = 'const b = require("./b.js");\nexports.run = () => b.twice(21);\nexports.url = __bylaw_import_meta_url;\n';
 const B = "let loads = (globalThis.__bLoads ?? 0) + 1;\nglobalThis.__bLoads = loads;\nexports.twice = (n) => n * 2;\n";
 /** A script's cache file: its name, size and modification time. */
-const cacheName = (name: string, text: string, dir = scriptsDir): string => `${name}.${Buffer.byteLength(text)}.${Math.trunc(statSync(join(dir, name)).mtimeMs)}.v8cache`;
+const cacheName = (name: string, text: string, dir = scriptsDir): string =>
+  `${name}.${Buffer.byteLength(text)}.${Math.trunc(statSync(join(dir, name)).mtimeMs)}.v8cache`;
 let scriptsDir = "";
 
 describe("compileCacheDir", () => {
@@ -18,7 +29,10 @@ describe("compileCacheDir", () => {
     assert.equal(compileCacheDir({ BYLAW_COMPILE_CACHE: "off" }), undefined);
     assert.equal(compileCacheDir({ BYLAW_COMPILE_CACHE: "0" }), undefined);
     assert.equal(compileCacheDir({ XDG_CACHE_HOME: "/x" }), "/x/bylaw/compile-cache");
-    assert.equal(compileCacheDir({}, () => "/home/u"), "/home/u/.cache/bylaw/compile-cache");
+    assert.equal(
+      compileCacheDir({}, () => "/home/u"),
+      "/home/u/.cache/bylaw/compile-cache",
+    );
   });
 });
 
@@ -38,7 +52,8 @@ describe("CachedScripts", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const open = (env: Record<string, string> = { BYLAW_COMPILE_CACHE: cache }): CachedScripts => new CachedScripts({ dir: scripts, publicDir: dir, buildId: BUILD, env });
+  const open = (env: Record<string, string> = { BYLAW_COMPILE_CACHE: cache }): CachedScripts =>
+    new CachedScripts({ dir: scripts, publicDir: dir, buildId: BUILD, env });
   const cacheFiles = (): string[] => readdirSync(join(cache, `${BUILD}.${process.version}.${process.arch}`)).sort();
 
   it("runs the scripts, each once, with import.meta.url naming the public folder", () => {
@@ -55,7 +70,8 @@ describe("CachedScripts", () => {
     first.require("./main.js");
     first.saveCaches();
     assert.deepEqual(cacheFiles(), [cacheName("b.js", B), cacheName("main.js", MAIN)]);
-    for (const f of cacheFiles()) assert.equal(statSync(join(cache, `${BUILD}.${process.version}.${process.arch}`, f)).mode & 0o777, 0o600);
+    for (const f of cacheFiles())
+      assert.equal(statSync(join(cache, `${BUILD}.${process.version}.${process.arch}`, f)).mode & 0o777, 0o600);
     const second = open();
     assert.equal((second.require("./main.js") as { run: () => number }).run(), 42);
     assert.deepEqual(second.cacheUse(), { "b.js": "used", "main.js": "used" });

@@ -18,7 +18,18 @@
  * BYLAW_COMPILE_CACHE=off turns it off; BYLAW_COMPILE_CACHE=DIR puts it in DIR (default
  * $XDG_CACHE_HOME/bylaw/compile-cache, else ~/.cache/bylaw/compile-cache).
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { readOwnFile } from "../../platform/files/read-own-file.js";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -45,7 +56,10 @@ export interface ScriptsOptions {
 }
 
 /** The cache folder, or undefined when BYLAW_COMPILE_CACHE turns caching off. */
-export function compileCacheDir(env: Readonly<Record<string, string | undefined>>, home: () => string = homedir): string | undefined {
+export function compileCacheDir(
+  env: Readonly<Record<string, string | undefined>>,
+  home: () => string = homedir,
+): string | undefined {
   const set = env[COMPILE_CACHE_ENV];
   if (set !== undefined && set !== "") return /^(off|0|false|no)$/i.test(set) ? undefined : resolve(set);
   const xdg = env["XDG_CACHE_HOME"];
@@ -75,7 +89,10 @@ export class CachedScripts {
     } catch {
       root = undefined; // no home folder: no cache
     }
-    this.#cacheDir = root === undefined || !/^[0-9a-f]{16}$/.test(options.buildId) ? undefined : join(root, `${options.buildId}.${process.version}.${process.arch}`);
+    this.#cacheDir =
+      root === undefined || !/^[0-9a-f]{16}$/.test(options.buildId)
+        ? undefined
+        : join(root, `${options.buildId}.${process.version}.${process.arch}`);
     this.#nodeRequire = createRequire(join(options.dir, "index.js"));
     (globalThis as Record<symbol, unknown>)[SAVE_HOOK] = () => this.saveCaches();
     (globalThis as Record<symbol, unknown>)[BUILD_CACHE_DIR] = this.#cacheDir;
@@ -99,7 +116,9 @@ export class CachedScripts {
   saveCaches(): void {
     const dir = this.#cacheDir;
     if (dir === undefined) return;
-    const todo = [...this.#loaded.values()].filter((l) => l.cacheFile !== undefined && (l.cache === "absent" || l.cache === "rejected"));
+    const todo = [...this.#loaded.values()].filter(
+      (l) => l.cacheFile !== undefined && (l.cache === "absent" || l.cache === "rejected"),
+    );
     if (todo.length === 0) return;
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -128,13 +147,26 @@ export class CachedScripts {
     } finally {
       closeSync(fd);
     }
-    const cacheFile = this.#cacheDir === undefined ? undefined : join(this.#cacheDir, `${basename(file)}.${size}.${Math.trunc(mtimeMs)}.v8cache`);
+    const cacheFile =
+      this.#cacheDir === undefined
+        ? undefined
+        : join(this.#cacheDir, `${basename(file)}.${size}.${Math.trunc(mtimeMs)}.v8cache`);
     const cachedData = cacheFile === undefined ? undefined : readOwnFile(cacheFile);
-    const script = new Script(`(function (exports, require, module, __filename, __dirname, __bylaw_import_meta_url) {${source}\n})`, {
-      filename: file,
-      ...(cachedData !== undefined ? { cachedData } : {}),
-    });
-    const cache: CacheUse = cacheFile === undefined ? "off" : cachedData === undefined ? "absent" : script.cachedDataRejected === true ? "rejected" : "used";
+    const script = new Script(
+      `(function (exports, require, module, __filename, __dirname, __bylaw_import_meta_url) {${source}\n})`,
+      {
+        filename: file,
+        ...(cachedData !== undefined ? { cachedData } : {}),
+      },
+    );
+    const cache: CacheUse =
+      cacheFile === undefined
+        ? "off"
+        : cachedData === undefined
+          ? "absent"
+          : script.cachedDataRejected === true
+            ? "rejected"
+            : "used";
     const module = { exports: {} as Record<string, unknown> };
     this.#loaded.set(file, { module, script, cacheFile, cache });
     const wrapper = script.runInThisContext() as (...args: unknown[]) => void;

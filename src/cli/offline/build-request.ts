@@ -3,7 +3,16 @@
  * globalValues and per-resource values become variables (`request.operation` among them picks the
  * operation), per-rule values are offered to each rule, namespace labels come from the values file.
  */
-import { type CompiledPolicy, type EngineRequest, type JsonValue, type Operation, type RequestUserInfo, type Resource, resourceName, resourceNamespace } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  type EngineRequest,
+  type JsonValue,
+  type Operation,
+  type RequestUserInfo,
+  type Resource,
+  resourceName,
+  resourceNamespace,
+} from "../../engine/index.js";
 import { ruleValuesFor, type ValuesSpec } from "../test-suite/values-file.js";
 
 const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
@@ -16,16 +25,24 @@ const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
  * CLI then still fails an Enforce rule the old object also fails, i.e. allowExistingViolations does
  * not apply (corpus: openshift/disallow-self-provisioner-binding, other/allowed-label-changes).
  */
-export function buildRequest(resource: Resource, policy: CompiledPolicy, values: ValuesSpec, userInfo: RequestUserInfo | undefined, forced?: Operation): EngineRequest {
+export function buildRequest(
+  resource: Resource,
+  policy: CompiledPolicy,
+  values: ValuesSpec,
+  userInfo: RequestUserInfo | undefined,
+  forced?: Operation,
+): EngineRequest {
   const given: Record<string, JsonValue> = {
     ...values.globalValues,
     ...(values.resourceValues.get(policy.name)?.get(resourceName(resource)) ?? {}),
     ...values.setValues,
   };
   const requested = given["request.operation"];
-  const operation: Operation = forced ?? (typeof requested === "string" && OPERATIONS.has(requested) ? (requested as Operation) : "CREATE");
+  const operation: Operation =
+    forced ?? (typeof requested === "string" && OPERATIONS.has(requested) ? (requested as Operation) : "CREATE");
   // Variables are layered in insertion order: the old object first, the values after it.
-  const variables: Record<string, JsonValue> = operation === "UPDATE" && forced === undefined ? { "request.oldObject": resource } : {};
+  const variables: Record<string, JsonValue> =
+    operation === "UPDATE" && forced === undefined ? { "request.oldObject": resource } : {};
   Object.assign(variables, given);
   variables["request.operation"] = operation;
   return {

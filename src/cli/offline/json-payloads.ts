@@ -5,7 +5,15 @@
  * also runs the JSON-mode policies on each `-r` resource taken as a raw payload, as Kyverno 1.19's
  * CLI does (kyverno/kyverno#15332): `object` is the whole resource, no matchConstraints.
  */
-import { asJsonPayload, type AnyCompiledException, type CompiledPolicy, type Engine, type JsonObject, type PolicyResponse, runsOnJson } from "../../engine/index.js";
+import {
+  asJsonPayload,
+  type AnyCompiledException,
+  type CompiledPolicy,
+  type Engine,
+  type JsonObject,
+  type PolicyResponse,
+  runsOnJson,
+} from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { ResourceOrigin } from "../output/types.js";
 
@@ -16,14 +24,21 @@ export interface LoadedPayloads {
 }
 
 /** `label` goes before each error (e.g. `--json: `). */
-export async function loadJsonPayloads(paths: readonly string[], stdin: () => Promise<string>, label = ""): Promise<LoadedPayloads> {
+export async function loadJsonPayloads(
+  paths: readonly string[],
+  stdin: () => Promise<string>,
+  label = "",
+): Promise<LoadedPayloads> {
   const out: LoadedPayloads = { payloads: [], origins: [], errors: [] };
   for (const d of await loadPaths(paths, { stdin })) {
     if (d.error !== undefined) out.errors.push(`${label}${d.error}`);
     else if (d.value === undefined) continue;
     else {
       const payload = asJsonPayload(d.value);
-      if (payload === undefined) out.errors.push(`${label}${d.source}: document ${d.index + 1}: a JSON payload must be an object (got ${Array.isArray(d.value) ? "a list" : typeof d.value})`);
+      if (payload === undefined)
+        out.errors.push(
+          `${label}${d.source}: document ${d.index + 1}: a JSON payload must be an object (got ${Array.isArray(d.value) ? "a list" : typeof d.value})`,
+        );
       else {
         out.payloads.push(payload);
         out.origins.push({ source: d.source, ...(d.line !== undefined ? { line: d.line } : {}) });
@@ -34,6 +49,13 @@ export async function loadJsonPayloads(paths: readonly string[], stdin: () => Pr
 }
 
 /** Every JSON-mode policy on one payload, in policy order. */
-export function applyToPayload(engine: Engine, policies: readonly CompiledPolicy[], payload: JsonObject, exceptions: readonly AnyCompiledException[]): PolicyResponse[] {
-  return policies.filter(runsOnJson).map((p) => engine.validateJson(p, exceptions.length > 0 ? { payload, exceptions } : { payload }));
+export function applyToPayload(
+  engine: Engine,
+  policies: readonly CompiledPolicy[],
+  payload: JsonObject,
+  exceptions: readonly AnyCompiledException[],
+): PolicyResponse[] {
+  return policies
+    .filter(runsOnJson)
+    .map((p) => engine.validateJson(p, exceptions.length > 0 ? { payload, exceptions } : { payload }));
 }

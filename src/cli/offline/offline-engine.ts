@@ -13,7 +13,11 @@ import type { TestSpec } from "../test-suite/test-file.js";
  * read when asked); ValidatingAdmissionPolicy bindings get none of them, as Kyverno's apply hands
  * none over. Without it, a test's paramResources serve both.
  */
-export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, extra: { readonly registry?: ImageDataSource; readonly params?: () => readonly JsonObject[] } = {}): Engine {
+export function offlineEngine(
+  spec?: TestSpec,
+  cluster?: SuiteCluster,
+  extra: { readonly registry?: ImageDataSource; readonly params?: () => readonly JsonObject[] } = {},
+): Engine {
   const apiCalls: MockedApiCall[] = [];
   const globalEntries: Record<string, JsonValue> = {};
   for (const m of spec?.apiCallResponses ?? []) {
@@ -28,7 +32,14 @@ export function offlineEngine(spec?: TestSpec, cluster?: SuiteCluster, extra: { 
   }
   const globalErrors: Record<string, string> = {};
   const fromSuite = extra.params === undefined && cluster?.params !== undefined;
-  const paramObjects = extra.params ?? (cluster?.params !== undefined ? ((given) => () => given)(cluster.params) : undefined);
+  const paramObjects =
+    extra.params ??
+    (cluster?.params !== undefined
+      ? (
+          (given) => () =>
+            given
+        )(cluster.params)
+      : undefined);
   const engine = createOfflineEngine({
     apiCalls,
     globalEntries,

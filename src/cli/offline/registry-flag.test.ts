@@ -35,15 +35,26 @@ spec:
 `;
 const pods = (): string =>
   ["root", "safe"]
-    .map((name) => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: default}\nspec: {containers: [{name: c, image: ${registry.host}/team/${name}:1}]}\n`)
+    .map(
+      (name) =>
+        `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: default}\nspec: {containers: [{name: c, image: ${registry.host}/team/${name}:1}]}\n`,
+    )
     .join("---\n");
 
-interface ApplyJson { results: { policy: string; resource: string; result: string; message: string }[] }
+interface ApplyJson {
+  results: { policy: string; resource: string; result: string; message: string }[];
+}
 
-async function apply(files: Record<string, string>, args: string[]): Promise<{ code: number; out: ApplyJson; stderr: string }> {
+async function apply(
+  files: Record<string, string>,
+  args: string[],
+): Promise<{ code: number; out: ApplyJson; stderr: string }> {
   const dir = tempTree(files);
   const io = recordingIo();
-  const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), "--output-format", "json", ...args], io);
+  const code = await main(
+    ["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), "--output-format", "json", ...args],
+    io,
+  );
   return { code, out: JSON.parse(io.stdout.join("\n")) as ApplyJson, stderr: io.stderr.join("\n") };
 }
 
@@ -68,7 +79,10 @@ describe("--registry against a registry the test serves", () => {
     assert.equal(run.code, 1, run.stderr);
     const byResource = Object.fromEntries(run.out.results.map((r) => [r.resource.split("/").pop() ?? "", r]));
     assert.equal(byResource["root"]?.result, "fail");
-    assert.match(byResource["root"]?.message ?? "", new RegExp(`image ${registry.host}/team/root@${rootDigest} runs as root`));
+    assert.match(
+      byResource["root"]?.message ?? "",
+      new RegExp(`image ${registry.host}/team/root@${rootDigest} runs as root`),
+    );
     assert.equal(byResource["safe"]?.result, "pass");
   });
 
@@ -76,8 +90,14 @@ describe("--registry against a registry the test serves", () => {
     const before = registry.seen.length;
     const run = await apply({ "p.yaml": policy, "pods.yaml": pods() }, []);
     assert.equal(run.code, 1);
-    assert.deepEqual(run.out.results.map((r) => r.result), ["error", "error"]);
-    assert.match(run.out.results[0]?.message ?? "", /no registry access: run bylaw apply or bylaw test with --registry/);
+    assert.deepEqual(
+      run.out.results.map((r) => r.result),
+      ["error", "error"],
+    );
+    assert.match(
+      run.out.results[0]?.message ?? "",
+      /no registry access: run bylaw apply or bylaw test with --registry/,
+    );
     assert.equal(registry.seen.length, before);
   });
 
@@ -102,6 +122,10 @@ results:
     const code = await main(["test", dir, "--registry", "-o", "json"], io);
     assert.equal(code, 0, io.stdout.join("\n") + io.stderr.join("\n"));
     const without = recordingIo();
-    assert.equal(await main(["test", dir, "-o", "json"], without), 1, "without --registry the rows are errors, so the suite fails");
+    assert.equal(
+      await main(["test", dir, "-o", "json"], without),
+      1,
+      "without --registry the rows are errors, so the suite fails",
+    );
   });
 });

@@ -3,7 +3,11 @@ import assert from "node:assert/strict";
 import { parseSetValues } from "./set-values.js";
 
 test("key=value pairs become string variables, trimmed", () => {
-  assert.deepEqual(parseSetValues([" team = blue ", "request.operation=UPDATE"]), { ok: true, values: { team: "blue", "request.operation": "UPDATE" }, warnings: [] });
+  assert.deepEqual(parseSetValues([" team = blue ", "request.operation=UPDATE"]), {
+    ok: true,
+    values: { team: "blue", "request.operation": "UPDATE" },
+    warnings: [],
+  });
 });
 
 test("request.object.* keys are ignored with a warning; a repeated key keeps the first value", () => {

@@ -6,17 +6,20 @@
  */
 import { type JsonValue, splitVariableKey } from "../../engine/index.js";
 
-export type SetValues = { ok: true; values: Record<string, JsonValue>; warnings: string[] } | { ok: false; error: string };
+export type SetValues =
+  { ok: true; values: Record<string, JsonValue>; warnings: string[] } | { ok: false; error: string };
 
 export function parseSetValues(pairs: readonly string[]): SetValues {
   const values: Record<string, JsonValue> = {};
   const warnings: string[] = [];
   for (const raw of pairs) {
     const parts = raw.trim().split("=");
-    if (parts.length !== 2) return { ok: false, error: `--set ${JSON.stringify(raw)}: expected key=value with exactly one "="` };
+    if (parts.length !== 2)
+      return { ok: false, error: `--set ${JSON.stringify(raw)}: expected key=value with exactly one "="` };
     const key = (parts[0] ?? "").trim();
     const value = (parts[1] ?? "").trim();
-    if (key === "" || value === "") return { ok: false, error: `--set ${JSON.stringify(raw)}: the key and the value must not be empty` };
+    if (key === "" || value === "")
+      return { ok: false, error: `--set ${JSON.stringify(raw)}: the key and the value must not be empty` };
     const split = splitVariableKey(key);
     if (!split.ok) return { ok: false, error: `--set ${JSON.stringify(raw)}: ${split.error}` };
     if (key.includes("request.object.")) {
@@ -24,7 +27,9 @@ export function parseSetValues(pairs: readonly string[]): SetValues {
       continue;
     }
     if (Object.hasOwn(values, key)) {
-      warnings.push(`--set ${key}: given twice; the first value (${JSON.stringify(values[key])}) is used, as in Kyverno`);
+      warnings.push(
+        `--set ${key}: given twice; the first value (${JSON.stringify(values[key])}) is used, as in Kyverno`,
+      );
       continue;
     }
     values[key] = value;

@@ -46,15 +46,27 @@ spec:
                       operator: Equals
                       value: https://tekton.dev/chains/v2
 `;
-const pods = (): string => NAMES.map((n) => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${n}, namespace: default}\nspec: {containers: [{name: c, image: "${registry.host}/team/${n}@${digests[n] ?? ""}"}]}\n`).join("---\n");
+const pods = (): string =>
+  NAMES.map(
+    (n) =>
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: ${n}, namespace: default}\nspec: {containers: [{name: c, image: "${registry.host}/team/${n}@${digests[n] ?? ""}"}]}\n`,
+  ).join("---\n");
 
-interface ApplyJson { results: { resource: string; result: string; message: string }[] }
+interface ApplyJson {
+  results: { resource: string; result: string; message: string }[];
+}
 
 describe("verifyImages attestations against a registry serving cosign attestations", () => {
   before(async () => {
     await registry.start();
     for (const n of NAMES) digests[n] = registry.add(`team/${n}`, "1", { config: { config: {} } });
-    const attest = (n: string, builder: string, k = key) => registry.attest(`team/${n}`, digests[n] ?? "", [signAttestation(k, inTotoStatement(`${registry.host}/team/${n}`, digests[n] ?? "", SLSA, { builder: { id: builder } }))]);
+    const attest = (n: string, builder: string, k = key) =>
+      registry.attest(`team/${n}`, digests[n] ?? "", [
+        signAttestation(
+          k,
+          inTotoStatement(`${registry.host}/team/${n}`, digests[n] ?? "", SLSA, { builder: { id: builder } }),
+        ),
+      ]);
     attest("trusted", "https://tekton.dev/chains/v2");
     attest("untrusted", "https://example.com/laptop");
     attest("forged", "https://tekton.dev/chains/v2", otherKey);
@@ -64,17 +76,37 @@ describe("verifyImages attestations against a registry serving cosign attestatio
   test("bylaw apply --registry: the attested image passes; failed conditions, another key and no attestation fail", async () => {
     const dir = tempTree({ "p.yaml": policy(), "pods.yaml": pods() });
     const io = recordingIo();
-    const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), "--output-format", "json", "--registry"], io);
+    const code = await main(
+      ["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), "--output-format", "json", "--registry"],
+      io,
+    );
     assert.equal(code, 1, io.stderr.join("\n"));
     const rows: Record<string, [string, string][]> = {};
-    for (const r of (JSON.parse(io.stdout.join("\n")) as ApplyJson).results) (rows[r.resource.split("/").pop() ?? ""] ??= []).push([r.result, r.message]);
+    for (const r of (JSON.parse(io.stdout.join("\n")) as ApplyJson).results)
+      (rows[r.resource.split("/").pop() ?? ""] ??= []).push([r.result, r.message]);
     const image = (n: string): string => `${registry.host}/team/${n}@${digests[n] ?? ""}`;
-    const failed = (why: string): string => `image attestations verification failed, verifiedCount: 0, requiredCount: 1, error: ${why}`;
-    assert.deepEqual(rows["trusted"], [["pass", `verified image attestations for ${image("trusted")}`], ["pass", "image verified"]]);
-    assert.deepEqual(rows["untrusted"]?.[0], ["fail", failed(`.attestations[0].attestors[0].entries[0].keys: attestation checks failed for ${image("untrusted")} and predicate ${SLSA}: `)]);
-    assert.deepEqual(rows["forged"]?.[0], ["fail", failed("no matching attestations: accepted signatures do not match threshold, Found: 0, Expected 1")]);
+    const failed = (why: string): string =>
+      `image attestations verification failed, verifiedCount: 0, requiredCount: 1, error: ${why}`;
+    assert.deepEqual(rows["trusted"], [
+      ["pass", `verified image attestations for ${image("trusted")}`],
+      ["pass", "image verified"],
+    ]);
+    assert.deepEqual(rows["untrusted"]?.[0], [
+      "fail",
+      failed(
+        `.attestations[0].attestors[0].entries[0].keys: attestation checks failed for ${image("untrusted")} and predicate ${SLSA}: `,
+      ),
+    ]);
+    assert.deepEqual(rows["forged"]?.[0], [
+      "fail",
+      failed("no matching attestations: accepted signatures do not match threshold, Found: 0, Expected 1"),
+    ]);
     assert.deepEqual(rows["bare"]?.[0], ["fail", failed("no matching attestations: ")]);
-    assert.ok(registry.seen.some((s) => s.path === `/v2/team/trusted/manifests/${(digests["trusted"] ?? "").replace(":", "-")}.att`));
+    assert.ok(
+      registry.seen.some(
+        (s) => s.path === `/v2/team/trusted/manifests/${(digests["trusted"] ?? "").replace(":", "-")}.att`,
+      ),
+    );
   });
 
   test("bylaw test --registry: the expected rows hold; without --registry they are errors", async () => {
@@ -89,7 +121,11 @@ results:
 `;
     const dir = tempTree({ "p.yaml": policy(), "pods.yaml": pods(), "kyverno-test.yaml": suite });
     const io = recordingIo();
-    assert.equal(await main(["test", dir, "--registry", "-o", "json"], io), 0, io.stdout.join("\n") + io.stderr.join("\n"));
+    assert.equal(
+      await main(["test", dir, "--registry", "-o", "json"], io),
+      0,
+      io.stdout.join("\n") + io.stderr.join("\n"),
+    );
     assert.equal(await main(["test", dir, "-o", "json"], recordingIo()), 1);
   });
 });

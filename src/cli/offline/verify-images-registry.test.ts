@@ -37,15 +37,22 @@ spec:
                     publicKeys: ${JSON.stringify(key.publicPem)}
                     rekor: {ignoreTlog: true}
 `;
-const podYaml = (name: string, image: string): string => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: default}\nspec: {containers: [{name: c, image: ${image}}]}\n`;
-const pods = (): string => ["signed", "forged", "unsigned"].map((n) => podYaml(n, `${registry.host}/team/${n}:1`)).join("---\n");
+const podYaml = (name: string, image: string): string =>
+  `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: default}\nspec: {containers: [{name: c, image: ${image}}]}\n`;
+const pods = (): string =>
+  ["signed", "forged", "unsigned"].map((n) => podYaml(n, `${registry.host}/team/${n}:1`)).join("---\n");
 
-interface ApplyJson { results: { policy: string; rule: string; resource: string; result: string; message: string }[] }
+interface ApplyJson {
+  results: { policy: string; rule: string; resource: string; result: string; message: string }[];
+}
 
 async function apply(args: string[]): Promise<{ code: number; out: ApplyJson; stderr: string; dir: string }> {
   const dir = tempTree({ "p.yaml": policy(), "pods.yaml": pods() });
   const io = recordingIo();
-  const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), "--output-format", "json", ...args], io);
+  const code = await main(
+    ["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), "--output-format", "json", ...args],
+    io,
+  );
   return { code, out: JSON.parse(io.stdout.join("\n")) as ApplyJson, stderr: io.stderr.join("\n"), dir };
 }
 
@@ -58,12 +65,18 @@ const byPod = (out: ApplyJson): Record<string, [string, string][]> => {
 describe("verifyImages against a registry serving cosign-signed images", () => {
   before(async () => {
     await registry.start();
-    for (const name of ["signed", "forged", "unsigned"]) digests[name] = registry.add(`team/${name}`, "1", { config: { config: {} } });
-    const sign = (name: string, k = key) => registry.sign(`team/${name}`, digests[name] ?? "", [signPayload(k, simpleSigning(`${registry.host}/team/${name}`, digests[name] ?? ""))]);
+    for (const name of ["signed", "forged", "unsigned"])
+      digests[name] = registry.add(`team/${name}`, "1", { config: { config: {} } });
+    const sign = (name: string, k = key) =>
+      registry.sign(`team/${name}`, digests[name] ?? "", [
+        signPayload(k, simpleSigning(`${registry.host}/team/${name}`, digests[name] ?? "")),
+      ]);
     sign("signed");
     sign("forged", otherKey);
     const auth = Buffer.from("ci:pull-pass").toString("base64");
-    process.env["DOCKER_CONFIG"] = tempTree({ "config.json": JSON.stringify({ auths: { [registry.host]: { auth } } }) });
+    process.env["DOCKER_CONFIG"] = tempTree({
+      "config.json": JSON.stringify({ auths: { [registry.host]: { auth } } }),
+    });
   });
   after(async () => {
     if (savedDockerConfig === undefined) delete process.env["DOCKER_CONFIG"];
@@ -76,9 +89,18 @@ describe("verifyImages against a registry serving cosign-signed images", () => {
     assert.equal(run.code, 1, run.stderr);
     const r = byPod(run.out);
     const image = (n: string): string => `${registry.host}/team/${n}:1`;
-    assert.deepEqual(r["signed"], [["pass", `verified image signatures for ${image("signed")}`], ["pass", "image verified"]]);
-    assert.deepEqual(r["forged"]?.[0], ["fail", `failed to verify image ${image("forged")}: .attestors[0].entries[0].keys: no matching signatures: invalid signature when validating ASN.1 encoded signature`]);
-    assert.deepEqual(r["unsigned"]?.[0], ["fail", `failed to verify image ${image("unsigned")}: .attestors[0].entries[0].keys: no signatures found`]);
+    assert.deepEqual(r["signed"], [
+      ["pass", `verified image signatures for ${image("signed")}`],
+      ["pass", "image verified"],
+    ]);
+    assert.deepEqual(r["forged"]?.[0], [
+      "fail",
+      `failed to verify image ${image("forged")}: .attestors[0].entries[0].keys: no matching signatures: invalid signature when validating ASN.1 encoded signature`,
+    ]);
+    assert.deepEqual(r["unsigned"]?.[0], [
+      "fail",
+      `failed to verify image ${image("unsigned")}: .attestors[0].entries[0].keys: no signatures found`,
+    ]);
     assert.deepEqual(r["forged"]?.[1]?.[0], "fail");
   });
 
@@ -110,15 +132,33 @@ results:
   - {policy: signed-images, rule: verify-signature, resources: [signed], kind: Pod, result: pass, patchedResources: patched.yaml}
   - {policy: signed-images, rule: verify-signature, resources: [forged, unsigned], kind: Pod, result: fail}
 `;
-    const dir = tempTree({ "p.yaml": policy(), "pods.yaml": pods(), "patched.yaml": patched, "kyverno-test.yaml": suite });
+    const dir = tempTree({
+      "p.yaml": policy(),
+      "pods.yaml": pods(),
+      "patched.yaml": patched,
+      "kyverno-test.yaml": suite,
+    });
     const io = recordingIo();
     const code = await main(["test", dir, "--registry", "-o", "json"], io);
     assert.equal(code, 0, io.stdout.join("\n") + io.stderr.join("\n"));
     const without = recordingIo();
-    assert.equal(await main(["test", dir, "-o", "json"], without), 1, "without --registry the rows are errors, so the suite fails");
-    const stale = tempTree({ "p.yaml": policy(), "pods.yaml": pods(), "patched.yaml": patched.replace(`@${digests["signed"]}"`, '"'), "kyverno-test.yaml": suite });
+    assert.equal(
+      await main(["test", dir, "-o", "json"], without),
+      1,
+      "without --registry the rows are errors, so the suite fails",
+    );
+    const stale = tempTree({
+      "p.yaml": policy(),
+      "pods.yaml": pods(),
+      "patched.yaml": patched.replace(`@${digests["signed"]}"`, '"'),
+      "kyverno-test.yaml": suite,
+    });
     const staleIo = recordingIo();
-    assert.equal(await main(["test", stale, "--registry", "-o", "json"], staleIo), 1, "a patched resource without the digest is a mismatch");
+    assert.equal(
+      await main(["test", stale, "--registry", "-o", "json"], staleIo),
+      1,
+      "a patched resource without the digest is a mismatch",
+    );
     assert.match(staleIo.stdout.join("\n"), /Resource diff|patched\.yaml/);
   });
 });

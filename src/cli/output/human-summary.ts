@@ -23,7 +23,9 @@ const ORDER: Record<RuleStatus, number> = { fail: 0, error: 1, warn: 2, pass: 3,
 const LABEL_WIDTH = 6;
 
 export function renderHumanSummary(rows: readonly ResultRow[], options: HumanSummaryOptions): string {
-  const shown = options.detailed ? rows : rows.filter((r) => r.result === "fail" || r.result === "error" || r.result === "warn");
+  const shown = options.detailed
+    ? rows
+    : rows.filter((r) => r.result === "fail" || r.result === "error" || r.result === "warn");
   const lines: string[] = [];
   for (const group of groupByResource(shown)) {
     const first = group[0];
@@ -33,10 +35,14 @@ export function renderHumanSummary(rows: readonly ResultRow[], options: HumanSum
     for (const row of [...group].sort(compareRows)) lines.push(...renderRow(row));
   }
   const counts = countResults(rows);
-  const withFindings = new Set(rows.filter((r) => r.result === "fail" || r.result === "error" || r.result === "warn").map(groupKey)).size;
+  const withFindings = new Set(
+    rows.filter((r) => r.result === "fail" || r.result === "error" || r.result === "warn").map(groupKey),
+  ).size;
   if (lines.length > 0) lines.push("");
   const exceptions = options.exceptions ? ` with ${plural(options.exceptions, "exception")}` : "";
-  lines.push(`Applied ${plural(options.policies, "policy", "policies")} to ${plural(options.resources, "resource")}${exceptions}: ${withFindings === 0 ? "no findings" : `${plural(withFindings, "resource")} with findings`}.`);
+  lines.push(
+    `Applied ${plural(options.policies, "policy", "policies")} to ${plural(options.resources, "resource")}${exceptions}: ${withFindings === 0 ? "no findings" : `${plural(withFindings, "resource")} with findings`}.`,
+  );
   lines.push(summaryLine(counts));
   return lines.join("\n");
 }
@@ -48,7 +54,13 @@ function renderRow(row: ResultRow): string[] {
   const controls = row.result === "pass" || row.result === "skip" ? [] : failedControls(row.message, row.properties);
   const control = controls.length > 0 ? `  control${controls.length > 1 ? "s" : ""}: ${controls.join(", ")}` : "";
   const out = [`  ${label} ${row.rule === "" ? row.policyKey : `${row.policyKey}/${row.rule}`}${action}${control}`];
-  if (row.message !== "") out.push(...row.message.trim().split("\n").map((l) => `${indent}${l.trim()}`));
+  if (row.message !== "")
+    out.push(
+      ...row.message
+        .trim()
+        .split("\n")
+        .map((l) => `${indent}${l.trim()}`),
+    );
   return out;
 }
 

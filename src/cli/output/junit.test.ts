@@ -36,7 +36,14 @@ describe("renderJunit", () => {
     row({ result: "pass" }),
     row({ result: "fail", resource: "Pod/shop/bad", message: `team "label" <required> & missing` }),
     row({ result: "skip", policy: "pss", rule: "restricted", message: "rule skipped due to PolicyException shop/ex" }),
-    row({ result: "error", policy: "pss", rule: "restricted", resource: "Pod/shop/bad", action: "-", message: "cannot evaluate\nsecond line" }),
+    row({
+      result: "error",
+      policy: "pss",
+      rule: "restricted",
+      resource: "Pod/shop/bad",
+      action: "-",
+      message: "cannot evaluate\nsecond line",
+    }),
     row({ result: "warn", policy: "latest", rule: "tag", action: "Audit", message: "tag latest" }),
   ];
   const xml = renderJunit(rows, "/repo");
@@ -44,23 +51,37 @@ describe("renderJunit", () => {
   test("well-formed XML with escaped messages", () => {
     assertWellFormed(xml);
     assert.match(xml, /<failure message="team &quot;label&quot; &lt;required&gt; &amp; missing" type="Enforce">/);
-    assert.match(xml, /<error message="cannot evaluate second line" type="error">cannot evaluate\nsecond line<\/error>/);
+    assert.match(
+      xml,
+      /<error message="cannot evaluate second line" type="error">cannot evaluate\nsecond line<\/error>/,
+    );
   });
 
   test("totals on the root, and one testsuite per policy (sorted) with its own counts", () => {
     assert.match(xml, /<testsuites name="bylaw apply" tests="5" failures="1" errors="1" skipped="1">/);
-    const suites = [...xml.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)">/g)].map((m) => m.slice(1).join(" "));
+    const suites = [
+      ...xml.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)">/g),
+    ].map((m) => m.slice(1).join(" "));
     assert.deepEqual(suites, ["latest 1 0 0 0", "pss 2 0 1 1", "require-team 2 1 0 0"]);
   });
 
   test("one testcase per rule and resource, named by rule and resource, with the manifest file and line", () => {
     assert.equal([...xml.matchAll(/<testcase /g)].length, 5);
-    assert.match(xml, /<testcase name="check-team Pod\/shop\/bad" classname="require-team" file="manifests\/pods.yaml" line="1">/);
-    assert.match(xml, /<testcase name="restricted Pod\/shop\/web" classname="pss" [^>]*>\n {6}<skipped message="rule skipped due to PolicyException shop\/ex"\/>/);
+    assert.match(
+      xml,
+      /<testcase name="check-team Pod\/shop\/bad" classname="require-team" file="manifests\/pods.yaml" line="1">/,
+    );
+    assert.match(
+      xml,
+      /<testcase name="restricted Pod\/shop\/web" classname="pss" [^>]*>\n {6}<skipped message="rule skipped due to PolicyException shop\/ex"\/>/,
+    );
   });
 
   test("a warn passes, with its message in system-out", () => {
-    assert.match(xml, /<testcase name="tag Pod\/shop\/web" classname="latest"[^>]*>\n {6}<system-out>warning: tag latest<\/system-out>/);
+    assert.match(
+      xml,
+      /<testcase name="tag Pod\/shop\/web" classname="latest"[^>]*>\n {6}<system-out>warning: tag latest<\/system-out>/,
+    );
   });
 
   test("characters XML cannot hold are dropped", () => {

@@ -22,14 +22,12 @@ export function renderJunit(rows: readonly ResultRow[], cwd: string): string {
     else byPolicy.set(row.policyKey, [row]);
   }
   const total = tally(rows);
-  const out = [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="bylaw apply" ${attrs(total)}>`,
-  ];
+  const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="bylaw apply" ${attrs(total)}>`];
   for (const [policy, list] of [...byPolicy].sort(([a], [b]) => compareText(a, b))) {
     const title = list[0]?.info.title;
     out.push(`  <testsuite name="${xmlAttr(policy)}" ${attrs(tally(list))}>`);
-    if (title !== undefined) out.push(`    <properties><property name="title" value="${xmlAttr(title)}"/></properties>`);
+    if (title !== undefined)
+      out.push(`    <properties><property name="title" value="${xmlAttr(title)}"/></properties>`);
     for (const row of list) out.push(testcase(row, cwd));
     out.push("  </testsuite>");
   }
@@ -38,7 +36,10 @@ export function renderJunit(rows: readonly ResultRow[], cwd: string): string {
 }
 
 function testcase(row: ResultRow, cwd: string): string {
-  const file = row.origin !== undefined && !row.origin.source.startsWith("<") ? ` file="${xmlAttr(displaySource(row.origin.source, cwd))}"` : "";
+  const file =
+    row.origin !== undefined && !row.origin.source.startsWith("<")
+      ? ` file="${xmlAttr(displaySource(row.origin.source, cwd))}"`
+      : "";
   const line = file !== "" && row.origin?.line !== undefined ? ` line="${row.origin.line}"` : "";
   const open = `    <testcase name="${xmlAttr(`${row.rule} ${row.resource}`)}" classname="${xmlAttr(row.policyKey)}"${file}${line}`;
   const summary = xmlAttr(row.message.replace(/\s+/g, " ").trim());

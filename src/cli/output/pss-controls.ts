@@ -22,7 +22,11 @@ export function failedControls(message: string, properties: Readonly<Record<stri
     try {
       const parsed = JSON.parse(json) as unknown;
       if (Array.isArray(parsed)) {
-        const names = parsed.map((c) => (typeof c === "object" && c !== null ? (c as { Name?: unknown; ID?: unknown }).Name ?? (c as { ID?: unknown }).ID : undefined));
+        const names = parsed.map((c) =>
+          typeof c === "object" && c !== null
+            ? ((c as { Name?: unknown; ID?: unknown }).Name ?? (c as { ID?: unknown }).ID)
+            : undefined,
+        );
         const text = names.filter((n): n is string => typeof n === "string" && n !== "");
         if (text.length > 0) return [...new Set(text)];
       }

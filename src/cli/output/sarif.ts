@@ -54,11 +54,13 @@ export function renderSarif(rows: readonly ResultRow[], options: SarifOptions): 
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
-    runs: [{
-      tool: { driver },
-      originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(withSlash(options.cwd)).href } },
-      results,
-    }],
+    runs: [
+      {
+        tool: { driver },
+        originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(withSlash(options.cwd)).href } },
+        results,
+      },
+    ],
   };
 }
 
@@ -83,7 +85,15 @@ function describeRule(id: string, { row, ruleMessage, enforce }: RuleFacts): Jso
     ...(ruleMessage !== undefined && ruleMessage !== description ? [`The rule's message: ${ruleMessage}`] : []),
     `To fix a finding, change the resource as the result message says. To accept it on purpose, grant a narrow PolicyException (policyName: ${row.policyKey}, ruleNames: [${row.rule}]) and pass it with \`bylaw apply --exception FILE\`.`,
   ].join("\n\n");
-  const tags = [...(category !== undefined ? category.split(",").map((c) => c.trim()).filter((c) => c !== "") : []), ...(severity !== undefined ? ["security"] : [])];
+  const tags = [
+    ...(category !== undefined
+      ? category
+          .split(",")
+          .map((c) => c.trim())
+          .filter((c) => c !== "")
+      : []),
+    ...(severity !== undefined ? ["security"] : []),
+  ];
   const score = severity !== undefined ? SECURITY_SEVERITY[severity.toLowerCase()] : undefined;
   const properties: JsonObject = {
     ...(tags.length > 0 ? { tags } : {}),
@@ -102,7 +112,13 @@ function describeRule(id: string, { row, ruleMessage, enforce }: RuleFacts): Jso
 }
 
 /** GitHub reads `security-severity` (0–10) to rank alerts: critical > 9, high 7–8.9, medium 4–6.9. */
-const SECURITY_SEVERITY: Record<string, string> = { critical: "9.5", high: "8.0", medium: "5.5", low: "3.0", info: "0.0" };
+const SECURITY_SEVERITY: Record<string, string> = {
+  critical: "9.5",
+  high: "8.0",
+  medium: "5.5",
+  low: "3.0",
+  info: "0.0",
+};
 
 function result(row: ResultRow, level: Level, ruleIndex: number, cwd: string): JsonObject {
   const controls = failedControls(row.message, row.properties);

@@ -9,9 +9,16 @@ import { POLICY_SET_FILE, POLICY_SETS_DIR_ENV, type PolicySet, type PolicySetCat
 export async function readCatalog(dir: string): Promise<PolicySetCatalog> {
   let names: string[];
   try {
-    names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort(compareText);
+    names = (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort(compareText);
   } catch {
-    return { dir, sets: [], problems: [`no policy sets folder at ${dir} (set ${POLICY_SETS_DIR_ENV} to use another folder)`] };
+    return {
+      dir,
+      sets: [],
+      problems: [`no policy sets folder at ${dir} (set ${POLICY_SETS_DIR_ENV} to use another folder)`],
+    };
   }
   const sets: PolicySet[] = [];
   const problems: string[] = [];
@@ -24,7 +31,8 @@ export async function readCatalog(dir: string): Promise<PolicySetCatalog> {
       continue;
     }
     const twin = sets.find((s) => s.name === read.set.name);
-    if (twin) problems.push(`${file}: policy set ${read.set.name} is already defined in ${twin.file}; this one is ignored`);
+    if (twin)
+      problems.push(`${file}: policy set ${read.set.name} is already defined in ${twin.file}; this one is ignored`);
     else sets.push(read.set);
   }
   sets.sort((a, b) => compareText(a.name, b.name));
@@ -43,9 +51,13 @@ export function selectSets(catalog: PolicySetCatalog, names: readonly string[]):
     else if (!chosen.includes(set)) chosen.push(set);
   }
   if (unknown.length === 0) return { ok: true, sets: chosen };
-  const what = unknown.length === 1 ? `unknown policy set ${JSON.stringify(unknown[0])}` : `unknown policy sets ${unknown.map((n) => JSON.stringify(n)).join(", ")}`;
-  const available = catalog.sets.length > 0
-    ? `available sets: ${catalog.sets.map((s) => s.name).join(", ")} (see \`bylaw policy-sets\`)`
-    : `no policy sets found in ${catalog.dir}${catalog.problems.length > 0 ? `: ${catalog.problems.join("; ")}` : ""}`;
+  const what =
+    unknown.length === 1
+      ? `unknown policy set ${JSON.stringify(unknown[0])}`
+      : `unknown policy sets ${unknown.map((n) => JSON.stringify(n)).join(", ")}`;
+  const available =
+    catalog.sets.length > 0
+      ? `available sets: ${catalog.sets.map((s) => s.name).join(", ")} (see \`bylaw policy-sets\`)`
+      : `no policy sets found in ${catalog.dir}${catalog.problems.length > 0 ? `: ${catalog.problems.join("; ")}` : ""}`;
   return { ok: false, error: `${what}; ${available}` };
 }

@@ -2,7 +2,13 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parsePolicySet } from "./read-set.js";
 
-const base = { apiVersion: "bylaw.dev/v1alpha1", kind: "PolicySet", metadata: { name: "pss-baseline" }, description: "Baseline\n  controls.", policies: ["a.yaml", "../shared/", "/abs/p.yaml"] };
+const base = {
+  apiVersion: "bylaw.dev/v1alpha1",
+  kind: "PolicySet",
+  metadata: { name: "pss-baseline" },
+  description: "Baseline\n  controls.",
+  policies: ["a.yaml", "../shared/", "/abs/p.yaml"],
+};
 
 describe("parsePolicySet", () => {
   test("entries resolve against the set's folder; the description is one line", () => {

@@ -23,11 +23,17 @@ describe("loadSetDocuments", () => {
   });
 
   test("a file listed by two sets loads once", async () => {
-    assert.deepEqual(names(await loadSetDocuments(await sets("demo-basics", "demo-strict"))), ["require-team", "disallow-latest", "no-privileged"]);
+    assert.deepEqual(names(await loadSetDocuments(await sets("demo-basics", "demo-strict"))), [
+      "require-team",
+      "disallow-latest",
+      "no-privileged",
+    ]);
   });
 
   test("a missing entry is an error document naming the set and the path", async () => {
-    const dir = tempTree({ "s/set.yaml": "apiVersion: bylaw.dev/v1alpha1\nkind: PolicySet\nmetadata: {name: s}\npolicies: [gone.yaml]\n" });
+    const dir = tempTree({
+      "s/set.yaml": "apiVersion: bylaw.dev/v1alpha1\nkind: PolicySet\nmetadata: {name: s}\npolicies: [gone.yaml]\n",
+    });
     const catalog = await readCatalog(dir);
     const docs = await loadSetDocuments(catalog.sets);
     assert.equal(docs.length, 1);
@@ -38,16 +44,19 @@ describe("loadSetDocuments", () => {
 describe("describeSetPolicies", () => {
   test("title, severity and description from the annotations, and the failure action", async () => {
     const [team, latest] = describeSetPolicies(await loadSetDocuments(await sets("demo-basics")));
-    assert.deepEqual({ ...team, source: undefined }, {
-      name: "require-team",
-      kind: "ClusterPolicy",
-      action: "Audit",
-      source: undefined,
-      title: "Require a team label",
-      description: "Every Pod must say which team owns it, so that alerts reach someone. Add metadata.labels.team.",
-      severity: "medium",
-      category: "Best Practices",
-    });
+    assert.deepEqual(
+      { ...team, source: undefined },
+      {
+        name: "require-team",
+        kind: "ClusterPolicy",
+        action: "Audit",
+        source: undefined,
+        title: "Require a team label",
+        description: "Every Pod must say which team owns it, so that alerts reach someone. Add metadata.labels.team.",
+        severity: "medium",
+        category: "Best Practices",
+      },
+    );
     assert.equal(latest?.action, "Audit", "rule-level failureAction");
   });
 });

@@ -2,7 +2,15 @@
  * Build wgpolicyk8s.io/v1alpha2 PolicyReport (one per namespace) and ClusterPolicyReport (cluster-scoped
  * resources) objects from engine responses, with Kyverno's result fields and summaries (Kyverno `pkg/utils/report/*`).
  */
-import { type JsonObject, type PolicyResponse, resourceApiVersion, resourceKind, resourceName, resourceNamespace, type RuleResult } from "../../engine/index.js";
+import {
+  type JsonObject,
+  type PolicyResponse,
+  resourceApiVersion,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+  type RuleResult,
+} from "../../engine/index.js";
 import { reportResult } from "../test-suite/compare.js";
 
 type Summary = { pass: number; fail: number; warn: number; error: number; skip: number };
@@ -17,7 +25,9 @@ export function buildPolicyReports(responses: readonly PolicyResponse[], nowMill
       const result = reportResult(rule.status, response.policy.scored) as keyof Summary;
       const properties = resultProperties(rule, response.policy.background ? "background scan" : "admission review");
       bucket.summary[result]++;
-      const policy = response.policy.namespace ? `${response.policy.namespace}/${response.policy.name}` : response.policy.name;
+      const policy = response.policy.namespace
+        ? `${response.policy.namespace}/${response.policy.name}`
+        : response.policy.name;
       bucket.results.push({
         source: "kyverno",
         policy,
@@ -27,12 +37,14 @@ export function buildPolicyReports(responses: readonly PolicyResponse[], nowMill
         scored: response.policy.scored,
         ...(response.policy.severity !== undefined ? { severity: response.policy.severity } : {}),
         ...(response.policy.category !== undefined ? { category: response.policy.category } : {}),
-        resources: [{
-          apiVersion: resourceApiVersion(response.resource),
-          kind: resourceKind(response.resource),
-          name: resourceName(response.resource),
-          ...(ns !== "" ? { namespace: ns } : {}),
-        }],
+        resources: [
+          {
+            apiVersion: resourceApiVersion(response.resource),
+            kind: resourceKind(response.resource),
+            name: resourceName(response.resource),
+            ...(ns !== "" ? { namespace: ns } : {}),
+          },
+        ],
         properties,
         timestamp: { seconds, nanos: 0 },
       });
@@ -42,9 +54,23 @@ export function buildPolicyReports(responses: readonly PolicyResponse[], nowMill
   const reports: JsonObject[] = [];
   for (const [ns, { results, summary }] of [...byNamespace].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (results.length === 0) continue;
-    reports.push(ns === ""
-      ? { apiVersion: "wgpolicyk8s.io/v1alpha2", kind: "ClusterPolicyReport", metadata: { name: "merged", labels: { "app.kubernetes.io/managed-by": "kyverno" } }, summary, results }
-      : { apiVersion: "wgpolicyk8s.io/v1alpha2", kind: "PolicyReport", metadata: { name: `merged`, namespace: ns, labels: { "app.kubernetes.io/managed-by": "kyverno" } }, summary, results });
+    reports.push(
+      ns === ""
+        ? {
+            apiVersion: "wgpolicyk8s.io/v1alpha2",
+            kind: "ClusterPolicyReport",
+            metadata: { name: "merged", labels: { "app.kubernetes.io/managed-by": "kyverno" } },
+            summary,
+            results,
+          }
+        : {
+            apiVersion: "wgpolicyk8s.io/v1alpha2",
+            kind: "PolicyReport",
+            metadata: { name: `merged`, namespace: ns, labels: { "app.kubernetes.io/managed-by": "kyverno" } },
+            summary,
+            results,
+          },
+    );
   }
   return reports;
 }
@@ -57,7 +83,8 @@ export function buildPolicyReports(responses: readonly PolicyResponse[], nowMill
  */
 function resultProperties(rule: RuleResult, process: string): Record<string, string> {
   const props: Record<string, string> = { ...(rule.properties ?? {}), process };
-  if (rule.exceptions !== undefined && rule.exceptions.length > 0) props["exceptions"] = rule.exceptions.map((key) => key.slice(key.indexOf("/") + 1)).join(",");
+  if (rule.exceptions !== undefined && rule.exceptions.length > 0)
+    props["exceptions"] = rule.exceptions.map((key) => key.slice(key.indexOf("/") + 1)).join(",");
   return Object.fromEntries(Object.entries(props).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 

@@ -7,7 +7,14 @@
  * warn when the policy is not scored). A response with no matching rule means the resource was
  * excluded, which counts as a pass.
  */
-import { type PolicyResponse, type Resource, resourceName, resourceNamespace, type RuleResult, type RuleStatus } from "../../engine/index.js";
+import {
+  type PolicyResponse,
+  type Resource,
+  resourceName,
+  resourceNamespace,
+  type RuleResult,
+  type RuleStatus,
+} from "../../engine/index.js";
 import type { ExpectedResult } from "./test-file.js";
 
 export interface RowVerdict {
@@ -35,17 +42,27 @@ function objectMatches(resource: Resource, wanted: string): boolean {
   if (wanted === name) return true;
   // `namespace/name`, compared without building the string (every row checks every response).
   const ns = resourceNamespace(resource) || "default";
-  return wanted.length === ns.length + 1 + name.length && wanted.charCodeAt(ns.length) === 47 && wanted.startsWith(ns) && wanted.endsWith(name);
+  return (
+    wanted.length === ns.length + 1 + name.length &&
+    wanted.charCodeAt(ns.length) === 47 &&
+    wanted.startsWith(ns) &&
+    wanted.endsWith(name)
+  );
 }
 
 /** A response names `wanted` as its resource, or as the target one of its rules patched. */
 function concerns(response: PolicyResponse, wanted: string): boolean {
-  return resourceMatches(response, wanted) || response.rules.some((x) => x.patchedTarget !== undefined && objectMatches(x.patchedTarget, wanted));
+  return (
+    resourceMatches(response, wanted) ||
+    response.rules.some((x) => x.patchedTarget !== undefined && objectMatches(x.patchedTarget, wanted))
+  );
 }
 
 /** A mutate-existing result is found by its trigger or by the target it patched. */
 function ruleConcerns(response: PolicyResponse, rule: RuleResult, wanted: string): boolean {
-  return resourceMatches(response, wanted) || (rule.patchedTarget !== undefined && objectMatches(rule.patchedTarget, wanted));
+  return (
+    resourceMatches(response, wanted) || (rule.patchedTarget !== undefined && objectMatches(rule.patchedTarget, wanted))
+  );
 }
 
 /**
@@ -54,7 +71,8 @@ function ruleConcerns(response: PolicyResponse, rule: RuleResult, wanted: string
  * as Kyverno's CLI does — a row may expect exactly that.
  */
 export type ResourceCheck = (response: PolicyResponse, rule: RuleResult) => ResourceProblem | undefined;
-export type ResourceProblem = { readonly kind: "error"; readonly message: string } | { readonly kind: "mismatch"; readonly message: string };
+export type ResourceProblem =
+  { readonly kind: "error"; readonly message: string } | { readonly kind: "mismatch"; readonly message: string };
 
 /**
  * The responses of each policy, by name, for each list compared against: a suite compares every
@@ -77,16 +95,30 @@ function responsesOf(responses: readonly PolicyResponse[], policy: string): read
   return index.get(policy) ?? [];
 }
 
-export function compareRow(expected: ExpectedResult, resource: string, responses: readonly PolicyResponse[], check?: ResourceCheck): RowVerdict {
+export function compareRow(
+  expected: ExpectedResult,
+  resource: string,
+  responses: readonly PolicyResponse[],
+  check?: ResourceCheck,
+): RowVerdict {
   const policy = bareName(expected.policy);
   const candidates = responsesOf(responses, policy).filter((r) => concerns(r, resource));
-  if (candidates.length === 0) return { ok: false, actual: null, reason: "Not found", message: `no result for policy ${policy} and resource ${resource}` };
+  if (candidates.length === 0)
+    return {
+      ok: false,
+      actual: null,
+      reason: "Not found",
+      message: `no result for policy ${policy} and resource ${resource}`,
+    };
   const names = new Set([expected.rule, `autogen-${expected.rule}`, `autogen-cronjob-${expected.rule}`]);
   let verdict: RowVerdict | undefined;
   for (const response of candidates) {
     // A kind Bylaw does not run has no rules of its own: its error answers every row naming the policy.
     // Kyverno ignores a row's rule for a ValidatingAdmissionPolicy, whose results are named after it.
-    const ruleless = response.policy.unsupportedKind !== undefined || response.policy.admissionPolicy === true || expected.anyRule === true;
+    const ruleless =
+      response.policy.unsupportedKind !== undefined ||
+      response.policy.admissionPolicy === true ||
+      expected.anyRule === true;
     const rules = response.rules.filter((r) => (ruleless || names.has(r.rule)) && ruleConcerns(response, r, resource));
     if (rules.length === 0) {
       verdict ??= { ok: true, actual: null, reason: "Excluded", message: "Excluded" };
@@ -96,7 +128,14 @@ export function compareRow(expected: ExpectedResult, resource: string, responses
       const problem = check?.(response, rule);
       const actual = problem?.kind === "mismatch" ? "fail" : reportResult(rule.status, response.policy.scored);
       const ok = actual === expected.result && problem?.kind !== "error";
-      const reason = problem?.kind === "error" ? "Resource error" : ok ? "Ok" : problem?.kind === "mismatch" ? "Resource diff" : `Want ${expected.result}, got ${actual}`;
+      const reason =
+        problem?.kind === "error"
+          ? "Resource error"
+          : ok
+            ? "Ok"
+            : problem?.kind === "mismatch"
+              ? "Resource diff"
+              : `Want ${expected.result}, got ${actual}`;
       const v: RowVerdict = { ok, actual, reason, message: problem?.message ?? rule.message };
       if (verdict === undefined || verdict.reason === "Excluded" || (verdict.ok && !ok)) verdict = v;
     }

@@ -62,23 +62,50 @@ describe("bylaw test: context file and clusterResources", () => {
         apiVersion: "cli.kyverno.io/v1alpha1",
         kind: "ClusterResource",
         metadata: { name: "cluster" },
-        spec: { resources: [{ apiVersion: "v1", kind: "Namespace", metadata: { name: "team" } }, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "limits", namespace: "team" }, data: { max: "2" } }] },
+        spec: {
+          resources: [
+            { apiVersion: "v1", kind: "Namespace", metadata: { name: "team" } },
+            {
+              apiVersion: "v1",
+              kind: "ConfigMap",
+              metadata: { name: "limits", namespace: "team" },
+              data: { max: "2" },
+            },
+          ],
+        },
       }),
     });
     const loaded = await loadSuiteCluster(dir, undefined, ["cluster.yaml"]);
     assert.deepEqual(loaded.errors, []);
-    assert.deepEqual(loaded.cluster.resources.map((o) => o["kind"]), ["Namespace", "ConfigMap"]);
+    assert.deepEqual(
+      loaded.cluster.resources.map((o) => o["kind"]),
+      ["Namespace", "ConfigMap"],
+    );
   });
 
   test("clusterResources answer a classic configMap context entry", async () => {
-    const r = await run({ "policy.yaml": classic, "pods.yaml": pods, "teams.yaml": teams, "kyverno-test.yaml": suite("clusterResources: [teams.yaml]") });
+    const r = await run({
+      "policy.yaml": classic,
+      "pods.yaml": pods,
+      "teams.yaml": teams,
+      "kyverno-test.yaml": suite("clusterResources: [teams.yaml]"),
+    });
     assert.equal(r.error, undefined);
-    assert.deepEqual(r.results.map((x) => [x.resource, x.ok, x.actual]), [["good", true, "pass"], ["bad", true, "fail"]]);
+    assert.deepEqual(
+      r.results.map((x) => [x.resource, x.ok, x.actual]),
+      [
+        ["good", true, "pass"],
+        ["bad", true, "fail"],
+      ],
+    );
   });
 
   test("without them the same entry is an error naming it, never a pass", async () => {
     const r = await run({ "policy.yaml": classic, "pods.yaml": pods, "kyverno-test.yaml": suite("") });
-    assert.deepEqual(r.results.map((x) => x.actual), ["error", "error"]);
+    assert.deepEqual(
+      r.results.map((x) => x.actual),
+      ["error", "error"],
+    );
     assert.match(r.results[0]?.message ?? "", /teams/);
   });
 
@@ -98,7 +125,13 @@ spec:
     const loaded = await loadSuiteCluster(dir, "context.yaml", []);
     assert.deepEqual(loaded.errors, []);
     assert.equal(loaded.cluster.resources.length, 1);
-    assert.deepEqual(loaded.cluster.images["busybox:1.35"], { image: "busybox:1.35", resolvedImage: "", registry: "", repository: "", config: { User: "nobody" } });
+    assert.deepEqual(loaded.cluster.images["busybox:1.35"], {
+      image: "busybox:1.35",
+      resolvedImage: "",
+      registry: "",
+      repository: "",
+      config: { User: "nobody" },
+    });
   });
 
   test("a ValidatingPolicy reads the context file's objects (resource.Get) and image data (image.GetMetadata)", async () => {
@@ -126,12 +159,29 @@ spec:
     - {image: "busybox:1.35", config: {}}
     - {image: "busybox:1.28", config: {Volumes: {"/data": {}}}}
 `;
-    const r = await run({ "policy.yaml": vpol, "pods.yaml": pods, "context.yaml": context, "kyverno-test.yaml": suite("context: context.yaml", "vp", "") });
+    const r = await run({
+      "policy.yaml": vpol,
+      "pods.yaml": pods,
+      "context.yaml": context,
+      "kyverno-test.yaml": suite("context: context.yaml", "vp", ""),
+    });
     assert.equal(r.error, undefined);
-    assert.deepEqual(r.results.map((x) => [x.resource, x.actual, x.message]), [["good", "pass", "success"], ["bad", "fail", "images with volumes are not allowed"]]);
+    assert.deepEqual(
+      r.results.map((x) => [x.resource, x.actual, x.message]),
+      [
+        ["good", "pass", "success"],
+        ["bad", "fail", "images with volumes are not allowed"],
+      ],
+    );
     const without = await run({ "policy.yaml": vpol, "pods.yaml": pods, "kyverno-test.yaml": suite("", "vp", "") });
-    assert.deepEqual(without.results.map((x) => x.actual), ["error", "error"]);
-    assert.match(without.results[0]?.message ?? "", /failed to get resource: configmaps "teams": no cluster connection/);
+    assert.deepEqual(
+      without.results.map((x) => x.actual),
+      ["error", "error"],
+    );
+    assert.match(
+      without.results[0]?.message ?? "",
+      /failed to get resource: configmaps "teams": no cluster connection/,
+    );
   });
 
   test("a resource without a namespace is in 'default', as Kyverno's CLI loads it", async () => {
@@ -155,14 +205,31 @@ kind: Pod
 metadata: {name: bad}
 spec: {containers: [{name: c, image: busybox:1.35}]}
 `;
-    const r = await run({ "policy.yaml": vpol, "pods.yaml": twoPods, "kyverno-test.yaml": suite("", "no-default", "") });
-    assert.deepEqual(r.results.map((x) => [x.resource, x.actual, x.message]), [["good", "pass", "success"], ["bad", "fail", "the default namespace is not allowed"]]);
+    const r = await run({
+      "policy.yaml": vpol,
+      "pods.yaml": twoPods,
+      "kyverno-test.yaml": suite("", "no-default", ""),
+    });
+    assert.deepEqual(
+      r.results.map((x) => [x.resource, x.actual, x.message]),
+      [
+        ["good", "pass", "success"],
+        ["bad", "fail", "the default namespace is not allowed"],
+      ],
+    );
   });
 
   test("a context file of another kind, or a missing one, fails the suite with the file named", async () => {
     const dir = tempTree({ "context.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n" });
-    assert.match((await loadSuiteCluster(dir, "context.yaml", [])).errors.join(), /context: context.yaml: expected kind Context, got "ConfigMap"/);
-    const r = await run({ "policy.yaml": classic, "pods.yaml": pods, "kyverno-test.yaml": suite("context: nowhere.yaml") });
+    assert.match(
+      (await loadSuiteCluster(dir, "context.yaml", [])).errors.join(),
+      /context: context.yaml: expected kind Context, got "ConfigMap"/,
+    );
+    const r = await run({
+      "policy.yaml": classic,
+      "pods.yaml": pods,
+      "kyverno-test.yaml": suite("context: nowhere.yaml"),
+    });
     assert.match(r.error ?? "", /context: .*nowhere.yaml/);
   });
 });

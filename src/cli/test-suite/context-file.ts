@@ -25,7 +25,12 @@ export interface SuiteCluster {
  */
 function imageData(entry: JsonObject): JsonObject {
   const s = (k: string): string => (typeof entry[k] === "string" ? entry[k] : "");
-  const out: JsonObject = { image: s("image"), resolvedImage: s("resolvedImage"), registry: s("registry"), repository: s("repository") };
+  const out: JsonObject = {
+    image: s("image"),
+    resolvedImage: s("resolvedImage"),
+    registry: s("registry"),
+    repository: s("repository"),
+  };
   if (s("tag") !== "") out["tag"] = s("tag");
   if (s("digest") !== "") out["digest"] = s("digest");
   for (const k of ["imageIndex", "manifest", "config"]) {
@@ -35,7 +40,12 @@ function imageData(entry: JsonObject): JsonObject {
   return out;
 }
 
-export async function loadSuiteCluster(dir: string, context: string | undefined, clusterResources: readonly string[], globalEntries: readonly JsonObject[] = []): Promise<{ cluster: SuiteCluster; errors: string[] }> {
+export async function loadSuiteCluster(
+  dir: string,
+  context: string | undefined,
+  clusterResources: readonly string[],
+  globalEntries: readonly JsonObject[] = [],
+): Promise<{ cluster: SuiteCluster; errors: string[] }> {
   const errors: string[] = [];
   const resources: JsonObject[] = [];
   const images: Record<string, JsonValue> = {};
@@ -53,7 +63,8 @@ export async function loadSuiteCluster(dir: string, context: string | undefined,
       if (Array.isArray(listed)) resources.push(...listed.filter(isObject));
       const imageList = spec["images"];
       for (const [i, entry] of (Array.isArray(imageList) ? imageList : []).entries()) {
-        if (!isObject(entry) || typeof entry["image"] !== "string" || entry["image"] === "") errors.push(`context: ${context}: spec.images[${i}].image is required`);
+        if (!isObject(entry) || typeof entry["image"] !== "string" || entry["image"] === "")
+          errors.push(`context: ${context}: spec.images[${i}].image is required`);
         else images[entry["image"]] = imageData(entry);
       }
     }
@@ -78,5 +89,7 @@ function isClusterResource(v: JsonValue | undefined): v is JsonObject {
 function clusterResourceObjects(doc: JsonObject): JsonObject[] {
   const spec = isObject(doc["spec"]) ? doc["spec"] : {};
   const listed = spec["resources"];
-  return Array.isArray(listed) ? listed.filter((o): o is JsonObject => isObject(o) && typeof o["kind"] === "string") : [];
+  return Array.isArray(listed)
+    ? listed.filter((o): o is JsonObject => isObject(o) && typeof o["kind"] === "string")
+    : [];
 }

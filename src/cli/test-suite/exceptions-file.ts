@@ -9,7 +9,11 @@ import type { Engine } from "../../engine/index.js";
 
 export type SuiteExceptions = LoadedExceptions;
 
-export async function loadSuiteExceptions(dir: string, files: readonly string[], engine: Engine): Promise<SuiteExceptions> {
+export async function loadSuiteExceptions(
+  dir: string,
+  files: readonly string[],
+  engine: Engine,
+): Promise<SuiteExceptions> {
   if (files.length === 0) return { exceptions: [], errors: [], warnings: [] };
   return compileExceptionDocuments(await loadPaths(files.map((f) => resolve(dir, f))), engine);
 }

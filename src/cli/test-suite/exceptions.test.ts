@@ -53,7 +53,12 @@ spec:
 `;
 
 async function run(files: Record<string, string>, exceptions: string) {
-  const dir = tempTree({ "policy.yaml": policy, "resources.yaml": configMap, ...files, "kyverno-test.yaml": suite(exceptions) });
+  const dir = tempTree({
+    "policy.yaml": policy,
+    "resources.yaml": configMap,
+    ...files,
+    "kyverno-test.yaml": suite(exceptions),
+  });
   return runSuite(join(dir, "kyverno-test.yaml"), offlineEngine);
 }
 
@@ -76,18 +81,27 @@ describe("bylaw test: exceptions", () => {
   test("an exception that does not select the resource changes nothing", async () => {
     const result = await run({ "exceptions.yaml": validException }, "exceptions.yaml");
     assert.equal(result.error, undefined);
-    assert.deepEqual(result.results.map((r) => [r.actual, r.ok]), [["fail", true]]);
+    assert.deepEqual(
+      result.results.map((r) => [r.actual, r.ok]),
+      [["fail", true]],
+    );
   });
 
   test("an invalid exception fails the suite, naming the file, the document and the field", async () => {
     const broken = `${validException}---\napiVersion: kyverno.io/v2\nkind: PolicyException\nmetadata: {name: broken}\nspec:\n  exceptions: [{ruleNames: [team]}]\n  match: {any: [{resources: {kinds: [Pod]}}]}\n`;
     const result = await run({ "exceptions.yaml": broken }, "exceptions.yaml");
-    assert.match(result.error ?? "", /exceptions\.yaml: document 2 \(line \d+\): invalid PolicyException: spec\.exceptions\[0\]\.policyName: Required value/);
+    assert.match(
+      result.error ?? "",
+      /exceptions\.yaml: document 2 \(line \d+\): invalid PolicyException: spec\.exceptions\[0\]\.policyName: Required value/,
+    );
     assert.ok(result.results.every((r) => !r.ok && r.reason === "Suite error"));
   });
 
   test("an unknown apiVersion is an error", async () => {
-    const result = await run({ "exceptions.yaml": validException.replace("kyverno.io/v2", "kyverno.io/v9") }, "exceptions.yaml");
+    const result = await run(
+      { "exceptions.yaml": validException.replace("kyverno.io/v2", "kyverno.io/v9") },
+      "exceptions.yaml",
+    );
     assert.match(result.error ?? "", /apiVersion: expected kyverno\.io\/v2 or kyverno\.io\/v2beta1/);
   });
 
@@ -99,6 +113,9 @@ describe("bylaw test: exceptions", () => {
   test("documents that are not PolicyExceptions are skipped with a warning", async () => {
     const result = await run({ "exceptions.yaml": `${configMap}---\n${validException}` }, "exceptions.yaml");
     assert.equal(result.error, undefined);
-    assert.ok(result.warnings.some((w) => /exceptions\.yaml: document 1.*skipped: not a PolicyException/.test(w)), JSON.stringify(result.warnings));
+    assert.ok(
+      result.warnings.some((w) => /exceptions\.yaml: document 1.*skipped: not a PolicyException/.test(w)),
+      JSON.stringify(result.warnings),
+    );
   });
 });

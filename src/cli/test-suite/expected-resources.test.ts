@@ -4,7 +4,12 @@ import { findSameObject, sameContent, tidy } from "./expected-resources.js";
 
 describe("comparing produced resources with the test's files", () => {
   test("tidy drops nulls, empty maps and empty lists, recursively", () => {
-    assert.deepEqual(tidy({ a: null, b: {}, c: [], d: { e: { f: [] } }, g: [null, 1], h: 0, i: "", j: false }), { g: [1], h: 0, i: "", j: false });
+    assert.deepEqual(tidy({ a: null, b: {}, c: [], d: { e: { f: [] } }, g: [null, 1], h: 0, i: "", j: false }), {
+      g: [1],
+      h: 0,
+      i: "",
+      j: false,
+    });
   });
   test("an unset namespace compares as default", () => {
     const a = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { x: 1 } };

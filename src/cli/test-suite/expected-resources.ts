@@ -5,7 +5,16 @@
  * "tidied" — nulls, empty maps and empty lists removed.
  */
 import { resolve } from "node:path";
-import { isObject, jsonEqual, type JsonObject, type JsonValue, type Resource, resourceKind, resourceName, resourceNamespace } from "../../engine/index.js";
+import {
+  isObject,
+  jsonEqual,
+  type JsonObject,
+  type JsonValue,
+  type Resource,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+} from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { TestSpec } from "./test-file.js";
 
@@ -14,7 +23,8 @@ export type ResourceFile = { readonly docs: readonly JsonObject[] } | { readonly
 export async function loadExpectedResources(dir: string, spec: TestSpec): Promise<Map<string, ResourceFile>> {
   const files = new Set<string>();
   for (const r of spec.results) {
-    for (const f of [r.patchedResources, r.generatedResource, r.cloneSourceResource, ...(r.generatedResources ?? [])]) if (f !== undefined) files.add(f);
+    for (const f of [r.patchedResources, r.generatedResource, r.cloneSourceResource, ...(r.generatedResources ?? [])])
+      if (f !== undefined) files.add(f);
   }
   const out = new Map<string, ResourceFile>();
   for (const f of files) {
@@ -28,7 +38,9 @@ export async function loadExpectedResources(dir: string, spec: TestSpec): Promis
 /** The document describing the same object as `actual`, if the file has one. */
 export function findSameObject(docs: readonly JsonObject[], actual: Resource): JsonObject | undefined {
   const ns = (r: Resource): string => resourceNamespace(r) || "default";
-  return docs.find((d) => resourceKind(d) === resourceKind(actual) && resourceName(d) === resourceName(actual) && ns(d) === ns(actual));
+  return docs.find(
+    (d) => resourceKind(d) === resourceKind(actual) && resourceName(d) === resourceName(actual) && ns(d) === ns(actual),
+  );
 }
 
 /** Kyverno's comparison: both sides tidied, the namespace defaulted, then compared structurally. */
@@ -61,10 +73,16 @@ export function tidy(v: JsonValue): JsonValue | undefined {
 }
 
 /** A short description of how two resources differ: the first differing paths. */
-export function describeDiff(actual: JsonValue | undefined, expected: JsonValue | undefined, path = "", out: string[] = []): string[] {
+export function describeDiff(
+  actual: JsonValue | undefined,
+  expected: JsonValue | undefined,
+  path = "",
+  out: string[] = [],
+): string[] {
   if (out.length >= 5 || jsonEqual(actual, expected)) return out;
   if (isObject(actual) && isObject(expected)) {
-    for (const k of new Set([...Object.keys(expected), ...Object.keys(actual)])) describeDiff(actual[k], expected[k], `${path}.${k}`, out);
+    for (const k of new Set([...Object.keys(expected), ...Object.keys(actual)]))
+      describeDiff(actual[k], expected[k], `${path}.${k}`, out);
     return out;
   }
   if (Array.isArray(actual) && Array.isArray(expected) && actual.length === expected.length) {

@@ -77,26 +77,37 @@ async function results(policy: string, entries: string, extra: Record<string, st
 
 describe("bylaw test: globalContextEntries", () => {
   test("data is the entry's value; fieldPath picks the root first", async () => {
-    assert.deepEqual(await results(classic("limits"), "  - {name: limits, data: 5}"), ["budget pass: validation rule 'read' passed."]);
-    assert.deepEqual(await results(classic("limits"), "  - {name: limits, data: {shop: {max: 2}}, fieldPath: shop.max}"), ["budget fail: budget 2"]);
+    assert.deepEqual(await results(classic("limits"), "  - {name: limits, data: 5}"), [
+      "budget pass: validation rule 'read' passed.",
+    ]);
+    assert.deepEqual(
+      await results(classic("limits"), "  - {name: limits, data: {shop: {max: 2}}, fieldPath: shop.max}"),
+      ["budget fail: budget 2"],
+    );
   });
 
   test("projections: the value is the map of projection names; <entry>.<projection> names one", async () => {
-    const entry = "  - name: limits\n    data: {teams: [{name: a, max: 4}, {name: b, max: 1}]}\n    projections: [{name: a, path: \"teams[?name=='a'].max | [0]\"}, {name: b, path: \"teams[?name=='b'].max | [0]\"}]";
+    const entry =
+      "  - name: limits\n    data: {teams: [{name: a, max: 4}, {name: b, max: 1}]}\n    projections: [{name: a, path: \"teams[?name=='a'].max | [0]\"}, {name: b, path: \"teams[?name=='b'].max | [0]\"}]";
     assert.deepEqual(await results(classic("limits.b"), entry), ["budget fail: budget 1"]);
     assert.deepEqual(await results(classic("limits", "a"), entry), ["budget pass: validation rule 'read' passed."]);
   });
 
   test("resources and resourceFiles are the objects of a Kubernetes-backed entry, as a list; CEL globalContext.Get reads a projection", async () => {
-    const entry = "  - name: deployments\n    resources: [{apiVersion: apps/v1, kind: Deployment, metadata: {name: inline}}]\n    resourceFiles: [deployments.yaml]\n    projections: [{name: count, path: \"length(@)\"}]";
+    const entry =
+      '  - name: deployments\n    resources: [{apiVersion: apps/v1, kind: Deployment, metadata: {name: inline}}]\n    resourceFiles: [deployments.yaml]\n    projections: [{name: count, path: "length(@)"}]';
     const files = { "deployments.yaml": `${deployment("one")}---\n${deployment("two")}` };
     assert.deepEqual(await results(cel, entry, files), ["cel-budget pass: success"]);
-    const two = "  - name: deployments\n    resourceFiles: [deployments.yaml]\n    projections: [{name: count, path: \"length(@)\"}]";
+    const two =
+      '  - name: deployments\n    resourceFiles: [deployments.yaml]\n    projections: [{name: count, path: "length(@)"}]';
     assert.deepEqual(await results(cel, two, files), ["cel-budget fail: too few deployments"]);
   });
 
   test("a projection whose JMESPath does not compile makes the reading rule an error naming the entry, not a value", async () => {
-    const [line] = await results(classic("limits.a"), "  - {name: limits, data: {a: 1}, projections: [{name: a, path: \"a[\"}]}");
+    const [line] = await results(
+      classic("limits.a"),
+      '  - {name: limits, data: {a: 1}, projections: [{name: a, path: "a["}]}',
+    );
     assert.match(line ?? "", /^budget error: .*globalContextEntries limits: projection a: /);
   });
 

@@ -27,7 +27,10 @@ export interface GlobalMock {
 export type CompileJmespath = (expression: string) => (data: JsonValue) => JsonValue;
 
 /** The entries, with their resourceFiles read (relative to `dir`); errors name the entry and field. */
-export async function loadGlobalMocks(dir: string, entries: readonly JsonObject[]): Promise<{ mocks: GlobalMock[]; errors: string[] }> {
+export async function loadGlobalMocks(
+  dir: string,
+  entries: readonly JsonObject[],
+): Promise<{ mocks: GlobalMock[]; errors: string[] }> {
   const mocks: GlobalMock[] = [];
   const errors: string[] = [];
   for (const [i, e] of entries.entries()) {
@@ -41,15 +44,20 @@ export async function loadGlobalMocks(dir: string, entries: readonly JsonObject[
     for (const [j, p] of (Array.isArray(e["projections"]) ? e["projections"] : []).entries()) {
       const pname = isObject(p) && typeof p["name"] === "string" ? p["name"].trim() : "";
       const path = isObject(p) && typeof p["path"] === "string" ? p["path"].trim() : "";
-      if (pname === "" || path === "") errors.push(`${where} (${name}): projections[${j}]: ${pname === "" ? "name" : "path"} is required`);
+      if (pname === "" || path === "")
+        errors.push(`${where} (${name}): projections[${j}]: ${pname === "" ? "name" : "path"} is required`);
       else projections.push({ name: pname, path });
     }
-    const files = Array.isArray(e["resourceFiles"]) ? e["resourceFiles"].filter((f): f is string => typeof f === "string") : [];
+    const files = Array.isArray(e["resourceFiles"])
+      ? e["resourceFiles"].filter((f): f is string => typeof f === "string")
+      : [];
     const inline = Array.isArray(e["resources"]) ? e["resources"] : undefined;
     const hasData = e["data"] !== undefined && e["data"] !== null;
     const sources = [hasData, inline !== undefined || files.length > 0].filter(Boolean).length;
     if (sources !== 1) {
-      errors.push(`${where} (${name}): ${sources === 0 ? "data, resources or resourceFiles is required" : "give data, or resources/resourceFiles, not both"}`);
+      errors.push(
+        `${where} (${name}): ${sources === 0 ? "data, resources or resourceFiles is required" : "give data, or resources/resourceFiles, not both"}`,
+      );
       continue;
     }
     let root: JsonValue = e["data"] ?? null;
@@ -68,7 +76,10 @@ export async function loadGlobalMocks(dir: string, entries: readonly JsonObject[
 }
 
 /** Each entry's value (and `<entry>.<projection>` values), or why it has none. */
-export function evaluateGlobalMocks(mocks: readonly GlobalMock[], compile: CompileJmespath): { values: Record<string, JsonValue>; errors: Record<string, string> } {
+export function evaluateGlobalMocks(
+  mocks: readonly GlobalMock[],
+  compile: CompileJmespath,
+): { values: Record<string, JsonValue>; errors: Record<string, string> } {
   const values: Record<string, JsonValue> = {};
   const errors: Record<string, string> = {};
   for (const m of mocks) {

@@ -4,25 +4,46 @@
  * A different or missing object is a mismatch (the row's actual result becomes `fail`); an
  * unreadable file is an error.
  */
-import { type JsonObject, type PolicyResponse, type Resource, resourceKind, resourceName, resourceNamespace, type RuleResult } from "../../engine/index.js";
+import {
+  type JsonObject,
+  type PolicyResponse,
+  type Resource,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+  type RuleResult,
+} from "../../engine/index.js";
 import type { ResourceCheck, ResourceProblem } from "./compare.js";
 import { describeDiff, findSameObject, sameContent, tidy, type ResourceFile } from "./expected-resources.js";
 import type { ExpectedResult } from "./test-file.js";
 
-export function resourceCheck(expected: ExpectedResult, files: ReadonlyMap<string, ResourceFile>): ResourceCheck | undefined {
+export function resourceCheck(
+  expected: ExpectedResult,
+  files: ReadonlyMap<string, ResourceFile>,
+): ResourceCheck | undefined {
   const patched = expected.patchedResources;
-  const generated = [...(expected.generatedResource !== undefined ? [expected.generatedResource] : []), ...(expected.generatedResources ?? [])];
+  const generated = [
+    ...(expected.generatedResource !== undefined ? [expected.generatedResource] : []),
+    ...(expected.generatedResources ?? []),
+  ];
   if (patched === undefined && generated.length === 0) return undefined;
   return (response: PolicyResponse, rule: RuleResult): ResourceProblem | undefined => {
     // verifyImages rules patch too (digests, the verify-images annotation), in the mutate phase.
-    if (patched !== undefined && (rule.type === "Mutation" || (rule.type === "ImageVerify" && response.patchedResource !== undefined))) {
+    if (
+      patched !== undefined &&
+      (rule.type === "Mutation" || (rule.type === "ImageVerify" && response.patchedResource !== undefined))
+    ) {
       const actual = rule.patchedTarget ?? response.patchedResource;
       if (actual !== undefined) return compareWith(patched, files, [actual]);
     }
     if (generated.length > 0 && rule.type === "Generation") {
       const actual = (rule.generated ?? []).map((g) => g.resource);
       for (const file of generated) {
-        if (actual.length === 0) return { kind: "mismatch", message: `${file}: rule ${rule.rule} generated nothing (${rule.status}: ${rule.message})` };
+        if (actual.length === 0)
+          return {
+            kind: "mismatch",
+            message: `${file}: rule ${rule.rule} generated nothing (${rule.status}: ${rule.message})`,
+          };
         const problem = compareWith(file, files, actual);
         if (problem !== undefined) return problem;
       }
@@ -32,9 +53,14 @@ export function resourceCheck(expected: ExpectedResult, files: ReadonlyMap<strin
 }
 
 /** Every document of `file` must equal one of the `actual` resources (the same object, same content). */
-function compareWith(file: string, files: ReadonlyMap<string, ResourceFile>, actual: readonly Resource[]): ResourceProblem | undefined {
+function compareWith(
+  file: string,
+  files: ReadonlyMap<string, ResourceFile>,
+  actual: readonly Resource[],
+): ResourceProblem | undefined {
   const loaded = files.get(file);
-  if (loaded === undefined || "error" in loaded) return { kind: "error", message: `${file}: ${loaded && "error" in loaded ? loaded.error : "not loaded"}` };
+  if (loaded === undefined || "error" in loaded)
+    return { kind: "error", message: `${file}: ${loaded && "error" in loaded ? loaded.error : "not loaded"}` };
   if (actual.length === 0) return { kind: "mismatch", message: `${file}: the rule produced no resource to compare` };
   for (const a of actual) {
     const want = findSameObject(loaded.docs, a);
@@ -43,11 +69,17 @@ function compareWith(file: string, files: ReadonlyMap<string, ResourceFile>, act
       return { kind: "mismatch", message: `${file}: no ${describe(a)} in the file` };
     }
     if (!sameContent(a, want)) {
-      return { kind: "mismatch", message: `${file}: ${describe(a)} differs: ${describeDiff(tidy(a), tidy(want)).join("; ")}` };
+      return {
+        kind: "mismatch",
+        message: `${file}: ${describe(a)} differs: ${describeDiff(tidy(a), tidy(want)).join("; ")}`,
+      };
     }
     return undefined;
   }
-  return { kind: "mismatch", message: `${file}: none of the generated resources (${actual.map(describe).join(", ")}) is in the file` };
+  return {
+    kind: "mismatch",
+    message: `${file}: none of the generated resources (${actual.map(describe).join(", ")}) is in the file`,
+  };
 }
 
 function describe(r: JsonObject): string {

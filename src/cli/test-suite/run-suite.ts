@@ -3,7 +3,20 @@
  * every validate policy against every resource, and compare each expected row.
  */
 import { dirname, resolve } from "node:path";
-import { type AnyCompiledException, type CompiledPolicy, type Engine, type EngineRequest, type ExistingResources, isObject, type JsonObject, type JsonValue, type Operation, type PolicyResponse, type RequestUserInfo, type Resource } from "../../engine/index.js";
+import {
+  type AnyCompiledException,
+  type CompiledPolicy,
+  type Engine,
+  type EngineRequest,
+  type ExistingResources,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  type Operation,
+  type PolicyResponse,
+  type RequestUserInfo,
+  type Resource,
+} from "../../engine/index.js";
 import { existingResources } from "../../library/existing-resources.js";
 import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
@@ -29,7 +42,11 @@ export type EngineFactory = (spec: TestSpec, cluster?: SuiteCluster) => Engine;
  * Every document of a test file is a test, as in Kyverno: one result per document. The first
  * document's rows keep the plain `idPrefix`; the Nth (N ≥ 2) document's rows use `idPrefix#N`.
  */
-export async function runSuites(file: string, makeEngine: EngineFactory, idPrefix: string = dirname(file)): Promise<SuiteResult[]> {
+export async function runSuites(
+  file: string,
+  makeEngine: EngineFactory,
+  idPrefix: string = dirname(file),
+): Promise<SuiteResult[]> {
   const docs = (await loadPaths([file])).filter((d) => d.value !== undefined || d.error !== undefined);
   if (docs.length === 0) return [failed(file, "", `${file}: empty test file`, [])];
   const out: SuiteResult[] = [];
@@ -41,14 +58,25 @@ export async function runSuites(file: string, makeEngine: EngineFactory, idPrefi
 }
 
 /** The first test of a test file (see runSuites for all of them). */
-export async function runSuite(file: string, makeEngine: EngineFactory, idPrefix: string = dirname(file)): Promise<SuiteResult> {
+export async function runSuite(
+  file: string,
+  makeEngine: EngineFactory,
+  idPrefix: string = dirname(file),
+): Promise<SuiteResult> {
   const [first] = await runSuites(file, makeEngine, idPrefix);
   return first ?? failed(file, "", `${file}: empty test file`, []);
 }
 
-async function runTestDocument(file: string, where: string, doc: { value?: JsonValue; error?: string }, makeEngine: EngineFactory, idPrefix: string): Promise<SuiteResult> {
+async function runTestDocument(
+  file: string,
+  where: string,
+  doc: { value?: JsonValue; error?: string },
+  makeEngine: EngineFactory,
+  idPrefix: string,
+): Promise<SuiteResult> {
   const dir = dirname(file);
-  if (doc.error !== undefined || doc.value === undefined) return failed(file, "", doc.error ?? `${where}: empty document`, []);
+  if (doc.error !== undefined || doc.value === undefined)
+    return failed(file, "", doc.error ?? `${where}: empty document`, []);
   const parsed = parseTestFile(doc.value);
   if (!parsed.ok) return failed(file, "", `${where}: ${parsed.errors.join("; ")}`, []);
   const spec = parsed.spec;
@@ -89,11 +117,20 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
   const rdocs = await loadPaths(spec.resources.map((r) => resolve(dir, r)));
   const missing = rdocs.filter((d) => d.error !== undefined);
   if (missing.length > 0) return fail(`${file}: resources: ${missing.map((d) => d.error).join("; ")}`);
-  const resources = rdocs.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string").map(inDefaultNamespace);
+  const resources = rdocs
+    .map((d) => d.value)
+    .filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string")
+    .map(inDefaultNamespace);
   // With clusterResources, Kyverno's test puts the resources in its fake cluster too (commands/test `runTest`: allObjects).
-  const clusterObjects = spec.clusterResources.length > 0 ? [...loadedCluster.cluster.resources, ...resources] : loadedCluster.cluster.resources;
+  const clusterObjects =
+    spec.clusterResources.length > 0
+      ? [...loadedCluster.cluster.resources, ...resources]
+      : loadedCluster.cluster.resources;
   const engine = makeEngine(spec, { ...loadedCluster.cluster, resources: clusterObjects, params: params.docs });
-  const policies = await loadPolicies(spec.policies.map((p) => resolve(dir, p)), engine);
+  const policies = await loadPolicies(
+    spec.policies.map((p) => resolve(dir, p)),
+    engine,
+  );
   if (policies.fatal.length > 0) return fail(`${file}: policies: ${policies.fatal.join("; ")}`);
   warnings.push(...policies.warnings);
   const policyErrors = policies.errors;
@@ -106,10 +143,23 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
   warnings.push(...loadedExceptions.warnings);
   const exceptions = [...loadedExceptions.exceptions, ...policies.exceptions];
   // Kyverno's CLI refuses the combination (commands/test/test.go).
-  if (exceptions.length > 0 && policies.compiled.some((p) => p.admissionPolicy === true)) return fail(`${file}: use of exceptions with ValidatingAdmissionPolicies is not supported`);
-  const payloads = await loadJsonPayloads(spec.jsonPayloads.map((f) => resolve(dir, f)), () => Promise.resolve(""));
+  if (exceptions.length > 0 && policies.compiled.some((p) => p.admissionPolicy === true))
+    return fail(`${file}: use of exceptions with ValidatingAdmissionPolicies is not supported`);
+  const payloads = await loadJsonPayloads(
+    spec.jsonPayloads.map((f) => resolve(dir, f)),
+    () => Promise.resolve(""),
+  );
   if (payloads.errors.length > 0) return fail(`${file}: jsonPayloads: ${payloads.errors.join("; ")}`);
-  const inputs: SuiteInputs = { engine, policies: policies.compiled, resources, payloads: payloads.payloads, values, userInfo, existing, exceptions };
+  const inputs: SuiteInputs = {
+    engine,
+    policies: policies.compiled,
+    resources,
+    payloads: payloads.payloads,
+    values,
+    userInfo,
+    existing,
+    exceptions,
+  };
 
   const byOperation = new Map<string, PolicyResponse[]>();
   const responsesFor = (op: string | undefined): PolicyResponse[] => {
@@ -125,13 +175,21 @@ async function runTestDocument(file: string, where: string, doc: { value?: JsonV
   spec.results.forEach((expected, i) => {
     for (const resource of rowResources(expected, () => responsesFor(expected.operation))) {
       const invalid = policies.invalid.get(bareName(expected.policy));
-      const verdict = invalid !== undefined
-        ? { ok: false, actual: null, reason: `Invalid policy: ${invalid}`, message: invalid }
-        : compareRow(expected, resource, responsesFor(expected.operation), resourceCheck(expected, files));
+      const verdict =
+        invalid !== undefined
+          ? { ok: false, actual: null, reason: `Invalid policy: ${invalid}`, message: invalid }
+          : compareRow(expected, resource, responsesFor(expected.operation), resourceCheck(expected, files));
       rows.push(row(idPrefix, i, expected, resource, verdict));
     }
   });
-  return { path: dir, file, name: spec.name, warnings, ...(policyErrors.length > 0 ? { policyErrors } : {}), results: rows };
+  return {
+    path: dir,
+    file,
+    name: spec.name,
+    warnings,
+    ...(policyErrors.length > 0 ? { policyErrors } : {}),
+    results: rows,
+  };
 }
 
 /** What a suite's rows are evaluated from: its engine, policies and resources, and what every request is built with. */
@@ -180,14 +238,29 @@ function bareName(policy: string): string {
   return i < 0 ? policy : policy.slice(i + 1);
 }
 
-function row(prefix: string, i: number, e: ExpectedResult, resource: string, v: { ok: boolean; actual: string | null; reason: string; message: string }): RowResult {
-  return { id: `${prefix}::${i}::${resource}`, policy: e.policy, rule: e.rule, resource, kind: e.kind, expected: e.result, ...v };
+function row(
+  prefix: string,
+  i: number,
+  e: ExpectedResult,
+  resource: string,
+  v: { ok: boolean; actual: string | null; reason: string; message: string },
+): RowResult {
+  return {
+    id: `${prefix}::${i}::${resource}`,
+    policy: e.policy,
+    rule: e.rule,
+    resource,
+    kind: e.kind,
+    expected: e.result,
+    ...v,
+  };
 }
 
 function rowsFailing(spec: TestSpec, prefix: string, msg: string): RowResult[] {
   const rows: RowResult[] = [];
   spec.results.forEach((e, i) => {
-    for (const r of e.allResources === true ? ["(every matching resource)"] : e.resources) rows.push(row(prefix, i, e, r, { ok: false, actual: null, reason: "Suite error", message: msg }));
+    for (const r of e.allResources === true ? ["(every matching resource)"] : e.resources)
+      rows.push(row(prefix, i, e, r, { ok: false, actual: null, reason: "Suite error", message: msg }));
   });
   return rows;
 }
@@ -199,7 +272,11 @@ function failed(file: string, name: string, error: string, results: RowResult[])
 export type { LoadedPolicies };
 
 /** Objects the suite says already exist: mutate-existing targets, and the clone sources its rows name (already read). */
-async function loadExisting(dir: string, spec: TestSpec, files: ReadonlyMap<string, ResourceFile>): Promise<{ docs: JsonObject[]; errors: string[] }> {
+async function loadExisting(
+  dir: string,
+  spec: TestSpec,
+  files: ReadonlyMap<string, ResourceFile>,
+): Promise<{ docs: JsonObject[]; errors: string[] }> {
   const docs: JsonObject[] = [];
   const errors: string[] = [];
   if (spec.targetResources.length > 0) {
@@ -208,21 +285,28 @@ async function loadExisting(dir: string, spec: TestSpec, files: ReadonlyMap<stri
       else if (isObject(d.value) && typeof d.value["kind"] === "string") docs.push(d.value);
     }
   }
-  for (const f of new Set(spec.results.flatMap((r) => (r.cloneSourceResource !== undefined ? [r.cloneSourceResource] : [])))) {
+  for (const f of new Set(
+    spec.results.flatMap((r) => (r.cloneSourceResource !== undefined ? [r.cloneSourceResource] : [])),
+  )) {
     const loaded = files.get(f);
-    if (loaded === undefined || "error" in loaded) errors.push(`cloneSourceResource: ${loaded && "error" in loaded ? loaded.error : `${f} not loaded`}`);
+    if (loaded === undefined || "error" in loaded)
+      errors.push(`cloneSourceResource: ${loaded && "error" in loaded ? loaded.error : `${f} not loaded`}`);
     else docs.push(...loaded.docs.filter((d) => typeof d["kind"] === "string"));
   }
   return { docs, errors };
 }
 
 /** The objects of the test's `paramResources` files (every document with a kind; a `kind: List` stands for its items). */
-async function loadParamResources(dir: string, paths: readonly string[]): Promise<{ docs: JsonObject[]; errors: string[] }> {
+async function loadParamResources(
+  dir: string,
+  paths: readonly string[],
+): Promise<{ docs: JsonObject[]; errors: string[] }> {
   const docs: JsonObject[] = [];
   const errors: string[] = [];
   for (const d of await loadPaths(paths.map((p) => resolve(dir, p)))) {
     if (d.error !== undefined) errors.push(d.error);
-    else if (isObject(d.value) && d.value["kind"] === "List" && Array.isArray(d.value["items"])) docs.push(...d.value["items"].filter(isObject));
+    else if (isObject(d.value) && d.value["kind"] === "List" && Array.isArray(d.value["items"]))
+      docs.push(...d.value["items"].filter(isObject));
     else if (isObject(d.value) && typeof d.value["kind"] === "string") docs.push(d.value);
   }
   return { docs, errors };

@@ -49,18 +49,60 @@ export interface TestSpec {
 }
 
 const TOP_FIELDS = new Set([
-  "apiVersion", "kind", "metadata", "policies", "resources", "targetResources", "exceptions", "variables", "values",
-  "userinfo", "context", "paramResources", "clusterResources", "jsonPayload", "jsonPayloads", "httpPayloads",
-  "envoyPayloads", "apiCallResponses", "globalContextEntries", "results",
+  "apiVersion",
+  "kind",
+  "metadata",
+  "policies",
+  "resources",
+  "targetResources",
+  "exceptions",
+  "variables",
+  "values",
+  "userinfo",
+  "context",
+  "paramResources",
+  "clusterResources",
+  "jsonPayload",
+  "jsonPayloads",
+  "httpPayloads",
+  "envoyPayloads",
+  "apiCallResponses",
+  "globalContextEntries",
+  "results",
 ]);
 const RESULT_FIELDS = new Set([
-  "policy", "rule", "result", "kind", "resources", "resource", "resourceSpecs", "namespace", "patchedResources",
-  "generatedResource", "generatedResources", "cloneSourceResource", "operation", "failOnMissingResources",
-  "isValidatingAdmissionPolicy", "isMutatingAdmissionPolicy", "isValidatingPolicy", "isDeletingPolicy",
-  "isImageValidatingPolicy", "isGeneratingPolicy", "isMutatingPolicy",
+  "policy",
+  "rule",
+  "result",
+  "kind",
+  "resources",
+  "resource",
+  "resourceSpecs",
+  "namespace",
+  "patchedResources",
+  "generatedResource",
+  "generatedResources",
+  "cloneSourceResource",
+  "operation",
+  "failOnMissingResources",
+  "isValidatingAdmissionPolicy",
+  "isMutatingAdmissionPolicy",
+  "isValidatingPolicy",
+  "isDeletingPolicy",
+  "isImageValidatingPolicy",
+  "isGeneratingPolicy",
+  "isMutatingPolicy",
 ]);
 const RESULTS = new Set(["pass", "fail", "skip", "warn", "error"]);
-const RULELESS_FLAGS = ["isValidatingAdmissionPolicy", "isMutatingAdmissionPolicy", "isValidatingPolicy", "isDeletingPolicy", "isImageValidatingPolicy", "isGeneratingPolicy", "isMutatingPolicy"];
+const RULELESS_FLAGS = [
+  "isValidatingAdmissionPolicy",
+  "isMutatingAdmissionPolicy",
+  "isValidatingPolicy",
+  "isDeletingPolicy",
+  "isImageValidatingPolicy",
+  "isGeneratingPolicy",
+  "isMutatingPolicy",
+];
 
 export type TestFileOutcome = { ok: true; spec: TestSpec } | { ok: false; errors: string[] };
 
@@ -68,16 +110,25 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
   const errors: string[] = [];
   if (!isObject(doc)) return { ok: false, errors: ["the test file must be a mapping"] };
   if (doc["apiVersion"] === undefined || doc["kind"] === undefined) {
-    return { ok: false, errors: ["the test file uses a deprecated schema (no apiVersion/kind) — please migrate to apiVersion: cli.kyverno.io/v1alpha1, kind: Test"] };
+    return {
+      ok: false,
+      errors: [
+        "the test file uses a deprecated schema (no apiVersion/kind) — please migrate to apiVersion: cli.kyverno.io/v1alpha1, kind: Test",
+      ],
+    };
   }
   // Kyverno reads any apiVersion (it does not check it), so Bylaw does too; only a string is required.
-  if (typeof doc["apiVersion"] !== "string") errors.push(`apiVersion: must be a string, got ${JSON.stringify(doc["apiVersion"])}`);
+  if (typeof doc["apiVersion"] !== "string")
+    errors.push(`apiVersion: must be a string, got ${JSON.stringify(doc["apiVersion"])}`);
   if (doc["kind"] !== "Test") errors.push(`kind: expected Test, got ${JSON.stringify(doc["kind"])}`);
-  for (const k of Object.keys(doc)) if (!TOP_FIELDS.has(k)) errors.push(`${k}: unknown field${k === "checks" ? " (checks was removed in Kyverno 1.19)" : ""}`);
+  for (const k of Object.keys(doc))
+    if (!TOP_FIELDS.has(k))
+      errors.push(`${k}: unknown field${k === "checks" ? " (checks was removed in Kyverno 1.19)" : ""}`);
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const results: ExpectedResult[] = [];
   const rawResults = doc["results"];
-  if (rawResults !== undefined && rawResults !== null && !Array.isArray(rawResults)) errors.push("results: must be a list");
+  if (rawResults !== undefined && rawResults !== null && !Array.isArray(rawResults))
+    errors.push("results: must be a list");
   (Array.isArray(rawResults) ? rawResults : []).forEach((r, i) => {
     const path = `results[${i}]`;
     if (!isObject(r)) {
@@ -85,10 +136,14 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       return;
     }
     for (const k of Object.keys(r)) {
-      if (!RESULT_FIELDS.has(k)) errors.push(`${path}.${k}: unknown field${k === "patchedResource" ? " (use patchedResources)" : ""}`);
+      if (!RESULT_FIELDS.has(k))
+        errors.push(`${path}.${k}: unknown field${k === "patchedResource" ? " (use patchedResources)" : ""}`);
     }
     const result = str(r["result"]);
-    if (!RESULTS.has(result)) errors.push(`${path}.result: must be one of pass, fail, skip, warn, error; got ${JSON.stringify(r["result"] ?? null)}`);
+    if (!RESULTS.has(result))
+      errors.push(
+        `${path}.result: must be one of pass, fail, skip, warn, error; got ${JSON.stringify(r["result"] ?? null)}`,
+      );
     const resources = strList(r["resources"]);
     if (resources.length === 0 && typeof r["resource"] === "string") resources.push(r["resource"]);
     const allResources = r["resources"] === undefined && r["resource"] === undefined;
@@ -117,7 +172,10 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       resources: strList(doc["resources"]),
       targetResources: strList(doc["targetResources"]),
       exceptions: strList(doc["exceptions"]),
-      jsonPayloads: [...strList(doc["jsonPayloads"]), ...(typeof doc["jsonPayload"] === "string" && doc["jsonPayload"] !== "" ? [doc["jsonPayload"]] : [])],
+      jsonPayloads: [
+        ...strList(doc["jsonPayloads"]),
+        ...(typeof doc["jsonPayload"] === "string" && doc["jsonPayload"] !== "" ? [doc["jsonPayload"]] : []),
+      ],
       ...opt("variables", doc["variables"]),
       ...(isObject(doc["values"]) ? { values: doc["values"] } : {}),
       ...opt("userinfo", doc["userinfo"]),

@@ -74,7 +74,10 @@ results:
   - {policy: images, rule: allowed-image, kind: Pod, resources: [bad], result: fail}
 `,
     });
-    assert.deepEqual(rows(suites), [["good", "pass", true], ["bad", "fail", true]]);
+    assert.deepEqual(rows(suites), [
+      ["good", "pass", true],
+      ["bad", "fail", true],
+    ]);
   });
 
   test("a foreachValues entry that is not a list is a suite error naming it", async () => {
@@ -122,7 +125,10 @@ results:
   - {policy: team, rule: team-label, kind: CronJob, resources: [nightly], result: pass}
 `,
     });
-    assert.deepEqual(rows(suites), [["web", "pass", true], ["nightly", "pass", true]]);
+    assert.deepEqual(rows(suites), [
+      ["web", "pass", true],
+      ["nightly", "pass", true],
+    ]);
   });
 
   test('a values key with a quoted segment ("a.b/c") is one segment', async () => {
@@ -212,7 +218,10 @@ results:
   - {policy: images, rule: allowed-image, kind: Pod, result: fail}
 `,
     });
-    assert.deepEqual(rows(suites), [["good", "pass", false], ["bad", "fail", true]]);
+    assert.deepEqual(rows(suites), [
+      ["good", "pass", false],
+      ["bad", "fail", true],
+    ]);
   });
 
   test("a results entry with no resources and nothing matched fails as Not found", async () => {
@@ -246,8 +255,14 @@ results:
   - {policy: images, rule: allowed-image, kind: Pod, resources: [bad], result: fail}
 `,
     });
-    assert.deepEqual(suites.map((s) => s.name), ["first", "second"]);
-    assert.deepEqual(rows(suites), [["good", "pass", true], ["bad", "fail", true]]);
+    assert.deepEqual(
+      suites.map((s) => s.name),
+      ["first", "second"],
+    );
+    assert.deepEqual(rows(suites), [
+      ["good", "pass", true],
+      ["bad", "fail", true],
+    ]);
     assert.notEqual(suites[0]?.results[0]?.id, suites[1]?.results[0]?.id);
   });
   test("namespaceObject is the values file's Namespace whole (annotations too); namespaces: wins over namespaceSelector:", async () => {
@@ -291,7 +306,11 @@ results:
   - {policy: registries, kind: Pod, resources: [ns1/bad, ns2/labels-only], result: fail, isValidatingPolicy: true}
 `,
     });
-    assert.deepEqual(rows(suites), [["ns1/good", "pass", true], ["ns1/bad", "fail", true], ["ns2/labels-only", "fail", true]]);
+    assert.deepEqual(rows(suites), [
+      ["ns1/good", "pass", true],
+      ["ns1/bad", "fail", true],
+      ["ns2/labels-only", "fail", true],
+    ]);
   });
 
   const cel = (name: string, expression: string, evaluation = "") => `apiVersion: policies.kyverno.io/v1
@@ -302,13 +321,17 @@ ${evaluation}  matchConstraints:
     resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
   validations: [{expression: ${JSON.stringify(expression)}, message: no}]
 `;
-  const onePod = "apiVersion: v1\nkind: Pod\nmetadata: {name: good, namespace: default}\nspec: {containers: [{name: a, image: one}]}\n";
+  const onePod =
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: good, namespace: default}\nspec: {containers: [{name: a, image: one}]}\n";
 
   // Kyverno's Test v1alpha1: apiCallResponses [{url | urlPath, method, response: {statusCode, body}}], globalContextEntries [{name, data}].
   test("apiCallResponses answer CEL http.Get/Post by URL and method; globalContextEntries answer globalContext.Get", async () => {
     const suites = await run({
       "policy.yaml": [
-        cel("http", "http.Get('https://svc.example/allow').allowed == true && http.Post('https://svc.example/decide', {'n': 1}).verdict == 'yes'"),
+        cel(
+          "http",
+          "http.Get('https://svc.example/allow').allowed == true && http.Post('https://svc.example/decide', {'n': 1}).verdict == 'yes'",
+        ),
         cel("global", "globalContext.Get('registries', 'allowed').exists(r, r == 'one')"),
       ].join("---\n"),
       "resources.yaml": onePod,
@@ -322,7 +345,10 @@ results:
   - {policy: global, resources: [good], result: pass, isValidatingPolicy: true}
 `,
     });
-    assert.deepEqual(rows(suites), [["good", "pass", true], ["good", "pass", true]]);
+    assert.deepEqual(rows(suites), [
+      ["good", "pass", true],
+      ["good", "pass", true],
+    ]);
   });
 
   test("a call no apiCallResponses entry answers is an error, never a pass", async () => {
@@ -355,7 +381,11 @@ results:
   // Kyverno's CLI evaluates a ValidatingPolicy whatever its evaluation switches (pkg/cel/policies/vpol/engine reads neither; they steer the webhook and background scans).
   test("evaluation.admission.enabled and evaluation.background.enabled false do not keep a ValidatingPolicy out of bylaw test", async () => {
     const suites = await run({
-      "policy.yaml": cel("switched-off", "object.metadata.name == 'other'", "  evaluation: {admission: {enabled: false}, background: {enabled: false}}\n"),
+      "policy.yaml": cel(
+        "switched-off",
+        "object.metadata.name == 'other'",
+        "  evaluation: {admission: {enabled: false}, background: {enabled: false}}\n",
+      ),
       "resources.yaml": onePod,
       "kyverno-test.yaml": `${header("switches")}results:
   - {policy: switched-off, resources: [good], result: fail, isValidatingPolicy: true}

@@ -6,10 +6,15 @@ export type UserInfoOutcome = { ok: true; userInfo: RequestUserInfo } | { ok: fa
 export function parseUserInfo(doc: JsonValue): UserInfoOutcome {
   if (!isObject(doc)) return { ok: false, error: "the userinfo file must be a mapping" };
   if (doc["apiVersion"] === undefined || doc["kind"] === undefined) {
-    return { ok: false, error: "the userinfo file uses a deprecated schema (no apiVersion/kind); use apiVersion: cli.kyverno.io/v1alpha1, kind: UserInfo" };
+    return {
+      ok: false,
+      error:
+        "the userinfo file uses a deprecated schema (no apiVersion/kind); use apiVersion: cli.kyverno.io/v1alpha1, kind: UserInfo",
+    };
   }
   const info = isObject(doc["userInfo"]) ? doc["userInfo"] : {};
-  const strs = (v: JsonValue | undefined): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  const strs = (v: JsonValue | undefined): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
   return {
     ok: true,
     userInfo: {

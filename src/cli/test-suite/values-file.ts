@@ -31,21 +31,30 @@ export interface ValuesSpec {
   readonly setValues?: Readonly<Record<string, JsonValue>>;
 }
 
-export const EMPTY_VALUES: ValuesSpec = { globalValues: {}, ruleValues: new Map(), resourceValues: new Map(), namespaceLabels: new Map(), namespaceObjects: new Map() };
+export const EMPTY_VALUES: ValuesSpec = {
+  globalValues: {},
+  ruleValues: new Map(),
+  resourceValues: new Map(),
+  namespaceLabels: new Map(),
+  namespaceObjects: new Map(),
+};
 
 /**
  * The values of the rule `rule` of `policy`, as Kyverno's CLI finds them: the first values entry
  * whose name is the rule's, or whose `autogen-` / `autogen-cronjob-` variant the rule is.
  */
 export function ruleValuesFor(values: ValuesSpec, policy: string, rule: string): RuleValues | undefined {
-  return values.ruleValues.get(policy)?.find((r) => rule === r.name || rule === `autogen-${r.name}` || rule === `autogen-cronjob-${r.name}`);
+  return values.ruleValues
+    .get(policy)
+    ?.find((r) => rule === r.name || rule === `autogen-${r.name}` || rule === `autogen-cronjob-${r.name}`);
 }
 
 export function parseValues(doc: JsonValue): { values: ValuesSpec; warnings: string[]; errors: string[] } {
   const warnings: string[] = [];
   const errors: string[] = [];
   if (!isObject(doc)) return { values: EMPTY_VALUES, warnings, errors: ["the values file must be a mapping"] };
-  if (doc["kind"] !== undefined && doc["kind"] !== "Values") warnings.push(`kind: expected Values, got ${JSON.stringify(doc["kind"])}; reading it as Values`);
+  if (doc["kind"] !== undefined && doc["kind"] !== "Values")
+    warnings.push(`kind: expected Values, got ${JSON.stringify(doc["kind"])}; reading it as Values`);
   const checkKeys = (where: string, obj: JsonObject): void => {
     for (const k of Object.keys(obj)) {
       const split = splitVariableKey(k);
@@ -64,7 +73,8 @@ export function parseValues(doc: JsonValue): { values: ValuesSpec; warnings: str
       checkKeys(`${where}.values`, vals);
       const foreachValues: Record<string, JsonValue[]> = {};
       const rawForeach = r["foreachValues"];
-      if (rawForeach !== undefined && rawForeach !== null && !isObject(rawForeach)) errors.push(`${where}.foreachValues: must be a mapping of key to a list of values`);
+      if (rawForeach !== undefined && rawForeach !== null && !isObject(rawForeach))
+        errors.push(`${where}.foreachValues: must be a mapping of key to a list of values`);
       if (isObject(rawForeach)) {
         checkKeys(`${where}.foreachValues`, rawForeach);
         for (const [k, v] of Object.entries(rawForeach)) {
@@ -110,6 +120,7 @@ function list(v: JsonValue | undefined): JsonObject[] {
 
 function strings(v: JsonValue | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (isObject(v)) for (const [k, val] of Object.entries(v)) out[k] = typeof val === "string" ? val : JSON.stringify(val);
+  if (isObject(v))
+    for (const [k, val] of Object.entries(v)) out[k] = typeof val === "string" ? val : JSON.stringify(val);
   return out;
 }

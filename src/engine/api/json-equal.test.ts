@@ -7,20 +7,30 @@ describe("jsonEqual compares decoded JSON as reflect.DeepEqual does", () => {
     [null, null],
     [1, 1.0],
     ["a", "a"],
-    [[1, [2, { a: null }]], [1, [2, { a: null }]]],
-    [{ a: 1, b: { c: [true] } }, { b: { c: [true] }, a: 1 }],
+    [
+      [1, [2, { a: null }]],
+      [1, [2, { a: null }]],
+    ],
+    [
+      { a: 1, b: { c: [true] } },
+      { b: { c: [true] }, a: 1 },
+    ],
     [{}, {}],
     [[], []],
     [Object.assign(Object.create(null) as object, { a: 1 }), { a: 1 }],
   ];
-  for (const [a, b] of equal) test(`${JSON.stringify(a)} equals ${JSON.stringify(b)}`, () => assert.equal(jsonEqual(a, b), true));
+  for (const [a, b] of equal)
+    test(`${JSON.stringify(a)} equals ${JSON.stringify(b)}`, () => assert.equal(jsonEqual(a, b), true));
 
   const unequal: [unknown, unknown][] = [
     [NaN, NaN],
     [1, "1"],
     [null, false],
     [null, undefined],
-    [[1, 2], [2, 1]],
+    [
+      [1, 2],
+      [2, 1],
+    ],
     [[1], [1, 1]],
     [[], {}],
     [{ a: 1 }, { a: 1, b: 2 }],
@@ -29,7 +39,8 @@ describe("jsonEqual compares decoded JSON as reflect.DeepEqual does", () => {
     [{ a: null }, {}],
     [{ a: { b: 1 } }, { a: { b: 2 } }],
   ];
-  for (const [a, b] of unequal) test(`${JSON.stringify(a)} differs from ${JSON.stringify(b)}`, () => assert.equal(jsonEqual(a, b), false));
+  for (const [a, b] of unequal)
+    test(`${JSON.stringify(a)} differs from ${JSON.stringify(b)}`, () => assert.equal(jsonEqual(a, b), false));
 
   test("an object that is not decoded JSON (a JMESPath &expr) equals only itself", () => {
     class Ref {

@@ -108,7 +108,11 @@ export interface ContextEntry {
   readonly variable?: { readonly value?: JsonValue; readonly jmesPath?: string; readonly default?: JsonValue };
   readonly configMap?: { readonly name: string; readonly namespace?: string };
   readonly apiCall?: ApiCall;
-  readonly imageRegistry?: { readonly reference: string; readonly jmesPath?: string; readonly imageRegistryCredentials?: JsonObject };
+  readonly imageRegistry?: {
+    readonly reference: string;
+    readonly jmesPath?: string;
+    readonly imageRegistryCredentials?: JsonObject;
+  };
   readonly globalReference?: { readonly name: string; readonly jmesPath?: string };
 }
 
@@ -116,7 +120,11 @@ export interface ApiCall {
   readonly urlPath?: string;
   readonly method?: "GET" | "POST";
   readonly data?: readonly { readonly key: string; readonly value: JsonValue }[];
-  readonly service?: { readonly url: string; readonly caBundle?: string; readonly headers?: readonly { key: string; value: string }[] };
+  readonly service?: {
+    readonly url: string;
+    readonly caBundle?: string;
+    readonly headers?: readonly { key: string; value: string }[];
+  };
   readonly jmesPath?: string;
   readonly default?: JsonValue;
 }

@@ -71,13 +71,19 @@ function stringMap(v: unknown): Record<string, string> {
 /** Split `group/version` into its parts; the core group is "". */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf("/");
-  return i < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: "", version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 /**
  * The object a request is about, which its rules match and check: the old object for DELETE
  * (whose object is null), else the object. The one place this choice is written.
  */
-export function requestSubject(request: { readonly resource: Resource; readonly oldResource?: Resource; readonly operation: Operation }): Resource {
+export function requestSubject(request: {
+  readonly resource: Resource;
+  readonly oldResource?: Resource;
+  readonly operation: Operation;
+}): Resource {
   return request.operation === "DELETE" && request.oldResource !== undefined ? request.oldResource : request.resource;
 }

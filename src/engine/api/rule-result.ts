@@ -30,6 +30,12 @@ export interface RuleResult {
 }
 
 /** A result with no extras; `path` only where a pattern failed at one. */
-export function ruleResult(rule: string, type: RuleType, status: RuleStatus, message: string, path?: string): RuleResult {
+export function ruleResult(
+  rule: string,
+  type: RuleType,
+  status: RuleStatus,
+  message: string,
+  path?: string,
+): RuleResult {
   return path === undefined ? { rule, type, status, message } : { rule, type, status, message, path };
 }

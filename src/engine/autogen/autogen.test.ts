@@ -60,7 +60,9 @@ describe("autogenRules golden output", () => {
       exclude: { any: [{ resources: { namespaces: ["kube-system"] } }] },
     });
     const [pod, cron] = autogenRules(policyOf([rule]));
-    assert.deepEqual(pod?.match, { any: [{ resources: { kinds: TEMPLATE_KINDS } }, { resources: { kinds: ["Service"] } }] });
+    assert.deepEqual(pod?.match, {
+      any: [{ resources: { kinds: TEMPLATE_KINDS } }, { resources: { kinds: ["Service"] } }],
+    });
     assert.deepEqual(pod?.exclude, { any: [{ resources: { namespaces: ["kube-system"] } }] });
     const cronKinds = { kinds: ["batch/v1/CronJob"] };
     assert.deepEqual(cron?.match, { any: [{ resources: cronKinds }, { resources: cronKinds }] });
@@ -79,7 +81,10 @@ describe("autogenRules golden output", () => {
 
   test("computeRules keeps the policy unchanged when nothing is generated", () => {
     const rules = [podRule("autogen-x")];
-    assert.deepEqual(computeRules(policyOf(rules, { [ANNOTATION]: "none" })).map((r) => r.name), ["autogen-x"]);
+    assert.deepEqual(
+      computeRules(policyOf(rules, { [ANNOTATION]: "none" })).map((r) => r.name),
+      ["autogen-x"],
+    );
   });
 
   test("names are truncated to 63 characters", () => {
@@ -99,31 +104,77 @@ describe("autogenRules golden output", () => {
 
 describe("autogen-controllers annotation", () => {
   const kindsOf = (annotation: string | undefined): [string, string[]][] =>
-    autogenRules(policyOf([podRule("r")], annotation === undefined ? undefined : { [ANNOTATION]: annotation })).map((r) => {
-      const any = r.match?.any ?? [];
-      return [r.name, any[0]?.resources?.kinds ? [...any[0].resources.kinds] : []];
-    });
+    autogenRules(policyOf([podRule("r")], annotation === undefined ? undefined : { [ANNOTATION]: annotation })).map(
+      (r) => {
+        const any = r.match?.any ?? [];
+        return [r.name, any[0]?.resources?.kinds ? [...any[0].resources.kinds] : []];
+      },
+    );
 
   const cases: [string, string | undefined, [string, string[]][], string[]][] = [
-    ["absent means all", undefined, [["autogen-r", TEMPLATE_KINDS], ["autogen-cronjob-r", ["batch/v1/CronJob"]]], ["DaemonSet", "Deployment", "Job", "ReplicaSet", "ReplicationController", "StatefulSet", "CronJob"]],
+    [
+      "absent means all",
+      undefined,
+      [
+        ["autogen-r", TEMPLATE_KINDS],
+        ["autogen-cronjob-r", ["batch/v1/CronJob"]],
+      ],
+      ["DaemonSet", "Deployment", "Job", "ReplicaSet", "ReplicationController", "StatefulSet", "CronJob"],
+    ],
     ["none disables", "none", [], []],
     ["empty disables", "", [], []],
-    ["all", "all", [["autogen-r", TEMPLATE_KINDS], ["autogen-cronjob-r", ["batch/v1/CronJob"]]], ["DaemonSet", "Deployment", "Job", "ReplicaSet", "ReplicationController", "StatefulSet", "CronJob"]],
-    ["a list without CronJob", "StatefulSet,Deployment", [["autogen-r", ["apps/v1/Deployment", "apps/v1/StatefulSet"]]], ["Deployment", "StatefulSet"]],
+    [
+      "all",
+      "all",
+      [
+        ["autogen-r", TEMPLATE_KINDS],
+        ["autogen-cronjob-r", ["batch/v1/CronJob"]],
+      ],
+      ["DaemonSet", "Deployment", "Job", "ReplicaSet", "ReplicationController", "StatefulSet", "CronJob"],
+    ],
+    [
+      "a list without CronJob",
+      "StatefulSet,Deployment",
+      [["autogen-r", ["apps/v1/Deployment", "apps/v1/StatefulSet"]]],
+      ["Deployment", "StatefulSet"],
+    ],
     ["CronJob only", "CronJob", [["autogen-cronjob-r", ["batch/v1/CronJob"]]], ["CronJob"]],
-    ["a list with CronJob", "Deployment,CronJob", [["autogen-r", ["apps/v1/Deployment"]], ["autogen-cronjob-r", ["batch/v1/CronJob"]]], ["Deployment", "CronJob"]],
+    [
+      "a list with CronJob",
+      "Deployment,CronJob",
+      [
+        ["autogen-r", ["apps/v1/Deployment"]],
+        ["autogen-cronjob-r", ["batch/v1/CronJob"]],
+      ],
+      ["Deployment", "CronJob"],
+    ],
     ["an unknown kind alone is passed through", "CloneSet", [["autogen-r", ["CloneSet"]]], ["CloneSet"]],
-    ["unknown kinds are dropped next to known ones", "CloneSet,Deployment", [["autogen-r", ["apps/v1/Deployment"]]], ["Deployment"]],
+    [
+      "unknown kinds are dropped next to known ones",
+      "CloneSet,Deployment",
+      [["autogen-r", ["apps/v1/Deployment"]]],
+      ["Deployment"],
+    ],
     ["entries are not trimmed", "Deployment, StatefulSet", [["autogen-r", ["apps/v1/Deployment"]]], ["Deployment"]],
   ];
   for (const [name, annotation, rules, controllers] of cases) {
     test(name, () => {
       assert.deepEqual(kindsOf(annotation), rules);
-      assert.deepEqual(autogenControllers(policyOf([podRule("r")], annotation === undefined ? undefined : { [ANNOTATION]: annotation })), controllers);
+      assert.deepEqual(
+        autogenControllers(
+          policyOf([podRule("r")], annotation === undefined ? undefined : { [ANNOTATION]: annotation }),
+        ),
+        controllers,
+      );
     });
   }
 
   test("autogenControllers is empty when the policy cannot be auto-generated", () => {
-    assert.deepEqual(autogenControllers(policyOf([podRule("r", { match: { any: [{ resources: { kinds: ["Pod"], names: ["x"] } }] } })])), []);
+    assert.deepEqual(
+      autogenControllers(
+        policyOf([podRule("r", { match: { any: [{ resources: { kinds: ["Pod"], names: ["x"] } }] } })]),
+      ),
+      [],
+    );
   });
 });

@@ -56,7 +56,8 @@ export function computeRules(policy: PolicyDocument): Rule[] {
 function kindsOf(block: JsonValue | undefined): string[] {
   const b = asObject(block);
   if (b === undefined) return [];
-  const kinds = (rd: JsonValue | undefined): string[] => asArray(asObject(rd)?.["kinds"]).filter((k): k is string => typeof k === "string");
+  const kinds = (rd: JsonValue | undefined): string[] =>
+    asArray(asObject(rd)?.["kinds"]).filter((k): k is string => typeof k === "string");
   const filters = [...asArray(b["all"]), ...asArray(b["any"])];
   return [...kinds(b["resources"]), ...filters.flatMap((f) => kinds(asObject(f)?.["resources"]))];
 }
@@ -84,7 +85,13 @@ function podControllersRule(rule: JsonObject, controllers: string): JsonObject |
   if (!containsKind(kindsOf(rule["match"]), "Pod")) return undefined;
   if (excludeKinds.length > 0 && !containsKind(excludeKinds, "Pod")) return undefined;
   const nesting = { templateKey: "template", shift: "spec/template" };
-  return generateRule(autogenRuleName("autogen", name), rule, nesting, templateControllerKinds(controllers), retargetPodFilters);
+  return generateRule(
+    autogenRuleName("autogen", name),
+    rule,
+    nesting,
+    templateControllerKinds(controllers),
+    retargetPodFilters,
+  );
 }
 
 /** `autogen-cronjob-<rule>`: built from the `autogen-` rule, nested once more under the job template. */

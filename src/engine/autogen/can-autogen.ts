@@ -8,7 +8,16 @@ import type { MatchResources, PolicyDocument, ResourceDescription, Rule } from "
 import { asArray, asObject, isPresent } from "./json-copy.js";
 import { containsKind } from "./kind-names.js";
 
-const POD_AND_CONTROLLERS = new Set(["Pod", "DaemonSet", "Deployment", "Job", "StatefulSet", "ReplicaSet", "ReplicationController", "CronJob"]);
+const POD_AND_CONTROLLERS = new Set([
+  "Pod",
+  "DaemonSet",
+  "Deployment",
+  "Job",
+  "StatefulSet",
+  "ReplicaSet",
+  "ReplicationController",
+  "CronJob",
+]);
 
 export function canAutogen(policy: PolicyDocument): boolean {
   let needed = false;

@@ -8,7 +8,15 @@ import { canAutogen } from "./can-autogen.js";
 export const AUTOGEN_ANNOTATION = "pod-policies.kyverno.io/autogen-controllers";
 
 /** The controllers Kyverno knows, CronJob last (it gets its own rule). */
-export const POD_CONTROLLERS: readonly string[] = ["DaemonSet", "Deployment", "Job", "StatefulSet", "ReplicaSet", "ReplicationController", "CronJob"];
+export const POD_CONTROLLERS: readonly string[] = [
+  "DaemonSet",
+  "Deployment",
+  "Job",
+  "StatefulSet",
+  "ReplicaSet",
+  "ReplicationController",
+  "CronJob",
+];
 
 /** Controllers that share the `autogen-<rule>` rule (all but CronJob). */
 const TEMPLATE_CONTROLLERS: readonly string[] = POD_CONTROLLERS.filter((c) => c !== "CronJob");

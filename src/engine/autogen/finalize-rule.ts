@@ -11,7 +11,10 @@ export type TemplateTarget = "Pod" | "CronJob";
 
 type Rewrites = readonly (readonly [string, string])[];
 
-const PREFIX: Readonly<Record<TemplateTarget, string>> = { Pod: "spec.template", CronJob: "spec.jobTemplate.spec.template" };
+const PREFIX: Readonly<Record<TemplateTarget, string>> = {
+  Pod: "spec.template",
+  CronJob: "spec.jobTemplate.spec.template",
+};
 
 function rewritesFor(target: TemplateTarget, cel: boolean): Rewrites {
   const t = PREFIX[target];

@@ -57,12 +57,7 @@ export function generateRule(
 }
 
 /** any[] / all[] go through the rewrite; the legacy form gets the kinds directly. */
-function retarget(
-  block: JsonObject,
-  kinds: readonly string[],
-  rewrite: FilterRewrite,
-  isMatch: boolean,
-): JsonObject {
+function retarget(block: JsonObject, kinds: readonly string[], rewrite: FilterRewrite, isMatch: boolean): JsonObject {
   const any = asArray(block["any"]);
   const all = asArray(block["all"]);
   if (any.length > 0) return { ...block, any: rewrite(any, kinds) };

@@ -25,6 +25,10 @@ export function celAutogenStatus(kind: string, spec: JsonValue | undefined): Jso
   const configs = isObject(spec) ? generate(spec) : [];
   if (configs.length === 0) return {};
   const out: JsonObject = {};
-  for (const c of configs) out[c.config] = { targets: c.targets.map((t) => ({ group: t.group, version: t.version, resource: t.resource, kind: t.kind })), spec: c.spec };
+  for (const c of configs)
+    out[c.config] = {
+      targets: c.targets.map((t) => ({ group: t.group, version: t.version, resource: t.resource, kind: t.kind })),
+      spec: c.spec,
+    };
   return { configs: out };
 }

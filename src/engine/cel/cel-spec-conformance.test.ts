@@ -55,12 +55,20 @@ function fromProtoValue(v: ProtoValue): unknown {
   return undefined;
 }
 
-const PRIMITIVES: Readonly<Record<string, string>> = { INT64: "int", UINT64: "uint", DOUBLE: "double", STRING: "string", BOOL: "bool", BYTES: "bytes" };
+const PRIMITIVES: Readonly<Record<string, string>> = {
+  INT64: "int",
+  UINT64: "uint",
+  DOUBLE: "double",
+  STRING: "string",
+  BOOL: "bool",
+  BYTES: "bytes",
+};
 
 function protoType(t: Record<string, unknown> | undefined): string {
   if (t === undefined) return "dyn";
   if (typeof t["primitive"] === "string") return PRIMITIVES[t["primitive"]] ?? "dyn";
-  if (t["listType"] !== undefined) return `list<${protoType((t["listType"] as { elemType?: Record<string, unknown> }).elemType)}>`;
+  if (t["listType"] !== undefined)
+    return `list<${protoType((t["listType"] as { elemType?: Record<string, unknown> }).elemType)}>`;
   if (t["mapType"] !== undefined) {
     const m = t["mapType"] as { keyType?: Record<string, unknown>; valueType?: Record<string, unknown> };
     return `map<${protoType(m.keyType)}, ${protoType(m.valueType)}>`;
@@ -105,7 +113,8 @@ const SKIPPED: Readonly<Record<string, string>> = {
   "conversions/identity": "protobuf message identity",
   "namespace/namespace": "protobuf containers",
   "namespace/qualified": "protobuf containers",
-  "string_ext/format": "cel-go's full %s rendering of protobuf and timestamp values; the common verbs are tested in libraries.test.ts",
+  "string_ext/format":
+    "cel-go's full %s rendering of protobuf and timestamp values; the common verbs are tested in libraries.test.ts",
   "string_ext/format_errors": "cel-go's exact formatting error texts",
   "string_ext/type_errors": "checker-disabled calls with wrong argument types",
   "string_ext/value_errors": "checker-disabled calls with wrong argument types",
@@ -119,21 +128,41 @@ const SKIPPED: Readonly<Record<string, string>> = {
  */
 const KNOWN_DIFFERENCES: readonly { readonly reason: string; readonly tests: readonly string[] }[] = [
   {
-    reason: "bytes: cel-js encodes non-ASCII characters in bytes literals as Latin-1, has no bytes ordering and no raw bytes literals (br'')",
+    reason:
+      "bytes: cel-js encodes non-ASCII characters in bytes literals as Latin-1, has no bytes ordering and no raw bytes literals (br'')",
     tests: [
-      "basic/self_eval_nonzeroish/self_eval_bytes_escape", "comparisons/eq_literal/eq_bytes", "comparisons/ne_literal/not_ne_bytes",
-      "comparisons/lt_literal/*bytes*", "comparisons/gt_literal/*bytes*", "comparisons/lte_literal/*bytes*", "comparisons/gte_literal/*bytes*",
-      "comparisons/bound/bytes_gt_left_false", "parse/bytes_literals/*raw*", "conversions/string/bytes_invalid",
+      "basic/self_eval_nonzeroish/self_eval_bytes_escape",
+      "comparisons/eq_literal/eq_bytes",
+      "comparisons/ne_literal/not_ne_bytes",
+      "comparisons/lt_literal/*bytes*",
+      "comparisons/gt_literal/*bytes*",
+      "comparisons/lte_literal/*bytes*",
+      "comparisons/gte_literal/*bytes*",
+      "comparisons/bound/bytes_gt_left_false",
+      "parse/bytes_literals/*raw*",
+      "conversions/string/bytes_invalid",
     ],
   },
   {
-    reason: "numbers: heterogeneous equality inside lists, maps and `in`, and int64/double edge cases (overflow on negation, int(1e99), comparisons near 2^63) are not cel-go's",
+    reason:
+      "numbers: heterogeneous equality inside lists, maps and `in`, and int64/double edge cases (overflow on negation, int(1e99), comparisons near 2^63) are not cel-go's",
     tests: [
-      "comparisons/eq_literal/eq_list_mixed_type_numbers", "comparisons/eq_literal/eq_map_mixed_type_numbers",
-      "comparisons/lt_literal/not_lt_dyn_int_big_lossy_double", "comparisons/gt_literal/not_gt_dyn_big_double_int",
-      "comparisons/lte_literal/lte_dyn_big_double_int", "comparisons/gte_literal/gte_dyn_int_big_lossy_double", "comparisons/gt_literal/not_gt_double",
-      "conversions/int/double_*range", "conversions/uint/double_uint_max_range", "integer_math/int64_math/int64_min_negate", "integer_math/int64_math/int64_min_negate_div",
-      "lists/index/zero_based_uint", "lists/in/uint_in_ints", "lists/in/uint_in_doubles", "lists/in/int_in_uints", "lists/in/double_in_uints",
+      "comparisons/eq_literal/eq_list_mixed_type_numbers",
+      "comparisons/eq_literal/eq_map_mixed_type_numbers",
+      "comparisons/lt_literal/not_lt_dyn_int_big_lossy_double",
+      "comparisons/gt_literal/not_gt_dyn_big_double_int",
+      "comparisons/lte_literal/lte_dyn_big_double_int",
+      "comparisons/gte_literal/gte_dyn_int_big_lossy_double",
+      "comparisons/gt_literal/not_gt_double",
+      "conversions/int/double_*range",
+      "conversions/uint/double_uint_max_range",
+      "integer_math/int64_math/int64_min_negate",
+      "integer_math/int64_math/int64_min_negate_div",
+      "lists/index/zero_based_uint",
+      "lists/in/uint_in_ints",
+      "lists/in/uint_in_doubles",
+      "lists/in/int_in_uints",
+      "lists/in/double_in_uints",
     ],
   },
   {
@@ -157,18 +186,33 @@ const KNOWN_DIFFERENCES: readonly { readonly reason: string; readonly tests: rea
     tests: ["macros/all/list_empty"],
   },
   {
-    reason: "optionals: no optMap/optFlatMap macros, no optional entries in list and map literals ([?x], {?k: v}), no optional equality, and selection on a static empty map or optional.none() fails to check",
+    reason:
+      "optionals: no optMap/optFlatMap macros, no optional entries in list and map literals ([?x], {?k: v}), no optional equality, and selection on a static empty map or optional.none() fails to check",
     tests: [
-      "optionals/optionals/*optMap*", "optionals/optionals/*optFlatMap*", "optionals/optionals/optional_chaining_1[2-6]", "optionals/optionals/optional_chaining_5",
-      "optionals/optionals/optional_eq_*", "optionals/optionals/optional_ne_*", "optionals/optionals/map_null_entry_no_such_key",
-      "optionals/optionals/map_present_key_invalid_field", "optionals/optionals/map_undefined_entry_hasValue", "optionals/optionals/optional_none_opt*",
+      "optionals/optionals/*optMap*",
+      "optionals/optionals/*optFlatMap*",
+      "optionals/optionals/optional_chaining_1[2-6]",
+      "optionals/optionals/optional_chaining_5",
+      "optionals/optionals/optional_eq_*",
+      "optionals/optionals/optional_ne_*",
+      "optionals/optionals/map_null_entry_no_such_key",
+      "optionals/optionals/map_present_key_invalid_field",
+      "optionals/optionals/map_undefined_entry_hasValue",
+      "optionals/optionals/optional_none_opt*",
       "optionals/optionals/map_optional_entry_has",
     ],
   },
   {
-    reason: "timestamps are JavaScript Dates: millisecond precision, no range errors, and duration + timestamp is not defined",
-    tests: ["timestamps/timestamp_conversions/toString_timestamp_nanos", "timestamps/timestamp_arithmetic/add_time_to_duration",
-      "timestamps/timestamp_arithmetic/add_time_to_duration_nanos_positive", "timestamps/timestamp_range/add_duration_*", "timestamps/timestamp_range/sub_time_duration_*", "timestamps/duration_range/*"],
+    reason:
+      "timestamps are JavaScript Dates: millisecond precision, no range errors, and duration + timestamp is not defined",
+    tests: [
+      "timestamps/timestamp_conversions/toString_timestamp_nanos",
+      "timestamps/timestamp_arithmetic/add_time_to_duration",
+      "timestamps/timestamp_arithmetic/add_time_to_duration_nanos_positive",
+      "timestamps/timestamp_range/add_duration_*",
+      "timestamps/timestamp_range/sub_time_duration_*",
+      "timestamps/duration_range/*",
+    ],
   },
 ];
 
@@ -197,7 +241,9 @@ function usesProtobuf(t: SpecTest): boolean {
 const REPORT = process.env["CEL_SPEC_REPORT"] === "1";
 
 function runTest(t: SpecTest): string | undefined {
-  const variables: CelVariableDecl[] = (t.typeEnv ?? []).filter((d) => d.ident !== undefined).map((d) => ({ name: d.name, type: protoType(d.ident?.type) }));
+  const variables: CelVariableDecl[] = (t.typeEnv ?? [])
+    .filter((d) => d.ident !== undefined)
+    .map((d) => ({ name: d.name, type: protoType(d.ident?.type) }));
   if (usesProtobuf(t)) return PROTOBUF;
   const cel = createCel({ variables, libraries: cachedLibraries() });
   const compiled = cel.compile(t.expr);
@@ -208,7 +254,8 @@ function runTest(t: SpecTest): string | undefined {
   }
   if (t.checkOnly) return undefined;
   const activation: Record<string, unknown> = {};
-  for (const [k, b] of Object.entries(t.bindings ?? {})) if (b.value !== undefined) activation[k] = fromProtoValue(b.value);
+  for (const [k, b] of Object.entries(t.bindings ?? {}))
+    if (b.value !== undefined) activation[k] = fromProtoValue(b.value);
   const result = compiled.value.evaluate(activation);
   if (!result.ok) return wantError ? undefined : `eval error: ${result.error.message}`;
   if (wantError) return `expected an error, got ${String(result.value)}`;
@@ -222,14 +269,23 @@ function sameValue(got: unknown, want: unknown): boolean {
   if (want instanceof UnsignedInt) return got instanceof UnsignedInt && got.value === want.value;
   if (typeof want === "number") return typeof got === "number" && (Object.is(got, want) || got === want);
   if (typeof want === "object" && want !== null && "typeName" in want) {
-    return typeof got === "object" && got !== null && (got as { name?: unknown }).name === (want as { typeName: string }).typeName;
+    return (
+      typeof got === "object" &&
+      got !== null &&
+      (got as { name?: unknown }).name === (want as { typeName: string }).typeName
+    );
   }
-  if (Array.isArray(want)) return Array.isArray(got) && got.length === want.length && want.every((w, i) => sameValue(got[i], w));
+  if (Array.isArray(want))
+    return Array.isArray(got) && got.length === want.length && want.every((w, i) => sameValue(got[i], w));
   return celEqual(got, want);
 }
 
 function show(v: unknown): string {
-  return typeof v === "bigint" ? `${v}n` : v instanceof UnsignedInt ? `${v.value}u` : JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? `${x}n` : x)) ?? String(v);
+  return typeof v === "bigint"
+    ? `${v}n`
+    : v instanceof UnsignedInt
+      ? `${v.value}u`
+      : (JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? `${x}n` : x)) ?? String(v));
 }
 
 function skipReason(path: string): string | undefined {
@@ -270,7 +326,9 @@ describe("cel-spec conformance (enabled sections)", () => {
       };
       walk(section, section.name);
       if (REPORT) for (const f of failures) t.diagnostic(f);
-      t.diagnostic(`${ran} ran, ${known} known differences; skipped ${skipped[PROTOBUF]} protobuf tests and ${skipped[UNCHECKED]} unchecked-only tests`);
+      t.diagnostic(
+        `${ran} ran, ${known} known differences; skipped ${skipped[PROTOBUF]} protobuf tests and ${skipped[UNCHECKED]} unchecked-only tests`,
+      );
       if (ran === 0) t.skip(skipReason(section.name) ?? "no tests");
       assert.deepEqual(failures, [], `${failures.length} of ${ran} failed`);
       assert.deepEqual(stale, [], "these tests now pass: remove them from KNOWN_DIFFERENCES");

@@ -6,14 +6,24 @@ import { BUDGET_EXCEEDED_MESSAGE, COST_LIMIT_MESSAGE } from "./types.js";
 
 const pod = {
   metadata: { name: "web", labels: { app: "web" } },
-  spec: { replicas: 3, ratio: 0.5, containers: [{ name: "a", image: "nginx:1", securityContext: { privileged: false } }, { name: "b", image: "busybox" }] },
+  spec: {
+    replicas: 3,
+    ratio: 0.5,
+    containers: [
+      { name: "a", image: "nginx:1", securityContext: { privileged: false } },
+      { name: "b", image: "busybox" },
+    ],
+  },
 };
 
 describe("CEL environment", () => {
   test("reads the resource: integers are int, other numbers double", () => {
     assert.equal(run("object.spec.replicas == 3 && type(object.spec.replicas) == int", pod), true);
     assert.equal(run("type(object.spec.ratio) == double", pod), true);
-    assert.equal(run("object.spec.containers.all(c, !has(c.securityContext) || c.securityContext.privileged == false)", pod), true);
+    assert.equal(
+      run("object.spec.containers.all(c, !has(c.securityContext) || c.securityContext.privileged == false)", pod),
+      true,
+    );
     assert.deepEqual(run("object.spec.containers.map(c, c.name)", pod), ["a", "b"]);
   });
 
@@ -47,8 +57,14 @@ describe("CEL environment", () => {
   });
 
   test("an unknown function or variable fails at compile time, as cel-go words it, with the position", () => {
-    assert.equal(run("object.a + nope"), "compile: ERROR: <input>:1:12: undeclared reference to 'nope' (in container '')\n | object.a + nope\n | ...........^");
-    assert.match(String(run("notAFunction('x')")), /^compile: ERROR: <input>:1:1: undeclared reference to 'notAFunction'/);
+    assert.equal(
+      run("object.a + nope"),
+      "compile: ERROR: <input>:1:12: undeclared reference to 'nope' (in container '')\n | object.a + nope\n | ...........^",
+    );
+    assert.match(
+      String(run("notAFunction('x')")),
+      /^compile: ERROR: <input>:1:1: undeclared reference to 'notAFunction'/,
+    );
     assert.match(String(run("'a'.nosuch()")), /undeclared reference to 'nosuch'/);
     assert.match(String(run("1 +")), /^compile: ERROR: <input>:1:4: Syntax error/);
     assert.match(String(run("1 + 'a'")), /^compile: ERROR: <input>:1:1: no such overload: int \+ string/);

@@ -64,18 +64,32 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     // cel-go accepts [dyn, int] under HomogeneousAggregateLiterals; cel-js does not (ADR 0010).
     homogeneousAggregateLiterals: false,
     unlistedVariablesAreDyn: false,
-    limits: { maxAstNodes: 20_000, maxDepth: 250, maxListElements: 10_000, maxMapEntries: 10_000, maxCallArguments: 32 },
+    limits: {
+      maxAstNodes: 20_000,
+      maxDepth: 250,
+      maxListElements: 10_000,
+      maxMapEntries: 10_000,
+      maxCallArguments: 32,
+    },
   });
   const slot = newServiceSlot();
-  const libraries = [...(options.libraries ?? defaultLibraries()), ...(options.kyverno === undefined ? [] : kyvernoLibraries(slot, options.kyverno === "namespaced"))];
+  const libraries = [
+    ...(options.libraries ?? defaultLibraries()),
+    ...(options.kyverno === undefined ? [] : kyvernoLibraries(slot, options.kyverno === "namespaced")),
+  ];
   for (const lib of libraries) {
-    for (const t of lib.types ?? []) env.registerType(t.name, (t.fields === undefined ? t.ctor : { ctor: t.ctor, fields: t.fields }) as never);
+    for (const t of lib.types ?? [])
+      env.registerType(t.name, (t.fields === undefined ? t.ctor : { ctor: t.ctor, fields: t.fields }) as never);
     for (const c of lib.constants ?? []) env.registerConstant(c.name, c.type, c.value);
     for (const f of lib.functions) env.registerFunction(f.signature, f.handler as never);
     for (const o of lib.operators ?? []) env.registerOperator(o.signature, o.handler as never);
   }
   // The policies.kyverno.io kinds have no `params` (Kyverno 1.19 declares it for none of them): an expression reading it does not compile.
-  const variables = options.variables ?? (options.kyverno === undefined ? KYVERNO_VARIABLES : [...KYVERNO_VARIABLES.filter((v) => v.name !== "params"), EXCEPTIONS_VARIABLE]);
+  const variables =
+    options.variables ??
+    (options.kyverno === undefined
+      ? KYVERNO_VARIABLES
+      : [...KYVERNO_VARIABLES.filter((v) => v.name !== "params"), EXCEPTIONS_VARIABLE]);
   for (const v of variables) env.registerVariable(v.name, v.type);
   const readsExceptions = variables.some((v) => v.name === EXCEPTIONS_VARIABLE.name);
   const signatures = env.getDefinitions().functions.map((f) => f.signature);
@@ -84,7 +98,10 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
   const memo = new ProgramMemo();
 
   return {
-    functionSignatures: () => signatures.filter((s) => !s.includes(RE2_MATCHES) && !/^type\(.*Namespace\)/.test(s)).map((s) => readable(s, libraries)),
+    functionSignatures: () =>
+      signatures
+        .filter((s) => !s.includes(RE2_MATCHES) && !/^type\(.*Namespace\)/.test(s))
+        .map((s) => readable(s, libraries)),
     compile(expression: string, opts: CelCompileOptions = {}): Result<CelProgram, CelCompileError> {
       return memo.get(expression, opts, () => compileNew(expression, opts));
     },
@@ -106,13 +123,20 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     const nodes = allNodes(root);
     useRe2(nodes);
     hasOnAnyExpression(nodes);
-    const undefinedVariable = checkFields(nodes, "request", ADMISSION_REQUEST_FIELDS) ?? (opts.variableNames && checkFields(nodes, "variables", opts.variableNames)) ?? (readsExceptions ? checkFields(nodes, "exceptions", EXCEPTIONS_FIELDS) : undefined);
-    if (undefinedVariable) return { ok: false, error: compileError(expression, undefinedVariable.pos, undefinedVariable.text) };
+    const undefinedVariable =
+      checkFields(nodes, "request", ADMISSION_REQUEST_FIELDS) ??
+      (opts.variableNames && checkFields(nodes, "variables", opts.variableNames)) ??
+      (readsExceptions ? checkFields(nodes, "exceptions", EXCEPTIONS_FIELDS) : undefined);
+    if (undefinedVariable)
+      return { ok: false, error: compileError(expression, undefinedVariable.pos, undefinedVariable.text) };
     const checked = parsed.check();
     if (!checked.valid) return fail(checked.error);
     const outputType = checked.type ?? "dyn";
     if (opts.expectType !== undefined && outputType !== opts.expectType && outputType !== "dyn") {
-      return { ok: false, error: compileError(expression, 0, `output is expected to be of type ${opts.expectType}, got ${outputType}`) };
+      return {
+        ok: false,
+        error: compileError(expression, 0, `output is expected to be of type ${opts.expectType}, got ${outputType}`),
+      };
     }
     const meter = new CostMeter();
     meterProgram(root, meter);
@@ -121,7 +145,14 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
   }
 }
 
-function program(expression: string, outputType: string, run: (ctx: CelActivation) => unknown, meter: CostMeter, perCall: number, slot: ServiceSlot): CelProgram {
+function program(
+  expression: string,
+  outputType: string,
+  run: (ctx: CelActivation) => unknown,
+  meter: CostMeter,
+  perCall: number,
+  slot: ServiceSlot,
+): CelProgram {
   return {
     expression,
     outputType,
@@ -144,10 +175,14 @@ function program(expression: string, outputType: string, run: (ctx: CelActivatio
       if (budget !== undefined) budget.remaining -= Math.min(meter.used, limit);
       const exceeded = meter.exceeded ?? (failure instanceof CostExceeded ? failure : undefined);
       if (exceeded !== undefined) {
-        return { ok: false, error: { kind: "cel-cost", message: exceeded.budgetExhausted ? BUDGET_EXCEEDED_MESSAGE : COST_LIMIT_MESSAGE } };
+        return {
+          ok: false,
+          error: { kind: "cel-cost", message: exceeded.budgetExhausted ? BUDGET_EXCEEDED_MESSAGE : COST_LIMIT_MESSAGE },
+        };
       }
       if (failure !== undefined) return { ok: false, error: { kind: "cel-eval", message: evalText(failure) } };
-      if (value instanceof Promise) return { ok: false, error: { kind: "cel-eval", message: "an asynchronous function was called" } };
+      if (value instanceof Promise)
+        return { ok: false, error: { kind: "cel-eval", message: "an asynchronous function was called" } };
       return ok(value);
     },
   };
@@ -162,7 +197,8 @@ function evalText(e: unknown): string {
 /** `matches` runs RE2 (re2js) rather than cel-js's built-in JavaScript RegExp. */
 function useRe2(nodes: readonly CelNode[]): void {
   for (const n of nodes) {
-    if ((n.op === "rcall" || n.op === "call") && Array.isArray(n.args) && n.args[0] === "matches") n.args[0] = RE2_MATCHES;
+    if ((n.op === "rcall" || n.op === "call") && Array.isArray(n.args) && n.args[0] === "matches")
+      n.args[0] = RE2_MATCHES;
   }
 }
 
@@ -186,20 +222,40 @@ function orValueCompat(nodes: readonly CelNode[]): void {
 
 /** The fields of Kubernetes' CEL `request` (kubernetes.AdmissionRequest). */
 export const ADMISSION_REQUEST_FIELDS: readonly string[] = [
-  "kind", "resource", "subResource", "requestKind", "requestResource", "requestSubResource",
-  "name", "namespace", "operation", "userInfo", "dryRun", "options",
+  "kind",
+  "resource",
+  "subResource",
+  "requestKind",
+  "requestResource",
+  "requestSubResource",
+  "name",
+  "namespace",
+  "operation",
+  "userInfo",
+  "dryRun",
+  "options",
 ];
 
 /**
  * `variables.x` must name a declared variable and `request.x` a field of the AdmissionRequest, as
  * Kubernetes' typed `variables` and `request` check at compile time.
  */
-function checkFields(nodes: readonly CelNode[], variable: string, names: readonly string[]): { pos: number; text: string } | undefined {
+function checkFields(
+  nodes: readonly CelNode[],
+  variable: string,
+  names: readonly string[],
+): { pos: number; text: string } | undefined {
   const known = new Set(names);
   for (const n of nodes) {
     if ((n.op !== "." && n.op !== ".?") || !Array.isArray(n.args)) continue;
     const [target, field] = n.args as [unknown, unknown];
-    if (isCelNode(target) && target.op === "id" && target.args === variable && typeof field === "string" && !known.has(field)) {
+    if (
+      isCelNode(target) &&
+      target.op === "id" &&
+      target.args === variable &&
+      typeof field === "string" &&
+      !known.has(field)
+    ) {
       return { pos: n.pos, text: `undefined field '${field}'` };
     }
   }
@@ -209,6 +265,7 @@ function checkFields(nodes: readonly CelNode[], variable: string, names: readonl
 /** `math.greatest(dyn): dyn` rather than the namespace type's name cel-js lists. */
 function readable(signature: string, libraries: readonly CelLibrary[]): string {
   let out = signature.replace(/^OptionalNamespace\./, "optional.").replace(/^CelNamespace\./, "cel.");
-  for (const lib of libraries) for (const c of lib.constants ?? []) if (out.startsWith(`${c.type}.`)) out = c.name + out.slice(c.type.length);
+  for (const lib of libraries)
+    for (const c of lib.constants ?? []) if (out.startsWith(`${c.type}.`)) out = c.name + out.slice(c.type.length);
   return out;
 }

@@ -10,13 +10,18 @@ import { isCelNode, type CelNode } from "./ast-nodes.js";
 interface HasMacro {
   args: unknown;
   macroHasProps?: CelNode[];
-  typeCheck: (checker: { check(node: CelNode, ctx: unknown): unknown; getType(name: string): unknown }, macro: HasMacro, ctx: unknown) => unknown;
+  typeCheck: (
+    checker: { check(node: CelNode, ctx: unknown): unknown; getType(name: string): unknown },
+    macro: HasMacro,
+    ctx: unknown,
+  ) => unknown;
 }
 
 function hasMacro(n: CelNode): HasMacro | undefined {
   const m = n.meta.macro as unknown;
   if (n.op !== "call" || !Array.isArray(n.args) || n.args[0] !== "has") return undefined;
-  if (typeof m !== "object" || m === null || typeof (m as { typeCheck?: unknown }).typeCheck !== "function") return undefined;
+  if (typeof m !== "object" || m === null || typeof (m as { typeCheck?: unknown }).typeCheck !== "function")
+    return undefined;
   return m as HasMacro;
 }
 

@@ -10,7 +10,11 @@ export interface CelLibrary {
   /** The name cel-go or Kubernetes gives the library, e.g. `ext.Strings(v2)`, `k8s.Quantity`. */
   readonly name: string;
   /** Object types the library's values have (name → class, and the CEL types of fields an expression may select). */
-  readonly types?: readonly { readonly name: string; readonly ctor: abstract new (...args: never[]) => unknown; readonly fields?: Readonly<Record<string, string>> }[];
+  readonly types?: readonly {
+    readonly name: string;
+    readonly ctor: abstract new (...args: never[]) => unknown;
+    readonly fields?: Readonly<Record<string, string>>;
+  }[];
   /** Namespace objects such as `math` or `base64`: a constant of a type with receiver functions. */
   readonly constants?: readonly { readonly name: string; readonly type: string; readonly value: unknown }[];
   readonly functions: readonly CelFunction[];

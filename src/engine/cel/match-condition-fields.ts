@@ -12,7 +12,12 @@ import { qualifiedName } from "./libraries/name-validation.js";
  * The entry at `at` (`spec.matchConditions[2]`): its name and expression, or undefined when it has no
  * expression to compile. Problems go to `problems`; `names` collects the names seen so far.
  */
-export function matchConditionFields(c: JsonValue, at: string, names: Set<string>, problems: PolicyProblem[]): { readonly name: string; readonly expression: string } | undefined {
+export function matchConditionFields(
+  c: JsonValue,
+  at: string,
+  names: Set<string>,
+  problems: PolicyProblem[],
+): { readonly name: string; readonly expression: string } | undefined {
   if (!isObject(c)) {
     problems.push(problem(at, "must be a mapping with name and expression"));
     return undefined;
@@ -21,7 +26,8 @@ export function matchConditionFields(c: JsonValue, at: string, names: Set<string
   if (name === "") problems.push(problem(`${at}.name`, "Required value"));
   // Kubernetes' qualified name (apimachinery IsQualifiedName): a name part of at most 63 alphanumerics,
   // '-', '_' and '.', after an optional DNS-subdomain prefix (at most 253) and '/'.
-  else if (qualifiedName(name).length > 0) problems.push(problem(`${at}.name`, `Invalid value: ${JSON.stringify(name)}: ${qualifiedName(name).join("; ")}`));
+  else if (qualifiedName(name).length > 0)
+    problems.push(problem(`${at}.name`, `Invalid value: ${JSON.stringify(name)}: ${qualifiedName(name).join("; ")}`));
   else if (names.has(name)) problems.push(problem(`${at}.name`, `Duplicate value: ${JSON.stringify(name)}`));
   names.add(name);
   const expression = typeof c["expression"] === "string" ? c["expression"] : "";

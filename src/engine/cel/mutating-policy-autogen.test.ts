@@ -9,10 +9,16 @@ const pods = { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], res
 describe("MutatingPolicy autogen", () => {
   test("object/oldObject/Object .spec, .metadata.labels and .metadata.annotations move to the pod template; other metadata stays", () => {
     assert.equal(
-      podToTemplateExpression("object.spec.containers.size() > 0 && oldObject.metadata.labels['a'] == object.metadata.name", "defaults"),
+      podToTemplateExpression(
+        "object.spec.containers.size() > 0 && oldObject.metadata.labels['a'] == object.metadata.name",
+        "defaults",
+      ),
       "object.spec.template.spec.containers.size() > 0 && oldObject.spec.template.metadata.labels['a'] == object.metadata.name",
     );
-    assert.equal(podToTemplateExpression("has(object.metadata.annotations.x)", "cronjobs"), "has(object.spec.jobTemplate.spec.template.metadata.annotations.x)");
+    assert.equal(
+      podToTemplateExpression("has(object.metadata.annotations.x)", "cronjobs"),
+      "has(object.spec.jobTemplate.spec.template.metadata.annotations.x)",
+    );
     assert.equal(podToTemplateExpression("myobject.spec", "defaults"), "myobject.spec", "only whole words");
   });
 
@@ -34,14 +40,24 @@ describe("MutatingPolicy autogen", () => {
       matchConstraints: { resourceRules: [pods] },
       matchConditions: [{ name: "m", expression: "object.spec.hostNetwork" }],
       variables: [{ name: "v", expression: "object.spec.hostPID" }],
-      mutations: [{ patchType: "JSONPatch", jsonPatch: { expression: "object.spec.x" } }, { patchType: "ApplyConfiguration", applyConfiguration: { expression: "object.spec.y" } }],
+      mutations: [
+        { patchType: "JSONPatch", jsonPatch: { expression: "object.spec.x" } },
+        { patchType: "ApplyConfiguration", applyConfiguration: { expression: "object.spec.y" } },
+      ],
       autogen: { podControllers: { controllers: ["deployments"] } },
     };
     const [defaults] = mutatingAutogenConfigs(spec);
     assert.equal(defaults?.config, "defaults");
-    assert.deepEqual(defaults?.spec["matchConditions"], [{ name: "m", expression: "object.spec.template.spec.hostNetwork" }]);
+    assert.deepEqual(defaults?.spec["matchConditions"], [
+      { name: "m", expression: "object.spec.template.spec.hostNetwork" },
+    ]);
     assert.deepEqual(defaults?.spec["variables"], spec["variables"]);
-    assert.deepEqual(defaults?.spec["mutations"], [{ patchType: "JSONPatch", jsonPatch: { expression: "object.spec.x" } }, { patchType: "ApplyConfiguration", applyConfiguration: { expression: "object.spec.template.spec.y" } }]);
-    assert.deepEqual(defaults?.spec["matchConstraints"], { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], resources: ["deployments"], operations: ["CREATE"] }] });
+    assert.deepEqual(defaults?.spec["mutations"], [
+      { patchType: "JSONPatch", jsonPatch: { expression: "object.spec.x" } },
+      { patchType: "ApplyConfiguration", applyConfiguration: { expression: "object.spec.template.spec.y" } },
+    ]);
+    assert.deepEqual(defaults?.spec["matchConstraints"], {
+      resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], resources: ["deployments"], operations: ["CREATE"] }],
+    });
   });
 });

@@ -10,7 +10,12 @@
  * what its status shows (`status.autogen`), as Kyverno 1.19 writes it.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
-import { type AutogenConfig, type AutogenConfigName, POD_PATHS, podControllerConfigs } from "./validating-policy/autogen.js";
+import {
+  type AutogenConfig,
+  type AutogenConfigName,
+  POD_PATHS,
+  podControllerConfigs,
+} from "./validating-policy/autogen.js";
 
 const SPEC = /\b(object|oldObject|Object)\.spec/g;
 const LABELS = /\b(object|oldObject|Object)\.metadata\.labels/g;
@@ -18,7 +23,10 @@ const ANNOTATIONS = /\b(object|oldObject|Object)\.metadata\.annotations/g;
 
 const WRAPPERS: Readonly<Record<AutogenConfigName, { readonly open: string; readonly close: string }>> = {
   defaults: { open: "Object{spec: Object.spec{template: Object.spec.template{", close: "}}}" },
-  cronjobs: { open: "Object{spec: Object.spec{jobTemplate: Object.spec.jobTemplate{spec: Object.spec.jobTemplate.spec{template: Object.spec.jobTemplate.spec.template{", close: "}}}}}" },
+  cronjobs: {
+    open: "Object{spec: Object.spec{jobTemplate: Object.spec.jobTemplate{spec: Object.spec.jobTemplate.spec{template: Object.spec.jobTemplate.spec.template{",
+    close: "}}}}}",
+  },
 };
 
 /** Kyverno's convertPodToTemplateExpression. */
@@ -54,7 +62,11 @@ function convertExpressions(spec: JsonObject, config: AutogenConfigName): JsonOb
   if (Array.isArray(conditions)) copy["matchConditions"] = conditions.map((c) => withExpression(c, config));
   const mutations = spec["mutations"];
   if (Array.isArray(mutations)) {
-    copy["mutations"] = mutations.map((m) => (isObject(m) && isObject(m["applyConfiguration"]) ? { ...m, applyConfiguration: withExpression(m["applyConfiguration"], config) } : m));
+    copy["mutations"] = mutations.map((m) =>
+      isObject(m) && isObject(m["applyConfiguration"])
+        ? { ...m, applyConfiguration: withExpression(m["applyConfiguration"], config) }
+        : m,
+    );
   }
   return copy;
 }

@@ -18,7 +18,11 @@ describe("ProgramMemo", () => {
       return ok(fake(e));
     };
     const a = memo.get("x > 1", { expectType: "bool", variableNames: ["a", "b"] }, compile("x > 1"));
-    assert.equal(memo.get("x > 1", { expectType: "bool", variableNames: ["b", "a", "a"] }, compile("x > 1")), a, "the same names in another order");
+    assert.equal(
+      memo.get("x > 1", { expectType: "bool", variableNames: ["b", "a", "a"] }, compile("x > 1")),
+      a,
+      "the same names in another order",
+    );
     assert.equal(compiled, 1);
     memo.get("x > 1", { variableNames: ["a", "b"] }, compile("x > 1"));
     memo.get("x > 1", { expectType: "bool", variableNames: ["a"] }, compile("x > 1"));
@@ -52,7 +56,10 @@ describe("createCel shares programs", () => {
     assert.equal(first.value, second.value);
     const items = (n: number): number[] => Array.from({ length: n }, (_v, i) => i);
     // Over the cost limit for one resource, then well under it for the next: the meter starts again.
-    assert.deepEqual(first.value.evaluate(activation({ items: items(100) })), { ok: false, error: { kind: "cel-cost", message: COST_LIMIT_MESSAGE } });
+    assert.deepEqual(first.value.evaluate(activation({ items: items(100) })), {
+      ok: false,
+      error: { kind: "cel-cost", message: COST_LIMIT_MESSAGE },
+    });
     assert.deepEqual(second.value.evaluate(activation({ items: items(3) })), { ok: true, value: true });
   });
 

@@ -21,7 +21,11 @@ export class ProgramMemo {
   }
 
   /** The program (or compile error) for `expression` under `options`, compiled by `compile` on a miss. */
-  get(expression: string, options: CelCompileOptions, compile: () => Result<CelProgram, CelCompileError>): Result<CelProgram, CelCompileError> {
+  get(
+    expression: string,
+    options: CelCompileOptions,
+    compile: () => Result<CelProgram, CelCompileError>,
+  ): Result<CelProgram, CelCompileError> {
     const key = memoKey(expression, options);
     const found = this.#entries.get(key);
     if (found !== undefined) {

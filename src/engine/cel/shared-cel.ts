@@ -30,5 +30,10 @@ const MATCH_CONDITION_VARIABLES = [
 const built: Partial<Record<SharedCelKind, CelEngine>> = {};
 
 export function sharedCel(kind: SharedCelKind): CelEngine {
-  return (built[kind] ??= kind === "kubernetes" ? createCel() : kind === "match-conditions" ? createCel({ variables: MATCH_CONDITION_VARIABLES }) : createCel({ kyverno: kind }));
+  return (built[kind] ??=
+    kind === "kubernetes"
+      ? createCel()
+      : kind === "match-conditions"
+        ? createCel({ variables: MATCH_CONDITION_VARIABLES })
+        : createCel({ kyverno: kind }));
 }

@@ -58,4 +58,5 @@ export const RUNTIME_COST_BUDGET = 10_000_000;
 /** cel-go's error when one expression exceeds its limit. */
 export const COST_LIMIT_MESSAGE = "operation cancelled: actual cost limit exceeded";
 /** Kubernetes' error when the policy's budget is used up. */
-export const BUDGET_EXCEEDED_MESSAGE = "validation failed due to running out of cost budget, no further validation rules will be run";
+export const BUDGET_EXCEEDED_MESSAGE =
+  "validation failed due to running out of cost budget, no further validation rules will be run";

@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import { gunzipCapped } from "./gunzip-capped.js";
 
 test("gunzip returns the original bytes, across many input chunks", () => {
-  const text = Array.from({ length: 20000 }, (_, i) => `line ${i * 7919 % 10007}\n`).join("");
+  const text = Array.from({ length: 20000 }, (_, i) => `line ${(i * 7919) % 10007}\n`).join("");
   const out = gunzipCapped(gzipSync(text), 1 << 20);
   assert.ok(out instanceof Uint8Array);
   assert.equal(new TextDecoder().decode(out), text);

@@ -25,9 +25,11 @@ export function gunzipCapped(data: Uint8Array, maxBytes: number): Uint8Array | s
     if (final) done = true;
   });
   try {
-    for (let at = 0; at < data.length; at += CHUNK) stream.push(data.subarray(at, Math.min(at + CHUNK, data.length)), at + CHUNK >= data.length);
+    for (let at = 0; at < data.length; at += CHUNK)
+      stream.push(data.subarray(at, Math.min(at + CHUNK, data.length)), at + CHUNK >= data.length);
   } catch (e) {
-    if (e instanceof TooLarge) return `the gzipped data is more than ${maxBytes} bytes uncompressed, more than Bylaw reads`;
+    if (e instanceof TooLarge)
+      return `the gzipped data is more than ${maxBytes} bytes uncompressed, more than Bylaw reads`;
     const message = e instanceof Error ? e.message : String(e);
     return message === "unexpected EOF" ? message : `gzip: ${message}`;
   }

@@ -29,13 +29,24 @@ export type CompiledConditions =
   | { readonly kind: "none" }
   | { readonly kind: "invalid"; readonly error: { ok: false; error: EngineError } }
   | { readonly kind: "legacy"; readonly list: readonly CompiledCondition[]; readonly messages: boolean }
-  | { readonly kind: "any-all"; readonly any: readonly CompiledCondition[]; readonly all: readonly CompiledCondition[]; readonly messages: boolean };
+  | {
+      readonly kind: "any-all";
+      readonly any: readonly CompiledCondition[];
+      readonly all: readonly CompiledCondition[];
+      readonly messages: boolean;
+    };
 
 const NONE: CompiledConditions = { kind: "none" };
 const EMPTY: readonly string[] = Object.freeze([]);
 /** The outcomes of conditions without messages: shared, never changed. */
-const MET: { ok: true; value: ConditionEvaluation } = Object.freeze({ ok: true, value: Object.freeze({ met: true, messages: EMPTY, message: "" }) });
-const NOT_MET: { ok: true; value: ConditionEvaluation } = Object.freeze({ ok: true, value: Object.freeze({ met: false, messages: EMPTY, message: "" }) });
+const MET: { ok: true; value: ConditionEvaluation } = Object.freeze({
+  ok: true,
+  value: Object.freeze({ met: true, messages: EMPTY, message: "" }),
+});
+const NOT_MET: { ok: true; value: ConditionEvaluation } = Object.freeze({
+  ok: true,
+  value: Object.freeze({ met: false, messages: EMPTY, message: "" }),
+});
 
 export function compileConditions(conditions: unknown, context: ConditionsContext): CompiledConditions {
   if (conditions === null || conditions === undefined) return NONE;
@@ -43,13 +54,17 @@ export function compileConditions(conditions: unknown, context: ConditionsContex
     const list = checkList(conditions, context);
     if (!list.ok) return { kind: "invalid", error: list };
     for (const c of list.value) {
-      if (!isKnownOperatorName(operatorOf(c))) return { kind: "invalid", error: parseError(context, `invalid condition operator: ${operatorOf(c)}`) };
+      if (!isKnownOperatorName(operatorOf(c)))
+        return { kind: "invalid", error: parseError(context, `invalid condition operator: ${operatorOf(c)}`) };
     }
     const compiled = list.value.map(compileCondition);
     return { kind: "legacy", list: compiled, messages: compiled.some((c) => c.message !== "") };
   }
   if (!isObject(conditions)) {
-    return { kind: "invalid", error: parseError(context, "conditions must be a list, or a map with `any` and/or `all` lists") };
+    return {
+      kind: "invalid",
+      error: parseError(context, "conditions must be a list, or a map with `any` and/or `all` lists"),
+    };
   }
   const anyList = checkList((conditions as { any?: unknown }).any ?? [], context, "any");
   if (!anyList.ok) return { kind: "invalid", error: anyList };
@@ -83,8 +98,16 @@ function compileCondition(c: Condition): CompiledCondition {
  * (`runConditions(c, substituteAll, scope)`) instead of making a closure per call.
  */
 export function runConditions(compiled: CompiledConditions, substitute: Substitute): Result<ConditionEvaluation>;
-export function runConditions<C>(compiled: CompiledConditions, substitute: SubstituteIn<C>, context: C): Result<ConditionEvaluation>;
-export function runConditions(compiled: CompiledConditions, substitute: SubstituteIn<unknown>, context?: unknown): Result<ConditionEvaluation> {
+export function runConditions<C>(
+  compiled: CompiledConditions,
+  substitute: SubstituteIn<C>,
+  context: C,
+): Result<ConditionEvaluation>;
+export function runConditions(
+  compiled: CompiledConditions,
+  substitute: SubstituteIn<unknown>,
+  context?: unknown,
+): Result<ConditionEvaluation> {
   switch (compiled.kind) {
     case "none":
       return MET;
@@ -98,7 +121,13 @@ export function runConditions(compiled: CompiledConditions, substitute: Substitu
 }
 
 /** `{any, all}`: see evaluate.ts. Message lists are only built when some condition has a message. */
-function runAnyAll(anyList: readonly CompiledCondition[], allList: readonly CompiledCondition[], withMessages: boolean, substitute: SubstituteIn<unknown>, context: unknown): Result<ConditionEvaluation> {
+function runAnyAll(
+  anyList: readonly CompiledCondition[],
+  allList: readonly CompiledCondition[],
+  withMessages: boolean,
+  substitute: SubstituteIn<unknown>,
+  context: unknown,
+): Result<ConditionEvaluation> {
   const passed: string[] | undefined = withMessages ? [] : undefined;
   const failed: string[] | undefined = withMessages ? [] : undefined;
   let anyHolds = anyList.length === 0;
@@ -128,7 +157,12 @@ function runAnyAll(anyList: readonly CompiledCondition[], allList: readonly Comp
   return ok(conditionOutcome(met, met ? passed : failed, "; "));
 }
 
-function runLegacy(list: readonly CompiledCondition[], withMessages: boolean, substitute: SubstituteIn<unknown>, context: unknown): Result<ConditionEvaluation> {
+function runLegacy(
+  list: readonly CompiledCondition[],
+  withMessages: boolean,
+  substitute: SubstituteIn<unknown>,
+  context: unknown,
+): Result<ConditionEvaluation> {
   const passed: string[] = [];
   for (const c of list) {
     const v = holds(c, substitute, context);
@@ -144,21 +178,30 @@ function runLegacy(list: readonly CompiledCondition[], withMessages: boolean, su
 }
 
 /** Substitutes one condition's key and value, then applies its operator. */
-function holds(c: CompiledCondition, substitute: SubstituteIn<unknown>, context: unknown): boolean | { ok: false; error: EngineError } {
+function holds(
+  c: CompiledCondition,
+  substitute: SubstituteIn<unknown>,
+  context: unknown,
+): boolean | { ok: false; error: EngineError } {
   let key = c.key;
   if (!c.keyFixed) {
     const r = substitute(key, context);
-    if (!r.ok) return err("variable-substitution", `failed to substitute variables in condition key: ${r.error.message}`);
+    if (!r.ok)
+      return err("variable-substitution", `failed to substitute variables in condition key: ${r.error.message}`);
     key = r.value;
   }
   let value = c.value;
   if (!c.valueFixed) {
     const r = substitute(value, context);
-    if (!r.ok) return err("variable-substitution", `failed to substitute variables in condition value: ${r.error.message}`);
+    if (!r.ok)
+      return err("variable-substitution", `failed to substitute variables in condition value: ${r.error.message}`);
     value = r.value;
   }
   if (c.operator === undefined) {
-    return err("condition-operator", `failed to create handler for condition operator: unknown operator ${JSON.stringify(c.operatorName)}`);
+    return err(
+      "condition-operator",
+      `failed to create handler for condition operator: unknown operator ${JSON.stringify(c.operatorName)}`,
+    );
   }
   return c.operator(key, value);
 }
@@ -177,7 +220,8 @@ function checkList(list: unknown, context: string, block?: string): Result<reado
   const where = block === undefined ? "" : ` under \`${block}\``;
   if (!Array.isArray(list)) return parseError(context, `the conditions${where} must be a list`);
   for (const item of list as unknown[]) {
-    if (!isObject(item)) return parseError(context, `each condition${where} must be a map with key, operator and value`);
+    if (!isObject(item))
+      return parseError(context, `each condition${where} must be a map with key, operator and value`);
   }
   return ok(list as Condition[]);
 }

@@ -13,13 +13,27 @@ function fakeSubstitute(vars: Record<string, JsonValue>, calls: JsonValue[] = []
     const m = /^\{\{\s*(\S+)\s*\}\}$/.exec(v);
     if (m === null) return ok(v);
     const name = m[1] as string;
-    if (!(name in vars)) return err("variable-substitution", `failed to resolve ${name} at path : JMESPath query failed: Unknown key "${name}" in path`);
+    if (!(name in vars))
+      return err(
+        "variable-substitution",
+        `failed to resolve ${name} at path : JMESPath query failed: Unknown key "${name}" in path`,
+      );
     return ok(vars[name] as JsonValue);
   };
 }
 
-const yes = (message?: string): Condition => ({ key: "a", operator: "Equals", value: "a", ...(message === undefined ? {} : { message }) });
-const no = (message?: string): Condition => ({ key: "a", operator: "Equals", value: "b", ...(message === undefined ? {} : { message }) });
+const yes = (message?: string): Condition => ({
+  key: "a",
+  operator: "Equals",
+  value: "a",
+  ...(message === undefined ? {} : { message }),
+});
+const no = (message?: string): Condition => ({
+  key: "a",
+  operator: "Equals",
+  value: "b",
+  ...(message === undefined ? {} : { message }),
+});
 const broken: Condition = { key: "{{ missing }}", operator: "Equals", value: "x", message: "broken" };
 
 function run(c: Conditions | undefined, vars: Record<string, JsonValue> = {}) {
@@ -37,7 +51,12 @@ describe("any / all", () => {
     ["all: every true", { all: [yes("y1"), yes("y2")] }, true, "y1; y2"],
     ["all: one false", { all: [yes("y1"), no("n1"), no("n2")] }, false, "n1"],
     ["both true", { any: [no("n1"), yes("y1")], all: [yes("y2")] }, true, "y1; y2"],
-    ["any true, all false keeps the failed any messages", { any: [no("n1"), yes("y1")], all: [no("n2")] }, false, "n1; n2"],
+    [
+      "any true, all false keeps the failed any messages",
+      { any: [no("n1"), yes("y1")], all: [no("n2")] },
+      false,
+      "n1; n2",
+    ],
     ["any false, all true", { any: [no("n1")], all: [yes("y1")] }, false, "n1"],
     ["empty messages are dropped", { any: [no(), no("n2")] }, false, "n2"],
   ];
@@ -88,7 +107,9 @@ describe("legacy list", () => {
     const r = evaluateConditions([{ key: "a", operator: "equals", value: "a" }], fakeSubstitute({}));
     assert.equal(r.ok, false);
     assert.equal(r.ok ? "" : r.error.message, "failed to parse preconditions: invalid condition operator: equals");
-    const d = evaluateConditions([{ key: "a", operator: "Foo", value: "a" }], fakeSubstitute({}), { context: "deny conditions" });
+    const d = evaluateConditions([{ key: "a", operator: "Foo", value: "a" }], fakeSubstitute({}), {
+      context: "deny conditions",
+    });
     assert.equal(d.ok ? "" : d.error.message, "failed to parse deny conditions: invalid condition operator: Foo");
   });
 });
@@ -111,14 +132,28 @@ describe("errors", () => {
   });
   test("the key is substituted before the value, and both before the operator is looked up", () => {
     const calls: JsonValue[] = [];
-    const r = evaluateConditions({ all: [{ key: "{{ k }}", operator: "Bogus", value: "{{ v }}" }] }, fakeSubstitute({ k: 1, v: 2 }, calls));
+    const r = evaluateConditions(
+      { all: [{ key: "{{ k }}", operator: "Bogus", value: "{{ v }}" }] },
+      fakeSubstitute({ k: 1, v: 2 }, calls),
+    );
     assert.deepEqual(calls, ["{{ k }}", "{{ v }}"]);
     assert.equal(r.ok, false);
-    assert.match(r.ok ? "" : r.error.message, /^failed to create handler for condition operator: unknown operator "Bogus"/);
+    assert.match(
+      r.ok ? "" : r.error.message,
+      /^failed to create handler for condition operator: unknown operator "Bogus"/,
+    );
   });
   test("keys and values without variables are used as written, not substituted", () => {
     const calls: JsonValue[] = [];
-    const r = evaluateConditions({ all: [{ key: "a", operator: "Equals", value: "{{ v }}" }, { key: ["x", { y: 1 }], operator: "AnyIn", value: ["x"] }] }, fakeSubstitute({ v: "a" }, calls));
+    const r = evaluateConditions(
+      {
+        all: [
+          { key: "a", operator: "Equals", value: "{{ v }}" },
+          { key: ["x", { y: 1 }], operator: "AnyIn", value: ["x"] },
+        ],
+      },
+      fakeSubstitute({ v: "a" }, calls),
+    );
     assert.deepEqual(calls, ["{{ v }}"]);
     assert.deepEqual(r.ok && r.value.met, true);
   });

@@ -35,7 +35,8 @@ export function evaluateConditionBlocks(
   blocks: readonly AnyAllConditions[],
   substitute: Substitute,
   options: EvaluateOptions = {},
-  compile: (block: AnyAllConditions) => CompiledConditions = (block) => compileConditions(block, options.context ?? "preconditions"),
+  compile: (block: AnyAllConditions) => CompiledConditions = (block) =>
+    compileConditions(block, options.context ?? "preconditions"),
 ): Result<ConditionEvaluation> {
   const passed: string[] = [];
   for (const block of blocks) {

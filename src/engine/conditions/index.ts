@@ -14,4 +14,11 @@ export { anyIn, anyNotIn } from "./any-in.js";
 export { allIn, allNotIn } from "./all-in.js";
 export { numericOperator, type Comparison } from "./numeric.js";
 export { durationOperator } from "./duration-operators.js";
-export type { ConditionEvaluation, ConditionsContext, EvaluateOptions, OperatorFn, Substitute, SubstituteIn } from "./types.js";
+export type {
+  ConditionEvaluation,
+  ConditionsContext,
+  EvaluateOptions,
+  OperatorFn,
+  Substitute,
+  SubstituteIn,
+} from "./types.js";

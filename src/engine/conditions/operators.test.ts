@@ -1,6 +1,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { OPERATOR_NAMES, checkOperatorName, isKnownOperatorName, operatorDeprecationWarning, operatorFor } from "./operators.js";
+import {
+  OPERATOR_NAMES,
+  checkOperatorName,
+  isKnownOperatorName,
+  operatorDeprecationWarning,
+  operatorFor,
+} from "./operators.js";
 
 describe("operatorFor", () => {
   test("every Kyverno name resolves", () => {
@@ -50,7 +56,8 @@ describe("admission checks", () => {
   });
   test("In and NotIn carry the deprecation warning", () => {
     const inText = 'Operator In has been deprecated and will be removed soon. Use these instead: ["AllIn" "AnyIn"]';
-    const notInText = 'Operator NotIn has been deprecated and will be removed soon. Use these instead: ["AllNotIn" "AnyNotIn"]';
+    const notInText =
+      'Operator NotIn has been deprecated and will be removed soon. Use these instead: ["AllNotIn" "AnyNotIn"]';
     assert.equal(operatorDeprecationWarning("In"), inText);
     assert.equal(operatorDeprecationWarning("NotIn"), notInText);
     assert.equal(checkOperatorName("In"), inText);

@@ -13,7 +13,13 @@ import { compileConditions, runConditions, type CompiledCondition, type Compiled
 import { ok } from "../api/result.js";
 import { operatorFor } from "./operators.js";
 import { PreparedSet, preparedSetOperator } from "./prepared-set.js";
-import { randomItem, randomKey, randomList, randomOperatorName, randomPicker } from "../../../test/support/set-operands.js";
+import {
+  randomItem,
+  randomKey,
+  randomList,
+  randomOperatorName,
+  randomPicker,
+} from "../../../test/support/set-operands.js";
 
 const values: JsonValue[][] = [
   ["NET_BIND_SERVICE", ""],
@@ -27,12 +33,49 @@ const values: JsonValue[][] = [
 ];
 
 const keys: JsonValue[] = [
-  "NET_BIND_SERVICE", "", "SYS_ADMIN", "app-web", "app-", "db-1", "db-10", "exact", "ex*", "*", "?", "1", "2.5", "1e+06", "true", "<nil>", "[a b]", "map[k:v]",
-  1, 2.5, 1000000, true, false, null, { k: "v" },
-  [], ["NET_BIND_SERVICE"], ["NET_BIND_SERVICE", "SYS_ADMIN"], [""], ["CHOWN", "KILL"], ["app-x", "db-2"], ["c*"], [1, true, null], [["a", "b"]], [{ k: "v" }],
+  "NET_BIND_SERVICE",
+  "",
+  "SYS_ADMIN",
+  "app-web",
+  "app-",
+  "db-1",
+  "db-10",
+  "exact",
+  "ex*",
+  "*",
+  "?",
+  "1",
+  "2.5",
+  "1e+06",
+  "true",
+  "<nil>",
+  "[a b]",
+  "map[k:v]",
+  1,
+  2.5,
+  1000000,
+  true,
+  false,
+  null,
+  { k: "v" },
+  [],
+  ["NET_BIND_SERVICE"],
+  ["NET_BIND_SERVICE", "SYS_ADMIN"],
+  [""],
+  ["CHOWN", "KILL"],
+  ["app-x", "db-2"],
+  ["c*"],
+  [1, true, null],
+  [["a", "b"]],
+  [{ k: "v" }],
 ];
 
-const general: Record<string, (k: JsonValue, v: JsonValue) => boolean> = { AnyIn: anyIn, AllIn: allIn, AnyNotIn: anyNotIn, AllNotIn: allNotIn };
+const general: Record<string, (k: JsonValue, v: JsonValue) => boolean> = {
+  AnyIn: anyIn,
+  AllIn: allIn,
+  AnyNotIn: anyNotIn,
+  AllNotIn: allNotIn,
+};
 
 describe("preparedSetOperator", () => {
   for (const [name, operator] of Object.entries(general)) {
@@ -72,7 +115,10 @@ describe("PreparedSet", () => {
 
 describe("compiled conditions use the prepared set for a fixed list", () => {
   test("the result is the general operator's, the key substituted first", () => {
-    const compiled = compileConditions({ all: [{ key: "{{ caps }}", operator: "AnyNotIn", value: ["NET_BIND_SERVICE", ""] }] }, "deny conditions");
+    const compiled = compileConditions(
+      { all: [{ key: "{{ caps }}", operator: "AnyNotIn", value: ["NET_BIND_SERVICE", ""] }] },
+      "deny conditions",
+    );
     for (const caps of [["NET_BIND_SERVICE"], ["SYS_ADMIN"], [], ""]) {
       const r = runConditions(compiled, () => ok(caps));
       assert.deepEqual(r, ok({ met: anyNotIn(caps, ["NET_BIND_SERVICE", ""]), messages: [], message: "" }));
@@ -91,7 +137,11 @@ describe("generated operands: the prepared operator answers as the general one",
       const prepared = preparedSetOperator(name, value) ?? assert.fail(`no prepared operator for ${name}`);
       const general = operatorFor(name) ?? assert.fail(`no operator ${name}`);
       const want = general(key, value);
-      assert.equal(prepared(key, value), want, `case ${i}: ${name} key ${JSON.stringify(key)} value ${JSON.stringify(value)}`);
+      assert.equal(
+        prepared(key, value),
+        want,
+        `case ${i}: ${name} key ${JSON.stringify(key)} value ${JSON.stringify(value)}`,
+      );
       if (want) yes++;
     }
     // Both answers come often enough for the comparison to mean something.
@@ -137,9 +187,16 @@ describe("generated conditions with variables: the prepared set gives the genera
       });
       const block = (): Condition[] => Array.from({ length: pick(3) }, condition);
       const conditions = pick(4) === 0 ? block() : { any: block(), all: block() };
-      const object: JsonObject = { items: Array.from({ length: pick(3) }, () => ({ name: randomItem(pick, 0), k: randomKey(pick) })) };
+      const object: JsonObject = {
+        items: Array.from({ length: pick(3) }, () => ({ name: randomItem(pick, 0), k: randomKey(pick) })),
+      };
       if (pick(5) > 0) object["x"] = randomKey(pick);
-      const scope = { data: { request: { operation: "CREATE", object } }, jmespath, fnctx: { ports: {} as EnginePorts }, cache };
+      const scope = {
+        data: { request: { operation: "CREATE", object } },
+        jmespath,
+        fnctx: { ports: {} as EnginePorts },
+        cache,
+      };
       const prepared = compileConditions(conditions, "deny conditions");
       const got = runConditions(prepared, substituteAll, scope);
       const want = runConditions(withGeneralOperators(prepared), substituteAll, scope);

@@ -26,9 +26,11 @@ export function operatorOfPattern(pattern: string): PatternOperator {
 /** Whether a string value satisfies a string pattern (`|` = or, `&` = and, operators, ranges). */
 export function matchesStringPattern(value: string, pattern: string): boolean {
   if (value === pattern) return true;
-  return pattern
-    .split("|")
-    .some((alt) => trimSpaces(alt).split("&").every((part) => matchesOne(value, trimSpaces(part))));
+  return pattern.split("|").some((alt) =>
+    trimSpaces(alt)
+      .split("&")
+      .every((part) => matchesOne(value, trimSpaces(part))),
+  );
 }
 
 function matchesOne(value: string, pattern: string): boolean {

@@ -19,7 +19,17 @@ function policy(kind: "Policy" | "ClusterPolicy", context: JsonObject[]): JsonOb
     metadata: kind === "Policy" ? { name: "p", namespace: "tenant-a" } : { name: "p" },
     spec: {
       validationFailureAction: "Enforce",
-      rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, context, validate: { message: "got {{ v }}", deny: { conditions: { any: [{ key: "{{ v }}", operator: "Equals", value: "deny" }] } } } }],
+      rules: [
+        {
+          name: "r",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          context,
+          validate: {
+            message: "got {{ v }}",
+            deny: { conditions: { any: [{ key: "{{ v }}", operator: "Equals", value: "deny" }] } },
+          },
+        },
+      ],
     },
   };
 }
@@ -42,15 +52,25 @@ function run(doc: JsonObject, answer: (caller: ContextCaller | undefined) => Ret
   const engine = createEngine({ ...base, context });
   const c = engine.compile(doc);
   if (!c.ok) throw new Error(c.problems.map((p) => p.message).join("; "));
-  const [rule] = engine.validate(c.policy, { resource: pod("web", { namespace: "tenant-a" }), operation: "CREATE", namespaceLabels: {} }).rules;
+  const [rule] = engine.validate(c.policy, {
+    resource: pod("web", { namespace: "tenant-a" }),
+    operation: "CREATE",
+    namespaceLabels: {},
+  }).rules;
   return { rule, callers };
 }
 
-const apiCall = (extra: JsonObject = {}): JsonObject => ({ name: "v", apiCall: { urlPath: "/api/v1/namespaces/tenant-b/configmaps/canary", jmesPath: "data.x", ...extra } });
+const apiCall = (extra: JsonObject = {}): JsonObject => ({
+  name: "v",
+  apiCall: { urlPath: "/api/v1/namespaces/tenant-b/configmaps/canary", jmesPath: "data.x", ...extra },
+});
 
 describe("context sources and the policy's namespace", () => {
   test("a namespaced Policy's apiCall and configMap reach the port with its namespace; a ClusterPolicy's with none", () => {
-    const { callers } = run(policy("Policy", [apiCall(), { name: "cm", configMap: { name: "c", namespace: "" } }]), () => ok({ data: { x: "allow" } }));
+    const { callers } = run(
+      policy("Policy", [apiCall(), { name: "cm", configMap: { name: "c", namespace: "" } }]),
+      () => ok({ data: { x: "allow" } }),
+    );
     assert.deepEqual(callers, [{ policyNamespace: "tenant-a" }, { policyNamespace: "tenant-a" }]);
     const cluster = run(policy("ClusterPolicy", [apiCall()]), () => ok({ data: { x: "allow" } }));
     assert.deepEqual(cluster.callers, [{ policyNamespace: "" }]);
@@ -66,7 +86,9 @@ describe("context sources and the policy's namespace", () => {
   }
 
   test("a call that failed (not found) takes the default, as in Kyverno", () => {
-    const { rule } = run(policy("ClusterPolicy", [apiCall({ default: "deny" })]), () => err("context", "failed to GET resource with raw url: /x: configmaps \"canary\" not found"));
+    const { rule } = run(policy("ClusterPolicy", [apiCall({ default: "deny" })]), () =>
+      err("context", 'failed to GET resource with raw url: /x: configmaps "canary" not found'),
+    );
     assert.equal(rule?.status, "fail");
     assert.match(rule?.message ?? "", /got deny/);
   });

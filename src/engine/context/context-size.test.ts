@@ -17,18 +17,24 @@ const seed = "abcdefgh";
 function ruleResult(context: JsonObject[], deny: JsonObject, message = "x"): { status: string; message: string } {
   const compiled = engine.compile(clusterPolicy("p", [podRule("r", { message, deny }, { context })]));
   if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
-  const r = engine.validate(compiled.policy, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} }).rules[0];
+  const r = engine.validate(compiled.policy, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} })
+    .rules[0];
   assert.ok(r !== undefined);
   return r;
 }
 /** A key that builds 3 Mi characters: the substitution is an error, so the condition is. */
-const tripled = (v: string): JsonObject => ({ conditions: { any: [{ key: `{{ ${v} }}{{ ${v} }}{{ ${v} }}`, operator: "Equals", value: "" }] } });
-const denyIfEmpty = (v: string): JsonObject => ({ conditions: { any: [{ key: `{{ length(${v}) }}`, operator: "Equals", value: 0 }] } });
+const tripled = (v: string): JsonObject => ({
+  conditions: { any: [{ key: `{{ ${v} }}{{ ${v} }}{{ ${v} }}`, operator: "Equals", value: "" }] },
+});
+const denyIfEmpty = (v: string): JsonObject => ({
+  conditions: { any: [{ key: `{{ length(${v}) }}`, operator: "Equals", value: 0 }] },
+});
 
 describe("context size", () => {
   test("entries that double the one before stop at 2 MiB with an error naming the entry", () => {
     const context: JsonObject[] = [{ name: "p0", variable: { value: seed } }];
-    for (let i = 1; i <= 40; i++) context.push({ name: `p${i}`, variable: { value: `{{ p${i - 1} }}{{ p${i - 1} }}` } });
+    for (let i = 1; i <= 40; i++)
+      context.push({ name: `p${i}`, variable: { value: `{{ p${i - 1} }}{{ p${i - 1} }}` } });
     const r = ruleResult(context, denyIfEmpty("p40"));
     assert.equal(r.status, "error");
     assert.match(r.message, /context entry p1[78]: the context entries of this rule add more than 2097152 bytes/);
@@ -49,7 +55,11 @@ describe("context size", () => {
 
   test("a message that repeats a large variable is not built past 2 Mi characters", () => {
     const context: JsonObject[] = [{ name: "big", variable: { value: "y".repeat(1_000_000) } }];
-    const r = ruleResult(context, { conditions: { any: [{ key: 1, operator: "Equals", value: 1 }] } }, "{{ big }}{{ big }}{{ big }}");
+    const r = ruleResult(
+      context,
+      { conditions: { any: [{ key: 1, operator: "Equals", value: 1 }] } },
+      "{{ big }}{{ big }}{{ big }}",
+    );
     assert.equal(r.status, "fail");
     assert.ok(r.message.length < 10_000, `the message is not the 3 MB string (${r.message.length} characters)`);
   });
@@ -66,6 +76,11 @@ describe("context size", () => {
     const wide: JsonObject = {};
     for (let i = 0; i < 1000; i++) wide[`k${i}`] = "z".repeat(100);
     assert.ok(jsonSizeUpTo(wide, 1000) < 1200, "a wide object is not walked past the limit");
-    assert.ok(jsonSizeUpTo(Array.from({ length: 100 }, () => "z".repeat(100)), 1000) > 1000);
+    assert.ok(
+      jsonSizeUpTo(
+        Array.from({ length: 100 }, () => "z".repeat(100)),
+        1000,
+      ) > 1000,
+    );
   });
 });

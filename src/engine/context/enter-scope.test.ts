@@ -35,7 +35,16 @@ describe("entersAsIs", () => {
 describe("enterScope with compiled preconditions", () => {
   const blocks: unknown[] = [
     { all: [{ key: "{{ request.object.metadata.name }}", operator: "Equals", value: "web" }] },
-    { any: [{ key: "{{ request.object.metadata.name }}", operator: "Equals", value: "db", message: "not {{ request.object.metadata.name }}" }] },
+    {
+      any: [
+        {
+          key: "{{ request.object.metadata.name }}",
+          operator: "Equals",
+          value: "db",
+          message: "not {{ request.object.metadata.name }}",
+        },
+      ],
+    },
     { all: [{ key: "{{ request.object.nope.deeper }}", operator: "Equals", value: 1 }] },
     [{ key: 1, operator: "Bogus", value: 1 }],
     "not conditions",
@@ -47,7 +56,8 @@ describe("enterScope with compiled preconditions", () => {
       const fast = enterScope(vars, undefined, preconditions, compiled);
       const general = scope(data);
       const expected = enterScope(general, undefined, preconditions);
-      if (expected.kind === "ready") assert.ok(fast.kind === "ready" && fast.vars === vars && expected.vars === general);
+      if (expected.kind === "ready")
+        assert.ok(fast.kind === "ready" && fast.vars === vars && expected.vars === general);
       else assert.deepEqual(fast, expected);
     });
   }

@@ -22,16 +22,27 @@ export function entersAsIs(context: unknown, preconditions: unknown): boolean {
  * `context` and `preconditions` as written (absent, null or empty: nothing to do). A caller that
  * enters many scopes with the same preconditions may pass them already compiled, as `compiled`.
  */
-export function enterScope(vars: SubstitutionScope, context: unknown, preconditions: unknown, compiled?: CompiledConditions): ScopeOutcome {
+export function enterScope(
+  vars: SubstitutionScope,
+  context: unknown,
+  preconditions: unknown,
+  compiled?: CompiledConditions,
+): ScopeOutcome {
   let scope = vars;
   if (Array.isArray(context) && context.length > 0) {
     const loaded = loadContextEntries(context as readonly ContextEntry[], scope);
-    if (!loaded.ok) return { kind: "error", stage: "context", message: `failed to load context: ${loaded.error.message}` };
+    if (!loaded.ok)
+      return { kind: "error", stage: "context", message: `failed to load context: ${loaded.error.message}` };
     scope = { ...scope, data: loaded.value };
   }
   if (preconditions !== undefined && preconditions !== null) {
     const pre = runConditions(compiled ?? scope.cache.conditions(preconditions, "preconditions"), substituteAll, scope);
-    if (!pre.ok) return { kind: "error", stage: "preconditions", message: `failed to evaluate preconditions: ${pre.error.message}` };
+    if (!pre.ok)
+      return {
+        kind: "error",
+        stage: "preconditions",
+        message: `failed to evaluate preconditions: ${pre.error.message}`,
+      };
     if (!pre.value.met) {
       const detail = pre.value.message;
       return { kind: "skip", message: detail === "" ? "preconditions not met" : `preconditions not met; ${detail}` };

@@ -24,15 +24,24 @@ function policy(entry: JsonObject, namespace?: string): JsonObject {
         {
           name: "r",
           match: { any: [{ resources: { kinds: ["Pod"] } }] },
-          context: [{ name: "img", imageRegistry: { reference: "{{ request.object.spec.containers[0].image }}", ...entry } }],
-          validate: { message: "user {{ img }}", deny: { conditions: { any: [{ key: "{{ img }}", operator: "Equals", value: "root" }] } } },
+          context: [
+            { name: "img", imageRegistry: { reference: "{{ request.object.spec.containers[0].image }}", ...entry } },
+          ],
+          validate: {
+            message: "user {{ img }}",
+            deny: { conditions: { any: [{ key: "{{ img }}", operator: "Equals", value: "root" }] } },
+          },
         },
       ],
     },
   };
 }
 
-function run(doc: JsonObject, answer: (reference: string, request: ImageDataRequest | undefined) => Result<JsonValue>, canLoad = true) {
+function run(
+  doc: JsonObject,
+  answer: (reference: string, request: ImageDataRequest | undefined) => Result<JsonValue>,
+  canLoad = true,
+) {
   const asked: [string, ImageDataRequest | undefined][] = [];
   const base = fakePorts();
   const context: ContextSources = {
@@ -46,7 +55,11 @@ function run(doc: JsonObject, answer: (reference: string, request: ImageDataRequ
   const engine = createEngine({ ...base, context });
   const c = engine.compile(doc);
   if (!c.ok) throw new Error(c.problems.map((p) => p.message).join("; "));
-  const [rule] = engine.validate(c.policy, { resource: pod("web", { namespace: "team", containers: [{ name: "app", image: "ghcr.io/org/app:v1" }] }), operation: "CREATE", namespaceLabels: {} }).rules;
+  const [rule] = engine.validate(c.policy, {
+    resource: pod("web", { namespace: "team", containers: [{ name: "app", image: "ghcr.io/org/app:v1" }] }),
+    operation: "CREATE",
+    namespaceLabels: {},
+  }).rules;
   return { rule, asked };
 }
 
@@ -55,8 +68,12 @@ const data = (user: string): JsonObject => ({ image: "ghcr.io/org/app:v1", confi
 describe("imageRegistry context entries", () => {
   test("the port gets the substituted reference, the context form, the credentials and the caller; jmesPath picks from the answer", () => {
     const creds = { secrets: ["pull"], providers: ["default"] };
-    const { rule, asked } = run(policy({ jmesPath: "configData.config.User", imageRegistryCredentials: creds }), () => ok(data("root")));
-    assert.deepEqual(asked, [["ghcr.io/org/app:v1", { form: "context", credentials: creds, caller: { policyNamespace: "" } }]]);
+    const { rule, asked } = run(policy({ jmesPath: "configData.config.User", imageRegistryCredentials: creds }), () =>
+      ok(data("root")),
+    );
+    assert.deepEqual(asked, [
+      ["ghcr.io/org/app:v1", { form: "context", credentials: creds, caller: { policyNamespace: "" } }],
+    ]);
     assert.equal(rule?.status, "fail");
     assert.equal(rule?.message, "user root");
     assert.equal(run(policy({ jmesPath: "configData.config.User" }), () => ok(data("1000"))).rule?.status, "pass");
@@ -71,16 +88,29 @@ describe("imageRegistry context entries", () => {
     const { rule, asked } = run(policy({ jmesPath: "configData.config.User" }), () => ok(data("1000")), false);
     assert.equal(asked.length, 0);
     assert.equal(rule?.status, "error");
-    assert.match(rule?.message ?? "", /failed to load context entry img: imageRegistry context entries read an image registry, and this run has no registry access: run bylaw apply or bylaw test with --registry/);
+    assert.match(
+      rule?.message ?? "",
+      /failed to load context entry img: imageRegistry context entries read an image registry, and this run has no registry access: run bylaw apply or bylaw test with --registry/,
+    );
     assert.match(rule?.message ?? "", /give a value for "img" in a values file/);
   });
 
   test("a fetch not made yet (pending) and a failed fetch are rule errors with their reasons", () => {
-    const pending = run(policy({}), () => err("pending", "image ghcr.io/org/app:v1: not fetched from its registry yet"));
+    const pending = run(policy({}), () =>
+      err("pending", "image ghcr.io/org/app:v1: not fetched from its registry yet"),
+    );
     assert.equal(pending.rule?.status, "error");
     assert.match(pending.rule?.message ?? "", /not fetched from its registry yet/);
-    const failed = run(policy({}), (ref) => err("context", `failed to fetch image descriptor: ${ref}, error: GET https://ghcr.io/v2/org/app/manifests/v1: unexpected status code 404: MANIFEST_UNKNOWN`));
+    const failed = run(policy({}), (ref) =>
+      err(
+        "context",
+        `failed to fetch image descriptor: ${ref}, error: GET https://ghcr.io/v2/org/app/manifests/v1: unexpected status code 404: MANIFEST_UNKNOWN`,
+      ),
+    );
     assert.equal(failed.rule?.status, "error");
-    assert.match(failed.rule?.message ?? "", /failed to load context entry img: failed to fetch image descriptor: ghcr\.io\/org\/app:v1, error: .*MANIFEST_UNKNOWN/);
+    assert.match(
+      failed.rule?.message ?? "",
+      /failed to load context entry img: failed to fetch image descriptor: ghcr\.io\/org\/app:v1, error: .*MANIFEST_UNKNOWN/,
+    );
   });
 });

@@ -20,11 +20,15 @@ export function loadContextEntries(entries: readonly ContextEntry[], scope: Subs
   for (const entry of entries) {
     const current: SubstitutionScope = { ...scope, data };
     const loaded = loadEntry(entry, current);
-    if (!loaded.ok) return err(loaded.error.kind, `failed to load context entry ${entry.name}: ${loaded.error.message}`);
+    if (!loaded.ok)
+      return err(loaded.error.kind, `failed to load context entry ${entry.name}: ${loaded.error.message}`);
     if (loaded.value === undefined) continue;
     added += jsonSizeUpTo(loaded.value, MAX_CONTEXT_BYTES - added);
     if (added > MAX_CONTEXT_BYTES) {
-      return err("context-size", `failed to load context entry ${entry.name}: the context entries of this rule add more than ${MAX_CONTEXT_BYTES} bytes (2 MiB, Kyverno's context size limit)`);
+      return err(
+        "context-size",
+        `failed to load context entry ${entry.name}: the context entries of this rule add more than ${MAX_CONTEXT_BYTES} bytes (2 MiB, Kyverno's context size limit)`,
+      );
     }
     data = setDotted(data, entry.name, loaded.value);
   }
@@ -34,17 +38,28 @@ export function loadContextEntries(entries: readonly ContextEntry[], scope: Subs
 function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonValue | undefined> {
   if (entry.variable) return loadVariable(entry.variable, scope);
   const ports = scope.fnctx.ports.context;
-  const kind = entry.configMap ? "configMap" : entry.apiCall ? "apiCall" : entry.imageRegistry ? "imageRegistry" : entry.globalReference ? "globalReference" : undefined;
+  const kind = entry.configMap
+    ? "configMap"
+    : entry.apiCall
+      ? "apiCall"
+      : entry.imageRegistry
+        ? "imageRegistry"
+        : entry.globalReference
+          ? "globalReference"
+          : undefined;
   // Nothing answers this kind here (or not this entry): a value for the name (a values file)
   // stands in for it; without one the rule would need data Bylaw cannot get.
-  const notLoaded = (): Result<JsonValue | undefined> => (kind === undefined ? ok(undefined) : unloaded(kind, entry.name, scope));
+  const notLoaded = (): Result<JsonValue | undefined> =>
+    kind === undefined ? ok(undefined) : unloaded(kind, entry.name, scope);
   if (kind !== undefined && !ports.canLoad(kind)) return notLoaded();
   if (entry.configMap) {
     const name = substituteString(entry.configMap.name, scope);
     if (!name.ok) return name;
     const ns = substituteString(entry.configMap.namespace ?? "", scope);
     if (!ns.ok) return ns;
-    const answer = ports.configMap(String(ns.value ?? ""), String(name.value ?? ""), { policyNamespace: scope.policyNamespace ?? "" });
+    const answer = ports.configMap(String(ns.value ?? ""), String(name.value ?? ""), {
+      policyNamespace: scope.policyNamespace ?? "",
+    });
     return !answer.ok && answer.error.kind === "unavailable" ? notLoaded() : answer;
   }
   if (entry.apiCall) {
@@ -58,7 +73,9 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
         method,
         ...(typeof c["urlPath"] === "string" ? { urlPath: c["urlPath"] } : {}),
         ...(service && typeof service["url"] === "string" ? { serviceUrl: service["url"] } : {}),
-        ...(service && typeof service["caBundle"] === "string" && service["caBundle"] !== "" ? { caBundle: service["caBundle"] } : {}),
+        ...(service && typeof service["caBundle"] === "string" && service["caBundle"] !== ""
+          ? { caBundle: service["caBundle"] }
+          : {}),
         ...(service && Array.isArray(service["headers"]) ? { headers: headersOf(service["headers"]) } : {}),
         ...(c["data"] !== undefined ? { data: c["data"] } : {}),
       },
@@ -66,7 +83,8 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
     );
     if (!answer.ok) {
       if (answer.error.kind === "unavailable") return notLoaded();
-      if (entry.apiCall.default !== undefined && !CONTEXT_ERRORS_WITHOUT_DEFAULT.has(answer.error.kind)) return ok(entry.apiCall.default);
+      if (entry.apiCall.default !== undefined && !CONTEXT_ERRORS_WITHOUT_DEFAULT.has(answer.error.kind))
+        return ok(entry.apiCall.default);
       return answer;
     }
     return applyJmesPath(answer.value, entry.apiCall.jmesPath, entry.apiCall.default, scope);
@@ -83,7 +101,11 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
     const ref = substituteString(entry.imageRegistry.reference, scope);
     if (!ref.ok) return ref;
     const creds = entry.imageRegistry.imageRegistryCredentials;
-    const answer = ports.imageData(String(ref.value ?? ""), { form: "context", ...(creds !== undefined ? { credentials: creds } : {}), caller: { policyNamespace: scope.policyNamespace ?? "" } });
+    const answer = ports.imageData(String(ref.value ?? ""), {
+      form: "context",
+      ...(creds !== undefined ? { credentials: creds } : {}),
+      caller: { policyNamespace: scope.policyNamespace ?? "" },
+    });
     if (!answer.ok) return answer.error.kind === "unavailable" ? notLoaded() : answer;
     return applyJmesPath(answer.value, entry.imageRegistry.jmesPath, undefined, scope);
   }
@@ -103,7 +125,12 @@ function hasValue(data: JsonObject, dotted: string): boolean {
   return at !== undefined;
 }
 
-const SOURCES = { configMap: "ConfigMap", apiCall: "API call", globalReference: "global context entry", imageRegistry: "image registry" } as const;
+const SOURCES = {
+  configMap: "ConfigMap",
+  apiCall: "API call",
+  globalReference: "global context entry",
+  imageRegistry: "image registry",
+} as const;
 
 /**
  * An entry no port loaded. With a value for its name already in the context (a values file) the
@@ -119,19 +146,28 @@ function unloaded(kind: keyof typeof SOURCES, name: string, scope: SubstitutionS
     );
   }
   if (scope.fnctx.ports.context.unloadable === "skip") return ok(undefined);
-  const mock = kind === "apiCall" ? "mock the call in the test's apiCallResponses (urlPath, response.body)" : kind === "globalReference" ? "give the entry in the test's globalContextEntries" : "give it in the test's values";
+  const mock =
+    kind === "apiCall"
+      ? "mock the call in the test's apiCallResponses (urlPath, response.body)"
+      : kind === "globalReference"
+        ? "give the entry in the test's globalContextEntries"
+        : "give it in the test's values";
   return err(
     "unavailable",
     `${kind} context entries cannot be loaded here (no ${SOURCES[kind]} data: Bylaw reads no cluster yet). To supply it offline: in bylaw apply, a values file (-f values.yaml: globalValues or policies[].rules[].values with ${JSON.stringify(name)}) or --set ${name}=VALUE; in a kyverno test, ${mock}`,
   );
 }
 
-function loadVariable(v: NonNullable<ContextEntry["variable"]>, scope: SubstitutionScope): Result<JsonValue | undefined> {
+function loadVariable(
+  v: NonNullable<ContextEntry["variable"]>,
+  scope: SubstitutionScope,
+): Result<JsonValue | undefined> {
   // Kyverno substitutes the default's variables first; a default that cannot be substituted is the entry's error.
   let dflt: JsonValue | undefined;
   if (v.default !== undefined) {
     const sub = substituteAll(v.default, scope);
-    if (!sub.ok) return err(sub.error.kind, `failed to substitute variables in the variable's default: ${sub.error.message}`);
+    if (!sub.ok)
+      return err(sub.error.kind, `failed to substitute variables in the variable's default: ${sub.error.message}`);
     dflt = sub.value;
   }
   let input: JsonValue = scope.data;
@@ -143,11 +179,17 @@ function loadVariable(v: NonNullable<ContextEntry["variable"]>, scope: Substitut
   }
   const result = applyJmesPath(input, v.jmesPath, dflt, scope);
   if (!result.ok) return result;
-  if (result.value === null || result.value === undefined) return err("context", "variable evaluated to nil; set a default");
+  if (result.value === null || result.value === undefined)
+    return err("context", "variable evaluated to nil; set a default");
   return result;
 }
 
-function applyJmesPath(value: JsonValue, jmesPath: string | undefined, dflt: JsonValue | undefined, scope: SubstitutionScope): Result<JsonValue> {
+function applyJmesPath(
+  value: JsonValue,
+  jmesPath: string | undefined,
+  dflt: JsonValue | undefined,
+  scope: SubstitutionScope,
+): Result<JsonValue> {
   if (jmesPath === undefined || jmesPath === "") return ok(value);
   const path = substituteString(jmesPath, scope);
   if (!path.ok) return dflt !== undefined ? ok(dflt) : path;

@@ -3,7 +3,16 @@
  * and `images`. Rule context entries and CLI values are layered on top of a copy of it.
  */
 import type { JsonObject, JsonValue } from "../api/json.js";
-import { resourceKind, resourceName, resourceNamespace, parseApiVersion, requestSubject, type Operation, type RequestUserInfo, type Resource } from "../api/resource.js";
+import {
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+  parseApiVersion,
+  requestSubject,
+  type Operation,
+  type RequestUserInfo,
+  type Resource,
+} from "../api/resource.js";
 import { extractImages } from "./images.js";
 import { setPath } from "./variable-key.js";
 
@@ -22,7 +31,10 @@ const SA_PREFIX = "system:serviceaccount:";
  * cannot read it, and parsing every image reference costs time per request (figures:
  * docs/adr/0004-appendix-figures-in-code.md).
  */
-export function buildRequestContext(input: RequestInput, options: { readonly images?: boolean; readonly request?: JsonObject } = {}): JsonObject {
+export function buildRequestContext(
+  input: RequestInput,
+  options: { readonly images?: boolean; readonly request?: JsonObject } = {},
+): JsonObject {
   const subject = requestSubject(input);
   // A caller that has the whole request (the webhook's AdmissionRequest) passes it; it replaces ours.
   const request: JsonObject = options.request ?? requestOf(input, subject);

@@ -6,7 +6,8 @@
  */
 import type { JsonObject, JsonValue } from "../api/json.js";
 
-export type SplitKey = { readonly ok: true; readonly segments: readonly string[] } | { readonly ok: false; readonly error: string };
+export type SplitKey =
+  { readonly ok: true; readonly segments: readonly string[] } | { readonly ok: false; readonly error: string };
 
 export function splitVariableKey(key: string): SplitKey {
   if (key === "") return { ok: false, error: "the key is empty" };
@@ -31,11 +32,19 @@ export function splitVariableKey(key: string): SplitKey {
         i++;
       }
       segments.push(seg);
-      if (i < key.length && key[i] !== ".") return { ok: false, error: `unexpected ${JSON.stringify(key[i])} after a closing quote in ${JSON.stringify(key)}` };
+      if (i < key.length && key[i] !== ".")
+        return {
+          ok: false,
+          error: `unexpected ${JSON.stringify(key[i])} after a closing quote in ${JSON.stringify(key)}`,
+        };
     } else {
       const end = key.indexOf(".", i);
       const seg = end < 0 ? key.slice(i) : key.slice(i, end);
-      if (seg.includes('"')) return { ok: false, error: `a quote inside an unquoted segment in ${JSON.stringify(key)} (quote the whole segment: "a.b/c")` };
+      if (seg.includes('"'))
+        return {
+          ok: false,
+          error: `a quote inside an unquoted segment in ${JSON.stringify(key)} (quote the whole segment: "a.b/c")`,
+        };
       segments.push(seg);
       i = end < 0 ? key.length : end;
     }
@@ -65,7 +74,8 @@ export function setPath(root: JsonObject, keys: readonly string[], value: JsonVa
       return;
     }
     const next = cur[k];
-    const copy: JsonObject = typeof next === "object" && next !== null && !Array.isArray(next) ? Object.assign({}, next) : {};
+    const copy: JsonObject =
+      typeof next === "object" && next !== null && !Array.isArray(next) ? Object.assign({}, next) : {};
     cur[k] = copy;
     cur = copy;
   });

@@ -29,7 +29,8 @@ export function checkException(parsed: ParsedException): PolicyProblem[] {
   // The same entry checks as a rule's podSecurity.exclude. The CRD's enum would refuse an unknown
   // control in a cluster; offline such an entry can only never apply, so these stay warnings.
   parsed.podSecurity.forEach((e, i) => {
-    for (const p of checkPodSecurityExclude(e, `spec.podSecurity[${i}]`)) problems.push(warning(p.path, `${p.message} (this entry excludes nothing)`));
+    for (const p of checkPodSecurityExclude(e, `spec.podSecurity[${i}]`))
+      problems.push(warning(p.path, `${p.message} (this entry excludes nothing)`));
   });
   return problems;
 }
@@ -41,7 +42,12 @@ function userInfoForbidden(m: MatchResources): PolicyProblem[] {
     for (const field of ["roles", "clusterRoles", "subjects"] as const) {
       const v = f[field];
       if (Array.isArray(v) && v.length > 0) {
-        out.push(problem(`${path}.${field}`, "Forbidden: Usage of user info is forbidden (set spec.background: false to match on user information)"));
+        out.push(
+          problem(
+            `${path}.${field}`,
+            "Forbidden: Usage of user info is forbidden (set spec.background: false to match on user information)",
+          ),
+        );
       }
     }
   };

@@ -21,7 +21,8 @@ export function compileException(doc: JsonValue, source?: string): CompileExcept
   try {
     return compileChecked(doc, source);
   } catch (e) {
-    if (isStackOverflow(e)) return { ok: false, problems: [problem("", "the exception is too deeply nested to compile")] };
+    if (isStackOverflow(e))
+      return { ok: false, problems: [problem("", "the exception is too deeply nested to compile")] };
     throw e;
   }
 }
@@ -39,7 +40,9 @@ function compileChecked(doc: JsonValue, source: string | undefined): CompileExce
     apiVersion: parsed.apiVersion,
     entries: parsed.entries,
     background: parsed.background,
-    ...(parsed.conditions !== undefined ? { conditions: parsed.conditions, compiledConditions: compileConditions(parsed.conditions, "preconditions") } : {}),
+    ...(parsed.conditions !== undefined
+      ? { conditions: parsed.conditions, compiledConditions: compileConditions(parsed.conditions, "preconditions") }
+      : {}),
     podSecurity: parsed.podSecurity,
     matcher: compileExceptionMatch(parsed.match),
     ...(source !== undefined ? { source } : {}),

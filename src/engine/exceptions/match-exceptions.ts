@@ -26,7 +26,11 @@ export function exceptionCovers(exception: CompiledException, policy: string, ru
 }
 
 /** Whether the exception may be used at all in this evaluation (namespace restriction, background). */
-export function exceptionUsable(exception: CompiledException, background: boolean, options: MatchExceptionsOptions = {}): boolean {
+export function exceptionUsable(
+  exception: CompiledException,
+  background: boolean,
+  options: MatchExceptionsOptions = {},
+): boolean {
   const allowed = options.allowedNamespaces ?? [];
   if (allowed.length > 0 && !allowed.includes(exception.namespace)) return false;
   return !background || exception.background;

@@ -10,7 +10,11 @@ function exception(name: string, namespace: string, podSecurity: unknown[] = [])
     apiVersion: "kyverno.io/v2",
     kind: "PolicyException",
     metadata: namespace === "" ? { name } : { name, namespace },
-    spec: { exceptions: [{ policyName: "psa", ruleNames: ["restricted"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] }, podSecurity: podSecurity as never },
+    spec: {
+      exceptions: [{ policyName: "psa", ruleNames: ["restricted"] }],
+      match: { any: [{ resources: { kinds: ["Pod"] } }] },
+      podSecurity: podSecurity as never,
+    },
   });
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   return r.exception;
@@ -24,7 +28,10 @@ describe("Kyverno's exception texts", () => {
 
   test("the skip message joins keys with ', ' and has no space after 'exceptions'", () => {
     assert.equal(exceptionSkipMessage([exception("a", "delta")]), "rule is skipped due to policy exceptionsdelta/a");
-    assert.equal(exceptionSkipMessage([exception("a", "delta"), exception("b", "")]), "rule is skipped due to policy exceptionsdelta/a, b");
+    assert.equal(
+      exceptionSkipMessage([exception("a", "delta"), exception("b", "")]),
+      "rule is skipped due to policy exceptionsdelta/a, b",
+    );
   });
 });
 

@@ -16,4 +16,3 @@ export function exceptionKey(namespace: string, name: string): string {
 export function exceptionSkipMessage(matched: readonly CompiledException[]): string {
   return `rule is skipped due to policy exceptions${matched.map((e) => e.key).join(", ")}`;
 }
-

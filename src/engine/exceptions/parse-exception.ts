@@ -9,7 +9,12 @@ import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { AnyAllConditions, MatchResources, ResourceFilter } from "../api/policy.js";
 import { problem, warning, type PolicyProblem } from "../api/problem.js";
 import { isUndeclaredField, schemaProblems } from "../policy/schema/check-schema.js";
-import { EXCEPTION_API_VERSIONS, type ExceptionApiVersion, type ExceptionEntry, type PodSecurityExclusion } from "./types.js";
+import {
+  EXCEPTION_API_VERSIONS,
+  type ExceptionApiVersion,
+  type ExceptionEntry,
+  type PodSecurityExclusion,
+} from "./types.js";
 
 export interface ParsedException {
   readonly apiVersion: ExceptionApiVersion;
@@ -49,9 +54,15 @@ function parseChecked(doc: JsonValue, problems: PolicyProblem[]): ParsedExceptio
   }
   const apiVersion = doc["apiVersion"];
   if (!EXCEPTION_API_VERSIONS.includes(apiVersion as ExceptionApiVersion)) {
-    problems.push(problem("apiVersion", `expected kyverno.io/v2 or kyverno.io/v2beta1 for a PolicyException, got ${JSON.stringify(apiVersion ?? null)}`));
+    problems.push(
+      problem(
+        "apiVersion",
+        `expected kyverno.io/v2 or kyverno.io/v2beta1 for a PolicyException, got ${JSON.stringify(apiVersion ?? null)}`,
+      ),
+    );
   }
-  if (doc["kind"] !== "PolicyException") problems.push(problem("kind", `expected PolicyException, got ${JSON.stringify(doc["kind"] ?? null)}`));
+  if (doc["kind"] !== "PolicyException")
+    problems.push(problem("kind", `expected PolicyException, got ${JSON.stringify(doc["kind"] ?? null)}`));
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   if (name === "") problems.push(problem("metadata.name", "Required value: name or generateName is required"));
@@ -91,7 +102,8 @@ function parseEntries(raw: JsonValue | undefined, problems: PolicyProblem[]): Ex
     problems.push(problem("spec.exceptions", "must be a list of {policyName, ruleNames}"));
     return [];
   }
-  if (raw.length === 0) problems.push(warning("spec.exceptions", "the list is empty: the exception applies to no policy"));
+  if (raw.length === 0)
+    problems.push(warning("spec.exceptions", "the list is empty: the exception applies to no policy"));
   const entries: ExceptionEntry[] = [];
   raw.forEach((e, i) => {
     const path = `spec.exceptions[${i}]`;
@@ -121,7 +133,14 @@ function parseMatch(raw: JsonValue | undefined, problems: PolicyProblem[]): Matc
   for (const k of Object.keys(raw)) {
     if (k === "any" || k === "all") continue;
     const legacy = k === "resources" || k === "subjects" || k === "roles" || k === "clusterRoles";
-    problems.push(warning(`spec.match.${k}`, legacy ? "ignored: a PolicyException's match takes only any/all lists (write it under match.any)" : "unknown field, ignored"));
+    problems.push(
+      warning(
+        `spec.match.${k}`,
+        legacy
+          ? "ignored: a PolicyException's match takes only any/all lists (write it under match.any)"
+          : "unknown field, ignored",
+      ),
+    );
   }
   const out: { any?: readonly ResourceFilter[]; all?: readonly ResourceFilter[] } = {};
   for (const mode of ["any", "all"] as const) {
@@ -147,7 +166,8 @@ function parseConditions(raw: JsonValue | undefined, problems: PolicyProblem[]):
   }
   for (const mode of ["any", "all"] as const) {
     const v = raw[mode];
-    if (v !== undefined && v !== null && !Array.isArray(v)) problems.push(problem(`spec.conditions.${mode}`, "must be a list of conditions"));
+    if (v !== undefined && v !== null && !Array.isArray(v))
+      problems.push(problem(`spec.conditions.${mode}`, "must be a list of conditions"));
   }
   return raw as unknown as AnyAllConditions;
 }
@@ -174,8 +194,14 @@ function parsePodSecurity(raw: JsonValue | undefined, problems: PolicyProblem[])
     if (restrictedField !== undefined && restrictedField !== null && typeof restrictedField !== "string") {
       problems.push(problem(`${path}.restrictedField`, "must be a string"));
     }
-    const images = e["images"] === undefined || e["images"] === null ? undefined : stringList(e["images"], `${path}.images`, problems, false);
-    const values = e["values"] === undefined || e["values"] === null ? undefined : stringList(e["values"], `${path}.values`, problems, false);
+    const images =
+      e["images"] === undefined || e["images"] === null
+        ? undefined
+        : stringList(e["images"], `${path}.images`, problems, false);
+    const values =
+      e["values"] === undefined || e["values"] === null
+        ? undefined
+        : stringList(e["values"], `${path}.values`, problems, false);
     out.push({
       controlName,
       ...(images !== undefined ? { images } : {}),

@@ -33,7 +33,8 @@ export function podSecurityExclusions(matched: readonly CompiledException[]): Po
 export function podSecurityExceptionPlan(matched: readonly CompiledException[]): PodSecurityExceptionPlan {
   if (matched.length === 0) return { kind: "none" };
   const whole = matched.find((e) => e.podSecurity.length === 0);
-  if (whole !== undefined) return { kind: "skip", message: `rule is skipped due to policy exception ${whole.key}`, exceptions: [whole] };
+  if (whole !== undefined)
+    return { kind: "skip", message: `rule is skipped due to policy exception ${whole.key}`, exceptions: [whole] };
   return {
     kind: "exclude",
     exclusions: podSecurityExclusions(matched),

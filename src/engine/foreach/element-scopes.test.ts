@@ -8,7 +8,14 @@ import { withElement } from "./evaluate-list.js";
 
 function scope(data: JsonObject): SubstitutionScope {
   const jmespath = {} as JmesPathEngine;
-  return { data, jmespath, fnctx: {} as FunctionContext, cache: new ExpressionCache(jmespath), operation: "CREATE", basePath: "/x" };
+  return {
+    data,
+    jmespath,
+    fnctx: {} as FunctionContext,
+    cache: new ExpressionCache(jmespath),
+    operation: "CREATE",
+    basePath: "/x",
+  };
 }
 
 describe("ElementScopes", () => {
@@ -20,8 +27,22 @@ describe("ElementScopes", () => {
       const scopes = new ElementScopes(outer, depth);
       items.forEach((element, index) => {
         const s = scopes.at(element, index);
-        assert.deepEqual(s.data, { ...outer.data, element, elementIndex: index, [`element${depth}`]: element, [`elementIndex${depth}`]: index });
-        assert.deepEqual(Object.keys(s.data), ["request", "images", "team", "element", "elementIndex", `element${depth}`, `elementIndex${depth}`]);
+        assert.deepEqual(s.data, {
+          ...outer.data,
+          element,
+          elementIndex: index,
+          [`element${depth}`]: element,
+          [`elementIndex${depth}`]: index,
+        });
+        assert.deepEqual(Object.keys(s.data), [
+          "request",
+          "images",
+          "team",
+          "element",
+          "elementIndex",
+          `element${depth}`,
+          `elementIndex${depth}`,
+        ]);
         assert.deepEqual({ ...s, data: null }, { ...outer, data: null });
         assert.deepEqual(withElement(outer, element, index, depth), s, "withElement makes the same scope");
       });
@@ -32,8 +53,26 @@ describe("ElementScopes", () => {
     const first = withElement(outer, { name: "c0" }, 0, 0);
     const scopes = new ElementScopes(first, 1);
     const inner = scopes.at("NET_RAW", 2);
-    assert.deepEqual(inner.data, { ...outer.data, element: "NET_RAW", elementIndex: 2, element0: { name: "c0" }, elementIndex0: 0, element1: "NET_RAW", elementIndex1: 2 });
-    assert.deepEqual(Object.keys(inner.data), ["request", "images", "team", "element", "elementIndex", "element0", "elementIndex0", "element1", "elementIndex1"]);
+    assert.deepEqual(inner.data, {
+      ...outer.data,
+      element: "NET_RAW",
+      elementIndex: 2,
+      element0: { name: "c0" },
+      elementIndex0: 0,
+      element1: "NET_RAW",
+      elementIndex1: 2,
+    });
+    assert.deepEqual(Object.keys(inner.data), [
+      "request",
+      "images",
+      "team",
+      "element",
+      "elementIndex",
+      "element0",
+      "elementIndex0",
+      "element1",
+      "elementIndex1",
+    ]);
     assert.equal(inner.data["element0"], first.data["element0"]);
   });
 

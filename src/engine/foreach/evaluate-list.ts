@@ -23,7 +23,8 @@ export function evaluateList(list: string, vars: SubstitutionScope): ListOutcome
     return { kind: "error", message: msg };
   }
   if (value === null) return { kind: "missing" };
-  if (!Array.isArray(value)) return { kind: "error", message: `expected an array, got ${typeof value === "object" ? "object" : typeof value}` };
+  if (!Array.isArray(value))
+    return { kind: "error", message: `expected an array, got ${typeof value === "object" ? "object" : typeof value}` };
   return { kind: "items", items: value };
 }
 
@@ -31,6 +32,11 @@ export function evaluateList(list: string, vars: SubstitutionScope): ListOutcome
  * The scope for one element: `element`/`elementIndex`, and `element<N>`/`elementIndex<N>` for
  * nesting level N. A caller with many elements of one list makes `ElementScopes` once instead.
  */
-export function withElement(vars: SubstitutionScope, element: JsonValue, index: number, depth: number): SubstitutionScope {
+export function withElement(
+  vars: SubstitutionScope,
+  element: JsonValue,
+  index: number,
+  depth: number,
+): SubstitutionScope {
   return new ElementScopes(vars, depth).at(element, index);
 }

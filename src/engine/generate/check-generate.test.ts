@@ -10,10 +10,22 @@ describe("checkGenerate", () => {
   const valid: { name: string; generate: JsonObject }[] = [
     { name: "data", generate: { ...target, data: { data: { a: "b" } } } },
     { name: "clone", generate: { ...target, clone: { namespace: "default", name: "src" } } },
-    { name: "cloneList without name and kind", generate: { namespace: "n", cloneList: { namespace: "default", kinds: ["v1/Secret"], selector: { matchLabels: { a: "b" } } } } },
-    { name: "foreach without a top-level target", generate: { foreach: [{ list: "request.object.spec.items", ...target, data: {} }] } },
+    {
+      name: "cloneList without name and kind",
+      generate: {
+        namespace: "n",
+        cloneList: { namespace: "default", kinds: ["v1/Secret"], selector: { matchLabels: { a: "b" } } },
+      },
+    },
+    {
+      name: "foreach without a top-level target",
+      generate: { foreach: [{ list: "request.object.spec.items", ...target, data: {} }] },
+    },
     { name: "data given whole by a variable", generate: { ...target, data: "{{ request.object.spec }}" } },
-    { name: "a cluster-scoped target without namespace", generate: { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", name: "r", data: {} } },
+    {
+      name: "a cluster-scoped target without namespace",
+      generate: { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", name: "r", data: {} },
+    },
   ];
   for (const c of valid) test(`accepts ${c.name}`, () => assert.deepEqual(checkGenerate(c.generate, P), []));
 
@@ -34,9 +46,17 @@ describe("checkGenerate", () => {
     {
       name: "name, kind and apiVersion missing",
       generate: { data: {} },
-      want: [`${P}.name: name cannot be empty`, `${P}.kind: kind cannot be empty`, `${P}.apiVersion: apiVersion cannot be empty`],
+      want: [
+        `${P}.name: name cannot be empty`,
+        `${P}.kind: kind cannot be empty`,
+        `${P}.apiVersion: apiVersion cannot be empty`,
+      ],
     },
-    { name: "cloneList with no kinds", generate: { namespace: "n", cloneList: { namespace: "d", kinds: [] } }, want: [`${P}.cloneList.kinds: kinds cannot be empty: list the kinds to clone, e.g. v1/Secret`] },
+    {
+      name: "cloneList with no kinds",
+      generate: { namespace: "n", cloneList: { namespace: "d", kinds: [] } },
+      want: [`${P}.cloneList.kinds: kinds cannot be empty: list the kinds to clone, e.g. v1/Secret`],
+    },
     {
       name: "cloneList with name and kind",
       generate: { ...target, cloneList: { namespace: "d", kinds: ["v1/Secret"] } },
@@ -47,16 +67,29 @@ describe("checkGenerate", () => {
     },
     {
       name: "a wildcard in the cloneList selector",
-      generate: { namespace: "n", cloneList: { namespace: "d", kinds: ["v1/Secret"], selector: { matchLabels: { app: "web-*" } } } },
+      generate: {
+        namespace: "n",
+        cloneList: { namespace: "d", kinds: ["v1/Secret"], selector: { matchLabels: { app: "web-*" } } },
+      },
       want: [`${P}.cloneList.selector: wildcard characters \`*/?\` not supported`],
     },
-    { name: "data that is not an object", generate: { ...target, data: [1, 2] }, want: [`${P}.data: data must be an object: the body of the resource to generate`] },
+    {
+      name: "data that is not an object",
+      generate: { ...target, data: [1, 2] },
+      want: [`${P}.data: data must be an object: the body of the resource to generate`],
+    },
     {
       name: "an anchor inside data",
       generate: { ...target, data: { metadata: { labels: { "+(team)": "a" } } } },
-      want: [`${P}.data.metadata.labels.+(team): anchors not supported on generate resources: remove the anchor from "+(team)"`],
+      want: [
+        `${P}.data.metadata.labels.+(team): anchors not supported on generate resources: remove the anchor from "+(team)"`,
+      ],
     },
-    { name: "a wrongly typed field", generate: { ...target, name: 5, data: {} }, want: [`${P}.name: must be a string, got number 5`, `${P}.name: name cannot be empty`] },
+    {
+      name: "a wrongly typed field",
+      generate: { ...target, name: 5, data: {} },
+      want: [`${P}.name: must be a string, got number 5`, `${P}.name: name cannot be empty`],
+    },
     {
       name: "a foreach entry without list and target",
       generate: { foreach: [{ data: {} }] },
@@ -67,7 +100,11 @@ describe("checkGenerate", () => {
         `${P}.foreach[0].apiVersion: apiVersion cannot be empty`,
       ],
     },
-    { name: "foreach that is not a list", generate: { foreach: { list: "x" } }, want: [`${P}.foreach: foreach must be a list`] },
+    {
+      name: "foreach that is not a list",
+      generate: { foreach: { list: "x" } },
+      want: [`${P}.foreach: foreach must be a list`],
+    },
     {
       name: "a foreach entry with two sources",
       generate: { foreach: [{ list: "x", ...target, data: {}, clone: { name: "s" } }] },

@@ -26,11 +26,22 @@ function generateProblems(generate: JsonObject, path: string, topLevel: boolean)
   }
   const usesCloneList = spec.cloneList !== undefined;
   if (usesCloneList && spec.cloneList.kinds.length === 0) {
-    out.push({ path: `${path}.cloneList.kinds`, message: "kinds cannot be empty: list the kinds to clone, e.g. v1/Secret" });
+    out.push({
+      path: `${path}.cloneList.kinds`,
+      message: "kinds cannot be empty: list the kinds to clone, e.g. v1/Secret",
+    });
   }
   if (usesCloneList) {
-    if (spec.name !== "") out.push({ path: `${path}.name`, message: "with cloneList, generate.name should not be specified (each copy keeps its source's name)" });
-    if (spec.kind !== "") out.push({ path: `${path}.kind`, message: "with cloneList, generate.kind should not be specified (use cloneList.kinds)" });
+    if (spec.name !== "")
+      out.push({
+        path: `${path}.name`,
+        message: "with cloneList, generate.name should not be specified (each copy keeps its source's name)",
+      });
+    if (spec.kind !== "")
+      out.push({
+        path: `${path}.kind`,
+        message: "with cloneList, generate.kind should not be specified (use cloneList.kinds)",
+      });
     if (spec.cloneList.selector !== undefined && selectorHasWildcard(spec.cloneList.selector)) {
       out.push({ path: `${path}.cloneList.selector`, message: "wildcard characters `*/?` not supported" });
     }
@@ -71,7 +82,11 @@ function dataProblems(data: JsonValue, path: string): FieldProblem[] {
     if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, `${at}[${i}]`]));
     else if (isObject(v)) {
       for (const [k, x] of Object.entries(v)) {
-        if (parseAnchor(k) !== undefined) out.push({ path: `${at}.${k}`, message: `anchors not supported on generate resources: remove the anchor from "${k}"` });
+        if (parseAnchor(k) !== undefined)
+          out.push({
+            path: `${at}.${k}`,
+            message: `anchors not supported on generate resources: remove the anchor from "${k}"`,
+          });
         stack.push([x, `${at}.${k}`]);
       }
     }
@@ -85,10 +100,15 @@ function foreachProblems(foreach: JsonValue | undefined, path: string): FieldPro
   foreach.forEach((el, i) => {
     const at = `${path}[${i}]`;
     if (!isObject(el)) {
-      out.push({ path: at, message: "each foreach entry must be an object {list, apiVersion, kind, name, namespace, data | clone | cloneList}" });
+      out.push({
+        path: at,
+        message:
+          "each foreach entry must be an object {list, apiVersion, kind, name, namespace, data | clone | cloneList}",
+      });
       return;
     }
-    if (typeof el["list"] !== "string" || el["list"] === "") out.push({ path: `${at}.list`, message: "list is required: a JMESPath expression giving the elements" });
+    if (typeof el["list"] !== "string" || el["list"] === "")
+      out.push({ path: `${at}.list`, message: "list is required: a JMESPath expression giving the elements" });
     out.push(...generateProblems(el, at, false));
   });
   return out;

@@ -27,24 +27,49 @@ function run(cloneList: JsonObject, extra: JsonObject = {}) {
   return { r, calls: existing.calls };
 }
 
-const names = (rs: readonly { resource: Resource }[]): string[] => rs.map((g) => `${g.resource["kind"] as string}/${resourceNamespace(g.resource)}/${resourceName(g.resource)}`);
+const names = (rs: readonly { resource: Resource }[]): string[] =>
+  rs.map((g) => `${g.resource["kind"] as string}/${resourceNamespace(g.resource)}/${resourceName(g.resource)}`);
 
 describe("generate.cloneList", () => {
   const cases: { name: string; cloneList: JsonObject; want: string[] }[] = [
     {
       name: "matchLabels over two kinds, each kind in name order",
-      cloneList: { namespace: "default", kinds: ["v1/Secret", "v1/ConfigMap"], selector: { matchLabels: { allowedToBeCloned: "true" } } },
+      cloneList: {
+        namespace: "default",
+        kinds: ["v1/Secret", "v1/ConfigMap"],
+        selector: { matchLabels: { allowedToBeCloned: "true" } },
+      },
       want: ["Secret/target/a-secret", "Secret/target/b-secret", "ConfigMap/target/settings"],
     },
     {
       name: "matchExpressions",
-      cloneList: { namespace: "default", kinds: ["v1/Secret", "v1/ConfigMap"], selector: { matchExpressions: [{ key: "allowedToBeCloned", operator: "NotIn", values: ["true"] }] } },
+      cloneList: {
+        namespace: "default",
+        kinds: ["v1/Secret", "v1/ConfigMap"],
+        selector: { matchExpressions: [{ key: "allowedToBeCloned", operator: "NotIn", values: ["true"] }] },
+      },
       want: ["Secret/target/private", "ConfigMap/target/unlabelled"],
     },
-    { name: "no selector takes every object of the kind in the namespace", cloneList: { namespace: "default", kinds: ["v1/ConfigMap"] }, want: ["ConfigMap/target/settings", "ConfigMap/target/unlabelled"] },
-    { name: "only the given namespace is read", cloneList: { namespace: "other", kinds: ["v1/Secret"] }, want: ["Secret/target/c-secret"] },
-    { name: "a kind without version", cloneList: { namespace: "other", kinds: ["Secret"] }, want: ["Secret/target/c-secret"] },
-    { name: "nothing matches", cloneList: { namespace: "default", kinds: ["v1/Secret"], selector: { matchLabels: { team: "none" } } }, want: [] },
+    {
+      name: "no selector takes every object of the kind in the namespace",
+      cloneList: { namespace: "default", kinds: ["v1/ConfigMap"] },
+      want: ["ConfigMap/target/settings", "ConfigMap/target/unlabelled"],
+    },
+    {
+      name: "only the given namespace is read",
+      cloneList: { namespace: "other", kinds: ["v1/Secret"] },
+      want: ["Secret/target/c-secret"],
+    },
+    {
+      name: "a kind without version",
+      cloneList: { namespace: "other", kinds: ["Secret"] },
+      want: ["Secret/target/c-secret"],
+    },
+    {
+      name: "nothing matches",
+      cloneList: { namespace: "default", kinds: ["v1/Secret"], selector: { matchLabels: { team: "none" } } },
+      want: [],
+    },
   ];
   for (const c of cases) {
     test(c.name, () => {
@@ -55,11 +80,19 @@ describe("generate.cloneList", () => {
   }
 
   test("each copy is cleaned, keeps its name and records its source", () => {
-    const { r } = run({ namespace: "default", kinds: ["v1/ConfigMap"], selector: { matchLabels: { allowedToBeCloned: "true" } } }, { synchronize: true });
+    const { r } = run(
+      { namespace: "default", kinds: ["v1/ConfigMap"], selector: { matchLabels: { allowedToBeCloned: "true" } } },
+      { synchronize: true },
+    );
     assert.ok(r.ok);
     const g = r.value[0];
     assert.ok(g);
-    assert.deepEqual(g.resource, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings", namespace: "target", labels: { allowedToBeCloned: "true" } }, data: { k: "v" } });
+    assert.deepEqual(g.resource, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "settings", namespace: "target", labels: { allowedToBeCloned: "true" } },
+      data: { k: "v" },
+    });
     assert.deepEqual(g.source, { apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "settings" });
     assert.equal(g.labels["generate.kyverno.io/source-uid"], "settings-uid");
     assert.equal(g.labels["generate.kyverno.io/source-kind"], "ConfigMap");
@@ -78,15 +111,34 @@ describe("generate.cloneList", () => {
   });
 
   const errors: { name: string; cloneList: JsonObject; message: RegExp; path: string }[] = [
-    { name: "empty kinds", cloneList: { namespace: "default", kinds: [] }, message: /cloneList\.kinds is empty/, path: "generate.cloneList.kinds" },
-    { name: "a kind entry with no kind", cloneList: { namespace: "default", kinds: ["v1/"] }, message: /names no kind/, path: "generate.cloneList.kinds[0]" },
+    {
+      name: "empty kinds",
+      cloneList: { namespace: "default", kinds: [] },
+      message: /cloneList\.kinds is empty/,
+      path: "generate.cloneList.kinds",
+    },
+    {
+      name: "a kind entry with no kind",
+      cloneList: { namespace: "default", kinds: ["v1/"] },
+      message: /names no kind/,
+      path: "generate.cloneList.kinds[0]",
+    },
     {
       name: "a selector Kubernetes refuses",
-      cloneList: { namespace: "default", kinds: ["v1/Secret"], selector: { matchExpressions: [{ key: "a", operator: "Near" }] } },
+      cloneList: {
+        namespace: "default",
+        kinds: ["v1/Secret"],
+        selector: { matchExpressions: [{ key: "a", operator: "Near" }] },
+      },
       message: /invalid cloneList selector: "Near" is not a valid label selector operator/,
       path: "generate.cloneList.selector",
     },
-    { name: "a non-string label value", cloneList: { namespace: "default", kinds: ["v1/Secret"], selector: { matchLabels: { a: 1 } } }, message: /must be a string/, path: "generate.cloneList.selector.matchLabels.a" },
+    {
+      name: "a non-string label value",
+      cloneList: { namespace: "default", kinds: ["v1/Secret"], selector: { matchLabels: { a: 1 } } },
+      message: /must be a string/,
+      path: "generate.cloneList.selector.matchLabels.a",
+    },
   ];
   for (const c of errors) {
     test(`error: ${c.name}`, () => {
@@ -99,7 +151,12 @@ describe("generate.cloneList", () => {
   }
 
   test("a failing list is reported", () => {
-    const r = generateResources(input({ namespace: "t", cloneList: { namespace: "default", kinds: ["v1/Secret"] } }, { existing: memoryExisting([], "forbidden") }));
+    const r = generateResources(
+      input(
+        { namespace: "t", cloneList: { namespace: "default", kinds: ["v1/Secret"] } },
+        { existing: memoryExisting([], "forbidden") },
+      ),
+    );
     assert.equal(r.ok, false);
     if (!r.ok) assert.match(r.error.message, /cannot list Secret in namespace "default": forbidden/);
   });

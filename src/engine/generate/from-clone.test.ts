@@ -30,7 +30,13 @@ function clone(generate: JsonObject, objects: readonly Resource[] = [source]) {
   return { r: generateResources(input(generate, { existing })), calls: existing.calls };
 }
 
-const rule = { apiVersion: "v1", kind: "Secret", name: "regcred", namespace: "hello-world-namespace", clone: { namespace: "default", name: "regcred" } };
+const rule = {
+  apiVersion: "v1",
+  kind: "Secret",
+  name: "regcred",
+  namespace: "hello-world-namespace",
+  clone: { namespace: "default", name: "regcred" },
+};
 
 describe("generate.clone", () => {
   test("copies the source into the rule's namespace without server-set metadata or status", () => {
@@ -40,7 +46,12 @@ describe("generate.clone", () => {
     assert.deepEqual(r.value[0]?.resource, {
       apiVersion: "v1",
       kind: "Secret",
-      metadata: { name: "regcred", namespace: "hello-world-namespace", labels: { app: "x" }, annotations: { note: "y" } },
+      metadata: {
+        name: "regcred",
+        namespace: "hello-world-namespace",
+        labels: { app: "x" },
+        annotations: { note: "y" },
+      },
       type: "kubernetes.io/dockerconfigjson",
       data: { ".dockerconfigjson": "e30=" },
     });
@@ -69,25 +80,60 @@ describe("generate.clone", () => {
     assert.equal(r.value[0]?.synchronize, true);
   });
 
-  const errors: { name: string; generate: JsonObject; objects?: Resource[]; failWith?: string; message: RegExp; path: string }[] = [
+  const errors: {
+    name: string;
+    generate: JsonObject;
+    objects?: Resource[];
+    failWith?: string;
+    message: RegExp;
+    path: string;
+  }[] = [
     {
       name: "a missing source",
       generate: rule,
       objects: [],
-      message: /^source Secret default\/regcred not found; supply it \(bylaw apply -t\/--target-resource FILE; cloneSourceResource/,
+      message:
+        /^source Secret default\/regcred not found; supply it \(bylaw apply -t\/--target-resource FILE; cloneSourceResource/,
       path: "generate.clone",
     },
     {
       name: "a missing cluster-scoped source names no namespace",
-      generate: { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", name: "copy", clone: { name: "view" } },
+      generate: {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "ClusterRole",
+        name: "copy",
+        clone: { name: "view" },
+      },
       objects: [],
       message: /^source ClusterRole view not found/,
       path: "generate.clone",
     },
-    { name: "an object with another name does not count", generate: rule, objects: [secret("default", "other")], message: /not found/, path: "generate.clone" },
-    { name: "the lookup fails", generate: rule, failWith: "connection refused", message: /cannot read the clone source Secret default\/regcred: connection refused/, path: "generate.clone" },
-    { name: "no source name", generate: { ...rule, clone: { namespace: "default" } }, message: /generate\.clone\.name is empty/, path: "generate.clone.name" },
-    { name: "clone is not an object", generate: { ...rule, clone: "default/regcred" }, message: /generate\.clone: must be an object/, path: "generate.clone" },
+    {
+      name: "an object with another name does not count",
+      generate: rule,
+      objects: [secret("default", "other")],
+      message: /not found/,
+      path: "generate.clone",
+    },
+    {
+      name: "the lookup fails",
+      generate: rule,
+      failWith: "connection refused",
+      message: /cannot read the clone source Secret default\/regcred: connection refused/,
+      path: "generate.clone",
+    },
+    {
+      name: "no source name",
+      generate: { ...rule, clone: { namespace: "default" } },
+      message: /generate\.clone\.name is empty/,
+      path: "generate.clone.name",
+    },
+    {
+      name: "clone is not an object",
+      generate: { ...rule, clone: "default/regcred" },
+      message: /generate\.clone: must be an object/,
+      path: "generate.clone",
+    },
   ];
   for (const c of errors) {
     test(`error: ${c.name}`, () => {

@@ -5,7 +5,14 @@
  * Copying an object onto itself is skipped, as Kyverno does ("skip resource self-clone").
  */
 import type { LabelSelector } from "../api/policy.js";
-import { resourceApiVersion, resourceKind, resourceLabels, resourceName, resourceNamespace, type Resource } from "../api/resource.js";
+import {
+  resourceApiVersion,
+  resourceKind,
+  resourceLabels,
+  resourceName,
+  resourceNamespace,
+  type Resource,
+} from "../api/resource.js";
 import { err, ok, type Result } from "../api/result.js";
 import { evaluateSelector } from "../match/label-selector.js";
 import { copyWithout } from "./json-copy.js";
@@ -20,7 +27,16 @@ export interface CloneOutcome {
   readonly sourceInfo: SourceInfo;
 }
 
-const SERVER_SET = ["uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"];
+const SERVER_SET = [
+  "uid",
+  "resourceVersion",
+  "creationTimestamp",
+  "generation",
+  "managedFields",
+  "selfLink",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+];
 const NO_STATUS = new Set(["status"]);
 
 /** A copy of `source` as the object `target`. */
@@ -30,16 +46,30 @@ export function cloneInto(source: Resource, target: TargetRef): Resource {
   return withIdentity(target, copyWithout(metadataOf(source), drop), copyWithout(source, NO_STATUS));
 }
 
-export function cloneOne(spec: GenerateSpec, clone: CloneFrom, existing: ExistingResources, path: string): Result<CloneOutcome[]> {
+export function cloneOne(
+  spec: GenerateSpec,
+  clone: CloneFrom,
+  existing: ExistingResources,
+  path: string,
+): Result<CloneOutcome[]> {
   if (clone.name === "") {
     return err("generate-clone", "generate.clone.name is empty: name the source object to copy", `${path}.clone.name`);
   }
-  const target: TargetRef = { apiVersion: spec.apiVersion, kind: spec.kind, name: spec.name, namespace: spec.namespace };
+  const target: TargetRef = {
+    apiVersion: spec.apiVersion,
+    kind: spec.kind,
+    name: spec.name,
+    namespace: spec.namespace,
+  };
   if (clone.namespace === spec.namespace && clone.name === spec.name) return ok([]);
   const ref: SourceRef = { apiVersion: spec.apiVersion, kind: spec.kind, namespace: clone.namespace, name: clone.name };
   const got = existing.get(ref.apiVersion, ref.kind, ref.namespace, ref.name);
   if (!got.ok) {
-    return err("generate-clone-source", `cannot read the clone source ${describeTarget(ref)}: ${got.error.message}`, `${path}.clone`);
+    return err(
+      "generate-clone-source",
+      `cannot read the clone source ${describeTarget(ref)}: ${got.error.message}`,
+      `${path}.clone`,
+    );
   }
   if (got.value === undefined) {
     return err(
@@ -51,21 +81,41 @@ export function cloneOne(spec: GenerateSpec, clone: CloneFrom, existing: Existin
   return ok([outcome(got.value, ref, target)]);
 }
 
-export function cloneList(spec: GenerateSpec, list: CloneListSpec, existing: ExistingResources, path: string): Result<CloneOutcome[]> {
+export function cloneList(
+  spec: GenerateSpec,
+  list: CloneListSpec,
+  existing: ExistingResources,
+  path: string,
+): Result<CloneOutcome[]> {
   const out: CloneOutcome[] = [];
   for (const [i, entry] of list.kinds.entries()) {
     const at = `${path}.cloneList.kinds[${i}]`;
     const slash = entry.lastIndexOf("/");
     const apiVersion = slash < 0 ? "" : entry.slice(0, slash);
     const kind = entry.slice(slash + 1);
-    if (kind === "") return err("generate-clone-list", `cloneList kind "${entry}" names no kind; write it as [group/]version/Kind, e.g. v1/Secret`, at);
+    if (kind === "")
+      return err(
+        "generate-clone-list",
+        `cloneList kind "${entry}" names no kind; write it as [group/]version/Kind, e.g. v1/Secret`,
+        at,
+      );
     const listed = existing.list(apiVersion, kind, list.namespace, list.selector);
-    if (!listed.ok) return err("generate-clone-source", `cannot list ${kind} in namespace "${list.namespace}": ${listed.error.message}`, at);
+    if (!listed.ok)
+      return err(
+        "generate-clone-source",
+        `cannot list ${kind} in namespace "${list.namespace}": ${listed.error.message}`,
+        at,
+      );
     const picked = select(listed.value, apiVersion, kind, list.namespace, list.selector, `${path}.cloneList.selector`);
     if (!picked.ok) return picked;
     for (const source of picked.value) {
       if (list.namespace === spec.namespace) continue;
-      const ref: SourceRef = { apiVersion: resourceApiVersion(source) || apiVersion, kind, namespace: list.namespace, name: resourceName(source) };
+      const ref: SourceRef = {
+        apiVersion: resourceApiVersion(source) || apiVersion,
+        kind,
+        namespace: list.namespace,
+        name: resourceName(source),
+      };
       out.push(outcome(source, ref, { apiVersion: ref.apiVersion, kind, name: ref.name, namespace: spec.namespace }));
     }
   }

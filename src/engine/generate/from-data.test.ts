@@ -35,7 +35,11 @@ describe("generate.data", () => {
 
   test("neither data nor clone generates the object with its metadata only (Kyverno)", () => {
     const g = only({ apiVersion: "v1", kind: "ConfigMap", name: "marker", namespace: "team-a" });
-    assert.deepEqual(g.resource, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "marker", namespace: "team-a" } });
+    assert.deepEqual(g.resource, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "marker", namespace: "team-a" },
+    });
     assert.equal(g.source, undefined);
   });
 
@@ -48,7 +52,12 @@ describe("generate.data", () => {
         name: "zk",
         namespace: "team",
         data: {
-          metadata: { name: "other", namespace: "elsewhere", labels: { somekey: "somevalue" }, annotations: { a: "b" } },
+          metadata: {
+            name: "other",
+            namespace: "elsewhere",
+            labels: { somekey: "somevalue" },
+            annotations: { a: "b" },
+          },
           data: { ZK_ADDRESS: "192.168.10.10:2181" },
         },
       },
@@ -61,7 +70,13 @@ describe("generate.data", () => {
     },
     {
       name: "apiVersion and kind written inside data are replaced by the rule's",
-      generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "n", data: { apiVersion: "v2", kind: "Secret", data: {} } },
+      generate: {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        name: "c",
+        namespace: "n",
+        data: { apiVersion: "v2", kind: "Secret", data: {} },
+      },
       want: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "n" }, data: {} },
     },
     {
@@ -88,7 +103,15 @@ describe("generate.data", () => {
   for (const c of cases) test(c.name, () => assert.deepEqual(only(c.generate).resource, c.want));
 
   test("synchronize and orphanDownstreamOnPolicyDelete are carried through", () => {
-    const g = only({ apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "n", synchronize: true, orphanDownstreamOnPolicyDelete: true, data: {} });
+    const g = only({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      name: "c",
+      namespace: "n",
+      synchronize: true,
+      orphanDownstreamOnPolicyDelete: true,
+      data: {},
+    });
     assert.equal(g.synchronize, true);
     assert.equal(g.orphanDownstreamOnPolicyDelete, true);
   });
@@ -97,16 +120,66 @@ describe("generate.data", () => {
 describe("generate errors", () => {
   const base = { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "n" };
   const cases: { name: string; generate: JsonObject; path: string; message: RegExp }[] = [
-    { name: "data is a string", generate: { ...base, data: "text" }, path: "generate.data", message: /generate\.data must be an object .*ConfigMap.*got string "text"/ },
-    { name: "data is a list", generate: { ...base, data: [1] }, path: "generate.data", message: /must be an object.*got a list/ },
-    { name: "data.metadata is not an object", generate: { ...base, data: { metadata: "m" } }, path: "generate.data.metadata", message: /metadata must be an object/ },
-    { name: "name missing", generate: { apiVersion: "v1", kind: "ConfigMap", data: {} }, path: "generate.name", message: /generate\.name is empty/ },
-    { name: "kind missing", generate: { apiVersion: "v1", name: "c", data: {} }, path: "generate.kind", message: /generate\.kind is empty/ },
-    { name: "apiVersion missing", generate: { kind: "ConfigMap", name: "c", data: {} }, path: "generate.apiVersion", message: /generate\.apiVersion is empty/ },
-    { name: "kind of the wrong type", generate: { ...base, kind: 3, data: {} }, path: "generate.kind", message: /generate\.kind: must be a string, got number 3/ },
-    { name: "synchronize not a boolean", generate: { ...base, synchronize: "yes", data: {} }, path: "generate.synchronize", message: /must be true or false/ },
-    { name: "data and clone together", generate: { ...base, data: {}, clone: { namespace: "d", name: "s" } }, path: "generate", message: /only one of data, clone or cloneList.*data and clone/ },
-    { name: "an unexpanded foreach", generate: { foreach: [{ list: "x" }] }, path: "generate.foreach", message: /expanded by the caller/ },
+    {
+      name: "data is a string",
+      generate: { ...base, data: "text" },
+      path: "generate.data",
+      message: /generate\.data must be an object .*ConfigMap.*got string "text"/,
+    },
+    {
+      name: "data is a list",
+      generate: { ...base, data: [1] },
+      path: "generate.data",
+      message: /must be an object.*got a list/,
+    },
+    {
+      name: "data.metadata is not an object",
+      generate: { ...base, data: { metadata: "m" } },
+      path: "generate.data.metadata",
+      message: /metadata must be an object/,
+    },
+    {
+      name: "name missing",
+      generate: { apiVersion: "v1", kind: "ConfigMap", data: {} },
+      path: "generate.name",
+      message: /generate\.name is empty/,
+    },
+    {
+      name: "kind missing",
+      generate: { apiVersion: "v1", name: "c", data: {} },
+      path: "generate.kind",
+      message: /generate\.kind is empty/,
+    },
+    {
+      name: "apiVersion missing",
+      generate: { kind: "ConfigMap", name: "c", data: {} },
+      path: "generate.apiVersion",
+      message: /generate\.apiVersion is empty/,
+    },
+    {
+      name: "kind of the wrong type",
+      generate: { ...base, kind: 3, data: {} },
+      path: "generate.kind",
+      message: /generate\.kind: must be a string, got number 3/,
+    },
+    {
+      name: "synchronize not a boolean",
+      generate: { ...base, synchronize: "yes", data: {} },
+      path: "generate.synchronize",
+      message: /must be true or false/,
+    },
+    {
+      name: "data and clone together",
+      generate: { ...base, data: {}, clone: { namespace: "d", name: "s" } },
+      path: "generate",
+      message: /only one of data, clone or cloneList.*data and clone/,
+    },
+    {
+      name: "an unexpanded foreach",
+      generate: { foreach: [{ list: "x" }] },
+      path: "generate.foreach",
+      message: /expanded by the caller/,
+    },
   ];
   for (const c of cases) {
     test(c.name, () => {

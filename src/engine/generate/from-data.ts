@@ -10,11 +10,19 @@ export function buildFromData(spec: GenerateSpec, target: TargetRef, path: strin
   const data = spec.data;
   if (!isObject(data)) {
     const got = data === undefined ? "nothing" : describe(data);
-    return err("generate-data", `generate.data must be an object (the body of the ${target.kind} to generate), got ${got}`, `${path}.data`);
+    return err(
+      "generate-data",
+      `generate.data must be an object (the body of the ${target.kind} to generate), got ${got}`,
+      `${path}.data`,
+    );
   }
   const meta = data["metadata"];
   if (meta !== undefined && meta !== null && !isObject(meta)) {
-    return err("generate-data", `generate.data.metadata must be an object, got ${describe(meta)}`, `${path}.data.metadata`);
+    return err(
+      "generate-data",
+      `generate.data.metadata must be an object, got ${describe(meta)}`,
+      `${path}.data.metadata`,
+    );
   }
   return ok(withIdentity(target, isObject(meta) ? meta : {}, data));
 }

@@ -17,9 +17,33 @@ const snapshot = (v: unknown): string => JSON.stringify(v);
 
 describe("generateResources leaves its inputs alone", () => {
   const cases: { name: string; generate: JsonObject; sources: Resource[] }[] = [
-    { name: "data", generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "n", data: { metadata: { labels: { a: "b" } }, data: { k: "v" } } }, sources: [] },
-    { name: "clone", generate: { apiVersion: "v1", kind: "Secret", name: "s", namespace: "n", clone: { namespace: "default", name: "src" } }, sources: [secret("default", "src", {}, { a: "b" })] },
-    { name: "cloneList", generate: { namespace: "n", cloneList: { namespace: "default", kinds: ["v1/Secret"] } }, sources: [secret("default", "src", {}, { a: "b" })] },
+    {
+      name: "data",
+      generate: {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        name: "c",
+        namespace: "n",
+        data: { metadata: { labels: { a: "b" } }, data: { k: "v" } },
+      },
+      sources: [],
+    },
+    {
+      name: "clone",
+      generate: {
+        apiVersion: "v1",
+        kind: "Secret",
+        name: "s",
+        namespace: "n",
+        clone: { namespace: "default", name: "src" },
+      },
+      sources: [secret("default", "src", {}, { a: "b" })],
+    },
+    {
+      name: "cloneList",
+      generate: { namespace: "n", cloneList: { namespace: "default", kinds: ["v1/Secret"] } },
+      sources: [secret("default", "src", {}, { a: "b" })],
+    },
   ];
   for (const c of cases) {
     test(c.name, () => {

@@ -20,16 +20,31 @@ export function generateResources(input: GenerateInput): Result<readonly Generat
   const first = problems[0];
   if (first !== undefined) return err("generate-invalid", `${first.path}: ${first.message}`, first.path);
   if (spec.hasForeach) {
-    return err("generate-foreach", "generate.foreach must be expanded by the caller: pass one element's pattern at a time", `${PATH}.foreach`);
+    return err(
+      "generate-foreach",
+      "generate.foreach must be expanded by the caller: pass one element's pattern at a time",
+      `${PATH}.foreach`,
+    );
   }
-  const kinds = [spec.data !== undefined && "data", spec.clone !== undefined && "clone", spec.cloneList !== undefined && "cloneList"].filter(
-    (x): x is string => typeof x === "string",
-  );
-  if (kinds.length > 1) return err("generate-invalid", `only one of data, clone or cloneList can be specified, found ${kinds.join(" and ")}`, PATH);
+  const kinds = [
+    spec.data !== undefined && "data",
+    spec.clone !== undefined && "clone",
+    spec.cloneList !== undefined && "cloneList",
+  ].filter((x): x is string => typeof x === "string");
+  if (kinds.length > 1)
+    return err(
+      "generate-invalid",
+      `only one of data, clone or cloneList can be specified, found ${kinds.join(" and ")}`,
+      PATH,
+    );
 
   if (spec.cloneList !== undefined) {
     if (spec.cloneList.kinds.length === 0) {
-      return err("generate-invalid", "generate.cloneList.kinds is empty: list the kinds to clone, e.g. v1/Secret", `${PATH}.cloneList.kinds`);
+      return err(
+        "generate-invalid",
+        "generate.cloneList.kinds is empty: list the kinds to clone, e.g. v1/Secret",
+        `${PATH}.cloneList.kinds`,
+      );
     }
     return fromClones(input, spec, cloneList(spec, spec.cloneList, input.existing, PATH));
   }
@@ -44,13 +59,21 @@ export function generateResources(input: GenerateInput): Result<readonly Generat
 function requireTarget(spec: GenerateSpec): Result<TargetRef> {
   for (const field of ["apiVersion", "kind", "name"] as const) {
     if (spec[field] === "") {
-      return err("generate-invalid", `generate.${field} is empty: the object to generate needs an apiVersion, a kind and a name`, `${PATH}.${field}`);
+      return err(
+        "generate-invalid",
+        `generate.${field} is empty: the object to generate needs an apiVersion, a kind and a name`,
+        `${PATH}.${field}`,
+      );
     }
   }
   return ok({ apiVersion: spec.apiVersion, kind: spec.kind, name: spec.name, namespace: spec.namespace });
 }
 
-function fromClones(input: GenerateInput, spec: GenerateSpec, clones: Result<CloneOutcome[]>): Result<readonly GeneratedResource[]> {
+function fromClones(
+  input: GenerateInput,
+  spec: GenerateSpec,
+  clones: Result<CloneOutcome[]>,
+): Result<readonly GeneratedResource[]> {
   if (!clones.ok) return clones;
   return ok(clones.value.map((c) => finish(input, spec, c.resource, c)));
 }

@@ -29,7 +29,11 @@ describe("labels on generated objects", () => {
         {
           policy: { kind: "Policy", name: "p", namespace: "team" },
           rule: "r",
-          trigger: { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "team", uid: "d-1" } },
+          trigger: {
+            apiVersion: "apps/v1",
+            kind: "Deployment",
+            metadata: { name: "web", namespace: "team", uid: "d-1" },
+          },
         },
       ),
     );
@@ -48,14 +52,22 @@ describe("labels on generated objects", () => {
   });
 
   test("a trigger without uid gets an empty trigger-uid", () => {
-    const labels = generateLabels(input({}, { trigger: { apiVersion: "v1", kind: "Namespace", metadata: { name: "n" } } }));
+    const labels = generateLabels(
+      input({}, { trigger: { apiVersion: "v1", kind: "Namespace", metadata: { name: "n" } } }),
+    );
     assert.equal(labels[`${P}trigger-uid`], "");
   });
 
   test("clones carry clone-source and the source's identity", () => {
     const r = generateResources(
       input(
-        { apiVersion: "v1", kind: "Secret", name: "regcred", namespace: "hello-world-namespace", clone: { namespace: "default", name: "regcred" } },
+        {
+          apiVersion: "v1",
+          kind: "Secret",
+          name: "regcred",
+          namespace: "hello-world-namespace",
+          clone: { namespace: "default", name: "regcred" },
+        },
         { existing: memoryExisting([secret("default", "regcred")]) },
       ),
     );
@@ -85,12 +97,22 @@ describe("labels on generated objects", () => {
 
   test("resource has none of Kyverno's labels; toApply merges them with the object's own", () => {
     const r = generateResources(
-      input({ apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "n", data: { metadata: { labels: { somekey: "somevalue", [`${P}rule-name`]: "mine" } } } }),
+      input({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        name: "c",
+        namespace: "n",
+        data: { metadata: { labels: { somekey: "somevalue", [`${P}rule-name`]: "mine" } } },
+      }),
     );
     assert.ok(r.ok);
     const g = r.value[0];
     assert.ok(g);
-    assert.deepEqual(g.resource["metadata"], { name: "c", namespace: "n", labels: { somekey: "somevalue", [`${P}rule-name`]: "mine" } });
+    assert.deepEqual(g.resource["metadata"], {
+      name: "c",
+      namespace: "n",
+      labels: { somekey: "somevalue", [`${P}rule-name`]: "mine" },
+    });
     const applied = (g.toApply["metadata"] as { labels: Record<string, string> }).labels;
     assert.equal(applied["somekey"], "somevalue");
     assert.equal(applied[`${P}rule-name`], "generate-resourcequota");
@@ -100,12 +122,21 @@ describe("labels on generated objects", () => {
 
   test("an existing managed-by naming another manager is kept", () => {
     const r = generateResources(
-      input({ apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "n", data: { metadata: { labels: { "app.kubernetes.io/managed-by": "helm" } } } }),
+      input({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        name: "c",
+        namespace: "n",
+        data: { metadata: { labels: { "app.kubernetes.io/managed-by": "helm" } } },
+      }),
     );
     assert.ok(r.ok);
     const g = r.value[0];
     assert.ok(g);
-    assert.equal((g.toApply["metadata"] as { labels: Record<string, string> }).labels["app.kubernetes.io/managed-by"], "helm");
+    assert.equal(
+      (g.toApply["metadata"] as { labels: Record<string, string> }).labels["app.kubernetes.io/managed-by"],
+      "helm",
+    );
     assert.equal(Object.hasOwn(g.labels, "app.kubernetes.io/managed-by"), false);
   });
 });

@@ -5,7 +5,14 @@
  * (Kubernetes refuses longer ones; Kyverno trims by length the same way).
  */
 import { isObject, type JsonObject } from "../api/json.js";
-import { parseApiVersion, resourceApiVersion, resourceKind, resourceMetadata, resourceNamespace, type Resource } from "../api/resource.js";
+import {
+  parseApiVersion,
+  resourceApiVersion,
+  resourceKind,
+  resourceMetadata,
+  resourceNamespace,
+  type Resource,
+} from "../api/resource.js";
 import { setOwn } from "../api/set-own.js";
 import { cloneJson } from "../api/json-copy.js";
 import type { GenerateInput } from "./types.js";
@@ -26,7 +33,10 @@ export function truncateLabelValue(v: string): string {
   return v.length > LABEL_VALUE_MAX ? v.slice(0, LABEL_VALUE_MAX) : v;
 }
 
-export function generateLabels(input: Pick<GenerateInput, "policy" | "rule" | "trigger">, source?: SourceInfo): Record<string, string> {
+export function generateLabels(
+  input: Pick<GenerateInput, "policy" | "rule" | "trigger">,
+  source?: SourceInfo,
+): Record<string, string> {
   const trigger = input.trigger;
   const tgv = parseApiVersion(resourceApiVersion(trigger));
   const entries: [string, string][] = [

@@ -34,7 +34,11 @@ export function readGenerate(g: JsonObject, path: string): ReadGenerate {
     ...(cloneList !== undefined ? { cloneList } : {}),
     hasForeach: g["foreach"] !== undefined && g["foreach"] !== null,
     synchronize: readBool(g["synchronize"], `${path}.synchronize`, problems),
-    orphanDownstreamOnPolicyDelete: readBool(g["orphanDownstreamOnPolicyDelete"], `${path}.orphanDownstreamOnPolicyDelete`, problems),
+    orphanDownstreamOnPolicyDelete: readBool(
+      g["orphanDownstreamOnPolicyDelete"],
+      `${path}.orphanDownstreamOnPolicyDelete`,
+      problems,
+    ),
   };
   return { spec, problems };
 }
@@ -92,7 +96,11 @@ function readStrings(v: JsonValue | undefined, path: string, problems: FieldProb
 }
 
 /** A Kubernetes LabelSelector written as JSON; malformed parts are reported and left out. */
-export function readSelector(v: JsonValue | undefined, path: string, problems: FieldProblem[]): LabelSelector | undefined {
+export function readSelector(
+  v: JsonValue | undefined,
+  path: string,
+  problems: FieldProblem[],
+): LabelSelector | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isObject(v)) {
     problems.push({ path, message: `must be a label selector {matchLabels, matchExpressions}, got ${describe(v)}` });
@@ -106,7 +114,11 @@ export function readSelector(v: JsonValue | undefined, path: string, problems: F
   };
 }
 
-function readStringMap(v: JsonValue | undefined, path: string, problems: FieldProblem[]): Record<string, string> | undefined {
+function readStringMap(
+  v: JsonValue | undefined,
+  path: string,
+  problems: FieldProblem[],
+): Record<string, string> | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isObject(v)) {
     problems.push({ path, message: `must be a map of strings, got ${describe(v)}` });
@@ -120,7 +132,11 @@ function readStringMap(v: JsonValue | undefined, path: string, problems: FieldPr
   return out;
 }
 
-function readExpressions(v: JsonValue | undefined, path: string, problems: FieldProblem[]): LabelSelectorRequirement[] | undefined {
+function readExpressions(
+  v: JsonValue | undefined,
+  path: string,
+  problems: FieldProblem[],
+): LabelSelectorRequirement[] | undefined {
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v)) {
     problems.push({ path, message: `must be a list of {key, operator, values}, got ${describe(v)}` });
@@ -135,7 +151,10 @@ function readExpressions(v: JsonValue | undefined, path: string, problems: Field
     }
     const key = readString(x["key"], `${at}.key`, problems);
     const operator = readString(x["operator"], `${at}.operator`, problems) as LabelSelectorRequirement["operator"];
-    const values = x["values"] === undefined || x["values"] === null ? undefined : readStrings(x["values"], `${at}.values`, problems);
+    const values =
+      x["values"] === undefined || x["values"] === null
+        ? undefined
+        : readStrings(x["values"], `${at}.values`, problems);
     out.push({ key, operator, ...(values !== undefined ? { values } : {}) });
   });
   return out;

@@ -49,7 +49,12 @@ describe("goFormatFixed prints %f of a float64", () => {
     const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     for (let i = 0; i < 20000; i++) {
       const k = 1 + (next() % 2_000_000);
-      const candidates = [(k + 0.5) / 1e6, nextUp((k + 0.5) / 1e6), k / 2 ** (7 + (next() % 14)), k / 1e6 + (next() % 1000) / 1e9];
+      const candidates = [
+        (k + 0.5) / 1e6,
+        nextUp((k + 0.5) / 1e6),
+        k / 2 ** (7 + (next() % 14)),
+        k / 1e6 + (next() % 1000) / 1e9,
+      ];
       for (const x of candidates) assert.equal(goFormatFixed(x), oracle(x), `%f of ${x}`);
     }
   });

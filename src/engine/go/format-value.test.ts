@@ -38,7 +38,7 @@ describe("goFormatValue prints %v of decoded JSON", () => {
 
 describe("goSyntaxValue prints %#v", () => {
   const rows: readonly [Parameters<typeof goSyntaxValue>[0], string][] = [
-    ["a\"b", '"a\\"b"'],
+    ['a"b', '"a\\"b"'],
     [1, "1"],
     [[1, "x", null], '[]interface {}{1, "x", interface {}(nil)}'],
     [{ b: true, a: 1 }, 'map[string]interface {}{"a":1, "b":true}'],
@@ -78,8 +78,10 @@ describe("goFormatValue with float64 numbers (set operators, variable messages, 
     [{ z: [1, 2], m: { k: true } }, "map[m:map[k:true] z:[1 2]]"],
     [{ B: 1, a: 2, "\u{1f600}": 3, "\uffff": 4 }, "map[B:1 a:2 \uffff:4 \u{1f600}:3]"],
   ];
-  for (const [input, want] of cases) test(`${JSON.stringify(input)} → ${want}`, () => assert.equal(goFormatValue(input), want));
-  test("a value that is not decoded JSON prints as an empty struct", () => assert.equal(goFormatValue(new Map([["a", 1]])), "{}"));
+  for (const [input, want] of cases)
+    test(`${JSON.stringify(input)} → ${want}`, () => assert.equal(goFormatValue(input), want));
+  test("a value that is not decoded JSON prints as an empty struct", () =>
+    assert.equal(goFormatValue(new Map([["a", 1]])), "{}"));
 });
 
 describe("goFormatValue with int64 whole numbers (pattern messages)", () => {
@@ -93,6 +95,7 @@ describe("goFormatValue with int64 whole numbers (pattern messages)", () => {
     [["a", 1e6, [2]], "[a 1000000 [2]]"],
     [{ b: { c: 1e7 }, a: 1 }, "map[a:1 b:map[c:10000000]]"],
   ];
-  for (const [input, want] of cases) test(`${JSON.stringify(input)} → ${want}`, () => assert.equal(goFormatValue(input, "int64-when-whole"), want));
+  for (const [input, want] of cases)
+    test(`${JSON.stringify(input)} → ${want}`, () => assert.equal(goFormatValue(input, "int64-when-whole"), want));
   test("whole numbers beyond int64 stay float64", () => assert.equal(goFormatValue(1e19, "int64-when-whole"), "1e+19"));
 });

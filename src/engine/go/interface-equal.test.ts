@@ -15,11 +15,16 @@ describe("goInterfaceEqual is Go's == on interface{} values", () => {
     [{ a: 1 }, "x", false],
     [[1], null, false],
   ];
-  for (const [a, b, want] of rows) test(`${JSON.stringify(a)} == ${JSON.stringify(b)} is ${want}`, () => assert.equal(goInterfaceEqual(a, b), want));
+  for (const [a, b, want] of rows)
+    test(`${JSON.stringify(a)} == ${JSON.stringify(b)} is ${want}`, () => assert.equal(goInterfaceEqual(a, b), want));
 
   test("two slices or two maps cannot be compared: Go panics", () => {
-    assert.deepEqual(goInterfaceEqual([1], [1]), { panic: "runtime error: comparing uncomparable type []interface {}" });
-    assert.deepEqual(goInterfaceEqual({}, { a: 1 }), { panic: "runtime error: comparing uncomparable type map[string]interface {}" });
+    assert.deepEqual(goInterfaceEqual([1], [1]), {
+      panic: "runtime error: comparing uncomparable type []interface {}",
+    });
+    assert.deepEqual(goInterfaceEqual({}, { a: 1 }), {
+      panic: "runtime error: comparing uncomparable type map[string]interface {}",
+    });
   });
 
   test("an object that is not decoded JSON equals only itself", () => {

@@ -57,12 +57,18 @@ describe("goJsonUnmarshal reports Go's error texts", () => {
   ];
   for (const [text, message] of errors) {
     test(JSON.stringify(text), () => {
-      assert.throws(() => goJsonUnmarshal(text), (e: unknown) => e instanceof GoJsonDecodeError && e.message === message);
+      assert.throws(
+        () => goJsonUnmarshal(text),
+        (e: unknown) => e instanceof GoJsonDecodeError && e.message === message,
+      );
     });
   }
 
   test("nesting beyond maxDepth is reported as too deep", () => {
-    assert.throws(() => goJsonUnmarshal("[[[1]]]", 2), (e: unknown) => e instanceof GoJsonDecodeError && e.tooDeep);
+    assert.throws(
+      () => goJsonUnmarshal("[[[1]]]", 2),
+      (e: unknown) => e instanceof GoJsonDecodeError && e.tooDeep,
+    );
     assert.deepEqual(goJsonUnmarshal("[[1]]", 2), [[1]]);
   });
 });

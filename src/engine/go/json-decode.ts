@@ -91,7 +91,14 @@ function hex4(c: Cursor): number {
   let v = 0;
   for (let k = 0; k < 4; k++) {
     const ch = c.s.charCodeAt(c.i);
-    const d = ch >= 0x30 && ch <= 0x39 ? ch - 0x30 : ch >= 0x61 && ch <= 0x66 ? ch - 0x57 : ch >= 0x41 && ch <= 0x46 ? ch - 0x37 : -1;
+    const d =
+      ch >= 0x30 && ch <= 0x39
+        ? ch - 0x30
+        : ch >= 0x61 && ch <= 0x66
+          ? ch - 0x57
+          : ch >= 0x41 && ch <= 0x46
+            ? ch - 0x37
+            : -1;
     if (d < 0) fail(c, "in \\u hexadecimal character escape");
     v = v * 16 + d;
     c.i++;
@@ -99,7 +106,16 @@ function hex4(c: Cursor): number {
   return v;
 }
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
 
 function escapeSequence(c: Cursor): string {
   const ch = c.s.charAt(c.i);

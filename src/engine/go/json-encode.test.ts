@@ -13,7 +13,7 @@ describe("goJsonMarshal encodes like Go's json.Marshal", () => {
     [123456789012, "123456789012"],
     [1e-7, "1e-7"],
     [0.000001, "0.000001"],
-    ["a\"b\\c", '"a\\"b\\\\c"'],
+    ['a"b\\c', '"a\\"b\\\\c"'],
     ["<&>", '"\\u003c\\u0026\\u003e"'],
     ["\u2028\u2029", '"\\u2028\\u2029"'],
     ["\n\r\t\b\f\u0001", '"\\n\\r\\t\\b\\f\\u0001"'],
@@ -30,12 +30,21 @@ describe("goJsonMarshal encodes like Go's json.Marshal", () => {
   }
 
   test("NaN and infinities are unsupported values", () => {
-    assert.throws(() => goJsonMarshal([NaN]), (e: unknown) => e instanceof GoJsonEncodeError && e.message === "json: unsupported value: NaN");
-    assert.throws(() => goJsonMarshal(-Infinity), (e: unknown) => e instanceof GoJsonEncodeError && e.message === "json: unsupported value: -Inf");
+    assert.throws(
+      () => goJsonMarshal([NaN]),
+      (e: unknown) => e instanceof GoJsonEncodeError && e.message === "json: unsupported value: NaN",
+    );
+    assert.throws(
+      () => goJsonMarshal(-Infinity),
+      (e: unknown) => e instanceof GoJsonEncodeError && e.message === "json: unsupported value: -Inf",
+    );
   });
 
   test("output past maxLength stops early", () => {
-    assert.throws(() => goJsonMarshal(["aaaa", "bbbb"], 8), (e: unknown) => e instanceof GoJsonEncodeError && e.reason === "too-long");
+    assert.throws(
+      () => goJsonMarshal(["aaaa", "bbbb"], 8),
+      (e: unknown) => e instanceof GoJsonEncodeError && e.reason === "too-long",
+    );
     assert.equal(goJsonMarshal(["aaaa"], 8), '["aaaa"]');
   });
 });

@@ -36,12 +36,24 @@ function escapeChar(c: number): string {
     case 0x0c:
       return "\\f";
     default:
-      return "\\u" + HEX.charAt((c >> 12) & 15) + HEX.charAt((c >> 8) & 15) + HEX.charAt((c >> 4) & 15) + HEX.charAt(c & 15);
+      return (
+        "\\u" + HEX.charAt((c >> 12) & 15) + HEX.charAt((c >> 8) & 15) + HEX.charAt((c >> 4) & 15) + HEX.charAt(c & 15)
+      );
   }
 }
 
 function needsEscape(c: number): boolean {
-  return c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff);
+  return (
+    c < 0x20 ||
+    c === 0x22 ||
+    c === 0x5c ||
+    c === 0x3c ||
+    c === 0x3e ||
+    c === 0x26 ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    (c >= 0xd800 && c <= 0xdfff)
+  );
 }
 
 /** A Go JSON string literal for `s`. Lone surrogates (invalid UTF-8 in Go) become `\ufffd`. */
@@ -84,7 +96,8 @@ export function goJsonMarshal(value: unknown, maxLength = Number.POSITIVE_INFINI
   let length = 0;
   const emit = (s: string): void => {
     length += s.length;
-    if (length > maxLength) throw new GoJsonEncodeError("too-long", `encoded JSON is longer than ${maxLength} characters`);
+    if (length > maxLength)
+      throw new GoJsonEncodeError("too-long", `encoded JSON is longer than ${maxLength} characters`);
     parts.push(s);
   };
   const walk = (v: unknown): void => {

@@ -36,14 +36,30 @@ function countingInterruption(tripAt: number): Interruption & { checks: number }
 const heavyRules: Record<string, JsonObject> = {
   "a foreach over every container": podRule("each", {
     message: "no container may be named x",
-    foreach: [{ list: "request.object.spec.containers", deny: { conditions: { any: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] } } }],
+    foreach: [
+      {
+        list: "request.object.spec.containers",
+        deny: { conditions: { any: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] } },
+      },
+    ],
   }),
-  "a pattern over the container list": podRule("pattern", { message: "images need a tag", pattern: { spec: { containers: [{ image: "*:*" }] } } }),
+  "a pattern over the container list": podRule("pattern", {
+    message: "images need a tag",
+    pattern: { spec: { containers: [{ image: "*:*" }] } },
+  }),
   "a JMESPath query over the container list": podRule("jmespath", {
     message: "too many",
-    deny: { conditions: { any: [{ key: "{{ length(request.object.spec.containers[?name != 'x'].image) }}", operator: "Equals", value: -1 }] } },
+    deny: {
+      conditions: {
+        any: [
+          { key: "{{ length(request.object.spec.containers[?name != 'x'].image) }}", operator: "Equals", value: -1 },
+        ],
+      },
+    },
   }),
-  "a Pod Security check of every container": podRule("pss", { podSecurity: { level: "restricted", version: "latest" } }),
+  "a Pod Security check of every container": podRule("pss", {
+    podSecurity: { level: "restricted", version: "latest" },
+  }),
 };
 
 describe("interrupting an evaluation", () => {
@@ -75,7 +91,9 @@ describe("interrupting an evaluation", () => {
 
   test("small evaluations never call check(): the clock is read every TICKS_PER_CHECK units", () => {
     const engine = createEngine(fakePorts());
-    const compiled = engine.compile(clusterPolicy("small", [heavyRules["a foreach over every container"] as JsonObject]));
+    const compiled = engine.compile(
+      clusterPolicy("small", [heavyRules["a foreach over every container"] as JsonObject]),
+    );
     assert.ok(compiled.ok);
     const small = { ...bigPod, spec: { containers: [{ name: "a", image: "nginx:1" }] } };
     const i = countingInterruption(1);
@@ -85,13 +103,16 @@ describe("interrupting an evaluation", () => {
     assert.ok(TICKS_PER_CHECK >= 256);
     // The work is counted across calls with the same interruption: enough small calls do check.
     const counting = countingInterruption(Number.POSITIVE_INFINITY);
-    for (let k = 0; k < TICKS_PER_CHECK; k++) engine.validate(compiled.policy, { resource: small, operation: "CREATE", namespaceLabels: {} }, counting);
+    for (let k = 0; k < TICKS_PER_CHECK; k++)
+      engine.validate(compiled.policy, { resource: small, operation: "CREATE", namespaceLabels: {} }, counting);
     assert.equal(counting.checks, 1);
   });
 
   test("a check that throws something else still stops the call as an EvaluationInterrupted", () => {
     const engine = createEngine(fakePorts());
-    const compiled = engine.compile(clusterPolicy("heavy", [heavyRules["a JMESPath query over the container list"] as JsonObject]));
+    const compiled = engine.compile(
+      clusterPolicy("heavy", [heavyRules["a JMESPath query over the container list"] as JsonObject]),
+    );
     assert.ok(compiled.ok);
     const odd: Interruption = {
       ticks: 0,

@@ -26,7 +26,12 @@ export type Node =
   | { readonly type: "Subexpression"; readonly left: Node; readonly right: Node }
   | { readonly type: "IndexExpression"; readonly left: Node; readonly right: Node }
   | { readonly type: "Index"; readonly index: number }
-  | { readonly type: "Slice"; readonly start: number | null; readonly stop: number | null; readonly step: number | null }
+  | {
+      readonly type: "Slice";
+      readonly start: number | null;
+      readonly stop: number | null;
+      readonly step: number | null;
+    }
   /** `left[*] right`, `left[] right` (left is then a Flatten), `left[a:b] right`. */
   | { readonly type: "Projection"; readonly left: Node; readonly right: Node }
   /** `left.* right`: projects the values of an object. */
@@ -41,7 +46,12 @@ export type Node =
   | { readonly type: "Not"; readonly child: Node }
   | { readonly type: "Pipe"; readonly left: Node; readonly right: Node }
   /** `name(args)`. `fn` is the function bound at compile time, absent when the name is unknown. */
-  | { readonly type: "Function"; readonly name: string; readonly args: readonly Node[]; readonly fn: BoundFunction | undefined }
+  | {
+      readonly type: "Function";
+      readonly name: string;
+      readonly args: readonly Node[];
+      readonly fn: BoundFunction | undefined;
+    }
   /** `&expr` */
   | { readonly type: "ExpRef"; readonly child: Node }
   /** What go-jmespath's parser leaves for some malformed `[...]`; evaluating it is an error. */

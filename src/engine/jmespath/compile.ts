@@ -42,7 +42,8 @@ function sanitize(v: unknown): JsonValue {
   if (Array.isArray(v)) return v.map(sanitize);
   if (v !== null && typeof v === "object") {
     const out: Record<string, JsonValue> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: sanitize(x), writable: true, enumerable: true, configurable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, { value: sanitize(x), writable: true, enumerable: true, configurable: true });
     return out;
   }
   return v as JsonValue;
@@ -75,10 +76,15 @@ class Compiled implements CompiledExpression {
 }
 
 /** Compiles `expression`. Throws `JmesPathError` of kind "syntax" or "limit". */
-export function compileExpression(expression: string, opts: CompileOptions): CompiledExpression & { readonly ast: Node } {
+export function compileExpression(
+  expression: string,
+  opts: CompileOptions,
+): CompiledExpression & { readonly ast: Node } {
   const { limits } = opts;
   if (expression.length > limits.maxExpressionLength) {
-    throw limitError(`JMESPath expression is ${expression.length} characters long; the limit is ${limits.maxExpressionLength}`);
+    throw limitError(
+      `JMESPath expression is ${expression.length} characters long; the limit is ${limits.maxExpressionLength}`,
+    );
   }
   let ast: Node;
   try {

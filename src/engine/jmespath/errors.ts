@@ -54,7 +54,9 @@ export function isUnknownKeyError(e: unknown): boolean {
 export function normalizeError(e: unknown): JmesPathError {
   if (e instanceof JmesPathError) return e;
   if (e instanceof RangeError) {
-    return limitError(`evaluation exceeded the engine's resources (${e.message}); the data or expression is too large or too deeply nested`);
+    return limitError(
+      `evaluation exceeded the engine's resources (${e.message}); the data or expression is too large or too deeply nested`,
+    );
   }
   const message = e instanceof Error ? e.message : String(e);
   return new JmesPathError("function", message);

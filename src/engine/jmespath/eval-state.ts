@@ -63,7 +63,9 @@ export class EvalState implements FunctionContext, EvaluationBudget {
   }
 
   overBudget(): never {
-    throw limitError(`JMESPath evaluation exceeded its budget of ${this.maxSteps} steps; simplify the expression or reduce the data it reads`);
+    throw limitError(
+      `JMESPath evaluation exceeded its budget of ${this.maxSteps} steps; simplify the expression or reduce the data it reads`,
+    );
   }
 }
 

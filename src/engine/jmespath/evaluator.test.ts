@@ -154,13 +154,26 @@ table("multi-select lists and hashes", [
   ["{x: foo, y: bar}", { foo: 1, bar: 2 }, { x: 1, y: 2 }],
   ['{"a b": foo}', { foo: 1 }, { "a b": 1 }],
   ["foo.{a: a}", { foo: { a: 5 } }, { a: 5 }],
-  ["people[*].{n: name, first: tags[0]}", people, [
-    { n: "a", first: "x" },
-    { n: "b", first: "z" },
-    { n: "c", first: null },
-    { n: "d", first: "w" },
-  ]],
-  ["people[*].[name, age]", people, [["a", 30], ["b", 20], ["c", 40], ["d", null]]],
+  [
+    "people[*].{n: name, first: tags[0]}",
+    people,
+    [
+      { n: "a", first: "x" },
+      { n: "b", first: "z" },
+      { n: "c", first: null },
+      { n: "d", first: "w" },
+    ],
+  ],
+  [
+    "people[*].[name, age]",
+    people,
+    [
+      ["a", 30],
+      ["b", 20],
+      ["c", 40],
+      ["d", null],
+    ],
+  ],
   ["[foo, bar]", null, null],
   ["{a: foo}", null, null],
   ["foo.[a]", { foo: null }, null],
@@ -175,7 +188,7 @@ table("literals and raw strings", [
   ["`1.5`", null, 1.5],
   ["`-3`", null, -3],
   ['`"text"`', null, "text"],
-  ["`[1, \"a\", {\"b\": null}]`", null, [1, "a", { b: null }]],
+  ['`[1, "a", {"b": null}]`', null, [1, "a", { b: null }]],
   ['`{"a": {"b": [1]}}`', null, { a: { b: [1] } }],
   ["` 1 `", null, 1],
   ['`"with \\` backtick"`', null, "with ` backtick"],
@@ -242,7 +255,16 @@ table("comparisons", [
 ]);
 
 table("expression references and functions", [
-  ["sort_by(people, &age)[*].name", { people: [{ name: "x", age: 3 }, { name: "y", age: 1 }] }, ["y", "x"]],
+  [
+    "sort_by(people, &age)[*].name",
+    {
+      people: [
+        { name: "x", age: 3 },
+        { name: "y", age: 1 },
+      ],
+    },
+    ["y", "x"],
+  ],
   ["map(&a, @)", [{ a: 1 }, { a: 2 }], [1, 2]],
   ["length(@)", "abc", 3],
   ["foo.length(@)", { foo: [1, 2, 3] }, 3],
@@ -273,11 +295,21 @@ describe("names that JavaScript objects inherit are ordinary keys", () => {
 describe("evaluation errors", () => {
   const rows: readonly [string, JsonValue, string, string][] = [
     ["unknown_fn(@)", null, "unknown-function", "unknown function: unknown_fn"],
-    ["length(`1`)", null, "invalid-type", 'Invalid type for: 1, expected: []jmespath.JpType{"string", "array", "object"}'],
+    [
+      "length(`1`)",
+      null,
+      "invalid-type",
+      'Invalid type for: 1, expected: []jmespath.JpType{"string", "array", "object"}',
+    ],
     ["length(@, @)", "x", "invalid-arity", "incorrect number of args"],
     ["merge()", null, "invalid-arity", "Invalid arity."],
     ["[::0]", [1], "function", "Invalid slice, step cannot be 0"],
-    ["foo.length(@)", { foo: null }, "invalid-type", 'Invalid type for: <nil>, expected: []jmespath.JpType{"string", "array", "object"}'],
+    [
+      "foo.length(@)",
+      { foo: null },
+      "invalid-type",
+      'Invalid type for: <nil>, expected: []jmespath.JpType{"string", "array", "object"}',
+    ],
     ["[1", null, "syntax", "Unknown AST node: ASTEmpty"],
     ["a.@", null, "syntax", "SyntaxError: Expected identifier, lbracket, or lbrace"],
   ];

@@ -309,7 +309,8 @@ function multiSelectHash(pairs: readonly { readonly key: string; readonly value:
     const out: Record<string, JsonValue> = {};
     for (const pair of pairs) {
       const v = orNull(pair.value(value, st)) as JsonValue;
-      if (pair.key === "__proto__") Object.defineProperty(out, pair.key, { value: v, writable: true, enumerable: true, configurable: true });
+      if (pair.key === "__proto__")
+        Object.defineProperty(out, pair.key, { value: v, writable: true, enumerable: true, configurable: true });
       else out[pair.key] = v;
     }
     return out;

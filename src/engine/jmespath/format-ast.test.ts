@@ -7,7 +7,18 @@ describe("formatAst prints go-jmespath's PrettyPrint layout", () => {
   test("a sub-expression", () => {
     assert.equal(
       formatAst("foo.bar"),
-      ["ASTSubexpression {", "  children: {", "    ASTField {", '      value: "foo"', "    }", "    ASTField {", '      value: "bar"', "    }", "}", ""].join("\n"),
+      [
+        "ASTSubexpression {",
+        "  children: {",
+        "    ASTField {",
+        '      value: "foo"',
+        "    }",
+        "    ASTField {",
+        '      value: "bar"',
+        "    }",
+        "}",
+        "",
+      ].join("\n"),
     );
   });
 
@@ -29,7 +40,10 @@ describe("formatAst prints go-jmespath's PrettyPrint layout", () => {
 
   test("a null literal prints no value line; an object literal prints as a Go map", () => {
     assert.equal(formatAst("`null`"), "ASTLiteral {\n}\n");
-    assert.equal(formatAst('`{"b": [1], "a": "x"}`'), 'ASTLiteral {\n  value: map[string]interface {}{"a":"x", "b":[]interface {}{1}}\n}\n');
+    assert.equal(
+      formatAst('`{"b": [1], "a": "x"}`'),
+      'ASTLiteral {\n  value: map[string]interface {}{"a":"x", "b":[]interface {}{1}}\n}\n',
+    );
   });
 
   test("bad syntax throws", () => {

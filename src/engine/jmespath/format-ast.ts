@@ -35,7 +35,14 @@ const GO_NAMES: Readonly<Record<Node["type"], string>> = {
   Empty: "ASTEmpty",
 };
 
-const COMPARATOR_TOKENS: Readonly<Record<string, string>> = { "==": "tEQ", "!=": "tNE", "<": "tLT", "<=": "tLTE", ">": "tGT", ">=": "tGTE" };
+const COMPARATOR_TOKENS: Readonly<Record<string, string>> = {
+  "==": "tEQ",
+  "!=": "tNE",
+  "<": "tLT",
+  "<=": "tLTE",
+  ">": "tGT",
+  ">=": "tGTE",
+};
 
 function sliceBound(n: number | null): string {
   return n === null ? "nil" : String(n);
@@ -87,7 +94,9 @@ function pretty(node: Node, indent: number, out: string[]): void {
 /** Parses `expression` and returns its syntax tree as text. Throws `JmesPathError` on bad syntax. */
 export function formatAst(expression: string, limits: JmesPathLimits = DEFAULT_LIMITS): string {
   if (expression.length > limits.maxExpressionLength) {
-    throw limitError(`JMESPath expression is ${expression.length} characters long; the limit is ${limits.maxExpressionLength}`);
+    throw limitError(
+      `JMESPath expression is ${expression.length} characters long; the limit is ${limits.maxExpressionLength}`,
+    );
   }
   const ast = parse(expression, { maxDepth: limits.maxDepth });
   checkTreeDepth(ast, limits.maxDepth);

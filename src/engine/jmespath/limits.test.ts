@@ -6,7 +6,12 @@ import { DEFAULT_LIMITS } from "./limits.js";
 import { errorOf, search, stubContext } from "./test-support.js";
 import type { FunctionDef } from "./types.js";
 
-function limitMessage(expression: string, data: JsonValue = null, limits = {}, functions: readonly FunctionDef[] = []): string {
+function limitMessage(
+  expression: string,
+  data: JsonValue = null,
+  limits = {},
+  functions: readonly FunctionDef[] = [],
+): string {
   const error = errorOf(expression, data, { limits, functions });
   assert.equal(error?.kind, "limit", `expected a limit error, got ${JSON.stringify(error)}`);
   return error.message;
@@ -87,12 +92,24 @@ describe("string sizes", () => {
 
   test("join checks the length before building the string", () => {
     const parts = Array.from({ length: 100 }, () => "x");
-    assert.match(limitMessage("join('----------', @)", parts, { maxStringLength: 500 }), /join would produce a string of 1090 characters; the limit is 500/);
+    assert.match(
+      limitMessage("join('----------', @)", parts, { maxStringLength: 500 }),
+      /join would produce a string of 1090 characters; the limit is 500/,
+    );
   });
 
   test("a custom function returning a longer string is refused", () => {
-    const long: FunctionDef = { name: "long", args: [], returns: "string", description: "test", call: () => "y".repeat(50) };
-    assert.match(limitMessage("long()", null, { maxStringLength: 10 }, [long]), /function long returned a string longer than 10/);
+    const long: FunctionDef = {
+      name: "long",
+      args: [],
+      returns: "string",
+      description: "test",
+      call: () => "y".repeat(50),
+    };
+    assert.match(
+      limitMessage("long()", null, { maxStringLength: 10 }, [long]),
+      /function long returned a string longer than 10/,
+    );
   });
 
   test("custom functions can charge the budget", () => {
@@ -123,7 +140,12 @@ describe("hostile data", () => {
 });
 
 test("the defaults are generous", () => {
-  assert.deepEqual(DEFAULT_LIMITS, { maxExpressionLength: 65_536, maxDepth: 256, maxSteps: 10_000_000, maxStringLength: 8_388_608 });
+  assert.deepEqual(DEFAULT_LIMITS, {
+    maxExpressionLength: 65_536,
+    maxDepth: 256,
+    maxSteps: 10_000_000,
+    maxStringLength: 8_388_608,
+  });
 });
 
 describe("field paths (a.b.c): one step per node", () => {

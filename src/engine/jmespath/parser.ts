@@ -40,12 +40,16 @@ class Parser {
 
   parse(): Node {
     const node = this.expression(0);
-    if (this.current() !== Tok.EOF) throw this.error(`Unexpected token at the end of the expression: ${tokName(this.current())}`);
+    if (this.current() !== Tok.EOF)
+      throw this.error(`Unexpected token at the end of the expression: ${tokName(this.current())}`);
     return node;
   }
 
   private token(ahead: number): Token {
-    return this.tokens[this.index + ahead] ?? this.tokens[this.tokens.length - 1] ?? { type: Tok.EOF, value: "", position: this.src.length };
+    return (
+      this.tokens[this.index + ahead] ??
+      this.tokens[this.tokens.length - 1] ?? { type: Tok.EOF, value: "", position: this.src.length }
+    );
   }
 
   private current(): TokType {
@@ -159,7 +163,11 @@ class Parser {
       case Tok.Filter:
         return this.filter(left);
       case Tok.Flatten:
-        return { type: "Projection", left: { type: "Flatten", child: left }, right: this.projectionRhs(bindingPower(Tok.Flatten)) };
+        return {
+          type: "Projection",
+          left: { type: "Flatten", child: left },
+          right: this.projectionRhs(bindingPower(Tok.Flatten)),
+        };
       case Tok.Lbracket: {
         const cur = this.current();
         if (cur === Tok.Number || cur === Tok.Colon) return this.projectIfSlice(left, this.indexExpression());

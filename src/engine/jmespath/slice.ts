@@ -13,7 +13,12 @@ function capSlice(length: number, actual: number, step: number): number {
   return actual;
 }
 
-export function sliceArray<T>(items: readonly T[], start: number | null, stop: number | null, step: number | null): T[] {
+export function sliceArray<T>(
+  items: readonly T[],
+  start: number | null,
+  stop: number | null,
+  step: number | null,
+): T[] {
   const by = step ?? 1;
   if (by === 0) throw new JmesPathError("function", "Invalid slice, step cannot be 0");
   const n = items.length;

@@ -26,12 +26,20 @@ export interface TestEngineOptions {
 }
 
 export function search(expression: string, data: JsonValue, opts: TestEngineOptions = {}): JsonValue {
-  const engine = createJmesPath(opts.limits === undefined ? { functions: opts.functions ?? [] } : { functions: opts.functions ?? [], limits: opts.limits });
+  const engine = createJmesPath(
+    opts.limits === undefined
+      ? { functions: opts.functions ?? [] }
+      : { functions: opts.functions ?? [], limits: opts.limits },
+  );
   return engine.compile(expression).search(data, stubContext);
 }
 
 /** The error `expression` raises (at compile or search time), or undefined if it succeeds. */
-export function errorOf(expression: string, data: JsonValue = null, opts: TestEngineOptions = {}): { kind: string; message: string } | undefined {
+export function errorOf(
+  expression: string,
+  data: JsonValue = null,
+  opts: TestEngineOptions = {},
+): { kind: string; message: string } | undefined {
   try {
     search(expression, data, opts);
     return undefined;

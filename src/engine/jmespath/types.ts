@@ -8,16 +8,7 @@ import type { EnginePorts } from "../ports.js";
 
 /** Argument and return types, as `kyverno jp function` prints them. */
 export type JmesType =
-  | "any"
-  | "string"
-  | "number"
-  | "boolean"
-  | "array"
-  | "object"
-  | "null"
-  | "expref"
-  | "array[string]"
-  | "array[number]";
+  "any" | "string" | "number" | "boolean" | "array" | "object" | "null" | "expref" | "array[string]" | "array[number]";
 
 /** An `&expr` argument, for sort_by / max_by / map and the like. */
 export interface ExpressionRef {
@@ -65,7 +56,8 @@ export interface FunctionDef {
 /** A failure while evaluating: unknown key, wrong argument type, a function's own error. */
 export class JmesPathError extends Error {
   constructor(
-    readonly kind: "syntax" | "unknown-key" | "invalid-type" | "invalid-arity" | "unknown-function" | "function" | "limit",
+    readonly kind:
+      "syntax" | "unknown-key" | "invalid-type" | "invalid-arity" | "unknown-function" | "function" | "limit",
     message: string,
   ) {
     super(message);

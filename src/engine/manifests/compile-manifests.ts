@@ -19,30 +19,46 @@ export type ManifestsCompileResult = { ok: true; value: CompiledManifests } | { 
 
 export function compileManifests(raw: JsonValue, path: string): ManifestsCompileResult {
   const problems: PolicyProblem[] = [];
-  if (!isObject(raw)) return { ok: false, problems: [problem(path, "must be a mapping with attestors, and optional annotationDomain, ignoreFields, dryRun and repository")] };
+  if (!isObject(raw))
+    return {
+      ok: false,
+      problems: [
+        problem(
+          path,
+          "must be a mapping with attestors, and optional annotationDomain, ignoreFields, dryRun and repository",
+        ),
+      ],
+    };
   const domainRaw = raw["annotationDomain"];
-  if (domainRaw !== undefined && domainRaw !== null && typeof domainRaw !== "string") problems.push(problem(`${path}.annotationDomain`, "must be a string"));
+  if (domainRaw !== undefined && domainRaw !== null && typeof domainRaw !== "string")
+    problems.push(problem(`${path}.annotationDomain`, "must be a string"));
   const domain = typeof domainRaw === "string" && domainRaw !== "" ? domainRaw : DEFAULT_ANNOTATION_DOMAIN;
   const attestorsRaw = raw["attestors"] ?? [];
   const attestors: AttestorSet[] = [];
   if (!Array.isArray(attestorsRaw)) problems.push(problem(`${path}.attestors`, "must be a list of attestor sets"));
-  else attestorsRaw.forEach((a, i) => {
-    const set = attestorSet(a, `${path}.attestors[${i}]`, problems, 0);
-    if (set !== undefined) attestors.push(set);
-  });
+  else
+    attestorsRaw.forEach((a, i) => {
+      const set = attestorSet(a, `${path}.attestors[${i}]`, problems, 0);
+      if (set !== undefined) attestors.push(set);
+    });
   const ignoreFields = bindings(raw["ignoreFields"], `${path}.ignoreFields`, problems);
   let unsupported: string | undefined;
   const dryRun = raw["dryRun"];
-  if (dryRun !== undefined && dryRun !== null && !isObject(dryRun)) problems.push(problem(`${path}.dryRun`, "must be a mapping with enable and namespace"));
+  if (dryRun !== undefined && dryRun !== null && !isObject(dryRun))
+    problems.push(problem(`${path}.dryRun`, "must be a mapping with enable and namespace"));
   if (isObject(dryRun) && dryRun["enable"] === true) {
-    unsupported = "validate.manifests.dryRun.enable: true needs a cluster (Kyverno creates the signed manifest with a server-side dry run to compare defaulted fields); Bylaw does not make that call";
+    unsupported =
+      "validate.manifests.dryRun.enable: true needs a cluster (Kyverno creates the signed manifest with a server-side dry run to compare defaulted fields); Bylaw does not make that call";
   }
   const repository = raw["repository"];
   if (typeof repository === "string" && repository !== "" && unsupported === undefined) {
     unsupported = `validate.manifests.repository (${repository}): signed manifests stored in an OCI registry are not fetched by Bylaw; only signatures in the resource's annotations are verified`;
   }
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, value: { domain, attestors, ignoreFields, ...(unsupported !== undefined ? { unsupported } : {}) } };
+  return {
+    ok: true,
+    value: { domain, attestors, ignoreFields, ...(unsupported !== undefined ? { unsupported } : {}) },
+  };
 }
 
 function attestorSet(raw: JsonValue, path: string, problems: PolicyProblem[], depth: number): AttestorSet | undefined {
@@ -53,7 +69,8 @@ function attestorSet(raw: JsonValue, path: string, problems: PolicyProblem[], de
   const countRaw = raw["count"];
   let count: number | undefined;
   if (countRaw !== undefined && countRaw !== null) {
-    if (typeof countRaw !== "number" || !Number.isInteger(countRaw) || countRaw < 1) problems.push(problem(`${path}.count`, "must be an integer of at least 1"));
+    if (typeof countRaw !== "number" || !Number.isInteger(countRaw) || countRaw < 1)
+      problems.push(problem(`${path}.count`, "must be an integer of at least 1"));
     else count = countRaw;
   }
   const entriesRaw = raw["entries"] ?? [];
@@ -66,7 +83,11 @@ function attestorSet(raw: JsonValue, path: string, problems: PolicyProblem[], de
   return { count, entries };
 }
 
-function stringMap(raw: JsonValue | undefined, path: string, problems: PolicyProblem[]): Record<string, string> | undefined {
+function stringMap(
+  raw: JsonValue | undefined,
+  path: string,
+  problems: PolicyProblem[],
+): Record<string, string> | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (!isObject(raw) || !Object.values(raw).every((v) => typeof v === "string")) {
     problems.push(problem(path, "must be a map of strings"));
@@ -83,10 +104,21 @@ function entry(raw: JsonValue, path: string, problems: PolicyProblem[], depth: n
   }
   const annotations = stringMap(raw["annotations"], `${path}.annotations`, problems);
   const extra = annotations !== undefined ? { annotations } : {};
-  const offline = (subPath: string, reason: string): AttestorEntry[] => [{ kind: "offline", subPath, reason, ...extra }];
+  const offline = (subPath: string, reason: string): AttestorEntry[] => [
+    { kind: "offline", subPath, reason, ...extra },
+  ];
   const repository = raw["repository"];
   if (typeof repository === "string" && repository !== "") {
-    return offline(raw["keys"] !== undefined ? ".keys" : raw["certificates"] !== undefined ? ".certificates" : raw["keyless"] !== undefined ? ".keyless" : "", `${path}.repository (${repository}): signed manifests stored in an OCI registry are not fetched by Bylaw`);
+    return offline(
+      raw["keys"] !== undefined
+        ? ".keys"
+        : raw["certificates"] !== undefined
+          ? ".certificates"
+          : raw["keyless"] !== undefined
+            ? ".keyless"
+            : "",
+      `${path}.repository (${repository}): signed manifests stored in an OCI registry are not fetched by Bylaw`,
+    );
   }
   if (raw["attestor"] !== undefined && raw["attestor"] !== null) {
     if (depth >= MAX_NESTING) {
@@ -102,29 +134,58 @@ function entry(raw: JsonValue, path: string, problems: PolicyProblem[], depth: n
     return [];
   }
   if (raw["certificates"] !== undefined && raw["certificates"] !== null) {
-    return offline(".certificates", `${path}.certificates: certificate attestors are verified by cosign against the Rekor transparency log, which Bylaw does not reach offline`);
+    return offline(
+      ".certificates",
+      `${path}.certificates: certificate attestors are verified by cosign against the Rekor transparency log, which Bylaw does not reach offline`,
+    );
   }
   if (raw["keyless"] !== undefined && raw["keyless"] !== null) {
-    return offline(".keyless", `${path}.keyless: keyless signatures need Fulcio roots and the Rekor transparency log, which Bylaw does not reach offline`);
+    return offline(
+      ".keyless",
+      `${path}.keyless: keyless signatures need Fulcio roots and the Rekor transparency log, which Bylaw does not reach offline`,
+    );
   }
   return offline("", `${path}: the entry has no keys, certificates, keyless or attestor to verify with`);
 }
 
-function keyEntries(keys: JsonObject, path: string, extra: { annotations?: Record<string, string> }, offline: (subPath: string, reason: string) => AttestorEntry[]): AttestorEntry[] {
+function keyEntries(
+  keys: JsonObject,
+  path: string,
+  extra: { annotations?: Record<string, string> },
+  offline: (subPath: string, reason: string) => AttestorEntry[],
+): AttestorEntry[] {
   const publicKeys = typeof keys["publicKeys"] === "string" ? keys["publicKeys"] : "";
   if (publicKeys.startsWith(PEM_KEY) || publicKeys.trimStart().startsWith(PEM_KEY)) {
     const pems = pemPublicKeys(publicKeys);
     if (pems.length > 0) return pems.map((publicKey) => ({ kind: "key", publicKey, subPath: ".keys", ...extra }));
   }
-  if (publicKeys.startsWith(PGP_KEY)) return offline(".keys", `${path}.publicKeys: PGP public keys are not supported by Bylaw; use a PEM public key`);
-  if (publicKeys.startsWith("k8s://")) return offline(".keys", `${path}.publicKeys (${publicKeys}): a key in a Kubernetes Secret needs a cluster; put the PEM key inline`);
+  if (publicKeys.startsWith(PGP_KEY))
+    return offline(".keys", `${path}.publicKeys: PGP public keys are not supported by Bylaw; use a PEM public key`);
+  if (publicKeys.startsWith("k8s://"))
+    return offline(
+      ".keys",
+      `${path}.publicKeys (${publicKeys}): a key in a Kubernetes Secret needs a cluster; put the PEM key inline`,
+    );
   if (publicKeys.trimStart().startsWith("-----BEGIN ")) {
-    return offline(".keys", `${path}.publicKeys holds ${publicKeys.trim().split("\n")[0] ?? ""}: Kyverno's manifest check loads only PEM public keys (-----BEGIN PUBLIC KEY-----)`);
+    return offline(
+      ".keys",
+      `${path}.publicKeys holds ${publicKeys.trim().split("\n")[0] ?? ""}: Kyverno's manifest check loads only PEM public keys (-----BEGIN PUBLIC KEY-----)`,
+    );
   }
-  if (publicKeys !== "") return offline(".keys", `${path}.publicKeys: a key reference (${publicKeys.split("\n")[0] ?? ""}: KMS or file) is not read by Bylaw; put the PEM key inline`);
+  if (publicKeys !== "")
+    return offline(
+      ".keys",
+      `${path}.publicKeys: a key reference (${publicKeys.split("\n")[0] ?? ""}: KMS or file) is not read by Bylaw; put the PEM key inline`,
+    );
   const other = ["kms", "secret"].filter((k) => keys[k] !== undefined && keys[k] !== null);
-  const named = other.length > 0 ? ` (Kyverno's manifest check reads only publicKeys, not ${other.map((k) => `keys.${k}`).join(" or ")})` : "";
-  return offline(".keys", `${path}.publicKeys is empty${named}: cosign then verifies keyless, with Fulcio and the Rekor transparency log, which Bylaw does not reach offline`);
+  const named =
+    other.length > 0
+      ? ` (Kyverno's manifest check reads only publicKeys, not ${other.map((k) => `keys.${k}`).join(" or ")})`
+      : "";
+  return offline(
+    ".keys",
+    `${path}.publicKeys is empty${named}: cosign then verifies keyless, with Fulcio and the Rekor transparency log, which Bylaw does not reach offline`,
+  );
 }
 
 function bindings(raw: JsonValue | undefined, path: string, problems: PolicyProblem[]): FieldBinding[] {
@@ -139,11 +200,14 @@ function bindings(raw: JsonValue | undefined, path: string, problems: PolicyProb
     if (!isObject(b)) return void problems.push(problem(at, "must be a mapping with objects and fields"));
     const fields = b["fields"] ?? [];
     const objects = b["objects"] ?? [];
-    if (!Array.isArray(fields) || !fields.every((f) => typeof f === "string")) return void problems.push(problem(`${at}.fields`, "must be a list of strings"));
-    if (!Array.isArray(objects) || !objects.every(isObject)) return void problems.push(problem(`${at}.objects`, "must be a list of {group, version, kind, name, namespace}"));
+    if (!Array.isArray(fields) || !fields.every((f) => typeof f === "string"))
+      return void problems.push(problem(`${at}.fields`, "must be a list of strings"));
+    if (!Array.isArray(objects) || !objects.every(isObject))
+      return void problems.push(problem(`${at}.objects`, "must be a list of {group, version, kind, name, namespace}"));
     const patterns: ObjectPattern[] = objects.map((o) => {
       const p: Record<string, string> = {};
-      for (const k of ["group", "version", "kind", "name", "namespace"]) if (typeof (o as JsonObject)[k] === "string") p[k] = (o as JsonObject)[k] as string;
+      for (const k of ["group", "version", "kind", "name", "namespace"])
+        if (typeof (o as JsonObject)[k] === "string") p[k] = (o as JsonObject)[k] as string;
       return p;
     });
     out.push({ fields: fields as string[], objects: patterns });

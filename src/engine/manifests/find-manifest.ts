@@ -23,10 +23,19 @@ function identity(o: JsonObject): Identity {
   const apiVersion = typeof o["apiVersion"] === "string" ? o["apiVersion"] : "";
   const slash = apiVersion.lastIndexOf("/");
   const str = (v: JsonValue | undefined): string => (typeof v === "string" ? v : "");
-  return { group: slash < 0 ? "" : apiVersion.slice(0, slash), kind: str(o["kind"]), name: str(meta["name"]), namespace: str(meta["namespace"]) };
+  return {
+    group: slash < 0 ? "" : apiVersion.slice(0, slash),
+    kind: str(o["kind"]),
+    name: str(meta["name"]),
+    namespace: str(meta["namespace"]),
+  };
 }
 
-export function findManifests(manifests: readonly JsonObject[], object: JsonObject, ignoreFields: readonly string[]): JsonObject[] {
+export function findManifests(
+  manifests: readonly JsonObject[],
+  object: JsonObject,
+  ignoreFields: readonly string[],
+): JsonObject[] {
   const id = identity(object);
   const sameKind = manifests.filter((m) => identity(m).kind === id.kind);
   if (sameKind.length === 0) return [];
@@ -34,13 +43,16 @@ export function findManifests(manifests: readonly JsonObject[], object: JsonObje
     const mid = identity(m);
     return mid.group === id.group && mid.name === id.name;
   });
-  if (named.length > 0) return [named.find((m) => identity(m).namespace === id.namespace) ?? named[0] as JsonObject];
+  if (named.length > 0) return [named.find((m) => identity(m).namespace === id.namespace) ?? (named[0] as JsonObject)];
   return byValue(sameKind, object, ignoreFields);
 }
 
 function byValue(candidates: readonly JsonObject[], object: JsonObject, ignoreFields: readonly string[]): JsonObject[] {
-  const masks = ignoreFields.map((f) => fieldPattern(f.replace(/\*+$/, ""))).filter((p): p is RegExp => p !== undefined);
-  const visible = (v: JsonValue): Map<string, unknown> => new Map([...flatten(v)].filter(([k]) => !masks.some((p) => p.test(k))));
+  const masks = ignoreFields
+    .map((f) => fieldPattern(f.replace(/\*+$/, "")))
+    .filter((p): p is RegExp => p !== undefined);
+  const visible = (v: JsonValue): Map<string, unknown> =>
+    new Map([...flatten(v)].filter(([k]) => !masks.some((p) => p.test(k))));
   const own = visible(object);
   const scored = candidates.map((m, i) => {
     let count = 0;
@@ -48,5 +60,8 @@ function byValue(candidates: readonly JsonObject[], object: JsonObject, ignoreFi
     return { m, i, count };
   });
   const best = Math.max(...scored.map((s) => s.count));
-  return scored.filter((s) => s.count === best).slice(0, MAX_CANDIDATES).map((s) => s.m);
+  return scored
+    .filter((s) => s.count === best)
+    .slice(0, MAX_CANDIDATES)
+    .map((s) => s.m);
 }

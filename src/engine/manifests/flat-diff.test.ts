@@ -18,10 +18,19 @@ describe("manifest diff", () => {
 
   test("a list element that only moved is not a difference", () => {
     const c = (name: string) => ({ name, image: `${name}:1` });
-    assert.deepEqual(diffDocuments({ spec: { containers: [c("a"), c("b")] } }, { spec: { containers: [c("a"), c("b")] } }), []);
-    const moved = diffDocuments({ spec: { containers: [c("a")] } }, { spec: { containers: [{ name: "z", image: "z:1" }, c("a")] } });
+    assert.deepEqual(
+      diffDocuments({ spec: { containers: [c("a"), c("b")] } }, { spec: { containers: [c("a"), c("b")] } }),
+      [],
+    );
+    const moved = diffDocuments(
+      { spec: { containers: [c("a")] } },
+      { spec: { containers: [{ name: "z", image: "z:1" }, c("a")] } },
+    );
     // index 0 changed (a → z), index 1 added: the added a:1 matches nothing removed at another index with the same value.
-    assert.deepEqual(moved.map((d) => d.key), ["spec.containers.0.image", "spec.containers.0.name", "spec.containers.1.image", "spec.containers.1.name"]);
+    assert.deepEqual(
+      moved.map((d) => d.key),
+      ["spec.containers.0.image", "spec.containers.0.name", "spec.containers.1.image", "spec.containers.1.name"],
+    );
     const swapped = diffDocuments({ x: [{ k: "1" }, { j: "2" }] }, { x: [{ j: "2" }, { k: "1" }] });
     assert.deepEqual(swapped, []);
   });
@@ -42,9 +51,24 @@ describe("manifest diff", () => {
   });
 
   test("ignore fields: a prefix of the key, `*` for any run, found anywhere in the key", () => {
-    const items = diffDocuments({}, { spec: { replicas: 2, template: { spec: { containers: [{ imagePullPolicy: "Always" }] } } }, metadata: { labels: { "app.kubernetes.io/instance": "x" } } });
-    assert.deepEqual(withoutIgnored(items, ["spec.replicas"]).map((d) => d.key), ["metadata.labels.app.kubernetes.io/instance", "spec.template.spec.containers.0.imagePullPolicy"]);
-    assert.deepEqual(withoutIgnored(items, ["spec.containers.*.imagePullPolicy", "metadata.labels"]).map((d) => d.key), ["spec.replicas"]);
-    assert.deepEqual(withoutIgnored(items, ["spec"]).map((d) => d.key), ["metadata.labels.app.kubernetes.io/instance"]);
+    const items = diffDocuments(
+      {},
+      {
+        spec: { replicas: 2, template: { spec: { containers: [{ imagePullPolicy: "Always" }] } } },
+        metadata: { labels: { "app.kubernetes.io/instance": "x" } },
+      },
+    );
+    assert.deepEqual(
+      withoutIgnored(items, ["spec.replicas"]).map((d) => d.key),
+      ["metadata.labels.app.kubernetes.io/instance", "spec.template.spec.containers.0.imagePullPolicy"],
+    );
+    assert.deepEqual(
+      withoutIgnored(items, ["spec.containers.*.imagePullPolicy", "metadata.labels"]).map((d) => d.key),
+      ["spec.replicas"],
+    );
+    assert.deepEqual(
+      withoutIgnored(items, ["spec"]).map((d) => d.key),
+      ["metadata.labels.app.kubernetes.io/instance"],
+    );
   });
 });

@@ -14,12 +14,25 @@ const EVERY = [{ kind: "*" }];
 
 /** k8s-manifest-sigstore's defaults (pkg/k8smanifest/resources/default-config.yaml). */
 const SIGSTORE_DEFAULTS: readonly FieldBinding[] = [
-  { fields: ["resourceBundleRef", "signature", "message", "certificate", "bundle"].map((k) => `metadata.annotations.cosign.sigstore.dev/${k}`), objects: EVERY },
+  {
+    fields: ["resourceBundleRef", "signature", "message", "certificate", "bundle"].map(
+      (k) => `metadata.annotations.cosign.sigstore.dev/${k}`,
+    ),
+    objects: EVERY,
+  },
   {
     fields: [
-      "metadata.managedFields.*", "metadata.resourceVersion", "metadata.selfLink", "metadata.annotations.kubectl.kubernetes.io/last-applied-configuration",
-      "metadata.annotations.namespace", "metadata.creationTimestamp", "metadata.generation", "metadata.uid", "metadata.finalizers",
-      "metadata.labels.app.kubernetes.io/instance", "status",
+      "metadata.managedFields.*",
+      "metadata.resourceVersion",
+      "metadata.selfLink",
+      "metadata.annotations.kubectl.kubernetes.io/last-applied-configuration",
+      "metadata.annotations.namespace",
+      "metadata.creationTimestamp",
+      "metadata.generation",
+      "metadata.uid",
+      "metadata.finalizers",
+      "metadata.labels.app.kubernetes.io/instance",
+      "status",
     ],
     objects: EVERY,
   },
@@ -34,48 +47,100 @@ const SIGSTORE_DEFAULTS: readonly FieldBinding[] = [
 const KYVERNO_DEFAULTS: readonly FieldBinding[] = [
   {
     fields: [
-      "metadata.namespace", "spec.containers.*.imagePullPolicy", "spec.containers.*.terminationMessagePath", "spec.containers.*.terminationMessagePolicy",
-      "spec.dnsPolicy", "spec.restartPolicy", "spec.schedulerName", "spec.terminationGracePeriodSeconds", "metadata.labels.app.kubernetes.io/instance",
-      "metadata.managedFields.*", "metadata.resourceVersion", "metadata.selfLink", "metadata.annotations.control-plane.alpha.kubernetes.io/leader",
-      "metadata.annotations.kubectl.kubernetes.io/last-applied-configuration", "metadata.finalizers*", "metadata.annotations.namespace",
-      "metadata.annotations.deprecated.daemonset.template.generation", "metadata.creationTimestamp", "metadata.uid", "metadata.generation", "status",
+      "metadata.namespace",
+      "spec.containers.*.imagePullPolicy",
+      "spec.containers.*.terminationMessagePath",
+      "spec.containers.*.terminationMessagePolicy",
+      "spec.dnsPolicy",
+      "spec.restartPolicy",
+      "spec.schedulerName",
+      "spec.terminationGracePeriodSeconds",
+      "metadata.labels.app.kubernetes.io/instance",
+      "metadata.managedFields.*",
+      "metadata.resourceVersion",
+      "metadata.selfLink",
+      "metadata.annotations.control-plane.alpha.kubernetes.io/leader",
+      "metadata.annotations.kubectl.kubernetes.io/last-applied-configuration",
+      "metadata.finalizers*",
+      "metadata.annotations.namespace",
+      "metadata.annotations.deprecated.daemonset.template.generation",
+      "metadata.creationTimestamp",
+      "metadata.uid",
+      "metadata.generation",
+      "status",
       "metadata.annotations.deployment.kubernetes.io/revision",
     ],
     objects: EVERY,
   },
   {
     fields: [
-      "spec.volumes.*.name", "spec.volumes.*.projected.*", "spec.volumes.*.configMap.defaultMode", "spec.containers.*.volumeMounts.*", "spec.tolerations.*",
-      "spec.enableServiceLinks", "spec.preemptionPolicy", "spec.priority", "spec.serviceAccount",
+      "spec.volumes.*.name",
+      "spec.volumes.*.projected.*",
+      "spec.volumes.*.configMap.defaultMode",
+      "spec.containers.*.volumeMounts.*",
+      "spec.tolerations.*",
+      "spec.enableServiceLinks",
+      "spec.preemptionPolicy",
+      "spec.priority",
+      "spec.serviceAccount",
     ],
     objects: [{ kind: "Pod" }],
   },
   {
     fields: [
-      "spec.progressDeadlineSeconds", "spec.revisionHistoryLimit", "spec.strategy.*", "spec.template.metadata.creationTimestamp",
-      "spec.containers.*.ports.*.protocol", "spec.containers.*.resources", "spec.securityContext",
+      "spec.progressDeadlineSeconds",
+      "spec.revisionHistoryLimit",
+      "spec.strategy.*",
+      "spec.template.metadata.creationTimestamp",
+      "spec.containers.*.ports.*.protocol",
+      "spec.containers.*.resources",
+      "spec.securityContext",
     ],
     objects: [{ kind: "Deployment" }],
   },
   { fields: ["spec.conversion.strategy", "spec.names.listKind"], objects: [{ kind: "CustomResourceDefinition" }] },
   {
-    fields: ["spec.ports.*.nodePort", "spec.clusterIP", "spec.clusterIPs.0", "spec.sessionAffinity", "spec.type", "spec.ipFamilies.*", "spec.ipFamilyPolicy", "spec.internalTrafficPolicy"],
+    fields: [
+      "spec.ports.*.nodePort",
+      "spec.clusterIP",
+      "spec.clusterIPs.0",
+      "spec.sessionAffinity",
+      "spec.type",
+      "spec.ipFamilies.*",
+      "spec.ipFamilyPolicy",
+      "spec.internalTrafficPolicy",
+    ],
     objects: [{ kind: "Service" }],
   },
-  { fields: ["metadata.annotations.pod-policies.kyverno.io/autogen-controllers", "spec.failurePolicy", "spec.background", "spec.validationFailureAction"], objects: [{ kind: "ClusterPolicy" }, { kind: "Policy" }] },
+  {
+    fields: [
+      "metadata.annotations.pod-policies.kyverno.io/autogen-controllers",
+      "spec.failurePolicy",
+      "spec.background",
+      "spec.validationFailureAction",
+    ],
+    objects: [{ kind: "ClusterPolicy" }, { kind: "Policy" }],
+  },
   { fields: ["secrets.*.name", "imagePullSecrets.*.name"], objects: [{ kind: "ServiceAccount" }] },
 ];
 
 /** The signature annotations of `domain` (message, signature_N, certificate_N, bundle_N, resourceBundleRef). */
 function annotationBinding(domain: string): FieldBinding {
-  return { fields: ["message", "signature", "certificate", "bundle", "resourceBundleRef"].map((k) => `metadata.annotations.${domain}/${k}*`), objects: EVERY };
+  return {
+    fields: ["message", "signature", "certificate", "bundle", "resourceBundleRef"].map(
+      (k) => `metadata.annotations.${domain}/${k}*`,
+    ),
+    objects: EVERY,
+  };
 }
 
 /** The field keys that apply to `object`, from every binding in Kyverno's order. */
 export function ignoredFieldsFor(object: JsonValue, policy: readonly FieldBinding[], domain: string): string[] {
   const ref = objectReference(object);
   const bindings = [...SIGSTORE_DEFAULTS, ...KYVERNO_DEFAULTS, ...policy, annotationBinding(domain)];
-  return bindings.filter((b) => b.objects.length === 0 || b.objects.some((p) => objectMatches(p, ref))).flatMap((b) => b.fields);
+  return bindings
+    .filter((b) => b.objects.length === 0 || b.objects.some((p) => objectMatches(p, ref)))
+    .flatMap((b) => b.fields);
 }
 
 interface ObjectReference {
@@ -102,7 +167,13 @@ function objectReference(object: JsonValue): ObjectReference {
 }
 
 function objectMatches(p: ObjectPattern, r: ObjectReference): boolean {
-  return matchPattern(p.group, r.group) && matchPattern(p.version, r.version) && matchPattern(p.kind, r.kind) && matchPattern(p.name, r.name) && matchPattern(p.namespace, r.namespace);
+  return (
+    matchPattern(p.group, r.group) &&
+    matchPattern(p.version, r.version) &&
+    matchPattern(p.kind, r.kind) &&
+    matchPattern(p.name, r.name) &&
+    matchPattern(p.namespace, r.namespace)
+  );
 }
 
 /** k8s-manifest-sigstore's `MatchPattern`: empty or `*` match all, `x*` is a prefix, `a,b` a list. */

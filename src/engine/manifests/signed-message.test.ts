@@ -20,12 +20,16 @@ const concat = (...parts: Uint8Array[]): Uint8Array => {
 
 describe("signed message", () => {
   test("every document of the archive's YAML files, the blob being what was signed", () => {
-    const yaml = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n";
+    const yaml =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n";
     const blob = gzipSync(tarOf("dir/cm.yaml", enc(yaml)));
     const r = readSignedMessage(message(blob));
     assert.equal(r.kind, "ok");
     assert.ok(r.kind === "ok");
-    assert.deepEqual(r.manifests.map((m) => (m["metadata"] as { name: string }).name), ["a", "b"]);
+    assert.deepEqual(
+      r.manifests.map((m) => (m["metadata"] as { name: string }).name),
+      ["a", "b"],
+    );
     assert.deepEqual([...r.signed], [...blob]);
   });
 
@@ -44,7 +48,10 @@ describe("signed message", () => {
 
   test("no annotation is 'message not found'; bad base64 or gzip is an error with Go's words", () => {
     assert.deepEqual(readSignedMessage(undefined), { kind: "not-found", message: "message not found" });
-    assert.deepEqual(readSignedMessage("%%%"), { kind: "error", message: "failed to decode base64 message in the annotation: illegal base64 data at input byte 0" });
+    assert.deepEqual(readSignedMessage("%%%"), {
+      kind: "error",
+      message: "failed to decode base64 message in the annotation: illegal base64 data at input byte 0",
+    });
     assert.equal(readSignedMessage(Buffer.from("not gzip at all").toString("base64")).kind, "error");
   });
 
@@ -64,7 +71,10 @@ describe("signed message", () => {
     pax.set(enc(`${sum.toString(8).padStart(6, "0")}\0 `), 148);
     const r = readTar(concat(pax.subarray(0, 1024), tarOf("short", enc("kind: A\n"))));
     assert.ok(r.ok);
-    assert.deepEqual(r.files.map((f) => f.name), ["some/long/name/x.yaml"]);
+    assert.deepEqual(
+      r.files.map((f) => f.name),
+      ["some/long/name/x.yaml"],
+    );
     const link = tarOf("l", enc(""));
     link[156] = "2".charCodeAt(0);
     assert.deepEqual(readTar(link), { ok: false, error: "faced uknown type 2 in l while decompressing tar gz" });

@@ -31,11 +31,14 @@ const gunzip = (b: Uint8Array): Uint8Array | string => gunzipCapped(b, MAX_INFLA
 export function readSignedMessage(annotation: string | undefined): SignedMessage {
   if (annotation === undefined) return { kind: "not-found", message: "message not found" };
   const gz = base64Decode(utf8Encode(annotation));
-  if (typeof gz === "string") return { kind: "error", message: `failed to decode base64 message in the annotation: ${gz}` };
+  if (typeof gz === "string")
+    return { kind: "error", message: `failed to decode base64 message in the annotation: ${gz}` };
   const blob = gunzip(gz);
-  if (typeof blob === "string") return { kind: "error", message: `failed to read YAMLs in the gzipped message: ${blob}` };
+  if (typeof blob === "string")
+    return { kind: "error", message: `failed to read YAMLs in the gzipped message: ${blob}` };
   const texts = yamlTexts(blob);
-  if (typeof texts === "string") return { kind: "error", message: `failed to read YAMLs in the gzipped message: ${texts}` };
+  if (typeof texts === "string")
+    return { kind: "error", message: `failed to read YAMLs in the gzipped message: ${texts}` };
   const manifests: JsonObject[] = [];
   for (const text of texts) {
     const docs = parseGoYamlDocuments(text);
@@ -57,7 +60,8 @@ function yamlTexts(blob: Uint8Array): string[] | string {
     if (f.name.includes("..") || !/\.ya?ml$/.test(f.name)) continue;
     const text = utf8DecodeLossy(f.data);
     const first = parseGoYamlDocuments(text, undefined, 1);
-    if (first.ok && isObject(first.value[0] ?? null) && typeof (first.value[0] as JsonObject)["kind"] === "string") out.push(text);
+    if (first.ok && isObject(first.value[0] ?? null) && typeof (first.value[0] as JsonObject)["kind"] === "string")
+      out.push(text);
   }
   return out;
 }

@@ -26,7 +26,9 @@ function octal(h: Uint8Array, start: number, length: number): number | undefined
     for (let i = 1; i < length; i++) n = n * 256 + (h[start + i] ?? 0);
     return n;
   }
-  const text = latin(h.subarray(start, start + length)).replace(/[\0 ]+$/g, "").trim();
+  const text = latin(h.subarray(start, start + length))
+    .replace(/[\0 ]+$/g, "")
+    .trim();
   if (text === "") return 0;
   return /^[0-7]+$/.test(text) ? parseInt(text, 8) : undefined;
 }
@@ -68,7 +70,8 @@ export function readTar(archive: Uint8Array): { ok: true; files: TarFile[] } | {
     if (type === "g") continue;
     longName = undefined;
     if (type === "0" || type === "\0" || type === "7") files.push({ name, data });
-    else if (type !== "5") return { ok: false, error: `faced uknown type ${type} in ${name} while decompressing tar gz` };
+    else if (type !== "5")
+      return { ok: false, error: `faced uknown type ${type} in ${name} while decompressing tar gz` };
   }
   return { ok: true, files };
 }

@@ -18,7 +18,12 @@ export interface ObjectPattern {
 
 /** An attestor entry: a static public key, a nested set, or one Bylaw cannot check offline. */
 export type AttestorEntry =
-  | { readonly kind: "key"; readonly publicKey: string; readonly annotations?: Readonly<Record<string, string>>; readonly subPath: ".keys" }
+  | {
+      readonly kind: "key";
+      readonly publicKey: string;
+      readonly annotations?: Readonly<Record<string, string>>;
+      readonly subPath: ".keys";
+    }
   | { readonly kind: "nested"; readonly set: AttestorSet; readonly annotations?: Readonly<Record<string, string>> }
   | {
       readonly kind: "offline";
@@ -50,4 +55,5 @@ export interface CompiledManifests {
  * What a rule's `validate.manifests` compiled to: read once at load, or, when it holds `{{ }}`
  * variables, kept as written (with its field path) to be substituted and read at evaluation.
  */
-export type CompiledManifestsRule = { readonly compiled: CompiledManifests } | { readonly template: JsonValue; readonly path: string };
+export type CompiledManifestsRule =
+  { readonly compiled: CompiledManifests } | { readonly template: JsonValue; readonly path: string };

@@ -51,12 +51,22 @@ interface Subject {
   match?: { readonly matched: boolean; readonly diff: readonly Difference[] } | undefined;
 }
 
-export function verifyManifests(m: CompiledManifests, object: JsonObject, signatures: SignatureVerifier | undefined): ManifestOutcome {
+export function verifyManifests(
+  m: CompiledManifests,
+  object: JsonObject,
+  signatures: SignatureVerifier | undefined,
+): ManifestOutcome {
   const meta = isObject(object["metadata"]) ? object["metadata"] : {};
   const raw = isObject(meta["annotations"]) ? meta["annotations"] : {};
   const annotations: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) if (typeof v === "string") annotations[k] = v;
-  const subject: Subject = { object, annotations, domain: m.domain, ignoreFields: ignoredFieldsFor(object, m.ignoreFields, m.domain), signatures };
+  const subject: Subject = {
+    object,
+    annotations,
+    domain: m.domain,
+    ignoreFields: ignoredFieldsFor(object, m.ignoreFields, m.domain),
+    signatures,
+  };
   const verified: string[] = [];
   for (const [i, set] of m.attestors.entries()) {
     const r = verifySet(subject, set, `.attestors[${i}]`);
@@ -88,10 +98,17 @@ function verifySet(s: Subject, set: AttestorSet, path: string): SetOutcome {
       count++;
       passed.push(r.reason);
     } else failed.push(r.reason);
-    if (count >= required) return { verified: true, reason: `manifest verification succeeded; verifiedCount ${count}; requiredCount ${required}; message ${passed.join(",")}` };
+    if (count >= required)
+      return {
+        verified: true,
+        reason: `manifest verification succeeded; verifiedCount ${count}; requiredCount ${required}; message ${passed.join(",")}`,
+      };
   }
   if (errors.length > 0) return { error: errors.join("; ") };
-  return { verified: false, reason: `manifest verification failed; verifiedCount ${count}; requiredCount ${required}; message ${failed.join(",")}` };
+  return {
+    verified: false,
+    reason: `manifest verification failed; verifiedCount ${count}; requiredCount ${required}; message ${failed.join(",")}`,
+  };
 }
 
 /** k8s-manifest-sigstore's VerifyResource for one entry: fetch the manifest, compare, then check signatures. */
@@ -99,19 +116,28 @@ function verifyEntry(s: Subject, entry: Exclude<AttestorEntry, { kind: "nested" 
   if (entry.annotations !== undefined) {
     for (const [key, val] of Object.entries(entry.annotations)) {
       const actual = s.annotations[key] ?? "";
-      if (actual !== val) return { error: `annotations mismatch: ${actual} does not match expected value ${val} for key ${key}` };
+      if (actual !== val)
+        return { error: `annotations mismatch: ${actual} does not match expected value ${val} for key ${key}` };
     }
   }
   const p = `${at}${entry.subPath}`;
   if (entry.kind === "offline" && entry.reason.includes(".repository")) return { error: `${p}: ${entry.reason}` };
   const bundleRef = s.annotations[`${s.domain}/resourceBundleRef`];
-  if (bundleRef !== undefined) return { error: `${p}: the object's ${s.domain}/resourceBundleRef annotation (${bundleRef}) points to signed manifests in an OCI registry, which Bylaw does not fetch` };
+  if (bundleRef !== undefined)
+    return {
+      error: `${p}: the object's ${s.domain}/resourceBundleRef annotation (${bundleRef}) points to signed manifests in an OCI registry, which Bylaw does not fetch`,
+    };
   s.message ??= readSignedMessage(s.annotations[`${s.domain}/message`]);
   const message = s.message;
-  if (message.kind === "not-found") return { verified: false, reason: `${p}: YAML manifest not found for this resource: ${message.message}` };
+  if (message.kind === "not-found")
+    return { verified: false, reason: `${p}: YAML manifest not found for this resource: ${message.message}` };
   if (message.kind === "error") return { error: `${p}: YAML manifest not found for this resource: ${message.message}` };
   s.match ??= compare(s, message.manifests);
-  if (s.match === undefined) return { verified: false, reason: `${p}: YAML manifest not found for this resource: failed to find a YAML manifest in the gzipped message` };
+  if (s.match === undefined)
+    return {
+      verified: false,
+      reason: `${p}: YAML manifest not found for this resource: failed to find a YAML manifest in the gzipped message`,
+    };
   const sets = signatureSets(s);
   if (sets.length === 0) return { verified: false, reason: `${p}: failed to verify signature: signature not found` };
   if (entry.kind === "offline") return { error: `${p}: ${entry.reason}` };
@@ -150,14 +176,23 @@ function signatureSets(s: Subject): SignatureSet[] {
     const suffix = i === 0 ? "" : `_${i}`;
     const signature = a[`${s.domain}/signature${suffix}`];
     if (signature === undefined) break;
-    out.push({ signature, online: a[`${s.domain}/certificate${suffix}`] !== undefined || a[`${s.domain}/bundle${suffix}`] !== undefined });
+    out.push({
+      signature,
+      online: a[`${s.domain}/certificate${suffix}`] !== undefined || a[`${s.domain}/bundle${suffix}`] !== undefined,
+    });
   }
   return out;
 }
 
 /** undefined when one signature holds under the key; otherwise the error k8s-manifest-sigstore reports. */
-function checkSignatures(s: Subject, publicKey: string, sets: readonly SignatureSet[], signed: Uint8Array): string | undefined {
-  if (s.signatures === undefined) return "this engine was built without a signature verifier (EnginePorts.signatures), so no signature can be checked";
+function checkSignatures(
+  s: Subject,
+  publicKey: string,
+  sets: readonly SignatureSet[],
+  signed: Uint8Array,
+): string | undefined {
+  if (s.signatures === undefined)
+    return "this engine was built without a signature verifier (EnginePorts.signatures), so no signature can be checked";
   const trials: string[] = [];
   let online: number | undefined;
   for (const [j, set] of sets.entries()) {
@@ -172,9 +207,13 @@ function checkSignatures(s: Subject, publicKey: string, sets: readonly Signature
       continue;
     }
     const r = s.signatures.verify({ publicKey, data: signed, signature: raw, hash: "sha256" });
-    if (!r.ok) trials.push(`${name}cosign.VerifyBlobCmd.Exec() returned an error: loading public key: ${r.error.message}`);
+    if (!r.ok)
+      trials.push(`${name}cosign.VerifyBlobCmd.Exec() returned an error: loading public key: ${r.error.message}`);
     else if (r.value) return undefined;
-    else trials.push(`${name}cosign.VerifyBlobCmd.Exec() returned an error: invalid signature when validating ASN.1 encoded signature`);
+    else
+      trials.push(
+        `${name}cosign.VerifyBlobCmd.Exec() returned an error: invalid signature when validating ASN.1 encoded signature`,
+      );
   }
   if (online !== undefined) {
     return `signature ${online}/${sets.length} carries a ${s.domain}/certificate or bundle annotation: cosign then checks it against the Rekor transparency log, which Bylaw does not reach offline`;

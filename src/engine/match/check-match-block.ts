@@ -26,12 +26,20 @@ const VARIABLE = /(^|[^\\])\{\{(?:\{[^{}]*\}|[^{}])*\}\}/;
  * defaults to "exclude" when the path ends in `exclude`, otherwise "match". Returns one message
  * per problem, each starting with the field path.
  */
-export function checkMatchBlock(block: MatchResources | undefined, path: string, role: BlockRole = roleOf(path)): string[] {
+export function checkMatchBlock(
+  block: MatchResources | undefined,
+  path: string,
+  role: BlockRole = roleOf(path),
+): string[] {
   return matchBlockProblems(block, path, role).map((p) => `${p.path}: ${p.message}`);
 }
 
 /** The same checks as `checkMatchBlock`, with the path and the message kept apart. */
-export function matchBlockProblems(block: MatchResources | undefined, path: string, role: BlockRole = roleOf(path)): MatchBlockProblem[] {
+export function matchBlockProblems(
+  block: MatchResources | undefined,
+  path: string,
+  role: BlockRole = roleOf(path),
+): MatchBlockProblem[] {
   const problems: MatchBlockProblem[] = [];
   if (block == null) {
     if (role === "match") problems.push(at(`${path}.resources`, `match resources not specified`));
@@ -73,7 +81,8 @@ function checkDescription(rd: ResourceDescription | undefined, path: string, rol
   if (selector != null && !selectorHasWildcard(selector)) {
     const built = evaluateSelector(selector, {});
     if (!built.ok) problems.push(at(`${path}.selector`, built.error));
-    else if (selectorRequirementCount(selector) === 0) problems.push(at(`${path}.selector`, `The requirements are not specified in selector`));
+    else if (selectorRequirementCount(selector) === 0)
+      problems.push(at(`${path}.selector`, `The requirements are not specified in selector`));
   }
   return problems;
 }
@@ -89,7 +98,10 @@ function checkUserInfo(u: UserInfoCriteria, path: string): MatchBlockProblem[] {
     }
   });
   (u.roles ?? []).forEach((r, i) => {
-    if (r.split(":").length !== 2) problems.push(at(`${path}.roles[${i}]`, `Invalid value: "${r}": Role is expected to be in namespace:name format`));
+    if (r.split(":").length !== 2)
+      problems.push(
+        at(`${path}.roles[${i}]`, `Invalid value: "${r}": Role is expected to be in namespace:name format`),
+      );
   });
   return problems;
 }

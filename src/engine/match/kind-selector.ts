@@ -46,7 +46,11 @@ const isPod = (gvk: GroupVersionKind): boolean => gvk.group === "" && gvk.versio
  * also selects the `pods/ephemeralcontainers` subresource (Kyverno's backward-compatibility rule).
  */
 export function kindSelectorMatches(s: KindSelector, gvk: GroupVersionKind, subresource: string): boolean {
-  if (!wildcardMatch(s.group, gvk.group) || !wildcardMatch(s.version, gvk.version) || !wildcardMatch(s.kind, gvk.kind)) {
+  if (
+    !wildcardMatch(s.group, gvk.group) ||
+    !wildcardMatch(s.version, gvk.version) ||
+    !wildcardMatch(s.kind, gvk.kind)
+  ) {
     return false;
   }
   if (wildcardMatch(s.subresource, subresource)) return true;
@@ -60,7 +64,10 @@ export function compileKindSelector(s: KindSelector): (gvk: GroupVersionKind, su
   const kind = part(s.kind);
   const sub = part(s.subresource);
   return (gvk, subresource) =>
-    group(gvk.group) && version(gvk.version) && kind(gvk.kind) && (sub(subresource) || (isPod(gvk) && subresource === "ephemeralcontainers"));
+    group(gvk.group) &&
+    version(gvk.version) &&
+    kind(gvk.kind) &&
+    (sub(subresource) || (isPod(gvk) && subresource === "ephemeralcontainers"));
 }
 
 function part(pattern: string): (value: string) => boolean {

@@ -19,7 +19,8 @@ export function labelSelectorProblems(selector: JsonValue | undefined, path: str
   const labels = selector["matchLabels"];
   if (isObject(labels)) {
     for (const [k, v] of Object.entries(labels)) {
-      const why = labelKeyProblem(k) ?? (typeof v === "string" ? labelValueProblem(v) : `label value of "${k}" must be a string`);
+      const why =
+        labelKeyProblem(k) ?? (typeof v === "string" ? labelValueProblem(v) : `label value of "${k}" must be a string`);
       if (why !== undefined) out.push(problem(`${path}.matchLabels`, why));
     }
   }
@@ -29,9 +30,14 @@ export function labelSelectorProblems(selector: JsonValue | undefined, path: str
     const r = isObject(e) ? e : {};
     const operator = typeof r["operator"] === "string" ? r["operator"] : "";
     const values = Array.isArray(r["values"]) ? r["values"] : [];
-    if (!OPERATORS.has(operator)) out.push(problem(`${at}.operator`, `Invalid value: ${JSON.stringify(operator)}: not a valid selector operator`));
-    else if ((operator === "In" || operator === "NotIn") && values.length === 0) out.push(problem(`${at}.values`, "Required value: must be specified when `operator` is 'In' or 'NotIn'"));
-    else if ((operator === "Exists" || operator === "DoesNotExist") && values.length > 0) out.push(problem(`${at}.values`, "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+    if (!OPERATORS.has(operator))
+      out.push(problem(`${at}.operator`, `Invalid value: ${JSON.stringify(operator)}: not a valid selector operator`));
+    else if ((operator === "In" || operator === "NotIn") && values.length === 0)
+      out.push(problem(`${at}.values`, "Required value: must be specified when `operator` is 'In' or 'NotIn'"));
+    else if ((operator === "Exists" || operator === "DoesNotExist") && values.length > 0)
+      out.push(
+        problem(`${at}.values`, "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+      );
     const key = typeof r["key"] === "string" ? r["key"] : "";
     const keyWhy = labelKeyProblem(key);
     if (keyWhy !== undefined) out.push(problem(`${at}.key`, keyWhy));

@@ -10,7 +10,8 @@
 import type { LabelSelector } from "../api/policy.js";
 import { hasWildcard, wildcardMatch } from "../values/wildcard.js";
 
-export type SelectorResult = { readonly ok: true; readonly matched: boolean } | { readonly ok: false; readonly error: string };
+export type SelectorResult =
+  { readonly ok: true; readonly matched: boolean } | { readonly ok: false; readonly error: string };
 
 const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -97,7 +98,8 @@ function requirementMatches(
   switch (operator) {
     case "In":
     case "NotIn": {
-      if (values.length === 0) return { ok: false, error: `operator ${operator} on key "${key}" needs at least one value` };
+      if (values.length === 0)
+        return { ok: false, error: `operator ${operator} on key "${key}" needs at least one value` };
       for (const v of values) {
         const p = labelValueProblem(v);
         if (p !== undefined) return { ok: false, error: p };
@@ -110,7 +112,10 @@ function requirementMatches(
       if (values.length > 0) return { ok: false, error: `operator ${operator} on key "${key}" must not have values` };
       return { ok: true, matched: operator === "Exists" ? has : !has };
     default:
-      return { ok: false, error: `"${operator}" is not a valid label selector operator (use In, NotIn, Exists or DoesNotExist)` };
+      return {
+        ok: false,
+        error: `"${operator}" is not a valid label selector operator (use In, NotIn, Exists or DoesNotExist)`,
+      };
   }
 }
 

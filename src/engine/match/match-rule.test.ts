@@ -32,7 +32,9 @@ function req(resource: Resource, extra: Partial<MatchRequest> = {}): MatchReques
   };
 }
 
-const anyOf = (...resources: ResourceDescription[]): MatchResources => ({ any: resources.map((r) => ({ resources: r })) });
+const anyOf = (...resources: ResourceDescription[]): MatchResources => ({
+  any: resources.map((r) => ({ resources: r })),
+});
 
 function matches(rule: Pick<Rule, "match" | "exclude">, r: MatchRequest): boolean {
   return compileMatch(rule).matches(r);
@@ -53,14 +55,39 @@ describe("resource attributes (each alone in match.any[0])", () => {
     ["namespaces pass", { namespaces: ["pr*"] }, req(pod()), true],
     ["namespaces fail", { namespaces: ["dev"] }, req(pod()), false],
     ["Namespace uses its own name", { namespaces: ["team-*"] }, req(obj("v1", "Namespace", { name: "team-a" })), true],
-    ["annotations pass", { annotations: { "owner/*": "te?m" } }, req(pod({ name: "web", annotations: { "owner/x": "team" } })), true],
-    ["annotations fail", { annotations: { owner: "team" } }, req(pod({ name: "web", annotations: { owner: "other" } })), false],
-    ["selector pass", { selector: { matchLabels: { app: "web" } } }, req(pod({ name: "web", labels: { app: "web" } })), true],
-    ["selector fail", { selector: { matchLabels: { app: "web" } } }, req(pod({ name: "web", labels: { app: "db" } })), false],
+    [
+      "annotations pass",
+      { annotations: { "owner/*": "te?m" } },
+      req(pod({ name: "web", annotations: { "owner/x": "team" } })),
+      true,
+    ],
+    [
+      "annotations fail",
+      { annotations: { owner: "team" } },
+      req(pod({ name: "web", annotations: { owner: "other" } })),
+      false,
+    ],
+    [
+      "selector pass",
+      { selector: { matchLabels: { app: "web" } } },
+      req(pod({ name: "web", labels: { app: "web" } })),
+      true,
+    ],
+    [
+      "selector fail",
+      { selector: { matchLabels: { app: "web" } } },
+      req(pod({ name: "web", labels: { app: "db" } })),
+      false,
+    ],
     ["selector invalid", { selector: { matchLabels: { app: "a b" } } }, req(pod()), false],
     ["namespaceSelector pass", { namespaceSelector: { matchLabels: { env: "production" } } }, req(pod()), true],
     ["namespaceSelector fail", { namespaceSelector: { matchLabels: { env: "dev" } } }, req(pod()), false],
-    ["namespaceSelector not evaluated for a Namespace", { kinds: ["Namespace"], namespaceSelector: { matchLabels: { env: "dev" } } }, req(obj("v1", "Namespace", { name: "x" })), true],
+    [
+      "namespaceSelector not evaluated for a Namespace",
+      { kinds: ["Namespace"], namespaceSelector: { matchLabels: { env: "dev" } } },
+      req(obj("v1", "Namespace", { name: "x" })),
+      true,
+    ],
     ["operations pass", { operations: ["CREATE", "UPDATE"] }, req(pod()), true],
     ["operations fail", { operations: ["CREATE"] }, req(pod(), { operation: "DELETE" }), false],
     ["operations absent: DELETE matches", { kinds: ["Pod"] }, req(pod(), { operation: "DELETE" }), true],
@@ -84,7 +111,13 @@ describe("match blocks", () => {
   test("all: every filter must hold", () => {
     const all = { all: [{ resources: { kinds: ["Pod"] } }, { resources: { namespaces: ["dev"] } }] };
     assert.equal(matches({ match: all }, req(pod())), false);
-    assert.equal(matches({ match: { all: [{ resources: { kinds: ["Pod"] } }, { resources: { namespaces: ["prod"] } }] } }, req(pod())), true);
+    assert.equal(
+      matches(
+        { match: { all: [{ resources: { kinds: ["Pod"] } }, { resources: { namespaces: ["prod"] } }] } },
+        req(pod()),
+      ),
+      true,
+    );
   });
   test("legacy form directly under match", () => {
     assert.equal(matches({ match: { resources: { kinds: ["Pod"] } } }, req(pod())), true);
@@ -131,8 +164,18 @@ describe("user info", () => {
     ["User subject wildcard", { subjects: [{ kind: "User", name: "al*" }] }, alice, true],
     ["Group subject", { subjects: [{ kind: "Group", name: "dev?" }] }, alice, true],
     ["subject fails", { subjects: [{ kind: "User", name: "bob" }] }, alice, false],
-    ["ServiceAccount subject", { subjects: [{ kind: "ServiceAccount", name: "ci-*", namespace: "tools" }] }, { ...alice, username: "system:serviceaccount:tools:ci-bot" }, true],
-    ["ServiceAccount namespace differs", { subjects: [{ kind: "ServiceAccount", name: "ci", namespace: "tools" }] }, { ...alice, username: "system:serviceaccount:other:ci" }, false],
+    [
+      "ServiceAccount subject",
+      { subjects: [{ kind: "ServiceAccount", name: "ci-*", namespace: "tools" }] },
+      { ...alice, username: "system:serviceaccount:tools:ci-bot" },
+      true,
+    ],
+    [
+      "ServiceAccount namespace differs",
+      { subjects: [{ kind: "ServiceAccount", name: "ci", namespace: "tools" }] },
+      { ...alice, username: "system:serviceaccount:other:ci" },
+      false,
+    ],
     ["background: user info in match is ignored", { subjects: [{ kind: "User", name: "bob" }] }, undefined, true],
   ];
   for (const [name, f, user, want] of cases) {
@@ -146,9 +189,15 @@ describe("user info", () => {
     assert.equal(matches({ match: { any: [{ subjects: [{ kind: "User", name: "*" }] }] } }, r), false);
   });
   test("exclude by subject at admission, not in background", () => {
-    const rule = { match: anyOf({ kinds: ["Pod"] }), exclude: { any: [{ subjects: [{ kind: "Group" as const, name: "devs" }] }] } };
+    const rule = {
+      match: anyOf({ kinds: ["Pod"] }),
+      exclude: { any: [{ subjects: [{ kind: "Group" as const, name: "devs" }] }] },
+    };
     assert.equal(matches(rule, req(pod())), false);
-    const background: MatchRequest = { ...req(pod()), userInfo: { username: "", groups: [], roles: [], clusterRoles: [] } };
+    const background: MatchRequest = {
+      ...req(pod()),
+      userInfo: { username: "", groups: [], roles: [], clusterRoles: [] },
+    };
     assert.equal(matches(rule, background), true);
   });
 });
@@ -171,13 +220,44 @@ describe("the kind prefilter", () => {
   const cases: { name: string; match: MatchResources; resource: Resource; subresource?: string; want: boolean }[] = [
     { name: "literal kind selects", match: anyOf({ kinds: ["Pod"] }), resource: pod(), want: true },
     { name: "other kind is rejected", match: anyOf({ kinds: ["Pod"] }), resource: deployment, want: false },
-    { name: "group/version qualified kind", match: anyOf({ kinds: ["apps/v1/Deployment"] }), resource: deployment, want: true },
-    { name: "wildcard kind is not prefiltered", match: anyOf({ kinds: ["Deploy*"] }), resource: deployment, want: true },
+    {
+      name: "group/version qualified kind",
+      match: anyOf({ kinds: ["apps/v1/Deployment"] }),
+      resource: deployment,
+      want: true,
+    },
+    {
+      name: "wildcard kind is not prefiltered",
+      match: anyOf({ kinds: ["Deploy*"] }),
+      resource: deployment,
+      want: true,
+    },
     { name: "star selects everything", match: anyOf({ kinds: ["*"] }), resource: deployment, want: true },
-    { name: "a filter without kinds keeps the rule open", match: anyOf({ kinds: ["Pod"] }, { names: ["web"] }), resource: deployment, want: true },
-    { name: "subresource selector keeps its kind", match: anyOf({ kinds: ["Pod/ephemeralcontainers"] }), resource: pod(), subresource: "ephemeralcontainers", want: true },
-    { name: "all: one filter's kinds are necessary", match: { all: [{ resources: { namespaces: ["prod"] } }, { resources: { kinds: ["Pod"] } }] }, resource: deployment, want: false },
-    { name: "all: both hold", match: { all: [{ resources: { namespaces: ["prod"] } }, { resources: { kinds: ["Deployment"] } }] }, resource: deployment, want: true },
+    {
+      name: "a filter without kinds keeps the rule open",
+      match: anyOf({ kinds: ["Pod"] }, { names: ["web"] }),
+      resource: deployment,
+      want: true,
+    },
+    {
+      name: "subresource selector keeps its kind",
+      match: anyOf({ kinds: ["Pod/ephemeralcontainers"] }),
+      resource: pod(),
+      subresource: "ephemeralcontainers",
+      want: true,
+    },
+    {
+      name: "all: one filter's kinds are necessary",
+      match: { all: [{ resources: { namespaces: ["prod"] } }, { resources: { kinds: ["Pod"] } }] },
+      resource: deployment,
+      want: false,
+    },
+    {
+      name: "all: both hold",
+      match: { all: [{ resources: { namespaces: ["prod"] } }, { resources: { kinds: ["Deployment"] } }] },
+      resource: deployment,
+      want: true,
+    },
     { name: "legacy block", match: { resources: { kinds: ["Pod"] } }, resource: deployment, want: false },
   ];
   for (const c of cases) {

@@ -29,7 +29,8 @@ const EMPTY_USER = { username: "", groups: [], roles: [], clusterRoles: [] } as 
 
 function compileBlock(block: MatchResources | null | undefined): CompiledBlock {
   const b: MatchResources = block ?? {};
-  if (b.any != null && b.any.length > 0) return { mode: "any", filters: b.any.map(filterOf), kinds: kindsOfEvery(b.any) };
+  if (b.any != null && b.any.length > 0)
+    return { mode: "any", filters: b.any.map(filterOf), kinds: kindsOfEvery(b.any) };
   if (b.all != null && b.all.length > 0) {
     // Every filter must select, so any one filter's kinds are a necessary condition.
     const sets = b.all.map((f) => kindsOfEvery([f]));

@@ -16,8 +16,14 @@ export function namespaceLabelsField(policy: PolicyDocument, rule: Rule): string
     selectorNeed(rule.match as JsonValue | undefined, "match") ??
     selectorNeed(rule.exclude as JsonValue | undefined, "exclude") ??
     (rule.validate !== undefined
-      ? (overrideNeed(rule.validate.failureActionOverrides as JsonValue | undefined, "validate.failureActionOverrides") ??
-        overrideNeed(policy.spec.validationFailureActionOverrides as JsonValue | undefined, "spec.validationFailureActionOverrides"))
+      ? (overrideNeed(
+          rule.validate.failureActionOverrides as JsonValue | undefined,
+          "validate.failureActionOverrides",
+        ) ??
+        overrideNeed(
+          policy.spec.validationFailureActionOverrides as JsonValue | undefined,
+          "spec.validationFailureActionOverrides",
+        ))
       : undefined)
   );
 }

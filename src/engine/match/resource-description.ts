@@ -3,7 +3,14 @@
  * Within one description every written attribute must hold (AND); list attributes are OR lists.
  */
 import type { LabelSelector, ResourceDescription } from "../api/policy.js";
-import { resourceAnnotations, resourceGenerateName, resourceKind, resourceLabels, resourceName, resourceNamespace } from "../api/resource.js";
+import {
+  resourceAnnotations,
+  resourceGenerateName,
+  resourceKind,
+  resourceLabels,
+  resourceName,
+  resourceNamespace,
+} from "../api/resource.js";
 import { hasWildcard, wildcardMatch } from "../values/wildcard.js";
 import { compileKindSelector, parseKindSelector } from "./kind-selector.js";
 import { evaluateSelector } from "./label-selector.js";
@@ -63,8 +70,13 @@ function kindCheck(kinds: readonly string[]): Check {
   const selectors = parsed.map(compileKindSelector);
   // Bare kind names (`Pod`): any group and version, no subresource. A request without a
   // subresource whose kind is one of them is selected by a set lookup.
-  const bare = new Set(parsed.filter((p) => p.group === "*" && p.version === "*" && p.subresource === "" && !hasWildcard(p.kind)).map((p) => p.kind));
-  return ({ req }) => (req.subresource === "" && bare.has(req.gvk.kind)) || selectors.some((s) => s(req.gvk, req.subresource));
+  const bare = new Set(
+    parsed
+      .filter((p) => p.group === "*" && p.version === "*" && p.subresource === "" && !hasWildcard(p.kind))
+      .map((p) => p.kind),
+  );
+  return ({ req }) =>
+    (req.subresource === "" && bare.has(req.gvk.kind)) || selectors.some((s) => s(req.gvk, req.subresource));
 }
 
 /** The name used for matching: metadata.name, or generateName when the object has no name yet. */

@@ -21,14 +21,18 @@ describe("MatcherCache", () => {
   });
   test("past MAX_SHARED blocks, new ones are compiled on their own and not kept", () => {
     const cache = new MatcherCache();
-    for (let i = 0; i < MAX_SHARED; i++) cache.get({ match: { any: [{ resources: { kinds: ["Pod"], names: [`n${i}`] } }] } });
+    for (let i = 0; i < MAX_SHARED; i++)
+      cache.get({ match: { any: [{ resources: { kinds: ["Pod"], names: [`n${i}`] } }] } });
     const late = { match: { any: [{ resources: { kinds: ["Pod"], names: ["late"] } }] } };
     assert.notEqual(cache.get(late), cache.get(late));
     assert.equal(cache.size, MAX_SHARED);
   });
   test("the matcher names the literal kinds it can match, or none when a kind is a wildcard", () => {
     const cache = new MatcherCache();
-    assert.deepEqual(cache.get({ match: { any: [{ resources: { kinds: ["Pod", "apps/v1/Deployment"] } }] } }).kinds, ["Pod", "Deployment"]);
+    assert.deepEqual(cache.get({ match: { any: [{ resources: { kinds: ["Pod", "apps/v1/Deployment"] } }] } }).kinds, [
+      "Pod",
+      "Deployment",
+    ]);
     assert.equal(cache.get({ match: { any: [{ resources: { kinds: ["*"] } }] } }).kinds, undefined);
   });
 });

@@ -16,7 +16,8 @@ export type Patched = { readonly resource: Resource; readonly mismatch?: AnchorM
 export function applyOverlay(resource: Resource, overlay: JsonValue): Result<Patched> {
   const pre = preprocessOverlay(overlay, resource);
   if (!pre.ok) return ok({ resource, mismatch: pre.mismatch });
-  if (!isObject(pre.patch)) return err("mutate-patch", `patchStrategicMerge must be a mapping, got ${describe(pre.patch)}`);
+  if (!isObject(pre.patch))
+    return err("mutate-patch", `patchStrategicMerge must be a mapping, got ${describe(pre.patch)}`);
   const merged = strategicMergeResource(resource, pre.patch);
   if (!merged.ok) return err("mutate-patch", `failed to apply patchStrategicMerge: ${merged.error.message}`);
   return ok({ resource: merged.value });
@@ -27,7 +28,8 @@ export function applyJson6902(resource: Resource, patch: JsonValue, cache?: Json
   if (!ops.ok) return err("mutate-patch", ops.error.message);
   const applied = applyJsonPatch(resource, ops.value);
   if (!applied.ok) return err("mutate-patch", applied.error.message);
-  if (!isObject(applied.value)) return err("mutate-patch", `patchesJson6902 turned the resource into ${describe(applied.value)}`);
+  if (!isObject(applied.value))
+    return err("mutate-patch", `patchesJson6902 turned the resource into ${describe(applied.value)}`);
   return ok({ resource: applied.value });
 }
 

@@ -13,13 +13,28 @@ import type { MutateOutcome, MutateScope } from "./types.js";
 
 const MAX_DEPTH = 8;
 
-export function runForEachMutation(list: readonly JsonObject[], scope: MutateScope, depth: number, basePath: string): MutateOutcome {
-  if (depth >= MAX_DEPTH) return { status: "error", message: `foreach nesting deeper than ${MAX_DEPTH} levels in rule ${scope.ruleName}`, resource: scope.resource };
+export function runForEachMutation(
+  list: readonly JsonObject[],
+  scope: MutateScope,
+  depth: number,
+  basePath: string,
+): MutateOutcome {
+  if (depth >= MAX_DEPTH)
+    return {
+      status: "error",
+      message: `foreach nesting deeper than ${MAX_DEPTH} levels in rule ${scope.ruleName}`,
+      resource: scope.resource,
+    };
   let resource = scope.resource;
   for (const [i, fe] of list.entries()) {
     const listExpr = typeof fe["list"] === "string" ? fe["list"] : "";
     const elements = evaluateList(listExpr, scope.vars);
-    if (elements.kind === "error") return { status: "error", message: `failed to evaluate list ${listExpr}: ${elements.message}`, resource: scope.resource };
+    if (elements.kind === "error")
+      return {
+        status: "error",
+        message: `failed to evaluate list ${listExpr}: ${elements.message}`,
+        resource: scope.resource,
+      };
     if (elements.kind === "missing") continue;
     const order = elementOrder(fe, elements.items.length);
     for (const index of order) {
@@ -38,7 +53,12 @@ export function runForEachMutation(list: readonly JsonObject[], scope: MutateSco
         continue;
       }
       const step = applyPatchOf(fe, here, `${basePath}/${i}`);
-      if (step === undefined) return { status: "error", message: `rule ${scope.ruleName}: foreach entry ${i} has no patchStrategicMerge, patchesJson6902 or foreach`, resource: scope.resource };
+      if (step === undefined)
+        return {
+          status: "error",
+          message: `rule ${scope.ruleName}: foreach entry ${i} has no patchStrategicMerge, patchesJson6902 or foreach`,
+          resource: scope.resource,
+        };
       if (!step.ok) return { status: "error", message: step.error.message, resource: scope.resource };
       if (step.value.mismatch === undefined) resource = step.value.resource;
     }

@@ -28,5 +28,8 @@ export function applyPatchOf(block: JsonObject, scope: MutateScope, basePath: st
 function substitute(value: JsonValue, scope: MutateScope, basePath: string): Result<JsonValue> {
   const out = substituteAll(value, { ...scope.vars, basePath });
   if (out.ok) return out;
-  return { ok: false, error: { ...out.error, message: `variable substitution failed for rule ${scope.ruleName}: ${out.error.message}` } };
+  return {
+    ok: false,
+    error: { ...out.error, message: `variable substitution failed for rule ${scope.ruleName}: ${out.error.message}` },
+  };
 }

@@ -20,9 +20,15 @@ export function runMutation(mutate: JsonObject, scope: MutateScope): MutateOutco
     return settle(scope, out.resource);
   }
   const step = applyPatchOf(mutate, scope, "/mutate");
-  if (step === undefined) return { status: "error", message: `rule ${scope.ruleName}: the mutate rule has no patchStrategicMerge, patchesJson6902 or foreach`, resource: scope.resource };
+  if (step === undefined)
+    return {
+      status: "error",
+      message: `rule ${scope.ruleName}: the mutate rule has no patchStrategicMerge, patchesJson6902 or foreach`,
+      resource: scope.resource,
+    };
   if (!step.ok) return { status: "error", message: step.error.message, resource: scope.resource };
-  if (step.value.mismatch !== undefined) return { status: "skip", message: `${NO_PATCHES}: ${step.value.mismatch.message}`, resource: scope.resource };
+  if (step.value.mismatch !== undefined)
+    return { status: "skip", message: `${NO_PATCHES}: ${step.value.mismatch.message}`, resource: scope.resource };
   return settle(scope, step.value.resource);
 }
 

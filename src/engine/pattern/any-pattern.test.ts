@@ -4,7 +4,12 @@ import type { JsonValue } from "../api/json.js";
 import { anyPatternDetails, compileAnyPattern, matchAnyPattern } from "./index.js";
 
 const runAsNonRoot: JsonValue[] = [
-  { spec: { securityContext: { runAsNonRoot: true }, containers: [{ "=(securityContext)": { "=(runAsNonRoot)": true } }] } },
+  {
+    spec: {
+      securityContext: { runAsNonRoot: true },
+      containers: [{ "=(securityContext)": { "=(runAsNonRoot)": true } }],
+    },
+  },
   { spec: { containers: [{ securityContext: { runAsNonRoot: true } }] } },
 ];
 
@@ -35,7 +40,9 @@ describe("matchAnyPattern", () => {
   test("a failure wins over skips, and skips are then left out of the details", () => {
     const got = matchAnyPattern({ spec: { x: 1 } }, [{ spec: { "(a)": 1 } }, { spec: { x: 2 } }]);
     assert.equal(got.status, "fail");
-    assert.deepEqual(anyPatternDetails("r", got as Exclude<typeof got, { status: "pass" }>), ["rule r[1] failed at path /spec/x/"]);
+    assert.deepEqual(anyPatternDetails("r", got as Exclude<typeof got, { status: "pass" }>), [
+      "rule r[1] failed at path /spec/x/",
+    ]);
   });
 
   test("an error without a path is reported with its message", () => {

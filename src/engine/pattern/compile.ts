@@ -44,8 +44,7 @@ export interface AnchorEntry {
 }
 
 export type ExistenceSpec =
-  | { readonly ok: true; readonly items: readonly (MapNode | undefined)[] }
-  | { readonly ok: false };
+  { readonly ok: true; readonly items: readonly (MapNode | undefined)[] } | { readonly ok: false };
 
 /** A key evaluated in the second phase: plain keys, global anchors `<(k)` and `+(k)` taken literally. */
 export interface PlainEntry {
@@ -80,7 +79,8 @@ function compileArray(pattern: readonly JsonValue[]): ArrayNode {
   const first = pattern[0];
   if (first === undefined) return { kind: "array", shape: "empty", items: [], length: 0 };
   if (isObject(first)) return { kind: "array", shape: "maps", items: [compileMap(first)], length: pattern.length };
-  if (!Array.isArray(first)) return { kind: "array", shape: "scalar", items: [compileNode(first)], length: pattern.length };
+  if (!Array.isArray(first))
+    return { kind: "array", shape: "scalar", items: [compileNode(first)], length: pattern.length };
   return { kind: "array", shape: "positional", items: pattern.map(compileNode), length: pattern.length };
 }
 
@@ -110,7 +110,14 @@ export function compileMap(pattern: JsonObject): MapNode {
     if (anchor?.kind === "global" || hasNestedAnchors(value)) front.unshift(entry);
     else back.push(entry);
   }
-  return { kind: "map", pattern, anchors, plain: [...front, ...back], tracked, expand: compileMetadataExpansion(pattern, compileMap) };
+  return {
+    kind: "map",
+    pattern,
+    anchors,
+    plain: [...front, ...back],
+    tracked,
+    expand: compileMetadataExpansion(pattern, compileMap),
+  };
 }
 
 function anchorEntry(raw: string, anchor: Anchor, value: JsonValue): AnchorEntry {

@@ -26,19 +26,32 @@ describe("compilePattern", () => {
   });
 
   test("one compiled pattern with wildcard metadata keys expands against each resource anew", () => {
-    const pattern: JsonValue = { metadata: { "=(annotations)": { "=(container.apparmor.security.beta.kubernetes.io/*)": "runtime/default | localhost/*" }, labels: { "app*": "web" } } };
+    const pattern: JsonValue = {
+      metadata: {
+        "=(annotations)": { "=(container.apparmor.security.beta.kubernetes.io/*)": "runtime/default | localhost/*" },
+        labels: { "app*": "web" },
+      },
+    };
     const compiled = compilePattern(pattern);
     const random = seededRandom(7);
     const pick = (n: number): number => Math.floor(random() * n);
-    const annotationKeys = ["container.apparmor.security.beta.kubernetes.io/app", "container.apparmor.security.beta.kubernetes.io/db", "other"];
+    const annotationKeys = [
+      "container.apparmor.security.beta.kubernetes.io/app",
+      "container.apparmor.security.beta.kubernetes.io/db",
+      "other",
+    ];
     const labelKeys = ["app", "application", "team"];
     const statuses = new Set<string>();
     for (let i = 0; i < 300; i++) {
       const annotations: JsonObject = {};
-      for (let n = pick(3); n > 0; n--) annotations[annotationKeys[pick(3)] ?? "other"] = ["runtime/default", "localhost/x", "unconfined"][pick(3)] ?? "";
+      for (let n = pick(3); n > 0; n--)
+        annotations[annotationKeys[pick(3)] ?? "other"] =
+          ["runtime/default", "localhost/x", "unconfined"][pick(3)] ?? "";
       const labels: JsonObject = {};
       for (let n = pick(3); n > 0; n--) labels[labelKeys[pick(3)] ?? "team"] = ["web", "db"][pick(2)] ?? "";
-      const resource: JsonValue = { metadata: { name: "p", ...(pick(4) > 0 ? { annotations } : {}), ...(pick(4) > 0 ? { labels } : {}) } };
+      const resource: JsonValue = {
+        metadata: { name: "p", ...(pick(4) > 0 ? { annotations } : {}), ...(pick(4) > 0 ? { labels } : {}) },
+      };
       // The compiled pattern, matched after many other resources, answers as a fresh compile does.
       const got = compiled.match(resource);
       assert.deepEqual(got, matchPattern(resource, pattern), JSON.stringify(resource));

@@ -5,7 +5,13 @@
  */
 export type { AnyPatternOutcome, CompiledPattern, IndexedOutcome, PatternOutcome } from "./types.js";
 export type { CompiledAnyPattern } from "./match-pattern.js";
-export { anyPatternDetails, compileAnyPattern, compilePattern, matchAnyPattern, matchPattern } from "./match-pattern.js";
+export {
+  anyPatternDetails,
+  compileAnyPattern,
+  compilePattern,
+  matchAnyPattern,
+  matchPattern,
+} from "./match-pattern.js";
 export type { LeafTest } from "./leaf.js";
 export { compileLeaf } from "./leaf.js";
 export { formatFloatE, goTypeName, goValueString } from "./go-format.js";

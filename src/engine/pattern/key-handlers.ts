@@ -20,7 +20,9 @@ export function handleAnchor(entry: AnchorEntry, resource: JsonObject, ctx: Walk
       ctx.enter(key);
       const m = present ? walkElement(value, entry.node, ctx) : undefined;
       const out = present
-        ? m === undefined ? undefined : conditionMismatch(m.message, m.path)
+        ? m === undefined
+          ? undefined
+          : conditionMismatch(m.message, m.path)
         : conditionMismatch("conditional anchor key doesn't exist in the resource", ctx.path());
       ctx.leave();
       return out;
@@ -47,7 +49,12 @@ export function handleAnchor(entry: AnchorEntry, resource: JsonObject, ctx: Walk
 }
 
 /** Walks `value`, found under `key` of the current map. */
-function child(key: string, value: JsonValue | undefined, node: AnchorEntry["node"], ctx: WalkContext): Mismatch | undefined {
+function child(
+  key: string,
+  value: JsonValue | undefined,
+  node: AnchorEntry["node"],
+  ctx: WalkContext,
+): Mismatch | undefined {
   ctx.enter(key);
   const m = walkElement(value, node, ctx);
   ctx.leave();
@@ -57,11 +64,17 @@ function child(key: string, value: JsonValue | undefined, node: AnchorEntry["nod
 /** `^(k)`: every map in the pattern list must match at least one element of the resource list. */
 function existence(entry: AnchorEntry, value: JsonValue | undefined, ctx: WalkContext): Mismatch | undefined {
   if (!Array.isArray(value)) {
-    return plain(`invalid resource type ${goTypeName(value)}: Existence ^ () anchor can be used only on list/array type resource`, ctx.path());
+    return plain(
+      `invalid resource type ${goTypeName(value)}: Existence ^ () anchor can be used only on list/array type resource`,
+      ctx.path(),
+    );
   }
   const spec = entry.existence;
   if (spec === undefined || !spec.ok) {
-    return plain(`invalid pattern type ${goTypeName(entry.pattern)}: Pattern has to be of list to compare against resource`, ctx.path());
+    return plain(
+      `invalid pattern type ${goTypeName(entry.pattern)}: Pattern has to be of list to compare against resource`,
+      ctx.path(),
+    );
   }
   for (const item of spec.items) {
     if (item === undefined) {

@@ -32,7 +32,8 @@ interface PatternLabel {
   readonly raw: string;
   readonly value: string;
   /** For a wildcard key: its anchor, if any, and the wildcard without the anchor. */
-  readonly wildcard: { readonly anchor: Anchor | undefined; readonly inner: string; readonly matches: WildcardMatcher } | undefined;
+  readonly wildcard:
+    { readonly anchor: Anchor | undefined; readonly inner: string; readonly matches: WildcardMatcher } | undefined;
 }
 
 /** How many expanded patterns one map pattern keeps compiled; past that the memo starts again. */
@@ -44,7 +45,10 @@ const MEMO_LIMIT = 32;
  * pattern for each such choice is kept: resources with the same labels and annotations keys do
  * not compile it again.
  */
-export function compileMetadataExpansion(pattern: JsonObject, compile: (expanded: JsonObject) => MapNode): MetadataExpansion | undefined {
+export function compileMetadataExpansion(
+  pattern: JsonObject,
+  compile: (expanded: JsonObject) => MapNode,
+): MetadataExpansion | undefined {
   const metaKey = findTag(pattern, "metadata");
   const patternMeta = metaKey === undefined ? undefined : pattern[metaKey];
   if (metaKey === undefined || !isObject(patternMeta)) return undefined;
@@ -53,7 +57,11 @@ export function compileMetadataExpansion(pattern: JsonObject, compile: (expanded
     const patternKey = findTag(patternMeta, tag);
     const data = patternKey === undefined ? undefined : patternMeta[patternKey];
     if (patternKey === undefined || !isStringMap(data) || !Object.keys(data).some(hasWildcard)) continue;
-    tags.push({ tag, patternKey, entries: Object.entries(data).map(([raw, value]) => patternLabel(raw, value as string)) });
+    tags.push({
+      tag,
+      patternKey,
+      entries: Object.entries(data).map(([raw, value]) => patternLabel(raw, value as string)),
+    });
   }
   if (tags.length === 0) return undefined;
   const memo = new Map<string, MapNode>();

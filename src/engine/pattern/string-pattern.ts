@@ -71,7 +71,14 @@ function compileAtom(raw: string): Atom {
 }
 
 function compareAtom(op: Operator, operand: string): CompareAtom {
-  return { kind: "compare", op, operand, duration: parseDuration(operand), quantity: parseQuantity(operand), match: compileWildcard(operand) };
+  return {
+    kind: "compare",
+    op,
+    operand,
+    duration: parseDuration(operand),
+    quantity: parseQuantity(operand),
+    match: compileWildcard(operand),
+  };
 }
 
 function testAtom(atom: Atom, value: JsonValue | undefined, text: ValueText): boolean {
@@ -116,12 +123,14 @@ class ValueText {
   }
 
   duration(): bigint | undefined {
-    if (this.parsedDuration === null) this.parsedDuration = this.text === undefined ? undefined : parseDuration(this.text);
+    if (this.parsedDuration === null)
+      this.parsedDuration = this.text === undefined ? undefined : parseDuration(this.text);
     return this.parsedDuration;
   }
 
   quantity(): Quantity | undefined {
-    if (this.parsedQuantity === null) this.parsedQuantity = this.text === undefined ? undefined : parseQuantity(this.text);
+    if (this.parsedQuantity === null)
+      this.parsedQuantity = this.text === undefined ? undefined : parseQuantity(this.text);
     return this.parsedQuantity;
   }
 }

@@ -13,7 +13,11 @@ import type { WalkContext } from "./walk-context.js";
 import { tick } from "../interrupt/index.js";
 
 /** Walks `resource` at the context's current path (`ctx.path()`). */
-export function walkElement(resource: JsonValue | undefined, node: PatternNode, ctx: WalkContext): Mismatch | undefined {
+export function walkElement(
+  resource: JsonValue | undefined,
+  node: PatternNode,
+  ctx: WalkContext,
+): Mismatch | undefined {
   switch (node.kind) {
     case "map":
       if (!isObject(resource)) {
@@ -26,15 +30,26 @@ export function walkElement(resource: JsonValue | undefined, node: PatternNode, 
       return walkMap(resource, node, ctx);
     case "array":
       if (!Array.isArray(resource)) {
-        return plain(`validation rule failed at path ${ctx.path()}, resource does not satisfy the expected overlay pattern`, ctx.path());
+        return plain(
+          `validation rule failed at path ${ctx.path()}, resource does not satisfy the expected overlay pattern`,
+          ctx.path(),
+        );
       }
       return walkArray(resource, node, ctx);
     case "leaf": {
-      if (Array.isArray(resource) ? resource.every((v) => {
-          tick();
-          return node.test(v);
-        }) : node.test(resource)) return undefined;
-      return plain(`resource value '${goValueString(resource)}' does not match '${goValueString(node.pattern)}' at path ${ctx.path()}`, ctx.path());
+      if (
+        Array.isArray(resource)
+          ? resource.every((v) => {
+              tick();
+              return node.test(v);
+            })
+          : node.test(resource)
+      )
+        return undefined;
+      return plain(
+        `resource value '${goValueString(resource)}' does not match '${goValueString(node.pattern)}' at path ${ctx.path()}`,
+        ctx.path(),
+      );
     }
   }
 }

@@ -4,8 +4,44 @@ import { wildcardMatch } from "../values/wildcard.js";
 import { compileWildcard } from "./wildcard-matcher.js";
 
 describe("compileWildcard", () => {
-  const patterns = ["*", "", "a", "ab*", "*ab", "a*b", "a?", "?*", "*?", "**", "a**", "**a", "\uD83D\uDE00*", "\uD83D*", "*\uDE00", "é*", "localhost/*", "runtime/default"];
-  const values = ["", "a", "ab", "abc", "cab", "ba", "aab", "\uD83D\uDE00", "\uD83D\uDE00x", "\uD83D", "x\uDE00", "é", "éa", "localhost/x", "localhost/", "runtime/default"];
+  const patterns = [
+    "*",
+    "",
+    "a",
+    "ab*",
+    "*ab",
+    "a*b",
+    "a?",
+    "?*",
+    "*?",
+    "**",
+    "a**",
+    "**a",
+    "\uD83D\uDE00*",
+    "\uD83D*",
+    "*\uDE00",
+    "é*",
+    "localhost/*",
+    "runtime/default",
+  ];
+  const values = [
+    "",
+    "a",
+    "ab",
+    "abc",
+    "cab",
+    "ba",
+    "aab",
+    "\uD83D\uDE00",
+    "\uD83D\uDE00x",
+    "\uD83D",
+    "x\uDE00",
+    "é",
+    "éa",
+    "localhost/x",
+    "localhost/",
+    "runtime/default",
+  ];
   test("agrees with wildcardMatch on every pair", () => {
     for (const p of patterns) {
       const m = compileWildcard(p);

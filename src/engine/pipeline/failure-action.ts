@@ -10,32 +10,54 @@ import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import { verifyImagesAction } from "../policy/static-action.js";
 import { wildcardMatch } from "../values/wildcard.js";
 
-export function effectiveAction(policy: CompiledPolicy, ruleName: string, namespace: string, namespaceLabels: Readonly<Record<string, string>> = {}): "Audit" | "Enforce" {
+export function effectiveAction(
+  policy: CompiledPolicy,
+  ruleName: string,
+  namespace: string,
+  namespaceLabels: Readonly<Record<string, string>> = {},
+): "Audit" | "Enforce" {
   const rules = policy.rules;
   let compiled: CompiledPolicy["rules"][number] | undefined;
   for (let i = 0; i < rules.length && compiled === undefined; i++) if (rules[i]?.name === ruleName) compiled = rules[i];
   // Most rules' action is known at compile time (no overrides that depend on the namespace).
   if (compiled?.action !== undefined) return compiled.action;
   const v = compiled?.rule.validate;
-  const action = fromOverrides(v?.failureActionOverrides, namespace, namespaceLabels) ?? v?.failureAction ?? (compiled === undefined ? undefined : verifyImagesAction(compiled.rule))
-    ?? fromOverrides(policy.document.spec.validationFailureActionOverrides, namespace, namespaceLabels) ?? policy.document.spec.validationFailureAction ?? "Audit";
+  const action =
+    fromOverrides(v?.failureActionOverrides, namespace, namespaceLabels) ??
+    v?.failureAction ??
+    (compiled === undefined ? undefined : verifyImagesAction(compiled.rule)) ??
+    fromOverrides(policy.document.spec.validationFailureActionOverrides, namespace, namespaceLabels) ??
+    policy.document.spec.validationFailureAction ??
+    "Audit";
   return action.toLowerCase() === "enforce" ? "Enforce" : "Audit";
 }
 
 /** A result's own action if it carries one, else its rule's (`effectiveAction`). */
-export function resultAction(policy: CompiledPolicy, result: RuleResult, namespace: string, namespaceLabels: Readonly<Record<string, string>> = {}): "Audit" | "Enforce" {
+export function resultAction(
+  policy: CompiledPolicy,
+  result: RuleResult,
+  namespace: string,
+  namespaceLabels: Readonly<Record<string, string>> = {},
+): "Audit" | "Enforce" {
   return result.action ?? effectiveAction(policy, result.rule, namespace, namespaceLabels);
 }
 
-function fromOverrides(list: readonly FailureActionOverride[] | undefined, namespace: string, namespaceLabels: Readonly<Record<string, string>>): FailureAction | undefined {
-  return list?.find((o) =>
-    (o.namespaces === undefined || o.namespaces.some((p) => wildcardMatch(p, namespace))) &&
-    (o.namespaceSelector === undefined || selects(o.namespaceSelector, namespaceLabels)),
+function fromOverrides(
+  list: readonly FailureActionOverride[] | undefined,
+  namespace: string,
+  namespaceLabels: Readonly<Record<string, string>>,
+): FailureAction | undefined {
+  return list?.find(
+    (o) =>
+      (o.namespaces === undefined || o.namespaces.some((p) => wildcardMatch(p, namespace))) &&
+      (o.namespaceSelector === undefined || selects(o.namespaceSelector, namespaceLabels)),
   )?.action;
 }
 
-function selects(selector: NonNullable<FailureActionOverride["namespaceSelector"]>, labels: Readonly<Record<string, string>>): boolean {
+function selects(
+  selector: NonNullable<FailureActionOverride["namespaceSelector"]>,
+  labels: Readonly<Record<string, string>>,
+): boolean {
   const r = evaluateSelector(selector, labels);
   return r.ok && r.matched;
 }
-

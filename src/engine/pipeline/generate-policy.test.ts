@@ -10,41 +10,104 @@ import { clusterPolicy } from "../../../test/support/builders.js";
 
 const engine = createEngine(fakePorts());
 const none: ExistingResources = { get: () => ok(undefined), list: () => ok([]) };
-const ns = (name: string, labels: Record<string, string> = {}): JsonObject => ({ apiVersion: "v1", kind: "Namespace", metadata: { name, labels, uid: "u-1" } });
+const ns = (name: string, labels: Record<string, string> = {}): JsonObject => ({
+  apiVersion: "v1",
+  kind: "Namespace",
+  metadata: { name, labels, uid: "u-1" },
+});
 
 function generate(rule: JsonObject, trigger: JsonObject) {
-  const out = engine.compile(clusterPolicy("gen", [{ name: "g", match: { any: [{ resources: { kinds: ["Namespace"] } }] }, ...rule }]));
+  const out = engine.compile(
+    clusterPolicy("gen", [{ name: "g", match: { any: [{ resources: { kinds: ["Namespace"] } }] }, ...rule }]),
+  );
   if (!out.ok) throw new Error(out.problems.map((p) => p.message).join("; "));
   return engine.generate(out.policy, { resource: trigger, operation: "CREATE", namespaceLabels: {} }, none).rules;
 }
 
 describe("generate rules", () => {
   test("data with names from variables; the result lists the object and Kyverno's labels", () => {
-    const [r] = generate({ generate: { apiVersion: "v1", kind: "ConfigMap", name: "{{ request.object.metadata.name }}-settings", namespace: "{{ request.object.metadata.name }}", synchronize: true, data: { data: { owner: "{{ request.object.metadata.labels.owner }}" } } } }, ns("shop", { owner: "ana" }));
+    const [r] = generate(
+      {
+        generate: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          name: "{{ request.object.metadata.name }}-settings",
+          namespace: "{{ request.object.metadata.name }}",
+          synchronize: true,
+          data: { data: { owner: "{{ request.object.metadata.labels.owner }}" } },
+        },
+      },
+      ns("shop", { owner: "ana" }),
+    );
     assert.equal(r?.status, "pass");
     const g = r?.generated?.[0];
-    assert.deepEqual(g?.resource, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "shop-settings", namespace: "shop" }, data: { owner: "ana" } });
+    assert.deepEqual(g?.resource, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "shop-settings", namespace: "shop" },
+      data: { owner: "ana" },
+    });
     assert.equal(g?.synchronize, true);
     assert.equal(g?.labels["generate.kyverno.io/trigger-uid"], "u-1");
-    assert.equal(((g?.toApply["metadata"] as JsonObject)["labels"] as JsonObject)["app.kubernetes.io/managed-by"], "kyverno");
+    assert.equal(
+      ((g?.toApply["metadata"] as JsonObject)["labels"] as JsonObject)["app.kubernetes.io/managed-by"],
+      "kyverno",
+    );
   });
 
   test("preconditions gate the rule", () => {
-    const [r] = generate({ preconditions: { all: [{ key: "{{ request.object.metadata.labels.tier || '' }}", operator: "Equals", value: "prod" }] }, generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "x", data: {} } }, ns("dev"));
+    const [r] = generate(
+      {
+        preconditions: {
+          all: [{ key: "{{ request.object.metadata.labels.tier || '' }}", operator: "Equals", value: "prod" }],
+        },
+        generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "x", data: {} },
+      },
+      ns("dev"),
+    );
     assert.equal(r?.status, "skip");
   });
 
   test("foreach: one object per element, with element variables", () => {
-    const [r] = generate({
-      context: [{ name: "teams", variable: { value: ["red", "blue"] } }],
-      generate: { synchronize: true, foreach: [{ list: "teams", apiVersion: "v1", kind: "ServiceAccount", name: "sa-{{ element }}", namespace: "{{ request.object.metadata.name }}", data: {} }] },
-    }, ns("shop"));
-    assert.deepEqual(r?.generated?.map((g) => (g.resource["metadata"] as JsonObject)["name"]), ["sa-red", "sa-blue"]);
+    const [r] = generate(
+      {
+        context: [{ name: "teams", variable: { value: ["red", "blue"] } }],
+        generate: {
+          synchronize: true,
+          foreach: [
+            {
+              list: "teams",
+              apiVersion: "v1",
+              kind: "ServiceAccount",
+              name: "sa-{{ element }}",
+              namespace: "{{ request.object.metadata.name }}",
+              data: {},
+            },
+          ],
+        },
+      },
+      ns("shop"),
+    );
+    assert.deepEqual(
+      r?.generated?.map((g) => (g.resource["metadata"] as JsonObject)["name"]),
+      ["sa-red", "sa-blue"],
+    );
     assert.ok(r?.generated?.every((g) => g.synchronize));
   });
 
   test("a variable that cannot be resolved is an error naming it", () => {
-    const [r] = generate({ generate: { apiVersion: "v1", kind: "ConfigMap", name: "{{ request.object.metadata.nothing }}", namespace: "x", data: {} } }, ns("shop"));
+    const [r] = generate(
+      {
+        generate: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          name: "{{ request.object.metadata.nothing }}",
+          namespace: "x",
+          data: {},
+        },
+      },
+      ns("shop"),
+    );
     assert.equal(r?.status, "error");
     assert.match(r?.message ?? "", /nothing/);
   });

@@ -19,7 +19,12 @@ import { policyMatchConditions } from "./policy-match-conditions.js";
 import { ruleScope } from "./rule-scope.js";
 import type { EngineEnv, PolicyResponse } from "./types.js";
 
-export function generatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv, existing: ExistingResources): PolicyResponse {
+export function generatePolicy(
+  policy: CompiledPolicy,
+  request: PreparedRequest,
+  env: EngineEnv,
+  existing: ExistingResources,
+): PolicyResponse {
   const base = request.base(policy.usesImages);
   const results: RuleResult[] = [];
   const trigger = request.request.resource;
@@ -48,7 +53,14 @@ export function generatePolicy(policy: CompiledPolicy, request: PreparedRequest,
   return { policy, resource: trigger, rules: results };
 }
 
-function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, generate: JsonObject, vars: SubstitutionScope, trigger: Resource, existing: ExistingResources): RuleResult {
+function runGenerate(
+  policy: CompiledPolicy,
+  compiled: CompiledRule,
+  generate: JsonObject,
+  vars: SubstitutionScope,
+  trigger: Resource,
+  existing: ExistingResources,
+): RuleResult {
   const name = compiled.name;
   const fail = (message: string): RuleResult => ruleResult(name, "Generation", "error", message);
   const generateOne = (block: JsonObject, scope: SubstitutionScope, basePath: string): GeneratedResource[] | string => {
@@ -68,7 +80,8 @@ function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, generate: J
   const foreach = generate["foreach"];
   if (Array.isArray(foreach)) {
     const shared: JsonObject = {};
-    for (const key of ["synchronize", "orphanDownstreamOnPolicyDelete"]) if (generate[key] !== undefined) shared[key] = generate[key] ?? null;
+    for (const key of ["synchronize", "orphanDownstreamOnPolicyDelete"])
+      if (generate[key] !== undefined) shared[key] = generate[key] ?? null;
     for (const [i, fe] of foreach.entries()) {
       if (!isObject(fe)) continue;
       const listExpr = typeof fe["list"] === "string" ? fe["list"] : "";
@@ -81,20 +94,36 @@ function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, generate: J
         if (entered.kind === "skip") continue;
         const scope = entered.vars;
         const pattern: JsonObject = { ...shared };
-        for (const [k, v] of Object.entries(fe)) if (k !== "list" && k !== "context" && k !== "preconditions") pattern[k] = v;
+        for (const [k, v] of Object.entries(fe))
+          if (k !== "list" && k !== "context" && k !== "preconditions") pattern[k] = v;
         const out = generateOne(pattern, scope, `/generate/foreach/${i}`);
         if (typeof out === "string") return fail(out);
         generated.push(...out);
       }
     }
-    if (generated.length === 0) return ruleResult(name, "Generation", "skip", "no resources to generate: every foreach element was skipped or the lists were empty");
+    if (generated.length === 0)
+      return ruleResult(
+        name,
+        "Generation",
+        "skip",
+        "no resources to generate: every foreach element was skipped or the lists were empty",
+      );
   } else {
     const out = generateOne(generate, vars, "/generate");
     if (typeof out === "string") return fail(out);
     generated.push(...out);
-    if (generated.length === 0) return ruleResult(name, "Generation", "skip", "nothing to generate: the clone source is the target itself or the clone list matched nothing");
+    if (generated.length === 0)
+      return ruleResult(
+        name,
+        "Generation",
+        "skip",
+        "nothing to generate: the clone source is the target itself or the clone list matched nothing",
+      );
   }
-  return { ...ruleResult(name, "Generation", "pass", `generated ${generated.map((g) => describe(g.resource)).join(", ")}`), generated };
+  return {
+    ...ruleResult(name, "Generation", "pass", `generated ${generated.map((g) => describe(g.resource)).join(", ")}`),
+    generated,
+  };
 }
 
 function describe(r: JsonObject): string {

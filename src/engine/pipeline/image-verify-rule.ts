@@ -8,7 +8,15 @@ import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { substituteAll, substituteString, type SubstitutionScope } from "../variables/index.js";
 import { evaluateConditionBlocks } from "../conditions/index.js";
 import type { AnyAllConditions } from "../api/policy.js";
-import { extractImages, imageRuleEntries, mutateImages, validateImages, type AttestationConditions, type ImageRuleInput, type ImageSearch } from "../verify-images/index.js";
+import {
+  extractImages,
+  imageRuleEntries,
+  mutateImages,
+  validateImages,
+  type AttestationConditions,
+  type ImageRuleInput,
+  type ImageSearch,
+} from "../verify-images/index.js";
 import type { JsonValue } from "../api/json.js";
 import { err, ok } from "../api/result.js";
 import type { RuleRun } from "./rule-scope.js";
@@ -17,10 +25,20 @@ function input(run: RuleRun, vars: SubstitutionScope, resource: Resource): Image
   const entries = imageRuleEntries(run.rule.rule, vars);
   if (!entries.ok) return ruleResult(run.rule.name, "ImageVerify", "error", entries.error.message);
   const images = extractImages(resource, run.rule.rule.imageExtractors as JsonValue | undefined, search(run));
-  if (!images.ok) return ruleResult(run.rule.name, "ImageVerify", "error", `failed to instantiate handler: ${images.error.message}`);
+  if (!images.ok)
+    return ruleResult(run.rule.name, "ImageVerify", "error", `failed to instantiate handler: ${images.error.message}`);
   const old = run.request.operation === "UPDATE" ? run.request.request.oldResource : undefined;
   const conditions = attestationConditions(vars);
-  return { policy: run.policy.name, rule: run.rule.name, entries: entries.value, resource, images: images.value, ports: run.env.ports, conditions, ...(old !== undefined ? { oldResource: old } : {}) };
+  return {
+    policy: run.policy.name,
+    rule: run.rule.name,
+    entries: entries.value,
+    resource,
+    images: images.value,
+    ports: run.env.ports,
+    conditions,
+    ...(old !== undefined ? { oldResource: old } : {}),
+  };
 }
 
 /**
@@ -33,12 +51,25 @@ function input(run: RuleRun, vars: SubstitutionScope, resource: Resource): Image
 function attestationConditions(vars: SubstitutionScope): AttestationConditions {
   return (conditions, predicate, named) => {
     const blocks = (Array.isArray(conditions) ? conditions : []) as readonly AnyAllConditions[];
-    const scope: SubstitutionScope = { ...vars, data: { ...vars.data, ...(named !== undefined ? { [named.name]: named.value } : {}), ...predicate } };
-    const held = evaluateConditionBlocks(blocks, (v) => substituteAll(v, scope), {}, (block) => vars.cache.conditions(block, "preconditions"));
+    const scope: SubstitutionScope = {
+      ...vars,
+      data: { ...vars.data, ...(named !== undefined ? { [named.name]: named.value } : {}), ...predicate },
+    };
+    const held = evaluateConditionBlocks(
+      blocks,
+      (v) => substituteAll(v, scope),
+      {},
+      (block) => vars.cache.conditions(block, "preconditions"),
+    );
     if (!held.ok || !held.value.message.includes("{{")) return held;
     // Kyverno substitutes the conditions whole, their messages too.
     const message = substituteString(held.value.message, scope);
-    return message.ok ? ok({ ...held.value, message: typeof message.value === "string" ? message.value : JSON.stringify(message.value) }) : held;
+    return message.ok
+      ? ok({
+          ...held.value,
+          message: typeof message.value === "string" ? message.value : JSON.stringify(message.value),
+        })
+      : held;
   };
 }
 
@@ -59,7 +90,11 @@ export function validateImageRule(run: RuleRun, vars: SubstitutionScope): RuleRe
   return "entries" in i ? validateImages(i) : i;
 }
 
-export function mutateImageRule(run: RuleRun, vars: SubstitutionScope, resource: Resource): { results: readonly RuleResult[]; resource: Resource } {
+export function mutateImageRule(
+  run: RuleRun,
+  vars: SubstitutionScope,
+  resource: Resource,
+): { results: readonly RuleResult[]; resource: Resource } {
   const i = input(run, vars, resource);
   return "entries" in i ? mutateImages(i) : { results: [i], resource };
 }

@@ -27,18 +27,30 @@ function compile(doc: JsonObject): CompiledPolicy {
 const request = (resource: JsonObject): EngineRequest => ({ resource, operation: "CREATE", namespaceLabels: {} });
 
 function validate(rule: JsonObject, resource: JsonObject) {
-  return engine.validate(compile(clusterPolicy("p", [{ name: "r", match: matchPods, ...rule }])), request(resource)).rules[0];
+  return engine.validate(compile(clusterPolicy("p", [{ name: "r", match: matchPods, ...rule }])), request(resource))
+    .rules[0];
 }
 
 function mutate(patch: JsonObject, resource: JsonObject) {
-  return engine.mutate(compile(clusterPolicy("p", [{ name: "m", match: matchPods, mutate: { patchStrategicMerge: patch } }])), request(resource));
+  return engine.mutate(
+    compile(clusterPolicy("p", [{ name: "m", match: matchPods, mutate: { patchStrategicMerge: patch } }])),
+    request(resource),
+  );
 }
 
 describe("a variable context entry's default", () => {
   test("is variable-substituted", () => {
     const r = validate(
       {
-        context: [{ name: "owner", variable: { jmesPath: "request.object.metadata.labels.owner", default: "{{ request.object.metadata.name }}-team" } }],
+        context: [
+          {
+            name: "owner",
+            variable: {
+              jmesPath: "request.object.metadata.labels.owner",
+              default: "{{ request.object.metadata.name }}-team",
+            },
+          },
+        ],
         validate: { deny: { conditions: { any: [{ key: "{{ owner }}", operator: "NotEquals", value: "web-team" }] } } },
       },
       pod("web"),
@@ -49,7 +61,12 @@ describe("a variable context entry's default", () => {
   test("a default that cannot be substituted is the rule's error", () => {
     const r = validate(
       {
-        context: [{ name: "owner", variable: { jmesPath: "request.object.metadata.labels.owner", default: "{{ request.object.nope.deeper }}" } }],
+        context: [
+          {
+            name: "owner",
+            variable: { jmesPath: "request.object.metadata.labels.owner", default: "{{ request.object.nope.deeper }}" },
+          },
+        ],
         validate: { deny: { conditions: { any: [{ key: "{{ owner }}", operator: "Equals", value: "x" }] } } },
       },
       pod("web"),
@@ -62,13 +79,22 @@ describe("a variable context entry's default", () => {
 describe("validate.foreach elementScope", () => {
   const names = (elementScope?: boolean): JsonObject => ({
     validate: {
-      foreach: [{ list: "request.object.spec.containers[].name", ...(elementScope !== undefined ? { elementScope } : {}), pattern: { metadata: { labels: { team: "?*" } } } }],
+      foreach: [
+        {
+          list: "request.object.spec.containers[].name",
+          ...(elementScope !== undefined ? { elementScope } : {}),
+          pattern: { metadata: { labels: { team: "?*" } } },
+        },
+      ],
     },
   });
   test("true over elements that are not maps is Kyverno's error", () => {
     const r = validate(names(true), pod("web", { labels: { team: "a" } }));
     assert.equal(r?.status, "error");
-    assert.match(r?.message ?? "", /cannot use elementScope=true foreach rules for elements that are not maps, expected type=map got type=string/);
+    assert.match(
+      r?.message ?? "",
+      /cannot use elementScope=true foreach rules for elements that are not maps, expected type=map got type=string/,
+    );
   });
   test("unset over elements that are not maps validates the resource itself", () => {
     assert.equal(validate(names(), pod("web", { labels: { team: "a" } }))?.status, "pass");
@@ -97,12 +123,27 @@ describe("patchStrategicMerge anchors", () => {
 describe("generate with neither data nor clone", () => {
   test("is a valid rule that generates the object with metadata only", () => {
     const policy = compile(
-      clusterPolicy("g", [{ name: "marker", match: matchPods, generate: { apiVersion: "v1", kind: "ConfigMap", name: "marker", namespace: "{{ request.object.metadata.namespace }}" } }]),
+      clusterPolicy("g", [
+        {
+          name: "marker",
+          match: matchPods,
+          generate: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            name: "marker",
+            namespace: "{{ request.object.metadata.namespace }}",
+          },
+        },
+      ]),
     );
     const none: ExistingResources = { get: () => ok(undefined), list: () => ok([]) };
     const r = engine.generate(policy, request(pod("web")), none);
     assert.equal(r.rules[0]?.status, "pass", r.rules[0]?.message);
-    assert.deepEqual(r.rules[0]?.generated?.[0]?.resource, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "marker", namespace: "default" } });
+    assert.deepEqual(r.rules[0]?.generated?.[0]?.resource, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "marker", namespace: "default" },
+    });
   });
 });
 
@@ -122,7 +163,14 @@ describe("mutate.targets with no namespace", () => {
     };
     const policy = compile(
       clusterPolicy("t", [
-        { name: "stamp", match: matchPods, mutate: { targets: [{ apiVersion: "v1", kind: "ConfigMap" }], patchStrategicMerge: { metadata: { labels: { stamped: "yes" } } } } },
+        {
+          name: "stamp",
+          match: matchPods,
+          mutate: {
+            targets: [{ apiVersion: "v1", kind: "ConfigMap" }],
+            patchStrategicMerge: { metadata: { labels: { stamped: "yes" } } },
+          },
+        },
       ]),
     );
     const r = engine.mutate(policy, request(pod("web")), existing);

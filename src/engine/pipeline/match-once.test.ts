@@ -21,7 +21,11 @@ describe("validate: one match decision per request for rules written alike", () 
   test("policies with the same match, one with an exclude, each get their own answer for one request", () => {
     const plain = compile(clusterPolicy("plain", [{ name: "r", match: pods, validate }]));
     const same = compile(clusterPolicy("same", [{ name: "r", match: pods, validate }]));
-    const excluding = compile(clusterPolicy("excluding", [{ name: "r", match: pods, exclude: { any: [{ resources: { names: ["web"] } }] }, validate }]));
+    const excluding = compile(
+      clusterPolicy("excluding", [
+        { name: "r", match: pods, exclude: { any: [{ resources: { names: ["web"] } }] }, validate },
+      ]),
+    );
     assert.equal(plain.rules[0]?.matcher, same.rules[0]?.matcher, "the matcher is shared");
     const request: EngineRequest = { resource: pod("web", { labels: {} }), operation: "CREATE", namespaceLabels: {} };
     assert.equal(engine.validate(plain, request).rules[0]?.status, "fail");
@@ -35,8 +39,16 @@ describe("validate: one match decision per request for rules written alike", () 
 
   test("a namespaced Policy and a ClusterPolicy written alike decide separately (the Policy sees only its namespace)", () => {
     const cluster = compile(clusterPolicy("c", [{ name: "r", match: pods, validate }]));
-    const namespaced = compile({ ...clusterPolicy("n", [{ name: "r", match: pods, validate }]), kind: "Policy", metadata: { name: "n", namespace: "team-a" } });
-    const request: EngineRequest = { resource: pod("web", { labels: {}, namespace: "team-b" }), operation: "CREATE", namespaceLabels: {} };
+    const namespaced = compile({
+      ...clusterPolicy("n", [{ name: "r", match: pods, validate }]),
+      kind: "Policy",
+      metadata: { name: "n", namespace: "team-a" },
+    });
+    const request: EngineRequest = {
+      resource: pod("web", { labels: {}, namespace: "team-b" }),
+      operation: "CREATE",
+      namespaceLabels: {},
+    };
     assert.equal(engine.validate(cluster, request).rules[0]?.status, "fail");
     assert.deepEqual(engine.validate(namespaced, request).rules, []);
   });

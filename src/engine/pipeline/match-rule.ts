@@ -14,8 +14,23 @@ export function matchRequestFor(policy: CompiledPolicy, subject: Resource, prepa
   const userInfo = request.background === true ? undefined : request.userInfo;
   // Two literals rather than a conditional spread, which V8 builds on a slow path.
   return userInfo === undefined
-    ? { resource: subject, operation, gvk, subresource, namespaceLabels: request.namespaceLabels, policyNamespace: policy.namespace }
-    : { resource: subject, operation, gvk, subresource, userInfo, namespaceLabels: request.namespaceLabels, policyNamespace: policy.namespace };
+    ? {
+        resource: subject,
+        operation,
+        gvk,
+        subresource,
+        namespaceLabels: request.namespaceLabels,
+        policyNamespace: policy.namespace,
+      }
+    : {
+        resource: subject,
+        operation,
+        gvk,
+        subresource,
+        userInfo,
+        namespaceLabels: request.namespaceLabels,
+        policyNamespace: policy.namespace,
+      };
 }
 
 export function ruleMatches(compiled: CompiledRule, req: MatchRequest): boolean {

@@ -17,11 +17,24 @@ import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { ruleResult } from "../api/rule-result.js";
 
 /** One RuleResult per target the rule selected (each with `patchedTarget`), or one error/skip. */
-export function mutateTargets(policy: CompiledPolicy, compiled: CompiledRule, vars: SubstitutionScope, existing: ExistingResources | undefined): RuleResult[] {
+export function mutateTargets(
+  policy: CompiledPolicy,
+  compiled: CompiledRule,
+  vars: SubstitutionScope,
+  existing: ExistingResources | undefined,
+): RuleResult[] {
   const name = compiled.name;
   const mutate = compiled.rule.mutate ?? {};
   const specs = Array.isArray(mutate["targets"]) ? mutate["targets"].filter(isObject) : [];
-  if (existing === undefined) return [ruleResult(name, "Mutation", "error", `rule ${name} mutates existing resources (mutate.targets), but no existing resources were given (--target-resource, or targetResources in a test)`)];
+  if (existing === undefined)
+    return [
+      ruleResult(
+        name,
+        "Mutation",
+        "error",
+        `rule ${name} mutates existing resources (mutate.targets), but no existing resources were given (--target-resource, or targetResources in a test)`,
+      ),
+    ];
   const patchBlock: JsonObject = {};
   for (const [k, v] of Object.entries(mutate)) if (k !== "targets") patchBlock[k] = v;
   const results: RuleResult[] = [];
@@ -29,7 +42,14 @@ export function mutateTargets(policy: CompiledPolicy, compiled: CompiledRule, va
     const { context, preconditions, ...selectable } = raw;
     const spec = substituteAll(selectable, { ...vars, basePath: `/mutate/targets/${i}` });
     if (!spec.ok || !isObject(spec.value)) {
-      results.push(ruleResult(name, "Mutation", "error", `failed to substitute variables in mutate.targets[${i}]: ${spec.ok ? "not a mapping" : spec.error.message}`));
+      results.push(
+        ruleResult(
+          name,
+          "Mutation",
+          "error",
+          `failed to substitute variables in mutate.targets[${i}]: ${spec.ok ? "not a mapping" : spec.error.message}`,
+        ),
+      );
       continue;
     }
     const found = findTargets(spec.value, existing, policy);
@@ -38,13 +58,22 @@ export function mutateTargets(policy: CompiledPolicy, compiled: CompiledRule, va
       continue;
     }
     for (const target of found) {
-      const entered = enterScope({ ...vars, data: Object.assign({}, vars.data, { target }), target: true }, context, preconditions);
+      const entered = enterScope(
+        { ...vars, data: Object.assign({}, vars.data, { target }), target: true },
+        context,
+        preconditions,
+      );
       if (entered.kind !== "ready") {
         results.push({ ...ruleResult(name, "Mutation", entered.kind, entered.message), patchedTarget: target });
         continue;
       }
       const scope = entered.vars;
-      const out = runMutation(patchBlock, { ruleName: name, resource: target, vars: scope, jsonPatches: policy.jsonPatches });
+      const out = runMutation(patchBlock, {
+        ruleName: name,
+        resource: target,
+        vars: scope,
+        jsonPatches: policy.jsonPatches,
+      });
       results.push({ ...ruleResult(name, "Mutation", out.status, out.message), patchedTarget: out.resource });
     }
   }

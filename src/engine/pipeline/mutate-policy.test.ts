@@ -24,16 +24,27 @@ function request(resource: JsonObject, extra: Partial<EngineRequest> = {}): Engi
   return { resource, operation: "CREATE", namespaceLabels: {}, ...extra };
 }
 
-function mutate(rules: JsonObject[], resource: JsonObject, extra: Partial<EngineRequest> = {}, existing?: ExistingResources) {
+function mutate(
+  rules: JsonObject[],
+  resource: JsonObject,
+  extra: Partial<EngineRequest> = {},
+  existing?: ExistingResources,
+) {
   return engine.mutate(compile(clusterPolicy("p", rules)), request(resource, extra), existing);
 }
 
-const labelRule = (name: string, patch: JsonObject): JsonObject => ({ name, match: matchPods, mutate: { patchStrategicMerge: patch } });
+const labelRule = (name: string, patch: JsonObject): JsonObject => ({
+  name,
+  match: matchPods,
+  mutate: { patchStrategicMerge: patch },
+});
 
 describe("mutate rules", () => {
   test("a change is a pass with Kyverno's message and the patched resource", () => {
     const r = mutate([labelRule("team", { metadata: { labels: { "+(team)": "bravo" } } })], pod("web"));
-    assert.deepEqual(r.rules, [{ rule: "team", type: "Mutation", status: "pass", message: "mutated Pod/web in namespace default" }]);
+    assert.deepEqual(r.rules, [
+      { rule: "team", type: "Mutation", status: "pass", message: "mutated Pod/web in namespace default" },
+    ]);
     assert.deepEqual((r.patchedResource?.["metadata"] as JsonObject)["labels"], { team: "bravo" });
   });
 
@@ -46,7 +57,10 @@ describe("mutate rules", () => {
   });
 
   test("a failed conditional anchor is a skip that says which anchor", () => {
-    const r = mutate([labelRule("c", { metadata: { labels: { "(env)": "prod" } }, spec: { priority: 5 } })], pod("web", { labels: { env: "dev" } }));
+    const r = mutate(
+      [labelRule("c", { metadata: { labels: { "(env)": "prod" } }, spec: { priority: 5 } })],
+      pod("web", { labels: { env: "dev" } }),
+    );
     assert.equal(r.rules[0]?.status, "skip");
     assert.match(r.rules[0]?.message ?? "", /no patches applied: conditional anchor \(env\)/);
   });
@@ -57,7 +71,10 @@ describe("mutate rules", () => {
       labelRule("second", { metadata: { annotations: { copied: "{{ request.object.metadata.labels.tier }}" } } }),
     ];
     const r = mutate(rules, pod("web"));
-    assert.deepEqual(r.rules.map((x) => x.status), ["pass", "pass"]);
+    assert.deepEqual(
+      r.rules.map((x) => x.status),
+      ["pass", "pass"],
+    );
     assert.deepEqual((r.patchedResource?.["metadata"] as JsonObject)["annotations"], { copied: "web" });
   });
 
@@ -68,51 +85,104 @@ describe("mutate rules", () => {
       context: [{ name: "base", variable: { jmesPath: "request.object.metadata.labels.drain || '20'" } }],
       mutate: { patchStrategicMerge: { spec: { terminationGracePeriodSeconds: "{{ add(to_number(base), `10`) }}" } } },
     };
-    assert.equal((mutate([rule], pod("a", { labels: { drain: "45" } })).patchedResource?.["spec"] as JsonObject)["terminationGracePeriodSeconds"], 55);
-    assert.equal((mutate([rule], pod("b")).patchedResource?.["spec"] as JsonObject)["terminationGracePeriodSeconds"], 30);
+    assert.equal(
+      (mutate([rule], pod("a", { labels: { drain: "45" } })).patchedResource?.["spec"] as JsonObject)[
+        "terminationGracePeriodSeconds"
+      ],
+      55,
+    );
+    assert.equal(
+      (mutate([rule], pod("b")).patchedResource?.["spec"] as JsonObject)["terminationGracePeriodSeconds"],
+      30,
+    );
   });
 
   test("patchesJson6902: escaped paths and `-` append; a failing operation is an error naming it", () => {
-    const patch = "- op: add\n  path: /metadata/annotations\n  value: {}\n- op: add\n  path: /metadata/annotations/example.com~1owner\n  value: team-a\n- op: add\n  path: /spec/containers/-\n  value: {name: side, image: s:1}\n";
+    const patch =
+      "- op: add\n  path: /metadata/annotations\n  value: {}\n- op: add\n  path: /metadata/annotations/example.com~1owner\n  value: team-a\n- op: add\n  path: /spec/containers/-\n  value: {name: side, image: s:1}\n";
     const r = mutate([{ name: "j", match: matchPods, mutate: { patchesJson6902: patch } }], pod("web"));
     assert.equal(r.rules[0]?.status, "pass");
     const out = r.patchedResource as JsonObject;
     assert.deepEqual((out["metadata"] as JsonObject)["annotations"], { "example.com/owner": "team-a" });
-    assert.deepEqual(((out["spec"] as JsonObject)["containers"] as JsonObject[]).map((c) => c["name"]), ["app", "side"]);
-    const bad = mutate([{ name: "j", match: matchPods, mutate: { patchesJson6902: "- op: replace\n  path: /spec/nothing\n  value: 1\n" } }], pod("web"));
+    assert.deepEqual(
+      ((out["spec"] as JsonObject)["containers"] as JsonObject[]).map((c) => c["name"]),
+      ["app", "side"],
+    );
+    const bad = mutate(
+      [
+        {
+          name: "j",
+          match: matchPods,
+          mutate: { patchesJson6902: "- op: replace\n  path: /spec/nothing\n  value: 1\n" },
+        },
+      ],
+      pod("web"),
+    );
     assert.equal(bad.rules[0]?.status, "error");
     assert.match(bad.rules[0]?.message ?? "", /operation 0 \(replace \/spec\/nothing\)/);
   });
 
   test("foreach with patchStrategicMerge runs in reverse by default, so new elements keep list order", () => {
-    const twoContainers = pod("web", { containers: [{ name: "a", image: "a:1" }, { name: "b", image: "b:1" }] });
+    const twoContainers = pod("web", {
+      containers: [
+        { name: "a", image: "a:1" },
+        { name: "b", image: "b:1" },
+      ],
+    });
     const rule: JsonObject = {
       name: "sidecars",
       match: matchPods,
-      mutate: { foreach: [{ list: "request.object.spec.containers", patchStrategicMerge: { spec: { initContainers: [{ name: "init-{{ element.name }}", image: "i:1" }] } } }] },
+      mutate: {
+        foreach: [
+          {
+            list: "request.object.spec.containers",
+            patchStrategicMerge: { spec: { initContainers: [{ name: "init-{{ element.name }}", image: "i:1" }] } },
+          },
+        ],
+      },
     };
     const out = mutate([rule], twoContainers).patchedResource?.["spec"] as JsonObject;
-    assert.deepEqual((out["initContainers"] as JsonObject[]).map((c) => c["name"]), ["init-a", "init-b"]);
-    const ascending = { ...rule, mutate: { foreach: [{ ...(rule["mutate"] as { foreach: JsonObject[] }).foreach[0], order: "Ascending" }] } };
+    assert.deepEqual(
+      (out["initContainers"] as JsonObject[]).map((c) => c["name"]),
+      ["init-a", "init-b"],
+    );
+    const ascending = {
+      ...rule,
+      mutate: { foreach: [{ ...(rule["mutate"] as { foreach: JsonObject[] }).foreach[0], order: "Ascending" }] },
+    };
     const out2 = mutate([ascending], twoContainers).patchedResource?.["spec"] as JsonObject;
-    assert.deepEqual((out2["initContainers"] as JsonObject[]).map((c) => c["name"]), ["init-b", "init-a"]);
+    assert.deepEqual(
+      (out2["initContainers"] as JsonObject[]).map((c) => c["name"]),
+      ["init-b", "init-a"],
+    );
   });
 
   test("foreach with patchesJson6902 runs in list order with elementIndex in paths; preconditions skip elements", () => {
-    const p = pod("web", { containers: [{ name: "a", image: "a:latest" }, { name: "b", image: "b:1" }, { name: "c", image: "c:latest" }] });
+    const p = pod("web", {
+      containers: [
+        { name: "a", image: "a:latest" },
+        { name: "b", image: "b:1" },
+        { name: "c", image: "c:latest" },
+      ],
+    });
     const rule: JsonObject = {
       name: "pull",
       match: matchPods,
       mutate: {
-        foreach: [{
-          list: "request.object.spec.containers",
-          preconditions: { all: [{ key: "{{ element.image }}", operator: "Equals", value: "*:latest" }] },
-          patchesJson6902: "- op: add\n  path: /spec/containers/{{elementIndex}}/imagePullPolicy\n  value: Always\n",
-        }],
+        foreach: [
+          {
+            list: "request.object.spec.containers",
+            preconditions: { all: [{ key: "{{ element.image }}", operator: "Equals", value: "*:latest" }] },
+            patchesJson6902: "- op: add\n  path: /spec/containers/{{elementIndex}}/imagePullPolicy\n  value: Always\n",
+          },
+        ],
       },
     };
     const out = mutate([rule], p).patchedResource?.["spec"] as JsonObject;
-    assert.deepEqual((out["containers"] as JsonObject[]).map((c) => c["imagePullPolicy"] ?? "-"), ["Always", "-", "Always"]);
+    assert.deepEqual(
+      (out["containers"] as JsonObject[]).map((c) => c["imagePullPolicy"] ?? "-"),
+      ["Always", "-", "Always"],
+    );
   });
 
   test("autogen: a Pod overlay also patches Deployments' pod templates", () => {
@@ -123,37 +193,89 @@ describe("mutate rules", () => {
   });
 
   test("applyRules One stops after the first rule that mutated", () => {
-    const doc = clusterPolicy("p", [labelRule("a", { metadata: { labels: { a: "1" } } }), labelRule("b", { metadata: { labels: { b: "1" } } })], { applyRules: "One" });
+    const doc = clusterPolicy(
+      "p",
+      [labelRule("a", { metadata: { labels: { a: "1" } } }), labelRule("b", { metadata: { labels: { b: "1" } } })],
+      { applyRules: "One" },
+    );
     const r = engine.mutate(compile(doc), request(pod("x")));
-    assert.deepEqual(r.rules.map((x) => x.rule), ["a"]);
+    assert.deepEqual(
+      r.rules.map((x) => x.rule),
+      ["a"],
+    );
   });
 
   test("DELETE requests are not mutated", () => {
-    const r = mutate([labelRule("team", { metadata: { labels: { team: "x" } } })], {}, { operation: "DELETE", oldResource: pod("gone") });
+    const r = mutate(
+      [labelRule("team", { metadata: { labels: { team: "x" } } })],
+      {},
+      { operation: "DELETE", oldResource: pod("gone") },
+    );
     assert.deepEqual(r.rules, []);
   });
 });
 
 describe("mutate existing resources (mutate.targets)", () => {
-  const cm = (name: string, data: JsonObject): JsonObject => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "apps" }, data });
+  const cm = (name: string, data: JsonObject): JsonObject => ({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, namespace: "apps" },
+    data,
+  });
   const store = (items: JsonObject[]): ExistingResources => ({
-    get: (_a, kind, ns, name) => ok(items.find((i) => i["kind"] === kind && (i["metadata"] as JsonObject)["namespace"] === ns && (i["metadata"] as JsonObject)["name"] === name)),
-    list: (_a, kind, ns) => ok(items.filter((i) => i["kind"] === kind && (i["metadata"] as JsonObject)["namespace"] === ns)),
+    get: (_a, kind, ns, name) =>
+      ok(
+        items.find(
+          (i) =>
+            i["kind"] === kind &&
+            (i["metadata"] as JsonObject)["namespace"] === ns &&
+            (i["metadata"] as JsonObject)["name"] === name,
+        ),
+      ),
+    list: (_a, kind, ns) =>
+      ok(items.filter((i) => i["kind"] === kind && (i["metadata"] as JsonObject)["namespace"] === ns)),
   });
   const rule: JsonObject = {
     name: "stamp",
     match: { any: [{ resources: { kinds: ["Secret"] } }] },
     mutate: {
-      targets: [{ apiVersion: "v1", kind: "ConfigMap", namespace: "{{ request.object.metadata.namespace }}", name: "conf-*" }],
-      patchStrategicMerge: { metadata: { annotations: { "secret-version": "{{ request.object.metadata.resourceVersion }}", "was": "{{ target.data.mode }}" } } },
+      targets: [
+        { apiVersion: "v1", kind: "ConfigMap", namespace: "{{ request.object.metadata.namespace }}", name: "conf-*" },
+      ],
+      patchStrategicMerge: {
+        metadata: {
+          annotations: {
+            "secret-version": "{{ request.object.metadata.resourceVersion }}",
+            was: "{{ target.data.mode }}",
+          },
+        },
+      },
     },
   };
-  const secret: JsonObject = { apiVersion: "v1", kind: "Secret", metadata: { name: "s", namespace: "apps", resourceVersion: "42" } };
+  const secret: JsonObject = {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "s", namespace: "apps", resourceVersion: "42" },
+  };
 
   test("each selected target is patched, with `target` in scope; others are left alone", () => {
-    const r = mutate([rule], secret, {}, store([cm("conf-a", { mode: "x" }), cm("conf-b", { mode: "y" }), cm("other", {})]));
-    assert.deepEqual(r.rules.map((x) => [x.status, (x.patchedTarget?.["metadata"] as JsonObject)["name"]]), [["pass", "conf-a"], ["pass", "conf-b"]]);
-    assert.deepEqual((r.rules[1]?.patchedTarget?.["metadata"] as JsonObject)["annotations"], { "secret-version": "42", was: "y" });
+    const r = mutate(
+      [rule],
+      secret,
+      {},
+      store([cm("conf-a", { mode: "x" }), cm("conf-b", { mode: "y" }), cm("other", {})]),
+    );
+    assert.deepEqual(
+      r.rules.map((x) => [x.status, (x.patchedTarget?.["metadata"] as JsonObject)["name"]]),
+      [
+        ["pass", "conf-a"],
+        ["pass", "conf-b"],
+      ],
+    );
+    assert.deepEqual((r.rules[1]?.patchedTarget?.["metadata"] as JsonObject)["annotations"], {
+      "secret-version": "42",
+      was: "y",
+    });
     assert.equal(r.patchedResource, secret);
   });
 
@@ -168,14 +290,19 @@ describe("mutate existing resources (mutate.targets)", () => {
 describe("mutateAll: the net change as one JSON patch", () => {
   test("the patch turns the request's object into the patched resource, across policies", () => {
     const p1 = compile(clusterPolicy("p1", [labelRule("team", { metadata: { labels: { "+(team)": "bravo" } } })]));
-    const p2 = compile(clusterPolicy("p2", [labelRule("side", { spec: { containers: [{ name: "side", image: "s:1" }] } })]));
+    const p2 = compile(
+      clusterPolicy("p2", [labelRule("side", { spec: { containers: [{ name: "side", image: "s:1" }] } })]),
+    );
     const input = pod("web", { labels: { "app.kubernetes.io/name": "web" } });
     const out = engine.mutateAll([p1, p2], request(input));
     assert.equal(out.responses.length, 2);
     const applied = applyJsonPatch(input, out.patch);
     assert.ok(applied.ok);
     if (applied.ok) assert.deepEqual(applied.value, out.patched);
-    assert.ok(out.patch.some((op) => op.op === "add" && op.path === "/spec/containers/0"), JSON.stringify(out.patch));
+    assert.ok(
+      out.patch.some((op) => op.op === "add" && op.path === "/spec/containers/0"),
+      JSON.stringify(out.patch),
+    );
   });
 
   test("no change, no patch", () => {

@@ -26,14 +26,20 @@ export function isMutateExisting(rule: CompiledRule): boolean {
   return Array.isArray(targets) && targets.length > 0;
 }
 
-export function mutatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv, existing?: ExistingResources): PolicyResponse {
+export function mutatePolicy(
+  policy: CompiledPolicy,
+  request: PreparedRequest,
+  env: EngineEnv,
+  existing?: ExistingResources,
+): PolicyResponse {
   const base = request.base(policy.usesImages);
   const operation = request.operation;
   const results: RuleResult[] = [];
   let current: Resource = request.request.resource;
   if (operation === "DELETE") return { policy, resource: request.subject, rules: results, patchedResource: current };
   const conditions = policyMatchConditions(policy, request, base);
-  if (conditions.kind === "no-match") return { policy, resource: request.request.resource, rules: results, patchedResource: current };
+  if (conditions.kind === "no-match")
+    return { policy, resource: request.request.resource, rules: results, patchedResource: current };
   // verifyImages rules run after every mutate rule (see verifyImageRules).
   let matchReq = matchRequestFor(policy, current, request);
   for (const compiled of policy.rules) {
@@ -44,15 +50,30 @@ export function mutatePolicy(policy: CompiledPolicy, request: PreparedRequest, e
       results.push(ruleResult(compiled.name, "Mutation", "error", conditions.message));
       continue;
     }
-    const run: RuleRun = { policy, rule: compiled, type: "Mutation", env, request, base: setDotted(base, "request.object", current) };
+    const run: RuleRun = {
+      policy,
+      rule: compiled,
+      type: "Mutation",
+      env,
+      request,
+      base: setDotted(base, "request.object", current),
+    };
     if (isMutateExisting(compiled)) {
       const scope = ruleScope(run);
-      if (scope.ok && compiled.unsupported !== undefined) results.push(ruleResult(compiled.name, "Mutation", "error", compiled.unsupported));
+      if (scope.ok && compiled.unsupported !== undefined)
+        results.push(ruleResult(compiled.name, "Mutation", "error", compiled.unsupported));
       else results.push(...(scope.ok ? mutateTargets(policy, compiled, scope.vars, existing) : [scope.result]));
       continue;
     }
     if (request.tooDeep) {
-      results.push(ruleResult(compiled.name, "Mutation", "error", `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not mutated`));
+      results.push(
+        ruleResult(
+          compiled.name,
+          "Mutation",
+          "error",
+          `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not mutated`,
+        ),
+      );
       continue;
     }
     const { result, resource } = mutateGuarded(run, current);
@@ -60,7 +81,15 @@ export function mutatePolicy(policy: CompiledPolicy, request: PreparedRequest, e
     current = resource;
     if (policy.applyRules === "One" && result.status === "pass") break;
   }
-  current = verifyImageRules(policy, request, env, base, current, results, conditions.kind === "error" ? conditions.message : undefined);
+  current = verifyImageRules(
+    policy,
+    request,
+    env,
+    base,
+    current,
+    results,
+    conditions.kind === "error" ? conditions.message : undefined,
+  );
   return { policy, resource: request.request.resource, rules: results, patchedResource: current };
 }
 
@@ -70,20 +99,47 @@ export function mutatePolicy(policy: CompiledPolicy, request: PreparedRequest, e
  * `conditionsError`: the policy's webhookConfiguration.matchConditions could not be evaluated, so each
  * matched rule is that error.
  */
-function verifyImageRules(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv, base: JsonObject, resource: Resource, results: RuleResult[], conditionsError: string | undefined): Resource {
+function verifyImageRules(
+  policy: CompiledPolicy,
+  request: PreparedRequest,
+  env: EngineEnv,
+  base: JsonObject,
+  resource: Resource,
+  results: RuleResult[],
+  conditionsError: string | undefined,
+): Resource {
   let current = resource;
   for (const compiled of policy.rules) {
-    if (compiled.rule.verifyImages === undefined || compiled.rule.validate !== undefined || compiled.rule.mutate !== undefined) continue;
+    if (
+      compiled.rule.verifyImages === undefined ||
+      compiled.rule.validate !== undefined ||
+      compiled.rule.mutate !== undefined
+    )
+      continue;
     if (!ruleMatches(compiled, matchRequestFor(policy, current, request))) continue;
     if (conditionsError !== undefined) {
       results.push(ruleResult(compiled.name, "ImageVerify", "error", conditionsError));
       continue;
     }
     if (request.tooDeep) {
-      results.push(ruleResult(compiled.name, "ImageVerify", "error", `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; its images were not verified`));
+      results.push(
+        ruleResult(
+          compiled.name,
+          "ImageVerify",
+          "error",
+          `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; its images were not verified`,
+        ),
+      );
       continue;
     }
-    const run: RuleRun = { policy, rule: compiled, type: "ImageVerify", env, request, base: setDotted(base, "request.object", current) };
+    const run: RuleRun = {
+      policy,
+      rule: compiled,
+      type: "ImageVerify",
+      env,
+      request,
+      base: setDotted(base, "request.object", current),
+    };
     const scope = ruleScope(run);
     if (!scope.ok) {
       results.push(scope.result);
@@ -105,11 +161,28 @@ function mutateGuarded(run: RuleRun, current: Resource): { result: RuleResult; r
   try {
     const scope = ruleScope(run);
     if (!scope.ok) return { result: scope.result, resource: current };
-    if (compiled.unsupported !== undefined) return { result: ruleResult(compiled.name, "Mutation", "error", compiled.unsupported), resource: current };
-    const out = runMutation(compiled.rule.mutate ?? {}, { ruleName: compiled.name, resource: current, vars: scope.vars, jsonPatches: policy.jsonPatches });
-    return { result: ruleResult(compiled.name, "Mutation", out.status, out.message), resource: out.status === "pass" ? out.resource : current };
+    if (compiled.unsupported !== undefined)
+      return { result: ruleResult(compiled.name, "Mutation", "error", compiled.unsupported), resource: current };
+    const out = runMutation(compiled.rule.mutate ?? {}, {
+      ruleName: compiled.name,
+      resource: current,
+      vars: scope.vars,
+      jsonPatches: policy.jsonPatches,
+    });
+    return {
+      result: ruleResult(compiled.name, "Mutation", out.status, out.message),
+      resource: out.status === "pass" ? out.resource : current,
+    };
   } catch (e) {
     if (!isStackOverflow(e)) throw e;
-    return { result: ruleResult(compiled.name, "Mutation", "error", `rule ${compiled.name}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated`), resource: current };
+    return {
+      result: ruleResult(
+        compiled.name,
+        "Mutation",
+        "error",
+        `rule ${compiled.name}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated`,
+      ),
+      resource: current,
+    };
   }
 }

@@ -19,7 +19,12 @@ export interface MutationResult {
   readonly patch: readonly JsonPatchOp[];
 }
 
-export function mutateRequest(policies: readonly CompiledPolicy[], request: EngineRequest, env: EngineEnv, existing?: ExistingResources): MutationResult {
+export function mutateRequest(
+  policies: readonly CompiledPolicy[],
+  request: EngineRequest,
+  env: EngineEnv,
+  existing?: ExistingResources,
+): MutationResult {
   const responses: PolicyResponse[] = [];
   let current = request.resource;
   for (const policy of policies) {

@@ -20,13 +20,20 @@ import { RUNTIME_COST_BUDGET, type CostBudget } from "../cel/types.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { PreparedRequest } from "./prepared-request.js";
 
-export type MatchConditionsOutcome = { readonly kind: "match" } | { readonly kind: "no-match"; readonly condition: string } | { readonly kind: "error"; readonly message: string };
+export type MatchConditionsOutcome =
+  | { readonly kind: "match" }
+  | { readonly kind: "no-match"; readonly condition: string }
+  | { readonly kind: "error"; readonly message: string };
 
 const MATCH: MatchConditionsOutcome = { kind: "match" };
 /** The key of a request's CEL values (object, oldObject, request) in its PreparedRequest. */
 const INPUT: unique symbol = Symbol("matchConditions input");
 
-export function policyMatchConditions(policy: CompiledPolicy, request: PreparedRequest, base: JsonObject): MatchConditionsOutcome {
+export function policyMatchConditions(
+  policy: CompiledPolicy,
+  request: PreparedRequest,
+  base: JsonObject,
+): MatchConditionsOutcome {
   const conditions = policy.matchConditions;
   if (conditions === undefined || conditions.length === 0) return MATCH;
   const input = request.derived(INPUT, () => celRuleInput(request.request, base));
@@ -44,5 +51,8 @@ export function policyMatchConditions(policy: CompiledPolicy, request: PreparedR
     else if (r.value !== true) errors.push(`${c.name}: did not evaluate to a bool`);
   }
   if (errors.length === 0) return MATCH;
-  return { kind: "error", message: `spec.webhookConfiguration.matchConditions could not be evaluated (${errors.join("; ")}); the policy's rules were not evaluated` };
+  return {
+    kind: "error",
+    message: `spec.webhookConfiguration.matchConditions could not be evaluated (${errors.join("; ")}); the policy's rules were not evaluated`,
+  };
 }

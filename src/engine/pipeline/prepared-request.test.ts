@@ -27,31 +27,78 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const needsLabel = compile(clusterPolicy("needs-label", [podRule("app", { message: "app label", pattern: { metadata: { labels: { app: "?*" } } } })]));
-const usesImages = compile(clusterPolicy("tagged", [podRule("tag", {
-  deny: { conditions: { any: [{ key: "{{ images.containers.*.tag | [0] }}", operator: "Equals", value: "latest" }] } },
-})]));
-const byOperation = compile(clusterPolicy("no-delete", [{
-  name: "deny-delete",
-  match: { any: [{ resources: { kinds: ["Pod"], operations: ["DELETE"] } }] },
-  validate: { message: "no", deny: { conditions: { any: [{ key: "{{ request.operation }}", operator: "Equals", value: "DELETE" }] } } },
-}]));
-const addLabel = compile(clusterPolicy("add-label", [{
-  name: "add",
-  match: { any: [{ resources: { kinds: ["Pod"] } }] },
-  mutate: { patchStrategicMerge: { metadata: { labels: { team: "{{ request.object.metadata.name }}" } } } },
-}]));
-const makeConfig = compile(clusterPolicy("make-config", [{
-  name: "gen",
-  match: { any: [{ resources: { kinds: ["Pod"] } }] },
-  generate: { apiVersion: "v1", kind: "ConfigMap", name: "cm-{{ request.object.metadata.name }}", namespace: "default", data: { data: { a: "b" } } },
-}]));
-const celLabel = compile(clusterPolicy("cel-label", [podRule("app-cel", {
-  cel: { expressions: [{ expression: "has(object.metadata.labels) && 'app' in object.metadata.labels", message: "app label (CEL)" }] },
-})]));
-const noExisting = { list: () => ({ ok: true as const, value: [] }), get: () => ({ ok: true as const, value: undefined }) };
+const needsLabel = compile(
+  clusterPolicy("needs-label", [
+    podRule("app", { message: "app label", pattern: { metadata: { labels: { app: "?*" } } } }),
+  ]),
+);
+const usesImages = compile(
+  clusterPolicy("tagged", [
+    podRule("tag", {
+      deny: {
+        conditions: { any: [{ key: "{{ images.containers.*.tag | [0] }}", operator: "Equals", value: "latest" }] },
+      },
+    }),
+  ]),
+);
+const byOperation = compile(
+  clusterPolicy("no-delete", [
+    {
+      name: "deny-delete",
+      match: { any: [{ resources: { kinds: ["Pod"], operations: ["DELETE"] } }] },
+      validate: {
+        message: "no",
+        deny: { conditions: { any: [{ key: "{{ request.operation }}", operator: "Equals", value: "DELETE" }] } },
+      },
+    },
+  ]),
+);
+const addLabel = compile(
+  clusterPolicy("add-label", [
+    {
+      name: "add",
+      match: { any: [{ resources: { kinds: ["Pod"] } }] },
+      mutate: { patchStrategicMerge: { metadata: { labels: { team: "{{ request.object.metadata.name }}" } } } },
+    },
+  ]),
+);
+const makeConfig = compile(
+  clusterPolicy("make-config", [
+    {
+      name: "gen",
+      match: { any: [{ resources: { kinds: ["Pod"] } }] },
+      generate: {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        name: "cm-{{ request.object.metadata.name }}",
+        namespace: "default",
+        data: { data: { a: "b" } },
+      },
+    },
+  ]),
+);
+const celLabel = compile(
+  clusterPolicy("cel-label", [
+    podRule("app-cel", {
+      cel: {
+        expressions: [
+          { expression: "has(object.metadata.labels) && 'app' in object.metadata.labels", message: "app label (CEL)" },
+        ],
+      },
+    }),
+  ]),
+);
+const noExisting = {
+  list: () => ({ ok: true as const, value: [] }),
+  get: () => ({ ok: true as const, value: undefined }),
+};
 
-const request = (resource: JsonObject, extra: Partial<EngineRequest> = {}): EngineRequest => ({ resource, operation: "CREATE", namespaceLabels: {}, ...extra });
+const request = (resource: JsonObject, extra: Partial<EngineRequest> = {}): EngineRequest => ({
+  resource,
+  operation: "CREATE",
+  namespaceLabels: {},
+  ...extra,
+});
 
 describe("engine.prepare", () => {
   test("a deeply frozen request evaluates (validate, mutate, generate, prepared or not) as an unfrozen one does", () => {
@@ -73,7 +120,10 @@ describe("engine.prepare", () => {
     const mutated = engine.mutate(addLabel, frozen);
     assert.deepEqual(mutated, engine.mutate(addLabel, make()));
     assert.equal((mutated.patchedResource?.["metadata"] as JsonObject)["labels"] !== undefined, true);
-    assert.deepEqual(engine.generate(makeConfig, prepared, noExisting), engine.generate(makeConfig, make(), noExisting));
+    assert.deepEqual(
+      engine.generate(makeConfig, prepared, noExisting),
+      engine.generate(makeConfig, make(), noExisting),
+    );
     assert.deepEqual(engine.mutateAll([addLabel], frozen).patch, engine.mutateAll([addLabel], make()).patch);
     // An unfrozen request is left as it was given too: no memo, visible or hidden, is written onto it.
     const plain = make();
@@ -107,16 +157,35 @@ describe("engine.prepare", () => {
     assert.equal(r.rules[0]?.status, "fail");
     // An update's subject is the new object; a variable may set the operation the rules see.
     const now = pod("web");
-    const upd = engine.prepare({ resource: now, oldResource: pod("web-old"), operation: "UPDATE", namespaceLabels: {} });
+    const upd = engine.prepare({
+      resource: now,
+      oldResource: pod("web-old"),
+      operation: "UPDATE",
+      namespaceLabels: {},
+    });
     assert.equal(upd.subject, now);
     assert.equal(engine.prepare(request(now, { variables: { "request.operation": "UPDATE" } })).operation, "UPDATE");
   });
 
   test("many policies on one prepared request answer as each would on the request alone", () => {
-    const policies = [needsLabel, usesImages, byOperation, compile(clusterPolicy("same-match", [podRule("app", { message: "m", pattern: { metadata: { name: "web*" } } })]))];
-    for (const resource of [pod("web"), pod("api", { labels: { app: "x" } }), pod("web2", { containers: [{ name: "a", image: "a:latest" }] })]) {
+    const policies = [
+      needsLabel,
+      usesImages,
+      byOperation,
+      compile(clusterPolicy("same-match", [podRule("app", { message: "m", pattern: { metadata: { name: "web*" } } })])),
+    ];
+    for (const resource of [
+      pod("web"),
+      pod("api", { labels: { app: "x" } }),
+      pod("web2", { containers: [{ name: "a", image: "a:latest" }] }),
+    ]) {
       const prepared = engine.prepare(request(resource));
-      for (const p of policies) assert.deepEqual(engine.validate(p, prepared), engine.validate(p, request(resource)), `${p.name} on ${JSON.stringify(resource)}`);
+      for (const p of policies)
+        assert.deepEqual(
+          engine.validate(p, prepared),
+          engine.validate(p, request(resource)),
+          `${p.name} on ${JSON.stringify(resource)}`,
+        );
     }
   });
 });

@@ -9,7 +9,12 @@ import { enterScope } from "../context/enter-scope.js";
 import { setVariable } from "../context/variable-key.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
-import { exceptionPolicyKey, exceptionSkipMessage, matchExceptions, type CompiledException } from "../exceptions/index.js";
+import {
+  exceptionPolicyKey,
+  exceptionSkipMessage,
+  matchExceptions,
+  type CompiledException,
+} from "../exceptions/index.js";
 import { isCelException } from "../exceptions/cel/index.js";
 import { isValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
@@ -50,10 +55,21 @@ export function ruleScope(run: RuleRun): RuleScope {
   const rule = run.rule.rule;
   const name = run.rule.name;
   // kyverno.io exceptions name ClusterPolicy/Policy rules; the CEL kinds take policies.kyverno.io ones in their own evaluation.
-  const excepted = request.exceptions !== undefined && request.exceptions.length > 0 && !(run.rule.cel !== undefined && isValidatingPolicy(run.rule.cel)) ? exceptionsFor(run) : [];
+  const excepted =
+    request.exceptions !== undefined &&
+    request.exceptions.length > 0 &&
+    !(run.rule.cel !== undefined && isValidatingPolicy(run.rule.cel))
+      ? exceptionsFor(run)
+      : [];
   const podSecurity = rule.validate?.podSecurity !== undefined && type === "Validation";
   if (excepted.length > 0 && !podSecurity) {
-    return { ok: false, result: { ...ruleResult(name, type, "skip", exceptionSkipMessage(excepted)), exceptions: excepted.map((e) => e.key) } };
+    return {
+      ok: false,
+      result: {
+        ...ruleResult(name, type, "skip", exceptionSkipMessage(excepted)),
+        exceptions: excepted.map((e) => e.key),
+      },
+    };
   }
   let data = base;
   const ruleVars = request.ruleVariables?.(policy.name, name);
@@ -61,7 +77,9 @@ export function ruleScope(run: RuleRun): RuleScope {
   const foreachValues = request.ruleForeachValues?.(policy.name, name);
   // Kyverno's CLI adds the foreach values whenever the rule's context loads, at the current element:
   // before any foreach runs, the first.
-  if (foreachValues !== undefined) for (const [k, list] of Object.entries(foreachValues)) if (list[0] !== undefined) data = setVariable(data, k, list[0]);
+  if (foreachValues !== undefined)
+    for (const [k, list] of Object.entries(foreachValues))
+      if (list[0] !== undefined) data = setVariable(data, k, list[0]);
   const vars: SubstitutionScope = {
     data,
     jmespath: env.jmespath,
@@ -71,17 +89,26 @@ export function ruleScope(run: RuleRun): RuleScope {
     policyNamespace: policy.namespace,
     ...(foreachValues !== undefined ? { foreachValues } : {}),
   };
-  if (rule.context === undefined && rule.preconditions === undefined && excepted.length === 0) return { ok: true, vars };
+  if (rule.context === undefined && rule.preconditions === undefined && excepted.length === 0)
+    return { ok: true, vars };
   const entered = enterScope(vars, rule.context, rule.preconditions);
   if (entered.kind !== "ready") return { ok: false, result: ruleResult(name, type, entered.kind, entered.message) };
-  return excepted.length > 0 ? { ok: true, vars: entered.vars, exceptions: excepted } : { ok: true, vars: entered.vars };
+  return excepted.length > 0
+    ? { ok: true, vars: entered.vars, exceptions: excepted }
+    : { ok: true, vars: entered.vars };
 }
 
 function exceptionsFor(run: RuleRun): CompiledException[] {
   const { policy, env, base } = run;
   const request = run.request.request;
   const operation = run.request.operation;
-  const scope: SubstitutionScope = { data: base, jmespath: env.jmespath, fnctx: env.fnctx, cache: policy.cache, operation };
+  const scope: SubstitutionScope = {
+    data: base,
+    jmespath: env.jmespath,
+    fnctx: env.fnctx,
+    cache: policy.cache,
+    operation,
+  };
   const userInfo = request.background === true ? undefined : request.userInfo;
   const classic = (request.exceptions ?? []).filter((e): e is CompiledException => !isCelException(e));
   if (classic.length === 0) return [];

@@ -39,7 +39,10 @@ export interface EngineRequest {
    * Per-rule foreach values (CLI `policies[].rules[].foreachValues`): in each foreach element the
    * key is set to the list's value at the element's index, as Kyverno's CLI does.
    */
-  readonly ruleForeachValues?: (policy: string, rule: string) => Readonly<Record<string, readonly JsonValue[]>> | undefined;
+  readonly ruleForeachValues?: (
+    policy: string,
+    rule: string,
+  ) => Readonly<Record<string, readonly JsonValue[]>> | undefined;
   /** True in background scans: user-info in match is ignored. */
   readonly background?: boolean;
   /**

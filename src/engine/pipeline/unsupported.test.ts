@@ -12,7 +12,13 @@ import { signed, testKey } from "../../../test/support/signed-manifests.js";
 const engine = createEngine(fakePorts());
 const podMatch = { any: [{ resources: { kinds: ["Pod"] } }] };
 /** A keyless attestor: Bylaw cannot reach Fulcio and Rekor, so every image it concerns is an error naming it. */
-const verifyImages = [{ imageReferences: ["*"], mutateDigest: false, attestors: [{ entries: [{ keyless: { subject: "s", issuer: "i" } }] }] }];
+const verifyImages = [
+  {
+    imageReferences: ["*"],
+    mutateDigest: false,
+    attestors: [{ entries: [{ keyless: { subject: "s", issuer: "i" } }] }],
+  },
+];
 /** celPreconditions outside validate.cel: a rule-level feature Bylaw does not run, carried by autogen. */
 const celPreconditions = [{ name: "x", expression: "true" }];
 
@@ -22,34 +28,73 @@ function compile(doc: JsonObject): CompiledPolicy {
   return r.policy;
 }
 const validate = (p: CompiledPolicy, resource: JsonObject, extra: object = {}) =>
-  engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra }).rules.map((r) => [r.rule, r.status, r.type]);
+  engine
+    .validate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra })
+    .rules.map((r) => [r.rule, r.status, r.type]);
 
 describe("unsupported features", () => {
   test("decided at compile time for the rule and its autogen copies", () => {
-    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, celPreconditions, verifyImages }], { validationFailureAction: "Enforce" }));
-    assert.deepEqual(p.rules.map((r) => [r.name, r.unsupported !== undefined]), [["check", true], ["autogen-check", true], ["autogen-cronjob-check", true]]);
-    assert.equal(p.rules.every((r) => r.fastPass === undefined), true);
+    const p = compile(
+      clusterPolicy("v", [{ name: "check", match: podMatch, celPreconditions, verifyImages }], {
+        validationFailureAction: "Enforce",
+      }),
+    );
+    assert.deepEqual(
+      p.rules.map((r) => [r.name, r.unsupported !== undefined]),
+      [
+        ["check", true],
+        ["autogen-check", true],
+        ["autogen-cronjob-check", true],
+      ],
+    );
+    assert.equal(
+      p.rules.every((r) => r.fastPass === undefined),
+      true,
+    );
   });
 
   test("a verifyImages rule with a rule-level unsupported feature answers error in the validate phase, with its Enforce action", () => {
-    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, celPreconditions, verifyImages }], { validationFailureAction: "Enforce" }));
+    const p = compile(
+      clusterPolicy("v", [{ name: "check", match: podMatch, celPreconditions, verifyImages }], {
+        validationFailureAction: "Enforce",
+      }),
+    );
     assert.deepEqual(validate(p, pod("web")), [["check", "error", "ImageVerify"]]);
     assert.deepEqual(validate(p, deployment("web")), [["autogen-check", "error", "ImageVerify"]]);
     assert.equal(p.rules[0]?.action, "Enforce");
   });
 
   test("an attestor Bylaw cannot run is an error naming its field, on the Pod and through autogen", () => {
-    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, verifyImages: [{ ...verifyImages[0], verifyDigest: false }] }], { validationFailureAction: "Enforce" }));
+    const p = compile(
+      clusterPolicy(
+        "v",
+        [{ name: "check", match: podMatch, verifyImages: [{ ...verifyImages[0], verifyDigest: false }] }],
+        { validationFailureAction: "Enforce" },
+      ),
+    );
     assert.equal(p.rules[0]?.unsupported, undefined);
-    for (const [resource, rule] of [[pod("web"), "check"], [deployment("web"), "autogen-check"]] as const) {
+    for (const [resource, rule] of [
+      [pod("web"), "check"],
+      [deployment("web"), "autogen-check"],
+    ] as const) {
       const r = engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {} }).rules;
-      assert.deepEqual(r.map((x) => [x.rule, x.status, x.type]), [[rule, "error", "ImageVerify"]]);
-      assert.match(r[0]?.message ?? "", /^failed to verify image docker\.io\/nginx:1\.27: \.attestors\[0\]\.entries\[0\]\.keyless: keyless verification needs Fulcio/);
+      assert.deepEqual(
+        r.map((x) => [x.rule, x.status, x.type]),
+        [[rule, "error", "ImageVerify"]],
+      );
+      assert.match(
+        r[0]?.message ?? "",
+        /^failed to verify image docker\.io\/nginx:1\.27: \.attestors\[0\]\.entries\[0\]\.keyless: keyless verification needs Fulcio/,
+      );
     }
   });
 
   test("an entry's failureAction Enforce makes the rule Enforce", () => {
-    const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, verifyImages: [{ ...verifyImages[0], failureAction: "Enforce" }] }]));
+    const p = compile(
+      clusterPolicy("v", [
+        { name: "check", match: podMatch, verifyImages: [{ ...verifyImages[0], failureAction: "Enforce" }] },
+      ]),
+    );
     assert.equal(p.rules[0]?.action, "Enforce");
   });
 
@@ -58,47 +103,117 @@ describe("unsupported features", () => {
     const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, preconditions: pre, verifyImages }]));
     assert.deepEqual(validate(p, pod("other")), [["check", "skip", "ImageVerify"]]);
     assert.deepEqual(validate(p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "web" } }), []);
-    const ex = compileException({ apiVersion: "kyverno.io/v2", kind: "PolicyException", metadata: { name: "e", namespace: "default" }, spec: { exceptions: [{ policyName: "v", ruleNames: ["check"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } } });
+    const ex = compileException({
+      apiVersion: "kyverno.io/v2",
+      kind: "PolicyException",
+      metadata: { name: "e", namespace: "default" },
+      spec: {
+        exceptions: [{ policyName: "v", ruleNames: ["check"] }],
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+      },
+    });
     assert.ok(ex.ok);
     assert.deepEqual(validate(p, pod("web"), { exceptions: [ex.exception] }), [["check", "skip", "ImageVerify"]]);
   });
 
   test("validate.manifests runs; what it cannot check offline answers error naming the field, never pass", () => {
-    const rule = (manifests: JsonObject) => compile(clusterPolicy("m", [{ name: "r", match: podMatch, validate: { manifests } }]));
+    const rule = (manifests: JsonObject) =>
+      compile(clusterPolicy("m", [{ name: "r", match: podMatch, validate: { manifests } }]));
     const keyless = rule({ attestors: [{ entries: [{ keyless: { subject: "me@example.com" } }] }] });
     assert.equal(keyless.rules[0]?.unsupported, undefined);
     // A signature is there to check, and only Rekor/Fulcio could check it.
     const withSignature = signed(pod("web"), [testKey()]);
     const [r] = engine.validate(keyless, { resource: withSignature, operation: "CREATE", namespaceLabels: {} }).rules;
     assert.equal(r?.status, "error");
-    assert.match(r?.message ?? "", /entries\[0\]\.keyless: keyless signatures need Fulcio roots and the Rekor transparency log/);
-    const dryRun = rule({ attestors: [{ entries: [{ keys: { publicKeys: "-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----" } }] }], dryRun: { enable: true } });
+    assert.match(
+      r?.message ?? "",
+      /entries\[0\]\.keyless: keyless signatures need Fulcio roots and the Rekor transparency log/,
+    );
+    const dryRun = rule({
+      attestors: [{ entries: [{ keys: { publicKeys: "-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----" } }] }],
+      dryRun: { enable: true },
+    });
     assert.deepEqual(validate(dryRun, pod("web")), [["r", "error", "Validation"]]);
   });
 
   test("a pattern rule with celPreconditions never takes the fast pass", () => {
-    const p = compile(clusterPolicy("c", [{ name: "r", match: podMatch, celPreconditions: [{ name: "x", expression: "false" }], validate: { pattern: { metadata: { name: "?*" } } } }]));
+    const p = compile(
+      clusterPolicy("c", [
+        {
+          name: "r",
+          match: podMatch,
+          celPreconditions: [{ name: "x", expression: "false" }],
+          validate: { pattern: { metadata: { name: "?*" } } },
+        },
+      ]),
+    );
     assert.deepEqual(validate(p, pod("web")), [["r", "error", "Validation"]]);
   });
 
   test("mutate and generate rules with an unsupported feature answer error and change nothing", () => {
-    const m = compile(clusterPolicy("m", [{ name: "r", match: podMatch, celPreconditions: [{ name: "x", expression: "true" }], mutate: { patchStrategicMerge: { metadata: { labels: { a: "b" } } } } }]));
+    const m = compile(
+      clusterPolicy("m", [
+        {
+          name: "r",
+          match: podMatch,
+          celPreconditions: [{ name: "x", expression: "true" }],
+          mutate: { patchStrategicMerge: { metadata: { labels: { a: "b" } } } },
+        },
+      ]),
+    );
     const mutated = engine.mutate(m, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} });
-    assert.deepEqual(mutated.rules.map((r) => r.status), ["error"]);
+    assert.deepEqual(
+      mutated.rules.map((r) => r.status),
+      ["error"],
+    );
     assert.deepEqual(mutated.patchedResource, pod("web"));
-    const g = compile(clusterPolicy("g", [{ name: "r", match: podMatch, celPreconditions: [{ name: "x", expression: "true" }], generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "default", data: { data: { a: "b" } } } }]));
-    const generated = engine.generate(g, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} }, { find: () => undefined, list: () => [] } as never);
-    assert.deepEqual(generated.rules.map((r) => [r.status, r.generated]), [["error", undefined]]);
+    const g = compile(
+      clusterPolicy("g", [
+        {
+          name: "r",
+          match: podMatch,
+          celPreconditions: [{ name: "x", expression: "true" }],
+          generate: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            name: "c",
+            namespace: "default",
+            data: { data: { a: "b" } },
+          },
+        },
+      ]),
+    );
+    const generated = engine.generate(g, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} }, {
+      find: () => undefined,
+      list: () => [],
+    } as never);
+    assert.deepEqual(
+      generated.rules.map((r) => [r.status, r.generated]),
+      [["error", undefined]],
+    );
   });
 
   test("a CEL policy kind compiles to one error per resource, its failurePolicy and Deny action kept", () => {
-    const p = compile({ apiVersion: "policies.kyverno.io/v1", kind: "ImageValidatingPolicy", metadata: { name: "vp" }, spec: { failurePolicy: "Ignore", validationActions: ["Audit"] } });
+    const p = compile({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ImageValidatingPolicy",
+      metadata: { name: "vp" },
+      spec: { failurePolicy: "Ignore", validationActions: ["Audit"] },
+    });
     assert.equal(p.unsupportedKind, "policies.kyverno.io/v1 ImageValidatingPolicy");
     assert.deepEqual(validate(p, pod("web")), [["", "error", "Validation"]]);
     assert.equal(p.document.spec.failurePolicy, "Ignore");
     assert.equal(p.rules[0]?.action, "Audit");
-    const n = compile({ apiVersion: "policies.kyverno.io/v1", kind: "NamespacedImageValidatingPolicy", metadata: { name: "nvp", namespace: "team" }, spec: {} });
+    const n = compile({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "NamespacedImageValidatingPolicy",
+      metadata: { name: "nvp", namespace: "team" },
+      spec: {},
+    });
     assert.deepEqual(validate(n, pod("web", { namespace: "other" })), []);
-    assert.deepEqual(validate(n, pod("web", { namespace: "team" })).map((r) => r[1]), ["error"]);
+    assert.deepEqual(
+      validate(n, pod("web", { namespace: "team" })).map((r) => r[1]),
+      ["error"],
+    );
   });
 });

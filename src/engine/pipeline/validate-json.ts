@@ -28,16 +28,34 @@ export function runsOnJson(policy: CompiledPolicy): boolean {
   return cel !== undefined && isValidatingPolicy(cel) && cel.mode === "JSON";
 }
 
-export function validateJsonPayload(policy: CompiledPolicy, request: JsonPayloadRequest, env: EngineEnv): PolicyResponse {
+export function validateJsonPayload(
+  policy: CompiledPolicy,
+  request: JsonPayloadRequest,
+  env: EngineEnv,
+): PolicyResponse {
   const payload = request.payload;
   const compiled = policy.rules[0];
   const cel = compiled?.cel;
-  if (compiled === undefined || cel === undefined || !isValidatingPolicy(cel) || cel.mode !== "JSON") return { policy, resource: payload, rules: [] };
-  if (compiled.unsupported !== undefined) return { policy, resource: payload, rules: [ruleResult(compiled.name, "Validation", "error", compiled.unsupported)] };
+  if (compiled === undefined || cel === undefined || !isValidatingPolicy(cel) || cel.mode !== "JSON")
+    return { policy, resource: payload, rules: [] };
+  if (compiled.unsupported !== undefined)
+    return {
+      policy,
+      resource: payload,
+      rules: [ruleResult(compiled.name, "Validation", "error", compiled.unsupported)],
+    };
   const ref = { kind: policy.kind === "Policy" ? "NamespacedValidatingPolicy" : "ValidatingPolicy", name: policy.name };
-  const exceptions = celExceptionsFor(request.exceptions, ref, { now: env.ports.clock.nowMillis(), ...(request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {}) });
+  const exceptions = celExceptionsFor(request.exceptions, ref, {
+    now: env.ports.clock.nowMillis(),
+    ...(request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {}),
+  });
   const input = { object: toCel(payload), oldObject: null, request: null, namespaceObject: null };
-  const result: RuleResult = evaluateBody(cel, input, { ports: env.ports, policyNamespace: policy.namespace }, exceptions);
+  const result: RuleResult = evaluateBody(
+    cel,
+    input,
+    { ports: env.ports, policyNamespace: policy.namespace },
+    exceptions,
+  );
   return { policy, resource: payload, rules: [result] };
 }
 

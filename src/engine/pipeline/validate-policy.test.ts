@@ -9,7 +9,10 @@ import { compileException, type CompiledException } from "../exceptions/index.js
 import { fakePorts, type FakeContext } from "../../../test/support/fake-ports.js";
 import { clusterPolicy, deployment, pod, podRule } from "../../../test/support/builders.js";
 
-function compile(doc: JsonObject, ctx?: FakeContext): { engine: ReturnType<typeof createEngine>; policy: CompiledPolicy } {
+function compile(
+  doc: JsonObject,
+  ctx?: FakeContext,
+): { engine: ReturnType<typeof createEngine>; policy: CompiledPolicy } {
   const engine = createEngine(fakePorts(ctx));
   const r = engine.compile(doc);
   if (!r.ok) throw new Error(r.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
@@ -21,12 +24,19 @@ function run(doc: JsonObject, resource: JsonObject, extra: Partial<EngineRequest
   return engine.validate(policy, { resource, operation: "CREATE", namespaceLabels: {}, ...extra }).rules;
 }
 
-const requireTeam = clusterPolicy("require-team", [podRule("check-team", { message: "team label required", pattern: { metadata: { labels: { team: "?*" } } } })]);
+const requireTeam = clusterPolicy("require-team", [
+  podRule("check-team", { message: "team label required", pattern: { metadata: { labels: { team: "?*" } } } }),
+]);
 
 describe("validate pattern", () => {
   test("passes with Kyverno's pass message", () => {
     const [r] = run(requireTeam, pod("a", { labels: { team: "x" } }));
-    assert.deepEqual(r, { rule: "check-team", type: "Validation", status: "pass", message: "validation rule 'check-team' passed." });
+    assert.deepEqual(r, {
+      rule: "check-team",
+      type: "Validation",
+      status: "pass",
+      message: "validation rule 'check-team' passed.",
+    });
   });
   test("fails with the message, a dot and the path", () => {
     const [r] = run(requireTeam, pod("a"));
@@ -39,30 +49,53 @@ describe("validate pattern", () => {
   });
   test("autogen rules check Pod templates of controllers", () => {
     const rules = run(requireTeam, deployment("d", {}));
-    assert.deepEqual(rules.map((r) => [r.rule, r.status]), [["autogen-check-team", "fail"]]);
+    assert.deepEqual(
+      rules.map((r) => [r.rule, r.status]),
+      [["autogen-check-team", "fail"]],
+    );
     assert.match(rules[0]?.message ?? "", /failed at path \/spec\/template\/metadata\/labels\//);
   });
   test("variables in messages are substituted", () => {
-    const doc = clusterPolicy("p", [podRule("r", { message: "pod {{ request.object.metadata.name }} needs a team", pattern: { metadata: { labels: { team: "?*" } } } })]);
-    assert.equal(run(doc, pod("web"))[0]?.message, "validation error: pod web needs a team. rule r failed at path /metadata/labels/");
+    const doc = clusterPolicy("p", [
+      podRule("r", {
+        message: "pod {{ request.object.metadata.name }} needs a team",
+        pattern: { metadata: { labels: { team: "?*" } } },
+      }),
+    ]);
+    assert.equal(
+      run(doc, pod("web"))[0]?.message,
+      "validation error: pod web needs a team. rule r failed at path /metadata/labels/",
+    );
   });
 });
 
 describe("anyPattern", () => {
-  const doc = clusterPolicy("p", [podRule("r", { message: "need a or b", anyPattern: [{ metadata: { labels: { a: "?*" } } }, { metadata: { labels: { b: "?*" } } }] })]);
+  const doc = clusterPolicy("p", [
+    podRule("r", {
+      message: "need a or b",
+      anyPattern: [{ metadata: { labels: { a: "?*" } } }, { metadata: { labels: { b: "?*" } } }],
+    }),
+  ]);
   test("passes when one pattern passes", () => {
     assert.equal(run(doc, pod("x", { labels: { b: "1" } }))[0]?.message, "validation rule 'r' anyPattern[1] passed.");
   });
   test("fails listing every pattern's path", () => {
-    assert.equal(run(doc, pod("x"))[0]?.message, "validation error: need a or b. rule r[0] failed at path /metadata/labels/ rule r[1] failed at path /metadata/labels/");
+    assert.equal(
+      run(doc, pod("x"))[0]?.message,
+      "validation error: need a or b. rule r[0] failed at path /metadata/labels/ rule r[1] failed at path /metadata/labels/",
+    );
   });
 });
 
 describe("deny, preconditions and context", () => {
-  const deny = clusterPolicy("p", [podRule("no-default", {
-    message: "namespace {{ request.object.metadata.namespace }} is not allowed",
-    deny: { conditions: { any: [{ key: "{{ request.object.metadata.namespace }}", operator: "Equals", value: "default" }] } },
-  })]);
+  const deny = clusterPolicy("p", [
+    podRule("no-default", {
+      message: "namespace {{ request.object.metadata.namespace }} is not allowed",
+      deny: {
+        conditions: { any: [{ key: "{{ request.object.metadata.namespace }}", operator: "Equals", value: "default" }] },
+      },
+    }),
+  ]);
   test("deny conditions that hold fail with the substituted message (no prefix)", () => {
     const [r] = run(deny, pod("a", { namespace: "default" }));
     assert.deepEqual([r?.status, r?.message], ["fail", "namespace default is not allowed"]);
@@ -71,66 +104,136 @@ describe("deny, preconditions and context", () => {
     assert.equal(run(deny, pod("a", { namespace: "shop" }))[0]?.status, "pass");
   });
   test("preconditions not met give skip", () => {
-    const doc = clusterPolicy("p", [podRule("r", { pattern: { metadata: { labels: { team: "?*" } } } }, {
-      preconditions: { all: [{ key: "{{ request.operation }}", operator: "Equals", value: "UPDATE", message: "only updates" }] },
-    })]);
-    assert.deepEqual(run(doc, pod("a")).map((r) => [r.status, r.message]), [["skip", "preconditions not met; only updates"]]);
+    const doc = clusterPolicy("p", [
+      podRule(
+        "r",
+        { pattern: { metadata: { labels: { team: "?*" } } } },
+        {
+          preconditions: {
+            all: [{ key: "{{ request.operation }}", operator: "Equals", value: "UPDATE", message: "only updates" }],
+          },
+        },
+      ),
+    ]);
+    assert.deepEqual(
+      run(doc, pod("a")).map((r) => [r.status, r.message]),
+      [["skip", "preconditions not met; only updates"]],
+    );
   });
   test("a precondition reading a missing key is an error, not a skip", () => {
-    const doc = clusterPolicy("p", [podRule("r", { pattern: { metadata: {} } }, {
-      preconditions: { all: [{ key: "{{ request.object.spec.nothing }}", operator: "Equals", value: "x" }] },
-    })]);
+    const doc = clusterPolicy("p", [
+      podRule(
+        "r",
+        { pattern: { metadata: {} } },
+        {
+          preconditions: { all: [{ key: "{{ request.object.spec.nothing }}", operator: "Equals", value: "x" }] },
+        },
+      ),
+    ]);
     const [r] = run(doc, pod("a"));
     assert.equal(r?.status, "error");
     assert.match(r?.message ?? "", /^failed to evaluate preconditions: .*Unknown key "nothing" in path/);
   });
   test("variable context entries feed later expressions", () => {
-    const doc = clusterPolicy("p", [podRule("r", {
-      deny: { conditions: { any: [{ key: "{{ limit }}", operator: "LessThan", value: "{{ request.object.spec.containers | length(@) }}" }] } },
-    }, { context: [{ name: "limit", variable: { value: 1 } }] })]);
-    const two = pod("a", { containers: [{ name: "a", image: "a:1" }, { name: "b", image: "b:1" }] });
+    const doc = clusterPolicy("p", [
+      podRule(
+        "r",
+        {
+          deny: {
+            conditions: {
+              any: [
+                { key: "{{ limit }}", operator: "LessThan", value: "{{ request.object.spec.containers | length(@) }}" },
+              ],
+            },
+          },
+        },
+        { context: [{ name: "limit", variable: { value: 1 } }] },
+      ),
+    ]);
+    const two = pod("a", {
+      containers: [
+        { name: "a", image: "a:1" },
+        { name: "b", image: "b:1" },
+      ],
+    });
     assert.equal(run(doc, two)[0]?.status, "fail");
     assert.equal(run(doc, pod("b"))[0]?.status, "pass");
   });
   test("configMap entries load through the context port", () => {
-    const doc = clusterPolicy("p", [podRule("r", {
-      deny: { conditions: { any: [{ key: "{{ request.object.metadata.name }}", operator: "AnyIn", value: "{{ cm.data.blocked }}" }] } },
-    }, { context: [{ name: "cm", configMap: { name: "settings", namespace: "kyverno" } }] })]);
-    const ctx = { configMaps: { "kyverno/settings": { data: { blocked: "[\"bad\"]" } } } };
+    const doc = clusterPolicy("p", [
+      podRule(
+        "r",
+        {
+          deny: {
+            conditions: {
+              any: [{ key: "{{ request.object.metadata.name }}", operator: "AnyIn", value: "{{ cm.data.blocked }}" }],
+            },
+          },
+        },
+        { context: [{ name: "cm", configMap: { name: "settings", namespace: "kyverno" } }] },
+      ),
+    ]);
+    const ctx = { configMaps: { "kyverno/settings": { data: { blocked: '["bad"]' } } } };
     assert.equal(run(doc, pod("bad"), {}, ctx)[0]?.status, "fail");
     assert.equal(run(doc, pod("good"), {}, ctx)[0]?.status, "pass");
   });
 });
 
 describe("foreach", () => {
-  const doc = clusterPolicy("p", [podRule("tags", {
-    message: "images need a tag",
-    foreach: [{ list: "request.object.spec.containers", pattern: { image: "*:*" } }],
-  })]);
+  const doc = clusterPolicy("p", [
+    podRule("tags", {
+      message: "images need a tag",
+      foreach: [{ list: "request.object.spec.containers", pattern: { image: "*:*" } }],
+    }),
+  ]);
   test("fails on the first element that does not pass", () => {
-    const [r] = run(doc, pod("a", { containers: [{ name: "a", image: "a:1" }, { name: "b", image: "b" }] }));
+    const [r] = run(
+      doc,
+      pod("a", {
+        containers: [
+          { name: "a", image: "a:1" },
+          { name: "b", image: "b" },
+        ],
+      }),
+    );
     assert.equal(r?.status, "fail");
-    assert.match(r?.message ?? "", /^validation failure: validation error: images need a tag\. rule tags failed at path \/image\//);
+    assert.match(
+      r?.message ?? "",
+      /^validation failure: validation error: images need a tag\. rule tags failed at path \/image\//,
+    );
   });
   test("passes when every element passes", () => {
     assert.equal(run(doc, pod("a"))[0]?.status, "pass");
   });
   test("a list with no applicable elements gives no result", () => {
-    const none = clusterPolicy("p", [podRule("r", { foreach: [{ list: "request.object.spec.initContainers", pattern: { image: "*:*" } }] })]);
+    const none = clusterPolicy("p", [
+      podRule("r", { foreach: [{ list: "request.object.spec.initContainers", pattern: { image: "*:*" } }] }),
+    ]);
     assert.deepEqual(run(none, pod("a")), []);
   });
 });
 
 describe("policy-level behaviour", () => {
   test("applyRules One stops after the first pass or fail", () => {
-    const doc = clusterPolicy("p", [
-      podRule("first", { pattern: { metadata: { name: "?*" } } }),
-      podRule("second", { pattern: { metadata: { name: "?*" } } }),
-    ], { applyRules: "One" });
-    assert.deepEqual(run(doc, pod("a")).map((r) => r.rule), ["first"]);
+    const doc = clusterPolicy(
+      "p",
+      [
+        podRule("first", { pattern: { metadata: { name: "?*" } } }),
+        podRule("second", { pattern: { metadata: { name: "?*" } } }),
+      ],
+      { applyRules: "One" },
+    );
+    assert.deepEqual(
+      run(doc, pod("a")).map((r) => r.rule),
+      ["first"],
+    );
   });
   test("a namespaced Policy applies only in its own namespace", () => {
-    const doc = { ...clusterPolicy("p", [podRule("r", { pattern: { metadata: { name: "?*" } } })]), kind: "Policy", metadata: { name: "p", namespace: "team-a" } };
+    const doc = {
+      ...clusterPolicy("p", [podRule("r", { pattern: { metadata: { name: "?*" } } })]),
+      kind: "Policy",
+      metadata: { name: "p", namespace: "team-a" },
+    };
     assert.equal(run(doc, pod("x", { namespace: "team-a" })).length, 1);
     assert.equal(run(doc, pod("x", { namespace: "team-b" })).length, 0);
   });
@@ -141,15 +244,24 @@ describe("policy-level behaviour", () => {
 });
 
 describe("failure actions and allowExistingViolations", () => {
-  const enforced = (allow?: boolean) => clusterPolicy("p", [podRule("r", {
-    failureAction: "Enforce",
-    ...(allow === undefined ? {} : { allowExistingViolations: allow }),
-    pattern: { metadata: { labels: { team: "?*" } } },
-  })]);
-  const update = (oldLabels?: Record<string, string>) => ({ operation: "UPDATE" as const, oldResource: pod("a", oldLabels ? { labels: oldLabels } : {}) });
+  const enforced = (allow?: boolean) =>
+    clusterPolicy("p", [
+      podRule("r", {
+        failureAction: "Enforce",
+        ...(allow === undefined ? {} : { allowExistingViolations: allow }),
+        pattern: { metadata: { labels: { team: "?*" } } },
+      }),
+    ]);
+  const update = (oldLabels?: Record<string, string>) => ({
+    operation: "UPDATE" as const,
+    oldResource: pod("a", oldLabels ? { labels: oldLabels } : {}),
+  });
   test("an UPDATE that keeps an existing violation is skipped under Enforce", () => {
     const [r] = run(enforced(), pod("a"), update());
-    assert.deepEqual([r?.status, r?.message], ["skip", "skipping the rule evaluation as pre-existing violations are allowed"]);
+    assert.deepEqual(
+      [r?.status, r?.message],
+      ["skip", "skipping the rule evaluation as pre-existing violations are allowed"],
+    );
   });
   test("an UPDATE that introduces the violation still fails", () => {
     assert.equal(run(enforced(), pod("a"), update({ team: "t" }))[0]?.status, "fail");
@@ -164,8 +276,12 @@ describe("failure actions and allowExistingViolations", () => {
 });
 
 describe("validate.podSecurity and PolicyExceptions in the rule loop", () => {
-  const baseline = clusterPolicy("psa", [podRule("baseline", { podSecurity: { level: "baseline", version: "latest" } })]);
-  const privileged = pod("priv", { containers: [{ name: "app", image: "nginx:1.27", securityContext: { privileged: true } }] });
+  const baseline = clusterPolicy("psa", [
+    podRule("baseline", { podSecurity: { level: "baseline", version: "latest" } }),
+  ]);
+  const privileged = pod("priv", {
+    containers: [{ name: "app", image: "nginx:1.27", securityContext: { privileged: true } }],
+  });
   const exception = (podSecurity?: JsonObject[]): CompiledException => {
     const r = compileException({
       apiVersion: "kyverno.io/v2",
@@ -184,7 +300,10 @@ describe("validate.podSecurity and PolicyExceptions in the rule loop", () => {
   test("a privileged container fails baseline with Kyverno's text and report properties", () => {
     const [r] = run(baseline, privileged);
     assert.equal(r?.status, "fail");
-    assert.match(r?.message ?? "", /^Validation rule 'baseline' failed\. It violates PodSecurity "baseline:latest": \(Forbidden reason: privileged/);
+    assert.match(
+      r?.message ?? "",
+      /^Validation rule 'baseline' failed\. It violates PodSecurity "baseline:latest": \(Forbidden reason: privileged/,
+    );
     assert.equal(r?.properties?.["standard"], "baseline");
     assert.equal(r?.properties?.["controls"], "privileged");
   });
@@ -192,7 +311,10 @@ describe("validate.podSecurity and PolicyExceptions in the rule loop", () => {
   test("a compliant pod passes; autogen checks a Deployment's template", () => {
     assert.equal(run(baseline, pod("ok"))[0]?.status, "pass");
     const rules = run(baseline, deployment("d"));
-    assert.deepEqual(rules.map((r) => [r.rule, r.status]), [["autogen-baseline", "pass"]]);
+    assert.deepEqual(
+      rules.map((r) => [r.rule, r.status]),
+      [["autogen-baseline", "pass"]],
+    );
   });
 
   test("an exception without podSecurity entries skips the rule, naming the exception", () => {
@@ -203,24 +325,36 @@ describe("validate.podSecurity and PolicyExceptions in the rule loop", () => {
   });
 
   test("podSecurity entries of an exception exclude the control; the rule then skips", () => {
-    const [r] = run(baseline, privileged, { exceptions: [exception([{ controlName: "Privileged Containers", images: ["nginx*"] }])] });
+    const [r] = run(baseline, privileged, {
+      exceptions: [exception([{ controlName: "Privileged Containers", images: ["nginx*"] }])],
+    });
     assert.equal(r?.status, "skip");
     assert.equal(r?.message, "rule is skipped due to policy exceptions ops/allow-priv");
   });
 
   test("an exclusion for another control leaves the failure", () => {
-    const [r] = run(baseline, privileged, { exceptions: [exception([{ controlName: "Host Ports", images: ["nginx*"] }])] });
+    const [r] = run(baseline, privileged, {
+      exceptions: [exception([{ controlName: "Host Ports", images: ["nginx*"] }])],
+    });
     assert.equal(r?.status, "fail");
   });
 
   test("an exception skips any other rule type too; a resource it does not match is evaluated", () => {
-    const policy = clusterPolicy("psa", [podRule("check-team", { message: "team label required", pattern: { metadata: { labels: { team: "?*" } } } })]);
-    assert.equal(run(policy, privileged, { exceptions: [exception()] })[0]?.message, "rule is skipped due to policy exceptionsops/allow-priv");
+    const policy = clusterPolicy("psa", [
+      podRule("check-team", { message: "team label required", pattern: { metadata: { labels: { team: "?*" } } } }),
+    ]);
+    assert.equal(
+      run(policy, privileged, { exceptions: [exception()] })[0]?.message,
+      "rule is skipped due to policy exceptionsops/allow-priv",
+    );
     assert.equal(run(policy, pod("other"), { exceptions: [exception()] })[0]?.status, "fail");
   });
 
   test("exceptions outside the allowed namespaces are ignored", () => {
-    assert.equal(run(baseline, privileged, { exceptions: [exception()], exceptionNamespaces: ["bylaw"] })[0]?.status, "fail");
+    assert.equal(
+      run(baseline, privileged, { exceptions: [exception()], exceptionNamespaces: ["bylaw"] })[0]?.status,
+      "fail",
+    );
   });
 });
 
@@ -233,16 +367,33 @@ describe("image data is built only for policies that mention images", () => {
       return r.policy;
     };
     const plain = compile(requireTeam);
-    const registry = compile(clusterPolicy("registry", [podRule("check-registry", {
-      message: "wrong registry",
-      deny: { conditions: { any: [{ key: "{{ images.containers.*.registry }}", operator: "AnyNotIn", value: ["registry.example.com"] }] } },
-    })]));
+    const registry = compile(
+      clusterPolicy("registry", [
+        podRule("check-registry", {
+          message: "wrong registry",
+          deny: {
+            conditions: {
+              any: [
+                { key: "{{ images.containers.*.registry }}", operator: "AnyNotIn", value: ["registry.example.com"] },
+              ],
+            },
+          },
+        }),
+      ]),
+    );
     assert.equal(plain.usesImages, false);
     assert.equal(registry.usesImages, true);
-    const request: EngineRequest = { resource: pod("a", { labels: { team: "x" }, containers: [{ name: "c", image: "docker.io/nginx:1" }] }), operation: "CREATE", namespaceLabels: {} };
+    const request: EngineRequest = {
+      resource: pod("a", { labels: { team: "x" }, containers: [{ name: "c", image: "docker.io/nginx:1" }] }),
+      operation: "CREATE",
+      namespaceLabels: {},
+    };
     assert.equal(engine.validate(plain, request).rules[0]?.status, "pass");
     assert.equal(engine.validate(registry, request).rules[0]?.status, "fail");
-    const good: EngineRequest = { ...request, resource: pod("b", { containers: [{ name: "c", image: "registry.example.com/nginx:1" }] }) };
+    const good: EngineRequest = {
+      ...request,
+      resource: pod("b", { containers: [{ name: "c", image: "registry.example.com/nginx:1" }] }),
+    };
     assert.equal(engine.validate(plain, good).rules[0]?.status, "fail");
     assert.equal(engine.validate(registry, good).rules[0]?.status, "pass");
   });

@@ -32,7 +32,9 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
   const tooDeep = request.tooDeep;
   // A rule that needs no scope is answered without one (fastAnswer); kyverno.io PolicyExceptions are
   // checked the full way (policies.kyverno.io ones concern only the CEL kinds, which have no fast pass).
-  const fastPassing = !request.derived(HAS_CLASSIC_EXCEPTIONS, () => (request.request.exceptions ?? []).some((e) => !isCelException(e)));
+  const fastPassing = !request.derived(HAS_CLASSIC_EXCEPTIONS, () =>
+    (request.request.exceptions ?? []).some((e) => !isCelException(e)),
+  );
   // Made on the first result, with room for one: most policies give one result per request.
   let results: RuleResult[] | undefined;
   // Every policy of one namespace (ClusterPolicies: "") matches against the same request.
@@ -41,14 +43,33 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
     if (!isValidatePhaseRule(compiled)) continue;
     if (!ruleMatchesOnce(compiled, matchCtx)) continue;
     if (conditions.kind === "error") {
-      results = add(results, { rule: compiled.name, type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation", status: "error", message: conditions.message });
+      results = add(results, {
+        rule: compiled.name,
+        type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation",
+        status: "error",
+        message: conditions.message,
+      });
       continue;
     }
     if (tooDeep) {
-      results = add(results, { rule: compiled.name, type: "Validation", status: "error", message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated` });
+      results = add(results, {
+        rule: compiled.name,
+        type: "Validation",
+        status: "error",
+        message: `the resource is nested deeper than ${MAX_DOCUMENT_DEPTH} levels; it was not evaluated`,
+      });
       continue;
     }
-    const result = (fastPassing ? fastAnswer(compiled, request) : undefined) ?? evaluateGuarded({ policy, rule: compiled, type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation", env, request, base });
+    const result =
+      (fastPassing ? fastAnswer(compiled, request) : undefined) ??
+      evaluateGuarded({
+        policy,
+        rule: compiled,
+        type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation",
+        env,
+        request,
+        base,
+      });
     if (result === undefined) continue;
     results = add(results, result);
     if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
@@ -77,10 +98,27 @@ function preExistingViolation(run: RuleRun, vars: SubstitutionScope): boolean {
   const request = run.request.request;
   const old = request.oldResource;
   const validate = compiled.rule.validate;
-  if (run.request.operation !== "UPDATE" || old === undefined || validate === undefined || validate.allowExistingViolations === false) return false;
-  if (effectiveAction(policy, compiled.name, resourceNamespace(old), request.namespaceLabels) !== "Enforce") return false;
+  if (
+    run.request.operation !== "UPDATE" ||
+    old === undefined ||
+    validate === undefined ||
+    validate.allowExistingViolations === false
+  )
+    return false;
+  if (effectiveAction(policy, compiled.name, resourceNamespace(old), request.namespaceLabels) !== "Enforce")
+    return false;
   const oldData = setDotted(setDotted(vars.data, "request.object", old), "request.operation", "CREATE");
-  const previous = runValidation(validate, validate.message, { ruleName: compiled.name, target: old, vars: { ...vars, data: oldData, operation: "CREATE" }, patterns: policy.patterns }, 0);
+  const previous = runValidation(
+    validate,
+    validate.message,
+    {
+      ruleName: compiled.name,
+      target: old,
+      vars: { ...vars, data: oldData, operation: "CREATE" },
+      patterns: policy.patterns,
+    },
+    0,
+  );
   return previous?.status === "fail";
 }
 
@@ -110,7 +148,12 @@ function evaluateGuarded(run: RuleRun): RuleResult | undefined {
 }
 
 function stackExceeded(rule: string): RuleResult {
-  return { rule, type: "Validation", status: "error", message: `rule ${rule}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated` };
+  return {
+    rule,
+    type: "Validation",
+    status: "error",
+    message: `rule ${rule}: evaluation exceeded the stack (input nested too deeply or recursive); not evaluated`,
+  };
 }
 
 function evaluateRule(run: RuleRun): RuleResult | undefined {
@@ -120,19 +163,38 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   if (!scope.ok) return scope.result;
   // Matched, not excepted, preconditions met: a rule Bylaw cannot run answers with an error.
   if (compiled.unsupported !== undefined) return ruleResult(name, type, "error", compiled.unsupported);
-  if (compiled.rule.verifyImages !== undefined && compiled.rule.validate === undefined) return validateImageRule(run, scope.vars);
+  if (compiled.rule.verifyImages !== undefined && compiled.rule.validate === undefined)
+    return validateImageRule(run, scope.vars);
   // The rule context's `request` is the request's own, whichever policy asks: converted once per request.
   if (compiled.cel !== undefined) {
     const input = run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data));
-    if (isAdmissionPolicy(compiled.cel)) return evaluateAdmissionPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: "" });
+    if (isAdmissionPolicy(compiled.cel))
+      return evaluateAdmissionPolicy(compiled.cel, run.request.matchContext(policy).req, input, {
+        ports: run.env.ports,
+        policyNamespace: "",
+      });
     if (isValidatingPolicy(compiled.cel)) {
       const request = run.request.request;
-      const ref = { kind: policy.kind === "Policy" ? "NamespacedValidatingPolicy" : "ValidatingPolicy", name: policy.name };
-      const exceptions = celExceptionsFor(request.exceptions, ref, { now: run.env.ports.clock.nowMillis(), ...(request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {}) });
-      return evaluateValidatingPolicy(compiled.cel, run.request.matchContext(policy).req, input, { ports: run.env.ports, policyNamespace: policy.namespace }, exceptions);
+      const ref = {
+        kind: policy.kind === "Policy" ? "NamespacedValidatingPolicy" : "ValidatingPolicy",
+        name: policy.name,
+      };
+      const exceptions = celExceptionsFor(request.exceptions, ref, {
+        now: run.env.ports.clock.nowMillis(),
+        ...(request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {}),
+      });
+      return evaluateValidatingPolicy(
+        compiled.cel,
+        run.request.matchContext(policy).req,
+        input,
+        { ports: run.env.ports, policyNamespace: policy.namespace },
+        exceptions,
+      );
     }
     const namespace = resourceNamespace(run.request.subject);
-    return evaluateCelRule(compiled.cel, name, input, (kind, ref) => resolveParams(kind, ref, namespace, run.env.ports.context));
+    return evaluateCelRule(compiled.cel, name, input, (kind, ref) =>
+      resolveParams(kind, ref, namespace, run.env.ports.context),
+    );
   }
   const validate = compiled.rule.validate;
   if (validate === undefined) return undefined;
@@ -140,13 +202,24 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   const target = run.request.subject;
   if (validate.podSecurity !== undefined) return podSecurityRule(compiled, target, scope.exceptions ?? []);
   if (compiled.manifests !== undefined) return manifestsRule(run, compiled.manifests, vars);
-  if (validate.manifests !== undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.manifests did not compile`);
+  if (validate.manifests !== undefined)
+    return ruleResult(name, "Validation", "error", `rule ${name}: validate.manifests did not compile`);
   const passed = compiled.validatePass;
-  const outcome = runValidation(validate, validate.message, { ruleName: name, target, vars, patterns: policy.patterns, passed }, 0);
+  const outcome = runValidation(
+    validate,
+    validate.message,
+    { ruleName: name, target, vars, patterns: policy.patterns, passed },
+    0,
+  );
   if (outcome === undefined) return undefined;
   if (passed !== undefined && outcome === passed.outcome) return passed.result;
   if (outcome.status === "fail" && preExistingViolation(run, vars)) {
-    return ruleResult(name, "Validation", "skip", "skipping the rule evaluation as pre-existing violations are allowed");
+    return ruleResult(
+      name,
+      "Validation",
+      "skip",
+      "skipping the rule evaluation as pre-existing violations are allowed",
+    );
   }
   return ruleResult(name, "Validation", outcome.status, outcome.message, outcome.path);
 }
@@ -156,17 +229,30 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
  * the rule; otherwise their entries are extra exclusions, and a pod that passes only thanks to them
  * is a skip naming the exceptions.
  */
-function podSecurityRule(compiled: CompiledRule, resource: Resource, exceptions: readonly CompiledException[]): RuleResult {
+function podSecurityRule(
+  compiled: CompiledRule,
+  resource: Resource,
+  exceptions: readonly CompiledException[],
+): RuleResult {
   const name = compiled.name;
   const ps = compiled.podSecurity;
-  if (ps === undefined) return ruleResult(name, "Validation", "error", `rule ${name}: validate.podSecurity did not compile`);
+  if (ps === undefined)
+    return ruleResult(name, "Validation", "error", `rule ${name}: validate.podSecurity did not compile`);
   const plan = podSecurityExceptionPlan(exceptions);
-  if (plan.kind === "skip") return { ...ruleResult(name, "Validation", "skip", plan.message), exceptions: plan.exceptions.map((e) => e.key) };
+  if (plan.kind === "skip")
+    return { ...ruleResult(name, "Validation", "skip", plan.message), exceptions: plan.exceptions.map((e) => e.key) };
   const outcome = evaluatePodSecurity(ps, resource, plan.kind === "exclude" ? plan.exclusions : undefined);
   if (outcome.error !== undefined) return ruleResult(name, "Validation", "error", outcome.error);
   const properties = podSecurityProperties(ps, outcome);
   if (outcome.allowed && plan.kind === "exclude" && outcome.exemptedByExtra) {
-    return { ...ruleResult(name, "Validation", "skip", plan.skipMessage), exceptions: plan.exceptions.map((e) => e.key), properties };
+    return {
+      ...ruleResult(name, "Validation", "skip", plan.skipMessage),
+      exceptions: plan.exceptions.map((e) => e.key),
+      properties,
+    };
   }
-  return { ...ruleResult(name, "Validation", outcome.allowed ? "pass" : "fail", podSecurityMessage(name, ps, outcome)), properties };
+  return {
+    ...ruleResult(name, "Validation", outcome.allowed ? "pass" : "fail", podSecurityMessage(name, ps, outcome)),
+    properties,
+  };
 }

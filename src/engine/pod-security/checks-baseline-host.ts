@@ -30,7 +30,11 @@ function hostPathVolumes(pod: PodView): CheckFailure | undefined {
     errors.push(forbidden(`spec.volumes[${i}].hostPath`));
   });
   if (names.length === 0) return undefined;
-  return { reason: "hostPath volumes", detail: `${pluralize("volume", "volumes", names.length)} ${joinQuote(names)}`, errors };
+  return {
+    reason: "hostPath volumes",
+    detail: `${pluralize("volume", "volumes", names.length)} ${joinQuote(names)}`,
+    errors,
+  };
 }
 
 /** ports[*].hostPort of every container: unset or 0. */
@@ -81,7 +85,11 @@ function procMount(pod: PodView): CheckFailure | undefined {
     errors.push(forbidden(`${path}.securityContext.procMount`, str(value)));
   });
   if (bad.length === 0) return undefined;
-  return { reason: "procMount", detail: `${containers(bad)} must not set securityContext.procMount to ${joinQuote(sortedSet(types))}`, errors };
+  return {
+    reason: "procMount",
+    detail: `${containers(bad)} must not set securityContext.procMount to ${joinQuote(sortedSet(types))}`,
+    errors,
+  };
 }
 
 /** securityContext.windowsOptions.hostProcess of the pod and every container: unset or false. */
@@ -101,11 +109,27 @@ function windowsHostProcess(pod: PodView): CheckFailure | undefined {
   });
   if (bad.length > 0) setters.push(containers(bad));
   if (setters.length === 0) return undefined;
-  return { reason: "hostProcess", detail: `${setters.join(" and ")} must not set securityContext.windowsOptions.hostProcess=true`, errors };
+  return {
+    reason: "hostProcess",
+    detail: `${setters.join(" and ")} must not set securityContext.windowsOptions.hostProcess=true`,
+    errors,
+  };
 }
 
 const BASELINE_CAPABILITIES = new Set([
-  "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE", "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
+  "AUDIT_WRITE",
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "FOWNER",
+  "FSETID",
+  "KILL",
+  "MKNOD",
+  "NET_BIND_SERVICE",
+  "SETFCAP",
+  "SETGID",
+  "SETPCAP",
+  "SETUID",
+  "SYS_CHROOT",
 ]);
 
 /** securityContext.capabilities.add of every container: only the default set. */

@@ -9,7 +9,10 @@ import { profileTypes } from "./profile-types.js";
 import type { PodView, PssFieldError } from "./types.js";
 
 /** Annotation entries `key="value"` with their field errors, sorted by entry. */
-function annotationEntries(pod: PodView, bad: (key: string, value: string) => boolean): { entry: string; error: PssFieldError }[] {
+function annotationEntries(
+  pod: PodView,
+  bad: (key: string, value: string) => boolean,
+): { entry: string; error: PssFieldError }[] {
   return Object.entries(pod.annotations)
     .filter(([k, v]) => bad(k, v))
     .map(([k, v]) => ({ entry: `${k}=${goQuote(v)}`, error: forbidden(`metadata.annotations[${k}]`, str(v)) }))
@@ -93,7 +96,8 @@ function seLinuxOptions(allowedTypes: readonly string[]) {
 
 const POD_SECCOMP_ANNOTATION = "seccomp.security.alpha.kubernetes.io/pod";
 const CONTAINER_SECCOMP_PREFIX = "container.seccomp.security.alpha.kubernetes.io/";
-const validSeccompAnnotation = (v: string): boolean => v === "runtime/default" || v === "docker/default" || v.startsWith("localhost/");
+const validSeccompAnnotation = (v: string): boolean =>
+  v === "runtime/default" || v === "docker/default" || v.startsWith("localhost/");
 export const validSeccompType = (t: string): boolean => t === "RuntimeDefault" || t === "Localhost";
 
 /** v1.0: the alpha seccomp annotations of the pod and of each container. */
@@ -117,9 +121,21 @@ function seccompBaselineFields(pod: PodView): CheckFailure | undefined {
   return { reason: "seccompProfile", detail, errors };
 }
 
-const SYSCTLS_1_0 = ["kernel.shm_rmid_forced", "net.ipv4.ip_local_port_range", "net.ipv4.tcp_syncookies", "net.ipv4.ping_group_range", "net.ipv4.ip_unprivileged_port_start"];
+const SYSCTLS_1_0 = [
+  "kernel.shm_rmid_forced",
+  "net.ipv4.ip_local_port_range",
+  "net.ipv4.tcp_syncookies",
+  "net.ipv4.ping_group_range",
+  "net.ipv4.ip_unprivileged_port_start",
+];
 const SYSCTLS_1_27 = [...SYSCTLS_1_0, "net.ipv4.ip_local_reserved_ports"];
-const SYSCTLS_1_29 = [...SYSCTLS_1_27, "net.ipv4.tcp_keepalive_time", "net.ipv4.tcp_fin_timeout", "net.ipv4.tcp_keepalive_intvl", "net.ipv4.tcp_keepalive_probes"];
+const SYSCTLS_1_29 = [
+  ...SYSCTLS_1_27,
+  "net.ipv4.tcp_keepalive_time",
+  "net.ipv4.tcp_fin_timeout",
+  "net.ipv4.tcp_keepalive_intvl",
+  "net.ipv4.tcp_keepalive_probes",
+];
 const SYSCTLS_1_32 = [...SYSCTLS_1_29, "net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem"];
 
 /** spec.securityContext.sysctls[*].name: only the safe set of the version. */

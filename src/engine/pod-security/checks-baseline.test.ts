@@ -34,7 +34,11 @@ const cases: readonly Case[] = [
       'privileged: privileged | containers "init", "app" must not set securityContext.privileged=true | spec.initContainers[0].securityContext.privileged is forbidden, forbidden values found: true, spec.containers[0].securityContext.privileged is forbidden, forbidden values found: true',
     ],
   },
-  { name: "Privileged Containers: false is allowed", resource: pod({ containers: [container({}, { privileged: false })] }), expected: [] },
+  {
+    name: "Privileged Containers: false is allowed",
+    resource: pod({ containers: [container({}, { privileged: false })] }),
+    expected: [],
+  },
   {
     name: "Capabilities: only the default set may be added",
     resource: pod({ containers: [container({}, { capabilities: { add: ["SYS_ADMIN", "NET_ADMIN", "CHOWN"] } })] }),
@@ -42,20 +46,42 @@ const cases: readonly Case[] = [
       'capabilities_baseline: non-default capabilities | container "app" must not include "NET_ADMIN", "SYS_ADMIN" in securityContext.capabilities.add | spec.containers[0].securityContext.capabilities.add is forbidden, forbidden values found: [NET_ADMIN SYS_ADMIN]',
     ],
   },
-  { name: "Capabilities: CHOWN and NET_BIND_SERVICE pass", resource: pod({ containers: [container({}, { capabilities: { add: ["CHOWN", "NET_BIND_SERVICE"] } })] }), expected: [] },
+  {
+    name: "Capabilities: CHOWN and NET_BIND_SERVICE pass",
+    resource: pod({ containers: [container({}, { capabilities: { add: ["CHOWN", "NET_BIND_SERVICE"] } })] }),
+    expected: [],
+  },
   {
     name: "HostPath Volumes",
-    resource: pod({ volumes: [{ name: "cfg", configMap: { name: "c" } }, { name: "data", hostPath: { path: "/var" } }] }),
+    resource: pod({
+      volumes: [
+        { name: "cfg", configMap: { name: "c" } },
+        { name: "data", hostPath: { path: "/var" } },
+      ],
+    }),
     expected: ['hostPathVolumes: hostPath volumes | volume "data" | spec.volumes[1].hostPath: Forbidden'],
   },
   {
     name: "Host Ports: every non-zero hostPort",
-    resource: pod({ containers: [container({ ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 443, hostPort: 443 }] })] }),
+    resource: pod({
+      containers: [
+        container({
+          ports: [
+            { containerPort: 80, hostPort: 8080 },
+            { containerPort: 443, hostPort: 443 },
+          ],
+        }),
+      ],
+    }),
     expected: [
       'hostPorts: hostPort | container "app" uses hostPorts 443, 8080 | spec.containers[0].ports[0].hostPort is forbidden, forbidden values found: 8080, spec.containers[0].ports[1].hostPort is forbidden, forbidden values found: 443',
     ],
   },
-  { name: "Host Ports: hostPort 0 is allowed", resource: pod({ containers: [container({ ports: [{ containerPort: 80, hostPort: 0 }] })] }), expected: [] },
+  {
+    name: "Host Ports: hostPort 0 is allowed",
+    resource: pod({ containers: [container({ ports: [{ containerPort: 80, hostPort: 0 }] })] }),
+    expected: [],
+  },
   {
     name: "AppArmor: a forbidden annotation (reported under spec.template.metadata, as Kyverno does for every kind)",
     resource: pod({}, { annotations: { [APPARMOR]: "unconfined" } }),
@@ -65,34 +91,52 @@ const cases: readonly Case[] = [
   },
   {
     name: "AppArmor: pod and container appArmorProfile fields",
-    resource: pod({ securityContext: { appArmorProfile: { type: "Unconfined" } }, containers: [container({}, { appArmorProfile: { type: "Unconfined" } })] }),
+    resource: pod({
+      securityContext: { appArmorProfile: { type: "Unconfined" } },
+      containers: [container({}, { appArmorProfile: { type: "Unconfined" } })],
+    }),
     expected: [
       'appArmorProfile: forbidden AppArmor profile | pod and container "app" must not set AppArmor profile type to "Unconfined" | spec.securityContext.appArmorProfile.type is forbidden, forbidden values found: Unconfined, spec.containers[0].securityContext.appArmorProfile.type is forbidden, forbidden values found: Unconfined',
     ],
   },
   {
     name: "AppArmor: runtime/default, localhost/* and RuntimeDefault pass",
-    resource: pod({ containers: [container({}, { appArmorProfile: { type: "RuntimeDefault" } })] }, { annotations: { [APPARMOR]: "localhost/mine", other: "x" } }),
+    resource: pod(
+      { containers: [container({}, { appArmorProfile: { type: "RuntimeDefault" } })] },
+      { annotations: { [APPARMOR]: "localhost/mine", other: "x" } },
+    ),
     expected: [],
   },
   {
     name: "SELinux: type, user and role",
-    resource: pod({ securityContext: { seLinuxOptions: { type: "spc_t", user: "u" } }, containers: [container({}, { seLinuxOptions: { role: "r" } })] }),
+    resource: pod({
+      securityContext: { seLinuxOptions: { type: "spc_t", user: "u" } },
+      containers: [container({}, { seLinuxOptions: { role: "r" } })],
+    }),
     expected: [
       'seLinuxOptions: seLinuxOptions | pod and container "app" set forbidden securityContext.seLinuxOptions: type "spc_t"; user may not be set; role may not be set | spec.securityContext.seLinuxOptions.type is forbidden, forbidden values found: spc_t, spec.securityContext.seLinuxOptions.user is forbidden, forbidden values found: u, spec.containers[0].securityContext.seLinuxOptions.role is forbidden, forbidden values found: r',
     ],
   },
   {
     name: "SELinux: container_t and (latest) container_engine_t pass",
-    resource: pod({ securityContext: { seLinuxOptions: { type: "container_t", level: "s0:c1" } }, containers: [container({}, { seLinuxOptions: { type: "container_engine_t" } })] }),
+    resource: pod({
+      securityContext: { seLinuxOptions: { type: "container_t", level: "s0:c1" } },
+      containers: [container({}, { seLinuxOptions: { type: "container_engine_t" } })],
+    }),
     expected: [],
   },
   {
     name: "/proc Mount Type",
     resource: pod({ containers: [container({}, { procMount: "Unmasked" })] }),
-    expected: ['procMount: procMount | container "app" must not set securityContext.procMount to "Unmasked" | spec.containers[0].securityContext.procMount is forbidden, forbidden values found: Unmasked'],
+    expected: [
+      'procMount: procMount | container "app" must not set securityContext.procMount to "Unmasked" | spec.containers[0].securityContext.procMount is forbidden, forbidden values found: Unmasked',
+    ],
   },
-  { name: "/proc Mount Type: Default passes", resource: pod({ containers: [container({}, { procMount: "Default" })] }), expected: [] },
+  {
+    name: "/proc Mount Type: Default passes",
+    resource: pod({ containers: [container({}, { procMount: "Default" })] }),
+    expected: [],
+  },
   {
     name: "Seccomp: Unconfined is forbidden",
     resource: pod({ containers: [container({}, { seccompProfile: { type: "Unconfined" } })] }),
@@ -100,22 +144,45 @@ const cases: readonly Case[] = [
       'seccompProfile_baseline: seccompProfile | container "app" must not set securityContext.seccompProfile.type to "Unconfined" | spec.containers[0].securityContext.seccompProfile.type is forbidden, forbidden values found: Unconfined',
     ],
   },
-  { name: "Seccomp: no profile at all passes baseline", resource: pod({ containers: [{ name: "app", image: "nginx" }] }), expected: [] },
+  {
+    name: "Seccomp: no profile at all passes baseline",
+    resource: pod({ containers: [{ name: "app", image: "nginx" }] }),
+    expected: [],
+  },
   {
     name: "Sysctls: only the safe set",
-    resource: pod({ securityContext: { sysctls: [{ name: "kernel.msgmax", value: "1" }, { name: "net.ipv4.tcp_syncookies", value: "1" }] } }),
-    expected: ["sysctls: forbidden sysctls | kernel.msgmax | spec.securityContext.sysctls[0].name is forbidden, forbidden values found: kernel.msgmax"],
+    resource: pod({
+      securityContext: {
+        sysctls: [
+          { name: "kernel.msgmax", value: "1" },
+          { name: "net.ipv4.tcp_syncookies", value: "1" },
+        ],
+      },
+    }),
+    expected: [
+      "sysctls: forbidden sysctls | kernel.msgmax | spec.securityContext.sysctls[0].name is forbidden, forbidden values found: kernel.msgmax",
+    ],
   },
   {
     name: "HostProcess: pod and container",
-    resource: pod({ securityContext: { windowsOptions: { hostProcess: true } }, containers: [container({}, { windowsOptions: { hostProcess: true } })] }),
+    resource: pod({
+      securityContext: { windowsOptions: { hostProcess: true } },
+      containers: [container({}, { windowsOptions: { hostProcess: true } })],
+    }),
     expected: [
       'windowsHostProcess: hostProcess | pod and container "app" must not set securityContext.windowsOptions.hostProcess=true | spec.securityContext.windowsOptions.hostProcess is forbidden, forbidden values found: true, spec.containers[0].securityContext.windowsOptions.hostProcess is forbidden, forbidden values found: true',
     ],
   },
   {
     name: "Host probes (v1.34, in latest): a probe host",
-    resource: pod({ containers: [container({ livenessProbe: { httpGet: { host: "10.0.0.1", port: 80 } }, lifecycle: { preStop: { httpGet: { host: "", port: 1 } } } })] }),
+    resource: pod({
+      containers: [
+        container({
+          livenessProbe: { httpGet: { host: "10.0.0.1", port: 80 } },
+          lifecycle: { preStop: { httpGet: { host: "", port: 1 } } },
+        }),
+      ],
+    }),
     expected: [
       'hostProbesAndHostLifecycle: probe or lifecycle host | container "app" uses probe or lifecycle host "10.0.0.1" | spec.containers[0].livenessProbe.httpGet.host is forbidden, forbidden values found: 10.0.0.1',
     ],
@@ -132,12 +199,22 @@ describe("baseline controls (latest)", () => {
   }
 
   test("baseline ignores the restricted-only controls", () => {
-    const outcome = evaluatePodSecurity(baseline, pod({ containers: [{ name: "app", image: "nginx", securityContext: { runAsUser: 0 } }], volumes: [{ name: "n", nfs: { server: "s", path: "/" } }] }));
+    const outcome = evaluatePodSecurity(
+      baseline,
+      pod({
+        containers: [{ name: "app", image: "nginx", securityContext: { runAsUser: 0 } }],
+        volumes: [{ name: "n", nfs: { server: "s", path: "/" } }],
+      }),
+    );
     assert.deepEqual(outcome.checks, []);
   });
 
   test("checks come in pod-security-admission's order", () => {
-    const resource = pod({ hostIPC: true, securityContext: { sysctls: [{ name: "kernel.x" }] }, containers: [container({}, { privileged: true, procMount: "Unmasked" })] });
+    const resource = pod({
+      hostIPC: true,
+      securityContext: { sysctls: [{ name: "kernel.x" }] },
+      containers: [container({}, { privileged: true, procMount: "Unmasked" })],
+    });
     assert.deepEqual(
       evaluatePodSecurity(baseline, resource).checks.map((c) => c.id),
       ["hostNamespaces", "privileged", "procMount", "sysctls"],

@@ -37,7 +37,9 @@ const cases: readonly Case[] = [
   },
   {
     name: "Capabilities: only NET_BIND_SERVICE may be added (baseline check fails too)",
-    resource: pod({ containers: [container({}, { capabilities: { drop: ["ALL"], add: ["SYS_TIME", "NET_BIND_SERVICE"] } })] }),
+    resource: pod({
+      containers: [container({}, { capabilities: { drop: ["ALL"], add: ["SYS_TIME", "NET_BIND_SERVICE"] } })],
+    }),
     expected: [
       'capabilities_baseline: non-default capabilities | container "app" must not include "SYS_TIME" in securityContext.capabilities.add | spec.containers[0].securityContext.capabilities.add is forbidden, forbidden values found: [SYS_TIME]',
       'capabilities_restricted: unrestricted capabilities | container "app" must not include "SYS_TIME" in securityContext.capabilities.add | spec.containers[0].securityContext.capabilities.add is forbidden, forbidden values found: [SYS_TIME]',
@@ -51,17 +53,32 @@ const cases: readonly Case[] = [
   {
     name: "Volume Types: nfs",
     resource: pod({ volumes: [{ name: "share", nfs: { server: "s", path: "/" } }] }),
-    expected: ['restrictedVolumes: restricted volume types | volume "share" uses restricted volume type "nfs" | spec.volumes[0].nfs: Forbidden'],
+    expected: [
+      'restrictedVolumes: restricted volume types | volume "share" uses restricted volume type "nfs" | spec.volumes[0].nfs: Forbidden',
+    ],
   },
   {
     name: "Volume Types: hostPath fails both the baseline and the restricted check",
     resource: pod({ volumes: [{ name: "h", hostPath: { path: "/" } }] }),
-    expected: ['hostPathVolumes: hostPath volumes | volume "h" | spec.volumes[0].hostPath: Forbidden', 'restrictedVolumes: restricted volume types | volume "h" uses restricted volume type "hostPath" | spec.volumes[0].hostPath: Forbidden'],
+    expected: [
+      'hostPathVolumes: hostPath volumes | volume "h" | spec.volumes[0].hostPath: Forbidden',
+      'restrictedVolumes: restricted volume types | volume "h" uses restricted volume type "hostPath" | spec.volumes[0].hostPath: Forbidden',
+    ],
   },
   {
     name: "Volume Types: configMap, secret, emptyDir, projected, csi, pvc, ephemeral, downwardAPI and image pass",
     resource: pod({
-      volumes: ["configMap", "secret", "emptyDir", "projected", "csi", "persistentVolumeClaim", "ephemeral", "downwardAPI", "image"].map((t) => ({ name: t, [t]: {} })),
+      volumes: [
+        "configMap",
+        "secret",
+        "emptyDir",
+        "projected",
+        "csi",
+        "persistentVolumeClaim",
+        "ephemeral",
+        "downwardAPI",
+        "image",
+      ].map((t) => ({ name: t, [t]: {} })),
     }),
     expected: [],
   },
@@ -79,11 +96,17 @@ const cases: readonly Case[] = [
       'runAsNonRoot: runAsNonRoot != true | container "app" must not set securityContext.runAsNonRoot=false | spec.containers[0].securityContext.runAsNonRoot is forbidden, forbidden values found: false',
     ],
   },
-  { name: "Running as Non-root: set on the pod only", resource: pod({ securityContext: { runAsNonRoot: true }, containers: [container({}, { runAsNonRoot: null })] }), expected: [] },
+  {
+    name: "Running as Non-root: set on the pod only",
+    resource: pod({ securityContext: { runAsNonRoot: true }, containers: [container({}, { runAsNonRoot: null })] }),
+    expected: [],
+  },
   {
     name: "Running as Non-root user: runAsUser 0",
     resource: pod({ securityContext: { runAsUser: 0 }, containers: [container({}, { runAsUser: 1000 })] }),
-    expected: ["runAsUser: runAsUser=0 | pod must not set runAsUser=0 | spec.securityContext.runAsUser is forbidden, forbidden values found: 0"],
+    expected: [
+      "runAsUser: runAsUser=0 | pod must not set runAsUser=0 | spec.securityContext.runAsUser is forbidden, forbidden values found: 0",
+    ],
   },
   {
     name: "Seccomp: unset on pod and container",
@@ -94,13 +117,23 @@ const cases: readonly Case[] = [
   },
   {
     name: "Seccomp: Unconfined on the pod fails baseline and restricted",
-    resource: pod({ securityContext: { seccompProfile: { type: "Unconfined" } }, containers: [container({}, { seccompProfile: null })] }),
+    resource: pod({
+      securityContext: { seccompProfile: { type: "Unconfined" } },
+      containers: [container({}, { seccompProfile: null })],
+    }),
     expected: [
       'seccompProfile_baseline: seccompProfile | pod must not set securityContext.seccompProfile.type to "Unconfined" | spec.securityContext.seccompProfile.type is forbidden, forbidden values found: Unconfined',
       'seccompProfile_restricted: seccompProfile | pod must not set securityContext.seccompProfile.type to "Unconfined" | spec.securityContext.seccompProfile.type is forbidden, forbidden values found: Unconfined',
     ],
   },
-  { name: "Seccomp: Localhost on the pod passes", resource: pod({ securityContext: { seccompProfile: { type: "Localhost", localhostProfile: "p.json" } }, containers: [container({}, { seccompProfile: null })] }), expected: [] },
+  {
+    name: "Seccomp: Localhost on the pod passes",
+    resource: pod({
+      securityContext: { seccompProfile: { type: "Localhost", localhostProfile: "p.json" } },
+      containers: [container({}, { seccompProfile: null })],
+    }),
+    expected: [],
+  },
 ];
 
 describe("restricted controls (latest)", () => {
@@ -120,29 +153,55 @@ describe("restricted controls (latest)", () => {
 });
 
 describe("versions", () => {
-  const windows = pod({ os: { name: "windows" }, containers: [{ name: "app", image: "mcr/app", securityContext: { runAsNonRoot: true } }] });
+  const windows = pod({
+    os: { name: "windows" },
+    containers: [{ name: "app", image: "mcr/app", securityContext: { runAsNonRoot: true } }],
+  });
 
   test("Windows pods are exempt from privilege escalation, capabilities and seccomp in latest", () => {
     assert.deepEqual(failing(restricted, windows), []);
   });
 
   test("before v1.25 the Windows exemption does not exist", () => {
-    assert.deepEqual(failing(rule("restricted", "v1.24"), windows), ["allowPrivilegeEscalation", "capabilities_restricted", "seccompProfile_restricted"]);
+    assert.deepEqual(failing(rule("restricted", "v1.24"), windows), [
+      "allowPrivilegeEscalation",
+      "capabilities_restricted",
+      "seccompProfile_restricted",
+    ]);
   });
 
   test("a pinned version runs the older versions of a check too (Kyverno's evaluatePSS)", () => {
-    assert.deepEqual(failing(rule("restricted", "v1.25"), windows), ["allowPrivilegeEscalation", "capabilities_restricted", "seccompProfile_restricted"]);
+    assert.deepEqual(failing(rule("restricted", "v1.25"), windows), [
+      "allowPrivilegeEscalation",
+      "capabilities_restricted",
+      "seccompProfile_restricted",
+    ]);
     const linux = pod({ containers: [container({}, { allowPrivilegeEscalation: null })] });
-    assert.deepEqual(failing(rule("restricted", "v1.29"), linux), ["allowPrivilegeEscalation", "allowPrivilegeEscalation"]);
+    assert.deepEqual(failing(rule("restricted", "v1.29"), linux), [
+      "allowPrivilegeEscalation",
+      "allowPrivilegeEscalation",
+    ]);
     assert.deepEqual(failing(restricted, linux), ["allowPrivilegeEscalation"]);
   });
 
   test("runAsUser=0 is checked from v1.23, capabilities from v1.22, seccomp from v1.19", () => {
-    const root = pod({ securityContext: { runAsUser: 0 }, containers: [{ name: "app", image: "x", securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true } }] });
+    const root = pod({
+      securityContext: { runAsUser: 0 },
+      containers: [
+        { name: "app", image: "x", securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true } },
+      ],
+    });
     assert.deepEqual(failing(rule("restricted", "v1.18"), root), []);
     assert.deepEqual(failing(rule("restricted", "v1.21"), root), ["seccompProfile_restricted"]);
-    assert.deepEqual(failing(rule("restricted", "v1.22"), root), ["capabilities_restricted", "seccompProfile_restricted"]);
-    assert.deepEqual(failing(rule("restricted", "v1.23"), root), ["capabilities_restricted", "runAsUser", "seccompProfile_restricted"]);
+    assert.deepEqual(failing(rule("restricted", "v1.22"), root), [
+      "capabilities_restricted",
+      "seccompProfile_restricted",
+    ]);
+    assert.deepEqual(failing(rule("restricted", "v1.23"), root), [
+      "capabilities_restricted",
+      "runAsUser",
+      "seccompProfile_restricted",
+    ]);
   });
 
   test("sysctls: the safe set grows with the version; latest uses the newest set", () => {
@@ -151,7 +210,10 @@ describe("versions", () => {
     assert.deepEqual(failing(rule("baseline", "latest"), withSysctl("net.ipv4.ip_local_reserved_ports")), []);
     assert.deepEqual(failing(rule("baseline", "latest"), withSysctl("net.ipv4.tcp_rmem")), []);
     // pinned: the v1.0 and v1.27 sets still apply next to the v1.29 one
-    assert.deepEqual(failing(rule("baseline", "v1.29"), withSysctl("net.ipv4.tcp_keepalive_time")), ["sysctls", "sysctls"]);
+    assert.deepEqual(failing(rule("baseline", "v1.29"), withSysctl("net.ipv4.tcp_keepalive_time")), [
+      "sysctls",
+      "sysctls",
+    ]);
   });
 
   test("SELinux container_engine_t is allowed from v1.31 in latest only", () => {
@@ -170,7 +232,9 @@ describe("versions", () => {
   });
 
   test("probe and lifecycle hosts are checked from v1.34", () => {
-    const probing = pod({ containers: [container({ lifecycle: { postStart: { tcpSocket: { host: "db", port: 5432 } } } })] });
+    const probing = pod({
+      containers: [container({ lifecycle: { postStart: { tcpSocket: { host: "db", port: 5432 } } } })],
+    });
     assert.deepEqual(failing(rule("baseline", "v1.32"), probing), []);
     assert.deepEqual(failing(rule("baseline", "v1.34"), probing), ["hostProbesAndHostLifecycle"]);
     assert.deepEqual(failing(rule("baseline"), probing), ["hostProbesAndHostLifecycle"]);

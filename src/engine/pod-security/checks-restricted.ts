@@ -3,7 +3,16 @@
  * not as user 0), and seccomp. From v1.25 Windows pods (spec.os.name: windows) are exempt from
  * privilege escalation, capabilities and seccomp.
  */
-import { FALSE, forbidden, required, strings, TRUE, type CheckDefinition, type CheckFailure, type CheckFn } from "./check-types.js";
+import {
+  FALSE,
+  forbidden,
+  required,
+  strings,
+  TRUE,
+  type CheckDefinition,
+  type CheckFailure,
+  type CheckFn,
+} from "./check-types.js";
 import { validSeccompType } from "./checks-baseline-profiles.js";
 import { profileTypes } from "./profile-types.js";
 import { containers, joinQuote, pluralize, sortedSet } from "./go-format.js";
@@ -27,7 +36,11 @@ function allowPrivilegeEscalation(pod: PodView): CheckFailure | undefined {
     errors.push(value === undefined ? required(field) : forbidden(field, TRUE));
   });
   if (bad.length === 0) return undefined;
-  return { reason: "allowPrivilegeEscalation != false", detail: `${containers(bad)} must set securityContext.allowPrivilegeEscalation=false`, errors };
+  return {
+    reason: "allowPrivilegeEscalation != false",
+    detail: `${containers(bad)} must set securityContext.allowPrivilegeEscalation=false`,
+    errors,
+  };
 }
 
 /** Every container drops ALL capabilities and adds back at most NET_BIND_SERVICE. */
@@ -53,16 +66,49 @@ function capabilitiesRestricted(pod: PodView): CheckFailure | undefined {
     addErrors.push(forbidden(`${field}.add`, strings(sortedSet(extra))));
   });
   const details: string[] = [];
-  if (missingDrop.length > 0) details.push(`${containers(missingDrop)} must set securityContext.capabilities.drop=["ALL"]`);
-  if (adding.length > 0) details.push(`${containers(adding)} must not include ${joinQuote(sortedSet(forbiddenCaps))} in securityContext.capabilities.add`);
+  if (missingDrop.length > 0)
+    details.push(`${containers(missingDrop)} must set securityContext.capabilities.drop=["ALL"]`);
+  if (adding.length > 0)
+    details.push(
+      `${containers(adding)} must not include ${joinQuote(sortedSet(forbiddenCaps))} in securityContext.capabilities.add`,
+    );
   if (details.length === 0) return undefined;
   return { reason: "unrestricted capabilities", detail: details.join("; "), errors: [...dropErrors, ...addErrors] };
 }
 
-const ALLOWED_VOLUME_SOURCES = ["configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "image", "persistentVolumeClaim", "projected", "secret"];
+const ALLOWED_VOLUME_SOURCES = [
+  "configMap",
+  "csi",
+  "downwardAPI",
+  "emptyDir",
+  "ephemeral",
+  "image",
+  "persistentVolumeClaim",
+  "projected",
+  "secret",
+];
 const RESTRICTED_VOLUME_SOURCES = [
-  "hostPath", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "nfs", "iscsi", "glusterfs", "rbd", "flexVolume", "cinder",
-  "cephfs", "flocker", "fc", "azureFile", "vsphereVolume", "quobyte", "azureDisk", "photonPersistentDisk", "portworxVolume", "scaleIO", "storageos",
+  "hostPath",
+  "gcePersistentDisk",
+  "awsElasticBlockStore",
+  "gitRepo",
+  "nfs",
+  "iscsi",
+  "glusterfs",
+  "rbd",
+  "flexVolume",
+  "cinder",
+  "cephfs",
+  "flocker",
+  "fc",
+  "azureFile",
+  "vsphereVolume",
+  "quobyte",
+  "azureDisk",
+  "photonPersistentDisk",
+  "portworxVolume",
+  "scaleIO",
+  "storageos",
 ];
 
 /** spec.volumes[*]: only configMap, csi, downwardAPI, emptyDir, ephemeral, image, persistentVolumeClaim, projected, secret. */

@@ -21,24 +21,40 @@ function stringList(raw: JsonValue | undefined, path: string, problems: PolicyPr
   return raw as string[];
 }
 
-function parseExclude(raw: JsonValue, path: string, problems: PolicyProblem[], warnings: PolicyProblem[]): PodSecurityExclude | undefined {
+function parseExclude(
+  raw: JsonValue,
+  path: string,
+  problems: PolicyProblem[],
+  warnings: PolicyProblem[],
+): PodSecurityExclude | undefined {
   if (!isObject(raw)) {
     problems.push(problem(path, "must be a mapping with controlName and optional images, restrictedField and values"));
     return undefined;
   }
-  for (const k of Object.keys(raw)) if (!EXCLUDE_FIELDS.has(k)) warnings.push(warning(`${path}.${k}`, `unknown field, ignored; an exclude entry has ${[...EXCLUDE_FIELDS].join(", ")}`));
+  for (const k of Object.keys(raw))
+    if (!EXCLUDE_FIELDS.has(k))
+      warnings.push(
+        warning(`${path}.${k}`, `unknown field, ignored; an exclude entry has ${[...EXCLUDE_FIELDS].join(", ")}`),
+      );
   const controlName = raw["controlName"];
   if (typeof controlName !== "string" || controlName === "") {
     problems.push(problem(`${path}.controlName`, `Required value: one of ${quoted(CONTROL_NAMES)}`));
     return undefined;
   }
   if (!CONTROL_NAMES.includes(controlName)) {
-    problems.push(problem(`${path}.controlName`, `Unsupported value: ${JSON.stringify(controlName)}: supported values: ${quoted(CONTROL_NAMES)}`));
+    problems.push(
+      problem(
+        `${path}.controlName`,
+        `Unsupported value: ${JSON.stringify(controlName)}: supported values: ${quoted(CONTROL_NAMES)}`,
+      ),
+    );
     return undefined;
   }
   const restrictedField = raw["restrictedField"];
   if (restrictedField !== undefined && restrictedField !== null && typeof restrictedField !== "string") {
-    problems.push(problem(`${path}.restrictedField`, "must be a string, e.g. spec.containers[*].securityContext.capabilities.add"));
+    problems.push(
+      problem(`${path}.restrictedField`, "must be a string, e.g. spec.containers[*].securityContext.capabilities.add"),
+    );
   }
   const images = stringList(raw["images"], `${path}.images`, problems);
   const values = stringList(raw["values"], `${path}.values`, problems);
@@ -55,8 +71,10 @@ function imageProblems(e: PodSecurityExclude, path: string): PolicyProblem[] {
   const n = e.images?.length ?? 0;
   const at = `${path}.controlName`;
   const value = `Invalid value: ${JSON.stringify(e.controlName)}`;
-  if (CONTAINER_LEVEL_CONTROLS.includes(e.controlName) && n === 0) return [problem(at, `${value}: exclude.images must be specified for the container level control`)];
-  if (POD_LEVEL_CONTROLS.includes(e.controlName) && n > 0) return [problem(at, `${value}: exclude.images must not be specified for the pod level control`)];
+  if (CONTAINER_LEVEL_CONTROLS.includes(e.controlName) && n === 0)
+    return [problem(at, `${value}: exclude.images must be specified for the container level control`)];
+  if (POD_LEVEL_CONTROLS.includes(e.controlName) && n > 0)
+    return [problem(at, `${value}: exclude.images must not be specified for the pod level control`)];
   return [];
 }
 
@@ -67,7 +85,12 @@ function imageProblems(e: PodSecurityExclude, path: string): PolicyProblem[] {
 export function checkPodSecurityExclude(e: PodSecurityExclude, path: string): PolicyProblem[] {
   const out: PolicyProblem[] = [];
   if (!CONTROL_NAMES.includes(e.controlName)) {
-    out.push(problem(`${path}.controlName`, `Unsupported value: ${JSON.stringify(e.controlName)}: supported values: ${quoted(CONTROL_NAMES)}`));
+    out.push(
+      problem(
+        `${path}.controlName`,
+        `Unsupported value: ${JSON.stringify(e.controlName)}: supported values: ${quoted(CONTROL_NAMES)}`,
+      ),
+    );
     return out;
   }
   out.push(...imageProblems(e, path));
@@ -94,14 +117,23 @@ export function compilePodSecurity(
   const rawLevel = spec["level"];
   let level: PssLevel | undefined;
   if (typeof rawLevel === "string" && (LEVELS as readonly string[]).includes(rawLevel)) level = rawLevel as PssLevel;
-  else if (rawLevel === undefined || rawLevel === null) problems.push(problem(`${path}.level`, `Required value: one of ${quoted(LEVELS)}`));
-  else problems.push(problem(`${path}.level`, `Unsupported value: ${JSON.stringify(rawLevel)}: supported values: ${quoted(LEVELS)}`));
+  else if (rawLevel === undefined || rawLevel === null)
+    problems.push(problem(`${path}.level`, `Required value: one of ${quoted(LEVELS)}`));
+  else
+    problems.push(
+      problem(`${path}.level`, `Unsupported value: ${JSON.stringify(rawLevel)}: supported values: ${quoted(LEVELS)}`),
+    );
 
   const rawVersion = spec["version"] ?? "";
   const versionText = typeof rawVersion === "string" ? rawVersion : "";
   const version = typeof rawVersion === "string" ? parseVersion(rawVersion) : undefined;
   if (version === undefined) {
-    problems.push(problem(`${path}.version`, `Unsupported value: ${JSON.stringify(rawVersion)}: supported values: "latest" or "v1.<minor>", e.g. "v1.32"`));
+    problems.push(
+      problem(
+        `${path}.version`,
+        `Unsupported value: ${JSON.stringify(rawVersion)}: supported values: "latest" or "v1.<minor>", e.g. "v1.32"`,
+      ),
+    );
   }
 
   const exclude: PodSecurityExclude[] = [];
@@ -115,14 +147,25 @@ export function compilePodSecurity(
       if (e === undefined) return;
       problems.push(...imageProblems(e, at));
       if (level === "baseline" && RESTRICTED_ONLY_CONTROLS.includes(e.controlName)) {
-        problems.push(problem(`${at}.controlName`, `Invalid value: ${JSON.stringify(e.controlName)}: Invalid control name defined at the given level`));
+        problems.push(
+          problem(
+            `${at}.controlName`,
+            `Invalid value: ${JSON.stringify(e.controlName)}: Invalid control name defined at the given level`,
+          ),
+        );
       }
       exclude.push(e);
     });
   }
   for (const k of Object.keys(spec)) {
-    if (!["level", "version", "exclude"].includes(k)) warnings.push(warning(`${path}.${k}`, "unknown field, ignored; podSecurity has level, version and exclude"));
+    if (!["level", "version", "exclude"].includes(k))
+      warnings.push(warning(`${path}.${k}`, "unknown field, ignored; podSecurity has level, version and exclude"));
   }
-  if (problems.length > 0 || level === undefined || version === undefined) return { ok: false, problems: [...problems, ...warnings] };
-  return { ok: true, value: { level, versionText, version, exclude, checks: scheduleChecks(level, version) }, warnings };
+  if (problems.length > 0 || level === undefined || version === undefined)
+    return { ok: false, problems: [...problems, ...warnings] };
+  return {
+    ok: true,
+    value: { level, versionText, version, exclude, checks: scheduleChecks(level, version) },
+    warnings,
+  };
 }

@@ -76,13 +76,30 @@ export const CONTROL_NAMES: readonly string[] = [
 ];
 
 /** Controls that only exist in the restricted profile (Seccomp and Capabilities exist in both). */
-export const RESTRICTED_ONLY_CONTROLS: readonly string[] = ["Volume Types", "Privilege Escalation", "Running as Non-root", "Running as Non-root user"];
+export const RESTRICTED_ONLY_CONTROLS: readonly string[] = [
+  "Volume Types",
+  "Privilege Escalation",
+  "Running as Non-root",
+  "Running as Non-root user",
+];
 
 /** Controls that must name images in an exclusion. */
-export const CONTAINER_LEVEL_CONTROLS: readonly string[] = ["Capabilities", "Privileged Containers", "Host Ports", "/proc Mount Type", "Privilege Escalation"];
+export const CONTAINER_LEVEL_CONTROLS: readonly string[] = [
+  "Capabilities",
+  "Privileged Containers",
+  "Host Ports",
+  "/proc Mount Type",
+  "Privilege Escalation",
+];
 
 /** Controls whose exclusions must not name images. */
-export const POD_LEVEL_CONTROLS: readonly string[] = ["Host Namespaces", "HostPath Volumes", "Sysctls", "AppArmor", "Volume Types"];
+export const POD_LEVEL_CONTROLS: readonly string[] = [
+  "Host Namespaces",
+  "HostPath Volumes",
+  "Sysctls",
+  "AppArmor",
+  "Volume Types",
+];
 
 /** The control name of a check id, for reports (`PSSControlIDToName`). */
 export function controlNameOf(checkId: string): string {

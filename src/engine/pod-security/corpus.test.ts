@@ -30,28 +30,34 @@ function documents(file: string): JsonObject[] {
 
 const files = suites(ROOT).filter((f) => existsSync(f));
 
-describe("kyverno-policies pod-security/subrule suites", { skip: files.length === 0 ? "corpus not present" : false }, () => {
-  for (const file of files) {
-    const base = dirname(file);
-    const suite = documents(file)[0] ?? {};
-    const policies = (suite["policies"] as string[]).flatMap((p) => documents(resolve(base, p)));
-    const resources = (suite["resources"] as string[]).flatMap((r) => documents(resolve(base, r)));
-    for (const expected of suite["results"] as JsonObject[]) {
-      const policy = policies.find((p) => (p["metadata"] as JsonObject)["name"] === expected["policy"]);
-      const rules = ((policy?.["spec"] as JsonObject | undefined)?.["rules"] ?? []) as JsonObject[];
-      const rule = rules.find((r) => r["name"] === expected["rule"]);
-      for (const name of expected["resources"] as string[]) {
-        test(`${String(expected["policy"])}/${String(expected["rule"])} on ${name}: ${String(expected["result"])}`, () => {
-          const spec = (rule?.["validate"] as JsonObject | undefined)?.["podSecurity"];
-          assert.ok(isObject(spec), "the rule has validate.podSecurity");
-          const compiled = compilePodSecurity(spec, "spec.rules[0].validate.podSecurity");
-          assert.ok(compiled.ok);
-          const resource = resources.find((r) => (r["metadata"] as JsonObject)["name"] === name && r["kind"] === expected["kind"]);
-          assert.ok(resource, `resource ${name}`);
-          const outcome = evaluatePodSecurity(compiled.value, resource);
-          assert.equal(outcome.allowed ? "pass" : "fail", expected["result"]);
-        });
+describe(
+  "kyverno-policies pod-security/subrule suites",
+  { skip: files.length === 0 ? "corpus not present" : false },
+  () => {
+    for (const file of files) {
+      const base = dirname(file);
+      const suite = documents(file)[0] ?? {};
+      const policies = (suite["policies"] as string[]).flatMap((p) => documents(resolve(base, p)));
+      const resources = (suite["resources"] as string[]).flatMap((r) => documents(resolve(base, r)));
+      for (const expected of suite["results"] as JsonObject[]) {
+        const policy = policies.find((p) => (p["metadata"] as JsonObject)["name"] === expected["policy"]);
+        const rules = ((policy?.["spec"] as JsonObject | undefined)?.["rules"] ?? []) as JsonObject[];
+        const rule = rules.find((r) => r["name"] === expected["rule"]);
+        for (const name of expected["resources"] as string[]) {
+          test(`${String(expected["policy"])}/${String(expected["rule"])} on ${name}: ${String(expected["result"])}`, () => {
+            const spec = (rule?.["validate"] as JsonObject | undefined)?.["podSecurity"];
+            assert.ok(isObject(spec), "the rule has validate.podSecurity");
+            const compiled = compilePodSecurity(spec, "spec.rules[0].validate.podSecurity");
+            assert.ok(compiled.ok);
+            const resource = resources.find(
+              (r) => (r["metadata"] as JsonObject)["name"] === name && r["kind"] === expected["kind"],
+            );
+            assert.ok(resource, `resource ${name}`);
+            const outcome = evaluatePodSecurity(compiled.value, resource);
+            assert.equal(outcome.allowed ? "pass" : "fail", expected["result"]);
+          });
+        }
       }
     }
-  }
-});
+  },
+);

@@ -25,7 +25,8 @@ export function runChecks(schedule: readonly ScheduledCheck[], pod: PodView): Ch
   const out: CheckRun[] = [];
   for (const check of schedule) {
     const failure = check.run(pod);
-    if (failure !== undefined) out.push({ id: check.id, reason: failure.reason, detail: failure.detail, errors: [...failure.errors] });
+    if (failure !== undefined)
+      out.push({ id: check.id, reason: failure.reason, detail: failure.detail, errors: [...failure.errors] });
   }
   return out;
 }

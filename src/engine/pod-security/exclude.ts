@@ -52,7 +52,13 @@ function valuesMatch(exclude: PodSecurityExclude, error: PssFieldError): boolean
   return extractBadValues(error.badValue).every((v) => values.some((p) => wildcardMatch(p, v)));
 }
 
-function exempt(defaults: readonly CheckRun[], excluded: readonly CheckRun[], exclude: PodSecurityExclude, pod: PodView, matching: PodView | undefined): CheckRun[] {
+function exempt(
+  defaults: readonly CheckRun[],
+  excluded: readonly CheckRun[],
+  exclude: PodSecurityExclude,
+  pod: PodView,
+  matching: PodView | undefined,
+): CheckRun[] {
   const byId = new Map<string, CheckRun>();
   for (const r of defaults) byId.set(r.id, r);
   const ids = CONTROL_CHECK_IDS[exclude.controlName] ?? [];
@@ -66,7 +72,8 @@ function exempt(defaults: readonly CheckRun[], excluded: readonly CheckRun[], ex
       if (!valuesMatch(exclude, error)) continue;
       const target = byId.get(run.id);
       if (target === undefined) continue;
-      const exContainer = ex.container && matching ? containerName(matching, ex.container.list, ex.container.index) : "";
+      const exContainer =
+        ex.container && matching ? containerName(matching, ex.container.list, ex.container.index) : "";
       const at = target.errors.findIndex((e) => {
         const d = parseField(e.field, containerLevel);
         if (d.pattern !== ex.pattern) return false;

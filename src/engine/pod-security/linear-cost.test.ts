@@ -14,7 +14,13 @@ function countedPod(n: number, compliant: boolean): { pod: JsonObject; reads: ()
   let reads = 0;
   const containers = Array.from({ length: n }, (_, i) => {
     const c: JsonObject = { name: `c${i}`, image: `registry.example.com/app:${i}` };
-    if (compliant) c["securityContext"] = { allowPrivilegeEscalation: false, runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" }, capabilities: { drop: ["ALL"] } };
+    if (compliant)
+      c["securityContext"] = {
+        allowPrivilegeEscalation: false,
+        runAsNonRoot: true,
+        seccompProfile: { type: "RuntimeDefault" },
+        capabilities: { drop: ["ALL"] },
+      };
     return new Proxy(c, {
       get(target, key, receiver) {
         reads++;
@@ -22,7 +28,10 @@ function countedPod(n: number, compliant: boolean): { pod: JsonObject; reads: ()
       },
     });
   });
-  return { pod: { apiVersion: "v1", kind: "Pod", metadata: { name: "big", namespace: "default" }, spec: { containers } }, reads: () => reads };
+  return {
+    pod: { apiVersion: "v1", kind: "Pod", metadata: { name: "big", namespace: "default" }, spec: { containers } },
+    reads: () => reads,
+  };
 }
 
 for (const level of ["restricted", "baseline"] as const) {

@@ -10,7 +10,10 @@ const podSpec = { hostNetwork: true, containers: [container({}, { privileged: tr
 
 describe("podSecurityMessage", () => {
   test("pass", () => {
-    assert.equal(podSecurityMessage("baseline", baseline, evaluatePodSecurity(baseline, pod())), "Validation rule 'baseline' passed.");
+    assert.equal(
+      podSecurityMessage("baseline", baseline, evaluatePodSecurity(baseline, pod())),
+      "Validation rule 'baseline' passed.",
+    );
   });
 
   test("fail lists every check with its reason and field errors", () => {
@@ -32,13 +35,21 @@ describe("podSecurityMessage", () => {
         "(Forbidden reason: runAsNonRoot != true, field error list: [spec.containers[0].securityContext.runAsNonRoot: Required value])",
     );
     const unversioned = rule("restricted", "");
-    assert.match(podSecurityMessage("r", unversioned, evaluatePodSecurity(unversioned, resource)), /It violates PodSecurity "restricted:": /);
+    assert.match(
+      podSecurityMessage("r", unversioned, evaluatePodSecurity(unversioned, resource)),
+      /It violates PodSecurity "restricted:": /,
+    );
   });
 });
 
 describe("pod controllers and CronJobs", () => {
   const template = { metadata: { labels: { app: "a" } }, spec: podSpec };
-  const controller = (kind: string): JsonObject => ({ apiVersion: "apps/v1", kind, metadata: { name: "d" }, spec: { template } });
+  const controller = (kind: string): JsonObject => ({
+    apiVersion: "apps/v1",
+    kind,
+    metadata: { name: "d" },
+    spec: { template },
+  });
 
   for (const kind of ["Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "ReplicationController"]) {
     test(`${kind}: spec.template is checked and fields read spec.template.spec`, () => {
@@ -64,21 +75,30 @@ describe("pod controllers and CronJobs", () => {
       },
     };
     const outcome = evaluatePodSecurity(baseline, cronJob);
-    assert.deepEqual(outcome.checks.flatMap((c) => c.errors.map((e) => e.field)), [
-      "spec.template.metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]",
-      "spec.jobTemplate.spec.template.spec.hostNetwork",
-      "spec.jobTemplate.spec.template.spec.containers[0].securityContext.privileged",
-    ]);
+    assert.deepEqual(
+      outcome.checks.flatMap((c) => c.errors.map((e) => e.field)),
+      [
+        "spec.template.metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]",
+        "spec.jobTemplate.spec.template.spec.hostNetwork",
+        "spec.jobTemplate.spec.template.spec.containers[0].securityContext.privileged",
+      ],
+    );
   });
 
   test("a controller without a template has an empty pod, which passes", () => {
-    assert.equal(evaluatePodSecurity(rule("restricted"), { kind: "Deployment", metadata: { name: "d" }, spec: {} }).allowed, true);
+    assert.equal(
+      evaluatePodSecurity(rule("restricted"), { kind: "Deployment", metadata: { name: "d" }, spec: {} }).allowed,
+      true,
+    );
   });
 
   test("another kind is an error, as in Kyverno", () => {
     const outcome = evaluatePodSecurity(baseline, { kind: "Service", metadata: { name: "s" }, spec: {} });
     assert.deepEqual(outcome, { allowed: false, checks: [], exemptedByExtra: false, error: UNSUPPORTED_KIND_ERROR });
-    assert.equal(podSecurityMessage("baseline", baseline, outcome), "Error while getting new resource: could not find correct resource type");
+    assert.equal(
+      podSecurityMessage("baseline", baseline, outcome),
+      "Error while getting new resource: could not find correct resource type",
+    );
   });
 });
 
@@ -87,7 +107,10 @@ describe("podSecurityProperties", () => {
     const ps = rule("restricted", "latest");
     const resource = pod({
       hostNetwork: true,
-      containers: [container({ image: "ghcr.io/acme/api:v2" }, { runAsNonRoot: null }), container({ name: "side", image: "busybox@sha256:abc" }, { runAsNonRoot: null })],
+      containers: [
+        container({ image: "ghcr.io/acme/api:v2" }, { runAsNonRoot: null }),
+        container({ name: "side", image: "busybox@sha256:abc" }, { runAsNonRoot: null }),
+      ],
     });
     assert.deepEqual(podSecurityProperties(ps, evaluatePodSecurity(ps, resource)), {
       standard: "restricted",

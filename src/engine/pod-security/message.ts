@@ -14,7 +14,9 @@ export function formatFieldError(e: PssFieldError): string {
 
 /** `(Forbidden reason: <reason>, field error list: [<errors>])` per check, concatenated. */
 export function formatChecks(checks: readonly PssCheck[]): string {
-  return checks.map((c) => `(Forbidden reason: ${c.reason}, field error list: [${c.errors.map(formatFieldError).join(", ")}])`).join("");
+  return checks
+    .map((c) => `(Forbidden reason: ${c.reason}, field error list: [${c.errors.map(formatFieldError).join(", ")}])`)
+    .join("");
 }
 
 /**
@@ -31,7 +33,10 @@ export function podSecurityMessage(ruleName: string, ps: CompiledPodSecurity, ou
 
 /** Go's encoding/json string escaping (HTML-safe). */
 function goJsonString(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(s).replace(
+    /[<>&\u2028\u2029]/g,
+    (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /**

@@ -9,13 +9,25 @@ import { list, obj, text, type ContainerList } from "./read.js";
 import type { PodView } from "./types.js";
 
 /** Kinds whose pod is `spec.template` (Kyverno decodes them all as a Deployment). */
-export const POD_CONTROLLER_KINDS: readonly string[] = ["DaemonSet", "Deployment", "Job", "StatefulSet", "ReplicaSet", "ReplicationController"];
+export const POD_CONTROLLER_KINDS: readonly string[] = [
+  "DaemonSet",
+  "Deployment",
+  "Job",
+  "StatefulSet",
+  "ReplicaSet",
+  "ReplicationController",
+];
 
 function view(metadata: JsonObject | undefined, spec: JsonObject | undefined): PodView {
   const annotations: Record<string, string> = {};
   const raw = obj(metadata, "annotations");
   if (raw) for (const [k, v] of Object.entries(raw)) if (typeof v === "string") annotations[k] = v;
-  return { name: text(metadata, "name") ?? "", namespace: text(metadata, "namespace") ?? "", annotations, spec: spec ?? {} };
+  return {
+    name: text(metadata, "name") ?? "",
+    namespace: text(metadata, "namespace") ?? "",
+    annotations,
+    spec: spec ?? {},
+  };
 }
 
 /**

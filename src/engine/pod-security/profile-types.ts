@@ -20,7 +20,11 @@ export interface ProfileTypes {
   readonly unset: readonly { readonly name: string; readonly field: string }[];
 }
 
-export function profileTypes(pod: PodView, profile: "appArmorProfile" | "seccompProfile", allowed: (type: string) => boolean): ProfileTypes {
+export function profileTypes(
+  pod: PodView,
+  profile: "appArmorProfile" | "seccompProfile",
+  allowed: (type: string) => boolean,
+): ProfileTypes {
   const setters: string[] = [];
   const badValues: string[] = [];
   const errors: PssFieldError[] = [];

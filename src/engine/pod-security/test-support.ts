@@ -24,7 +24,12 @@ export function container(extra: JsonObject = {}, securityContext: JsonObject = 
 
 /** A Pod named `p` with `spec` (one compliant container unless `spec.containers` is given). */
 export function pod(spec: JsonObject = {}, metadata: JsonObject = {}): JsonObject {
-  return { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "default", ...metadata }, spec: { containers: [container()], ...spec } };
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p", namespace: "default", ...metadata },
+    spec: { containers: [container()], ...spec },
+  };
 }
 
 export function rule(level: string, version = "latest", exclude?: readonly PodSecurityExclude[]): CompiledPodSecurity {
@@ -36,7 +41,11 @@ export function rule(level: string, version = "latest", exclude?: readonly PodSe
 }
 
 /** `id` of each failing check, in order. */
-export function failing(ps: CompiledPodSecurity, resource: JsonObject, extra?: readonly PodSecurityExclude[]): string[] {
+export function failing(
+  ps: CompiledPodSecurity,
+  resource: JsonObject,
+  extra?: readonly PodSecurityExclude[],
+): string[] {
   return evaluatePodSecurity(ps, resource, extra).checks.map((c) => c.id);
 }
 

@@ -25,7 +25,10 @@ export function appliesAtLevel(check: CheckDefinition, level: PssLevel): boolean
 
 export function versionsToRun(check: CheckDefinition, version: PssVersion): readonly VersionedCheck[] {
   if (version === "latest") {
-    const newest = check.versions.reduce<VersionedCheck | undefined>((best, v) => (best === undefined || v.minor >= best.minor ? v : best), undefined);
+    const newest = check.versions.reduce<VersionedCheck | undefined>(
+      (best, v) => (best === undefined || v.minor >= best.minor ? v : best),
+      undefined,
+    );
     return newest === undefined ? [] : [newest];
   }
   return check.versions.filter((v) => v.minor <= version);

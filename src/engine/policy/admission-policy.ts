@@ -34,7 +34,11 @@ function text(o: JsonObject, key: string): string {
   return typeof v === "string" ? v : "";
 }
 
-export function compileAdmissionPolicy(doc: JsonObject, bindingDocs: readonly JsonValue[], env: CompileEnv): CompileOutcome {
+export function compileAdmissionPolicy(
+  doc: JsonObject,
+  bindingDocs: readonly JsonValue[],
+  env: CompileEnv,
+): CompileOutcome {
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = text(metadata, "name");
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
@@ -42,11 +46,18 @@ export function compileAdmissionPolicy(doc: JsonObject, bindingDocs: readonly Js
   const spec = doc["spec"];
   const problems: PolicyProblem[] = [];
   const fp = spec["failurePolicy"];
-  if (fp !== undefined && fp !== null && fp !== "Fail" && fp !== "Ignore") problems.push(problem("spec.failurePolicy", `${KIND} ${name}: spec.failurePolicy must be Fail or Ignore`));
+  if (fp !== undefined && fp !== null && fp !== "Fail" && fp !== "Ignore")
+    problems.push(problem("spec.failurePolicy", `${KIND} ${name}: spec.failurePolicy must be Fail or Ignore`));
   const paramKind = paramKindOf(spec["paramKind"], name, problems);
   (Array.isArray(spec["validations"]) ? spec["validations"] : []).forEach((v, i) => {
     const reason = isObject(v) ? v["reason"] : undefined;
-    if (reason !== undefined && reason !== null && !REASONS.has(String(reason))) problems.push(problem(`spec.validations[${i}].reason`, `${KIND} ${name}: spec.validations[${i}].reason: Unsupported value: ${JSON.stringify(reason)}: supported values: "Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized"`));
+    if (reason !== undefined && reason !== null && !REASONS.has(String(reason)))
+      problems.push(
+        problem(
+          `spec.validations[${i}].reason`,
+          `${KIND} ${name}: spec.validations[${i}].reason: Unsupported value: ${JSON.stringify(reason)}: supported values: "Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized"`,
+        ),
+      );
   });
   const bindings: CompiledBinding[] = [];
   for (const b of bindingDocs) {
@@ -59,13 +70,29 @@ export function compileAdmissionPolicy(doc: JsonObject, bindingDocs: readonly Js
   const body = compileBody(spec, name, env.cel?.() ?? createCel(), "", KIND);
   if (!body.ok) return body;
   const rule: Rule = { name, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
-  const cel: CompiledAdmissionPolicy = { kind: "admission-policy", policyName: name, body: body.compiled, paramKind, bindings };
-  const action = bindings.length === 0 || bindings.some((b) => b.actions.includes("Deny")) ? ("Enforce" as const) : ("Audit" as const);
+  const cel: CompiledAdmissionPolicy = {
+    kind: "admission-policy",
+    policyName: name,
+    body: body.compiled,
+    paramKind,
+    bindings,
+  };
+  const action =
+    bindings.length === 0 || bindings.some((b) => b.actions.includes("Deny"))
+      ? ("Enforce" as const)
+      : ("Audit" as const);
   const matches =
     bindings.length === 0
-      ? (req: Parameters<CompiledRule["matcher"]["matches"]>[0]) => body.compiled.constraints.decide(req).kind !== "no-match"
-      : (req: Parameters<CompiledRule["matcher"]["matches"]>[0]) => bindings.some((b) => b.constraints?.decide(req).kind !== "no-match");
-  const labelsField = bindings.length === 0 ? (readsNamespaceLabels(spec["matchConstraints"]) ? "spec.matchConstraints.namespaceSelector" : undefined) : bindings.find((b) => b.readsNamespaceLabels);
+      ? (req: Parameters<CompiledRule["matcher"]["matches"]>[0]) =>
+          body.compiled.constraints.decide(req).kind !== "no-match"
+      : (req: Parameters<CompiledRule["matcher"]["matches"]>[0]) =>
+          bindings.some((b) => b.constraints?.decide(req).kind !== "no-match");
+  const labelsField =
+    bindings.length === 0
+      ? readsNamespaceLabels(spec["matchConstraints"])
+        ? "spec.matchConstraints.namespaceSelector"
+        : undefined
+      : bindings.find((b) => b.readsNamespaceLabels);
   const rules: CompiledRule[] = [
     {
       rule,
@@ -79,7 +106,12 @@ export function compileAdmissionPolicy(doc: JsonObject, bindingDocs: readonly Js
       fastPass: undefined,
       unsupported: body.failure,
       cel,
-      namespaceLabels: typeof labelsField === "string" ? labelsField : labelsField !== undefined ? `(binding ${labelsField.name}) spec.matchResources.namespaceSelector` : undefined,
+      namespaceLabels:
+        typeof labelsField === "string"
+          ? labelsField
+          : labelsField !== undefined
+            ? `(binding ${labelsField.name}) spec.matchResources.namespaceSelector`
+            : undefined,
     },
   ];
   const document: PolicyDocument = {

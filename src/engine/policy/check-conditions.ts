@@ -11,7 +11,8 @@ export function checkRuleConditions(rule: Rule, path: string): PolicyProblem[] {
   if (deny !== undefined) out.push(...checkConditions(deny, `${path}.validate.deny.conditions`));
   (rule.validate?.foreach ?? []).forEach((f, i) => {
     if (f.preconditions) out.push(...checkConditions(f.preconditions, `${path}.validate.foreach[${i}].preconditions`));
-    if (f.deny?.conditions) out.push(...checkConditions(f.deny.conditions, `${path}.validate.foreach[${i}].deny.conditions`));
+    if (f.deny?.conditions)
+      out.push(...checkConditions(f.deny.conditions, `${path}.validate.foreach[${i}].deny.conditions`));
   });
   return out;
 }

@@ -21,41 +21,112 @@ function problems(rule: JsonObject, kind: "ClusterPolicy" | "Policy" = "ClusterP
 
 describe("mutate checks at load time", () => {
   test("variables in the rule's own patchesJson6902 paths are refused", () => {
-    const found = problems({ mutate: { patchesJson6902: "- op: add\n  path: /metadata/labels/{{ request.object.kind }}\n  value: x\n" } });
-    assert.ok(found.some((p) => p.startsWith("error spec.rules[0].mutate.patchesJson6902: operation 0: should not have variables in patchesJSON6902 path section")), found.join("\n"));
+    const found = problems({
+      mutate: { patchesJson6902: "- op: add\n  path: /metadata/labels/{{ request.object.kind }}\n  value: x\n" },
+    });
+    assert.ok(
+      found.some((p) =>
+        p.startsWith(
+          "error spec.rules[0].mutate.patchesJson6902: operation 0: should not have variables in patchesJSON6902 path section",
+        ),
+      ),
+      found.join("\n"),
+    );
   });
 
   test("inside foreach, {{elementIndex}} in a path is how entries address their element", () => {
-    const found = problems({ mutate: { foreach: [{ list: "request.object.spec.containers", patchesJson6902: "- op: remove\n  path: /spec/containers/{{elementIndex}}/env\n" }] } });
-    assert.deepEqual(found.filter((p) => p.startsWith("error")), []);
+    const found = problems({
+      mutate: {
+        foreach: [
+          {
+            list: "request.object.spec.containers",
+            patchesJson6902: "- op: remove\n  path: /spec/containers/{{elementIndex}}/env\n",
+          },
+        ],
+      },
+    });
+    assert.deepEqual(
+      found.filter((p) => p.startsWith("error")),
+      [],
+    );
   });
 
   test("exactly one kind of patch per rule and per foreach entry; foreach needs a list", () => {
-    assert.ok(problems({ mutate: {} }).some((p) => /needs exactly one of patchStrategicMerge, patchesJson6902, foreach; found none/.test(p)));
-    assert.ok(problems({ mutate: { foreach: [{ patchStrategicMerge: {} }] } }).some((p) => p.includes("mutate.foreach[0].list: list is required")));
-    assert.ok(problems({ mutate: { foreach: [{ list: "x", order: "Sideways", patchStrategicMerge: {} }] } }).some((p) => p.includes('mutate.foreach[0].order: Unsupported value: "Sideways": supported values: "Ascending", "Descending"')));
+    assert.ok(
+      problems({ mutate: {} }).some((p) =>
+        /needs exactly one of patchStrategicMerge, patchesJson6902, foreach; found none/.test(p),
+      ),
+    );
+    assert.ok(
+      problems({ mutate: { foreach: [{ patchStrategicMerge: {} }] } }).some((p) =>
+        p.includes("mutate.foreach[0].list: list is required"),
+      ),
+    );
+    assert.ok(
+      problems({ mutate: { foreach: [{ list: "x", order: "Sideways", patchStrategicMerge: {} }] } }).some((p) =>
+        p.includes(
+          'mutate.foreach[0].order: Unsupported value: "Sideways": supported values: "Ascending", "Descending"',
+        ),
+      ),
+    );
   });
 
   test("element outside foreach is refused", () => {
-    assert.ok(problems({ mutate: { patchStrategicMerge: { metadata: { labels: { a: "{{ element.name }}" } } } } }).some((p) => p.includes("variable 'element' present outside of foreach")));
+    assert.ok(
+      problems({ mutate: { patchStrategicMerge: { metadata: { labels: { a: "{{ element.name }}" } } } } }).some((p) =>
+        p.includes("variable 'element' present outside of foreach"),
+      ),
+    );
   });
 
   test("a JSON patch on Pods warns that it is not auto-generated for controllers", () => {
-    assert.ok(problems({ mutate: { patchesJson6902: "- op: add\n  path: /metadata/labels\n  value: {}\n" } }).some((p) => p.startsWith("warning") && p.includes("not auto-generated")));
+    assert.ok(
+      problems({ mutate: { patchesJson6902: "- op: add\n  path: /metadata/labels\n  value: {}\n" } }).some(
+        (p) => p.startsWith("warning") && p.includes("not auto-generated"),
+      ),
+    );
   });
 
   test("a namespaced Policy keeps targets and generated resources in its own namespace", () => {
-    assert.ok(problems({ mutate: { targets: [{ apiVersion: "v1", kind: "ConfigMap", namespace: "other" }], patchStrategicMerge: { metadata: { labels: { a: "b" } } } } }, "Policy")
-      .some((p) => p.includes("mutate.targets[0].namespace: a namespaced Policy can only use mutate targets in its own namespace: expected team-a, got other")));
-    assert.ok(problems({ generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "other", data: {} } }, "Policy")
-      .some((p) => p.includes("generate.namespace: a namespaced Policy can only use generated resources in its own namespace")));
+    assert.ok(
+      problems(
+        {
+          mutate: {
+            targets: [{ apiVersion: "v1", kind: "ConfigMap", namespace: "other" }],
+            patchStrategicMerge: { metadata: { labels: { a: "b" } } },
+          },
+        },
+        "Policy",
+      ).some((p) =>
+        p.includes(
+          "mutate.targets[0].namespace: a namespaced Policy can only use mutate targets in its own namespace: expected team-a, got other",
+        ),
+      ),
+    );
+    assert.ok(
+      problems(
+        { generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "other", data: {} } },
+        "Policy",
+      ).some((p) =>
+        p.includes("generate.namespace: a namespaced Policy can only use generated resources in its own namespace"),
+      ),
+    );
   });
 });
 
 describe("generate checks at load time", () => {
   test("one source, and the target's name and kind", () => {
-    const found = problems({ generate: { apiVersion: "v1", kind: "ConfigMap", namespace: "x", data: {}, clone: { namespace: "a", name: "b" } } });
-    assert.ok(found.some((p) => p.includes("only one of data, clone, cloneList or foreach")), found.join("\n"));
-    assert.ok(problems({ generate: { apiVersion: "v1", kind: "ConfigMap", namespace: "x", data: {} } }).some((p) => p.includes("generate.name: name cannot be empty")));
+    const found = problems({
+      generate: { apiVersion: "v1", kind: "ConfigMap", namespace: "x", data: {}, clone: { namespace: "a", name: "b" } },
+    });
+    assert.ok(
+      found.some((p) => p.includes("only one of data, clone, cloneList or foreach")),
+      found.join("\n"),
+    );
+    assert.ok(
+      problems({ generate: { apiVersion: "v1", kind: "ConfigMap", namespace: "x", data: {} } }).some((p) =>
+        p.includes("generate.name: name cannot be empty"),
+      ),
+    );
   });
 });

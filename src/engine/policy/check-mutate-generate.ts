@@ -21,18 +21,29 @@ export function checkMutate(policy: PolicyDocument, rule: Rule, path: string): P
   if (mutate["foreach"] === undefined) {
     const { targets: _t, ...rest } = mutate;
     void _t;
-    if (ELEMENT_VARIABLE.test(JSON.stringify(rest))) out.push(problem(`${path}.mutate`, "variable 'element' present outside of foreach"));
+    if (ELEMENT_VARIABLE.test(JSON.stringify(rest)))
+      out.push(problem(`${path}.mutate`, "variable 'element' present outside of foreach"));
   }
   if (mutate["patchesJson6902"] !== undefined && JSON.stringify(rule.match ?? {}).includes('"Pod"')) {
-    out.push(warning(`${path}.mutate.patchesJson6902`, "patchesJson6902 rules are not auto-generated for Pod controllers: write a separate rule for Deployments, StatefulSets, Jobs… if they need the patch"));
+    out.push(
+      warning(
+        `${path}.mutate.patchesJson6902`,
+        "patchesJson6902 rules are not auto-generated for Pod controllers: write a separate rule for Deployments, StatefulSets, Jobs… if they need the patch",
+      ),
+    );
   }
   const targets = mutate["targets"];
-  if (targets !== undefined && !Array.isArray(targets)) out.push(problem(`${path}.mutate.targets`, "targets must be a list of {apiVersion, kind, name, namespace, selector}"));
+  if (targets !== undefined && !Array.isArray(targets))
+    out.push(
+      problem(`${path}.mutate.targets`, "targets must be a list of {apiVersion, kind, name, namespace, selector}"),
+    );
   if (Array.isArray(targets)) {
     targets.forEach((t, i) => {
       const at = `${path}.mutate.targets[${i}]`;
-      if (!isObject(t) || typeof t["kind"] !== "string" || t["kind"] === "") out.push(problem(at, "a target needs a kind"));
-      else if (policy.kind === "Policy") out.push(...ownNamespace(t["namespace"], policy.metadata.namespace ?? "", `${at}.namespace`, "mutate targets"));
+      if (!isObject(t) || typeof t["kind"] !== "string" || t["kind"] === "")
+        out.push(problem(at, "a target needs a kind"));
+      else if (policy.kind === "Policy")
+        out.push(...ownNamespace(t["namespace"], policy.metadata.namespace ?? "", `${at}.namespace`, "mutate targets"));
     });
   }
   return out;
@@ -42,7 +53,12 @@ function checkPatchBlock(block: JsonObject, path: string, depth: number): Policy
   const out: PolicyProblem[] = [];
   const kinds = PATCH_KINDS.filter((k) => block[k] !== undefined && block[k] !== null);
   if (kinds.length !== 1) {
-    out.push(problem(path, `a mutate ${depth === 0 ? "rule" : "foreach entry"} needs exactly one of ${PATCH_KINDS.join(", ")}; found ${kinds.length === 0 ? "none" : kinds.join(", ")}`));
+    out.push(
+      problem(
+        path,
+        `a mutate ${depth === 0 ? "rule" : "foreach entry"} needs exactly one of ${PATCH_KINDS.join(", ")}; found ${kinds.length === 0 ? "none" : kinds.join(", ")}`,
+      ),
+    );
   }
   const json = block["patchesJson6902"];
   if (typeof json === "string") {
@@ -52,12 +68,19 @@ function checkPatchBlock(block: JsonObject, path: string, depth: number): Policy
     if (ops.ok && depth === 0) {
       ops.value.forEach((op, i) => {
         if (op.path.includes("{{") || (op.from ?? "").includes("{{")) {
-          out.push(problem(`${path}.patchesJson6902`, `operation ${i}: should not have variables in patchesJSON6902 path section (${op.op} ${op.path})`));
+          out.push(
+            problem(
+              `${path}.patchesJson6902`,
+              `operation ${i}: should not have variables in patchesJSON6902 path section (${op.op} ${op.path})`,
+            ),
+          );
         }
       });
     }
   } else if (json !== undefined && json !== null) {
-    out.push(problem(`${path}.patchesJson6902`, "patchesJson6902 must be a string holding a YAML or JSON list of operations"));
+    out.push(
+      problem(`${path}.patchesJson6902`, "patchesJson6902 must be a string holding a YAML or JSON list of operations"),
+    );
   }
   const foreach = block["foreach"];
   if (foreach !== undefined && foreach !== null) {
@@ -69,9 +92,11 @@ function checkPatchBlock(block: JsonObject, path: string, depth: number): Policy
           out.push(problem(at, "each foreach entry must be a mapping with list and a patch"));
           return;
         }
-        if (typeof fe["list"] !== "string" || fe["list"] === "") out.push(problem(`${at}.list`, "list is required: a JMESPath expression giving the elements"));
+        if (typeof fe["list"] !== "string" || fe["list"] === "")
+          out.push(problem(`${at}.list`, "list is required: a JMESPath expression giving the elements"));
         const order = fe["order"];
-        if (order !== undefined && order !== "Ascending" && order !== "Descending") out.push(problem(`${at}.order`, `order must be Ascending or Descending, got ${JSON.stringify(order)}`));
+        if (order !== undefined && order !== "Ascending" && order !== "Descending")
+          out.push(problem(`${at}.order`, `order must be Ascending or Descending, got ${JSON.stringify(order)}`));
         out.push(...checkPatchBlock(fe, at, depth + 1));
       });
     }
@@ -91,15 +116,20 @@ export function checkGenerateRule(policy: PolicyDocument, rule: Rule, path: stri
     const own = policy.metadata.namespace ?? "";
     out.push(...ownNamespace(generate["namespace"], own, `${path}.generate.namespace`, "generated resources"));
     const clone = generate["clone"];
-    if (isObject(clone)) out.push(...ownNamespace(clone["namespace"], own, `${path}.generate.clone.namespace`, "clone sources"));
+    if (isObject(clone))
+      out.push(...ownNamespace(clone["namespace"], own, `${path}.generate.clone.namespace`, "clone sources"));
     const cloneList = generate["cloneList"];
-    if (isObject(cloneList)) out.push(...ownNamespace(cloneList["namespace"], own, `${path}.generate.cloneList.namespace`, "clone sources"));
+    if (isObject(cloneList))
+      out.push(...ownNamespace(cloneList["namespace"], own, `${path}.generate.cloneList.namespace`, "clone sources"));
   }
-  if (generate["foreach"] === undefined && ELEMENT_VARIABLE.test(JSON.stringify(generate))) out.push(problem(`${path}.generate`, "variable 'element' present outside of foreach"));
+  if (generate["foreach"] === undefined && ELEMENT_VARIABLE.test(JSON.stringify(generate)))
+    out.push(problem(`${path}.generate`, "variable 'element' present outside of foreach"));
   return out;
 }
 
 function ownNamespace(value: JsonValue | undefined, own: string, path: string, what: string): PolicyProblem[] {
   if (typeof value !== "string" || value === "" || value.includes("{{") || value === own) return [];
-  return [problem(path, `a namespaced Policy can only use ${what} in its own namespace: expected ${own}, got ${value}`)];
+  return [
+    problem(path, `a namespaced Policy can only use ${what} in its own namespace: expected ${own}, got ${value}`),
+  ];
 }

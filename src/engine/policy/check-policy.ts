@@ -12,22 +12,40 @@ import { checkVerifyImages } from "./check-verify-images.js";
 import { matchBlockProblems } from "../match/index.js";
 
 const RULE_TYPES = ["validate", "mutate", "generate", "verifyImages"] as const;
-const RESERVED_CONTEXT_NAMES = new Set(["images", "request", "serviceAccountName", "serviceAccountNamespace", "element", "elementIndex"]);
+const RESERVED_CONTEXT_NAMES = new Set([
+  "images",
+  "request",
+  "serviceAccountName",
+  "serviceAccountNamespace",
+  "element",
+  "elementIndex",
+]);
 const VALIDATE_KINDS = ["pattern", "anyPattern", "deny", "foreach", "podSecurity", "cel", "manifests"] as const;
-const USER_INFO_VARIABLE = /\{\{[^}]*(?<![\w."'])(serviceAccountName|serviceAccountNamespace|request\.userInfo|request\.roles|request\.clusterRoles)\b/;
+const USER_INFO_VARIABLE =
+  /\{\{[^}]*(?<![\w."'])(serviceAccountName|serviceAccountNamespace|request\.userInfo|request\.roles|request\.clusterRoles)\b/;
 
 export function checkPolicy(policy: PolicyDocument): PolicyProblem[] {
   const out: PolicyProblem[] = [];
   const spec = policy.spec;
   if (policy.kind === "ClusterPolicy" && policy.metadata.namespace) {
-    out.push(problem("metadata.namespace", "a ClusterPolicy is cluster-scoped and must not set metadata.namespace; use kind Policy for a namespaced policy"));
+    out.push(
+      problem(
+        "metadata.namespace",
+        "a ClusterPolicy is cluster-scoped and must not set metadata.namespace; use kind Policy for a namespaced policy",
+      ),
+    );
   }
   out.push(...checkDeprecatedFields(policy));
   if (spec.admission === false && spec.background === false) {
     out.push(problem("spec", "spec.admission and spec.background cannot both be false: the policy would never run"));
   }
   if (policy.kind === "Policy" && spec.validationFailureActionOverrides !== undefined) {
-    out.push(problem("spec.validationFailureActionOverrides", "validationFailureActionOverrides is only allowed in a ClusterPolicy"));
+    out.push(
+      problem(
+        "spec.validationFailureActionOverrides",
+        "validationFailureActionOverrides is only allowed in a ClusterPolicy",
+      ),
+    );
   }
   checkFailureAction(spec.validationFailureAction, "spec.validationFailureAction", out);
   const rules = spec.rules ?? [];
@@ -37,7 +55,8 @@ export function checkPolicy(policy: PolicyDocument): PolicyProblem[] {
     const path = `spec.rules[${i}]`;
     if (seen.has(rule.name)) out.push(problem(`${path}.name`, `Duplicate rule name: '${rule.name}'`));
     seen.add(rule.name);
-    if (rule.name.length > 63) out.push(problem(`${path}.name`, `rule name '${rule.name}' is longer than 63 characters`));
+    if (rule.name.length > 63)
+      out.push(problem(`${path}.name`, `rule name '${rule.name}' is longer than 63 characters`));
     out.push(...checkRule(policy, rule, path));
   });
   return out;
@@ -46,15 +65,33 @@ export function checkPolicy(policy: PolicyDocument): PolicyProblem[] {
 function checkRule(policy: PolicyDocument, rule: Rule, path: string): PolicyProblem[] {
   const out: PolicyProblem[] = [];
   const types = RULE_TYPES.filter((t) => rule[t] !== undefined);
-  if (types.length === 0) out.push(problem(path, `No operation defined in the rule '${rule.name}'. (supported operations are: mutation, validation, generation, verifyImages)`));
-  if (types.length > 1) out.push(problem(path, `Multiple operations defined in the rule '${rule.name}', only one operation (mutation, validation, generation or verifyImages) is allowed per rule`));
+  if (types.length === 0)
+    out.push(
+      problem(
+        path,
+        `No operation defined in the rule '${rule.name}'. (supported operations are: mutation, validation, generation, verifyImages)`,
+      ),
+    );
+  if (types.length > 1)
+    out.push(
+      problem(
+        path,
+        `Multiple operations defined in the rule '${rule.name}', only one operation (mutation, validation, generation or verifyImages) is allowed per rule`,
+      ),
+    );
   if (rule.match === undefined) out.push(problem(`${path}.match`, "match is required"));
   else out.push(...matchBlockProblems(rule.match, `${path}.match`).map((m) => problem(m.path, m.message)));
-  if (rule.exclude !== undefined) out.push(...matchBlockProblems(rule.exclude, `${path}.exclude`).map((m) => problem(m.path, m.message)));
+  if (rule.exclude !== undefined)
+    out.push(...matchBlockProblems(rule.exclude, `${path}.exclude`).map((m) => problem(m.path, m.message)));
   if (policy.kind === "Policy") {
     for (const block of ["match", "exclude"] as const) {
       if (JSON.stringify(rule[block] ?? {}).includes('"namespaces"')) {
-        out.push(problem(`${path}.${block}`, "a namespaced Policy must not use the namespaces filter; it applies only in its own namespace"));
+        out.push(
+          problem(
+            `${path}.${block}`,
+            "a namespaced Policy must not use the namespaces filter; it applies only in its own namespace",
+          ),
+        );
       }
     }
   }
@@ -68,26 +105,46 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string): PolicyProb
     } else {
       const kinds = VALIDATE_KINDS.filter((k) => v[k] !== undefined);
       if (kinds.length !== 1) {
-        out.push(problem(`${path}.validate`, `a validate rule needs exactly one of ${VALIDATE_KINDS.join(", ")}; found ${kinds.length === 0 ? "none" : kinds.join(", ")}`));
+        out.push(
+          problem(
+            `${path}.validate`,
+            `a validate rule needs exactly one of ${VALIDATE_KINDS.join(", ")}; found ${kinds.length === 0 ? "none" : kinds.join(", ")}`,
+          ),
+        );
       }
       checkFailureAction(v.failureAction, `${path}.validate.failureAction`, out);
       if (v.cel !== undefined && rule.context !== undefined) {
-        out.push(problem(`${path}.context`, "context variables are not supported for CEL expressions in validate rules"));
+        out.push(
+          problem(`${path}.context`, "context variables are not supported for CEL expressions in validate rules"),
+        );
       }
     }
   }
   if (policy.spec.background !== false) {
     const text = JSON.stringify({ ...rule, match: undefined, exclude: undefined });
     if (USER_INFO_VARIABLE.test(text)) {
-      out.push(problem(path, "only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule"));
+      out.push(
+        problem(
+          path,
+          "only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule",
+        ),
+      );
     }
     const filters = JSON.stringify(rule.match ?? {});
     if (/"(subjects|roles|clusterRoles)"/.test(filters)) {
-      out.push(problem(`${path}.match`, "invalid variable used at path: match/any/subjects or roles or clusterRoles: user information is not available in background mode. Set spec.background=false"));
+      out.push(
+        problem(
+          `${path}.match`,
+          "invalid variable used at path: match/any/subjects or roles or clusterRoles: user information is not available in background mode. Set spec.background=false",
+        ),
+      );
     }
   }
   out.push(...checkMutate(policy, rule, path), ...checkGenerateRule(policy, rule, path));
-  if (rule.validate?.foreach === undefined && /\{\{[^}]*\belement(Index)?\d*\b/.test(JSON.stringify(rule.validate ?? {}))) {
+  if (
+    rule.validate?.foreach === undefined &&
+    /\{\{[^}]*\belement(Index)?\d*\b/.test(JSON.stringify(rule.validate ?? {}))
+  ) {
     out.push(problem(`${path}.validate`, "variable 'element' present outside of foreach"));
   }
   return out;
@@ -96,15 +153,27 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string): PolicyProb
 function checkContextEntry(e: ContextEntry, path: string): PolicyProblem[] {
   const out: PolicyProblem[] = [];
   if (!e.name) out.push(problem(`${path}.name`, "a context entry needs a name"));
-  else if (RESERVED_CONTEXT_NAMES.has(e.name)) out.push(problem(`${path}.name`, `entry name ${e.name} is invalid as it conflicts with a pre-defined variable`));
-  const sources = (["variable", "configMap", "apiCall", "imageRegistry", "globalReference"] as const).filter((k) => e[k] !== undefined);
-  if (sources.length !== 1) out.push(problem(path, `a context entry needs exactly one of variable, configMap, apiCall, imageRegistry, globalReference; found ${sources.length === 0 ? "none" : sources.join(", ")}`));
+  else if (RESERVED_CONTEXT_NAMES.has(e.name))
+    out.push(problem(`${path}.name`, `entry name ${e.name} is invalid as it conflicts with a pre-defined variable`));
+  const sources = (["variable", "configMap", "apiCall", "imageRegistry", "globalReference"] as const).filter(
+    (k) => e[k] !== undefined,
+  );
+  if (sources.length !== 1)
+    out.push(
+      problem(
+        path,
+        `a context entry needs exactly one of variable, configMap, apiCall, imageRegistry, globalReference; found ${sources.length === 0 ? "none" : sources.join(", ")}`,
+      ),
+    );
   if (e.variable) {
-    if (e.variable.value === undefined && e.variable.jmesPath === undefined) out.push(problem(`${path}.variable`, "a variable needs a value or a jmesPath"));
-    if (e.variable.default !== undefined && e.variable.jmesPath === undefined) out.push(problem(`${path}.variable.default`, "a default needs a jmesPath"));
+    if (e.variable.value === undefined && e.variable.jmesPath === undefined)
+      out.push(problem(`${path}.variable`, "a variable needs a value or a jmesPath"));
+    if (e.variable.default !== undefined && e.variable.jmesPath === undefined)
+      out.push(problem(`${path}.variable.default`, "a default needs a jmesPath"));
   }
-  if (e.configMap && (!e.configMap.name)) out.push(problem(`${path}.configMap.name`, "a configMap entry needs a name"));
-  if (e.apiCall && e.apiCall.urlPath !== undefined && e.apiCall.service !== undefined) out.push(problem(`${path}.apiCall`, "urlPath and service are mutually exclusive"));
+  if (e.configMap && !e.configMap.name) out.push(problem(`${path}.configMap.name`, "a configMap entry needs a name"));
+  if (e.apiCall && e.apiCall.urlPath !== undefined && e.apiCall.service !== undefined)
+    out.push(problem(`${path}.apiCall`, "urlPath and service are mutually exclusive"));
   return out;
 }
 

@@ -20,11 +20,14 @@ export function checkVerifyImages(policy: PolicyDocument, rule: Rule, path: stri
     const at = `${path}.verifyImages[${i}]`;
     const e: Record<string, JsonValue> = isObject(entry as JsonValue) ? entry : {};
     if (typeof e["failureAction"] === "string") audit = !isEnforce(e["failureAction"]);
-    if (audit && e["mutateDigest"] !== false) out.push(problem(`${at}.mutateDigest`, "mutateDigest must be set to false for ‘Audit’ failure action"));
+    if (audit && e["mutateDigest"] !== false)
+      out.push(problem(`${at}.mutateDigest`, "mutateDigest must be set to false for ‘Audit’ failure action"));
     const references = [...strings(e["imageReferences"]), ...strings(e["skipImageReferences"])];
     const image = typeof e["image"] === "string" ? e["image"] : "";
-    if (strings(e["imageReferences"]).length === 0 && image === "") out.push(problem(at, "An image reference is required"));
-    if ([...references, image].some((r) => VARIABLE.test(r))) out.push(problem(at, "should not have variables in image reference section"));
+    if (strings(e["imageReferences"]).length === 0 && image === "")
+      out.push(problem(at, "An image reference is required"));
+    if ([...references, image].some((r) => VARIABLE.test(r)))
+      out.push(problem(at, "should not have variables in image reference section"));
   });
   return out;
 }

@@ -24,7 +24,11 @@ import { compileValidatingPolicy } from "./validating-policy.js";
 import { compileAdmissionPolicy } from "./admission-policy.js";
 import { ADMISSION_API_VERSIONS, isAdmissionBindingDocument } from "../cel/admission-policy/index.js";
 
-const VALIDATING_POLICY_VERSIONS: ReadonlySet<string> = new Set(["policies.kyverno.io/v1alpha1", "policies.kyverno.io/v1beta1", "policies.kyverno.io/v1"]);
+const VALIDATING_POLICY_VERSIONS: ReadonlySet<string> = new Set([
+  "policies.kyverno.io/v1alpha1",
+  "policies.kyverno.io/v1beta1",
+  "policies.kyverno.io/v1",
+]);
 import { isPolicyExceptionDocument } from "../exceptions/document-kind.js";
 import { namespaceLabelsField } from "../match/namespace-labels.js";
 import { unsupportedFeatures } from "./unsupported.js";
@@ -64,7 +68,8 @@ export function compilePolicy(doc: JsonValue, env: CompileEnv, options: CompileO
   try {
     return compileChecked(doc, env, options);
   } catch (e) {
-    if (isStackOverflow(e)) return { ok: false, problems: [problem("", "the policy is too deeply nested or self-referencing to compile")] };
+    if (isStackOverflow(e))
+      return { ok: false, problems: [problem("", "the policy is too deeply nested or self-referencing to compile")] };
     throw e;
   }
 }
@@ -73,32 +78,68 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
   const exceptionKind = isPolicyExceptionDocument(doc);
   if (exceptionKind !== "other") {
     const group = exceptionKind === "cel" ? "policies.kyverno.io" : "kyverno.io";
-    return { ok: false, problems: [problem("kind", `a ${group} PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)`)] };
+    return {
+      ok: false,
+      problems: [
+        problem(
+          "kind",
+          `a ${group} PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)`,
+        ),
+      ],
+    };
   }
   const kind = policyKindOf(doc);
   if (kind.kind === "other-policy") {
     if (isAdmissionBindingDocument(doc)) {
-      return { ok: false, problems: [problem("kind", "a ValidatingAdmissionPolicyBinding is not a policy: it binds the ValidatingAdmissionPolicy its spec.policyName names; load it together with that policy")] };
+      return {
+        ok: false,
+        problems: [
+          problem(
+            "kind",
+            "a ValidatingAdmissionPolicyBinding is not a policy: it binds the ValidatingAdmissionPolicy its spec.policyName names; load it together with that policy",
+          ),
+        ],
+      };
     }
-    if (isObject(doc) && doc["kind"] === "ValidatingAdmissionPolicy" && ADMISSION_API_VERSIONS.has(String(doc["apiVersion"]))) return compileAdmissionPolicy(doc, options.bindings ?? [], env);
-    if (isObject(doc) && (doc["kind"] === "ValidatingPolicy" || doc["kind"] === "NamespacedValidatingPolicy") && VALIDATING_POLICY_VERSIONS.has(String(doc["apiVersion"]))) return compileValidatingPolicy(doc, env);
+    if (
+      isObject(doc) &&
+      doc["kind"] === "ValidatingAdmissionPolicy" &&
+      ADMISSION_API_VERSIONS.has(String(doc["apiVersion"]))
+    )
+      return compileAdmissionPolicy(doc, options.bindings ?? [], env);
+    if (
+      isObject(doc) &&
+      (doc["kind"] === "ValidatingPolicy" || doc["kind"] === "NamespacedValidatingPolicy") &&
+      VALIDATING_POLICY_VERSIONS.has(String(doc["apiVersion"]))
+    )
+      return compileValidatingPolicy(doc, env);
     return compileUnsupportedKind(doc, kind.name, env);
   }
   const parsed = parsePolicy(doc);
   if (!parsed.policy) return { ok: false, problems: parsed.problems };
   const policy = parsed.policy;
   const problems = checkPolicy(policy);
-  const matchConditions = compileWebhookMatchConditions(policy.spec.webhookConfiguration, env.celMatchConditions ?? (() => sharedCel("match-conditions")), problems);
+  const matchConditions = compileWebhookMatchConditions(
+    policy.spec.webhookConfiguration,
+    env.celMatchConditions ?? (() => sharedCel("match-conditions")),
+    problems,
+  );
   const cache = new ExpressionCache(env.jmespath);
   const patterns = new PatternCache();
   const originals = new Set((policy.spec.rules ?? []).map((r) => r));
   let celEngine: CelEngine | undefined;
   const rules: CompiledRule[] = computeRules(policy).map((rule, i) => {
-    const autogenOf = originals.has(rule) || !isAutogenRuleName(rule.name) ? undefined : rule.name.replace(/^autogen-(cronjob-)?/, "");
+    const autogenOf =
+      originals.has(rule) || !isAutogenRuleName(rule.name) ? undefined : rule.name.replace(/^autogen-(cronjob-)?/, "");
     const ps = rule.validate?.podSecurity;
     let podSecurity: CompiledPodSecurity | undefined;
     if (ps !== undefined) {
-      const compiled = compilePodSecurity(ps, autogenOf === undefined ? `spec.rules[${i}].validate.podSecurity` : `(autogen rule ${rule.name}).validate.podSecurity`);
+      const compiled = compilePodSecurity(
+        ps,
+        autogenOf === undefined
+          ? `spec.rules[${i}].validate.podSecurity`
+          : `(autogen rule ${rule.name}).validate.podSecurity`,
+      );
       // Autogen copies repeat the original's problems: report them once, on the original.
       if (!compiled.ok) {
         if (autogenOf === undefined) problems.push(...compiled.problems);
@@ -107,7 +148,13 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
         podSecurity = compiled.value;
       }
     }
-    const manifests = manifestsOf(rule.validate?.manifests, autogenOf === undefined ? `spec.rules[${i}].validate.manifests` : `(autogen rule ${rule.name}).validate.manifests`, autogenOf === undefined ? problems : []);
+    const manifests = manifestsOf(
+      rule.validate?.manifests,
+      autogenOf === undefined
+        ? `spec.rules[${i}].validate.manifests`
+        : `(autogen rule ${rule.name}).validate.manifests`,
+      autogenOf === undefined ? problems : [],
+    );
     const pass = rule.validate === undefined ? undefined : validatePass(rule.name);
     let unsupported = unsupportedFeatures(rule);
     let celRule: CompiledCelRule | undefined;
@@ -127,7 +174,8 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
       podSecurity,
       manifests,
       validatePass: pass,
-      fastPass: unsupported === undefined && celRule === undefined ? fastPassOf(rule, pass?.result, patterns) : undefined,
+      fastPass:
+        unsupported === undefined && celRule === undefined ? fastPassOf(rule, pass?.result, patterns) : undefined,
       unsupported,
       cel: celRule,
       namespaceLabels: namespaceLabelsField(policy, rule),
@@ -167,7 +215,11 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
 }
 
 /** validate.manifests read at load; with `{{ }}` variables, kept to read after substitution. Problems go to `problems`. */
-function manifestsOf(raw: JsonValue | undefined, path: string, problems: PolicyProblem[]): CompiledManifestsRule | undefined {
+function manifestsOf(
+  raw: JsonValue | undefined,
+  path: string,
+  problems: PolicyProblem[],
+): CompiledManifestsRule | undefined {
   if (raw === undefined) return undefined;
   if (JSON.stringify(raw).includes("{{")) return { template: raw, path };
   const compiled = compileManifests(raw, path);

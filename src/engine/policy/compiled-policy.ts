@@ -107,7 +107,9 @@ export function hasMutateRules(p: CompiledPolicy): boolean {
 
 /** Whether the policy has verifyImages rules, which the mutate phase runs after its mutate rules. */
 export function hasImageVerifyRules(p: CompiledPolicy): boolean {
-  return p.rules.some((r) => (r.rule.verifyImages?.length ?? 0) > 0 && r.rule.validate === undefined && r.rule.mutate === undefined);
+  return p.rules.some(
+    (r) => (r.rule.verifyImages?.length ?? 0) > 0 && r.rule.validate === undefined && r.rule.mutate === undefined,
+  );
 }
 
 export function hasGenerateRules(p: CompiledPolicy): boolean {

@@ -10,16 +10,26 @@ import { policySchemaFor, schemaProblems } from "./schema/check-schema.js";
 export const KYVERNO_POLICY_API_VERSIONS = ["kyverno.io/v1", "kyverno.io/v2beta1"] as const;
 
 export type DocumentKind =
-  | { kind: "kyverno-policy" }
-  | { kind: "other-policy"; name: string }
-  | { kind: "not-a-policy"; reason: string };
+  { kind: "kyverno-policy" } | { kind: "other-policy"; name: string } | { kind: "not-a-policy"; reason: string };
 
 const CEL_KINDS = new Set([
-  "ValidatingPolicy", "NamespacedValidatingPolicy", "MutatingPolicy", "NamespacedMutatingPolicy",
-  "GeneratingPolicy", "NamespacedGeneratingPolicy", "DeletingPolicy", "NamespacedDeletingPolicy",
-  "ImageValidatingPolicy", "NamespacedImageValidatingPolicy", "ValidatingAdmissionPolicy",
-  "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding",
-  "CleanupPolicy", "ClusterCleanupPolicy", "PolicyException",
+  "ValidatingPolicy",
+  "NamespacedValidatingPolicy",
+  "MutatingPolicy",
+  "NamespacedMutatingPolicy",
+  "GeneratingPolicy",
+  "NamespacedGeneratingPolicy",
+  "DeletingPolicy",
+  "NamespacedDeletingPolicy",
+  "ImageValidatingPolicy",
+  "NamespacedImageValidatingPolicy",
+  "ValidatingAdmissionPolicy",
+  "ValidatingAdmissionPolicyBinding",
+  "MutatingAdmissionPolicy",
+  "MutatingAdmissionPolicyBinding",
+  "CleanupPolicy",
+  "ClusterCleanupPolicy",
+  "PolicyException",
 ]);
 
 /** Classify a document: a kyverno.io ClusterPolicy/Policy, another policy kind Bylaw does not run yet, or not a policy. */
@@ -31,7 +41,10 @@ export function policyKindOf(doc: JsonValue): DocumentKind {
     return { kind: "kyverno-policy" };
   }
   if (CEL_KINDS.has(kind)) return { kind: "other-policy", name: `${apiVersion} ${kind}` };
-  return { kind: "not-a-policy", reason: `kind ${JSON.stringify(kind || "(none)")} with apiVersion ${JSON.stringify(apiVersion || "(none)")} is not a Kyverno policy` };
+  return {
+    kind: "not-a-policy",
+    reason: `kind ${JSON.stringify(kind || "(none)")} with apiVersion ${JSON.stringify(apiVersion || "(none)")} is not a Kyverno policy`,
+  };
 }
 
 /**
@@ -44,7 +57,12 @@ export function parsePolicy(doc: JsonValue): { policy?: PolicyDocument; problems
   if (!isObject(doc)) return { problems: [problem("", "a policy must be a mapping")] };
   const apiVersion = doc["apiVersion"];
   if (typeof apiVersion !== "string" || !(KYVERNO_POLICY_API_VERSIONS as readonly string[]).includes(apiVersion)) {
-    problems.push(problem("apiVersion", `unsupported apiVersion ${JSON.stringify(apiVersion ?? null)}; use one of ${KYVERNO_POLICY_API_VERSIONS.join(", ")}`));
+    problems.push(
+      problem(
+        "apiVersion",
+        `unsupported apiVersion ${JSON.stringify(apiVersion ?? null)}; use one of ${KYVERNO_POLICY_API_VERSIONS.join(", ")}`,
+      ),
+    );
   }
   const kind = doc["kind"];
   if (kind !== "ClusterPolicy" && kind !== "Policy") {
@@ -54,7 +72,8 @@ export function parsePolicy(doc: JsonValue): { policy?: PolicyDocument; problems
   if (problems.length > 0 || validate === undefined) return { problems };
   const metadata = doc["metadata"];
   const name = isObject(metadata) ? metadata["name"] : undefined;
-  if (typeof name !== "string" || name === "") problems.push(problem("metadata.name", "Required value: name or generateName is required"));
+  if (typeof name !== "string" || name === "")
+    problems.push(problem("metadata.name", "Required value: name or generateName is required"));
   problems.push(...(schemaProblems(doc, validate) ?? []));
   if (!isObject(doc["spec"])) problems.push(problem("spec", "Required value: spec must be a mapping"));
   if (problems.length > 0 || !validate(doc)) return { problems };

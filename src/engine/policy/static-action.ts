@@ -7,7 +7,8 @@ import type { FailureAction, PolicyDocument, Rule } from "../api/policy.js";
 
 export function staticAction(policy: PolicyDocument, rule: Rule): "Audit" | "Enforce" | undefined {
   const v = rule.validate;
-  if ((v?.failureActionOverrides?.length ?? 0) > 0 || (policy.spec.validationFailureActionOverrides?.length ?? 0) > 0) return undefined;
+  if ((v?.failureActionOverrides?.length ?? 0) > 0 || (policy.spec.validationFailureActionOverrides?.length ?? 0) > 0)
+    return undefined;
   const action = v?.failureAction ?? verifyImagesAction(rule) ?? policy.spec.validationFailureAction ?? "Audit";
   return action.toLowerCase() === "enforce" ? "Enforce" : "Audit";
 }
@@ -17,7 +18,9 @@ export function staticAction(policy: PolicyDocument, rule: Rule): "Audit" | "Enf
  * entries set only Audit, undefined when none sets one (the spec's action then applies).
  */
 export function verifyImagesAction(rule: Rule): FailureAction | undefined {
-  const actions = (rule.verifyImages ?? []).map((e) => e["failureAction"]).filter((a): a is string => typeof a === "string");
+  const actions = (rule.verifyImages ?? [])
+    .map((e) => e["failureAction"])
+    .filter((a): a is string => typeof a === "string");
   if (actions.length === 0) return undefined;
   return actions.some((a) => a.toLowerCase() === "enforce") ? "Enforce" : "Audit";
 }

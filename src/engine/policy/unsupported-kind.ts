@@ -33,7 +33,11 @@ export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: Co
   if (invalid.length > 0) return { ok: false, problems: invalid };
   const kind = isObject(doc) && typeof doc["kind"] === "string" ? doc["kind"] : "";
   const namespaced = kind.startsWith("Namespaced") || kind === "PolicyException";
-  const namespace = namespaced ? (typeof metadata?.["namespace"] === "string" && metadata["namespace"] !== "" ? metadata["namespace"] : "default") : "";
+  const namespace = namespaced
+    ? typeof metadata?.["namespace"] === "string" && metadata["namespace"] !== ""
+      ? metadata["namespace"]
+      : "default"
+    : "";
   const spec = isObject(doc) && isObject(doc["spec"]) ? doc["spec"] : {};
   const message = `${kindName} policies are not supported by Bylaw yet; policy ${name} was not evaluated`;
   const action = denies(spec["validationActions"]) ? ("Enforce" as const) : ("Audit" as const);
@@ -45,7 +49,9 @@ export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: Co
     spec: {
       rules: [rule],
       // The kinds' own failurePolicy and Deny action decide, in the webhook, what the error does.
-      ...(spec["failurePolicy"] === "Ignore" || spec["failurePolicy"] === "Fail" ? { failurePolicy: spec["failurePolicy"] } : {}),
+      ...(spec["failurePolicy"] === "Ignore" || spec["failurePolicy"] === "Fail"
+        ? { failurePolicy: spec["failurePolicy"] }
+        : {}),
       validationFailureAction: action,
     },
   };
@@ -54,7 +60,22 @@ export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: Co
     kind: document.kind,
     name,
     namespace,
-    rules: [{ rule, name: rule.name, matcher: env.matchers.get(rule), autogenOf: undefined, action, podSecurity: undefined, manifests: undefined, validatePass: undefined, fastPass: undefined, unsupported: message, cel: undefined, namespaceLabels: undefined }],
+    rules: [
+      {
+        rule,
+        name: rule.name,
+        matcher: env.matchers.get(rule),
+        autogenOf: undefined,
+        action,
+        podSecurity: undefined,
+        manifests: undefined,
+        validatePass: undefined,
+        fastPass: undefined,
+        unsupported: message,
+        cel: undefined,
+        namespaceLabels: undefined,
+      },
+    ],
     background: true,
     applyRules: "All",
     scored: true,

@@ -22,7 +22,10 @@ interface Feature {
 }
 
 const RULE_FEATURES: readonly Feature[] = [
-  { used: (r) => present(r.celPreconditions) && !present(r.validate?.cel), name: "celPreconditions outside validate.cel (Kyverno allows them only with validate.cel)" },
+  {
+    used: (r) => present(r.celPreconditions) && !present(r.validate?.cel),
+    name: "celPreconditions outside validate.cel (Kyverno allows them only with validate.cel)",
+  },
 ];
 
 /**

@@ -29,14 +29,28 @@ function text(o: JsonObject, key: string): string | undefined {
 }
 
 /** The fields of a ValidatingPolicy's spec in Kyverno 1.19's CRDs (every served version declares the same). */
-const SPEC_FIELDS: readonly string[] = ["auditAnnotations", "autogen", "evaluation", "failurePolicy", "matchConditions", "matchConstraints", "validationActions", "validations", "variables", "webhookConfiguration"];
+const SPEC_FIELDS: readonly string[] = [
+  "auditAnnotations",
+  "autogen",
+  "evaluation",
+  "failurePolicy",
+  "matchConditions",
+  "matchConstraints",
+  "validationActions",
+  "validations",
+  "variables",
+  "webhookConfiguration",
+];
 
 /** A spec field the CRD does not declare, as Kyverno's CLI loader (kubectl-validate, strict) refuses the document. */
 function undeclaredFields(spec: JsonObject, name: string): PolicyProblem[] {
   return Object.keys(spec)
     .filter((k) => !SPEC_FIELDS.includes(k))
     .map((k) => {
-      const hint = k === "paramKind" || k === "paramRef" ? "Kyverno 1.19's ValidatingPolicy has no parameter resources (a ValidatingAdmissionPolicy with a binding has)" : didYouMean(k, SPEC_FIELDS);
+      const hint =
+        k === "paramKind" || k === "paramRef"
+          ? "Kyverno 1.19's ValidatingPolicy has no parameter resources (a ValidatingAdmissionPolicy with a binding has)"
+          : didYouMean(k, SPEC_FIELDS);
       return problem(`spec.${k}`, `ValidatingPolicy ${name}: spec.${k}: field not declared in schema; ${hint}`);
     });
 }
@@ -48,19 +62,38 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
   const namespaced = doc["kind"] === "NamespacedValidatingPolicy";
   const namespace = namespaced ? text(metadata, "namespace") || "default" : "";
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
-  if (!isObject(doc["spec"])) return { ok: false, problems: [problem("spec", `ValidatingPolicy ${name}: spec is required`)] };
+  if (!isObject(doc["spec"]))
+    return { ok: false, problems: [problem("spec", `ValidatingPolicy ${name}: spec is required`)] };
   const spec = doc["spec"];
   const undeclared = undeclaredFields(spec, name);
   if (undeclared.length > 0) return { ok: false, problems: undeclared };
   const actions = spec["validationActions"];
-  if (actions !== undefined && (!Array.isArray(actions) || actions.some((a) => a !== "Deny" && a !== "Audit" && a !== "Warn"))) {
-    return { ok: false, problems: [problem("spec.validationActions", `ValidatingPolicy ${name}: spec.validationActions holds only Deny, Audit and Warn`)] };
+  if (
+    actions !== undefined &&
+    (!Array.isArray(actions) || actions.some((a) => a !== "Deny" && a !== "Audit" && a !== "Warn"))
+  ) {
+    return {
+      ok: false,
+      problems: [
+        problem(
+          "spec.validationActions",
+          `ValidatingPolicy ${name}: spec.validationActions holds only Deny, Audit and Warn`,
+        ),
+      ],
+    };
   }
   const failurePolicy = spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail";
   if (spec["failurePolicy"] !== undefined && spec["failurePolicy"] !== "Ignore" && spec["failurePolicy"] !== "Fail") {
-    return { ok: false, problems: [problem("spec.failurePolicy", `ValidatingPolicy ${name}: spec.failurePolicy must be Fail or Ignore`)] };
+    return {
+      ok: false,
+      problems: [problem("spec.failurePolicy", `ValidatingPolicy ${name}: spec.failurePolicy must be Fail or Ignore`)],
+    };
   }
-  const compiled = compileBodies(spec, name, env.celPolicies?.(namespaced) ?? createCel({ kyverno: namespaced ? "namespaced" : "cluster" }));
+  const compiled = compileBodies(
+    spec,
+    name,
+    env.celPolicies?.(namespaced) ?? createCel({ kyverno: namespaced ? "namespaced" : "cluster" }),
+  );
   if (!compiled.ok) return compiled;
   const bodies = compiled.bodies;
   const action = !Array.isArray(actions) || actions.includes("Deny") ? ("Enforce" as const) : ("Audit" as const);
@@ -75,7 +108,10 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
       validationFailureAction: action,
       // The webhook reads these (Kyverno's vpol handler): Deny blocks, Warn answers warnings, Audit records.
       validationActions: Array.isArray(actions) ? actions.filter((a): a is string => typeof a === "string") : ["Deny"],
-      ...(isObject(evaluationOf(spec)["admission"]) && (evaluationOf(spec)["admission"] as JsonObject)["enabled"] === false ? { admission: false } : {}),
+      ...(isObject(evaluationOf(spec)["admission"]) &&
+      (evaluationOf(spec)["admission"] as JsonObject)["enabled"] === false
+        ? { admission: false }
+        : {}),
       // A Warn action is evaluated before the answer, as emitWarning policies are.
       ...(Array.isArray(actions) && actions.includes("Warn") ? { emitWarning: true } : {}),
       ...(isObject(spec["webhookConfiguration"]) ? { webhookConfiguration: spec["webhookConfiguration"] } : {}),

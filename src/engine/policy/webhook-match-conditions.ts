@@ -30,7 +30,11 @@ export interface CompiledMatchCondition {
 const FIELD = "spec.webhookConfiguration.matchConditions";
 
 /** The policy's matchConditions, or undefined when it has none; problems are pushed to `problems`. */
-export function compileWebhookMatchConditions(webhookConfiguration: JsonValue | undefined, cel: () => CelEngine, problems: PolicyProblem[]): readonly CompiledMatchCondition[] | undefined {
+export function compileWebhookMatchConditions(
+  webhookConfiguration: JsonValue | undefined,
+  cel: () => CelEngine,
+  problems: PolicyProblem[],
+): readonly CompiledMatchCondition[] | undefined {
   if (!isObject(webhookConfiguration)) return undefined;
   const list = webhookConfiguration["matchConditions"];
   if (list === undefined || list === null) return undefined;
@@ -39,7 +43,8 @@ export function compileWebhookMatchConditions(webhookConfiguration: JsonValue | 
     return undefined;
   }
   if (list.length === 0) return undefined;
-  if (list.length > MAX_MATCH_CONDITIONS) problems.push(problem(FIELD, `Too many: ${list.length}: must have at most ${MAX_MATCH_CONDITIONS} items`));
+  if (list.length > MAX_MATCH_CONDITIONS)
+    problems.push(problem(FIELD, `Too many: ${list.length}: must have at most ${MAX_MATCH_CONDITIONS} items`));
   const names = new Set<string>();
   const out: CompiledMatchCondition[] = [];
   list.forEach((c, i) => {
@@ -51,9 +56,20 @@ export function compileWebhookMatchConditions(webhookConfiguration: JsonValue | 
     const compiled = cel().compile(expression, { expectType: "bool" });
     if (compiled.ok) return void out.push({ name, program: compiled.value });
     if (/undeclared reference to 'authorizer'/.test(compiled.error.message)) {
-      return void out.push({ name, program: { unsupported: "it reads `authorizer`, which Bylaw does not provide (no SubjectAccessReview from the engine); the condition was not evaluated" } });
+      return void out.push({
+        name,
+        program: {
+          unsupported:
+            "it reads `authorizer`, which Bylaw does not provide (no SubjectAccessReview from the engine); the condition was not evaluated",
+        },
+      });
     }
-    problems.push(problem(`${at}.expression`, `Invalid value: ${JSON.stringify(expression)}: compilation failed: ${compiled.error.message}`));
+    problems.push(
+      problem(
+        `${at}.expression`,
+        `Invalid value: ${JSON.stringify(expression)}: compilation failed: ${compiled.error.message}`,
+      ),
+    );
   });
   return out;
 }

@@ -25,12 +25,20 @@ function withoutFastPass(policy: CompiledPolicy): CompiledPolicy {
 function podPattern(pick: Picker): { pattern: JsonObject; labels: Record<string, string> } {
   const { pattern: labels, labels: podLabels } = genLabels(pick);
   const spec = genPatternMap(pick, 3);
-  return { pattern: { ...(pick(3) === 0 ? { metadata: { [pick(2) === 0 ? "labels" : "=(labels)"]: labels } } : {}), spec }, labels: podLabels };
+  return {
+    pattern: { ...(pick(3) === 0 ? { metadata: { [pick(2) === 0 ? "labels" : "=(labels)"]: labels } } : {}), spec },
+    labels: podLabels,
+  };
 }
 
 function podLike(pick: Picker, pattern: JsonObject, labels: Record<string, string>, name: string): JsonObject {
   const spec: JsonValue = pick(6) === 0 ? genResource(pick, 2) : resourceLike(pick, pattern["spec"] ?? {});
-  return { apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "default", ...(pick(4) > 0 ? { labels } : {}) }, spec };
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: "default", ...(pick(4) > 0 ? { labels } : {}) },
+    spec,
+  };
 }
 
 test("4,000 generated pattern rules and requests: the same results with and without the fast pass", () => {
@@ -43,7 +51,11 @@ test("4,000 generated pattern rules and requests: the same results with and with
     const first = podPattern(pick);
     const anyPattern = pick(4) === 0 ? [first.pattern, podPattern(pick).pattern] : undefined;
     const message = pick.from(["must hold", "", "{{ request.object.metadata.name }} fails"]);
-    const validate: JsonObject = { message, ...(pick(2) === 0 ? { failureAction: "Enforce" } : {}), ...(anyPattern ? { anyPattern } : { pattern: first.pattern }) };
+    const validate: JsonObject = {
+      message,
+      ...(pick(2) === 0 ? { failureAction: "Enforce" } : {}),
+      ...(anyPattern ? { anyPattern } : { pattern: first.pattern }),
+    };
     const outcome = engine.compile(clusterPolicy("p", [{ name: "r", match: podMatch, validate }]));
     if (!outcome.ok) continue;
     compiled++;
@@ -51,19 +63,27 @@ test("4,000 generated pattern rules and requests: the same results with and with
     const slow = withoutFastPass(policy);
     const resource = podLike(pick, first.pattern, first.labels, pick.from(["web", "db"]));
     const operation = pick.from(operations);
-    const old = operation === "CREATE" ? undefined : pick(2) === 0 ? resource : podLike(pick, first.pattern, first.labels, "web");
-    const request = (): EngineRequest => ({ resource, operation, namespaceLabels: {}, ...(old ? { oldResource: old } : {}) });
+    const old =
+      operation === "CREATE" ? undefined : pick(2) === 0 ? resource : podLike(pick, first.pattern, first.labels, "web");
+    const request = (): EngineRequest => ({
+      resource,
+      operation,
+      namespaceLabels: {},
+      ...(old ? { oldResource: old } : {}),
+    });
     const got = engine.validate(policy, request()).rules;
     const want = engine.validate(slow, request()).rules;
     const what = `case ${i}: ${JSON.stringify(validate)} ${operation} ${JSON.stringify(resource)}${old ? ` old ${JSON.stringify(old)}` : ""}`;
     assert.deepEqual(got, want, what);
     const fast = policy.rules[0]?.fastPass;
-    if (fast !== undefined && fast(operation === "DELETE" && old ? old : resource, operation) !== undefined) answeredFast++;
+    if (fast !== undefined && fast(operation === "DELETE" && old ? old : resource, operation) !== undefined)
+      answeredFast++;
     for (const r of got) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
   }
   // The generator reaches what the comparison is about: most policies compile, the fast pass answers
   // often, and every status the full way gives for patterns turns up.
   assert.ok(compiled > 3500, `${compiled} of 4,000 policies compiled`);
   assert.ok(answeredFast > 1000, `the fast pass answered ${answeredFast} requests`);
-  for (const status of ["pass", "fail", "skip", "error"]) assert.ok((statuses.get(status) ?? 0) > 50, `statuses ${JSON.stringify([...statuses])}`);
+  for (const status of ["pass", "fail", "skip", "error"])
+    assert.ok((statuses.get(status) ?? 0) > 50, `statuses ${JSON.stringify([...statuses])}`);
 });

@@ -28,14 +28,25 @@ describe("fastPassOf", () => {
     const policy = compiled({ validate: requireApp });
     const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
     assert.equal(fast(labelled, "CREATE"), ruleOf(policy).validatePass?.result);
-    assert.deepEqual(fast(labelled, "CREATE"), { rule: "r", type: "Validation", status: "pass", message: "validation rule 'r' passed." });
+    assert.deepEqual(fast(labelled, "CREATE"), {
+      rule: "r",
+      type: "Validation",
+      status: "pass",
+      message: "validation rule 'r' passed.",
+    });
   });
 
   test("a plain failure is Kyverno's text with the failing path, the same object for every resource failing there", () => {
     const policy = compiled({ validate: requireApp });
     const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
     const failed = fast(unlabelled, "CREATE");
-    assert.deepEqual(failed, { rule: "r", type: "Validation", status: "fail", message: "validation error: app label. rule r failed at path /metadata/labels/app/", path: "/metadata/labels/app/" });
+    assert.deepEqual(failed, {
+      rule: "r",
+      type: "Validation",
+      status: "fail",
+      message: "validation error: app label. rule r failed at path /metadata/labels/app/",
+      path: "/metadata/labels/app/",
+    });
     assert.equal(fast(pod("db", { labels: { team: "b" } }), "CREATE"), failed);
     assert.deepEqual(fast(pod("api", { labels: {} }), "DELETE"), failed);
   });
@@ -48,10 +59,18 @@ describe("fastPassOf", () => {
       apiVersion: "kyverno.io/v2",
       kind: "PolicyException",
       metadata: { name: "other", namespace: "default" },
-      spec: { exceptions: [{ policyName: "other", ruleNames: ["r"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } },
+      spec: {
+        exceptions: [{ policyName: "other", ruleNames: ["r"] }],
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+      },
     });
     if (!exception.ok) throw new Error(exception.problems.map((p) => p.message).join("; "));
-    const full = engine.validate(policy, { resource: unlabelled, operation: "CREATE", namespaceLabels: {}, exceptions: [exception.exception] }).rules;
+    const full = engine.validate(policy, {
+      resource: unlabelled,
+      operation: "CREATE",
+      namespaceLabels: {},
+      exceptions: [exception.exception],
+    }).rules;
     assert.deepEqual(fast, full);
   });
 
@@ -59,29 +78,61 @@ describe("fastPassOf", () => {
     const policy = compiled({ validate: requireApp });
     const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
     assert.equal(fast(unlabelled, "UPDATE"), undefined);
-    const named = compiled({ validate: { message: "{{ request.object.metadata.name }} needs an app label", pattern: requireApp.pattern } });
+    const named = compiled({
+      validate: { message: "{{ request.object.metadata.name }} needs an app label", pattern: requireApp.pattern },
+    });
     assert.equal((ruleOf(named).fastPass ?? assert.fail("expected a fast pass"))(unlabelled, "CREATE"), undefined);
     // A conditional anchor that does not hold: a skip, with the full way's reason.
-    const onlyDb = compiled({ validate: { message: "m", pattern: { metadata: { "(name)": "db", labels: { app: "?*" } } } } });
+    const onlyDb = compiled({
+      validate: { message: "m", pattern: { metadata: { "(name)": "db", labels: { app: "?*" } } } },
+    });
     assert.equal((ruleOf(onlyDb).fastPass ?? assert.fail("expected a fast pass"))(unlabelled, "CREATE"), undefined);
-    assert.equal(engine.validate(onlyDb, { resource: unlabelled, operation: "CREATE", namespaceLabels: {} }).rules[0]?.status, "skip");
+    assert.equal(
+      engine.validate(onlyDb, { resource: unlabelled, operation: "CREATE", namespaceLabels: {} }).rules[0]?.status,
+      "skip",
+    );
   });
 
   test("a fixed anyPattern passes with the index of the pattern that passed, and leaves failures to the full way", () => {
-    const policy = compiled({ validate: { message: "m", anyPattern: [{ metadata: { labels: { app: "db" } } }, { metadata: { labels: { app: "?*" } } }] } });
+    const policy = compiled({
+      validate: {
+        message: "m",
+        anyPattern: [{ metadata: { labels: { app: "db" } } }, { metadata: { labels: { app: "?*" } } }],
+      },
+    });
     const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
-    assert.deepEqual(fast(labelled, "CREATE"), { rule: "r", type: "Validation", status: "pass", message: "validation rule 'r' anyPattern[1] passed." });
+    assert.deepEqual(fast(labelled, "CREATE"), {
+      rule: "r",
+      type: "Validation",
+      status: "pass",
+      message: "validation rule 'r' anyPattern[1] passed.",
+    });
     assert.equal(fast(unlabelled, "CREATE"), undefined);
   });
 
   const without: [string, JsonObject][] = [
-    ["a variable in the pattern", { validate: { pattern: { metadata: { labels: { app: "{{ request.object.metadata.name }}" } } } } }],
-    ["a variable in a pattern key", { validate: { pattern: { metadata: { labels: { "{{ request.object.metadata.name }}": "?*" } } } } }],
+    [
+      "a variable in the pattern",
+      { validate: { pattern: { metadata: { labels: { app: "{{ request.object.metadata.name }}" } } } } },
+    ],
+    [
+      "a variable in a pattern key",
+      { validate: { pattern: { metadata: { labels: { "{{ request.object.metadata.name }}": "?*" } } } } },
+    ],
     ["a reference in the pattern", { validate: { pattern: { metadata: { labels: { app: "?*", team: "$(app)" } } } } }],
     ["context entries", { context: [{ name: "x", variable: { value: "y" } }], validate: requireApp }],
-    ["preconditions", { preconditions: { all: [{ key: "{{ request.operation }}", operator: "Equals", value: "CREATE" }] }, validate: requireApp }],
+    [
+      "preconditions",
+      {
+        preconditions: { all: [{ key: "{{ request.operation }}", operator: "Equals", value: "CREATE" }] },
+        validate: requireApp,
+      },
+    ],
     ["a deny rule", { validate: { deny: { conditions: { any: [{ key: "a", operator: "Equals", value: "b" }] } } } }],
-    ["a foreach rule", { validate: { foreach: [{ list: "request.object.spec.containers", pattern: { name: "?*" } }] } }],
+    [
+      "a foreach rule",
+      { validate: { foreach: [{ list: "request.object.spec.containers", pattern: { name: "?*" } }] } },
+    ],
     ["a podSecurity rule", { validate: { podSecurity: { level: "baseline", version: "latest" } } }],
   ];
   for (const [name, rule] of without) {
@@ -94,13 +145,24 @@ describe("fastPassOf", () => {
       apiVersion: "kyverno.io/v2",
       kind: "PolicyException",
       metadata: { name: "web-is-fine", namespace: "default" },
-      spec: { exceptions: [{ policyName: "p", ruleNames: ["r"] }], match: { any: [{ resources: { kinds: ["Pod"], names: ["web"] } }] } },
+      spec: {
+        exceptions: [{ policyName: "p", ruleNames: ["r"] }],
+        match: { any: [{ resources: { kinds: ["Pod"], names: ["web"] } }] },
+      },
     });
     if (!exception.ok) throw new Error(exception.problems.map((p) => p.message).join("; "));
-    const request: EngineRequest = { resource: labelled, operation: "CREATE", namespaceLabels: {}, exceptions: [exception.exception] };
+    const request: EngineRequest = {
+      resource: labelled,
+      operation: "CREATE",
+      namespaceLabels: {},
+      exceptions: [exception.exception],
+    };
     const [result] = engine.validate(policy, request).rules;
     assert.equal(result?.status, "skip");
     assert.deepEqual(result?.exceptions, ["default/web-is-fine"]);
-    assert.equal(engine.validate(policy, { resource: labelled, operation: "CREATE", namespaceLabels: {} }).rules[0]?.status, "pass");
+    assert.equal(
+      engine.validate(policy, { resource: labelled, operation: "CREATE", namespaceLabels: {} }).rules[0]?.status,
+      "pass",
+    );
   });
 });

@@ -33,8 +33,13 @@ const FAILURES_KEPT = 64;
 export function fastPassOf(rule: Rule, pass: RuleResult | undefined, patterns: PatternCache): FastPass | undefined {
   const v = rule.validate;
   if (v === undefined || pass === undefined) return undefined;
-  if (v.deny !== undefined || v.podSecurity !== undefined || v.cel !== undefined || v.manifests !== undefined) return undefined;
-  if ((Array.isArray(rule.context) && rule.context.length > 0) || (rule.preconditions !== undefined && rule.preconditions !== null)) return undefined;
+  if (v.deny !== undefined || v.podSecurity !== undefined || v.cel !== undefined || v.manifests !== undefined)
+    return undefined;
+  if (
+    (Array.isArray(rule.context) && rule.context.length > 0) ||
+    (rule.preconditions !== undefined && rule.preconditions !== null)
+  )
+    return undefined;
   // validate.run-validation's order: deny, then pattern, then anyPattern.
   if (v.pattern !== undefined) {
     if (!holdsNoVariables(v.pattern)) return undefined;
@@ -48,7 +53,13 @@ export function fastPassOf(rule: Rule, pass: RuleResult | undefined, patterns: P
       if (outcome.status !== "fail" || operation === "UPDATE") return undefined;
       let failed = failures.get(outcome.path);
       if (failed === undefined) {
-        failed = ruleResult(rule.name, "Validation", "fail", patternFailMessage(rule.name, message, outcome.path), outcome.path);
+        failed = ruleResult(
+          rule.name,
+          "Validation",
+          "fail",
+          patternFailMessage(rule.name, message, outcome.path),
+          outcome.path,
+        );
         if (failures.size >= FAILURES_KEPT) failures.clear();
         failures.set(outcome.path, failed);
       }
@@ -58,9 +69,12 @@ export function fastPassOf(rule: Rule, pass: RuleResult | undefined, patterns: P
   if (v.anyPattern !== undefined && v.anyPattern.length > 0) {
     if (!holdsNoVariables(v.anyPattern)) return undefined;
     const compiled = v.anyPattern.map((p) => patterns.get(p));
-    const passes = compiled.map((_, i) => ruleResult(rule.name, "Validation", "pass", anyPatternPassMessage(rule.name, i)));
+    const passes = compiled.map((_, i) =>
+      ruleResult(rule.name, "Validation", "pass", anyPatternPassMessage(rule.name, i)),
+    );
     return (resource) => {
-      for (let i = 0; i < compiled.length; i++) if ((compiled[i] as (typeof compiled)[number]).match(resource).status === "pass") return passes[i];
+      for (let i = 0; i < compiled.length; i++)
+        if ((compiled[i] as (typeof compiled)[number]).match(resource).status === "pass") return passes[i];
       return undefined;
     };
   }

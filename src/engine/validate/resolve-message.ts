@@ -3,7 +3,10 @@ import { substituteString } from "../variables/index.js";
 import { messageSubstitutionError } from "./messages.js";
 import type { ValidateScope } from "./types.js";
 
-export function resolveMessage(message: string | undefined, scope: ValidateScope): { ok: true; text: string } | { ok: false; message: string } {
+export function resolveMessage(
+  message: string | undefined,
+  scope: ValidateScope,
+): { ok: true; text: string } | { ok: false; message: string } {
   if (message === undefined || message === "") return { ok: true, text: "" };
   if (!message.includes("{{")) return { ok: true, text: message };
   const r = substituteString(message, scope.vars);

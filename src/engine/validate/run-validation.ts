@@ -14,10 +14,18 @@ export interface ValidationBody {
 }
 
 /** Returns undefined when nothing applied (a foreach whose elements were all skipped): no rule result. */
-export function runValidation(body: ValidationBody, message: string | undefined, scope: ValidateScope, depth: number): ValidateOutcome | undefined {
+export function runValidation(
+  body: ValidationBody,
+  message: string | undefined,
+  scope: ValidateScope,
+  depth: number,
+): ValidateOutcome | undefined {
   if (body.deny !== undefined) return validateDeny(body.deny.conditions, message, scope);
   if (body.pattern !== undefined) return validatePattern(body.pattern, message, scope);
   if (body.anyPattern !== undefined) return validateAnyPattern(body.anyPattern, message, scope);
   if (body.foreach !== undefined) return validateForEach(body.foreach, message, scope, depth);
-  return { status: "error", message: `rule ${scope.ruleName} has no pattern, anyPattern, deny or foreach to validate with` };
+  return {
+    status: "error",
+    message: `rule ${scope.ruleName} has no pattern, anyPattern, deny or foreach to validate with`,
+  };
 }

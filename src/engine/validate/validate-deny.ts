@@ -9,12 +9,20 @@ import { substituteAll, substituteString } from "../variables/index.js";
 import { passOutcome } from "./messages.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
 
-export function validateDeny(conditions: Conditions | undefined, message: string | undefined, scope: ValidateScope): ValidateOutcome {
+export function validateDeny(
+  conditions: Conditions | undefined,
+  message: string | undefined,
+  scope: ValidateScope,
+): ValidateOutcome {
   return validateCompiledDeny(scope.vars.cache.conditions(conditions, "deny conditions"), message, scope);
 }
 
 /** `validateDeny` with the deny conditions already compiled (a foreach compiles them once for all its elements). */
-export function validateCompiledDeny(conditions: CompiledConditions, message: string | undefined, scope: ValidateScope): ValidateOutcome {
+export function validateCompiledDeny(
+  conditions: CompiledConditions,
+  message: string | undefined,
+  scope: ValidateScope,
+): ValidateOutcome {
   const result = runConditions(conditions, substituteAll, scope.vars);
   if (!result.ok) return { status: "error", message: `failed to check deny conditions: ${result.error.message}` };
   if (!result.value.met) return passOutcome(scope);

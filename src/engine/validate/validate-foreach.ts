@@ -17,19 +17,29 @@ import type { ValidateOutcome, ValidateScope } from "./types.js";
 
 const MAX_DEPTH = 8;
 
-export function validateForEach(list: readonly ForEachValidation[], message: string | undefined, scope: ValidateScope, depth: number): ValidateOutcome | undefined {
-  if (depth >= MAX_DEPTH) return { status: "error", message: `foreach nesting deeper than ${MAX_DEPTH} levels in rule ${scope.ruleName}` };
+export function validateForEach(
+  list: readonly ForEachValidation[],
+  message: string | undefined,
+  scope: ValidateScope,
+  depth: number,
+): ValidateOutcome | undefined {
+  if (depth >= MAX_DEPTH)
+    return { status: "error", message: `foreach nesting deeper than ${MAX_DEPTH} levels in rule ${scope.ruleName}` };
   let applied = 0;
   for (const fe of list) {
     const elements = evaluateList(fe.list, scope.vars);
-    if (elements.kind === "error") return { status: "error", message: `failed to evaluate list ${fe.list}: ${elements.message}` };
+    if (elements.kind === "error")
+      return { status: "error", message: `failed to evaluate list ${fe.list}: ${elements.message}` };
     if (elements.kind === "missing" || elements.items.length === 0) continue;
     // Made once per list rather than per element: the element scopes, and the compiled
     // preconditions and deny conditions (an element with neither context nor preconditions
     // validates in its element scope as it is).
     const scopes = new ElementScopes(scope.vars, depth);
     const asIs = entersAsIs(fe.context, fe.preconditions);
-    const preconditions = asIs || fe.preconditions === undefined || fe.preconditions === null ? undefined : scope.vars.cache.conditions(fe.preconditions, "preconditions");
+    const preconditions =
+      asIs || fe.preconditions === undefined || fe.preconditions === null
+        ? undefined
+        : scope.vars.cache.conditions(fe.preconditions, "preconditions");
     let deny: CompiledConditions | undefined;
     for (let index = 0; index < elements.items.length; index++) {
       const element = elements.items[index];
@@ -38,19 +48,30 @@ export function validateForEach(list: readonly ForEachValidation[], message: str
       // elementScope: true over an element that is not a map is the rule's error.
       const isMap = isObject(element);
       if (fe.elementScope === true && !isMap) {
-        return { status: "error", message: `failed to process foreach: cannot use elementScope=true foreach rules for elements that are not maps, expected type=map got type=${goTypeName(element)}` };
+        return {
+          status: "error",
+          message: `failed to process foreach: cannot use elementScope=true foreach rules for elements that are not maps, expected type=map got type=${goTypeName(element)}`,
+        };
       }
       let vars = scopes.at(element, index);
       if (!asIs) {
         const entered = enterScope(vars, fe.context, fe.preconditions, preconditions);
-        if (entered.kind === "error" && entered.stage === "context") return { status: "error", message: entered.message };
+        if (entered.kind === "error" && entered.stage === "context")
+          return { status: "error", message: entered.message };
         if (entered.kind !== "ready") continue;
         vars = entered.vars;
       }
       const target = (fe.elementScope ?? isMap) ? element : scope.target;
       const elementScope: ValidateScope = { ...scope, target, vars };
       // runValidation would pick deny first too.
-      const outcome = fe.deny !== undefined ? validateCompiledDeny((deny ??= vars.cache.conditions(fe.deny.conditions, "deny conditions")), message, elementScope) : runValidation(fe, message, elementScope, depth + 1);
+      const outcome =
+        fe.deny !== undefined
+          ? validateCompiledDeny(
+              (deny ??= vars.cache.conditions(fe.deny.conditions, "deny conditions")),
+              message,
+              elementScope,
+            )
+          : runValidation(fe, message, elementScope, depth + 1);
       if (outcome === undefined || outcome.status === "skip") continue;
       if (outcome.status !== "pass") {
         return { ...outcome, message: `validation failure: ${outcome.message}` };

@@ -10,7 +10,14 @@ type Prepared = { ok: true; value: JsonValue } | { ok: false; outcome: ValidateO
 
 function preparePattern(pattern: JsonValue, scope: ValidateScope): Prepared {
   const subbed = substituteAll(pattern, scope.vars);
-  if (!subbed.ok) return { ok: false, outcome: { status: "error", message: `variable substitution failed for rule ${scope.ruleName}: ${subbed.error.message}` } };
+  if (!subbed.ok)
+    return {
+      ok: false,
+      outcome: {
+        status: "error",
+        message: `variable substitution failed for rule ${scope.ruleName}: ${subbed.error.message}`,
+      },
+    };
   return subbed;
 }
 
@@ -23,7 +30,11 @@ function compiledFor(pattern: JsonValue, prepared: JsonValue, scope: ValidateSco
   return prepared === pattern ? scope.patterns.get(pattern) : compilePattern(prepared);
 }
 
-export function validatePattern(pattern: JsonValue, message: string | undefined, scope: ValidateScope): ValidateOutcome {
+export function validatePattern(
+  pattern: JsonValue,
+  message: string | undefined,
+  scope: ValidateScope,
+): ValidateOutcome {
   const prepared = preparePattern(pattern, scope);
   if (!prepared.ok) return prepared.outcome;
   const outcome = compiledFor(pattern, prepared.value, scope).match(scope.target);
@@ -37,12 +48,20 @@ export function validatePattern(pattern: JsonValue, message: string | undefined,
     case "fail": {
       const msg = resolveMessage(message, scope);
       if (!msg.ok) return { status: "error", message: msg.message };
-      return { status: "fail", message: patternFailMessage(scope.ruleName, msg.text, outcome.path), path: outcome.path };
+      return {
+        status: "fail",
+        message: patternFailMessage(scope.ruleName, msg.text, outcome.path),
+        path: outcome.path,
+      };
     }
   }
 }
 
-export function validateAnyPattern(patterns: readonly JsonValue[], message: string | undefined, scope: ValidateScope): ValidateOutcome {
+export function validateAnyPattern(
+  patterns: readonly JsonValue[],
+  message: string | undefined,
+  scope: ValidateScope,
+): ValidateOutcome {
   const outcomes: { index: number; outcome: Exclude<PatternOutcome, { status: "pass" }> }[] = [];
   let failed = false;
   for (let i = 0; i < patterns.length; i++) {

@@ -45,7 +45,24 @@ describe("parseDuration (Go time.ParseDuration)", () => {
     test(`${input} -> ${want}ns`, () => assert.equal(parseDuration(input), want));
   }
 
-  const invalid = ["", "3", "-", "s", ".", "-.", ".s", "+.s", "1d", "1m1", "1.5", "9223372036854775808ns", "1e3s", " 1s", "1 s", "1S"];
+  const invalid = [
+    "",
+    "3",
+    "-",
+    "s",
+    ".",
+    "-.",
+    ".s",
+    "+.s",
+    "1d",
+    "1m1",
+    "1.5",
+    "9223372036854775808ns",
+    "1e3s",
+    " 1s",
+    "1 s",
+    "1S",
+  ];
   for (const input of invalid) {
     test(`rejects ${JSON.stringify(input)}`, () => assert.equal(parseDuration(input), undefined));
   }

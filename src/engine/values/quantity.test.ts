@@ -79,7 +79,24 @@ describe("parseQuantity + formatQuantity (canonical String())", () => {
     test(`${input} -> ${want}`, () => assert.equal(formatQuantity(q(input)), want));
   }
 
-  const invalid = ["", "abc", "1K", "1ki", "1mi", "1e", "1Gi5", "1.5.5", "1 Gi", "1s", "1h", "1ms", " 1", "1e3x", "1ee3", "e-20"];
+  const invalid = [
+    "",
+    "abc",
+    "1K",
+    "1ki",
+    "1mi",
+    "1e",
+    "1Gi5",
+    "1.5.5",
+    "1 Gi",
+    "1s",
+    "1h",
+    "1ms",
+    " 1",
+    "1e3x",
+    "1ee3",
+    "e-20",
+  ];
   for (const input of invalid) {
     test(`rejects ${JSON.stringify(input)}`, () => assert.equal(parseQuantity(input), undefined));
   }

@@ -32,10 +32,24 @@ function tenTo(n: number): bigint {
 }
 
 const DECIMAL_SUFFIXES: ReadonlyMap<string, number> = new Map([
-  ["n", -9], ["u", -6], ["m", -3], ["", 0], ["k", 3], ["M", 6], ["G", 9], ["T", 12], ["P", 15], ["E", 18],
+  ["n", -9],
+  ["u", -6],
+  ["m", -3],
+  ["", 0],
+  ["k", 3],
+  ["M", 6],
+  ["G", 9],
+  ["T", 12],
+  ["P", 15],
+  ["E", 18],
 ]);
 const BINARY_SUFFIXES: ReadonlyMap<string, number> = new Map([
-  ["Ki", 10], ["Mi", 20], ["Gi", 30], ["Ti", 40], ["Pi", 50], ["Ei", 60],
+  ["Ki", 10],
+  ["Mi", 20],
+  ["Gi", 30],
+  ["Ti", 40],
+  ["Pi", 50],
+  ["Ei", 60],
 ]);
 const DECIMAL_BY_EXPONENT = new Map([...DECIMAL_SUFFIXES].map(([k, v]) => [v, k]));
 const BINARY_BY_EXPONENT = new Map([...BINARY_SUFFIXES].map(([k, v]) => [v, k]));

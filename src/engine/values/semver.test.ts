@@ -3,10 +3,38 @@ import assert from "node:assert/strict";
 import { compareSemver, formatSemver, parseSemver, parseSemverOrError } from "./semver.js";
 
 describe("parseSemver (strict)", () => {
-  const valid = ["0.0.0", "1.2.3", "10.20.30", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-0.3.7", "1.0.0-x-y-z.--", "1.0.0+build.1", "1.0.0-rc.1+exp.sha.5114f85"];
-  for (const v of valid) test(`${v} parses and prints back`, () => assert.equal(formatSemver(parseSemver(v) ?? assert.fail(v)), v));
+  const valid = [
+    "0.0.0",
+    "1.2.3",
+    "10.20.30",
+    "1.0.0-alpha",
+    "1.0.0-alpha.1",
+    "1.0.0-0.3.7",
+    "1.0.0-x-y-z.--",
+    "1.0.0+build.1",
+    "1.0.0-rc.1+exp.sha.5114f85",
+  ];
+  for (const v of valid)
+    test(`${v} parses and prints back`, () => assert.equal(formatSemver(parseSemver(v) ?? assert.fail(v)), v));
 
-  const invalid = ["", "1", "1.2", "v1.2.3", "01.2.3", "1.02.3", "1.2.03", "1.2.3-", "1.2.3-01", "1.2.3+", "1.2.3+a..b", "1.2.3-a_b", "1.2.x", "1.2.3.4", " 1.2.3", "18446744073709551616.0.0"];
+  const invalid = [
+    "",
+    "1",
+    "1.2",
+    "v1.2.3",
+    "01.2.3",
+    "1.02.3",
+    "1.2.03",
+    "1.2.3-",
+    "1.2.3-01",
+    "1.2.3+",
+    "1.2.3+a..b",
+    "1.2.3-a_b",
+    "1.2.x",
+    "1.2.3.4",
+    " 1.2.3",
+    "18446744073709551616.0.0",
+  ];
   for (const v of invalid) test(`${JSON.stringify(v)} is rejected`, () => assert.equal(parseSemver(v), undefined));
 
   test("errors say why", () => {
@@ -20,7 +48,21 @@ describe("parseSemver (strict)", () => {
 
 describe("compareSemver", () => {
   // Each version is lower than the next (semver.org precedence example, and more).
-  const ordered = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.0.1", "1.1.0", "1.9.0", "1.10.0", "2.0.0"];
+  const ordered = [
+    "1.0.0-alpha",
+    "1.0.0-alpha.1",
+    "1.0.0-alpha.beta",
+    "1.0.0-beta",
+    "1.0.0-beta.2",
+    "1.0.0-beta.11",
+    "1.0.0-rc.1",
+    "1.0.0",
+    "1.0.1",
+    "1.1.0",
+    "1.9.0",
+    "1.10.0",
+    "2.0.0",
+  ];
   for (let i = 0; i + 1 < ordered.length; i++) {
     const a = ordered[i] as string;
     const b = ordered[i + 1] as string;

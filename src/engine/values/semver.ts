@@ -103,7 +103,8 @@ function comparePrerelease(a: SemverPrerelease, b: SemverPrerelease): -1 | 0 | 1
 
 function parseNumber(text: string, part: string): bigint | string {
   if (!NUMERIC.test(text)) return `Invalid character(s) found in ${part} number ${JSON.stringify(text)}`;
-  if (text.length > 1 && text.startsWith("0")) return `${capitalise(part)} number must not contain leading zeroes ${JSON.stringify(text)}`;
+  if (text.length > 1 && text.startsWith("0"))
+    return `${capitalise(part)} number must not contain leading zeroes ${JSON.stringify(text)}`;
   if (text === "") return `strconv.ParseUint: parsing "": invalid syntax`;
   const n = BigInt(text);
   if (n > UINT64_MAX) return `strconv.ParseUint: parsing ${JSON.stringify(text)}: value out of range`;
@@ -113,7 +114,8 @@ function parseNumber(text: string, part: string): bigint | string {
 function parsePrerelease(s: string): SemverPrerelease | string {
   if (s === "") return "Prerelease is empty";
   if (NUMERIC.test(s)) {
-    if (s.length > 1 && s.startsWith("0")) return `Numeric PreRelease version must not contain leading zeroes ${JSON.stringify(s)}`;
+    if (s.length > 1 && s.startsWith("0"))
+      return `Numeric PreRelease version must not contain leading zeroes ${JSON.stringify(s)}`;
     const n = BigInt(s);
     if (n > UINT64_MAX) return `strconv.ParseUint: parsing ${JSON.stringify(s)}: value out of range`;
     return { value: n };

@@ -26,7 +26,10 @@ export class ExpressionCache {
   readonly #max: number;
   #pinning = false;
   /** Conditions blocks of the policy, compiled on first use, by where they sit (it words parse errors). */
-  readonly #conditions: Readonly<Record<ConditionsContext, WeakMap<object, CompiledConditions>>> = { preconditions: new WeakMap(), "deny conditions": new WeakMap() };
+  readonly #conditions: Readonly<Record<ConditionsContext, WeakMap<object, CompiledConditions>>> = {
+    preconditions: new WeakMap(),
+    "deny conditions": new WeakMap(),
+  };
   /** Maps and lists known to hold no `{{`, `$(` or escapes anywhere: substitution returns them as they are. */
   readonly #inert = new WeakMap<object, { readonly ok: true; readonly value: object } | false>();
 
@@ -124,8 +127,8 @@ function compileWith(engine: JmesPathEngine, source: string): Compiled {
   try {
     return { ok: true, value: engine.compile(source) };
   } catch (e) {
-    const error = e instanceof JmesPathError ? e : new JmesPathError("syntax", e instanceof Error ? e.message : String(e));
+    const error =
+      e instanceof JmesPathError ? e : new JmesPathError("syntax", e instanceof Error ? e.message : String(e));
     return { ok: false, error };
   }
 }
-

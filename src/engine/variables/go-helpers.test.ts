@@ -14,7 +14,7 @@ describe("goJson writes JSON as Kyverno's encoder does", () => {
     [1e21, "1e+21"],
     [1e-7, "1e-7"],
     [0.000001, "0.000001"],
-    ["a\"b\\c", '"a\\"b\\\\c"'],
+    ['a"b\\c', '"a\\"b\\\\c"'],
     ["<b>&</b>", '"\\u003cb\\u003e\\u0026\\u003c/b\\u003e"'],
     ["\n\r\t\b\f\u0001", '"\\n\\r\\t\\u0008\\u000c\\u0001"'],
     ["\u2028\u2029é", '"\\u2028\\u2029é"'],
@@ -45,7 +45,10 @@ describe("go path", () => {
     test(`Clean(${JSON.stringify(input)}) = ${JSON.stringify(output)}`, () => assert.equal(goPathClean(input), output));
   }
   test("Join skips empty elements and cleans", () => {
-    assert.equal(goPathJoin("/spec/containers/0/livenessProbe/tcpSocket/port", "./../../../readinessProbe/tcpSocket/port"), "/spec/containers/0/readinessProbe/tcpSocket/port");
+    assert.equal(
+      goPathJoin("/spec/containers/0/livenessProbe/tcpSocket/port", "./../../../readinessProbe/tcpSocket/port"),
+      "/spec/containers/0/readinessProbe/tcpSocket/port",
+    );
     assert.equal(goPathJoin("", "./x"), "x");
     assert.equal(goPathJoin("", ""), "");
   });

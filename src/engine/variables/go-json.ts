@@ -34,7 +34,8 @@ function escapeChar(ch: string): string {
 }
 
 // Characters that need escaping: quote, backslash, controls, HTML-sensitive, line/paragraph separators, lone surrogates.
-const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NEEDS_ESCAPE =
+  /["\\\u0000-\u001f<>&\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export function goJsonString(s: string): string {
   return `"${s.replace(NEEDS_ESCAPE, escapeChar)}"`;

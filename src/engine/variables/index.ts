@@ -8,6 +8,11 @@ export { substituteText, MAX_PASSES } from "./substitute-text.js";
 export { resolveVariable, currentValuePath, SUBSTITUTION_ERROR } from "./resolve-variable.js";
 export { substituteReferences, REFERENCE_ERROR } from "./references.js";
 export { findVariables } from "./find-variables.js";
-export { prepareSubstitution, SYNTAX_ERROR, type PreparedSubstitution, type SubstitutionSyntaxError } from "./prepare.js";
+export {
+  prepareSubstitution,
+  SYNTAX_ERROR,
+  type PreparedSubstitution,
+  type SubstitutionSyntaxError,
+} from "./prepare.js";
 export { goJson } from "./go-json.js";
 export { objectChildPath, arrayChildPath } from "./kyverno-path.js";

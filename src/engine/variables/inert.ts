@@ -23,7 +23,8 @@ export function holdsNoBraces(value: unknown): boolean {
     return true;
   }
   if (typeof value === "object" && value !== null) {
-    for (const k of Object.keys(value)) if (k.includes("{{") || !holdsNoBraces((value as Record<string, unknown>)[k])) return false;
+    for (const k of Object.keys(value))
+      if (k.includes("{{") || !holdsNoBraces((value as Record<string, unknown>)[k])) return false;
   }
   return true;
 }

@@ -1,10 +1,20 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { componentsToJmesPath, objectChildPath, parseTraversalPath, removeAnchorsFromPath, skipN, skipPast } from "./kyverno-path.js";
+import {
+  componentsToJmesPath,
+  objectChildPath,
+  parseTraversalPath,
+  removeAnchorsFromPath,
+  skipN,
+  skipPast,
+} from "./kyverno-path.js";
 
 describe("Kyverno traversal paths", () => {
   test("a / inside a key is escaped in the path", () => {
-    assert.equal(objectChildPath("/metadata/labels", "app.kubernetes.io/name"), "/metadata/labels/app.kubernetes.io\\/name");
+    assert.equal(
+      objectChildPath("/metadata/labels", "app.kubernetes.io/name"),
+      "/metadata/labels/app.kubernetes.io\\/name",
+    );
   });
 
   const parse: [string, string[]][] = [
@@ -31,7 +41,10 @@ describe("Kyverno traversal paths", () => {
 
   const jp: [string[], string][] = [
     [["request", "object", "spec", "containers", "0", "image"], "request.object.spec.containers[0].image"],
-    [["request", "object", "metadata", "labels", "app.kubernetes.io/name"], 'request.object.metadata.labels."app.kubernetes.io/name"'],
+    [
+      ["request", "object", "metadata", "labels", "app.kubernetes.io/name"],
+      'request.object.metadata.labels."app.kubernetes.io/name"',
+    ],
     [["target", "a-b", "C_1"], 'target."a-b".C_1'],
     [["x", "(name)"], 'x."(name)"'],
     [["x", 'q"\\\n\u0001'], 'x."q\\"\\\\\\n\\u0001"'],

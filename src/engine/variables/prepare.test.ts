@@ -21,28 +21,45 @@ describe("prepareSubstitution", () => {
     const cache = new ExpressionCache(jmespath);
     const r = prepareSubstitution(rule, cache);
     assert.deepEqual(r, { ok: true, value: { expressions: 2 } });
-    assert.deepEqual([...jmespath.compiled].sort(), ["request.namespace", "request.object.metadata.name", "request.oldObject.metadata.name"]);
+    assert.deepEqual([...jmespath.compiled].sort(), [
+      "request.namespace",
+      "request.object.metadata.name",
+      "request.oldObject.metadata.name",
+    ]);
   });
 
   test("evaluation afterwards compiles nothing it already knows, on CREATE or DELETE", () => {
-    const scope = fakeScope({ request: { namespace: "ns", object: { metadata: { name: "a" } }, oldObject: { metadata: { name: "b" } } } });
+    const scope = fakeScope({
+      request: { namespace: "ns", object: { metadata: { name: "a" } }, oldObject: { metadata: { name: "b" } } },
+    });
     prepareSubstitution(rule, scope.cache);
     const compiled = scope.jmespath.compiled.length;
     assert.deepEqual(substituteAll(rule.validate.message, scope), { ok: true, value: "name a in ns" });
-    assert.deepEqual(substituteAll(rule.validate.message, { ...scope, operation: "DELETE" }), { ok: true, value: "name b in ns" });
+    assert.deepEqual(substituteAll(rule.validate.message, { ...scope, operation: "DELETE" }), {
+      ok: true,
+      value: "name b in ns",
+    });
     assert.equal(scope.jmespath.compiled.length, compiled);
   });
 
   test("lists each syntax error with the path of its string", () => {
     const cache = new ExpressionCache(fakeJmesPath());
-    const r = prepareSubstitution({ a: "{{ ok.path }}", b: ["{{ bad..one }}"], c: { "{{ other.. }}": 1 } }, cache, "/spec");
+    const r = prepareSubstitution(
+      { a: "{{ ok.path }}", b: ["{{ bad..one }}"], c: { "{{ other.. }}": 1 } },
+      cache,
+      "/spec",
+    );
     assert.ok(!r.ok);
     assert.equal(r.error.kind, "jmespath-syntax");
     assert.deepEqual(
       r.error.problems.map((p) => p.path),
       ["/spec/b/0", "/spec/c"],
     );
-    assert.ok(r.error.problems[0]?.message.startsWith("failed to resolve bad..one at path /spec/b/0: incorrect query bad..one: SyntaxError"));
+    assert.ok(
+      r.error.problems[0]?.message.startsWith(
+        "failed to resolve bad..one at path /spec/b/0: incorrect query bad..one: SyntaxError",
+      ),
+    );
     assert.ok(r.error.message.includes("bad..one") && r.error.message.includes("other.."));
   });
 });
@@ -61,7 +78,10 @@ describe("ExpressionCache", () => {
   test("get returns the compiled expression and throws the syntax error", () => {
     const cache = new ExpressionCache(fakeJmesPath());
     assert.equal(cache.get("a.b").search({ a: { b: 7 } }, { ports: {} as never }), 7);
-    assert.throws(() => cache.get("a..b"), (e: Error) => e.name === "JmesPathError" && e.message.startsWith("SyntaxError"));
+    assert.throws(
+      () => cache.get("a..b"),
+      (e: Error) => e.name === "JmesPathError" && e.message.startsWith("SyntaxError"),
+    );
   });
 });
 

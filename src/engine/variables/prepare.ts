@@ -20,13 +20,23 @@ export interface SubstitutionSyntaxError extends EngineError {
   readonly problems: readonly EngineError[];
 }
 
-function prepareExpression(expression: string, path: string, cache: ExpressionCache, seen: Set<string>, problems: EngineError[]): void {
+function prepareExpression(
+  expression: string,
+  path: string,
+  cache: ExpressionCache,
+  seen: Set<string>,
+  problems: EngineError[],
+): void {
   // `{{@}}` and an empty `{{ }}` depend on where they are evaluated; nothing to compile ahead.
   if (expression === "@" || expression === "" || seen.has(expression)) return;
   seen.add(expression);
   const compiled = cache.compile(expression);
   if (!compiled.ok) {
-    problems.push({ kind: SYNTAX_ERROR, message: `failed to resolve ${expression} at path ${path}: incorrect query ${expression}: ${compiled.error.message}`, path });
+    problems.push({
+      kind: SYNTAX_ERROR,
+      message: `failed to resolve ${expression} at path ${path}: incorrect query ${expression}: ${compiled.error.message}`,
+      path,
+    });
     return;
   }
   const onDelete = expression.replaceAll("request.object", "request.oldObject");
@@ -34,7 +44,11 @@ function prepareExpression(expression: string, path: string, cache: ExpressionCa
 }
 
 /** Pre-compiles every expression found in `value` (whose own Kyverno path is `basePath`). */
-export function prepareSubstitution(value: JsonValue, cache: ExpressionCache, basePath = ""): Result<PreparedSubstitution, SubstitutionSyntaxError> {
+export function prepareSubstitution(
+  value: JsonValue,
+  cache: ExpressionCache,
+  basePath = "",
+): Result<PreparedSubstitution, SubstitutionSyntaxError> {
   const problems: EngineError[] = [];
   const seen = new Set<string>();
   cache.pin(() => {

@@ -14,7 +14,12 @@ const data: JsonObject = {
     operation: "CREATE",
     object: {
       metadata: { name: "nginx", labels: { app: "web" } },
-      spec: { containers: [{ name: "c1", image: "nginx:1" }, { name: "c2", image: "busybox" }] },
+      spec: {
+        containers: [
+          { name: "c1", image: "nginx:1" },
+          { name: "c2", image: "busybox" },
+        ],
+      },
     },
   },
   cm: { data: { web: "tier-1" } },
@@ -32,8 +37,8 @@ describe("with the real interpreter", () => {
     ["{{ request.object.spec.containers[?name == 'c2'].image | [0] }}", "busybox"],
     ["{{ request.object.spec.containers[].name }}", ["c1", "c2"]],
     ["names={{ request.object.spec.containers[].name }}", 'names=["c1","c2"]'],
-    ["{{ cm.data.\"{{ request.object.metadata.labels.app }}\" }}", "tier-1"],
-    ["{{ merge(request.object.metadata.labels, `{\"x\": \"1\"}`) }}", { app: "web", x: "1" }],
+    ['{{ cm.data."{{ request.object.metadata.labels.app }}" }}', "tier-1"],
+    ['{{ merge(request.object.metadata.labels, `{"x": "1"}`) }}', { app: "web", x: "1" }],
     [{ "{{ request.object.metadata.name }}": "{{ length(request.object.metadata.name) }}" }, { nginx: 5 }],
   ];
   for (const [input, expected] of cases) {
@@ -43,16 +48,28 @@ describe("with the real interpreter", () => {
   test("a missing key is an error with Kyverno's text", () => {
     const r = substituteAll({ metadata: { labels: { app: "{{ request.object.metadata.labels.team }}" } } }, scope());
     assert.ok(!r.ok);
-    assert.equal(r.error.message, 'failed to resolve request.object.metadata.labels.team at path /metadata/labels/app: JMESPath query failed: Unknown key "team" in path');
+    assert.equal(
+      r.error.message,
+      'failed to resolve request.object.metadata.labels.team at path /metadata/labels/app: JMESPath query failed: Unknown key "team" in path',
+    );
   });
 
   test("a syntax error is reported as an incorrect query", () => {
     const r = substituteAll("{{ request.object.[ }}", scope());
-    assert.ok(!r.ok && r.error.message.startsWith("failed to resolve request.object.[ at path : incorrect query request.object.[: SyntaxError: "), r.ok ? "" : r.error.message);
+    assert.ok(
+      !r.ok &&
+        r.error.message.startsWith(
+          "failed to resolve request.object.[ at path : incorrect query request.object.[: SyntaxError: ",
+        ),
+      r.ok ? "" : r.error.message,
+    );
   });
 
   test("{{@}} reads the current value", () => {
-    const r = substituteAll({ spec: { containers: [{ image: "{{@}}" }] } }, scope({ basePath: "/mutate/patchStrategicMerge" }));
+    const r = substituteAll(
+      { spec: { containers: [{ image: "{{@}}" }] } },
+      scope({ basePath: "/mutate/patchStrategicMerge" }),
+    );
     assert.deepEqual(r, { ok: true, value: { spec: { containers: [{ image: "nginx:1" }] } } });
   });
 
@@ -60,6 +77,9 @@ describe("with the real interpreter", () => {
     const s = scope();
     const r = prepareSubstitution({ ok: "{{ a.b }}", bad: "{{ a.[ }}" }, s.cache);
     assert.ok(!r.ok);
-    assert.deepEqual(r.error.problems.map((p) => p.path), ["/bad"]);
+    assert.deepEqual(
+      r.error.problems.map((p) => p.path),
+      ["/bad"],
+    );
   });
 });

@@ -6,7 +6,9 @@ import { substituteReferences } from "./references.js";
 import { substituteAll } from "./substitute-all.js";
 
 const probes = (port: string, readiness: JsonValue) => ({
-  spec: { containers: [{ livenessProbe: { tcpSocket: { port } }, readinessProbe: { tcpSocket: { port: readiness } } }] },
+  spec: {
+    containers: [{ livenessProbe: { tcpSocket: { port } }, readinessProbe: { tcpSocket: { port: readiness } } }],
+  },
 });
 
 function portOf(value: JsonValue): JsonValue {
@@ -17,11 +19,31 @@ function portOf(value: JsonValue): JsonValue {
 describe("$( ) references resolve inside the policy document", () => {
   const cases: { name: string; port: string; readiness: JsonValue; expected: JsonValue }[] = [
     { name: "relative path", port: "$(./../../../readinessProbe/tcpSocket/port)", readiness: "3000", expected: "3000" },
-    { name: "operator prefix", port: "$(<./../../../readinessProbe/tcpSocket/port)", readiness: "3000", expected: "<3000" },
+    {
+      name: "operator prefix",
+      port: "$(<./../../../readinessProbe/tcpSocket/port)",
+      readiness: "3000",
+      expected: "<3000",
+    },
     { name: ">= prefix", port: "$(>=./../../../readinessProbe/tcpSocket/port)", readiness: "3000", expected: ">=3000" },
-    { name: "numbers become %f text after an operator", port: "$(<./../../../readinessProbe/tcpSocket/port)", readiness: 3000, expected: "<3000.000000" },
-    { name: "absolute path", port: "$(/spec/containers/0/readinessProbe/tcpSocket/port)", readiness: "80", expected: "80" },
-    { name: "embedded, keeping the preceding character", port: "port:$(./../../../readinessProbe/tcpSocket/port)!", readiness: "80", expected: "port:80!" },
+    {
+      name: "numbers become %f text after an operator",
+      port: "$(<./../../../readinessProbe/tcpSocket/port)",
+      readiness: 3000,
+      expected: "<3000.000000",
+    },
+    {
+      name: "absolute path",
+      port: "$(/spec/containers/0/readinessProbe/tcpSocket/port)",
+      readiness: "80",
+      expected: "80",
+    },
+    {
+      name: "embedded, keeping the preceding character",
+      port: "port:$(./../../../readinessProbe/tcpSocket/port)!",
+      readiness: "80",
+      expected: "port:80!",
+    },
     { name: "escaped", port: "\\$(POD_NAME)", readiness: "80", expected: "$(POD_NAME)" },
   ];
   for (const c of cases) {
@@ -57,9 +79,20 @@ describe("$( ) references resolve inside the policy document", () => {
 describe("reference failures carry Kyverno's message", () => {
   const cases: { doc: JsonValue; message: string }[] = [
     { doc: { spec: { a: "$(./../nope)" } }, message: "got nil resolved variable $(./../nope) at path /spec/a: <nil>" },
-    { doc: { spec: { a: "$(./../n)", n: 5 } }, message: "NotResolvedReferenceErr,reference $(./../n) not resolved at path /spec/a" },
-    { doc: { spec: { a: "$(>./../b)", b: true } }, message: "failed to resolve $(>./../b) at path /spec/a: incorrect expression: operator > does not match with value true" },
-    { doc: { spec: { a: "$(<./../nope)" } }, message: "failed to resolve $(<./../nope) at path /spec/a: incorrect expression: operator < does not match with value <nil>" },
+    {
+      doc: { spec: { a: "$(./../n)", n: 5 } },
+      message: "NotResolvedReferenceErr,reference $(./../n) not resolved at path /spec/a",
+    },
+    {
+      doc: { spec: { a: "$(>./../b)", b: true } },
+      message:
+        "failed to resolve $(>./../b) at path /spec/a: incorrect expression: operator > does not match with value true",
+    },
+    {
+      doc: { spec: { a: "$(<./../nope)" } },
+      message:
+        "failed to resolve $(<./../nope) at path /spec/a: incorrect expression: operator < does not match with value <nil>",
+    },
     { doc: { a: "$(>=)" }, message: "failed to resolve $(>=) at path /a: expected path, found empty reference" },
   ];
   for (const c of cases) {

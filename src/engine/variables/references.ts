@@ -57,8 +57,10 @@ function substituteIn(text: string, path: string, lookup: Lookup): Result<JsonVa
     const initial = old.startsWith("$(");
     const reference = initial ? old : old.slice(1);
     const resolved = resolveReference(reference, path, lookup);
-    if (!resolved.ok) return err(REFERENCE_ERROR, `failed to resolve ${reference} at path ${path}: ${resolved.error}`, path);
-    if (resolved.value === null) return err(REFERENCE_ERROR, `got nil resolved variable ${reference} at path ${path}: <nil>`, path);
+    if (!resolved.ok)
+      return err(REFERENCE_ERROR, `failed to resolve ${reference} at path ${path}: ${resolved.error}`, path);
+    if (resolved.value === null)
+      return err(REFERENCE_ERROR, `got nil resolved variable ${reference} at path ${path}: <nil>`, path);
     if (typeof resolved.value !== "string") {
       return err(REFERENCE_ERROR, `NotResolvedReferenceErr,reference ${reference} not resolved at path ${path}`, path);
     }

@@ -17,7 +17,9 @@ export const SUBSTITUTION_ERROR = "variable-substitution";
 export function isDelete(scope: SubstitutionScope): boolean {
   if (scope.operation !== undefined) return scope.operation === "DELETE";
   const request = scope.data["request"];
-  return typeof request === "object" && request !== null && !Array.isArray(request) && request["operation"] === "DELETE";
+  return (
+    typeof request === "object" && request !== null && !Array.isArray(request) && request["operation"] === "DELETE"
+  );
 }
 
 function usesTarget(scope: SubstitutionScope): boolean {

@@ -8,9 +8,18 @@ describe("scanVariables finds variables with Kyverno's regex semantics", () => {
     { text: "plain text", found: [] },
     { text: "{{ request.object.metadata.name }}", found: [["request.object.metadata.name", false]] },
     { text: "{{request.namespace}}", found: [["request.namespace", false]] },
-    { text: "a {{ x }} b {{ y }}", found: [["x", false], ["y", false]] },
+    {
+      text: "a {{ x }} b {{ y }}",
+      found: [
+        ["x", false],
+        ["y", false],
+      ],
+    },
     // single-brace groups are allowed inside: JMESPath multi-select hashes
-    { text: "{{ {name: metadata.name, ns: metadata.namespace} }}", found: [["{name: metadata.name, ns: metadata.namespace}", false]] },
+    {
+      text: "{{ {name: metadata.name, ns: metadata.namespace} }}",
+      found: [["{name: metadata.name, ns: metadata.namespace}", false]],
+    },
     { text: "{{ items(@, 'k', 'v')[?v == `{}`] }}", found: [["items(@, 'k', 'v')[?v == `{}`]", false]] },
     // nested: only the innermost is found in the first pass
     { text: "{{ cm.data.{{ request.object.metadata.name }} }}", found: [["request.object.metadata.name", false]] },
@@ -19,7 +28,13 @@ describe("scanVariables finds variables with Kyverno's regex semantics", () => {
     { text: "x \\{{ a }} {{ b }}", found: [["b", false]] },
     // touching variables: the character before the second one was consumed by the first
     { text: "{{a}}{{b}}", found: [["a", false]] },
-    { text: "{{a}}-{{b}}", found: [["a", false], ["b", false]] },
+    {
+      text: "{{a}}-{{b}}",
+      found: [
+        ["a", false],
+        ["b", false],
+      ],
+    },
     // shallow substitution marker
     { text: "{{- hcl }}", found: [["hcl", true]] },
     { text: "x{{-hcl}}", found: [["hcl", true]] },

@@ -22,7 +22,10 @@ function sub(value: JsonValue, extra: Parameters<typeof fakeScope>[1] = {}, d: J
 
 describe("documents", () => {
   test("substitutes every string value, at any depth, keeping other values", () => {
-    const doc = { a: ["{{ request.object.metadata.name }}", 1, true, null], b: { c: "n={{ request.object.spec.replicas }}" } };
+    const doc = {
+      a: ["{{ request.object.metadata.name }}", 1, true, null],
+      b: { c: "n={{ request.object.spec.replicas }}" },
+    };
     assert.deepEqual(sub(doc), { ok: true, value: { a: ["nginx", 1, true, null], b: { c: "n=3" } } });
   });
 
@@ -48,7 +51,10 @@ describe("documents", () => {
   test("errors name the path of the string, with / in keys escaped", () => {
     const r = sub({ spec: { list: ["ok", "{{ request.object.nope }}"], "a/b": "fine" } });
     assert.ok(!r.ok);
-    assert.equal(r.error.message, 'failed to resolve request.object.nope at path /spec/list/1: JMESPath query failed: Unknown key "nope" in path');
+    assert.equal(
+      r.error.message,
+      'failed to resolve request.object.nope at path /spec/list/1: JMESPath query failed: Unknown key "nope" in path',
+    );
     assert.equal(r.error.path, "/spec/list/1");
     const r2 = sub({ "a/b": "{{ nope }}" });
     assert.ok(!r2.ok && r2.error.path === "/a\\/b");
@@ -64,7 +70,11 @@ describe("map keys", () => {
   test("are substituted, keeping their position", () => {
     const r = sub({ first: 1, "{{ request.object.metadata.name }}": 2, last: 3 });
     assert.ok(r.ok);
-    assert.deepEqual(Object.entries(r.value as JsonObject), [["first", 1], ["nginx", 2], ["last", 3]]);
+    assert.deepEqual(Object.entries(r.value as JsonObject), [
+      ["first", 1],
+      ["nginx", 2],
+      ["last", 3],
+    ]);
   });
 
   test("a key that becomes null keeps its original text", () => {
@@ -74,7 +84,10 @@ describe("map keys", () => {
   test("a key that becomes a non-string is an error", () => {
     const r = sub({ a: { "{{ request.object.spec.replicas }}": 1 } });
     assert.ok(!r.ok);
-    assert.equal(r.error.message, 'expected string after substituting variables in key "{{ request.object.spec.replicas }}"');
+    assert.equal(
+      r.error.message,
+      'expected string after substituting variables in key "{{ request.object.spec.replicas }}"',
+    );
     assert.equal(r.error.path, "/a");
   });
 
@@ -99,18 +112,30 @@ describe("{{@}}: the current value", () => {
 
   test("reads target.* when a target is in scope", () => {
     const d = { ...data(), target: { spec: { containers: [{ image: "target:2" }] } } };
-    assert.deepEqual(sub(pod, { basePath: "/mutate/patchStrategicMerge" }, d), { ok: true, value: { spec: { containers: [{ image: "target:2" }] } } });
-    assert.deepEqual(sub(pod, { basePath: "/mutate/patchStrategicMerge", target: false }, d), { ok: true, value: { spec: { containers: [{ image: "ghcr.io/nginx:1" }] } } });
+    assert.deepEqual(sub(pod, { basePath: "/mutate/patchStrategicMerge" }, d), {
+      ok: true,
+      value: { spec: { containers: [{ image: "target:2" }] } },
+    });
+    assert.deepEqual(sub(pod, { basePath: "/mutate/patchStrategicMerge", target: false }, d), {
+      ok: true,
+      value: { spec: { containers: [{ image: "ghcr.io/nginx:1" }] } },
+    });
   });
 
   test("can be nested inside a larger expression", () => {
     const doc = { metadata: { name: "{{ '{{@}}' }}" } };
-    assert.deepEqual(sub(doc, { basePath: "/mutate/patchStrategicMerge" }), { ok: true, value: { metadata: { name: "nginx" } } });
+    assert.deepEqual(sub(doc, { basePath: "/mutate/patchStrategicMerge" }), {
+      ok: true,
+      value: { metadata: { name: "nginx" } },
+    });
   });
 
   test("quotes keys that are not plain identifiers", () => {
     const scope = fakeScope(data());
-    assert.equal(currentValuePath("/mutate/patchStrategicMerge/metadata/labels/app.kubernetes.io\\/name", scope), 'request.object.metadata.labels."app.kubernetes.io/name"');
+    assert.equal(
+      currentValuePath("/mutate/patchStrategicMerge/metadata/labels/app.kubernetes.io\\/name", scope),
+      'request.object.metadata.labels."app.kubernetes.io/name"',
+    );
   });
 
   test("is rewritten only when it is the whole variable; DELETE applies after", () => {

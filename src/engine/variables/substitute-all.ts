@@ -23,9 +23,13 @@ export function substituteAll(value: JsonValue, scope: SubstitutionScope): Resul
   // variable; a map or list it gives is then walked, as the general path does. The policy's own
   // strings are found among the templates scanned at load, without scanning them again.
   if (typeof value === "string") {
-    const template = scope.cache.pinnedTemplate(value) ?? (value.includes("{{") ? scope.cache.template(value) : undefined);
+    const template =
+      scope.cache.pinnedTemplate(value) ?? (value.includes("{{") ? scope.cache.template(value) : undefined);
     if (template !== undefined && template.whole !== undefined && !template.references) {
-      const r = template.variable !== undefined ? template.variable.resolve(basePath, scope) : resolveVariable(template.whole, basePath, scope);
+      const r =
+        template.variable !== undefined
+          ? template.variable.resolve(basePath, scope)
+          : resolveVariable(template.whole, basePath, scope);
       if (!r.ok || typeof r.value !== "object" || r.value === null || holdsNoBraces(r.value)) return r;
       return walkStrings(r.value, basePath, (text, path) => substituteText(text, path, scope), SUBSTITUTION_ERROR, 1);
     }

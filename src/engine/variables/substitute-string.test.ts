@@ -56,7 +56,7 @@ describe("typed versus embedded substitution", () => {
 describe("nested, escaped and shallow variables", () => {
   const cases: [string, JsonValue][] = [
     ["{{ cm.data.{{ request.object.metadata.labels.app }} }}", "tier-1"],
-    ["{{ cm.data.\"{{ cm.data.{{ request.object.metadata.labels.app }} }}\" }}", "gold"],
+    ['{{ cm.data."{{ cm.data.{{ request.object.metadata.labels.app }} }}" }}', "gold"],
     ["\\{{ request.object.metadata.name }}", "{{ request.object.metadata.name }}"],
     ["keep \\{{ a }}, use {{ request.object.metadata.name }}", "keep {{ a }}, use nginx"],
     // a value that is exactly one variable is not scanned again…
@@ -91,13 +91,28 @@ describe("DELETE reads request.oldObject", () => {
 
 describe("failures carry Kyverno's message", () => {
   const cases: [string, string][] = [
-    ["{{ request.object.metadata.missing }}", 'failed to resolve request.object.metadata.missing at path : JMESPath query failed: Unknown key "missing" in path'],
-    ["a {{ request.object.spec.nope }} b", 'failed to resolve request.object.spec.nope at path : JMESPath query failed: Unknown key "nope" in path'],
+    [
+      "{{ request.object.metadata.missing }}",
+      'failed to resolve request.object.metadata.missing at path : JMESPath query failed: Unknown key "missing" in path',
+    ],
+    [
+      "a {{ request.object.spec.nope }} b",
+      'failed to resolve request.object.spec.nope at path : JMESPath query failed: Unknown key "nope" in path',
+    ],
     ["{{ }}", "failed to resolve  at path : invalid query (nil)"],
-    ["{{ request..object }}", "failed to resolve request..object at path : incorrect query request..object: SyntaxError: "],
+    [
+      "{{ request..object }}",
+      "failed to resolve request..object at path : incorrect query request..object: SyntaxError: ",
+    ],
     // the first failing variable, left to right, is the one reported
-    ["{{ first.missing }} {{ second.missing }}", 'failed to resolve first.missing at path : JMESPath query failed: Unknown key "first" in path'],
-    ["{{ cm.data.{{ request.object.metadata.name }} }}", 'failed to resolve cm.data.nginx at path : JMESPath query failed: Unknown key "nginx" in path'],
+    [
+      "{{ first.missing }} {{ second.missing }}",
+      'failed to resolve first.missing at path : JMESPath query failed: Unknown key "first" in path',
+    ],
+    [
+      "{{ cm.data.{{ request.object.metadata.name }} }}",
+      'failed to resolve cm.data.nginx at path : JMESPath query failed: Unknown key "nginx" in path',
+    ],
   ];
   for (const [text, message] of cases) {
     test(JSON.stringify(text), () => {

@@ -48,7 +48,11 @@ export function substituteText(text: string, path: string, scope: SubstitutionSc
   let matches = template.matches;
   for (let pass = 1; matches.length > 0; pass++) {
     if (pass > MAX_PASSES) {
-      return err(SUBSTITUTION_ERROR, `failed to resolve ${matches[0]?.expression ?? ""} at path ${path}: variables still unresolved after ${MAX_PASSES} passes (a value expands into itself)`, path);
+      return err(
+        SUBSTITUTION_ERROR,
+        `failed to resolve ${matches[0]?.expression ?? ""} at path ${path}: variables still unresolved after ${MAX_PASSES} passes (a value expands into itself)`,
+        path,
+      );
     }
     const first = matches[0];
     if (first !== undefined && matches.length === 1 && first.start === 0 && first.end === value.length) {
@@ -62,7 +66,11 @@ export function substituteText(text: string, path: string, scope: SubstitutionSc
       const text = render(r.value, m.shallow);
       length += text.length;
       if (length > MAX_SUBSTITUTED_LENGTH) {
-        return err(SUBSTITUTION_ERROR, `failed to substitute variables at path ${path}: the result would be longer than ${MAX_SUBSTITUTED_LENGTH} characters (2 Mi, Kyverno's context size limit)`, path);
+        return err(
+          SUBSTITUTION_ERROR,
+          `failed to substitute variables at path ${path}: the result would be longer than ${MAX_SUBSTITUTED_LENGTH} characters (2 Mi, Kyverno's context size limit)`,
+          path,
+        );
       }
       rendered.push(text);
     }

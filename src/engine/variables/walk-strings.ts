@@ -16,11 +16,18 @@ function walkKey(key: string, path: string, visit: StringVisitor, errorKind: str
   const r = visit(key, path, true);
   if (!r.ok) return r;
   if (r.value === null) return ok(key);
-  if (typeof r.value !== "string") return err(errorKind, `expected string after substituting variables in key "${key}"`, path);
+  if (typeof r.value !== "string")
+    return err(errorKind, `expected string after substituting variables in key "${key}"`, path);
   return ok(r.value);
 }
 
-function walkArray(list: readonly JsonValue[], path: string, visit: StringVisitor, errorKind: string, depth: number): Result<JsonValue> {
+function walkArray(
+  list: readonly JsonValue[],
+  path: string,
+  visit: StringVisitor,
+  errorKind: string,
+  depth: number,
+): Result<JsonValue> {
   let out: JsonValue[] | undefined;
   for (let i = 0; i < list.length; i++) {
     const item = list[i] ?? null;
@@ -32,7 +39,13 @@ function walkArray(list: readonly JsonValue[], path: string, visit: StringVisito
   return ok(out ?? (list as JsonValue[]));
 }
 
-function walkObject(object: JsonObject, path: string, visit: StringVisitor, errorKind: string, depth: number): Result<JsonValue> {
+function walkObject(
+  object: JsonObject,
+  path: string,
+  visit: StringVisitor,
+  errorKind: string,
+  depth: number,
+): Result<JsonValue> {
   const keys = Object.keys(object);
   let out: JsonObject | undefined;
   for (let i = 0; i < keys.length; i++) {
@@ -51,11 +64,18 @@ function walkObject(object: JsonObject, path: string, visit: StringVisitor, erro
   return ok(out ?? object);
 }
 
-function walk(value: JsonValue, path: string, visit: StringVisitor, errorKind: string, depth: number): Result<JsonValue> {
+function walk(
+  value: JsonValue,
+  path: string,
+  visit: StringVisitor,
+  errorKind: string,
+  depth: number,
+): Result<JsonValue> {
   if (typeof value === "string") {
     const r = visit(value, path, false);
-    if (!r.ok || r.value === value || (typeof r.value !== "object" || r.value === null)) return r;
-    if (depth >= MAX_EXPANSIONS) return err(errorKind, `variables at path ${path} expand into themselves more than ${MAX_EXPANSIONS} times`, path);
+    if (!r.ok || r.value === value || typeof r.value !== "object" || r.value === null) return r;
+    if (depth >= MAX_EXPANSIONS)
+      return err(errorKind, `variables at path ${path} expand into themselves more than ${MAX_EXPANSIONS} times`, path);
     return walk(r.value, path, visit, errorKind, depth + 1);
   }
   if (Array.isArray(value)) return walkArray(value, path, visit, errorKind, depth);
@@ -67,12 +87,22 @@ function walk(value: JsonValue, path: string, visit: StringVisitor, errorKind: s
  * Applies `visit` to every string value and map key of `value`, whose own path is `path`.
  * `depth` counts the expansions already made (a value that came from a variable starts at 1).
  */
-export function walkStrings(value: JsonValue, path: string, visit: StringVisitor, errorKind: string, depth = 0): Result<JsonValue> {
+export function walkStrings(
+  value: JsonValue,
+  path: string,
+  visit: StringVisitor,
+  errorKind: string,
+  depth = 0,
+): Result<JsonValue> {
   return walk(value, path, visit, errorKind, depth);
 }
 
 /** Calls `visit` on every string value and map key, with its path, until it returns false. */
-export function forEachString(value: JsonValue, path: string, visit: (text: string, path: string, inKey: boolean) => boolean | void): boolean {
+export function forEachString(
+  value: JsonValue,
+  path: string,
+  visit: (text: string, path: string, inKey: boolean) => boolean | void,
+): boolean {
   if (typeof value === "string") return visit(value, path, false) !== false;
   if (Array.isArray(value)) return value.every((item, i) => forEachString(item, arrayChildPath(path, i), visit));
   if (isObject(value)) {

@@ -23,7 +23,12 @@ const data = (operation: string): JsonObject => ({
 
 function scope(operation: string, explicit?: Operation): SubstitutionScope {
   const jmespath = createJmesPath({ functions: [] });
-  const base = { data: data(operation), jmespath, fnctx: { ports: {} as EnginePorts }, cache: new ExpressionCache(jmespath) };
+  const base = {
+    data: data(operation),
+    jmespath,
+    fnctx: { ports: {} as EnginePorts },
+    cache: new ExpressionCache(jmespath),
+  };
   return explicit === undefined ? base : { ...base, operation: explicit };
 }
 
@@ -63,13 +68,23 @@ describe("WholeVariable", () => {
     const v = new WholeVariable("request.object.metadata.name ==");
     const r = v.resolve("/p", scope("DELETE"));
     assert.ok(!r.ok);
-    assert.match(r.error.message, /^failed to resolve request\.oldObject\.metadata\.name == at path \/p: incorrect query request\.oldObject\.metadata\.name ==: /);
+    assert.match(
+      r.error.message,
+      /^failed to resolve request\.oldObject\.metadata\.name == at path \/p: incorrect query request\.oldObject\.metadata\.name ==: /,
+    );
     assert.equal(r.error.path, "/p");
   });
 
   test("an empty variable is an invalid query", () => {
     const r = new WholeVariable("").resolve("/x", scope("CREATE"));
-    assert.deepEqual(r, { ok: false, error: { kind: "variable-substitution", message: "failed to resolve  at path /x: invalid query (nil)", path: "/x" } });
+    assert.deepEqual(r, {
+      ok: false,
+      error: {
+        kind: "variable-substitution",
+        message: "failed to resolve  at path /x: invalid query (nil)",
+        path: "/x",
+      },
+    });
   });
 });
 
@@ -96,7 +111,10 @@ describe("substituteAll on a policy string scanned at load", () => {
       test(`${operation} ${JSON.stringify(text)}: same as a string never seen before`, () => {
         const pinned = scope(operation);
         pinned.cache.pin(() => pinned.cache.template(text));
-        assert.deepEqual(substituteAll(text, { ...pinned, basePath: "/validate/deny" }), substituteAll(text, { ...scope(operation), basePath: "/validate/deny" }));
+        assert.deepEqual(
+          substituteAll(text, { ...pinned, basePath: "/validate/deny" }),
+          substituteAll(text, { ...scope(operation), basePath: "/validate/deny" }),
+        );
       });
     }
   }

@@ -19,12 +19,16 @@ export class WholeVariable {
 
   /** The variable's value in `scope`, for the string found at Kyverno path `path`. */
   resolve(path: string, scope: SubstitutionScope): Result<JsonValue> {
-    const prepared = isDelete(scope) ? (this.#deleted ??= this.#prepareDelete(scope)) : (this.#plain ??= prepareQuery(this.expression, scope));
+    const prepared = isDelete(scope)
+      ? (this.#deleted ??= this.#prepareDelete(scope))
+      : (this.#plain ??= prepareQuery(this.expression, scope));
     return runQuery(prepared, path, scope);
   }
 
   #prepareDelete(scope: SubstitutionScope): PreparedQuery {
     const variable = deleteRewrite(this.expression);
-    return variable === this.expression ? (this.#plain ??= prepareQuery(variable, scope)) : prepareQuery(variable, scope);
+    return variable === this.expression
+      ? (this.#plain ??= prepareQuery(variable, scope))
+      : prepareQuery(variable, scope);
   }
 }

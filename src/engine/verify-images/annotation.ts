@@ -28,11 +28,16 @@ export function withImageStatuses(resource: Resource, statuses: ReadonlyMap<stri
   const sorted: JsonObject = {};
   for (const k of Object.keys(merged).sort()) sorted[k] = merged[k] ?? "";
   const metadata = isObject(resource["metadata"]) ? resource["metadata"] : {};
-  return { ...resource, metadata: { ...metadata, annotations: { ...annotations, [VERIFY_IMAGES_ANNOTATION]: goJson(sorted) } } };
+  return {
+    ...resource,
+    metadata: { ...metadata, annotations: { ...annotations, [VERIFY_IMAGES_ANNOTATION]: goJson(sorted) } },
+  };
 }
 
 /** The annotation's map, or why it cannot be read. */
-export function readStatuses(value: JsonValue | undefined): { ok: true; value: Record<string, string> } | { ok: false; error: string } {
+export function readStatuses(
+  value: JsonValue | undefined,
+): { ok: true; value: Record<string, string> } | { ok: false; error: string } {
   if (typeof value !== "string") return { ok: false, error: "absent" };
   try {
     const parsed = JSON.parse(value) as JsonValue;

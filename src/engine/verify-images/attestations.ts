@@ -23,7 +23,11 @@ import { fetchAttestations } from "./cosign-attestation.js";
  * Evaluates an attestation's `conditions` (any/all blocks as written) with `predicate` merged into
  * the rule's context, and `named` (the attestation's `name` and the first predicate fetched) set in it.
  */
-export type AttestationConditions = (conditions: JsonValue, predicate: JsonObject, named?: { readonly name: string; readonly value: JsonObject }) => Result<ConditionEvaluation>;
+export type AttestationConditions = (
+  conditions: JsonValue,
+  predicate: JsonObject,
+  named?: { readonly name: string; readonly value: JsonObject },
+) => Result<ConditionEvaluation>;
 
 export interface AttestationRun extends AttestorRun {
   /** The image's digest when known (from the reference or its verified signatures), for messages. */
@@ -42,7 +46,11 @@ export function verifyAttestations(run: AttestationRun): EntryOutcome {
     const type = text(a["type"]) || text(a["predicateType"]);
     if (type === "") return { ok: false, hard: false, message: `${path}: missing type` };
     const sets = Array.isArray(a["attestors"]) ? a["attestors"].filter(isObject) : [];
-    if (sets.length === 0) return unsupported(`${path}.attestors`, "attestations with no attestors are verified keylessly, with Fulcio certificates and the Rekor transparency log online, which Bylaw does not reach");
+    if (sets.length === 0)
+      return unsupported(
+        `${path}.attestors`,
+        "attestations with no attestors are verified keylessly, with Fulcio certificates and the Rekor transparency log online, which Bylaw does not reach",
+      );
     for (const [j, set] of sets.entries()) {
       const entries = Array.isArray(set["entries"]) ? set["entries"].filter(isObject) : [];
       const required = typeof set["count"] === "number" && set["count"] > 0 ? set["count"] : entries.length;
@@ -67,8 +75,16 @@ export function verifyAttestations(run: AttestationRun): EntryOutcome {
   return { ok: true, digest };
 }
 
-function verifyEntry(run: AttestationRun, a: JsonObject, type: string, e: JsonObject, at: string, digest: string): EntryOutcome {
-  if (e["attestor"] !== undefined && e["attestor"] !== null) return unsupported(`${at}.attestor`, "nested attestor sets are not verified for attestations by Bylaw");
+function verifyEntry(
+  run: AttestationRun,
+  a: JsonObject,
+  type: string,
+  e: JsonObject,
+  at: string,
+  digest: string,
+): EntryOutcome {
+  if (e["attestor"] !== undefined && e["attestor"] !== null)
+    return unsupported(`${at}.attestor`, "nested attestor sets are not verified for attestations by Bylaw");
   const key = attestorKey(run, e, at);
   if ("ok" in key) return key;
   const fetched = fetchAttestations({ image: run.image, ...key, credentials: run.entry.credentials, ports: run.ports });
@@ -84,22 +100,37 @@ function verifyEntry(run: AttestationRun, a: JsonObject, type: string, e: JsonOb
     const held = checkConditions(run, a["conditions"], s, named);
     if (typeof held === "string") return fail(key.path, held);
     if (!held.ok) return held;
-    if (!held.value.met) return fail(key.path, `attestation checks failed for ${image} and predicate ${type}: ${held.value.message}`);
+    if (!held.value.met)
+      return fail(key.path, `attestation checks failed for ${image} and predicate ${type}: ${held.value.message}`);
   }
   return { ok: true, digest };
 }
 
 /** The conditions' outcome, a failure Kyverno reports ("failed to check attestations: …"), or a hard outcome. */
-function checkConditions(run: AttestationRun, conditions: JsonValue | undefined, s: JsonObject, named: Parameters<AttestationConditions>[2]): string | Failure | { ok: true; value: ConditionEvaluation } {
-  if (!Array.isArray(conditions) || conditions.length === 0) return { ok: true, value: { met: true, messages: [], message: "" } };
+function checkConditions(
+  run: AttestationRun,
+  conditions: JsonValue | undefined,
+  s: JsonObject,
+  named: Parameters<AttestationConditions>[2],
+): string | Failure | { ok: true; value: ConditionEvaluation } {
+  if (!Array.isArray(conditions) || conditions.length === 0)
+    return { ok: true, value: { met: true, messages: [], message: "" } };
   const predicate = s["predicate"];
-  if (!isObject(predicate)) return `failed to check attestations: failed to extract predicate from statement: ${JSON.stringify(s)}`;
-  if (run.conditions === undefined) return { ok: false, hard: true, message: "attestation conditions cannot be evaluated here (no rule context was given)" };
+  if (!isObject(predicate))
+    return `failed to check attestations: failed to extract predicate from statement: ${JSON.stringify(s)}`;
+  if (run.conditions === undefined)
+    return {
+      ok: false,
+      hard: true,
+      message: "attestation conditions cannot be evaluated here (no rule context was given)",
+    };
   const held = run.conditions(conditions, predicate, named);
   if (held.ok) return held;
   // Kyverno substitutes the conditions whole before evaluating them, and says so.
   const substitution = held.error.kind === "variable-substitution";
-  const why = substitution ? `failed to substitute variables in attestation conditions: ${held.error.message.replace(/^failed to substitute variables in condition (key|value): /, "")}` : held.error.message;
+  const why = substitution
+    ? `failed to substitute variables in attestation conditions: ${held.error.message.replace(/^failed to substitute variables in condition (key|value): /, "")}`
+    : held.error.message;
   return `failed to check attestations: ${why}`;
 }
 

@@ -14,7 +14,9 @@ import type { EnginePorts } from "../ports.js";
 import { verifyWithKey, type KeyCheck } from "./cosign-signature.js";
 import type { ImageVerification } from "./image-verification.js";
 
-export type EntryOutcome = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly hard: boolean; readonly message: string };
+export type EntryOutcome =
+  | { readonly ok: true; readonly digest: string }
+  | { readonly ok: false; readonly hard: boolean; readonly message: string };
 
 export interface AttestorRun {
   readonly image: string;
@@ -56,7 +58,10 @@ function verifySet(run: AttestorRun, set: JsonObject, path: string, depth: numbe
   let verified = 0;
   for (const [i, a] of entries.entries()) {
     const at = `${path}.entries[${i}]`;
-    const outcome = a["attestor"] !== undefined && a["attestor"] !== null ? nested(run, a["attestor"], `${at}.attestor`, depth) : verifyEntry(run, a, at);
+    const outcome =
+      a["attestor"] !== undefined && a["attestor"] !== null
+        ? nested(run, a["attestor"], `${at}.attestor`, depth)
+        : verifyEntry(run, a, at);
     if (outcome.ok !== false) {
       verified++;
       if (verified >= required) return outcome;
@@ -69,7 +74,12 @@ function verifySet(run: AttestorRun, set: JsonObject, path: string, depth: numbe
 }
 
 function nested(run: AttestorRun, attestor: JsonValue, path: string, depth: number): SetOutcome {
-  if (depth >= MAX_NESTING) return { ok: false, hard: true, message: `${path}: attestor sets nested deeper than ${MAX_NESTING} levels are not verified` };
+  if (depth >= MAX_NESTING)
+    return {
+      ok: false,
+      hard: true,
+      message: `${path}: attestor sets nested deeper than ${MAX_NESTING} levels are not verified`,
+    };
   let set: JsonValue = attestor;
   if (typeof attestor === "string") {
     try {
@@ -78,7 +88,8 @@ function nested(run: AttestorRun, attestor: JsonValue, path: string, depth: numb
       return { ok: false, hard: true, message: `failed to unmarshal nested attestor ${path}: not a JSON attestor set` };
     }
   }
-  if (!isObject(set)) return { ok: false, hard: true, message: `failed to unmarshal nested attestor ${path}: not an attestor set` };
+  if (!isObject(set))
+    return { ok: false, hard: true, message: `failed to unmarshal nested attestor ${path}: not an attestor set` };
   return verifySet(run, set, path, depth + 1);
 }
 
@@ -102,7 +113,10 @@ export function attestorKey(run: AttestorRun, a: JsonObject, at: string): Attest
   if (isObject(keys)) return keyOf(run, a, keys, `${at}.keys`);
   if (isObject(a["certificates"])) return certificateKey(run, a, a["certificates"], `${at}.certificates`);
   if (isObject(a["keyless"])) {
-    return unsupported(`${at}.keyless`, "keyless verification needs Fulcio certificates and the Rekor transparency log online, which Bylaw does not reach");
+    return unsupported(
+      `${at}.keyless`,
+      "keyless verification needs Fulcio certificates and the Rekor transparency log online, which Bylaw does not reach",
+    );
   }
   return unsupported(at, "the entry names no keys, certificates, keyless or nested attestor");
 }
@@ -110,21 +124,34 @@ export function attestorKey(run: AttestorRun, a: JsonObject, at: string): Attest
 function keyOf(run: AttestorRun, a: JsonObject, keys: JsonObject, at: string): AttestorKey | EntryOutcome {
   const pem = typeof keys["publicKeys"] === "string" ? keys["publicKeys"].trim() : "";
   if (pem === "") {
-    if (isObject(keys["secret"])) return unsupported(`${at}.secret`, "keys read from a Kubernetes Secret are not supported by Bylaw yet; give the PEM in keys.publicKeys");
-    if (typeof keys["kms"] === "string" && keys["kms"] !== "") return unsupported(`${at}.kms`, "keys held in a KMS are not supported by Bylaw");
+    if (isObject(keys["secret"]))
+      return unsupported(
+        `${at}.secret`,
+        "keys read from a Kubernetes Secret are not supported by Bylaw yet; give the PEM in keys.publicKeys",
+      );
+    if (typeof keys["kms"] === "string" && keys["kms"] !== "")
+      return unsupported(`${at}.kms`, "keys held in a KMS are not supported by Bylaw");
     return unsupported(at, "no publicKeys, secret or kms is given");
   }
   const rekor = isObject(keys["rekor"]) ? keys["rekor"] : undefined;
   if (rekor?.["ignoreTlog"] !== true) {
-    return unsupported(at, `Bylaw does not check the Rekor transparency log (${logUrl(rekor)}), which Kyverno checks by default for keys; set keys.rekor.ignoreTlog: true to verify the signature with the key alone`);
+    return unsupported(
+      at,
+      `Bylaw does not check the Rekor transparency log (${logUrl(rekor)}), which Kyverno checks by default for keys; set keys.rekor.ignoreTlog: true to verify the signature with the key alone`,
+    );
   }
   const algorithm = String(keys["signatureAlgorithm"] ?? a["signatureAlgorithm"] ?? "sha256") || "sha256";
-  if (!isHash(algorithm)) return unsupported(at, `signatureAlgorithm ${JSON.stringify(algorithm)} is not one of sha224, sha256, sha384, sha512`);
+  if (!isHash(algorithm))
+    return unsupported(
+      at,
+      `signatureAlgorithm ${JSON.stringify(algorithm)} is not one of sha224, sha256, sha384, sha512`,
+    );
   return { path: at, key: pem, hash: algorithm, ...placeOf(run, a) };
 }
 
 function placeOf(run: AttestorRun, a: JsonObject): Pick<AttestorKey, "repository" | "annotations"> {
-  const repository = typeof a["repository"] === "string" && a["repository"] !== "" ? a["repository"] : run.entry.repository;
+  const repository =
+    typeof a["repository"] === "string" && a["repository"] !== "" ? a["repository"] : run.entry.repository;
   return { repository, annotations: isObject(a["annotations"]) ? a["annotations"] : run.entry.annotations };
 }
 
@@ -136,20 +163,37 @@ function placeOf(run: AttestorRun, a: JsonObject): Pick<AttestorKey, "repository
  */
 function certificateKey(run: AttestorRun, a: JsonObject, certs: JsonObject, at: string): AttestorKey | EntryOutcome {
   const cert = typeof certs["cert"] === "string" ? certs["cert"].trim() : "";
-  if (cert === "") return unsupported(`${at}.cert`, "no certificate is given (a certificate attestor needs cert, optionally with certChain)");
+  if (cert === "")
+    return unsupported(
+      `${at}.cert`,
+      "no certificate is given (a certificate attestor needs cert, optionally with certChain)",
+    );
   const rekor = isObject(certs["rekor"]) ? certs["rekor"] : undefined;
   if (rekor?.["ignoreTlog"] !== true) {
-    return unsupported(at, `Bylaw does not check the Rekor transparency log (${logUrl(rekor)}), which Kyverno checks by default for certificates; set certificates.rekor.ignoreTlog: true to verify with the certificate alone`);
+    return unsupported(
+      at,
+      `Bylaw does not check the Rekor transparency log (${logUrl(rekor)}), which Kyverno checks by default for certificates; set certificates.rekor.ignoreTlog: true to verify with the certificate alone`,
+    );
   }
   const chain = typeof certs["certChain"] === "string" ? certs["certChain"].trim() : "";
   if (chain !== "") {
     const ctlog = isObject(certs["ctlog"]) ? certs["ctlog"] : undefined;
-    if (ctlog?.["ignoreSCT"] !== true) return unsupported(at, "Bylaw does not check certificate transparency (the certificate's SCT), which Kyverno checks by default; set certificates.ctlog.ignoreSCT: true to verify the chain alone");
+    if (ctlog?.["ignoreSCT"] !== true)
+      return unsupported(
+        at,
+        "Bylaw does not check certificate transparency (the certificate's SCT), which Kyverno checks by default; set certificates.ctlog.ignoreSCT: true to verify the chain alone",
+      );
     const checker = run.ports.signatures?.verifyChain;
-    if (checker === undefined) return unsupported(at, "this engine checks no certificate chains (its signature verifier has none)");
+    if (checker === undefined)
+      return unsupported(at, "this engine checks no certificate chains (its signature verifier has none)");
     const held = checker({ certificate: cert, chain, nowMillis: run.ports.clock.nowMillis() });
     if (!held.ok) return { ok: false, hard: true, message: `${at}: ${held.error.message}` };
-    if (held.value !== undefined) return { ok: false, hard: false, message: `${at}: failed to load validate certificate with chain: ${held.value}` };
+    if (held.value !== undefined)
+      return {
+        ok: false,
+        hard: false,
+        message: `${at}: failed to load validate certificate with chain: ${held.value}`,
+      };
   }
   return { path: at, key: cert, hash: "sha256", ...placeOf(run, a) };
 }
@@ -173,9 +217,9 @@ function expandStaticKeys(entries: readonly JsonValue[]): JsonObject[] {
     if (!isObject(e)) continue;
     const keys = e["keys"];
     const pems = isObject(keys) && typeof keys["publicKeys"] === "string" ? pemPublicKeys(keys["publicKeys"]) : [];
-    if (isObject(keys) && pems.length > 1) for (const pem of pems) out.push({ ...e, keys: { ...keys, publicKeys: pem } });
+    if (isObject(keys) && pems.length > 1)
+      for (const pem of pems) out.push({ ...e, keys: { ...keys, publicKeys: pem } });
     else out.push(e);
   }
   return out;
 }
-

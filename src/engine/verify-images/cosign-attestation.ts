@@ -28,7 +28,9 @@ import { fetchLayers, NO_ANNOTATED_SIGNATURE, type KeyCheck } from "./cosign-sig
 
 export const IN_TOTO_PAYLOAD_TYPE = "application/vnd.in-toto+json";
 
-export type AttestationsOutcome = { readonly ok: true; readonly digest: string; readonly statements: readonly JsonObject[] } | Extract<EntryOutcome, { ok: false }>;
+export type AttestationsOutcome =
+  | { readonly ok: true; readonly digest: string; readonly statements: readonly JsonObject[] }
+  | Extract<EntryOutcome, { ok: false }>;
 
 export function fetchAttestations(check: KeyCheck): AttestationsOutcome {
   const fetched = fetchLayers(check, "attestations");
@@ -42,17 +44,24 @@ export function fetchAttestations(check: KeyCheck): AttestationsOutcome {
     else if ("statement" in checked) statements.push(checked.statement);
     else return checked;
   }
-  if (statements.length === 0) return { ok: false, hard: false, message: `no matching attestations: ${why.join("\n ")}` };
-  if (check.annotations !== undefined && Object.keys(check.annotations).length > 0) return { ok: false, hard: false, message: NO_ANNOTATED_SIGNATURE };
+  if (statements.length === 0)
+    return { ok: false, hard: false, message: `no matching attestations: ${why.join("\n ")}` };
+  if (check.annotations !== undefined && Object.keys(check.annotations).length > 0)
+    return { ok: false, hard: false, message: NO_ANNOTATED_SIGNATURE };
   return { ok: true, digest, statements };
 }
 
 /** The statement when the envelope counts; why not; or a hard outcome (the key cannot be read). */
-function checkEnvelope(check: KeyCheck, layer: string, digest: string): { readonly statement: JsonObject } | string | Extract<EntryOutcome, { ok: false }> {
+function checkEnvelope(
+  check: KeyCheck,
+  layer: string,
+  digest: string,
+): { readonly statement: JsonObject } | string | Extract<EntryOutcome, { ok: false }> {
   const envelope = parseJson(base64Decode(utf8Encode(layer)));
   if (!isObject(envelope)) return "the attestation layer is not a DSSE envelope (JSON)";
   const payloadType = typeof envelope["payloadType"] === "string" ? envelope["payloadType"] : "";
-  if (payloadType !== IN_TOTO_PAYLOAD_TYPE) return `invalid payloadType ${payloadType} on envelope. Expected ${IN_TOTO_PAYLOAD_TYPE}`;
+  if (payloadType !== IN_TOTO_PAYLOAD_TYPE)
+    return `invalid payloadType ${payloadType} on envelope. Expected ${IN_TOTO_PAYLOAD_TYPE}`;
   // DSSE's EnvelopeVerifier.Verify: signatures first, then the payload and each signature decoded.
   const signatures = Array.isArray(envelope["signatures"]) ? envelope["signatures"].filter(isObject) : [];
   if (signatures.length === 0) return "no signature found";
@@ -64,7 +73,8 @@ function checkEnvelope(check: KeyCheck, layer: string, digest: string): { readon
     const signature = dsseBase64(String(s["sig"] ?? ""));
     if (signature === undefined) return UNDECODABLE;
     const verified = check.ports.signatures?.verify({ publicKey: check.key, data: pae, signature, hash: check.hash });
-    if (verified === undefined || !verified.ok) return { ok: false, hard: true, message: verified?.error.message ?? "no signature verifier" };
+    if (verified === undefined || !verified.ok)
+      return { ok: false, hard: true, message: verified?.error.message ?? "no signature verifier" };
     if (verified.value) {
       held = true;
       break;
@@ -74,7 +84,12 @@ function checkEnvelope(check: KeyCheck, layer: string, digest: string): { readon
   const statement = parseJson(payload);
   if (!isObject(statement)) return "the envelope's payload is not an in-toto statement (JSON)";
   const subjects = Array.isArray(statement["subject"]) ? statement["subject"].filter(isObject) : [];
-  const named = subjects.some((s) => isObject(s["digest"]) && typeof s["digest"]["sha256"] === "string" && `sha256:${s["digest"]["sha256"]}` === digest);
+  const named = subjects.some(
+    (s) =>
+      isObject(s["digest"]) &&
+      typeof s["digest"]["sha256"] === "string" &&
+      `sha256:${s["digest"]["sha256"]}` === digest,
+  );
   return named ? { statement } : "no matching subject digest found";
 }
 

@@ -60,8 +60,18 @@ export function carries(claim: JsonValue, annotations: KeyCheck["annotations"]):
 }
 
 /** The digest and the layers of the image's signature (or attestation) manifest, from the registry port. */
-export function fetchLayers(check: KeyCheck, form: "signatures" | "attestations"): { readonly ok: true; readonly digest: string; readonly layers: readonly JsonObject[] } | Extract<EntryOutcome, { ok: false }> {
-  if (check.ports.signatures === undefined) return { ok: false, hard: true, message: "this engine checks no signatures (no signature verifier was given to it)" };
+export function fetchLayers(
+  check: KeyCheck,
+  form: "signatures" | "attestations",
+):
+  | { readonly ok: true; readonly digest: string; readonly layers: readonly JsonObject[] }
+  | Extract<EntryOutcome, { ok: false }> {
+  if (check.ports.signatures === undefined)
+    return {
+      ok: false,
+      hard: true,
+      message: "this engine checks no signatures (no signature verifier was given to it)",
+    };
   const fetched = check.ports.context.imageData(check.image, {
     form,
     ...(check.repository !== "" ? { repository: check.repository } : {}),
@@ -71,11 +81,19 @@ export function fetchLayers(check: KeyCheck, form: "signatures" | "attestations"
   const data = fetched.value;
   const digest = isObject(data) && typeof data["digest"] === "string" ? data["digest"] : "";
   if (digest === "") return { ok: false, hard: true, message: `the registry port gave no digest for ${check.image}` };
-  return { ok: true, digest, layers: isObject(data) && Array.isArray(data["signatures"]) ? data["signatures"].filter(isObject) : [] };
+  return {
+    ok: true,
+    digest,
+    layers: isObject(data) && Array.isArray(data["signatures"]) ? data["signatures"].filter(isObject) : [],
+  };
 }
 
 /** The signed claim when the signature holds and names the digest; why it does not; or a hard outcome (the key cannot be read). */
-function checkOne(check: KeyCheck, s: JsonObject, digest: string): string | Extract<EntryOutcome, { ok: false }> | { readonly claim: JsonValue } {
+function checkOne(
+  check: KeyCheck,
+  s: JsonObject,
+  digest: string,
+): string | Extract<EntryOutcome, { ok: false }> | { readonly claim: JsonValue } {
   const payload = base64Decode(utf8Encode(String(s["payload"] ?? "")));
   const encoded = String(s["signature"] ?? "");
   if (encoded === "") return "the signature annotation (dev.cosignproject.cosign/signature) is missing";
@@ -84,7 +102,8 @@ function checkOne(check: KeyCheck, s: JsonObject, digest: string): string | Extr
   if (typeof signature === "string") return signature;
   if (typeof payload === "string") return `the signed payload is not base64: ${payload}`;
   const verified = check.ports.signatures?.verify({ publicKey: check.key, data: payload, signature, hash: check.hash });
-  if (verified === undefined || !verified.ok) return { ok: false, hard: true, message: verified?.error.message ?? "no signature verifier" };
+  if (verified === undefined || !verified.ok)
+    return { ok: false, hard: true, message: verified?.error.message ?? "no signature verifier" };
   if (!verified.value) return "invalid signature when validating ASN.1 encoded signature";
   let claim: JsonValue;
   try {

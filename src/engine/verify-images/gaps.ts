@@ -30,8 +30,14 @@ export function imageVerifyGaps(rule: Rule): string | undefined {
 
 function certificateGaps(c: JsonObject, at: string, gaps: string[]): void {
   if (typeof c["cert"] !== "string" || c["cert"] === "") gaps.push(`${at}.cert (none given)`);
-  else if (!isObject(c["rekor"]) || c["rekor"]["ignoreTlog"] !== true) gaps.push(`${at}.rekor (the transparency log is not ignored)`);
-  else if (typeof c["certChain"] === "string" && c["certChain"] !== "" && (!isObject(c["ctlog"]) || c["ctlog"]["ignoreSCT"] !== true)) gaps.push(`${at}.ctlog (SCTs are not ignored)`);
+  else if (!isObject(c["rekor"]) || c["rekor"]["ignoreTlog"] !== true)
+    gaps.push(`${at}.rekor (the transparency log is not ignored)`);
+  else if (
+    typeof c["certChain"] === "string" &&
+    c["certChain"] !== "" &&
+    (!isObject(c["ctlog"]) || c["ctlog"]["ignoreSCT"] !== true)
+  )
+    gaps.push(`${at}.ctlog (SCTs are not ignored)`);
 }
 
 function attestorGaps(set: JsonObject, path: string, gaps: string[], depth: number): void {
@@ -40,14 +46,17 @@ function attestorGaps(set: JsonObject, path: string, gaps: string[], depth: numb
     if (!isObject(a)) return;
     const at = `${path}.entries[${k}]`;
     if (a["attestor"] !== undefined && a["attestor"] !== null) {
-      if (isObject(a["attestor"]) && depth < MAX_DEPTH) return attestorGaps(a["attestor"], `${at}.attestor`, gaps, depth + 1);
+      if (isObject(a["attestor"]) && depth < MAX_DEPTH)
+        return attestorGaps(a["attestor"], `${at}.attestor`, gaps, depth + 1);
       return void gaps.push(`${at}.attestor`);
     }
     const keys = a["keys"];
     if (isObject(a["keyless"])) gaps.push(`${at}.keyless`);
     else if (isObject(a["certificates"])) certificateGaps(a["certificates"], `${at}.certificates`, gaps);
     else if (!isObject(keys)) gaps.push(at);
-    else if (typeof keys["publicKeys"] !== "string" || keys["publicKeys"] === "") gaps.push(`${at}.keys (secret or kms)`);
-    else if (!isObject(keys["rekor"]) || keys["rekor"]["ignoreTlog"] !== true) gaps.push(`${at}.keys.rekor (the transparency log is not ignored)`);
+    else if (typeof keys["publicKeys"] !== "string" || keys["publicKeys"] === "")
+      gaps.push(`${at}.keys (secret or kms)`);
+    else if (!isObject(keys["rekor"]) || keys["rekor"]["ignoreTlog"] !== true)
+      gaps.push(`${at}.keys.rekor (the transparency log is not ignored)`);
   });
 }

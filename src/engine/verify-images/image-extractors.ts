@@ -35,11 +35,16 @@ interface Extractor {
   readonly jmesPath: string;
 }
 
-export function extractImages(resource: Resource, configs: JsonValue | undefined, search: ImageSearch): Result<MatchedImage[]> {
+export function extractImages(
+  resource: Resource,
+  configs: JsonValue | undefined,
+  search: ImageSearch,
+): Result<MatchedImage[]> {
   const kind = typeof resource["kind"] === "string" ? resource["kind"] : "";
   const custom = isObject(configs) ? configs[kind] : undefined;
   const extractors = Array.isArray(custom) ? custom.filter(isObject).map(readExtractor) : standard(kind);
-  if (Array.isArray(custom) && extractors.length === 0) return err("image-extractors", `no extractors found for ${kind}`);
+  if (Array.isArray(custom) && extractors.length === 0)
+    return err("image-extractors", `no extractors found for ${kind}`);
   const out: MatchedImage[] = [];
   for (const e of extractors) {
     const found = walk(resource, [], e.fields, e, search, out);
@@ -55,13 +60,28 @@ function standard(kind: string): Extractor[] {
 }
 
 function readExtractor(c: JsonObject): Extractor {
-  const fields = String(c["path"] ?? "").split("/").map((s) => s.trim()).filter((s) => s !== "");
+  const fields = String(c["path"] ?? "")
+    .split("/")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const given = typeof c["value"] === "string" ? c["value"] : "";
   const value = given !== "" ? given : (fields.pop() ?? "");
-  return { fields, key: typeof c["key"] === "string" ? c["key"] : "", value, jmesPath: typeof c["jmesPath"] === "string" ? c["jmesPath"] : "" };
+  return {
+    fields,
+    key: typeof c["key"] === "string" ? c["key"] : "",
+    value,
+    jmesPath: typeof c["jmesPath"] === "string" ? c["jmesPath"] : "",
+  };
 }
 
-function walk(obj: JsonValue | undefined, path: string[], fields: readonly string[], e: Extractor, search: ImageSearch, out: MatchedImage[]): Result<true> {
+function walk(
+  obj: JsonValue | undefined,
+  path: string[],
+  fields: readonly string[],
+  e: Extractor,
+  search: ImageSearch,
+  out: MatchedImage[],
+): Result<true> {
   if (obj === undefined || obj === null) return ok(true);
   if (fields[0] === "*") {
     if (Array.isArray(obj)) {
@@ -90,7 +110,11 @@ function walk(obj: JsonValue | undefined, path: string[], fields: readonly strin
   if (e.jmesPath !== "") {
     const r = search(e.jmesPath, value);
     if (!r.ok) return err("image-extractors", `failed to apply jmespath ${e.jmesPath}: ${r.error.message}`);
-    if (typeof r.value !== "string") return err("image-extractors", `jmespath ${e.jmesPath} must produce a string, but produced ${JSON.stringify(r.value)}`);
+    if (typeof r.value !== "string")
+      return err(
+        "image-extractors",
+        `jmespath ${e.jmesPath} must produce a string, but produced ${JSON.stringify(r.value)}`,
+      );
     value = r.value;
   }
   const info = parseImageReference(value);

@@ -34,9 +34,14 @@ export function readVerification(entry: JsonValue, index: number): ImageVerifica
   const attestors = Array.isArray(e["attestors"]) ? e["attestors"].filter(isObject) : [];
   const key = typeof e["key"] === "string" && e["key"] !== "" ? e["key"] : undefined;
   const unsupported: string[] = [];
-  if (key !== undefined && attestors.length === 0) attestors.push({ entries: [{ keys: { publicKeys: key, ...(isObject(e["rekor"]) ? { rekor: e["rekor"] } : {}) } }] });
+  if (key !== undefined && attestors.length === 0)
+    attestors.push({
+      entries: [{ keys: { publicKeys: key, ...(isObject(e["rekor"]) ? { rekor: e["rekor"] } : {}) } }],
+    });
   if (key === undefined && ["issuer", "subject", "roots"].some((k) => typeof e[k] === "string" && e[k] !== "")) {
-    unsupported.push(`${path}.issuer/subject/roots (keyless verification with Fulcio certificates and the Rekor transparency log needs online Sigstore services)`);
+    unsupported.push(
+      `${path}.issuer/subject/roots (keyless verification with Fulcio certificates and the Rekor transparency log needs online Sigstore services)`,
+    );
   }
   const type = typeof e["type"] === "string" && e["type"] !== "" ? e["type"] : "Cosign";
   if (type !== "Cosign") unsupported.push(`${path}.type ${type} (only Cosign signatures are verified)`);
@@ -55,7 +60,10 @@ export function readVerification(entry: JsonValue, index: number): ImageVerifica
     verifyDigest: e["verifyDigest"] !== false,
     required: e["required"] !== false,
     credentials: isObject(e["imageRegistryCredentials"]) ? e["imageRegistryCredentials"] : undefined,
-    unsupported: unsupported.length === 0 ? undefined : `${unsupported.join(", ")} ${unsupported.length === 1 ? "is" : "are"} not supported by Bylaw yet; the image was not verified`,
+    unsupported:
+      unsupported.length === 0
+        ? undefined
+        : `${unsupported.join(", ")} ${unsupported.length === 1 ? "is" : "are"} not supported by Bylaw yet; the image was not verified`,
   };
 }
 

@@ -45,12 +45,22 @@ export function mutateImages(input: ImageRuleInput): { results: RuleResult[]; re
         statuses.set(m.image, "pass");
         continue;
       }
-      const target: VerifyTarget = { image: m.image, policy: input.policy, rule, ports, digest: m.digest, ...(input.conditions !== undefined ? { conditions: input.conditions } : {}) };
+      const target: VerifyTarget = {
+        image: m.image,
+        policy: input.policy,
+        rule,
+        ports,
+        digest: m.digest,
+        ...(input.conditions !== undefined ? { conditions: input.conditions } : {}),
+      };
       const verdict = verifyImage(entry, target);
       let image = m.image;
       let result = verdict === undefined ? undefined : ruleResult(rule, "ImageVerify", verdict.status, verdict.message);
       if (entry.mutateDigest && m.digest === "") {
-        const digest = verdict?.digest !== undefined ? { ok: true as const, value: verdict.digest } : digestOf(m.image, entry, ports);
+        const digest =
+          verdict?.digest !== undefined
+            ? { ok: true as const, value: verdict.digest }
+            : digestOf(m.image, entry, ports);
         if (!digest.ok) {
           results.push(ruleResult(rule, "ImageVerify", "error", `failed to update digest: ${digest.message}`));
         } else {
@@ -73,11 +83,20 @@ export function unchanged(m: MatchedImage, resource: Resource, old: Resource | u
   return old !== undefined && valueAt(old, m.pointer) === valueAt(resource, m.pointer);
 }
 
-function digestOf(image: string, entry: ImageVerification, ports: EnginePorts): { ok: true; value: string } | { ok: false; message: string } {
-  const answer = ports.context.imageData(image, { form: "digest", ...(entry.credentials !== undefined ? { credentials: entry.credentials } : {}) });
+function digestOf(
+  image: string,
+  entry: ImageVerification,
+  ports: EnginePorts,
+): { ok: true; value: string } | { ok: false; message: string } {
+  const answer = ports.context.imageData(image, {
+    form: "digest",
+    ...(entry.credentials !== undefined ? { credentials: entry.credentials } : {}),
+  });
   if (!answer.ok) return { ok: false, message: answer.error.message };
   const digest = isObject(answer.value) ? answer.value["digest"] : undefined;
-  return typeof digest === "string" && digest !== "" ? { ok: true, value: digest } : { ok: false, message: `the registry port gave no digest for ${image}` };
+  return typeof digest === "string" && digest !== ""
+    ? { ok: true, value: digest }
+    : { ok: false, message: `the registry port gave no digest for ${image}` };
 }
 
 function valueAt(resource: Resource, pointer: string): JsonValue | undefined {

@@ -13,7 +13,11 @@ import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { readVerification, type ImageVerification } from "./image-verification.js";
 
 export function imageRuleEntries(rule: Rule, vars: SubstitutionScope): Result<ImageVerification[]> {
-  const raw = (rule.verifyImages ?? []).map((e) => (isObject(e) && Array.isArray(e["attestations"]) ? { ...e, attestations: e["attestations"].map(withoutConditions) } : e));
+  const raw = (rule.verifyImages ?? []).map((e) =>
+    isObject(e) && Array.isArray(e["attestations"])
+      ? { ...e, attestations: e["attestations"].map(withoutConditions) }
+      : e,
+  );
   const substituted = substituteAll(raw as JsonValue, vars);
   if (!substituted.ok) return err("substitution", `failed to substitute variables: ${substituted.error.message}`);
   const list = Array.isArray(substituted.value) ? substituted.value : [];
@@ -22,7 +26,13 @@ export function imageRuleEntries(rule: Rule, vars: SubstitutionScope): Result<Im
 
 /** The entry with each attestation's `conditions` as the policy wrote them (the same objects, so compiled forms are cached by them). */
 function withRawConditions(entry: JsonValue, raw: JsonValue | undefined): JsonValue {
-  if (!isObject(entry) || !Array.isArray(entry["attestations"]) || !isObject(raw) || !Array.isArray(raw["attestations"])) return entry;
+  if (
+    !isObject(entry) ||
+    !Array.isArray(entry["attestations"]) ||
+    !isObject(raw) ||
+    !Array.isArray(raw["attestations"])
+  )
+    return entry;
   const written = raw["attestations"];
   const attestations = entry["attestations"].map((a, j) => {
     const w = written[j];

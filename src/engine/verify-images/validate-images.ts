@@ -19,7 +19,8 @@ import { imageMatches, type MatchedImage } from "./matched-images.js";
 import { unchanged, type ImageRuleInput } from "./mutate-images.js";
 import { verifyImage } from "./verify-image.js";
 
-type Check = { readonly status: "pass" | "skip" | "none" } | { readonly status: "fail" | "error"; readonly message: string };
+type Check =
+  { readonly status: "pass" | "skip" | "none" } | { readonly status: "fail" | "error"; readonly message: string };
 
 export function validateImages(input: ImageRuleInput): RuleResult | undefined {
   const { rule, entries } = input;
@@ -31,13 +32,19 @@ export function validateImages(input: ImageRuleInput): RuleResult | undefined {
     for (const m of images) {
       if (!imageMatches(m.image, entry.imageReferences)) continue;
       const check = checkImage(input, entry, m);
-      if (check.status === "fail" || check.status === "error") return ruleResult(rule, "ImageVerify", check.status, check.message);
+      if (check.status === "fail" || check.status === "error")
+        return ruleResult(rule, "ImageVerify", check.status, check.message);
       if (check.status === "pass") passed.push(m.image);
       if (check.status === "skip") skipped.push(m.image);
     }
   }
   if (passed.length > 0 || skipped.length === 0) {
-    return ruleResult(rule, "ImageVerify", "pass", skipped.length > 0 ? ["image verified, skipped images:", ...skipped].join(" ") : "image verified");
+    return ruleResult(
+      rule,
+      "ImageVerify",
+      "pass",
+      skipped.length > 0 ? ["image verified, skipped images:", ...skipped].join(" ") : "image verified",
+    );
   }
   return ruleResult(rule, "ImageVerify", "skip", ["image skipped, skipped images:", ...skipped].join(" "));
 }
@@ -47,7 +54,14 @@ function checkImage(input: ImageRuleInput, entry: ImageVerification, m: MatchedI
   if (!entry.required) return { status: "none" };
   if (!verifiesSignatures(entry)) return fromAnnotation(input, m.image);
   if (unchanged(m, input.resource, input.oldResource)) return { status: "pass" };
-  const verdict = verifyImage(entry, { image: m.image, policy: input.policy, rule: input.rule, ports: input.ports, digest: m.digest, ...(input.conditions !== undefined ? { conditions: input.conditions } : {}) });
+  const verdict = verifyImage(entry, {
+    image: m.image,
+    policy: input.policy,
+    rule: input.rule,
+    ports: input.ports,
+    digest: m.digest,
+    ...(input.conditions !== undefined ? { conditions: input.conditions } : {}),
+  });
   if (verdict === undefined || verdict.status === "pass") return { status: "pass" };
   if (verdict.status === "skip" || verdict.status === "warn") return { status: "skip" };
   if (verdict.status === "error") return { status: "error", message: verdict.message };

@@ -43,18 +43,28 @@ export function verifyImage(entry: ImageVerification, target: VerifyTarget): Ima
   const skipped = `skipping image reference image ${image}, policy ${target.policy} ruleName ${target.rule}`;
   if (!imageMatches(image, entry.imageReferences)) return { status: "skip", message: skipped };
   if (imageMatches(image, entry.skipImageReferences)) return { status: "skip", message: skipped };
-  if (entry.unsupported !== undefined) return { status: "error", message: `failed to verify image ${image}: ${entry.unsupported}` };
+  if (entry.unsupported !== undefined)
+    return { status: "error", message: `failed to verify image ${image}: ${entry.unsupported}` };
   let digest = target.digest ?? "";
   if (entry.attestors.length > 0) {
     const outcome = verifyAttestors({ image, entry, ports: target.ports });
     if (!outcome.ok && outcome.message === INVALID_RESPONSE) return { status: "error", message: INVALID_RESPONSE };
-    if (!outcome.ok) return { status: outcome.hard ? "error" : "fail", message: `failed to verify image ${image}: ${outcome.message}` };
-    if (entry.attestations.length === 0) return { status: "pass", message: `verified image signatures for ${image}`, digest: outcome.digest };
+    if (!outcome.ok)
+      return {
+        status: outcome.hard ? "error" : "fail",
+        message: `failed to verify image ${image}: ${outcome.message}`,
+      };
+    if (entry.attestations.length === 0)
+      return { status: "pass", message: `verified image signatures for ${image}`, digest: outcome.digest };
     digest ||= outcome.digest;
   }
   const attested = verifyAttestations({ image, entry, ports: target.ports, digest, conditions: target.conditions });
   if (!attested.ok) return { status: attested.hard ? "error" : "fail", message: attested.message };
-  return { status: "pass", message: `verified image attestations for ${withDigest(image, attested.digest)}`, ...(attested.digest !== "" ? { digest: attested.digest } : {}) };
+  return {
+    status: "pass",
+    message: `verified image attestations for ${withDigest(image, attested.digest)}`,
+    ...(attested.digest !== "" ? { digest: attested.digest } : {}),
+  };
 }
 
 /** What a verdict writes in the `kyverno.io/verify-images` annotation (Kyverno `ruleStatusToImageVerificationStatus`). */

@@ -56,7 +56,12 @@ describe("egress filter: hostile URLs are refused before connecting", () => {
   }
 
   it("accepts a cluster Service name, a private address and a public one", () => {
-    for (const url of ["https://policy-data.tools.svc.cluster.local/v1/allowed", "http://10.96.0.12:8080/x", "https://203.0.113.7/"]) assert.equal(checkServiceUrl(url, strict).ok, true, url);
+    for (const url of [
+      "https://policy-data.tools.svc.cluster.local/v1/allowed",
+      "http://10.96.0.12:8080/x",
+      "https://203.0.113.7/",
+    ])
+      assert.equal(checkServiceUrl(url, strict).ok, true, url);
   });
 
   it("IPv6 spellings of IPv4 addresses are read as those addresses", () => {
@@ -69,7 +74,8 @@ describe("egress filter: hostile URLs are refused before connecting", () => {
 
   it("--egress-allow takes CIDRs and refuses anything else", () => {
     assert.equal(EgressPolicy.create(["127.0.0.0/8", "::1/128", "169.254.10.1"]).ok, true);
-    for (const bad of ["127.0.0.0/33", "localhost", "10.0.0.0/x"]) assert.equal(EgressPolicy.create([bad]).ok, false, bad);
+    for (const bad of ["127.0.0.0/33", "localhost", "10.0.0.0/x"])
+      assert.equal(EgressPolicy.create([bad]).ok, false, bad);
   });
 });
 
@@ -92,7 +98,9 @@ describe("egress client against a recording listener on loopback", () => {
         } else if (req.url === "/text") {
           res.writeHead(200).end("SECRET-CANARY not json");
         } else {
-          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ allowed: true, echo: body === "" ? null : (JSON.parse(body) as unknown) }));
+          res
+            .writeHead(200, { "content-type": "application/json" })
+            .end(JSON.stringify({ allowed: true, echo: body === "" ? null : (JSON.parse(body) as unknown) }));
         }
       });
     });
@@ -110,7 +118,15 @@ describe("egress client against a recording listener on loopback", () => {
   });
 
   it("with loopback allowed: the JSON answer; only the policy's headers; no Authorization unless stated", async () => {
-    const r = await callService({ method: "POST", url: `http://127.0.0.1:${port}/data?x=1`, headers: [{ key: "X-Team", value: "a" }], body: JSON.stringify({ user: "alice" }) }, { policy: loopbackAllowed });
+    const r = await callService(
+      {
+        method: "POST",
+        url: `http://127.0.0.1:${port}/data?x=1`,
+        headers: [{ key: "X-Team", value: "a" }],
+        body: JSON.stringify({ user: "alice" }),
+      },
+      { policy: loopbackAllowed },
+    );
     assert.deepEqual(r, { ok: true, value: { allowed: true, echo: { user: "alice" } } });
     const last = seen[seen.length - 1];
     assert.equal(last?.method, "POST");
@@ -123,43 +139,71 @@ describe("egress client against a recording listener on loopback", () => {
     const before = seen.length;
     let asked = 0;
     const rebinding: ResolveAll = async () => (asked++, [{ address: "127.0.0.1", family: 4 }]);
-    const r = await callService({ method: "GET", url: `http://innocent.example:${port}/data` }, { policy: strict, resolve: rebinding });
+    const r = await callService(
+      { method: "GET", url: `http://innocent.example:${port}/data` },
+      { policy: strict, resolve: rebinding },
+    );
     assert.equal(r.ok, false);
     if (!r.ok) assert.match(r.error.message, /resolves to an address that is refused: the address is loopback/);
     assert.equal(asked, 1, "resolved once, in the socket's lookup");
     assert.equal(seen.length, before);
     // Allowed, the same name connects to exactly the address that was checked.
-    const ok = await callService({ method: "GET", url: `http://innocent.example:${port}/data` }, { policy: loopbackAllowed, resolve: rebinding });
+    const ok = await callService(
+      { method: "GET", url: `http://innocent.example:${port}/data` },
+      { policy: loopbackAllowed, resolve: rebinding },
+    );
     assert.equal(ok.ok, true);
   });
 
   it("a name resolving to one good and one refused address is refused", async () => {
-    const mixed: ResolveAll = async () => [{ address: "127.0.0.1", family: 4 }, { address: "169.254.169.254", family: 4 }];
-    const r = await callService({ method: "GET", url: `http://mixed.example:${port}/data` }, { policy: loopbackAllowed, resolve: mixed });
+    const mixed: ResolveAll = async () => [
+      { address: "127.0.0.1", family: 4 },
+      { address: "169.254.169.254", family: 4 },
+    ];
+    const r = await callService(
+      { method: "GET", url: `http://mixed.example:${port}/data` },
+      { policy: loopbackAllowed, resolve: mixed },
+    );
     assert.equal(r.ok, false);
   });
 
   it("a redirect is not followed; the error names the status and URL only", async () => {
     const before = seen.length;
-    const r = await callService({ method: "GET", url: `http://127.0.0.1:${port}/redirect` }, { policy: loopbackAllowed });
+    const r = await callService(
+      { method: "GET", url: `http://127.0.0.1:${port}/redirect` },
+      { policy: loopbackAllowed },
+    );
     assert.equal(r.ok, false);
-    if (!r.ok) assert.equal(r.error.message, `failed to execute HTTP request to http://127.0.0.1:${port}/redirect: HTTP 302: redirects are not followed`);
+    if (!r.ok)
+      assert.equal(
+        r.error.message,
+        `failed to execute HTTP request to http://127.0.0.1:${port}/redirect: HTTP 302: redirects are not followed`,
+      );
     assert.equal(seen.length, before + 1);
   });
 
   it("an error status or a non-JSON answer never copies the upstream body", async () => {
     for (const path of ["/fail", "/text"]) {
-      const r = await callService({ method: "GET", url: `http://127.0.0.1:${port}${path}` }, { policy: loopbackAllowed });
+      const r = await callService(
+        { method: "GET", url: `http://127.0.0.1:${port}${path}` },
+        { policy: loopbackAllowed },
+      );
       assert.equal(r.ok, false);
       if (!r.ok) assert.doesNotMatch(r.error.message, /SECRET-CANARY/);
     }
   });
 
   it("caps the answer's size and time", async () => {
-    const big = await callService({ method: "GET", url: `http://127.0.0.1:${port}/big` }, { policy: loopbackAllowed, maxBytes: 1000 });
+    const big = await callService(
+      { method: "GET", url: `http://127.0.0.1:${port}/big` },
+      { policy: loopbackAllowed, maxBytes: 1000 },
+    );
     assert.equal(big.ok, false);
     if (!big.ok) assert.match(big.error.message, /max allowed response length of 1000/);
-    const slow = await callService({ method: "GET", url: `http://slow.example:${port}/data` }, { policy: loopbackAllowed, timeoutMs: 50, resolve: () => new Promise(() => undefined) });
+    const slow = await callService(
+      { method: "GET", url: `http://slow.example:${port}/data` },
+      { policy: loopbackAllowed, timeoutMs: 50, resolve: () => new Promise(() => undefined) },
+    );
     assert.equal(slow.ok, false);
     if (!slow.ok) assert.match(slow.error.message, /no answer within 50 ms/);
   });

@@ -43,7 +43,9 @@ export interface EgressOptions {
 }
 
 const systemResolve: ResolveAll = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (e, addresses) => (e ? reject(e) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (e, addresses) => (e ? reject(e) : resolve(addresses))),
+  );
 
 /** A refusal by the egress filter (as opposed to a network failure). */
 class EgressRefused extends Error {
@@ -67,16 +69,29 @@ export function checkServiceUrl(raw: string, policy: EgressPolicy): Result<Check
     return err("refused", `service URL ${JSON.stringify(raw.slice(0, 200))} is not a valid URL`);
   }
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
-  if (url.protocol !== "http:" && url.protocol !== "https:") return err("refused", `service URL ${shown}: only http and https are allowed`);
-  if (url.username !== "" || url.password !== "") return err("refused", `service URL ${shown}: user information (user:password@) is not allowed; state credentials as a header`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return err("refused", `service URL ${shown}: only http and https are allowed`);
+  if (url.username !== "" || url.password !== "")
+    return err(
+      "refused",
+      `service URL ${shown}: user information (user:password@) is not allowed; state credentials as a header`,
+    );
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host) !== 0) {
     const checked = policy.checkAddress(host);
     if (!checked.ok) return err("refused", `service URL ${shown}: ${checked.error.message}`);
   } else {
     const name = host.toLowerCase().replace(/\.$/, "");
-    if (REFUSED_NAMES.has(name)) return err("refused", `service URL ${shown}: the host ${name} is a cloud metadata service, refused for policy-controlled calls`);
-    if (name === "localhost" || name.endsWith(".localhost")) return err("refused", `service URL ${shown}: localhost is loopback, refused for policy-controlled calls unless the operator allows it (--egress-allow)`);
+    if (REFUSED_NAMES.has(name))
+      return err(
+        "refused",
+        `service URL ${shown}: the host ${name} is a cloud metadata service, refused for policy-controlled calls`,
+      );
+    if (name === "localhost" || name.endsWith(".localhost"))
+      return err(
+        "refused",
+        `service URL ${shown}: localhost is loopback, refused for policy-controlled calls unless the operator allows it (--egress-allow)`,
+      );
   }
   return ok({ url, host, shown });
 }
@@ -87,14 +102,21 @@ type LookupCallback = (e: Error | null, address: string | LookupAddress[], famil
  * A socket `lookup` that resolves a name and checks every address it resolves to: the socket
  * connects to the first, as checked. A refusal is an error named `EgressRefused`.
  */
-export function checkedLookup(policy: EgressPolicy, resolve: ResolveAll = systemResolve): (hostname: string, opts: { all?: boolean }, cb: LookupCallback) => void {
+export function checkedLookup(
+  policy: EgressPolicy,
+  resolve: ResolveAll = systemResolve,
+): (hostname: string, opts: { all?: boolean }, cb: LookupCallback) => void {
   return (hostname, opts, cb) => {
     resolve(hostname).then(
       (addresses) => {
         if (addresses.length === 0) return cb(new Error(`${hostname} resolves to no address`), "");
         for (const a of addresses) {
           const c = policy.checkAddress(a.address);
-          if (!c.ok) return cb(new EgressRefused(`the host ${hostname} resolves to an address that is refused: ${c.error.message}`), "");
+          if (!c.ok)
+            return cb(
+              new EgressRefused(`the host ${hostname} resolves to an address that is refused: ${c.error.message}`),
+              "",
+            );
         }
         const first = addresses[0] as LookupAddress;
         if (opts.all === true) cb(null, [...addresses]);
@@ -106,7 +128,11 @@ export function checkedLookup(policy: EgressPolicy, resolve: ResolveAll = system
 }
 
 /** Makes one service call through the filter (an apiCall entry's): the JSON body of a 2xx answer, or an error value. */
-export async function callService(call: ServiceCall, options: EgressOptions, signal?: AbortSignal): Promise<Result<JsonValue>> {
+export async function callService(
+  call: ServiceCall,
+  options: EgressOptions,
+  signal?: AbortSignal,
+): Promise<Result<JsonValue>> {
   const answer = await requestService(call, options, signal);
   if (!answer.ok) return answer;
   const { status, body, shown } = answer.value;
@@ -127,14 +153,19 @@ export interface ServiceAnswer {
  * Makes one service call through the filter and answers whatever status came back, except a
  * redirect (not followed: an error naming the status). CEL `http.Get/Post` answers this way.
  */
-export function requestService(call: ServiceCall, options: EgressOptions, signal?: AbortSignal): Promise<Result<ServiceAnswer>> {
+export function requestService(
+  call: ServiceCall,
+  options: EgressOptions,
+  signal?: AbortSignal,
+): Promise<Result<ServiceAnswer>> {
   const checked = checkServiceUrl(call.url, options.policy);
   if (!checked.ok) return Promise.resolve(checked);
   const { url, shown } = checked.value;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxBytes = options.maxBytes ?? 10_000_000;
   const resolve = options.resolve ?? systemResolve;
-  const failed = (why: string): Result<ServiceAnswer> => err("context", `failed to execute HTTP request to ${shown}: ${why}`);
+  const failed = (why: string): Result<ServiceAnswer> =>
+    err("context", `failed to execute HTTP request to ${shown}: ${why}`);
 
   const lookup = checkedLookup(options.policy, resolve);
 
@@ -161,7 +192,9 @@ export function requestService(call: ServiceCall, options: EgressOptions, signal
         headers,
         agent: false,
         lookup: lookup as never,
-        ...(url.protocol === "https:" ? { minVersion: "TLSv1.2" as const, ...(call.caBundle !== undefined ? { ca: call.caBundle } : {}) } : {}),
+        ...(url.protocol === "https:"
+          ? { minVersion: "TLSv1.2" as const, ...(call.caBundle !== undefined ? { ca: call.caBundle } : {}) }
+          : {}),
       },
       (res) => void answer(res).then(finish),
     );
@@ -169,14 +202,20 @@ export function requestService(call: ServiceCall, options: EgressOptions, signal
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400) return failed(`HTTP ${status}: redirects are not followed`);
       const body = await readCapped(res, maxBytes);
-      if (body === TOO_LARGE) return err("context", `response length must be less than max allowed response length of ${maxBytes} (from ${shown})`);
+      if (body === TOO_LARGE)
+        return err(
+          "context",
+          `response length must be less than max allowed response length of ${maxBytes} (from ${shown})`,
+        );
       if (typeof body !== "string") return failed(`the answer broke off: ${body.message}`);
       return ok({ status, body: parseJson(body), shown });
     };
     const timer = setTimeout(() => finish(failed(`no answer within ${timeoutMs} ms`)), timeoutMs);
     const onAbort = (): void => finish(failed("the review's deadline passed"));
     signal?.addEventListener("abort", onAbort);
-    req.on("error", (e) => finish(e instanceof EgressRefused ? err("refused", `service URL ${shown}: ${e.message}`) : failed(e.message)));
+    req.on("error", (e) =>
+      finish(e instanceof EgressRefused ? err("refused", `service URL ${shown}: ${e.message}`) : failed(e.message)),
+    );
     req.end(call.body);
   });
 }

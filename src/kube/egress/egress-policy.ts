@@ -33,7 +33,13 @@ const REFUSED_LISTS = REFUSED.map(([net, bits, type, why]) => {
 });
 
 /** Host names refused whatever they resolve to (compared lower-case, without a trailing dot). */
-export const REFUSED_NAMES: ReadonlySet<string> = new Set(["metadata.google.internal", "metadata", "metadata.azure.internal", "instance-data", "instance-data.ec2.internal"]);
+export const REFUSED_NAMES: ReadonlySet<string> = new Set([
+  "metadata.google.internal",
+  "metadata",
+  "metadata.azure.internal",
+  "instance-data",
+  "instance-data.ec2.internal",
+]);
 
 export class EgressPolicy {
   private readonly allowed = new BlockList();
@@ -76,7 +82,11 @@ export class EgressPolicy {
       if (this.allowed.check(a, t)) continue;
       for (const r of REFUSED_LISTS) {
         if (r.type === "ipv6" && t === "ipv4") continue;
-        if (r.list.check(a, t)) return err("refused", `the address is ${r.label}, refused for policy-controlled calls unless the operator allows it (--egress-allow)`);
+        if (r.list.check(a, t))
+          return err(
+            "refused",
+            `the address is ${r.label}, refused for policy-controlled calls unless the operator allows it (--egress-allow)`,
+          );
       }
     }
     return ok(true);
@@ -89,7 +99,8 @@ export function embeddedIpv4(address: string): string | undefined {
   if (g === undefined) return undefined;
   const quad = (hi: number, lo: number): string => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zeros = (from: number, to: number): boolean => g.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0) && !(g[5] === 0 && g[6] === 0)) return quad(g[6] as number, g[7] as number);
+  if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0) && !(g[5] === 0 && g[6] === 0))
+    return quad(g[6] as number, g[7] as number);
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return quad(g[6] as number, g[7] as number);
   if (g[0] === 0x2002) return quad(g[1] as number, g[2] as number);
   return undefined;

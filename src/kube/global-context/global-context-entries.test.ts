@@ -45,20 +45,32 @@ function setUp(leader: { value: boolean }) {
   const gces = new FakeInformer();
   const pods = new FakeInformer();
   const cluster = {
-    informer: (gvr: { resource: string }) => (gvr.resource === "globalcontextentries" ? gces : pods) as unknown as Informer,
+    informer: (gvr: { resource: string }) =>
+      (gvr.resource === "globalcontextentries" ? gces : pods) as unknown as Informer,
     isSynced: () => true,
     ready: () => Promise.resolve(),
   } as unknown as LiveCluster;
   const patches: [string, unknown][] = [];
-  const client = { sendJson: async (_m: string, path: string, body: unknown) => (patches.push([path, body]), {}) } as unknown as KubeClient;
+  const client = {
+    sendJson: async (_m: string, path: string, body: unknown) => (patches.push([path, body]), {}),
+  } as unknown as KubeClient;
   const policy = EgressPolicy.create();
   assert.ok(policy.ok);
-  const compile = () => (expr: string) => (data: JsonValue) => (expr === "[].metadata.name" ? (data as KubeObject[]).map((o) => o.metadata?.name ?? "") : null);
-  const store = new GlobalContextEntries({ cluster, client, egress: { policy: policy.value }, compile, isLeader: () => leader.value, now: () => Date.UTC(2026, 10, 25) });
+  const compile = () => (expr: string) => (data: JsonValue) =>
+    expr === "[].metadata.name" ? (data as KubeObject[]).map((o) => o.metadata?.name ?? "") : null;
+  const store = new GlobalContextEntries({
+    cluster,
+    client,
+    egress: { policy: policy.value },
+    compile,
+    isLeader: () => leader.value,
+    now: () => Date.UTC(2026, 10, 25),
+  });
   return { store, gces, pods, patches };
 }
 
-const entry = (name: string, spec: JsonValue, generation = 1): KubeObject => ({ metadata: { name, generation }, spec }) as unknown as KubeObject;
+const entry = (name: string, spec: JsonValue, generation = 1): KubeObject =>
+  ({ metadata: { name, generation }, spec }) as unknown as KubeObject;
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 test("entries follow the informer; projections and Kyverno's texts; status by the leader, once per change", async () => {
@@ -67,7 +79,12 @@ test("entries follow the informer; projections and Kyverno's texts; status by th
   assert.match(JSON.stringify(store.read("pods")), /once a loaded policy reads a globalReference/);
   store.start();
   pods.set([{ metadata: { name: "a", namespace: "x" } }, { metadata: { name: "b", namespace: "x" } }]);
-  gces.set([entry("pods", { kubernetesResource: { version: "v1", resource: "pods" }, projections: [{ name: "names", jmesPath: "[].metadata.name" }] })]);
+  gces.set([
+    entry("pods", {
+      kubernetesResource: { version: "v1", resource: "pods" },
+      projections: [{ name: "names", jmesPath: "[].metadata.name" }],
+    }),
+  ]);
   await tick();
   assert.deepEqual(store.read("pods.names"), { ok: true, value: ["a", "b"] });
   assert.equal((store.read("pods") as { value: unknown[] }).value.length, 2);
@@ -81,10 +98,20 @@ test("entries follow the informer; projections and Kyverno's texts; status by th
   gces.set([entry("pods", { kubernetesResource: { version: "v1", resource: "pods", namespace: "x" } }, 2)]);
   await tick();
   assert.equal(patches.length, 1);
-  const [path, body] = patches[0] as [string, { status: { conditions: { type: string; status: string; reason: string; message: string; observedGeneration: number }[] } }];
+  const [path, body] = patches[0] as [
+    string,
+    {
+      status: {
+        conditions: { type: string; status: string; reason: string; message: string; observedGeneration: number }[];
+      };
+    },
+  ];
   assert.equal(path, "/apis/kyverno.io/v2alpha1/globalcontextentries/pods/status");
   const c = body.status.conditions[0];
-  assert.deepEqual([c?.type, c?.status, c?.reason, c?.message, c?.observedGeneration], ["Ready", "True", "Succeeded", "CacheSyncSuccess", 2]);
+  assert.deepEqual(
+    [c?.type, c?.status, c?.reason, c?.message, c?.observedGeneration],
+    ["Ready", "True", "Succeeded", "CacheSyncSuccess", 2],
+  );
   gces.set([...gces.objects]);
   await tick();
   assert.equal(patches.length, 1, "an unchanged entry is not written again");

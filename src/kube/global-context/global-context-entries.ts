@@ -11,10 +11,21 @@ import type { EgressOptions } from "../egress/egress-client.js";
 import type { KubeClient } from "../kube-client.js";
 import type { LiveCluster } from "../live-cluster.js";
 import type { KubeObject } from "../types.js";
-import { apiEntry, type Compile, type EntryState, type GlobalEntry, type Projection, resourceEntry } from "./global-entry.js";
+import {
+  apiEntry,
+  type Compile,
+  type EntryState,
+  type GlobalEntry,
+  type Projection,
+  resourceEntry,
+} from "./global-entry.js";
 import { parseGoDuration } from "./go-duration.js";
 
-export const GLOBAL_CONTEXT_ENTRIES = { group: "kyverno.io", version: "v2alpha1", resource: "globalcontextentries" } as const;
+export const GLOBAL_CONTEXT_ENTRIES = {
+  group: "kyverno.io",
+  version: "v2alpha1",
+  resource: "globalcontextentries",
+} as const;
 
 export interface GlobalContextOptions {
   readonly cluster: LiveCluster;
@@ -67,10 +78,15 @@ export class GlobalContextEntries {
     const dot = name.indexOf(".");
     const entryName = dot < 0 ? name : name.slice(0, dot);
     const projection = dot < 0 ? "" : name.slice(dot + 1);
-    if (this.unsubscribe === undefined) return err("not-ready", `failed to fetch entry key=${entryName}: Bylaw watches GlobalContextEntries once a loaded policy reads a globalReference`);
+    if (this.unsubscribe === undefined)
+      return err(
+        "not-ready",
+        `failed to fetch entry key=${entryName}: Bylaw watches GlobalContextEntries once a loaded policy reads a globalReference`,
+      );
     const kept = this.entries.get(entryName);
     if (kept === undefined) {
-      if (!this.options.cluster.isSynced(GLOBAL_CONTEXT_ENTRIES)) return err("not-ready", `failed to fetch entry key=${entryName}: GlobalContextEntries have not synced yet`);
+      if (!this.options.cluster.isSynced(GLOBAL_CONTEXT_ENTRIES))
+        return err("not-ready", `failed to fetch entry key=${entryName}: GlobalContextEntries have not synced yet`);
       return err("context", `failed to fetch entry key=${entryName}`);
     }
     if ("invalid" in kept) return err("context", `global context entry ${entryName} is invalid: ${kept.invalid}`);
@@ -97,7 +113,10 @@ export class GlobalContextEntries {
       return;
     }
     if (old !== undefined && "entry" in old) old.entry.stop();
-    const generation = typeof (object.metadata as JsonObject | undefined)?.["generation"] === "number" ? ((object.metadata as JsonObject)["generation"] as number) : 0;
+    const generation =
+      typeof (object.metadata as JsonObject | undefined)?.["generation"] === "number"
+        ? ((object.metadata as JsonObject)["generation"] as number)
+        : 0;
     const made = this.make(name, object["spec"]);
     if (!made.ok) {
       this.entries.set(name, { spec, invalid: made.error.message });
@@ -115,7 +134,8 @@ export class GlobalContextEntries {
     if (!isObject(spec)) return err("context", "spec is missing");
     const projections: Projection[] = [];
     for (const p of Array.isArray(spec["projections"]) ? spec["projections"] : []) {
-      if (!isObject(p) || typeof p["name"] !== "string" || typeof p["jmesPath"] !== "string") return err("context", "a projection needs a name and a jmesPath");
+      if (!isObject(p) || typeof p["name"] !== "string" || typeof p["jmesPath"] !== "string")
+        return err("context", "a projection needs a name and a jmesPath");
       try {
         projections.push({ name: p["name"], search: this.options.compile()(p["jmesPath"]) });
       } catch (e) {
@@ -124,8 +144,13 @@ export class GlobalContextEntries {
     }
     const res = spec["kubernetesResource"];
     if (isObject(res)) {
-      if (typeof res["resource"] !== "string" || typeof res["version"] !== "string") return err("context", "kubernetesResource needs resource and version");
-      const gvr = { group: typeof res["group"] === "string" ? res["group"] : "", version: res["version"], resource: res["resource"] };
+      if (typeof res["resource"] !== "string" || typeof res["version"] !== "string")
+        return err("context", "kubernetesResource needs resource and version");
+      const gvr = {
+        group: typeof res["group"] === "string" ? res["group"] : "",
+        version: res["version"],
+        resource: res["resource"],
+      };
       const cache = this.options.cluster.informer(gvr);
       const ns = typeof res["namespace"] === "string" ? res["namespace"] : undefined;
       void this.options.cluster.ready().then(() => this.statusOf(name));
@@ -137,9 +162,16 @@ export class GlobalContextEntries {
     const refresh = parseGoDuration(typeof call["refreshInterval"] === "string" ? call["refreshInterval"] : "10m");
     if (!refresh.ok) return refresh;
     const service = isObject(call["service"]) ? call["service"] : undefined;
-    if (service !== undefined && typeof service["url"] !== "string") return err("context", "apiCall.service needs a url");
-    if (service === undefined && typeof call["urlPath"] !== "string") return err("context", "apiCall needs urlPath or service");
-    const headers = service !== undefined && Array.isArray(service["headers"]) ? service["headers"].filter(isObject).map((h) => ({ key: String(h["key"] ?? ""), value: String(h["value"] ?? "") })) : undefined;
+    if (service !== undefined && typeof service["url"] !== "string")
+      return err("context", "apiCall.service needs a url");
+    if (service === undefined && typeof call["urlPath"] !== "string")
+      return err("context", "apiCall needs urlPath or service");
+    const headers =
+      service !== undefined && Array.isArray(service["headers"])
+        ? service["headers"]
+            .filter(isObject)
+            .map((h) => ({ key: String(h["key"] ?? ""), value: String(h["value"] ?? "") }))
+        : undefined;
     return {
       ok: true,
       value: apiEntry(
@@ -147,7 +179,15 @@ export class GlobalContextEntries {
           method: call["method"] === "POST" ? "POST" : "GET",
           ...(typeof call["urlPath"] === "string" ? { urlPath: call["urlPath"] } : {}),
           ...(call["data"] !== undefined ? { data: call["data"] } : {}),
-          ...(service !== undefined ? { service: { url: String(service["url"]), ...(typeof service["caBundle"] === "string" ? { caBundle: service["caBundle"] } : {}), ...(headers !== undefined ? { headers } : {}) } } : {}),
+          ...(service !== undefined
+            ? {
+                service: {
+                  url: String(service["url"]),
+                  ...(typeof service["caBundle"] === "string" ? { caBundle: service["caBundle"] } : {}),
+                  ...(headers !== undefined ? { headers } : {}),
+                },
+              }
+            : {}),
           refreshMs: Math.max(1000, refresh.value),
           retryLimit: typeof call["retryLimit"] === "number" ? call["retryLimit"] : 3,
         },
@@ -175,16 +215,31 @@ export class GlobalContextEntries {
   private writeStatus(name: string, generation: number, state: EntryState, kept: Kept | undefined): void {
     if (!(this.options.isLeader?.() ?? true)) return;
     const now = new Date(this.options.now?.() ?? Date.now());
-    const condition = { type: "Ready", status: state.ready ? "True" : "False", reason: state.ready ? "Succeeded" : "Failed", message: state.message.slice(0, 32_000), observedGeneration: generation };
+    const condition = {
+      type: "Ready",
+      status: state.ready ? "True" : "False",
+      reason: state.ready ? "Succeeded" : "Failed",
+      message: state.message.slice(0, 32_000),
+      observedGeneration: generation,
+    };
     const key = JSON.stringify([condition, state.refreshedAt ?? null]);
     if (kept !== undefined && kept.written === key) return;
     if (kept !== undefined) kept.written = key;
     const stamp = now.toISOString().replace(/\.\d+Z$/, "Z");
-    const status = { ready: state.ready, conditions: [{ ...condition, lastTransitionTime: stamp }], ...(state.refreshedAt !== undefined ? { lastRefreshTime: new Date(state.refreshedAt).toISOString().replace(/\.\d+Z$/, "Z") } : {}) };
+    const status = {
+      ready: state.ready,
+      conditions: [{ ...condition, lastTransitionTime: stamp }],
+      ...(state.refreshedAt !== undefined
+        ? { lastRefreshTime: new Date(state.refreshedAt).toISOString().replace(/\.\d+Z$/, "Z") }
+        : {}),
+    };
     const path = `/apis/${GLOBAL_CONTEXT_ENTRIES.group}/${GLOBAL_CONTEXT_ENTRIES.version}/${GLOBAL_CONTEXT_ENTRIES.resource}/${encodeURIComponent(name)}/status`;
     this.options.client.sendJson("PATCH", path, { status }, "application/merge-patch+json").catch((e: unknown) => {
       if (kept !== undefined) kept.written = undefined;
-      this.options.onLog?.("warn", "could not write a GlobalContextEntry's status", { entry: name, reason: (e as Error).message });
+      this.options.onLog?.("warn", "could not write a GlobalContextEntry's status", {
+        entry: name,
+        reason: (e as Error).message,
+      });
     });
   }
 }
@@ -195,5 +250,14 @@ function statusKey(status: JsonValue | undefined): string | undefined {
   const c = status["conditions"].find((x) => isObject(x) && x["type"] === "Ready");
   if (!isObject(c)) return undefined;
   const refreshed = typeof status["lastRefreshTime"] === "string" ? Date.parse(status["lastRefreshTime"]) : null;
-  return JSON.stringify([{ type: "Ready", status: c["status"], reason: c["reason"], message: c["message"], observedGeneration: c["observedGeneration"] }, refreshed]);
+  return JSON.stringify([
+    {
+      type: "Ready",
+      status: c["status"],
+      reason: c["reason"],
+      message: c["message"],
+      observedGeneration: c["observedGeneration"],
+    },
+    refreshed,
+  ]);
 }

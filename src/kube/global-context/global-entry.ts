@@ -56,11 +56,20 @@ function pick(values: Map<string, JsonValue>, projection: string): Result<JsonVa
 }
 
 /** A `kubernetesResource` entry over a shared informer cache. */
-export function resourceEntry(informer: Informer, isSynced: () => boolean, namespace: string | undefined, projections: readonly Projection[]): GlobalEntry {
+export function resourceEntry(
+  informer: Informer,
+  isSynced: () => boolean,
+  namespace: string | undefined,
+  projections: readonly Projection[],
+): GlobalEntry {
   let memo: { version: string; values: Result<Map<string, JsonValue>> } | undefined;
   const values = (): Result<Map<string, JsonValue>> => {
     const version = informer.resourceVersion;
-    if (memo === undefined || memo.version !== version) memo = { version, values: projected(informer.list(namespace === "" ? undefined : namespace) as JsonValue[], projections) };
+    if (memo === undefined || memo.version !== version)
+      memo = {
+        version,
+        values: projected(informer.list(namespace === "" ? undefined : namespace) as JsonValue[], projections),
+      };
     return memo.values;
   };
   return {
@@ -84,7 +93,11 @@ export interface ApiEntrySpec {
   readonly urlPath?: string;
   readonly method: "GET" | "POST";
   readonly data?: JsonValue;
-  readonly service?: { readonly url: string; readonly caBundle?: string; readonly headers?: readonly { key: string; value: string }[] };
+  readonly service?: {
+    readonly url: string;
+    readonly caBundle?: string;
+    readonly headers?: readonly { key: string; value: string }[];
+  };
   readonly refreshMs: number;
   readonly retryLimit: number;
 }
@@ -100,7 +113,10 @@ export interface ApiEntryDeps {
 
 /** An `apiCall` entry: refreshed now, then every `refreshMs`. */
 export function apiEntry(spec: ApiEntrySpec, projections: readonly Projection[], deps: ApiEntryDeps): GlobalEntry {
-  let values: Result<Map<string, JsonValue>> = err("not-ready", "no data available: the first call has not answered yet");
+  let values: Result<Map<string, JsonValue>> = err(
+    "not-ready",
+    "no data available: the first call has not answered yet",
+  );
   let state: EntryState = { ready: false, message: "the first call has not answered yet" };
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -114,7 +130,9 @@ export function apiEntry(spec: ApiEntrySpec, projections: readonly Projection[],
     if (stopped) return;
     if (answer.ok) {
       values = projected(answer.value, projections);
-      state = values.ok ? { ready: true, message: "Ready", refreshedAt: deps.now() } : { ready: false, message: values.error.message };
+      state = values.ok
+        ? { ready: true, message: "Ready", refreshedAt: deps.now() }
+        : { ready: false, message: values.error.message };
     } else {
       values = answer;
       state = { ready: false, message: answer.error.message };
@@ -137,13 +155,28 @@ export function apiEntry(spec: ApiEntrySpec, projections: readonly Projection[],
 async function fetchOnce(spec: ApiEntrySpec, deps: ApiEntryDeps): Promise<Result<JsonValue>> {
   if (spec.service !== undefined) {
     const body = spec.method === "POST" ? JSON.stringify(dataOf(spec.data)) : undefined;
-    return callService({ method: spec.method, url: spec.service.url, ...(spec.service.headers !== undefined ? { headers: spec.service.headers } : {}), ...(spec.service.caBundle !== undefined && spec.service.caBundle !== "" ? { caBundle: spec.service.caBundle } : {}), ...(body !== undefined ? { body } : {}) }, deps.egress);
+    return callService(
+      {
+        method: spec.method,
+        url: spec.service.url,
+        ...(spec.service.headers !== undefined ? { headers: spec.service.headers } : {}),
+        ...(spec.service.caBundle !== undefined && spec.service.caBundle !== ""
+          ? { caBundle: spec.service.caBundle }
+          : {}),
+        ...(body !== undefined ? { body } : {}),
+      },
+      deps.egress,
+    );
   }
   const parsed = parseApiPath(spec.urlPath ?? "");
   if (!parsed.ok) return parsed;
   const path = parsed.value.path;
   try {
-    return ok((spec.method === "POST" ? await deps.client.sendJson("POST", path, dataOf(spec.data)) : await deps.client.getJson(path)) as JsonValue);
+    return ok(
+      (spec.method === "POST"
+        ? await deps.client.sendJson("POST", path, dataOf(spec.data))
+        : await deps.client.getJson(path)) as JsonValue,
+    );
   } catch (e) {
     return err("context", `failed to ${spec.method} resource with raw url: ${path}: ${(e as Error).message}`);
   }

@@ -27,7 +27,10 @@ describe("registry calls through the egress filter", () => {
     const got = await client([]).fetchImage(`${registry.host}/team/app:1`);
     assert.ok(!got.ok);
     assert.equal(got.error.kind, "refused");
-    assert.match(got.error.message, /registry URL http:\/\/127\.0\.0\.1:\d+\/v2\/team\/app\/manifests\/1: the address is loopback \(127\.0\.0\.0\/8\)/);
+    assert.match(
+      got.error.message,
+      /registry URL http:\/\/127\.0\.0\.1:\d+\/v2\/team\/app\/manifests\/1: the address is loopback \(127\.0\.0\.0\/8\)/,
+    );
     assert.equal(registry.seen.length, 0);
   });
 
@@ -35,8 +38,14 @@ describe("registry calls through the egress filter", () => {
     const got = await client(["127.0.0.0/8"]).fetchImage(`${registry.host}/team/app:1`);
     assert.ok(!got.ok);
     assert.equal(got.error.kind, "refused");
-    assert.match(got.error.message, /registry URL http:\/\/localhost:\d+\/storage\/sha256:[a-f0-9]+: localhost is loopback/);
-    assert.ok(registry.seen.some((s) => s.path.includes("/manifests/")), "the manifest was read");
+    assert.match(
+      got.error.message,
+      /registry URL http:\/\/localhost:\d+\/storage\/sha256:[a-f0-9]+: localhost is loopback/,
+    );
+    assert.ok(
+      registry.seen.some((s) => s.path.includes("/manifests/")),
+      "the manifest was read",
+    );
     assert.ok(!registry.seen.some((s) => s.path.startsWith("/storage/")), "the redirect target saw no request");
   });
 });

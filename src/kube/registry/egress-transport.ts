@@ -9,7 +9,10 @@ import { httpTransport, type Transport } from "../../platform/registry/index.js"
 import { checkedLookup, checkServiceUrl, type ResolveAll } from "../egress/egress-client.js";
 import type { EgressPolicy } from "../egress/egress-policy.js";
 
-export function egressTransport(policy: EgressPolicy, options: { readonly timeoutMs?: number; readonly resolve?: ResolveAll } = {}): Transport {
+export function egressTransport(
+  policy: EgressPolicy,
+  options: { readonly timeoutMs?: number; readonly resolve?: ResolveAll } = {},
+): Transport {
   return httpTransport({
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     checkUrl: (url) => {

@@ -46,14 +46,23 @@ export class PullSecrets {
     const what = `pull secret ${ref.namespace}/${ref.name}`;
     let secret: unknown;
     try {
-      secret = await this.get(`/api/v1/namespaces/${encodeURIComponent(ref.namespace)}/secrets/${encodeURIComponent(ref.name)}`);
+      secret = await this.get(
+        `/api/v1/namespaces/${encodeURIComponent(ref.namespace)}/secrets/${encodeURIComponent(ref.name)}`,
+      );
     } catch (e) {
       const status = e instanceof KubeError ? e.status : 0;
       if (status === 404) return err("context", `${what} not found`);
-      if (status === 403) return err("context", `${what}: Bylaw's ServiceAccount may not get it (grant get on this secret to Bylaw's ServiceAccount)`);
+      if (status === 403)
+        return err(
+          "context",
+          `${what}: Bylaw's ServiceAccount may not get it (grant get on this secret to Bylaw's ServiceAccount)`,
+        );
       return err("context", `${what}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const data = isObject(secret as JsonValue) && isObject((secret as Record<string, JsonValue>)["data"]) ? ((secret as Record<string, JsonValue>)["data"] as Record<string, JsonValue>) : {};
+    const data =
+      isObject(secret as JsonValue) && isObject((secret as Record<string, JsonValue>)["data"])
+        ? ((secret as Record<string, JsonValue>)["data"] as Record<string, JsonValue>)
+        : {};
     const encoded = data[".dockerconfigjson"] ?? data[".dockercfg"];
     if (typeof encoded !== "string") return err("context", `${what} holds no .dockerconfigjson or .dockercfg`);
     return Keychain.fromDockerConfigs([{ text: Buffer.from(encoded, "base64").toString("utf8"), source: what }]);

@@ -65,10 +65,13 @@ describe("loadPaths", () => {
     };
     const docs = await loadPaths(["-", "-"], { stdin });
     assert.equal(reads, 1);
-    assert.deepEqual(docs.map((d) => [d.source, d.index, d.value]), [
-      ["<stdin>", 0, { kind: "FromStdin" }],
-      ["<stdin>", 1, { kind: "Two" }],
-    ]);
+    assert.deepEqual(
+      docs.map((d) => [d.source, d.index, d.value]),
+      [
+        ["<stdin>", 0, { kind: "FromStdin" }],
+        ["<stdin>", 1, { kind: "Two" }],
+      ],
+    );
   });
 
   it("reports a failing stdin reader as an error document", async () => {

@@ -25,7 +25,8 @@ export const STDIN_SOURCE = "<stdin>";
 export async function loadPaths(paths: readonly string[], options: LoadPathsOptions = {}): Promise<LoadedDocument[]> {
   const limits = options.limits ?? {};
   // Parsed files in use (parsed-files-hook.ts) were read with the default limits only.
-  const load = (file: string): LoadedDocument[] => (options.limits === undefined ? loadParsedFile(file) : undefined) ?? loadDocumentFile(file, limits);
+  const load = (file: string): LoadedDocument[] =>
+    (options.limits === undefined ? loadParsedFile(file) : undefined) ?? loadDocumentFile(file, limits);
   const documents: LoadedDocument[] = [];
   let stdinRead = false;
   for (const path of paths) {
@@ -63,4 +64,3 @@ async function loadStdin(read: () => Promise<string>, limits: ParseLimits): Prom
     return [failedDocument(STDIN_SOURCE, `cannot read standard input: ${e instanceof Error ? e.message : String(e)}`)];
   }
 }
-

@@ -12,7 +12,8 @@ import { MAX_TEXT, packName, ParseCache } from "./parse-cache.js";
 import { useParsedFiles } from "./parsed-files-hook.js";
 
 const texts = {
-  "policy.yaml": "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: p}\n---\n# empty\n---\nkind: Pod\nmetadata:\n  labels: {on: yes, mode: 0755}\n",
+  "policy.yaml":
+    "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: p}\n---\n# empty\n---\nkind: Pod\nmetadata:\n  labels: {on: yes, mode: 0755}\n",
   "broken.yaml": "a: [1, 2\nb: {\n",
   "data.json": '{"__proto__": {"polluted": true}, "n": 1e400, "list": [1, "two"]}',
   "aliases.yml": "base: &b {x: 1}\nthis:\n  <<: *b\n  y: 2\n",

@@ -49,7 +49,10 @@ export interface ParseCacheReport {
 
 /** The pack's file name for the paths a run was given (any order). */
 export function packName(paths: readonly string[]): string {
-  return `${createHash("sha256").update(JSON.stringify([...paths].sort())).digest("hex").slice(0, 32)}.pack`;
+  return `${createHash("sha256")
+    .update(JSON.stringify([...paths].sort()))
+    .digest("hex")
+    .slice(0, 32)}.pack`;
 }
 
 export class ParseCache implements ParsedFiles {
@@ -68,7 +71,11 @@ export class ParseCache implements ParsedFiles {
   /** `pack`: the pack file (packName in the build's cache folder). */
   constructor(pack: string, limits: ParseCacheLimits = {}) {
     this.#pack = pack;
-    this.#limits = { maxBytes: limits.maxBytes ?? MAX_BYTES, maxEntryBytes: limits.maxEntryBytes ?? MAX_ENTRY_BYTES, maxPacks: limits.maxPacks ?? MAX_PACKS };
+    this.#limits = {
+      maxBytes: limits.maxBytes ?? MAX_BYTES,
+      maxEntryBytes: limits.maxEntryBytes ?? MAX_ENTRY_BYTES,
+      maxPacks: limits.maxPacks ?? MAX_PACKS,
+    };
   }
 
   load(path: string): LoadedDocument[] | undefined {

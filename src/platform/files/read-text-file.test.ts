@@ -12,7 +12,10 @@ describe("readTextFile", () => {
       await writeFile(join(dir, "a.yaml"), "kind: A\n");
       assert.deepEqual(await readTextFile(join(dir, "a.yaml")), { ok: true, value: "kind: A\n" });
       const missing = await readTextFile(join(dir, "missing.yaml"));
-      assert.deepEqual(missing, { ok: false, error: { kind: "not-found", message: `no such file or directory: ${join(dir, "missing.yaml")}` } });
+      assert.deepEqual(missing, {
+        ok: false,
+        error: { kind: "not-found", message: `no such file or directory: ${join(dir, "missing.yaml")}` },
+      });
       const directory = await readTextFile(dir);
       assert.equal(directory.ok ? "" : directory.error.kind, "is-directory");
     } finally {

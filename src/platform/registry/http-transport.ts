@@ -50,7 +50,8 @@ export function httpTransport(options: TransportOptions = {}): Transport {
       return Promise.resolve(err("registry", `${JSON.stringify(exchange.url.slice(0, 200))} is not a URL`));
     }
     const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (url.protocol !== "http:" && url.protocol !== "https:") return Promise.resolve(err("registry", `${shown}: only http and https are used`));
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      return Promise.resolve(err("registry", `${shown}: only http and https are used`));
     const checked = options.checkUrl?.(url);
     if (checked !== undefined && !checked.ok) return Promise.resolve(checked);
     return new Promise((done) => {
@@ -71,7 +72,9 @@ export function httpTransport(options: TransportOptions = {}): Transport {
           headers: { "user-agent": "bylaw", ...exchange.headers },
           agent: false,
           ...(options.lookup !== undefined ? { lookup: options.lookup } : {}),
-          ...(url.protocol === "https:" ? { minVersion: "TLSv1.2" as const, ...(options.ca !== undefined ? { ca: options.ca } : {}) } : {}),
+          ...(url.protocol === "https:"
+            ? { minVersion: "TLSv1.2" as const, ...(options.ca !== undefined ? { ca: options.ca } : {}) }
+            : {}),
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -83,7 +86,8 @@ export function httpTransport(options: TransportOptions = {}): Transport {
           });
           res.on("end", () => {
             const headers: Record<string, string | undefined> = {};
-            for (const [k, v] of Object.entries(res.headers)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+            for (const [k, v] of Object.entries(res.headers))
+              headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
             finish(ok({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) }));
           });
           res.on("error", (e) => finish(err("registry", `${shown}: the answer broke off: ${e.message}`)));
@@ -92,7 +96,9 @@ export function httpTransport(options: TransportOptions = {}): Transport {
       const timer = setTimeout(() => finish(err("registry", `${shown}: no answer within ${timeoutMs} ms`)), timeoutMs);
       const onAbort = (): void => finish(err("registry", `${shown}: the call was abandoned at the deadline`));
       signal?.addEventListener("abort", onAbort);
-      req.on("error", (e) => finish(err(e.name === "EgressRefused" ? "refused" : "registry", `${shown}: ${e.message}`)));
+      req.on("error", (e) =>
+        finish(err(e.name === "EgressRefused" ? "refused" : "registry", `${shown}: ${e.message}`)),
+      );
       req.end();
     });
   };

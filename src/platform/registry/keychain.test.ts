@@ -6,7 +6,15 @@ const b64 = (s: string): string => Buffer.from(s).toString("base64");
 
 test("docker config entries are found by registry host; Docker Hub's spellings are one host", () => {
   const k = Keychain.fromDockerConfigs([
-    { text: JSON.stringify({ auths: { "https://index.docker.io/v1/": { auth: b64("hub:pw") }, "ghcr.io": { username: "gh", password: "tok" } } }), source: "a" },
+    {
+      text: JSON.stringify({
+        auths: {
+          "https://index.docker.io/v1/": { auth: b64("hub:pw") },
+          "ghcr.io": { username: "gh", password: "tok" },
+        },
+      }),
+      source: "a",
+    },
   ]);
   assert.ok(k.ok);
   assert.deepEqual(k.value.for("index.docker.io"), { username: "hub", password: "pw" });
@@ -28,7 +36,9 @@ test("a broken config is an error naming its source", () => {
   const k = Keychain.fromDockerConfigs([{ text: "{not json", source: "secret bylaw/pull" }]);
   assert.ok(!k.ok);
   assert.match(k.error.message, /^secret bylaw\/pull: not docker config JSON/);
-  const auth = Keychain.fromDockerConfigs([{ text: JSON.stringify({ auths: { "x.io": { auth: b64("nocolon") } } }), source: "s" }]);
+  const auth = Keychain.fromDockerConfigs([
+    { text: JSON.stringify({ auths: { "x.io": { auth: b64("nocolon") } } }), source: "s" },
+  ]);
   assert.ok(!auth.ok);
   assert.match(auth.error.message, /the entry for x\.io: `auth` is not base64 of user:password/);
 });

@@ -23,7 +23,12 @@ const HUB_NAMES = new Set(["index.docker.io", "docker.io", "registry-1.docker.io
 
 /** The host a docker config key names: `https://index.docker.io/v1/` → `index.docker.io`. */
 export function registryKey(key: string): string {
-  const host = key.trim().replace(/^[a-z]+:\/\//i, "").split("/")[0]?.toLowerCase() ?? "";
+  const host =
+    key
+      .trim()
+      .replace(/^[a-z]+:\/\//i, "")
+      .split("/")[0]
+      ?.toLowerCase() ?? "";
   return HUB_NAMES.has(host) ? DOCKER_HUB : host;
 }
 
@@ -44,7 +49,11 @@ export class Keychain {
         return err("registry-credentials", `${source}: not docker config JSON`);
       }
       if (!isObject(parsed)) return err("registry-credentials", `${source}: docker config JSON is an object`);
-      const auths = isObject(parsed["auths"]) ? parsed["auths"] : parsed["auths"] === undefined && !("credsStore" in parsed) && !("credHelpers" in parsed) ? parsed : {};
+      const auths = isObject(parsed["auths"])
+        ? parsed["auths"]
+        : parsed["auths"] === undefined && !("credsStore" in parsed) && !("credHelpers" in parsed)
+          ? parsed
+          : {};
       for (const [key, entry] of Object.entries(auths)) {
         if (!isObject(entry)) continue;
         const cred = credentialOf(entry);
@@ -74,7 +83,8 @@ export class Keychain {
 }
 
 function credentialOf(entry: Readonly<Record<string, JsonValue>>): Result<RegistryCredential | undefined> {
-  const str = (k: string): string | undefined => (typeof entry[k] === "string" && entry[k] !== "" ? entry[k] : undefined);
+  const str = (k: string): string | undefined =>
+    typeof entry[k] === "string" && entry[k] !== "" ? entry[k] : undefined;
   const auth = str("auth");
   let username = str("username");
   let password = str("password");
@@ -87,7 +97,8 @@ function credentialOf(entry: Readonly<Record<string, JsonValue>>): Result<Regist
   }
   const identityToken = str("identitytoken");
   const registryToken = str("registrytoken");
-  if (username === undefined && password === undefined && identityToken === undefined && registryToken === undefined) return ok(undefined);
+  if (username === undefined && password === undefined && identityToken === undefined && registryToken === undefined)
+    return ok(undefined);
   return ok({
     ...(username !== undefined ? { username } : {}),
     ...(password !== undefined ? { password } : {}),

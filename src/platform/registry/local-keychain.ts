@@ -8,8 +8,13 @@ import { join } from "node:path";
 import { ok, type Result } from "../../engine/index.js";
 import { Keychain } from "./keychain.js";
 
-export async function localKeychain(env: Readonly<Record<string, string | undefined>> = process.env): Promise<Result<Keychain>> {
-  const dir = env["DOCKER_CONFIG"] !== undefined && env["DOCKER_CONFIG"] !== "" ? env["DOCKER_CONFIG"] : join(homedir(), ".docker");
+export async function localKeychain(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<Result<Keychain>> {
+  const dir =
+    env["DOCKER_CONFIG"] !== undefined && env["DOCKER_CONFIG"] !== ""
+      ? env["DOCKER_CONFIG"]
+      : join(homedir(), ".docker");
   const file = join(dir, "config.json");
   let text: string;
   try {

@@ -14,7 +14,11 @@ test("references read as go-containerregistry reads them (Docker Hub defaults, t
   for (const [image, registry, repository, identifier, tag] of cases) {
     const r = parseImageReference(image);
     assert.ok(r.ok, image);
-    assert.deepEqual([r.value.registry, r.value.repository, r.value.identifier, r.value.tag], [registry, repository, identifier, tag], image);
+    assert.deepEqual(
+      [r.value.registry, r.value.repository, r.value.identifier, r.value.tag],
+      [registry, repository, identifier, tag],
+      image,
+    );
     assert.equal(r.value.name, `${registry}/${repository}`);
   }
 });

@@ -28,7 +28,8 @@ const DIGEST = /^sha256:[a-f0-9]{64}$/;
 const REGISTRY = /^[a-zA-Z0-9.-]+(?::\d+)?$|^\[[0-9a-fA-F:.]+\](?::\d+)?$/;
 
 export function parseImageReference(image: string): Result<ImageReference> {
-  const bad = (why: string): Result<ImageReference> => err("image-reference", `could not parse reference: ${image} (${why})`);
+  const bad = (why: string): Result<ImageReference> =>
+    err("image-reference", `could not parse reference: ${image} (${why})`);
   if (image === "" || image !== image.trim()) return bad("an image reference is not empty and has no spaces");
   let rest = image;
   let digest: string | undefined;
@@ -56,7 +57,8 @@ export function parseImageReference(image: string): Result<ImageReference> {
   }
   if (registry === "docker.io") registry = DOCKER_HUB;
   if (registry === DOCKER_HUB && !repository.includes("/")) repository = `library/${repository}`;
-  if (!REPOSITORY.test(repository)) return bad(`${JSON.stringify(repository)} is not a repository name (lower case letters, digits and separators)`);
+  if (!REPOSITORY.test(repository))
+    return bad(`${JSON.stringify(repository)} is not a repository name (lower case letters, digits and separators)`);
   if (tag === undefined && digest === undefined) tag = "latest";
   return ok({
     image,

@@ -8,7 +8,9 @@ import { RegistryClient } from "./registry-client.js";
 
 test("a pass asks, the images are fetched once, the next pass answers; a failure is Kyverno's text", async () => {
   const asked: string[] = [];
-  const client = new RegistryClient({ transport: async (x) => (asked.push(x.url), err("registry", `${x.url}: connection refused`)) });
+  const client = new RegistryClient({
+    transport: async (x) => (asked.push(x.url), err("registry", `${x.url}: connection refused`)),
+  });
   const access = new RegistryAccess(client, Keychain.empty);
   let passes = 0;
   const answers = await withRegistryPasses(access, () => {
@@ -19,7 +21,10 @@ test("a pass asks, the images are fetched once, the next pass answers; a failure
   assert.equal(asked.length, 1, "one fetch for one reference");
   for (const a of answers) {
     assert.ok(!a.ok);
-    assert.equal(a.error.message, "failed to fetch image descriptor: ghcr.io/a/b:1, error: https://ghcr.io/v2/a/b/manifests/1: connection refused");
+    assert.equal(
+      a.error.message,
+      "failed to fetch image descriptor: ghcr.io/a/b:1, error: https://ghcr.io/v2/a/b/manifests/1: connection refused",
+    );
   }
 });
 

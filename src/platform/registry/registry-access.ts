@@ -26,7 +26,10 @@ export class RegistryAccess implements ImageDataSource {
   private readonly waiting = new Set<string>();
   /** Signatures and attestations by image, signature repository and form. */
   private readonly signatures = new Map<string, Result<ImageSignatures>>();
-  private readonly waitingSignatures = new Map<string, { readonly reference: string; readonly repository: string | undefined; readonly form: SignatureForm }>();
+  private readonly waitingSignatures = new Map<
+    string,
+    { readonly reference: string; readonly repository: string | undefined; readonly form: SignatureForm }
+  >();
 
   constructor(
     private readonly client: RegistryClient,
@@ -36,7 +39,10 @@ export class RegistryAccess implements ImageDataSource {
   imageData(reference: string, form: ImageDataForm | SignatureForm, repository?: string): Result<JsonValue> {
     if (form === "signatures" || form === "attestations") return this.signaturesOf(reference, repository, form);
     const known = this.answers.get(reference);
-    if (known !== undefined) return known.ok ? ok(imageDataOf(known.value, form)) : err("context", fetchFailed(reference, known.error.message));
+    if (known !== undefined)
+      return known.ok
+        ? ok(imageDataOf(known.value, form))
+        : err("context", fetchFailed(reference, known.error.message));
     this.waiting.add(reference);
     return err("pending", `image ${reference}: not fetched from its registry yet`);
   }
@@ -44,7 +50,10 @@ export class RegistryAccess implements ImageDataSource {
   private signaturesOf(reference: string, repository: string | undefined, form: SignatureForm): Result<JsonValue> {
     const key = JSON.stringify([reference, repository ?? "", form]);
     const known = this.signatures.get(key);
-    if (known !== undefined) return known.ok ? ok(known.value as unknown as JsonValue) : err("context", `failed to fetch the ${form} of ${reference}: ${known.error.message}`);
+    if (known !== undefined)
+      return known.ok
+        ? ok(known.value as unknown as JsonValue)
+        : err("context", `failed to fetch the ${form} of ${reference}: ${known.error.message}`);
     this.waitingSignatures.set(key, { reference, repository, form });
     return err("pending", `the ${form} of image ${reference}: not fetched from the registry yet`);
   }
@@ -57,8 +66,22 @@ export class RegistryAccess implements ImageDataSource {
   /** Fetches the recorded images (a few at a time) and keeps the answers. */
   async settle(): Promise<void> {
     const todo: (() => Promise<void>)[] = [];
-    for (const reference of this.waiting) todo.push(async () => void this.answers.set(reference, await this.client.fetchImage(reference, this.keychain)));
-    for (const [key, s] of this.waitingSignatures) todo.push(async () => void this.signatures.set(key, await this.client.fetchSignatures(s.reference, s.repository, this.keychain, undefined, s.form === "attestations" ? "att" : "sig")));
+    for (const reference of this.waiting)
+      todo.push(async () => void this.answers.set(reference, await this.client.fetchImage(reference, this.keychain)));
+    for (const [key, s] of this.waitingSignatures)
+      todo.push(
+        async () =>
+          void this.signatures.set(
+            key,
+            await this.client.fetchSignatures(
+              s.reference,
+              s.repository,
+              this.keychain,
+              undefined,
+              s.form === "attestations" ? "att" : "sig",
+            ),
+          ),
+      );
     this.waiting.clear();
     this.waitingSignatures.clear();
     let next = 0;
@@ -73,7 +96,10 @@ export class RegistryAccess implements ImageDataSource {
  * Runs `evaluate` until it asks for no image it has not been given: after a pass that recorded
  * images, they are fetched and the pass is run again. The last pass's answer is the answer.
  */
-export async function withRegistryPasses<T>(access: RegistryAccess | undefined, evaluate: () => T | Promise<T>): Promise<T> {
+export async function withRegistryPasses<T>(
+  access: RegistryAccess | undefined,
+  evaluate: () => T | Promise<T>,
+): Promise<T> {
   for (let pass = 1; ; pass++) {
     const answer = await evaluate();
     if (access === undefined || access.pending === 0 || pass >= MAX_REGISTRY_PASSES) return answer;

@@ -6,7 +6,12 @@ import { imageDataOf } from "./image-data.js";
 import { Keychain } from "./keychain.js";
 import { RegistryClient } from "./registry-client.js";
 
-const CONFIG = { architecture: "amd64", os: "linux", config: { User: "1000", Labels: { team: "a" } }, created: "2026-01-02T03:04:05Z" };
+const CONFIG = {
+  architecture: "amd64",
+  os: "linux",
+  config: { User: "1000", Labels: { team: "a" } },
+  created: "2026-01-02T03:04:05Z",
+};
 
 function keychainFor(host: string, user: string, password: string): Keychain {
   const auth = Buffer.from(`${user}:${password}`).toString("base64");
@@ -36,18 +41,27 @@ describe("registry client against a registry with bearer-token auth", () => {
     assert.equal(data["repository"], "team/app");
     assert.equal(data["identifier"], "v1");
     assert.deepEqual((data["configData"] as { config: unknown }).config, CONFIG.config);
-    assert.deepEqual(((data["manifest"] as { layers: { size: number }[] }).layers).map((l) => l.size), [100, 200]);
+    assert.deepEqual(
+      (data["manifest"] as { layers: { size: number }[] }).layers.map((l) => l.size),
+      [100, 200],
+    );
     // The token went to the registry; the blob storage host (another port) got no Authorization.
     const tokenCall = registry.seen.find((s) => s.path === "/token");
     assert.match(tokenCall?.authorization ?? "", /^Basic /);
     const storage = registry.seen.filter((s) => s.path.startsWith("/storage/"));
     assert.ok(storage.length > 0);
-    assert.ok(storage.every((s) => s.authorization === undefined), "no credentials to the redirect target");
+    assert.ok(
+      storage.every((s) => s.authorization === undefined),
+      "no credentials to the redirect target",
+    );
   });
 
   test("an index resolves to its linux/amd64 image; resolvedImage keeps the index digest", async () => {
     const client = new RegistryClient({ transport: httpTransport() });
-    const got = await client.fetchImage(`${registry.host}/team/multi:v2`, keychainFor(registry.host, "alice", "s3cret"));
+    const got = await client.fetchImage(
+      `${registry.host}/team/multi:v2`,
+      keychainFor(registry.host, "alice", "s3cret"),
+    );
     assert.ok(got.ok, got.ok ? "" : got.error.message);
     assert.equal(got.value.digest, indexDigest);
     assert.equal((got.value.config as { architecture: string }).architecture, "amd64");
@@ -59,11 +73,17 @@ describe("registry client against a registry with bearer-token auth", () => {
 
   test("a digest reference is checked against the manifest it fetches", async () => {
     const client = new RegistryClient({ transport: httpTransport() });
-    const good = await client.fetchImage(`${registry.host}/team/app@${digest}`, keychainFor(registry.host, "alice", "s3cret"));
+    const good = await client.fetchImage(
+      `${registry.host}/team/app@${digest}`,
+      keychainFor(registry.host, "alice", "s3cret"),
+    );
     assert.ok(good.ok);
     assert.equal(imageDataOf(good.value, "context")["identifier"], digest);
     const wrong = `sha256:${"0".repeat(64)}`;
-    const bad = await client.fetchImage(`${registry.host}/team/app@${wrong}`, keychainFor(registry.host, "alice", "s3cret"));
+    const bad = await client.fetchImage(
+      `${registry.host}/team/app@${wrong}`,
+      keychainFor(registry.host, "alice", "s3cret"),
+    );
     assert.ok(!bad.ok);
     assert.match(bad.error.message, /unexpected status code 404: MANIFEST_UNKNOWN/);
     assert.doesNotMatch(bad.error.message, /secret upstream text/, "no upstream free text in a message");
@@ -108,7 +128,10 @@ test("a registry that does not answer times out with a message naming the URL", 
     const client = new RegistryClient({ transport: httpTransport({ timeoutMs: 200 }) });
     const got = await client.fetchImage(`127.0.0.1:${port}/x:1`);
     assert.ok(!got.ok);
-    assert.match(got.error.message, new RegExp(`http://127\\.0\\.0\\.1:${port}/v2/x/manifests/1: no answer within 200 ms`));
+    assert.match(
+      got.error.message,
+      new RegExp(`http://127\\.0\\.0\\.1:${port}/v2/x/manifests/1: no answer within 200 ms`),
+    );
   } finally {
     silent.close();
   }

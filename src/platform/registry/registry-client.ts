@@ -40,8 +40,14 @@ export interface RegistryClientOptions {
   readonly insecure?: (registry: string) => boolean;
 }
 
-const INDEX_TYPES = new Set(["application/vnd.oci.image.index.v1+json", "application/vnd.docker.distribution.manifest.list.v2+json"]);
-const IMAGE_TYPES = new Set(["application/vnd.oci.image.manifest.v1+json", "application/vnd.docker.distribution.manifest.v2+json"]);
+const INDEX_TYPES = new Set([
+  "application/vnd.oci.image.index.v1+json",
+  "application/vnd.docker.distribution.manifest.list.v2+json",
+]);
+const IMAGE_TYPES = new Set([
+  "application/vnd.oci.image.manifest.v1+json",
+  "application/vnd.docker.distribution.manifest.v2+json",
+]);
 const ACCEPT = [...IMAGE_TYPES, ...INDEX_TYPES].join(", ");
 const MAX_CACHED = 256;
 /** Signature layers read per image at most (cosign appends one per signing). */
@@ -59,7 +65,11 @@ export class RegistryClient {
   }
 
   /** The image a reference names, with its manifest and config. */
-  async fetchImage(reference: string, keychain: Keychain = Keychain.empty, signal?: AbortSignal): Promise<Result<FetchedImage>> {
+  async fetchImage(
+    reference: string,
+    keychain: Keychain = Keychain.empty,
+    signal?: AbortSignal,
+  ): Promise<Result<FetchedImage>> {
     const parsed = parseImageReference(reference);
     if (!parsed.ok) return parsed;
     const ref = parsed.value;
@@ -75,10 +85,18 @@ export class RegistryClient {
     return fetched;
   }
 
-  private async fetchUncached(ref: ImageReference, cred: RegistryCredential | undefined, signal?: AbortSignal): Promise<Result<FetchedImage>> {
+  private async fetchUncached(
+    ref: ImageReference,
+    cred: RegistryCredential | undefined,
+    signal?: AbortSignal,
+  ): Promise<Result<FetchedImage>> {
     const top = await this.getJson(ref, cred, `manifests/${ref.identifier}`, ACCEPT, signal);
     if (!top.ok) return top;
-    if (ref.digest !== undefined && top.value.digest !== ref.digest) return err("registry", `the manifest of ${ref.image} has digest ${top.value.digest}, not the one the reference names`);
+    if (ref.digest !== undefined && top.value.digest !== ref.digest)
+      return err(
+        "registry",
+        `the manifest of ${ref.image} has digest ${top.value.digest}, not the one the reference names`,
+      );
     const type = mediaTypeOf(top.value);
     let manifest = top.value.json;
     let index: JsonValue | undefined;
@@ -88,26 +106,52 @@ export class RegistryClient {
       if (!child.ok) return err("registry", `${ref.image}: ${child.error.message}`);
       const m = await this.getJson(ref, cred, `manifests/${child.value}`, ACCEPT, signal);
       if (!m.ok) return m;
-      if (m.value.digest !== child.value) return err("registry", `the platform manifest of ${ref.image} does not match its digest ${child.value}`);
-      if (!IMAGE_TYPES.has(mediaTypeOf(m.value))) return err("registry", `${ref.image}: the index names a manifest of media type ${JSON.stringify(mediaTypeOf(m.value))}, not an image`);
+      if (m.value.digest !== child.value)
+        return err("registry", `the platform manifest of ${ref.image} does not match its digest ${child.value}`);
+      if (!IMAGE_TYPES.has(mediaTypeOf(m.value)))
+        return err(
+          "registry",
+          `${ref.image}: the index names a manifest of media type ${JSON.stringify(mediaTypeOf(m.value))}, not an image`,
+        );
       manifest = m.value.json;
     } else if (!IMAGE_TYPES.has(type)) {
-      return err("registry", `${ref.image}: unsupported manifest media type ${JSON.stringify(type)} (Docker schema 1 and other artifacts are not images)`);
+      return err(
+        "registry",
+        `${ref.image}: unsupported manifest media type ${JSON.stringify(type)} (Docker schema 1 and other artifacts are not images)`,
+      );
     }
     const configDigest = isObject(manifest) && isObject(manifest["config"]) ? manifest["config"]["digest"] : undefined;
-    if (typeof configDigest !== "string" || !/^sha256:[a-f0-9]{64}$/.test(configDigest)) return err("registry", `${ref.image}: the image manifest names no sha256 config digest`);
+    if (typeof configDigest !== "string" || !/^sha256:[a-f0-9]{64}$/.test(configDigest))
+      return err("registry", `${ref.image}: the image manifest names no sha256 config digest`);
     const config = await this.getJson(ref, cred, `blobs/${configDigest}`, "application/json, */*", signal);
     if (!config.ok) return config;
-    if (config.value.digest !== configDigest) return err("registry", `the config blob of ${ref.image} does not match its digest ${configDigest}`);
-    return ok({ ref, digest: top.value.digest, manifest, config: config.value.json, ...(index !== undefined ? { index } : {}) });
+    if (config.value.digest !== configDigest)
+      return err("registry", `the config blob of ${ref.image} does not match its digest ${configDigest}`);
+    return ok({
+      ref,
+      digest: top.value.digest,
+      manifest,
+      config: config.value.json,
+      ...(index !== undefined ? { index } : {}),
+    });
   }
 
   /** GETs `/v2/<repo>/<path>` with auth and redirects; the JSON body, its sha256 and content type. */
-  private async getJson(ref: ImageReference, cred: RegistryCredential | undefined, path: string, accept: string, signal?: AbortSignal): Promise<Result<{ json: JsonValue; digest: string; contentType: string }>> {
+  private async getJson(
+    ref: ImageReference,
+    cred: RegistryCredential | undefined,
+    path: string,
+    accept: string,
+    signal?: AbortSignal,
+  ): Promise<Result<{ json: JsonValue; digest: string; contentType: string }>> {
     const got = await this.getBody(ref, cred, path, accept, signal);
     if (!got.ok) return got;
     try {
-      return ok({ json: JSON.parse(got.value.body.toString("utf8")) as JsonValue, digest: got.value.digest, contentType: got.value.contentType });
+      return ok({
+        json: JSON.parse(got.value.body.toString("utf8")) as JsonValue,
+        digest: got.value.digest,
+        contentType: got.value.contentType,
+      });
     } catch {
       return err("registry", `GET ${shown(got.value.url)}: the answer is not JSON`);
     }
@@ -120,49 +164,87 @@ export class RegistryClient {
    * the signatures. No such manifest: no signatures. With `suffix` "att", cosign's attestations
    * (`sha256-<hex>.att`), whose layers are DSSE envelopes.
    */
-  async fetchSignatures(reference: string, repository: string | undefined, keychain: Keychain = Keychain.empty, signal?: AbortSignal, suffix: "sig" | "att" = "sig"): Promise<Result<ImageSignatures>> {
+  async fetchSignatures(
+    reference: string,
+    repository: string | undefined,
+    keychain: Keychain = Keychain.empty,
+    signal?: AbortSignal,
+    suffix: "sig" | "att" = "sig",
+  ): Promise<Result<ImageSignatures>> {
     const parsed = parseImageReference(reference);
     if (!parsed.ok) return parsed;
     const ref = parsed.value;
     const top = await this.getBody(ref, keychain.for(ref.registry), `manifests/${ref.identifier}`, ACCEPT, signal);
     if (!top.ok) return top;
-    if (ref.digest !== undefined && top.value.digest !== ref.digest) return err("registry", `the manifest of ${ref.image} has digest ${top.value.digest}, not the one the reference names`);
+    if (ref.digest !== undefined && top.value.digest !== ref.digest)
+      return err(
+        "registry",
+        `the manifest of ${ref.image} has digest ${top.value.digest}, not the one the reference names`,
+      );
     const digest = top.value.digest;
     const sigTag = `${digest.replace(":", "-")}.${suffix}`;
-    const sigRef = parseImageReference(`${repository !== undefined && repository !== "" ? repository : ref.name}:${sigTag}`);
-    if (!sigRef.ok) return err("registry", `signature repository ${JSON.stringify(repository)}: ${sigRef.error.message}`);
+    const sigRef = parseImageReference(
+      `${repository !== undefined && repository !== "" ? repository : ref.name}:${sigTag}`,
+    );
+    if (!sigRef.ok)
+      return err("registry", `signature repository ${JSON.stringify(repository)}: ${sigRef.error.message}`);
     const sigCred = keychain.for(sigRef.value.registry);
-    const manifest = await this.getBody(sigRef.value, sigCred, `manifests/${sigTag}`, [...IMAGE_TYPES].join(", "), signal);
-    if (!manifest.ok) return /unexpected status code 404\b/.test(manifest.error.message) ? ok({ digest, signatures: [] }) : manifest;
+    const manifest = await this.getBody(
+      sigRef.value,
+      sigCred,
+      `manifests/${sigTag}`,
+      [...IMAGE_TYPES].join(", "),
+      signal,
+    );
+    if (!manifest.ok)
+      return /unexpected status code 404\b/.test(manifest.error.message) ? ok({ digest, signatures: [] }) : manifest;
     let json: JsonValue;
     try {
       json = JSON.parse(manifest.value.body.toString("utf8")) as JsonValue;
     } catch {
       return err("registry", `${sigRef.value.image}: the signature manifest is not JSON`);
     }
-    const layers = isObject(json) && Array.isArray(json["layers"]) ? json["layers"].filter(isObject).slice(0, MAX_SIGNATURES) : [];
+    const layers =
+      isObject(json) && Array.isArray(json["layers"]) ? json["layers"].filter(isObject).slice(0, MAX_SIGNATURES) : [];
     const signatures: { payload: string; signature: string }[] = [];
     for (const layer of layers) {
       const layerDigest = layer["digest"];
       if (typeof layerDigest !== "string" || !/^sha256:[a-f0-9]{64}$/.test(layerDigest)) continue;
       const blob = await this.getBody(sigRef.value, sigCred, `blobs/${layerDigest}`, "*/*", signal);
       if (!blob.ok) return blob;
-      if (blob.value.digest !== layerDigest) return err("registry", `a signature layer of ${sigRef.value.image} does not match its digest ${layerDigest}`);
+      if (blob.value.digest !== layerDigest)
+        return err("registry", `a signature layer of ${sigRef.value.image} does not match its digest ${layerDigest}`);
       const annotations = layer["annotations"];
-      const signature = isObject(annotations) && typeof annotations[SIGNATURE_ANNOTATION] === "string" ? annotations[SIGNATURE_ANNOTATION] : "";
+      const signature =
+        isObject(annotations) && typeof annotations[SIGNATURE_ANNOTATION] === "string"
+          ? annotations[SIGNATURE_ANNOTATION]
+          : "";
       signatures.push({ payload: blob.value.body.toString("base64"), signature });
     }
     return ok({ digest, signatures });
   }
 
   /** GETs `/v2/<repo>/<path>` with auth and redirects; the body as sent, its sha256 and content type. */
-  private async getBody(ref: ImageReference, cred: RegistryCredential | undefined, path: string, accept: string, signal?: AbortSignal): Promise<Result<{ body: Buffer; digest: string; contentType: string; url: string }>> {
+  private async getBody(
+    ref: ImageReference,
+    cred: RegistryCredential | undefined,
+    path: string,
+    accept: string,
+    signal?: AbortSignal,
+  ): Promise<Result<{ body: Buffer; digest: string; contentType: string; url: string }>> {
     const scheme = this.options.insecure?.(ref.registry) === true ? "http" : registryScheme(ref.registry);
     const url = `${scheme}://${ref.registry}/v2/${ref.repository}/${path}`;
     const tokenKey = `${ref.registry}\0${ref.repository}\0${credentialId(cred)}`;
-    const send = async (auth: string | undefined): Promise<Result<HttpAnswer>> => this.follow(url, { accept, ...(auth !== undefined ? { authorization: auth } : {}) }, signal);
+    const send = async (auth: string | undefined): Promise<Result<HttpAnswer>> =>
+      this.follow(url, { accept, ...(auth !== undefined ? { authorization: auth } : {}) }, signal);
     const kept = this.tokens.get(tokenKey);
-    let answer = await send(kept !== undefined && kept.until > this.now() ? kept.header : cred?.registryToken !== undefined ? `Bearer ${cred.registryToken}` : undefined);
+    let answer = await send(
+      kept !== undefined && kept.until > this.now()
+        ? kept.header
+        : cred?.registryToken !== undefined
+          ? `Bearer ${cred.registryToken}`
+          : undefined,
+    );
     if (!answer.ok) return answer;
     if (answer.value.status === 401) {
       const auth = await this.authorize(ref, cred, answer.value.headers["www-authenticate"] ?? "", signal);
@@ -172,13 +254,23 @@ export class RegistryClient {
       if (!answer.ok) return answer;
     }
     const a = answer.value;
-    if (a.status < 200 || a.status > 299) return err("registry", `GET ${shown(url)}: unexpected status code ${a.status}${registryCodes(a.body)}`);
+    if (a.status < 200 || a.status > 299)
+      return err("registry", `GET ${shown(url)}: unexpected status code ${a.status}${registryCodes(a.body)}`);
     const digest = `sha256:${createHash("sha256").update(a.body).digest("hex")}`;
-    return ok({ body: a.body, digest, contentType: (a.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "", url });
+    return ok({
+      body: a.body,
+      digest,
+      contentType: (a.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "",
+      url,
+    });
   }
 
   /** One request, following redirects; Authorization goes only to the first URL's host. */
-  private async follow(start: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Result<HttpAnswer>> {
+  private async follow(
+    start: string,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Result<HttpAnswer>> {
     let url = start;
     const origin = new URL(start).host;
     for (let hop = 0; ; hop++) {
@@ -186,21 +278,35 @@ export class RegistryClient {
       const answer = await this.options.transport({ method: "GET", url, headers: sent }, signal);
       if (!answer.ok || answer.value.status < 300 || answer.value.status > 399) return answer;
       const location = answer.value.headers["location"];
-      if (location === undefined) return err("registry", `GET ${shown(url)}: redirect ${answer.value.status} without a Location`);
+      if (location === undefined)
+        return err("registry", `GET ${shown(url)}: redirect ${answer.value.status} without a Location`);
       if (hop >= MAX_HOPS) return err("registry", `GET ${shown(start)}: more than ${MAX_HOPS} redirects`);
       url = new URL(location, url).toString();
     }
   }
 
   /** The Authorization header a 401's challenge asks for, and how long it may be reused. */
-  private async authorize(ref: ImageReference, cred: RegistryCredential | undefined, challenge: string, signal?: AbortSignal): Promise<Result<{ header: string; ttlMs: number }>> {
-    const basic = cred?.username !== undefined || cred?.password !== undefined ? `Basic ${Buffer.from(`${cred.username ?? ""}:${cred.password ?? ""}`).toString("base64")}` : undefined;
+  private async authorize(
+    ref: ImageReference,
+    cred: RegistryCredential | undefined,
+    challenge: string,
+    signal?: AbortSignal,
+  ): Promise<Result<{ header: string; ttlMs: number }>> {
+    const basic =
+      cred?.username !== undefined || cred?.password !== undefined
+        ? `Basic ${Buffer.from(`${cred.username ?? ""}:${cred.password ?? ""}`).toString("base64")}`
+        : undefined;
     const scheme = challenge.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
     if (scheme === "basic") {
-      if (basic === undefined) return err("registry", `${ref.registry} asks for credentials (Basic) and none are given for it: UNAUTHORIZED`);
+      if (basic === undefined)
+        return err("registry", `${ref.registry} asks for credentials (Basic) and none are given for it: UNAUTHORIZED`);
       return ok({ header: basic, ttlMs: 3_600_000 });
     }
-    if (scheme !== "bearer") return err("registry", `${ref.registry} answered 401 with an authentication scheme Bylaw does not speak (${JSON.stringify(scheme)})`);
+    if (scheme !== "bearer")
+      return err(
+        "registry",
+        `${ref.registry} answered 401 with an authentication scheme Bylaw does not speak (${JSON.stringify(scheme)})`,
+      );
     const params = challengeParams(challenge);
     const realm = params.get("realm");
     if (realm === undefined) return err("registry", `${ref.registry}: the Bearer challenge names no realm`);
@@ -215,7 +321,11 @@ export class RegistryClient {
     tokenUrl.searchParams.set("scope", `repository:${ref.repository}:pull`);
     const answer = await this.follow(tokenUrl.toString(), basic !== undefined ? { authorization: basic } : {}, signal);
     if (!answer.ok) return answer;
-    if (answer.value.status !== 200) return err("registry", `the token service of ${ref.registry} (${shown(tokenUrl.toString())}) answered ${answer.value.status}${answer.value.status === 401 ? ": the credentials given for it were refused, or none were given (UNAUTHORIZED)" : ""}`);
+    if (answer.value.status !== 200)
+      return err(
+        "registry",
+        `the token service of ${ref.registry} (${shown(tokenUrl.toString())}) answered ${answer.value.status}${answer.value.status === 401 ? ": the credentials given for it were refused, or none were given (UNAUTHORIZED)" : ""}`,
+      );
     let body: JsonValue;
     try {
       body = JSON.parse(answer.value.body.toString("utf8")) as JsonValue;
@@ -223,7 +333,8 @@ export class RegistryClient {
       return err("registry", `the token service of ${ref.registry} did not answer JSON`);
     }
     const token = isObject(body) ? (body["token"] ?? body["access_token"]) : undefined;
-    if (typeof token !== "string" || token === "") return err("registry", `the token service of ${ref.registry} gave no token`);
+    if (typeof token !== "string" || token === "")
+      return err("registry", `the token service of ${ref.registry} gave no token`);
     const expires = isObject(body) && typeof body["expires_in"] === "number" ? body["expires_in"] : 60;
     return ok({ header: `Bearer ${token}`, ttlMs: Math.max(0, expires - 10) * 1000 });
   }
@@ -237,10 +348,13 @@ function pickImage(index: JsonValue): Result<string> {
     const p = m["platform"];
     return !isObject(p) || (p["os"] !== "unknown" && p["architecture"] !== "unknown");
   });
-  const linuxAmd64 = images.find((m) => isObject(m["platform"]) && m["platform"]["os"] === "linux" && m["platform"]["architecture"] === "amd64");
+  const linuxAmd64 = images.find(
+    (m) => isObject(m["platform"]) && m["platform"]["os"] === "linux" && m["platform"]["architecture"] === "amd64",
+  );
   const chosen = images.length === 1 ? images[0] : linuxAmd64;
   const digest = chosen?.["digest"];
-  if (typeof digest !== "string" || !/^sha256:[a-f0-9]{64}$/.test(digest)) return err("registry", "no child with platform linux/amd64 in index");
+  if (typeof digest !== "string" || !/^sha256:[a-f0-9]{64}$/.test(digest))
+    return err("registry", "no child with platform linux/amd64 in index");
   return ok(digest);
 }
 
@@ -260,7 +374,9 @@ function registryCodes(body: Buffer): string {
   try {
     const parsed = JSON.parse(body.toString("utf8")) as JsonValue;
     const errors = isObject(parsed) && Array.isArray(parsed["errors"]) ? parsed["errors"] : [];
-    const codes = errors.map((e) => (isObject(e) ? e["code"] : undefined)).filter((c): c is string => typeof c === "string" && /^[A-Z_]{1,40}$/.test(c));
+    const codes = errors
+      .map((e) => (isObject(e) ? e["code"] : undefined))
+      .filter((c): c is string => typeof c === "string" && /^[A-Z_]{1,40}$/.test(c));
     return codes.length > 0 ? `: ${codes.join(", ")}` : "";
   } catch {
     return "";

@@ -2,7 +2,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { TestRegistry } from "../../../test/support/test-registry.js";
-import { ecdsaKey, inTotoStatement, signAttestation, signPayload, simpleSigning } from "../../../test/support/cosign-signing.js";
+import {
+  ecdsaKey,
+  inTotoStatement,
+  signAttestation,
+  signPayload,
+  simpleSigning,
+} from "../../../test/support/cosign-signing.js";
 import { httpTransport } from "./http-transport.js";
 import { Keychain } from "./keychain.js";
 import { RegistryAccess, withRegistryPasses } from "./registry-access.js";
@@ -21,7 +27,12 @@ describe("cosign signatures from a registry", () => {
     const sig = signPayload(key, payload);
     registry.sign("team/app", digest, [sig, sig]);
     registry.sign("team/app", digest, [sig], "team/sigs");
-    registry.attest("team/app", digest, [signAttestation(key, inTotoStatement(`${registry.host}/team/app`, digest, "https://slsa.dev/provenance/v0.2", {}))]);
+    registry.attest("team/app", digest, [
+      signAttestation(
+        key,
+        inTotoStatement(`${registry.host}/team/app`, digest, "https://slsa.dev/provenance/v0.2", {}),
+      ),
+    ]);
   });
   after(() => registry.stop());
 
@@ -49,7 +60,10 @@ describe("cosign signatures from a registry", () => {
 
   test("attestations: the sha256-<hex>.att manifest's layers are the DSSE envelopes; signatures and attestations are kept apart", async () => {
     const access = new RegistryAccess(new RegistryClient({ transport: httpTransport() }), Keychain.empty);
-    const [atts, sigs] = await withRegistryPasses(access, () => [access.imageData(`${registry.host}/team/app:v1`, "attestations"), access.imageData(`${registry.host}/team/app:v1`, "signatures")]);
+    const [atts, sigs] = await withRegistryPasses(access, () => [
+      access.imageData(`${registry.host}/team/app:v1`, "attestations"),
+      access.imageData(`${registry.host}/team/app:v1`, "signatures"),
+    ]);
     assert.ok(atts?.ok && sigs?.ok);
     const layers = (atts.value as { signatures: { payload: string }[] }).signatures;
     assert.equal(layers.length, 1);
@@ -64,10 +78,16 @@ describe("cosign signatures from a registry", () => {
     let passes = 0;
     const answers = await withRegistryPasses(access, () => {
       passes++;
-      return [access.imageData(`${registry.host}/team/app:v1`, "signatures"), access.imageData(`${registry.host}/team/app:v1`, "digest")];
+      return [
+        access.imageData(`${registry.host}/team/app:v1`, "signatures"),
+        access.imageData(`${registry.host}/team/app:v1`, "digest"),
+      ];
     });
     assert.equal(passes, 2);
-    assert.deepEqual(answers.map((a) => a.ok), [true, true]);
+    assert.deepEqual(
+      answers.map((a) => a.ok),
+      [true, true],
+    );
     assert.deepEqual(answers[1]?.ok ? answers[1].value : undefined, { digest });
   });
 });

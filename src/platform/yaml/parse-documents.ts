@@ -25,7 +25,12 @@ export function parseDocuments(text: string, source: string, limits: ParseLimits
 }
 
 export function tooLarge(source: string, size: number, limit: number): LoadedDocument {
-  return { source, index: 0, line: 1, error: `${source}: input is too large (${size} characters; the limit is ${limit})` };
+  return {
+    source,
+    index: 0,
+    line: 1,
+    error: `${source}: input is too large (${size} characters; the limit is ${limit})`,
+  };
 }
 
 function parseChunk(chunk: DocumentChunk, source: string, maxDepth: number, maxAliasNodes: number): LoadedDocument {

@@ -6,8 +6,10 @@ const value = (text: string): unknown => resolvePlain(text).value;
 
 describe("resolvePlain (go-yaml v2 / YAML 1.1 rules)", () => {
   it("reads every boolean spelling go-yaml v2 accepts", () => {
-    for (const t of ["y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"]) assert.equal(value(t), true, t);
-    for (const f of ["n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"]) assert.equal(value(f), false, f);
+    for (const t of ["y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"])
+      assert.equal(value(t), true, t);
+    for (const f of ["n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"])
+      assert.equal(value(f), false, f);
   });
 
   it("keeps other spellings as strings", () => {
@@ -52,7 +54,19 @@ describe("resolvePlain (go-yaml v2 / YAML 1.1 rules)", () => {
   });
 
   it("keeps timestamps, versions and other near-numbers as strings", () => {
-    for (const s of ["2024-01-01", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10", "1.2.3", "v1", "0x", "1e400", "-", "12:30", "0x1p3", "1_0.5x"]) {
+    for (const s of [
+      "2024-01-01",
+      "2001-12-14t21:59:43.10-05:00",
+      "2001-12-14 21:59:43.10",
+      "1.2.3",
+      "v1",
+      "0x",
+      "1e400",
+      "-",
+      "12:30",
+      "0x1p3",
+      "1_0.5x",
+    ]) {
       assert.equal(value(s), s);
     }
   });
@@ -66,17 +80,29 @@ describe("resolvePlain (go-yaml v2 / YAML 1.1 rules)", () => {
 
 describe("resolveTagged", () => {
   it("!!str keeps the text, whatever it looks like", () => {
-    assert.deepEqual(resolveTagged("yes", "tag:yaml.org,2002:str"), { ok: true, scalar: { kind: "str", value: "yes" } });
+    assert.deepEqual(resolveTagged("yes", "tag:yaml.org,2002:str"), {
+      ok: true,
+      scalar: { kind: "str", value: "yes" },
+    });
   });
 
   it("!!int and !!float resolve quoted text and refuse other kinds", () => {
-    assert.deepEqual(resolveTagged("12", "tag:yaml.org,2002:int"), { ok: true, scalar: { kind: "int", value: 12, text: "12" } });
+    assert.deepEqual(resolveTagged("12", "tag:yaml.org,2002:int"), {
+      ok: true,
+      scalar: { kind: "int", value: 12, text: "12" },
+    });
     assert.deepEqual(resolveTagged("3", "tag:yaml.org,2002:float"), { ok: true, scalar: { kind: "float", value: 3 } });
-    assert.deepEqual(resolveTagged("abc", "tag:yaml.org,2002:int"), { ok: false, message: "cannot decode !!str `abc` as a !!int" });
+    assert.deepEqual(resolveTagged("abc", "tag:yaml.org,2002:int"), {
+      ok: false,
+      message: "cannot decode !!str `abc` as a !!int",
+    });
   });
 
   it("!!binary decodes base64 and rejects bad data", () => {
-    assert.deepEqual(resolveTagged("aGVsbG8=", "tag:yaml.org,2002:binary"), { ok: true, scalar: { kind: "str", value: "hello" } });
+    assert.deepEqual(resolveTagged("aGVsbG8=", "tag:yaml.org,2002:binary"), {
+      ok: true,
+      scalar: { kind: "str", value: "hello" },
+    });
     assert.equal(resolveTagged("not base64!", "tag:yaml.org,2002:binary").ok, false);
   });
 

@@ -96,7 +96,8 @@ function parseGoInt(plain: string): bigint {
 }
 
 /** The result of resolving a scalar with its tag, or an error message. */
-export type TaggedResult = { readonly ok: true; readonly scalar: GoScalar } | { readonly ok: false; readonly message: string };
+export type TaggedResult =
+  { readonly ok: true; readonly scalar: GoScalar } | { readonly ok: false; readonly message: string };
 
 /**
  * Resolve a scalar that carries an explicit tag (already expanded to its long form).
@@ -120,7 +121,10 @@ export function resolveTagged(text: string, tag: string): TaggedResult {
     }
     case "timestamp":
       if (looksLikeTimestamp(text)) return { ok: true, scalar: { kind: "str", value: text } };
-      return { ok: false, message: `cannot decode !!${scalarTagName(resolvePlain(text))} \`${text}\` as a !!timestamp` };
+      return {
+        ok: false,
+        message: `cannot decode !!${scalarTagName(resolvePlain(text))} \`${text}\` as a !!timestamp`,
+      };
     case "binary":
       return decodeBinary(text);
     default:

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { splitDocuments } from "./split-documents.js";
 
-const summary = (text: string) => splitDocuments(text).map((c) => ({ index: c.index, line: c.line, empty: c.empty, ...(c.error ? { error: c.error } : {}) }));
+const summary = (text: string) =>
+  splitDocuments(text).map((c) => ({
+    index: c.index,
+    line: c.line,
+    empty: c.empty,
+    ...(c.error ? { error: c.error } : {}),
+  }));
 
 describe("splitDocuments", () => {
   it("splits on --- lines and numbers documents from 0 with their first line", () => {
@@ -25,7 +31,10 @@ describe("splitDocuments", () => {
 
   it("keeps the separator out of the document text and handles CRLF", () => {
     const chunks = splitDocuments("a: 1\r\n---\r\nb: 2\r\n");
-    assert.deepEqual(chunks.map((c) => c.text), ["a: 1\r\n", "b: 2\r\n"]);
+    assert.deepEqual(
+      chunks.map((c) => c.text),
+      ["a: 1\r\n", "b: 2\r\n"],
+    );
   });
 
   it("marks a separator followed by content as an error for that document only", () => {

@@ -92,7 +92,8 @@ export class ValueBuilder {
       return;
     }
     this.budget.countNode();
-    const value = plain && expanded === undefined && isPlainString(text) ? text : this.resolve(text, plain, expanded, offset).value;
+    const value =
+      plain && expanded === undefined && isPlainString(text) ? text : this.resolve(text, plain, expanded, offset).value;
     if (anchor !== undefined) this.anchors.set(anchor, { value, size: 1 });
     this.place(value, offset);
   }
@@ -116,7 +117,12 @@ export class ValueBuilder {
     this.place(cloneJson(anchored.value), offset);
   }
 
-  private openCollection(value: JsonObject | JsonValue[], isMap: boolean, anchor: string | undefined, offset: number): void {
+  private openCollection(
+    value: JsonObject | JsonValue[],
+    isMap: boolean,
+    anchor: string | undefined,
+    offset: number,
+  ): void {
     const top = this.stack[this.stack.length - 1];
     if (top !== undefined && top.isMap && top.key === undefined) {
       throw new BuildError(`unsupported map key: a ${isMap ? "mapping" : "sequence"}`, offset);

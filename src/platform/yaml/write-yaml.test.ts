@@ -1,14 +1,34 @@
 /** The one YAML writer: what it writes reads back as the same JSON in YAML 1.1 and 1.2 readers and kubectl. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fixedHostileStrings, hostileObjects, seededHostileStrings } from "../../../test/support/hostile-yaml-strings.js";
-import { allowNoKubectl, asKubectlCreates, kubectlAvailable, noKubectlMessage, readWithKubectl } from "../../../test/support/kubectl-reader.js";
-import { canonicalJson, readKubernetes, readYaml11, readYaml12, type Reader } from "../../../test/support/yaml-readers.js";
+import {
+  fixedHostileStrings,
+  hostileObjects,
+  seededHostileStrings,
+} from "../../../test/support/hostile-yaml-strings.js";
+import {
+  allowNoKubectl,
+  asKubectlCreates,
+  kubectlAvailable,
+  noKubectlMessage,
+  readWithKubectl,
+} from "../../../test/support/kubectl-reader.js";
+import {
+  canonicalJson,
+  readKubernetes,
+  readYaml11,
+  readYaml12,
+  type Reader,
+} from "../../../test/support/yaml-readers.js";
 import type { JsonObject, JsonValue } from "../../engine/index.js";
 import { resolvePlain } from "./resolve-scalar.js";
 import { commentLine, writeYaml, writeYamlStream } from "./write-yaml.js";
 
-const READERS: [string, Reader][] = [["YAML 1.2 (yaml core)", readYaml12], ["YAML 1.1 (yaml version 1.1)", readYaml11], ["Kubernetes rules (Bylaw's loader)", readKubernetes]];
+const READERS: [string, Reader][] = [
+  ["YAML 1.2 (yaml core)", readYaml12],
+  ["YAML 1.1 (yaml version 1.1)", readYaml11],
+  ["Kubernetes rules (Bylaw's loader)", readKubernetes],
+];
 
 /** The first string whose document does not read back as written, per reader; empty when all do. */
 function mismatches(values: readonly JsonValue[]): string[] {
@@ -20,7 +40,10 @@ function mismatches(values: readonly JsonValue[]): string[] {
     if (got.length !== want.length) out.push(`${name}: ${got.length} documents, wanted ${want.length}`);
     else {
       const i = got.findIndex((g, j) => g !== want[j]);
-      if (i >= 0) out.push(`${name}: document ${i + 1} reads back as ${got[i]?.slice(0, 300)}, written ${want[i]?.slice(0, 300)}`);
+      if (i >= 0)
+        out.push(
+          `${name}: document ${i + 1} reads back as ${got[i]?.slice(0, 300)}, written ${want[i]?.slice(0, 300)}`,
+        );
     }
   }
   return out;
@@ -28,7 +51,8 @@ function mismatches(values: readonly JsonValue[]): string[] {
 
 describe("writeYaml", () => {
   test("the readers used below really apply their rules: unquoted yes/on/0755/1:20/<< are not strings in YAML 1.1", () => {
-    const text = "a: yes\nb: on\nc: 0755\nd: 1:20\ne: 2001-12-14\nf: y\ng: 1_000\nh: 0o17\nbase: &b {x: 1}\nm:\n  <<: *b\n";
+    const text =
+      "a: yes\nb: on\nc: 0755\nd: 1:20\ne: 2001-12-14\nf: y\ng: 1_000\nh: 0o17\nbase: &b {x: 1}\nm:\n  <<: *b\n";
     const v11 = readYaml11(text)[0] as JsonObject;
     assert.equal(v11["a"], true);
     assert.equal(v11["b"], true);
@@ -46,8 +70,13 @@ describe("writeYaml", () => {
     assert.equal(k8s["c"], 493);
   });
 
-  test("the issue's ConfigMap keeps \"yes\" and \"on\" as quoted strings", () => {
-    const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm", labels: { enabled: "yes" } }, data: { flag: "on" } };
+  test('the issue\'s ConfigMap keeps "yes" and "on" as quoted strings', () => {
+    const cm = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "cm", labels: { enabled: "yes" } },
+      data: { flag: "on" },
+    };
     const text = writeYaml(cm);
     assert.match(text, /^ {4}enabled: "yes"$/m);
     assert.match(text, /^ {2}flag: "on"$/m);
@@ -61,18 +90,42 @@ describe("writeYaml", () => {
   test("2,000 seeded hostile strings read back as themselves; hundreds of them are ones go-yaml v2 resolves to non-strings", () => {
     const strings = seededHostileStrings(2000);
     const resolved = new Set(strings.filter((s) => resolvePlain(s).kind !== "str")).size;
-    assert.ok(resolved >= 300, `only ${resolved} of the seeded strings are ambiguous for go-yaml v2; the generator misses the point`);
+    assert.ok(
+      resolved >= 300,
+      `only ${resolved} of the seeded strings are ambiguous for go-yaml v2; the generator misses the point`,
+    );
     assert.deepEqual(mismatches(hostileObjects(strings, 1)), []);
   });
 
   test("ordinary strings stay plain, so the output reads like kubectl's", () => {
-    const text = writeYaml({ image: "nginx:1.25", ip: "10.0.0.1", name: "app.kubernetes.io/name", cmd: "echo hello world", version: "1.2.3", count: 3, t: true, z: null });
-    assert.equal(text, "image: nginx:1.25\nip: 10.0.0.1\nname: app.kubernetes.io/name\ncmd: echo hello world\nversion: 1.2.3\ncount: 3\nt: true\nz: null\n");
+    const text = writeYaml({
+      image: "nginx:1.25",
+      ip: "10.0.0.1",
+      name: "app.kubernetes.io/name",
+      cmd: "echo hello world",
+      version: "1.2.3",
+      count: 3,
+      t: true,
+      z: null,
+    });
+    assert.equal(
+      text,
+      "image: nginx:1.25\nip: 10.0.0.1\nname: app.kubernetes.io/name\ncmd: echo hello world\nversion: 1.2.3\ncount: 3\nt: true\nz: null\n",
+    );
   });
 
   test("numbers, booleans, nulls, empty collections and repeated objects round-trip; repeated objects get no anchors", () => {
     const shared = { a: "1" };
-    const value = { ints: [0, -1, 2 ** 53, 1e21, 12345678901234567000], floats: [0.5, -1.5e-7, 1e300], b: [true, false], z: null, e: {}, l: [], one: shared, two: shared };
+    const value = {
+      ints: [0, -1, 2 ** 53, 1e21, 12345678901234567000],
+      floats: [0.5, -1.5e-7, 1e300],
+      b: [true, false],
+      z: null,
+      e: {},
+      l: [],
+      one: shared,
+      two: shared,
+    };
     const text = writeYaml(value);
     assert.doesNotMatch(text, /[&*]a\d/);
     assert.deepEqual(mismatches([value]), []);
@@ -91,7 +144,8 @@ describe("writeYaml", () => {
       const text = writeYaml(value, c);
       assert.equal(text.split("\n")[0], commentLine(c).trimEnd());
       assert.equal(text.slice(commentLine(c).length), writeYaml(value));
-      for (const [name, read] of READERS) assert.deepEqual(read(text), [value], `${name} with comment ${JSON.stringify(c)}`);
+      for (const [name, read] of READERS)
+        assert.deepEqual(read(text), [value], `${name} with comment ${JSON.stringify(c)}`);
     }
   });
 
@@ -111,8 +165,12 @@ describe("writeYaml", () => {
       assert.fail(noKubectlMessage(available.why));
     }
     const objects = hostileObjects([...fixedHostileStrings(), ...seededHostileStrings(2000)], 25);
-    const got = await readWithKubectl(writeYamlStream(objects.map((value) => ({ value }))), [{ apiVersion: "v1", kind: "ConfigMap" }]);
+    const got = await readWithKubectl(writeYamlStream(objects.map((value) => ({ value }))), [
+      { apiVersion: "v1", kind: "ConfigMap" },
+    ]);
     assert.equal(got.length, objects.length);
-    objects.forEach((o, i) => assert.equal(canonicalJson(got[i]), canonicalJson(asKubectlCreates(o)), `ConfigMap ${i}`));
+    objects.forEach((o, i) =>
+      assert.equal(canonicalJson(got[i]), canonicalJson(asKubectlCreates(o)), `ConfigMap ${i}`),
+    );
   });
 });

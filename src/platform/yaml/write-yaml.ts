@@ -16,7 +16,15 @@
  * - no line folding, no anchors for repeated objects, block literals for multi-line strings.
  * Strings that read back as themselves stay plain, so the output looks like `kubectl get -o yaml`.
  */
-import { Scalar, stringify, type CreateNodeOptions, type DocumentOptions, type SchemaOptions, type ScalarTag, type ToStringOptions } from "yaml";
+import {
+  Scalar,
+  stringify,
+  type CreateNodeOptions,
+  type DocumentOptions,
+  type SchemaOptions,
+  type ScalarTag,
+  type ToStringOptions,
+} from "yaml";
 import { stringTag } from "yaml/util";
 import type { JsonValue } from "../../engine/index.js";
 
@@ -107,7 +115,10 @@ const escapingStringTag: ScalarTag = {
 const OPTIONS: CreateNodeOptions & DocumentOptions & SchemaOptions & ToStringOptions = {
   version: "1.2",
   schema: "core",
-  customTags: (tags) => [...tags.map((t) => (typeof t === "object" && t.tag === stringTag.tag ? escapingStringTag : t)), ambiguousPlain],
+  customTags: (tags) => [
+    ...tags.map((t) => (typeof t === "object" && t.tag === stringTag.tag ? escapingStringTag : t)),
+    ambiguousPlain,
+  ],
   compat: "yaml-1.1",
   merge: false,
   aliasDuplicateObjects: false,

@@ -10,7 +10,17 @@
  * top-level resource `request.resource` names), as Kyverno takes it from the request and API
  * discovery: an object whose body claims another kind is still matched as what the API server says.
  */
-import { type AnyCompiledException, type CompiledPolicy, type EngineRequest, type JsonObject, type JsonValue, type RequestUserInfo, resourceKind, resourceName, resourceNamespace } from "../../engine/index.js";
+import {
+  type AnyCompiledException,
+  type CompiledPolicy,
+  type EngineRequest,
+  type JsonObject,
+  type JsonValue,
+  type RequestUserInfo,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+} from "../../engine/index.js";
 import type { ClusterFacts, ReviewFacts } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
 import type { ResourceId } from "./denial-message.js";
@@ -52,7 +62,12 @@ export function exceptionsOf(deps: AdmissionDeps): RequestExceptions | undefined
 
 const NO_ROLES = { roles: [], clusterRoles: [] } as const;
 
-export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFacts, policies: readonly CompiledPolicy[], exceptions?: RequestExceptions): AdmissionSubject {
+export function buildRequest(
+  request: AdmissionRequestJson,
+  cluster: ClusterFacts,
+  policies: readonly CompiledPolicy[],
+  exceptions?: RequestExceptions,
+): AdmissionSubject {
   const isDelete = request.operation === "DELETE";
   const sent = (isDelete ? request.oldObject : request.object) ?? {};
   const kind = request.kind.kind;
@@ -63,7 +78,9 @@ export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFact
   const view = (o: JsonObject): JsonObject => (hasKind(o, asKind) ? o : withKind(o, asKind));
   // Roles are asked for only when a policy or an exception of this review may read them.
   const askRoles = (exceptions?.exceptions.length ?? 0) > 0 || cluster.needsRoles?.(policies) !== false;
-  const roles = askRoles ? cluster.roles({ username: request.userInfo.username, groups: request.userInfo.groups }) : NO_ROLES;
+  const roles = askRoles
+    ? cluster.roles({ username: request.userInfo.username, groups: request.userInfo.groups })
+    : NO_ROLES;
   const userInfo: RequestUserInfo = {
     username: request.userInfo.username,
     groups: request.userInfo.groups,
@@ -72,7 +89,11 @@ export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFact
     ...(request.userInfo.uid !== undefined ? { uid: request.userInfo.uid } : {}),
     ...(request.userInfo.extra !== undefined ? { extra: request.userInfo.extra } : {}),
   };
-  const old = isDelete ? view(sent) : request.operation === "UPDATE" && request.oldObject ? view(request.oldObject) : undefined;
+  const old = isDelete
+    ? view(sent)
+    : request.operation === "UPDATE" && request.oldObject
+      ? view(request.oldObject)
+      : undefined;
   const dryRun = request.dryRun === true;
   const ns = namespaceLabels(request, cluster, namespace);
   const engineRequest: EngineRequest = {
@@ -86,8 +107,21 @@ export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFact
     ...(exceptions !== undefined ? { exceptions: exceptions.exceptions } : {}),
     ...(exceptions?.namespaces !== undefined ? { exceptionNamespaces: exceptions.namespaces } : {}),
   };
-  const objectId: ResourceId = { kind: resourceKind(sent) || kind, namespace: resourceNamespace(sent), name: resourceName(sent) };
-  const subject: AdmissionSubject = { engineRequest, object: sent, objectId, kind, namespace, name, operation: request.operation, dryRun };
+  const objectId: ResourceId = {
+    kind: resourceKind(sent) || kind,
+    namespace: resourceNamespace(sent),
+    name: resourceName(sent),
+  };
+  const subject: AdmissionSubject = {
+    engineRequest,
+    object: sent,
+    objectId,
+    kind,
+    namespace,
+    name,
+    operation: request.operation,
+    dryRun,
+  };
   return ns.unknown === undefined ? subject : { ...subject, unknownNamespace: ns.unknown };
 }
 
@@ -96,7 +130,11 @@ export function buildRequest(request: AdmissionRequestJson, cluster: ClusterFact
  * its labels are then only `kubernetes.io/metadata.name`, which the API server always sets, and a
  * rule selecting by any other label cannot be evaluated (namespace-facts.ts).
  */
-function namespaceLabels(request: AdmissionRequestJson, cluster: ClusterFacts, namespace: string): { labels: Readonly<Record<string, string>>; unknown?: string } {
+function namespaceLabels(
+  request: AdmissionRequestJson,
+  cluster: ClusterFacts,
+  namespace: string,
+): { labels: Readonly<Record<string, string>>; unknown?: string } {
   const ns = request.namespace || namespace;
   if (request.kind.kind === "Namespace" || ns === "") return NO_LABELS;
   const labels = cluster.namespaceLabels(ns);
@@ -123,13 +161,20 @@ function withKind(o: JsonObject, gvk: GroupVersionKindJson): JsonObject {
 }
 
 /** `request` in the rule context: the review's fields, as Kyverno adds the whole AdmissionRequest. */
-function requestContext(request: AdmissionRequestJson, user: RequestUserInfo, name: string, dryRun: boolean): JsonObject {
+function requestContext(
+  request: AdmissionRequestJson,
+  user: RequestUserInfo,
+  name: string,
+  dryRun: boolean,
+): JsonObject {
   const isDelete = request.operation === "DELETE";
   const userInfo: JsonObject = {
     username: user.username,
     groups: [...user.groups],
     ...(user.uid !== undefined ? { uid: user.uid } : {}),
-    ...(user.extra !== undefined ? { extra: Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]])) } : {}),
+    ...(user.extra !== undefined
+      ? { extra: Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]])) }
+      : {}),
   };
   const ctx: JsonObject = {
     uid: request.uid,

@@ -41,8 +41,21 @@ class Listener {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = req.url ?? "";
-      this.seen.push({ method: req.method ?? "", path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      const [status, body] = path.startsWith("/decide/") ? [200, { allowed: path === "/decide/good" }] : path.startsWith("/status/") ? [Number(path.slice(8)), { reason: "said so" }] : path === "/canary" ? [500, { secret: CANARY }] : path === "/list" ? [200, ["a", "b"]] : [404, {}];
+      this.seen.push({
+        method: req.method ?? "",
+        path,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
+      const [status, body] = path.startsWith("/decide/")
+        ? [200, { allowed: path === "/decide/good" }]
+        : path.startsWith("/status/")
+          ? [Number(path.slice(8)), { reason: "said so" }]
+          : path === "/canary"
+            ? [500, { secret: CANARY }]
+            : path === "/list"
+              ? [200, ["a", "b"]]
+              : [404, {}];
       res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     });
   });
@@ -67,19 +80,31 @@ function vpol(expression: string, namespace?: string): JsonObject {
     metadata: namespace === undefined ? { name: "ask-the-service" } : { name: "ask-the-service", namespace },
     spec: {
       validationActions: ["Deny"],
-      matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] },
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+      },
       validations: [{ expression, message: "the service says no" }],
     },
   };
 }
 
-const pod = (name: string): JsonObject => ({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "team" }, spec: { containers: [{ name: "c", image: "nginx" }] } });
+const pod = (name: string): JsonObject => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name, namespace: "team" },
+  spec: { containers: [{ name: "c", image: "nginx" }] },
+});
 
 describe("CEL http.Get/Post in admission, through the record and the egress filter", () => {
   const listener = new Listener();
   // A LiveCluster whose API server is not there: the http calls never touch it.
   const client = new KubeClient({ connection: { server: "https://127.0.0.1:9", origin: "test" } });
-  const cluster = new LiveCluster({ client, budgetBytes: 1 << 20, random: { next: () => 0.5 }, sleep: () => new Promise(() => {}) });
+  const cluster = new LiveCluster({
+    client,
+    budgetBytes: 1 << 20,
+    random: { next: () => 0.5 },
+    sleep: () => new Promise(() => {}),
+  });
   before(() => listener.start());
   after(async () => {
     cluster.close();
@@ -92,9 +117,14 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
     assert.ok(egress.ok);
     const scopes = new CallScopes();
     const posted: string[] = [];
-    const context = liveContextSources(cluster, { calls: { scopes, post: async (path) => (posted.push(path), {}), egress: { policy: egress.value } } });
+    const context = liveContextSources(cluster, {
+      calls: { scopes, post: async (path) => (posted.push(path), {}), egress: { policy: egress.value } },
+    });
     let begun = 0;
-    const port: ReviewCallsPort = { usesCalls: (p) => policyUsesNetworkCalls(p), begin: () => (begun++, scopes.begin()) };
+    const port: ReviewCallsPort = {
+      usesCalls: (p) => policyUsesNetworkCalls(p),
+      begin: () => (begun++, scopes.begin()),
+    };
     const fake = fakeDeps({ policies, ports: { ...fakePorts(), context }, realClock: true, deadlineSeconds: 5 });
     return { deps: { ...fake.deps, calls: port }, posted, begun: () => begun, admissions: fake.admissions };
   }
@@ -108,11 +138,23 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
     const t = setUp([vpol(`http.Get("${listener.url}/decide/" + object.metadata.name).allowed`)], []);
     const [policy] = t.deps.policies().policies;
     assert.ok(policy !== undefined && policyUsesNetworkCalls(policy));
-    assert.equal(policyUsesNetworkCalls(setUp([vpol("object.metadata.name != 'http.Get'")], []).deps.policies().policies[0] ?? assert.fail()), false);
+    assert.equal(
+      policyUsesNetworkCalls(
+        setUp([vpol("object.metadata.name != 'http.Get'")], []).deps.policies().policies[0] ?? assert.fail(),
+      ),
+      false,
+    );
   });
 
   it("a ValidatingPolicy calling resource.Post takes the same path: the server makes the create, once, and the answer decides", async () => {
-    const t = setUp([vpol('resource.Post("authorization.k8s.io/v1", "subjectaccessreviews", {"spec": {"user": object.metadata.name}}) == {}')], []);
+    const t = setUp(
+      [
+        vpol(
+          'resource.Post("authorization.k8s.io/v1", "subjectaccessreviews", {"spec": {"user": object.metadata.name}}) == {}',
+        ),
+      ],
+      [],
+    );
     const [policy] = t.deps.policies().policies;
     assert.ok(policy !== undefined && policyUsesNetworkCalls(policy));
     const answer = await review(t.deps, "alice");
@@ -132,7 +174,10 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
     const t = setUp([vpol(`http.Get("${listener.url}/decide/" + object.metadata.name).allowed`)], []);
     const answer = await review(t.deps, "good");
     assert.equal(answer.response?.allowed, false);
-    assert.match(answer.response?.status?.message ?? "", /service URL http:\/\/127\.0\.0\.1:\d+\/decide\/good: the address is loopback/);
+    assert.match(
+      answer.response?.status?.message ?? "",
+      /service URL http:\/\/127\.0\.0\.1:\d+\/decide\/good: the address is loopback/,
+    );
     assert.equal(listener.seen.length, before, "the listener saw no request");
     assert.equal(t.admissions.length, 1, "one admission recorded for the review, not one per pass");
   });
@@ -146,7 +191,11 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
     assert.equal(bad.response?.allowed, false);
     assert.match(bad.response?.status?.message ?? "", /ask-the-service.*the service says no/);
     const seen = listener.seen.slice(before);
-    assert.deepEqual(seen.map((s) => `${s.method} ${s.path}`), ["GET /decide/good", "GET /decide/bad"], "each review made its call once");
+    assert.deepEqual(
+      seen.map((s) => `${s.method} ${s.path}`),
+      ["GET /decide/good", "GET /decide/bad"],
+      "each review made its call once",
+    );
     assert.ok(seen.every((s) => s.headers.authorization === undefined));
     assert.deepEqual(t.posted, [], "nothing went to the API server");
   });
@@ -157,7 +206,11 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
     const before = listener.seen.length;
     assert.equal((await review(t.deps, "p1")).response?.allowed, true);
     const seen = listener.seen.slice(before);
-    assert.deepEqual(seen.map((s) => `${s.method} ${s.path}`).sort(), ["GET /list", "POST /status/403"], "the same call twice in one expression is made once");
+    assert.deepEqual(
+      seen.map((s) => `${s.method} ${s.path}`).sort(),
+      ["GET /list", "POST /status/403"],
+      "the same call twice in one expression is made once",
+    );
     const post = seen.find((s) => s.method === "POST");
     assert.deepEqual(JSON.parse(post?.body ?? "null"), { pod: "p1", n: 2 });
     assert.equal(post?.headers["x-team"], "a");
@@ -176,17 +229,25 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
     const before = listener.seen.length;
     const answer = await review(t.deps, "good");
     assert.equal(answer.response?.allowed, false);
-    assert.match(answer.response?.status?.message ?? "", /http calls are not allowed in namespaced policies \(this one is in namespace "team"\)/);
+    assert.match(
+      answer.response?.status?.message ?? "",
+      /http calls are not allowed in namespaced policies \(this one is in namespace "team"\)/,
+    );
     assert.equal(listener.seen.length, before, "the listener saw no request");
   });
   // kyverno/sdk extensions/cel/libs/http: Client(caBundle) makes a client that trusts that CA.
   it("http.Client(caBundle) reaches an HTTPS service signed by that CA through the egress filter; the default client does not trust it", async () => {
     const tls = selfSignedCertificate({ dnsNames: ["svc.test"], includeLoopback: true, now: new Date() });
-    const server = createTlsServer({ cert: tls.cert, key: tls.key }, (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ allowed: true })));
+    const server = createTlsServer({ cert: tls.cert, key: tls.key }, (_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ allowed: true })),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/decide`;
-      const trusted = setUp([vpol(`http.Client(${JSON.stringify(tls.caCert)}).Get("${url}").allowed`)], ["127.0.0.0/8"]);
+      const trusted = setUp(
+        [vpol(`http.Client(${JSON.stringify(tls.caCert)}).Get("${url}").allowed`)],
+        ["127.0.0.0/8"],
+      );
       const ok3 = await review(trusted.deps, "p3");
       assert.equal(ok3.response?.allowed, true, JSON.stringify(ok3.response));
       const untrusted = setUp([vpol(`http.Get("${url}").allowed`)], ["127.0.0.0/8"]);

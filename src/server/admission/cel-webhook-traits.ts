@@ -24,7 +24,13 @@
  * The conditions compiled when the policy was loaded (an invalid one makes the policy invalid), so
  * every condition here is one the API server accepts.
  */
-import { celAutogenStatus, isObject, type CompiledPolicy, type JsonObject, type JsonValue } from "../../engine/index.js";
+import {
+  celAutogenStatus,
+  isObject,
+  type CompiledPolicy,
+  type JsonObject,
+  type JsonValue,
+} from "../../engine/index.js";
 import { celSpecOf } from "../policy-source/cel-policy-compile.js";
 import { conditionName, distinctNames, hashedConditionName } from "./kube-names.js";
 
@@ -87,13 +93,16 @@ export function celHasOwnWebhook(policy: CompiledPolicy): boolean {
   const traits = celWebhookTraits(policy);
   if (traits === undefined) return false;
   const configured = policy.document.spec.webhookConfiguration;
-  const timeout = isObject(configured) && configured["timeoutSeconds"] !== undefined && configured["timeoutSeconds"] !== null;
+  const timeout =
+    isObject(configured) && configured["timeoutSeconds"] !== undefined && configured["timeoutSeconds"] !== null;
   return traits.matchConditions.length > 0 || traits.exact || timeout;
 }
 
 function conditionsOf(spec: JsonValue | undefined): MatchCondition[] {
   const list = isObject(spec) ? spec["matchConditions"] : undefined;
-  return Array.isArray(list) ? list.filter(isObject).map((c) => ({ name: String(c["name"]), expression: String(c["expression"]) })) : [];
+  return Array.isArray(list)
+    ? list.filter(isObject).map((c) => ({ name: String(c["name"]), expression: String(c["expression"]) }))
+    : [];
 }
 
 interface Target {
@@ -113,10 +122,20 @@ function webhookConditions(kind: string, spec: JsonObject): MatchCondition[] {
   for (const name of Object.keys(configs).sort()) {
     const config = configs[name];
     if (!isObject(config)) continue;
-    const targets = Array.isArray(config["targets"]) ? config["targets"].filter(isObject).map((t) => ({ group: String(t["group"] ?? ""), version: String(t["version"] ?? ""), kind: String(t["kind"] ?? "") })) : [];
+    const targets = Array.isArray(config["targets"])
+      ? config["targets"].filter(isObject).map((t) => ({
+          group: String(t["group"] ?? ""),
+          version: String(t["version"] ?? ""),
+          kind: String(t["kind"] ?? ""),
+        }))
+      : [];
     out.push(...guarded(`autogen-${name}`, targets, conditionsOf(config["spec"])));
   }
-  const names = distinctNames(out, (c) => c.name, (c) => hashedConditionName(c.kyvernoName, c.origin));
+  const names = distinctNames(
+    out,
+    (c) => c.name,
+    (c) => hashedConditionName(c.kyvernoName, c.origin),
+  );
   return out.map((c, i) => ({ name: names[i] ?? c.name, expression: c.expression }));
 }
 
@@ -129,11 +148,25 @@ interface Guarded extends MatchCondition {
 /** Each condition applies to `targets` only: `!(<a target>) || (<condition>)`. */
 function guarded(prefix: string, targets: readonly Target[], conditions: readonly MatchCondition[]): Guarded[] {
   if (targets.length === 0) return [];
-  const precondition = [...new Set(targets.map((t) => `(request.kind.group == '${t.group}' && request.kind.version == '${t.version}' && request.kind.kind == '${t.kind}')`))].sort().join(" || ");
+  const precondition = [
+    ...new Set(
+      targets.map(
+        (t) =>
+          `(request.kind.group == '${t.group}' && request.kind.version == '${t.version}' && request.kind.kind == '${t.kind}')`,
+      ),
+    ),
+  ]
+    .sort()
+    .join(" || ");
   return conditions.map((c) => {
     const kyvernoName = `${prefix}-${c.name}`;
     const origin = JSON.stringify([prefix, c.name]);
-    return { name: conditionName(kyvernoName, origin), kyvernoName, origin, expression: `!(${precondition}) || (${c.expression})` };
+    return {
+      name: conditionName(kyvernoName, origin),
+      kyvernoName,
+      origin,
+      expression: `!(${precondition}) || (${c.expression})`,
+    };
   });
 }
 

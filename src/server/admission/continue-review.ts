@@ -20,7 +20,12 @@ import { allow, decide } from "./validate-decision.js";
 export type Stage =
   | { readonly phase: "enforce"; readonly enforced: Evaluation }
   | { readonly phase: "warn"; readonly enforced: Evaluation; readonly warned: Evaluation }
-  | { readonly phase: "audit"; readonly enforced: Evaluation; readonly warned: Evaluation; readonly audited: Evaluation };
+  | {
+      readonly phase: "audit";
+      readonly enforced: Evaluation;
+      readonly warned: Evaluation;
+      readonly audited: Evaluation;
+    };
 
 export interface Continuation {
   readonly plan: ValidatePlan;
@@ -31,27 +36,39 @@ export interface Continuation {
 
 /** Finishes a review off its batch; never rejects (an unexpected failure is answered as in the batch). */
 export function continueReview(review: BatchReview, stage: Stage, c: Continuation): Promise<HandlerResult> {
-  return finishOffBatch(review, stage, c).catch((e: unknown) => internalError(review.request, c.deps, "validate", c.webhook, e));
+  return finishOffBatch(review, stage, c).catch((e: unknown) =>
+    internalError(review.request, c.deps, "validate", c.webhook, e),
+  );
 }
 
 async function finishOffBatch(review: BatchReview, stage: Stage, c: Continuation): Promise<HandlerResult> {
   const { plan, deps } = c;
   const runner = deps.runner ?? deferredRunner(deps);
-  const run = (policies: readonly CompiledPolicy[], have: readonly PolicyResponse[]): Promise<Evaluation> => runPhase(runner, review, policies, have, c);
-  const enforced = stage.phase === "enforce" ? await run(stage.enforced.left, stage.enforced.responses) : stage.enforced;
+  const run = (policies: readonly CompiledPolicy[], have: readonly PolicyResponse[]): Promise<Evaluation> =>
+    runPhase(runner, review, policies, have, c);
+  const enforced =
+    stage.phase === "enforce" ? await run(stage.enforced.left, stage.enforced.responses) : stage.enforced;
   let warned: Evaluation;
-  if (stage.phase === "enforce") warned = enforced.left.length > 0 ? { responses: [], left: plan.auditWarn } : await run(plan.auditWarn, []);
+  if (stage.phase === "enforce")
+    warned = enforced.left.length > 0 ? { responses: [], left: plan.auditWarn } : await run(plan.auditWarn, []);
   else if (stage.phase === "warn") warned = await run(stage.warned.left, stage.warned.responses);
   else warned = stage.warned;
   const denial = decide(review, enforced, warned, deps);
   if (denial !== undefined) return denial;
   // Audit-only policies cannot block; as in the batch, what the deadline leaves of them is not reported.
-  const audited = stage.phase === "audit" ? await run(stage.audited.left, stage.audited.responses) : await run(plan.auditOnly, []);
+  const audited =
+    stage.phase === "audit" ? await run(stage.audited.left, stage.audited.responses) : await run(plan.auditOnly, []);
   return allow(review, enforced.responses, warned.responses, audited.responses, deps);
 }
 
 /** Runs `policies` for the review and records each finished one, as the batch records its policies. */
-async function runPhase(runner: ReviewRunner, review: BatchReview, policies: readonly CompiledPolicy[], have: readonly PolicyResponse[], c: Continuation): Promise<Evaluation> {
+async function runPhase(
+  runner: ReviewRunner,
+  review: BatchReview,
+  policies: readonly CompiledPolicy[],
+  have: readonly PolicyResponse[],
+  c: Continuation,
+): Promise<Evaluation> {
   if (policies.length === 0) return { responses: have, left: [] };
   const { subject, deadline } = review;
   const unknownNamespace = subject.unknownNamespace;

@@ -14,7 +14,15 @@
  * it, and finishes off the batch (continue-review.ts): one review's cost never spends another's
  * deadline.
  */
-import { type CompiledPolicy, EvaluationInterrupted, type Interruption, isInterruption, type PolicyResponse, type Resource, type RuleType } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  EvaluationInterrupted,
+  type Interruption,
+  isInterruption,
+  type PolicyResponse,
+  type Resource,
+  type RuleType,
+} from "../../engine/index.js";
 import type { AdmissionDeps } from "./deps.js";
 import { failurePolicyOf } from "./policy-traits.js";
 
@@ -67,7 +75,9 @@ export class ReviewInterruption implements Interruption {
 
   private stop(reason: StopReason): never {
     this.reason = reason;
-    throw new EvaluationInterrupted(reason === "slice" ? "the review ran past its inline slice" : "the review ran past its deadline");
+    throw new EvaluationInterrupted(
+      reason === "slice" ? "the review ran past its inline slice" : "the review ran past its deadline",
+    );
   }
 }
 
@@ -83,7 +93,12 @@ export function deadlineDenial(deadlineSeconds: number, left: readonly CompiledP
  * One policy's evaluation; an exception (an engine bug) becomes an error result, never a crash. An
  * interruption is not an error: it is thrown on for the caller, which answers by its reason.
  */
-export function evaluateSafely(policy: CompiledPolicy, resource: Resource, type: RuleType, evaluate: () => PolicyResponse): PolicyResponse {
+export function evaluateSafely(
+  policy: CompiledPolicy,
+  resource: Resource,
+  type: RuleType,
+  evaluate: () => PolicyResponse,
+): PolicyResponse {
   try {
     return evaluate();
   } catch (e) {
@@ -93,7 +108,23 @@ export function evaluateSafely(policy: CompiledPolicy, resource: Resource, type:
 }
 
 /** The response for a policy whose evaluation threw: one error result naming the policy. */
-export function evaluationError(policy: CompiledPolicy, resource: Resource, type: RuleType, e: unknown): PolicyResponse {
+export function evaluationError(
+  policy: CompiledPolicy,
+  resource: Resource,
+  type: RuleType,
+  e: unknown,
+): PolicyResponse {
   const reason = e instanceof Error ? e.message : String(e);
-  return { policy, resource, rules: [{ rule: "evaluation", type, status: "error", message: `bylaw: evaluating policy ${policy.name} failed: ${reason}` }] };
+  return {
+    policy,
+    resource,
+    rules: [
+      {
+        rule: "evaluation",
+        type,
+        status: "error",
+        message: `bylaw: evaluating policy ${policy.name} failed: ${reason}`,
+      },
+    ],
+  };
 }

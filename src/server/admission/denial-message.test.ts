@@ -12,7 +12,12 @@ const response = (name: string, rules: Partial<RuleResult>[]): PolicyResponse =>
 
 test("the text of Kyverno's block.go for one failing rule, byte for byte", () => {
   const msg = denialMessage({ kind: "Pod", namespace: "default", name: "nginx" }, [
-    response("require-labels", [{ rule: "check-for-labels", message: "validation error: label app is required. rule check-for-labels failed at path /metadata/labels/app/" }]),
+    response("require-labels", [
+      {
+        rule: "check-for-labels",
+        message: "validation error: label app is required. rule check-for-labels failed at path /metadata/labels/app/",
+      },
+    ]),
   ]);
   assert.equal(
     msg,
@@ -22,8 +27,15 @@ test("the text of Kyverno's block.go for one failing rule, byte for byte", () =>
 
 test("cluster-scoped: Kind//name; policies and rules sorted; pass and skip left out; errors and Audit failures kept", () => {
   const msg = denialMessage({ kind: "Namespace", namespace: "", name: "team-a" }, [
-    response("z-policy", [{ rule: "b", message: "deny b" }, { rule: "a", status: "pass", message: "ok" }]),
-    response("a-policy", [{ rule: "s", status: "skip", message: "skipped" }, { rule: "e", status: "error", message: "failed to evaluate preconditions: boom" }, { rule: "w", status: "warn", message: "warned" }]),
+    response("z-policy", [
+      { rule: "b", message: "deny b" },
+      { rule: "a", status: "pass", message: "ok" },
+    ]),
+    response("a-policy", [
+      { rule: "s", status: "skip", message: "skipped" },
+      { rule: "e", status: "error", message: "failed to evaluate preconditions: boom" },
+      { rule: "w", status: "warn", message: "warned" },
+    ]),
     response("only-passes", [{ rule: "p", status: "pass", message: "ok" }]),
   ]);
   assert.equal(

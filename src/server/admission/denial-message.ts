@@ -14,12 +14,17 @@ export interface ResourceId {
 }
 
 /** `yaml`: the server's writer, whose memo makes repeated denials cheap; by default a writer of its own. */
-export function denialMessage(resource: ResourceId, responses: readonly PolicyResponse[], yaml: YamlV3Writer = new YamlV3Writer()): string {
+export function denialMessage(
+  resource: ResourceId,
+  responses: readonly PolicyResponse[],
+  yaml: YamlV3Writer = new YamlV3Writer(),
+): string {
   const failures = new Map<string, Map<string, string>>();
   for (const response of responses) {
     // Made for the policies with something to show only: most responses of a denied review passed.
     let rules: Map<string, string> | undefined;
-    for (const r of response.rules) if (r.status !== "pass" && r.status !== "skip") (rules ??= new Map<string, string>()).set(r.rule, r.message);
+    for (const r of response.rules)
+      if (r.status !== "pass" && r.status !== "skip") (rules ??= new Map<string, string>()).set(r.rule, r.message);
     // Kyverno keys the map by policy name alone: a later policy of the same name replaces an earlier one.
     if (rules !== undefined) failures.set(response.policy.name, rules);
   }

@@ -43,10 +43,19 @@ export interface Evaluation {
  * each policy's total in the duration metric is exact, and each observation is that policy's mean
  * over the batch (at most a few reviews). A review whose deadline has passed starts no further policy.
  */
-export function evaluateBatch(policies: readonly CompiledPolicy[], reviews: readonly BatchReview[], deps: AdmissionDeps): Evaluation[] {
+export function evaluateBatch(
+  policies: readonly CompiledPolicy[],
+  reviews: readonly BatchReview[],
+  deps: AdmissionDeps,
+): Evaluation[] {
   // A phase with no policies (most webhooks serve one or two of the three) evaluates nothing.
   if (policies.length === 0) return reviews.map(() => NOTHING);
-  const out = reviews.map((): { responses: PolicyResponse[]; left: readonly CompiledPolicy[]; stopped?: StopReason } => ({ responses: [], left: [] }));
+  const out = reviews.map(
+    (): { responses: PolicyResponse[]; left: readonly CompiledPolicy[]; stopped?: StopReason } => ({
+      responses: [],
+      left: [],
+    }),
+  );
   const running = new Array<boolean>(reviews.length).fill(true);
   /** This policy's response for each review it ran on (undefined: not run). */
   const step = new Array<PolicyResponse | undefined>(reviews.length);
@@ -96,7 +105,9 @@ const NOTHING: Evaluation = { responses: [], left: [] };
 /** One policy on one review; an engine bug becomes an error result, an interruption is thrown on. */
 function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, review: BatchReview): PolicyResponse {
   try {
-    return withNamespaceFacts(policy, review.subject, "Validation", (p) => deps.engine.validate(p, review.prepared, review.interruption));
+    return withNamespaceFacts(policy, review.subject, "Validation", (p) =>
+      deps.engine.validate(p, review.prepared, review.interruption),
+    );
   } catch (e) {
     if (isInterruption(e)) throw e;
     return evaluationError(policy, review.subject.object, "Validation", e);

@@ -28,12 +28,23 @@ export function guarded(
 }
 
 /** The answer to a review whose handling failed unexpectedly: denied, or allowed with a warning through an `ignore` webhook. */
-export function internalError(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: AdmissionOutcome["webhook"], mode: WebhookSelector | undefined, e: unknown): HandlerResult {
+export function internalError(
+  request: AdmissionRequestJson,
+  deps: AdmissionDeps,
+  webhook: AdmissionOutcome["webhook"],
+  mode: WebhookSelector | undefined,
+  e: unknown,
+): HandlerResult {
   const reason = e instanceof Error ? e.message : String(e);
   // A fact still loading (ClusterFacts.roles) is not a bug: say so, and what is awaited.
   const notReady = e instanceof Error && e.name === "NotReady";
-  const message = notReady ? `bylaw: not ready to decide the ${webhook} request: ${reason}` : `bylaw: internal error while handling the ${webhook} request: ${reason}`;
+  const message = notReady
+    ? `bylaw: not ready to decide the ${webhook} request: ${reason}`
+    : `bylaw: internal error while handling the ${webhook} request: ${reason}`;
   const allow = modeOf(mode) === "ignore";
-  recordOutcome(deps, outcomeOf(request, undefined, webhook, { allowed: allow, durationSeconds: 0, warnings: allow ? 1 : 0 }));
+  recordOutcome(
+    deps,
+    outcomeOf(request, undefined, webhook, { allowed: allow, durationSeconds: 0, warnings: allow ? 1 : 0 }),
+  );
   return { status: 200, body: allow ? allowed(request.uid, [message]) : denied(request.uid, message) };
 }

@@ -12,16 +12,46 @@ import { fakeDeps, reviewOf } from "./test-support.js";
 import type { AdmissionReviewJson, HandlerResult } from "./types.js";
 import { handleValidate, handleValidateBatch } from "./validate-handler.js";
 
-const podRule = (name: string, validate: JsonObject): JsonObject => ({ name, match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate });
+const podRule = (name: string, validate: JsonObject): JsonObject => ({
+  name,
+  match: { any: [{ resources: { kinds: ["Pod"] } }] },
+  validate,
+});
 const policies = (spec: JsonObject): JsonObject[] => [
-  clusterPolicy("heavy", [podRule("no-x", { message: "no container may be named x", foreach: [{ list: "request.object.spec.containers", deny: { conditions: { any: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] } } }] })], spec),
-  clusterPolicy("second", [podRule("app-label", { message: "label app is required", pattern: { metadata: { labels: { app: "?*" } } } })], spec),
+  clusterPolicy(
+    "heavy",
+    [
+      podRule("no-x", {
+        message: "no container may be named x",
+        foreach: [
+          {
+            list: "request.object.spec.containers",
+            deny: { conditions: { any: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] } },
+          },
+        ],
+      }),
+    ],
+    spec,
+  ),
+  clusterPolicy(
+    "second",
+    [podRule("app-label", { message: "label app is required", pattern: { metadata: { labels: { app: "?*" } } } })],
+    spec,
+  ),
 ];
 const enforce = { validationFailureAction: "Enforce" };
 
 function podOf(name: string, containers: number, lastName = "c"): JsonObject {
-  const list = Array.from({ length: containers }, (_, i) => ({ name: i === containers - 1 ? lastName : `c${i}`, image: "nginx:1.27" }));
-  return { apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "default", labels: { app: "a" } }, spec: { containers: list } };
+  const list = Array.from({ length: containers }, (_, i) => ({
+    name: i === containers - 1 ? lastName : `c${i}`,
+    image: "nginx:1.27",
+  }));
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: "default", labels: { app: "a" } },
+    spec: { containers: list },
+  };
 }
 const uid = (n: number): string => `00000000-0000-0000-0000-${String(n).padStart(12, "0")}`;
 const response = (r: HandlerResult): AdmissionReviewJson["response"] => (r.body as AdmissionReviewJson).response;
@@ -31,21 +61,45 @@ describe("a heavy review batched with a compliant one", () => {
     // 0.2 s per clock reading: the heavy review's slice (32 checks) takes 6.4 s of its 10 s, and
     // finishing its 100k elements would take about 20 s more.
     const f = fakeDeps({ policies: policies(enforce), clockStep: 0.2, deadlineSeconds: 10 });
-    const [heavy, light] = handleValidateBatch([reviewOf(podOf("heavy", 100_000), { uid: uid(1) }), reviewOf(podOf("light", 1), { uid: uid(2) })], f.deps, "fail");
-    assert.ok(light !== undefined && !(light instanceof Promise), "the compliant review must be answered with its batch");
+    const [heavy, light] = handleValidateBatch(
+      [reviewOf(podOf("heavy", 100_000), { uid: uid(1) }), reviewOf(podOf("light", 1), { uid: uid(2) })],
+      f.deps,
+      "fail",
+    );
+    assert.ok(
+      light !== undefined && !(light instanceof Promise),
+      "the compliant review must be answered with its batch",
+    );
     assert.equal(response(light).allowed, true);
     assert.ok(heavy instanceof Promise, "the heavy review finishes off its batch");
     const late = response(await heavy);
     assert.equal(late.allowed, false);
-    assert.equal(late.status?.message, "bylaw: admission review exceeded its deadline of 10s before evaluating 2 policies with failurePolicy Fail (heavy, second); denied");
+    assert.equal(
+      late.status?.message,
+      "bylaw: admission review exceeded its deadline of 10s before evaluating 2 policies with failurePolicy Fail (heavy, second); denied",
+    );
     // The compliant review's results were recorded, the heavy one's unfinished policies were not.
-    assert.deepEqual(f.results.map((r) => `${r.policy.name}:${r.result}`), ["heavy:pass", "second:pass"]);
-    assert.deepEqual(f.admissions.map((a) => `${a.uid === uid(1) ? "heavy" : "light"}:${a.allowed}`).sort(), ["heavy:false", "light:true"]);
+    assert.deepEqual(
+      f.results.map((r) => `${r.policy.name}:${r.result}`),
+      ["heavy:pass", "second:pass"],
+    );
+    assert.deepEqual(f.admissions.map((a) => `${a.uid === uid(1) ? "heavy" : "light"}:${a.allowed}`).sort(), [
+      "heavy:false",
+      "light:true",
+    ]);
   });
 
   test("under failurePolicy Ignore the heavy review past its deadline is allowed", async () => {
-    const f = fakeDeps({ policies: policies({ ...enforce, failurePolicy: "Ignore" }), clockStep: 0.2, deadlineSeconds: 10 });
-    const [heavy, light] = handleValidateBatch([reviewOf(podOf("heavy", 100_000), { uid: uid(1) }), reviewOf(podOf("light", 1), { uid: uid(2) })], f.deps, "ignore");
+    const f = fakeDeps({
+      policies: policies({ ...enforce, failurePolicy: "Ignore" }),
+      clockStep: 0.2,
+      deadlineSeconds: 10,
+    });
+    const [heavy, light] = handleValidateBatch(
+      [reviewOf(podOf("heavy", 100_000), { uid: uid(1) }), reviewOf(podOf("light", 1), { uid: uid(2) })],
+      f.deps,
+      "ignore",
+    );
     assert.equal(response(light as HandlerResult).allowed, true);
     assert.equal(response(await (heavy as Promise<HandlerResult>)).allowed, true);
   });
@@ -53,13 +107,20 @@ describe("a heavy review batched with a compliant one", () => {
   test("a heavy review that finishes within its deadline gets its own answer, recorded once", async () => {
     // 0.01 s per reading: the whole review takes about 1 s of its 10 s.
     const f = fakeDeps({ policies: policies(enforce), clockStep: 0.01, deadlineSeconds: 10 });
-    const answers = handleValidateBatch([reviewOf(podOf("light", 1), { uid: uid(2) }), reviewOf(podOf("heavy", 100_000, "x"), { uid: uid(1) })], f.deps, "fail");
+    const answers = handleValidateBatch(
+      [reviewOf(podOf("light", 1), { uid: uid(2) }), reviewOf(podOf("heavy", 100_000, "x"), { uid: uid(1) })],
+      f.deps,
+      "fail",
+    );
     assert.ok(answers[1] instanceof Promise);
     const heavy = response(await answers[1]);
     assert.equal(heavy.allowed, false);
     assert.match(heavy.status?.message ?? "", /no container may be named x/);
     assert.equal(response(answers[0] as HandlerResult).allowed, true);
-    const heavyResults = f.results.filter((r) => r.policy.name === "heavy").map((r) => r.result).sort();
+    const heavyResults = f.results
+      .filter((r) => r.policy.name === "heavy")
+      .map((r) => r.result)
+      .sort();
     assert.deepEqual(heavyResults, ["fail", "pass"]);
     assert.equal(f.results.filter((r) => r.policy.name === "second").length, 2);
   });
@@ -69,19 +130,37 @@ describe("a heavy review batched with a compliant one", () => {
     const alone = fakeDeps({ policies: policies(enforce), clockStep: 0, deadlineSeconds: 10 });
     const expected = handleValidate(heavyBody, alone.deps, "fail");
     const batched = fakeDeps({ policies: policies(enforce), clockStep: 0, deadlineSeconds: 10 });
-    const [answer] = handleValidateBatch([heavyBody, reviewOf(podOf("light", 1), { uid: uid(2) })], batched.deps, "fail");
+    const [answer] = handleValidateBatch(
+      [heavyBody, reviewOf(podOf("light", 1), { uid: uid(2) })],
+      batched.deps,
+      "fail",
+    );
     assert.ok(answer instanceof Promise);
     assert.deepEqual((await answer).body, expected.body);
-    const key = (r: (typeof alone.results)[number]): string => `${r.policy.name}/${r.rule}/${r.result}/${r.resourceNamespace}/${r.operation}`;
-    assert.deepEqual(batched.results.filter((r) => r.policy.name === "heavy" && r.result === "fail").map(key), alone.results.filter((r) => r.policy.name === "heavy").map(key));
+    const key = (r: (typeof alone.results)[number]): string =>
+      `${r.policy.name}/${r.rule}/${r.result}/${r.resourceNamespace}/${r.operation}`;
+    assert.deepEqual(
+      batched.results.filter((r) => r.policy.name === "heavy" && r.result === "fail").map(key),
+      alone.results.filter((r) => r.policy.name === "heavy").map(key),
+    );
     assert.equal(batched.results.length, alone.results.length + 2, "plus the light review's two results");
   });
 
   test("a review alone is interrupted inside a policy at its deadline and answered under its failurePolicy", () => {
     const fail = fakeDeps({ policies: policies(enforce), clockStep: 0.2, deadlineSeconds: 10 });
     const denied = response(handleValidate(reviewOf(podOf("heavy", 100_000), { uid: uid(1) }), fail.deps, "fail"));
-    assert.equal(denied.status?.message, "bylaw: admission review exceeded its deadline of 10s before evaluating 2 policies with failurePolicy Fail (heavy, second); denied");
-    const ignore = fakeDeps({ policies: policies({ ...enforce, failurePolicy: "Ignore" }), clockStep: 0.2, deadlineSeconds: 10 });
-    assert.equal(response(handleValidate(reviewOf(podOf("heavy", 100_000), { uid: uid(1) }), ignore.deps, "ignore")).allowed, true);
+    assert.equal(
+      denied.status?.message,
+      "bylaw: admission review exceeded its deadline of 10s before evaluating 2 policies with failurePolicy Fail (heavy, second); denied",
+    );
+    const ignore = fakeDeps({
+      policies: policies({ ...enforce, failurePolicy: "Ignore" }),
+      clockStep: 0.2,
+      deadlineSeconds: 10,
+    });
+    assert.equal(
+      response(handleValidate(reviewOf(podOf("heavy", 100_000), { uid: uid(1) }), ignore.deps, "ignore")).allowed,
+      true,
+    );
   });
 });

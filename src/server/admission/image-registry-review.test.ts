@@ -24,15 +24,32 @@ function policy(namespace?: string, secrets?: string[]): JsonObject {
         {
           name: "image-user",
           match: { any: [{ resources: { kinds: ["Pod"] } }] },
-          context: [{ name: "img", imageRegistry: { reference: "{{ request.object.spec.containers[0].image }}", jmesPath: "configData.config.User", ...(secrets !== undefined ? { imageRegistryCredentials: { secrets } } : {}) } }],
-          validate: { message: "the image runs as {{ img }}", deny: { conditions: { any: [{ key: "{{ img }}", operator: "Equals", value: "root" }] } } },
+          context: [
+            {
+              name: "img",
+              imageRegistry: {
+                reference: "{{ request.object.spec.containers[0].image }}",
+                jmesPath: "configData.config.User",
+                ...(secrets !== undefined ? { imageRegistryCredentials: { secrets } } : {}),
+              },
+            },
+          ],
+          validate: {
+            message: "the image runs as {{ img }}",
+            deny: { conditions: { any: [{ key: "{{ img }}", operator: "Equals", value: "root" }] } },
+          },
         },
       ],
     },
   };
 }
 
-const pod = (image: string): JsonObject => ({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "team" }, spec: { containers: [{ name: "c", image }] } });
+const pod = (image: string): JsonObject => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name: "p", namespace: "team" },
+  spec: { containers: [{ name: "c", image }] },
+});
 
 describe("imageRegistry in admission, through the egress filter", () => {
   const registry = new TestRegistry({ users: { bylaw: "pull-pass" } });
@@ -46,17 +63,30 @@ describe("imageRegistry in admission, through the egress filter", () => {
 
   function setUp(policies: JsonObject[], allow: string[]) {
     const auth = Buffer.from("bylaw:pull-pass").toString("base64");
-    const secret = { data: { ".dockerconfigjson": Buffer.from(JSON.stringify({ auths: { [registry.host]: { auth } } })).toString("base64") } };
-    return registryReviewDeps({ policies, allow, readSecret: async (path) => (secretReads.push(path), secret), pullSecrets: ["registry-pull"] });
+    const secret = {
+      data: {
+        ".dockerconfigjson": Buffer.from(JSON.stringify({ auths: { [registry.host]: { auth } } })).toString("base64"),
+      },
+    };
+    return registryReviewDeps({
+      policies,
+      allow,
+      readSecret: async (path) => (secretReads.push(path), secret),
+      pullSecrets: ["registry-pull"],
+    });
   }
 
-  const review = (deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> => reviewObject(deps, pod(image));
+  const review = (deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> =>
+    reviewObject(deps, pod(image));
 
   it("a registry on a loopback address is refused by default: a rule error under failurePolicy Fail, and no connection", async () => {
     const before = registry.seen.length;
     const answer = await review(setUp([policy()], []), `${registry.host}/team/safe:1`);
     assert.equal(answer.response?.allowed, false);
-    assert.match(answer.response?.status?.message ?? "", /failed to fetch image descriptor: 127\.0\.0\.1:\d+\/team\/safe:1, error: registry URL http:\/\/127\.0\.0\.1:\d+\/v2\/team\/safe\/manifests\/1: the address is loopback/);
+    assert.match(
+      answer.response?.status?.message ?? "",
+      /failed to fetch image descriptor: 127\.0\.0\.1:\d+\/team\/safe:1, error: registry URL http:\/\/127\.0\.0\.1:\d+\/v2\/team\/safe\/manifests\/1: the address is loopback/,
+    );
     assert.equal(registry.seen.length, before, "the registry saw no request");
   });
 
@@ -78,8 +108,15 @@ describe("imageRegistry in admission, through the egress filter", () => {
       metadata: { name: "cel-no-root" },
       spec: {
         validationActions: ["Deny"],
-        matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] },
-        validations: [{ expression: "image.GetMetadata(object.spec.containers[0].image).config.config.User != 'root'", message: "the image runs as root" }],
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+        },
+        validations: [
+          {
+            expression: "image.GetMetadata(object.spec.containers[0].image).config.config.User != 'root'",
+            message: "the image runs as root",
+          },
+        ],
       },
     };
     const deps = setUp([vpol], ["127.0.0.0/8"]);
@@ -91,9 +128,15 @@ describe("imageRegistry in admission, through the egress filter", () => {
 
   it("a namespaced Policy may not borrow a secret of Bylaw's namespace: a rule error, and the secret is not read", async () => {
     const reads = secretReads.length;
-    const answer = await review(setUp([policy("team", ["registry-admin"])], ["127.0.0.0/8"]), `${registry.host}/team/safe:1`);
+    const answer = await review(
+      setUp([policy("team", ["registry-admin"])], ["127.0.0.0/8"]),
+      `${registry.host}/team/safe:1`,
+    );
     assert.equal(answer.response?.allowed, false);
-    assert.match(answer.response?.status?.message ?? "", /a namespaced Policy \(namespace "team"\) may use only pull secrets of its own namespace/);
+    assert.match(
+      answer.response?.status?.message ?? "",
+      /a namespaced Policy \(namespace "team"\) may use only pull secrets of its own namespace/,
+    );
     assert.equal(secretReads.length, reads);
   });
 });

@@ -53,11 +53,19 @@ describe("distinct names", () => {
       { name: "validate.bylaw.svc-fail-finegrained-x", key: "x" },
       { name: "validate.bylaw.svc-fail-finegrained-a-b-c", key: "a/b-c" },
     ];
-    const names = distinctNames(items, (i) => i.name, (i) => hashedWebhookName(i.name, i.key));
+    const names = distinctNames(
+      items,
+      (i) => i.name,
+      (i) => hashedWebhookName(i.name, i.key),
+    );
     assert.equal(names[1], "validate.bylaw.svc-fail-finegrained-x");
     assert.notEqual(names[0], names[2]);
     assert.equal(new Set(names).size, 3);
-    const reversed = distinctNames([...items].reverse(), (i) => i.name, (i) => hashedWebhookName(i.name, i.key));
+    const reversed = distinctNames(
+      [...items].reverse(),
+      (i) => i.name,
+      (i) => hashedWebhookName(i.name, i.key),
+    );
     assert.deepEqual(reversed, [...names].reverse());
   });
 });

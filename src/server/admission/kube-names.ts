@@ -63,7 +63,11 @@ export function hashedWebhookName(name: string, origin: string): string {
  * item that has it. `rename` must depend on what tells the items apart (their origin), so that the
  * renamed ones differ.
  */
-export function distinctNames<T>(items: readonly T[], nameOf: (item: T) => string, rename: (item: T) => string): string[] {
+export function distinctNames<T>(
+  items: readonly T[],
+  nameOf: (item: T) => string,
+  rename: (item: T) => string,
+): string[] {
   const names = items.map(nameOf);
   const counts = new Map<string, number>();
   for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);

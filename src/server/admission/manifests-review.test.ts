@@ -8,7 +8,13 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { nodeSignatures } from "../../platform/node-ports.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import { deploymentManifest, keyAttestors, manifestsPolicy, signed, testKey } from "../../../test/support/signed-manifests.js";
+import {
+  deploymentManifest,
+  keyAttestors,
+  manifestsPolicy,
+  signed,
+  testKey,
+} from "../../../test/support/signed-manifests.js";
 import { handleValidate } from "./index.js";
 import { fakeDeps, reviewOf } from "./test-support.js";
 
@@ -17,7 +23,10 @@ const policy = manifestsPolicy({ attestors: keyAttestors([team]) });
 
 function review(object: JsonObject, extra: JsonObject = {}) {
   const fake = fakeDeps({ policies: [policy], ports: { ...fakePorts(), signatures: nodeSignatures } });
-  const result = handleValidate(reviewOf(object, { resource: { group: "apps", version: "v1", resource: "deployments" }, ...extra }), fake.deps);
+  const result = handleValidate(
+    reviewOf(object, { resource: { group: "apps", version: "v1", resource: "deployments" }, ...extra }),
+    fake.deps,
+  );
   assert.equal(result.status, 200);
   if (result.status !== 200) throw new Error("unreachable");
   return result.body.response;
@@ -32,7 +41,10 @@ describe("validate: validate.manifests in the webhook", () => {
     const good = signed(deploymentManifest(1), [team]);
     const response = review({ ...good, spec: { ...(good["spec"] as JsonObject), replicas: 9 } });
     assert.equal(response.allowed, false);
-    assert.match(response.status?.message ?? "", /diff found; \{"items":\[\{"key":"spec\.replicas","values":\{"after":9,"before":1\}\}\]\}/);
+    assert.match(
+      response.status?.message ?? "",
+      /diff found; \{"items":\[\{"key":"spec\.replicas","values":\{"after":9,"before":1\}\}\]\}/,
+    );
   });
 
   test("an unsigned Deployment is denied; the same under a dry-run request is allowed, as in Kyverno", () => {

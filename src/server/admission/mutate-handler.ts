@@ -12,11 +12,27 @@
  * failurePolicy and the deadline can be applied between policies; inside a policy the engine checks
  * the deadline every 1,024 units of work (foreach elements, list items, JMESPath steps).
  */
-import { type CompiledPolicy, createJsonPatch, isInterruption, jsonEqual, type PolicyResponse, type Resource, resourceNamespace, resultAction, type RuleResult } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  createJsonPatch,
+  isInterruption,
+  jsonEqual,
+  type PolicyResponse,
+  type Resource,
+  resourceNamespace,
+  resultAction,
+  type RuleResult,
+} from "../../engine/index.js";
 import { denialMessage } from "./denial-message.js";
 import type { AdmissionDeps } from "./deps.js";
 import { buildRequest, exceptionsOf } from "./build-request.js";
-import { deadlineDenial, DEFAULT_INLINE_CHECKS, evaluateSafely, ReviewInterruption, startDeadline } from "./deadline.js";
+import {
+  deadlineDenial,
+  DEFAULT_INLINE_CHECKS,
+  evaluateSafely,
+  ReviewInterruption,
+  startDeadline,
+} from "./deadline.js";
 import { guarded, internalError } from "./guard.js";
 import { parseReview } from "./parse-review.js";
 import { evaluateWithCalls, planMakesCalls } from "./review-calls-loop.js";
@@ -31,14 +47,24 @@ import { warningMessages } from "./warnings.js";
 
 /** One review, evaluated inline up to its deadline, answered at once (the library's call). */
 export function handleMutate(body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult {
-  return guarded(body, deps, "mutate", webhook, (request) => mutateReview(request, deps, webhook, Number.POSITIVE_INFINITY) as HandlerResult);
+  return guarded(
+    body,
+    deps,
+    "mutate",
+    webhook,
+    (request) => mutateReview(request, deps, webhook, Number.POSITIVE_INFINITY) as HandlerResult,
+  );
 }
 
 /**
  * The webhook's call: a review that does more than its slice of inline work (deadline.ts) finishes
  * off the main thread through `deps.runner`, from the policy it was in, and is answered by a promise.
  */
-export function handleMutateBounded(body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult | Promise<HandlerResult> {
+export function handleMutateBounded(
+  body: unknown,
+  deps: AdmissionDeps,
+  webhook?: WebhookSelector,
+): HandlerResult | Promise<HandlerResult> {
   const parsed = parseReview(body);
   if (!parsed.ok) return badRequest(parsed.error);
   const request = parsed.request;
@@ -57,17 +83,38 @@ export function handleMutateBounded(body: unknown, deps: AdmissionDeps, webhook?
   }
 }
 
-function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhook: WebhookSelector | undefined, inlineChecks: number): HandlerResult | Promise<HandlerResult> {
+function mutateReview(
+  request: AdmissionRequestJson,
+  deps: AdmissionDeps,
+  webhook: WebhookSelector | undefined,
+  inlineChecks: number,
+): HandlerResult | Promise<HandlerResult> {
   const deadline = startDeadline(deps);
   if (request.operation === "DELETE" || request.operation === "CONNECT") {
-    recordOutcome(deps, outcomeOf(request, undefined, "mutate", { allowed: true, durationSeconds: deadline.elapsed(), patchOps: 0, warnings: 0 }));
+    recordOutcome(
+      deps,
+      outcomeOf(request, undefined, "mutate", {
+        allowed: true,
+        durationSeconds: deadline.elapsed(),
+        patchOps: 0,
+        warnings: 0,
+      }),
+    );
     return { status: 200, body: patched(request.uid, []) };
   }
   const snapshot = deps.policies();
   const { policies } = mutatePlanOf(deps, webhook);
   const subject = buildRequest(request, deps.cluster, policies, exceptionsOf(deps));
   const finish = (allow: boolean, answer: HandlerResult, patchOps: number, warnings: number): HandlerResult => {
-    recordOutcome(deps, outcomeOf(request, subject, "mutate", { allowed: allow, durationSeconds: deadline.elapsed(), patchOps, warnings }));
+    recordOutcome(
+      deps,
+      outcomeOf(request, subject, "mutate", {
+        allowed: allow,
+        durationSeconds: deadline.elapsed(),
+        patchOps,
+        warnings,
+      }),
+    );
     return answer;
   };
 
@@ -89,8 +136,20 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
     }
     // A failed image verification under Enforce blocks here, as Kyverno's mutating webhook does (block.go).
     const namespace = resourceNamespace(original);
-    if (failed.some((r) => r.type === "ImageVerify" && r.status === "fail" && resultAction(response.policy, r, namespace, subject.engineRequest.namespaceLabels) === "Enforce")) {
-      return finish(false, { status: 200, body: denied(request.uid, denialMessage(subject.objectId, [response], deps.denialYaml)) }, 0, 0);
+    if (
+      failed.some(
+        (r) =>
+          r.type === "ImageVerify" &&
+          r.status === "fail" &&
+          resultAction(response.policy, r, namespace, subject.engineRequest.namespaceLabels) === "Enforce",
+      )
+    ) {
+      return finish(
+        false,
+        { status: 200, body: denied(request.uid, denialMessage(subject.objectId, [response], deps.denialYaml)) },
+        0,
+        0,
+      );
     }
     return undefined;
   };
@@ -130,7 +189,9 @@ function mutateReview(request: AdmissionRequestJson, deps: AdmissionDeps, webhoo
     let response: PolicyResponse;
     try {
       response = evaluateSafely(policy, current, "Mutation", () =>
-        withNamespaceFacts(policy, subject, "Mutation", (p) => deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, interruption)),
+        withNamespaceFacts(policy, subject, "Mutation", (p) =>
+          deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, interruption),
+        ),
       );
     } catch (e) {
       if (!isInterruption(e)) throw e;

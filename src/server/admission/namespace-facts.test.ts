@@ -8,24 +8,42 @@ import { handleMutate, handleValidate, type HandlerResult } from "./index.js";
 import { fakeDeps, reviewOf } from "./test-support.js";
 
 const facts = (() => {
-  const parsed = parseClusterFacts({ apiVersion: "bylaw.dev/v1alpha1", kind: "ClusterFacts", namespaces: { prod: { labels: { env: "production" } }, dev: { labels: { env: "dev" } } } });
+  const parsed = parseClusterFacts({
+    apiVersion: "bylaw.dev/v1alpha1",
+    kind: "ClusterFacts",
+    namespaces: { prod: { labels: { env: "production" } }, dev: { labels: { env: "dev" } } },
+  });
   if (!parsed.ok) throw new Error("bad facts");
   return clusterFactsView(parsed.facts);
 })();
 
 const inProduction = (selector: JsonObject, spec: JsonObject = { validationFailureAction: "Enforce" }): JsonObject =>
-  clusterPolicy("prod-needs-team", [
-    { name: "team", match: { any: [{ resources: { kinds: ["Pod"], namespaceSelector: selector } }] }, validate: { message: "label team is required", pattern: { metadata: { labels: { team: "?*" } } } } },
-  ], spec);
+  clusterPolicy(
+    "prod-needs-team",
+    [
+      {
+        name: "team",
+        match: { any: [{ resources: { kinds: ["Pod"], namespaceSelector: selector } }] },
+        validate: { message: "label team is required", pattern: { metadata: { labels: { team: "?*" } } } },
+      },
+    ],
+    spec,
+  );
 
 const production = { matchLabels: { env: "production" } };
 
-function run(policy: JsonObject, namespace: string, mode: "fail" | "ignore" = "fail"): { allowed: boolean; message: string; warnings: readonly string[] } {
+function run(
+  policy: JsonObject,
+  namespace: string,
+  mode: "fail" | "ignore" = "fail",
+): { allowed: boolean; message: string; warnings: readonly string[] } {
   const fake = fakeDeps({ policies: [policy] });
   const deps = { ...fake.deps, cluster: facts };
   const result: HandlerResult = handleValidate(reviewOf(pod("web", { namespace })), deps, mode);
   assert.equal(result.status, 200);
-  const response = (result.body as { response: { allowed: boolean; status?: { message: string }; warnings?: readonly string[] } }).response;
+  const response = (
+    result.body as { response: { allowed: boolean; status?: { message: string }; warnings?: readonly string[] } }
+  ).response;
   return { allowed: response.allowed, message: response.status?.message ?? "", warnings: response.warnings ?? [] };
 }
 
@@ -33,15 +51,26 @@ describe("namespace labels the cluster facts do not know", () => {
   test("a namespaceSelector rule in an unknown namespace is an error: denied under failurePolicy Fail, naming the namespace and the field", () => {
     const r = run(inProduction(production), "prod-2");
     assert.equal(r.allowed, false, "an unknown namespace must not read as one without labels");
-    assert.match(r.message, /team: 'bylaw: namespace "prod-2" is not in the cluster facts, so its labels are unknown, and rule team selects by namespace labels \(match\.any\[0\]\.resources\.namespaceSelector\); add the namespace/);
+    assert.match(
+      r.message,
+      /team: 'bylaw: namespace "prod-2" is not in the cluster facts, so its labels are unknown, and rule team selects by namespace labels \(match\.any\[0\]\.resources\.namespaceSelector\); add the namespace/,
+    );
   });
 
   test("under failurePolicy Ignore the error lets the request through", () => {
-    assert.equal(run(inProduction(production, { validationFailureAction: "Enforce", failurePolicy: "Ignore" }), "prod-2", "ignore").allowed, true);
+    assert.equal(
+      run(inProduction(production, { validationFailureAction: "Enforce", failurePolicy: "Ignore" }), "prod-2", "ignore")
+        .allowed,
+      true,
+    );
   });
 
   test("known namespaces are evaluated with their labels", () => {
-    assert.equal(run(inProduction(production), "prod").allowed, false, "prod has env=production: the rule applies and fails");
+    assert.equal(
+      run(inProduction(production), "prod").allowed,
+      false,
+      "prod has env=production: the rule applies and fails",
+    );
     assert.equal(run(inProduction(production), "dev").allowed, true, "dev does not match the selector");
   });
 
@@ -53,26 +82,57 @@ describe("namespace labels the cluster facts do not know", () => {
   });
 
   test("a failure-action override selecting by namespace labels makes the validate rule need them", () => {
-    const policy = clusterPolicy("audit-but-enforce-in-prod", [
-      { name: "team", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "label team is required", pattern: { metadata: { labels: { team: "?*" } } } } },
-    ], { validationFailureAction: "Audit", validationFailureActionOverrides: [{ action: "Enforce", namespaceSelector: production }] });
+    const policy = clusterPolicy(
+      "audit-but-enforce-in-prod",
+      [
+        {
+          name: "team",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          validate: { message: "label team is required", pattern: { metadata: { labels: { team: "?*" } } } },
+        },
+      ],
+      {
+        validationFailureAction: "Audit",
+        validationFailureActionOverrides: [{ action: "Enforce", namespaceSelector: production }],
+      },
+    );
     const r = run(policy, "prod-2");
     assert.equal(r.allowed, false, "whether the rule enforces depends on labels Bylaw does not have");
     assert.match(r.message, /spec\.validationFailureActionOverrides\[0\]\.namespaceSelector/);
   });
 
   test("a rule whose kinds cannot match the request is not an error", () => {
-    const deployments = clusterPolicy("deployments-in-prod", [
-      { name: "team", match: { any: [{ resources: { kinds: ["Deployment"], namespaceSelector: production } }] }, validate: { message: "team", pattern: { metadata: { labels: { team: "?*" } } } } },
-    ], { validationFailureAction: "Enforce" });
+    const deployments = clusterPolicy(
+      "deployments-in-prod",
+      [
+        {
+          name: "team",
+          match: { any: [{ resources: { kinds: ["Deployment"], namespaceSelector: production } }] },
+          validate: { message: "team", pattern: { metadata: { labels: { team: "?*" } } } },
+        },
+      ],
+      { validationFailureAction: "Enforce" },
+    );
     assert.equal(run(deployments, "prod-2").allowed, true);
   });
 
   test("the other rules of the policy are still evaluated", () => {
-    const policy = clusterPolicy("two-rules", [
-      { name: "team", match: { any: [{ resources: { kinds: ["Pod"], namespaceSelector: production } }] }, validate: { message: "team", pattern: { metadata: { labels: { team: "?*" } } } } },
-      { name: "app", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "label app is required", pattern: { metadata: { labels: { app: "?*" } } } } },
-    ], { validationFailureAction: "Enforce" });
+    const policy = clusterPolicy(
+      "two-rules",
+      [
+        {
+          name: "team",
+          match: { any: [{ resources: { kinds: ["Pod"], namespaceSelector: production } }] },
+          validate: { message: "team", pattern: { metadata: { labels: { team: "?*" } } } },
+        },
+        {
+          name: "app",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          validate: { message: "label app is required", pattern: { metadata: { labels: { app: "?*" } } } },
+        },
+      ],
+      { validationFailureAction: "Enforce" },
+    );
     const r = run(policy, "prod-2");
     assert.match(r.message, /app: 'validation error: label app is required/);
     assert.match(r.message, /team: 'bylaw: namespace "prod-2" is not in the cluster facts/);
@@ -80,12 +140,23 @@ describe("namespace labels the cluster facts do not know", () => {
 
   test("a mutate rule selecting by namespace labels is an error too: denied under Fail", () => {
     const policy = clusterPolicy("label-prod", [
-      { name: "owner", match: { any: [{ resources: { kinds: ["Pod"], namespaceSelector: production } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { owner: "platform" } } } } },
+      {
+        name: "owner",
+        match: { any: [{ resources: { kinds: ["Pod"], namespaceSelector: production } }] },
+        mutate: { patchStrategicMerge: { metadata: { labels: { owner: "platform" } } } },
+      },
     ]);
     const fake = fakeDeps({ policies: [policy] });
-    const result = handleMutate(reviewOf(pod("web", { namespace: "prod-2" })), { ...fake.deps, cluster: facts }, "fail");
+    const result = handleMutate(
+      reviewOf(pod("web", { namespace: "prod-2" })),
+      { ...fake.deps, cluster: facts },
+      "fail",
+    );
     const response = (result.body as { response: { allowed: boolean; status?: { message: string } } }).response;
     assert.equal(response.allowed, false);
-    assert.match(response.status?.message ?? "", /mutation policy label-prod error: .*namespace "prod-2" is not in the cluster facts/);
+    assert.match(
+      response.status?.message ?? "",
+      /mutation policy label-prod error: .*namespace "prod-2" is not in the cluster facts/,
+    );
   });
 });

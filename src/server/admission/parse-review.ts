@@ -29,7 +29,8 @@ export function parseReview(body: unknown): ParsedReview {
 
 function checkReview(body: unknown): AdmissionRequestJson {
   if (!isRecord(body)) fail("body", `must be a JSON object (an AdmissionReview)`, body);
-  if (body["apiVersion"] !== ADMISSION_API_VERSION) fail("apiVersion", `must be ${JSON.stringify(ADMISSION_API_VERSION)}`, body["apiVersion"]);
+  if (body["apiVersion"] !== ADMISSION_API_VERSION)
+    fail("apiVersion", `must be ${JSON.stringify(ADMISSION_API_VERSION)}`, body["apiVersion"]);
   if (body["kind"] !== "AdmissionReview") fail("kind", `must be "AdmissionReview"`, body["kind"]);
   const request = body["request"];
   if (request === undefined || request === null) fail("request", "is required");
@@ -59,7 +60,12 @@ function checkRequest(r: Record<string, unknown>): AdmissionRequestJson {
   const userInfo = optional(r, "userInfo", user) ?? { username: "", groups: [] };
   // The fields present are set one by one (in this order), not spread from conditional
   // literals: this runs once per review, and each such spread builds and copies an object.
-  const out: { -readonly [K in keyof AdmissionRequestJson]: AdmissionRequestJson[K] } = { uid, kind, operation: operation as Operation, userInfo };
+  const out: { -readonly [K in keyof AdmissionRequestJson]: AdmissionRequestJson[K] } = {
+    uid,
+    kind,
+    operation: operation as Operation,
+    userInfo,
+  };
   if (resource !== undefined) out.resource = resource;
   if (subResource !== undefined) out.subResource = subResource;
   if (requestKind !== undefined) out.requestKind = requestKind;

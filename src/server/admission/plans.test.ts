@@ -9,7 +9,17 @@ import { AdmissionPlans } from "./plans.js";
 
 const engine = createEngine(fakePorts());
 const policy = (name: string, spec: JsonObject = {}): JsonObject =>
-  clusterPolicy(name, [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "m", pattern: { metadata: { labels: { app: "?*" } } } } }], spec);
+  clusterPolicy(
+    name,
+    [
+      {
+        name: "r",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        validate: { message: "m", pattern: { metadata: { labels: { app: "?*" } } } },
+      },
+    ],
+    spec,
+  );
 const snapshot = (docs: JsonObject[], generation: number): PolicySnapshot => ({
   policies: docs.map((d) => {
     const r = engine.compile(d);
@@ -24,7 +34,15 @@ const names = (list: readonly { name: string }[]): string[] => list.map((p) => p
 describe("admission plans", () => {
   test("one plan per snapshot and webhook mode, classified by action and emitWarning", () => {
     const plans = new AdmissionPlans();
-    const s1 = snapshot([policy("enforced", { validationFailureAction: "Enforce" }), policy("warned", { emitWarning: true }), policy("audited"), policy("ignored", { failurePolicy: "Ignore" })], 1);
+    const s1 = snapshot(
+      [
+        policy("enforced", { validationFailureAction: "Enforce" }),
+        policy("warned", { emitWarning: true }),
+        policy("audited"),
+        policy("ignored", { failurePolicy: "Ignore" }),
+      ],
+      1,
+    );
     const plan = plans.validatePlan(s1, "fail");
     assert.equal(plans.validatePlan(s1, "fail"), plan, "the same snapshot gives the same plan");
     assert.deepEqual(names(plan.enforceClass), ["enforced"]);
@@ -36,19 +54,39 @@ describe("admission plans", () => {
   test("a reload (a new snapshot) is classified afresh", () => {
     const plans = new AdmissionPlans();
     assert.deepEqual(names(plans.validatePlan(snapshot([policy("p")], 1), "fail").enforceClass), []);
-    assert.deepEqual(names(plans.validatePlan(snapshot([policy("p", { validationFailureAction: "Enforce" })], 2), "fail").enforceClass), ["p"]);
+    assert.deepEqual(
+      names(
+        plans.validatePlan(snapshot([policy("p", { validationFailureAction: "Enforce" })], 2), "fail").enforceClass,
+      ),
+      ["p"],
+    );
   });
 
   test("mutate plans drop mutate-existing rules and keep the trimmed policy stable", () => {
     const plans = new AdmissionPlans();
     const both = clusterPolicy("m", [
-      { name: "add", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { a: "b" } } } } },
-      { name: "existing", match: { any: [{ resources: { kinds: ["Pod"] } }] }, mutate: { targets: [{ apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "d" }], patchStrategicMerge: { data: { x: "y" } } } },
+      {
+        name: "add",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        mutate: { patchStrategicMerge: { metadata: { labels: { a: "b" } } } },
+      },
+      {
+        name: "existing",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        mutate: {
+          targets: [{ apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "d" }],
+          patchStrategicMerge: { data: { x: "y" } },
+        },
+      },
     ]);
     const s = snapshot([both], 1);
     const plan = plans.mutatePlan(s, undefined);
     const kept = plan.policies[0]?.rules.map((r) => r.name) ?? [];
     assert.ok(kept.includes("add") && !kept.includes("existing"), kept.join(", "));
-    assert.equal(plans.mutatePlan(s, undefined).policies[0], plan.policies[0], "the trimmed policy is the same object on every review");
+    assert.equal(
+      plans.mutatePlan(s, undefined).policies[0],
+      plan.policies[0],
+      "the trimmed policy is the same object on every review",
+    );
   });
 });

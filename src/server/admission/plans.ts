@@ -50,15 +50,24 @@ export class AdmissionPlans {
 
 export function validatePlanOf(deps: AdmissionDeps, webhook: WebhookSelector | undefined): ValidatePlan {
   const snapshot = deps.policies();
-  return deps.plans !== undefined ? deps.plans.validatePlan(snapshot, webhook) : buildValidatePlan(snapshot.policies, webhook);
+  return deps.plans !== undefined
+    ? deps.plans.validatePlan(snapshot, webhook)
+    : buildValidatePlan(snapshot.policies, webhook);
 }
 
 export function mutatePlanOf(deps: AdmissionDeps, webhook: WebhookSelector | undefined): MutatePlan {
   const snapshot = deps.policies();
-  return deps.plans !== undefined ? deps.plans.mutatePlan(snapshot, webhook) : buildMutatePlan(snapshot.policies, webhook);
+  return deps.plans !== undefined
+    ? deps.plans.mutatePlan(snapshot, webhook)
+    : buildMutatePlan(snapshot.policies, webhook);
 }
 
-function cached<P>(store: WeakMap<PolicySnapshot, Map<Mode, P>>, snapshot: PolicySnapshot, mode: Mode, build: () => P): P {
+function cached<P>(
+  store: WeakMap<PolicySnapshot, Map<Mode, P>>,
+  snapshot: PolicySnapshot,
+  mode: Mode,
+  build: () => P,
+): P {
   let byMode = store.get(snapshot);
   if (byMode === undefined) {
     byMode = new Map<Mode, P>();
@@ -89,7 +98,11 @@ function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelecto
     // verifyImages rules run in the mutating webhook too, after the mutate rules (signatures, digests, annotation).
     if (standard.length === 0 && !hasImageVerifyRules(policy)) continue;
     const hasExisting = policy.rules.some((r) => r.rule.mutate !== undefined && isMutateExisting(r));
-    policies.push(hasExisting ? { ...policy, rules: policy.rules.filter((r) => !(r.rule.mutate !== undefined && isMutateExisting(r))) } : policy);
+    policies.push(
+      hasExisting
+        ? { ...policy, rules: policy.rules.filter((r) => !(r.rule.mutate !== undefined && isMutateExisting(r))) }
+        : policy,
+    );
   }
   return { policies };
 }

@@ -3,7 +3,13 @@
  * path serves it, whether it applies at admission at all, whether it holds any Enforce action
  * (Kyverno's policy cache "enforce" class, evaluated synchronously) and whether it emits warnings.
  */
-import { type CompiledPolicy, type FailureAction, type FailureActionOverride, isObject, verifyImagesAction } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  type FailureAction,
+  type FailureActionOverride,
+  isObject,
+  verifyImagesAction,
+} from "../../engine/index.js";
 import { celHasOwnWebhook, celPrefixOf } from "./cel-webhook-traits.js";
 import type { WebhookGroup, WebhookSelector } from "./types.js";
 
@@ -31,17 +37,22 @@ export function servedBy(policy: CompiledPolicy, webhook: WebhookSelector | unde
 }
 
 /** The timeout a policy sets and the field it is written in; undefined when it sets none. */
-export function declaredTimeout(policy: CompiledPolicy): { readonly value: unknown; readonly field: string } | undefined {
+export function declaredTimeout(
+  policy: CompiledPolicy,
+): { readonly value: unknown; readonly field: string } | undefined {
   const spec = policy.document.spec;
   const configured = isObject(spec.webhookConfiguration) ? spec.webhookConfiguration["timeoutSeconds"] : undefined;
-  if (configured !== undefined && configured !== null) return { value: configured, field: "spec.webhookConfiguration.timeoutSeconds" };
+  if (configured !== undefined && configured !== null)
+    return { value: configured, field: "spec.webhookConfiguration.timeoutSeconds" };
   const legacy = spec["webhookTimeoutSeconds"];
   if (legacy !== undefined && legacy !== null) return { value: legacy, field: "spec.webhookTimeoutSeconds" };
   return undefined;
 }
 
 export function isValidTimeout(value: unknown): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= MIN_TIMEOUT_SECONDS && value <= MAX_TIMEOUT_SECONDS;
+  return (
+    typeof value === "number" && Number.isInteger(value) && value >= MIN_TIMEOUT_SECONDS && value <= MAX_TIMEOUT_SECONDS
+  );
 }
 
 /**
@@ -51,7 +62,8 @@ export function isValidTimeout(value: unknown): value is number {
  */
 export function groupServes(group: WebhookGroup, policy: CompiledPolicy): boolean {
   if (failurePolicyOf(policy) !== (group.mode === "fail" ? "Fail" : "Ignore")) return false;
-  if (group.policy !== undefined) return policyKey(policy, "/") === group.policy && celPrefixOf(policy) === group.prefix;
+  if (group.policy !== undefined)
+    return policyKey(policy, "/") === group.policy && celPrefixOf(policy) === group.prefix;
   if (group.fineGrained === true && hasOwnWebhook(policy)) return false;
   const declared = declaredTimeout(policy);
   if (declared === undefined) return group.isDefault;

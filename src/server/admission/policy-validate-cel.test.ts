@@ -5,9 +5,15 @@ import type { JsonObject } from "../../engine/index.js";
 import { handlePolicyValidate } from "./index.js";
 import { fakeDeps, reviewOf } from "./test-support.js";
 
-const podRules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] };
+const podRules = {
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+};
 const review = (doc: JsonObject, resource: string, namespace?: string): JsonObject =>
-  reviewOf(doc, { kind: { group: "policies.kyverno.io", version: "v1", kind: String(doc["kind"]) }, resource: { group: "policies.kyverno.io", version: "v1", resource }, ...(namespace !== undefined ? { namespace } : {}) });
+  reviewOf(doc, {
+    kind: { group: "policies.kyverno.io", version: "v1", kind: String(doc["kind"]) },
+    resource: { group: "policies.kyverno.io", version: "v1", resource },
+    ...(namespace !== undefined ? { namespace } : {}),
+  });
 
 function answer(body: JsonObject) {
   const r = handlePolicyValidate(body, fakeDeps().deps);
@@ -16,11 +22,19 @@ function answer(body: JsonObject) {
   return r.body.response;
 }
 
-const vp = (expression: string): JsonObject => ({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "vp" }, spec: { matchConstraints: podRules, validations: [{ expression }] } });
+const vp = (expression: string): JsonObject => ({
+  apiVersion: "policies.kyverno.io/v1",
+  kind: "ValidatingPolicy",
+  metadata: { name: "vp" },
+  spec: { matchConstraints: podRules, validations: [{ expression }] },
+});
 
 describe("policyvalidate: policies.kyverno.io kinds", () => {
   test("a valid ValidatingPolicy is allowed, without warnings", () => {
-    assert.deepEqual(answer(review(vp("has(object.metadata.labels)"), "validatingpolicies")), { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
+    assert.deepEqual(answer(review(vp("has(object.metadata.labels)"), "validatingpolicies")), {
+      uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+      allowed: true,
+    });
   });
 
   test("an expression that does not compile is denied, naming the policy, the field and the position", () => {
@@ -30,25 +44,48 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
   });
 
   test("a NamespacedValidatingPolicy with unusable matchConstraints is denied; the namespace comes from the request", () => {
-    const doc: JsonObject = { apiVersion: "policies.kyverno.io/v1", kind: "NamespacedValidatingPolicy", metadata: { name: "n" }, spec: { matchConstraints: {}, validations: [{ expression: "true" }] } };
+    const doc: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "NamespacedValidatingPolicy",
+      metadata: { name: "n" },
+      spec: { matchConstraints: {}, validations: [{ expression: "true" }] },
+    };
     const response = answer(review(doc, "namespacedvalidatingpolicies", "team-a"));
     assert.equal(response.allowed, false);
     assert.match(response.status?.message ?? "", /matchConstraints\.resourceRules/);
   });
 
   test("a MutatingPolicy is admitted with a warning that Bylaw answers its requests as errors; a GeneratingPolicy with one that it is not served", () => {
-    const mp: JsonObject = { apiVersion: "policies.kyverno.io/v1", kind: "MutatingPolicy", metadata: { name: "mp" }, spec: { matchConstraints: podRules, mutations: [] } };
+    const mp: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "MutatingPolicy",
+      metadata: { name: "mp" },
+      spec: { matchConstraints: podRules, mutations: [] },
+    };
     const m = answer(review(mp, "mutatingpolicies"));
     assert.equal(m.allowed, true);
     assert.match(m.warnings?.[0] ?? "", /Bylaw does not evaluate MutatingPolicy yet.*answers such requests as errors/);
-    const gp: JsonObject = { apiVersion: "policies.kyverno.io/v1", kind: "GeneratingPolicy", metadata: { name: "gp" }, spec: {} };
+    const gp: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "GeneratingPolicy",
+      metadata: { name: "gp" },
+      spec: {},
+    };
     const g = answer(review(gp, "generatingpolicies"));
     assert.equal(g.allowed, true);
-    assert.match(g.warnings?.[0] ?? "", /GeneratingPolicy gp is not served: Bylaw does not evaluate GeneratingPolicy yet/);
+    assert.match(
+      g.warnings?.[0] ?? "",
+      /GeneratingPolicy gp is not served: Bylaw does not evaluate GeneratingPolicy yet/,
+    );
   });
 
   test("a MutatingPolicy whose matchConstraints are unusable is denied with its own kind named", () => {
-    const mp: JsonObject = { apiVersion: "policies.kyverno.io/v1", kind: "MutatingPolicy", metadata: { name: "mp" }, spec: { mutations: [] } };
+    const mp: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "MutatingPolicy",
+      metadata: { name: "mp" },
+      spec: { mutations: [] },
+    };
     const response = answer(review(mp, "mutatingpolicies"));
     assert.equal(response.allowed, false);
     assert.match(response.status?.message ?? "", /MutatingPolicy mp: spec\.matchConstraints\.resourceRules/);
@@ -56,18 +93,41 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
 });
 
 describe("policyvalidate: policies.kyverno.io PolicyException", () => {
-  const polex = (spec: JsonObject): JsonObject => ({ apiVersion: "policies.kyverno.io/v1beta1", kind: "PolicyException", metadata: { name: "allow-batch" }, spec });
+  const polex = (spec: JsonObject): JsonObject => ({
+    apiVersion: "policies.kyverno.io/v1beta1",
+    kind: "PolicyException",
+    metadata: { name: "allow-batch" },
+    spec,
+  });
   const refs = [{ kind: "ValidatingPolicy", name: "vp" }];
 
   test("a valid one is allowed (the namespace comes from the request)", () => {
-    const response = answer(review(polex({ policyRefs: refs, matchConditions: [{ name: "batch", expression: "object.metadata.name.startsWith('batch-')" }] }), "policyexceptions", "team-a"));
+    const response = answer(
+      review(
+        polex({
+          policyRefs: refs,
+          matchConditions: [{ name: "batch", expression: "object.metadata.name.startsWith('batch-')" }],
+        }),
+        "policyexceptions",
+        "team-a",
+      ),
+    );
     assert.equal(response.allowed, true);
   });
 
   test("a matchConditions expression that does not compile is denied, naming the exception, the field and the position", () => {
-    const response = answer(review(polex({ policyRefs: refs, matchConditions: [{ name: "bad", expression: "object.metadata.name ==" }] }), "policyexceptions", "team-a"));
+    const response = answer(
+      review(
+        polex({ policyRefs: refs, matchConditions: [{ name: "bad", expression: "object.metadata.name ==" }] }),
+        "policyexceptions",
+        "team-a",
+      ),
+    );
     assert.equal(response.allowed, false);
-    assert.match(response.status?.message ?? "", /^PolicyException allow-batch: spec\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:\d+/);
+    assert.match(
+      response.status?.message ?? "",
+      /^PolicyException allow-batch: spec\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:\d+/,
+    );
   });
 
   test("one without policyRefs is denied with the field", () => {

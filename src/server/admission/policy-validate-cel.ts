@@ -14,17 +14,31 @@ import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";
 
 /** A policies.kyverno.io policy kind (not the PolicyException). */
-export function checkCelPolicy(request: AdmissionRequestJson, object: JsonObject, kind: string, engine: Engine): AdmissionReviewJson {
+export function checkCelPolicy(
+  request: AdmissionRequestJson,
+  object: JsonObject,
+  kind: string,
+  engine: Engine,
+): AdmissionReviewJson {
   const metadata = isObject(object["metadata"]) ? object["metadata"] : {};
   const info = celKindInfo(kind);
   if (info === undefined) return allowed(request.uid);
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   if (info.handling === "not-evaluated") return allowed(request.uid, [notEvaluatedMessage(kind, name)]);
   // The API server fills in the namespace of a namespaced object before admission; a copy keeps the check as served.
-  const doc: JsonObject = info.namespaced && typeof metadata["namespace"] !== "string" && typeof request.namespace === "string" ? { ...object, metadata: { ...metadata, namespace: request.namespace } } : object;
+  const doc: JsonObject =
+    info.namespaced && typeof metadata["namespace"] !== "string" && typeof request.namespace === "string"
+      ? { ...object, metadata: { ...metadata, namespace: request.namespace } }
+      : object;
   const compiled = compileCelPolicy(doc, engine);
-  if (compiled.policy === undefined) return denied(request.uid, compiled.problems.map(describe).join("; ") || "the policy is not valid");
-  return allowed(request.uid, compiled.notEvaluated !== undefined ? [`${compiled.notEvaluated}; Bylaw answers such requests as errors under the policy's failurePolicy`] : []);
+  if (compiled.policy === undefined)
+    return denied(request.uid, compiled.problems.map(describe).join("; ") || "the policy is not valid");
+  return allowed(
+    request.uid,
+    compiled.notEvaluated !== undefined
+      ? [`${compiled.notEvaluated}; Bylaw answers such requests as errors under the policy's failurePolicy`]
+      : [],
+  );
 }
 
 function describe(p: PolicyProblem): string {

@@ -43,18 +43,31 @@ export interface ExceptionCheck {
   readonly deprecation: string | undefined;
 }
 
-export function checkException(request: AdmissionRequestJson, object: JsonObject, check: ExceptionCheck): AdmissionReviewJson {
+export function checkException(
+  request: AdmissionRequestJson,
+  object: JsonObject,
+  check: ExceptionCheck,
+): AdmissionReviewJson {
   const metadata = isObject(object["metadata"]) ? object["metadata"] : {};
   // Namespaced: the API server fills in the namespace before admission; a copy keeps the key as served.
   const namespace = typeof metadata["namespace"] === "string" ? metadata["namespace"] : (request.namespace ?? "");
-  const doc: JsonObject = typeof metadata["namespace"] !== "string" && namespace !== "" ? { ...object, metadata: { ...metadata, namespace } } : object;
+  const doc: JsonObject =
+    typeof metadata["namespace"] !== "string" && namespace !== ""
+      ? { ...object, metadata: { ...metadata, namespace } }
+      : object;
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
-  const kyverno = [...exceptionScopeWarnings(check.scope, namespace), ...(check.deprecation !== undefined ? [check.deprecation] : [])];
+  const kyverno = [
+    ...exceptionScopeWarnings(check.scope, namespace),
+    ...(check.deprecation !== undefined ? [check.deprecation] : []),
+  ];
   const compiled = check.engine.compileException(doc, `PolicyException ${namespace}/${name}`);
   if (!compiled.ok) {
     const errors = compiled.problems.filter((p) => p.severity === "error").map(describe);
     const warnings = compiled.problems.filter((p) => p.severity === "warning").map(describe);
-    return denied(request.uid, `PolicyException ${name}: ${errors.join("; ") || "the PolicyException is not valid"}`, [...kyverno, ...warnings]);
+    return denied(request.uid, `PolicyException ${name}: ${errors.join("; ") || "the PolicyException is not valid"}`, [
+      ...kyverno,
+      ...warnings,
+    ]);
   }
   return allowed(request.uid, [...kyverno, ...compiled.exception.warnings.map(describe)]);
 }

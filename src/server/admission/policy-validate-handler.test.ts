@@ -30,15 +30,27 @@ describe("policyvalidate", () => {
     assert.equal(admissions[0]?.webhook, "policyvalidate");
   });
   test("a namespaced Policy gets the Namespaced* notice", () => {
-    const doc = { apiVersion: "kyverno.io/v1", kind: "Policy", metadata: { name: "p", namespace: "team" }, spec: { rules: [rule] } };
+    const doc = {
+      apiVersion: "kyverno.io/v1",
+      kind: "Policy",
+      metadata: { name: "p", namespace: "team" },
+      spec: { rules: [rule] },
+    };
     assert.deepEqual(answer(policyReview(doc)).response.warnings, [POL_NOTICE]);
   });
   test("webhookConfiguration.matchConditions that do not compile are refused at kubectl apply, naming the field and the position", () => {
-    const doc = clusterPolicy("scoped", [rule], { webhookConfiguration: { matchConditions: [{ name: "broken", expression: "object.metadata.name ==" }] } });
+    const doc = clusterPolicy("scoped", [rule], {
+      webhookConfiguration: { matchConditions: [{ name: "broken", expression: "object.metadata.name ==" }] },
+    });
     const { response } = answer(policyReview(doc));
     assert.equal(response.allowed, false);
-    assert.match(response.status?.message ?? "", /spec\.webhookConfiguration\.matchConditions\[0\]\.expression: Invalid value: .*ERROR: <input>:1:\d+/);
-    const fine = clusterPolicy("scoped", [rule], { webhookConfiguration: { matchConditions: [{ name: "ok", expression: "object.metadata.name != ''" }] } });
+    assert.match(
+      response.status?.message ?? "",
+      /spec\.webhookConfiguration\.matchConditions\[0\]\.expression: Invalid value: .*ERROR: <input>:1:\d+/,
+    );
+    const fine = clusterPolicy("scoped", [rule], {
+      webhookConfiguration: { matchConditions: [{ name: "ok", expression: "object.metadata.name != ''" }] },
+    });
     assert.equal(answer(policyReview(fine)).response.allowed, true);
   });
   test("problems deny, each as path: message", () => {
@@ -51,7 +63,10 @@ describe("policyvalidate", () => {
   test("several problems are joined with '; '", () => {
     const doc = { apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: {}, spec: { rules: [{}] } };
     const message = answer(policyReview(doc)).response.status?.message ?? "";
-    assert.deepEqual(message.split("; ").map((m) => m.split(":")[0]), ["metadata.name", "spec.rules[0].match", "spec.rules[0].name"]);
+    assert.deepEqual(
+      message.split("; ").map((m) => m.split(":")[0]),
+      ["metadata.name", "spec.rules[0].match", "spec.rules[0].name"],
+    );
   });
   test("policy warnings come with the answer", () => {
     const { response } = answer(policyReview(clusterPolicy("lower", [rule], { validationFailureAction: "audit" })));
@@ -61,8 +76,16 @@ describe("policyvalidate", () => {
     assert.equal(response.warnings?.[1], CPOL_NOTICE);
   });
   test("anything else, and DELETE, is allowed as is", () => {
-    assert.deepEqual(answer(reviewOf({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } })).response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
-    assert.deepEqual(answer(policyReview(null as unknown as JsonObject, { operation: "DELETE", oldObject: clusterPolicy("x", [rule]) })).response.allowed, true);
+    assert.deepEqual(answer(reviewOf({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } })).response, {
+      uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+      allowed: true,
+    });
+    assert.deepEqual(
+      answer(
+        policyReview(null as unknown as JsonObject, { operation: "DELETE", oldObject: clusterPolicy("x", [rule]) }),
+      ).response.allowed,
+      true,
+    );
   });
   test("a legacy cleanup kind is only warned about", () => {
     const doc = { apiVersion: "kyverno.io/v2", kind: "ClusterCleanupPolicy", metadata: { name: "c" }, spec: {} };

@@ -25,7 +25,8 @@ const MIGRATION_GUIDE = "https://kyverno.io/docs/guides/migration-to-cel/";
 /** The policies.kyverno.io kinds each legacy kyverno.io kind is to be migrated to. */
 const REPLACEMENTS: Readonly<Record<string, string>> = {
   ClusterPolicy: "ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy",
-  Policy: "NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy or NamespacedImageValidatingPolicy",
+  Policy:
+    "NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy or NamespacedImageValidatingPolicy",
   ClusterCleanupPolicy: "DeletingPolicy",
   CleanupPolicy: "NamespacedDeletingPolicy",
   PolicyException: "PolicyException",
@@ -43,7 +44,14 @@ export function handlePolicyValidate(body: unknown, deps: AdmissionDeps): Handle
     const deadline = startDeadline(deps);
     const answer = checkPolicy(request, deps);
     const warnings = answer.response.warnings?.length ?? 0;
-    recordOutcome(deps, outcomeOf(request, undefined, "policyvalidate", { allowed: answer.response.allowed, durationSeconds: deadline.elapsed(), warnings }));
+    recordOutcome(
+      deps,
+      outcomeOf(request, undefined, "policyvalidate", {
+        allowed: answer.response.allowed,
+        durationSeconds: deadline.elapsed(),
+        warnings,
+      }),
+    );
     return { status: 200, body: answer };
   });
 }
@@ -56,9 +64,11 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Admiss
   const cel = apiVersion.startsWith("policies.kyverno.io/") || request.kind.group === "policies.kyverno.io";
   if (!cel && !apiVersion.startsWith("kyverno.io/") && request.kind.group !== "kyverno.io") return allowed(request.uid);
   const deprecation = cel ? undefined : deprecationWarning(kind);
-  if (kind === "PolicyException") return checkException(request, object, { engine: deps.engine, scope: deps.clusterExceptions, deprecation });
+  if (kind === "PolicyException")
+    return checkException(request, object, { engine: deps.engine, scope: deps.clusterExceptions, deprecation });
   if (cel) return checkCelPolicy(request, object, kind, deps.engine);
-  if (kind !== "ClusterPolicy" && kind !== "Policy") return allowed(request.uid, deprecation === undefined ? [] : [deprecation]);
+  if (kind !== "ClusterPolicy" && kind !== "Policy")
+    return allowed(request.uid, deprecation === undefined ? [] : [deprecation]);
   const outcome = deps.engine.compile(object);
   // A namespaced Policy is tenant input: what it visibly reaches outside its namespace is refused here,
   // with the field (tenant-isolation.md); what depends on variables is checked again at run time.
@@ -77,7 +87,11 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Admiss
 function namespaceOf(object: { readonly [k: string]: JsonValue }, request: AdmissionRequestJson): string {
   const metadata = object["metadata"];
   const ns = isObject(metadata) && typeof metadata["namespace"] === "string" ? metadata["namespace"] : "";
-  return ns !== "" ? ns : typeof request.namespace === "string" && request.namespace !== "" ? request.namespace : "default";
+  return ns !== ""
+    ? ns
+    : typeof request.namespace === "string" && request.namespace !== ""
+      ? request.namespace
+      : "default";
 }
 
 function describe(p: PolicyProblem): string {

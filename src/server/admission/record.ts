@@ -10,7 +10,13 @@ import type { AdmissionSubject } from "./build-request.js";
 import type { AdmissionRequestJson } from "./types.js";
 
 /** A policy's rule results for a review (the subject carries the review's labels); none: nothing recorded. */
-export function recordRules(deps: AdmissionDeps, subject: AdmissionSubject, response: PolicyResponse, ruleType: ResultRuleType, durationSeconds: number): void {
+export function recordRules(
+  deps: AdmissionDeps,
+  subject: AdmissionSubject,
+  response: PolicyResponse,
+  ruleType: ResultRuleType,
+  durationSeconds: number,
+): void {
   const n = response.rules.length;
   if (n === 0) return;
   // No closure for `safely`: this runs once per policy and review.

@@ -6,7 +6,12 @@
  */
 import { Buffer } from "node:buffer";
 import type { JsonPatchOp } from "../../engine/index.js";
-import { ADMISSION_API_VERSION, type AdmissionResponseJson, type AdmissionReviewJson, type HandlerResult } from "./types.js";
+import {
+  ADMISSION_API_VERSION,
+  type AdmissionResponseJson,
+  type AdmissionReviewJson,
+  type HandlerResult,
+} from "./types.js";
 
 export function review(response: AdmissionResponseJson): AdmissionReviewJson {
   return { apiVersion: ADMISSION_API_VERSION, kind: "AdmissionReview", response };
@@ -17,13 +22,28 @@ export function allowed(uid: string, warnings: readonly string[] = []): Admissio
 }
 
 export function denied(uid: string, message: string, warnings: readonly string[] = []): AdmissionReviewJson {
-  return review({ uid, allowed: false, status: { status: "Failure", message }, ...(warnings.length > 0 ? { warnings } : {}) });
+  return review({
+    uid,
+    allowed: false,
+    status: { status: "Failure", message },
+    ...(warnings.length > 0 ? { warnings } : {}),
+  });
 }
 
-export function patched(uid: string, patch: readonly JsonPatchOp[], warnings: readonly string[] = []): AdmissionReviewJson {
+export function patched(
+  uid: string,
+  patch: readonly JsonPatchOp[],
+  warnings: readonly string[] = [],
+): AdmissionReviewJson {
   if (patch.length === 0) return allowed(uid, warnings);
   const encoded = Buffer.from(JSON.stringify(patch), "utf8").toString("base64");
-  return review({ uid, allowed: true, patchType: "JSONPatch", patch: encoded, ...(warnings.length > 0 ? { warnings } : {}) });
+  return review({
+    uid,
+    allowed: true,
+    patchType: "JSONPatch",
+    patch: encoded,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  });
 }
 
 export function badRequest(error: string): HandlerResult {

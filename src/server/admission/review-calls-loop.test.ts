@@ -38,35 +38,66 @@ function sarPolicy(extra: JsonObject = {}): JsonObject {
                 data: [
                   { key: "apiVersion", value: "authorization.k8s.io/v1" },
                   { key: "kind", value: "SubjectAccessReview" },
-                  { key: "spec", value: { user: "{{ request.userInfo.username }}", resourceAttributes: { verb: "create", resource: "secrets", namespace: "{{ request.namespace }}" } } },
+                  {
+                    key: "spec",
+                    value: {
+                      user: "{{ request.userInfo.username }}",
+                      resourceAttributes: { verb: "create", resource: "secrets", namespace: "{{ request.namespace }}" },
+                    },
+                  },
                 ],
                 jmesPath: "status.allowed",
                 ...extra,
               },
             },
           ],
-          validate: { message: "{{ request.userInfo.username }} may not create secrets", deny: { conditions: { any: [{ key: "{{ allowed }}", operator: "Equals", value: false }] } } },
+          validate: {
+            message: "{{ request.userInfo.username }} may not create secrets",
+            deny: { conditions: { any: [{ key: "{{ allowed }}", operator: "Equals", value: false }] } },
+          },
         },
       ],
     },
   };
 }
 
-const pod: JsonObject = { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "team" }, spec: { containers: [{ name: "c", image: "nginx" }] } };
+const pod: JsonObject = {
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name: "p", namespace: "team" },
+  spec: { containers: [{ name: "c", image: "nginx" }] },
+};
 
-function setUp(policies: JsonObject[], post: (path: string, body: JsonValue) => Promise<unknown>, options: { realClock?: boolean; deadlineSeconds?: number } = {}) {
+function setUp(
+  policies: JsonObject[],
+  post: (path: string, body: JsonValue) => Promise<unknown>,
+  options: { realClock?: boolean; deadlineSeconds?: number } = {},
+) {
   const scopes = new CallScopes();
   const calls = { scopes, post, egress: { policy: undefined as never } };
-  const ports = { ...fakePorts(), context: { ...fakeContext(), canLoad: () => true, apiCall: (req: Parameters<typeof postToApiServer>[2]) => postToApiServer(calls, req.urlPath ?? "", req) } };
+  const ports = {
+    ...fakePorts(),
+    context: {
+      ...fakeContext(),
+      canLoad: () => true,
+      apiCall: (req: Parameters<typeof postToApiServer>[2]) => postToApiServer(calls, req.urlPath ?? "", req),
+    },
+  };
   const fake = fakeDeps({ policies, ports, ...options });
   let begun = 0;
-  const port: ReviewCallsPort = { usesCalls: (p) => usesNetworkCalls(p.document as unknown as JsonValue), begin: () => (begun++, scopes.begin()) };
+  const port: ReviewCallsPort = {
+    usesCalls: (p) => usesNetworkCalls(p.document as unknown as JsonValue),
+    begin: () => (begun++, scopes.begin()),
+  };
   return { ...fake, deps: { ...fake.deps, calls: port }, begun: () => begun };
 }
 
-async function validate(deps: Parameters<typeof handleValidateBatch>[1], body: JsonObject): Promise<AdmissionReviewJson> {
+async function validate(
+  deps: Parameters<typeof handleValidateBatch>[1],
+  body: JsonObject,
+): Promise<AdmissionReviewJson> {
   const [answer] = handleValidateBatch([body], deps);
-  return ((await (answer as HandlerResult | Promise<HandlerResult>)).body as AdmissionReviewJson);
+  return (await (answer as HandlerResult | Promise<HandlerResult>)).body as AdmissionReviewJson;
 }
 
 describe("apiCall POST in admission, evaluated in passes", () => {
@@ -75,15 +106,29 @@ describe("apiCall POST in admission, evaluated in passes", () => {
     const t = setUp([sarPolicy()], async (path, body) => (sent.push([path, body]), { status: { allowed: true } }));
     const review = await validate(t.deps, reviewOf(pod));
     assert.equal(review.response?.allowed, true);
-    assert.deepEqual(sent, [[SAR, { apiVersion: "authorization.k8s.io/v1", kind: "SubjectAccessReview", spec: { user: "alice", resourceAttributes: { verb: "create", resource: "secrets", namespace: "team" } } }]]);
+    assert.deepEqual(sent, [
+      [
+        SAR,
+        {
+          apiVersion: "authorization.k8s.io/v1",
+          kind: "SubjectAccessReview",
+          spec: { user: "alice", resourceAttributes: { verb: "create", resource: "secrets", namespace: "team" } },
+        },
+      ],
+    ]);
     // Only the final pass is recorded: one admission, one pass result, no "pending" error.
     assert.equal(t.admissions.length, 1);
 
-    assert.deepEqual(t.results.map((r) => r.result), ["pass"]);
+    assert.deepEqual(
+      t.results.map((r) => r.result),
+      ["pass"],
+    );
   });
 
   it("the review's recorded duration covers every pass and the call, not the last pass alone", async () => {
-    const t = setUp([sarPolicy()], () => new Promise((r) => setTimeout(() => r({ status: { allowed: true } }), 40)), { realClock: true });
+    const t = setUp([sarPolicy()], () => new Promise((r) => setTimeout(() => r({ status: { allowed: true } }), 40)), {
+      realClock: true,
+    });
     await validate(t.deps, reviewOf(pod));
     assert.equal(t.admissions.length, 1);
     assert.ok((t.admissions[0]?.durationSeconds ?? 0) >= 0.035, `duration ${t.admissions[0]?.durationSeconds}`);
@@ -98,12 +143,19 @@ describe("apiCall POST in admission, evaluated in passes", () => {
 
   it("a failed POST is a rule error with Kyverno's text, or the entry's default", async () => {
     const forbidden = async (): Promise<never> => {
-      throw new KubeError(`subjectaccessreviews.authorization.k8s.io is forbidden: User "system:serviceaccount:bylaw:bylaw" cannot create resource`, 403, "Forbidden");
+      throw new KubeError(
+        `subjectaccessreviews.authorization.k8s.io is forbidden: User "system:serviceaccount:bylaw:bylaw" cannot create resource`,
+        403,
+        "Forbidden",
+      );
     };
     const t = setUp([sarPolicy()], forbidden);
     const review = await validate(t.deps, reviewOf(pod));
     assert.equal(review.response?.allowed, false);
-    assert.match(review.response?.status?.message ?? "", /failed to POST resource with raw url: \/apis\/authorization\.k8s\.io\/v1\/subjectaccessreviews: permission denied: subjectaccessreviews/);
+    assert.match(
+      review.response?.status?.message ?? "",
+      /failed to POST resource with raw url: \/apis\/authorization\.k8s\.io\/v1\/subjectaccessreviews: permission denied: subjectaccessreviews/,
+    );
     const withDefault = setUp([sarPolicy({ default: false })], forbidden);
     const denied = await validate(withDefault.deps, reviewOf(pod));
     assert.match(denied.response?.status?.message ?? "", /alice may not create secrets/);
@@ -113,13 +165,25 @@ describe("apiCall POST in admission, evaluated in passes", () => {
     const policy = sarPolicy();
     const rule = ((policy["spec"] as JsonObject)["rules"] as JsonObject[])[0] as { context: JsonObject[] };
     rule.context = [
-      { name: "who", apiCall: { urlPath: "/apis/authentication.k8s.io/v1/selfsubjectreviews", method: "POST", data: [{ key: "kind", value: "SelfSubjectReview" }], jmesPath: "status.userInfo.username" } },
-      ...rule.context.map((e) => JSON.parse(JSON.stringify(e).replace("{{ request.userInfo.username }}", "{{ who }}")) as JsonObject),
+      {
+        name: "who",
+        apiCall: {
+          urlPath: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+          method: "POST",
+          data: [{ key: "kind", value: "SelfSubjectReview" }],
+          jmesPath: "status.userInfo.username",
+        },
+      },
+      ...rule.context.map(
+        (e) => JSON.parse(JSON.stringify(e).replace("{{ request.userInfo.username }}", "{{ who }}")) as JsonObject,
+      ),
     ];
     const sent: string[] = [];
     const t = setUp([policy], async (path, body) => {
       sent.push(`${path} ${JSON.stringify(body)}`);
-      return path.endsWith("selfsubjectreviews") ? { status: { userInfo: { username: "bylaw-sa" } } } : { status: { allowed: true } };
+      return path.endsWith("selfsubjectreviews")
+        ? { status: { userInfo: { username: "bylaw-sa" } } }
+        : { status: { allowed: true } };
     });
     const review = await validate(t.deps, reviewOf(pod));
     assert.equal(review.response?.allowed, true);
@@ -133,7 +197,10 @@ describe("apiCall POST in admission, evaluated in passes", () => {
     const review = await validate(t.deps, reviewOf(pod));
     assert.ok(performance.now() - t0 < 1000, "answered within the deadline");
     assert.equal(review.response?.allowed, false);
-    assert.match(review.response?.status?.message ?? "", /failed to POST resource with raw url: \/apis\/authorization.k8s.io\/v1\/subjectaccessreviews: the call did not answer within the review/);
+    assert.match(
+      review.response?.status?.message ?? "",
+      /failed to POST resource with raw url: \/apis\/authorization.k8s.io\/v1\/subjectaccessreviews: the call did not answer within the review/,
+    );
   });
 
   it("the mutate webhook evaluates its policies in passes too", async () => {
@@ -146,7 +213,17 @@ describe("apiCall POST in admission, evaluated in passes", () => {
           {
             name: "label",
             match: { any: [{ resources: { kinds: ["Pod"] } }] },
-            context: [{ name: "allowed", apiCall: { urlPath: SAR, method: "POST", data: [{ key: "kind", value: "SubjectAccessReview" }], jmesPath: "status.allowed" } }],
+            context: [
+              {
+                name: "allowed",
+                apiCall: {
+                  urlPath: SAR,
+                  method: "POST",
+                  data: [{ key: "kind", value: "SubjectAccessReview" }],
+                  jmesPath: "status.allowed",
+                },
+              },
+            ],
             mutate: { patchStrategicMerge: { metadata: { labels: { "may-create": "{{ allowed }}" } } } },
           },
         ],
@@ -155,7 +232,9 @@ describe("apiCall POST in admission, evaluated in passes", () => {
     let n = 0;
     const t = setUp([policy], async () => (n++, { status: { allowed: true } }));
     const answer = await handleMutateBounded(reviewOf(pod), t.deps);
-    const patch = JSON.parse(Buffer.from(String((answer.body as AdmissionReviewJson).response?.patch ?? ""), "base64").toString("utf8")) as JsonObject[];
+    const patch = JSON.parse(
+      Buffer.from(String((answer.body as AdmissionReviewJson).response?.patch ?? ""), "base64").toString("utf8"),
+    ) as JsonObject[];
     assert.deepEqual(patch, [{ op: "add", path: "/metadata/labels", value: { "may-create": true } }]);
     assert.equal(n, 1);
   });
@@ -165,11 +244,23 @@ describe("apiCall POST in admission, evaluated in passes", () => {
       apiVersion: "kyverno.io/v1",
       kind: "ClusterPolicy",
       metadata: { name: "plain" },
-      spec: { validationFailureAction: "Enforce", rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "m", pattern: { metadata: { name: "?*" } } } }] },
+      spec: {
+        validationFailureAction: "Enforce",
+        rules: [
+          {
+            name: "r",
+            match: { any: [{ resources: { kinds: ["Pod"] } }] },
+            validate: { message: "m", pattern: { metadata: { name: "?*" } } },
+          },
+        ],
+      },
     };
     const t = setUp([plain], async () => ({}));
     const answers = handleValidateBatch([reviewOf(pod), reviewOf(pod)], t.deps);
-    assert.ok(answers.every((a) => !(a instanceof Promise)), "answered at once, in the batch");
+    assert.ok(
+      answers.every((a) => !(a instanceof Promise)),
+      "answered at once, in the batch",
+    );
     assert.equal(t.begun(), 0);
   });
 });

@@ -50,7 +50,11 @@ export function planMakesCalls(port: ReviewCallsPort | undefined, policies: read
 }
 
 /** Evaluates one review in passes (see the file comment); `evaluate` is the handler's own evaluation of it. */
-export async function evaluateWithCalls(port: ReviewCallsPort, deps: AdmissionDeps, evaluate: (deps: AdmissionDeps) => HandlerResult | Promise<HandlerResult>): Promise<HandlerResult> {
+export async function evaluateWithCalls(
+  port: ReviewCallsPort,
+  deps: AdmissionDeps,
+  evaluate: (deps: AdmissionDeps) => HandlerResult | Promise<HandlerResult>,
+): Promise<HandlerResult> {
   const record = port.begin();
   const start = deps.now();
   for (let pass = 1; ; pass++) {

@@ -5,7 +5,14 @@
  * deferred runner here runs them on it, after the batch has been answered, for tests and for
  * `--eval-workers 0`.
  */
-import { type CompiledPolicy, type Engine, type EngineRequest, isInterruption, type JsonObject, type PolicyResponse } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  type Engine,
+  type EngineRequest,
+  isInterruption,
+  type JsonObject,
+  type PolicyResponse,
+} from "../../engine/index.js";
 import { evaluationError, ReviewInterruption } from "./deadline.js";
 import type { PolicySnapshot } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
@@ -66,9 +73,17 @@ export function deferredRunner(deps: Pick<AdmissionDeps, "engine" | "now">): Rev
  * do not know makes the rules that select by its labels errors, as in a batch. Validate policies
  * share one prepared request; each mutate policy sees the resource the earlier ones patched.
  */
-export function runPolicies(engine: Engine, now: () => number, job: Omit<RunJob, "snapshot">, onDone?: (done: RunDone, index: number) => void): RunOutcome {
+export function runPolicies(
+  engine: Engine,
+  now: () => number,
+  job: Omit<RunJob, "snapshot">,
+  onDone?: (done: RunDone, index: number) => void,
+): RunOutcome {
   const { policies, object, kind = "validate" } = job;
-  const subject = { engineRequest: job.request, ...(job.unknownNamespace !== undefined ? { unknownNamespace: job.unknownNamespace } : {}) };
+  const subject = {
+    engineRequest: job.request,
+    ...(job.unknownNamespace !== undefined ? { unknownNamespace: job.unknownNamespace } : {}),
+  };
   const interruption = new ReviewInterruption(now, job.deadlineAt);
   const done: RunDone[] = [];
   const original = job.request.resource;
@@ -76,8 +91,11 @@ export function runPolicies(engine: Engine, now: () => number, job: Omit<RunJob,
   const type = kind === "mutate" ? "Mutation" : "Validation";
   const prepared = kind === "validate" ? engine.prepare(job.request) : undefined;
   const evaluate = (p: CompiledPolicy): PolicyResponse =>
-    prepared === undefined ? engine.mutate(p, { ...job.request, resource: current }, undefined, interruption) : engine.validate(p, prepared, interruption);
-  const outcome = (left: readonly CompiledPolicy[]): RunOutcome => (current === original ? { done, left } : { done, left, resource: current });
+    prepared === undefined
+      ? engine.mutate(p, { ...job.request, resource: current }, undefined, interruption)
+      : engine.validate(p, prepared, interruption);
+  const outcome = (left: readonly CompiledPolicy[]): RunOutcome =>
+    current === original ? { done, left } : { done, left, resource: current };
   for (let i = 0; i < policies.length; i++) {
     const policy = policies[i] as CompiledPolicy;
     const t0 = now();
@@ -90,9 +108,13 @@ export function runPolicies(engine: Engine, now: () => number, job: Omit<RunJob,
       response = evaluationError(policy, kind === "mutate" ? current : object, type, e);
     }
     // As the mutate webhook chains them: a policy with a failing or erroring rule contributes no patch.
-    if (kind === "mutate" && !response.rules.some((r) => r.status === "fail" || r.status === "error")) current = response.patchedResource ?? current;
+    if (kind === "mutate" && !response.rules.some((r) => r.status === "fail" || r.status === "error"))
+      current = response.patchedResource ?? current;
     // The patched resource travels once, in the outcome, not with every policy.
-    const one = { response: { policy: response.policy, resource: response.resource, rules: response.rules }, seconds: now() - t0 };
+    const one = {
+      response: { policy: response.policy, resource: response.resource, rules: response.rules },
+      seconds: now() - t0,
+    };
     done.push(one);
     onDone?.(one, i);
   }

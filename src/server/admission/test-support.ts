@@ -1,5 +1,13 @@
 /** Fakes for the admission handler tests: deps over real compiled policies, a stepping clock, a recorder. */
-import { type AnyCompiledException, type CompiledPolicy, createEngine, type Engine, type EnginePorts, type JsonObject, type RuleStatus } from "../../engine/index.js";
+import {
+  type AnyCompiledException,
+  type CompiledPolicy,
+  createEngine,
+  type Engine,
+  type EnginePorts,
+  type JsonObject,
+  type RuleStatus,
+} from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import type { AdmissionOutcome, ResultRuleType } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
@@ -61,7 +69,12 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
   let t = 100;
   const deps: AdmissionDeps = {
     engine,
-    policies: () => ({ policies: compiled, ...(exceptions.length > 0 ? { exceptions } : {}), generation: 1, loadedAt: 0 }),
+    policies: () => ({
+      policies: compiled,
+      ...(exceptions.length > 0 ? { exceptions } : {}),
+      generation: 1,
+      loadedAt: 0,
+    }),
     cluster: {
       namespaceLabels: (ns) => setup.namespaces?.[ns] ?? {},
       roles: (user) => ({ roles: [], clusterRoles: setup.clusterRoles?.[user.username] ?? [] }),
@@ -70,7 +83,17 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
       admission: (o) => admissions.push(o),
       policyResults: (review, response, ruleType, durationSeconds) => {
         for (const r of response.rules) {
-          results.push({ policy: response.policy, rule: r.rule, ruleType, result: r.status, resourceKind: review.kind, resourceNamespace: review.namespace, operation: review.operation, dryRun: review.dryRun, durationSeconds });
+          results.push({
+            policy: response.policy,
+            rule: r.rule,
+            ruleType,
+            result: r.status,
+            resourceKind: review.kind,
+            resourceNamespace: review.namespace,
+            operation: review.operation,
+            dryRun: review.dryRun,
+            durationSeconds,
+          });
         }
       },
     },
@@ -97,7 +120,11 @@ export function reviewOf(object: JsonObject | null, extra: JsonObject = {}): Jso
     kind: "AdmissionReview",
     request: {
       uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
-      kind: { group: slash < 0 ? "" : apiVersion.slice(0, slash), version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1), kind: String(object?.["kind"] ?? "Pod") },
+      kind: {
+        group: slash < 0 ? "" : apiVersion.slice(0, slash),
+        version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1),
+        kind: String(object?.["kind"] ?? "Pod"),
+      },
       resource: { group: "", version: "v1", resource: "pods" },
       operation: "CREATE",
       userInfo: { username: "alice", groups: ["system:authenticated"] },

@@ -9,7 +9,11 @@ import type { CompiledPolicy, JsonValue } from "../../engine/index.js";
 import type { AdmissionRequestJson, GroupVersionKindJson } from "./types.js";
 
 /** The kind to match the object as, when it differs from the object's own kind; undefined otherwise. */
-export function topLevelKind(request: AdmissionRequestJson, objectKind: string, policies: readonly CompiledPolicy[]): GroupVersionKindJson | undefined {
+export function topLevelKind(
+  request: AdmissionRequestJson,
+  objectKind: string,
+  policies: readonly CompiledPolicy[],
+): GroupVersionKindJson | undefined {
   const sub = request.subResource ?? "";
   const resource = request.resource;
   if (sub === "" || resource === undefined) return undefined;
@@ -30,7 +34,11 @@ export function pluralForms(kind: string): string[] {
 function kindNamedIn(policies: readonly CompiledPolicy[], plural: string): string | undefined {
   for (const policy of policies) {
     for (const compiled of policy.rules) {
-      const found = findKind([compiled.rule.match as JsonValue | undefined, compiled.rule.exclude as JsonValue | undefined], plural, 0);
+      const found = findKind(
+        [compiled.rule.match as JsonValue | undefined, compiled.rule.exclude as JsonValue | undefined],
+        plural,
+        0,
+      );
       if (found !== undefined) return found;
     }
   }

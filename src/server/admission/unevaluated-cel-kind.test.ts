@@ -7,11 +7,24 @@ import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 import { handleValidate, type HandlerResult } from "./index.js";
 import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
 
-const podRules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }] };
+const podRules = {
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }],
+};
 function mpol(name: string, spec: JsonObject, kind = "MutatingPolicy", namespace?: string): JsonObject {
   return {
-    apiVersion: "policies.kyverno.io/v1beta1", kind, metadata: { name, ...(namespace !== undefined ? { namespace } : {}) },
-    spec: { matchConstraints: podRules, mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}" } }], ...spec },
+    apiVersion: "policies.kyverno.io/v1beta1",
+    kind,
+    metadata: { name, ...(namespace !== undefined ? { namespace } : {}) },
+    spec: {
+      matchConstraints: podRules,
+      mutations: [
+        {
+          patchType: "ApplyConfiguration",
+          applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}" },
+        },
+      ],
+      ...spec,
+    },
   };
 }
 
@@ -36,19 +49,32 @@ describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate",
   test("failurePolicy Fail: a matching request is denied, naming the policy and what is missing", () => {
     const { response } = run({ policies: [mpol("add-labels", { failurePolicy: "Fail" })] }, reviewOf(nginx), "fail");
     assert.equal(response.allowed, false);
-    assert.match(response.status?.message ?? "", /^Policy add-labels error: MutatingPolicy add-labels: Bylaw does not evaluate MutatingPolicy yet \(it cannot mutate requests/);
+    assert.match(
+      response.status?.message ?? "",
+      /^Policy add-labels error: MutatingPolicy add-labels: Bylaw does not evaluate MutatingPolicy yet \(it cannot mutate requests/,
+    );
   });
 
   test("failurePolicy Ignore: allowed, with the error as a warning", () => {
-    const { response } = run({ policies: [mpol("add-labels", { failurePolicy: "Ignore" })] }, reviewOf(nginx), "ignore");
+    const { response } = run(
+      { policies: [mpol("add-labels", { failurePolicy: "Ignore" })] },
+      reviewOf(nginx),
+      "ignore",
+    );
     assert.equal(response.allowed, true);
     assert.equal(response.warnings?.length, 1);
-    assert.match(response.warnings?.[0] ?? "", /^Policy add-labels error: MutatingPolicy add-labels: Bylaw does not evaluate MutatingPolicy yet/);
+    assert.match(
+      response.warnings?.[0] ?? "",
+      /^Policy add-labels error: MutatingPolicy add-labels: Bylaw does not evaluate MutatingPolicy yet/,
+    );
   });
 
   test("a request its matchConstraints do not match is not touched", () => {
     const cm: JsonObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } };
-    const review = reviewOf(cm, { kind: { group: "", version: "v1", kind: "ConfigMap" }, resource: { group: "", version: "v1", resource: "configmaps" } });
+    const review = reviewOf(cm, {
+      kind: { group: "", version: "v1", kind: "ConfigMap" },
+      resource: { group: "", version: "v1", resource: "configmaps" },
+    });
     const { response, results } = run({ policies: [mpol("add-labels", {})] }, review, "fail");
     assert.equal(response.allowed, true);
     assert.equal(response.warnings, undefined);
@@ -56,10 +82,18 @@ describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate",
   });
 
   test("ImageValidatingPolicy: the same, with its own reason", () => {
-    const ivpol: JsonObject = { apiVersion: "policies.kyverno.io/v1beta1", kind: "ImageValidatingPolicy", metadata: { name: "signed" }, spec: { matchConstraints: podRules, validationActions: ["Deny"], attestors: [] } };
+    const ivpol: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1beta1",
+      kind: "ImageValidatingPolicy",
+      metadata: { name: "signed" },
+      spec: { matchConstraints: podRules, validationActions: ["Deny"], attestors: [] },
+    };
     const { response } = run({ policies: [ivpol] }, reviewOf(nginx), "fail");
     assert.equal(response.allowed, false);
-    assert.match(response.status?.message ?? "", /ImageValidatingPolicy signed: Bylaw does not evaluate ImageValidatingPolicy yet \(it cannot verify images/);
+    assert.match(
+      response.status?.message ?? "",
+      /ImageValidatingPolicy signed: Bylaw does not evaluate ImageValidatingPolicy yet \(it cannot verify images/,
+    );
   });
 
   test("a NamespacedMutatingPolicy answers only in its own namespace", () => {

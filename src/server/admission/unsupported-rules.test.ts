@@ -12,12 +12,27 @@ import { fakeDeps, reviewOf } from "./test-support.js";
 
 const unsigned = pod("web", { containers: [{ name: "app", image: "ghcr.io/acme/unsigned:1.0" }] });
 const verify = (spec: JsonObject, entry: JsonObject = {}): JsonObject =>
-  clusterPolicy("verify-images", [{
-    name: "check-signature",
-    match: { any: [{ resources: { kinds: ["Pod"] } }] },
-    // The key's Rekor log is not ignored: Bylaw cannot check it, so the image is never verified.
-    verifyImages: [{ imageReferences: ["ghcr.io/acme/*"], verifyDigest: false, attestors: [{ entries: [{ keys: { publicKeys: "-----BEGIN PUBLIC KEY-----\nabc\n-----END PUBLIC KEY-----" } }] }], ...entry }],
-  }], spec);
+  clusterPolicy(
+    "verify-images",
+    [
+      {
+        name: "check-signature",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        // The key's Rekor log is not ignored: Bylaw cannot check it, so the image is never verified.
+        verifyImages: [
+          {
+            imageReferences: ["ghcr.io/acme/*"],
+            verifyDigest: false,
+            attestors: [
+              { entries: [{ keys: { publicKeys: "-----BEGIN PUBLIC KEY-----\nabc\n-----END PUBLIC KEY-----" } }] },
+            ],
+            ...entry,
+          },
+        ],
+      },
+    ],
+    spec,
+  );
 
 function validate(policy: JsonObject) {
   const fake = fakeDeps({ policies: [policy] });
@@ -31,7 +46,10 @@ describe("validate: a verifyImages rule Bylaw cannot run", () => {
   test("Enforce under failurePolicy Fail: the unsigned image is denied, the message names verifyImages", () => {
     const { response } = validate(verify({ validationFailureAction: "Enforce", failurePolicy: "Fail" }));
     assert.equal(response.allowed, false);
-    assert.match(response.status?.message ?? "", /verify-images:\n {2}check-signature: '?failed to verify image ghcr\.io\/acme\/unsigned:1\.0: \.attestors\[0\]\.entries\[0\]\.keys: Bylaw does not check the Rekor transparency log/);
+    assert.match(
+      response.status?.message ?? "",
+      /verify-images:\n {2}check-signature: '?failed to verify image ghcr\.io\/acme\/unsigned:1\.0: \.attestors\[0\]\.entries\[0\]\.keys: Bylaw does not check the Rekor transparency log/,
+    );
   });
 
   test("failurePolicy unset is Fail: denied", () => {
@@ -43,11 +61,16 @@ describe("validate: a verifyImages rule Bylaw cannot run", () => {
   });
 
   test("Enforce under failurePolicy Ignore: allowed, and the error is reported", () => {
-    const { response, audit, recorded } = validate(verify({ validationFailureAction: "Enforce", failurePolicy: "Ignore" }));
+    const { response, audit, recorded } = validate(
+      verify({ validationFailureAction: "Enforce", failurePolicy: "Ignore" }),
+    );
     assert.equal(response.allowed, true);
     const errors = audit.flatMap((r) => r.rules).filter((r) => r.status === "error");
     assert.equal(errors.length, 1);
     assert.match(errors[0]?.message ?? "", /Bylaw does not check the Rekor transparency log/);
-    assert.deepEqual(recorded.map((r) => [r.policy.name, r.rule, r.result]), [["verify-images", "check-signature", "error"]]);
+    assert.deepEqual(
+      recorded.map((r) => [r.policy.name, r.rule, r.result]),
+      [["verify-images", "check-signature", "error"]],
+    );
   });
 });

@@ -17,7 +17,12 @@ import type { HandlerResult } from "./types.js";
 import { warningMessages } from "./warnings.js";
 
 /** A denial (Enforce failure, or the deadline with Fail policies left out), or undefined when the review is allowed so far. */
-export function decide(review: BatchReview, enforced: Evaluation, warned: Evaluation, deps: AdmissionDeps): HandlerResult | undefined {
+export function decide(
+  review: BatchReview,
+  enforced: Evaluation,
+  warned: Evaluation,
+  deps: AdmissionDeps,
+): HandlerResult | undefined {
   const { request, subject } = review;
   const classic = enforced.responses.filter((r) => !isCelPolicy(r.policy));
   const cel = celDenials(enforced.responses);
@@ -32,15 +37,40 @@ export function decide(review: BatchReview, enforced: Evaluation, warned: Evalua
   return undefined;
 }
 
-export function allow(review: BatchReview, enforced: readonly PolicyResponse[], warned: readonly PolicyResponse[], audited: readonly PolicyResponse[], deps: AdmissionDeps): HandlerResult {
+export function allow(
+  review: BatchReview,
+  enforced: readonly PolicyResponse[],
+  warned: readonly PolicyResponse[],
+  audited: readonly PolicyResponse[],
+  deps: AdmissionDeps,
+): HandlerResult {
   // Most reviews see one phase's policies: its list is used as it is rather than copied.
   const warnings = warningMessages(warned.length === 0 ? enforced : [...enforced, ...warned]);
   const auditResults = warned.length === 0 && audited.length === 0 ? enforced : [...enforced, ...warned, ...audited];
-  return finish(review, deps, true, { status: 200, body: allowed(review.request.uid, warnings), auditResults }, warnings.length);
+  return finish(
+    review,
+    deps,
+    true,
+    { status: 200, body: allowed(review.request.uid, warnings), auditResults },
+    warnings.length,
+  );
 }
 
-function finish(review: BatchReview, deps: AdmissionDeps, allow: boolean, answer: HandlerResult & { status: 200 }, warnings: number): HandlerResult {
-  recordOutcome(deps, outcomeOf(review.request, review.subject, "validate", { allowed: allow, durationSeconds: review.deadline.elapsed(), warnings }));
+function finish(
+  review: BatchReview,
+  deps: AdmissionDeps,
+  allow: boolean,
+  answer: HandlerResult & { status: 200 },
+  warnings: number,
+): HandlerResult {
+  recordOutcome(
+    deps,
+    outcomeOf(review.request, review.subject, "validate", {
+      allowed: allow,
+      durationSeconds: review.deadline.elapsed(),
+      warnings,
+    }),
+  );
   return answer;
 }
 
@@ -48,7 +78,16 @@ function finish(review: BatchReview, deps: AdmissionDeps, allow: boolean, answer
 function blocks(responses: readonly PolicyResponse[], review: BatchReview): boolean {
   for (const response of responses) {
     for (const r of response.rules) {
-      if (r.status === "fail" && effectiveAction(response.policy, r.rule, review.subject.objectId.namespace, review.subject.engineRequest.namespaceLabels) === "Enforce") return true;
+      if (
+        r.status === "fail" &&
+        effectiveAction(
+          response.policy,
+          r.rule,
+          review.subject.objectId.namespace,
+          review.subject.engineRequest.namespaceLabels,
+        ) === "Enforce"
+      )
+        return true;
       if (r.status === "error" && failurePolicyOf(response.policy) === "Fail") return true;
     }
   }

@@ -7,13 +7,22 @@ import { handleValidate, type HandlerResult } from "./index.js";
 import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
 
 const requireApp = (spec: JsonObject = {}, name = "require-labels"): JsonObject =>
-  clusterPolicy(name, [
-    { name: "check-for-labels", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "label app is required", pattern: { metadata: { labels: { app: "?*" } } } } },
-  ], spec);
+  clusterPolicy(
+    name,
+    [
+      {
+        name: "check-for-labels",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        validate: { message: "label app is required", pattern: { metadata: { labels: { app: "?*" } } } },
+      },
+    ],
+    spec,
+  );
 const enforce = { validationFailureAction: "Enforce" };
 const labelled = pod("nginx", { labels: { app: "web" } });
 const unlabelled = pod("nginx", { labels: { team: "a" } });
-const BLOCKED = "\n\nresource Pod/default/nginx was blocked due to the following policies \n\nrequire-labels:\n  check-for-labels: 'validation error: label app is required. rule check-for-labels failed at path /metadata/labels/app/'\n";
+const BLOCKED =
+  "\n\nresource Pod/default/nginx was blocked due to the following policies \n\nrequire-labels:\n  check-for-labels: 'validation error: label app is required. rule check-for-labels failed at path /metadata/labels/app/'\n";
 
 function run(setup: FakeSetup, body: JsonObject, mode?: "fail" | "ignore") {
   const fake = fakeDeps(setup);
@@ -34,29 +43,75 @@ describe("validate: allow and deny", () => {
     const { response, admissions } = run({ policies: [requireApp(enforce)] }, reviewOf(labelled));
     assert.deepEqual(response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
     assert.equal(admissions.length, 1);
-    assert.deepEqual({ ...admissions[0], durationSeconds: 0 }, {
-      uid: "705ab4f5-6393-11e8-b7cc-42010a800002", webhook: "validate", kind: "Pod", namespace: "default", name: "nginx",
-      operation: "CREATE", dryRun: false, allowed: true, durationSeconds: 0, warnings: 0,
-    });
+    assert.deepEqual(
+      { ...admissions[0], durationSeconds: 0 },
+      {
+        uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+        webhook: "validate",
+        kind: "Pod",
+        namespace: "default",
+        name: "nginx",
+        operation: "CREATE",
+        dryRun: false,
+        allowed: true,
+        durationSeconds: 0,
+        warnings: 0,
+      },
+    );
   });
   test("an Enforce failure is denied with Kyverno's exact text", () => {
     const { response } = run({ policies: [requireApp(enforce)] }, reviewOf(unlabelled));
-    assert.deepEqual(response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: false, status: { status: "Failure", message: BLOCKED } });
+    assert.deepEqual(response, {
+      uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+      allowed: false,
+      status: { status: "Failure", message: BLOCKED },
+    });
   });
   test("a cluster-scoped resource reads Kind//name", () => {
     const ns: JsonObject = { apiVersion: "v1", kind: "Namespace", metadata: { name: "team-a" } };
-    const policy = clusterPolicy("require-owner", [{ name: "owner", match: { any: [{ resources: { kinds: ["Namespace"] } }] }, validate: { message: "owner label required", pattern: { metadata: { labels: { owner: "?*" } } } } }], enforce);
-    const { response } = run({ policies: [policy] }, reviewOf(ns, { resource: { group: "", version: "v1", resource: "namespaces" } }));
-    assert.equal(response.status?.message, "\n\nresource Namespace//team-a was blocked due to the following policies \n\nrequire-owner:\n  owner: 'validation error: owner label required. rule owner failed at path /metadata/labels/'\n");
+    const policy = clusterPolicy(
+      "require-owner",
+      [
+        {
+          name: "owner",
+          match: { any: [{ resources: { kinds: ["Namespace"] } }] },
+          validate: { message: "owner label required", pattern: { metadata: { labels: { owner: "?*" } } } },
+        },
+      ],
+      enforce,
+    );
+    const { response } = run(
+      { policies: [policy] },
+      reviewOf(ns, { resource: { group: "", version: "v1", resource: "namespaces" } }),
+    );
+    assert.equal(
+      response.status?.message,
+      "\n\nresource Namespace//team-a was blocked due to the following policies \n\nrequire-owner:\n  owner: 'validation error: owner label required. rule owner failed at path /metadata/labels/'\n",
+    );
   });
   test("the denial names the failing Audit rules of a blocking policy too, and carries no warnings", () => {
-    const policy = clusterPolicy("mixed", [
-      { name: "enforced", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { failureAction: "Enforce", message: "app", pattern: { metadata: { labels: { app: "?*" } } } } },
-      { name: "audited", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { failureAction: "Audit", message: "tier", pattern: { metadata: { labels: { tier: "?*" } } } } },
-    ], { emitWarning: true });
+    const policy = clusterPolicy(
+      "mixed",
+      [
+        {
+          name: "enforced",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          validate: { failureAction: "Enforce", message: "app", pattern: { metadata: { labels: { app: "?*" } } } },
+        },
+        {
+          name: "audited",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          validate: { failureAction: "Audit", message: "tier", pattern: { metadata: { labels: { tier: "?*" } } } },
+        },
+      ],
+      { emitWarning: true },
+    );
     const { response } = run({ policies: [policy] }, reviewOf(unlabelled));
     assert.equal(response.allowed, false);
-    assert.match(response.status?.message ?? "", /mixed:\n {2}audited: 'validation error: tier\. .*'\n {2}enforced: 'validation error: app\. .*'\n$/);
+    assert.match(
+      response.status?.message ?? "",
+      /mixed:\n {2}audited: 'validation error: tier\. .*'\n {2}enforced: 'validation error: app\. .*'\n$/,
+    );
     assert.equal(response.warnings, undefined);
   });
 });
@@ -68,10 +123,22 @@ describe("validate: Audit and warnings", () => {
     assert.equal(result.status === 200 && result.auditResults?.[0]?.rules[0]?.status, "fail", "kept for reports");
   });
   test("with emitWarning, every non-skip rule becomes a warning", () => {
-    const policy = clusterPolicy("warn-me", [
-      { name: "needs-app", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "label app is required", pattern: { metadata: { labels: { app: "?*" } } } } },
-      { name: "needs-team", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "label team is required", pattern: { metadata: { labels: { team: "?*" } } } } },
-    ], { emitWarning: true });
+    const policy = clusterPolicy(
+      "warn-me",
+      [
+        {
+          name: "needs-app",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          validate: { message: "label app is required", pattern: { metadata: { labels: { app: "?*" } } } },
+        },
+        {
+          name: "needs-team",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          validate: { message: "label team is required", pattern: { metadata: { labels: { team: "?*" } } } },
+        },
+      ],
+      { emitWarning: true },
+    );
     const { response, admissions } = run({ policies: [policy] }, reviewOf(unlabelled));
     assert.equal(response.allowed, true);
     assert.deepEqual(response.warnings, [
@@ -84,11 +151,31 @@ describe("validate: Audit and warnings", () => {
 
 describe("validate: engine errors and failurePolicy", () => {
   const erroring = (spec: JsonObject): JsonObject =>
-    clusterPolicy("broken", [{ name: "reads-missing", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "no", deny: { conditions: { any: [{ key: "{{ request.object.spec.nothere.deeper }}", operator: "Equals", value: "x" }] } } } }], { ...enforce, ...spec });
+    clusterPolicy(
+      "broken",
+      [
+        {
+          name: "reads-missing",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          validate: {
+            message: "no",
+            deny: {
+              conditions: {
+                any: [{ key: "{{ request.object.spec.nothere.deeper }}", operator: "Equals", value: "x" }],
+              },
+            },
+          },
+        },
+      ],
+      { ...enforce, ...spec },
+    );
   test("Fail (the default) denies, naming the error", () => {
     const { response } = run({ policies: [erroring({})] }, reviewOf(labelled));
     assert.equal(response.allowed, false);
-    assert.match(response.status?.message ?? "", /^\n\nresource Pod\/default\/nginx was blocked due to the following policies \n\nbroken:\n {2}reads-missing: /);
+    assert.match(
+      response.status?.message ?? "",
+      /^\n\nresource Pod\/default\/nginx was blocked due to the following policies \n\nbroken:\n {2}reads-missing: /,
+    );
   });
   for (const where of [{ failurePolicy: "Ignore" }, { webhookConfiguration: { failurePolicy: "Ignore" } }]) {
     test(`Ignore allows (${Object.keys(where)[0]})`, () => {
@@ -104,32 +191,92 @@ describe("validate: engine errors and failurePolicy", () => {
     assert.equal(run(setup, reviewOf(unlabelled)).response.allowed, false);
   });
   test("admission: false keeps a policy out", () => {
-    assert.equal(run({ policies: [requireApp({ ...enforce, admission: false })] }, reviewOf(unlabelled)).response.allowed, true);
+    assert.equal(
+      run({ policies: [requireApp({ ...enforce, admission: false })] }, reviewOf(unlabelled)).response.allowed,
+      true,
+    );
   });
 });
 
 describe("validate: operations", () => {
   test("UPDATE of an object that already violated is allowed (allowExistingViolations); a new violation is denied", () => {
     const setup = { policies: [requireApp(enforce)] };
-    assert.equal(run(setup, reviewOf(unlabelled, { operation: "UPDATE", oldObject: pod("nginx", { labels: { team: "b" } }) })).response.allowed, true);
+    assert.equal(
+      run(setup, reviewOf(unlabelled, { operation: "UPDATE", oldObject: pod("nginx", { labels: { team: "b" } }) }))
+        .response.allowed,
+      true,
+    );
     const r = run(setup, reviewOf(unlabelled, { operation: "UPDATE", oldObject: labelled }));
     assert.equal(r.response.status?.message, BLOCKED);
   });
   test("DELETE is judged on oldObject", () => {
-    const noDelete = clusterPolicy("protect", [{ name: "keep", match: { any: [{ resources: { kinds: ["Pod"], operations: ["DELETE"] } }] }, validate: { message: "protected pods stay", deny: { conditions: { any: [{ key: "{{ request.oldObject.metadata.labels.protected || '' }}", operator: "Equals", value: "true" }] } } } }], enforce);
+    const noDelete = clusterPolicy(
+      "protect",
+      [
+        {
+          name: "keep",
+          match: { any: [{ resources: { kinds: ["Pod"], operations: ["DELETE"] } }] },
+          validate: {
+            message: "protected pods stay",
+            deny: {
+              conditions: {
+                any: [
+                  { key: "{{ request.oldObject.metadata.labels.protected || '' }}", operator: "Equals", value: "true" },
+                ],
+              },
+            },
+          },
+        },
+      ],
+      enforce,
+    );
     const victim = pod("db", { labels: { protected: "true" } });
-    const r = run({ policies: [noDelete] }, reviewOf(null, { operation: "DELETE", name: "db", namespace: "default", oldObject: victim }));
-    assert.equal(r.response.status?.message, "\n\nresource Pod/default/db was blocked due to the following policies \n\nprotect:\n  keep: protected pods stay\n");
+    const r = run(
+      { policies: [noDelete] },
+      reviewOf(null, { operation: "DELETE", name: "db", namespace: "default", oldObject: victim }),
+    );
+    assert.equal(
+      r.response.status?.message,
+      "\n\nresource Pod/default/db was blocked due to the following policies \n\nprotect:\n  keep: protected pods stay\n",
+    );
     assert.equal(r.admissions[0]?.name, "db");
-    assert.equal(run({ policies: [noDelete] }, reviewOf(null, { operation: "DELETE", oldObject: pod("db") })).response.allowed, true);
+    assert.equal(
+      run({ policies: [noDelete] }, reviewOf(null, { operation: "DELETE", oldObject: pod("db") })).response.allowed,
+      true,
+    );
   });
   test("a pods/exec CONNECT matches Pod/exec (not Pod), with request.name from the review", () => {
-    const noExec = clusterPolicy("deny-exec", [{ name: "no-exec", match: { any: [{ resources: { kinds: ["Pod/exec"] } }] }, validate: { message: "no exec into {{ request.name }}", deny: {} } }], enforce);
+    const noExec = clusterPolicy(
+      "deny-exec",
+      [
+        {
+          name: "no-exec",
+          match: { any: [{ resources: { kinds: ["Pod/exec"] } }] },
+          validate: { message: "no exec into {{ request.name }}", deny: {} },
+        },
+      ],
+      enforce,
+    );
     const podOnly = requireApp(enforce);
-    const execOptions: JsonObject = { apiVersion: "v1", kind: "PodExecOptions", stdin: true, command: ["sh"], container: "app" };
-    const exec = reviewOf(execOptions, { operation: "CONNECT", name: "nginx", namespace: "default", subResource: "exec", resource: { group: "", version: "v1", resource: "pods" } });
+    const execOptions: JsonObject = {
+      apiVersion: "v1",
+      kind: "PodExecOptions",
+      stdin: true,
+      command: ["sh"],
+      container: "app",
+    };
+    const exec = reviewOf(execOptions, {
+      operation: "CONNECT",
+      name: "nginx",
+      namespace: "default",
+      subResource: "exec",
+      resource: { group: "", version: "v1", resource: "pods" },
+    });
     const r = run({ policies: [noExec, podOnly] }, exec);
-    assert.equal(r.response.status?.message, "\n\nresource PodExecOptions// was blocked due to the following policies \n\ndeny-exec:\n  no-exec: no exec into nginx\n");
+    assert.equal(
+      r.response.status?.message,
+      "\n\nresource PodExecOptions// was blocked due to the following policies \n\ndeny-exec:\n  no-exec: no exec into nginx\n",
+    );
     assert.equal(run({ policies: [podOnly] }, exec).response.allowed, true);
   });
   test("dryRun is evaluated the same and recorded", () => {
@@ -141,17 +288,49 @@ describe("validate: operations", () => {
 });
 
 describe("validate: who and where", () => {
-  const adminsOnly = clusterPolicy("no-admin-pods", [{ name: "not-admins", match: { any: [{ resources: { kinds: ["Pod"] }, clusterRoles: ["cluster-admin"] }] }, validate: { message: "admins may not create pods", deny: {} } }], { ...enforce, background: false });
+  const adminsOnly = clusterPolicy(
+    "no-admin-pods",
+    [
+      {
+        name: "not-admins",
+        match: { any: [{ resources: { kinds: ["Pod"] }, clusterRoles: ["cluster-admin"] }] },
+        validate: { message: "admins may not create pods", deny: {} },
+      },
+    ],
+    { ...enforce, background: false },
+  );
   test("match clusterRoles uses the roles the cluster grants the user", () => {
     const setup = { policies: [adminsOnly], clusterRoles: { root: ["cluster-admin"] } };
-    assert.equal(run(setup, reviewOf(labelled, { userInfo: { username: "root", groups: [] } })).response.allowed, false);
-    assert.equal(run(setup, reviewOf(labelled, { userInfo: { username: "alice", groups: [] } })).response.allowed, true);
+    assert.equal(
+      run(setup, reviewOf(labelled, { userInfo: { username: "root", groups: [] } })).response.allowed,
+      false,
+    );
+    assert.equal(
+      run(setup, reviewOf(labelled, { userInfo: { username: "alice", groups: [] } })).response.allowed,
+      true,
+    );
   });
   test("namespaceSelector reads the namespace's labels from the cluster facts", () => {
-    const prodOnly = clusterPolicy("prod-needs-app", [{ name: "app", match: { any: [{ resources: { kinds: ["Pod"], namespaceSelector: { matchLabels: { env: "prod" } } } }] }, validate: { message: "app label", pattern: { metadata: { labels: { app: "?*" } } } } }], enforce);
+    const prodOnly = clusterPolicy(
+      "prod-needs-app",
+      [
+        {
+          name: "app",
+          match: { any: [{ resources: { kinds: ["Pod"], namespaceSelector: { matchLabels: { env: "prod" } } } }] },
+          validate: { message: "app label", pattern: { metadata: { labels: { app: "?*" } } } },
+        },
+      ],
+      enforce,
+    );
     const namespaces = { shop: { env: "prod" }, lab: { env: "dev" } };
-    assert.equal(run({ policies: [prodOnly], namespaces }, reviewOf(pod("x", { namespace: "shop" }))).response.allowed, false);
-    assert.equal(run({ policies: [prodOnly], namespaces }, reviewOf(pod("x", { namespace: "lab" }))).response.allowed, true);
+    assert.equal(
+      run({ policies: [prodOnly], namespaces }, reviewOf(pod("x", { namespace: "shop" }))).response.allowed,
+      false,
+    );
+    assert.equal(
+      run({ policies: [prodOnly], namespaces }, reviewOf(pod("x", { namespace: "lab" }))).response.allowed,
+      true,
+    );
   });
 });
 
@@ -161,18 +340,39 @@ describe("validate: deadline and recording", () => {
   test("past the deadline, a Fail policy left out denies", () => {
     const r = run({ policies: two, clockStep: 6, deadlineSeconds: 10 }, reviewOf(labelled));
     assert.equal(r.response.allowed, false);
-    assert.equal(r.response.status?.message, "bylaw: admission review exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail (second); denied");
+    assert.equal(
+      r.response.status?.message,
+      "bylaw: admission review exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail (second); denied",
+    );
   });
   test("past the deadline, Ignore policies left out allow", () => {
-    const ignoring = [requireApp({ ...enforce, failurePolicy: "Ignore" }, "first"), requireApp({ ...enforce, failurePolicy: "Ignore" }, "second")];
-    assert.equal(run({ policies: ignoring, clockStep: 6, deadlineSeconds: 10 }, reviewOf(labelled)).response.allowed, true);
+    const ignoring = [
+      requireApp({ ...enforce, failurePolicy: "Ignore" }, "first"),
+      requireApp({ ...enforce, failurePolicy: "Ignore" }, "second"),
+    ];
+    assert.equal(
+      run({ policies: ignoring, clockStep: 6, deadlineSeconds: 10 }, reviewOf(labelled)).response.allowed,
+      true,
+    );
   });
   test("every rule result is recorded, with its review's labels", () => {
     const r = run({ policies: [requireApp(enforce), requireApp({}, "audit-only")] }, reviewOf(labelled));
-    assert.deepEqual(r.results.map((e) => [e.policy.name, e.rule, e.ruleType, e.result, e.resourceKind, e.resourceNamespace, e.operation, e.dryRun]), [
-      ["require-labels", "check-for-labels", "validate", "pass", "Pod", "default", "CREATE", false],
-      ["audit-only", "check-for-labels", "validate", "pass", "Pod", "default", "CREATE", false],
-    ]);
+    assert.deepEqual(
+      r.results.map((e) => [
+        e.policy.name,
+        e.rule,
+        e.ruleType,
+        e.result,
+        e.resourceKind,
+        e.resourceNamespace,
+        e.operation,
+        e.dryRun,
+      ]),
+      [
+        ["require-labels", "check-for-labels", "validate", "pass", "Pod", "default", "CREATE", false],
+        ["audit-only", "check-for-labels", "validate", "pass", "Pod", "default", "CREATE", false],
+      ],
+    );
   });
 });
 
@@ -188,21 +388,36 @@ describe("validate: PolicyExceptions loaded with the policies", () => {
   });
 
   test("an excepted resource is allowed and its rule result is a skip naming the exception", () => {
-    const { response, results } = run({ policies: [requireApp(enforce)], exceptions: [exception("policies")] }, reviewOf(unlabelled));
+    const { response, results } = run(
+      { policies: [requireApp(enforce)], exceptions: [exception("policies")] },
+      reviewOf(unlabelled),
+    );
     assert.equal(response.allowed, true);
-    assert.deepEqual(results.map((r) => [r.rule, r.result]), [["check-for-labels", "skip"]]);
+    assert.deepEqual(
+      results.map((r) => [r.rule, r.result]),
+      [["check-for-labels", "skip"]],
+    );
   });
 
   test("an exception that does not match the resource changes nothing", () => {
-    const { response } = run({ policies: [requireApp(enforce)], exceptions: [exception("policies", ["other"])] }, reviewOf(unlabelled));
+    const { response } = run(
+      { policies: [requireApp(enforce)], exceptions: [exception("policies", ["other"])] },
+      reviewOf(unlabelled),
+    );
     assert.equal(response.allowed, false);
     assert.equal(response.status?.message, BLOCKED);
   });
 
   test("with --exception-namespace, exceptions elsewhere are ignored", () => {
-    const ignored = run({ policies: [requireApp(enforce)], exceptions: [exception("policies")], exceptionNamespaces: ["bylaw"] }, reviewOf(unlabelled));
+    const ignored = run(
+      { policies: [requireApp(enforce)], exceptions: [exception("policies")], exceptionNamespaces: ["bylaw"] },
+      reviewOf(unlabelled),
+    );
     assert.equal(ignored.response.allowed, false);
-    const honoured = run({ policies: [requireApp(enforce)], exceptions: [exception("bylaw")], exceptionNamespaces: ["bylaw"] }, reviewOf(unlabelled));
+    const honoured = run(
+      { policies: [requireApp(enforce)], exceptions: [exception("bylaw")], exceptionNamespaces: ["bylaw"] },
+      reviewOf(unlabelled),
+    );
     assert.equal(honoured.response.allowed, true);
   });
 });

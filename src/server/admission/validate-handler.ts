@@ -44,16 +44,22 @@ export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: Web
  * it touched per the webhook's mode (guard.ts), and never another review's answer. A review past its
  * slice of inline work is answered by a promise (it finishes off the batch).
  */
-export function handleValidateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook?: WebhookSelector): Answer[] {
+export function handleValidateBatch(
+  bodies: readonly unknown[],
+  deps: AdmissionDeps,
+  webhook?: WebhookSelector,
+): Answer[] {
   const inline = deps.inlineChecks ?? DEFAULT_INLINE_CHECKS;
   const port = deps.calls;
   // Policies that make network calls: each review alone, in passes (review-calls-loop.ts).
   if (port !== undefined && planMakesCalls(port, planPolicies(deps, webhook))) {
     return bodies.map((body) =>
-      evaluateWithCalls(port, deps, (d) => validateBatch([body], d, webhook, inline)[0] as Answer).catch((e: unknown) => {
-        const parsed = parseReview(body);
-        return parsed.ok ? internalError(parsed.request, deps, "validate", webhook, e) : badRequest(parsed.error);
-      }),
+      evaluateWithCalls(port, deps, (d) => validateBatch([body], d, webhook, inline)[0] as Answer).catch(
+        (e: unknown) => {
+          const parsed = parseReview(body);
+          return parsed.ok ? internalError(parsed.request, deps, "validate", webhook, e) : badRequest(parsed.error);
+        },
+      ),
     );
   }
   return validateBatch(bodies, deps, webhook, inline);
@@ -76,7 +82,12 @@ interface Item {
   warned?: Evaluation;
 }
 
-function validateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook: WebhookSelector | undefined, inlineChecks: number): Answer[] {
+function validateBatch(
+  bodies: readonly unknown[],
+  deps: AdmissionDeps,
+  webhook: WebhookSelector | undefined,
+  inlineChecks: number,
+): Answer[] {
   const answers = new Array<Answer>(bodies.length);
   const requests: { readonly request: AdmissionRequestJson; readonly at: number }[] = [];
   bodies.forEach((body, at) => {
@@ -110,7 +121,10 @@ function validateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook:
       const deadline = startDeadline(deps);
       const interruption = new ReviewInterruption(deps.now, deadline.at, inlineChecks);
       const subject = buildRequest(request, deps.cluster, plan.policies, exceptions);
-      items.push({ review: { request, deadline, interruption, subject, prepared: deps.engine.prepare(subject.engineRequest) }, at });
+      items.push({
+        review: { request, deadline, interruption, subject, prepared: deps.engine.prepare(subject.engineRequest) },
+        at,
+      });
     } catch (e) {
       failed(request, at, e);
     }
@@ -153,7 +167,8 @@ function validateBatch(bodies: readonly unknown[], deps: AdmissionDeps, webhook:
     const enforcedHere = item.enforced as Evaluation;
     const warnedHere = item.warned as Evaluation;
     const a = audited[k] as Evaluation;
-    if (a.stopped === "slice") return leave(item, { phase: "audit", enforced: enforcedHere, warned: warnedHere, audited: a });
+    if (a.stopped === "slice")
+      return leave(item, { phase: "audit", enforced: enforcedHere, warned: warnedHere, audited: a });
     try {
       answers[item.at] = allow(item.review, enforcedHere.responses, warnedHere.responses, a.responses, deps);
     } catch (e) {
@@ -171,7 +186,11 @@ function phase(
   failed: (request: AdmissionRequestJson, at: number, e: unknown) => void,
 ): Evaluation[] | undefined {
   try {
-    return evaluateBatch(policies, items.map((item) => item.review), deps);
+    return evaluateBatch(
+      policies,
+      items.map((item) => item.review),
+      deps,
+    );
   } catch (e) {
     for (const item of items) failed(item.review.request, item.at, e);
     return undefined;

@@ -6,11 +6,24 @@ import { pod } from "../../../test/support/builders.js";
 import { handleValidate, type HandlerResult } from "./index.js";
 import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
 
-const podRules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }] };
+const podRules = {
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }],
+};
 function vp(name: string, spec: JsonObject): JsonObject {
   return {
-    apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name },
-    spec: { matchConstraints: podRules, validations: [{ expression: "has(object.metadata.labels) && 'app' in object.metadata.labels", message: "label app is required" }], ...spec },
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "ValidatingPolicy",
+    metadata: { name },
+    spec: {
+      matchConstraints: podRules,
+      validations: [
+        {
+          expression: "has(object.metadata.labels) && 'app' in object.metadata.labels",
+          message: "label app is required",
+        },
+      ],
+      ...spec,
+    },
   };
 }
 const labelled = pod("nginx", { labels: { app: "web" } });
@@ -33,37 +46,67 @@ describe("validate webhook: ValidatingPolicy", () => {
 
   test("no validationActions means Deny; a passing object is allowed without warnings", () => {
     assert.equal(run({ policies: [vp("require-app", {})] }, reviewOf(unlabelled)).response.allowed, false);
-    assert.deepEqual(run({ policies: [vp("require-app", {})] }, reviewOf(labelled)).response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
+    assert.deepEqual(run({ policies: [vp("require-app", {})] }, reviewOf(labelled)).response, {
+      uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+      allowed: true,
+    });
   });
 
   test("two denying policies: their errors joined by '; '", () => {
-    const other = vp("require-tier", { validations: [{ expression: "'tier' in object.metadata.labels", messageExpression: "'tier missing on ' + object.metadata.name" }] });
+    const other = vp("require-tier", {
+      validations: [
+        {
+          expression: "'tier' in object.metadata.labels",
+          messageExpression: "'tier missing on ' + object.metadata.name",
+        },
+      ],
+    });
     const { response } = run({ policies: [vp("require-app", {}), other] }, reviewOf(unlabelled));
-    assert.equal(response.status?.message, "Policy require-app failed: label app is required; Policy require-tier failed: tier missing on nginx");
+    assert.equal(
+      response.status?.message,
+      "Policy require-app failed: label app is required; Policy require-tier failed: tier missing on nginx",
+    );
   });
 
   test("Warn: allowed with Kyverno's warning; Audit: allowed, recorded, no warning", () => {
-    const warned = run({ policies: [vp("require-app", { validationActions: ["Warn"] })] }, reviewOf(unlabelled)).response;
+    const warned = run(
+      { policies: [vp("require-app", { validationActions: ["Warn"] })] },
+      reviewOf(unlabelled),
+    ).response;
     assert.equal(warned.allowed, true);
     assert.deepEqual(warned.warnings, ["Policy require-app failed: label app is required"]);
     const audited = run({ policies: [vp("require-app", { validationActions: ["Audit"] })] }, reviewOf(unlabelled));
     assert.equal(audited.response.allowed, true);
     assert.equal(audited.response.warnings, undefined);
-    assert.ok(audited.results.some((r) => r.policy.name === "require-app" && r.result === "fail"), JSON.stringify(audited.results.map((r) => r.result)));
+    assert.ok(
+      audited.results.some((r) => r.policy.name === "require-app" && r.result === "fail"),
+      JSON.stringify(audited.results.map((r) => r.result)),
+    );
   });
 
   test("Deny and Warn together: denied, the warning answered too is not lost from the denial text", () => {
-    const { response } = run({ policies: [vp("require-app", { validationActions: ["Deny", "Warn"] })] }, reviewOf(unlabelled));
+    const { response } = run(
+      { policies: [vp("require-app", { validationActions: ["Deny", "Warn"] })] },
+      reviewOf(unlabelled),
+    );
     assert.equal(response.allowed, false);
     assert.equal(response.status?.message, "Policy require-app failed: label app is required");
   });
 
   test("an evaluation error is denied under failurePolicy Fail and allowed under Ignore", () => {
     const broken = { validations: [{ expression: "object.metadata.labels['missing'] == 'x'" }] };
-    const fail = run({ policies: [vp("p", { ...broken, failurePolicy: "Fail" })] }, reviewOf(unlabelled), "fail").response;
+    const fail = run(
+      { policies: [vp("p", { ...broken, failurePolicy: "Fail" })] },
+      reviewOf(unlabelled),
+      "fail",
+    ).response;
     assert.equal(fail.allowed, false);
     assert.match(fail.status?.message ?? "", /^Policy p error: error: .*missing/);
-    const ignore = run({ policies: [vp("p", { ...broken, failurePolicy: "Ignore" })] }, reviewOf(unlabelled), "ignore").response;
+    const ignore = run(
+      { policies: [vp("p", { ...broken, failurePolicy: "Ignore" })] },
+      reviewOf(unlabelled),
+      "ignore",
+    ).response;
     assert.equal(ignore.allowed, true);
   });
 
@@ -74,37 +117,91 @@ describe("validate webhook: ValidatingPolicy", () => {
   });
 
   test("evaluation.admission.enabled false: not evaluated in admission", () => {
-    const { response, results } = run({ policies: [vp("p", { evaluation: { admission: { enabled: false } } })] }, reviewOf(unlabelled));
+    const { response, results } = run(
+      { policies: [vp("p", { evaluation: { admission: { enabled: false } } })] },
+      reviewOf(unlabelled),
+    );
     assert.equal(response.allowed, true);
     assert.equal(results.length, 0);
   });
 
   test("matchConditions false: skipped; matchConstraints not matching: not evaluated", () => {
-    const skipped = run({ policies: [vp("p", { matchConditions: [{ name: "only-prod", expression: "object.metadata.namespace == 'prod'" }] })] }, reviewOf(unlabelled)).response;
+    const skipped = run(
+      {
+        policies: [
+          vp("p", { matchConditions: [{ name: "only-prod", expression: "object.metadata.namespace == 'prod'" }] }),
+        ],
+      },
+      reviewOf(unlabelled),
+    ).response;
     assert.equal(skipped.allowed, true);
     const cm: JsonObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } };
-    assert.equal(run({ policies: [vp("p", {})] }, reviewOf(cm, { kind: { group: "", version: "v1", kind: "ConfigMap" }, resource: { group: "", version: "v1", resource: "configmaps" } })).response.allowed, true);
+    assert.equal(
+      run(
+        { policies: [vp("p", {})] },
+        reviewOf(cm, {
+          kind: { group: "", version: "v1", kind: "ConfigMap" },
+          resource: { group: "", version: "v1", resource: "configmaps" },
+        }),
+      ).response.allowed,
+      true,
+    );
   });
 
   test("autogen: a Deployment without the label in its pod template is denied", () => {
     const deployment: JsonObject = {
-      apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "default" },
-      spec: { selector: { matchLabels: { a: "b" } }, template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "c", image: "nginx" }] } } },
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web", namespace: "default" },
+      spec: {
+        selector: { matchLabels: { a: "b" } },
+        template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+      },
     };
-    const review = reviewOf(deployment, { kind: { group: "apps", version: "v1", kind: "Deployment" }, resource: { group: "apps", version: "v1", resource: "deployments" } });
+    const review = reviewOf(deployment, {
+      kind: { group: "apps", version: "v1", kind: "Deployment" },
+      resource: { group: "apps", version: "v1", resource: "deployments" },
+    });
     const { response } = run({ policies: [vp("require-app", {})] }, review);
     assert.equal(response.allowed, false);
     assert.equal(response.status?.message, "Policy require-app failed: label app is required");
   });
   test("a policies.kyverno.io PolicyException from the policy folder admits the request it matches; --exception-namespace limits where they count", () => {
     const exception = {
-      apiVersion: "policies.kyverno.io/v1", kind: "PolicyException", metadata: { name: "nginx-ok", namespace: "exceptions" },
-      spec: { policyRefs: [{ kind: "ValidatingPolicy", name: "require-app" }], matchConditions: [{ name: "nginx", expression: "object.metadata.name == 'nginx'" }] },
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "PolicyException",
+      metadata: { name: "nginx-ok", namespace: "exceptions" },
+      spec: {
+        policyRefs: [{ kind: "ValidatingPolicy", name: "require-app" }],
+        matchConditions: [{ name: "nginx", expression: "object.metadata.name == 'nginx'" }],
+      },
     };
-    const excepted = run({ policies: [vp("require-app", { validationActions: ["Deny"] })], exceptions: [exception] }, reviewOf(unlabelled));
+    const excepted = run(
+      { policies: [vp("require-app", { validationActions: ["Deny"] })], exceptions: [exception] },
+      reviewOf(unlabelled),
+    );
     assert.equal(excepted.response.allowed, true);
-    assert.ok(excepted.results.some((r) => r.rule === "exception" && r.result === "skip"), JSON.stringify(excepted.results.map((r) => [r.rule, r.result])));
-    assert.equal(run({ policies: [vp("require-app", { validationActions: ["Deny"] })], exceptions: [exception], exceptionNamespaces: ["elsewhere"] }, reviewOf(unlabelled)).response.allowed, false);
-    assert.equal(run({ policies: [vp("require-app", { validationActions: ["Deny"] })], exceptions: [exception] }, reviewOf(pod("other", { labels: { team: "a" } }))).response.allowed, false);
+    assert.ok(
+      excepted.results.some((r) => r.rule === "exception" && r.result === "skip"),
+      JSON.stringify(excepted.results.map((r) => [r.rule, r.result])),
+    );
+    assert.equal(
+      run(
+        {
+          policies: [vp("require-app", { validationActions: ["Deny"] })],
+          exceptions: [exception],
+          exceptionNamespaces: ["elsewhere"],
+        },
+        reviewOf(unlabelled),
+      ).response.allowed,
+      false,
+    );
+    assert.equal(
+      run(
+        { policies: [vp("require-app", { validationActions: ["Deny"] })], exceptions: [exception] },
+        reviewOf(pod("other", { labels: { team: "a" } })),
+      ).response.allowed,
+      false,
+    );
   });
 });

@@ -10,7 +10,13 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { TestRegistry } from "../../../test/support/test-registry.js";
-import { ecdsaKey, inTotoStatement, signAttestation, signPayload, simpleSigning } from "../../../test/support/cosign-signing.js";
+import {
+  ecdsaKey,
+  inTotoStatement,
+  signAttestation,
+  signPayload,
+  simpleSigning,
+} from "../../../test/support/cosign-signing.js";
 import { mutateObject, registryReviewDeps, reviewObject } from "../../../test/support/registry-review.js";
 import type { AdmissionReviewJson } from "./types.js";
 
@@ -26,36 +32,58 @@ const policy = (entry: JsonObject = { verifyDigest: false, mutateDigest: false }
   spec: {
     validationFailureAction: "Enforce",
     background: false,
-    rules: [{
-      name: "verify-signature",
-      match: { any: [{ resources: { kinds: ["Pod"] } }] },
-      verifyImages: [{ imageReferences: [`${registry.host}/team/*`], ...entry, attestors: [{ entries: [{ keys: { publicKeys: key.publicPem, rekor: { ignoreTlog: true } } }] }] }],
-    }],
+    rules: [
+      {
+        name: "verify-signature",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        verifyImages: [
+          {
+            imageReferences: [`${registry.host}/team/*`],
+            ...entry,
+            attestors: [{ entries: [{ keys: { publicKeys: key.publicPem, rekor: { ignoreTlog: true } } }] }],
+          },
+        ],
+      },
+    ],
   },
 });
-const pod = (image: string): JsonObject => ({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "team" }, spec: { containers: [{ name: "c", image }] } });
+const pod = (image: string): JsonObject => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name: "p", namespace: "team" },
+  spec: { containers: [{ name: "c", image }] },
+});
 
 describe("verifyImages in admission, through the review-calls loop", () => {
   before(async () => {
     await registry.start();
-    for (const [name, k] of [["signed", key], ["forged", ecdsaKey()]] as const) {
+    for (const [name, k] of [
+      ["signed", key],
+      ["forged", ecdsaKey()],
+    ] as const) {
       const digest = registry.add(`team/${name}`, "1", { config: {} });
       digests[name] = digest;
       registry.sign(`team/${name}`, digest, [signPayload(k, simpleSigning(`${registry.host}/team/${name}`, digest))]);
-      registry.attest(`team/${name}`, digest, [signAttestation(k, inTotoStatement(`${registry.host}/team/${name}`, digest, SLSA, { builder: { id: "ci" } }))]);
+      registry.attest(`team/${name}`, digest, [
+        signAttestation(k, inTotoStatement(`${registry.host}/team/${name}`, digest, SLSA, { builder: { id: "ci" } })),
+      ]);
     }
   });
   after(() => registry.stop());
 
   const setUp = (allow: string[]) => registryReviewDeps({ policies: [policy()], allow });
-  const review = (deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> => reviewObject(deps, pod(image));
+  const review = (deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> =>
+    reviewObject(deps, pod(image));
 
   it("the signed image is admitted; the one signed with another key is denied as unverified", async () => {
     const deps = setUp(["127.0.0.0/8"]);
     assert.equal((await review(deps, `${registry.host}/team/signed:1`)).response?.allowed, true);
     const forged = await review(deps, `${registry.host}/team/forged:1`);
     assert.equal(forged.response?.allowed, false);
-    assert.match(forged.response?.status?.message ?? "", new RegExp(`verify-signature: unverified image 127\\.0\\.0\\.1:\\d+/team/forged:1`));
+    assert.match(
+      forged.response?.status?.message ?? "",
+      new RegExp(`verify-signature: unverified image 127\\.0\\.0\\.1:\\d+/team/forged:1`),
+    );
   });
 
   it("the mutating webhook rewrites the tag to the digest and writes the verify-images annotation; the validating webhook then admits", async () => {
@@ -63,16 +91,37 @@ describe("verifyImages in admission, through the review-calls loop", () => {
     const deps = registryReviewDeps({ policies: [policy({})], allow: ["127.0.0.0/8"] });
     const mutated = await mutateObject(deps, pod(`${registry.host}/team/signed:1`));
     assert.equal(mutated.response?.allowed, true);
-    const ops = JSON.parse(Buffer.from(mutated.response?.patch ?? "", "base64").toString("utf8")) as { op: string; path: string; value: unknown }[];
-    assert.deepEqual(ops.find((o) => o.path === "/spec/containers/0/image")?.value, `${registry.host}/team/signed:1@${digest}`);
-    const annotations = ops.find((o) => o.path === "/metadata/annotations")?.value as Record<string, string> | undefined;
-    assert.equal(annotations?.["kyverno.io/verify-images"], JSON.stringify({ [`${registry.host}/team/signed@${digest}`]: "pass" }));
-    const admitted = await reviewObject(deps, { ...pod(`${registry.host}/team/signed:1@${digest}`), metadata: { name: "p", namespace: "team", annotations: annotations ?? {} } });
+    const ops = JSON.parse(Buffer.from(mutated.response?.patch ?? "", "base64").toString("utf8")) as {
+      op: string;
+      path: string;
+      value: unknown;
+    }[];
+    assert.deepEqual(
+      ops.find((o) => o.path === "/spec/containers/0/image")?.value,
+      `${registry.host}/team/signed:1@${digest}`,
+    );
+    const annotations = ops.find((o) => o.path === "/metadata/annotations")?.value as
+      Record<string, string> | undefined;
+    assert.equal(
+      annotations?.["kyverno.io/verify-images"],
+      JSON.stringify({ [`${registry.host}/team/signed@${digest}`]: "pass" }),
+    );
+    const admitted = await reviewObject(deps, {
+      ...pod(`${registry.host}/team/signed:1@${digest}`),
+      metadata: { name: "p", namespace: "team", annotations: annotations ?? {} },
+    });
     assert.equal(admitted.response?.allowed, true);
     const forged = await mutateObject(deps, pod(`${registry.host}/team/forged:1`));
-    assert.equal(forged.response?.allowed, false, "a failed verification under Enforce is denied by the mutating webhook, as Kyverno's");
+    assert.equal(
+      forged.response?.allowed,
+      false,
+      "a failed verification under Enforce is denied by the mutating webhook, as Kyverno's",
+    );
     assert.equal(forged.response?.patch, undefined);
-    assert.match(forged.response?.status?.message ?? "", /signed-images:\n {2}verify-signature: .*no matching signatures/);
+    assert.match(
+      forged.response?.status?.message ?? "",
+      /signed-images:\n {2}verify-signature: .*no matching signatures/,
+    );
   });
 
   it("a registry the egress filter refuses is a rule error under failurePolicy Fail, not an allow", async () => {
@@ -85,11 +134,27 @@ describe("verifyImages in admission, through the review-calls loop", () => {
     const attested = policy({ verifyDigest: false, mutateDigest: false });
     const rule = ((attested["spec"] as JsonObject)["rules"] as JsonObject[])[0] as JsonObject;
     const conditions = [{ all: [{ key: "{{ builder.id }}", operator: "Equals", value: "ci" }] }];
-    rule["verifyImages"] = [{ imageReferences: [`${registry.host}/team/*`], verifyDigest: false, mutateDigest: false, attestations: [{ type: SLSA, conditions, attestors: [{ entries: [{ keys: { publicKeys: key.publicPem, rekor: { ignoreTlog: true } } }] }] }] }];
+    rule["verifyImages"] = [
+      {
+        imageReferences: [`${registry.host}/team/*`],
+        verifyDigest: false,
+        mutateDigest: false,
+        attestations: [
+          {
+            type: SLSA,
+            conditions,
+            attestors: [{ entries: [{ keys: { publicKeys: key.publicPem, rekor: { ignoreTlog: true } } }] }],
+          },
+        ],
+      },
+    ];
     const deps = registryReviewDeps({ policies: [attested], allow: ["127.0.0.0/8"] });
     assert.equal((await reviewObject(deps, pod(`${registry.host}/team/signed:1`))).response?.allowed, true);
     const forged = await mutateObject(deps, pod(`${registry.host}/team/forged:1`));
     assert.equal(forged.response?.allowed, false);
-    assert.match(forged.response?.status?.message ?? "", /image attestations verification failed, verifiedCount: 0, requiredCount: 1, error: no matching attestations/);
+    assert.match(
+      forged.response?.status?.message ?? "",
+      /image attestations verification failed, verifiedCount: 0, requiredCount: 1, error: no matching attestations/,
+    );
   });
 });

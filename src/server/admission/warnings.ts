@@ -16,7 +16,8 @@ export function warningMessages(responses: readonly PolicyResponse[]): string[] 
     }
     const all = emitsWarning(response.policy);
     for (const r of response.rules) {
-      if (r.status === "warn" || (all && r.status !== "skip")) out.push(`policy ${response.policy.name}.${r.rule}: ${r.message}`);
+      if (r.status === "warn" || (all && r.status !== "skip"))
+        out.push(`policy ${response.policy.name}.${r.rule}: ${r.message}`);
     }
   }
   return out;

@@ -36,7 +36,15 @@
 import { type CompiledPolicy, type PolicyProblem, problem } from "../../engine/index.js";
 import { CEL_PREFIXES, celPrefixOf } from "./cel-webhook-traits.js";
 import { webhookName } from "./kube-names.js";
-import { declaredTimeout, failurePolicyOf, hasOwnWebhook, isValidTimeout, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, policyKey } from "./policy-traits.js";
+import {
+  declaredTimeout,
+  failurePolicyOf,
+  hasOwnWebhook,
+  isValidTimeout,
+  MAX_TIMEOUT_SECONDS,
+  MIN_TIMEOUT_SECONDS,
+  policyKey,
+} from "./policy-traits.js";
 import type { WebhookGroup } from "./types.js";
 
 export type { WebhookGroup };
@@ -68,7 +76,11 @@ export function timeoutOf(policy: CompiledPolicy, groups: TimeoutGroups): number
 /** The group a policy belongs to. */
 export function groupOf(policy: CompiledPolicy, groups: TimeoutGroups): WebhookGroup {
   const timeoutSeconds = timeoutOf(policy, groups);
-  return { mode: failurePolicyOf(policy) === "Ignore" ? "ignore" : "fail", timeoutSeconds, isDefault: timeoutSeconds === groups.defaultSeconds };
+  return {
+    mode: failurePolicyOf(policy) === "Ignore" ? "ignore" : "fail",
+    timeoutSeconds,
+    isDefault: timeoutSeconds === groups.defaultSeconds,
+  };
 }
 
 /** The path of a group's webhook: `/validate/fail` for the default timeout, `/validate/fail/timeout-20s` for another. */
@@ -79,7 +91,12 @@ export function groupPath(kind: WebhookKind, group: WebhookGroup): string {
 }
 
 const FINE_GRAINED = "/finegrained";
-const FINE_GRAINED_PATH = new RegExp(`^/(?<kind>validate|mutate|${CEL_PREFIXES.join("|")})/`.concat(/(?<mode>fail|ignore)\/finegrained\/(?<policy>[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?(?:\/[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)?)$/.source));
+const FINE_GRAINED_PATH = new RegExp(
+  `^/(?<kind>validate|mutate|${CEL_PREFIXES.join("|")})/`.concat(
+    /(?<mode>fail|ignore)\/finegrained\/(?<policy>[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?(?:\/[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)?)$/
+      .source,
+  ),
+);
 
 /** The fine-grained group of a policy that has its own webhook: its failurePolicy and timeout, and its key. */
 export function fineGrainedGroup(policy: CompiledPolicy, groups: TimeoutGroups): WebhookGroup {
@@ -91,7 +108,14 @@ export function fineGrainedGroup(policy: CompiledPolicy, groups: TimeoutGroups):
  * The kind, mode and policy key of a fine-grained path (`/validate/fail/finegrained/ns/name`), or
  * undefined; a CEL kind's path (`/vpol/fail/finegrained/name`) is a validate path with its prefix.
  */
-export function parseFineGrainedPath(path: string): { readonly kind: WebhookKind; readonly mode: WebhookGroup["mode"]; readonly policy: string; readonly prefix?: string } | undefined {
+export function parseFineGrainedPath(path: string):
+  | {
+      readonly kind: WebhookKind;
+      readonly mode: WebhookGroup["mode"];
+      readonly policy: string;
+      readonly prefix?: string;
+    }
+  | undefined {
   const g = FINE_GRAINED_PATH.exec(path)?.groups;
   if (g === undefined) return undefined;
   const first = g["kind"] ?? "";
@@ -105,7 +129,8 @@ export function groupWebhookName(kind: WebhookKind, group: WebhookGroup): string
   const base = `${group.policy !== undefined && group.prefix !== undefined ? `${group.prefix}.validate` : kind}.bylaw.svc-${group.mode}`;
   // Kyverno's fine-grained name, unless a long policy name (and namespace) would take it past the
   // API server's limit (a DNS subdomain, 253): then its first part and a hash of the policy's key (kube-names.ts).
-  if (group.policy !== undefined) return webhookName(`${base}-finegrained-${group.policy.replace("/", "-")}`, group.policy);
+  if (group.policy !== undefined)
+    return webhookName(`${base}-finegrained-${group.policy.replace("/", "-")}`, group.policy);
   return group.isDefault ? base : `${base}-timeout-${group.timeoutSeconds}s`;
 }
 
@@ -113,7 +138,13 @@ export function groupWebhookName(kind: WebhookKind, group: WebhookGroup): string
 export function registeredGroups(groups: TimeoutGroups): WebhookGroup[] {
   const out: WebhookGroup[] = [];
   for (const timeoutSeconds of [groups.defaultSeconds, ...groups.extra]) {
-    for (const mode of ["fail", "ignore"] as const) out.push({ mode, timeoutSeconds, isDefault: timeoutSeconds === groups.defaultSeconds, ...(groups.fineGrained === true ? { fineGrained: true } : {}) });
+    for (const mode of ["fail", "ignore"] as const)
+      out.push({
+        mode,
+        timeoutSeconds,
+        isDefault: timeoutSeconds === groups.defaultSeconds,
+        ...(groups.fineGrained === true ? { fineGrained: true } : {}),
+      });
   }
   return out;
 }
@@ -142,9 +173,11 @@ export function timeoutProblems(policy: CompiledPolicy, groups: TimeoutGroups): 
 
 /** Checks `--timeout-seconds` and `--timeout-group` values; a message naming the flag, or undefined. */
 export function checkTimeoutGroups(groups: TimeoutGroups): string | undefined {
-  if (!isValidTimeout(groups.defaultSeconds)) return `--timeout-seconds must be a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (got ${groups.defaultSeconds})`;
+  if (!isValidTimeout(groups.defaultSeconds))
+    return `--timeout-seconds must be a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (got ${groups.defaultSeconds})`;
   for (const n of groups.extra) {
-    if (!isValidTimeout(n)) return `--timeout-group must be a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (got ${n})`;
+    if (!isValidTimeout(n))
+      return `--timeout-group must be a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (got ${n})`;
     if (n === groups.defaultSeconds) return `--timeout-group ${n} is the default timeout (--timeout-seconds) already`;
   }
   return undefined;

@@ -7,12 +7,17 @@ import { seededRandom } from "../../../test/support/seeded-random.js";
 
 /** One writer for the file, as a server keeps one: texts rendered earlier come from its memo. */
 const writer = new YamlV3Writer();
-const one = (value: string, key = "r", w: YamlV3Writer = writer): string => w.marshalNestedMap(new Map([["p", new Map([[key, value]])]]));
+const one = (value: string, key = "r", w: YamlV3Writer = writer): string =>
+  w.marshalNestedMap(new Map([["p", new Map([[key, value]])]]));
 
 describe("yaml.v3 scalar styles", () => {
   const cases: [string, string, string][] = [
     ["plain text stays plain", "validation rule 'r' passed.", "validation rule 'r' passed."],
-    ["': ' needs single quotes", "validation error: x. rule r failed at path /a/b/", "'validation error: x. rule r failed at path /a/b/'"],
+    [
+      "': ' needs single quotes",
+      "validation error: x. rule r failed at path /a/b/",
+      "'validation error: x. rule r failed at path /a/b/'",
+    ],
     ["single quotes inside are doubled", "it's: here", "'it''s: here'"],
     ["a trailing colon-space", "ends: ", "'ends: '"],
     ["a leading space", " lead", "' lead'"],
@@ -32,7 +37,11 @@ describe("yaml.v3 scalar styles", () => {
     ["digits with underscores read as an integer", "1_000", '"1_000"'],
     ["a leading underscore is text to yaml.v3", "_1", "_1"],
     ["a signed float", "-.5", '"-.5"'],
-    ["a long message that starts like a number", "1 container failed: the image has no tag", "'1 container failed: the image has no tag'"],
+    [
+      "a long message that starts like a number",
+      "1 container failed: the image has no tag",
+      "'1 container failed: the image has no tag'",
+    ],
     ["a tab is escaped", "a\tb", '"a\\tb"'],
     ["a double quote needs no quoting", 'say "hi"', 'say "hi"'],
     ["a control character is escaped", "a\u0001b", '"a\\x01b"'],
@@ -49,7 +58,8 @@ describe("yaml.v3 scalar styles", () => {
   }
 
   test("key lists are ordered the same when remembered, and lists that join alike stay apart", () => {
-    const two = (keys: string[]): string => writer.marshalNestedMap(new Map(keys.map((k) => [k, new Map([["r", "m"]])])));
+    const two = (keys: string[]): string =>
+      writer.marshalNestedMap(new Map(keys.map((k) => [k, new Map([["r", "m"]])])));
     const first = two(["b2", "a10", "a9", "B"]);
     assert.equal(first, two(["b2", "a10", "a9", "B"]));
     assert.deepEqual(Object.keys(parse(first) as object), ["B", "a9", "a10", "b2"]);
@@ -80,8 +90,14 @@ describe("yaml.v3 scalar styles", () => {
     const written = cases.map(([, value]) => one(value, `key ${value}`, a));
     assert.ok(a.memoSize > 0);
     assert.equal(b.memoSize, 0, "writing with one writer leaves another empty");
-    assert.deepEqual(cases.map(([, value]) => one(value, `key ${value}`, b)), written);
-    assert.deepEqual(cases.map(([, value]) => marshalNestedMap(new Map([["p", new Map([[`key ${value}`, value]])]]))), written);
+    assert.deepEqual(
+      cases.map(([, value]) => one(value, `key ${value}`, b)),
+      written,
+    );
+    assert.deepEqual(
+      cases.map(([, value]) => marshalNestedMap(new Map([["p", new Map([[`key ${value}`, value]])]]))),
+      written,
+    );
   });
   test("a message with newlines is a literal block", () => {
     assert.equal(one("line one\nline two"), "p:\n  r: |-\n    line one\n    line two\n");
@@ -95,10 +111,25 @@ describe("yaml.v3 scalar styles", () => {
 
 describe("yaml.v3 key order", () => {
   test("digit runs compare as numbers; letters by code; punctuation before letters", () => {
-    assert.deepEqual(sortKeys(["check-10", "check-2", "check-1", "checkA", "check_x", "Check"]), ["Check", "check-1", "check-2", "check-10", "check_x", "checkA"]);
+    assert.deepEqual(sortKeys(["check-10", "check-2", "check-1", "checkA", "check_x", "Check"]), [
+      "Check",
+      "check-1",
+      "check-2",
+      "check-10",
+      "check_x",
+      "checkA",
+    ]);
   });
   test("letters beyond ASCII are letters, ordered by code point (astral ones whole)", () => {
-    assert.deepEqual(sortKeys(["\u{1d49c}", "\u00fc", "z", "\u00e9-rule", "e-rule", "b", "-a"]), ["-a", "b", "e-rule", "z", "\u00e9-rule", "\u00fc", "\u{1d49c}"]);
+    assert.deepEqual(sortKeys(["\u{1d49c}", "\u00fc", "z", "\u00e9-rule", "e-rule", "b", "-a"]), [
+      "-a",
+      "b",
+      "e-rule",
+      "z",
+      "\u00e9-rule",
+      "\u00fc",
+      "\u{1d49c}",
+    ]);
   });
   test("autogen rules sort after the rule they come from", () => {
     assert.deepEqual(sortKeys(["require-labels", "autogen-require-labels", "autogen-cronjob-require-labels"]), [
@@ -112,7 +143,32 @@ describe("yaml.v3 key order", () => {
 describe("the ASCII fast path of the scalar analysis", () => {
   test("agrees with the character walk on 20,000 generated one-line strings", () => {
     const random = seededRandom(20261122);
-    const alphabet = ["a", "Z", "0", " ", ":", "#", "-", "?", ".", "'", '"', "*", "[", "{", ",", "|", ">", "%", "@", "`", "!", "&", "~", "/"];
+    const alphabet = [
+      "a",
+      "Z",
+      "0",
+      " ",
+      ":",
+      "#",
+      "-",
+      "?",
+      ".",
+      "'",
+      '"',
+      "*",
+      "[",
+      "{",
+      ",",
+      "|",
+      ">",
+      "%",
+      "@",
+      "`",
+      "!",
+      "&",
+      "~",
+      "/",
+    ];
     for (let i = 0; i < 20_000; i++) {
       const length = 1 + Math.floor(random() * 8);
       let s = "";

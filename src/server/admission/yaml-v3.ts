@@ -33,7 +33,8 @@ export class YamlV3Writer {
         continue;
       }
       out += `${this.#scalarKey(key)}:\n`;
-      for (const k of this.#sortedOnce([...inner.keys()])) out += `  ${this.#scalarKey(k)}: ${this.#scalarValue(inner.get(k) ?? "")}\n`;
+      for (const k of this.#sortedOnce([...inner.keys()]))
+        out += `  ${this.#scalarKey(k)}: ${this.#scalarValue(inner.get(k) ?? "")}\n`;
     }
     return out;
   }
@@ -88,7 +89,8 @@ function inOrder(keys: readonly string[]): boolean {
   return true;
 }
 
-const isLetter = (c: string): boolean => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c > "\x7f" && /\p{L}/u.test(c));
+const isLetter = (c: string): boolean =>
+  (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c > "\x7f" && /\p{L}/u.test(c));
 const ASCII = /^[\x00-\x7f]*$/;
 /** The runes of a string: an ASCII string indexes as is, others are split by code point. */
 const runes = (s: string): ArrayLike<string> => (ASCII.test(s) ? s : Array.from(s));
@@ -177,8 +179,21 @@ function literal(s: string, indent: number): string {
 }
 
 const ESCAPES: Readonly<Record<number, string>> = {
-  0x00: "\\0", 0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0b: "\\v", 0x0c: "\\f", 0x0d: "\\r",
-  0x1b: "\\e", 0x22: '\\"', 0x5c: "\\\\", 0x85: "\\N", 0xa0: "\\_", 0x2028: "\\L", 0x2029: "\\P",
+  0x00: "\\0",
+  0x07: "\\a",
+  0x08: "\\b",
+  0x09: "\\t",
+  0x0a: "\\n",
+  0x0b: "\\v",
+  0x0c: "\\f",
+  0x0d: "\\r",
+  0x1b: "\\e",
+  0x22: '\\"',
+  0x5c: "\\\\",
+  0x85: "\\N",
+  0xa0: "\\_",
+  0x2028: "\\L",
+  0x2029: "\\P",
 };
 
 /** Printable ASCII other than `"` and `\\`: written as is inside double quotes. */
@@ -197,7 +212,12 @@ function escapeDouble(c: string): string {
 
 /** yaml's printable set as yaml.v3 tests it (supplementary-plane characters count as not printable). */
 function isPrintable(code: number): boolean {
-  return code === 0x0a || (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd && code !== 0xfeff);
+  return (
+    code === 0x0a ||
+    (code >= 0x20 && code <= 0x7e) ||
+    (code >= 0xa0 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd && code !== 0xfeff)
+  );
 }
 
 function isBreak(c: string): boolean {
@@ -242,7 +262,12 @@ export function analyzeScalar(value: string): ScalarAnalysis {
     value.includes(" #");
   const leading = c0 === 0x20;
   const trailingSpace = value.endsWith(" ");
-  return { multiline: false, blockPlain: !(leading || trailingSpace || blockIndicators), single: true, block: !trailingSpace };
+  return {
+    multiline: false,
+    blockPlain: !(leading || trailingSpace || blockIndicators),
+    single: true,
+    block: !trailingSpace,
+  };
 }
 
 /**
@@ -263,7 +288,7 @@ export function analyzeScalarWalk(value: string): ScalarAnalysis {
   let previousSpace = false;
   let previousBreak = false;
   const n = value.length;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const code = value.codePointAt(i) ?? 0;
     const width = code > 0xffff ? 2 : 1;
     const next = i + width;
@@ -299,16 +324,63 @@ export function analyzeScalarWalk(value: string): ScalarAnalysis {
   }
   return {
     multiline: lineBreaks,
-    blockPlain: !(leading || trailingSpace || trailingBreak || breakSpace || spaceBreak || special || lineBreaks || blockIndicators),
+    blockPlain: !(
+      leading ||
+      trailingSpace ||
+      trailingBreak ||
+      breakSpace ||
+      spaceBreak ||
+      special ||
+      lineBreaks ||
+      blockIndicators
+    ),
     single: !(breakSpace || spaceBreak || special),
     block: !(trailingSpace || spaceBreak || special),
   };
 }
 
-const OLD_BOOLS = new Set(["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "n", "N", "no", "No", "NO", "off", "Off", "OFF"]);
+const OLD_BOOLS = new Set([
+  "y",
+  "Y",
+  "yes",
+  "Yes",
+  "YES",
+  "on",
+  "On",
+  "ON",
+  "n",
+  "N",
+  "no",
+  "No",
+  "NO",
+  "off",
+  "Off",
+  "OFF",
+]);
 const RESOLVED = new Set([
-  "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", ".nan", ".NaN", ".NAN",
-  ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", "<<",
+  "~",
+  "null",
+  "Null",
+  "NULL",
+  "true",
+  "True",
+  "TRUE",
+  "false",
+  "False",
+  "FALSE",
+  ".nan",
+  ".NaN",
+  ".NAN",
+  ".inf",
+  ".Inf",
+  ".INF",
+  "+.inf",
+  "+.Inf",
+  "+.INF",
+  "-.inf",
+  "-.Inf",
+  "-.INF",
+  "<<",
 ]);
 const LONGEST_KEYWORD = Math.max(...[...OLD_BOOLS, ...RESOLVED].map((k) => k.length));
 const NUMERIC_START = /^[-+.0-9]/;

@@ -21,7 +21,11 @@ export interface ConnectionTracker {
  * for TLS, `connection` for plain TCP. Raw TCP sockets are tracked too, so that connections still
  * in their TLS handshake are also cut by destroyAll.
  */
-export function trackConnections(server: Server, secureEvent: "secureConnection" | "connection", maxConnections = Number.POSITIVE_INFINITY): ConnectionTracker {
+export function trackConnections(
+  server: Server,
+  secureEvent: "secureConnection" | "connection",
+  maxConnections = Number.POSITIVE_INFINITY,
+): ConnectionTracker {
   const raw = new Set<Socket>();
   /** Requests in flight per connection, least recently active first (a request's end moves it last). */
   const inFlight = new Map<Socket, number>();

@@ -42,7 +42,13 @@ describe("findJsonSyntaxError", () => {
   });
 
   test("valid JSON has no problem, whatever its shape", () => {
-    for (const text of ['{"a":[1,-2.5e+3,true,false,null,"\\u00e9\\n"],"b":{}}', " [ ] ", '"x"', "0", `[${"9".repeat(1000)}]`]) {
+    for (const text of [
+      '{"a":[1,-2.5e+3,true,false,null,"\\u00e9\\n"],"b":{}}',
+      " [ ] ",
+      '"x"',
+      "0",
+      `[${"9".repeat(1000)}]`,
+    ]) {
       assert.doesNotThrow(() => JSON.parse(text));
       assert.equal(findJsonSyntaxError(text), undefined, text);
     }
@@ -50,7 +56,10 @@ describe("findJsonSyntaxError", () => {
 
   test("deep nesting does not overflow the stack", () => {
     const deep = "[".repeat(200_000) + "]".repeat(199_999);
-    assert.equal(findJsonSyntaxError(deep)?.message, "unexpected end of JSON input at line 1, column 400000 (offset 399999)");
+    assert.equal(
+      findJsonSyntaxError(deep)?.message,
+      "unexpected end of JSON input at line 1, column 400000 (offset 399999)",
+    );
   });
 });
 
@@ -58,6 +67,9 @@ describe("parseJson", () => {
   test("parses, or explains where the text is broken without quoting it", () => {
     assert.deepEqual(parseJson('{"a":1}'), { ok: true, value: { a: 1 } });
     assert.deepEqual(parseJson("  "), { ok: false, message: "the request body is empty" });
-    assert.deepEqual(parseJson('{"secret":"hunter2",}'), { ok: false, message: "expected a string object key but found '}' at line 1, column 21 (offset 20)" });
+    assert.deepEqual(parseJson('{"secret":"hunter2",}'), {
+      ok: false,
+      message: "expected a string object key but found '}' at line 1, column 21 (offset 20)",
+    });
   });
 });

@@ -33,7 +33,12 @@ export function findJsonSyntaxError(text: string): JsonSyntaxProblem | undefined
     const before = text.slice(0, e.offset);
     const line = before.split("\n").length;
     const column = e.offset - before.lastIndexOf("\n");
-    return { message: `${e.message} at line ${line}, column ${column} (offset ${e.offset})`, offset: e.offset, line, column };
+    return {
+      message: `${e.message} at line ${line}, column ${column} (offset ${e.offset})`,
+      offset: e.offset,
+      line,
+      column,
+    };
   }
 }
 
@@ -135,7 +140,8 @@ function scanString(text: string, start: number): number {
     if (code === 0x5c) {
       const next = text[i + 1];
       if (next === "u") {
-        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) throw new Stop(i, "bad \\u escape in a string (needs 4 hex digits)");
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))
+          throw new Stop(i, "bad \\u escape in a string (needs 4 hex digits)");
         i += 6;
         continue;
       }

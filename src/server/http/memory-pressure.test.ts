@@ -10,7 +10,14 @@ describe("watchMemoryPressure", () => {
     let collections = 0;
     let clock = 0;
     const changes: (string | undefined)[] = [];
-    const p = watchMemoryPressure({ readHeap: () => ({ used, limit: 128 * MIB }), readRss: () => 0, collect: () => collections++, now: () => clock, intervalMs: 60_000, onChange: (r) => changes.push(r) });
+    const p = watchMemoryPressure({
+      readHeap: () => ({ used, limit: 128 * MIB }),
+      readRss: () => 0,
+      collect: () => collections++,
+      now: () => clock,
+      intervalMs: 60_000,
+      onChange: (r) => changes.push(r),
+    });
     try {
       p.check();
       assert.equal(p.reason(), undefined);
@@ -24,7 +31,11 @@ describe("watchMemoryPressure", () => {
       used = 50 * MIB;
       p.check();
       assert.equal(p.reason(), undefined);
-      assert.deepEqual(changes, ["heap 120 MiB of 128 MiB", undefined], "the start and the end of shedding are reported once each");
+      assert.deepEqual(
+        changes,
+        ["heap 120 MiB of 128 MiB", undefined],
+        "the start and the end of shedding are reported once each",
+      );
     } finally {
       p.stop();
     }
@@ -32,7 +43,11 @@ describe("watchMemoryPressure", () => {
 
   test("garbage that a collection frees does not shed", () => {
     let used = 120 * MIB;
-    const p = watchMemoryPressure({ readHeap: () => ({ used, limit: 128 * MIB }), collect: () => (used = 40 * MIB), intervalMs: 60_000 });
+    const p = watchMemoryPressure({
+      readHeap: () => ({ used, limit: 128 * MIB }),
+      collect: () => (used = 40 * MIB),
+      intervalMs: 60_000,
+    });
     try {
       p.check();
       assert.equal(p.reason(), undefined);
@@ -42,7 +57,13 @@ describe("watchMemoryPressure", () => {
   });
 
   test("with a container limit, resident memory above 85% of it sheds, and the heap budget is at most 60% of it", () => {
-    const p = watchMemoryPressure({ limitBytes: 256 * MIB, readHeap: () => ({ used: 10 * MIB, limit: 4096 * MIB }), readRss: () => 230 * MIB, collect: () => undefined, intervalMs: 60_000 });
+    const p = watchMemoryPressure({
+      limitBytes: 256 * MIB,
+      readHeap: () => ({ used: 10 * MIB, limit: 4096 * MIB }),
+      readRss: () => 230 * MIB,
+      collect: () => undefined,
+      intervalMs: 60_000,
+    });
     try {
       p.check();
       assert.equal(p.reason(), "resident memory 230 MiB of the 256 MiB limit");

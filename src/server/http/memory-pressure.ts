@@ -50,10 +50,12 @@ export function heapBudgetBytes(v8Limit: number, limitBytes: number | undefined)
 export function watchMemoryPressure(options: MemoryPressureOptions = {}): MemoryPressure {
   const fraction = options.fraction ?? 0.85;
   const readRss = options.readRss ?? (() => process.memoryUsage.rss());
-  const readHeap = options.readHeap ?? (() => {
-    const h = getHeapStatistics();
-    return { used: h.used_heap_size, limit: h.heap_size_limit };
-  });
+  const readHeap =
+    options.readHeap ??
+    (() => {
+      const h = getHeapStatistics();
+      return { used: h.used_heap_size, limit: h.heap_size_limit };
+    });
   const now = options.now ?? Date.now;
   let collect = options.collect;
   let lastCollect = Number.NEGATIVE_INFINITY;
@@ -65,7 +67,8 @@ export function watchMemoryPressure(options: MemoryPressureOptions = {}): Memory
     if (heap.used > heapBudget * fraction) return `heap ${mib(heap.used)} of ${mib(heapBudget)}`;
     if (options.limitBytes !== undefined) {
       const rss = readRss();
-      if (rss > options.limitBytes * fraction) return `resident memory ${mib(rss)} of the ${mib(options.limitBytes)} limit`;
+      if (rss > options.limitBytes * fraction)
+        return `resident memory ${mib(rss)} of the ${mib(options.limitBytes)} limit`;
     }
     return undefined;
   };

@@ -3,7 +3,11 @@ import assert from "node:assert/strict";
 import { request } from "node:http";
 import { createMetricsServer } from "./metrics-server.js";
 
-function call(port: number, method: string, path: string): Promise<{ status: number; type: string | undefined; body: string }> {
+function call(
+  port: number,
+  method: string,
+  path: string,
+): Promise<{ status: number; type: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, method, path, agent: false }, (res) => {
       let body = "";
@@ -24,7 +28,10 @@ describe("createMetricsServer", () => {
       port: 0,
       render: async () => {
         if (fail) throw new Error("registry broke");
-        return { contentType: "text/plain; version=0.0.4; charset=utf-8", body: "kyverno_admission_requests_total 3\n" };
+        return {
+          contentType: "text/plain; version=0.0.4; charset=utf-8",
+          body: "kyverno_admission_requests_total 3\n",
+        };
       },
       onError: (e) => errors.push(e),
     });
@@ -63,7 +70,10 @@ describe("createMetricsServer", () => {
     const { port } = await server.listen();
     try {
       const replies = await Promise.all(Array.from({ length: 5 }, () => call(port, "GET", "/metrics")));
-      assert.deepEqual(replies.map((r) => r.body), Array.from({ length: 5 }, () => "render 1\n"));
+      assert.deepEqual(
+        replies.map((r) => r.body),
+        Array.from({ length: 5 }, () => "render 1\n"),
+      );
       assert.equal(renders, 1);
       assert.equal((await call(port, "GET", "/metrics")).body, "render 2\n", "a later scrape renders afresh");
     } finally {
@@ -72,9 +82,17 @@ describe("createMetricsServer", () => {
   });
 
   test("listen() rejects when the port is taken", async () => {
-    const one = createMetricsServer({ host: "127.0.0.1", port: 0, render: async () => ({ contentType: "text/plain", body: "" }) });
+    const one = createMetricsServer({
+      host: "127.0.0.1",
+      port: 0,
+      render: async () => ({ contentType: "text/plain", body: "" }),
+    });
     const { port } = await one.listen();
-    const two = createMetricsServer({ host: "127.0.0.1", port, render: async () => ({ contentType: "text/plain", body: "" }) });
+    const two = createMetricsServer({
+      host: "127.0.0.1",
+      port,
+      render: async () => ({ contentType: "text/plain", body: "" }),
+    });
     try {
       await assert.rejects(two.listen(), /EADDRINUSE/);
     } finally {

@@ -16,9 +16,12 @@ export function createMetricsServer(options: MetricsServerOptions): MetricsServe
       // keep serving
     }
   };
-  const server = createServer({ requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 65_000 }, (req, res) => {
-    void serve(req, res);
-  });
+  const server = createServer(
+    { requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 65_000 },
+    (req, res) => {
+      void serve(req, res);
+    },
+  );
   server.on("error", report);
   /**
    * Scrapes that arrive while one is rendering share its text: N parallel scrapes cost one render's
@@ -36,8 +39,10 @@ export function createMetricsServer(options: MetricsServerOptions): MetricsServe
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
-    if (path !== METRICS_PATH) return sendJson(res, 404, errorPayload(`not found: only ${METRICS_PATH} is served here`));
-    if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, errorPayload(`${METRICS_PATH} accepts GET only`), { allow: "GET, HEAD" });
+    if (path !== METRICS_PATH)
+      return sendJson(res, 404, errorPayload(`not found: only ${METRICS_PATH} is served here`));
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return sendJson(res, 405, errorPayload(`${METRICS_PATH} accepts GET only`), { allow: "GET, HEAD" });
     try {
       const { contentType, body } = await renderShared();
       const bytes = Buffer.from(body, "utf8");
@@ -46,7 +51,8 @@ export function createMetricsServer(options: MetricsServerOptions): MetricsServe
       res.end(bytes);
     } catch (e) {
       report(e);
-      if (!res.headersSent && !res.destroyed) sendJson(res, 500, errorPayload(`rendering metrics failed: ${e instanceof Error ? e.message : String(e)}`));
+      if (!res.headersSent && !res.destroyed)
+        sendJson(res, 500, errorPayload(`rendering metrics failed: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
 

@@ -6,7 +6,11 @@
  */
 import type { IncomingMessage } from "node:http";
 
-export type BodyRead = { kind: "ok"; text: string } | { kind: "too-large"; declared?: number } | { kind: "over-budget" } | { kind: "aborted" };
+export type BodyRead =
+  | { kind: "ok"; text: string }
+  | { kind: "too-large"; declared?: number }
+  | { kind: "over-budget" }
+  | { kind: "aborted" };
 
 /**
  * Reads the body and calls `done` once. Listeners stay attached after that (the request object
@@ -14,7 +18,12 @@ export type BodyRead = { kind: "ok"; text: string } | { kind: "too-large"; decla
  * is asked for each chunk's bytes before it is kept (the in-flight budget of a body sent without
  * a content-length); when it says no, reading stops with `over-budget`.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyRead) => void, take?: (bytes: number) => boolean): void {
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  done: (result: BodyRead) => void,
+  take?: (bytes: number) => boolean,
+): void {
   const declaredHeader = req.headers["content-length"];
   const declared = declaredHeader === undefined ? undefined : Number(declaredHeader);
   if (declared !== undefined && declared > maxBytes) {

@@ -25,11 +25,23 @@ export interface Send {
 export function send(port: number, ca: string | string[], s: Send): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...(s.headers ?? {}) };
-    if (typeof s.body === "string" && !("content-length" in headers)) headers["content-length"] = String(Buffer.byteLength(s.body));
+    if (typeof s.body === "string" && !("content-length" in headers))
+      headers["content-length"] = String(Buffer.byteLength(s.body));
     const req = request(
-      { host: "127.0.0.1", port, method: s.method ?? "POST", path: s.path, headers, ca, servername: "webhook.test.svc", agent: s.agent ?? false },
+      {
+        host: "127.0.0.1",
+        port,
+        method: s.method ?? "POST",
+        path: s.path,
+        headers,
+        ca,
+        servername: "webhook.test.svc",
+        agent: s.agent ?? false,
+      },
       (res) => {
-        const serial = (res.socket as unknown as { getPeerCertificate(): { serialNumber: string } }).getPeerCertificate().serialNumber;
+        const serial = (
+          res.socket as unknown as { getPeerCertificate(): { serialNumber: string } }
+        ).getPeerCertificate().serialNumber;
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {

@@ -6,7 +6,11 @@ import { createTurnBatch, type TurnBatch } from "./turn-batch.js";
 function manual(maxPerChunk?: number): { batch: TurnBatch; runs: (() => void)[]; errors: unknown[] } {
   const runs: (() => void)[] = [];
   const errors: unknown[] = [];
-  const batch = createTurnBatch({ ...(maxPerChunk !== undefined ? { maxPerChunk } : {}), schedule: (run) => runs.push(run), onError: (e) => errors.push(e) });
+  const batch = createTurnBatch({
+    ...(maxPerChunk !== undefined ? { maxPerChunk } : {}),
+    schedule: (run) => runs.push(run),
+    onError: (e) => errors.push(e),
+  });
   return { batch, runs, errors };
 }
 
@@ -42,7 +46,18 @@ describe("createTurnBatch", () => {
     const log: string[] = [];
     for (const name of ["a", "b", "c", "d", "e"]) batch.add(review(batch, log, name));
     runs[0]?.();
-    assert.deepEqual(log, ["eval a", "eval b", "write a", "write b", "eval c", "eval d", "write c", "write d", "eval e", "write e"]);
+    assert.deepEqual(log, [
+      "eval a",
+      "eval b",
+      "write a",
+      "write b",
+      "eval c",
+      "eval d",
+      "write c",
+      "write d",
+      "eval e",
+      "write e",
+    ]);
   });
 
   test("work that throws is reported and the rest of the batch, and its writes, still run", () => {
@@ -52,13 +67,18 @@ describe("createTurnBatch", () => {
     batch.add(() => {
       throw new Error("handler blew up");
     });
-    batch.add(() => batch.send(() => {
-      throw new Error("write blew up");
-    }));
+    batch.add(() =>
+      batch.send(() => {
+        throw new Error("write blew up");
+      }),
+    );
     batch.add(review(batch, log, "d"));
     runs[0]?.();
     assert.deepEqual(log, ["eval a", "eval d", "write a", "write d"]);
-    assert.deepEqual(errors.map((e) => (e as Error).message), ["handler blew up", "write blew up"]);
+    assert.deepEqual(
+      errors.map((e) => (e as Error).message),
+      ["handler blew up", "write blew up"],
+    );
   });
 
   test("work added while a batch runs goes to a new batch; answers sent from a write are written at once", () => {

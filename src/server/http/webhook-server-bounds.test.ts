@@ -12,7 +12,10 @@ const json = { "content-type": "application/json" };
 const running: WebhookServer[] = [];
 after(() => Promise.all(running.map((s) => s.close({ graceMs: 0 }))));
 
-async function start(overrides: Partial<WebhookServerOptions>, handler: RouteHandler = (b) => ({ status: 200, body: { ok: b !== null } })): Promise<number> {
+async function start(
+  overrides: Partial<WebhookServerOptions>,
+  handler: RouteHandler = (b) => ({ status: 200, body: { ok: b !== null } }),
+): Promise<number> {
   const server = createWebhookServer({
     tls: { cert: cert.cert, key: cert.key },
     host: "127.0.0.1",
@@ -41,7 +44,11 @@ describe("in-flight budget", () => {
     assert.equal(second.status, 503);
     assert.match((second.json as { error: string }).error, /limit of 1000 bytes of requests in flight/);
     assert.equal(second.headers["retry-after"], "1");
-    const chunked = await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: [body(150), " ".repeat(150)] });
+    const chunked = await send(port, cert.caCert, {
+      path: "/validate/fail",
+      headers: json,
+      body: [body(150), " ".repeat(150)],
+    });
     assert.equal(chunked.status, 503, "a chunked body is counted as it arrives");
     release();
     assert.equal((await first).status, 200);
@@ -51,7 +58,10 @@ describe("in-flight budget", () => {
 
   test("with nothing in flight, a body bigger than the budget (within the body cap) is still served", async () => {
     const port = await start({ maxInFlightBytes: 100, maxBodyBytes: 5000 });
-    assert.equal((await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: body(4000) })).status, 200);
+    assert.equal(
+      (await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: body(4000) })).status,
+      200,
+    );
   });
 });
 
@@ -79,7 +89,8 @@ describe("pipelining", () => {
     const socket = connect({ host: "127.0.0.1", port, ca: cert.caCert, servername: "webhook.test.svc" });
     await new Promise<void>((r) => socket.once("secureConnect", () => r()));
     socket.on("error", () => undefined);
-    const one = 'POST /validate/fail HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}';
+    const one =
+      "POST /validate/fail HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
     socket.write(one.repeat(40));
     const closed = await new Promise<boolean>((resolve) => {
       socket.once("close", () => resolve(true));
@@ -100,7 +111,8 @@ describe("connection cap", () => {
       socket.once("secureConnect", () => resolve({ ok: true, socket, closed }));
       void closed.then(() => resolve({ ok: false, socket, closed }));
     });
-  const busy = "POST /validate/fail HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+  const busy =
+    "POST /validate/fail HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
 
   test("at maxConnections a new connection replaces the one idle longest: idle connections cannot lock clients out", async () => {
     const port = await start({ maxConnections: 2 });

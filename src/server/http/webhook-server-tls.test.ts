@@ -54,7 +54,10 @@ function handshake(port: number, options: ConnectionOptions): Promise<string> {
 
 /** A plain server that accepts anything, to show a client offers what the webhook refuses. */
 async function permissive(): Promise<{ port: number; close(): void }> {
-  const s = createServer({ cert: serving.cert, key: serving.key, minVersion: "TLSv1", ciphers: "DEFAULT@SECLEVEL=0" }, (_q, r) => r.end("ok"));
+  const s = createServer(
+    { cert: serving.cert, key: serving.key, minVersion: "TLSv1", ciphers: "DEFAULT@SECLEVEL=0" },
+    (_q, r) => r.end("ok"),
+  );
   await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
   return { port: (s.address() as AddressInfo).port, close: () => s.close() };
 }
@@ -70,7 +73,11 @@ describe("TLS versions and suites", () => {
     test(`a client offering ${name} is refused by default`, async () => {
       const control = await permissive();
       try {
-        assert.match(await handshake(control.port, { ...offer, rejectUnauthorized: false }), /^TLSv1/, "the client can offer it");
+        assert.match(
+          await handshake(control.port, { ...offer, rejectUnauthorized: false }),
+          /^TLSv1/,
+          "the client can offer it",
+        );
       } finally {
         control.close();
       }
@@ -104,7 +111,11 @@ describe("client certificates", () => {
     const port = await start({ clientCa: apiServer.caCert });
     assert.match(await handshake(port, { cert: apiServer.cert, key: apiServer.key }), /^TLSv1\.3/);
     assert.match(await handshake(port, {}), /^refused/, "no certificate");
-    assert.match(await handshake(port, { cert: stranger.cert, key: stranger.key }), /^refused/, "a certificate from another CA");
+    assert.match(
+      await handshake(port, { cert: stranger.cert, key: stranger.key }),
+      /^refused/,
+      "a certificate from another CA",
+    );
   });
 
   test("without a client CA, no certificate is asked for", async () => {

@@ -25,7 +25,10 @@ interface Started {
 const running: WebhookServer[] = [];
 after(() => Promise.all(running.map((s) => s.close({ graceMs: 0 }))));
 
-async function start(overrides: Partial<WebhookServerOptions> = {}, routes: Record<string, RouteHandler> = {}): Promise<Started> {
+async function start(
+  overrides: Partial<WebhookServerOptions> = {},
+  routes: Record<string, RouteHandler> = {},
+): Promise<Started> {
   const errors: unknown[] = [];
   const requests: [string, string, number, number][] = [];
   const server = createWebhookServer({
@@ -45,15 +48,18 @@ async function start(overrides: Partial<WebhookServerOptions> = {}, routes: Reco
 }
 
 describe("createWebhookServer: routes and errors", async () => {
-  const s = await start({}, {
-    "/reject": () => ({ status: 400, body: { error: "request is missing" } }),
-    "/throws": () => {
-      throw new Error("boom");
+  const s = await start(
+    {},
+    {
+      "/reject": () => ({ status: 400, body: { error: "request is missing" } }),
+      "/throws": () => {
+        throw new Error("boom");
+      },
+      "/rejects": () => Promise.reject(new Error("async boom")),
+      "/async": async (body) => ({ status: 200, body: { later: body } }),
+      "/bad-result": () => ({ status: 302, body: {} }) as unknown as HandlerResult,
     },
-    "/rejects": () => Promise.reject(new Error("async boom")),
-    "/async": async (body) => ({ status: 200, body: { later: body } }),
-    "/bad-result": () => ({ status: 302, body: {} }) as unknown as HandlerResult,
-  });
+  );
   const call = (req: Parameters<typeof send>[2]) => send(s.port, CAS, req);
   const json = { "content-type": "application/json" };
 
@@ -75,15 +81,40 @@ describe("createWebhookServer: routes and errors", async () => {
   });
 
   const refusals: [string, Parameters<typeof send>[2], number, RegExp, string?][] = [
-    ["malformed JSON gives the position", { path: "/validate/fail", headers: json, body: '{"a":\n }' }, 400, /not valid JSON: unexpected '}' where a value was expected at line 2, column 2 \(offset 7\)/],
+    [
+      "malformed JSON gives the position",
+      { path: "/validate/fail", headers: json, body: '{"a":\n }' },
+      400,
+      /not valid JSON: unexpected '}' where a value was expected at line 2, column 2 \(offset 7\)/,
+    ],
     ["an empty body", { path: "/validate/fail", headers: json, body: "" }, 400, /body is empty/],
     ["an unknown path", { path: "/nope", headers: json, body: "{}" }, 404, /no webhook is served at \/nope/],
     ["GET on a route", { method: "GET", path: "/validate/fail" }, 405, /accepts POST only/, "POST"],
     ["POST on a health path", { path: "/health/readiness", body: "{}" }, 405, /accepts GET only/, "GET, HEAD"],
-    ["a non-JSON content type", { path: "/validate/fail", headers: { "content-type": "text/plain" }, body: "{}" }, 415, /must be application\/json, not text\/plain/],
-    ["a compressed body", { path: "/validate/fail", headers: { ...json, "content-encoding": "gzip" }, body: "{}" }, 415, /content-encoding gzip/],
-    ["a declared oversized body", { path: "/validate/fail", headers: json, body: `[${"1,".repeat(2000)}1]` }, 413, /is 4003 bytes, over the limit of 1024 bytes/],
-    ["a chunked oversized body", { path: "/validate/fail", headers: json, body: ["[", "1,".repeat(400), "1,".repeat(400), "1]"] }, 413, /more than the limit of 1024 bytes/],
+    [
+      "a non-JSON content type",
+      { path: "/validate/fail", headers: { "content-type": "text/plain" }, body: "{}" },
+      415,
+      /must be application\/json, not text\/plain/,
+    ],
+    [
+      "a compressed body",
+      { path: "/validate/fail", headers: { ...json, "content-encoding": "gzip" }, body: "{}" },
+      415,
+      /content-encoding gzip/,
+    ],
+    [
+      "a declared oversized body",
+      { path: "/validate/fail", headers: json, body: `[${"1,".repeat(2000)}1]` },
+      413,
+      /is 4003 bytes, over the limit of 1024 bytes/,
+    ],
+    [
+      "a chunked oversized body",
+      { path: "/validate/fail", headers: json, body: ["[", "1,".repeat(400), "1,".repeat(400), "1]"] },
+      413,
+      /more than the limit of 1024 bytes/,
+    ],
   ];
   for (const [name, req, status, message, allow] of refusals) {
     test(`refuses ${name} with ${status}`, async () => {
@@ -120,7 +151,11 @@ describe("createWebhookServer: routes and errors", async () => {
     assert.deepEqual(rejected.json, { error: "internal error: async boom" });
     const bad = await call({ path: "/bad-result", headers: json, body: "{}" });
     assert.equal(bad.status, 500);
-    assert.deepEqual(s.errors.map((e) => (e as Error).message).slice(-3), ["boom", "async boom", "the handler for /bad-result returned an unusable result (status 302)"]);
+    assert.deepEqual(s.errors.map((e) => (e as Error).message).slice(-3), [
+      "boom",
+      "async boom",
+      "the handler for /bad-result returned an unusable result (status 302)",
+    ]);
     assert.equal((await call({ path: "/validate/fail", headers: json, body: "{}" })).status, 200);
   });
 });
@@ -128,21 +163,34 @@ describe("createWebhookServer: routes and errors", async () => {
 describe("createWebhookServer: concurrent reviews", () => {
   test("reviews arriving together are each answered with their own result, in batches of batchSize", async () => {
     const seen: number[] = [];
-    const s = await start({ batchSize: 3 }, {
-      "/validate/fail": (body) => {
-        const n = (body as { n: number }).n;
-        seen.push(n);
-        return n % 5 === 4 ? { status: 400, body: { error: `review ${n} is bad` } } : { status: 200, body: { n } };
+    const s = await start(
+      { batchSize: 3 },
+      {
+        "/validate/fail": (body) => {
+          const n = (body as { n: number }).n;
+          seen.push(n);
+          return n % 5 === 4 ? { status: 400, body: { error: `review ${n} is bad` } } : { status: 200, body: { n } };
+        },
       },
-    });
+    );
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, n) => send(s.port, CAS, { path: "/validate/fail", headers: { "content-type": "application/json" }, body: JSON.stringify({ n }) })),
+      Array.from({ length: 20 }, (_, n) =>
+        send(s.port, CAS, {
+          path: "/validate/fail",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ n }),
+        }),
+      ),
     );
     replies.forEach((r, n) => {
       if (n % 5 === 4) assert.deepEqual([r.status, r.json], [400, { error: `review ${n} is bad` }]);
       else assert.deepEqual([r.status, r.json], [200, { n }]);
     });
-    assert.deepEqual([...seen].sort((a, b) => a - b), Array.from({ length: 20 }, (_, n) => n), "every review was handled once");
+    assert.deepEqual(
+      [...seen].sort((a, b) => a - b),
+      Array.from({ length: 20 }, (_, n) => n),
+      "every review was handled once",
+    );
     assert.equal(s.requests.length, 20);
     assert.deepEqual(s.errors, []);
   });
@@ -151,15 +199,26 @@ describe("createWebhookServer: concurrent reviews", () => {
     const calls: number[][] = [];
     const s = await start({
       batchSize: 4,
-      batchRoutes: new Map([["/validate/fail", (bodies: readonly unknown[]) => {
-        const ns = bodies.map((b) => (b as { n: number }).n);
-        calls.push(ns);
-        return ns.map((n) => ({ status: 200 as const, body: { n, batch: ns.length } }));
-      }]]),
+      batchRoutes: new Map([
+        [
+          "/validate/fail",
+          (bodies: readonly unknown[]) => {
+            const ns = bodies.map((b) => (b as { n: number }).n);
+            calls.push(ns);
+            return ns.map((n) => ({ status: 200 as const, body: { n, batch: ns.length } }));
+          },
+        ],
+      ]),
     });
     const json = { "content-type": "application/json" };
     const replies = await Promise.all(
-      Array.from({ length: 24 }, (_, n) => send(s.port, CAS, { path: "/validate/fail", headers: json, body: n === 7 ? "{not json" : JSON.stringify({ n }) })),
+      Array.from({ length: 24 }, (_, n) =>
+        send(s.port, CAS, {
+          path: "/validate/fail",
+          headers: json,
+          body: n === 7 ? "{not json" : JSON.stringify({ n }),
+        }),
+      ),
     );
     replies.forEach((r, n) => {
       if (n === 7) {
@@ -170,17 +229,29 @@ describe("createWebhookServer: concurrent reviews", () => {
         assert.equal((r.json as { n: number }).n, n);
       }
     });
-    assert.deepEqual(calls.flat().sort((a, b) => a - b), Array.from({ length: 24 }, (_, n) => n).filter((n) => n !== 7), "every valid body was handed over once");
-    assert.ok(calls.every((c) => c.length >= 1 && c.length <= 4), `calls of 1 to 4 bodies: ${JSON.stringify(calls)}`);
+    assert.deepEqual(
+      calls.flat().sort((a, b) => a - b),
+      Array.from({ length: 24 }, (_, n) => n).filter((n) => n !== 7),
+      "every valid body was handed over once",
+    );
+    assert.ok(
+      calls.every((c) => c.length >= 1 && c.length <= 4),
+      `calls of 1 to 4 bodies: ${JSON.stringify(calls)}`,
+    );
   });
 
   test("a batch handler that throws answers its requests with 500 and the server keeps serving", async () => {
     let fail = true;
     const s = await start({
-      batchRoutes: new Map([["/validate/fail", (bodies: readonly unknown[]) => {
-        if (fail) throw new Error("batch blew up");
-        return bodies.map(() => ({ status: 200 as const, body: { ok: true } }));
-      }]]),
+      batchRoutes: new Map([
+        [
+          "/validate/fail",
+          (bodies: readonly unknown[]) => {
+            if (fail) throw new Error("batch blew up");
+            return bodies.map(() => ({ status: 200 as const, body: { ok: true } }));
+          },
+        ],
+      ]),
     });
     const json = { "content-type": "application/json" };
     const r = await send(s.port, CAS, { path: "/validate/fail", headers: json, body: "{}" });
@@ -197,7 +268,10 @@ describe("createWebhookServer: health", () => {
     let live = true;
     const s = await start({ health: { live: () => live, ready: () => ready } });
     const get = (path: string) => send(s.port, CAS, { method: "GET", path });
-    assert.deepEqual(await get("/health/readiness").then((r) => [r.status, r.json]), [503, { ready: false, reason: "policies not loaded: bad.yaml line 3" }]);
+    assert.deepEqual(await get("/health/readiness").then((r) => [r.status, r.json]), [
+      503,
+      { ready: false, reason: "policies not loaded: bad.yaml line 3" },
+    ]);
     ready = { ok: true };
     assert.deepEqual(await get("/health/readiness").then((r) => [r.status, r.json]), [200, { ready: true }]);
     assert.equal((await get("/health/liveness")).status, 200);
@@ -236,7 +310,9 @@ describe("createWebhookServer: TLS", () => {
     const s = await start({ requestTimeoutMs: 400, headersTimeoutMs: 200 });
     const socket = connect({ host: "127.0.0.1", port: s.port, ca: CAS, servername: "webhook.test.svc" });
     await new Promise<void>((resolve) => socket.once("secureConnect", () => resolve()));
-    socket.write("POST /validate/fail HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{");
+    socket.write(
+      "POST /validate/fail HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+    );
     const startedAt = Date.now();
     socket.resume();
     await new Promise<void>((resolve) => socket.once("close", () => resolve()));
@@ -249,13 +325,16 @@ describe("createWebhookServer: graceful close", () => {
     let release = (): void => {};
     let entered = (): void => {};
     const handlerEntered = new Promise<void>((r) => (entered = r));
-    const s = await start({}, {
-      "/slow": async (body) => {
-        entered();
-        await new Promise<void>((r) => (release = r));
-        return { status: 200, body };
+    const s = await start(
+      {},
+      {
+        "/slow": async (body) => {
+          entered();
+          await new Promise<void>((r) => (release = r));
+          return { status: 200, body };
+        },
       },
-    });
+    );
     const reply = send(s.port, CAS, { path: "/slow", body: '"done"' });
     await handlerEntered;
     const closed = s.server.close({ graceMs: 5000 });
@@ -285,12 +364,15 @@ describe("createWebhookServer: graceful close", () => {
   test("a request still running when the grace period ends is cut off, and close() resolves", async () => {
     let entered = (): void => {};
     const handlerEntered = new Promise<void>((r) => (entered = r));
-    const s = await start({}, {
-      "/stuck": () => {
-        entered();
-        return new Promise<HandlerResult>(() => {});
+    const s = await start(
+      {},
+      {
+        "/stuck": () => {
+          entered();
+          return new Promise<HandlerResult>(() => {});
+        },
       },
-    });
+    );
     const reply = send(s.port, CAS, { path: "/stuck", body: "1" });
     await handlerEntered;
     const t0 = Date.now();

@@ -15,7 +15,14 @@ import { discardRest, readBody, type BodyRead } from "./request-body.js";
 import { errorPayload, sendJson } from "./respond.js";
 import { createTurnBatch, DEFAULT_MAX_PER_CHUNK } from "./turn-batch.js";
 import type { Exchange, Ticket, Waiting } from "./exchange.js";
-import type { BatchRouteHandler, HandlerResult, RouteHandler, TlsMaterial, WebhookServer, WebhookServerOptions } from "./types.js";
+import type {
+  BatchRouteHandler,
+  HandlerResult,
+  RouteHandler,
+  TlsMaterial,
+  WebhookServer,
+  WebhookServerOptions,
+} from "./types.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
 /** Connections held at once; past it, a new one replaces the one idle longest, or is closed when all are busy. */
@@ -38,7 +45,9 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   const clock = options.clock ?? (() => performance.now() / 1000);
   const discardLimits = { maxBytes: 4 * Math.max(maxBodyBytes, MIB), lingerMs: 2_000 };
-  const budget = new InFlightBudget(options.maxInFlightBytes ?? Math.max(4 * maxBodyBytes, 256 * REQUEST_OVERHEAD_BYTES));
+  const budget = new InFlightBudget(
+    options.maxInFlightBytes ?? Math.max(4 * maxBodyBytes, 256 * REQUEST_OVERHEAD_BYTES),
+  );
   const tlsPolicy = options.tlsPolicy ?? DEFAULT_TLS_POLICY;
   const secure = (tls: TlsMaterial) => ({
     cert: tls.cert,
@@ -132,34 +141,45 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       return reject(ex, 415, `content-encoding ${encoding.slice(0, 100)} is not supported; send the body uncompressed`);
     }
     const shed = options.overloaded?.();
-    if (shed !== undefined) return reject(ex, 503, `the webhook is shedding load (${shed}); retry later`, { "retry-after": "1" });
+    if (shed !== undefined)
+      return reject(ex, 503, `the webhook is shedding load (${shed}); retry later`, { "retry-after": "1" });
     const lengthHeader = req.headers["content-length"];
     const declared = lengthHeader === undefined ? undefined : Number(lengthHeader);
     const upfront = REQUEST_OVERHEAD_BYTES + (declared !== undefined && declared <= maxBodyBytes ? declared : 0);
     if (!budget.take(upfront)) return overBudget(ex);
     ticket.held = upfront;
-    const takeChunk = declared === undefined ? (bytes: number): boolean => {
-      if (!budget.take(bytes)) return false;
-      ticket.held += bytes;
-      return true;
-    } : undefined;
-    readBody(req, maxBodyBytes, (body) => {
-      // Complete bodies are handled in the next batch; refusals are answered at once.
-      if (body.kind !== "ok") return handleSafely(ex, handler, body);
-      const many = options.batchRoutes?.get(path);
-      if (many === undefined) return batch.add(() => handleSafely(ex, handler, body));
-      let list = waiting.get(path);
-      if (list === undefined) {
-        list = [];
-        waiting.set(path, list);
-        batch.add(() => runBatch(path, many));
-      }
-      list.push({ ex, text: body.text });
-    }, takeChunk);
+    const takeChunk =
+      declared === undefined
+        ? (bytes: number): boolean => {
+            if (!budget.take(bytes)) return false;
+            ticket.held += bytes;
+            return true;
+          }
+        : undefined;
+    readBody(
+      req,
+      maxBodyBytes,
+      (body) => {
+        // Complete bodies are handled in the next batch; refusals are answered at once.
+        if (body.kind !== "ok") return handleSafely(ex, handler, body);
+        const many = options.batchRoutes?.get(path);
+        if (many === undefined) return batch.add(() => handleSafely(ex, handler, body));
+        let list = waiting.get(path);
+        if (list === undefined) {
+          list = [];
+          waiting.set(path, list);
+          batch.add(() => runBatch(path, many));
+        }
+        list.push({ ex, text: body.text });
+      },
+      takeChunk,
+    );
   }
 
   function overBudget(ex: Exchange): void {
-    reject(ex, 503, `the webhook holds its limit of ${budget.maxBytes} bytes of requests in flight; retry later`, { "retry-after": "1" });
+    reject(ex, 503, `the webhook holds its limit of ${budget.maxBytes} bytes of requests in flight; retry later`, {
+      "retry-after": "1",
+    });
   }
 
   /** Up to batchSize waiting bodies of `path` in one call of its batch handler; the rest in the next run. */
@@ -189,7 +209,8 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     }
     owners.forEach((w, i) => {
       const result = results[i];
-      if (result === undefined) failed(w.ex, new TypeError(`the batch handler for ${path} gave no answer for body ${i}`));
+      if (result === undefined)
+        failed(w.ex, new TypeError(`the batch handler for ${path} gave no answer for body ${i}`));
       else if (isPromiseLike(result)) {
         result.then(
           (r) => respond(w.ex, r),
@@ -237,7 +258,10 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     let payload: string | undefined;
     try {
       payload = result.status === 200 || result.status === 400 ? JSON.stringify(result.body) : undefined;
-      if (payload === undefined) throw new TypeError(`the handler for ${ex.route} returned an unusable result (status ${String(result.status)})`);
+      if (payload === undefined)
+        throw new TypeError(
+          `the handler for ${ex.route} returned an unusable result (status ${String(result.status)})`,
+        );
     } catch (e) {
       return failed(ex, e);
     }
@@ -267,7 +291,8 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     const path = query === -1 ? url : url.slice(0, query);
     if (path === LIVENESS_PATH || path === READINESS_PATH) return health({ req, res, route: path, started });
     const handler = options.routes.get(path);
-    if (handler === undefined) return reject({ req, res, route: UNMATCHED, started }, 404, `no webhook is served at ${path.slice(0, 200)}`);
+    if (handler === undefined)
+      return reject({ req, res, route: UNMATCHED, started }, 404, `no webhook is served at ${path.slice(0, 200)}`);
     const ex: Exchange = { req, res, route: path, started };
     try {
       route(ex, handler, ticket);

@@ -7,8 +7,17 @@ import { logAdmission } from "./log-admission.js";
 import { capture } from "../../../test/support/log-capture.js";
 
 const outcome = (o: Partial<AdmissionOutcome> = {}): AdmissionOutcome => ({
-  uid: "705ab4f5-6393-11e8-b7cc-42010a800002", webhook: "validate", kind: "Pod", namespace: "default", name: "nginx",
-  operation: "CREATE", allowed: false, dryRun: false, durationSeconds: 0.0012345, warnings: 2, ...o,
+  uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+  webhook: "validate",
+  kind: "Pod",
+  namespace: "default",
+  name: "nginx",
+  operation: "CREATE",
+  allowed: false,
+  dryRun: false,
+  durationSeconds: 0.0012345,
+  warnings: 2,
+  ...o,
 });
 
 test("one JSON line with uid, kind, namespace/name, operation, decision, duration, patch ops and warnings", () => {
@@ -20,15 +29,28 @@ test("one JSON line with uid, kind, namespace/name, operation, decision, duratio
   assert.equal(typeof time, "string");
   assert.ok(typeof pid === "number" && typeof hostname === "string");
   assert.deepEqual(rest, {
-    level: "info", msg: "admission review",
-    uid: "705ab4f5-6393-11e8-b7cc-42010a800002", webhook: "validate", kind: "Pod", namespace: "default", name: "nginx",
-    operation: "CREATE", decision: "denied", dryRun: false, durationMs: 1.235, patchOps: 0, warnings: 2,
+    level: "info",
+    msg: "admission review",
+    uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+    webhook: "validate",
+    kind: "Pod",
+    namespace: "default",
+    name: "nginx",
+    operation: "CREATE",
+    decision: "denied",
+    dryRun: false,
+    durationMs: 1.235,
+    patchOps: 0,
+    warnings: 2,
   });
 });
 
 test("an allowed mutation logs its patch operation count; extra fields are added but cannot replace the outcome's", () => {
   const out = capture();
-  logAdmission(createLogger({ destination: out }), outcome({ webhook: "mutate", allowed: true, patchOps: 3 }), { policies: ["add-labels"], decision: "forged" });
+  logAdmission(createLogger({ destination: out }), outcome({ webhook: "mutate", allowed: true, patchOps: 3 }), {
+    policies: ["add-labels"],
+    decision: "forged",
+  });
   const r = out.records()[0] ?? {};
   assert.equal(r["decision"], "allowed");
   assert.equal(r["patchOps"], 3);
@@ -44,5 +66,8 @@ test("below the logger's level nothing is written", () => {
 test("an unknown level is refused with the list of levels", () => {
   assert.equal(isLogLevel("debug"), true);
   assert.equal(isLogLevel("verbose"), false);
-  assert.throws(() => createLogger({ level: "verbose", destination: capture() }), /unknown log level "verbose": use one of fatal, error, warn, info, debug, trace, silent/);
+  assert.throws(
+    () => createLogger({ level: "verbose", destination: capture() }),
+    /unknown log level "verbose": use one of fatal, error, warn, info, debug, trace, silent/,
+  );
 });

@@ -6,20 +6,27 @@ import type { AdmissionOutcome } from "../types.js";
  * Writes `{uid, webhook, kind, namespace, name, operation, decision, dryRun, durationMs, patchOps,
  * warnings, ...extra}` at info level. The outcome's fields win over `extra` keys of the same name.
  */
-export function logAdmission(logger: Logger, outcome: AdmissionOutcome, extra?: Readonly<Record<string, unknown>>): void {
+export function logAdmission(
+  logger: Logger,
+  outcome: AdmissionOutcome,
+  extra?: Readonly<Record<string, unknown>>,
+): void {
   if (!logger.isLevelEnabled("info")) return;
-  logger.info({
-    ...extra,
-    uid: outcome.uid,
-    webhook: outcome.webhook,
-    kind: outcome.kind,
-    namespace: outcome.namespace,
-    name: outcome.name,
-    operation: outcome.operation,
-    decision: outcome.allowed ? "allowed" : "denied",
-    dryRun: outcome.dryRun,
-    durationMs: Math.round(outcome.durationSeconds * 1e6) / 1e3,
-    patchOps: outcome.patchOps ?? 0,
-    warnings: outcome.warnings,
-  }, "admission review");
+  logger.info(
+    {
+      ...extra,
+      uid: outcome.uid,
+      webhook: outcome.webhook,
+      kind: outcome.kind,
+      namespace: outcome.namespace,
+      name: outcome.name,
+      operation: outcome.operation,
+      decision: outcome.allowed ? "allowed" : "denied",
+      dryRun: outcome.dryRun,
+      durationMs: Math.round(outcome.durationSeconds * 1e6) / 1e3,
+      patchOps: outcome.patchOps ?? 0,
+      warnings: outcome.warnings,
+    },
+    "admission review",
+  );
 }

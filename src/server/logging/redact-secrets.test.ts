@@ -35,7 +35,12 @@ const review = () => ({
     object: secret(),
     oldObject: secret(),
   },
-  response: { uid: "u1", allowed: true, patchType: "JSONPatch", patch: Buffer.from(`[{"op":"add","path":"/data/x","value":"${PASSWORD_B64}"}]`).toString("base64") },
+  response: {
+    uid: "u1",
+    allowed: true,
+    patchType: "JSONPatch",
+    patch: Buffer.from(`[{"op":"add","path":"/data/x","value":"${PASSWORD_B64}"}]`).toString("base64"),
+  },
 });
 
 function logged(write: (log: ReturnType<typeof createLogger>) => void): string {
@@ -48,7 +53,10 @@ function assertClean(text: string): void {
   assert.ok(!text.includes(PASSWORD_B64), "the base64 password leaked");
   assert.ok(!text.includes("super-secret-password"), "the decoded password leaked");
   assert.ok(!text.includes(TOKEN), "the stringData token leaked");
-  assert.ok(!text.includes(Buffer.from(`[{"op":"add","path":"/data/x","value":"${PASSWORD_B64}"}]`).toString("base64")), "the patch leaked");
+  assert.ok(
+    !text.includes(Buffer.from(`[{"op":"add","path":"/data/x","value":"${PASSWORD_B64}"}]`).toString("base64")),
+    "the patch leaked",
+  );
 }
 
 describe("through the logger", () => {
@@ -58,24 +66,57 @@ describe("through the logger", () => {
     ["a review nested three levels down", (log) => log.debug({ a: { b: { c: review() } } }, "deep")],
     ["a bare Secret", (log) => log.warn(secret(), "secret")],
     ["a Secret in a list", (log) => log.info({ items: [{ kind: "ConfigMap", data: { a: "b" } }, secret()] }, "list")],
-    ["a request alone (DELETE: only oldObject)", (log) => log.info({ req: { ...review().request, operation: "DELETE", object: null } }, "req")],
-    ["the items of a SecretList (which carry no kind)", (log) => log.info({ a: { list: { kind: "SecretList", items: [{ metadata: { name: "db" }, data: { password: PASSWORD_B64 }, stringData: { token: TOKEN } }] } } }, "list")],
+    [
+      "a request alone (DELETE: only oldObject)",
+      (log) => log.info({ req: { ...review().request, operation: "DELETE", object: null } }, "req"),
+    ],
+    [
+      "the items of a SecretList (which carry no kind)",
+      (log) =>
+        log.info(
+          {
+            a: {
+              list: {
+                kind: "SecretList",
+                items: [{ metadata: { name: "db" }, data: { password: PASSWORD_B64 }, stringData: { token: TOKEN } }],
+              },
+            },
+          },
+          "list",
+        ),
+    ],
     ["a child logger's bindings", (log) => log.child({ resource: secret() }).info("bound")],
-    ["a grandchild logger's bindings", (log) => log.child({ a: 1 }).child({ resource: secret() }, { level: "info" }).info("bound")],
-    ["an object without kind under an AdmissionRequest for secrets", (log) => log.info({ wrapped: { request: { ...review().request, object: { data: { password: PASSWORD_B64 } } } } }, "x")],
+    [
+      "a grandchild logger's bindings",
+      (log) => log.child({ a: 1 }).child({ resource: secret() }, { level: "info" }).info("bound"),
+    ],
+    [
+      "an object without kind under an AdmissionRequest for secrets",
+      (log) =>
+        log.info({ wrapped: { request: { ...review().request, object: { data: { password: PASSWORD_B64 } } } } }, "x"),
+    ],
   ];
   for (const [name, write] of placements) test(`${name} shows no secret values`, () => assertClean(logged(write)));
 
   test("what is not secret stays readable", () => {
     const text = logged((log) => log.info({ review: review() }, "review"));
-    const line = JSON.parse(text) as { review: { request: { object: { metadata: { name: string; annotations: Record<string, string> }; data: string } } } };
+    const line = JSON.parse(text) as {
+      review: {
+        request: { object: { metadata: { name: string; annotations: Record<string, string> }; data: string } };
+      };
+    };
     assert.equal(line.review.request.object.metadata.name, "db");
     assert.equal(line.review.request.object.metadata.annotations["team"], "db");
     assert.equal(line.review.request.object.data, REDACTED);
   });
 
   test("`data` and `stringData` at the top and one level down are redacted whatever the kind (pino's `*.data`)", () => {
-    const text = logged((log) => log.info({ data: "top", cm: { kind: "ConfigMap", data: { color: "blue" }, stringData: "s" }, other: { name: "x" } }, "shallow"));
+    const text = logged((log) =>
+      log.info(
+        { data: "top", cm: { kind: "ConfigMap", data: { color: "blue" }, stringData: "s" }, other: { name: "x" } },
+        "shallow",
+      ),
+    );
     const line = JSON.parse(text) as Record<string, Record<string, unknown>>;
     assert.equal(line["data"], REDACTED);
     assert.deepEqual(line["cm"], { kind: "ConfigMap", data: REDACTED, stringData: REDACTED });

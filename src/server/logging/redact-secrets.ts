@@ -71,9 +71,16 @@ function scrubObject(obj: Obj, secret: boolean, depth: number, path: Set<object>
     let s: unknown;
     if (secret && SECRET_FIELDS.has(key)) s = v === undefined ? v : REDACTED;
     else if (secret && key === "metadata" && isPlainObject(v)) s = scrubMetadata(v, depth + 1, path);
-    else if (secretRequest && (key === "object" || key === "oldObject") && isPlainObject(v)) s = scrubObject(v, true, depth + 1, path);
-    else if (secretList && key === "items" && Array.isArray(v)) s = scrub(v.map((i: unknown) => (isPlainObject(i) ? scrubObject(i, true, depth + 2, path) : i)), depth + 1, path);
-    else if (secretReview && key === "response" && isPlainObject(v) && v["patch"] !== undefined) s = scrub({ ...v, patch: REDACTED }, depth + 1, path);
+    else if (secretRequest && (key === "object" || key === "oldObject") && isPlainObject(v))
+      s = scrubObject(v, true, depth + 1, path);
+    else if (secretList && key === "items" && Array.isArray(v))
+      s = scrub(
+        v.map((i: unknown) => (isPlainObject(i) ? scrubObject(i, true, depth + 2, path) : i)),
+        depth + 1,
+        path,
+      );
+    else if (secretReview && key === "response" && isPlainObject(v) && v["patch"] !== undefined)
+      s = scrub({ ...v, patch: REDACTED }, depth + 1, path);
     else s = scrub(v, depth + 1, path);
     if (s !== v) (out ??= { ...obj })[key] = s;
   }
@@ -83,9 +90,10 @@ function scrubObject(obj: Obj, secret: boolean, depth: number, path: Set<object>
 
 function scrubMetadata(metadata: Obj, depth: number, path: Set<object>): unknown {
   const annotations = metadata["annotations"];
-  const cleaned = isPlainObject(annotations) && annotations[LAST_APPLIED] !== undefined
-    ? { ...metadata, annotations: { ...annotations, [LAST_APPLIED]: REDACTED } }
-    : metadata;
+  const cleaned =
+    isPlainObject(annotations) && annotations[LAST_APPLIED] !== undefined
+      ? { ...metadata, annotations: { ...annotations, [LAST_APPLIED]: REDACTED } }
+      : metadata;
   return scrub(cleaned, depth, path);
 }
 
@@ -96,7 +104,10 @@ function isSecret(obj: Obj): boolean {
 function isSecretRequest(obj: Obj): boolean {
   const kind = obj["kind"];
   const resource = obj["resource"];
-  return (isPlainObject(kind) && kind["kind"] === "Secret") || (isPlainObject(resource) && resource["resource"] === "secrets");
+  return (
+    (isPlainObject(kind) && kind["kind"] === "Secret") ||
+    (isPlainObject(resource) && resource["resource"] === "secrets")
+  );
 }
 
 function isPlain(v: object): boolean {

@@ -21,7 +21,13 @@ function fakeSource(current: PolicySnapshot, error?: PolicyLoadError) {
   return { source, emit: (e: PolicySourceEvent) => listeners.forEach((l) => l(e)), listeners };
 }
 
-const read = async (r: Registry, name: string) => /^(\S+) (\S+)$/m.exec((await r.metrics()).split("\n").filter((l) => l.startsWith(name)).join("\n"))?.[2];
+const read = async (r: Registry, name: string) =>
+  /^(\S+) (\S+)$/m.exec(
+    (await r.metrics())
+      .split("\n")
+      .filter((l) => l.startsWith(name))
+      .join("\n"),
+  )?.[2];
 const error: PolicyLoadError = { at: 0, message: "bad", problems: [] };
 
 test("the current set counts at bind time, then each event; unsubscribing stops it", async () => {
@@ -38,7 +44,10 @@ test("the current set counts at bind time, then each event; unsubscribing stops 
   assert.equal(await read(registry, "bylaw_policy_load_errors_total"), "1");
   emit({ kind: "loaded", snapshot: snapshot([], 2), previous: s1 });
   assert.equal(await read(registry, "bylaw_policy_set_healthy"), "1");
-  assert.match(await registry.metrics(), /policy_name="a",policy_change_type="created"\} 1\n.*policy_name="a",policy_change_type="deleted"\} 1/);
+  assert.match(
+    await registry.metrics(),
+    /policy_name="a",policy_change_type="created"\} 1\n.*policy_name="a",policy_change_type="deleted"\} 1/,
+  );
   unbind();
   assert.equal(listeners.size, 0);
 });

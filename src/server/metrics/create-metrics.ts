@@ -4,7 +4,16 @@
  * into a registry the caller owns. Plus two of Bylaw's own: policy load errors and set health.
  */
 import { Counter, Gauge } from "prom-client";
-import { type CompiledPolicy, imageVerifyGaps, isObject, type JsonObject, type JsonValue, type PolicyResponse, type Rule, type RuleResult } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  imageVerifyGaps,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  type PolicyResponse,
+  type Rule,
+  type RuleResult,
+} from "../../engine/index.js";
 import type { AdmissionOutcome, PolicySnapshot, ResultRuleType, ReviewFacts } from "../types.js";
 import { diffPolicies } from "./policy-changes.js";
 import { policyLabels, ruleType, type PolicyLabels } from "./policy-labels.js";
@@ -13,17 +22,46 @@ import { HistogramFamily, KYVERNO_BUCKETS, RenderLane, SeriesBudget } from "./se
 import type { BylawMetrics, ContextKind, MetricsOptions } from "./types.js";
 
 const RESULT_LABELS = [
-  "policy_validation_mode", "policy_type", "policy_background_mode", "policy_name", "policy_namespace",
-  "resource_kind", "resource_namespace", "resource_request_operation",
-  "rule_name", "rule_result", "rule_type", "rule_execution_cause", "dry_run",
+  "policy_validation_mode",
+  "policy_type",
+  "policy_background_mode",
+  "policy_name",
+  "policy_namespace",
+  "resource_kind",
+  "resource_namespace",
+  "resource_request_operation",
+  "rule_name",
+  "rule_result",
+  "rule_type",
+  "rule_execution_cause",
+  "dry_run",
 ] as const;
-const ADMISSION_LABELS = ["resource_kind", "resource_namespace", "resource_request_operation", "request_allowed", "request_webhook"] as const;
+const ADMISSION_LABELS = [
+  "resource_kind",
+  "resource_namespace",
+  "resource_request_operation",
+  "request_allowed",
+  "request_webhook",
+] as const;
 const HTTP_LABELS = ["http_method", "http_url"] as const;
 const RULE_INFO_LABELS = [
-  "policy_validation_mode", "policy_type", "policy_background_mode", "policy_namespace", "policy_name",
-  "rule_name", "rule_type", "status_ready",
+  "policy_validation_mode",
+  "policy_type",
+  "policy_background_mode",
+  "policy_namespace",
+  "policy_name",
+  "rule_name",
+  "rule_type",
+  "status_ready",
 ] as const;
-const CHANGE_LABELS = ["policy_validation_mode", "policy_type", "policy_background_mode", "policy_namespace", "policy_name", "policy_change_type"] as const;
+const CHANGE_LABELS = [
+  "policy_validation_mode",
+  "policy_type",
+  "policy_background_mode",
+  "policy_namespace",
+  "policy_name",
+  "policy_change_type",
+] as const;
 
 /** Kyverno's `request_webhook` values: the kind of webhook configuration that sent the review. */
 const WEBHOOK_CONFIGURATION: Readonly<Record<AdmissionOutcome["webhook"], string>> = {
@@ -73,19 +111,40 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
   };
   const lane = new RenderLane();
   const histogram = (name: string, help: string, labels: readonly string[], budget: SeriesBudget): HistogramFamily =>
-    new HistogramFamily(name, help, labels, buckets, maxSeries, onDropped, budget, REQUEST_LABELS, lane).register(registry);
+    new HistogramFamily(name, help, labels, buckets, maxSeries, onDropped, budget, REQUEST_LABELS, lane).register(
+      registry,
+    );
 
   // Each counter below is the observation count of a histogram with the same labels, as Kyverno
   // records both for every event: one lookup per event feeds the pair.
-  const results = histogram("kyverno_policy_execution_duration_seconds",
-    "Seconds one rule took to evaluate one admission request", RESULT_LABELS, resultBudget);
-  counted(results, "kyverno_policy_results_total",
-    "Rule results (pass, fail, warn, error, skip) by policy, rule and resource");
-  const reviews = histogram("kyverno_admission_review_duration_seconds",
-    "Seconds one admission review took end to end, all policies included", ADMISSION_LABELS, reviewBudget);
-  counted(reviews, "kyverno_admission_requests_total", "Admission reviews answered, by resource, operation, decision and webhook");
-  const http = histogram("kyverno_http_requests_duration_seconds",
-    "Seconds one HTTP request took", HTTP_LABELS, httpBudget);
+  const results = histogram(
+    "kyverno_policy_execution_duration_seconds",
+    "Seconds one rule took to evaluate one admission request",
+    RESULT_LABELS,
+    resultBudget,
+  );
+  counted(
+    results,
+    "kyverno_policy_results_total",
+    "Rule results (pass, fail, warn, error, skip) by policy, rule and resource",
+  );
+  const reviews = histogram(
+    "kyverno_admission_review_duration_seconds",
+    "Seconds one admission review took end to end, all policies included",
+    ADMISSION_LABELS,
+    reviewBudget,
+  );
+  counted(
+    reviews,
+    "kyverno_admission_requests_total",
+    "Admission reviews answered, by resource, operation, decision and webhook",
+  );
+  const http = histogram(
+    "kyverno_http_requests_duration_seconds",
+    "Seconds one HTTP request took",
+    HTTP_LABELS,
+    httpBudget,
+  );
   counted(http, "kyverno_http_requests_total", "HTTP requests served, by method and path");
 
   const ruleInfo = new Gauge({
@@ -100,7 +159,12 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     labelNames: CHANGE_LABELS,
     registers: [registry],
   });
-  const info = new Gauge({ name: "kyverno_info", help: "Always 1; the version label is Bylaw's version", labelNames: ["version"], registers: [registry] });
+  const info = new Gauge({
+    name: "kyverno_info",
+    help: "Always 1; the version label is Bylaw's version",
+    labelNames: ["version"],
+    registers: [registry],
+  });
   info.set({ version: options.version }, 1);
   const loadErrors = new Counter({
     name: "bylaw_policy_load_errors_total",
@@ -148,7 +212,15 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
   const reviewKeys: string[] = ["", "", "", "", ""];
   const httpKeys: string[] = ["", ""];
   /** The last review's raw kind and namespace, their label values, and the key of the labels it shares with its results. */
-  let lastReview = { kind: "", namespace: "", operation: "", dryRun: false, kindLabel: "", namespaceLabel: "", key: "" };
+  let lastReview = {
+    kind: "",
+    namespace: "",
+    operation: "",
+    dryRun: false,
+    kindLabel: "",
+    namespaceLabel: "",
+    key: "",
+  };
   /** Rule-info label sets currently at 1, by a key of their values. */
   let liveRules = new Map<string, Record<string, string>>();
   let last: PolicySnapshot | undefined;
@@ -164,17 +236,33 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
       reviewKeys[3] = o.allowed ? "true" : "false";
       reviewKeys[4] = o.webhook;
       if (reviews.observeKeyed(perRequest, reviewKeys, o.durationSeconds)) return;
-      const values = [kind, namespace, `${o.operation}`.toLowerCase(), o.allowed ? "true" : "false", WEBHOOK_CONFIGURATION[o.webhook] ?? o.webhook];
+      const values = [
+        kind,
+        namespace,
+        `${o.operation}`.toLowerCase(),
+        o.allowed ? "true" : "false",
+        WEBHOOK_CONFIGURATION[o.webhook] ?? o.webhook,
+      ];
       reviews.observeNew(perRequest, reviewKeys, values, o.durationSeconds);
     },
 
     policyResults(review: ReviewFacts, response: PolicyResponse, type: ResultRuleType, secondsEach: number): void {
       // The labels a review shares (kind, namespace, operation, dry run) are keyed once per review.
-      if (review.kind !== lastReview.kind || review.namespace !== lastReview.namespace || review.operation !== lastReview.operation || review.dryRun !== lastReview.dryRun) {
+      if (
+        review.kind !== lastReview.kind ||
+        review.namespace !== lastReview.namespace ||
+        review.operation !== lastReview.operation ||
+        review.dryRun !== lastReview.dryRun
+      ) {
         const kindLabel = kinds.labelFor(review.kind);
         const namespaceLabel = namespaces.labelFor(review.namespace);
         lastReview = {
-          kind: review.kind, namespace: review.namespace, operation: review.operation, dryRun: review.dryRun, kindLabel, namespaceLabel,
+          kind: review.kind,
+          namespace: review.namespace,
+          operation: review.operation,
+          dryRun: review.dryRun,
+          kindLabel,
+          namespaceLabel,
           key: `${kindLabel}\u001f${namespaceLabel}\u001f${review.operation}\u001f${review.dryRun ? "1" : "0"}`,
         };
       }
@@ -185,7 +273,13 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
       for (const r of response.rules) {
         scratch[1] = r.rule;
         scratch[2] = r.status;
-        if (!results.observeKeyed(policy, scratch, secondsEach)) results.observeNew(policy, scratch, resultLabelValues(resultScopeOf(policy), lastReview, review, r, type), secondsEach);
+        if (!results.observeKeyed(policy, scratch, secondsEach))
+          results.observeNew(
+            policy,
+            scratch,
+            resultLabelValues(resultScopeOf(policy), lastReview, review, r, type),
+            secondsEach,
+          );
       }
     },
 
@@ -197,8 +291,12 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
       for (const c of diffPolicies(before?.policies ?? [], snapshot.policies)) {
         const p = labelsOf(c.policy);
         changes.inc({
-          policy_validation_mode: p.validationMode, policy_type: p.type, policy_background_mode: p.background,
-          policy_namespace: p.namespace, policy_name: p.name, policy_change_type: c.change,
+          policy_validation_mode: p.validationMode,
+          policy_type: p.type,
+          policy_background_mode: p.background,
+          policy_namespace: p.namespace,
+          policy_name: p.name,
+          policy_change_type: c.change,
         });
       }
       const live = new Map<string, Record<string, string>>();
@@ -206,12 +304,21 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
         const p = labelsOf(policy);
         for (const rule of policy.rules) {
           const labels = {
-            policy_validation_mode: p.validationMode, policy_type: p.type, policy_background_mode: p.background,
-            policy_namespace: p.namespace, policy_name: p.name,
-            rule_name: boundLabelValue(rule.name), rule_type: ruleType(rule.rule),
+            policy_validation_mode: p.validationMode,
+            policy_type: p.type,
+            policy_background_mode: p.background,
+            policy_namespace: p.namespace,
+            policy_name: p.name,
+            rule_name: boundLabelValue(rule.name),
+            rule_type: ruleType(rule.rule),
             // A rule Bylaw cannot run (a field it does not support, CEL that does not compile, a
             // context entry or image registry the server cannot read) is loaded but not ready: it answers only errors.
-            status_ready: rule.unsupported === undefined && imageVerifyGaps(rule.rule) === undefined && contextLoads(rule.rule, options.canLoadContext) ? "true" : "false",
+            status_ready:
+              rule.unsupported === undefined &&
+              imageVerifyGaps(rule.rule) === undefined &&
+              contextLoads(rule.rule, options.canLoadContext)
+                ? "true"
+                : "false",
           };
           live.set(Object.values(labels).join("\u001f"), labels);
         }
@@ -233,7 +340,8 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     httpRequest(method: string, url: string, seconds: number): void {
       httpKeys[0] = method;
       httpKeys[1] = urlLabel(url);
-      if (!http.observeKeyed(perRequest, httpKeys, seconds)) http.observeNew(perRequest, httpKeys, [method, httpKeys[1]], seconds);
+      if (!http.observeKeyed(perRequest, httpKeys, seconds))
+        http.observeNew(perRequest, httpKeys, [method, httpKeys[1]], seconds);
     },
   };
 }
@@ -255,14 +363,22 @@ function resultLabelValues(
 ): string[] {
   return [
     ...scope.values,
-    capped.kindLabel, capped.namespaceLabel, `${review.operation}`.toLowerCase(), r.rule, r.status, type, "admission_request", review.dryRun ? "true" : "false",
+    capped.kindLabel,
+    capped.namespaceLabel,
+    `${review.operation}`.toLowerCase(),
+    r.rule,
+    r.status,
+    type,
+    "admission_request",
+    review.dryRun ? "true" : "false",
   ];
 }
 
 /** Whether every context entry of the rule (and of its foreach lists) is of a kind the server can load. */
 function contextLoads(rule: Rule, canLoad: ((kind: ContextKind) => boolean) | undefined): boolean {
   if (canLoad === undefined) return true;
-  const loads = (e: Partial<Record<ContextKind, unknown>>): boolean => CONTEXT_KINDS.every((kind) => e[kind] === undefined || canLoad(kind));
+  const loads = (e: Partial<Record<ContextKind, unknown>>): boolean =>
+    CONTEXT_KINDS.every((kind) => e[kind] === undefined || canLoad(kind));
   const nested: JsonObject[] = [];
   const walk = (v: JsonValue | undefined): void => {
     if (Array.isArray(v)) v.forEach(walk);

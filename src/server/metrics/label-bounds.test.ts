@@ -18,18 +18,36 @@ const policies: CompiledPolicy[] = Array.from({ length: 20 }, (_, i) => compiled
 const results = (p: CompiledPolicy, n: number) => ({
   policy: p,
   resource: {},
-  rules: Array.from({ length: 3 }, (_, r): RuleResult => ({ rule: `rule-${r}`, type: "Validation", status: (n + r) % 3 === 0 ? "fail" : "pass", message: "m" })),
+  rules: Array.from({ length: 3 }, (_, r): RuleResult => ({
+    rule: `rule-${r}`,
+    type: "Validation",
+    status: (n + r) % 3 === 0 ? "fail" : "pass",
+    message: "m",
+  })),
 });
 
 /** One review of a Pod in `namespace` through every policy, as the validate handler reports it. */
 function review(metrics: ReturnType<typeof createMetrics>, namespace: string, n: number): void {
   const facts: ReviewFacts = { kind: "Pod", namespace, operation: "CREATE", dryRun: false };
   for (const p of policies) metrics.policyResults(facts, results(p, n), "validate", 0.0001);
-  metrics.admission({ uid: `u${n}`, webhook: "validate", kind: "Pod", namespace, name: "p", operation: "CREATE", allowed: n % 2 === 0, dryRun: false, durationSeconds: 0.002, warnings: 0 });
+  metrics.admission({
+    uid: `u${n}`,
+    webhook: "validate",
+    kind: "Pod",
+    namespace,
+    name: "p",
+    operation: "CREATE",
+    allowed: n % 2 === 0,
+    dryRun: false,
+    durationSeconds: 0.002,
+    warnings: 0,
+  });
 }
 
 function requestsTotal(text: string): number {
-  return parseExposition(text).filter((s) => s.name === "kyverno_admission_requests_total").reduce((a, s) => a + s.value, 0);
+  return parseExposition(text)
+    .filter((s) => s.name === "kyverno_admission_requests_total")
+    .reduce((a, s) => a + s.value, 0);
 }
 
 describe("label bounds", () => {
@@ -72,7 +90,9 @@ describe("label bounds", () => {
     assert.ok(samples.some((s) => s.labels["resource_namespace"] === OVERFLOW_LABEL));
     const namespaces = new Set(samples.map((s) => s.labels["resource_namespace"]).filter((n) => n !== undefined));
     assert.ok(namespaces.size <= 201, `${namespaces.size} namespaces`);
-    const dropped = samples.filter((s) => s.name === "bylaw_metrics_series_dropped_total").reduce((a, s) => a + s.value, 0);
+    const dropped = samples
+      .filter((s) => s.name === "bylaw_metrics_series_dropped_total")
+      .reduce((a, s) => a + s.value, 0);
     assert.ok(dropped > 0, "the rule results past the size budget are dropped, and counted");
   });
 
@@ -83,10 +103,17 @@ describe("label bounds", () => {
     const text = await registry.metrics();
     assert.ok(Buffer.byteLength(text) < 300 * 1024);
     const samples = parseExposition(text);
-    assert.ok(samples.filter((s) => s.name === "kyverno_admission_requests_total").length < 100, "far fewer series than namespaces");
+    assert.ok(
+      samples.filter((s) => s.name === "kyverno_admission_requests_total").length < 100,
+      "far fewer series than namespaces",
+    );
     assert.equal(requestsTotal(text), 1_000);
     // Rule results have many more label sets than the reserve holds at this size: the rest are dropped, and counted.
-    const dropped = samples.filter((s) => s.name === "bylaw_metrics_series_dropped_total" && s.labels["metric"] === "kyverno_policy_execution_duration_seconds");
+    const dropped = samples.filter(
+      (s) =>
+        s.name === "bylaw_metrics_series_dropped_total" &&
+        s.labels["metric"] === "kyverno_policy_execution_duration_seconds",
+    );
     assert.ok((dropped[0]?.value ?? 0) > 0);
   });
 });

@@ -31,7 +31,8 @@ export function diffPolicies(previous: readonly CompiledPolicy[], next: readonly
       changes.push({ change: "created", policy: cur });
       continue;
     }
-    if (old === cur || jsonEqual(old.document.spec as unknown as JsonValue, cur.document.spec as unknown as JsonValue)) continue;
+    if (old === cur || jsonEqual(old.document.spec as unknown as JsonValue, cur.document.spec as unknown as JsonValue))
+      continue;
     changes.push({ change: "updated", policy: old });
     if (old.background !== cur.background || policyValidationMode(old) !== policyValidationMode(cur)) {
       changes.push({ change: "updated", policy: cur });

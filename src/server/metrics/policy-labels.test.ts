@@ -15,13 +15,28 @@ test("policy_validation_mode comes from spec.validationFailureAction, either cas
 test("a rule-level failureAction does not change policy_validation_mode (as in Kyverno)", () => {
   const doc = validatePolicy("p") as { spec: { rules: JsonObject[] } } & JsonObject;
   const rule = doc.spec.rules[0] as { validate: JsonObject } & JsonObject;
-  const withRuleAction = { ...doc, spec: { rules: [{ ...rule, validate: { ...rule.validate, failureAction: "Enforce" } }] } };
+  const withRuleAction = {
+    ...doc,
+    spec: { rules: [{ ...rule, validate: { ...rule.validate, failureAction: "Enforce" } }] },
+  };
   assert.equal(policyValidationMode(compiled(withRuleAction)), "audit");
 });
 
-test("a ClusterPolicy is cluster with namespace \"-\"; a Policy is namespaced with its namespace", () => {
-  assert.deepEqual(policyLabels(compiled(validatePolicy("c", { background: false }))), { validationMode: "audit", type: "cluster", background: "false", namespace: "-", name: "c" });
-  assert.deepEqual(policyLabels(compiled(validatePolicy("n", {}, ["Pod"], "team-a"))), { validationMode: "audit", type: "namespaced", background: "true", namespace: "team-a", name: "n" });
+test('a ClusterPolicy is cluster with namespace "-"; a Policy is namespaced with its namespace', () => {
+  assert.deepEqual(policyLabels(compiled(validatePolicy("c", { background: false }))), {
+    validationMode: "audit",
+    type: "cluster",
+    background: "false",
+    namespace: "-",
+    name: "c",
+  });
+  assert.deepEqual(policyLabels(compiled(validatePolicy("n", {}, ["Pod"], "team-a"))), {
+    validationMode: "audit",
+    type: "namespaced",
+    background: "true",
+    namespace: "team-a",
+    name: "n",
+  });
 });
 
 const rule = (r: Partial<Rule>): Rule => ({ name: "r", ...r });

@@ -5,25 +5,33 @@ import { Registry } from "prom-client";
 import { HistogramFamily, type OnSeriesDropped } from "./series.js";
 
 const noDrop: OnSeriesDropped = () => undefined;
-const family = (registry: Registry, labels: string[] = ["k"], buckets = [1], max = 100, onDrop: OnSeriesDropped = noDrop) =>
-  new HistogramFamily("d_seconds", "h", labels, buckets, max, onDrop).register(registry);
+const family = (
+  registry: Registry,
+  labels: string[] = ["k"],
+  buckets = [1],
+  max = 100,
+  onDrop: OnSeriesDropped = noDrop,
+) => new HistogramFamily("d_seconds", "h", labels, buckets, max, onDrop).register(registry);
 
 describe("HistogramFamily", () => {
   test("buckets are cumulative, with +Inf, _sum and _count", async () => {
     const registry = new Registry();
     const h = family(registry, ["k"], [0.1, 1, 10]);
     for (const v of [0.05, 0.1, 0.5, 3, 50]) h.observe(["a"], v);
-    assert.equal(await registry.metrics(), [
-      "# HELP d_seconds h",
-      "# TYPE d_seconds histogram",
-      'd_seconds_bucket{k="a",le="0.1"} 2',
-      'd_seconds_bucket{k="a",le="1"} 3',
-      'd_seconds_bucket{k="a",le="10"} 4',
-      'd_seconds_bucket{k="a",le="+Inf"} 5',
-      'd_seconds_sum{k="a"} 53.65',
-      'd_seconds_count{k="a"} 5',
-      "",
-    ].join("\n"));
+    assert.equal(
+      await registry.metrics(),
+      [
+        "# HELP d_seconds h",
+        "# TYPE d_seconds histogram",
+        'd_seconds_bucket{k="a",le="0.1"} 2',
+        'd_seconds_bucket{k="a",le="1"} 3',
+        'd_seconds_bucket{k="a",le="10"} 4',
+        'd_seconds_bucket{k="a",le="+Inf"} 5',
+        'd_seconds_sum{k="a"} 53.65',
+        'd_seconds_count{k="a"} 5',
+        "",
+      ].join("\n"),
+    );
   });
 
   test("unsorted or repeated buckets are sorted and de-duplicated", async () => {
@@ -37,7 +45,10 @@ describe("HistogramFamily", () => {
     const registry = new Registry();
     const h = family(registry);
     for (const v of [Number.NaN, -2, Number.POSITIVE_INFINITY, 0.5]) h.observe(["a"], v);
-    assert.match(await registry.metrics(), /d_seconds_bucket\{k="a",le="1"\} 4\n.*\nd_seconds_sum\{k="a"\} 0\.5\nd_seconds_count\{k="a"\} 4/);
+    assert.match(
+      await registry.metrics(),
+      /d_seconds_bucket\{k="a",le="1"\} 4\n.*\nd_seconds_sum\{k="a"\} 0\.5\nd_seconds_count\{k="a"\} 4/,
+    );
   });
 
   test("label values are escaped in the text", async () => {
@@ -105,8 +116,14 @@ describe("HistogramFamily", () => {
     }
     const text = await registry.metrics();
     for (let i = 0; i < 12; i++) {
-      assert.ok(text.includes(`d_seconds_count{scope="a",k1="r${i}",k2="${i % 2 === 0 ? "pass" : "fail"}"} 3\n`), `a r${i}`);
-      assert.ok(text.includes(`d_seconds_sum{scope="a",k1="r${i}",k2="${i % 2 === 0 ? "pass" : "fail"}"} 1.5\n`), `a r${i} sum`);
+      assert.ok(
+        text.includes(`d_seconds_count{scope="a",k1="r${i}",k2="${i % 2 === 0 ? "pass" : "fail"}"} 3\n`),
+        `a r${i}`,
+      );
+      assert.ok(
+        text.includes(`d_seconds_sum{scope="a",k1="r${i}",k2="${i % 2 === 0 ? "pass" : "fail"}"} 1.5\n`),
+        `a r${i} sum`,
+      );
       assert.ok(text.includes(`d_seconds_count{scope="b",k1="r${i}",k2="pass"} 3\n`), `b r${i}`);
     }
     assert.equal(text.match(/d_seconds_count\{/g)?.length, 24, "one series per scope and key pair");
@@ -140,7 +157,11 @@ describe("CountView", () => {
     h.observe(["a"], 0.1);
     h.observe(["a"], 2);
     h.observe(["b"], 0.1);
-    assert.ok((await registry.metrics()).includes('# HELP d_total events\n# TYPE d_total counter\nd_total{k="a"} 2\nd_total{k="b"} 1\n'));
+    assert.ok(
+      (await registry.metrics()).includes(
+        '# HELP d_total events\n# TYPE d_total counter\nd_total{k="a"} 2\nd_total{k="b"} 1\n',
+      ),
+    );
   });
 });
 
@@ -157,10 +178,12 @@ describe("RenderLane", () => {
     setImmediate(count);
     const lane = new RenderLane();
     const seen: number[] = [];
-    await Promise.all(["a", "b", "c"].map(async () => {
-      await lane.turn();
-      seen.push(iteration);
-    }));
+    await Promise.all(
+      ["a", "b", "c"].map(async () => {
+        await lane.turn();
+        seen.push(iteration);
+      }),
+    );
     counting = false;
     assert.equal(new Set(seen).size, 3, `iterations ${seen.join(", ")}`);
   });

@@ -13,7 +13,9 @@ import { RenderLane, SeriesBudget, seriesCost } from "./series-budget.js";
 export { RenderLane, SeriesBudget };
 
 /** Kyverno's default histogram buckets (spec §10). */
-export const KYVERNO_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30];
+export const KYVERNO_BUCKETS: readonly number[] = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30,
+];
 
 /** One exposed sample, in the shape prom-client's Registry formats. */
 interface Sample {
@@ -244,11 +246,11 @@ export class HistogramFamily {
   }
 }
 
-
 /** The map holding the cell for `keys`, if every level exists. */
 function leafLevel(s: Scoped, keys: readonly string[]): Map<string, Level> | undefined {
   let level: Map<string, Level> | undefined = s.levels;
-  for (let i = 0; i < keys.length - 1 && level !== undefined; i++) level = level.get(keys[i] as string) as Map<string, Level> | undefined;
+  for (let i = 0; i < keys.length - 1 && level !== undefined; i++)
+    level = level.get(keys[i] as string) as Map<string, Level> | undefined;
   return level;
 }
 
@@ -288,7 +290,13 @@ export class CountView {
 
   async get(): Promise<Exposed> {
     await this.of.lane.turn();
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.of.countSamples() };
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values: this.of.countSamples(),
+    };
   }
 
   /** The histogram owns the series; resetting the registry resets them there. */

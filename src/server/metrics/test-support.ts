@@ -15,14 +15,25 @@ export function snapshot(policies: readonly CompiledPolicy[], generation = 1): P
   return { policies, generation, loadedAt: 0 };
 }
 
-export function validatePolicy(name: string, spec: JsonObject = {}, kinds: string[] = ["Pod"], namespace?: string): JsonObject {
+export function validatePolicy(
+  name: string,
+  spec: JsonObject = {},
+  kinds: string[] = ["Pod"],
+  namespace?: string,
+): JsonObject {
   return {
     apiVersion: "kyverno.io/v1",
     kind: namespace === undefined ? "ClusterPolicy" : "Policy",
     metadata: namespace === undefined ? { name } : { name, namespace },
     spec: {
       ...spec,
-      rules: [{ name: "check", match: { any: [{ resources: { kinds } }] }, validate: { message: "m", pattern: { metadata: { labels: { app: "?*" } } } } }],
+      rules: [
+        {
+          name: "check",
+          match: { any: [{ resources: { kinds } }] },
+          validate: { message: "m", pattern: { metadata: { labels: { app: "?*" } } } },
+        },
+      ],
     },
   };
 }
@@ -32,7 +43,15 @@ export function mutatePolicy(name: string): JsonObject {
     apiVersion: "kyverno.io/v1",
     kind: "ClusterPolicy",
     metadata: { name },
-    spec: { rules: [{ name: "add", match: { any: [{ resources: { kinds: ["ConfigMap"] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { x: "y" } } } } }] },
+    spec: {
+      rules: [
+        {
+          name: "add",
+          match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+          mutate: { patchStrategicMerge: { metadata: { labels: { x: "y" } } } },
+        },
+      ],
+    },
   };
 }
 
@@ -42,11 +61,19 @@ export function generatePolicy(name: string): JsonObject {
     kind: "ClusterPolicy",
     metadata: { name },
     spec: {
-      rules: [{
-        name: "gen",
-        match: { any: [{ resources: { kinds: ["Namespace"] } }] },
-        generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "{{request.object.metadata.name}}", data: { data: { a: "b" } } },
-      }],
+      rules: [
+        {
+          name: "gen",
+          match: { any: [{ resources: { kinds: ["Namespace"] } }] },
+          generate: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            name: "c",
+            namespace: "{{request.object.metadata.name}}",
+            data: { data: { a: "b" } },
+          },
+        },
+      ],
     },
   };
 }
@@ -65,7 +92,8 @@ export function parseExposition(text: string): Series[] {
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (m === null) throw new Error(`not an exposition line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const pair of (m[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)"/g)) labels[pair[1] as string] = pair[2] as string;
+    for (const pair of (m[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)"/g))
+      labels[pair[1] as string] = pair[2] as string;
     out.push({ name: m[1] as string, labels, value: Number(m[3]) });
   }
   return out;

@@ -18,7 +18,15 @@
  * Each served CEL policy's spec is remembered (`celSpecOf`) so the live context can start the caches
  * its `resource.Get/List` calls read before the first review.
  */
-import { type CompiledPolicy, type Engine, isObject, type JsonObject, type JsonValue, type PolicyProblem, problem } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  type Engine,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  type PolicyProblem,
+  problem,
+} from "../../engine/index.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
 
 export interface CelCompiled {
@@ -41,7 +49,11 @@ export function isCelPolicyKind(kind: unknown): boolean {
   return typeof kind === "string" && celKindInfo(kind) !== undefined;
 }
 
-export function compileCelPolicy(doc: JsonObject, engine: Engine, check?: (policy: CompiledPolicy) => readonly PolicyProblem[]): CelCompiled {
+export function compileCelPolicy(
+  doc: JsonObject,
+  engine: Engine,
+  check?: (policy: CompiledPolicy) => readonly PolicyProblem[],
+): CelCompiled {
   const kind = typeof doc["kind"] === "string" ? doc["kind"] : "";
   const info = celKindInfo(kind);
   if (info === undefined) return { problems: [problem("kind", `${kind} is not a policies.kyverno.io policy kind`)] };
@@ -55,15 +67,34 @@ export function compileCelPolicy(doc: JsonObject, engine: Engine, check?: (polic
   try {
     const outcome = engine.compile(source);
     // The constraints were compiled as a ValidatingPolicy's: the problems name the policy's own kind.
-    if (!outcome.ok) return { problems: errorsOf(outcome.problems).map((p) => (notEvaluated === undefined ? p : { ...p, message: p.message.replace(/^(Namespaced)?ValidatingPolicy /, `${kind} `) })) };
+    if (!outcome.ok)
+      return {
+        problems: errorsOf(outcome.problems).map((p) =>
+          notEvaluated === undefined
+            ? p
+            : { ...p, message: p.message.replace(/^(Namespaced)?ValidatingPolicy /, `${kind} `) },
+        ),
+      };
     compiled = outcome.policy;
   } catch (e) {
     return { problems: [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)] };
   }
   if (notEvaluated !== undefined) {
     const invalid = compiled.rules.find((r) => r.unsupported !== undefined)?.unsupported;
-    if (invalid !== undefined) return { problems: [problem("spec.matchConditions", `${kind} ${name}: ${invalid.replace(/^(policy|(Namespaced)?ValidatingPolicy) \S+: /, "")}`)] };
-    compiled = { ...compiled, unsupportedKind: kind, rules: compiled.rules.map((r) => ({ ...r, unsupported: notEvaluated })) };
+    if (invalid !== undefined)
+      return {
+        problems: [
+          problem(
+            "spec.matchConditions",
+            `${kind} ${name}: ${invalid.replace(/^(policy|(Namespaced)?ValidatingPolicy) \S+: /, "")}`,
+          ),
+        ],
+      };
+    compiled = {
+      ...compiled,
+      unsupportedKind: kind,
+      rules: compiled.rules.map((r) => ({ ...r, unsupported: notEvaluated })),
+    };
   } else {
     const unrunnable = celUnrunnable(compiled);
     if (unrunnable.length > 0) return { problems: unrunnable };
@@ -72,7 +103,9 @@ export function compileCelPolicy(doc: JsonObject, engine: Engine, check?: (polic
   specs.set(compiled, spec);
   const unfit = check?.(compiled) ?? [];
   if (unfit.length > 0) return { problems: [...unfit] };
-  return notEvaluated === undefined ? { policy: compiled, problems: [] } : { policy: compiled, problems: [], notEvaluated };
+  return notEvaluated === undefined
+    ? { policy: compiled, problems: [] }
+    : { policy: compiled, problems: [], notEvaluated };
 }
 
 export function notEvaluatedMessage(kind: string, name: string): string {
@@ -92,21 +125,32 @@ export function admissionErrorMessage(kind: string, name: string): string {
 export function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
   if (!Array.isArray(policy.document.spec["validationActions"])) return [];
   const out: PolicyProblem[] = [];
-  for (const r of policy.rules) if (r.unsupported !== undefined && !out.some((p) => p.message === r.unsupported)) out.push(problem("spec", r.unsupported));
+  for (const r of policy.rules)
+    if (r.unsupported !== undefined && !out.some((p) => p.message === r.unsupported))
+      out.push(problem("spec", r.unsupported));
   return out;
 }
 
 /** The kind's matchConstraints and matchConditions (and what decides admission: failurePolicy, evaluation.admission, the webhook timeout) as a ValidatingPolicy with no validations. */
 function constraintsOnly(doc: JsonObject, spec: JsonObject, namespaced: boolean): JsonObject {
   const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
-  const kept: JsonObject = { matchConstraints: (spec["matchConstraints"] ?? {}) as JsonValue, validationActions: ["Deny"], validations: [] };
+  const kept: JsonObject = {
+    matchConstraints: (spec["matchConstraints"] ?? {}) as JsonValue,
+    validationActions: ["Deny"],
+    validations: [],
+  };
   if (spec["failurePolicy"] !== undefined) kept["failurePolicy"] = spec["failurePolicy"] as JsonValue;
   if (isObject(evaluation["admission"])) kept["evaluation"] = { admission: evaluation["admission"] };
   if (isObject(spec["webhookConfiguration"])) kept["webhookConfiguration"] = spec["webhookConfiguration"];
   // Compiled so that one the API server would refuse makes the policy invalid: with --register they go on its own webhook.
   if (Array.isArray(spec["matchConditions"])) kept["matchConditions"] = spec["matchConditions"];
   if (isObject(spec["autogen"])) kept["autogen"] = spec["autogen"];
-  return { apiVersion: "policies.kyverno.io/v1", kind: namespaced ? "NamespacedValidatingPolicy" : "ValidatingPolicy", metadata: (doc["metadata"] ?? {}) as JsonValue, spec: kept };
+  return {
+    apiVersion: "policies.kyverno.io/v1",
+    kind: namespaced ? "NamespacedValidatingPolicy" : "ValidatingPolicy",
+    metadata: (doc["metadata"] ?? {}) as JsonValue,
+    spec: kept,
+  };
 }
 
 function errorsOf(problems: readonly PolicyProblem[]): PolicyProblem[] {

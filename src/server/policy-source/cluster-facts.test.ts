@@ -18,17 +18,67 @@ function parsed(doc: JsonValue): ReturnType<typeof clusterFactsView> {
 
 describe("ClusterFacts parsing", () => {
   const cases: { name: string; doc: JsonValue; path: string; message: RegExp }[] = [
-    { name: "wrong apiVersion", doc: { ...HEAD, apiVersion: "v1" }, path: "apiVersion", message: /must be bylaw\.dev\/v1alpha1, got "v1"/ },
+    {
+      name: "wrong apiVersion",
+      doc: { ...HEAD, apiVersion: "v1" },
+      path: "apiVersion",
+      message: /must be bylaw\.dev\/v1alpha1, got "v1"/,
+    },
     { name: "wrong kind", doc: { ...HEAD, kind: "ConfigMap" }, path: "kind", message: /must be ClusterFacts/ },
-    { name: "unknown top-level field", doc: { ...HEAD, namespace: {} }, path: "namespace", message: /unknown field; expected one of .*namespaces/ },
-    { name: "namespaces not a mapping", doc: { ...HEAD, namespaces: ["a"] }, path: "namespaces", message: /must be a mapping, got a list/ },
-    { name: "unquoted boolean label", doc: { ...HEAD, namespaces: { prod: { labels: { critical: true } } } }, path: "namespaces.prod.labels.critical", message: /label value must be a string, got boolean true \(quote it\)/ },
-    { name: "label key with dots", doc: { ...HEAD, namespaces: { prod: { labels: { "example.com/tier": 1 } } } }, path: 'namespaces.prod.labels["example.com/tier"]', message: /got number 1/ },
-    { name: "misspelt namespace field", doc: { ...HEAD, namespaces: { prod: { label: {} } } }, path: "namespaces.prod.label", message: /unknown field; expected one of labels/ },
-    { name: "role without namespace", doc: { ...HEAD, users: { alice: { roles: ["developer"] } } }, path: "users.alice.roles[0]", message: /"namespace:name", got "developer"/ },
-    { name: "roles not a list", doc: { ...HEAD, groups: { devs: { roles: "team-a:dev" } } }, path: "groups.devs.roles", message: /must be a list of strings/ },
-    { name: "clusterRole not a string", doc: { ...HEAD, users: { "bob@example.com": { clusterRoles: [{ name: "view" }] } } }, path: 'users["bob@example.com"].clusterRoles[0]', message: /must be a string, got a mapping/ },
-    { name: "user entry not a mapping", doc: { ...HEAD, users: { alice: ["view"] } }, path: "users.alice", message: /must be a mapping with `roles` and\/or `clusterRoles`/ },
+    {
+      name: "unknown top-level field",
+      doc: { ...HEAD, namespace: {} },
+      path: "namespace",
+      message: /unknown field; expected one of .*namespaces/,
+    },
+    {
+      name: "namespaces not a mapping",
+      doc: { ...HEAD, namespaces: ["a"] },
+      path: "namespaces",
+      message: /must be a mapping, got a list/,
+    },
+    {
+      name: "unquoted boolean label",
+      doc: { ...HEAD, namespaces: { prod: { labels: { critical: true } } } },
+      path: "namespaces.prod.labels.critical",
+      message: /label value must be a string, got boolean true \(quote it\)/,
+    },
+    {
+      name: "label key with dots",
+      doc: { ...HEAD, namespaces: { prod: { labels: { "example.com/tier": 1 } } } },
+      path: 'namespaces.prod.labels["example.com/tier"]',
+      message: /got number 1/,
+    },
+    {
+      name: "misspelt namespace field",
+      doc: { ...HEAD, namespaces: { prod: { label: {} } } },
+      path: "namespaces.prod.label",
+      message: /unknown field; expected one of labels/,
+    },
+    {
+      name: "role without namespace",
+      doc: { ...HEAD, users: { alice: { roles: ["developer"] } } },
+      path: "users.alice.roles[0]",
+      message: /"namespace:name", got "developer"/,
+    },
+    {
+      name: "roles not a list",
+      doc: { ...HEAD, groups: { devs: { roles: "team-a:dev" } } },
+      path: "groups.devs.roles",
+      message: /must be a list of strings/,
+    },
+    {
+      name: "clusterRole not a string",
+      doc: { ...HEAD, users: { "bob@example.com": { clusterRoles: [{ name: "view" }] } } },
+      path: 'users["bob@example.com"].clusterRoles[0]',
+      message: /must be a string, got a mapping/,
+    },
+    {
+      name: "user entry not a mapping",
+      doc: { ...HEAD, users: { alice: ["view"] } },
+      path: "users.alice",
+      message: /must be a mapping with `roles` and\/or `clusterRoles`/,
+    },
   ];
   for (const c of cases) {
     test(`rejects ${c.name}, naming the field`, () => {
@@ -68,14 +118,23 @@ describe("ClusterFacts parsing", () => {
     });
     assert.deepEqual(facts.roles({ username: "nobody", groups: [] }), { roles: [], clusterRoles: [] });
     // No binding of their own: a bound group still counts; unbound groups give nothing.
-    assert.deepEqual(facts.roles({ username: "bob", groups: ["other", "oncall"] }), { roles: ["prod:operator", "team-a:developer"], clusterRoles: [] });
-    assert.deepEqual(facts.roles({ username: "bob", groups: ["other", "system:masters"] }), { roles: [], clusterRoles: [] });
+    assert.deepEqual(facts.roles({ username: "bob", groups: ["other", "oncall"] }), {
+      roles: ["prod:operator", "team-a:developer"],
+      clusterRoles: [],
+    });
+    assert.deepEqual(facts.roles({ username: "bob", groups: ["other", "system:masters"] }), {
+      roles: [],
+      clusterRoles: [],
+    });
   });
 });
 
 describe("ClusterFacts file", () => {
   test("names the file, document and line of a problem", async () => {
-    const dir = tempTree({ "facts.yaml": "# cluster facts\napiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nnamespaces:\n  prod:\n    labels: {critical: yes}\n" });
+    const dir = tempTree({
+      "facts.yaml":
+        "# cluster facts\napiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nnamespaces:\n  prod:\n    labels: {critical: yes}\n",
+    });
     const r = await readClusterFactsFile(join(dir, "facts.yaml"));
     assert.equal(r.ok, false);
     const [p] = r.ok ? [] : r.problems;
@@ -85,7 +144,11 @@ describe("ClusterFacts file", () => {
   });
 
   test("rejects a missing file, an empty file and two documents", async () => {
-    const dir = tempTree({ "empty.yaml": "# nothing\n", "two.yaml": "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\n---\napiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\n" });
+    const dir = tempTree({
+      "empty.yaml": "# nothing\n",
+      "two.yaml":
+        "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\n---\napiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\n",
+    });
     const messages = async (file: string): Promise<string> => {
       const r = await readClusterFactsFile(join(dir, file));
       return r.ok ? "ok" : r.problems.map((p) => String(p.problem)).join();
@@ -97,22 +160,36 @@ describe("ClusterFacts file", () => {
 
   test("reloads with the source: a good edit applies, a bad edit keeps the last good facts and is reported", async () => {
     const policies = tempTree({ "a.yaml": policyYaml("alpha") });
-    const dir = tempTree({ "facts.yaml": "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nusers:\n  alice:\n    clusterRoles: [view]\n" });
+    const dir = tempTree({
+      "facts.yaml": "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nusers:\n  alice:\n    clusterRoles: [view]\n",
+    });
     const file = join(dir, "facts.yaml");
     const { source, next } = await open({ dir: policies, clusterFile: file });
     try {
       const alice = { username: "alice", groups: [] };
       assert.deepEqual(source.cluster().roles(alice).clusterRoles, ["view"]);
 
-      writeFileSync(file, "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nusers:\n  alice:\n    clusterRoles: [edit]\n");
+      writeFileSync(
+        file,
+        "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nusers:\n  alice:\n    clusterRoles: [edit]\n",
+      );
       const loaded = await next("loaded");
-      assert.ok(loaded.kind === "loaded" && loaded.snapshot === loaded.previous && loaded.snapshot === source.current(), "policies are unchanged");
+      assert.ok(
+        loaded.kind === "loaded" && loaded.snapshot === loaded.previous && loaded.snapshot === source.current(),
+        "policies are unchanged",
+      );
       assert.deepEqual(source.cluster().roles(alice).clusterRoles, ["edit"]);
 
-      writeFileSync(file, "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nusers:\n  alice:\n    clusterRole: [admin]\n");
+      writeFileSync(
+        file,
+        "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nusers:\n  alice:\n    clusterRole: [admin]\n",
+      );
       await next("rejected");
       assert.deepEqual(source.cluster().roles(alice).clusterRoles, ["edit"], "the last good facts stay");
-      assert.match(source.lastError()?.message ?? "", /cluster facts not reloaded.*facts\.yaml: document 1 \(line 1\): users\.alice\.clusterRole: unknown field/);
+      assert.match(
+        source.lastError()?.message ?? "",
+        /cluster facts not reloaded.*facts\.yaml: document 1 \(line 1\): users\.alice\.clusterRole: unknown field/,
+      );
       assert.equal(source.current().generation, 1);
 
       writeFileSync(file, "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\n");
@@ -125,12 +202,17 @@ describe("ClusterFacts file", () => {
   });
 
   test("policy and cluster facts problems are reported together until each is fixed", async () => {
-    const policies = tempTree({ "a.yaml": "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: alpha}\nspec: {rules: []}\nbad: [\n" });
+    const policies = tempTree({
+      "a.yaml": "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: alpha}\nspec: {rules: []}\nbad: [\n",
+    });
     const facts = tempTree({ "facts.yaml": "apiVersion: v1\nkind: ClusterFacts\n" });
     const { source, next } = await open({ dir: policies, clusterFile: join(facts, "facts.yaml") });
     try {
       assert.equal(source.lastError()?.problems.length, 2);
-      assert.match(source.lastError()?.message ?? "", /^no policies loaded: .*; no cluster facts loaded: .*apiVersion: must be bylaw\.dev\/v1alpha1/);
+      assert.match(
+        source.lastError()?.message ?? "",
+        /^no policies loaded: .*; no cluster facts loaded: .*apiVersion: must be bylaw\.dev\/v1alpha1/,
+      );
       writeFileSync(join(policies, "a.yaml"), policyYaml("alpha"));
       await next("loaded");
       assert.equal(source.lastError()?.problems.length, 1);

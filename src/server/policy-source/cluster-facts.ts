@@ -21,7 +21,14 @@
  * Every listed namespace also carries `kubernetes.io/metadata.name: <name>`, as the API server sets
  * it (an explicit value in the file wins). An unlisted namespace's labels are unknown.
  */
-import { isObject, type JsonObject, type JsonValue, type PolicyProblem, problem, type RequestUserInfo } from "../../engine/index.js";
+import {
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  type PolicyProblem,
+  problem,
+  type RequestUserInfo,
+} from "../../engine/index.js";
 import type { ClusterFacts } from "../types.js";
 
 export const CLUSTER_FACTS_API_VERSION = "bylaw.dev/v1alpha1";
@@ -47,11 +54,15 @@ export function parseClusterFacts(doc: JsonValue): ParsedFacts {
   const problems: PolicyProblem[] = [];
   if (!isObject(doc)) return { ok: false, problems: [problem("", "a ClusterFacts document must be a mapping")] };
   if (doc["apiVersion"] !== CLUSTER_FACTS_API_VERSION) {
-    problems.push(problem("apiVersion", `must be ${CLUSTER_FACTS_API_VERSION}, got ${JSON.stringify(doc["apiVersion"] ?? null)}`));
+    problems.push(
+      problem("apiVersion", `must be ${CLUSTER_FACTS_API_VERSION}, got ${JSON.stringify(doc["apiVersion"] ?? null)}`),
+    );
   }
-  if (doc["kind"] !== CLUSTER_FACTS_KIND) problems.push(problem("kind", `must be ${CLUSTER_FACTS_KIND}, got ${JSON.stringify(doc["kind"] ?? null)}`));
+  if (doc["kind"] !== CLUSTER_FACTS_KIND)
+    problems.push(problem("kind", `must be ${CLUSTER_FACTS_KIND}, got ${JSON.stringify(doc["kind"] ?? null)}`));
   unknownFields(doc, ["apiVersion", "kind", "metadata", "namespaces", "users", "groups"], "", problems);
-  if (doc["metadata"] !== undefined && !isObject(doc["metadata"])) problems.push(problem("metadata", "must be a mapping"));
+  if (doc["metadata"] !== undefined && !isObject(doc["metadata"]))
+    problems.push(problem("metadata", "must be a mapping"));
   const namespaces = new Map<string, Readonly<Record<string, string>>>();
   for (const [name, entry] of entries(doc, "namespaces", "", problems)) {
     const path = member("namespaces", name);
@@ -67,7 +78,10 @@ export function parseClusterFacts(doc: JsonValue): ParsedFacts {
     const labels = new Map<string, string>([[NAME_LABEL, name]]);
     for (const [key, value] of entries(entry, "labels", path, problems)) {
       if (typeof value === "string") labels.set(key, value);
-      else problems.push(problem(member(`${path}.labels`, key), `a label value must be a string, got ${describe(value)} (quote it)`));
+      else
+        problems.push(
+          problem(member(`${path}.labels`, key), `a label value must be a string, got ${describe(value)} (quote it)`),
+        );
     }
     namespaces.set(name, Object.fromEntries(labels));
   }
@@ -76,7 +90,10 @@ export function parseClusterFacts(doc: JsonValue): ParsedFacts {
   return problems.length > 0 ? { ok: false, problems } : { ok: true, facts: { namespaces, users, groups } };
 }
 
-const NO_ROLES: { readonly roles: readonly string[]; readonly clusterRoles: readonly string[] } = Object.freeze({ roles: Object.freeze([]), clusterRoles: Object.freeze([]) });
+const NO_ROLES: { readonly roles: readonly string[]; readonly clusterRoles: readonly string[] } = Object.freeze({
+  roles: Object.freeze([]),
+  clusterRoles: Object.freeze([]),
+});
 
 /**
  * The ClusterFacts view the admission handlers read. A namespace the facts do not list has unknown
@@ -108,7 +125,9 @@ export function clusterFactsView(data: ClusterFactsData): ClusterFacts {
 export function unloadedFacts(file: string, reason: () => string | undefined): ClusterFacts {
   const fail = (): never => {
     const why = reason();
-    throw new Error(`the cluster facts (${file}) have not loaded${why !== undefined ? ` (${why})` : ""}; no review can be evaluated without them`);
+    throw new Error(
+      `the cluster facts (${file}) have not loaded${why !== undefined ? ` (${why})` : ""}; no review can be evaluated without them`,
+    );
   };
   return { namespaceLabels: fail, roles: fail };
 }
@@ -126,7 +145,8 @@ function bindingsOf(doc: JsonObject, field: "users" | "groups", problems: Policy
     const roles = strings(entry, "roles", path, problems);
     roles.forEach((r, i) => {
       const colon = r.indexOf(":");
-      if (colon <= 0 || colon === r.length - 1) problems.push(problem(`${path}.roles[${i}]`, `a role must read "namespace:name", got ${JSON.stringify(r)}`));
+      if (colon <= 0 || colon === r.length - 1)
+        problems.push(problem(`${path}.roles[${i}]`, `a role must read "namespace:name", got ${JSON.stringify(r)}`));
     });
     const clusterRoles = strings(entry, "clusterRoles", path, problems);
     clusterRoles.forEach((r, i) => {
@@ -168,7 +188,8 @@ function strings(obj: JsonObject, field: string, parent: string, problems: Polic
 
 function unknownFields(obj: JsonObject, known: readonly string[], parent: string, problems: PolicyProblem[]): void {
   for (const key of Object.keys(obj)) {
-    if (!known.includes(key)) problems.push(problem(join(parent, key), `unknown field; expected one of ${known.join(", ")}`));
+    if (!known.includes(key))
+      problems.push(problem(join(parent, key), `unknown field; expected one of ${known.join(", ")}`));
   }
 }
 

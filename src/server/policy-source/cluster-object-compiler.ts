@@ -7,7 +7,16 @@
  * metadata alone never compiles a policy again. An object that does not compile, or that a server
  * check refuses (`checkPolicy`), gets its problems instead.
  */
-import { type AnyCompiledException, type CompiledPolicy, type Engine, isObject, type JsonObject, type JsonValue, type PolicyProblem, problem } from "../../engine/index.js";
+import {
+  type AnyCompiledException,
+  type CompiledPolicy,
+  type Engine,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  type PolicyProblem,
+  problem,
+} from "../../engine/index.js";
 import { CEL_GROUP, CEL_STORAGE_VERSION, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
 import type { KubeObject } from "../../kube/types.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
@@ -41,14 +50,20 @@ const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 /** What compiling an object reads, besides the spec (whose changes bump metadata.generation). */
 export function fingerprintOf(obj: KubeObject): string {
   const md = (obj["metadata"] ?? {}) as JsonObject;
-  return JSON.stringify([md["generation"] ?? null, md["labels"] ?? null, md["annotations"] ?? null, md["generation"] === undefined ? (obj["spec"] ?? null) : null]);
+  return JSON.stringify([
+    md["generation"] ?? null,
+    md["labels"] ?? null,
+    md["annotations"] ?? null,
+    md["generation"] === undefined ? (obj["spec"] ?? null) : null,
+  ]);
 }
 
 /** The object as a policy document: apiVersion and kind (a list's items carry neither), metadata without server fields, spec; no status. */
 export function documentOf(obj: KubeObject, apiVersion: string, kind: string): JsonObject {
   const md = (obj["metadata"] ?? {}) as JsonObject;
   const metadata: JsonObject = {};
-  for (const k of ["name", "namespace", "uid", "generation", "labels"]) if (md[k] !== undefined) metadata[k] = md[k] as JsonValue;
+  for (const k of ["name", "namespace", "uid", "generation", "labels"])
+    if (md[k] !== undefined) metadata[k] = md[k] as JsonValue;
   if (isObject(md["annotations"])) {
     const annotations = { ...md["annotations"] };
     delete annotations[LAST_APPLIED];
@@ -97,9 +112,20 @@ export class ClusterObjectCompiler {
     const cached = this.policies.get(uid);
     if (cached?.fingerprint === fingerprint) return cached;
     this.compiles++;
-    const c = compileCelPolicy(documentOf(obj, `${CEL_GROUP}/${CEL_STORAGE_VERSION}`, kind), this.engine, this.checkPolicy);
+    const c = compileCelPolicy(
+      documentOf(obj, `${CEL_GROUP}/${CEL_STORAGE_VERSION}`, kind),
+      this.engine,
+      this.checkPolicy,
+    );
     const result: CompiledObject<CompiledPolicy> =
-      c.policy === undefined ? { fingerprint, problems: c.problems.map(describe) } : { fingerprint, value: c.policy, problems: [], ...(c.notEvaluated !== undefined ? { notEvaluated: c.notEvaluated } : {}) };
+      c.policy === undefined
+        ? { fingerprint, problems: c.problems.map(describe) }
+        : {
+            fingerprint,
+            value: c.policy,
+            problems: [],
+            ...(c.notEvaluated !== undefined ? { notEvaluated: c.notEvaluated } : {}),
+          };
     this.policies.set(uid, result);
     return result;
   }
@@ -112,13 +138,23 @@ export class ClusterObjectCompiler {
     const cached = this.exceptions.get(uid);
     if (cached?.fingerprint === fingerprint) return cached;
     this.compiles++;
-    const doc = documentOf(obj, group === CEL_GROUP ? `${CEL_GROUP}/${CEL_STORAGE_VERSION}` : "kyverno.io/v2", "PolicyException");
+    const doc = documentOf(
+      obj,
+      group === CEL_GROUP ? `${CEL_GROUP}/${CEL_STORAGE_VERSION}` : "kyverno.io/v2",
+      "PolicyException",
+    );
     const md = doc["metadata"] as JsonObject;
     let compiled: ReturnType<Engine["compileException"]>;
     try {
-      compiled = this.engine.compileException(doc, exceptionLabel(group, String(md["namespace"] ?? ""), String(md["name"] ?? "")));
+      compiled = this.engine.compileException(
+        doc,
+        exceptionLabel(group, String(md["namespace"] ?? ""), String(md["name"] ?? "")),
+      );
     } catch (e) {
-      compiled = { ok: false, problems: [problem("", `cannot compile the PolicyException: ${e instanceof Error ? e.message : String(e)}`)] };
+      compiled = {
+        ok: false,
+        problems: [problem("", `cannot compile the PolicyException: ${e instanceof Error ? e.message : String(e)}`)],
+      };
     }
     const result: CompiledObject<AnyCompiledException> = compiled.ok
       ? { fingerprint, value: compiled.exception, problems: [] }
@@ -129,7 +165,8 @@ export class ClusterObjectCompiler {
 
   /** Forgets objects no longer in the cluster (those not in `seen` since the last call). */
   forgetUnseen(seen: Set<string>): void {
-    for (const map of [this.policies, this.exceptions] as const) for (const uid of map.keys()) if (!seen.has(uid)) map.delete(uid);
+    for (const map of [this.policies, this.exceptions] as const)
+      for (const uid of map.keys()) if (!seen.has(uid)) map.delete(uid);
   }
 
   private compilePolicy(doc: JsonObject, fingerprint: string): CompiledObject<CompiledPolicy> {

@@ -25,7 +25,8 @@ class MemoryStore implements PolicyObjectStore {
   celExceptions = (): KubeObject[] => [...this.celPolex.values()];
   cel = new Map<string, Map<string, KubeObject>>();
   celPolicies = (kind: string): KubeObject[] => [...(this.cel.get(kind)?.values() ?? [])];
-  readiness = () => (this.ready ? { ok: true } : { ok: false, reason: "the clusterpolicies.v1.kyverno.io cache has not synced yet" });
+  readiness = () =>
+    this.ready ? { ok: true } : { ok: false, reason: "the clusterpolicies.v1.kyverno.io cache has not synced yet" };
   onChange(l: () => void) {
     this.listeners.add(l);
     return () => void this.listeners.delete(l);
@@ -38,18 +39,45 @@ class MemoryStore implements PolicyObjectStore {
 
 let uids = 0;
 function object(name: string, spec: JsonObject, md: JsonObject = {}, generation = 1): KubeObject {
-  return { metadata: { name, uid: `uid-${name}-${++uids}`, resourceVersion: String(uids), generation, ...md }, spec } as KubeObject;
+  return {
+    metadata: { name, uid: `uid-${name}-${++uids}`, resourceVersion: String(uids), generation, ...md },
+    spec,
+  } as KubeObject;
 }
-const labelsRule = podRule("check-labels", { message: "label app required", pattern: { metadata: { labels: { app: "?*" } } } });
+const labelsRule = podRule("check-labels", {
+  message: "label app required",
+  pattern: { metadata: { labels: { app: "?*" } } },
+});
 const good = (name: string, generation = 1) => object(name, { rules: [labelsRule] }, {}, generation);
-const badJmes = (name: string) => object(name, { rules: [podRule("bad", { deny: { conditions: { any: [{ key: "{{ request.object.metadata.[ }}", operator: "Equals", value: "x" }] } } })] });
+const badJmes = (name: string) =>
+  object(name, {
+    rules: [
+      podRule("bad", {
+        deny: { conditions: { any: [{ key: "{{ request.object.metadata.[ }}", operator: "Equals", value: "x" }] } },
+      }),
+    ],
+  });
 const exception = (name: string, namespace: string) =>
-  object(name, { exceptions: [{ policyName: "require-labels", ruleNames: ["check-labels"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } }, { namespace });
+  object(
+    name,
+    {
+      exceptions: [{ policyName: "require-labels", ruleNames: ["check-labels"] }],
+      match: { any: [{ resources: { kinds: ["Pod"] } }] },
+    },
+    { namespace },
+  );
 
 function source(store: MemoryStore, over: Partial<ClusterPolicySourceOptions> = {}) {
   const logs: { level: string; msg: string; fields: Record<string, unknown> }[] = [];
   const events: PolicySourceEvent[] = [];
-  const s = clusterPolicySource({ store, engine, exceptions: { enabled: false }, debounceMs: 1, onLog: (level, msg, fields) => logs.push({ level, msg, fields }), ...over });
+  const s = clusterPolicySource({
+    store,
+    engine,
+    exceptions: { enabled: false },
+    debounceMs: 1,
+    onLog: (level, msg, fields) => logs.push({ level, msg, fields }),
+    ...over,
+  });
   s.onChange((e) => events.push(e));
   return { s, logs, events };
 }
@@ -76,7 +104,10 @@ describe("clusterPolicySource", () => {
     store.cpol.set("b", badJmes("broken"));
     const { s, logs } = source(store);
     s.rebuild();
-    assert.deepEqual(s.current().policies.map((p) => p.name), ["require-labels"]);
+    assert.deepEqual(
+      s.current().policies.map((p) => p.name),
+      ["require-labels"],
+    );
     const broken = s.outcomes().find((o) => o.name === "broken");
     assert.ok(broken !== undefined && broken.compiled === undefined && broken.problems.length > 0);
     assert.match(s.lastError()?.message ?? "", /ClusterPolicy broken: /);
@@ -90,20 +121,37 @@ describe("clusterPolicySource", () => {
 
   test("policies.kyverno.io kinds: a ValidatingPolicy is served; an invalid one is not; a MutatingPolicy is served unevaluated; a GeneratingPolicy is not served", () => {
     const store = new MemoryStore();
-    const rules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] };
+    const rules = {
+      resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+    };
     const put = (kind: string, obj: KubeObject) => {
       const m = store.cel.get(kind) ?? new Map<string, KubeObject>();
       m.set(String(obj.metadata?.name), obj);
       store.cel.set(kind, m);
     };
-    put("ValidatingPolicy", object("vp", { matchConstraints: rules, validations: [{ expression: "has(object.metadata.labels)" }] }));
-    put("ValidatingPolicy", object("vp-bad", { matchConstraints: rules, validations: [{ expression: "object.metadata.labels +" }] }));
-    put("NamespacedValidatingPolicy", object("nvp", { matchConstraints: rules, validations: [{ expression: "true" }] }, { namespace: "team-a" }));
+    put(
+      "ValidatingPolicy",
+      object("vp", { matchConstraints: rules, validations: [{ expression: "has(object.metadata.labels)" }] }),
+    );
+    put(
+      "ValidatingPolicy",
+      object("vp-bad", { matchConstraints: rules, validations: [{ expression: "object.metadata.labels +" }] }),
+    );
+    put(
+      "NamespacedValidatingPolicy",
+      object("nvp", { matchConstraints: rules, validations: [{ expression: "true" }] }, { namespace: "team-a" }),
+    );
     put("MutatingPolicy", object("mp", { matchConstraints: rules, mutations: [] }));
     put("GeneratingPolicy", object("gp", { matchConstraints: rules, generate: [] }));
     const { s, logs } = source(store);
     s.rebuild();
-    assert.deepEqual(s.current().policies.map((p) => `${p.namespace}/${p.name}`).sort(), ["/mp", "/vp", "team-a/nvp"]);
+    assert.deepEqual(
+      s
+        .current()
+        .policies.map((p) => `${p.namespace}/${p.name}`)
+        .sort(),
+      ["/mp", "/vp", "team-a/nvp"],
+    );
     const by = (name: string) => s.outcomes().find((o) => o.name === name);
     assert.equal(by("vp")?.kind, "ValidatingPolicy");
     assert.equal(by("nvp")?.namespace, "team-a");
@@ -112,7 +160,11 @@ describe("clusterPolicySource", () => {
     assert.match(by("gp")?.problems.join() ?? "", /Bylaw does not evaluate GeneratingPolicy yet/);
     assert.match(s.lastError()?.message ?? "", /ValidatingPolicy vp-bad: /);
     s.rebuild();
-    assert.equal(logs.filter((l) => l.msg.startsWith("policy not evaluated")).length, 1, "the unevaluated kind is logged once");
+    assert.equal(
+      logs.filter((l) => l.msg.startsWith("policy not evaluated")).length,
+      1,
+      "the unevaluated kind is logged once",
+    );
     void s.close();
   });
 
@@ -126,20 +178,37 @@ describe("clusterPolicySource", () => {
     const first = s.current();
     assert.equal(first.generation, 1);
     // A status write: new resourceVersion, same generation.
-    store.cpol.set("a", { ...a, metadata: { ...a.metadata, resourceVersion: "999" }, status: { conditions: [] } } as KubeObject);
+    store.cpol.set("a", {
+      ...a,
+      metadata: { ...a.metadata, resourceVersion: "999" },
+      status: { conditions: [] },
+    } as KubeObject);
     s.rebuild();
     assert.equal(s.current(), first);
     // A spec change: generation 2 of a; b is the same compiled object.
-    store.cpol.set("a", { ...a, metadata: { ...a.metadata, generation: 2 }, spec: { rules: [labelsRule, { ...labelsRule, name: "second" }] } } as KubeObject);
+    store.cpol.set("a", {
+      ...a,
+      metadata: { ...a.metadata, generation: 2 },
+      spec: { rules: [labelsRule, { ...labelsRule, name: "second" }] },
+    } as KubeObject);
     s.rebuild();
     const second = s.current();
     assert.equal(second.generation, 2);
-    assert.equal(second.policies.find((p) => p.name === "b"), first.policies.find((p) => p.name === "b"));
-    assert.notEqual(second.policies.find((p) => p.name === "a"), first.policies.find((p) => p.name === "a"));
+    assert.equal(
+      second.policies.find((p) => p.name === "b"),
+      first.policies.find((p) => p.name === "b"),
+    );
+    assert.notEqual(
+      second.policies.find((p) => p.name === "a"),
+      first.policies.find((p) => p.name === "a"),
+    );
     // A deletion.
     store.cpol.delete("b");
     s.rebuild();
-    assert.deepEqual(s.current().policies.map((p) => p.name), ["a"]);
+    assert.deepEqual(
+      s.current().policies.map((p) => p.name),
+      ["a"],
+    );
     assert.equal(s.current().generation, 3);
     void s.close();
   });
@@ -151,10 +220,16 @@ describe("clusterPolicySource", () => {
     const { s } = source(store);
     s.rebuild();
     assert.ok(s.current().policies[0]?.rules.some((r) => r.name.startsWith("autogen-")));
-    store.cpol.set("a", { ...a, metadata: { ...a.metadata, annotations: { "pod-policies.kyverno.io/autogen-controllers": "none" } } } as KubeObject);
+    store.cpol.set("a", {
+      ...a,
+      metadata: { ...a.metadata, annotations: { "pod-policies.kyverno.io/autogen-controllers": "none" } },
+    } as KubeObject);
     s.rebuild();
     assert.equal(s.current().generation, 2);
-    assert.deepEqual(s.current().policies[0]?.rules.map((r) => r.name), ["check-labels"]);
+    assert.deepEqual(
+      s.current().policies[0]?.rules.map((r) => r.name),
+      ["check-labels"],
+    );
     void s.close();
   });
 
@@ -163,11 +238,17 @@ describe("clusterPolicySource", () => {
     const { s } = source(store);
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(s.current().generation, 1);
-    store.pol.set("p", { ...good("ns-policy"), metadata: { ...good("ns-policy").metadata, namespace: "team-a" } } as KubeObject);
+    store.pol.set("p", {
+      ...good("ns-policy"),
+      metadata: { ...good("ns-policy").metadata, namespace: "team-a" },
+    } as KubeObject);
     store.changed();
     store.changed();
     await new Promise((r) => setTimeout(r, 20));
-    assert.deepEqual(s.current().policies.map((p) => `${p.kind}/${p.namespace}/${p.name}`), ["Policy/team-a/ns-policy"]);
+    assert.deepEqual(
+      s.current().policies.map((p) => `${p.kind}/${p.namespace}/${p.name}`),
+      ["Policy/team-a/ns-policy"],
+    );
     assert.equal(s.current().generation, 2);
     void s.close();
   });
@@ -175,10 +256,14 @@ describe("clusterPolicySource", () => {
   test("checkPolicy refuses a policy as folder mode does", () => {
     const store = new MemoryStore();
     store.cpol.set("a", good("a"));
-    const { s } = source(store, { checkPolicy: () => [problem("spec.webhookTimeoutSeconds", "no webhook is registered with a timeout of 7 s")] });
+    const { s } = source(store, {
+      checkPolicy: () => [problem("spec.webhookTimeoutSeconds", "no webhook is registered with a timeout of 7 s")],
+    });
     s.rebuild();
     assert.equal(s.current().policies.length, 0);
-    assert.deepEqual(s.outcomes()[0]?.problems, ["spec.webhookTimeoutSeconds: no webhook is registered with a timeout of 7 s"]);
+    assert.deepEqual(s.outcomes()[0]?.problems, [
+      "spec.webhookTimeoutSeconds: no webhook is registered with a timeout of 7 s",
+    ]);
     void s.close();
   });
 
@@ -192,11 +277,17 @@ describe("clusterPolicySource", () => {
     off.s.rebuild();
     assert.equal(off.s.current().exceptions, undefined);
     assert.equal(off.logs.filter((l) => l.msg === "PolicyException ignored").length, 2);
-    assert.match(String(off.logs.find((l) => l.msg === "PolicyException ignored")?.fields["reason"]), /--enable-policy-exception/);
+    assert.match(
+      String(off.logs.find((l) => l.msg === "PolicyException ignored")?.fields["reason"]),
+      /--enable-policy-exception/,
+    );
 
     const on = source(store, { exceptions: { enabled: true, namespaces: ["policy-exceptions"] } });
     on.s.rebuild();
-    assert.deepEqual(on.s.current().exceptions?.map((e) => e.key), ["policy-exceptions/in-listed"]);
+    assert.deepEqual(
+      on.s.current().exceptions?.map((e) => e.key),
+      ["policy-exceptions/in-listed"],
+    );
     const ignored = on.logs.filter((l) => l.msg === "PolicyException ignored");
     assert.equal(ignored.length, 1);
     assert.equal(ignored[0]?.fields["exception"], "PolicyException team-a/in-other");
@@ -212,8 +303,25 @@ describe("clusterPolicySource", () => {
     store.cpol.set("a", good("require-labels"));
     const refs = [{ kind: "ValidatingPolicy", name: "vp" }];
     store.polex.set("x", exception("legacy", "policy-exceptions"));
-    store.celPolex.set("c", object("cel-ok", { policyRefs: refs, matchConditions: [{ name: "batch", expression: "object.metadata.name.startsWith('batch-')" }] }, { namespace: "policy-exceptions" }));
-    store.celPolex.set("d", object("cel-bad", { policyRefs: refs, matchConditions: [{ name: "bad", expression: "object.metadata.name ==" }] }, { namespace: "policy-exceptions" }));
+    store.celPolex.set(
+      "c",
+      object(
+        "cel-ok",
+        {
+          policyRefs: refs,
+          matchConditions: [{ name: "batch", expression: "object.metadata.name.startsWith('batch-')" }],
+        },
+        { namespace: "policy-exceptions" },
+      ),
+    );
+    store.celPolex.set(
+      "d",
+      object(
+        "cel-bad",
+        { policyRefs: refs, matchConditions: [{ name: "bad", expression: "object.metadata.name ==" }] },
+        { namespace: "policy-exceptions" },
+      ),
+    );
     store.celPolex.set("e", object("cel-elsewhere", { policyRefs: refs }, { namespace: "team-a" }));
 
     const off = source(store);
@@ -226,17 +334,37 @@ describe("clusterPolicySource", () => {
     on.s.rebuild();
     on.s.rebuild();
     const served = on.s.current().exceptions ?? [];
-    assert.deepEqual(served.map((e) => [e.key, "policyRefs" in e]), [["policy-exceptions/legacy", false], ["policy-exceptions/cel-ok", true]]);
-    assert.deepEqual(on.logs.filter((l) => l.msg === "PolicyException ignored").map((l) => l.fields["exception"]), ["PolicyException (policies.kyverno.io) team-a/cel-elsewhere"]);
+    assert.deepEqual(
+      served.map((e) => [e.key, "policyRefs" in e]),
+      [
+        ["policy-exceptions/legacy", false],
+        ["policy-exceptions/cel-ok", true],
+      ],
+    );
+    assert.deepEqual(
+      on.logs.filter((l) => l.msg === "PolicyException ignored").map((l) => l.fields["exception"]),
+      ["PolicyException (policies.kyverno.io) team-a/cel-elsewhere"],
+    );
     const invalid = on.logs.filter((l) => l.msg === "PolicyException not honoured: it is invalid");
     assert.equal(invalid.length, 1, "logged once across rebuilds");
     assert.equal(invalid[0]?.fields["exception"], "PolicyException (policies.kyverno.io) policy-exceptions/cel-bad");
-    assert.match(on.s.lastError()?.message ?? "", /PolicyException \(policies\.kyverno\.io\) policy-exceptions\/cel-bad: spec\.matchConditions\[0\]\.expression: Invalid value/);
+    assert.match(
+      on.s.lastError()?.message ?? "",
+      /PolicyException \(policies\.kyverno\.io\) policy-exceptions\/cel-bad: spec\.matchConditions\[0\]\.expression: Invalid value/,
+    );
     assert.equal(on.s.readiness().ok, true);
 
     // Fixed: honoured in a new generation, and the problem is gone.
     const generation = on.s.current().generation;
-    store.celPolex.set("d", object("cel-bad", { policyRefs: refs, matchConditions: [{ name: "ok", expression: "true" }] }, { namespace: "policy-exceptions" }, 2));
+    store.celPolex.set(
+      "d",
+      object(
+        "cel-bad",
+        { policyRefs: refs, matchConditions: [{ name: "ok", expression: "true" }] },
+        { namespace: "policy-exceptions" },
+        2,
+      ),
+    );
     on.s.rebuild();
     assert.equal(on.s.current().generation, generation + 1);
     assert.equal(on.s.current().exceptions?.length, 3);
@@ -250,11 +378,17 @@ describe("clusterPolicySource", () => {
     store.cpol.set("b", badJmes("b"));
     const { s, events } = source(store);
     s.rebuild();
-    assert.deepEqual(events.map((e) => e.kind), ["loaded", "rejected"]);
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ["loaded", "rejected"],
+    );
     store.cpol.delete("b");
     s.rebuild();
     assert.equal(s.lastError(), undefined);
-    assert.deepEqual(events.map((e) => e.kind), ["loaded", "rejected", "loaded"]);
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ["loaded", "rejected", "loaded"],
+    );
     void s.close();
   });
 });

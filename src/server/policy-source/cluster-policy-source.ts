@@ -23,7 +23,14 @@ import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
 import type { PolicyOutcome, PolicyOutcomeKind } from "../../kube/policy-status.js";
 import type { KubeObject } from "../../kube/types.js";
 import type { ClusterFacts, PolicyLoadError, PolicySnapshot, PolicySourceEvent } from "../types.js";
-import { ClusterObjectCompiler, exceptionKeyKind, exceptionLabel, type ExceptionGroup, type PolicyKind, uidOf } from "./cluster-object-compiler.js";
+import {
+  ClusterObjectCompiler,
+  exceptionKeyKind,
+  exceptionLabel,
+  type ExceptionGroup,
+  type PolicyKind,
+  uidOf,
+} from "./cluster-object-compiler.js";
 import { clusterFactsView, EMPTY_FACTS } from "./cluster-facts.js";
 import { exceptionIgnoredBecause, type ExceptionScope } from "./exception-scope.js";
 import type { LogFn, Readiness, SourceProblem } from "./types.js";
@@ -86,7 +93,9 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
         if (c.value !== undefined) served.push(c.value);
         else {
           for (const p of c.problems) problems.push({ file: label, problem: p });
-          logOnce(problemsLogged, uidOf(obj, kind), c.fingerprint, () => log("error", "policy not served", { policy: label, problems: c.problems }));
+          logOnce(problemsLogged, uidOf(obj, kind), c.fingerprint, () =>
+            log("error", "policy not served", { policy: label, problems: c.problems }),
+          );
         }
         next.push(outcomeOf(obj, kind, c.value, c.problems));
       }
@@ -101,10 +110,18 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
         const uid = uidOf(obj, info.kind);
         if (c.value !== undefined) {
           served.push(c.value);
-          if (c.notEvaluated !== undefined) logOnce(problemsLogged, uid, c.fingerprint, () => log("warn", "policy not evaluated: matching requests are answered as errors under its failurePolicy", { policy: label, reason: c.notEvaluated }));
+          if (c.notEvaluated !== undefined)
+            logOnce(problemsLogged, uid, c.fingerprint, () =>
+              log("warn", "policy not evaluated: matching requests are answered as errors under its failurePolicy", {
+                policy: label,
+                reason: c.notEvaluated,
+              }),
+            );
         } else {
           for (const p of c.problems) problems.push({ file: label, problem: p });
-          logOnce(problemsLogged, uid, c.fingerprint, () => log("error", "policy not served", { policy: label, problems: c.problems }));
+          logOnce(problemsLogged, uid, c.fingerprint, () =>
+            log("error", "policy not served", { policy: label, problems: c.problems }),
+          );
         }
         next.push(outcomeOf(obj, info.kind, c.value, c.problems, c.notEvaluated));
       }
@@ -121,25 +138,43 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
       const ignored = exceptionIgnoredBecause(options.exceptions, md.namespace ?? "");
       if (ignored !== undefined) {
         seen.add(uid);
-        logOnce(ignoredLogged, uid, ignored, () => log("warn", "PolicyException ignored", { exception: label, reason: ignored }));
+        logOnce(ignoredLogged, uid, ignored, () =>
+          log("warn", "PolicyException ignored", { exception: label, reason: ignored }),
+        );
         continue;
       }
       const c = compiler.exception(obj, group, seen);
       if (c.value !== undefined) exceptions.push(c.value);
       else {
         for (const p of c.problems) problems.push({ file: label, problem: p });
-        logOnce(problemsLogged, uid, c.fingerprint, () => log("error", "PolicyException not honoured: it is invalid", { exception: label, problems: c.problems }));
+        logOnce(problemsLogged, uid, c.fingerprint, () =>
+          log("error", "PolicyException not honoured: it is invalid", { exception: label, problems: c.problems }),
+        );
       }
     }
     compiler.forgetUnseen(seen);
-    for (const map of [ignoredLogged, problemsLogged]) for (const uid of map.keys()) if (!seen.has(uid)) map.delete(uid);
+    for (const map of [ignoredLogged, problemsLogged])
+      for (const uid of map.keys()) if (!seen.has(uid)) map.delete(uid);
     outcomes = next;
 
-    const changed = snapshot.generation === 0 || !sameItems(snapshot.policies, served) || !sameItems(snapshot.exceptions ?? [], exceptions);
+    const changed =
+      snapshot.generation === 0 ||
+      !sameItems(snapshot.policies, served) ||
+      !sameItems(snapshot.exceptions ?? [], exceptions);
     if (changed) {
       const previous = snapshot;
-      snapshot = { policies: served, ...(exceptions.length > 0 ? { exceptions } : {}), generation: previous.generation + 1, loadedAt: now() };
-      log("info", "policies loaded from the cluster", { generation: snapshot.generation, policies: served.length, exceptions: exceptions.length, notServed: next.length - served.length });
+      snapshot = {
+        policies: served,
+        ...(exceptions.length > 0 ? { exceptions } : {}),
+        generation: previous.generation + 1,
+        loadedAt: now(),
+      };
+      log("info", "policies loaded from the cluster", {
+        generation: snapshot.generation,
+        policies: served.length,
+        exceptions: exceptions.length,
+        notServed: next.length - served.length,
+      });
       emit(previous.generation === 0 ? { kind: "loaded", snapshot } : { kind: "loaded", snapshot, previous });
     }
     const message = problems.length === 0 ? undefined : describe(problems);
@@ -167,7 +202,10 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
     rebuild,
     readiness: () => {
       const r = store.readiness();
-      if (!r.ok) return snapshot.generation === 0 ? { ok: false, reason: r.reason ?? "policies from the cluster not loaded yet" } : { ok: false, reason: `${r.reason ?? "a policy watch failed"} (serving generation ${snapshot.generation})` };
+      if (!r.ok)
+        return snapshot.generation === 0
+          ? { ok: false, reason: r.reason ?? "policies from the cluster not loaded yet" }
+          : { ok: false, reason: `${r.reason ?? "a policy watch failed"} (serving generation ${snapshot.generation})` };
       if (snapshot.generation === 0) return { ok: false, reason: "policies from the cluster not loaded yet" };
       return error !== undefined ? { ok: true, reason: error.message } : { ok: true };
     },
@@ -193,7 +231,9 @@ function logOnce(logged: Map<string, string>, uid: string, key: string, write: (
 }
 
 function describe(problems: readonly SourceProblem[]): string {
-  const lines = problems.slice(0, MAX_PROBLEMS_IN_MESSAGE).map((p) => `${p.file}: ${typeof p.problem === "string" ? p.problem : p.problem.message}`);
+  const lines = problems
+    .slice(0, MAX_PROBLEMS_IN_MESSAGE)
+    .map((p) => `${p.file}: ${typeof p.problem === "string" ? p.problem : p.problem.message}`);
   if (problems.length > lines.length) lines.push(`and ${problems.length - lines.length} more`);
   return `not served (the other policies are): ${lines.join("; ")}`;
 }
@@ -208,8 +248,20 @@ function byName(a: KubeObject, b: KubeObject): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
-function outcomeOf(obj: KubeObject, kind: PolicyOutcomeKind, compiled: CompiledPolicy | undefined, problems: readonly string[], notEvaluated?: string): PolicyOutcome {
-  const md = (obj.metadata ?? {}) as { name?: string; namespace?: string; uid?: string; resourceVersion?: string; generation?: number };
+function outcomeOf(
+  obj: KubeObject,
+  kind: PolicyOutcomeKind,
+  compiled: CompiledPolicy | undefined,
+  problems: readonly string[],
+  notEvaluated?: string,
+): PolicyOutcome {
+  const md = (obj.metadata ?? {}) as {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    generation?: number;
+  };
   const spec = obj["spec"] as { rules?: JsonValue[] } | undefined;
   return {
     kind,

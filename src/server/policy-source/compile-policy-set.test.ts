@@ -8,10 +8,22 @@ import { compilePolicySet, describeProblem } from "./compile-policy-set.js";
 
 const engine = createEngine(fakePorts());
 const policy = clusterPolicy("require-labels", [
-  { name: "check", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: "m", pattern: { metadata: { labels: { app: "?*" } } } } },
+  {
+    name: "check",
+    match: { any: [{ resources: { kinds: ["Pod"] } }] },
+    validate: { message: "m", pattern: { metadata: { labels: { app: "?*" } } } },
+  },
 ]);
-const exception = (spec: JsonObject): JsonObject => ({ apiVersion: "kyverno.io/v2", kind: "PolicyException", metadata: { name: "allow", namespace: "team-a" }, spec });
-const goodSpec = { exceptions: [{ policyName: "require-labels", ruleNames: ["check"] }], match: { any: [{ resources: { kinds: ["Pod"] } }] } };
+const exception = (spec: JsonObject): JsonObject => ({
+  apiVersion: "kyverno.io/v2",
+  kind: "PolicyException",
+  metadata: { name: "allow", namespace: "team-a" },
+  spec,
+});
+const goodSpec = {
+  exceptions: [{ policyName: "require-labels", ruleNames: ["check"] }],
+  match: { any: [{ resources: { kinds: ["Pod"] } }] },
+};
 const doc = (value: JsonObject, index = 0) => ({ source: "/p/set.yaml", index, line: 1 + index * 10, value });
 
 describe("compilePolicySet with PolicyExceptions", () => {
@@ -19,8 +31,14 @@ describe("compilePolicySet with PolicyExceptions", () => {
     const set = compilePolicySet([doc(policy), doc(exception(goodSpec), 1)], engine);
     assert.equal(set.ok, true);
     if (!set.ok) return;
-    assert.deepEqual(set.policies.map((p) => p.name), ["require-labels"]);
-    assert.deepEqual(set.exceptions.map((e) => e.key), ["team-a/allow"]);
+    assert.deepEqual(
+      set.policies.map((p) => p.name),
+      ["require-labels"],
+    );
+    assert.deepEqual(
+      set.exceptions.map((e) => e.key),
+      ["team-a/allow"],
+    );
   });
 
   test("an invalid exception rejects the set, naming file, document and field", () => {
@@ -28,35 +46,103 @@ describe("compilePolicySet with PolicyExceptions", () => {
     assert.equal(set.ok, false);
     if (set.ok) return;
     const lines = set.problems.map(describeProblem);
-    assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2 (line 11)") && l.includes("spec.exceptions")), lines.join("\n"));
+    assert.ok(
+      lines.some((l) => l.startsWith("/p/set.yaml: document 2 (line 11)") && l.includes("spec.exceptions")),
+      lines.join("\n"),
+    );
   });
 
   test("a policies.kyverno.io PolicyException is loaded with the set; an invalid one refuses it, naming file, document and field", () => {
-    const celException = (spec: JsonObject): JsonObject => ({ apiVersion: "policies.kyverno.io/v1", kind: "PolicyException", metadata: { name: "ex", namespace: "team" }, spec });
-    const good = compilePolicySet([doc(policy), doc(celException({ policyRefs: [{ kind: "ValidatingPolicy", name: "vp" }], matchConditions: [{ name: "mine", expression: "object.metadata.name == 'a'" }] }), 1)], engine);
+    const celException = (spec: JsonObject): JsonObject => ({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "PolicyException",
+      metadata: { name: "ex", namespace: "team" },
+      spec,
+    });
+    const good = compilePolicySet(
+      [
+        doc(policy),
+        doc(
+          celException({
+            policyRefs: [{ kind: "ValidatingPolicy", name: "vp" }],
+            matchConditions: [{ name: "mine", expression: "object.metadata.name == 'a'" }],
+          }),
+          1,
+        ),
+      ],
+      engine,
+    );
     assert.equal(good.ok, true);
-    if (good.ok) assert.deepEqual(good.exceptions.map((e) => e.key), ["team/ex"]);
-    const bad = compilePolicySet([doc(policy), doc(celException({ policyRefs: [{ kind: "ValidatingPolicy", name: "vp" }], matchConditions: [{ name: "mine", expression: "object.metadata.name ==" }] }), 1)], engine);
+    if (good.ok)
+      assert.deepEqual(
+        good.exceptions.map((e) => e.key),
+        ["team/ex"],
+      );
+    const bad = compilePolicySet(
+      [
+        doc(policy),
+        doc(
+          celException({
+            policyRefs: [{ kind: "ValidatingPolicy", name: "vp" }],
+            matchConditions: [{ name: "mine", expression: "object.metadata.name ==" }],
+          }),
+          1,
+        ),
+      ],
+      engine,
+    );
     assert.equal(bad.ok, false);
     if (bad.ok) return;
     const lines = bad.problems.map(describeProblem);
-    assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes("spec.matchConditions[0].expression") && l.includes("compilation failed")), lines.join("\n"));
+    assert.ok(
+      lines.some(
+        (l) =>
+          l.startsWith("/p/set.yaml: document 2") &&
+          l.includes("spec.matchConditions[0].expression") &&
+          l.includes("compilation failed"),
+      ),
+      lines.join("\n"),
+    );
   });
 
   test("a kind Bylaw does not run yet (GeneratingPolicy, DeletingPolicy, VAP) refuses the set, naming file, document and kind", () => {
-    for (const [apiVersion, kind] of [["policies.kyverno.io/v1", "GeneratingPolicy"], ["policies.kyverno.io/v1", "NamespacedDeletingPolicy"], ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"]] as const) {
-      const set = compilePolicySet([doc(policy), doc({ apiVersion, kind, metadata: { name: "x", namespace: "n" }, spec: {} }, 1)], engine);
+    for (const [apiVersion, kind] of [
+      ["policies.kyverno.io/v1", "GeneratingPolicy"],
+      ["policies.kyverno.io/v1", "NamespacedDeletingPolicy"],
+      ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"],
+    ] as const) {
+      const set = compilePolicySet(
+        [doc(policy), doc({ apiVersion, kind, metadata: { name: "x", namespace: "n" }, spec: {} }, 1)],
+        engine,
+      );
       assert.equal(set.ok, false);
       if (set.ok) return;
       const lines = set.problems.map(describeProblem);
-      assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes(`policy x: kind: `) && l.includes(`${kind}`) && l.includes("is not supported by Bylaw yet")), lines.join("\n"));
+      assert.ok(
+        lines.some(
+          (l) =>
+            l.startsWith("/p/set.yaml: document 2") &&
+            l.includes(`policy x: kind: `) &&
+            l.includes(`${kind}`) &&
+            l.includes("is not supported by Bylaw yet"),
+        ),
+        lines.join("\n"),
+      );
     }
   });
 
   test("a MutatingPolicy is served as cluster mode serves it: matching its matchConstraints only, answering an error, with a warning at load", () => {
     const mpol: JsonObject = {
-      apiVersion: "policies.kyverno.io/v1", kind: "MutatingPolicy", metadata: { name: "add-labels" },
-      spec: { failurePolicy: "Ignore", matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] }, mutations: [] },
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "MutatingPolicy",
+      metadata: { name: "add-labels" },
+      spec: {
+        failurePolicy: "Ignore",
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+        },
+        mutations: [],
+      },
     };
     const set = compilePolicySet([doc(policy), doc(mpol, 1)], engine);
     assert.equal(set.ok, true);
@@ -65,39 +151,80 @@ describe("compilePolicySet with PolicyExceptions", () => {
     assert.equal(served?.unsupportedKind, "MutatingPolicy");
     assert.equal(served?.document.spec.failurePolicy, "Ignore");
     assert.match(served?.rules[0]?.unsupported ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
-    assert.ok(set.warnings.some((w) => w.startsWith("/p/set.yaml: document 2") && w.includes("MutatingPolicy add-labels")), set.warnings.join("\n"));
+    assert.ok(
+      set.warnings.some((w) => w.startsWith("/p/set.yaml: document 2") && w.includes("MutatingPolicy add-labels")),
+      set.warnings.join("\n"),
+    );
   });
 
   test("a ValidatingPolicy compiles into the set; an invalid CEL expression refuses it, naming document, field and position", () => {
     const vp = (expression: string): JsonObject => ({
-      apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "vp" },
-      spec: { matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] }, validations: [{ expression }] },
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ValidatingPolicy",
+      metadata: { name: "vp" },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+        },
+        validations: [{ expression }],
+      },
     });
     const good = compilePolicySet([doc(policy), doc(vp("has(object.metadata.labels)"), 1)], engine);
     assert.equal(good.ok, true);
-    if (good.ok) assert.deepEqual(good.policies.map((p) => p.name), ["require-labels", "vp"]);
+    if (good.ok)
+      assert.deepEqual(
+        good.policies.map((p) => p.name),
+        ["require-labels", "vp"],
+      );
     const bad = compilePolicySet([doc(vp("object.metadata.labels +"), 1)], engine);
     assert.equal(bad.ok, false);
     if (bad.ok) return;
     const lines = bad.problems.map(describeProblem);
-    assert.ok(lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes("spec.validations[0].expression")), lines.join("\n"));
+    assert.ok(
+      lines.some((l) => l.startsWith("/p/set.yaml: document 2") && l.includes("spec.validations[0].expression")),
+      lines.join("\n"),
+    );
   });
 
   test("duplicates are keyed by group, kind, namespace and name: a ClusterPolicy and a ValidatingPolicy of one name both load; two ValidatingPolicies collide", () => {
     const vp = (name: string, apiVersion = "policies.kyverno.io/v1"): JsonObject => ({
-      apiVersion, kind: "ValidatingPolicy", metadata: { name },
-      spec: { matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] }, validations: [{ expression: "true" }] },
+      apiVersion,
+      kind: "ValidatingPolicy",
+      metadata: { name },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+        },
+        validations: [{ expression: "true" }],
+      },
     });
-    const nvp = (namespace: string): JsonObject => ({ ...vp("require-labels"), kind: "NamespacedValidatingPolicy", metadata: { name: "require-labels", namespace } });
-    const both = compilePolicySet([doc(policy), doc(vp("require-labels"), 1), doc(nvp("team-a"), 2), doc(nvp("team-b"), 3)], engine);
+    const nvp = (namespace: string): JsonObject => ({
+      ...vp("require-labels"),
+      kind: "NamespacedValidatingPolicy",
+      metadata: { name: "require-labels", namespace },
+    });
+    const both = compilePolicySet(
+      [doc(policy), doc(vp("require-labels"), 1), doc(nvp("team-a"), 2), doc(nvp("team-b"), 3)],
+      engine,
+    );
     assert.equal(both.ok, true, both.ok ? "" : both.problems.map(describeProblem).join("\n"));
-    if (both.ok) assert.deepEqual(both.policies.map((p) => p.name), ["require-labels", "require-labels", "require-labels", "require-labels"]);
+    if (both.ok)
+      assert.deepEqual(
+        both.policies.map((p) => p.name),
+        ["require-labels", "require-labels", "require-labels", "require-labels"],
+      );
     const twice = compilePolicySet([doc(vp("vp")), doc(vp("vp", "policies.kyverno.io/v1beta1"), 1)], engine);
     assert.equal(twice.ok, false);
     if (twice.ok) return;
-    assert.deepEqual(twice.problems.map(describeProblem), ["/p/set.yaml: document 2 (line 11): policy vp: metadata.name: duplicate ValidatingPolicy vp: already defined in /p/set.yaml: document 1 (line 1)"]);
+    assert.deepEqual(twice.problems.map(describeProblem), [
+      "/p/set.yaml: document 2 (line 11): policy vp: metadata.name: duplicate ValidatingPolicy vp: already defined in /p/set.yaml: document 1 (line 1)",
+    ]);
     const nsTwice = compilePolicySet([doc(nvp("team-a")), doc(nvp("team-a"), 1)], engine);
     assert.equal(nsTwice.ok, false);
-    if (!nsTwice.ok) assert.match(nsTwice.problems.map(describeProblem).join("\n"), /duplicate NamespacedValidatingPolicy team-a\/require-labels/);
+    if (!nsTwice.ok)
+      assert.match(
+        nsTwice.problems.map(describeProblem).join("\n"),
+        /duplicate NamespacedValidatingPolicy team-a\/require-labels/,
+      );
   });
 });

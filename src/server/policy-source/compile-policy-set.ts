@@ -13,7 +13,18 @@
  * ValidatingAdmissionPolicy, …) is a problem: the set is refused rather than served without it.
  */
 import { createHash } from "node:crypto";
-import { type AnyCompiledException, type CompiledPolicy, type CompileOutcome, type Engine, isObject, isPolicyExceptionDocument, type JsonValue, policyKindOf, type PolicyProblem, problem } from "../../engine/index.js";
+import {
+  type AnyCompiledException,
+  type CompiledPolicy,
+  type CompileOutcome,
+  type Engine,
+  isObject,
+  isPolicyExceptionDocument,
+  type JsonValue,
+  policyKindOf,
+  type PolicyProblem,
+  problem,
+} from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";
@@ -25,13 +36,18 @@ import { compileCelPolicy } from "./cel-policy-compile.js";
  * A policy kind Bylaw does not run yet refuses the set: served, it would enforce nothing while the
  * operator believes it does. (`bylaw apply` gives each resource an error for it instead.)
  */
-const NOT_SERVED = (kind: string): string => `${kind} is not supported by Bylaw yet; the webhook cannot enforce it: remove it from the policy folder until Bylaw runs it`;
+const NOT_SERVED = (kind: string): string =>
+  `${kind} is not supported by Bylaw yet; the webhook cannot enforce it: remove it from the policy folder until Bylaw runs it`;
 
 /** A policies.kyverno.io kind the webhook serves (evaluated, or answering errors), by its handling. */
 function servedCelKind(doc: JsonValue): boolean {
   const kind = (doc as { kind?: unknown }).kind;
   const info = typeof kind === "string" ? celKindInfo(kind) : undefined;
-  return info !== undefined && info.handling !== "not-evaluated" && String((doc as { apiVersion?: unknown }).apiVersion).startsWith("policies.kyverno.io/");
+  return (
+    info !== undefined &&
+    info.handling !== "not-evaluated" &&
+    String((doc as { apiVersion?: unknown }).apiVersion).startsWith("policies.kyverno.io/")
+  );
 }
 
 /** The API group of a document's apiVersion (`kyverno.io`, `policies.kyverno.io`). */
@@ -47,7 +63,12 @@ export interface LoadedSet {
 }
 
 export type CompiledSet =
-  | { readonly ok: true; readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly AnyCompiledException[]; readonly warnings: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly policies: readonly CompiledPolicy[];
+      readonly exceptions: readonly AnyCompiledException[];
+      readonly warnings: readonly string[];
+    }
   | { readonly ok: false; readonly problems: readonly SourceProblem[]; readonly warnings: readonly string[] };
 
 /** Read the files. A file that vanished between listing and reading counts as deleted. */
@@ -55,7 +76,8 @@ export async function readPolicyFiles(files: readonly string[]): Promise<LoadedS
   const documents = await loadPaths(files);
   const vanished = new Set<string>();
   for (const d of documents) {
-    if (d.error !== undefined && !vanished.has(d.source) && (await statOrUndefined(d.source)) === undefined) vanished.add(d.source);
+    if (d.error !== undefined && !vanished.has(d.source) && (await statOrUndefined(d.source)) === undefined)
+      vanished.add(d.source);
   }
   const kept = vanished.size === 0 ? documents : documents.filter((d) => !vanished.has(d.source));
   const hash = createHash("sha256");
@@ -64,7 +86,11 @@ export async function readPolicyFiles(files: readonly string[]): Promise<LoadedS
 }
 
 /** `check` adds problems of a compiled policy that make the set invalid for this server (e.g. an unserved timeout). */
-export function compilePolicySet(documents: readonly LoadedDocument[], engine: Engine, check?: (policy: CompiledPolicy) => readonly PolicyProblem[]): CompiledSet {
+export function compilePolicySet(
+  documents: readonly LoadedDocument[],
+  engine: Engine,
+  check?: (policy: CompiledPolicy) => readonly PolicyProblem[],
+): CompiledSet {
   const policies: CompiledPolicy[] = [];
   const exceptions: AnyCompiledException[] = [];
   const problems: SourceProblem[] = [];
@@ -82,10 +108,12 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
     if (exceptionKind !== "other") {
       const compiled = engine.compileException(d.value, where);
       if (!compiled.ok) {
-        for (const p of compiled.problems.filter((x) => x.severity === "error")) problems.push({ ...at, policy: nameOf(d.value), problem: p });
+        for (const p of compiled.problems.filter((x) => x.severity === "error"))
+          problems.push({ ...at, policy: nameOf(d.value), problem: p });
         continue;
       }
-      for (const w of compiled.exception.warnings) warnings.push(`${where}: PolicyException ${compiled.exception.key}: ${w.path}: ${w.message}`);
+      for (const w of compiled.exception.warnings)
+        warnings.push(`${where}: PolicyException ${compiled.exception.key}: ${w.path}: ${w.message}`);
       exceptions.push(compiled.exception);
       continue;
     }
@@ -105,13 +133,15 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
         for (const p of cel.problems) problems.push({ ...at, policy: nameOf(d.value), problem: p });
         continue;
       }
-      if (cel.notEvaluated !== undefined) warnings.push(`${where}: ${cel.notEvaluated}; such requests are answered under its failurePolicy`);
+      if (cel.notEvaluated !== undefined)
+        warnings.push(`${where}: ${cel.notEvaluated}; such requests are answered under its failurePolicy`);
       compiled = cel.policy;
     } else {
       const outcome = compileSafely(engine, d.value);
       if (!outcome.ok) {
         const policy = nameOf(d.value);
-        for (const p of outcome.problems.filter((x) => x.severity === "error")) problems.push({ ...at, policy, problem: p });
+        for (const p of outcome.problems.filter((x) => x.severity === "error"))
+          problems.push({ ...at, policy, problem: p });
         continue;
       }
       compiled = outcome.policy;
@@ -123,7 +153,11 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
     const first = seen.get(key);
     if (first !== undefined) {
       const what = `${objectKind} ${compiled.namespace === "" ? "" : `${compiled.namespace}/`}${compiled.name}`;
-      problems.push({ ...at, policy: compiled.name, problem: problem("metadata.name", `duplicate ${what}: already defined in ${first}`) });
+      problems.push({
+        ...at,
+        policy: compiled.name,
+        problem: problem("metadata.name", `duplicate ${what}: already defined in ${first}`),
+      });
       continue;
     }
     seen.set(key, where);
@@ -143,7 +177,11 @@ export function compilePolicySet(documents: readonly LoadedDocument[], engine: E
 /** One line per problem: `file: document N (line L): policy P: field: message`. */
 export function describeProblem(p: SourceProblem): string {
   if (typeof p.problem === "string") return p.problem;
-  const where = [p.file, p.document !== undefined ? `document ${p.document}${p.line !== undefined ? ` (line ${p.line})` : ""}` : undefined, p.policy !== undefined ? `policy ${p.policy}` : undefined];
+  const where = [
+    p.file,
+    p.document !== undefined ? `document ${p.document}${p.line !== undefined ? ` (line ${p.line})` : ""}` : undefined,
+    p.policy !== undefined ? `policy ${p.policy}` : undefined,
+  ];
   const field = p.problem.path === "" ? "" : `${p.problem.path}: `;
   return `${where.filter((x) => x !== undefined).join(": ")}: ${field}${p.problem.message}`;
 }
@@ -152,7 +190,10 @@ function compileSafely(engine: Engine, doc: JsonValue): CompileOutcome {
   try {
     return engine.compile(doc);
   } catch (e) {
-    return { ok: false, problems: [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)] };
+    return {
+      ok: false,
+      problems: [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)],
+    };
   }
 }
 

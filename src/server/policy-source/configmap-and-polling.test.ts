@@ -14,7 +14,8 @@ function configMapVolume(root: string) {
     for (const [key, text] of Object.entries(files)) writeFileSync(join(root, stamp, key), text);
     symlinkSync(stamp, join(root, "..data_tmp"));
     renameSync(join(root, "..data_tmp"), join(root, "..data"));
-    for (const key of Object.keys(files)) if (previous === undefined || !(key in previous)) symlinkSync(join("..data", key), join(root, key));
+    for (const key of Object.keys(files))
+      if (previous === undefined || !(key in previous)) symlinkSync(join("..data", key), join(root, key));
     for (const key of Object.keys(previous ?? {})) if (!(key in files)) rmSync(join(root, key));
     if (n > 1) rmSync(join(root, `..2026_01_15_12_00_00.${n - 1}`), { recursive: true });
   };
@@ -47,9 +48,13 @@ describe("directoryPolicySource: Kubernetes ConfigMap volumes", () => {
     const config = join(root, "config");
     mkdirSync(config);
     const volume = configMapVolume(config);
-    const facts = (team: string): string => `apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nnamespaces:\n  prod:\n    labels: {team: ${team}}\n`;
+    const facts = (team: string): string =>
+      `apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nnamespaces:\n  prod:\n    labels: {team: ${team}}\n`;
     volume.publish({ "cluster-facts.yaml": facts("a") });
-    const { source, next } = await open({ dir: join(root, "policies"), clusterFile: join(config, "cluster-facts.yaml") });
+    const { source, next } = await open({
+      dir: join(root, "policies"),
+      clusterFile: join(config, "cluster-facts.yaml"),
+    });
     try {
       assert.equal(source.cluster().namespaceLabels("prod")?.["team"], "a");
       volume.publish({ "cluster-facts.yaml": facts("b") }, { "cluster-facts.yaml": "" });

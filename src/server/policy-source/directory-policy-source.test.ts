@@ -21,7 +21,10 @@ describe("directoryPolicySource: loading", () => {
       assert.equal(source.current().generation, 1);
       assert.equal(source.current().loadedAt, 1234);
       assert.equal(source.lastError(), undefined);
-      assert.ok(logs.some((l) => l.level === "warn" && /kustomization\.yaml: document 1.*skipped/.test(l.msg)), JSON.stringify(logs));
+      assert.ok(
+        logs.some((l) => l.level === "warn" && /kustomization\.yaml: document 1.*skipped/.test(l.msg)),
+        JSON.stringify(logs),
+      );
     } finally {
       await source.close();
     }
@@ -61,7 +64,10 @@ describe("directoryPolicySource: loading", () => {
     const { source, next } = await open({ dir });
     try {
       const good = source.current();
-      writeFileSync(join(dir, "b.yaml"), `${policyYaml("beta")}---\n${policyYaml("broken", "app", "  validationFailureAction: Bogus\n")}`);
+      writeFileSync(
+        join(dir, "b.yaml"),
+        `${policyYaml("beta")}---\n${policyYaml("broken", "app", "  validationFailureAction: Bogus\n")}`,
+      );
       const rejected = await next("rejected");
       assert.equal(source.current(), good, "the last good snapshot stays in use");
       const error = source.lastError();
@@ -75,13 +81,18 @@ describe("directoryPolicySource: loading", () => {
       assert.equal(p.policy, "broken");
       assert.equal(p.problem.path, "spec.validationFailureAction");
       assert.match(error.message, /keeping generation 1 \(2 policies\)/);
-      assert.match(error.message, /b\.yaml: document 2 \(line 19\): policy broken: spec\.validationFailureAction: Unsupported value: "Bogus"/);
+      assert.match(
+        error.message,
+        /b\.yaml: document 2 \(line 19\): policy broken: spec\.validationFailureAction: Unsupported value: "Bogus"/,
+      );
 
       writeFileSync(join(dir, "a.yaml"), "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: alpha\n");
       await next("rejected");
       assert.equal(source.current(), good);
       assert.equal(source.lastError()?.problems.length, 2, "both broken files are reported");
-      assert.ok(source.lastError()?.problems.some((x) => x.file === join(dir, "a.yaml") && typeof x.problem === "string"));
+      assert.ok(
+        source.lastError()?.problems.some((x) => x.file === join(dir, "a.yaml") && typeof x.problem === "string"),
+      );
 
       writeFileSync(join(dir, "a.yaml"), policyYaml("alpha"));
       writeFileSync(join(dir, "b.yaml"), policyYaml("beta", "tier"));
@@ -101,7 +112,10 @@ describe("directoryPolicySource: loading", () => {
       assert.equal(source.current().generation, 0);
       const problem = source.lastError()?.problems[0];
       assert.equal(problem?.file, join(dir, "z", "again.yaml"));
-      assert.match(source.lastError()?.message ?? "", /duplicate ClusterPolicy alpha: already defined in .*a\.yaml: document 1/);
+      assert.match(
+        source.lastError()?.message ?? "",
+        /duplicate ClusterPolicy alpha: already defined in .*a\.yaml: document 1/,
+      );
     } finally {
       await source.close();
     }
@@ -156,7 +170,11 @@ describe("directoryPolicySource: close", () => {
     const facts = tempTree({ "cluster.yaml": "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\n" });
     const { source, events } = await open({ dir, clusterFile: join(facts, "cluster.yaml") });
     try {
-      assert.equal((await liveHandles()).watchers - before.watchers, 3, "the root, sub/ and the facts folder are watched while open");
+      assert.equal(
+        (await liveHandles()).watchers - before.watchers,
+        3,
+        "the root, sub/ and the facts folder are watched while open",
+      );
       writeFileSync(join(dir, "c.yaml"), policyYaml("gamma")); // a reload may be pending when closing
     } finally {
       await source.close();
@@ -182,11 +200,24 @@ spec:
     const dir = tempTree({ "a.yaml": policyYaml("alpha"), "exceptions/allow.yaml": exceptionYaml("allow") });
     const { source, next } = await open({ dir });
     try {
-      assert.deepEqual(source.current().exceptions?.map((e) => e.key), ["ops/allow"]);
-      writeFileSync(join(dir, "exceptions", "broken.yaml"), "apiVersion: kyverno.io/v2\nkind: PolicyException\nmetadata: {name: broken, namespace: ops}\nspec: {match: {any: [{resources: {kinds: [Pod]}}]}}\n");
+      assert.deepEqual(
+        source.current().exceptions?.map((e) => e.key),
+        ["ops/allow"],
+      );
+      writeFileSync(
+        join(dir, "exceptions", "broken.yaml"),
+        "apiVersion: kyverno.io/v2\nkind: PolicyException\nmetadata: {name: broken, namespace: ops}\nspec: {match: {any: [{resources: {kinds: [Pod]}}]}}\n",
+      );
       const rejected = await next("rejected");
-      assert.ok(rejected.kind === "rejected" && rejected.error.problems.some((p) => p.file.endsWith("broken.yaml")), JSON.stringify(rejected));
-      assert.deepEqual(source.current().exceptions?.map((e) => e.key), ["ops/allow"], "the last good set stays");
+      assert.ok(
+        rejected.kind === "rejected" && rejected.error.problems.some((p) => p.file.endsWith("broken.yaml")),
+        JSON.stringify(rejected),
+      );
+      assert.deepEqual(
+        source.current().exceptions?.map((e) => e.key),
+        ["ops/allow"],
+        "the last good set stays",
+      );
     } finally {
       await source.close();
     }

@@ -37,13 +37,19 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
   const { dir, engine, clusterFile } = options;
   const now = options.now ?? Date.now;
   const log = options.onLog ?? (() => undefined);
-  const timing = { mode: options.mode ?? "watch", debounceMs: options.debounceMs ?? 250, pollMs: options.pollMs ?? 2000, onLog: log } as const;
+  const timing = {
+    mode: options.mode ?? "watch",
+    debounceMs: options.debounceMs ?? 250,
+    pollMs: options.pollMs ?? 2000,
+    onLog: log,
+  } as const;
   const settleMs = options.settleMs ?? 1000;
   const listeners = new Set<(event: PolicySourceEvent) => void>();
   let snapshot: PolicySnapshot = { policies: [], generation: 0, loadedAt: now() };
   let policyError: PolicyLoadError | undefined;
   let factsError: PolicyLoadError | undefined;
-  let facts = clusterFile === undefined ? clusterFactsView(EMPTY_FACTS) : unloadedFacts(clusterFile, () => factsError?.message);
+  let facts =
+    clusterFile === undefined ? clusterFactsView(EMPTY_FACTS) : unloadedFacts(clusterFile, () => factsError?.message);
   let factsLoaded = clusterFile === undefined;
   let policyFingerprint: string | undefined;
   let factsFingerprint: string | undefined;
@@ -61,7 +67,10 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
   };
 
   /** The files, once the tree has been still for the settle window; undefined while it is changing (a later reload reads it). */
-  const settledRead = async (files: readonly string[], dirs: readonly string[]): Promise<Awaited<ReturnType<typeof readPolicyFiles>> | undefined> => {
+  const settledRead = async (
+    files: readonly string[],
+    dirs: readonly string[],
+  ): Promise<Awaited<ReturnType<typeof readPolicyFiles>> | undefined> => {
     const paths = [...dirs, ...files];
     const before = await settledTree(paths, settleMs);
     if (before !== undefined && !closed) {
@@ -79,21 +88,42 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
     const listed = await listPolicyTree(dir);
     if (closed) return;
     policyTrigger.watch(listed.ok ? listed.tree.dirs : [dir]);
-    const read = listed.ok ? await settledRead(listed.tree.files, listed.tree.dirs) : { fingerprint: `error:${listed.message}`, documents: [] };
+    const read = listed.ok
+      ? await settledRead(listed.tree.files, listed.tree.dirs)
+      : { fingerprint: `error:${listed.message}`, documents: [] };
     if (closed || read === undefined || read.fingerprint === policyFingerprint) return;
     policyFingerprint = read.fingerprint;
-    const compiled = listed.ok ? compilePolicySet(read.documents, engine, options.checkPolicy) : { ok: false as const, problems: [{ file: dir, problem: listed.message }], warnings: [] };
-    const set = compiled.ok && compiled.policies.length === 0 && options.allowEmpty !== true ? { ok: false as const, problems: [{ file: dir, problem: emptyProblem(dir) }], warnings: compiled.warnings } : compiled;
+    const compiled = listed.ok
+      ? compilePolicySet(read.documents, engine, options.checkPolicy)
+      : { ok: false as const, problems: [{ file: dir, problem: listed.message }], warnings: [] };
+    const set =
+      compiled.ok && compiled.policies.length === 0 && options.allowEmpty !== true
+        ? { ok: false as const, problems: [{ file: dir, problem: emptyProblem(dir) }], warnings: compiled.warnings }
+        : compiled;
     for (const w of set.warnings) log("warn", w, { dir });
     if (!set.ok) {
-      const keeping = snapshot.generation === 0 ? "no policies loaded" : `policies not reloaded, keeping generation ${snapshot.generation} (${snapshot.policies.length} policies)`;
+      const keeping =
+        snapshot.generation === 0
+          ? "no policies loaded"
+          : `policies not reloaded, keeping generation ${snapshot.generation} (${snapshot.policies.length} policies)`;
       policyError = reject(keeping, set.problems);
       return;
     }
     const previous = snapshot;
-    snapshot = { policies: set.policies, ...(set.exceptions.length > 0 ? { exceptions: set.exceptions } : {}), generation: previous.generation + 1, loadedAt: now() };
+    snapshot = {
+      policies: set.policies,
+      ...(set.exceptions.length > 0 ? { exceptions: set.exceptions } : {}),
+      generation: previous.generation + 1,
+      loadedAt: now(),
+    };
     policyError = undefined;
-    log("info", "policies loaded", { dir, generation: snapshot.generation, policies: snapshot.policies.length, exceptions: set.exceptions.length, files: listed.ok ? listed.tree.files.length : 0 });
+    log("info", "policies loaded", {
+      dir,
+      generation: snapshot.generation,
+      policies: snapshot.policies.length,
+      exceptions: set.exceptions.length,
+      files: listed.ok ? listed.tree.files.length : 0,
+    });
     emit(previous.generation === 0 ? { kind: "loaded", snapshot } : { kind: "loaded", snapshot, previous });
   };
 
@@ -107,17 +137,30 @@ export async function directoryPolicySource(options: DirectoryPolicySourceOption
     if (closed || read.fingerprint === factsFingerprint) return;
     factsFingerprint = read.fingerprint;
     if (!read.ok) {
-      factsError = reject(factsLoaded ? "cluster facts not reloaded, keeping the last good ones" : "no cluster facts loaded", read.problems);
+      factsError = reject(
+        factsLoaded ? "cluster facts not reloaded, keeping the last good ones" : "no cluster facts loaded",
+        read.problems,
+      );
       return;
     }
     facts = clusterFactsView(read.facts);
     factsLoaded = true;
     factsError = undefined;
-    log("info", "cluster facts loaded", { file, namespaces: read.facts.namespaces.size, users: read.facts.users.size, groups: read.facts.groups.size });
+    log("info", "cluster facts loaded", {
+      file,
+      namespaces: read.facts.namespaces.size,
+      users: read.facts.users.size,
+      groups: read.facts.groups.size,
+    });
     emit({ kind: "loaded", snapshot, previous: snapshot });
   };
 
-  const policyTrigger = createChangeTrigger({ ...timing, name: "policies", signature: () => treeSignature(dir), reload: loadPolicies });
+  const policyTrigger = createChangeTrigger({
+    ...timing,
+    name: "policies",
+    signature: () => treeSignature(dir),
+    reload: loadPolicies,
+  });
   const factsTrigger =
     clusterFile === undefined
       ? undefined

@@ -9,7 +9,8 @@ import { describe, test } from "node:test";
 import { tempTree } from "../../../test/support/temp-dir.js";
 import { names, open, policyYaml, sleep } from "../../../test/support/policy-source-dir.js";
 
-const FACTS = "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nnamespaces:\n  prod:\n    labels: {env: production}\n";
+const FACTS =
+  "apiVersion: bylaw.dev/v1alpha1\nkind: ClusterFacts\nnamespaces:\n  prod:\n    labels: {env: production}\n";
 
 describe("cluster facts fail closed", () => {
   test("invalid facts at startup: not ready, no claim of last good facts, every question throws; ready once fixed", async () => {
@@ -21,7 +22,10 @@ describe("cluster facts fail closed", () => {
       const ready = source.readiness();
       assert.equal(ready.ok, false, "without a valid first load of the facts the server is not ready");
       assert.match(ready.reason ?? "", /no cluster facts loaded yet from .*facts\.yaml: .*namespace: unknown field/);
-      assert.ok(!logs.some((l) => /keeping the last good/.test(l.msg)), `no last good facts to keep: ${JSON.stringify(logs)}`);
+      assert.ok(
+        !logs.some((l) => /keeping the last good/.test(l.msg)),
+        `no last good facts to keep: ${JSON.stringify(logs)}`,
+      );
       assert.throws(() => source.cluster().namespaceLabels("prod"), /cluster facts \(.*facts\.yaml\) have not loaded/);
       assert.throws(() => source.cluster().roles({ username: "alice", groups: [] }), /have not loaded/);
       writeFileSync(file, FACTS);
@@ -34,7 +38,10 @@ describe("cluster facts fail closed", () => {
   });
 
   test("a missing facts file at startup is not ready either", async () => {
-    const { source } = await open({ dir: tempTree({ "a.yaml": policyYaml("alpha") }), clusterFile: join(tempTree({}), "nope.yaml") });
+    const { source } = await open({
+      dir: tempTree({ "a.yaml": policyYaml("alpha") }),
+      clusterFile: join(tempTree({}), "nope.yaml"),
+    });
     try {
       assert.equal(source.readiness().ok, false);
       assert.match(source.readiness().reason ?? "", /no cluster facts loaded yet/);
@@ -73,7 +80,9 @@ describe("no policies is not a policy set", () => {
   });
 
   test("a folder of documents that are no policies is refused too", async () => {
-    const { source } = await open({ dir: tempTree({ "kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n" }) });
+    const { source } = await open({
+      dir: tempTree({ "kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n" }),
+    });
     try {
       assert.equal(source.current().generation, 0);
       assert.match(source.lastError()?.message ?? "", /no policies in/);
@@ -129,7 +138,9 @@ describe("half-written files are not loaded", () => {
       }
       for (let i = 0; i < 60 && names(source).length < 4; i++) await sleep(50);
       assert.deepEqual(names(source), ["alpha", "one", "two", "three"]);
-      const loaded = events.flatMap((e) => (e.kind === "loaded" ? [e.snapshot.policies.map((p) => p.name).join()] : []));
+      const loaded = events.flatMap((e) =>
+        e.kind === "loaded" ? [e.snapshot.policies.map((p) => p.name).join()] : [],
+      );
       assert.deepEqual(loaded, ["alpha,one,two,three"], "no set with only part of set.yaml was ever served");
     } finally {
       await source.close();

@@ -43,7 +43,8 @@ async function walk(dir: string, files: string[], dirs: string[]): Promise<void>
     if (entry.name.startsWith(".")) continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) await walk(path, files, dirs);
-    else if (isDocumentFile(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(path))))) files.push(path);
+    else if (isDocumentFile(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(path)))))
+      files.push(path);
   }
 }
 

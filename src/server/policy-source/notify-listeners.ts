@@ -2,7 +2,11 @@
 import type { PolicySourceEvent } from "../types.js";
 import type { LogFn } from "./types.js";
 
-export function notifyListeners(listeners: ReadonlySet<(event: PolicySourceEvent) => void>, event: PolicySourceEvent, log: LogFn): void {
+export function notifyListeners(
+  listeners: ReadonlySet<(event: PolicySourceEvent) => void>,
+  event: PolicySourceEvent,
+  log: LogFn,
+): void {
   for (const listener of [...listeners]) {
     try {
       listener(event);

@@ -18,11 +18,19 @@ export interface SourceState {
 export function sourceReadiness(state: SourceState): Readiness {
   const { snapshot, policyError, factsError } = state;
   const missing: string[] = [];
-  if (snapshot.generation === 0) missing.push(`no policy set loaded yet${policyError ? `: ${policyError.message}` : ""}`);
-  if (!state.factsLoaded) missing.push(`no cluster facts loaded yet from ${state.factsFile ?? "?"}${factsError ? `: ${factsError.message}` : ""}`);
+  if (snapshot.generation === 0)
+    missing.push(`no policy set loaded yet${policyError ? `: ${policyError.message}` : ""}`);
+  if (!state.factsLoaded)
+    missing.push(
+      `no cluster facts loaded yet from ${state.factsFile ?? "?"}${factsError ? `: ${factsError.message}` : ""}`,
+    );
   if (missing.length > 0) return { ok: false, reason: missing.join("; ") };
   const stale: string[] = [];
-  if (policyError !== undefined) stale.push(`serving the last good policy set (generation ${snapshot.generation}); the last reload was rejected: ${policyError.message}`);
-  if (factsError !== undefined) stale.push(`serving the last good cluster facts; the last reload was rejected: ${factsError.message}`);
+  if (policyError !== undefined)
+    stale.push(
+      `serving the last good policy set (generation ${snapshot.generation}); the last reload was rejected: ${policyError.message}`,
+    );
+  if (factsError !== undefined)
+    stale.push(`serving the last good cluster facts; the last reload was rejected: ${factsError.message}`);
   return stale.length > 0 ? { ok: true, reason: stale.join("; ") } : { ok: true };
 }

@@ -39,7 +39,11 @@ export async function statTree(paths: readonly string[]): Promise<TreeStat> {
  * the window (the caller tries again later). A modification time in the future (a copied file,
  * a skewed clock) cannot be aged, so the window is always waited out then.
  */
-export async function settledTree(paths: readonly string[], settleMs: number, now: () => number = Date.now): Promise<string | undefined> {
+export async function settledTree(
+  paths: readonly string[],
+  settleMs: number,
+  now: () => number = Date.now,
+): Promise<string | undefined> {
   const first = await statTree(paths);
   const age = now() - first.newest;
   if (settleMs <= 0 || age >= settleMs) return first.signature;

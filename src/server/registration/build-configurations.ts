@@ -35,28 +35,55 @@ import { type CompiledPolicy, isObject } from "../../engine/index.js";
 import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
 import { celWebhookTraits, type MatchCondition } from "../admission/cel-webhook-traits.js";
 import { appliesAtAdmission, hasOwnWebhook } from "../admission/policy-traits.js";
-import { fineGrainedGroup, groupOf, groupPath, groupWebhookName, registeredGroups, type TimeoutGroups } from "../admission/webhook-groups.js";
+import {
+  fineGrainedGroup,
+  groupOf,
+  groupPath,
+  groupWebhookName,
+  registeredGroups,
+  type TimeoutGroups,
+} from "../admission/webhook-groups.js";
 import type { WebhookGroup } from "../admission/types.js";
 import { distinctNames, hashedWebhookName } from "../admission/kube-names.js";
-import type { ClientConfig, Endpoint, LabelSelector, RegistrationTarget, Webhook, WebhookConfiguration } from "./types.js";
+import type {
+  ClientConfig,
+  Endpoint,
+  LabelSelector,
+  RegistrationTarget,
+  Webhook,
+  WebhookConfiguration,
+} from "./types.js";
 import { addPolicyRules, type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
 
 export const VALIDATING_NAME = "bylaw-resource-validating-webhook-cfg";
 export const MUTATING_NAME = "bylaw-resource-mutating-webhook-cfg";
 export const POLICY_VALIDATING_NAME = "bylaw-policy-validating-webhook-cfg";
 
-const LABELS = { "app.kubernetes.io/name": "bylaw", "app.kubernetes.io/component": "webhook-configuration", "webhook.bylaw.dev/managed-by": "bylaw" } as const;
+const LABELS = {
+  "app.kubernetes.io/name": "bylaw",
+  "app.kubernetes.io/component": "webhook-configuration",
+  "webhook.bylaw.dev/managed-by": "bylaw",
+} as const;
 
 const SYSTEM_NAMESPACES = ["kube-system", "kube-public", "kube-node-lease"];
 
 /** deploy/base's matchConditions: kinds no policy should hold hostage to the webhook's availability. */
 export const MATCH_CONDITIONS: readonly { readonly name: string; readonly expression: string }[] = [
-  { name: "exclude-events", expression: '!(request.resource.resource == "events" && (request.resource.group == "" || request.resource.group == "events.k8s.io"))' },
+  {
+    name: "exclude-events",
+    expression:
+      '!(request.resource.resource == "events" && (request.resource.group == "" || request.resource.group == "events.k8s.io"))',
+  },
   {
     name: "exclude-nodes-and-leases",
-    expression: '!((request.resource.group == "" && request.resource.resource == "nodes") || (request.resource.group == "coordination.k8s.io" && request.resource.resource == "leases"))',
+    expression:
+      '!((request.resource.group == "" && request.resource.resource == "nodes") || (request.resource.group == "coordination.k8s.io" && request.resource.resource == "leases"))',
   },
-  { name: "exclude-reviews-and-apiservices", expression: '!(request.resource.group in ["authentication.k8s.io", "authorization.k8s.io", "apiregistration.k8s.io"])' },
+  {
+    name: "exclude-reviews-and-apiservices",
+    expression:
+      '!(request.resource.group in ["authentication.k8s.io", "authorization.k8s.io", "apiregistration.k8s.io"])',
+  },
   {
     name: "exclude-replicasets-and-bindings",
     expression:
@@ -73,14 +100,20 @@ export interface Configurations {
 }
 
 /** `resolve` finds the resources of kinds the built-in table does not know (discovery); without it they are registered wide. */
-export function buildConfigurations(policies: readonly CompiledPolicy[], groups: TimeoutGroups, target: RegistrationTarget, resolve?: KindResolver): Configurations {
+export function buildConfigurations(
+  policies: readonly CompiledPolicy[],
+  groups: TimeoutGroups,
+  target: RegistrationTarget,
+  resolve?: KindResolver,
+): Configurations {
   const notes: string[] = [];
   const webhooksOf = (kind: WebhookKind): Webhook[] => {
     const out: Webhook[] = [];
     for (const group of registeredGroups(groups)) {
       const rules = new RuleSet();
       for (const policy of policies) {
-        if (!appliesAtAdmission(policy) || hasOwnWebhook(policy) || !sameGroup(groupOf(policy, groups), group)) continue;
+        if (!appliesAtAdmission(policy) || hasOwnWebhook(policy) || !sameGroup(groupOf(policy, groups), group))
+          continue;
         addPolicyRules(rules, policy, kind, resolve);
       }
       for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
@@ -93,17 +126,27 @@ export function buildConfigurations(policies: readonly CompiledPolicy[], groups:
       addPolicyRules(rules, policy, kind, resolve);
       for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
       const group = fineGrainedGroup(policy, groups);
-      if (!rules.isEmpty) own.push({ webhook: resourceWebhook(kind, group, rules, target, ownFields(policy)), key: `${group.prefix ?? kind}/${group.policy ?? ""}` });
+      if (!rules.isEmpty)
+        own.push({
+          webhook: resourceWebhook(kind, group, rules, target, ownFields(policy)),
+          key: `${group.prefix ?? kind}/${group.policy ?? ""}`,
+        });
     }
     // `<ns>-<name>` can read alike for two policies (ns a-b name c, ns a name b-c): the API server refuses duplicate names.
-    const names = distinctNames(own, (o) => o.webhook.name, (o) => hashedWebhookName(o.webhook.name, o.key));
+    const names = distinctNames(
+      own,
+      (o) => o.webhook.name,
+      (o) => hashedWebhookName(o.webhook.name, o.key),
+    );
     own.forEach((o, i) => out.push({ ...o.webhook, name: names[i] ?? o.webhook.name }));
     return out;
   };
   return {
     validating: configuration("ValidatingWebhookConfiguration", VALIDATING_NAME, webhooksOf("validate")),
     mutating: configuration("MutatingWebhookConfiguration", MUTATING_NAME, webhooksOf("mutate")),
-    policyValidating: configuration("ValidatingWebhookConfiguration", POLICY_VALIDATING_NAME, [policyWebhook(groups, target)]),
+    policyValidating: configuration("ValidatingWebhookConfiguration", POLICY_VALIDATING_NAME, [
+      policyWebhook(groups, target),
+    ]),
     notes,
   };
 }
@@ -130,14 +173,21 @@ function ownFields(policy: CompiledPolicy): WebhookFields {
     };
   }
   const list = policy.document.spec.webhookConfiguration?.["matchConditions"];
-  return { matchConditions: Array.isArray(list) ? list.filter(isObject).map((c) => ({ name: String(c["name"]), expression: String(c["expression"]) })) : [] };
+  return {
+    matchConditions: Array.isArray(list)
+      ? list.filter(isObject).map((c) => ({ name: String(c["name"]), expression: String(c["expression"]) }))
+      : [],
+  };
 }
 
 /** Both selectors' labels and expressions (Kyverno's `mergeLabelSelectors`): a request must satisfy both. */
 function merged(a: LabelSelector, b: LabelSelector | undefined): LabelSelector {
   if (b === undefined) return a;
   const matchLabels = { ...(b.matchLabels ?? {}), ...(a.matchLabels ?? {}) };
-  return { ...(Object.keys(matchLabels).length > 0 ? { matchLabels } : {}), matchExpressions: [...(a.matchExpressions ?? []), ...(b.matchExpressions ?? [])] };
+  return {
+    ...(Object.keys(matchLabels).length > 0 ? { matchLabels } : {}),
+    matchExpressions: [...(a.matchExpressions ?? []), ...(b.matchExpressions ?? [])],
+  };
 }
 
 function sameGroup(a: WebhookGroup, b: WebhookGroup): boolean {
@@ -148,12 +198,20 @@ function configuration(kind: WebhookConfiguration["kind"], name: string, webhook
   return { apiVersion: "admissionregistration.k8s.io/v1", kind, metadata: { name, labels: { ...LABELS } }, webhooks };
 }
 
-function resourceWebhook(kind: WebhookKind, group: WebhookGroup, rules: RuleSet, target: RegistrationTarget, fields: WebhookFields): Webhook {
+function resourceWebhook(
+  kind: WebhookKind,
+  group: WebhookGroup,
+  rules: RuleSet,
+  target: RegistrationTarget,
+  fields: WebhookFields,
+): Webhook {
   const excluded = [...new Set([...SYSTEM_NAMESPACES, target.ownNamespace])];
   const own: LabelSelector = {
     matchExpressions: [
       { key: "kubernetes.io/metadata.name", operator: "NotIn", values: excluded },
-      ...(fields.ownNamespace !== undefined ? [{ key: "kubernetes.io/metadata.name", operator: "In", values: [fields.ownNamespace] }] : []),
+      ...(fields.ownNamespace !== undefined
+        ? [{ key: "kubernetes.io/metadata.name", operator: "In", values: [fields.ownNamespace] }]
+        : []),
     ],
   };
   return {
@@ -182,8 +240,20 @@ function policyWebhook(groups: TimeoutGroups, target: RegistrationTarget): Webho
     sideEffects: "None",
     timeoutSeconds: groups.defaultSeconds,
     rules: [
-      { apiGroups: ["kyverno.io"], apiVersions: ["*"], resources: ["clusterpolicies", "policies", "policyexceptions"], operations: ["CREATE", "UPDATE"], scope: "*" },
-      { apiGroups: [CEL_GROUP], apiVersions: ["*"], resources: [...CEL_POLICY_KINDS.map((k) => k.gvr.resource), "policyexceptions"], operations: ["CREATE", "UPDATE"], scope: "*" },
+      {
+        apiGroups: ["kyverno.io"],
+        apiVersions: ["*"],
+        resources: ["clusterpolicies", "policies", "policyexceptions"],
+        operations: ["CREATE", "UPDATE"],
+        scope: "*",
+      },
+      {
+        apiGroups: [CEL_GROUP],
+        apiVersions: ["*"],
+        resources: [...CEL_POLICY_KINDS.map((k) => k.gvr.resource), "policyexceptions"],
+        operations: ["CREATE", "UPDATE"],
+        scope: "*",
+      },
     ],
   };
 }

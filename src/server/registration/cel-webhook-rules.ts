@@ -20,13 +20,16 @@ export function addCelPolicyRules(into: RuleSet, policy: CompiledPolicy): boolea
     const rules = body.constraints.resourceRules;
     if (rules === undefined) return false;
     for (const r of rules.include) {
-      for (const g of r.groups) for (const v of r.versions) for (const res of r.resources) add(entries, [g, v, res].join("|"), operationsOf(r.operations));
+      for (const g of r.groups)
+        for (const v of r.versions)
+          for (const res of r.resources) add(entries, [g, v, res].join("|"), operationsOf(r.operations));
     }
     for (const r of rules.exclude) {
       if (r.names.length > 0) continue;
       for (const [key, ops] of entries) {
         const [g = "", v = "", res = ""] = key.split("|");
-        if (covers(r.groups, g) && covers(r.versions, v) && covers(r.resources, res)) for (const op of operationsOf(r.operations)) ops.delete(op);
+        if (covers(r.groups, g) && covers(r.versions, v) && covers(r.resources, res))
+          for (const op of operationsOf(r.operations)) ops.delete(op);
       }
     }
   }

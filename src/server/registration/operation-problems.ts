@@ -16,7 +16,9 @@ export function operationProblems(policy: CompiledPolicy): PolicyProblem[] {
   const spec = celSpecOf(policy);
   const constraints = spec?.["matchConstraints"];
   if (!isObject(constraints)) return [];
-  return ["resourceRules", "excludeResourceRules"].flatMap((list) => rulesProblems(constraints[list], `spec.matchConstraints.${list}`));
+  return ["resourceRules", "excludeResourceRules"].flatMap((list) =>
+    rulesProblems(constraints[list], `spec.matchConstraints.${list}`),
+  );
 }
 
 function rulesProblems(rules: JsonValue | undefined, path: string): PolicyProblem[] {
@@ -28,9 +30,17 @@ function rulesProblems(rules: JsonValue | undefined, path: string): PolicyProble
     const out: PolicyProblem[] = [];
     ops.forEach((op, j) => {
       if (op === "*" || (typeof op === "string" && OPERATIONS.has(op))) return;
-      out.push(problem(`${at}[${j}]`, `Unsupported value: ${JSON.stringify(op)}: supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE" (no request ever has it, so the rule would never be registered nor the policy evaluated)`));
+      out.push(
+        problem(
+          `${at}[${j}]`,
+          `Unsupported value: ${JSON.stringify(op)}: supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE" (no request ever has it, so the rule would never be registered nor the policy evaluated)`,
+        ),
+      );
     });
-    if (ops.includes("*") && ops.length > 1) out.push(problem(at, `Invalid value: ${JSON.stringify(ops)}: if '*' is present, must not specify other operations`));
+    if (ops.includes("*") && ops.length > 1)
+      out.push(
+        problem(at, `Invalid value: ${JSON.stringify(ops)}: if '*' is present, must not specify other operations`),
+      );
     return out;
   });
 }

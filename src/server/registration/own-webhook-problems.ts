@@ -13,7 +13,13 @@
  *
  * Empty when the policy has no webhook of its own, or when it registers.
  */
-import { isObject, labelSelectorProblems, problem, type CompiledPolicy, type PolicyProblem } from "../../engine/index.js";
+import {
+  isObject,
+  labelSelectorProblems,
+  problem,
+  type CompiledPolicy,
+  type PolicyProblem,
+} from "../../engine/index.js";
 import { celHasOwnWebhook, celWebhookTraits } from "../admission/cel-webhook-traits.js";
 import { celSpecOf } from "../policy-source/cel-policy-compile.js";
 import type { TimeoutGroups } from "../admission/webhook-groups.js";
@@ -28,7 +34,10 @@ export function ownWebhookProblems(policy: CompiledPolicy, groups: TimeoutGroups
   const out: PolicyProblem[] = [];
   const spec = celSpecOf(policy) ?? {};
   const mc = isObject(spec["matchConstraints"]) ? spec["matchConstraints"] : {};
-  out.push(...labelSelectorProblems(mc["namespaceSelector"], "spec.matchConstraints.namespaceSelector"), ...labelSelectorProblems(mc["objectSelector"], "spec.matchConstraints.objectSelector"));
+  out.push(
+    ...labelSelectorProblems(mc["namespaceSelector"], "spec.matchConstraints.namespaceSelector"),
+    ...labelSelectorProblems(mc["objectSelector"], "spec.matchConstraints.objectSelector"),
+  );
   const count = traits.matchConditions.length;
   if (count > MAX_WEBHOOK_MATCH_CONDITIONS) {
     out.push(

@@ -9,9 +9,23 @@ const config = (name: string, webhooks: string[]): WebhookConfiguration => ({
   apiVersion: "admissionregistration.k8s.io/v1",
   kind: "ValidatingWebhookConfiguration",
   metadata: { name, labels: {} },
-  webhooks: webhooks.map((n) => ({ name: n, admissionReviewVersions: ["v1"], clientConfig: { caBundle: "" }, failurePolicy: "Fail", matchPolicy: "Equivalent", sideEffects: "None", timeoutSeconds: 10, rules: [] })),
+  webhooks: webhooks.map((n) => ({
+    name: n,
+    admissionReviewVersions: ["v1"],
+    clientConfig: { caBundle: "" },
+    failurePolicy: "Fail",
+    matchPolicy: "Equivalent",
+    sideEffects: "None",
+    timeoutSeconds: 10,
+    rules: [],
+  })),
 });
-const set = (hooks: string[]): Configurations => ({ validating: config("v", hooks), mutating: config("m", []), policyValidating: config("p", ["policy"]), notes: [] });
+const set = (hooks: string[]): Configurations => ({
+  validating: config("v", hooks),
+  mutating: config("m", []),
+  policyValidating: config("p", ["policy"]),
+  notes: [],
+});
 
 function harness(overrides: Partial<RegistrarOptions> = {}) {
   const writes: string[] = [];
@@ -83,7 +97,10 @@ describe("registrar", () => {
     await h.registrar.request();
     assert.deepEqual(h.writes, ["v:a", "m:"]);
     assert.equal(h.registrar.healthy, false);
-    assert.match(h.logs.join("\n"), /error .*could not register ValidatingWebhookConfiguration p; the configuration in the cluster stays as it was: forbidden/);
+    assert.match(
+      h.logs.join("\n"),
+      /error .*could not register ValidatingWebhookConfiguration p; the configuration in the cluster stays as it was: forbidden/,
+    );
     await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(h.writes, ["v:a", "m:", "p:policy"]);
     assert.equal(h.registrar.healthy, true);
@@ -98,7 +115,10 @@ describe("registrar", () => {
     h.setCurrent(set(["y"]));
     await h.registrar.request();
     await first;
-    assert.deepEqual(h.writes.filter((w) => w.startsWith("v:")), ["v:a", "v:y"]);
+    assert.deepEqual(
+      h.writes.filter((w) => w.startsWith("v:")),
+      ["v:a", "v:y"],
+    );
     h.registrar.close();
   });
 

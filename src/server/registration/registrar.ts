@@ -13,7 +13,11 @@
 import type { WebhookConfiguration } from "./types.js";
 import type { Configurations } from "./build-configurations.js";
 
-export type RegistrationLog = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
+export type RegistrationLog = (
+  level: "info" | "warn" | "error",
+  message: string,
+  fields: Record<string, unknown>,
+) => void;
 
 export interface RegistrarOptions {
   /** The configurations for the set loaded now, or undefined while no set has loaded (nothing is written then). */
@@ -103,9 +107,13 @@ export class Registrar {
         });
       } catch (error) {
         failed = true;
-        this.options.onLog("error", `bylaw serve: could not register ${configuration.kind} ${configuration.metadata.name}; the configuration in the cluster stays as it was: ${(error as Error).message}`, {
-          configuration: configuration.metadata.name,
-        });
+        this.options.onLog(
+          "error",
+          `bylaw serve: could not register ${configuration.kind} ${configuration.metadata.name}; the configuration in the cluster stays as it was: ${(error as Error).message}`,
+          {
+            configuration: configuration.metadata.name,
+          },
+        );
       }
     }
     if (!failed) {

@@ -13,14 +13,23 @@ export interface RuleWithOperations {
 }
 
 export interface ClientConfig {
-  readonly service?: { readonly name: string; readonly namespace: string; readonly path: string; readonly port: number };
+  readonly service?: {
+    readonly name: string;
+    readonly namespace: string;
+    readonly path: string;
+    readonly port: number;
+  };
   readonly url?: string;
   readonly caBundle: string;
 }
 
 export interface LabelSelector {
   readonly matchLabels?: Readonly<Record<string, string>>;
-  readonly matchExpressions?: readonly { readonly key: string; readonly operator: string; readonly values?: readonly string[] }[];
+  readonly matchExpressions?: readonly {
+    readonly key: string;
+    readonly operator: string;
+    readonly values?: readonly string[];
+  }[];
 }
 
 export interface Webhook {

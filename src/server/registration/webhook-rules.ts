@@ -13,7 +13,15 @@
  * narrow safely is registered wide, never left out: a kind no discovery serves (yet) becomes every
  * resource of its group, a rule without kinds every resource; `notes` says so.
  */
-import { type CompiledPolicy, isMutateExisting, isValidatingPolicy, isObject, type JsonValue, parseKindSelector, type Rule } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  isMutateExisting,
+  isValidatingPolicy,
+  isObject,
+  type JsonValue,
+  parseKindSelector,
+  type Rule,
+} from "../../engine/index.js";
 import { builtInKind } from "../../kube/built-in-kinds.js";
 import type { KindResource, KindSelector } from "../../kube/discovered-kinds.js";
 import { addCelPolicyRules } from "./cel-webhook-rules.js";
@@ -48,7 +56,10 @@ export class RuleSet {
    * (without those a wildcard beside them covers: resourcesCovered); sorted, so equal sets give equal objects.
    */
   rules(): RuleWithOperations[] {
-    const grouped = new Map<string, { group: string; version: string; scope: Scope; ops: Operation[]; resources: string[] }>();
+    const grouped = new Map<
+      string,
+      { group: string; version: string; scope: Scope; ops: Operation[]; resources: string[] }
+    >();
     for (const [key, set] of this.entries) {
       const [group = "", version = "", scope = "*", resource = ""] = key.split("|");
       const ops = ALL_OPERATIONS.filter((o) => set.has(o));
@@ -59,7 +70,13 @@ export class RuleSet {
     }
     return [...grouped.keys()].sort().map((k) => {
       const g = grouped.get(k)!;
-      return { apiGroups: [g.group], apiVersions: [g.version], resources: withoutCovered(g.resources).sort(), operations: g.ops, scope: g.scope };
+      return {
+        apiGroups: [g.group],
+        apiVersions: [g.version],
+        resources: withoutCovered(g.resources).sort(),
+        operations: g.ops,
+        scope: g.scope,
+      };
     });
   }
 }
@@ -89,10 +106,16 @@ export function withoutCovered(resources: readonly string[]): string[] {
 }
 
 /** Adds what one policy needs on one webhook to `into`. */
-export function addPolicyRules(into: RuleSet, policy: CompiledPolicy, webhook: WebhookKind, resolve?: KindResolver): void {
+export function addPolicyRules(
+  into: RuleSet,
+  policy: CompiledPolicy,
+  webhook: WebhookKind,
+  resolve?: KindResolver,
+): void {
   // A ValidatingPolicy: its matchConstraints, on the validating webhook only.
   if (policy.rules.some((r) => r.cel !== undefined && isValidatingPolicy(r.cel))) {
-    if (webhook === "validate" && !addCelPolicyRules(into, policy)) into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", ALL_OPERATIONS);
+    if (webhook === "validate" && !addCelPolicyRules(into, policy))
+      into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", ALL_OPERATIONS);
     return;
   }
   const namespaced = policy.namespace !== "";
@@ -110,7 +133,13 @@ export function addPolicyRules(into: RuleSet, policy: CompiledPolicy, webhook: W
     }
     if (kinds.size === 0) {
       into.notes.push(`${where} rule ${JSON.stringify(compiled.name)} names no kinds: every resource is registered`);
-      into.add("*", "*", namespaced ? "Namespaced" : "*", "*", webhook === "validate" ? ALL_OPERATIONS : MUTATE_DEFAULT);
+      into.add(
+        "*",
+        "*",
+        namespaced ? "Namespaced" : "*",
+        "*",
+        webhook === "validate" ? ALL_OPERATIONS : MUTATE_DEFAULT,
+      );
       continue;
     }
     for (const [kind, ops] of kinds) addKind(into, kind, ops, namespaced, where, resolve);
@@ -126,7 +155,11 @@ function needs(rule: Rule, mutateExisting: boolean, webhook: WebhookKind): boole
 /** The kinds of match (legacy resources, all, any) with their operations, less what exclude.any removes. */
 function collect(rule: Rule, defaults: readonly Operation[], out: Map<string, Set<Operation>>): void {
   const match = rule.match;
-  const descriptions = [match?.resources, ...(match?.all ?? []).map((f) => f.resources), ...(match?.any ?? []).map((f) => f.resources)];
+  const descriptions = [
+    match?.resources,
+    ...(match?.all ?? []).map((f) => f.resources),
+    ...(match?.any ?? []).map((f) => f.resources),
+  ];
   for (const d of descriptions) {
     if (d === undefined) continue;
     const ops = operationsOf(d.operations) ?? defaults;
@@ -135,7 +168,15 @@ function collect(rule: Rule, defaults: readonly Operation[], out: Map<string, Se
   for (const f of rule.exclude?.any ?? []) {
     const d = f.resources;
     if (f.subjects !== undefined || f.roles !== undefined || f.clusterRoles !== undefined || d === undefined) continue;
-    if (d.name !== undefined || d.names !== undefined || d.namespaces !== undefined || d.annotations !== undefined || d.selector !== undefined || d.namespaceSelector !== undefined) continue;
+    if (
+      d.name !== undefined ||
+      d.names !== undefined ||
+      d.namespaces !== undefined ||
+      d.annotations !== undefined ||
+      d.selector !== undefined ||
+      d.namespaceSelector !== undefined
+    )
+      continue;
     const ops = operationsOf(d.operations) ?? ALL_OPERATIONS;
     const kinds = d.kinds !== undefined && d.kinds.length > 0 ? d.kinds : [...out.keys()];
     for (const kind of kinds) for (const op of ops) out.get(kind)?.delete(op);
@@ -160,7 +201,8 @@ function generatedKinds(generate: { readonly [k: string]: JsonValue }): string[]
   const one = (g: JsonValue | undefined): void => {
     if (!isObject(g)) return;
     if (typeof g["kind"] === "string" && g["kind"] !== "") out.push(g["kind"]);
-    else if (isObject(g["cloneList"]) && Array.isArray(g["cloneList"]["kinds"])) out.push(...g["cloneList"]["kinds"].filter((k): k is string => typeof k === "string"));
+    else if (isObject(g["cloneList"]) && Array.isArray(g["cloneList"]["kinds"]))
+      out.push(...g["cloneList"]["kinds"].filter((k): k is string => typeof k === "string"));
   };
   one(generate);
   if (Array.isArray(generate["foreach"])) generate["foreach"].forEach(one);
@@ -168,12 +210,21 @@ function generatedKinds(generate: { readonly [k: string]: JsonValue }): string[]
 }
 
 /** One kind selector as webhook rule entries (Kyverno `ParseKindSelector`, then discovery). */
-function addKind(into: RuleSet, selector: string, ops: Set<Operation>, namespaced: boolean, where: string, resolve: KindResolver | undefined): void {
+function addKind(
+  into: RuleSet,
+  selector: string,
+  ops: Set<Operation>,
+  namespaced: boolean,
+  where: string,
+  resolve: KindResolver | undefined,
+): void {
   const s = parseKindSelector(selector);
   const policyScope: Scope = namespaced ? "Namespaced" : "*";
   const withSub = (resource: string): string => (s.subresource === "" ? resource : `${resource}/${s.subresource}`);
   if (s.kind === "") {
-    into.notes.push(`${where}: kind ${JSON.stringify(selector)} is not a kind selector; every resource is registered for it`);
+    into.notes.push(
+      `${where}: kind ${JSON.stringify(selector)} is not a kind selector; every resource is registered for it`,
+    );
     into.add("*", "*", policyScope, "*/*", ops);
     into.add("*", "*", policyScope, "*", ops);
     return;
@@ -190,8 +241,13 @@ function addKind(into: RuleSet, selector: string, ops: Set<Operation>, namespace
       return;
     }
     const group = s.group;
-    const why = found === undefined ? "is not a built-in kind Bylaw knows and discovery was not read" : "is served by no resource the API server's discovery lists (yet)";
-    into.notes.push(`${where}: kind ${JSON.stringify(selector)} ${why}; every resource of ${group === "*" ? "every group" : `group ${JSON.stringify(group)}`} is registered for it`);
+    const why =
+      found === undefined
+        ? "is not a built-in kind Bylaw knows and discovery was not read"
+        : "is served by no resource the API server's discovery lists (yet)";
+    into.notes.push(
+      `${where}: kind ${JSON.stringify(selector)} ${why}; every resource of ${group === "*" ? "every group" : `group ${JSON.stringify(group)}`} is registered for it`,
+    );
     into.add(group, s.version, policyScope, "*", ops);
     if (s.subresource !== "") into.add(group, s.version, policyScope, "*/*", ops);
     return;
@@ -200,8 +256,11 @@ function addKind(into: RuleSet, selector: string, ops: Set<Operation>, namespace
   into.add(known.group, s.version, scope, withSub(known.resource), ops);
   if (s.subresource === "*") into.add(known.group, s.version, scope, known.resource, ops);
   // A bare `Pod` also matches the pods/ephemeralcontainers subresource (kyverno-behaviour.md §3.3).
-  if (known.resource === "pods" && s.subresource === "") into.add(known.group, s.version, scope, "pods/ephemeralcontainers", ops);
+  if (known.resource === "pods" && s.subresource === "")
+    into.add(known.group, s.version, scope, "pods/ephemeralcontainers", ops);
   // A kind named without its group also matches a custom resource of the same kind in another group
   // (a Knative `Service`): discovery adds those (the built-in one again is merged away).
-  if (s.group === "*") for (const r of resolve?.(s) ?? []) into.add(r.group, s.version, r.namespaced ? "Namespaced" : "Cluster", r.resource, ops);
+  if (s.group === "*")
+    for (const r of resolve?.(s) ?? [])
+      into.add(r.group, s.version, r.namespaced ? "Namespaced" : "Cluster", r.resource, ops);
 }

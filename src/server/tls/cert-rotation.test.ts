@@ -5,7 +5,11 @@ import { parseBundle, planRotation, type Plan, type RotationSettings, type TlsSe
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 5, 1);
-const settings: RotationSettings = { dnsNames: ["bylaw-svc.bylaw.svc", "localhost"], ips: ["127.0.0.1"], caOverlapMs: 60_000 };
+const settings: RotationSettings = {
+  dnsNames: ["bylaw-svc.bylaw.svc", "localhost"],
+  ips: ["127.0.0.1"],
+  caOverlapMs: 60_000,
+};
 
 function written(plan: Plan): Required<TlsSecretData> {
   assert.equal(plan.kind, "write", JSON.stringify(plan));
@@ -46,14 +50,25 @@ describe("planRotation", () => {
     assert.equal(next["ca.crt"], data["ca.crt"]);
     assert.notEqual(next["tls.crt"], data["tls.crt"]);
     assert.ok(signedBy(next, parseBundle(data["ca.crt"])[0] as X509Certificate));
-    assert.equal((await planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + 134 * DAY)).kind, "keep");
+    assert.equal(
+      (await planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + 134 * DAY)).kind,
+      "keep",
+    );
   });
 
   test("other names, or a key that is not the certificate's, reissue the serving certificate", async () => {
-    assert.notEqual(written(await planRotation({ data, rotateRequested: false }, { ...settings, dnsNames: ["other.bylaw.svc"] }, T0 + DAY))["tls.crt"], data["tls.crt"]);
+    assert.notEqual(
+      written(
+        await planRotation({ data, rotateRequested: false }, { ...settings, dnsNames: ["other.bylaw.svc"] }, T0 + DAY),
+      )["tls.crt"],
+      data["tls.crt"],
+    );
     const swapped = written(await planRotation({ data: {}, rotateRequested: false }, settings, T0));
     const mixed = { ...data, "tls.key": swapped["tls.key"] };
-    assert.notEqual(written(await planRotation({ data: mixed, rotateRequested: false }, settings, T0 + DAY))["tls.crt"], data["tls.crt"]);
+    assert.notEqual(
+      written(await planRotation({ data: mixed, rotateRequested: false }, settings, T0 + DAY))["tls.crt"],
+      data["tls.crt"],
+    );
   });
 
   test("a CA rotation: the new CA joins the bundle first; the serving certificate follows after the overlap", async () => {
@@ -67,18 +82,29 @@ describe("planRotation", () => {
     assert.equal(one["tls.crt"], data["tls.crt"], "replicas keep presenting the old CA's certificate meanwhile");
     const waiting = await planRotation({ data: one, rotateRequested: false, caRotatedAt: t }, settings, t + 30_000);
     assert.deepEqual(waiting, { kind: "keep", recheckInMs: 30_000 });
-    const two = written(await planRotation({ data: one, rotateRequested: false, caRotatedAt: t }, settings, t + 60_000));
+    const two = written(
+      await planRotation({ data: one, rotateRequested: false, caRotatedAt: t }, settings, t + 60_000),
+    );
     assert.equal(two["ca.crt"], one["ca.crt"], "both CAs stay in the bundle");
     assert.ok(signedBy(two, fresh));
-    assert.equal((await planRotation({ data: two, rotateRequested: false, caRotatedAt: t }, settings, t + 61_000)).kind, "keep");
+    assert.equal(
+      (await planRotation({ data: two, rotateRequested: false, caRotatedAt: t }, settings, t + 61_000)).kind,
+      "keep",
+    );
   });
 
   test("the CA is renewed 15 days before it expires; an expired CA leaves the bundle; no CA key starts over", async () => {
-    const due = written(await planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + 351 * DAY));
+    const due = written(
+      await planRotation({ data, rotateRequested: false, caRotatedAt: T0 }, settings, T0 + 351 * DAY),
+    );
     assert.equal(parseBundle(due["ca.crt"]).length, 2);
-    const after = written(await planRotation({ data: due, rotateRequested: false, caRotatedAt: T0 + 351 * DAY }, settings, T0 + 366 * DAY));
+    const after = written(
+      await planRotation({ data: due, rotateRequested: false, caRotatedAt: T0 + 351 * DAY }, settings, T0 + 366 * DAY),
+    );
     assert.equal(parseBundle(after["ca.crt"]).length, 1, "the expired CA is dropped");
-    const lost = written(await planRotation({ data: { ...data, "ca.key": "" }, rotateRequested: false }, settings, T0 + DAY));
+    const lost = written(
+      await planRotation({ data: { ...data, "ca.key": "" }, rotateRequested: false }, settings, T0 + DAY),
+    );
     assert.notEqual(lost["ca.crt"], data["ca.crt"]);
   });
 });

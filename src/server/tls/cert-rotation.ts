@@ -51,57 +51,125 @@ export interface SecretState {
 
 export type Plan =
   | { readonly kind: "keep"; readonly recheckInMs: number }
-  | { readonly kind: "write"; readonly data: Required<TlsSecretData>; readonly caRotatedAt: number | undefined; readonly reason: string };
+  | {
+      readonly kind: "write";
+      readonly data: Required<TlsSecretData>;
+      readonly caRotatedAt: number | undefined;
+      readonly reason: string;
+    };
 
-export const DEFAULT_ROTATION = { caValidityMs: 365 * DAY_MS, certValidityMs: 150 * DAY_MS, renewBeforeMs: 15 * DAY_MS, caOverlapMs: 60_000 };
+export const DEFAULT_ROTATION = {
+  caValidityMs: 365 * DAY_MS,
+  certValidityMs: 150 * DAY_MS,
+  renewBeforeMs: 15 * DAY_MS,
+  caOverlapMs: 60_000,
+};
 const MAX_RECHECK_MS = 12 * 3_600_000;
 
 /** `newKey` makes each certificate's private key (default: node:crypto, off the main thread). */
-export async function planRotation(state: SecretState, s: RotationSettings, now: number, newKey: () => Promise<string> = generateKeyPem): Promise<Plan> {
+export async function planRotation(
+  state: SecretState,
+  s: RotationSettings,
+  now: number,
+  newKey: () => Promise<string> = generateKeyPem,
+): Promise<Plan> {
   const caValidityMs = s.caValidityMs ?? DEFAULT_ROTATION.caValidityMs;
   const certValidityMs = s.certValidityMs ?? DEFAULT_ROTATION.certValidityMs;
   const renewBeforeMs = Math.min(s.renewBeforeMs ?? DEFAULT_ROTATION.renewBeforeMs, certValidityMs / 2);
   const overlapMs = s.caOverlapMs ?? DEFAULT_ROTATION.caOverlapMs;
   const caName = `bylaw-webhook-ca (${s.dnsNames[0] ?? s.ips[0] ?? "bylaw"})`;
-  const serve = async (ca: { cert: string; key: string }) => mintServing(ca, s.dnsNames, s.ips, { now, validityMs: certValidityMs }, await newKey());
+  const serve = async (ca: { cert: string; key: string }) =>
+    mintServing(ca, s.dnsNames, s.ips, { now, validityMs: certValidityMs }, await newKey());
   const newCa = async () => mintCa(caName, { now, validityMs: caValidityMs }, await newKey());
   const bundle = parseBundle(state.data["ca.crt"]).filter((c) => expiry(c) > now);
   const current = currentCa(bundle, state.data["ca.key"]);
   if (current === undefined) {
     const ca = await newCa();
     const leaf = await serve(ca);
-    return write({ cert: leaf.cert, key: leaf.key, caCerts: [ca.cert], caKey: ca.key }, now, "the Secret holds no usable CA: a new CA and serving certificate");
+    return write(
+      { cert: leaf.cert, key: leaf.key, caCerts: [ca.cert], caKey: ca.key },
+      now,
+      "the Secret holds no usable CA: a new CA and serving certificate",
+    );
   }
   const caPem = current.cert.toString();
   const leaf = parseLeaf(state.data["tls.crt"], state.data["tls.key"]);
-  const leafOk = leaf !== undefined && expiry(leaf) - renewBeforeMs > now && sameNames(leaf, s) && bundle.some((c) => leaf.checkIssued(c) && leaf.verify(c.publicKey));
+  const leafOk =
+    leaf !== undefined &&
+    expiry(leaf) - renewBeforeMs > now &&
+    sameNames(leaf, s) &&
+    bundle.some((c) => leaf.checkIssued(c) && leaf.verify(c.publicKey));
   const bundlePems = bundle.map((c) => c.toString());
   const caDue = expiry(current.cert) - renewBeforeMs <= now;
   if (state.rotateRequested || caDue) {
     const ca = await newCa();
-    const why = state.rotateRequested ? `a CA rotation was asked for (${ROTATE_ANNOTATION})` : "the CA is due for renewal";
+    const why = state.rotateRequested
+      ? `a CA rotation was asked for (${ROTATE_ANNOTATION})`
+      : "the CA is due for renewal";
     if (!leafOk) {
       const fresh = await serve(ca);
-      return write({ cert: fresh.cert, key: fresh.key, caCerts: [ca.cert, ...bundlePems], caKey: ca.key }, now, `${why}; the serving certificate was unusable, reissued by the new CA`);
+      return write(
+        { cert: fresh.cert, key: fresh.key, caCerts: [ca.cert, ...bundlePems], caKey: ca.key },
+        now,
+        `${why}; the serving certificate was unusable, reissued by the new CA`,
+      );
     }
-    return write({ cert: state.data["tls.crt"] ?? "", key: state.data["tls.key"] ?? "", caCerts: [ca.cert, ...bundlePems], caKey: ca.key }, now, `${why}: a new CA joins the bundle; the serving certificate follows in ${overlapMs} ms`);
+    return write(
+      {
+        cert: state.data["tls.crt"] ?? "",
+        key: state.data["tls.key"] ?? "",
+        caCerts: [ca.cert, ...bundlePems],
+        caKey: ca.key,
+      },
+      now,
+      `${why}: a new CA joins the bundle; the serving certificate follows in ${overlapMs} ms`,
+    );
   }
   const rotatedAt = state.caRotatedAt ?? 0;
   const byCurrent = leafOk && leaf.checkIssued(current.cert) && leaf.verify(current.cert.publicKey);
   if (!leafOk || (!byCurrent && rotatedAt + overlapMs <= now)) {
     const fresh = await serve({ cert: caPem, key: state.data["ca.key"] ?? "" });
-    const why = !leafOk ? "the serving certificate is missing, expiring, for other names or not signed by the bundle" : "the new CA has been trusted for the overlap";
-    return write({ cert: fresh.cert, key: fresh.key, caCerts: bundlePems, caKey: state.data["ca.key"] ?? "" }, state.caRotatedAt, `${why}: serving certificate reissued`);
+    const why = !leafOk
+      ? "the serving certificate is missing, expiring, for other names or not signed by the bundle"
+      : "the new CA has been trusted for the overlap";
+    return write(
+      { cert: fresh.cert, key: fresh.key, caCerts: bundlePems, caKey: state.data["ca.key"] ?? "" },
+      state.caRotatedAt,
+      `${why}: serving certificate reissued`,
+    );
   }
   if (bundle.length !== parseBundle(state.data["ca.crt"]).length) {
-    return write({ cert: state.data["tls.crt"] ?? "", key: state.data["tls.key"] ?? "", caCerts: bundlePems, caKey: state.data["ca.key"] ?? "" }, state.caRotatedAt, "expired CAs dropped from the bundle");
+    return write(
+      {
+        cert: state.data["tls.crt"] ?? "",
+        key: state.data["tls.key"] ?? "",
+        caCerts: bundlePems,
+        caKey: state.data["ca.key"] ?? "",
+      },
+      state.caRotatedAt,
+      "expired CAs dropped from the bundle",
+    );
   }
-  const due = [expiry(leaf) - renewBeforeMs, expiry(current.cert) - renewBeforeMs, ...bundle.map(expiry), ...(byCurrent ? [] : [rotatedAt + overlapMs])];
+  const due = [
+    expiry(leaf) - renewBeforeMs,
+    expiry(current.cert) - renewBeforeMs,
+    ...bundle.map(expiry),
+    ...(byCurrent ? [] : [rotatedAt + overlapMs]),
+  ];
   return { kind: "keep", recheckInMs: Math.max(1_000, Math.min(MAX_RECHECK_MS, Math.min(...due) - now)) };
 }
 
-function write(p: { cert: string; key: string; caCerts: string[]; caKey: string }, caRotatedAt: number | undefined, reason: string): Plan {
-  return { kind: "write", data: { "tls.crt": p.cert, "tls.key": p.key, "ca.crt": [...new Set(p.caCerts)].join(""), "ca.key": p.caKey }, caRotatedAt, reason };
+function write(
+  p: { cert: string; key: string; caCerts: string[]; caKey: string },
+  caRotatedAt: number | undefined,
+  reason: string,
+): Plan {
+  return {
+    kind: "write",
+    data: { "tls.crt": p.cert, "tls.key": p.key, "ca.crt": [...new Set(p.caCerts)].join(""), "ca.key": p.caKey },
+    caRotatedAt,
+    reason,
+  };
 }
 
 function expiry(c: X509Certificate): number {
@@ -144,6 +212,9 @@ function parseLeaf(certPem: string | undefined, keyPem: string | undefined): X50
 
 function sameNames(leaf: X509Certificate, s: RotationSettings): boolean {
   const want = [...s.dnsNames.map((n) => `DNS:${n}`), ...s.ips.map((ip) => `IP Address:${ip}`)].sort();
-  const have = (leaf.subjectAltName ?? "").split(", ").filter((x) => x !== "").sort();
+  const have = (leaf.subjectAltName ?? "")
+    .split(", ")
+    .filter((x) => x !== "")
+    .sort();
   return want.length === have.length && want.every((w, i) => w === have[i]);
 }

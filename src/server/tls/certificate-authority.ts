@@ -22,12 +22,24 @@ export interface MintOptions {
  */
 export function generateKeyPem(): Promise<string> {
   return new Promise((resolve, reject) =>
-    generateKeyPair("rsa", { modulusLength: 2048, publicExponent: 0x10001, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } }, (e, _pub, key) => (e !== null ? reject(e) : resolve(key))),
+    generateKeyPair(
+      "rsa",
+      {
+        modulusLength: 2048,
+        publicExponent: 0x10001,
+        publicKeyEncoding: { type: "spki", format: "pem" },
+        privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      },
+      (e, _pub, key) => (e !== null ? reject(e) : resolve(key)),
+    ),
   );
 }
 
 /** The key pair for a certificate: from `keyPem` (generateKeyPem), or generated here, synchronously. */
-function keyPair(keyPem: string | undefined): { publicKey: forge.pki.rsa.PublicKey; privateKey: forge.pki.rsa.PrivateKey } {
+function keyPair(keyPem: string | undefined): {
+  publicKey: forge.pki.rsa.PublicKey;
+  privateKey: forge.pki.rsa.PrivateKey;
+} {
   if (keyPem === undefined) return forge.pki.rsa.generateKeyPair({ bits: 2048, e: 0x10001 });
   const privateKey = forge.pki.privateKeyFromPem(keyPem);
   return { privateKey, publicKey: forge.pki.setRsaPublicKey(privateKey.n, privateKey.e) };
@@ -53,7 +65,13 @@ export function mintCa(commonName: string, o: MintOptions, keyPem?: string): Tls
 }
 
 /** A serverAuth leaf for `dnsNames` (the first is its CN) and `ips`, signed by `ca`. */
-export function mintServing(ca: TlsPair, dnsNames: readonly string[], ips: readonly string[], o: MintOptions, keyPem?: string): TlsPair {
+export function mintServing(
+  ca: TlsPair,
+  dnsNames: readonly string[],
+  ips: readonly string[],
+  o: MintOptions,
+  keyPem?: string,
+): TlsPair {
   const caCert = forge.pki.certificateFromPem(ca.cert);
   const caKey = forge.pki.privateKeyFromPem(ca.key);
   const keys = keyPair(keyPem);

@@ -40,9 +40,21 @@ describe("loadTlsFiles", () => {
     ["a directory", "adir", "a.key", "tls-file-unreadable", /is a directory/],
     ["certificate not PEM", "text.crt", "a.key", "tls-not-pem", /text\.crt is not a PEM certificate/],
     ["key not PEM", "a.crt", "text.crt", "tls-not-pem", /text\.crt is not a PEM private key/],
-    ["certificate PEM that does not parse", "broken.crt", "a.key", "tls-invalid-certificate", /broken\.crt cannot be parsed/],
+    [
+      "certificate PEM that does not parse",
+      "broken.crt",
+      "a.key",
+      "tls-invalid-certificate",
+      /broken\.crt cannot be parsed/,
+    ],
     ["key PEM that does not parse", "a.crt", "broken.key", "tls-invalid-key", /broken\.key cannot be parsed/],
-    ["key of another certificate", "a.crt", "b.key", "tls-key-mismatch", /b\.key does not match the certificate in .*a\.crt/],
+    [
+      "key of another certificate",
+      "a.crt",
+      "b.key",
+      "tls-key-mismatch",
+      /b\.key does not match the certificate in .*a\.crt/,
+    ],
   ];
   for (const [name, cert, key, kind, message] of failures) {
     test(`refuses: ${name}`, async () => {

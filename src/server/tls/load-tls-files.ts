@@ -16,10 +16,16 @@ export async function loadTlsFiles(certPath: string, keyPath: string): Promise<R
 export function checkTlsPair(pair: TlsPair, where: { certPath: string; keyPath: string }): Result<TlsPair> {
   const { certPath, keyPath } = where;
   if (!pair.cert.includes("-----BEGIN CERTIFICATE-----")) {
-    return err("tls-not-pem", `TLS certificate file ${certPath} is not a PEM certificate (no "-----BEGIN CERTIFICATE-----" block)`);
+    return err(
+      "tls-not-pem",
+      `TLS certificate file ${certPath} is not a PEM certificate (no "-----BEGIN CERTIFICATE-----" block)`,
+    );
   }
   if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pair.key)) {
-    return err("tls-not-pem", `TLS key file ${keyPath} is not a PEM private key (no "-----BEGIN ... PRIVATE KEY-----" block)`);
+    return err(
+      "tls-not-pem",
+      `TLS key file ${keyPath} is not a PEM private key (no "-----BEGIN ... PRIVATE KEY-----" block)`,
+    );
   }
   let x509: X509Certificate;
   try {
@@ -31,7 +37,10 @@ export function checkTlsPair(pair: TlsPair, where: { certPath: string; keyPath: 
   try {
     keyObject = createPrivateKey(pair.key);
   } catch (e) {
-    return err("tls-invalid-key", `TLS key file ${keyPath} cannot be parsed (encrypted keys are not supported): ${messageOf(e)}`);
+    return err(
+      "tls-invalid-key",
+      `TLS key file ${keyPath} cannot be parsed (encrypted keys are not supported): ${messageOf(e)}`,
+    );
   }
   if (!x509.checkPrivateKey(keyObject)) {
     return err(

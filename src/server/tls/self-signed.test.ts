@@ -7,11 +7,17 @@ import type { AddressInfo } from "node:net";
 import { selfSignedCertificate } from "./self-signed.js";
 
 const NOW = new Date("2025-06-01T12:00:00Z");
-const bundle = selfSignedCertificate({ dnsNames: ["bylaw.bylaw.svc", "bylaw.bylaw.svc.cluster.local"], now: new Date(), includeLoopback: true });
+const bundle = selfSignedCertificate({
+  dnsNames: ["bylaw.bylaw.svc", "bylaw.bylaw.svc.cluster.local"],
+  now: new Date(),
+  includeLoopback: true,
+});
 
 function listen(pair: { cert: string; key: string }): Promise<{ server: Server; port: number }> {
   const server = createServer(pair, (_req, res) => res.end("hello"));
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, port: (server.address() as AddressInfo).port })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve({ server, port: (server.address() as AddressInfo).port })),
+  );
 }
 
 function get(port: number, opts: { ca?: string; servername?: string }): Promise<string> {
@@ -57,7 +63,10 @@ describe("selfSignedCertificate", () => {
     assert.equal(leaf.ca, false);
     assert.ok(leaf.checkIssued(ca));
     assert.ok(leaf.verify(ca.publicKey));
-    assert.equal(leaf.subjectAltName, "DNS:bylaw.bylaw.svc, DNS:bylaw.bylaw.svc.cluster.local, DNS:localhost, IP Address:127.0.0.1");
+    assert.equal(
+      leaf.subjectAltName,
+      "DNS:bylaw.bylaw.svc, DNS:bylaw.bylaw.svc.cluster.local, DNS:localhost, IP Address:127.0.0.1",
+    );
     assert.deepEqual(leaf.keyUsage, ["1.3.6.1.5.5.7.3.1"]);
     assert.match(leaf.subject, /CN=bylaw\.bylaw\.svc/);
     assert.equal(ca.publicKey.asymmetricKeyDetails?.modulusLength, 2048);

@@ -13,12 +13,15 @@ const DNS_NAME = /^(\*\.)?[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9
 export function selfSignedCertificate(options: SelfSignedOptions): SelfSignedBundle {
   const dnsNames = [...new Set(options.dnsNames)];
   if (options.includeLoopback === true && !dnsNames.includes("localhost")) dnsNames.push("localhost");
-  if (dnsNames.length === 0) throw new RangeError("a self-signed certificate needs at least one DNS name (e.g. --dns-name bylaw.bylaw.svc)");
+  if (dnsNames.length === 0)
+    throw new RangeError("a self-signed certificate needs at least one DNS name (e.g. --dns-name bylaw.bylaw.svc)");
   for (const name of dnsNames) {
-    if (!DNS_NAME.test(name) || name.length > 253) throw new RangeError(`"${name}" is not a valid DNS name for a certificate`);
+    if (!DNS_NAME.test(name) || name.length > 253)
+      throw new RangeError(`"${name}" is not a valid DNS name for a certificate`);
   }
   const days = options.days ?? 365;
-  if (!Number.isFinite(days) || days <= 0) throw new RangeError(`certificate validity must be a positive number of days, got ${days}`);
+  if (!Number.isFinite(days) || days <= 0)
+    throw new RangeError(`certificate validity must be a positive number of days, got ${days}`);
   const commonName = dnsNames[0] as string;
   const mint = { now: options.now.getTime(), validityMs: days * DAY_MS };
   const ca = mintCa(`bylaw-webhook-ca (${commonName})`, mint);

@@ -32,8 +32,12 @@ export const DEFAULT_CIPHER_SUITES: readonly string[] = Object.values(IANA_TO_OP
 export const DEFAULT_TLS_POLICY: TlsPolicy = { minVersion: "TLSv1.2", ciphers: DEFAULT_CIPHER_SUITES.join(":") };
 
 const VERSIONS: Readonly<Record<string, TlsMinVersion>> = {
-  "1.2": "TLSv1.2", "tlsv1.2": "TLSv1.2", "versiontls12": "TLSv1.2",
-  "1.3": "TLSv1.3", "tlsv1.3": "TLSv1.3", "versiontls13": "TLSv1.3",
+  "1.2": "TLSv1.2",
+  "tlsv1.2": "TLSv1.2",
+  versiontls12: "TLSv1.2",
+  "1.3": "TLSv1.3",
+  "tlsv1.3": "TLSv1.3",
+  versiontls13: "TLSv1.3",
 };
 
 /**
@@ -41,27 +45,48 @@ const VERSIONS: Readonly<Record<string, TlsMinVersion>> = {
  * is refused. Versions below 1.2 are refused outright. Each suite must be one OpenSSL knows;
  * a suite it does not know is an error rather than silently left out of the list.
  */
-export function tlsPolicyFrom(minVersion: string | undefined, cipherSuites: string | undefined): { ok: true; value: TlsPolicy } | { ok: false; error: string } {
+export function tlsPolicyFrom(
+  minVersion: string | undefined,
+  cipherSuites: string | undefined,
+): { ok: true; value: TlsPolicy } | { ok: false; error: string } {
   let version: TlsMinVersion = DEFAULT_TLS_POLICY.minVersion;
   if (minVersion !== undefined) {
     const v = VERSIONS[minVersion.trim().toLowerCase()];
-    if (v === undefined) return { ok: false, error: `--tls-min-version must be 1.2 or 1.3 (TLSv1.2, VersionTLS12, …), got ${JSON.stringify(minVersion)}` };
+    if (v === undefined)
+      return {
+        ok: false,
+        error: `--tls-min-version must be 1.2 or 1.3 (TLSv1.2, VersionTLS12, …), got ${JSON.stringify(minVersion)}`,
+      };
     version = v;
   }
-  if (cipherSuites === undefined) return { ok: true, value: { minVersion: version, ciphers: DEFAULT_TLS_POLICY.ciphers } };
-  const names = cipherSuites.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (cipherSuites === undefined)
+    return { ok: true, value: { minVersion: version, ciphers: DEFAULT_TLS_POLICY.ciphers } };
+  const names = cipherSuites
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   if (names.length === 0) return { ok: false, error: "--tls-cipher-suites is empty" };
   const openssl: string[] = [];
   for (const name of names) {
     const mapped = IANA_TO_OPENSSL[name] ?? name;
-    if (!knownSuite(mapped)) return { ok: false, error: `--tls-cipher-suites: ${JSON.stringify(name)} is not a cipher suite this OpenSSL knows; name TLS 1.2 suites as OpenSSL does or as the defaults are named (e.g. ECDHE-RSA-AES128-GCM-SHA256 or TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)` };
+    if (!knownSuite(mapped))
+      return {
+        ok: false,
+        error: `--tls-cipher-suites: ${JSON.stringify(name)} is not a cipher suite this OpenSSL knows; name TLS 1.2 suites as OpenSSL does or as the defaults are named (e.g. ECDHE-RSA-AES128-GCM-SHA256 or TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)`,
+      };
     openssl.push(mapped);
   }
   return { ok: true, value: { minVersion: version, ciphers: openssl.join(":") } };
 }
 
 /** TLS 1.3 suites (OpenSSL takes these names without checking them, so they are checked here). */
-const TLS13_SUITES = new Set(["TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256", "TLS_AES_128_CCM_SHA256", "TLS_AES_128_CCM_8_SHA256"]);
+const TLS13_SUITES = new Set([
+  "TLS_AES_128_GCM_SHA256",
+  "TLS_AES_256_GCM_SHA384",
+  "TLS_CHACHA20_POLY1305_SHA256",
+  "TLS_AES_128_CCM_SHA256",
+  "TLS_AES_128_CCM_8_SHA256",
+]);
 
 function knownSuite(name: string): boolean {
   if (name.startsWith("TLS_")) return TLS13_SUITES.has(name);

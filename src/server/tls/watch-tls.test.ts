@@ -27,7 +27,8 @@ function recorder() {
     async until(done: () => boolean, timeoutMs = 4000): Promise<void> {
       const deadline = Date.now() + timeoutMs;
       while (!done()) {
-        if (Date.now() > deadline) throw new Error(`timed out; changes=${changes.length} errors=${errors.map((e) => e.kind).join()}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out; changes=${changes.length} errors=${errors.map((e) => e.kind).join()}`);
         await Promise.race([new Promise<void>((r) => (wake = r)), sleep(50)]);
       }
     },

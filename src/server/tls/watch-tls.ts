@@ -65,7 +65,10 @@ export function watchTls(
         try {
           onChange(loaded.value);
         } catch (e) {
-          report({ kind: "tls-reload", message: `applying the reloaded TLS certificate failed: ${e instanceof Error ? e.message : String(e)}` });
+          report({
+            kind: "tls-reload",
+            message: `applying the reloaded TLS certificate failed: ${e instanceof Error ? e.message : String(e)}`,
+          });
         }
       }
     } finally {
@@ -91,10 +94,14 @@ export function watchTls(
   for (const dir of new Set([dirname(resolve(certPath)), dirname(resolve(keyPath))])) {
     try {
       const watcher = watch(dir, { persistent: false }, schedule);
-      watcher.on("error", (e) => report(err("tls-watch", `watching ${dir} for TLS changes failed: ${e.message}`).error));
+      watcher.on("error", (e) =>
+        report(err("tls-watch", `watching ${dir} for TLS changes failed: ${e.message}`).error),
+      );
       watchers.push(watcher);
     } catch (e) {
-      report(err("tls-watch", `cannot watch ${dir} for TLS changes: ${e instanceof Error ? e.message : String(e)}`).error);
+      report(
+        err("tls-watch", `cannot watch ${dir} for TLS changes: ${e instanceof Error ? e.message : String(e)}`).error,
+      );
     }
   }
 

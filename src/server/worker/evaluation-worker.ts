@@ -11,7 +11,9 @@ import { servePorts } from "../serve-ports.js";
 import { runPolicies } from "../admission/review-runner.js";
 import { KEEP_SNAPSHOTS, type FromWorker, type RunMessage, type SnapshotMessage, type ToWorker } from "./wire.js";
 
-type Compiled = { readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly AnyCompiledException[] } | { readonly error: string };
+type Compiled =
+  | { readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly AnyCompiledException[] }
+  | { readonly error: string };
 
 const now = (): number => performance.now() / 1000;
 
@@ -42,24 +44,40 @@ function compileSnapshot(engine: Engine, m: SnapshotMessage): Compiled {
   const policies: CompiledPolicy[] = [];
   for (const [i, doc] of m.policies.entries()) {
     const r = engine.compile(doc);
-    if (!r.ok) return { error: `policy ${i} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}` };
+    if (!r.ok)
+      return {
+        error: `policy ${i} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`,
+      };
     const names = r.policy.rules.map((rule) => rule.name);
-    if (names.join("\n") !== (m.ruleNames[i] ?? []).join("\n")) return { error: `policy ${r.policy.name} compiled to other rules in the evaluation worker` };
+    if (names.join("\n") !== (m.ruleNames[i] ?? []).join("\n"))
+      return { error: `policy ${r.policy.name} compiled to other rules in the evaluation worker` };
     policies.push(r.policy);
   }
   const exceptions: AnyCompiledException[] = [];
   for (const doc of m.exceptions) {
     const r = engine.compileException(doc);
-    if (!r.ok) return { error: `a PolicyException did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}` };
+    if (!r.ok)
+      return {
+        error: `a PolicyException did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`,
+      };
     exceptions.push(r.exception);
   }
   return { policies, exceptions };
 }
 
-function run(engine: Engine, snapshots: ReadonlyMap<number, Compiled>, m: RunMessage, post: (message: FromWorker) => void): void {
+function run(
+  engine: Engine,
+  snapshots: ReadonlyMap<number, Compiled>,
+  m: RunMessage,
+  post: (message: FromWorker) => void,
+): void {
   const compiled = snapshots.get(m.snapshot);
   if (compiled === undefined || "error" in compiled) {
-    post({ type: "end", job: m.job, error: compiled?.error ?? `policy snapshot ${m.snapshot} is not loaded in the evaluation worker` });
+    post({
+      type: "end",
+      job: m.job,
+      error: compiled?.error ?? `policy snapshot ${m.snapshot} is not loaded in the evaluation worker`,
+    });
     return;
   }
   const policies = m.policies.map((i, k) => {
@@ -82,8 +100,14 @@ function run(engine: Engine, snapshots: ReadonlyMap<number, Compiled>, m: RunMes
     deadlineAt: now() + m.remainingSeconds,
     ...(m.unknownNamespace !== undefined ? { unknownNamespace: m.unknownNamespace } : {}),
   };
-  const outcome = runPolicies(engine, now, job, (done, index) => post({ type: "done", job: m.job, index, rules: done.response.rules, seconds: done.seconds }));
-  post(outcome.resource !== undefined ? { type: "end", job: m.job, resource: outcome.resource } : { type: "end", job: m.job });
+  const outcome = runPolicies(engine, now, job, (done, index) =>
+    post({ type: "done", job: m.job, index, rules: done.response.rules, seconds: done.seconds }),
+  );
+  post(
+    outcome.resource !== undefined
+      ? { type: "end", job: m.job, resource: outcome.resource }
+      : { type: "end", job: m.job },
+  );
 }
 
 if (parentPort !== null) serve(parentPort);

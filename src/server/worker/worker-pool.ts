@@ -111,7 +111,14 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     const resource = job.resource !== undefined ? { resource: job.resource } : {};
     if (error === undefined) return job.resolve({ done: job.done, left: rest, ...resource });
     const type = job.run.kind === "mutate" ? "Mutation" : "Validation";
-    job.resolve({ done: [...job.done, ...rest.map((p) => ({ response: evaluationError(p, job.run.object, type, new Error(error)), seconds: 0 }))], left: [], ...resource });
+    job.resolve({
+      done: [
+        ...job.done,
+        ...rest.map((p) => ({ response: evaluationError(p, job.run.object, type, new Error(error)), seconds: 0 })),
+      ],
+      left: [],
+      ...resource,
+    });
   }
 
   function onMessage(slot: Slot, worker: Worker, m: FromWorker): void {
@@ -119,7 +126,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     if (slot.worker !== worker || job === undefined || m.job !== job.id) return;
     if (m.type === "done") {
       const policy = job.run.policies[m.index] as CompiledPolicy;
-      job.done.push({ response: { policy, resource: requestSubject(job.run.request), rules: m.rules }, seconds: m.seconds });
+      job.done.push({
+        response: { policy, resource: requestSubject(job.run.request), rules: m.rules },
+        seconds: m.seconds,
+      });
       return;
     }
     if (m.resource !== undefined) job.resource = m.resource;
@@ -165,7 +175,11 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       job: job.id,
       snapshot: job.snapshotId,
       policies: job.indexes,
-      rules: job.run.policies.map((p, k) => (p.rules.length === job.run.snapshot.policies[job.indexes[k] ?? -1]?.rules.length ? null : p.rules.map((r) => r.name))),
+      rules: job.run.policies.map((p, k) =>
+        p.rules.length === job.run.snapshot.policies[job.indexes[k] ?? -1]?.rules.length
+          ? null
+          : p.rules.map((r) => r.name),
+      ),
       request: wireRequest(job.run.request),
       exceptions: (job.run.request.exceptions?.length ?? 0) > 0,
       remainingSeconds,
@@ -181,7 +195,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       try {
         start(slot, job);
       } catch (e) {
-        settle(job, `the review could not be sent to an evaluation worker: ${e instanceof Error ? e.message : String(e)}`);
+        settle(
+          job,
+          `the review could not be sent to an evaluation worker: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
     }
   }
@@ -196,16 +213,19 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         if (indexes.includes(-1)) return settle(job, "a policy of the review is not in its policy snapshot");
         const remaining = run.deadlineAt - options.now();
         if (remaining <= 0) return settle(job);
-        job.timer = setTimeout(() => {
-          const slot = job.slot;
-          if (slot === undefined || slot.job !== job) return settle(job);
-          // The worker stops a job at its deadline by itself; one that has not within the grace is stuck.
-          job.timer = setTimeout(() => {
-            if (slot.job !== job) return;
-            options.onEvent?.("worker replaced", { reason: "a review ran past its deadline" });
-            replace(slot, slot.worker);
-          }, TERMINATE_GRACE_MS);
-        }, Math.ceil(remaining * 1000));
+        job.timer = setTimeout(
+          () => {
+            const slot = job.slot;
+            if (slot === undefined || slot.job !== job) return settle(job);
+            // The worker stops a job at its deadline by itself; one that has not within the grace is stuck.
+            job.timer = setTimeout(() => {
+              if (slot.job !== job) return;
+              options.onEvent?.("worker replaced", { reason: "a review ran past its deadline" });
+              replace(slot, slot.worker);
+            }, TERMINATE_GRACE_MS);
+          },
+          Math.ceil(remaining * 1000),
+        );
         queue.push(job);
         pump();
       });

@@ -44,12 +44,17 @@ spec:
 async function apply(extra: string[], files: Record<string, string>) {
   const dir = tempTree({ "p.yaml": policy, "pods.yaml": pods, ...files });
   const io = recordingIo("");
-  const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), ...extra.map((a) => a.replace("$DIR", dir))], io);
+  const code = await main(
+    ["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), ...extra.map((a) => a.replace("$DIR", dir))],
+    io,
+  );
   return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
 }
 
 function results(out: string): string[][] {
-  return (JSON.parse(out) as { results: { resource: string; rule: string; result: string; message: string }[] }).results.map((r) => [r.resource, r.rule, r.result, r.message]);
+  return (
+    JSON.parse(out) as { results: { resource: string; rule: string; result: string; message: string }[] }
+  ).results.map((r) => [r.resource, r.rule, r.result, r.message]);
 }
 
 describe("bylaw apply with policies.kyverno.io PolicyExceptions", () => {
@@ -63,18 +68,32 @@ describe("bylaw apply with policies.kyverno.io PolicyExceptions", () => {
   });
 
   test("an exception in a policy path is honoured too; a partial one (images) feeds exceptions.allowedImages", async () => {
-    const partial = exception.replace("  matchConditions:", "  images: [\"web:latest\"]\n  matchConditions:").replace("object.metadata.namespace == 'ops' && object.metadata.name == 'tool'", "true");
+    const partial = exception
+      .replace("  matchConditions:", '  images: ["web:latest"]\n  matchConditions:')
+      .replace("object.metadata.namespace == 'ops' && object.metadata.name == 'tool'", "true");
     const dir = tempTree({ "p.yaml": `${policy}---\n${partial}`, "pods.yaml": pods });
     const io = recordingIo("");
-    const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), "--output-format", "json"], io);
+    const code = await main(
+      ["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), "--output-format", "json"],
+      io,
+    );
     assert.equal(code, 1);
-    assert.deepEqual(results(io.stdout.join("\n")).map((r) => [r[0], r[2]]), [["Pod/ops/tool", "fail"], ["Pod/shop/web", "pass"]]);
+    assert.deepEqual(
+      results(io.stdout.join("\n")).map((r) => [r[0], r[2]]),
+      [
+        ["Pod/ops/tool", "fail"],
+        ["Pod/shop/web", "pass"],
+      ],
+    );
   });
 
   test("an invalid exception exits 2 naming the file, document and field", async () => {
     const { code, err } = await apply(["-e", "$DIR/ex.yaml"], { "ex.yaml": exception.replace("== 'tool'", "==") });
     assert.equal(code, 2);
-    assert.match(err, /ex\.yaml: document 1 \(line \d+\): invalid PolicyException: spec\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed/);
+    assert.match(
+      err,
+      /ex\.yaml: document 1 \(line \d+\): invalid PolicyException: spec\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed/,
+    );
   });
 });
 
@@ -105,7 +124,10 @@ results:
     const dir = tempTree({
       "policy.yaml": policy,
       "pods.yaml": pods,
-      "ex.yaml": exception.replace("policyRefs: [{kind: ValidatingPolicy, name: no-latest}]", "policyRefs: [{name: no-latest}]"),
+      "ex.yaml": exception.replace(
+        "policyRefs: [{kind: ValidatingPolicy, name: no-latest}]",
+        "policyRefs: [{name: no-latest}]",
+      ),
       "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1
 kind: Test
 metadata: {name: cel-exception}
@@ -119,6 +141,9 @@ results:
     const io = recordingIo("");
     const code = await main(["test", dir], io);
     assert.notEqual(code, 0);
-    assert.match(io.stdout.join("\n") + io.stderr.join("\n"), /ex\.yaml: document 1 \(line \d+\): invalid PolicyException: spec\.policyRefs\[0\]\.kind: Required value/);
+    assert.match(
+      io.stdout.join("\n") + io.stderr.join("\n"),
+      /ex\.yaml: document 1 \(line \d+\): invalid PolicyException: spec\.policyRefs\[0\]\.kind: Required value/,
+    );
   });
 });

@@ -32,16 +32,25 @@ describe("bylaw apply --cluster: flags and errors", () => {
   test("--cluster stands in for -r; -n, --kubeconfig and --context need --cluster", () => {
     const ok = parseApplyArgs(["p.yaml", "--cluster", "-n", "shop", "--context", "dev", "--kubeconfig", "kc"]);
     assert.equal(ok.kind, "run");
-    assert.deepEqual(ok.kind === "run" ? ok.options.cluster : undefined, { kubeconfig: "kc", context: "dev", namespace: "shop" });
+    assert.deepEqual(ok.kind === "run" ? ok.options.cluster : undefined, {
+      kubeconfig: "kc",
+      context: "dev",
+      namespace: "shop",
+    });
     const noResources = parseApplyArgs(["p.yaml"]);
-    assert.ok(noResources.kind === "usage-error" && /-r RESOURCE \(or --cluster, or --json PAYLOAD\)/.test(noResources.message));
+    assert.ok(
+      noResources.kind === "usage-error" && /-r RESOURCE \(or --cluster, or --json PAYLOAD\)/.test(noResources.message),
+    );
     const stray = parseApplyArgs(["p.yaml", "-r", "r.yaml", "-n", "shop"]);
     assert.ok(stray.kind === "usage-error" && /--namespace needs --cluster/.test(stray.message));
   });
 
   test("with --cluster, an -r value that is a file, folder or - is read; anything else names objects", () => {
     const dir = tempTree({ "r.yaml": "kind: Pod\n" });
-    assert.deepEqual(splitResourceArgs([join(dir, "r.yaml"), dir, "-", "nginx", "web-1"]), { paths: [join(dir, "r.yaml"), dir, "-"], names: ["nginx", "web-1"] });
+    assert.deepEqual(splitResourceArgs([join(dir, "r.yaml"), dir, "-", "nginx", "web-1"]), {
+      paths: [join(dir, "r.yaml"), dir, "-"],
+      names: ["nginx", "web-1"],
+    });
   });
 
   test("an API server that does not answer is exit 2 naming the server, the kubeconfig and the context", async () => {
@@ -53,16 +62,33 @@ describe("bylaw apply --cluster: flags and errors", () => {
     const io = recordingIo();
     assert.equal(await main(["apply", join(dir, "p.yaml"), "--cluster", "--kubeconfig", join(dir, "kc")], io), 2);
     const stderr = io.stderr.join("\n");
-    assert.match(stderr, new RegExp(`--cluster: cannot read the API server's discovery at https://127\\.0\\.0\\.1:${port} \\(kubeconfig .*kc, context dev\\): no answer from the API server: GET /api(s|/v1): connect ECONNREFUSED`));
+    assert.match(
+      stderr,
+      new RegExp(
+        `--cluster: cannot read the API server's discovery at https://127\\.0\\.0\\.1:${port} \\(kubeconfig .*kc, context dev\\): no answer from the API server: GET /api(s|/v1): connect ECONNREFUSED`,
+      ),
+    );
   });
 
   test("a kubeconfig that cannot be read, or a context it does not define, is exit 2 naming it", async () => {
-    const dir = tempTree({ "p.yaml": policy, kc: "apiVersion: v1\nkind: Config\ncurrent-context: dev\ncontexts: [{name: dev, context: {cluster: c}}]\nclusters: [{name: c, cluster: {server: https://127.0.0.1:1}}]\n" });
+    const dir = tempTree({
+      "p.yaml": policy,
+      kc: "apiVersion: v1\nkind: Config\ncurrent-context: dev\ncontexts: [{name: dev, context: {cluster: c}}]\nclusters: [{name: c, cluster: {server: https://127.0.0.1:1}}]\n",
+    });
     const missing = recordingIo();
-    assert.equal(await main(["apply", join(dir, "p.yaml"), "--cluster", "--kubeconfig", join(dir, "nope")], missing), 2);
+    assert.equal(
+      await main(["apply", join(dir, "p.yaml"), "--cluster", "--kubeconfig", join(dir, "nope")], missing),
+      2,
+    );
     assert.match(missing.stderr.join("\n"), /error: --cluster: kubeconfig .*nope: ENOENT/);
     const context = recordingIo();
-    assert.equal(await main(["apply", join(dir, "p.yaml"), "--cluster", "--kubeconfig", join(dir, "kc"), "--context", "prod"], context), 2);
+    assert.equal(
+      await main(
+        ["apply", join(dir, "p.yaml"), "--cluster", "--kubeconfig", join(dir, "kc"), "--context", "prod"],
+        context,
+      ),
+      2,
+    );
     assert.match(context.stderr.join("\n"), /error: --cluster: kubeconfig .*kc: context "prod" is not defined/);
   });
 });

@@ -19,7 +19,19 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { type CompiledPolicy, type ContextSources, createEngine, type Engine, err, ok, type Resource, resourceKind, resourceName, resourceNamespace, type Result } from "../../../engine/index.js";
+import {
+  type CompiledPolicy,
+  type ContextSources,
+  createEngine,
+  type Engine,
+  err,
+  ok,
+  type Resource,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+  type Result,
+} from "../../../engine/index.js";
 import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { KubeClient, KubeError } from "../../../kube/kube-client.js";
 import { discover, selectServed, type ServedResource } from "../../../kube/discovery.js";
@@ -55,7 +67,14 @@ export class ClusterSession {
     private readonly registry?: RegistryAccess,
   ) {
     this.reads = new ClusterReads(client);
-    this.engine = createEngine({ clock: systemClock, random: cryptoRandom, hasher: nodeHasher, context: this.contextSources(), hosts: offlineHosts, signatures: nodeSignatures });
+    this.engine = createEngine({
+      clock: systemClock,
+      random: cryptoRandom,
+      hasher: nodeHasher,
+      context: this.contextSources(),
+      hosts: offlineHosts,
+      signatures: nodeSignatures,
+    });
   }
 
   /** The live cluster's reads, with image data from `--registry` when it is given. */
@@ -66,7 +85,8 @@ export class ClusterSession {
     return {
       ...live,
       canLoad: (kind) => kind === "imageRegistry" || live.canLoad(kind),
-      imageData: (reference, request) => registry.imageData(reference, request?.form ?? "metadata", request?.repository),
+      imageData: (reference, request) =>
+        registry.imageData(reference, request?.form ?? "metadata", request?.repository),
     };
   }
 
@@ -82,32 +102,47 @@ export class ClusterSession {
     try {
       discovery = await discover(this.client);
     } catch (e) {
-      out.errors.push(`--cluster: cannot read the API server's discovery at ${this.server} (${this.origin}): ${describeKubeError(e)}`);
+      out.errors.push(
+        `--cluster: cannot read the API server's discovery at ${this.server} (${this.origin}): ${describeKubeError(e)}`,
+      );
       return out;
     }
     const chosen = new Map<string, ServedResource>();
     const clusterScoped = new Set<string>();
     for (const w of wantedResources(policies)) {
       if (w.by === "kind" && w.subresource !== "" && w.subresource !== "*") {
-        out.warnings.push(`--cluster: ${w.text} (policy ${w.policy}): subresources are not read from the cluster; its rules are checked only on manifests given with -r`);
+        out.warnings.push(
+          `--cluster: ${w.text} (policy ${w.policy}): subresources are not read from the cluster; its rules are checked only on manifests given with -r`,
+        );
         continue;
       }
       const found = selectServed(discovery, w);
-      if (found.length === 0) out.warnings.push(`--cluster: ${w.text} (policy ${w.policy}): the cluster serves no such kind (or it cannot be listed); nothing is listed for it`);
+      if (found.length === 0)
+        out.warnings.push(
+          `--cluster: ${w.text} (policy ${w.policy}): the cluster serves no such kind (or it cannot be listed); nothing is listed for it`,
+        );
       for (const r of found) {
         if (this.namespace !== undefined && !r.namespaced) clusterScoped.add(r.kind);
         else chosen.set(`${r.group}/${r.resource}`, r);
       }
     }
-    if (clusterScoped.size > 0) out.warnings.push(`--cluster -n ${this.namespace}: cluster-scoped kinds are not listed: ${[...clusterScoped].join(", ")}`);
+    if (clusterScoped.size > 0)
+      out.warnings.push(
+        `--cluster -n ${this.namespace}: cluster-scoped kinds are not listed: ${[...clusterScoped].join(", ")}`,
+      );
     if (chosen.size > 0) out.warnings.push(...discovery.warnings);
     const lists = await Promise.all(
       [...chosen.values()].map(async (r) => {
         try {
           return await listObjects(this.client, r, this.namespace);
         } catch (e) {
-          const refused = e instanceof KubeError && e.status === 403 ? ` (the kubeconfig's user needs the list verb on ${r.group === "" ? "" : `${r.group}/`}${r.resource})` : "";
-          out.errors.push(`--cluster: cannot list ${listScope(r, this.namespace)} (${this.origin}): ${describeKubeError(e)}${refused}`);
+          const refused =
+            e instanceof KubeError && e.status === 403
+              ? ` (the kubeconfig's user needs the list verb on ${r.group === "" ? "" : `${r.group}/`}${r.resource})`
+              : "";
+          out.errors.push(
+            `--cluster: cannot list ${listScope(r, this.namespace)} (${this.origin}): ${describeKubeError(e)}${refused}`,
+          );
           return [];
         }
       }),
@@ -119,7 +154,10 @@ export class ClusterSession {
     }
     for (const name of names) {
       const named = all.filter((r) => resourceName(r) === name);
-      if (named.length === 0) out.errors.push(`-r ${name}: not a file or folder, and no object the policies match is named "${name}" in the cluster${this.namespace === undefined ? "" : ` (namespace ${this.namespace})`}`);
+      if (named.length === 0)
+        out.errors.push(
+          `-r ${name}: not a file or folder, and no object the policies match is named "${name}" in the cluster${this.namespace === undefined ? "" : ` (namespace ${this.namespace})`}`,
+        );
       out.resources.push(...named);
     }
     return out;
@@ -130,23 +168,39 @@ export class ClusterSession {
    * else the live Namespace's (as Kyverno's CLI reads them with --cluster). A namespace the cluster
    * does not have gets no labels, with a warning; any other failure is an error.
    */
-  async namespaceLabels(values: ValuesSpec, resources: readonly Resource[]): Promise<{ values: ValuesSpec; errors: string[]; warnings: string[] }> {
+  async namespaceLabels(
+    values: ValuesSpec,
+    resources: readonly Resource[],
+  ): Promise<{ values: ValuesSpec; errors: string[]; warnings: string[] }> {
     const errors: string[] = [];
     const warnings: string[] = [];
     const wanted = new Set<string>();
     for (const r of resources) {
       const ns = resourceNamespace(r);
-      if (ns !== "" && resourceKind(r) !== "Namespace" && Object.keys(values.namespaceLabels.get(ns) ?? {}).length === 0) wanted.add(ns);
+      if (
+        ns !== "" &&
+        resourceKind(r) !== "Namespace" &&
+        Object.keys(values.namespaceLabels.get(ns) ?? {}).length === 0
+      )
+        wanted.add(ns);
     }
     const labels = new Map<string, Readonly<Record<string, string>>>();
     await Promise.all(
       [...wanted].map(async (ns) => {
         try {
-          const got = (await this.client.getJson(`/api/v1/namespaces/${encodeURIComponent(ns)}`)) as { metadata?: { labels?: Record<string, string> } };
+          const got = (await this.client.getJson(`/api/v1/namespaces/${encodeURIComponent(ns)}`)) as {
+            metadata?: { labels?: Record<string, string> };
+          };
           labels.set(ns, got.metadata?.labels ?? {});
         } catch (e) {
-          if (e instanceof KubeError && e.status === 404) warnings.push(`--cluster: namespace ${ns} is not in the cluster: its resources are matched with no namespace labels`);
-          else errors.push(`--cluster: cannot read namespace ${ns} for its labels (${this.origin}): ${describeKubeError(e)}`);
+          if (e instanceof KubeError && e.status === 404)
+            warnings.push(
+              `--cluster: namespace ${ns} is not in the cluster: its resources are matched with no namespace labels`,
+            );
+          else
+            errors.push(
+              `--cluster: cannot read namespace ${ns} for its labels (${this.origin}): ${describeKubeError(e)}`,
+            );
         }
       }),
     );
@@ -172,9 +226,14 @@ export class ClusterSession {
 }
 
 /** The session for `options`, or why there is no cluster to talk to. Nothing is sent yet. */
-export function openCluster(options: ClusterOptions, env: Readonly<Record<string, string | undefined>>, registry?: RegistryAccess): Result<ClusterSession> {
+export function openCluster(
+  options: ClusterOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  registry?: RegistryAccess,
+): Result<ClusterSession> {
   const home = join(homedir(), ".kube", "config");
-  const fallback = options.kubeconfig === undefined && (env["KUBECONFIG"] ?? "") === "" && existsSync(home) ? home : undefined;
+  const fallback =
+    options.kubeconfig === undefined && (env["KUBECONFIG"] ?? "") === "" && existsSync(home) ? home : undefined;
   const kubeconfig = options.kubeconfig ?? fallback;
   const connection = resolveConnection({
     ...(kubeconfig !== undefined ? { kubeconfigFlag: kubeconfig } : {}),

@@ -10,7 +10,12 @@ function compile(doc: JsonObject): CompiledPolicy {
   return r.policy;
 }
 
-const rule = (name: string, match: JsonObject, extra: JsonObject = {}): JsonObject => ({ name, match, validate: { message: "m", pattern: { metadata: { labels: { a: "?*" } } } }, ...extra });
+const rule = (name: string, match: JsonObject, extra: JsonObject = {}): JsonObject => ({
+  name,
+  match,
+  validate: { message: "m", pattern: { metadata: { labels: { a: "?*" } } } },
+  ...extra,
+});
 
 test("the match kinds of every rule (any, all, legacy resources, autogen), not the exclude kinds", () => {
   const policy = compile({
@@ -19,13 +24,21 @@ test("the match kinds of every rule (any, all, legacy resources, autogen), not t
     metadata: { name: "p" },
     spec: {
       rules: [
-        rule("pods", { any: [{ resources: { kinds: ["Pod"] } }] }, { exclude: { any: [{ resources: { kinds: ["Secret"] } }] } }),
+        rule(
+          "pods",
+          { any: [{ resources: { kinds: ["Pod"] } }] },
+          { exclude: { any: [{ resources: { kinds: ["Secret"] } }] } },
+        ),
         rule("deploys", { all: [{ resources: { kinds: ["apps/v1/Deployment"] } }] }),
         rule("legacy", { resources: { kinds: ["Service", "Pod"] } }),
       ],
     },
   });
-  const wanted = wantedResources([policy]).map((w) => (w.by === "kind" ? `${w.group}/${w.version}/${w.kind}${w.subresource === "" ? "" : `/${w.subresource}`} (${w.policy})` : w.text));
+  const wanted = wantedResources([policy]).map((w) =>
+    w.by === "kind"
+      ? `${w.group}/${w.version}/${w.kind}${w.subresource === "" ? "" : `/${w.subresource}`} (${w.policy})`
+      : w.text,
+  );
   assert.ok(wanted.includes("*/*/Pod (p)"));
   assert.ok(wanted.includes("apps/v1/Deployment (p)"));
   assert.ok(wanted.includes("*/*/Service (p)"));
@@ -34,9 +47,15 @@ test("the match kinds of every rule (any, all, legacy resources, autogen), not t
 });
 
 test("a Pod policy's autogen rules add the pod controllers", () => {
-  const policy = compile({ apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name: "pods" }, spec: { rules: [rule("pods", { any: [{ resources: { kinds: ["Pod"] } }] })] } });
+  const policy = compile({
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name: "pods" },
+    spec: { rules: [rule("pods", { any: [{ resources: { kinds: ["Pod"] } }] })] },
+  });
   const kinds = wantedResources([policy]).map((w) => (w.by === "kind" ? w.kind : ""));
-  for (const k of ["Pod", "Deployment", "StatefulSet", "CronJob"]) assert.ok(kinds.includes(k), `${k} in ${kinds.join(", ")}`);
+  for (const k of ["Pod", "Deployment", "StatefulSet", "CronJob"])
+    assert.ok(kinds.includes(k), `${k} in ${kinds.join(", ")}`);
 });
 
 test("a namespaced Policy is named with its namespace; subresource selectors keep their subresource", () => {
@@ -46,5 +65,8 @@ test("a namespaced Policy is named with its namespace; subresource selectors kee
     metadata: { name: "q", namespace: "shop" },
     spec: { rules: [rule("scale", { any: [{ resources: { kinds: ["Deployment/scale"] } }] })] },
   });
-  assert.deepEqual(wantedResources([policy]).map((w) => [w.text, w.policy, w.by === "kind" ? w.subresource : ""]), [["Deployment/scale", "shop/q", "scale"]]);
+  assert.deepEqual(
+    wantedResources([policy]).map((w) => [w.text, w.policy, w.by === "kind" ? w.subresource : ""]),
+    [["Deployment/scale", "shop/q", "scale"]],
+  );
 });

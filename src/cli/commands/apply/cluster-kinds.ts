@@ -9,14 +9,32 @@ import { type CompiledPolicy, isValidatingPolicy, parseKindSelector, type Rule }
 
 /** One thing to list: a kind selector (`Pod`, `apps/v1/Deployment`, `*`) or a resource rule of a ValidatingPolicy. */
 export type Wanted =
-  | { readonly by: "kind"; readonly group: string; readonly version: string; readonly kind: string; readonly subresource: string; readonly text: string; readonly policy: string }
-  | { readonly by: "resource"; readonly group: string; readonly version: string; readonly resource: string; readonly text: string; readonly policy: string };
+  | {
+      readonly by: "kind";
+      readonly group: string;
+      readonly version: string;
+      readonly kind: string;
+      readonly subresource: string;
+      readonly text: string;
+      readonly policy: string;
+    }
+  | {
+      readonly by: "resource";
+      readonly group: string;
+      readonly version: string;
+      readonly resource: string;
+      readonly text: string;
+      readonly policy: string;
+    };
 
 export function wantedResources(policies: readonly CompiledPolicy[]): Wanted[] {
   const out: Wanted[] = [];
   const seen = new Set<string>();
   const add = (w: Wanted): void => {
-    const key = w.by === "kind" ? `k|${w.group}|${w.version}|${w.kind}|${w.subresource}` : `r|${w.group}|${w.version}|${w.resource}`;
+    const key =
+      w.by === "kind"
+        ? `k|${w.group}|${w.version}|${w.kind}|${w.subresource}`
+        : `r|${w.group}|${w.version}|${w.resource}`;
     if (seen.has(key)) return;
     seen.add(key);
     out.push(w);
@@ -27,13 +45,31 @@ export function wantedResources(policies: readonly CompiledPolicy[]): Wanted[] {
       const cel = compiled.cel;
       if (cel !== undefined && isValidatingPolicy(cel)) {
         for (const r of cel.constraints.resourceRules?.include ?? []) {
-          for (const group of r.groups) for (const version of r.versions) for (const resource of r.resources) add({ by: "resource", group, version, resource, text: `${group === "" ? "core" : group}/${version}/${resource}`, policy: name });
+          for (const group of r.groups)
+            for (const version of r.versions)
+              for (const resource of r.resources)
+                add({
+                  by: "resource",
+                  group,
+                  version,
+                  resource,
+                  text: `${group === "" ? "core" : group}/${version}/${resource}`,
+                  policy: name,
+                });
         }
         continue;
       }
       for (const text of matchKinds(compiled.rule)) {
         const s = parseKindSelector(text);
-        add({ by: "kind", group: s.group, version: s.version, kind: s.kind, subresource: s.subresource, text, policy: name });
+        add({
+          by: "kind",
+          group: s.group,
+          version: s.version,
+          kind: s.kind,
+          subresource: s.subresource,
+          text,
+          policy: name,
+        });
       }
     }
   }
@@ -43,5 +79,8 @@ export function wantedResources(policies: readonly CompiledPolicy[]): Wanted[] {
 function matchKinds(rule: Rule): string[] {
   const m = rule.match;
   if (m === undefined) return [];
-  return [...(m.resources?.kinds ?? []), ...[...(m.any ?? []), ...(m.all ?? [])].flatMap((f) => f.resources?.kinds ?? [])];
+  return [
+    ...(m.resources?.kinds ?? []),
+    ...[...(m.any ?? []), ...(m.all ?? [])].flatMap((f) => f.resources?.kinds ?? []),
+  ];
 }

@@ -47,7 +47,10 @@ describe("bylaw apply", () => {
     assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], io), 1);
     const out = io.stdout.join("\n");
     assert.match(out, /Pod\/shop\/bad/);
-    assert.match(out, /validation error: team label required\. rule check-team failed at path \/metadata\/labels\/team\//);
+    assert.match(
+      out,
+      /validation error: team label required\. rule check-team failed at path \/metadata\/labels\/team\//,
+    );
   });
 
   test("--audit-warn turns Audit failures into warnings and exit 0", async () => {
@@ -61,16 +64,30 @@ describe("bylaw apply", () => {
     const dir = tempTree({ "p.yaml": policy("Enforce"), "r.yaml": `${goodPod}---\n${badPod}` });
     const io = recordingIo();
     await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-o", "json"], io);
-    const parsed = JSON.parse(io.stdout.join("\n")) as { summary: Record<string, number>; results: { resource: string; result: string }[] };
+    const parsed = JSON.parse(io.stdout.join("\n")) as {
+      summary: Record<string, number>;
+      results: { resource: string; result: string }[];
+    };
     assert.deepEqual(parsed.summary, { pass: 1, fail: 1, warn: 0, error: 0, skip: 0 });
-    assert.deepEqual(parsed.results.map((r) => [r.resource, r.result]), [["Pod/shop/good", "pass"], ["Pod/shop/bad", "fail"]]);
+    assert.deepEqual(
+      parsed.results.map((r) => [r.resource, r.result]),
+      [
+        ["Pod/shop/good", "pass"],
+        ["Pod/shop/bad", "fail"],
+      ],
+    );
   });
 
   test("--policy-report prints a PolicyReport per namespace with a summary", async () => {
     const dir = tempTree({ "p.yaml": policy("Enforce"), "r.yaml": `${goodPod}---\n${badPod}` });
     const io = recordingIo();
     await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-p"], io);
-    const report = parse(io.stdout.join("\n")) as { kind: string; metadata: { namespace: string }; summary: Record<string, number>; results: { policy: string; result: string }[] };
+    const report = parse(io.stdout.join("\n")) as {
+      kind: string;
+      metadata: { namespace: string };
+      summary: Record<string, number>;
+      results: { policy: string; result: string }[];
+    };
     assert.equal(report.kind, "PolicyReport");
     assert.equal(report.metadata.namespace, "shop");
     assert.deepEqual(report.summary, { pass: 1, fail: 1, warn: 0, error: 0, skip: 0 });
@@ -96,7 +113,10 @@ describe("bylaw apply", () => {
     const dir = tempTree({ "p.yaml": policy("Enforce").replace("match:", "matchx:"), "r.yaml": goodPod });
     const io = recordingIo();
     assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], io), 2);
-    assert.match(io.stderr.join("\n"), /^error: .*p\.yaml: document 1 \(line 1\): invalid policy require-team: .*spec\.rules\[0\]\.matchx: field not declared in schema; did you mean "match"\?/m);
+    assert.match(
+      io.stderr.join("\n"),
+      /^error: .*p\.yaml: document 1 \(line 1\): invalid policy require-team: .*spec\.rules\[0\]\.matchx: field not declared in schema; did you mean "match"\?/m,
+    );
   });
 
   test("a missing resource path exits 2 and names the path", async () => {
@@ -109,6 +129,9 @@ describe("bylaw apply", () => {
   test("usage errors exit 2 with one line and a hint to the help", async () => {
     const io = recordingIo();
     assert.equal(await main(["apply"], io), 2);
-    assert.match(io.stderr.join("\n"), /^bylaw apply: give at least one POLICY.*\nRun `bylaw apply --help` for usage\.$/);
+    assert.match(
+      io.stderr.join("\n"),
+      /^bylaw apply: give at least one POLICY.*\nRun `bylaw apply --help` for usage\.$/,
+    );
   });
 });

@@ -1,5 +1,13 @@
 /** `bylaw apply POLICY... -r RESOURCE...`: check manifests against policies, offline; with --cluster also a cluster's objects (cluster-input.ts). */
-import { type AnyCompiledException, type CompiledPolicy, type EngineRequest, jsonEqual, type PolicyResponse, type RequestUserInfo, type Resource } from "../../../engine/index.js";
+import {
+  type AnyCompiledException,
+  type CompiledPolicy,
+  type EngineRequest,
+  jsonEqual,
+  type PolicyResponse,
+  type RequestUserInfo,
+  type Resource,
+} from "../../../engine/index.js";
 import { writeFilesAtomically } from "../../../platform/files/index.js";
 import { loadPolicyPaths } from "../../git-source.js";
 import type { LoadedDocument } from "../../../platform/yaml/index.js";
@@ -47,7 +55,10 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   const registry = await cliRegistryAccess(options.registry);
   if (!registry.ok) return usageFailure(io, registry.error.message);
   // Only --cluster loads the cluster client (src/kube). With --registry the session reads images too.
-  const cluster = options.cluster === undefined ? undefined : (await import("./cluster-input.js")).openCluster(options.cluster, process.env, registry.value);
+  const cluster =
+    options.cluster === undefined
+      ? undefined
+      : (await import("./cluster-input.js")).openCluster(options.cluster, process.env, registry.value);
   if (cluster !== undefined && !cluster.ok) return usageFailure(io, cluster.error.message);
   try {
     return await runWith(options, io, cluster?.value, registry.value);
@@ -56,14 +67,24 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   }
 }
 
-async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | undefined, registry: RegistryAccess | undefined): Promise<number> {
+async function runWith(
+  options: ApplyOptions,
+  io: Io,
+  cluster: ClusterSession | undefined,
+  registry: RegistryAccess | undefined,
+): Promise<number> {
   const stdin = () => io.readStdin();
   const setDocs = await policySetDocuments(options.policySets, io);
   if (setDocs === undefined) return 2;
   // The resources are also the objects validate.cel paramRefs take params from (ValidatingAdmissionPolicy bindings get none, as in Kyverno's apply).
   let paramPool: readonly Resource[] = [];
-  const engine = cluster?.engine ?? offlineEngine(undefined, undefined, { ...(registry !== undefined ? { registry } : {}), params: () => paramPool });
-  const read = await loadPolicyPaths(options.policyPaths, { stdin, ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}) });
+  const engine =
+    cluster?.engine ??
+    offlineEngine(undefined, undefined, { ...(registry !== undefined ? { registry } : {}), params: () => paramPool });
+  const read = await loadPolicyPaths(options.policyPaths, {
+    stdin,
+    ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}),
+  });
   for (const w of read.warnings) io.err(`warning: ${w}`);
   const docs = [...read.docs, ...setDocs];
   const policies = compileDocuments(options.enforce ? docs.map(enforce) : docs, engine);
@@ -72,7 +93,10 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
   for (const f of policies.fatal) io.err(`error: ${f}`);
   for (const e of policies.errors) io.err(`error: ${e}`);
   for (const w of policies.warnings) io.err(`warning: ${w}`);
-  const resourceArgs = cluster === undefined ? { paths: options.resourcePaths, names: [] } : (await import("./cluster-input.js")).splitResourceArgs(options.resourcePaths);
+  const resourceArgs =
+    cluster === undefined
+      ? { paths: options.resourcePaths, names: [] }
+      : (await import("./cluster-input.js")).splitResourceArgs(options.resourcePaths);
   const loaded = await loadResources(resourceArgs.paths, stdin);
   if (cluster !== undefined) {
     const live = await cluster.load(policies.compiled, resourceArgs.names);
@@ -111,34 +135,45 @@ async function runWith(options: ApplyOptions, io: Io, cluster: ClusterSession | 
   const allExceptions = [...exceptions.exceptions, ...policies.exceptions];
   const request = requestBuilder(values.value, userInfo.value, allExceptions);
   const existing = existingResources(targets.resources);
-  const progress = loaded.resources.length >= 10 && io.showsProgress?.(options.policyReport ? "yaml" : options.format) === true;
+  const progress =
+    loaded.resources.length >= 10 && io.showsProgress?.(options.policyReport ? "yaml" : options.format) === true;
   // With --registry, a pass that asked for images not fetched yet is run again once they are
   // (with --cluster the session already fetches a resource's images with its cluster reads).
   const { batches, mutated } = await withRegistryPasses(registry, async () => {
     const batches: ResourceResponses[] = [];
     const mutated: ProducedResource[] = [];
     for (const [index, resource] of loaded.resources.entries()) {
-      if (progress) io.progress(`applying ${policies.compiled.length} policies to resource ${index + 1} of ${loaded.resources.length}`);
+      if (progress)
+        io.progress(
+          `applying ${policies.compiled.length} policies to resource ${index + 1} of ${loaded.resources.length}`,
+        );
       const evaluate = () => processResource(engine, policies.compiled, resource, request, existing);
       const done = cluster === undefined ? evaluate() : await cluster.evaluate(evaluate);
       const origin = loaded.origins[index];
       // As Kyverno 1.19's CLI (kyverno/kyverno#15332), JSON-mode ValidatingPolicies also run on each resource, as it stands after mutation, taken as a raw JSON payload.
       const asJson = applyToPayload(engine, policies.compiled, done.patched, allExceptions);
       batches.push({ index, ...(origin !== undefined ? { origin } : {}), responses: [...done.responses, ...asJson] });
-      if (!jsonEqual(done.patched, resource)) mutated.push({ why: "mutated", policy: lastMutator(done.responses), rule: "", resource: done.patched });
+      if (!jsonEqual(done.patched, resource))
+        mutated.push({ why: "mutated", policy: lastMutator(done.responses), rule: "", resource: done.patched });
     }
     return { batches, mutated };
   });
   io.progressDone();
   payloads.payloads.forEach((payload, i) => {
     const origin = payloads.origins[i];
-    batches.push({ index: loaded.resources.length + i, ...(origin !== undefined ? { origin } : {}), responses: applyToPayload(engine, policies.compiled, payload, allExceptions) });
+    batches.push({
+      index: loaded.resources.length + i,
+      ...(origin !== undefined ? { origin } : {}),
+      responses: applyToPayload(engine, policies.compiled, payload, allExceptions),
+    });
   });
   const responses = batches.flatMap((b) => b.responses);
   const produced = dedupe([...mutated, ...producedResources(responses)]);
   const rows = resultRows(batches, values.value, options.auditWarn);
   renderResults(io, options, {
-    rows, responses, produced,
+    rows,
+    responses,
+    produced,
     policies: policies.compiled.length,
     resources: loaded.resources.length + payloads.payloads.length,
     exceptions: exceptions.exceptions.length + policies.exceptions.length,
@@ -179,7 +214,11 @@ function enforce(doc: LoadedDocument): LoadedDocument {
  * The engine request for one resource and policy. Compiled exceptions ride on the request
  * (EngineRequest.exceptions); the engine decides which apply.
  */
-function requestBuilder(values: ValuesSpec, userInfo: RequestUserInfo | undefined, exceptions: readonly AnyCompiledException[]): (r: Resource, p: CompiledPolicy) => EngineRequest {
+function requestBuilder(
+  values: ValuesSpec,
+  userInfo: RequestUserInfo | undefined,
+  exceptions: readonly AnyCompiledException[],
+): (r: Resource, p: CompiledPolicy) => EngineRequest {
   return (resource, policy) => {
     const base = buildRequest(resource, policy, values, userInfo);
     return exceptions.length === 0 ? base : { ...base, exceptions };
@@ -192,6 +231,8 @@ function usageFailure(io: Io, message: string): number {
 }
 
 function lastMutator(responses: readonly PolicyResponse[]): string {
-  const names = responses.filter((r) => r.rules.some((x) => x.type === "Mutation" && x.status === "pass")).map((r) => r.policy.name);
+  const names = responses
+    .filter((r) => r.rules.some((x) => x.type === "Mutation" && x.status === "pass"))
+    .map((r) => r.policy.name);
   return names.join(",");
 }

@@ -30,11 +30,20 @@ interface Out {
 
 describe("bylaw apply: missing namespaces", () => {
   test("a resource without metadata.namespace is matched, named and seen by variables as in default", async () => {
-    const dir = tempTree({ "p.yaml": onlyInDefault, "r.yaml": configMap("name: settings") + "---\n" + configMap("name: other, namespace: shop") });
+    const dir = tempTree({
+      "p.yaml": onlyInDefault,
+      "r.yaml": configMap("name: settings") + "---\n" + configMap("name: other, namespace: shop"),
+    });
     const io = recordingIo();
-    assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "--output-format", "json"], io), 1);
+    assert.equal(
+      await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "--output-format", "json"], io),
+      1,
+    );
     const out = JSON.parse(io.stdout.join("\n")) as Out;
-    assert.deepEqual(out.results.map((r) => [r.resource, r.result]), [["ConfigMap/default/settings", "fail"]]);
+    assert.deepEqual(
+      out.results.map((r) => [r.resource, r.result]),
+      [["ConfigMap/default/settings", "fail"]],
+    );
     assert.match(out.results[0]?.message ?? "", /default\/default is not allowed/);
   });
 
@@ -53,11 +62,39 @@ spec:
         namespace: "{{ request.object.metadata.name }}"
         clone: {namespace: default, name: settings}
 `;
-    const dir = tempTree({ "p.yaml": clone, "ns.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n", "t.yaml": configMap("name: settings") });
+    const dir = tempTree({
+      "p.yaml": clone,
+      "ns.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n",
+      "t.yaml": configMap("name: settings"),
+    });
     const io = recordingIo();
-    assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "ns.yaml"), "-t", join(dir, "t.yaml"), "--output-format", "json"], io), 0, io.stderr.join("\n"));
-    const out = JSON.parse(io.stdout.join("\n")) as Out & { resources: { resource: { metadata: { namespace: string }; data: unknown } }[] };
-    assert.deepEqual(out.results.map((r) => r.result), ["pass"]);
-    assert.deepEqual(out.resources.map((p) => [p.resource.metadata.namespace, p.resource.data]), [["team-a", { a: "b" }]]);
+    assert.equal(
+      await main(
+        [
+          "apply",
+          join(dir, "p.yaml"),
+          "-r",
+          join(dir, "ns.yaml"),
+          "-t",
+          join(dir, "t.yaml"),
+          "--output-format",
+          "json",
+        ],
+        io,
+      ),
+      0,
+      io.stderr.join("\n"),
+    );
+    const out = JSON.parse(io.stdout.join("\n")) as Out & {
+      resources: { resource: { metadata: { namespace: string }; data: unknown } }[];
+    };
+    assert.deepEqual(
+      out.results.map((r) => r.result),
+      ["pass"],
+    );
+    assert.deepEqual(
+      out.resources.map((p) => [p.resource.metadata.namespace, p.resource.data]),
+      [["team-a", { a: "b" }]],
+    );
   });
 });

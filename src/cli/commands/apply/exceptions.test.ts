@@ -44,7 +44,10 @@ spec:
 async function apply(extra: string[], files: Record<string, string>, stdin = "") {
   const dir = tempTree({ "p.yaml": policy, "pods.yaml": pods, ...files });
   const io = recordingIo(stdin);
-  const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), ...extra.map((a) => a.replace("$DIR", dir))], io);
+  const code = await main(
+    ["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), ...extra.map((a) => a.replace("$DIR", dir))],
+    io,
+  );
   return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
 }
 
@@ -53,14 +56,29 @@ describe("bylaw apply --exception", () => {
     const { code, out } = await apply(["-e", "$DIR/ex.yaml", "--output-format", "json"], { "ex.yaml": exception });
     assert.equal(code, 1);
     const results = (JSON.parse(out) as { results: { resource: string; result: string }[] }).results;
-    assert.deepEqual(results.map((r) => [r.resource, r.result]), [["Pod/ops/tool", "skip"], ["Pod/shop/web", "fail"]]);
+    assert.deepEqual(
+      results.map((r) => [r.resource, r.result]),
+      [
+        ["Pod/ops/tool", "skip"],
+        ["Pod/shop/web", "fail"],
+      ],
+    );
   });
 
   test("--policy-report names the exceptions that applied in the result's properties, as Kyverno does", async () => {
     const { out } = await apply(["-e", "$DIR/ex.yaml", "-p"], { "ex.yaml": exception });
-    const reports = parseAllDocuments(out).map((d) => d.toJSON() as { metadata: { namespace: string }; results: { result: string; properties: Record<string, string> }[] });
+    const reports = parseAllDocuments(out).map(
+      (d) =>
+        d.toJSON() as {
+          metadata: { namespace: string };
+          results: { result: string; properties: Record<string, string> }[];
+        },
+    );
     const ops = reports.find((r) => r.metadata.namespace === "ops");
-    assert.deepEqual(ops?.results.map((r) => [r.result, r.properties]), [["skip", { exceptions: "ops-tool", process: "background scan" }]]);
+    assert.deepEqual(
+      ops?.results.map((r) => [r.result, r.properties]),
+      [["skip", { exceptions: "ops-tool", process: "background scan" }]],
+    );
     const shop = reports.find((r) => r.metadata.namespace === "shop");
     assert.deepEqual(shop?.results[0]?.properties, { process: "background scan" });
   });
@@ -71,12 +89,16 @@ describe("bylaw apply --exception", () => {
   });
 
   test("other documents in an exception file are skipped with a warning", async () => {
-    const { err } = await apply(["-e", "$DIR/ex.yaml"], { "ex.yaml": `${exception}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n` });
+    const { err } = await apply(["-e", "$DIR/ex.yaml"], {
+      "ex.yaml": `${exception}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n`,
+    });
     assert.match(err, /ex\.yaml: document 2 \(line \d+\): skipped: not a PolicyException \(kind "ConfigMap"\)/);
   });
 
   test("an invalid exception exits 2 naming the document and field; the results still print", async () => {
-    const { code, out, err } = await apply(["-e", "$DIR/ex.yaml"], { "ex.yaml": exception.replace("policyName: no-privileged", "policyNam: no-privileged") });
+    const { code, out, err } = await apply(["-e", "$DIR/ex.yaml"], {
+      "ex.yaml": exception.replace("policyName: no-privileged", "policyNam: no-privileged"),
+    });
     assert.equal(code, 2);
     assert.match(err, /ex\.yaml: document 1 \(line 1\): invalid PolicyException: spec\.exceptions\[0\]/);
     assert.match(out, /pass: 0, fail: 2/);

@@ -57,7 +57,10 @@ describe("bylaw apply output formats", () => {
   test("text: the failing resource, its rules with action and message, and the totals", async () => {
     const { code, out, dir } = await run("text");
     assert.equal(code, 1);
-    assert.match(out, /^Pod\/shop\/bad {2}\(.*pods\.yaml:7\)\n {2}FAIL {3}no-latest\/tag {2}\[Audit\]\n {9}validation error: Pin the image tag\. .*\n {2}FAIL {3}require-team\/check-team {2}\[Enforce\]\n {9}validation error: Add metadata\.labels\.team\./);
+    assert.match(
+      out,
+      /^Pod\/shop\/bad {2}\(.*pods\.yaml:7\)\n {2}FAIL {3}no-latest\/tag {2}\[Audit\]\n {9}validation error: Pin the image tag\. .*\n {2}FAIL {3}require-team\/check-team {2}\[Enforce\]\n {9}validation error: Add metadata\.labels\.team\./,
+    );
     assert.doesNotMatch(out, /Pod\/shop\/good/);
     assert.match(out, /pass: 2, fail: 2, warn: 0, error: 0, skip: 0 $/);
     assert.equal((await run("table", dir)).out, out, "table is kept as another name for text");
@@ -77,7 +80,10 @@ describe("bylaw apply output formats", () => {
   test("junit: a testsuite per policy with counts, and the exit code unchanged", async () => {
     const { code, out } = await run("junit");
     assert.equal(code, 1);
-    assert.match(out, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="bylaw apply" tests="4" failures="2" errors="0" skipped="0">/);
+    assert.match(
+      out,
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="bylaw apply" tests="4" failures="2" errors="0" skipped="0">/,
+    );
     assert.match(out, /<testsuite name="no-latest" tests="2" failures="1"/);
     assert.match(out, /<testsuite name="require-team" tests="2" failures="1"/);
   });
@@ -85,14 +91,37 @@ describe("bylaw apply output formats", () => {
   test("sarif: Enforce failure is an error, Audit failure a warning, at the file and the document's first line", async () => {
     const { code, out, dir } = await run("sarif");
     assert.equal(code, 1);
-    const sarif = JSON.parse(out) as { version: string; runs: { tool: { driver: { name: string; rules: { id: string; shortDescription: { text: string } }[] } }; results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[] }[] };
+    const sarif = JSON.parse(out) as {
+      version: string;
+      runs: {
+        tool: { driver: { name: string; rules: { id: string; shortDescription: { text: string } }[] } };
+        results: {
+          ruleId: string;
+          level: string;
+          locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[];
+        }[];
+      }[];
+    };
     assert.equal(sarif.version, "2.1.0");
     const run0 = sarif.runs[0];
     assert.equal(run0?.tool.driver.name, "bylaw");
-    assert.equal(run0?.tool.driver.rules.find((r) => r.id === "require-team/check-team")?.shortDescription.text, "Require a team label (rule check-team)");
-    assert.deepEqual(run0?.results.map((r) => [r.ruleId, r.level]), [["require-team/check-team", "error"], ["no-latest/tag", "warning"]]);
+    assert.equal(
+      run0?.tool.driver.rules.find((r) => r.id === "require-team/check-team")?.shortDescription.text,
+      "Require a team label (rule check-team)",
+    );
+    assert.deepEqual(
+      run0?.results.map((r) => [r.ruleId, r.level]),
+      [
+        ["require-team/check-team", "error"],
+        ["no-latest/tag", "warning"],
+      ],
+    );
     const where = run0?.results[1]?.locations[0]?.physicalLocation;
-    assert.equal(where?.artifactLocation.uri, pathToFileURL(join(dir, "pods.yaml")).href, "a file outside the working folder gets an absolute URI");
+    assert.equal(
+      where?.artifactLocation.uri,
+      pathToFileURL(join(dir, "pods.yaml")).href,
+      "a file outside the working folder gets an absolute URI",
+    );
     assert.equal(where?.region.startLine, 7);
   });
 
@@ -108,6 +137,14 @@ describe("bylaw apply output formats", () => {
     const io = recordingIo();
     assert.equal(await main(["apply", "--help"], io), 0);
     const help = io.stdout.join("\n");
-    for (const example of ["--policy-set pss-restricted -r manifests/", "--enforce -r manifests/", "--output-format junit", "--output-format sarif", "-e exceptions/", "BYLAW_POLICY_SETS_DIR"]) assert.ok(help.includes(example), example);
+    for (const example of [
+      "--policy-set pss-restricted -r manifests/",
+      "--enforce -r manifests/",
+      "--output-format junit",
+      "--output-format sarif",
+      "-e exceptions/",
+      "BYLAW_POLICY_SETS_DIR",
+    ])
+      assert.ok(help.includes(example), example);
   });
 });

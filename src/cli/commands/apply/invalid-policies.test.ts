@@ -30,21 +30,42 @@ async function apply(policies: string): Promise<{ code: number; stdout: string; 
 
 describe("bylaw apply: invalid policies fail the run", () => {
   const cases: [string, string, RegExp][] = [
-    ["validationFailureAction: Force", valid.replace("spec:\n", "spec:\n  validationFailureAction: Force\n"),
-      /^error: .*p\.yaml: document 2 \(line \d+\): invalid policy ok: spec\.validationFailureAction: Unsupported value: "Force": supported values: "audit", "enforce", "Audit", "Enforce"/m],
-    ["a misspelled rule key", valid.replace("validate:", "validat:"),
-      /^error: .*p\.yaml: document 2 \(line \d+\): invalid policy ok: spec\.rules\[0\]\.validat: field not declared in schema; did you mean "validate"\?/m],
-    ["an unknown field deep in a rule", valid.replace("{kinds: [Pod]}", "{kinds: [Pod], namespace: shop}"),
-      /spec\.rules\[0\]\.match\.any\[0\]\.resources\.namespace: field not declared in schema; did you mean "namespaces"\?/],
-    ["a non-policy document", pod,
-      /^error: .*p\.yaml: document 2 \(line \d+\): not a policy: kind "Pod" with apiVersion "v1" is not a Kyverno policy/m],
+    [
+      "validationFailureAction: Force",
+      valid.replace("spec:\n", "spec:\n  validationFailureAction: Force\n"),
+      /^error: .*p\.yaml: document 2 \(line \d+\): invalid policy ok: spec\.validationFailureAction: Unsupported value: "Force": supported values: "audit", "enforce", "Audit", "Enforce"/m,
+    ],
+    [
+      "a misspelled rule key",
+      valid.replace("validate:", "validat:"),
+      /^error: .*p\.yaml: document 2 \(line \d+\): invalid policy ok: spec\.rules\[0\]\.validat: field not declared in schema; did you mean "validate"\?/m,
+    ],
+    [
+      "an unknown field deep in a rule",
+      valid.replace("{kinds: [Pod]}", "{kinds: [Pod], namespace: shop}"),
+      /spec\.rules\[0\]\.match\.any\[0\]\.resources\.namespace: field not declared in schema; did you mean "namespaces"\?/,
+    ],
+    [
+      "a non-policy document",
+      pod,
+      /^error: .*p\.yaml: document 2 \(line \d+\): not a policy: kind "Pod" with apiVersion "v1" is not a Kyverno policy/m,
+    ],
     ["a YAML syntax error", "kind: [unclosed\n", /^error: .*p\.yaml.*document 2/m],
-    ["spec.generateExistingOnPolicyUpdate", valid.replace("spec:\n", "spec:\n  generateExistingOnPolicyUpdate: true\n"),
-      /spec\.generateExistingOnPolicyUpdate: remove the deprecated field spec\.generateExistingOnPolicyUpdate; use generateExisting in each generate rule/],
-    ["spec.webhookTimeoutSeconds beside webhookConfiguration.timeoutSeconds", valid.replace("spec:\n", "spec:\n  webhookTimeoutSeconds: 5\n  webhookConfiguration: {timeoutSeconds: 5}\n"),
-      /spec\.webhookTimeoutSeconds: remove the deprecated field spec\.webhookTimeoutSeconds; spec\.webhookConfiguration\.timeoutSeconds is set and replaces it/],
-    ["spec.failurePolicy beside webhookConfiguration.failurePolicy", valid.replace("spec:\n", "spec:\n  failurePolicy: Ignore\n  webhookConfiguration: {failurePolicy: Fail}\n"),
-      /spec\.failurePolicy: remove the deprecated field spec\.failurePolicy/],
+    [
+      "spec.generateExistingOnPolicyUpdate",
+      valid.replace("spec:\n", "spec:\n  generateExistingOnPolicyUpdate: true\n"),
+      /spec\.generateExistingOnPolicyUpdate: remove the deprecated field spec\.generateExistingOnPolicyUpdate; use generateExisting in each generate rule/,
+    ],
+    [
+      "spec.webhookTimeoutSeconds beside webhookConfiguration.timeoutSeconds",
+      valid.replace("spec:\n", "spec:\n  webhookTimeoutSeconds: 5\n  webhookConfiguration: {timeoutSeconds: 5}\n"),
+      /spec\.webhookTimeoutSeconds: remove the deprecated field spec\.webhookTimeoutSeconds; spec\.webhookConfiguration\.timeoutSeconds is set and replaces it/,
+    ],
+    [
+      "spec.failurePolicy beside webhookConfiguration.failurePolicy",
+      valid.replace("spec:\n", "spec:\n  failurePolicy: Ignore\n  webhookConfiguration: {failurePolicy: Fail}\n"),
+      /spec\.failurePolicy: remove the deprecated field spec\.failurePolicy/,
+    ],
   ];
   for (const [name, doc, want] of cases) {
     test(`${name}: exit 2, the valid policy still runs`, async () => {
@@ -56,13 +77,30 @@ describe("bylaw apply: invalid policies fail the run", () => {
   }
 
   test("a kind: List of policies stands for its items; an invalid item is named by its place in the List", async () => {
-    const item = (name: string, field = "validate") => JSON.stringify({ apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", metadata: { name }, spec: { rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, [field]: { pattern: { metadata: { name: "?*" } } } }] } });
+    const item = (name: string, field = "validate") =>
+      JSON.stringify({
+        apiVersion: "kyverno.io/v1",
+        kind: "ClusterPolicy",
+        metadata: { name },
+        spec: {
+          rules: [
+            {
+              name: "r",
+              match: { any: [{ resources: { kinds: ["Pod"] } }] },
+              [field]: { pattern: { metadata: { name: "?*" } } },
+            },
+          ],
+        },
+      });
     const ok = await apply(`{"apiVersion": "v1", "kind": "List", "items": [${item("a")}, ${item("b")}]}`);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, /pass: 2/);
     const bad = await apply(`{"apiVersion": "v1", "kind": "List", "items": [${item("a")}, ${item("b", "validat")}]}`);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /p\.yaml: document 1 \(line 1\), List item 2: invalid policy b: spec\.rules\[0\]\.validat: field not declared in schema/);
+    assert.match(
+      bad.stderr,
+      /p\.yaml: document 1 \(line 1\), List item 2: invalid policy b: spec\.rules\[0\]\.validat: field not declared in schema/,
+    );
   });
 
   test("a kyverno.io PolicyException in a policy path is honoured, as with -e", async () => {

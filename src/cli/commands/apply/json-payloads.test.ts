@@ -36,26 +36,50 @@ spec:
     resourceRules: [{apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["*"]}]
   validations: [{expression: "has(object.metadata.labels)", message: labels are required}]
 `;
-const publicPlan = JSON.stringify({ resource_changes: [{ type: "aws_s3_bucket", change: { after: { acl: "public-read" } } }] });
+const publicPlan = JSON.stringify({
+  resource_changes: [{ type: "aws_s3_bucket", change: { after: { acl: "public-read" } } }],
+});
 const privatePlan = JSON.stringify({ resource_changes: [{ type: "aws_s3_bucket", change: { after: {} } }] });
 const pod = `apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec: {containers: [{name: c, image: web:1}]}\n`;
 
 async function cli(args: string[], files: Record<string, string>) {
   const dir = tempTree(files);
   const io = recordingIo("");
-  const code = await main(args.map((a) => a.replaceAll("$DIR", dir)), io);
+  const code = await main(
+    args.map((a) => a.replaceAll("$DIR", dir)),
+    io,
+  );
   return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n"), dir };
 }
 
 function rows(out: string): string[][] {
-  return (JSON.parse(out) as { results: { policy: string; resource: string; result: string; message: string }[] }).results.map((r) => [r.policy, r.resource, r.result, r.message]);
+  return (
+    JSON.parse(out) as { results: { policy: string; resource: string; result: string; message: string }[] }
+  ).results.map((r) => [r.policy, r.resource, r.result, r.message]);
 }
 
 describe("bylaw apply --json", () => {
   test("a JSON-mode policy runs on each payload and on each -r resource as a raw payload; a Kubernetes-mode one only on resources", async () => {
-    const { code, out } = await cli(["apply", "$DIR/p.yaml", "--json", "$DIR/public.json", "--json", "$DIR/private.json", "-r", "$DIR/pod.yaml", "--output-format", "json"], {
-      "p.yaml": `${jsonPolicy}---\n${podPolicy}`, "public.json": publicPlan, "private.json": privatePlan, "pod.yaml": pod,
-    });
+    const { code, out } = await cli(
+      [
+        "apply",
+        "$DIR/p.yaml",
+        "--json",
+        "$DIR/public.json",
+        "--json",
+        "$DIR/private.json",
+        "-r",
+        "$DIR/pod.yaml",
+        "--output-format",
+        "json",
+      ],
+      {
+        "p.yaml": `${jsonPolicy}---\n${podPolicy}`,
+        "public.json": publicPlan,
+        "private.json": privatePlan,
+        "pod.yaml": pod,
+      },
+    );
     assert.equal(code, 1);
     const got = rows(out).map((r) => [r[0], r[1]?.replace(/\/tmp\/[^ :]*\//, ""), r[2], r[3]]);
     assert.deepEqual(got, [
@@ -68,9 +92,12 @@ describe("bylaw apply --json", () => {
   });
 
   test("on a -r resource, `object` is the whole manifest (after mutation) and matchConstraints do not apply", async () => {
-    const labelled = jsonModePolicy("owner-label", `
+    const labelled = jsonModePolicy(
+      "owner-label",
+      `
     - expression: "object.kind != 'Pod' || object.metadata.?labels.?owner.hasValue()"
-      messageExpression: "'pod ' + object.metadata.name + ' has no owner'"`);
+      messageExpression: "'pod ' + object.metadata.name + ' has no owner'"`,
+    );
     const addOwner = `apiVersion: kyverno.io/v1
 kind: ClusterPolicy
 metadata: {name: add-owner}
@@ -81,18 +108,37 @@ spec:
       mutate: {patchStrategicMerge: {metadata: {labels: {owner: platform}}}}
 `;
     const pods = `${pod}---\napiVersion: v1\nkind: Pod\nmetadata: {name: fixed, namespace: shop}\nspec: {containers: [{name: c, image: web:1}]}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: shop}\n`;
-    const { code, out } = await cli(["apply", "$DIR/p.yaml", "-r", "$DIR/pods.yaml", "--output-format", "json"], { "p.yaml": `${labelled}---\n${addOwner}`, "pods.yaml": pods });
+    const { code, out } = await cli(["apply", "$DIR/p.yaml", "-r", "$DIR/pods.yaml", "--output-format", "json"], {
+      "p.yaml": `${labelled}---\n${addOwner}`,
+      "pods.yaml": pods,
+    });
     assert.equal(code, 1);
-    assert.deepEqual(rows(out).filter((r) => r[0] === "owner-label").map((r) => [r[1], r[2], r[3]]), [
-      ["Pod/shop/web", "fail", "pod web has no owner"],
-      ["Pod/shop/fixed", "pass", "success"],
-      ["ConfigMap/shop/cfg", "pass", "success"],
-    ]);
+    assert.deepEqual(
+      rows(out)
+        .filter((r) => r[0] === "owner-label")
+        .map((r) => [r[1], r[2], r[3]]),
+      [
+        ["Pod/shop/web", "fail", "pod web has no owner"],
+        ["Pod/shop/fixed", "pass", "success"],
+        ["ConfigMap/shop/cfg", "pass", "success"],
+      ],
+    );
   });
 
   test("--json alone (no -r) is enough; a payload that is not an object exits 2 naming the file and document", async () => {
-    assert.equal((await cli(["apply", "$DIR/p.yaml", "--json", "$DIR/private.json"], { "p.yaml": jsonPolicy, "private.json": privatePlan })).code, 0);
-    const { code, err } = await cli(["apply", "$DIR/p.yaml", "--json", "$DIR/list.json"], { "p.yaml": jsonPolicy, "list.json": "[1, 2]" });
+    assert.equal(
+      (
+        await cli(["apply", "$DIR/p.yaml", "--json", "$DIR/private.json"], {
+          "p.yaml": jsonPolicy,
+          "private.json": privatePlan,
+        })
+      ).code,
+      0,
+    );
+    const { code, err } = await cli(["apply", "$DIR/p.yaml", "--json", "$DIR/list.json"], {
+      "p.yaml": jsonPolicy,
+      "list.json": "[1, 2]",
+    });
     assert.equal(code, 2);
     assert.match(err, /--json: .*list\.json: document 1: a JSON payload must be an object \(got a list\)/);
   });
@@ -109,19 +155,31 @@ results:
   - {policy: private-buckets, result: fail, isValidatingPolicy: true}
 `;
     for (const payloads of ["jsonPayloads: [public.json]", "jsonPayload: public.json"]) {
-      const { code, out } = await cli(["test", "$DIR"], { "p.yaml": jsonPolicy, "public.json": publicPlan, "kyverno-test.yaml": test(payloads) });
+      const { code, out } = await cli(["test", "$DIR"], {
+        "p.yaml": jsonPolicy,
+        "public.json": publicPlan,
+        "kyverno-test.yaml": test(payloads),
+      });
       assert.equal(code, 0, out);
       assert.match(out, /1 tests passed and 0 tests failed/);
     }
-    const { code } = await cli(["test", "$DIR"], { "p.yaml": jsonPolicy, "private.json": privatePlan, "kyverno-test.yaml": test("jsonPayloads: [private.json]") });
+    const { code } = await cli(["test", "$DIR"], {
+      "p.yaml": jsonPolicy,
+      "private.json": privatePlan,
+      "kyverno-test.yaml": test("jsonPayloads: [private.json]"),
+    });
     assert.notEqual(code, 0);
   });
 
   test("a JSON-mode policy also runs on each of the test's resources as a raw payload, as Kyverno's test does", async () => {
-    const labelsAsJson = jsonModePolicy("json-labels", ` [{expression: "has(object.metadata.labels)", message: labels are required}]`);
+    const labelsAsJson = jsonModePolicy(
+      "json-labels",
+      ` [{expression: "has(object.metadata.labels)", message: labels are required}]`,
+    );
     const labelled = `apiVersion: v1\nkind: Pod\nmetadata: {name: tidy, namespace: shop, labels: {a: b}}\nspec: {containers: [{name: c, image: web:1}]}\n`;
     const { code, out } = await cli(["test", "$DIR", "-o", "json"], {
-      "p.yaml": labelsAsJson, "pod.yaml": `${pod}---\n${labelled}`,
+      "p.yaml": labelsAsJson,
+      "pod.yaml": `${pod}---\n${labelled}`,
       "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1
 kind: Test
 metadata: {name: raw}
@@ -132,8 +190,15 @@ results:
   - {policy: json-labels, resources: [tidy], result: pass, isValidatingPolicy: true}
 `,
     });
-    const got = (JSON.parse(out) as { suites: { results: { resource: string; actual: string; message: string }[] }[] }).suites.flatMap((x) => x.results).map((r) => [r.resource, r.actual, r.message]);
-    assert.deepEqual(got, [["web", "fail", "labels are required"], ["tidy", "pass", "success"]]);
+    const got = (
+      JSON.parse(out) as { suites: { results: { resource: string; actual: string; message: string }[] }[] }
+    ).suites
+      .flatMap((x) => x.results)
+      .map((r) => [r.resource, r.actual, r.message]);
+    assert.deepEqual(got, [
+      ["web", "fail", "labels are required"],
+      ["tidy", "pass", "success"],
+    ]);
     assert.equal(code, 0, out);
   });
 });

@@ -5,6 +5,10 @@ import type { Engine } from "../../../engine/index.js";
 
 export type { LoadedExceptions };
 
-export async function loadExceptions(paths: readonly string[], stdin: () => Promise<string>, engine: Engine): Promise<LoadedExceptions> {
+export async function loadExceptions(
+  paths: readonly string[],
+  stdin: () => Promise<string>,
+  engine: Engine,
+): Promise<LoadedExceptions> {
   return compileExceptionDocuments(await loadPaths(paths, { stdin }), engine, "--exception: ");
 }

@@ -20,7 +20,11 @@ export interface LoadedResources {
  * Kyverno's CLI loads resource files (cmd/cli/kubectl-kyverno/resource YamlToUnstructured) and as
  * `bylaw test` does (test-suite/default-namespace.ts).
  */
-export async function loadResources(paths: readonly string[], stdin: () => Promise<string>, label = ""): Promise<LoadedResources> {
+export async function loadResources(
+  paths: readonly string[],
+  stdin: () => Promise<string>,
+  label = "",
+): Promise<LoadedResources> {
   const out: LoadedResources = { resources: [], origins: [], errors: [], warnings: [] };
   for (const d of await loadPaths(paths, { stdin })) {
     if (d.error !== undefined) {
@@ -46,7 +50,10 @@ function expandList(doc: JsonObject): Resource[] {
 export type Loaded<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };
 
 /** The values file (if any) and the `--set` pairs, which apply after the file's global and resource values. */
-export async function loadValuesFile(path: string | undefined, set: readonly string[] = []): Promise<Loaded<ValuesSpec>> {
+export async function loadValuesFile(
+  path: string | undefined,
+  set: readonly string[] = [],
+): Promise<Loaded<ValuesSpec>> {
   const pairs = parseSetValues(set);
   if (!pairs.ok) return { ok: false, error: pairs.error };
   const withSet = (v: ValuesSpec): ValuesSpec => (set.length > 0 ? { ...v, setValues: pairs.values } : v);
@@ -55,13 +62,18 @@ export async function loadValuesFile(path: string | undefined, set: readonly str
   if (!doc || doc.value === undefined) return { ok: false, error: `--values-file: ${doc?.error ?? "empty file"}` };
   const pv = parseValues(doc.value);
   if (pv.errors.length > 0) return { ok: false, error: `--values-file: ${path}: ${pv.errors.join("; ")}` };
-  return { ok: true, value: withSet(pv.values), warnings: [...pv.warnings.map((w) => `${path}: ${w}`), ...pairs.warnings] };
+  return {
+    ok: true,
+    value: withSet(pv.values),
+    warnings: [...pv.warnings.map((w) => `${path}: ${w}`), ...pairs.warnings],
+  };
 }
 
 export async function loadUserInfo(path: string | undefined): Promise<Loaded<RequestUserInfo | undefined>> {
   if (path === undefined) return { ok: true, value: undefined, warnings: [] };
   const doc = (await loadPaths([path])).find((d) => d.value !== undefined || d.error !== undefined);
-  const pu = doc?.value !== undefined ? parseUserInfo(doc.value) : { ok: false as const, error: doc?.error ?? "empty file" };
+  const pu =
+    doc?.value !== undefined ? parseUserInfo(doc.value) : { ok: false as const, error: doc?.error ?? "empty file" };
   if (!pu.ok) return { ok: false, error: `--userinfo: ${pu.error}` };
   return { ok: true, value: pu.userInfo, warnings: [] };
 }

@@ -48,8 +48,13 @@ describe("bylaw apply: mutated and generated resources", () => {
     assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], io), 0);
     const out = io.stdout.join("\n");
     const yamlPart = out.slice(out.indexOf("\n---\n") + 5);
-    const docs = parseAllDocuments(yamlPart).map((d) => d.toJSON() as { kind: string; metadata: { labels?: Record<string, string> } });
-    assert.deepEqual(docs.map((d) => d.kind), ["Pod", "ResourceQuota"]);
+    const docs = parseAllDocuments(yamlPart).map(
+      (d) => d.toJSON() as { kind: string; metadata: { labels?: Record<string, string> } },
+    );
+    assert.deepEqual(
+      docs.map((d) => d.kind),
+      ["Pod", "ResourceQuota"],
+    );
     assert.equal(docs[0]?.metadata.labels?.["team"], "bravo");
     assert.equal(docs[1]?.metadata.labels?.["generate.kyverno.io/policy-name"], "quota");
   });
@@ -67,7 +72,13 @@ describe("bylaw apply: mutated and generated resources", () => {
   test("nothing is written when an input fails to load", async () => {
     const dir = tempTree({ "p.yaml": policies, "r.yaml": resources, "bad.yaml": "kind: [unclosed" });
     const io = recordingIo();
-    assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-r", join(dir, "bad.yaml"), "-o", join(dir, "out")], io), 2);
+    assert.equal(
+      await main(
+        ["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-r", join(dir, "bad.yaml"), "-o", join(dir, "out")],
+        io,
+      ),
+      2,
+    );
     assert.equal(existsSync(join(dir, "out")), false);
   });
 
@@ -76,7 +87,10 @@ describe("bylaw apply: mutated and generated resources", () => {
     const io = recordingIo();
     await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "--output-format", "json"], io);
     const parsed = JSON.parse(io.stdout.join("\n")) as { resources: { why: string }[] };
-    assert.deepEqual(parsed.resources.map((r) => r.why), ["mutated", "generated"]);
+    assert.deepEqual(
+      parsed.resources.map((r) => r.why),
+      ["mutated", "generated"],
+    );
     const old = recordingIo();
     await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-o", "json"], old);
     assert.ok(JSON.parse(old.stdout.join("\n")));
@@ -101,9 +115,21 @@ spec:
       "t.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: a}\n",
     });
     const io = recordingIo();
-    assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-t", join(dir, "t.yaml"), "--output-format", "json"], io), 0);
-    const parsed = JSON.parse(io.stdout.join("\n")) as { results: { resource: string; result: string; action: string }[]; resources: { why: string; resource: { metadata: { annotations: Record<string, string> } } }[] };
-    assert.deepEqual(parsed.results.map((r) => [r.resource, r.result, r.action]), [["ConfigMap/a/c", "pass", "-"]]);
+    assert.equal(
+      await main(
+        ["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-t", join(dir, "t.yaml"), "--output-format", "json"],
+        io,
+      ),
+      0,
+    );
+    const parsed = JSON.parse(io.stdout.join("\n")) as {
+      results: { resource: string; result: string; action: string }[];
+      resources: { why: string; resource: { metadata: { annotations: Record<string, string> } } }[];
+    };
+    assert.deepEqual(
+      parsed.results.map((r) => [r.resource, r.result, r.action]),
+      [["ConfigMap/a/c", "pass", "-"]],
+    );
     assert.equal(parsed.resources[0]?.why, "mutated-target");
     assert.equal(parsed.resources[0]?.resource.metadata.annotations["touched"], "yes");
   });

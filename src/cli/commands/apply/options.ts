@@ -83,15 +83,32 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   const policySets = values["policy-set"] ?? [];
   const resourcePaths = values.resource ?? [];
   const jsonPaths = values.json ?? [];
-  if ((positionals.length === 0 && policySets.length === 0) || (resourcePaths.length === 0 && jsonPaths.length === 0 && !values.cluster)) {
-    return { kind: "usage-error", message: "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE (or --cluster, or --json PAYLOAD)", showHelp: true };
+  if (
+    (positionals.length === 0 && policySets.length === 0) ||
+    (resourcePaths.length === 0 && jsonPaths.length === 0 && !values.cluster)
+  ) {
+    return {
+      kind: "usage-error",
+      message: "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE (or --cluster, or --json PAYLOAD)",
+      showHelp: true,
+    };
   }
   if (values["git-branch"] !== undefined && !positionals.some(isGitUrl)) {
-    return { kind: "usage-error", message: "--git-branch needs a Git URL among the POLICY paths (https://<host>/<owner>/<repository>/<folder>, or file://)", showHelp: false };
+    return {
+      kind: "usage-error",
+      message:
+        "--git-branch needs a Git URL among the POLICY paths (https://<host>/<owner>/<repository>/<folder>, or file://)",
+      showHelp: false,
+    };
   }
   if (!values.cluster) {
     const stray = (["namespace", "kubeconfig", "context"] as const).find((f) => values[f] !== undefined);
-    if (stray !== undefined) return { kind: "usage-error", message: `--${stray} needs --cluster (it says which cluster, or which part of it, to check)`, showHelp: false };
+    if (stray !== undefined)
+      return {
+        kind: "usage-error",
+        message: `--${stray} needs --cluster (it says which cluster, or which part of it, to check)`,
+        showHelp: false,
+      };
   }
   let format = values["output-format"] ?? "text";
   let outputPath = values.output;
@@ -100,17 +117,30 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
     format = outputPath;
     outputPath = undefined;
   } else if (outputPath === "table" || outputPath === "json") {
-    warnings.push(`warning: -o ${outputPath} is read as --output-format ${outputPath}; -o/--output now names where to write mutated and generated resources`);
+    warnings.push(
+      `warning: -o ${outputPath} is read as --output-format ${outputPath}; -o/--output now names where to write mutated and generated resources`,
+    );
     format = outputPath;
     outputPath = undefined;
   }
   if (format === "table") format = "text";
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
-    return { kind: "usage-error", message: `--output-format must be one of ${OUTPUT_FORMATS.join(", ")} (got ${JSON.stringify(format)})`, showHelp: false };
+    return {
+      kind: "usage-error",
+      message: `--output-format must be one of ${OUTPUT_FORMATS.join(", ")} (got ${JSON.stringify(format)})`,
+      showHelp: false,
+    };
   }
   const exceptionPaths = [...(values.exception ?? []), ...(values.exceptions ?? [])];
-  const stdinUsers = [positionals, resourcePaths, exceptionPaths, jsonPaths].filter((list) => list.includes("-")).length;
-  if (stdinUsers > 1) return { kind: "usage-error", message: "only one of POLICY, RESOURCE, EXCEPTION and JSON can be read from stdin (-)", showHelp: false };
+  const stdinUsers = [positionals, resourcePaths, exceptionPaths, jsonPaths].filter((list) =>
+    list.includes("-"),
+  ).length;
+  if (stdinUsers > 1)
+    return {
+      kind: "usage-error",
+      message: "only one of POLICY, RESOURCE, EXCEPTION and JSON can be read from stdin (-)",
+      showHelp: false,
+    };
   return {
     kind: "run",
     warnings,

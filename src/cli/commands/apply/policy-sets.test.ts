@@ -21,7 +21,10 @@ metadata: {name: old, namespace: legacy, labels: {team: a}}
 spec: {containers: [{name: c, image: "nginx:1", securityContext: {privileged: true}}]}
 `;
 
-interface JsonOut { summary: Record<string, number>; results: { policy: string; rule: string; resource: string; result: string; action: string }[] }
+interface JsonOut {
+  summary: Record<string, number>;
+  results: { policy: string; rule: string; resource: string; result: string; action: string }[];
+}
 
 async function apply(args: string[], files: Record<string, string> = { "pods.yaml": PODS }) {
   const dir = tempTree(files);
@@ -41,8 +44,12 @@ describe("bylaw apply --policy-set", () => {
   });
 
   test("repeatable, combines with POLICY paths, and a policy two sets share runs once", async () => {
-    const extra = "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: extra}\nspec:\n  rules:\n    - name: r\n      match: {any: [{resources: {kinds: [Pod]}}]}\n      validate: {message: m, pattern: {metadata: {name: '?*'}}}\n";
-    const { out } = await apply(["$DIR/extra.yaml", "--policy-set", "demo-basics", "--policy-set", "demo-strict", "-r", "$DIR/pods.yaml"], { "pods.yaml": PODS, "extra.yaml": extra });
+    const extra =
+      "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: extra}\nspec:\n  rules:\n    - name: r\n      match: {any: [{resources: {kinds: [Pod]}}]}\n      validate: {message: m, pattern: {metadata: {name: '?*'}}}\n";
+    const { out } = await apply(
+      ["$DIR/extra.yaml", "--policy-set", "demo-basics", "--policy-set", "demo-strict", "-r", "$DIR/pods.yaml"],
+      { "pods.yaml": PODS, "extra.yaml": extra },
+    );
     assert.match(out, /Applied 4 policies to 2 resources/);
     assert.equal(out.match(/require-team\/check-team/g)?.length, 1);
   });
@@ -63,16 +70,38 @@ describe("bylaw apply --policy-set", () => {
 
 describe("bylaw apply --enforce", () => {
   test("every policy runs as Enforce; an override that keeps a namespace in Audit still does", async () => {
-    const before = JSON.parse((await apply(["--policy-set", "demo-strict", "-r", "$DIR/pods.yaml", "--output-format", "json"])).out) as JsonOut;
-    const after = JSON.parse((await apply(["--policy-set", "demo-strict", "--enforce", "-r", "$DIR/pods.yaml", "--output-format", "json"])).out) as JsonOut;
-    const actions = (o: JsonOut) => o.results.filter((r) => r.result === "fail").map((r) => `${r.policy} ${r.resource} ${r.action}`);
-    assert.deepEqual(actions(before), ["require-team Pod/shop/web Audit", "no-privileged Pod/shop/web Audit", "no-privileged Pod/legacy/old Audit"]);
-    assert.deepEqual(actions(after), ["require-team Pod/shop/web Enforce", "no-privileged Pod/shop/web Enforce", "no-privileged Pod/legacy/old Audit"]);
+    const before = JSON.parse(
+      (await apply(["--policy-set", "demo-strict", "-r", "$DIR/pods.yaml", "--output-format", "json"])).out,
+    ) as JsonOut;
+    const after = JSON.parse(
+      (await apply(["--policy-set", "demo-strict", "--enforce", "-r", "$DIR/pods.yaml", "--output-format", "json"]))
+        .out,
+    ) as JsonOut;
+    const actions = (o: JsonOut) =>
+      o.results.filter((r) => r.result === "fail").map((r) => `${r.policy} ${r.resource} ${r.action}`);
+    assert.deepEqual(actions(before), [
+      "require-team Pod/shop/web Audit",
+      "no-privileged Pod/shop/web Audit",
+      "no-privileged Pod/legacy/old Audit",
+    ]);
+    assert.deepEqual(actions(after), [
+      "require-team Pod/shop/web Enforce",
+      "no-privileged Pod/shop/web Enforce",
+      "no-privileged Pod/legacy/old Audit",
+    ]);
   });
 
   test("POLICY paths and rule-level failureAction switch too; with --audit-warn only the override kept in Audit warns", async () => {
     const latest = join(FIXTURES, "demo-basics", "images", "disallow-latest.yaml");
-    const { code, out } = await apply([latest, "--policy-set", "demo-strict", "--enforce", "--audit-warn", "-r", "$DIR/pods.yaml"]);
+    const { code, out } = await apply([
+      latest,
+      "--policy-set",
+      "demo-strict",
+      "--enforce",
+      "--audit-warn",
+      "-r",
+      "$DIR/pods.yaml",
+    ]);
     assert.equal(code, 1);
     assert.match(out, /FAIL {3}disallow-latest\/pinned-tag {2}\[Enforce\]/);
     assert.match(out, /Pod\/legacy\/old[^\n]*\n {2}WARN {3}no-privileged\/privileged {2}\[Audit\]/);

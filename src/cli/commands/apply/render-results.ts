@@ -31,22 +31,45 @@ export function renderResults(io: Io, options: ApplyOptions, run: RunResults): v
   }
   switch (options.format) {
     case "json":
-      io.out(JSON.stringify({
-        summary: countResults(rows),
-        results: rows.map((r) => ({ policy: r.policy, rule: r.rule, resource: r.resource, result: r.result, action: r.action, message: r.message })),
-        ...(resourcesToStdout ? { resources: produced.map((p) => ({ ...p, rule: p.rule || undefined })) } : {}),
-      }, null, 2));
+      io.out(
+        JSON.stringify(
+          {
+            summary: countResults(rows),
+            results: rows.map((r) => ({
+              policy: r.policy,
+              rule: r.rule,
+              resource: r.resource,
+              result: r.result,
+              action: r.action,
+              message: r.message,
+            })),
+            ...(resourcesToStdout ? { resources: produced.map((p) => ({ ...p, rule: p.rule || undefined })) } : {}),
+          },
+          null,
+          2,
+        ),
+      );
       return;
     case "junit":
       io.out(renderJunit(rows, run.cwd));
       return;
     case "sarif": {
       const version = packageVersion();
-      io.out(JSON.stringify(renderSarif(rows, { cwd: run.cwd, ...(version !== undefined ? { version } : {}) }), null, 2));
+      io.out(
+        JSON.stringify(renderSarif(rows, { cwd: run.cwd, ...(version !== undefined ? { version } : {}) }), null, 2),
+      );
       return;
     }
     case "text":
-      io.out(renderHumanSummary(rows, { policies: run.policies, resources: run.resources, exceptions: run.exceptions, detailed: options.detailed, cwd: run.cwd }));
+      io.out(
+        renderHumanSummary(rows, {
+          policies: run.policies,
+          resources: run.resources,
+          exceptions: run.exceptions,
+          detailed: options.detailed,
+          cwd: run.cwd,
+        }),
+      );
       if (resourcesToStdout && produced.length > 0) io.out(`\n---\n${yamlStream(produced)}`);
   }
 }

@@ -3,7 +3,13 @@
  * mutate-existing rules patched, and what its generate rules would create (with Kyverno's labels).
  */
 import { join } from "node:path";
-import { type PolicyResponse, type Resource, resourceKind, resourceName, resourceNamespace } from "../../../engine/index.js";
+import {
+  type PolicyResponse,
+  type Resource,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+} from "../../../engine/index.js";
 import { writeYamlStream } from "../../../platform/yaml/index.js";
 
 export interface ProducedResource {
@@ -18,8 +24,15 @@ export function producedResources(responses: readonly PolicyResponse[]): Produce
   for (const response of responses) {
     for (const rule of response.rules) {
       if (rule.status !== "pass") continue;
-      if (rule.patchedTarget !== undefined) out.push({ why: "mutated-target", policy: response.policy.name, rule: rule.rule, resource: rule.patchedTarget });
-      for (const g of rule.generated ?? []) out.push({ why: "generated", policy: response.policy.name, rule: rule.rule, resource: g.toApply });
+      if (rule.patchedTarget !== undefined)
+        out.push({
+          why: "mutated-target",
+          policy: response.policy.name,
+          rule: rule.rule,
+          resource: rule.patchedTarget,
+        });
+      for (const g of rule.generated ?? [])
+        out.push({ why: "generated", policy: response.policy.name, rule: rule.rule, resource: g.toApply });
     }
   }
   return out;
@@ -38,7 +51,12 @@ export function objectKey(r: Resource): string {
 
 /** The resources as one YAML stream (the project's writer), each headed by `# <why> by <policy>/<rule>`. */
 export function yamlStream(resources: readonly ProducedResource[]): string {
-  return writeYamlStream(resources.map((r) => ({ value: r.resource, comment: `${r.why} by ${r.policy}${r.rule === "" ? "" : `/${r.rule}`}` })));
+  return writeYamlStream(
+    resources.map((r) => ({
+      value: r.resource,
+      comment: `${r.why} by ${r.policy}${r.rule === "" ? "" : `/${r.rule}`}`,
+    })),
+  );
 }
 
 /** Files to write for `-o PATH`: one multi-document file, or one file per resource in a folder. */
@@ -46,8 +64,13 @@ export function outputFiles(path: string, resources: readonly ProducedResource[]
   if (/\.ya?ml$/i.test(path)) return new Map([[path, yamlStream(resources)]]);
   const files = new Map<string, string>();
   for (const r of resources) {
-    const parts = [resourceKind(r.resource), resourceNamespace(r.resource), resourceName(r.resource)].filter((p) => p !== "");
-    const base = parts.join("-").toLowerCase().replace(/[^a-z0-9.-]+/g, "_");
+    const parts = [resourceKind(r.resource), resourceNamespace(r.resource), resourceName(r.resource)].filter(
+      (p) => p !== "",
+    );
+    const base = parts
+      .join("-")
+      .toLowerCase()
+      .replace(/[^a-z0-9.-]+/g, "_");
     let file = join(path, `${base}.yaml`);
     for (let n = 2; files.has(file); n++) file = join(path, `${base}-${n}.yaml`);
     files.set(file, yamlStream([r]));

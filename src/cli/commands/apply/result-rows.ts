@@ -1,5 +1,13 @@
 /** Engine responses → one row per rule result, with the outcome the CLI reports (Kyverno `cmd/cli/kubectl-kyverno/commands/apply/*`). */
-import { type CompiledPolicy, type PolicyResponse, resultAction, type Resource, resourceKind, resourceName, resourceNamespace } from "../../../engine/index.js";
+import {
+  type CompiledPolicy,
+  type PolicyResponse,
+  resultAction,
+  type Resource,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+} from "../../../engine/index.js";
 import { policyInfo } from "../../output/policy-info.js";
 import type { PolicyInfo, ResourceOrigin, ResultRow } from "../../output/types.js";
 import type { ValuesSpec } from "../../test-suite/values-file.js";
@@ -21,7 +29,10 @@ export function resultRows(batches: readonly ResourceResponses[], values: Values
       if (info === undefined) infos.set(policy, (info = policyInfo(policy.document)));
       const ns = resourceNamespace(response.resource);
       for (const rule of response.rules) {
-        const action = rule.type === "Validation" || rule.type === "ImageVerify" ? resultAction(policy, rule, ns, values.namespaceLabels.get(ns) ?? {}) : "-";
+        const action =
+          rule.type === "Validation" || rule.type === "ImageVerify"
+            ? resultAction(policy, rule, ns, values.namespaceLabels.get(ns) ?? {})
+            : "-";
         let result = rule.status;
         if (result === "fail" && (!policy.scored || (auditWarn && action === "Audit"))) result = "warn";
         const ruleMessage = policy.rules.find((r) => r.name === rule.rule)?.rule.validate?.message;
@@ -29,7 +40,10 @@ export function resultRows(batches: readonly ResourceResponses[], values: Values
           policy: policy.name,
           policyKey: policy.namespace ? `${policy.namespace}/${policy.name}` : policy.name,
           rule: rule.rule,
-          resource: rule.patchedTarget === undefined && isPayload(response.resource) ? payloadName(response.resource, batch.origin) : describeResource(rule.patchedTarget ?? response.resource),
+          resource:
+            rule.patchedTarget === undefined && isPayload(response.resource)
+              ? payloadName(response.resource, batch.origin)
+              : describeResource(rule.patchedTarget ?? response.resource),
           result,
           action,
           message: rule.message,
@@ -54,7 +68,9 @@ function isPayload(r: Resource): boolean {
 function payloadName(r: Resource, origin: ResourceOrigin | undefined): string {
   const name = resourceName(r);
   if (name !== "") return `JSON/${name}`;
-  return origin === undefined ? "JSON payload" : `JSON ${origin.source}${origin.line !== undefined ? `:${origin.line}` : ""}`;
+  return origin === undefined
+    ? "JSON payload"
+    : `JSON ${origin.source}${origin.line !== undefined ? `:${origin.line}` : ""}`;
 }
 
 export function describeResource(r: Resource): string {

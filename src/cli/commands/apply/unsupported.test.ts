@@ -29,23 +29,82 @@ const verifyImages = (attestors: string, extra = ""): string => `      verifyIma
 `;
 const key = `{keys: {publicKeys: "-----BEGIN PUBLIC KEY-----\\nabc\\n-----END PUBLIC KEY-----"}}`;
 
-async function apply(policy: string, extra: Record<string, string> = {}, args: string[] = []): Promise<{ code: number; out: { summary: Record<string, number>; results: { policy: string; rule: string; result: string; message: string }[] }; stderr: string }> {
+async function apply(
+  policy: string,
+  extra: Record<string, string> = {},
+  args: string[] = [],
+): Promise<{
+  code: number;
+  out: {
+    summary: Record<string, number>;
+    results: { policy: string; rule: string; result: string; message: string }[];
+  };
+  stderr: string;
+}> {
   const dir = tempTree({ "p.yaml": policy, "r.yaml": pod, ...extra });
   const io = recordingIo();
-  const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "--output-format", "json", ...args.map((a) => a.replace("$DIR", dir))], io);
+  const code = await main(
+    [
+      "apply",
+      join(dir, "p.yaml"),
+      "-r",
+      join(dir, "r.yaml"),
+      "--output-format",
+      "json",
+      ...args.map((a) => a.replace("$DIR", dir)),
+    ],
+    io,
+  );
   return { code, out: JSON.parse(io.stdout.join("\n")) as never, stderr: io.stderr.join("\n") };
 }
 
 describe("bylaw apply: features Bylaw does not run yet", () => {
   const cases: [string, string, RegExp][] = [
-    ["verifyImages: a keyless attestor", podMatch + verifyImages(`{keyless: {subject: s, issuer: i}}`), /failed to verify image ghcr\.io\/acme\/web:1\.0: \.attestors\[0\]\.entries\[0\]\.keyless: keyless verification needs Fulcio certificates and the Rekor transparency log/],
-    ["verifyImages: a key whose Rekor log is not ignored", podMatch + verifyImages(key), /\.attestors\[0\]\.entries\[0\]\.keys: Bylaw does not check the Rekor transparency log .*set keys\.rekor\.ignoreTlog: true/],
-    ["verifyImages: attestations with a keyless attestor", podMatch + `      verifyImages:\n        - imageReferences: ["ghcr.io/acme/*"]\n          mutateDigest: false\n          verifyDigest: false\n          attestations: [{type: "https://slsa.dev/provenance/v0.2", attestors: [{entries: [{keyless: {subject: s, issuer: i}}]}]}]\n`, /image attestations verification failed, verifiedCount: 0, requiredCount: 1, error: \.attestations\[0\]\.attestors\[0\]\.entries\[0\]\.keyless: keyless verification needs Fulcio certificates/],
-    ["verifyImages: attestations with no attestors", podMatch + verifyImages(`{keys: {publicKeys: k, rekor: {ignoreTlog: true}}}`, `\n          attestations: [{type: "https://slsa.dev/provenance/v0.2"}]`).replace(/attestors: .*\n/, ""), /\.attestations\[0\]\.attestors: attestations with no attestors are verified keylessly/],
-    ["validate.manifests with dryRun (a server-side dry run)", `${podMatch}      validate: {manifests: {dryRun: {enable: true}, attestors: [{entries: [{keys: {publicKeys: k}}]}]}}\n`, /validate\.manifests\.dryRun\.enable: true needs a cluster/],
-    ["validate.manifests with repository (manifests in an OCI registry)", `${podMatch}      validate: {manifests: {repository: ghcr.io/acme/manifests, attestors: [{entries: [{keys: {publicKeys: k}}]}]}}\n`, /validate\.manifests\.repository \(ghcr\.io\/acme\/manifests\): signed manifests stored in an OCI registry are not fetched/],
-    ["celPreconditions on a pattern rule", `${podMatch}      celPreconditions: [{name: c, expression: "true"}]\n      validate: {pattern: {metadata: {name: "?*"}}}\n`, /celPreconditions outside validate\.cel \(Kyverno allows them only with validate\.cel\) is not supported/],
-    ["celPreconditions on a mutate rule", `${podMatch}      celPreconditions: [{name: c, expression: "true"}]\n      mutate: {patchStrategicMerge: {metadata: {labels: {a: b}}}}\n`, /celPreconditions outside validate\.cel \(Kyverno allows them only with validate\.cel\) is not supported/],
+    [
+      "verifyImages: a keyless attestor",
+      podMatch + verifyImages(`{keyless: {subject: s, issuer: i}}`),
+      /failed to verify image ghcr\.io\/acme\/web:1\.0: \.attestors\[0\]\.entries\[0\]\.keyless: keyless verification needs Fulcio certificates and the Rekor transparency log/,
+    ],
+    [
+      "verifyImages: a key whose Rekor log is not ignored",
+      podMatch + verifyImages(key),
+      /\.attestors\[0\]\.entries\[0\]\.keys: Bylaw does not check the Rekor transparency log .*set keys\.rekor\.ignoreTlog: true/,
+    ],
+    [
+      "verifyImages: attestations with a keyless attestor",
+      podMatch +
+        `      verifyImages:\n        - imageReferences: ["ghcr.io/acme/*"]\n          mutateDigest: false\n          verifyDigest: false\n          attestations: [{type: "https://slsa.dev/provenance/v0.2", attestors: [{entries: [{keyless: {subject: s, issuer: i}}]}]}]\n`,
+      /image attestations verification failed, verifiedCount: 0, requiredCount: 1, error: \.attestations\[0\]\.attestors\[0\]\.entries\[0\]\.keyless: keyless verification needs Fulcio certificates/,
+    ],
+    [
+      "verifyImages: attestations with no attestors",
+      podMatch +
+        verifyImages(
+          `{keys: {publicKeys: k, rekor: {ignoreTlog: true}}}`,
+          `\n          attestations: [{type: "https://slsa.dev/provenance/v0.2"}]`,
+        ).replace(/attestors: .*\n/, ""),
+      /\.attestations\[0\]\.attestors: attestations with no attestors are verified keylessly/,
+    ],
+    [
+      "validate.manifests with dryRun (a server-side dry run)",
+      `${podMatch}      validate: {manifests: {dryRun: {enable: true}, attestors: [{entries: [{keys: {publicKeys: k}}]}]}}\n`,
+      /validate\.manifests\.dryRun\.enable: true needs a cluster/,
+    ],
+    [
+      "validate.manifests with repository (manifests in an OCI registry)",
+      `${podMatch}      validate: {manifests: {repository: ghcr.io/acme/manifests, attestors: [{entries: [{keys: {publicKeys: k}}]}]}}\n`,
+      /validate\.manifests\.repository \(ghcr\.io\/acme\/manifests\): signed manifests stored in an OCI registry are not fetched/,
+    ],
+    [
+      "celPreconditions on a pattern rule",
+      `${podMatch}      celPreconditions: [{name: c, expression: "true"}]\n      validate: {pattern: {metadata: {name: "?*"}}}\n`,
+      /celPreconditions outside validate\.cel \(Kyverno allows them only with validate\.cel\) is not supported/,
+    ],
+    [
+      "celPreconditions on a mutate rule",
+      `${podMatch}      celPreconditions: [{name: c, expression: "true"}]\n      mutate: {patchStrategicMerge: {metadata: {labels: {a: b}}}}\n`,
+      /celPreconditions outside validate\.cel \(Kyverno allows them only with validate\.cel\) is not supported/,
+    ],
   ];
   for (const [name, rule, want] of cases) {
     test(`${name}: an error naming the feature, exit 1`, async () => {
@@ -55,22 +114,31 @@ describe("bylaw apply: features Bylaw does not run yet", () => {
       // verifyImages answers on its mutate side (signatures) and its validate side (required): an error each.
       assert.ok(errors.length >= 1 && errors.length === out.results.length, JSON.stringify(out.results));
       for (const e of errors) assert.match(e.message, want);
-      assert.equal(out.results.some((r) => r.result === "pass"), false);
+      assert.equal(
+        out.results.some((r) => r.result === "pass"),
+        false,
+      );
     });
   }
 
   test("webhookConfiguration.matchConditions are run, not reported: a Pod they exclude gets no result, one they include is checked", async () => {
     const rule = `${podMatch}      validate: {message: "a team label is required", pattern: {metadata: {labels: {team: "?*"}}}}\n`;
-    const only = (ns: string) => `  webhookConfiguration:\n    matchConditions: [{name: only-${ns}, expression: "object.metadata.namespace == '${ns}'"}]\n`;
+    const only = (ns: string) =>
+      `  webhookConfiguration:\n    matchConditions: [{name: only-${ns}, expression: "object.metadata.namespace == '${ns}'"}]\n`;
     const excluded = await apply(clusterPolicy(rule, only("other")));
     assert.deepEqual([excluded.code, excluded.out.results], [0, []]);
     const included = await apply(clusterPolicy(rule, only("shop")));
     assert.equal(included.code, 1);
-    assert.deepEqual(included.out.results.map((r) => [r.rule, r.result]), [["r", "fail"]]);
+    assert.deepEqual(
+      included.out.results.map((r) => [r.rule, r.result]),
+      [["r", "fail"]],
+    );
   });
 
   test("matching still applies first: a verifyImages rule for Deployments says nothing about a Pod", async () => {
-    const { code, out } = await apply(clusterPolicy(`      match: {any: [{resources: {kinds: [Deployment]}}]}\n${verifyImages(key)}`));
+    const { code, out } = await apply(
+      clusterPolicy(`      match: {any: [{resources: {kinds: [Deployment]}}]}\n${verifyImages(key)}`),
+    );
     assert.equal(code, 0);
     assert.deepEqual(out.results, []);
   });
@@ -82,7 +150,10 @@ describe("bylaw apply: features Bylaw does not run yet", () => {
 `;
     const missing = await apply(clusterPolicy(rule));
     assert.equal(missing.code, 1);
-    assert.match(missing.out.results[0]?.message ?? "", /imageData: imageRegistry context entries read an image registry, and this run has no registry access: run bylaw apply or bylaw test with --registry .*give a value for "imageData" in a values file/);
+    assert.match(
+      missing.out.results[0]?.message ?? "",
+      /imageData: imageRegistry context entries read an image registry, and this run has no registry access: run bylaw apply or bylaw test with --registry .*give a value for "imageData" in a values file/,
+    );
     const values = `apiVersion: cli.kyverno.io/v1alpha1
 kind: Values
 policies:
@@ -93,7 +164,10 @@ policies:
           imageData: {configData: {config: {User: "1000"}}}
 `;
     const given = await apply(clusterPolicy(rule), { "v.yaml": values }, ["-f", "$DIR/v.yaml"]);
-    assert.deepEqual(given.out.results.map((r) => r.result), ["pass"]);
+    assert.deepEqual(
+      given.out.results.map((r) => r.result),
+      ["pass"],
+    );
     assert.equal(given.code, 0);
   });
 
@@ -108,19 +182,31 @@ spec:
 `;
     const { code, out, stderr } = await apply(vpol);
     assert.equal(code, 1);
-    assert.deepEqual(out.results.map((r) => [r.result, r.message]), [["fail", "CEL expression validation failed at index 0"]]);
+    assert.deepEqual(
+      out.results.map((r) => [r.result, r.message]),
+      [["fail", "CEL expression validation failed at index 0"]],
+    );
     assert.doesNotMatch(stderr, /not supported/);
   });
 
   for (const [apiVersion, kind] of [
-    ["policies.kyverno.io/v1", "MutatingPolicy"], ["policies.kyverno.io/v1", "GeneratingPolicy"], ["policies.kyverno.io/v1", "DeletingPolicy"],
-    ["policies.kyverno.io/v1", "ImageValidatingPolicy"], ["policies.kyverno.io/v1", "NamespacedMutatingPolicy"],
-    ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicy"], ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicyBinding"],
+    ["policies.kyverno.io/v1", "MutatingPolicy"],
+    ["policies.kyverno.io/v1", "GeneratingPolicy"],
+    ["policies.kyverno.io/v1", "DeletingPolicy"],
+    ["policies.kyverno.io/v1", "ImageValidatingPolicy"],
+    ["policies.kyverno.io/v1", "NamespacedMutatingPolicy"],
+    ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicy"],
+    ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicyBinding"],
   ] as const) {
     test(`${kind} does not vanish: an error for the resource`, async () => {
-      const { code, out } = await apply(`apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: x, namespace: shop}\nspec: {}\n`);
+      const { code, out } = await apply(
+        `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: x, namespace: shop}\nspec: {}\n`,
+      );
       assert.equal(code, 1);
-      assert.deepEqual(out.results.map((r) => r.result), ["error"]);
+      assert.deepEqual(
+        out.results.map((r) => r.result),
+        ["error"],
+      );
       assert.match(out.results[0]?.message ?? "", new RegExp(`${kind} policies are not supported by Bylaw yet`));
     });
   }

@@ -6,13 +6,27 @@ import { main } from "../../main.js";
 import { recordingIo } from "../../../../test/support/fake-io.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";
 
-const POD = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: {app: web}\nspec:\n  containers:\n  - name: a\n    image: ghcr.io/x/a:1\n  - name: b\n    image: nginx\n";
+const POD =
+  "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: {app: web}\nspec:\n  containers:\n  - name: a\n    image: ghcr.io/x/a:1\n  - name: b\n    image: nginx\n";
 
 describe("bylaw cel", () => {
   test("eval prints the JSON result for the resource", async () => {
     const dir = tempTree({ "pod.yaml": POD });
     const io = recordingIo();
-    assert.equal(await main(["cel", "eval", "-c", "object.spec.containers.filter(c, !c.image.startsWith('ghcr.io/')).map(c, c.name)", "-r", join(dir, "pod.yaml")], io), 0);
+    assert.equal(
+      await main(
+        [
+          "cel",
+          "eval",
+          "-c",
+          "object.spec.containers.filter(c, !c.image.startsWith('ghcr.io/')).map(c, c.name)",
+          "-r",
+          join(dir, "pod.yaml"),
+        ],
+        io,
+      ),
+      0,
+    );
     assert.deepEqual(io.stdout, ['["b"]']);
   });
   test("eval reads standard input with -r - and evaluates every document", async () => {
@@ -22,13 +36,19 @@ describe("bylaw cel", () => {
   });
   test("without a resource, object is null and constants still evaluate", async () => {
     const io = recordingIo();
-    assert.equal(await main(["cel", "eval", "quantity('1Gi').isGreaterThan(quantity('1000Mi')) && object == null"], io), 0);
+    assert.equal(
+      await main(["cel", "eval", "quantity('1Gi').isGreaterThan(quantity('1000Mi')) && object == null"], io),
+      0,
+    );
     assert.deepEqual(io.stdout, ["true"]);
   });
   test("a compile error exits 1 with cel-go's message and the position", async () => {
     const io = recordingIo();
     assert.equal(await main(["cel", "eval", "object.spec + nope(1)"], io), 1);
-    assert.equal(io.stderr.join("\n"), "bylaw cel eval: compilation failed: ERROR: <input>:1:15: undeclared reference to 'nope' (in container '')\n | object.spec + nope(1)\n | ..............^");
+    assert.equal(
+      io.stderr.join("\n"),
+      "bylaw cel eval: compilation failed: ERROR: <input>:1:15: undeclared reference to 'nope' (in container '')\n | object.spec + nope(1)\n | ..............^",
+    );
   });
   test("an evaluation error exits 1 and names the problem", async () => {
     const dir = tempTree({ "pod.yaml": POD });
@@ -37,9 +57,24 @@ describe("bylaw cel", () => {
     assert.match(io.stderr.join("\n"), /evaluation failed: no such key: missing/);
   });
   test("params, oldObject and request come from their flags", async () => {
-    const dir = tempTree({ "p.yaml": "max: 2\n", "old.yaml": "metadata: {name: before}\n", "req.yaml": "operation: UPDATE\n" });
+    const dir = tempTree({
+      "p.yaml": "max: 2\n",
+      "old.yaml": "metadata: {name: before}\n",
+      "req.yaml": "operation: UPDATE\n",
+    });
     const io = recordingIo();
-    const args = ["cel", "eval", "-c", "[params.max, oldObject.metadata.name, request.operation]", "--params", join(dir, "p.yaml"), "--old-resource", join(dir, "old.yaml"), "--request", join(dir, "req.yaml")];
+    const args = [
+      "cel",
+      "eval",
+      "-c",
+      "[params.max, oldObject.metadata.name, request.operation]",
+      "--params",
+      join(dir, "p.yaml"),
+      "--old-resource",
+      join(dir, "old.yaml"),
+      "--request",
+      join(dir, "req.yaml"),
+    ];
     assert.equal(await main(args, io), 0);
     assert.deepEqual(io.stdout, ['[2,"before","UPDATE"]']);
   });

@@ -34,10 +34,22 @@ export async function completionCommand(args: string[], io: Io, commands: readon
   }
   const make = shell === "bash" ? bashScript : shell === "zsh" ? zshScript : shell === "fish" ? fishScript : undefined;
   if (make === undefined) {
-    io.err(usageLine("completion", shell === undefined ? "name the shell: bash, zsh or fish" : `unknown shell ${JSON.stringify(shell)}: bash, zsh or fish`));
+    io.err(
+      usageLine(
+        "completion",
+        shell === undefined
+          ? "name the shell: bash, zsh or fish"
+          : `unknown shell ${JSON.stringify(shell)}: bash, zsh or fish`,
+      ),
+    );
     return 2;
   }
-  const cmds: CompletionCommand[] = commands.map((c) => ({ name: c.name, summary: c.summary, words: WORDS[c.name] ?? [], flags: [...flagsOf(c.help), ...(flagsOf(c.help).includes("--help") ? [] : ["--help"])] }));
+  const cmds: CompletionCommand[] = commands.map((c) => ({
+    name: c.name,
+    summary: c.summary,
+    words: WORDS[c.name] ?? [],
+    flags: [...flagsOf(c.help), ...(flagsOf(c.help).includes("--help") ? [] : ["--help"])],
+  }));
   io.out(make(cmds).trimEnd());
   return 0;
 }

@@ -41,7 +41,10 @@ complete -o default -F _bylaw kubectl-bylaw
 
 export function zshScript(cmds: readonly CompletionCommand[]): string {
   const cases = cmds
-    .map((c) => `    ${c.name})\n      words_=(${c.words.map(quote).join(" ")}); opts_=(${c.flags.map(quote).join(" ")}) ;;`)
+    .map(
+      (c) =>
+        `    ${c.name})\n      words_=(${c.words.map(quote).join(" ")}); opts_=(${c.flags.map(quote).join(" ")}) ;;`,
+    )
     .join("\n");
   return `#compdef bylaw kubectl-bylaw
 # zsh completion for bylaw: save it as _bylaw in a folder on $fpath, or source it after compinit
@@ -76,9 +79,13 @@ export function fishScript(cmds: readonly CompletionCommand[]): string {
   const lines = ["# fish completion for bylaw: save it as ~/.config/fish/completions/bylaw.fish"];
   const all = cmds.map((c) => c.name).join(" ");
   for (const c of cmds) {
-    lines.push(`complete -c bylaw -f -n "not __fish_seen_subcommand_from ${all}" -a ${quote(c.name)} -d ${quote(c.summary)}`);
-    for (const w of c.words) lines.push(`complete -c bylaw -f -n "__fish_seen_subcommand_from ${c.name}" -a ${quote(w)}`);
-    for (const f of c.flags) lines.push(`complete -c bylaw -n "__fish_seen_subcommand_from ${c.name}" -l ${f.replace(/^--/, "")}`);
+    lines.push(
+      `complete -c bylaw -f -n "not __fish_seen_subcommand_from ${all}" -a ${quote(c.name)} -d ${quote(c.summary)}`,
+    );
+    for (const w of c.words)
+      lines.push(`complete -c bylaw -f -n "__fish_seen_subcommand_from ${c.name}" -a ${quote(w)}`);
+    for (const f of c.flags)
+      lines.push(`complete -c bylaw -n "__fish_seen_subcommand_from ${c.name}" -l ${f.replace(/^--/, "")}`);
   }
   lines.push("");
   return lines.join("\n");

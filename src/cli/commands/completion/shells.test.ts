@@ -28,33 +28,61 @@ _files() { print -r -- files; }
 probe() { words=("$@"); CURRENT=$#; _bylaw; }`;
 
 describe("completion scripts in real shells", () => {
-  test("zsh: from $fpath through compinit, the first completion already answers; sourced after compinit too", { skip: skip("zsh") }, async () => {
-    const dir = tempTree({ "_bylaw": await script("zsh") });
-    const viaFpath = spawnSync("zsh", ["-f", "-c", `fpath=(${dir} $fpath); autoload -Uz compinit; compinit -u -d ${join(dir, "dump")}
+  test(
+    "zsh: from $fpath through compinit, the first completion already answers; sourced after compinit too",
+    { skip: skip("zsh") },
+    async () => {
+      const dir = tempTree({ _bylaw: await script("zsh") });
+      const viaFpath = spawnSync(
+        "zsh",
+        [
+          "-f",
+          "-c",
+          `fpath=(${dir} $fpath); autoload -Uz compinit; compinit -u -d ${join(dir, "dump")}
 print -r -- "comps $_comps[bylaw] $_comps[kubectl-bylaw]"
 ${ZSH_PROBE}
 probe bylaw fix p
 probe bylaw apply --val
-probe bylaw apply ./x`], { encoding: "utf8" });
-    assert.equal(viaFpath.status, 0, viaFpath.stderr);
-    const lines = viaFpath.stdout.trim().split("\n");
-    assert.equal(lines[0], "comps _bylaw _bylaw");
-    assert.equal(lines[1], "compadd -- policy test");
-    assert.match(lines[2] ?? "", /^compadd -- .*--values-file .*--set /);
-    assert.equal(lines[3], "files");
-    const sourced = spawnSync("zsh", ["-f", "-c", `autoload -Uz compinit; compinit -u -d ${join(dir, "dump2")}; source ${join(dir, "_bylaw")}
+probe bylaw apply ./x`,
+        ],
+        { encoding: "utf8" },
+      );
+      assert.equal(viaFpath.status, 0, viaFpath.stderr);
+      const lines = viaFpath.stdout.trim().split("\n");
+      assert.equal(lines[0], "comps _bylaw _bylaw");
+      assert.equal(lines[1], "compadd -- policy test");
+      assert.match(lines[2] ?? "", /^compadd -- .*--values-file .*--set /);
+      assert.equal(lines[3], "files");
+      const sourced = spawnSync(
+        "zsh",
+        [
+          "-f",
+          "-c",
+          `autoload -Uz compinit; compinit -u -d ${join(dir, "dump2")}; source ${join(dir, "_bylaw")}
 print -r -- "comps $_comps[bylaw]"
 ${ZSH_PROBE}
-probe bylaw cr`], { encoding: "utf8" });
-    assert.equal(sourced.status, 0, sourced.stderr);
-    const [comps, described] = sourced.stdout.trim().split("\n");
-    assert.equal(comps, "comps _bylaw");
-    assert.match(described ?? "", /^describe .*create:/);
-  });
+probe bylaw cr`,
+        ],
+        { encoding: "utf8" },
+      );
+      assert.equal(sourced.status, 0, sourced.stderr);
+      const [comps, described] = sourced.stdout.trim().split("\n");
+      assert.equal(comps, "comps _bylaw");
+      assert.match(described ?? "", /^describe .*create:/);
+    },
+  );
 
   test("fish: sourced, complete -C offers commands, templates and flags", { skip: skip("fish") }, async () => {
     const dir = tempTree({ "bylaw.fish": await script("fish") });
-    const r = spawnSync("fish", ["--no-config", "-c", `source ${join(dir, "bylaw.fish")}; complete -C "bylaw fix p"; echo ---; complete -C "bylaw apply --values"; echo ---; complete -C "bylaw cre"`], { encoding: "utf8" });
+    const r = spawnSync(
+      "fish",
+      [
+        "--no-config",
+        "-c",
+        `source ${join(dir, "bylaw.fish")}; complete -C "bylaw fix p"; echo ---; complete -C "bylaw apply --values"; echo ---; complete -C "bylaw cre"`,
+      ],
+      { encoding: "utf8" },
+    );
     assert.equal(r.status, 0, r.stderr);
     const [templates, flags, commands] = r.stdout.split("---\n").map((s) => s.trim());
     assert.equal(templates, "policy");
@@ -64,9 +92,17 @@ probe bylaw cr`], { encoding: "utf8" });
 
   test("bash: sourced, the function completes commands and flags", { skip: skip("bash") }, async () => {
     const dir = tempTree({ "bylaw.bash": await script("bash") });
-    const r = spawnSync("bash", ["--norc", "-c", `source ${join(dir, "bylaw.bash")}; complete -p bylaw
+    const r = spawnSync(
+      "bash",
+      [
+        "--norc",
+        "-c",
+        `source ${join(dir, "bylaw.bash")}; complete -p bylaw
 COMP_WORDS=(bylaw cre); COMP_CWORD=1; _bylaw; echo "\${COMPREPLY[@]}"
-COMP_WORDS=(bylaw test --output-f); COMP_CWORD=2; _bylaw; echo "\${COMPREPLY[@]}"`], { encoding: "utf8" });
+COMP_WORDS=(bylaw test --output-f); COMP_CWORD=2; _bylaw; echo "\${COMPREPLY[@]}"`,
+      ],
+      { encoding: "utf8" },
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(r.stdout.trim().split("\n"), ["complete -o default -F _bylaw bylaw", "create", "--output-format"]);
   });

@@ -17,7 +17,13 @@ export interface ExpectedRow {
   readonly result: "pass" | "fail" | "skip";
 }
 
-export function testTemplate(o: { name: string; policies: readonly string[]; resources: readonly string[]; values?: string; rows: readonly ExpectedRow[] }): JsonObject {
+export function testTemplate(o: {
+  name: string;
+  policies: readonly string[];
+  resources: readonly string[];
+  values?: string;
+  rows: readonly ExpectedRow[];
+}): JsonObject {
   return {
     apiVersion: CLI_API,
     kind: "Test",
@@ -58,33 +64,61 @@ export function valuesTemplate(v: ValuesInput): JsonObject {
     kind: "Values",
     metadata: { name: "values" },
     ...(Object.keys(v.global).length > 0 ? { globalValues: { ...v.global } } : {}),
-    ...(v.namespaces.length > 0 ? { namespaceSelector: v.namespaces.map((n) => ({ name: n.name, labels: n.labels })) } : {}),
+    ...(v.namespaces.length > 0
+      ? { namespaceSelector: v.namespaces.map((n) => ({ name: n.name, labels: n.labels })) }
+      : {}),
     ...(policies.size > 0
-      ? { policies: [...policies.values()].map((p) => ({ name: p.name, ...(p.rules.length > 0 ? { rules: p.rules } : {}), ...(p.resources.length > 0 ? { resources: p.resources } : {}) })) }
+      ? {
+          policies: [...policies.values()].map((p) => ({
+            name: p.name,
+            ...(p.rules.length > 0 ? { rules: p.rules } : {}),
+            ...(p.resources.length > 0 ? { resources: p.resources } : {}),
+          })),
+        }
       : {}),
   };
 }
 
-export function userInfoTemplate(o: { username?: string; groups: readonly string[]; roles: readonly string[]; clusterRoles: readonly string[] }): JsonObject {
+export function userInfoTemplate(o: {
+  username?: string;
+  groups: readonly string[];
+  roles: readonly string[];
+  clusterRoles: readonly string[];
+}): JsonObject {
   return {
     apiVersion: CLI_API,
     kind: "UserInfo",
     metadata: { name: "user-info" },
     ...(o.clusterRoles.length > 0 ? { clusterRoles: [...o.clusterRoles] } : {}),
     ...(o.roles.length > 0 ? { roles: [...o.roles] } : {}),
-    userInfo: { ...(o.username !== undefined ? { username: o.username } : {}), ...(o.groups.length > 0 ? { groups: [...o.groups] } : {}) },
+    userInfo: {
+      ...(o.username !== undefined ? { username: o.username } : {}),
+      ...(o.groups.length > 0 ? { groups: [...o.groups] } : {}),
+    },
   };
 }
 
 /** A `--any`/`--all` filter: `kind=Pod,kind=Deployment,name=test-*,namespace=ns` → a resource filter. */
 export function resourceFilter(spec: string): { ok: true; filter: JsonObject } | { ok: false; error: string } {
-  const keys: Record<string, string> = { kind: "kinds", name: "names", namespace: "namespaces", operation: "operations" };
+  const keys: Record<string, string> = {
+    kind: "kinds",
+    name: "names",
+    namespace: "namespaces",
+    operation: "operations",
+  };
   const out: Record<string, string[]> = {};
-  for (const part of spec.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+  for (const part of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")) {
     const eq = part.indexOf("=");
     const key = eq < 0 ? "" : part.slice(0, eq).trim();
     const field = keys[key];
-    if (field === undefined) return { ok: false, error: `${JSON.stringify(part)}: expected kind=, name=, namespace= or operation= (e.g. "kind=Pod,name=test-*")` };
+    if (field === undefined)
+      return {
+        ok: false,
+        error: `${JSON.stringify(part)}: expected kind=, name=, namespace= or operation= (e.g. "kind=Pod,name=test-*")`,
+      };
     (out[field] ??= []).push(part.slice(eq + 1).trim());
   }
   if (Object.keys(out).length === 0) return { ok: false, error: `${JSON.stringify(spec)}: an empty resource filter` };
@@ -95,7 +129,14 @@ function matchBlock(any: readonly JsonObject[], all: readonly JsonObject[]): Jso
   return { ...(any.length > 0 ? { any: [...any] } : {}), ...(all.length > 0 ? { all: [...all] } : {}) };
 }
 
-export function exceptionTemplate(o: { name: string; namespace?: string; background: boolean; policyRules: ReadonlyArray<{ policy: string; rules: string[] }>; any: readonly JsonObject[]; all: readonly JsonObject[] }): JsonObject {
+export function exceptionTemplate(o: {
+  name: string;
+  namespace?: string;
+  background: boolean;
+  policyRules: ReadonlyArray<{ policy: string; rules: string[] }>;
+  any: readonly JsonObject[];
+  all: readonly JsonObject[];
+}): JsonObject {
   return {
     apiVersion: "kyverno.io/v2",
     kind: "PolicyException",
@@ -108,7 +149,13 @@ export function exceptionTemplate(o: { name: string; namespace?: string; backgro
   };
 }
 
-export function cleanupPolicyTemplate(o: { name: string; namespace?: string; schedule: string; any: readonly JsonObject[]; all: readonly JsonObject[] }): JsonObject {
+export function cleanupPolicyTemplate(o: {
+  name: string;
+  namespace?: string;
+  schedule: string;
+  any: readonly JsonObject[];
+  all: readonly JsonObject[];
+}): JsonObject {
   return {
     apiVersion: "kyverno.io/v2",
     kind: o.namespace !== undefined ? "CleanupPolicy" : "ClusterCleanupPolicy",
@@ -118,7 +165,12 @@ export function cleanupPolicyTemplate(o: { name: string; namespace?: string; sch
 }
 
 /** Kyverno's metrics ConfigMap: `data.namespaces` is a JSON string with include/exclude lists. */
-export function metricsConfigTemplate(o: { name: string; namespace: string; include: readonly string[]; exclude: readonly string[] }): JsonObject {
+export function metricsConfigTemplate(o: {
+  name: string;
+  namespace: string;
+  include: readonly string[];
+  exclude: readonly string[];
+}): JsonObject {
   return {
     apiVersion: "v1",
     kind: "ConfigMap",

@@ -20,8 +20,19 @@ Example:
   bylaw docs -o site/reference`;
 
 /** `mainHelp` and `commands` come from the caller (main), so this module does not import main. */
-export async function docsCommand(args: string[], io: Io, mainHelp: string, commands: readonly CommandHelp[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { output: { type: "string", short: "o", default: "docs/cli" }, help: { type: "boolean", short: "h", default: false } } });
+export async function docsCommand(
+  args: string[],
+  io: Io,
+  mainHelp: string,
+  commands: readonly CommandHelp[],
+): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      output: { type: "string", short: "o", default: "docs/cli" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
   if (values.help) {
     io.out(DOCS_HELP);
     return 0;

@@ -10,7 +10,10 @@ import { tempTree } from "../../../../test/support/temp-dir.js";
 import { flagsOf } from "./reference.js";
 
 test("flagsOf lists each long flag of a help text once", () => {
-  assert.deepEqual(flagsOf("Flags:\n  -o, --output PATH  x\n      --dry-run   y\n  --output again\nnot --a-flag"), ["--output", "--dry-run"]);
+  assert.deepEqual(flagsOf("Flags:\n  -o, --output PATH  x\n      --dry-run   y\n  --output again\nnot --a-flag"), [
+    "--output",
+    "--dry-run",
+  ]);
 });
 
 describe("bylaw docs", () => {
@@ -19,7 +22,15 @@ describe("bylaw docs", () => {
     const io = recordingIo();
     assert.equal(await main(["docs", "-o", dir], io), 0);
     const files = readdirSync(dir).sort();
-    for (const f of ["bylaw.md", "bylaw_apply.md", "bylaw_test.md", "bylaw_create.md", "bylaw_fix.md", "bylaw_completion.md"]) assert.ok(files.includes(f), f);
+    for (const f of [
+      "bylaw.md",
+      "bylaw_apply.md",
+      "bylaw_test.md",
+      "bylaw_create.md",
+      "bylaw_fix.md",
+      "bylaw_completion.md",
+    ])
+      assert.ok(files.includes(f), f);
     const apply = readFileSync(join(dir, "bylaw_apply.md"), "utf8");
     assert.match(apply, /^# bylaw apply/);
     assert.match(apply, /- `--set`/);
@@ -41,7 +52,11 @@ describe("bylaw completion", () => {
     assert.match(text, /apply\) words=''; opts='[^']*--values-file[^']*--set/);
     assert.match(text, /create\) words='test values user-info exception cleanup-policy metrics-config'/);
     assert.match(text, /complete -o default -F _bylaw bylaw/);
-    const done = spawnSync("bash", ["-c", `${text}\nCOMP_WORDS=(bylaw fix p); COMP_CWORD=2; _bylaw; echo "\${COMPREPLY[@]}"`], { encoding: "utf8" });
+    const done = spawnSync(
+      "bash",
+      ["-c", `${text}\nCOMP_WORDS=(bylaw fix p); COMP_CWORD=2; _bylaw; echo "\${COMPREPLY[@]}"`],
+      { encoding: "utf8" },
+    );
     assert.equal(done.stdout.trim(), "policy");
   });
   test("zsh and fish name every command and its flags", async () => {

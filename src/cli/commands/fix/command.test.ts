@@ -48,7 +48,9 @@ describe("bylaw fix policy", () => {
     const [gen, check] = doc.spec.rules;
     assert.equal(gen?.["generate"]?.["generateExisting"], true);
     assert.deepEqual(gen?.["match"], { any: [{ resources: { kinds: ["Namespace"] } }] });
-    assert.deepEqual(gen?.["preconditions"], { all: [{ key: "{{ request.object.metadata.name }}", operator: "NotEquals", value: "kube-system" }] });
+    assert.deepEqual(gen?.["preconditions"], {
+      all: [{ key: "{{ request.object.metadata.name }}", operator: "NotEquals", value: "kube-system" }],
+    });
     assert.equal(check?.["validate"]?.["failureAction"], "Enforce");
     assert.match(r.err, /generateExistingOnPolicyUpdate is deprecated/);
     const again = await run(["fix", "policy", dir]);
@@ -75,32 +77,49 @@ describe("bylaw fix policy", () => {
 
 describe("bylaw fix test", () => {
   test("an old test file becomes one bylaw test reads", async () => {
-    const dir = tempTree({ "kyverno-test.yaml": "name: old\npolicies: [p.yaml]\nresources: [r.yaml]\nresults:\n  - {policy: p, rule: r, resource: web, status: fail, kind: Pod}\n" });
+    const dir = tempTree({
+      "kyverno-test.yaml":
+        "name: old\npolicies: [p.yaml]\nresources: [r.yaml]\nresults:\n  - {policy: p, rule: r, resource: web, status: fail, kind: Pod}\n",
+    });
     const r = await run(["fix", "test", dir]);
     assert.equal(r.code, 0, r.err);
     const parsed = parseTestFile(parse(readFileSync(join(dir, "kyverno-test.yaml"), "utf8")) as never);
     assert.ok(parsed.ok, JSON.stringify(parsed));
     assert.equal(parsed.spec.name, "old");
-    assert.deepEqual(parsed.spec.results.map((x) => [x.resources.join(), x.result]), [["web", "fail"]]);
+    assert.deepEqual(
+      parsed.spec.results.map((x) => [x.resources.join(), x.result]),
+      [["web", "fail"]],
+    );
   });
 });
 
 describe("bylaw fix --dry-run", () => {
   const hasPatch = spawnSync("patch", ["--version"]).status === 0;
-  test("the diff is a unified diff that patch(1) applies to give exactly what fix writes, for policies and tests", { skip: hasPatch ? false : "patch is not installed" }, async () => {
-    const oldTest = "name: old\npolicies: [p.yaml]\nresources: [r.yaml]\nresults:\n  - {policy: p, rule: r, resource: web, status: fail, kind: Pod}\n";
-    for (const [target, file, text] of [["policy", "p.yaml", oldPolicy], ["test", "kyverno-test.yaml", oldTest]] as const) {
-      const dir = tempTree({ [file]: text, "orig.yaml": text });
-      const diff = await run(["fix", target, join(dir, file), "--dry-run"]);
-      assert.equal(diff.code, 0, diff.err);
-      const patched = join(dir, "patched.yaml");
-      const applied = spawnSync("patch", ["-s", "-o", patched, join(dir, "orig.yaml")], { input: diff.out + "\n", encoding: "utf8" });
-      assert.equal(applied.status, 0, applied.stderr + applied.stdout);
-      assert.equal(readFileSync(join(dir, file), "utf8"), text, "--dry-run changed nothing");
-      assert.equal((await run(["fix", target, join(dir, file)])).code, 0);
-      assert.equal(readFileSync(patched, "utf8"), readFileSync(join(dir, file), "utf8"), target);
-    }
-  });
+  test(
+    "the diff is a unified diff that patch(1) applies to give exactly what fix writes, for policies and tests",
+    { skip: hasPatch ? false : "patch is not installed" },
+    async () => {
+      const oldTest =
+        "name: old\npolicies: [p.yaml]\nresources: [r.yaml]\nresults:\n  - {policy: p, rule: r, resource: web, status: fail, kind: Pod}\n";
+      for (const [target, file, text] of [
+        ["policy", "p.yaml", oldPolicy],
+        ["test", "kyverno-test.yaml", oldTest],
+      ] as const) {
+        const dir = tempTree({ [file]: text, "orig.yaml": text });
+        const diff = await run(["fix", target, join(dir, file), "--dry-run"]);
+        assert.equal(diff.code, 0, diff.err);
+        const patched = join(dir, "patched.yaml");
+        const applied = spawnSync("patch", ["-s", "-o", patched, join(dir, "orig.yaml")], {
+          input: diff.out + "\n",
+          encoding: "utf8",
+        });
+        assert.equal(applied.status, 0, applied.stderr + applied.stdout);
+        assert.equal(readFileSync(join(dir, file), "utf8"), text, "--dry-run changed nothing");
+        assert.equal((await run(["fix", target, join(dir, file)])).code, 0);
+        assert.equal(readFileSync(patched, "utf8"), readFileSync(join(dir, file), "utf8"), target);
+      }
+    },
+  );
 });
 
 describe("bylaw fix usage", () => {

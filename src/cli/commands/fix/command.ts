@@ -45,7 +45,11 @@ export async function fixCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { "dry-run": { type: "boolean", default: false }, "file-name": { type: "string", short: "f", default: "kyverno-test.yaml" }, help: { type: "boolean", short: "h", default: false } },
+    options: {
+      "dry-run": { type: "boolean", default: false },
+      "file-name": { type: "string", short: "f", default: "kyverno-test.yaml" },
+      help: { type: "boolean", short: "h", default: false },
+    },
   });
   if (values.help) {
     io.out(FIX_HELP);
@@ -53,7 +57,14 @@ export async function fixCommand(args: string[], io: Io): Promise<number> {
   }
   const [what, ...paths] = positionals;
   if (what !== "policy" && what !== "test") {
-    io.err(usageLine("fix", what === undefined ? "say what to fix: policy or test" : `unknown target ${JSON.stringify(what)}: policy or test`));
+    io.err(
+      usageLine(
+        "fix",
+        what === undefined
+          ? "say what to fix: policy or test"
+          : `unknown target ${JSON.stringify(what)}: policy or test`,
+      ),
+    );
     return 2;
   }
   if (paths.length === 0) {

@@ -14,7 +14,12 @@
  */
 import { type Document, isMap, isSeq, type YAMLMap } from "yaml";
 
-const OLD_OPERATORS: Record<string, string> = { Equal: "Equals", NotEqual: "NotEquals", In: "AllIn", NotIn: "AnyNotIn" };
+const OLD_OPERATORS: Record<string, string> = {
+  Equal: "Equals",
+  NotEqual: "NotEquals",
+  In: "AllIn",
+  NotIn: "AnyNotIn",
+};
 const OLD_FILTER_KEYS = ["resources", "subjects", "roles", "clusterRoles"];
 
 export function fixPolicy(doc: Document): string[] {
@@ -26,27 +31,44 @@ export function fixPolicy(doc: Document): string[] {
   const action = doc.getIn(["spec", "validationFailureAction"]);
   if (typeof action === "string") {
     const canonical = action.toLowerCase() === "enforce" ? "Enforce" : "Audit";
-    out.push(`spec.validationFailureAction is deprecated: moved to each validate rule's validate.failureAction (${canonical})`);
-    for (const r of ruleMaps) if (r.has("validate") && !r.hasIn(["validate", "failureAction"])) r.setIn(["validate", "failureAction"], canonical);
+    out.push(
+      `spec.validationFailureAction is deprecated: moved to each validate rule's validate.failureAction (${canonical})`,
+    );
+    for (const r of ruleMaps)
+      if (r.has("validate") && !r.hasIn(["validate", "failureAction"]))
+        r.setIn(["validate", "failureAction"], canonical);
     doc.deleteIn(["spec", "validationFailureAction"]);
   }
   const overrides = doc.getIn(["spec", "validationFailureActionOverrides"], true);
   if (overrides !== undefined) {
-    out.push("spec.validationFailureActionOverrides is deprecated: moved to each validate rule's validate.failureActionOverrides");
-    for (const r of ruleMaps) if (r.has("validate") && !r.hasIn(["validate", "failureActionOverrides"])) r.setIn(["validate", "failureActionOverrides"], doc.createNode(doc.getIn(["spec", "validationFailureActionOverrides"])));
+    out.push(
+      "spec.validationFailureActionOverrides is deprecated: moved to each validate rule's validate.failureActionOverrides",
+    );
+    for (const r of ruleMaps)
+      if (r.has("validate") && !r.hasIn(["validate", "failureActionOverrides"]))
+        r.setIn(
+          ["validate", "failureActionOverrides"],
+          doc.createNode(doc.getIn(["spec", "validationFailureActionOverrides"])),
+        );
     doc.deleteIn(["spec", "validationFailureActionOverrides"]);
   }
   for (const field of ["generateExistingOnPolicyUpdate", "generateExisting"]) {
     const value = doc.getIn(["spec", field]);
     if (value === undefined) continue;
     out.push(`spec.${field} is deprecated: moved to each generate rule's generate.generateExisting`);
-    for (const r of ruleMaps) if (r.has("generate") && !r.hasIn(["generate", "generateExisting"])) r.setIn(["generate", "generateExisting"], value);
+    for (const r of ruleMaps)
+      if (r.has("generate") && !r.hasIn(["generate", "generateExisting"]))
+        r.setIn(["generate", "generateExisting"], value);
     doc.deleteIn(["spec", field]);
   }
   const mutateExisting = doc.getIn(["spec", "mutateExistingOnPolicyUpdate"]);
   if (mutateExisting !== undefined) {
-    out.push("spec.mutateExistingOnPolicyUpdate is deprecated: moved to each mutate rule's mutate.mutateExistingOnPolicyUpdate");
-    for (const r of ruleMaps) if (r.has("mutate") && !r.hasIn(["mutate", "mutateExistingOnPolicyUpdate"])) r.setIn(["mutate", "mutateExistingOnPolicyUpdate"], mutateExisting);
+    out.push(
+      "spec.mutateExistingOnPolicyUpdate is deprecated: moved to each mutate rule's mutate.mutateExistingOnPolicyUpdate",
+    );
+    for (const r of ruleMaps)
+      if (r.has("mutate") && !r.hasIn(["mutate", "mutateExistingOnPolicyUpdate"]))
+        r.setIn(["mutate", "mutateExistingOnPolicyUpdate"], mutateExisting);
     doc.deleteIn(["spec", "mutateExistingOnPolicyUpdate"]);
   }
   ruleMaps.forEach((rule, i) => {
@@ -55,7 +77,9 @@ export function fixPolicy(doc: Document): string[] {
       if (!isMap(m)) continue;
       const old = OLD_FILTER_KEYS.filter((k) => m.has(k));
       if (old.length === 0) continue;
-      out.push(`spec.rules[${i}].${block} uses the old syntax (${old.join(", ")} directly under ${block}): moved into ${block}.any`);
+      out.push(
+        `spec.rules[${i}].${block} uses the old syntax (${old.join(", ")} directly under ${block}): moved into ${block}.any`,
+      );
       const filter = doc.createNode({}) as YAMLMap;
       for (const k of old) {
         filter.set(k, m.get(k, true));

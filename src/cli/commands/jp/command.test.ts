@@ -16,7 +16,10 @@ describe("bylaw jp", () => {
   test("query reads a file and prints unquoted strings with -u", async () => {
     const dir = tempTree({ "pod.json": '{"spec":{"containers":[{"image":"nginx:1"},{"image":"busybox"}]}}' });
     const io = recordingIo();
-    assert.equal(await main(["jp", "query", "-u", "-i", join(dir, "pod.json"), "join(',', spec.containers[].image)"], io), 0);
+    assert.equal(
+      await main(["jp", "query", "-u", "-i", join(dir, "pod.json"), "join(',', spec.containers[].image)"], io),
+      0,
+    );
     assert.deepEqual(io.stdout, ["nginx:1,busybox"]);
   });
   test("a missing key is Kyverno's Unknown key error and exit 1", async () => {

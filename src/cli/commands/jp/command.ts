@@ -66,9 +66,13 @@ export async function jpCommand(args: string[], io: Io): Promise<number> {
     }
   }
   if (sub !== "query") return usage(io, `unknown jp command ${JSON.stringify(sub)}`);
-  const exprs = values.query !== undefined
-    ? (await readFile(values.query, "utf8")).split("\n").map((l) => l.trim()).filter((l) => l !== "")
-    : positionals;
+  const exprs =
+    values.query !== undefined
+      ? (await readFile(values.query, "utf8"))
+          .split("\n")
+          .map((l) => l.trim())
+          .filter((l) => l !== "")
+      : positionals;
   if (exprs.length === 0) return usage(io, "jp query needs an expression");
   const text = values.input !== undefined ? await readFile(values.input, "utf8") : await io.readStdin();
   const source = values.input ?? "<stdin>";

@@ -22,7 +22,10 @@ describe("bylaw policy-sets", () => {
     assert.equal(err, "");
     const lines = out.split("\n");
     assert.match(lines[0] ?? "", /^NAME +POLICIES +DESCRIPTION$/);
-    assert.match(lines[1] ?? "", /^demo-basics +2 +Two basic checks for the tests: a team label and pinned image tags\.$/);
+    assert.match(
+      lines[1] ?? "",
+      /^demo-basics +2 +Two basic checks for the tests: a team label and pinned image tags\.$/,
+    );
     assert.match(lines[2] ?? "", /^demo-strict +2 +The team label again/);
     assert.doesNotMatch(out, /not-a-set/);
   });
@@ -32,7 +35,10 @@ describe("bylaw policy-sets", () => {
     assert.equal(code, 0);
     assert.match(out, /^demo-basics: 2 policies\nTwo basic checks/);
     assert.match(out, /^POLICY +SEVERITY +ACTION +TITLE$/m);
-    assert.match(out, /^require-team +medium +Audit +Require a team label\n {4}Every Pod must say which team owns it, so that alerts reach someone\. Add metadata\.labels\.team\.$/m);
+    assert.match(
+      out,
+      /^require-team +medium +Audit +Require a team label\n {4}Every Pod must say which team owns it, so that alerts reach someone\. Add metadata\.labels\.team\.$/m,
+    );
     assert.match(out, /^disallow-latest +high +Audit +Disallow the latest tag$/m);
     assert.match(out, /bylaw apply --policy-set demo-basics -r RESOURCE/);
   });
@@ -46,14 +52,32 @@ describe("bylaw policy-sets", () => {
 
   test("--output-format json, for scripts", async () => {
     const list = JSON.parse((await run("--output-format", "json")).out) as { name: string; policies: number }[];
-    assert.deepEqual(list.map((s) => [s.name, s.policies]), [["demo-basics", 2], ["demo-strict", 2]]);
-    const one = JSON.parse((await run("demo-strict", "--output-format", "json")).out) as { policies: { name: string; severity?: string }[] };
-    assert.deepEqual(one.policies.map((p) => [p.name, p.severity]), [["require-team", "medium"], ["no-privileged", "high"]]);
+    assert.deepEqual(
+      list.map((s) => [s.name, s.policies]),
+      [
+        ["demo-basics", 2],
+        ["demo-strict", 2],
+      ],
+    );
+    const one = JSON.parse((await run("demo-strict", "--output-format", "json")).out) as {
+      policies: { name: string; severity?: string }[];
+    };
+    assert.deepEqual(
+      one.policies.map((p) => [p.name, p.severity]),
+      [
+        ["require-team", "medium"],
+        ["no-privileged", "high"],
+      ],
+    );
   });
 
   test("a broken set file is a warning; the good sets still list", async () => {
     const saved = process.env["BYLAW_POLICY_SETS_DIR"];
-    process.env["BYLAW_POLICY_SETS_DIR"] = tempTree({ "bad/set.yaml": "apiVersion: v1\nkind: PolicySet\n", "ok/set.yaml": "apiVersion: bylaw.dev/v1alpha1\nkind: PolicySet\nmetadata: {name: ok}\npolicies: [p.yaml]\n", "ok/p.yaml": "" });
+    process.env["BYLAW_POLICY_SETS_DIR"] = tempTree({
+      "bad/set.yaml": "apiVersion: v1\nkind: PolicySet\n",
+      "ok/set.yaml": "apiVersion: bylaw.dev/v1alpha1\nkind: PolicySet\nmetadata: {name: ok}\npolicies: [p.yaml]\n",
+      "ok/p.yaml": "",
+    });
     try {
       const { code, out, err } = await run();
       assert.equal(code, 0);

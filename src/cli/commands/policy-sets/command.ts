@@ -1,7 +1,15 @@
 /** `bylaw policy-sets [NAME]`: list the shipped policy sets, or one set's policies. */
 import { parseArgs } from "node:util";
 import type { Io } from "../../io.js";
-import { describeSetPolicies, loadSetDocuments, policySetsDir, readCatalog, selectSets, type PolicySet, type SetPolicy } from "../../policy-sets/index.js";
+import {
+  describeSetPolicies,
+  loadSetDocuments,
+  policySetsDir,
+  readCatalog,
+  selectSets,
+  type PolicySet,
+  type SetPolicy,
+} from "../../policy-sets/index.js";
 import { POLICY_SETS_HELP } from "./help.js";
 
 export { POLICY_SETS_HELP };
@@ -14,7 +22,10 @@ export async function policySetsCommand(args: string[], io: Io): Promise<number>
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { "output-format": { type: "string", default: "text" }, help: { type: "boolean", short: "h", default: false } },
+      options: {
+        "output-format": { type: "string", default: "text" },
+        help: { type: "boolean", short: "h", default: false },
+      },
     });
   } catch (e) {
     io.err(`bylaw policy-sets: ${(e as Error).message}\n\n${POLICY_SETS_HELP}`);
@@ -38,8 +49,22 @@ export async function policySetsCommand(args: string[], io: Io): Promise<number>
   for (const p of catalog.problems) io.err(`warning: ${p}`);
   const name = positionals[0];
   if (name === undefined) {
-    const rows = await Promise.all(catalog.sets.map(async (set) => ({ set, policies: describeSetPolicies(await loadSetDocuments([set])) })));
-    io.out(format === "json" ? JSON.stringify(rows.map(({ set, policies }) => ({ name: set.name, policies: policies.length, description: set.description })), null, 2) : listSets(rows));
+    const rows = await Promise.all(
+      catalog.sets.map(async (set) => ({ set, policies: describeSetPolicies(await loadSetDocuments([set])) })),
+    );
+    io.out(
+      format === "json"
+        ? JSON.stringify(
+            rows.map(({ set, policies }) => ({
+              name: set.name,
+              policies: policies.length,
+              description: set.description,
+            })),
+            null,
+            2,
+          )
+        : listSets(rows),
+    );
     return 0;
   }
   const selected = selectSets(catalog, [name]);
@@ -52,7 +77,13 @@ export async function policySetsCommand(args: string[], io: Io): Promise<number>
   for (const d of docs) if (d.error !== undefined) io.err(`warning: ${d.error}`);
   const policies = describeSetPolicies(docs);
   if (format === "json") {
-    io.out(JSON.stringify({ name: set.name, description: set.description, policies: policies.map(({ source: _source, ...p }) => p) }, null, 2));
+    io.out(
+      JSON.stringify(
+        { name: set.name, description: set.description, policies: policies.map(({ source: _source, ...p }) => p) },
+        null,
+        2,
+      ),
+    );
   } else io.out(showSet(set, policies));
   return 0;
 }
@@ -64,9 +95,15 @@ function listSets(rows: readonly { set: PolicySet; policies: readonly SetPolicy[
   const indent = nameWidth + 12;
   for (const { set, policies } of rows) {
     const [first = "", ...rest] = wrap(set.description, indent);
-    lines.push(`${set.name.padEnd(nameWidth)}  ${String(policies.length).padStart(8)}  ${first.trimStart()}`.trimEnd(), ...rest);
+    lines.push(
+      `${set.name.padEnd(nameWidth)}  ${String(policies.length).padStart(8)}  ${first.trimStart()}`.trimEnd(),
+      ...rest,
+    );
   }
-  lines.push("", "Show a set's policies: bylaw policy-sets NAME. Use one: bylaw apply --policy-set NAME -r RESOURCE...");
+  lines.push(
+    "",
+    "Show a set's policies: bylaw policy-sets NAME. Use one: bylaw apply --policy-set NAME -r RESOURCE...",
+  );
   return lines.join("\n");
 }
 
@@ -79,10 +116,15 @@ function showSet(set: PolicySet, policies: readonly SetPolicy[]): string {
   const actWidth = Math.max(6, ...policies.map((p) => p.action.length));
   lines.push(`${"POLICY".padEnd(nameWidth)}  ${"SEVERITY".padEnd(sevWidth)}  ${"ACTION".padEnd(actWidth)}  TITLE`);
   for (const p of policies) {
-    lines.push(`${p.name.padEnd(nameWidth)}  ${(p.severity ?? "-").padEnd(sevWidth)}  ${p.action.padEnd(actWidth)}  ${p.title ?? ""}`.trimEnd());
+    lines.push(
+      `${p.name.padEnd(nameWidth)}  ${(p.severity ?? "-").padEnd(sevWidth)}  ${p.action.padEnd(actWidth)}  ${p.title ?? ""}`.trimEnd(),
+    );
     if (p.description !== undefined) lines.push(...wrap(p.description, 4));
   }
-  lines.push("", `Use it: bylaw apply --policy-set ${set.name} -r RESOURCE...   (add --enforce to run every policy as Enforce)`);
+  lines.push(
+    "",
+    `Use it: bylaw apply --policy-set ${set.name} -r RESOURCE...   (add --enforce to run every policy as Enforce)`,
+  );
   return lines.join("\n");
 }
 

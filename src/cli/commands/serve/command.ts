@@ -10,7 +10,13 @@ import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
 import { YamlV3Writer } from "../../../server/admission/yaml-v3.js";
 import { createWorkerPool } from "../../../server/worker/worker-pool.js";
-import { checkTimeoutGroups, DEADLINE_SHARE, DEFAULT_TIMEOUT_SECONDS, timeoutProblems, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
+import {
+  checkTimeoutGroups,
+  DEADLINE_SHARE,
+  DEFAULT_TIMEOUT_SECONDS,
+  timeoutProblems,
+  type TimeoutGroups,
+} from "../../../server/admission/webhook-groups.js";
 import { ownWebhookProblems } from "../../../server/registration/own-webhook-problems.js";
 import { operationProblems } from "../../../server/registration/operation-problems.js";
 import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
@@ -19,13 +25,24 @@ import { SERVE_HELP } from "./help.js";
 import { startServers } from "./start-servers.js";
 import { resolveTls } from "./tls-setup.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
-import { jmespathOf, policyReadsRoles, setUpLiveContext, withLiveReadiness, type LiveContext } from "./live-context-setup.js";
+import {
+  jmespathOf,
+  policyReadsRoles,
+  setUpLiveContext,
+  withLiveReadiness,
+  type LiveContext,
+} from "./live-context-setup.js";
 import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { HA_FLAG_OPTIONS, setUpHa } from "./ha-setup.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { openPolicySource } from "./policy-source-setup.js";
-import { type Registration, REGISTRATION_FLAG_OPTIONS, registrationPlan, setUpRegistration } from "./registration-setup.js";
+import {
+  type Registration,
+  REGISTRATION_FLAG_OPTIONS,
+  registrationPlan,
+  setUpRegistration,
+} from "./registration-setup.js";
 
 export { SERVE_HELP };
 
@@ -74,24 +91,42 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     return 2;
   };
   const fromCluster = values.policies === undefined;
-  if (fromCluster && values.cluster !== true && values.kubeconfig === undefined) return usage("--policies DIR is required (or --cluster / --kubeconfig FILE to read policies from the cluster)");
-  if (fromCluster && values["cluster-facts"] !== undefined) return usage("--cluster-facts is for --policies DIR; with policies from the cluster, namespace labels and roles come from the cluster");
+  if (fromCluster && values.cluster !== true && values.kubeconfig === undefined)
+    return usage("--policies DIR is required (or --cluster / --kubeconfig FILE to read policies from the cluster)");
+  if (fromCluster && values["cluster-facts"] !== undefined)
+    return usage(
+      "--cluster-facts is for --policies DIR; with policies from the cluster, namespace labels and roles come from the cluster",
+    );
   const exceptions = exceptionSettings(values, fromCluster);
   if (!exceptions.ok) return usage(exceptions.error);
   const numbers: Record<string, number> = {};
   const metricsOff = values["metrics-port"] === "off";
-  for (const k of ["port", "metrics-port", "timeout-seconds", "max-body-bytes", "grace-seconds", "eval-workers", "cluster-cache-mib"] as const) {
+  for (const k of [
+    "port",
+    "metrics-port",
+    "timeout-seconds",
+    "max-body-bytes",
+    "grace-seconds",
+    "eval-workers",
+    "cluster-cache-mib",
+  ] as const) {
     if (k === "metrics-port" && metricsOff) continue;
     const n = Number(values[k]);
-    if (!Number.isFinite(n) || n < 0) return usage(`--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`);
+    if (!Number.isFinite(n) || n < 0)
+      return usage(`--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`);
     numbers[k] = n;
   }
   // With --register, a policy with webhookConfiguration.matchConditions gets its own webhook (fineGrained).
-  const groups: TimeoutGroups = { defaultSeconds: numbers["timeout-seconds"] ?? DEFAULT_TIMEOUT_SECONDS, extra: (values["timeout-group"] ?? []).map(Number), ...(values.register === true ? { fineGrained: true } : {}) };
+  const groups: TimeoutGroups = {
+    defaultSeconds: numbers["timeout-seconds"] ?? DEFAULT_TIMEOUT_SECONDS,
+    extra: (values["timeout-group"] ?? []).map(Number),
+    ...(values.register === true ? { fineGrained: true } : {}),
+  };
   const badGroups = checkTimeoutGroups(groups);
   if (badGroups !== undefined) return usage(badGroups);
   const level = values["log-level"] ?? "info";
-  if (!isLogLevel(level)) return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
+  if (!isLogLevel(level))
+    return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
   const bounds = await resourceBounds(values, numbers["max-body-bytes"] ?? 7 * 1024 * 1024);
   if (!bounds.ok) return usage(bounds.error);
   const plan = registrationPlan(values, process.env);
@@ -111,7 +146,16 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   tuneHeapForServing();
   let live: LiveContext | undefined;
   if (values.cluster === true || values.kubeconfig !== undefined) {
-    const set = setUpLiveContext({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), cacheMiB: numbers["cluster-cache-mib"] ?? 128, egressAllow: values["egress-allow"] ?? [], imagePullSecrets: values["image-pull-secret"] ?? [], ...(values["service-namespace"] !== undefined ? { ownNamespace: values["service-namespace"] } : {}), compile: () => jmespathOf(engine), ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}), onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`) });
+    const set = setUpLiveContext({
+      ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+      cacheMiB: numbers["cluster-cache-mib"] ?? 128,
+      egressAllow: values["egress-allow"] ?? [],
+      imagePullSecrets: values["image-pull-secret"] ?? [],
+      ...(values["service-namespace"] !== undefined ? { ownNamespace: values["service-namespace"] } : {}),
+      compile: () => jmespathOf(engine),
+      ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
+      onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+    });
     if (!set.ok) {
       await ha.value.close();
       return usage(set.error);
@@ -127,19 +171,50 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     engine,
     // Tenant rules visible before substitution make a policy invalid; the rest is checked at run time.
     // With --register, a policy whose own webhook the API server would refuse (and every other policy's with it) is refused instead.
-    checkPolicy: (policy) => [...timeoutProblems(policy, groups), ...ownWebhookProblems(policy, groups), ...operationProblems(policy), ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace)],
+    checkPolicy: (policy) => [
+      ...timeoutProblems(policy, groups),
+      ...ownWebhookProblems(policy, groups),
+      ...operationProblems(policy),
+      ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace),
+    ],
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
     ...(values.policies !== undefined
-      ? { folder: { dir: values.policies, allowEmpty: values["allow-empty-policies"] === true, ...(values["cluster-facts"] !== undefined ? { clusterFacts: values["cluster-facts"] } : {}) } }
+      ? {
+          folder: {
+            dir: values.policies,
+            allowEmpty: values["allow-empty-policies"] === true,
+            ...(values["cluster-facts"] !== undefined ? { clusterFacts: values["cluster-facts"] } : {}),
+          },
+        }
       : live !== undefined
-        ? { cluster: { live, cacheMiB: numbers["cluster-cache-mib"] ?? 128, exceptions: exceptions.value.scope, ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}) } }
+        ? {
+            cluster: {
+              live,
+              cacheMiB: numbers["cluster-cache-mib"] ?? 128,
+              exceptions: exceptions.value.scope,
+              ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
+            },
+          }
         : {}),
   });
   const registry = new Registry();
-  const metrics = createMetrics({ registry, version: BYLAW_VERSION, maxSeriesBytes: bounds.value.metricsMaxBytes, maxNamespaces: bounds.value.metricsMaxNamespaces, canLoadContext: (kind) => ports.context.canLoad(kind) });
+  const metrics = createMetrics({
+    registry,
+    version: BYLAW_VERSION,
+    maxSeriesBytes: bounds.value.metricsMaxBytes,
+    maxNamespaces: bounds.value.metricsMaxNamespaces,
+    canLoadContext: (kind) => ports.context.canLoad(kind),
+  });
   let registration: Registration | undefined;
   if (plan.value !== undefined) {
-    const set = setUpRegistration({ plan: plan.value, source, groups, tls: tls.value, ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}), onLog: (lvl, msg, fields) => logger[lvl](fields, msg) });
+    const set = setUpRegistration({
+      plan: plan.value,
+      source,
+      groups,
+      tls: tls.value,
+      ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
+      onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
+    });
     if (!set.ok) {
       await source.close();
       return usage(set.error);
@@ -154,19 +229,30 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       metrics.admission(outcome);
       logAdmission(logger, outcome);
     },
-    policyResults: (review, response, ruleType, secondsEach) => metrics.policyResults(review, response, ruleType, secondsEach),
+    policyResults: (review, response, ruleType, secondsEach) =>
+      metrics.policyResults(review, response, ruleType, secondsEach),
   };
   const cluster: ClusterFacts = {
-    namespaceLabels: (ns) => (live !== undefined ? live.cluster.namespaceLabels(ns) : source.cluster().namespaceLabels(ns)),
+    namespaceLabels: (ns) =>
+      live !== undefined ? live.cluster.namespaceLabels(ns) : source.cluster().namespaceLabels(ns),
     // Roles come from RBAC watches once a policy reads them; otherwise from the facts file, as offline.
     roles: (user) => (live?.cluster.watchesRoles === true ? live.cluster.roles(user) : source.cluster().roles(user)),
-    ...(live !== undefined ? { needsRoles: (policies: readonly CompiledPolicy[]) => policies.some(policyReadsRoles) } : {}),
+    ...(live !== undefined
+      ? { needsRoles: (policies: readonly CompiledPolicy[]) => policies.some(policyReadsRoles) }
+      : {}),
   };
   const now = (): number => performance.now() / 1000;
   // Live context is read from caches on this thread: with it, reviews that leave their batch finish
   // here too (deferred), not in evaluation workers, whose engines have no cluster access.
   const workers = live !== undefined ? 0 : Math.floor(numbers["eval-workers"] ?? 1);
-  const runner = workers > 0 ? createWorkerPool({ size: workers, now, onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`) }) : undefined;
+  const runner =
+    workers > 0
+      ? createWorkerPool({
+          size: workers,
+          now,
+          onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`),
+        })
+      : undefined;
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),
@@ -180,7 +266,11 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     denialYaml: new YamlV3Writer(),
     ...(exceptions.value.namespaces !== undefined ? { exceptionNamespaces: exceptions.value.namespaces } : {}),
     // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.
-    ...(values.policies !== undefined ? { clusterExceptions: "folder" as const } : live !== undefined ? { clusterExceptions: exceptions.value.scope } : {}),
+    ...(values.policies !== undefined
+      ? { clusterExceptions: "folder" as const }
+      : live !== undefined
+        ? { clusterExceptions: exceptions.value.scope }
+        : {}),
   };
   const servers = await startServers({
     deps,
@@ -196,8 +286,18 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     logger,
     bounds: bounds.value,
   });
-  logger.info({ port: servers.port, metricsPort: servers.metricsPort, policies: source.current().policies.length, ...describeBounds(bounds.value) }, "bylaw serve: listening");
-  io.err(`bylaw serve: listening on https://${values.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`);
+  logger.info(
+    {
+      port: servers.port,
+      metricsPort: servers.metricsPort,
+      policies: source.current().policies.length,
+      ...describeBounds(bounds.value),
+    },
+    "bylaw serve: listening",
+  );
+  io.err(
+    `bylaw serve: listening on https://${values.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`,
+  );
   // Registered only once the server answers: the API server calls the webhooks as soon as they exist.
   registration?.start();
 

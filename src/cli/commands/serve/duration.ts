@@ -5,6 +5,7 @@ export function parseDuration(text: string): number | undefined {
   const s = text.trim();
   if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(s)) return undefined;
   let total = 0;
-  for (const [, n, , unit] of s.matchAll(/(\d+(\.\d+)?)(ms|s|m|h|d)/g)) total += Number(n) * (UNIT_MS[unit ?? ""] ?? NaN);
+  for (const [, n, , unit] of s.matchAll(/(\d+(\.\d+)?)(ms|s|m|h|d)/g))
+    total += Number(n) * (UNIT_MS[unit ?? ""] ?? NaN);
   return Number.isFinite(total) && total > 0 ? Math.round(total) : undefined;
 }

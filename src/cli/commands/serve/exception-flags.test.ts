@@ -5,7 +5,17 @@ import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 
 describe("kyvernoExceptionFlags", () => {
   test("Kyverno's spellings become Bylaw's", () => {
-    assert.deepEqual(kyvernoExceptionFlags(["--enablePolicyException", "--exceptionNamespace", "a", "--exceptionNamespace=b", "--port", "1"]), ["--enable-policy-exception", "--exception-namespace", "a", "--exception-namespace=b", "--port", "1"]);
+    assert.deepEqual(
+      kyvernoExceptionFlags([
+        "--enablePolicyException",
+        "--exceptionNamespace",
+        "a",
+        "--exceptionNamespace=b",
+        "--port",
+        "1",
+      ]),
+      ["--enable-policy-exception", "--exception-namespace", "a", "--exception-namespace=b", "--port", "1"],
+    );
     assert.deepEqual(kyvernoExceptionFlags(["--enablePolicyException=true"]), ["--enable-policy-exception"]);
     assert.deepEqual(kyvernoExceptionFlags(["--enablePolicyException=false"]), []);
   });

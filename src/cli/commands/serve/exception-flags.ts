@@ -18,7 +18,8 @@ export function kyvernoExceptionFlags(args: readonly string[]): string[] {
     if (a === "--enablePolicyException" || a === "--enablePolicyException=true") out.push("--enable-policy-exception");
     else if (a === "--enablePolicyException=false") continue;
     else if (a === "--exceptionNamespace") out.push("--exception-namespace");
-    else if (a.startsWith("--exceptionNamespace=")) out.push(`--exception-namespace=${a.slice("--exceptionNamespace=".length)}`);
+    else if (a.startsWith("--exceptionNamespace="))
+      out.push(`--exception-namespace=${a.slice("--exceptionNamespace=".length)}`);
     else out.push(a);
   }
   return out;
@@ -33,18 +34,44 @@ export interface ExceptionSettings {
   readonly warning?: string;
 }
 
-export function exceptionSettings(values: { readonly "enable-policy-exception"?: boolean; readonly "exception-namespace"?: readonly string[] }, fromCluster: boolean): { ok: true; value: ExceptionSettings } | { ok: false; error: string } {
-  const named = (values["exception-namespace"] ?? []).flatMap((n) => n.split(",")).map((n) => n.trim()).filter((n) => n !== "");
+export function exceptionSettings(
+  values: { readonly "enable-policy-exception"?: boolean; readonly "exception-namespace"?: readonly string[] },
+  fromCluster: boolean,
+): { ok: true; value: ExceptionSettings } | { ok: false; error: string } {
+  const named = (values["exception-namespace"] ?? [])
+    .flatMap((n) => n.split(","))
+    .map((n) => n.trim())
+    .filter((n) => n !== "");
   const all = named.includes("*");
   const namespaces = named.length === 0 || all ? undefined : named;
   const enabled = values["enable-policy-exception"] === true;
   if (!fromCluster) {
-    return { ok: true, value: { scope: namespaces === undefined ? { enabled: true, namespaces: "all" } : { enabled: true, namespaces }, namespaces, ...(enabled ? { warning: "--enable-policy-exception has no effect with --policies: PolicyExceptions in the folder apply" } : {}) } };
+    return {
+      ok: true,
+      value: {
+        scope: namespaces === undefined ? { enabled: true, namespaces: "all" } : { enabled: true, namespaces },
+        namespaces,
+        ...(enabled
+          ? { warning: "--enable-policy-exception has no effect with --policies: PolicyExceptions in the folder apply" }
+          : {}),
+      },
+    };
   }
   if (!enabled) {
-    const warning = named.length > 0 ? "--exception-namespace has no effect without --enable-policy-exception: no PolicyException from the cluster is honoured" : undefined;
-    return { ok: true, value: { scope: { enabled: false }, namespaces: undefined, ...(warning !== undefined ? { warning } : {}) } };
+    const warning =
+      named.length > 0
+        ? "--exception-namespace has no effect without --enable-policy-exception: no PolicyException from the cluster is honoured"
+        : undefined;
+    return {
+      ok: true,
+      value: { scope: { enabled: false }, namespaces: undefined, ...(warning !== undefined ? { warning } : {}) },
+    };
   }
-  if (named.length === 0) return { ok: false, error: "--enable-policy-exception needs the namespaces PolicyExceptions are honoured from: --exception-namespace NS (repeatable), or --exception-namespace '*' for every namespace" };
+  if (named.length === 0)
+    return {
+      ok: false,
+      error:
+        "--enable-policy-exception needs the namespaces PolicyExceptions are honoured from: --exception-namespace NS (repeatable), or --exception-namespace '*' for every namespace",
+    };
   return { ok: true, value: { scope: { enabled: true, namespaces: namespaces ?? "all" }, namespaces } };
 }

@@ -11,7 +11,13 @@ import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import { celPrefixOf } from "../../../server/admission/cel-webhook-traits.js";
 import { policyKey } from "../../../server/admission/policy-traits.js";
 import type { WebhookGroup } from "../../../server/admission/types.js";
-import { DEADLINE_SHARE, parseFineGrainedPath, timeoutOf, type TimeoutGroups, type WebhookKind } from "../../../server/admission/webhook-groups.js";
+import {
+  DEADLINE_SHARE,
+  parseFineGrainedPath,
+  timeoutOf,
+  type TimeoutGroups,
+  type WebhookKind,
+} from "../../../server/admission/webhook-groups.js";
 
 export type FineGrainedHandlers = (kind: WebhookKind, deps: AdmissionDeps, group: WebhookGroup) => RouteHandler;
 
@@ -37,10 +43,22 @@ export class AdmissionRouteMap extends Map<string, RouteHandler> {
     const parsed = parseFineGrainedPath(path);
     if (parsed === undefined) return undefined;
     return (body) => {
-      const policy = this.deps.policies().policies.find((p) => policyKey(p, "/") === parsed.policy && celPrefixOf(p) === parsed.prefix);
+      const policy = this.deps
+        .policies()
+        .policies.find((p) => policyKey(p, "/") === parsed.policy && celPrefixOf(p) === parsed.prefix);
       const timeoutSeconds = policy === undefined ? this.groups.defaultSeconds : timeoutOf(policy, this.groups);
-      const group: WebhookGroup = { mode: parsed.mode, timeoutSeconds, isDefault: false, policy: parsed.policy, ...(parsed.prefix !== undefined ? { prefix: parsed.prefix } : {}) };
-      return this.handlers(parsed.kind, { ...this.deps, deadlineSeconds: timeoutSeconds * DEADLINE_SHARE }, group)(body);
+      const group: WebhookGroup = {
+        mode: parsed.mode,
+        timeoutSeconds,
+        isDefault: false,
+        policy: parsed.policy,
+        ...(parsed.prefix !== undefined ? { prefix: parsed.prefix } : {}),
+      };
+      return this.handlers(
+        parsed.kind,
+        { ...this.deps, deadlineSeconds: timeoutSeconds * DEADLINE_SHARE },
+        group,
+      )(body);
     };
   }
 }

@@ -67,7 +67,8 @@ const systemSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout
 
 /** This pod's namespace: POD_NAMESPACE, else the ServiceAccount's. */
 function ownNamespace(): string | undefined {
-  if (process.env["POD_NAMESPACE"] !== undefined && process.env["POD_NAMESPACE"] !== "") return process.env["POD_NAMESPACE"];
+  if (process.env["POD_NAMESPACE"] !== undefined && process.env["POD_NAMESPACE"] !== "")
+    return process.env["POD_NAMESPACE"];
   try {
     return readFileSync(`${IN_CLUSTER_DIR}/namespace`, "utf8").trim() || undefined;
   } catch {
@@ -75,21 +76,55 @@ function ownNamespace(): string | undefined {
   }
 }
 
-export async function setUpHa(values: Flags, onLog: HaLog): Promise<{ ok: true; value: HaSetup } | { ok: false; error: string }> {
-  const none: HaSetup = { elector: undefined, certificates: undefined, tls: undefined, bindMetrics: () => undefined, withReadiness: (s) => s, close: async () => undefined };
+export async function setUpHa(
+  values: Flags,
+  onLog: HaLog,
+): Promise<{ ok: true; value: HaSetup } | { ok: false; error: string }> {
+  const none: HaSetup = {
+    elector: undefined,
+    certificates: undefined,
+    tls: undefined,
+    bindMetrics: () => undefined,
+    withReadiness: (s) => s,
+    close: async () => undefined,
+  };
   const secretFlag = values["tls-secret"];
   if (values["leader-elect"] !== true && secretFlag === undefined) return { ok: true, value: none };
-  if (secretFlag !== undefined && (values["tls-cert-file"] !== undefined || values["self-signed"] === true)) return { ok: false, error: "use one of --tls-secret, --tls-cert-file/--tls-key-file (e.g. from cert-manager) or --self-signed" };
-  if (secretFlag !== undefined && values["leader-elect"] !== true) return { ok: false, error: "--tls-secret needs --leader-elect: only the leader writes the Secret" };
+  if (secretFlag !== undefined && (values["tls-cert-file"] !== undefined || values["self-signed"] === true))
+    return {
+      ok: false,
+      error: "use one of --tls-secret, --tls-cert-file/--tls-key-file (e.g. from cert-manager) or --self-signed",
+    };
+  if (secretFlag !== undefined && values["leader-elect"] !== true)
+    return { ok: false, error: "--tls-secret needs --leader-elect: only the leader writes the Secret" };
   const durations: Record<string, number> = {};
-  for (const k of ["leader-elect-lease-duration", "leader-elect-renew-deadline", "leader-elect-retry-period", "tls-renew-before", "tls-ca-overlap"] as const) {
+  for (const k of [
+    "leader-elect-lease-duration",
+    "leader-elect-renew-deadline",
+    "leader-elect-retry-period",
+    "tls-renew-before",
+    "tls-ca-overlap",
+  ] as const) {
     const d = parseDuration(values[k] ?? "");
-    if (d === undefined) return { ok: false, error: `--${k} must be a duration such as 500ms, 15s, 1m, 12h or 15d (got ${JSON.stringify(values[k])})` };
+    if (d === undefined)
+      return {
+        ok: false,
+        error: `--${k} must be a duration such as 500ms, 15s, 1m, 12h or 15d (got ${JSON.stringify(values[k])})`,
+      };
     durations[k] = d;
   }
   const namespace = values["leader-elect-namespace"] ?? ownNamespace();
-  if (namespace === undefined) return { ok: false, error: "--leader-elect needs --leader-elect-namespace NS outside a cluster (in a pod: POD_NAMESPACE or the ServiceAccount's namespace)" };
-  const conn = resolveConnection({ ...(values.kubeconfig !== undefined ? { kubeconfigFlag: values.kubeconfig } : {}), env: process.env, now: () => Date.now() });
+  if (namespace === undefined)
+    return {
+      ok: false,
+      error:
+        "--leader-elect needs --leader-elect-namespace NS outside a cluster (in a pod: POD_NAMESPACE or the ServiceAccount's namespace)",
+    };
+  const conn = resolveConnection({
+    ...(values.kubeconfig !== undefined ? { kubeconfigFlag: values.kubeconfig } : {}),
+    env: process.env,
+    now: () => Date.now(),
+  });
   if (!conn.ok) return { ok: false, error: `--leader-elect: ${conn.error.message}` };
   const client = new KubeClient({ connection: conn.value });
   const random = { next: Math.random };
@@ -115,18 +150,31 @@ export async function setUpHa(values: Flags, onLog: HaLog): Promise<{ ok: true; 
   let dnsNames: string[] = [];
   if (secretFlag !== undefined) {
     const [secretNs, secretName] = secretFlag.includes("/") ? secretFlag.split("/", 2) : [namespace, secretFlag];
-    if (secretNs === undefined || secretName === undefined || secretNs === "" || secretName === "") return { ok: false, error: `--tls-secret must be NAMESPACE/NAME or NAME (got ${JSON.stringify(secretFlag)})` };
+    if (secretNs === undefined || secretName === undefined || secretNs === "" || secretName === "")
+      return { ok: false, error: `--tls-secret must be NAMESPACE/NAME or NAME (got ${JSON.stringify(secretFlag)})` };
     const service = values["service-name"];
-    const names = [...(service !== undefined ? [`${service}.${secretNs}.svc`, `${service}.${secretNs}.svc.cluster.local`] : []), ...(values["dns-name"] ?? [])];
+    const names = [
+      ...(service !== undefined ? [`${service}.${secretNs}.svc`, `${service}.${secretNs}.svc.cluster.local`] : []),
+      ...(values["dns-name"] ?? []),
+    ];
     dnsNames = names.filter((n) => isIP(n) === 0);
     const ips = names.filter((n) => isIP(n) !== 0);
-    if (dnsNames.length === 0) return { ok: false, error: "--tls-secret needs --service-name NAME (its Service) or --dns-name NAME for the certificate's names" };
+    if (dnsNames.length === 0)
+      return {
+        ok: false,
+        error: "--tls-secret needs --service-name NAME (its Service) or --dns-name NAME for the certificate's names",
+      };
     certificates = new SecretCertificates({
       client,
       namespace: secretNs,
       name: secretName,
       elector,
-      settings: { dnsNames, ips, renewBeforeMs: durations["tls-renew-before"] ?? DEFAULT_ROTATION.renewBeforeMs, caOverlapMs: durations["tls-ca-overlap"] ?? DEFAULT_ROTATION.caOverlapMs },
+      settings: {
+        dnsNames,
+        ips,
+        renewBeforeMs: durations["tls-renew-before"] ?? DEFAULT_ROTATION.renewBeforeMs,
+        caOverlapMs: durations["tls-ca-overlap"] ?? DEFAULT_ROTATION.caOverlapMs,
+      },
       random,
       sleep: systemSleep,
       now: () => Date.now(),
@@ -198,7 +246,10 @@ async function secretTls(store: SecretCertificates, dnsNames: readonly string[])
   };
 }
 
-function firstCertificate(store: SecretCertificates, timeoutMs: number): Promise<{ cert: string; key: string } | undefined> {
+function firstCertificate(
+  store: SecretCertificates,
+  timeoutMs: number,
+): Promise<{ cert: string; key: string } | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       off();
@@ -213,7 +264,10 @@ function firstCertificate(store: SecretCertificates, timeoutMs: number): Promise
 }
 
 /** The source's readiness and `extra`'s: ready when both are, each reason named. */
-export function withReadiness<S extends { readiness(): { ok: boolean; reason?: string } }>(source: S, extra: () => { ok: boolean; reason?: string }): S {
+export function withReadiness<S extends { readiness(): { ok: boolean; reason?: string } }>(
+  source: S,
+  extra: () => { ok: boolean; reason?: string },
+): S {
   return new Proxy(source, {
     get(target, prop, receiver) {
       if (prop === "readiness") {

@@ -49,8 +49,14 @@ export interface LiveContextOptions {
   readonly ownNamespace?: string;
 }
 
-export function setUpLiveContext(options: LiveContextOptions): { ok: true; value: LiveContext } | { ok: false; error: string } {
-  const conn = resolveConnection({ ...(options.kubeconfig !== undefined ? { kubeconfigFlag: options.kubeconfig } : {}), env: process.env, now: () => Date.now() });
+export function setUpLiveContext(
+  options: LiveContextOptions,
+): { ok: true; value: LiveContext } | { ok: false; error: string } {
+  const conn = resolveConnection({
+    ...(options.kubeconfig !== undefined ? { kubeconfigFlag: options.kubeconfig } : {}),
+    env: process.env,
+    now: () => Date.now(),
+  });
   if (!conn.ok) return { ok: false, error: conn.error.message };
   const egress = EgressPolicy.create(options.egressAllow ?? []);
   if (!egress.ok) return { ok: false, error: egress.error.message };
@@ -63,8 +69,19 @@ export function setUpLiveContext(options: LiveContextOptions): { ok: true; value
     onLog: options.onLog,
   });
   const scopes = new CallScopes();
-  const calls = { scopes, post: (path: string, body: JsonValue) => client.sendJson("POST", path, body), egress: { policy: egress.value } };
-  const globals = new GlobalContextEntries({ cluster, client, egress: calls.egress, compile: options.compile, ...(options.isLeader !== undefined ? { isLeader: options.isLeader } : {}), onLog: options.onLog });
+  const calls = {
+    scopes,
+    post: (path: string, body: JsonValue) => client.sendJson("POST", path, body),
+    egress: { policy: egress.value },
+  };
+  const globals = new GlobalContextEntries({
+    cluster,
+    client,
+    egress: calls.egress,
+    compile: options.compile,
+    ...(options.isLeader !== undefined ? { isLeader: options.isLeader } : {}),
+    onLog: options.onLog,
+  });
   const uses = new WeakMap<CompiledPolicy, boolean>();
   const reviewCalls: ReviewCallsPort = {
     usesCalls: (policy) => {
@@ -79,7 +96,11 @@ export function setUpLiveContext(options: LiveContextOptions): { ok: true; value
     value: {
       cluster,
       reviewCalls,
-      context: liveContextSources(cluster, { calls, globals, registry: liveRegistry(client, scopes, egress.value, options) }),
+      context: liveContextSources(cluster, {
+        calls,
+        globals,
+        registry: liveRegistry(client, scopes, egress.value, options),
+      }),
       origin: conn.value.origin,
       client,
       follow: (source) => {
@@ -111,12 +132,16 @@ const readsRolesMemo = new WeakMap<CompiledPolicy, boolean>();
  */
 export function policyReadsRoles(policy: CompiledPolicy): boolean {
   let reads = readsRolesMemo.get(policy);
-  if (reads === undefined) readsRolesMemo.set(policy, (reads = readsRoles((celSpecOf(policy) ?? policy.document) as unknown as JsonValue)));
+  if (reads === undefined)
+    readsRolesMemo.set(policy, (reads = readsRoles((celSpecOf(policy) ?? policy.document) as unknown as JsonValue)));
   return reads;
 }
 
 /** The source's readiness and the caches': ready when both are. */
-export function withLiveReadiness<S extends PolicySource & { readiness(): { ok: boolean; reason?: string } }>(source: S, live: LiveContext | undefined): S {
+export function withLiveReadiness<S extends PolicySource & { readiness(): { ok: boolean; reason?: string } }>(
+  source: S,
+  live: LiveContext | undefined,
+): S {
   if (live === undefined) return source;
   return new Proxy(source, {
     get(target, prop, receiver) {

@@ -29,7 +29,15 @@ function readOrUndefined(path: string): string | undefined {
   }
 }
 
-const UNITS: Readonly<Record<string, number>> = { "": 1, k: 1e3, m: 1e6, g: 1e9, ki: 1024, mi: 1024 ** 2, gi: 1024 ** 3 };
+const UNITS: Readonly<Record<string, number>> = {
+  "": 1,
+  k: 1e3,
+  m: 1e6,
+  g: 1e9,
+  ki: 1024,
+  mi: 1024 ** 2,
+  gi: 1024 ** 3,
+};
 
 /** "268435456", "256Mi", "512M", "1Gi" (Kubernetes' quantity suffixes) in bytes; undefined if not one. */
 export function parseByteSize(text: string): number | undefined {

@@ -15,7 +15,16 @@ const podRule = (extra: JsonObject): JsonObject => ({
   apiVersion: "kyverno.io/v1",
   kind: "ClusterPolicy",
   metadata: { name: "p" },
-  spec: { background: false, rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] }, ...extra }] }, validate: { message: "m", pattern: { metadata: { labels: { team: "?*" } } } } }] },
+  spec: {
+    background: false,
+    rules: [
+      {
+        name: "r",
+        match: { any: [{ resources: { kinds: ["Pod"] }, ...extra }] },
+        validate: { message: "m", pattern: { metadata: { labels: { team: "?*" } } } },
+      },
+    ],
+  },
 });
 
 test("a policy that matches on roles or clusterRoles, or reads request.roles, reads roles; one that does not, does not", () => {

@@ -46,7 +46,8 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
   }
   if (o.cluster === undefined) throw new Error("openPolicySource: neither a folder nor a cluster");
   const { live, exceptions } = o.cluster;
-  const kubeLog = (level: "info" | "warn" | "debug", message: string, fields: Record<string, unknown>): void => o.onLog(level, `policies from the cluster: ${message}`, fields);
+  const kubeLog = (level: "info" | "warn" | "debug", message: string, fields: Record<string, unknown>): void =>
+    o.onLog(level, `policies from the cluster: ${message}`, fields);
   const store = new PolicyInformers({
     client: live.client,
     budgetBytes: o.cluster.cacheMiB * 1024 * 1024,
@@ -55,11 +56,26 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     exceptionsRequired: exceptions.enabled,
     onLog: kubeLog,
   });
-  const writer = new PolicyStatusWriter({ client: live.client, now: Date.now, onLog: kubeLog, ...(o.cluster.isLeader !== undefined ? { isLeader: o.cluster.isLeader } : {}) });
-  const source = clusterPolicySource({ store, engine: o.engine, exceptions, checkPolicy: o.checkPolicy, onOutcomes: (outcomes) => writer.reconcile(outcomes), onLog: o.onLog });
+  const writer = new PolicyStatusWriter({
+    client: live.client,
+    now: Date.now,
+    onLog: kubeLog,
+    ...(o.cluster.isLeader !== undefined ? { isLeader: o.cluster.isLeader } : {}),
+  });
+  const source = clusterPolicySource({
+    store,
+    engine: o.engine,
+    exceptions,
+    checkPolicy: o.checkPolicy,
+    onOutcomes: (outcomes) => writer.reconcile(outcomes),
+    onLog: o.onLog,
+  });
   const resync = setInterval(() => writer.reconcile(source.outcomes()), o.cluster.resyncMs ?? 60_000);
   resync.unref();
-  o.onLog("info", "policies from the cluster: watching", { resources: store.watched, exceptions: exceptions.enabled ? exceptions.namespaces : "off" });
+  o.onLog("info", "policies from the cluster: watching", {
+    resources: store.watched,
+    exceptions: exceptions.enabled ? exceptions.namespaces : "off",
+  });
   return {
     ...source,
     close: async () => {

@@ -46,7 +46,10 @@ export interface RegistrationPlan {
 }
 
 /** Checks the registration flags; undefined without --register. */
-export function registrationPlan(values: Values, env: NodeJS.ProcessEnv): { ok: true; value: RegistrationPlan | undefined } | { ok: false; error: string } {
+export function registrationPlan(
+  values: Values,
+  env: NodeJS.ProcessEnv,
+): { ok: true; value: RegistrationPlan | undefined } | { ok: false; error: string } {
   if (values.register !== true) {
     if (values["server-url"] !== undefined) return { ok: false, error: "--server-url needs --register" };
     return { ok: true, value: undefined };
@@ -62,13 +65,26 @@ export function registrationPlan(values: Values, env: NodeJS.ProcessEnv): { ok: 
     } catch {
       return { ok: false, error: `--server-url must be a URL like https://10.0.0.5:9443 (got ${JSON.stringify(url)})` };
     }
-    if (parsed.protocol !== "https:" || parsed.search !== "" || parsed.hash !== "" || parsed.username !== "" || parsed.pathname !== "/") {
-      return { ok: false, error: `--server-url must be https://HOST:PORT, with no path, query or credentials (got ${JSON.stringify(url)})` };
+    if (
+      parsed.protocol !== "https:" ||
+      parsed.search !== "" ||
+      parsed.hash !== "" ||
+      parsed.username !== "" ||
+      parsed.pathname !== "/"
+    ) {
+      return {
+        ok: false,
+        error: `--server-url must be https://HOST:PORT, with no path, query or credentials (got ${JSON.stringify(url)})`,
+      };
     }
     endpoint = { kind: "url", base: `https://${parsed.host}` };
   } else {
     const port = Number(values["service-port"] ?? "443");
-    if (!Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, error: `--service-port must be a port number (got ${JSON.stringify(values["service-port"])})` };
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      return {
+        ok: false,
+        error: `--service-port must be a port number (got ${JSON.stringify(values["service-port"])})`,
+      };
     endpoint = { kind: "service", name: values["service-name"] ?? "bylaw", namespace: ownNamespace, port };
   }
   return { ok: true, value: { endpoint, ownNamespace, kubeconfig: values.kubeconfig } };
@@ -101,8 +117,14 @@ export interface Registration {
 }
 
 /** Sets up registration (the API connection is checked now, so a bad one is a flag error). */
-export function setUpRegistration(o: StartRegistration): { ok: true; value: Registration } | { ok: false; error: string } {
-  const conn = resolveConnection({ ...(o.plan.kubeconfig !== undefined ? { kubeconfigFlag: o.plan.kubeconfig } : {}), env: process.env, now: () => Date.now() });
+export function setUpRegistration(
+  o: StartRegistration,
+): { ok: true; value: Registration } | { ok: false; error: string } {
+  const conn = resolveConnection({
+    ...(o.plan.kubeconfig !== undefined ? { kubeconfigFlag: o.plan.kubeconfig } : {}),
+    env: process.env,
+    now: () => Date.now(),
+  });
   if (!conn.ok) return { ok: false, error: `--register: ${conn.error.message}` };
   const writer = new ServerSideApply(conn.value, { fieldManager: "bylaw" });
   const client = new KubeClient({ connection: conn.value });
@@ -111,7 +133,12 @@ export function setUpRegistration(o: StartRegistration): { ok: true; value: Regi
     build: () => {
       const snapshot = o.source.current();
       if (snapshot.generation === 0) return undefined;
-      return buildConfigurations(snapshot.policies, o.groups, { endpoint: o.plan.endpoint, caPem: o.tls.caPem(), ownNamespace: o.plan.ownNamespace }, (s) => kinds.resolve(s));
+      return buildConfigurations(
+        snapshot.policies,
+        o.groups,
+        { endpoint: o.plan.endpoint, caPem: o.tls.caPem(), ownNamespace: o.plan.ownNamespace },
+        (s) => kinds.resolve(s),
+      );
     },
     apply: (c) => writer.apply(PATHS[c.kind] + encodeURIComponent(c.metadata.name), c),
     isLeader: o.isLeader ?? (() => true),
@@ -130,7 +157,11 @@ export function setUpRegistration(o: StartRegistration): { ok: true; value: Regi
       for (const w of r.warnings) warned.add(w);
       return r.changed;
     } catch (e) {
-      o.onLog("warn", `bylaw serve: could not read the API server's discovery; kinds it has not listed stay registered wide: ${(e as Error).message}`, {});
+      o.onLog(
+        "warn",
+        `bylaw serve: could not read the API server's discovery; kinds it has not listed stay registered wide: ${(e as Error).message}`,
+        {},
+      );
       return false;
     }
   };

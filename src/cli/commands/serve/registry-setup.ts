@@ -7,7 +7,12 @@ import { PullSecrets } from "../../../kube/registry/pull-secrets.js";
 import type { CallScopes } from "../../../kube/review-calls.js";
 import { RegistryClient } from "../../../platform/registry/index.js";
 
-export function liveRegistry(client: KubeClient, scopes: CallScopes, egress: EgressPolicy, options: { readonly imagePullSecrets?: readonly string[]; readonly ownNamespace?: string }): LiveRegistry {
+export function liveRegistry(
+  client: KubeClient,
+  scopes: CallScopes,
+  egress: EgressPolicy,
+  options: { readonly imagePullSecrets?: readonly string[]; readonly ownNamespace?: string },
+): LiveRegistry {
   return {
     client: new RegistryClient({ transport: egressTransport(egress) }),
     scopes,

@@ -29,23 +29,32 @@ export interface ResourceBounds {
   readonly clientCa: string | undefined;
 }
 
-export async function resourceBounds(values: Values, maxBodyBytes: number, cgroupLimit: () => number | undefined = containerMemoryLimit): Promise<{ ok: true; value: ResourceBounds } | { ok: false; error: string }> {
+export async function resourceBounds(
+  values: Values,
+  maxBodyBytes: number,
+  cgroupLimit: () => number | undefined = containerMemoryLimit,
+): Promise<{ ok: true; value: ResourceBounds } | { ok: false; error: string }> {
   const count = (flag: "max-connections" | "metrics-max-namespaces"): number | string => {
     const n = Number(values[flag]);
-    return Number.isInteger(n) && n > 0 ? n : `--${flag} must be a positive whole number (got ${JSON.stringify(values[flag])})`;
+    return Number.isInteger(n) && n > 0
+      ? n
+      : `--${flag} must be a positive whole number (got ${JSON.stringify(values[flag])})`;
   };
   const bytes = (flag: "max-inflight-bytes" | "memory-limit" | "metrics-max-bytes"): number | undefined | string => {
     const text = values[flag];
     if (text === undefined) return undefined;
     const n = parseByteSize(text);
-    return n !== undefined && n > 0 ? n : `--${flag} must be a size in bytes, e.g. 268435456 or 256Mi (got ${JSON.stringify(text)})`;
+    return n !== undefined && n > 0
+      ? n
+      : `--${flag} must be a size in bytes, e.g. 268435456 or 256Mi (got ${JSON.stringify(text)})`;
   };
   const maxConnections = count("max-connections");
   const metricsMaxNamespaces = count("metrics-max-namespaces");
   const inFlight = bytes("max-inflight-bytes");
   const memory = bytes("memory-limit");
   const metricsMax = bytes("metrics-max-bytes");
-  for (const v of [maxConnections, metricsMaxNamespaces, inFlight, memory, metricsMax]) if (typeof v === "string") return { ok: false, error: v };
+  for (const v of [maxConnections, metricsMaxNamespaces, inFlight, memory, metricsMax])
+    if (typeof v === "string") return { ok: false, error: v };
   const tls = tlsPolicyFrom(values["tls-min-version"], values["tls-cipher-suites"]);
   if (!tls.ok) return tls;
   let clientCa: string | undefined;
@@ -56,7 +65,8 @@ export async function resourceBounds(values: Values, maxBodyBytes: number, cgrou
     } catch (e) {
       return { ok: false, error: `--client-ca ${caFile}: ${e instanceof Error ? e.message : String(e)}` };
     }
-    if (!clientCa.includes("-----BEGIN CERTIFICATE-----")) return { ok: false, error: `--client-ca ${caFile}: no PEM certificate in it` };
+    if (!clientCa.includes("-----BEGIN CERTIFICATE-----"))
+      return { ok: false, error: `--client-ca ${caFile}: no PEM certificate in it` };
   }
   const memoryLimitBytes = (memory as number | undefined) ?? cgroupLimit();
   return {

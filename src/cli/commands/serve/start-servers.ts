@@ -1,14 +1,32 @@
 /** Mount the admission handlers on the HTTPS server, the registry on the metrics server, and start both. */
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import { handleMutateBounded, handlePolicyValidate, handleValidate, handleValidateBatch, parseReview } from "../../../server/admission/index.js";
-import { createMetricsServer, createWebhookServer, watchMemoryPressure, type BatchRouteHandler, type RouteHandler } from "../../../server/http/index.js";
+import {
+  handleMutateBounded,
+  handlePolicyValidate,
+  handleValidate,
+  handleValidateBatch,
+  parseReview,
+} from "../../../server/admission/index.js";
+import {
+  createMetricsServer,
+  createWebhookServer,
+  watchMemoryPressure,
+  type BatchRouteHandler,
+  type RouteHandler,
+} from "../../../server/http/index.js";
 import type { BylawMetrics } from "../../../server/metrics/index.js";
 import type { PolicySource } from "../../../server/types.js";
 import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import type { ResourceBounds } from "./resource-flags.js";
 import type { WebhookGroup } from "../../../server/admission/types.js";
-import { DEADLINE_SHARE, DEFAULT_GROUPS, groupPath, registeredGroups, type TimeoutGroups } from "../../../server/admission/webhook-groups.js";
+import {
+  DEADLINE_SHARE,
+  DEFAULT_GROUPS,
+  groupPath,
+  registeredGroups,
+  type TimeoutGroups,
+} from "../../../server/admission/webhook-groups.js";
 import type { ServingTls } from "./tls-setup.js";
 import { AdmissionRouteMap } from "./fine-grained-routes.js";
 
@@ -45,11 +63,16 @@ function groupDeps(deps: AdmissionDeps, group: WebhookGroup): AdmissionDeps {
  * each registered group's paths (webhook-groups.ts) serve its policies under its own deadline, and
  * with `groups.fineGrained` each fine-grained path its one policy (fine-grained-routes.ts).
  */
-export function admissionRoutes(deps: AdmissionDeps, groups: TimeoutGroups = DEFAULT_GROUPS): Map<string, RouteHandler> {
+export function admissionRoutes(
+  deps: AdmissionDeps,
+  groups: TimeoutGroups = DEFAULT_GROUPS,
+): Map<string, RouteHandler> {
   // With fine-grained webhooks registered, their paths (one per policy with matchConditions) are served too.
   const routes =
     groups.fineGrained === true
-      ? new AdmissionRouteMap(deps, groups, (kind, own, group) => (kind === "mutate" ? (b) => handleMutateBounded(b, own, group) : (b) => handleValidate(b, own, group)))
+      ? new AdmissionRouteMap(deps, groups, (kind, own, group) =>
+          kind === "mutate" ? (b) => handleMutateBounded(b, own, group) : (b) => handleValidate(b, own, group),
+        )
       : new Map<string, RouteHandler>();
   routes.set("/mutate", (b) => handleMutateBounded(b, deps));
   routes.set("/validate", (b) => handleValidate(b, deps));
@@ -63,13 +86,23 @@ export function admissionRoutes(deps: AdmissionDeps, groups: TimeoutGroups = DEF
   routes.set("/policymutate", (b) => {
     const parsed = parseReview(b);
     if (!parsed.ok) return { status: 400, body: { error: parsed.error } };
-    return { status: 200, body: { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: parsed.request.uid, allowed: true } } };
+    return {
+      status: 200,
+      body: {
+        apiVersion: "admission.k8s.io/v1",
+        kind: "AdmissionReview",
+        response: { uid: parsed.request.uid, allowed: true },
+      },
+    };
   });
   return routes;
 }
 
 /** The validate webhooks take the reviews that arrive together as one batch (evaluated policy by policy). */
-export function admissionBatchRoutes(deps: AdmissionDeps, groups: TimeoutGroups = DEFAULT_GROUPS): Map<string, BatchRouteHandler> {
+export function admissionBatchRoutes(
+  deps: AdmissionDeps,
+  groups: TimeoutGroups = DEFAULT_GROUPS,
+): Map<string, BatchRouteHandler> {
   const routes = new Map<string, BatchRouteHandler>();
   routes.set("/validate", (bodies) => handleValidateBatch(bodies, deps));
   for (const group of registeredGroups(groups)) {
@@ -83,8 +116,13 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
   const pressure = watchMemoryPressure({
     ...(o.bounds.memoryLimitBytes !== undefined ? { limitBytes: o.bounds.memoryLimitBytes } : {}),
     onChange: (reason) => {
-      if (reason === undefined) o.logger.info({}, "bylaw serve: memory is back under its bounds; reviews are served again");
-      else o.logger.warn({ reason }, "bylaw serve: memory is near its limit; reviews are answered 503 (the webhooks' failurePolicy applies) until it falls");
+      if (reason === undefined)
+        o.logger.info({}, "bylaw serve: memory is back under its bounds; reviews are served again");
+      else
+        o.logger.warn(
+          { reason },
+          "bylaw serve: memory is near its limit; reviews are answered 503 (the webhooks' failurePolicy applies) until it falls",
+        );
     },
   });
   const routes = admissionRoutes(o.deps, o.groups);
@@ -115,7 +153,11 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
   let metricsPort: number | undefined;
   let metricsServer: { close(): Promise<void> } | undefined;
   if (o.metricsPort !== undefined) {
-    const server = createMetricsServer({ host: o.host, port: o.metricsPort, render: async () => ({ contentType: o.registry.contentType, body: await o.registry.metrics() }) });
+    const server = createMetricsServer({
+      host: o.host,
+      port: o.metricsPort,
+      render: async () => ({ contentType: o.registry.contentType, body: await o.registry.metrics() }),
+    });
     metricsPort = (await server.listen()).port;
     metricsServer = server;
   }

@@ -17,23 +17,46 @@ export interface ServingTls {
   close(): void;
 }
 
-type Flags = { "tls-ca-file"?: string | undefined; "tls-cert-file"?: string | undefined; "tls-key-file"?: string | undefined; "self-signed"?: boolean | undefined; "dns-name"?: string[] | undefined };
+type Flags = {
+  "tls-ca-file"?: string | undefined;
+  "tls-cert-file"?: string | undefined;
+  "tls-key-file"?: string | undefined;
+  "self-signed"?: boolean | undefined;
+  "dns-name"?: string[] | undefined;
+};
 
-export async function resolveTls(values: Flags, io: Io): Promise<{ ok: true; value: ServingTls } | { ok: false; error: string }> {
+export async function resolveTls(
+  values: Flags,
+  io: Io,
+): Promise<{ ok: true; value: ServingTls } | { ok: false; error: string }> {
   const certFile = values["tls-cert-file"];
   const keyFile = values["tls-key-file"];
   if (values["self-signed"]) {
-    if (certFile !== undefined || keyFile !== undefined) return { ok: false, error: "use either --self-signed or --tls-cert-file/--tls-key-file, not both" };
+    if (certFile !== undefined || keyFile !== undefined)
+      return { ok: false, error: "use either --self-signed or --tls-cert-file/--tls-key-file, not both" };
     const names = values["dns-name"] ?? [];
-    if (names.length === 0) return { ok: false, error: "--self-signed needs at least one --dns-name (e.g. bylaw.bylaw.svc)" };
+    if (names.length === 0)
+      return { ok: false, error: "--self-signed needs at least one --dns-name (e.g. bylaw.bylaw.svc)" };
     // node-forge (about 10 MiB resident) is loaded only when a certificate is minted.
     const { selfSignedCertificate } = await import("../../../server/tls/self-signed.js");
     const bundle = selfSignedCertificate({ dnsNames: names, now: new Date(), includeLoopback: true });
     io.out(writeYaml({ caBundle: bundle.caBundle }).trimEnd());
-    io.err("bylaw serve: self-signed certificate created; put the caBundle above into the webhook configurations' clientConfig.caBundle");
-    return { ok: true, value: { cert: bundle.cert, key: bundle.key, caPem: () => bundle.caCert, onReload: () => undefined, close: () => undefined } };
+    io.err(
+      "bylaw serve: self-signed certificate created; put the caBundle above into the webhook configurations' clientConfig.caBundle",
+    );
+    return {
+      ok: true,
+      value: {
+        cert: bundle.cert,
+        key: bundle.key,
+        caPem: () => bundle.caCert,
+        onReload: () => undefined,
+        close: () => undefined,
+      },
+    };
   }
-  if (certFile === undefined || keyFile === undefined) return { ok: false, error: "give --tls-cert-file and --tls-key-file, or --self-signed --dns-name NAME" };
+  if (certFile === undefined || keyFile === undefined)
+    return { ok: false, error: "give --tls-cert-file and --tls-key-file, or --self-signed --dns-name NAME" };
   const loaded = await loadTlsFiles(certFile, keyFile);
   if (!loaded.ok) return { ok: false, error: loaded.error.message };
   const caFile = values["tls-ca-file"];
@@ -59,11 +82,18 @@ export async function resolveTls(values: Flags, io: Io): Promise<{ ok: true; val
         listeners.forEach((l) => l(tls));
       },
       (e: Error) => {
-        io.err(`bylaw serve: --tls-ca-file ${caFile} could not be read again, keeping the CA registered before: ${e.message}`);
+        io.err(
+          `bylaw serve: --tls-ca-file ${caFile} could not be read again, keeping the CA registered before: ${e.message}`,
+        );
         listeners.forEach((l) => l(tls));
       },
     );
   };
-  const watch = watchTls(certFile, keyFile, reloaded, (e) => io.err(`bylaw serve: TLS reload failed, keeping the current certificate: ${e.message}`));
-  return { ok: true, value: { ...loaded.value, caPem: () => ca, onReload: (l) => listeners.push(l), close: () => watch.close() } };
+  const watch = watchTls(certFile, keyFile, reloaded, (e) =>
+    io.err(`bylaw serve: TLS reload failed, keeping the current certificate: ${e.message}`),
+  );
+  return {
+    ok: true,
+    value: { ...loaded.value, caPem: () => ca, onReload: (l) => listeners.push(l), close: () => watch.close() },
+  };
 }

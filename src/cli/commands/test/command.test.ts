@@ -41,9 +41,19 @@ const good = `- {policy: require-team, rule: check-team, resources: [good], kind
 - {policy: require-team, rule: check-team, resources: [svc], kind: Service, result: pass}
 `;
 
-interface JsonOut { summary: { passed: number; failed: number; skipped: number }; suites: { path: string; error: string | null; results: { resource: string; ok: boolean; reason: string; actual: string | null }[] }[] }
+interface JsonOut {
+  summary: { passed: number; failed: number; skipped: number };
+  suites: {
+    path: string;
+    error: string | null;
+    results: { resource: string; ok: boolean; reason: string; actual: string | null }[];
+  }[];
+}
 
-async function runJson(files: Record<string, string>, args: string[] = []): Promise<{ code: number; out: JsonOut; stderr: string }> {
+async function runJson(
+  files: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number; out: JsonOut; stderr: string }> {
   const dir = tempTree(files);
   const io = recordingIo();
   const code = await main(["test", dir, "-o", "json", ...args], io);
@@ -52,31 +62,59 @@ async function runJson(files: Record<string, string>, args: string[] = []): Prom
 
 describe("bylaw test", () => {
   test("one result per expected row; an unmatched resource is Excluded (a pass)", async () => {
-    const { code, out } = await runJson({ "s/policy.yaml": policy, "s/resources.yaml": pods, "s/kyverno-test.yaml": testFile(good) });
+    const { code, out } = await runJson({
+      "s/policy.yaml": policy,
+      "s/resources.yaml": pods,
+      "s/kyverno-test.yaml": testFile(good),
+    });
     assert.equal(code, 0);
-    assert.deepEqual(out.suites[0]?.results.map((r) => [r.resource, r.ok, r.reason]), [
-      ["good", true, "Ok"], ["bad", true, "Ok"], ["default/bad", true, "Ok"], ["svc", true, "Excluded"],
-    ]);
+    assert.deepEqual(
+      out.suites[0]?.results.map((r) => [r.resource, r.ok, r.reason]),
+      [
+        ["good", true, "Ok"],
+        ["bad", true, "Ok"],
+        ["default/bad", true, "Ok"],
+        ["svc", true, "Excluded"],
+      ],
+    );
     assert.deepEqual(out.summary, { passed: 3, failed: 0, skipped: 1 });
     assert.match(out.suites[0]?.path ?? "", /\/s$/);
   });
 
   test("a wrong expectation fails the row with Want/got and exits 1", async () => {
-    const { code, out } = await runJson({ "s/policy.yaml": policy, "s/resources.yaml": pods, "s/kyverno-test.yaml": testFile("- {policy: require-team, rule: check-team, resources: [bad], kind: Pod, result: pass}\n") });
+    const { code, out } = await runJson({
+      "s/policy.yaml": policy,
+      "s/resources.yaml": pods,
+      "s/kyverno-test.yaml": testFile(
+        "- {policy: require-team, rule: check-team, resources: [bad], kind: Pod, result: pass}\n",
+      ),
+    });
     assert.equal(code, 1);
-    assert.deepEqual(out.suites[0]?.results.map((r) => [r.ok, r.reason, r.actual]), [[false, "Want pass, got fail", "fail"]]);
+    assert.deepEqual(
+      out.suites[0]?.results.map((r) => [r.ok, r.reason, r.actual]),
+      [[false, "Want pass, got fail", "fail"]],
+    );
   });
 
   test("a resource missing from the manifests is Not found", async () => {
-    const { out } = await runJson({ "s/policy.yaml": policy, "s/resources.yaml": pods, "s/kyverno-test.yaml": testFile("- {policy: require-team, rule: check-team, resources: [ghost], kind: Pod, result: pass}\n") });
+    const { out } = await runJson({
+      "s/policy.yaml": policy,
+      "s/resources.yaml": pods,
+      "s/kyverno-test.yaml": testFile(
+        "- {policy: require-team, rule: check-team, resources: [ghost], kind: Pod, result: pass}\n",
+      ),
+    });
     assert.equal(out.suites[0]?.results[0]?.reason, "Not found");
   });
 
   test("a suite naming a missing file fails clearly while other suites still run", async () => {
     const broken = testFile(good).replace("resources: [resources.yaml]", "resources: [missing.yaml]");
     const { code, out } = await runJson({
-      "a/policy.yaml": policy, "a/resources.yaml": pods, "a/kyverno-test.yaml": testFile(good),
-      "b/policy.yaml": policy, "b/kyverno-test.yaml": broken,
+      "a/policy.yaml": policy,
+      "a/resources.yaml": pods,
+      "a/kyverno-test.yaml": testFile(good),
+      "b/policy.yaml": policy,
+      "b/kyverno-test.yaml": broken,
     });
     assert.equal(code, 1);
     assert.equal(out.suites[0]?.error, null);
@@ -85,7 +123,11 @@ describe("bylaw test", () => {
   });
 
   test("removed fields are rejected, as Kyverno parses test files strictly", async () => {
-    const { out } = await runJson({ "s/policy.yaml": policy, "s/resources.yaml": pods, "s/kyverno-test.yaml": testFile(good, "checks: []\n") });
+    const { out } = await runJson({
+      "s/policy.yaml": policy,
+      "s/resources.yaml": pods,
+      "s/kyverno-test.yaml": testFile(good, "checks: []\n"),
+    });
     assert.match(out.suites[0]?.error ?? "", /checks: unknown field/);
   });
 
@@ -112,9 +154,18 @@ policies:
     rules: [{name: no-update, values: {forbidden: UPDATE}}]
     resources: [{name: bad, values: {request.operation: UPDATE}}]
 `;
-    const results = "- {policy: ops, rule: no-update, resources: [bad], kind: Pod, result: fail}\n- {policy: ops, rule: no-update, resources: [good], kind: Pod, result: pass}\n";
-    const { code, out } = await runJson({ "s/policy.yaml": opPolicy, "s/resources.yaml": pods, "s/values.yaml": values, "s/kyverno-test.yaml": testFile(results, "variables: values.yaml\n") });
-    assert.deepEqual(out.suites[0]?.results.map((r) => r.reason), ["Ok", "Ok"]);
+    const results =
+      "- {policy: ops, rule: no-update, resources: [bad], kind: Pod, result: fail}\n- {policy: ops, rule: no-update, resources: [good], kind: Pod, result: pass}\n";
+    const { code, out } = await runJson({
+      "s/policy.yaml": opPolicy,
+      "s/resources.yaml": pods,
+      "s/values.yaml": values,
+      "s/kyverno-test.yaml": testFile(results, "variables: values.yaml\n"),
+    });
+    assert.deepEqual(
+      out.suites[0]?.results.map((r) => r.reason),
+      ["Ok", "Ok"],
+    );
     assert.equal(code, 0);
   });
 
@@ -129,9 +180,20 @@ spec:
       validate:
         deny: {conditions: {any: [{key: "{{ request.operation }}", operator: Equals, value: DELETE}]}}
 `;
-    const results = "- {policy: no-delete, rule: block, resources: [good], kind: Pod, result: fail, operation: DELETE}\n- {policy: no-delete, rule: block, resources: [good], kind: Pod, result: pass}\n";
-    const { out } = await runJson({ "s/policy.yaml": delPolicy, "s/resources.yaml": pods, "s/kyverno-test.yaml": testFile(results) });
-    assert.deepEqual(out.suites[0]?.results.map((r) => [r.actual, r.reason]), [["fail", "Ok"], ["pass", "Ok"]]);
+    const results =
+      "- {policy: no-delete, rule: block, resources: [good], kind: Pod, result: fail, operation: DELETE}\n- {policy: no-delete, rule: block, resources: [good], kind: Pod, result: pass}\n";
+    const { out } = await runJson({
+      "s/policy.yaml": delPolicy,
+      "s/resources.yaml": pods,
+      "s/kyverno-test.yaml": testFile(results),
+    });
+    assert.deepEqual(
+      out.suites[0]?.results.map((r) => [r.actual, r.reason]),
+      [
+        ["fail", "Ok"],
+        ["pass", "Ok"],
+      ],
+    );
   });
 
   test("the table output ends with Kyverno's summary line", async () => {

@@ -108,14 +108,22 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     return 0;
   }
   // Kyverno's name is --output-format (-o); --output is the old spelling, kept with a warning.
-  if (values.output !== undefined) io.err("warning: bylaw test --output is deprecated: use -o/--output-format (the same flag name as in kyverno test)");
+  if (values.output !== undefined)
+    io.err(
+      "warning: bylaw test --output is deprecated: use -o/--output-format (the same flag name as in kyverno test)",
+    );
   const format = values["output-format"] ?? values.output ?? "table";
   if (format !== "table" && format !== "json" && format !== "junit") {
     io.err(usageLine("test", `--output-format must be table, json or junit (got ${JSON.stringify(format)})`));
     return 2;
   }
   if (values["git-branch"] !== undefined && !positionals.some(isGitUrl)) {
-    io.err(usageLine("test", "--git-branch needs a Git URL among the PATHs (https://<host>/<owner>/<repository>/<folder>, or file://)"));
+    io.err(
+      usageLine(
+        "test",
+        "--git-branch needs a Git URL among the PATHs (https://<host>/<owner>/<repository>/<folder>, or file://)",
+      ),
+    );
     return 2;
   }
   const local = await cloneTestPaths(positionals.length > 0 ? positionals : ["."], values["git-branch"]);
@@ -134,7 +142,12 @@ interface TestFlags {
   readonly registry: boolean;
 }
 
-async function runTests(local: TestPaths, values: TestFlags, io: Io, format: "table" | "json" | "junit"): Promise<number> {
+async function runTests(
+  local: TestPaths,
+  values: TestFlags,
+  io: Io,
+  format: "table" | "json" | "junit",
+): Promise<number> {
   for (const e of local.errors) io.err(`bylaw test: ${e}`);
   const found = await discoverTests(local.paths, values["file-name"]);
   const files = found.files;
@@ -145,8 +158,13 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: "ta
     return values["require-tests"] || errors.length > 0 ? 1 : 0;
   }
   // The registry client (node:https and friends) loads only for --registry.
-  const registry = values.registry ? await (await import("../../offline/registry-setup.js")).cliRegistryAccess(true) : ok<RegistryAccess | undefined>(undefined);
-  const passes = registry.ok && registry.value !== undefined ? (await import("../../../platform/registry/index.js")).withRegistryPasses : undefined;
+  const registry = values.registry
+    ? await (await import("../../offline/registry-setup.js")).cliRegistryAccess(true)
+    : ok<RegistryAccess | undefined>(undefined);
+  const passes =
+    registry.ok && registry.value !== undefined
+      ? (await import("../../../platform/registry/index.js")).withRegistryPasses
+      : undefined;
   if (!registry.ok) {
     io.err(usageLine("test", registry.error.message));
     return 2;
@@ -161,19 +179,27 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: "ta
   // Files parsed by an earlier run of this build, unchanged since, are not parsed again (parse-cache.ts).
   // Not for a Git clone: its files live in a new temporary folder each run, so no entry would be read again.
   const cacheDir = local.cloned ? undefined : buildCacheDir();
-  const parsePack = cacheDir === undefined ? undefined : join(cacheDir, "parse", packName(local.paths.map((p) => resolve(p))));
+  const parsePack =
+    cacheDir === undefined ? undefined : join(cacheDir, "parse", packName(local.paths.map((p) => resolve(p))));
   const parsed = parsePack === undefined ? undefined : new ParseCache(parsePack);
   useParsedFiles(parsed);
   let ran: SuiteResult[];
   try {
     ran = await runSuiteFiles(files, {
       workers,
-      ...(parsed !== undefined && parsePack !== undefined ? { parsePack, adoptParsed: (report: ParseCacheReport) => parsed.adopt(report) } : {}),
+      ...(parsed !== undefined && parsePack !== undefined
+        ? { parsePack, adoptParsed: (report: ParseCacheReport) => parsed.adopt(report) }
+        : {}),
       runHere: (file) => {
-        const run = (): Promise<SuiteResult[]> => runSuites(file, (spec, cluster) => offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}));
+        const run = (): Promise<SuiteResult[]> =>
+          runSuites(file, (spec, cluster) =>
+            offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}),
+          );
         return passes === undefined ? run() : passes(registry.value, run);
       },
-      ...(progress ? { onDone: (n: number, total: number, file: string) => io.progress(`[${n}/${total}] ${file}`) } : {}),
+      ...(progress
+        ? { onDone: (n: number, total: number, file: string) => io.progress(`[${n}/${total}] ${file}`) }
+        : {}),
     });
   } finally {
     useParsedFiles(undefined);

@@ -5,7 +5,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-export async function discoverTests(paths: readonly string[], fileName: string): Promise<{ files: string[]; errors: string[] }> {
+export async function discoverTests(
+  paths: readonly string[],
+  fileName: string,
+): Promise<{ files: string[]; errors: string[] }> {
   const files: string[] = [];
   const errors: string[] = [];
   for (const p of paths) {
@@ -23,7 +26,9 @@ export async function discoverTests(paths: readonly string[], fileName: string):
 }
 
 function walk(dir: string, fileName: string, out: string[]): void {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   for (const e of entries) {
     const full = join(dir, e.name);
     if (e.isDirectory()) {

@@ -21,7 +21,8 @@ spec:
       match: {any: [{resources: {kinds: [Pod]}}]}
       validate: {message: team, pattern: {metadata: {labels: {team: "?*"}}}}
 `;
-const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: web, labels: {team: a}}\nspec: {containers: [{name: c, image: nginx}]}\n";
+const pod =
+  "apiVersion: v1\nkind: Pod\nmetadata: {name: web, labels: {team: a}}\nspec: {containers: [{name: c, image: nginx}]}\n";
 const suite = (result: string) => `apiVersion: cli.kyverno.io/v1alpha1
 kind: Test
 metadata: {name: team-${result}}
@@ -36,7 +37,12 @@ describe("bylaw test on a Git URL", { skip: hasGit ? false : "git is not install
   let url = "";
   before(() => {
     const root = mkdtempSync(join(tmpdir(), "bylaw-test-git-"));
-    const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "init.defaultBranch=main", ...args], { cwd, stdio: "pipe" });
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync(
+        "git",
+        ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "init.defaultBranch=main", ...args],
+        { cwd, stdio: "pipe" },
+      );
     git(root, "init", "--quiet", "--bare", "suites.git");
     const work = join(root, "work");
     mkdirSync(join(work, "pass"), { recursive: true });
@@ -72,7 +78,11 @@ describe("bylaw test on a Git URL", { skip: hasGit ? false : "git is not install
 
   test("the rest of the URL is the branch; with --git-branch it is the folder", async () => {
     assert.equal((await run([`${url}/broken`])).code, 1, "the broken branch's other suite fails");
-    assert.equal((await run([`${url}/pass`, "--git-branch", "broken"])).code, 0, "only the pass folder of the broken branch");
+    assert.equal(
+      (await run([`${url}/pass`, "--git-branch", "broken"])).code,
+      0,
+      "only the pass folder of the broken branch",
+    );
     assert.equal((await run([`${url}/other`, "-b", "broken"])).code, 1);
   });
 

@@ -39,7 +39,13 @@ resources: [resources.yaml]
 ${extra}results:
 ${results}`;
 
-interface Row { resource: string; ok: boolean; reason: string; actual: string | null; message: string }
+interface Row {
+  resource: string;
+  ok: boolean;
+  reason: string;
+  actual: string | null;
+  message: string;
+}
 
 async function run(files: Record<string, string>): Promise<{ code: number; rows: Row[]; error: string | null }> {
   const dir = tempTree(files);
@@ -52,19 +58,33 @@ async function run(files: Record<string, string>): Promise<{ code: number; rows:
 describe("bylaw test: patchedResources", () => {
   test("the patched resource must equal the file's object (an unset namespace counts as default)", async () => {
     const { code, rows } = await run({
-      "policy.yaml": addTeam, "resources.yaml": pods, "patched.yaml": patched("bravo"), "labelled.yaml": pods.split("---\n")[1] ?? "",
-      "kyverno-test.yaml": suite(`- {policy: add-team, rule: team, resources: [bare], kind: Pod, result: pass, patchedResources: patched.yaml}
+      "policy.yaml": addTeam,
+      "resources.yaml": pods,
+      "patched.yaml": patched("bravo"),
+      "labelled.yaml": pods.split("---\n")[1] ?? "",
+      "kyverno-test.yaml":
+        suite(`- {policy: add-team, rule: team, resources: [bare], kind: Pod, result: pass, patchedResources: patched.yaml}
 - {policy: add-team, rule: team, resources: [labelled], kind: Pod, result: skip, patchedResources: labelled.yaml}
 `),
     });
-    assert.deepEqual(rows.map((r) => [r.resource, r.ok, r.reason]), [["bare", true, "Ok"], ["labelled", true, "Ok"]]);
+    assert.deepEqual(
+      rows.map((r) => [r.resource, r.ok, r.reason]),
+      [
+        ["bare", true, "Ok"],
+        ["labelled", true, "Ok"],
+      ],
+    );
     assert.equal(code, 0);
   });
 
   test("a different patched resource makes the actual result fail, with the differing path", async () => {
     const { code, rows } = await run({
-      "policy.yaml": addTeam, "resources.yaml": pods, "patched.yaml": patched("charlie"),
-      "kyverno-test.yaml": suite("- {policy: add-team, rule: team, resources: [bare], kind: Pod, result: pass, patchedResources: patched.yaml}\n"),
+      "policy.yaml": addTeam,
+      "resources.yaml": pods,
+      "patched.yaml": patched("charlie"),
+      "kyverno-test.yaml": suite(
+        "- {policy: add-team, rule: team, resources: [bare], kind: Pod, result: pass, patchedResources: patched.yaml}\n",
+      ),
     });
     assert.equal(code, 1);
     assert.equal(rows[0]?.reason, "Resource diff");
@@ -74,18 +94,31 @@ describe("bylaw test: patchedResources", () => {
 
   test("a row may expect fail when the file holds another object", async () => {
     const { rows } = await run({
-      "policy.yaml": addTeam, "resources.yaml": pods, "other.yaml": patched("bravo").replace("name: bare", "name: other"),
-      "kyverno-test.yaml": suite("- {policy: add-team, rule: team, resources: [bare], kind: Pod, result: fail, patchedResources: other.yaml}\n"),
+      "policy.yaml": addTeam,
+      "resources.yaml": pods,
+      "other.yaml": patched("bravo").replace("name: bare", "name: other"),
+      "kyverno-test.yaml": suite(
+        "- {policy: add-team, rule: team, resources: [bare], kind: Pod, result: fail, patchedResources: other.yaml}\n",
+      ),
     });
-    assert.deepEqual(rows.map((r) => [r.ok, r.actual]), [[true, "fail"]]);
+    assert.deepEqual(
+      rows.map((r) => [r.ok, r.actual]),
+      [[true, "fail"]],
+    );
   });
 
   test("an unreadable patchedResources file is a Resource error", async () => {
     const { rows } = await run({
-      "policy.yaml": addTeam, "resources.yaml": pods,
-      "kyverno-test.yaml": suite("- {policy: add-team, rule: team, resources: [bare], kind: Pod, result: pass, patchedResources: missing.yaml}\n"),
+      "policy.yaml": addTeam,
+      "resources.yaml": pods,
+      "kyverno-test.yaml": suite(
+        "- {policy: add-team, rule: team, resources: [bare], kind: Pod, result: pass, patchedResources: missing.yaml}\n",
+      ),
     });
-    assert.deepEqual(rows.map((r) => [r.ok, r.reason]), [[false, "Resource error"]]);
+    assert.deepEqual(
+      rows.map((r) => [r.ok, r.reason]),
+      [[false, "Resource error"]],
+    );
   });
 
   test("validate policies see the resource the mutate policies patched", async () => {
@@ -100,10 +133,14 @@ spec:
       validate: {pattern: {metadata: {labels: {team: "?*"}}}}
 `;
     const { rows } = await run({
-      "policy.yaml": addTeam + requireTeam, "resources.yaml": pods,
+      "policy.yaml": addTeam + requireTeam,
+      "resources.yaml": pods,
       "kyverno-test.yaml": suite("- {policy: require-team, rule: check, resources: [bare], kind: Pod, result: pass}\n"),
     });
-    assert.deepEqual(rows.map((r) => [r.ok, r.actual]), [[true, "pass"]]);
+    assert.deepEqual(
+      rows.map((r) => [r.ok, r.actual]),
+      [[true, "pass"]],
+    );
   });
 });
 
@@ -123,23 +160,37 @@ spec:
         clone: {namespace: default, name: regcred}
 `;
 const namespace = "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n";
-const source = "apiVersion: v1\nkind: Secret\nmetadata: {name: regcred, namespace: default, uid: abc, resourceVersion: '7'}\ntype: kubernetes.io/dockerconfigjson\ndata: {.dockerconfigjson: e30=}\n";
-const copy = "apiVersion: v1\nkind: Secret\nmetadata: {name: regcred, namespace: team-a}\ntype: kubernetes.io/dockerconfigjson\ndata: {.dockerconfigjson: e30=}\n";
+const source =
+  "apiVersion: v1\nkind: Secret\nmetadata: {name: regcred, namespace: default, uid: abc, resourceVersion: '7'}\ntype: kubernetes.io/dockerconfigjson\ndata: {.dockerconfigjson: e30=}\n";
+const copy =
+  "apiVersion: v1\nkind: Secret\nmetadata: {name: regcred, namespace: team-a}\ntype: kubernetes.io/dockerconfigjson\ndata: {.dockerconfigjson: e30=}\n";
 
 describe("bylaw test: generate", () => {
   test("clone from cloneSourceResource, compared with generatedResource (no Kyverno labels, no server fields)", async () => {
     const { code, rows } = await run({
-      "policy.yaml": syncSecret, "resources.yaml": namespace, "source.yaml": source, "copy.yaml": copy,
-      "kyverno-test.yaml": suite("- {policy: sync-regcred, rule: clone, resources: [team-a], kind: Namespace, result: pass, cloneSourceResource: source.yaml, generatedResource: copy.yaml}\n"),
+      "policy.yaml": syncSecret,
+      "resources.yaml": namespace,
+      "source.yaml": source,
+      "copy.yaml": copy,
+      "kyverno-test.yaml": suite(
+        "- {policy: sync-regcred, rule: clone, resources: [team-a], kind: Namespace, result: pass, cloneSourceResource: source.yaml, generatedResource: copy.yaml}\n",
+      ),
     });
-    assert.deepEqual(rows.map((r) => [r.ok, r.reason]), [[true, "Ok"]]);
+    assert.deepEqual(
+      rows.map((r) => [r.ok, r.reason]),
+      [[true, "Ok"]],
+    );
     assert.equal(code, 0);
   });
 
   test("without the clone source the rule errors and says where to supply it", async () => {
     const { rows } = await run({
-      "policy.yaml": syncSecret, "resources.yaml": namespace, "copy.yaml": copy,
-      "kyverno-test.yaml": suite("- {policy: sync-regcred, rule: clone, resources: [team-a], kind: Namespace, result: pass, generatedResource: copy.yaml}\n"),
+      "policy.yaml": syncSecret,
+      "resources.yaml": namespace,
+      "copy.yaml": copy,
+      "kyverno-test.yaml": suite(
+        "- {policy: sync-regcred, rule: clone, resources: [team-a], kind: Namespace, result: pass, generatedResource: copy.yaml}\n",
+      ),
     });
     assert.equal(rows[0]?.ok, false);
     assert.match(rows[0]?.message ?? "", /source Secret default\/regcred not found/);
@@ -162,12 +213,23 @@ spec:
           spec: {template: {metadata: {annotations: {secret-version: "{{ request.object.metadata.resourceVersion }}"}}}}
 `;
     const secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: apps, resourceVersion: '9'}\n";
-    const deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: apps}\nspec: {template: {spec: {containers: [{name: c, image: i}]}}}\n";
-    const after = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: apps}\nspec: {template: {metadata: {annotations: {secret-version: '9'}}, spec: {containers: [{name: c, image: i}]}}}\n";
+    const deploy =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: apps}\nspec: {template: {spec: {containers: [{name: c, image: i}]}}}\n";
+    const after =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: apps}\nspec: {template: {metadata: {annotations: {secret-version: '9'}}, spec: {containers: [{name: c, image: i}]}}}\n";
     const { rows } = await run({
-      "policy.yaml": policy, "resources.yaml": secret, "targets.yaml": deploy, "after.yaml": after,
-      "kyverno-test.yaml": suite("- {policy: restart-on-secret, rule: stamp, resources: [api], kind: Deployment, result: pass, patchedResources: after.yaml}\n", "targetResources: [targets.yaml]\n"),
+      "policy.yaml": policy,
+      "resources.yaml": secret,
+      "targets.yaml": deploy,
+      "after.yaml": after,
+      "kyverno-test.yaml": suite(
+        "- {policy: restart-on-secret, rule: stamp, resources: [api], kind: Deployment, result: pass, patchedResources: after.yaml}\n",
+        "targetResources: [targets.yaml]\n",
+      ),
     });
-    assert.deepEqual(rows.map((r) => [r.ok, r.reason]), [[true, "Ok"]]);
+    assert.deepEqual(
+      rows.map((r) => [r.ok, r.reason]),
+      [[true, "Ok"]],
+    );
   });
 });

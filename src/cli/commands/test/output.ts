@@ -30,7 +30,12 @@ export function renderSuiteTable(suite: SuiteResult, detailed: boolean, failOnly
   if (rows.length === 0) return "";
   const headers = ["ID", "POLICY", "RULE", "RESOURCE", "RESULT", "REASON", ...(detailed ? ["MESSAGE"] : [])];
   const body = rows.map((r, i) => [
-    String(i + 1), r.policy, r.rule, r.kind ? `${r.kind}/${r.resource}` : r.resource, r.ok ? "Pass" : "Fail", r.reason,
+    String(i + 1),
+    r.policy,
+    r.rule,
+    r.kind ? `${r.kind}/${r.resource}` : r.resource,
+    r.ok ? "Pass" : "Fail",
+    r.reason,
     ...(detailed ? [r.message.replace(/\s+/g, " ").slice(0, 200)] : []),
   ]);
   return renderTable(headers, body);
@@ -44,40 +49,63 @@ export function summaryLine(s: Summary, failOnly: boolean): string {
 
 export function renderJson(suites: readonly SuiteResult[]): string {
   const summary = summarize(suites);
-  return JSON.stringify({
-    summary,
-    suites: suites.map((s) => ({
-      path: s.path,
-      name: s.name,
-      error: s.error ?? null,
-      policyErrors: s.policyErrors ?? [],
-      warnings: s.warnings,
-      results: s.results.map((r: RowResult) => ({
-        policy: r.policy, rule: r.rule, resource: r.resource, kind: r.kind, expected: r.expected,
-        actual: r.actual, ok: r.ok, reason: r.reason, message: r.message,
+  return JSON.stringify(
+    {
+      summary,
+      suites: suites.map((s) => ({
+        path: s.path,
+        name: s.name,
+        error: s.error ?? null,
+        policyErrors: s.policyErrors ?? [],
+        warnings: s.warnings,
+        results: s.results.map((r: RowResult) => ({
+          policy: r.policy,
+          rule: r.rule,
+          resource: r.resource,
+          kind: r.kind,
+          expected: r.expected,
+          actual: r.actual,
+          ok: r.ok,
+          reason: r.reason,
+          message: r.message,
+        })),
       })),
-    })),
-  }, null, 2);
+    },
+    null,
+    2,
+  );
 }
 
 export function renderJunit(suites: readonly SuiteResult[]): string {
   const s = summarize(suites);
-  const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites tests="${s.passed + s.skipped + s.failed}" failures="${s.failed}">`];
+  const out = [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites tests="${s.passed + s.skipped + s.failed}" failures="${s.failed}">`,
+  ];
   for (const suite of suites) {
-    const failures = suite.results.filter((r) => !r.ok).length + (suite.error !== undefined && suite.results.length === 0 ? 1 : 0);
+    const failures =
+      suite.results.filter((r) => !r.ok).length + (suite.error !== undefined && suite.results.length === 0 ? 1 : 0);
     const errors = suite.policyErrors?.length ?? 0;
-    out.push(`  <testsuite name="${xmlEscape(suite.name || suite.path)}" tests="${Math.max(suite.results.length, failures) + errors}" failures="${failures}"${errors > 0 ? ` errors="${errors}"` : ""}>`);
+    out.push(
+      `  <testsuite name="${xmlEscape(suite.name || suite.path)}" tests="${Math.max(suite.results.length, failures) + errors}" failures="${failures}"${errors > 0 ? ` errors="${errors}"` : ""}>`,
+    );
     if (suite.error !== undefined && suite.results.length === 0) {
-      out.push(`    <testcase name="load" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(suite.error)}"/></testcase>`);
+      out.push(
+        `    <testcase name="load" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(suite.error)}"/></testcase>`,
+      );
     }
     for (const e of suite.policyErrors ?? []) {
-      out.push(`    <testcase name="policies" classname="${xmlEscape(suite.path)}"><error message="invalid policy">${xmlEscape(e)}</error></testcase>`);
+      out.push(
+        `    <testcase name="policies" classname="${xmlEscape(suite.path)}"><error message="invalid policy">${xmlEscape(e)}</error></testcase>`,
+      );
     }
     for (const r of suite.results) {
       const name = xmlEscape(`${r.policy}/${r.rule}/${r.resource}`);
-      out.push(r.ok
-        ? `    <testcase name="${name}" classname="${xmlEscape(suite.path)}"/>`
-        : `    <testcase name="${name}" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(r.reason)}">${xmlEscape(r.message)}</failure></testcase>`);
+      out.push(
+        r.ok
+          ? `    <testcase name="${name}" classname="${xmlEscape(suite.path)}"/>`
+          : `    <testcase name="${name}" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(r.reason)}">${xmlEscape(r.message)}</failure></testcase>`,
+      );
     }
     out.push("  </testsuite>");
   }

@@ -40,7 +40,10 @@ results:
 `;
   }
   const root = tempTree(files);
-  return Object.keys(files).filter((f) => f.endsWith("kyverno-test.yaml")).sort().map((f) => join(root, f));
+  return Object.keys(files)
+    .filter((f) => f.endsWith("kyverno-test.yaml"))
+    .sort()
+    .map((f) => join(root, f));
 }
 
 const here = (file: string): Promise<SuiteResult[]> => runSuites(file, offlineEngine);
@@ -50,7 +53,11 @@ describe("workerCount", () => {
     assert.equal(workerCount(5, {}, 8), 0);
     assert.equal(workerCount(SUITES_PER_WORKER - 1, {}, 8), 0);
     assert.equal(workerCount(SUITES_PER_WORKER, {}, 8), 1);
-    assert.equal(workerCount(500, {}, 2), 0, "two cores: a worker repeats the main thread's JIT work and costs more than it saves");
+    assert.equal(
+      workerCount(500, {}, 2),
+      0,
+      "two cores: a worker repeats the main thread's JIT work and costs more than it saves",
+    );
     assert.equal(workerCount(500, {}, 3), 2);
     assert.equal(workerCount(500, {}, 8), 7);
     assert.equal(workerCount(500, {}, 1), 0);
@@ -60,7 +67,9 @@ describe("workerCount", () => {
     assert.equal(workerCount(500, { [WORKERS_ENV]: "0" }, 8), 0);
     assert.equal(workerCount(500, { [WORKERS_ENV]: "3" }, 2), 3);
     assert.equal(workerCount(2, { [WORKERS_ENV]: "3" }, 2), 1);
-    assert.deepEqual(workerCount(500, { [WORKERS_ENV]: "many" }, 2), { error: `${WORKERS_ENV} must be a whole number of worker threads, 0 or more (got "many")` });
+    assert.deepEqual(workerCount(500, { [WORKERS_ENV]: "many" }, 2), {
+      error: `${WORKERS_ENV} must be a whole number of worker threads, 0 or more (got "many")`,
+    });
     assert.ok(typeof workerCount(500, { [WORKERS_ENV]: "-1" }, 2) === "object");
   });
 });
@@ -71,12 +80,25 @@ describe("runSuiteFiles", () => {
   test("worker threads give the same results, in the same order, as the main thread alone", async () => {
     const alone = await runSuiteFiles(files, { workers: 0, runHere: here });
     const finished: string[] = [];
-    const shared = await runSuiteFiles(files, { workers: 2, runHere: here, onDone: (n, total, file) => finished.push(`${n}/${total} ${file}`) });
+    const shared = await runSuiteFiles(files, {
+      workers: 2,
+      runHere: here,
+      onDone: (n, total, file) => finished.push(`${n}/${total} ${file}`),
+    });
     assert.deepEqual(shared, alone);
-    assert.deepEqual(alone.map((s) => s.name), files.map((_f, i) => `suite-${i}`));
-    assert.deepEqual(alone.map((s) => s.results.filter((r) => !r.ok).length), files.map((_f, i) => (i % 3 === 0 ? 1 : 0)));
+    assert.deepEqual(
+      alone.map((s) => s.name),
+      files.map((_f, i) => `suite-${i}`),
+    );
+    assert.deepEqual(
+      alone.map((s) => s.results.filter((r) => !r.ok).length),
+      files.map((_f, i) => (i % 3 === 0 ? 1 : 0)),
+    );
     assert.equal(finished.length, files.length);
-    assert.deepEqual(finished.map((f) => f.split(" ")[0]), files.map((_f, i) => `${i + 1}/${files.length}`));
+    assert.deepEqual(
+      finished.map((f) => f.split(" ")[0]),
+      files.map((_f, i) => `${i + 1}/${files.length}`),
+    );
   });
 
   test("a suite that finishes early does not move ahead of the ones before it", async () => {
@@ -88,8 +110,15 @@ describe("runSuiteFiles", () => {
       return here(file);
     };
     const results = await runSuiteFiles(files.slice(0, 8), { workers: 0, runHere: slowFirst });
-    assert.notDeepEqual(order, [...order].sort((a, b) => a - b), "the suites finished out of order");
-    assert.deepEqual(results.map((s) => s.name), files.slice(0, 8).map((_f, i) => `suite-${i}`));
+    assert.notDeepEqual(
+      order,
+      [...order].sort((a, b) => a - b),
+      "the suites finished out of order",
+    );
+    assert.deepEqual(
+      results.map((s) => s.name),
+      files.slice(0, 8).map((_f, i) => `suite-${i}`),
+    );
   });
 
   test("a worker that cannot start loses no suite: the main thread runs what it held", async () => {
@@ -99,22 +128,29 @@ describe("runSuiteFiles", () => {
   });
 
   test("a suite that throws in a worker ends the run with its error, as it would in the main thread", async () => {
-    const throwing = new URL(`data:text/javascript,${encodeURIComponent(`import { parentPort, workerData } from "node:worker_threads";
+    const throwing = new URL(
+      `data:text/javascript,${encodeURIComponent(`import { parentPort, workerData } from "node:worker_threads";
 const i = Atomics.add(new Int32Array(workerData.next), 0, 1);
 parentPort.postMessage({ claimed: i });
-parentPort.postMessage({ index: i, error: "Error: boom in " + workerData.files[i] });`)}`);
+parentPort.postMessage({ index: i, error: "Error: boom in " + workerData.files[i] });`)}`,
+    );
     const never = (): Promise<SuiteResult[]> => new Promise(() => undefined);
     await assert.rejects(runSuiteFiles(files, { workers: 1, runHere: never, workerUrl: throwing }), /boom in /);
-    await assert.rejects(runSuiteFiles(files, { workers: 0, runHere: () => Promise.reject(new Error("boom here")) }), /boom here/);
+    await assert.rejects(
+      runSuiteFiles(files, { workers: 0, runHere: () => Promise.reject(new Error("boom here")) }),
+      /boom here/,
+    );
   });
 
   test("a worker that dies after taking files, before answering or naming them, loses none", async () => {
     // Takes three files (naming only the first) and exits: the main thread runs all three.
-    const dying = new URL(`data:text/javascript,${encodeURIComponent(`import { parentPort, workerData } from "node:worker_threads";
+    const dying = new URL(
+      `data:text/javascript,${encodeURIComponent(`import { parentPort, workerData } from "node:worker_threads";
 const c = new Int32Array(workerData.next);
 parentPort.postMessage({ claimed: Atomics.add(c, 0, 1) });
 Atomics.add(c, 0, 2);
-process.exit(3);`)}`);
+process.exit(3);`)}`,
+    );
     const slow = async (file: string): Promise<SuiteResult[]> => {
       await new Promise((r) => setTimeout(r, 20));
       return here(file);
@@ -136,7 +172,10 @@ process.exit(3);`)}`);
     const results = await runSuiteFiles(files, { workers: 1, runHere: blocking });
     assert.deepEqual(results, await runSuiteFiles(files, { workers: 0, runHere: here }));
     // More than a worker could be handed at its start: it went on taking files by itself.
-    assert.ok(files.length - ranHere.length > IN_FLIGHT, `the worker ran ${files.length - ranHere.length} of ${files.length} suites`);
+    assert.ok(
+      files.length - ranHere.length > IN_FLIGHT,
+      `the worker ran ${files.length - ranHere.length} of ${files.length} suites`,
+    );
   });
 
   test("no files, no work", async () => {

@@ -23,10 +23,17 @@ export const SUITES_PER_WORKER = 16;
  * beyond the first (the main thread runs suites too) from three cores on, and none for fewer than
  * SUITES_PER_WORKER.
  */
-export function workerCount(suites: number, env: Readonly<Record<string, string | undefined>> = process.env, cores: number = availableParallelism()): number | { error: string } {
+export function workerCount(
+  suites: number,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  cores: number = availableParallelism(),
+): number | { error: string } {
   const set = env[WORKERS_ENV];
   if (set !== undefined && set !== "") {
-    if (!/^\d+$/.test(set)) return { error: `${WORKERS_ENV} must be a whole number of worker threads, 0 or more (got ${JSON.stringify(set)})` };
+    if (!/^\d+$/.test(set))
+      return {
+        error: `${WORKERS_ENV} must be a whole number of worker threads, 0 or more (got ${JSON.stringify(set)})`,
+      };
     return Math.min(Number(set), Math.max(0, suites - 1));
   }
   // On two cores a worker is a loss: V8's compiler and GC threads already use much of the second
@@ -100,13 +107,18 @@ export async function runSuiteFiles(files: readonly string[], options: RunSuites
       }
     };
     const runMain = (): void => {
-      while (lanes < IN_FLIGHT && !settled && (retry.length > 0 || Atomics.load(counter, 0) < files.length)) lane().catch(fail);
+      while (lanes < IN_FLIGHT && !settled && (retry.length > 0 || Atomics.load(counter, 0) < files.length))
+        lane().catch(fail);
     };
 
     const startWorker = (): void => {
       if (WorkerThread === undefined) return;
       const worker = new WorkerThread(options.workerUrl ?? new URL("./suite-worker.js", import.meta.url), {
-        workerData: { files, next: shared, ...(options.parsePack !== undefined ? { parsePack: options.parsePack } : {}) } satisfies SuiteWorkerData,
+        workerData: {
+          files,
+          next: shared,
+          ...(options.parsePack !== undefined ? { parsePack: options.parsePack } : {}),
+        } satisfies SuiteWorkerData,
       });
       const held = new Set<number>();
       workers.set(worker, held);
@@ -115,7 +127,8 @@ export async function runSuiteFiles(files: readonly string[], options: RunSuites
         // Every file taken, unanswered and held by no other thread is run here (what this worker
         // held, and one it took but died before naming), so a failing worker never loses a suite.
         const taken = Math.min(Atomics.load(counter, 0), files.length);
-        const elsewhere = (i: number): boolean => here.has(i) || retry.includes(i) || [...workers.values()].some((h) => h.has(i));
+        const elsewhere = (i: number): boolean =>
+          here.has(i) || retry.includes(i) || [...workers.values()].some((h) => h.has(i));
         for (let i = 0; i < taken; i++) if (results[i] === undefined && !elsewhere(i)) retry.push(i);
         runMain();
       };

@@ -29,10 +29,17 @@ async function lane(): Promise<void> {
     port?.postMessage({ claimed: i } satisfies SuiteReply);
     try {
       const result = await runSuites(files[i] ?? "", offlineEngine);
-      port?.postMessage({ index: i, result, ...(parsed !== undefined ? { parsed: parsed.report() } : {}) } satisfies SuiteReply);
+      port?.postMessage({
+        index: i,
+        result,
+        ...(parsed !== undefined ? { parsed: parsed.report() } : {}),
+      } satisfies SuiteReply);
       if (++answered === CACHE_AFTER) saveCompileCache();
     } catch (e) {
-      port?.postMessage({ index: i, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies SuiteReply);
+      port?.postMessage({
+        index: i,
+        error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+      } satisfies SuiteReply);
       return;
     }
   }

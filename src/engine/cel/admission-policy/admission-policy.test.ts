@@ -14,11 +14,18 @@ function engineWith(objects: readonly JsonObject[] = []): ReturnType<typeof crea
   return createEngine({ ...ports, context: { ...ports.context, paramObjects: () => ok(objects) } });
 }
 
-const podRules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }] };
+const podRules = {
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }],
+};
 const maxContainers = {
   paramKind: { apiVersion: "v1", kind: "ConfigMap" },
   matchConstraints: podRules,
-  validations: [{ expression: "size(object.spec.containers) <= int(params.data.max)", messageExpression: "'at most ' + params.data.max + ' containers'" }],
+  validations: [
+    {
+      expression: "size(object.spec.containers) <= int(params.data.max)",
+      messageExpression: "'at most ' + params.data.max + ' containers'",
+    },
+  ],
 };
 
 function vap(spec: JsonObject, name = "vap"): JsonObject {
@@ -26,11 +33,21 @@ function vap(spec: JsonObject, name = "vap"): JsonObject {
 }
 
 function binding(name: string, spec: JsonObject): JsonObject {
-  return { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicyBinding", metadata: { name }, spec: { policyName: "vap", validationActions: ["Deny"], ...spec } };
+  return {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicyBinding",
+    metadata: { name },
+    spec: { policyName: "vap", validationActions: ["Deny"], ...spec },
+  };
 }
 
 function configMap(name: string, namespace: string | undefined, data: JsonObject, labels: JsonObject = {}): JsonObject {
-  return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, ...(namespace !== undefined ? { namespace } : {}), labels }, data };
+  return {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, ...(namespace !== undefined ? { namespace } : {}), labels },
+    data,
+  };
 }
 
 function compile(engine: ReturnType<typeof createEngine>, doc: JsonObject, bindings: JsonValue[] = []): CompiledPolicy {
@@ -41,8 +58,15 @@ function compile(engine: ReturnType<typeof createEngine>, doc: JsonObject, bindi
 
 type Row = [string, string, string];
 
-function run(engine: ReturnType<typeof createEngine>, p: CompiledPolicy, resource: JsonObject, extra: Partial<EngineRequest> = {}): Row[] {
-  return engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra }).rules.map((r) => [r.rule, r.status, r.message]);
+function run(
+  engine: ReturnType<typeof createEngine>,
+  p: CompiledPolicy,
+  resource: JsonObject,
+  extra: Partial<EngineRequest> = {},
+): Row[] {
+  return engine
+    .validate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra })
+    .rules.map((r) => [r.rule, r.status, r.message]);
 }
 
 function containers(n: number): JsonObject[] {
@@ -51,45 +75,90 @@ function containers(n: number): JsonObject[] {
 
 describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates it on its own)", () => {
   const engine = engineWith();
-  const p = compile(engine, vap({ matchConstraints: podRules, validations: [{ expression: "object.metadata.name.startsWith('ok')", message: "name must start with ok" }, { expression: "!has(object.spec.hostNetwork)" }] }));
+  const p = compile(
+    engine,
+    vap({
+      matchConstraints: podRules,
+      validations: [
+        { expression: "object.metadata.name.startsWith('ok')", message: "name must start with ok" },
+        { expression: "!has(object.spec.hostNetwork)" },
+      ],
+    }),
+  );
 
   test("results are named after the policy: pass with no message, fail with the validation's message", () => {
     assert.deepEqual(run(engine, p, pod("ok-1")), [["vap", "pass", ""]]);
     assert.deepEqual(run(engine, p, pod("bad")), [["vap", "fail", "name must start with ok"]]);
-    assert.deepEqual(run(engine, p, { ...pod("ok-2"), spec: { hostNetwork: true, containers: [] } }), [["vap", "fail", "failed expression: !has(object.spec.hostNetwork)"]]);
+    assert.deepEqual(run(engine, p, { ...pod("ok-2"), spec: { hostNetwork: true, containers: [] } }), [
+      ["vap", "fail", "failed expression: !has(object.spec.hostNetwork)"],
+    ]);
     assert.equal(p.admissionPolicy, true);
     assert.equal(p.rules[0]?.action, "Enforce");
   });
 
   test("a resource outside matchConstraints gets no result", () => {
-    assert.deepEqual(run(engine, p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } }), []);
+    assert.deepEqual(
+      run(engine, p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } }),
+      [],
+    );
     assert.deepEqual(run(engine, p, pod("bad"), { operation: "DELETE", oldResource: pod("bad") }), []);
   });
 
   test("matchConditions not met skip; an error in them is an error; messageExpression wins over message", () => {
-    const q = compile(engine, vap({
-      matchConstraints: podRules,
-      matchConditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }],
-      variables: [{ name: "n", expression: "size(object.spec.containers)" }],
-      validations: [{ expression: "variables.n < 2", message: "static", messageExpression: "'has ' + string(variables.n) + ' containers'" }],
-    }));
-    assert.deepEqual(run(engine, q, pod("a", { namespace: "kube-system", containers: containers(3) })), [["vap", "skip", "match conditions aren't met"]]);
+    const q = compile(
+      engine,
+      vap({
+        matchConstraints: podRules,
+        matchConditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }],
+        variables: [{ name: "n", expression: "size(object.spec.containers)" }],
+        validations: [
+          {
+            expression: "variables.n < 2",
+            message: "static",
+            messageExpression: "'has ' + string(variables.n) + ' containers'",
+          },
+        ],
+      }),
+    );
+    assert.deepEqual(run(engine, q, pod("a", { namespace: "kube-system", containers: containers(3) })), [
+      ["vap", "skip", "match conditions aren't met"],
+    ]);
     assert.deepEqual(run(engine, q, pod("a", { containers: containers(3) })), [["vap", "fail", "has 3 containers"]]);
-    const broken = compile(engine, vap({ matchConstraints: podRules, matchConditions: [{ name: "x", expression: "object.spec.nope == 1" }], validations: [{ expression: "true" }] }));
+    const broken = compile(
+      engine,
+      vap({
+        matchConstraints: podRules,
+        matchConditions: [{ name: "x", expression: "object.spec.nope == 1" }],
+        validations: [{ expression: "true" }],
+      }),
+    );
     const [row] = run(engine, broken, pod("a"));
     assert.equal(row?.[1], "error");
     assert.match(row?.[2] ?? "", /^expression 'object\.spec\.nope == 1' resulted in error: /);
   });
 
   test("an evaluation error is an error naming the expression; a failing variable names itself", () => {
-    const q = compile(engine, vap({ matchConstraints: podRules, variables: [{ name: "bad", expression: "object.spec.nope" }], validations: [{ expression: "variables.bad == 1" }] }));
+    const q = compile(
+      engine,
+      vap({
+        matchConstraints: podRules,
+        variables: [{ name: "bad", expression: "object.spec.nope" }],
+        validations: [{ expression: "variables.bad == 1" }],
+      }),
+    );
     const [row] = run(engine, q, pod("a"));
     assert.equal(row?.[1], "error");
-    assert.match(row?.[2] ?? "", /^expression 'variables\.bad == 1' resulted in error: composited variable "bad" fails to evaluate: /);
+    assert.match(
+      row?.[2] ?? "",
+      /^expression 'variables\.bad == 1' resulted in error: composited variable "bad" fails to evaluate: /,
+    );
   });
 
   test("an expression that does not compile is an error naming the policy, the field and the position", () => {
-    const q = compile(engine, vap({ matchConstraints: podRules, validations: [{ expression: "object.spec.containers.all(c, " }] }));
+    const q = compile(
+      engine,
+      vap({ matchConstraints: podRules, validations: [{ expression: "object.spec.containers.all(c, " }] }),
+    );
     const [row] = run(engine, q, pod("a"));
     assert.equal(row?.[1], "error");
     assert.match(row?.[2] ?? "", /policy vap: spec\.validations\[0\]\.expression: compilation failed: .*1:/);
@@ -102,9 +171,16 @@ describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates i
   });
 
   test("invalid fields fail the load", () => {
-    assert.equal(engine.compile(vap({ matchConstraints: podRules, failurePolicy: "Never", validations: [{ expression: "true" }] })).ok, false);
+    assert.equal(
+      engine.compile(vap({ matchConstraints: podRules, failurePolicy: "Never", validations: [{ expression: "true" }] }))
+        .ok,
+      false,
+    );
     assert.equal(engine.compile(vap({ validations: [{ expression: "true" }] })).ok, false);
-    assert.equal(engine.compile(vap({ matchConstraints: podRules, validations: [{ expression: "true", reason: "Teapot" }] })).ok, false);
+    assert.equal(
+      engine.compile(vap({ matchConstraints: podRules, validations: [{ expression: "true", reason: "Teapot" }] })).ok,
+      false,
+    );
   });
 });
 
@@ -112,28 +188,56 @@ describe("ValidatingAdmissionPolicyBinding", () => {
   // Kyverno: pkg/admissionpolicy/validate.go, processVAPWithoutClient (each matching binding overwrites the response).
   test("one result per policy: the last binding whose matchResources match answers; other policies' bindings are ignored", () => {
     const engine = engineWith();
-    const spec = { matchConstraints: podRules, validations: [{ expression: "object.metadata.name.startsWith('ok')", message: "bad name" }] };
+    const spec = {
+      matchConstraints: podRules,
+      validations: [{ expression: "object.metadata.name.startsWith('ok')", message: "bad name" }],
+    };
     const p = compile(engine, vap(spec), [
       binding("prod", { matchResources: { namespaceSelector: { matchLabels: { env: "prod" } } } }),
-      binding("warn-dev", { validationActions: ["Warn", "Audit"], matchResources: { namespaceSelector: { matchLabels: { env: "dev" } } } }),
+      binding("warn-dev", {
+        validationActions: ["Warn", "Audit"],
+        matchResources: { namespaceSelector: { matchLabels: { env: "dev" } } },
+      }),
       { ...binding("other", {}), spec: { policyName: "someone-else", validationActions: ["Deny"] } },
     ]);
-    assert.deepEqual(p.rules.map((r) => [r.name, r.action]), [["vap", "Enforce"]]);
-    const answer = (env: string): [unknown, unknown, string][] => engine.validate(p, { resource: pod("bad"), operation: "CREATE", namespaceLabels: { env } }).rules.map((r) => [r.properties?.["binding"], r.action, r.status]);
+    assert.deepEqual(
+      p.rules.map((r) => [r.name, r.action]),
+      [["vap", "Enforce"]],
+    );
+    const answer = (env: string): [unknown, unknown, string][] =>
+      engine
+        .validate(p, { resource: pod("bad"), operation: "CREATE", namespaceLabels: { env } })
+        .rules.map((r) => [r.properties?.["binding"], r.action, r.status]);
     assert.deepEqual(answer("prod"), [["prod", "Enforce", "fail"]]);
     assert.deepEqual(answer("dev"), [["warn-dev", "Audit", "fail"]]);
     assert.deepEqual(answer("test"), []);
-    const both = compile(engine, vap({ ...spec, validations: [{ expression: "params == null || object.metadata.name == params.metadata.name" }] }), [binding("first", {}), binding("last", {})]);
-    assert.deepEqual(engine.validate(both, { resource: pod("bad"), operation: "CREATE", namespaceLabels: {} }).rules.map((r) => r.properties?.["binding"]), ["last"]);
+    const both = compile(
+      engine,
+      vap({ ...spec, validations: [{ expression: "params == null || object.metadata.name == params.metadata.name" }] }),
+      [binding("first", {}), binding("last", {})],
+    );
+    assert.deepEqual(
+      engine
+        .validate(both, { resource: pod("bad"), operation: "CREATE", namespaceLabels: {} })
+        .rules.map((r) => r.properties?.["binding"]),
+      ["last"],
+    );
   });
 
   // Kyverno: processVAPWithoutClient matches only binding.Spec.MatchResources; the policy's matchConstraints are read only without bindings (processVAPNoBindings).
   test("with a binding, the policy's matchConstraints are not consulted: a binding without matchResources matches every resource", () => {
     const engine = engineWith();
-    const p = compile(engine, vap({ matchConstraints: podRules, validations: [{ expression: "object.kind == 'Pod'", message: "not a pod" }] }), [binding("all", {})]);
+    const p = compile(
+      engine,
+      vap({ matchConstraints: podRules, validations: [{ expression: "object.kind == 'Pod'", message: "not a pod" }] }),
+      [binding("all", {})],
+    );
     const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } };
     assert.deepEqual(run(engine, p, cm), [["vap", "fail", "not a pod"]]);
-    const unbound = compile(engine, vap({ matchConstraints: podRules, validations: [{ expression: "object.kind == 'Pod'" }] }));
+    const unbound = compile(
+      engine,
+      vap({ matchConstraints: podRules, validations: [{ expression: "object.kind == 'Pod'" }] }),
+    );
     assert.deepEqual(run(engine, unbound, cm), []);
   });
 
@@ -143,14 +247,27 @@ describe("ValidatingAdmissionPolicyBinding", () => {
     const lenient = [
       { ...binding("b", {}), spec: { policyName: "vap", paramRef: { name: "limits" } } },
       binding("b", { validationActions: ["Deny", "Warn"], paramRef: { name: "limits" } }),
-      binding("b", { validationActions: ["Deny", "Deny"], paramRef: { name: "limits", parameterNotFoundAction: "Deny" } }),
+      binding("b", {
+        validationActions: ["Deny", "Deny"],
+        paramRef: { name: "limits", parameterNotFoundAction: "Deny" },
+      }),
     ];
     for (const b of lenient) {
       const p = compile(engine, vap(maxContainers), [b]);
-      assert.deepEqual(run(engine, p, pod("a", { namespace: "team", containers: containers(3) })), [["vap", "fail", "at most 2 containers"]], JSON.stringify(b));
+      assert.deepEqual(
+        run(engine, p, pod("a", { namespace: "team", containers: containers(3) })),
+        [["vap", "fail", "at most 2 containers"]],
+        JSON.stringify(b),
+      );
     }
-    const noActions = compile(engine, vap(maxContainers), [{ ...binding("b", {}), spec: { policyName: "vap", paramRef: { name: "limits" } } }]);
-    const r = engine.validate(noActions, { resource: pod("a", { namespace: "team", containers: containers(3) }), operation: "CREATE", namespaceLabels: {} });
+    const noActions = compile(engine, vap(maxContainers), [
+      { ...binding("b", {}), spec: { policyName: "vap", paramRef: { name: "limits" } } },
+    ]);
+    const r = engine.validate(noActions, {
+      resource: pod("a", { namespace: "team", containers: containers(3) }),
+      operation: "CREATE",
+      namespaceLabels: {},
+    });
     assert.equal(r.rules[0]?.action, "Audit");
   });
 
@@ -161,9 +278,15 @@ describe("ValidatingAdmissionPolicyBinding", () => {
       assert.equal(r.ok, false);
       if (!r.ok) assert.match(r.problems.map((p) => `${p.path}: ${p.message}`).join("\n"), field);
     };
-    check(binding("b", { validationActions: ["Reject"] }), /spec\.validationActions\[0\]: ValidatingAdmissionPolicyBinding b: .*Unsupported value: "Reject"/);
+    check(
+      binding("b", { validationActions: ["Reject"] }),
+      /spec\.validationActions\[0\]: ValidatingAdmissionPolicyBinding b: .*Unsupported value: "Reject"/,
+    );
     check(binding("b", { validationActions: "Deny" }), /spec\.validationActions: .*must be a list/);
-    check(binding("b", { paramRef: { name: "x", parameterNotFoundAction: "Fail" } }), /spec\.paramRef\.parameterNotFoundAction: .*Unsupported value: "Fail"/);
+    check(
+      binding("b", { paramRef: { name: "x", parameterNotFoundAction: "Fail" } }),
+      /spec\.paramRef\.parameterNotFoundAction: .*Unsupported value: "Fail"/,
+    );
     check(binding("b", { paramRef: "x" }), /spec\.paramRef: .*must be a mapping/);
   });
 
@@ -184,26 +307,49 @@ describe("params, as Kyverno's CLI chooses them offline", () => {
     { apiVersion: "example.com/v1", kind: "Limits", metadata: { name: "crd-limits" }, data: { max: "3" } },
   ];
   const engine = engineWith(objects);
-  const withRef = (paramRef: JsonObject, extra: JsonObject = {}): CompiledPolicy => compile(engine, vap({ ...maxContainers, ...extra }), [binding("b", { paramRef })]);
+  const withRef = (paramRef: JsonObject, extra: JsonObject = {}): CompiledPolicy =>
+    compile(engine, vap({ ...maxContainers, ...extra }), [binding("b", { paramRef })]);
 
   test("by name: the first object of that name, whatever its namespace or kind", () => {
     const p = withRef({ name: "limits", parameterNotFoundAction: "Deny" });
-    assert.deepEqual(run(engine, p, pod("a", { namespace: "team", containers: containers(3) })), [["vap", "fail", "at most 2 containers"]]);
-    assert.deepEqual(run(engine, p, pod("a", { namespace: "other", containers: containers(3) })), [["vap", "fail", "at most 2 containers"]]);
+    assert.deepEqual(run(engine, p, pod("a", { namespace: "team", containers: containers(3) })), [
+      ["vap", "fail", "at most 2 containers"],
+    ]);
+    assert.deepEqual(run(engine, p, pod("a", { namespace: "other", containers: containers(3) })), [
+      ["vap", "fail", "at most 2 containers"],
+    ]);
     const namespaced = withRef({ name: "limits", namespace: "other", parameterNotFoundAction: "Deny" });
-    assert.deepEqual(run(engine, namespaced, pod("a", { namespace: "team", containers: containers(3) })), [["vap", "fail", "at most 2 containers"]]);
+    assert.deepEqual(run(engine, namespaced, pod("a", { namespace: "team", containers: containers(3) })), [
+      ["vap", "fail", "at most 2 containers"],
+    ]);
     const otherKind = withRef({ name: "crd-limits", parameterNotFoundAction: "Deny" });
-    assert.deepEqual(run(engine, otherKind, pod("a", { containers: containers(4) })), [["vap", "fail", "at most 3 containers"]]);
+    assert.deepEqual(run(engine, otherKind, pod("a", { containers: containers(4) })), [
+      ["vap", "fail", "at most 3 containers"],
+    ]);
   });
 
   test("a selector hands every matching object over at once, as a list object {items: [...]}", () => {
-    const listAware = { ...maxContainers, validations: [{ expression: "params.items.all(p, size(object.spec.containers) <= int(p.data.max))", messageExpression: "'checked ' + string(size(params.items))" }] };
-    const p = withRef({ selector: { matchExpressions: [{ key: "tier", operator: "Exists" }] }, parameterNotFoundAction: "Deny" }, listAware);
+    const listAware = {
+      ...maxContainers,
+      validations: [
+        {
+          expression: "params.items.all(p, size(object.spec.containers) <= int(p.data.max))",
+          messageExpression: "'checked ' + string(size(params.items))",
+        },
+      ],
+    };
+    const p = withRef(
+      { selector: { matchExpressions: [{ key: "tier", operator: "Exists" }] }, parameterNotFoundAction: "Deny" },
+      listAware,
+    );
     assert.deepEqual(run(engine, p, pod("a", { containers: containers(2) })), [["vap", "fail", "checked 2"]]);
     const perObject = withRef({ selector: { matchLabels: { tier: "loose" } }, parameterNotFoundAction: "Deny" });
     const [row] = run(engine, perObject, pod("a", { containers: containers(2) }));
     assert.equal(row?.[1], "error");
-    assert.match(row?.[2] ?? "", /^expression 'size\(object\.spec\.containers\) <= int\(params\.data\.max\)' resulted in error: /);
+    assert.match(
+      row?.[2] ?? "",
+      /^expression 'size\(object\.spec\.containers\) <= int\(params\.data\.max\)' resulted in error: /,
+    );
   });
 
   test("none found: parameterNotFoundAction is not read; the policy runs with params null", () => {
@@ -211,21 +357,31 @@ describe("params, as Kyverno's CLI chooses them offline", () => {
       const p = withRef({ name: "missing", parameterNotFoundAction: action });
       const [row] = run(engine, p, pod("a", { namespace: "team" }));
       assert.equal(row?.[1], "error", action);
-      const tolerant = withRef({ name: "missing", parameterNotFoundAction: action }, { validations: [{ expression: "params == null", message: "had params" }] });
+      const tolerant = withRef(
+        { name: "missing", parameterNotFoundAction: action },
+        { validations: [{ expression: "params == null", message: "had params" }] },
+      );
       assert.deepEqual(run(engine, tolerant, pod("a")), [["vap", "pass", ""]]);
     }
   });
 
   test("no parameter objects given (bylaw apply, as Kyverno's apply passes none): params null", () => {
     const bare = createEngine(fakePorts());
-    const p = compile(bare, vap({ ...maxContainers, validations: [{ expression: "params == null" }] }), [binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } })]);
+    const p = compile(bare, vap({ ...maxContainers, validations: [{ expression: "params == null" }] }), [
+      binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } }),
+    ]);
     assert.deepEqual(run(bare, p, pod("a", { namespace: "team" })), [["vap", "pass", ""]]);
   });
 
   test("a port that fails to list is an error, never 'not found'", () => {
     const ports = fakePorts();
-    const broken = createEngine({ ...ports, context: { ...ports.context, paramObjects: () => err("unavailable", "disk on fire") } });
-    const p = compile(broken, vap(maxContainers), [binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } })]);
+    const broken = createEngine({
+      ...ports,
+      context: { ...ports.context, paramObjects: () => err("unavailable", "disk on fire") },
+    });
+    const p = compile(broken, vap(maxContainers), [
+      binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } }),
+    ]);
     assert.deepEqual(run(broken, p, pod("a")), [["vap", "error", "binding b: parameter objects: disk on fire"]]);
   });
 });

@@ -15,7 +15,10 @@ import { compileConstraints } from "../validating-policy/match-constraints.js";
 import { compileParamRef } from "../params/index.js";
 import type { CompiledBinding, ValidationAction } from "./compiled.js";
 
-export const ADMISSION_API_VERSIONS: ReadonlySet<string> = new Set(["admissionregistration.k8s.io/v1", "admissionregistration.k8s.io/v1beta1"]);
+export const ADMISSION_API_VERSIONS: ReadonlySet<string> = new Set([
+  "admissionregistration.k8s.io/v1",
+  "admissionregistration.k8s.io/v1beta1",
+]);
 
 const ACTIONS: ReadonlySet<string> = new Set(["Deny", "Warn", "Audit"]);
 
@@ -28,7 +31,11 @@ export type BindingOutcome = { ok: true; value: BoundBinding } | { ok: false; pr
 
 /** Whether a document is a ValidatingAdmissionPolicyBinding of an apiVersion Bylaw reads. */
 export function isAdmissionBindingDocument(doc: JsonValue): doc is JsonObject {
-  return isObject(doc) && doc["kind"] === "ValidatingAdmissionPolicyBinding" && ADMISSION_API_VERSIONS.has(String(doc["apiVersion"]));
+  return (
+    isObject(doc) &&
+    doc["kind"] === "ValidatingAdmissionPolicyBinding" &&
+    ADMISSION_API_VERSIONS.has(String(doc["apiVersion"]))
+  );
 }
 
 function text(o: JsonObject, key: string): string {
@@ -39,7 +46,11 @@ function text(o: JsonObject, key: string): string {
 export function compileBinding(doc: JsonObject): BindingOutcome {
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = text(metadata, "name");
-  if (name === "") return { ok: false, problems: [problem("metadata.name", "ValidatingAdmissionPolicyBinding: metadata.name is required")] };
+  if (name === "")
+    return {
+      ok: false,
+      problems: [problem("metadata.name", "ValidatingAdmissionPolicyBinding: metadata.name is required")],
+    };
   const what = `ValidatingAdmissionPolicyBinding ${name}`;
   const spec = isObject(doc["spec"]) ? doc["spec"] : undefined;
   if (spec === undefined) return { ok: false, problems: [problem("spec", `${what}: spec is required`)] };
@@ -69,7 +80,13 @@ function actionsOf(v: JsonValue | undefined, what: string, problems: PolicyProbl
   }
   const out: ValidationAction[] = [];
   v.forEach((a, i) => {
-    if (typeof a !== "string" || !ACTIONS.has(a)) problems.push(problem(`${field}[${i}]`, `${what}: ${field}[${i}]: Unsupported value: ${JSON.stringify(a)}: supported values: "Audit", "Deny", "Warn"`));
+    if (typeof a !== "string" || !ACTIONS.has(a))
+      problems.push(
+        problem(
+          `${field}[${i}]`,
+          `${what}: ${field}[${i}]: Unsupported value: ${JSON.stringify(a)}: supported values: "Audit", "Deny", "Warn"`,
+        ),
+      );
     else if (!out.includes(a as ValidationAction)) out.push(a as ValidationAction);
   });
   return out;

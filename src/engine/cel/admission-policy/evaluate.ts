@@ -20,7 +20,12 @@ import { selectBindingParams } from "../params/index.js";
 import { evaluateOnce, resultOf, type Outcome } from "./run-once.js";
 import { evaluateWithCluster } from "./with-cluster.js";
 
-export function evaluateAdmissionPolicy(ap: CompiledAdmissionPolicy, req: MatchRequest, input: CelRuleInput, services: CelServices): RuleResult | undefined {
+export function evaluateAdmissionPolicy(
+  ap: CompiledAdmissionPolicy,
+  req: MatchRequest,
+  input: CelRuleInput,
+  services: CelServices,
+): RuleResult | undefined {
   if (ap.bindings.length === 0) {
     const verdict = ap.body.constraints.decide(req);
     if (verdict.kind === "no-match") return undefined;
@@ -33,18 +38,24 @@ export function evaluateAdmissionPolicy(ap: CompiledAdmissionPolicy, req: MatchR
     const verdict = binding.constraints?.decide(req);
     if (verdict?.kind === "no-match") continue;
     // Kyverno's CLI would go on to the next binding; Bylaw cannot tell whether this one applies, so it answers, never drops it.
-    if (verdict?.kind === "error") return resultOf(ap, binding, { status: "error", message: `binding ${binding.name}: ${verdict.message}` });
+    if (verdict?.kind === "error")
+      return resultOf(ap, binding, { status: "error", message: `binding ${binding.name}: ${verdict.message}` });
     last = resultOf(ap, binding, evaluateBinding(ap, binding, input, services));
   }
   return last;
 }
 
-function evaluateBinding(ap: CompiledAdmissionPolicy, binding: CompiledBinding, input: CelRuleInput, services: CelServices): Outcome {
+function evaluateBinding(
+  ap: CompiledAdmissionPolicy,
+  binding: CompiledBinding,
+  input: CelRuleInput,
+  services: CelServices,
+): Outcome {
   if (binding.paramRef === undefined) return evaluateOnce(ap.body, input, null, services);
   const listed = services.ports.context.paramObjects?.();
-  if (listed !== undefined && !listed.ok) return { status: "error", message: `binding ${binding.name}: parameter objects: ${listed.error.message}` };
+  if (listed !== undefined && !listed.ok)
+    return { status: "error", message: `binding ${binding.name}: parameter objects: ${listed.error.message}` };
   const chosen = selectBindingParams(binding.paramRef, listed?.value ?? []);
   if (!chosen.ok) return { status: "error", message: `binding ${binding.name}: ${chosen.message}` };
   return evaluateOnce(ap.body, input, chosen.params, services);
 }
-

@@ -24,29 +24,67 @@ export type Outcome = { readonly status: RuleStatus; readonly message: string };
 export function resultOf(ap: CompiledAdmissionPolicy, binding: CompiledBinding | undefined, o: Outcome): RuleResult {
   // Each binding has its own validationActions: Deny enforces, Warn and Audit do not (an unbound policy fails as Kyverno's CLI reports it).
   const action = binding === undefined || binding.actions.includes("Deny") ? ("Enforce" as const) : ("Audit" as const);
-  return { rule: ap.policyName, type: "Validation", status: o.status, message: o.message, action, ...(binding !== undefined ? { properties: { binding: binding.name } } : {}) };
+  return {
+    rule: ap.policyName,
+    type: "Validation",
+    status: o.status,
+    message: o.message,
+    action,
+    ...(binding !== undefined ? { properties: { binding: binding.name } } : {}),
+  };
 }
 
-function activationFor(body: CompiledValidatingPolicy, input: CelRuleInput, params: unknown, budget: CostBudget, services: CelServices): Record<string, unknown> {
+function activationFor(
+  body: CompiledValidatingPolicy,
+  input: CelRuleInput,
+  params: unknown,
+  budget: CostBudget,
+  services: CelServices,
+): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
-  const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params, variables };
-  defineLazyVariables(variables, body.variables, activation, budget, services, (name, message) => `composited variable "${name}" fails to evaluate: ${message}`);
+  const activation = {
+    object: input.object,
+    oldObject: input.oldObject,
+    request: input.request,
+    namespaceObject: input.namespaceObject,
+    params,
+    variables,
+  };
+  defineLazyVariables(
+    variables,
+    body.variables,
+    activation,
+    budget,
+    services,
+    (name, message) => `composited variable "${name}" fails to evaluate: ${message}`,
+  );
   return activation;
 }
 
-export function evaluateOnce(body: CompiledValidatingPolicy, input: CelRuleInput, param: JsonObject | null, services: CelServices): Outcome {
+export function evaluateOnce(
+  body: CompiledValidatingPolicy,
+  input: CelRuleInput,
+  param: JsonObject | null,
+  services: CelServices,
+): Outcome {
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
   const activation = activationFor(body, input, param === null ? null : toCel(param), budget, services);
   const conditionErrors: string[] = [];
   for (const c of body.matchConditions) {
     const r = c.program.evaluate(activation, budget, services);
-    if (!r.ok) conditionErrors.push(`expression '${c.program.expression.trim()}' resulted in error: ${r.error.message}`);
+    if (!r.ok)
+      conditionErrors.push(`expression '${c.program.expression.trim()}' resulted in error: ${r.error.message}`);
     else if (r.value !== true) return { status: "skip", message: SKIP_MESSAGE };
   }
-  if (conditionErrors.length > 0) return { status: "error", message: conditionErrors.length === 1 ? conditionErrors[0] ?? "" : `[${conditionErrors.join(", ")}]` };
+  if (conditionErrors.length > 0)
+    return {
+      status: "error",
+      message: conditionErrors.length === 1 ? (conditionErrors[0] ?? "") : `[${conditionErrors.join(", ")}]`,
+    };
   for (const v of body.validations) {
     const r = v.program.evaluate(activation, budget, services);
-    if (!r.ok) return { status: "error", message: `expression '${v.expression.trim()}' resulted in error: ${r.error.message}` };
+    if (!r.ok)
+      return { status: "error", message: `expression '${v.expression.trim()}' resulted in error: ${r.error.message}` };
     if (r.value === true) continue;
     let message: string | undefined;
     if (v.messageExpression !== undefined) {
@@ -58,7 +96,11 @@ export function evaluateOnce(body: CompiledValidatingPolicy, input: CelRuleInput
   }
   for (const a of body.auditAnnotations) {
     const r = a.program.evaluate(activation, budget, services);
-    if (!r.ok) return { status: "error", message: `expression '${a.program.expression.trim()}' resulted in error: ${r.error.message}` };
+    if (!r.ok)
+      return {
+        status: "error",
+        message: `expression '${a.program.expression.trim()}' resulted in error: ${r.error.message}`,
+      };
   }
   return { status: "pass", message: "" };
 }

@@ -28,22 +28,47 @@ function clusterEngine(objects: readonly JsonObject[], clusterGiven = true): Ret
     context: {
       ...ports.context,
       clusterGiven,
-      getResource: (r) => (r.resource === "namespaces" && namespaces[r.name] !== undefined ? ok(namespaces[r.name] as JsonObject) : err("not-found", `namespaces "${r.name}" not found`)),
-      paramObjects: (kind) => ok(kind === undefined ? objects : objects.filter((o) => o["kind"] === kind.kind && o["apiVersion"] === kind.apiVersion)),
+      getResource: (r) =>
+        r.resource === "namespaces" && namespaces[r.name] !== undefined
+          ? ok(namespaces[r.name] as JsonObject)
+          : err("not-found", `namespaces "${r.name}" not found`),
+      paramObjects: (kind) =>
+        ok(
+          kind === undefined
+            ? objects
+            : objects.filter((o) => o["kind"] === kind.kind && o["apiVersion"] === kind.apiVersion),
+        ),
     },
   });
 }
 
-const podRules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }] };
+const podRules = {
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+};
 const maxContainers = (extra: JsonObject = {}): JsonObject => ({
   apiVersion: "admissionregistration.k8s.io/v1",
   kind: "ValidatingAdmissionPolicy",
   metadata: { name: "vap" },
-  spec: { paramKind: { apiVersion: "v1", kind: "ConfigMap" }, matchConstraints: podRules, validations: [{ expression: "size(object.spec.containers) <= int(params.data.max)", messageExpression: "'at most ' + params.data.max" }], ...extra },
+  spec: {
+    paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+    matchConstraints: podRules,
+    validations: [
+      {
+        expression: "size(object.spec.containers) <= int(params.data.max)",
+        messageExpression: "'at most ' + params.data.max",
+      },
+    ],
+    ...extra,
+  },
 });
 
 function binding(name: string, spec: JsonObject): JsonObject {
-  return { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicyBinding", metadata: { name }, spec: { policyName: "vap", validationActions: ["Deny"], ...spec } };
+  return {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicyBinding",
+    metadata: { name },
+    spec: { policyName: "vap", validationActions: ["Deny"], ...spec },
+  };
 }
 
 function compile(engine: ReturnType<typeof createEngine>, doc: JsonObject, bindings: JsonValue[]): CompiledPolicy {
@@ -53,11 +78,18 @@ function compile(engine: ReturnType<typeof createEngine>, doc: JsonObject, bindi
 }
 
 function run(engine: ReturnType<typeof createEngine>, p: CompiledPolicy, resource: JsonObject): [string, string][] {
-  return engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {} }).rules.map((r) => [r.status, r.message]);
+  return engine
+    .validate(p, { resource, operation: "CREATE", namespaceLabels: {} })
+    .rules.map((r) => [r.status, r.message]);
 }
 
 const three = { containers: [1, 2, 3].map((i) => ({ name: `c${i}`, image: "nginx" })) };
-const objects = [configMap("limits", "team", "2"), configMap("limits", "lab", "5"), configMap("a", "team", "1", { tier: "x" }), configMap("b", "team", "9", { tier: "x" })];
+const objects = [
+  configMap("limits", "team", "2"),
+  configMap("limits", "lab", "5"),
+  configMap("a", "team", "1", { tier: "x" }),
+  configMap("b", "team", "9", { tier: "x" }),
+];
 
 describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () => {
   test("params by name are read in the request's namespace, or paramRef.namespace (CollectParams)", () => {
@@ -71,25 +103,53 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
 
   test("the policy's matchConstraints decide too, with the cluster Namespace's labels", () => {
     const engine = clusterEngine(objects);
-    const p = compile(engine, maxContainers({ matchConstraints: { ...podRules, namespaceSelector: { matchLabels: { env: "prod" } } } }), [binding("b", { paramRef: { name: "limits" } })]);
+    const p = compile(
+      engine,
+      maxContainers({ matchConstraints: { ...podRules, namespaceSelector: { matchLabels: { env: "prod" } } } }),
+      [binding("b", { paramRef: { name: "limits" } })],
+    );
     assert.deepEqual(run(engine, p, pod("x", { namespace: "team", ...three })), [["fail", "at most 2"]]);
     assert.deepEqual(run(engine, p, pod("x", { namespace: "lab", ...three })), []);
     // Offline (no clusterResources) the policy's matchConstraints are not read when a binding names it.
     const offline = clusterEngine(objects, false);
-    const q = compile(offline, maxContainers({ matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] } }), [binding("b", { paramRef: { name: "limits" } })]);
+    const q = compile(
+      offline,
+      maxContainers({
+        matchConstraints: {
+          resourceRules: [
+            { apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] },
+          ],
+        },
+      }),
+      [binding("b", { paramRef: { name: "limits" } })],
+    );
     assert.equal(run(offline, q, pod("x", { namespace: "team", ...three })).length, 1);
     const online = clusterEngine(objects);
-    const r = compile(online, maxContainers({ matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] } }), [binding("b", { paramRef: { name: "limits" } })]);
+    const r = compile(
+      online,
+      maxContainers({
+        matchConstraints: {
+          resourceRules: [
+            { apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] },
+          ],
+        },
+      }),
+      [binding("b", { paramRef: { name: "limits" } })],
+    );
     assert.deepEqual(run(online, r, pod("x", { namespace: "team", ...three })), []);
   });
 
   test("one object a selector picks is params itself; several are one list object", () => {
     const engine = clusterEngine(objects);
-    const one = compile(engine, maxContainers(), [binding("b", { paramRef: { selector: { matchLabels: { tier: "x" } }, namespace: "team" } })]);
+    const one = compile(engine, maxContainers(), [
+      binding("b", { paramRef: { selector: { matchLabels: { tier: "x" } }, namespace: "team" } }),
+    ]);
     const [row] = run(engine, one, pod("x", { namespace: "team", ...three }));
     assert.equal(row?.[0], "error", "two objects: params is {items}, so params.data is an evaluation error");
     const single = clusterEngine([configMap("a", "team", "1", { tier: "x" })]);
-    const s = compile(single, maxContainers(), [binding("b", { paramRef: { selector: { matchLabels: { tier: "x" } } } })]);
+    const s = compile(single, maxContainers(), [
+      binding("b", { paramRef: { selector: { matchLabels: { tier: "x" } } } }),
+    ]);
     assert.deepEqual(run(single, s, pod("x", { namespace: "team", ...three })), [["fail", "at most 1"]]);
   });
 
@@ -97,9 +157,21 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
     const engine = clusterEngine(objects);
     const cases: [JsonObject, JsonObject, RegExp][] = [
       [maxContainers(), { name: "missing" }, /binding b: ConfigMap \(v1\) "missing" not found in namespace team/],
-      [maxContainers(), { selector: { matchLabels: { tier: "none" } }, parameterNotFoundAction: "Deny" }, /binding b: no params found/],
-      [maxContainers(), { selector: { matchLabels: { tier: "none" } } }, /binding b: .*cannot evaluate a binding whose paramRef finds nothing/],
-      [maxContainers({ paramKind: null }), { name: "limits" }, /binding b: paramRef is set but the policy has no spec\.paramKind/],
+      [
+        maxContainers(),
+        { selector: { matchLabels: { tier: "none" } }, parameterNotFoundAction: "Deny" },
+        /binding b: no params found/,
+      ],
+      [
+        maxContainers(),
+        { selector: { matchLabels: { tier: "none" } } },
+        /binding b: .*cannot evaluate a binding whose paramRef finds nothing/,
+      ],
+      [
+        maxContainers({ paramKind: null }),
+        { name: "limits" },
+        /binding b: paramRef is set but the policy has no spec\.paramKind/,
+      ],
     ];
     for (const [policy, paramRef, message] of cases) {
       const p = compile(engine, policy, [binding("b", { paramRef })]);
@@ -116,6 +188,9 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
     assert.equal(row?.[0], "error");
     assert.match(row?.[1] ?? "", /namespace ghost: namespaces "ghost" not found/);
     // A resource the policy does not match gets no result, as in Kyverno.
-    assert.deepEqual(run(engine, p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "ghost" } }), []);
+    assert.deepEqual(
+      run(engine, p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "ghost" } }),
+      [],
+    );
   });
 });

@@ -56,36 +56,62 @@ function readNamespace(name: string, services: CelServices): JsonObject | string
   return isObject(got.value) ? got.value : "not an object";
 }
 
-export function evaluateWithCluster(ap: CompiledAdmissionPolicy, req: MatchRequest, input: CelRuleInput, services: CelServices): RuleResult | undefined {
+export function evaluateWithCluster(
+  ap: CompiledAdmissionPolicy,
+  req: MatchRequest,
+  input: CelRuleInput,
+  services: CelServices,
+): RuleResult | undefined {
   const nsName = namespaceOf(req);
   const got = nsName === "" ? undefined : readNamespace(nsName, services);
   const namespace = got !== undefined && typeof got !== "string" ? got : undefined;
   // A Namespace not among the objects: Kyverno gives the policy no result either way (the lookup errs); Bylaw is silent only where the policy does not match anyway.
-  const matchReq: MatchRequest = nsName === "" ? req : { ...req, namespaceLabels: namespace !== undefined ? labelsOf(namespace) : {} };
+  const matchReq: MatchRequest =
+    nsName === "" ? req : { ...req, namespaceLabels: namespace !== undefined ? labelsOf(namespace) : {} };
   const runInput: CelRuleInput = namespace !== undefined ? { ...input, namespaceObject: toCel(namespace) } : input;
   const definition = ap.body.constraints.decide(matchReq);
   if (definition.kind === "no-match") return undefined;
   if (definition.kind === "error") return resultOf(ap, undefined, { status: "error", message: definition.message });
-  if (typeof got === "string") return resultOf(ap, undefined, { status: "error", message: `namespace ${nsName}: ${got} (with clusterResources, Kyverno's CLI reads the resource's Namespace from them and gives no result without it)` });
+  if (typeof got === "string")
+    return resultOf(ap, undefined, {
+      status: "error",
+      message: `namespace ${nsName}: ${got} (with clusterResources, Kyverno's CLI reads the resource's Namespace from them and gives no result without it)`,
+    });
   let last: RuleResult | undefined;
   for (const binding of ap.bindings) {
     const verdict = binding.constraints?.decide(matchReq);
     if (verdict?.kind === "no-match") continue;
-    if (verdict?.kind === "error") return resultOf(ap, binding, { status: "error", message: `binding ${binding.name}: ${verdict.message}` });
+    if (verdict?.kind === "error")
+      return resultOf(ap, binding, { status: "error", message: `binding ${binding.name}: ${verdict.message}` });
     const outcome = runBinding(ap, binding, nsName, runInput, services);
     last = resultOf(ap, binding, outcome);
   }
   return last;
 }
 
-function runBinding(ap: CompiledAdmissionPolicy, binding: CompiledBinding, nsName: string, input: CelRuleInput, services: CelServices): Outcome {
+function runBinding(
+  ap: CompiledAdmissionPolicy,
+  binding: CompiledBinding,
+  nsName: string,
+  input: CelRuleInput,
+  services: CelServices,
+): Outcome {
   const ref = binding.paramRef;
   if (ref === undefined) return evaluateOnce(ap.body, input, null, services);
   const fail = (message: string): Outcome => ({ status: "error", message: `binding ${binding.name}: ${message}` });
-  if (ap.paramKind === undefined) return fail("paramRef is set but the policy has no spec.paramKind to read params of (Kyverno's CLI cannot evaluate this binding)");
-  if (nsName === "") return fail("paramRef on a cluster-scoped resource: Kyverno's CLI, with clusterResources, reads params in the resource's Namespace and cannot evaluate this binding");
+  if (ap.paramKind === undefined)
+    return fail(
+      "paramRef is set but the policy has no spec.paramKind to read params of (Kyverno's CLI cannot evaluate this binding)",
+    );
+  if (nsName === "")
+    return fail(
+      "paramRef on a cluster-scoped resource: Kyverno's CLI, with clusterResources, reads params in the resource's Namespace and cannot evaluate this binding",
+    );
   const found = resolveParams(ap.paramKind, ref, nsName, services.ports.context);
-  if (found.kind === "none") return fail(`${found.message}: Kyverno's CLI, with clusterResources, cannot evaluate a binding whose paramRef finds nothing`);
+  if (found.kind === "none")
+    return fail(
+      `${found.message}: Kyverno's CLI, with clusterResources, cannot evaluate a binding whose paramRef finds nothing`,
+    );
   if (found.kind !== "params") return fail(found.message);
   const objects = found.params.filter((p): p is JsonObject => p !== null);
   const params = objects.length === 1 ? (objects[0] ?? null) : { items: objects };

@@ -48,14 +48,26 @@ function resourceLibrary(slot: ServiceSlot, namespaced: boolean): CelLibrary {
   const get = (apiVersion: string, resource: string, ns: string, name: string): unknown => {
     const s = servicesFor(slot, "resource.Get");
     const read = s.ports.context.getResource;
-    if (read === undefined) throw new CelFunctionError(`failed to get resource: resource.Get("${apiVersion}", "${resource}", "${ns}", "${name}") needs objects to read, and none are available here`);
-    return value(read.call(s.ports.context, { apiVersion, resource, namespace: ns, name }, caller(s)), "failed to get resource");
+    if (read === undefined)
+      throw new CelFunctionError(
+        `failed to get resource: resource.Get("${apiVersion}", "${resource}", "${ns}", "${name}") needs objects to read, and none are available here`,
+      );
+    return value(
+      read.call(s.ports.context, { apiVersion, resource, namespace: ns, name }, caller(s)),
+      "failed to get resource",
+    );
   };
   const list = (apiVersion: string, resource: string, ns: string, labels: unknown): unknown => {
     const s = servicesFor(slot, "resource.List");
     const read = s.ports.context.listResources;
-    if (read === undefined) throw new CelFunctionError(`failed to list resource: resource.List("${apiVersion}", "${resource}", "${ns}") needs objects to read, and none are available here`);
-    return value(read.call(s.ports.context, { apiVersion, resource, namespace: ns, labels: labelsOf(labels) }, caller(s)), "failed to list resource");
+    if (read === undefined)
+      throw new CelFunctionError(
+        `failed to list resource: resource.List("${apiVersion}", "${resource}", "${ns}") needs objects to read, and none are available here`,
+      );
+    return value(
+      read.call(s.ports.context, { apiVersion, resource, namespace: ns, labels: labelsOf(labels) }, caller(s)),
+      "failed to list resource",
+    );
   };
   /**
    * resource.Post(apiVersion, resource, [namespace,] data): a create (Kyverno's typical use is a
@@ -66,24 +78,72 @@ function resourceLibrary(slot: ServiceSlot, namespaced: boolean): CelLibrary {
   const post = (apiVersion: string, resource: string, ns: string, data: unknown): unknown => {
     const s = servicesFor(slot, "resource.Post");
     const body = fromCel(data);
-    const entries = body !== null && typeof body === "object" && !Array.isArray(body) ? Object.entries(body).map(([key, value]) => ({ key, value })) : [];
+    const entries =
+      body !== null && typeof body === "object" && !Array.isArray(body)
+        ? Object.entries(body).map(([key, value]) => ({ key, value }))
+        : [];
     const urlPath = `${apiVersion.includes("/") ? "/apis" : "/api"}/${apiVersion}${ns === "" ? "" : `/namespaces/${ns}`}/${resource}`;
-    return value(s.ports.context.apiCall({ urlPath, method: "POST", data: entries }, caller(s)), "failed to create resource");
+    return value(
+      s.ports.context.apiCall({ urlPath, method: "POST", data: entries }, caller(s)),
+      "failed to create resource",
+    );
   };
   const own = (): string => servicesFor(slot, "resource").policyNamespace;
   const functions: CelFunction[] = namespaced
     ? [
-        ...both(RESOURCE, "Get", "(string, string, string): map<string, dyn>", (_: unknown, v: string, r: string, n: string) => get(v, r, own(), n)),
-        ...both(RESOURCE, "List", "(string, string): map<string, dyn>", (_: unknown, v: string, r: string) => list(v, r, own(), {})),
-        ...both(RESOURCE, "List", "(string, string, map<string, string>): map<string, dyn>", (_: unknown, v: string, r: string, l: unknown) => list(v, r, own(), l)),
-        ...both(RESOURCE, "Post", "(string, string, map<string, dyn>): map<string, dyn>", (_: unknown, v: string, r: string, d: unknown) => post(v, r, own(), d)),
+        ...both(
+          RESOURCE,
+          "Get",
+          "(string, string, string): map<string, dyn>",
+          (_: unknown, v: string, r: string, n: string) => get(v, r, own(), n),
+        ),
+        ...both(RESOURCE, "List", "(string, string): map<string, dyn>", (_: unknown, v: string, r: string) =>
+          list(v, r, own(), {}),
+        ),
+        ...both(
+          RESOURCE,
+          "List",
+          "(string, string, map<string, string>): map<string, dyn>",
+          (_: unknown, v: string, r: string, l: unknown) => list(v, r, own(), l),
+        ),
+        ...both(
+          RESOURCE,
+          "Post",
+          "(string, string, map<string, dyn>): map<string, dyn>",
+          (_: unknown, v: string, r: string, d: unknown) => post(v, r, own(), d),
+        ),
       ]
     : [
-        ...both(RESOURCE, "Get", "(string, string, string, string): map<string, dyn>", (_: unknown, v: string, r: string, ns: string, n: string) => get(v, r, ns, n)),
-        ...both(RESOURCE, "List", "(string, string, string): map<string, dyn>", (_: unknown, v: string, r: string, ns: string) => list(v, r, ns, {})),
-        ...both(RESOURCE, "List", "(string, string, string, map<string, string>): map<string, dyn>", (_: unknown, v: string, r: string, ns: string, l: unknown) => list(v, r, ns, l)),
-        ...both(RESOURCE, "Post", "(string, string, string, map<string, dyn>): map<string, dyn>", (_: unknown, v: string, r: string, ns: string, d: unknown) => post(v, r, ns, d)),
-        ...both(RESOURCE, "Post", "(string, string, map<string, dyn>): map<string, dyn>", (_: unknown, v: string, r: string, d: unknown) => post(v, r, "", d)),
+        ...both(
+          RESOURCE,
+          "Get",
+          "(string, string, string, string): map<string, dyn>",
+          (_: unknown, v: string, r: string, ns: string, n: string) => get(v, r, ns, n),
+        ),
+        ...both(
+          RESOURCE,
+          "List",
+          "(string, string, string): map<string, dyn>",
+          (_: unknown, v: string, r: string, ns: string) => list(v, r, ns, {}),
+        ),
+        ...both(
+          RESOURCE,
+          "List",
+          "(string, string, string, map<string, string>): map<string, dyn>",
+          (_: unknown, v: string, r: string, ns: string, l: unknown) => list(v, r, ns, l),
+        ),
+        ...both(
+          RESOURCE,
+          "Post",
+          "(string, string, string, map<string, dyn>): map<string, dyn>",
+          (_: unknown, v: string, r: string, ns: string, d: unknown) => post(v, r, ns, d),
+        ),
+        ...both(
+          RESOURCE,
+          "Post",
+          "(string, string, map<string, dyn>): map<string, dyn>",
+          (_: unknown, v: string, r: string, d: unknown) => post(v, r, "", d),
+        ),
       ];
   return { name: "kyverno.resource", ...namespace("resource", RESOURCE), functions };
 }
@@ -95,9 +155,15 @@ function globalContextLibrary(slot: ServiceSlot): CelLibrary {
     if (!r.ok) throw new CelFunctionError(`failed to get global reference: ${r.error.message}`);
     if (projection === "") return toCel(r.value);
     const data = r.value;
-    if (data === null || typeof data !== "object" || Array.isArray(data)) throw new CelFunctionError(`failed to get global reference: projection "${projection}" not found in global context entry "${name}": stored value is not an object`);
+    if (data === null || typeof data !== "object" || Array.isArray(data))
+      throw new CelFunctionError(
+        `failed to get global reference: projection "${projection}" not found in global context entry "${name}": stored value is not an object`,
+      );
     const v = data[projection];
-    if (v === undefined) throw new CelFunctionError(`failed to get global reference: projection "${projection}" not found in global context entry "${name}"`);
+    if (v === undefined)
+      throw new CelFunctionError(
+        `failed to get global reference: projection "${projection}" not found in global context entry "${name}"`,
+      );
     return toCel(v);
   };
   return {
@@ -135,9 +201,16 @@ function httpLibrary(slot: ServiceSlot): CelLibrary {
     constants: [{ name: "http", type: HTTP, value: new HttpContext() }],
     functions: [
       ...both(HTTP, "Get", "(string): dyn", (c: HttpContext, u: string) => call(c, "GET", u, null, {})),
-      ...both(HTTP, "Get", "(string, map<string, string>): dyn", (c: HttpContext, u: string, h: unknown) => call(c, "GET", u, null, h)),
+      ...both(HTTP, "Get", "(string, map<string, string>): dyn", (c: HttpContext, u: string, h: unknown) =>
+        call(c, "GET", u, null, h),
+      ),
       ...both(HTTP, "Post", "(string, dyn): dyn", (c: HttpContext, u: string, b: unknown) => call(c, "POST", u, b, {})),
-      ...both(HTTP, "Post", "(string, dyn, map<string, string>): dyn", (c: HttpContext, u: string, b: unknown, h: unknown) => call(c, "POST", u, b, h)),
+      ...both(
+        HTTP,
+        "Post",
+        "(string, dyn, map<string, string>): dyn",
+        (c: HttpContext, u: string, b: unknown, h: unknown) => call(c, "POST", u, b, h),
+      ),
       ...both(HTTP, "Client", `(string): ${HTTP}`, (_: HttpContext, ca: string) => new HttpContext(ca)),
     ],
   };
@@ -146,7 +219,10 @@ function httpLibrary(slot: ServiceSlot): CelLibrary {
 function imageDataLibrary(slot: ServiceSlot): CelLibrary {
   const get = (reference: string): unknown => {
     const s = servicesFor(slot, "image.GetMetadata");
-    return value(s.ports.context.imageData(reference, { form: "metadata", caller: caller(s) }), "failed to get image data");
+    return value(
+      s.ports.context.imageData(reference, { form: "metadata", caller: caller(s) }),
+      "failed to get image data",
+    );
   };
   return {
     name: "kyverno.imagedata",

@@ -18,5 +18,11 @@ function decompress(data: Uint8Array): string {
 
 export function gzipLibrary(): CelLibrary {
   const NS = "kyverno.GzipNamespace";
-  return { name: "kyverno.gzip", ...namespace("gzip", NS), functions: [{ signature: `${NS}.decompress(bytes): string`, handler: (_: unknown, b: Uint8Array) => decompress(b) }] };
+  return {
+    name: "kyverno.gzip",
+    ...namespace("gzip", NS),
+    functions: [
+      { signature: `${NS}.decompress(bytes): string`, handler: (_: unknown, b: Uint8Array) => decompress(b) },
+    ],
+  };
 }

@@ -24,7 +24,9 @@ export class ImageReference {
 
   /** The repository as Docker Hub names it: `library/` before a one-part name. */
   repositoryStr(): string {
-    return this.registry === DEFAULT_REGISTRY && !this.repository.includes("/") ? `library/${this.repository}` : this.repository;
+    return this.registry === DEFAULT_REGISTRY && !this.repository.includes("/")
+      ? `library/${this.repository}`
+      : this.repository;
   }
 
   identifier(): string {
@@ -45,7 +47,8 @@ function repository(base: string): { registry: string; repository: string } | st
     }
   }
   if (!REGISTRY.test(registry)) return `registries must be valid RFC 3986 URI authorities: ${registry}`;
-  if (!REPOSITORY.test(repo)) return `repository can only contain the characters \`abcdefghijklmnopqrstuvwxyz0123456789_-./\`: ${repo}`;
+  if (!REPOSITORY.test(repo))
+    return `repository can only contain the characters \`abcdefghijklmnopqrstuvwxyz0123456789_-./\`: ${repo}`;
   return { registry, repository: repo };
 }
 
@@ -58,18 +61,21 @@ function asTag(name: string): ImageReference | string {
     base = parts.slice(0, -1).join(":");
     tag = last;
   }
-  if (tag !== "" && !TAG.test(tag)) return `tag can only contain the characters \`abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.\`: ${tag}`;
+  if (tag !== "" && !TAG.test(tag))
+    return `tag can only contain the characters \`abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.\`: ${tag}`;
   const r = repository(base);
   return typeof r === "string" ? r : new ImageReference(r.registry, r.repository, tag === "" ? "latest" : tag, "");
 }
 
 function asDigest(name: string): ImageReference | string {
   const parts = name.split("@");
-  if (parts.length !== 2) return `a digest must contain exactly one '@' separator (e.g. registry/repository@digest) saw: ${name}`;
+  if (parts.length !== 2)
+    return `a digest must contain exactly one '@' separator (e.g. registry/repository@digest) saw: ${name}`;
   const [base = "", digest = ""] = parts;
   if (!DIGEST.test(digest)) return `digest must be sha256: followed by 64 hexadecimal characters: ${digest}`;
   const tagged = asTag(base);
-  const r = typeof tagged === "string" ? repository(base) : { registry: tagged.registry, repository: tagged.repository };
+  const r =
+    typeof tagged === "string" ? repository(base) : { registry: tagged.registry, repository: tagged.repository };
   return typeof r === "string" ? r : new ImageReference(r.registry, r.repository, "", digest);
 }
 
@@ -104,6 +110,9 @@ export function imageLibrary(): CelLibrary {
       { signature: `${T}.tag(): string`, handler: (i: ImageReference) => i.tag },
       { signature: `${T}.digest(): string`, handler: (i: ImageReference) => i.digest },
     ],
-    operators: equality<ImageReference>(T, (a, b) => a.registry === b.registry && a.repository === b.repository && a.tag === b.tag && a.digest === b.digest),
+    operators: equality<ImageReference>(
+      T,
+      (a, b) => a.registry === b.registry && a.repository === b.repository && a.tag === b.tag && a.digest === b.digest,
+    ),
   };
 }

@@ -16,5 +16,12 @@ import { x509Library } from "./x509.js";
 export { newServiceSlot, type CelServices, type ServiceSlot } from "./services.js";
 
 export function kyvernoLibraries(slot: ServiceSlot, namespaced: boolean): CelLibrary[] {
-  return [imageLibrary(), ...contextLibraries(slot, namespaced), ...valueLibraries(), ...portLibraries(slot), x509Library(), gzipLibrary()];
+  return [
+    imageLibrary(),
+    ...contextLibraries(slot, namespaced),
+    ...valueLibraries(),
+    ...portLibraries(slot),
+    x509Library(),
+    gzipLibrary(),
+  ];
 }

@@ -34,8 +34,14 @@ function timeLibrary(slot: ServiceSlot): CelLibrary {
     name: "kyverno.time",
     ...namespace("time", NS),
     functions: [
-      { signature: `${NS}.now(): ${TS}`, handler: () => new Date(servicesFor(slot, "time.now").ports.clock.nowMillis()) },
-      { signature: `${NS}.truncate(${TS}, ${DUR}): ${TS}`, handler: (_: unknown, t: Date, d: Duration) => truncate(t, d) },
+      {
+        signature: `${NS}.now(): ${TS}`,
+        handler: () => new Date(servicesFor(slot, "time.now").ports.clock.nowMillis()),
+      },
+      {
+        signature: `${NS}.truncate(${TS}, ${DUR}): ${TS}`,
+        handler: (_: unknown, t: Date, d: Duration) => truncate(t, d),
+      },
       { signature: `${NS}.toCron(${TS}): string`, handler: (_: unknown, t: Date) => toCron(t) },
     ],
   };
@@ -63,9 +69,16 @@ function randomLibrary(slot: ServiceSlot): CelLibrary {
 function hashLibrary(slot: ServiceSlot): CelLibrary {
   const NS = "kyverno.HashNamespace";
   const fns: CelFunction[] = [];
-  for (const [name, method] of [["sha1", "sha1Hex"], ["sha256", "sha256Hex"], ["md5", "md5Hex"]] as const) {
+  for (const [name, method] of [
+    ["sha1", "sha1Hex"],
+    ["sha256", "sha256Hex"],
+    ["md5", "md5Hex"],
+  ] as const) {
     const run = (s: string): string => servicesFor(slot, name).ports.hasher[method](s);
-    fns.push({ signature: `${name}(string): string`, handler: run }, { signature: `${NS}.${name}(string): string`, handler: (_: unknown, s: string) => run(s) });
+    fns.push(
+      { signature: `${name}(string): string`, handler: run },
+      { signature: `${NS}.${name}(string): string`, handler: (_: unknown, s: string) => run(s) },
+    );
   }
   return { name: "kyverno.hash", ...namespace("hash", NS), functions: fns };
 }

@@ -21,7 +21,8 @@ export function goAny(v: JsonValue): unknown {
 }
 
 function unmarshal(text: unknown): unknown {
-  if (typeof text !== "string") throw new CelFunctionError(`json.unmarshal: the argument must be a string, got ${typeof text}`);
+  if (typeof text !== "string")
+    throw new CelFunctionError(`json.unmarshal: the argument must be a string, got ${typeof text}`);
   try {
     return goAny(goJsonUnmarshal(text));
   } catch (e) {
@@ -67,13 +68,18 @@ function entries(v: unknown): [string, unknown][] | undefined {
 }
 
 function listObjToMap(keys: unknown[], values: unknown[], keyName: string, valueName: string): Record<string, unknown> {
-  if (keys.length !== values.length) throw new CelFunctionError(`listObjToMap must take lists of equal length. list1: ${keys.length}, list2: ${values.length}`);
+  if (keys.length !== values.length)
+    throw new CelFunctionError(
+      `listObjToMap must take lists of equal length. list1: ${keys.length}, list2: ${values.length}`,
+    );
   const out: Record<string, unknown> = {};
   keys.forEach((entry, i) => {
     const k = entries(entry)?.find(([n]) => n === keyName)?.[1];
-    if (typeof k !== "string") throw new CelFunctionError("the passed key name cannot be handled as a string in the key object list");
+    if (typeof k !== "string")
+      throw new CelFunctionError("the passed key name cannot be handled as a string in the key object list");
     const valueEntries = entries(values[i]);
-    if (valueEntries === undefined) throw new CelFunctionError("object cannot be handled as a map string to any in the value object list");
+    if (valueEntries === undefined)
+      throw new CelFunctionError("object cannot be handled as a map string to any in the value object list");
     out[k] = valueEntries.find(([n]) => n === valueName)?.[1] ?? null;
   });
   return out;
@@ -101,23 +107,46 @@ export function valueLibraries(): CelLibrary[] {
         { signature: "kyverno.JsonNamespace.marshal(dyn): string", handler: (_: unknown, v: unknown) => marshal(v) },
       ],
     },
-    { name: "kyverno.yaml", ...yaml, functions: [{ signature: "kyverno.YamlNamespace.parse(string): dyn", handler: (_: unknown, s: string) => parseYaml(s) }] },
+    {
+      name: "kyverno.yaml",
+      ...yaml,
+      functions: [
+        { signature: "kyverno.YamlNamespace.parse(string): dyn", handler: (_: unknown, s: string) => parseYaml(s) },
+      ],
+    },
     {
       name: "kyverno.user",
-      types: [...(user.types ?? []), { name: "user.ServiceAccount", ctor: ServiceAccount, fields: { Name: "string", Namespace: "string" } }],
+      types: [
+        ...(user.types ?? []),
+        { name: "user.ServiceAccount", ctor: ServiceAccount, fields: { Name: "string", Namespace: "string" } },
+      ],
       constants: user.constants ?? [],
       functions: [
         { signature: "parseServiceAccount(string): user.ServiceAccount", handler: parseServiceAccount },
-        { signature: "kyverno.UserNamespace.parseServiceAccount(string): user.ServiceAccount", handler: (_: unknown, s: string) => parseServiceAccount(s) },
+        {
+          signature: "kyverno.UserNamespace.parseServiceAccount(string): user.ServiceAccount",
+          handler: (_: unknown, s: string) => parseServiceAccount(s),
+        },
       ],
     },
-    { name: "kyverno.math", functions: [{ signature: "bylaw.MathNamespace.round(double, int): double", handler: (_: unknown, v: number, p: bigint) => roundTo(v, p) }] },
+    {
+      name: "kyverno.math",
+      functions: [
+        {
+          signature: "bylaw.MathNamespace.round(double, int): double",
+          handler: (_: unknown, v: number, p: bigint) => roundTo(v, p),
+        },
+      ],
+    },
     {
       name: "kyverno.transform",
       ...transform,
       functions: [
         { signature: "listObjToMap(list, list, string, string): map<string, dyn>", handler: listObjToMap },
-        { signature: "kyverno.TransformNamespace.listObjToMap(list, list, string, string): map<string, dyn>", handler: (_: unknown, a: unknown[], b: unknown[], k: string, v: string) => listObjToMap(a, b, k, v) },
+        {
+          signature: "kyverno.TransformNamespace.listObjToMap(list, list, string, string): map<string, dyn>",
+          handler: (_: unknown, a: unknown[], b: unknown[], k: string, v: string) => listObjToMap(a, b, k, v),
+        },
       ],
     },
   ];

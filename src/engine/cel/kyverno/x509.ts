@@ -11,11 +11,43 @@ import { CelFunctionError, namespace, type CelLibrary } from "../library.js";
 import { goAny } from "./value-libs.js";
 
 const CERTIFICATE_OUTPUT = [
-  "Raw", "RawTBSCertificate", "RawSubjectPublicKeyInfo", "RawSubject", "RawIssuer", "Signature", "PublicKeyAlgorithm", "PublicKey",
-  "SerialNumber", "Issuer", "NotBefore", "NotAfter", "KeyUsage", "Extensions", "ExtraExtensions", "ExtKeyUsage", "BasicConstraintsValid",
-  "IsCA", "MaxPathLen", "MaxPathLenZero", "AuthorityKeyId", "OCSPServer", "IssuingCertificateURL", "DNSNames", "EmailAddresses",
-  "IPAddresses", "PermittedDNSDomainsCritical", "PermittedDNSDomains", "ExcludedDNSDomains", "PermittedIPRanges", "ExcludedIPRanges",
-  "PermittedEmailAddresses", "ExcludedEmailAddresses", "PermittedURIDomains", "ExcludedURIDomains", "CRLDistributionPoints", "PolicyIdentifiers",
+  "Raw",
+  "RawTBSCertificate",
+  "RawSubjectPublicKeyInfo",
+  "RawSubject",
+  "RawIssuer",
+  "Signature",
+  "PublicKeyAlgorithm",
+  "PublicKey",
+  "SerialNumber",
+  "Issuer",
+  "NotBefore",
+  "NotAfter",
+  "KeyUsage",
+  "Extensions",
+  "ExtraExtensions",
+  "ExtKeyUsage",
+  "BasicConstraintsValid",
+  "IsCA",
+  "MaxPathLen",
+  "MaxPathLenZero",
+  "AuthorityKeyId",
+  "OCSPServer",
+  "IssuingCertificateURL",
+  "DNSNames",
+  "EmailAddresses",
+  "IPAddresses",
+  "PermittedDNSDomainsCritical",
+  "PermittedDNSDomains",
+  "ExcludedDNSDomains",
+  "PermittedIPRanges",
+  "ExcludedIPRanges",
+  "PermittedEmailAddresses",
+  "ExcludedEmailAddresses",
+  "PermittedURIDomains",
+  "ExcludedURIDomains",
+  "CRLDistributionPoints",
+  "PolicyIdentifiers",
 ];
 
 function decode(pem: string): unknown {
@@ -33,5 +65,9 @@ function decode(pem: string): unknown {
 
 export function x509Library(): CelLibrary {
   const NS = "kyverno.X509Namespace";
-  return { name: "kyverno.x509", ...namespace("x509", NS), functions: [{ signature: `${NS}.decode(string): dyn`, handler: (_: unknown, pem: string) => decode(pem) }] };
+  return {
+    name: "kyverno.x509",
+    ...namespace("x509", NS),
+    functions: [{ signature: `${NS}.decode(string): dyn`, handler: (_: unknown, pem: string) => decode(pem) }],
+  };
 }

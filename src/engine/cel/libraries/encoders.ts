@@ -15,7 +15,10 @@ export function encoderLibrary(): CelLibrary {
     name: "ext.Encoders",
     ...namespace("base64", "bylaw.Base64Namespace"),
     functions: [
-      { signature: "bylaw.Base64Namespace.encode(bytes): string", handler: (_: unknown, b: Uint8Array) => base64Encode(b) },
+      {
+        signature: "bylaw.Base64Namespace.encode(bytes): string",
+        handler: (_: unknown, b: Uint8Array) => base64Encode(b),
+      },
       { signature: "bylaw.Base64Namespace.decode(string): bytes", handler: (_: unknown, s: string) => decode(s) },
     ],
   };

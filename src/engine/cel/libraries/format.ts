@@ -26,7 +26,9 @@ function mapText(entries: [unknown, unknown][]): string {
 function integer(v: unknown, verb: string): bigint {
   if (typeof v === "bigint") return v;
   if (v instanceof UnsignedInt) return v.value;
-  throw new CelFunctionError(`error during formatting: integer clause can only be used on integers, was given ${typeName(v)}`);
+  throw new CelFunctionError(
+    `error during formatting: integer clause can only be used on integers, was given ${typeName(v)}`,
+  );
   void verb;
 }
 
@@ -34,7 +36,9 @@ function float(v: unknown): number {
   if (typeof v === "number") return v;
   if (typeof v === "bigint") return Number(v);
   if (v instanceof UnsignedInt) return Number(v.value);
-  throw new CelFunctionError(`error during formatting: fixed-point clause can only be used on doubles, was given ${typeName(v)}`);
+  throw new CelFunctionError(
+    `error during formatting: fixed-point clause can only be used on doubles, was given ${typeName(v)}`,
+  );
 }
 
 function typeName(v: unknown): string {

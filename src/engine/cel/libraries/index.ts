@@ -17,5 +17,18 @@ export { RE2_MATCHES } from "./regex.js";
 
 /** Fresh instances (each with its own regex cache): one set per CEL engine, no module state. */
 export function defaultLibraries(): CelLibrary[] {
-  return [standardExtras(), ...regexLibraries(), stringLibrary(), ...listLibraries(), setsLibrary(), mathLibrary(), encoderLibrary(), quantityLibrary(), urlLibrary(), ...ipLibraries(), semverLibrary(), namedFormatLibrary()];
+  return [
+    standardExtras(),
+    ...regexLibraries(),
+    stringLibrary(),
+    ...listLibraries(),
+    setsLibrary(),
+    mathLibrary(),
+    encoderLibrary(),
+    quantityLibrary(),
+    urlLibrary(),
+    ...ipLibraries(),
+    semverLibrary(),
+    namedFormatLibrary(),
+  ];
 }

@@ -37,7 +37,10 @@ function parseV6(s: string): number[] | string {
         out.push((v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!);
         continue;
       }
-      if (!/^[0-9A-Fa-f]{1,4}$/.test(f)) return f === "" ? "colon must be followed by more characters" : "each colon-separated field must have at most 4 hex digits";
+      if (!/^[0-9A-Fa-f]{1,4}$/.test(f))
+        return f === ""
+          ? "colon must be followed by more characters"
+          : "each colon-separated field must have at most 4 hex digits";
       out.push(parseInt(f, 16));
     }
     return out;
@@ -47,7 +50,8 @@ function parseV6(s: string): number[] | string {
   const tail = halves.length === 2 ? groups(halves[1] ?? "") : [];
   if (typeof tail === "string") return tail;
   const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return halves.length === 1 ? "address string too short" : "address string too long";
+  if (halves.length === 1 ? missing !== 0 : missing < 1)
+    return halves.length === 1 ? "address string too short" : "address string too long";
   const words = [...head, ...Array<number>(halves.length === 2 ? missing : 0).fill(0), ...tail];
   return words.flatMap((w) => [w >> 8, w & 0xff]);
 }
@@ -67,7 +71,12 @@ export function parseIp(s: string): IpAddress | string {
 }
 
 export function isV4Mapped(ip: IpAddress): boolean {
-  return ip.bytes.length === 16 && ip.bytes.slice(0, 10).every((b) => b === 0) && ip.bytes[10] === 0xff && ip.bytes[11] === 0xff;
+  return (
+    ip.bytes.length === 16 &&
+    ip.bytes.slice(0, 10).every((b) => b === 0) &&
+    ip.bytes[10] === 0xff &&
+    ip.bytes[11] === 0xff
+  );
 }
 
 /** netip.Addr.String(): dotted quad, or RFC 5952 (lowercase, longest zero run of 2+ as `::`). */
@@ -77,7 +86,7 @@ export function formatIp(ip: IpAddress): string {
   const words = Array.from({ length: 8 }, (_, i) => (ip.bytes[2 * i]! << 8) | ip.bytes[2 * i + 1]!);
   let bestStart = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (words[i] !== 0) {
       i++;
       continue;
@@ -91,7 +100,8 @@ export function formatIp(ip: IpAddress): string {
     i = j;
   }
   const hex = words.map((w) => w.toString(16));
-  const text = bestStart < 0 ? hex.join(":") : `${hex.slice(0, bestStart).join(":")}::${hex.slice(bestStart + bestLen).join(":")}`;
+  const text =
+    bestStart < 0 ? hex.join(":") : `${hex.slice(0, bestStart).join(":")}::${hex.slice(bestStart + bestLen).join(":")}`;
   return ip.zone === "" ? text : `${text}%${ip.zone}`;
 }
 

@@ -36,7 +36,8 @@ function checkedIp(s: string): IpAddress | string {
 
 function toIp(s: string): CelIp {
   const ip = checkedIp(s);
-  if (typeof ip === "string") throw new CelFunctionError(`IP Address ${JSON.stringify(s)} parse error during conversion from string: ${ip}`);
+  if (typeof ip === "string")
+    throw new CelFunctionError(`IP Address ${JSON.stringify(s)} parse error during conversion from string: ${ip}`);
   return new CelIp(ip);
 }
 
@@ -47,13 +48,15 @@ function checkedCidr(s: string): CelCidr | string {
   if (typeof ip === "string") return ip;
   const bitsText = s.slice(slash + 1);
   const max = ip.bytes.length * 8;
-  if (!/^(0|[1-9]\d*)$/.test(bitsText) || Number(bitsText) > max) return `netip.ParsePrefix(${JSON.stringify(s)}): bad bits after slash: ${JSON.stringify(bitsText)}`;
+  if (!/^(0|[1-9]\d*)$/.test(bitsText) || Number(bitsText) > max)
+    return `netip.ParsePrefix(${JSON.stringify(s)}): bad bits after slash: ${JSON.stringify(bitsText)}`;
   return new CelCidr(ip, Number(bitsText));
 }
 
 function toCidr(s: string): CelCidr {
   const c = checkedCidr(s);
-  if (typeof c === "string") throw new CelFunctionError(`network address parse error during conversion from string: ${c}`);
+  if (typeof c === "string")
+    throw new CelFunctionError(`network address parse error during conversion from string: ${c}`);
   return c;
 }
 
@@ -69,7 +72,11 @@ const b = (ip: CelIp): readonly number[] => ip.addr.bytes;
 const v4 = (ip: CelIp): boolean => b(ip).length === 4;
 
 function isLoopback(ip: CelIp): boolean {
-  return v4(ip) ? b(ip)[0] === 127 : b(ip).slice(0, 15).every((x) => x === 0) && b(ip)[15] === 1;
+  return v4(ip)
+    ? b(ip)[0] === 127
+    : b(ip)
+        .slice(0, 15)
+        .every((x) => x === 0) && b(ip)[15] === 1;
 }
 function isUnspecified(ip: CelIp): boolean {
   return b(ip).every((x) => x === 0);
@@ -78,7 +85,9 @@ function isMulticast(ip: CelIp): boolean {
   return v4(ip) ? (b(ip)[0]! & 0xf0) === 0xe0 : b(ip)[0] === 0xff;
 }
 function isLinkLocalMulticast(ip: CelIp): boolean {
-  return v4(ip) ? b(ip)[0] === 224 && b(ip)[1] === 0 && b(ip)[2] === 0 : b(ip)[0] === 0xff && (b(ip)[1]! & 0x0f) === 0x02;
+  return v4(ip)
+    ? b(ip)[0] === 224 && b(ip)[1] === 0 && b(ip)[2] === 0
+    : b(ip)[0] === 0xff && (b(ip)[1]! & 0x0f) === 0x02;
 }
 function isLinkLocalUnicast(ip: CelIp): boolean {
   return v4(ip) ? b(ip)[0] === 169 && b(ip)[1] === 254 : b(ip)[0] === 0xfe && (b(ip)[1]! & 0xc0) === 0x80;
@@ -88,14 +97,16 @@ function isGlobalUnicast(ip: CelIp): boolean {
   return !(broadcast || isUnspecified(ip) || isLoopback(ip) || isMulticast(ip) || isLinkLocalUnicast(ip));
 }
 
-const ok = (f: (s: string) => unknown) => (s: string): boolean => {
-  try {
-    f(s);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const ok =
+  (f: (s: string) => unknown) =>
+  (s: string): boolean => {
+    try {
+      f(s);
+      return true;
+    } catch {
+      return false;
+    }
+  };
 
 export function ipLibraries(): CelLibrary[] {
   const ns = namespace("ip", "bylaw.IpNamespace");
@@ -108,7 +119,10 @@ export function ipLibraries(): CelLibrary[] {
       functions: [
         { signature: `ip(string): ${IP}`, handler: toIp },
         { signature: "isIP(string): bool", handler: ok(toIp) },
-        { signature: "bylaw.IpNamespace.isCanonical(string): bool", handler: (_: unknown, s: string) => toIp(s).toString() === s },
+        {
+          signature: "bylaw.IpNamespace.isCanonical(string): bool",
+          handler: (_: unknown, s: string) => toIp(s).toString() === s,
+        },
         { signature: `string(${IP}): string`, handler: (ip: CelIp) => ip.toString() },
         { signature: `${IP}.family(): int`, handler: (ip: CelIp) => (v4(ip) ? 4n : 6n) },
         { signature: `${IP}.isUnspecified(): bool`, handler: isUnspecified },
@@ -127,11 +141,20 @@ export function ipLibraries(): CelLibrary[] {
         { signature: "isCIDR(string): bool", handler: ok(toCidr) },
         { signature: `string(${CIDR}): string`, handler: (c: CelCidr) => c.toString() },
         { signature: `${CIDR}.containsIP(${IP}): bool`, handler: (c: CelCidr, ip: CelIp) => contains(c, ip.addr) },
-        { signature: `${CIDR}.containsIP(string): bool`, handler: (c: CelCidr, s: string) => contains(c, toIp(s).addr) },
+        {
+          signature: `${CIDR}.containsIP(string): bool`,
+          handler: (c: CelCidr, s: string) => contains(c, toIp(s).addr),
+        },
         { signature: `${CIDR}.containsCIDR(${CIDR}): bool`, handler: containsCidr },
-        { signature: `${CIDR}.containsCIDR(string): bool`, handler: (c: CelCidr, s: string) => containsCidr(c, toCidr(s)) },
+        {
+          signature: `${CIDR}.containsCIDR(string): bool`,
+          handler: (c: CelCidr, s: string) => containsCidr(c, toCidr(s)),
+        },
         { signature: `${CIDR}.ip(): ${IP}`, handler: (c: CelCidr) => new CelIp(c.addr) },
-        { signature: `${CIDR}.masked(): ${CIDR}`, handler: (c: CelCidr) => new CelCidr(maskIp(c.addr, c.bits), c.bits) },
+        {
+          signature: `${CIDR}.masked(): ${CIDR}`,
+          handler: (c: CelCidr) => new CelCidr(maskIp(c.addr, c.bits), c.bits),
+        },
         { signature: `${CIDR}.prefixLength(): int`, handler: (c: CelCidr) => BigInt(c.bits) },
       ],
     },

@@ -269,9 +269,19 @@ describe("Kubernetes format", () => {
   test("format.<name>().validate and format.named, with Kubernetes' messages", () => {
     check([
       ["format.dns1123Label().validate('my-name').hasValue()", false],
-      ["format.dns1123Label().validate('My_Name').value()", ["a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"]],
+      [
+        "format.dns1123Label().validate('My_Name').value()",
+        [
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        ],
+      ],
       ["format.dns1123Subdomain().validate('apiextensions.k8s.io').hasValue()", false],
-      ["format.dns1123Subdomain().validate('-x').value()", ["a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"]],
+      [
+        "format.dns1123Subdomain().validate('-x').value()",
+        [
+          "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        ],
+      ],
       ["format.dns1035Label().validate('1abc').hasValue()", true],
       ["format.dns1123LabelPrefix().validate('my-prefix-').hasValue()", false],
       ["format.dns1123Label().validate('my-prefix-').hasValue()", true],
@@ -294,6 +304,8 @@ describe("Kubernetes format", () => {
       ["format.named('dns1123Label').value().validate('ok').hasValue()", false],
       ["'%s-%d'.format(['still', 1])", "still-1"],
     ]);
-    assert.deepEqual(run("format.dns1123Label().validate(object.name).value()", { name: "x".repeat(64) }), ["must be no more than 63 characters"]);
+    assert.deepEqual(run("format.dns1123Label().validate(object.name).value()", { name: "x".repeat(64) }), [
+      "must be no more than 63 characters",
+    ]);
   });
 });

@@ -8,8 +8,10 @@ import { CelFunctionError, namespace, type CelLibrary } from "../library.js";
 import { celCompare, celEqual } from "./equal.js";
 
 function slice(l: unknown[], start: bigint, end: bigint): unknown[] {
-  if (start < 0n || end < 0n) throw new CelFunctionError(`cannot slice(${start}, ${end}), negative indexes not supported`);
-  if (start > end) throw new CelFunctionError(`cannot slice(${start}, ${end}), start index must be less than or equal to end index`);
+  if (start < 0n || end < 0n)
+    throw new CelFunctionError(`cannot slice(${start}, ${end}), negative indexes not supported`);
+  if (start > end)
+    throw new CelFunctionError(`cannot slice(${start}, ${end}), start index must be less than or equal to end index`);
   if (end > BigInt(l.length)) throw new CelFunctionError(`cannot slice(${start}, ${end}), list is length ${l.length}`);
   return l.slice(Number(start), Number(end));
 }
@@ -64,8 +66,14 @@ export function listLibraries(): CelLibrary[] {
         { signature: "list<A>.distinct(): list<A>", handler: distinct },
         { signature: "list<A>.reverse(): list<A>", handler: (l: unknown[]) => [...l].reverse() },
         { signature: "list<A>.sort(): list<A>", handler: sorted },
-        { signature: "list<A>.first(): optional<A>", handler: (l: unknown[]) => (l.length > 0 ? Optional.of(l[0]) : Optional.none()) },
-        { signature: "list<A>.last(): optional<A>", handler: (l: unknown[]) => (l.length > 0 ? Optional.of(l[l.length - 1]) : Optional.none()) },
+        {
+          signature: "list<A>.first(): optional<A>",
+          handler: (l: unknown[]) => (l.length > 0 ? Optional.of(l[0]) : Optional.none()),
+        },
+        {
+          signature: "list<A>.last(): optional<A>",
+          handler: (l: unknown[]) => (l.length > 0 ? Optional.of(l[l.length - 1]) : Optional.none()),
+        },
         {
           signature: "bylaw.ListsNamespace.range(int): list<int>",
           handler: (_: unknown, n: bigint) => {
@@ -78,12 +86,21 @@ export function listLibraries(): CelLibrary[] {
     {
       name: "k8s.Lists",
       functions: [
-        { signature: "list<A>.isSorted(): bool", handler: (l: unknown[]) => l.every((x, i) => i === 0 || compareOrThrow(l[i - 1], x) <= 0) },
+        {
+          signature: "list<A>.isSorted(): bool",
+          handler: (l: unknown[]) => l.every((x, i) => i === 0 || compareOrThrow(l[i - 1], x) <= 0),
+        },
         { signature: "list<A>.sum(): A", handler: sum },
         { signature: "list<A>.min(): A", handler: (l: unknown[]) => extreme(l, -1, "min") },
         { signature: "list<A>.max(): A", handler: (l: unknown[]) => extreme(l, 1, "max") },
-        { signature: "list<A>.indexOf(A): int", handler: (l: unknown[], v: unknown) => BigInt(l.findIndex((x) => celEqual(x, v))) },
-        { signature: "list<A>.lastIndexOf(A): int", handler: (l: unknown[], v: unknown) => BigInt(l.findLastIndex((x) => celEqual(x, v))) },
+        {
+          signature: "list<A>.indexOf(A): int",
+          handler: (l: unknown[], v: unknown) => BigInt(l.findIndex((x) => celEqual(x, v))),
+        },
+        {
+          signature: "list<A>.lastIndexOf(A): int",
+          handler: (l: unknown[], v: unknown) => BigInt(l.findLastIndex((x) => celEqual(x, v))),
+        },
       ],
     },
   ];

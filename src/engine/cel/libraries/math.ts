@@ -22,12 +22,18 @@ function variadic(name: "greatest" | "least", sign: number): CelFunction[] {
   const out: CelFunction[] = [];
   for (let n = 1; n <= 6; n++) {
     const params = Array.from({ length: n }, () => "dyn").join(", ");
-    out.push({ signature: `${NS}.${name}(${params}): dyn`, handler: (_: unknown, ...args: unknown[]) => pick(args, sign, name) });
+    out.push({
+      signature: `${NS}.${name}(${params}): dyn`,
+      handler: (_: unknown, ...args: unknown[]) => pick(args, sign, name),
+    });
   }
   return out;
 }
 
-const double = (name: string, f: (x: number) => unknown): CelFunction => ({ signature: `${NS}.${name}(double): ${typeof f(1) === "boolean" ? "bool" : "double"}`, handler: (_: unknown, x: number) => f(x) });
+const double = (name: string, f: (x: number) => unknown): CelFunction => ({
+  signature: `${NS}.${name}(double): ${typeof f(1) === "boolean" ? "bool" : "double"}`,
+  handler: (_: unknown, x: number) => f(x),
+});
 
 function absInt(x: bigint): bigint {
   if (x === INT64_MIN) throw new CelFunctionError("integer overflow");
@@ -36,8 +42,14 @@ function absInt(x: bigint): bigint {
 
 function bits(name: string, f: (a: bigint, b: bigint) => bigint): CelFunction[] {
   return [
-    { signature: `${NS}.${name}(int, int): int`, handler: (_: unknown, a: bigint, b: bigint) => BigInt.asIntN(64, f(a, b)) },
-    { signature: `${NS}.${name}(uint, uint): uint`, handler: (_: unknown, a: UnsignedInt, b: UnsignedInt) => new UnsignedInt(BigInt.asUintN(64, f(a.value, b.value))) },
+    {
+      signature: `${NS}.${name}(int, int): int`,
+      handler: (_: unknown, a: bigint, b: bigint) => BigInt.asIntN(64, f(a, b)),
+    },
+    {
+      signature: `${NS}.${name}(uint, uint): uint`,
+      handler: (_: unknown, a: UnsignedInt, b: UnsignedInt) => new UnsignedInt(BigInt.asUintN(64, f(a.value, b.value))),
+    },
   ];
 }
 
@@ -47,8 +59,16 @@ function shift(name: string, left: boolean): CelFunction[] {
     return n > 64n ? 64n : n;
   };
   return [
-    { signature: `${NS}.${name}(int, int): int`, handler: (_: unknown, a: bigint, n: bigint) => BigInt.asIntN(64, left ? a << check(n) : BigInt.asUintN(64, a) >> check(n)) },
-    { signature: `${NS}.${name}(uint, int): uint`, handler: (_: unknown, a: UnsignedInt, n: bigint) => new UnsignedInt(BigInt.asUintN(64, left ? a.value << check(n) : a.value >> check(n))) },
+    {
+      signature: `${NS}.${name}(int, int): int`,
+      handler: (_: unknown, a: bigint, n: bigint) =>
+        BigInt.asIntN(64, left ? a << check(n) : BigInt.asUintN(64, a) >> check(n)),
+    },
+    {
+      signature: `${NS}.${name}(uint, int): uint`,
+      handler: (_: unknown, a: UnsignedInt, n: bigint) =>
+        new UnsignedInt(BigInt.asUintN(64, left ? a.value << check(n) : a.value >> check(n))),
+    },
   ];
 }
 
@@ -72,13 +92,22 @@ export function mathLibrary(): CelLibrary {
       { signature: `${NS}.abs(double): double`, handler: (_: unknown, x: number) => Math.abs(x) },
       { signature: `${NS}.abs(uint): uint`, handler: (_: unknown, x: UnsignedInt) => x },
       { signature: `${NS}.sign(int): int`, handler: (_: unknown, x: bigint) => (x > 0n ? 1n : x < 0n ? -1n : 0n) },
-      { signature: `${NS}.sign(double): double`, handler: (_: unknown, x: number) => (Number.isNaN(x) ? x : Math.sign(x)) },
-      { signature: `${NS}.sign(uint): uint`, handler: (_: unknown, x: UnsignedInt) => new UnsignedInt(x.value > 0n ? 1n : 0n) },
+      {
+        signature: `${NS}.sign(double): double`,
+        handler: (_: unknown, x: number) => (Number.isNaN(x) ? x : Math.sign(x)),
+      },
+      {
+        signature: `${NS}.sign(uint): uint`,
+        handler: (_: unknown, x: UnsignedInt) => new UnsignedInt(x.value > 0n ? 1n : 0n),
+      },
       ...bits("bitAnd", (a, b) => a & b),
       ...bits("bitOr", (a, b) => a | b),
       ...bits("bitXor", (a, b) => a ^ b),
       { signature: `${NS}.bitNot(int): int`, handler: (_: unknown, a: bigint) => ~a },
-      { signature: `${NS}.bitNot(uint): uint`, handler: (_: unknown, a: UnsignedInt) => new UnsignedInt(BigInt.asUintN(64, ~a.value)) },
+      {
+        signature: `${NS}.bitNot(uint): uint`,
+        handler: (_: unknown, a: UnsignedInt) => new UnsignedInt(BigInt.asUintN(64, ~a.value)),
+      },
       ...shift("bitShiftLeft", true),
       ...shift("bitShiftRight", false),
     ],

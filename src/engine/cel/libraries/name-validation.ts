@@ -23,28 +23,52 @@ const DNS1035_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
 const DNS1035_RE = new RegExp(`^${DNS1035_FMT}$`);
 const QNAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const QNAME_RE = new RegExp(`^${QNAME_FMT}$`);
-const QNAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QNAME_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_VALUE_FMT = `(${QNAME_FMT})?`;
 const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);
 
 export function dns1123Label(s: string): string[] {
   const errs: string[] = [];
   if (s.length > 63) errs.push(maxLen(63));
-  if (!LABEL_RE.test(s)) errs.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", LABEL_FMT, "my-name", "123-abc"));
+  if (!LABEL_RE.test(s))
+    errs.push(
+      regexError(
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+        LABEL_FMT,
+        "my-name",
+        "123-abc",
+      ),
+    );
   return errs;
 }
 
 export function dns1123Subdomain(s: string): string[] {
   const errs: string[] = [];
   if (s.length > 253) errs.push(maxLen(253));
-  if (!SUBDOMAIN_RE.test(s)) errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", SUBDOMAIN_FMT, "example.com"));
+  if (!SUBDOMAIN_RE.test(s))
+    errs.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        SUBDOMAIN_FMT,
+        "example.com",
+      ),
+    );
   return errs;
 }
 
 export function dns1035Label(s: string): string[] {
   const errs: string[] = [];
   if (s.length > 63) errs.push(maxLen(63));
-  if (!DNS1035_RE.test(s)) errs.push(regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", DNS1035_FMT, "my-name", "abc-123"));
+  if (!DNS1035_RE.test(s))
+    errs.push(
+      regexError(
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+        DNS1035_FMT,
+        "my-name",
+        "abc-123",
+      ),
+    );
   return errs;
 }
 
@@ -64,7 +88,9 @@ export function qualifiedName(value: string): string[] {
     if (prefix === "") errs.push("prefix part must be non-empty");
     else errs.push(...dns1123Subdomain(prefix).map((m) => `prefix part ${m}`));
   } else {
-    return [`a qualified name ${regexError(QNAME_MSG, QNAME_FMT, "MyName", "my.name", "123-abc")} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [
+      `a qualified name ${regexError(QNAME_MSG, QNAME_FMT, "MyName", "my.name", "123-abc")} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   }
   if (name === "") errs.push("name part must be non-empty");
   else if (name.length > 63) errs.push(`name part ${maxLen(63)}`);
@@ -75,6 +101,15 @@ export function qualifiedName(value: string): string[] {
 export function labelValue(s: string): string[] {
   const errs: string[] = [];
   if (s.length > 63) errs.push(maxLen(63));
-  if (!LABEL_VALUE_RE.test(s)) errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
+  if (!LABEL_VALUE_RE.test(s))
+    errs.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        LABEL_VALUE_FMT,
+        "MyValue",
+        "my_value",
+        "12345",
+      ),
+    );
   return errs;
 }

@@ -7,7 +7,14 @@ import { Optional } from "@marcbachmann/cel-js";
 import { base64Decode } from "../../jmespath/functions/kyverno/base64.js";
 import { utf8Encode } from "../../jmespath/functions/kyverno/go-text.js";
 import { namespace, type CelFunction, type CelLibrary } from "../library.js";
-import { asPrefix, dns1035Label, dns1123Label, dns1123Subdomain, labelValue, qualifiedName } from "./name-validation.js";
+import {
+  asPrefix,
+  dns1035Label,
+  dns1123Label,
+  dns1123Subdomain,
+  labelValue,
+  qualifiedName,
+} from "./name-validation.js";
 import { parseUrl } from "./url.js";
 
 const TYPE = "kubernetes.NamedFormat";
@@ -29,7 +36,9 @@ function validDate(s: string): boolean {
   if (m === null) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (mo < 1 || mo > 12 || d < 1) return false;
-  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1] ?? 0;
+  const days =
+    [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1] ??
+    0;
   return d <= days;
 }
 
@@ -64,7 +73,10 @@ const FORMATS: Readonly<Record<string, CelFormat>> = {
 };
 
 export function namedFormatLibrary(): CelLibrary {
-  const each: CelFunction[] = Object.entries(FORMATS).map(([name, f]) => ({ signature: `${NS}.${name}(): ${TYPE}`, handler: () => f }));
+  const each: CelFunction[] = Object.entries(FORMATS).map(([name, f]) => ({
+    signature: `${NS}.${name}(): ${TYPE}`,
+    handler: () => f,
+  }));
   const ns = namespace("format", NS);
   return {
     name: "k8s.Format",
@@ -72,7 +84,11 @@ export function namedFormatLibrary(): CelLibrary {
     constants: ns.constants ?? [],
     functions: [
       ...each,
-      { signature: `${NS}.named(string): optional<${TYPE}>`, handler: (_: unknown, name: string) => (Object.hasOwn(FORMATS, name) ? Optional.of(FORMATS[name]) : Optional.none()) },
+      {
+        signature: `${NS}.named(string): optional<${TYPE}>`,
+        handler: (_: unknown, name: string) =>
+          Object.hasOwn(FORMATS, name) ? Optional.of(FORMATS[name]) : Optional.none(),
+      },
       {
         signature: `${TYPE}.validate(string): optional<list<string>>`,
         handler: (f: CelFormat, s: string) => {

@@ -30,7 +30,10 @@ export class CelQuantity {
 
 function parse(s: string): CelQuantity {
   const q = parseQuantity(s);
-  if (q === undefined) throw new CelFunctionError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+  if (q === undefined)
+    throw new CelFunctionError(
+      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    );
   return new CelQuantity(q);
 }
 
@@ -57,10 +60,22 @@ export function quantityLibrary(): CelLibrary {
       { signature: `${TYPE}.isInteger(): bool`, handler: (a: CelQuantity) => isIntegerQuantity(a.q) },
       { signature: `${TYPE}.asInteger(): int`, handler: asInteger },
       { signature: `${TYPE}.asApproximateFloat(): double`, handler: (a: CelQuantity) => quantityToFloat64(a.q) },
-      { signature: `${TYPE}.add(${TYPE}): ${TYPE}`, handler: (a: CelQuantity, b: CelQuantity) => new CelQuantity(addQuantities(a.q, b.q)) },
-      { signature: `${TYPE}.add(int): ${TYPE}`, handler: (a: CelQuantity, b: bigint) => new CelQuantity(addQuantities(a.q, int(b).q)) },
-      { signature: `${TYPE}.sub(${TYPE}): ${TYPE}`, handler: (a: CelQuantity, b: CelQuantity) => new CelQuantity(subtractQuantities(a.q, b.q)) },
-      { signature: `${TYPE}.sub(int): ${TYPE}`, handler: (a: CelQuantity, b: bigint) => new CelQuantity(subtractQuantities(a.q, int(b).q)) },
+      {
+        signature: `${TYPE}.add(${TYPE}): ${TYPE}`,
+        handler: (a: CelQuantity, b: CelQuantity) => new CelQuantity(addQuantities(a.q, b.q)),
+      },
+      {
+        signature: `${TYPE}.add(int): ${TYPE}`,
+        handler: (a: CelQuantity, b: bigint) => new CelQuantity(addQuantities(a.q, int(b).q)),
+      },
+      {
+        signature: `${TYPE}.sub(${TYPE}): ${TYPE}`,
+        handler: (a: CelQuantity, b: CelQuantity) => new CelQuantity(subtractQuantities(a.q, b.q)),
+      },
+      {
+        signature: `${TYPE}.sub(int): ${TYPE}`,
+        handler: (a: CelQuantity, b: bigint) => new CelQuantity(subtractQuantities(a.q, int(b).q)),
+      },
       { signature: `${TYPE}.isLessThan(${TYPE}): bool`, handler: (a: CelQuantity, b: CelQuantity) => cmp(a, b) < 0 },
       { signature: `${TYPE}.isGreaterThan(${TYPE}): bool`, handler: (a: CelQuantity, b: CelQuantity) => cmp(a, b) > 0 },
       { signature: `${TYPE}.compareTo(${TYPE}): int`, handler: (a: CelQuantity, b: CelQuantity) => BigInt(cmp(a, b)) },

@@ -43,7 +43,8 @@ function expandReplacement(repl: string, m: { group(i: number): string | null },
   return repl.replace(/\\(\\|\d)/g, (_all, g: string) => {
     if (g === "\\") return "\\";
     const i = Number(g);
-    if (i > groups) throw new CelFunctionError(`invalid replacement string: \\${g} refers to a group that does not exist`);
+    if (i > groups)
+      throw new CelFunctionError(`invalid replacement string: \\${g} refers to a group that does not exist`);
     return m.group(i) ?? "";
   });
 }
@@ -102,19 +103,40 @@ export function regexLibraries(): CelLibrary[] {
     {
       name: "k8s.Regex",
       functions: [
-        { signature: "string.find(string): string", handler: (s: string, p: string) => findAll(compile(p), s, 1)[0] ?? "" },
-        { signature: "string.findAll(string): list<string>", handler: (s: string, p: string) => findAll(compile(p), s, -1) },
-        { signature: "string.findAll(string, int): list<string>", handler: (s: string, p: string, n: bigint) => findAll(compile(p), s, Number(n)) },
+        {
+          signature: "string.find(string): string",
+          handler: (s: string, p: string) => findAll(compile(p), s, 1)[0] ?? "",
+        },
+        {
+          signature: "string.findAll(string): list<string>",
+          handler: (s: string, p: string) => findAll(compile(p), s, -1),
+        },
+        {
+          signature: "string.findAll(string, int): list<string>",
+          handler: (s: string, p: string, n: bigint) => findAll(compile(p), s, Number(n)),
+        },
       ],
     },
     {
       name: "ext.Regex(v1)",
       ...namespace("regex", "bylaw.RegexNamespace"),
       functions: [
-        { signature: "bylaw.RegexNamespace.replace(string, string, string): string", handler: (_: unknown, s: string, p: string, r: string) => replace(compile(p), s, r, -1) },
-        { signature: "bylaw.RegexNamespace.replace(string, string, string, int): string", handler: (_: unknown, s: string, p: string, r: string, n: bigint) => replace(compile(p), s, r, Number(n)) },
-        { signature: "bylaw.RegexNamespace.extract(string, string): optional<string>", handler: (_: unknown, s: string, p: string) => extract(s, p) },
-        { signature: "bylaw.RegexNamespace.extractAll(string, string): list<string>", handler: (_: unknown, s: string, p: string) => extractAll(s, p) },
+        {
+          signature: "bylaw.RegexNamespace.replace(string, string, string): string",
+          handler: (_: unknown, s: string, p: string, r: string) => replace(compile(p), s, r, -1),
+        },
+        {
+          signature: "bylaw.RegexNamespace.replace(string, string, string, int): string",
+          handler: (_: unknown, s: string, p: string, r: string, n: bigint) => replace(compile(p), s, r, Number(n)),
+        },
+        {
+          signature: "bylaw.RegexNamespace.extract(string, string): optional<string>",
+          handler: (_: unknown, s: string, p: string) => extract(s, p),
+        },
+        {
+          signature: "bylaw.RegexNamespace.extractAll(string, string): list<string>",
+          handler: (_: unknown, s: string, p: string) => extractAll(s, p),
+        },
       ],
     },
   ];

@@ -8,7 +8,9 @@ import { CelFunctionError, equality, type CelLibrary } from "../library.js";
 const TYPE = "kubernetes.Semver";
 const NUM = "(0|[1-9]\\d*)";
 const IDENT = "[0-9A-Za-z-]+";
-const STRICT = new RegExp(`^${NUM}\\.${NUM}\\.${NUM}(?:-(${IDENT}(?:\\.${IDENT})*))?(?:\\+(${IDENT}(?:\\.${IDENT})*))?$`);
+const STRICT = new RegExp(
+  `^${NUM}\\.${NUM}\\.${NUM}(?:-(${IDENT}(?:\\.${IDENT})*))?(?:\\+(${IDENT}(?:\\.${IDENT})*))?$`,
+);
 
 export class CelSemver {
   constructor(
@@ -58,7 +60,12 @@ function comparePre(a: readonly string[], b: readonly string[]): number {
 }
 
 export function compareSemver(a: CelSemver, b: CelSemver): number {
-  for (const [x, y] of [[a.major, b.major], [a.minor, b.minor], [a.patch, b.patch]] as const) if (x !== y) return x < y ? -1 : 1;
+  for (const [x, y] of [
+    [a.major, b.major],
+    [a.minor, b.minor],
+    [a.patch, b.patch],
+  ] as const)
+    if (x !== y) return x < y ? -1 : 1;
   return comparePre(a.pre, b.pre);
 }
 
@@ -84,9 +91,18 @@ export function semverLibrary(): CelLibrary {
       { signature: `${TYPE}.major(): int`, handler: (v: CelSemver) => v.major },
       { signature: `${TYPE}.minor(): int`, handler: (v: CelSemver) => v.minor },
       { signature: `${TYPE}.patch(): int`, handler: (v: CelSemver) => v.patch },
-      { signature: `${TYPE}.isLessThan(${TYPE}): bool`, handler: (a: CelSemver, b: CelSemver) => compareSemver(a, b) < 0 },
-      { signature: `${TYPE}.isGreaterThan(${TYPE}): bool`, handler: (a: CelSemver, b: CelSemver) => compareSemver(a, b) > 0 },
-      { signature: `${TYPE}.compareTo(${TYPE}): int`, handler: (a: CelSemver, b: CelSemver) => BigInt(compareSemver(a, b)) },
+      {
+        signature: `${TYPE}.isLessThan(${TYPE}): bool`,
+        handler: (a: CelSemver, b: CelSemver) => compareSemver(a, b) < 0,
+      },
+      {
+        signature: `${TYPE}.isGreaterThan(${TYPE}): bool`,
+        handler: (a: CelSemver, b: CelSemver) => compareSemver(a, b) > 0,
+      },
+      {
+        signature: `${TYPE}.compareTo(${TYPE}): int`,
+        handler: (a: CelSemver, b: CelSemver) => BigInt(compareSemver(a, b)),
+      },
     ],
   };
 }

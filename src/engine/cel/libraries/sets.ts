@@ -9,9 +9,18 @@ export function setsLibrary(): CelLibrary {
     name: "ext.Sets",
     ...namespace("sets", "bylaw.SetsNamespace"),
     functions: [
-      { signature: "bylaw.SetsNamespace.contains(list<dyn>, list<dyn>): bool", handler: (_: unknown, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)) },
-      { signature: "bylaw.SetsNamespace.equivalent(list<dyn>, list<dyn>): bool", handler: (_: unknown, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)) && a.every((x) => has(b, x)) },
-      { signature: "bylaw.SetsNamespace.intersects(list<dyn>, list<dyn>): bool", handler: (_: unknown, a: unknown[], b: unknown[]) => b.some((x) => has(a, x)) },
+      {
+        signature: "bylaw.SetsNamespace.contains(list<dyn>, list<dyn>): bool",
+        handler: (_: unknown, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)),
+      },
+      {
+        signature: "bylaw.SetsNamespace.equivalent(list<dyn>, list<dyn>): bool",
+        handler: (_: unknown, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)) && a.every((x) => has(b, x)),
+      },
+      {
+        signature: "bylaw.SetsNamespace.intersects(list<dyn>, list<dyn>): bool",
+        handler: (_: unknown, a: unknown[], b: unknown[]) => b.some((x) => has(a, x)),
+      },
     ],
   };
 }

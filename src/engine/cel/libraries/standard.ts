@@ -31,10 +31,19 @@ export function standardExtras(): CelLibrary {
           return u.value;
         },
       },
-      { signature: "int(google.protobuf.Timestamp): int", handler: (t: Date) => BigInt(Math.floor(t.getTime() / 1000)) },
-      { signature: "string(google.protobuf.Timestamp): string", handler: (t: Date) => t.toISOString().replace(".000Z", "Z") },
+      {
+        signature: "int(google.protobuf.Timestamp): int",
+        handler: (t: Date) => BigInt(Math.floor(t.getTime() / 1000)),
+      },
+      {
+        signature: "string(google.protobuf.Timestamp): string",
+        handler: (t: Date) => t.toISOString().replace(".000Z", "Z"),
+      },
       { signature: "string(google.protobuf.Duration): string", handler: (d: Duration) => d.toString() },
-      { signature: "OptionalNamespace.ofNonZeroValue(A): optional<A>", handler: (_: unknown, v: unknown) => (isZero(v) ? Optional.none() : Optional.of(v)) },
+      {
+        signature: "OptionalNamespace.ofNonZeroValue(A): optional<A>",
+        handler: (_: unknown, v: unknown) => (isZero(v) ? Optional.none() : Optional.of(v)),
+      },
     ],
   };
 }

@@ -54,7 +54,10 @@ export function stringLibrary(): CelLibrary {
     ...namespace("strings", "bylaw.StringsNamespace"),
     functions: [
       { signature: "string.charAt(int): string", handler: charAt },
-      { signature: "string.replace(string, string): string", handler: (s: string, a: string, b: string) => replace(s, a, b, -1n) },
+      {
+        signature: "string.replace(string, string): string",
+        handler: (s: string, a: string, b: string) => replace(s, a, b, -1n),
+      },
       { signature: "string.replace(string, string, int): string", handler: replace },
       { signature: "string.format(list<dyn>): string", handler: formatString },
       { signature: "bylaw.StringsNamespace.quote(string): string", handler: (_: unknown, s: string) => quote(s) },

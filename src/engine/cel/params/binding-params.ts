@@ -16,7 +16,8 @@ import type { LabelSelector } from "../../api/policy.js";
 import { evaluateSelector } from "../../match/index.js";
 import type { CompiledParamRef } from "./param-ref.js";
 
-export type BindingParams = { readonly ok: true; readonly params: JsonObject | null } | { readonly ok: false; readonly message: string };
+export type BindingParams =
+  { readonly ok: true; readonly params: JsonObject | null } | { readonly ok: false; readonly message: string };
 
 function metaText(o: JsonObject, key: string): string {
   const m = o["metadata"];
@@ -45,6 +46,10 @@ export function selectBindingParams(ref: CompiledParamRef | undefined, given: re
     }
     return { ok: true, params: items.length > 0 ? { items } : null };
   }
-  const found = objects.find((o) => (ref.name !== undefined ? metaText(o, "name") === ref.name : ref.namespace !== "" && metaText(o, "namespace") === ref.namespace));
+  const found = objects.find((o) =>
+    ref.name !== undefined
+      ? metaText(o, "name") === ref.name
+      : ref.namespace !== "" && metaText(o, "namespace") === ref.namespace,
+  );
   return { ok: true, params: found ?? null };
 }

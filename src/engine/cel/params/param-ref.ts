@@ -36,7 +36,13 @@ function text(o: JsonObject, key: string): string {
  * pkg/cli/kubectl-kyverno/policy `kubectlValidateLoader`, never running the API server's validation):
  * only the types and the parameterNotFoundAction enum are checked; an action left out stays unset.
  */
-export function compileParamRef(v: JsonValue | undefined, what: string, problems: PolicyProblem[], field = "spec.paramRef", mode: "rule" | "binding" = "binding"): CompiledParamRef | undefined {
+export function compileParamRef(
+  v: JsonValue | undefined,
+  what: string,
+  problems: PolicyProblem[],
+  field = "spec.paramRef",
+  mode: "rule" | "binding" = "binding",
+): CompiledParamRef | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isObject(v)) {
     problems.push(problem(field, `${what}: ${field} must be a mapping`));
@@ -44,14 +50,22 @@ export function compileParamRef(v: JsonValue | undefined, what: string, problems
   }
   const name = text(v, "name");
   const rawSelector = v["selector"];
-  if (rawSelector !== undefined && rawSelector !== null && !isObject(rawSelector)) problems.push(problem(`${field}.selector`, `${what}: ${field}.selector must be a mapping`));
+  if (rawSelector !== undefined && rawSelector !== null && !isObject(rawSelector))
+    problems.push(problem(`${field}.selector`, `${what}: ${field}.selector must be a mapping`));
   const selector = isObject(rawSelector) ? (rawSelector as LabelSelector) : undefined;
-  if (mode === "rule" && name !== "" && selector !== undefined) problems.push(problem(field, `${what}: ${field}: Forbidden: name and selector are mutually exclusive`));
-  if (mode === "rule" && name === "" && selector === undefined) problems.push(problem(field, `${what}: ${field}: Required value: one of name or selector must be set`));
+  if (mode === "rule" && name !== "" && selector !== undefined)
+    problems.push(problem(field, `${what}: ${field}: Forbidden: name and selector are mutually exclusive`));
+  if (mode === "rule" && name === "" && selector === undefined)
+    problems.push(problem(field, `${what}: ${field}: Required value: one of name or selector must be set`));
   const given = v["parameterNotFoundAction"];
   const action = given === undefined || given === null ? (mode === "rule" ? "Allow" : undefined) : given;
   if (action !== undefined && action !== "Allow" && action !== "Deny") {
-    problems.push(problem(`${field}.parameterNotFoundAction`, `${what}: ${field}.parameterNotFoundAction: Unsupported value: ${JSON.stringify(action)}: supported values: "Allow", "Deny"`));
+    problems.push(
+      problem(
+        `${field}.parameterNotFoundAction`,
+        `${what}: ${field}.parameterNotFoundAction: Unsupported value: ${JSON.stringify(action)}: supported values: "Allow", "Deny"`,
+      ),
+    );
     return undefined;
   }
   return { name: name === "" ? undefined : name, selector, namespace: text(v, "namespace"), notFound: action };

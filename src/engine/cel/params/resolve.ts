@@ -47,20 +47,38 @@ function labels(o: JsonObject): Record<string, string> {
   return out;
 }
 
-export function resolveParams(paramKind: ParamKindRef | undefined, ref: CompiledParamRef | undefined, requestNamespace: string, context: ContextSources): ParamOutcome {
+export function resolveParams(
+  paramKind: ParamKindRef | undefined,
+  ref: CompiledParamRef | undefined,
+  requestNamespace: string,
+  context: ContextSources,
+): ParamOutcome {
   if (paramKind === undefined || ref === undefined) return NO_PARAMS;
   const what = `${paramKind.kind} (${paramKind.apiVersion})`;
-  if (context.paramObjects === undefined) return { kind: "unavailable", message: `params of kind ${what}: no parameter objects were given (a test's paramResources, bylaw apply's resources)` };
+  if (context.paramObjects === undefined)
+    return {
+      kind: "unavailable",
+      message: `params of kind ${what}: no parameter objects were given (a test's paramResources, bylaw apply's resources)`,
+    };
   const listed = context.paramObjects(paramKind);
   if (!listed.ok) return { kind: "unavailable", message: `params of kind ${what}: ${listed.error.message}` };
-  const objects = listed.value.filter(isObject).filter((o) => str(o, "kind") === paramKind.kind && str(o, "apiVersion") === paramKind.apiVersion);
+  const objects = listed.value
+    .filter(isObject)
+    .filter((o) => str(o, "kind") === paramKind.kind && str(o, "apiVersion") === paramKind.apiVersion);
   const namespaced = builtInKindNamespaced(paramKind.kind) ?? objects.some((o) => str(meta(o), "namespace") !== "");
   let namespace = "";
   if (namespaced) {
     namespace = ref.namespace !== "" ? ref.namespace : requestNamespace;
-    if (namespace === "") return { kind: "config-error", message: "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources" };
+    if (namespace === "")
+      return {
+        kind: "config-error",
+        message: "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources",
+      };
   } else if (ref.namespace !== "") {
-    return { kind: "config-error", message: `paramRef.namespace must not be provided for a cluster-scoped \`paramKind\` (${what})` };
+    return {
+      kind: "config-error",
+      message: `paramRef.namespace must not be provided for a cluster-scoped \`paramKind\` (${what})`,
+    };
   }
   const inScope = objects.filter((o) => !namespaced || (str(meta(o), "namespace") || "default") === namespace);
   let found: JsonObject[];
@@ -82,7 +100,11 @@ export function resolveParams(paramKind: ParamKindRef | undefined, ref: Compiled
 
 function notFound(ref: CompiledParamRef, what: string, where: string): ParamOutcome {
   if (ref.name !== undefined) return { kind: "config-error", message: `${what} "${ref.name}" not found${where}` };
-  const which = ref.selector !== undefined ? `${what} matching paramRef.selector` : `${what} (paramRef has neither name nor selector)`;
-  if (ref.notFound === "Deny") return { kind: "config-error", message: `no params found (no ${which}${where}; parameterNotFoundAction Deny)` };
+  const which =
+    ref.selector !== undefined
+      ? `${what} matching paramRef.selector`
+      : `${what} (paramRef has neither name nor selector)`;
+  if (ref.notFound === "Deny")
+    return { kind: "config-error", message: `no params found (no ${which}${where}; parameterNotFoundAction Deny)` };
   return { kind: "none", message: `no ${which}${where}` };
 }

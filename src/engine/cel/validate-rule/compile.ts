@@ -49,22 +49,40 @@ export function compileCelRule(rule: Rule, policyName: string, cel: CelEngine): 
   const variableNames = variableDocs.map((v) => text(v, "name") ?? "");
   const where = `policy ${policyName}, rule ${rule.name}`;
   let failure: string | undefined;
-  const compile = (field: string, expression: string | undefined, expectType?: string, names = variableNames): CelProgram | undefined => {
+  const compile = (
+    field: string,
+    expression: string | undefined,
+    expectType?: string,
+    names = variableNames,
+  ): CelProgram | undefined => {
     if (failure !== undefined) return undefined;
     if (expression === undefined || expression.trim() === "") {
       failure = `${where}: ${field}: an expression is required`;
       return undefined;
     }
-    const r = cel.compile(expression, expectType === undefined ? { variableNames: names } : { variableNames: names, expectType });
+    const r = cel.compile(
+      expression,
+      expectType === undefined ? { variableNames: names } : { variableNames: names, expectType },
+    );
     if (!r.ok) {
       failure = `${where}: ${field}: compilation failed: ${r.error.message}`;
       return undefined;
     }
     return r.value;
   };
-  const preconditions = list(rule.celPreconditions as JsonValue | undefined).map((p, i) => compile(`celPreconditions[${i}].expression`, text(p, "expression"), "bool"));
+  const preconditions = list(rule.celPreconditions as JsonValue | undefined).map((p, i) =>
+    compile(`celPreconditions[${i}].expression`, text(p, "expression"), "bool"),
+  );
   // A variable reads only the ones before it, as Kubernetes compiles them.
-  const variables = variableDocs.map((v, i) => ({ name: variableNames[i] ?? "", program: compile(`validate.cel.variables[${i}].expression`, text(v, "expression"), undefined, variableNames.slice(0, i)) }));
+  const variables = variableDocs.map((v, i) => ({
+    name: variableNames[i] ?? "",
+    program: compile(
+      `validate.cel.variables[${i}].expression`,
+      text(v, "expression"),
+      undefined,
+      variableNames.slice(0, i),
+    ),
+  }));
   const validations = list(celSpec["expressions"]).map((e, i) => {
     const program = compile(`validate.cel.expressions[${i}].expression`, text(e, "expression"), "bool");
     const messageExpression = text(e, "messageExpression");
@@ -73,10 +91,15 @@ export function compileCelRule(rule: Rule, policyName: string, cel: CelEngine): 
       program,
       // Kyverno fills an empty message from the rule's validate.message.
       message: text(e, "message") || rule.validate?.message,
-      messageExpression: messageExpression === undefined ? undefined : compile(`validate.cel.expressions[${i}].messageExpression`, messageExpression, "string"),
+      messageExpression:
+        messageExpression === undefined
+          ? undefined
+          : compile(`validate.cel.expressions[${i}].messageExpression`, messageExpression, "string"),
     };
   });
-  list(celSpec["auditAnnotations"]).forEach((a, i) => compile(`validate.cel.auditAnnotations[${i}].valueExpression`, text(a, "valueExpression")));
+  list(celSpec["auditAnnotations"]).forEach((a, i) =>
+    compile(`validate.cel.auditAnnotations[${i}].valueExpression`, text(a, "valueExpression")),
+  );
   const params = paramsOf(celSpec, where);
   if (typeof params === "string") failure ??= params;
   if (failure !== undefined) return { ok: false, message: failure };

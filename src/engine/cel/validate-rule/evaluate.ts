@@ -12,7 +12,6 @@ import { RUNTIME_COST_BUDGET, type CelActivation, type CostBudget } from "../typ
 import type { CompiledCelRule } from "./compile.js";
 import type { CelRuleInput } from "./input.js";
 
-
 const MAX_MESSAGE_BYTES = 5 * 1024;
 
 const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -23,8 +22,19 @@ const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
  * an expression reads it, so an unused failing variable changes nothing, as with Kubernetes' lazy
  * evaluation. (Unused variables still spend cost; getters per request were 10x slower.)
  */
-function activationFor(rule: CompiledCelRule, input: CelRuleInput, budget: CostBudget, params: unknown): Record<string, unknown> {
-  const base = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, params };
+function activationFor(
+  rule: CompiledCelRule,
+  input: CelRuleInput,
+  budget: CostBudget,
+  params: unknown,
+): Record<string, unknown> {
+  const base = {
+    object: input.object,
+    oldObject: input.oldObject,
+    request: input.request,
+    namespaceObject: input.namespaceObject,
+    params,
+  };
   if (rule.variables.length === 0) return { ...base, variables: NO_VARIABLES };
   const variables: Record<string, unknown> = {};
   const activation = { ...base, variables };
@@ -61,10 +71,23 @@ export function messageOf(value: unknown): string | undefined {
  * served (by name not found, Deny with none, a namespace problem, no objects given at all): `error`
  * "error in parameterized resource: …".
  */
-export function evaluateCelRule(rule: CompiledCelRule, name: string, input: CelRuleInput, params?: (kind: ParamKindRef, ref: CompiledParamRef) => ParamOutcome): RuleResult {
+export function evaluateCelRule(
+  rule: CompiledCelRule,
+  name: string,
+  input: CelRuleInput,
+  params?: (kind: ParamKindRef, ref: CompiledParamRef) => ParamOutcome,
+): RuleResult {
   if (rule.params === undefined) return evaluateWith(rule, name, input, null);
-  const found = params?.(rule.params.kind, rule.params.ref) ?? { kind: "unavailable" as const, message: "no parameter objects were given" };
-  const result = (status: RuleResult["status"], message: string): RuleResult => ({ rule: name, type: "Validation", status, message });
+  const found = params?.(rule.params.kind, rule.params.ref) ?? {
+    kind: "unavailable" as const,
+    message: "no parameter objects were given",
+  };
+  const result = (status: RuleResult["status"], message: string): RuleResult => ({
+    rule: name,
+    type: "Validation",
+    status,
+    message,
+  });
   if (found.kind === "none") return result("pass", `Validation rule '${name}' passed.`);
   if (found.kind !== "params") return result("error", `error in parameterized resource: ${found.message}`);
   for (const p of found.params) {
@@ -77,7 +100,12 @@ export function evaluateCelRule(rule: CompiledCelRule, name: string, input: CelR
 function evaluateWith(rule: CompiledCelRule, name: string, input: CelRuleInput, params: unknown): RuleResult {
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
   const activation: CelActivation = activationFor(rule, input, budget, params);
-  const result = (status: RuleResult["status"], message: string): RuleResult => ({ rule: name, type: "Validation", status, message });
+  const result = (status: RuleResult["status"], message: string): RuleResult => ({
+    rule: name,
+    type: "Validation",
+    status,
+    message,
+  });
   for (const p of rule.preconditions) {
     const r = p.evaluate(activation, budget);
     if (!r.ok) return result("fail", `cel precondition '${p.expression.trim()}' resulted in error: ${r.error.message}`);

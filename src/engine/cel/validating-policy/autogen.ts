@@ -30,7 +30,12 @@ export interface AutogenConfig {
   readonly spec: JsonObject;
 }
 
-const target = (group: string, resource: string, kind: string): AutogenTarget => ({ group, version: "v1", resource, kind });
+const target = (group: string, resource: string, kind: string): AutogenTarget => ({
+  group,
+  version: "v1",
+  resource,
+  kind,
+});
 
 const CONTROLLERS: Readonly<Record<string, { target: AutogenTarget; config: AutogenConfigName }>> = {
   daemonsets: { target: target("apps", "daemonsets", "DaemonSet"), config: "defaults" },
@@ -90,7 +95,10 @@ function replace(text: string, from: string, to: string): string {
 
 function rewrite(spec: JsonObject, config: AutogenConfigName): JsonObject {
   let text = JSON.stringify(spec);
-  for (const [from, to] of [["spec", POD_PATHS[config].spec], ["metadata", POD_PATHS[config].metadata]] as const) {
+  for (const [from, to] of [
+    ["spec", POD_PATHS[config].spec],
+    ["metadata", POD_PATHS[config].metadata],
+  ] as const) {
     text = replace(text, `object.${from}`, `object.${to}`);
     text = replace(text, `oldObject.${from}`, `oldObject.${to}`);
   }
@@ -108,7 +116,10 @@ const byTarget = (a: AutogenTarget, b: AutogenTarget): number => {
  * group and version, resources sorted; none when the pod rule names no operations), then rewritten
  * by `convert`. None when the policy cannot autogen.
  */
-export function podControllerConfigs(spec: JsonObject, convert: (spec: JsonObject, config: AutogenConfigName) => JsonObject): AutogenConfig[] {
+export function podControllerConfigs(
+  spec: JsonObject,
+  convert: (spec: JsonObject, config: AutogenConfigName) => JsonObject,
+): AutogenConfig[] {
   if (!canAutogen(spec)) return [];
   const mc = spec["matchConstraints"] as JsonObject;
   const rule = (mc["resourceRules"] as JsonValue[])[0] as JsonObject;
@@ -118,7 +129,13 @@ export function podControllerConfigs(spec: JsonObject, convert: (spec: JsonObjec
   const wanted = Array.isArray(pc["controllers"]) ? strings(pc["controllers"]) : Object.keys(CONTROLLERS);
   const out: AutogenConfig[] = [];
   for (const config of ["cronjobs", "defaults"] as const) {
-    const targets = [...new Set(wanted.flatMap((c) => (Object.hasOwn(CONTROLLERS, c) && CONTROLLERS[c]?.config === config ? [CONTROLLERS[c].target] : [])))].sort(byTarget);
+    const targets = [
+      ...new Set(
+        wanted.flatMap((c) =>
+          Object.hasOwn(CONTROLLERS, c) && CONTROLLERS[c]?.config === config ? [CONTROLLERS[c].target] : [],
+        ),
+      ),
+    ].sort(byTarget);
     if (targets.length === 0) continue;
     const groups = [...new Set(targets.map((t) => t.group))].sort();
     const resourceRules: JsonObject[] = groups.map((g) => ({
@@ -129,7 +146,11 @@ export function podControllerConfigs(spec: JsonObject, convert: (spec: JsonObjec
     }));
     const copy: JsonObject = { ...spec };
     if (operations.length === 0) delete copy["matchConstraints"];
-    else copy["matchConstraints"] = mc["namespaceSelector"] === undefined ? { resourceRules } : { resourceRules, namespaceSelector: mc["namespaceSelector"] };
+    else
+      copy["matchConstraints"] =
+        mc["namespaceSelector"] === undefined
+          ? { resourceRules }
+          : { resourceRules, namespaceSelector: mc["namespaceSelector"] };
     out.push({ config, targets, spec: convert(copy, config) });
   }
   return out;

@@ -31,60 +31,115 @@ export interface CompiledBody {
 }
 
 /** The policy's spec and its autogen copies, in order; a problem when matchConstraints are not usable. */
-export function compileBodies(spec: JsonObject, name: string, cel: CelEngine): { ok: true; bodies: CompiledBody[] } | { ok: false; problems: PolicyProblem[] } {
+export function compileBodies(
+  spec: JsonObject,
+  name: string,
+  cel: CelEngine,
+): { ok: true; bodies: CompiledBody[] } | { ok: false; problems: PolicyProblem[] } {
   const original = compileBody(spec, name, cel, "");
   if (!original.ok) return original;
   const jsonMode = isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "JSON";
-  const copies = (jsonMode ? [] : autogenSpecs(spec)).map((copy) => compileBody(copy, name, cel, "(autogen for pod controllers) "));
-  return { ok: true, bodies: [original, ...copies].flatMap((b) => (b.ok ? [{ compiled: b.compiled, failure: b.failure }] : [])) };
+  const copies = (jsonMode ? [] : autogenSpecs(spec)).map((copy) =>
+    compileBody(copy, name, cel, "(autogen for pod controllers) "),
+  );
+  return {
+    ok: true,
+    bodies: [original, ...copies].flatMap((b) => (b.ok ? [{ compiled: b.compiled, failure: b.failure }] : [])),
+  };
 }
 
-export type Body = { ok: true; compiled: CompiledValidatingPolicy; failure: string | undefined } | { ok: false; problems: PolicyProblem[] };
+export type Body =
+  | { ok: true; compiled: CompiledValidatingPolicy; failure: string | undefined }
+  | { ok: false; problems: PolicyProblem[] };
 
 /**
  * matchConstraints, matchConditions, variables, validations and auditAnnotations of one spec (the
  * policy's, or an autogen copy). A ValidatingAdmissionPolicy has the same fields with the same
  * meaning and compiles here too (`kindName` names it in problems).
  */
-export function compileBody(spec: JsonObject, name: string, cel: CelEngine, prefix: string, kindName = "ValidatingPolicy"): Body {
+export function compileBody(
+  spec: JsonObject,
+  name: string,
+  cel: CelEngine,
+  prefix: string,
+  kindName = "ValidatingPolicy",
+): Body {
   const failurePolicy = spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail";
   const jsonMode = isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "JSON";
   // JSON payloads are not Kubernetes objects: such a policy has no matchConstraints to decide by.
-  const constraints = jsonMode ? { ok: true as const, value: MATCH_NONE } : compileConstraints(spec, `${kindName} ${name}`);
+  const constraints = jsonMode
+    ? { ok: true as const, value: MATCH_NONE }
+    : compileConstraints(spec, `${kindName} ${name}`);
   if (!constraints.ok) return constraints;
 
   const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
   let failure: string | undefined;
-  const compile = (field: string, expression: string | undefined, expectType: string | undefined, names: readonly string[]): CelProgram | undefined => {
+  const compile = (
+    field: string,
+    expression: string | undefined,
+    expectType: string | undefined,
+    names: readonly string[],
+  ): CelProgram | undefined => {
     if (failure !== undefined) return undefined;
     if (expression === undefined || expression.trim() === "") {
       failure = `policy ${name}: ${prefix}${field}: an expression is required`;
       return undefined;
     }
-    const r = cel.compile(expression, expectType === undefined ? { variableNames: names } : { variableNames: names, expectType });
+    const r = cel.compile(
+      expression,
+      expectType === undefined ? { variableNames: names } : { variableNames: names, expectType },
+    );
     if (!r.ok) failure = `policy ${name}: ${prefix}${field}: compilation failed: ${r.error.message}`;
     return r.ok ? r.value : undefined;
   };
   const programs = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
-  const matchConditions = programs(list(spec["matchConditions"]).map((c, i) => {
-    const program = compile(`spec.matchConditions[${i}].expression`, text(c, "expression"), "bool", []);
-    return program === undefined ? undefined : { name: text(c, "name") ?? "", program };
-  }));
-  const variables = programs(list(spec["variables"]).map((v, i) => {
-    const program = compile(`spec.variables[${i}].expression`, text(v, "expression"), undefined, variableNames);
-    return program === undefined ? undefined : { name: variableNames[i] ?? "", program };
-  }));
-  const validations = programs(list(spec["validations"]).map((v, i) => {
-    const program = compile(`spec.validations[${i}].expression`, text(v, "expression"), "bool", variableNames);
-    const me = text(v, "messageExpression");
-    const messageExpression = me === undefined ? undefined : compile(`spec.validations[${i}].messageExpression`, me, "string", variableNames);
-    return program === undefined ? undefined : { expression: text(v, "expression") ?? "", program, message: text(v, "message") ?? "", messageExpression };
-  }));
+  const matchConditions = programs(
+    list(spec["matchConditions"]).map((c, i) => {
+      const program = compile(`spec.matchConditions[${i}].expression`, text(c, "expression"), "bool", []);
+      return program === undefined ? undefined : { name: text(c, "name") ?? "", program };
+    }),
+  );
+  const variables = programs(
+    list(spec["variables"]).map((v, i) => {
+      const program = compile(`spec.variables[${i}].expression`, text(v, "expression"), undefined, variableNames);
+      return program === undefined ? undefined : { name: variableNames[i] ?? "", program };
+    }),
+  );
+  const validations = programs(
+    list(spec["validations"]).map((v, i) => {
+      const program = compile(`spec.validations[${i}].expression`, text(v, "expression"), "bool", variableNames);
+      const me = text(v, "messageExpression");
+      const messageExpression =
+        me === undefined ? undefined : compile(`spec.validations[${i}].messageExpression`, me, "string", variableNames);
+      return program === undefined
+        ? undefined
+        : { expression: text(v, "expression") ?? "", program, message: text(v, "message") ?? "", messageExpression };
+    }),
+  );
   // Kyverno compiles no auditAnnotations for a JSON-mode policy.
-  const auditAnnotations = programs((jsonMode ? [] : list(spec["auditAnnotations"])).map((a, i) => {
-    const program = compile(`spec.auditAnnotations[${i}].valueExpression`, text(a, "valueExpression"), undefined, variableNames);
-    return program === undefined ? undefined : { key: text(a, "key") ?? "", program };
-  }));
-  return { ok: true, compiled: { kind: "validating-policy", mode: jsonMode ? "JSON" : "Kubernetes", constraints: constraints.value, failurePolicy, matchConditions, variables, validations, auditAnnotations }, failure };
+  const auditAnnotations = programs(
+    (jsonMode ? [] : list(spec["auditAnnotations"])).map((a, i) => {
+      const program = compile(
+        `spec.auditAnnotations[${i}].valueExpression`,
+        text(a, "valueExpression"),
+        undefined,
+        variableNames,
+      );
+      return program === undefined ? undefined : { key: text(a, "key") ?? "", program };
+    }),
+  );
+  return {
+    ok: true,
+    compiled: {
+      kind: "validating-policy",
+      mode: jsonMode ? "JSON" : "Kubernetes",
+      constraints: constraints.value,
+      failurePolicy,
+      matchConditions,
+      variables,
+      validations,
+      auditAnnotations,
+    },
+    failure,
+  };
 }
-

@@ -28,9 +28,22 @@ function result(status: RuleResult["status"], message: string): RuleResult {
 /** What `exceptions` holds when no partial exception matched. */
 const NO_EXCEPTIONS = Object.freeze({ allowedImages: [], allowedValues: [] });
 
-function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, exceptions: unknown, budget: CostBudget, services: CelServices): Record<string, unknown> {
+function activationFor(
+  policy: CompiledValidatingPolicy,
+  input: CelRuleInput,
+  exceptions: unknown,
+  budget: CostBudget,
+  services: CelServices,
+): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
-  const activation = { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject, variables, exceptions };
+  const activation = {
+    object: input.object,
+    oldObject: input.oldObject,
+    request: input.request,
+    namespaceObject: input.namespaceObject,
+    variables,
+    exceptions,
+  };
   defineLazyVariables(variables, policy.variables, activation, budget, services);
   return activation;
 }
@@ -40,7 +53,13 @@ function activationFor(policy: CompiledValidatingPolicy, input: CelRuleInput, ex
  * policy asks; `exceptions` the policies.kyverno.io PolicyExceptions naming this policy (see
  * exceptions.ts for what they do).
  */
-export function evaluateValidatingPolicy(policy: CompiledValidatingPolicy, req: MatchRequest, input: CelRuleInput, services: CelServices, exceptions: readonly CompiledCelException[] = []): RuleResult | undefined {
+export function evaluateValidatingPolicy(
+  policy: CompiledValidatingPolicy,
+  req: MatchRequest,
+  input: CelRuleInput,
+  services: CelServices,
+  exceptions: readonly CompiledCelException[] = [],
+): RuleResult | undefined {
   const verdict = policy.constraints.decide(req);
   if (verdict.kind === "no-match") return undefined;
   if (verdict.kind === "error") return result("error", verdict.message);
@@ -48,11 +67,27 @@ export function evaluateValidatingPolicy(policy: CompiledValidatingPolicy, req: 
 }
 
 /** Everything after matchConstraints: exceptions, matchConditions, validations, auditAnnotations. */
-export function evaluateBody(policy: CompiledValidatingPolicy, input: CelRuleInput, services: CelServices, exceptions: readonly CompiledCelException[]): RuleResult {
+export function evaluateBody(
+  policy: CompiledValidatingPolicy,
+  input: CelRuleInput,
+  services: CelServices,
+  exceptions: readonly CompiledCelException[],
+): RuleResult {
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
   let allowed: unknown = NO_EXCEPTIONS;
   if (exceptions.length > 0) {
-    const decided = decideExceptions(exceptions, { object: input.object, oldObject: input.oldObject, request: input.request, namespaceObject: input.namespaceObject }, policy.failurePolicy, budget, services);
+    const decided = decideExceptions(
+      exceptions,
+      {
+        object: input.object,
+        oldObject: input.oldObject,
+        request: input.request,
+        namespaceObject: input.namespaceObject,
+      },
+      policy.failurePolicy,
+      budget,
+      services,
+    );
     if (decided.kind === "exempt") return decided.result;
     if (decided.kind === "error") return result("error", decided.message);
     allowed = { allowedImages: decided.allowedImages, allowedValues: decided.allowedValues };
@@ -65,7 +100,9 @@ export function evaluateBody(policy: CompiledValidatingPolicy, input: CelRuleInp
     else if (r.value !== true) return result("skip", "skip");
   }
   if (conditionErrors.length > 0) {
-    return policy.failurePolicy === "Ignore" ? result("skip", "skip") : result("error", `failed to load context: ${conditionErrors.join("; ")}`);
+    return policy.failurePolicy === "Ignore"
+      ? result("skip", "skip")
+      : result("error", `failed to load context: ${conditionErrors.join("; ")}`);
   }
   let failed: RuleResult | undefined;
   for (let i = 0; i < policy.validations.length && failed === undefined; i++) {
@@ -74,12 +111,17 @@ export function evaluateBody(policy: CompiledValidatingPolicy, input: CelRuleInp
     const r = v.program.evaluate(activation, budget, services);
     if (!r.ok) return result("error", `error: ${r.error.message}`);
     if (r.value === true) continue;
-    if (r.value !== false) return result("error", `error: validations[${i}] ('${v.expression.trim()}') did not evaluate to a bool`);
+    if (r.value !== false)
+      return result("error", `error: validations[${i}] ('${v.expression.trim()}') did not evaluate to a bool`);
     let message = v.message;
     if (v.messageExpression !== undefined) {
       const m = v.messageExpression.evaluate(activation, budget, services);
       const value = m.ok ? fromCel(m.value) : undefined;
-      message = !m.ok ? `failed to evaluate message expression: ${m.error.message}` : typeof value === "string" ? value : "failed to convert message expression to string";
+      message = !m.ok
+        ? `failed to evaluate message expression: ${m.error.message}`
+        : typeof value === "string"
+          ? value
+          : "failed to convert message expression to string";
     }
     failed = result("fail", message === "" ? `CEL expression validation failed at index ${i}` : message);
   }

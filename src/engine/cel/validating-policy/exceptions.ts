@@ -56,7 +56,12 @@ export function decideExceptions(
 }
 
 /** All conditions true: holds; a false one: does not (errors before it are dropped, as cel's matcher does). */
-function conditionsHold(exception: CompiledCelException, activation: CelActivation, budget: CostBudget, services: CelServices): { kind: "ok"; holds: boolean } | { kind: "error"; message: string } {
+function conditionsHold(
+  exception: CompiledCelException,
+  activation: CelActivation,
+  budget: CostBudget,
+  services: CelServices,
+): { kind: "ok"; holds: boolean } | { kind: "error"; message: string } {
   const errors: string[] = [];
   for (const c of exception.matchConditions) {
     const r = c.program.evaluate(activation, budget, services);

@@ -14,9 +14,7 @@ import type { MatchRequest } from "../../match/index.js";
 import { resourceOfKind } from "./resource-names.js";
 
 export type ConstraintVerdict =
-  | { readonly kind: "match" }
-  | { readonly kind: "no-match" }
-  | { readonly kind: "error"; readonly message: string };
+  { readonly kind: "match" } | { readonly kind: "no-match" } | { readonly kind: "error"; readonly message: string };
 
 export interface CompiledConstraints {
   decide(req: MatchRequest): ConstraintVerdict;
@@ -107,13 +105,21 @@ export interface ConstraintsAt {
 
 const POLICY_CONSTRAINTS: ConstraintsAt = { field: "spec.matchConstraints", rulesRequired: true };
 
-export function compileConstraints(spec: JsonObject, what: string, at: ConstraintsAt = POLICY_CONSTRAINTS): { ok: true; value: CompiledConstraints } | { ok: false; problems: PolicyProblem[] } {
+export function compileConstraints(
+  spec: JsonObject,
+  what: string,
+  at: ConstraintsAt = POLICY_CONSTRAINTS,
+): { ok: true; value: CompiledConstraints } | { ok: false; problems: PolicyProblem[] } {
   const field = at.field;
   const mc = spec[field.slice(field.lastIndexOf(".") + 1)];
   if (!isObject(mc)) return { ok: false, problems: [problem(field, `${what}: ${field} is required`)] };
   const rules = rulesOf(mc["resourceRules"]);
   const everyResource = rules.length === 0 && !at.rulesRequired;
-  if (rules.length === 0 && at.rulesRequired) return { ok: false, problems: [problem(`${field}.resourceRules`, `${what}: ${field}.resourceRules must name at least one rule`)] };
+  if (rules.length === 0 && at.rulesRequired)
+    return {
+      ok: false,
+      problems: [problem(`${field}.resourceRules`, `${what}: ${field}.resourceRules must name at least one rule`)],
+    };
   const excluded = rulesOf(mc["excludeResourceRules"]);
   const namespaceSelector = selector(mc["namespaceSelector"]);
   const objectSelector = selector(mc["objectSelector"]);
@@ -123,7 +129,10 @@ export function compileConstraints(spec: JsonObject, what: string, at: Constrain
     const kind = req.gvk.kind;
     const resource = resourceOfKind(kind);
     const gv = req.gvk.group === "" ? req.gvk.version : `${req.gvk.group}/${req.gvk.version}`;
-    const unknown: ConstraintVerdict = { kind: "error", message: `kind ${kind} (${gv}) is not a built-in kind Bylaw knows the resource name of, so ${field} cannot be decided for it; it was not evaluated` };
+    const unknown: ConstraintVerdict = {
+      kind: "error",
+      message: `kind ${kind} (${gv}) is not a built-in kind Bylaw knows the resource name of, so ${field} cannot be decided for it; it was not evaluated`,
+    };
     const matched = everyResource ? "match" : anyRule(rules, req, resource);
     if (matched === "no-match") return NO_MATCH;
     if (matched === "unknown") return unknown;
@@ -135,12 +144,20 @@ export function compileConstraints(spec: JsonObject, what: string, at: Constrain
     if (namespaceSelector === undefined) return MATCH;
     const isNamespace = kind === "Namespace" && req.gvk.group === "" && req.gvk.version === "v1";
     if (!isNamespace && resourceNamespace(req.resource) === "") return MATCH;
-    return selected(namespaceSelector, isNamespace ? resourceLabels(req.resource) : req.namespaceLabels, `${field}.namespaceSelector`);
+    return selected(
+      namespaceSelector,
+      isNamespace ? resourceLabels(req.resource) : req.namespaceLabels,
+      `${field}.namespaceSelector`,
+    );
   };
   return { ok: true, value: { decide, resourceRules: { include: rules, exclude: excluded } } };
 }
 
-function selected(sel: LabelSelector | undefined, labels: Readonly<Record<string, string>>, field: string): ConstraintVerdict {
+function selected(
+  sel: LabelSelector | undefined,
+  labels: Readonly<Record<string, string>>,
+  field: string,
+): ConstraintVerdict {
   if (sel === undefined) return MATCH;
   const r = evaluateSelector(sel, labels);
   if (!r.ok) return { kind: "error", message: `${field}: ${r.error}` };

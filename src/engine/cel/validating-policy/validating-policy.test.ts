@@ -9,19 +9,32 @@ import { fakePorts } from "../../../../test/support/fake-ports.js";
 import { deployment, pod } from "../../../../test/support/builders.js";
 
 const engine = createEngine(fakePorts());
-const podRules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }] };
+const podRules = {
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }],
+};
 
 function vpol(spec: JsonObject, apiVersion = "policies.kyverno.io/v1"): CompiledPolicy {
-  const r = engine.compile({ apiVersion, kind: "ValidatingPolicy", metadata: { name: "vp" }, spec: { matchConstraints: podRules, ...spec } });
+  const r = engine.compile({
+    apiVersion,
+    kind: "ValidatingPolicy",
+    metadata: { name: "vp" },
+    spec: { matchConstraints: podRules, ...spec },
+  });
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   return r.policy;
 }
 
 function run(p: CompiledPolicy, resource: JsonObject, extra: Partial<EngineRequest> = {}): [string, string, string][] {
-  return engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra }).rules.map((r) => [r.rule, r.status, r.message]);
+  return engine
+    .validate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra })
+    .rules.map((r) => [r.rule, r.status, r.message]);
 }
 
-const noLatest = { validations: [{ expression: "object.spec.containers.all(c, !c.image.endsWith(':latest'))", message: "no latest tags" }] };
+const noLatest = {
+  validations: [
+    { expression: "object.spec.containers.all(c, !c.image.endsWith(':latest'))", message: "no latest tags" },
+  ],
+};
 const latest = pod("b", { containers: [{ name: "x", image: "nginx:latest" }] });
 
 describe("ValidatingPolicy", () => {
@@ -34,21 +47,49 @@ describe("ValidatingPolicy", () => {
   });
 
   test("messageExpression wins; an empty message becomes Kyverno's default naming the index", () => {
-    assert.deepEqual(run(vpol({ validations: [{ expression: "true" }, { expression: "false", messageExpression: "'pod ' + object.metadata.name" }] }), latest), [["", "fail", "pod b"]]);
-    assert.deepEqual(run(vpol({ validations: [{ expression: "true" }, { expression: "false" }] }), latest), [["", "fail", "CEL expression validation failed at index 1"]]);
+    assert.deepEqual(
+      run(
+        vpol({
+          validations: [
+            { expression: "true" },
+            { expression: "false", messageExpression: "'pod ' + object.metadata.name" },
+          ],
+        }),
+        latest,
+      ),
+      [["", "fail", "pod b"]],
+    );
+    assert.deepEqual(run(vpol({ validations: [{ expression: "true" }, { expression: "false" }] }), latest), [
+      ["", "fail", "CEL expression validation failed at index 1"],
+    ]);
   });
 
   test("resources not in matchConstraints get no result; operations and excludeResourceRules count", () => {
     const p = vpol(noLatest);
     assert.deepEqual(run(p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } }), []);
     assert.deepEqual(run(p, latest, { operation: "DELETE", oldResource: latest }), []);
-    const excluded = vpol({ ...noLatest, matchConstraints: { ...podRules, excludeResourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["*"], resources: ["pods"], resourceNames: ["b"] }] } });
+    const excluded = vpol({
+      ...noLatest,
+      matchConstraints: {
+        ...podRules,
+        excludeResourceRules: [
+          { apiGroups: [""], apiVersions: ["v1"], operations: ["*"], resources: ["pods"], resourceNames: ["b"] },
+        ],
+      },
+    });
     assert.deepEqual(run(excluded, latest), []);
     assert.deepEqual(run(excluded, pod("c", { containers: [{ name: "x", image: "nginx:latest" }] }))[0]?.[1], "fail");
   });
 
   test("namespaceSelector reads the namespace's labels; objectSelector the object's", () => {
-    const p = vpol({ ...noLatest, matchConstraints: { ...podRules, namespaceSelector: { matchLabels: { env: "prod" } }, objectSelector: { matchExpressions: [{ key: "skip", operator: "DoesNotExist" }] } } });
+    const p = vpol({
+      ...noLatest,
+      matchConstraints: {
+        ...podRules,
+        namespaceSelector: { matchLabels: { env: "prod" } },
+        objectSelector: { matchExpressions: [{ key: "skip", operator: "DoesNotExist" }] },
+      },
+    });
     assert.deepEqual(run(p, latest, { namespaceLabels: { env: "dev" } }), []);
     assert.deepEqual(run(p, latest, { namespaceLabels: { env: "prod" } })[0]?.[1], "fail");
     assert.deepEqual(run(p, pod("s", { labels: { skip: "1" } }), { namespaceLabels: { env: "prod" } }), []);
@@ -57,7 +98,11 @@ describe("ValidatingPolicy", () => {
   test("matchConditions not met is a skip; variables are read lazily and may name later ones", () => {
     const p = vpol({
       matchConditions: [{ name: "named", expression: "object.metadata.name != 'a'" }],
-      variables: [{ name: "images", expression: "variables.containers.map(c, c.image)" }, { name: "containers", expression: "object.spec.containers" }, { name: "broken", expression: "object.spec.nope" }],
+      variables: [
+        { name: "images", expression: "variables.containers.map(c, c.image)" },
+        { name: "containers", expression: "object.spec.containers" },
+        { name: "broken", expression: "object.spec.nope" },
+      ],
       validations: [{ expression: "variables.images.all(i, !i.endsWith(':latest'))", message: "latest" }],
     });
     assert.deepEqual(run(p, pod("a")), [["", "skip", "skip"]]);
@@ -71,19 +116,40 @@ describe("ValidatingPolicy", () => {
   });
 
   test("autogen: a policy on v1 pods also checks pod controllers at their pod template, as Kyverno rewrites it", () => {
-    const p = vpol({ ...noLatest, matchConditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }] });
+    const p = vpol({
+      ...noLatest,
+      matchConditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }],
+    });
     assert.deepEqual(run(p, deployment("ok")), [["", "pass", "success"]]);
-    assert.deepEqual(run(p, deployment("bad", {}, [{ name: "x", image: "nginx:latest" }])), [["", "fail", "no latest tags"]]);
-    const cron = { apiVersion: "batch/v1", kind: "CronJob", metadata: { name: "c", namespace: "default" }, spec: { schedule: "* * * * *", jobTemplate: { spec: { template: { spec: { containers: [{ name: "x", image: "a:latest" }] } } } } } };
+    assert.deepEqual(run(p, deployment("bad", {}, [{ name: "x", image: "nginx:latest" }])), [
+      ["", "fail", "no latest tags"],
+    ]);
+    const cron = {
+      apiVersion: "batch/v1",
+      kind: "CronJob",
+      metadata: { name: "c", namespace: "default" },
+      spec: {
+        schedule: "* * * * *",
+        jobTemplate: { spec: { template: { spec: { containers: [{ name: "x", image: "a:latest" }] } } } },
+      },
+    };
     assert.deepEqual(run(p, cron), [["", "fail", "no latest tags"]]);
     const onlyCron = vpol({ ...noLatest, autogen: { podControllers: { controllers: ["cronjobs"] } } });
     assert.deepEqual(run(onlyCron, deployment("bad", {}, [{ name: "x", image: "nginx:latest" }])), []);
-    const selective = vpol({ ...noLatest, matchConstraints: { ...podRules, objectSelector: { matchLabels: { a: "b" } } } });
+    const selective = vpol({
+      ...noLatest,
+      matchConstraints: { ...podRules, objectSelector: { matchLabels: { a: "b" } } },
+    });
     assert.deepEqual(run(selective, deployment("bad", {}, [{ name: "x", image: "nginx:latest" }])), []);
   });
 
   test("a kind without a known resource name is an error naming it", () => {
-    const any = vpol({ ...noLatest, matchConstraints: { resourceRules: [{ apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["widgets"] }] } });
+    const any = vpol({
+      ...noLatest,
+      matchConstraints: {
+        resourceRules: [{ apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["widgets"] }],
+      },
+    });
     const [row] = run(any, { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" } });
     assert.equal(row?.[1], "error");
     assert.match(row?.[2] ?? "", /kind Widget \(example.com\/v1\) is not a built-in kind/);
@@ -100,42 +166,92 @@ describe("ValidatingPolicy", () => {
   });
 
   test("a NamespacedValidatingPolicy sees only resources of its own namespace", () => {
-    const r = engine.compile({ apiVersion: "policies.kyverno.io/v1", kind: "NamespacedValidatingPolicy", metadata: { name: "nvp", namespace: "team" }, spec: { matchConstraints: podRules, ...noLatest } });
+    const r = engine.compile({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "NamespacedValidatingPolicy",
+      metadata: { name: "nvp", namespace: "team" },
+      spec: { matchConstraints: podRules, ...noLatest },
+    });
     assert.ok(r.ok);
     if (!r.ok) return;
     assert.equal(r.policy.namespace, "team");
-    assert.deepEqual(run(r.policy, pod("x", { namespace: "other", containers: [{ name: "x", image: "a:latest" }] })), []);
-    assert.deepEqual(run(r.policy, pod("x", { namespace: "team", containers: [{ name: "x", image: "a:latest" }] })), [["", "fail", "no latest tags"]]);
+    assert.deepEqual(
+      run(r.policy, pod("x", { namespace: "other", containers: [{ name: "x", image: "a:latest" }] })),
+      [],
+    );
+    assert.deepEqual(run(r.policy, pod("x", { namespace: "team", containers: [{ name: "x", image: "a:latest" }] })), [
+      ["", "fail", "no latest tags"],
+    ]);
   });
 
   test("validationActions: Deny enforces, Audit and Warn do not; an invalid action fails the load", () => {
     assert.equal(vpol({ ...noLatest, validationActions: ["Deny"] }).rules[0]?.action, "Enforce");
     assert.equal(vpol({ ...noLatest, validationActions: ["Audit", "Warn"] }).rules[0]?.action, "Audit");
-    assert.equal(engine.compile({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "x" }, spec: { matchConstraints: podRules, validationActions: ["Block"] } }).ok, false);
+    assert.equal(
+      engine.compile({
+        apiVersion: "policies.kyverno.io/v1",
+        kind: "ValidatingPolicy",
+        metadata: { name: "x" },
+        spec: { matchConstraints: podRules, validationActions: ["Block"] },
+      }).ok,
+      false,
+    );
   });
   test("namespaceObject is the request's Namespace when given whole (annotations too), else name and labels", () => {
-    const p = vpol({ validations: [{ expression: "namespaceObject.metadata.?annotations['owner'].orValue('none') == 'team-a'", messageExpression: "'owner: ' + namespaceObject.metadata.?annotations['owner'].orValue('none') + ', ' + namespaceObject.metadata.name" }] });
+    const p = vpol({
+      validations: [
+        {
+          expression: "namespaceObject.metadata.?annotations['owner'].orValue('none') == 'team-a'",
+          messageExpression:
+            "'owner: ' + namespaceObject.metadata.?annotations['owner'].orValue('none') + ', ' + namespaceObject.metadata.name",
+        },
+      ],
+    });
     const inNs = pod("p", { namespace: "apps" });
-    const namespaceObject = { apiVersion: "v1", kind: "Namespace", metadata: { name: "apps", annotations: { owner: "team-a" } } };
+    const namespaceObject = {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: "apps", annotations: { owner: "team-a" } },
+    };
     assert.deepEqual(run(p, inNs, { namespaceObject }), [["", "pass", "success"]]);
     assert.deepEqual(run(p, inNs, { namespaceLabels: { owner: "team-a" } }), [["", "fail", "owner: none, apps"]]);
   });
 
   test("spec.paramKind/paramRef are not ValidatingPolicy fields in Kyverno 1.19: the policy is invalid, naming the field", () => {
-    for (const extra of [{ paramKind: { apiVersion: "v1", kind: "ConfigMap" } }, { paramRef: { name: "limits", parameterNotFoundAction: "Deny" } }]) {
-      const r = engine.compile({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", metadata: { name: "vp" }, spec: { matchConstraints: podRules, ...noLatest, ...extra } });
+    for (const extra of [
+      { paramKind: { apiVersion: "v1", kind: "ConfigMap" } },
+      { paramRef: { name: "limits", parameterNotFoundAction: "Deny" } },
+    ]) {
+      const r = engine.compile({
+        apiVersion: "policies.kyverno.io/v1",
+        kind: "ValidatingPolicy",
+        metadata: { name: "vp" },
+        spec: { matchConstraints: podRules, ...noLatest, ...extra },
+      });
       assert.equal(r.ok, false);
       if (r.ok) continue;
       const field = Object.keys(extra)[0] ?? "";
       assert.equal(r.problems[0]?.path, `spec.${field}`);
-      assert.match(r.problems[0]?.message ?? "", new RegExp(`ValidatingPolicy vp: spec\\.${field}: field not declared in schema; .*no parameter resources`));
+      assert.match(
+        r.problems[0]?.message ?? "",
+        new RegExp(`ValidatingPolicy vp: spec\\.${field}: field not declared in schema; .*no parameter resources`),
+      );
     }
   });
 
   test("any other spec field the CRD does not declare fails the load with a near name", () => {
-    const r = engine.compile({ apiVersion: "policies.kyverno.io/v1", kind: "NamespacedValidatingPolicy", metadata: { name: "vp", namespace: "a" }, spec: { matchConstraints: podRules, validation: noLatest.validations } });
+    const r = engine.compile({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "NamespacedValidatingPolicy",
+      metadata: { name: "vp", namespace: "a" },
+      spec: { matchConstraints: podRules, validation: noLatest.validations },
+    });
     assert.equal(r.ok, false);
-    if (!r.ok) assert.match(r.problems[0]?.message ?? "", /spec\.validation: field not declared in schema; did you mean "validations"\?/);
+    if (!r.ok)
+      assert.match(
+        r.problems[0]?.message ?? "",
+        /spec\.validation: field not declared in schema; did you mean "validations"\?/,
+      );
   });
 
   test("`params` is not a variable of a ValidatingPolicy (Kyverno declares none): reading it does not compile", () => {

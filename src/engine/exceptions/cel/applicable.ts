@@ -14,7 +14,11 @@ export interface CelExceptionScope {
   readonly allowedNamespaces?: readonly string[];
 }
 
-export function celExceptionsFor(all: readonly AnyCompiledException[] | undefined, policy: PolicyRef, scope: CelExceptionScope): CompiledCelException[] {
+export function celExceptionsFor(
+  all: readonly AnyCompiledException[] | undefined,
+  policy: PolicyRef,
+  scope: CelExceptionScope,
+): CompiledCelException[] {
   if (all === undefined || all.length === 0) return [];
   const allowed = scope.allowedNamespaces ?? [];
   const out: CompiledCelException[] = [];

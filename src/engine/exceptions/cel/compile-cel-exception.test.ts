@@ -9,7 +9,13 @@ const engine = createEngine(fakePorts());
 const refs = [{ kind: "ValidatingPolicy", name: "vp" }];
 
 function polex(spec: JsonObject, extra: JsonObject = {}): JsonObject {
-  return { apiVersion: "policies.kyverno.io/v1", kind: "PolicyException", metadata: { name: "ex", namespace: "team" }, spec, ...extra };
+  return {
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "PolicyException",
+    metadata: { name: "ex", namespace: "team" },
+    spec,
+    ...extra,
+  };
 }
 
 function problemsOf(doc: JsonObject): string[] {
@@ -25,45 +31,109 @@ describe("compileCelException", () => {
       if (!r.ok || !("policyRefs" in r.exception)) return;
       assert.equal(r.exception.key, "team/ex");
       assert.equal(r.exception.reportResult, "skip");
-      assert.deepEqual([r.exception.images, r.exception.allowedValues, r.exception.matchConditions.length], [[], [], 0]);
+      assert.deepEqual(
+        [r.exception.images, r.exception.allowedValues, r.exception.matchConditions.length],
+        [[], [], 0],
+      );
     }
   });
 
   test("policyRefs is required, each with kind and name", () => {
     assert.match(problemsOf(polex({})).join("\n"), /^spec\.policyRefs: Required value/);
-    assert.deepEqual(problemsOf(polex({ policyRefs: [{ name: "vp" }] })), ["spec.policyRefs[0].kind: Required value: kind is required"]);
+    assert.deepEqual(problemsOf(polex({ policyRefs: [{ name: "vp" }] })), [
+      "spec.policyRefs[0].kind: Required value: kind is required",
+    ]);
   });
 
   test("a matchConditions expression that does not compile is an error at its field, with the position", () => {
-    const [p] = problemsOf(polex({ policyRefs: refs, matchConditions: [{ name: "ok", expression: "true" }, { name: "bad", expression: "object.metadata.name ==" }] }));
-    assert.match(p ?? "", /^spec\.matchConditions\[1\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:\d+/);
+    const [p] = problemsOf(
+      polex({
+        policyRefs: refs,
+        matchConditions: [
+          { name: "ok", expression: "true" },
+          { name: "bad", expression: "object.metadata.name ==" },
+        ],
+      }),
+    );
+    assert.match(
+      p ?? "",
+      /^spec\.matchConditions\[1\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:\d+/,
+    );
   });
 
   test("a condition must be a bool, named once with a qualified name", () => {
-    assert.match(problemsOf(polex({ policyRefs: refs, matchConditions: [{ name: "n", expression: "'text'" }] })).join(), /expected to be of type bool/);
-    assert.deepEqual(problemsOf(polex({ policyRefs: refs, matchConditions: [{ name: "n", expression: "true" }, { name: "n", expression: "true" }] })), ['spec.matchConditions[1].name: Duplicate value: "n"']);
-    assert.match(problemsOf(polex({ policyRefs: refs, matchConditions: [{ name: "-n-", expression: "true" }] })).join(), /^spec\.matchConditions\[0\]\.name: Invalid value/);
+    assert.match(
+      problemsOf(polex({ policyRefs: refs, matchConditions: [{ name: "n", expression: "'text'" }] })).join(),
+      /expected to be of type bool/,
+    );
+    assert.deepEqual(
+      problemsOf(
+        polex({
+          policyRefs: refs,
+          matchConditions: [
+            { name: "n", expression: "true" },
+            { name: "n", expression: "true" },
+          ],
+        }),
+      ),
+      ['spec.matchConditions[1].name: Duplicate value: "n"'],
+    );
+    assert.match(
+      problemsOf(polex({ policyRefs: refs, matchConditions: [{ name: "-n-", expression: "true" }] })).join(),
+      /^spec\.matchConditions\[0\]\.name: Invalid value/,
+    );
   });
 
   test("reportResult is skip or pass; expiresAt is an RFC 3339 date-time; images and allowedValues are lists of strings", () => {
-    assert.match(problemsOf(polex({ policyRefs: refs, reportResult: "fail" })).join(), /^spec\.reportResult: Unsupported value: "fail"/);
-    assert.match(problemsOf(polex({ policyRefs: refs, expiresAt: "tomorrow" })).join(), /^spec\.expiresAt: Invalid value/);
-    assert.match(problemsOf(polex({ policyRefs: refs, images: "nginx" })).join(), /^spec\.images: must be a list of strings/);
-    const r = engine.compileException(polex({ policyRefs: refs, reportResult: "pass", expiresAt: "2026-05-01T00:00:00Z", allowedValues: ["a"] }, { metadata: { name: "ex", labels: { "polex.kyverno.io/priority": "5" } } }));
+    assert.match(
+      problemsOf(polex({ policyRefs: refs, reportResult: "fail" })).join(),
+      /^spec\.reportResult: Unsupported value: "fail"/,
+    );
+    assert.match(
+      problemsOf(polex({ policyRefs: refs, expiresAt: "tomorrow" })).join(),
+      /^spec\.expiresAt: Invalid value/,
+    );
+    assert.match(
+      problemsOf(polex({ policyRefs: refs, images: "nginx" })).join(),
+      /^spec\.images: must be a list of strings/,
+    );
+    const r = engine.compileException(
+      polex(
+        { policyRefs: refs, reportResult: "pass", expiresAt: "2026-05-01T00:00:00Z", allowedValues: ["a"] },
+        { metadata: { name: "ex", labels: { "polex.kyverno.io/priority": "5" } } },
+      ),
+    );
     assert.ok(r.ok && "policyRefs" in r.exception);
     if (!r.ok || !("policyRefs" in r.exception)) return;
-    assert.deepEqual([r.exception.key, r.exception.reportResult, r.exception.expiresAt, r.exception.priority, r.exception.allowedValues], ["ex", "pass", Date.UTC(2026, 4, 1), 5, ["a"]]);
+    assert.deepEqual(
+      [
+        r.exception.key,
+        r.exception.reportResult,
+        r.exception.expiresAt,
+        r.exception.priority,
+        r.exception.allowedValues,
+      ],
+      ["ex", "pass", Date.UTC(2026, 4, 1), 5, ["a"]],
+    );
   });
 
   test("a field the schema does not declare is a warning, not an error", () => {
     const r = engine.compileException(polex({ policyRefs: refs, exceptions: [] }));
     assert.ok(r.ok);
-    if (r.ok) assert.deepEqual(r.exception.warnings.map((w) => [w.severity, w.path]), [["warning", "spec.exceptions"]]);
+    if (r.ok)
+      assert.deepEqual(
+        r.exception.warnings.map((w) => [w.severity, w.path]),
+        [["warning", "spec.exceptions"]],
+      );
   });
 
   test("a policies.kyverno.io PolicyException given as a policy says to load it as an exception", () => {
     const r = engine.compile(polex({ policyRefs: refs }));
     assert.equal(r.ok, false);
-    if (!r.ok) assert.match(r.problems[0]?.message ?? "", /policies\.kyverno\.io PolicyException is not a policy: load it as an exception/);
+    if (!r.ok)
+      assert.match(
+        r.problems[0]?.message ?? "",
+        /policies\.kyverno\.io PolicyException is not a policy: load it as an exception/,
+      );
   });
 });

@@ -11,9 +11,25 @@ import { problem, warning, type PolicyProblem } from "../../api/problem.js";
 import type { CelEngine, CelProgram } from "../../cel/types.js";
 import { matchConditionFields } from "../../cel/match-condition-fields.js";
 import { exceptionKey } from "../messages.js";
-import { CEL_EXCEPTION_API_VERSIONS, EXCEPTION_PRIORITY_LABEL, type CelExceptionApiVersion, type CompileCelExceptionOutcome, type CompiledCelException, type PolicyRef } from "./types.js";
+import {
+  CEL_EXCEPTION_API_VERSIONS,
+  EXCEPTION_PRIORITY_LABEL,
+  type CelExceptionApiVersion,
+  type CompileCelExceptionOutcome,
+  type CompiledCelException,
+  type PolicyRef,
+} from "./types.js";
 
-const SPEC_FIELDS = new Set(["policyRefs", "matchConditions", "images", "allowedValues", "reportResult", "expiresAt", "properties", "evaluationMode"]);
+const SPEC_FIELDS = new Set([
+  "policyRefs",
+  "matchConditions",
+  "images",
+  "allowedValues",
+  "reportResult",
+  "expiresAt",
+  "properties",
+  "evaluationMode",
+]);
 /** RFC 3339 date-time, as the CRD's `format: date-time`. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -23,28 +39,52 @@ export function compileCelException(doc: JsonValue, cel: CelEngine, source?: str
   if (!isObject(doc)) return { ok: false, problems: [problem("", "a PolicyException must be a mapping")] };
   const apiVersion = doc["apiVersion"];
   if (!CEL_EXCEPTION_API_VERSIONS.includes(apiVersion as CelExceptionApiVersion)) {
-    problems.push(problem("apiVersion", `expected one of ${CEL_EXCEPTION_API_VERSIONS.join(", ")} for a policies.kyverno.io PolicyException, got ${JSON.stringify(apiVersion ?? null)}`));
+    problems.push(
+      problem(
+        "apiVersion",
+        `expected one of ${CEL_EXCEPTION_API_VERSIONS.join(", ")} for a policies.kyverno.io PolicyException, got ${JSON.stringify(apiVersion ?? null)}`,
+      ),
+    );
   }
-  if (doc["kind"] !== "PolicyException") problems.push(problem("kind", `expected PolicyException, got ${JSON.stringify(doc["kind"] ?? null)}`));
+  if (doc["kind"] !== "PolicyException")
+    problems.push(problem("kind", `expected PolicyException, got ${JSON.stringify(doc["kind"] ?? null)}`));
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   if (name === "") problems.push(problem("metadata.name", "Required value: name or generateName is required"));
   const namespace = typeof metadata["namespace"] === "string" ? metadata["namespace"] : "";
   const spec = doc["spec"];
-  if (!isObject(spec)) return { ok: false, problems: [...problems, problem("spec", "Required value: spec is required")] };
-  for (const k of Object.keys(spec)) if (!SPEC_FIELDS.has(k)) problems.push(warning(`spec.${k}`, "field not declared in schema (ignored: the API server prunes it)"));
+  if (!isObject(spec))
+    return { ok: false, problems: [...problems, problem("spec", "Required value: spec is required")] };
+  for (const k of Object.keys(spec))
+    if (!SPEC_FIELDS.has(k))
+      problems.push(warning(`spec.${k}`, "field not declared in schema (ignored: the API server prunes it)"));
 
   const policyRefs = refsOf(spec["policyRefs"], problems);
   const images = strings(spec, "images", problems);
   const allowedValues = strings(spec, "allowedValues", problems);
   const reportResult = spec["reportResult"] ?? "skip";
-  if (reportResult !== "skip" && reportResult !== "pass") problems.push(problem("spec.reportResult", `Unsupported value: ${JSON.stringify(reportResult)}: supported values: "skip", "pass"`));
+  if (reportResult !== "skip" && reportResult !== "pass")
+    problems.push(
+      problem(
+        "spec.reportResult",
+        `Unsupported value: ${JSON.stringify(reportResult)}: supported values: "skip", "pass"`,
+      ),
+    );
   const expiresAt = expiryOf(spec["expiresAt"], problems);
   const properties = spec["properties"];
-  if (properties !== undefined && properties !== null && (!isObject(properties) || Object.values(properties).some((v) => typeof v !== "string"))) {
+  if (
+    properties !== undefined &&
+    properties !== null &&
+    (!isObject(properties) || Object.values(properties).some((v) => typeof v !== "string"))
+  ) {
     problems.push(problem("spec.properties", "must be a map of strings"));
   }
-  if (spec["evaluationMode"] !== undefined && spec["evaluationMode"] !== null && typeof spec["evaluationMode"] !== "string") problems.push(problem("spec.evaluationMode", "must be a string"));
+  if (
+    spec["evaluationMode"] !== undefined &&
+    spec["evaluationMode"] !== null &&
+    typeof spec["evaluationMode"] !== "string"
+  )
+    problems.push(problem("spec.evaluationMode", "must be a string"));
   const matchConditions = conditionsOf(spec["matchConditions"], cel, problems);
   if (problems.some((p) => p.severity === "error")) return { ok: false, problems };
   const priority = priorityOf(metadata);
@@ -70,7 +110,14 @@ export function compileCelException(doc: JsonValue, cel: CelEngine, source?: str
 
 function refsOf(v: JsonValue | undefined, problems: PolicyProblem[]): PolicyRef[] {
   if (!Array.isArray(v)) {
-    problems.push(problem("spec.policyRefs", v === undefined || v === null ? "Required value: policyRefs names the policies the exception applies to" : "must be a list"));
+    problems.push(
+      problem(
+        "spec.policyRefs",
+        v === undefined || v === null
+          ? "Required value: policyRefs names the policies the exception applies to"
+          : "must be a list",
+      ),
+    );
     return [];
   }
   const out: PolicyRef[] = [];
@@ -78,9 +125,11 @@ function refsOf(v: JsonValue | undefined, problems: PolicyProblem[]): PolicyRef[
     const at = `spec.policyRefs[${i}]`;
     if (!isObject(ref)) return void problems.push(problem(at, "must be a mapping with kind and name"));
     for (const key of ["kind", "name"] as const) {
-      if (typeof ref[key] !== "string" || ref[key] === "") problems.push(problem(`${at}.${key}`, `Required value: ${key} is required`));
+      if (typeof ref[key] !== "string" || ref[key] === "")
+        problems.push(problem(`${at}.${key}`, `Required value: ${key} is required`));
     }
-    if (typeof ref["kind"] === "string" && typeof ref["name"] === "string") out.push({ kind: ref["kind"], name: ref["name"] });
+    if (typeof ref["kind"] === "string" && typeof ref["name"] === "string")
+      out.push({ kind: ref["kind"], name: ref["name"] });
   });
   return out;
 }
@@ -99,13 +148,22 @@ function expiryOf(v: JsonValue | undefined, problems: PolicyProblem[]): number |
   if (v === undefined || v === null) return undefined;
   const at = typeof v === "string" && DATE_TIME.test(v) ? Date.parse(v) : Number.NaN;
   if (Number.isNaN(at)) {
-    problems.push(problem("spec.expiresAt", `Invalid value: ${JSON.stringify(v)}: spec.expiresAt in body must be of type date-time (RFC 3339, e.g. "2026-05-01T00:00:00Z")`));
+    problems.push(
+      problem(
+        "spec.expiresAt",
+        `Invalid value: ${JSON.stringify(v)}: spec.expiresAt in body must be of type date-time (RFC 3339, e.g. "2026-05-01T00:00:00Z")`,
+      ),
+    );
     return undefined;
   }
   return at;
 }
 
-function conditionsOf(v: JsonValue | undefined, cel: CelEngine, problems: PolicyProblem[]): CompiledCelException["matchConditions"] {
+function conditionsOf(
+  v: JsonValue | undefined,
+  cel: CelEngine,
+  problems: PolicyProblem[],
+): CompiledCelException["matchConditions"] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) {
     problems.push(problem("spec.matchConditions", "must be a list"));
@@ -119,7 +177,13 @@ function conditionsOf(v: JsonValue | undefined, cel: CelEngine, problems: Policy
     if (fields === undefined) return;
     const { name, expression } = fields;
     const compiled = cel.compile(expression, { expectType: "bool" });
-    if (!compiled.ok) return void problems.push(problem(`${at}.expression`, `Invalid value: ${JSON.stringify(expression)}: compilation failed: ${compiled.error.message}`));
+    if (!compiled.ok)
+      return void problems.push(
+        problem(
+          `${at}.expression`,
+          `Invalid value: ${JSON.stringify(expression)}: compilation failed: ${compiled.error.message}`,
+        ),
+      );
     out.push({ name, program: compiled.value });
   });
   return out;

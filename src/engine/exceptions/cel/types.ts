@@ -9,7 +9,11 @@ import type { PolicyProblem } from "../../api/problem.js";
 import type { CelProgram } from "../../cel/types.js";
 import type { CompiledException } from "../types.js";
 
-export const CEL_EXCEPTION_API_VERSIONS = ["policies.kyverno.io/v1", "policies.kyverno.io/v1beta1", "policies.kyverno.io/v1alpha1"] as const;
+export const CEL_EXCEPTION_API_VERSIONS = [
+  "policies.kyverno.io/v1",
+  "policies.kyverno.io/v1beta1",
+  "policies.kyverno.io/v1alpha1",
+] as const;
 export type CelExceptionApiVersion = (typeof CEL_EXCEPTION_API_VERSIONS)[number];
 
 /** Kyverno's label ordering exceptions that match together: the highest positive integer decides reportResult. */

@@ -42,7 +42,8 @@ function target(pointer: string, rootAsKey: boolean): Target | undefined {
 }
 
 function wholeDocument(value: JsonValue): Outcome<JsonValue> {
-  if (!isContainer(value)) return fail(`the whole document can only be replaced by an object or array (got ${jsonTypeName(value)})`);
+  if (!isContainer(value))
+    return fail(`the whole document can only be replaced by an object or array (got ${jsonTypeName(value)})`);
   return done(cloneJson(value));
 }
 
@@ -79,7 +80,10 @@ function test(doc: JsonValue, path: string, expected: JsonValue): Outcome<JsonVa
     found = got.value;
   }
   // evanphx: an absent key and JSON null both equal a null value, and only that.
-  const same = found === undefined || found === null || expected === null ? (found ?? null) === expected : jsonEqual(found, expected);
+  const same =
+    found === undefined || found === null || expected === null
+      ? (found ?? null) === expected
+      : jsonEqual(found, expected);
   if (same) return done(doc);
   return fail(`test failed: the value at ${show(path)} is ${preview(found)}, not ${preview(expected)}`);
 }
@@ -149,7 +153,8 @@ export function applyJsonPatch(doc: JsonValue, ops: readonly JsonPatchOp[]): Res
   for (const [i, op] of ops.entries()) {
     const problem = operationProblem(op);
     if (problem !== undefined) return err(KIND, `${FIELD}: operation ${i}: ${problem}`);
-    if (tooDeep(op)) return err(KIND, `${FIELD}: operation ${i} (${op.op}): the path is deeper than ${MAX_DOCUMENT_DEPTH} levels`);
+    if (tooDeep(op))
+      return err(KIND, `${FIELD}: operation ${i} (${op.op}): the path is deeper than ${MAX_DOCUMENT_DEPTH} levels`);
     const next = applyOne(current, op);
     if (!next.ok) return err(KIND, `${FIELD}: operation ${i} (${describe(op)}): ${next.failure.reason}`);
     current = next.value;

@@ -18,7 +18,11 @@ function roundTrip(before: JsonValue, after: JsonValue): ReturnType<typeof creat
   assert.deepEqual(ours.value, after);
   const plain = structuredClone(before);
   const results = applyPatch(plain, structuredClone(ops) as Operation[]);
-  assert.deepEqual(results.filter((x) => x !== null), [], "plain RFC 6902 application must succeed");
+  assert.deepEqual(
+    results.filter((x) => x !== null),
+    [],
+    "plain RFC 6902 application must succeed",
+  );
   assert.deepEqual(plain, after);
   return ops;
 }
@@ -48,7 +52,9 @@ describe("createJsonPatch", () => {
   test("inserting in the middle of a long list is a single add at that index", () => {
     const names = Array.from({ length: 40 }, (_, i) => container(`c${i}`));
     const after = [...names.slice(0, 17), container("new"), ...names.slice(17)];
-    assert.deepEqual(roundTrip(pod(names), pod(after)), [{ op: "add", path: "/spec/containers/17", value: container("new") }]);
+    assert.deepEqual(roundTrip(pod(names), pod(after)), [
+      { op: "add", path: "/spec/containers/17", value: container("new") },
+    ]);
   });
 
   test("removing one container is a single remove", () => {
@@ -62,18 +68,27 @@ describe("createJsonPatch", () => {
   });
 
   test("keys with / and ~ are escaped", () => {
-    const ops = roundTrip(pod([], { app: "web" }), pod([], { app: "web", "app.kubernetes.io/name": "web", "a~b/c": "x" }));
-    assert.deepEqual(ops.map((o) => o.path).sort(), ["/metadata/labels/app.kubernetes.io~1name", "/metadata/labels/a~0b~1c"]);
+    const ops = roundTrip(
+      pod([], { app: "web" }),
+      pod([], { app: "web", "app.kubernetes.io/name": "web", "a~b/c": "x" }),
+    );
+    assert.deepEqual(ops.map((o) => o.path).sort(), [
+      "/metadata/labels/app.kubernetes.io~1name",
+      "/metadata/labels/a~0b~1c",
+    ]);
   });
 
   test("an annotation like kyverno.io/x is added under its escaped name", () => {
     const before = pod([]);
     const after = structuredClone(before);
     (after["metadata"] as JsonObject)["annotations"] = { "policies.kyverno.io/patches": "x" };
-    assert.deepEqual(roundTrip(before, after), [{ op: "add", path: "/metadata/annotations", value: { "policies.kyverno.io/patches": "x" } }]);
+    assert.deepEqual(roundTrip(before, after), [
+      { op: "add", path: "/metadata/annotations", value: { "policies.kyverno.io/patches": "x" } },
+    ]);
   });
 
-  test("no change is an empty patch", () => assert.deepEqual(roundTrip(pod([container("a")]), pod([container("a")])), []));
+  test("no change is an empty patch", () =>
+    assert.deepEqual(roundTrip(pod([container("a")]), pod([container("a")])), []));
 
   test("a change of type is a replace", () => {
     assert.deepEqual(roundTrip({ a: { x: 1 } }, { a: [1] }), [{ op: "replace", path: "/a", value: [1] }]);
@@ -91,7 +106,11 @@ describe("createJsonPatch", () => {
     const big = Array.from({ length: 3000 }, (_, i) => ({ name: `VAR_${i}`, value: String(i) }));
     const changed = big.map((e, i) => (i % 300 === 0 ? { ...e, value: "changed" } : e)).filter((_, i) => i % 700 !== 5);
     const before = { spec: { containers: [{ name: "a", env: big }] } };
-    const after = { spec: { containers: [{ name: "a", env: [{ name: "FIRST", value: "0" }, ...changed, { name: "LAST", value: "" }] }] } };
+    const after = {
+      spec: {
+        containers: [{ name: "a", env: [{ name: "FIRST", value: "0" }, ...changed, { name: "LAST", value: "" }] }],
+      },
+    };
     const started = performance.now();
     roundTrip(before, after);
     assert.ok(performance.now() - started < 5000, "diffing 3000-element lists must not take seconds");
@@ -106,7 +125,12 @@ describe("createJsonPatch", () => {
 
   test("many fully changed nested lists stay fast (the edit-distance budget runs out)", () => {
     const pod = (s: string): JsonValue => ({
-      spec: { containers: Array.from({ length: 90 }, (_, i) => ({ name: `c${i}`, env: Array.from({ length: 90 }, (_, j) => ({ name: `E${j}`, value: `${s}${j}` })) })) },
+      spec: {
+        containers: Array.from({ length: 90 }, (_, i) => ({
+          name: `c${i}`,
+          env: Array.from({ length: 90 }, (_, j) => ({ name: `E${j}`, value: `${s}${j}` })),
+        })),
+      },
     });
     const started = performance.now();
     roundTrip(pod("a"), pod("b"));
@@ -123,7 +147,6 @@ describe("createJsonPatch", () => {
     assert.deepEqual(applyJsonPatch(before, ops), { ok: true, value: after });
   });
 });
-
 
 type Rand = { int: (n: number) => number; pick: <T>(xs: readonly T[]) => T };
 
@@ -160,15 +183,39 @@ function mutate(r: Rand, original: JsonObject): JsonObject {
     const labels = p.metadata["labels"] as JsonObject;
     const cs = p.spec.containers;
     switch (r.int(9)) {
-      case 0: labels[r.pick(LABEL_KEYS)] = r.pick(["x", "y"]); break;
-      case 1: delete labels[r.pick(LABEL_KEYS)]; break;
-      case 2: cs.unshift(randomContainer(r, 90 + r.int(9))); break;
-      case 3: cs.push(randomContainer(r, 80 + r.int(9))); break;
-      case 4: if (cs.length > 1) cs.splice(r.int(cs.length), 1); break;
-      case 5: { const c = cs[r.int(cs.length)]; if (c) c["image"] = r.pick(IMAGES); break; }
-      case 6: { const c = cs[r.int(cs.length)]; if (c) c["securityContext"] = { allowPrivilegeEscalation: false, seccompProfile: { type: "RuntimeDefault" } }; break; }
-      case 7: p.metadata["annotations"] = { "policies.kyverno.io/last-applied-patches": `rule${r.int(3)}.policy.kyverno.io: added /spec/x` }; break;
-      case 8: p.spec["initContainers"] = [randomContainer(r, 70)]; break;
+      case 0:
+        labels[r.pick(LABEL_KEYS)] = r.pick(["x", "y"]);
+        break;
+      case 1:
+        delete labels[r.pick(LABEL_KEYS)];
+        break;
+      case 2:
+        cs.unshift(randomContainer(r, 90 + r.int(9)));
+        break;
+      case 3:
+        cs.push(randomContainer(r, 80 + r.int(9)));
+        break;
+      case 4:
+        if (cs.length > 1) cs.splice(r.int(cs.length), 1);
+        break;
+      case 5: {
+        const c = cs[r.int(cs.length)];
+        if (c) c["image"] = r.pick(IMAGES);
+        break;
+      }
+      case 6: {
+        const c = cs[r.int(cs.length)];
+        if (c) c["securityContext"] = { allowPrivilegeEscalation: false, seccompProfile: { type: "RuntimeDefault" } };
+        break;
+      }
+      case 7:
+        p.metadata["annotations"] = {
+          "policies.kyverno.io/last-applied-patches": `rule${r.int(3)}.policy.kyverno.io: added /spec/x`,
+        };
+        break;
+      case 8:
+        p.spec["initContainers"] = [randomContainer(r, 70)];
+        break;
     }
   }
   return p as unknown as JsonObject;

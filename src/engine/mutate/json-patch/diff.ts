@@ -29,7 +29,8 @@ function nodeCount(values: readonly JsonValue[], limit: number): number {
   while (stack.length > 0 && count < limit) {
     const v = stack.pop() as JsonValue;
     count++;
-    if (typeof v === "object" && v !== null) for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+    if (typeof v === "object" && v !== null)
+      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
   }
   return count;
 }
@@ -39,7 +40,8 @@ function commonEnds(a: readonly JsonValue[], b: readonly JsonValue[]): [number, 
   let head = 0;
   while (head < limit && jsonEqual(a[head] as JsonValue, b[head] as JsonValue)) head++;
   let tail = 0;
-  while (tail < limit - head && jsonEqual(a[a.length - 1 - tail] as JsonValue, b[b.length - 1 - tail] as JsonValue)) tail++;
+  while (tail < limit - head && jsonEqual(a[a.length - 1 - tail] as JsonValue, b[b.length - 1 - tail] as JsonValue))
+    tail++;
   return [head, tail];
 }
 
@@ -67,10 +69,17 @@ function shiftMiddle(base: string, offset: number, startLength: number, ops: rea
 }
 
 /** Element by element: diff the shared positions, then remove or add the rest. */
-function byPosition(hook: Hook, base: string, offset: number, a: readonly JsonValue[], b: readonly JsonValue[]): Operation[] {
+function byPosition(
+  hook: Hook,
+  base: string,
+  offset: number,
+  a: readonly JsonValue[],
+  b: readonly JsonValue[],
+): Operation[] {
   const shared = Math.min(a.length, b.length);
   const ops: Operation[] = [];
-  for (let i = 0; i < shared; i++) for (const o of under(`${base}/${offset + i}`, createPatch(a[i], b[i], hook))) ops.push(o);
+  for (let i = 0; i < shared; i++)
+    for (const o of under(`${base}/${offset + i}`, createPatch(a[i], b[i], hook))) ops.push(o);
   for (let i = shared; i < a.length; i++) ops.push({ op: "remove", path: `${base}/${offset + shared}` });
   for (let i = shared; i < b.length; i++) ops.push({ op: "add", path: `${base}/${offset + i}`, value: b[i] });
   return ops;
@@ -127,7 +136,8 @@ function toOp(o: Operation): JsonPatchOp {
 function topLevel(before: JsonValue, after: JsonValue): JsonPatchOp[] {
   if (!isObject(before) || !isObject(after)) return [{ op: "replace", path: "", value: after }];
   const ops: JsonPatchOp[] = [];
-  for (const k of Object.keys(before)) if (!Object.hasOwn(after, k)) ops.push({ op: "remove", path: `/${escapePointerToken(k)}` });
+  for (const k of Object.keys(before))
+    if (!Object.hasOwn(after, k)) ops.push({ op: "remove", path: `/${escapePointerToken(k)}` });
   for (const k of Object.keys(after)) {
     const path = `/${escapePointerToken(k)}`;
     const value = after[k] as JsonValue;

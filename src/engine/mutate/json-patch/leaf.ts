@@ -53,7 +53,8 @@ export function getAt(parent: Container, token: string): Outcome<JsonValue | und
   const idx = parseGoIndex(token);
   if (idx === undefined) return fail(notAnIndex(token, parent.length));
   const pos = arrayPosition(parent, token);
-  if (pos === undefined) return fail(`${NOT_FOUND} (index ${idx} is out of range for an array of length ${parent.length})`, true);
+  if (pos === undefined)
+    return fail(`${NOT_FOUND} (index ${idx} is out of range for an array of length ${parent.length})`, true);
   return done(parent[pos] as JsonValue);
 }
 

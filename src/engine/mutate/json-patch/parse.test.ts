@@ -35,7 +35,8 @@ describe("parseJsonPatch reads YAML and JSON", () => {
   });
 
   test("a JSON array (flow YAML) with nested values", () => {
-    const text = '[{"op":"replace","path":"/spec/replicas","value":3},{"op":"copy","from":"/x","path":"/y"},{"op":"test","path":"/s","value":{"a":[1,"yes"]}}]';
+    const text =
+      '[{"op":"replace","path":"/spec/replicas","value":3},{"op":"copy","from":"/x","path":"/y"},{"op":"test","path":"/s","value":{"a":[1,"yes"]}}]';
     assert.deepEqual(parsed(text), [
       { op: "replace", path: "/spec/replicas", value: 3 },
       { op: "copy", path: "/y", from: "/x" },
@@ -53,7 +54,10 @@ describe("parseJsonPatch reads YAML and JSON", () => {
 - {op: add, path: /f, value: ~}
 - {op: add, path: /g, value: 1.50}
 `;
-    assert.deepEqual(parsed(text).map((o) => o.value), [true, true, false, "yes", 31, null, 1.5]);
+    assert.deepEqual(
+      parsed(text).map((o) => o.value),
+      [true, true, false, "yes", 31, null, 1.5],
+    );
   });
 
   test("an empty value is null, and null is a valid value", () => {
@@ -65,7 +69,9 @@ describe("parseJsonPatch reads YAML and JSON", () => {
   });
 
   test("the whole-document path is accepted", () => {
-    assert.deepEqual(parsed('- {op: replace, path: "", value: {a: 1}}'), [{ op: "replace", path: "", value: { a: 1 } }]);
+    assert.deepEqual(parsed('- {op: replace, path: "", value: {a: 1}}'), [
+      { op: "replace", path: "", value: { a: 1 } },
+    ]);
   });
 
   test("an empty list is an empty patch", () => assert.deepEqual(parsed("[]"), []));
@@ -73,26 +79,69 @@ describe("parseJsonPatch reads YAML and JSON", () => {
 
 describe("parse errors name the operation and the field", () => {
   const cases: [string, string, string][] = [
-    ["path without /", "- {op: add, path: /ok, value: 1}\n- {op: remove, path: /x}\n- {op: add, path: spec/x, value: 1}", 'patchesJson6902: operation 2: "path" must start with "/" (got "spec/x")'],
-    ["unknown op", "- {op: merge, path: /a}", 'patchesJson6902: operation 0: "op" must be one of add, remove, replace, move, copy, test (got "merge")'],
+    [
+      "path without /",
+      "- {op: add, path: /ok, value: 1}\n- {op: remove, path: /x}\n- {op: add, path: spec/x, value: 1}",
+      'patchesJson6902: operation 2: "path" must start with "/" (got "spec/x")',
+    ],
+    [
+      "unknown op",
+      "- {op: merge, path: /a}",
+      'patchesJson6902: operation 0: "op" must be one of add, remove, replace, move, copy, test (got "merge")',
+    ],
     ["missing op", "- {path: /a}", 'patchesJson6902: operation 0: "op" is required'],
     ["op not a string", "- {op: 1, path: /a}", 'patchesJson6902: operation 0: "op" must be a string (got a number)'],
-    ["op is YAML 1.1 boolean", "- {op: yes, path: /a}", 'patchesJson6902: operation 0: "op" must be a string (got a boolean)'],
+    [
+      "op is YAML 1.1 boolean",
+      "- {op: yes, path: /a}",
+      'patchesJson6902: operation 0: "op" must be a string (got a boolean)',
+    ],
     ["missing path", "- {op: remove}", 'patchesJson6902: operation 0: "path" is required'],
-    ["path not a string", "- {op: remove, path: 3}", 'patchesJson6902: operation 0: "path" must be a string (got a number)'],
-    ["add without value", "- {op: add, path: /a}", 'patchesJson6902: operation 0: "value" is required for add (write "value: null" for null)'],
-    ["replace without value", "- {op: replace, path: /a}", 'patchesJson6902: operation 0: "value" is required for replace (write "value: null" for null)'],
-    ["test without value", "- {op: test, path: /a}", 'patchesJson6902: operation 0: "value" is required for test (write "value: null" for null)'],
+    [
+      "path not a string",
+      "- {op: remove, path: 3}",
+      'patchesJson6902: operation 0: "path" must be a string (got a number)',
+    ],
+    [
+      "add without value",
+      "- {op: add, path: /a}",
+      'patchesJson6902: operation 0: "value" is required for add (write "value: null" for null)',
+    ],
+    [
+      "replace without value",
+      "- {op: replace, path: /a}",
+      'patchesJson6902: operation 0: "value" is required for replace (write "value: null" for null)',
+    ],
+    [
+      "test without value",
+      "- {op: test, path: /a}",
+      'patchesJson6902: operation 0: "value" is required for test (write "value: null" for null)',
+    ],
     ["move without from", "- {op: move, path: /a}", 'patchesJson6902: operation 0: "from" is required for move'],
-    ["copy with a bad from", "- {op: copy, from: a, path: /a}", 'patchesJson6902: operation 0: "from" must start with "/" (got "a") for copy'],
-    ["an op that is not an object", "- {op: remove, path: /a}\n- just text", 'patchesJson6902: operation 1: must be an object with "op" and "path" (got a string)'],
-    ["not a list", "op: add\npath: /a\nvalue: 1", "patchesJson6902: the patch must be a list of operations (got an object)"],
+    [
+      "copy with a bad from",
+      "- {op: copy, from: a, path: /a}",
+      'patchesJson6902: operation 0: "from" must start with "/" (got "a") for copy',
+    ],
+    [
+      "an op that is not an object",
+      "- {op: remove, path: /a}\n- just text",
+      'patchesJson6902: operation 1: must be an object with "op" and "path" (got a string)',
+    ],
+    [
+      "not a list",
+      "op: add\npath: /a\nvalue: 1",
+      "patchesJson6902: the patch must be a list of operations (got an object)",
+    ],
     ["empty text", "", "patchesJson6902: the patch must be a list of operations (got null)"],
   ];
   for (const [name, text, message] of cases) test(name, () => assert.equal(parseError(text), message));
 
   test("invalid YAML says so", () => {
-    assert.match(parseError("- {op: add, path: /a"), /^patchesJson6902: the patch is not valid YAML or JSON: yaml: line \d+: /);
+    assert.match(
+      parseError("- {op: add, path: /a"),
+      /^patchesJson6902: the patch is not valid YAML or JSON: yaml: line \d+: /,
+    );
   });
 });
 

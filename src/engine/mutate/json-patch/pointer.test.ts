@@ -47,9 +47,20 @@ describe("parsePointer", () => {
 
 describe("array indices read like Go's strconv.Atoi", () => {
   const cases: [string, number | undefined][] = [
-    ["0", 0], ["12", 12], ["-1", -1], ["+3", 3], ["007", 7], ["-0", 0],
-    ["-", undefined], ["", undefined], ["1.0", undefined], [" 1", undefined], ["0x1", undefined], ["a", undefined],
-    ["9223372036854775807", 9223372036854775807], ["99999999999999999999", undefined],
+    ["0", 0],
+    ["12", 12],
+    ["-1", -1],
+    ["+3", 3],
+    ["007", 7],
+    ["-0", 0],
+    ["-", undefined],
+    ["", undefined],
+    ["1.0", undefined],
+    [" 1", undefined],
+    ["0x1", undefined],
+    ["a", undefined],
+    ["9223372036854775807", 9223372036854775807],
+    ["99999999999999999999", undefined],
   ];
   for (const [token, want] of cases) test(JSON.stringify(token), () => assert.equal(parseGoIndex(token), want));
 });

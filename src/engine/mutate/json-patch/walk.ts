@@ -66,7 +66,8 @@ function missingBelow(tokens: readonly string[], depth: number, child: JsonValue
 
 /** The container holding the pointer's last token (tokens must not be empty). */
 export function findParent(doc: JsonValue, tokens: readonly string[]): Outcome<Container> {
-  if (!isContainer(doc)) return { ok: false, failure: { missing: true, reason: `${NOT_FOUND} (the document is ${jsonTypeName(doc)})` } };
+  if (!isContainer(doc))
+    return { ok: false, failure: { missing: true, reason: `${NOT_FOUND} (the document is ${jsonTypeName(doc)})` } };
   let node: Container = doc;
   for (let i = 0; i < tokens.length - 1; i++) {
     const child = childAt(node, tokens[i] as string)?.value;
@@ -82,8 +83,15 @@ export type ParentEdit = (parent: Container) => Outcome<Container>;
  * A copy of `doc` in which the parent of the last token is replaced by `edit(parent)`. Only the
  * containers along the path are copied. `rawTokens` are the tokens as written (for `ensure`).
  */
-export function editParent(doc: JsonValue, tokens: readonly string[], rawTokens: readonly string[], ensure: boolean, edit: ParentEdit): Outcome<JsonValue> {
-  if (!isContainer(doc)) return { ok: false, failure: { missing: true, reason: `${NOT_FOUND} (the document is ${jsonTypeName(doc)})` } };
+export function editParent(
+  doc: JsonValue,
+  tokens: readonly string[],
+  rawTokens: readonly string[],
+  ensure: boolean,
+  edit: ParentEdit,
+): Outcome<JsonValue> {
+  if (!isContainer(doc))
+    return { ok: false, failure: { missing: true, reason: `${NOT_FOUND} (the document is ${jsonTypeName(doc)})` } };
   const descend = (node: Container, i: number): Outcome<Container> => {
     if (i === tokens.length - 1) return edit(node);
     const token = tokens[i] as string;
@@ -94,7 +102,9 @@ export function editParent(doc: JsonValue, tokens: readonly string[], rawTokens:
     }
     if (!ensure) return { ok: false, failure: missingBelow(tokens, i, found?.value) };
     if (found !== undefined && found.value !== null) {
-      return fail(`cannot add below ${formatPointer(tokens.slice(0, i + 1))}: it is ${jsonTypeName(found.value)}, not an object or array`);
+      return fail(
+        `cannot add below ${formatPointer(tokens.slice(0, i + 1))}: it is ${jsonTypeName(found.value)}, not an object or array`,
+      );
     }
     const created = createParent(node, tokens, rawTokens, i);
     if (!created.ok) return created;
@@ -113,15 +123,26 @@ export function editParent(doc: JsonValue, tokens: readonly string[], rawTokens:
  * In an array it is inserted (not set) at the token, after padding the array with nulls.
  * Returns a fresh copy of `node` holding the new container, its position, and the container.
  */
-function createParent(node: Container, tokens: readonly string[], rawTokens: readonly string[], i: number): Outcome<[Container, string | number, Container]> {
+function createParent(
+  node: Container,
+  tokens: readonly string[],
+  rawTokens: readonly string[],
+  i: number,
+): Outcome<[Container, string | number, Container]> {
   const here = formatPointer(tokens.slice(0, i + 1));
   const nextRaw = rawTokens[i + 1] as string;
   const nextIndex = parseGoIndex(nextRaw);
   let fresh: Container;
   if (nextIndex !== undefined || nextRaw === "-") {
     const pad = nextIndex ?? 0;
-    if (pad > MAX_PADDING) return fail(`cannot create the missing array ${here} padded with ${pad} nulls: at most ${MAX_PADDING} are allowed`);
-    if (pad < -1) return fail(`cannot create the missing array ${here} for index ${pad}: only "-", -1 or an index of 0 or more may follow a missing parent`);
+    if (pad > MAX_PADDING)
+      return fail(
+        `cannot create the missing array ${here} padded with ${pad} nulls: at most ${MAX_PADDING} are allowed`,
+      );
+    if (pad < -1)
+      return fail(
+        `cannot create the missing array ${here} for index ${pad}: only "-", -1 or an index of 0 or more may follow a missing parent`,
+      );
     fresh = new Array<JsonValue>(Math.max(pad, 0)).fill(null);
   } else {
     fresh = {};
@@ -130,19 +151,26 @@ function createParent(node: Container, tokens: readonly string[], rawTokens: rea
     const token = tokens[i] as string;
     // evanphx creates the key as written, still escaped, so its own lookup then fails.
     if (rawTokens[i] !== token) {
-      return fail(`${NOT_FOUND} (${here} is missing, and Kyverno cannot create a missing parent whose name needs ~0 or ~1 escaping: add ${here} in an earlier operation)`);
+      return fail(
+        `${NOT_FOUND} (${here} is missing, and Kyverno cannot create a missing parent whose name needs ~0 or ~1 escaping: add ${here} in an earlier operation)`,
+      );
     }
     const copy: JsonObject = { ...node };
     setOwn(copy, token, fresh);
     return done([copy, token, fresh]);
   }
   const idx = parseGoIndex(rawTokens[i] as string);
-  if (idx === undefined) return fail(`${NOT_FOUND} (${here}: ${JSON.stringify(tokens[i])} is not an index into the array)`);
-  if (idx - node.length > MAX_PADDING) return fail(`cannot pad the array at ${formatPointer(tokens.slice(0, i))} up to index ${idx}: at most ${MAX_PADDING} nulls are allowed`);
+  if (idx === undefined)
+    return fail(`${NOT_FOUND} (${here}: ${JSON.stringify(tokens[i])} is not an index into the array)`);
+  if (idx - node.length > MAX_PADDING)
+    return fail(
+      `cannot pad the array at ${formatPointer(tokens.slice(0, i))} up to index ${idx}: at most ${MAX_PADDING} nulls are allowed`,
+    );
   const padded = node.slice();
   while (padded.length < idx) padded.push(null);
   const pos = idx < 0 ? idx + padded.length + 1 : idx;
-  if (pos < 0 || pos > padded.length) return fail(`${NOT_FOUND} (${here}: index ${idx} is out of range for an array of length ${node.length})`);
+  if (pos < 0 || pos > padded.length)
+    return fail(`${NOT_FOUND} (${here}: index ${idx} is out of range for an array of length ${node.length})`);
   padded.splice(pos, 0, fresh);
   return done([padded, pos, fresh]);
 }

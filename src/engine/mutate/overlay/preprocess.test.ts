@@ -19,14 +19,32 @@ function patchOf(overlay: JsonValue, resource: JsonValue): JsonValue {
 describe("conditional anchors (key)", () => {
   test("in a list, one named copy per matching element; the anchored element itself is dropped", () => {
     const overlay = { spec: { containers: [{ "(image)": "*:latest", imagePullPolicy: "Always" }] } };
-    const resource = pod([{ name: "a", image: "nginx:latest" }, { name: "b", image: "nginx:1.25" }, { name: "c", image: "redis:latest" }]);
-    assert.deepEqual(patchOf(overlay, resource), { spec: { containers: [{ imagePullPolicy: "Always", name: "a" }, { imagePullPolicy: "Always", name: "c" }] } });
+    const resource = pod([
+      { name: "a", image: "nginx:latest" },
+      { name: "b", image: "nginx:1.25" },
+      { name: "c", image: "redis:latest" },
+    ]);
+    assert.deepEqual(patchOf(overlay, resource), {
+      spec: {
+        containers: [
+          { imagePullPolicy: "Always", name: "a" },
+          { imagePullPolicy: "Always", name: "c" },
+        ],
+      },
+    });
   });
 
-  test("(name): \"*\" merges into every element", () => {
+  test('(name): "*" merges into every element', () => {
     const overlay = { spec: { containers: [{ "(name)": "*", env: [{ name: "X", value: "1" }] }] } };
     const out = patchOf(overlay, pod([{ name: "a" }, { name: "b" }]));
-    assert.deepEqual(out, { spec: { containers: [{ env: [{ name: "X", value: "1" }], name: "a" }, { env: [{ name: "X", value: "1" }], name: "b" }] } });
+    assert.deepEqual(out, {
+      spec: {
+        containers: [
+          { env: [{ name: "X", value: "1" }], name: "a" },
+          { env: [{ name: "X", value: "1" }], name: "b" },
+        ],
+      },
+    });
   });
 
   test("no element matches: the list (and the maps holding only it) leave nothing to merge", () => {
@@ -76,7 +94,14 @@ describe("global anchors <(key)", () => {
 
   test("in a list it only gates: one matching element lets the rest of the patch apply", () => {
     const overlay = { metadata: { annotations: { a: "b" } }, spec: { volumes: [{ "<(emptyDir)": {} }] } };
-    const resource = { spec: { volumes: [{ name: "h", hostPath: { path: "/" } }, { name: "e", emptyDir: {} }] } };
+    const resource = {
+      spec: {
+        volumes: [
+          { name: "h", hostPath: { path: "/" } },
+          { name: "e", emptyDir: {} },
+        ],
+      },
+    };
     assert.deepEqual(patchOf(overlay, resource), { metadata: { annotations: { a: "b" } } });
   });
 
@@ -110,20 +135,32 @@ describe("add-if-not-present +(key)", () => {
   test("inside a conditional list element, per element", () => {
     const overlay = { spec: { containers: [{ "(name)": "*", securityContext: { "+(runAsNonRoot)": true } }] } };
     const resource = pod([{ name: "a", securityContext: { runAsNonRoot: false } }, { name: "b" }]);
-    assert.deepEqual(patchOf(overlay, resource), { spec: { containers: [{ securityContext: { runAsNonRoot: true }, name: "b" }] } });
+    assert.deepEqual(patchOf(overlay, resource), {
+      spec: { containers: [{ securityContext: { runAsNonRoot: true }, name: "b" }] },
+    });
   });
 });
 
 describe("equality =(key), existence ^(key) and negation X(key) gate a patch with their validate meaning", () => {
-  const resource = { metadata: { labels: { env: "prod" } }, spec: { containers: [{ name: "a", image: "nginx:1" }], hostNetwork: true } };
+  const resource = {
+    metadata: { labels: { env: "prod" } },
+    spec: { containers: [{ name: "a", image: "nginx:1" }], hostNetwork: true },
+  };
   test("=(key): absent or matching applies; present and different does not", () => {
-    assert.deepEqual(patchOf({ metadata: { labels: { "=(env)": "prod", a: "1" } } }, resource), { metadata: { labels: { a: "1" } } });
-    assert.deepEqual(patchOf({ metadata: { labels: { "=(tier)": "web", a: "1" } } }, resource), { metadata: { labels: { a: "1" } } });
+    assert.deepEqual(patchOf({ metadata: { labels: { "=(env)": "prod", a: "1" } } }, resource), {
+      metadata: { labels: { a: "1" } },
+    });
+    assert.deepEqual(patchOf({ metadata: { labels: { "=(tier)": "web", a: "1" } } }, resource), {
+      metadata: { labels: { a: "1" } },
+    });
     assert.equal(preprocessOverlay({ metadata: { labels: { "=(env)": "dev", a: "1" } } }, resource).ok, false);
   });
   test("^(key): at least one list element must match", () => {
     assert.ok(preprocessOverlay({ spec: { "^(containers)": [{ image: "nginx:*" }], priority: 1 } }, resource).ok);
-    assert.equal(preprocessOverlay({ spec: { "^(containers)": [{ image: "redis:*" }], priority: 1 } }, resource).ok, false);
+    assert.equal(
+      preprocessOverlay({ spec: { "^(containers)": [{ image: "redis:*" }], priority: 1 } }, resource).ok,
+      false,
+    );
   });
   test("X(key): the key must be absent", () => {
     assert.equal(preprocessOverlay({ spec: { "X(hostNetwork)": "null", priority: 1 } }, resource).ok, false);

@@ -22,7 +22,16 @@
 import type { JsonObject, JsonValue } from "../../api/json.js";
 import { isObject } from "../../api/json.js";
 import { setOwn } from "../../api/set-own.js";
-import { containsCondition, isAddIfNotPresentAnchor, isEqualityAnchor, isExistenceAnchor, isGlobalAnchor, isNegationAnchor, parseAnchor, type Anchor } from "../../anchors/index.js";
+import {
+  containsCondition,
+  isAddIfNotPresentAnchor,
+  isEqualityAnchor,
+  isExistenceAnchor,
+  isGlobalAnchor,
+  isNegationAnchor,
+  parseAnchor,
+  type Anchor,
+} from "../../anchors/index.js";
 import { matchPattern } from "../../pattern/index.js";
 
 /** Why an overlay does not apply: a conditional or a global anchor did not hold. */
@@ -31,7 +40,8 @@ export interface AnchorMismatch {
   readonly message: string;
 }
 
-export type Preprocessed = { readonly ok: true; readonly patch: JsonValue } | { readonly ok: false; readonly mismatch: AnchorMismatch };
+export type Preprocessed =
+  { readonly ok: true; readonly patch: JsonValue } | { readonly ok: false; readonly mismatch: AnchorMismatch };
 
 /** Resolves the overlay's anchors against `resource`; a mismatch means the patch does not apply. */
 export function preprocessOverlay(overlay: JsonValue, resource: JsonValue | undefined): Preprocessed {
@@ -57,19 +67,32 @@ function processMap(pattern: JsonObject, resource: JsonObject | undefined, path:
     const kind = isGlobalAnchor(anchor) ? "global" : "condition";
     const actual = resource === undefined || !Object.hasOwn(resource, anchor.key) ? undefined : resource[anchor.key];
     if (actual === undefined) {
-      return { mismatch: { kind, message: `${kind === "global" ? "global" : "conditional"} anchor key ${anchor.key} does not exist in the resource at ${path || "/"}` } };
+      return {
+        mismatch: {
+          kind,
+          message: `${kind === "global" ? "global" : "conditional"} anchor key ${anchor.key} does not exist in the resource at ${path || "/"}`,
+        },
+      };
     }
     // Kyverno: a condition whose value holds `+()` keys is not checked; it counts as met, and its
     // value becomes patch content (below), the `+()` fields added where the resource lacks them.
     if (holdsAddAnchors(pattern[key])) continue;
     const outcome = matchPattern(actual, pattern[key] ?? null);
     if (outcome.status !== "pass") {
-      return { mismatch: { kind, message: `${kind === "global" ? "global" : "conditional"} anchor ${key} at ${path || "/"} does not match: ${outcome.message}` } };
+      return {
+        mismatch: {
+          kind,
+          message: `${kind === "global" ? "global" : "conditional"} anchor ${key} at ${path || "/"} does not match: ${outcome.message}`,
+        },
+      };
     }
   }
   for (const key of keys.filter((k) => isGateAnchor(parseAnchor(k))).sort()) {
     const outcome = matchPattern(resource ?? {}, { [key]: pattern[key] ?? null });
-    if (outcome.status !== "pass") return { mismatch: { kind: "condition", message: `anchor ${key} at ${path || "/"} does not hold: ${outcome.message}` } };
+    if (outcome.status !== "pass")
+      return {
+        mismatch: { kind: "condition", message: `anchor ${key} at ${path || "/"} does not hold: ${outcome.message}` },
+      };
   }
   const out: JsonObject = {};
   let anchored = false;
@@ -134,7 +157,11 @@ function hasGlobalAnchors(v: JsonValue): boolean {
 }
 
 /** `resource` is undefined when the resource has no list there (absent, or not a list). */
-function processList(pattern: readonly JsonValue[], resource: readonly JsonValue[] | undefined, path: string): Processed {
+function processList(
+  pattern: readonly JsonValue[],
+  resource: readonly JsonValue[] | undefined,
+  path: string,
+): Processed {
   if (pattern.length === 0 || !isObject(pattern[0])) return { value: [...pattern] };
   const kept: JsonValue[] = [];
   const expanded: JsonValue[] = [];

@@ -1,20 +1,66 @@
 import { describe } from "node:test";
-import { deployment, nginx, pod, runMergeCases, sidecar, type MergeCase } from "../../../../test/support/strategic-merge-cases.js";
+import {
+  deployment,
+  nginx,
+  pod,
+  runMergeCases,
+  sidecar,
+  type MergeCase,
+} from "../../../../test/support/strategic-merge-cases.js";
 
 const run = (cases: readonly MergeCase[]): void => runMergeCases(cases, { noDirectivesLeft: true });
 
-const secured = pod({ containers: [nginx, sidecar], securityContext: { runAsUser: 1000, fsGroup: 2000 }, volumes: [{ name: "cache", emptyDir: {} }, { name: "certs", secret: { secretName: "tls" } }] });
+const secured = pod({
+  containers: [nginx, sidecar],
+  securityContext: { runAsUser: 1000, fsGroup: 2000 },
+  volumes: [
+    { name: "cache", emptyDir: {} },
+    { name: "certs", secret: { secretName: "tls" } },
+  ],
+});
 
 describe("$patch on maps", () => {
   run([
-    { name: "replace: the map becomes the patch map", resource: secured, patch: { spec: { securityContext: { $patch: "replace", runAsNonRoot: true } } }, path: ["spec", "securityContext"], want: { runAsNonRoot: true } },
-    { name: "delete: the key is removed", resource: secured, patch: { spec: { securityContext: { $patch: "delete" } } }, path: ["spec", "securityContext"], want: undefined },
-    { name: "delete of an absent map adds nothing", resource: pod({ containers: [nginx] }), patch: { spec: { affinity: { $patch: "delete", podAffinity: {} } } }, path: ["spec", "affinity"], want: undefined },
-    { name: "merge: the default", resource: secured, patch: { spec: { securityContext: { $patch: "merge", runAsNonRoot: true } } }, path: ["spec", "securityContext"], want: { runAsUser: 1000, fsGroup: 2000, runAsNonRoot: true } },
+    {
+      name: "replace: the map becomes the patch map",
+      resource: secured,
+      patch: { spec: { securityContext: { $patch: "replace", runAsNonRoot: true } } },
+      path: ["spec", "securityContext"],
+      want: { runAsNonRoot: true },
+    },
+    {
+      name: "delete: the key is removed",
+      resource: secured,
+      patch: { spec: { securityContext: { $patch: "delete" } } },
+      path: ["spec", "securityContext"],
+      want: undefined,
+    },
+    {
+      name: "delete of an absent map adds nothing",
+      resource: pod({ containers: [nginx] }),
+      patch: { spec: { affinity: { $patch: "delete", podAffinity: {} } } },
+      path: ["spec", "affinity"],
+      want: undefined,
+    },
+    {
+      name: "merge: the default",
+      resource: secured,
+      patch: { spec: { securityContext: { $patch: "merge", runAsNonRoot: true } } },
+      path: ["spec", "securityContext"],
+      want: { runAsUser: 1000, fsGroup: 2000, runAsNonRoot: true },
+    },
     {
       name: "replace drops nulls and applies nested directives",
       resource: secured,
-      patch: { spec: { securityContext: { $patch: "replace", runAsUser: null, seccompProfile: { $patch: "merge", type: "RuntimeDefault" } } } },
+      patch: {
+        spec: {
+          securityContext: {
+            $patch: "replace",
+            runAsUser: null,
+            seccompProfile: { $patch: "merge", type: "RuntimeDefault" },
+          },
+        },
+      },
       path: ["spec", "securityContext"],
       want: { seccompProfile: { type: "RuntimeDefault" } },
     },
@@ -23,11 +69,41 @@ describe("$patch on maps", () => {
 
 describe("$patch in keyed lists", () => {
   run([
-    { name: "{$patch: replace} makes the list the other patch elements", resource: secured, patch: { spec: { containers: [{ $patch: "replace" }, { name: "only", image: "only:1" }] } }, path: ["spec", "containers"], want: [{ name: "only", image: "only:1" }] },
-    { name: "{$patch: delete} removes the list", resource: secured, patch: { spec: { volumes: [{ $patch: "delete" }] } }, path: ["spec", "volumes"], want: undefined },
-    { name: "{$patch: merge} is ignored", resource: secured, patch: { spec: { containers: [{ $patch: "merge" }, { name: "nginx", image: "nginx:1.28" }] } }, path: ["spec", "containers"], want: [{ ...nginx, image: "nginx:1.28" }, sidecar] },
-    { name: "an element's $patch: delete removes the matching element", resource: secured, patch: { spec: { containers: [{ name: "log-shipper", $patch: "delete" }] } }, path: ["spec", "containers"], want: [nginx] },
-    { name: "deleting an element that is not there changes nothing", resource: secured, patch: { spec: { containers: [{ name: "ghost", $patch: "delete" }] } }, path: ["spec", "containers"], want: [nginx, sidecar] },
+    {
+      name: "{$patch: replace} makes the list the other patch elements",
+      resource: secured,
+      patch: { spec: { containers: [{ $patch: "replace" }, { name: "only", image: "only:1" }] } },
+      path: ["spec", "containers"],
+      want: [{ name: "only", image: "only:1" }],
+    },
+    {
+      name: "{$patch: delete} removes the list",
+      resource: secured,
+      patch: { spec: { volumes: [{ $patch: "delete" }] } },
+      path: ["spec", "volumes"],
+      want: undefined,
+    },
+    {
+      name: "{$patch: merge} is ignored",
+      resource: secured,
+      patch: { spec: { containers: [{ $patch: "merge" }, { name: "nginx", image: "nginx:1.28" }] } },
+      path: ["spec", "containers"],
+      want: [{ ...nginx, image: "nginx:1.28" }, sidecar],
+    },
+    {
+      name: "an element's $patch: delete removes the matching element",
+      resource: secured,
+      patch: { spec: { containers: [{ name: "log-shipper", $patch: "delete" }] } },
+      path: ["spec", "containers"],
+      want: [nginx],
+    },
+    {
+      name: "deleting an element that is not there changes nothing",
+      resource: secured,
+      patch: { spec: { containers: [{ name: "ghost", $patch: "delete" }] } },
+      path: ["spec", "containers"],
+      want: [nginx, sidecar],
+    },
     {
       name: "an env var is deleted inside a matched container",
       resource: secured,
@@ -42,7 +118,13 @@ describe("$patch in keyed lists", () => {
       path: ["spec", "containers"],
       want: [sidecar, nginx],
     },
-    { name: "an element's $patch: replace on a new element adds it", resource: secured, patch: { spec: { containers: [{ name: "new", $patch: "replace", image: "new:1" }] } }, path: ["spec", "containers", 0], want: { name: "new", image: "new:1" } },
+    {
+      name: "an element's $patch: replace on a new element adds it",
+      resource: secured,
+      patch: { spec: { containers: [{ name: "new", $patch: "replace", image: "new:1" }] } },
+      path: ["spec", "containers", 0],
+      want: { name: "new", image: "new:1" },
+    },
   ]);
 });
 
@@ -51,9 +133,14 @@ describe("$retainKeys", () => {
     {
       name: "switching a volume from emptyDir to configMap",
       resource: secured,
-      patch: { spec: { volumes: [{ name: "cache", $retainKeys: ["name", "configMap"], configMap: { name: "nginx-conf" } }] } },
+      patch: {
+        spec: { volumes: [{ name: "cache", $retainKeys: ["name", "configMap"], configMap: { name: "nginx-conf" } }] },
+      },
       path: ["spec", "volumes"],
-      want: [{ name: "cache", configMap: { name: "nginx-conf" } }, { name: "certs", secret: { secretName: "tls" } }],
+      want: [
+        { name: "cache", configMap: { name: "nginx-conf" } },
+        { name: "certs", secret: { secretName: "tls" } },
+      ],
     },
     {
       name: "without $retainKeys both volume sources stay",
@@ -80,25 +167,59 @@ describe("$retainKeys", () => {
 });
 
 describe("$deleteFromPrimitiveList and $setElementOrder", () => {
-  const finalized = pod({ containers: [nginx, sidecar] }, { finalizers: ["a.example.com/x", "b.example.com/y", "c.example.com/z"] });
+  const finalized = pod(
+    { containers: [nginx, sidecar] },
+    { finalizers: ["a.example.com/x", "b.example.com/y", "c.example.com/z"] },
+  );
   run([
-    { name: "$deleteFromPrimitiveList removes values from a scalar list", resource: finalized, patch: { metadata: { "$deleteFromPrimitiveList/finalizers": ["b.example.com/y", "absent"] } }, path: ["metadata", "finalizers"], want: ["a.example.com/x", "c.example.com/z"] },
-    { name: "$deleteFromPrimitiveList on an absent list adds nothing", resource: secured, patch: { metadata: { "$deleteFromPrimitiveList/finalizers": ["x"] } }, path: ["metadata", "finalizers"], want: undefined },
+    {
+      name: "$deleteFromPrimitiveList removes values from a scalar list",
+      resource: finalized,
+      patch: { metadata: { "$deleteFromPrimitiveList/finalizers": ["b.example.com/y", "absent"] } },
+      path: ["metadata", "finalizers"],
+      want: ["a.example.com/x", "c.example.com/z"],
+    },
+    {
+      name: "$deleteFromPrimitiveList on an absent list adds nothing",
+      resource: secured,
+      patch: { metadata: { "$deleteFromPrimitiveList/finalizers": ["x"] } },
+      path: ["metadata", "finalizers"],
+      want: undefined,
+    },
     {
       name: "$deleteFromPrimitiveList applies after the merge of the same list",
       resource: finalized,
-      patch: { metadata: { finalizers: ["d.example.com/w"], "$deleteFromPrimitiveList/finalizers": ["a.example.com/x"] } },
+      patch: {
+        metadata: { finalizers: ["d.example.com/w"], "$deleteFromPrimitiveList/finalizers": ["a.example.com/x"] },
+      },
       path: ["metadata", "finalizers"],
       want: ["d.example.com/w", "b.example.com/y", "c.example.com/z"],
     },
-    { name: "$setElementOrder reorders a keyed list by merge key", resource: finalized, patch: { spec: { "$setElementOrder/containers": [{ name: "log-shipper" }, { name: "nginx" }] } }, path: ["spec", "containers"], want: [sidecar, nginx] },
+    {
+      name: "$setElementOrder reorders a keyed list by merge key",
+      resource: finalized,
+      patch: { spec: { "$setElementOrder/containers": [{ name: "log-shipper" }, { name: "nginx" }] } },
+      path: ["spec", "containers"],
+      want: [sidecar, nginx],
+    },
     {
       name: "$setElementOrder orders the merged list; unlisted elements follow",
       resource: finalized,
-      patch: { spec: { containers: [{ name: "istio-proxy" }], "$setElementOrder/containers": [{ name: "nginx" }, { name: "istio-proxy" }] } },
+      patch: {
+        spec: {
+          containers: [{ name: "istio-proxy" }],
+          "$setElementOrder/containers": [{ name: "nginx" }, { name: "istio-proxy" }],
+        },
+      },
       path: ["spec", "containers"],
       want: [nginx, { name: "istio-proxy" }, sidecar],
     },
-    { name: "$setElementOrder reorders scalars by value", resource: finalized, patch: { metadata: { "$setElementOrder/finalizers": ["c.example.com/z", "a.example.com/x"] } }, path: ["metadata", "finalizers"], want: ["c.example.com/z", "a.example.com/x", "b.example.com/y"] },
+    {
+      name: "$setElementOrder reorders scalars by value",
+      resource: finalized,
+      patch: { metadata: { "$setElementOrder/finalizers": ["c.example.com/z", "a.example.com/x"] } },
+      path: ["metadata", "finalizers"],
+      want: ["c.example.com/z", "a.example.com/x", "b.example.com/y"],
+    },
   ]);
 });

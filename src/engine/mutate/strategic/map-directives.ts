@@ -18,17 +18,28 @@ import { fieldSchema } from "./schema.js";
 import type { FieldSchema } from "./types.js";
 
 /** Applies `directives` (the map's directive keys and values) to `merged`, in place. */
-export function applyMapDirectives(merged: JsonObject, directives: JsonObject, field: FieldSchema | undefined, path: string): Result<JsonObject> {
+export function applyMapDirectives(
+  merged: JsonObject,
+  directives: JsonObject,
+  field: FieldSchema | undefined,
+  path: string,
+): Result<JsonObject> {
   for (const key of Object.keys(directives)) {
     const value = directives[key] as JsonValue;
     const where = childPath(path, key);
     if (key === RETAIN_KEYS) continue;
     if (!Array.isArray(value)) return mergeError(where, `${key.split("/")[0] ?? key} must be a list`);
-    const target = key.startsWith(SET_ELEMENT_ORDER) ? key.slice(SET_ELEMENT_ORDER.length) : key.slice(DELETE_FROM_PRIMITIVE_LIST.length);
+    const target = key.startsWith(SET_ELEMENT_ORDER)
+      ? key.slice(SET_ELEMENT_ORDER.length)
+      : key.slice(DELETE_FROM_PRIMITIVE_LIST.length);
     const current = own(merged, target);
     if (!Array.isArray(current)) continue;
     if (key.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
-      setOwn(merged, target, current.filter((el) => !value.some((v) => sameScalar(el, v))));
+      setOwn(
+        merged,
+        target,
+        current.filter((el) => !value.some((v) => sameScalar(el, v))),
+      );
     } else {
       const mergeKey = fieldSchema(field?.node, target)?.list?.mergeKey;
       setOwn(merged, target, reorder(current, value, mergeKey));

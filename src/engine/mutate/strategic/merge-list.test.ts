@@ -2,24 +2,42 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject, JsonValue } from "../../api/json.js";
 import { fieldSchema, schemaForKind, strategicMerge, strategicMergeResource } from "./index.js";
-import { at, deepFreeze, deployment, nginx, pod, runMergeCases, sidecar, type MergeCase } from "../../../../test/support/strategic-merge-cases.js";
+import {
+  at,
+  deepFreeze,
+  deployment,
+  nginx,
+  pod,
+  runMergeCases,
+  sidecar,
+  type MergeCase,
+} from "../../../../test/support/strategic-merge-cases.js";
 
 const run = (cases: readonly MergeCase[]): void => runMergeCases(cases);
 
-const names = (list: JsonValue | undefined): string[] => (Array.isArray(list) ? list.map((c) => String(at(c, "name"))) : []);
+const names = (list: JsonValue | undefined): string[] =>
+  Array.isArray(list) ? list.map((c) => String(at(c, "name"))) : [];
 const tpl = (spec: JsonObject): JsonObject => ({ spec: { template: { spec } } });
 const podContainers = ["spec", "template", "spec", "containers"];
 
 describe("lists merged by key: new elements are prepended", () => {
   test("adding vault-agent to a Deployment of [nginx] gives [vault-agent, nginx]", () => {
-    const merged = strategicMergeResource(deployment({ containers: [nginx] }), tpl({ containers: [{ name: "vault-agent", image: "vault:1.17" }] }));
+    const merged = strategicMergeResource(
+      deployment({ containers: [nginx] }),
+      tpl({ containers: [{ name: "vault-agent", image: "vault:1.17" }] }),
+    );
     assert.ok(merged.ok);
     assert.deepEqual(names(at(merged.value, ...podContainers)), ["vault-agent", "nginx"]);
     assert.deepEqual(at(merged.value, ...podContainers, 1), nginx);
   });
 
   test("several new elements are prepended in patch order", () => {
-    const patch = tpl({ containers: [{ name: "a", image: "a" }, { name: "b", image: "b" }] });
+    const patch = tpl({
+      containers: [
+        { name: "a", image: "a" },
+        { name: "b", image: "b" },
+      ],
+    });
     const merged = strategicMergeResource(deployment({ containers: [nginx, sidecar] }), patch);
     assert.ok(merged.ok);
     assert.deepEqual(names(at(merged.value, ...podContainers)), ["a", "b", "nginx", "log-shipper"]);
@@ -33,7 +51,12 @@ describe("lists merged by key: new elements are prepended", () => {
   });
 
   test("patch order decides: named elements first, the others after in base order", () => {
-    const patch = tpl({ containers: [{ name: "istio-proxy", image: "proxyv2" }, { name: "nginx", imagePullPolicy: "Always" }] });
+    const patch = tpl({
+      containers: [
+        { name: "istio-proxy", image: "proxyv2" },
+        { name: "nginx", imagePullPolicy: "Always" },
+      ],
+    });
     const merged = strategicMergeResource(deployment({ containers: [sidecar, nginx] }), patch);
     assert.ok(merged.ok);
     assert.deepEqual(names(at(merged.value, ...podContainers)), ["istio-proxy", "nginx", "log-shipper"]);
@@ -47,19 +70,29 @@ describe("lists merged by key: new elements are prepended", () => {
       assert.ok(merged.ok);
       resource = merged.value;
     }
-    assert.deepEqual(at(resource, "spec", "containers"), [{ name: "a", image: "a:2" }, { name: "b", image: "b:2" }, { name: "c", image: "c:2" }]);
+    assert.deepEqual(at(resource, "spec", "containers"), [
+      { name: "a", image: "a:2" },
+      { name: "b", image: "b:2" },
+      { name: "c", image: "c:2" },
+    ]);
   });
 
   test("strategicMerge works from a nested schema node (PodSpec)", () => {
     const podSpec = fieldSchema(schemaForKind("v1", "Pod"), "spec")?.node;
     assert.ok(podSpec !== undefined);
-    const merged = strategicMerge(deepFreeze({ containers: [nginx] }), deepFreeze({ containers: [{ name: "nginx", env: [{ name: "X", value: "1" }] }] }), podSpec);
+    const merged = strategicMerge(
+      deepFreeze({ containers: [nginx] }),
+      deepFreeze({ containers: [{ name: "nginx", env: [{ name: "X", value: "1" }] }] }),
+      podSpec,
+    );
     assert.ok(merged.ok);
     assert.deepEqual(at(merged.value, "containers", 0, "env", 2), { name: "MODE", value: "prod" });
   });
 
   test("a patch element without the merge key is new", () => {
-    const merged = strategicMergeResource(pod({ containers: [nginx] }), { spec: { containers: [{ image: "busybox" }] } });
+    const merged = strategicMergeResource(pod({ containers: [nginx] }), {
+      spec: { containers: [{ image: "busybox" }] },
+    });
     assert.ok(merged.ok);
     assert.deepEqual(at(merged.value, "spec", "containers"), [{ image: "busybox" }, nginx]);
   });
@@ -70,23 +103,61 @@ describe("nested keyed lists", () => {
     {
       name: "env merges by name inside the matched container",
       resource: deployment({ containers: [nginx] }),
-      patch: tpl({ containers: [{ name: "nginx", env: [{ name: "MODE", value: "dev" }, { name: "TRACE", value: "1" }] }] }),
+      patch: tpl({
+        containers: [
+          {
+            name: "nginx",
+            env: [
+              { name: "MODE", value: "dev" },
+              { name: "TRACE", value: "1" },
+            ],
+          },
+        ],
+      }),
       path: [...podContainers, 0, "env"],
-      want: [{ name: "MODE", value: "dev" }, { name: "TRACE", value: "1" }, { name: "LOG_LEVEL", value: "info" }],
+      want: [
+        { name: "MODE", value: "dev" },
+        { name: "TRACE", value: "1" },
+        { name: "LOG_LEVEL", value: "info" },
+      ],
     },
     {
       name: "an env value may become a valueFrom (maps merge inside the element)",
       resource: pod({ containers: [nginx] }),
-      patch: { spec: { containers: [{ name: "nginx", env: [{ name: "LOG_LEVEL", value: null, valueFrom: { configMapKeyRef: { name: "cfg", key: "level" } } }] }] } },
+      patch: {
+        spec: {
+          containers: [
+            {
+              name: "nginx",
+              env: [{ name: "LOG_LEVEL", value: null, valueFrom: { configMapKeyRef: { name: "cfg", key: "level" } } }],
+            },
+          ],
+        },
+      },
       path: ["spec", "containers", 0, "env", 0],
       want: { name: "LOG_LEVEL", valueFrom: { configMapKeyRef: { name: "cfg", key: "level" } } },
     },
     {
       name: "volumeMounts merge by mountPath",
       resource: pod({ containers: [nginx] }),
-      patch: { spec: { containers: [{ name: "nginx", volumeMounts: [{ mountPath: "/cache", readOnly: true }, { name: "tmp", mountPath: "/tmp" }] }] } },
+      patch: {
+        spec: {
+          containers: [
+            {
+              name: "nginx",
+              volumeMounts: [
+                { mountPath: "/cache", readOnly: true },
+                { name: "tmp", mountPath: "/tmp" },
+              ],
+            },
+          ],
+        },
+      },
       path: ["spec", "containers", 0, "volumeMounts"],
-      want: [{ name: "cache", mountPath: "/cache", readOnly: true }, { name: "tmp", mountPath: "/tmp" }],
+      want: [
+        { name: "cache", mountPath: "/cache", readOnly: true },
+        { name: "tmp", mountPath: "/tmp" },
+      ],
     },
     {
       name: "ports without protocol merge into the port with the same containerPort",
@@ -100,12 +171,21 @@ describe("nested keyed lists", () => {
       resource: pod({ containers: [nginx] }),
       patch: { spec: { containers: [{ name: "nginx", ports: [{ containerPort: 8080, protocol: "UDP" }] }] } },
       path: ["spec", "containers", 0, "ports"],
-      want: [{ containerPort: 8080, protocol: "UDP" }, { containerPort: 8080, protocol: "TCP", name: "http" }],
+      want: [
+        { containerPort: 8080, protocol: "UDP" },
+        { containerPort: 8080, protocol: "TCP", name: "http" },
+      ],
     },
     {
       name: "initContainers and imagePullSecrets merge by name too",
-      resource: pod({ containers: [nginx], initContainers: [{ name: "init", image: "busybox" }], imagePullSecrets: [{ name: "regcred" }] }),
-      patch: { spec: { initContainers: [{ name: "init", image: "busybox:1.36" }], imagePullSecrets: [{ name: "mirror" }] } },
+      resource: pod({
+        containers: [nginx],
+        initContainers: [{ name: "init", image: "busybox" }],
+        imagePullSecrets: [{ name: "regcred" }],
+      }),
+      patch: {
+        spec: { initContainers: [{ name: "init", image: "busybox:1.36" }], imagePullSecrets: [{ name: "mirror" }] },
+      },
       path: ["spec"],
       want: {
         containers: [nginx],
@@ -131,7 +211,10 @@ describe("nested keyed lists", () => {
 });
 
 describe("sets of scalars (metadata.finalizers)", () => {
-  const withFinalizers = pod({ containers: [nginx] }, { finalizers: ["kubernetes.io/pvc-protection", "example.com/cleanup"] });
+  const withFinalizers = pod(
+    { containers: [nginx] },
+    { finalizers: ["kubernetes.io/pvc-protection", "example.com/cleanup"] },
+  );
   run([
     {
       name: "new values are prepended",

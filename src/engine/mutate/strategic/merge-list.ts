@@ -26,7 +26,13 @@ import { ABSENT, elementPath, type MergeContext, type Merged, own, scalarText } 
 import { mergeMap, mergeValue } from "./merge-value.js";
 import type { FieldSchema, ListSchema } from "./types.js";
 
-export function mergeList(base: JsonValue[] | undefined, patch: JsonValue[], field: FieldSchema | undefined, path: string, ctx: MergeContext): Result<Merged> {
+export function mergeList(
+  base: JsonValue[] | undefined,
+  patch: JsonValue[],
+  field: FieldSchema | undefined,
+  path: string,
+  ctx: MergeContext,
+): Result<Merged> {
   const list = field?.list;
   if (list === undefined || !list.merge) return ok(patch);
   const directiveAt = patch.findIndex(isListDirective);
@@ -61,7 +67,13 @@ interface Slot {
   readonly base?: number;
 }
 
-function mergeKeyed(base: readonly JsonValue[], patch: readonly JsonValue[], list: ListSchema, path: string, ctx: MergeContext): Result<Merged> {
+function mergeKeyed(
+  base: readonly JsonValue[],
+  patch: readonly JsonValue[],
+  list: ListSchema,
+  path: string,
+  ctx: MergeContext,
+): Result<Merged> {
   const tupleOf = (el: JsonValue): string[] | undefined => {
     if (!isObject(el)) return undefined;
     const t = list.keys.map((k) => scalarText(own(el, k)));
@@ -97,7 +109,10 @@ function mergeKeyed(base: readonly JsonValue[], patch: readonly JsonValue[], lis
     slots.push({ base: j });
   });
 
-  const elementField: FieldSchema = { retainKeys: list.retainKeys, ...(list.items === undefined ? {} : { node: list.items }) };
+  const elementField: FieldSchema = {
+    retainKeys: list.retainKeys,
+    ...(list.items === undefined ? {} : { node: list.items }),
+  };
   const out: JsonValue[] = [];
   for (const slot of slots) {
     const b = slot.base === undefined ? undefined : base[slot.base];
@@ -115,7 +130,13 @@ function mergeKeyed(base: readonly JsonValue[], patch: readonly JsonValue[], lis
   return ok(out);
 }
 
-function mergeElement(base: JsonValue | undefined, patch: JsonValue, field: FieldSchema, path: string, ctx: MergeContext): Result<Merged> {
+function mergeElement(
+  base: JsonValue | undefined,
+  patch: JsonValue,
+  field: FieldSchema,
+  path: string,
+  ctx: MergeContext,
+): Result<Merged> {
   if (!isObject(patch) || !isObject(base)) return mergeValue(base, patch, field, path, ctx);
   const directive = readPatchDirective(patch, path);
   if (!directive.ok) return directive;

@@ -11,10 +11,16 @@ function merge(resource: JsonObject, patch: JsonObject): JsonObject {
 }
 
 describe("maps", () => {
-  const base = pod({ containers: [nginx], securityContext: { runAsUser: 1000, fsGroup: 2000 } }, { labels: { app: "web", tier: "frontend" } });
+  const base = pod(
+    { containers: [nginx], securityContext: { runAsUser: 1000, fsGroup: 2000 } },
+    { labels: { app: "web", tier: "frontend" } },
+  );
 
   test("merge key by key; scalars replace", () => {
-    const out = merge(base, { metadata: { labels: { tier: "edge", team: "payments" } }, spec: { securityContext: { runAsNonRoot: true } } });
+    const out = merge(base, {
+      metadata: { labels: { tier: "edge", team: "payments" } },
+      spec: { securityContext: { runAsNonRoot: true } },
+    });
     assert.deepEqual(at(out, "metadata", "labels"), { app: "web", tier: "edge", team: "payments" });
     assert.deepEqual(at(out, "spec", "securityContext"), { runAsUser: 1000, fsGroup: 2000, runAsNonRoot: true });
     assert.deepEqual(at(out, "spec", "containers"), [nginx]);
@@ -26,7 +32,10 @@ describe("maps", () => {
   });
 
   test("null deletes a key, a map or a list; null for an absent key adds nothing", () => {
-    const out = merge(base, { metadata: { labels: { tier: null, missing: null } }, spec: { securityContext: null, containers: [{ name: "nginx", args: null }] } });
+    const out = merge(base, {
+      metadata: { labels: { tier: null, missing: null } },
+      spec: { securityContext: null, containers: [{ name: "nginx", args: null }] },
+    });
     assert.deepEqual(at(out, "metadata", "labels"), { app: "web" });
     assert.equal(Object.hasOwn(at(out, "spec") as JsonObject, "securityContext"), false);
     assert.equal(Object.hasOwn(at(out, "spec", "containers", 0) as JsonObject, "args"), false);
@@ -35,10 +44,18 @@ describe("maps", () => {
   test("a patch map where the resource has none (or null) is the patch map, nulls and directives removed", () => {
     const out = merge(pod({ containers: [nginx], affinity: null }), {
       metadata: { annotations: { "example.com/owner": "team-a", stale: null } },
-      spec: { affinity: { $patch: "merge", nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } }, podAffinity: null } },
+      spec: {
+        affinity: {
+          $patch: "merge",
+          nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } },
+          podAffinity: null,
+        },
+      },
     });
     assert.deepEqual(at(out, "metadata", "annotations"), { "example.com/owner": "team-a" });
-    assert.deepEqual(at(out, "spec", "affinity"), { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } });
+    assert.deepEqual(at(out, "spec", "affinity"), {
+      nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } },
+    });
   });
 
   test("an empty map is kept (emptyDir: {})", () => {
@@ -65,7 +82,10 @@ describe("custom resources and unknown schema", () => {
   });
 
   test("maps merge, null deletes, and every list replaces (even named ones, even finalizers)", () => {
-    const out = merge(widget, { metadata: { finalizers: ["example.com/b"] }, spec: { containers: [{ name: "b", image: "b" }], options: { shape: null, size: "L" } } });
+    const out = merge(widget, {
+      metadata: { finalizers: ["example.com/b"] },
+      spec: { containers: [{ name: "b", image: "b" }], options: { shape: null, size: "L" } },
+    });
     assert.deepEqual(at(out, "metadata", "finalizers"), ["example.com/b"]);
     assert.deepEqual(at(out, "spec", "containers"), [{ name: "b", image: "b" }]);
     assert.deepEqual(at(out, "spec", "options"), { color: "red", size: "L" });
@@ -73,7 +93,12 @@ describe("custom resources and unknown schema", () => {
 
   test("$retainKeys and the other map directives are plain keys there", () => {
     const out = merge(widget, { spec: { options: { $retainKeys: ["color"], "$setElementOrder/x": [] } } });
-    assert.deepEqual(at(out, "spec", "options"), { color: "red", shape: "round", $retainKeys: ["color"], "$setElementOrder/x": [] });
+    assert.deepEqual(at(out, "spec", "options"), {
+      color: "red",
+      shape: "round",
+      $retainKeys: ["color"],
+      "$setElementOrder/x": [],
+    });
   });
 
   test("$patch on a map still applies (kyaml reads it without a schema)", () => {
@@ -94,13 +119,22 @@ describe("inputs are never modified", () => {
     const snapshot = structuredClone(resource);
     const patch = deepFreeze({
       metadata: { labels: { a: "b" }, finalizers: ["x"] },
-      spec: { template: { spec: { containers: [{ name: "nginx", env: [{ name: "MODE", $patch: "delete" }] }, { name: "new" }], volumes: [{ name: "cache", $retainKeys: ["name", "secret"], secret: { secretName: "s" } }] } } },
+      spec: {
+        template: {
+          spec: {
+            containers: [{ name: "nginx", env: [{ name: "MODE", $patch: "delete" }] }, { name: "new" }],
+            volumes: [{ name: "cache", $retainKeys: ["name", "secret"], secret: { secretName: "s" } }],
+          },
+        },
+      },
     });
     const merged = strategicMergeResource(resource, patch);
     assert.ok(merged.ok);
     assert.notEqual(merged.value, resource);
     assert.deepEqual(resource, snapshot);
-    assert.deepEqual(at(merged.value, "spec", "template", "spec", "containers", 0, "env"), [{ name: "LOG_LEVEL", value: "info" }]);
+    assert.deepEqual(at(merged.value, "spec", "template", "spec", "containers", 0, "env"), [
+      { name: "LOG_LEVEL", value: "info" },
+    ]);
   });
 });
 
@@ -112,14 +146,54 @@ describe("errors name the path", () => {
       { spec: { containers: [{ name: "nginx", $patch: "explode" }] } },
       'spec.containers[name=nginx]: $patch: "explode" is not a directive (use replace, delete or merge)',
     ],
-    ["an unknown $patch in a map", pod({ containers: [nginx] }), { spec: { securityContext: { $patch: 1 } } }, "spec.securityContext: $patch: 1 is not a directive (use replace, delete or merge)"],
-    ["an unknown list directive", pod({ containers: [nginx] }), { spec: { containers: [{ $patch: "clear" }] } }, 'spec.containers: $patch: "clear" is not a directive (use replace, delete or merge)'],
-    ["a map where the resource has a list", pod({ containers: [nginx] }), { spec: { containers: { name: "nginx" } } }, "spec.containers: cannot merge a map into a list"],
-    ["a list where the resource has a scalar", deployment({ containers: [nginx] }), { spec: { replicas: [3] } }, "spec.replicas: cannot merge a list into a number"],
-    ["a scalar where the resource has a map", pod({ containers: [nginx] }), { metadata: "web" }, "metadata: cannot merge a string into a map"],
-    ["$retainKeys that is not a list of names", deployment({ containers: [nginx] }), { spec: { strategy: { $retainKeys: "type" } } }, "spec.strategy.$retainKeys: $retainKeys must be a list of field names"],
-    ["$setElementOrder that is not a list", pod({ containers: [nginx] }), { spec: { "$setElementOrder/containers": { name: "nginx" } } }, "spec.$setElementOrder/containers: $setElementOrder must be a list"],
-    ["$patch: delete on the whole resource", pod({ containers: [nginx] }), { $patch: "delete" }, "(root): the patch deletes the whole value"],
+    [
+      "an unknown $patch in a map",
+      pod({ containers: [nginx] }),
+      { spec: { securityContext: { $patch: 1 } } },
+      "spec.securityContext: $patch: 1 is not a directive (use replace, delete or merge)",
+    ],
+    [
+      "an unknown list directive",
+      pod({ containers: [nginx] }),
+      { spec: { containers: [{ $patch: "clear" }] } },
+      'spec.containers: $patch: "clear" is not a directive (use replace, delete or merge)',
+    ],
+    [
+      "a map where the resource has a list",
+      pod({ containers: [nginx] }),
+      { spec: { containers: { name: "nginx" } } },
+      "spec.containers: cannot merge a map into a list",
+    ],
+    [
+      "a list where the resource has a scalar",
+      deployment({ containers: [nginx] }),
+      { spec: { replicas: [3] } },
+      "spec.replicas: cannot merge a list into a number",
+    ],
+    [
+      "a scalar where the resource has a map",
+      pod({ containers: [nginx] }),
+      { metadata: "web" },
+      "metadata: cannot merge a string into a map",
+    ],
+    [
+      "$retainKeys that is not a list of names",
+      deployment({ containers: [nginx] }),
+      { spec: { strategy: { $retainKeys: "type" } } },
+      "spec.strategy.$retainKeys: $retainKeys must be a list of field names",
+    ],
+    [
+      "$setElementOrder that is not a list",
+      pod({ containers: [nginx] }),
+      { spec: { "$setElementOrder/containers": { name: "nginx" } } },
+      "spec.$setElementOrder/containers: $setElementOrder must be a list",
+    ],
+    [
+      "$patch: delete on the whole resource",
+      pod({ containers: [nginx] }),
+      { $patch: "delete" },
+      "(root): the patch deletes the whole value",
+    ],
   ];
   for (const [name, resource, patch, message] of cases) {
     test(name, () => {

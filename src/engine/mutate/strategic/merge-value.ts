@@ -11,12 +11,26 @@ import { setOwn } from "../../api/set-own.js";
 import { isMapDirectiveKey, PATCH_KEY, readPatchDirective } from "./directives.js";
 import { applyMapDirectives } from "./map-directives.js";
 import { mergeList } from "./merge-list.js";
-import { ABSENT, childPath, copyMap, describeKind, mergeError, type MergeContext, type Merged } from "./merge-support.js";
+import {
+  ABSENT,
+  childPath,
+  copyMap,
+  describeKind,
+  mergeError,
+  type MergeContext,
+  type Merged,
+} from "./merge-support.js";
 import { fieldSchema } from "./schema.js";
 import type { FieldSchema } from "./types.js";
 
 /** Merges `patch` into `base` (undefined: absent) where the schema says `field`. */
-export function mergeValue(base: JsonValue | undefined, patch: JsonValue, field: FieldSchema | undefined, path: string, ctx: MergeContext): Result<Merged> {
+export function mergeValue(
+  base: JsonValue | undefined,
+  patch: JsonValue,
+  field: FieldSchema | undefined,
+  path: string,
+  ctx: MergeContext,
+): Result<Merged> {
   if (patch === null) return ok(ABSENT);
   const present = base !== undefined && base !== null;
   if (isObject(patch)) {
@@ -32,7 +46,13 @@ export function mergeValue(base: JsonValue | undefined, patch: JsonValue, field:
 }
 
 /** Merges a patch map, honouring its `$patch` directive (delete, replace or merge). */
-export function mergeMap(base: JsonObject | undefined, patch: JsonObject, field: FieldSchema | undefined, path: string, ctx: MergeContext): Result<Merged> {
+export function mergeMap(
+  base: JsonObject | undefined,
+  patch: JsonObject,
+  field: FieldSchema | undefined,
+  path: string,
+  ctx: MergeContext,
+): Result<Merged> {
   const directive = readPatchDirective(patch, path);
   if (!directive.ok) return directive;
   if (directive.value === "delete") return ok(ABSENT);
@@ -44,7 +64,13 @@ export function mergeMap(base: JsonObject | undefined, patch: JsonObject, field:
  * keys follow in sorted order (kyaml walks field names sorted), or in patch order when there was
  * no base map.
  */
-function mergeFields(base: JsonObject | undefined, patch: JsonObject, field: FieldSchema | undefined, path: string, ctx: MergeContext): Result<JsonObject> {
+function mergeFields(
+  base: JsonObject | undefined,
+  patch: JsonObject,
+  field: FieldSchema | undefined,
+  path: string,
+  ctx: MergeContext,
+): Result<JsonObject> {
   const out = base === undefined ? {} : copyMap(base);
   const added: [string, JsonValue][] = [];
   const directives: JsonObject = {};
@@ -56,7 +82,13 @@ function mergeFields(base: JsonObject | undefined, patch: JsonObject, field: Fie
       continue;
     }
     const inBase = Object.hasOwn(out, key);
-    const merged = mergeValue(inBase ? out[key] : undefined, value, fieldSchema(field?.node, key), childPath(path, key), ctx);
+    const merged = mergeValue(
+      inBase ? out[key] : undefined,
+      value,
+      fieldSchema(field?.node, key),
+      childPath(path, key),
+      ctx,
+    );
     if (!merged.ok) return merged;
     if (merged.value === ABSENT) {
       if (inBase) delete out[key];
@@ -72,5 +104,8 @@ function mergeFields(base: JsonObject | undefined, patch: JsonObject, field: Fie
 }
 
 function kindMismatch(base: JsonValue, patch: JsonValue, path: string): Result<Merged> {
-  return mergeError(path, `cannot merge ${describeKind(patch)} into ${describeKind(base)}: the patch must keep the field's kind (as Kyverno's strategic merge requires)`);
+  return mergeError(
+    path,
+    `cannot merge ${describeKind(patch)} into ${describeKind(base)}: the patch must keep the field's kind (as Kyverno's strategic merge requires)`,
+  );
 }

@@ -53,7 +53,11 @@ describe("patch schema facts", () => {
   });
 
   test("tolerations, args and command have no merge strategy (they replace)", () => {
-    for (const [node, field] of [[deploymentPodSpec, "tolerations"], [container, "args"], [container, "command"]] as const) {
+    for (const [node, field] of [
+      [deploymentPodSpec, "tolerations"],
+      [container, "args"],
+      [container, "command"],
+    ] as const) {
       assert.equal(listMergeKey(node, field), undefined, field);
       assert.notEqual(fieldSchema(node, field)?.list?.merge, true, field);
     }
@@ -100,9 +104,12 @@ interface Generator {
 
 test("schema-data.ts is what tools/gen-patch-schema.mjs generates from the shared metadata", async (t) => {
   const root = repoRoot();
-  const input = root === undefined ? undefined : resolve(root, "..", "shared", "spec", "kubernetes-openapi", "patch-metadata.json");
+  const input =
+    root === undefined ? undefined : resolve(root, "..", "shared", "spec", "kubernetes-openapi", "patch-metadata.json");
   if (root === undefined || input === undefined || !existsSync(input)) {
-    t.skip("../shared/spec/kubernetes-openapi/patch-metadata.json is not present: cannot check schema-data.ts is up to date");
+    t.skip(
+      "../shared/spec/kubernetes-openapi/patch-metadata.json is not present: cannot check schema-data.ts is up to date",
+    );
     return;
   }
   const generator = (await import(pathToFileURL(join(root, "tools", "gen-patch-schema.mjs")).href)) as Generator;

@@ -97,7 +97,11 @@ function toField(f: RawField, nodeFor: (name: string) => SchemaNode, mapOf: (nam
       ...(f.mergeKey === undefined ? {} : { mergeKey: f.mergeKey }),
       ...(f.items === undefined ? {} : { items: nodeFor(f.items) }),
     };
-    return { list: Object.freeze(list), retainKeys: false, ...(f.strategy === undefined ? {} : { strategy: f.strategy }) };
+    return {
+      list: Object.freeze(list),
+      retainKeys: false,
+      ...(f.strategy === undefined ? {} : { strategy: f.strategy }),
+    };
   }
   const node = f.ref !== undefined ? nodeFor(f.ref) : f.values !== undefined ? mapOf(f.values) : undefined;
   return {

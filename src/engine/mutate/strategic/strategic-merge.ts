@@ -16,11 +16,18 @@ import type { SchemaNode } from "./types.js";
  * Merges `patch` into `base` with `node` as the schema of `base`. Without a node (a custom resource)
  * maps still merge and honour `$patch`, and lists replace, as kyaml does with no schema.
  */
-export function strategicMerge(base: JsonValue | undefined, patch: JsonValue, node: SchemaNode | undefined): Result<JsonValue> {
+export function strategicMerge(
+  base: JsonValue | undefined,
+  patch: JsonValue,
+  node: SchemaNode | undefined,
+): Result<JsonValue> {
   if (patch === null) return ok(null);
-  const merged = mergeValue(base, patch, node === undefined ? undefined : { node, retainKeys: false }, "", { typed: node !== undefined });
+  const merged = mergeValue(base, patch, node === undefined ? undefined : { node, retainKeys: false }, "", {
+    typed: node !== undefined,
+  });
   if (!merged.ok) return merged;
-  if (merged.value === ABSENT) return err(ERROR_KIND, "(root): the patch deletes the whole value ($patch: delete at the top level)");
+  if (merged.value === ABSENT)
+    return err(ERROR_KIND, "(root): the patch deletes the whole value ($patch: delete at the top level)");
   return ok(merged.value);
 }
 
@@ -29,7 +36,8 @@ export function strategicMergeResource(resource: JsonObject, patch: JsonObject):
   const [apiVersion, kind] = typeMeta(resource) ?? typeMeta(patch) ?? ["", ""];
   const merged = strategicMerge(resource, patch, schemaForKind(apiVersion, kind));
   if (!merged.ok) return merged;
-  if (!isObject(merged.value)) return err(ERROR_KIND, `(root): the merge turned the resource into ${describeKind(merged.value)}`);
+  if (!isObject(merged.value))
+    return err(ERROR_KIND, `(root): the merge turned the resource into ${describeKind(merged.value)}`);
   return ok(merged.value);
 }
 

@@ -19,7 +19,8 @@ export function schemaFor(doc: JsonValue): SchemaValidator | undefined {
   if (!isObject(doc)) return undefined;
   const kind = doc["kind"];
   const apiVersion = doc["apiVersion"];
-  if (typeof kind !== "string" || typeof apiVersion !== "string" || !apiVersion.startsWith("kyverno.io/")) return undefined;
+  if (typeof kind !== "string" || typeof apiVersion !== "string" || !apiVersion.startsWith("kyverno.io/"))
+    return undefined;
   const key = `${kind}/${apiVersion.slice("kyverno.io/".length)}`;
   return Object.hasOwn(VALIDATORS, key) ? VALIDATORS[key] : undefined;
 }
@@ -78,20 +79,37 @@ function describe(e: SchemaError, doc: JsonValue): PolicyProblem | undefined {
     case "type": {
       const types = e.params["type"];
       const wanted = (Array.isArray(types) ? types : [types]).filter((t) => t !== "null").join(" or ");
-      return problem(path, `Invalid value: ${JSON.stringify(typeName(value))}: ${where} in body must be of type ${wanted}`);
+      return problem(
+        path,
+        `Invalid value: ${JSON.stringify(typeName(value))}: ${where} in body must be of type ${wanted}`,
+      );
     }
     case "enum": {
-      const allowed = (Array.isArray(e.params["allowedValues"]) ? e.params["allowedValues"] : []).filter((v) => v !== null);
-      return problem(path, `Unsupported value: ${JSON.stringify(value)}: supported values: ${allowed.map((v) => JSON.stringify(v)).join(", ")}`);
+      const allowed = (Array.isArray(e.params["allowedValues"]) ? e.params["allowedValues"] : []).filter(
+        (v) => v !== null,
+      );
+      return problem(
+        path,
+        `Unsupported value: ${JSON.stringify(value)}: supported values: ${allowed.map((v) => JSON.stringify(v)).join(", ")}`,
+      );
     }
     case "maxLength":
       return problem(path, `Too long: may not be more than ${String(e.params["limit"])} characters`);
     case "not":
-      return problem(path, `Invalid value: ${JSON.stringify(typeName(value))}: ${where} in body must not validate the schema (not)${notHint(e)}`);
+      return problem(
+        path,
+        `Invalid value: ${JSON.stringify(typeName(value))}: ${where} in body must not validate the schema (not)${notHint(e)}`,
+      );
     case "oneOf":
-      return problem(path, `Invalid value: ${JSON.stringify(typeName(value))}: ${where} in body must validate one and only one schema (oneOf)${oneOfHint(e, value)}`);
+      return problem(
+        path,
+        `Invalid value: ${JSON.stringify(typeName(value))}: ${where} in body must validate one and only one schema (oneOf)${oneOfHint(e, value)}`,
+      );
     default:
-      return problem(path, `Invalid value: ${short(value)}: ${where} in body ${(e.message ?? e.keyword).replace(/^must/, "should")}`);
+      return problem(
+        path,
+        `Invalid value: ${short(value)}: ${where} in body ${(e.message ?? e.keyword).replace(/^must/, "should")}`,
+      );
   }
 }
 
@@ -111,7 +129,9 @@ function notHint(e: SchemaError): string {
 function oneOfHint(e: SchemaError, value: unknown): string {
   const branches = (e.parentSchema as { oneOf?: unknown } | undefined)?.oneOf;
   if (!Array.isArray(branches)) return "";
-  const fields = branches.flatMap((b: { required?: unknown }) => (Array.isArray(b.required) && b.required.length === 1 ? [String(b.required[0])] : []));
+  const fields = branches.flatMap((b: { required?: unknown }) =>
+    Array.isArray(b.required) && b.required.length === 1 ? [String(b.required[0])] : [],
+  );
   if (fields.length !== branches.length) return "";
   const set = isObject(value as JsonValue) ? fields.filter((f) => Object.hasOwn(value as object, f)) : [];
   return `: set exactly one of ${fields.map((f) => JSON.stringify(f)).join(", ")}${set.length > 1 ? ` (found ${set.map((f) => JSON.stringify(f)).join(", ")})` : ""}`;

@@ -2,7 +2,9 @@
 
 /** `did you mean "validate"?` for near names (same letters in another case, or a few edits away), else the known names. */
 export function didYouMean(key: string, names: readonly string[]): string {
-  const near = names.filter((n) => n.toLowerCase() === key.toLowerCase() || editDistance(n, key) <= Math.max(1, Math.floor(key.length / 4)));
+  const near = names.filter(
+    (n) => n.toLowerCase() === key.toLowerCase() || editDistance(n, key) <= Math.max(1, Math.floor(key.length / 4)),
+  );
   if (near.length > 0) return `did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?`;
   return `known fields here: ${names.join(", ")}`;
 }

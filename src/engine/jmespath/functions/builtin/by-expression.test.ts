@@ -11,14 +11,27 @@ functionTable("map", [
   ["map(&n, @)", [{ n: 1 }, { m: 2 }], [1, null]],
   ["map(&[n], @)", [{ n: 1 }], [[1]]],
   ["map(&@, `[]`)", null, []],
-  ["map(&length(@), @)", ["ab", 1], { error: 'Invalid type for: 1, expected: []jmespath.JpType{"string", "array", "object"}' }],
+  [
+    "map(&length(@), @)",
+    ["ab", 1],
+    { error: 'Invalid type for: 1, expected: []jmespath.JpType{"string", "array", "object"}' },
+  ],
   ["map(@, &n)", [], { error: 'Invalid type for: [], expected: []jmespath.JpType{"expref"}' }],
 ]);
 
 functionTable("sort_by", [
   ["sort_by(@, &n)[*].name", items, ["c", "b", "a"]],
   ["sort_by(@, &name)[*].n", items, [3, 2, 1]],
-  ["sort_by(@, &k)[*].v", [{ k: 1, v: "x" }, { k: 0, v: "y" }, { k: 1, v: "z" }, { k: 0, v: "w" }], ["y", "w", "x", "z"]],
+  [
+    "sort_by(@, &k)[*].v",
+    [
+      { k: 1, v: "x" },
+      { k: 0, v: "y" },
+      { k: 1, v: "z" },
+      { k: 0, v: "w" },
+    ],
+    ["y", "w", "x", "z"],
+  ],
   ["sort_by(@, &n)", [], []],
   ["sort_by(@, &missing)", [{ a: 1 }], [{ a: 1 }]],
   ["sort_by(@, &n)", [{ n: 1 }, { n: "a" }], { error: "error in sort_by comparison" }],

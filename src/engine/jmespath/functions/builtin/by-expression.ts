@@ -20,7 +20,8 @@ function extremeBy(items: JsonValue[], ref: ExpressionRef, wantMax: boolean): Js
     const item = items[i] ?? null;
     const key = evalOrNull(ref, item);
     if (typeof key !== kind) throw fnError(`invalid type, must be ${kind}`);
-    const cmp = kind === "number" ? (key as number) - (bestKey as number) : compareCodePoints(key as string, bestKey as string);
+    const cmp =
+      kind === "number" ? (key as number) - (bestKey as number) : compareCodePoints(key as string, bestKey as string);
     if (wantMax ? cmp > 0 : cmp < 0) {
       bestKey = key as number | string;
       best = item;
@@ -66,7 +67,14 @@ export const expressionFunctions: readonly FunctionDef[] = [
         return { key: key as number | string, index, el };
       });
       keyed.sort((a, b) => {
-        const cmp = kind === "number" ? ((a.key as number) < (b.key as number) ? -1 : (b.key as number) < (a.key as number) ? 1 : 0) : compareCodePoints(a.key as string, b.key as string);
+        const cmp =
+          kind === "number"
+            ? (a.key as number) < (b.key as number)
+              ? -1
+              : (b.key as number) < (a.key as number)
+                ? 1
+                : 0
+            : compareCodePoints(a.key as string, b.key as string);
         return cmp !== 0 ? cmp : a.index - b.index;
       });
       return keyed.map((k) => k.el);

@@ -17,7 +17,7 @@ functionTable("keys, values, merge", [
   ["keys(@)", [1], { error: 'Invalid type for: [1], expected: []jmespath.JpType{"object"}' }],
   ["merge(a, b)", { a: { x: 1, y: 1 }, b: { y: 2 } }, { x: 1, y: 2 }],
   ["merge(a)", { a: { x: 1 } }, { x: 1 }],
-  ["merge(`{}`, `{\"__proto__\": 1}`)", null, JSON.parse('{"__proto__": 1}') as Record<string, number>],
+  ['merge(`{}`, `{"__proto__": 1}`)', null, JSON.parse('{"__proto__": 1}') as Record<string, number>],
   ["merge(a, `1`)", { a: {} }, { error: 'Invalid type for: 1, expected: []jmespath.JpType{"object"}' }],
   ["merge()", null, { error: "Invalid arity.", kind: "invalid-arity" }],
 ]);
@@ -35,12 +35,20 @@ functionTable("sort, max, min", [
   ["sort(@)", ["b", "a", "C"], ["C", "a", "b"]],
   ["sort(@)", ["\uFF61", "😀"], ["\uFF61", "😀"]],
   ["sort(@)", [], []],
-  ["sort(@)", [1, "a"], { error: 'Invalid type for: [1 a], expected: []jmespath.JpType{"array[string]", "array[number]"}' }],
+  [
+    "sort(@)",
+    [1, "a"],
+    { error: 'Invalid type for: [1 a], expected: []jmespath.JpType{"array[string]", "array[number]"}' },
+  ],
   ["max(@)", [1, 3, 2], 3],
   ["max(@)", ["a", "c", "b"], "c"],
   ["max(@)", [], null],
   ["min(@)", [1, -3, 2], -3],
   ["min(@)", ["b", "a"], "a"],
   ["min(@)", ["😀", "\uFF61"], "\uFF61"],
-  ["min(@)", [true], { error: 'Invalid type for: [true], expected: []jmespath.JpType{"array[number]", "array[string]"}' }],
+  [
+    "min(@)",
+    [true],
+    { error: 'Invalid type for: [true], expected: []jmespath.JpType{"array[number]", "array[string]"}' },
+  ],
 ]);

@@ -17,7 +17,14 @@ function extreme(values: JsonValue[], wantMax: boolean): JsonValue {
   let best = values[0] as number | string;
   for (let i = 1; i < values.length; i++) {
     const v = values[i] as number | string;
-    const cmp = typeof v === "number" ? (v > (best as number) ? 1 : v < (best as number) ? -1 : 0) : compareCodePoints(v, best as string);
+    const cmp =
+      typeof v === "number"
+        ? v > (best as number)
+          ? 1
+          : v < (best as number)
+            ? -1
+            : 0
+        : compareCodePoints(v, best as string);
     if (wantMax ? cmp > 0 : cmp < 0) best = v;
   }
   return best;

@@ -35,5 +35,10 @@ export function evalOrFail(ref: ExpressionRef, data: JsonValue, message: string)
 }
 
 export function isExpressionRef(v: unknown): v is ExpressionRef {
-  return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "expref" && typeof (v as { evaluate?: unknown }).evaluate === "function";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    (v as { kind?: unknown }).kind === "expref" &&
+    typeof (v as { evaluate?: unknown }).evaluate === "function"
+  );
 }

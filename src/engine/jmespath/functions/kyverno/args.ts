@@ -8,7 +8,13 @@ function arg(args: readonly FunctionArg[], index: number): FunctionArg {
 }
 
 function isExpref(v: FunctionArg): boolean {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && (v as { kind?: unknown }).kind === "expref" && typeof (v as { evaluate?: unknown }).evaluate === "function";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (v as { kind?: unknown }).kind === "expref" &&
+    typeof (v as { evaluate?: unknown }).evaluate === "function"
+  );
 }
 
 /** The argument as a JSON value (an expression reference is a type error). */

@@ -4,13 +4,7 @@
  * milli-unit, not a minute. Results: quantities and durations print as strings, scalars as numbers.
  */
 import type { JsonValue } from "../../../api/json.js";
-import {
-  durationSeconds,
-  float64ToInt64,
-  formatDuration,
-  parseDuration,
-  wrapInt64,
-} from "../../../values/duration.js";
+import { durationSeconds, float64ToInt64, formatDuration, parseDuration, wrapInt64 } from "../../../values/duration.js";
 import {
   addQuantities,
   divideQuantitiesTruncated,
@@ -80,7 +74,8 @@ export function add(name: string, x: Operand, y: Operand): JsonValue {
 }
 
 export function subtract(x: Operand, y: Operand): JsonValue {
-  if (x.kind === "quantity" && y.kind === "quantity") return exact("subtract", () => subtractQuantities(x.value, y.value));
+  if (x.kind === "quantity" && y.kind === "quantity")
+    return exact("subtract", () => subtractQuantities(x.value, y.value));
   if (x.kind === "duration" && y.kind === "duration") return formatDuration(wrapInt64(x.value - y.value));
   if (x.kind === "scalar" && y.kind === "scalar") return x.value - y.value;
   throw typeMismatchError("subtract");

@@ -96,7 +96,10 @@ describe("arithmetic functions", () => {
   ];
   for (const [name, args, message] of errors) {
     test(`${name}(${JSON.stringify(args)}) fails: ${message}`, () => {
-      assert.throws(() => call(arithmeticFunctions, name, args), (e: unknown) => e instanceof JmesPathError && e.message === message);
+      assert.throws(
+        () => call(arithmeticFunctions, name, args),
+        (e: unknown) => e instanceof JmesPathError && e.message === message,
+      );
     });
   }
 });

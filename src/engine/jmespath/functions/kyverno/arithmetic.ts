@@ -31,7 +31,9 @@ function isGoInt(n: number): boolean {
 }
 
 export const arithmeticFunctions: readonly FunctionDef[] = [
-  binary("add", "does arithmetic addition of two specified values of numbers, quantities, and durations", (x, y) => add("add", x, y)),
+  binary("add", "does arithmetic addition of two specified values of numbers, quantities, and durations", (x, y) =>
+    add("add", x, y),
+  ),
   {
     name: "sum",
     args: [{ types: ["array"] }],
@@ -50,8 +52,16 @@ export const arithmeticFunctions: readonly FunctionDef[] = [
       return result;
     },
   },
-  binary("subtract", "does arithmetic subtraction of two specified values of numbers, quantities, and durations", subtract),
-  binary("multiply", "does arithmetic multiplication of two specified values of numbers, quantities, and durations", multiply),
+  binary(
+    "subtract",
+    "does arithmetic subtraction of two specified values of numbers, quantities, and durations",
+    subtract,
+  ),
+  binary(
+    "multiply",
+    "does arithmetic multiplication of two specified values of numbers, quantities, and durations",
+    multiply,
+  ),
   binary("divide", "divisor must be non zero", divide),
   binary("modulo", "divisor must be non-zero, arguments must be integers", modulo),
   {
@@ -70,4 +80,3 @@ export const arithmeticFunctions: readonly FunctionDef[] = [
     },
   },
 ];
-

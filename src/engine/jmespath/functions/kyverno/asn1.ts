@@ -14,9 +14,24 @@ export interface Element {
 }
 
 export const TAG = {
-  BOOLEAN: 1, INTEGER: 2, BIT_STRING: 3, OCTET_STRING: 4, NULL: 5, OID: 6, ENUMERATED: 10,
-  UTF8_STRING: 12, SEQUENCE: 16, SET: 17, NUMERIC_STRING: 18, PRINTABLE_STRING: 19, T61_STRING: 20,
-  IA5_STRING: 22, UTC_TIME: 23, GENERALIZED_TIME: 24, UNIVERSAL_STRING: 28, BMP_STRING: 30,
+  BOOLEAN: 1,
+  INTEGER: 2,
+  BIT_STRING: 3,
+  OCTET_STRING: 4,
+  NULL: 5,
+  OID: 6,
+  ENUMERATED: 10,
+  UTF8_STRING: 12,
+  SEQUENCE: 16,
+  SET: 17,
+  NUMERIC_STRING: 18,
+  PRINTABLE_STRING: 19,
+  T61_STRING: 20,
+  IA5_STRING: 22,
+  UTC_TIME: 23,
+  GENERALIZED_TIME: 24,
+  UNIVERSAL_STRING: 28,
+  BMP_STRING: 30,
 } as const;
 
 /** Reads one element at `offset`; returns it and the offset after it. */
@@ -50,7 +65,13 @@ export function readElement(data: Uint8Array, offset: number): [Element, number]
   const end = i + length;
   if (end > data.length) throw new Asn1Error("data truncated");
   return [
-    { cls: first >> 6, constructed: (first & 0x20) !== 0, tag, full: data.subarray(offset, end), body: data.subarray(i, end) },
+    {
+      cls: first >> 6,
+      constructed: (first & 0x20) !== 0,
+      tag,
+      full: data.subarray(offset, end),
+      body: data.subarray(i, end),
+    },
     end,
   ];
 }
@@ -152,7 +173,8 @@ export function asn1String(el: Element, decodeUtf8: (b: Uint8Array) => string): 
       return latin1(el.body);
     case TAG.BMP_STRING: {
       let s = "";
-      for (let i = 0; i + 1 < el.body.length; i += 2) s += String.fromCharCode(((el.body[i] ?? 0) << 8) | (el.body[i + 1] ?? 0));
+      for (let i = 0; i + 1 < el.body.length; i += 2)
+        s += String.fromCharCode(((el.body[i] ?? 0) << 8) | (el.body[i + 1] ?? 0));
       return s;
     }
     default:

@@ -16,6 +16,9 @@ export function chargeLength(name: string, ctx: FunctionContext, length: number)
 export function checkLength(name: string, ctx: FunctionContext, length: number): void {
   const budget = ctx.budget;
   if (budget !== undefined && length > budget.maxStringLength) {
-    throw new JmesPathError("limit", `JMESPath function '${name}': the result would be longer than ${budget.maxStringLength} characters`);
+    throw new JmesPathError(
+      "limit",
+      `JMESPath function '${name}': the result would be longer than ${budget.maxStringLength} characters`,
+    );
   }
 }

@@ -40,7 +40,10 @@ describe("encoding and hashing functions", () => {
   ];
   for (const [input, message] of errors) {
     test(`base64_decode(${JSON.stringify(input)}) fails with Go's message`, () => {
-      assert.throws(() => call(encodingFunctions, "base64_decode", [input]), (e: unknown) => e instanceof JmesPathError && e.message === message);
+      assert.throws(
+        () => call(encodingFunctions, "base64_decode", [input]),
+        (e: unknown) => e instanceof JmesPathError && e.message === message,
+      );
     });
   }
 });

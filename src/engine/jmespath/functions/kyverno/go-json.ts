@@ -16,7 +16,16 @@ function quoteChar(ch: string): string {
     // Go reports the first UTF-8 byte, read as a Latin-1 character.
     b = b < 0x800 ? 0xc0 | (b >> 6) : b < 0x10000 ? 0xe0 | (b >> 12) : 0xf0 | (b >> 18);
   }
-  const named: Record<number, string> = { 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 92: "\\\\" };
+  const named: Record<number, string> = {
+    7: "\\a",
+    8: "\\b",
+    9: "\\t",
+    10: "\\n",
+    11: "\\v",
+    12: "\\f",
+    13: "\\r",
+    92: "\\\\",
+  };
   const esc = named[b];
   if (esc !== undefined) return `'${esc}'`;
   if (b < 0x20 || b === 0x7f) return `'\\x${b.toString(16).padStart(2, "0")}'`;
@@ -148,7 +157,16 @@ class Parser {
       }
       this.pos++;
       const esc = this.s[this.pos];
-      const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+      const simple: Record<string, string> = {
+        '"': '"',
+        "\\": "\\",
+        "/": "/",
+        b: "\b",
+        f: "\f",
+        n: "\n",
+        r: "\r",
+        t: "\t",
+      };
       if (esc !== undefined && simple[esc] !== undefined) {
         out += simple[esc];
         this.pos++;

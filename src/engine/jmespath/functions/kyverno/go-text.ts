@@ -63,7 +63,11 @@ function decodeRune(bytes: Uint8Array, i: number, b0: number): [number, number] 
 }
 
 /** Shortest decimal digits of `v` that read back to `v` under `roundTrip`; v must be finite, non-zero. */
-function shortestDigits(v: number, roundTrip: (n: number) => number, maxDigits: number): { digits: string; exp: number } {
+function shortestDigits(
+  v: number,
+  roundTrip: (n: number) => number,
+  maxDigits: number,
+): { digits: string; exp: number } {
   const abs = Math.abs(v);
   for (let p = 1; p <= maxDigits; p++) {
     const s = abs.toExponential(p - 1);

@@ -5,7 +5,20 @@
 import { nextStdChunk, type Std } from "./go-time-layout.js";
 
 const SHORT_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const LONG_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const LONG_MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const SHORT_DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const LONG_DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
@@ -106,10 +119,19 @@ function timeZoneLength(value: string): number {
 }
 
 export interface Fields {
-  year: number; month: number; day: number; yday: number;
-  hour: number; min: number; sec: number; nsec: number;
-  utc: boolean; zoneOffset: number | undefined; zoneName: string;
-  pm: boolean; am: boolean;
+  year: number;
+  month: number;
+  day: number;
+  yday: number;
+  hour: number;
+  min: number;
+  sec: number;
+  nsec: number;
+  utc: boolean;
+  zoneOffset: number | undefined;
+  zoneName: string;
+  pm: boolean;
+  am: boolean;
 }
 
 /** Parses a numeric zone offset element; returns the rest of the value. */
@@ -127,10 +149,22 @@ function parseOffset(std: Std, value: string, f: Fields): { rest: string; range?
     [sign, h, rest] = [value.slice(0, 1), value.slice(1, 3), value.slice(3)];
   } else if (std === "ISO8601ColonSecondsTZ" || std === "NumColonSecondsTZ") {
     if (value.length < 9 || value[3] !== ":" || value[6] !== ":") throw new Bad();
-    [sign, h, m, s, rest] = [value.slice(0, 1), value.slice(1, 3), value.slice(4, 6), value.slice(7, 9), value.slice(9)];
+    [sign, h, m, s, rest] = [
+      value.slice(0, 1),
+      value.slice(1, 3),
+      value.slice(4, 6),
+      value.slice(7, 9),
+      value.slice(9),
+    ];
   } else if (std === "ISO8601SecondsTZ" || std === "NumSecondsTz") {
     if (value.length < 7) throw new Bad();
-    [sign, h, m, s, rest] = [value.slice(0, 1), value.slice(1, 3), value.slice(3, 5), value.slice(5, 7), value.slice(7)];
+    [sign, h, m, s, rest] = [
+      value.slice(0, 1),
+      value.slice(1, 3),
+      value.slice(3, 5),
+      value.slice(5, 7),
+      value.slice(7),
+    ];
   } else {
     if (value.length < 5) throw new Bad();
     [sign, h, m, rest] = [value.slice(0, 1), value.slice(1, 3), value.slice(3, 5), value.slice(5)];
@@ -150,7 +184,13 @@ function parseOffset(std: Std, value: string, f: Fields): { rest: string; range?
 }
 
 /** Parses one element; returns the rest of the value, or a range error. */
-export function parseElement(std: Std, digits: number, value: string, f: Fields, layoutRest: string): { rest: string; range?: string } {
+export function parseElement(
+  std: Std,
+  digits: number,
+  value: string,
+  f: Fields,
+  layoutRest: string,
+): { rest: string; range?: string } {
   switch (std) {
     case "Year": {
       if (value.length < 2) throw new Bad();

@@ -4,14 +4,41 @@
  */
 
 export type Std =
-  | "LongMonth" | "Month" | "NumMonth" | "ZeroMonth"
-  | "LongWeekDay" | "WeekDay"
-  | "Day" | "UnderDay" | "ZeroDay" | "UnderYearDay" | "ZeroYearDay"
-  | "Hour" | "Hour12" | "ZeroHour12" | "Minute" | "ZeroMinute" | "Second" | "ZeroSecond"
-  | "LongYear" | "Year" | "PM" | "pm" | "TZ"
-  | "ISO8601TZ" | "ISO8601SecondsTZ" | "ISO8601ShortTZ" | "ISO8601ColonTZ" | "ISO8601ColonSecondsTZ"
-  | "NumTZ" | "NumSecondsTz" | "NumShortTZ" | "NumColonTZ" | "NumColonSecondsTZ"
-  | "FracSecond0" | "FracSecond9";
+  | "LongMonth"
+  | "Month"
+  | "NumMonth"
+  | "ZeroMonth"
+  | "LongWeekDay"
+  | "WeekDay"
+  | "Day"
+  | "UnderDay"
+  | "ZeroDay"
+  | "UnderYearDay"
+  | "ZeroYearDay"
+  | "Hour"
+  | "Hour12"
+  | "ZeroHour12"
+  | "Minute"
+  | "ZeroMinute"
+  | "Second"
+  | "ZeroSecond"
+  | "LongYear"
+  | "Year"
+  | "PM"
+  | "pm"
+  | "TZ"
+  | "ISO8601TZ"
+  | "ISO8601SecondsTZ"
+  | "ISO8601ShortTZ"
+  | "ISO8601ColonTZ"
+  | "ISO8601ColonSecondsTZ"
+  | "NumTZ"
+  | "NumSecondsTz"
+  | "NumShortTZ"
+  | "NumColonTZ"
+  | "NumColonSecondsTZ"
+  | "FracSecond0"
+  | "FracSecond9";
 
 export interface Chunk {
   readonly prefix: string;
@@ -26,8 +53,16 @@ export interface Chunk {
 
 const ZERO_X: readonly Std[] = ["ZeroMonth", "ZeroDay", "ZeroHour12", "ZeroMinute", "ZeroSecond", "Year"];
 const TZ_FORMS: ReadonlyArray<readonly [string, Std]> = [
-  ["-070000", "NumSecondsTz"], ["-07:00:00", "NumColonSecondsTZ"], ["-0700", "NumTZ"], ["-07:00", "NumColonTZ"], ["-07", "NumShortTZ"],
-  ["Z070000", "ISO8601SecondsTZ"], ["Z07:00:00", "ISO8601ColonSecondsTZ"], ["Z0700", "ISO8601TZ"], ["Z07:00", "ISO8601ColonTZ"], ["Z07", "ISO8601ShortTZ"],
+  ["-070000", "NumSecondsTz"],
+  ["-07:00:00", "NumColonSecondsTZ"],
+  ["-0700", "NumTZ"],
+  ["-07:00", "NumColonTZ"],
+  ["-07", "NumShortTZ"],
+  ["Z070000", "ISO8601SecondsTZ"],
+  ["Z07:00:00", "ISO8601ColonSecondsTZ"],
+  ["Z0700", "ISO8601TZ"],
+  ["Z07:00", "ISO8601ColonTZ"],
+  ["Z07", "ISO8601ShortTZ"],
 ];
 
 function isDigitAt(s: string, i: number): boolean {
@@ -81,7 +116,14 @@ export function nextStdChunk(layout: string): Chunk {
       case "_":
         if (layout[i + 1] === "2") {
           // `_2006` is a literal underscore followed by the long year.
-          if (rest.startsWith("_2006")) return { prefix: layout.slice(0, i + 1), std: "LongYear", stdText: "2006", digits: 0, suffix: layout.slice(i + 5) };
+          if (rest.startsWith("_2006"))
+            return {
+              prefix: layout.slice(0, i + 1),
+              std: "LongYear",
+              stdText: "2006",
+              digits: 0,
+              suffix: layout.slice(i + 5),
+            };
           return found(i, 2, "UnderDay");
         }
         if (rest.startsWith("__2")) return found(i, 3, "UnderYearDay");

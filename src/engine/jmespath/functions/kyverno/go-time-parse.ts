@@ -10,10 +10,19 @@ const DAYS_BEFORE = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
 
 /** Go's fast RFC 3339 path (exact field widths, `T`, `Z` or `±hh:mm`). */
 function parseRFC3339Fast(s: string): GoTime | undefined {
-  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?(Z|[-+][0-9]{2}:[0-9]{2})$/.exec(s);
+  const m =
+    /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?(Z|[-+][0-9]{2}:[0-9]{2})$/.exec(s);
   if (!m) return undefined;
-  const [year, month, day, hour, min, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || min > 59 || sec > 59) return undefined;
+  const [year, month, day, hour, min, sec] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || min > 59 || sec > 59)
+    return undefined;
   const nsec = m[7] ? parseNanoseconds(m[7], m[7].length) : 0;
   const zone = m[8] ?? "Z";
   let offset = 0;
@@ -32,7 +41,21 @@ export function goParseTime(layout: string, value: string): GoTime | string {
     const fast = parseRFC3339Fast(value);
     if (fast !== undefined) return fast;
   }
-  const f: Fields = { year: 0, month: -1, day: -1, yday: -1, hour: 0, min: 0, sec: 0, nsec: 0, utc: false, zoneOffset: undefined, zoneName: "", pm: false, am: false };
+  const f: Fields = {
+    year: 0,
+    month: -1,
+    day: -1,
+    yday: -1,
+    hour: 0,
+    min: 0,
+    sec: 0,
+    nsec: 0,
+    utc: false,
+    zoneOffset: undefined,
+    zoneName: "",
+    pm: false,
+    am: false,
+  };
   let rest = layout;
   let v = value;
   for (;;) {

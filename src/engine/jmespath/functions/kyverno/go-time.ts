@@ -76,7 +76,16 @@ export function daysIn(month: number, year: number): number {
 }
 
 /** Go `time.Date` in a zone with the given offset (fields may overflow and are normalised). */
-export function goDate(year: number, month: number, day: number, hour: number, minute: number, second: number, nsec: number, offset: number): GoTime {
+export function goDate(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  nsec: number,
+  offset: number,
+): GoTime {
   const m0 = month - 1;
   const y = year + Math.floor(m0 / 12);
   const m = (((m0 % 12) + 12) % 12) + 1;

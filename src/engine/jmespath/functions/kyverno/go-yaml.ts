@@ -17,10 +17,18 @@ const NULLS = new Set(["", "~", "null", "Null", "NULL"]);
 const TRUES = new Set(["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"]);
 const FALSES = new Set(["n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE"]);
 const INFS = new Map([
-  [".inf", Infinity], [".Inf", Infinity], [".INF", Infinity],
-  ["+.inf", Infinity], ["+.Inf", Infinity], ["+.INF", Infinity],
-  ["-.inf", -Infinity], ["-.Inf", -Infinity], ["-.INF", -Infinity],
-  [".nan", NaN], [".NaN", NaN], [".NAN", NaN],
+  [".inf", Infinity],
+  [".Inf", Infinity],
+  [".INF", Infinity],
+  ["+.inf", Infinity],
+  ["+.Inf", Infinity],
+  ["+.INF", Infinity],
+  ["-.inf", -Infinity],
+  ["-.Inf", -Infinity],
+  ["-.INF", -Infinity],
+  [".nan", NaN],
+  [".NaN", NaN],
+  [".NAN", NaN],
 ]);
 const YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const INT64_MAX = (1n << 63n) - 1n;
@@ -76,7 +84,13 @@ function resolvePlain(s: string): Scalar {
 }
 
 const STR_TAGS = new Set(["tag:yaml.org,2002:str", "tag:yaml.org,2002:binary"]);
-const RESOLVABLE = new Set(["tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp"]);
+const RESOLVABLE = new Set([
+  "tag:yaml.org,2002:bool",
+  "tag:yaml.org,2002:int",
+  "tag:yaml.org,2002:float",
+  "tag:yaml.org,2002:null",
+  "tag:yaml.org,2002:timestamp",
+]);
 
 class Converter {
   private nodes = 0;
@@ -111,7 +125,12 @@ class Converter {
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         const key = pair.key as Node | null;
-        if (key && isScalar(key) && key.value === "<<" && (key.type === "PLAIN" || key.tag === "tag:yaml.org,2002:merge")) {
+        if (
+          key &&
+          isScalar(key) &&
+          key.value === "<<" &&
+          (key.type === "PLAIN" || key.tag === "tag:yaml.org,2002:merge")
+        ) {
           this.merge(pair.value, out);
           continue;
         }
@@ -167,7 +186,10 @@ function toJson(v: Scalar): JsonValue {
 }
 
 /** Parses the first YAML document into a JSON value, or returns an error message. */
-export function parseGoYaml(text: string, charge: (units: number) => void = () => undefined): { ok: true; value: JsonValue } | { ok: false; error: string } {
+export function parseGoYaml(
+  text: string,
+  charge: (units: number) => void = () => undefined,
+): { ok: true; value: JsonValue } | { ok: false; error: string } {
   const r = parseGoYamlDocuments(text, charge, 1);
   return r.ok ? { ok: true, value: r.value[0] ?? null } : r;
 }
@@ -176,10 +198,19 @@ export function parseGoYaml(text: string, charge: (units: number) => void = () =
  * Parses every YAML document of a stream (`---` separated) into JSON values, or returns the first
  * error message. At most `limit` documents are read. Empty documents give `null`.
  */
-export function parseGoYamlDocuments(text: string, charge: (units: number) => void = () => undefined, limit = Infinity): { ok: true; value: JsonValue[] } | { ok: false; error: string } {
+export function parseGoYamlDocuments(
+  text: string,
+  charge: (units: number) => void = () => undefined,
+  limit = Infinity,
+): { ok: true; value: JsonValue[] } | { ok: false; error: string } {
   try {
     const out: JsonValue[] = [];
-    for (const doc of parseAllDocuments(text, { schema: "failsafe", version: "1.1", uniqueKeys: false, merge: false })) {
+    for (const doc of parseAllDocuments(text, {
+      schema: "failsafe",
+      version: "1.1",
+      uniqueKeys: false,
+      merge: false,
+    })) {
       if (out.length >= limit) break;
       if (!("contents" in doc)) continue;
       const [first] = doc.errors;

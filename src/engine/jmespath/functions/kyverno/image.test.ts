@@ -24,7 +24,10 @@ describe("image_normalize", () => {
   }
 
   test("uses the configured default registry", () => {
-    assert.equal(call(imageFunctions({ defaultRegistry: "harbor.corp.org" }), "image_normalize", ["nginx"]), "harbor.corp.org/nginx:latest");
+    assert.equal(
+      call(imageFunctions({ defaultRegistry: "harbor.corp.org" }), "image_normalize", ["nginx"]),
+      "harbor.corp.org/nginx:latest",
+    );
   });
 
   test("without default registry mutation the added registry is dropped", () => {

@@ -95,13 +95,19 @@ function addDefaultRegistry(name: string, registry: string): string {
 }
 
 /** The normalized image reference, or Kyverno's error text. */
-export function normalizeImage(image: string, options: ImageOptions = {}, grammar: Grammar = compileGrammar()): string | { error: string } {
+export function normalizeImage(
+  image: string,
+  options: ImageOptions = {},
+  grammar: Grammar = compileGrammar(),
+): string | { error: string } {
   const registry = options.defaultRegistry ?? "docker.io";
   const mutate = options.enableDefaultRegistryMutation ?? true;
   const full = addDefaultRegistry(image, registry);
   const ref = parseReference(grammar, full);
   if (typeof ref === "string") {
-    return { error: `bad image: ${full}, defaultRegistry: ${registry}, enableDefaultRegistryMutation: ${mutate}: ${ref}` };
+    return {
+      error: `bad image: ${full}, defaultRegistry: ${registry}, enableDefaultRegistryMutation: ${mutate}: ${ref}`,
+    };
   }
   const domain = full !== image && !mutate ? "" : ref.domain;
   const base = domain !== "" ? `${domain}/${ref.path}` : ref.path;

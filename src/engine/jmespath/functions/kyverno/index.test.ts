@@ -4,13 +4,57 @@ import { kyvernoFunctions } from "./index.js";
 
 /** The names Kyverno v1.19 registers (`GetFunctions`). */
 const KYVERNO_NAMES = [
-  "compare", "equal_fold", "replace", "replace_all", "to_upper", "to_lower", "trim", "trim_prefix", "split",
-  "regex_replace_all", "regex_replace_all_literal", "regex_match", "pattern_match", "label_match", "to_boolean",
-  "add", "sum", "subtract", "multiply", "divide", "modulo", "round", "base64_decode", "base64_encode",
-  "time_since", "time_now", "time_now_utc", "path_canonicalize", "truncate", "semver_compare", "parse_json",
-  "parse_yaml", "lookup", "items", "object_from_lists", "random", "x509_decode", "time_to_cron", "time_add",
-  "time_parse", "time_utc", "time_diff", "time_before", "time_after", "time_between", "time_truncate",
-  "image_normalize", "sha256", "sha1", "md5", "is_external_url",
+  "compare",
+  "equal_fold",
+  "replace",
+  "replace_all",
+  "to_upper",
+  "to_lower",
+  "trim",
+  "trim_prefix",
+  "split",
+  "regex_replace_all",
+  "regex_replace_all_literal",
+  "regex_match",
+  "pattern_match",
+  "label_match",
+  "to_boolean",
+  "add",
+  "sum",
+  "subtract",
+  "multiply",
+  "divide",
+  "modulo",
+  "round",
+  "base64_decode",
+  "base64_encode",
+  "time_since",
+  "time_now",
+  "time_now_utc",
+  "path_canonicalize",
+  "truncate",
+  "semver_compare",
+  "parse_json",
+  "parse_yaml",
+  "lookup",
+  "items",
+  "object_from_lists",
+  "random",
+  "x509_decode",
+  "time_to_cron",
+  "time_add",
+  "time_parse",
+  "time_utc",
+  "time_diff",
+  "time_before",
+  "time_after",
+  "time_between",
+  "time_truncate",
+  "image_normalize",
+  "sha256",
+  "sha1",
+  "md5",
+  "is_external_url",
 ];
 
 describe("kyvernoFunctions", () => {
@@ -31,8 +75,14 @@ describe("kyvernoFunctions", () => {
   test("time_now and time_now_utc take no arguments; the arithmetic functions take any", () => {
     const byName = new Map(defs.map((d) => [d.name, d]));
     assert.equal(byName.get("time_now")?.args.length, 0);
-    assert.deepEqual(byName.get("add")?.args.map((a) => a.types), [["any"], ["any"]]);
-    assert.deepEqual(byName.get("sum")?.args.map((a) => a.types), [["array"]]);
+    assert.deepEqual(
+      byName.get("add")?.args.map((a) => a.types),
+      [["any"], ["any"]],
+    );
+    assert.deepEqual(
+      byName.get("sum")?.args.map((a) => a.types),
+      [["array"]],
+    );
     assert.equal(byName.get("split")?.returns, "array[string]");
   });
 });

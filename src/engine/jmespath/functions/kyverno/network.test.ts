@@ -38,6 +38,8 @@ describe("is_external_url", () => {
     assert.equal(urlHostname("https://Example.com:8443/x?y#z"), "Example.com");
     assert.equal(urlHostname("example.com/path"), "");
     assert.deepEqual(urlHostname("http://[::1"), { error: `parse "http://[::1": missing ']' in host` });
-    assert.deepEqual(urlHostname("http://host:abc/"), { error: `parse "http://host:abc/": invalid port ":abc" after host` });
+    assert.deepEqual(urlHostname("http://host:abc/"), {
+      error: `parse "http://host:abc/": invalid port ":abc" after host`,
+    });
   });
 });

@@ -92,7 +92,8 @@ export const networkFunctions: readonly FunctionDef[] = [
     name: "is_external_url",
     args: [{ types: ["string"] }],
     returns: "boolean",
-    description: "checks whether a URL points outside private and loopback networks; host names are resolved through DNS",
+    description:
+      "checks whether a URL points outside private and loopback networks; host names are resolved through DNS",
     call: (args, ctx) => {
       const host = urlHostname(stringArg("is_external_url", args, 0));
       if (typeof host !== "string") throw goError(host.error);

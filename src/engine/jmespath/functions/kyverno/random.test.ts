@@ -23,7 +23,10 @@ describe("random", () => {
       for (let seed = 1; seed <= 20; seed++) {
         const out = call(randomFunctions, "random", [pattern], fakeContext({ seed }));
         assert.equal(typeof out, "string");
-        assert.ok(RE2JS.compile(`^(?:${pattern})$`).matches(String(out)), `${JSON.stringify(out)} does not match ${pattern}`);
+        assert.ok(
+          RE2JS.compile(`^(?:${pattern})$`).matches(String(out)),
+          `${JSON.stringify(out)} does not match ${pattern}`,
+        );
       }
     });
   }
@@ -37,7 +40,10 @@ describe("random", () => {
   });
 
   test("an empty pattern is an error", () => {
-    assert.throws(() => call(randomFunctions, "random", [""]), (e: unknown) => e instanceof JmesPathError && e.message === "no pattern provided");
+    assert.throws(
+      () => call(randomFunctions, "random", [""]),
+      (e: unknown) => e instanceof JmesPathError && e.message === "no pattern provided",
+    );
   });
 
   test("an invalid pattern gives Go's regexp error", () => {

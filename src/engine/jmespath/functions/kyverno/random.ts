@@ -23,8 +23,17 @@ const MAX_UNBOUNDED = 10;
 const MAX_OUTPUT = 1_000_000;
 const PRINTABLE: Range = [0x20, 0x7e];
 const DIGIT: Range[] = [[0x30, 0x39]];
-const WORD: Range[] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
-const SPACE: Range[] = [[0x09, 0x0a], [0x0c, 0x0d], [0x20, 0x20]];
+const WORD: Range[] = [
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
+];
+const SPACE: Range[] = [
+  [0x09, 0x0a],
+  [0x0c, 0x0d],
+  [0x20, 0x20],
+];
 const EMPTY: Node = { kind: "seq", items: [] };
 const CONTROL_ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, f: 12, v: 11, a: 7 };
 
@@ -56,7 +65,11 @@ class Parser {
     let fold = foldIn;
     const items: Node[] = [];
     for (let c = this.peek(); c !== undefined && c !== "|" && c !== ")"; c = this.peek()) {
-      if (c === "(" && this.chars[this.i + 1] === "?" && /^[imsU-]+\)/.test(this.chars.slice(this.i + 2, this.i + 12).join(""))) {
+      if (
+        c === "(" &&
+        this.chars[this.i + 1] === "?" &&
+        /^[imsU-]+\)/.test(this.chars.slice(this.i + 2, this.i + 12).join(""))
+      ) {
         const flags = this.chars.slice(this.i + 2, this.chars.indexOf(")", this.i)).join("");
         fold = flags.split("-")[0]?.includes("i") ?? fold;
         this.i += flags.length + 3;
@@ -113,24 +126,39 @@ class Parser {
     const c = this.chars[this.i++] ?? "";
     const cls = (ranges: Range[], negated: boolean): Node => ({ kind: "class", ranges, negated });
     switch (c) {
-      case "d": return cls(DIGIT, false);
-      case "D": return cls(DIGIT, true);
-      case "w": return cls(WORD, false);
-      case "W": return cls(WORD, true);
-      case "s": return cls(SPACE, false);
-      case "S": return cls(SPACE, true);
+      case "d":
+        return cls(DIGIT, false);
+      case "D":
+        return cls(DIGIT, true);
+      case "w":
+        return cls(WORD, false);
+      case "W":
+        return cls(WORD, true);
+      case "s":
+        return cls(SPACE, false);
+      case "S":
+        return cls(SPACE, true);
       case "p":
       case "P": {
         if (this.peek() === "{") this.i = this.chars.indexOf("}", this.i) + 1;
         else this.i++;
-        return cls([[0x41, 0x5a], [0x61, 0x7a]], c === "P");
+        return cls(
+          [
+            [0x41, 0x5a],
+            [0x61, 0x7a],
+          ],
+          c === "P",
+        );
       }
       case "x": {
         const m = /^(\{([0-9a-fA-F]+)\}|[0-9a-fA-F]{2})/.exec(this.chars.slice(this.i, this.i + 10).join(""));
         this.i += m?.[0].length ?? 0;
         return { kind: "lit", cp: parseInt(m?.[2] ?? m?.[1] ?? "0", 16), fold };
       }
-      case "b": case "B": case "A": case "z":
+      case "b":
+      case "B":
+      case "A":
+      case "z":
         return inClass ? { kind: "lit", cp: 8, fold } : undefined;
       default: {
         const control = CONTROL_ESCAPES[c];
@@ -151,7 +179,18 @@ class Parser {
         const end = this.chars.indexOf("]", this.i);
         const name = this.chars.slice(this.i + 2, end - 1).join("");
         this.i = end + 1;
-        ranges.push(...(name === "digit" ? DIGIT : name === "space" ? SPACE : name === "alpha" ? [[0x41, 0x5a], [0x61, 0x7a]] as Range[] : WORD));
+        ranges.push(
+          ...(name === "digit"
+            ? DIGIT
+            : name === "space"
+              ? SPACE
+              : name === "alpha"
+                ? ([
+                    [0x41, 0x5a],
+                    [0x61, 0x7a],
+                  ] as Range[])
+                : WORD),
+        );
         continue;
       }
       if (this.peek() === "\\") {
@@ -227,7 +266,11 @@ function generate(node: Node, random: Random, charge: (n: number) => void): stri
 }
 
 /** A random string for `pattern`, or Go's error text. */
-export function randomFromPattern(pattern: string, random: Random, charge: (n: number) => void = () => undefined): string | { error: string } {
+export function randomFromPattern(
+  pattern: string,
+  random: Random,
+  charge: (n: number) => void = () => undefined,
+): string | { error: string } {
   if (pattern === "") return { error: "no pattern provided" };
   try {
     RE2JS.compile(pattern);

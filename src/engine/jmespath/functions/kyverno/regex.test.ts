@@ -29,7 +29,11 @@ const cases: readonly Case[] = [
   ["regex_replace_all", ["a*", "baaac", "X"], "XbXcX"],
   ["regex_replace_all", ["", "abc", "-"], "-a-b-c-"],
   ["regex_replace_all", ["x*", "😀", "-"], "-😀-"],
-  ["regex_replace_all", ["^docker.io/(.*)$", "docker.io/nginx:latest", "harbor.corp.org/$1"], "harbor.corp.org/nginx:latest"],
+  [
+    "regex_replace_all",
+    ["^docker.io/(.*)$", "docker.io/nginx:latest", "harbor.corp.org/$1"],
+    "harbor.corp.org/nginx:latest",
+  ],
   ["regex_replace_all", ["[0-9]", 1234, 9], "9999"],
   ["regex_replace_all_literal", ["^[^/]+", "nginx/foo", "myregistry.corp.com"], "myregistry.corp.com/foo"],
   ["regex_replace_all_literal", ["^(\\d{3}-?\\d{2}-?\\d{4})$", "123-45-6789", "redacted"], "redacted"],
@@ -46,13 +50,28 @@ describe("regex functions (Go RE2 semantics)", () => {
   const errors: ReadonlyArray<readonly [string, readonly JsonValue[], string]> = [
     ["regex_match", ["(", "x"], "error parsing regexp: missing closing ): `(`"],
     ["regex_match", ["a(?=b)", "x"], "error parsing regexp: invalid or unsupported Perl syntax: `(?=`"],
-    ["regex_replace_all", ["(", "x", "y"], "JMESPath function 'regex_replace_all': error parsing regexp: missing closing ): `(`"],
-    ["regex_replace_all", ["a", null, "y"], "JMESPath function 'regex_replace_all': argument #2 is not of type String or Real"],
-    ["regex_replace_all_literal", ["a", "x", null], "JMESPath function 'regex_replace_all_literal': argument #3 is not of type String or Real"],
+    [
+      "regex_replace_all",
+      ["(", "x", "y"],
+      "JMESPath function 'regex_replace_all': error parsing regexp: missing closing ): `(`",
+    ],
+    [
+      "regex_replace_all",
+      ["a", null, "y"],
+      "JMESPath function 'regex_replace_all': argument #2 is not of type String or Real",
+    ],
+    [
+      "regex_replace_all_literal",
+      ["a", "x", null],
+      "JMESPath function 'regex_replace_all_literal': argument #3 is not of type String or Real",
+    ],
   ];
   for (const [name, args, message] of errors) {
     test(`${name}(${JSON.stringify(args)}) fails with Go's message`, () => {
-      assert.throws(() => call(regexFunctions, name, args), (e: unknown) => e instanceof JmesPathError && e.message === message);
+      assert.throws(
+        () => call(regexFunctions, name, args),
+        (e: unknown) => e instanceof JmesPathError && e.message === message,
+      );
     });
   }
 

@@ -130,13 +130,22 @@ function replaceFunction(name: string, literal: boolean, description: string): F
 }
 
 export const regexFunctions: readonly FunctionDef[] = [
-  replaceFunction("regex_replace_all", false, "replaces every match of the regular expression; $1 or ${name} in the replacement expands to a capture group"),
-  replaceFunction("regex_replace_all_literal", true, "replaces every match of the regular expression with the replacement taken literally"),
+  replaceFunction(
+    "regex_replace_all",
+    false,
+    "replaces every match of the regular expression; $1 or ${name} in the replacement expands to a capture group",
+  ),
+  replaceFunction(
+    "regex_replace_all_literal",
+    true,
+    "replaces every match of the regular expression with the replacement taken literally",
+  ),
   {
     name: "regex_match",
     args: [{ types: ["string"] }, { types: ["string", "number"] }],
     returns: "boolean",
-    description: "first string is the regular expression which is compared with second input which can be a number or string",
+    description:
+      "first string is the regular expression which is compared with second input which can be a number or string",
     call: (args) => {
       const pattern = stringArg("regex_match", args, 0);
       const src = stringOrNumber("regex_match", args, 1);

@@ -40,12 +40,18 @@ describe("semver_compare", () => {
     ["|| >1.0.0", "First element in range is '||'"],
     [">1.0.0 ||", "Last element in range is '||'"],
     ["1", "Last element in range is '||'"], // one-character parts are dropped by blang's splitter
-    [">1.0", 'Could not parse Range ">1.0": Could not parse version "1.0" in ">1.0": No Major.Minor.Patch elements found'],
+    [
+      ">1.0",
+      'Could not parse Range ">1.0": Could not parse version "1.0" in ">1.0": No Major.Minor.Patch elements found',
+    ],
     ["~1.0.0", 'Could not parse Range "~1.0.0": Could not parse comparator "~" in "~1.0.0"'],
   ];
   for (const [range, message] of errors) {
     test(`range ${JSON.stringify(range)} fails: ${message}`, () => {
-      assert.throws(() => call(semverFunctions, "semver_compare", ["1.0.0", range]), (e: unknown) => e instanceof JmesPathError && e.message === message);
+      assert.throws(
+        () => call(semverFunctions, "semver_compare", ["1.0.0", range]),
+        (e: unknown) => e instanceof JmesPathError && e.message === message,
+      );
     });
   }
 });

@@ -13,7 +13,8 @@ export const semverFunctions: readonly FunctionDef[] = [
     name: "semver_compare",
     args: [{ types: ["string"] }, { types: ["string"] }],
     returns: "boolean",
-    description: "compares two strings which comply with the semantic versioning schema and outputs a boolean response as to the position of the second relative to the first",
+    description:
+      "compares two strings which comply with the semantic versioning schema and outputs a boolean response as to the position of the second relative to the first",
     call: (args) => {
       const version = parseSemver(stringArg("semver_compare", args, 0)) ?? ZERO;
       const range = parseSemverRange(stringArg("semver_compare", args, 1));

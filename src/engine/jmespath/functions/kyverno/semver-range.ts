@@ -64,7 +64,8 @@ function expandWildcards(groups: string[][]): string[][] | string {
         if (typeof split === "string") return split;
         const [op, v] = split;
         const dots = v.split(".");
-        const kind = dots[dots.length - 1] === "x" ? (dots.length === 2 ? "minor" : dots.length === 3 ? "patch" : "none") : "none";
+        const kind =
+          dots[dots.length - 1] === "x" ? (dots.length === 2 ? "minor" : dots.length === 3 ? "patch" : "none") : "none";
         let flat = v.replace(".x.x", ".x").replace(".x", ".0");
         if (flat.split(".").length === 2) flat += ".0";
         let resultOp = "";
@@ -117,7 +118,8 @@ export function parseSemverRange(s: string): Range | string {
       if (typeof split === "string") return split;
       const [op, vs] = split;
       const cmp = Object.prototype.hasOwnProperty.call(COMPARATORS, op) ? COMPARATORS[op] : undefined;
-      if (cmp === undefined) return `Could not parse Range ${JSON.stringify(ap)}: Could not parse comparator ${JSON.stringify(op)} in ${JSON.stringify(op + vs)}`;
+      if (cmp === undefined)
+        return `Could not parse Range ${JSON.stringify(ap)}: Could not parse comparator ${JSON.stringify(op)} in ${JSON.stringify(op + vs)}`;
       const version = parseSemverOrError(vs);
       if (typeof version === "string") {
         return `Could not parse Range ${JSON.stringify(ap)}: Could not parse version ${JSON.stringify(vs)} in ${JSON.stringify(op + vs)}: ${version}`;

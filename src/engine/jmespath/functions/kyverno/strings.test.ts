@@ -17,7 +17,11 @@ const cases: readonly Case[] = [
   ["equal_fold", ["pizza", "APPLE"], false],
   ["equal_fold", ["k", "\u212a"], true], // Kelvin sign folds to k, as in Go
   ["equal_fold", ["ab", "a"], false],
-  ["replace", ["Lorem ipsum dolor sit amet foo ipsum bar ipsum", "ipsum", "muspi", 2], "Lorem muspi dolor sit amet foo muspi bar ipsum"],
+  [
+    "replace",
+    ["Lorem ipsum dolor sit amet foo ipsum bar ipsum", "ipsum", "muspi", 2],
+    "Lorem muspi dolor sit amet foo muspi bar ipsum",
+  ],
   ["replace", ["aaa", "a", "b", -1], "bbb"],
   ["replace", ["aaa", "a", "b", 0], "aaa"],
   ["replace", ["aaa", "a", "b", 1.9], "baa"],
@@ -69,13 +73,20 @@ describe("string functions", () => {
   }
 
   const errors: ReadonlyArray<readonly [string, readonly JsonValue[], string]> = [
-    ["to_boolean", ["yes"], "JMESPath function 'to_boolean': lowercase argument must be 'true' or 'false' (provided: 'yes')"],
+    [
+      "to_boolean",
+      ["yes"],
+      "JMESPath function 'to_boolean': lowercase argument must be 'true' or 'false' (provided: 'yes')",
+    ],
     ["to_boolean", [""], "JMESPath function 'to_boolean': lowercase argument must be 'true' or 'false' (provided: '')"],
     ["pattern_match", ["*", null], "JMESPath function 'regex_match': argument #2 is not of type String or Real"],
   ];
   for (const [name, args, message] of errors) {
     test(`${name}(${JSON.stringify(args)}) fails with Kyverno's message`, () => {
-      assert.throws(() => call(stringFunctions, name, args), (e: unknown) => e instanceof JmesPathError && e.message === message);
+      assert.throws(
+        () => call(stringFunctions, name, args),
+        (e: unknown) => e instanceof JmesPathError && e.message === message,
+      );
     });
   }
 });

@@ -108,9 +108,17 @@ export const stringFunctions: readonly FunctionDef[] = [
     name: "replace",
     args: [{ types: ["string"] }, { types: ["string"] }, { types: ["string"] }, { types: ["number"] }],
     returns: "string",
-    description: "replaces a specified number of instances of the source string with the replacement string in a parent",
+    description:
+      "replaces a specified number of instances of the source string with the replacement string in a parent",
     call: (args, ctx) =>
-      replace("replace", ctx, stringArg("replace", args, 0), stringArg("replace", args, 1), stringArg("replace", args, 2), goInt(numberArg("replace", args, 3))),
+      replace(
+        "replace",
+        ctx,
+        stringArg("replace", args, 0),
+        stringArg("replace", args, 1),
+        stringArg("replace", args, 2),
+        goInt(numberArg("replace", args, 3)),
+      ),
   },
   {
     name: "replace_all",
@@ -118,7 +126,14 @@ export const stringFunctions: readonly FunctionDef[] = [
     returns: "string",
     description: "replace all instances of one string with another in an overall parent string",
     call: (args, ctx) =>
-      replace("replace_all", ctx, stringArg("replace_all", args, 0), stringArg("replace_all", args, 1), stringArg("replace_all", args, 2), -1),
+      replace(
+        "replace_all",
+        ctx,
+        stringArg("replace_all", args, 0),
+        stringArg("replace_all", args, 1),
+        stringArg("replace_all", args, 2),
+        -1,
+      ),
   },
   {
     name: "to_upper",

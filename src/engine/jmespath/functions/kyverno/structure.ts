@@ -120,7 +120,8 @@ export const structureFunctions: readonly FunctionDef[] = [
     name: "label_match",
     args: [{ types: ["object"] }, { types: ["object"] }],
     returns: "boolean",
-    description: "checks that every key and value of the first object (a label selector) is present in the second (labels)",
+    description:
+      "checks that every key and value of the first object (a label selector) is present in the second (labels)",
     call: (args) => {
       const selector = jsonArg("label_match", args, 0);
       const labels = jsonArg("label_match", args, 1);

@@ -12,13 +12,21 @@ const cases: readonly Case[] = [
   ["time_now", [], "2024-02-29T12:34:56Z"],
   ["time_now_utc", [], "2024-02-29T12:34:56Z"],
   ["time_since", ["", "2022-04-10T03:14:05-07:00", "2022-04-11T03:14:05-07:00"], "24h0m0s"],
-  ["time_since", ["Mon Jan _2 15:04:05 MST 2006", "Mon Jan 02 15:04:05 MST 2021", "Mon Jan 10 03:14:16 MST 2021"], "180h10m11s"],
+  [
+    "time_since",
+    ["Mon Jan _2 15:04:05 MST 2006", "Mon Jan 02 15:04:05 MST 2021", "Mon Jan 10 03:14:16 MST 2021"],
+    "180h10m11s",
+  ],
   ["time_since", ["2006-Jan-02", "2020-Jan-14", "2020-Jan-17"], "72h0m0s"],
   ["time_since", ["", "2024-02-28T12:34:56Z", ""], "24h0m0.789s"],
   ["time_since", ["", "2024-02-29T12:34:56.5Z", "2024-02-29T12:34:57Z"], "500ms"],
   ["time_since", ["2006-01-02 3:04PM", "2024-01-01 11:00AM", "2024-01-01 1:30PM"], "2h30m0s"],
   ["time_since", ["02/01/2006 15:04:05.000", "01/02/2024 10:00:00.250", "01/02/2024 10:00:01.000"], "750ms"],
-  ["time_since", ["Jan 2, 2006 at 3:04pm (MST)", "Feb 3, 2013 at 7:54pm (PST)", "Feb 3, 2013 at 8:54pm (PST)"], "1h0m0s"],
+  [
+    "time_since",
+    ["Jan 2, 2006 at 3:04pm (MST)", "Feb 3, 2013 at 7:54pm (PST)", "Feb 3, 2013 at 8:54pm (PST)"],
+    "1h0m0s",
+  ],
   ["time_add", ["2023-01-12T12:37:56-05:00", "6h"], "2023-01-12T18:37:56-05:00"],
   ["time_add", ["2023-12-31T23:00:00Z", "1h30m"], "2024-01-01T00:30:00Z"],
   ["time_add", ["2023-01-12T12:37:56Z", "-1.5h"], "2023-01-12T11:07:56Z"],
@@ -29,7 +37,11 @@ const cases: readonly Case[] = [
   ["time_parse", ["2006-01-02", "2023-03-04"], "2023-03-04T00:00:00Z"],
   ["time_parse", ["15:04", "10:30"], "0000-01-01T10:30:00Z"],
   ["time_parse", ["02 Jan 06 15:04 MST", "05 Mar 99 07:08 UTC"], "1999-03-05T07:08:00Z"],
-  ["time_parse", ["2006-01-02T15:04:05.999999999Z07:00", "2023-01-01T00:00:00.123456789+05:30"], "2023-01-01T00:00:00+05:30"],
+  [
+    "time_parse",
+    ["2006-01-02T15:04:05.999999999Z07:00", "2023-01-01T00:00:00.123456789+05:30"],
+    "2023-01-01T00:00:00+05:30",
+  ],
   ["time_parse", ["2006-002", "2024-060"], "2024-02-29T00:00:00Z"],
   ["time_parse", ["Monday, 02-Jan-06 15:04:05 MST", "Sunday, 05-Feb-23 01:02:03 GMT+2"], "2023-02-05T01:02:03+02:00"],
   ["time_to_cron", ["2022-04-11T03:14:05-07:00"], "14 3 11 4 1"],
@@ -64,7 +76,11 @@ describe("time functions", () => {
   const errors: ReadonlyArray<readonly [string, readonly JsonValue[], string]> = [
     ["time_add", ["bad", "1h"], 'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'],
     ["time_add", ["2023-01-12T12:37:56Z", "1d"], 'time: unknown unit "d" in duration "1d"'],
-    ["time_utc", ["2023-01-12 12:37:56Z"], 'parsing time "2023-01-12 12:37:56Z" as "2006-01-02T15:04:05Z07:00": cannot parse " 12:37:56Z" as "T"'],
+    [
+      "time_utc",
+      ["2023-01-12 12:37:56Z"],
+      'parsing time "2023-01-12 12:37:56Z" as "2006-01-02T15:04:05Z07:00": cannot parse " 12:37:56Z" as "T"',
+    ],
     ["time_utc", ["2023-02-30T00:00:00Z"], 'parsing time "2023-02-30T00:00:00Z": day out of range'],
     ["time_utc", ["2023-01-01T25:00:00Z"], 'parsing time "2023-01-01T25:00:00Z": hour out of range'],
     ["time_utc", ["2023-01-01T00:00:00Zjunk"], 'parsing time "2023-01-01T00:00:00Zjunk": extra text: "junk"'],
@@ -74,7 +90,10 @@ describe("time functions", () => {
   ];
   for (const [name, args, message] of errors) {
     test(`${name}(${JSON.stringify(args)}) fails with Go's message`, () => {
-      assert.throws(() => call(timeFunctions, name, args), (e: unknown) => e instanceof JmesPathError && e.message === message);
+      assert.throws(
+        () => call(timeFunctions, name, args),
+        (e: unknown) => e instanceof JmesPathError && e.message === message,
+      );
     });
   }
 });

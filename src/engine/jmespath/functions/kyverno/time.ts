@@ -42,7 +42,8 @@ function now(ctx: FunctionContext): GoTime {
 function parseInt64(s: string): bigint | string {
   if (!/^[-+]?[0-9]+$/.test(s)) return `strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`;
   const v = BigInt(s);
-  if (v > (1n << 63n) - 1n || v < -(1n << 63n)) return `strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`;
+  if (v > (1n << 63n) - 1n || v < -(1n << 63n))
+    return `strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`;
   return v;
 }
 
@@ -53,7 +54,8 @@ export const timeFunctions: readonly FunctionDef[] = [
     name: "time_since",
     args: [{ types: ["string"] }, { types: ["string"] }, { types: ["string"] }],
     returns: "string",
-    description: "calculate the difference between a start and end period of time where the end may either be a static definition or the then-current time",
+    description:
+      "calculate the difference between a start and end period of time where the end may either be a static definition or the then-current time",
     call: (args, ctx) => {
       const layout = stringArg("time_since", args, 0) || RFC3339;
       const t1 = parseTime(layout, stringArg("time_since", args, 1));
@@ -155,6 +157,7 @@ export const timeFunctions: readonly FunctionDef[] = [
     args: twoTimes,
     returns: "string",
     description: "returns the result of rounding time down to a multiple of duration",
-    call: (args) => formatRFC3339(truncateTime(timeArg("time_truncate", args, 0), durationArg("time_truncate", args, 1))),
+    call: (args) =>
+      formatRFC3339(truncateTime(timeArg("time_truncate", args, 0), durationArg("time_truncate", args, 1))),
   },
 ];

@@ -1,28 +1,76 @@
 /** Certificate extensions, read into the fields Go's `x509.Certificate` fills from them. */
 import type { JsonObject, JsonValue } from "../../../api/json.js";
-import { Asn1Error, bitString, boolean, children, integer, isContext, isUniversal, oidArcs, oidString, parseElement, TAG, type Element } from "./asn1.js";
+import {
+  Asn1Error,
+  bitString,
+  boolean,
+  children,
+  integer,
+  isContext,
+  isUniversal,
+  oidArcs,
+  oidString,
+  parseElement,
+  TAG,
+  type Element,
+} from "./asn1.js";
 import { base64Encode } from "./base64.js";
 import { ipString, parseGeneralNames } from "./x509-names.js";
 
 const EXT_KEY_USAGE: Record<string, number> = {
-  "2.5.29.37.0": 0, "1.3.6.1.5.5.7.3.1": 1, "1.3.6.1.5.5.7.3.2": 2, "1.3.6.1.5.5.7.3.3": 3, "1.3.6.1.5.5.7.3.4": 4,
-  "1.3.6.1.5.5.7.3.5": 5, "1.3.6.1.5.5.7.3.6": 6, "1.3.6.1.5.5.7.3.7": 7, "1.3.6.1.5.5.7.3.8": 8, "1.3.6.1.5.5.7.3.9": 9,
-  "1.3.6.1.4.1.311.10.3.3": 10, "2.16.840.1.113730.4.1": 11, "1.3.6.1.4.1.311.2.1.22": 12, "1.3.6.1.4.1.311.61.1.1": 13,
+  "2.5.29.37.0": 0,
+  "1.3.6.1.5.5.7.3.1": 1,
+  "1.3.6.1.5.5.7.3.2": 2,
+  "1.3.6.1.5.5.7.3.3": 3,
+  "1.3.6.1.5.5.7.3.4": 4,
+  "1.3.6.1.5.5.7.3.5": 5,
+  "1.3.6.1.5.5.7.3.6": 6,
+  "1.3.6.1.5.5.7.3.7": 7,
+  "1.3.6.1.5.5.7.3.8": 8,
+  "1.3.6.1.5.5.7.3.9": 9,
+  "1.3.6.1.4.1.311.10.3.3": 10,
+  "2.16.840.1.113730.4.1": 11,
+  "1.3.6.1.4.1.311.2.1.22": 12,
+  "1.3.6.1.4.1.311.61.1.1": 13,
 };
 
 /** The extension-derived fields with Go's zero values (nil slices print as null). */
 export function extensionDefaults(): JsonObject {
   return {
-    KeyUsage: 0, ExtKeyUsage: null, UnknownExtKeyUsage: null,
-    BasicConstraintsValid: false, IsCA: false, MaxPathLen: 0, MaxPathLenZero: false,
-    SubjectKeyId: null, AuthorityKeyId: null, OCSPServer: null, IssuingCertificateURL: null,
-    DNSNames: null, EmailAddresses: null, IPAddresses: null, URIs: null,
-    PermittedDNSDomainsCritical: false, PermittedDNSDomains: null, ExcludedDNSDomains: null,
-    PermittedIPRanges: null, ExcludedIPRanges: null, PermittedEmailAddresses: null, ExcludedEmailAddresses: null,
-    PermittedURIDomains: null, ExcludedURIDomains: null, CRLDistributionPoints: null,
-    PolicyIdentifiers: null, Policies: null,
-    InhibitAnyPolicy: -1, InhibitAnyPolicyZero: false, InhibitPolicyMapping: -1, InhibitPolicyMappingZero: false,
-    RequireExplicitPolicy: -1, RequireExplicitPolicyZero: false, PolicyMappings: null,
+    KeyUsage: 0,
+    ExtKeyUsage: null,
+    UnknownExtKeyUsage: null,
+    BasicConstraintsValid: false,
+    IsCA: false,
+    MaxPathLen: 0,
+    MaxPathLenZero: false,
+    SubjectKeyId: null,
+    AuthorityKeyId: null,
+    OCSPServer: null,
+    IssuingCertificateURL: null,
+    DNSNames: null,
+    EmailAddresses: null,
+    IPAddresses: null,
+    URIs: null,
+    PermittedDNSDomainsCritical: false,
+    PermittedDNSDomains: null,
+    ExcludedDNSDomains: null,
+    PermittedIPRanges: null,
+    ExcludedIPRanges: null,
+    PermittedEmailAddresses: null,
+    ExcludedEmailAddresses: null,
+    PermittedURIDomains: null,
+    ExcludedURIDomains: null,
+    CRLDistributionPoints: null,
+    PolicyIdentifiers: null,
+    Policies: null,
+    InhibitAnyPolicy: -1,
+    InhibitAnyPolicyZero: false,
+    InhibitPolicyMapping: -1,
+    InhibitPolicyMappingZero: false,
+    RequireExplicitPolicy: -1,
+    RequireExplicitPolicyZero: false,
+    PolicyMappings: null,
     UnhandledCriticalExtensions: null,
   };
 }
@@ -50,7 +98,9 @@ function nameConstraints(value: Element, critical: boolean, out: JsonObject): vo
       else if (isContext(base, 6)) push(out, `${prefix}URIDomains`, [text(base)]);
       else if (isContext(base, 7)) {
         const half = base.body.length / 2;
-        push(out, `${prefix}IPRanges`, [{ IP: ipString(base.body.subarray(0, half)), Mask: base64Encode(base.body.subarray(half)) }]);
+        push(out, `${prefix}IPRanges`, [
+          { IP: ipString(base.body.subarray(0, half)), Mask: base64Encode(base.body.subarray(half)) },
+        ]);
       }
     }
   }
@@ -73,7 +123,12 @@ function applyExtension(oid: string, critical: boolean, value: Element, out: Jso
       if (isUniversal(first, TAG.BOOLEAN)) isCA = boolean(first);
       const lenEl = isUniversal(first, TAG.INTEGER) ? first : second;
       if (isUniversal(lenEl, TAG.INTEGER)) pathLen = Number(integer(lenEl));
-      Object.assign(out, { BasicConstraintsValid: true, IsCA: isCA, MaxPathLen: pathLen, MaxPathLenZero: pathLen === 0 });
+      Object.assign(out, {
+        BasicConstraintsValid: true,
+        IsCA: isCA,
+        MaxPathLen: pathLen,
+        MaxPathLenZero: pathLen === 0,
+      });
       return true;
     }
     case "2.5.29.17": {
@@ -91,7 +146,14 @@ function applyExtension(oid: string, critical: boolean, value: Element, out: Jso
       for (const dp of children(value)) {
         const name = children(dp).find((c) => isContext(c, 0));
         const full = name ? children(name).find((c) => isContext(c, 0)) : undefined;
-        if (full) push(out, "CRLDistributionPoints", children(full).filter((g) => isContext(g, 6)).map(text));
+        if (full)
+          push(
+            out,
+            "CRLDistributionPoints",
+            children(full)
+              .filter((g) => isContext(g, 6))
+              .map(text),
+          );
       }
       return true;
     case "2.5.29.35": {
@@ -122,7 +184,10 @@ function applyExtension(oid: string, critical: boolean, value: Element, out: Jso
     case "2.5.29.33":
       for (const mapping of children(value)) {
         const [issuer, subject] = children(mapping);
-        if (issuer && subject) push(out, "PolicyMappings", [{ IssuerDomainPolicy: oidString(oidArcs(issuer)), SubjectDomainPolicy: oidString(oidArcs(subject)) }]);
+        if (issuer && subject)
+          push(out, "PolicyMappings", [
+            { IssuerDomainPolicy: oidString(oidArcs(issuer)), SubjectDomainPolicy: oidString(oidArcs(subject)) },
+          ]);
       }
       return true;
     case "2.5.29.36":

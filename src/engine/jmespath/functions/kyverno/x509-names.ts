@@ -29,7 +29,13 @@ export function attributeValue(el: Element): JsonValue {
 /** `pkix.Name` filled from an RDN sequence, with every attribute also listed under `Names`. */
 export function parseName(el: Element): JsonObject {
   const lists: Record<string, string[] | null> = {
-    Country: null, Organization: null, OrganizationalUnit: null, Locality: null, Province: null, StreetAddress: null, PostalCode: null,
+    Country: null,
+    Organization: null,
+    OrganizationalUnit: null,
+    Locality: null,
+    Province: null,
+    StreetAddress: null,
+    PostalCode: null,
   };
   let serial = "";
   let commonName = "";
@@ -73,7 +79,7 @@ export function ipString(b: Uint8Array): string {
   for (let i = 0; i < 16; i += 2) groups.push(((b[i] ?? 0) << 8) | (b[i + 1] ?? 0));
   let bestStart = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;
@@ -121,8 +127,17 @@ export function urlJson(raw: string): JsonObject {
     }
   };
   return {
-    Scheme: scheme, Opaque: opaque, User: user, Host: host, Path: decode(rest), RawPath: "", OmitHost: false,
-    ForceQuery: false, RawQuery: query, Fragment: decode(fragment), RawFragment: "",
+    Scheme: scheme,
+    Opaque: opaque,
+    User: user,
+    Host: host,
+    Path: decode(rest),
+    RawPath: "",
+    OmitHost: false,
+    ForceQuery: false,
+    RawQuery: query,
+    Fragment: decode(fragment),
+    RawFragment: "",
   };
 }
 

@@ -13,27 +13,64 @@ function decode(pem: string): JsonObject {
 }
 
 const CN_NAME = {
-  CommonName: "*.kyverno.svc", Country: null, ExtraNames: null, Locality: null,
+  CommonName: "*.kyverno.svc",
+  Country: null,
+  ExtraNames: null,
+  Locality: null,
   Names: [{ Type: [2, 5, 4, 3], Value: "*.kyverno.svc" }],
-  Organization: null, OrganizationalUnit: null, PostalCode: null, Province: null, SerialNumber: "", StreetAddress: null,
+  Organization: null,
+  OrganizationalUnit: null,
+  PostalCode: null,
+  Province: null,
+  SerialNumber: "",
+  StreetAddress: null,
 };
 
 /** Fields exactly as the kyverno.io docs show them for this certificate. */
 const DOCS_FIELDS: Record<string, JsonValue> = {
-  AuthorityKeyId: null, BasicConstraintsValid: true, CRLDistributionPoints: null, DNSNames: null, EmailAddresses: null,
-  ExcludedDNSDomains: null, ExcludedEmailAddresses: null, ExcludedIPRanges: null, ExcludedURIDomains: null, ExtKeyUsage: null,
+  AuthorityKeyId: null,
+  BasicConstraintsValid: true,
+  CRLDistributionPoints: null,
+  DNSNames: null,
+  EmailAddresses: null,
+  ExcludedDNSDomains: null,
+  ExcludedEmailAddresses: null,
+  ExcludedIPRanges: null,
+  ExcludedURIDomains: null,
+  ExtKeyUsage: null,
   Extensions: [
     { Critical: true, Id: [2, 5, 29, 15], Value: "AwICpA==" },
     { Critical: true, Id: [2, 5, 29, 19], Value: "MAMBAf8=" },
     { Critical: false, Id: [2, 5, 29, 14], Value: "BBSWivt1n53+61ZGAczAi0mleejTKg==" },
   ],
-  ExtraExtensions: null, IPAddresses: null, IsCA: true, Issuer: CN_NAME, IssuingCertificateURL: null, KeyUsage: 37,
-  MaxPathLen: -1, MaxPathLenZero: false, NotAfter: "2023-10-10T12:46:32Z", NotBefore: "2022-10-10T11:46:32Z", OCSPServer: null,
-  PermittedDNSDomains: null, PermittedDNSDomainsCritical: false, PermittedEmailAddresses: null, PermittedIPRanges: null,
-  PermittedURIDomains: null, PolicyIdentifiers: null, PublicKeyAlgorithm: 1,
-  RawIssuer: "MBgxFjAUBgNVBAMMDSoua3l2ZXJuby5zdmM=", RawSubject: "MBgxFjAUBgNVBAMMDSoua3l2ZXJuby5zdmM=", SerialNumber: 0,
-  SignatureAlgorithm: 4, Subject: CN_NAME, SubjectKeyId: "lor7dZ+d/utWRgHMwItJpXno0yo=", URIs: null,
-  UnhandledCriticalExtensions: null, UnknownExtKeyUsage: null, Version: 3,
+  ExtraExtensions: null,
+  IPAddresses: null,
+  IsCA: true,
+  Issuer: CN_NAME,
+  IssuingCertificateURL: null,
+  KeyUsage: 37,
+  MaxPathLen: -1,
+  MaxPathLenZero: false,
+  NotAfter: "2023-10-10T12:46:32Z",
+  NotBefore: "2022-10-10T11:46:32Z",
+  OCSPServer: null,
+  PermittedDNSDomains: null,
+  PermittedDNSDomainsCritical: false,
+  PermittedEmailAddresses: null,
+  PermittedIPRanges: null,
+  PermittedURIDomains: null,
+  PolicyIdentifiers: null,
+  PublicKeyAlgorithm: 1,
+  RawIssuer: "MBgxFjAUBgNVBAMMDSoua3l2ZXJuby5zdmM=",
+  RawSubject: "MBgxFjAUBgNVBAMMDSoua3l2ZXJuby5zdmM=",
+  SerialNumber: 0,
+  SignatureAlgorithm: 4,
+  Subject: CN_NAME,
+  SubjectKeyId: "lor7dZ+d/utWRgHMwItJpXno0yo=",
+  URIs: null,
+  UnhandledCriticalExtensions: null,
+  UnknownExtKeyUsage: null,
+  Version: 3,
 };
 
 describe("x509_decode", () => {
@@ -79,12 +116,18 @@ describe("x509_decode", () => {
   const errors: ReadonlyArray<readonly [string, string]> = [
     ["not a pem", "failed to decode PEM block"],
     [EC_CERT, "certificate should use rsa algorithm"],
-    ["-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n", "PEM block neither contains a CERTIFICATE or CERTIFICATE REQUEST"],
+    [
+      "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n",
+      "PEM block neither contains a CERTIFICATE or CERTIFICATE REQUEST",
+    ],
     ["-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", "x509: malformed certificate"],
   ];
   for (const [pem, message] of errors) {
     test(`fails: ${message}`, () => {
-      assert.throws(() => decode(pem), (e: unknown) => e instanceof JmesPathError && e.message === message);
+      assert.throws(
+        () => decode(pem),
+        (e: unknown) => e instanceof JmesPathError && e.message === message,
+      );
     });
   }
 });

@@ -5,7 +5,21 @@
  */
 import type { JsonObject, JsonValue } from "../../../api/json.js";
 import type { FunctionDef } from "../../types.js";
-import { asn1Time, Asn1Error, bitString, children, expect, integer, isContext, isUniversal, oidArcs, oidString, parseElement, TAG, type Element } from "./asn1.js";
+import {
+  asn1Time,
+  Asn1Error,
+  bitString,
+  children,
+  expect,
+  integer,
+  isContext,
+  isUniversal,
+  oidArcs,
+  oidString,
+  parseElement,
+  TAG,
+  type Element,
+} from "./asn1.js";
 import { stringArg } from "./args.js";
 import { base64Encode } from "./base64.js";
 import { goError } from "./errors.js";
@@ -14,15 +28,31 @@ import { extensionDefaults, processExtensions } from "./x509-extensions.js";
 import { attributeValue, parseName } from "./x509-names.js";
 
 const SIGNATURE_ALGORITHMS: Record<string, number> = {
-  "1.2.840.113549.1.1.2": 1, "1.2.840.113549.1.1.4": 2, "1.2.840.113549.1.1.5": 3, "1.3.14.3.2.29": 3,
-  "1.2.840.113549.1.1.11": 4, "1.2.840.113549.1.1.12": 5, "1.2.840.113549.1.1.13": 6,
-  "1.2.840.10040.4.3": 7, "2.16.840.1.101.3.4.3.2": 8,
-  "1.2.840.10045.4.1": 9, "1.2.840.10045.4.3.2": 10, "1.2.840.10045.4.3.3": 11, "1.2.840.10045.4.3.4": 12,
+  "1.2.840.113549.1.1.2": 1,
+  "1.2.840.113549.1.1.4": 2,
+  "1.2.840.113549.1.1.5": 3,
+  "1.3.14.3.2.29": 3,
+  "1.2.840.113549.1.1.11": 4,
+  "1.2.840.113549.1.1.12": 5,
+  "1.2.840.113549.1.1.13": 6,
+  "1.2.840.10040.4.3": 7,
+  "2.16.840.1.101.3.4.3.2": 8,
+  "1.2.840.10045.4.1": 9,
+  "1.2.840.10045.4.3.2": 10,
+  "1.2.840.10045.4.3.3": 11,
+  "1.2.840.10045.4.3.4": 12,
   "1.3.101.112": 16,
 };
-const PSS_HASHES: Record<string, number> = { "2.16.840.1.101.3.4.2.1": 13, "2.16.840.1.101.3.4.2.2": 14, "2.16.840.1.101.3.4.2.3": 15 };
+const PSS_HASHES: Record<string, number> = {
+  "2.16.840.1.101.3.4.2.1": 13,
+  "2.16.840.1.101.3.4.2.2": 14,
+  "2.16.840.1.101.3.4.2.3": 15,
+};
 const PUBLIC_KEY_ALGORITHMS: Record<string, number> = {
-  "1.2.840.113549.1.1.1": 1, "1.2.840.10040.4.1": 2, "1.2.840.10045.2.1": 3, "1.3.101.112": 4,
+  "1.2.840.113549.1.1.1": 1,
+  "1.2.840.10040.4.1": 2,
+  "1.2.840.10045.2.1": 3,
+  "1.3.101.112": 4,
 };
 const RSA = 1;
 
@@ -193,7 +223,9 @@ export function x509Decode(pem: string): JsonObject {
     if (block.type === "CERTIFICATE REQUEST") return parseCertificateRequest(block.bytes);
   } catch (e) {
     if (e instanceof Asn1Error) {
-      throw goError(block.type === "CERTIFICATE" ? "x509: malformed certificate" : `asn1: structure error: ${e.message}`);
+      throw goError(
+        block.type === "CERTIFICATE" ? "x509: malformed certificate" : `asn1: structure error: ${e.message}`,
+      );
     }
     throw e;
   }
@@ -205,7 +237,8 @@ export const x509Functions: readonly FunctionDef[] = [
     name: "x509_decode",
     args: [{ types: ["string"] }],
     returns: "object",
-    description: "decodes an x.509 certificate to an object. you may also use this in conjunction with `base64_decode` jmespath function to decode a base64-encoded certificate",
+    description:
+      "decodes an x.509 certificate to an object. you may also use this in conjunction with `base64_decode` jmespath function to decode a base64-encoded certificate",
     call: (args) => x509Decode(stringArg("x509_decode", args, 0)),
   },
 ];
