@@ -24,7 +24,7 @@ function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = join(dir, e.name);
     if (e.isDirectory()) return sources(full);
-    return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") && e.name !== "test-support.ts" ? [full] : [];
+    return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [full] : [];
   });
 }
 

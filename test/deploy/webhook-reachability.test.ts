@@ -34,7 +34,7 @@ import {
 import { admissionRoutes } from "../../src/cli/commands/serve/start-servers.js";
 import { buildConfigurations } from "../../src/server/registration/build-configurations.js";
 import type { Webhook } from "../../src/server/registration/types.js";
-import { fakeDeps } from "../../src/server/admission/test-support.js";
+import { fakeDeps } from "../support/fake-admission-deps.js";
 import { fakePorts } from "../support/fake-ports.js";
 import { podOf } from "./manifest-checks.js";
 import { at, byKind, kubectlMissing, list, render, repoRoot, type Manifest } from "./render.js";

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import type { JsonObject } from "../../src/engine/index.js";
 import { admissionBatchRoutes, admissionRoutes } from "../../src/cli/commands/serve/start-servers.js";
-import { fakeDeps } from "../../src/server/admission/test-support.js";
+import { fakeDeps } from "../support/fake-admission-deps.js";
 import type { Routes } from "./check-answer.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");

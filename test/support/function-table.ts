@@ -2,7 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonValue } from "../../src/engine/api/json.js";
-import { errorOf, search } from "../../src/engine/jmespath/test-support.js";
+import { errorOf, search } from "./jmespath-search.js";
 
 /** [expression, data, expected value] or [expression, data, { error: message }]. */
 export type Row = readonly [string, JsonValue, JsonValue | { readonly error: string; readonly kind?: string }];

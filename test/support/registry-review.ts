@@ -16,7 +16,7 @@ import { CallScopes } from "../../src/kube/review-calls.js";
 import { fakeContext, fakePorts } from "./fake-ports.js";
 import { handleMutateBounded, handleValidateBatch } from "../../src/server/admission/index.js";
 import type { ReviewCallsPort } from "../../src/server/admission/review-calls-loop.js";
-import { fakeDeps, reviewOf } from "../../src/server/admission/test-support.js";
+import { fakeDeps, reviewOf } from "./fake-admission-deps.js";
 import type { AdmissionReviewJson, HandlerResult } from "../../src/server/admission/types.js";
 
 export interface RegistryReviewSetup {

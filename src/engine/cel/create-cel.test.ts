@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createCel } from "./create-cel.js";
-import { activation, run } from "./test-support.js";
+import { activation, run } from "../../../test/support/cel-run.js";
 import { BUDGET_EXCEEDED_MESSAGE, COST_LIMIT_MESSAGE } from "./types.js";
 
 const pod = {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { ok } from "../api/result.js";
 import { createCel } from "./create-cel.js";
 import { ProgramMemo } from "./program-memo.js";
-import { activation } from "./test-support.js";
+import { activation } from "../../../test/support/cel-run.js";
 import { COST_LIMIT_MESSAGE, type CelProgram } from "./types.js";
 
 const fake = (expression: string): CelProgram => ({ expression, outputType: "bool", evaluate: () => ok(true) });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { JsonValue } from "../api/json.js";
 import { createJmesPath } from "./create-engine.js";
 import { builtinFunctions } from "./functions/builtin/index.js";
-import { stubContext, stubPorts } from "./test-support.js";
+import { stubContext, stubPorts } from "../../../test/support/jmespath-search.js";
 import type { FunctionContext, FunctionDef } from "./types.js";
 
 const STANDARD = [

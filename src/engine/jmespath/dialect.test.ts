@@ -8,7 +8,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonValue } from "../api/json.js";
-import { errorOf, search } from "./test-support.js";
+import { errorOf, search } from "../../../test/support/jmespath-search.js";
 import type { FunctionDef } from "./types.js";
 
 type Outcome = { readonly value: JsonValue } | { readonly error: string };

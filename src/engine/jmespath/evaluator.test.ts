@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonValue } from "../api/json.js";
-import { errorOf, search } from "./test-support.js";
+import { errorOf, search } from "../../../test/support/jmespath-search.js";
 
 type Row = readonly [expression: string, data: JsonValue, expected: JsonValue];
 

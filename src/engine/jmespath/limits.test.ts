@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { JsonValue } from "../api/json.js";
 import { createJmesPath } from "./create-engine.js";
 import { DEFAULT_LIMITS } from "./limits.js";
-import { errorOf, search, stubContext } from "./test-support.js";
+import { errorOf, search, stubContext } from "../../../test/support/jmespath-search.js";
 import type { FunctionDef } from "./types.js";
 
 function limitMessage(

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import { evaluatePodSecurity } from "./evaluate-pod-security.js";
-import { container, describeOutcome, failing, pod, rule } from "./test-support.js";
+import { container, describeOutcome, failing, pod, rule } from "../../../test/support/pod-security.js";
 
 const restricted = rule("restricted");
 

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { evaluatePodSecurity } from "./evaluate-pod-security.js";
 import { formatFieldError } from "./message.js";
-import { container, failing, pod, rule } from "./test-support.js";
+import { container, failing, pod, rule } from "../../../test/support/pod-security.js";
 import type { PodSecurityExclude } from "./types.js";
 
 const SYS_ADMIN = { drop: ["ALL"], add: ["SYS_ADMIN"] };

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import { evaluatePodSecurity } from "./evaluate-pod-security.js";
-import { rule } from "./test-support.js";
+import { rule } from "../../../test/support/pod-security.js";
 
 /** A pod of `n` containers (none compliant, so every check names every container) and its read counter. */
 function countedPod(n: number, compliant: boolean): { pod: JsonObject; reads: () => number } {

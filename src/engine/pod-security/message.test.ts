@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import { evaluatePodSecurity, UNSUPPORTED_KIND_ERROR } from "./evaluate-pod-security.js";
 import { podSecurityMessage, podSecurityProperties } from "./message.js";
-import { container, pod, rule } from "./test-support.js";
+import { container, pod, rule } from "../../../test/support/pod-security.js";
 
 const baseline = rule("baseline");
 const podSpec = { hostNetwork: true, containers: [container({}, { privileged: true })] };

@@ -20,7 +20,7 @@ import { liveContextSources } from "../../kube/live-context.js";
 import { CallScopes } from "../../kube/review-calls.js";
 import { handleValidateBatch } from "./index.js";
 import type { ReviewCallsPort } from "./review-calls-loop.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 import type { AdmissionReviewJson, HandlerResult } from "./types.js";
 import { selfSignedCertificate } from "../tls/self-signed.js";
 

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 import type { AdmissionReviewJson, HandlerResult } from "./types.js";
 import { handleValidate, handleValidateBatch } from "./validate-handler.js";
 

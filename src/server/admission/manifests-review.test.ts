@@ -16,7 +16,7 @@ import {
   testKey,
 } from "../../../test/support/signed-manifests.js";
 import { handleValidate } from "./index.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const team = testKey();
 const policy = manifestsPolicy({ attestors: keyAttestors([team]) });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { applyJsonPatch, type JsonObject, type JsonPatchOp, type JsonValue } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { handleMutate, handleMutateBounded, type AdmissionResponseJson, type HandlerResult } from "./index.js";
-import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
+import { fakeDeps, reviewOf, type FakeSetup } from "../../../test/support/fake-admission-deps.js";
 
 const addLabel = (name: string, key: string, value: string, spec: JsonObject = {}): JsonObject =>
   clusterPolicy(

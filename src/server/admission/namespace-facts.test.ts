@@ -5,7 +5,7 @@ import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { clusterFactsView, parseClusterFacts } from "../policy-source/cluster-facts.js";
 import { handleMutate, handleValidate, type HandlerResult } from "./index.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const facts = (() => {
   const parsed = parseClusterFacts({

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { handleMutate, handlePolicyValidate, handleValidate, parseReview } from "./index.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const pod: JsonObject = {
   apiVersion: "v1",

@@ -12,7 +12,7 @@ import {
   FOLDER_MODE,
   NAMESPACE_NOT_LISTED,
 } from "./policy-validate-exception.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const DEPRECATED =
   "PolicyException (kyverno.io) is deprecated and will be removed in a future release; migrate to PolicyException (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/";

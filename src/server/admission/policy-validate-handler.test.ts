@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy, podRule } from "../../../test/support/builders.js";
 import { handlePolicyValidate } from "./index.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const CPOL_NOTICE =
   "ClusterPolicy (kyverno.io) is deprecated and will be removed in a future release; migrate to ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/";

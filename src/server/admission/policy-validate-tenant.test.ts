@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { handlePolicyValidate } from "./index.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const check = { message: "m", pattern: { metadata: { labels: { app: "?*" } } } };
 const match = { any: [{ resources: { kinds: ["ConfigMap"] } }] };

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { handleMutate, handleValidate, type HandlerResult } from "./index.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const noPrivileged = clusterPolicy(
   "no-privileged",

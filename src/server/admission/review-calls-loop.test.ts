@@ -12,7 +12,7 @@ import { CallScopes } from "../../kube/review-calls.js";
 import { KubeError } from "../../kube/kube-client.js";
 import { handleMutateBounded, handleValidateBatch } from "./index.js";
 import type { ReviewCallsPort } from "./review-calls-loop.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 import type { AdmissionReviewJson, HandlerResult } from "./types.js";
 
 const SAR = "/apis/authorization.k8s.io/v1/subjectaccessreviews";

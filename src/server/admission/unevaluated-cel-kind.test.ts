@@ -5,7 +5,7 @@ import type { JsonObject } from "../../engine/index.js";
 import { pod } from "../../../test/support/builders.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 import { handleValidate, type HandlerResult } from "./index.js";
-import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
+import { fakeDeps, reviewOf, type FakeSetup } from "../../../test/support/fake-admission-deps.js";
 
 const podRules = {
   resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }],

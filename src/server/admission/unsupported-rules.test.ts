@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { handleValidate } from "./index.js";
-import { fakeDeps, reviewOf } from "./test-support.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const unsigned = pod("web", { containers: [{ name: "app", image: "ghcr.io/acme/unsigned:1.0" }] });
 const verify = (spec: JsonObject, entry: JsonObject = {}): JsonObject =>

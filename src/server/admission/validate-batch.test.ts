@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject, PolicyResponse } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
-import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
+import { fakeDeps, reviewOf, type FakeSetup } from "../../../test/support/fake-admission-deps.js";
 import type { HandlerResult } from "./types.js";
 import { handleValidate, handleValidateBatch as batchAnswers } from "./validate-handler.js";
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { handleValidate, type HandlerResult } from "./index.js";
-import { fakeDeps, reviewOf, type FakeSetup } from "./test-support.js";
+import { fakeDeps, reviewOf, type FakeSetup } from "../../../test/support/fake-admission-deps.js";
 
 const requireApp = (spec: JsonObject = {}, name = "require-labels"): JsonObject =>
   clusterPolicy(

@@ -3,7 +3,7 @@ import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import { connect, type TLSSocket } from "node:tls";
 import { selfSignedCertificate } from "../tls/self-signed.js";
-import { send } from "./test-support.js";
+import { send } from "../../../test/support/https-send.js";
 import type { RouteHandler, WebhookServer, WebhookServerOptions } from "./types.js";
 import { createWebhookServer } from "./webhook-server.js";
 

@@ -5,7 +5,7 @@ import { Agent } from "node:https";
 import { connect } from "node:tls";
 import { setTimeout as sleep } from "node:timers/promises";
 import { selfSignedCertificate } from "../tls/self-signed.js";
-import { send } from "./test-support.js";
+import { send } from "../../../test/support/https-send.js";
 import type { HandlerResult, RouteHandler, WebhookServer, WebhookServerOptions } from "./types.js";
 import { createWebhookServer } from "./webhook-server.js";
 

@@ -5,7 +5,7 @@ import { Registry } from "prom-client";
 import type { PolicyLoadError, PolicySnapshot, PolicySource, PolicySourceEvent } from "../types.js";
 import { bindPolicySource } from "./bind-policy-source.js";
 import { createMetrics } from "./create-metrics.js";
-import { compiled, snapshot, validatePolicy } from "./test-support.js";
+import { compiled, snapshot, validatePolicy } from "../../../test/support/metrics-policies.js";
 
 function fakeSource(current: PolicySnapshot, error?: PolicyLoadError) {
   const listeners = new Set<(e: PolicySourceEvent) => void>();

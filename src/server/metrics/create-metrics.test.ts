@@ -5,7 +5,13 @@ import { Registry } from "prom-client";
 import type { CompiledPolicy, RuleResult } from "../../engine/index.js";
 import type { AdmissionOutcome, ReviewFacts } from "../types.js";
 import { createMetrics } from "./create-metrics.js";
-import { compiled, generatePolicy, mutatePolicy, snapshot, validatePolicy } from "./test-support.js";
+import {
+  compiled,
+  generatePolicy,
+  mutatePolicy,
+  snapshot,
+  validatePolicy,
+} from "../../../test/support/metrics-policies.js";
 
 /** A policy's response with these rule results (rule "check", status fail unless given). */
 const responseOf = (policy: CompiledPolicy, rules: Partial<RuleResult>[]) => ({

@@ -14,11 +14,10 @@ import {
   compiled,
   generatePolicy,
   mutatePolicy,
-  parseExposition,
   snapshot,
   validatePolicy,
-  type Series,
-} from "./test-support.js";
+} from "../../../test/support/metrics-policies.js";
+import { parseExposition, type Series } from "../../../test/support/exposition.js";
 
 type Filter = Readonly<Record<string, string | { readonly not: string }>>;
 interface Query {

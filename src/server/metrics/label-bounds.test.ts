@@ -11,7 +11,8 @@ import type { CompiledPolicy, RuleResult } from "../../engine/index.js";
 import type { ReviewFacts } from "../types.js";
 import { createMetrics } from "./create-metrics.js";
 import { boundLabelValue, LabelValueCap, MAX_LABEL_VALUE_LENGTH, OVERFLOW_LABEL } from "./label-bounds.js";
-import { compiled, parseExposition, validatePolicy } from "./test-support.js";
+import { parseExposition } from "../../../test/support/exposition.js";
+import { compiled, validatePolicy } from "../../../test/support/metrics-policies.js";
 
 const FIVE_MB = 5 * 1024 * 1024;
 const policies: CompiledPolicy[] = Array.from({ length: 20 }, (_, i) => compiled(validatePolicy(`policy-${i}`)));

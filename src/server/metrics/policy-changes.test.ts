@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { diffPolicies } from "./policy-changes.js";
 import { policyLabels } from "./policy-labels.js";
-import { compiled, validatePolicy } from "./test-support.js";
+import { compiled, validatePolicy } from "../../../test/support/metrics-policies.js";
 
 const cp = (name: string, spec: JsonObject = {}, ns?: string) =>
   compiled(validatePolicy(name, spec, ["ConfigMap"], ns));

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject, Rule } from "../../engine/index.js";
 import { policyLabels, policyValidationMode, ruleType } from "./policy-labels.js";
-import { compiled, validatePolicy } from "./test-support.js";
+import { compiled, validatePolicy } from "../../../test/support/metrics-policies.js";
 
 test("policy_validation_mode comes from spec.validationFailureAction, either case", () => {
   assert.equal(policyValidationMode(compiled(validatePolicy("p", { validationFailureAction: "Enforce" }))), "enforce");

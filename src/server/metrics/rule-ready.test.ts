@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { Registry } from "prom-client";
 import { createMetrics } from "./create-metrics.js";
 import type { JsonObject } from "../../engine/index.js";
-import { compiled, snapshot, validatePolicy } from "./test-support.js";
+import { compiled, snapshot, validatePolicy } from "../../../test/support/metrics-policies.js";
 
 test("a verifyImages rule Bylaw cannot check (a key whose Rekor log is not ignored), and its autogen copies, is status_ready=false; a rule Bylaw runs is true", async () => {
   const registry = new Registry();

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../../engine/index.js";
 import { clusterPolicy, pod } from "../../../../test/support/builders.js";
-import { fakeDeps, reviewOf } from "../../../server/admission/test-support.js";
+import { fakeDeps, reviewOf } from "../../../../test/support/fake-admission-deps.js";
 import { compileCelPolicy } from "../../../server/policy-source/cel-policy-compile.js";
 import { admissionBatchRoutes, admissionRoutes } from "./start-servers.js";
 

@@ -7,11 +7,11 @@ import { err, ok } from "../../api/result.js";
 import type { ApiCallRequest, ContextSources, EnginePorts } from "../../ports.js";
 import { fakePorts } from "../../../../test/support/fake-ports.js";
 import { createCel } from "../create-cel.js";
-import { activation } from "../test-support.js";
+import { activation } from "../../../../test/support/cel-run.js";
 import { fromCel } from "../values.js";
 import type { CelEngine } from "../types.js";
 import type { CelServices } from "./services.js";
-import { DOCS_CERT, EC_CERT } from "../../jmespath/functions/kyverno/x509.fixtures.js";
+import { DOCS_CERT, EC_CERT } from "../../../../test/support/x509-pems.js";
 
 const cm = {
   apiVersion: "v1",

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { run } from "../test-support.js";
+import { run } from "../../../../test/support/cel-run.js";
 
 const check = (cases: readonly (readonly [string, unknown])[]): void => {
   for (const [expr, want] of cases) assert.deepEqual(run(expr), want, expr);

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { isObject, type JsonObject, type JsonValue } from "../../../api/json.js";
 import { JmesPathError } from "../../types.js";
 import { call } from "../../../../../test/support/fake-function-context.js";
-import { DOCS_CERT, EC_CERT, RSA_CSR } from "./x509.fixtures.js";
+import { DOCS_CERT, EC_CERT, RSA_CSR } from "../../../../../test/support/x509-pems.js";
 import { x509Functions } from "./x509.js";
 
 function decode(pem: string): JsonObject {

@@ -1,8 +1,8 @@
 /** Test helpers: compile and run one expression against a resource, answering JSON or the error text. */
-import type { JsonValue } from "../api/json.js";
-import { createCel } from "./create-cel.js";
-import type { CelEngine } from "./types.js";
-import { fromCel, toCel } from "./values.js";
+import type { JsonValue } from "../../src/engine/api/json.js";
+import { createCel } from "../../src/engine/cel/create-cel.js";
+import type { CelEngine } from "../../src/engine/cel/types.js";
+import { fromCel, toCel } from "../../src/engine/cel/values.js";
 
 let shared: CelEngine | undefined;
 

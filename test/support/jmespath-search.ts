@@ -2,11 +2,11 @@
  * Test support for this folder: an engine with the built-ins, stub ports, and shorthands to
  * evaluate an expression or capture its error.
  */
-import type { JsonValue } from "../api/json.js";
-import type { EnginePorts } from "../ports.js";
-import { createJmesPath } from "./create-engine.js";
-import type { JmesPathLimits } from "./limits.js";
-import { JmesPathError, type FunctionContext, type FunctionDef } from "./types.js";
+import type { JsonValue } from "../../src/engine/api/json.js";
+import type { EnginePorts } from "../../src/engine/ports.js";
+import { createJmesPath } from "../../src/engine/jmespath/create-engine.js";
+import type { JmesPathLimits } from "../../src/engine/jmespath/limits.js";
+import { JmesPathError, type FunctionContext, type FunctionDef } from "../../src/engine/jmespath/types.js";
 
 /** Ports that fail loudly if touched: the built-in functions need none. */
 export const stubPorts = new Proxy(

@@ -7,11 +7,11 @@ import {
   type EnginePorts,
   type JsonObject,
   type RuleStatus,
-} from "../../engine/index.js";
-import { fakePorts } from "../../../test/support/fake-ports.js";
-import type { AdmissionOutcome, ResultRuleType } from "../types.js";
-import type { AdmissionDeps } from "./deps.js";
-import { YamlV3Writer } from "./yaml-v3.js";
+} from "../../src/engine/index.js";
+import { fakePorts } from "./fake-ports.js";
+import type { AdmissionOutcome, ResultRuleType } from "../../src/server/types.js";
+import type { AdmissionDeps } from "../../src/server/admission/deps.js";
+import { YamlV3Writer } from "../../src/server/admission/yaml-v3.js";
 
 /** One rule result as the recorder got it, with its review's labels. */
 export interface RecordedResult {

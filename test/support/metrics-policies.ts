@@ -1,7 +1,7 @@
-/** Helpers for the metrics tests: compile a policy, wrap a snapshot, read exposition text. */
-import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine/index.js";
-import { fakePorts } from "../../../test/support/fake-ports.js";
-import type { PolicySnapshot } from "../types.js";
+/** Policies for the metrics tests: compile one, wrap a snapshot, and small validate/mutate/generate policies. */
+import { type CompiledPolicy, createEngine, type JsonObject } from "../../src/engine/index.js";
+import { fakePorts } from "./fake-ports.js";
+import type { PolicySnapshot } from "../../src/server/types.js";
 
 const engine = createEngine(fakePorts());
 
@@ -76,25 +76,4 @@ export function generatePolicy(name: string): JsonObject {
       ],
     },
   };
-}
-
-export interface Series {
-  readonly name: string;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly value: number;
-}
-
-/** Parses Prometheus text exposition samples (enough for our own output: no escapes in values). */
-export function parseExposition(text: string): Series[] {
-  const out: Series[] = [];
-  for (const line of text.split("\n")) {
-    if (line === "" || line.startsWith("#")) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (m === null) throw new Error(`not an exposition line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const pair of (m[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)"/g))
-      labels[pair[1] as string] = pair[2] as string;
-    out.push({ name: m[1] as string, labels, value: Number(m[3]) });
-  }
-  return out;
 }

@@ -1,10 +1,14 @@
 /** Helpers for the pod-security tests: compact pods, compiled rules and evaluation summaries. */
 import assert from "node:assert/strict";
-import type { JsonObject } from "../api/json.js";
-import { compilePodSecurity } from "./compile.js";
-import { evaluatePodSecurity } from "./evaluate-pod-security.js";
-import { formatFieldError } from "./message.js";
-import type { CompiledPodSecurity, PodSecurityExclude, PodSecurityOutcome } from "./types.js";
+import type { JsonObject } from "../../src/engine/api/json.js";
+import { compilePodSecurity } from "../../src/engine/pod-security/compile.js";
+import { evaluatePodSecurity } from "../../src/engine/pod-security/evaluate-pod-security.js";
+import { formatFieldError } from "../../src/engine/pod-security/message.js";
+import type {
+  CompiledPodSecurity,
+  PodSecurityExclude,
+  PodSecurityOutcome,
+} from "../../src/engine/pod-security/types.js";
 
 /** A compliant restricted container named `app`, merged with `extra`. */
 export function container(extra: JsonObject = {}, securityContext: JsonObject = {}): JsonObject {
