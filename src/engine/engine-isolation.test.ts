@@ -35,7 +35,8 @@ function counting(tripAt = Number.POSITIVE_INFINITY): Interruption & { checks: n
   return i;
 }
 
-const bigPod = pod("big", {
+const bigPod = pod({
+  name: "big",
   containers: Array.from({ length: 20 * TICKS_PER_CHECK }, (_, k) => ({ name: `c${k}`, image: `nginx:${k}` })),
 });
 const eachContainer = clusterPolicy("each", [
@@ -61,7 +62,10 @@ describe("two engines in one process", () => {
     assert.equal(a1.rules[0]?.matcher, a2.rules[0]?.matcher);
     assert.notEqual(a1.rules[0]?.matcher, b1.rules[0]?.matcher);
     // A policy compiled by one engine is evaluated by the other all the same.
-    assert.deepEqual(b.validate(a1, create(pod("web"))).rules, a.validate(a1, create(pod("web"))).rules);
+    assert.deepEqual(
+      b.validate(a1, create(pod({ name: "web" }))).rules,
+      a.validate(a1, create(pod({ name: "web" }))).rules,
+    );
   });
 
   test("the JMESPath engine is shared, yet each engine answers with its own ports, interleaved", () => {
@@ -77,8 +81,8 @@ describe("two engines in one process", () => {
     const pl = compile(later, clusterPolicy("clock", [rule]));
     assert.equal(noon.env.jmespath, later.env.jmespath);
     for (let k = 0; k < 3; k++) {
-      assert.equal(noon.validate(pn, create(pod("web"))).rules[0]?.status, "fail");
-      assert.equal(later.validate(pl, create(pod("web"))).rules[0]?.status, "pass");
+      assert.equal(noon.validate(pn, create(pod({ name: "web" }))).rules[0]?.status, "fail");
+      assert.equal(later.validate(pl, create(pod({ name: "web" }))).rules[0]?.status, "pass");
     }
   });
 
@@ -99,11 +103,11 @@ describe("two engines in one process", () => {
     const pn = compile(noon, vpol);
     const pl = compile(later, vpol);
     for (let k = 0; k < 3; k++) {
-      assert.equal(noon.validate(pn, create(pod("web"))).rules[0]?.status, "pass");
-      assert.equal(later.validate(pl, create(pod("web"))).rules[0]?.status, "fail");
+      assert.equal(noon.validate(pn, create(pod({ name: "web" }))).rules[0]?.status, "pass");
+      assert.equal(later.validate(pl, create(pod({ name: "web" }))).rules[0]?.status, "fail");
       // A policy compiled by one engine, evaluated by the other: the evaluating engine's clock.
-      assert.equal(later.validate(pn, create(pod("web"))).rules[0]?.status, "fail");
-      assert.equal(noon.validate(pl, create(pod("web"))).rules[0]?.status, "pass");
+      assert.equal(later.validate(pn, create(pod({ name: "web" }))).rules[0]?.status, "fail");
+      assert.equal(noon.validate(pl, create(pod({ name: "web" }))).rules[0]?.status, "pass");
     }
   });
 
@@ -140,7 +144,7 @@ describe("two engines in one process", () => {
       ]),
     );
     const outerInterruption = counting();
-    const r = outer.validate(light, create(pod("web")), outerInterruption);
+    const r = outer.validate(light, create(pod({ name: "web" })), outerInterruption);
     assert.equal(r.rules[0]?.status, "pass", "the outer evaluation finished");
     assert.ok(isInterruption(innerStopped), "the inner evaluation stopped at its own interruption");
     assert.equal(innerInterruption.checks, 2);

@@ -44,7 +44,7 @@ describe("hostile input", () => {
 
   test("a resource nested deeper than the limit gives error results, not a crash", () => {
     const doc = clusterPolicy("p", [podRule("r", { pattern: { metadata: { name: "?*" } } })]);
-    const rules = validate(doc, { ...pod("x"), spec: nest(50_000, 1) });
+    const rules = validate(doc, { ...pod({ name: "x" }), spec: nest(50_000, 1) });
     assert.deepEqual(
       rules.map((r) => r.status),
       ["error"],
@@ -58,7 +58,7 @@ describe("hostile input", () => {
         deny: { conditions: { any: [{ key: "{{ request.object.spec }}", operator: "Equals", value: "x" }] } },
       }),
     ]);
-    const rules = validate(doc, { ...pod("x"), spec: nest(990, 1) });
+    const rules = validate(doc, { ...pod({ name: "x" }), spec: nest(990, 1) });
     assert.equal(rules.length, 1);
     assert.ok(["pass", "error"].includes(rules[0]?.status ?? ""), rules[0]?.message);
   });
@@ -73,7 +73,7 @@ describe("hostile input", () => {
         { context: [{ name: "a", variable: { value: "{{ '{{ a }}' }}" } }] },
       ),
     ]);
-    const rules = validate(doc, pod("x"));
+    const rules = validate(doc, pod({ name: "x" }));
     assert.equal(rules[0]?.status, "error");
   });
 

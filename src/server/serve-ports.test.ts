@@ -27,7 +27,7 @@ function statuses(engine: ReturnType<typeof createEngine>, doc: JsonObject): [st
   const compiled = engine.compile(doc);
   assert.ok(compiled.ok);
   return engine
-    .validate(compiled.policy, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} })
+    .validate(compiled.policy, { resource: pod({ name: "web" }), operation: "CREATE", namespaceLabels: {} })
     .rules.map((r) => [r.status, r.message]);
 }
 
@@ -58,7 +58,7 @@ test("offline (bylaw apply) too, unless a values file gives the name", () => {
   const compiled = engine.compile(withContext({ configMap: { name: "c", namespace: "default" } }));
   assert.ok(compiled.ok);
   const given = engine.validate(compiled.policy, {
-    resource: pod("web"),
+    resource: pod({ name: "web" }),
     operation: "CREATE",
     namespaceLabels: {},
     variables: { cfg: { data: { blocked: "yes" } } },

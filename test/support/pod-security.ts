@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../../src/engine/api/json.js";
 import { compilePodSecurity } from "../../src/engine/pod-security/compile.js";
 import { evaluatePodSecurity } from "../../src/engine/pod-security/evaluate-pod-security.js";
+import { pod } from "./builders.js";
 import { formatFieldError } from "../../src/engine/pod-security/message.js";
 import type {
   CompiledPodSecurity,
@@ -27,13 +28,8 @@ export function container(extra: JsonObject = {}, securityContext: JsonObject = 
 }
 
 /** A Pod named `p` with `spec` (one compliant container unless `spec.containers` is given). */
-export function pod(spec: JsonObject = {}, metadata: JsonObject = {}): JsonObject {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: { name: "p", namespace: "default", ...metadata },
-    spec: { containers: [container()], ...spec },
-  };
+export function restrictedPod(spec: JsonObject = {}, metadata: JsonObject = {}): JsonObject {
+  return pod({ name: "p", containers: [container()], spec, metadata });
 }
 
 export function rule(level: string, version = "latest", exclude?: readonly PodSecurityExclude[]): CompiledPodSecurity {

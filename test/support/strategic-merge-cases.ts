@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject, JsonValue } from "../../src/engine/api/json.js";
+import { pod } from "./builders.js";
 import { strategicMergeResource } from "../../src/engine/mutate/strategic/index.js";
 
 export function deepFreeze<T extends JsonValue>(v: T): T {
@@ -12,13 +13,9 @@ export function deepFreeze<T extends JsonValue>(v: T): T {
   return v;
 }
 
-export function pod(spec: JsonObject, metadata: JsonObject = {}): JsonObject {
-  return deepFreeze({
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: { name: "web", namespace: "default", ...metadata },
-    spec,
-  });
+/** A frozen Pod named `web` with `spec` (which gives the containers). */
+export function frozenPod(spec: JsonObject, metadata: JsonObject = {}): JsonObject {
+  return deepFreeze(pod({ name: "web", spec, metadata }));
 }
 
 export function deployment(podSpec: JsonObject): JsonObject {

@@ -53,7 +53,7 @@ function run(doc: JsonObject, answer: (caller: ContextCaller | undefined) => Ret
   const c = engine.compile(doc);
   if (!c.ok) throw new Error(c.problems.map((p) => p.message).join("; "));
   const [rule] = engine.validate(c.policy, {
-    resource: pod("web", { namespace: "tenant-a" }),
+    resource: pod({ name: "web", namespace: "tenant-a" }),
     operation: "CREATE",
     namespaceLabels: {},
   }).rules;

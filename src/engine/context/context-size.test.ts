@@ -17,8 +17,11 @@ const seed = "abcdefgh";
 function ruleResult(context: JsonObject[], deny: JsonObject, message = "x"): { status: string; message: string } {
   const compiled = engine.compile(clusterPolicy("p", [podRule("r", { message, deny }, { context })]));
   if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
-  const r = engine.validate(compiled.policy, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} })
-    .rules[0];
+  const r = engine.validate(compiled.policy, {
+    resource: pod({ name: "web" }),
+    operation: "CREATE",
+    namespaceLabels: {},
+  }).rules[0];
   assert.ok(r !== undefined);
   return r;
 }

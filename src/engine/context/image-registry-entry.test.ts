@@ -56,7 +56,7 @@ function run(
   const c = engine.compile(doc);
   if (!c.ok) throw new Error(c.problems.map((p) => p.message).join("; "));
   const [rule] = engine.validate(c.policy, {
-    resource: pod("web", { namespace: "team", containers: [{ name: "app", image: "ghcr.io/org/app:v1" }] }),
+    resource: pod({ name: "web", namespace: "team", containers: [{ name: "app", image: "ghcr.io/org/app:v1" }] }),
     operation: "CREATE",
     namespaceLabels: {},
   }).rules;

@@ -53,7 +53,7 @@ describe("a variable context entry's default", () => {
         ],
         validate: { deny: { conditions: { any: [{ key: "{{ owner }}", operator: "NotEquals", value: "web-team" }] } } },
       },
-      pod("web"),
+      pod({ name: "web" }),
     );
     assert.equal(r?.status, "pass", r?.message);
   });
@@ -69,7 +69,7 @@ describe("a variable context entry's default", () => {
         ],
         validate: { deny: { conditions: { any: [{ key: "{{ owner }}", operator: "Equals", value: "x" }] } } },
       },
-      pod("web"),
+      pod({ name: "web" }),
     );
     assert.equal(r?.status, "error");
     assert.match(r?.message ?? "", /owner.*default/);
@@ -89,7 +89,7 @@ describe("validate.foreach elementScope", () => {
     },
   });
   test("true over elements that are not maps is Kyverno's error", () => {
-    const r = validate(names(true), pod("web", { labels: { team: "a" } }));
+    const r = validate(names(true), pod({ name: "web", labels: { team: "a" } }));
     assert.equal(r?.status, "error");
     assert.match(
       r?.message ?? "",
@@ -97,24 +97,30 @@ describe("validate.foreach elementScope", () => {
     );
   });
   test("unset over elements that are not maps validates the resource itself", () => {
-    assert.equal(validate(names(), pod("web", { labels: { team: "a" } }))?.status, "pass");
-    assert.equal(validate(names(), pod("web"))?.status, "fail");
+    assert.equal(validate(names(), pod({ name: "web", labels: { team: "a" } }))?.status, "pass");
+    assert.equal(validate(names(), pod({ name: "web" }))?.status, "fail");
   });
 });
 
 describe("patchStrategicMerge anchors", () => {
   test("a conditional anchor whose value holds +() keys counts as met, and the field is added", () => {
-    const r = mutate({ metadata: { "(labels)": { "+(team)": "bravo" } } }, pod("web", { labels: { app: "shop" } }));
+    const r = mutate(
+      { metadata: { "(labels)": { "+(team)": "bravo" } } },
+      pod({ name: "web", labels: { app: "shop" } }),
+    );
     assert.equal(r.rules[0]?.status, "pass", r.rules[0]?.message);
     assert.deepEqual((r.patchedResource?.["metadata"] as JsonObject)["labels"], { app: "shop", team: "bravo" });
   });
   test("the +() field already present is left alone", () => {
-    const r = mutate({ metadata: { "(labels)": { "+(team)": "bravo" } } }, pod("web", { labels: { team: "alpha" } }));
+    const r = mutate(
+      { metadata: { "(labels)": { "+(team)": "bravo" } } },
+      pod({ name: "web", labels: { team: "alpha" } }),
+    );
     assert.deepEqual((r.patchedResource?.["metadata"] as JsonObject)["labels"], { team: "alpha" });
   });
   test("a global anchor in a list pattern, with no such list in the resource, fails: the rule is skipped", () => {
     const patch = { spec: { initContainers: [{ "<(image)": "busybox*" }], "+(priority)": 5 } };
-    const r = mutate(patch, pod("web"));
+    const r = mutate(patch, pod({ name: "web" }));
     assert.equal(r.rules[0]?.status, "skip");
     assert.match(r.rules[0]?.message ?? "", /global/);
   });
@@ -137,7 +143,7 @@ describe("generate with neither data nor clone", () => {
       ]),
     );
     const none: ExistingResources = { get: () => ok(undefined), list: () => ok([]) };
-    const r = engine.generate(policy, request(pod("web")), none);
+    const r = engine.generate(policy, request(pod({ name: "web" })), none);
     assert.equal(r.rules[0]?.status, "pass", r.rules[0]?.message);
     assert.deepEqual(r.rules[0]?.generated?.[0]?.resource, {
       apiVersion: "v1",
@@ -173,7 +179,7 @@ describe("mutate.targets with no namespace", () => {
         },
       ]),
     );
-    const r = engine.mutate(policy, request(pod("web")), existing);
+    const r = engine.mutate(policy, request(pod({ name: "web" })), existing);
     assert.deepEqual(asked, [""]);
     assert.equal(r.rules.filter((x) => x.status === "pass").length, 2, JSON.stringify(r.rules));
   });

@@ -27,12 +27,20 @@ describe("validate: one match decision per request for rules written alike", () 
       ]),
     );
     assert.equal(plain.rules[0]?.matcher, same.rules[0]?.matcher, "the matcher is shared");
-    const request: EngineRequest = { resource: pod("web", { labels: {} }), operation: "CREATE", namespaceLabels: {} };
+    const request: EngineRequest = {
+      resource: pod({ name: "web", labels: {} }),
+      operation: "CREATE",
+      namespaceLabels: {},
+    };
     assert.equal(engine.validate(plain, request).rules[0]?.status, "fail");
     assert.equal(engine.validate(same, request).rules[0]?.status, "fail");
     assert.deepEqual(engine.validate(excluding, request).rules, [], "excluded: no result");
     // Another request is decided afresh: a Pod named otherwise is not excluded.
-    const other: EngineRequest = { resource: pod("api", { labels: {} }), operation: "CREATE", namespaceLabels: {} };
+    const other: EngineRequest = {
+      resource: pod({ name: "api", labels: {} }),
+      operation: "CREATE",
+      namespaceLabels: {},
+    };
     assert.equal(engine.validate(excluding, other).rules[0]?.status, "fail");
     assert.equal(engine.validate(plain, other).rules[0]?.status, "fail");
   });
@@ -45,7 +53,7 @@ describe("validate: one match decision per request for rules written alike", () 
       metadata: { name: "n", namespace: "team-a" },
     });
     const request: EngineRequest = {
-      resource: pod("web", { labels: {}, namespace: "team-b" }),
+      resource: pod({ name: "web", labels: {}, namespace: "team-b" }),
       operation: "CREATE",
       namespaceLabels: {},
     };

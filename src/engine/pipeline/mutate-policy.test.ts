@@ -41,7 +41,7 @@ const labelRule = (name: string, patch: JsonObject): JsonObject => ({
 
 describe("mutate rules", () => {
   test("a change is a pass with Kyverno's message and the patched resource", () => {
-    const r = mutate([labelRule("team", { metadata: { labels: { "+(team)": "bravo" } } })], pod("web"));
+    const r = mutate([labelRule("team", { metadata: { labels: { "+(team)": "bravo" } } })], pod({ name: "web" }));
     assert.deepEqual(r.rules, [
       { rule: "team", type: "Mutation", status: "pass", message: "mutated Pod/web in namespace default" },
     ]);
@@ -49,7 +49,7 @@ describe("mutate rules", () => {
   });
 
   test("a patch that changes nothing is a skip, and the resource is untouched", () => {
-    const input = pod("web", { labels: { team: "alpha" } });
+    const input = pod({ name: "web", labels: { team: "alpha" } });
     const r = mutate([labelRule("team", { metadata: { labels: { "+(team)": "bravo" } } })], input);
     assert.equal(r.rules[0]?.status, "skip");
     assert.equal(r.rules[0]?.message, "no patches applied");
@@ -59,7 +59,7 @@ describe("mutate rules", () => {
   test("a failed conditional anchor is a skip that says which anchor", () => {
     const r = mutate(
       [labelRule("c", { metadata: { labels: { "(env)": "prod" } }, spec: { priority: 5 } })],
-      pod("web", { labels: { env: "dev" } }),
+      pod({ name: "web", labels: { env: "dev" } }),
     );
     assert.equal(r.rules[0]?.status, "skip");
     assert.match(r.rules[0]?.message ?? "", /no patches applied: conditional anchor \(env\)/);
@@ -70,7 +70,7 @@ describe("mutate rules", () => {
       labelRule("first", { metadata: { labels: { tier: "web" } } }),
       labelRule("second", { metadata: { annotations: { copied: "{{ request.object.metadata.labels.tier }}" } } }),
     ];
-    const r = mutate(rules, pod("web"));
+    const r = mutate(rules, pod({ name: "web" }));
     assert.deepEqual(
       r.rules.map((x) => x.status),
       ["pass", "pass"],
@@ -86,13 +86,13 @@ describe("mutate rules", () => {
       mutate: { patchStrategicMerge: { spec: { terminationGracePeriodSeconds: "{{ add(to_number(base), `10`) }}" } } },
     };
     assert.equal(
-      (mutate([rule], pod("a", { labels: { drain: "45" } })).patchedResource?.["spec"] as JsonObject)[
+      (mutate([rule], pod({ name: "a", labels: { drain: "45" } })).patchedResource?.["spec"] as JsonObject)[
         "terminationGracePeriodSeconds"
       ],
       55,
     );
     assert.equal(
-      (mutate([rule], pod("b")).patchedResource?.["spec"] as JsonObject)["terminationGracePeriodSeconds"],
+      (mutate([rule], pod({ name: "b" })).patchedResource?.["spec"] as JsonObject)["terminationGracePeriodSeconds"],
       30,
     );
   });
@@ -100,7 +100,7 @@ describe("mutate rules", () => {
   test("patchesJson6902: escaped paths and `-` append; a failing operation is an error naming it", () => {
     const patch =
       "- op: add\n  path: /metadata/annotations\n  value: {}\n- op: add\n  path: /metadata/annotations/example.com~1owner\n  value: team-a\n- op: add\n  path: /spec/containers/-\n  value: {name: side, image: s:1}\n";
-    const r = mutate([{ name: "j", match: matchPods, mutate: { patchesJson6902: patch } }], pod("web"));
+    const r = mutate([{ name: "j", match: matchPods, mutate: { patchesJson6902: patch } }], pod({ name: "web" }));
     assert.equal(r.rules[0]?.status, "pass");
     const out = r.patchedResource as JsonObject;
     assert.deepEqual((out["metadata"] as JsonObject)["annotations"], { "example.com/owner": "team-a" });
@@ -116,14 +116,15 @@ describe("mutate rules", () => {
           mutate: { patchesJson6902: "- op: replace\n  path: /spec/nothing\n  value: 1\n" },
         },
       ],
-      pod("web"),
+      pod({ name: "web" }),
     );
     assert.equal(bad.rules[0]?.status, "error");
     assert.match(bad.rules[0]?.message ?? "", /operation 0 \(replace \/spec\/nothing\)/);
   });
 
   test("foreach with patchStrategicMerge runs in reverse by default, so new elements keep list order", () => {
-    const twoContainers = pod("web", {
+    const twoContainers = pod({
+      name: "web",
       containers: [
         { name: "a", image: "a:1" },
         { name: "b", image: "b:1" },
@@ -158,7 +159,8 @@ describe("mutate rules", () => {
   });
 
   test("foreach with patchesJson6902 runs in list order with elementIndex in paths; preconditions skip elements", () => {
-    const p = pod("web", {
+    const p = pod({
+      name: "web",
       containers: [
         { name: "a", image: "a:latest" },
         { name: "b", image: "b:1" },
@@ -198,7 +200,7 @@ describe("mutate rules", () => {
       [labelRule("a", { metadata: { labels: { a: "1" } } }), labelRule("b", { metadata: { labels: { b: "1" } } })],
       { applyRules: "One" },
     );
-    const r = engine.mutate(compile(doc), request(pod("x")));
+    const r = engine.mutate(compile(doc), request(pod({ name: "x" })));
     assert.deepEqual(
       r.rules.map((x) => x.rule),
       ["a"],
@@ -209,7 +211,7 @@ describe("mutate rules", () => {
     const r = mutate(
       [labelRule("team", { metadata: { labels: { team: "x" } } })],
       {},
-      { operation: "DELETE", oldResource: pod("gone") },
+      { operation: "DELETE", oldResource: pod({ name: "gone" }) },
     );
     assert.deepEqual(r.rules, []);
   });
@@ -293,7 +295,7 @@ describe("mutateAll: the net change as one JSON patch", () => {
     const p2 = compile(
       clusterPolicy("p2", [labelRule("side", { spec: { containers: [{ name: "side", image: "s:1" }] } })]),
     );
-    const input = pod("web", { labels: { "app.kubernetes.io/name": "web" } });
+    const input = pod({ name: "web", labels: { "app.kubernetes.io/name": "web" } });
     const out = engine.mutateAll([p1, p2], request(input));
     assert.equal(out.responses.length, 2);
     const applied = applyJsonPatch(input, out.patch);
@@ -307,6 +309,6 @@ describe("mutateAll: the net change as one JSON patch", () => {
 
   test("no change, no patch", () => {
     const p = compile(clusterPolicy("p", [labelRule("team", { metadata: { labels: { "+(team)": "bravo" } } })]));
-    assert.deepEqual(engine.mutateAll([p], request(pod("x", { labels: { team: "a" } }))).patch, []);
+    assert.deepEqual(engine.mutateAll([p], request(pod({ name: "x", labels: { team: "a" } }))).patch, []);
   });
 });

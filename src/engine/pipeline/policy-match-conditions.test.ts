@@ -52,28 +52,28 @@ describe("webhookConfiguration.matchConditions", () => {
   test("all true: the rules run as without conditions", () => {
     const p = compile(policyWith([notKubeSystem, { name: "creates", expression: "request.operation == 'CREATE'" }]));
     assert.deepEqual(
-      validate(p, pod("web")).map((r) => r.slice(0, 2)),
+      validate(p, pod({ name: "web" })).map((r) => r.slice(0, 2)),
       [["require-team", "fail"]],
     );
     assert.deepEqual(
-      validate(p, pod("web", { labels: { team: "a" } })).map((r) => r.slice(0, 2)),
+      validate(p, pod({ name: "web", labels: { team: "a" } })).map((r) => r.slice(0, 2)),
       [["require-team", "pass"]],
     );
   });
 
   test("one false: the policy does not apply and gives no result, whatever the rules would say", () => {
     const p = compile(policyWith([notKubeSystem]));
-    assert.deepEqual(validate(p, pod("web", { namespace: "kube-system" })), []);
+    assert.deepEqual(validate(p, pod({ name: "web", namespace: "kube-system" })), []);
   });
 
   test("request reads the operation; oldObject is null on CREATE", () => {
     const p = compile(
       policyWith([{ name: "updates", expression: "request.operation == 'UPDATE' && oldObject != null" }]),
     );
-    assert.deepEqual(validate(p, pod("web")), []);
-    const updated = validate(p, pod("web"), {
+    assert.deepEqual(validate(p, pod({ name: "web" })), []);
+    const updated = validate(p, pod({ name: "web" }), {
       operation: "UPDATE",
-      oldResource: pod("web", { labels: { team: "a" } }),
+      oldResource: pod({ name: "web", labels: { team: "a" } }),
     });
     assert.deepEqual(
       updated.map((r) => r.slice(0, 2)),
@@ -83,14 +83,14 @@ describe("webhookConfiguration.matchConditions", () => {
 
   test("a condition that errors (and none false) makes each matched rule an error naming it; a false one still wins", () => {
     const erroring = { name: "reads-missing", expression: "object.metadata.labels.missing == 'x'" };
-    const [row] = validate(compile(policyWith([erroring])), pod("web"));
+    const [row] = validate(compile(policyWith([erroring])), pod({ name: "web" }));
     assert.equal(row?.[1], "error");
     assert.match(
       String(row?.[2]),
       /^spec\.webhookConfiguration\.matchConditions could not be evaluated \(reads-missing: .+\); the policy's rules were not evaluated$/,
     );
     assert.deepEqual(
-      validate(compile(policyWith([erroring, notKubeSystem])), pod("web", { namespace: "kube-system" })),
+      validate(compile(policyWith([erroring, notKubeSystem])), pod({ name: "web", namespace: "kube-system" })),
       [],
     );
   });
@@ -101,7 +101,7 @@ describe("webhookConfiguration.matchConditions", () => {
         { name: "can-create", expression: "authorizer.group('').resource('pods').check('create').allowed()" },
       ]),
     );
-    const [row] = validate(p, pod("web"));
+    const [row] = validate(p, pod({ name: "web" }));
     assert.equal(row?.[1], "error");
     assert.match(String(row?.[2]), /can-create: it reads `authorizer`, which Bylaw does not provide/);
   });
@@ -109,12 +109,12 @@ describe("webhookConfiguration.matchConditions", () => {
   test("mutate rules are gated the same way: no patch where the conditions are false", () => {
     const p = compile(policyWith([notKubeSystem], [addTeam]));
     const inSystem = engine.mutate(p, {
-      resource: pod("web", { namespace: "kube-system" }),
+      resource: pod({ name: "web", namespace: "kube-system" }),
       operation: "CREATE",
       namespaceLabels: {},
     });
     assert.deepEqual(inSystem.rules, []);
-    const elsewhere = engine.mutate(p, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} });
+    const elsewhere = engine.mutate(p, { resource: pod({ name: "web" }), operation: "CREATE", namespaceLabels: {} });
     assert.deepEqual(
       elsewhere.rules.map((r) => [r.rule, r.status]),
       [["add-team", "pass"]],

@@ -103,7 +103,7 @@ const request = (resource: JsonObject, extra: Partial<EngineRequest> = {}): Engi
 describe("engine.prepare", () => {
   test("a deeply frozen request evaluates (validate, mutate, generate, prepared or not) as an unfrozen one does", () => {
     const make = (): EngineRequest =>
-      request(pod("web", { containers: [{ name: "a", image: "nginx:latest" }] }), {
+      request(pod({ name: "web", containers: [{ name: "a", image: "nginx:latest" }] }), {
         userInfo: { username: "alice", groups: ["dev"], roles: [], clusterRoles: [] },
         variables: { "request.dryRun": true } as Record<string, JsonValue>,
         namespaceLabels: { team: "a" },
@@ -135,7 +135,7 @@ describe("engine.prepare", () => {
   });
 
   test("the base context is built once per prepared request, with and without images, and kept apart", () => {
-    const prepared = engine.prepare(request(pod("web")));
+    const prepared = engine.prepare(request(pod({ name: "web" })));
     const plain = prepared.base(false);
     assert.equal(prepared.base(false), plain);
     const withImages = prepared.base(true);
@@ -148,7 +148,7 @@ describe("engine.prepare", () => {
   });
 
   test("the DELETE subject is the old object; the operation is the one the rules see", () => {
-    const old = pod("gone");
+    const old = pod({ name: "gone" });
     const del = engine.prepare({ resource: {}, oldResource: old, operation: "DELETE", namespaceLabels: {} });
     assert.equal(del.subject, old);
     assert.equal(del.operation, "DELETE");
@@ -156,10 +156,10 @@ describe("engine.prepare", () => {
     assert.equal(r.resource, old);
     assert.equal(r.rules[0]?.status, "fail");
     // An update's subject is the new object; a variable may set the operation the rules see.
-    const now = pod("web");
+    const now = pod({ name: "web" });
     const upd = engine.prepare({
       resource: now,
-      oldResource: pod("web-old"),
+      oldResource: pod({ name: "web-old" }),
       operation: "UPDATE",
       namespaceLabels: {},
     });
@@ -175,9 +175,9 @@ describe("engine.prepare", () => {
       compile(clusterPolicy("same-match", [podRule("app", { message: "m", pattern: { metadata: { name: "web*" } } })])),
     ];
     for (const resource of [
-      pod("web"),
-      pod("api", { labels: { app: "x" } }),
-      pod("web2", { containers: [{ name: "a", image: "a:latest" }] }),
+      pod({ name: "web" }),
+      pod({ name: "api", labels: { app: "x" } }),
+      pod({ name: "web2", containers: [{ name: "a", image: "a:latest" }] }),
     ]) {
       const prepared = engine.prepare(request(resource));
       for (const p of policies)

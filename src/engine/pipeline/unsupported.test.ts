@@ -59,7 +59,7 @@ describe("unsupported features", () => {
         validationFailureAction: "Enforce",
       }),
     );
-    assert.deepEqual(validate(p, pod("web")), [["check", "error", "ImageVerify"]]);
+    assert.deepEqual(validate(p, pod({ name: "web" })), [["check", "error", "ImageVerify"]]);
     assert.deepEqual(validate(p, deployment("web")), [["autogen-check", "error", "ImageVerify"]]);
     assert.equal(p.rules[0]?.action, "Enforce");
   });
@@ -74,7 +74,7 @@ describe("unsupported features", () => {
     );
     assert.equal(p.rules[0]?.unsupported, undefined);
     for (const [resource, rule] of [
-      [pod("web"), "check"],
+      [pod({ name: "web" }), "check"],
       [deployment("web"), "autogen-check"],
     ] as const) {
       const r = engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {} }).rules;
@@ -101,7 +101,7 @@ describe("unsupported features", () => {
   test("no match, unmet preconditions and a PolicyException keep their answers", () => {
     const pre = { all: [{ key: "{{ request.object.metadata.name }}", operator: "Equals", value: "web" }] };
     const p = compile(clusterPolicy("v", [{ name: "check", match: podMatch, preconditions: pre, verifyImages }]));
-    assert.deepEqual(validate(p, pod("other")), [["check", "skip", "ImageVerify"]]);
+    assert.deepEqual(validate(p, pod({ name: "other" })), [["check", "skip", "ImageVerify"]]);
     assert.deepEqual(validate(p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "web" } }), []);
     const ex = compileException({
       apiVersion: "kyverno.io/v2",
@@ -113,7 +113,9 @@ describe("unsupported features", () => {
       },
     });
     assert.ok(ex.ok);
-    assert.deepEqual(validate(p, pod("web"), { exceptions: [ex.exception] }), [["check", "skip", "ImageVerify"]]);
+    assert.deepEqual(validate(p, pod({ name: "web" }), { exceptions: [ex.exception] }), [
+      ["check", "skip", "ImageVerify"],
+    ]);
   });
 
   test("validate.manifests runs; what it cannot check offline answers error naming the field, never pass", () => {
@@ -122,7 +124,7 @@ describe("unsupported features", () => {
     const keyless = rule({ attestors: [{ entries: [{ keyless: { subject: "me@example.com" } }] }] });
     assert.equal(keyless.rules[0]?.unsupported, undefined);
     // A signature is there to check, and only Rekor/Fulcio could check it.
-    const withSignature = signed(pod("web"), [testKey()]);
+    const withSignature = signed(pod({ name: "web" }), [testKey()]);
     const [r] = engine.validate(keyless, { resource: withSignature, operation: "CREATE", namespaceLabels: {} }).rules;
     assert.equal(r?.status, "error");
     assert.match(
@@ -133,7 +135,7 @@ describe("unsupported features", () => {
       attestors: [{ entries: [{ keys: { publicKeys: "-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----" } }] }],
       dryRun: { enable: true },
     });
-    assert.deepEqual(validate(dryRun, pod("web")), [["r", "error", "Validation"]]);
+    assert.deepEqual(validate(dryRun, pod({ name: "web" })), [["r", "error", "Validation"]]);
   });
 
   test("a pattern rule with celPreconditions never takes the fast pass", () => {
@@ -147,7 +149,7 @@ describe("unsupported features", () => {
         },
       ]),
     );
-    assert.deepEqual(validate(p, pod("web")), [["r", "error", "Validation"]]);
+    assert.deepEqual(validate(p, pod({ name: "web" })), [["r", "error", "Validation"]]);
   });
 
   test("mutate and generate rules with an unsupported feature answer error and change nothing", () => {
@@ -161,12 +163,12 @@ describe("unsupported features", () => {
         },
       ]),
     );
-    const mutated = engine.mutate(m, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} });
+    const mutated = engine.mutate(m, { resource: pod({ name: "web" }), operation: "CREATE", namespaceLabels: {} });
     assert.deepEqual(
       mutated.rules.map((r) => r.status),
       ["error"],
     );
-    assert.deepEqual(mutated.patchedResource, pod("web"));
+    assert.deepEqual(mutated.patchedResource, pod({ name: "web" }));
     const g = compile(
       clusterPolicy("g", [
         {
@@ -183,7 +185,7 @@ describe("unsupported features", () => {
         },
       ]),
     );
-    const generated = engine.generate(g, { resource: pod("web"), operation: "CREATE", namespaceLabels: {} }, {
+    const generated = engine.generate(g, { resource: pod({ name: "web" }), operation: "CREATE", namespaceLabels: {} }, {
       find: () => undefined,
       list: () => [],
     } as never);
@@ -201,7 +203,7 @@ describe("unsupported features", () => {
       spec: { failurePolicy: "Ignore", validationActions: ["Audit"] },
     });
     assert.equal(p.unsupportedKind, "policies.kyverno.io/v1 ImageValidatingPolicy");
-    assert.deepEqual(validate(p, pod("web")), [["", "error", "Validation"]]);
+    assert.deepEqual(validate(p, pod({ name: "web" })), [["", "error", "Validation"]]);
     assert.equal(p.document.spec.failurePolicy, "Ignore");
     assert.equal(p.rules[0]?.action, "Audit");
     const n = compile({
@@ -210,9 +212,9 @@ describe("unsupported features", () => {
       metadata: { name: "nvp", namespace: "team" },
       spec: {},
     });
-    assert.deepEqual(validate(n, pod("web", { namespace: "other" })), []);
+    assert.deepEqual(validate(n, pod({ name: "web", namespace: "other" })), []);
     assert.deepEqual(
-      validate(n, pod("web", { namespace: "team" })).map((r) => r[1]),
+      validate(n, pod({ name: "web", namespace: "team" })).map((r) => r[1]),
       ["error"],
     );
   });

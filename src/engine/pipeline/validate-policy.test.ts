@@ -30,7 +30,7 @@ const requireTeam = clusterPolicy("require-team", [
 
 describe("validate pattern", () => {
   test("passes with Kyverno's pass message", () => {
-    const [r] = run(requireTeam, pod("a", { labels: { team: "x" } }));
+    const [r] = run(requireTeam, pod({ name: "a", labels: { team: "x" } }));
     assert.deepEqual(r, {
       rule: "check-team",
       type: "Validation",
@@ -39,7 +39,7 @@ describe("validate pattern", () => {
     });
   });
   test("fails with the message, a dot and the path", () => {
-    const [r] = run(requireTeam, pod("a"));
+    const [r] = run(requireTeam, pod({ name: "a" }));
     assert.equal(r?.status, "fail");
     assert.equal(r?.message, "validation error: team label required. rule check-team failed at path /metadata/labels/");
   });
@@ -63,7 +63,7 @@ describe("validate pattern", () => {
       }),
     ]);
     assert.equal(
-      run(doc, pod("web"))[0]?.message,
+      run(doc, pod({ name: "web" }))[0]?.message,
       "validation error: pod web needs a team. rule r failed at path /metadata/labels/",
     );
   });
@@ -77,11 +77,14 @@ describe("anyPattern", () => {
     }),
   ]);
   test("passes when one pattern passes", () => {
-    assert.equal(run(doc, pod("x", { labels: { b: "1" } }))[0]?.message, "validation rule 'r' anyPattern[1] passed.");
+    assert.equal(
+      run(doc, pod({ name: "x", labels: { b: "1" } }))[0]?.message,
+      "validation rule 'r' anyPattern[1] passed.",
+    );
   });
   test("fails listing every pattern's path", () => {
     assert.equal(
-      run(doc, pod("x"))[0]?.message,
+      run(doc, pod({ name: "x" }))[0]?.message,
       "validation error: need a or b. rule r[0] failed at path /metadata/labels/ rule r[1] failed at path /metadata/labels/",
     );
   });
@@ -97,11 +100,11 @@ describe("deny, preconditions and context", () => {
     }),
   ]);
   test("deny conditions that hold fail with the substituted message (no prefix)", () => {
-    const [r] = run(deny, pod("a", { namespace: "default" }));
+    const [r] = run(deny, pod({ name: "a", namespace: "default" }));
     assert.deepEqual([r?.status, r?.message], ["fail", "namespace default is not allowed"]);
   });
   test("deny conditions that do not hold pass", () => {
-    assert.equal(run(deny, pod("a", { namespace: "shop" }))[0]?.status, "pass");
+    assert.equal(run(deny, pod({ name: "a", namespace: "shop" }))[0]?.status, "pass");
   });
   test("preconditions not met give skip", () => {
     const doc = clusterPolicy("p", [
@@ -116,7 +119,7 @@ describe("deny, preconditions and context", () => {
       ),
     ]);
     assert.deepEqual(
-      run(doc, pod("a")).map((r) => [r.status, r.message]),
+      run(doc, pod({ name: "a" })).map((r) => [r.status, r.message]),
       [["skip", "preconditions not met; only updates"]],
     );
   });
@@ -130,7 +133,7 @@ describe("deny, preconditions and context", () => {
         },
       ),
     ]);
-    const [r] = run(doc, pod("a"));
+    const [r] = run(doc, pod({ name: "a" }));
     assert.equal(r?.status, "error");
     assert.match(r?.message ?? "", /^failed to evaluate preconditions: .*Unknown key "nothing" in path/);
   });
@@ -150,14 +153,15 @@ describe("deny, preconditions and context", () => {
         { context: [{ name: "limit", variable: { value: 1 } }] },
       ),
     ]);
-    const two = pod("a", {
+    const two = pod({
+      name: "a",
       containers: [
         { name: "a", image: "a:1" },
         { name: "b", image: "b:1" },
       ],
     });
     assert.equal(run(doc, two)[0]?.status, "fail");
-    assert.equal(run(doc, pod("b"))[0]?.status, "pass");
+    assert.equal(run(doc, pod({ name: "b" }))[0]?.status, "pass");
   });
   test("configMap entries load through the context port", () => {
     const doc = clusterPolicy("p", [
@@ -174,8 +178,8 @@ describe("deny, preconditions and context", () => {
       ),
     ]);
     const ctx = { configMaps: { "kyverno/settings": { data: { blocked: '["bad"]' } } } };
-    assert.equal(run(doc, pod("bad"), {}, ctx)[0]?.status, "fail");
-    assert.equal(run(doc, pod("good"), {}, ctx)[0]?.status, "pass");
+    assert.equal(run(doc, pod({ name: "bad" }), {}, ctx)[0]?.status, "fail");
+    assert.equal(run(doc, pod({ name: "good" }), {}, ctx)[0]?.status, "pass");
   });
 });
 
@@ -189,7 +193,8 @@ describe("foreach", () => {
   test("fails on the first element that does not pass", () => {
     const [r] = run(
       doc,
-      pod("a", {
+      pod({
+        name: "a",
         containers: [
           { name: "a", image: "a:1" },
           { name: "b", image: "b" },
@@ -203,13 +208,13 @@ describe("foreach", () => {
     );
   });
   test("passes when every element passes", () => {
-    assert.equal(run(doc, pod("a"))[0]?.status, "pass");
+    assert.equal(run(doc, pod({ name: "a" }))[0]?.status, "pass");
   });
   test("a list with no applicable elements gives no result", () => {
     const none = clusterPolicy("p", [
       podRule("r", { foreach: [{ list: "request.object.spec.initContainers", pattern: { image: "*:*" } }] }),
     ]);
-    assert.deepEqual(run(none, pod("a")), []);
+    assert.deepEqual(run(none, pod({ name: "a" })), []);
   });
 });
 
@@ -224,7 +229,7 @@ describe("policy-level behaviour", () => {
       { applyRules: "One" },
     );
     assert.deepEqual(
-      run(doc, pod("a")).map((r) => r.rule),
+      run(doc, pod({ name: "a" })).map((r) => r.rule),
       ["first"],
     );
   });
@@ -234,11 +239,15 @@ describe("policy-level behaviour", () => {
       kind: "Policy",
       metadata: { name: "p", namespace: "team-a" },
     };
-    assert.equal(run(doc, pod("x", { namespace: "team-a" })).length, 1);
-    assert.equal(run(doc, pod("x", { namespace: "team-b" })).length, 0);
+    assert.equal(run(doc, pod({ name: "x", namespace: "team-a" })).length, 1);
+    assert.equal(run(doc, pod({ name: "x", namespace: "team-b" })).length, 0);
   });
   test("DELETE evaluates the old object", () => {
-    const rules = run(requireTeam, {}, { operation: "DELETE", oldResource: pod("gone", { labels: { team: "t" } }) });
+    const rules = run(
+      requireTeam,
+      {},
+      { operation: "DELETE", oldResource: pod({ name: "gone", labels: { team: "t" } }) },
+    );
     assert.equal(rules[0]?.status, "pass");
   });
 });
@@ -254,24 +263,24 @@ describe("failure actions and allowExistingViolations", () => {
     ]);
   const update = (oldLabels?: Record<string, string>) => ({
     operation: "UPDATE" as const,
-    oldResource: pod("a", oldLabels ? { labels: oldLabels } : {}),
+    oldResource: pod({ name: "a", ...(oldLabels ? { labels: oldLabels } : {}) }),
   });
   test("an UPDATE that keeps an existing violation is skipped under Enforce", () => {
-    const [r] = run(enforced(), pod("a"), update());
+    const [r] = run(enforced(), pod({ name: "a" }), update());
     assert.deepEqual(
       [r?.status, r?.message],
       ["skip", "skipping the rule evaluation as pre-existing violations are allowed"],
     );
   });
   test("an UPDATE that introduces the violation still fails", () => {
-    assert.equal(run(enforced(), pod("a"), update({ team: "t" }))[0]?.status, "fail");
+    assert.equal(run(enforced(), pod({ name: "a" }), update({ team: "t" }))[0]?.status, "fail");
   });
   test("allowExistingViolations: false fails the UPDATE anyway", () => {
-    assert.equal(run(enforced(false), pod("a"), update())[0]?.status, "fail");
+    assert.equal(run(enforced(false), pod({ name: "a" }), update())[0]?.status, "fail");
   });
   test("Audit rules are not affected", () => {
     const audit = clusterPolicy("p", [podRule("r", { pattern: { metadata: { labels: { team: "?*" } } } })]);
-    assert.equal(run(audit, pod("a"), update())[0]?.status, "fail");
+    assert.equal(run(audit, pod({ name: "a" }), update())[0]?.status, "fail");
   });
 });
 
@@ -279,7 +288,8 @@ describe("validate.podSecurity and PolicyExceptions in the rule loop", () => {
   const baseline = clusterPolicy("psa", [
     podRule("baseline", { podSecurity: { level: "baseline", version: "latest" } }),
   ]);
-  const privileged = pod("priv", {
+  const privileged = pod({
+    name: "priv",
     containers: [{ name: "app", image: "nginx:1.27", securityContext: { privileged: true } }],
   });
   const exception = (podSecurity?: JsonObject[]): CompiledException => {
@@ -309,7 +319,7 @@ describe("validate.podSecurity and PolicyExceptions in the rule loop", () => {
   });
 
   test("a compliant pod passes; autogen checks a Deployment's template", () => {
-    assert.equal(run(baseline, pod("ok"))[0]?.status, "pass");
+    assert.equal(run(baseline, pod({ name: "ok" }))[0]?.status, "pass");
     const rules = run(baseline, deployment("d"));
     assert.deepEqual(
       rules.map((r) => [r.rule, r.status]),
@@ -347,7 +357,7 @@ describe("validate.podSecurity and PolicyExceptions in the rule loop", () => {
       run(policy, privileged, { exceptions: [exception()] })[0]?.message,
       "rule is skipped due to policy exceptionsops/allow-priv",
     );
-    assert.equal(run(policy, pod("other"), { exceptions: [exception()] })[0]?.status, "fail");
+    assert.equal(run(policy, pod({ name: "other" }), { exceptions: [exception()] })[0]?.status, "fail");
   });
 
   test("exceptions outside the allowed namespaces are ignored", () => {
@@ -384,7 +394,7 @@ describe("image data is built only for policies that mention images", () => {
     assert.equal(plain.usesImages, false);
     assert.equal(registry.usesImages, true);
     const request: EngineRequest = {
-      resource: pod("a", { labels: { team: "x" }, containers: [{ name: "c", image: "docker.io/nginx:1" }] }),
+      resource: pod({ name: "a", labels: { team: "x" }, containers: [{ name: "c", image: "docker.io/nginx:1" }] }),
       operation: "CREATE",
       namespaceLabels: {},
     };
@@ -392,7 +402,7 @@ describe("image data is built only for policies that mention images", () => {
     assert.equal(engine.validate(registry, request).rules[0]?.status, "fail");
     const good: EngineRequest = {
       ...request,
-      resource: pod("b", { containers: [{ name: "c", image: "registry.example.com/nginx:1" }] }),
+      resource: pod({ name: "b", containers: [{ name: "c", image: "registry.example.com/nginx:1" }] }),
     };
     assert.equal(engine.validate(plain, good).rules[0]?.status, "fail");
     assert.equal(engine.validate(registry, good).rules[0]?.status, "pass");

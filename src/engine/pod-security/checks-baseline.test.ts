@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import { evaluatePodSecurity } from "./evaluate-pod-security.js";
-import { container, describeOutcome, pod, rule } from "../../../test/support/pod-security.js";
+import { container, describeOutcome, restrictedPod, rule } from "../../../test/support/pod-security.js";
 
 const baseline = rule("baseline");
 const APPARMOR = "container.apparmor.security.beta.kubernetes.io/app";
@@ -15,18 +15,22 @@ interface Case {
 }
 
 const cases: readonly Case[] = [
-  { name: "a plain pod passes", resource: pod(), expected: [] },
+  { name: "a plain pod passes", resource: restrictedPod(), expected: [] },
   {
     name: "Host Namespaces: hostNetwork and hostPID",
-    resource: pod({ hostNetwork: true, hostPID: true, hostIPC: false }),
+    resource: restrictedPod({ hostNetwork: true, hostPID: true, hostIPC: false }),
     expected: [
       "hostNamespaces: host namespaces | hostNetwork=true, hostPID=true | spec.hostNetwork is forbidden, forbidden values found: true, spec.hostPID is forbidden, forbidden values found: true",
     ],
   },
-  { name: "Host Namespaces: false is allowed", resource: pod({ hostNetwork: false, hostIPC: false }), expected: [] },
+  {
+    name: "Host Namespaces: false is allowed",
+    resource: restrictedPod({ hostNetwork: false, hostIPC: false }),
+    expected: [],
+  },
   {
     name: "Privileged Containers: init container first, then containers",
-    resource: pod({
+    resource: restrictedPod({
       initContainers: [{ name: "init", image: "busybox", securityContext: { privileged: true } }],
       containers: [container({}, { privileged: true })],
     }),
@@ -36,24 +40,26 @@ const cases: readonly Case[] = [
   },
   {
     name: "Privileged Containers: false is allowed",
-    resource: pod({ containers: [container({}, { privileged: false })] }),
+    resource: restrictedPod({ containers: [container({}, { privileged: false })] }),
     expected: [],
   },
   {
     name: "Capabilities: only the default set may be added",
-    resource: pod({ containers: [container({}, { capabilities: { add: ["SYS_ADMIN", "NET_ADMIN", "CHOWN"] } })] }),
+    resource: restrictedPod({
+      containers: [container({}, { capabilities: { add: ["SYS_ADMIN", "NET_ADMIN", "CHOWN"] } })],
+    }),
     expected: [
       'capabilities_baseline: non-default capabilities | container "app" must not include "NET_ADMIN", "SYS_ADMIN" in securityContext.capabilities.add | spec.containers[0].securityContext.capabilities.add is forbidden, forbidden values found: [NET_ADMIN SYS_ADMIN]',
     ],
   },
   {
     name: "Capabilities: CHOWN and NET_BIND_SERVICE pass",
-    resource: pod({ containers: [container({}, { capabilities: { add: ["CHOWN", "NET_BIND_SERVICE"] } })] }),
+    resource: restrictedPod({ containers: [container({}, { capabilities: { add: ["CHOWN", "NET_BIND_SERVICE"] } })] }),
     expected: [],
   },
   {
     name: "HostPath Volumes",
-    resource: pod({
+    resource: restrictedPod({
       volumes: [
         { name: "cfg", configMap: { name: "c" } },
         { name: "data", hostPath: { path: "/var" } },
@@ -63,7 +69,7 @@ const cases: readonly Case[] = [
   },
   {
     name: "Host Ports: every non-zero hostPort",
-    resource: pod({
+    resource: restrictedPod({
       containers: [
         container({
           ports: [
@@ -79,19 +85,19 @@ const cases: readonly Case[] = [
   },
   {
     name: "Host Ports: hostPort 0 is allowed",
-    resource: pod({ containers: [container({ ports: [{ containerPort: 80, hostPort: 0 }] })] }),
+    resource: restrictedPod({ containers: [container({ ports: [{ containerPort: 80, hostPort: 0 }] })] }),
     expected: [],
   },
   {
     name: "AppArmor: a forbidden annotation (reported under spec.template.metadata, as Kyverno does for every kind)",
-    resource: pod({}, { annotations: { [APPARMOR]: "unconfined" } }),
+    resource: restrictedPod({}, { annotations: { [APPARMOR]: "unconfined" } }),
     expected: [
       `appArmorProfile: forbidden AppArmor profile | annotation must not set AppArmor profile type to "${APPARMOR}="unconfined"" | spec.template.metadata.annotations[${APPARMOR}] is forbidden, forbidden values found: unconfined`,
     ],
   },
   {
     name: "AppArmor: pod and container appArmorProfile fields",
-    resource: pod({
+    resource: restrictedPod({
       securityContext: { appArmorProfile: { type: "Unconfined" } },
       containers: [container({}, { appArmorProfile: { type: "Unconfined" } })],
     }),
@@ -101,7 +107,7 @@ const cases: readonly Case[] = [
   },
   {
     name: "AppArmor: runtime/default, localhost/* and RuntimeDefault pass",
-    resource: pod(
+    resource: restrictedPod(
       { containers: [container({}, { appArmorProfile: { type: "RuntimeDefault" } })] },
       { annotations: { [APPARMOR]: "localhost/mine", other: "x" } },
     ),
@@ -109,7 +115,7 @@ const cases: readonly Case[] = [
   },
   {
     name: "SELinux: type, user and role",
-    resource: pod({
+    resource: restrictedPod({
       securityContext: { seLinuxOptions: { type: "spc_t", user: "u" } },
       containers: [container({}, { seLinuxOptions: { role: "r" } })],
     }),
@@ -119,7 +125,7 @@ const cases: readonly Case[] = [
   },
   {
     name: "SELinux: container_t and (latest) container_engine_t pass",
-    resource: pod({
+    resource: restrictedPod({
       securityContext: { seLinuxOptions: { type: "container_t", level: "s0:c1" } },
       containers: [container({}, { seLinuxOptions: { type: "container_engine_t" } })],
     }),
@@ -127,31 +133,31 @@ const cases: readonly Case[] = [
   },
   {
     name: "/proc Mount Type",
-    resource: pod({ containers: [container({}, { procMount: "Unmasked" })] }),
+    resource: restrictedPod({ containers: [container({}, { procMount: "Unmasked" })] }),
     expected: [
       'procMount: procMount | container "app" must not set securityContext.procMount to "Unmasked" | spec.containers[0].securityContext.procMount is forbidden, forbidden values found: Unmasked',
     ],
   },
   {
     name: "/proc Mount Type: Default passes",
-    resource: pod({ containers: [container({}, { procMount: "Default" })] }),
+    resource: restrictedPod({ containers: [container({}, { procMount: "Default" })] }),
     expected: [],
   },
   {
     name: "Seccomp: Unconfined is forbidden",
-    resource: pod({ containers: [container({}, { seccompProfile: { type: "Unconfined" } })] }),
+    resource: restrictedPod({ containers: [container({}, { seccompProfile: { type: "Unconfined" } })] }),
     expected: [
       'seccompProfile_baseline: seccompProfile | container "app" must not set securityContext.seccompProfile.type to "Unconfined" | spec.containers[0].securityContext.seccompProfile.type is forbidden, forbidden values found: Unconfined',
     ],
   },
   {
     name: "Seccomp: no profile at all passes baseline",
-    resource: pod({ containers: [{ name: "app", image: "nginx" }] }),
+    resource: restrictedPod({ containers: [{ name: "app", image: "nginx" }] }),
     expected: [],
   },
   {
     name: "Sysctls: only the safe set",
-    resource: pod({
+    resource: restrictedPod({
       securityContext: {
         sysctls: [
           { name: "kernel.msgmax", value: "1" },
@@ -165,7 +171,7 @@ const cases: readonly Case[] = [
   },
   {
     name: "HostProcess: pod and container",
-    resource: pod({
+    resource: restrictedPod({
       securityContext: { windowsOptions: { hostProcess: true } },
       containers: [container({}, { windowsOptions: { hostProcess: true } })],
     }),
@@ -175,7 +181,7 @@ const cases: readonly Case[] = [
   },
   {
     name: "Host probes (v1.34, in latest): a probe host",
-    resource: pod({
+    resource: restrictedPod({
       containers: [
         container({
           livenessProbe: { httpGet: { host: "10.0.0.1", port: 80 } },
@@ -201,7 +207,7 @@ describe("baseline controls (latest)", () => {
   test("baseline ignores the restricted-only controls", () => {
     const outcome = evaluatePodSecurity(
       baseline,
-      pod({
+      restrictedPod({
         containers: [{ name: "app", image: "nginx", securityContext: { runAsUser: 0 } }],
         volumes: [{ name: "n", nfs: { server: "s", path: "/" } }],
       }),
@@ -210,7 +216,7 @@ describe("baseline controls (latest)", () => {
   });
 
   test("checks come in pod-security-admission's order", () => {
-    const resource = pod({
+    const resource = restrictedPod({
       hostIPC: true,
       securityContext: { sysctls: [{ name: "kernel.x" }] },
       containers: [container({}, { privileged: true, procMount: "Unmasked" })],

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import { evaluatePodSecurity } from "./evaluate-pod-security.js";
-import { container, describeOutcome, failing, pod, rule } from "../../../test/support/pod-security.js";
+import { container, describeOutcome, failing, restrictedPod, rule } from "../../../test/support/pod-security.js";
 
 const restricted = rule("restricted");
 
@@ -13,31 +13,31 @@ interface Case {
 }
 
 const cases: readonly Case[] = [
-  { name: "a compliant pod passes", resource: pod(), expected: [] },
+  { name: "a compliant pod passes", resource: restrictedPod(), expected: [] },
   {
     name: "Privilege Escalation: unset is required",
-    resource: pod({ containers: [container({}, { allowPrivilegeEscalation: null })] }),
+    resource: restrictedPod({ containers: [container({}, { allowPrivilegeEscalation: null })] }),
     expected: [
       'allowPrivilegeEscalation: allowPrivilegeEscalation != false | container "app" must set securityContext.allowPrivilegeEscalation=false | spec.containers[0].securityContext.allowPrivilegeEscalation: Required value',
     ],
   },
   {
     name: "Privilege Escalation: true is forbidden",
-    resource: pod({ containers: [container({}, { allowPrivilegeEscalation: true })] }),
+    resource: restrictedPod({ containers: [container({}, { allowPrivilegeEscalation: true })] }),
     expected: [
       'allowPrivilegeEscalation: allowPrivilegeEscalation != false | container "app" must set securityContext.allowPrivilegeEscalation=false | spec.containers[0].securityContext.allowPrivilegeEscalation is forbidden, forbidden values found: true',
     ],
   },
   {
     name: "Capabilities: drop ALL is required",
-    resource: pod({ containers: [container({}, { capabilities: { drop: ["NET_RAW"] } })] }),
+    resource: restrictedPod({ containers: [container({}, { capabilities: { drop: ["NET_RAW"] } })] }),
     expected: [
       'capabilities_restricted: unrestricted capabilities | container "app" must set securityContext.capabilities.drop=["ALL"] | spec.containers[0].securityContext.capabilities.drop is forbidden, forbidden values found: [NET_RAW]',
     ],
   },
   {
     name: "Capabilities: only NET_BIND_SERVICE may be added (baseline check fails too)",
-    resource: pod({
+    resource: restrictedPod({
       containers: [container({}, { capabilities: { drop: ["ALL"], add: ["SYS_TIME", "NET_BIND_SERVICE"] } })],
     }),
     expected: [
@@ -47,19 +47,21 @@ const cases: readonly Case[] = [
   },
   {
     name: "Capabilities: drop ALL and add NET_BIND_SERVICE pass",
-    resource: pod({ containers: [container({}, { capabilities: { drop: ["ALL"], add: ["NET_BIND_SERVICE"] } })] }),
+    resource: restrictedPod({
+      containers: [container({}, { capabilities: { drop: ["ALL"], add: ["NET_BIND_SERVICE"] } })],
+    }),
     expected: [],
   },
   {
     name: "Volume Types: nfs",
-    resource: pod({ volumes: [{ name: "share", nfs: { server: "s", path: "/" } }] }),
+    resource: restrictedPod({ volumes: [{ name: "share", nfs: { server: "s", path: "/" } }] }),
     expected: [
       'restrictedVolumes: restricted volume types | volume "share" uses restricted volume type "nfs" | spec.volumes[0].nfs: Forbidden',
     ],
   },
   {
     name: "Volume Types: hostPath fails both the baseline and the restricted check",
-    resource: pod({ volumes: [{ name: "h", hostPath: { path: "/" } }] }),
+    resource: restrictedPod({ volumes: [{ name: "h", hostPath: { path: "/" } }] }),
     expected: [
       'hostPathVolumes: hostPath volumes | volume "h" | spec.volumes[0].hostPath: Forbidden',
       'restrictedVolumes: restricted volume types | volume "h" uses restricted volume type "hostPath" | spec.volumes[0].hostPath: Forbidden',
@@ -67,7 +69,7 @@ const cases: readonly Case[] = [
   },
   {
     name: "Volume Types: configMap, secret, emptyDir, projected, csi, pvc, ephemeral, downwardAPI and image pass",
-    resource: pod({
+    resource: restrictedPod({
       volumes: [
         "configMap",
         "secret",
@@ -84,40 +86,46 @@ const cases: readonly Case[] = [
   },
   {
     name: "Running as Non-root: unset on pod and container",
-    resource: pod({ containers: [container({}, { runAsNonRoot: null })] }),
+    resource: restrictedPod({ containers: [container({}, { runAsNonRoot: null })] }),
     expected: [
       'runAsNonRoot: runAsNonRoot != true | pod or container "app" must set securityContext.runAsNonRoot=true | spec.containers[0].securityContext.runAsNonRoot: Required value',
     ],
   },
   {
     name: "Running as Non-root: false on a container, even with true on the pod",
-    resource: pod({ securityContext: { runAsNonRoot: true }, containers: [container({}, { runAsNonRoot: false })] }),
+    resource: restrictedPod({
+      securityContext: { runAsNonRoot: true },
+      containers: [container({}, { runAsNonRoot: false })],
+    }),
     expected: [
       'runAsNonRoot: runAsNonRoot != true | container "app" must not set securityContext.runAsNonRoot=false | spec.containers[0].securityContext.runAsNonRoot is forbidden, forbidden values found: false',
     ],
   },
   {
     name: "Running as Non-root: set on the pod only",
-    resource: pod({ securityContext: { runAsNonRoot: true }, containers: [container({}, { runAsNonRoot: null })] }),
+    resource: restrictedPod({
+      securityContext: { runAsNonRoot: true },
+      containers: [container({}, { runAsNonRoot: null })],
+    }),
     expected: [],
   },
   {
     name: "Running as Non-root user: runAsUser 0",
-    resource: pod({ securityContext: { runAsUser: 0 }, containers: [container({}, { runAsUser: 1000 })] }),
+    resource: restrictedPod({ securityContext: { runAsUser: 0 }, containers: [container({}, { runAsUser: 1000 })] }),
     expected: [
       "runAsUser: runAsUser=0 | pod must not set runAsUser=0 | spec.securityContext.runAsUser is forbidden, forbidden values found: 0",
     ],
   },
   {
     name: "Seccomp: unset on pod and container",
-    resource: pod({ containers: [container({}, { seccompProfile: null })] }),
+    resource: restrictedPod({ containers: [container({}, { seccompProfile: null })] }),
     expected: [
       'seccompProfile_restricted: seccompProfile | pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost" | spec.containers[0].securityContext.seccompProfile.type: Required value',
     ],
   },
   {
     name: "Seccomp: Unconfined on the pod fails baseline and restricted",
-    resource: pod({
+    resource: restrictedPod({
       securityContext: { seccompProfile: { type: "Unconfined" } },
       containers: [container({}, { seccompProfile: null })],
     }),
@@ -128,7 +136,7 @@ const cases: readonly Case[] = [
   },
   {
     name: "Seccomp: Localhost on the pod passes",
-    resource: pod({
+    resource: restrictedPod({
       securityContext: { seccompProfile: { type: "Localhost", localhostProfile: "p.json" } },
       containers: [container({}, { seccompProfile: null })],
     }),
@@ -142,18 +150,21 @@ describe("restricted controls (latest)", () => {
   }
 
   test("privileged is not special-cased by Kyverno: it runs every check, like restricted", () => {
-    assert.deepEqual(failing(rule("privileged"), pod({ hostPID: true, containers: [{ name: "a", image: "x" }] })), [
-      "allowPrivilegeEscalation",
-      "capabilities_restricted",
-      "hostNamespaces",
-      "runAsNonRoot",
-      "seccompProfile_restricted",
-    ]);
+    assert.deepEqual(
+      failing(rule("privileged"), restrictedPod({ hostPID: true, containers: [{ name: "a", image: "x" }] })),
+      [
+        "allowPrivilegeEscalation",
+        "capabilities_restricted",
+        "hostNamespaces",
+        "runAsNonRoot",
+        "seccompProfile_restricted",
+      ],
+    );
   });
 });
 
 describe("versions", () => {
-  const windows = pod({
+  const windows = restrictedPod({
     os: { name: "windows" },
     containers: [{ name: "app", image: "mcr/app", securityContext: { runAsNonRoot: true } }],
   });
@@ -176,7 +187,7 @@ describe("versions", () => {
       "capabilities_restricted",
       "seccompProfile_restricted",
     ]);
-    const linux = pod({ containers: [container({}, { allowPrivilegeEscalation: null })] });
+    const linux = restrictedPod({ containers: [container({}, { allowPrivilegeEscalation: null })] });
     assert.deepEqual(failing(rule("restricted", "v1.29"), linux), [
       "allowPrivilegeEscalation",
       "allowPrivilegeEscalation",
@@ -185,7 +196,7 @@ describe("versions", () => {
   });
 
   test("runAsUser=0 is checked from v1.23, capabilities from v1.22, seccomp from v1.19", () => {
-    const root = pod({
+    const root = restrictedPod({
       securityContext: { runAsUser: 0 },
       containers: [
         { name: "app", image: "x", securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true } },
@@ -205,7 +216,8 @@ describe("versions", () => {
   });
 
   test("sysctls: the safe set grows with the version; latest uses the newest set", () => {
-    const withSysctl = (name: string): JsonObject => pod({ securityContext: { sysctls: [{ name, value: "1" }] } });
+    const withSysctl = (name: string): JsonObject =>
+      restrictedPod({ securityContext: { sysctls: [{ name, value: "1" }] } });
     assert.deepEqual(failing(rule("baseline", "v1.26"), withSysctl("net.ipv4.ip_local_reserved_ports")), ["sysctls"]);
     assert.deepEqual(failing(rule("baseline", "latest"), withSysctl("net.ipv4.ip_local_reserved_ports")), []);
     assert.deepEqual(failing(rule("baseline", "latest"), withSysctl("net.ipv4.tcp_rmem")), []);
@@ -217,13 +229,13 @@ describe("versions", () => {
   });
 
   test("SELinux container_engine_t is allowed from v1.31 in latest only", () => {
-    const engine = pod({ securityContext: { seLinuxOptions: { type: "container_engine_t" } } });
+    const engine = restrictedPod({ securityContext: { seLinuxOptions: { type: "container_engine_t" } } });
     assert.deepEqual(failing(rule("baseline", "v1.30"), engine), ["seLinuxOptions"]);
     assert.deepEqual(failing(rule("baseline"), engine), []);
   });
 
   test("seccomp alpha annotations are checked by pinned versions only", () => {
-    const annotated = pod({}, { annotations: { "seccomp.security.alpha.kubernetes.io/pod": "unconfined" } });
+    const annotated = restrictedPod({}, { annotations: { "seccomp.security.alpha.kubernetes.io/pod": "unconfined" } });
     const outcome = evaluatePodSecurity(rule("baseline", "v1.19"), annotated);
     assert.deepEqual(describeOutcome(outcome), [
       'seccompProfile_baseline: seccompProfile | forbidden annotation seccomp.security.alpha.kubernetes.io/pod="unconfined" | spec.template.metadata.annotations[seccomp.security.alpha.kubernetes.io/pod] is forbidden, forbidden values found: unconfined',
@@ -232,7 +244,7 @@ describe("versions", () => {
   });
 
   test("probe and lifecycle hosts are checked from v1.34", () => {
-    const probing = pod({
+    const probing = restrictedPod({
       containers: [container({ lifecycle: { postStart: { tcpSocket: { host: "db", port: 5432 } } } })],
     });
     assert.deepEqual(failing(rule("baseline", "v1.32"), probing), []);

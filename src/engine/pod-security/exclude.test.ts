@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { evaluatePodSecurity } from "./evaluate-pod-security.js";
 import { formatFieldError } from "./message.js";
-import { container, failing, pod, rule } from "../../../test/support/pod-security.js";
+import { container, failing, restrictedPod, rule } from "../../../test/support/pod-security.js";
 import type { PodSecurityExclude } from "./types.js";
 
 const SYS_ADMIN = { drop: ["ALL"], add: ["SYS_ADMIN"] };
@@ -16,12 +16,14 @@ describe("rule exclude entries", () => {
     assert.deepEqual(
       failing(
         ps,
-        pod({ containers: [container({ image: "ghcr.io/kyverno/test-nginx:latest" }, { capabilities: SYS_ADMIN })] }),
+        restrictedPod({
+          containers: [container({ image: "ghcr.io/kyverno/test-nginx:latest" }, { capabilities: SYS_ADMIN })],
+        }),
       ),
       [],
     );
     assert.deepEqual(
-      failing(ps, pod({ containers: [container({ image: "busybox:1.28" }, { capabilities: SYS_ADMIN })] })),
+      failing(ps, restrictedPod({ containers: [container({ image: "busybox:1.28" }, { capabilities: SYS_ADMIN })] })),
       ["capabilities_baseline", "capabilities_restricted"],
     );
   });
@@ -30,7 +32,7 @@ describe("rule exclude entries", () => {
     const ps = rule("baseline", "latest", capsExclude(["redis*"]));
     const outcome = evaluatePodSecurity(
       ps,
-      pod({
+      restrictedPod({
         containers: [
           container({ name: "cache", image: "redis:7" }, { capabilities: SYS_ADMIN }),
           container({ name: "web", image: "nginx" }, { capabilities: SYS_ADMIN }),
@@ -57,11 +59,14 @@ describe("rule exclude entries", () => {
       }),
     );
     assert.deepEqual(
-      failing(ps, pod({ containers: [container({}, { capabilities: { add: ["SYS_ADMIN", "NET_ADMIN"] } })] })),
+      failing(
+        ps,
+        restrictedPod({ containers: [container({}, { capabilities: { add: ["SYS_ADMIN", "NET_ADMIN"] } })] }),
+      ),
       [],
     );
     assert.deepEqual(
-      failing(ps, pod({ containers: [container({}, { capabilities: { add: ["SYS_ADMIN", "SYS_TIME"] } })] })),
+      failing(ps, restrictedPod({ containers: [container({}, { capabilities: { add: ["SYS_ADMIN", "SYS_TIME"] } })] })),
       ["capabilities_baseline"],
     );
   });
@@ -75,7 +80,7 @@ describe("rule exclude entries", () => {
         values: ["SYS_ADMIN"],
       }),
     );
-    assert.deepEqual(failing(ps, pod({ containers: [container({}, { capabilities: SYS_ADMIN })] })), [
+    assert.deepEqual(failing(ps, restrictedPod({ containers: [container({}, { capabilities: SYS_ADMIN })] })), [
       "capabilities_baseline",
     ]);
   });
@@ -83,7 +88,10 @@ describe("rule exclude entries", () => {
   test("a pod-level control is exempted without images", () => {
     const ps = rule("baseline", "latest", [{ controlName: "Host Namespaces" }]);
     assert.deepEqual(
-      failing(ps, pod({ hostNetwork: true, hostPID: true, containers: [container({}, { privileged: true })] })),
+      failing(
+        ps,
+        restrictedPod({ hostNetwork: true, hostPID: true, containers: [container({}, { privileged: true })] }),
+      ),
       ["privileged"],
     );
   });
@@ -93,7 +101,7 @@ describe("rule exclude entries", () => {
       { controlName: "Sysctls", restrictedField: "spec.securityContext.sysctls[*].name", values: ["kernel.msg*"] },
     ]);
     const sysctls = (...names: string[]) =>
-      pod({ securityContext: { sysctls: names.map((name) => ({ name, value: "1" })) } });
+      restrictedPod({ securityContext: { sysctls: names.map((name) => ({ name, value: "1" })) } });
     assert.deepEqual(failing(ps, sysctls("kernel.msgmax", "kernel.msgmnb")), []);
     const outcome = evaluatePodSecurity(ps, sysctls("kernel.msgmax", "kernel.sem"));
     assert.deepEqual(outcome.checks[0]?.errors.map(formatFieldError), [
@@ -102,7 +110,7 @@ describe("rule exclude entries", () => {
   });
 
   test("the Seccomp control covers both the baseline and the restricted check", () => {
-    const unconfined = pod({
+    const unconfined = restrictedPod({
       securityContext: { seccompProfile: { type: "Unconfined" } },
       containers: [container({}, { seccompProfile: null })],
     });
@@ -119,7 +127,9 @@ describe("rule exclude entries", () => {
   test("a pod-level exclusion's `fake` container removes one container error per control (Kyverno quirk)", () => {
     const ps = rule("restricted", "latest", [{ controlName: "Seccomp" }]);
     const noSeccomp = (n: number) =>
-      pod({ containers: Array.from({ length: n }, (_, i) => container({ name: `c${i}` }, { seccompProfile: null })) });
+      restrictedPod({
+        containers: Array.from({ length: n }, (_, i) => container({ name: `c${i}` }, { seccompProfile: null })),
+      });
     assert.deepEqual(failing(ps, noSeccomp(1)), []);
     const outcome = evaluatePodSecurity(ps, noSeccomp(2));
     assert.deepEqual(outcome.checks[0]?.errors.map(formatFieldError), [
@@ -128,7 +138,7 @@ describe("rule exclude entries", () => {
   });
 
   test("an exclusion collapses a check reported twice by a pinned version", () => {
-    const resource = pod({ hostIPC: true, containers: [container({}, { allowPrivilegeEscalation: null })] });
+    const resource = restrictedPod({ hostIPC: true, containers: [container({}, { allowPrivilegeEscalation: null })] });
     assert.deepEqual(failing(rule("restricted", "v1.29"), resource), [
       "allowPrivilegeEscalation",
       "allowPrivilegeEscalation",
@@ -141,7 +151,7 @@ describe("rule exclude entries", () => {
 
   test("Privilege Escalation by image", () => {
     const ps = rule("restricted", "latest", [{ controlName: "Privilege Escalation", images: ["*/istio/proxyv2:*"] }]);
-    const resource = pod({
+    const resource = restrictedPod({
       containers: [
         container(),
         container({ name: "istio-proxy", image: "docker.io/istio/proxyv2:1.20" }, { allowPrivilegeEscalation: true }),
@@ -153,7 +163,7 @@ describe("rule exclude entries", () => {
 
 describe("extra excludes (PolicyException podSecurity entries)", () => {
   const ps = rule("baseline");
-  const bad = pod({
+  const bad = restrictedPod({
     hostNetwork: true,
     containers: [container({ image: "tools/debug:1" }, { capabilities: SYS_ADMIN })],
   });
@@ -177,7 +187,7 @@ describe("extra excludes (PolicyException podSecurity entries)", () => {
   });
 
   test("a pod that passes is a pass, whatever the extra excludes", () => {
-    assert.deepEqual(evaluatePodSecurity(ps, pod(), [{ controlName: "Host Namespaces" }]), {
+    assert.deepEqual(evaluatePodSecurity(ps, restrictedPod(), [{ controlName: "Host Namespaces" }]), {
       allowed: true,
       checks: [],
       exemptedByExtra: false,

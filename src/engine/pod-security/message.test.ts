@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import { evaluatePodSecurity, UNSUPPORTED_KIND_ERROR } from "./evaluate-pod-security.js";
 import { podSecurityMessage, podSecurityProperties } from "./message.js";
-import { container, pod, rule } from "../../../test/support/pod-security.js";
+import { container, restrictedPod, rule } from "../../../test/support/pod-security.js";
 
 const baseline = rule("baseline");
 const podSpec = { hostNetwork: true, containers: [container({}, { privileged: true })] };
@@ -11,14 +11,14 @@ const podSpec = { hostNetwork: true, containers: [container({}, { privileged: tr
 describe("podSecurityMessage", () => {
   test("pass", () => {
     assert.equal(
-      podSecurityMessage("baseline", baseline, evaluatePodSecurity(baseline, pod())),
+      podSecurityMessage("baseline", baseline, evaluatePodSecurity(baseline, restrictedPod())),
       "Validation rule 'baseline' passed.",
     );
   });
 
   test("fail lists every check with its reason and field errors", () => {
     assert.equal(
-      podSecurityMessage("baseline", baseline, evaluatePodSecurity(baseline, pod(podSpec))),
+      podSecurityMessage("baseline", baseline, evaluatePodSecurity(baseline, restrictedPod(podSpec))),
       `Validation rule 'baseline' failed. It violates PodSecurity "baseline:latest": ` +
         "(Forbidden reason: host namespaces, field error list: [spec.hostNetwork is forbidden, forbidden values found: true])" +
         "(Forbidden reason: privileged, field error list: [spec.containers[0].securityContext.privileged is forbidden, forbidden values found: true])",
@@ -27,7 +27,10 @@ describe("podSecurityMessage", () => {
 
   test("required values and value-less errors use Go's field.Error text; the version is printed as written", () => {
     const ps = rule("restricted", "v1.24");
-    const resource = pod({ volumes: [{ name: "n", nfs: {} }], containers: [container({}, { runAsNonRoot: null })] });
+    const resource = restrictedPod({
+      volumes: [{ name: "n", nfs: {} }],
+      containers: [container({}, { runAsNonRoot: null })],
+    });
     assert.equal(
       podSecurityMessage("restricted", ps, evaluatePodSecurity(ps, resource)),
       `Validation rule 'restricted' failed. It violates PodSecurity "restricted:v1.24": ` +
@@ -105,7 +108,7 @@ describe("pod controllers and CronJobs", () => {
 describe("podSecurityProperties", () => {
   test("standard, version, controls and controlsJSON with the images of the named containers", () => {
     const ps = rule("restricted", "latest");
-    const resource = pod({
+    const resource = restrictedPod({
       hostNetwork: true,
       containers: [
         container({ image: "ghcr.io/acme/api:v2" }, { runAsNonRoot: null }),
@@ -123,6 +126,6 @@ describe("podSecurityProperties", () => {
   });
 
   test("nothing for a pass", () => {
-    assert.deepEqual(podSecurityProperties(baseline, evaluatePodSecurity(baseline, pod())), {});
+    assert.deepEqual(podSecurityProperties(baseline, evaluatePodSecurity(baseline, restrictedPod())), {});
   });
 });

@@ -19,8 +19,8 @@ function compiled(rule: JsonObject): CompiledPolicy {
 }
 
 const ruleOf = (policy: CompiledPolicy) => policy.rules.find((r) => r.name === "r") ?? assert.fail("no rule r");
-const labelled = pod("web", { labels: { app: "web" } });
-const unlabelled = pod("web", { labels: { team: "a" } });
+const labelled = pod({ name: "web", labels: { app: "web" } });
+const unlabelled = pod({ name: "web", labels: { team: "a" } });
 const requireApp = { message: "app label", pattern: { metadata: { labels: { app: "?*" } } } };
 
 describe("fastPassOf", () => {
@@ -47,8 +47,8 @@ describe("fastPassOf", () => {
       message: "validation error: app label. rule r failed at path /metadata/labels/app/",
       path: "/metadata/labels/app/",
     });
-    assert.equal(fast(pod("db", { labels: { team: "b" } }), "CREATE"), failed);
-    assert.deepEqual(fast(pod("api", { labels: {} }), "DELETE"), failed);
+    assert.equal(fast(pod({ name: "db", labels: { team: "b" } }), "CREATE"), failed);
+    assert.deepEqual(fast(pod({ name: "api", labels: {} }), "DELETE"), failed);
   });
 
   test("a failure answered fast is the one the full way gives", () => {

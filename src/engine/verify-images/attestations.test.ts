@@ -80,7 +80,7 @@ function policy(attestations: JsonValue, extra: JsonObject = {}): CompiledPolicy
 
 function run(p: CompiledPolicy, envelopes: readonly Buffer[], image = IMAGE, asked: ImageDataRequest[] = []) {
   const engine = createEngine(ports(envelopes, asked));
-  const resource = pod("web", { containers: [{ name: "app", image }] });
+  const resource = pod({ name: "web", containers: [{ name: "app", image }] });
   const mutated = engine.mutate(p, { resource, operation: "CREATE", namespaceLabels: {} });
   const validated = engine.validate(p, {
     resource: mutated.patchedResource ?? resource,

@@ -84,7 +84,7 @@ function run(p: CompiledPolicy, resource: JsonObject, table: Table = signedTable
   };
 }
 
-const appPod = (image = IMAGE): JsonObject => pod("web", { containers: [{ name: "app", image }] });
+const appPod = (image = IMAGE): JsonObject => pod({ name: "web", containers: [{ name: "app", image }] });
 const containerImage = (r: JsonValue, list = "containers", i = 0): unknown =>
   (((r as JsonObject)["spec"] as JsonObject)[list] as JsonObject[])[i]?.["image"];
 const annotation = (r: JsonObject): unknown =>
@@ -98,7 +98,8 @@ describe("verifyImages: images and references", () => {
       required: false,
       mutateDigest: false,
     });
-    const resource = pod("web", {
+    const resource = pod({
+      name: "web",
       containers: [
         { name: "a", image: "nginx:1.27" },
         { name: "b", image: "quay.io/x/y:1" },
@@ -111,7 +112,8 @@ describe("verifyImages: images and references", () => {
     const r = run(p, resource);
     assert.deepEqual(r.mutate, []);
     assert.deepEqual(r.validate, [["verify", "fail", "missing digest for docker.io/nginx:1.27"]]);
-    const digested = pod("web", {
+    const digested = pod({
+      name: "web",
       containers: [
         { name: "a", image: `nginx@sha256:${"c".repeat(64)}` },
         { name: "b", image: "quay.io/x/y:1" },

@@ -57,7 +57,7 @@ function applied(object: JsonObject, response: AdmissionResponseJson): JsonValue
 
 describe("mutate", () => {
   test("the base64 JSON patch applies back onto the object and gives the mutated object", () => {
-    const object = pod("nginx", { labels: { team: "blue" } });
+    const object = pod({ name: "nginx", labels: { team: "blue" } });
     const { response, admissions } = run({ policies: [addLabel("add-env", "env", "prod")] }, reviewOf(object));
     assert.equal(response.allowed, true);
     assert.deepEqual(applied(object, response), {
@@ -67,34 +67,40 @@ describe("mutate", () => {
     assert.equal(admissions[0]?.patchOps, JSON.parse(Buffer.from(response.patch ?? "", "base64").toString()).length);
   });
   test("policies apply in order, each seeing the earlier patches", () => {
-    const object = pod("nginx");
+    const object = pod({ name: "nginx" });
     const { response } = run({ policies: [addLabel("set-team", "team", "red"), copyTeam] }, reviewOf(object));
     const labels = ((applied(object, response) as JsonObject)["metadata"] as JsonObject)["labels"];
     assert.deepEqual(labels, { team: "red", tier: "red" });
   });
   test("nothing to change: allowed with no patch", () => {
-    const object = pod("nginx", { labels: { env: "prod" } });
+    const object = pod({ name: "nginx", labels: { env: "prod" } });
     const { response } = run({ policies: [addLabel("add-env", "env", "prod")] }, reviewOf(object));
     assert.deepEqual(response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
   });
   test("DELETE and CONNECT are allowed unchanged", () => {
     for (const extra of [
-      { operation: "DELETE", object: null, oldObject: pod("nginx") },
+      { operation: "DELETE", object: null, oldObject: pod({ name: "nginx" }) },
       { operation: "CONNECT", subResource: "exec", object: { kind: "PodExecOptions", apiVersion: "v1" } },
     ]) {
-      const { response } = run({ policies: [addLabel("add-env", "env", "prod")] }, reviewOf(pod("nginx"), extra));
+      const { response } = run(
+        { policies: [addLabel("add-env", "env", "prod")] },
+        reviewOf(pod({ name: "nginx" }), extra),
+      );
       assert.deepEqual(response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
     }
   });
   test("emitWarning turns each applied mutate rule into a warning", () => {
     const { response } = run(
       { policies: [addLabel("add-env", "env", "prod", { emitWarning: true }), addLabel("quiet", "q", "1")] },
-      reviewOf(pod("nginx")),
+      reviewOf(pod({ name: "nginx" })),
     );
     assert.deepEqual(response.warnings, ["policy add-env.add-env: mutated Pod/nginx in namespace default"]);
   });
   test("an error under failurePolicy Fail denies with the failing rules", () => {
-    const { response } = run({ policies: [addLabel("add-env", "env", "prod"), broken({})] }, reviewOf(pod("nginx")));
+    const { response } = run(
+      { policies: [addLabel("add-env", "env", "prod"), broken({})] },
+      reviewOf(pod({ name: "nginx" })),
+    );
     assert.equal(response.allowed, false);
     assert.match(
       response.status?.message ?? "",
@@ -103,7 +109,7 @@ describe("mutate", () => {
     assert.equal(response.patch, undefined);
   });
   test("an error under Ignore drops only that policy's changes", () => {
-    const object = pod("nginx");
+    const object = pod({ name: "nginx" });
     const { response, results } = run(
       { policies: [broken({ failurePolicy: "Ignore" }), addLabel("add-env", "env", "prod")] },
       reviewOf(object),
@@ -118,14 +124,18 @@ describe("mutate", () => {
     assert.deepEqual(((applied(object, response) as JsonObject)["metadata"] as JsonObject)["labels"], { env: "prod" });
   });
   test("/mutate/ignore serves only Ignore policies", () => {
-    const { response } = run({ policies: [addLabel("add-env", "env", "prod")] }, reviewOf(pod("nginx")), "ignore");
+    const { response } = run(
+      { policies: [addLabel("add-env", "env", "prod")] },
+      reviewOf(pod({ name: "nginx" })),
+      "ignore",
+    );
     assert.equal(response.patch, undefined);
   });
   test("UPDATE mutates the new object", () => {
-    const object = pod("nginx", { labels: { team: "a" } });
+    const object = pod({ name: "nginx", labels: { team: "a" } });
     const { response } = run(
       { policies: [copyTeam] },
-      reviewOf(object, { operation: "UPDATE", oldObject: pod("nginx") }),
+      reviewOf(object, { operation: "UPDATE", oldObject: pod({ name: "nginx" }) }),
     );
     assert.equal(
       (((applied(object, response) as JsonObject)["metadata"] as JsonObject)["labels"] as JsonObject)["tier"],
@@ -135,13 +145,13 @@ describe("mutate", () => {
   test("past the deadline a Fail policy left out denies; Ignore ones are skipped", () => {
     const fail = run(
       { policies: [addLabel("a", "a", "1"), addLabel("b", "b", "1")], clockStep: 6, deadlineSeconds: 10 },
-      reviewOf(pod("nginx")),
+      reviewOf(pod({ name: "nginx" })),
     );
     assert.equal(
       fail.response.status?.message,
       "bylaw: admission review exceeded its deadline of 10s before evaluating 1 policy with failurePolicy Fail (b); denied",
     );
-    const object = pod("nginx");
+    const object = pod({ name: "nginx" });
     const ignore = run(
       {
         policies: [
@@ -181,7 +191,8 @@ describe("mutate", () => {
         ],
         spec,
       );
-    const big = pod("big", {
+    const big = pod({
+      name: "big",
       containers: Array.from({ length: 100_000 }, (_, i) => ({ name: `c${i}`, image: "nginx:1.27" })),
     });
     // 1 s per clock reading, read every 1,024 foreach elements: the 10 s deadline passes inside the policy.
@@ -225,7 +236,7 @@ describe("mutate", () => {
       name: i === 2_999 ? "x" : `c${i}`,
       image: "nginx:1.27",
     }));
-    const big = pod("big", { containers });
+    const big = pod({ name: "big", containers });
     const policies = [addLabel("first", "first", "1"), policy({}), addLabel("last", "last", "1")];
     const alone = handleMutate(reviewOf(big), fakeDeps({ policies }).deps);
     // A slice of one check (1,024 units): the foreach over 3,000 containers runs past it.
@@ -266,7 +277,7 @@ describe("mutate", () => {
         },
       },
     ]);
-    const { response, results } = run({ policies: [existing] }, reviewOf(pod("nginx")));
+    const { response, results } = run({ policies: [existing] }, reviewOf(pod({ name: "nginx" })));
     assert.deepEqual(response, { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
     assert.equal(results.length, 0);
   });

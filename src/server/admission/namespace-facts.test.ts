@@ -39,7 +39,7 @@ function run(
 ): { allowed: boolean; message: string; warnings: readonly string[] } {
   const fake = fakeDeps({ policies: [policy] });
   const deps = { ...fake.deps, cluster: facts };
-  const result: HandlerResult = handleValidate(reviewOf(pod("web", { namespace })), deps, mode);
+  const result: HandlerResult = handleValidate(reviewOf(pod({ name: "web", namespace })), deps, mode);
   assert.equal(result.status, 200);
   const response = (
     result.body as { response: { allowed: boolean; status?: { message: string }; warnings?: readonly string[] } }
@@ -148,7 +148,7 @@ describe("namespace labels the cluster facts do not know", () => {
     ]);
     const fake = fakeDeps({ policies: [policy] });
     const result = handleMutate(
-      reviewOf(pod("web", { namespace: "prod-2" })),
+      reviewOf(pod({ name: "web", namespace: "prod-2" })),
       { ...fake.deps, cluster: facts },
       "fail",
     );

@@ -22,7 +22,7 @@ const noPrivileged = clusterPolicy(
 );
 
 const privilegedPod = (kind: string): JsonObject => ({
-  ...pod("root", { containers: [{ name: "c", image: "nginx:1.27", securityContext: { privileged: true } }] }),
+  ...pod({ name: "root", containers: [{ name: "c", image: "nginx:1.27", securityContext: { privileged: true } }] }),
   kind,
 });
 

@@ -43,7 +43,7 @@ function run(setup: FakeSetup, body: JsonObject, mode?: "fail" | "ignore") {
   return { ...fake, response: r.body.response };
 }
 
-const nginx = pod("nginx", { labels: { app: "web" } });
+const nginx = pod({ name: "nginx", labels: { app: "web" } });
 
 describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate", () => {
   test("failurePolicy Fail: a matching request is denied, naming the policy and what is missing", () => {
@@ -98,8 +98,8 @@ describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate",
 
   test("a NamespacedMutatingPolicy answers only in its own namespace", () => {
     const policies = [mpol("add-labels", {}, "NamespacedMutatingPolicy", "team-a")];
-    const inA = reviewOf(pod("p", { namespace: "team-a" }), { namespace: "team-a" });
-    const inB = reviewOf(pod("p", { namespace: "team-b" }), { namespace: "team-b" });
+    const inA = reviewOf(pod({ name: "p", namespace: "team-a" }), { namespace: "team-a" });
+    const inB = reviewOf(pod({ name: "p", namespace: "team-b" }), { namespace: "team-b" });
     assert.equal(run({ policies }, inA, "fail").response.allowed, false);
     assert.equal(run({ policies }, inB, "fail").response.allowed, true);
   });

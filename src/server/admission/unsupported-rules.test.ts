@@ -10,7 +10,7 @@ import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { handleValidate } from "./index.js";
 import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
-const unsigned = pod("web", { containers: [{ name: "app", image: "ghcr.io/acme/unsigned:1.0" }] });
+const unsigned = pod({ name: "web", containers: [{ name: "app", image: "ghcr.io/acme/unsigned:1.0" }] });
 const verify = (spec: JsonObject, entry: JsonObject = {}): JsonObject =>
   clusterPolicy(
     "verify-images",

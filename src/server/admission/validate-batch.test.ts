@@ -62,7 +62,7 @@ const setup: FakeSetup = {
 
 const uid = (n: number): string => `00000000-0000-0000-0000-${String(n).padStart(12, "0")}`;
 const privileged = (name: string, labels: Record<string, string>): JsonObject => {
-  const p = pod(name, { labels });
+  const p = pod({ name: name, labels });
   (p["spec"] as { containers: JsonObject[] }).containers[0] = {
     name: "c",
     image: "busybox",
@@ -74,10 +74,10 @@ const privileged = (name: string, labels: Record<string, string>): JsonObject =>
 /** Reviews of every kind of outcome: allowed, warned, denied by a pattern or a deny rule, DELETE, UPDATE, and bad bodies. */
 function mixedBodies(): unknown[] {
   return [
-    reviewOf(pod("ok", { labels: { app: "a", team: "t", tier: "x" } }), { uid: uid(1) }),
-    reviewOf(pod("no-app", { labels: { team: "t" } }), { uid: uid(2) }),
+    reviewOf(pod({ name: "ok", labels: { app: "a", team: "t", tier: "x" } }), { uid: uid(1) }),
+    reviewOf(pod({ name: "no-app", labels: { team: "t" } }), { uid: uid(2) }),
     { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview" },
-    reviewOf(pod("warned", { labels: { app: "a" } }), { uid: uid(4) }),
+    reviewOf(pod({ name: "warned", labels: { app: "a" } }), { uid: uid(4) }),
     "not a review",
     reviewOf(privileged("priv", { app: "a", team: "t" }), { uid: uid(6) }),
     reviewOf(null, {
@@ -85,12 +85,12 @@ function mixedBodies(): unknown[] {
       operation: "DELETE",
       name: "gone",
       namespace: "default",
-      oldObject: pod("gone", { labels: {} }),
+      oldObject: pod({ name: "gone", labels: {} }),
     }),
-    reviewOf(pod("upd", { labels: { team: "t" } }), {
+    reviewOf(pod({ name: "upd", labels: { team: "t" } }), {
       uid: uid(8),
       operation: "UPDATE",
-      oldObject: pod("upd", { labels: { team: "t" } }),
+      oldObject: pod({ name: "upd", labels: { team: "t" } }),
     }),
     reviewOf(
       { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm", namespace: "default" } },
@@ -141,8 +141,8 @@ describe("handleValidateBatch", () => {
     const f = fakeDeps(setup);
     handleValidateBatch(
       [
-        reviewOf(pod("a", { labels: { app: "a" } }), { uid: uid(1) }),
-        reviewOf(pod("b", { labels: { app: "b" } }), { uid: uid(2) }),
+        reviewOf(pod({ name: "a", labels: { app: "a" } }), { uid: uid(1) }),
+        reviewOf(pod({ name: "b", labels: { app: "b" } }), { uid: uid(2) }),
       ],
       f.deps,
       "fail",
@@ -171,8 +171,8 @@ describe("handleValidateBatch", () => {
         },
       },
     };
-    const good = reviewOf(pod("ok", { labels: { app: "a", team: "t" } }), { uid: uid(1) });
-    const bad = reviewOf(pod("ok2", { labels: { app: "a" } }), {
+    const good = reviewOf(pod({ name: "ok", labels: { app: "a", team: "t" } }), { uid: uid(1) });
+    const bad = reviewOf(pod({ name: "ok2", labels: { app: "a" } }), {
       uid: uid(2),
       userInfo: { username: "mallory", groups: [] },
     });
@@ -213,7 +213,7 @@ describe("handleValidateBatch", () => {
         },
       },
     };
-    const review = reviewOf(pod("ok", { labels: { app: "a", team: "t" } }), { uid: uid(3) });
+    const review = reviewOf(pod({ name: "ok", labels: { app: "a", team: "t" } }), { uid: uid(3) });
     const [fail] = handleValidateBatch([review], deps, "fail");
     const response = (fail?.body as unknown as { response: { allowed: boolean; status?: { message?: string } } })
       .response;
@@ -240,7 +240,7 @@ describe("handleValidateBatch", () => {
     const roles = (): never => {
       throw notReady;
     };
-    const review = reviewOf(pod("ok", { labels: { app: "a", team: "t" } }), { uid: uid(4) });
+    const review = reviewOf(pod({ name: "ok", labels: { app: "a", team: "t" } }), { uid: uid(4) });
     const answer = (needs: boolean): { allowed: boolean; status?: { message?: string } } => {
       const deps = { ...f.deps, cluster: { ...f.deps.cluster, roles, needsRoles: () => needs } };
       const [a] = handleValidateBatch([review], deps, "fail");
@@ -261,7 +261,7 @@ describe("handleValidateBatch", () => {
       needsLabel("app", { validationFailureAction: "Enforce" }, "second"),
     ];
     const f = fakeDeps({ policies: two, clockStep: 4, deadlineSeconds: 10 });
-    const labelled = (n: number): JsonObject => reviewOf(pod(`p${n}`, { labels: { app: "a" } }), { uid: uid(n) });
+    const labelled = (n: number): JsonObject => reviewOf(pod({ name: `p${n}`, labels: { app: "a" } }), { uid: uid(n) });
     const [first, second] = handleValidateBatch([labelled(1), labelled(2)], f.deps, "fail").map(
       (a) => (a.body as { response: { allowed: boolean; status?: { message: string } } }).response,
     );
@@ -286,8 +286,8 @@ describe("handleValidateBatch", () => {
     });
     handleValidateBatch(
       [
-        reviewOf(pod("a", { labels: { app: "a" } }), { uid: uid(1) }),
-        reviewOf(pod("b", { labels: { app: "b" } }), { uid: uid(2) }),
+        reviewOf(pod({ name: "a", labels: { app: "a" } }), { uid: uid(1) }),
+        reviewOf(pod({ name: "b", labels: { app: "b" } }), { uid: uid(2) }),
       ],
       f.deps,
       "fail",

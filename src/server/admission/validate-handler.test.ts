@@ -19,8 +19,8 @@ const requireApp = (spec: JsonObject = {}, name = "require-labels"): JsonObject 
     spec,
   );
 const enforce = { validationFailureAction: "Enforce" };
-const labelled = pod("nginx", { labels: { app: "web" } });
-const unlabelled = pod("nginx", { labels: { team: "a" } });
+const labelled = pod({ name: "nginx", labels: { app: "web" } });
+const unlabelled = pod({ name: "nginx", labels: { team: "a" } });
 const BLOCKED =
   "\n\nresource Pod/default/nginx was blocked due to the following policies \n\nrequire-labels:\n  check-for-labels: 'validation error: label app is required. rule check-for-labels failed at path /metadata/labels/app/'\n";
 
@@ -202,8 +202,10 @@ describe("validate: operations", () => {
   test("UPDATE of an object that already violated is allowed (allowExistingViolations); a new violation is denied", () => {
     const setup = { policies: [requireApp(enforce)] };
     assert.equal(
-      run(setup, reviewOf(unlabelled, { operation: "UPDATE", oldObject: pod("nginx", { labels: { team: "b" } }) }))
-        .response.allowed,
+      run(
+        setup,
+        reviewOf(unlabelled, { operation: "UPDATE", oldObject: pod({ name: "nginx", labels: { team: "b" } }) }),
+      ).response.allowed,
       true,
     );
     const r = run(setup, reviewOf(unlabelled, { operation: "UPDATE", oldObject: labelled }));
@@ -230,7 +232,7 @@ describe("validate: operations", () => {
       ],
       enforce,
     );
-    const victim = pod("db", { labels: { protected: "true" } });
+    const victim = pod({ name: "db", labels: { protected: "true" } });
     const r = run(
       { policies: [noDelete] },
       reviewOf(null, { operation: "DELETE", name: "db", namespace: "default", oldObject: victim }),
@@ -241,7 +243,8 @@ describe("validate: operations", () => {
     );
     assert.equal(r.admissions[0]?.name, "db");
     assert.equal(
-      run({ policies: [noDelete] }, reviewOf(null, { operation: "DELETE", oldObject: pod("db") })).response.allowed,
+      run({ policies: [noDelete] }, reviewOf(null, { operation: "DELETE", oldObject: pod({ name: "db" }) })).response
+        .allowed,
       true,
     );
   });
@@ -324,11 +327,11 @@ describe("validate: who and where", () => {
     );
     const namespaces = { shop: { env: "prod" }, lab: { env: "dev" } };
     assert.equal(
-      run({ policies: [prodOnly], namespaces }, reviewOf(pod("x", { namespace: "shop" }))).response.allowed,
+      run({ policies: [prodOnly], namespaces }, reviewOf(pod({ name: "x", namespace: "shop" }))).response.allowed,
       false,
     );
     assert.equal(
-      run({ policies: [prodOnly], namespaces }, reviewOf(pod("x", { namespace: "lab" }))).response.allowed,
+      run({ policies: [prodOnly], namespaces }, reviewOf(pod({ name: "x", namespace: "lab" }))).response.allowed,
       true,
     );
   });

@@ -26,8 +26,8 @@ function vp(name: string, spec: JsonObject): JsonObject {
     },
   };
 }
-const labelled = pod("nginx", { labels: { app: "web" } });
-const unlabelled = pod("nginx", { labels: { team: "a" } });
+const labelled = pod({ name: "nginx", labels: { app: "web" } });
+const unlabelled = pod({ name: "nginx", labels: { team: "a" } });
 
 function run(setup: FakeSetup, body: JsonObject, mode?: "fail" | "ignore") {
   const fake = fakeDeps(setup);
@@ -199,7 +199,7 @@ describe("validate webhook: ValidatingPolicy", () => {
     assert.equal(
       run(
         { policies: [vp("require-app", { validationActions: ["Deny"] })], exceptions: [exception] },
-        reviewOf(pod("other", { labels: { team: "a" } })),
+        reviewOf(pod({ name: "other", labels: { team: "a" } })),
       ).response.allowed,
       false,
     );

@@ -49,7 +49,8 @@ const requestOf = (resource: JsonObject): EngineRequest => ({
   namespaceLabels: {},
   userInfo: { username: "u", groups: [], roles: [], clusterRoles: [] },
 });
-const heavy = pod("heavy", {
+const heavy = pod({
+  name: "heavy",
   containers: Array.from({ length: 200_000 }, (_, i) => ({ name: `c${i}`, image: "nginx:1.27" })),
 });
 
@@ -58,7 +59,7 @@ describe("worker pool", () => {
   after(() => pool.close());
 
   test("a job gives the rule results the engine gives on this thread, joined to this thread's policies", async () => {
-    const resource = pod("p", { labels: { app: "a" }, containers: [{ name: "x", image: "nginx" }] });
+    const resource = pod({ name: "p", labels: { app: "a" }, containers: [{ name: "x", image: "nginx" }] });
     const request = requestOf(resource);
     const outcome = await pool.run({
       snapshot,
@@ -90,7 +91,7 @@ describe("worker pool", () => {
     });
     assert.ok(outcome.left.length >= 3, `left ${outcome.left.length}`);
     assert.deepEqual(outcome.left.slice(-3), snapshot.policies);
-    const light = pod("p", { labels: { team: "t" } });
+    const light = pod({ name: "p", labels: { team: "t" } });
     const next = await pool.run({
       snapshot,
       policies: snapshot.policies.slice(0, 1),
@@ -113,7 +114,7 @@ describe("worker pool", () => {
       object: heavy,
       deadlineAt: now() + 0.5,
     });
-    const light = pod("p", { labels: { team: "t" } });
+    const light = pod({ name: "p", labels: { team: "t" } });
     const t0 = now();
     const queued = await pool.run({
       snapshot,
@@ -139,7 +140,7 @@ describe("worker pool", () => {
     );
     assert.ok(bySelector.ok);
     const own: PolicySnapshot = { policies: [bySelector.policy], generation: 2, loadedAt: 0 };
-    const light = pod("p", { labels: { team: "t" } });
+    const light = pod({ name: "p", labels: { team: "t" } });
     const outcome = await pool.run({
       snapshot: own,
       policies: own.policies,
@@ -161,7 +162,7 @@ describe("worker pool", () => {
       onEvent: (e) => events.push(e),
     });
     try {
-      const light = pod("p", { labels: { team: "t" } });
+      const light = pod({ name: "p", labels: { team: "t" } });
       const t0 = now();
       const outcome = await stuck.run({
         snapshot,
@@ -227,7 +228,7 @@ describe("worker pool", () => {
         rules: (compiled[2] as (typeof compiled)[number]).rules.filter((r) => r.name === "add-z"),
       },
     ] as typeof compiled;
-    const resource = pod("web", { labels: { app: "a" } });
+    const resource = pod({ name: "web", labels: { app: "a" } });
     const outcome = await pool.run({
       kind: "mutate",
       snapshot: own,
@@ -256,7 +257,7 @@ describe("worker pool", () => {
   test("a policy outside the job's snapshot is an evaluation error, never a pass", async () => {
     const other = engine.compile(structuredClone(docs[0] as JsonObject));
     assert.ok(other.ok);
-    const light = pod("p", { labels: { team: "t" } });
+    const light = pod({ name: "p", labels: { team: "t" } });
     const outcome = await pool.run({
       snapshot,
       policies: [other.policy],

@@ -64,7 +64,7 @@ describe("admission routes", () => {
       ],
     });
     const routes = admissionRoutes(deps, groups);
-    const body = reviewOf(pod("web"));
+    const body = reviewOf(pod({ name: "web" }));
     const denied = (path: string): string => answer(routes.get(path)?.(body)).message;
     assert.match(denied("/validate/fail"), /\nten:\n/);
     assert.doesNotMatch(denied("/validate/fail"), /twenty|lenient/);
@@ -78,7 +78,7 @@ describe("admission routes", () => {
     // The fake clock moves 9 s per reading: the first policy would start 9 s in, the second 18 s in.
     // The 10 s group's deadline is 8 s, the 20 s group's 16 s; the Fail policies left out deny.
     const slow = [needsApp("first", { webhookTimeoutSeconds: 20 }), needsApp("second", { webhookTimeoutSeconds: 20 })];
-    const labelled = reviewOf(pod("web", { labels: { app: "web" } }));
+    const labelled = reviewOf(pod({ name: "web", labels: { app: "web" } }));
     const { deps } = fakeDeps({ policies: slow, clockStep: 9, deadlineSeconds: 8 });
     assert.match(
       answer(admissionRoutes(deps, groups).get("/validate/fail/timeout-20s")?.(labelled)).message,
@@ -110,7 +110,7 @@ describe("admission routes", () => {
     });
     const { deps } = fakeDeps({ policies: [needsApp("shared", {}), scoped] });
     const routes = admissionRoutes(deps, { ...groups, fineGrained: true });
-    const body = reviewOf(pod("web"));
+    const body = reviewOf(pod({ name: "web" }));
     assert.doesNotMatch(
       answer(routes.get("/validate/fail")?.(body)).message,
       /scoped/,
@@ -121,8 +121,9 @@ describe("admission routes", () => {
     assert.match(own, /\nscoped:\n/);
     assert.doesNotMatch(own, /shared/);
     assert.equal(
-      answer(routes.get("/validate/fail/finegrained/scoped")?.(reviewOf(pod("web", { namespace: "kube-system" }))))
-        .allowed,
+      answer(
+        routes.get("/validate/fail/finegrained/scoped")?.(reviewOf(pod({ name: "web", namespace: "kube-system" }))),
+      ).allowed,
       true,
       "its conditions exclude kube-system",
     );
@@ -172,7 +173,7 @@ describe("admission routes", () => {
     });
     const { deps } = fakeDeps({ policies: [vpol("plain", {}), timed, namesake], compile });
     const routes = admissionRoutes(deps, { ...groups, fineGrained: true });
-    const body = reviewOf(pod("web"));
+    const body = reviewOf(pod({ name: "web" }));
     const shared = answer(routes.get("/validate/fail")?.(body)).message;
     assert.match(shared, /plain: label app is required/);
     assert.doesNotMatch(shared, /timed/, "left out of the shared webhook");
@@ -204,9 +205,9 @@ describe("admission routes", () => {
     });
     const { deps } = fakeDeps({ policies: [scoped] });
     const routes = admissionRoutes(deps, groups);
-    assert.match(answer(routes.get("/validate/fail")?.(reviewOf(pod("web")))).message, /\nscoped:\n/);
+    assert.match(answer(routes.get("/validate/fail")?.(reviewOf(pod({ name: "web" })))).message, /\nscoped:\n/);
     assert.equal(
-      answer(routes.get("/validate/fail")?.(reviewOf(pod("web", { namespace: "kube-system" })))).allowed,
+      answer(routes.get("/validate/fail")?.(reviewOf(pod({ name: "web", namespace: "kube-system" })))).allowed,
       true,
     );
   });
@@ -220,7 +221,7 @@ describe("admission routes", () => {
     });
     const denied = answer(
       admissionRoutes(fail.deps, { ...groups, fineGrained: true }).get("/validate/fail/finegrained/strict")?.(
-        reviewOf(pod("web", { labels: { app: "web" } })),
+        reviewOf(pod({ name: "web", labels: { app: "web" } })),
       ),
     );
     assert.equal(denied.allowed, false);
@@ -231,7 +232,7 @@ describe("admission routes", () => {
     assert.equal(
       answer(
         admissionRoutes(ignore.deps, { ...groups, fineGrained: true }).get("/validate/ignore/finegrained/lenient")?.(
-          reviewOf(pod("web", { labels: { app: "web" } })),
+          reviewOf(pod({ name: "web", labels: { app: "web" } })),
         ),
       ).allowed,
       true,

@@ -87,9 +87,9 @@ describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates i
   );
 
   test("results are named after the policy: pass with no message, fail with the validation's message", () => {
-    assert.deepEqual(run(engine, p, pod("ok-1")), [["vap", "pass", ""]]);
-    assert.deepEqual(run(engine, p, pod("bad")), [["vap", "fail", "name must start with ok"]]);
-    assert.deepEqual(run(engine, p, { ...pod("ok-2"), spec: { hostNetwork: true, containers: [] } }), [
+    assert.deepEqual(run(engine, p, pod({ name: "ok-1" })), [["vap", "pass", ""]]);
+    assert.deepEqual(run(engine, p, pod({ name: "bad" })), [["vap", "fail", "name must start with ok"]]);
+    assert.deepEqual(run(engine, p, { ...pod({ name: "ok-2" }), spec: { hostNetwork: true, containers: [] } }), [
       ["vap", "fail", "failed expression: !has(object.spec.hostNetwork)"],
     ]);
     assert.equal(p.admissionPolicy, true);
@@ -101,7 +101,10 @@ describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates i
       run(engine, p, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } }),
       [],
     );
-    assert.deepEqual(run(engine, p, pod("bad"), { operation: "DELETE", oldResource: pod("bad") }), []);
+    assert.deepEqual(
+      run(engine, p, pod({ name: "bad" }), { operation: "DELETE", oldResource: pod({ name: "bad" }) }),
+      [],
+    );
   });
 
   test("matchConditions not met skip; an error in them is an error; messageExpression wins over message", () => {
@@ -120,10 +123,12 @@ describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates i
         ],
       }),
     );
-    assert.deepEqual(run(engine, q, pod("a", { namespace: "kube-system", containers: containers(3) })), [
+    assert.deepEqual(run(engine, q, pod({ name: "a", namespace: "kube-system", containers: containers(3) })), [
       ["vap", "skip", "match conditions aren't met"],
     ]);
-    assert.deepEqual(run(engine, q, pod("a", { containers: containers(3) })), [["vap", "fail", "has 3 containers"]]);
+    assert.deepEqual(run(engine, q, pod({ name: "a", containers: containers(3) })), [
+      ["vap", "fail", "has 3 containers"],
+    ]);
     const broken = compile(
       engine,
       vap({
@@ -132,7 +137,7 @@ describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates i
         validations: [{ expression: "true" }],
       }),
     );
-    const [row] = run(engine, broken, pod("a"));
+    const [row] = run(engine, broken, pod({ name: "a" }));
     assert.equal(row?.[1], "error");
     assert.match(row?.[2] ?? "", /^expression 'object\.spec\.nope == 1' resulted in error: /);
   });
@@ -146,7 +151,7 @@ describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates i
         validations: [{ expression: "variables.bad == 1" }],
       }),
     );
-    const [row] = run(engine, q, pod("a"));
+    const [row] = run(engine, q, pod({ name: "a" }));
     assert.equal(row?.[1], "error");
     assert.match(
       row?.[2] ?? "",
@@ -159,14 +164,14 @@ describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates i
       engine,
       vap({ matchConstraints: podRules, validations: [{ expression: "object.spec.containers.all(c, " }] }),
     );
-    const [row] = run(engine, q, pod("a"));
+    const [row] = run(engine, q, pod({ name: "a" }));
     assert.equal(row?.[1], "error");
     assert.match(row?.[2] ?? "", /policy vap: spec\.validations\[0\]\.expression: compilation failed: .*1:/);
   });
 
   test("a policy without params evaluates params as null, as Kyverno's CLI does", () => {
     const q = compile(engine, vap(maxContainers));
-    const [row] = run(engine, q, pod("a"));
+    const [row] = run(engine, q, pod({ name: "a" }));
     assert.equal(row?.[1], "error");
   });
 
@@ -206,7 +211,7 @@ describe("ValidatingAdmissionPolicyBinding", () => {
     );
     const answer = (env: string): [unknown, unknown, string][] =>
       engine
-        .validate(p, { resource: pod("bad"), operation: "CREATE", namespaceLabels: { env } })
+        .validate(p, { resource: pod({ name: "bad" }), operation: "CREATE", namespaceLabels: { env } })
         .rules.map((r) => [r.properties?.["binding"], r.action, r.status]);
     assert.deepEqual(answer("prod"), [["prod", "Enforce", "fail"]]);
     assert.deepEqual(answer("dev"), [["warn-dev", "Audit", "fail"]]);
@@ -218,7 +223,7 @@ describe("ValidatingAdmissionPolicyBinding", () => {
     );
     assert.deepEqual(
       engine
-        .validate(both, { resource: pod("bad"), operation: "CREATE", namespaceLabels: {} })
+        .validate(both, { resource: pod({ name: "bad" }), operation: "CREATE", namespaceLabels: {} })
         .rules.map((r) => r.properties?.["binding"]),
       ["last"],
     );
@@ -255,7 +260,7 @@ describe("ValidatingAdmissionPolicyBinding", () => {
     for (const b of lenient) {
       const p = compile(engine, vap(maxContainers), [b]);
       assert.deepEqual(
-        run(engine, p, pod("a", { namespace: "team", containers: containers(3) })),
+        run(engine, p, pod({ name: "a", namespace: "team", containers: containers(3) })),
         [["vap", "fail", "at most 2 containers"]],
         JSON.stringify(b),
       );
@@ -264,7 +269,7 @@ describe("ValidatingAdmissionPolicyBinding", () => {
       { ...binding("b", {}), spec: { policyName: "vap", paramRef: { name: "limits" } } },
     ]);
     const r = engine.validate(noActions, {
-      resource: pod("a", { namespace: "team", containers: containers(3) }),
+      resource: pod({ name: "a", namespace: "team", containers: containers(3) }),
       operation: "CREATE",
       namespaceLabels: {},
     });
@@ -312,18 +317,18 @@ describe("params, as Kyverno's CLI chooses them offline", () => {
 
   test("by name: the first object of that name, whatever its namespace or kind", () => {
     const p = withRef({ name: "limits", parameterNotFoundAction: "Deny" });
-    assert.deepEqual(run(engine, p, pod("a", { namespace: "team", containers: containers(3) })), [
+    assert.deepEqual(run(engine, p, pod({ name: "a", namespace: "team", containers: containers(3) })), [
       ["vap", "fail", "at most 2 containers"],
     ]);
-    assert.deepEqual(run(engine, p, pod("a", { namespace: "other", containers: containers(3) })), [
+    assert.deepEqual(run(engine, p, pod({ name: "a", namespace: "other", containers: containers(3) })), [
       ["vap", "fail", "at most 2 containers"],
     ]);
     const namespaced = withRef({ name: "limits", namespace: "other", parameterNotFoundAction: "Deny" });
-    assert.deepEqual(run(engine, namespaced, pod("a", { namespace: "team", containers: containers(3) })), [
+    assert.deepEqual(run(engine, namespaced, pod({ name: "a", namespace: "team", containers: containers(3) })), [
       ["vap", "fail", "at most 2 containers"],
     ]);
     const otherKind = withRef({ name: "crd-limits", parameterNotFoundAction: "Deny" });
-    assert.deepEqual(run(engine, otherKind, pod("a", { containers: containers(4) })), [
+    assert.deepEqual(run(engine, otherKind, pod({ name: "a", containers: containers(4) })), [
       ["vap", "fail", "at most 3 containers"],
     ]);
   });
@@ -342,9 +347,9 @@ describe("params, as Kyverno's CLI chooses them offline", () => {
       { selector: { matchExpressions: [{ key: "tier", operator: "Exists" }] }, parameterNotFoundAction: "Deny" },
       listAware,
     );
-    assert.deepEqual(run(engine, p, pod("a", { containers: containers(2) })), [["vap", "fail", "checked 2"]]);
+    assert.deepEqual(run(engine, p, pod({ name: "a", containers: containers(2) })), [["vap", "fail", "checked 2"]]);
     const perObject = withRef({ selector: { matchLabels: { tier: "loose" } }, parameterNotFoundAction: "Deny" });
-    const [row] = run(engine, perObject, pod("a", { containers: containers(2) }));
+    const [row] = run(engine, perObject, pod({ name: "a", containers: containers(2) }));
     assert.equal(row?.[1], "error");
     assert.match(
       row?.[2] ?? "",
@@ -355,13 +360,13 @@ describe("params, as Kyverno's CLI chooses them offline", () => {
   test("none found: parameterNotFoundAction is not read; the policy runs with params null", () => {
     for (const action of ["Allow", "Deny"]) {
       const p = withRef({ name: "missing", parameterNotFoundAction: action });
-      const [row] = run(engine, p, pod("a", { namespace: "team" }));
+      const [row] = run(engine, p, pod({ name: "a", namespace: "team" }));
       assert.equal(row?.[1], "error", action);
       const tolerant = withRef(
         { name: "missing", parameterNotFoundAction: action },
         { validations: [{ expression: "params == null", message: "had params" }] },
       );
-      assert.deepEqual(run(engine, tolerant, pod("a")), [["vap", "pass", ""]]);
+      assert.deepEqual(run(engine, tolerant, pod({ name: "a" })), [["vap", "pass", ""]]);
     }
   });
 
@@ -370,7 +375,7 @@ describe("params, as Kyverno's CLI chooses them offline", () => {
     const p = compile(bare, vap({ ...maxContainers, validations: [{ expression: "params == null" }] }), [
       binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } }),
     ]);
-    assert.deepEqual(run(bare, p, pod("a", { namespace: "team" })), [["vap", "pass", ""]]);
+    assert.deepEqual(run(bare, p, pod({ name: "a", namespace: "team" })), [["vap", "pass", ""]]);
   });
 
   test("a port that fails to list is an error, never 'not found'", () => {
@@ -382,6 +387,8 @@ describe("params, as Kyverno's CLI chooses them offline", () => {
     const p = compile(broken, vap(maxContainers), [
       binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } }),
     ]);
-    assert.deepEqual(run(broken, p, pod("a")), [["vap", "error", "binding b: parameter objects: disk on fire"]]);
+    assert.deepEqual(run(broken, p, pod({ name: "a" })), [
+      ["vap", "error", "binding b: parameter objects: disk on fire"],
+    ]);
   });
 });

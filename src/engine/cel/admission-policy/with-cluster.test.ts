@@ -95,10 +95,10 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
   test("params by name are read in the request's namespace, or paramRef.namespace (CollectParams)", () => {
     const engine = clusterEngine(objects);
     const p = compile(engine, maxContainers(), [binding("b", { paramRef: { name: "limits" } })]);
-    assert.deepEqual(run(engine, p, pod("x", { namespace: "team", ...three })), [["fail", "at most 2"]]);
-    assert.deepEqual(run(engine, p, pod("x", { namespace: "lab", ...three })), [["pass", ""]]);
+    assert.deepEqual(run(engine, p, pod({ name: "x", namespace: "team", ...three })), [["fail", "at most 2"]]);
+    assert.deepEqual(run(engine, p, pod({ name: "x", namespace: "lab", ...three })), [["pass", ""]]);
     const pinned = compile(engine, maxContainers(), [binding("b", { paramRef: { name: "limits", namespace: "lab" } })]);
-    assert.deepEqual(run(engine, pinned, pod("x", { namespace: "team", ...three })), [["pass", ""]]);
+    assert.deepEqual(run(engine, pinned, pod({ name: "x", namespace: "team", ...three })), [["pass", ""]]);
   });
 
   test("the policy's matchConstraints decide too, with the cluster Namespace's labels", () => {
@@ -108,8 +108,8 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
       maxContainers({ matchConstraints: { ...podRules, namespaceSelector: { matchLabels: { env: "prod" } } } }),
       [binding("b", { paramRef: { name: "limits" } })],
     );
-    assert.deepEqual(run(engine, p, pod("x", { namespace: "team", ...three })), [["fail", "at most 2"]]);
-    assert.deepEqual(run(engine, p, pod("x", { namespace: "lab", ...three })), []);
+    assert.deepEqual(run(engine, p, pod({ name: "x", namespace: "team", ...three })), [["fail", "at most 2"]]);
+    assert.deepEqual(run(engine, p, pod({ name: "x", namespace: "lab", ...three })), []);
     // Offline (no clusterResources) the policy's matchConstraints are not read when a binding names it.
     const offline = clusterEngine(objects, false);
     const q = compile(
@@ -123,7 +123,7 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
       }),
       [binding("b", { paramRef: { name: "limits" } })],
     );
-    assert.equal(run(offline, q, pod("x", { namespace: "team", ...three })).length, 1);
+    assert.equal(run(offline, q, pod({ name: "x", namespace: "team", ...three })).length, 1);
     const online = clusterEngine(objects);
     const r = compile(
       online,
@@ -136,7 +136,7 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
       }),
       [binding("b", { paramRef: { name: "limits" } })],
     );
-    assert.deepEqual(run(online, r, pod("x", { namespace: "team", ...three })), []);
+    assert.deepEqual(run(online, r, pod({ name: "x", namespace: "team", ...three })), []);
   });
 
   test("one object a selector picks is params itself; several are one list object", () => {
@@ -144,13 +144,13 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
     const one = compile(engine, maxContainers(), [
       binding("b", { paramRef: { selector: { matchLabels: { tier: "x" } }, namespace: "team" } }),
     ]);
-    const [row] = run(engine, one, pod("x", { namespace: "team", ...three }));
+    const [row] = run(engine, one, pod({ name: "x", namespace: "team", ...three }));
     assert.equal(row?.[0], "error", "two objects: params is {items}, so params.data is an evaluation error");
     const single = clusterEngine([configMap("a", "team", "1", { tier: "x" })]);
     const s = compile(single, maxContainers(), [
       binding("b", { paramRef: { selector: { matchLabels: { tier: "x" } } } }),
     ]);
-    assert.deepEqual(run(single, s, pod("x", { namespace: "team", ...three })), [["fail", "at most 1"]]);
+    assert.deepEqual(run(single, s, pod({ name: "x", namespace: "team", ...three })), [["fail", "at most 1"]]);
   });
 
   test("what Kyverno's CLI cannot evaluate is an error naming the binding, never a pass", () => {
@@ -175,7 +175,7 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
     ];
     for (const [policy, paramRef, message] of cases) {
       const p = compile(engine, policy, [binding("b", { paramRef })]);
-      const [row] = run(engine, p, pod("x", { namespace: "team", ...three }));
+      const [row] = run(engine, p, pod({ name: "x", namespace: "team", ...three }));
       assert.equal(row?.[0], "error", JSON.stringify(paramRef));
       assert.match(row?.[1] ?? "", message);
     }
@@ -184,7 +184,7 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
   test("a namespace missing from the cluster objects is an error naming it where the policy matches", () => {
     const engine = clusterEngine(objects);
     const p = compile(engine, maxContainers(), [binding("b", {})]);
-    const [row] = run(engine, p, pod("x", { namespace: "ghost", ...three }));
+    const [row] = run(engine, p, pod({ name: "x", namespace: "ghost", ...three }));
     assert.equal(row?.[0], "error");
     assert.match(row?.[1] ?? "", /namespace ghost: namespaces "ghost" not found/);
     // A resource the policy does not match gets no result, as in Kyverno.

@@ -39,8 +39,8 @@ const noLatest = {
 describe("validate.cel", () => {
   test("passes with Kyverno's message and fails with the validation's message", () => {
     const p = celPolicy(noLatest);
-    assert.deepEqual(run(p, pod("a")), [["check", "pass", "Validation rule 'check' passed."]]);
-    assert.deepEqual(run(p, pod("b", { containers: [{ name: "x", image: "nginx:latest" }] })), [
+    assert.deepEqual(run(p, pod({ name: "a" })), [["check", "pass", "Validation rule 'check' passed."]]);
+    assert.deepEqual(run(p, pod({ name: "b", containers: [{ name: "x", image: "nginx:latest" }] })), [
       ["check", "fail", "no latest tags"],
     ]);
   });
@@ -53,7 +53,7 @@ describe("validate.cel", () => {
   });
 
   test("messageExpression wins; then message; then validate.message; then 'failed expression'", () => {
-    const bad = pod("b", { containers: [{ name: "x", image: "nginx:latest" }] });
+    const bad = pod({ name: "b", containers: [{ name: "x", image: "nginx:latest" }] });
     const withExpr = celPolicy({
       expressions: [
         { expression: "false", message: "m", messageExpression: "'pod ' + object.metadata.name + ' refused'" },
@@ -94,7 +94,8 @@ describe("validate.cel", () => {
     assert.deepEqual(
       run(
         p,
-        pod("a", {
+        pod({
+          name: "a",
           containers: [
             { name: "x", image: "nginx" },
             { name: "y", image: "redis:7" },
@@ -103,7 +104,7 @@ describe("validate.cel", () => {
       ),
       [["check", "fail", "untagged: nginx"]],
     );
-    assert.equal(run(p, pod("a"))[0]?.[1], "pass");
+    assert.equal(run(p, pod({ name: "a" }))[0]?.[1], "pass");
   });
 
   test("a variable that fails is an error only where it is read; a variable reads only earlier ones", () => {
@@ -111,12 +112,12 @@ describe("validate.cel", () => {
       variables: [{ name: "broken", expression: "object.spec.nope" }],
       expressions: [{ expression: "true" }],
     });
-    assert.equal(run(unused, pod("a"))[0]?.[1], "pass");
+    assert.equal(run(unused, pod({ name: "a" }))[0]?.[1], "pass");
     const used = celPolicy({
       variables: [{ name: "broken", expression: "object.spec.nope" }],
       expressions: [{ expression: "variables.broken == 1" }],
     });
-    assert.deepEqual(run(used, pod("a")), [
+    assert.deepEqual(run(used, pod({ name: "a" })), [
       [
         "check",
         "fail",
@@ -131,7 +132,7 @@ describe("validate.cel", () => {
       expressions: [{ expression: "true" }],
     });
     assert.match(
-      run(forward, pod("a"))[0]?.[2] ?? "",
+      run(forward, pod({ name: "a" }))[0]?.[2] ?? "",
       /validate\.cel\.variables\[0\]\.expression: compilation failed: .*undefined field 'b'/,
     );
   });
@@ -140,10 +141,10 @@ describe("validate.cel", () => {
     const p = celPolicy(noLatest, {
       celPreconditions: [{ name: "only-web", expression: "object.metadata.name.startsWith('web')" }],
     });
-    assert.deepEqual(run(p, pod("db", { containers: [{ name: "x", image: "nginx:latest" }] })), [
+    assert.deepEqual(run(p, pod({ name: "db", containers: [{ name: "x", image: "nginx:latest" }] })), [
       ["check", "skip", "cel preconditions not met"],
     ]);
-    assert.equal(run(p, pod("web-1", { containers: [{ name: "x", image: "nginx:latest" }] }))[0]?.[1], "fail");
+    assert.equal(run(p, pod({ name: "web-1", containers: [{ name: "x", image: "nginx:latest" }] }))[0]?.[1], "fail");
   });
 
   test("request, oldObject and namespaceObject are set as Kubernetes sets them", () => {
@@ -155,7 +156,7 @@ describe("validate.cel", () => {
         },
       ],
     });
-    const resource = pod("a", { namespace: "team" });
+    const resource = pod({ name: "a", namespace: "team" });
     assert.equal(
       run(p, resource, { operation: "UPDATE", oldResource: resource, namespaceLabels: { env: "prod" } })[0]?.[1],
       "pass",
@@ -183,24 +184,24 @@ describe("validate.cel", () => {
         },
       ],
     });
-    assert.equal(run(p, pod("a"))[0]?.[1], "pass");
+    assert.equal(run(p, pod({ name: "a" }))[0]?.[1], "pass");
     const roles = celPolicy({ expressions: [{ expression: "size(request.roles) == 0" }] });
     assert.match(
-      run(roles, pod("a"))[0]?.[2] ?? "",
+      run(roles, pod({ name: "a" }))[0]?.[2] ?? "",
       /compilation failed: ERROR: <input>:1:14: undefined field 'roles'/,
     );
   });
 
   test("an evaluation error is a fail naming the expression, as Kubernetes' failurePolicy Fail answers", () => {
     const p = celPolicy({ expressions: [{ expression: "object.spec.nodeName == 'x'" }] });
-    assert.deepEqual(run(p, pod("a")), [
+    assert.deepEqual(run(p, pod({ name: "a" })), [
       ["check", "fail", "expression 'object.spec.nodeName == 'x'' resulted in error: no such key: nodeName"],
     ]);
   });
 
   test("an expression that does not compile is an error naming the policy, the rule, the field and the position", () => {
     const p = celPolicy({ expressions: [{ expression: "object.spec.containers.all(c, c.image.nope())" }] });
-    const [r] = run(p, pod("a"));
+    const [r] = run(p, pod({ name: "a" }));
     assert.equal(r?.[1], "error");
     assert.equal(
       r?.[2],
@@ -208,11 +209,11 @@ describe("validate.cel", () => {
     );
     const notBool = celPolicy({ expressions: [{ expression: "object.metadata.name + 'x'" }] });
     assert.match(
-      run(notBool, pod("a"))[0]?.[2] ?? "",
+      run(notBool, pod({ name: "a" }))[0]?.[2] ?? "",
       /expressions\[0\]\.expression: compilation failed: .*output is expected to be of type bool, got string/,
     );
     const badVar = celPolicy({ expressions: [{ expression: "variables.missing" }] });
-    assert.match(run(badVar, pod("a"))[0]?.[2] ?? "", /undefined field 'missing'/);
+    assert.match(run(badVar, pod({ name: "a" }))[0]?.[2] ?? "", /undefined field 'missing'/);
   });
 
   test("auditAnnotations are checked at load and change no result; a messageExpression must be a string", () => {
@@ -220,18 +221,18 @@ describe("validate.cel", () => {
       expressions: [{ expression: "true" }],
       auditAnnotations: [{ key: "k", valueExpression: "'v'" }],
     });
-    assert.equal(run(annotated, pod("a"))[0]?.[1], "pass");
+    assert.equal(run(annotated, pod({ name: "a" }))[0]?.[1], "pass");
     const badAnnotation = celPolicy({
       expressions: [{ expression: "true" }],
       auditAnnotations: [{ key: "k", valueExpression: "nope()" }],
     });
     assert.match(
-      run(badAnnotation, pod("a"))[0]?.[2] ?? "",
+      run(badAnnotation, pod({ name: "a" }))[0]?.[2] ?? "",
       /validate\.cel\.auditAnnotations\[0\]\.valueExpression: compilation failed: .*undeclared reference to 'nope'/,
     );
     const badMessage = celPolicy({ expressions: [{ expression: "false", messageExpression: "1" }] });
     assert.match(
-      run(badMessage, pod("a"))[0]?.[2] ?? "",
+      run(badMessage, pod({ name: "a" }))[0]?.[2] ?? "",
       /messageExpression: compilation failed: .*output is expected to be of type string, got int/,
     );
   });
@@ -245,7 +246,7 @@ describe("validate.cel", () => {
         },
       ],
     });
-    assert.match(run(p, pod("a"))[0]?.[2] ?? "", /operation cancelled: actual cost limit exceeded/);
+    assert.match(run(p, pod({ name: "a" }))[0]?.[2] ?? "", /operation cancelled: actual cost limit exceeded/);
   });
 
   test("a caller's Interruption stops a long CEL evaluation: the call throws, no result is made", () => {
@@ -265,7 +266,7 @@ describe("validate.cel", () => {
       () =>
         engine.validate(
           p,
-          { resource: pod("big", { containers }), operation: "CREATE", namespaceLabels: {} },
+          { resource: pod({ name: "big", containers }), operation: "CREATE", namespaceLabels: {} },
           interruption,
         ),
       (e) => isInterruption(e),
@@ -319,31 +320,31 @@ describe("validate.cel", () => {
         .validate(p, { resource, operation: "CREATE", namespaceLabels: {} })
         .rules.map((r) => [r.rule, r.status, r.message]);
     const byName = compile(cel);
-    assert.deepEqual(runWith(byName, pod("a", { containers: two })), [["check", "fail", "at most 1"]]);
-    assert.deepEqual(runWith(byName, pod("a", { namespace: "team", containers: two })), [
+    assert.deepEqual(runWith(byName, pod({ name: "a", containers: two })), [["check", "fail", "at most 1"]]);
+    assert.deepEqual(runWith(byName, pod({ name: "a", namespace: "team", containers: two })), [
       ["check", "pass", "Validation rule 'check' passed."],
     ]);
     // By name, not found: Kyverno's client Get fails before parameterNotFoundAction is read.
-    const [missing] = runWith(byName, pod("a", { namespace: "nowhere", containers: two }));
+    const [missing] = runWith(byName, pod({ name: "a", namespace: "nowhere", containers: two }));
     assert.deepEqual(
       [missing?.[1], missing?.[2]],
       ["error", 'error in parameterized resource: ConfigMap (v1) "limits" not found in namespace nowhere'],
     );
     // A selector: each object in turn, the first failing one answers.
     const selector = { ...cel, paramRef: { namespace: "shared", selector: { matchLabels: { tier: "t" } } } };
-    assert.deepEqual(runWith(compile(selector), pod("a", { containers: two })), [["check", "fail", "at most 1"]]);
+    assert.deepEqual(runWith(compile(selector), pod({ name: "a", containers: two })), [["check", "fail", "at most 1"]]);
     // A selector finding none: no validation runs and Kyverno passes; with Deny it is an error.
     const none = { ...cel, paramRef: { selector: { matchLabels: { tier: "none" } } } };
-    assert.deepEqual(runWith(compile(none), pod("a", { containers: two })), [
+    assert.deepEqual(runWith(compile(none), pod({ name: "a", containers: two })), [
       ["check", "pass", "Validation rule 'check' passed."],
     ]);
     const [denied] = runWith(
       compile({ ...cel, paramRef: { selector: { matchLabels: { tier: "none" } }, parameterNotFoundAction: "Deny" } }),
-      pod("a"),
+      pod({ name: "a" }),
     );
     assert.equal(denied?.[1], "error");
     assert.match(denied?.[2] ?? "", /^error in parameterized resource: no params found/);
-    const [offline] = run(celPolicy(cel), pod("a"));
+    const [offline] = run(celPolicy(cel), pod({ name: "a" }));
     assert.deepEqual(
       [offline?.[1], /error in parameterized resource: .*no parameter objects were given/.test(offline?.[2] ?? "")],
       ["error", true],
@@ -385,7 +386,11 @@ describe("validate.cel", () => {
     );
     assert.ok(r.ok);
     if (!r.ok) return;
-    const [row] = e.validate(r.policy, { resource: pod("a"), operation: "CREATE", namespaceLabels: {} }).rules;
+    const [row] = e.validate(r.policy, {
+      resource: pod({ name: "a" }),
+      operation: "CREATE",
+      namespaceLabels: {},
+    }).rules;
     assert.deepEqual([row?.status, row?.message], ["skip", "cel preconditions not met"]);
   });
 
@@ -402,7 +407,9 @@ describe("validate.cel", () => {
     });
     assert.ok(ex.ok);
     assert.equal(
-      run(p, pod("b", { containers: [{ name: "x", image: "nginx:latest" }] }), { exceptions: [ex.exception] })[0]?.[1],
+      run(p, pod({ name: "b", containers: [{ name: "x", image: "nginx:latest" }] }), {
+        exceptions: [ex.exception],
+      })[0]?.[1],
       "skip",
     );
   });

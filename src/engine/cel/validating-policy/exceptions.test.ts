@@ -49,7 +49,7 @@ function polex(name: string, spec: JsonObject, metadata: JsonObject = {}): AnyCo
 }
 
 const latest = (name: string, namespace = "team") =>
-  pod(name, { namespace, containers: [{ name: "x", image: "nginx:latest" }] });
+  pod({ name: name, namespace, containers: [{ name: "x", image: "nginx:latest" }] });
 const forName = (name: string) => [{ name: "named", expression: `object.metadata.name == '${name}'` }];
 
 function run(

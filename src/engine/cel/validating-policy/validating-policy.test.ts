@@ -35,13 +35,13 @@ const noLatest = {
     { expression: "object.spec.containers.all(c, !c.image.endsWith(':latest'))", message: "no latest tags" },
   ],
 };
-const latest = pod("b", { containers: [{ name: "x", image: "nginx:latest" }] });
+const latest = pod({ name: "b", containers: [{ name: "x", image: "nginx:latest" }] });
 
 describe("ValidatingPolicy", () => {
   test("passes with 'success' and fails with the validation's message, in every apiVersion", () => {
     for (const v of ["policies.kyverno.io/v1alpha1", "policies.kyverno.io/v1beta1", "policies.kyverno.io/v1"]) {
       const p = vpol(noLatest, v);
-      assert.deepEqual(run(p, pod("a")), [["", "pass", "success"]]);
+      assert.deepEqual(run(p, pod({ name: "a" })), [["", "pass", "success"]]);
       assert.deepEqual(run(p, latest), [["", "fail", "no latest tags"]]);
     }
   });
@@ -78,7 +78,10 @@ describe("ValidatingPolicy", () => {
       },
     });
     assert.deepEqual(run(excluded, latest), []);
-    assert.deepEqual(run(excluded, pod("c", { containers: [{ name: "x", image: "nginx:latest" }] }))[0]?.[1], "fail");
+    assert.deepEqual(
+      run(excluded, pod({ name: "c", containers: [{ name: "x", image: "nginx:latest" }] }))[0]?.[1],
+      "fail",
+    );
   });
 
   test("namespaceSelector reads the namespace's labels; objectSelector the object's", () => {
@@ -92,7 +95,7 @@ describe("ValidatingPolicy", () => {
     });
     assert.deepEqual(run(p, latest, { namespaceLabels: { env: "dev" } }), []);
     assert.deepEqual(run(p, latest, { namespaceLabels: { env: "prod" } })[0]?.[1], "fail");
-    assert.deepEqual(run(p, pod("s", { labels: { skip: "1" } }), { namespaceLabels: { env: "prod" } }), []);
+    assert.deepEqual(run(p, pod({ name: "s", labels: { skip: "1" } }), { namespaceLabels: { env: "prod" } }), []);
   });
 
   test("matchConditions not met is a skip; variables are read lazily and may name later ones", () => {
@@ -105,7 +108,7 @@ describe("ValidatingPolicy", () => {
       ],
       validations: [{ expression: "variables.images.all(i, !i.endsWith(':latest'))", message: "latest" }],
     });
-    assert.deepEqual(run(p, pod("a")), [["", "skip", "skip"]]);
+    assert.deepEqual(run(p, pod({ name: "a" })), [["", "skip", "skip"]]);
     assert.deepEqual(run(p, latest), [["", "fail", "latest"]]);
   });
 
@@ -176,12 +179,13 @@ describe("ValidatingPolicy", () => {
     if (!r.ok) return;
     assert.equal(r.policy.namespace, "team");
     assert.deepEqual(
-      run(r.policy, pod("x", { namespace: "other", containers: [{ name: "x", image: "a:latest" }] })),
+      run(r.policy, pod({ name: "x", namespace: "other", containers: [{ name: "x", image: "a:latest" }] })),
       [],
     );
-    assert.deepEqual(run(r.policy, pod("x", { namespace: "team", containers: [{ name: "x", image: "a:latest" }] })), [
-      ["", "fail", "no latest tags"],
-    ]);
+    assert.deepEqual(
+      run(r.policy, pod({ name: "x", namespace: "team", containers: [{ name: "x", image: "a:latest" }] })),
+      [["", "fail", "no latest tags"]],
+    );
   });
 
   test("validationActions: Deny enforces, Audit and Warn do not; an invalid action fails the load", () => {
@@ -207,7 +211,7 @@ describe("ValidatingPolicy", () => {
         },
       ],
     });
-    const inNs = pod("p", { namespace: "apps" });
+    const inNs = pod({ name: "p", namespace: "apps" });
     const namespaceObject = {
       apiVersion: "v1",
       kind: "Namespace",

@@ -2,7 +2,7 @@ import { describe } from "node:test";
 import {
   deployment,
   nginx,
-  pod,
+  frozenPod,
   runMergeCases,
   sidecar,
   type MergeCase,
@@ -10,7 +10,7 @@ import {
 
 const run = (cases: readonly MergeCase[]): void => runMergeCases(cases, { noDirectivesLeft: true });
 
-const secured = pod({
+const secured = frozenPod({
   containers: [nginx, sidecar],
   securityContext: { runAsUser: 1000, fsGroup: 2000 },
   volumes: [
@@ -37,7 +37,7 @@ describe("$patch on maps", () => {
     },
     {
       name: "delete of an absent map adds nothing",
-      resource: pod({ containers: [nginx] }),
+      resource: frozenPod({ containers: [nginx] }),
       patch: { spec: { affinity: { $patch: "delete", podAffinity: {} } } },
       path: ["spec", "affinity"],
       want: undefined,
@@ -167,7 +167,7 @@ describe("$retainKeys", () => {
 });
 
 describe("$deleteFromPrimitiveList and $setElementOrder", () => {
-  const finalized = pod(
+  const finalized = frozenPod(
     { containers: [nginx, sidecar] },
     { finalizers: ["a.example.com/x", "b.example.com/y", "c.example.com/z"] },
   );

@@ -7,7 +7,7 @@ import {
   deepFreeze,
   deployment,
   nginx,
-  pod,
+  frozenPod,
   runMergeCases,
   sidecar,
   type MergeCase,
@@ -64,7 +64,7 @@ describe("lists merged by key: new elements are prepended", () => {
   });
 
   test("per-element patches applied last-to-first keep the original order (why Kyverno's foreach runs in reverse)", () => {
-    let resource: JsonObject = pod({ containers: [{ name: "a" }, { name: "b" }, { name: "c" }] });
+    let resource: JsonObject = frozenPod({ containers: [{ name: "a" }, { name: "b" }, { name: "c" }] });
     for (const name of ["c", "b", "a"]) {
       const merged = strategicMergeResource(resource, { spec: { containers: [{ name, image: `${name}:2` }] } });
       assert.ok(merged.ok);
@@ -90,7 +90,7 @@ describe("lists merged by key: new elements are prepended", () => {
   });
 
   test("a patch element without the merge key is new", () => {
-    const merged = strategicMergeResource(pod({ containers: [nginx] }), {
+    const merged = strategicMergeResource(frozenPod({ containers: [nginx] }), {
       spec: { containers: [{ image: "busybox" }] },
     });
     assert.ok(merged.ok);
@@ -123,7 +123,7 @@ describe("nested keyed lists", () => {
     },
     {
       name: "an env value may become a valueFrom (maps merge inside the element)",
-      resource: pod({ containers: [nginx] }),
+      resource: frozenPod({ containers: [nginx] }),
       patch: {
         spec: {
           containers: [
@@ -139,7 +139,7 @@ describe("nested keyed lists", () => {
     },
     {
       name: "volumeMounts merge by mountPath",
-      resource: pod({ containers: [nginx] }),
+      resource: frozenPod({ containers: [nginx] }),
       patch: {
         spec: {
           containers: [
@@ -161,14 +161,14 @@ describe("nested keyed lists", () => {
     },
     {
       name: "ports without protocol merge into the port with the same containerPort",
-      resource: pod({ containers: [nginx] }),
+      resource: frozenPod({ containers: [nginx] }),
       patch: { spec: { containers: [{ name: "nginx", ports: [{ containerPort: 8080, hostPort: 80 }] }] } },
       path: ["spec", "containers", 0, "ports"],
       want: [{ containerPort: 8080, protocol: "TCP", name: "http", hostPort: 80 }],
     },
     {
       name: "a port with another protocol is a new element (list-map keys containerPort + protocol)",
-      resource: pod({ containers: [nginx] }),
+      resource: frozenPod({ containers: [nginx] }),
       patch: { spec: { containers: [{ name: "nginx", ports: [{ containerPort: 8080, protocol: "UDP" }] }] } },
       path: ["spec", "containers", 0, "ports"],
       want: [
@@ -178,7 +178,7 @@ describe("nested keyed lists", () => {
     },
     {
       name: "initContainers and imagePullSecrets merge by name too",
-      resource: pod({
+      resource: frozenPod({
         containers: [nginx],
         initContainers: [{ name: "init", image: "busybox" }],
         imagePullSecrets: [{ name: "regcred" }],
@@ -195,14 +195,14 @@ describe("nested keyed lists", () => {
     },
     {
       name: "a keyed list absent from the resource is the patch list",
-      resource: pod({ containers: [sidecar] }),
+      resource: frozenPod({ containers: [sidecar] }),
       patch: { spec: { containers: [{ name: "log-shipper", env: [{ name: "A", value: "1", valueFrom: null }] }] } },
       path: ["spec", "containers", 0, "env"],
       want: [{ name: "A", value: "1" }],
     },
     {
       name: "an empty patch list leaves a keyed list alone",
-      resource: pod({ containers: [nginx, sidecar] }),
+      resource: frozenPod({ containers: [nginx, sidecar] }),
       patch: { spec: { containers: [] } },
       path: ["spec", "containers"],
       want: [nginx, sidecar],
@@ -211,7 +211,7 @@ describe("nested keyed lists", () => {
 });
 
 describe("sets of scalars (metadata.finalizers)", () => {
-  const withFinalizers = pod(
+  const withFinalizers = frozenPod(
     { containers: [nginx] },
     { finalizers: ["kubernetes.io/pvc-protection", "example.com/cleanup"] },
   );
@@ -232,7 +232,7 @@ describe("sets of scalars (metadata.finalizers)", () => {
     },
     {
       name: "on a resource without the list, the patch values (deduplicated)",
-      resource: pod({ containers: [nginx] }),
+      resource: frozenPod({ containers: [nginx] }),
       patch: { metadata: { finalizers: ["a", "a", "b"] } },
       path: ["metadata", "finalizers"],
       want: ["a", "b"],
@@ -241,7 +241,7 @@ describe("sets of scalars (metadata.finalizers)", () => {
 });
 
 describe("lists without a merge strategy are replaced", () => {
-  const base = pod({
+  const base = frozenPod({
     containers: [{ ...nginx, command: ["nginx", "-g", "daemon off;"] }],
     tolerations: [{ key: "dedicated", operator: "Equal", value: "web", effect: "NoSchedule" }],
   });

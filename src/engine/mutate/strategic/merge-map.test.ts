@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../api/json.js";
 import { schemaForKind, strategicMerge, strategicMergeResource } from "./index.js";
-import { at, deepFreeze, deployment, nginx, pod } from "../../../../test/support/strategic-merge-cases.js";
+import { at, deepFreeze, deployment, nginx, frozenPod } from "../../../../test/support/strategic-merge-cases.js";
 
 function merge(resource: JsonObject, patch: JsonObject): JsonObject {
   const merged = strategicMergeResource(resource, deepFreeze(patch));
@@ -11,7 +11,7 @@ function merge(resource: JsonObject, patch: JsonObject): JsonObject {
 }
 
 describe("maps", () => {
-  const base = pod(
+  const base = frozenPod(
     { containers: [nginx], securityContext: { runAsUser: 1000, fsGroup: 2000 } },
     { labels: { app: "web", tier: "frontend" } },
   );
@@ -42,7 +42,7 @@ describe("maps", () => {
   });
 
   test("a patch map where the resource has none (or null) is the patch map, nulls and directives removed", () => {
-    const out = merge(pod({ containers: [nginx], affinity: null }), {
+    const out = merge(frozenPod({ containers: [nginx], affinity: null }), {
       metadata: { annotations: { "example.com/owner": "team-a", stale: null } },
       spec: {
         affinity: {
@@ -59,7 +59,7 @@ describe("maps", () => {
   });
 
   test("an empty map is kept (emptyDir: {})", () => {
-    const out = merge(pod({ containers: [nginx] }), { spec: { volumes: [{ name: "scratch", emptyDir: {} }] } });
+    const out = merge(frozenPod({ containers: [nginx] }), { spec: { volumes: [{ name: "scratch", emptyDir: {} }] } });
     assert.deepEqual(at(out, "spec", "volumes"), [{ name: "scratch", emptyDir: {} }]);
   });
 
@@ -142,25 +142,25 @@ describe("errors name the path", () => {
   const cases: [string, JsonObject, JsonObject, string][] = [
     [
       "an unknown $patch in a list element",
-      pod({ containers: [nginx] }),
+      frozenPod({ containers: [nginx] }),
       { spec: { containers: [{ name: "nginx", $patch: "explode" }] } },
       'spec.containers[name=nginx]: $patch: "explode" is not a directive (use replace, delete or merge)',
     ],
     [
       "an unknown $patch in a map",
-      pod({ containers: [nginx] }),
+      frozenPod({ containers: [nginx] }),
       { spec: { securityContext: { $patch: 1 } } },
       "spec.securityContext: $patch: 1 is not a directive (use replace, delete or merge)",
     ],
     [
       "an unknown list directive",
-      pod({ containers: [nginx] }),
+      frozenPod({ containers: [nginx] }),
       { spec: { containers: [{ $patch: "clear" }] } },
       'spec.containers: $patch: "clear" is not a directive (use replace, delete or merge)',
     ],
     [
       "a map where the resource has a list",
-      pod({ containers: [nginx] }),
+      frozenPod({ containers: [nginx] }),
       { spec: { containers: { name: "nginx" } } },
       "spec.containers: cannot merge a map into a list",
     ],
@@ -172,7 +172,7 @@ describe("errors name the path", () => {
     ],
     [
       "a scalar where the resource has a map",
-      pod({ containers: [nginx] }),
+      frozenPod({ containers: [nginx] }),
       { metadata: "web" },
       "metadata: cannot merge a string into a map",
     ],
@@ -184,13 +184,13 @@ describe("errors name the path", () => {
     ],
     [
       "$setElementOrder that is not a list",
-      pod({ containers: [nginx] }),
+      frozenPod({ containers: [nginx] }),
       { spec: { "$setElementOrder/containers": { name: "nginx" } } },
       "spec.$setElementOrder/containers: $setElementOrder must be a list",
     ],
     [
       "$patch: delete on the whole resource",
-      pod({ containers: [nginx] }),
+      frozenPod({ containers: [nginx] }),
       { $patch: "delete" },
       "(root): the patch deletes the whole value",
     ],
