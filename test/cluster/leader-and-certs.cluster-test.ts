@@ -30,6 +30,7 @@ import {
 } from "./cluster-harness.js";
 import { createReview, startServe, type ServeProcess } from "./serve-process.js";
 import { repoRoot } from "../deploy/render.js";
+import { policyFixture } from "../support/policy-fixtures.js";
 
 const buildTimeoutMs = 90 * 60_000;
 const LEASE_MS = 15_000;
@@ -42,18 +43,7 @@ let trusted = "";
 const current = (): Cluster => started(cluster);
 const kubectlOk = (args: readonly string[], input?: string): Promise<string> => kubectlIn(current(), args, input);
 
-const POLICY = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: require-team}
-spec:
-  validationFailureAction: Enforce
-  rules:
-    - name: check-team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      validate:
-        message: "label team is required"
-        pattern: {metadata: {labels: {team: "?*"}}}
-`;
+const POLICY = policyFixture("require-team");
 
 async function secretData(): Promise<Record<string, string>> {
   const out = await kubectlOk(["-n", "bylaw", "get", "secret", "bylaw-tls", "-o", "jsonpath={.data}"]);

@@ -12,6 +12,7 @@ import { serveCommand } from "../../src/cli/commands/serve/command.js";
 import { recordingIo } from "../support/fake-io.js";
 import { tempTree as freshTree } from "../support/temp-dir.js";
 import { review, startServe, type Running } from "./serve-harness.js";
+import { policyFixture } from "../support/policy-fixtures.js";
 
 /** A tree whose files were written a minute ago: settled, so serve reads them at once. */
 function tempTree(files: Record<string, string>): string {
@@ -22,18 +23,8 @@ function tempTree(files: Record<string, string>): string {
   return root;
 }
 
-const requireTeam = (extraSpec = ""): string => `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: require-team}
-spec:
-  validationFailureAction: Enforce
-${extraSpec}  rules:
-    - name: check-team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      validate:
-        message: "label team is required"
-        pattern: {metadata: {labels: {team: "?*"}}}
-`;
+const requireTeam = (extraSpec = ""): string =>
+  policyFixture("require-team").replace("  rules:\n", `${extraSpec}  rules:\n`);
 
 const teamless = review({
   kind: { group: "", version: "v1", kind: "Pod" },

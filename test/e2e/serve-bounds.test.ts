@@ -8,19 +8,9 @@ import { serveCommand } from "../../src/cli/commands/serve/command.js";
 import { recordingIo } from "../support/fake-io.js";
 import { tempTree } from "../support/temp-dir.js";
 import { review, startServe, type Running } from "./serve-harness.js";
+import { policyFixture } from "../support/policy-fixtures.js";
 
-const policy = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: require-team}
-spec:
-  validationFailureAction: Audit
-  rules:
-    - name: check-team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      validate:
-        message: "label team is required"
-        pattern: {metadata: {labels: {team: "?*"}}}
-`;
+const policy = policyFixture("require-team").replace("Enforce", "Audit");
 
 function podReview(i: number, namespace: string): string {
   return review({

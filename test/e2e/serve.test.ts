@@ -4,20 +4,10 @@ import assert from "node:assert/strict";
 import { applyPatch } from "rfc6902";
 import { tempTree } from "../support/temp-dir.js";
 import { review, startServe, type Running } from "./serve-harness.js";
+import { policyFixture } from "../support/policy-fixtures.js";
 
 const policies = {
-  "require-team.yaml": `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: require-team}
-spec:
-  validationFailureAction: Enforce
-  rules:
-    - name: check-team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      validate:
-        message: "label team is required"
-        pattern: {metadata: {labels: {team: "?*"}}}
-`,
+  "require-team.yaml": policyFixture("require-team"),
   "no-latest.yaml": `apiVersion: kyverno.io/v1
 kind: ClusterPolicy
 metadata: {name: no-latest}

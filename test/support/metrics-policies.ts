@@ -1,5 +1,6 @@
 /** Policies for the metrics tests: compile one, wrap a snapshot, and small validate/mutate/generate policies. */
 import { type CompiledPolicy, createEngine, type JsonObject } from "../../src/engine/index.js";
+import { clusterPolicy } from "./builders.js";
 import { fakePorts } from "./fake-ports.js";
 import type { PolicySnapshot } from "../../src/server/types.js";
 
@@ -39,41 +40,27 @@ export function validatePolicy(
 }
 
 export function mutatePolicy(name: string): JsonObject {
-  return {
-    apiVersion: "kyverno.io/v1",
-    kind: "ClusterPolicy",
-    metadata: { name },
-    spec: {
-      rules: [
-        {
-          name: "add",
-          match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
-          mutate: { patchStrategicMerge: { metadata: { labels: { x: "y" } } } },
-        },
-      ],
+  return clusterPolicy(name, [
+    {
+      name: "add",
+      match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+      mutate: { patchStrategicMerge: { metadata: { labels: { x: "y" } } } },
     },
-  };
+  ]);
 }
 
 export function generatePolicy(name: string): JsonObject {
-  return {
-    apiVersion: "kyverno.io/v1",
-    kind: "ClusterPolicy",
-    metadata: { name },
-    spec: {
-      rules: [
-        {
-          name: "gen",
-          match: { any: [{ resources: { kinds: ["Namespace"] } }] },
-          generate: {
-            apiVersion: "v1",
-            kind: "ConfigMap",
-            name: "c",
-            namespace: "{{request.object.metadata.name}}",
-            data: { data: { a: "b" } },
-          },
-        },
-      ],
+  return clusterPolicy(name, [
+    {
+      name: "gen",
+      match: { any: [{ resources: { kinds: ["Namespace"] } }] },
+      generate: {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        name: "c",
+        namespace: "{{request.object.metadata.name}}",
+        data: { data: { a: "b" } },
+      },
     },
-  };
+  ]);
 }

@@ -8,16 +8,9 @@ import { recordingIo } from "../../../../test/support/fake-io.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";
 import { splitResourceArgs } from "./cluster-input.js";
 import { parseApplyArgs } from "./options.js";
+import { policyFixture } from "../../../../test/support/policy-fixtures.js";
 
-const policy = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: require-team}
-spec:
-  rules:
-    - name: team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      validate: {message: team, pattern: {metadata: {labels: {team: "?*"}}}}
-`;
+const policy = policyFixture("require-team");
 
 /** A loopback port nothing listens on (bound, then closed). */
 async function closedPort(): Promise<number> {

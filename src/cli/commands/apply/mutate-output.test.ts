@@ -7,16 +7,9 @@ import { parseAllDocuments } from "yaml";
 import { main } from "../../main.js";
 import { recordingIo } from "../../../../test/support/fake-io.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";
+import { policyFixture } from "../../../../test/support/policy-fixtures.js";
 
-const policies = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: add-team}
-spec:
-  rules:
-    - name: team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      mutate: {patchStrategicMerge: {metadata: {labels: {+(team): bravo}}}}
----
+const policies = `${policyFixture("add-team")}---
 apiVersion: kyverno.io/v1
 kind: ClusterPolicy
 metadata: {name: quota}

@@ -4,17 +4,9 @@ import assert from "node:assert/strict";
 import { main } from "../../main.js";
 import { recordingIo } from "../../../../test/support/fake-io.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";
+import { policyFixture } from "../../../../test/support/policy-fixtures.js";
 
-const policy = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: require-team}
-spec:
-  rules:
-    - name: check-team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      validate:
-        pattern: {metadata: {labels: {team: "?*"}}}
-`;
+const policy = policyFixture("require-team");
 const pods = `apiVersion: v1
 kind: Pod
 metadata: {name: good, labels: {team: a}}

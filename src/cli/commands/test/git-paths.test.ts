@@ -11,16 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../main.js";
 import { recordingIo } from "../../../../test/support/fake-io.js";
+import { policyFixture } from "../../../../test/support/policy-fixtures.js";
 
-const policy = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: require-team}
-spec:
-  rules:
-    - name: team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      validate: {message: team, pattern: {metadata: {labels: {team: "?*"}}}}
-`;
+const policy = policyFixture("require-team");
 const pod =
   "apiVersion: v1\nkind: Pod\nmetadata: {name: web, labels: {team: a}}\nspec: {containers: [{name: c, image: nginx}]}\n";
 const suite = (result: string) => `apiVersion: cli.kyverno.io/v1alpha1
@@ -28,7 +21,7 @@ kind: Test
 metadata: {name: team-${result}}
 policies: [policy.yaml]
 resources: [pod.yaml]
-results: [{policy: require-team, rule: team, resources: [web], kind: Pod, result: ${result}}]
+results: [{policy: require-team, rule: check-team, resources: [web], kind: Pod, result: ${result}}]
 `;
 
 const hasGit = spawnSync("git", ["--version"]).status === 0;

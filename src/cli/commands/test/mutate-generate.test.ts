@@ -4,18 +4,9 @@ import assert from "node:assert/strict";
 import { main } from "../../main.js";
 import { recordingIo } from "../../../../test/support/fake-io.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";
+import { policyFixture } from "../../../../test/support/policy-fixtures.js";
 
-const addTeam = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: add-team}
-spec:
-  rules:
-    - name: team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      mutate:
-        patchStrategicMerge:
-          metadata: {labels: {+(team): bravo}}
-`;
+const addTeam = policyFixture("add-team");
 const pods = `apiVersion: v1
 kind: Pod
 metadata: {name: bare}

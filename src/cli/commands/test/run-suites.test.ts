@@ -7,18 +7,9 @@ import { runSuites } from "../../test-suite/run-suite.js";
 import type { SuiteResult } from "../../test-suite/types.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";
 import { IN_FLIGHT, runSuiteFiles, SUITES_PER_WORKER, workerCount, WORKERS_ENV } from "./run-suites.js";
+import { policyFixture } from "../../../../test/support/policy-fixtures.js";
 
-const policy = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: require-team}
-spec:
-  rules:
-    - name: check-team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      validate:
-        message: "label team is required"
-        pattern: {metadata: {labels: {team: "?*"}}}
-`;
+const policy = policyFixture("require-team");
 const pod = (name: string, team?: string): string =>
   `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}${team === undefined ? "" : `, labels: {team: ${team}}`}}\nspec: {containers: [{name: c, image: nginx:1}]}\n`;
 
