@@ -11,7 +11,8 @@ import { EventEmitter } from "node:events";
 import { serveCommand } from "../../src/cli/commands/serve/command.js";
 import { recordingIo } from "../support/fake-io.js";
 import { tempTree as freshTree } from "../support/temp-dir.js";
-import { review, startServe, type Running } from "./serve-harness.js";
+import { pod } from "../support/builders.js";
+import { podReview, startServe, type Running } from "./serve-harness.js";
 import { policyFixture } from "../support/policy-fixtures.js";
 
 /** A tree whose files were written a minute ago: settled, so serve reads them at once. */
@@ -26,18 +27,11 @@ function tempTree(files: Record<string, string>): string {
 const requireTeam = (extraSpec = ""): string =>
   policyFixture("require-team").replace("  rules:\n", `${extraSpec}  rules:\n`);
 
-const teamless = review({
-  kind: { group: "", version: "v1", kind: "Pod" },
+const teamless = podReview({
   resource: { group: "", version: "v1", resource: "pods" },
-  operation: "CREATE",
   namespace: "shop",
   name: "web",
-  object: {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: { name: "web", namespace: "shop" },
-    spec: { containers: [{ name: "app", image: "nginx:1.27" }] },
-  },
+  object: pod({ name: "web", namespace: "shop" }),
 });
 
 type Review = { response: { allowed: boolean; status?: { message: string }; warnings?: string[] } };

@@ -5,12 +5,12 @@
  * finishes in the evaluation worker, off the main thread. Bounds are generous (the machine is shared)
  * but real; speed itself is measured by `npm run bench` (bench/heavy-review.ts).
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { review, startServe, type Running } from "./serve-harness.js";
+import { podReview, serveAroundTests } from "./serve-harness.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const WEBHOOK_TIMEOUT_SECONDS = 10;
@@ -24,10 +24,8 @@ function heavyPodBody(containers: number): string {
     metadata: { name: "heavy", namespace: "shop" },
     spec: { containers: list },
   };
-  return review({
+  return podReview({
     uid: "heavy",
-    kind: { group: "", version: "v1", kind: "Pod" },
-    operation: "CREATE",
     namespace: "shop",
     name: "heavy",
     object,
@@ -51,18 +49,12 @@ const cleanPod = {
 };
 
 describe("a 100k-container Pod against pss-restricted", () => {
-  let server: Running;
-  before(async () => {
-    server = await startServe([
-      "--policies",
-      join(repoRoot, "policies", "pss-restricted"),
-      "--timeout-seconds",
-      String(WEBHOOK_TIMEOUT_SECONDS),
-    ]);
-  });
-  after(async () => {
-    assert.equal(await server.stop(), 0);
-  });
+  const server = serveAroundTests([
+    "--policies",
+    join(repoRoot, "policies", "pss-restricted"),
+    "--timeout-seconds",
+    String(WEBHOOK_TIMEOUT_SECONDS),
+  ]);
 
   test(
     "is answered within the webhook timeout while a clean Pod and liveness are answered within 1 s",
@@ -72,16 +64,18 @@ describe("a 100k-container Pod against pss-restricted", () => {
       assert.ok(body.length > 3_000_000 && body.length < 7 * 1024 * 1024, `body of ${body.length} bytes`);
       const t0 = performance.now();
       let heavyDone = false;
-      const heavy = server.post("/validate/fail", body).then((r) => {
-        heavyDone = true;
-        return { ...r, seconds: (performance.now() - t0) / 1000 };
-      });
+      const heavy = server()
+        .post("/validate/fail", body)
+        .then((r) => {
+          heavyDone = true;
+          return { ...r, seconds: (performance.now() - t0) / 1000 };
+        });
       // Liveness every 100 ms while the heavy review runs.
       const probes: number[] = [];
       const probing = (async () => {
         while (!heavyDone) {
           const p0 = performance.now();
-          const r = await server.get("/health/liveness");
+          const r = await server().get("/health/liveness");
           assert.equal(r.status, 200);
           probes.push((performance.now() - p0) / 1000);
           await new Promise((r) => setTimeout(r, 100));
@@ -92,12 +86,10 @@ describe("a 100k-container Pod against pss-restricted", () => {
       for (const wait of [150, 600]) {
         await new Promise((r) => setTimeout(r, wait));
         const c0 = performance.now();
-        const clean = await server.post(
+        const clean = await server().post(
           "/validate/fail",
-          review({
+          podReview({
             uid: `clean-${wait}`,
-            kind: { group: "", version: "v1", kind: "Pod" },
-            operation: "CREATE",
             namespace: "shop",
             name: "clean",
             object: cleanPod,

@@ -2,10 +2,10 @@
  * 10,000 generated malformed or hostile request bodies against `bylaw serve` over HTTPS: every answer
  * is a 4xx or a well-formed AdmissionReview, and the server stays up. Deterministic (seeded).
  */
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { tempTree } from "../support/temp-dir.js";
-import { review, startServe, type Running } from "./serve-harness.js";
+import { podReview, serveAroundTests } from "./serve-harness.js";
 import { seededRandom } from "../support/seeded-random.js";
 
 const policy = `apiVersion: kyverno.io/v1
@@ -34,9 +34,7 @@ const validPod = {
   spec: { containers: [{ name: "c", image: "nginx:1" }] },
 };
 const base = JSON.parse(
-  review({
-    kind: { group: "", version: "v1", kind: "Pod" },
-    operation: "CREATE",
+  podReview({
     namespace: "shop",
     name: "p",
     object: validPod,
@@ -108,13 +106,7 @@ function body(i: number): string | Buffer {
   }
 }
 
-let server: Running;
-before(async () => {
-  server = await startServe(["--policies", tempTree({ "p.yaml": policy })]);
-});
-after(async () => {
-  assert.equal(await server.stop(), 0);
-});
+const server = serveAroundTests(["--policies", tempTree({ "p.yaml": policy })]);
 
 test(
   "10,000 hostile bodies: every answer is a 4xx or a valid AdmissionReview, and the server stays up",
@@ -127,7 +119,7 @@ test(
     const worker = async (): Promise<void> => {
       while (next < total) {
         const i = next++;
-        const r = await server.post(paths[i % paths.length] ?? "/validate/fail", body(i));
+        const r = await server().post(paths[i % paths.length] ?? "/validate/fail", body(i));
         let verdict: string;
         if (r.status >= 400 && r.status < 500) verdict = `${r.status}`;
         else if (r.status === 200) {
@@ -149,6 +141,6 @@ test(
       total,
     );
     assert.ok((counts["200"] ?? 0) > 1000 && (counts["400"] ?? 0) > 1000, JSON.stringify(counts));
-    assert.equal((await server.get("/health/liveness")).status, 200);
+    assert.equal((await server().get("/health/liveness")).status, 200);
   },
 );

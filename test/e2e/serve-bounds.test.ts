@@ -2,40 +2,25 @@
  * `bylaw serve`'s bounds end to end: the hostile label workloads of issue 14 over HTTPS leave a
  * `/metrics` scrape that succeeds and stays under 5 MB; refused flag values exit 2 naming the flag.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { serveCommand } from "../../src/cli/commands/serve/command.js";
 import { recordingIo } from "../support/fake-io.js";
 import { tempTree } from "../support/temp-dir.js";
-import { review, startServe, type Running } from "./serve-harness.js";
+import { podReview, serveAroundTests, startServe } from "./serve-harness.js";
+import { pod } from "../support/builders.js";
 import { policyFixture } from "../support/policy-fixtures.js";
 
 const policy = policyFixture("require-team").replace("Enforce", "Audit");
 
-function podReview(i: number, namespace: string): string {
-  return review({
-    uid: `u-${i}`,
-    kind: { group: "", version: "v1", kind: "Pod" },
-    operation: "CREATE",
-    namespace,
-    name: `p${i}`,
-    object: {
-      apiVersion: "v1",
-      kind: "Pod",
-      metadata: { name: `p${i}`, namespace },
-      spec: { containers: [{ name: "c", image: "nginx:1" }] },
-    },
-  });
+function numberedPodReview(i: number, namespace: string): string {
+  const name = `p${i}`;
+  const object = pod({ name, namespace, containers: [{ name: "c", image: "nginx:1" }] });
+  return podReview({ uid: `u-${i}`, namespace, name, object });
 }
 
 describe("bylaw serve: /metrics after hostile labels", () => {
-  let server: Running;
-  before(async () => {
-    server = await startServe(["--policies", tempTree({ "p.yaml": policy })]);
-  });
-  after(async () => {
-    assert.equal(await server.stop(), 0);
-  });
+  const server = serveAroundTests(["--policies", tempTree({ "p.yaml": policy })]);
 
   test(
     "50 reviews with a 100 KB namespace, then 1,000 namespaces: the scrape succeeds, under 5 MB, with every review counted",
@@ -48,14 +33,14 @@ describe("bylaw serve: /metrics after hostile labels", () => {
           Array.from({ length: 8 }, async () => {
             while (next < count) {
               const i = next++;
-              assert.equal((await server.post("/validate/fail", podReview(i, namespace(i)))).status, 200);
+              assert.equal((await server().post("/validate/fail", numberedPodReview(i, namespace(i)))).status, 200);
             }
           }),
         );
       };
       await send(50, (i) => `${i}-${long}`);
       await send(1_000, (i) => `ns-${i}`);
-      const text = await server.metrics();
+      const text = await server().metrics();
       assert.ok(Buffer.byteLength(text) < 5 * 1024 * 1024, `${Buffer.byteLength(text)} bytes`);
       assert.ok(!text.includes(long.slice(0, 200)), "no 100 KB label");
       assert.match(text, /resource_namespace="_overflow"/);
@@ -75,10 +60,10 @@ describe("bylaw serve: shedding under memory pressure", () => {
     async () => {
       const server = await startServe(["--policies", tempTree({ "p.yaml": policy }), "--memory-limit", "1Mi"]);
       try {
-        let r = await server.post("/validate/fail", podReview(1, "shop"));
+        let r = await server.post("/validate/fail", numberedPodReview(1, "shop"));
         for (let i = 0; i < 20 && r.status !== 503; i++) {
           await new Promise((resolve) => setTimeout(resolve, 100)); // the first sample comes within 250 ms
-          r = await server.post("/validate/fail", podReview(1, "shop"));
+          r = await server.post("/validate/fail", numberedPodReview(1, "shop"));
         }
         assert.equal(r.status, 503);
         assert.match(

@@ -5,8 +5,9 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { pod } from "../support/builders.js";
 import { tempTree } from "../support/temp-dir.js";
-import { review, startServe } from "./serve-harness.js";
+import { podReview, startServe } from "./serve-harness.js";
 
 const folder = {
   "no-latest.yaml": `apiVersion: policies.kyverno.io/v1
@@ -30,12 +31,6 @@ spec:
 `,
 };
 
-const pod = (name: string) => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name, namespace: "shop" },
-  spec: { containers: [{ name: "app", image: "busybox:latest" }] },
-});
 type Review = { response: { allowed: boolean; status?: { message: string } } };
 
 async function allowed(extra: string[], name: string): Promise<boolean[]> {
@@ -45,12 +40,10 @@ async function allowed(extra: string[], name: string): Promise<boolean[]> {
     for (const n of [name, "web"]) {
       const r = await server.post(
         "/validate/fail",
-        review({
-          kind: { group: "", version: "v1", kind: "Pod" },
-          operation: "CREATE",
+        podReview({
           namespace: "shop",
           name: n,
-          object: pod(n),
+          object: pod({ name: n, namespace: "shop", image: "busybox:latest" }),
         }),
       );
       assert.equal(r.status, 200);

@@ -1,6 +1,8 @@
 /** Start `bylaw serve` in-process on loopback (self-signed, port 0) and talk to it over real HTTPS. */
+import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import { request } from "node:https";
+import { after, before } from "node:test";
 import { request as httpRequest } from "node:http";
 import { Agent } from "node:https";
 import { serveCommand } from "../../src/cli/commands/serve/command.js";
@@ -15,6 +17,24 @@ export interface Running {
   get(path: string): Promise<{ status: number; text: string }>;
   metrics(): Promise<string>;
   stop(): Promise<number>;
+}
+
+/**
+ * Starts `bylaw serve` with `args` before the tests of the current suite (or file) and stops it after
+ * them, expecting exit code 0; the function returned gives the running server.
+ */
+export function serveAroundTests(args: string[]): () => Running {
+  let server: Running | undefined;
+  before(async () => {
+    server = await startServe(args);
+  });
+  after(async () => {
+    assert.equal(await server?.stop(), 0);
+  });
+  return () => {
+    if (server === undefined) throw new Error("bylaw serve has not started");
+    return server;
+  };
 }
 
 export async function startServe(args: string[]): Promise<Running> {
@@ -114,4 +134,9 @@ export function review(request: Record<string, unknown>): string {
     kind: "AdmissionReview",
     request: { uid: "u-1", userInfo: { username: "dev", groups: ["system:authenticated"] }, ...request },
   });
+}
+
+/** An AdmissionReview of a Pod: a CREATE unless `fields` name another operation; `fields` give the rest. */
+export function podReview(fields: Record<string, unknown>): string {
+  return review({ kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", ...fields });
 }

@@ -1,9 +1,11 @@
 /** `bylaw serve` end to end over real HTTPS on loopback: admission decisions, patches, metrics, health. */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { applyPatch } from "rfc6902";
+import type { JsonObject } from "../../src/engine/index.js";
+import { pod } from "../support/builders.js";
 import { tempTree } from "../support/temp-dir.js";
-import { review, startServe, type Running } from "./serve-harness.js";
+import { podReview, review, serveAroundTests } from "./serve-harness.js";
 import { policyFixture } from "../support/policy-fixtures.js";
 
 const policies = {
@@ -47,12 +49,9 @@ spec:
 `,
 };
 
-const pod = (name: string, labels: Record<string, string>, image = "nginx:1.27") => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name, namespace: "shop", labels },
-  spec: { containers: [{ name: "app", image }] },
-});
+/** A Pod in namespace shop. */
+const shopPod = (name: string, labels: Record<string, string>, image = "nginx:1.27"): JsonObject =>
+  pod({ name, namespace: "shop", labels, image });
 type Review = {
   response: {
     uid: string;
@@ -65,28 +64,20 @@ type Review = {
 };
 
 describe("bylaw serve over HTTPS", () => {
-  let server: Running;
-  before(async () => {
-    server = await startServe(["--policies", tempTree(policies)]);
-  });
-  after(async () => {
-    assert.equal(await server.stop(), 0);
-  });
+  const server = serveAroundTests(["--policies", tempTree(policies)]);
 
   test("readiness and liveness", async () => {
-    assert.equal((await server.get("/health/liveness")).status, 200);
-    assert.equal((await server.get("/health/readiness")).status, 200);
+    assert.equal((await server().get("/health/liveness")).status, 200);
+    assert.equal((await server().get("/health/readiness")).status, 200);
   });
 
   test("CREATE of a compliant Pod is allowed", async () => {
-    const r = await server.post(
+    const r = await server().post(
       "/validate/fail",
-      review({
-        kind: { group: "", version: "v1", kind: "Pod" },
-        operation: "CREATE",
+      podReview({
         namespace: "shop",
         name: "ok",
-        object: pod("ok", { team: "a" }),
+        object: shopPod("ok", { team: "a" }),
       }),
     );
     assert.equal(r.status, 200);
@@ -95,14 +86,12 @@ describe("bylaw serve over HTTPS", () => {
   });
 
   test("an Enforce failure is denied with Kyverno's message; Audit failures only warn", async () => {
-    const r = await server.post(
+    const r = await server().post(
       "/validate/fail",
-      review({
-        kind: { group: "", version: "v1", kind: "Pod" },
-        operation: "CREATE",
+      podReview({
         namespace: "shop",
         name: "bad",
-        object: pod("bad", {}, "nginx:latest"),
+        object: shopPod("bad", {}, "nginx:latest"),
       }),
     );
     const res = (r.json as Review).response;
@@ -114,14 +103,12 @@ describe("bylaw serve over HTTPS", () => {
         "at path",
       ),
     );
-    const audit = await server.post(
+    const audit = await server().post(
       "/validate/fail",
-      review({
-        kind: { group: "", version: "v1", kind: "Pod" },
-        operation: "CREATE",
+      podReview({
         namespace: "shop",
         name: "latest",
-        object: pod("latest", { team: "a" }, "nginx:latest"),
+        object: shopPod("latest", { team: "a" }, "nginx:latest"),
       }),
     );
     const ares = (audit.json as Review).response;
@@ -132,34 +119,32 @@ describe("bylaw serve over HTTPS", () => {
   });
 
   test("UPDATE and DELETE follow the object and oldObject", async () => {
-    const upd = await server.post(
+    const upd = await server().post(
       "/validate/fail",
-      review({
-        kind: { group: "", version: "v1", kind: "Pod" },
+      podReview({
         operation: "UPDATE",
         namespace: "shop",
         name: "x",
-        object: pod("x", { team: "a" }),
-        oldObject: pod("x", {}),
+        object: shopPod("x", { team: "a" }),
+        oldObject: shopPod("x", {}),
       }),
     );
     assert.equal((upd.json as Review).response.allowed, true);
-    const del = await server.post(
+    const del = await server().post(
       "/validate/fail",
-      review({
-        kind: { group: "", version: "v1", kind: "Pod" },
+      podReview({
         operation: "DELETE",
         namespace: "shop",
         name: "x",
         object: null,
-        oldObject: pod("x", {}),
+        oldObject: shopPod("x", {}),
       }),
     );
     assert.equal((del.json as Review).response.allowed, false, "DELETE is judged on oldObject, which lacks the label");
   });
 
   test("a subresource (pods/exec CONNECT) matches Pod/exec", async () => {
-    const r = await server.post(
+    const r = await server().post(
       "/validate/fail",
       review({
         kind: { group: "", version: "v1", kind: "PodExecOptions" },
@@ -178,27 +163,23 @@ describe("bylaw serve over HTTPS", () => {
   });
 
   test("dry-run requests get the same decision", async () => {
-    const r = await server.post(
+    const r = await server().post(
       "/validate/fail",
-      review({
-        kind: { group: "", version: "v1", kind: "Pod" },
-        operation: "CREATE",
+      podReview({
         namespace: "shop",
         name: "d",
         dryRun: true,
-        object: pod("d", {}),
+        object: shopPod("d", {}),
       }),
     );
     assert.equal((r.json as Review).response.allowed, false);
   });
 
   test("mutation answers a base64 JSON patch that a JSON Patch library applies onto the object", async () => {
-    const object = pod("m", { team: "a" });
-    const r = await server.post(
+    const object = shopPod("m", { team: "a" });
+    const r = await server().post(
       "/mutate/fail",
-      review({
-        kind: { group: "", version: "v1", kind: "Pod" },
-        operation: "CREATE",
+      podReview({
         namespace: "shop",
         name: "m",
         object,
@@ -218,14 +199,14 @@ describe("bylaw serve over HTTPS", () => {
   });
 
   test("malformed bodies get 400 with a reason; the server keeps serving", async () => {
-    assert.equal((await server.post("/validate/fail", "{not json")).status, 400);
-    const wrong = await server.post(
+    assert.equal((await server().post("/validate/fail", "{not json")).status, 400);
+    const wrong = await server().post(
       "/validate/fail",
       JSON.stringify({ apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview", request: {} }),
     );
     assert.equal(wrong.status, 400);
     assert.match(wrong.text, /apiVersion/);
-    assert.equal((await server.get("/health/liveness")).status, 200);
+    assert.equal((await server().get("/health/liveness")).status, 200);
   });
 
   test("/policyvalidate rejects an invalid policy with its field path", async () => {
@@ -235,7 +216,7 @@ describe("bylaw serve over HTTPS", () => {
       metadata: { name: "x" },
       spec: { rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] } }] },
     };
-    const r = await server.post(
+    const r = await server().post(
       "/policyvalidate",
       review({
         kind: { group: "kyverno.io", version: "v1", kind: "ClusterPolicy" },
@@ -260,7 +241,7 @@ describe("bylaw serve over HTTPS", () => {
       },
     };
     const post = (object: unknown) =>
-      server.post(
+      server().post(
         "/policyvalidate",
         review({
           kind: { group: "kyverno.io", version: "v2", kind: "PolicyException" },
@@ -289,7 +270,7 @@ describe("bylaw serve over HTTPS", () => {
   });
 
   test("metrics carry Kyverno's names and labels", async () => {
-    const text = await server.metrics();
+    const text = await server().metrics();
     assert.match(text, /kyverno_admission_requests_total\{[^}]*resource_kind="Pod"[^}]*request_allowed="false"/);
     assert.match(text, /kyverno_policy_results_total\{[^}]*policy_name="require-team"[^}]*rule_result="fail"/);
     assert.match(text, /kyverno_policy_rule_info_total\{[^}]*policy_name="defaults"/);
