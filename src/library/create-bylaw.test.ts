@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../engine/index.js";
 import { createBylaw } from "./create-bylaw.js";
 import type { Bylaw, BylawOptions } from "./types.js";
+import { pod } from "../../test/support/builders.js";
 
 const requireTeam: JsonObject = {
   apiVersion: "kyverno.io/v1",
@@ -51,14 +52,7 @@ spec:
         clone: {namespace: default, name: regcred}
 `;
 
-function pod(labels: Record<string, string> = {}, namespace = "shop"): JsonObject {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: { name: "web", namespace, labels },
-    spec: { containers: [{ name: "app", image: "nginx:1.27" }] },
-  };
-}
+const shopPod = (labels: Record<string, string> = {}, namespace = "shop"): JsonObject => pod({ namespace, labels });
 
 function load(options: BylawOptions): Bylaw {
   const outcome = createBylaw(options);
@@ -68,7 +62,7 @@ function load(options: BylawOptions): Bylaw {
 
 describe("createBylaw", () => {
   test("a failing Enforce rule is a fail result with its policy and action, and blocks", () => {
-    const report = load({ policies: [requireTeam] }).check(pod());
+    const report = load({ policies: [requireTeam] }).check(shopPod());
     assert.equal(report.results.length, 1);
     const [r] = report.results;
     assert.equal(r?.policy, "require-team");
@@ -78,12 +72,12 @@ describe("createBylaw", () => {
     assert.match(r?.message ?? "", /Pods need a team label/);
     assert.equal(report.blocked, true);
     assert.deepEqual(report.summary, { pass: 0, fail: 1, warn: 0, error: 0, skip: 0 });
-    assert.equal(load({ policies: [requireTeam] }).check(pod({ team: "a" })).blocked, false);
+    assert.equal(load({ policies: [requireTeam] }).check(shopPod({ team: "a" })).blocked, false);
   });
 
   test("mutate policies from YAML text patch the resource, and validation sees the patched one", () => {
     const bylaw = load({ policies: [defaultTeam, requireTeam] });
-    const report = bylaw.check(pod());
+    const report = bylaw.check(shopPod());
     assert.deepEqual((report.patched["metadata"] as JsonObject)["labels"], { team: "bravo" });
     assert.deepEqual((report.resource["metadata"] as JsonObject)["labels"], {}, "the given object is left as it was");
     assert.deepEqual(
@@ -130,7 +124,7 @@ describe("createBylaw", () => {
         match: { any: [{ resources: { kinds: ["Pod"], names: ["web"] } }] },
       },
     };
-    const report = load({ policies: [requireTeam, exception] }).check(pod());
+    const report = load({ policies: [requireTeam, exception] }).check(shopPod());
     assert.equal(report.results[0]?.status, "skip");
     assert.deepEqual(report.results[0]?.exceptions, ["shop/legacy"]);
     assert.equal(report.blocked, false);
@@ -160,13 +154,13 @@ describe("createBylaw", () => {
         ],
       },
     };
-    const offline = load({ policies: [policy] }).check(pod());
+    const offline = load({ policies: [policy] }).check(shopPod());
     assert.equal(offline.results[0]?.status, "error");
     assert.match(offline.results[0]?.message ?? "", /pods/);
     const mocked = load({
       policies: [policy],
       apiCalls: [{ urlPath: "/api/v1/namespaces/shop/pods", statusCode: 200, body: { items: [1, 2, 3] } }],
-    }).check(pod());
+    }).check(shopPod());
     assert.equal(mocked.results[0]?.status, "fail");
   });
 
@@ -199,9 +193,9 @@ describe("createBylaw", () => {
       },
     };
     const bylaw = load({ policies: [policy] });
-    assert.equal(bylaw.check(pod({ protected: "true" })).results.length, 0, "CREATE does not match the rule");
-    assert.equal(bylaw.check(pod({ protected: "true" }), { operation: "DELETE" }).results[0]?.status, "fail");
-    assert.equal(bylaw.check(pod(), { operation: "DELETE" }).results[0]?.status, "pass");
+    assert.equal(bylaw.check(shopPod({ protected: "true" })).results.length, 0, "CREATE does not match the rule");
+    assert.equal(bylaw.check(shopPod({ protected: "true" }), { operation: "DELETE" }).results[0]?.status, "fail");
+    assert.equal(bylaw.check(shopPod(), { operation: "DELETE" }).results[0]?.status, "pass");
   });
 
   test("UPDATE sees the old object given, and namespaceLabels decide a namespaceSelector", () => {
@@ -245,17 +239,23 @@ describe("createBylaw", () => {
     const bylaw = load({ policies: [policy] });
     const prod = { tier: "prod" };
     assert.equal(
-      bylaw.check(pod({ team: "b" }), { operation: "UPDATE", oldResource: pod({ team: "a" }), namespaceLabels: prod })
-        .results[0]?.status,
+      bylaw.check(shopPod({ team: "b" }), {
+        operation: "UPDATE",
+        oldResource: shopPod({ team: "a" }),
+        namespaceLabels: prod,
+      }).results[0]?.status,
       "fail",
     );
     assert.equal(
-      bylaw.check(pod({ team: "a" }), { operation: "UPDATE", oldResource: pod({ team: "a" }), namespaceLabels: prod })
-        .results[0]?.status,
+      bylaw.check(shopPod({ team: "a" }), {
+        operation: "UPDATE",
+        oldResource: shopPod({ team: "a" }),
+        namespaceLabels: prod,
+      }).results[0]?.status,
       "pass",
     );
     assert.equal(
-      bylaw.check(pod({ team: "b" }), { operation: "UPDATE", oldResource: pod({ team: "a" }) }).results.length,
+      bylaw.check(shopPod({ team: "b" }), { operation: "UPDATE", oldResource: shopPod({ team: "a" }) }).results.length,
       0,
       "no labels: the namespaceSelector does not match",
     );

@@ -10,6 +10,7 @@ import { fakePorts } from "../../../test/support/fake-ports.js";
 import { compileException } from "./compile-exception.js";
 import { exceptionPolicyKey, matchExceptions } from "./match-exceptions.js";
 import type { CompiledException, ExceptionMatchInput } from "./types.js";
+import { pod } from "../../../test/support/builders.js";
 
 const jmespath = createJmesPath({ functions: kyvernoFunctions() });
 const cache = new ExpressionCache(jmespath);
@@ -25,14 +26,8 @@ function exception(name: string, spec: JsonObject, namespace = "delta"): Compile
   return r.exception;
 }
 
-function pod(name: string, namespace = "delta", labels: Record<string, string> = {}): JsonObject {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: { name, namespace, labels },
-    spec: { containers: [{ name: "c", image: "busybox:1.35" }] },
-  };
-}
+const deltaPod = (name: string, namespace = "delta", labels: Record<string, string> = {}): JsonObject =>
+  pod({ name, namespace, labels, containers: [{ name: "c", image: "busybox:1.35" }] });
 
 const deployment: JsonObject = {
   apiVersion: "apps/v1",
@@ -52,7 +47,7 @@ interface Req {
 }
 
 function input(r: Req = {}): ExceptionMatchInput {
-  const resource = r.resource ?? pod("important-tool");
+  const resource = r.resource ?? deltaPod("important-tool");
   const operation = r.operation ?? "CREATE";
   const data = buildRequestContext({ resource, operation, ...(r.userInfo ? { userInfo: r.userInfo } : {}) });
   return {
@@ -162,25 +157,25 @@ describe("matchExceptions: match", () => {
     [
       "another namespace",
       { any: [{ resources: { kinds: ["Pod"], namespaces: ["delta"] } }] },
-      { resource: pod("important-tool", "prod") },
+      { resource: deltaPod("important-tool", "prod") },
       false,
     ],
     [
       "names with a wildcard",
       { any: [{ resources: { names: ["important-tool*"] } }] },
-      { resource: pod("important-tool-7d9f") },
+      { resource: deltaPod("important-tool-7d9f") },
       true,
     ],
     [
       "a label selector",
       { any: [{ resources: { kinds: ["Pod"], selector: { matchLabels: { app: "busybox" } } } }] },
-      { resource: pod("x", "delta", { app: "busybox" }) },
+      { resource: deltaPod("x", "delta", { app: "busybox" }) },
       true,
     ],
     [
       "a label selector not met",
       { any: [{ resources: { kinds: ["Pod"], selector: { matchLabels: { app: "busybox" } } } }] },
-      { resource: pod("x", "delta", { app: "nginx" }) },
+      { resource: deltaPod("x", "delta", { app: "nginx" }) },
       false,
     ],
     [
@@ -242,7 +237,7 @@ describe("matchExceptions: conditions, background, namespaces", () => {
     });
 
   test("conditions that hold keep the exception, conditions that do not drop it", () => {
-    const req = input({ resource: pod("important-tool", "delta", { app: "busybox" }) });
+    const req = input({ resource: deltaPod("important-tool", "delta", { app: "busybox" }) });
     assert.deepEqual(names(matchExceptions([withLabel("busybox"), withLabel("nginx")], req)), ["delta/c-busybox"]);
   });
 

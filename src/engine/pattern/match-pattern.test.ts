@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import type { JsonValue } from "../api/json.js";
 import { compilePattern, matchPattern } from "./index.js";
 import type { PatternOutcome } from "./index.js";
+import { pod } from "../../../test/support/builders.js";
 
 /** [what, resource, pattern, expected status, expected path for fails] */
 type Row = readonly [string, JsonValue, JsonValue, PatternOutcome["status"], string?];
@@ -19,25 +20,27 @@ function table(name: string, rows: readonly Row[]): void {
   });
 }
 
-const pod = (containers: JsonValue[], extra: Record<string, JsonValue> = {}): JsonValue => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name: "p", labels: { app: "web" } },
-  spec: { containers, ...extra },
-});
+const podWith = (containers: JsonValue[], extra: Record<string, JsonValue> = {}): JsonValue =>
+  pod({ name: "p", namespace: null, labels: { app: "web" }, containers, spec: extra });
 
 table("maps and absent keys (Kyverno validateMap)", [
-  ["every plain key must exist", pod([]), { metadata: { labels: { team: "?*" } } }, "fail", "/metadata/labels/team/"],
-  ["a matching value passes", pod([]), { metadata: { labels: { app: "web" } } }, "pass"],
+  [
+    "every plain key must exist",
+    podWith([]),
+    { metadata: { labels: { team: "?*" } } },
+    "fail",
+    "/metadata/labels/team/",
+  ],
+  ["a matching value passes", podWith([]), { metadata: { labels: { app: "web" } } }, "pass"],
   [
     "a map pattern against an absent key fails at its path",
-    pod([]),
+    podWith([]),
     { spec: { securityContext: { runAsNonRoot: true } } },
     "fail",
     "/spec/securityContext/",
   ],
   ["a map pattern against a scalar fails", { a: "x" }, { a: { b: 1 } }, "fail", "/a/"],
-  ['"*" needs the key to exist', pod([]), { spec: { nodeName: "*" } }, "fail", "/spec/"],
+  ['"*" needs the key to exist', podWith([]), { spec: { nodeName: "*" } }, "fail", "/spec/"],
   ['"*" accepts any present value', { spec: { nodeName: { any: ["thing"] } } }, { spec: { nodeName: "*" } }, "pass"],
   ['"*" rejects a null value', { spec: { nodeName: null } }, { spec: { nodeName: "*" } }, "fail", "/spec/"],
   ['"" does not accept an absent key (docs≠code)', { spec: {} }, { spec: { x: "" } }, "fail", "/spec/x/"],
@@ -49,41 +52,46 @@ table("maps and absent keys (Kyverno validateMap)", [
 ]);
 
 table("anchors (Kyverno pkg/engine/anchor)", [
-  ["(k) absent: skip", pod([]), { spec: { "(hostNetwork)": true, hostPID: false } }, "skip"],
-  ["(k) mismatch: skip", pod([], { hostNetwork: false }), { spec: { "(hostNetwork)": true, hostPID: false } }, "skip"],
+  ["(k) absent: skip", podWith([]), { spec: { "(hostNetwork)": true, hostPID: false } }, "skip"],
+  [
+    "(k) mismatch: skip",
+    podWith([], { hostNetwork: false }),
+    { spec: { "(hostNetwork)": true, hostPID: false } },
+    "skip",
+  ],
   [
     "(k) match: siblings apply",
-    pod([], { hostNetwork: true }),
+    podWith([], { hostNetwork: true }),
     { spec: { "(hostNetwork)": true, hostPID: false } },
     "fail",
     "/spec/hostPID/",
   ],
   [
     "(k) match and siblings match: pass",
-    pod([], { hostNetwork: true, hostPID: false }),
+    podWith([], { hostNetwork: true, hostPID: false }),
     { spec: { "(hostNetwork)": true, hostPID: false } },
     "pass",
   ],
-  ["=(k) absent: pass", pod([]), { spec: { "=(hostPID)": false } }, "pass"],
-  ["=(k) present and matching: pass", pod([], { hostPID: false }), { spec: { "=(hostPID)": false } }, "pass"],
+  ["=(k) absent: pass", podWith([]), { spec: { "=(hostPID)": false } }, "pass"],
+  ["=(k) present and matching: pass", podWith([], { hostPID: false }), { spec: { "=(hostPID)": false } }, "pass"],
   [
     "=(k) present and different: fail",
-    pod([], { hostPID: true }),
+    podWith([], { hostPID: true }),
     { spec: { "=(hostPID)": false } },
     "fail",
     "/spec/hostPID/",
   ],
   [
     "X(k) present: fail whatever the value",
-    pod([], { hostPath: null }),
+    podWith([], { hostPath: null }),
     { spec: { "X(hostPath)": "null" } },
     "fail",
     "/spec/hostPath/",
   ],
-  ["X(k) absent: pass", pod([]), { spec: { "X(hostPath)": "null" } }, "pass"],
+  ["X(k) absent: pass", podWith([]), { spec: { "X(hostPath)": "null" } }, "pass"],
   [
     "^(k) one element matches: pass",
-    pod([
+    podWith([
       { name: "a", image: "x" },
       { name: "b", image: "nginx" },
     ]),
@@ -92,14 +100,14 @@ table("anchors (Kyverno pkg/engine/anchor)", [
   ],
   [
     "^(k) no element matches: fail",
-    pod([{ name: "a", image: "x" }]),
+    podWith([{ name: "a", image: "x" }]),
     { spec: { "^(containers)": [{ image: "nginx" }] } },
     "fail",
     "/spec/containers/",
   ],
   [
     "^(k) every pattern item needs a match",
-    pod([{ image: "nginx" }]),
+    podWith([{ image: "nginx" }]),
     { spec: { "^(containers)": [{ image: "nginx" }, { image: "redis" }] } },
     "fail",
     "/spec/containers/",
@@ -113,7 +121,7 @@ table("anchors (Kyverno pkg/engine/anchor)", [
   ],
   [
     "^(k) with a non-list pattern: fail",
-    pod([{ image: "x" }]),
+    podWith([{ image: "x" }]),
     { spec: { "^(containers)": { image: "x" } } },
     "fail",
     "/spec/containers/",
@@ -121,20 +129,20 @@ table("anchors (Kyverno pkg/engine/anchor)", [
   ["^(k) absent: pass", { spec: {} }, { spec: { "^(containers)": [{ image: "nginx" }] } }, "pass"],
   [
     "^(k) on an empty list: fail",
-    pod([]),
+    podWith([]),
     { spec: { "^(containers)": [{ image: "nginx" }] } },
     "fail",
     "/spec/containers/",
   ],
   [
     "<(k) present and different: skip, even though a sibling fails",
-    pod([{ name: "a", image: "docker.io/x" }], { imagePullSecrets: [{ name: "other" }] }),
+    podWith([{ name: "a", image: "docker.io/x" }], { imagePullSecrets: [{ name: "other" }] }),
     { spec: { containers: [{ name: "*", "<(image)": "corp.reg.com/*" }], imagePullSecrets: [{ name: "my-secret" }] } },
     "skip",
   ],
   [
     "<(k) matching: the rest applies",
-    pod([{ name: "a", image: "corp.reg.com/x" }], { imagePullSecrets: [{ name: "other" }] }),
+    podWith([{ name: "a", image: "corp.reg.com/x" }], { imagePullSecrets: [{ name: "other" }] }),
     { spec: { containers: [{ name: "*", "<(image)": "corp.reg.com/*" }], imagePullSecrets: [{ name: "my-secret" }] } },
     "fail",
     "/spec/imagePullSecrets/0/name/",
@@ -143,7 +151,7 @@ table("anchors (Kyverno pkg/engine/anchor)", [
   ["+(k) is a literal key in validate", { a: 1 }, { "+(a)": 1 }, "fail", "/+(a)/"],
   [
     "a condition inside a condition: skip",
-    pod([]),
+    podWith([]),
     {
       "(spec)": { "(volumes)": [{ "(hostPath)": { path: "/var/run/docker.sock" } }] },
       metadata: { labels: { "allow-docker": "true" } },
@@ -152,7 +160,7 @@ table("anchors (Kyverno pkg/engine/anchor)", [
   ],
   [
     "a negation inside a condition is a skip",
-    pod([], { hostNetwork: true }),
+    podWith([], { hostNetwork: true }),
     { "(spec)": { "X(hostNetwork)": "null" } },
     "skip",
   ],
@@ -201,7 +209,7 @@ table("evaluation order", [
 table("arrays (Kyverno validateArray)", [
   [
     "the first map applies to every element",
-    pod([
+    podWith([
       { name: "a", image: "nginx:1" },
       { name: "b", image: "nginx:latest" },
     ]),
@@ -211,30 +219,30 @@ table("arrays (Kyverno validateArray)", [
   ],
   [
     "further pattern elements are ignored",
-    pod([{ name: "a" }]),
+    podWith([{ name: "a" }]),
     { spec: { containers: [{ name: "a" }, { name: "zzz" }] } },
     "pass",
   ],
   [
     "every element skipped: skip",
-    pod([{ name: "redis" }, { name: "mysql" }]),
+    podWith([{ name: "redis" }, { name: "mysql" }]),
     { spec: { containers: [{ "(name)": "nginx", image: "x" }] } },
     "skip",
   ],
   [
     "some elements skipped, others pass: pass",
-    pod([{ name: "redis" }, { name: "nginx", image: "x" }]),
+    podWith([{ name: "redis" }, { name: "nginx", image: "x" }]),
     { spec: { containers: [{ "(name)": "nginx", image: "x" }] } },
     "pass",
   ],
   [
     "a skipped element does not hide a failing one",
-    pod([{ name: "redis" }, { name: "nginx", image: "y" }]),
+    podWith([{ name: "redis" }, { name: "nginx", image: "y" }]),
     { spec: { containers: [{ "(name)": "nginx", image: "x" }] } },
     "fail",
     "/spec/containers/1/image/",
   ],
-  ["an empty resource list passes", pod([]), { spec: { containers: [{ image: "x" }] } }, "pass"],
+  ["an empty resource list passes", podWith([]), { spec: { containers: [{ image: "x" }] } }, "pass"],
   [
     "a scalar first element must match every element",
     { spec: { ports: [80, 443] } },
@@ -318,7 +326,7 @@ table("metadata wildcard keys", [
 
 describe("failure messages and paths", () => {
   test("a scalar mismatch names the value, the pattern and the path", () => {
-    const got = matchPattern(pod([{ name: "a", image: "nginx:latest" }]), {
+    const got = matchPattern(podWith([{ name: "a", image: "nginx:latest" }]), {
       spec: { containers: [{ image: "!*:latest" }] },
     });
     assert.deepEqual(got, {
@@ -365,7 +373,7 @@ describe("failure messages and paths", () => {
   });
 
   test("skips of every list element are joined with '; '", () => {
-    const got = matchPattern(pod([{ name: "a" }, { name: "b" }]), { spec: { containers: [{ "(name)": "c" }] } });
+    const got = matchPattern(podWith([{ name: "a" }, { name: "b" }]), { spec: { containers: [{ "(name)": "c" }] } });
     assert.equal(
       got.status === "skip" ? got.message : "",
       "conditional anchor mismatch: resource value 'a' does not match 'c' at path /spec/containers/0/name/; " +
@@ -390,10 +398,10 @@ describe("failure messages and paths", () => {
 describe("compilePattern", () => {
   test("a compiled pattern gives the same outcomes when reused", () => {
     const compiled = compilePattern({ spec: { containers: [{ "(name)": "nginx", image: "nginx:*" }] } });
-    assert.equal(compiled.match(pod([{ name: "nginx", image: "nginx:1" }])).status, "pass");
-    assert.equal(compiled.match(pod([{ name: "nginx", image: "httpd" }])).status, "fail");
-    assert.equal(compiled.match(pod([{ name: "redis", image: "redis" }])).status, "skip");
-    assert.equal(compiled.match(pod([{ name: "nginx", image: "nginx:2" }])).status, "pass");
+    assert.equal(compiled.match(podWith([{ name: "nginx", image: "nginx:1" }])).status, "pass");
+    assert.equal(compiled.match(podWith([{ name: "nginx", image: "httpd" }])).status, "fail");
+    assert.equal(compiled.match(podWith([{ name: "redis", image: "redis" }])).status, "skip");
+    assert.equal(compiled.match(podWith([{ name: "nginx", image: "nginx:2" }])).status, "pass");
   });
 
   test("metadata wildcard expansion does not leak between resources", () => {

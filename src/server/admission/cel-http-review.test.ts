@@ -23,6 +23,7 @@ import type { ReviewCallsPort } from "./review-calls-loop.js";
 import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 import type { AdmissionReviewJson, HandlerResult } from "./types.js";
 import { selfSignedCertificate } from "../tls/self-signed.js";
+import { pod } from "../../../test/support/builders.js";
 
 interface Seen {
   readonly method: string;
@@ -88,12 +89,8 @@ function vpol(expression: string, namespace?: string): JsonObject {
   };
 }
 
-const pod = (name: string): JsonObject => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name, namespace: "team" },
-  spec: { containers: [{ name: "c", image: "nginx" }] },
-});
+const teamPod = (name: string): JsonObject =>
+  pod({ name, namespace: "team", containers: [{ name: "c", image: "nginx" }] });
 
 describe("CEL http.Get/Post in admission, through the record and the egress filter", () => {
   const listener = new Listener();
@@ -130,7 +127,7 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
   }
 
   async function review(deps: ReturnType<typeof setUp>["deps"], name: string): Promise<AdmissionReviewJson> {
-    const [answer] = handleValidateBatch([reviewOf(pod(name))], deps);
+    const [answer] = handleValidateBatch([reviewOf(teamPod(name))], deps);
     return (await (answer as HandlerResult | Promise<HandlerResult>)).body as AdmissionReviewJson;
   }
 

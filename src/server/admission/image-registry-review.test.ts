@@ -11,6 +11,7 @@ import type { JsonObject } from "../../engine/index.js";
 import { TestRegistry } from "../../../test/support/test-registry.js";
 import { registryReviewDeps, reviewObject } from "../../../test/support/registry-review.js";
 import type { AdmissionReviewJson } from "./types.js";
+import { pod } from "../../../test/support/builders.js";
 
 function policy(namespace?: string, secrets?: string[]): JsonObject {
   return {
@@ -44,12 +45,9 @@ function policy(namespace?: string, secrets?: string[]): JsonObject {
   };
 }
 
-const pod = (image: string): JsonObject => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name: "p", namespace: "team" },
-  spec: { containers: [{ name: "c", image }] },
-});
+/** A Pod `p` in namespace team running `image`. */
+const teamPod = (image: string): JsonObject =>
+  pod({ name: "p", namespace: "team", containers: [{ name: "c", image }] });
 
 describe("imageRegistry in admission, through the egress filter", () => {
   const registry = new TestRegistry({ users: { bylaw: "pull-pass" } });
@@ -77,7 +75,7 @@ describe("imageRegistry in admission, through the egress filter", () => {
   }
 
   const review = (deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> =>
-    reviewObject(deps, pod(image));
+    reviewObject(deps, teamPod(image));
 
   it("a registry on a loopback address is refused by default: a rule error under failurePolicy Fail, and no connection", async () => {
     const before = registry.seen.length;

@@ -19,6 +19,7 @@ import {
 } from "../../../test/support/cosign-signing.js";
 import { mutateObject, registryReviewDeps, reviewObject } from "../../../test/support/registry-review.js";
 import type { AdmissionReviewJson } from "./types.js";
+import { pod } from "../../../test/support/builders.js";
 
 const key = ecdsaKey();
 const SLSA = "https://slsa.dev/provenance/v0.2";
@@ -47,12 +48,9 @@ const policy = (entry: JsonObject = { verifyDigest: false, mutateDigest: false }
     ],
   },
 });
-const pod = (image: string): JsonObject => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name: "p", namespace: "team" },
-  spec: { containers: [{ name: "c", image }] },
-});
+/** A Pod `p` in namespace team running `image`. */
+const teamPod = (image: string): JsonObject =>
+  pod({ name: "p", namespace: "team", containers: [{ name: "c", image }] });
 
 describe("verifyImages in admission, through the review-calls loop", () => {
   before(async () => {
@@ -73,7 +71,7 @@ describe("verifyImages in admission, through the review-calls loop", () => {
 
   const setUp = (allow: string[]) => registryReviewDeps({ policies: [policy()], allow });
   const review = (deps: ReturnType<typeof setUp>, image: string): Promise<AdmissionReviewJson> =>
-    reviewObject(deps, pod(image));
+    reviewObject(deps, teamPod(image));
 
   it("the signed image is admitted; the one signed with another key is denied as unverified", async () => {
     const deps = setUp(["127.0.0.0/8"]);
@@ -89,7 +87,7 @@ describe("verifyImages in admission, through the review-calls loop", () => {
   it("the mutating webhook rewrites the tag to the digest and writes the verify-images annotation; the validating webhook then admits", async () => {
     const digest = digests["signed"] ?? "";
     const deps = registryReviewDeps({ policies: [policy({})], allow: ["127.0.0.0/8"] });
-    const mutated = await mutateObject(deps, pod(`${registry.host}/team/signed:1`));
+    const mutated = await mutateObject(deps, teamPod(`${registry.host}/team/signed:1`));
     assert.equal(mutated.response?.allowed, true);
     const ops = JSON.parse(Buffer.from(mutated.response?.patch ?? "", "base64").toString("utf8")) as {
       op: string;
@@ -107,11 +105,11 @@ describe("verifyImages in admission, through the review-calls loop", () => {
       JSON.stringify({ [`${registry.host}/team/signed@${digest}`]: "pass" }),
     );
     const admitted = await reviewObject(deps, {
-      ...pod(`${registry.host}/team/signed:1@${digest}`),
+      ...teamPod(`${registry.host}/team/signed:1@${digest}`),
       metadata: { name: "p", namespace: "team", annotations: annotations ?? {} },
     });
     assert.equal(admitted.response?.allowed, true);
-    const forged = await mutateObject(deps, pod(`${registry.host}/team/forged:1`));
+    const forged = await mutateObject(deps, teamPod(`${registry.host}/team/forged:1`));
     assert.equal(
       forged.response?.allowed,
       false,
@@ -149,8 +147,8 @@ describe("verifyImages in admission, through the review-calls loop", () => {
       },
     ];
     const deps = registryReviewDeps({ policies: [attested], allow: ["127.0.0.0/8"] });
-    assert.equal((await reviewObject(deps, pod(`${registry.host}/team/signed:1`))).response?.allowed, true);
-    const forged = await mutateObject(deps, pod(`${registry.host}/team/forged:1`));
+    assert.equal((await reviewObject(deps, teamPod(`${registry.host}/team/signed:1`))).response?.allowed, true);
+    const forged = await mutateObject(deps, teamPod(`${registry.host}/team/forged:1`));
     assert.equal(forged.response?.allowed, false);
     assert.match(
       forged.response?.status?.message ?? "",

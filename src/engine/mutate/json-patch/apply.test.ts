@@ -4,6 +4,7 @@ import type { JsonValue } from "../../api/json.js";
 import { applyJsonPatch } from "./apply.js";
 import { parseJsonPatch } from "./parse.js";
 import type { JsonPatchOp } from "./types.js";
+import { pod } from "../../../../test/support/builders.js";
 
 type Case = { name: string; doc: JsonValue; ops: JsonPatchOp[]; want: JsonValue };
 
@@ -17,17 +18,15 @@ function check({ name, doc, ops, want }: Case): void {
   });
 }
 
-const pod = (): JsonValue => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name: "web", labels: { app: "web" } },
-  spec: {
+const twoContainerPod = (): JsonValue =>
+  pod({
+    namespace: null,
+    labels: { app: "web" },
     containers: [
       { name: "a", image: "nginx" },
       { name: "b", image: "redis" },
     ],
-  },
-});
+  });
 
 describe("add", () => {
   const cases: Case[] = [
@@ -79,7 +78,7 @@ describe("add", () => {
     { name: "escaped key ~0", doc: {}, ops: [{ op: "add", path: "/a~0b", value: 1 }], want: { "a~b": 1 } },
     {
       name: "a container appended to a Pod",
-      doc: pod(),
+      doc: twoContainerPod(),
       ops: [{ op: "add", path: "/spec/containers/-", value: { name: "c", image: "busybox" } }],
       want: {
         apiVersion: "v1",
@@ -258,7 +257,7 @@ describe("replace", () => {
     },
     {
       name: "the image of the second container",
-      doc: pod(),
+      doc: twoContainerPod(),
       ops: [{ op: "replace", path: "/spec/containers/1/image", value: "redis:7" }],
       want: {
         apiVersion: "v1",

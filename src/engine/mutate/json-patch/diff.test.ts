@@ -5,6 +5,7 @@ import type { JsonObject, JsonValue } from "../../api/json.js";
 import { applyJsonPatch } from "./apply.js";
 import { createJsonPatch } from "./diff.js";
 import { seededRandom } from "../../../../test/support/seeded-random.js";
+import { pod } from "../../../../test/support/builders.js";
 
 /** The patch must turn `before` into exactly `after`, with our applier and with plain RFC 6902. */
 function roundTrip(before: JsonValue, after: JsonValue): ReturnType<typeof createJsonPatch> {
@@ -28,23 +29,19 @@ function roundTrip(before: JsonValue, after: JsonValue): ReturnType<typeof creat
 }
 
 const container = (name: string, image = `${name}:1`): JsonObject => ({ name, image, ports: [{ containerPort: 80 }] });
-const pod = (containers: JsonObject[], labels: JsonObject = { app: "web" }): JsonObject => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name: "web", namespace: "default", labels },
-  spec: { containers },
-});
+const podWith = (containers: JsonObject[], labels: JsonObject = { app: "web" }): JsonObject =>
+  pod({ containers, metadata: { labels } });
 
 describe("createJsonPatch", () => {
   test("prepending one container is a single add at index 0", () => {
-    const before = pod([container("a"), container("b"), container("c")]);
-    const after = pod([container("z"), container("a"), container("b"), container("c")]);
+    const before = podWith([container("a"), container("b"), container("c")]);
+    const after = podWith([container("z"), container("a"), container("b"), container("c")]);
     assert.deepEqual(roundTrip(before, after), [{ op: "add", path: "/spec/containers/0", value: container("z") }]);
   });
 
   test("appending one container is a single add", () => {
-    const before = pod([container("a"), container("b")]);
-    const ops = roundTrip(before, pod([container("a"), container("b"), container("c")]));
+    const before = podWith([container("a"), container("b")]);
+    const ops = roundTrip(before, podWith([container("a"), container("b"), container("c")]));
     assert.equal(ops.length, 1);
     assert.equal(ops[0]?.op, "add");
   });
@@ -52,25 +49,28 @@ describe("createJsonPatch", () => {
   test("inserting in the middle of a long list is a single add at that index", () => {
     const names = Array.from({ length: 40 }, (_, i) => container(`c${i}`));
     const after = [...names.slice(0, 17), container("new"), ...names.slice(17)];
-    assert.deepEqual(roundTrip(pod(names), pod(after)), [
+    assert.deepEqual(roundTrip(podWith(names), podWith(after)), [
       { op: "add", path: "/spec/containers/17", value: container("new") },
     ]);
   });
 
   test("removing one container is a single remove", () => {
-    const ops = roundTrip(pod([container("a"), container("b"), container("c")]), pod([container("a"), container("c")]));
+    const ops = roundTrip(
+      podWith([container("a"), container("b"), container("c")]),
+      podWith([container("a"), container("c")]),
+    );
     assert.deepEqual(ops, [{ op: "remove", path: "/spec/containers/1" }]);
   });
 
   test("a changed image is one replace deep inside", () => {
-    const ops = roundTrip(pod([container("a"), container("b")]), pod([container("a"), container("b", "b:2")]));
+    const ops = roundTrip(podWith([container("a"), container("b")]), podWith([container("a"), container("b", "b:2")]));
     assert.deepEqual(ops, [{ op: "replace", path: "/spec/containers/1/image", value: "b:2" }]);
   });
 
   test("keys with / and ~ are escaped", () => {
     const ops = roundTrip(
-      pod([], { app: "web" }),
-      pod([], { app: "web", "app.kubernetes.io/name": "web", "a~b/c": "x" }),
+      podWith([], { app: "web" }),
+      podWith([], { app: "web", "app.kubernetes.io/name": "web", "a~b/c": "x" }),
     );
     assert.deepEqual(ops.map((o) => o.path).sort(), [
       "/metadata/labels/app.kubernetes.io~1name",
@@ -79,7 +79,7 @@ describe("createJsonPatch", () => {
   });
 
   test("an annotation like kyverno.io/x is added under its escaped name", () => {
-    const before = pod([]);
+    const before = podWith([]);
     const after = structuredClone(before);
     (after["metadata"] as JsonObject)["annotations"] = { "policies.kyverno.io/patches": "x" };
     assert.deepEqual(roundTrip(before, after), [
@@ -88,7 +88,7 @@ describe("createJsonPatch", () => {
   });
 
   test("no change is an empty patch", () =>
-    assert.deepEqual(roundTrip(pod([container("a")]), pod([container("a")])), []));
+    assert.deepEqual(roundTrip(podWith([container("a")]), podWith([container("a")])), []));
 
   test("a change of type is a replace", () => {
     assert.deepEqual(roundTrip({ a: { x: 1 } }, { a: [1] }), [{ op: "replace", path: "/a", value: [1] }]);
@@ -124,7 +124,7 @@ describe("createJsonPatch", () => {
   });
 
   test("many fully changed nested lists stay fast (the edit-distance budget runs out)", () => {
-    const pod = (s: string): JsonValue => ({
+    const widePod = (s: string): JsonValue => ({
       spec: {
         containers: Array.from({ length: 90 }, (_, i) => ({
           name: `c${i}`,
@@ -133,7 +133,7 @@ describe("createJsonPatch", () => {
       },
     });
     const started = performance.now();
-    roundTrip(pod("a"), pod("b"));
+    roundTrip(widePod("a"), widePod("b"));
     assert.ok(performance.now() - started < 5000);
   });
 

@@ -2,13 +2,10 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonValue } from "../../api/json.js";
 import { preprocessOverlay } from "./preprocess.js";
+import { pod } from "../../../../test/support/builders.js";
 
-const pod = (containers: JsonValue[], extra: Record<string, JsonValue> = {}): JsonValue => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name: "p", labels: { app: "web" }, ...extra },
-  spec: { containers },
-});
+const podWith = (containers: JsonValue[], extra: Record<string, JsonValue> = {}): JsonValue =>
+  pod({ name: "p", namespace: null, labels: { app: "web" }, containers, metadata: extra });
 
 function patchOf(overlay: JsonValue, resource: JsonValue): JsonValue {
   const out = preprocessOverlay(overlay, resource);
@@ -19,7 +16,7 @@ function patchOf(overlay: JsonValue, resource: JsonValue): JsonValue {
 describe("conditional anchors (key)", () => {
   test("in a list, one named copy per matching element; the anchored element itself is dropped", () => {
     const overlay = { spec: { containers: [{ "(image)": "*:latest", imagePullPolicy: "Always" }] } };
-    const resource = pod([
+    const resource = podWith([
       { name: "a", image: "nginx:latest" },
       { name: "b", image: "nginx:1.25" },
       { name: "c", image: "redis:latest" },
@@ -36,7 +33,7 @@ describe("conditional anchors (key)", () => {
 
   test('(name): "*" merges into every element', () => {
     const overlay = { spec: { containers: [{ "(name)": "*", env: [{ name: "X", value: "1" }] }] } };
-    const out = patchOf(overlay, pod([{ name: "a" }, { name: "b" }]));
+    const out = patchOf(overlay, podWith([{ name: "a" }, { name: "b" }]));
     assert.deepEqual(out, {
       spec: {
         containers: [
@@ -49,38 +46,38 @@ describe("conditional anchors (key)", () => {
 
   test("no element matches: the list (and the maps holding only it) leave nothing to merge", () => {
     const overlay = { spec: { initContainers: [{ "(name)": "*", env: [{ name: "X", value: "1" }] }] } };
-    assert.deepEqual(patchOf(overlay, pod([{ name: "a" }])), {});
+    assert.deepEqual(patchOf(overlay, podWith([{ name: "a" }])), {});
   });
 
   test("outside a list a mismatch means the whole patch does not apply", () => {
     const overlay = { metadata: { labels: { "(app)": "db" } }, spec: { priority: 1 } };
-    const out = preprocessOverlay(overlay, pod([]));
+    const out = preprocessOverlay(overlay, podWith([]));
     assert.equal(out.ok, false);
     if (!out.ok) assert.equal(out.mismatch.kind, "condition");
   });
 
   test("an absent anchored key is a mismatch, also when its parent is absent", () => {
-    assert.equal(preprocessOverlay({ metadata: { annotations: { "(inject)": "true" }, x: 1 } }, pod([])).ok, false);
+    assert.equal(preprocessOverlay({ metadata: { annotations: { "(inject)": "true" }, x: 1 } }, podWith([])).ok, false);
   });
 
   test("a matching condition keeps its siblings and drops the anchor", () => {
     const overlay = { metadata: { labels: { "(app)": "web", tier: "front" } } };
-    assert.deepEqual(patchOf(overlay, pod([])), { metadata: { labels: { tier: "front" } } });
+    assert.deepEqual(patchOf(overlay, podWith([])), { metadata: { labels: { tier: "front" } } });
   });
 
   test("elements without a name match nothing to merge into", () => {
     const overlay = { spec: { containers: [{ "(image)": "*", imagePullPolicy: "Always" }] } };
-    assert.deepEqual(patchOf(overlay, pod([{ image: "x" }])), {});
+    assert.deepEqual(patchOf(overlay, podWith([{ image: "x" }])), {});
   });
 
   test("plain list elements are kept as written", () => {
     const overlay = { spec: { containers: [{ name: "sidecar", image: "s:1" }] } };
-    assert.deepEqual(patchOf(overlay, pod([{ name: "a" }])), overlay);
+    assert.deepEqual(patchOf(overlay, podWith([{ name: "a" }])), overlay);
   });
 
   test("empty maps written in the patch are kept (emptyDir: {})", () => {
     const overlay = { spec: { volumes: [{ name: "v", emptyDir: {} }] } };
-    assert.deepEqual(patchOf(overlay, pod([])), overlay);
+    assert.deepEqual(patchOf(overlay, podWith([])), overlay);
   });
 });
 
@@ -119,22 +116,22 @@ describe("global anchors <(key)", () => {
 describe("add-if-not-present +(key)", () => {
   test("added when absent", () => {
     const overlay = { metadata: { labels: { "+(team)": "bravo" } } };
-    assert.deepEqual(patchOf(overlay, pod([])), { metadata: { labels: { team: "bravo" } } });
+    assert.deepEqual(patchOf(overlay, podWith([])), { metadata: { labels: { team: "bravo" } } });
   });
 
   test("dropped when present, whatever its value", () => {
     const overlay = { metadata: { labels: { "+(app)": "other" } } };
-    assert.deepEqual(patchOf(overlay, pod([])), {});
+    assert.deepEqual(patchOf(overlay, podWith([])), {});
   });
 
   test("added when the parent map is absent", () => {
     const overlay = { metadata: { annotations: { "+(a)": "1" } } };
-    assert.deepEqual(patchOf(overlay, pod([])), { metadata: { annotations: { a: "1" } } });
+    assert.deepEqual(patchOf(overlay, podWith([])), { metadata: { annotations: { a: "1" } } });
   });
 
   test("inside a conditional list element, per element", () => {
     const overlay = { spec: { containers: [{ "(name)": "*", securityContext: { "+(runAsNonRoot)": true } }] } };
-    const resource = pod([{ name: "a", securityContext: { runAsNonRoot: false } }, { name: "b" }]);
+    const resource = podWith([{ name: "a", securityContext: { runAsNonRoot: false } }, { name: "b" }]);
     assert.deepEqual(patchOf(overlay, resource), {
       spec: { containers: [{ securityContext: { runAsNonRoot: true }, name: "b" }] },
     });
