@@ -142,6 +142,7 @@ Policy paths:
     validationFailureAction: Force, or a deprecated field Kyverno 1.19 refuses, with what to write
     instead (\`bylaw fix policy\` rewrites most of them). For example:
     error: policies/require-team.yaml: document 1 (line 1): invalid policy require-team: spec.rules[0].validat: field not declared in schema; did you mean "validate"?
+    error: policies/gen.yaml: document 1 (line 1): invalid policy gen: spec.generateExistingOnPolicyUpdate: remove the deprecated field spec.generateExistingOnPolicyUpdate; use generateExisting in each generate rule (spec.rules[*].generate.generateExisting)
   A rule that uses a feature Bylaw does not run yet is, for every resource it matches (after
   match/exclude, PolicyExceptions and preconditions, which Bylaw does evaluate), an error result
   naming the feature; a policy kind Bylaw does not run yet (MutatingPolicy, GeneratingPolicy, ...,
@@ -168,6 +169,7 @@ Examples:
   bylaw apply examples/mutate/add-labels/policy.yaml -r examples/mutate/add-labels/resources.yaml -o out/
   kubectl get pods -A -o yaml | bylaw apply policies/ -r -
   bylaw apply policies/ --cluster -n shop
+  bylaw apply policies/ --cluster -n shop -r web-0
   bylaw apply policies/ --cluster -n shop --registry
   bylaw apply --policy-set pss-restricted --cluster --context prod --output-format json
   bylaw apply https://github.com/kyverno/policies/pod-security/ --git-branch main -r manifests/
