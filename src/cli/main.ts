@@ -81,11 +81,25 @@ ${Object.entries(COMMANDS)
 Run \`bylaw COMMAND --help\` for a command's flags and examples.
 Also works as a kubectl plugin when installed as kubectl-bylaw.
 
+Conventions (every command):
+  Usage errors print one line saying what is wrong and a hint (Run \`bylaw apply --help\` for usage.),
+  never the whole help. Flag names follow Kyverno's where Kyverno has the flag: bylaw apply -o/--output
+  PATH and bylaw test -o/--output-format FORMAT, as in kyverno apply and kyverno test; the old
+  spellings (bylaw apply -o table|json, bylaw test --output FORMAT) still work, with a warning.
+  Progress lines go to stderr only on a terminal, never in CI (CI set) or when stdout carries JSON,
+  JUnit or SARIF.
+
 Exit codes (every command):
   0  success: nothing failed
   1  a check found a problem: a rule failed or errored, a test row failed
   2  bad usage (one line says what, and where help is), or unreadable or invalid input
-  3  internal error (a bug in Bylaw: please report it with the command line and the message)`;
+  3  internal error (a bug in Bylaw: please report it with the command line and the message)
+
+Environment:
+  BYLAW_COMPILE_CACHE=DIR|off  where V8's code cache of the CLI and bylaw test's parsed YAML are kept
+                           (default ~/.cache/bylaw/compile-cache, or $XDG_CACHE_HOME/bylaw/compile-cache);
+                           a cache that does not fit the build or the Node version is ignored and
+                           rewritten; off turns it off`;
 
 /** Every command's name, summary and --help text, in the order `bylaw --help` lists them (for docs and completion). */
 export async function commandHelps(): Promise<{ name: string; summary: string; help: string }[]> {

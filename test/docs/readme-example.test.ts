@@ -1,6 +1,6 @@
 /**
- * The library example in README.md type-checks against the package's published types and prints
- * exactly the output the README shows. `import … from "bylaw"` resolves through the package's own
+ * The library example in docs/library.md type-checks against the package's published types and prints
+ * exactly the output the page shows. `import … from "bylaw"` resolves through the package's own
  * `exports` (a module inside the package may import it by name), so the example runs as written.
  */
 import { after, describe, test } from "node:test";
@@ -13,12 +13,12 @@ import { packageRoot } from "../support/npm-pack.js";
 import { readmeExample } from "../support/readme-example.js";
 
 const root = packageRoot();
-const example = readmeExample(root, "library");
+const example = readmeExample(root, "library", "docs/library.md");
 // Inside the package (dist/ is not shipped), so that "bylaw" resolves to this checkout's build.
 const dir = mkdtempSync(join(root, "dist", "readme-example-"));
 
 describe(
-  "README library example",
+  "docs/library.md library example",
   { skip: existsSync(join(root, "dist", "src", "index.d.ts")) ? false : "dist/ is not built" },
   () => {
     after(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,7 +43,7 @@ describe(
       assert.deepEqual(problems, []);
     });
 
-    test("runs and prints what the README says", () => {
+    test("runs and prints what docs/library.md says", () => {
       const file = join(dir, "example.mjs");
       writeFileSync(file, example.javascript);
       const r = spawnSync(process.execPath, [file], { cwd: dir, encoding: "utf8", timeout: 60_000 });

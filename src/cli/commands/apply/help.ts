@@ -8,32 +8,41 @@ rules check the patched resource, generate rules say what they would create. A v
 rule verifies the signatures in a resource's cosign.sigstore.dev annotations with the policy's inline
 PEM keys; what needs the network (dryRun, repository, keyless, k8s:// or KMS keys) is an error.
 POLICY and RESOURCE are files (YAML, multi-document, or JSON) or folders (read recursively);
-"-" reads from standard input (for one input only). A POLICY that is a Git URL is cloned (below).
+"-" reads from standard input (for one input only). A kind: List is expanded to its items. A POLICY
+that is a Git URL is cloned (below).
 POLICY may also hold ValidatingPolicy and Kubernetes ValidatingAdmissionPolicy documents, run as
 Kyverno's CLI runs them (docs/vap-cli-vs-api-server.md): a ValidatingAdmissionPolicyBinding among
 them binds the policy it names; the last binding whose matchResources match gives the policy's one
 result; a binding gets no params (params is null), as Kyverno's apply hands none over, while the
 resources are the objects a validate.cel paramRef selects. A ValidatingAdmissionPolicy no binding
 names is evaluated on its own against its matchConstraints.
+How each kind of rule and policy is evaluated, and what Bylaw does not run yet (an error result,
+never a pass), is in docs/policies.md.
 
 Policies:
       --policy-set NAME       use a policy set Bylaw ships (repeatable; combines with POLICY paths):
-                              pss-baseline, pss-restricted, best-practices... \`bylaw policy-sets\` lists them
+                              pss-baseline, pss-restricted, best-practices... \`bylaw policy-sets\` lists them;
+                              a policy two sets share runs once
       --enforce               run every loaded policy (from sets and POLICY paths alike) as Enforce:
                               spec.validationFailureAction and each rule's validate.failureAction become
                               Enforce. failureActionOverrides and validationFailureActionOverrides still
                               apply where they match (an override to Audit for a namespace stays Audit)
   -e, --exception PATH        PolicyException documents to honour (repeatable; also --exceptions):
                               kyverno.io/v2 or v2beta1, and policies.kyverno.io (v1, v1beta1, v1alpha1)
-                              for ValidatingPolicy. A rule an exception covers is skipped, as in Kyverno
+                              for ValidatingPolicy; files, folders or "-". A rule an exception covers is
+                              reported skip, as in Kyverno. An invalid exception is an error (exit 2)
+                              naming the file, document and field
 
 Policies from Git (as kyverno apply; needs git on the PATH):
   POLICY https://HOST/OWNER/REPO[/BRANCH]   clone REPO (shallow, into a temporary folder removed after
                               the run) and read every YAML of BRANCH (default main) like a folder;
-                              documents that are not policies (tests, resources) are left out
+                              documents that are not policies (tests, resources, values) are left out,
+                              with one warning counting them. Files are named <repository>@<branch>/<path>;
+                              a clone that fails is exit 2 with git's message
   -b, --git-branch BRANCH     the branch; the URL's path after OWNER/REPO is then the folder to read:
                               https://github.com/kyverno/policies/pod-security/ --git-branch main
-                              file:///PATH/REPO.git[/...] also works (Bylaw only; Kyverno reads http(s))
+                              file:///PATH/REPO.git[/...] also works (Bylaw only; the repository is the
+                              path up to its first *.git segment; Kyverno reads http(s))
 
 Resources:
   -r, --resource PATH         a resource file or folder (repeatable; required unless --cluster or --json).
@@ -44,9 +53,12 @@ Resources:
   -t, --target-resource PATH  objects that already exist in the cluster (repeatable): the targets of
                               mutate-existing rules (mutate.targets) and the sources of generate clones
   -f, --values-file PATH      a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule values and
-                              foreachValues, per-resource values, namespaceSelector labels)
+                              foreachValues, per-resource values, namespaceSelector labels). Rule values
+                              also apply to the rule's autogen- rules; a key with a quoted segment
+                              (request.object.metadata.annotations."a.b/c") is split as Kyverno splits it
   -s, --set KEY=VALUE         a variable, as a string (repeatable; after the values file's global and
-                              resource values, as Kyverno's --set; request.object.* keys are ignored)
+                              resource values, as Kyverno's --set; request.object.* keys are ignored,
+                              with a warning)
   -u, --userinfo PATH         a cli.kyverno.io/v1alpha1 UserInfo file (roles, clusterRoles, userInfo)
       --registry              read image registries (Kyverno's flag) for imageRegistry context entries,
                               CEL image.GetMetadata and verifyImages (cosign signatures and in-toto
@@ -58,42 +70,93 @@ Resources:
 
 Cluster (read-only; as kyverno apply --cluster):
   -c, --cluster               also check the objects the policies match in a cluster: the kinds of their
-                              match blocks, found through discovery and listed in all namespaces. With
-                              --cluster an -r value that is not a file or folder is an object name (only
-                              objects of that name are checked); an -r file or folder adds its manifests.
+                              match blocks (autogen rules included; a ValidatingPolicy's resourceRules),
+                              found through discovery (the group's preferred version) and listed in all
+                              namespaces; results name them Kind/namespace/name. With --cluster an -r
+                              value that is not a file or folder is an object name (only objects of that
+                              name are checked; an unknown name is exit 2); an -r file or folder adds its
+                              manifests. A kind with a subresource (Deployment/scale) is not listed (a
+                              warning says so).
                               Namespace labels come from the cluster unless a values file gives them.
                               configMap and apiCall (urlPath GET) context entries, and CEL resource.Get/List,
-                              read the cluster; apiCall POST and service calls are rule errors;
-                              imageRegistry entries and CEL image.GetMetadata need --registry
+                              read the cluster, each read once per run; apiCall POST and service calls
+                              are rule errors (the cluster is only read), and so are globalReference
+                              entries without a value from -f; imageRegistry entries and CEL
+                              image.GetMetadata need --registry
   -n, --namespace NAMESPACE   list namespaced kinds in NAMESPACE only (cluster-scoped kinds are not listed)
       --kubeconfig FILE       the kubeconfig (default: KUBECONFIG, else ~/.kube/config, else in-cluster);
-                              users authenticate with a token, tokenFile or client certificate
+                              users authenticate with a token, tokenFile or client certificate (exec
+                              plugins are refused, naming the field). A cluster Bylaw cannot read is
+                              exit 2, naming the server, kubeconfig and context, and for a refused list
+                              the verb and resource
       --context NAME          the kubeconfig context to use (default: its current-context)
 
 Output (results go to stdout, diagnostics to stderr):
-      --output-format FORMAT  text (default; "table" is the same): each resource with findings, then
-                                each failing, erroring or warning rule, the PSS control that failed and
-                                the message (the shipped policies' messages say how to fix), then totals
-                              json: {summary, results[], resources[]} for scripts
-                              junit: JUnit XML, a testsuite per policy, a testcase per rule and resource
-                              sarif: SARIF 2.1.0 for code scanning (GitHub, GitLab...): Enforce failures
-                                are errors, Audit failures warnings, located at the manifest file and line
-  -p, --policy-report         print PolicyReport / ClusterPolicyReport YAML instead
+      --output-format FORMAT  text (default; "table" is the same), json, junit or sarif (below). The former
+                              -o table|json still works, with a warning
+  -p, --policy-report         print wgpolicyk8s.io/v1alpha2 PolicyReport (one per namespace) and
+                              ClusterPolicyReport YAML, with summaries, instead
       --detailed-results      text: list passing and skipped rules too (default: only fail, warn, error)
       --audit-warn            report failures of Audit rules as warnings (they then do not fail the run)
   -o, --output junit|sarif    the same as --output-format junit|sarif
   -o, --output PATH           write mutated and generated resources as YAML: PATH ending in .yaml/.yml
                               is one multi-document file, anything else a folder with one file per
                               resource (<kind>-<namespace>-<name>.yaml). Written only when every input
-                              loaded; nothing is left half-written. Without -o they go to stdout after
-                              the text results.
+                              loaded, each atomically: nothing is left half-written. Without -o they go
+                              to stdout after the text results. Each resource is headed by a comment
+                              line (# mutated by <policy>, # mutated-target by ..., # generated by
+                              <policy>/<rule>); generated resources carry Kyverno's
+                              generate.kyverno.io/* labels
   -h, --help                  show this help
+
+Output formats (the same exit codes in each):
+  text    for people: each resource with findings, under its file and line, then each failing,
+          erroring or warning rule as policy/rule [action], the Pod Security Standards controls that
+          failed (validate.podSecurity rules) and the message, which for the shipped policies says how
+          to fix it; then the totals line "pass: N, fail: N, warn: N, error: N, skip: N". Resources
+          keep input order; a resource's rules are sorted by outcome, policy and rule
+  json    for scripts: {"summary": {pass, fail, warn, error, skip}, "results": [{policy, rule,
+          resource, result, action, message}], "resources": [{why, policy, rule, resource}]}
+          ("resources" only without -o)
+  junit   for CI test reports: one <testsuite> per policy, one <testcase> per rule and resource (with
+          file and line); fail is a <failure>, error an <error>, skip <skipped/>, and warn passes with
+          its message in <system-out>
+  sarif   for code scanning (GitHub, GitLab, Azure DevOps): SARIF 2.1.0 with the driver bylaw, one
+          rule per policy/rule described from its policies.kyverno.io/title, description, severity
+          and category annotations, and one result per fail, warn or error: a failing Enforce rule is
+          an error, a failing Audit rule or a warn a warning. Each result points at the manifest
+          (relative to the working folder) and the line its YAML document starts on
+All YAML Bylaw writes (-o files, resources on stdout, -p reports) reads back as the same objects in
+kubectl (YAML 1.1) and YAML 1.2 readers: strings either would read as something else (yes, on, null,
+0755, 1e3, 2001-12-14, ...) are quoted, others left plain, as kubectl get -o yaml prints them.
+
+Policy paths:
+  A policy path must hold only policies (and PolicyExceptions of either group, honoured as if given
+  with -e). Each of these is an "error:" line naming the file, the document (from 1, with its line)
+  and the field path, and makes the run exit 2; the other documents still run and their results are
+  printed:
+  - a YAML syntax error;
+  - a document that is not a policy (a Pod, a kustomization.yaml in the policy folder);
+  - an invalid policy: an unknown or mistyped field (checked against Kyverno 1.19's CRD schema and
+    worded as the API server words it, with a "did you mean" hint), a bad value such as
+    validationFailureAction: Force, or a deprecated field Kyverno 1.19 refuses, with what to write
+    instead (\`bylaw fix policy\` rewrites most of them). For example:
+    error: policies/require-team.yaml: document 1 (line 1): invalid policy require-team: spec.rules[0].validat: field not declared in schema; did you mean "validate"?
+    error: policies/gen.yaml: document 1 (line 1): invalid policy gen: spec.generateExistingOnPolicyUpdate: remove the deprecated field spec.generateExistingOnPolicyUpdate; use generateExisting in each generate rule (spec.rules[*].generate.generateExisting)
+  A rule that uses a feature Bylaw does not run yet is, for every resource it matches (after
+  match/exclude, PolicyExceptions and preconditions, which Bylaw does evaluate), an error result
+  naming the feature; a policy kind Bylaw does not run yet (MutatingPolicy, GeneratingPolicy, ...,
+  MutatingAdmissionPolicy, cleanup policies) is an error for every resource, with a warning naming it.
 
 Exit codes:
   0  no rule failed and no rule errored
-  1  a rule failed (fail; Audit rules too, unless --audit-warn), or a rule could not be evaluated (error)
-  2  bad usage, an unknown policy set, unreadable input (a message names the file and document), a Git
-     clone that failed, or a cluster that cannot be read (unreachable, forbidden: the message names them)
+  1  a rule failed (fail; Audit rules too, unless --audit-warn), or a rule could not be evaluated (error;
+     this includes rules using a feature Bylaw does not run yet)
+  2  bad usage, an unknown policy set (the message lists the sets), unreadable input (a message names
+     the file and document), an invalid policy path (above), a Git clone that failed, or a cluster that
+     cannot be read (unreachable, forbidden: the message names them). Exit 2 means the run did not
+     check what you asked; to upload a SARIF or JUnit report even when rules fail, accept exit 1
+     (|| test $? -eq 1)
   3  internal error (a bug in Bylaw: please report it with the command line and the message)
 
 Examples:
@@ -106,9 +169,11 @@ Examples:
   bylaw apply examples/mutate/add-labels/policy.yaml -r examples/mutate/add-labels/resources.yaml -o out/
   kubectl get pods -A -o yaml | bylaw apply policies/ -r -
   bylaw apply policies/ --cluster -n shop
+  bylaw apply policies/ --cluster -n shop -r web-0
   bylaw apply policies/ --cluster -n shop --registry
   bylaw apply --policy-set pss-restricted --cluster --context prod --output-format json
   bylaw apply https://github.com/kyverno/policies/pod-security/ --git-branch main -r manifests/
+  bylaw apply file:///srv/git/policies.git/release-1 -r manifests/
 
 Environment:
   BYLAW_POLICY_SETS_DIR       read policy sets from this folder instead of the policies/ Bylaw ships

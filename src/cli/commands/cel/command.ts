@@ -28,7 +28,16 @@ Variables: object, oldObject, params, namespaceObject, request, variables (empty
 Exit codes: 0 success; 1 the expression failed to compile or evaluate; 2 bad usage or input;
 3 internal error (a bug in Bylaw: please report it).
 
+A compile or evaluation error exits 1 with cel-go's message and position:
+  $ bylaw cel eval "object.spec.containers.all(c, c.image.nope())" -r pod.yaml
+  bylaw cel eval: compilation failed: ERROR: <input>:1:31: undeclared reference to 'nope' (in container '')
+   | object.spec.containers.all(c, c.image.nope())
+   | ..............................^
+How validate.cel rules, ValidatingPolicies and ValidatingAdmissionPolicies answer, and the known
+differences from cel-go, are in docs/policies.md and docs/adr/0010-cel-evaluator.md.
+
 Examples:
+  bylaw cel eval "object.spec.containers.map(c, c.image)" -r pod.yaml      # prints ["ghcr.io/acme/web:1.0"]
   bylaw cel eval "object.spec.containers.all(c, c.image.startsWith('ghcr.io/'))" -r pod.yaml
   bylaw cel eval "object.metadata.?labels[?'app'].orValue('none')" -r deploy.yaml
   kubectl get pod web -o yaml | bylaw cel eval "quantity(object.spec.containers[0].resources.limits.memory).isLessThan(quantity('1Gi'))" -r -

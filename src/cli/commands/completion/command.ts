@@ -13,6 +13,8 @@ fix, jp, cel, completion) and their flags; file names elsewhere.
   zsh    bylaw completion zsh > "\${fpath[1]}/_bylaw"  # then restart zsh (compinit)
   fish   bylaw completion fish > ~/.config/fish/completions/bylaw.fish
 
+The zsh script also works sourced after compinit.
+
 Exit codes: 0 printed; 2 bad usage (no or an unknown shell); 3 internal error (a bug in Bylaw).`;
 
 /** The second words a command takes (subcommands, templates). */

@@ -111,10 +111,19 @@ Write a starting document, as \`kyverno create\` does:
   cleanup-policy   a ClusterCleanupPolicy or CleanupPolicy (kyverno.io/v2)
   metrics-config   Kyverno's metrics ConfigMap
 
-Run \`bylaw create TEMPLATE --help\` for its flags. Every template takes -o/--output PATH.
+Run \`bylaw create TEMPLATE --help\` for its flags. Every template takes -o/--output PATH (default:
+standard output). In short:
+  test             -p POLICY, -r RESOURCE, -f VALUES, --pass/--fail/--skip policy,rule,resource[,namespace[,kind]]
+  values           -g key=value, -n ns,key=value, --rule policy,rule,key=value, --resource policy,resource,key=value
+  user-info        -u USER, -g GROUP, -r ROLE, -c CLUSTERROLE
+  exception NAME   --policy-rules policy,rule,..., --any/--all "kind=Pod,name=test-*", --namespace, --background=false
+  cleanup-policy NAME
+                   --any/--all, -s CRON, --namespace (a namespaced CleanupPolicy)
+  metrics-config   -i/-e namespaces to include or exclude
 
 Exit codes: 0 written; 2 bad usage (no or an unknown template, a malformed flag); 3 internal error (a bug in Bylaw).
 
 Examples:
   bylaw create test -p policy.yaml -r resource.yaml --pass require-team,check-team,web -o kyverno-test.yaml
-  bylaw create user-info -u molybdenum@somecorp.com -g basic-user -c admin`;
+  bylaw create user-info -u molybdenum@somecorp.com -g basic-user -c admin
+  bylaw create exception ci-tools --namespace ci --policy-rules "disallow-host-namespaces,host-namespaces" --any "kind=Pod,name=tool-*"`;

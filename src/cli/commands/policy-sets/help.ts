@@ -8,8 +8,12 @@ With NAME: each policy's name, severity, failure action and title, and below it 
 (from its policies.kyverno.io/title, severity and description annotations).
 
 The sets run in Audit mode: a failure is reported (and \`bylaw apply\` exits 1) but, in a cluster,
-nothing is blocked. \`bylaw apply --enforce\` runs them as Enforce; in a cluster, patch
-validationFailureAction to Enforce (for example with a kustomize patch) once you trust a policy.
+nothing is blocked, and the webhook adds no admission warning for it (as in Kyverno, an Audit
+failure warns only when the policy sets spec.emitWarning: true, which the shipped policies do not).
+\`bylaw apply --enforce\` runs them as Enforce; in a cluster, use the set's kustomize component
+deploy/components/policy-set-<set> (Audit), .../enforce (the whole set in Enforce), or add
+.../enforce/<policy> after it to switch one policy at a time (a kustomize patch of
+validate.failureAction works too). See docs/policy-sets.md.
 
 Flags:
       --output-format FORMAT  text (default) or json

@@ -1,8 +1,12 @@
 export const SERVE_HELP = `Usage: bylaw serve (--policies DIR | --cluster | --kubeconfig FILE) (--tls-cert-file F --tls-key-file F | --self-signed --dns-name NAME | --leader-elect --tls-secret NS/NAME) [flags]
 
 Run the admission webhook: the API server sends AdmissionReviews; Bylaw mutates (answers with a JSON
-patch), validates (denies Enforce failures with Kyverno's message, warns on Audit ones) and checks
-policies as they are created. Prometheus metrics, with Kyverno's names, are served on a separate port.
+patch), validates (denies Enforce failures with Kyverno's message; admits Audit failures and records
+them, with an admission warning only when the policy sets spec.emitWarning: true, as in Kyverno) and
+checks policies as they are created. Prometheus metrics, with Kyverno's names, are served on a
+separate port, so Kyverno's Grafana dashboard works unchanged. Generate, mutate-existing, cleanup and
+background reports are not run (Bylaw has no background controllers yet); what runs in a cluster and
+what does not is in docs/cluster.md, limits and failure modes in docs/reliability.md.
 
 Endpoints (HTTPS):
   POST /mutate/fail, /mutate/ignore                 mutate rules, in policy order, of the Fail / Ignore policies

@@ -23,11 +23,24 @@ Run Kyverno test suites (cli.kyverno.io/v1alpha1 Test files, found recursively b
 default: the current folder) and compare every expected result with what Bylaw computes.
 A PATH that is a Git URL is cloned (shallow, into a temporary folder removed after the run; needs
 git on the PATH) and searched like a folder, as kyverno test does: https://HOST/OWNER/REPO[/BRANCH]
-(default branch main), or with --git-branch the rest of the URL is the folder.
+(default branch main), or with --git-branch the rest of the URL is the folder; suites are named
+<repository>@<branch>/<folder>, and a URL that cannot be cloned is an error naming it (exit 1).
 
 Each expected row (a results entry × a resource it names) passes when Bylaw's result for that
-policy, rule and resource equals the expected one. A resource the rule does not match counts as
-"Excluded" (a pass, as in Kyverno).
+policy, rule and resource equals the expected one, compared as kyverno test compares it: policy by
+name, resource by name or namespace/name, rule by name or its autogen- / autogen-cronjob- variants,
+result as a policy-report result ("fail" reads "warn" when the policy's policies.kyverno.io/scored
+annotation is "false"). A resource the rule does not match counts as "Excluded" (a pass, as in
+Kyverno). A row for a rule Bylaw does not run yet gets the actual result "error", so it fails unless
+it expects error.
+
+Test files are read as kyverno test reads them: every document of a test file is a test; any
+apiVersion is accepted; a results entry with no resources checks every resource the rule matched
+(and fails as "Not found" when there is none); foreachValues give each foreach element the value at
+its index; rule values also apply to the rule's autogen- rules; with request.operation UPDATE the
+old object is set first and values for request.oldObject.* are layered on it. A resource without
+metadata.namespace is in "default". Context, clusterResources, apiCallResponses and
+globalContextEntries answer what a policy would read from a cluster (docs/policies.md).
 
 Per resource, mutate policies run first (each seeing the previous patches), then validate policies
 on the patched resource, then generate policies. A row with patchedResources or generatedResource
@@ -67,19 +80,34 @@ Flags:
 
 Exit codes:
   0  all rows pass
-  1  a row failed, a suite could not be loaded, or (--require-tests) no tests were found
+  1  a row failed, a suite could not be loaded (bad test file, missing policy or resource file), or
+     (--require-tests) no tests were found
   2  a policy file of a suite is invalid (YAML error, invalid policy, a document that is not a policy;
-     the error names the file, document and field; the other suites still run), or bad usage
+     the same checks as bylaw apply), or bad usage. The error names the file, document and field (and
+     is in policyErrors in JSON, an <error> in JUnit); that suite's rows fail with reason "Invalid
+     policy: ...", and the suite's other rows and the other suites still run
   3  internal error (a bug in Bylaw: please report it with the command line and the message)
 
-Progress lines go to stderr only on a terminal, never in CI (CI=true) or with -o json/junit.
+Progress lines go to stderr when ten or more suites run, only on a terminal, never in CI (CI=true) or
+with -o json/junit.
+
+-o json prints one object, with one result per expected row:
+  {"summary": {"passed": 5, "failed": 1, "skipped": 0},
+   "suites": [{"path": "examples/tests", "name": "examples", "error": null, "policyErrors": [],
+               "warnings": [], "results": [{"policy": "require-team-label", "rule": "check-team",
+               "resource": "web", "kind": "Pod", "expected": "pass", "actual": "pass", "ok": true,
+               "reason": "Ok", "message": "validation rule 'check-team' passed."}]}]}
+  path is the folder holding the kyverno-test.yaml; actual is null when no rule result was found
+  (reason "Not found" or "Excluded"); error is set when the suite could not run.
 
 Environment:
   BYLAW_COMPILE_CACHE=DIR|off  where the compiled code and the parsed YAML of earlier runs are kept
                            (default ~/.cache/bylaw/compile-cache): a file whose text is unchanged is
                            not parsed again; off turns both off
   BYLAW_TEST_WORKERS=N     worker threads for 16 or more suites (default: one per core beyond the
-                           first from three cores on, none on two); 0 runs everything in one thread
+                           first from three cores on, none on two); 0 runs everything in one thread.
+                           With 16 or more suites the output is the same as from one thread, in the
+                           same order; on two cores a worker cost more CPU than it saved
 
 Examples:
   bylaw test ./policies
