@@ -152,10 +152,12 @@ process.exit(3);`)}`,
 
   test("a worker takes files while the main thread is busy and never yields", async () => {
     // The main thread's lanes read synchronously and never give the event loop a turn; the worker
-    // still runs suites, because it takes them from the shared counter itself.
+    // still runs suites, because it takes them from the shared counter itself. Each file holds the
+    // main thread 250 ms, so even a worker that takes seconds to start on a loaded machine finds
+    // files left (at 60 ms a worker that started after 1.4 s found none, seen at load 12).
     const ranHere: string[] = [];
     const blocking = (file: string): Promise<SuiteResult[]> => {
-      const until = Date.now() + 60;
+      const until = Date.now() + 250;
       while (Date.now() < until);
       ranHere.push(file);
       return here(file);
