@@ -3,12 +3,43 @@ import { bylawPlugin } from "./tools/eslint/engine-front-door.js";
 
 export default tseslint.config(
   { ignores: ["dist/", ".out/", "node_modules/"] },
-  ...tseslint.configs.recommended,
+  // Type-aware lint: the type-checked recommended set, with the TypeScript project found per file.
+  ...tseslint.configs.recommendedTypeChecked,
   {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      // node:test's test/describe/it/before/after/... return promises that the runner itself awaits.
+      "@typescript-eslint/no-floating-promises": [
+        "error",
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: "package",
+              package: "node:test",
+              name: [
+                "test",
+                "describe",
+                "it",
+                "suite",
+                "before",
+                "after",
+                "beforeEach",
+                "afterEach",
+                "only",
+                "skip",
+                "todo",
+              ],
+            },
+          ],
+        },
+      ],
     },
   },
+  // Plain JavaScript (bin/, tools/, eslint.config.js) is not in a TypeScript project: no type-aware rules there.
+  { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
   {
     files: ["src/engine/**/*.ts"],
     ignores: ["src/engine/**/*.test.ts", "src/engine/**/test-support.ts"],
