@@ -47,6 +47,23 @@ export default tseslint.config(
     rules: { "@typescript-eslint/require-await": "off" },
   },
   {
+    // Size warnings for product code: a function over 60 lines, or one taking more than four
+    // parameters (new code takes an options object). Tests and benches are exempt: a test reads
+    // top to bottom, and their fakes mirror the signatures they stand in for.
+    //
+    // A ratchet: `npm run lint` passes `--max-warnings N` (package.json), N being the count of these
+    // warnings when it was set, so the count cannot grow. Lower N whenever a change removes some.
+    // N = 124 (62 functions over 60 lines, 62 with more than four parameters); 133 before the
+    // first pass split createWebhookServer, createMetrics and serveCommand and gave eight
+    // functions an options object.
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/*.test.ts", "src/**/test-support.ts"],
+    rules: {
+      "max-lines-per-function": ["warn", { max: 60, skipBlankLines: true, skipComments: true }],
+      "max-params": ["warn", { max: 4 }],
+    },
+  },
+  {
     files: ["src/engine/**/*.ts"],
     ignores: ["src/engine/**/*.test.ts", "src/engine/**/test-support.ts"],
     rules: {
