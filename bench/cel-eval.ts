@@ -81,7 +81,9 @@ export function benchCel(): void {
       const p = bare.parse(expr);
       p.check();
       for (let w = 0; w < 20_000; w++) p({ object });
-      bareUs = perCall(200_000, () => p({ object }));
+      bareUs = perCall(200_000, () => {
+        p({ object });
+      });
     }
     const bareText = Number.isNaN(bareUs) ? "" : `, bare cel-js ${bareUs.toFixed(2)} µs`;
     console.log(

@@ -10,7 +10,6 @@ import {
   type Engine,
   type EngineRequest,
   type JsonObject,
-  type JsonValue,
   type Resource,
 } from "../src/engine/index.js";
 import { createOfflineEngine } from "../src/library/offline-engine.js";
@@ -235,7 +234,7 @@ export function benchMutatePod(): void {
 
   let ops = 0;
   const diff = timeAtLeast(() => {
-    ops = createJsonPatch(original as JsonValue, final as JsonValue).length;
+    ops = createJsonPatch(original, final).length;
   });
 
   console.log(

@@ -8,9 +8,10 @@ import type { JsonValue } from "../src/engine/index.js";
 import { splitDocuments } from "../src/platform/yaml/split-documents.js";
 import { DEFAULT_LIMITS } from "../src/platform/yaml/types.js";
 import { ValueBuilder } from "../src/platform/yaml/value-builder.js";
+import { textOf } from "../src/engine/index.js";
 
-/** Values of every document (undefined when empty), or "error" where a document failed. */
-export function parseWithYamlLibrary(text: string): Array<JsonValue | undefined | "error"> {
+/** Values of every document (undefined when empty), or the string "error" where a document failed. */
+export function parseWithYamlLibrary(text: string): Array<JsonValue | undefined> {
   return splitDocuments(text).map((chunk) => {
     if (chunk.error !== undefined) return "error";
     if (chunk.empty) return undefined;
@@ -34,7 +35,7 @@ function feed(node: unknown, builder: ValueBuilder): void {
   } else if (isAlias(node)) {
     builder.alias(node.source, offset);
   } else if (isScalar(node)) {
-    const text = node.value === null || node.value === undefined ? "" : String(node.value);
+    const text = node.value === null || node.value === undefined ? "" : textOf(node.value);
     builder.scalar(text, node.type === "PLAIN", node.tag, node.anchor, offset);
   } else if (isMap(node)) {
     builder.startMapping(node.anchor, offset);

@@ -70,10 +70,12 @@ async function main(): Promise<void> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   console.log(`cluster: scripts/cluster.sh up ${cluster.dir} --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
+  let failed = false;
   let failure: unknown;
   try {
     await parts(cluster, corpus);
   } catch (e) {
+    failed = true;
     failure = e;
   } finally {
     const down = await stopCluster(cluster.dir);
@@ -81,7 +83,7 @@ async function main(): Promise<void> {
       console.error(`scripts/cluster.sh down ${cluster.dir} failed (exit ${down.code}): ${down.stderr}`);
     else rmSync(cluster.dir, { recursive: true, force: true });
   }
-  if (failure !== undefined) throw failure;
+  if (failed) throw failure;
   console.log(`\nbench:cluster done, ${new Date().toISOString()}, ${loadNote()}`);
 }
 

@@ -8,7 +8,7 @@
  */
 
 // The shapes every layer shares (engine/api imports nothing above it).
-export { isObject, type JsonObject, type JsonValue } from "./api/json.js";
+export { isObject, type JsonObject, type JsonValue, textOf } from "./api/json.js";
 export { jsonEqual } from "./api/json-equal.js";
 export { cloneJson } from "./api/json-copy.js";
 export { setOwn } from "./api/set-own.js";

@@ -57,7 +57,7 @@ export async function discover(client: KubeClient): Promise<Discovery> {
         warnings.push(
           `discovery: /apis/${gv.group}/${gv.version} did not answer (${(e as Error).message}); its kinds are not listed`,
         );
-        return { gv, list: {} as ResourceList };
+        return { gv, list: {} };
       }
     }),
   );

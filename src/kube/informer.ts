@@ -130,14 +130,14 @@ export class Informer {
       apiVersion: this.listApiVersion,
       metadata: { resourceVersion: this.rv },
       items: this.list(namespace),
-    } as KubeObject;
+    };
   }
 
   /** One object as a GET answers it (with kind and apiVersion). */
   objectResponse(namespace: string, name: string): KubeObject | undefined {
     const obj = this.get(namespace, name);
     if (obj === undefined) return undefined;
-    return { kind: this.listKind.replace(/List$/, ""), apiVersion: this.listApiVersion, ...obj } as KubeObject;
+    return { kind: this.listKind.replace(/List$/, ""), apiVersion: this.listApiVersion, ...obj };
   }
 
   /** Calls `fn` after each change of the cache (a list that replaced it, a watch event); returns the unsubscribe. */
@@ -192,7 +192,9 @@ export class Informer {
       const q = new URLSearchParams({ limit: String(this.options.pageSize ?? 500) });
       if (cont !== "") q.set("continue", cont);
       if (this.options.fieldSelector !== undefined) q.set("fieldSelector", this.options.fieldSelector);
-      const page = (await this.options.client.getJson(`${gvrPath(this.options.gvr, this.options.namespace)}?${q}`)) as {
+      const page = (await this.options.client.getJson(
+        `${gvrPath(this.options.gvr, this.options.namespace)}?${q.toString()}`,
+      )) as {
         kind?: unknown;
         apiVersion?: unknown;
         metadata?: { resourceVersion?: string; continue?: string };
@@ -240,38 +242,41 @@ export class Informer {
     this.counts.watches++;
     let gone: KubeError | undefined;
     if (this.options.fieldSelector !== undefined) q.set("fieldSelector", this.options.fieldSelector);
-    const stream = this.options.client.watch(`${gvrPath(this.options.gvr, this.options.namespace)}?${q}`, (raw) => {
-      const ev = raw as { type?: string; object?: KubeObject & { code?: number; reason?: string; message?: string } };
-      const obj = ev.object;
-      if (obj === undefined || this.overBudget !== undefined) return;
-      if (ev.type === "ERROR") {
-        gone = new KubeError(
-          typeof obj.message === "string" ? obj.message : "watch error",
-          typeof obj.code === "number" ? obj.code : 0,
-          typeof obj.reason === "string" ? obj.reason : undefined,
-        );
-        stream.close();
-        return;
-      }
-      const rv = obj.metadata?.resourceVersion;
-      if (typeof rv === "string" && rv !== "") this.rv = rv;
-      if (ev.type === "BOOKMARK") {
-        this.counts.bookmarks++;
-        return;
-      }
-      const key = keyOf(obj);
-      if (ev.type === "DELETED") {
-        this.remove(key);
-        this.options.onEvent?.("deleted", obj);
-        this.changed();
-      } else if (ev.type === "ADDED" || ev.type === "MODIFIED") {
-        const slim = withoutManagedFields(obj, true);
-        if (this.store(key, slim, JSON.stringify(slim).length)) {
-          this.options.onEvent?.(ev.type === "ADDED" ? "added" : "modified", obj);
+    const stream = this.options.client.watch(
+      `${gvrPath(this.options.gvr, this.options.namespace)}?${q.toString()}`,
+      (raw) => {
+        const ev = raw as { type?: string; object?: KubeObject & { code?: number; reason?: string; message?: string } };
+        const obj = ev.object;
+        if (obj === undefined || this.overBudget !== undefined) return;
+        if (ev.type === "ERROR") {
+          gone = new KubeError(
+            typeof obj.message === "string" ? obj.message : "watch error",
+            typeof obj.code === "number" ? obj.code : 0,
+            typeof obj.reason === "string" ? obj.reason : undefined,
+          );
+          stream.close();
+          return;
+        }
+        const rv = obj.metadata?.resourceVersion;
+        if (typeof rv === "string" && rv !== "") this.rv = rv;
+        if (ev.type === "BOOKMARK") {
+          this.counts.bookmarks++;
+          return;
+        }
+        const key = keyOf(obj);
+        if (ev.type === "DELETED") {
+          this.remove(key);
+          this.options.onEvent?.("deleted", obj);
           this.changed();
-        } else stream.close();
-      }
-    });
+        } else if (ev.type === "ADDED" || ev.type === "MODIFIED") {
+          const slim = withoutManagedFields(obj, true);
+          if (this.store(key, slim, JSON.stringify(slim).length)) {
+            this.options.onEvent?.(ev.type === "ADDED" ? "added" : "modified", obj);
+            this.changed();
+          } else stream.close();
+        }
+      },
+    );
     this.watch = stream;
     return stream.done.then(() => {
       if (gone !== undefined) throw gone;

@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { parse } from "yaml";
-import { err, ok, type Result } from "../engine/index.js";
+import { err, ok, type Result, textOf } from "../engine/index.js";
 import type { KubeConnection } from "./types.js";
 
 type Named = { name?: unknown; cluster?: unknown; user?: unknown; context?: unknown };
@@ -108,7 +108,7 @@ function fromKubeconfigFiles(
     } catch (e) {
       return err("kube-config", `kubeconfig ${path}: ${(e as Error).message}`);
     }
-    if (doc !== null && typeof doc === "object") docs.push({ doc: doc as Doc, dir: dirname(path), path });
+    if (doc !== null && typeof doc === "object") docs.push({ doc: doc, dir: dirname(path), path });
   }
   const first = <T>(pick: (d: Doc) => T | undefined): { value: T; dir: string } | undefined => {
     for (const d of docs) {
@@ -133,8 +133,8 @@ function fromKubeconfigFiles(
     });
   const context = named("contexts", current.value, "context");
   if (context === undefined) return err("kube-config", `${where}: context "${current.value}" is not defined`);
-  const clusterName = String(context.value["cluster"] ?? "");
-  const userName = String(context.value["user"] ?? "");
+  const clusterName = textOf(context.value["cluster"] ?? "");
+  const userName = textOf(context.value["user"] ?? "");
   const cluster = named("clusters", clusterName, "cluster");
   if (cluster === undefined)
     return err("kube-config", `${where}: cluster "${clusterName}" (context "${current.value}") is not defined`);
@@ -148,7 +148,7 @@ function fromKubeconfigFiles(
     );
   const c = material(cluster.value, "certificate-authority", cluster.dir, origin);
   if (!c.ok) return c;
-  const u = user === undefined ? ok({} as Material) : userMaterial(user.value, user.dir, origin, now);
+  const u = user === undefined ? ok({}) : userMaterial(user.value, user.dir, origin, now);
   if (!u.ok) return u;
   return ok({
     server: server.replace(/\/+$/, ""),

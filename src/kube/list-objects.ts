@@ -19,7 +19,10 @@ export async function listObjects(client: KubeClient, r: ServedResource, namespa
   do {
     const q = new URLSearchParams({ limit: String(PAGE) });
     if (cont !== "") q.set("continue", cont);
-    const page = (await client.getJson(`${base}?${q}`)) as { metadata?: { continue?: unknown }; items?: unknown };
+    const page = (await client.getJson(`${base}?${q.toString()}`)) as {
+      metadata?: { continue?: unknown };
+      items?: unknown;
+    };
     const items = Array.isArray(page.items) ? page.items : [];
     for (const item of items) {
       if (item !== null && typeof item === "object" && !Array.isArray(item))

@@ -14,6 +14,7 @@ import {
   type JsonObject,
   type JsonValue,
   type Result,
+  textOf,
 } from "../engine/index.js";
 import { callService, requestService, type EgressOptions } from "./egress/egress-client.js";
 import { KubeError } from "./kube-client.js";
@@ -169,7 +170,7 @@ export function usesNetworkCalls(policy: JsonValue): boolean {
     const call = inContext ? v["apiCall"] : undefined;
     if (
       isObject(call) &&
-      (call["service"] !== undefined || String(call["method"] ?? "GET").replace(VARIABLE_FREE, "POST") === "POST")
+      (call["service"] !== undefined || textOf(call["method"] ?? "GET").replace(VARIABLE_FREE, "POST") === "POST")
     )
       return true;
     if (inContext && isObject(v["imageRegistry"])) return true;

@@ -19,7 +19,6 @@
  * the default, as in Kyverno.
  */
 import {
-  type JsonObject,
   type JsonValue,
   err,
   ok,
@@ -103,7 +102,7 @@ function configMap(
   if (!inf.ok) return inf;
   const obj = inf.value.get(ns.value, name);
   if (obj === undefined) return err("context", `${what} : configmaps "${name}" not found`);
-  return ok({ data: obj["data"] ?? null, metadata: (obj.metadata ?? {}) as JsonObject });
+  return ok({ data: obj["data"] ?? null, metadata: obj.metadata ?? {} });
 }
 
 function apiCall(

@@ -8,6 +8,7 @@
  * subject's kind is not compared. The answer is deduplicated and sorted (as the ClusterFacts file's).
  */
 import type { KubeObject } from "./types.js";
+import { textOf } from "../engine/index.js";
 
 const SA_PREFIX = "system:serviceaccount:";
 
@@ -33,7 +34,7 @@ export function rolesOf(
     : undefined;
   const keys = new Set([...user.groups, user.username]);
   const matches = (s: Subject, namespace: string): boolean =>
-    sa !== undefined ? `${namespace}:${String(s.name ?? "")}` === sa : typeof s.name === "string" && keys.has(s.name);
+    sa !== undefined ? `${namespace}:${textOf(s.name ?? "")}` === sa : typeof s.name === "string" && keys.has(s.name);
   for (const rb of roleBindings) {
     const ns = rb.metadata?.namespace ?? "";
     const ref = roleRef(rb);

@@ -39,12 +39,10 @@ interface Target {
 /** The checked resource of a call, or why it is refused. `name` undefined: a list. */
 function target(
   call: string,
-  apiVersion: string,
-  resource: string,
-  namespace: string,
-  name: string | undefined,
+  read: { readonly apiVersion: string; readonly resource: string; readonly namespace: string; readonly name?: string },
   caller: ContextCaller | undefined,
 ): Result<Target> {
+  const { apiVersion, resource, namespace, name } = read;
   const v = API_VERSION.exec(apiVersion);
   if (v === null) return err("refused", `${call}: apiVersion ${JSON.stringify(apiVersion)} is not a group/version`);
   if (!RESOURCE.test(resource) || resource.includes(".."))
@@ -85,7 +83,7 @@ export function getResource(
   caller: ContextCaller | undefined,
 ): Result<JsonValue> {
   const call = `resource.Get(${[request.apiVersion, request.resource, request.namespace, request.name].map((s) => JSON.stringify(s)).join(", ")})`;
-  const t = target(call, request.apiVersion, request.resource, request.namespace, request.name, caller);
+  const t = target(call, request, caller);
   if (!t.ok) return t;
   const inf = cache(cluster, t.value.gvr, call);
   if (!inf.ok) return inf;
@@ -104,7 +102,11 @@ export function listResources(
   caller: ContextCaller | undefined,
 ): Result<JsonValue> {
   const call = `resource.List(${[request.apiVersion, request.resource, request.namespace].map((s) => JSON.stringify(s)).join(", ")})`;
-  const t = target(call, request.apiVersion, request.resource, request.namespace, undefined, caller);
+  const t = target(
+    call,
+    { apiVersion: request.apiVersion, resource: request.resource, namespace: request.namespace },
+    caller,
+  );
   if (!t.ok) return t;
   const inf = cache(cluster, t.value.gvr, call);
   if (!inf.ok) return inf;

@@ -6,7 +6,6 @@
 import type {
   AnyCompiledException,
   CompiledPolicy,
-  Operation,
   PolicyProblem,
   PolicyResponse,
   RequestUserInfo,
@@ -71,7 +70,8 @@ export interface AdmissionOutcome {
   readonly kind: string;
   readonly namespace: string;
   readonly name: string;
-  readonly operation: Operation | string;
+  /** The operation (CREATE, UPDATE, ...) as the API server sent it; not checked, so any string. */
+  readonly operation: string;
   readonly allowed: boolean;
   readonly dryRun: boolean;
   readonly durationSeconds: number;

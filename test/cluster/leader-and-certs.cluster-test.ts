@@ -320,7 +320,7 @@ describe(
         const l = await leaders(replicas);
         return holder !== undefined && holder !== "" && l.length === 1 ? l[0] : undefined;
       });
-      const old = afterDelete as ServeProcess;
+      const old = afterDelete;
       const t0 = performance.now();
       await old.kill("SIGKILL");
       const alive = replicas.filter((p) => p !== old);
@@ -334,8 +334,8 @@ describe(
       replicas.splice(replicas.indexOf(old), 1);
 
       const t1 = performance.now();
-      assert.equal(await (next as ServeProcess).stop(), 0);
-      replicas.splice(replicas.indexOf(next as ServeProcess), 1);
+      assert.equal(await next.stop(), 0);
+      replicas.splice(replicas.indexOf(next), 1);
       const last = replicas[0] as ServeProcess;
       await eventually("the last replica leading", LEASE_MS, async () =>
         (await leaderGauge(last)) === 1 ? true : undefined,

@@ -10,6 +10,7 @@ import { rmSync } from "node:fs";
 import type { JsonObject } from "../../src/engine/index.js";
 import { signed, testKey } from "../support/signed-manifests.js";
 import { eventually, kubectlOk, startCluster, stopCluster, started, type Cluster } from "./cluster-harness.js";
+import { textOf } from "../../src/engine/index.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -48,7 +49,7 @@ const deniedWith = (what: string, re: RegExp, object: JsonObject): Promise<strin
       await current().kubectl([
         "delete",
         "configmap",
-        String((object["metadata"] as JsonObject)["name"]),
+        textOf((object["metadata"] as JsonObject)["name"]),
         "-n",
         "signed",
         "--ignore-not-found",

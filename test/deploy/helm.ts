@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { at, repoRoot, type Manifest } from "./render.js";
+import { textOf } from "../../src/engine/index.js";
 
 /** Labels only Helm adds (kustomize adds app.kubernetes.io/part-of, as the chart does). */
 export const HELM_ONLY_LABELS = [
@@ -87,7 +88,7 @@ export function normalise(m: Manifest): Manifest {
 
 /** kind/namespace/name, the identity of an object. */
 export function identity(m: Manifest): string {
-  return `${String(m["kind"])}/${String(at(m, "metadata", "namespace") ?? "")}/${String(at(m, "metadata", "name"))}`;
+  return `${String(m["kind"])}/${textOf(at(m, "metadata", "namespace") ?? "")}/${String(at(m, "metadata", "name"))}`;
 }
 
 /** Objects keyed by identity, normalised. */

@@ -221,7 +221,7 @@ describe("deploy/components/folder-mode", { skip: SKIP ?? false }, () => {
     const volume = list(at(pod, "volumes")).find((v) => at(v, "name") === at(mount, "name"));
     assert.equal(at(volume, "configMap", "name"), "bylaw-policies");
     assert.equal(at(one(manifests, "ConfigMap", "bylaw-policies"), "metadata", "namespace"), "bylaw");
-    assert.deepEqual(Object.keys((at(one(manifests, "ConfigMap", "bylaw-policies"), "data") ?? {}) as object), [
+    assert.deepEqual(Object.keys(at(one(manifests, "ConfigMap", "bylaw-policies"), "data") ?? {}), [
       "disallow-latest-tag.yaml",
     ]);
     checkCommon(manifests);

@@ -63,7 +63,7 @@ function deep(n: number, leaf: unknown): unknown {
 }
 
 function mutate(value: unknown, pick: () => number): unknown {
-  if (Array.isArray(value)) return value.map((v) => (pick() < 0.3 ? mutate(v, pick) : v));
+  if (Array.isArray(value)) return (value as unknown[]).map((v) => (pick() < 0.3 ? mutate(v, pick) : v));
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {

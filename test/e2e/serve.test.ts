@@ -1,7 +1,7 @@
 /** `bylaw serve` end to end over real HTTPS on loopback: admission decisions, patches, metrics, health. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { applyPatch } from "rfc6902";
+import { applyPatch, type Operation } from "rfc6902";
 import type { JsonObject } from "../../src/engine/index.js";
 import { pod } from "../support/builders.js";
 import { tempTree } from "../support/temp-dir.js";
@@ -188,7 +188,7 @@ describe("bylaw serve over HTTPS", () => {
     const res = (r.json as Review).response;
     assert.equal(res.allowed, true);
     assert.equal(res.patchType, "JSONPatch");
-    const patch = JSON.parse(Buffer.from(res.patch ?? "", "base64").toString("utf8"));
+    const patch = JSON.parse(Buffer.from(res.patch ?? "", "base64").toString("utf8")) as Operation[];
     const copy = structuredClone(object) as Record<string, unknown>;
     assert.ok(applyPatch(copy, patch).every((e) => e === null));
     assert.deepEqual((copy["metadata"] as { labels: unknown }).labels, { team: "a", owner: "platform" });

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { parse, parseAllDocuments } from "yaml";
-import { createEngine, type JsonValue } from "../../src/engine/index.js";
+import { createEngine, type JsonValue, textOf } from "../../src/engine/index.js";
 import { at, kubectlMissing, list, render, repoRoot } from "../deploy/render.js";
 import { fakePorts } from "../support/fake-ports.js";
 
@@ -81,7 +81,7 @@ describe("policies/: the sets", () => {
       assert.equal(at(set.doc, "apiVersion"), "bylaw.dev/v1alpha1", set.name);
       assert.equal(at(set.doc, "kind"), "PolicySet", set.name);
       assert.equal(at(set.doc, "metadata", "name"), set.name);
-      assert.ok(String(at(set.doc, "description") ?? "").length > 40, `${set.name}: a description`);
+      assert.ok(textOf(at(set.doc, "description") ?? "").length > 40, `${set.name}: a description`);
       assert.ok(set.files.length > 0, `${set.name}: policies`);
       assert.equal(
         new Set(set.files.map((f) => basename(f))).size,
@@ -144,13 +144,13 @@ describe("policies/: every policy", () => {
         assert.equal(at(rule, "validate", "failureActionOverrides"), undefined, ruleName);
         if (at(rule, "validate", "podSecurity") === undefined)
           assert.ok(
-            String(at(rule, "validate", "message") ?? "").length > 40,
+            textOf(at(rule, "validate", "message") ?? "").length > 40,
             `${ruleName}: a message that says how to fix`,
           );
       }
       for (const key of ["title", "category", "severity", "subject", "description"]) {
         assert.ok(
-          String(at(policy, "metadata", "annotations", `policies.kyverno.io/${key}`) ?? "") !== "",
+          textOf(at(policy, "metadata", "annotations", `policies.kyverno.io/${key}`) ?? "") !== "",
           `annotation policies.kyverno.io/${key}`,
         );
       }

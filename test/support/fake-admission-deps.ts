@@ -7,6 +7,7 @@ import {
   type EnginePorts,
   type JsonObject,
   type RuleStatus,
+  textOf,
 } from "../../src/engine/index.js";
 import { fakePorts } from "./fake-ports.js";
 import type { AdmissionOutcome, ResultRuleType } from "../../src/server/types.js";
@@ -123,7 +124,7 @@ export function reviewOf(object: JsonObject | null, extra: JsonObject = {}): Jso
       kind: {
         group: slash < 0 ? "" : apiVersion.slice(0, slash),
         version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1),
-        kind: String(object?.["kind"] ?? "Pod"),
+        kind: textOf(object?.["kind"] ?? "Pod"),
       },
       resource: { group: "", version: "v1", resource: "pods" },
       operation: "CREATE",

@@ -2,7 +2,7 @@
 import type { JsonValue } from "../../src/engine/api/json.js";
 import { err, ok } from "../../src/engine/api/result.js";
 import type { EnginePorts } from "../../src/engine/ports.js";
-import type { FunctionArg, FunctionContext, FunctionDef } from "../../src/engine/jmespath/types.js";
+import type { FunctionContext, FunctionDef } from "../../src/engine/jmespath/types.js";
 
 export interface FakeOptions {
   /** Milliseconds since the epoch; 2024-02-29T12:34:56.789Z by default. */
@@ -63,5 +63,5 @@ export function call(
   args: readonly JsonValue[],
   ctx = fakeContext(),
 ): JsonValue {
-  return fn(defs, name).call(args as readonly FunctionArg[], ctx);
+  return fn(defs, name).call(args, ctx);
 }

@@ -36,7 +36,7 @@ export interface Opened {
   readonly logs: { level: LogLevel; msg: string }[];
   readonly events: PolicySourceEvent[];
   /** The next event (after those already seen) matching `kind`. */
-  next(kind?: PolicySourceEvent["kind"], timeoutMs?: number): Promise<PolicySourceEvent>;
+  next: (kind?: PolicySourceEvent["kind"], timeoutMs?: number) => Promise<PolicySourceEvent>;
 }
 
 export async function open(options: Omit<DirectoryPolicySourceOptions, "engine">): Promise<Opened> {

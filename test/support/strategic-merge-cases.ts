@@ -7,7 +7,7 @@ import { strategicMergeResource } from "../../src/engine/mutate/strategic/index.
 
 export function deepFreeze<T extends JsonValue>(v: T): T {
   if (typeof v === "object" && v !== null) {
-    for (const child of Object.values(v)) deepFreeze(child as JsonValue);
+    for (const child of Object.values(v)) deepFreeze(child);
     Object.freeze(v);
   }
   return v;
@@ -51,7 +51,7 @@ export function at(obj: JsonValue, ...path: (string | number)[]): JsonValue | un
   let cur: JsonValue | undefined = obj;
   for (const p of path) {
     if (cur === null || typeof cur !== "object") return undefined;
-    cur = Array.isArray(cur) ? cur[p as number] : (cur as JsonObject)[p as string];
+    cur = Array.isArray(cur) ? cur[p as number] : cur[p as string];
   }
   return cur;
 }

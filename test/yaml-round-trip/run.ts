@@ -25,6 +25,7 @@ import {
 } from "../support/kubectl-reader.js";
 import { canonicalJson, readKubernetes, readYaml11, readYaml12, type Reader } from "../support/yaml-readers.js";
 import { corpusDocuments, isKubernetesObject, type SourcedDocument } from "./corpus-documents.js";
+import { textOf } from "../../src/engine/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, "..", "..", "..");
@@ -60,9 +61,9 @@ async function checkWithKubectl(docs: readonly SourcedDocument[], failures: stri
     const batch = objects.slice(i, i + KUBECTL_BATCH);
     const kinds = new Map<string, Kind>();
     for (const d of batch)
-      kinds.set(`${String(d.value["apiVersion"])}/${String(d.value["kind"])}`, {
-        apiVersion: String(d.value["apiVersion"]),
-        kind: String(d.value["kind"]),
+      kinds.set(`${textOf(d.value["apiVersion"])}/${textOf(d.value["kind"])}`, {
+        apiVersion: textOf(d.value["apiVersion"]),
+        kind: textOf(d.value["kind"]),
       });
     let got: JsonObject[];
     try {

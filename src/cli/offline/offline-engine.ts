@@ -53,7 +53,7 @@ export function offlineEngine(
   // The entries' fieldPath and projections are JMESPath in Kyverno's dialect: the engine's own.
   const globals = evaluateGlobalMocks(cluster?.globals ?? [], (expression) => {
     const compiled = engine.env.jmespath.compile(expression);
-    return (data) => compiled.search(data, engine.env.fnctx) as JsonValue;
+    return (data) => compiled.search(data, engine.env.fnctx);
   });
   Object.assign(globalEntries, globals.values);
   Object.assign(globalErrors, globals.errors);

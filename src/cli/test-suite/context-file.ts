@@ -6,7 +6,7 @@
  * objects; `spec.crds`, CRD files that only teach Kyverno's fake client the kinds), or of plain objects; and its `globalContextEntries` (global-context-mocks.ts).
  */
 import { resolve } from "node:path";
-import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
+import { isObject, type JsonObject, type JsonValue, textOf } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { loadGlobalMocks, type GlobalMock } from "./global-context-mocks.js";
 
@@ -82,7 +82,7 @@ export async function loadSuiteCluster(
 }
 
 function isClusterResource(v: JsonValue | undefined): v is JsonObject {
-  return isObject(v) && v["kind"] === "ClusterResource" && String(v["apiVersion"]).startsWith("cli.kyverno.io/");
+  return isObject(v) && v["kind"] === "ClusterResource" && textOf(v["apiVersion"]).startsWith("cli.kyverno.io/");
 }
 
 /** A ClusterResource's `spec.resources`: the objects it declares. */

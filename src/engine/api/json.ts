@@ -22,3 +22,12 @@ export function isPlainData(o: object): boolean {
   const proto: unknown = Object.getPrototypeOf(o);
   return proto === Object.prototype || proto === null;
 }
+
+/**
+ * A decoded (JSON or YAML) value as text where a string is expected: strings as they are, other
+ * primitives as `String` prints them ("5", "true", "null", "undefined"), maps and lists as JSON
+ * rather than "[object Object]" or a comma list.
+ */
+export function textOf(v: unknown): string {
+  return typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
+}

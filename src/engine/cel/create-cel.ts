@@ -141,18 +141,20 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     const meter = new CostMeter();
     meterProgram(root, meter);
     orValueCompat(allNodes(root));
-    return ok(program(expression, outputType, parsed, meter, perCall, slot));
+    return ok(program(expression, outputType, { run: parsed, meter, perCall, slot }));
   }
 }
 
-function program(
-  expression: string,
-  outputType: string,
-  run: (ctx: CelActivation) => unknown,
-  meter: CostMeter,
-  perCall: number,
-  slot: ServiceSlot,
-): CelProgram {
+/** How a compiled expression runs: the parsed program, its cost meter, the per-call cost limit and the services slot. */
+interface ProgramParts {
+  readonly run: (ctx: CelActivation) => unknown;
+  readonly meter: CostMeter;
+  readonly perCall: number;
+  readonly slot: ServiceSlot;
+}
+
+function program(expression: string, outputType: string, parts: ProgramParts): CelProgram {
+  const { run, meter, perCall, slot } = parts;
   return {
     expression,
     outputType,

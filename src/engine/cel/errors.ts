@@ -11,7 +11,7 @@ interface CelJsError {
 }
 
 export function asCelJsError(e: unknown): CelJsError {
-  return typeof e === "object" && e !== null ? (e as CelJsError) : { message: String(e) };
+  return typeof e === "object" && e !== null ? e : { message: String(e) };
 }
 
 /** The 0-based offset an error points at. */

@@ -16,11 +16,14 @@ type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: f
 export function defineLazyVariables(
   variables: Record<string, unknown>,
   definitions: CompiledValidatingPolicy["variables"],
-  activation: Record<string, unknown>,
-  budget: CostBudget,
-  services: CelServices,
-  failure: (name: string, message: string) => string = (_name, message) => message,
+  run: {
+    readonly activation: Record<string, unknown>;
+    readonly budget: CostBudget;
+    readonly services: CelServices;
+    readonly failure?: (name: string, message: string) => string;
+  },
 ): void {
+  const { activation, budget, services, failure = (_name: string, message: string) => message } = run;
   for (const v of definitions) {
     let done: Outcome | undefined;
     Object.defineProperty(variables, v.name, {

@@ -6,7 +6,7 @@
  */
 import { Duration, UnsignedInt } from "@marcbachmann/cel-js/evaluator";
 import { Optional } from "@marcbachmann/cel-js";
-import type { JsonObject, JsonValue } from "../api/json.js";
+import { type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import { base64Encode } from "../jmespath/functions/kyverno/base64.js";
 
 /** A value as cel-js takes it: JSON with integers as bigint. */
@@ -38,6 +38,7 @@ export function fromCel(v: unknown): JsonValue {
     case "object":
       break;
     default:
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- undefined, a symbol or a function: never an object here
       return String(v);
   }
   if (v instanceof UnsignedInt) return bigintToJson(v.value);
@@ -49,12 +50,13 @@ export function fromCel(v: unknown): JsonValue {
   if (v instanceof Set) return [...v].map(fromCel);
   if (v instanceof Map) {
     const out: JsonObject = {};
-    for (const [k, item] of v) out[String(fromCel(k))] = fromCel(item);
+    for (const [k, item] of v) out[textOf(fromCel(k))] = fromCel(item);
     return out;
   }
   const proto: unknown = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) {
     const name = (v as { name?: unknown }).name;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a class instance (a CEL type value) prints itself
     return typeof name === "string" ? name : String(v);
   }
   const out: JsonObject = {};

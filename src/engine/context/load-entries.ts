@@ -6,7 +6,7 @@
  * `unloadable: "error"` (Bylaw's CLI and webhook), and always for imageRegistry entries (whose
  * message names `--registry`, the CLI's registry access).
  */
-import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
 import { err, ok, type Result } from "../api/result.js";
 import { CONTEXT_ERRORS_WITHOUT_DEFAULT } from "../ports.js";
@@ -57,7 +57,7 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
     if (!name.ok) return name;
     const ns = substituteString(entry.configMap.namespace ?? "", scope);
     if (!ns.ok) return ns;
-    const answer = ports.configMap(String(ns.value ?? ""), String(name.value ?? ""), {
+    const answer = ports.configMap(textOf(ns.value ?? ""), textOf(name.value ?? ""), {
       policyNamespace: scope.policyNamespace ?? "",
     });
     return !answer.ok && answer.error.kind === "unavailable" ? notLoaded() : answer;
@@ -93,7 +93,7 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
     // The name may hold variables (Kyverno substitutes the whole globalReference).
     const name = substituteString(entry.globalReference.name, scope);
     if (!name.ok) return name;
-    const answer = ports.globalReference(String(name.value ?? ""), { policyNamespace: scope.policyNamespace ?? "" });
+    const answer = ports.globalReference(textOf(name.value ?? ""), { policyNamespace: scope.policyNamespace ?? "" });
     if (!answer.ok) return answer.error.kind === "unavailable" ? notLoaded() : answer;
     return applyJmesPath(answer.value, entry.globalReference.jmesPath, undefined, scope);
   }
@@ -101,7 +101,7 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
     const ref = substituteString(entry.imageRegistry.reference, scope);
     if (!ref.ok) return ref;
     const creds = entry.imageRegistry.imageRegistryCredentials;
-    const answer = ports.imageData(String(ref.value ?? ""), {
+    const answer = ports.imageData(textOf(ref.value ?? ""), {
       form: "context",
       ...(creds !== undefined ? { credentials: creds } : {}),
       caller: { policyNamespace: scope.policyNamespace ?? "" },
@@ -113,7 +113,7 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
 }
 
 function headersOf(list: readonly JsonValue[]): { key: string; value: string }[] {
-  return list.filter(isObject).map((h) => ({ key: String(h["key"] ?? ""), value: String(h["value"] ?? "") }));
+  return list.filter(isObject).map((h) => ({ key: textOf(h["key"] ?? ""), value: textOf(h["value"] ?? "") }));
 }
 
 function hasValue(data: JsonObject, dotted: string): boolean {
@@ -194,7 +194,7 @@ function applyJmesPath(
   const path = substituteString(jmesPath, scope);
   if (!path.ok) return dflt !== undefined ? ok(dflt) : path;
   try {
-    const compiled = scope.cache.get(String(path.value));
+    const compiled = scope.cache.get(textOf(path.value));
     const out = compiled.search(value, scope.fnctx);
     if ((out === null || out === undefined) && dflt !== undefined) return ok(dflt);
     return ok(out);

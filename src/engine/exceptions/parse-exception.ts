@@ -150,7 +150,7 @@ function parseMatch(raw: JsonValue | undefined, problems: PolicyProblem[]): Matc
       problems.push(problem(`spec.match.${mode}`, "must be a list of resource filters"));
       continue;
     }
-    out[mode] = list as unknown as readonly ResourceFilter[];
+    out[mode] = list;
   }
   if ((out.any ?? []).length === 0 && (out.all ?? []).length === 0) {
     problems.push(warning("spec.match", "neither match.any nor match.all has a filter: the exception selects nothing"));
@@ -169,7 +169,7 @@ function parseConditions(raw: JsonValue | undefined, problems: PolicyProblem[]):
     if (v !== undefined && v !== null && !Array.isArray(v))
       problems.push(problem(`spec.conditions.${mode}`, "must be a list of conditions"));
   }
-  return raw as unknown as AnyAllConditions;
+  return raw;
 }
 
 function parsePodSecurity(raw: JsonValue | undefined, problems: PolicyProblem[]): PodSecurityExclusion[] {
@@ -221,5 +221,5 @@ function stringList(raw: JsonValue | undefined, path: string, problems: PolicyPr
     problems.push(problem(path, "must be a list of strings"));
     return [];
   }
-  return raw as string[];
+  return raw;
 }

@@ -5,6 +5,7 @@
 import type { JsonValue } from "../api/json.js";
 import { substituteString, type SubstitutionScope } from "../variables/index.js";
 import { ElementScopes } from "./element-scopes.js";
+import { textOf } from "../api/json.js";
 
 export type ListOutcome =
   | { readonly kind: "items"; readonly items: readonly JsonValue[] }
@@ -16,7 +17,7 @@ export function evaluateList(list: string, vars: SubstitutionScope): ListOutcome
   if (!expr.ok) return { kind: "error", message: expr.error.message };
   let value: JsonValue;
   try {
-    value = vars.cache.get(String(expr.value)).search(vars.data, vars.fnctx);
+    value = vars.cache.get(textOf(expr.value)).search(vars.data, vars.fnctx);
   } catch (e) {
     const msg = (e as Error).message;
     if (/Unknown key/.test(msg)) return { kind: "missing" };

@@ -106,7 +106,13 @@ export function cloneList(
         `cannot list ${kind} in namespace "${list.namespace}": ${listed.error.message}`,
         at,
       );
-    const picked = select(listed.value, apiVersion, kind, list.namespace, list.selector, `${path}.cloneList.selector`);
+    const picked = select(listed.value, {
+      apiVersion,
+      kind,
+      namespace: list.namespace,
+      selector: list.selector,
+      path: `${path}.cloneList.selector`,
+    });
     if (!picked.ok) return picked;
     for (const source of picked.value) {
       if (list.namespace === spec.namespace) continue;
@@ -125,12 +131,16 @@ export function cloneList(
 /** The listed objects that really fit (an ExistingResources may ignore the filters), by name. */
 function select(
   items: readonly Resource[],
-  apiVersion: string,
-  kind: string,
-  namespace: string,
-  selector: LabelSelector | undefined,
-  path: string,
+  wanted: {
+    readonly apiVersion: string;
+    readonly kind: string;
+    readonly namespace: string;
+    readonly selector: LabelSelector | undefined;
+    /** Where the selector is, for its error message. */
+    readonly path: string;
+  },
 ): Result<Resource[]> {
+  const { apiVersion, kind, namespace, selector, path } = wanted;
   const out: Resource[] = [];
   for (const r of items) {
     if (resourceKind(r) !== kind || resourceNamespace(r) !== namespace) continue;

@@ -65,6 +65,7 @@ export function goFormatValue(v: unknown, numbers: GoNumbers = "float64"): strin
     }
     return out + "]";
   }
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects are handled above; what is left prints as String does
   return String(v);
 }
 

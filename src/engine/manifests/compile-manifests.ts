@@ -206,11 +206,10 @@ function bindings(raw: JsonValue | undefined, path: string, problems: PolicyProb
       return void problems.push(problem(`${at}.objects`, "must be a list of {group, version, kind, name, namespace}"));
     const patterns: ObjectPattern[] = objects.map((o) => {
       const p: Record<string, string> = {};
-      for (const k of ["group", "version", "kind", "name", "namespace"])
-        if (typeof (o as JsonObject)[k] === "string") p[k] = (o as JsonObject)[k] as string;
+      for (const k of ["group", "version", "kind", "name", "namespace"]) if (typeof o[k] === "string") p[k] = o[k];
       return p;
     });
-    out.push({ fields: fields as string[], objects: patterns });
+    out.push({ fields: fields, objects: patterns });
   });
   return out;
 }

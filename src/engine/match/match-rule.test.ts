@@ -5,6 +5,7 @@ import type { MatchResources, ResourceDescription, Rule } from "../api/policy.js
 import { parseApiVersion, type RequestUserInfo, type Resource } from "../api/resource.js";
 import { compileMatch } from "./match-rule.js";
 import type { MatchRequest } from "./types.js";
+import { textOf } from "../api/json.js";
 
 function obj(apiVersion: string, kind: string, metadata: JsonObject): Resource {
   return { apiVersion, kind, metadata };
@@ -19,11 +20,11 @@ const alice: RequestUserInfo = {
 };
 
 function req(resource: Resource, extra: Partial<MatchRequest> = {}): MatchRequest {
-  const { group, version } = parseApiVersion(String(resource["apiVersion"]));
+  const { group, version } = parseApiVersion(textOf(resource["apiVersion"]));
   return {
     resource,
     operation: "CREATE",
-    gvk: { group, version, kind: String(resource["kind"]) },
+    gvk: { group, version, kind: textOf(resource["kind"]) },
     subresource: "",
     userInfo: alice,
     namespaceLabels: { env: "production" },

@@ -48,19 +48,21 @@ export function generatePolicy(
       results.push(ruleResult(compiled.name, "Generation", "error", compiled.unsupported));
       continue;
     }
-    results.push(runGenerate(policy, compiled, generate, scope.vars, trigger, existing));
+    results.push(runGenerate(policy, compiled, { generate, vars: scope.vars, trigger, existing }));
   }
   return { policy, resource: trigger, rules: results };
 }
 
-function runGenerate(
-  policy: CompiledPolicy,
-  compiled: CompiledRule,
-  generate: JsonObject,
-  vars: SubstitutionScope,
-  trigger: Resource,
-  existing: ExistingResources,
-): RuleResult {
+interface GenerateInput {
+  /** The rule's generate block. */
+  readonly generate: JsonObject;
+  readonly vars: SubstitutionScope;
+  readonly trigger: Resource;
+  readonly existing: ExistingResources;
+}
+
+function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, input: GenerateInput): RuleResult {
+  const { generate, vars, trigger, existing } = input;
   const name = compiled.name;
   const fail = (message: string): RuleResult => ruleResult(name, "Generation", "error", message);
   const generateOne = (block: JsonObject, scope: SubstitutionScope, basePath: string): GeneratedResource[] | string => {

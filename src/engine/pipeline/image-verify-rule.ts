@@ -17,14 +17,13 @@ import {
   type ImageRuleInput,
   type ImageSearch,
 } from "../verify-images/index.js";
-import type { JsonValue } from "../api/json.js";
 import { err, ok } from "../api/result.js";
 import type { RuleRun } from "./rule-scope.js";
 
 function input(run: RuleRun, vars: SubstitutionScope, resource: Resource): ImageRuleInput | RuleResult {
   const entries = imageRuleEntries(run.rule.rule, vars);
   if (!entries.ok) return ruleResult(run.rule.name, "ImageVerify", "error", entries.error.message);
-  const images = extractImages(resource, run.rule.rule.imageExtractors as JsonValue | undefined, search(run));
+  const images = extractImages(resource, run.rule.rule.imageExtractors, search(run));
   if (!images.ok)
     return ruleResult(run.rule.name, "ImageVerify", "error", `failed to instantiate handler: ${images.error.message}`);
   const old = run.request.operation === "UPDATE" ? run.request.request.oldResource : undefined;

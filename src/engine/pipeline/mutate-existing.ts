@@ -82,7 +82,7 @@ export function mutateTargets(
 }
 
 function findTargets(spec: JsonObject, existing: ExistingResources, policy: CompiledPolicy): Resource[] | string {
-  const str = (k: string): string => (typeof spec[k] === "string" ? (spec[k] as string) : "");
+  const str = (k: string): string => (typeof spec[k] === "string" ? spec[k] : "");
   const apiVersion = str("apiVersion");
   const kind = str("kind");
   if (kind === "") return "kind is required";

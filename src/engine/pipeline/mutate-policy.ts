@@ -81,15 +81,12 @@ export function mutatePolicy(
     current = resource;
     if (policy.applyRules === "One" && result.status === "pass") break;
   }
-  current = verifyImageRules(
-    policy,
-    request,
-    env,
+  current = verifyImageRules(policy, request, env, {
     base,
-    current,
+    resource: current,
     results,
-    conditions.kind === "error" ? conditions.message : undefined,
-  );
+    conditionsError: conditions.kind === "error" ? conditions.message : undefined,
+  });
   return { policy, resource: request.request.resource, rules: results, patchedResource: current };
 }
 
@@ -103,11 +100,14 @@ function verifyImageRules(
   policy: CompiledPolicy,
   request: PreparedRequest,
   env: EngineEnv,
-  base: JsonObject,
-  resource: Resource,
-  results: RuleResult[],
-  conditionsError: string | undefined,
+  state: {
+    readonly base: JsonObject;
+    readonly resource: Resource;
+    readonly results: RuleResult[];
+    readonly conditionsError: string | undefined;
+  },
 ): Resource {
+  const { base, resource, results, conditionsError } = state;
   let current = resource;
   for (const compiled of policy.rules) {
     if (

@@ -4,7 +4,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject, JsonValue } from "../api/json.js";
+import type { JsonObject } from "../api/json.js";
 import { createEngine } from "../engine.js";
 import { clusterPolicy, pod, podRule } from "../../../test/support/builders.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
@@ -105,7 +105,7 @@ describe("engine.prepare", () => {
     const make = (): EngineRequest =>
       request(pod({ name: "web", containers: [{ name: "a", image: "nginx:latest" }] }), {
         userInfo: { username: "alice", groups: ["dev"], roles: [], clusterRoles: [] },
-        variables: { "request.dryRun": true } as Record<string, JsonValue>,
+        variables: { "request.dryRun": true },
         namespaceLabels: { team: "a" },
       });
     const frozen = deepFreeze(make());

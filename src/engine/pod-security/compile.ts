@@ -18,7 +18,7 @@ function stringList(raw: JsonValue | undefined, path: string, problems: PolicyPr
     problems.push(problem(path, "must be a list of strings"));
     return undefined;
   }
-  return raw as string[];
+  return raw;
 }
 
 function parseExclude(

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { isObject, type JsonObject } from "../api/json.js";
+import { isObject, type JsonObject, textOf } from "../api/json.js";
 import { compilePodSecurity } from "./compile.js";
 import { evaluatePodSecurity } from "./evaluate-pod-security.js";
 
@@ -44,7 +44,7 @@ describe(
         const rules = ((policy?.["spec"] as JsonObject | undefined)?.["rules"] ?? []) as JsonObject[];
         const rule = rules.find((r) => r["name"] === expected["rule"]);
         for (const name of expected["resources"] as string[]) {
-          test(`${String(expected["policy"])}/${String(expected["rule"])} on ${name}: ${String(expected["result"])}`, () => {
+          test(`${textOf(expected["policy"])}/${textOf(expected["rule"])} on ${name}: ${textOf(expected["result"])}`, () => {
             const spec = (rule?.["validate"] as JsonObject | undefined)?.["podSecurity"];
             assert.ok(isObject(spec), "the rule has validate.podSecurity");
             const compiled = compilePodSecurity(spec, "spec.rules[0].validate.podSecurity");

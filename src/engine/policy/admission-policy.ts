@@ -12,7 +12,7 @@
  * resource an error naming the policy, the field and the position. An invalid binding or policy
  * field fails the load.
  */
-import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import type { PolicyDocument, Rule } from "../api/policy.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
@@ -51,7 +51,7 @@ export function compileAdmissionPolicy(
   const paramKind = paramKindOf(spec["paramKind"], name, problems);
   (Array.isArray(spec["validations"]) ? spec["validations"] : []).forEach((v, i) => {
     const reason = isObject(v) ? v["reason"] : undefined;
-    if (reason !== undefined && reason !== null && !REASONS.has(String(reason)))
+    if (reason !== undefined && reason !== null && !REASONS.has(textOf(reason)))
       problems.push(
         problem(
           `spec.validations[${i}].reason`,

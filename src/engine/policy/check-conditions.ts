@@ -36,7 +36,7 @@ function checkConditions(c: Conditions, path: string): PolicyProblem[] {
     });
   };
   if (Array.isArray(c)) check(c, path);
-  else if (isObject(c as unknown as JsonValue)) {
+  else if (isObject(c)) {
     const ac = c as { any?: unknown; all?: unknown };
     if (ac.any !== undefined) check(ac.any, `${path}.any`);
     if (ac.all !== undefined) check(ac.all, `${path}.all`);

@@ -10,9 +10,7 @@ import { problem, type PolicyProblem } from "../api/problem.js";
 export function checkDeprecatedFields(policy: PolicyDocument): PolicyProblem[] {
   const out: PolicyProblem[] = [];
   const spec = policy.spec;
-  const webhook = isObject(spec.webhookConfiguration as JsonValue | undefined)
-    ? (spec.webhookConfiguration as Record<string, JsonValue>)
-    : {};
+  const webhook = isObject(spec.webhookConfiguration) ? (spec.webhookConfiguration as Record<string, JsonValue>) : {};
   if (spec["generateExistingOnPolicyUpdate"] !== undefined) {
     out.push(
       problem(
@@ -53,7 +51,7 @@ export function checkDeprecatedFields(policy: PolicyDocument): PolicyProblem[] {
   }
   (spec.rules ?? []).forEach((rule, i) => {
     const mutate = rule.mutate;
-    if (!isObject(mutate as JsonValue | undefined)) return;
+    if (!isObject(mutate)) return;
     const own = mutate?.["mutateExistingOnPolicyUpdate"];
     const existing = own === true || (own === undefined && spec["mutateExistingOnPolicyUpdate"] === true);
     const targets = mutate?.["targets"];

@@ -2,7 +2,7 @@
  * The checks Kyverno makes when a policy is created that matter offline (spec §2.8, §5.5).
  * Each returns problems with field paths; errors make the policy invalid, warnings are reported.
  */
-import { isObject, type JsonValue } from "../api/json.js";
+import { isObject } from "../api/json.js";
 import type { ContextEntry, PolicyDocument, Rule } from "../api/policy.js";
 import { problem, warning, type PolicyProblem } from "../api/problem.js";
 import { checkRuleConditions } from "./check-conditions.js";
@@ -100,7 +100,7 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string): PolicyProb
   if (rule.verifyImages !== undefined) out.push(...checkVerifyImages(policy, rule, path));
   if (rule.validate !== undefined) {
     const v = rule.validate;
-    if (!isObject(v as unknown as JsonValue)) {
+    if (!isObject(v)) {
       out.push(problem(`${path}.validate`, "validate must be a mapping"));
     } else {
       const kinds = VALIDATE_KINDS.filter((k) => v[k] !== undefined);

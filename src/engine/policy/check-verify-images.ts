@@ -18,7 +18,7 @@ export function checkVerifyImages(policy: PolicyDocument, rule: Rule, path: stri
   let audit = !isEnforce(policy.spec.validationFailureAction);
   entries.forEach((entry, i) => {
     const at = `${path}.verifyImages[${i}]`;
-    const e: Record<string, JsonValue> = isObject(entry as JsonValue) ? entry : {};
+    const e: Record<string, JsonValue> = isObject(entry) ? entry : {};
     if (typeof e["failureAction"] === "string") audit = !isEnforce(e["failureAction"]);
     if (audit && e["mutateDigest"] !== false)
       out.push(problem(`${at}.mutateDigest`, "mutateDigest must be set to false for ‘Audit’ failure action"));

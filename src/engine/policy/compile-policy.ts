@@ -2,7 +2,7 @@
  * parse → check → autogen → pre-compile every `{{ }}` expression. Evaluation never re-parses:
  * expressions live in the policy's ExpressionCache.
  */
-import { isObject, type JsonValue } from "../api/json.js";
+import { isObject, type JsonValue, textOf } from "../api/json.js";
 import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
@@ -104,13 +104,13 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
     if (
       isObject(doc) &&
       doc["kind"] === "ValidatingAdmissionPolicy" &&
-      ADMISSION_API_VERSIONS.has(String(doc["apiVersion"]))
+      ADMISSION_API_VERSIONS.has(textOf(doc["apiVersion"]))
     )
       return compileAdmissionPolicy(doc, options.bindings ?? [], env);
     if (
       isObject(doc) &&
       (doc["kind"] === "ValidatingPolicy" || doc["kind"] === "NamespacedValidatingPolicy") &&
-      VALIDATING_POLICY_VERSIONS.has(String(doc["apiVersion"]))
+      VALIDATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))
     )
       return compileValidatingPolicy(doc, env);
     return compileUnsupportedKind(doc, kind.name, env);

@@ -4,7 +4,7 @@
  * the mutate side and read by `required` on the validate side. Kyverno keeps one map per request
  * across policies; Bylaw, which mutates policy by policy, adds to the map a resource already carries.
  */
-import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import type { Resource } from "../api/resource.js";
 import { goJson } from "../variables/index.js";
 
@@ -45,7 +45,7 @@ export function readStatuses(
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(parsed)) {
       // Older Kyverno wrote booleans: true counts as pass.
-      out[k] = v === true ? "pass" : v === false ? "fail" : String(v);
+      out[k] = v === true ? "pass" : v === false ? "fail" : textOf(v);
     }
     return { ok: true, value: out };
   } catch (e) {

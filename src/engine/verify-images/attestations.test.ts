@@ -46,11 +46,7 @@ function ports(envelopes: readonly Buffer[], asked: ImageDataRequest[] = []): En
   return imagePorts((reference, request) => {
     if (reference !== IMAGE && reference !== BY_DIGEST)
       return err("unavailable", `image data for ${reference} not found`);
-    return ok(
-      request?.form === "digest"
-        ? { digest: DIGEST }
-        : ({ digest: DIGEST, signatures: layers(request?.form) } as unknown as JsonValue),
-    );
+    return ok(request?.form === "digest" ? { digest: DIGEST } : { digest: DIGEST, signatures: layers(request?.form) });
   }, asked);
 }
 
@@ -273,7 +269,7 @@ describe("verifyImages attestations with keys", () => {
 
   test("read from the policy alone (status_ready), attestations Bylaw cannot check are named; key attestations are not", () => {
     const gaps = (attestations: JsonValue): string | undefined =>
-      imageVerifyGaps({ name: "attest", verifyImages: [{ imageReferences: ["*"], attestations }] } as never);
+      imageVerifyGaps({ name: "attest", verifyImages: [{ imageReferences: ["*"], attestations }] });
     assert.equal(gaps(slsa([{ entries: [keys(key.publicPem)] }])), undefined);
     assert.equal(gaps([{ type: SLSA }]), "verifyImages[0].attestations[0].attestors (none: keyless)");
     assert.equal(

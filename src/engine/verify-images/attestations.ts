@@ -58,7 +58,13 @@ export function verifyAttestations(run: AttestationRun): EntryOutcome {
       let hard = false;
       let verified = 0;
       for (const e of entries) {
-        const checked = verifyEntry(run, a, type, e, `${path}.attestors[${j}].entries[${i}]`, digest);
+        const checked = verifyEntry(run, {
+          attestor: a,
+          type,
+          entry: e,
+          at: `${path}.attestors[${j}].entries[${i}]`,
+          digest,
+        });
         if (checked.ok) {
           if (++verified >= required) break;
         } else {
@@ -75,14 +81,18 @@ export function verifyAttestations(run: AttestationRun): EntryOutcome {
   return { ok: true, digest };
 }
 
-function verifyEntry(
-  run: AttestationRun,
-  a: JsonObject,
-  type: string,
-  e: JsonObject,
-  at: string,
-  digest: string,
-): EntryOutcome {
+/** One entry of an attestor set, checked against one attestation type of the image `digest`. */
+interface AttestorEntry {
+  readonly attestor: JsonObject;
+  readonly type: string;
+  readonly entry: JsonObject;
+  /** The entry's path, for messages. */
+  readonly at: string;
+  readonly digest: string;
+}
+
+function verifyEntry(run: AttestationRun, which: AttestorEntry): EntryOutcome {
+  const { attestor: a, type, entry: e, at, digest } = which;
   if (e["attestor"] !== undefined && e["attestor"] !== null)
     return unsupported(`${at}.attestor`, "nested attestor sets are not verified for attestations by Bylaw");
   const key = attestorKey(run, e, at);

@@ -9,7 +9,7 @@
  * access, a transparency log it cannot reach) is `hard`: a set it leaves short is an `error`, not a failure.
  */
 import { pemPublicKeys } from "../values/pem-public-keys.js";
-import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import type { EnginePorts } from "../ports.js";
 import { verifyWithKey, type KeyCheck } from "./cosign-signature.js";
 import type { ImageVerification } from "./image-verification.js";
@@ -140,7 +140,7 @@ function keyOf(run: AttestorRun, a: JsonObject, keys: JsonObject, at: string): A
       `Bylaw does not check the Rekor transparency log (${logUrl(rekor)}), which Kyverno checks by default for keys; set keys.rekor.ignoreTlog: true to verify the signature with the key alone`,
     );
   }
-  const algorithm = String(keys["signatureAlgorithm"] ?? a["signatureAlgorithm"] ?? "sha256") || "sha256";
+  const algorithm = textOf(keys["signatureAlgorithm"] ?? a["signatureAlgorithm"] ?? "sha256") || "sha256";
   if (!isHash(algorithm))
     return unsupported(
       at,
@@ -183,10 +183,10 @@ function certificateKey(run: AttestorRun, a: JsonObject, certs: JsonObject, at: 
         at,
         "Bylaw does not check certificate transparency (the certificate's SCT), which Kyverno checks by default; set certificates.ctlog.ignoreSCT: true to verify the chain alone",
       );
-    const checker = run.ports.signatures?.verifyChain;
-    if (checker === undefined)
+    const signatures = run.ports.signatures;
+    if (signatures?.verifyChain === undefined)
       return unsupported(at, "this engine checks no certificate chains (its signature verifier has none)");
-    const held = checker({ certificate: cert, chain, nowMillis: run.ports.clock.nowMillis() });
+    const held = signatures.verifyChain({ certificate: cert, chain, nowMillis: run.ports.clock.nowMillis() });
     if (!held.ok) return { ok: false, hard: true, message: `${at}: ${held.error.message}` };
     if (held.value !== undefined)
       return {

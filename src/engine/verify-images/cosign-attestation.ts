@@ -20,7 +20,7 @@
  * The digest is the registry's; Kyverno's `decodeStatements` reads none from attestations (it looks
  * for a simple-signing digest in the envelope), so messages name the image as the rule knew it.
  */
-import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import { base64Decode } from "../jmespath/functions/kyverno/base64.js";
 import { utf8DecodeLossy, utf8Encode } from "../jmespath/functions/kyverno/go-text.js";
 import type { EntryOutcome } from "./attestors.js";
@@ -39,7 +39,7 @@ export function fetchAttestations(check: KeyCheck): AttestationsOutcome {
   const statements: JsonObject[] = [];
   const why: string[] = [];
   for (const layer of layers) {
-    const checked = checkEnvelope(check, String(layer["payload"] ?? ""), digest);
+    const checked = checkEnvelope(check, textOf(layer["payload"] ?? ""), digest);
     if (typeof checked === "string") why.push(checked);
     else if ("statement" in checked) statements.push(checked.statement);
     else return checked;
@@ -65,12 +65,12 @@ function checkEnvelope(
   // DSSE's EnvelopeVerifier.Verify: signatures first, then the payload and each signature decoded.
   const signatures = Array.isArray(envelope["signatures"]) ? envelope["signatures"].filter(isObject) : [];
   if (signatures.length === 0) return "no signature found";
-  const payload = dsseBase64(String(envelope["payload"] ?? ""));
+  const payload = dsseBase64(textOf(envelope["payload"] ?? ""));
   if (payload === undefined) return UNDECODABLE;
   const pae = preAuthEncoding(payloadType, payload);
   let held = false;
   for (const s of signatures) {
-    const signature = dsseBase64(String(s["sig"] ?? ""));
+    const signature = dsseBase64(textOf(s["sig"] ?? ""));
     if (signature === undefined) return UNDECODABLE;
     const verified = check.ports.signatures?.verify({ publicKey: check.key, data: pae, signature, hash: check.hash });
     if (verified === undefined || !verified.ok)

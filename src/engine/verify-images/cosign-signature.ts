@@ -15,7 +15,7 @@
  * - "illegal base64 data at input byte N": Go's `encoding/base64`, as cosign's `verifyOCISignature` returns it;
  * - "no signature matched the required annotations": Kyverno's `checkAnnotations`.
  */
-import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import { base64Decode } from "../jmespath/functions/kyverno/base64.js";
 import { utf8DecodeLossy, utf8Encode } from "../jmespath/functions/kyverno/go-text.js";
 import type { EnginePorts } from "../ports.js";
@@ -94,8 +94,8 @@ function checkOne(
   s: JsonObject,
   digest: string,
 ): string | Extract<EntryOutcome, { ok: false }> | { readonly claim: JsonValue } {
-  const payload = base64Decode(utf8Encode(String(s["payload"] ?? "")));
-  const encoded = String(s["signature"] ?? "");
+  const payload = base64Decode(utf8Encode(textOf(s["payload"] ?? "")));
+  const encoded = textOf(s["signature"] ?? "");
   if (encoded === "") return "the signature annotation (dev.cosignproject.cosign/signature) is missing";
   // cosign's verifyOCISignature returns Go's base64 error as it is.
   const signature = base64Decode(utf8Encode(encoded));

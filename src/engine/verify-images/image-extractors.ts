@@ -7,7 +7,7 @@
  * items or map values) ends at an object whose `value` field (by default the path's last segment)
  * holds the image, optionally transformed by `jmesPath`; its pointer is where a digest is written.
  */
-import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import type { Resource } from "../api/resource.js";
 import { err, ok, type Result } from "../api/result.js";
 import { parseImageReference } from "../context/image-info.js";
@@ -60,7 +60,7 @@ function standard(kind: string): Extractor[] {
 }
 
 function readExtractor(c: JsonObject): Extractor {
-  const fields = String(c["path"] ?? "")
+  const fields = textOf(c["path"] ?? "")
     .split("/")
     .map((s) => s.trim())
     .filter((s) => s !== "");

@@ -18,7 +18,7 @@ export function imageRuleEntries(rule: Rule, vars: SubstitutionScope): Result<Im
       ? { ...e, attestations: e["attestations"].map(withoutConditions) }
       : e,
   );
-  const substituted = substituteAll(raw as JsonValue, vars);
+  const substituted = substituteAll(raw, vars);
   if (!substituted.ok) return err("substitution", `failed to substitute variables: ${substituted.error.message}`);
   const list = Array.isArray(substituted.value) ? substituted.value : [];
   return ok(list.map((e, i) => readVerification(withRawConditions(e, rule.verifyImages?.[i]), i)));

@@ -44,7 +44,7 @@ function ports(table: Table, asked: ImageDataRequest[] = [], nowMillis?: number)
       return ok({
         digest,
         signatures: sigs.map((s) => ({ payload: s.payload.toString("base64"), signature: s.signature })),
-      } as unknown as JsonValue);
+      });
     },
     asked,
     nowMillis,

@@ -6,7 +6,7 @@
  * leader only, and only when it changes. Status messages are Bylaw's own texts: an upstream body is
  * never copied into them.
  */
-import { err, isObject, type JsonObject, type JsonValue, type Result } from "../../engine/index.js";
+import { err, isObject, type JsonObject, type JsonValue, type Result, textOf } from "../../engine/index.js";
 import type { EgressOptions } from "../egress/egress-client.js";
 import type { KubeClient } from "../kube-client.js";
 import type { LiveCluster } from "../live-cluster.js";
@@ -170,7 +170,7 @@ export class GlobalContextEntries {
       service !== undefined && Array.isArray(service["headers"])
         ? service["headers"]
             .filter(isObject)
-            .map((h) => ({ key: String(h["key"] ?? ""), value: String(h["value"] ?? "") }))
+            .map((h) => ({ key: textOf(h["key"] ?? ""), value: textOf(h["value"] ?? "") }))
         : undefined;
     return {
       ok: true,
@@ -182,7 +182,7 @@ export class GlobalContextEntries {
           ...(service !== undefined
             ? {
                 service: {
-                  url: String(service["url"]),
+                  url: textOf(service["url"]),
                   ...(typeof service["caBundle"] === "string" ? { caBundle: service["caBundle"] } : {}),
                   ...(headers !== undefined ? { headers } : {}),
                 },

@@ -1,7 +1,6 @@
 /** GlobalContextEntry data (global-entry.ts): apiCall entries refreshed with retries and projections computed once per refresh; Go durations. */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonValue } from "../../engine/index.js";
 import { EgressPolicy } from "../egress/egress-policy.js";
 import type { KubeClient } from "../kube-client.js";
 import { apiEntry, type Projection } from "./global-entry.js";
@@ -20,7 +19,7 @@ describe("GlobalContextEntry apiCall entries", () => {
     } as unknown as KubeClient;
     const names: Projection = {
       name: "names",
-      search: (d) => (searches++, (d as { items: { n: string }[] }).items.map((i) => i.n) as JsonValue),
+      search: (d) => (searches++, (d as { items: { n: string }[] }).items.map((i) => i.n)),
     };
     let refreshed = 0;
     const entry = apiEntry({ urlPath: "/api/v1/pods", method: "GET", refreshMs: 60_000, retryLimit: 3 }, [names], {

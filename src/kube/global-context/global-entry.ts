@@ -68,7 +68,7 @@ export function resourceEntry(
     if (memo === undefined || memo.version !== version)
       memo = {
         version,
-        values: projected(informer.list(namespace === "" ? undefined : namespace) as JsonValue[], projections),
+        values: projected(informer.list(namespace === "" ? undefined : namespace), projections),
       };
     return memo.values;
   };

@@ -60,7 +60,7 @@ export class PullSecrets {
       return err("context", `${what}: ${e instanceof Error ? e.message : String(e)}`);
     }
     const data =
-      isObject(secret as JsonValue) && isObject((secret as Record<string, JsonValue>)["data"])
+      isObject(secret) && isObject((secret as Record<string, JsonValue>)["data"])
         ? ((secret as Record<string, JsonValue>)["data"] as Record<string, JsonValue>)
         : {};
     const encoded = data[".dockerconfigjson"] ?? data[".dockercfg"];

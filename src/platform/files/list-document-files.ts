@@ -16,14 +16,14 @@ export function isDocumentFile(name: string): boolean {
  * Go's filepath.Walk). Symbolic links to files are followed; links to directories are not, so
  * a link cycle cannot loop. Listed with synchronous calls, as files are read (read-text-file.ts).
  */
-export async function listDocumentFiles(dir: string): Promise<Result<string[]>> {
+export function listDocumentFiles(dir: string): Promise<Result<string[]>> {
   const found: string[] = [];
   try {
     walk(dir, found);
   } catch (e) {
-    return fileError(e, dir);
+    return Promise.resolve(fileError(e, dir));
   }
-  return ok(found);
+  return Promise.resolve(ok(found));
 }
 
 function walk(dir: string, found: string[]): void {

@@ -12,8 +12,8 @@ import { DEFAULT_LIMITS } from "../yaml/types.js";
  * round trips; 1,863 corpus files: 0.12 s against 0.30 s), and the callers compile or evaluate
  * what they read synchronously anyway. The result stays a promise.
  */
-export async function readTextFile(path: string, maxBytes: number = DEFAULT_LIMITS.maxBytes): Promise<Result<string>> {
-  return readTextFileSync(path, maxBytes);
+export function readTextFile(path: string, maxBytes: number = DEFAULT_LIMITS.maxBytes): Promise<Result<string>> {
+  return Promise.resolve(readTextFileSync(path, maxBytes));
 }
 
 /** readTextFile, for callers that read synchronously (load-document-file.ts, the parse cache). */

@@ -7,6 +7,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, basename } from "node:path";
 
+// eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: a failed write is a rejection, as with node:fs/promises
 export async function writeFilesAtomically(files: ReadonlyMap<string, string>): Promise<void> {
   const staged: [string, string][] = [];
   try {

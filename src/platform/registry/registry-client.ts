@@ -15,7 +15,7 @@
  * Errors carry the status and the registry's error codes, never a response body.
  */
 import { createHash } from "node:crypto";
-import { err, type ImageSignatures, isObject, ok, type JsonValue, type Result } from "../../engine/index.js";
+import { err, type ImageSignatures, isObject, ok, type JsonValue, type Result, textOf } from "../../engine/index.js";
 import type { HttpAnswer, Transport } from "./http-transport.js";
 import { Keychain, type RegistryCredential } from "./keychain.js";
 import { parseImageReference, registryScheme, type ImageReference } from "./reference.js";
@@ -344,7 +344,7 @@ export class RegistryClient {
 function pickImage(index: JsonValue): Result<string> {
   const manifests = isObject(index) && Array.isArray(index["manifests"]) ? index["manifests"].filter(isObject) : [];
   const images = manifests.filter((m) => {
-    if (m["artifactType"] !== undefined || !IMAGE_TYPES.has(String(m["mediaType"] ?? ""))) return false;
+    if (m["artifactType"] !== undefined || !IMAGE_TYPES.has(textOf(m["mediaType"] ?? ""))) return false;
     const p = m["platform"];
     return !isObject(p) || (p["os"] !== "unknown" && p["architecture"] !== "unknown");
   });

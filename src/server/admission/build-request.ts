@@ -15,7 +15,6 @@ import {
   type CompiledPolicy,
   type EngineRequest,
   type JsonObject,
-  type JsonValue,
   type RequestUserInfo,
   resourceKind,
   resourceName,
@@ -194,7 +193,7 @@ function requestContext(
   if (request.resource !== undefined) ctx["resource"] = { ...request.resource };
   if (request.requestResource !== undefined) ctx["requestResource"] = { ...request.requestResource };
   if (request.requestSubResource !== undefined) ctx["requestSubResource"] = request.requestSubResource;
-  if (request.options !== undefined) ctx["options"] = request.options as JsonValue;
+  if (request.options !== undefined) ctx["options"] = request.options;
   return ctx;
 }
 

@@ -30,6 +30,7 @@ import {
   type CompiledPolicy,
   type JsonObject,
   type JsonValue,
+  textOf,
 } from "../../engine/index.js";
 import { celSpecOf } from "../policy-source/cel-policy-compile.js";
 import { conditionName, distinctNames, hashedConditionName } from "./kube-names.js";
@@ -101,7 +102,7 @@ export function celHasOwnWebhook(policy: CompiledPolicy): boolean {
 function conditionsOf(spec: JsonValue | undefined): MatchCondition[] {
   const list = isObject(spec) ? spec["matchConditions"] : undefined;
   return Array.isArray(list)
-    ? list.filter(isObject).map((c) => ({ name: String(c["name"]), expression: String(c["expression"]) }))
+    ? list.filter(isObject).map((c) => ({ name: textOf(c["name"]), expression: textOf(c["expression"]) }))
     : [];
 }
 
@@ -124,9 +125,9 @@ function webhookConditions(kind: string, spec: JsonObject): MatchCondition[] {
     if (!isObject(config)) continue;
     const targets = Array.isArray(config["targets"])
       ? config["targets"].filter(isObject).map((t) => ({
-          group: String(t["group"] ?? ""),
-          version: String(t["version"] ?? ""),
-          kind: String(t["kind"] ?? ""),
+          group: textOf(t["group"] ?? ""),
+          version: textOf(t["version"] ?? ""),
+          kind: textOf(t["kind"] ?? ""),
         }))
       : [];
     out.push(...guarded(`autogen-${name}`, targets, conditionsOf(config["spec"])));

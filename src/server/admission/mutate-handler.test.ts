@@ -64,7 +64,10 @@ describe("mutate", () => {
       ...object,
       metadata: { name: "nginx", namespace: "default", labels: { team: "blue", env: "prod" } },
     });
-    assert.equal(admissions[0]?.patchOps, JSON.parse(Buffer.from(response.patch ?? "", "base64").toString()).length);
+    assert.equal(
+      admissions[0]?.patchOps,
+      (JSON.parse(Buffer.from(response.patch ?? "", "base64").toString()) as unknown[]).length,
+    );
   });
   test("policies apply in order, each seeing the earlier patches", () => {
     const object = pod({ name: "nginx" });

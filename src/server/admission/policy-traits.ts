@@ -116,5 +116,6 @@ function isEnforce(action: FailureAction | undefined): boolean {
 }
 
 function anyEnforce(overrides: readonly FailureActionOverride[] | undefined): boolean {
-  return Array.isArray(overrides) && overrides.some((o) => isEnforce(o.action));
+  // Array.isArray narrows a readonly array to any[]; the check stays, for policies read unchecked.
+  return Array.isArray(overrides) && (overrides as readonly FailureActionOverride[]).some((o) => isEnforce(o.action));
 }

@@ -4,13 +4,14 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { handlePolicyValidate } from "./index.js";
 import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
+import { textOf } from "../../engine/index.js";
 
 const podRules = {
   resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
 };
 const review = (doc: JsonObject, resource: string, namespace?: string): JsonObject =>
   reviewOf(doc, {
-    kind: { group: "policies.kyverno.io", version: "v1", kind: String(doc["kind"]) },
+    kind: { group: "policies.kyverno.io", version: "v1", kind: textOf(doc["kind"]) },
     resource: { group: "policies.kyverno.io", version: "v1", resource },
     ...(namespace !== undefined ? { namespace } : {}),
   });

@@ -13,6 +13,7 @@ import {
   NAMESPACE_NOT_LISTED,
 } from "./policy-validate-exception.js";
 import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
+import { textOf } from "../../engine/index.js";
 
 const DEPRECATED =
   "PolicyException (kyverno.io) is deprecated and will be removed in a future release; migrate to PolicyException (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/";
@@ -38,7 +39,7 @@ const cel = (
 
 function answer(doc: JsonObject, scope?: ClusterExceptions, extra: JsonObject = {}) {
   const { deps } = fakeDeps();
-  const group = String(doc["apiVersion"]).split("/")[0] ?? "";
+  const group = textOf(doc["apiVersion"]).split("/")[0] ?? "";
   const body = reviewOf(doc, { resource: { group, version: "v2", resource: "policyexceptions" }, ...extra });
   const r = handlePolicyValidate(body, scope === undefined ? deps : { ...deps, clusterExceptions: scope });
   assert.equal(r.status, 200);

@@ -72,7 +72,7 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Admiss
   const outcome = deps.engine.compile(object);
   // A namespaced Policy is tenant input: what it visibly reaches outside its namespace is refused here,
   // with the field (tenant-isolation.md); what depends on variables is checked again at run time.
-  const tenant = kind === "Policy" ? tenantProblems(object as JsonValue, namespaceOf(object, request)) : [];
+  const tenant = kind === "Policy" ? tenantProblems(object, namespaceOf(object, request)) : [];
   if (!outcome.ok || tenant.length > 0) {
     const problems = [...(outcome.ok ? [] : outcome.problems), ...tenant];
     const errors = problems.filter((p) => p.severity === "error");

@@ -160,14 +160,14 @@ describe("handleValidateBatch", () => {
 
   test("a failure while building one review answers that review per the webhook mode, and the others normally", () => {
     const f = fakeDeps(setup);
-    const roles = f.deps.cluster.roles;
+    const cluster = f.deps.cluster;
     const deps = {
       ...f.deps,
       cluster: {
         ...f.deps.cluster,
-        roles: (user: Parameters<typeof roles>[0]) => {
+        roles: (user: Parameters<typeof cluster.roles>[0]) => {
           if (user.username === "mallory") throw new Error("role lookup failed");
-          return roles(user);
+          return cluster.roles(user);
         },
       },
     };

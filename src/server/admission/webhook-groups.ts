@@ -174,10 +174,10 @@ export function timeoutProblems(policy: CompiledPolicy, groups: TimeoutGroups): 
 /** Checks `--timeout-seconds` and `--timeout-group` values; a message naming the flag, or undefined. */
 export function checkTimeoutGroups(groups: TimeoutGroups): string | undefined {
   if (!isValidTimeout(groups.defaultSeconds))
-    return `--timeout-seconds must be a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (got ${groups.defaultSeconds})`;
+    return `--timeout-seconds must be a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (got ${String(groups.defaultSeconds)})`;
   for (const n of groups.extra) {
     if (!isValidTimeout(n))
-      return `--timeout-group must be a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (got ${n})`;
+      return `--timeout-group must be a whole number from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (got ${String(n)})`;
     if (n === groups.defaultSeconds) return `--timeout-group ${n} is the default timeout (--timeout-seconds) already`;
   }
   return undefined;

@@ -13,11 +13,13 @@ export interface JsonSyntaxProblem {
   readonly column: number;
 }
 
-class Stop {
+class Stop extends Error {
   constructor(
     readonly offset: number,
-    readonly message: string,
-  ) {}
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 type State = "value" | "value-or-close" | "key" | "key-or-close" | "colon" | "after";

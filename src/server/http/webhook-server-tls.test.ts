@@ -9,7 +9,7 @@ import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { connect, type ConnectionOptions } from "node:tls";
 import { selfSignedCertificate } from "../tls/self-signed.js";
-import { tlsPolicyFrom, type TlsPolicy } from "../tls/tls-policy.js";
+import { tlsPolicyFrom } from "../tls/tls-policy.js";
 import { clientCertificate } from "../../../test/support/client-certs.js";
 import type { WebhookServer, WebhookServerOptions } from "./types.js";
 import { createWebhookServer } from "./webhook-server.js";
@@ -97,7 +97,7 @@ describe("TLS versions and suites", () => {
     assert.match(await handshake(await start({ tlsPolicy: v13.value }), { maxVersion: "TLSv1.2" }), /^refused/);
     const narrow = tlsPolicyFrom(undefined, "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384");
     assert.ok(narrow.ok);
-    const port = await start({ tlsPolicy: narrow.value as TlsPolicy });
+    const port = await start({ tlsPolicy: narrow.value });
     assert.equal(await handshake(port, { maxVersion: "TLSv1.2" }), "TLSv1.2 ECDHE-RSA-AES256-GCM-SHA384");
     assert.match(await handshake(port, { maxVersion: "TLSv1.2", ciphers: "ECDHE-RSA-AES128-GCM-SHA256" }), /^refused/);
   });

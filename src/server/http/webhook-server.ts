@@ -3,17 +3,18 @@
  * paths, a body cap, slow-client guards, certificate hot swap and a graceful close. It knows
  * nothing of AdmissionReview; the routes' handlers do.
  */
-import { createServer } from "node:https";
+import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { SecureContextOptions } from "node:tls";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_TLS_POLICY } from "../tls/tls-policy.js";
-import { trackConnections } from "./connection-tracker.js";
+import { trackConnections, type ConnectionTracker } from "./connection-tracker.js";
 import { InFlightBudget } from "./in-flight-budget.js";
 import { parseJson } from "./json-syntax-error.js";
 import { discardRest, readBody, type BodyRead } from "./request-body.js";
 import { errorPayload, sendJson } from "./respond.js";
-import { createTurnBatch, DEFAULT_MAX_PER_CHUNK } from "./turn-batch.js";
+import { createTurnBatch, DEFAULT_MAX_PER_CHUNK, type TurnBatch } from "./turn-batch.js";
 import type { Exchange, Ticket, Waiting } from "./exchange.js";
 import type {
   BatchRouteHandler,
@@ -43,22 +44,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
-  const clock = options.clock ?? (() => performance.now() / 1000);
-  const discardLimits = { maxBytes: 4 * Math.max(maxBodyBytes, MIB), lingerMs: 2_000 };
-  const budget = new InFlightBudget(
-    options.maxInFlightBytes ?? Math.max(4 * maxBodyBytes, 256 * REQUEST_OVERHEAD_BYTES),
-  );
-  const tlsPolicy = options.tlsPolicy ?? DEFAULT_TLS_POLICY;
-  const secure = (tls: TlsMaterial) => ({
-    cert: tls.cert,
-    key: tls.key,
-    minVersion: tlsPolicy.minVersion,
-    ciphers: tlsPolicy.ciphers,
-    ...(options.clientCa !== undefined ? { ca: options.clientCa } : {}),
-  });
-  let closing = false;
-  let closed: Promise<void> | undefined;
-
+  const secure = secureContextOf(options);
   const server = createServer({
     ...secure(options.tls),
     honorCipherOrder: true,
@@ -72,122 +58,245 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 2))),
   });
   const connections = trackConnections(server, "secureConnection", options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
-  server.on("error", (e) => report(e, "server", "-"));
-  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_MAX_PER_CHUNK);
-  const batch = createTurnBatch({ maxPerChunk: batchSize, onError: (e) => report(e, "POST", "batch") });
-  /** Bodies waiting for their path's batch handler, by path; a path has one batch run scheduled while it has some. */
-  const waiting = new Map<string, Waiting[]>();
+  const exchanges = new Exchanges(options, maxBodyBytes, connections);
+  server.on("error", (e) => exchanges.report(e, "server", "-"));
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => exchanges.request(req, res));
+  let closed: Promise<void> | undefined;
+  return {
+    listen: () => listen(server, options),
+    setTls(tls: TlsMaterial) {
+      server.setSecureContext(secure(tls));
+    },
+    close(closeOptions = {}) {
+      if (closed !== undefined) return closed;
+      exchanges.closing = true;
+      closed = closeServer(server, connections, closeOptions.graceMs ?? 10_000);
+      return closed;
+    },
+  };
+}
 
-  function report(error: unknown, method: string, route: string): void {
+/** The TLS part of the server's options, for the server and for each certificate swap. */
+function secureContextOf(options: WebhookServerOptions): (tls: TlsMaterial) => SecureContextOptions {
+  const tlsPolicy = options.tlsPolicy ?? DEFAULT_TLS_POLICY;
+  return (tls) => ({
+    cert: tls.cert,
+    key: tls.key,
+    minVersion: tlsPolicy.minVersion,
+    ciphers: tlsPolicy.ciphers,
+    ...(options.clientCa !== undefined ? { ca: options.clientCa } : {}),
+  });
+}
+
+function listen(server: Server, options: WebhookServerOptions): Promise<{ port: number }> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error): void => reject(e);
+    server.once("error", onError);
+    server.listen(options.port, options.host, () => {
+      server.removeListener("error", onError);
+      resolve({ port: (server.address() as AddressInfo).port });
+    });
+  });
+}
+
+/** Stops accepting, lets open requests finish, and destroys what is left after `graceMs`. */
+function closeServer(server: Server, connections: ConnectionTracker, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!server.listening) {
+      connections.destroyAll();
+      resolve();
+      return;
+    }
+    const force = setTimeout(() => connections.destroyAll(), graceMs);
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    connections.closeIdle();
+  });
+}
+
+/** The request side of the server: routing, the body cap and budget, batching, answers and errors. */
+class Exchanges {
+  /** Set by close(): answers carry `connection: close`, and readiness says shutting down. */
+  closing = false;
+  private readonly clock: () => number;
+  private readonly discardLimits: { maxBytes: number; lingerMs: number };
+  private readonly budget: InFlightBudget;
+  private readonly batchSize: number;
+  private readonly batch: TurnBatch;
+  /** Bodies waiting for their path's batch handler, by path; a path has one batch run scheduled while it has some. */
+  private readonly waiting = new Map<string, Waiting[]>();
+
+  constructor(
+    private readonly options: WebhookServerOptions,
+    private readonly maxBodyBytes: number,
+    private readonly connections: ConnectionTracker,
+  ) {
+    this.clock = options.clock ?? (() => performance.now() / 1000);
+    this.discardLimits = { maxBytes: 4 * Math.max(maxBodyBytes, MIB), lingerMs: 2_000 };
+    this.budget = new InFlightBudget(
+      options.maxInFlightBytes ?? Math.max(4 * maxBodyBytes, 256 * REQUEST_OVERHEAD_BYTES),
+    );
+    this.batchSize = Math.max(1, options.batchSize ?? DEFAULT_MAX_PER_CHUNK);
+    this.batch = createTurnBatch({ maxPerChunk: this.batchSize, onError: (e) => this.report(e, "POST", "batch") });
+  }
+
+  request(req: IncomingMessage, res: ServerResponse): void {
+    const started = this.clock();
+    const socket = req.socket;
+    if (this.connections.requestStarted(socket) > MAX_PIPELINED) {
+      socket.destroy();
+      return;
+    }
+    // The body bytes this request holds in the in-flight budget, given back when its exchange ends.
+    const ticket: Ticket = { held: 0 };
+    res.once("close", () => {
+      this.connections.requestEnded(socket);
+      if (ticket.held > 0) this.budget.give(ticket.held);
+    });
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const path = query === -1 ? url : url.slice(0, query);
+    if (path === LIVENESS_PATH || path === READINESS_PATH) return this.health({ req, res, route: path, started });
+    const handler = this.options.routes.get(path);
+    if (handler === undefined)
+      return this.reject({ req, res, route: UNMATCHED, started }, 404, `no webhook is served at ${path.slice(0, 200)}`);
+    const ex: Exchange = { req, res, route: path, started };
     try {
-      options.onError?.(error, { method, route });
+      this.route(ex, handler, ticket);
+    } catch (e) {
+      this.failed(ex, e);
+    }
+  }
+
+  report(error: unknown, method: string, route: string): void {
+    try {
+      this.options.onError?.(error, { method, route });
     } catch {
       // The error sink itself failed; nothing better to do than carry on serving.
     }
   }
 
   /** Sends now, or after the evaluation of the batch running now (see turn-batch.ts). */
-  function answer(ex: Exchange, status: number, payload: string, headers: Record<string, string> = {}): void {
-    batch.send(() => {
+  private answer(ex: Exchange, status: number, payload: string, headers: Record<string, string> = {}): void {
+    this.batch.send(() => {
       const { req, res, route } = ex;
       if (res.headersSent || res.destroyed) return;
-      sendJson(res, status, payload, closing ? { ...headers, connection: "close" } : headers);
+      sendJson(res, status, payload, this.closing ? { ...headers, connection: "close" } : headers);
       const method = req.method ?? "UNKNOWN";
       try {
-        options.onRequest?.(method, route, status, clock() - ex.started);
+        this.options.onRequest?.(method, route, status, this.clock() - ex.started);
       } catch (e) {
-        report(e, method, route);
+        this.report(e, method, route);
       }
     });
   }
 
   /** Answer without reading the body, then throw the body away within bounds. */
-  function reject(ex: Exchange, status: number, message: string, headers: Record<string, string> = {}): void {
-    answer(ex, status, errorPayload(message), headers);
-    discardRest(ex.req, discardLimits);
+  private reject(ex: Exchange, status: number, message: string, headers: Record<string, string> = {}): void {
+    this.answer(ex, status, errorPayload(message), headers);
+    discardRest(ex.req, this.discardLimits);
   }
 
-  function health(ex: Exchange): void {
+  private health(ex: Exchange): void {
     const { req, route: path } = ex;
     if (req.method !== "GET" && req.method !== "HEAD") {
-      reject(ex, 405, `${path} accepts GET only`, { allow: "GET, HEAD" });
+      this.reject(ex, 405, `${path} accepts GET only`, { allow: "GET, HEAD" });
       return;
     }
     try {
       if (path === LIVENESS_PATH) {
-        const live = options.health.live();
-        answer(ex, live ? 200 : 503, JSON.stringify({ live }));
+        const live = this.options.health.live();
+        this.answer(ex, live ? 200 : 503, JSON.stringify({ live }));
         return;
       }
-      const ready = closing ? { ok: false, reason: "shutting down" } : options.health.ready();
+      const ready = this.closing ? { ok: false, reason: "shutting down" } : this.options.health.ready();
       const body = ready.ok ? { ready: true } : { ready: false, reason: ready.reason ?? "not ready" };
-      answer(ex, ready.ok ? 200 : 503, JSON.stringify(body));
+      this.answer(ex, ready.ok ? 200 : 503, JSON.stringify(body));
     } catch (e) {
-      report(e, req.method, path);
-      answer(ex, 503, JSON.stringify({ error: `health check failed: ${messageOf(e)}` }));
+      this.report(e, req.method, path);
+      this.answer(ex, 503, JSON.stringify({ error: `health check failed: ${messageOf(e)}` }));
     }
   }
 
-  function route(ex: Exchange, handler: RouteHandler, ticket: Ticket): void {
+  private route(ex: Exchange, handler: RouteHandler, ticket: Ticket): void {
     const { req, route: path } = ex;
     const method = req.method ?? "UNKNOWN";
-    if (method !== "POST") return reject(ex, 405, `${path} accepts POST only`, { allow: "POST" });
-    const mediaType = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
-    if (mediaType !== undefined && mediaType !== "application/json") {
-      return reject(ex, 415, `the request body must be application/json, not ${mediaType.slice(0, 100)}`);
-    }
-    const encoding = req.headers["content-encoding"]?.trim().toLowerCase();
-    if (encoding !== undefined && encoding !== "" && encoding !== "identity") {
-      return reject(ex, 415, `content-encoding ${encoding.slice(0, 100)} is not supported; send the body uncompressed`);
-    }
-    const shed = options.overloaded?.();
-    if (shed !== undefined)
-      return reject(ex, 503, `the webhook is shedding load (${shed}); retry later`, { "retry-after": "1" });
+    if (method !== "POST") return this.reject(ex, 405, `${path} accepts POST only`, { allow: "POST" });
+    const refused = this.refusal(req);
+    if (refused !== undefined) return this.reject(ex, refused.status, refused.message, refused.headers);
     const lengthHeader = req.headers["content-length"];
     const declared = lengthHeader === undefined ? undefined : Number(lengthHeader);
-    const upfront = REQUEST_OVERHEAD_BYTES + (declared !== undefined && declared <= maxBodyBytes ? declared : 0);
-    if (!budget.take(upfront)) return overBudget(ex);
+    const upfront = REQUEST_OVERHEAD_BYTES + (declared !== undefined && declared <= this.maxBodyBytes ? declared : 0);
+    if (!this.budget.take(upfront)) return this.overBudget(ex);
     ticket.held = upfront;
     const takeChunk =
       declared === undefined
         ? (bytes: number): boolean => {
-            if (!budget.take(bytes)) return false;
+            if (!this.budget.take(bytes)) return false;
             ticket.held += bytes;
             return true;
           }
         : undefined;
-    readBody(
-      req,
-      maxBodyBytes,
-      (body) => {
-        // Complete bodies are handled in the next batch; refusals are answered at once.
-        if (body.kind !== "ok") return handleSafely(ex, handler, body);
-        const many = options.batchRoutes?.get(path);
-        if (many === undefined) return batch.add(() => handleSafely(ex, handler, body));
-        let list = waiting.get(path);
-        if (list === undefined) {
-          list = [];
-          waiting.set(path, list);
-          batch.add(() => runBatch(path, many));
-        }
-        list.push({ ex, text: body.text });
-      },
-      takeChunk,
+    readBody(req, this.maxBodyBytes, (body) => this.received(ex, handler, body), takeChunk);
+  }
+
+  /** Why a POST is refused before its body is read (media type, encoding, load shedding), if it is. */
+  private refusal(
+    req: IncomingMessage,
+  ): { status: number; message: string; headers?: Record<string, string> } | undefined {
+    const mediaType = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+    if (mediaType !== undefined && mediaType !== "application/json") {
+      return { status: 415, message: `the request body must be application/json, not ${mediaType.slice(0, 100)}` };
+    }
+    const encoding = req.headers["content-encoding"]?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== "" && encoding !== "identity") {
+      return {
+        status: 415,
+        message: `content-encoding ${encoding.slice(0, 100)} is not supported; send the body uncompressed`,
+      };
+    }
+    const shed = this.options.overloaded?.();
+    if (shed !== undefined)
+      return {
+        status: 503,
+        message: `the webhook is shedding load (${shed}); retry later`,
+        headers: { "retry-after": "1" },
+      };
+    return undefined;
+  }
+
+  /** Complete bodies are handled in the next batch; refusals are answered at once. */
+  private received(ex: Exchange, handler: RouteHandler, body: BodyRead): void {
+    const path = ex.route;
+    if (body.kind !== "ok") return this.handleSafely(ex, handler, body);
+    const many = this.options.batchRoutes?.get(path);
+    if (many === undefined) return this.batch.add(() => this.handleSafely(ex, handler, body));
+    let list = this.waiting.get(path);
+    if (list === undefined) {
+      list = [];
+      this.waiting.set(path, list);
+      this.batch.add(() => this.runBatch(path, many));
+    }
+    list.push({ ex, text: body.text });
+  }
+
+  private overBudget(ex: Exchange): void {
+    this.reject(
+      ex,
+      503,
+      `the webhook holds its limit of ${this.budget.maxBytes} bytes of requests in flight; retry later`,
+      { "retry-after": "1" },
     );
   }
 
-  function overBudget(ex: Exchange): void {
-    reject(ex, 503, `the webhook holds its limit of ${budget.maxBytes} bytes of requests in flight; retry later`, {
-      "retry-after": "1",
-    });
-  }
-
   /** Up to batchSize waiting bodies of `path` in one call of its batch handler; the rest in the next run. */
-  function runBatch(path: string, handler: BatchRouteHandler): void {
-    const list = waiting.get(path) ?? [];
-    const taken = list.splice(0, batchSize);
-    if (list.length === 0) waiting.delete(path);
-    else batch.add(() => runBatch(path, handler));
+  private runBatch(path: string, handler: BatchRouteHandler): void {
+    const list = this.waiting.get(path) ?? [];
+    const taken = list.splice(0, this.batchSize);
+    if (list.length === 0) this.waiting.delete(path);
+    else this.batch.add(() => this.runBatch(path, handler));
     const bodies: unknown[] = [];
     const owners: Waiting[] = [];
     for (const w of taken) {
@@ -196,7 +305,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
         bodies.push(parsed.value);
         owners.push(w);
       } else {
-        answer(w.ex, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+        this.answer(w.ex, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
       }
     }
     if (owners.length === 0) return;
@@ -204,57 +313,57 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     try {
       results = handler(bodies);
     } catch (e) {
-      for (const w of owners) failed(w.ex, e);
+      for (const w of owners) this.failed(w.ex, e);
       return;
     }
     owners.forEach((w, i) => {
       const result = results[i];
       if (result === undefined)
-        failed(w.ex, new TypeError(`the batch handler for ${path} gave no answer for body ${i}`));
+        this.failed(w.ex, new TypeError(`the batch handler for ${path} gave no answer for body ${i}`));
       else if (isPromiseLike(result)) {
         result.then(
-          (r) => respond(w.ex, r),
-          (e: unknown) => failed(w.ex, e),
+          (r) => this.respond(w.ex, r),
+          (e: unknown) => this.failed(w.ex, e),
         );
-      } else respond(w.ex, result);
+      } else this.respond(w.ex, result);
     });
   }
 
-  function handleSafely(ex: Exchange, handler: RouteHandler, body: BodyRead): void {
+  private handleSafely(ex: Exchange, handler: RouteHandler, body: BodyRead): void {
     try {
-      withBody(ex, handler, body);
+      this.withBody(ex, handler, body);
     } catch (e) {
-      failed(ex, e);
+      this.failed(ex, e);
     }
   }
 
-  function withBody(ex: Exchange, handler: RouteHandler, body: BodyRead): void {
+  private withBody(ex: Exchange, handler: RouteHandler, body: BodyRead): void {
     if (body.kind === "aborted") return;
-    if (body.kind === "over-budget") return overBudget(ex);
+    if (body.kind === "over-budget") return this.overBudget(ex);
     if (body.kind === "too-large") {
       const size = body.declared === undefined ? "more than" : `${body.declared} bytes, over`;
-      return reject(ex, 413, `the request body is ${size} the limit of ${maxBodyBytes} bytes`);
+      return this.reject(ex, 413, `the request body is ${size} the limit of ${this.maxBodyBytes} bytes`);
     }
     const parsed = parseJson(body.text);
-    if (!parsed.ok) return answer(ex, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+    if (!parsed.ok) return this.answer(ex, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
     let returned: ReturnType<RouteHandler>;
     try {
       returned = handler(parsed.value);
     } catch (e) {
-      return failed(ex, e);
+      return this.failed(ex, e);
     }
     // Handlers answer synchronously today; a promise is awaited without making every request async.
     if (isPromiseLike(returned)) {
       returned.then(
-        (result) => respond(ex, result),
-        (e: unknown) => failed(ex, e),
+        (result) => this.respond(ex, result),
+        (e: unknown) => this.failed(ex, e),
       );
       return;
     }
-    respond(ex, returned);
+    this.respond(ex, returned);
   }
 
-  function respond(ex: Exchange, result: HandlerResult): void {
+  private respond(ex: Exchange, result: HandlerResult): void {
     let payload: string | undefined;
     try {
       payload = result.status === 200 || result.status === 400 ? JSON.stringify(result.body) : undefined;
@@ -263,78 +372,15 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
           `the handler for ${ex.route} returned an unusable result (status ${String(result.status)})`,
         );
     } catch (e) {
-      return failed(ex, e);
+      return this.failed(ex, e);
     }
-    answer(ex, result.status, payload);
+    this.answer(ex, result.status, payload);
   }
 
-  function failed(ex: Exchange, e: unknown): void {
-    report(e, ex.req.method ?? "UNKNOWN", ex.route);
-    answer(ex, 500, errorPayload(`internal error: ${messageOf(e)}`));
+  private failed(ex: Exchange, e: unknown): void {
+    this.report(e, ex.req.method ?? "UNKNOWN", ex.route);
+    this.answer(ex, 500, errorPayload(`internal error: ${messageOf(e)}`));
   }
-
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    const started = clock();
-    const socket = req.socket;
-    if (connections.requestStarted(socket) > MAX_PIPELINED) {
-      socket.destroy();
-      return;
-    }
-    // The body bytes this request holds in the in-flight budget, given back when its exchange ends.
-    const ticket: Ticket = { held: 0 };
-    res.once("close", () => {
-      connections.requestEnded(socket);
-      if (ticket.held > 0) budget.give(ticket.held);
-    });
-    const url = req.url ?? "/";
-    const query = url.indexOf("?");
-    const path = query === -1 ? url : url.slice(0, query);
-    if (path === LIVENESS_PATH || path === READINESS_PATH) return health({ req, res, route: path, started });
-    const handler = options.routes.get(path);
-    if (handler === undefined)
-      return reject({ req, res, route: UNMATCHED, started }, 404, `no webhook is served at ${path.slice(0, 200)}`);
-    const ex: Exchange = { req, res, route: path, started };
-    try {
-      route(ex, handler, ticket);
-    } catch (e) {
-      failed(ex, e);
-    }
-  });
-
-  return {
-    listen() {
-      return new Promise((resolve, reject) => {
-        const onError = (e: Error): void => reject(e);
-        server.once("error", onError);
-        server.listen(options.port, options.host, () => {
-          server.removeListener("error", onError);
-          resolve({ port: (server.address() as AddressInfo).port });
-        });
-      });
-    },
-    setTls(tls: TlsMaterial) {
-      server.setSecureContext(secure(tls));
-    },
-    close(closeOptions = {}) {
-      if (closed !== undefined) return closed;
-      closing = true;
-      const graceMs = closeOptions.graceMs ?? 10_000;
-      closed = new Promise<void>((resolve) => {
-        if (!server.listening) {
-          connections.destroyAll();
-          resolve();
-          return;
-        }
-        const force = setTimeout(() => connections.destroyAll(), graceMs);
-        server.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        connections.closeIdle();
-      });
-      return closed;
-    },
-  };
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -51,6 +51,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const logger = options.destination === undefined ? pino(config) : pino(config, options.destination);
   // pino applies `formatters.bindings` to the root's base only; children (which inherit this
   // method through their prototype) get their bindings cleaned here.
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with `this`, the logger it is called on
   const child = logger.child;
   logger.child = function (this: Logger, bindings, childOptions) {
     return child.call(this, redactLogObject(bindings), childOptions);

@@ -143,7 +143,7 @@ describe("redactSecrets", () => {
   test("a cycle does not hang and does not bring the uncleaned Secret back", () => {
     const s: Record<string, unknown> = secret();
     s["self"] = s;
-    const cleaned = redactSecrets(s) as Record<string, unknown>;
+    const cleaned = redactSecrets(s);
     assert.equal(cleaned["data"], REDACTED);
     assert.equal(cleaned["self"], "[Circular]");
     assertClean(logged((log) => log.info({ wrapper: { s } }, "cycle")));

@@ -48,11 +48,12 @@ function scrub(value: unknown, depth: number, path: Set<object>): unknown {
   // A cycle back to an object being copied would put the original, uncleaned, into the copy.
   if (path.has(value)) return "[Circular]";
   if (Array.isArray(value)) {
-    path.add(value);
+    const list: unknown[] = value;
+    path.add(list);
     let out: unknown[] | undefined;
-    value.forEach((v: unknown, i) => {
+    list.forEach((v, i) => {
       const s = scrub(v, depth + 1, path);
-      if (s !== v) (out ??= [...value])[i] = s;
+      if (s !== v) (out ??= [...list])[i] = s;
     });
     path.delete(value);
     return out ?? value;

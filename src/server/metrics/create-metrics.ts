@@ -80,6 +80,145 @@ export const DEFAULT_MAX_KINDS = 100;
 
 export function createMetrics(options: MetricsOptions): BylawMetrics {
   const { registry } = options;
+  const { results, reviews, http } = reviewFamilies(options);
+  const namespaces = new LabelValueCap(options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES);
+  const kinds = new LabelValueCap(options.maxKinds ?? DEFAULT_MAX_KINDS);
+  const { ruleInfo, changes, loadErrors, healthy, shed } = policyGauges(registry, options.version);
+  const { labelsOf, resultScopeOf } = policyLabelCaches();
+  // Per-instance state (nothing module-level).
+  const scratch: string[] = ["", "", "", ""];
+  /** The scope of the per-request families' cells, and their scratch key lists. */
+  const perRequest = {};
+  const reviewKeys: string[] = ["", "", "", "", ""];
+  const httpKeys: string[] = ["", ""];
+  let lastReview: ReviewScope = {
+    kind: "",
+    namespace: "",
+    operation: "",
+    dryRun: false,
+    kindLabel: "",
+    namespaceLabel: "",
+    key: "",
+  };
+  /** Rule-info label sets currently at 1, by a key of their values. */
+  let liveRules = new Map<string, Record<string, string>>();
+  let last: PolicySnapshot | undefined;
+
+  return {
+    admission(o: AdmissionOutcome): void {
+      // Keyed by the capped kind and namespace, which map one to one onto the label values.
+      const kind = kinds.labelFor(o.kind);
+      const namespace = namespaces.labelFor(o.namespace);
+      reviewKeys[0] = kind;
+      reviewKeys[1] = namespace;
+      reviewKeys[2] = o.operation;
+      reviewKeys[3] = o.allowed ? "true" : "false";
+      reviewKeys[4] = o.webhook;
+      if (reviews.observeKeyed(perRequest, reviewKeys, o.durationSeconds)) return;
+      const values = [
+        kind,
+        namespace,
+        `${o.operation}`.toLowerCase(),
+        o.allowed ? "true" : "false",
+        WEBHOOK_CONFIGURATION[o.webhook] ?? o.webhook,
+      ];
+      reviews.observeNew(perRequest, reviewKeys, values, o.durationSeconds);
+    },
+
+    policyResults(review: ReviewFacts, response: PolicyResponse, type: ResultRuleType, secondsEach: number): void {
+      lastReview = reviewScope(review, lastReview, kinds, namespaces);
+      // One scratch key list for every result: observeKeyed reads it at once.
+      const policy = response.policy;
+      scratch[0] = lastReview.key;
+      scratch[3] = type;
+      for (const r of response.rules) {
+        scratch[1] = r.rule;
+        scratch[2] = r.status;
+        if (!results.observeKeyed(policy, scratch, secondsEach))
+          results.observeNew(
+            policy,
+            scratch,
+            resultLabelValues(resultScopeOf(policy), lastReview, review, r, type),
+            secondsEach,
+          );
+      }
+    },
+
+    policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void {
+      healthy.set(1);
+      const before = previous ?? last;
+      last = snapshot;
+      if (before === snapshot) return;
+      countChanges(changes, labelsOf, before, snapshot);
+      const live = ruleInfoLabels(snapshot, labelsOf, options.canLoadContext);
+      for (const [key, labels] of liveRules) if (!live.has(key)) ruleInfo.set(labels, 0);
+      for (const labels of live.values()) ruleInfo.set(labels, 1);
+      liveRules = live;
+    },
+
+    policyLoadFailed(): void {
+      loadErrors.inc();
+      healthy.set(0);
+    },
+
+    reviewShed(url: string): void {
+      shed.inc({ http_url: urlLabel(url) });
+    },
+
+    httpRequest(method: string, url: string, seconds: number): void {
+      httpKeys[0] = method;
+      httpKeys[1] = urlLabel(url);
+      if (!http.observeKeyed(perRequest, httpKeys, seconds))
+        http.observeNew(perRequest, httpKeys, [method, httpKeys[1]], seconds);
+    },
+  };
+}
+
+/** The last review's raw kind and namespace, their label values, and the key of the labels it shares with its results. */
+interface ReviewScope {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly operation: string;
+  readonly dryRun: boolean;
+  readonly kindLabel: string;
+  readonly namespaceLabel: string;
+  readonly key: string;
+}
+
+/** The labels a review shares (kind, namespace, operation, dry run), keyed once per review: `last` while they stay the same. */
+function reviewScope(
+  review: ReviewFacts,
+  last: ReviewScope,
+  kinds: LabelValueCap,
+  namespaces: LabelValueCap,
+): ReviewScope {
+  if (
+    review.kind === last.kind &&
+    review.namespace === last.namespace &&
+    review.operation === last.operation &&
+    review.dryRun === last.dryRun
+  )
+    return last;
+  const kindLabel = kinds.labelFor(review.kind);
+  const namespaceLabel = namespaces.labelFor(review.namespace);
+  return {
+    kind: review.kind,
+    namespace: review.namespace,
+    operation: review.operation,
+    dryRun: review.dryRun,
+    kindLabel,
+    namespaceLabel,
+    key: `${kindLabel}\u001f${namespaceLabel}\u001f${review.operation}\u001f${review.dryRun ? "1" : "0"}`,
+  };
+}
+
+/** The histogram families of reviews, rule results and HTTP requests, each with its count counter. */
+function reviewFamilies(options: MetricsOptions): {
+  results: HistogramFamily;
+  reviews: HistogramFamily;
+  http: HistogramFamily;
+} {
+  const { registry } = options;
   const buckets = options.buckets ?? KYVERNO_BUCKETS;
   const maxSeries = options.maxSeriesPerMetric ?? 20_000;
   const maxBytes = options.maxSeriesBytes ?? DEFAULT_MAX_SERIES_BYTES;
@@ -87,25 +226,8 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
   const resultBudget = new SeriesBudget(maxBytes * 0.6);
   const reviewBudget = new SeriesBudget(maxBytes * 0.3);
   const httpBudget = new SeriesBudget(maxBytes * 0.1);
-  const namespaces = new LabelValueCap(options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES);
-  const kinds = new LabelValueCap(options.maxKinds ?? DEFAULT_MAX_KINDS);
 
-  const dropped = new Counter({
-    name: "bylaw_metrics_series_dropped_total",
-    help: "New label sets that did not get a series of their own (the metric was at its series or size bound): each was recorded under _overflow request labels, or dropped when that series could not be made either",
-    labelNames: ["metric"],
-    registers: [registry],
-    // Drops are tallied in plain numbers on the hot path (at 300 policies most result observations
-    // are drops) and added to the counter when it is scraped.
-    collect() {
-      for (const [metric, n] of pendingDrops) dropped.inc({ metric }, n);
-      pendingDrops.clear();
-    },
-  });
-  const pendingDrops = new Map<string, number>();
-  const onDropped = (metric: string): void => {
-    pendingDrops.set(metric, (pendingDrops.get(metric) ?? 0) + 1);
-  };
+  const onDropped = droppedSeriesCounter(registry);
   const counted = (h: HistogramFamily, name: string, help: string): void => {
     h.countAs(name, help).register(registry);
   };
@@ -147,6 +269,32 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
   );
   counted(http, "kyverno_http_requests_total", "HTTP requests served, by method and path");
 
+  return { results, reviews, http };
+}
+
+/** The counter of series that could not be made; returns what a family calls on each drop. */
+function droppedSeriesCounter(registry: MetricsOptions["registry"]): (metric: string) => void {
+  const dropped = new Counter({
+    name: "bylaw_metrics_series_dropped_total",
+    help: "New label sets that did not get a series of their own (the metric was at its series or size bound): each was recorded under _overflow request labels, or dropped when that series could not be made either",
+    labelNames: ["metric"],
+    registers: [registry],
+    // Drops are tallied in plain numbers on the hot path (at 300 policies most result observations
+    // are drops) and added to the counter when it is scraped.
+    collect() {
+      for (const [metric, n] of pendingDrops) dropped.inc({ metric }, n);
+      pendingDrops.clear();
+    },
+  });
+  const pendingDrops = new Map<string, number>();
+  const onDropped = (metric: string): void => {
+    pendingDrops.set(metric, (pendingDrops.get(metric) ?? 0) + 1);
+  };
+  return onDropped;
+}
+
+/** The per-policy-set gauges and counters, and Bylaw's own load and shed counters. */
+function policyGauges(registry: MetricsOptions["registry"], version: string) {
   const ruleInfo = new Gauge({
     name: "kyverno_policy_rule_info_total",
     help: "1 for each rule of each loaded policy; 0 for a rule that was loaded before and is gone",
@@ -165,7 +313,7 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     labelNames: ["version"],
     registers: [registry],
   });
-  info.set({ version: options.version }, 1);
+  info.set({ version }, 1);
   const loadErrors = new Counter({
     name: "bylaw_policy_load_errors_total",
     help: "Policy set loads that were rejected; the last good set stayed in use",
@@ -184,6 +332,14 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     registers: [registry],
   });
 
+  return { ruleInfo, changes, loadErrors, healthy, shed };
+}
+
+/** Per-policy label values, computed once per compiled policy. */
+function policyLabelCaches(): {
+  labelsOf: (p: CompiledPolicy) => PolicyLabels;
+  resultScopeOf: (policy: CompiledPolicy) => { readonly values: readonly string[] };
+} {
   // Per-instance caches and state (nothing module-level).
   const labelsCache = new WeakMap<CompiledPolicy, PolicyLabels>();
   const labelsOf = (p: CompiledPolicy): PolicyLabels => {
@@ -206,144 +362,60 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
     }
     return s;
   };
-  const scratch: string[] = ["", "", "", ""];
-  /** The scope of the per-request families' cells, and their scratch key lists. */
-  const perRequest = {};
-  const reviewKeys: string[] = ["", "", "", "", ""];
-  const httpKeys: string[] = ["", ""];
-  /** The last review's raw kind and namespace, their label values, and the key of the labels it shares with its results. */
-  let lastReview = {
-    kind: "",
-    namespace: "",
-    operation: "",
-    dryRun: false,
-    kindLabel: "",
-    namespaceLabel: "",
-    key: "",
-  };
-  /** Rule-info label sets currently at 1, by a key of their values. */
-  let liveRules = new Map<string, Record<string, string>>();
-  let last: PolicySnapshot | undefined;
+  return { labelsOf, resultScopeOf };
+}
 
-  return {
-    admission(o: AdmissionOutcome): void {
-      // Keyed by the capped kind and namespace, which map one to one onto the label values.
-      const kind = kinds.labelFor(o.kind);
-      const namespace = namespaces.labelFor(o.namespace);
-      reviewKeys[0] = kind;
-      reviewKeys[1] = namespace;
-      reviewKeys[2] = o.operation;
-      reviewKeys[3] = o.allowed ? "true" : "false";
-      reviewKeys[4] = o.webhook;
-      if (reviews.observeKeyed(perRequest, reviewKeys, o.durationSeconds)) return;
-      const values = [
-        kind,
-        namespace,
-        `${o.operation}`.toLowerCase(),
-        o.allowed ? "true" : "false",
-        WEBHOOK_CONFIGURATION[o.webhook] ?? o.webhook,
-      ];
-      reviews.observeNew(perRequest, reviewKeys, values, o.durationSeconds);
-    },
+/** Counts the policies created, updated and deleted between two sets. */
+function countChanges(
+  changes: Counter<(typeof CHANGE_LABELS)[number]>,
+  labelsOf: (p: CompiledPolicy) => PolicyLabels,
+  before: PolicySnapshot | undefined,
+  snapshot: PolicySnapshot,
+): void {
+  for (const c of diffPolicies(before?.policies ?? [], snapshot.policies)) {
+    const p = labelsOf(c.policy);
+    changes.inc({
+      policy_validation_mode: p.validationMode,
+      policy_type: p.type,
+      policy_background_mode: p.background,
+      policy_namespace: p.namespace,
+      policy_name: p.name,
+      policy_change_type: c.change,
+    });
+  }
+}
 
-    policyResults(review: ReviewFacts, response: PolicyResponse, type: ResultRuleType, secondsEach: number): void {
-      // The labels a review shares (kind, namespace, operation, dry run) are keyed once per review.
-      if (
-        review.kind !== lastReview.kind ||
-        review.namespace !== lastReview.namespace ||
-        review.operation !== lastReview.operation ||
-        review.dryRun !== lastReview.dryRun
-      ) {
-        const kindLabel = kinds.labelFor(review.kind);
-        const namespaceLabel = namespaces.labelFor(review.namespace);
-        lastReview = {
-          kind: review.kind,
-          namespace: review.namespace,
-          operation: review.operation,
-          dryRun: review.dryRun,
-          kindLabel,
-          namespaceLabel,
-          key: `${kindLabel}\u001f${namespaceLabel}\u001f${review.operation}\u001f${review.dryRun ? "1" : "0"}`,
-        };
-      }
-      // One scratch key list for every result: observeKeyed reads it at once.
-      const policy = response.policy;
-      scratch[0] = lastReview.key;
-      scratch[3] = type;
-      for (const r of response.rules) {
-        scratch[1] = r.rule;
-        scratch[2] = r.status;
-        if (!results.observeKeyed(policy, scratch, secondsEach))
-          results.observeNew(
-            policy,
-            scratch,
-            resultLabelValues(resultScopeOf(policy), lastReview, review, r, type),
-            secondsEach,
-          );
-      }
-    },
-
-    policiesLoaded(snapshot: PolicySnapshot, previous?: PolicySnapshot): void {
-      healthy.set(1);
-      const before = previous ?? last;
-      last = snapshot;
-      if (before === snapshot) return;
-      for (const c of diffPolicies(before?.policies ?? [], snapshot.policies)) {
-        const p = labelsOf(c.policy);
-        changes.inc({
-          policy_validation_mode: p.validationMode,
-          policy_type: p.type,
-          policy_background_mode: p.background,
-          policy_namespace: p.namespace,
-          policy_name: p.name,
-          policy_change_type: c.change,
-        });
-      }
-      const live = new Map<string, Record<string, string>>();
-      for (const policy of snapshot.policies) {
-        const p = labelsOf(policy);
-        for (const rule of policy.rules) {
-          const labels = {
-            policy_validation_mode: p.validationMode,
-            policy_type: p.type,
-            policy_background_mode: p.background,
-            policy_namespace: p.namespace,
-            policy_name: p.name,
-            rule_name: boundLabelValue(rule.name),
-            rule_type: ruleType(rule.rule),
-            // A rule Bylaw cannot run (a field it does not support, CEL that does not compile, a
-            // context entry or image registry the server cannot read) is loaded but not ready: it answers only errors.
-            status_ready:
-              rule.unsupported === undefined &&
-              imageVerifyGaps(rule.rule) === undefined &&
-              contextLoads(rule.rule, options.canLoadContext)
-                ? "true"
-                : "false",
-          };
-          live.set(Object.values(labels).join("\u001f"), labels);
-        }
-      }
-      for (const [key, labels] of liveRules) if (!live.has(key)) ruleInfo.set(labels, 0);
-      for (const labels of live.values()) ruleInfo.set(labels, 1);
-      liveRules = live;
-    },
-
-    policyLoadFailed(): void {
-      loadErrors.inc();
-      healthy.set(0);
-    },
-
-    reviewShed(url: string): void {
-      shed.inc({ http_url: urlLabel(url) });
-    },
-
-    httpRequest(method: string, url: string, seconds: number): void {
-      httpKeys[0] = method;
-      httpKeys[1] = urlLabel(url);
-      if (!http.observeKeyed(perRequest, httpKeys, seconds))
-        http.observeNew(perRequest, httpKeys, [method, httpKeys[1]], seconds);
-    },
-  };
+/** The rule-info label sets of a policy set, by a key of their values. */
+function ruleInfoLabels(
+  snapshot: PolicySnapshot,
+  labelsOf: (p: CompiledPolicy) => PolicyLabels,
+  canLoadContext: MetricsOptions["canLoadContext"],
+): Map<string, Record<string, string>> {
+  const live = new Map<string, Record<string, string>>();
+  for (const policy of snapshot.policies) {
+    const p = labelsOf(policy);
+    for (const rule of policy.rules) {
+      const labels = {
+        policy_validation_mode: p.validationMode,
+        policy_type: p.type,
+        policy_background_mode: p.background,
+        policy_namespace: p.namespace,
+        policy_name: p.name,
+        rule_name: boundLabelValue(rule.name),
+        rule_type: ruleType(rule.rule),
+        // A rule Bylaw cannot run (a field it does not support, CEL that does not compile, a
+        // context entry or image registry the server cannot read) is loaded but not ready: it answers only errors.
+        status_ready:
+          rule.unsupported === undefined &&
+          imageVerifyGaps(rule.rule) === undefined &&
+          contextLoads(rule.rule, canLoadContext)
+            ? "true"
+            : "false",
+      };
+      live.set(Object.values(labels).join("\u001f"), labels);
+    }
+  }
+  return live;
 }
 
 /** The path alone: a query string would make one series per request. */

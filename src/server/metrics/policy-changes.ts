@@ -5,7 +5,7 @@
  * background mode or validation mode changed; a policy that is gone is "deleted".
  * A policy whose metadata alone changed is not counted.
  */
-import { type CompiledPolicy, jsonEqual, type JsonValue } from "../../engine/index.js";
+import { type CompiledPolicy, jsonEqual } from "../../engine/index.js";
 import { policyValidationMode } from "./policy-labels.js";
 
 export type PolicyChangeType = "created" | "updated" | "deleted";
@@ -31,8 +31,7 @@ export function diffPolicies(previous: readonly CompiledPolicy[], next: readonly
       changes.push({ change: "created", policy: cur });
       continue;
     }
-    if (old === cur || jsonEqual(old.document.spec as unknown as JsonValue, cur.document.spec as unknown as JsonValue))
-      continue;
+    if (old === cur || jsonEqual(old.document.spec, cur.document.spec)) continue;
     changes.push({ change: "updated", policy: old });
     if (old.background !== cur.background || policyValidationMode(old) !== policyValidationMode(cur)) {
       changes.push({ change: "updated", policy: cur });

@@ -23,7 +23,6 @@ import {
   type Engine,
   isObject,
   type JsonObject,
-  type JsonValue,
   type PolicyProblem,
   problem,
 } from "../../engine/index.js";
@@ -135,11 +134,11 @@ export function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
 function constraintsOnly(doc: JsonObject, spec: JsonObject, namespaced: boolean): JsonObject {
   const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
   const kept: JsonObject = {
-    matchConstraints: (spec["matchConstraints"] ?? {}) as JsonValue,
+    matchConstraints: spec["matchConstraints"] ?? {},
     validationActions: ["Deny"],
     validations: [],
   };
-  if (spec["failurePolicy"] !== undefined) kept["failurePolicy"] = spec["failurePolicy"] as JsonValue;
+  if (spec["failurePolicy"] !== undefined) kept["failurePolicy"] = spec["failurePolicy"];
   if (isObject(evaluation["admission"])) kept["evaluation"] = { admission: evaluation["admission"] };
   if (isObject(spec["webhookConfiguration"])) kept["webhookConfiguration"] = spec["webhookConfiguration"];
   // Compiled so that one the API server would refuse makes the policy invalid: with --register they go on its own webhook.
@@ -148,7 +147,7 @@ function constraintsOnly(doc: JsonObject, spec: JsonObject, namespaced: boolean)
   return {
     apiVersion: "policies.kyverno.io/v1",
     kind: namespaced ? "NamespacedValidatingPolicy" : "ValidatingPolicy",
-    metadata: (doc["metadata"] ?? {}) as JsonValue,
+    metadata: doc["metadata"] ?? {},
     spec: kept,
   };
 }

@@ -7,6 +7,7 @@ import type { JsonValue, PolicyProblem } from "../../engine/index.js";
 import { clusterFactsView, parseClusterFacts } from "./cluster-facts.js";
 import { readClusterFactsFile } from "./cluster-facts-file.js";
 import { open, policyYaml } from "../../../test/support/policy-source-dir.js";
+import { textOf } from "../../engine/index.js";
 
 const HEAD = { apiVersion: "bylaw.dev/v1alpha1", kind: "ClusterFacts" };
 
@@ -151,7 +152,7 @@ describe("ClusterFacts file", () => {
     });
     const messages = async (file: string): Promise<string> => {
       const r = await readClusterFactsFile(join(dir, file));
-      return r.ok ? "ok" : r.problems.map((p) => String(p.problem)).join();
+      return r.ok ? "ok" : r.problems.map((p) => textOf(p.problem)).join();
     };
     assert.match(await messages("missing.yaml"), /no such file or directory: .*missing\.yaml/);
     assert.match(await messages("empty.yaml"), /no ClusterFacts document/);

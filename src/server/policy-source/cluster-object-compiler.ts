@@ -13,9 +13,9 @@ import {
   type Engine,
   isObject,
   type JsonObject,
-  type JsonValue,
   type PolicyProblem,
   problem,
+  textOf,
 } from "../../engine/index.js";
 import { CEL_GROUP, CEL_STORAGE_VERSION, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
 import type { KubeObject } from "../../kube/types.js";
@@ -62,19 +62,20 @@ export function fingerprintOf(obj: KubeObject): string {
 export function documentOf(obj: KubeObject, apiVersion: string, kind: string): JsonObject {
   const md = (obj["metadata"] ?? {}) as JsonObject;
   const metadata: JsonObject = {};
-  for (const k of ["name", "namespace", "uid", "generation", "labels"])
-    if (md[k] !== undefined) metadata[k] = md[k] as JsonValue;
+  for (const k of ["name", "namespace", "uid", "generation", "labels"]) if (md[k] !== undefined) metadata[k] = md[k];
   if (isObject(md["annotations"])) {
     const annotations = { ...md["annotations"] };
     delete annotations[LAST_APPLIED];
     metadata["annotations"] = annotations;
   }
-  return { apiVersion, kind, metadata, spec: (obj["spec"] ?? {}) as JsonValue };
+  return { apiVersion, kind, metadata, spec: obj["spec"] ?? {} };
 }
 
 export function uidOf(obj: KubeObject, kind: string): string {
   const md = (obj["metadata"] ?? {}) as JsonObject;
-  return typeof md["uid"] === "string" ? md["uid"] : `${kind}/${md["namespace"] ?? ""}/${md["name"] ?? ""}`;
+  return typeof md["uid"] === "string"
+    ? md["uid"]
+    : `${kind}/${textOf(md["namespace"] ?? "")}/${textOf(md["name"] ?? "")}`;
 }
 
 function describe(p: PolicyProblem): string {
@@ -148,7 +149,7 @@ export class ClusterObjectCompiler {
     try {
       compiled = this.engine.compileException(
         doc,
-        exceptionLabel(group, String(md["namespace"] ?? ""), String(md["name"] ?? "")),
+        exceptionLabel(group, textOf(md["namespace"] ?? ""), textOf(md["name"] ?? "")),
       );
     } catch (e) {
       compiled = {

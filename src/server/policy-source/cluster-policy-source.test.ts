@@ -182,7 +182,7 @@ describe("clusterPolicySource", () => {
       ...a,
       metadata: { ...a.metadata, resourceVersion: "999" },
       status: { conditions: [] },
-    } as KubeObject);
+    });
     s.rebuild();
     assert.equal(s.current(), first);
     // A spec change: generation 2 of a; b is the same compiled object.
@@ -241,7 +241,7 @@ describe("clusterPolicySource", () => {
     store.pol.set("p", {
       ...good("ns-policy"),
       metadata: { ...good("ns-policy").metadata, namespace: "team-a" },
-    } as KubeObject);
+    });
     store.changed();
     store.changed();
     await new Promise((r) => setTimeout(r, 20));

@@ -129,7 +129,9 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
     const exceptions: AnyCompiledException[] = [];
     const exceptionObjects: { obj: KubeObject; group: ExceptionGroup }[] = [
       ...[...store.exceptions()].sort(byName).map((obj) => ({ obj, group: "kyverno.io" as const })),
-      ...[...store.celExceptions()].sort(byName).map((obj) => ({ obj, group: CEL_GROUP as ExceptionGroup })),
+      ...[...store.celExceptions()]
+        .sort(byName)
+        .map((obj): { obj: KubeObject; group: ExceptionGroup } => ({ obj, group: CEL_GROUP })),
     ];
     for (const { obj, group } of exceptionObjects) {
       const md = obj.metadata ?? {};
@@ -271,7 +273,7 @@ function outcomeOf(
     resourceVersion: md.resourceVersion ?? "",
     generation: typeof md.generation === "number" ? md.generation : undefined,
     rules: Array.isArray(spec?.rules) ? spec.rules : [],
-    ...(obj["spec"] !== undefined ? { spec: obj["spec"] as JsonValue } : {}),
+    ...(obj["spec"] !== undefined ? { spec: obj["spec"] } : {}),
     status: obj["status"],
     ...(compiled !== undefined ? { compiled } : {}),
     ...(notEvaluated !== undefined ? { notEvaluated } : {}),

@@ -31,7 +31,7 @@
  * from a request without one, so it is read behind `has()`: unguarded, the API server fails the
  * condition, and a Fail webhook then refuses every Pod.
  */
-import { type CompiledPolicy, isObject } from "../../engine/index.js";
+import { type CompiledPolicy, isObject, textOf } from "../../engine/index.js";
 import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
 import { celWebhookTraits, type MatchCondition } from "../admission/cel-webhook-traits.js";
 import { appliesAtAdmission, hasOwnWebhook } from "../admission/policy-traits.js";
@@ -167,15 +167,15 @@ function ownFields(policy: CompiledPolicy): WebhookFields {
     return {
       matchConditions: cel.matchConditions,
       exact: cel.exact,
-      ...(cel.namespaceSelector !== undefined ? { namespaceSelector: cel.namespaceSelector as LabelSelector } : {}),
-      ...(cel.objectSelector !== undefined ? { objectSelector: cel.objectSelector as LabelSelector } : {}),
+      ...(cel.namespaceSelector !== undefined ? { namespaceSelector: cel.namespaceSelector } : {}),
+      ...(cel.objectSelector !== undefined ? { objectSelector: cel.objectSelector } : {}),
       ...(policy.namespace !== "" ? { ownNamespace: policy.namespace } : {}),
     };
   }
   const list = policy.document.spec.webhookConfiguration?.["matchConditions"];
   return {
     matchConditions: Array.isArray(list)
-      ? list.filter(isObject).map((c) => ({ name: String(c["name"]), expression: String(c["expression"]) }))
+      ? list.filter(isObject).map((c) => ({ name: textOf(c["name"]), expression: textOf(c["expression"]) }))
       : [],
   };
 }

@@ -46,7 +46,8 @@ export class Registrar {
     if (resync > 0) {
       this.resyncTimer = setInterval(() => {
         this.applied.clear();
-        this.request();
+        // Fire and forget, as the retry timer below: syncOnce catches and logs every failed apply.
+        void this.request();
       }, resync);
       this.resyncTimer.unref();
     }

@@ -142,7 +142,7 @@ export function addPolicyRules(
       );
       continue;
     }
-    for (const [kind, ops] of kinds) addKind(into, kind, ops, namespaced, where, resolve);
+    for (const [kind, ops] of kinds) addKind(into, { selector: kind, ops, namespaced, where, resolve });
   }
 }
 
@@ -209,15 +209,17 @@ function generatedKinds(generate: { readonly [k: string]: JsonValue }): string[]
   return out;
 }
 
+interface KindEntry {
+  readonly selector: string;
+  readonly ops: Set<Operation>;
+  readonly namespaced: boolean;
+  readonly where: string;
+  readonly resolve: KindResolver | undefined;
+}
+
 /** One kind selector as webhook rule entries (Kyverno `ParseKindSelector`, then discovery). */
-function addKind(
-  into: RuleSet,
-  selector: string,
-  ops: Set<Operation>,
-  namespaced: boolean,
-  where: string,
-  resolve: KindResolver | undefined,
-): void {
+function addKind(into: RuleSet, entry: KindEntry): void {
+  const { selector, ops, namespaced, where, resolve } = entry;
   const s = parseKindSelector(selector);
   const policyScope: Scope = namespaced ? "Namespaced" : "*";
   const withSub = (resource: string): string => (s.subresource === "" ? resource : `${resource}/${s.subresource}`);

@@ -147,7 +147,7 @@ export class ClusterSession {
         }
       }),
     );
-    const all = lists.flat() as Resource[];
+    const all = lists.flat<Resource[][]>();
     if (names.length === 0) {
       out.resources.push(...all);
       return out;

@@ -28,6 +28,7 @@ const WORDS: Record<string, readonly string[]> = {
 };
 
 /** `commands` come from the caller (main), so this module does not import main. */
+// eslint-disable-next-line @typescript-eslint/require-await -- every command answers with a promise (main awaits them alike)
 export async function completionCommand(args: string[], io: Io, commands: readonly CommandHelp[]): Promise<number> {
   const [shell] = args;
   if (shell === "--help" || shell === "-h") {

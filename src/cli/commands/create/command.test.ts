@@ -96,13 +96,13 @@ describe("bylaw create", () => {
     ]);
     assert.equal(r.code, 0, r.err);
     const doc = r.doc;
-    assert.ok(isObject(doc as never));
+    assert.ok(isObject(doc));
     assert.deepEqual((doc as { spec: unknown }).spec, {
       background: false,
       exceptions: [{ policyName: "policy", ruleNames: ["rule-1", "rule-2"] }],
       match: { any: [{ resources: { kinds: ["Pod", "Deployment"], names: ["test-*"] } }] },
     });
-    const compiled = compileException(doc as never);
+    const compiled = compileException(doc);
     assert.ok(compiled.ok, JSON.stringify(compiled));
   });
 

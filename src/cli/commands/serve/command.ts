@@ -3,8 +3,8 @@ import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
 import { createEngine, type CompiledPolicy, type JsonValue } from "../../../engine/index.js";
 import { servePorts } from "../../../server/serve-ports.js";
-import { createLogger, isLogLevel, logAdmission } from "../../../server/logging/index.js";
-import { bindPolicySource, createMetrics } from "../../../server/metrics/index.js";
+import { createLogger, isLogLevel, logAdmission, type Logger } from "../../../server/logging/index.js";
+import { bindPolicySource, createMetrics, type BylawMetrics } from "../../../server/metrics/index.js";
 import type { AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
 import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
@@ -36,7 +36,7 @@ import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { HA_FLAG_OPTIONS, setUpHa } from "./ha-setup.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
-import { openPolicySource } from "./policy-source-setup.js";
+import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
 import {
   type Registration,
   REGISTRATION_FLAG_OPTIONS,
@@ -48,39 +48,53 @@ export { SERVE_HELP };
 
 export const BYLAW_VERSION = "0.1.0";
 
+/** The flags of `bylaw serve` (help.ts describes them). */
+const SERVE_FLAG_OPTIONS = {
+  policies: { type: "string" },
+  "cluster-facts": { type: "string" },
+  cluster: { type: "boolean", default: false },
+  kubeconfig: { type: "string" },
+  "cluster-cache-mib": { type: "string", default: "128" },
+  "egress-allow": { type: "string", multiple: true },
+  "image-pull-secret": { type: "string", multiple: true },
+  "exception-namespace": { type: "string", multiple: true },
+  "enable-policy-exception": { type: "boolean", default: false },
+  "tls-cert-file": { type: "string" },
+  "tls-ca-file": { type: "string" },
+  "tls-key-file": { type: "string" },
+  "self-signed": { type: "boolean", default: false },
+  "dns-name": { type: "string", multiple: true },
+  host: { type: "string", default: "0.0.0.0" },
+  port: { type: "string", default: "9443" },
+  "metrics-port": { type: "string", default: "8000" },
+  "timeout-seconds": { type: "string", default: "10" },
+  "timeout-group": { type: "string", multiple: true },
+  "allow-empty-policies": { type: "boolean", default: false },
+  "max-body-bytes": { type: "string", default: String(7 * 1024 * 1024) },
+  "grace-seconds": { type: "string", default: "15" },
+  "eval-workers": { type: "string", default: "1" },
+  "log-level": { type: "string", default: "info" },
+  ...RESOURCE_FLAG_OPTIONS,
+  ...REGISTRATION_FLAG_OPTIONS,
+  ...HA_FLAG_OPTIONS,
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+/** The flags that take a non-negative number. */
+const NUMBER_FLAGS = [
+  "port",
+  "metrics-port",
+  "timeout-seconds",
+  "max-body-bytes",
+  "grace-seconds",
+  "eval-workers",
+  "cluster-cache-mib",
+] as const;
+
 export async function serveCommand(args: string[], io: Io, signals: NodeJS.EventEmitter = process): Promise<number> {
   const { values } = parseArgs({
     args: kyvernoExceptionFlags(args),
-    options: {
-      policies: { type: "string" },
-      "cluster-facts": { type: "string" },
-      cluster: { type: "boolean", default: false },
-      kubeconfig: { type: "string" },
-      "cluster-cache-mib": { type: "string", default: "128" },
-      "egress-allow": { type: "string", multiple: true },
-      "image-pull-secret": { type: "string", multiple: true },
-      "exception-namespace": { type: "string", multiple: true },
-      "enable-policy-exception": { type: "boolean", default: false },
-      "tls-cert-file": { type: "string" },
-      "tls-ca-file": { type: "string" },
-      "tls-key-file": { type: "string" },
-      "self-signed": { type: "boolean", default: false },
-      "dns-name": { type: "string", multiple: true },
-      host: { type: "string", default: "0.0.0.0" },
-      port: { type: "string", default: "9443" },
-      "metrics-port": { type: "string", default: "8000" },
-      "timeout-seconds": { type: "string", default: "10" },
-      "timeout-group": { type: "string", multiple: true },
-      "allow-empty-policies": { type: "boolean", default: false },
-      "max-body-bytes": { type: "string", default: String(7 * 1024 * 1024) },
-      "grace-seconds": { type: "string", default: "15" },
-      "eval-workers": { type: "string", default: "1" },
-      "log-level": { type: "string", default: "info" },
-      ...RESOURCE_FLAG_OPTIONS,
-      ...REGISTRATION_FLAG_OPTIONS,
-      ...HA_FLAG_OPTIONS,
-      help: { type: "boolean", short: "h", default: false },
-    },
+    options: SERVE_FLAG_OPTIONS,
   });
   if (values.help) {
     io.out(SERVE_HELP);
@@ -99,23 +113,10 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     );
   const exceptions = exceptionSettings(values, fromCluster);
   if (!exceptions.ok) return usage(exceptions.error);
-  const numbers: Record<string, number> = {};
   const metricsOff = values["metrics-port"] === "off";
-  for (const k of [
-    "port",
-    "metrics-port",
-    "timeout-seconds",
-    "max-body-bytes",
-    "grace-seconds",
-    "eval-workers",
-    "cluster-cache-mib",
-  ] as const) {
-    if (k === "metrics-port" && metricsOff) continue;
-    const n = Number(values[k]);
-    if (!Number.isFinite(n) || n < 0)
-      return usage(`--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`);
-    numbers[k] = n;
-  }
+  const parsedNumbers = numberFlags(values, metricsOff);
+  if (typeof parsedNumbers === "string") return usage(parsedNumbers);
+  const numbers = parsedNumbers;
   // With --register, a policy with webhookConfiguration.matchConditions gets its own webhook (fineGrained).
   const groups: TimeoutGroups = {
     defaultSeconds: numbers["timeout-seconds"] ?? DEFAULT_TIMEOUT_SECONDS,
@@ -224,23 +225,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const unbind = bindPolicySource(metrics, source);
   ha.value.bindMetrics(registry);
   const unfollow = live?.follow(source);
-  const recorder: AdmissionRecorder = {
-    admission: (outcome) => {
-      metrics.admission(outcome);
-      logAdmission(logger, outcome);
-    },
-    policyResults: (review, response, ruleType, secondsEach) =>
-      metrics.policyResults(review, response, ruleType, secondsEach),
-  };
-  const cluster: ClusterFacts = {
-    namespaceLabels: (ns) =>
-      live !== undefined ? live.cluster.namespaceLabels(ns) : source.cluster().namespaceLabels(ns),
-    // Roles come from RBAC watches once a policy reads them; otherwise from the facts file, as offline.
-    roles: (user) => (live?.cluster.watchesRoles === true ? live.cluster.roles(user) : source.cluster().roles(user)),
-    ...(live !== undefined
-      ? { needsRoles: (policies: readonly CompiledPolicy[]) => policies.some(policyReadsRoles) }
-      : {}),
-  };
+  const recorder = admissionRecorder(metrics, logger);
+  const cluster = clusterFacts(source, live);
   const now = (): number => performance.now() / 1000;
   // Live context is read from caches on this thread: with it, reviews that leave their batch finish
   // here too (deferred), not in evaluation workers, whose engines have no cluster access.
@@ -301,11 +287,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   // Registered only once the server answers: the API server calls the webhooks as soon as they exist.
   registration?.start();
 
-  await new Promise<void>((resolveStop) => {
-    const stop = (): void => resolveStop();
-    signals.once("SIGTERM", stop);
-    signals.once("SIGINT", stop);
-  });
+  await stopSignal(signals);
   logger.info({}, "bylaw serve: shutting down");
   // The webhook configurations stay registered: a Fail webhook keeps refusing while Bylaw is down.
   registration?.close();
@@ -318,6 +300,55 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   await source.close();
   tls.value.close();
   return 0;
+}
+
+/** The number flags, parsed; or what is wrong with one. `--metrics-port off` is left out. */
+function numberFlags(
+  values: Partial<Record<(typeof NUMBER_FLAGS)[number], string>>,
+  metricsOff: boolean,
+): Record<string, number> | string {
+  const numbers: Record<string, number> = {};
+  for (const k of NUMBER_FLAGS) {
+    if (k === "metrics-port" && metricsOff) continue;
+    const n = Number(values[k]);
+    if (!Number.isFinite(n) || n < 0) return `--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`;
+    numbers[k] = n;
+  }
+  return numbers;
+}
+
+/** Each review's outcome goes to the metrics and the log; its rule results to the metrics. */
+function admissionRecorder(metrics: BylawMetrics, logger: Logger): AdmissionRecorder {
+  return {
+    admission: (outcome) => {
+      metrics.admission(outcome);
+      logAdmission(logger, outcome);
+    },
+    policyResults: (review, response, ruleType, secondsEach) =>
+      metrics.policyResults(review, response, ruleType, secondsEach),
+  };
+}
+
+/** Namespace labels and roles: from the cluster's caches with live context, else from the policy folder's facts file. */
+function clusterFacts(source: ServedPolicySource, live: LiveContext | undefined): ClusterFacts {
+  return {
+    namespaceLabels: (ns) =>
+      live !== undefined ? live.cluster.namespaceLabels(ns) : source.cluster().namespaceLabels(ns),
+    // Roles come from RBAC watches once a policy reads them; otherwise from the facts file, as offline.
+    roles: (user) => (live?.cluster.watchesRoles === true ? live.cluster.roles(user) : source.cluster().roles(user)),
+    ...(live !== undefined
+      ? { needsRoles: (policies: readonly CompiledPolicy[]) => policies.some(policyReadsRoles) }
+      : {}),
+  };
+}
+
+/** Resolves at the first SIGTERM or SIGINT. */
+function stopSignal(signals: NodeJS.EventEmitter): Promise<void> {
+  return new Promise<void>((resolveStop) => {
+    const stop = (): void => resolveStop();
+    signals.once("SIGTERM", stop);
+    signals.once("SIGINT", stop);
+  });
 }
 
 /**

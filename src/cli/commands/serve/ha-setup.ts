@@ -86,7 +86,7 @@ export async function setUpHa(
     tls: undefined,
     bindMetrics: () => undefined,
     withReadiness: (s) => s,
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
   const secretFlag = values["tls-secret"];
   if (values["leader-elect"] !== true && secretFlag === undefined) return { ok: true, value: none };

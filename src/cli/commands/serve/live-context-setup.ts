@@ -163,6 +163,6 @@ export function withLiveReadiness<S extends PolicySource & { readiness(): { ok: 
 export function jmespathOf(engine: Engine): Compile {
   return (expression) => {
     const compiled = engine.env.jmespath.compile(expression);
-    return (data) => compiled.search(data, engine.env.fnctx) as JsonValue;
+    return (data) => compiled.search(data, engine.env.fnctx);
   };
 }

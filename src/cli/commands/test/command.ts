@@ -179,7 +179,7 @@ async function runTests(
   for (const e of local.errors) io.err(`bylaw test: ${e}`);
   const found = await discoverTests(local.paths, values["file-name"]);
   const files = found.files;
-  const errors = [...local.errors, ...found.errors.map(local.rename)];
+  const errors = [...local.errors, ...found.errors.map((e) => local.rename(e))];
   for (const e of found.errors) io.err(`bylaw test: ${local.rename(e)}`);
   if (files.length === 0) {
     io.err("bylaw test: no test files found");

@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
+// eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: an unreadable folder is a rejection, as with node:fs/promises
 export async function discoverTests(
   paths: readonly string[],
   fileName: string,

@@ -8,7 +8,7 @@
  * one, an action outside the enums (Deny/Warn/Audit, Allow/Deny), and `matchResources` Bylaw cannot
  * compile. A binding that fails a check is a problem naming it and the field, never silently dropped.
  */
-import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
+import { isObject, type JsonObject, type JsonValue, textOf } from "../../api/json.js";
 import { problem, type PolicyProblem } from "../../api/problem.js";
 import { needsLabels } from "../../match/namespace-labels.js";
 import { compileConstraints } from "../validating-policy/match-constraints.js";
@@ -34,7 +34,7 @@ export function isAdmissionBindingDocument(doc: JsonValue): doc is JsonObject {
   return (
     isObject(doc) &&
     doc["kind"] === "ValidatingAdmissionPolicyBinding" &&
-    ADMISSION_API_VERSIONS.has(String(doc["apiVersion"]))
+    ADMISSION_API_VERSIONS.has(textOf(doc["apiVersion"]))
   );
 }
 

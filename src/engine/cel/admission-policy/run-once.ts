@@ -50,14 +50,12 @@ function activationFor(
     params,
     variables,
   };
-  defineLazyVariables(
-    variables,
-    body.variables,
+  defineLazyVariables(variables, body.variables, {
     activation,
     budget,
     services,
-    (name, message) => `composited variable "${name}" fails to evaluate: ${message}`,
-  );
+    failure: (name, message) => `composited variable "${name}" fails to evaluate: ${message}`,
+  });
   return activation;
 }
 

@@ -43,7 +43,7 @@ function labelsOf(ns: JsonObject): Record<string, string> {
 
 /** The request's namespace ("" for a cluster-scoped resource and for a Namespace itself, as `Validate` has it). */
 function namespaceOf(req: MatchRequest): string {
-  const r = req.resource as unknown as JsonObject;
+  const r = req.resource;
   if (req.gvk.kind === "Namespace" && req.gvk.group === "" && req.gvk.version === "v1") return "";
   return text(r["metadata"], "namespace");
 }

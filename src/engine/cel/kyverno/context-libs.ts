@@ -47,25 +47,25 @@ function labelsOf(m: unknown): Record<string, string> {
 function resourceLibrary(slot: ServiceSlot, namespaced: boolean): CelLibrary {
   const get = (apiVersion: string, resource: string, ns: string, name: string): unknown => {
     const s = servicesFor(slot, "resource.Get");
-    const read = s.ports.context.getResource;
-    if (read === undefined)
+    const context = s.ports.context;
+    if (context.getResource === undefined)
       throw new CelFunctionError(
         `failed to get resource: resource.Get("${apiVersion}", "${resource}", "${ns}", "${name}") needs objects to read, and none are available here`,
       );
     return value(
-      read.call(s.ports.context, { apiVersion, resource, namespace: ns, name }, caller(s)),
+      context.getResource({ apiVersion, resource, namespace: ns, name }, caller(s)),
       "failed to get resource",
     );
   };
   const list = (apiVersion: string, resource: string, ns: string, labels: unknown): unknown => {
     const s = servicesFor(slot, "resource.List");
-    const read = s.ports.context.listResources;
-    if (read === undefined)
+    const context = s.ports.context;
+    if (context.listResources === undefined)
       throw new CelFunctionError(
         `failed to list resource: resource.List("${apiVersion}", "${resource}", "${ns}") needs objects to read, and none are available here`,
       );
     return value(
-      read.call(s.ports.context, { apiVersion, resource, namespace: ns, labels: labelsOf(labels) }, caller(s)),
+      context.listResources({ apiVersion, resource, namespace: ns, labels: labelsOf(labels) }, caller(s)),
       "failed to list resource",
     );
   };

@@ -15,6 +15,7 @@ export function celToString(v: unknown, nested = false): string {
   if (v instanceof Uint8Array) return utf8DecodeLossy(v);
   if (v instanceof Map) return mapText([...v.entries()]);
   if (typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) return mapText(Object.entries(v));
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the last resort: a CEL type value prints itself
   return String(v);
 }
 

@@ -49,8 +49,8 @@ function extreme(l: unknown[], sign: number, name: string): unknown {
 
 function sum(l: unknown[]): unknown {
   if (l.length === 0) return 0n;
-  if (l.every((x) => typeof x === "bigint")) return (l as bigint[]).reduce((a, b) => a + b, 0n);
-  if (l.every((x) => typeof x === "number")) return (l as number[]).reduce((a, b) => a + b, 0);
+  if (l.every((x) => typeof x === "bigint")) return l.reduce((a, b) => a + b, 0n);
+  if (l.every((x) => typeof x === "number")) return l.reduce((a, b) => a + b, 0);
   throw new CelFunctionError("sum needs a list of int or of double");
 }
 

@@ -12,7 +12,6 @@
  *   null (an expression that reads it is then an evaluation error, never a pass).
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
-import type { LabelSelector } from "../../api/policy.js";
 import { evaluateSelector } from "../../match/index.js";
 import type { CompiledParamRef } from "./param-ref.js";
 
@@ -39,7 +38,7 @@ export function selectBindingParams(ref: CompiledParamRef | undefined, given: re
   if (ref.selector !== undefined) {
     const items: JsonObject[] = [];
     for (const o of objects) {
-      const r = evaluateSelector(ref.selector as LabelSelector, labelsOf(o));
+      const r = evaluateSelector(ref.selector, labelsOf(o));
       // Kyverno drops a selector it cannot parse and then matches nothing; Bylaw names it instead.
       if (!r.ok) return { ok: false, message: `paramRef.selector: ${r.error}` };
       if (r.matched) items.push(o);

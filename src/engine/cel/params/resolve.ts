@@ -13,7 +13,6 @@
  * `default`, as kubectl would create it.
  */
 import { isObject, type JsonObject } from "../../api/json.js";
-import type { LabelSelector } from "../../api/policy.js";
 import { evaluateSelector } from "../../match/index.js";
 import type { ContextSources } from "../../ports.js";
 import { builtInKindNamespaced } from "../validating-policy/resource-names.js";
@@ -89,7 +88,7 @@ export function resolveParams(
     // A binding Kyverno's CLI accepted with neither name nor selector collects nothing (pkg/admissionpolicy `CollectParams`).
     if (ref.selector === undefined) return notFound(ref, what, namespaced ? ` in namespace ${namespace}` : "");
     for (const o of inScope) {
-      const r = evaluateSelector(ref.selector as LabelSelector, labels(o));
+      const r = evaluateSelector(ref.selector, labels(o));
       if (!r.ok) return { kind: "config-error", message: `paramRef.selector: ${r.error}` };
       if (r.matched) found.push(o);
     }

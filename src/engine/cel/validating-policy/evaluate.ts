@@ -44,7 +44,7 @@ function activationFor(
     variables,
     exceptions,
   };
-  defineLazyVariables(variables, policy.variables, activation, budget, services);
+  defineLazyVariables(variables, policy.variables, { activation, budget, services });
   return activation;
 }
 

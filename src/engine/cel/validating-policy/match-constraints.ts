@@ -90,7 +90,7 @@ function anyRule(rules: readonly ResourceRule[], req: MatchRequest, resource: st
 }
 
 function selector(v: JsonValue | undefined): LabelSelector | undefined {
-  return isObject(v) ? (v as LabelSelector) : undefined;
+  return isObject(v) ? v : undefined;
 }
 
 /**

@@ -218,7 +218,7 @@ function mutate(r: Rand, original: JsonObject): JsonObject {
         break;
     }
   }
-  return p as unknown as JsonObject;
+  return p;
 }
 
 describe("createJsonPatch round-trips realistic Pods (seeded)", () => {

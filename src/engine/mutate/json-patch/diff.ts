@@ -38,10 +38,9 @@ function nodeCount(values: readonly JsonValue[], limit: number): number {
 function commonEnds(a: readonly JsonValue[], b: readonly JsonValue[]): [number, number] {
   const limit = Math.min(a.length, b.length);
   let head = 0;
-  while (head < limit && jsonEqual(a[head] as JsonValue, b[head] as JsonValue)) head++;
+  while (head < limit && jsonEqual(a[head], b[head])) head++;
   let tail = 0;
-  while (tail < limit - head && jsonEqual(a[a.length - 1 - tail] as JsonValue, b[b.length - 1 - tail] as JsonValue))
-    tail++;
+  while (tail < limit - head && jsonEqual(a[a.length - 1 - tail], b[b.length - 1 - tail])) tail++;
   return [head, tail];
 }
 
@@ -142,7 +141,7 @@ function topLevel(before: JsonValue, after: JsonValue): JsonPatchOp[] {
     const path = `/${escapePointerToken(k)}`;
     const value = after[k] as JsonValue;
     if (!Object.hasOwn(before, k)) ops.push({ op: "add", path, value });
-    else if (!jsonEqual(before[k] as JsonValue, value)) ops.push({ op: "replace", path, value });
+    else if (!jsonEqual(before[k], value)) ops.push({ op: "replace", path, value });
   }
   return ops;
 }

@@ -2,6 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseJsonPatch, parseJsonPatchValue } from "./parse.js";
 import type { JsonPatchOp } from "./types.js";
+import type { JsonValue } from "../../api/json.js";
 
 function parsed(text: string): JsonPatchOp[] {
   const r = parseJsonPatch(text);
@@ -155,7 +156,7 @@ describe("parseJsonPatchValue", () => {
     assert.equal(r.ok ? "" : r.error.message, "patchesJson6902: the patch must be a list of operations (got a string)");
   });
   test("a __proto__ field is ignored, and does not set a prototype", () => {
-    const op = JSON.parse('{"op":"remove","path":"/a","__proto__":{"value":1}}');
+    const op = JSON.parse('{"op":"remove","path":"/a","__proto__":{"value":1}}') as JsonValue;
     const r = parseJsonPatchValue([op]);
     assert.deepEqual(r, { ok: true, value: [{ op: "remove", path: "/a" }] });
   });

@@ -77,6 +77,6 @@ function parseOperation(item: JsonValue): JsonPatchOp | string {
 
 /** Checks an operation built in code the way a parsed one is checked; the problem, if any. */
 export function operationProblem(op: JsonPatchOp): string | undefined {
-  const checked = parseOperation(op as unknown as JsonObject);
+  const checked = parseOperation(op);
   return typeof checked === "string" ? checked : undefined;
 }

@@ -51,7 +51,7 @@ export function applyMapDirectives(
     return mergeError(childPath(path, RETAIN_KEYS), `${RETAIN_KEYS} must be a list of field names`);
   }
   if (field?.retainKeys !== true) return ok(merged);
-  const keep = new Set(retain as string[]);
+  const keep = new Set(retain);
   for (const key of Object.keys(merged)) if (!keep.has(key)) delete merged[key];
   return ok(merged);
 }

@@ -12,11 +12,12 @@ import {
   sidecar,
   type MergeCase,
 } from "../../../../test/support/strategic-merge-cases.js";
+import { textOf } from "../../api/json.js";
 
 const run = (cases: readonly MergeCase[]): void => runMergeCases(cases);
 
 const names = (list: JsonValue | undefined): string[] =>
-  Array.isArray(list) ? list.map((c) => String(at(c, "name"))) : [];
+  Array.isArray(list) ? list.map((c) => textOf(at(c, "name"))) : [];
 const tpl = (spec: JsonObject): JsonObject => ({ spec: { template: { spec } } });
 const podContainers = ["spec", "template", "spec", "containers"];
 

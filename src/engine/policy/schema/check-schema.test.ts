@@ -155,7 +155,7 @@ function repoRoot(): string | undefined {
 }
 
 interface Generator {
-  convert(schema: object): object;
+  convert: (schema: object) => object;
   DEFAULT_INPUT: string;
   readCrds(dir: string): unknown[];
   renderValidatorsModule(crds: unknown[]): string;

@@ -133,7 +133,7 @@ function oneOfHint(e: SchemaError, value: unknown): string {
     Array.isArray(b.required) && b.required.length === 1 ? [String(b.required[0])] : [],
   );
   if (fields.length !== branches.length) return "";
-  const set = isObject(value as JsonValue) ? fields.filter((f) => Object.hasOwn(value as object, f)) : [];
+  const set = isObject(value) ? fields.filter((f) => Object.hasOwn(value as object, f)) : [];
   return `: set exactly one of ${fields.map((f) => JSON.stringify(f)).join(", ")}${set.length > 1 ? ` (found ${set.map((f) => JSON.stringify(f)).join(", ")})` : ""}`;
 }
 

@@ -7,6 +7,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Docume
 import type { JsonObject, JsonValue } from "../../../api/json.js";
 import { formatFloat32G } from "./go-text.js";
 import { setOwn } from "../../../api/set-own.js";
+import { textOf } from "../../../api/json.js";
 
 class YamlError extends Error {}
 
@@ -107,7 +108,7 @@ class Converter {
 
   scalar(node: Node): Scalar {
     if (!isScalar(node)) throw new YamlError("yaml: invalid map key");
-    const text = String(node.value ?? "");
+    const text = textOf(node.value ?? "");
     const tag = node.tag;
     if (tag !== undefined && STR_TAGS.has(tag)) return text;
     if (tag !== undefined && !RESOLVABLE.has(tag)) return text;

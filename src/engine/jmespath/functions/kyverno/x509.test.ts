@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { isObject, type JsonObject, type JsonValue } from "../../../api/json.js";
+import { isObject, type JsonObject, type JsonValue, textOf } from "../../../api/json.js";
 import { JmesPathError } from "../../types.js";
 import { call } from "../../../../../test/support/fake-function-context.js";
 import { DOCS_CERT, EC_CERT, RSA_CSR } from "../../../../../test/support/x509-pems.js";
@@ -81,9 +81,9 @@ describe("x509_decode", () => {
       E: 65537,
       N: "28595925905962223424520947352207105451744616797088171943239289907331901888529856098458304611629660120574607501039902142361333982065793213267074854658525100799280158707840279479550961169213763526857247298653141711003931642606662052674943191476488665842309583311097351331994267413776792462637192775240062778036062353517979538994974045127175206597906751521558536719043095219698535279694800624795673809356898452438518041024126624051887044932164506019573725987204208750674129677584956156611454245004918943771571492757639432459688931855526941886354880727024912384140238027697348634609952850513122734230521040730560514233467",
     });
-    assert.ok(String(cert["Raw"]).startsWith("MIIC7TCCAdWgAwIBAgIBADANBgkq"));
-    assert.ok(String(cert["Signature"]).startsWith("2Oxem/rfQV+9PfCchpOs3k9/TKC3"));
-    assert.ok(String(cert["RawSubjectPublicKeyInfo"]).startsWith("MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA4oX7"));
+    assert.ok(textOf(cert["Raw"]).startsWith("MIIC7TCCAdWgAwIBAgIBADANBgkq"));
+    assert.ok(textOf(cert["Signature"]).startsWith("2Oxem/rfQV+9PfCchpOs3k9/TKC3"));
+    assert.ok(textOf(cert["RawSubjectPublicKeyInfo"]).startsWith("MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA4oX7"));
   });
 
   test("accepts text around the PEM block", () => {

@@ -191,7 +191,7 @@ function parseCertificateRequest(der: Uint8Array): JsonObject {
     const [type, set] = children(attr);
     if (!type || oidString(oidArcs(type)) !== "1.2.840.113549.1.9.14" || !set) continue;
     const exts = children(set)[0];
-    if (exts) extensions = [...((extensions as JsonValue[] | null) ?? []), ...processExtensions(exts, fields)];
+    if (exts) extensions = [...(extensions ?? []), ...processExtensions(exts, fields)];
   }
   return {
     Raw: base64Encode(csr.full),
