@@ -1,8 +1,12 @@
 /**
- * `request.roles` and `request.clusterRoles` as Kyverno computes them from RoleBindings and
- * ClusterRoleBindings (pkg/userinfo): a RoleBinding whose subject matches the user adds
- * `<namespace>:<Role>` to roles, or its ClusterRole to clusterRoles; a ClusterRoleBinding adds its
- * ClusterRole. For a ServiceAccount user (`system:serviceaccount:<ns>:<name>`) a subject matches when
+ * `request.roles` and `request.clusterRoles` from RoleBindings and ClusterRoleBindings: a RoleBinding
+ * whose subject matches the user adds `<namespace>:<Role>` to roles; a ClusterRoleBinding adds its
+ * ClusterRole to clusterRoles. A RoleBinding to a ClusterRole adds nothing: it grants the role in one
+ * namespace only, and a tenant who may bind roles in her namespace could otherwise give herself any
+ * ClusterRole name and escape a `clusterRoles` exclusion meant for cluster-wide roles
+ * (tenant-isolation.md rule 1). Kyverno's pkg/userinfo/roleRef.go (getRoleRefByRoleBindings) counts
+ * that binding's ClusterRole, in every namespace (kyverno/kyverno#12583); Bylaw does not.
+ * For a ServiceAccount user (`system:serviceaccount:<ns>:<name>`) a subject matches when
  * `<binding namespace, or the subject's for a ClusterRoleBinding>:<subject name>` is `<ns>:<name>`;
  * for anyone else when the subject's name is the username or one of the groups. As in Kyverno the
  * subject's kind is not compared. The answer is deduplicated and sorted (as the ClusterFacts file's).
@@ -40,7 +44,6 @@ export function rolesOf(
     const ref = roleRef(rb);
     if (ref === undefined || !subjects(rb).some((s) => matches(s, ns))) continue;
     if (ref.kind === "Role") roles.add(`${ns}:${ref.name}`);
-    else if (ref.kind === "ClusterRole") clusterRoles.add(ref.name);
   }
   for (const crb of clusterRoleBindings) {
     const ref = roleRef(crb);

@@ -59,12 +59,12 @@ describe("nested, escaped and shallow variables", () => {
     ['{{ cm.data."{{ cm.data.{{ request.object.metadata.labels.app }} }}" }}', "gold"],
     ["\\{{ request.object.metadata.name }}", "{{ request.object.metadata.name }}"],
     ["keep \\{{ a }}, use {{ request.object.metadata.name }}", "keep {{ a }}, use nginx"],
-    // a value that is exactly one variable is not scanned again…
+    // a value, whole or embedded, is data: it is never scanned again (Kyverno scans an embedded
+    // value in its next pass, giving "x nginx" and "x {{ kept }}"; known-gaps.tsv)
     ["{{ tpl }}", "{{ request.object.metadata.name }}"],
     ["{{ escaped }}", "\\{{ kept }}"],
-    // …but an embedded value is
-    ["x {{ tpl }}", "x nginx"],
-    ["x {{ escaped }}", "x {{ kept }}"],
+    ["x {{ tpl }}", "x {{ request.object.metadata.name }}"],
+    ["x {{ escaped }}", "x \\{{ kept }}"],
     // shallow: substitute once, never expand what the value contains
     ["x {{- tpl }}", "x {{ request.object.metadata.name }}"],
     ["{{- tpl }}", "{{ request.object.metadata.name }}"],
@@ -130,9 +130,14 @@ describe("failures carry Kyverno's message", () => {
     assert.ok(!r.ok && r.error.message.startsWith("failed to resolve request.oldObject.spec.x at path :"));
   });
 
-  test("a value that keeps expanding into itself stops with an error", () => {
+  test("a value that names itself is data: substituted once (Kyverno loops on it for ever)", () => {
     const scope = fakeScope({ loop: "x{{ loop }}" });
-    const r = substituteString("a {{ loop }}", scope);
+    assert.deepEqual(substituteString("a {{ loop }}", scope), { ok: true, value: "a x{{ loop }}" });
+  });
+
+  test("variables nested deeper than 100 levels in the policy's text stop with an error", () => {
+    const deep = `${"{{ a.".repeat(101)}b${" }}".repeat(101)}`;
+    const r = substituteString(deep, fakeScope({ b: "c" }));
     assert.ok(!r.ok && r.error.message.includes("after 100 passes"), r.ok ? "" : r.error.message);
   });
 });
@@ -149,5 +154,51 @@ describe("compile once", () => {
     substituteString("{{ a..b }}", scope);
     substituteString("{{ a..b }}", scope);
     assert.deepEqual(scope.jmespath.compiled, ["a..b"]);
+  });
+});
+
+describe("only the policy's text is a template: a value is data (tenant-isolation.md)", () => {
+  // A tenant controls the request (and objects in her namespace); an admin's policy loaded `cfg`.
+  const hostile = (): JsonObject => ({
+    request: {
+      object: {
+        data: {
+          x: "{{ cfg.data.secret }}",
+          key: "nope }} {{ cfg.data.secret",
+          tail: "a\\",
+          shallow: "{{- cfg.data.secret }}",
+        },
+      },
+    },
+    cfg: { data: { secret: "CANARY-kube-system", public: "ok" } },
+    w: "{{ cfg.data.secret }}",
+  });
+  const sub = (text: string) => substituteString(text, fakeScope(hostile()));
+
+  test("`{{ }}` inside a value embedded in a message stays text (Kyverno evaluates it)", () => {
+    assert.deepEqual(sub("bad value: {{ request.object.data.x }}"), {
+      ok: true,
+      value: "bad value: {{ cfg.data.secret }}",
+    });
+    assert.deepEqual(sub("{{ request.object.data.x }} and {{ w }}"), {
+      ok: true,
+      value: "{{ cfg.data.secret }} and {{ cfg.data.secret }}",
+    });
+    assert.deepEqual(sub("{{- request.object.data.shallow }}!"), { ok: true, value: "{{- cfg.data.secret }}!" });
+  });
+
+  test("a value cannot close or open a variable of the policy's text", () => {
+    // Kyverno splices the value into `{{ cfg.data.{{ … }} }}` and finds `{{ cfg.data.secret }}` in the result.
+    const r = sub("{{ cfg.data.{{ request.object.data.key }} }}");
+    assert.equal(r.ok, false);
+    assert.ok(!JSON.stringify(r).includes("CANARY"), JSON.stringify(r));
+    // A value ending in a backslash does not escape the policy's next variable (Kyverno: "a{{ cfg.data.public }}").
+    assert.deepEqual(sub("{{ request.object.data.tail }}{{ cfg.data.public }}"), { ok: true, value: "a\\ok" });
+  });
+
+  test("the policy's own nesting still resolves innermost first", () => {
+    assert.deepEqual(sub("{{ cfg.data.{{ 'public' }} }}"), { ok: true, value: "ok" });
+    assert.deepEqual(sub("v={{ cfg.data.{{ 'pub' }}{{ 'lic' }} }}."), { ok: true, value: "v=ok." });
+    assert.deepEqual(sub("\\{{ kept {{ cfg.data.public }} }}"), { ok: true, value: "{{ kept ok }}" });
   });
 });

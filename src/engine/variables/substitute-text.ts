@@ -1,41 +1,94 @@
 /**
- * `{{ }}` substitution in one string, pass by pass as Kyverno does it:
- * - every variable found in a pass is evaluated, left to right (the first failure is the error);
- * - a string that is exactly one variable takes the variable's value, typed (number, map, null…),
- *   and is not scanned again;
+ * `{{ }}` substitution in one string. Only the policy's own text is a template: the variables and
+ * their nesting are found once in it (template-tree.ts), and a value a variable gives is spliced in
+ * as data, never scanned for `{{ }}` again (tenant-isolation.md). Within that, as Kyverno does it:
+ * - the variables are evaluated pass by pass, innermost first, left to right (the first failure is
+ *   the error); `{{ a.{{ b }} }}` evaluates `b`, then `a.<b's value>`;
+ * - a string that is exactly one variable takes the variable's value, typed (number, map, null…);
+ *   so does one that becomes exactly one variable because the variables before it gave "";
  * - otherwise each variable is replaced by its value, strings as they are and anything else as
- *   JSON text; `{{- … }}` (shallow) escapes any `{{` in its value;
- * - the result is scanned again, so nested `{{ a.{{ b }} }}` resolve innermost first;
- * - finally the backslash of each escaped `\{{ … }}` is removed.
+ *   JSON text; `{{- … }}` (shallow) substitutes the same way (no value is expanded anyway);
+ * - the backslash of each escaped `\{{ … }}` of the policy's text is removed.
+ * Where Kyverno differs (it scans the result again after every pass, so `{{ … }}` inside a value
+ * is evaluated, and a value's braces or trailing backslash can change what the text means):
+ * test/conformance/known-gaps.tsv and substitute-string.test.ts.
  */
 import type { JsonValue } from "../api/json.js";
 import { err, ok, type Result } from "../api/result.js";
 import { goJson } from "./go-json.js";
 import { resolveVariable, SUBSTITUTION_ERROR } from "./resolve-variable.js";
-import { escapeVariables, scanVariables, unescapeVariables } from "./scanner.js";
-import type { SubstitutionScope, VariableMatch } from "./types.js";
+import { goTrimSpace } from "./scanner.js";
+import { MAX_PASSES } from "./template.js";
+import type { TemplatePiece, TemplateTree } from "./template-tree.js";
+import type { SubstitutionScope } from "./types.js";
 
-/** Kyverno loops for ever on a value that expands into itself; we stop after this many passes. */
-export const MAX_PASSES = 100;
+export { MAX_PASSES };
+
 /**
  * The longest string one substitution may build (2 Mi characters, Kyverno's context size limit):
  * policy content is tenant input in the webhook, and `"{{ p }}{{ p }}"` doubles with every use.
  */
 export const MAX_SUBSTITUTED_LENGTH = 2 * 1024 * 1024;
 
-function render(value: JsonValue, shallow: boolean): string {
-  const text = typeof value === "string" ? value : goJson(value);
-  return shallow ? escapeVariables(text) : text;
+function render(value: JsonValue): string {
+  return typeof value === "string" ? value : goJson(value);
 }
 
-function splice(text: string, matches: readonly VariableMatch[], values: readonly string[]): string {
+function tooLong(path: string): Result<never> {
+  return err(
+    SUBSTITUTION_ERROR,
+    `failed to substitute variables at path ${path}: the result would be longer than ${MAX_SUBSTITUTED_LENGTH} characters (2 Mi, Kyverno's context size limit)`,
+    path,
+  );
+}
+
+/** The pieces' text, each variable's rendered value spliced in; undefined when it would be too long. */
+function join(pieces: readonly TemplatePiece[], rendered: readonly (string | undefined)[]): string | undefined {
   let out = "";
-  let last = 0;
-  matches.forEach((m, i) => {
-    out += text.slice(last, m.start) + (values[i] ?? "");
-    last = m.end;
-  });
-  return out + text.slice(last);
+  for (const p of pieces) {
+    out += typeof p === "string" ? p : (rendered[p] ?? "");
+    if (out.length > MAX_SUBSTITUTED_LENGTH) return undefined;
+  }
+  return out;
+}
+
+/** The variable's query: its inner text, without the shallow marker, trimmed (scanner.ts parseVariableText). */
+function expressionOf(inner: string): string {
+  return goTrimSpace(inner.startsWith("-") ? inner.slice(1) : inner);
+}
+
+/**
+ * Kyverno's whole-string rule at a pass: the pass finds a single variable and the string it scans
+ * is exactly that variable, every variable before it at the top having given "".
+ */
+function wholeAt(tree: TemplateTree, node: number, rendered: readonly (string | undefined)[]): boolean {
+  if (!tree.top.includes(node)) return false;
+  return tree.top.every((p) => p === node || (typeof p === "number" && rendered[p] === ""));
+}
+
+function evaluate(tree: TemplateTree, path: string, scope: SubstitutionScope): Result<JsonValue> {
+  // Policy text nested deeper than the bound: an error before any work.
+  if (tree.unresolved !== undefined)
+    return err(
+      SUBSTITUTION_ERROR,
+      `failed to resolve ${tree.unresolved} at path ${path}: variables still unresolved after ${MAX_PASSES} passes (nested too deep)`,
+      path,
+    );
+  const { nodes } = tree;
+  const rendered: (string | undefined)[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
+    if (node === undefined) continue;
+    const inner = join(node.inner, rendered);
+    if (inner === undefined) return tooLong(path);
+    const single = nodes[i - 1]?.pass !== node.pass && nodes[i + 1]?.pass !== node.pass;
+    if (single && wholeAt(tree, i, rendered)) return resolveVariable(expressionOf(inner), path, scope);
+    const r = resolveVariable(expressionOf(inner), path, scope);
+    if (!r.ok) return r;
+    rendered[i] = render(r.value);
+  }
+  const out = join(tree.top, rendered);
+  return out === undefined ? tooLong(path) : ok(out);
 }
 
 /** Substitutes the variables of `text`, a string found at Kyverno path `path`. */
@@ -44,38 +97,5 @@ export function substituteText(text: string, path: string, scope: SubstitutionSc
   const template = scope.cache.template(text);
   if (template.literal) return ok(text);
   if (template.variable !== undefined) return template.variable.resolve(path, scope);
-  let value = text;
-  let matches = template.matches;
-  for (let pass = 1; matches.length > 0; pass++) {
-    if (pass > MAX_PASSES) {
-      return err(
-        SUBSTITUTION_ERROR,
-        `failed to resolve ${matches[0]?.expression ?? ""} at path ${path}: variables still unresolved after ${MAX_PASSES} passes (a value expands into itself)`,
-        path,
-      );
-    }
-    const first = matches[0];
-    if (first !== undefined && matches.length === 1 && first.start === 0 && first.end === value.length) {
-      return resolveVariable(first.expression, path, scope);
-    }
-    const rendered: string[] = [];
-    let length = value.length;
-    for (const m of matches) {
-      const r = resolveVariable(m.expression, path, scope);
-      if (!r.ok) return r;
-      const text = render(r.value, m.shallow);
-      length += text.length;
-      if (length > MAX_SUBSTITUTED_LENGTH) {
-        return err(
-          SUBSTITUTION_ERROR,
-          `failed to substitute variables at path ${path}: the result would be longer than ${MAX_SUBSTITUTED_LENGTH} characters (2 Mi, Kyverno's context size limit)`,
-          path,
-        );
-      }
-      rendered.push(text);
-    }
-    value = splice(value, matches, rendered);
-    matches = scanVariables(value);
-  }
-  return ok(unescapeVariables(value));
+  return template.tree === undefined ? ok(text) : evaluate(template.tree, path, scope);
 }

@@ -3,6 +3,7 @@ import type { JsonObject, JsonValue } from "../api/json.js";
 import type { Operation } from "../api/resource.js";
 import type { FunctionContext, JmesPathEngine } from "../jmespath/types.js";
 import type { ExpressionCache } from "./expression-cache.js";
+import type { TemplateTree } from "./template-tree.js";
 import type { WholeVariable } from "./whole-variable.js";
 
 /** Everything one substitution needs: the JSON context, the interpreter, and the policy's cache. */
@@ -54,6 +55,8 @@ export interface Template {
   readonly whole?: string;
   /** The same variable prepared to resolve without rewriting or looking up its query again; absent for `{{@}}`. */
   readonly variable?: WholeVariable;
+  /** Its variables as its text nests them (template-tree.ts); absent when `literal` or `variable` says all. */
+  readonly tree?: TemplateTree;
 }
 
 /** A variable found in a policy fragment, for the policy checks (Kyverno `pkg/validation/policy/validate.go`). */

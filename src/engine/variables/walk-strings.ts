@@ -1,7 +1,8 @@
 /**
  * Kyverno's JSON traversal for substitution: every string value and every map key is visited with
  * its path (a key with the path of its map). When a string is replaced by a map or a list, that new
- * value is traversed too, as Kyverno does. Unchanged subtrees are returned as they are (shared).
+ * value is traversed too, as Kyverno does, unless `revisit` is false (the `{{ }}` pass: a value a
+ * variable gives is data). Unchanged subtrees are returned as they are (shared).
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { err, ok, type Result } from "../api/result.js";
@@ -21,17 +22,17 @@ function walkKey(key: string, path: string, visit: StringVisitor, errorKind: str
   return ok(r.value);
 }
 
-function walkArray(
-  list: readonly JsonValue[],
-  path: string,
-  visit: StringVisitor,
-  errorKind: string,
-  depth: number,
-): Result<JsonValue> {
+interface Walk {
+  readonly visit: StringVisitor;
+  readonly errorKind: string;
+  readonly revisit: boolean;
+}
+
+function walkArray(list: readonly JsonValue[], path: string, w: Walk, depth: number): Result<JsonValue> {
   let out: JsonValue[] | undefined;
   for (let i = 0; i < list.length; i++) {
     const item = list[i] ?? null;
-    const r = walk(item, arrayChildPath(path, i), visit, errorKind, depth);
+    const r = walk(item, arrayChildPath(path, i), w, depth);
     if (!r.ok) return r;
     if (r.value !== item && out === undefined) out = list.slice(0, i);
     out?.push(r.value);
@@ -39,21 +40,15 @@ function walkArray(
   return ok(out ?? (list as JsonValue[]));
 }
 
-function walkObject(
-  object: JsonObject,
-  path: string,
-  visit: StringVisitor,
-  errorKind: string,
-  depth: number,
-): Result<JsonValue> {
+function walkObject(object: JsonObject, path: string, w: Walk, depth: number): Result<JsonValue> {
   const keys = Object.keys(object);
   let out: JsonObject | undefined;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] ?? "";
-    const newKey = walkKey(key, path, visit, errorKind);
+    const newKey = walkKey(key, path, w.visit, w.errorKind);
     if (!newKey.ok) return newKey;
     const child = object[key] ?? null;
-    const value = walk(child, objectChildPath(path, key), visit, errorKind, depth);
+    const value = walk(child, objectChildPath(path, key), w, depth);
     if (!value.ok) return value;
     if (out === undefined && (newKey.value !== key || value.value !== child)) {
       out = {};
@@ -64,37 +59,35 @@ function walkObject(
   return ok(out ?? object);
 }
 
-function walk(
-  value: JsonValue,
-  path: string,
-  visit: StringVisitor,
-  errorKind: string,
-  depth: number,
-): Result<JsonValue> {
+function walk(value: JsonValue, path: string, w: Walk, depth: number): Result<JsonValue> {
   if (typeof value === "string") {
-    const r = visit(value, path, false);
-    if (!r.ok || r.value === value || typeof r.value !== "object" || r.value === null) return r;
+    const r = w.visit(value, path, false);
+    if (!w.revisit || !r.ok || r.value === value || typeof r.value !== "object" || r.value === null) return r;
     if (depth >= MAX_EXPANSIONS)
-      return err(errorKind, `variables at path ${path} expand into themselves more than ${MAX_EXPANSIONS} times`, path);
-    return walk(r.value, path, visit, errorKind, depth + 1);
+      return err(
+        w.errorKind,
+        `variables at path ${path} expand into themselves more than ${MAX_EXPANSIONS} times`,
+        path,
+      );
+    return walk(r.value, path, w, depth + 1);
   }
-  if (Array.isArray(value)) return walkArray(value, path, visit, errorKind, depth);
-  if (isObject(value)) return walkObject(value, path, visit, errorKind, depth);
+  if (Array.isArray(value)) return walkArray(value, path, w, depth);
+  if (isObject(value)) return walkObject(value, path, w, depth);
   return ok(value);
 }
 
 /**
- * Applies `visit` to every string value and map key of `value`, whose own path is `path`.
- * `depth` counts the expansions already made (a value that came from a variable starts at 1).
+ * Applies `visit` to every string value and map key of `value`, whose own path is `path`; with
+ * `revisit` (the default) also to those of a map or list `visit` gives for a string.
  */
 export function walkStrings(
   value: JsonValue,
   path: string,
   visit: StringVisitor,
   errorKind: string,
-  depth = 0,
+  options: { readonly revisit?: boolean } = {},
 ): Result<JsonValue> {
-  return walk(value, path, visit, errorKind, depth);
+  return walk(value, path, { visit, errorKind, revisit: options.revisit ?? true }, 0);
 }
 
 /** Calls `visit` on every string value and map key, with its path, until it returns false. */

@@ -137,3 +137,70 @@ describe("policyvalidate: policies.kyverno.io PolicyException", () => {
     assert.match(response.status?.message ?? "", /spec\.policyRefs: Required value/);
   });
 });
+
+describe("policyvalidate: tenant-isolation rule 3, no globalContext from a namespaced document", () => {
+  const namespacedKind = (kind: string, spec: JsonObject): JsonObject => ({
+    apiVersion: "policies.kyverno.io/v1",
+    kind,
+    metadata: { name: "reader", namespace: "tenant-a" },
+    spec,
+  });
+
+  test("a NamespacedValidatingPolicy naming globalContext in a variable or a messageExpression is denied, with the field", () => {
+    const response = answer(
+      review(
+        namespacedKind("NamespacedValidatingPolicy", {
+          matchConstraints: podRules,
+          variables: [{ name: "cfg", expression: 'globalContext.Get("admin-entry", "")' }],
+          validations: [{ expression: "false", messageExpression: "string(globalContext.get('admin-entry'))" }],
+        }),
+        "namespacedvalidatingpolicies",
+        "tenant-a",
+      ),
+    );
+    assert.equal(response.allowed, false);
+    assert.match(response.status?.message ?? "", /spec\.variables\[0\]\.expression: .*globalContext is not allowed/);
+    assert.match(response.status?.message ?? "", /spec\.validations\[0\]\.messageExpression: /);
+  });
+
+  test("the namespaced kinds Bylaw does not evaluate yet are refused too; a cluster-wide ValidatingPolicy may read it", () => {
+    for (const [kind, resource] of [
+      ["NamespacedMutatingPolicy", "namespacedmutatingpolicies"],
+      ["NamespacedGeneratingPolicy", "namespacedgeneratingpolicies"],
+    ] as const) {
+      const response = answer(
+        review(
+          namespacedKind(kind, { matchConditions: [{ name: "g", expression: "globalContext.Get('x') != null" }] }),
+          resource,
+          "tenant-a",
+        ),
+      );
+      assert.equal(response.allowed, false, kind);
+      assert.match(response.status?.message ?? "", /spec\.matchConditions\[0\]\.expression: .*globalContext/);
+    }
+    assert.equal(answer(review(vp("globalContext.Get('x', '') != null"), "validatingpolicies")).allowed, true);
+  });
+
+  test("a PolicyException in a namespace whose matchConditions name globalContext is denied", () => {
+    const response = answer(
+      review(
+        {
+          apiVersion: "policies.kyverno.io/v1beta1",
+          kind: "PolicyException",
+          metadata: { name: "peek" },
+          spec: {
+            policyRefs: [{ kind: "ValidatingPolicy", name: "vp" }],
+            matchConditions: [{ name: "peek", expression: "globalContext.Get('admin-entry', 'x') == 'y'" }],
+          },
+        },
+        "policyexceptions",
+        "tenant-a",
+      ),
+    );
+    assert.equal(response.allowed, false);
+    assert.match(
+      response.status?.message ?? "",
+      /^PolicyException peek: spec\.matchConditions\[0\]\.expression: .*globalContext is not allowed/,
+    );
+  });
+});

@@ -9,6 +9,7 @@
  */
 import { type Engine, isObject, type JsonObject, type PolicyProblem } from "../../engine/index.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
+import { tenantProblems } from "../../kube/tenant-problems.js";
 import { compileCelPolicy, notEvaluatedMessage } from "../policy-source/cel-policy-compile.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";
@@ -24,12 +25,17 @@ export function checkCelPolicy(
   const info = celKindInfo(kind);
   if (info === undefined) return allowed(request.uid);
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
-  if (info.handling === "not-evaluated") return allowed(request.uid, [notEvaluatedMessage(kind, name)]);
   // The API server fills in the namespace of a namespaced object before admission; a copy keeps the check as served.
   const doc: JsonObject =
     info.namespaced && typeof metadata["namespace"] !== "string" && typeof request.namespace === "string"
       ? { ...object, metadata: { ...metadata, namespace: request.namespace } }
       : object;
+  // A namespaced kind is tenant input, whatever Bylaw does with it: what it reaches outside its
+  // namespace is refused here, with the field (tenant-isolation.md rule 3: no globalContext).
+  const namespace = isObject(doc["metadata"]) ? doc["metadata"]["namespace"] : undefined;
+  const tenant = info.namespaced ? tenantProblems(doc, typeof namespace === "string" ? namespace : "default") : [];
+  if (tenant.length > 0) return denied(request.uid, tenant.map(describe).join("; "));
+  if (info.handling === "not-evaluated") return allowed(request.uid, [notEvaluatedMessage(kind, name)]);
   const compiled = compileCelPolicy(doc, engine);
   if (compiled.policy === undefined)
     return denied(request.uid, compiled.problems.map(describe).join("; ") || "the policy is not valid");

@@ -16,6 +16,7 @@
  * then Bylaw's own compile warnings (fields the API server prunes, filters that select nothing).
  */
 import { type Engine, isObject, type JsonObject, type PolicyProblem } from "../../engine/index.js";
+import { celGlobalContextProblems } from "../../kube/tenant-cel-reads.js";
 import type { ExceptionScope } from "../policy-source/exception-scope.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";
@@ -61,9 +62,16 @@ export function checkException(
     ...(check.deprecation !== undefined ? [check.deprecation] : []),
   ];
   const compiled = check.engine.compileException(doc, `PolicyException ${namespace}/${name}`);
-  if (!compiled.ok) {
-    const errors = compiled.problems.filter((p) => p.severity === "error").map(describe);
-    const warnings = compiled.problems.filter((p) => p.severity === "warning").map(describe);
+  // Its matchConditions run beside the policy's expressions: a namespaced one may not read the
+  // cluster-wide GlobalContextEntries (tenant-isolation.md rule 3).
+  const tenant = celGlobalContextProblems(doc, namespace);
+  if (!compiled.ok || tenant.length > 0) {
+    const errors = [...(compiled.ok ? [] : compiled.problems.filter((p) => p.severity === "error")), ...tenant].map(
+      describe,
+    );
+    const warnings = (compiled.ok ? compiled.exception.warnings : compiled.problems)
+      .filter((p) => p.severity === "warning")
+      .map(describe);
     return denied(request.uid, `PolicyException ${name}: ${errors.join("; ") || "the PolicyException is not valid"}`, [
       ...kyverno,
       ...warnings,

@@ -18,6 +18,7 @@ import {
   textOf,
 } from "../../engine/index.js";
 import { CEL_GROUP, CEL_STORAGE_VERSION, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
+import { celGlobalContextProblems } from "../../kube/tenant-cel-reads.js";
 import type { KubeObject } from "../../kube/types.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
 
@@ -157,9 +158,18 @@ export class ClusterObjectCompiler {
         problems: [problem("", `cannot compile the PolicyException: ${e instanceof Error ? e.message : String(e)}`)],
       };
     }
-    const result: CompiledObject<AnyCompiledException> = compiled.ok
-      ? { fingerprint, value: compiled.exception, problems: [] }
-      : { fingerprint, problems: compiled.problems.filter((p) => p.severity === "error").map(describe) };
+    // A namespaced policies.kyverno.io exception may not read the cluster-wide GlobalContextEntries
+    // (tenant-isolation.md rule 3), as the policy webhook refuses it: one stored before is not honoured.
+    const tenant = group === CEL_GROUP ? celGlobalContextProblems(doc, String(md["namespace"] ?? "")) : [];
+    const result: CompiledObject<AnyCompiledException> =
+      compiled.ok && tenant.length === 0
+        ? { fingerprint, value: compiled.exception, problems: [] }
+        : {
+            fingerprint,
+            problems: [...(compiled.ok ? [] : compiled.problems), ...tenant]
+              .filter((p) => p.severity === "error")
+              .map(describe),
+          };
     this.exceptions.set(uid, result);
     return result;
   }

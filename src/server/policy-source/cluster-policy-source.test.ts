@@ -298,6 +298,28 @@ describe("clusterPolicySource", () => {
     for (const x of [off, on, all]) void x.s.close();
   });
 
+  test("tenant-isolation rule 3: a namespaced policies.kyverno.io PolicyException that names globalContext is not honoured, with the field", () => {
+    const store = new MemoryStore();
+    store.cpol.set("a", good("require-labels"));
+    const refs = [{ kind: "ValidatingPolicy", name: "vp" }];
+    store.celPolex.set(
+      "g",
+      object(
+        "peek",
+        { policyRefs: refs, matchConditions: [{ name: "peek", expression: "globalContext.Get('admin', 'x') == 1" }] },
+        { namespace: "policy-exceptions" },
+      ),
+    );
+    const on = source(store, { exceptions: { enabled: true, namespaces: ["policy-exceptions"] } });
+    on.s.rebuild();
+    assert.deepEqual(on.s.current().exceptions ?? [], []);
+    assert.match(
+      on.s.lastError()?.message ?? "",
+      /policy-exceptions\/peek: spec\.matchConditions\[0\]\.expression: .*globalContext is not allowed/,
+    );
+    void on.s.close();
+  });
+
   test("policies.kyverno.io PolicyExceptions: compiled as v1beta1 beside the v2 ones, under the same scope; an invalid one is not honoured and reported", () => {
     const store = new MemoryStore();
     store.cpol.set("a", good("require-labels"));

@@ -151,7 +151,10 @@ function resourceLibrary(slot: ServiceSlot, namespaced: boolean): CelLibrary {
 function globalContextLibrary(slot: ServiceSlot): CelLibrary {
   const get = (name: string, projection: string): unknown => {
     const s = servicesFor(slot, "globalContext.Get");
-    const r = s.ports.context.globalReference(name);
+    // Whose expression asks decides what it may read: a namespaced policy's (or exception's) read is
+    // refused by the live context, as its legacy globalReference is (tenant-isolation.md rule 3).
+    const asker = s.authorNamespace !== undefined && s.authorNamespace !== "" ? s.authorNamespace : s.policyNamespace;
+    const r = s.ports.context.globalReference(name, { policyNamespace: asker });
     if (!r.ok) throw new CelFunctionError(`failed to get global reference: ${r.error.message}`);
     if (projection === "") return toCel(r.value);
     const data = r.value;

@@ -162,6 +162,35 @@ describe("Kyverno CEL libraries", () => {
     );
   });
 
+  test("tenant-isolation rule 3: globalContext.Get tells the port whose expression asks, so a namespaced one is refused", () => {
+    const askers: string[] = [];
+    const refusing = ports({
+      globalReference: (_name, caller) => {
+        askers.push(caller?.policyNamespace ?? "<none>");
+        return caller?.policyNamespace
+          ? err("refused", `a namespaced Policy (namespace "${caller.policyNamespace}") may not read a globalReference`)
+          : ok({ a: 1 });
+      },
+    });
+    assert.deepEqual(evaluate('globalContext.Get("gce")', { ports: refusing, policyNamespace: "" }), { a: 1 });
+    assert.equal(
+      evaluate('globalContext.Get("gce", "a")', { ports: refusing, policyNamespace: "tenant-a" }, namespaced),
+      'eval: failed to get global reference: a namespaced Policy (namespace "tenant-a") may not read a globalReference',
+    );
+    // A namespaced exception's conditions run with a cluster-wide policy's services: the exception's namespace asks.
+    assert.match(
+      String(
+        evaluate('[globalContext][0].get("gce")', {
+          ports: refusing,
+          policyNamespace: "",
+          authorNamespace: "tenant-b",
+        }),
+      ),
+      /namespace "tenant-b"\) may not read/,
+    );
+    assert.deepEqual(askers, ["", "tenant-a", "tenant-b"]);
+  });
+
   test("http.Get/Post go through the apiCall port with the URL, body and headers; no answer is an error", () => {
     assert.deepEqual(evaluate('http.Get("http://svc/ok")'), { form: "http", method: "GET", body: null, headers: [] });
     assert.deepEqual(evaluate('http.post("http://svc/ok", {"x": 1}, {"Authorization": "t"})'), {

@@ -11,6 +11,12 @@ export interface CelServices {
   readonly ports: EnginePorts;
   /** The policy's namespace: "" for a cluster-wide policy, else a NamespacedValidatingPolicy's. */
   readonly policyNamespace: string;
+  /**
+   * The namespace of a namespaced document whose expressions run with the policy's (a
+   * PolicyException's matchConditions), when it has one: it may not read cluster-wide data
+   * (globalContext) even when the policy it excepts may (tenant-isolation.md rule 3).
+   */
+  readonly authorNamespace?: string;
 }
 
 export interface ServiceSlot {

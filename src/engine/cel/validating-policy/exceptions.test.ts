@@ -7,6 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../api/json.js";
+import { err, ok } from "../../api/result.js";
 import { createEngine } from "../../engine.js";
 import type { AnyCompiledException } from "../../exceptions/cel/index.js";
 import type { EngineRequest } from "../../pipeline/types.js";
@@ -180,5 +181,48 @@ describe("ValidatingPolicy with policies.kyverno.io PolicyExceptions", () => {
     });
     assert.ok(classic.ok);
     if (classic.ok) assert.deepEqual(run(vp(), latest("tool"), { exceptions: [classic.exception] })[0]?.[1], "fail");
+  });
+});
+
+describe("tenant-isolation rule 3: a namespaced exception's globalContext read is its own namespace's", () => {
+  test("the port is asked on behalf of the exception's namespace, not the cluster-wide policy's", () => {
+    const asked: string[] = [];
+    const ports = fakePorts({}, NOW);
+    const watching = createEngine({
+      ...ports,
+      context: {
+        ...ports.context,
+        canLoad: () => true,
+        globalReference: (_name, caller) => {
+          asked.push(caller?.policyNamespace ?? "<none>");
+          return caller?.policyNamespace ? err("refused", "refused") : ok({ x: 1 });
+        },
+      },
+    });
+    const policy = watching.compile({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ValidatingPolicy",
+      metadata: { name: "vp" },
+      spec: { matchConstraints: podRules, ...noLatest },
+    });
+    const exception = watching.compileException({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "PolicyException",
+      metadata: { name: "peek", namespace: "tenant-a" },
+      spec: {
+        policyRefs: [{ kind: "ValidatingPolicy", name: "vp" }],
+        matchConditions: [{ name: "peek", expression: "globalContext.Get('admin', 'x') == 1" }],
+      },
+    });
+    if (!policy.ok || !exception.ok) throw new Error("does not compile");
+    const rules = watching.validate(policy.policy, {
+      resource: latest("tool"),
+      operation: "CREATE",
+      namespaceLabels: {},
+      exceptions: [exception.exception],
+    }).rules;
+    assert.deepEqual(asked, ["tenant-a"]);
+    assert.equal(rules[0]?.status, "error");
+    assert.match(rules[0]?.message ?? "", /PolicyException tenant-a\/peek: .*refused/);
   });
 });

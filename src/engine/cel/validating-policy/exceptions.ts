@@ -63,8 +63,10 @@ function conditionsHold(
   services: CelServices,
 ): { kind: "ok"; holds: boolean } | { kind: "error"; message: string } {
   const errors: string[] = [];
+  // A namespaced exception's conditions read as its own namespace's (services.ts authorNamespace).
+  const asAuthor = exception.namespace === "" ? services : { ...services, authorNamespace: exception.namespace };
   for (const c of exception.matchConditions) {
-    const r = c.program.evaluate(activation, budget, services);
+    const r = c.program.evaluate(activation, budget, asAuthor);
     if (!r.ok) errors.push(`matchConditions ${c.name}: ${r.error.message}`);
     else if (r.value === false) return { kind: "ok", holds: false };
     else if (r.value !== true) errors.push(`matchConditions ${c.name}: did not evaluate to a bool`);
