@@ -160,7 +160,10 @@ export class ClusterObjectCompiler {
     }
     // A namespaced policies.kyverno.io exception may not read the cluster-wide GlobalContextEntries
     // (tenant-isolation.md rule 3), as the policy webhook refuses it: one stored before is not honoured.
-    const tenant = group === CEL_GROUP ? celGlobalContextProblems(doc, String(md["namespace"] ?? "")) : [];
+    const tenant =
+      group === CEL_GROUP
+        ? celGlobalContextProblems(doc, typeof md["namespace"] === "string" ? md["namespace"] : "")
+        : [];
     const result: CompiledObject<AnyCompiledException> =
       compiled.ok && tenant.length === 0
         ? { fingerprint, value: compiled.exception, problems: [] }

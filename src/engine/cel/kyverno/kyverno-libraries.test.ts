@@ -179,7 +179,7 @@ describe("Kyverno CEL libraries", () => {
     );
     // A namespaced exception's conditions run with a cluster-wide policy's services: the exception's namespace asks.
     assert.match(
-      String(
+      textOf(
         evaluate('[globalContext][0].get("gce")', {
           ports: refusing,
           policyNamespace: "",
