@@ -14,5 +14,5 @@ export {
   type PreparedSubstitution,
   type SubstitutionSyntaxError,
 } from "./prepare.js";
-export { goJson } from "./go-json.js";
+export { goJson } from "../go/json-encode.js";
 export { objectChildPath, arrayChildPath } from "./kyverno-path.js";

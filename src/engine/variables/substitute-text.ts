@@ -10,7 +10,7 @@
  */
 import type { JsonValue } from "../api/json.js";
 import { err, ok, type Result } from "../api/result.js";
-import { goJson } from "./go-json.js";
+import { goJson } from "../go/json-encode.js";
 import { resolveVariable, SUBSTITUTION_ERROR } from "./resolve-variable.js";
 import { escapeVariables, scanVariables, unescapeVariables } from "./scanner.js";
 import type { SubstitutionScope, VariableMatch } from "./types.js";
