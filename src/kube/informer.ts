@@ -18,7 +18,7 @@ import { gvrKey, gvrPath, type Gvr, type KubeObject } from "./types.js";
 
 export type InformerEvent = "added" | "modified" | "deleted";
 
-export interface InformerOptions {
+interface InformerOptions {
   readonly client: KubeClient;
   readonly gvr: Gvr;
   /** Bytes of object JSON the cache may hold. */

@@ -23,7 +23,7 @@ export class KubeError extends Error {
   }
 }
 
-export interface KubeClientOptions {
+interface KubeClientOptions {
   readonly connection: KubeConnection;
   /** Largest body a GET may return (default 256 MiB: a page of a list is far below). */
   readonly maxBodyBytes?: number;

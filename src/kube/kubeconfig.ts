@@ -17,7 +17,7 @@ type Field = Record<string, unknown>;
 
 export const IN_CLUSTER_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
-export interface ConfigSources {
+interface ConfigSources {
   readonly kubeconfigFlag?: string;
   /** A context to use instead of the kubeconfig's current-context (`--context`). */
   readonly context?: string;

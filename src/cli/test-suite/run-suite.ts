@@ -36,7 +36,7 @@ import { parseUserInfo } from "./userinfo-file.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "./values-file.js";
 
 /** The engine for a suite, given the objects and image data its `context` file and `clusterResources` hold. */
-export type EngineFactory = (spec: TestSpec, cluster?: SuiteCluster) => Engine;
+type EngineFactory = (spec: TestSpec, cluster?: SuiteCluster) => Engine;
 
 /**
  * Every document of a test file is a test, as in Kyverno: one result per document. The first

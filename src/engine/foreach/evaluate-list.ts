@@ -6,7 +6,7 @@ import type { JsonValue } from "../api/json.js";
 import { substituteString, type SubstitutionScope } from "../variables/index.js";
 import { ElementScopes } from "./element-scopes.js";
 
-export type ListOutcome =
+type ListOutcome =
   | { readonly kind: "items"; readonly items: readonly JsonValue[] }
   | { readonly kind: "missing" }
   | { readonly kind: "error"; readonly message: string };

@@ -20,7 +20,7 @@ export class GoJsonEncodeError extends Error {
 }
 
 /** Which Go encoder to follow: the standard library's, or json-iterator's (see the module comment). */
-export type GoJsonDialect = "encoding/json" | "json-iterator";
+type GoJsonDialect = "encoding/json" | "json-iterator";
 
 const HEX = "0123456789abcdef";
 

@@ -21,7 +21,7 @@ export type Outcome = Value | Missing;
 /** A compiled expression node (see evaluator.ts). */
 export type Evaluate = (value: Value, st: EvalState) => Outcome;
 
-export interface StateLimits {
+interface StateLimits {
   readonly maxSteps: number;
   readonly maxStringLength: number;
 }

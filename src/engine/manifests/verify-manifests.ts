@@ -33,7 +33,7 @@ import { ignoredFieldsFor, withoutIgnored } from "./ignore-fields.js";
 import { readSignedMessage, type SignedMessage } from "./signed-message.js";
 import type { AttestorEntry, AttestorSet, CompiledManifests } from "./types.js";
 
-export interface ManifestOutcome {
+interface ManifestOutcome {
   readonly status: "pass" | "fail" | "error";
   readonly message: string;
 }

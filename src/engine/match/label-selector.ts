@@ -10,7 +10,7 @@
 import type { LabelSelector } from "../api/policy.js";
 import { hasWildcard, wildcardMatch } from "../values/wildcard.js";
 
-export type SelectorResult =
+type SelectorResult =
   { readonly ok: true; readonly matched: boolean } | { readonly ok: false; readonly error: string };
 
 const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;

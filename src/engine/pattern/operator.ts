@@ -9,7 +9,7 @@ const RANGE_END = String.raw`[-|+]?[0-9]+(?:\.[0-9]+)?[A-Za-z]*`;
 const IN_RANGE = new RegExp(`^(${RANGE_END})-(${RANGE_END})$`);
 const NOT_IN_RANGE = new RegExp(`^(${RANGE_END})!-(${RANGE_END})$`);
 
-export type ParsedAtom =
+type ParsedAtom =
   | { readonly kind: "compare"; readonly op: Operator; readonly operand: string }
   | { readonly kind: "inRange"; readonly low: string; readonly high: string }
   | { readonly kind: "notInRange"; readonly low: string; readonly high: string };

@@ -14,7 +14,7 @@ export function formatFieldError(e: PssFieldError): string {
 }
 
 /** `(Forbidden reason: <reason>, field error list: [<errors>])` per check, concatenated. */
-export function formatChecks(checks: readonly PssCheck[]): string {
+function formatChecks(checks: readonly PssCheck[]): string {
   return checks
     .map((c) => `(Forbidden reason: ${c.reason}, field error list: [${c.errors.map(formatFieldError).join(", ")}])`)
     .join("");

@@ -3,9 +3,9 @@
  * A duration is a signed count of nanoseconds held in a bigint; it must fit in an int64, as in Go.
  */
 
-export const NANOSECOND = 1n;
-export const MICROSECOND = 1_000n;
-export const MILLISECOND = 1_000_000n;
+const NANOSECOND = 1n;
+const MICROSECOND = 1_000n;
+const MILLISECOND = 1_000_000n;
 export const SECOND = 1_000_000_000n;
 export const MINUTE = 60n * SECOND;
 export const HOUR = 60n * MINUTE;

@@ -21,7 +21,7 @@ export const MAX_PASSES = 100;
  * The longest string one substitution may build (2 Mi characters, Kyverno's context size limit):
  * policy content is tenant input in the webhook, and `"{{ p }}{{ p }}"` doubles with every use.
  */
-export const MAX_SUBSTITUTED_LENGTH = 2 * 1024 * 1024;
+const MAX_SUBSTITUTED_LENGTH = 2 * 1024 * 1024;
 
 function render(value: JsonValue, shallow: boolean): string {
   const text = typeof value === "string" ? value : goJson(value);

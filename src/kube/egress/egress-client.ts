@@ -18,7 +18,7 @@ import { err, ok, type JsonValue, type Result } from "../../engine/index.js";
 import { type EgressPolicy, REFUSED_NAMES } from "./egress-policy.js";
 import { readCapped, sendOutbound, TOO_LARGE } from "../../platform/http/index.js";
 
-export interface ServiceCall {
+interface ServiceCall {
   readonly method: "GET" | "POST";
   readonly url: string;
   readonly headers?: readonly { readonly key: string; readonly value: string }[];
@@ -50,7 +50,7 @@ class EgressRefused extends Error {
   override name = "EgressRefused";
 }
 
-export interface CheckedUrl {
+interface CheckedUrl {
   readonly url: URL;
   /** The host to connect to, without brackets. */
   readonly host: string;
@@ -140,7 +140,7 @@ export async function callService(
 }
 
 /** What a service answered: its status and JSON body (undefined when the body is not JSON). */
-export interface ServiceAnswer {
+interface ServiceAnswer {
   readonly status: number;
   readonly body: JsonValue | undefined;
   /** The URL as messages show it: scheme, host and path. */

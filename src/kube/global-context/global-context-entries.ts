@@ -27,13 +27,13 @@ import {
   resourceEntry,
 } from "./global-entry.js";
 
-export const GLOBAL_CONTEXT_ENTRIES = {
+const GLOBAL_CONTEXT_ENTRIES = {
   group: "kyverno.io",
   version: "v2alpha1",
   resource: "globalcontextentries",
 } as const;
 
-export interface GlobalContextOptions {
+interface GlobalContextOptions {
   readonly cluster: LiveCluster;
   readonly client: KubeClient;
   readonly egress: EgressOptions;

@@ -10,7 +10,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 
-export interface OutboundRequest {
+interface OutboundRequest {
   /** An http: or https: URL, already checked by the caller. */
   readonly url: URL;
   readonly method: string;
@@ -26,7 +26,7 @@ export interface OutboundRequest {
   readonly signal?: AbortSignal | undefined;
 }
 
-export interface OutboundOutcomes<R> {
+interface OutboundOutcomes<R> {
   /** Reads the answer; what it resolves to settles the exchange. */
   readonly answer: (res: IncomingMessage) => Promise<R>;
   readonly timedOut: () => R;

@@ -15,7 +15,7 @@ export interface HttpAnswer {
   readonly body: Buffer;
 }
 
-export interface HttpExchange {
+interface HttpExchange {
   readonly method: "GET" | "HEAD";
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -23,7 +23,7 @@ export interface HttpExchange {
 
 export type Transport = (exchange: HttpExchange, signal?: AbortSignal) => Promise<Result<HttpAnswer>>;
 
-export interface TransportOptions {
+interface TransportOptions {
   /** Connect to last byte (default 10 s). */
   readonly timeoutMs?: number;
   /** Largest body read (default 10,000,000 bytes, Kyverno's payload cap). */
@@ -36,7 +36,7 @@ export interface TransportOptions {
   readonly lookup?: LookupFunction;
 }
 
-export const DEFAULT_MAX_BYTES = 10_000_000;
+const DEFAULT_MAX_BYTES = 10_000_000;
 
 export function httpTransport(options: TransportOptions = {}): Transport {
   const timeoutMs = options.timeoutMs ?? 10_000;

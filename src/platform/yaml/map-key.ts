@@ -6,7 +6,7 @@ import type { GoScalar } from "./resolve-scalar.js";
  * decimal, bools print as `true`/`false`, floats print like Go's `FormatFloat(f, 'g', -1, 32)`
  * (`.inf`, `-.inf`, `.nan` for the specials). Null and unsigned 64-bit keys have no JSON form.
  */
-export type KeyResult = { readonly ok: true; readonly key: string } | { readonly ok: false; readonly message: string };
+type KeyResult = { readonly ok: true; readonly key: string } | { readonly ok: false; readonly message: string };
 
 export function keyFromScalar(scalar: GoScalar): KeyResult {
   switch (scalar.kind) {

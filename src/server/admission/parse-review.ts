@@ -14,7 +14,7 @@ import {
   type UserInfoJson,
 } from "./types.js";
 
-export type ParsedReview = { ok: true; request: AdmissionRequestJson } | { ok: false; error: string };
+type ParsedReview = { ok: true; request: AdmissionRequestJson } | { ok: false; error: string };
 
 class ReviewError extends Error {}
 

@@ -17,7 +17,7 @@ import type { AdmissionDeps } from "./deps.js";
 import type { HandlerResult } from "./types.js";
 
 /** The per-review record of network calls (src/kube/review-calls.ts implements it). */
-export interface ReviewCallRecord {
+interface ReviewCallRecord {
   /** Runs `fn` with this record as the live port's per-review cache (async continuations included). */
   within<T>(fn: () => T): T;
   /** Calls recorded in the last pass and not made yet. */

@@ -7,7 +7,7 @@
  */
 import type { Server, Socket } from "node:net";
 
-export interface ConnectionTracker {
+interface ConnectionTracker {
   /** Returns the requests now in flight on the socket, this one included. */
   requestStarted(socket: Socket): number;
   requestEnded(socket: Socket): void;

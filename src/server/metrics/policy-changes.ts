@@ -8,9 +8,9 @@
 import { type CompiledPolicy, jsonEqual, type JsonValue } from "../../engine/index.js";
 import { policyValidationMode } from "./policy-labels.js";
 
-export type PolicyChangeType = "created" | "updated" | "deleted";
+type PolicyChangeType = "created" | "updated" | "deleted";
 
-export interface PolicyChange {
+interface PolicyChange {
   readonly change: PolicyChangeType;
   /** The policy whose labels the change is counted under. */
   readonly policy: CompiledPolicy;

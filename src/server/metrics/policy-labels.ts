@@ -4,7 +4,7 @@
  */
 import type { CompiledPolicy, Rule } from "../../engine/index.js";
 
-export type ValidationMode = "enforce" | "audit";
+type ValidationMode = "enforce" | "audit";
 export type RuleType = "validate" | "mutate" | "generate" | "imageVerify" | "-";
 
 export interface PolicyLabels {

@@ -23,7 +23,7 @@ import type { LeaderElector } from "../../kube/leader-election.js";
 import type { KubeObject } from "../../kube/types.js";
 
 /** The pair to serve and the bundle clients must trust (base64, for a webhook's clientConfig.caBundle). */
-export interface ServingCertificate {
+interface ServingCertificate {
   readonly cert: string;
   readonly key: string;
   readonly caBundle: string;
@@ -36,7 +36,7 @@ export interface CertificateStore {
   onChange(listener: (certificate: ServingCertificate) => void): () => void;
 }
 
-export interface SecretCertificatesOptions {
+interface SecretCertificatesOptions {
   readonly client: KubeClient;
   readonly namespace: string;
   readonly name: string;

@@ -7,7 +7,7 @@ import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../test-suite/val
 import { parseSetValues } from "../../offline/set-values.js";
 import { inDefaultNamespace } from "../../test-suite/default-namespace.js";
 
-export interface LoadedResources {
+interface LoadedResources {
   readonly resources: Resource[];
   /** origins[i] is where resources[i] was read. */
   readonly origins: ResourceOrigin[];

@@ -49,9 +49,9 @@ type Flags = {
   kubeconfig?: string | undefined;
 };
 
-export type HaLog = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+type HaLog = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 
-export interface HaSetup {
+interface HaSetup {
   readonly elector: LeaderElector | undefined;
   readonly certificates: CertificateStore | undefined;
   /** The serving pair from the Secret (undefined: --tls-cert-file or --self-signed decide). */

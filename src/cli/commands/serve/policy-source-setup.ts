@@ -15,9 +15,9 @@ import type { ClusterFacts, PolicySource } from "../../../server/types.js";
 import type { LiveContext } from "./live-context-setup.js";
 
 /** A policy source as `serve` uses it: the policies, the facts a review does not carry, readiness. */
-export type ServedPolicySource = PolicySource & { cluster(): ClusterFacts; readiness(): Readiness };
+type ServedPolicySource = PolicySource & { cluster(): ClusterFacts; readiness(): Readiness };
 
-export interface PolicySourceSetup {
+interface PolicySourceSetup {
   readonly engine: Engine;
   readonly checkPolicy: (policy: CompiledPolicy) => readonly PolicyProblem[];
   readonly onLog: LogFn;

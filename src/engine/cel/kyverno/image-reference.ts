@@ -80,7 +80,7 @@ function asDigest(name: string): ImageReference | string {
 }
 
 /** name.ParseReference: a tag reference, else a digest reference, else an error. */
-export function parseImage(s: string): ImageReference | string {
+function parseImage(s: string): ImageReference | string {
   const t = asTag(s);
   if (typeof t !== "string") return t;
   const d = asDigest(s);

@@ -12,7 +12,7 @@ const STRICT = new RegExp(
   `^${NUM}\\.${NUM}\\.${NUM}(?:-(${IDENT}(?:\\.${IDENT})*))?(?:\\+(${IDENT}(?:\\.${IDENT})*))?$`,
 );
 
-export class CelSemver {
+class CelSemver {
   constructor(
     readonly major: bigint,
     readonly minor: bigint,

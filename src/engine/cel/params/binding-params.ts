@@ -16,7 +16,7 @@ import type { LabelSelector } from "../../api/policy.js";
 import { evaluateSelector } from "../../match/index.js";
 import type { CompiledParamRef } from "./param-ref.js";
 
-export type BindingParams =
+type BindingParams =
   { readonly ok: true; readonly params: JsonObject | null } | { readonly ok: false; readonly message: string };
 
 function metaText(o: JsonObject, key: string): string {

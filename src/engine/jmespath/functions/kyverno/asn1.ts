@@ -35,7 +35,7 @@ export const TAG = {
 } as const;
 
 /** Reads one element at `offset`; returns it and the offset after it. */
-export function readElement(data: Uint8Array, offset: number): [Element, number] {
+function readElement(data: Uint8Array, offset: number): [Element, number] {
   let i = offset;
   const first = data[i++];
   if (first === undefined) throw new Asn1Error("truncated tag");
