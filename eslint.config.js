@@ -53,11 +53,11 @@ export default tseslint.config(
     //
     // A ratchet: `npm run lint` passes `--max-warnings N` (package.json), N being the count of these
     // warnings when it was set, so the count cannot grow. Lower N whenever a change removes some.
-    // N = 124 (62 functions over 60 lines, 62 with more than four parameters); 133 before the
-    // first pass split createWebhookServer, createMetrics and serveCommand and gave eight
-    // functions an options object.
+    // N = 117 (60 functions over 60 lines, 57 with more than four parameters); 133 before the
+    // first pass split createWebhookServer, createMetrics and serveCommand, gave eight functions an
+    // options object and folded the twins.
     files: ["src/**/*.ts"],
-    ignores: ["src/**/*.test.ts", "src/**/test-support.ts"],
+    ignores: ["src/**/*.test.ts"],
     rules: {
       "max-lines-per-function": ["warn", { max: 60, skipBlankLines: true, skipComments: true }],
       "max-params": ["warn", { max: 4 }],

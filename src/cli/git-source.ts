@@ -30,7 +30,7 @@ export { isGitUrl } from "./git-url.js";
 
 const CLONE_TIMEOUT_MS = 5 * 60_000;
 
-export interface GitSource {
+interface GitSource {
   /** What `git clone` is given. */
   readonly repository: string;
   readonly branch: string;
@@ -73,14 +73,14 @@ export function parseGitUrl(
   return { ok: true, value: { repository, branch: rest === "" ? "main" : rest, folder: "" } };
 }
 
-export interface GitLoadOptions {
+interface GitLoadOptions {
   readonly gitBranch?: string;
   readonly stdin?: () => Promise<string>;
   /** Where the temporary clones go (default: the OS temporary folder). */
   readonly tmpRoot?: string;
 }
 
-export interface PolicyPaths {
+interface PolicyPaths {
   readonly docs: LoadedDocument[];
   readonly warnings: string[];
 }

@@ -6,8 +6,6 @@ import type { Engine } from "../engine/index.js";
 import { compileDocuments, type LoadedPolicies } from "../library/compile-documents.js";
 import { loadPaths } from "../platform/files/index.js";
 
-export type { LoadedPolicies } from "../library/compile-documents.js";
-
 export async function loadPolicies(
   paths: readonly string[],
   engine: Engine,

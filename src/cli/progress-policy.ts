@@ -3,7 +3,7 @@
  * (`CI` set to anything but "" / "false" / "0", as CI services set it), and never when stdout carries
  * a machine format (json, junit, sarif) that a script or a CI step reads.
  */
-export interface ProgressContext {
+interface ProgressContext {
   readonly stderrIsTty: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
 }

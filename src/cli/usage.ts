@@ -14,6 +14,3 @@ function plain(message: string): string {
   if (noValue !== null) return `${noValue[1]} takes no value`;
   return message;
 }
-
-/** The exit codes every command shares, for --help texts. */
-export const EXIT_CODE_3 = "3  internal error (a bug in Bylaw: please report it with the command line and the message)";

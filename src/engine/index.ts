@@ -81,6 +81,12 @@ export { isCelException, type AnyCompiledException, type CompiledCelException } 
 export { asJsonPayload, runsOnJson, type JsonPayloadRequest } from "./pipeline/validate-json.js";
 export type { CompileAnyExceptionOutcome } from "./engine.js";
 
+// Go durations (time.ParseDuration), for CRD fields such as refreshInterval and for duration flags.
+export { parseDurationMillis, type DurationOptions } from "./values/duration.js";
+
+// How sigs.k8s.io/yaml prints a float map key, for the YAML reader.
+export { float32MapKey } from "./go/format-float32.js";
+
 // JMESPath in Kyverno's dialect, for `bylaw jp`.
 export { formatAst, goJsonMarshal, type FunctionDef } from "./jmespath/index.js";
 export { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";

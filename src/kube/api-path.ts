@@ -9,7 +9,7 @@
 import { err, ok, type Result } from "../engine/index.js";
 
 /** A resource path: a collection (`name` absent) or one object, possibly a subresource. */
-export interface ResourcePath {
+interface ResourcePath {
   readonly group: string;
   readonly version: string;
   readonly resource: string;
@@ -19,7 +19,7 @@ export interface ResourcePath {
   readonly subresource?: string;
 }
 
-export interface CheckedPath {
+interface CheckedPath {
   /** The path to send: the checked segments, each re-encoded. */
   readonly path: string;
   /** The decoded segments. */

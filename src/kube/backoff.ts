@@ -5,7 +5,7 @@
  */
 import type { Random } from "../engine/index.js";
 
-export interface BackoffOptions {
+interface BackoffOptions {
   readonly baseMs: number;
   readonly maxMs: number;
   readonly random: Random;

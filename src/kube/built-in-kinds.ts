@@ -5,7 +5,7 @@
  * built-in kinds. A kind not listed (a custom resource) is registered wide (server/registration/webhook-rules.ts); tenant-targets.ts refuses a namespaced
  * Policy that names a cluster-scoped one.
  */
-export interface BuiltInKind {
+interface BuiltInKind {
   readonly group: string;
   readonly resource: string;
   readonly namespaced: boolean;

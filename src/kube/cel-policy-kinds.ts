@@ -26,9 +26,9 @@ export type CelPolicyKind =
   | "DeletingPolicy"
   | "NamespacedDeletingPolicy";
 
-export type CelKindHandling = "evaluated" | "admission-error" | "not-evaluated";
+type CelKindHandling = "evaluated" | "admission-error" | "not-evaluated";
 
-export interface CelKindInfo {
+interface CelKindInfo {
   readonly kind: CelPolicyKind;
   readonly gvr: Gvr;
   readonly namespaced: boolean;

@@ -20,11 +20,11 @@
 import { celAutogenStatus, isObject, type JsonObject } from "../engine/index.js";
 import { notReadyMessage, type PolicyOutcome, REASON_FAILED, REASON_SUCCEEDED, rfc3339 } from "./policy-status.js";
 
-export const POLICY_CACHED = "PolicyCached";
-export const WEBHOOK_CONFIGURED = "WebhookConfigured";
-export const CACHED_MESSAGE = "Policy compiled and cached.";
-export const WEBHOOK_CONFIGURED_MESSAGE = "Webhook configured.";
-export const WEBHOOK_NOT_CONFIGURED_MESSAGE = "Policy is not configured in the webhook.";
+const POLICY_CACHED = "PolicyCached";
+const WEBHOOK_CONFIGURED = "WebhookConfigured";
+const CACHED_MESSAGE = "Policy compiled and cached.";
+const WEBHOOK_CONFIGURED_MESSAGE = "Webhook configured.";
+const WEBHOOK_NOT_CONFIGURED_MESSAGE = "Policy is not configured in the webhook.";
 
 export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObject {
   const existing = isObject(outcome.status) ? outcome.status : {};

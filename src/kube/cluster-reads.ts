@@ -31,7 +31,7 @@ import { checkApiCall, checkConfigMapNamespace } from "./api-path.js";
 import { KubeError } from "./kube-client.js";
 
 /** What the reads need of the API client (KubeClient): JSON GETs. */
-export interface JsonGetter {
+interface JsonGetter {
   getJson(path: string): Promise<unknown>;
 }
 

@@ -18,7 +18,7 @@ import { gvrKey, gvrPath, type Gvr, type KubeObject } from "./types.js";
 
 export type InformerEvent = "added" | "modified" | "deleted";
 
-export interface InformerOptions {
+interface InformerOptions {
   readonly client: KubeClient;
   readonly gvr: Gvr;
   /** Bytes of object JSON the cache may hold. */
@@ -44,7 +44,7 @@ export interface InformerOptions {
   readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 }
 
-export type Health = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+type Health = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 export class Informer {
   private readonly objects = new Map<string, KubeObject>();

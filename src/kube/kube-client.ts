@@ -9,7 +9,7 @@ import type { IncomingMessage } from "node:http";
 import { RequestGate, type GateClock } from "./request-gate.js";
 import type { KubeConnection } from "./types.js";
 import { connectionAgent } from "./connection-agent.js";
-import { readCapped, TOO_LARGE } from "./read-capped.js";
+import { readCapped, TOO_LARGE } from "../platform/http/index.js";
 
 export class KubeError extends Error {
   constructor(
@@ -23,7 +23,7 @@ export class KubeError extends Error {
   }
 }
 
-export interface KubeClientOptions {
+interface KubeClientOptions {
   readonly connection: KubeConnection;
   /** Largest body a GET may return (default 256 MiB: a page of a list is far below). */
   readonly maxBodyBytes?: number;

@@ -17,7 +17,7 @@ type Field = Record<string, unknown>;
 
 export const IN_CLUSTER_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
-export interface ConfigSources {
+interface ConfigSources {
   readonly kubeconfigFlag?: string;
   /** A context to use instead of the kubeconfig's current-context (`--context`). */
   readonly context?: string;
@@ -41,7 +41,7 @@ export function resolveConnection(src: ConfigSources): Result<KubeConnection> {
   return inCluster(src);
 }
 
-export function inCluster(src: ConfigSources): Result<KubeConnection> {
+function inCluster(src: ConfigSources): Result<KubeConnection> {
   const host = src.env["KUBERNETES_SERVICE_HOST"];
   const port = src.env["KUBERNETES_SERVICE_PORT"];
   if (host === undefined || host === "" || port === undefined || port === "") {

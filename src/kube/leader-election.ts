@@ -40,7 +40,7 @@ export interface LeaseStore {
   update(record: LeaseRecord, resourceVersion: string): Promise<StoredLease>;
 }
 
-export interface ElectionClock {
+interface ElectionClock {
   /** Milliseconds; only differences are used, except for the times written into the Lease. */
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -53,7 +53,7 @@ export interface LeaderElector {
   onChange(listener: (leader: boolean) => void): () => void;
 }
 
-export interface LeaseElectorOptions {
+interface LeaseElectorOptions {
   readonly store: LeaseStore;
   /** This replica's holderIdentity: pod name (or hostname) and a random suffix. */
   readonly identity: string;
@@ -66,9 +66,9 @@ export interface LeaseElectorOptions {
   readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 }
 
-export const DEFAULT_LEASE_DURATION_MS = 15_000;
-export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
-export const DEFAULT_RETRY_PERIOD_MS = 2_000;
+const DEFAULT_LEASE_DURATION_MS = 15_000;
+const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+const DEFAULT_RETRY_PERIOD_MS = 2_000;
 
 export class LeaseElector implements LeaderElector {
   private leader = false;

@@ -15,14 +15,14 @@ import { gvrKey, type Gvr } from "./types.js";
 
 export const NAMESPACES: Gvr = { group: "", version: "v1", resource: "namespaces" };
 export const CONFIGMAPS: Gvr = { group: "", version: "v1", resource: "configmaps" };
-export const ROLEBINDINGS: Gvr = { group: "rbac.authorization.k8s.io", version: "v1", resource: "rolebindings" };
-export const CLUSTERROLEBINDINGS: Gvr = {
+const ROLEBINDINGS: Gvr = { group: "rbac.authorization.k8s.io", version: "v1", resource: "rolebindings" };
+const CLUSTERROLEBINDINGS: Gvr = {
   group: "rbac.authorization.k8s.io",
   version: "v1",
   resource: "clusterrolebindings",
 };
 
-export interface LiveClusterOptions {
+interface LiveClusterOptions {
   readonly client: KubeClient;
   /** Memory budget of each cache, in bytes. */
   readonly budgetBytes: number;
@@ -37,8 +37,7 @@ export interface LiveClusterOptions {
   readonly maxApiCallCaches?: number;
 }
 
-export type CacheFor =
-  { readonly ok: true; readonly informer: Informer } | { readonly ok: false; readonly reason: string };
+type CacheFor = { readonly ok: true; readonly informer: Informer } | { readonly ok: false; readonly reason: string };
 
 const BUILT_IN = new Set([NAMESPACES, CONFIGMAPS, ROLEBINDINGS, CLUSTERROLEBINDINGS].map(gvrKey));
 

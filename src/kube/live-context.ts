@@ -36,7 +36,7 @@ import type { Informer } from "./informer.js";
 import { gvrKey, type Gvr } from "./types.js";
 
 /** What the live context reads besides the caches: network calls (live-calls.ts) and GlobalContextEntries. */
-export interface LiveExtras {
+interface LiveExtras {
   readonly calls?: NetworkCalls;
   /** `<entry>` or `<entry>.<projection>` from the GlobalContextEntries (global-context/). */
   readonly globals?: { read(name: string): Result<JsonValue> };

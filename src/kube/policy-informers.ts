@@ -16,10 +16,10 @@ import { Informer } from "./informer.js";
 import type { KubeClient } from "./kube-client.js";
 import { gvrKey, type Gvr, type KubeObject } from "./types.js";
 
-export const CLUSTER_POLICIES: Gvr = { group: "kyverno.io", version: "v1", resource: "clusterpolicies" };
-export const POLICIES: Gvr = { group: "kyverno.io", version: "v1", resource: "policies" };
-export const POLICY_EXCEPTIONS: Gvr = { group: "kyverno.io", version: "v2", resource: "policyexceptions" };
-export const CEL_POLICY_EXCEPTIONS: Gvr = {
+const CLUSTER_POLICIES: Gvr = { group: "kyverno.io", version: "v1", resource: "clusterpolicies" };
+const POLICIES: Gvr = { group: "kyverno.io", version: "v1", resource: "policies" };
+const POLICY_EXCEPTIONS: Gvr = { group: "kyverno.io", version: "v2", resource: "policyexceptions" };
+const CEL_POLICY_EXCEPTIONS: Gvr = {
   group: CEL_GROUP,
   version: CEL_STORAGE_VERSION,
   resource: "policyexceptions",
@@ -40,7 +40,7 @@ export interface PolicyObjectStore {
   close(): void;
 }
 
-export interface PolicyInformersOptions {
+interface PolicyInformersOptions {
   readonly client: KubeClient;
   readonly budgetBytes: number;
   readonly random: Random;

@@ -13,7 +13,7 @@ import { jsonEqual, type JsonObject, type JsonValue } from "../engine/index.js";
 import { KubeError, type KubeClient } from "./kube-client.js";
 import { desiredStatus, type PolicyOutcome, statusPatch, statusPath } from "./policy-status.js";
 
-export interface PolicyStatusWriterOptions {
+interface PolicyStatusWriterOptions {
   readonly client: Pick<KubeClient, "sendJson">;
   /** Only the leader writes shared objects; the others compute and skip. Default: always. */
   readonly isLeader?: () => boolean;

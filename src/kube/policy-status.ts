@@ -14,7 +14,7 @@ import { celKindInfo, type CelPolicyKind } from "./cel-policy-kinds.js";
 import { celDesiredStatus } from "./cel-policy-status.js";
 import { gvrPath } from "./types.js";
 
-export const READY = "Ready";
+const READY = "Ready";
 export const REASON_SUCCEEDED = "Succeeded";
 export const REASON_FAILED = "Failed";
 /** The CRD's (metav1.Condition's) bound on a condition message. */

@@ -9,7 +9,7 @@ export interface GateClock {
   sleep(ms: number): Promise<void>;
 }
 
-export interface GateOptions {
+interface GateOptions {
   readonly qps: number;
   readonly burst: number;
   readonly clock: GateClock;

@@ -16,11 +16,11 @@ import { err, type JsonValue, type Result } from "../engine/index.js";
 /** Most distinct network calls one review may make; one more is a rule error naming the limit. */
 export const MAX_CALLS_PER_REVIEW = 32;
 /** Calls of one review in flight at once. */
-export const CALLS_IN_PARALLEL = 8;
+const CALLS_IN_PARALLEL = 8;
 
 type Make = (signal: AbortSignal) => Promise<Result<JsonValue>>;
 
-export class ReviewCalls {
+class ReviewCalls {
   private readonly answers = new Map<string, Result<JsonValue>>();
   private readonly waiting = new Map<string, { readonly what: string; readonly make: Make }>();
 

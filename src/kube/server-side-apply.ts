@@ -8,7 +8,7 @@ import { KubeError } from "./kube-client.js";
 import type { KubeConnection } from "./types.js";
 import { connectionAgent } from "./connection-agent.js";
 
-export interface ApplyOptions {
+interface ApplyOptions {
   readonly fieldManager: string;
   readonly timeoutMs?: number;
 }

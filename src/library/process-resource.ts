@@ -17,7 +17,7 @@ import {
   type Resource,
 } from "../engine/index.js";
 
-export interface Processed {
+interface Processed {
   readonly responses: readonly PolicyResponse[];
   /** The resource after every mutate policy. */
   readonly patched: Resource;

@@ -10,7 +10,7 @@ import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../platfo
 import { offlineContextSources, offlineHosts } from "../platform/offline-context.js";
 
 /** Without --cluster, serve reads no registry (live registry reads come with the cluster session). */
-export const SERVE_REGISTRY_HINT = "bylaw serve reads image registries only with --cluster";
+const SERVE_REGISTRY_HINT = "bylaw serve reads image registries only with --cluster";
 
 export function servePorts(live?: ContextSources): EnginePorts {
   return {

@@ -3,9 +3,16 @@
  * api/ folder (the shapes every layer shares) imports nothing outside itself; the package's API
  * reaches no CLI or server code; and no layer imports one above it. A cycle inside one folder is
  * allowed: a folder is one unit that is read together.
+ *
+ * The layers, top down: cli (the commands) -> server (the webhook) -> kube (the API server's
+ * client: it talks to the API server and nothing above it) -> platform (Node adapters: files,
+ * YAML, registries, outbound HTTP) -> engine (pure). The library (src/library, and the package
+ * entry src/index.ts above it) sits beside server: it builds on platform and engine only. Every
+ * top folder and file of src/ has a rule; a new one fails until it is given one.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { folderOf, importCycles, importGraph, reachable, type ImportGraph } from "./import-graph.js";
@@ -17,13 +24,27 @@ function crossFolderCycles(g: ImportGraph): string[][] {
   return importCycles(g).filter((files) => new Set(files.map(folderOf)).size > 1);
 }
 
-/** What each top folder of src/ must not import (tests aside: they may drive any layer). */
+/**
+ * What each top folder (or file) of src/ must not import (tests aside: they may drive any layer).
+ * No layer imports the package entry, src/index.ts: it is for the package's users.
+ */
 const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
-  "src/server/": ["src/cli/", "src/library/"],
-  "src/library/": ["src/cli/", "src/server/"],
-  "src/platform/": ["src/cli/", "src/server/", "src/library/"],
-  "src/engine/": ["src/cli/", "src/server/", "src/library/", "src/platform/"],
+  "src/index.ts": ["src/cli/", "src/server/", "src/kube/"],
+  "src/cli/": ["src/index.ts"],
+  "src/server/": ["src/index.ts", "src/cli/", "src/library/"],
+  "src/library/": ["src/index.ts", "src/cli/", "src/server/", "src/kube/"],
+  "src/kube/": ["src/index.ts", "src/cli/", "src/server/", "src/library/"],
+  "src/platform/": ["src/index.ts", "src/cli/", "src/server/", "src/library/", "src/kube/"],
+  "src/engine/": ["src/index.ts", "src/cli/", "src/server/", "src/library/", "src/kube/", "src/platform/"],
 };
+
+/** The top entries of src/ (`src/x/` for a folder, `src/x.ts` for a file) that FORBIDDEN has no rule for. */
+function unruledTops(entries: readonly { name: string; isDirectory: () => boolean }[]): string[] {
+  return entries
+    .map((e) => (e.isDirectory() ? `src/${e.name}/` : `src/${e.name}`))
+    .filter((top) => !top.endsWith(".d.ts") && (top.endsWith("/") || top.endsWith(".ts")))
+    .filter((top) => !Object.hasOwn(FORBIDDEN, top));
+}
 
 function upwardImports(g: ImportGraph): string[] {
   return [...g]
@@ -61,8 +82,13 @@ describe("src/ import structure", () => {
     assert.deepEqual(reached, []);
   });
 
-  test("layers import only downwards: cli -> server, library -> platform -> engine", () => {
+  test("layers import only downwards: cli -> server -> kube -> platform -> engine, library -> platform", () => {
     assert.deepEqual(upwardImports(graph), []);
+  });
+
+  test("every top folder and file of src/ has a layering rule", () => {
+    const entries = readdirSync(join(root, "src"), { withFileTypes: true });
+    assert.deepEqual(unruledTops(entries), []);
   });
 });
 
@@ -73,6 +99,40 @@ describe("the cycle check itself", () => {
       ["src/cli/main.ts", ["src/server/worker/w.ts"]],
     ]);
     assert.deepEqual(upwardImports(g), ["src/server/worker/w.ts -> src/cli/commands/serve/p.ts"]);
+  });
+
+  test("finds kube reaching up into the server, platform into kube, and a layer importing the package entry", () => {
+    const g: ImportGraph = new Map([
+      ["src/kube/tls-secret.ts", ["src/server/tls/load-tls-files.ts", "src/kube/informer.ts"]],
+      ["src/platform/http/x.ts", ["src/kube/read-capped.ts", "src/engine/index.ts"]],
+      ["src/library/create-bylaw.ts", ["src/index.ts", "src/kube/kube-client.ts", "src/platform/files/index.ts"]],
+      ["src/server/tls/tls-secret.ts", ["src/kube/informer.ts", "src/platform/http/index.ts"]],
+      ["src/index.ts", ["src/library/index.ts", "src/server/http/webhook-server.ts"]],
+    ]);
+    assert.deepEqual(upwardImports(g), [
+      "src/kube/tls-secret.ts -> src/server/tls/load-tls-files.ts",
+      "src/platform/http/x.ts -> src/kube/read-capped.ts",
+      "src/library/create-bylaw.ts -> src/index.ts",
+      "src/library/create-bylaw.ts -> src/kube/kube-client.ts",
+      "src/index.ts -> src/server/http/webhook-server.ts",
+    ]);
+  });
+
+  test("names a top folder of src/ that has no rule, and passes files that are not sources", () => {
+    const entry = (name: string, dir: boolean): { name: string; isDirectory: () => boolean } => ({
+      name,
+      isDirectory: () => dir,
+    });
+    assert.deepEqual(
+      unruledTops([
+        entry("engine", true),
+        entry("operator", true),
+        entry("index.ts", false),
+        entry("README.md", false),
+      ]),
+      ["src/operator/"],
+    );
+    assert.deepEqual(unruledTops([entry("main.ts", false)]), ["src/main.ts"]);
   });
 
   test("finds a cycle across folders and passes one inside a folder", () => {

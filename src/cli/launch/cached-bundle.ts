@@ -38,14 +38,14 @@ import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
 import { BUILD_CACHE_DIR, SAVE_HOOK } from "./save-compile-cache.js";
 
-export const COMPILE_CACHE_ENV = "BYLAW_COMPILE_CACHE";
+const COMPILE_CACHE_ENV = "BYLAW_COMPILE_CACHE";
 /** Cache folders of other builds are removed once untouched this long. */
 const STALE_BUILD_MS = 24 * 3600 * 1000;
 
 /** How a script was compiled: from the cache, without one (none yet, or V8 refused it), or with caching off. */
-export type CacheUse = "used" | "absent" | "rejected" | "off";
+type CacheUse = "used" | "absent" | "rejected" | "off";
 
-export interface ScriptsOptions {
+interface ScriptsOptions {
   /** The folder of the CommonJS scripts. */
   readonly dir: string;
   /** The folder the scripts' `import.meta.url` names (where the worker entries are). */

@@ -17,7 +17,7 @@ import {
 import { loadPaths } from "../../platform/files/index.js";
 import type { ResourceOrigin } from "../output/types.js";
 
-export interface LoadedPayloads {
+interface LoadedPayloads {
   readonly payloads: JsonObject[];
   readonly origins: ResourceOrigin[];
   readonly errors: string[];

@@ -6,8 +6,7 @@
  */
 import { type JsonValue, splitVariableKey } from "../../engine/index.js";
 
-export type SetValues =
-  { ok: true; values: Record<string, JsonValue>; warnings: string[] } | { ok: false; error: string };
+type SetValues = { ok: true; values: Record<string, JsonValue>; warnings: string[] } | { ok: false; error: string };
 
 export function parseSetValues(pairs: readonly string[]): SetValues {
   const values: Record<string, JsonValue> = {};

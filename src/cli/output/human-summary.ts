@@ -9,7 +9,7 @@ import { failedControls } from "./pss-controls.js";
 import { displaySource } from "./source-path.js";
 import { compareText, countResults, summaryLine, type ResultRow } from "./types.js";
 
-export interface HumanSummaryOptions {
+interface HumanSummaryOptions {
   readonly policies: number;
   readonly resources: number;
   readonly exceptions?: number;

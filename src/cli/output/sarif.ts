@@ -15,7 +15,7 @@ import { compareText, type ResultRow } from "./types.js";
 export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 const SRCROOT = "%SRCROOT%";
 
-export interface SarifOptions {
+interface SarifOptions {
   readonly cwd: string;
   readonly version?: string;
 }

@@ -40,7 +40,7 @@ export interface ResultRow {
   readonly ruleMessage?: string;
 }
 
-export type Counts = { pass: number; fail: number; warn: number; error: number; skip: number };
+type Counts = { pass: number; fail: number; warn: number; error: number; skip: number };
 
 export function countResults(rows: readonly ResultRow[]): Counts {
   const counts: Counts = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };

@@ -39,7 +39,7 @@ export async function readCatalog(dir: string): Promise<PolicySetCatalog> {
   return { dir, sets, problems };
 }
 
-export type SetSelection = { ok: true; sets: PolicySet[] } | { ok: false; error: string };
+type SetSelection = { ok: true; sets: PolicySet[] } | { ok: false; error: string };
 
 /** The sets named, in the order given (each once); an unknown name is an error listing the sets there are. */
 export function selectSets(catalog: PolicySetCatalog, names: readonly string[]): SetSelection {

@@ -12,7 +12,7 @@ import { isObject, type JsonValue } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { POLICY_SET_API_VERSION, POLICY_SET_KIND, type PolicySet } from "./types.js";
 
-export type SetRead = { ok: true; set: PolicySet } | { ok: false; problem: string };
+type SetRead = { ok: true; set: PolicySet } | { ok: false; problem: string };
 
 export async function readPolicySet(file: string): Promise<SetRead> {
   const docs = (await loadPaths([file])).filter((d) => d.value !== undefined || d.error !== undefined);

@@ -17,7 +17,7 @@ import {
 } from "../../engine/index.js";
 import type { ExpectedResult } from "./test-file.js";
 
-export interface RowVerdict {
+interface RowVerdict {
   readonly ok: boolean;
   readonly actual: string | null;
   readonly reason: string;
@@ -33,7 +33,7 @@ function bareName(policy: string): string {
   return i < 0 ? policy : policy.slice(i + 1);
 }
 
-export function resourceMatches(response: PolicyResponse, wanted: string): boolean {
+function resourceMatches(response: PolicyResponse, wanted: string): boolean {
   return objectMatches(response.resource, wanted);
 }
 

@@ -7,7 +7,7 @@ import { compileExceptionDocuments, type LoadedExceptions } from "../../library/
 import { loadPaths } from "../../platform/files/index.js";
 import type { Engine } from "../../engine/index.js";
 
-export type SuiteExceptions = LoadedExceptions;
+type SuiteExceptions = LoadedExceptions;
 
 export async function loadSuiteExceptions(
   dir: string,

@@ -24,7 +24,7 @@ export interface GlobalMock {
 }
 
 /** A JMESPath in Kyverno's dialect, compiled; throws on a bad expression or a failed search. */
-export type CompileJmespath = (expression: string) => (data: JsonValue) => JsonValue;
+type CompileJmespath = (expression: string) => (data: JsonValue) => JsonValue;
 
 /** The entries, with their resourceFiles read (relative to `dir`); errors name the entry and field. */
 export async function loadGlobalMocks(

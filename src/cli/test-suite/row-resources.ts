@@ -8,7 +8,7 @@ import { type PolicyResponse, resourceKind, resourceName } from "../../engine/in
 import type { ExpectedResult } from "./test-file.js";
 
 /** The row resource of an entry that names none and matched nothing. */
-export const NO_MATCHING_RESOURCE = "(no matching resource)";
+const NO_MATCHING_RESOURCE = "(no matching resource)";
 
 export function rowResources(expected: ExpectedResult, responses: () => readonly PolicyResponse[]): readonly string[] {
   if (expected.allResources !== true) return expected.resources;

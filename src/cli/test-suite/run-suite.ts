@@ -21,7 +21,7 @@ import { existingResources } from "../../library/existing-resources.js";
 import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
 import { loadPaths } from "../../platform/files/index.js";
-import { loadPolicies, type LoadedPolicies } from "../load-policies.js";
+import { loadPolicies } from "../load-policies.js";
 import { compareRow } from "./compare.js";
 import { loadSuiteCluster, type SuiteCluster } from "./context-file.js";
 import { inDefaultNamespace } from "./default-namespace.js";
@@ -36,7 +36,7 @@ import { parseUserInfo } from "./userinfo-file.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "./values-file.js";
 
 /** The engine for a suite, given the objects and image data its `context` file and `clusterResources` hold. */
-export type EngineFactory = (spec: TestSpec, cluster?: SuiteCluster) => Engine;
+type EngineFactory = (spec: TestSpec, cluster?: SuiteCluster) => Engine;
 
 /**
  * Every document of a test file is a test, as in Kyverno: one result per document. The first
@@ -268,8 +268,6 @@ function rowsFailing(spec: TestSpec, prefix: string, msg: string): RowResult[] {
 function failed(file: string, name: string, error: string, results: RowResult[]): SuiteResult {
   return { path: dirname(file), file, name, error, warnings: [], results };
 }
-
-export type { LoadedPolicies };
 
 /** Objects the suite says already exist: mutate-existing targets, and the clone sources its rows name (already read). */
 async function loadExisting(

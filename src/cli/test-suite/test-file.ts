@@ -104,7 +104,7 @@ const RULELESS_FLAGS = [
   "isMutatingPolicy",
 ];
 
-export type TestFileOutcome = { ok: true; spec: TestSpec } | { ok: false; errors: string[] };
+type TestFileOutcome = { ok: true; spec: TestSpec } | { ok: false; errors: string[] };
 
 export function parseTestFile(doc: JsonValue): TestFileOutcome {
   const errors: string[] = [];

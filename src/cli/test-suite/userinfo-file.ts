@@ -1,7 +1,7 @@
 /** The `cli.kyverno.io/v1alpha1` UserInfo file: roles, clusterRoles and the admission userInfo. */
 import { isObject, type JsonValue, type RequestUserInfo } from "../../engine/index.js";
 
-export type UserInfoOutcome = { ok: true; userInfo: RequestUserInfo } | { ok: false; error: string };
+type UserInfoOutcome = { ok: true; userInfo: RequestUserInfo } | { ok: false; error: string };
 
 export function parseUserInfo(doc: JsonValue): UserInfoOutcome {
   if (!isObject(doc)) return { ok: false, error: "the userinfo file must be a mapping" };

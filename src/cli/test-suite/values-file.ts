@@ -7,7 +7,7 @@
 import { isObject, type JsonObject, type JsonValue, splitVariableKey } from "../../engine/index.js";
 
 /** One `policies[].rules[]` entry. */
-export interface RuleValues {
+interface RuleValues {
   readonly name: string;
   readonly values: Readonly<Record<string, JsonValue>>;
   readonly foreachValues: Readonly<Record<string, readonly JsonValue[]>>;

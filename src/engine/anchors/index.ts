@@ -1,10 +1,8 @@
-export type { Anchor, AnchorKind } from "./types.js";
+export type { Anchor } from "./types.js";
 export {
-  anchorModifier,
   anchorToString,
   containsCondition,
   isAddIfNotPresentAnchor,
-  isConditionAnchor,
   isEqualityAnchor,
   isExistenceAnchor,
   isGlobalAnchor,

@@ -40,11 +40,6 @@ export function anchorToString(kind: AnchorKind, key: string): string {
   return `${KIND_TO_MODIFIER[kind]}(${key})`;
 }
 
-/** The modifier character(s) of an anchor kind, `""` for a conditional anchor. */
-export function anchorModifier(kind: AnchorKind): string {
-  return KIND_TO_MODIFIER[kind];
-}
-
 /** Removes the anchor from a key: `=(env)` gives `{ key: "env", prefix: "=(" }`; plain keys pass through. */
 export function removeAnchor(key: string): { key: string; prefix: string } {
   const a = parseAnchor(key);
@@ -59,9 +54,6 @@ export function removeAnchorsFromPath(path: string): string {
   return path.startsWith("/") ? `/${joined}` : joined;
 }
 
-export function isConditionAnchor(a: Anchor | undefined): boolean {
-  return a?.kind === "condition";
-}
 export function isGlobalAnchor(a: Anchor | undefined): boolean {
   return a?.kind === "global";
 }

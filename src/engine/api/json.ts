@@ -9,10 +9,6 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-export function isArray(v: unknown): v is JsonValue[] {
-  return Array.isArray(v);
-}
-
 /**
  * Whether an object is decoded data (a plain or null-prototype object or an array's element map),
  * not a class instance such as a JMESPath `&expr` value, which Go's printers and comparisons treat

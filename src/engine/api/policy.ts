@@ -14,14 +14,14 @@ export interface PolicyDocument {
   readonly spec: PolicySpec;
 }
 
-export interface PolicyMetadata {
+interface PolicyMetadata {
   readonly name: string;
   readonly namespace?: string;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly labels?: Readonly<Record<string, string>>;
 }
 
-export interface PolicySpec {
+interface PolicySpec {
   readonly rules?: readonly Rule[];
   readonly applyRules?: "All" | "One";
   readonly background?: boolean;
@@ -116,7 +116,7 @@ export interface ContextEntry {
   readonly globalReference?: { readonly name: string; readonly jmesPath?: string };
 }
 
-export interface ApiCall {
+interface ApiCall {
   readonly urlPath?: string;
   readonly method?: "GET" | "POST";
   readonly data?: readonly { readonly key: string; readonly value: JsonValue }[];
@@ -144,7 +144,7 @@ export interface Condition {
   readonly message?: string;
 }
 
-export interface Validation {
+interface Validation {
   readonly message?: string;
   readonly failureAction?: FailureAction;
   readonly failureActionOverrides?: readonly FailureActionOverride[];

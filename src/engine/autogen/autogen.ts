@@ -14,7 +14,7 @@ import { containsKind, qualifyKinds } from "./kind-names.js";
 
 const MAX_NAME = 63;
 
-export function autogenRuleName(prefix: string, name: string): string {
+function autogenRuleName(prefix: string, name: string): string {
   return `${prefix}-${name}`.slice(0, MAX_NAME);
 }
 

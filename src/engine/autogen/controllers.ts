@@ -5,10 +5,10 @@
 import type { PolicyDocument } from "../api/policy.js";
 import { canAutogen } from "./can-autogen.js";
 
-export const AUTOGEN_ANNOTATION = "pod-policies.kyverno.io/autogen-controllers";
+const AUTOGEN_ANNOTATION = "pod-policies.kyverno.io/autogen-controllers";
 
 /** The controllers Kyverno knows, CronJob last (it gets its own rule). */
-export const POD_CONTROLLERS: readonly string[] = [
+const POD_CONTROLLERS: readonly string[] = [
   "DaemonSet",
   "Deployment",
   "Job",
@@ -22,7 +22,7 @@ export const POD_CONTROLLERS: readonly string[] = [
 const TEMPLATE_CONTROLLERS: readonly string[] = POD_CONTROLLERS.filter((c) => c !== "CronJob");
 
 /** Split a comma list and sort it byte-wise, as Kyverno does; entries are not trimmed. */
-export function splitKinds(controllers: string): string[] {
+function splitKinds(controllers: string): string[] {
   return controllers.split(",").sort(byteOrder);
 }
 

@@ -7,7 +7,7 @@
 import type { JsonObject, JsonValue } from "../api/json.js";
 import { asArray, asObject, isPresent, mapStrings } from "./json-copy.js";
 
-export type TemplateTarget = "Pod" | "CronJob";
+type TemplateTarget = "Pod" | "CronJob";
 
 type Rewrites = readonly (readonly [string, string])[];
 
@@ -27,7 +27,7 @@ function rewritesFor(target: TemplateTarget, cel: boolean): Rewrites {
   ];
 }
 
-export function rewriteText(s: string, rewrites: Rewrites): string {
+function rewriteText(s: string, rewrites: Rewrites): string {
   let out = s;
   for (const [from, to] of rewrites) out = out.split(from).join(to);
   return out;

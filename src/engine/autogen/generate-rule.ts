@@ -11,7 +11,7 @@ import { shiftReferences } from "./shift-references.js";
 /** Rewrites the kinds of an any[]/all[] filter list (kinds are plain names; qualify them). */
 export type FilterRewrite = (filters: JsonValue[], kinds: readonly string[]) => JsonValue[];
 
-export interface Nesting {
+interface Nesting {
   /** Key under `spec` that holds the pod template: `template` or `jobTemplate`. */
   readonly templateKey: string;
   /** What `$(…)` references are shifted by: `spec/template` or `spec/jobTemplate/spec/template`. */

@@ -17,7 +17,7 @@ const QUALIFIED: Readonly<Record<string, string>> = {
 };
 
 /** The kind an entry of `kinds[]` names, without group, version or subresource. */
-export function kindNameOf(selector: string): string {
+function kindNameOf(selector: string): string {
   const parts = selector.split("/");
   const [a = "", b = "", c = "", d = ""] = parts;
   let kind: string;

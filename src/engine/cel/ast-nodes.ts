@@ -4,15 +4,15 @@
  * `evaluate` slot. cel-js is pinned to an exact version; cel-internals.test.ts fails if any of
  * this changes shape.
  */
-export type EvaluateFn = (this: CelNode, ev: unknown, ast: CelNode, ctx: unknown) => unknown;
+type EvaluateFn = (this: CelNode, ev: unknown, ast: CelNode, ctx: unknown) => unknown;
 
-export interface CelNodeMeta {
+interface CelNodeMeta {
   readonly evaluate: EvaluateFn;
   readonly alternate?: CelNode;
   readonly macro?: CelMacro;
 }
 
-export interface CelMacro {
+interface CelMacro {
   readonly receiver?: CelNode;
   readonly arg?: CelNode;
   evaluate(ev: unknown, macro: CelMacro, ctx: unknown): unknown;

@@ -30,7 +30,7 @@ import {
 } from "./types.js";
 
 /** The variables of a Kyverno validate.cel rule and of the policies.kyverno.io kinds. */
-export const KYVERNO_VARIABLES: readonly CelVariableDecl[] = [
+const KYVERNO_VARIABLES: readonly CelVariableDecl[] = [
   { name: "object", type: "dyn" },
   { name: "oldObject", type: "dyn" },
   { name: "params", type: "dyn" },
@@ -43,10 +43,10 @@ export const KYVERNO_VARIABLES: readonly CelVariableDecl[] = [
  * The policies.kyverno.io kinds also read `exceptions` (Kyverno's libs.Exception): the images and
  * values of the partial PolicyExceptions that matched the request.
  */
-export const EXCEPTIONS_VARIABLE: CelVariableDecl = { name: "exceptions", type: "map<string, list<string>>" };
+const EXCEPTIONS_VARIABLE: CelVariableDecl = { name: "exceptions", type: "map<string, list<string>>" };
 const EXCEPTIONS_FIELDS: readonly string[] = ["allowedImages", "allowedValues"];
 
-export interface CreateCelOptions {
+interface CreateCelOptions {
   readonly variables?: readonly CelVariableDecl[];
   readonly libraries?: readonly CelLibrary[];
   readonly perCallCostLimit?: number;

@@ -6,6 +6,7 @@
 import type { CelServices } from "./kyverno/index.js";
 import type { CostBudget } from "./types.js";
 import type { CompiledValidatingPolicy } from "./validating-policy/compiled.js";
+import type { CelRuleInput } from "./validate-rule/index.js";
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
@@ -13,7 +14,7 @@ type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: f
  * Defines on `variables` a getter per definition; each evaluates against `activation` (which holds
  * `variables`, so a variable may read earlier ones). `failure` words a variable's error.
  */
-export function defineLazyVariables(
+function defineLazyVariables(
   variables: Record<string, unknown>,
   definitions: CompiledValidatingPolicy["variables"],
   run: {
@@ -38,4 +39,36 @@ export function defineLazyVariables(
       },
     });
   }
+}
+
+/**
+ * The activation a ValidatingPolicy's or a ValidatingAdmissionPolicy's expressions read: the
+ * request's objects, `variables` (each evaluated on first read) and `extra` (`exceptions` or `params`).
+ */
+export function policyActivation(
+  definitions: CompiledValidatingPolicy["variables"],
+  input: CelRuleInput,
+  run: {
+    readonly extra: Readonly<Record<string, unknown>>;
+    readonly budget: CostBudget;
+    readonly services: CelServices;
+    readonly failure?: (name: string, message: string) => string;
+  },
+): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  const activation = {
+    object: input.object,
+    oldObject: input.oldObject,
+    request: input.request,
+    namespaceObject: input.namespaceObject,
+    variables,
+    ...run.extra,
+  };
+  defineLazyVariables(variables, definitions, {
+    activation,
+    budget: run.budget,
+    services: run.services,
+    ...(run.failure === undefined ? {} : { failure: run.failure }),
+  });
+  return activation;
 }

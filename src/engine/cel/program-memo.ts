@@ -10,7 +10,7 @@ import type { Result } from "../api/result.js";
 import type { CelCompileError, CelCompileOptions, CelProgram } from "./types.js";
 
 /** Distinct compilations kept per environment. */
-export const MEMO_ENTRIES = 2048;
+const MEMO_ENTRIES = 2048;
 
 export class ProgramMemo {
   readonly #entries = new Map<string, Result<CelProgram, CelCompileError>>();

@@ -14,7 +14,7 @@
 import { createCel } from "./create-cel.js";
 import type { CelEngine } from "./types.js";
 
-export type SharedCelKind = "kubernetes" | "cluster" | "namespaced" | "match-conditions";
+type SharedCelKind = "kubernetes" | "cluster" | "namespaced" | "match-conditions";
 
 /**
  * Kubernetes' admission matchConditions environment (a webhook's, and a kyverno.io policy's

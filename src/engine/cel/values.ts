@@ -10,7 +10,7 @@ import { type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import { base64Encode } from "../jmespath/functions/kyverno/base64.js";
 
 /** A value as cel-js takes it: JSON with integers as bigint. */
-export type CelInput = null | boolean | number | bigint | string | CelInput[] | { [key: string]: CelInput };
+type CelInput = null | boolean | number | bigint | string | CelInput[] | { [key: string]: CelInput };
 
 export function toCel(v: JsonValue): CelInput {
   if (typeof v === "number") return Number.isInteger(v) && Number.isSafeInteger(v) ? BigInt(v) : v;

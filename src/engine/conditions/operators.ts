@@ -33,7 +33,7 @@ export const OPERATOR_NAMES = [
   "DurationLessThan",
 ] as const;
 
-export type OperatorName = (typeof OPERATOR_NAMES)[number];
+type OperatorName = (typeof OPERATOR_NAMES)[number];
 
 const DEPRECATED: Readonly<Record<string, readonly string[]>> = {
   In: ["AllIn", "AnyIn"],

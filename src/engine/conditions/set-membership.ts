@@ -13,7 +13,7 @@ import { matchesStringPattern, operatorOfPattern } from "./range-pattern.js";
 export type Membership = boolean | "invalid";
 
 /** A key as the set operators see it: one string, or a list of strings. */
-export type SetKey = { readonly scalar: string } | { readonly list: readonly string[] };
+type SetKey = { readonly scalar: string } | { readonly list: readonly string[] };
 
 /** Strings, numbers and booleans are single keys; lists are stringified item by item. */
 export function toSetKey(key: JsonValue): SetKey | undefined {

@@ -8,7 +8,7 @@ import { runConditions, type CompiledConditions } from "../conditions/index.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { loadContextEntries } from "./load-entries.js";
 
-export type ScopeOutcome =
+type ScopeOutcome =
   | { readonly kind: "ready"; readonly vars: SubstitutionScope }
   | { readonly kind: "skip"; readonly message: string }
   | { readonly kind: "error"; readonly stage: "context" | "preconditions"; readonly message: string };

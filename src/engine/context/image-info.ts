@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from "../api/json.js";
 
-export interface ImageInfo {
+interface ImageInfo {
   readonly registry: string;
   readonly path: string;
   readonly name: string;
@@ -15,7 +15,7 @@ export interface ImageInfo {
   readonly referenceWithTag: string;
 }
 
-export const DEFAULT_REGISTRY = "docker.io";
+const DEFAULT_REGISTRY = "docker.io";
 
 export function parseImageReference(image: string, defaultRegistry: string = DEFAULT_REGISTRY): ImageInfo | undefined {
   if (image === "" || /\s/.test(image)) return undefined;

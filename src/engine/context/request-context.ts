@@ -16,7 +16,7 @@ import {
 import { extractImages } from "./images.js";
 import { setPath } from "./variable-key.js";
 
-export interface RequestInput {
+interface RequestInput {
   readonly resource: Resource;
   readonly oldResource?: Resource;
   readonly operation: Operation;

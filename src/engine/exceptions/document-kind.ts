@@ -1,7 +1,7 @@
 /** Tell a kyverno.io PolicyException document from CEL exceptions (policies.kyverno.io) and other objects. */
 import { isObject, type JsonValue } from "../api/json.js";
 
-export type ExceptionDocumentKind = "kyverno" | "cel" | "other";
+type ExceptionDocumentKind = "kyverno" | "cel" | "other";
 
 /** Which kind of PolicyException document this is ("other" for anything else). */
 export function isPolicyExceptionDocument(doc: JsonValue | undefined): ExceptionDocumentKind {

@@ -21,12 +21,12 @@ export function exceptionPolicyKey(policy: Pick<CompiledPolicy, "kind" | "name" 
 }
 
 /** Kyverno's `Exception.Contains`: the policy name is compared exactly, rule names as wildcards. */
-export function exceptionCovers(exception: CompiledException, policy: string, rule: string): boolean {
+function exceptionCovers(exception: CompiledException, policy: string, rule: string): boolean {
   return exception.entries.some((e) => e.policyName === policy && e.ruleNames.some((r) => wildcardMatch(r, rule)));
 }
 
 /** Whether the exception may be used at all in this evaluation (namespace restriction, background). */
-export function exceptionUsable(
+function exceptionUsable(
   exception: CompiledException,
   background: boolean,
   options: MatchExceptionsOptions = {},

@@ -9,7 +9,7 @@
  */
 import type { CompiledException, PodSecurityExclusion } from "./types.js";
 
-export type PodSecurityExceptionPlan =
+type PodSecurityExceptionPlan =
   /** No exception matched: evaluate the rule as usual. */
   | { readonly kind: "none" }
   /** Skip the rule with `message` without checking the pod. */

@@ -7,7 +7,7 @@ import { substituteString, type SubstitutionScope } from "../variables/index.js"
 import { ElementScopes } from "./element-scopes.js";
 import { textOf } from "../api/json.js";
 
-export type ListOutcome =
+type ListOutcome =
   | { readonly kind: "items"; readonly items: readonly JsonValue[] }
   | { readonly kind: "missing" }
   | { readonly kind: "error"; readonly message: string };

@@ -40,7 +40,7 @@ const SERVER_SET = [
 const NO_STATUS = new Set(["status"]);
 
 /** A copy of `source` as the object `target`. */
-export function cloneInto(source: Resource, target: TargetRef): Resource {
+function cloneInto(source: Resource, target: TargetRef): Resource {
   const drop = new Set(SERVER_SET);
   if (resourceNamespace(source) !== target.namespace) drop.add("ownerReferences");
   return withIdentity(target, copyWithout(metadataOf(source), drop), copyWithout(source, NO_STATUS));

@@ -17,8 +17,8 @@ import { setOwn } from "../api/set-own.js";
 import { cloneJson } from "../api/json-copy.js";
 import type { GenerateInput } from "./types.js";
 
-export const MANAGED_BY = "app.kubernetes.io/managed-by";
-export const LABEL_VALUE_MAX = 63;
+const MANAGED_BY = "app.kubernetes.io/managed-by";
+const LABEL_VALUE_MAX = 63;
 const PREFIX = "generate.kyverno.io/";
 
 /** The clone source as the labels describe it. */

@@ -13,7 +13,7 @@ export interface FieldProblem {
   readonly message: string;
 }
 
-export interface ReadGenerate {
+interface ReadGenerate {
   readonly spec: GenerateSpec;
   readonly problems: readonly FieldProblem[];
 }
@@ -96,11 +96,7 @@ function readStrings(v: JsonValue | undefined, path: string, problems: FieldProb
 }
 
 /** A Kubernetes LabelSelector written as JSON; malformed parts are reported and left out. */
-export function readSelector(
-  v: JsonValue | undefined,
-  path: string,
-  problems: FieldProblem[],
-): LabelSelector | undefined {
+function readSelector(v: JsonValue | undefined, path: string, problems: FieldProblem[]): LabelSelector | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isObject(v)) {
     problems.push({ path, message: `must be a label selector {matchLabels, matchExpressions}, got ${describe(v)}` });

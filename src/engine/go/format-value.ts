@@ -41,7 +41,7 @@ export function goIntString(n: number): string {
  * - `"int64-when-whole"`: whole numbers are int64, as Kubernetes decodes resources and Kyverno's
  *   pattern code holds them: 1000000 → `1000000`, 2.5 → `2.5`.
  */
-export type GoNumbers = "float64" | "int64-when-whole";
+type GoNumbers = "float64" | "int64-when-whole";
 
 /** `%v` of a decoded JSON value, e.g. `<nil>`, `[1 a]`, `map[k:v]`; other objects print `{}`. */
 export function goFormatValue(v: unknown, numbers: GoNumbers = "float64"): string {

@@ -6,7 +6,7 @@
  */
 import { isPlainData } from "../api/json.js";
 
-export type GoPanic = { readonly panic: string };
+type GoPanic = { readonly panic: string };
 
 const SLICES: GoPanic = { panic: "runtime error: comparing uncomparable type []interface {}" };
 const MAPS: GoPanic = { panic: "runtime error: comparing uncomparable type map[string]interface {}" };

@@ -1,9 +1,11 @@
 /**
  * Go's `encoding/json.Marshal` for decoded JSON values: map keys sorted, `<`, `>` and `&` escaped
  * as \u003c \u003e \u0026, U+2028/U+2029 escaped, `-0` kept, NaN and infinities refused. This is
- * what `to_string` and Kyverno's embedded variable substitution print.
+ * what `to_string` prints. The `json-iterator` dialect is the encoder Kyverno uses when a
+ * non-string variable is embedded in a longer string (json-iterator in standard-library mode): the
+ * same, except that `\b` and `\f` are written `\u0008` `\u000c` and NaN and infinities as `null`.
  */
-import { isPlainData } from "../api/json.js";
+import { isPlainData, type JsonValue } from "../api/json.js";
 import { compareCodePoints } from "./strings.js";
 
 /** Thrown when a value cannot be encoded (NaN, infinities) or the output would be too long. */
@@ -17,9 +19,13 @@ export class GoJsonEncodeError extends Error {
   }
 }
 
+/** Which Go encoder to follow: the standard library's, or json-iterator's (see the module comment). */
+type GoJsonDialect = "encoding/json" | "json-iterator";
+
 const HEX = "0123456789abcdef";
 
-function escapeChar(c: number): string {
+function escapeChar(c: number, dialect: GoJsonDialect): string {
+  if (dialect === "json-iterator" && (c === 0x08 || c === 0x0c)) return "\\u000" + HEX.charAt(c);
   switch (c) {
     case 0x22:
       return '\\"';
@@ -57,7 +63,7 @@ function needsEscape(c: number): boolean {
 }
 
 /** A Go JSON string literal for `s`. Lone surrogates (invalid UTF-8 in Go) become `\ufffd`. */
-export function goJsonString(s: string): string {
+export function goJsonString(s: string, dialect: GoJsonDialect = "encoding/json"): string {
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {
@@ -71,15 +77,19 @@ export function goJsonString(s: string): string {
       }
     }
     out += s.slice(start, i);
-    out += c >= 0xd800 && c <= 0xdfff ? "\\ufffd" : escapeChar(c);
+    out += c >= 0xd800 && c <= 0xdfff ? "\\ufffd" : escapeChar(c, dialect);
     start = i + 1;
   }
   return out + s.slice(start) + '"';
 }
 
-/** Go's float64 JSON text: the shortest round-trip digits, exponent form below 1e-6 and from 1e21. */
-export function goJsonNumber(n: number): string {
+/**
+ * Go's float64 JSON text: the shortest round-trip digits, exponent form below 1e-6 and from 1e21.
+ * NaN and infinities throw, or are `null` in the json-iterator dialect.
+ */
+export function goJsonNumber(n: number, dialect: GoJsonDialect = "encoding/json"): string {
   if (!Number.isFinite(n)) {
+    if (dialect === "json-iterator") return "null";
     const text = Number.isNaN(n) ? "NaN" : n > 0 ? "+Inf" : "-Inf";
     throw new GoJsonEncodeError("unsupported", `json: unsupported value: ${text}`);
   }
@@ -91,7 +101,11 @@ export function goJsonNumber(n: number): string {
  * Encodes `value` as Go would. Values that are not JSON (e.g. an expression reference) encode as
  * `{}`, as Go encodes a struct without exported fields. Throws `GoJsonEncodeError`.
  */
-export function goJsonMarshal(value: unknown, maxLength = Number.POSITIVE_INFINITY): string {
+export function goJsonMarshal(
+  value: unknown,
+  maxLength = Number.POSITIVE_INFINITY,
+  dialect: GoJsonDialect = "encoding/json",
+): string {
   const parts: string[] = [];
   let length = 0;
   const emit = (s: string): void => {
@@ -104,9 +118,9 @@ export function goJsonMarshal(value: unknown, maxLength = Number.POSITIVE_INFINI
     if (v === null || v === undefined) return emit("null");
     switch (typeof v) {
       case "string":
-        return emit(goJsonString(v));
+        return emit(goJsonString(v, dialect));
       case "number":
-        return emit(goJsonNumber(v));
+        return emit(goJsonNumber(v, dialect));
       case "boolean":
         return emit(v ? "true" : "false");
       case "object":
@@ -128,7 +142,7 @@ export function goJsonMarshal(value: unknown, maxLength = Number.POSITIVE_INFINI
     emit("{");
     keys.forEach((k, i) => {
       if (i > 0) emit(",");
-      emit(goJsonString(k));
+      emit(goJsonString(k, dialect));
       emit(":");
       walk(obj[k]);
     });
@@ -136,4 +150,9 @@ export function goJsonMarshal(value: unknown, maxLength = Number.POSITIVE_INFINI
   };
   walk(value);
   return parts.join("");
+}
+
+/** JSON text as Kyverno writes a non-string variable embedded in a longer string (the json-iterator dialect). */
+export function goJson(value: JsonValue): string {
+  return goJsonMarshal(value, Number.POSITIVE_INFINITY, "json-iterator");
 }

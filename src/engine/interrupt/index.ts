@@ -104,7 +104,7 @@ function checkpoint(m: Meter): void {
 }
 
 /** What `beginInterruptible` hands to `endInterruptible`: the caller's meter, restored at the end (undefined: nothing to restore). */
-export type InterruptibleCall = Meter | undefined;
+type InterruptibleCall = Meter | undefined;
 
 /**
  * Makes `meter` (the engine's) count for a call made with `interruption`; returns what

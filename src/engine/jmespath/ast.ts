@@ -57,8 +57,6 @@ export type Node =
   /** What go-jmespath's parser leaves for some malformed `[...]`; evaluating it is an error. */
   | { readonly type: "Empty" };
 
-export type NodeType = Node["type"];
-
 /** The direct children of a node, in go-jmespath's order. */
 export function childrenOf(node: Node): readonly Node[] {
   switch (node.type) {

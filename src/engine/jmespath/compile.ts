@@ -13,7 +13,7 @@ import type { JmesPathLimits } from "./limits.js";
 import { parse } from "./parser.js";
 import type { CompiledExpression, FunctionContext } from "./types.js";
 
-export interface CompileOptions {
+interface CompileOptions {
   readonly limits: JmesPathLimits;
   readonly resolve: (name: string) => BoundFunction | undefined;
 }

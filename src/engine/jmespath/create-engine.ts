@@ -9,7 +9,7 @@ import { builtinFunctions } from "./functions/builtin/index.js";
 import { resolveLimits, type JmesPathLimits } from "./limits.js";
 import type { CompiledExpression, FunctionDef, JmesPathEngine } from "./types.js";
 
-export interface JmesPathOptions {
+interface JmesPathOptions {
   /** Functions registered after the built-ins; a same-named function replaces the built-in. */
   readonly functions: readonly FunctionDef[];
   /** Bounds for hostile input; each defaults to `DEFAULT_LIMITS`. */

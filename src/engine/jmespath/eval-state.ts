@@ -12,16 +12,16 @@ import type { EvaluationBudget, ExpressionRef, FunctionContext } from "./types.j
 
 /** Marks a field access that hit a missing map key; the key is in `EvalState.missingKey`. */
 export const MISSING: unique symbol = Symbol("jmespath.missing");
-export type Missing = typeof MISSING;
+type Missing = typeof MISSING;
 
 /** What an expression evaluates to inside the interpreter. */
 export type Value = JsonValue | ExprRef;
 export type Outcome = Value | Missing;
 
 /** A compiled expression node (see evaluator.ts). */
-export type Evaluate = (value: Value, st: EvalState) => Outcome;
+type Evaluate = (value: Value, st: EvalState) => Outcome;
 
-export interface StateLimits {
+interface StateLimits {
   readonly maxSteps: number;
   readonly maxStringLength: number;
 }
@@ -30,7 +30,7 @@ export interface StateLimits {
  * Steps per tick of the caller's interruption (engine/interrupt): `checkAt` is the next step count
  * at which the budget is looked at, so the step budget and the interruption cost one compare.
  */
-export const STEPS_PER_TICK = 64;
+const STEPS_PER_TICK = 64;
 
 export class EvalState implements FunctionContext, EvaluationBudget {
   steps = 0;

@@ -103,7 +103,7 @@ export function formatAst(expression: string, limits: JmesPathLimits = DEFAULT_L
   return formatNode(ast);
 }
 
-export function formatNode(node: Node): string {
+function formatNode(node: Node): string {
   const out: string[] = [];
   pretty(node, 0, out);
   return out.join("");

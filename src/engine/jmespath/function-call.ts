@@ -31,7 +31,7 @@ function allOf(v: FunctionArg, pred: (x: unknown) => boolean): boolean {
 }
 
 /** Whether `v` is of JMESPath type `t` (go-jmespath's typeCheck). */
-export function matchesType(v: FunctionArg, t: JmesType): boolean {
+function matchesType(v: FunctionArg, t: JmesType): boolean {
   switch (t) {
     case "any":
       return true;

@@ -10,7 +10,7 @@ import { tokenize } from "./lexer.js";
 import { decodeJsonLiteral, fieldNode, parseInteger } from "./parse-atoms.js";
 import { bindingPower, Tok, tokName, type Token, type TokType } from "./tokens.js";
 
-export interface ParseOptions {
+interface ParseOptions {
   readonly maxDepth: number;
   /** Binds function names at parse time; omitted (e.g. for `formatAst`), every call is unbound. */
   readonly resolve?: (name: string) => BoundFunction | undefined;

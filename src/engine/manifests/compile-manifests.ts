@@ -10,12 +10,12 @@ import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import type { AttestorEntry, AttestorSet, CompiledManifests, FieldBinding, ObjectPattern } from "./types.js";
 
-export const DEFAULT_ANNOTATION_DOMAIN = "cosign.sigstore.dev";
+const DEFAULT_ANNOTATION_DOMAIN = "cosign.sigstore.dev";
 const PEM_KEY = "-----BEGIN PUBLIC KEY-----";
 const PGP_KEY = "-----BEGIN PGP PUBLIC KEY BLOCK-----";
 const MAX_NESTING = 8;
 
-export type ManifestsCompileResult = { ok: true; value: CompiledManifests } | { ok: false; problems: PolicyProblem[] };
+type ManifestsCompileResult = { ok: true; value: CompiledManifests } | { ok: false; problems: PolicyProblem[] };
 
 export function compileManifests(raw: JsonValue, path: string): ManifestsCompileResult {
   const problems: PolicyProblem[] = [];

@@ -6,9 +6,9 @@
  * difference list prints as Kyverno's message does: `{"items":[{"key":…,"values":{"after":…,"before":…}}]}`.
  */
 import type { JsonValue } from "../api/json.js";
-import { goJson, goJsonNumber } from "../variables/go-json.js";
+import { goJson, goJsonNumber } from "../go/json-encode.js";
 
-export type Leaf = string | number | boolean;
+type Leaf = string | number | boolean;
 
 export interface Difference {
   readonly key: string;
@@ -51,7 +51,7 @@ export function diffDocuments(before: JsonValue, after: JsonValue): Difference[]
 function typeNote(v: Leaf): string {
   if (typeof v === "string") return `(type: string) ${v}`;
   if (typeof v === "boolean") return `(type: bool) %!s(bool=${v})`;
-  return `(type: float64) %!s(float64=${goJsonNumber(v)})`;
+  return `(type: float64) %!s(float64=${goJsonNumber(v, "json-iterator")})`;
 }
 
 const LIST_INDEX = /\.\d+\./;

@@ -177,7 +177,7 @@ function objectMatches(p: ObjectPattern, r: ObjectReference): boolean {
 }
 
 /** k8s-manifest-sigstore's `MatchPattern`: empty or `*` match all, `x*` is a prefix, `a,b` a list. */
-export function matchPattern(pattern: string | undefined, value: string): boolean {
+function matchPattern(pattern: string | undefined, value: string): boolean {
   const p = (pattern ?? "").trim();
   if (p === "" || p === "*") return true;
   if (p === "-" && value === "") return true;

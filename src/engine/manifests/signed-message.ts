@@ -23,7 +23,7 @@ const isGzip = (b: Uint8Array): boolean => b.length >= 2 && b[0] === 0x1f && b[1
  * At most this many bytes come out of one gunzip: a message annotation is at most 256 KiB, and a
  * gzip "bomb" (twice gzipped here) must not take the process's memory.
  */
-export const MAX_INFLATED_BYTES = 8 * 1024 * 1024;
+const MAX_INFLATED_BYTES = 8 * 1024 * 1024;
 
 const gunzip = (b: Uint8Array): Uint8Array | string => gunzipCapped(b, MAX_INFLATED_BYTES);
 

@@ -4,7 +4,7 @@
  * any other entry type is an error, as in k8s-manifest-sigstore's reader.
  */
 import { utf8DecodeLossy } from "../jmespath/functions/kyverno/go-text.js";
-export interface TarFile {
+interface TarFile {
   readonly name: string;
   readonly data: Uint8Array;
 }

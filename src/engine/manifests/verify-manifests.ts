@@ -26,14 +26,14 @@ import { utf8Encode } from "../jmespath/functions/kyverno/go-text.js";
 import { isObject, type JsonObject } from "../api/json.js";
 import type { SignatureVerifier } from "../ports.js";
 import { base64Decode } from "../jmespath/functions/kyverno/base64.js";
-import { goJsonString } from "../variables/go-json.js";
+import { goJsonString } from "../go/json-encode.js";
 import { diffDocuments, diffString, type Difference } from "./flat-diff.js";
 import { findManifests } from "./find-manifest.js";
 import { ignoredFieldsFor, withoutIgnored } from "./ignore-fields.js";
 import { readSignedMessage, type SignedMessage } from "./signed-message.js";
 import type { AttestorEntry, AttestorSet, CompiledManifests } from "./types.js";
 
-export interface ManifestOutcome {
+interface ManifestOutcome {
   readonly status: "pass" | "fail" | "error";
   readonly message: string;
 }
@@ -218,5 +218,5 @@ function checkSignatures(
   if (online !== undefined) {
     return `signature ${online}/${sets.length} carries a ${s.domain}/certificate or bundle annotation: cosign then checks it against the Rekor transparency log, which Bylaw does not reach offline`;
   }
-  return `verification failed for ${sets.length} signature. all trials: [${trials.map(goJsonString).join(",")}]`;
+  return `verification failed for ${sets.length} signature. all trials: [${trials.map((t) => goJsonString(t, "json-iterator")).join(",")}]`;
 }

@@ -10,10 +10,10 @@ import { evaluateSelector, selectorHasWildcard, selectorRequirementCount } from 
 import { isZeroDescription } from "./resource-description.js";
 import type { UserInfoCriteria } from "./user-info.js";
 
-export type BlockRole = "match" | "exclude";
+type BlockRole = "match" | "exclude";
 
 /** One admission problem: the field path it concerns and what is wrong there. */
-export interface MatchBlockProblem {
+interface MatchBlockProblem {
   readonly path: string;
   readonly message: string;
 }

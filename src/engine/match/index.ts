@@ -1,6 +1,4 @@
-export type { MatchRequest, KindSelector, CompiledMatch } from "./types.js";
-export { compileMatch } from "./match-rule.js";
-export { parseKindSelector, kindSelectorMatches } from "./kind-selector.js";
-export { checkMatchBlock, matchBlockProblems, type BlockRole, type MatchBlockProblem } from "./check-match-block.js";
-export { evaluateSelector, expandMatchLabels, type SelectorResult } from "./label-selector.js";
-export { subjectsMatch, isEmptyUserInfo } from "./user-info.js";
+export type { MatchRequest, CompiledMatch } from "./types.js";
+
+export { matchBlockProblems } from "./check-match-block.js";
+export { evaluateSelector } from "./label-selector.js";

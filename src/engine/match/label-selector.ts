@@ -10,8 +10,7 @@
 import type { LabelSelector } from "../api/policy.js";
 import { hasWildcard, wildcardMatch } from "../values/wildcard.js";
 
-export type SelectorResult =
-  { readonly ok: true; readonly matched: boolean } | { readonly ok: false; readonly error: string };
+type SelectorResult = { readonly ok: true; readonly matched: boolean } | { readonly ok: false; readonly error: string };
 
 const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

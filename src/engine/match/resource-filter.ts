@@ -7,7 +7,7 @@ import { compileResourceChecks, isZeroDescription } from "./resource-description
 import type { Check, CheckContext } from "./types.js";
 import { compileUserInfoChecks, hasUserInfoCriteria, type UserInfoCriteria } from "./user-info.js";
 
-export interface FilterSource extends UserInfoCriteria {
+interface FilterSource extends UserInfoCriteria {
   readonly resources?: ResourceDescription | null;
 }
 

@@ -32,7 +32,7 @@ export function hasUserInfoCriteria(c: UserInfoCriteria): boolean {
 }
 
 /** Whether one of the subjects names the user (User and Group by wildcard, ServiceAccount by full name). */
-export function subjectsMatch(subjects: readonly Subject[], user: RequestUserInfo): boolean {
+function subjectsMatch(subjects: readonly Subject[], user: RequestUserInfo): boolean {
   return subjects.some((s) => {
     switch (s.kind) {
       case "ServiceAccount":

@@ -10,7 +10,7 @@ import { applyPatchOf } from "./patch-block.js";
 import { runForEachMutation } from "./foreach-mutation.js";
 import type { MutateOutcome, MutateScope } from "./types.js";
 
-export const NO_PATCHES = "no patches applied";
+const NO_PATCHES = "no patches applied";
 
 export function runMutation(mutate: JsonObject, scope: MutateScope): MutateOutcome {
   const foreach = mutate["foreach"];
@@ -37,7 +37,7 @@ function settle(scope: MutateScope, patched: Resource): MutateOutcome {
   return { status: "pass", message: mutatedMessage(patched), resource: patched };
 }
 
-export function mutatedMessage(r: Resource): string {
+function mutatedMessage(r: Resource): string {
   const ns = resourceNamespace(r);
   return `mutated ${resourceKind(r)}/${resourceName(r)}${ns === "" ? "" : ` in namespace ${ns}`}`;
 }

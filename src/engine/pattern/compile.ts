@@ -16,7 +16,7 @@ import { ownReader } from "./own-reader.js";
 
 export type PatternNode = MapNode | ArrayNode | LeafNode;
 
-export interface LeafNode {
+interface LeafNode {
   readonly kind: "leaf";
   readonly pattern: string | number | boolean | null;
   readonly test: LeafTest;
@@ -43,8 +43,7 @@ export interface AnchorEntry {
   readonly existence?: ExistenceSpec;
 }
 
-export type ExistenceSpec =
-  { readonly ok: true; readonly items: readonly (MapNode | undefined)[] } | { readonly ok: false };
+type ExistenceSpec = { readonly ok: true; readonly items: readonly (MapNode | undefined)[] } | { readonly ok: false };
 
 /** A key evaluated in the second phase: plain keys, global anchors `<(k)` and `+(k)` taken literally. */
 export interface PlainEntry {
@@ -84,7 +83,7 @@ function compileArray(pattern: readonly JsonValue[]): ArrayNode {
   return { kind: "array", shape: "positional", items: pattern.map(compileNode), length: pattern.length };
 }
 
-export function compileMap(pattern: JsonObject): MapNode {
+function compileMap(pattern: JsonObject): MapNode {
   const anchors: AnchorEntry[] = [];
   const front: PlainEntry[] = [];
   const back: PlainEntry[] = [];
@@ -128,7 +127,7 @@ function anchorEntry(raw: string, anchor: Anchor, value: JsonValue): AnchorEntry
 }
 
 /** Whether a pattern value holds an anchored key anywhere below it (`hasNestedAnchors`). */
-export function hasNestedAnchors(value: JsonValue): boolean {
+function hasNestedAnchors(value: JsonValue): boolean {
   if (Array.isArray(value)) return value.some(hasNestedAnchors);
   if (!isObject(value)) return false;
   for (const [k, v] of Object.entries(value)) {

@@ -3,8 +3,8 @@
  * wildcards; maps with anchors; arrays; wildcard metadata keys. See Kyverno's
  * `pkg/engine/validate/validate.go`, `pkg/engine/pattern/pattern.go` and `pkg/engine/anchor/`.
  */
-export type { AnyPatternOutcome, CompiledPattern, IndexedOutcome, PatternOutcome } from "./types.js";
-export type { CompiledAnyPattern } from "./match-pattern.js";
+export type { CompiledPattern, PatternOutcome } from "./types.js";
+
 export {
   anyPatternDetails,
   compileAnyPattern,
@@ -12,7 +12,5 @@ export {
   matchAnyPattern,
   matchPattern,
 } from "./match-pattern.js";
-export type { LeafTest } from "./leaf.js";
-export { compileLeaf } from "./leaf.js";
-export { formatFloatE, goTypeName, goValueString } from "./go-format.js";
+
 export { PatternCache } from "./pattern-cache.js";

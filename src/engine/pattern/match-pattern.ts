@@ -37,7 +37,7 @@ function matchNode(root: PatternNode, resource: JsonValue): PatternOutcome {
 }
 
 /** A compiled `anyPattern` list. */
-export interface CompiledAnyPattern {
+interface CompiledAnyPattern {
   readonly patterns: readonly CompiledPattern[];
   match(resource: JsonValue): AnyPatternOutcome;
 }

@@ -9,7 +9,7 @@ const RANGE_END = String.raw`[-|+]?[0-9]+(?:\.[0-9]+)?[A-Za-z]*`;
 const IN_RANGE = new RegExp(`^(${RANGE_END})-(${RANGE_END})$`);
 const NOT_IN_RANGE = new RegExp(`^(${RANGE_END})!-(${RANGE_END})$`);
 
-export type ParsedAtom =
+type ParsedAtom =
   | { readonly kind: "compare"; readonly op: Operator; readonly operand: string }
   | { readonly kind: "inRange"; readonly low: string; readonly high: string }
   | { readonly kind: "notInRange"; readonly low: string; readonly high: string };
@@ -50,7 +50,7 @@ const GO_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\
 const GO_TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, "g");
 
 /** Go `strings.TrimSpace` (Unicode white space, not the BOM). */
-export function goTrimSpace(s: string): string {
+function goTrimSpace(s: string): string {
   return s.replace(GO_TRIM, "");
 }
 

@@ -4,7 +4,7 @@
  * mean skip; a negation anchor match means fail; anything else fails at `path`, or is an error when
  * `path` is empty.
  */
-export type MismatchKind = "condition" | "global" | "negation" | "arraySkip" | "mapSkip" | "plain";
+type MismatchKind = "condition" | "global" | "negation" | "arraySkip" | "mapSkip" | "plain";
 
 export interface Mismatch {
   readonly kind: MismatchKind;

@@ -31,7 +31,7 @@ type Atom =
   | { readonly kind: "inRange"; readonly low: CompareAtom; readonly high: CompareAtom }
   | { readonly kind: "notInRange"; readonly low: CompareAtom; readonly high: CompareAtom };
 
-export type StringPatternTest = (value: JsonValue | undefined) => boolean;
+type StringPatternTest = (value: JsonValue | undefined) => boolean;
 
 /** Compiles a string pattern into a test of a resource value (`undefined` means absent). */
 export function compileStringPattern(pattern: string): StringPatternTest {

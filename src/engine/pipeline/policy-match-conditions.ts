@@ -20,7 +20,7 @@ import { RUNTIME_COST_BUDGET, type CostBudget } from "../cel/types.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { PreparedRequest } from "./prepared-request.js";
 
-export type MatchConditionsOutcome =
+type MatchConditionsOutcome =
   | { readonly kind: "match" }
   | { readonly kind: "no-match"; readonly condition: string }
   | { readonly kind: "error"; readonly message: string };

@@ -20,7 +20,7 @@ import { isValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
 import type { EngineEnv } from "./types.js";
 
-export type RuleScope =
+type RuleScope =
   | {
       readonly ok: true;
       readonly vars: SubstitutionScope;

@@ -2,6 +2,7 @@
  * Kyverno's texts for podSecurity results (`validate_pss.go`, `pss.FormatChecksPrint`) and the
  * report properties it adds for them (`pkg/utils/report/results.go`, addPodSecurityProperties).
  */
+import { goJsonString } from "../go/json-encode.js";
 import { formatBadValue } from "./go-format.js";
 import type { CompiledPodSecurity, PodSecurityOutcome, PssCheck, PssFieldError } from "./types.js";
 
@@ -13,7 +14,7 @@ export function formatFieldError(e: PssFieldError): string {
 }
 
 /** `(Forbidden reason: <reason>, field error list: [<errors>])` per check, concatenated. */
-export function formatChecks(checks: readonly PssCheck[]): string {
+function formatChecks(checks: readonly PssCheck[]): string {
   return checks
     .map((c) => `(Forbidden reason: ${c.reason}, field error list: [${c.errors.map(formatFieldError).join(", ")}])`)
     .join("");
@@ -31,14 +32,6 @@ export function podSecurityMessage(ruleName: string, ps: CompiledPodSecurity, ou
   return `Validation rule '${ruleName}' failed. It violates PodSecurity "${ps.level}:${ps.versionText}": ${formatChecks(outcome.checks)}`;
 }
 
-/** Go's encoding/json string escaping (HTML-safe). */
-function goJsonString(s: string): string {
-  return JSON.stringify(s).replace(
-    /[<>&\u2028\u2029]/g,
-    (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`,
-  );
-}
-
 /**
  * Report properties of a failing podSecurity result: `standard` (the level), `version` (as
  * written), `controls` (check ids, comma-separated) and `controlsJSON`
@@ -47,7 +40,7 @@ function goJsonString(s: string): string {
 export function podSecurityProperties(ps: CompiledPodSecurity, outcome: PodSecurityOutcome): Record<string, string> {
   if (outcome.checks.length === 0) return {};
   const controls = outcome.checks.map((c) => {
-    const images = c.images === undefined ? "null" : `[${c.images.map(goJsonString).join(",")}]`;
+    const images = c.images === undefined ? "null" : `[${c.images.map((i) => goJsonString(i)).join(",")}]`;
     return `{"ID":${goJsonString(c.id)},"Name":${goJsonString(c.control)},"Images":${images}}`;
   });
   return {

@@ -9,7 +9,7 @@ import { list, obj, text, type ContainerList } from "./read.js";
 import type { PodView } from "./types.js";
 
 /** Kinds whose pod is `spec.template` (Kyverno decodes them all as a Deployment). */
-export const POD_CONTROLLER_KINDS: readonly string[] = [
+const POD_CONTROLLER_KINDS: readonly string[] = [
   "DaemonSet",
   "Deployment",
   "Job",

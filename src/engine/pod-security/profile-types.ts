@@ -7,7 +7,7 @@ import { containers } from "./go-format.js";
 import { obj, text, visitContainers } from "./read.js";
 import type { PodView, PssFieldError } from "./types.js";
 
-export interface ProfileTypes {
+interface ProfileTypes {
   /** Who set a forbidden type: `pod`, then `containers "a", "b"`. */
   readonly setters: string[];
   /** The forbidden types, in the order they were found. */

@@ -4,7 +4,6 @@
  */
 import { isObject, type JsonValue, textOf } from "../api/json.js";
 import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
-import type { PolicyDocument } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/index.js";
 import { compileManifests, type CompiledManifestsRule } from "../manifests/index.js";
@@ -229,5 +228,3 @@ function manifestsOf(
   }
   return { compiled: compiled.value };
 }
-
-export type { PolicyDocument };

@@ -7,9 +7,9 @@ import type { PolicyDocument } from "../api/policy.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import { policySchemaFor, schemaProblems } from "./schema/check-schema.js";
 
-export const KYVERNO_POLICY_API_VERSIONS = ["kyverno.io/v1", "kyverno.io/v2beta1"] as const;
+const KYVERNO_POLICY_API_VERSIONS = ["kyverno.io/v1", "kyverno.io/v2beta1"] as const;
 
-export type DocumentKind =
+type DocumentKind =
   { kind: "kyverno-policy" } | { kind: "other-policy"; name: string } | { kind: "not-a-policy"; reason: string };
 
 const CEL_KINDS = new Set([

@@ -23,7 +23,7 @@ import { schemaProblems } from "./schema/check-schema.js";
  * The rule name the results carry: empty, as in Kyverno's results for the CEL kinds (their test rows
  * name no rule), so an expected row for the policy finds the error rather than "Excluded".
  */
-export const UNSUPPORTED_KIND_RULE = "";
+const UNSUPPORTED_KIND_RULE = "";
 
 export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: CompileEnv): CompileOutcome {
   const metadata = isObject(doc) && isObject(doc["metadata"]) ? doc["metadata"] : undefined;

@@ -19,7 +19,7 @@ import { problem, type PolicyProblem } from "../api/problem.js";
 import type { CelEngine, CelProgram } from "../cel/types.js";
 import { matchConditionFields } from "../cel/match-condition-fields.js";
 
-export const MAX_MATCH_CONDITIONS = 64;
+const MAX_MATCH_CONDITIONS = 64;
 
 export interface CompiledMatchCondition {
   readonly name: string;

@@ -1,7 +1,7 @@
 /** Kyverno's exact message shapes for validate results (Kyverno `pkg/engine/handlers/validation/validate_resource.go`). */
 import type { ValidateOutcome, ValidatePass, ValidateScope } from "./types.js";
 
-export function passMessage(rule: string): string {
+function passMessage(rule: string): string {
   return `validation rule '${rule}' passed.`;
 }
 

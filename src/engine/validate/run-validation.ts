@@ -6,7 +6,7 @@ import { validateAnyPattern, validatePattern } from "./validate-pattern.js";
 import { validateDeny } from "./validate-deny.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
 
-export interface ValidationBody {
+interface ValidationBody {
   readonly pattern?: JsonValue;
   readonly anyPattern?: readonly JsonValue[];
   readonly deny?: { readonly conditions?: Conditions };

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from "../api/json.js";
+import type { JsonValue } from "../api/json.js";
 import type { RuleResult, RuleStatus } from "../api/rule-result.js";
 import type { PatternCache } from "../pattern/index.js";
 import type { SubstitutionScope } from "../variables/index.js";
@@ -29,5 +29,3 @@ export interface ValidateScope {
   /** Rule-level per-element values (CLI foreachValues), by variable name. */
   readonly foreachValues?: Readonly<Record<string, readonly JsonValue[]>>;
 }
-
-export type ContextData = JsonObject;

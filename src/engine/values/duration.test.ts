@@ -1,6 +1,14 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { formatDuration, parseDuration, parseDurationOrError, HOUR, MINUTE, SECOND } from "./duration.js";
+import {
+  formatDuration,
+  parseDuration,
+  parseDurationMillis,
+  parseDurationOrError,
+  HOUR,
+  MINUTE,
+  SECOND,
+} from "./duration.js";
 
 describe("parseDuration (Go time.ParseDuration)", () => {
   const valid: Array<[string, bigint]> = [
@@ -103,5 +111,22 @@ describe("formatDuration (Go Duration.String)", () => {
       assert.notEqual(ns, undefined);
       assert.equal(formatDuration(ns ?? 0n), s);
     }
+  });
+});
+
+describe("parseDurationMillis (refreshInterval and duration flags)", () => {
+  test("parses Go's syntax into milliseconds and refuses the rest", () => {
+    assert.equal(parseDurationMillis("10m"), 600_000);
+    assert.equal(parseDurationMillis("1h30m"), 5_400_000);
+    assert.equal(parseDurationMillis("1.5s"), 1500);
+    assert.equal(parseDurationMillis("250ms"), 250);
+    assert.equal(parseDurationMillis("1500us"), 1.5);
+    for (const bad of ["", "10", "ten minutes", "5d"]) assert.equal(parseDurationMillis(bad), undefined, bad);
+  });
+
+  test("with days, `d` is 24 hours", () => {
+    assert.equal(parseDurationMillis("15d", { days: true }), 15 * 86_400_000);
+    assert.equal(parseDurationMillis("1d12h", { days: true }), 36 * 3_600_000);
+    assert.equal(parseDurationOrError("1d"), 'time: unknown unit "d" in duration "1d"');
   });
 });

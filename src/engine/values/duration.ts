@@ -3,9 +3,9 @@
  * A duration is a signed count of nanoseconds held in a bigint; it must fit in an int64, as in Go.
  */
 
-export const NANOSECOND = 1n;
-export const MICROSECOND = 1_000n;
-export const MILLISECOND = 1_000_000n;
+const NANOSECOND = 1n;
+const MICROSECOND = 1_000n;
+const MILLISECOND = 1_000_000n;
 export const SECOND = 1_000_000_000n;
 export const MINUTE = 60n * SECOND;
 export const HOUR = 60n * MINUTE;
@@ -24,6 +24,12 @@ const UNITS: ReadonlyMap<string, bigint> = new Map([
   ["m", MINUTE],
   ["h", HOUR],
 ]);
+const UNITS_WITH_DAYS: ReadonlyMap<string, bigint> = new Map([...UNITS, ["d", 24n * HOUR]]);
+
+/** `days`: also accept `d` (24h), which Go does not, for flags such as serve's `--tls-renew-before=15d`. */
+export interface DurationOptions {
+  readonly days?: boolean;
+}
 
 function isDigit(c: string | undefined): boolean {
   return c !== undefined && c >= "0" && c <= "9";
@@ -35,11 +41,17 @@ function isDigit(c: string | undefined): boolean {
  * `"0"` alone (optionally signed) is valid; `""` is not. Returns nanoseconds, or undefined when
  * the text is not a duration or does not fit in an int64.
  */
-export function parseDuration(s: string): bigint | undefined {
+export function parseDuration(s: string, options: DurationOptions = {}): bigint | undefined {
   // Most strings compared by conditions are not durations: reject them before any error text is built.
   if (!mayBeDuration(s)) return undefined;
-  const r = parseDurationOrError(s);
+  const r = parseDurationOrError(s, options);
   return typeof r === "bigint" ? r : undefined;
+}
+
+/** `parseDuration` in milliseconds (with a fraction below one), for timers. */
+export function parseDurationMillis(s: string, options: DurationOptions = {}): number | undefined {
+  const ns = parseDuration(s, options);
+  return ns === undefined ? undefined : Number(ns) / 1e6;
 }
 
 /** A duration starts with a sign, a digit or a dot; anything else is rejected at once. */
@@ -48,7 +60,8 @@ function mayBeDuration(s: string): boolean {
 }
 
 /** Like `parseDuration`, but a failure gives Go's error text (`time: invalid duration "x"`). */
-export function parseDurationOrError(s: string): bigint | string {
+export function parseDurationOrError(s: string, options: DurationOptions = {}): bigint | string {
+  const units = options.days === true ? UNITS_WITH_DAYS : UNITS;
   if (!mayBeDuration(s)) return `time: invalid duration ${goQuote(s)}`;
   const quoted = goQuote(s);
   const invalid = `time: invalid duration ${quoted}`;
@@ -100,7 +113,7 @@ export function parseDurationOrError(s: string): bigint | string {
     while (i < s.length && s[i] !== "." && !isDigit(s[i])) i++;
     if (i === unitStart) return `time: missing unit in duration ${quoted}`;
     const unitText = s.slice(unitStart, i);
-    const unit = UNITS.get(unitText);
+    const unit = units.get(unitText);
     if (unit === undefined) return `time: unknown unit ${goQuote(unitText)} in duration ${quoted}`;
     if (whole > LIMIT / unit) return invalid;
     let v = whole * unit;

@@ -3,7 +3,7 @@
  * verifyImages and validate.manifests attestors alike): each block up to and including its
  * `-----END PUBLIC KEY-----`, trimmed, with a final newline. Text after the last block is dropped.
  */
-export const PEM_PUBLIC_KEY_END = "-----END PUBLIC KEY-----";
+const PEM_PUBLIC_KEY_END = "-----END PUBLIC KEY-----";
 
 export function pemPublicKeys(text: string): string[] {
   return text

@@ -7,9 +7,9 @@
  * number, `AsApproximateFloat64`) depend on that shape, not only on the value.
  */
 
-export type QuantityFormat = "DecimalExponent" | "BinarySI" | "DecimalSI";
+type QuantityFormat = "DecimalExponent" | "BinarySI" | "DecimalSI";
 
-/** Treat as opaque: build with `parseQuantity` / `quantityFromDecimal`, read with the functions here. */
+/** Treat as opaque: build with `parseQuantity` / `quantityFromInt`, read with the functions here. */
 export interface Quantity {
   readonly unscaled: bigint;
   /** Number of decimal places: the value is `unscaled × 10^-scale` (may be negative). */
@@ -250,11 +250,6 @@ export function divideQuantitiesTruncated(a: Quantity, b: Quantity, scale: numbe
   if (shift >= 0) n *= tenTo(shift);
   else d *= tenTo(-shift);
   return { unscaled: n / d, scale, format };
-}
-
-/** An exact decimal `unscaled × 10^-scale` (`resource.NewDecimalQuantity`). */
-export function quantityFromDecimal(unscaled: bigint, scale: number, format: QuantityFormat): Quantity {
-  return { unscaled, scale, format };
 }
 
 /** An integer quantity (`resource.NewQuantity`). */

@@ -4,7 +4,7 @@
  * identifiers made of `[0-9A-Za-z-]`. Build metadata is kept but never affects ordering.
  */
 
-export interface SemverPrerelease {
+interface SemverPrerelease {
   /** A numeric identifier (`rc.1` → 1) or an alphanumeric one (`rc`). */
   readonly value: bigint | string;
 }

@@ -13,7 +13,7 @@ import type { Template } from "./types.js";
 
 export type Compiled = { ok: true; value: CompiledExpression } | { ok: false; error: JmesPathError };
 
-export interface ExpressionCacheOptions {
+interface ExpressionCacheOptions {
   /** How many evaluation-time entries (of each kind) to keep before starting over. Default 2000. */
   readonly maxDynamicEntries?: number;
 }

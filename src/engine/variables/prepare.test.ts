@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ExpressionCache } from "./expression-cache.js";
 import { fakeJmesPath, fakeScope } from "../../../test/support/fake-jmespath.js";
-import { findVariables } from "./find-variables.js";
 import { prepareSubstitution } from "./prepare.js";
 import { substituteAll } from "./substitute-all.js";
 
@@ -82,26 +81,5 @@ describe("ExpressionCache", () => {
       () => cache.get("a..b"),
       (e: Error) => e.name === "JmesPathError" && e.message.startsWith("SyntaxError"),
     );
-  });
-});
-
-describe("findVariables", () => {
-  test("lists first-pass variables of values and keys with their paths", () => {
-    const found = findVariables(rule);
-    assert.deepEqual(
-      found.map((f) => [f.path, f.expression, f.inKey]),
-      [
-        ["/validate/message", "request.object.metadata.name", false],
-        ["/validate/message", "request.namespace", false],
-        ["/validate/pattern/metadata/labels", "request.object.metadata.name", true],
-        ["/validate/pattern/metadata/labels/{{ request.object.metadata.name }}", "@", false],
-        ["/context/0/variable/value", "request.object.metadata.name", false],
-      ],
-    );
-  });
-
-  test("reports shallow variables and leaves escaped ones out", () => {
-    const found = findVariables({ a: "{{- hcl }} \\{{ not.this }}" });
-    assert.deepEqual(found, [{ path: "/a", expression: "hcl", text: "{{- hcl }}", shallow: true, inKey: false }]);
   });
 });

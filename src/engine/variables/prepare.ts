@@ -8,15 +8,15 @@ import { ok, type EngineError, type Result } from "../api/result.js";
 import type { ExpressionCache } from "./expression-cache.js";
 import { forEachString } from "./walk-strings.js";
 
-export const SYNTAX_ERROR = "jmespath-syntax";
+const SYNTAX_ERROR = "jmespath-syntax";
 
-export interface PreparedSubstitution {
+interface PreparedSubstitution {
   /** How many distinct expressions were compiled. */
   readonly expressions: number;
 }
 
 /** The error of `prepareSubstitution`: a summary message, and one problem per bad expression. */
-export interface SubstitutionSyntaxError extends EngineError {
+interface SubstitutionSyntaxError extends EngineError {
   readonly problems: readonly EngineError[];
 }
 

@@ -3,7 +3,7 @@
 const IN_RANGE = /^([-|+]?\d+(?:\.\d+)?[A-Za-z]*)-([-|+]?\d+(?:\.\d+)?[A-Za-z]*)$/;
 const NOT_IN_RANGE = /^([-|+]?\d+(?:\.\d+)?[A-Za-z]*)!-([-|+]?\d+(?:\.\d+)?[A-Za-z]*)$/;
 
-export type ReferenceOperator = "" | ">=" | "<=" | ">" | "<" | "!" | "!-" | "-";
+type ReferenceOperator = "" | ">=" | "<=" | ">" | "<" | "!" | "!-" | "-";
 
 /** `>=`, `<=`, `>`, `<`, `!`, or a range form; "" (equality) for anything shorter than 2 characters. */
 export function operatorOf(pattern: string): ReferenceOperator {

@@ -14,7 +14,7 @@ import { arrayChildPath, objectChildPath, removeAnchorsFromPath } from "./kyvern
 import { operatorOf, trimCutset } from "./reference-operator.js";
 import { forEachString, walkStrings } from "./walk-strings.js";
 
-export const REFERENCE_ERROR = "reference-substitution";
+const REFERENCE_ERROR = "reference-substitution";
 
 const REFERENCE = /^\$\([^\n][^ ]*\)|[^\\]\$\([^\n][^ ]*\)/g;
 const ESCAPED_REFERENCE = /\\\$\([^\n][^ ]*\)/g;

@@ -26,7 +26,7 @@ function isPlainAscii(code: number): boolean {
 }
 
 /** Splits `{{ inner }}` into its expression and whether it was written `{{- … }}` (shallow). */
-export function parseVariableText(text: string): { expression: string; shallow: boolean } {
+function parseVariableText(text: string): { expression: string; shallow: boolean } {
   const inner = text.slice(2, -2);
   if (inner.startsWith("-")) return { expression: goTrimSpace(inner.slice(1)), shallow: true };
   return { expression: goTrimSpace(inner), shallow: false };

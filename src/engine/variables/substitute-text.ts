@@ -15,20 +15,18 @@
  */
 import type { JsonValue } from "../api/json.js";
 import { err, ok, type Result } from "../api/result.js";
-import { goJson } from "./go-json.js";
+import { goJson } from "../go/json-encode.js";
 import { resolveVariable, SUBSTITUTION_ERROR } from "./resolve-variable.js";
 import { goTrimSpace } from "./scanner.js";
 import { MAX_PASSES } from "./template.js";
 import type { TemplatePiece, TemplateTree } from "./template-tree.js";
 import type { SubstitutionScope } from "./types.js";
 
-export { MAX_PASSES };
-
 /**
  * The longest string one substitution may build (2 Mi characters, Kyverno's context size limit):
  * policy content is tenant input in the webhook, and `"{{ p }}{{ p }}"` doubles with every use.
  */
-export const MAX_SUBSTITUTED_LENGTH = 2 * 1024 * 1024;
+const MAX_SUBSTITUTED_LENGTH = 2 * 1024 * 1024;
 
 function render(value: JsonValue): string {
   return typeof value === "string" ? value : goJson(value);

@@ -16,7 +16,7 @@ import { scanVariables, unescapeVariables } from "./scanner.js";
 /** A piece of text: the policy's own characters, or the number of a variable whose value goes there. */
 export type TemplatePiece = string | number;
 
-export interface TemplateNode {
+interface TemplateNode {
   /** The text between `{{` and `}}`, in pieces (the value of a nested variable is spliced in). */
   readonly inner: readonly TemplatePiece[];
   /** The pass that finds it: 1 for a variable with no variable inside. */

@@ -58,14 +58,3 @@ export interface Template {
   /** Its variables as its text nests them (template-tree.ts); absent when `literal` or `variable` says all. */
   readonly tree?: TemplateTree;
 }
-
-/** A variable found in a policy fragment, for the policy checks (Kyverno `pkg/validation/policy/validate.go`). */
-export interface FoundVariable {
-  /** Kyverno's path of the string holding it (for a map key: the path of the map). */
-  readonly path: string;
-  readonly expression: string;
-  readonly text: string;
-  readonly shallow: boolean;
-  /** The variable sits in a map key rather than a value. */
-  readonly inKey: boolean;
-}

@@ -9,7 +9,7 @@ import { err, ok, type Result } from "../api/result.js";
 import { setOwn } from "../api/set-own.js";
 import { arrayChildPath, objectChildPath } from "./kyverno-path.js";
 
-export type StringVisitor = (text: string, path: string, inKey: boolean) => Result<JsonValue>;
+type StringVisitor = (text: string, path: string, inKey: boolean) => Result<JsonValue>;
 
 const MAX_EXPANSIONS = 64;
 

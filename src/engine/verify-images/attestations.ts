@@ -29,7 +29,7 @@ export type AttestationConditions = (
   named?: { readonly name: string; readonly value: JsonObject },
 ) => Result<ConditionEvaluation>;
 
-export interface AttestationRun extends AttestorRun {
+interface AttestationRun extends AttestorRun {
   /** The image's digest when known (from the reference or its verified signatures), for messages. */
   readonly digest: string;
   readonly conditions: AttestationConditions | undefined;

@@ -101,7 +101,7 @@ function verifyEntry(run: AttestorRun, a: JsonObject, at: string): EntryOutcome 
 }
 
 /** What a key or certificate attestor verifies with: its key (PEM), hash, signature repository and annotations; `path` names the attestor field. */
-export type AttestorKey = Omit<KeyCheck, "image" | "credentials" | "ports"> & { readonly path: string };
+type AttestorKey = Omit<KeyCheck, "image" | "credentials" | "ports"> & { readonly path: string };
 
 /**
  * The key an attestor entry verifies with (Kyverno's `buildCosignVerifier`), or the outcome when

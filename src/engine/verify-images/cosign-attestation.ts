@@ -26,9 +26,9 @@ import { utf8DecodeLossy, utf8Encode } from "../jmespath/functions/kyverno/go-te
 import type { EntryOutcome } from "./attestors.js";
 import { fetchLayers, NO_ANNOTATED_SIGNATURE, type KeyCheck } from "./cosign-signature.js";
 
-export const IN_TOTO_PAYLOAD_TYPE = "application/vnd.in-toto+json";
+const IN_TOTO_PAYLOAD_TYPE = "application/vnd.in-toto+json";
 
-export type AttestationsOutcome =
+type AttestationsOutcome =
   | { readonly ok: true; readonly digest: string; readonly statements: readonly JsonObject[] }
   | Extract<EntryOutcome, { ok: false }>;
 
@@ -104,7 +104,7 @@ function dsseBase64(text: string): Uint8Array | undefined {
 }
 
 /** DSSE's PAE: "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body, lengths in bytes, ASCII decimal. */
-export function preAuthEncoding(payloadType: string, body: Uint8Array): Uint8Array {
+function preAuthEncoding(payloadType: string, body: Uint8Array): Uint8Array {
   const type = utf8Encode(payloadType);
   const head = utf8Encode(`DSSEv1 ${type.length} ${payloadType} ${body.length} `);
   const out = new Uint8Array(head.length + body.length);

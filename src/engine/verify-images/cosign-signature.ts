@@ -53,7 +53,7 @@ export function verifyWithKey(check: KeyCheck): EntryOutcome {
 export const NO_ANNOTATED_SIGNATURE = "no signature matched the required annotations";
 
 /** Whether a verified payload's `optional` holds every required annotation (none required: true). */
-export function carries(claim: JsonValue, annotations: KeyCheck["annotations"]): boolean {
+function carries(claim: JsonValue, annotations: KeyCheck["annotations"]): boolean {
   if (annotations === undefined) return true;
   const optional = isObject(claim) && isObject(claim["optional"]) ? claim["optional"] : {};
   return Object.entries(annotations).every(([k, v]) => optional[k] === v);

@@ -1,5 +1,5 @@
 /** verifyImages rules (Kyverno's image verification): the mutate side (signatures, digests, annotation) and the validate side. */
-export { readVerification, verifiesSignatures, type ImageVerification } from "./image-verification.js";
+
 export { mutateImages, type ImageRuleInput } from "./mutate-images.js";
 export { validateImages } from "./validate-images.js";
 export { VERIFY_IMAGES_ANNOTATION } from "./annotation.js";

@@ -19,7 +19,7 @@ import { INVALID_RESPONSE, verifyAttestors } from "./attestors.js";
 import { verifiesSignatures, type ImageVerification } from "./image-verification.js";
 import { imageMatches } from "./matched-images.js";
 
-export interface ImageVerdict {
+interface ImageVerdict {
   readonly status: RuleStatus;
   readonly message: string;
   /** The digest the signatures were checked against, when they held. */

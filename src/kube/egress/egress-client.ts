@@ -13,14 +13,12 @@
  *   copied into a message, a report or a log.
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { err, ok, type JsonValue, type Result } from "../../engine/index.js";
 import { type EgressPolicy, REFUSED_NAMES } from "./egress-policy.js";
-import { readCapped, TOO_LARGE } from "../read-capped.js";
+import { readCapped, sendOutbound, TOO_LARGE } from "../../platform/http/index.js";
 
-export interface ServiceCall {
+interface ServiceCall {
   readonly method: "GET" | "POST";
   readonly url: string;
   readonly headers?: readonly { readonly key: string; readonly value: string }[];
@@ -52,7 +50,7 @@ class EgressRefused extends Error {
   override name = "EgressRefused";
 }
 
-export interface CheckedUrl {
+interface CheckedUrl {
   readonly url: URL;
   /** The host to connect to, without brackets. */
   readonly host: string;
@@ -142,7 +140,7 @@ export async function callService(
 }
 
 /** What a service answered: its status and JSON body (undefined when the body is not JSON). */
-export interface ServiceAnswer {
+interface ServiceAnswer {
   readonly status: number;
   readonly body: JsonValue | undefined;
   /** The URL as messages show it: scheme, host and path. */
@@ -174,50 +172,36 @@ export function requestService(
   if (call.method === "POST" && headers["content-type"] === undefined) headers["content-type"] = "application/json";
   if (call.body !== undefined) headers["content-length"] = String(Buffer.byteLength(call.body));
 
-  return new Promise((done) => {
-    let settled = false;
-    const finish = (r: Result<ServiceAnswer>): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      req.destroy();
-      done(r);
-    };
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-    const req = send(
+  return sendOutbound(
+    {
       url,
-      {
-        method: call.method,
-        headers,
-        agent: false,
-        lookup: lookup as never,
-        ...(url.protocol === "https:"
-          ? { minVersion: "TLSv1.2" as const, ...(call.caBundle !== undefined ? { ca: call.caBundle } : {}) }
-          : {}),
+      method: call.method,
+      headers,
+      timeoutMs,
+      signal,
+      lookup: lookup as never,
+      ...(call.body !== undefined ? { body: call.body } : {}),
+      ...(call.caBundle !== undefined ? { ca: call.caBundle } : {}),
+    },
+    {
+      answer: async (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400) return failed(`HTTP ${status}: redirects are not followed`);
+        const body = await readCapped(res, maxBytes);
+        if (body === TOO_LARGE)
+          return err(
+            "context",
+            `response length must be less than max allowed response length of ${maxBytes} (from ${shown})`,
+          );
+        if (typeof body !== "string") return failed(`the answer broke off: ${body.message}`);
+        return ok({ status, body: parseJson(body), shown });
       },
-      (res) => void answer(res).then(finish),
-    );
-    const answer = async (res: IncomingMessage): Promise<Result<ServiceAnswer>> => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400) return failed(`HTTP ${status}: redirects are not followed`);
-      const body = await readCapped(res, maxBytes);
-      if (body === TOO_LARGE)
-        return err(
-          "context",
-          `response length must be less than max allowed response length of ${maxBytes} (from ${shown})`,
-        );
-      if (typeof body !== "string") return failed(`the answer broke off: ${body.message}`);
-      return ok({ status, body: parseJson(body), shown });
-    };
-    const timer = setTimeout(() => finish(failed(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    const onAbort = (): void => finish(failed("the review's deadline passed"));
-    signal?.addEventListener("abort", onAbort);
-    req.on("error", (e) =>
-      finish(e instanceof EgressRefused ? err("refused", `service URL ${shown}: ${e.message}`) : failed(e.message)),
-    );
-    req.end(call.body);
-  });
+      timedOut: () => failed(`no answer within ${timeoutMs} ms`),
+      abandoned: () => failed("the review's deadline passed"),
+      failed: (e) =>
+        e instanceof EgressRefused ? err("refused", `service URL ${shown}: ${e.message}`) : failed(e.message),
+    },
+  );
 }
 
 function parseJson(text: string): JsonValue | undefined {

@@ -6,7 +6,15 @@
  * leader only, and only when it changes. Status messages are Bylaw's own texts: an upstream body is
  * never copied into them.
  */
-import { err, isObject, type JsonObject, type JsonValue, type Result, textOf } from "../../engine/index.js";
+import {
+  err,
+  isObject,
+  parseDurationMillis,
+  type JsonObject,
+  type JsonValue,
+  type Result,
+  textOf,
+} from "../../engine/index.js";
 import type { EgressOptions } from "../egress/egress-client.js";
 import type { KubeClient } from "../kube-client.js";
 import type { LiveCluster } from "../live-cluster.js";
@@ -19,15 +27,14 @@ import {
   type Projection,
   resourceEntry,
 } from "./global-entry.js";
-import { parseGoDuration } from "./go-duration.js";
 
-export const GLOBAL_CONTEXT_ENTRIES = {
+const GLOBAL_CONTEXT_ENTRIES = {
   group: "kyverno.io",
   version: "v2alpha1",
   resource: "globalcontextentries",
 } as const;
 
-export interface GlobalContextOptions {
+interface GlobalContextOptions {
   readonly cluster: LiveCluster;
   readonly client: KubeClient;
   readonly egress: EgressOptions;
@@ -159,8 +166,10 @@ export class GlobalContextEntries {
     }
     const call = spec["apiCall"];
     if (!isObject(call)) return err("context", "an entry needs kubernetesResource or apiCall");
-    const refresh = parseGoDuration(typeof call["refreshInterval"] === "string" ? call["refreshInterval"] : "10m");
-    if (!refresh.ok) return refresh;
+    const refreshText = typeof call["refreshInterval"] === "string" ? call["refreshInterval"] : "10m";
+    const refreshMs = parseDurationMillis(refreshText);
+    if (refreshMs === undefined)
+      return err("context", `invalid duration ${JSON.stringify(refreshText)} (Go syntax, e.g. 30s, 10m, 1h30m)`);
     const service = isObject(call["service"]) ? call["service"] : undefined;
     if (service !== undefined && typeof service["url"] !== "string")
       return err("context", "apiCall.service needs a url");
@@ -188,7 +197,7 @@ export class GlobalContextEntries {
                 },
               }
             : {}),
-          refreshMs: Math.max(1000, refresh.value),
+          refreshMs: Math.max(1000, refreshMs),
           retryLimit: typeof call["retryLimit"] === "number" ? call["retryLimit"] : 3,
         },
         projections,

@@ -4,7 +4,6 @@ import assert from "node:assert/strict";
 import { EgressPolicy } from "../egress/egress-policy.js";
 import type { KubeClient } from "../kube-client.js";
 import { apiEntry, type Projection } from "./global-entry.js";
-import { parseGoDuration } from "./go-duration.js";
 
 const policy = (EgressPolicy.create() as { ok: true; value: EgressPolicy }).value;
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
@@ -75,15 +74,5 @@ describe("GlobalContextEntry apiCall entries", () => {
     const r = entry.read("");
     assert.match(r.ok ? "" : r.error.message, /loopback/);
     entry.stop();
-  });
-});
-
-describe("Go durations (refreshInterval)", () => {
-  it("parses Go's syntax and refuses the rest", () => {
-    assert.deepEqual(parseGoDuration("10m"), { ok: true, value: 600_000 });
-    assert.deepEqual(parseGoDuration("1h30m"), { ok: true, value: 5_400_000 });
-    assert.deepEqual(parseGoDuration("1.5s"), { ok: true, value: 1500 });
-    assert.deepEqual(parseGoDuration("250ms"), { ok: true, value: 250 });
-    for (const bad of ["", "10", "ten minutes", "5d"]) assert.equal(parseGoDuration(bad).ok, false, bad);
   });
 });

@@ -89,7 +89,7 @@ export function resourceEntry(
   };
 }
 
-export interface ApiEntrySpec {
+interface ApiEntrySpec {
   readonly urlPath?: string;
   readonly method: "GET" | "POST";
   readonly data?: JsonValue;
@@ -102,7 +102,7 @@ export interface ApiEntrySpec {
   readonly retryLimit: number;
 }
 
-export interface ApiEntryDeps {
+interface ApiEntryDeps {
   readonly client: KubeClient;
   readonly egress: EgressOptions;
   readonly now: () => number;

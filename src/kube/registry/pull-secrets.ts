@@ -7,7 +7,7 @@ import { err, isObject, ok, type JsonValue, type Result } from "../../engine/ind
 import { Keychain } from "../../platform/registry/index.js";
 import { KubeError } from "../kube-client.js";
 
-export const PULL_SECRET_TTL_MS = 60_000;
+const PULL_SECRET_TTL_MS = 60_000;
 
 export interface SecretRef {
   readonly namespace: string;

@@ -6,7 +6,7 @@ import { loadParsedFile } from "./parsed-files-hook.js";
 import { fileError } from "./read-text-file.js";
 import { readStdin } from "./read-stdin.js";
 
-export interface LoadPathsOptions {
+interface LoadPathsOptions {
   /** Where `-` reads from; standard input by default. */
   readonly stdin?: () => Promise<string>;
   /** Limits passed to the YAML reader (and `maxBytes` to file reads). */
@@ -14,7 +14,7 @@ export interface LoadPathsOptions {
 }
 
 /** The name documents read from standard input carry as their source. */
-export const STDIN_SOURCE = "<stdin>";
+const STDIN_SOURCE = "<stdin>";
 
 /**
  * Load the documents of every path, in the order given. A path is a file (read whatever its

@@ -28,14 +28,14 @@ import { readTextFileSync } from "./read-text-file.js";
 /** Texts longer than this (characters) are parsed every time. */
 export const MAX_TEXT = 1024 * 1024;
 /** An entry larger than this (bytes, serialized) is not kept. */
-export const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
+const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 /** A pack larger than this (bytes) is not written. */
-export const MAX_BYTES = 256 * 1024 * 1024;
+const MAX_BYTES = 256 * 1024 * 1024;
 /** Packs one folder keeps. */
-export const MAX_PACKS = 32;
+const MAX_PACKS = 32;
 
 /** The cache's bounds (the constants above by default; tests set small ones). */
-export interface ParseCacheLimits {
+interface ParseCacheLimits {
   readonly maxBytes?: number;
   readonly maxEntryBytes?: number;
   readonly maxPacks?: number;

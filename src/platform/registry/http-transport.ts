@@ -5,9 +5,8 @@
  * before connecting, and `lookup`, the socket's name resolution, which checks every address.
  */
 import type { LookupFunction } from "node:net";
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
 import { err, ok, type Result } from "../../engine/index.js";
+import { readCappedBytes, sendOutbound, TOO_LARGE } from "../http/index.js";
 
 export interface HttpAnswer {
   readonly status: number;
@@ -16,7 +15,7 @@ export interface HttpAnswer {
   readonly body: Buffer;
 }
 
-export interface HttpExchange {
+interface HttpExchange {
   readonly method: "GET" | "HEAD";
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -24,7 +23,7 @@ export interface HttpExchange {
 
 export type Transport = (exchange: HttpExchange, signal?: AbortSignal) => Promise<Result<HttpAnswer>>;
 
-export interface TransportOptions {
+interface TransportOptions {
   /** Connect to last byte (default 10 s). */
   readonly timeoutMs?: number;
   /** Largest body read (default 10,000,000 bytes, Kyverno's payload cap). */
@@ -37,7 +36,7 @@ export interface TransportOptions {
   readonly lookup?: LookupFunction;
 }
 
-export const DEFAULT_MAX_BYTES = 10_000_000;
+const DEFAULT_MAX_BYTES = 10_000_000;
 
 export function httpTransport(options: TransportOptions = {}): Transport {
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -54,52 +53,30 @@ export function httpTransport(options: TransportOptions = {}): Transport {
       return Promise.resolve(err("registry", `${shown}: only http and https are used`));
     const checked = options.checkUrl?.(url);
     if (checked !== undefined && !checked.ok) return Promise.resolve(checked);
-    return new Promise((done) => {
-      let settled = false;
-      const finish = (r: Result<HttpAnswer>): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        req.destroy();
-        done(r);
-      };
-      const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-      const req = send(
+    return sendOutbound(
+      {
         url,
-        {
-          method: exchange.method,
-          headers: { "user-agent": "bylaw", ...exchange.headers },
-          agent: false,
-          ...(options.lookup !== undefined ? { lookup: options.lookup } : {}),
-          ...(url.protocol === "https:"
-            ? { minVersion: "TLSv1.2" as const, ...(options.ca !== undefined ? { ca: options.ca } : {}) }
-            : {}),
+        method: exchange.method,
+        headers: { "user-agent": "bylaw", ...exchange.headers },
+        timeoutMs,
+        signal,
+        ...(options.lookup !== undefined ? { lookup: options.lookup } : {}),
+        ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      },
+      {
+        answer: async (res) => {
+          const body = await readCappedBytes(res, maxBytes);
+          if (body === TOO_LARGE) return err("registry", `${shown}: the answer is larger than ${maxBytes} bytes`);
+          if (!Buffer.isBuffer(body)) return err("registry", `${shown}: the answer broke off: ${body.message}`);
+          const headers: Record<string, string | undefined> = {};
+          for (const [k, v] of Object.entries(res.headers))
+            headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+          return ok({ status: res.statusCode ?? 0, headers, body });
         },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on("data", (c: Buffer) => {
-            size += c.length;
-            if (size > maxBytes) finish(err("registry", `${shown}: the answer is larger than ${maxBytes} bytes`));
-            else chunks.push(c);
-          });
-          res.on("end", () => {
-            const headers: Record<string, string | undefined> = {};
-            for (const [k, v] of Object.entries(res.headers))
-              headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
-            finish(ok({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) }));
-          });
-          res.on("error", (e) => finish(err("registry", `${shown}: the answer broke off: ${e.message}`)));
-        },
-      );
-      const timer = setTimeout(() => finish(err("registry", `${shown}: no answer within ${timeoutMs} ms`)), timeoutMs);
-      const onAbort = (): void => finish(err("registry", `${shown}: the call was abandoned at the deadline`));
-      signal?.addEventListener("abort", onAbort);
-      req.on("error", (e) =>
-        finish(err(e.name === "EgressRefused" ? "refused" : "registry", `${shown}: ${e.message}`)),
-      );
-      req.end();
-    });
+        timedOut: () => err("registry", `${shown}: no answer within ${timeoutMs} ms`),
+        abandoned: () => err("registry", `${shown}: the call was abandoned at the deadline`),
+        failed: (e) => err(e.name === "EgressRefused" ? "refused" : "registry", `${shown}: ${e.message}`),
+      },
+    );
   };
 }

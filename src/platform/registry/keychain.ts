@@ -22,7 +22,7 @@ export interface RegistryCredential {
 const HUB_NAMES = new Set(["index.docker.io", "docker.io", "registry-1.docker.io", "registry.hub.docker.com"]);
 
 /** The host a docker config key names: `https://index.docker.io/v1/` → `index.docker.io`. */
-export function registryKey(key: string): string {
+function registryKey(key: string): string {
   const host =
     key
       .trim()

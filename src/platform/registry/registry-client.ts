@@ -31,7 +31,7 @@ export interface FetchedImage {
   readonly index?: JsonValue;
 }
 
-export interface RegistryClientOptions {
+interface RegistryClientOptions {
   readonly transport: Transport;
   /** How long a fetched image is kept (default 60 s). */
   readonly ttlMs?: number;

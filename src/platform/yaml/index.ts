@@ -1,5 +1,5 @@
 export { parseDocuments } from "./parse-documents.js";
 export { parseJsonDocument } from "./parse-json-document.js";
-export { DEFAULT_LIMITS } from "./types.js";
+
 export type { LoadedDocument, ParseLimits } from "./types.js";
 export { writeYaml, writeYamlStream } from "./write-yaml.js";

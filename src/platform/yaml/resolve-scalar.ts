@@ -96,8 +96,7 @@ function parseGoInt(plain: string): bigint {
 }
 
 /** The result of resolving a scalar with its tag, or an error message. */
-export type TaggedResult =
-  { readonly ok: true; readonly scalar: GoScalar } | { readonly ok: false; readonly message: string };
+type TaggedResult = { readonly ok: true; readonly scalar: GoScalar } | { readonly ok: false; readonly message: string };
 
 /**
  * Resolve a scalar that carries an explicit tag (already expanded to its long form).
@@ -165,4 +164,3 @@ export function expandTag(written: string): string {
 }
 
 export const MERGE_TAG = `${TAG_PREFIX}merge`;
-export const STR_TAG = `${TAG_PREFIX}str`;

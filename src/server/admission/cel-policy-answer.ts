@@ -16,7 +16,7 @@ import { failurePolicyOf } from "./policy-traits.js";
 const actionsByPolicy = new WeakMap<CompiledPolicy, readonly string[] | null>();
 
 /** The validationActions of a ValidatingPolicy; undefined for a kyverno.io policy. */
-export function celValidationActions(policy: CompiledPolicy): readonly string[] | undefined {
+function celValidationActions(policy: CompiledPolicy): readonly string[] | undefined {
   let known = actionsByPolicy.get(policy);
   if (known === undefined) {
     const actions = policy.document.spec["validationActions"];

@@ -40,7 +40,7 @@ export interface MatchCondition {
   readonly expression: string;
 }
 
-export interface CelWebhookTraits {
+interface CelWebhookTraits {
   /** Kyverno's short name of the kind (`vpol`, `nvpol`, `mpol`, …): the fine-grained webhook's name and path start with it. */
   readonly prefix: string;
   readonly matchConditions: readonly MatchCondition[];

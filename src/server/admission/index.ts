@@ -5,21 +5,7 @@
  */
 export { handleMutate, handleMutateBounded } from "./mutate-handler.js";
 export { handleValidate, handleValidateBatch } from "./validate-handler.js";
-export { handlePolicyValidate, deprecationWarning } from "./policy-validate-handler.js";
-export { parseReview, type ParsedReview } from "./parse-review.js";
-export { denialMessage, type ResourceId } from "./denial-message.js";
-export { warningMessages } from "./warnings.js";
-export { failurePolicyOf, hasEnforceAction } from "./policy-traits.js";
-export type {
-  AdmissionRequestJson,
-  AdmissionResponseJson,
-  AdmissionReviewJson,
-  DenialStatusJson,
-  GroupVersionKindJson,
-  GroupVersionResourceJson,
-  HandlerResult,
-  UserInfoJson,
-  WebhookGroup,
-  WebhookMode,
-  WebhookSelector,
-} from "./types.js";
+export { handlePolicyValidate } from "./policy-validate-handler.js";
+export { parseReview } from "./parse-review.js";
+
+export type { AdmissionResponseJson, HandlerResult } from "./types.js";

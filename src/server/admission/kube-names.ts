@@ -26,7 +26,7 @@ const MAX_NAME_PART = 63;
 const MAX_SUBDOMAIN = 253;
 
 /** The first 12 hex digits of the SHA-256 of `text`. */
-export function shortHash(text: string): string {
+function shortHash(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, HASH_LENGTH);
 }
 

@@ -14,7 +14,7 @@ import {
   type UserInfoJson,
 } from "./types.js";
 
-export type ParsedReview = { ok: true; request: AdmissionRequestJson } | { ok: false; error: string };
+type ParsedReview = { ok: true; request: AdmissionRequestJson } | { ok: false; error: string };
 
 class ReviewError extends Error {}
 
@@ -161,7 +161,7 @@ function fail(path: string, expected: string, ...got: [unknown?]): never {
 }
 
 /** A short, safe rendering of what came instead. */
-export function describe(v: unknown): string {
+function describe(v: unknown): string {
   if (v === undefined) return "nothing";
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";

@@ -21,7 +21,7 @@ export interface ValidatePlan {
 }
 
 /** Policies with standard mutate rules, without their mutate-existing rules (the background's). */
-export interface MutatePlan {
+interface MutatePlan {
   readonly policies: readonly CompiledPolicy[];
 }
 

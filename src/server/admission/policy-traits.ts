@@ -60,7 +60,7 @@ export function isValidTimeout(value: unknown): value is number {
  * default group). A fine-grained path serves its one policy; when fine-grained webhooks are
  * registered, the shared paths leave out the policies that have their own.
  */
-export function groupServes(group: WebhookGroup, policy: CompiledPolicy): boolean {
+function groupServes(group: WebhookGroup, policy: CompiledPolicy): boolean {
   if (failurePolicyOf(policy) !== (group.mode === "fail" ? "Fail" : "Ignore")) return false;
   if (group.policy !== undefined)
     return policyKey(policy, "/") === group.policy && celPrefixOf(policy) === group.prefix;

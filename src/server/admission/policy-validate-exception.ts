@@ -30,14 +30,14 @@ export const FOLDER_MODE =
 export type ClusterExceptions = ExceptionScope | "folder";
 
 /** Kyverno's warnings for an exception in `namespace` that the scope will not honour; none when it will. */
-export function exceptionScopeWarnings(scope: ClusterExceptions | undefined, namespace: string): string[] {
+function exceptionScopeWarnings(scope: ClusterExceptions | undefined, namespace: string): string[] {
   if (scope === undefined) return [];
   if (scope === "folder") return [FOLDER_MODE];
   if (!scope.enabled) return [DISABLED_POLEX];
   return scope.namespaces === "all" || scope.namespaces.includes(namespace) ? [] : [NAMESPACE_NOT_LISTED];
 }
 
-export interface ExceptionCheck {
+interface ExceptionCheck {
   readonly engine: Engine;
   readonly scope: ClusterExceptions | undefined;
   /** The kind's deprecation notice (the kyverno.io kind), if any. */

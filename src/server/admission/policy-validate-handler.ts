@@ -33,7 +33,7 @@ const REPLACEMENTS: Readonly<Record<string, string>> = {
 };
 
 /** Kyverno's notice for a legacy kyverno.io policy kind; undefined for any other kind. */
-export function deprecationWarning(kind: string): string | undefined {
+function deprecationWarning(kind: string): string | undefined {
   const replacement = Object.hasOwn(REPLACEMENTS, kind) ? REPLACEMENTS[kind] : undefined;
   if (replacement === undefined) return undefined;
   return `${kind} (kyverno.io) is deprecated and will be removed in a future release; migrate to ${replacement} (policies.kyverno.io), see ${MIGRATION_GUIDE}`;

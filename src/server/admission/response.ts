@@ -13,7 +13,7 @@ import {
   type HandlerResult,
 } from "./types.js";
 
-export function review(response: AdmissionResponseJson): AdmissionReviewJson {
+function review(response: AdmissionResponseJson): AdmissionReviewJson {
   return { apiVersion: ADMISSION_API_VERSION, kind: "AdmissionReview", response };
 }
 

@@ -17,7 +17,7 @@ import type { AdmissionDeps } from "./deps.js";
 import type { HandlerResult } from "./types.js";
 
 /** The per-review record of network calls (src/kube/review-calls.ts implements it). */
-export interface ReviewCallRecord {
+interface ReviewCallRecord {
   /** Runs `fn` with this record as the live port's per-review cache (async continuations included). */
   within<T>(fn: () => T): T;
   /** Calls recorded in the last pass and not made yet. */
@@ -34,7 +34,7 @@ export interface ReviewCallsPort {
 }
 
 /** Most passes of one review: far above any real chain of dependent calls. */
-export const MAX_PASSES = 8;
+const MAX_PASSES = 8;
 
 const usesByList = new WeakMap<readonly CompiledPolicy[], boolean>();
 

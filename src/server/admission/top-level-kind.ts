@@ -23,7 +23,7 @@ export function topLevelKind(
 }
 
 /** Kubernetes guesses a resource name from a kind: lower-case, then `s`, `es` after an s, `ies` for a final y. */
-export function pluralForms(kind: string): string[] {
+function pluralForms(kind: string): string[] {
   const lower = kind.toLowerCase();
   const forms = [`${lower}s`];
   if (lower.endsWith("s")) forms.push(`${lower}es`);

@@ -48,7 +48,7 @@ export interface AdmissionRequestJson {
 }
 
 /** Kubernetes' metav1.Status as a webhook denial carries it (Kyverno sets status and message, no code). */
-export interface DenialStatusJson {
+interface DenialStatusJson {
   readonly status: "Failure";
   readonly message: string;
 }
@@ -78,7 +78,7 @@ export type HandlerResult =
   | { readonly status: 200; readonly body: AdmissionReviewJson; readonly auditResults?: readonly PolicyResponse[] }
   | { readonly status: 400; readonly body: { readonly error: string } };
 
-export type WebhookMode = "fail" | "ignore";
+type WebhookMode = "fail" | "ignore";
 
 /** The policies one webhook path serves: one failurePolicy (mode) and one timeout (webhook-groups.ts). */
 export interface WebhookGroup {

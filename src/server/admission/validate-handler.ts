@@ -32,7 +32,7 @@ import type { AdmissionRequestJson, HandlerResult, WebhookSelector } from "./typ
 import { allow, decide } from "./validate-decision.js";
 
 /** An answer now, or later for a review that left its batch. */
-export type Answer = HandlerResult | Promise<HandlerResult>;
+type Answer = HandlerResult | Promise<HandlerResult>;
 
 /** One review alone: evaluated inline up to its deadline, answered at once. */
 export function handleValidate(body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): HandlerResult {

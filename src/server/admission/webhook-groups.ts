@@ -47,8 +47,6 @@ import {
 } from "./policy-traits.js";
 import type { WebhookGroup } from "./types.js";
 
-export type { WebhookGroup };
-
 /** Kyverno's default webhook timeout (`--webhookTimeout`). */
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 /** The share of a webhook's timeout a review may use before it is answered per failurePolicy. */

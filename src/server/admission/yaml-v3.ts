@@ -235,7 +235,7 @@ function isBlankzCode(code: number): boolean {
 
 const FIRST_INDICATORS = new Set(Array.from("#,[]{}&*!|>'\"%@`", (c) => c.charCodeAt(0)));
 
-export interface ScalarAnalysis {
+interface ScalarAnalysis {
   readonly multiline: boolean;
   readonly blockPlain: boolean;
   readonly single: boolean;

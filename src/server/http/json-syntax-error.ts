@@ -4,7 +4,7 @@
  * hostile, deeply nested body cannot overflow the stack. The message never quotes the body.
  */
 
-export interface JsonSyntaxProblem {
+interface JsonSyntaxProblem {
   readonly message: string;
   /** 0-based offset in UTF-16 code units. */
   readonly offset: number;

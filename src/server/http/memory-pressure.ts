@@ -12,7 +12,7 @@
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
-export interface MemoryPressureOptions {
+interface MemoryPressureOptions {
   /** The container's memory limit in bytes; without one only the heap is watched. */
   readonly limitBytes?: number;
   /** Share of a bound past which reviews are shed (default 0.85). */
@@ -28,7 +28,7 @@ export interface MemoryPressureOptions {
   readonly onChange?: (reason: string | undefined) => void;
 }
 
-export interface MemoryPressure {
+interface MemoryPressure {
   /** Why reviews are shed now, or undefined. */
   reason(): string | undefined;
   /** Samples now (the timer does this every intervalMs). */

@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net";
 import { errorPayload, sendJson } from "./respond.js";
 import type { MetricsServer, MetricsServerOptions } from "./types.js";
 
-export const DEFAULT_METRICS_PORT = 8000;
-export const METRICS_PATH = "/metrics";
+const DEFAULT_METRICS_PORT = 8000;
+const METRICS_PATH = "/metrics";
 
 export function createMetricsServer(options: MetricsServerOptions): MetricsServer {
   const report = (e: unknown): void => {

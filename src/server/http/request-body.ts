@@ -60,7 +60,7 @@ export function readBody(
   req.on("close", aborted);
 }
 
-export interface DiscardLimits {
+interface DiscardLimits {
   /** Bytes thrown away before the connection is cut. */
   readonly maxBytes: number;
   /** Time allowed for the rest of the body to arrive before the connection is cut. */

@@ -18,7 +18,7 @@ export interface TurnBatch {
   send(write: () => void): void;
 }
 
-export interface TurnBatchOptions {
+interface TurnBatchOptions {
   /** Reviews evaluated before their answers are written (default 16). */
   readonly maxPerChunk?: number;
   /** Runs the batch later in this turn of the event loop (default setImmediate). */

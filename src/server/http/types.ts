@@ -14,7 +14,7 @@ export type RouteHandler = (body: unknown) => HandlerResult | PromiseLike<Handle
  */
 export type BatchRouteHandler = (bodies: readonly unknown[]) => (HandlerResult | PromiseLike<HandlerResult>)[];
 
-export interface Health {
+interface Health {
   live(): boolean;
   ready(): { ok: boolean; reason?: string };
 }

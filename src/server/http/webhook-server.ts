@@ -25,18 +25,18 @@ import type {
   WebhookServerOptions,
 } from "./types.js";
 
-export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
 /** Connections held at once; past it, a new one replaces the one idle longest, or is closed when all are busy. */
 export const DEFAULT_MAX_CONNECTIONS = 1000;
 /**
  * Requests one connection may have unanswered at once. The API server (Go) never pipelines; a
  * client that pipelines past this without reading its answers has its connection closed.
  */
-export const MAX_PIPELINED = 16;
+const MAX_PIPELINED = 16;
 /** What a review costs beside its body (request, response, parsed review, answer), charged to the in-flight budget. */
 const REQUEST_OVERHEAD_BYTES = 16 * 1024;
-export const LIVENESS_PATH = "/health/liveness";
-export const READINESS_PATH = "/health/readiness";
+const LIVENESS_PATH = "/health/liveness";
+const READINESS_PATH = "/health/readiness";
 const UNMATCHED = "unmatched";
 const MIB = 1024 * 1024;
 

@@ -7,9 +7,9 @@
 import { pino, type DestinationStream, type Level, type Logger } from "pino";
 import { REDACTED, redactLogObject } from "./redact-secrets.js";
 
-export const LOG_LEVELS: readonly (Level | "silent")[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const LOG_LEVELS: readonly (Level | "silent")[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
-export interface LoggerOptions {
+interface LoggerOptions {
   /** One of LOG_LEVELS; "info" when omitted. */
   readonly level?: string;
   /** Where lines go; stdout when omitted. */
@@ -21,7 +21,7 @@ export interface LoggerOptions {
  * paths `*.data` and `*.stringData` are applied by `redactLogObject` instead (same effect, a
  * tenth of the cost); Secrets at any depth by `redactSecrets`.
  */
-export const REDACT_PATHS: readonly string[] = [
+const REDACT_PATHS: readonly string[] = [
   "data",
   "stringData",
   "request.object.data",

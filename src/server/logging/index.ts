@@ -1,4 +1,3 @@
-export { createLogger, isLogLevel, LOG_LEVELS, REDACT_PATHS, type LoggerOptions } from "./create-logger.js";
+export { createLogger, isLogLevel } from "./create-logger.js";
 export { logAdmission } from "./log-admission.js";
-export { redactLogObject, redactSecrets, REDACTED } from "./redact-secrets.js";
 export type { Logger } from "pino";

@@ -74,9 +74,9 @@ const MAX_URL_LABEL = 256;
 /** Labels whose values come from the request: folded into `_overflow` when a family is full. */
 const REQUEST_LABELS = ["resource_kind", "resource_namespace", "http_url"] as const;
 /** Default size bound of the series the reviews create; the rest of `/metrics` is small and fixed. */
-export const DEFAULT_MAX_SERIES_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_MAX_NAMESPACES = 200;
-export const DEFAULT_MAX_KINDS = 100;
+const DEFAULT_MAX_SERIES_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_NAMESPACES = 200;
+const DEFAULT_MAX_KINDS = 100;
 
 export function createMetrics(options: MetricsOptions): BylawMetrics {
   const { registry } = options;

@@ -8,16 +8,16 @@
 import { type CompiledPolicy, jsonEqual } from "../../engine/index.js";
 import { policyValidationMode } from "./policy-labels.js";
 
-export type PolicyChangeType = "created" | "updated" | "deleted";
+type PolicyChangeType = "created" | "updated" | "deleted";
 
-export interface PolicyChange {
+interface PolicyChange {
   readonly change: PolicyChangeType;
   /** The policy whose labels the change is counted under. */
   readonly policy: CompiledPolicy;
 }
 
 /** Policies are the same object when kind, namespace and name match. */
-export function policyKey(p: CompiledPolicy): string {
+function policyKey(p: CompiledPolicy): string {
   return `${p.kind}/${p.namespace}/${p.name}`;
 }
 

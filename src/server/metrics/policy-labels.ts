@@ -4,8 +4,8 @@
  */
 import type { CompiledPolicy, Rule } from "../../engine/index.js";
 
-export type ValidationMode = "enforce" | "audit";
-export type RuleType = "validate" | "mutate" | "generate" | "imageVerify" | "-";
+type ValidationMode = "enforce" | "audit";
+type RuleType = "validate" | "mutate" | "generate" | "imageVerify" | "-";
 
 export interface PolicyLabels {
   readonly validationMode: ValidationMode;

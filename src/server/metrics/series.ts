@@ -274,7 +274,7 @@ function remember(s: Scoped, keys: readonly string[], c: Cell): void {
 }
 
 /** A counter over a histogram's series: `<name>{labels} <count>`. */
-export class CountView {
+class CountView {
   readonly type = "counter";
   readonly aggregator = "sum";
 

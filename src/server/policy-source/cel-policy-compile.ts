@@ -28,7 +28,7 @@ import {
 } from "../../engine/index.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
 
-export interface CelCompiled {
+interface CelCompiled {
   readonly policy?: CompiledPolicy;
   /** Errors: the policy is not served. Empty when `policy` is set. */
   readonly problems: readonly PolicyProblem[];
@@ -41,11 +41,6 @@ const specs = new WeakMap<CompiledPolicy, JsonObject>();
 /** The spec a served CEL policy was compiled from (for the live caches it reads); undefined for the kyverno.io kinds. */
 export function celSpecOf(policy: CompiledPolicy): JsonObject | undefined {
   return specs.get(policy);
-}
-
-/** Whether `kind` is a policies.kyverno.io policy kind this module compiles (PolicyException is not). */
-export function isCelPolicyKind(kind: unknown): boolean {
-  return typeof kind === "string" && celKindInfo(kind) !== undefined;
 }
 
 export function compileCelPolicy(
@@ -111,7 +106,7 @@ export function notEvaluatedMessage(kind: string, name: string): string {
   return `${kind} ${name} is not served: Bylaw does not evaluate ${kind} yet`;
 }
 
-export function admissionErrorMessage(kind: string, name: string): string {
+function admissionErrorMessage(kind: string, name: string): string {
   const what = kind.includes("Mutating") ? "mutate requests" : "verify images";
   return `${kind} ${name}: Bylaw does not evaluate ${kind} yet (it cannot ${what} from this kind); the request matches its matchConstraints and was not checked against it`;
 }
@@ -121,7 +116,7 @@ export function admissionErrorMessage(kind: string, name: string): string {
  * compiles for `bylaw apply` (each resource gets the error); served, it would enforce nothing, so it
  * is a problem, with the engine's message (policy, field, position).
  */
-export function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
+function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
   if (!Array.isArray(policy.document.spec["validationActions"])) return [];
   const out: PolicyProblem[] = [];
   for (const r of policy.rules)

@@ -12,7 +12,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import type { LogFn } from "./types.js";
 
-export interface ChangeTriggerOptions {
+interface ChangeTriggerOptions {
   /** What is watched, for logs: "policies" or "cluster facts". */
   readonly name: string;
   readonly mode: "watch" | "poll";
@@ -26,7 +26,7 @@ export interface ChangeTriggerOptions {
   readonly onLog: LogFn;
 }
 
-export interface ChangeTrigger {
+interface ChangeTrigger {
   /** Watch exactly these directories from now on. */
   watch(dirs: readonly string[]): void;
   /** Schedule a (debounced) reload, after `delayMs` (default: the debounce window). */

@@ -5,7 +5,7 @@ import { parseDocuments } from "../../platform/yaml/index.js";
 import { parseClusterFacts, type ClusterFactsData } from "./cluster-facts.js";
 import type { SourceProblem } from "./types.js";
 
-export type FactsFile =
+type FactsFile =
   | { readonly ok: true; readonly fingerprint: string; readonly facts: ClusterFactsData }
   | { readonly ok: false; readonly fingerprint: string; readonly problems: readonly SourceProblem[] };
 

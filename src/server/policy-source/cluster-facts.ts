@@ -31,11 +31,11 @@ import {
 } from "../../engine/index.js";
 import type { ClusterFacts } from "../types.js";
 
-export const CLUSTER_FACTS_API_VERSION = "bylaw.dev/v1alpha1";
-export const CLUSTER_FACTS_KIND = "ClusterFacts";
+const CLUSTER_FACTS_API_VERSION = "bylaw.dev/v1alpha1";
+const CLUSTER_FACTS_KIND = "ClusterFacts";
 const NAME_LABEL = "kubernetes.io/metadata.name";
 
-export interface RoleBindings {
+interface RoleBindings {
   readonly roles: readonly string[];
   readonly clusterRoles: readonly string[];
 }
@@ -48,7 +48,7 @@ export interface ClusterFactsData {
 
 export const EMPTY_FACTS: ClusterFactsData = { namespaces: new Map(), users: new Map(), groups: new Map() };
 
-export type ParsedFacts = { ok: true; facts: ClusterFactsData } | { ok: false; problems: PolicyProblem[] };
+type ParsedFacts = { ok: true; facts: ClusterFactsData } | { ok: false; problems: PolicyProblem[] };
 
 export function parseClusterFacts(doc: JsonValue): ParsedFacts {
   const problems: PolicyProblem[] = [];

@@ -37,7 +37,7 @@ export function exceptionKeyKind(group: ExceptionGroup): string {
   return group === CEL_GROUP ? `PolicyException.${CEL_GROUP}` : "PolicyException";
 }
 
-export interface CompiledObject<T> {
+interface CompiledObject<T> {
   readonly fingerprint: string;
   readonly value?: T;
   /** `field: message` for each problem; empty when `value` is set. */
@@ -49,7 +49,7 @@ export interface CompiledObject<T> {
 const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
 /** What compiling an object reads, besides the spec (whose changes bump metadata.generation). */
-export function fingerprintOf(obj: KubeObject): string {
+function fingerprintOf(obj: KubeObject): string {
   const md = (obj["metadata"] ?? {}) as JsonObject;
   return JSON.stringify([
     md["generation"] ?? null,
@@ -60,7 +60,7 @@ export function fingerprintOf(obj: KubeObject): string {
 }
 
 /** The object as a policy document: apiVersion and kind (a list's items carry neither), metadata without server fields, spec; no status. */
-export function documentOf(obj: KubeObject, apiVersion: string, kind: string): JsonObject {
+function documentOf(obj: KubeObject, apiVersion: string, kind: string): JsonObject {
   const md = (obj["metadata"] ?? {}) as JsonObject;
   const metadata: JsonObject = {};
   for (const k of ["name", "namespace", "uid", "generation", "labels"]) if (md[k] !== undefined) metadata[k] = md[k];

@@ -49,7 +49,7 @@ export interface ClusterPolicySourceOptions {
   readonly onLog?: LogFn;
 }
 
-export interface ClusterPolicySource extends PolicySource {
+interface ClusterPolicySource extends PolicySource {
   /** No facts file in this mode: namespace labels and roles come from the live context. */
   cluster(): ClusterFacts;
   readiness(): Readiness;

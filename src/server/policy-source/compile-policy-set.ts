@@ -56,13 +56,13 @@ function groupOf(doc: JsonValue): string {
   return typeof apiVersion === "string" && apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
 }
 
-export interface LoadedSet {
+interface LoadedSet {
   /** Hash of every document read: an unchanged hash means an unchanged set. */
   readonly fingerprint: string;
   readonly documents: readonly LoadedDocument[];
 }
 
-export type CompiledSet =
+type CompiledSet =
   | {
       readonly ok: true;
       readonly policies: readonly CompiledPolicy[];

@@ -13,14 +13,14 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isDocumentFile } from "../../platform/files/index.js";
 
-export interface PolicyTree {
+interface PolicyTree {
   /** Document files, in lexical walk order. */
   readonly files: readonly string[];
   /** The root and every non-hidden sub-directory. */
   readonly dirs: readonly string[];
 }
 
-export type TreeResult = { ok: true; tree: PolicyTree } | { ok: false; message: string };
+type TreeResult = { ok: true; tree: PolicyTree } | { ok: false; message: string };
 
 export async function listPolicyTree(root: string): Promise<TreeResult> {
   const files: string[] = [];
@@ -76,7 +76,7 @@ export function statSignature(info: Stats | undefined): string {
   return info === undefined ? "missing" : `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
 }
 
-export function describeFsError(e: unknown, path: string): string {
+function describeFsError(e: unknown, path: string): string {
   const code = (e as { code?: unknown } | null)?.code;
   if (code === "ENOENT" || code === "ENOTDIR") return `no such directory: ${path}`;
   if (code === "EACCES" || code === "EPERM") return `permission denied: ${path}`;

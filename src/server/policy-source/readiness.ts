@@ -7,7 +7,7 @@
 import type { PolicyLoadError, PolicySnapshot } from "../types.js";
 import type { Readiness } from "./types.js";
 
-export interface SourceState {
+interface SourceState {
   readonly snapshot: PolicySnapshot;
   readonly policyError: PolicyLoadError | undefined;
   readonly factsFile: string | undefined;

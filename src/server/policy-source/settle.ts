@@ -12,7 +12,7 @@
  */
 import { statOrUndefined } from "./list-policy-files.js";
 
-export interface TreeStat {
+interface TreeStat {
   /** Device, inode, size and mtime of every path, in order ("missing" for a vanished one). */
   readonly signature: string;
   /** The newest modification time among them, ms since the epoch. */

@@ -55,9 +55,9 @@ import type {
 } from "./types.js";
 import { addPolicyRules, type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
 
-export const VALIDATING_NAME = "bylaw-resource-validating-webhook-cfg";
-export const MUTATING_NAME = "bylaw-resource-mutating-webhook-cfg";
-export const POLICY_VALIDATING_NAME = "bylaw-policy-validating-webhook-cfg";
+const VALIDATING_NAME = "bylaw-resource-validating-webhook-cfg";
+const MUTATING_NAME = "bylaw-resource-mutating-webhook-cfg";
+const POLICY_VALIDATING_NAME = "bylaw-policy-validating-webhook-cfg";
 
 const LABELS = {
   "app.kubernetes.io/name": "bylaw",

@@ -25,7 +25,7 @@ import { celSpecOf } from "../policy-source/cel-policy-compile.js";
 import type { TimeoutGroups } from "../admission/webhook-groups.js";
 
 /** The API server's limit on a webhook's matchConditions. */
-export const MAX_WEBHOOK_MATCH_CONDITIONS = 64;
+const MAX_WEBHOOK_MATCH_CONDITIONS = 64;
 
 export function ownWebhookProblems(policy: CompiledPolicy, groups: TimeoutGroups): PolicyProblem[] {
   if (groups.fineGrained !== true || !celHasOwnWebhook(policy)) return [];

@@ -42,7 +42,7 @@ export interface RotationSettings {
   readonly caOverlapMs?: number;
 }
 
-export interface SecretState {
+interface SecretState {
   readonly data: TlsSecretData;
   readonly rotateRequested: boolean;
   /** When the current CA entered the bundle (CA_ROTATED_ANNOTATION), if known. */

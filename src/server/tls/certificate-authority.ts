@@ -9,7 +9,7 @@ import type { TlsPair } from "./types.js";
 
 const HOUR_MS = 3_600_000;
 
-export interface MintOptions {
+interface MintOptions {
   /** Issue time (epoch ms); notBefore is backdated an hour so that a peer whose clock lags accepts it. */
   readonly now: number;
   /** Validity from `now`, in milliseconds. */

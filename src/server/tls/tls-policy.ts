@@ -7,7 +7,7 @@
  */
 import { createSecureContext } from "node:tls";
 
-export type TlsMinVersion = "TLSv1.2" | "TLSv1.3";
+type TlsMinVersion = "TLSv1.2" | "TLSv1.3";
 
 export interface TlsPolicy {
   readonly minVersion: TlsMinVersion;
@@ -28,7 +28,7 @@ const IANA_TO_OPENSSL: Readonly<Record<string, string>> = {
   TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256: "ECDHE-RSA-CHACHA20-POLY1305",
 };
 
-export const DEFAULT_CIPHER_SUITES: readonly string[] = Object.values(IANA_TO_OPENSSL);
+const DEFAULT_CIPHER_SUITES: readonly string[] = Object.values(IANA_TO_OPENSSL);
 export const DEFAULT_TLS_POLICY: TlsPolicy = { minVersion: "TLSv1.2", ciphers: DEFAULT_CIPHER_SUITES.join(":") };
 
 const VERSIONS: Readonly<Record<string, TlsMinVersion>> = {

@@ -11,7 +11,7 @@ import { type EngineError, err } from "../../engine/index.js";
 import { loadTlsFiles } from "./load-tls-files.js";
 import type { TlsPair } from "./types.js";
 
-export interface TlsWatchOptions {
+interface TlsWatchOptions {
   /** Quiet time after the last file event before reloading (default 200 ms). */
   readonly debounceMs?: number;
 }

@@ -20,7 +20,7 @@ export interface SnapshotMessage {
 }
 
 /** The engine request as data: the loaded exceptions are the worker's own (`exceptions: true`). */
-export type WireRequest = Omit<EngineRequest, "exceptions" | "ruleVariables">;
+type WireRequest = Omit<EngineRequest, "exceptions" | "ruleVariables">;
 
 /**
  * Run policies (by index in the snapshot) for one review, with the seconds left before its deadline.
@@ -44,7 +44,7 @@ export interface RunMessage {
 export type ToWorker = SnapshotMessage | RunMessage;
 
 /** One policy of a job finished: its place in the job, its rule results and its time. */
-export interface DoneMessage {
+interface DoneMessage {
   readonly type: "done";
   readonly job: number;
   readonly index: number;
@@ -53,7 +53,7 @@ export interface DoneMessage {
 }
 
 /** A job ended: every policy not reported done was left by the deadline, or, with `error`, could not run. */
-export interface EndMessage {
+interface EndMessage {
   readonly type: "end";
   readonly job: number;
   readonly error?: string;

@@ -18,7 +18,7 @@ import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./w
 /** How long past a job's deadline a running worker may take to stop by itself before it is terminated. */
 const TERMINATE_GRACE_MS = 250;
 
-export interface WorkerPoolOptions {
+interface WorkerPoolOptions {
   /** Workers (at least 1). */
   readonly size: number;
   /** The clock the jobs' deadlines are on (deps.now: seconds). */
@@ -55,7 +55,7 @@ interface SnapshotInfo {
   readonly index: ReadonlyMap<CompiledPolicy["document"], number>;
 }
 
-export interface WorkerPool extends ReviewRunner {
+interface WorkerPool extends ReviewRunner {
   close(): Promise<void>;
 }
 

@@ -47,7 +47,7 @@ import type { ClusterOptions } from "./options.js";
 /** How many times one resource is evaluated again while its context entries find reads to make. */
 const MAX_ROUNDS = 8;
 
-export interface ClusterLoad {
+interface ClusterLoad {
   readonly resources: Resource[];
   readonly errors: string[];
   readonly warnings: string[];

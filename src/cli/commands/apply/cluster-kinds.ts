@@ -8,7 +8,7 @@
 import { type CompiledPolicy, isValidatingPolicy, parseKindSelector, type Rule } from "../../../engine/index.js";
 
 /** One thing to list: a kind selector (`Pod`, `apps/v1/Deployment`, `*`) or a resource rule of a ValidatingPolicy. */
-export type Wanted =
+type Wanted =
   | {
       readonly by: "kind";
       readonly group: string;

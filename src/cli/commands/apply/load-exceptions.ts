@@ -3,8 +3,6 @@ import { compileExceptionDocuments, type LoadedExceptions } from "../../../libra
 import { loadPaths } from "../../../platform/files/index.js";
 import type { Engine } from "../../../engine/index.js";
 
-export type { LoadedExceptions };
-
 export async function loadExceptions(
   paths: readonly string[],
   stdin: () => Promise<string>,

@@ -7,7 +7,7 @@ import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../test-suite/val
 import { parseSetValues } from "../../offline/set-values.js";
 import { inDefaultNamespace } from "../../test-suite/default-namespace.js";
 
-export interface LoadedResources {
+interface LoadedResources {
   readonly resources: Resource[];
   /** origins[i] is where resources[i] was read. */
   readonly origins: ResourceOrigin[];
@@ -47,7 +47,7 @@ function expandList(doc: JsonObject): Resource[] {
   return [doc];
 }
 
-export type Loaded<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };
+type Loaded<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };
 
 /** The values file (if any) and the `--set` pairs, which apply after the file's global and resource values. */
 export async function loadValuesFile(

@@ -2,8 +2,8 @@
 import { parseArgs } from "node:util";
 import { isGitUrl } from "../../git-source.js";
 
-export const OUTPUT_FORMATS = ["text", "json", "junit", "sarif"] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+const OUTPUT_FORMATS = ["text", "json", "junit", "sarif"] as const;
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface ApplyOptions {
   readonly policyPaths: readonly string[];
@@ -38,7 +38,7 @@ export interface ClusterOptions {
   readonly namespace?: string;
 }
 
-export type ParsedApplyArgs =
+type ParsedApplyArgs =
   | { readonly kind: "help" }
   | { readonly kind: "usage-error"; readonly message: string; readonly showHelp: boolean }
   | { readonly kind: "run"; readonly options: ApplyOptions; readonly warnings: readonly string[] };

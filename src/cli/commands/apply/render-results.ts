@@ -11,7 +11,7 @@ import { buildPolicyReports } from "../../report/policy-report.js";
 import type { ApplyOptions } from "./options.js";
 import { yamlStream, type ProducedResource } from "./resource-output.js";
 
-export interface RunResults {
+interface RunResults {
   readonly rows: readonly ResultRow[];
   readonly responses: readonly PolicyResponse[];
   readonly produced: readonly ProducedResource[];

@@ -45,7 +45,7 @@ export function dedupe(resources: readonly ProducedResource[]): ProducedResource
   return [...byKey.values()];
 }
 
-export function objectKey(r: Resource): string {
+function objectKey(r: Resource): string {
   return `${resourceKind(r)}/${resourceNamespace(r)}/${resourceName(r)}`;
 }
 

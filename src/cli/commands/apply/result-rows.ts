@@ -73,7 +73,7 @@ function payloadName(r: Resource, origin: ResourceOrigin | undefined): string {
     : `JSON ${origin.source}${origin.line !== undefined ? `:${origin.line}` : ""}`;
 }
 
-export function describeResource(r: Resource): string {
+function describeResource(r: Resource): string {
   const ns = resourceNamespace(r);
   return `${resourceKind(r)}/${ns ? `${ns}/` : ""}${resourceName(r)}`;
 }

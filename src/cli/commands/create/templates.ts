@@ -42,7 +42,7 @@ export function testTemplate(o: {
   };
 }
 
-export interface ValuesInput {
+interface ValuesInput {
   readonly global: Readonly<Record<string, string>>;
   /** namespace → labels */
   readonly namespaces: ReadonlyArray<{ name: string; labels: Record<string, string> }>;

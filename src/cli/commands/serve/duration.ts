@@ -1,11 +1,15 @@
-/** Durations of serve's flags: Go's form (`500ms`, `15s`, `1h30m`) plus `d` for days; milliseconds, or undefined when malformed or not positive. */
-const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/**
+ * Durations of serve's flags: Go's form (`500ms`, `15s`, `1h30m`) plus `d` for days, without
+ * signs or sub-millisecond units; whole milliseconds, or undefined when malformed or not positive.
+ * The arithmetic is the engine's Go duration parser; this module holds only the flags' narrower form.
+ */
+import { parseDurationMillis } from "../../../engine/index.js";
+
+const FLAG_FORM = /^(\d+(\.\d+)?(ms|s|m|h|d))+$/;
 
 export function parseDuration(text: string): number | undefined {
   const s = text.trim();
-  if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(s)) return undefined;
-  let total = 0;
-  for (const [, n, , unit] of s.matchAll(/(\d+(\.\d+)?)(ms|s|m|h|d)/g))
-    total += Number(n) * (UNIT_MS[unit ?? ""] ?? NaN);
-  return Number.isFinite(total) && total > 0 ? Math.round(total) : undefined;
+  if (!FLAG_FORM.test(s)) return undefined;
+  const ms = parseDurationMillis(s, { days: true });
+  return ms !== undefined && ms > 0 ? Math.round(ms) : undefined;
 }

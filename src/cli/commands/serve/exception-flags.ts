@@ -25,7 +25,7 @@ export function kyvernoExceptionFlags(args: readonly string[]): string[] {
   return out;
 }
 
-export interface ExceptionSettings {
+interface ExceptionSettings {
   /** What the cluster policy source honours. */
   readonly scope: ExceptionScope;
   /** The namespaces the admission handlers restrict exceptions to; undefined: no restriction. */

@@ -19,7 +19,7 @@ import {
   type WebhookKind,
 } from "../../../server/admission/webhook-groups.js";
 
-export type FineGrainedHandlers = (kind: WebhookKind, deps: AdmissionDeps, group: WebhookGroup) => RouteHandler;
+type FineGrainedHandlers = (kind: WebhookKind, deps: AdmissionDeps, group: WebhookGroup) => RouteHandler;
 
 /** Exact routes first; any other path that names a fine-grained webhook gets its handler, made for it. */
 export class AdmissionRouteMap extends Map<string, RouteHandler> {

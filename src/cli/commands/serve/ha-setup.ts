@@ -1,6 +1,6 @@
 /**
  * `bylaw serve --leader-elect` and `--tls-secret`: leader election on a Lease and the certificate
- * Secret all replicas share (src/kube/leader-election.ts, src/kube/tls-secret.ts). What the rest of
+ * Secret all replicas share (src/kube/leader-election.ts, src/server/tls/tls-secret.ts). What the rest of
  * serve plugs into: `elector` (isLeader/onChange: only the leader writes shared objects),
  * `certificates` (current/onChange: the serving pair and the caBundle to register), `tls` (the pair
  * the HTTPS server presents, reloaded as the Secret changes) and `withReadiness` (not ready until
@@ -14,7 +14,7 @@ import { KubeClient } from "../../../kube/kube-client.js";
 import { IN_CLUSTER_DIR, resolveConnection } from "../../../kube/kubeconfig.js";
 import { holderIdentity, LeaseElector, type LeaderElector } from "../../../kube/leader-election.js";
 import { KubeLeaseStore } from "../../../kube/lease-store.js";
-import { SecretCertificates, type CertificateStore } from "../../../kube/tls-secret.js";
+import { SecretCertificates, type CertificateStore } from "../../../server/tls/tls-secret.js";
 import { DEFAULT_ROTATION } from "../../../server/tls/cert-rotation.js";
 import type { ServingTls } from "./tls-setup.js";
 import { parseDuration } from "./duration.js";
@@ -49,9 +49,9 @@ type Flags = {
   kubeconfig?: string | undefined;
 };
 
-export type HaLog = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+type HaLog = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 
-export interface HaSetup {
+interface HaSetup {
   readonly elector: LeaderElector | undefined;
   readonly certificates: CertificateStore | undefined;
   /** The serving pair from the Secret (undefined: --tls-cert-file or --self-signed decide). */

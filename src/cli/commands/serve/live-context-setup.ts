@@ -31,9 +31,9 @@ export interface LiveContext {
   close(): void;
 }
 
-export type LiveLog = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+type LiveLog = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 
-export interface LiveContextOptions {
+interface LiveContextOptions {
   readonly kubeconfig?: string;
   readonly cacheMiB: number;
   readonly onLog: LiveLog;

@@ -17,7 +17,7 @@ import type { LiveContext } from "./live-context-setup.js";
 /** A policy source as `serve` uses it: the policies, the facts a review does not carry, readiness. */
 export type ServedPolicySource = PolicySource & { cluster(): ClusterFacts; readiness(): Readiness };
 
-export interface PolicySourceSetup {
+interface PolicySourceSetup {
   readonly engine: Engine;
   readonly checkPolicy: (policy: CompiledPolicy) => readonly PolicyProblem[];
   readonly onLog: LogFn;

@@ -39,7 +39,7 @@ type Values = {
   readonly kubeconfig?: string | undefined;
 };
 
-export interface RegistrationPlan {
+interface RegistrationPlan {
   readonly endpoint: Endpoint;
   readonly ownNamespace: string;
   readonly kubeconfig: string | undefined;
@@ -90,7 +90,7 @@ export function registrationPlan(
   return { ok: true, value: { endpoint, ownNamespace, kubeconfig: values.kubeconfig } };
 }
 
-export interface StartRegistration {
+interface StartRegistration {
   readonly plan: RegistrationPlan;
   readonly source: PolicySource;
   readonly groups: TimeoutGroups;
@@ -102,7 +102,7 @@ export interface StartRegistration {
   readonly discoveryIntervalMs?: number;
 }
 
-export const DISCOVERY_INTERVAL_MS = 30_000;
+const DISCOVERY_INTERVAL_MS = 30_000;
 
 const PATHS: Readonly<Record<WebhookConfiguration["kind"], string>> = {
   ValidatingWebhookConfiguration: "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/",

@@ -30,7 +30,7 @@ import {
 import type { ServingTls } from "./tls-setup.js";
 import { AdmissionRouteMap } from "./fine-grained-routes.js";
 
-export interface StartOptions {
+interface StartOptions {
   readonly deps: AdmissionDeps;
   /** The registered webhook timeouts: each group's paths are served under its own deadline. */
   readonly groups: TimeoutGroups;
@@ -47,7 +47,7 @@ export interface StartOptions {
   readonly bounds: ResourceBounds;
 }
 
-export interface RunningServers {
+interface RunningServers {
   readonly port: number;
   readonly metricsPort: number | undefined;
   close(graceMs: number): Promise<void>;

@@ -3,7 +3,7 @@ import type { RowResult, SuiteResult } from "../../test-suite/types.js";
 import { renderTable } from "../../output/table.js";
 import { xmlEscape } from "../../output/xml.js";
 
-export interface Summary {
+interface Summary {
   readonly passed: number;
   readonly failed: number;
   readonly skipped: number;

@@ -42,7 +42,7 @@ export function workerCount(
   return Math.min(cores - 1, Math.floor(suites / SUITES_PER_WORKER));
 }
 
-export interface RunSuitesOptions {
+interface RunSuitesOptions {
   /** Worker threads besides the main thread (workerCount). */
   readonly workers: number;
   /** Runs one test file in the main thread: a suite per document of the file. */

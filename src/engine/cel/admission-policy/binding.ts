@@ -22,12 +22,12 @@ export const ADMISSION_API_VERSIONS: ReadonlySet<string> = new Set([
 
 const ACTIONS: ReadonlySet<string> = new Set(["Deny", "Warn", "Audit"]);
 
-export interface BoundBinding {
+interface BoundBinding {
   readonly policyName: string;
   readonly binding: CompiledBinding;
 }
 
-export type BindingOutcome = { ok: true; value: BoundBinding } | { ok: false; problems: PolicyProblem[] };
+type BindingOutcome = { ok: true; value: BoundBinding } | { ok: false; problems: PolicyProblem[] };
 
 /** Whether a document is a ValidatingAdmissionPolicyBinding of an apiVersion Bylaw reads. */
 export function isAdmissionBindingDocument(doc: JsonValue): doc is JsonObject {

@@ -15,7 +15,7 @@ import { messageOf, type CelRuleInput } from "../validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../validating-policy/compiled.js";
 import { fromCel, toCel } from "../values.js";
 import type { CompiledAdmissionPolicy, CompiledBinding } from "./compiled.js";
-import { defineLazyVariables } from "../lazy-variables.js";
+import { policyActivation } from "../lazy-variables.js";
 
 const SKIP_MESSAGE = "match conditions aren't met";
 
@@ -34,31 +34,6 @@ export function resultOf(ap: CompiledAdmissionPolicy, binding: CompiledBinding |
   };
 }
 
-function activationFor(
-  body: CompiledValidatingPolicy,
-  input: CelRuleInput,
-  params: unknown,
-  budget: CostBudget,
-  services: CelServices,
-): Record<string, unknown> {
-  const variables: Record<string, unknown> = {};
-  const activation = {
-    object: input.object,
-    oldObject: input.oldObject,
-    request: input.request,
-    namespaceObject: input.namespaceObject,
-    params,
-    variables,
-  };
-  defineLazyVariables(variables, body.variables, {
-    activation,
-    budget,
-    services,
-    failure: (name, message) => `composited variable "${name}" fails to evaluate: ${message}`,
-  });
-  return activation;
-}
-
 export function evaluateOnce(
   body: CompiledValidatingPolicy,
   input: CelRuleInput,
@@ -66,7 +41,12 @@ export function evaluateOnce(
   services: CelServices,
 ): Outcome {
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
-  const activation = activationFor(body, input, param === null ? null : toCel(param), budget, services);
+  const activation = policyActivation(body.variables, input, {
+    extra: { params: param === null ? null : toCel(param) },
+    budget,
+    services,
+    failure: (name, message) => `composited variable "${name}" fails to evaluate: ${message}`,
+  });
   const conditionErrors: string[] = [];
   for (const c of body.matchConditions) {
     const r = c.program.evaluate(activation, budget, services);

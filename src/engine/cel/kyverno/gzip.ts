@@ -8,7 +8,7 @@ import { utf8DecodeLossy } from "../../jmespath/functions/kyverno/go-text.js";
 import { CelFunctionError, namespace, type CelLibrary } from "../library.js";
 
 /** What one decompress may produce: a resource field a tenant wrote must not take the process's memory. */
-export const MAX_DECOMPRESSED_BYTES = 8 * 1024 * 1024;
+const MAX_DECOMPRESSED_BYTES = 8 * 1024 * 1024;
 
 function decompress(data: Uint8Array): string {
   const out = gunzipCapped(data, MAX_DECOMPRESSED_BYTES);

@@ -14,7 +14,7 @@ const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 const DIGEST = /^[sh:0-9a-f]{71}$/;
 const REGISTRY = /^[A-Za-z0-9.\-:[\]]+$/;
 
-export class ImageReference {
+class ImageReference {
   constructor(
     readonly registry: string,
     readonly repository: string,
@@ -80,7 +80,7 @@ function asDigest(name: string): ImageReference | string {
 }
 
 /** name.ParseReference: a tag reference, else a digest reference, else an error. */
-export function parseImage(s: string): ImageReference | string {
+function parseImage(s: string): ImageReference | string {
   const t = asTag(s);
   if (typeof t !== "string") return t;
   const d = asDigest(s);

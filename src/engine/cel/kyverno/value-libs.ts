@@ -45,7 +45,7 @@ function parseYaml(text: string): unknown {
 }
 
 /** A ServiceAccount user name's parts (`system:serviceaccount:<ns>:<name>`); empty for another user. */
-export class ServiceAccount {
+class ServiceAccount {
   constructor(
     readonly Name: string,
     readonly Namespace: string,

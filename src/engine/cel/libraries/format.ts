@@ -4,7 +4,7 @@ import { CelFunctionError } from "../library.js";
 import { utf8DecodeLossy, utf8Encode } from "../../jmespath/functions/kyverno/go-text.js";
 
 /** cel-go's %s text of a value: strings bare, lists `[a, b]`, maps `{k: v}` sorted by key. */
-export function celToString(v: unknown, nested = false): string {
+function celToString(v: unknown, nested = false): string {
   if (typeof v === "string") return nested ? JSON.stringify(v) : v;
   if (typeof v === "bigint" || typeof v === "boolean") return String(v);
   if (typeof v === "number") return Number.isInteger(v) && Math.abs(v) < 1e21 ? String(v) : String(v);

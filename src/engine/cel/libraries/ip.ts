@@ -9,14 +9,14 @@ import { formatIp, isV4Mapped, maskIp, parseIp, sameIp, type IpAddress } from ".
 const IP = "net.IP";
 const CIDR = "net.CIDR";
 
-export class CelIp {
+class CelIp {
   constructor(readonly addr: IpAddress) {}
   toString(): string {
     return formatIp(this.addr);
   }
 }
 
-export class CelCidr {
+class CelCidr {
   constructor(
     readonly addr: IpAddress,
     readonly bits: number,

@@ -20,7 +20,7 @@ import { parseUrl } from "./url.js";
 const TYPE = "kubernetes.NamedFormat";
 const NS = "bylaw.FormatNamespace";
 
-export class CelFormat {
+class CelFormat {
   constructor(
     readonly name: string,
     readonly check: (s: string) => string[],

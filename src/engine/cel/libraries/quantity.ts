@@ -21,7 +21,7 @@ const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 
 /** A CEL value holding a quantity; `toString` gives the canonical text. */
-export class CelQuantity {
+class CelQuantity {
   constructor(readonly q: Quantity) {}
   toString(): string {
     return formatQuantity(this.q);

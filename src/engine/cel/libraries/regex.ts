@@ -10,7 +10,7 @@ import { CelFunctionError, namespace, type CelLibrary } from "../library.js";
 /** The name `matches` calls are bound to at compile time (create-cel.ts `useRe2`). */
 export const RE2_MATCHES = "bylawRe2Matches";
 
-export function regexCache(max = 500): (pattern: string) => RE2JS {
+function regexCache(max = 500): (pattern: string) => RE2JS {
   const cache = new Map<string, RE2JS>();
   return (pattern) => {
     let re = cache.get(pattern);

@@ -12,7 +12,7 @@ const STRICT = new RegExp(
   `^${NUM}\\.${NUM}\\.${NUM}(?:-(${IDENT}(?:\\.${IDENT})*))?(?:\\+(${IDENT}(?:\\.${IDENT})*))?$`,
 );
 
-export class CelSemver {
+class CelSemver {
   constructor(
     readonly major: bigint,
     readonly minor: bigint,
@@ -59,7 +59,7 @@ function comparePre(a: readonly string[], b: readonly string[]): number {
   return Math.sign(a.length - b.length);
 }
 
-export function compareSemver(a: CelSemver, b: CelSemver): number {
+function compareSemver(a: CelSemver, b: CelSemver): number {
   for (const [x, y] of [
     [a.major, b.major],
     [a.minor, b.minor],

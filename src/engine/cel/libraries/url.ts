@@ -7,7 +7,7 @@ import { CelFunctionError, equality, type CelLibrary } from "../library.js";
 
 const TYPE = "kubernetes.URL";
 
-export class CelUrl {
+class CelUrl {
   constructor(
     readonly text: string,
     readonly scheme: string,

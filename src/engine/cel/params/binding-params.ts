@@ -15,7 +15,7 @@ import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import { evaluateSelector } from "../../match/index.js";
 import type { CompiledParamRef } from "./param-ref.js";
 
-export type BindingParams =
+type BindingParams =
   { readonly ok: true; readonly params: JsonObject | null } | { readonly ok: false; readonly message: string };
 
 function metaText(o: JsonObject, key: string): string {

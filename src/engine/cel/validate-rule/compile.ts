@@ -12,7 +12,7 @@ import type { CelEngine, CelProgram } from "../types.js";
 import type { PolicyProblem } from "../../api/problem.js";
 import { compileParamRef, type CompiledParamRef, type ParamKindRef } from "../params/index.js";
 
-export interface CompiledCelValidation {
+interface CompiledCelValidation {
   readonly expression: string;
   readonly program: CelProgram;
   readonly message: string | undefined;
@@ -27,7 +27,7 @@ export interface CompiledCelRule {
   readonly validations: readonly CompiledCelValidation[];
 }
 
-export type CelRuleOutcome = { ok: true; value: CompiledCelRule } | { ok: false; message: string };
+type CelRuleOutcome = { ok: true; value: CompiledCelRule } | { ok: false; message: string };
 
 function list(v: JsonValue | undefined): JsonObject[] {
   return Array.isArray(v) ? v.filter(isObject) : [];

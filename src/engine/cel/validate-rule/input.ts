@@ -8,7 +8,7 @@ import { requestSubject, resourceNamespace, type Operation, type Resource } from
 import { ADMISSION_REQUEST_FIELDS } from "../create-cel.js";
 import { toCel } from "../values.js";
 
-export interface CelRequestParts {
+interface CelRequestParts {
   readonly resource: Resource;
   readonly oldResource?: Resource;
   readonly operation: Operation;

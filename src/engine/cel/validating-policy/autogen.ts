@@ -14,7 +14,7 @@
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 
 /** A pod controller, as Kyverno's `Target`. */
-export interface AutogenTarget {
+interface AutogenTarget {
   readonly group: string;
   readonly version: string;
   readonly resource: string;

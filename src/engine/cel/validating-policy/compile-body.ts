@@ -24,7 +24,7 @@ function text(o: JsonObject, key: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-export interface CompiledBody {
+interface CompiledBody {
   readonly compiled: CompiledValidatingPolicy;
   /** The compile error every matched resource answers with, if an expression did not compile. */
   readonly failure: string | undefined;
@@ -48,7 +48,7 @@ export function compileBodies(
   };
 }
 
-export type Body =
+type Body =
   | { ok: true; compiled: CompiledValidatingPolicy; failure: string | undefined }
   | { ok: false; problems: PolicyProblem[] };
 

@@ -2,7 +2,7 @@
 import type { CelProgram } from "../types.js";
 import type { CompiledConstraints } from "./match-constraints.js";
 
-export interface CompiledPolicyValidation {
+interface CompiledPolicyValidation {
   readonly expression: string;
   readonly program: CelProgram;
   readonly message: string;

@@ -17,7 +17,7 @@ import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
 import { VALIDATING_POLICY_RULE, type CompiledValidatingPolicy } from "./compiled.js";
 import type { CompiledCelException } from "../../exceptions/cel/index.js";
 import { decideExceptions } from "./exceptions.js";
-import { defineLazyVariables } from "../lazy-variables.js";
+import { policyActivation } from "../lazy-variables.js";
 
 const NAME = VALIDATING_POLICY_RULE;
 
@@ -27,26 +27,6 @@ function result(status: RuleResult["status"], message: string): RuleResult {
 
 /** What `exceptions` holds when no partial exception matched. */
 const NO_EXCEPTIONS = Object.freeze({ allowedImages: [], allowedValues: [] });
-
-function activationFor(
-  policy: CompiledValidatingPolicy,
-  input: CelRuleInput,
-  exceptions: unknown,
-  budget: CostBudget,
-  services: CelServices,
-): Record<string, unknown> {
-  const variables: Record<string, unknown> = {};
-  const activation = {
-    object: input.object,
-    oldObject: input.oldObject,
-    request: input.request,
-    namespaceObject: input.namespaceObject,
-    variables,
-    exceptions,
-  };
-  defineLazyVariables(variables, policy.variables, { activation, budget, services });
-  return activation;
-}
 
 /**
  * `services` are the ports Kyverno's libraries read through (resource.Get, time.now, …) and whose
@@ -92,7 +72,7 @@ export function evaluateBody(
     if (decided.kind === "error") return result("error", decided.message);
     allowed = { allowedImages: decided.allowedImages, allowedValues: decided.allowedValues };
   }
-  const activation = activationFor(policy, input, allowed, budget, services);
+  const activation = policyActivation(policy.variables, input, { extra: { exceptions: allowed }, budget, services });
   const conditionErrors: string[] = [];
   for (const c of policy.matchConditions) {
     const r = c.program.evaluate(activation, budget, services);

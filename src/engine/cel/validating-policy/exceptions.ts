@@ -16,9 +16,9 @@ import type { CelServices } from "../kyverno/index.js";
 import type { CelActivation, CostBudget } from "../types.js";
 
 /** The rule name of an exception's result, as Kyverno's vpol engine reports it. */
-export const EXCEPTION_RULE = "exception";
+const EXCEPTION_RULE = "exception";
 
-export type ExceptionVerdict =
+type ExceptionVerdict =
   | { readonly kind: "exempt"; readonly result: RuleResult }
   | { readonly kind: "error"; readonly message: string }
   | { readonly kind: "evaluate"; readonly allowedImages: readonly string[]; readonly allowedValues: readonly string[] };

@@ -1,5 +1,5 @@
 /** ValidatingPolicy (policies.kyverno.io): its spec compiled at load (policy/validating-policy.ts builds the policy), evaluated per request. */
-export { compileBodies, type CompiledBody } from "./compile-body.js";
+export { compileBodies } from "./compile-body.js";
 export { evaluateValidatingPolicy } from "./evaluate.js";
 export { isValidatingPolicy, VALIDATING_POLICY_RULE, type CompiledValidatingPolicy } from "./compiled.js";
-export type { CompiledConstraints, ResourceRule } from "./match-constraints.js";
+export type { ResourceRule } from "./match-constraints.js";

@@ -13,7 +13,7 @@ import { evaluateSelector } from "../../match/index.js";
 import type { MatchRequest } from "../../match/index.js";
 import { resourceOfKind } from "./resource-names.js";
 
-export type ConstraintVerdict =
+type ConstraintVerdict =
   { readonly kind: "match" } | { readonly kind: "no-match" } | { readonly kind: "error"; readonly message: string };
 
 export interface CompiledConstraints {
@@ -98,7 +98,7 @@ function selector(v: JsonValue | undefined): LabelSelector | undefined {
  * `spec.matchConstraints` must; a ValidatingAdmissionPolicyBinding's `spec.matchResources` may
  * leave them out (then every resource the policy matches is in, as Kubernetes matches a binding).
  */
-export interface ConstraintsAt {
+interface ConstraintsAt {
   readonly field: string;
   readonly rulesRequired: boolean;
 }

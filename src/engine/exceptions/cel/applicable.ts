@@ -7,7 +7,7 @@
  */
 import { isCelException, type AnyCompiledException, type CompiledCelException, type PolicyRef } from "./types.js";
 
-export interface CelExceptionScope {
+interface CelExceptionScope {
   /** Now, in epoch milliseconds (the engine's clock port). */
   readonly now: number;
   /** Exact namespaces exceptions are honoured from; absent or empty: every namespace. */

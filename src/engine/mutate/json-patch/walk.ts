@@ -11,7 +11,7 @@ import { jsonTypeName } from "./json-values.js";
 export type Container = JsonObject | JsonValue[];
 
 /** Why an operation cannot apply. `missing` failures make `remove` a no-op. */
-export type Failure = { readonly missing: boolean; readonly reason: string };
+type Failure = { readonly missing: boolean; readonly reason: string };
 export type Outcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
 export const done = <T>(value: T): Outcome<T> => ({ ok: true, value });
@@ -38,7 +38,7 @@ export function arrayPosition(arr: readonly JsonValue[], token: string): number 
 }
 
 /** The child at a token: its value (JSON null included) and where it sits, or undefined. */
-export function childAt(node: Container, token: string): { value: JsonValue; at: string | number } | undefined {
+function childAt(node: Container, token: string): { value: JsonValue; at: string | number } | undefined {
   if (Array.isArray(node)) {
     const pos = arrayPosition(node, token);
     return pos === undefined ? undefined : { value: node[pos] as JsonValue, at: pos };
@@ -47,7 +47,7 @@ export function childAt(node: Container, token: string): { value: JsonValue; at:
 }
 
 /** A copy of `node` with the child at `at` set to `value`. */
-export function withChild(node: Container, at: string | number, value: JsonValue): Container {
+function withChild(node: Container, at: string | number, value: JsonValue): Container {
   if (Array.isArray(node)) {
     const copy = node.slice();
     copy[at as number] = value;
@@ -77,7 +77,7 @@ export function findParent(doc: JsonValue, tokens: readonly string[]): Outcome<C
   return done(node);
 }
 
-export type ParentEdit = (parent: Container) => Outcome<Container>;
+type ParentEdit = (parent: Container) => Outcome<Container>;
 
 /**
  * A copy of `doc` in which the parent of the last token is replaced by `edit(parent)`. Only the

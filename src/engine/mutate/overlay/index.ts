@@ -1,1 +1,1 @@
-export { preprocessOverlay, type AnchorMismatch, type Preprocessed } from "./preprocess.js";
+export { preprocessOverlay, type AnchorMismatch } from "./preprocess.js";

@@ -40,7 +40,7 @@ export interface AnchorMismatch {
   readonly message: string;
 }
 
-export type Preprocessed =
+type Preprocessed =
   { readonly ok: true; readonly patch: JsonValue } | { readonly ok: false; readonly mismatch: AnchorMismatch };
 
 /** Resolves the overlay's anchors against `resource`; a mismatch means the patch does not apply. */

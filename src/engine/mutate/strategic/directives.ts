@@ -13,7 +13,7 @@ export const RETAIN_KEYS = "$retainKeys";
 export const SET_ELEMENT_ORDER = "$setElementOrder/";
 export const DELETE_FROM_PRIMITIVE_LIST = "$deleteFromPrimitiveList/";
 
-export type PatchDirective = "merge" | "replace" | "delete";
+type PatchDirective = "merge" | "replace" | "delete";
 
 /** The map's `$patch` directive (`merge` when it has none); an unknown value is an error. */
 export function readPatchDirective(map: JsonObject, path: string): Result<PatchDirective, EngineError> {

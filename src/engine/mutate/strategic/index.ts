@@ -1,4 +1,4 @@
-export type { FieldSchema, ListSchema, SchemaNode } from "./types.js";
+export type { SchemaNode } from "./types.js";
 export { fieldSchema, listMergeKey, schemaForKind } from "./schema.js";
 export { strategicMerge, strategicMergeResource } from "./strategic-merge.js";
 export { jsonMergePatch } from "./json-merge-patch.js";

@@ -15,7 +15,7 @@ import type { SchemaError, SchemaValidator } from "./types.js";
 import { VALIDATORS } from "./validators-data.js";
 
 /** The validator for the document's kind and apiVersion (kyverno.io only), or undefined. */
-export function schemaFor(doc: JsonValue): SchemaValidator | undefined {
+function schemaFor(doc: JsonValue): SchemaValidator | undefined {
   if (!isObject(doc)) return undefined;
   const kind = doc["kind"];
   const apiVersion = doc["apiVersion"];

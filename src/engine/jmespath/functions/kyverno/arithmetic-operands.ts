@@ -24,7 +24,7 @@ export type Operand =
   | { readonly kind: "quantity"; readonly value: Quantity }
   | { readonly kind: "duration"; readonly value: bigint };
 
-export function parseOperand(v: JsonValue): Operand | undefined {
+function parseOperand(v: JsonValue): Operand | undefined {
   if (typeof v === "number") return { kind: "scalar", value: v };
   if (typeof v !== "string") return undefined;
   const q = parseQuantity(v);

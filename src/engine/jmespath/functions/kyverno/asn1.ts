@@ -35,7 +35,7 @@ export const TAG = {
 } as const;
 
 /** Reads one element at `offset`; returns it and the offset after it. */
-export function readElement(data: Uint8Array, offset: number): [Element, number] {
+function readElement(data: Uint8Array, offset: number): [Element, number] {
   let i = offset;
   const first = data[i++];
   if (first === undefined) throw new Asn1Error("truncated tag");
@@ -96,7 +96,7 @@ export function children(el: Element): Element[] {
 }
 
 /** An element a tag test has accepted (the brand keeps the "no" branch typed as Element). */
-export type Matched = Element & { readonly __matched: true };
+type Matched = Element & { readonly __matched: true };
 
 export function isUniversal(el: Element | undefined, tag: number): el is Matched {
   return el !== undefined && el.cls === 0 && el.tag === tag;

@@ -1,26 +1,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { formatFloat32, formatFloat32G, utf8DecodeLossy, utf8Encode } from "./go-text.js";
+import { utf8DecodeLossy, utf8Encode } from "./go-text.js";
 import { goFormatFloat as formatFloatV } from "../../../go/format-value.js";
 import { compareCodePoints as compareStrings } from "../../../go/strings.js";
 
 describe("Go text helpers", () => {
-  const float32: ReadonlyArray<readonly [number, string]> = [
-    [1, "1"],
-    [1.5, "1.5"],
-    [0.1, "0.1"],
-    [-2.25, "-2.25"],
-    [3.14159265, "3.1415927"],
-    [16777217, "16777216"],
-    [123456789, "123456790"],
-    [1e20, "100000000000000000000"],
-    [1e-7, "0.0000001"],
-    [0, "0"],
-  ];
-  for (const [n, want] of float32) {
-    test(`FormatFloat(${n}, 'f', -1, 32) = ${want}`, () => assert.equal(formatFloat32(n), want));
-  }
-
   const floatV: ReadonlyArray<readonly [number, string]> = [
     [2.5, "2.5"],
     [100000, "100000"],
@@ -35,12 +19,6 @@ describe("Go text helpers", () => {
   for (const [n, want] of floatV) {
     test(`Sprintf("%v", ${n}) = ${want}`, () => assert.equal(formatFloatV(n), want));
   }
-
-  test("FormatFloat(f, 'g', -1, 32) for YAML keys", () => {
-    assert.equal(formatFloat32G(1.5), "1.5");
-    assert.equal(formatFloat32G(1e10), "1e+10");
-    assert.equal(formatFloat32G(123456789), "1.2345679e+08");
-  });
 
   test("string comparison is by code point (UTF-8 byte order)", () => {
     assert.equal(compareStrings("a", "b"), -1);

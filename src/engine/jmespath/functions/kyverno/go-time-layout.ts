@@ -40,7 +40,7 @@ export type Std =
   | "FracSecond0"
   | "FracSecond9";
 
-export interface Chunk {
+interface Chunk {
   readonly prefix: string;
   /** Undefined when the rest of the layout is literal text. */
   readonly std?: Std;

@@ -20,7 +20,7 @@ const INT64_MIN = -(1n << 63n);
 const ZERO_TO_UNIX = 62_135_596_800n;
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (months 1..12, days may overflow). */
-export function daysFromCivil(year: number, month: number, day: number): number {
+function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
@@ -30,7 +30,7 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146_097 + doe - 719_468;
 }
 
-export interface Civil {
+interface Civil {
   year: number;
   month: number;
   day: number;

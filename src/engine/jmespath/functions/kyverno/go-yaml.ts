@@ -5,7 +5,7 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node } from "yaml";
 import type { JsonObject, JsonValue } from "../../../api/json.js";
-import { formatFloat32G } from "./go-text.js";
+import { float32MapKey } from "../../../go/format-float32.js";
 import { setOwn } from "../../../api/set-own.js";
 import { textOf } from "../../../api/json.js";
 
@@ -171,10 +171,7 @@ function jsonKey(k: Scalar): string {
     if (k > INT64_MAX) throw new YamlError(`unsupported map key of type: uint64, key: 0x${k.toString(16)}`);
     return k.toString();
   }
-  if (typeof k === "number") {
-    const s = formatFloat32G(k);
-    return s === "+Inf" ? ".inf" : s === "-Inf" ? "-.inf" : s === "NaN" ? ".nan" : s;
-  }
+  if (typeof k === "number") return float32MapKey(k);
   throw new YamlError("unsupported map key of type: %!s(<nil>), key: <nil>");
 }
 

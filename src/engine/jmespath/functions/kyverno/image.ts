@@ -25,7 +25,7 @@ const TAG = "[\\w][\\w.-]{0,127}";
 const DIGEST = "[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,}";
 
 /** The compiled reference grammar; built per function table (on first use), not held at module level. */
-export interface Grammar {
+interface Grammar {
   readonly reference: RE2JS;
   readonly name: RE2JS;
 }

@@ -12,8 +12,7 @@ import { structureFunctions } from "./structure.js";
 import { timeFunctions } from "./time.js";
 import { x509Functions } from "./x509.js";
 
-export type KyvernoFunctionOptions = ImageOptions;
-export type { ImageOptions } from "./image.js";
+type KyvernoFunctionOptions = ImageOptions;
 
 /**
  * All of Kyverno's custom functions. Register them after the built-ins: `sum` replaces the
@@ -34,8 +33,3 @@ export function kyvernoFunctions(options: KyvernoFunctionOptions = {}): readonly
     ...randomFunctions,
   ];
 }
-
-export { normalizeImage } from "./image.js";
-export { x509Decode } from "./x509.js";
-export { goParseTime } from "./go-time-parse.js";
-export { formatRFC3339, type GoTime } from "./go-time.js";

@@ -36,7 +36,7 @@ export function urlHostname(raw: string): string | { error: string } {
 }
 
 /** Go `net.ParseIP`: 4 or 16 bytes, or undefined. */
-export function parseIP(s: string): number[] | undefined {
+function parseIP(s: string): number[] | undefined {
   const v4 = /^([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})$/.exec(s);
   if (v4) {
     const bytes = v4.slice(1).map((p) => (p.length > 1 && p.startsWith("0") ? 256 : Number(p)));
@@ -75,7 +75,7 @@ export function parseIP(s: string): number[] | undefined {
 }
 
 /** Go's `ip.IsLoopback() || ip.IsPrivate()`. */
-export function isLoopbackOrPrivate(ip: readonly number[]): boolean {
+function isLoopbackOrPrivate(ip: readonly number[]): boolean {
   let v4: readonly number[] | undefined;
   if (ip.length === 4) v4 = ip;
   else if (ip.slice(0, 10).every((b) => b === 0) && ip[10] === 0xff && ip[11] === 0xff) v4 = ip.slice(12);

@@ -2,7 +2,7 @@
 import { base64Decode } from "./base64.js";
 import { utf8Encode } from "./go-text.js";
 
-export interface PemBlock {
+interface PemBlock {
   readonly type: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly bytes: Uint8Array;

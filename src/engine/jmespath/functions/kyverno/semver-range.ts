@@ -5,7 +5,7 @@
  */
 import { compareSemver, parseSemverOrError, type Semver } from "../../../values/semver.js";
 
-export type Range = (v: Semver) => boolean;
+type Range = (v: Semver) => boolean;
 
 /** Splits on spaces, except after `>`, `<` or `=`; parts shorter than two characters are lost. */
 function splitAndTrim(s: string): string[] {

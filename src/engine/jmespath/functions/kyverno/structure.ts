@@ -5,7 +5,7 @@ import { jsonArg, stringArg } from "./args.js";
 import { charge } from "./budget.js";
 import { argumentTypeError, goError } from "./errors.js";
 import { setOwn } from "../../../api/set-own.js";
-import { parseGoJson } from "./go-json.js";
+import { GoJsonDecodeError, goJsonUnmarshal } from "../../../go/json-decode.js";
 import { goFormatFloat as formatFloatV } from "../../../go/format-value.js";
 import { compareCodePoints as compareStrings } from "../../../go/strings.js";
 import { goInterfaceEqual } from "../../../go/interface-equal.js";
@@ -35,9 +35,12 @@ export const structureFunctions: readonly FunctionDef[] = [
     call: (args, ctx) => {
       const text = stringArg("parse_json", args, 0);
       charge(ctx, text.length);
-      const r = parseGoJson(text);
-      if (!r.ok) throw goError(r.error);
-      return r.value;
+      try {
+        return goJsonUnmarshal(text);
+      } catch (e) {
+        if (e instanceof GoJsonDecodeError) throw goError(e.message);
+        throw e;
+      }
     },
   },
   {

@@ -95,7 +95,7 @@ export function ipString(b: Uint8Array): string {
 }
 
 /** A `url.URL` as Go's JSON encoder prints the struct (a simplified `url.Parse`). */
-export function urlJson(raw: string): JsonObject {
+function urlJson(raw: string): JsonObject {
   let rest = raw;
   let fragment = "";
   const hash = rest.indexOf("#");
@@ -141,7 +141,7 @@ export function urlJson(raw: string): JsonObject {
   };
 }
 
-export interface GeneralNames {
+interface GeneralNames {
   dns: string[];
   emails: string[];
   ips: string[];

@@ -8,22 +8,22 @@
  *   that exists (deploy/ ships it empty) keeps its type and gets its data replaced.
  * Data keys: tls.crt, tls.key (the pair), ca.crt (the CA bundle clients trust), ca.key.
  */
-import { checkTlsPair } from "../server/tls/load-tls-files.js";
+import { checkTlsPair } from "./load-tls-files.js";
 import {
   CA_ROTATED_ANNOTATION,
   planRotation,
   ROTATE_ANNOTATION,
   type RotationSettings,
   type TlsSecretData,
-} from "../server/tls/cert-rotation.js";
-import type { Random } from "../engine/index.js";
-import { Informer } from "./informer.js";
-import { KubeError, type KubeClient } from "./kube-client.js";
-import type { LeaderElector } from "./leader-election.js";
-import type { KubeObject } from "./types.js";
+} from "./cert-rotation.js";
+import type { Random } from "../../engine/index.js";
+import { Informer } from "../../kube/informer.js";
+import { KubeError, type KubeClient } from "../../kube/kube-client.js";
+import type { LeaderElector } from "../../kube/leader-election.js";
+import type { KubeObject } from "../../kube/types.js";
 
 /** The pair to serve and the bundle clients must trust (base64, for a webhook's clientConfig.caBundle). */
-export interface ServingCertificate {
+interface ServingCertificate {
   readonly cert: string;
   readonly key: string;
   readonly caBundle: string;
@@ -36,7 +36,7 @@ export interface CertificateStore {
   onChange(listener: (certificate: ServingCertificate) => void): () => void;
 }
 
-export interface SecretCertificatesOptions {
+interface SecretCertificatesOptions {
   readonly client: KubeClient;
   readonly namespace: string;
   readonly name: string;
