@@ -20,6 +20,7 @@ import {
 import { CEL_GROUP, CEL_STORAGE_VERSION, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
 import { celGlobalContextProblems } from "../../kube/tenant-cel-reads.js";
 import type { KubeObject } from "../../kube/types.js";
+import { problemText } from "../../platform/policy-documents/index.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
 
 export type PolicyKind = "ClusterPolicy" | "Policy";
@@ -79,10 +80,6 @@ export function uidOf(obj: KubeObject, kind: string): string {
     : `${kind}/${textOf(md["namespace"] ?? "")}/${textOf(md["name"] ?? "")}`;
 }
 
-function describe(p: PolicyProblem): string {
-  return p.path === "" ? p.message : `${p.path}: ${p.message}`;
-}
-
 export class ClusterObjectCompiler {
   private policies = new Map<string, CompiledObject<CompiledPolicy>>();
   private exceptions = new Map<string, CompiledObject<AnyCompiledException>>();
@@ -121,7 +118,7 @@ export class ClusterObjectCompiler {
     );
     const result: CompiledObject<CompiledPolicy> =
       c.policy === undefined
-        ? { fingerprint, problems: c.problems.map(describe) }
+        ? { fingerprint, problems: c.problems.map(problemText) }
         : {
             fingerprint,
             value: c.policy,
@@ -171,7 +168,7 @@ export class ClusterObjectCompiler {
             fingerprint,
             problems: [...(compiled.ok ? [] : compiled.problems), ...tenant]
               .filter((p) => p.severity === "error")
-              .map(describe),
+              .map(problemText),
           };
     this.exceptions.set(uid, result);
     return result;
@@ -198,6 +195,6 @@ export class ClusterObjectCompiler {
       problems = [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)];
     }
     if (problems.length === 0) problems = [problem("", "the policy does not compile")];
-    return { fingerprint, problems: problems.map(describe) };
+    return { fingerprint, problems: problems.map(problemText) };
   }
 }
