@@ -24,6 +24,12 @@ import {
   type JsonObject,
   policyKindOf,
 } from "../engine/index.js";
+import {
+  compiledPolicyWarnings,
+  documentName,
+  documentPlace,
+  problemText,
+} from "../platform/policy-documents/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 import { compileExceptionDocuments } from "./compile-exceptions.js";
 
@@ -71,10 +77,10 @@ export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine
     }
     const result = engine.compile(d.value, { bindings: bindings.map((b) => b.doc) });
     if (!result.ok) {
-      const name = nameOf(d.value);
+      const name = documentName(d.value);
       const text = result.problems
         .filter((p) => p.severity === "error")
-        .map((p) => (p.path === "" ? p.message : `${p.path}: ${p.message}`))
+        .map(problemText)
         .join("; ");
       out.invalid.set(name, text);
       out.errors.push(`${where}: invalid policy ${name}: ${text}`);
@@ -85,17 +91,14 @@ export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine
         `${where}: ${result.policy.name}: ${result.policy.unsupportedKind} policies are not supported by Bylaw yet; every resource gets an error result for it`,
       );
     }
-    for (const w of result.policy.warnings) {
-      if (w.severity === "warning") out.warnings.push(`${where}: ${result.policy.name}: ${w.path}: ${w.message}`);
-    }
+    out.warnings.push(...compiledPolicyWarnings(where, result.policy));
     out.compiled.push(result.policy);
   }
   return out;
 }
 
 function whereOf(item: { doc: LoadedDocument; of: string }): string {
-  const d = item.doc;
-  return `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}${item.of}`;
+  return `${documentPlace(item.doc)}${item.of}`;
 }
 
 /**
@@ -108,7 +111,7 @@ function admissionBindings(
 ): { doc: JsonObject; policyName: string }[] {
   const policies = new Set(
     items.flatMap((i) =>
-      isObject(i.doc.value) && i.doc.value["kind"] === "ValidatingAdmissionPolicy" ? [nameOf(i.doc.value)] : [],
+      isObject(i.doc.value) && i.doc.value["kind"] === "ValidatingAdmissionPolicy" ? [documentName(i.doc.value)] : [],
     ),
   );
   const found: { doc: JsonObject; policyName: string }[] = [];
@@ -121,18 +124,21 @@ function admissionBindings(
       // The policy it names cannot be evaluated as written: its rows are invalid too.
       const spec = isObject(v["spec"]) ? v["spec"] : {};
       if (typeof spec["policyName"] === "string")
-        out.invalid.set(spec["policyName"], `its ValidatingAdmissionPolicyBinding ${nameOf(v)} is invalid: ${text}`);
-      out.errors.push(`${whereOf(item)}: invalid ValidatingAdmissionPolicyBinding ${nameOf(v)}: ${text}`);
+        out.invalid.set(
+          spec["policyName"],
+          `its ValidatingAdmissionPolicyBinding ${documentName(v)} is invalid: ${text}`,
+        );
+      out.errors.push(`${whereOf(item)}: invalid ValidatingAdmissionPolicyBinding ${documentName(v)}: ${text}`);
       continue;
     }
     const policyName = compiled.value.policyName;
     if (policyName === "")
       out.warnings.push(
-        `${whereOf(item)}: ValidatingAdmissionPolicyBinding ${nameOf(v)} has no spec.policyName; it binds nothing`,
+        `${whereOf(item)}: ValidatingAdmissionPolicyBinding ${documentName(v)} has no spec.policyName; it binds nothing`,
       );
     else if (!policies.has(policyName))
       out.warnings.push(
-        `${whereOf(item)}: ValidatingAdmissionPolicyBinding ${nameOf(v)} names ValidatingAdmissionPolicy ${policyName}, which is not among the policies; it binds nothing here`,
+        `${whereOf(item)}: ValidatingAdmissionPolicyBinding ${documentName(v)} names ValidatingAdmissionPolicy ${policyName}, which is not among the policies; it binds nothing here`,
       );
     found.push({ doc: v, policyName });
   }
@@ -144,9 +150,4 @@ function listItems(d: LoadedDocument): { doc: LoadedDocument; of: string }[] {
   const v = d.value;
   if (!isObject(v) || v["kind"] !== "List" || !Array.isArray(v["items"])) return [{ doc: d, of: "" }];
   return v["items"].map((value, i) => ({ doc: { ...d, value }, of: `, List item ${i + 1}` }));
-}
-
-function nameOf(doc: unknown): string {
-  const md = (doc as { metadata?: { name?: unknown } }).metadata;
-  return typeof md?.name === "string" ? md.name : "(unnamed)";
 }

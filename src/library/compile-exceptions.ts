@@ -5,6 +5,7 @@
  * an error naming the file, document and field.
  */
 import { type AnyCompiledException, type Engine, isObject, isPolicyExceptionDocument } from "../engine/index.js";
+import { documentPlace, problemText } from "../platform/policy-documents/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 
 export interface LoadedExceptions {
@@ -21,7 +22,7 @@ export function compileExceptionDocuments(
 ): LoadedExceptions {
   const out: LoadedExceptions = { exceptions: [], errors: [], warnings: [] };
   for (const d of documents) {
-    const where = `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}`;
+    const where = documentPlace(d);
     if (d.error !== undefined) {
       out.errors.push(`${readErrorPrefix}${d.error}`);
       continue;
@@ -37,7 +38,7 @@ export function compileExceptionDocuments(
     if (!compiled.ok) {
       const text = compiled.problems
         .filter((p) => p.severity === "error")
-        .map((p) => (p.path === "" ? p.message : `${p.path}: ${p.message}`))
+        .map(problemText)
         .join("; ");
       out.errors.push(`${where}: invalid PolicyException: ${text}`);
       continue;

@@ -2,6 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { renderJunit } from "./junit.js";
 import { row } from "../../../test/support/result-rows.js";
+import type { ResultRow } from "./types.js";
 
 /** A strict-enough XML check: one root, tags nest and close, attributes quoted, only the five entities. */
 function assertWellFormed(xml: string): void {
@@ -89,4 +90,63 @@ describe("renderJunit", () => {
     assertWellFormed(out);
     assert.match(out, /message="badbyte"/);
   });
+
+  test("the XML is pinned byte for byte", () => {
+    const pinned = renderJunit(
+      [
+        ...rows,
+        withoutOrigin(row({ result: "pass", policy: "ns/local", resource: "Pod/shop/no-origin" })),
+        row({ result: "fail", resource: "Pod/shop/stdin", origin: { source: "<stdin>", line: 3 } }),
+        row({ result: "fail", resource: "Pod/shop/no-line", origin: { source: "/repo/other.yaml" } }),
+        row({ result: "warn", policy: "titled", info: { title: 'A "title"\nover lines' }, message: "tab\there" }),
+      ],
+      "/repo",
+    );
+    assert.equal(pinned, PINNED);
+  });
 });
+
+function withoutOrigin(r: ResultRow): ResultRow {
+  const copy = { ...r };
+  delete copy.origin;
+  return copy;
+}
+
+const PINNED = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="bylaw apply" tests="9" failures="3" errors="1" skipped="1">
+  <testsuite name="latest" tests="1" failures="0" errors="0" skipped="0">
+    <testcase name="tag Pod/shop/web" classname="latest" file="manifests/pods.yaml" line="1">
+      <system-out>warning: tag latest</system-out>
+    </testcase>
+  </testsuite>
+  <testsuite name="ns/local" tests="1" failures="0" errors="0" skipped="0">
+    <testcase name="check-team Pod/shop/no-origin" classname="ns/local"/>
+  </testsuite>
+  <testsuite name="pss" tests="2" failures="0" errors="1" skipped="1">
+    <testcase name="restricted Pod/shop/web" classname="pss" file="manifests/pods.yaml" line="1">
+      <skipped message="rule skipped due to PolicyException shop/ex"/>
+    </testcase>
+    <testcase name="restricted Pod/shop/bad" classname="pss" file="manifests/pods.yaml" line="1">
+      <error message="cannot evaluate second line" type="error">cannot evaluate
+second line</error>
+    </testcase>
+  </testsuite>
+  <testsuite name="require-team" tests="4" failures="3" errors="0" skipped="0">
+    <testcase name="check-team Pod/shop/web" classname="require-team" file="manifests/pods.yaml" line="1"/>
+    <testcase name="check-team Pod/shop/bad" classname="require-team" file="manifests/pods.yaml" line="1">
+      <failure message="team &quot;label&quot; &lt;required&gt; &amp; missing" type="Enforce">team &quot;label&quot; &lt;required&gt; &amp; missing</failure>
+    </testcase>
+    <testcase name="check-team Pod/shop/stdin" classname="require-team">
+      <failure message="validation error: team label required." type="Enforce">validation error: team label required.</failure>
+    </testcase>
+    <testcase name="check-team Pod/shop/no-line" classname="require-team" file="other.yaml">
+      <failure message="validation error: team label required." type="Enforce">validation error: team label required.</failure>
+    </testcase>
+  </testsuite>
+  <testsuite name="titled" tests="1" failures="0" errors="0" skipped="0">
+    <properties><property name="title" value="A &quot;title&quot;&#10;over lines"/></properties>
+    <testcase name="check-team Pod/shop/web" classname="titled" file="manifests/pods.yaml" line="1">
+      <system-out>warning: tab	here</system-out>
+    </testcase>
+  </testsuite>
+</testsuites>`;

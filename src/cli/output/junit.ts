@@ -3,16 +3,17 @@
  * per rule × resource: fail is a <failure>, error an <error>, skip <skipped/>; warn passes (it does not
  * fail the run) and carries its message in <system-out>.
  */
+import {
+  countAttributes,
+  countCases,
+  renderJunitXml,
+  type JunitCase,
+  type JunitOutcome,
+  type JunitSuite,
+} from "./junit-xml.js";
 import { displaySource } from "./source-path.js";
 import { compareText, type ResultRow } from "./types.js";
-import { xmlAttr, xmlEscape } from "./xml.js";
-
-interface Tally {
-  tests: number;
-  failures: number;
-  errors: number;
-  skipped: number;
-}
+import { xmlAttr } from "./xml.js";
 
 export function renderJunit(rows: readonly ResultRow[], cwd: string): string {
   const byPolicy = new Map<string, ResultRow[]>();
@@ -21,53 +22,64 @@ export function renderJunit(rows: readonly ResultRow[], cwd: string): string {
     if (list) list.push(row);
     else byPolicy.set(row.policyKey, [row]);
   }
-  const total = tally(rows);
-  const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="bylaw apply" ${attrs(total)}>`];
-  for (const [policy, list] of [...byPolicy].sort(([a], [b]) => compareText(a, b))) {
-    const title = list[0]?.info.title;
-    out.push(`  <testsuite name="${xmlAttr(policy)}" ${attrs(tally(list))}>`);
-    if (title !== undefined)
-      out.push(`    <properties><property name="title" value="${xmlAttr(title)}"/></properties>`);
-    for (const row of list) out.push(testcase(row, cwd));
-    out.push("  </testsuite>");
-  }
-  out.push("</testsuites>");
-  return out.join("\n");
+  const suites = [...byPolicy].sort(([a], [b]) => compareText(a, b)).map(([policy, list]) => suite(policy, list, cwd));
+  return renderJunitXml(
+    { attributes: [["name", "bylaw apply"], ...countAttributes(countCases(suites.flatMap((s) => s.cases)))], suites },
+    { attributeText: xmlAttr, outcome: "nested" },
+  );
 }
 
-function testcase(row: ResultRow, cwd: string): string {
+function suite(policy: string, rows: readonly ResultRow[], cwd: string): JunitSuite {
+  const cases = rows.map((row) => testcase(row, cwd));
+  const title = rows[0]?.info.title;
+  return {
+    attributes: [["name", policy], ...countAttributes(countCases(cases))],
+    properties: title === undefined ? [] : [["title", title]],
+    cases,
+  };
+}
+
+function testcase(row: ResultRow, cwd: string): JunitCase {
   const file =
-    row.origin !== undefined && !row.origin.source.startsWith("<")
-      ? ` file="${xmlAttr(displaySource(row.origin.source, cwd))}"`
-      : "";
-  const line = file !== "" && row.origin?.line !== undefined ? ` line="${row.origin.line}"` : "";
-  const open = `    <testcase name="${xmlAttr(`${row.rule} ${row.resource}`)}" classname="${xmlAttr(row.policyKey)}"${file}${line}`;
-  const summary = xmlAttr(row.message.replace(/\s+/g, " ").trim());
-  const action = row.action === "-" ? "fail" : row.action;
+    row.origin !== undefined && !row.origin.source.startsWith("<") ? displaySource(row.origin.source, cwd) : undefined;
+  const outcome = caseOutcome(row);
+  return {
+    attributes: [
+      ["name", `${row.rule} ${row.resource}`],
+      ["classname", row.policyKey],
+      ["file", file],
+      ["line", file !== undefined ? row.origin?.line : undefined],
+    ],
+    ...(outcome !== undefined && { outcome }),
+  };
+}
+
+function caseOutcome(row: ResultRow): JunitOutcome | undefined {
+  const message = row.message.replace(/\s+/g, " ").trim();
   switch (row.result) {
     case "fail":
-      return `${open}>\n      <failure message="${summary}" type="${action}">${xmlEscape(row.message)}</failure>\n    </testcase>`;
+      return {
+        kind: "failure",
+        attributes: [
+          ["message", message],
+          ["type", row.action === "-" ? "fail" : row.action],
+        ],
+        text: row.message,
+      };
     case "error":
-      return `${open}>\n      <error message="${summary}" type="error">${xmlEscape(row.message)}</error>\n    </testcase>`;
+      return {
+        kind: "error",
+        attributes: [
+          ["message", message],
+          ["type", "error"],
+        ],
+        text: row.message,
+      };
     case "skip":
-      return `${open}>\n      <skipped message="${summary}"/>\n    </testcase>`;
+      return { kind: "skipped", attributes: [["message", message]] };
     case "warn":
-      return `${open}>\n      <system-out>${xmlEscape(`warning: ${row.message}`)}</system-out>\n    </testcase>`;
+      return { kind: "system-out", text: `warning: ${row.message}` };
     case "pass":
-      return `${open}/>`;
+      return undefined;
   }
-}
-
-function tally(rows: readonly ResultRow[]): Tally {
-  const t: Tally = { tests: rows.length, failures: 0, errors: 0, skipped: 0 };
-  for (const r of rows) {
-    if (r.result === "fail") t.failures++;
-    else if (r.result === "error") t.errors++;
-    else if (r.result === "skip") t.skipped++;
-  }
-  return t;
-}
-
-function attrs(t: Tally): string {
-  return `tests="${t.tests}" failures="${t.failures}" errors="${t.errors}" skipped="${t.skipped}"`;
 }

@@ -27,6 +27,7 @@ import {
   problem,
 } from "../../engine/index.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
+import { compileGuarded } from "../../platform/policy-documents/index.js";
 
 interface CelCompiled {
   readonly policy?: CompiledPolicy;
@@ -57,22 +58,17 @@ export function compileCelPolicy(
   if (info.handling === "not-evaluated") return { problems: [problem("kind", notEvaluatedMessage(kind, name))] };
   const notEvaluated = info.handling === "admission-error" ? admissionErrorMessage(kind, name) : undefined;
   const source = notEvaluated === undefined ? doc : constraintsOnly(doc, spec, info.namespaced);
-  let compiled: CompiledPolicy;
-  try {
-    const outcome = engine.compile(source);
-    // The constraints were compiled as a ValidatingPolicy's: the problems name the policy's own kind.
-    if (!outcome.ok)
-      return {
-        problems: errorsOf(outcome.problems).map((p) =>
-          notEvaluated === undefined
-            ? p
-            : { ...p, message: p.message.replace(/^(Namespaced)?ValidatingPolicy /, `${kind} `) },
-        ),
-      };
-    compiled = outcome.policy;
-  } catch (e) {
-    return { problems: [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)] };
-  }
+  const outcome = compileGuarded(engine, source);
+  // The constraints were compiled as a ValidatingPolicy's: the problems name the policy's own kind.
+  if (!outcome.ok)
+    return {
+      problems: errorsOf(outcome.problems).map((p) =>
+        notEvaluated === undefined
+          ? p
+          : { ...p, message: p.message.replace(/^(Namespaced)?ValidatingPolicy /, `${kind} `) },
+      ),
+    };
+  let compiled = outcome.policy;
   if (notEvaluated !== undefined) {
     const invalid = compiled.rules.find((r) => r.unsupported !== undefined)?.unsupported;
     if (invalid !== undefined)

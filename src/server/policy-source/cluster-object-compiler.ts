@@ -20,6 +20,7 @@ import {
 import { CEL_GROUP, CEL_STORAGE_VERSION, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
 import { celGlobalContextProblems } from "../../kube/tenant-cel-reads.js";
 import type { KubeObject } from "../../kube/types.js";
+import { problemText } from "../../platform/policy-documents/index.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
 
 export type PolicyKind = "ClusterPolicy" | "Policy";
@@ -79,10 +80,6 @@ export function uidOf(obj: KubeObject, kind: string): string {
     : `${kind}/${textOf(md["namespace"] ?? "")}/${textOf(md["name"] ?? "")}`;
 }
 
-function describe(p: PolicyProblem): string {
-  return p.path === "" ? p.message : `${p.path}: ${p.message}`;
-}
-
 export class ClusterObjectCompiler {
   private policies = new Map<string, CompiledObject<CompiledPolicy>>();
   private exceptions = new Map<string, CompiledObject<AnyCompiledException>>();
@@ -95,51 +92,46 @@ export class ClusterObjectCompiler {
   ) {}
 
   policy(obj: KubeObject, kind: PolicyKind, seen: Set<string>): CompiledObject<CompiledPolicy> {
-    const uid = uidOf(obj, kind);
-    seen.add(uid);
-    const fingerprint = fingerprintOf(obj);
-    const cached = this.policies.get(uid);
-    if (cached?.fingerprint === fingerprint) return cached;
-    this.compiles++;
-    const result = this.compilePolicy(documentOf(obj, "kyverno.io/v1", kind), fingerprint);
-    this.policies.set(uid, result);
-    return result;
+    return this.cached(this.policies, { obj, uid: uidOf(obj, kind), seen }, (fingerprint) =>
+      this.compilePolicy(documentOf(obj, "kyverno.io/v1", kind), fingerprint),
+    );
   }
 
   /** A policies.kyverno.io policy object, as its CRD's storage version. */
   celPolicy(obj: KubeObject, kind: CelPolicyKind, seen: Set<string>): CompiledObject<CompiledPolicy> {
-    const uid = uidOf(obj, kind);
-    seen.add(uid);
-    const fingerprint = fingerprintOf(obj);
-    const cached = this.policies.get(uid);
-    if (cached?.fingerprint === fingerprint) return cached;
-    this.compiles++;
+    return this.cached(this.policies, { obj, uid: uidOf(obj, kind), seen }, (fingerprint) =>
+      this.compileCel(obj, kind, fingerprint),
+    );
+  }
+
+  private compileCel(obj: KubeObject, kind: CelPolicyKind, fingerprint: string): CompiledObject<CompiledPolicy> {
     const c = compileCelPolicy(
       documentOf(obj, `${CEL_GROUP}/${CEL_STORAGE_VERSION}`, kind),
       this.engine,
       this.checkPolicy,
     );
-    const result: CompiledObject<CompiledPolicy> =
-      c.policy === undefined
-        ? { fingerprint, problems: c.problems.map(describe) }
-        : {
-            fingerprint,
-            value: c.policy,
-            problems: [],
-            ...(c.notEvaluated !== undefined ? { notEvaluated: c.notEvaluated } : {}),
-          };
-    this.policies.set(uid, result);
-    return result;
+    return c.policy === undefined
+      ? { fingerprint, problems: c.problems.map(problemText) }
+      : {
+          fingerprint,
+          value: c.policy,
+          problems: [],
+          ...(c.notEvaluated !== undefined ? { notEvaluated: c.notEvaluated } : {}),
+        };
   }
 
   /** A PolicyException of either group, as that CRD's storage version, compiled as the object is. */
   exception(obj: KubeObject, group: ExceptionGroup, seen: Set<string>): CompiledObject<AnyCompiledException> {
-    const uid = uidOf(obj, exceptionKeyKind(group));
-    seen.add(uid);
-    const fingerprint = fingerprintOf(obj);
-    const cached = this.exceptions.get(uid);
-    if (cached?.fingerprint === fingerprint) return cached;
-    this.compiles++;
+    return this.cached(this.exceptions, { obj, uid: uidOf(obj, exceptionKeyKind(group)), seen }, (fingerprint) =>
+      this.compileException(obj, group, fingerprint),
+    );
+  }
+
+  private compileException(
+    obj: KubeObject,
+    group: ExceptionGroup,
+    fingerprint: string,
+  ): CompiledObject<AnyCompiledException> {
     const doc = documentOf(
       obj,
       group === CEL_GROUP ? `${CEL_GROUP}/${CEL_STORAGE_VERSION}` : "kyverno.io/v2",
@@ -164,23 +156,36 @@ export class ClusterObjectCompiler {
       group === CEL_GROUP
         ? celGlobalContextProblems(doc, typeof md["namespace"] === "string" ? md["namespace"] : "")
         : [];
-    const result: CompiledObject<AnyCompiledException> =
-      compiled.ok && tenant.length === 0
-        ? { fingerprint, value: compiled.exception, problems: [] }
-        : {
-            fingerprint,
-            problems: [...(compiled.ok ? [] : compiled.problems), ...tenant]
-              .filter((p) => p.severity === "error")
-              .map(describe),
-          };
-    this.exceptions.set(uid, result);
-    return result;
+    return compiled.ok && tenant.length === 0
+      ? { fingerprint, value: compiled.exception, problems: [] }
+      : {
+          fingerprint,
+          problems: [...(compiled.ok ? [] : compiled.problems), ...tenant]
+            .filter((p) => p.severity === "error")
+            .map(problemText),
+        };
   }
 
   /** Forgets objects no longer in the cluster (those not in `seen` since the last call). */
   forgetUnseen(seen: Set<string>): void {
     for (const map of [this.policies, this.exceptions] as const)
       for (const uid of map.keys()) if (!seen.has(uid)) map.delete(uid);
+  }
+
+  /** The object's last result while what compiling reads is unchanged; else compiled again and remembered. */
+  private cached<T>(
+    results: Map<string, CompiledObject<T>>,
+    { obj, uid, seen }: { obj: KubeObject; uid: string; seen: Set<string> },
+    compile: (fingerprint: string) => CompiledObject<T>,
+  ): CompiledObject<T> {
+    seen.add(uid);
+    const fingerprint = fingerprintOf(obj);
+    const cached = results.get(uid);
+    if (cached?.fingerprint === fingerprint) return cached;
+    this.compiles++;
+    const result = compile(fingerprint);
+    results.set(uid, result);
+    return result;
   }
 
   private compilePolicy(doc: JsonObject, fingerprint: string): CompiledObject<CompiledPolicy> {
@@ -198,6 +203,6 @@ export class ClusterObjectCompiler {
       problems = [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)];
     }
     if (problems.length === 0) problems = [problem("", "the policy does not compile")];
-    return { fingerprint, problems: problems.map(describe) };
+    return { fingerprint, problems: problems.map(problemText) };
   }
 }

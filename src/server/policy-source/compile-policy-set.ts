@@ -16,7 +16,6 @@ import { createHash } from "node:crypto";
 import {
   type AnyCompiledException,
   type CompiledPolicy,
-  type CompileOutcome,
   type Engine,
   isObject,
   isPolicyExceptionDocument,
@@ -26,6 +25,12 @@ import {
   problem,
 } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
+import {
+  compileGuarded,
+  compiledPolicyWarnings,
+  documentName,
+  documentPlace,
+} from "../../platform/policy-documents/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";
 import type { SourceProblem } from "./types.js";
@@ -98,7 +103,7 @@ export function compilePolicySet(
   const seen = new Map<string, string>();
   for (const d of documents) {
     const at = { file: d.source, document: d.index + 1, ...(d.line !== undefined ? { line: d.line } : {}) };
-    const where = `${d.source}: document ${d.index + 1}${d.line !== undefined ? ` (line ${d.line})` : ""}`;
+    const where = documentPlace(d);
     if (d.error !== undefined) {
       problems.push({ ...at, problem: d.error });
       continue;
@@ -109,7 +114,7 @@ export function compilePolicySet(
       const compiled = engine.compileException(d.value, where);
       if (!compiled.ok) {
         for (const p of compiled.problems.filter((x) => x.severity === "error"))
-          problems.push({ ...at, policy: nameOf(d.value), problem: p });
+          problems.push({ ...at, policy: documentName(d.value), problem: p });
         continue;
       }
       for (const w of compiled.exception.warnings)
@@ -123,23 +128,23 @@ export function compilePolicySet(
       continue;
     }
     if (kind.kind === "other-policy" && !servedCelKind(d.value)) {
-      problems.push({ ...at, policy: nameOf(d.value), problem: problem("kind", NOT_SERVED(kind.name)) });
+      problems.push({ ...at, policy: documentName(d.value), problem: problem("kind", NOT_SERVED(kind.name)) });
       continue;
     }
     let compiled: CompiledPolicy;
     if (kind.kind === "other-policy" && isObject(d.value)) {
       const cel = compileCelPolicy(d.value, engine);
       if (cel.policy === undefined) {
-        for (const p of cel.problems) problems.push({ ...at, policy: nameOf(d.value), problem: p });
+        for (const p of cel.problems) problems.push({ ...at, policy: documentName(d.value), problem: p });
         continue;
       }
       if (cel.notEvaluated !== undefined)
         warnings.push(`${where}: ${cel.notEvaluated}; such requests are answered under its failurePolicy`);
       compiled = cel.policy;
     } else {
-      const outcome = compileSafely(engine, d.value);
+      const outcome = compileGuarded(engine, d.value);
       if (!outcome.ok) {
-        const policy = nameOf(d.value);
+        const policy = documentName(d.value);
         for (const p of outcome.problems.filter((x) => x.severity === "error"))
           problems.push({ ...at, policy, problem: p });
         continue;
@@ -166,9 +171,7 @@ export function compilePolicySet(
       for (const p of unfit) problems.push({ ...at, policy: compiled.name, problem: p });
       continue;
     }
-    for (const w of compiled.warnings) {
-      if (w.severity === "warning") warnings.push(`${where}: ${compiled.name}: ${w.path}: ${w.message}`);
-    }
+    warnings.push(...compiledPolicyWarnings(where, compiled));
     policies.push(compiled);
   }
   return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, policies, exceptions, warnings };
@@ -184,20 +187,4 @@ export function describeProblem(p: SourceProblem): string {
   ];
   const field = p.problem.path === "" ? "" : `${p.problem.path}: `;
   return `${where.filter((x) => x !== undefined).join(": ")}: ${field}${p.problem.message}`;
-}
-
-function compileSafely(engine: Engine, doc: JsonValue): CompileOutcome {
-  try {
-    return engine.compile(doc);
-  } catch (e) {
-    return {
-      ok: false,
-      problems: [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)],
-    };
-  }
-}
-
-function nameOf(doc: unknown): string {
-  const md = (doc as { metadata?: { name?: unknown } }).metadata;
-  return typeof md?.name === "string" ? md.name : "(unnamed)";
 }

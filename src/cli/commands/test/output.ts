@@ -1,6 +1,13 @@
 /** Render `bylaw test` results as a table, JSON or JUnit XML. */
 import type { RowResult, SuiteResult } from "../../test-suite/types.js";
 import { renderTable } from "../../output/table.js";
+import {
+  countCases,
+  renderJunitXml,
+  type JunitCase,
+  type JunitOutcome,
+  type JunitSuite,
+} from "../../output/junit-xml.js";
 import { xmlEscape } from "../../output/xml.js";
 
 interface Summary {
@@ -78,37 +85,46 @@ export function renderJson(suites: readonly SuiteResult[]): string {
 
 export function renderJunit(suites: readonly SuiteResult[]): string {
   const s = summarize(suites);
-  const out = [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites tests="${s.passed + s.skipped + s.failed}" failures="${s.failed}">`,
-  ];
-  for (const suite of suites) {
-    const failures =
-      suite.results.filter((r) => !r.ok).length + (suite.error !== undefined && suite.results.length === 0 ? 1 : 0);
-    const errors = suite.policyErrors?.length ?? 0;
-    out.push(
-      `  <testsuite name="${xmlEscape(suite.name || suite.path)}" tests="${Math.max(suite.results.length, failures) + errors}" failures="${failures}"${errors > 0 ? ` errors="${errors}"` : ""}>`,
+  return renderJunitXml(
+    {
+      attributes: [
+        ["tests", s.passed + s.skipped + s.failed],
+        ["failures", s.failed],
+      ],
+      suites: suites.map(junitSuite),
+    },
+    { attributeText: xmlEscape, outcome: "inline" },
+  );
+}
+
+/** A load failure, then one error case per policy problem, then a case per row. */
+function junitSuite(suite: SuiteResult): JunitSuite {
+  const cases: JunitCase[] = [];
+  const testcase = (name: string, outcome?: JunitOutcome): JunitCase => ({
+    attributes: [
+      ["name", name],
+      ["classname", suite.path],
+    ],
+    ...(outcome !== undefined && { outcome }),
+  });
+  if (suite.error !== undefined && suite.results.length === 0)
+    cases.push(testcase("load", { kind: "failure", attributes: [["message", suite.error]] }));
+  for (const e of suite.policyErrors ?? [])
+    cases.push(testcase("policies", { kind: "error", attributes: [["message", "invalid policy"]], text: e }));
+  for (const r of suite.results) {
+    const name = `${r.policy}/${r.rule}/${r.resource}`;
+    cases.push(
+      r.ok ? testcase(name) : testcase(name, { kind: "failure", attributes: [["message", r.reason]], text: r.message }),
     );
-    if (suite.error !== undefined && suite.results.length === 0) {
-      out.push(
-        `    <testcase name="load" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(suite.error)}"/></testcase>`,
-      );
-    }
-    for (const e of suite.policyErrors ?? []) {
-      out.push(
-        `    <testcase name="policies" classname="${xmlEscape(suite.path)}"><error message="invalid policy">${xmlEscape(e)}</error></testcase>`,
-      );
-    }
-    for (const r of suite.results) {
-      const name = xmlEscape(`${r.policy}/${r.rule}/${r.resource}`);
-      out.push(
-        r.ok
-          ? `    <testcase name="${name}" classname="${xmlEscape(suite.path)}"/>`
-          : `    <testcase name="${name}" classname="${xmlEscape(suite.path)}"><failure message="${xmlEscape(r.reason)}">${xmlEscape(r.message)}</failure></testcase>`,
-      );
-    }
-    out.push("  </testsuite>");
   }
-  out.push("</testsuites>");
-  return out.join("\n");
+  const { tests, failures, errors } = countCases(cases);
+  return {
+    attributes: [
+      ["name", suite.name || suite.path],
+      ["tests", tests],
+      ["failures", failures],
+      ["errors", errors > 0 ? errors : undefined],
+    ],
+    cases,
+  };
 }
