@@ -7,12 +7,13 @@
  * with a warning saying what Bylaw does with it. The PolicyException is checked as the kyverno.io one
  * is (policy-validate-exception.ts).
  */
-import { type Engine, isObject, type JsonObject, type PolicyProblem } from "../../engine/index.js";
+import { type Engine, isObject, type JsonObject } from "../../engine/index.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
 import { tenantProblems } from "../../kube/tenant-problems.js";
 import { compileCelPolicy, notEvaluatedMessage } from "../policy-source/cel-policy-compile.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";
+import { problemText } from "../../platform/policy-documents/index.js";
 
 /** A policies.kyverno.io policy kind (not the PolicyException). */
 export function checkCelPolicy(
@@ -34,19 +35,15 @@ export function checkCelPolicy(
   // namespace is refused here, with the field (tenant-isolation.md rule 3: no globalContext).
   const namespace = isObject(doc["metadata"]) ? doc["metadata"]["namespace"] : undefined;
   const tenant = info.namespaced ? tenantProblems(doc, typeof namespace === "string" ? namespace : "default") : [];
-  if (tenant.length > 0) return denied(request.uid, tenant.map(describe).join("; "));
+  if (tenant.length > 0) return denied(request.uid, tenant.map(problemText).join("; "));
   if (info.handling === "not-evaluated") return allowed(request.uid, [notEvaluatedMessage(kind, name)]);
   const compiled = compileCelPolicy(doc, engine);
   if (compiled.policy === undefined)
-    return denied(request.uid, compiled.problems.map(describe).join("; ") || "the policy is not valid");
+    return denied(request.uid, compiled.problems.map(problemText).join("; ") || "the policy is not valid");
   return allowed(
     request.uid,
     compiled.notEvaluated !== undefined
       ? [`${compiled.notEvaluated}; Bylaw answers such requests as errors under the policy's failurePolicy`]
       : [],
   );
-}
-
-function describe(p: PolicyProblem): string {
-  return p.path === "" ? p.message : `${p.path}: ${p.message}`;
 }

@@ -15,11 +15,12 @@
  * Then the kyverno.io kind's deprecation notice (kyverno.io PolicyException → policies.kyverno.io),
  * then Bylaw's own compile warnings (fields the API server prunes, filters that select nothing).
  */
-import { type Engine, isObject, type JsonObject, type PolicyProblem } from "../../engine/index.js";
+import { type Engine, isObject, type JsonObject } from "../../engine/index.js";
 import { celGlobalContextProblems } from "../../kube/tenant-cel-reads.js";
 import type { ExceptionScope } from "../policy-source/exception-scope.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";
+import { problemText } from "../../platform/policy-documents/index.js";
 
 export const DISABLED_POLEX = "PolicyException resources would not be processed until it is enabled.";
 export const NAMESPACE_NOT_LISTED = "PolicyException resource namespace must match the defined namespace.";
@@ -67,19 +68,15 @@ export function checkException(
   const tenant = celGlobalContextProblems(doc, namespace);
   if (!compiled.ok || tenant.length > 0) {
     const errors = [...(compiled.ok ? [] : compiled.problems.filter((p) => p.severity === "error")), ...tenant].map(
-      describe,
+      problemText,
     );
     const warnings = (compiled.ok ? compiled.exception.warnings : compiled.problems)
       .filter((p) => p.severity === "warning")
-      .map(describe);
+      .map(problemText);
     return denied(request.uid, `PolicyException ${name}: ${errors.join("; ") || "the PolicyException is not valid"}`, [
       ...kyverno,
       ...warnings,
     ]);
   }
-  return allowed(request.uid, [...kyverno, ...compiled.exception.warnings.map(describe)]);
-}
-
-function describe(p: PolicyProblem): string {
-  return p.path === "" ? p.message : `${p.path}: ${p.message}`;
+  return allowed(request.uid, [...kyverno, ...compiled.exception.warnings.map(problemText)]);
 }

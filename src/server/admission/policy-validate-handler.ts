@@ -9,7 +9,7 @@
  * it, with Kyverno's warnings when it will not be honoured (policy-validate-exception.ts). Any other
  * object, and DELETE, is allowed untouched.
  */
-import { isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
+import { isObject, type JsonValue } from "../../engine/index.js";
 import { tenantProblems } from "../../kube/tenant-problems.js";
 import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
@@ -19,6 +19,7 @@ import { checkCelPolicy } from "./policy-validate-cel.js";
 import { checkException } from "./policy-validate-exception.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson, HandlerResult } from "./types.js";
+import { problemText } from "../../platform/policy-documents/index.js";
 
 const MIGRATION_GUIDE = "https://kyverno.io/docs/guides/migration-to-cel/";
 
@@ -76,10 +77,10 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Admiss
   if (!outcome.ok || tenant.length > 0) {
     const problems = [...(outcome.ok ? [] : outcome.problems), ...tenant];
     const errors = problems.filter((p) => p.severity === "error");
-    const warnings = problems.filter((p) => p.severity === "warning").map(describe);
-    return denied(request.uid, errors.map(describe).join("; ") || "the policy is not valid", warnings);
+    const warnings = problems.filter((p) => p.severity === "warning").map(problemText);
+    return denied(request.uid, errors.map(problemText).join("; ") || "the policy is not valid", warnings);
   }
-  const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(describe);
+  const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(problemText);
   if (deprecation !== undefined) warnings.push(deprecation);
   return allowed(request.uid, warnings);
 }
@@ -92,8 +93,4 @@ function namespaceOf(object: { readonly [k: string]: JsonValue }, request: Admis
     : typeof request.namespace === "string" && request.namespace !== ""
       ? request.namespace
       : "default";
-}
-
-function describe(p: PolicyProblem): string {
-  return p.path === "" ? p.message : `${p.path}: ${p.message}`;
 }
