@@ -51,6 +51,54 @@ class MemoryLease {
   }
 }
 
+/** A clock whose sleeps end only when `advance` moves time past them. */
+class SteppedClock {
+  t = 1_000_000;
+  private sleepers: { at: number; wake: () => void }[] = [];
+  now(): number {
+    return this.t;
+  }
+  sleep(ms: number): Promise<void> {
+    return new Promise((wake) => this.sleepers.push({ at: this.t + ms, wake }));
+  }
+  async advance(ms: number): Promise<void> {
+    this.t += ms;
+    await settle();
+    for (const s of this.sleepers.filter((x) => x.at <= this.t)) s.wake();
+    this.sleepers = this.sleepers.filter((x) => x.at > this.t);
+    await settle();
+  }
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+}
+
+/** A store whose calls, once frozen, hang until thawed (an API server stopped, not refusing). */
+function frozenWhenAsked(inner: LeaseStore) {
+  let gate: Promise<void> | undefined;
+  let open = (): void => undefined;
+  const wait = async (): Promise<void> => {
+    if (gate !== undefined) await gate;
+  };
+  const store: LeaseStore = {
+    name: inner.name,
+    get: async () => (await wait(), inner.get()),
+    create: async (record) => (await wait(), inner.create(record)),
+    update: async (record, rv) => (await wait(), inner.update(record, rv)),
+  };
+  return {
+    store,
+    freeze: (): void => {
+      gate = new Promise<void>((r) => (open = r));
+    },
+    thaw: () => {
+      gate = undefined;
+      open();
+    },
+  };
+}
+
 function setUp(ids: string[]) {
   const lease = new MemoryLease();
   const clock = {
@@ -122,6 +170,45 @@ describe("LeaseElector", () => {
     lease.cutOff.delete("a");
     await a?.tick();
     assert.deepEqual(leaders(), ["b"], "a, back, finds b holding a fresh Lease");
+  });
+
+  test("an API server that stops answering: the leader steps down at renewDeadline, then competes again", async () => {
+    const lease = new MemoryLease();
+    const clock = new SteppedClock();
+    const api = frozenWhenAsked(lease.forIdentity("a"));
+    const logs: string[] = [];
+    const a = new LeaseElector({
+      store: api.store,
+      identity: "a",
+      clock,
+      random: { next: () => 0.5 },
+      onLog: (_level, message, fields) => logs.push(`${message} ${JSON.stringify(fields)}`),
+    });
+    const changes: boolean[] = [];
+    a.onChange((l) => changes.push(l));
+    a.start();
+    await clock.advance(0);
+    assert.deepEqual(changes, [true]);
+    api.freeze(); // the next renewal's GET never answers (SIGSTOP of the API server)
+    await clock.advance(2_000);
+    await clock.advance(7_999);
+    assert.deepEqual(changes, [true], "still leading 9.999 s after the last renewal");
+    await clock.advance(1);
+    assert.deepEqual(changes, [true, false], "stepped down at renewDeadline, within the lease duration");
+    assert.ok(
+      logs.some((l) => l.includes("stopped leading") && l.includes("renewDeadline")),
+      logs.join("\n"),
+    );
+    api.thaw(); // the API server answers the hung GET; the renewal that follows came too late to count
+    await clock.advance(0);
+    assert.deepEqual(changes, [true, false]);
+    assert.ok(
+      logs.some((l) => l.includes("too late to count")),
+      logs.join("\n"),
+    );
+    await clock.advance(2_200);
+    assert.deepEqual(changes, [true, false, true], "competes again and, the Lease being its own, leads");
+    await a.stop();
   });
 
   test("the expiry counts from when this replica saw the record change, not from the holder's renewTime", async () => {

@@ -5,9 +5,12 @@
  *   replica's own clock (the time it last saw the record change, never the writer's timestamps);
  * - every write names the resourceVersion it read, so of two replicas racing for one Lease the API
  *   server lets exactly one write through (409 Conflict for the other);
- * - the leader renews every retryPeriod; when renewals have failed for renewDeadline (shorter than
- *   leaseDuration) it steps down before anyone else may take over, and it steps down at once when
- *   it reads the Lease held by another;
+ * - the leader renews every retryPeriod; when no renewal has succeeded for renewDeadline (shorter
+ *   than leaseDuration) it steps down before anyone else may take over, and it steps down at once
+ *   when it reads the Lease held by another. A renewal that has not answered by then (an API server
+ *   that hangs rather than refuses) does not hold the step-down back: a watchdog steps down at the
+ *   deadline, and a renewal that succeeds only after it does not count (this replica competes again
+ *   at its next try). A renewal counts from when it was started, never from when its answer came;
  * - a Lease deleted under its holder is recreated by the holder at its next renewal; another
  *   replica that saw that holder waits a lease duration from when it found the Lease missing before
  *   creating one (client-go creates at once). A replica that never read the Lease creates a missing one at once;
@@ -76,6 +79,8 @@ export class LeaseElector implements LeaderElector {
   private observedAt = 0;
   private missingSince: number | undefined;
   private lastRenew = 0;
+  /** Set while a renewal that outlived renewDeadline is still running: its success does not count. */
+  private abandoned = false;
   private stopped = false;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
@@ -153,13 +158,15 @@ export class LeaseElector implements LeaderElector {
 
   /** One step: acquire (not leading) or renew (leading), and step down when renewal failed for renewDeadline. */
   async tick(): Promise<void> {
+    const started = this.options.clock.now();
     const got = await this.tryAcquireOrRenew();
     const now = this.options.clock.now();
-    if (got) {
-      this.lastRenew = now;
+    if (got && !this.abandoned && now - started < this.renewDeadlineMs) {
+      this.lastRenew = started;
       if (!this.leader) this.setLeader(true, "acquired the Lease");
       return;
     }
+    if (got) this.log("warn", "the Lease was written too late to count; trying again", { waitedMs: now - started });
     if (!this.leader) return;
     const other = this.observed?.record.holderIdentity;
     if (other !== undefined && other !== this.identity && other !== "")
@@ -170,7 +177,7 @@ export class LeaseElector implements LeaderElector {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
-      await this.tick();
+      await this.watchedTick();
       if (this.stopped) return;
       // Candidates jitter their retries (client-go: up to 1.2 x retryPeriod); the leader renews on the period.
       const wait = this.leader ? this.retryPeriodMs : this.retryPeriodMs * (1 + 0.2 * this.options.random.next());
@@ -180,6 +187,27 @@ export class LeaseElector implements LeaderElector {
       });
       this.wake = undefined;
     }
+  }
+
+  /** `tick()`; while leading, a tick still running when renewDeadline passes does not keep this replica leading. */
+  private async watchedTick(): Promise<void> {
+    const attempt = this.tick();
+    if (!this.leader) return attempt;
+    let finished = false;
+    const done = attempt.then(() => {
+      finished = true;
+    });
+    const left = this.lastRenew + this.renewDeadlineMs - this.options.clock.now();
+    await Promise.race([done, this.options.clock.sleep(Math.max(0, left))]);
+    if (!finished) {
+      this.abandoned = true;
+      this.setLeader(
+        false,
+        `no renewal succeeded for ${this.renewDeadlineMs} ms (renewDeadline): the API server did not answer`,
+      );
+    }
+    await done;
+    this.abandoned = false;
   }
 
   private async tryAcquireOrRenew(): Promise<boolean> {

@@ -128,4 +128,29 @@ describe("PolicyStatusWriter", () => {
     assert.equal(forbidden.calls.length, 2);
     assert.equal(logs.filter((m) => m.includes("cannot write policy status")).length, 1);
   });
+
+  test("becoming leader writes at once the statuses skipped while following", async () => {
+    const r = recorder();
+    let leader = false;
+    let notify: (leader: boolean) => void = () => undefined;
+    const w = new PolicyStatusWriter({ client: r.client, now: () => 0, isLeader: () => leader });
+    const unfollow = w.followLeadership(
+      (listener) => {
+        notify = listener;
+        return () => (notify = () => undefined);
+      },
+      () => [outcome()],
+    );
+    w.reconcile([outcome()]);
+    await w.idle();
+    assert.equal(r.calls.length, 0, "skipped: not the leader");
+    leader = true;
+    notify(true);
+    await w.idle();
+    assert.equal(r.calls.length, 1, "written on becoming leader, not at the next resync");
+    unfollow();
+    notify(true);
+    await w.idle();
+    assert.equal(r.calls.length, 1);
+  });
 });

@@ -53,6 +53,20 @@ export class PolicyStatusWriter {
     this.running ??= this.drain().finally(() => (this.running = undefined));
   }
 
+  /**
+   * Compares every policy's status again (`outcomes()`, the current ones) each time this replica
+   * becomes leader, so a new leader (or this one after a crash) writes at once rather than at the
+   * next resync: outcomes reconciled while not leading were skipped. Returns the unsubscribe.
+   */
+  followLeadership(
+    onChange: (listener: (leader: boolean) => void) => () => void,
+    outcomes: () => readonly PolicyOutcome[],
+  ): () => void {
+    return onChange((leader) => {
+      if (leader) this.reconcile(outcomes());
+    });
+  }
+
   /** Resolves once every queued status has been handled. */
   async idle(): Promise<void> {
     while (this.running !== undefined) await this.running;

@@ -2,7 +2,7 @@
  * How a validate review is decided once its phases are evaluated (Kyverno's
  * `HandleValidationEnforce`), the same whether it was evaluated in its batch or finished off it:
  * blocked by an Enforce failure or an error under failurePolicy Fail, denied when the deadline left
- * Fail policies out, else allowed with the warnings of both groups.
+ * Fail policies out, else allowed with the warnings of both groups and one per Audit rule that errored.
  */
 import { effectiveAction, type PolicyResponse } from "../../engine/index.js";
 import type { AdmissionDeps } from "./deps.js";
@@ -15,6 +15,7 @@ import { outcomeOf, recordOutcome } from "./record.js";
 import { allowed, denied } from "./response.js";
 import type { HandlerResult } from "./types.js";
 import { warningMessages } from "./warnings.js";
+import { auditErrorWarnings } from "./audit-error-warnings.js";
 
 /** A denial (Enforce failure, or the deadline with Fail policies left out), or undefined when the review is allowed so far. */
 export function decide(
@@ -47,6 +48,14 @@ export function allow(
   // Most reviews see one phase's policies: its list is used as it is rather than copied.
   const warnings = warningMessages(warned.length === 0 ? enforced : [...enforced, ...warned]);
   const auditResults = warned.length === 0 && audited.length === 0 ? enforced : [...enforced, ...warned, ...audited];
+  // An Audit rule that errored admits: say so (audit-error-warnings.ts), whichever phase evaluated it.
+  const subject = review.subject;
+  warnings.push(
+    ...auditErrorWarnings(auditResults, {
+      namespace: subject.objectId.namespace,
+      namespaceLabels: subject.engineRequest.namespaceLabels,
+    }),
+  );
   return finish(
     review,
     deps,

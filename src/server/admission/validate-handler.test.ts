@@ -184,6 +184,28 @@ describe("validate: engine errors and failurePolicy", () => {
       assert.equal(response.allowed, true);
     });
   }
+  test("an Audit rule that errors admits with a warning naming the policy, the rule and the reason", () => {
+    const { response, results } = run(
+      { policies: [erroring({ validationFailureAction: "Audit" })] },
+      reviewOf(labelled),
+    );
+    assert.equal(results[0]?.result, "error");
+    assert.equal(response.allowed, true);
+    assert.equal(response.warnings?.length, 1);
+    assert.match(response.warnings?.[0] ?? "", /^policy broken\.reads-missing: \S/);
+  });
+  test("an erroring Audit rule with emitWarning warns once, and an Enforce rule under Ignore stays silent", () => {
+    const audit = run(
+      { policies: [erroring({ validationFailureAction: "Audit", emitWarning: true })] },
+      reviewOf(labelled),
+    ).response;
+    assert.equal(audit.allowed, true);
+    assert.equal(audit.warnings?.length, 1);
+    assert.match(audit.warnings?.[0] ?? "", /^policy broken\.reads-missing: /);
+    const ignored = run({ policies: [erroring({ failurePolicy: "Ignore" })] }, reviewOf(labelled)).response;
+    assert.equal(ignored.allowed, true);
+    assert.equal(ignored.warnings, undefined);
+  });
   test("/validate/fail serves Fail policies only, /validate/ignore the Ignore ones", () => {
     const setup = { policies: [requireApp({ ...enforce, failurePolicy: "Ignore" })] };
     assert.equal(run(setup, reviewOf(unlabelled), "fail").response.allowed, true);

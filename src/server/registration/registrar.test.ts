@@ -129,4 +129,26 @@ describe("registrar", () => {
     assert.ok(h.writes.length >= 6, `written again: ${h.writes.join(" ")}`);
     h.registrar.close();
   });
+
+  test("becoming leader applies everything at once, changed or not, without waiting for the resync", async () => {
+    const h = harness();
+    let notify: (leader: boolean) => void = () => undefined;
+    let following = false;
+    h.registrar.followLeadership((listener) => {
+      notify = listener;
+      following = true;
+      return () => (following = false);
+    });
+    await h.registrar.request();
+    assert.equal(h.writes.length, 3);
+    // Lost the Lease (someone may have edited or deleted a configuration since), then won it back.
+    h.setLeader(false);
+    notify(false);
+    h.setLeader(true);
+    notify(true);
+    await h.registrar.request();
+    assert.deepEqual(h.writes.slice(3), ["p:policy", "v:a", "m:"]);
+    h.registrar.close();
+    assert.equal(following, false, "close() stops following");
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Keeps Bylaw's webhook configurations in the cluster equal to what the loaded policy set needs
- * (build-configurations.ts). `request()` is called when a set loads, when the serving CA changes and
- * when this replica becomes leader; requests coalesce into one sync at a time. Only the leader writes.
+ * (build-configurations.ts). `request()` is called when a set loads and when the serving CA changes;
+ * when this replica becomes leader (`followLeadership`) everything is applied again at once, not at
+ * the next resync; requests coalesce into one sync at a time. Only the leader writes.
  *
  * Each configuration is written whole by server-side apply, so the API server switches from the old
  * rules to the new ones in one step: there is never a moment with no webhook for a policy that stays
@@ -40,15 +41,12 @@ export class Registrar {
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly resyncTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private unfollow: (() => void) | undefined;
 
   constructor(private readonly options: RegistrarOptions) {
     const resync = options.resyncMs ?? 60_000;
     if (resync > 0) {
-      this.resyncTimer = setInterval(() => {
-        this.applied.clear();
-        // Fire and forget, as the retry timer below: syncOnce catches and logs every failed apply.
-        void this.request();
-      }, resync);
+      this.resyncTimer = setInterval(() => this.resync(), resync);
       this.resyncTimer.unref();
     }
   }
@@ -66,6 +64,25 @@ export class Registrar {
     return this.running;
   }
 
+  /**
+   * Applies everything again each time this replica becomes leader (a new leader, or this one
+   * after a crash or a lost Lease), so it does not wait for the next resync. Call once the server
+   * answers: the API server calls the webhooks as soon as they exist. Undone by `close()`.
+   */
+  followLeadership(onChange: (listener: (leader: boolean) => void) => () => void): void {
+    this.unfollow?.();
+    this.unfollow = onChange((leader) => {
+      if (leader) this.resync();
+    });
+  }
+
+  /** Applies every configuration again, changed or not (undoes edits and deletions by hand). */
+  private resync(): void {
+    this.applied.clear();
+    // Fire and forget, as the retry timer below: syncOnce catches and logs every failed apply.
+    void this.request();
+  }
+
   /** Whether the last sync wrote everything it had to (or there was nothing to write). */
   get healthy(): boolean {
     return this.failures === 0;
@@ -75,6 +92,7 @@ export class Registrar {
     this.closed = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.resyncTimer);
+    this.unfollow?.();
   }
 
   private async loop(): Promise<void> {

@@ -193,7 +193,9 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
               live,
               cacheMiB: numbers["cluster-cache-mib"] ?? 128,
               exceptions: exceptions.value.scope,
-              ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
+              ...(elector !== undefined
+                ? { isLeader: () => elector.isLeader(), onLeaderChange: (l) => elector.onChange(l) }
+                : {}),
             },
           }
         : {}),
@@ -213,7 +215,9 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       source,
       groups,
       tls: tls.value,
-      ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
+      ...(elector !== undefined
+        ? { isLeader: () => elector.isLeader(), onLeaderChange: (l) => elector.onChange(l) }
+        : {}),
       onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
     });
     if (!set.ok) {

@@ -28,6 +28,8 @@ interface PolicySourceSetup {
     readonly exceptions: ExceptionScope;
     /** Only the leader writes status (--leader-elect); without it, every replica writes. */
     readonly isLeader?: () => boolean;
+    /** Changes of leadership (the elector's onChange): a new leader writes every status at once. */
+    readonly onLeaderChange?: (listener: (leader: boolean) => void) => () => void;
     /** How often every policy's status is compared again (a lost write, a new leader). Default 60 s. */
     readonly resyncMs?: number;
   };
@@ -72,6 +74,8 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
   });
   const resync = setInterval(() => writer.reconcile(source.outcomes()), o.cluster.resyncMs ?? 60_000);
   resync.unref();
+  const unfollow =
+    o.cluster.onLeaderChange && writer.followLeadership(o.cluster.onLeaderChange, () => source.outcomes());
   o.onLog("info", "policies from the cluster: watching", {
     resources: store.watched,
     exceptions: exceptions.enabled ? exceptions.namespaces : "off",
@@ -80,6 +84,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     ...source,
     close: async () => {
       clearInterval(resync);
+      unfollow?.();
       writer.close();
       await source.close();
     },

@@ -98,6 +98,8 @@ interface StartRegistration {
   readonly onLog: RegistrationLog;
   /** Whether this replica may write shared objects (leader election); default: always. */
   readonly isLeader?: () => boolean;
+  /** Changes of leadership (the elector's onChange): a new leader registers at once. */
+  readonly onLeaderChange?: (listener: (leader: boolean) => void) => () => void;
   /** How often discovery is read again for kinds that appear later (CRDs); default 30 s. */
   readonly discoveryIntervalMs?: number;
 }
@@ -178,6 +180,7 @@ export function setUpRegistration(
           if (event.kind === "loaded") void sync();
         });
         o.tls.onReload(() => void registrar.request());
+        if (o.onLeaderChange !== undefined) registrar.followLeadership(o.onLeaderChange);
         void sync();
         timer = setInterval(() => {
           if (!(o.isLeader?.() ?? true)) return;
