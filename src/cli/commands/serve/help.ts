@@ -2,7 +2,8 @@ export const SERVE_HELP = `Usage: bylaw serve (--policies DIR | --cluster | --ku
 
 Run the admission webhook: the API server sends AdmissionReviews; Bylaw mutates (answers with a JSON
 patch), validates (denies Enforce failures with Kyverno's message; admits Audit failures and records
-them, with an admission warning only when the policy sets spec.emitWarning: true, as in Kyverno) and
+them, with an admission warning only when the policy sets spec.emitWarning: true, as in Kyverno, or
+when an Audit rule errors) and
 checks policies as they are created. Prometheus metrics, with Kyverno's names, are served on a
 separate port, so Kyverno's Grafana dashboard works unchanged. Generate, mutate-existing, cleanup and
 background reports are not run (Bylaw has no background controllers yet); what runs in a cluster and
