@@ -16,6 +16,7 @@ import { Environment } from "@marcbachmann/cel-js";
 import { createCel, toCel, type CompiledPolicy, type JsonObject } from "../src/engine/index.js";
 import { offlineEngine } from "../src/cli/offline/offline-engine.js";
 import { parseDocuments } from "../src/platform/yaml/index.js";
+import { benchSizeBound } from "./twins-size-bound.js";
 
 const EXPRESSIONS = [
   "object.spec.containers.all(c, !has(c.securityContext) || !has(c.securityContext.privileged) || c.securityContext.privileged == false)",
@@ -142,5 +143,6 @@ export function benchCelPolicies(repoRoot: string): void {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   console.log(`bench cel: node ${process.version}, ${new Date().toISOString()}`);
   benchCel();
+  benchSizeBound({ expressions: EXPRESSIONS, object: toCel(pod()), perCall });
   benchCelPolicies(resolve(dirname(fileURLToPath(import.meta.url)), "..", ".."));
 }

@@ -3,19 +3,28 @@
  * with its input; here every evaluated AST node costs 1 (comprehension bodies once per element)
  * and a `+` costs a tenth of the size of the string or list it builds. The figures differ from
  * cel-go's in detail; what matters is the bound: a hostile expression stops with cel-go's error
- * (COST_LIMIT_MESSAGE) instead of running away.
+ * (COST_LIMIT_MESSAGE) instead of running away. The values that lists, maps, strings and bytes
+ * nodes build are also charged by size against the evaluation's size limit (value-size.ts).
  */
 import { allNodes, resolvedEvaluate, type CelNode } from "./ast-nodes.js";
 import { tick } from "../interrupt/index.js";
+import { builtBytes, literalMapBytes } from "./value-size.js";
 
 /** Cost units per tick of the caller's Interruption (engine/interrupt), as JMESPath's steps. */
 const UNITS_PER_TICK = 64;
 
 export class CostExceeded extends Error {
-  constructor(readonly budgetExhausted: boolean) {
-    super("cost limit exceeded");
+  constructor(
+    readonly budgetExhausted: boolean,
+    /** Whether the size of the values built, rather than the cost, passed its limit. */
+    readonly sizeExceeded = false,
+  ) {
+    super(sizeExceeded ? "size limit exceeded" : "cost limit exceeded");
   }
 }
+
+/** The nodes that build a value: `+`, function calls and macros, list and map literals. */
+const BUILDERS: ReadonlySet<string> = new Set(["+", "call", "rcall", "list", "map"]);
 
 /** One per compiled program; reset before each evaluation (evaluation is synchronous). */
 export class CostMeter {
@@ -24,10 +33,15 @@ export class CostMeter {
   /** Whether `limit` is the shared budget's remainder rather than the per-expression limit. */
   budgetLimited = false;
   exceeded: CostExceeded | undefined;
+  /** Estimated bytes of the values built so far, and what they may reach. */
+  built = 0;
+  builtLimit = Number.POSITIVE_INFINITY;
 
-  reset(limit: number, budgetLimited: boolean): void {
+  reset(limit: number, budgetLimited: boolean, builtLimit: number = Number.POSITIVE_INFINITY): void {
     this.used = 0;
     this.limit = limit;
+    this.built = 0;
+    this.builtLimit = builtLimit;
     this.exceeded = undefined;
     this.budgetLimited = budgetLimited;
   }
@@ -47,6 +61,15 @@ export class CostMeter {
       throw this.exceeded;
     }
   }
+
+  /** A value a node built: its size counts towards `builtLimit`. */
+  build(value: unknown, bytes: number = builtBytes(value)): void {
+    this.built += bytes;
+    if (this.built > this.builtLimit) {
+      this.exceeded ??= new CostExceeded(false, true);
+      throw this.exceeded;
+    }
+  }
 }
 
 /** Makes every node of a checked expression charge the meter before it runs. */
@@ -58,6 +81,14 @@ export function meterProgram(root: CelNode, meter: CostMeter): void {
         meter.step();
         const v = run.call(this, ev, ast, ctx);
         if (typeof v === "string" || Array.isArray(v)) meter.charge(Math.ceil(v.length / 10));
+        meter.build(v);
+        return v;
+      };
+    } else if (BUILDERS.has(node.op)) {
+      node.evaluate = function (ev, ast, ctx) {
+        meter.step();
+        const v = run.call(this, ev, ast, ctx);
+        meter.build(v, node.op === "map" ? literalMapBytes(v) : undefined);
         return v;
       };
     } else {

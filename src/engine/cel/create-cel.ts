@@ -8,6 +8,7 @@ import { Environment, Optional } from "@marcbachmann/cel-js";
 import { ok, type Result } from "../api/result.js";
 import { allNodes, isCelNode, type CelNode } from "./ast-nodes.js";
 import { CostExceeded, CostMeter, meterProgram } from "./cost.js";
+import { MAX_BUILT_BYTES, SIZE_LIMIT_MESSAGE, ValueTooLarge } from "./value-size.js";
 import { hasOnAnyExpression } from "./has-macro.js";
 import { ProgramMemo } from "./program-memo.js";
 import { asCelJsError, celGoText, compileError, errorOffset } from "./errors.js";
@@ -160,7 +161,7 @@ function program(expression: string, outputType: string, parts: ProgramParts): C
     outputType,
     evaluate(activation: CelActivation, budget?: CostBudget, services?: CelServices): Result<unknown, CelEvalError> {
       const limit = budget === undefined ? perCall : Math.min(perCall, budget.remaining);
-      meter.reset(limit, budget !== undefined && budget.remaining < perCall);
+      meter.reset(limit, budget !== undefined && budget.remaining < perCall, MAX_BUILT_BYTES - (budget?.built ?? 0));
       let value: unknown;
       let failure: unknown;
       const outer = slot.current;
@@ -174,20 +175,42 @@ function program(expression: string, outputType: string, parts: ProgramParts): C
       } finally {
         slot.current = outer;
       }
-      if (budget !== undefined) budget.remaining -= Math.min(meter.used, limit);
-      const exceeded = meter.exceeded ?? (failure instanceof CostExceeded ? failure : undefined);
-      if (exceeded !== undefined) {
-        return {
-          ok: false,
-          error: { kind: "cel-cost", message: exceeded.budgetExhausted ? BUDGET_EXCEEDED_MESSAGE : COST_LIMIT_MESSAGE },
-        };
+      if (budget !== undefined) {
+        budget.remaining -= Math.min(meter.used, limit);
+        budget.built = (budget.built ?? 0) + meter.built;
       }
-      if (failure !== undefined) return { ok: false, error: { kind: "cel-eval", message: evalText(failure) } };
-      if (value instanceof Promise)
-        return { ok: false, error: { kind: "cel-eval", message: "an asynchronous function was called" } };
-      return ok(value);
+      return outcome(value, failure, meter);
     },
   };
+}
+
+/** An evaluation's result: the cost or size limit first (cel-js absorbs some errors), then an error, then the value. */
+function outcome(value: unknown, failure: unknown, meter: CostMeter): Result<unknown, CelEvalError> {
+  const exceeded = meter.exceeded ?? (failure instanceof CostExceeded ? failure : undefined);
+  if (exceeded !== undefined) return { ok: false, error: { kind: "cel-cost", message: costText(exceeded) } };
+  if (failure !== undefined) {
+    if (failure instanceof ValueTooLarge || causedBy(failure, ValueTooLarge))
+      return { ok: false, error: { kind: "cel-cost", message: SIZE_LIMIT_MESSAGE } };
+    return { ok: false, error: { kind: "cel-eval", message: evalText(failure) } };
+  }
+  if (value instanceof Promise)
+    return { ok: false, error: { kind: "cel-eval", message: "an asynchronous function was called" } };
+  return ok(value);
+}
+
+function costText(exceeded: CostExceeded): string {
+  if (exceeded.sizeExceeded) return SIZE_LIMIT_MESSAGE;
+  return exceeded.budgetExhausted ? BUDGET_EXCEEDED_MESSAGE : COST_LIMIT_MESSAGE;
+}
+
+/** Whether cel-js wrapped an error of class `type` (a function's error is the `cause` of cel-js's). */
+function causedBy(e: unknown, type: new () => Error): boolean {
+  let c: unknown = e;
+  while (c instanceof Error) {
+    if (c instanceof type) return true;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function evalText(e: unknown): string {

@@ -8,6 +8,8 @@ export type CelActivation = Readonly<Record<string, unknown>>;
 /** What a policy evaluation may still spend; shared by all of its expressions. */
 export interface CostBudget {
   remaining: number;
+  /** Estimated bytes of the values its expressions built so far (value-size.ts); absent is 0. */
+  built?: number;
 }
 
 export interface CelProgram {

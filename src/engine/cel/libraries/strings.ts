@@ -4,6 +4,7 @@
  */
 import { CelFunctionError, namespace, type CelLibrary } from "../library.js";
 import { formatString } from "./format.js";
+import { checkBuildable } from "../value-size.js";
 
 function charAt(s: string, i: bigint): string {
   const cps = [...s];
@@ -12,6 +13,12 @@ function charAt(s: string, i: bigint): string {
 }
 
 function replace(s: string, from: string, to: string, n: bigint): string {
+  // `"x".replace("", big)` grows with the product of the lengths: refused before it is built.
+  if (to.length > from.length) {
+    const found = from === "" ? s.length + 1 : s.split(from).length - 1;
+    const count = n < 0n ? found : Math.min(found, Number(n));
+    checkBuildable(s.length + count * (to.length - from.length));
+  }
   if (n < 0n) return s.split(from).join(to);
   let out = "";
   let rest = s;
