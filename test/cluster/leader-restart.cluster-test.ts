@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { policyFixture } from "../support/policy-fixtures.js";
 import {
   eventually,
   kubectlOk,
@@ -34,30 +35,16 @@ const ok = (args: readonly string[], input?: string): Promise<string> => kubectl
 const log = (): string => readFileSync(join(current().dir, "logs", "bylaw.log"), "utf8");
 const count = (text: string, pattern: RegExp): number => text.split("\n").filter((l) => pattern.test(l)).length;
 
-const POLICY = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata:
-  name: audit-team
-spec:
-  validationFailureAction: Audit
-  failurePolicy: Ignore
-  background: false
-  rules:
-    - name: has-team
-      match:
-        any:
-          - resources:
-              kinds: [ConfigMap]
-      validate:
-        message: "label team is expected"
-        pattern:
-          metadata:
-            labels:
-              team: "?*"
-`;
+const POLICY = policyFixture("configmaps-audit");
 
 async function policyReady(): Promise<string> {
-  return ok(["get", "clusterpolicy", "audit-team", "-o", "jsonpath={.status.conditions[?(@.type=='Ready')].status}"]);
+  return ok([
+    "get",
+    "clusterpolicy",
+    "configmaps-audit",
+    "-o",
+    "jsonpath={.status.conditions[?(@.type=='Ready')].status}",
+  ]);
 }
 
 async function firstTimeout(): Promise<number> {
@@ -100,7 +87,15 @@ describe("Bylaw after a crash and under a frozen API server", { timeout: buildTi
       "-p",
       JSON.stringify([{ op: "replace", path: "/webhooks/0/timeoutSeconds", value: registered === 7 ? 8 : 7 }]),
     ]);
-    await ok(["patch", "clusterpolicy", "audit-team", "--subresource=status", "--type=merge", "-p", '{"status":null}']);
+    await ok([
+      "patch",
+      "clusterpolicy",
+      "configmaps-audit",
+      "--subresource=status",
+      "--type=merge",
+      "-p",
+      '{"status":null}',
+    ]);
     assert.notEqual(await policyReady(), "True");
     const restarted = performance.now();
     await restartBylaw(current());

@@ -18,6 +18,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { policyFixture } from "../support/policy-fixtures.js";
 import {
   bylawEnv,
   eventually,
@@ -59,27 +60,7 @@ spec:
               app.kubernetes.io/name: "?*"
 `;
 
-const IGNORE_CONFIGMAPS = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata:
-  name: configmaps-audit
-spec:
-  validationFailureAction: Audit
-  failurePolicy: Ignore
-  background: false
-  rules:
-    - name: has-team
-      match:
-        any:
-          - resources:
-              kinds: [ConfigMap]
-      validate:
-        message: "label team is expected"
-        pattern:
-          metadata:
-            labels:
-              team: "?*"
-`;
+const IGNORE_CONFIGMAPS = policyFixture("configmaps-audit");
 
 function mutatePolicy(kind: string): string {
   return `apiVersion: kyverno.io/v1
