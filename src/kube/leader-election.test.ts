@@ -211,6 +211,71 @@ describe("LeaseElector", () => {
     await a.stop();
   });
 
+  test("stop() with the API server not answering: returns after one retry period, no longer leading", async () => {
+    const lease = new MemoryLease();
+    const clock = new SteppedClock();
+    const api = frozenWhenAsked(lease.forIdentity("a"));
+    const logs: string[] = [];
+    const a = new LeaseElector({
+      store: api.store,
+      identity: "a",
+      clock,
+      random: { next: () => 0.5 },
+      onLog: (_level, message) => logs.push(message),
+    });
+    a.start();
+    await clock.advance(0);
+    assert.equal(a.isLeader(), true);
+    api.freeze();
+    await clock.advance(2_000); // the renewal's GET now hangs
+    let stopped = false;
+    const stopping = a.stop().then(() => (stopped = true));
+    await clock.advance(0); // stop() has started waiting
+    await clock.advance(1_999);
+    assert.equal(stopped, false, "waits for the renewal in flight up to one retry period");
+    await clock.advance(1);
+    await stopping;
+    assert.equal(a.isLeader(), false);
+    assert.ok(
+      logs.some((l) => l.includes("stopped leading")),
+      logs.join("\n"),
+    );
+    api.thaw();
+    await clock.advance(0);
+    assert.equal(lease.stored?.record.holderIdentity, "a", "nothing more written after stop; the Lease expires");
+  });
+
+  test("stop() when the release write hangs: returns after one retry period", async () => {
+    const lease = new MemoryLease();
+    const clock = new SteppedClock();
+    const api = frozenWhenAsked(lease.forIdentity("a"));
+    const logs: string[] = [];
+    const a = new LeaseElector({
+      store: api.store,
+      identity: "a",
+      clock,
+      random: { next: () => 0.5 },
+      onLog: (_level, message) => logs.push(message),
+    });
+    a.start();
+    await clock.advance(0);
+    assert.equal(a.isLeader(), true);
+    api.freeze(); // the loop sleeps between renewals, so only the release meets the frozen API server
+    let stopped = false;
+    const stopping = a.stop().then(() => (stopped = true));
+    await clock.advance(0); // stop() has started waiting
+    await clock.advance(1_999);
+    assert.equal(stopped, false);
+    await clock.advance(1);
+    await stopping;
+    assert.equal(a.isLeader(), false);
+    assert.ok(
+      logs.some((l) => l.includes("did not answer the release")),
+      logs.join("\n"),
+    );
+    api.thaw();
+  });
+
   test("the expiry counts from when this replica saw the record change, not from the holder's renewTime", async () => {
     const {
       lease,

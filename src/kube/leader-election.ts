@@ -128,32 +128,58 @@ export class LeaseElector implements LeaderElector {
     this.running ??= this.loop();
   }
 
-  /** Stops the loop and, when leading, releases the Lease. */
+  /**
+   * Stops the loop and, when leading, releases the Lease. Bounded by the API server's answers: a
+   * renewal in flight is waited for at most one retry period, and so is the release; when either
+   * does not answer, this replica stops leading anyway and the Lease expires on its own.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
-    await this.running;
+    const bound = this.retryPeriodMs;
+    if (this.running !== undefined && !(await this.within(this.running, bound))) {
+      this.setLeader(false, `stopped; the renewal in flight had no answer after ${bound} ms`);
+      return;
+    }
     if (!this.leader) return;
     const held = this.observed;
     this.setLeader(false, "released on shutdown");
     if (held === undefined || held.record.holderIdentity !== this.identity) return;
     const now = this.options.clock.now();
+    const release = this.options.store.update(
+      {
+        holderIdentity: "",
+        leaseDurationSeconds: 1,
+        acquireTime: now,
+        renewTime: now,
+        leaseTransitions: held.record.leaseTransitions,
+      },
+      held.resourceVersion,
+    );
     try {
-      await this.options.store.update(
-        {
-          holderIdentity: "",
-          leaseDurationSeconds: 1,
-          acquireTime: now,
-          renewTime: now,
-          leaseTransitions: held.record.leaseTransitions,
-        },
-        held.resourceVersion,
-      );
+      if (!(await this.within(release, bound)))
+        this.log(
+          "warn",
+          `the API server did not answer the release within ${bound} ms; the Lease expires on its own`,
+          {},
+        );
     } catch (e) {
       this.log("warn", "could not release the Lease; others take it over once it expires", {
         error: (e as Error).message,
       });
     }
+  }
+
+  /** True when `work` settles within `ms` on the election's clock (its rejection is rethrown); false when not. */
+  private async within(work: Promise<unknown>, ms: number): Promise<boolean> {
+    let settled = false;
+    const done = work.then(() => {
+      settled = true;
+    });
+    await Promise.race([done, this.options.clock.sleep(ms)]);
+    if (settled) await done;
+    else done.catch(() => undefined);
+    return settled;
   }
 
   /** One step: acquire (not leading) or renew (leading), and step down when renewal failed for renewDeadline. */
