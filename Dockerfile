@@ -6,6 +6,8 @@
 # runtime stage is distroless (glibc and libstdc++, no shell, no package manager) with only the
 # node binary of the build stage and the staged folder. It runs as 65532:65532 (non-root, the
 # Deployment's runAsUser) and writes nothing outside /tmp, so the root filesystem can be read-only.
+# test/deploy/image.test.ts replays the build stage's COPY and RUN lines in order, from the build
+# context .dockerignore leaves, so a file the build needs and no COPY brings fails that test.
 # See docs/adr/0011-install-and-image.md.
 ARG NODE_VERSION=24.21.0
 
@@ -21,6 +23,7 @@ COPY bench ./bench
 COPY examples ./examples
 COPY policies ./policies
 COPY scripts/image ./scripts/image
+COPY tools/bundle.mjs ./tools/
 RUN npm run build
 RUN node scripts/image/stage.mjs . /opt/bylaw
 
