@@ -242,13 +242,55 @@ describe("policy-level behaviour", () => {
     assert.equal(run(doc, pod({ name: "x", namespace: "team-a" })).length, 1);
     assert.equal(run(doc, pod({ name: "x", namespace: "team-b" })).length, 0);
   });
-  test("DELETE evaluates the old object", () => {
-    const rules = run(
-      requireTeam,
-      {},
-      { operation: "DELETE", oldResource: pod({ name: "gone", labels: { team: "t" } }) },
-    );
-    assert.equal(rules[0]?.status, "pass");
+});
+
+describe("DELETE, as Kyverno's validate handlers treat it", () => {
+  const deleting = (old: JsonObject): Partial<EngineRequest> => ({ operation: "DELETE", oldResource: old });
+  test("a pattern or anyPattern rule gives no result, whether or not the object being removed complies", () => {
+    const anyPattern = clusterPolicy("p", [
+      podRule("r", { anyPattern: [{ metadata: { labels: { team: "?*" } } }, { metadata: { labels: { app: "?*" } } }] }),
+    ]);
+    for (const doc of [requireTeam, anyPattern]) {
+      assert.deepEqual(run(doc, {}, deleting(pod({ name: "bad" }))), [], "non-compliant: deletion not failed");
+      assert.deepEqual(run(doc, {}, deleting(pod({ name: "ok", labels: { team: "t" } }))), []);
+    }
+  });
+  test("a pattern whose variables fail to substitute is still an error on DELETE", () => {
+    const doc = clusterPolicy("p", [
+      podRule("r", { pattern: { metadata: { name: "{{ request.object.nope.deeper }}" } } }),
+    ]);
+    const [r] = run(doc, {}, deleting(pod({ name: "a" })));
+    assert.equal(r?.status, "error", r?.message);
+  });
+  test("a deny rule is evaluated, request.object reading the old object", () => {
+    const doc = clusterPolicy("p", [
+      podRule("no-delete-protected", {
+        message: "{{ request.object.metadata.name }} is protected",
+        deny: {
+          conditions: {
+            any: [{ key: "{{ request.object.metadata.labels.protected || '' }}", operator: "Equals", value: "yes" }],
+          },
+        },
+      }),
+    ]);
+    const [denied] = run(doc, {}, deleting(pod({ name: "keep", labels: { protected: "yes" } })));
+    assert.deepEqual([denied?.status, denied?.message], ["fail", "keep is protected"]);
+    const [allowed] = run(doc, {}, deleting(pod({ name: "go" })));
+    assert.equal(allowed?.status, "pass");
+  });
+  test("a foreach pattern checks the elements its list reads: request.oldObject's; request.object is null (no rewrite in the list)", () => {
+    const foreachOver = (list: string): JsonObject =>
+      clusterPolicy("p", [podRule("images", { foreach: [{ list, pattern: { image: "!*:latest" } }] })]);
+    const old = pod({ name: "a", image: "nginx:latest" });
+    const [r] = run(foreachOver("request.oldObject.spec.containers"), {}, deleting(old));
+    assert.equal(r?.status, "fail", r?.message);
+    assert.deepEqual(run(foreachOver("request.object.spec.containers"), {}, deleting(old)), []);
+  });
+  test("a podSecurity rule gives no result", () => {
+    const doc = clusterPolicy("p", [podRule("pss", { podSecurity: { level: "restricted", version: "latest" } })]);
+    const bad = pod({ name: "bad" });
+    assert.equal(run(doc, bad)[0]?.status, "fail", "the same pod fails at CREATE");
+    assert.deepEqual(run(doc, {}, deleting(bad)), []);
   });
 });
 

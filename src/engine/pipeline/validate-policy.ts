@@ -61,7 +61,7 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
       continue;
     }
     const result =
-      (fastPassing ? fastAnswer(compiled, request) : undefined) ??
+      (fastPassing && request.operation !== "DELETE" ? fastAnswer(compiled, request) : undefined) ??
       evaluateGuarded({
         policy,
         rule: compiled,
@@ -159,6 +159,8 @@ function stackExceeded(rule: string): RuleResult {
 function evaluateRule(run: RuleRun): RuleResult | undefined {
   const { policy, rule: compiled, type } = run;
   const name = compiled.name;
+  // Kyverno's PSS handler returns nothing for a DELETE, before exceptions, context or preconditions.
+  if (compiled.rule.validate?.podSecurity !== undefined && run.request.operation === "DELETE") return undefined;
   const scope = ruleScope(run);
   if (!scope.ok) return scope.result;
   // Matched, not excepted, preconditions met: a rule Bylaw cannot run answers with an error.
@@ -208,7 +210,14 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   const outcome = runValidation(
     validate,
     validate.message,
-    { ruleName: name, target, vars, patterns: policy.patterns, passed },
+    {
+      ruleName: name,
+      target,
+      vars,
+      patterns: policy.patterns,
+      passed,
+      deleting: run.request.operation === "DELETE",
+    },
     0,
   );
   if (outcome === undefined) return undefined;

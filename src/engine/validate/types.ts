@@ -26,6 +26,11 @@ export interface ValidateScope {
   readonly patterns: PatternCache;
   /** The rule's pass, made when it compiled; validators return it as is. */
   readonly passed?: ValidatePass | undefined;
+  /**
+   * The target is the object a DELETE request removes (not a foreach element): patterns are
+   * substituted but not matched, and give no result (Kyverno: "skipping validation on deleted resource").
+   */
+  readonly deleting?: boolean;
   /** Rule-level per-element values (CLI foreachValues), by variable name. */
   readonly foreachValues?: Readonly<Record<string, readonly JsonValue[]>>;
 }

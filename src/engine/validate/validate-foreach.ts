@@ -62,7 +62,7 @@ export function validateForEach(
         vars = entered.vars;
       }
       const target = (fe.elementScope ?? isMap) ? element : scope.target;
-      const elementScope: ValidateScope = { ...scope, target, vars };
+      const elementScope = scopeOfElement(scope, target, vars);
       // runValidation would pick deny first too.
       const outcome =
         fe.deny !== undefined
@@ -81,6 +81,11 @@ export function validateForEach(
   }
   if (applied === 0) return undefined;
   return passOutcome(scope);
+}
+
+/** An element's scope: a target that is still the resource being deleted stays so; an element is not. */
+function scopeOfElement(scope: ValidateScope, target: JsonValue, vars: ValidateScope["vars"]): ValidateScope {
+  return { ...scope, target, vars, deleting: scope.deleting === true && target === scope.target };
 }
 
 /** The Go type name of a decoded JSON value, as Kyverno's messages print it (`%T`). */

@@ -30,13 +30,15 @@ function compiledFor(pattern: JsonValue, prepared: JsonValue, scope: ValidateSco
   return prepared === pattern ? scope.patterns.get(pattern) : compilePattern(prepared);
 }
 
+/** undefined: the target is being deleted, and the substituted pattern is not matched against it. */
 export function validatePattern(
   pattern: JsonValue,
   message: string | undefined,
   scope: ValidateScope,
-): ValidateOutcome {
+): ValidateOutcome | undefined {
   const prepared = preparePattern(pattern, scope);
   if (!prepared.ok) return prepared.outcome;
+  if (scope.deleting === true) return undefined;
   const outcome = compiledFor(pattern, prepared.value, scope).match(scope.target);
   switch (outcome.status) {
     case "pass":
@@ -57,18 +59,25 @@ export function validatePattern(
   }
 }
 
+/** undefined: the target is being deleted, and the substituted patterns are not matched against it. */
 export function validateAnyPattern(
   patterns: readonly JsonValue[],
   message: string | undefined,
   scope: ValidateScope,
-): ValidateOutcome {
+): ValidateOutcome | undefined {
   const outcomes: { index: number; outcome: Exclude<PatternOutcome, { status: "pass" }> }[] = [];
   let failed = false;
+  const prepared: JsonValue[] = [];
+  // Every pattern is substituted before any is matched, as Kyverno substitutes the whole anyPattern.
+  for (const pattern of patterns) {
+    const one = preparePattern(pattern, scope);
+    if (!one.ok) return one.outcome;
+    prepared.push(one.value);
+  }
+  if (scope.deleting === true) return undefined;
   for (let i = 0; i < patterns.length; i++) {
     const pattern = patterns[i] ?? null;
-    const prepared = preparePattern(pattern, scope);
-    if (!prepared.ok) return prepared.outcome;
-    const outcome = compiledFor(pattern, prepared.value, scope).match(scope.target);
+    const outcome = compiledFor(pattern, prepared[i] ?? null, scope).match(scope.target);
     if (outcome.status === "pass") return { status: "pass", message: anyPatternPassMessage(scope.ruleName, i) };
     if (outcome.status !== "skip") failed = true;
     outcomes.push({ index: i, outcome });
