@@ -324,6 +324,52 @@ describe("failure actions and allowExistingViolations", () => {
     const audit = clusterPolicy("p", [podRule("r", { pattern: { metadata: { labels: { team: "?*" } } } })]);
     assert.equal(run(audit, pod({ name: "a" }), update())[0]?.status, "fail");
   });
+  test("an Audit policy that a namespace override enforces gets no allowance (Kyverno reads no overrides there)", () => {
+    const doc = clusterPolicy("p", [podRule("r", { pattern: { metadata: { labels: { team: "?*" } } } })]);
+    const spec = doc["spec"] as JsonObject;
+    spec["validationFailureAction"] = "Audit";
+    spec["validationFailureActionOverrides"] = [{ action: "Enforce", namespaces: ["default"] }];
+    const [r] = run(doc, pod({ name: "a" }), update());
+    assert.equal(r?.status, "fail", "the old violation is not excused; the override then enforces the failure");
+  });
+  test("the old object is evaluated as created: request.oldObject is null there", () => {
+    // Denies adding keys: on the UPDATE the new object has a key the old one lacks. Evaluated as
+    // created, the old object is compared with a null oldObject: no key of it is in null, so the old
+    // object "fails" too and the violation counts as pre-existing only when oldObject is null there.
+    const doc = clusterPolicy("p", [
+      {
+        name: "no-new-keys",
+        match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+        validate: {
+          failureAction: "Enforce",
+          message: "keys may not be added",
+          deny: {
+            conditions: {
+              any: [
+                {
+                  key: "{{ request.oldObject.data || `{}` | keys(@) | length(@) }}",
+                  operator: "LessThan",
+                  value: "{{ request.object.data | keys(@) | length(@) }}",
+                },
+              ],
+            },
+          },
+        },
+      },
+    ]);
+    const cm = (data: Record<string, string>): JsonObject => ({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "c", namespace: "default" },
+      data,
+    });
+    const [r] = run(doc, cm({ a: "1", b: "2" }), { operation: "UPDATE", oldResource: cm({ a: "1" }) });
+    assert.deepEqual(
+      [r?.status, r?.message],
+      ["skip", "skipping the rule evaluation as pre-existing violations are allowed"],
+      "as Kyverno: evaluated as created, the old object (1 key, oldObject null) fails the same deny",
+    );
+  });
 });
 
 describe("validate.podSecurity and PolicyExceptions in the rule loop", () => {

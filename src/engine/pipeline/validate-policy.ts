@@ -4,7 +4,6 @@
  */
 import { isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import { resourceNamespace, type Resource } from "../api/resource.js";
-import { effectiveAction } from "./failure-action.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
 import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
@@ -91,7 +90,11 @@ function add(results: RuleResult[] | undefined, result: RuleResult): RuleResult[
 
 /**
  * allowExistingViolations (default true): on an UPDATE under Enforce, a failure that the old object
- * already had is not held against the request. The old object is evaluated as if it were created.
+ * already had is not held against the request. The old object is evaluated as if it were created:
+ * `request.object` is the old object, `request.oldObject` null and the operation CREATE, as
+ * Kyverno's validateOldObject sets them. "Under Enforce" is the rule's failureAction, else the
+ * policy's validationFailureAction: Kyverno reads no failureActionOverrides here, so a namespace
+ * whose override makes an Audit policy enforce gets no pre-existing allowance.
  */
 function preExistingViolation(run: RuleRun, vars: SubstitutionScope): boolean {
   const { policy, rule: compiled } = run;
@@ -105,9 +108,10 @@ function preExistingViolation(run: RuleRun, vars: SubstitutionScope): boolean {
     validate.allowExistingViolations === false
   )
     return false;
-  if (effectiveAction(policy, compiled.name, resourceNamespace(old), request.namespaceLabels) !== "Enforce")
-    return false;
-  const oldData = setDotted(setDotted(vars.data, "request.object", old), "request.operation", "CREATE");
+  const action = validate.failureAction ?? policy.document.spec.validationFailureAction ?? "Audit";
+  if (action.toLowerCase() !== "enforce") return false;
+  const asCreated = setDotted(setDotted(vars.data, "request.object", old), "request.oldObject", null);
+  const oldData = setDotted(asCreated, "request.operation", "CREATE");
   const previous = runValidation(
     validate,
     validate.message,
