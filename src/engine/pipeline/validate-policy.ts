@@ -5,7 +5,6 @@
 import { isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
 import { resourceNamespace, type Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
-import { setDotted } from "../context/request-context.js";
 import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
 import { celRuleInput, evaluateCelRule } from "../cel/validate-rule/index.js";
@@ -15,13 +14,13 @@ import { resolveParams } from "../cel/params/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
 import { celExceptionsFor, isCelException } from "../exceptions/cel/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
-import type { SubstitutionScope } from "../variables/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
 import { ruleScope, type RuleRun } from "./rule-scope.js";
 import { manifestsRule } from "./manifests-rule.js";
 import { ruleMatchesOnce } from "./match-rule.js";
 import { policyMatchConditions } from "./policy-match-conditions.js";
 import { validateImageRule } from "./image-verify-rule.js";
+import { preExistingViolation } from "./pre-existing-violation.js";
 import type { EngineEnv, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
@@ -86,44 +85,6 @@ function add(results: RuleResult[] | undefined, result: RuleResult): RuleResult[
   if (results === undefined) return [result];
   results.push(result);
   return results;
-}
-
-/**
- * allowExistingViolations (default true): on an UPDATE under Enforce, a failure that the old object
- * already had is not held against the request. The old object is evaluated as if it were created:
- * `request.object` is the old object, `request.oldObject` null and the operation CREATE, as
- * Kyverno's validateOldObject sets them. "Under Enforce" is the rule's failureAction, else the
- * policy's validationFailureAction: Kyverno reads no failureActionOverrides here, so a namespace
- * whose override makes an Audit policy enforce gets no pre-existing allowance.
- */
-function preExistingViolation(run: RuleRun, vars: SubstitutionScope): boolean {
-  const { policy, rule: compiled } = run;
-  const request = run.request.request;
-  const old = request.oldResource;
-  const validate = compiled.rule.validate;
-  if (
-    run.request.operation !== "UPDATE" ||
-    old === undefined ||
-    validate === undefined ||
-    validate.allowExistingViolations === false
-  )
-    return false;
-  const action = validate.failureAction ?? policy.document.spec.validationFailureAction ?? "Audit";
-  if (action.toLowerCase() !== "enforce") return false;
-  const asCreated = setDotted(setDotted(vars.data, "request.object", old), "request.oldObject", null);
-  const oldData = setDotted(asCreated, "request.operation", "CREATE");
-  const previous = runValidation(
-    validate,
-    validate.message,
-    {
-      ruleName: compiled.name,
-      target: old,
-      vars: { ...vars, data: oldData, operation: "CREATE" },
-      patterns: policy.patterns,
-    },
-    0,
-  );
-  return previous?.status === "fail";
 }
 
 /**
@@ -226,7 +187,7 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   );
   if (outcome === undefined) return undefined;
   if (passed !== undefined && outcome === passed.outcome) return passed.result;
-  if (outcome.status === "fail" && preExistingViolation(run, vars)) {
+  if (outcome.status === "fail" && preExistingViolation(run)) {
     return ruleResult(
       name,
       "Validation",
