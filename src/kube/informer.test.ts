@@ -116,7 +116,7 @@ test("a namespace over its share of the pool is not held: its reads and all-name
   assert.equal(a.ok, false);
   assert.match(
     a.ok ? "" : a.reason,
-    /objects of namespace tenant-a need more than a namespace's share .*reads of that namespace are errors/,
+    /objects of namespace tenant-a need more than the live-context cache memory one namespace may take .*reads of that namespace are errors/,
   );
   assert.equal(inf.health().ok, false, "a list of every namespace would be partial");
   assert.equal(inf.health("kube-system").ok, true);

@@ -142,7 +142,7 @@ export class Informer {
     const share = this.budget.limits.namespaceBytes ?? 0;
     return {
       ok: false,
-      reason: `the ${this.name} objects of namespace ${over.slice(0, 3).join(", ")}${over.length > 3 ? ` and ${over.length - 3} more` : ""} need more than a namespace's share of Bylaw's live-context cache memory (${mib(share)}); they are not held, so reads of ${over.length === 1 ? "that namespace" : "those namespaces"} are errors until objects there are deleted or made smaller`,
+      reason: `the ${this.name} objects of namespace ${over.slice(0, 3).join(", ")}${over.length > 3 ? ` and ${over.length - 3} more` : ""} need more than the live-context cache memory one namespace may take (${mib(share)}); they are not held, so reads of ${over.length === 1 ? "that namespace" : "those namespaces"} are errors until objects there are deleted or made smaller`,
     };
   }
 
