@@ -134,7 +134,7 @@ spec:
   validations:
     - expression: "resource.List('kyverno.io/v2alpha1', 'globalcontextentries').items.size() < 0"
       message: "tenant listed entries"
-    - expression: "resource.Get('kyverno.io/v2alpha1', 'globalcontextentries', 'admin-entry') == null"
+    - expression: "resource.Get('kyverno.io/v2alpha1', 'globalcontextentries', 'admin-entry').size() < 0"
       message: "tenant got an entry"
 ---
 apiVersion: kyverno.io/v1
