@@ -85,7 +85,7 @@ export class CacheBudget {
   }
 }
 
-export type Charge = "ok" | "over" | "namespace";
+type Charge = "ok" | "over" | "namespace";
 
 /** The bytes all live-context caches hold together, and per namespace (across every cache). */
 export class CachePool {

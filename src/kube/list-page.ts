@@ -26,7 +26,7 @@ interface PageRequest {
   readonly onTooLarge: () => boolean;
 }
 
-export interface Page {
+interface Page {
   readonly kind?: unknown;
   readonly apiVersion?: unknown;
   readonly items: readonly KubeObject[];
@@ -37,7 +37,7 @@ export interface Page {
 }
 
 /** The largest body read for a page of one object: above what the API server stores for one object (about 3 MiB). */
-export const ONE_OBJECT_BYTES = 4 * 1024 * 1024;
+const ONE_OBJECT_BYTES = 4 * 1024 * 1024;
 
 /** The page, or "too-large" when one object is over both the cap and ONE_OBJECT_BYTES. Throws the client's other errors. */
 export async function readPage(client: PageClient, req: PageRequest): Promise<Page | "too-large"> {

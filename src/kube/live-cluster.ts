@@ -52,7 +52,7 @@ interface LiveClusterOptions {
 }
 
 /** A policy document and the namespace of the policy ("" for a cluster-wide one). */
-export interface PolicyReads {
+interface PolicyReads {
   readonly document: JsonValue;
   readonly namespace: string;
 }
