@@ -94,9 +94,13 @@ async function deniedWith(
   expected: RegExp,
   args: readonly string[] = [],
 ): Promise<string> {
+  let last = "";
   const r = await eventually(`check=${label} in ${namespace} denied with ${String(expected)}`, 90_000, async () => {
     const d = await dryRun(args, configMap(`probe-${label}`, namespace, { check: label }));
+    last = d.code === 0 ? "admitted" : d.stderr;
     return d.code !== 0 && expected.test(d.stderr) ? d : undefined;
+  }).catch((e: unknown) => {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}; the last answer: ${last.slice(0, 1500)}`);
   });
   return r.stderr;
 }
