@@ -66,9 +66,16 @@ export class KubeClient {
     return this.options.connection.origin;
   }
 
-  /** GET a path (already checked and encoded by the caller) as JSON. */
-  getJson(path: string): Promise<unknown> {
-    return this.gate.run(`GET ${path}`, () => this.send(path));
+  /**
+   * GET a path (already checked and encoded by the caller) as JSON. `maxBodyBytes` caps this answer
+   * below the client's cap: reading stops there and the error's reason is `TooLarge` (a list page
+   * read under what is left of a cache's budget).
+   */
+  getJson(path: string, read: { readonly maxBodyBytes?: number } = {}): Promise<unknown> {
+    const cap = read.maxBodyBytes;
+    return this.gate.run(cap === undefined ? `GET ${path}` : `GET ${path} <=${cap}`, () =>
+      this.send(path, undefined, cap),
+    );
   }
 
   /**
@@ -90,8 +97,12 @@ export class KubeClient {
     return this.gate.stats();
   }
 
-  /** A watch: each JSON line goes to `onEvent`; the returned stream ends when the server closes it. */
-  watch(path: string, onEvent: (event: unknown) => void): WatchStream {
+  /**
+   * A watch: each JSON line goes to `onEvent`; the returned stream ends when the server closes it.
+   * A line longer than `maxLineBytes` (default 8 MiB) ends the stream with an error whose reason is
+   * `TooLarge`: the rest of the line is never buffered.
+   */
+  watch(path: string, onEvent: (event: unknown) => void, maxLineBytes = 8 * 1024 * 1024): WatchStream {
     let req: ReturnType<typeof httpsRequest> | undefined;
     let closed = false;
     const done = new Promise<void>((resolve, reject) => {
@@ -118,6 +129,8 @@ export class KubeClient {
               return;
             }
           }
+          if (pending.length > maxLineBytes)
+            res.destroy(new KubeError(`watch ${path}: an event is larger than ${maxLineBytes} bytes`, 0, "TooLarge"));
         });
         res.on("end", () => resolve());
         res.on("error", (e) => (closed ? resolve() : reject(e)));
@@ -142,8 +155,9 @@ export class KubeClient {
   private send(
     path: string,
     write?: { readonly method: string; readonly body: string; readonly contentType: string },
+    cap?: number,
   ): Promise<unknown> {
-    const max = this.options.maxBodyBytes ?? 256 * 1024 * 1024;
+    const max = Math.min(cap ?? Infinity, this.options.maxBodyBytes ?? 256 * 1024 * 1024);
     const verb = write?.method ?? "GET";
     return new Promise((resolve, reject) => {
       const req = this.open(
@@ -203,7 +217,7 @@ export class KubeClient {
 /** The body as text; rejects past `max` bytes or on the stream's error. */
 async function readBody(res: IncomingMessage, max: number): Promise<string> {
   const body = await readCapped(res, max);
-  if (body === TOO_LARGE) throw new KubeError(`the answer is larger than ${max} bytes`, 0);
+  if (body === TOO_LARGE) throw new KubeError(`the answer is larger than ${max} bytes`, 0, "TooLarge");
   if (body instanceof Error) throw body;
   return body;
 }

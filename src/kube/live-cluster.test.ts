@@ -177,3 +177,59 @@ test("a configMap entry whose cache cannot list is an error naming the list's fa
     client.close();
   }
 });
+
+test("watched types: a namespace starts at most its share, namespaces together at most half; cluster-wide policies are served first", async () => {
+  const client = new KubeClient({ connection: { server: `https://127.0.0.1:${await closedPort()}`, origin: "test" } });
+  const cluster = new LiveCluster({
+    client,
+    budgetBytes: 1 << 20,
+    random: { next: () => 0.5 },
+    sleep: () => new Promise(() => {}),
+    maxApiCallCaches: 8,
+    maxApiCallCachesPerNamespace: 2,
+  });
+  try {
+    const gvr = (resource: string) => ({ group: "example.com", version: "v1", resource });
+    assert.equal(cluster.cacheFor(gvr("a1"), "tenant-a").ok, true);
+    assert.equal(cluster.cacheFor(gvr("a2"), "tenant-a").ok, true);
+    const a3 = cluster.cacheFor(gvr("a3"), "tenant-a");
+    assert.equal(a3.ok, false);
+    assert.match(a3.ok ? "" : a3.reason, /the policies of namespace tenant-a already had Bylaw watch 2 resource types/);
+    assert.equal(cluster.cacheFor(gvr("b1"), "tenant-b").ok, true);
+    assert.equal(cluster.cacheFor(gvr("b2"), "tenant-b").ok, true);
+    const c1 = cluster.cacheFor(gvr("c1"), "tenant-c");
+    assert.equal(c1.ok, false, "namespaced policies together stop at half");
+    assert.match(
+      c1.ok ? "" : c1.reason,
+      /namespaced policies already had Bylaw watch 4 resource types .*the other 4 are kept for cluster-wide policies/,
+    );
+    for (const r of ["x1", "x2", "x3", "x4"]) assert.equal(cluster.cacheFor(gvr(r)).ok, true, `cluster-wide ${r}`);
+    assert.equal(cluster.cacheFor(gvr("a1"), "tenant-a").ok, true, "a type already watched is no new type");
+    // A cluster policy reading a type a tenant started takes it over: the tenant's slot is free again.
+    assert.equal(cluster.cacheFor(gvr("a1")).ok, true);
+    // Policies are prepared cluster-wide first, whatever their order.
+    const fresh = new LiveCluster({
+      client,
+      budgetBytes: 1 << 20,
+      random: { next: () => 0.5 },
+      sleep: () => new Promise(() => {}),
+      maxApiCallCaches: 2,
+    });
+    const call = (path: string) => ({ spec: { rules: [{ context: [{ name: "x", apiCall: { urlPath: path } }] }] } });
+    fresh.prepare([
+      { document: call("/apis/example.com/v1/namespaces/tenant-a/t1"), namespace: "tenant-a" },
+      { document: call("/apis/example.com/v1/c1"), namespace: "" },
+      { document: call("/apis/example.com/v1/c2"), namespace: "" },
+    ]);
+    assert.equal(fresh.cacheFor(gvr("c2")).ok, true);
+    assert.equal(
+      fresh.cacheFor(gvr("t1"), "tenant-a").ok,
+      false,
+      "the tenant's type was not started before the cluster's",
+    );
+    fresh.close();
+  } finally {
+    cluster.close();
+    client.close();
+  }
+});

@@ -4,9 +4,17 @@
  * labels; ConfigMaps when a policy has a configMap entry; each resource an apiCall path names) or,
  * for a path only known at run time, on first use. Ready once every built-in cache has synced and
  * every apiCall cache has synced or failed (readiness()).
+ *
+ * Budgets a tenant cannot use up for others (issue 32 §5, §10):
+ * - memory: the caches share a pool (cache-budget.ts), a total and a share of it per namespace;
+ *   a namespace over its share makes reads of that namespace errors, not the cache's;
+ * - watched types: apiCall and CEL resource reads may start at most `maxApiCallCaches` resource
+ *   types; a namespaced policy's namespace at most `maxApiCallCachesPerNamespace` of them, and
+ *   namespaced policies together at most half, so that cluster policies always find the other half.
  */
 import type { JsonValue, Random } from "../engine/index.js";
 import { parseApiPath } from "./api-path.js";
+import { CachePool } from "./cache-budget.js";
 import { Informer } from "./informer.js";
 import type { KubeClient } from "./kube-client.js";
 import { rolesOf, type UserRoles } from "./rbac-roles.js";
@@ -35,6 +43,18 @@ interface LiveClusterOptions {
    * be able to make Bylaw watch every type there is.
    */
   readonly maxApiCallCaches?: number;
+  /** Most of those one namespace's policies may have started (default 4). */
+  readonly maxApiCallCachesPerNamespace?: number;
+  /** Bytes all caches may hold together (default: no total beyond each cache's budget). */
+  readonly totalBytes?: number;
+  /** Bytes one namespace's objects may take in all caches together (default a quarter of the smaller of `budgetBytes` and `totalBytes`). */
+  readonly namespaceBytes?: number;
+}
+
+/** A policy document and the namespace of the policy ("" for a cluster-wide one). */
+interface PolicyReads {
+  readonly document: JsonValue;
+  readonly namespace: string;
 }
 
 type CacheFor = { readonly ok: true; readonly informer: Informer } | { readonly ok: false; readonly reason: string };
@@ -44,8 +64,13 @@ const BUILT_IN = new Set([NAMESPACES, CONFIGMAPS, ROLEBINDINGS, CLUSTERROLEBINDI
 export class LiveCluster {
   private readonly informers = new Map<string, Informer>();
   private readonly synced = new Set<string>();
+  /** Who started each apiCall cache: a namespace, or "" once a cluster-wide policy reads it. */
+  private readonly startedBy = new Map<string, string>();
+  readonly pool: CachePool;
 
   constructor(private readonly options: LiveClusterOptions) {
+    const total = options.totalBytes ?? Infinity;
+    this.pool = new CachePool(total, options.namespaceBytes ?? Math.floor(Math.min(options.budgetBytes, total) / 4));
     this.informer(NAMESPACES);
   }
 
@@ -54,18 +79,28 @@ export class LiveCluster {
     const key = gvrKey(gvr);
     let inf = this.informers.get(key);
     if (inf !== undefined) return inf;
-    inf = new Informer({
+    inf = this.ownInformer(gvr);
+    this.informers.set(key, inf);
+    void inf.synced().then(() => this.synced.add(key));
+    this.options.onLog?.("info", "watching a resource for live context", { cache: key });
+    return inf;
+  }
+
+  /**
+   * A cache of Bylaw's own (a loader's, e.g. the GlobalContextEntries'), started now: not in the
+   * shared map, so no policy's read reaches, counts against or changes it. The caller stops it.
+   */
+  ownInformer(gvr: Gvr): Informer {
+    const inf = new Informer({
       client: this.options.client,
       gvr,
       budgetBytes: this.options.budgetBytes,
+      pool: this.pool,
       random: this.options.random,
       sleep: this.options.sleep,
       ...(this.options.onLog !== undefined ? { onLog: this.options.onLog } : {}),
     });
-    this.informers.set(key, inf);
-    void inf.synced().then(() => this.synced.add(key));
     inf.start();
-    this.options.onLog?.("info", "watching a resource for live context", { cache: key });
     return inf;
   }
 
@@ -74,32 +109,57 @@ export class LiveCluster {
     return this.synced.has(gvrKey(gvr));
   }
 
-  /** The cache an apiCall path reads, started if needed, unless that would pass `maxApiCallCaches`. */
-  cacheFor(gvr: Gvr): CacheFor {
+  /**
+   * The cache an apiCall path or CEL resource read needs, started if needed, unless that would pass
+   * the watched-type budget of `namespace` (the reading policy's; "" for a cluster-wide policy).
+   */
+  cacheFor(gvr: Gvr, namespace = ""): CacheFor {
     const key = gvrKey(gvr);
     const existing = this.informers.get(key);
-    if (existing !== undefined) return { ok: true, informer: existing };
-    const max = this.options.maxApiCallCaches ?? 32;
-    const used = [...this.informers.keys()].filter((k) => !BUILT_IN.has(k)).length;
-    if (!BUILT_IN.has(key) && used >= max) {
-      return {
-        ok: false,
-        reason: `Bylaw already watches ${used} resource types for apiCall entries, its limit; ${key} is not watched (name fewer resource types in apiCall paths)`,
-      };
+    if (existing !== undefined) {
+      if (namespace === "" && this.startedBy.has(key)) this.startedBy.set(key, "");
+      return { ok: true, informer: existing };
     }
+    if (BUILT_IN.has(key)) return { ok: true, informer: this.informer(gvr) };
+    const refused = this.typeBudgetRefuses(key, namespace);
+    if (refused !== undefined) return { ok: false, reason: refused };
+    this.startedBy.set(key, namespace);
     return { ok: true, informer: this.informer(gvr) };
+  }
+
+  /** Why starting one more apiCall cache for `namespace` is refused, if it is. */
+  private typeBudgetRefuses(key: string, namespace: string): string | undefined {
+    const max = this.options.maxApiCallCaches ?? 32;
+    const owners = [...this.startedBy.values()];
+    const hint = "(name fewer resource types in apiCall paths and CEL resource reads)";
+    if (owners.length >= max)
+      return `Bylaw already watches ${owners.length} resource types for apiCall entries, its limit; ${key} is not watched ${hint}`;
+    if (namespace === "") return undefined;
+    const perNamespace = this.options.maxApiCallCachesPerNamespace ?? 4;
+    const mine = owners.filter((o) => o === namespace).length;
+    if (mine >= perNamespace)
+      return `the policies of namespace ${namespace} already had Bylaw watch ${mine} resource types for apiCall entries, a namespace's limit; ${key} is not watched ${hint}`;
+    const tenants = owners.filter((o) => o !== "").length;
+    if (tenants >= Math.floor(max / 2))
+      return `namespaced policies already had Bylaw watch ${tenants} resource types for apiCall entries, their limit (the other ${max - Math.floor(max / 2)} are kept for cluster-wide policies); ${key} is not watched ${hint}`;
+    return undefined;
   }
 
   /**
    * Starts the caches these policy documents read: configMap entries, apiCall paths with a literal
-   * resource, CEL resource.Get/List calls with a literal apiVersion and resource, and RoleBindings and ClusterRoleBindings when a policy mentions roles or clusterRoles.
+   * resource, CEL resource.Get/List calls with a literal apiVersion and resource, and RoleBindings
+   * and ClusterRoleBindings when a policy mentions roles or clusterRoles. Cluster-wide policies
+   * first, so that their types are never refused for types namespaced policies took.
    */
-  prepare(policies: readonly JsonValue[]): void {
-    for (const gvr of [...resourcesRead(policies), ...celResourcesRead(policies)]) {
-      const c = this.cacheFor(gvr);
-      if (!c.ok) this.options.onLog?.("warn", "a policy's apiCall resource is not watched", { reason: c.reason });
+  prepare(policies: readonly PolicyReads[]): void {
+    const reads = [...policies].sort((a, b) => (a.namespace === "" ? 0 : 1) - (b.namespace === "" ? 0 : 1));
+    for (const { document, namespace } of reads) {
+      for (const gvr of [...resourcesRead([document]), ...celResourcesRead([document])]) {
+        const c = this.cacheFor(gvr, namespace);
+        if (!c.ok) this.options.onLog?.("warn", "a policy's apiCall resource is not watched", { reason: c.reason });
+      }
     }
-    if (policies.some((p) => readsRoles(p))) {
+    if (reads.some((p) => readsRoles(p.document))) {
       this.informer(ROLEBINDINGS);
       this.informer(CLUSTERROLEBINDINGS);
     }

@@ -32,8 +32,7 @@ import { liveImageData, type LiveRegistry } from "./registry/live-image-data.js"
 import { callHttpOnce, callServiceOnce, postToApiServer, type NetworkCalls } from "./live-calls.js";
 import { CONFIGMAPS, type LiveCluster } from "./live-cluster.js";
 import { getResource, listResources } from "./resource-read.js";
-import type { Informer } from "./informer.js";
-import { gvrKey, type Gvr } from "./types.js";
+import { readable } from "./readable-cache.js";
 
 /** What the live context reads besides the caches: network calls (live-calls.ts) and GlobalContextEntries. */
 interface LiveExtras {
@@ -72,23 +71,6 @@ export function liveContextSources(cluster: LiveCluster, extras: LiveExtras = {}
   };
 }
 
-/** The cache for a resource, or why it cannot answer now. */
-function readable(cluster: LiveCluster, gvr: Gvr, what: string): Result<Informer> {
-  const cache = cluster.cacheFor(gvr);
-  if (!cache.ok) return err("not-ready", `${what}: ${cache.reason}`);
-  const inf = cache.informer;
-  const health = inf.health();
-  if (!cluster.isSynced(gvr)) {
-    // An unhealthy cache's reason already says it has not synced, with the failure (e.g. a forbidden list).
-    return err(
-      "not-ready",
-      `${what}: ${health.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : health.reason}; Bylaw reads it from a watch, started when a policy first needs it`,
-    );
-  }
-  if (!health.ok) return err("not-ready", `${what}: ${health.reason}`);
-  return ok(inf);
-}
-
 function configMap(
   cluster: LiveCluster,
   namespace: string,
@@ -98,7 +80,10 @@ function configMap(
   const ns = checkConfigMapNamespace(namespace, caller?.policyNamespace ?? "");
   if (!ns.ok) return ns;
   const what = `failed to get configmap ${ns.value}/${name}`;
-  const inf = readable(cluster, CONFIGMAPS, what);
+  const inf = readable(cluster, CONFIGMAPS, what, {
+    reader: caller?.policyNamespace ?? "",
+    namespace: ns.value,
+  });
   if (!inf.ok) return inf;
   const obj = inf.value.get(ns.value, name);
   if (obj === undefined) return err("context", `${what} : configmaps "${name}" not found`);
@@ -128,7 +113,11 @@ function apiCall(
       `${failed}: Bylaw's live context answers paths that name a resource list or one object (/api/v1/[namespaces/<ns>/]<resource>[/<name>], /apis/<group>/<version>/…), not discovery paths or subresources`,
     );
   }
-  const inf = readable(cluster, { group: r.group, version: r.version, resource: r.resource }, failed);
+  const inf = readable(cluster, { group: r.group, version: r.version, resource: r.resource }, failed, {
+    reader: policyNamespace,
+    // One object: its namespace ("" when cluster-scoped); a list: its namespace, or every one.
+    namespace: r.name !== undefined ? (r.namespace ?? "") : r.namespace,
+  });
   if (!inf.ok) return inf;
   if (r.name === undefined) return ok(inf.value.listResponse(r.namespace));
   const obj = inf.value.objectResponse(r.namespace ?? "", r.name);

@@ -22,8 +22,8 @@ import {
   type Result,
 } from "../engine/index.js";
 import { checkApiCall } from "./api-path.js";
-import type { Informer } from "./informer.js";
 import type { LiveCluster } from "./live-cluster.js";
+import { readable } from "./readable-cache.js";
 import { gvrKey, type Gvr } from "./types.js";
 
 const API_VERSION = /^(?:([a-z0-9]([-a-z0-9.]*[a-z0-9])?)\/)?(v[0-9]+(?:(?:alpha|beta)[0-9]+)?)$/;
@@ -64,19 +64,6 @@ function target(
   return ok({ gvr, namespace });
 }
 
-function cache(cluster: LiveCluster, gvr: Gvr, call: string): Result<Informer> {
-  const c = cluster.cacheFor(gvr);
-  if (!c.ok) return err("not-ready", `${call}: ${c.reason}`);
-  const h = c.informer.health();
-  if (!cluster.isSynced(gvr))
-    return err(
-      "not-ready",
-      `${call}: ${h.ok ? `the ${gvrKey(gvr)} cache has not synced yet` : h.reason}; Bylaw reads it from a watch, started when a policy first needs it`,
-    );
-  if (!h.ok) return err("not-ready", `${call}: ${h.reason}`);
-  return ok(c.informer);
-}
-
 export function getResource(
   cluster: LiveCluster,
   request: ResourceRead,
@@ -85,7 +72,10 @@ export function getResource(
   const call = `resource.Get(${[request.apiVersion, request.resource, request.namespace, request.name].map((s) => JSON.stringify(s)).join(", ")})`;
   const t = target(call, request, caller);
   if (!t.ok) return t;
-  const inf = cache(cluster, t.value.gvr, call);
+  const inf = readable(cluster, t.value.gvr, call, {
+    reader: caller?.policyNamespace ?? "",
+    namespace: t.value.namespace,
+  });
   if (!inf.ok) return inf;
   const obj = inf.value.objectResponse(t.value.namespace, request.name);
   if (obj === undefined)
@@ -108,7 +98,10 @@ export function listResources(
     caller,
   );
   if (!t.ok) return t;
-  const inf = cache(cluster, t.value.gvr, call);
+  const inf = readable(cluster, t.value.gvr, call, {
+    reader: caller?.policyNamespace ?? "",
+    namespace: t.value.namespace === "" ? undefined : t.value.namespace,
+  });
   if (!inf.ok) return inf;
   const list = inf.value.listResponse(t.value.namespace === "" ? undefined : t.value.namespace) as JsonObject;
   const labels = Object.entries(request.labels ?? {});

@@ -39,6 +39,7 @@ class FakeInformer {
   synced(): Promise<void> {
     return Promise.resolve();
   }
+  stop(): void {}
 }
 
 function setUp(leader: { value: boolean }) {
@@ -46,6 +47,8 @@ function setUp(leader: { value: boolean }) {
   const pods = new FakeInformer();
   const cluster = {
     informer: (gvr: { resource: string }) =>
+      (gvr.resource === "globalcontextentries" ? gces : pods) as unknown as Informer,
+    ownInformer: (gvr: { resource: string }) =>
       (gvr.resource === "globalcontextentries" ? gces : pods) as unknown as Informer,
     isSynced: () => true,
     ready: () => Promise.resolve(),
@@ -125,4 +128,14 @@ test("entries follow the informer; projections and Kyverno's texts; status by th
   assert.equal(last[0], "/apis/kyverno.io/v2alpha1/globalcontextentries/bad/status");
   assert.equal(last[1].status.conditions[0]?.reason, "Failed");
   store.close();
+});
+
+test("entries the loader's cache already holds when it starts are loaded at once, not at the next change", async () => {
+  const { store, gces, pods } = setUp({ value: false });
+  pods.set([{ metadata: { name: "a", namespace: "x" } }]);
+  // The cache has listed (and sent its change) before the loader subscribed: no change follows.
+  gces.set([entry("pods", { kubernetesResource: { version: "v1", resource: "pods" } })]);
+  store.start();
+  await tick();
+  assert.equal((store.read("pods") as { value: unknown[] }).value.length, 1);
 });

@@ -5,6 +5,11 @@
  * Kyverno does (the Ready condition, reason Succeeded/Failed, `ready`, `lastRefreshTime`), by the
  * leader only, and only when it changes. Status messages are Bylaw's own texts: an upstream body is
  * never copied into them.
+ *
+ * The entries are read from a watch of Bylaw's own (LiveCluster.ownInformer), never from the
+ * shared cache policies' apiCall and CEL resource reads use: no tenant read can start, stop,
+ * replace or fill the loader's cache, and the loader reconciles every entry from its first list on
+ * (a shared cache that had already synced once sent no change, and the entries never loaded).
  */
 import {
   err,
@@ -17,6 +22,7 @@ import {
 } from "../../engine/index.js";
 import type { EgressOptions } from "../egress/egress-client.js";
 import type { KubeClient } from "../kube-client.js";
+import type { Informer } from "../informer.js";
 import type { LiveCluster } from "../live-cluster.js";
 import type { KubeObject } from "../types.js";
 import {
@@ -59,15 +65,18 @@ export class GlobalContextEntries {
   private readonly entries = new Map<string, Kept | { readonly spec: string; readonly invalid: string }>();
 
   private unsubscribe: (() => void) | undefined;
+  private own: Informer | undefined;
 
   constructor(private readonly options: GlobalContextOptions) {}
 
   /** Starts watching the entries (once a loaded policy reads a globalReference: the CRD may not be installed otherwise). */
   start(): void {
     if (this.unsubscribe !== undefined) return;
-    const inf = this.options.cluster.informer(GLOBAL_CONTEXT_ENTRIES);
-    // Few objects: every change of the cache reconciles them all.
+    const inf = this.options.cluster.ownInformer(GLOBAL_CONTEXT_ENTRIES);
+    this.own = inf;
+    // Few objects: every change of the cache reconciles them all, from what it holds now on.
     this.unsubscribe = inf.onChange(() => this.reconcile(inf.list()));
+    if (inf.health().ok) this.reconcile(inf.list());
   }
 
   private reconcile(objects: readonly KubeObject[]): void {
@@ -92,8 +101,12 @@ export class GlobalContextEntries {
       );
     const kept = this.entries.get(entryName);
     if (kept === undefined) {
-      if (!this.options.cluster.isSynced(GLOBAL_CONTEXT_ENTRIES))
-        return err("not-ready", `failed to fetch entry key=${entryName}: GlobalContextEntries have not synced yet`);
+      const h = this.own?.health();
+      if (h !== undefined && !h.ok)
+        return err(
+          "not-ready",
+          `failed to fetch entry key=${entryName}: GlobalContextEntries have not synced yet (${h.reason})`,
+        );
       return err("context", `failed to fetch entry key=${entryName}`);
     }
     if ("invalid" in kept) return err("context", `global context entry ${entryName} is invalid: ${kept.invalid}`);
@@ -102,6 +115,7 @@ export class GlobalContextEntries {
 
   close(): void {
     this.unsubscribe?.();
+    this.own?.stop();
     for (const k of this.entries.values()) if ("entry" in k) k.entry.stop();
     this.entries.clear();
   }

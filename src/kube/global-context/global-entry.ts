@@ -62,6 +62,7 @@ export function resourceEntry(
   namespace: string | undefined,
   projections: readonly Projection[],
 ): GlobalEntry {
+  const scope = namespace === "" ? undefined : namespace;
   let memo: { version: string; values: Result<Map<string, JsonValue>> } | undefined;
   const values = (): Result<Map<string, JsonValue>> => {
     const version = informer.resourceVersion;
@@ -75,13 +76,14 @@ export function resourceEntry(
   return {
     read: (projection) => {
       if (!isSynced()) return err("not-ready", `the ${informer.name} cache has not synced yet`);
-      const h = informer.health();
+      // The entry's namespace only: another namespace over its share of the cache does not stop it.
+      const h = informer.health(scope);
       if (!h.ok) return err("not-ready", h.reason);
       const v = values();
       return v.ok ? pick(v.value, projection) : v;
     },
     state: () => {
-      const h = informer.health();
+      const h = informer.health(scope);
       if (!h.ok) return { ready: false, message: "CacheSyncFailure" };
       return isSynced() ? { ready: true, message: "CacheSyncSuccess" } : { ready: false, message: "CacheSyncPending" };
     },

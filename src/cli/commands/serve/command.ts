@@ -150,6 +150,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     const set = setUpLiveContext({
       ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
       cacheMiB: numbers["cluster-cache-mib"] ?? 128,
+      ...(bounds.value.memoryLimitBytes !== undefined ? { memoryLimitBytes: bounds.value.memoryLimitBytes } : {}),
       egressAllow: values["egress-allow"] ?? [],
       imagePullSecrets: values["image-pull-secret"] ?? [],
       ...(values["service-namespace"] !== undefined ? { ownNamespace: values["service-namespace"] } : {}),

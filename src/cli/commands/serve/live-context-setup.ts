@@ -36,6 +36,8 @@ type LiveLog = (level: "info" | "warn", message: string, fields: Record<string, 
 interface LiveContextOptions {
   readonly kubeconfig?: string;
   readonly cacheMiB: number;
+  /** The memory limit (--memory-limit or the container's): the caches together take at most an eighth of it. */
+  readonly memoryLimitBytes?: number;
   readonly onLog: LiveLog;
   /** `--egress-allow`: CIDRs policy-controlled calls may reach although the egress filter refuses them by default. */
   readonly egressAllow?: readonly string[];
@@ -63,7 +65,7 @@ export function setUpLiveContext(
   const client = new KubeClient({ connection: conn.value });
   const cluster = new LiveCluster({
     client,
-    budgetBytes: options.cacheMiB * 1024 * 1024,
+    ...cacheBudgets(options),
     random: { next: Math.random },
     sleep: (ms) => new Promise((r) => setTimeout(r, ms).unref()),
     onLog: options.onLog,
@@ -106,9 +108,14 @@ export function setUpLiveContext(
       follow: (source) => {
         const prepare = (): void => {
           // A CEL policy's expressions are in the spec it was compiled from, not in its compiled document.
-          const docs = source.current().policies.map((p) => (celSpecOf(p) ?? p.document) as unknown as JsonValue);
-          cluster.prepare(docs);
-          if (docs.some((d) => JSON.stringify(d).includes('"globalReference"'))) globals.start();
+          const reads = source.current().policies.map((p) => ({
+            document: (celSpecOf(p) ?? p.document) as unknown as JsonValue,
+            namespace: p.namespace,
+          }));
+          cluster.prepare(reads);
+          // Only a cluster-wide policy may read a globalReference: a namespaced one starts no loader.
+          if (reads.some((r) => r.namespace === "" && JSON.stringify(r.document).includes('"globalReference"')))
+            globals.start();
         };
         prepare();
         return source.onChange((event) => {
@@ -121,6 +128,26 @@ export function setUpLiveContext(
         client.close();
       },
     },
+  };
+}
+
+/**
+ * The live-context caches' memory: each cache at most --cluster-cache-mib; all of them together at
+ * most an eighth of the memory limit when there is one (32 MiB of 256 MiB); one namespace's
+ * objects, in all caches together, at most a quarter of the smaller of those (8 MiB of 256 MiB;
+ * 32 MiB with no limit and the default 128 MiB per cache).
+ */
+function cacheBudgets(options: { readonly cacheMiB: number; readonly memoryLimitBytes?: number }): {
+  readonly budgetBytes: number;
+  readonly totalBytes?: number;
+  readonly namespaceBytes: number;
+} {
+  const budgetBytes = options.cacheMiB * 1024 * 1024;
+  const total = options.memoryLimitBytes === undefined ? undefined : Math.floor(options.memoryLimitBytes / 8);
+  return {
+    budgetBytes,
+    ...(total !== undefined ? { totalBytes: total } : {}),
+    namespaceBytes: Math.floor(Math.min(budgetBytes, total ?? Infinity) / 4),
   };
 }
 

@@ -1,0 +1,73 @@
+/**
+ * One page of a LIST (`limit` + `continue`, as client-go's pager) read under a byte cap: the body
+ * is never read past the cap (kube-client.ts stops reading there). A page over the cap is asked
+ * again smaller, down to one object; one object may be read up to the largest object the API
+ * server stores, so that its namespace can be charged for it. `onTooLarge` lets the caller make
+ * room first (an informer drops the old copy of its store) and ask again at the same size.
+ */
+import type { KubeObject } from "./types.js";
+import { KubeError } from "./kube-client.js";
+
+/** What a page read needs of the API client (KubeClient). */
+export interface PageClient {
+  getJson(path: string, read?: { readonly maxBodyBytes?: number }): Promise<unknown>;
+}
+
+interface PageRequest {
+  readonly path: string;
+  /** Objects asked for; the page shrinks from here when it is over the cap, and grows back to `maxLimit`. */
+  readonly limit: number;
+  readonly maxLimit: number;
+  readonly continueToken: string;
+  readonly fieldSelector?: string;
+  /** Bytes the page may take now (read again after `onTooLarge`). */
+  readonly capBytes: () => number;
+  /** A page was over the cap: true when the caller made room and the same page should be asked again. */
+  readonly onTooLarge: () => boolean;
+}
+
+interface Page {
+  readonly kind?: unknown;
+  readonly apiVersion?: unknown;
+  readonly items: readonly KubeObject[];
+  readonly continueToken: string;
+  readonly resourceVersion?: string;
+  /** The `limit` to ask the next page with. */
+  readonly limit: number;
+}
+
+/** The largest body read for a page of one object: above what the API server stores for one object (about 3 MiB). */
+const ONE_OBJECT_BYTES = 4 * 1024 * 1024;
+
+/** The page, or "too-large" when one object is over both the cap and ONE_OBJECT_BYTES. Throws the client's other errors. */
+export async function readPage(client: PageClient, req: PageRequest): Promise<Page | "too-large"> {
+  let limit = Math.max(1, req.limit);
+  for (;;) {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (req.continueToken !== "") q.set("continue", req.continueToken);
+    if (req.fieldSelector !== undefined) q.set("fieldSelector", req.fieldSelector);
+    const cap = limit === 1 ? Math.max(req.capBytes(), ONE_OBJECT_BYTES) : req.capBytes();
+    try {
+      const page = (await client.getJson(`${req.path}?${q.toString()}`, { maxBodyBytes: Math.max(1, cap) })) as {
+        kind?: unknown;
+        apiVersion?: unknown;
+        metadata?: { resourceVersion?: unknown; continue?: unknown };
+        items?: unknown;
+      };
+      const rv = page.metadata?.resourceVersion;
+      return {
+        kind: page.kind,
+        apiVersion: page.apiVersion,
+        items: Array.isArray(page.items) ? (page.items as KubeObject[]) : [],
+        continueToken: typeof page.metadata?.continue === "string" ? page.metadata.continue : "",
+        ...(typeof rv === "string" ? { resourceVersion: rv } : {}),
+        limit: Math.min(req.maxLimit, limit * 2),
+      };
+    } catch (e) {
+      if (!(e instanceof KubeError && e.reason === "TooLarge")) throw e;
+      if (req.onTooLarge()) continue;
+      if (limit === 1) return "too-large";
+      limit = Math.max(1, Math.floor(limit / 2));
+    }
+  }
+}
