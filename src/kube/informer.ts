@@ -78,6 +78,8 @@ export class Informer {
   private watch: WatchStream | undefined;
   private syncedOnce = false;
   private failure: string | undefined;
+  /** The HTTP status of that failure (0: no answer). */
+  private failureStatus = 0;
   private overBudget: string | undefined;
   private readonly syncWaiters: (() => void)[] = [];
   /** Counters a test or metric reads: lists done, watches opened, 410s seen, bookmarks seen. */
@@ -117,6 +119,15 @@ export class Informer {
   /** Why the last list or watch failed, while it has not since succeeded (e.g. forbidden, no such resource). */
   get lastFailure(): string | undefined {
     return this.failure;
+  }
+
+  /**
+   * The API server's answer to the last failed list, when it refused it outright and has not since
+   * listed: 403 (Bylaw may not list it) or 404 (no such resource). Undefined otherwise.
+   */
+  get refusedStatus(): 403 | 404 | undefined {
+    if (this.failure === undefined) return undefined;
+    return this.failureStatus === 403 || this.failureStatus === 404 ? this.failureStatus : undefined;
   }
 
   /**
@@ -218,6 +229,7 @@ export class Informer {
           continue;
         }
         this.failure = (e as Error).message;
+        this.failureStatus = e instanceof KubeError ? e.status : 0;
         const delay = this.backoff.next();
         this.log("warn", "list/watch failed; retrying", { error: this.failure, retryMs: delay });
         await this.options.sleep(delay);

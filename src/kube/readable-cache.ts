@@ -1,7 +1,8 @@
 /**
  * The live cache a context read (configMap, apiCall GET, CEL resource.Get/List) is answered from,
  * or why it cannot answer now: the watched-type budget refused it, it has not synced, it is over
- * its memory budget, or the namespace read is over its share of the cache memory.
+ * its memory budget, or the namespace read is over its share of the cache memory. A list the API
+ * server refused (403, 404) is a failed call, as Kyverno's GET would be: an apiCall.default takes it.
  */
 import { err, ok, type Result } from "../engine/index.js";
 import type { Informer } from "./informer.js";
@@ -24,6 +25,9 @@ export function readable(
   const inf = cache.informer;
   const health = inf.health(scope.namespace);
   if (!cluster.isSynced(gvr)) {
+    // The API server refused the list (forbidden, no such resource): the call failed as Kyverno's
+    // live call would, an error an apiCall.default replaces, not data missing from a cache.
+    if (inf.refusedStatus !== undefined) return err("context", `${what}: ${inf.lastFailure ?? ""}`);
     // An unhealthy cache's reason already says it has not synced, with the failure (e.g. a forbidden list).
     return err(
       "not-ready",
