@@ -59,7 +59,8 @@ export function handlePolicyValidateVetted(body: unknown, deps: AdmissionDeps): 
   const first = guarded(body, deps, "policyvalidate", undefined, (request) => {
     const deadline = startDeadline(deps);
     const { answer, compiled } = checkPolicy(request, deps);
-    if (compiled === undefined || !answer.response.allowed) return answered(request, deps, answer, () => deadline.elapsed());
+    if (compiled === undefined || !answer.response.allowed)
+      return answered(request, deps, answer, () => deadline.elapsed());
     pending = vet(compiled).then(
       (problems) => answered(request, deps, withProblems(answer, problems, request.uid), () => deadline.elapsed()),
       (e: unknown) => internalError(request, deps, "policyvalidate", undefined, e),

@@ -44,7 +44,6 @@ import {
   type TimeoutGroups,
 } from "../admission/webhook-groups.js";
 import type { WebhookGroup } from "../admission/types.js";
-import type { WebhookKind } from "../admission/webhook-groups.js";
 import { distinctNames, hashedWebhookName } from "../admission/kube-names.js";
 import type {
   ClientConfig,
@@ -54,7 +53,7 @@ import type {
   Webhook,
   WebhookConfiguration,
 } from "./types.js";
-import { addPolicyRules, type KindResolver, RuleSet } from "./webhook-rules.js";
+import { addPolicyRules, type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
 
 const VALIDATING_NAME = "bylaw-resource-validating-webhook-cfg";
 const MUTATING_NAME = "bylaw-resource-mutating-webhook-cfg";
@@ -114,9 +113,6 @@ export const TENANT_CONDITION: MatchCondition = {
   expression:
     '!(request.operation == "DELETE" && (request.userInfo.username == "system:kube-controller-manager" || request.userInfo.username.startsWith("system:serviceaccount:kube-system:")))',
 };
-
-/** How many matchConditions Bylaw adds to a policy's own webhook beside the policy's (at most). */
-export const ADDED_CONDITIONS = 2;
 
 export interface Configurations {
   readonly validating: WebhookConfiguration;

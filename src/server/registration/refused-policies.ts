@@ -13,7 +13,7 @@
  */
 import type { WebhookConfiguration } from "./types.js";
 
-export interface RefusalSearch {
+interface RefusalSearch {
   /** The configuration as it would be written without the policies in `without`. */
   readonly build: (without: ReadonlySet<string>) => WebhookConfiguration;
   /** Which policies each webhook of a configuration carries, by webhook name. */
