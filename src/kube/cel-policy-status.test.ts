@@ -230,3 +230,18 @@ describe("status of the policies.kyverno.io kinds", () => {
     );
   });
 });
+
+describe("status of the policies.kyverno.io kinds with registration", () => {
+  test("served but refused by the API server: not ready, WebhookConfigured False with its message", () => {
+    const s = desiredStatus(outcome({ compiled: compiledVp }), T0, {
+      registered: false,
+      message: "the API server refuses the webhook: estimated cost exceeds budget",
+    });
+    assert.equal(cs(s).ready, false);
+    assert.match(cs(s).message, /estimated cost exceeds budget/);
+    const webhook = cs(s).conditions.find((c) => c["type"] === "WebhookConfigured");
+    assert.equal(webhook?.["status"], "False");
+    assert.match(webhook?.["message"] as string, /^Policy is not configured in the webhook\. the API server refuses/);
+    assert.equal(cs(desiredStatus(outcome({ compiled: compiledVp }), T0, { registered: true })).ready, true);
+  });
+});

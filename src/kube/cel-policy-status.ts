@@ -5,7 +5,7 @@
  *   cached." when Bylaw evaluates the policy; False, reason Failed, with the problems or the reason
  *   Bylaw does not evaluate the kind) and `WebhookConfigured` (True "Webhook configured." when the
  *   policy is served, so its matchConstraints are registered; False "Policy is not configured in
- *   the webhook." otherwise; absent for a policy with `evaluation.admission.enabled: false`, as
+ *   the webhook." otherwise, followed by the API server's refusal when registration found one; absent for a policy with `evaluation.admission.enabled: false`, as
  *   Kyverno leaves it out for background-only policies). `lastTransitionTime` moves only when a condition's status changes (as
  *   meta.SetStatusCondition); conditions of other types are kept. Kyverno's RBACPermissionsGranted
  *   (about background reports) is not written: Bylaw has no background reports yet;
@@ -19,6 +19,7 @@
  */
 import { celAutogenStatus, isObject, type JsonObject } from "../engine/index.js";
 import { notReadyMessage, type PolicyOutcome, REASON_FAILED, REASON_SUCCEEDED, rfc3339 } from "./policy-status.js";
+import type { WebhookState } from "./policy-status-writer.js";
 
 const POLICY_CACHED = "PolicyCached";
 const WEBHOOK_CONFIGURED = "WebhookConfigured";
@@ -26,7 +27,7 @@ const CACHED_MESSAGE = "Policy compiled and cached.";
 const WEBHOOK_CONFIGURED_MESSAGE = "Webhook configured.";
 const WEBHOOK_NOT_CONFIGURED_MESSAGE = "Policy is not configured in the webhook.";
 
-export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObject {
+export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number, webhook?: WebhookState): JsonObject {
   const existing = isObject(outcome.status) ? outcome.status : {};
   const before = isObject(existing["conditionStatus"]) ? existing["conditionStatus"] : {};
   const previous = Array.isArray(before["conditions"]) ? before["conditions"].filter(isObject) : [];
@@ -50,19 +51,24 @@ export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObj
   };
   // A policy kept out of admission (evaluation.admission.enabled: false) has no webhook to report, as in Kyverno.
   const admission = outcome.compiled?.document.spec["admission"] !== false;
+  const refused = served && webhook?.registered === false ? webhook.message : undefined;
+  const configured = served && refused === undefined;
+  const notConfigured =
+    refused !== undefined ? `${WEBHOOK_NOT_CONFIGURED_MESSAGE} ${refused}` : WEBHOOK_NOT_CONFIGURED_MESSAGE;
   const ours = [
     set(POLICY_CACHED, evaluated, evaluated ? CACHED_MESSAGE : reason),
     ...(admission
-      ? [set(WEBHOOK_CONFIGURED, served, served ? WEBHOOK_CONFIGURED_MESSAGE : WEBHOOK_NOT_CONFIGURED_MESSAGE)]
+      ? [set(WEBHOOK_CONFIGURED, configured, configured ? WEBHOOK_CONFIGURED_MESSAGE : notConfigured)]
       : []),
   ];
   const others = previous.filter((c) => c["type"] !== POLICY_CACHED && c["type"] !== WEBHOOK_CONFIGURED);
   const conditions = [...others, ...ours];
   const ready = conditions.every((c) => c["status"] === "True");
+  const message = ready ? "" : reason !== "" ? reason : refused !== undefined ? notReadyMessage([refused]) : "";
   const autogen = celAutogenStatus(outcome.kind, outcome.spec);
   return {
     ...(autogen !== undefined ? { autogen } : {}),
-    conditionStatus: { ready, conditions, message: ready ? "" : reason },
+    conditionStatus: { ready, conditions, message },
     generated: false,
   };
 }

@@ -6,7 +6,7 @@ import { fakePorts } from "../../test/support/fake-ports.js";
 import { clusterPolicy, podRule } from "../../test/support/builders.js";
 import { KubeError } from "./kube-client.js";
 import { desiredStatus, type PolicyOutcome } from "./policy-status.js";
-import { PolicyStatusWriter } from "./policy-status-writer.js";
+import { PolicyStatusWriter, type WebhookState } from "./policy-status-writer.js";
 
 const engine = createEngine(fakePorts());
 const doc = clusterPolicy("p", [podRule("r", { pattern: { metadata: { labels: { app: "?*" } } } })]);
@@ -152,5 +152,31 @@ describe("PolicyStatusWriter", () => {
     notify(true);
     await w.idle();
     assert.equal(r.calls.length, 1);
+  });
+});
+
+describe("PolicyStatusWriter with registration (--register)", () => {
+  test("a served policy's status waits for registration, then is Ready only when registered, else says why", async () => {
+    const r = recorder();
+    let state: WebhookState | undefined;
+    const w = new PolicyStatusWriter({ client: r.client, now: () => 0, registration: { stateOf: () => state } });
+    w.reconcile([outcome()]);
+    await w.idle();
+    assert.equal(r.calls.length, 0, "pending: nothing written");
+    assert.equal(w.counts.pending, 1);
+    state = { registered: false, message: "the API server refuses the webhook: bad expression" };
+    w.reconcile([outcome()]);
+    await w.idle();
+    const ready = (r.calls[0]?.body["status"] as JsonObject)["conditions"] as JsonObject[];
+    assert.equal(ready[0]?.["status"], "False");
+    assert.match(
+      ready[0]?.["message"] as string,
+      /not served by Bylaw: the API server refuses the webhook: bad expression/,
+    );
+    state = { registered: true };
+    w.reconcile([outcome()]);
+    await w.idle();
+    const again = (r.calls[1]?.body["status"] as JsonObject)["conditions"] as JsonObject[];
+    assert.equal(again[0]?.["status"], "True");
   });
 });

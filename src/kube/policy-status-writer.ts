@@ -8,13 +8,31 @@
  *   (the API server may prune or normalise what it stores), the same status is not written again.
  *   Our own write's watch event therefore never causes another write (no loop).
  * A conflict (the object changed since it was read) or NotFound (deleted) is left to the next event.
+ * With registration (`--register`), a served policy is Ready only once the API server's stored
+ * webhook configurations send its requests to Bylaw (`registration`); until registration has
+ * synced it, its status is not written.
  */
 import { jsonEqual, type JsonObject, type JsonValue } from "../engine/index.js";
 import { KubeError, type KubeClient } from "./kube-client.js";
 import { desiredStatus, type PolicyOutcome, statusPatch, statusPath } from "./policy-status.js";
 
+/** Whether the API server sends a served policy's requests to Bylaw (confirmed from its stored webhook configurations). */
+export type WebhookState = { readonly registered: true } | { readonly registered: false; readonly message: string };
+
+/** Registration as policy status reads it (server/registration/registration-states.ts). */
+export interface RegistrationView {
+  /** Undefined while not known yet (pending): the status is not written until it is. */
+  stateOf(policy: {
+    readonly kind: string;
+    readonly namespace: string;
+    readonly name: string;
+  }): WebhookState | undefined;
+}
+
 interface PolicyStatusWriterOptions {
   readonly client: Pick<KubeClient, "sendJson">;
+  /** With `--register`: Ready also means "registered"; without it Ready means "served". */
+  readonly registration?: RegistrationView;
   /** Only the leader writes shared objects; the others compute and skip. Default: always. */
   readonly isLeader?: () => boolean;
   /** Wall clock in ms, for lastTransitionTime. */
@@ -37,7 +55,7 @@ export class PolicyStatusWriter {
   private closed = false;
   private forbiddenLogged = false;
   /** Writes done and skipped, for tests and logs. */
-  readonly counts = { written: 0, unchanged: 0, conflicts: 0, failed: 0 };
+  readonly counts = { written: 0, unchanged: 0, conflicts: 0, failed: 0, pending: 0 };
 
   constructor(private readonly options: PolicyStatusWriterOptions) {}
 
@@ -87,7 +105,13 @@ export class PolicyStatusWriter {
   }
 
   private async writeOne(outcome: PolicyOutcome): Promise<void> {
-    const desired = desiredStatus(outcome, this.options.now());
+    const webhook = outcome.compiled !== undefined ? this.options.registration?.stateOf(outcome) : undefined;
+    // Served but not yet confirmed registered (or refused): written once registration has synced.
+    if (outcome.compiled !== undefined && this.options.registration !== undefined && webhook === undefined) {
+      this.counts.pending++;
+      return;
+    }
+    const desired = desiredStatus(outcome, this.options.now(), webhook);
     const last = this.written.get(outcome.uid);
     if (
       last !== undefined &&

@@ -2,7 +2,9 @@
  * The `status` of a ClusterPolicy or Policy as Kyverno v1.19 writes it (api/kyverno/v1/policy_status.go,
  * the webhook controller's status update), built without I/O:
  * - `conditions`: one `Ready` condition, `True` with reason `Succeeded` and message `Ready` when the
- *   policy is served; `False` with reason `Failed` and a message naming each problem when it is not.
+ *   policy is served (and, with registration, its webhook is in the configurations the API server
+ *   stored); `False` with reason `Failed` and a message naming each problem (or the API server's
+ *   refusal) when it is not.
  *   `lastTransitionTime` moves only when the condition's status changes (as meta.SetStatusCondition);
  *   other conditions are kept as they are;
  * - `autogen.rules`: the generated pod-controller rules (`autogen-…`, `autogen-cronjob-…`);
@@ -13,6 +15,7 @@ import { cloneJson, type CompiledPolicy, isObject, type JsonObject, type JsonVal
 import { celKindInfo, type CelPolicyKind } from "./cel-policy-kinds.js";
 import { celDesiredStatus } from "./cel-policy-status.js";
 import { gvrPath } from "./types.js";
+import type { WebhookState } from "./policy-status-writer.js";
 
 const READY = "Ready";
 export const REASON_SUCCEEDED = "Succeeded";
@@ -74,11 +77,15 @@ export function ruleCount(rules: readonly JsonValue[]): {
   return count;
 }
 
-/** The status this policy should carry, given the one it carries (`outcome.status`) and the time now. */
-export function desiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObject {
-  if (outcome.kind !== "ClusterPolicy" && outcome.kind !== "Policy") return celDesiredStatus(outcome, nowMs);
+/**
+ * The status this policy should carry, given the one it carries (`outcome.status`) and the time now;
+ * with `webhook` (registration), a served policy the API server does not send requests for is not Ready.
+ */
+export function desiredStatus(outcome: PolicyOutcome, nowMs: number, webhook?: WebhookState): JsonObject {
+  if (outcome.kind !== "ClusterPolicy" && outcome.kind !== "Policy") return celDesiredStatus(outcome, nowMs, webhook);
   const existing = isObject(outcome.status) ? outcome.status : {};
-  const ready = outcome.compiled !== undefined;
+  const unregistered = outcome.compiled !== undefined && webhook?.registered === false ? webhook.message : undefined;
+  const ready = outcome.compiled !== undefined && unregistered === undefined;
   const conditions = Array.isArray(existing["conditions"]) ? existing["conditions"] : [];
   const previous = conditions.find((c) => isObject(c) && c["type"] === READY);
   const status = ready ? "True" : "False";
@@ -88,7 +95,7 @@ export function desiredStatus(outcome: PolicyOutcome, nowMs: number): JsonObject
     type: READY,
     status,
     reason: ready ? REASON_SUCCEEDED : REASON_FAILED,
-    message: ready ? "Ready" : notReadyMessage(outcome.problems),
+    message: ready ? "Ready" : notReadyMessage(unregistered !== undefined ? [unregistered] : outcome.problems),
     lastTransitionTime: keepTime ? (previous["lastTransitionTime"] as string) : rfc3339(nowMs),
     ...(outcome.generation !== undefined ? { observedGeneration: outcome.generation } : {}),
   };

@@ -14,6 +14,9 @@
  * - a policy on a custom resource's kind is registered as discovery serves it (the CRD's plural,
  *   group and scope, not every resource of the group), and so is one whose CRD is created after it,
  *   within the rediscovery interval.
+ *
+ * Each own webhook also carries Bylaw's condition that leaves the deletion of its own objects alone
+ * (issue 32 §9, tenant-registration.cluster-test.ts).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -21,6 +24,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bylawEnv, eventually, kubectlOk, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
 import { type Registered, reviewsOf as countedReviews, validatingWebhooks } from "./registered-webhooks.js";
+import { OWN_OBJECTS_CONDITION } from "../../src/server/registration/build-configurations.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -174,6 +178,7 @@ describe(
       );
       assert.deepEqual(own.matchConditions, [
         { name: "not-in-sandbox", expression: "object.metadata.namespace != 'sandbox'" },
+        OWN_OBJECTS_CONDITION,
       ]);
       assert.match(own.clientConfig.url ?? "", /\/validate\/fail\/finegrained\/team-outside-sandbox$/);
       assert.deepEqual(
@@ -272,6 +277,7 @@ describe(
       );
       assert.deepEqual(own.matchConditions, [
         { name: "not-in-sandbox", expression: "object.metadata.namespace != 'cel-sandbox'" },
+        OWN_OBJECTS_CONDITION,
       ]);
       assert.match(own.clientConfig.url ?? "", /\/vpol\/fail\/finegrained\/cel-team-outside-sandbox$/);
       assert.deepEqual(
@@ -312,7 +318,7 @@ describe(
         own.rules.flatMap((r) => r.resources),
         ["resourcequotas"],
       );
-      assert.deepEqual(own.matchConditions ?? [], []);
+      assert.deepEqual(own.matchConditions ?? [], [OWN_OBJECTS_CONDITION], "Bylaw's own condition only");
       assert.ok(!shared(await webhooks(), "resourcequotas"), "left out of the shared webhooks");
       const denied = await current().kubectl(["create", "quota", "unlabeled", "--hard=pods=10"]);
       assert.notEqual(denied.code, 0, "an unlabeled ResourceQuota was created");
@@ -330,7 +336,7 @@ describe(
       const own = await eventually("the long-named policy's webhook", 60_000, async () =>
         (await webhooks()).find((w) => w.name === name),
       );
-      const names = (own.matchConditions ?? []).map((c) => c.name);
+      const names = (own.matchConditions ?? []).map((c) => c.name).filter((n) => n !== OWN_OBJECTS_CONDITION.name);
       assert.equal(names.length, 3, names.join(", "));
       for (const n of names) assert.match(n, QUALIFIED, `${n} is a qualified name`);
       assert.equal(new Set(names).size, 3);

@@ -62,7 +62,7 @@ const PREFIXES: Readonly<Record<string, string>> = {
 export const CEL_PREFIXES: readonly string[] = Object.values(PREFIXES);
 
 /** The policies.kyverno.io kind a served policy was written as; undefined for the kyverno.io kinds. */
-function celKindOf(policy: CompiledPolicy): string | undefined {
+export function celKindOf(policy: CompiledPolicy): string | undefined {
   if (celSpecOf(policy) === undefined) return undefined;
   return policy.unsupportedKind ?? (policy.namespace !== "" ? "NamespacedValidatingPolicy" : "ValidatingPolicy");
 }

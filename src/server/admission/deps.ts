@@ -3,7 +3,7 @@
  * cluster facts a request does not carry, the clock) and what they report to. Each piece is passed
  * in; nothing here is global.
  */
-import type { Engine } from "../../engine/index.js";
+import type { CompiledPolicy, Engine, PolicyProblem } from "../../engine/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot } from "../types.js";
 import type { AdmissionPlans } from "./plans.js";
 import type { ClusterExceptions } from "./policy-validate-exception.js";
@@ -46,4 +46,9 @@ export interface AdmissionDeps {
    * webhooks, nothing changes.
    */
   readonly calls?: ReviewCallsPort;
+  /**
+   * What `serve` checks of a policy beyond compiling it (its webhook as the API server will check it,
+   * registration-check.ts): the policy webhook denies a policy with any problem it returns.
+   */
+  readonly vetPolicy?: (policy: CompiledPolicy) => Promise<readonly PolicyProblem[]>;
 }

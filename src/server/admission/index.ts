@@ -5,7 +5,7 @@
  */
 export { handleMutate, handleMutateBounded } from "./mutate-handler.js";
 export { handleValidate, handleValidateBatch } from "./validate-handler.js";
-export { handlePolicyValidate } from "./policy-validate-handler.js";
+export { handlePolicyValidate, handlePolicyValidateVetted } from "./policy-validate-handler.js";
 export { parseReview } from "./parse-review.js";
 
 export type { AdmissionResponseJson, HandlerResult } from "./types.js";

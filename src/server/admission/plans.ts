@@ -25,13 +25,13 @@ interface MutatePlan {
   readonly policies: readonly CompiledPolicy[];
 }
 
-/** A plan cache key: "all", a bare mode, or `fail/20` (a group; `*` marks the default one, `+` one that leaves out fine-grained policies, `/finegrained/<policy>` a fine-grained one). */
+/** A plan cache key: "all", a bare mode, or `fail/20` (a group; `*` marks the default one, `+` one that leaves out fine-grained policies, `/finegrained/<policy>` a fine-grained one, `/ns/<namespace>` a namespace's). */
 type Mode = string;
 
 function keyOf(webhook: WebhookSelector | undefined): Mode {
   if (webhook === undefined) return "all";
   if (typeof webhook === "string") return webhook;
-  return `${webhook.mode}/${webhook.timeoutSeconds}${webhook.isDefault ? "*" : ""}${webhook.fineGrained === true ? "+" : ""}${webhook.policy !== undefined ? `/finegrained/${webhook.policy}` : ""}`;
+  return `${webhook.mode}/${webhook.timeoutSeconds}${webhook.isDefault ? "*" : ""}${webhook.fineGrained === true ? "+" : ""}${webhook.policy !== undefined ? `/finegrained/${webhook.policy}` : ""}${webhook.namespace !== undefined ? `/ns/${webhook.namespace}` : ""}`;
 }
 
 /** A cache of plans per snapshot; one per server (kept in AdmissionDeps.plans). */

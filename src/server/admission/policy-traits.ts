@@ -65,6 +65,8 @@ function groupServes(group: WebhookGroup, policy: CompiledPolicy): boolean {
   if (group.policy !== undefined)
     return policyKey(policy, "/") === group.policy && celPrefixOf(policy) === group.prefix;
   if (group.fineGrained === true && hasOwnWebhook(policy)) return false;
+  // Registered per namespace (webhook-groups.ts): a namespace's path serves its policies only, the shared path none.
+  if (group.fineGrained === true && policy.namespace !== (group.namespace ?? "")) return false;
   const declared = declaredTimeout(policy);
   if (declared === undefined) return group.isDefault;
   return isValidTimeout(declared.value) && declared.value === group.timeoutSeconds;

@@ -7,7 +7,7 @@
  * with a warning saying what Bylaw does with it. The PolicyException is checked as the kyverno.io one
  * is (policy-validate-exception.ts).
  */
-import { type Engine, isObject, type JsonObject } from "../../engine/index.js";
+import { type CompiledPolicy, type Engine, isObject, type JsonObject } from "../../engine/index.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
 import { tenantProblems } from "../../kube/tenant-problems.js";
 import { compileCelPolicy, notEvaluatedMessage } from "../policy-source/cel-policy-compile.js";
@@ -21,10 +21,10 @@ export function checkCelPolicy(
   object: JsonObject,
   kind: string,
   engine: Engine,
-): AdmissionReviewJson {
+): { readonly answer: AdmissionReviewJson; readonly compiled?: CompiledPolicy } {
   const metadata = isObject(object["metadata"]) ? object["metadata"] : {};
   const info = celKindInfo(kind);
-  if (info === undefined) return allowed(request.uid);
+  if (info === undefined) return { answer: allowed(request.uid) };
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   // The API server fills in the namespace of a namespaced object before admission; a copy keeps the check as served.
   const doc: JsonObject =
@@ -35,15 +35,18 @@ export function checkCelPolicy(
   // namespace is refused here, with the field (tenant-isolation.md rule 3: no globalContext).
   const namespace = isObject(doc["metadata"]) ? doc["metadata"]["namespace"] : undefined;
   const tenant = info.namespaced ? tenantProblems(doc, typeof namespace === "string" ? namespace : "default") : [];
-  if (tenant.length > 0) return denied(request.uid, tenant.map(problemText).join("; "));
-  if (info.handling === "not-evaluated") return allowed(request.uid, [notEvaluatedMessage(kind, name)]);
+  if (tenant.length > 0) return { answer: denied(request.uid, tenant.map(problemText).join("; ")) };
+  if (info.handling === "not-evaluated") return { answer: allowed(request.uid, [notEvaluatedMessage(kind, name)]) };
   const compiled = compileCelPolicy(doc, engine);
   if (compiled.policy === undefined)
-    return denied(request.uid, compiled.problems.map(problemText).join("; ") || "the policy is not valid");
-  return allowed(
-    request.uid,
-    compiled.notEvaluated !== undefined
-      ? [`${compiled.notEvaluated}; Bylaw answers such requests as errors under the policy's failurePolicy`]
-      : [],
-  );
+    return { answer: denied(request.uid, compiled.problems.map(problemText).join("; ") || "the policy is not valid") };
+  return {
+    answer: allowed(
+      request.uid,
+      compiled.notEvaluated !== undefined
+        ? [`${compiled.notEvaluated}; Bylaw answers such requests as errors under the policy's failurePolicy`]
+        : [],
+    ),
+    compiled: compiled.policy,
+  };
 }

@@ -9,11 +9,11 @@
  * it, with Kyverno's warnings when it will not be honoured (policy-validate-exception.ts). Any other
  * object, and DELETE, is allowed untouched.
  */
-import { isObject, type JsonValue } from "../../engine/index.js";
+import { type CompiledPolicy, isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
 import { tenantProblems } from "../../kube/tenant-problems.js";
 import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
-import { guarded } from "./guard.js";
+import { guarded, internalError } from "./guard.js";
 import { outcomeOf, recordOutcome } from "./record.js";
 import { checkCelPolicy } from "./policy-validate-cel.js";
 import { checkException } from "./policy-validate-exception.js";
@@ -43,33 +43,84 @@ function deprecationWarning(kind: string): string | undefined {
 export function handlePolicyValidate(body: unknown, deps: AdmissionDeps): HandlerResult {
   return guarded(body, deps, "policyvalidate", undefined, (request) => {
     const deadline = startDeadline(deps);
-    const answer = checkPolicy(request, deps);
-    const warnings = answer.response.warnings?.length ?? 0;
-    recordOutcome(
-      deps,
-      outcomeOf(request, undefined, "policyvalidate", {
-        allowed: answer.response.allowed,
-        durationSeconds: deadline.elapsed(),
-        warnings,
-      }),
-    );
-    return { status: 200, body: answer };
+    return answered(request, deps, checkPolicy(request, deps).answer, () => deadline.elapsed());
   });
 }
 
-function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): AdmissionReviewJson {
+/**
+ * The policy webhook as `serve` runs it: `handlePolicyValidate`, then, for a policy it admits,
+ * `deps.vetPolicy` (its webhook as the API server will check it: registration-check.ts); any error
+ * it finds denies the policy, with the field and reason.
+ */
+export function handlePolicyValidateVetted(body: unknown, deps: AdmissionDeps): HandlerResult | Promise<HandlerResult> {
+  const vet = deps.vetPolicy;
+  if (vet === undefined) return handlePolicyValidate(body, deps);
+  let pending: Promise<HandlerResult> | undefined;
+  const first = guarded(body, deps, "policyvalidate", undefined, (request) => {
+    const deadline = startDeadline(deps);
+    const { answer, compiled } = checkPolicy(request, deps);
+    if (compiled === undefined || !answer.response.allowed)
+      return answered(request, deps, answer, () => deadline.elapsed());
+    pending = vet(compiled).then(
+      (problems) => answered(request, deps, withProblems(answer, problems, request.uid), () => deadline.elapsed()),
+      (e: unknown) => internalError(request, deps, "policyvalidate", undefined, e),
+    );
+    return { status: 200, body: answer };
+  });
+  return pending ?? first;
+}
+
+/** Records the answer and returns it. */
+function answered(
+  request: AdmissionRequestJson,
+  deps: AdmissionDeps,
+  answer: AdmissionReviewJson,
+  elapsed: () => number,
+): HandlerResult {
+  recordOutcome(
+    deps,
+    outcomeOf(request, undefined, "policyvalidate", {
+      allowed: answer.response.allowed,
+      durationSeconds: elapsed(),
+      warnings: answer.response.warnings?.length ?? 0,
+    }),
+  );
+  return { status: 200, body: answer };
+}
+
+/** The answer denied when `problems` hold errors (its warnings kept), else unchanged. */
+function withProblems(
+  answer: AdmissionReviewJson,
+  problems: readonly PolicyProblem[],
+  uid: string,
+): AdmissionReviewJson {
+  const errors = problems.filter((p) => p.severity === "error");
+  if (errors.length === 0) return answer;
+  return denied(uid, errors.map(problemText).join("; "), [...(answer.response.warnings ?? [])]);
+}
+
+interface Checked {
+  readonly answer: AdmissionReviewJson;
+  /** The policy as `serve` would load it, when it compiled. */
+  readonly compiled?: CompiledPolicy;
+}
+
+function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checked {
   const object = request.object;
-  if (request.operation === "DELETE" || !isObject(object)) return allowed(request.uid);
+  if (request.operation === "DELETE" || !isObject(object)) return { answer: allowed(request.uid) };
   const apiVersion = typeof object["apiVersion"] === "string" ? object["apiVersion"] : "";
   const kind = typeof object["kind"] === "string" ? object["kind"] : request.kind.kind;
   const cel = apiVersion.startsWith("policies.kyverno.io/") || request.kind.group === "policies.kyverno.io";
-  if (!cel && !apiVersion.startsWith("kyverno.io/") && request.kind.group !== "kyverno.io") return allowed(request.uid);
+  if (!cel && !apiVersion.startsWith("kyverno.io/") && request.kind.group !== "kyverno.io")
+    return { answer: allowed(request.uid) };
   const deprecation = cel ? undefined : deprecationWarning(kind);
   if (kind === "PolicyException")
-    return checkException(request, object, { engine: deps.engine, scope: deps.clusterExceptions, deprecation });
+    return {
+      answer: checkException(request, object, { engine: deps.engine, scope: deps.clusterExceptions, deprecation }),
+    };
   if (cel) return checkCelPolicy(request, object, kind, deps.engine);
   if (kind !== "ClusterPolicy" && kind !== "Policy")
-    return allowed(request.uid, deprecation === undefined ? [] : [deprecation]);
+    return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   const outcome = deps.engine.compile(object);
   // A namespaced Policy is tenant input: what it visibly reaches outside its namespace is refused here,
   // with the field (tenant-isolation.md); what depends on variables is checked again at run time.
@@ -78,11 +129,11 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Admiss
     const problems = [...(outcome.ok ? [] : outcome.problems), ...tenant];
     const errors = problems.filter((p) => p.severity === "error");
     const warnings = problems.filter((p) => p.severity === "warning").map(problemText);
-    return denied(request.uid, errors.map(problemText).join("; ") || "the policy is not valid", warnings);
+    return { answer: denied(request.uid, errors.map(problemText).join("; ") || "the policy is not valid", warnings) };
   }
   const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(problemText);
   if (deprecation !== undefined) warnings.push(deprecation);
-  return allowed(request.uid, warnings);
+  return { answer: allowed(request.uid, warnings), compiled: outcome.policy };
 }
 
 function namespaceOf(object: { readonly [k: string]: JsonValue }, request: AdmissionRequestJson): string {

@@ -98,6 +98,11 @@ export interface WebhookGroup {
    * `webhookConfiguration.matchConditions` (`--register`): the shared paths then leave them out.
    */
   readonly fineGrained?: boolean;
+  /**
+   * With `fineGrained`: the one namespace whose namespaced policies (Policy, the Namespaced CEL kinds)
+   * this group's path serves (`…/ns/<namespace>`); the shared paths then leave namespaced policies out.
+   */
+  readonly namespace?: string;
 }
 
 /** What a handler serves: a group, a failurePolicy of any timeout (a bare mode), or everything (undefined). */

@@ -29,6 +29,13 @@
  * Bylaw keeps the failurePolicy in the path and the namespace in both, so two namespaces' policies
  * of one name never share a webhook.
  *
+ * With `--register`, the namespaced policies (Policy, the Namespaced CEL kinds) of each namespace are
+ * registered apart, per group, so that a tenant's policy never widens a webhook beyond its namespace:
+ *
+ *   validate.bylaw.svc-fail-ns-<ns>   /validate/fail/ns/<ns>   (…-timeout-Ns-ns-<ns>, /validate/fail/timeout-Ns/ns/<ns>)
+ *
+ * and the shared paths then serve the cluster-wide policies only.
+ *
  * A review is evaluated under the deadline of the path it came in on (80% of that group's timeout).
  * A policy whose group is not registered would never be evaluated: the policy set is rejected
  * (`timeoutProblems`), loudly, rather than serving it nowhere.
@@ -85,7 +92,32 @@ export function groupOf(policy: CompiledPolicy, groups: TimeoutGroups): WebhookG
 export function groupPath(kind: WebhookKind, group: WebhookGroup): string {
   const base = `/${group.policy !== undefined && group.prefix !== undefined ? group.prefix : kind}/${group.mode}`;
   if (group.policy !== undefined) return `${base}${FINE_GRAINED}/${group.policy}`;
-  return group.isDefault ? base : `${base}/timeout-${group.timeoutSeconds}s`;
+  const timed = group.isDefault ? base : `${base}/timeout-${group.timeoutSeconds}s`;
+  return group.namespace !== undefined ? `${timed}${NAMESPACE}/${group.namespace}` : timed;
+}
+
+const NAMESPACE = "/ns";
+const NAMESPACE_PATH =
+  /^\/(?<kind>validate|mutate)\/(?<mode>fail|ignore)(?:\/timeout-(?<timeout>[0-9]{1,2})s)?\/ns\/(?<namespace>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)$/;
+
+/** The group of a namespace's path (`/validate/fail/ns/tenant-a`, `/mutate/ignore/timeout-20s/ns/tenant-a`), or undefined. */
+export function parseNamespacePath(
+  path: string,
+  groups: TimeoutGroups,
+): { readonly kind: WebhookKind; readonly group: WebhookGroup } | undefined {
+  const g = NAMESPACE_PATH.exec(path)?.groups;
+  if (g === undefined) return undefined;
+  const timeoutSeconds = g["timeout"] !== undefined ? Number(g["timeout"]) : groups.defaultSeconds;
+  return {
+    kind: g["kind"] as WebhookKind,
+    group: {
+      mode: g["mode"] as WebhookGroup["mode"],
+      timeoutSeconds,
+      isDefault: g["timeout"] === undefined,
+      fineGrained: true,
+      namespace: g["namespace"] ?? "",
+    },
+  };
 }
 
 const FINE_GRAINED = "/finegrained";
@@ -129,7 +161,8 @@ export function groupWebhookName(kind: WebhookKind, group: WebhookGroup): string
   // API server's limit (a DNS subdomain, 253): then its first part and a hash of the policy's key (kube-names.ts).
   if (group.policy !== undefined)
     return webhookName(`${base}-finegrained-${group.policy.replace("/", "-")}`, group.policy);
-  return group.isDefault ? base : `${base}-timeout-${group.timeoutSeconds}s`;
+  const timed = group.isDefault ? base : `${base}-timeout-${group.timeoutSeconds}s`;
+  return group.namespace !== undefined ? webhookName(`${timed}-ns-${group.namespace}`, group.namespace) : timed;
 }
 
 /** Every registered group: fail and ignore for the default timeout and for each further one. */

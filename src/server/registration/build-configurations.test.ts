@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
-import { buildConfigurations, MATCH_CONDITIONS } from "./build-configurations.js";
+import { buildConfigurations, MATCH_CONDITIONS, OWN_OBJECTS_CONDITION } from "./build-configurations.js";
 import type { RegistrationTarget, RuleWithOperations, Webhook } from "./types.js";
 import type { TimeoutGroups } from "../admission/webhook-groups.js";
 
@@ -240,7 +240,7 @@ describe("registration: selectors, conditions, client config", () => {
         },
       ],
     });
-    assert.deepEqual(w.matchConditions, MATCH_CONDITIONS);
+    assert.deepEqual(w.matchConditions, [...MATCH_CONDITIONS, OWN_OBJECTS_CONDITION]);
   });
 
   test("in-cluster: the Service with the group's path; caBundle is the base64 of the serving CA", () => {
@@ -303,14 +303,14 @@ describe("registration: selectors, conditions, client config", () => {
     const c = build([policy([rule(kinds("Secret"))]), scoped]);
     const shared = only(c.validating.webhooks, "validate.bylaw.svc-fail");
     assert.deepEqual(flat(shared.rules), ["/*/secrets@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
-    assert.deepEqual(shared.matchConditions, MATCH_CONDITIONS);
+    assert.deepEqual(shared.matchConditions, [...MATCH_CONDITIONS, OWN_OBJECTS_CONDITION]);
     const own = only(c.validating.webhooks, "validate.bylaw.svc-ignore-finegrained-scoped");
     assert.deepEqual(flat(own.rules), ["/*/configmaps@Namespaced:CREATE,UPDATE,DELETE,CONNECT"]);
     assert.deepEqual(
       [own.failurePolicy, own.timeoutSeconds, own.clientConfig.service?.path],
       ["Ignore", 15, "/validate/ignore/finegrained/scoped"],
     );
-    assert.deepEqual(own.matchConditions, conditions);
+    assert.deepEqual(own.matchConditions, [...conditions, OWN_OBJECTS_CONDITION]);
     assert.ok(
       own.namespaceSelector?.matchExpressions?.[0]?.values?.includes("bylaw"),
       "Bylaw's own namespace stays excluded",

@@ -33,7 +33,7 @@
  */
 import { type CompiledPolicy, isObject, textOf } from "../../engine/index.js";
 import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
-import { celWebhookTraits, type MatchCondition } from "../admission/cel-webhook-traits.js";
+import { celKindOf, celWebhookTraits, type MatchCondition } from "../admission/cel-webhook-traits.js";
 import { appliesAtAdmission, hasOwnWebhook } from "../admission/policy-traits.js";
 import {
   fineGrainedGroup,
@@ -91,12 +91,57 @@ export const MATCH_CONDITIONS: readonly { readonly name: string; readonly expres
   },
 ];
 
+/**
+ * Requests no policy may hold hostage, on every resource webhook: the deletion of Bylaw's own
+ * cluster-scoped objects (its ClusterRoles and ClusterRoleBindings, all named `bylaw:…`; the rest of
+ * its objects live in its namespace, which no webhook covers, and webhook configurations are never
+ * sent to webhooks), so Bylaw can always be uninstalled.
+ */
+export const OWN_OBJECTS_CONDITION: MatchCondition = {
+  name: "exclude-bylaw-own-objects",
+  expression:
+    '!(request.operation == "DELETE" && request.resource.group == "rbac.authorization.k8s.io" && (request.resource.resource == "clusterroles" || request.resource.resource == "clusterrolebindings") && request.name.startsWith("bylaw:"))',
+};
+
+/**
+ * On the webhooks of namespaced policies only: deletions by the cluster's controllers (the namespace
+ * controller emptying a namespace being deleted, the garbage collector). A tenant's policy may not
+ * stop its namespace from being deleted, nor hold it in Terminating while Bylaw is down.
+ */
+export const TENANT_CONDITION: MatchCondition = {
+  name: "exclude-controller-deletes",
+  expression:
+    '!(request.operation == "DELETE" && (request.userInfo.username == "system:kube-controller-manager" || request.userInfo.username.startsWith("system:serviceaccount:kube-system:")))',
+};
+
 export interface Configurations {
   readonly validating: WebhookConfiguration;
   readonly mutating: WebhookConfiguration;
   readonly policyValidating: WebhookConfiguration;
   /** Where registration is wider than the policies ask (a kind Bylaw does not know, a rule without kinds). */
   readonly notes: readonly string[];
+  /** Which policies (`policyIdOf`) each resource webhook carries, by configuration name and webhook name. */
+  readonly owners: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
+  /** Every policy the configurations were built for (`policyIdOf`). */
+  readonly policies: readonly string[];
+}
+
+/** A policy's identity in registration: `<kind>/<namespace>/<name>`, the kind as written (ClusterPolicy, ValidatingPolicy, …). */
+export function policyIdOf(policy: CompiledPolicy): string {
+  return `${celKindOf(policy) ?? policy.kind}/${policy.namespace}/${policy.name}`;
+}
+
+interface Built {
+  readonly webhook: Webhook;
+  readonly policies: readonly string[];
+}
+
+interface BuildContext {
+  readonly policies: readonly CompiledPolicy[];
+  readonly groups: TimeoutGroups;
+  readonly target: RegistrationTarget;
+  readonly resolve: KindResolver | undefined;
+  readonly notes: string[];
 }
 
 /** `resolve` finds the resources of kinds the built-in table does not know (discovery); without it they are registered wide. */
@@ -106,49 +151,100 @@ export function buildConfigurations(
   target: RegistrationTarget,
   resolve?: KindResolver,
 ): Configurations {
-  const notes: string[] = [];
-  const webhooksOf = (kind: WebhookKind): Webhook[] => {
-    const out: Webhook[] = [];
-    for (const group of registeredGroups(groups)) {
-      const rules = new RuleSet();
-      for (const policy of policies) {
-        if (!appliesAtAdmission(policy) || hasOwnWebhook(policy) || !sameGroup(groupOf(policy, groups), group))
-          continue;
-        addPolicyRules(rules, policy, kind, resolve);
-      }
-      for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
-      if (!rules.isEmpty) out.push(resourceWebhook(kind, group, rules, target, { matchConditions: MATCH_CONDITIONS }));
-    }
-    const own: { readonly webhook: Webhook; readonly key: string }[] = [];
-    for (const policy of policies) {
-      if (!appliesAtAdmission(policy) || !hasOwnWebhook(policy)) continue;
-      const rules = new RuleSet();
-      addPolicyRules(rules, policy, kind, resolve);
-      for (const n of rules.notes) if (!notes.includes(n)) notes.push(n);
-      const group = fineGrainedGroup(policy, groups);
-      if (!rules.isEmpty)
-        own.push({
-          webhook: resourceWebhook(kind, group, rules, target, ownFields(policy)),
-          key: `${group.prefix ?? kind}/${group.policy ?? ""}`,
-        });
-    }
-    // `<ns>-<name>` can read alike for two policies (ns a-b name c, ns a name b-c): the API server refuses duplicate names.
-    const names = distinctNames(
-      own,
-      (o) => o.webhook.name,
-      (o) => hashedWebhookName(o.webhook.name, o.key),
-    );
-    own.forEach((o, i) => out.push({ ...o.webhook, name: names[i] ?? o.webhook.name }));
-    return out;
-  };
+  const ctx: BuildContext = { policies, groups, target, resolve, notes: [] };
+  const validating = webhooksOf(ctx, "validate");
+  const mutating = webhooksOf(ctx, "mutate");
+  const owners = new Map([
+    [VALIDATING_NAME, new Map(validating.map((b) => [b.webhook.name, b.policies]))],
+    [MUTATING_NAME, new Map(mutating.map((b) => [b.webhook.name, b.policies]))],
+  ]);
   return {
-    validating: configuration("ValidatingWebhookConfiguration", VALIDATING_NAME, webhooksOf("validate")),
-    mutating: configuration("MutatingWebhookConfiguration", MUTATING_NAME, webhooksOf("mutate")),
+    validating: configuration(
+      "ValidatingWebhookConfiguration",
+      VALIDATING_NAME,
+      validating.map((b) => b.webhook),
+    ),
+    mutating: configuration(
+      "MutatingWebhookConfiguration",
+      MUTATING_NAME,
+      mutating.map((b) => b.webhook),
+    ),
     policyValidating: configuration("ValidatingWebhookConfiguration", POLICY_VALIDATING_NAME, [
       policyWebhook(groups, target),
     ]),
-    notes,
+    notes: ctx.notes,
+    owners,
+    policies: policies.map(policyIdOf),
   };
+}
+
+/** The rules `chosen` need on one webhook kind; their notes go to the context's. */
+function rulesOf(ctx: BuildContext, chosen: readonly CompiledPolicy[], kind: WebhookKind): RuleSet {
+  const rules = new RuleSet();
+  for (const policy of chosen) addPolicyRules(rules, policy, kind, ctx.resolve);
+  for (const n of rules.notes) if (!ctx.notes.includes(n)) ctx.notes.push(n);
+  return rules;
+}
+
+/**
+ * The group webhooks (per failurePolicy and timeout), then the policies' own. With `--register`
+ * (groups.fineGrained) the shared group webhooks carry the cluster-wide policies only, and each
+ * namespace with namespaced policies gets its group webhooks of its own, limited to it.
+ */
+function webhooksOf(ctx: BuildContext, kind: WebhookKind): Built[] {
+  const out: Built[] = [];
+  const shared = ctx.policies.filter((p) => appliesAtAdmission(p) && !hasOwnWebhook(p));
+  const perNamespace = ctx.groups.fineGrained === true;
+  const namespaces = perNamespace ? [...new Set(shared.map((p) => p.namespace).filter((n) => n !== ""))].sort() : [];
+  for (const group of registeredGroups(ctx.groups)) {
+    const inGroup = shared.filter((p) => sameGroup(groupOf(p, ctx.groups), group));
+    const cluster = perNamespace ? inGroup.filter((p) => p.namespace === "") : inGroup;
+    const rules = rulesOf(ctx, cluster, kind);
+    if (!rules.isEmpty)
+      out.push({
+        webhook: resourceWebhook(kind, group, rules, ctx.target, {
+          matchConditions: [...MATCH_CONDITIONS, OWN_OBJECTS_CONDITION],
+        }),
+        policies: cluster.map(policyIdOf),
+      });
+    for (const ns of namespaces) {
+      const mine = inGroup.filter((p) => p.namespace === ns);
+      const nsRules = rulesOf(ctx, mine, kind);
+      if (nsRules.isEmpty) continue;
+      const fields = {
+        matchConditions: [...MATCH_CONDITIONS, OWN_OBJECTS_CONDITION, TENANT_CONDITION],
+        ownNamespace: ns,
+      };
+      out.push({
+        webhook: resourceWebhook(kind, { ...group, namespace: ns }, nsRules, ctx.target, fields),
+        policies: mine.map(policyIdOf),
+      });
+    }
+  }
+  return [...out, ...ownWebhooks(ctx, kind)];
+}
+
+/** The webhooks of the policies that have their own (fine-grained), with names kept distinct. */
+function ownWebhooks(ctx: BuildContext, kind: WebhookKind): Built[] {
+  const own: { readonly webhook: Webhook; readonly key: string; readonly id: string }[] = [];
+  for (const policy of ctx.policies) {
+    if (!appliesAtAdmission(policy) || !hasOwnWebhook(policy)) continue;
+    const rules = rulesOf(ctx, [policy], kind);
+    const group = fineGrainedGroup(policy, ctx.groups);
+    if (!rules.isEmpty)
+      own.push({
+        webhook: resourceWebhook(kind, group, rules, ctx.target, ownFields(policy)),
+        key: `${group.prefix ?? kind}/${group.policy ?? ""}`,
+        id: policyIdOf(policy),
+      });
+  }
+  // `<ns>-<name>` can read alike for two policies (ns a-b name c, ns a name b-c): the API server refuses duplicate names.
+  const names = distinctNames(
+    own,
+    (o) => o.webhook.name,
+    (o) => hashedWebhookName(o.webhook.name, o.key),
+  );
+  return own.map((o, i) => ({ webhook: { ...o.webhook, name: names[i] ?? o.webhook.name }, policies: [o.id] }));
 }
 
 /** What a policy's own webhook carries beyond its rules: its matchConditions (the compiled policy checked them), and a CEL policy's matchPolicy and selectors. */
@@ -157,15 +253,16 @@ interface WebhookFields {
   readonly exact?: boolean;
   readonly namespaceSelector?: LabelSelector;
   readonly objectSelector?: LabelSelector;
-  /** A namespaced CEL policy: only requests in its own namespace. */
+  /** A namespaced policy (or a namespace's group webhook): only requests in that namespace. */
   readonly ownNamespace?: string;
 }
 
 function ownFields(policy: CompiledPolicy): WebhookFields {
+  const added = [OWN_OBJECTS_CONDITION, ...(policy.namespace !== "" ? [TENANT_CONDITION] : [])];
   const cel = celWebhookTraits(policy);
   if (cel !== undefined) {
     return {
-      matchConditions: cel.matchConditions,
+      matchConditions: [...cel.matchConditions, ...added],
       exact: cel.exact,
       ...(cel.namespaceSelector !== undefined ? { namespaceSelector: cel.namespaceSelector } : {}),
       ...(cel.objectSelector !== undefined ? { objectSelector: cel.objectSelector } : {}),
@@ -174,9 +271,13 @@ function ownFields(policy: CompiledPolicy): WebhookFields {
   }
   const list = policy.document.spec.webhookConfiguration?.["matchConditions"];
   return {
-    matchConditions: Array.isArray(list)
-      ? list.filter(isObject).map((c) => ({ name: textOf(c["name"]), expression: textOf(c["expression"]) }))
-      : [],
+    matchConditions: [
+      ...(Array.isArray(list)
+        ? list.filter(isObject).map((c) => ({ name: textOf(c["name"]), expression: textOf(c["expression"]) }))
+        : []),
+      ...added,
+    ],
+    ...(policy.namespace !== "" ? { ownNamespace: policy.namespace } : {}),
   };
 }
 

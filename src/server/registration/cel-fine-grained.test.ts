@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
-import { buildConfigurations } from "./build-configurations.js";
+import { buildConfigurations, OWN_OBJECTS_CONDITION } from "./build-configurations.js";
 import type { RegistrationTarget, Webhook } from "./types.js";
 import { timeoutProblems, type TimeoutGroups } from "../admission/webhook-groups.js";
 import { qualifiedName } from "../../engine/index.js";
@@ -53,7 +53,11 @@ describe("registration: a CEL policy's own webhook", () => {
     ]);
     const own = only(list, "vpol.validate.bylaw.svc-fail-finegrained-blue-only");
     assert.equal(own.clientConfig.service?.path, "/vpol/fail/finegrained/blue-only");
-    assert.deepEqual(own.matchConditions, blue, "its own conditions, in place of the shared ones");
+    assert.deepEqual(
+      own.matchConditions,
+      [...blue, OWN_OBJECTS_CONDITION],
+      "its own conditions and Bylaw's, in place of the shared ones",
+    );
     assert.deepEqual([own.failurePolicy, own.matchPolicy, own.timeoutSeconds], ["Fail", "Equivalent", 10]);
     assert.deepEqual(own.rules, [
       { apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"], operations: ["CREATE", "UPDATE"], scope: "*" },
@@ -110,7 +114,7 @@ describe("registration: a CEL policy's own webhook", () => {
       "Bylaw's own namespace stays excluded",
     );
     assert.deepEqual(own.objectSelector, { matchExpressions: [{ key: "skip", operator: "DoesNotExist" }] });
-    assert.deepEqual(own.matchConditions, []);
+    assert.deepEqual(own.matchConditions, [OWN_OBJECTS_CONDITION]);
   });
 
   test("a NamespacedValidatingPolicy's webhook names its namespace and selects only it", () => {
@@ -138,7 +142,10 @@ describe("registration: a CEL policy's own webhook", () => {
       "vpol.validate.bylaw.svc-fail-finegrained-pods",
     );
     const byName = new Map(own.matchConditions?.map((c) => [c.name, c.expression]));
-    assert.deepEqual([...byName.keys()], ["autogen-web", "autogen-cronjobs-web", "autogen-defaults-web"]);
+    assert.deepEqual(
+      [...byName.keys()],
+      ["autogen-web", "autogen-cronjobs-web", "autogen-defaults-web", OWN_OBJECTS_CONDITION.name],
+    );
     assert.equal(
       byName.get("autogen-web"),
       "!((request.kind.group == '' && request.kind.version == 'v1' && request.kind.kind == 'Pod')) || (object.spec.containers.size() > 0)",
@@ -161,7 +168,7 @@ describe("registration: a CEL policy's own webhook", () => {
     const m = cel("MutatingPolicy", "m", { matchConstraints: configMaps, matchConditions: blue, mutations: [] });
     const own = only(hooks([m]), "mpol.validate.bylaw.svc-fail-finegrained-m");
     assert.equal(own.clientConfig.service?.path, "/mpol/fail/finegrained/m");
-    assert.deepEqual(own.matchConditions, blue);
+    assert.deepEqual(own.matchConditions, [...blue, OWN_OBJECTS_CONDITION]);
   });
 
   test("a MutatingPolicy whose matchConditions do not compile is invalid, naming the field (the API server would refuse the webhook)", () => {
@@ -194,7 +201,7 @@ describe("registration: names the API server accepts, whatever the policies' nam
         hooks([cel("ValidatingPolicy", "pods", { matchConstraints: pods, matchConditions: conditions })]),
         "vpol.validate.bylaw.svc-fail-finegrained-pods",
       );
-    const got = names(build());
+    const got = names(build()).filter((n) => n !== OWN_OBJECTS_CONDITION.name);
     assert.equal(got.length, 6);
     for (const n of got) assert.deepEqual(qualifiedName(n), [], n);
     assert.equal(new Set(got).size, 6, got.join(", "));
@@ -203,7 +210,7 @@ describe("registration: names the API server accepts, whatever the policies' nam
       got.some((n) => /^autogen-check-x+-[0-9a-f]{12}$/.test(n)),
       got.join(", "),
     );
-    assert.deepEqual(names(build()), got, "the same on every build");
+    assert.deepEqual(names(build()), [...got, OWN_OBJECTS_CONDITION.name], "the same on every build");
   });
 
   test("prefixed names that read alike (`cronjobs-x` of the Pod, `x` of the cronjobs copy) are both hashed, so they stay unique", () => {

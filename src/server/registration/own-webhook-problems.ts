@@ -9,9 +9,12 @@
  *   accepts (apimachinery `ValidateLabelSelector`: operators, values, label keys and values);
  * - the webhook may carry at most 64 matchConditions (admissionregistration validation), counting
  *   the copies autogen adds for pod controllers: a Pod policy's N conditions become N for the Pod
- *   and N more for each controller config (Kyverno `pkg/cel/autogen` `CreateMatchConditions`).
+ *   and N more for each controller config (Kyverno `pkg/cel/autogen` `CreateMatchConditions`), and
+ *   the conditions Bylaw adds to every webhook (build-configurations.ts: one, two for a namespaced
+ *   policy); a kyverno.io policy's `webhookConfiguration.matchConditions` likewise.
  *
- * Empty when the policy has no webhook of its own, or when it registers.
+ * Empty when the policy has no webhook of its own, or when it registers. What only the API server
+ * can tell (its CEL compiler and cost limit) is asked of it: registration-check.ts.
  */
 import {
   isObject,
@@ -28,7 +31,10 @@ import type { TimeoutGroups } from "../admission/webhook-groups.js";
 const MAX_WEBHOOK_MATCH_CONDITIONS = 64;
 
 export function ownWebhookProblems(policy: CompiledPolicy, groups: TimeoutGroups): PolicyProblem[] {
-  if (groups.fineGrained !== true || !celHasOwnWebhook(policy)) return [];
+  if (groups.fineGrained !== true) return [];
+  // Bylaw adds its own conditions (its objects' deletion; a namespaced policy's controller deletes).
+  const added = policy.namespace !== "" ? 2 : 1;
+  if (!celHasOwnWebhook(policy)) return legacyProblems(policy, added);
   const traits = celWebhookTraits(policy);
   if (traits === undefined) return [];
   const out: PolicyProblem[] = [];
@@ -38,14 +44,26 @@ export function ownWebhookProblems(policy: CompiledPolicy, groups: TimeoutGroups
     ...labelSelectorProblems(mc["namespaceSelector"], "spec.matchConstraints.namespaceSelector"),
     ...labelSelectorProblems(mc["objectSelector"], "spec.matchConstraints.objectSelector"),
   );
-  const count = traits.matchConditions.length;
+  const count = traits.matchConditions.length + added;
   if (count > MAX_WEBHOOK_MATCH_CONDITIONS) {
     out.push(
       problem(
         "spec.matchConditions",
-        `its webhook would carry ${count} matchConditions with the copies autogen adds for pod controllers, and the API server accepts at most ${MAX_WEBHOOK_MATCH_CONDITIONS} (it would refuse the whole webhook configuration, every other policy's registration with it): use fewer conditions, or limit autogen (spec.autogen.podControllers.controllers)`,
+        `its webhook would carry ${count} matchConditions with the copies autogen adds for pod controllers and Bylaw's own ${added}, and the API server accepts at most ${MAX_WEBHOOK_MATCH_CONDITIONS} (it would refuse the whole webhook configuration, every other policy's registration with it): use fewer conditions, or limit autogen (spec.autogen.podControllers.controllers)`,
       ),
     );
   }
   return out.map((p) => ({ ...p, message: `Bylaw's webhook for this policy: ${p.message}` }));
+}
+
+/** A kyverno.io policy with `webhookConfiguration.matchConditions`: its own webhook carries them and Bylaw's. */
+function legacyProblems(policy: CompiledPolicy, added: number): PolicyProblem[] {
+  const own = policy.matchConditions?.length ?? 0;
+  if (own === 0 || own + added <= MAX_WEBHOOK_MATCH_CONDITIONS) return [];
+  return [
+    problem(
+      "spec.webhookConfiguration.matchConditions",
+      `Bylaw's webhook for this policy: it would carry ${own + added} matchConditions with Bylaw's own ${added}, and the API server accepts at most ${MAX_WEBHOOK_MATCH_CONDITIONS} (it would refuse the whole webhook configuration): use at most ${MAX_WEBHOOK_MATCH_CONDITIONS - added}`,
+    ),
+  ];
 }

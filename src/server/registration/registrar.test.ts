@@ -25,6 +25,8 @@ const set = (hooks: string[]): Configurations => ({
   mutating: config("m", []),
   policyValidating: config("p", ["policy"]),
   notes: [],
+  owners: new Map(),
+  policies: [],
 });
 
 function harness(overrides: Partial<RegistrarOptions> = {}) {

@@ -10,9 +10,21 @@
  * (as registered), and a failed write leaves the last written configuration in force, retried with
  * backoff. A configuration that was deleted is not re-created by Bylaw's RBAC (deploy/README.md,
  * "Self-registration"): the write fails and the log says so.
+ *
+ * One policy cannot block the others' registration: when the API server refuses a configuration
+ * (422, or too large), the policies at fault are found (refused-policies.ts), left out, and the rest
+ * written. After each sync, what the API server stored (the write's answer, or a read of it) says
+ * which policies it sends to Bylaw (stored-webhooks.ts): `states` holds it for policy status, so
+ * Ready means registered, and a refused policy shows the API server's message. `check` asks the API
+ * server (dry run) whether a policy being created would be refused, for the policy webhook.
  */
+import { isObject, type CompiledPolicy } from "../../engine/index.js";
+import type { WebhookState } from "../../kube/policy-status-writer.js";
 import type { WebhookConfiguration } from "./types.js";
-import type { Configurations } from "./build-configurations.js";
+import { type Configurations, policyIdOf } from "./build-configurations.js";
+import { findRefused } from "./refused-policies.js";
+import type { RegistrationStates } from "./registration-states.js";
+import { inForce, storedWebhooks } from "./stored-webhooks.js";
 
 export type RegistrationLog = (
   level: "info" | "warn" | "error",
@@ -20,10 +32,21 @@ export type RegistrationLog = (
   fields: Record<string, unknown>,
 ) => void;
 
+/** What to build: the loaded set without `without` (refused policies), with `candidate` in place of its namesake. */
+export interface BuildRequest {
+  readonly without?: ReadonlySet<string>;
+  readonly candidate?: CompiledPolicy;
+}
+
 export interface RegistrarOptions {
   /** The configurations for the set loaded now, or undefined while no set has loaded (nothing is written then). */
-  readonly build: () => Configurations | undefined;
-  readonly apply: (configuration: WebhookConfiguration) => Promise<void>;
+  readonly build: (request?: BuildRequest) => Configurations | undefined;
+  /** Writes a configuration (or, with dryRun, asks whether the API server would accept it); resolves with what it stored. */
+  readonly apply: (configuration: WebhookConfiguration, options?: { readonly dryRun?: boolean }) => Promise<unknown>;
+  /** Reads the configuration the API server holds (after a failed write); undefined when it cannot. */
+  readonly read?: (configuration: WebhookConfiguration) => Promise<unknown>;
+  /** Where each sync publishes which policies are registered (policy status reads it). */
+  readonly states?: RegistrationStates;
   readonly isLeader: () => boolean;
   readonly onLog: RegistrationLog;
   /** The delay before retry number `failures` (from 1). */
@@ -32,8 +55,27 @@ export interface RegistrarOptions {
   readonly resyncMs?: number;
 }
 
+/** Refusal searches per sync (each leaves out at least one policy), and dry runs per search. */
+const MAX_ROUNDS = 8;
+const DRY_RUN_BUDGET = 48;
+
+/** A write the API server refused for what it holds (422 Invalid, 413 or etcd's "too large"), not for its own trouble. */
+function isRefusal(e: unknown): boolean {
+  const status = (e as { status?: unknown }).status;
+  return status === 422 || status === 413 || (status === 500 && /too large/i.test((e as Error).message));
+}
+
+interface WriteResult {
+  readonly refusal?: { readonly configuration: WebhookConfiguration; readonly message: string };
+  readonly failed: boolean;
+}
+
 export class Registrar {
   private readonly applied = new Map<string, string>();
+  /** What the API server holds of each configuration, and why the last write of one failed. */
+  private readonly stored = new Map<string, unknown>();
+  private readonly writeErrors = new Map<string, string>();
+  private refused = new Map<string, string>();
   private readonly noted = new Set<string>();
   private running: Promise<void> | undefined;
   private again = false;
@@ -76,6 +118,27 @@ export class Registrar {
     });
   }
 
+  /**
+   * Why the API server would refuse the webhook configuration with `candidate` in it (a dry-run
+   * write of each configuration that carries it), or undefined when it would accept it or cannot be asked.
+   */
+  async check(candidate: CompiledPolicy): Promise<string | undefined> {
+    const built = this.options.build({ without: new Set(this.refused.keys()), candidate });
+    if (built === undefined) return undefined;
+    const id = policyIdOf(candidate);
+    for (const configuration of [built.validating, built.mutating]) {
+      const owners = built.owners.get(configuration.metadata.name);
+      if (owners === undefined || ![...owners.values()].some((ids) => ids.includes(id))) continue;
+      try {
+        await this.options.apply(configuration, { dryRun: true });
+      } catch (e) {
+        if (isRefusal(e)) return (e as Error).message;
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+
   /** Applies every configuration again, changed or not (undoes edits and deletions by hand). */
   private resync(): void {
     this.applied.clear();
@@ -104,37 +167,149 @@ export class Registrar {
 
   private async syncOnce(): Promise<void> {
     if (!this.options.isLeader()) return;
-    const built = this.options.build();
+    const refused = new Map<string, string>();
+    let built = this.options.build();
     if (built === undefined) return;
-    for (const note of built.notes) {
+    this.note(built.notes);
+    let failed = false;
+    for (let round = 0; ; round++) {
+      const result = await this.writeAll(built);
+      failed = result.failed;
+      if (result.refusal === undefined) break;
+      const found = round < MAX_ROUNDS ? await this.search(result.refusal, refused) : new Map<string, string>();
+      if (found.size === 0) {
+        failed = true;
+        this.logFailure(result.refusal.configuration, result.refusal.message);
+        break;
+      }
+      for (const [id, message] of found) {
+        refused.set(id, message);
+        this.options.onLog("error", "bylaw serve: the API server refuses the webhook of a policy; it is left out", {
+          policy: id,
+          error: message,
+        });
+      }
+      built = this.options.build({ without: new Set(refused.keys()) }) ?? built;
+    }
+    this.refused = refused;
+    this.publish(built, refused);
+    this.schedule(failed);
+  }
+
+  private note(notes: readonly string[]): void {
+    for (const note of notes) {
       if (this.noted.has(note)) continue;
       this.noted.add(note);
       this.options.onLog("info", `bylaw serve: registration is wider than the policies ask: ${note}`, {});
     }
+  }
+
+  /** Writes each changed configuration, the policy webhook first (it guards the policies whose rules the others carry). */
+  private async writeAll(built: Configurations): Promise<WriteResult> {
     let failed = false;
-    // The policy webhook first: it guards the policies whose rules the others carry.
     for (const configuration of [built.policyValidating, built.validating, built.mutating]) {
+      const name = configuration.metadata.name;
       const text = JSON.stringify(configuration);
-      if (this.applied.get(configuration.metadata.name) === text) continue;
+      if (this.applied.get(name) === text) continue;
       try {
-        await this.options.apply(configuration);
-        this.applied.set(configuration.metadata.name, text);
+        const answer = await this.options.apply(configuration);
+        this.applied.set(name, text);
+        this.stored.set(name, isObject(answer) ? answer : configuration);
+        this.writeErrors.delete(name);
         this.options.onLog("info", "bylaw serve: webhook configuration registered", {
-          configuration: configuration.metadata.name,
+          configuration: name,
           webhooks: configuration.webhooks.map((w) => w.name),
           rules: configuration.webhooks.reduce((n, w) => n + w.rules.length, 0),
         });
       } catch (error) {
+        const message = (error as Error).message;
+        if (isRefusal(error) && configuration !== built.policyValidating)
+          return { refusal: { configuration, message }, failed };
         failed = true;
-        this.options.onLog(
-          "error",
-          `bylaw serve: could not register ${configuration.kind} ${configuration.metadata.name}; the configuration in the cluster stays as it was: ${(error as Error).message}`,
-          {
-            configuration: configuration.metadata.name,
-          },
-        );
+        this.writeErrors.set(name, message);
+        this.logFailure(configuration, message);
+        await this.readBack(configuration);
       }
     }
+    return { failed };
+  }
+
+  private logFailure(configuration: WebhookConfiguration, message: string): void {
+    this.options.onLog(
+      "error",
+      `bylaw serve: could not register ${configuration.kind} ${configuration.metadata.name}; the configuration in the cluster stays as it was: ${message}`,
+      { configuration: configuration.metadata.name },
+    );
+  }
+
+  /** After a failed write: what the API server holds now (nothing known when it cannot be read). */
+  private async readBack(configuration: WebhookConfiguration): Promise<void> {
+    const name = configuration.metadata.name;
+    this.applied.delete(name);
+    try {
+      const answer = await this.options.read?.(configuration);
+      if (isObject(answer)) this.stored.set(name, answer);
+      else this.stored.delete(name);
+    } catch {
+      this.stored.delete(name);
+    }
+  }
+
+  private search(
+    refusal: NonNullable<WriteResult["refusal"]>,
+    refused: ReadonlyMap<string, string>,
+  ): Promise<Map<string, string>> {
+    const name = refusal.configuration.metadata.name;
+    const pick = (c: Configurations): WebhookConfiguration =>
+      c.validating.metadata.name === name ? c.validating : c.mutating;
+    return findRefused(
+      {
+        build: (without) => {
+          const c = this.options.build({ without });
+          return c === undefined ? refusal.configuration : pick(c);
+        },
+        owners: (configuration) => {
+          const c = this.options.build({ without: new Set(refused.keys()) });
+          // The owners of the configuration searched: by its webhooks' names.
+          const all = c?.owners.get(configuration.metadata.name) ?? new Map<string, readonly string[]>();
+          return all;
+        },
+        dryRun: async (configuration) => {
+          await this.options.apply(configuration, { dryRun: true });
+        },
+        budget: DRY_RUN_BUDGET,
+      },
+      refusal,
+      new Set(refused.keys()),
+    );
+  }
+
+  /** Which policies the API server now sends to Bylaw, from the configurations it stored. */
+  private publish(built: Configurations, refused: ReadonlyMap<string, string>): void {
+    const states = new Map<string, WebhookState>();
+    for (const [id, message] of refused)
+      states.set(id, {
+        registered: false,
+        message: `the API server refuses the webhook Bylaw registers for this policy, so its requests are not sent to Bylaw: ${message}`,
+      });
+    for (const configuration of [built.validating, built.mutating]) {
+      const name = configuration.metadata.name;
+      const hooks = storedWebhooks(this.stored.get(name));
+      const owners = built.owners.get(name);
+      const why = this.writeErrors.get(name);
+      for (const webhook of configuration.webhooks) {
+        if (inForce(hooks.get(webhook.name), webhook)) continue;
+        for (const id of owners?.get(webhook.name) ?? [])
+          states.set(id, {
+            registered: false,
+            message: `its webhook ${webhook.name} is not in the ${name} the API server holds${why !== undefined ? ` (the last write failed: ${why})` : ""}`,
+          });
+      }
+    }
+    this.options.states?.set(new Set([...built.policies, ...refused.keys()]), states);
+  }
+
+  private schedule(failed: boolean): void {
     if (!failed) {
       this.failures = 0;
       return;

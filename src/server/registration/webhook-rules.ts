@@ -11,7 +11,9 @@
  * custom resource, a wildcard kind) through the API server's discovery (`KindResolver`,
  * kube/discovered-kinds.ts): its exact group, plural, scope and subresources. What Bylaw cannot
  * narrow safely is registered wide, never left out: a kind no discovery serves (yet) becomes every
- * resource of its group, a rule without kinds every resource; `notes` says so.
+ * resource of its group, a rule without kinds every resource; `notes` says so. A namespaced policy
+ * (Policy, the Namespaced CEL kinds) only ever matches objects in its namespace: its rules are
+ * registered with scope Namespaced, and a cluster-scoped kind it names is not registered at all.
  */
 import {
   type CompiledPolicy,
@@ -237,7 +239,7 @@ function addKind(into: RuleSet, entry: KindEntry): void {
   }
   const known = /[*?]/.test(s.kind) ? undefined : builtInKind(s.kind);
   if (known === undefined || (s.group !== "*" && s.group !== known.group)) {
-    const found = resolve?.(s);
+    const found = resolve?.(s)?.filter((r) => r.namespaced || !namespaced);
     if (found !== undefined && found.length > 0) {
       for (const r of found) into.add(r.group, s.version, r.namespaced ? "Namespaced" : "Cluster", r.resource, ops);
       return;
@@ -254,6 +256,8 @@ function addKind(into: RuleSet, entry: KindEntry): void {
     if (s.subresource !== "") into.add(group, s.version, policyScope, "*/*", ops);
     return;
   }
+  // A namespaced policy matches objects of its own namespace only: a cluster-scoped kind is never registered for it.
+  if (namespaced && !known.namespaced) return;
   const scope: Scope = known.namespaced ? "Namespaced" : "Cluster";
   into.add(known.group, s.version, scope, withSub(known.resource), ops);
   if (s.subresource === "*") into.add(known.group, s.version, scope, known.resource, ops);
@@ -264,5 +268,6 @@ function addKind(into: RuleSet, entry: KindEntry): void {
   // (a Knative `Service`): discovery adds those (the built-in one again is merged away).
   if (s.group === "*")
     for (const r of resolve?.(s) ?? [])
-      into.add(r.group, s.version, r.namespaced ? "Namespaced" : "Cluster", r.resource, ops);
+      if (r.namespaced || !namespaced)
+        into.add(r.group, s.version, r.namespaced ? "Namespaced" : "Cluster", r.resource, ops);
 }

@@ -1,7 +1,7 @@
 /** `bylaw serve`: the admission webhook over HTTPS, its metrics, and a graceful shutdown. */
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
-import { createEngine, type CompiledPolicy, type JsonValue } from "../../../engine/index.js";
+import { createEngine, type CompiledPolicy, type JsonValue, type PolicyProblem } from "../../../engine/index.js";
 import { servePorts } from "../../../server/serve-ports.js";
 import { createLogger, isLogLevel, logAdmission, type Logger } from "../../../server/logging/index.js";
 import { bindPolicySource, createMetrics, type BylawMetrics } from "../../../server/metrics/index.js";
@@ -19,6 +19,8 @@ import {
 } from "../../../server/admission/webhook-groups.js";
 import { ownWebhookProblems } from "../../../server/registration/own-webhook-problems.js";
 import { operationProblems } from "../../../server/registration/operation-problems.js";
+import { vetPolicy } from "../../../server/registration/registration-check.js";
+import { RegistrationStates } from "../../../server/registration/registration-states.js";
 import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
 import type { Io } from "../../io.js";
 import { SERVE_HELP } from "./help.js";
@@ -169,16 +171,19 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const ports = servePorts(live?.context);
   const engine = createEngine(ports);
   if (exceptions.value.warning !== undefined) logger.warn({}, `bylaw serve: ${exceptions.value.warning}`);
+  // Tenant rules visible before substitution make a policy invalid; the rest is checked at run time.
+  // With --register, a policy whose own webhook the API server would refuse (and every other policy's with it) is refused instead.
+  const checkPolicy = (policy: CompiledPolicy): PolicyProblem[] => [
+    ...timeoutProblems(policy, groups),
+    ...ownWebhookProblems(policy, groups),
+    ...operationProblems(policy),
+    ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace),
+  ];
+  // With --register, Ready means "the API server sends us this policy's requests" (registration-states.ts).
+  const registered = plan.value !== undefined ? new RegistrationStates() : undefined;
   const source = await openPolicySource({
     engine,
-    // Tenant rules visible before substitution make a policy invalid; the rest is checked at run time.
-    // With --register, a policy whose own webhook the API server would refuse (and every other policy's with it) is refused instead.
-    checkPolicy: (policy) => [
-      ...timeoutProblems(policy, groups),
-      ...ownWebhookProblems(policy, groups),
-      ...operationProblems(policy),
-      ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace),
-    ],
+    checkPolicy,
     onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
     ...(values.policies !== undefined
       ? {
@@ -194,6 +199,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
               live,
               cacheMiB: numbers["cluster-cache-mib"] ?? 128,
               exceptions: exceptions.value.scope,
+              ...(registered !== undefined ? { registration: registered } : {}),
               ...(elector !== undefined
                 ? { isLeader: () => elector.isLeader(), onLeaderChange: (l) => elector.onChange(l) }
                 : {}),
@@ -219,6 +225,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       ...(elector !== undefined
         ? { isLeader: () => elector.isLeader(), onLeaderChange: (l) => elector.onChange(l) }
         : {}),
+      ...(registered !== undefined ? { states: registered } : {}),
       onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
     });
     if (!set.ok) {
@@ -254,6 +261,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     ...(live !== undefined ? { calls: live.reviewCalls } : {}),
     deadlineSeconds: groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
+    vetPolicy: vetPolicy(checkPolicy, registration?.registrar),
     denialYaml: new YamlV3Writer(),
     ...(exceptions.value.namespaces !== undefined ? { exceptionNamespaces: exceptions.value.namespaces } : {}),
     // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.

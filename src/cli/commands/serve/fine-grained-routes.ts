@@ -4,7 +4,8 @@
  * own webhook (kyverno.io `webhookConfiguration.matchConditions`; a policies.kyverno.io policy's
  * matchConditions, `matchPolicy: Exact` or timeout), so they follow the loaded policy set instead of being fixed at start. A path is resolved when a
  * review arrives: it serves its one policy, under the deadline of that policy's timeout. A path
- * whose policy is no longer loaded (its webhook not yet removed) serves no policy.
+ * whose policy is no longer loaded (its webhook not yet removed) serves no policy. A namespace's path
+ * (`/validate/fail/ns/<ns>`, webhook-groups.ts) serves that namespace's policies of its group.
  */
 import type { RouteHandler } from "../../../server/http/index.js";
 import type { AdmissionDeps } from "../../../server/admission/deps.js";
@@ -14,6 +15,7 @@ import type { WebhookGroup } from "../../../server/admission/types.js";
 import {
   DEADLINE_SHARE,
   parseFineGrainedPath,
+  parseNamespacePath,
   timeoutOf,
   type TimeoutGroups,
   type WebhookKind,
@@ -32,11 +34,21 @@ export class AdmissionRouteMap extends Map<string, RouteHandler> {
   }
 
   override get(path: string): RouteHandler | undefined {
-    return super.get(path) ?? this.fineGrained(path);
+    return super.get(path) ?? this.fineGrained(path) ?? this.namespaced(path);
   }
 
   override has(path: string): boolean {
-    return super.has(path) || parseFineGrainedPath(path) !== undefined;
+    return (
+      super.has(path) || parseFineGrainedPath(path) !== undefined || parseNamespacePath(path, this.groups) !== undefined
+    );
+  }
+
+  /** A namespace's path (`/validate/fail/ns/<ns>`): that namespace's policies of the group, under its deadline. */
+  private namespaced(path: string): RouteHandler | undefined {
+    const parsed = parseNamespacePath(path, this.groups);
+    if (parsed === undefined) return undefined;
+    const deps = { ...this.deps, deadlineSeconds: parsed.group.timeoutSeconds * DEADLINE_SHARE };
+    return this.handlers(parsed.kind, deps, parsed.group);
   }
 
   private fineGrained(path: string): RouteHandler | undefined {

@@ -6,7 +6,7 @@
  */
 import type { CompiledPolicy, Engine, PolicyProblem } from "../../../engine/index.js";
 import { PolicyInformers } from "../../../kube/policy-informers.js";
-import { PolicyStatusWriter } from "../../../kube/policy-status-writer.js";
+import { PolicyStatusWriter, type RegistrationView } from "../../../kube/policy-status-writer.js";
 import { clusterPolicySource } from "../../../server/policy-source/cluster-policy-source.js";
 import type { ExceptionScope } from "../../../server/policy-source/exception-scope.js";
 import { directoryPolicySource, type LogFn } from "../../../server/policy-source/index.js";
@@ -32,6 +32,8 @@ interface PolicySourceSetup {
     readonly onLeaderChange?: (listener: (leader: boolean) => void) => () => void;
     /** How often every policy's status is compared again (a lost write, a new leader). Default 60 s. */
     readonly resyncMs?: number;
+    /** With --register: Ready means registered; statuses are compared again after each registration sync. */
+    readonly registration?: RegistrationView & { onChange(listener: () => void): () => void };
   };
 }
 
@@ -63,6 +65,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     now: Date.now,
     onLog: kubeLog,
     ...(o.cluster.isLeader !== undefined ? { isLeader: o.cluster.isLeader } : {}),
+    ...(o.cluster.registration !== undefined ? { registration: o.cluster.registration } : {}),
   });
   const source = clusterPolicySource({
     store,
@@ -76,6 +79,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
   resync.unref();
   const unfollow =
     o.cluster.onLeaderChange && writer.followLeadership(o.cluster.onLeaderChange, () => source.outcomes());
+  const unregistered = o.cluster.registration?.onChange(() => writer.reconcile(source.outcomes()));
   o.onLog("info", "policies from the cluster: watching", {
     resources: store.watched,
     exceptions: exceptions.enabled ? exceptions.namespaces : "off",
@@ -85,6 +89,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     close: async () => {
       clearInterval(resync);
       unfollow?.();
+      unregistered?.();
       writer.close();
       await source.close();
     },

@@ -15,8 +15,10 @@ import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { DiscoveredKinds } from "../../../kube/discovered-kinds.js";
 import { KubeClient } from "../../../kube/kube-client.js";
 import { ServerSideApply } from "../../../kube/server-side-apply.js";
-import { buildConfigurations } from "../../../server/registration/build-configurations.js";
-import { Registrar, type RegistrationLog } from "../../../server/registration/registrar.js";
+import type { CompiledPolicy } from "../../../engine/index.js";
+import { buildConfigurations, policyIdOf } from "../../../server/registration/build-configurations.js";
+import { type BuildRequest, Registrar, type RegistrationLog } from "../../../server/registration/registrar.js";
+import type { RegistrationStates } from "../../../server/registration/registration-states.js";
 import type { Endpoint, WebhookConfiguration } from "../../../server/registration/types.js";
 import type { TimeoutGroups } from "../../../server/admission/webhook-groups.js";
 import type { PolicySource } from "../../../server/types.js";
@@ -100,11 +102,25 @@ interface StartRegistration {
   readonly isLeader?: () => boolean;
   /** Changes of leadership (the elector's onChange): a new leader registers at once. */
   readonly onLeaderChange?: (listener: (leader: boolean) => void) => () => void;
+  /** Where registration publishes which policies the API server sends to Bylaw (policy status reads it). */
+  readonly states?: RegistrationStates;
   /** How often discovery is read again for kinds that appear later (CRDs); default 30 s. */
   readonly discoveryIntervalMs?: number;
 }
 
 const DISCOVERY_INTERVAL_MS = 30_000;
+
+/** The loaded policies without the refused ones, with a candidate (policy webhook) in place of its namesake. */
+function policiesToRegister(policies: readonly CompiledPolicy[], request: BuildRequest | undefined): CompiledPolicy[] {
+  const without = request?.without ?? new Set<string>();
+  const candidate = request?.candidate;
+  const replaced = candidate === undefined ? undefined : policyIdOf(candidate);
+  const kept = policies.filter((p) => {
+    const id = policyIdOf(p);
+    return !without.has(id) && id !== replaced;
+  });
+  return candidate === undefined ? kept : [...kept, candidate];
+}
 
 const PATHS: Readonly<Record<WebhookConfiguration["kind"], string>> = {
   ValidatingWebhookConfiguration: "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/",
@@ -132,17 +148,19 @@ export function setUpRegistration(
   const client = new KubeClient({ connection: conn.value });
   const kinds = new DiscoveredKinds(client);
   const registrar = new Registrar({
-    build: () => {
+    build: (request) => {
       const snapshot = o.source.current();
       if (snapshot.generation === 0) return undefined;
       return buildConfigurations(
-        snapshot.policies,
+        policiesToRegister(snapshot.policies, request),
         o.groups,
         { endpoint: o.plan.endpoint, caPem: o.tls.caPem(), ownNamespace: o.plan.ownNamespace },
         (s) => kinds.resolve(s),
       );
     },
-    apply: (c) => writer.apply(PATHS[c.kind] + encodeURIComponent(c.metadata.name), c),
+    apply: (c, options) => writer.apply(PATHS[c.kind] + encodeURIComponent(c.metadata.name), c, options),
+    read: (c) => client.getJson(PATHS[c.kind] + encodeURIComponent(c.metadata.name)),
+    ...(o.states !== undefined ? { states: o.states } : {}),
     isLeader: o.isLeader ?? (() => true),
     onLog: o.onLog,
     retryDelayMs: (failures) => Math.min(300_000, 1000 * 2 ** Math.min(failures - 1, 9)),

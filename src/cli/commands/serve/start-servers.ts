@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import {
   handleMutateBounded,
-  handlePolicyValidate,
+  handlePolicyValidateVetted,
   handleValidate,
   handleValidateBatch,
   parseReview,
@@ -81,7 +81,7 @@ export function admissionRoutes(
     routes.set(groupPath("mutate", group), (b) => handleMutateBounded(b, own, group));
     routes.set(groupPath("validate", group), (b) => handleValidate(b, own, group));
   }
-  routes.set("/policyvalidate", (b) => handlePolicyValidate(b, deps));
+  routes.set("/policyvalidate", (b) => handlePolicyValidateVetted(b, deps));
   // Accepted unchanged, as Kyverno does; a body that is not an AdmissionReview gets a 400 like on every other path.
   routes.set("/policymutate", (b) => {
     const parsed = parseReview(b);

@@ -1,0 +1,51 @@
+/**
+ * The policy webhook as `serve` runs it: after compiling, `vetPolicy` (the checks `serve` refuses a
+ * policy for at load, and whether the API server would accept its webhook) may deny it, with the
+ * field; a policy that does not compile is denied without asking.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { problem, type JsonObject } from "../../engine/index.js";
+import { clusterPolicy, podRule } from "../../../test/support/builders.js";
+import { handlePolicyValidateVetted } from "./index.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
+
+const rule = podRule("check", { message: "m", pattern: { metadata: { labels: { app: "?*" } } } });
+const review = (doc: JsonObject): JsonObject =>
+  reviewOf(doc, { resource: { group: "kyverno.io", version: "v1", resource: "clusterpolicies" } });
+
+describe("policyvalidate with vetPolicy", () => {
+  test("a problem vetPolicy finds denies the policy, naming the field; the warnings stay", async () => {
+    const fake = fakeDeps();
+    const asked: string[] = [];
+    const deps = {
+      ...fake.deps,
+      vetPolicy: (p: { name: string }) => {
+        asked.push(p.name);
+        return Promise.resolve([problem("spec.webhookConfiguration.matchConditions", "the API server refuses it")]);
+      },
+    };
+    const r = await handlePolicyValidateVetted(review(clusterPolicy("p", [rule])), deps);
+    assert.equal(r.status, 200);
+    if (r.status !== 200) return;
+    assert.equal(r.body.response.allowed, false);
+    assert.match(
+      r.body.response.status?.message ?? "",
+      /spec\.webhookConfiguration\.matchConditions: the API server refuses it/,
+    );
+    assert.equal(r.body.response.warnings?.length, 1, "Kyverno's deprecation notice");
+    assert.deepEqual(asked, ["p"]);
+    assert.equal(fake.admissions.length, 1, "recorded once");
+  });
+
+  test("no problem: allowed; a policy that does not compile is denied without asking", async () => {
+    const fake = fakeDeps();
+    let asked = 0;
+    const deps = { ...fake.deps, vetPolicy: () => (asked++, Promise.resolve([])) };
+    const ok = await handlePolicyValidateVetted(review(clusterPolicy("p", [rule])), deps);
+    assert.equal(ok.status === 200 && ok.body.response.allowed, true);
+    const bad = await handlePolicyValidateVetted(review(clusterPolicy("p", [{ name: "r" }])), deps);
+    assert.equal(bad.status === 200 && bad.body.response.allowed, false);
+    assert.equal(asked, 1);
+  });
+});
