@@ -202,6 +202,17 @@ export function timeoutProblems(policy: CompiledPolicy, groups: TimeoutGroups): 
   ];
 }
 
+/**
+ * With `--register` Bylaw writes its webhook configurations itself, so, as Kyverno, it serves every
+ * timeout a policy may ask for (1–30 s) and registers a group's webhooks only when a loaded policy
+ * is in it (empty groups are not written): no `--timeout-group` is needed.
+ */
+export function withEveryTimeout(groups: TimeoutGroups): TimeoutGroups {
+  const extra: number[] = [];
+  for (let n = MIN_TIMEOUT_SECONDS; n <= MAX_TIMEOUT_SECONDS; n++) if (n !== groups.defaultSeconds) extra.push(n);
+  return { ...groups, extra };
+}
+
 /** Checks `--timeout-seconds` and `--timeout-group` values; a message naming the flag, or undefined. */
 export function checkTimeoutGroups(groups: TimeoutGroups): string | undefined {
   if (!isValidTimeout(groups.defaultSeconds))

@@ -6,7 +6,7 @@ import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
 import { buildConfigurations, MATCH_CONDITIONS, OWN_OBJECTS_CONDITION } from "./build-configurations.js";
 import type { RegistrationTarget, RuleWithOperations, Webhook } from "./types.js";
-import type { TimeoutGroups } from "../admission/webhook-groups.js";
+import { timeoutProblems, type TimeoutGroups, withEveryTimeout } from "../admission/webhook-groups.js";
 
 const engine = createEngine(fakePorts());
 const compile = (doc: JsonObject): CompiledPolicy => {
@@ -215,6 +215,21 @@ describe("registration: webhooks per failurePolicy and timeout group", () => {
     assert.equal(w.timeoutSeconds, 20);
     assert.equal(w.clientConfig.service?.path, "/validate/fail/timeout-20s");
     assert.equal(c.validating.webhooks.length, 1);
+  });
+
+  test("with --register every timeout is served: a 30 s policy gets its group's webhook, and no empty group is written", () => {
+    const groups = withEveryTimeout({ defaultSeconds: 10, extra: [], fineGrained: true });
+    const p = policy([rule(kinds("Pod"))], { webhookTimeoutSeconds: 30 });
+    assert.deepEqual(timeoutProblems(p, groups), [], "no --timeout-group needed");
+    const c = build([p, policy([rule(kinds("Pod"))], {}, "plain")], service, groups);
+    assert.deepEqual(c.validating.webhooks.map((w) => [w.name, w.timeoutSeconds]).sort(), [
+      ["validate.bylaw.svc-fail", 10],
+      ["validate.bylaw.svc-fail-timeout-30s", 30],
+    ]);
+    assert.equal(
+      only(c.validating.webhooks, "validate.bylaw.svc-fail-timeout-30s").clientConfig.service?.path,
+      "/validate/fail/timeout-30s",
+    );
   });
 
   test("no policies: the resource configurations hold no webhooks; the policy webhook stays", () => {

@@ -16,6 +16,7 @@ import {
   DEFAULT_TIMEOUT_SECONDS,
   timeoutProblems,
   type TimeoutGroups,
+  withEveryTimeout,
 } from "../../../server/admission/webhook-groups.js";
 import { ownWebhookProblems } from "../../../server/registration/own-webhook-problems.js";
 import { operationProblems } from "../../../server/registration/operation-problems.js";
@@ -120,13 +121,15 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (typeof parsedNumbers === "string") return usage(parsedNumbers);
   const numbers = parsedNumbers;
   // With --register, a policy with webhookConfiguration.matchConditions gets its own webhook (fineGrained).
-  const groups: TimeoutGroups = {
+  const declared: TimeoutGroups = {
     defaultSeconds: numbers["timeout-seconds"] ?? DEFAULT_TIMEOUT_SECONDS,
     extra: (values["timeout-group"] ?? []).map(Number),
     ...(values.register === true ? { fineGrained: true } : {}),
   };
-  const badGroups = checkTimeoutGroups(groups);
+  const badGroups = checkTimeoutGroups(declared);
   if (badGroups !== undefined) return usage(badGroups);
+  // With --register every timeout is served, and registered once a policy asks for it.
+  const groups = values.register === true ? withEveryTimeout(declared) : declared;
   const level = values["log-level"] ?? "info";
   if (!isLogLevel(level))
     return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);

@@ -133,7 +133,9 @@ Flags:
       --timeout-group N       a further registered webhook timeout, 1-30 (repeatable): policies whose
                               webhookConfiguration.timeoutSeconds (or webhookTimeoutSeconds) is N are served
                               on /validate/fail/timeout-Ns and the like. A policy whose timeout has no group
-                              makes the policy set invalid (it would never be evaluated)
+                              makes the policy set invalid (it would never be evaluated). Not needed with
+                              --register: then every timeout is served, and its webhooks are registered
+                              as soon as a policy asks for it, as Kyverno does
       --eval-workers N        worker threads where a review too heavy for its batch finishes, off the main
                               thread, so liveness and other reviews stay answered (default 1; 0: finish it
                               on the main thread after its batch is answered)
