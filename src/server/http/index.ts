@@ -6,3 +6,4 @@ export type { HandlerResult, RouteHandler, BatchRouteHandler } from "./types.js"
 export { DEFAULT_MAX_CONNECTIONS } from "./webhook-server.js";
 
 export { heapBudgetBytes, watchMemoryPressure } from "./memory-pressure.js";
+export { DEFAULT_JSON_LIMITS, type JsonLimits } from "./json-limits.js";

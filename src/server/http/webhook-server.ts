@@ -11,6 +11,7 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_TLS_POLICY } from "../tls/tls-policy.js";
 import { trackConnections, type ConnectionTracker } from "./connection-tracker.js";
 import { InFlightBudget } from "./in-flight-budget.js";
+import { DEFAULT_JSON_LIMITS, jsonOverLimits } from "./json-limits.js";
 import { parseJson } from "./json-syntax-error.js";
 import { discardRest, readBody, type BodyRead } from "./request-body.js";
 import { errorPayload, sendJson } from "./respond.js";
@@ -300,12 +301,12 @@ class Exchanges {
     const bodies: unknown[] = [];
     const owners: Waiting[] = [];
     for (const w of taken) {
-      const parsed = parseJson(w.text);
+      const parsed = this.parse(w.text);
       if (parsed.ok) {
         bodies.push(parsed.value);
         owners.push(w);
       } else {
-        this.answer(w.ex, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+        this.answer(w.ex, parsed.status, errorPayload(parsed.message));
       }
     }
     if (owners.length === 0) return;
@@ -329,6 +330,16 @@ class Exchanges {
     });
   }
 
+  /** The body's value; or 413 when it would cost more than the JSON limits once parsed (checked first, on the text), 400 when it is not JSON. */
+  private parse(text: string): { ok: true; value: unknown } | { ok: false; status: number; message: string } {
+    const over = jsonOverLimits(text, this.options.jsonLimits ?? DEFAULT_JSON_LIMITS);
+    if (over !== undefined) return { ok: false, status: 413, message: `${over}; it was not parsed` };
+    const parsed = parseJson(text);
+    return parsed.ok
+      ? parsed
+      : { ok: false, status: 400, message: `the request body is not valid JSON: ${parsed.message}` };
+  }
+
   private handleSafely(ex: Exchange, handler: RouteHandler, body: BodyRead): void {
     try {
       this.withBody(ex, handler, body);
@@ -344,8 +355,8 @@ class Exchanges {
       const size = body.declared === undefined ? "more than" : `${body.declared} bytes, over`;
       return this.reject(ex, 413, `the request body is ${size} the limit of ${this.maxBodyBytes} bytes`);
     }
-    const parsed = parseJson(body.text);
-    if (!parsed.ok) return this.answer(ex, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+    const parsed = this.parse(body.text);
+    if (!parsed.ok) return this.answer(ex, parsed.status, errorPayload(parsed.message));
     let returned: ReturnType<RouteHandler>;
     try {
       returned = handler(parsed.value);

@@ -134,6 +134,7 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
     batchRoutes: admissionBatchRoutes(o.deps, o.groups),
     health: { live: () => true, ready: () => o.source.readiness() },
     maxBodyBytes: o.maxBodyBytes,
+    jsonLimits: o.bounds.jsonLimits,
     maxConnections: o.bounds.maxConnections,
     maxInFlightBytes: o.bounds.maxInFlightBytes,
     overloaded: () => pressure.reason(),

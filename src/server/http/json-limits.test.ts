@@ -1,0 +1,58 @@
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { DEFAULT_JSON_LIMITS, jsonOverLimits, type JsonLimits } from "./json-limits.js";
+
+const small: JsonLimits = { maxDepth: 3, maxEntries: 3, maxValues: 10 };
+
+describe("jsonOverLimits", () => {
+  test("a body within every limit passes, exactly at each limit too", () => {
+    assert.equal(jsonOverLimits('{"a":[1,2,3],"b":{"c":{"d":null}}}', small), undefined);
+    assert.equal(jsonOverLimits("[[[]]]", small), undefined);
+    assert.equal(jsonOverLimits('{"a":1,"b":2,"c":3}', small), undefined);
+    assert.equal(jsonOverLimits("[1,2,[3,4,5]]", small), undefined);
+  });
+
+  test("depth: one level more than the limit is refused, naming the flag", () => {
+    assert.match(jsonOverLimits("[[[[]]]]", small) ?? "", /more than 3 levels deep \(--max-json-depth\)/);
+    assert.match(jsonOverLimits('{"a":{"b":{"c":{}}}}', small) ?? "", /levels deep/);
+    assert.match(jsonOverLimits("[".repeat(1_000_000), DEFAULT_JSON_LIMITS) ?? "", /1000 levels deep/);
+  });
+
+  test("entries: an array of more items or an object of more members than the limit is refused", () => {
+    assert.match(jsonOverLimits("[1,2,3,4]", small) ?? "", /more than 3 entries \(--max-json-entries\)/);
+    assert.match(jsonOverLimits('{"a":1,"b":2,"c":3,"d":4}', small) ?? "", /more than 3 entries/);
+    assert.match(jsonOverLimits('[{},[],"x",{"y":[]}]', small) ?? "", /more than 3 entries/);
+    // The members of an object count once each, key and value together; nested values count in their own container.
+    assert.equal(jsonOverLimits('{"a":{"x":1,"y":2},"b":[1,2],"c":"3"}', { ...small, maxValues: 100 }), undefined);
+  });
+
+  test("values: every object, array, string, number and literal counts once; keys do not", () => {
+    const limits: JsonLimits = { maxDepth: 10, maxEntries: 100, maxValues: 6 };
+    assert.equal(jsonOverLimits('{"a":[true,false,null],"b":-1.5e3}', limits), undefined);
+    assert.match(jsonOverLimits('{"a":[true,false,null],"b":-1.5e3,"c":""}', limits) ?? "", /more than 6 JSON values/);
+  });
+
+  test("brackets, commas and colons inside strings, escaped quotes included, are not counted", () => {
+    const text = JSON.stringify({ s: '[[[[,,,,:{{{"\\"]]]', t: "\\", u: 'x\\"[[[[' });
+    assert.equal(jsonOverLimits(text, small), undefined);
+  });
+
+  test("text that is not JSON is left to JSON.parse; an unterminated string ends the scan", () => {
+    assert.equal(jsonOverLimits("]]]}}}", small), undefined);
+    assert.equal(jsonOverLimits('["abc', small), undefined);
+    assert.equal(jsonOverLimits("", small), undefined);
+  });
+
+  test("the defaults: a 60,000-container Pod is refused; a review of two large ordinary objects is not", () => {
+    const containers = Array.from({ length: 60_000 }, (_, i) => ({ name: `c${i}`, image: "nginx" }));
+    assert.match(jsonOverLimits(JSON.stringify({ spec: { containers } })) ?? "", /more than 50000 entries/);
+    const data = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`key-${i}`, "v".repeat(100)]));
+    const review = { request: { object: { data }, oldObject: { data } } };
+    assert.equal(jsonOverLimits(JSON.stringify(review)), undefined);
+  });
+
+  test("the defaults bound dense bodies: a million empty objects, however they are split", () => {
+    const wide = `[${Array.from({ length: 25 }, () => `[${"{},".repeat(40_000)}{}]`).join(",")}]`;
+    assert.match(jsonOverLimits(wide) ?? "", /more than 1000000 JSON values/);
+  });
+});
