@@ -109,9 +109,17 @@ export interface MetricsServerOptions {
   readonly port?: number;
   readonly render: () => Promise<{ contentType: string; body: string }>;
   readonly onError?: (error: unknown) => void;
+  /** Serve HTTPS with this certificate (the webhook's); plain HTTP without. */
+  readonly tls?: TlsMaterial;
+  /** Asked with each request's Authorization header before /metrics is rendered; without it, every request is served. */
+  readonly authorize?: (
+    authorization: string | undefined,
+  ) => Promise<{ ok: true } | { ok: false; status: 401 | 403 | 503; message: string }>;
 }
 
 export interface MetricsServer {
   listen(): Promise<{ port: number }>;
+  /** With `tls`: serve a new certificate to new connections. */
+  setTls(tls: TlsMaterial): void;
   close(): Promise<void>;
 }

@@ -34,6 +34,7 @@ import {
 } from "./live-context-setup.js";
 import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
+import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags.js";
 import { HA_FLAG_OPTIONS, setUpHa } from "./ha-setup.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
@@ -75,6 +76,7 @@ const SERVE_FLAG_OPTIONS = {
   "eval-workers": { type: "string", default: "1" },
   "log-level": { type: "string", default: "info" },
   ...RESOURCE_FLAG_OPTIONS,
+  ...METRICS_AUTH_FLAG_OPTIONS,
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
@@ -132,6 +134,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!bounds.ok) return usage(bounds.error);
   const plan = registrationPlan(values, process.env);
   if (!plan.ok) return usage(plan.error);
+  const metricsAuth = metricsOff ? { ok: true as const, value: undefined } : metricsAuthFrom(values);
+  if (!metricsAuth.ok) return usage(metricsAuth.error);
   const logger = createLogger({ level });
   // --leader-elect, --tls-secret: the Lease and the shared certificate Secret (ha-setup.ts).
   const ha = await setUpHa(values, (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`));
@@ -275,6 +279,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     registry,
     logger,
     bounds: bounds.value,
+    metricsAuth: metricsAuth.value,
   });
   logger.info(
     {

@@ -20,7 +20,8 @@ Endpoints (HTTPS):
   POST /policyvalidate                              ClusterPolicy/Policy admission checks and warnings
   POST /policymutate                                accepted unchanged (as Kyverno)
   GET  /health/liveness, /health/readiness
-  GET  /metrics                                     on --metrics-port (plain HTTP)
+  GET  /metrics                                     on --metrics-port (plain HTTP; with --metrics-auth token, HTTPS
+                                                    and a bearer token allowed to get /metrics)
 
 Flags:
       --policies DIR          ClusterPolicy/Policy, ValidatingPolicy and PolicyException (kyverno.io/v2, and
@@ -126,6 +127,12 @@ Flags:
       --host ADDR             listen address (default 0.0.0.0)
       --port N                HTTPS port (default 9443)
       --metrics-port N        metrics port (default 8000; 0 picks a free port; off disables)
+      --metrics-auth MODE     none (default: plain HTTP, anyone who reaches the port) or token: HTTPS with the
+                              serving certificate, and only a bearer token the API server accepts
+                              (TokenReview) for a user allowed to get the nonResourceURL /metrics
+                              (SubjectAccessReview), as kube-rbac-proxy; 401/403 otherwise. /metrics names
+                              namespaces and policies. Needs the API server and create on tokenreviews and
+                              subjectaccessreviews
       --timeout-seconds N     the default webhook timeout, 1-30 (default 10): the timeout of /validate/fail,
                               /validate/ignore, /mutate/fail and /mutate/ignore, and of policies that set
                               none. A review gets 80% of its webhook's timeout, then answers per the
