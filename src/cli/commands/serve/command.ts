@@ -35,6 +35,7 @@ import {
 import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags.js";
+import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";
 import { HA_FLAG_OPTIONS, setUpHa } from "./ha-setup.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
@@ -77,6 +78,7 @@ const SERVE_FLAG_OPTIONS = {
   "log-level": { type: "string", default: "info" },
   ...RESOURCE_FLAG_OPTIONS,
   ...METRICS_AUTH_FLAG_OPTIONS,
+  ...POLICY_BUDGET_FLAG_OPTIONS,
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
@@ -136,6 +138,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!plan.ok) return usage(plan.error);
   const metricsAuth = metricsOff ? { ok: true as const, value: undefined } : metricsAuthFrom(values);
   if (!metricsAuth.ok) return usage(metricsAuth.error);
+  const namespaceBudget = namespaceBudgetFrom(values);
+  if (!namespaceBudget.ok) return usage(namespaceBudget.error);
   const logger = createLogger({ level });
   // --leader-elect, --tls-secret: the Lease and the shared certificate Secret (ha-setup.ts).
   const ha = await setUpHa(values, (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`));
@@ -197,6 +201,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
               live,
               cacheMiB: numbers["cluster-cache-mib"] ?? 128,
               exceptions: exceptions.value.scope,
+              namespaceBudget: namespaceBudget.value,
               ...(elector !== undefined
                 ? { isLeader: () => elector.isLeader(), onLeaderChange: (l) => elector.onChange(l) }
                 : {}),

@@ -68,6 +68,14 @@ Flags:
                               Needs list and watch on those resources. Reviews finish on the main thread
                               (no evaluation workers)
       --kubeconfig FILE       the kubeconfig for --cluster (implies --cluster)
+      --max-policies-per-namespace N
+                              policies from the cluster served per namespace, Policy and the namespaced
+                              policies.kyverno.io kinds together (default 100); ClusterPolicies and the
+                              cluster-scoped kinds have no such budget and load first
+      --max-policy-bytes-per-namespace SIZE
+                              bytes of policy spec served per namespace (default 1Mi). Within a namespace the
+                              policies created first are served; one past either budget is not compiled,
+                              and its status is Ready False with the reason
       --cluster-cache-mib N   memory budget of each watched resource's cache (default 128); a cache over it
                               is dropped, and rules that read it are errors
       --register              write Bylaw's own webhook configurations (server-side apply, field manager
