@@ -1,6 +1,6 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_JSON_LIMITS, jsonOverLimits, type JsonLimits } from "./json-limits.js";
+import { DEFAULT_JSON_LIMITS, jsonOverLimits, scanJson, type JsonLimits } from "./json-limits.js";
 
 const small: JsonLimits = { maxDepth: 3, maxEntries: 3, maxValues: 10 };
 
@@ -54,5 +54,13 @@ describe("jsonOverLimits", () => {
   test("the defaults bound dense bodies: a million empty objects, however they are split", () => {
     const wide = `[${Array.from({ length: 25 }, () => `[${"{},".repeat(40_000)}{}]`).join(",")}]`;
     assert.match(jsonOverLimits(wide) ?? "", /more than 1000000 JSON values/);
+  });
+
+  test("a body within the limits comes with an estimate of its parsed size, which grows with objects far more than with text", () => {
+    const objects = scanJson(`[${"{},".repeat(9_999)}{}]`);
+    const text = scanJson(JSON.stringify("x".repeat(30_000)));
+    assert.equal(objects.over, undefined);
+    assert.ok(objects.parsedBytes >= 10_000 * 80, String(objects.parsedBytes));
+    assert.ok(text.parsedBytes < 100, String(text.parsedBytes));
   });
 });

@@ -109,6 +109,28 @@ describe("JSON limits", () => {
   });
 });
 
+describe("what a parsed body takes", () => {
+  test("a body's parsed size is charged to the in-flight budget: alone it is served, beside a held one past the budget 503", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const port = await start({ maxInFlightBytes: 300_000, maxBodyBytes: 100_000 }, async () => {
+      if (++calls === 1) await held;
+      return { status: 200, body: { ok: true } };
+    });
+    const dense = `[${"{},".repeat(9_999)}{}]`; // 30 KB of text, about 1 MB parsed
+    const first = send(port, cert.caCert, { path: "/validate/fail", headers: json, body: "[1]" });
+    await new Promise((r) => setTimeout(r, 100)); // the first review is held in its handler
+    const refused = await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: dense });
+    assert.equal(refused.status, 503);
+    assert.match((refused.json as { error: string }).error, /would take about \d+ more once parsed/);
+    assert.equal(refused.headers["retry-after"], "1");
+    release();
+    assert.equal((await first).status, 200);
+    assert.equal((await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: dense })).status, 200);
+  });
+});
+
 describe("memory pressure", () => {
   test("while overloaded() gives a reason, reviews are answered 503 with it; health paths still answer", async () => {
     let reason: string | undefined = "heap 120 MiB of 128 MiB";
