@@ -43,9 +43,11 @@ describe("jsonOverLimits", () => {
     assert.equal(jsonOverLimits("", small), undefined);
   });
 
-  test("the defaults: a 60,000-container Pod is refused; a review of two large ordinary objects is not", () => {
-    const containers = Array.from({ length: 60_000 }, (_, i) => ({ name: `c${i}`, image: "nginx" }));
-    assert.match(jsonOverLimits(JSON.stringify({ spec: { containers } })) ?? "", /more than 50000 entries/);
+  test("the defaults: a 180,000-container Pod is refused; a 100,000-container one and a review of two large ordinary objects are not", () => {
+    const pod = (n: number): string =>
+      JSON.stringify({ spec: { containers: Array.from({ length: n }, (_, i) => ({ name: `c${i}`, image: "i" })) } });
+    assert.match(jsonOverLimits(pod(180_000)) ?? "", /more than 150000 entries/);
+    assert.equal(jsonOverLimits(pod(100_000)), undefined);
     const data = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`key-${i}`, "v".repeat(100)]));
     const review = { request: { object: { data }, oldObject: { data } } };
     assert.equal(jsonOverLimits(JSON.stringify(review)), undefined);

@@ -11,7 +11,7 @@
 export interface JsonLimits {
   /** Arrays and objects open at once (default 1,000). */
   readonly maxDepth: number;
-  /** Items of one array or members of one object (default 50,000). */
+  /** Items of one array or members of one object (default 150,000). */
   readonly maxEntries: number;
   /** Values in the whole body: every object, array, string, number, true, false and null (default 1,000,000). */
   readonly maxValues: number;
@@ -19,14 +19,14 @@ export interface JsonLimits {
 
 /**
  * The defaults cover what the API server sends. Its request limit is 3 MiB per object and a review
- * carries at most `object` and `oldObject`; typical Kubernetes JSON spends 15-30 bytes per value, so
- * a review of two 3 MiB objects holds 200,000-400,000 values, and no built-in kind nests past a few
- * dozen levels or lists 50,000 of anything (EndpointSlices hold 1,000 endpoints, a Pod's containers
- * are few). Go's decoder, the API server's, stops at 10,000 levels; deeper than 1,000 levels V8's
- * `JSON.stringify` and `structuredClone` already run out of stack, so Bylaw could not answer such a
- * review anyway.
+ * carries at most `object` and `oldObject`. Typical Kubernetes JSON spends 15-30 bytes per value, so
+ * a review of two 3 MiB objects holds 200,000-400,000 values. A list of objects of two short fields
+ * each (`{"name":"c1","image":"i"}`) fits about 120,000 times in 3 MiB: a 100,000-container, 3 MB
+ * Pod passes, a 180,000-container one (which the API server would refuse) does not. Go's decoder,
+ * the API server's, stops at 10,000 levels; deeper than 1,000 levels V8's `JSON.stringify` and
+ * `structuredClone` already run out of stack, so Bylaw could not answer such a review anyway.
  */
-export const DEFAULT_JSON_LIMITS: JsonLimits = { maxDepth: 1_000, maxEntries: 50_000, maxValues: 1_000_000 };
+export const DEFAULT_JSON_LIMITS: JsonLimits = { maxDepth: 1_000, maxEntries: 150_000, maxValues: 1_000_000 };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -154,7 +154,7 @@ Flags:
                               on the main thread after its batch is answered)
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
       --max-json-depth N      arrays and objects a request body may nest (default 1000)
-      --max-json-entries N    items of one array or members of one object a body may hold (default 50000)
+      --max-json-entries N    items of one array or members of one object a body may hold (default 150000)
       --max-json-values N     values a body may hold in all (default 1000000); the three are counted on the
                               text before it is parsed, and a body past one is answered 413 with the reason
       --grace-seconds N       on SIGTERM, time in-flight reviews get to finish (default 15)
