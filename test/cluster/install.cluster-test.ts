@@ -34,8 +34,13 @@ const current = (): Cluster => started(cluster);
 
 const kubectlOk = (args: readonly string[], input?: string): Promise<string> => kubectlIn(current(), args, input);
 
-async function kustomize(dir: string): Promise<string> {
-  return kubectlOk(["kustomize", join(root, dir)]);
+/** The API server's address here, set as an overlay sets it in the base's NetworkPolicy (deploy/README.md, "NetworkPolicy"). */
+const API_SERVER_CIDR = "127.0.0.1/32";
+
+/** `kubectl kustomize DIR`, with the NetworkPolicy's API server addresses set unless `unset`. */
+async function kustomize(dir: string, unset = false): Promise<string> {
+  const text = await kubectlOk(["kustomize", join(root, dir)]);
+  return unset ? text : text.replaceAll("API_SERVER_CIDR_PLACEHOLDER", API_SERVER_CIDR);
 }
 
 async function helmTemplate(args: readonly string[]): Promise<string> {
@@ -116,8 +121,15 @@ describe("install: deploy/ and charts/bylaw on a real API server", { timeout: bu
       ["apply", "--server-side", "-f", "-", "-l", "pod-security.kubernetes.io/enforce=restricted"],
       rendered,
     );
+    const unset = await current().kubectl(
+      ["apply", "--server-side", "--dry-run=server", "-f", "-"],
+      await kustomize("deploy/base", true),
+    );
+    assert.notEqual(unset.code, 0, "the base's NetworkPolicy is refused until the API server's addresses are set");
+    assert.match(unset.stderr, /NetworkPolicy[\s\S]*API_SERVER_CIDR_PLACEHOLDER|invalid CIDR/i, unset.stderr);
     const out = await kubectlOk(["apply", "--server-side", "--dry-run=server", "-f", "-"], rendered);
     assert.match(out, /deployment\.apps\/bylaw serverside-applied \(server dry run\)/);
+    assert.match(out, /networkpolicy\.networking\.k8s\.io\/bylaw serverside-applied \(server dry run\)/);
     assert.match(
       out,
       /validatingwebhookconfiguration\.admissionregistration\.k8s\.io\/bylaw-resource-validating-webhook-cfg serverside-applied \(server dry run\)/,
@@ -129,7 +141,7 @@ describe("install: deploy/ and charts/bylaw on a real API server", { timeout: bu
   });
 
   test("the Helm chart's defaults, and its options, pass --dry-run=server", async () => {
-    const defaults = await helmTemplate([]);
+    const defaults = await helmTemplate(["--set-json", `networkPolicy.apiServerCIDRs=["${API_SERVER_CIDR}"]`]);
     const out = await kubectlOk(["apply", "--server-side", "--dry-run=server", "-f", "-"], defaults);
     assert.match(out, /deployment\.apps\/bylaw serverside-applied \(server dry run\)/);
     assert.match(out, /clusterrole\.rbac\.authorization\.k8s\.io\/bylaw:admission-controller serverside-applied/);

@@ -10,7 +10,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, describe, test } from "node:test";
-import { byIdentity, helm, helmMissing, helmTemplate, helmTemplateError, identity } from "./helm.js";
+import {
+  byIdentity,
+  helm,
+  helmMissing,
+  helmTemplate,
+  helmTemplateError,
+  identity,
+  TEST_API_SERVER_CIDR,
+} from "./helm.js";
 import { at, byKind, flag, kubectlMissing, list, one, render, repoRoot, type Manifest } from "./render.js";
 
 const SKIP = helmMissing() ?? kubectlMissing();
@@ -39,6 +47,13 @@ function kustomize(components: readonly string[], extra = ""): Manifest[] {
   }
 }
 
+/** The manifests with the NetworkPolicy's placeholder replaced by TEST_API_SERVER_CIDR. */
+function withApiServer(manifests: readonly Manifest[]): Manifest[] {
+  return JSON.parse(
+    JSON.stringify(manifests).replaceAll("API_SERVER_CIDR_PLACEHOLDER", TEST_API_SERVER_CIDR),
+  ) as Manifest[];
+}
+
 function sameObject(
   helmRender: readonly Manifest[],
   kustomizeRender: readonly Manifest[],
@@ -52,7 +67,8 @@ function sameObject(
 }
 
 describe("charts/bylaw", { skip: SKIP ?? false }, () => {
-  const base = SKIP === undefined ? render(join(root, "deploy", "base")) : [];
+  // The base with the API server's addresses set in its NetworkPolicy, as an overlay sets them.
+  const base = SKIP === undefined ? withApiServer(render(join(root, "deploy", "base"))) : [];
   const defaults = SKIP === undefined ? helmTemplate() : [];
 
   test("helm lint --strict passes", () => {
@@ -81,7 +97,16 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
         readFileSync(join(root, "deploy", "crds", f), "utf8"),
         f,
       );
-    const rendered = helm(["template", "bylaw", chart, "-n", "bylaw", "--include-crds"]);
+    const rendered = helm([
+      "template",
+      "bylaw",
+      chart,
+      "-n",
+      "bylaw",
+      "--include-crds",
+      "--set-json",
+      `networkPolicy.apiServerCIDRs=["${TEST_API_SERVER_CIDR}"]`,
+    ]);
     const names = [...rendered.matchAll(/^kind: CustomResourceDefinition\n(?:.*\n)*?\s{2}name: (\S+)$/gm)].map(
       (m) => m[1],
     );
@@ -157,11 +182,23 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
     const want = kustomize(["servicemonitor", "metrics-nodeport"]);
     sameObject(out, want, "ServiceMonitor", "bylaw");
     sameObject(out, want, "Service", "bylaw-metrics");
+    // With the ServiceMonitor, /metrics needs a token (--metrics-auth token) and the RBAC for it, as in the component.
+    sameObject(out, want, "ClusterRole", "bylaw:admission-controller:metrics-auth");
+    sameObject(out, want, "ClusterRole", "bylaw:metrics-reader");
+    sameObject(out, want, "ClusterRoleBinding", "bylaw:metrics-reader");
+    const args = (ms: readonly Manifest[]): unknown[] =>
+      list(at(one(ms, "Deployment", "bylaw"), "spec", "template", "spec", "containers", 0, "args"));
+    assert.deepEqual(args(want).slice(-2), ["--metrics-auth", "token"]);
+    const outArgs = args(out);
+    assert.equal(outArgs[outArgs.indexOf("--metrics-auth") + 1], "token");
+    assert.ok(!args(defaults).includes("--metrics-auth"), "plain /metrics without the ServiceMonitor");
+    const tokenOnly = args(helmTemplate({ "metrics.auth": "token" }));
+    assert.equal(tokenOnly[tokenOnly.indexOf("--metrics-auth") + 1], "token");
     assert.deepEqual(byKind(defaults, "ServiceMonitor"), [], "off by default");
     assert.deepEqual(byKind(defaults, "Service", "bylaw-metrics"), [], "off by default");
   });
 
-  test("networkPolicy: the kustomize component with the overlay's addresses", () => {
+  test("networkPolicy: on by default, the base's with the overlay's addresses; the API server's addresses are required", () => {
     const out = helmTemplate({
       networkPolicy: {
         enabled: true,
@@ -171,8 +208,16 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
       },
     });
     sameObject(out, render(join(root, "deploy", "overlays", "example")), "NetworkPolicy", "bylaw");
-    assert.deepEqual(byKind(defaults, "NetworkPolicy"), [], "off by default");
-    assert.match(helmTemplateError({ "networkPolicy.enabled": true }) ?? "", /networkPolicy\.apiServerCIDRs/);
+    assert.equal(byKind(defaults, "NetworkPolicy").length, 1, "on by default");
+    assert.match(
+      helmTemplateError({ "networkPolicy.apiServerCIDRs": [] }) ?? "",
+      /networkPolicy\.apiServerCIDRs is required[\s\S]*kubectl get endpointslices[\s\S]*networkPolicy\.enabled=false/,
+    );
+    assert.deepEqual(
+      byKind(helmTemplate({ "networkPolicy.enabled": false, "networkPolicy.apiServerCIDRs": [] }), "NetworkPolicy"),
+      [],
+      "enabled: false goes without, and needs no addresses",
+    );
     const serviceCalls = { to: [{ ipBlock: { cidr: "10.0.0.0/8" } }], ports: [{ port: 8443, protocol: "TCP" }] };
     const withEgress = one(
       helmTemplate({ networkPolicy: { enabled: true, apiServerCIDRs: ["192.0.2.0/28"], extraEgress: [serviceCalls] } }),
@@ -386,6 +431,8 @@ describe("charts/bylaw packaging", { skip: SKIP ?? false }, () => {
       "bylaw",
       "--set-json",
       'policySets=[{"name":"pss-restricted"}]',
+      "--set-json",
+      `networkPolicy.apiServerCIDRs=["${TEST_API_SERVER_CIDR}"]`,
     ]);
     const fromFolder = helm([
       "template",
@@ -395,6 +442,8 @@ describe("charts/bylaw packaging", { skip: SKIP ?? false }, () => {
       "bylaw",
       "--set-json",
       'policySets=[{"name":"pss-restricted"}]',
+      "--set-json",
+      `networkPolicy.apiServerCIDRs=["${TEST_API_SERVER_CIDR}"]`,
     ]);
     assert.equal(fromPackage, fromFolder);
   });

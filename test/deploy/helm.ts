@@ -54,9 +54,22 @@ export function helm(args: readonly string[]): string {
   });
 }
 
-/** `helm template bylaw charts/bylaw -n bylaw` with --set-json values; CRDs are not rendered. */
+/**
+ * The API server's addresses the tests give the NetworkPolicy, which is on by default and needs
+ * them (the example overlay's, so that the chart's render and the overlay's compare).
+ */
+export const TEST_API_SERVER_CIDR = "192.0.2.0/28";
+
+/**
+ * `helm template bylaw charts/bylaw -n bylaw` with --set-json values; CRDs are not rendered.
+ * networkPolicy.apiServerCIDRs is TEST_API_SERVER_CIDR unless the values set it (or networkPolicy).
+ */
 export function helmTemplate(values: Record<string, unknown> = {}): Manifest[] {
-  const sets = Object.entries(values).flatMap(([k, v]) => ["--set-json", `${k}=${JSON.stringify(v)}`]);
+  const sets = [
+    "--set-json",
+    `networkPolicy.apiServerCIDRs=${JSON.stringify([TEST_API_SERVER_CIDR])}`,
+    ...Object.entries(values).flatMap(([k, v]) => ["--set-json", `${k}=${JSON.stringify(v)}`]),
+  ];
   return parseYaml(helm(["template", "bylaw", join(repoRoot(), "charts", "bylaw"), "--namespace", "bylaw", ...sets]));
 }
 

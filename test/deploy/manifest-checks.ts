@@ -54,9 +54,10 @@ export function checkCommon(manifests: readonly Manifest[]): void {
 
 const READS = ["get", "list", "watch"];
 /** Writes allowed on any resource a rule names; everything else needs a resourceNames list. */
-/** (A SubjectAccessReview is an answer, not a stored object.) */
+/** (A SubjectAccessReview or TokenReview is an answer, not a stored object.) */
 const FREE_WRITES = new Set([
   "subjectaccessreviews",
+  "tokenreviews",
   "events",
   "leases",
   "updaterequests",

@@ -1,7 +1,8 @@
 /**
- * deploy/components/networkpolicy: only the API server reaches the webhook port and only
- * Prometheus the metrics port; no rule is open to every source, and the only egress is to the API
- * server. The component alone carries a placeholder that is not a CIDR, so it cannot be applied unset.
+ * deploy/base/networkpolicy.yaml, part of the default install: only the API server reaches the
+ * webhook port and only Prometheus the metrics port; no rule is open to every source, and the only
+ * egress is to the API server. The base alone carries a placeholder that is not a CIDR, so it cannot
+ * be applied until an overlay sets the API server's addresses; components/without-networkpolicy removes it.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +18,7 @@ function rules(policy: Manifest, port: number): unknown[] {
   return list(at(policy, "spec", "ingress")).filter((r) => list(at(r, "ports")).some((p) => at(p, "port") === port));
 }
 
-describe("deploy/components/networkpolicy", { skip: SKIP ?? false }, () => {
+describe("the base's NetworkPolicy", { skip: SKIP ?? false }, () => {
   test("in the example overlay: 9443 from the API server's CIDR only, 8000 from Prometheus only, no open rule, egress to the API server only", () => {
     const policy = one(render(join(root, "deploy", "overlays", "example")), "NetworkPolicy", "bylaw");
     const ingress = list(at(policy, "spec", "ingress"));
@@ -46,7 +47,15 @@ describe("deploy/components/networkpolicy", { skip: SKIP ?? false }, () => {
     ]);
   });
 
-  test("without an overlay's CIDR, the webhook rule keeps a placeholder that is not a CIDR", () => {
+  test("the base renders it, and without an overlay's CIDR the rules keep a placeholder that is not a CIDR", () => {
+    const policy = one(render(join(root, "deploy", "base")), "NetworkPolicy", "bylaw");
+    const cidr = at(rules(policy, 9443)[0], "from", 0, "ipBlock", "cidr");
+    assert.equal(cidr, "API_SERVER_CIDR_PLACEHOLDER");
+    assert.doesNotMatch(String(cidr), /^[0-9a-f.:]+\/\d+$/);
+    assert.equal(at(policy, "spec", "egress", 0, "to", 0, "ipBlock", "cidr"), "API_SERVER_CIDR_PLACEHOLDER");
+  });
+
+  test("components/without-networkpolicy removes it, and nothing else", () => {
     const dir = mkdtempSync(join(tmpdir(), "bylaw-np-"));
     try {
       writeFileSync(
@@ -57,15 +66,16 @@ describe("deploy/components/networkpolicy", { skip: SKIP ?? false }, () => {
           "resources:",
           `  - ${relative(dir, join(root, "deploy", "base"))}`,
           "components:",
-          `  - ${relative(dir, join(root, "deploy", "components", "networkpolicy"))}`,
+          `  - ${relative(dir, join(root, "deploy", "components", "without-networkpolicy"))}`,
           "",
         ].join("\n"),
       );
-      const policy = one(render(dir), "NetworkPolicy", "bylaw");
-      const cidr = at(rules(policy, 9443)[0], "from", 0, "ipBlock", "cidr");
-      assert.equal(cidr, "API_SERVER_CIDR_PLACEHOLDER");
-      assert.doesNotMatch(String(cidr), /^[0-9a-f.:]+\/\d+$/);
-      assert.equal(at(policy, "spec", "egress", 0, "to", 0, "ipBlock", "cidr"), "API_SERVER_CIDR_PLACEHOLDER");
+      const without = render(dir);
+      assert.deepEqual(
+        without.filter((m) => m["kind"] === "NetworkPolicy"),
+        [],
+      );
+      assert.equal(without.length, render(join(root, "deploy", "base")).length - 1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import { createEngine, type JsonObject } from "../../src/engine/index.js";
 import { fakePorts } from "../support/fake-ports.js";
 import { checkCommon, containerPort, podOf, RBAC_KINDS } from "./manifest-checks.js";
-import { at, byKind, kubectlMissing, list, one, render, repoRoot, selects } from "./render.js";
+import { at, byKind, kubectlMissing, list, one, render, repoRoot, selects, type Manifest } from "./render.js";
 
 const SKIP = kubectlMissing();
 const root = repoRoot();
@@ -13,10 +13,30 @@ const root = repoRoot();
 describe("deploy/overlays/example", { skip: SKIP ?? false }, () => {
   const manifests = SKIP === undefined ? render(join(root, "deploy", "overlays", "example")) : [];
 
-  test("keeps the base's namespace rules and its RBAC unchanged", () => {
+  test("keeps the base's namespace rules and its RBAC, adding only the servicemonitor component's for --metrics-auth token", () => {
     checkCommon(manifests);
     const base = render(join(root, "deploy", "base"));
-    for (const kind of RBAC_KINDS) assert.deepEqual(byKind(manifests, kind), byKind(base, kind), kind);
+    const metricsAuth = ["bylaw:admission-controller:metrics-auth", "bylaw:metrics-reader"];
+    const own = (m: Manifest): boolean => metricsAuth.includes(String(at(m, "metadata", "name")));
+    for (const kind of RBAC_KINDS)
+      assert.deepEqual(
+        byKind(manifests, kind).filter((m) => !own(m)),
+        byKind(base, kind),
+        kind,
+      );
+    assert.deepEqual(
+      RBAC_KINDS.flatMap((kind) =>
+        byKind(manifests, kind)
+          .filter(own)
+          .map((m) => `${kind} ${String(at(m, "metadata", "name"))}`),
+      ),
+      [
+        "ClusterRole bylaw:admission-controller:metrics-auth",
+        "ClusterRole bylaw:metrics-reader",
+        "ClusterRoleBinding bylaw:metrics-reader",
+      ],
+    );
+    assert.deepEqual(list(at(podOf(manifests).container, "args")).slice(-2), ["--metrics-auth", "token"]);
     assert.equal(at(podOf(manifests).deployment, "spec", "replicas"), 3);
   });
 

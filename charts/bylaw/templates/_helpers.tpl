@@ -12,3 +12,14 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 app.kubernetes.io/name: bylaw
 app.kubernetes.io/component: admission-webhook
 {{- end -}}
+
+{{/* --metrics-auth: metrics.auth when set, else token with the ServiceMonitor (as deploy/components/servicemonitor) and none without. */}}
+{{- define "bylaw.metricsAuth" -}}
+{{- if .Values.metrics.auth -}}
+{{ .Values.metrics.auth }}
+{{- else if .Values.metrics.serviceMonitor.enabled -}}
+token
+{{- else -}}
+none
+{{- end -}}
+{{- end -}}

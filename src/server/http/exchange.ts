@@ -15,6 +15,8 @@ export interface Exchange {
   readonly res: ServerResponse;
   readonly route: string;
   readonly started: number;
+  /** Its share of the in-flight budget, for what it holds beyond its body (its parsed value). */
+  readonly ticket?: Ticket;
 }
 
 /** A complete body waiting for its path's batch run. */

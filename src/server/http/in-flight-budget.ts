@@ -22,6 +22,13 @@ export class InFlightBudget {
     return true;
   }
 
+  /** Takes `bytes` more for a request that holds `held` already, if they fit or if it is the only one holding any. */
+  takeMore(bytes: number, held: number): boolean {
+    if (this.used > held && this.used + bytes > this.maxBytes) return false;
+    this.used += bytes;
+    return true;
+  }
+
   give(bytes: number): void {
     this.used = Math.max(0, this.used - bytes);
   }

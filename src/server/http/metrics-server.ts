@@ -1,5 +1,10 @@
-/** Plain-HTTP `GET /metrics` for Prometheus, on its own port (8000 by default, as Kyverno). */
+/**
+ * `GET /metrics` for Prometheus, on its own port (8000 by default, as Kyverno): plain HTTP, or
+ * with `tls` HTTPS with the webhook's serving certificate, and with `authorize` only for requests
+ * it allows (a bearer token reviewed by the API server, see kube/metrics-access.ts).
+ */
 import { createServer } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorPayload, sendJson } from "./respond.js";
@@ -16,12 +21,12 @@ export function createMetricsServer(options: MetricsServerOptions): MetricsServe
       // keep serving
     }
   };
-  const server = createServer(
-    { requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 65_000 },
-    (req, res) => {
-      void serve(req, res);
-    },
-  );
+  const timeouts = { requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 65_000 };
+  const handle = (req: IncomingMessage, res: ServerResponse): void => void guarded(req, res);
+  const server =
+    options.tls === undefined
+      ? createServer(timeouts, handle)
+      : createHttpsServer({ ...timeouts, cert: options.tls.cert, key: options.tls.key, minVersion: "TLSv1.2" }, handle);
   server.on("error", report);
   /**
    * Scrapes that arrive while one is rendering share its text: N parallel scrapes cost one render's
@@ -34,6 +39,24 @@ export function createMetricsServer(options: MetricsServerOptions): MetricsServe
     });
     return rendering;
   };
+
+  /** Refused before anything is rendered when `authorize` says no (401 without a usable token, 403 without the right). */
+  async function guarded(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (options.authorize !== undefined) {
+      let access: Awaited<ReturnType<NonNullable<MetricsServerOptions["authorize"]>>>;
+      try {
+        access = await options.authorize(req.headers.authorization);
+      } catch (e) {
+        report(e);
+        access = { ok: false, status: 503, message: "the request could not be authorized" };
+      }
+      if (!access.ok) {
+        const headers: Record<string, string> = access.status === 401 ? { "www-authenticate": "Bearer" } : {};
+        return sendJson(res, access.status, errorPayload(access.message), headers);
+      }
+    }
+    return serve(req, res);
+  }
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? "/";
@@ -66,6 +89,9 @@ export function createMetricsServer(options: MetricsServerOptions): MetricsServe
           resolve({ port: (server.address() as AddressInfo).port });
         });
       });
+    },
+    setTls(tls) {
+      if ("setSecureContext" in server) server.setSecureContext({ cert: tls.cert, key: tls.key });
     },
     close() {
       return new Promise((resolve) => {

@@ -1,5 +1,6 @@
 /** The shapes of the webhook's HTTP layer. Handlers are structural: src/server/admission's fit as they are. */
 import type { TlsPolicy } from "../tls/tls-policy.js";
+import type { JsonLimits } from "./json-limits.js";
 
 /** What an admission route handler answers: a JSON body, or a 400 with the reason. */
 export type HandlerResult = { status: 200; body: unknown } | { status: 400; body: { error: string } };
@@ -42,6 +43,11 @@ export interface WebhookServerOptions {
    * UPDATEs of large objects (controller-runtime picked 7 MiB for the same reason).
    */
   readonly maxBodyBytes?: number;
+  /**
+   * Nesting depth, entries per array or object and values in all that a body may hold, checked on
+   * its text before it is parsed (default DEFAULT_JSON_LIMITS, json-limits.ts); past one, 413.
+   */
+  readonly jsonLimits?: JsonLimits;
   /** Time allowed to receive a whole request, headers and body (default 30 s). */
   readonly requestTimeoutMs?: number;
   /** Time allowed to receive the request headers (default min(10 s, requestTimeoutMs)). */
@@ -103,9 +109,17 @@ export interface MetricsServerOptions {
   readonly port?: number;
   readonly render: () => Promise<{ contentType: string; body: string }>;
   readonly onError?: (error: unknown) => void;
+  /** Serve HTTPS with this certificate (the webhook's); plain HTTP without. */
+  readonly tls?: TlsMaterial;
+  /** Asked with each request's Authorization header before /metrics is rendered; without it, every request is served. */
+  readonly authorize?: (
+    authorization: string | undefined,
+  ) => Promise<{ ok: true } | { ok: false; status: 401 | 403 | 503; message: string }>;
 }
 
 export interface MetricsServer {
   listen(): Promise<{ port: number }>;
+  /** With `tls`: serve a new certificate to new connections. */
+  setTls(tls: TlsMaterial): void;
   close(): Promise<void>;
 }

@@ -65,6 +65,72 @@ describe("in-flight budget", () => {
   });
 });
 
+describe("JSON limits", () => {
+  test("a body over the depth, entries or values limit is answered 413 with the reason and never reaches the handler; one within is served", async () => {
+    let handled = 0;
+    const limits = { maxDepth: 4, maxEntries: 5, maxValues: 20 };
+    const handler: RouteHandler = () => {
+      handled++;
+      return { status: 200, body: { ok: true } };
+    };
+    const single = await start({ jsonLimits: limits }, handler);
+    const batched = await start(
+      { jsonLimits: limits, batchRoutes: new Map([["/validate/fail", (bodies) => bodies.map(() => handler({}))]]) },
+      handler,
+    );
+    for (const port of [single, batched]) {
+      for (const [text, reason] of [
+        ["[[[[[]]]]]", /more than 4 levels deep \(--max-json-depth\); it was not parsed/],
+        ["[1,2,3,4,5,6]", /more than 5 entries \(--max-json-entries\)/],
+        [
+          JSON.stringify([
+            [1, 2, 3, 4],
+            [1, 2, 3, 4],
+            [1, 2, 3, 4],
+            [1, 2, 3, 4],
+            [1, 2, 3, 4],
+          ]),
+          /more than 20 JSON values/,
+        ],
+      ] as const) {
+        const r = await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: text });
+        assert.equal(r.status, 413, text);
+        assert.match((r.json as { error: string }).error, reason);
+      }
+      assert.equal(handled, 0);
+      const fine = await send(port, cert.caCert, {
+        path: "/validate/fail",
+        headers: json,
+        body: '{"a":[[1,2],{"b":3}]}',
+      });
+      assert.equal(fine.status, 200);
+      handled = 0;
+    }
+  });
+});
+
+describe("what a parsed body takes", () => {
+  test("a body's parsed size is charged to the in-flight budget: alone it is served, beside a held one past the budget 503", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const port = await start({ maxInFlightBytes: 300_000, maxBodyBytes: 100_000 }, async () => {
+      if (++calls === 1) await held;
+      return { status: 200, body: { ok: true } };
+    });
+    const dense = `[${"{},".repeat(9_999)}{}]`; // 30 KB of text, about 1 MB parsed
+    const first = send(port, cert.caCert, { path: "/validate/fail", headers: json, body: "[1]" });
+    await new Promise((r) => setTimeout(r, 100)); // the first review is held in its handler
+    const refused = await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: dense });
+    assert.equal(refused.status, 503);
+    assert.match((refused.json as { error: string }).error, /would take about \d+ more once parsed/);
+    assert.equal(refused.headers["retry-after"], "1");
+    release();
+    assert.equal((await first).status, 200);
+    assert.equal((await send(port, cert.caCert, { path: "/validate/fail", headers: json, body: dense })).status, 200);
+  });
+});
+
 describe("memory pressure", () => {
   test("while overloaded() gives a reason, reviews are answered 503 with it; health paths still answer", async () => {
     let reason: string | undefined = "heap 120 MiB of 128 MiB";

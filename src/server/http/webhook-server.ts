@@ -11,6 +11,7 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_TLS_POLICY } from "../tls/tls-policy.js";
 import { trackConnections, type ConnectionTracker } from "./connection-tracker.js";
 import { InFlightBudget } from "./in-flight-budget.js";
+import { DEFAULT_JSON_LIMITS, scanJson } from "./json-limits.js";
 import { parseJson } from "./json-syntax-error.js";
 import { discardRest, readBody, type BodyRead } from "./request-body.js";
 import { errorPayload, sendJson } from "./respond.js";
@@ -162,7 +163,7 @@ class Exchanges {
     const handler = this.options.routes.get(path);
     if (handler === undefined)
       return this.reject({ req, res, route: UNMATCHED, started }, 404, `no webhook is served at ${path.slice(0, 200)}`);
-    const ex: Exchange = { req, res, route: path, started };
+    const ex: Exchange = { req, res, route: path, started, ticket };
     try {
       this.route(ex, handler, ticket);
     } catch (e) {
@@ -300,12 +301,12 @@ class Exchanges {
     const bodies: unknown[] = [];
     const owners: Waiting[] = [];
     for (const w of taken) {
-      const parsed = parseJson(w.text);
+      const parsed = this.parse(w.ex, w.text);
       if (parsed.ok) {
         bodies.push(parsed.value);
         owners.push(w);
       } else {
-        this.answer(w.ex, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+        this.answer(w.ex, parsed.status, errorPayload(parsed.message), retryAfter(parsed.status));
       }
     }
     if (owners.length === 0) return;
@@ -329,6 +330,33 @@ class Exchanges {
     });
   }
 
+  /**
+   * The body's value; or 413 when it would cost more than the JSON limits once parsed (checked
+   * first, on the text), 503 when what its parsed value takes does not fit the in-flight budget
+   * beside the other requests, 400 when it is not JSON.
+   */
+  private parse(
+    ex: Exchange,
+    text: string,
+  ): { ok: true; value: unknown } | { ok: false; status: number; message: string } {
+    const scan = scanJson(text, this.options.jsonLimits ?? DEFAULT_JSON_LIMITS);
+    if (scan.over !== undefined) return { ok: false, status: 413, message: `${scan.over}; it was not parsed` };
+    const ticket = ex.ticket;
+    if (ticket !== undefined) {
+      if (!this.budget.takeMore(scan.parsedBytes, ticket.held))
+        return {
+          ok: false,
+          status: 503,
+          message: `the webhook holds its limit of ${this.budget.maxBytes} bytes of requests in flight (this body would take about ${scan.parsedBytes} more once parsed); retry later`,
+        };
+      ticket.held += scan.parsedBytes;
+    }
+    const parsed = parseJson(text);
+    return parsed.ok
+      ? parsed
+      : { ok: false, status: 400, message: `the request body is not valid JSON: ${parsed.message}` };
+  }
+
   private handleSafely(ex: Exchange, handler: RouteHandler, body: BodyRead): void {
     try {
       this.withBody(ex, handler, body);
@@ -344,8 +372,8 @@ class Exchanges {
       const size = body.declared === undefined ? "more than" : `${body.declared} bytes, over`;
       return this.reject(ex, 413, `the request body is ${size} the limit of ${this.maxBodyBytes} bytes`);
     }
-    const parsed = parseJson(body.text);
-    if (!parsed.ok) return this.answer(ex, 400, errorPayload(`the request body is not valid JSON: ${parsed.message}`));
+    const parsed = this.parse(ex, body.text);
+    if (!parsed.ok) return this.answer(ex, parsed.status, errorPayload(parsed.message), retryAfter(parsed.status));
     let returned: ReturnType<RouteHandler>;
     try {
       returned = handler(parsed.value);
@@ -381,6 +409,11 @@ class Exchanges {
     this.report(e, ex.req.method ?? "UNKNOWN", ex.route);
     this.answer(ex, 500, errorPayload(`internal error: ${messageOf(e)}`));
   }
+}
+
+/** A 503 says when to come back. */
+function retryAfter(status: number): Record<string, string> {
+  return status === 503 ? { "retry-after": "1" } : {};
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -413,4 +413,51 @@ describe("clusterPolicySource", () => {
     );
     void s.close();
   });
+
+  test("a namespace over its budget: its first policies are served, the later ones are not (Ready False, the reason), and the cluster's are all served", () => {
+    const store = new MemoryStore();
+    const at = (i: number): string => `2026-11-29T07:${String(i).padStart(2, "0")}:00Z`;
+    // Created in the order 0..5; inserted in another order, so that the store's order does not decide.
+    for (const i of [5, 3, 0, 4, 1, 2])
+      store.pol.set(
+        `t${i}`,
+        object(`t${i}`, { rules: [labelsRule] }, { namespace: "tenant-a", creationTimestamp: at(i) }),
+      );
+    store.pol.set("b0", object("b0", { rules: [labelsRule] }, { namespace: "tenant-b", creationTimestamp: at(9) }));
+    store.cpol.set("admin", object("admin", { rules: [labelsRule] }, { creationTimestamp: at(59) }));
+    const { s, logs } = source(store, { namespaceBudget: { maxPolicies: 3, maxBytes: 1024 * 1024 } });
+    s.rebuild();
+    const served = s.current().policies.map((p) => `${p.namespace ?? ""}/${p.name}`);
+    assert.deepEqual(served.sort(), ["/admin", "tenant-a/t0", "tenant-a/t1", "tenant-a/t2", "tenant-b/b0"]);
+    for (const name of ["t3", "t4", "t5"]) {
+      const o = s.outcomes().find((x) => x.name === name);
+      assert.ok(o !== undefined && o.compiled === undefined);
+      assert.match(
+        o.problems.join(" "),
+        /namespace tenant-a holds more than 3 policies, its budget \(--max-policies-per-namespace\)/,
+      );
+    }
+    assert.equal(logs.filter((l) => /over its budget/.test(l.msg)).length, 3);
+    s.rebuild();
+    assert.equal(logs.filter((l) => /over its budget/.test(l.msg)).length, 3, "logged once each");
+    // The bytes budget: one large policy past it is not served; the small ones before it are.
+    const big = object(
+      "big",
+      { rules: [labelsRule], x: "y".repeat(5000) },
+      {
+        namespace: "tenant-b",
+        creationTimestamp: at(10),
+      },
+    );
+    store.pol.set("big", big);
+    const bytes = source(store, { namespaceBudget: { maxPolicies: 100, maxBytes: 2000 } });
+    bytes.s.rebuild();
+    const bigOutcome = bytes.s.outcomes().find((x) => x.name === "big");
+    assert.match(
+      bigOutcome?.problems.join(" ") ?? "",
+      /more than 2000 bytes, its budget \(--max-policy-bytes-per-namespace\)/,
+    );
+    assert.ok(bytes.s.current().policies.some((p) => p.name === "b0"));
+    for (const x of [s, bytes.s]) void x.close();
+  });
 });

@@ -36,6 +36,7 @@ import { exceptionIgnoredBecause, type ExceptionScope } from "./exception-scope.
 import type { LogFn, Readiness, SourceProblem } from "./types.js";
 import type { PolicySource } from "../types.js";
 import { notifyListeners } from "./notify-listeners.js";
+import { DEFAULT_NAMESPACE_BUDGET, overNamespaceBudget, type NamespaceBudget } from "./namespace-budget.js";
 
 export interface ClusterPolicySourceOptions {
   readonly store: PolicyObjectStore;
@@ -47,6 +48,8 @@ export interface ClusterPolicySourceOptions {
   readonly debounceMs?: number;
   readonly now?: () => number;
   readonly onLog?: LogFn;
+  /** What one namespace's policies may take (default DEFAULT_NAMESPACE_BUDGET); past it a policy is not served. */
+  readonly namespaceBudget?: NamespaceBudget;
 }
 
 interface ClusterPolicySource extends PolicySource {
@@ -70,6 +73,7 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
   const facts = clusterFactsView(EMPTY_FACTS);
   const ignoredLogged = new Map<string, string>();
   const problemsLogged = new Map<string, string>();
+  const budgetLogged = new Map<string, string>();
   let snapshot: PolicySnapshot = { policies: [], generation: 0, loadedAt: now() };
   let outcomes: readonly PolicyOutcome[] = [];
   let error: PolicyLoadError | undefined;
@@ -85,11 +89,27 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
     const problems: SourceProblem[] = [];
     const served: CompiledPolicy[] = [];
     const next: PolicyOutcome[] = [];
+    const over = overNamespaceBudget(namespacedPolicies(store), options.namespaceBudget ?? DEFAULT_NAMESPACE_BUDGET);
+    /** Not compiled: past its namespace's budget (namespace-budget.ts). */
+    const refuse = (obj: KubeObject, kind: PolicyOutcomeKind, label: string, reason: string): void => {
+      problems.push({ file: label, problem: reason });
+      logOnce(budgetLogged, uidOf(obj, kind), reason, () =>
+        log("warn", "policy not served: its namespace is over its budget", { policy: label, reason }),
+      );
+      budgetSeen.add(uidOf(obj, kind));
+      next.push(outcomeOf(obj, kind, undefined, [reason]));
+    };
+    const budgetSeen = new Set<string>();
     const addPolicies = (objects: readonly KubeObject[], kind: PolicyKind): void => {
       for (const obj of [...objects].sort(byName)) {
-        const c = compiler.policy(obj, kind, seen);
         const md = obj.metadata ?? {};
         const label = `${kind} ${kind === "Policy" ? `${md.namespace ?? ""}/` : ""}${md.name ?? ""}`;
+        const overBudget = over.get(obj);
+        if (overBudget !== undefined) {
+          refuse(obj, kind, label, overBudget);
+          continue;
+        }
+        const c = compiler.policy(obj, kind, seen);
         if (c.value !== undefined) served.push(c.value);
         else {
           for (const p of c.problems) problems.push({ file: label, problem: p });
@@ -100,32 +120,43 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
         next.push(outcomeOf(obj, kind, c.value, c.problems));
       }
     };
-    addPolicies(store.clusterPolicies(), "ClusterPolicy");
-    addPolicies(store.policies(), "Policy");
-    for (const info of CEL_POLICY_KINDS) {
-      for (const obj of [...store.celPolicies(info.kind)].sort(byName)) {
-        const c = compiler.celPolicy(obj, info.kind, seen);
-        const md = obj.metadata ?? {};
-        const label = `${info.kind} ${info.namespaced ? `${md.namespace ?? ""}/` : ""}${md.name ?? ""}`;
-        const uid = uidOf(obj, info.kind);
-        if (c.value !== undefined) {
-          served.push(c.value);
-          if (c.notEvaluated !== undefined)
+    // The cluster's own policies first, then the namespaced ones, each namespace within its budget.
+    const addCelPolicies = (namespaced: boolean): void => {
+      for (const info of CEL_POLICY_KINDS) {
+        if (info.namespaced !== namespaced) continue;
+        for (const obj of [...store.celPolicies(info.kind)].sort(byName)) {
+          const md = obj.metadata ?? {};
+          const label = `${info.kind} ${info.namespaced ? `${md.namespace ?? ""}/` : ""}${md.name ?? ""}`;
+          const overBudget = over.get(obj);
+          if (overBudget !== undefined) {
+            refuse(obj, info.kind, label, overBudget);
+            continue;
+          }
+          const c = compiler.celPolicy(obj, info.kind, seen);
+          const uid = uidOf(obj, info.kind);
+          if (c.value !== undefined) {
+            served.push(c.value);
+            if (c.notEvaluated !== undefined)
+              logOnce(problemsLogged, uid, c.fingerprint, () =>
+                log("warn", "policy not evaluated: matching requests are answered as errors under its failurePolicy", {
+                  policy: label,
+                  reason: c.notEvaluated,
+                }),
+              );
+          } else {
+            for (const p of c.problems) problems.push({ file: label, problem: p });
             logOnce(problemsLogged, uid, c.fingerprint, () =>
-              log("warn", "policy not evaluated: matching requests are answered as errors under its failurePolicy", {
-                policy: label,
-                reason: c.notEvaluated,
-              }),
+              log("error", "policy not served", { policy: label, problems: c.problems }),
             );
-        } else {
-          for (const p of c.problems) problems.push({ file: label, problem: p });
-          logOnce(problemsLogged, uid, c.fingerprint, () =>
-            log("error", "policy not served", { policy: label, problems: c.problems }),
-          );
+          }
+          next.push(outcomeOf(obj, info.kind, c.value, c.problems, c.notEvaluated));
         }
-        next.push(outcomeOf(obj, info.kind, c.value, c.problems, c.notEvaluated));
       }
-    }
+    };
+    addPolicies(store.clusterPolicies(), "ClusterPolicy");
+    addCelPolicies(false);
+    addPolicies(store.policies(), "Policy");
+    addCelPolicies(true);
     const exceptions: AnyCompiledException[] = [];
     const exceptionObjects: { obj: KubeObject; group: ExceptionGroup }[] = [
       ...[...store.exceptions()].sort(byName).map((obj) => ({ obj, group: "kyverno.io" as const })),
@@ -157,6 +188,7 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
     compiler.forgetUnseen(seen);
     for (const map of [ignoredLogged, problemsLogged])
       for (const uid of map.keys()) if (!seen.has(uid)) map.delete(uid);
+    for (const uid of budgetLogged.keys()) if (!budgetSeen.has(uid)) budgetLogged.delete(uid);
     outcomes = next;
 
     const changed =
@@ -224,6 +256,14 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
       return Promise.resolve();
     },
   };
+}
+
+/** Every namespaced policy object (Policy and the namespaced policies.kyverno.io kinds), for the namespace budget. */
+function namespacedPolicies(store: PolicyObjectStore): { obj: KubeObject; kind: string }[] {
+  const all = store.policies().map((obj) => ({ obj, kind: "Policy" }));
+  for (const info of CEL_POLICY_KINDS)
+    if (info.namespaced) for (const obj of store.celPolicies(info.kind)) all.push({ obj, kind: info.kind });
+  return all;
 }
 
 function logOnce(logged: Map<string, string>, uid: string, key: string, write: () => void): void {

@@ -37,6 +37,8 @@ import {
 } from "./live-context-setup.js";
 import { tenantProblems } from "../../../kube/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
+import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags.js";
+import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";
 import { HA_FLAG_OPTIONS, setUpHa } from "./ha-setup.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
@@ -78,6 +80,8 @@ const SERVE_FLAG_OPTIONS = {
   "eval-workers": { type: "string", default: "1" },
   "log-level": { type: "string", default: "info" },
   ...RESOURCE_FLAG_OPTIONS,
+  ...METRICS_AUTH_FLAG_OPTIONS,
+  ...POLICY_BUDGET_FLAG_OPTIONS,
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
@@ -137,6 +141,10 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!bounds.ok) return usage(bounds.error);
   const plan = registrationPlan(values, process.env);
   if (!plan.ok) return usage(plan.error);
+  const metricsAuth = metricsOff ? { ok: true as const, value: undefined } : metricsAuthFrom(values);
+  if (!metricsAuth.ok) return usage(metricsAuth.error);
+  const namespaceBudget = namespaceBudgetFrom(values);
+  if (!namespaceBudget.ok) return usage(namespaceBudget.error);
   const logger = createLogger({ level });
   // --leader-elect, --tls-secret: the Lease and the shared certificate Secret (ha-setup.ts).
   const ha = await setUpHa(values, (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`));
@@ -203,6 +211,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
               cacheMiB: numbers["cluster-cache-mib"] ?? 128,
               exceptions: exceptions.value.scope,
               ...(registered !== undefined ? { registration: registered } : {}),
+              namespaceBudget: namespaceBudget.value,
               ...(elector !== undefined
                 ? { isLeader: () => elector.isLeader(), onLeaderChange: (l) => elector.onChange(l) }
                 : {}),
@@ -287,6 +296,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     registry,
     logger,
     bounds: bounds.value,
+    metricsAuth: metricsAuth.value,
   });
   logger.info(
     {

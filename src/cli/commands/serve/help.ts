@@ -20,7 +20,8 @@ Endpoints (HTTPS):
   POST /policyvalidate                              ClusterPolicy/Policy admission checks and warnings
   POST /policymutate                                accepted unchanged (as Kyverno)
   GET  /health/liveness, /health/readiness
-  GET  /metrics                                     on --metrics-port (plain HTTP)
+  GET  /metrics                                     on --metrics-port (plain HTTP; with --metrics-auth token, HTTPS
+                                                    and a bearer token allowed to get /metrics)
 
 Flags:
       --policies DIR          ClusterPolicy/Policy, ValidatingPolicy and PolicyException (kyverno.io/v2, and
@@ -67,6 +68,14 @@ Flags:
                               Needs list and watch on those resources. Reviews finish on the main thread
                               (no evaluation workers)
       --kubeconfig FILE       the kubeconfig for --cluster (implies --cluster)
+      --max-policies-per-namespace N
+                              policies from the cluster served per namespace, Policy and the namespaced
+                              policies.kyverno.io kinds together (default 100); ClusterPolicies and the
+                              cluster-scoped kinds have no such budget and load first
+      --max-policy-bytes-per-namespace SIZE
+                              bytes of policy spec served per namespace (default 1Mi). Within a namespace the
+                              policies created first are served; one past either budget is not compiled,
+                              and its status is Ready False with the reason
       --cluster-cache-mib N   memory budget of each watched resource's cache (default 128); a cache over it
                               is dropped, and rules that read it are errors
       --register              write Bylaw's own webhook configurations (server-side apply, field manager
@@ -126,6 +135,12 @@ Flags:
       --host ADDR             listen address (default 0.0.0.0)
       --port N                HTTPS port (default 9443)
       --metrics-port N        metrics port (default 8000; 0 picks a free port; off disables)
+      --metrics-auth MODE     none (default: plain HTTP, anyone who reaches the port) or token: HTTPS with the
+                              serving certificate, and only a bearer token the API server accepts
+                              (TokenReview) for a user allowed to get the nonResourceURL /metrics
+                              (SubjectAccessReview), as kube-rbac-proxy; 401/403 otherwise. /metrics names
+                              namespaces and policies. Needs the API server and create on tokenreviews and
+                              subjectaccessreviews
       --timeout-seconds N     the default webhook timeout, 1-30 (default 10): the timeout of /validate/fail,
                               /validate/ignore, /mutate/fail and /mutate/ignore, and of policies that set
                               none. A review gets 80% of its webhook's timeout, then answers per the
@@ -140,6 +155,10 @@ Flags:
                               thread, so liveness and other reviews stay answered (default 1; 0: finish it
                               on the main thread after its batch is answered)
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
+      --max-json-depth N      arrays and objects a request body may nest (default 1000)
+      --max-json-entries N    items of one array or members of one object a body may hold (default 150000)
+      --max-json-values N     values a body may hold in all (default 1000000); the three are counted on the
+                              text before it is parsed, and a body past one is answered 413 with the reason
       --grace-seconds N       on SIGTERM, time in-flight reviews get to finish (default 15)
       --max-connections N     connections held at once (default 1000); at the cap a new one replaces the one
                               idle longest, or is closed when every held one is busy

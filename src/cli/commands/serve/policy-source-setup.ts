@@ -8,6 +8,7 @@ import type { CompiledPolicy, Engine, PolicyProblem } from "../../../engine/inde
 import { PolicyInformers } from "../../../kube/policy-informers.js";
 import { PolicyStatusWriter, type RegistrationView } from "../../../kube/policy-status-writer.js";
 import { clusterPolicySource } from "../../../server/policy-source/cluster-policy-source.js";
+import type { NamespaceBudget } from "../../../server/policy-source/namespace-budget.js";
 import type { ExceptionScope } from "../../../server/policy-source/exception-scope.js";
 import { directoryPolicySource, type LogFn } from "../../../server/policy-source/index.js";
 import type { Readiness } from "../../../server/policy-source/types.js";
@@ -26,6 +27,8 @@ interface PolicySourceSetup {
     readonly live: LiveContext;
     readonly cacheMiB: number;
     readonly exceptions: ExceptionScope;
+    /** What one namespace's policies may take (policy-budget-flags.ts). */
+    readonly namespaceBudget?: NamespaceBudget;
     /** Only the leader writes status (--leader-elect); without it, every replica writes. */
     readonly isLeader?: () => boolean;
     /** Changes of leadership (the elector's onChange): a new leader writes every status at once. */
@@ -74,6 +77,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     checkPolicy: o.checkPolicy,
     onOutcomes: (outcomes) => writer.reconcile(outcomes),
     onLog: o.onLog,
+    ...(o.cluster.namespaceBudget !== undefined ? { namespaceBudget: o.cluster.namespaceBudget } : {}),
   });
   const resync = setInterval(() => writer.reconcile(source.outcomes()), o.cluster.resyncMs ?? 60_000);
   resync.unref();

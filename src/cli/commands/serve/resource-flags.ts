@@ -3,6 +3,8 @@ import { readFile } from "node:fs/promises";
 import { getHeapStatistics } from "node:v8";
 import { DEFAULT_MAX_CONNECTIONS, heapBudgetBytes } from "../../../server/http/index.js";
 import { tlsPolicyFrom, type TlsPolicy } from "../../../server/tls/index.js";
+import type { JsonLimits } from "../../../server/http/index.js";
+import { JSON_LIMIT_FLAG_OPTIONS, jsonLimitsFrom } from "./json-limit-flags.js";
 import { containerMemoryLimit, defaultInFlightBytes, parseByteSize } from "./memory-limit.js";
 
 export const RESOURCE_FLAG_OPTIONS = {
@@ -14,6 +16,7 @@ export const RESOURCE_FLAG_OPTIONS = {
   "tls-min-version": { type: "string", default: "1.2" },
   "tls-cipher-suites": { type: "string" },
   "client-ca": { type: "string" },
+  ...JSON_LIMIT_FLAG_OPTIONS,
 } as const;
 
 type Values = { readonly [K in keyof typeof RESOURCE_FLAG_OPTIONS]?: string | undefined };
@@ -27,6 +30,8 @@ export interface ResourceBounds {
   readonly metricsMaxNamespaces: number;
   readonly tlsPolicy: TlsPolicy;
   readonly clientCa: string | undefined;
+  /** What one request body may hold, checked on its text before it is parsed (json-limit-flags.ts). */
+  readonly jsonLimits: JsonLimits;
 }
 
 export async function resourceBounds(
@@ -57,6 +62,8 @@ export async function resourceBounds(
     if (typeof v === "string") return { ok: false, error: v };
   const tls = tlsPolicyFrom(values["tls-min-version"], values["tls-cipher-suites"]);
   if (!tls.ok) return tls;
+  const jsonLimits = jsonLimitsFrom(values);
+  if (!jsonLimits.ok) return jsonLimits;
   let clientCa: string | undefined;
   const caFile = values["client-ca"];
   if (caFile !== undefined) {
@@ -79,6 +86,7 @@ export async function resourceBounds(
       metricsMaxNamespaces: metricsMaxNamespaces as number,
       tlsPolicy: tls.value,
       clientCa,
+      jsonLimits: jsonLimits.value,
     },
   };
 }
@@ -94,5 +102,6 @@ export function describeBounds(b: ResourceBounds): Record<string, unknown> {
     maxConnections: b.maxConnections,
     tlsMinVersion: b.tlsPolicy.minVersion,
     clientCertificates: b.clientCa === undefined ? "not required" : "required",
+    jsonLimits: b.jsonLimits,
   };
 }

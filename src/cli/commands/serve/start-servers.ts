@@ -13,6 +13,7 @@ import {
   createWebhookServer,
   watchMemoryPressure,
   type BatchRouteHandler,
+  type MetricsServer,
   type RouteHandler,
 } from "../../../server/http/index.js";
 import type { BylawMetrics } from "../../../server/metrics/index.js";
@@ -29,6 +30,7 @@ import {
 } from "../../../server/admission/webhook-groups.js";
 import type { ServingTls } from "./tls-setup.js";
 import { AdmissionRouteMap } from "./fine-grained-routes.js";
+import type { MetricsAuth } from "./metrics-auth-flags.js";
 
 interface StartOptions {
   readonly deps: AdmissionDeps;
@@ -45,6 +47,8 @@ interface StartOptions {
   readonly registry: Registry;
   readonly logger: Logger;
   readonly bounds: ResourceBounds;
+  /** With --metrics-auth token: /metrics over HTTPS (the serving certificate), to allowed bearer tokens only. */
+  readonly metricsAuth?: MetricsAuth | undefined;
 }
 
 interface RunningServers {
@@ -134,6 +138,7 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
     batchRoutes: admissionBatchRoutes(o.deps, o.groups),
     health: { live: () => true, ready: () => o.source.readiness() },
     maxBodyBytes: o.maxBodyBytes,
+    jsonLimits: o.bounds.jsonLimits,
     maxConnections: o.bounds.maxConnections,
     maxInFlightBytes: o.bounds.maxInFlightBytes,
     overloaded: () => pressure.reason(),
@@ -150,23 +155,29 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
     o.logger.info({}, "bylaw serve: TLS certificate reloaded");
   });
   const { port } = await webhook.listen();
-  let metricsPort: number | undefined;
-  let metricsServer: { close(): Promise<void> } | undefined;
-  if (o.metricsPort !== undefined) {
-    const server = createMetricsServer({
-      host: o.host,
-      port: o.metricsPort,
-      render: async () => ({ contentType: o.registry.contentType, body: await o.registry.metrics() }),
-    });
-    metricsPort = (await server.listen()).port;
-    metricsServer = server;
-  }
+  const metricsServer = o.metricsPort !== undefined ? await startMetrics(o, o.metricsPort) : undefined;
+  const metricsPort = metricsServer?.port;
   return {
     port,
     metricsPort,
     close: async (graceMs) => {
       pressure.stop();
-      await Promise.all([webhook.close({ graceMs }), metricsServer?.close()]);
+      await Promise.all([webhook.close({ graceMs }), metricsServer?.server.close()]);
+      o.metricsAuth?.close();
     },
   };
+}
+
+/** The metrics server on `port`: plain, or with --metrics-auth token over HTTPS with the webhook's (reloaded) certificate. */
+async function startMetrics(o: StartOptions, port: number): Promise<{ port: number; server: MetricsServer }> {
+  const server = createMetricsServer({
+    host: o.host,
+    port,
+    render: async () => ({ contentType: o.registry.contentType, body: await o.registry.metrics() }),
+    ...(o.metricsAuth !== undefined
+      ? { tls: { cert: o.tls.cert, key: o.tls.key }, authorize: o.metricsAuth.authorize }
+      : {}),
+  });
+  if (o.metricsAuth !== undefined) o.tls.onReload((tls) => server.setTls(tls));
+  return { port: (await server.listen()).port, server };
 }
