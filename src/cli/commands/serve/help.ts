@@ -135,8 +135,11 @@ Flags:
                               on /validate/fail/timeout-Ns and the like. A policy whose timeout has no group
                               makes the policy set invalid (it would never be evaluated)
       --eval-workers N        worker threads where a review too heavy for its batch finishes, off the main
-                              thread, so liveness and other reviews stay answered (default 1; 0: finish it
-                              on the main thread after its batch is answered)
+                              thread, so liveness and other reviews stay answered (default 1, with --cluster
+                              too: live data reaches them from the main thread's caches). One namespace holds
+                              at most N-1 of them (at least 1), and a spare thread serves a namespace holding
+                              none while the others are busy (0: finish it on the main thread after its
+                              batch is answered)
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
       --grace-seconds N       on SIGTERM, time in-flight reviews get to finish (default 15)
       --max-connections N     connections held at once (default 1000); at the cap a new one replaces the one
