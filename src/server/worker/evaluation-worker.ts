@@ -6,6 +6,8 @@
  * naming the job it belongs to. The main thread terminates a worker
  * that runs past a job's deadline, so a stuck evaluation never holds the server.
  */
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
 import { type AnyCompiledException, type CompiledPolicy, createEngine, type Engine } from "../../engine/index.js";
@@ -21,8 +23,9 @@ import {
 } from "./wire.js";
 import { ContextBridge } from "./context-bridge.js";
 
+/** A snapshot compiled: each policy, or why it did not compile here (only the jobs that run it fail). */
 type Compiled =
-  | { readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly AnyCompiledException[] }
+  | { readonly policies: readonly (CompiledPolicy | string)[]; readonly exceptions: readonly AnyCompiledException[] }
   | { readonly error: string };
 
 const now = (): number => performance.now() / 1000;
@@ -51,18 +54,15 @@ function serve(port: MessagePort, bridge: ContextBridge | undefined): void {
 }
 
 function compileSnapshot(engine: Engine, m: SnapshotMessage): Compiled {
-  const policies: CompiledPolicy[] = [];
-  for (const [i, doc] of m.policies.entries()) {
+  const policies = m.policies.map((doc, i): CompiledPolicy | string => {
     const r = engine.compile(doc);
     if (!r.ok)
-      return {
-        error: `policy ${i} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`,
-      };
+      return `policy ${i} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`;
     const names = r.policy.rules.map((rule) => rule.name);
     if (names.join("\n") !== (m.ruleNames[i] ?? []).join("\n"))
-      return { error: `policy ${r.policy.name} compiled to other rules in the evaluation worker` };
-    policies.push(r.policy);
-  }
+      return `policy ${r.policy.name} compiled to other rules in the evaluation worker`;
+    return r.policy;
+  });
   const exceptions: AnyCompiledException[] = [];
   for (const doc of m.exceptions) {
     const r = engine.compileException(doc);
@@ -94,12 +94,17 @@ function run({ engine, snapshots, bridge }: WorkerState, m: RunMessage, post: (m
   const policies = m.policies.map((i, k) => {
     const policy = compiled.policies[i];
     const names = m.rules[k];
-    if (policy === undefined || names === null || names === undefined) return policy;
+    if (policy === undefined || typeof policy === "string" || names === null || names === undefined) return policy;
     const keep = new Set(names);
     return { ...policy, rules: policy.rules.filter((r) => keep.has(r.name)) };
   });
   if (policies.some((p) => p === undefined)) {
     post({ type: "end", job: m.job, error: "a policy of the job is not in its snapshot" });
+    return;
+  }
+  const failed = policies.find((p): p is string => typeof p === "string");
+  if (failed !== undefined) {
+    post({ type: "end", job: m.job, error: failed });
     return;
   }
   const request = m.exceptions ? { ...m.request, exceptions: compiled.exceptions } : m.request;
@@ -123,7 +128,22 @@ function run({ engine, snapshots, bridge }: WorkerState, m: RunMessage, post: (m
   );
 }
 
+/**
+ * An evaluation thread yields the CPU to the main thread (light reviews, liveness, the bridge's
+ * answers): nice +10 on Linux, where a thread's id (from /proc/thread-self) names it to
+ * setpriority. Elsewhere, or if refused, it keeps the default priority.
+ */
+function yieldToMainThread(): void {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+  } catch {
+    // not Linux, or not allowed: the default priority
+  }
+}
+
 if (parentPort !== null) {
+  yieldToMainThread();
   const init = (workerData as { bridge?: BridgeInit } | null)?.bridge;
   serve(parentPort, init !== undefined ? new ContextBridge(init, now) : undefined);
 }

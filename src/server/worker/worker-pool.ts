@@ -18,7 +18,6 @@ import {
   type CompiledPolicy,
   type ContextSources,
   type JsonObject,
-  type JsonValue,
   requestSubject,
   resourceNamespace,
 } from "../../engine/index.js";
@@ -28,6 +27,7 @@ import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "../admission/rev
 import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./wire.js";
 import { hostBridge } from "./bridge-host.js";
 import { FairQueue } from "./fair-queue.js";
+import { sourceDocument } from "./source-document.js";
 
 /** How long past a job's deadline a running worker may take to stop by itself before it is terminated. */
 const TERMINATE_GRACE_MS = 250;
@@ -196,7 +196,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       post(slot, {
         type: "snapshot",
         id: job.snapshotId,
-        policies: s.policies.map((p) => p.document as unknown as JsonValue),
+        policies: s.policies.map(sourceDocument),
         ruleNames: s.policies.map((p) => p.rules.map((r) => r.name)),
         exceptions: (s.exceptions ?? []).map((e) => e.document),
       });
