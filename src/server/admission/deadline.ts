@@ -61,9 +61,17 @@ export function startDeadline(deps: AdmissionDeps): Deadline {
  */
 export type StopReason = "slice" | "deadline";
 
+/** Units of work before a sliced review's first check (the engine checks every 1,024 units after it). */
+const FIRST_CHECK_AFTER = 128;
+
 /** The engine's Interruption for one review: a slice of checks (unbounded: none), and the deadline. */
 export class ReviewInterruption implements Interruption {
-  ticks = 0;
+  /**
+   * With a slice, the first check comes after FIRST_CHECK_AFTER units, not 1,024, so that the
+   * time bound starts early when each unit is slow (a context entry per foreach element); almost
+   * all reviews do fewer units and never check.
+   */
+  ticks: number;
   checks = 0;
   /** Set when `check()` stopped an evaluation. */
   reason: StopReason | undefined;
@@ -74,7 +82,9 @@ export class ReviewInterruption implements Interruption {
     private readonly now: () => number,
     private readonly deadlineAt: number,
     private readonly maxChecks: number = Number.POSITIVE_INFINITY,
-  ) {}
+  ) {
+    this.ticks = Number.isFinite(maxChecks) ? 1024 - FIRST_CHECK_AFTER : 0;
+  }
 
   check(): void {
     const t = this.now();
