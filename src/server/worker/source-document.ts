@@ -16,5 +16,5 @@ export function sourceDocument(policy: CompiledPolicy): JsonValue {
     kind: policy.namespace !== "" ? "NamespacedValidatingPolicy" : "ValidatingPolicy",
     metadata: { ...policy.document.metadata },
     spec,
-  } as unknown as JsonValue;
+  };
 }
