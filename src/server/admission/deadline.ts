@@ -33,7 +33,7 @@ import { failurePolicyOf } from "./policy-traits.js";
 export const DEFAULT_INLINE_CHECKS = 32;
 
 /** Seconds after a review's first check past which a check ends its inline slice (with a bounded slice only). */
-export const INLINE_SECONDS = 0.01;
+const INLINE_SECONDS = 0.01;
 
 export interface Deadline {
   readonly start: number;

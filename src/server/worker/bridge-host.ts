@@ -15,7 +15,7 @@ import type { BridgeAnswer, BridgeCall, BridgeInit, BridgeMethod, LoadKind } fro
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /** Runs a forwarded call within its review's context; undefined when the job is not running any more. */
-export type JobContext = (job: number) => (<T>(fn: () => T) => T) | undefined;
+type JobContext = (job: number) => (<T>(fn: () => T) => T) | undefined;
 
 interface HostedBridge {
   /** What the worker is given (transfer `init.port`). */
