@@ -49,7 +49,22 @@ export class CostMeter {
   /** One evaluated node; every UNITS_PER_TICK of them also tick the caller's Interruption. */
   step(): void {
     if (++this.used > this.limit) this.charge(0);
-    if (this.used % UNITS_PER_TICK === 0) tick();
+    if (this.used % UNITS_PER_TICK === 0) this.tick();
+  }
+
+  /**
+   * Once the caller's Interruption has stopped the call, every further node of this evaluation
+   * throws at once: cel-js's `all`/`exists` absorb an element's error and go on to the next element,
+   * so without this the rest of a comprehension would still run (tens of milliseconds for a nested
+   * one) before the interruption got out. The call ends with the interruption (it is sticky).
+   */
+  private tick(): void {
+    try {
+      tick();
+    } catch (e) {
+      this.limit = -1;
+      throw e;
+    }
   }
 
   charge(units: number): void {

@@ -10,9 +10,12 @@
  * the results so far.
  *
  * In a batch, a review also has a slice: `inlineChecks` checks' worth of work (about 32k units,
- * tens of milliseconds at most). A review past its slice leaves the batch, which goes on without
+ * tens of milliseconds at most), and no check later than `INLINE_SECONDS` after its first check,
+ * so that work units made slow by what each does (a context entry per foreach element) cannot hold
+ * this thread either. A review past its slice leaves the batch, which goes on without
  * it, and finishes off the batch (continue-review.ts): one review's cost never spends another's
- * deadline.
+ * deadline. A review that never reaches a check (under 1,024 units: almost all) is never cut for a
+ * slow neighbour in its batch; one that does is at worst moved off the batch, never denied for it.
  */
 import {
   type CompiledPolicy,
@@ -28,6 +31,9 @@ import { failurePolicyOf } from "./policy-traits.js";
 
 /** Checks a review may spend inline in a batch before it leaves it (× 1,024 units of work). */
 export const DEFAULT_INLINE_CHECKS = 32;
+
+/** Seconds after a review's first check past which a check ends its inline slice (with a bounded slice only). */
+const INLINE_SECONDS = 0.01;
 
 export interface Deadline {
   readonly start: number;
@@ -55,22 +61,36 @@ export function startDeadline(deps: AdmissionDeps): Deadline {
  */
 export type StopReason = "slice" | "deadline";
 
+/** Units of work before a sliced review's first check (the engine checks every 1,024 units after it). */
+const FIRST_CHECK_AFTER = 128;
+
 /** The engine's Interruption for one review: a slice of checks (unbounded: none), and the deadline. */
 export class ReviewInterruption implements Interruption {
-  ticks = 0;
+  /**
+   * With a slice, the first check comes after FIRST_CHECK_AFTER units, not 1,024, so that the
+   * time bound starts early when each unit is slow (a context entry per foreach element); almost
+   * all reviews do fewer units and never check.
+   */
+  ticks: number;
   checks = 0;
   /** Set when `check()` stopped an evaluation. */
   reason: StopReason | undefined;
+  /** With a bounded slice: the time past which a check ends it, set at the first check (no clock read before). */
+  private sliceUntil = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly now: () => number,
     private readonly deadlineAt: number,
     private readonly maxChecks: number = Number.POSITIVE_INFINITY,
-  ) {}
+  ) {
+    this.ticks = Number.isFinite(maxChecks) ? 1024 - FIRST_CHECK_AFTER : 0;
+  }
 
   check(): void {
-    if (++this.checks > this.maxChecks) this.stop("slice");
-    if (this.now() > this.deadlineAt) this.stop("deadline");
+    const t = this.now();
+    if (this.checks === 0 && Number.isFinite(this.maxChecks)) this.sliceUntil = t + INLINE_SECONDS;
+    if (++this.checks > this.maxChecks || t > this.sliceUntil) this.stop("slice");
+    if (t > this.deadlineAt) this.stop("deadline");
   }
 
   private stop(reason: StopReason): never {

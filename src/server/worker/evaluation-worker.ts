@@ -1,18 +1,31 @@
 /**
  * An evaluation worker (worker_threads): compiles each policy snapshot it is sent, once, with the
  * same engine ports as `bylaw serve`, and runs review jobs under their deadline (admission/review-runner.ts
- * `runPolicies`), reporting each finished policy as it goes. The main thread terminates a worker
+ * `runPolicies`), reporting each finished policy as it goes. With live context (`--cluster`) the
+ * engine's ContextSources is a bridge to the main thread's caches (context-bridge.ts), each call
+ * naming the job it belongs to. The main thread terminates a worker
  * that runs past a job's deadline, so a stuck evaluation never holds the server.
  */
-import { parentPort, type MessagePort } from "node:worker_threads";
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
 import { type AnyCompiledException, type CompiledPolicy, createEngine, type Engine } from "../../engine/index.js";
 import { servePorts } from "../serve-ports.js";
 import { runPolicies } from "../admission/review-runner.js";
-import { KEEP_SNAPSHOTS, type FromWorker, type RunMessage, type SnapshotMessage, type ToWorker } from "./wire.js";
+import {
+  type BridgeInit,
+  KEEP_SNAPSHOTS,
+  type FromWorker,
+  type RunMessage,
+  type SnapshotMessage,
+  type ToWorker,
+} from "./wire.js";
+import { ContextBridge } from "./context-bridge.js";
 
+/** A snapshot compiled: each policy, or why it did not compile here (only the jobs that run it fail). */
 type Compiled =
-  | { readonly policies: readonly CompiledPolicy[]; readonly exceptions: readonly AnyCompiledException[] }
+  | { readonly policies: readonly (CompiledPolicy | string)[]; readonly exceptions: readonly AnyCompiledException[] }
   | { readonly error: string };
 
 const now = (): number => performance.now() / 1000;
@@ -21,9 +34,9 @@ const now = (): number => performance.now() / 1000;
  * Serves one worker's messages: its engine and compiled snapshots live here, not in the module, so
  * nothing outlives the worker or is shared with another engine.
  */
-function serve(port: MessagePort): void {
+function serve(port: MessagePort, bridge: ContextBridge | undefined): void {
   // The same ports as the server's own engine, so a review gives the same results on either.
-  const engine = createEngine(servePorts());
+  const engine = createEngine(servePorts(bridge?.sources()));
   const snapshots = new Map<number, Compiled>();
   const post = (message: FromWorker): void => port.postMessage(message);
   port.on("message", (m: ToWorker) => {
@@ -33,7 +46,7 @@ function serve(port: MessagePort): void {
         for (const id of snapshots.keys()) if (snapshots.size > KEEP_SNAPSHOTS) snapshots.delete(id);
         return;
       }
-      run(engine, snapshots, m, post);
+      run({ engine, snapshots, bridge }, m, post);
     } catch (e) {
       if (m.type === "run") post({ type: "end", job: m.job, error: e instanceof Error ? e.message : String(e) });
     }
@@ -41,18 +54,15 @@ function serve(port: MessagePort): void {
 }
 
 function compileSnapshot(engine: Engine, m: SnapshotMessage): Compiled {
-  const policies: CompiledPolicy[] = [];
-  for (const [i, doc] of m.policies.entries()) {
+  const policies = m.policies.map((doc, i): CompiledPolicy | string => {
     const r = engine.compile(doc);
     if (!r.ok)
-      return {
-        error: `policy ${i} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`,
-      };
+      return `policy ${i} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`;
     const names = r.policy.rules.map((rule) => rule.name);
     if (names.join("\n") !== (m.ruleNames[i] ?? []).join("\n"))
-      return { error: `policy ${r.policy.name} compiled to other rules in the evaluation worker` };
-    policies.push(r.policy);
-  }
+      return `policy ${r.policy.name} compiled to other rules in the evaluation worker`;
+    return r.policy;
+  });
   const exceptions: AnyCompiledException[] = [];
   for (const doc of m.exceptions) {
     const r = engine.compileException(doc);
@@ -65,12 +75,13 @@ function compileSnapshot(engine: Engine, m: SnapshotMessage): Compiled {
   return { policies, exceptions };
 }
 
-function run(
-  engine: Engine,
-  snapshots: ReadonlyMap<number, Compiled>,
-  m: RunMessage,
-  post: (message: FromWorker) => void,
-): void {
+interface WorkerState {
+  readonly engine: Engine;
+  readonly snapshots: ReadonlyMap<number, Compiled>;
+  readonly bridge: ContextBridge | undefined;
+}
+
+function run({ engine, snapshots, bridge }: WorkerState, m: RunMessage, post: (message: FromWorker) => void): void {
   const compiled = snapshots.get(m.snapshot);
   if (compiled === undefined || "error" in compiled) {
     post({
@@ -83,7 +94,7 @@ function run(
   const policies = m.policies.map((i, k) => {
     const policy = compiled.policies[i];
     const names = m.rules[k];
-    if (policy === undefined || names === null || names === undefined) return policy;
+    if (policy === undefined || typeof policy === "string" || names === null || names === undefined) return policy;
     const keep = new Set(names);
     return { ...policy, rules: policy.rules.filter((r) => keep.has(r.name)) };
   });
@@ -91,13 +102,20 @@ function run(
     post({ type: "end", job: m.job, error: "a policy of the job is not in its snapshot" });
     return;
   }
+  const failed = policies.find((p): p is string => typeof p === "string");
+  if (failed !== undefined) {
+    post({ type: "end", job: m.job, error: failed });
+    return;
+  }
   const request = m.exceptions ? { ...m.request, exceptions: compiled.exceptions } : m.request;
+  const deadlineAt = now() + m.remainingSeconds;
+  bridge?.begin(m.job, deadlineAt);
   const job = {
     kind: m.kind,
     policies: policies as CompiledPolicy[],
     request,
     object: m.request.resource,
-    deadlineAt: now() + m.remainingSeconds,
+    deadlineAt,
     ...(m.unknownNamespace !== undefined ? { unknownNamespace: m.unknownNamespace } : {}),
   };
   const outcome = runPolicies(engine, now, job, (done, index) =>
@@ -110,4 +128,22 @@ function run(
   );
 }
 
-if (parentPort !== null) serve(parentPort);
+/**
+ * An evaluation thread yields the CPU to the main thread (light reviews, liveness, the bridge's
+ * answers): nice +10 on Linux, where a thread's id (from /proc/thread-self) names it to
+ * setpriority. Elsewhere, or if refused, it keeps the default priority.
+ */
+function yieldToMainThread(): void {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+  } catch {
+    // not Linux, or not allowed: the default priority
+  }
+}
+
+if (parentPort !== null) {
+  yieldToMainThread();
+  const init = (workerData as { bridge?: BridgeInit } | null)?.bridge;
+  serve(parentPort, init !== undefined ? new ContextBridge(init, now) : undefined);
+}

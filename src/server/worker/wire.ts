@@ -4,7 +4,8 @@
  * once per snapshot in each worker; results travel as rule results and are joined back to the main
  * thread's compiled policies by their place in the job.
  */
-import type { EngineRequest, JsonObject, JsonValue, RuleResult } from "../../engine/index.js";
+import type { MessagePort } from "node:worker_threads";
+import type { EngineRequest, JsonObject, JsonValue, Result, RuleResult } from "../../engine/index.js";
 import type { RunKind } from "../admission/review-runner.js";
 
 /** Snapshots a worker keeps compiled: the current one and the one before it (reviews in flight across a reload). */
@@ -76,4 +77,35 @@ export function wireRequest(request: EngineRequest): WireRequest {
     ...(request.background !== undefined ? { background: request.background } : {}),
     ...(request.exceptionNamespaces !== undefined ? { exceptionNamespaces: request.exceptionNamespaces } : {}),
   };
+}
+
+/** The live ContextSources calls a worker forwards to the main thread (context-bridge.ts). */
+export type BridgeMethod = "configMap" | "apiCall" | "globalReference" | "imageData" | "getResource" | "listResources";
+
+/** The entry kinds `ContextSources.canLoad` answers for. */
+export type LoadKind = "configMap" | "apiCall" | "imageRegistry" | "globalReference";
+
+/** One forwarded call: the job whose review it belongs to, the port method and its arguments (plain data). */
+export interface BridgeCall {
+  readonly id: number;
+  readonly job: number;
+  readonly method: BridgeMethod;
+  readonly args: readonly unknown[];
+}
+
+/** The main thread's answer to a forwarded call, from its caches, within the call's review. */
+export interface BridgeAnswer {
+  readonly id: number;
+  readonly result: Result<JsonValue>;
+}
+
+/**
+ * What a worker needs to reach the main thread's live context: its end of the bridge's channel, the
+ * shared word the main thread bumps after each answer, and what the live port can load and answer.
+ */
+export interface BridgeInit {
+  readonly port: MessagePort;
+  readonly signal: SharedArrayBuffer;
+  readonly canLoad: Readonly<Record<LoadKind, boolean>>;
+  readonly methods: readonly BridgeMethod[];
 }

@@ -2,18 +2,32 @@
  * A small pool of evaluation workers (worker_threads) where reviews that left their batch finish,
  * off the main thread, so that liveness, metrics and every other review stay answered while one
  * heavy review is evaluated. Each worker compiles the policy snapshot a job needs the first time it
- * sees it. A job waits in the queue while every worker is busy, but never past its deadline. A
+ * sees it. With live context (`--cluster`), a worker's engine reads it through a bridge to this
+ * thread's caches (context-bridge.ts, bridge-host.ts), each call answered within its review's
+ * context. A job waits in its namespace's queue while no worker may take it (fair-queue.ts: one
+ * namespace holds at most `size - 1` workers, at least 1, and a spare worker serves a namespace
+ * holding none when every other worker is busy), but never past its deadline. A
  * worker stops a job at the deadline by itself; one still running it 250 ms later (stuck) is
  * terminated and replaced. Either way the job's unfinished policies are left to their
  * failurePolicy. A worker that fails turns the job's
  * unfinished policies into evaluation errors (which deny under failurePolicy Fail), never a pass.
  */
+import { AsyncResource } from "node:async_hooks";
 import { Worker } from "node:worker_threads";
-import { type CompiledPolicy, type JsonObject, type JsonValue, requestSubject } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  type ContextSources,
+  type JsonObject,
+  requestSubject,
+  resourceNamespace,
+} from "../../engine/index.js";
 import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
 import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "../admission/review-runner.js";
 import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./wire.js";
+import { hostBridge } from "./bridge-host.js";
+import { FairQueue } from "./fair-queue.js";
+import { sourceDocument } from "./source-document.js";
 
 /** How long past a job's deadline a running worker may take to stop by itself before it is terminated. */
 const TERMINATE_GRACE_MS = 250;
@@ -27,6 +41,10 @@ interface WorkerPoolOptions {
   readonly onEvent?: (event: string, detail: Record<string, unknown>) => void;
   /** The worker's module (default: evaluation-worker.js beside this file). */
   readonly workerUrl?: URL;
+  /** Live context (`--cluster`): the workers' engines read it through a bridge to this thread. */
+  readonly context?: ContextSources;
+  /** Whether a spare worker serves a namespace holding none while the others are busy (default true). */
+  readonly spare?: boolean;
 }
 
 interface Job {
@@ -36,6 +54,10 @@ interface Job {
   readonly snapshotId: number;
   readonly done: RunDone[];
   readonly resolve: (outcome: RunOutcome) => void;
+  /** The reviewed object's namespace ("" cluster-scoped): the queue it waits in. */
+  readonly key: string;
+  /** Runs a forwarded live-context call within the review's async context (its record of calls). */
+  readonly within: <T>(fn: () => T) => T;
   /** Mutate: the patched resource the worker reported at the end. */
   resource?: JsonObject;
   timer?: ReturnType<typeof setTimeout>;
@@ -47,6 +69,10 @@ interface Slot {
   job: Job | undefined;
   /** Snapshot ids this worker has compiled. */
   loaded: Set<number>;
+  /** This worker's end of the live-context bridge, with live context. */
+  bridge?: { close(): void };
+  /** The spare: it takes only a job whose namespace holds no worker. */
+  readonly spare: boolean;
 }
 
 interface SnapshotInfo {
@@ -62,14 +88,25 @@ interface WorkerPool extends ReviewRunner {
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const url = options.workerUrl ?? new URL("./evaluation-worker.js", import.meta.url);
   const snapshots = new WeakMap<PolicySnapshot, SnapshotInfo>();
-  const queue: Job[] = [];
+  const queue = new FairQueue<Job>();
+  /** Most workers one namespace may hold: all but one, so that another namespace finds one. */
+  const cap = Math.max(1, options.size - 1);
   let nextSnapshot = 1;
   let nextJob = 1;
   let closed = false;
 
   /** A new worker for `slot`; its events are bound to the slot and to this worker. */
   function spawn(slot: Slot): Worker {
-    const worker = new Worker(url);
+    const bridge =
+      options.context !== undefined
+        ? hostBridge(options.context, (id) => (slot.job?.id === id ? slot.job.within : undefined))
+        : undefined;
+    slot.bridge?.close();
+    if (bridge !== undefined) slot.bridge = bridge;
+    const worker =
+      bridge !== undefined
+        ? new Worker(url, { workerData: { bridge: bridge.init }, transferList: [bridge.init.port] })
+        : new Worker(url);
     worker.unref();
     worker.on("message", (m: FromWorker) => onMessage(slot, worker, m));
     worker.on("error", (e) => {
@@ -81,12 +118,13 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     });
     return worker;
   }
-  const slots: Slot[] = Array.from({ length: Math.max(1, options.size) }, () => {
+  function newSlot(spare: boolean): Slot {
     // The slot is complete once its worker is spawned (the worker's events refer to the slot).
-    const slot = { job: undefined, loaded: new Set<number>() } as unknown as Slot;
+    const slot = { job: undefined, loaded: new Set<number>(), spare } as unknown as Slot;
     slot.worker = spawn(slot);
     return slot;
-  });
+  }
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.size) }, () => newSlot(false));
 
   function snapshotInfo(snapshot: PolicySnapshot): SnapshotInfo {
     let info = snapshots.get(snapshot);
@@ -104,8 +142,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   /** Ends a job with what it finished; `error` turns its unfinished policies into evaluation errors. */
   function settle(job: Job, error?: string): void {
     if (job.timer !== undefined) clearTimeout(job.timer);
-    const i = queue.indexOf(job);
-    if (i >= 0) queue.splice(i, 1);
+    queue.remove(job.key, job);
     if (job.slot !== undefined && job.slot.job === job) job.slot.job = undefined;
     const rest = job.run.policies.slice(job.done.length);
     const resource = job.resource !== undefined ? { resource: job.resource } : {};
@@ -145,7 +182,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     if (!closed) {
       slot.worker = spawn(slot);
       slot.loaded = new Set();
-    }
+    } else slot.bridge?.close();
     void worker.terminate();
     if (job !== undefined) settle(job, error);
     pump();
@@ -159,7 +196,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       post(slot, {
         type: "snapshot",
         id: job.snapshotId,
-        policies: s.policies.map((p) => p.document as unknown as JsonValue),
+        policies: s.policies.map(sourceDocument),
         ruleNames: s.policies.map((p) => p.rules.map((r) => r.name)),
         exceptions: (s.exceptions ?? []).map((e) => e.document),
       });
@@ -187,11 +224,28 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     });
   }
 
+  const heldBy = (key: string): number => slots.filter((s) => s.job?.key === key).length;
+
+  /** The next job and the worker to run it: a free worker, else the spare for a namespace holding none. */
+  function next(): { slot: Slot; job: Job } | undefined {
+    const free = slots.find((s) => !s.spare && s.job === undefined);
+    if (free !== undefined) {
+      const taken = queue.take(heldBy, cap);
+      return taken === undefined ? undefined : { slot: free, job: taken.job };
+    }
+    if (options.spare === false || slots.some((s) => s.spare && s.job !== undefined)) return undefined;
+    const taken = queue.take(heldBy, 1);
+    if (taken === undefined) return undefined;
+    let spare = slots.find((s) => s.spare);
+    if (spare === undefined) slots.push((spare = newSlot(true)));
+    return { slot: spare, job: taken.job };
+  }
+
   function pump(): void {
-    for (const slot of slots) {
-      if (slot.job !== undefined) continue;
-      const job = queue.shift();
-      if (job === undefined) return;
+    for (;;) {
+      const n = next();
+      if (n === undefined) return;
+      const { slot, job } = n;
       try {
         start(slot, job);
       } catch (e) {
@@ -208,7 +262,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       return new Promise((resolve) => {
         const info = snapshotInfo(run.snapshot);
         const indexes = run.policies.map((p) => info.index.get(p.document) ?? -1);
-        const job: Job = { id: nextJob++, run, indexes, snapshotId: info.id, done: [], resolve };
+        const key = resourceNamespace(requestSubject(run.request));
+        // Bound here, in the review's async context: a forwarded call is answered within it.
+        const within = AsyncResource.bind(<T>(fn: () => T): T => fn());
+        const job: Job = { id: nextJob++, run, indexes, snapshotId: info.id, done: [], resolve, key, within };
         if (closed) return settle(job, "the server is shutting down");
         if (indexes.includes(-1)) return settle(job, "a policy of the review is not in its policy snapshot");
         const remaining = run.deadlineAt - options.now();
@@ -226,14 +283,15 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
           },
           Math.ceil(remaining * 1000),
         );
-        queue.push(job);
+        queue.push(key, job);
         pump();
       });
     },
     async close() {
       closed = true;
-      for (const job of [...queue]) settle(job, "the server is shutting down");
+      for (const job of queue.all()) settle(job, "the server is shutting down");
       for (const slot of slots) if (slot.job !== undefined) settle(slot.job, "the server is shutting down");
+      for (const slot of slots) slot.bridge?.close();
       await Promise.all(slots.map((s) => s.worker.terminate()));
     },
   };

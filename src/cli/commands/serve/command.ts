@@ -252,14 +252,15 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   const recorder = admissionRecorder(metrics, logger);
   const cluster = clusterFacts(source, live);
   const now = (): number => performance.now() / 1000;
-  // Live context is read from caches on this thread: with it, reviews that leave their batch finish
-  // here too (deferred), not in evaluation workers, whose engines have no cluster access.
-  const workers = live !== undefined ? 0 : Math.floor(numbers["eval-workers"] ?? 1);
+  // With live context the workers' engines read it through a bridge to this thread's caches
+  // (server/worker/context-bridge.ts), so reviews that leave their batch finish off this thread there too.
+  const workers = Math.floor(numbers["eval-workers"] ?? 1);
   const runner =
     workers > 0
       ? createWorkerPool({
           size: workers,
           now,
+          ...(live !== undefined ? { context: live.context } : {}),
           onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`),
         })
       : undefined;

@@ -152,8 +152,11 @@ Flags:
                               --register: then every timeout is served, and its webhooks are registered
                               as soon as a policy asks for it, as Kyverno does
       --eval-workers N        worker threads where a review too heavy for its batch finishes, off the main
-                              thread, so liveness and other reviews stay answered (default 1; 0: finish it
-                              on the main thread after its batch is answered)
+                              thread, so liveness and other reviews stay answered (default 1, with --cluster
+                              too: live data reaches them from the main thread's caches). One namespace holds
+                              at most N-1 of them (at least 1), and a spare thread serves a namespace holding
+                              none while the others are busy (0: finish it on the main thread after its
+                              batch is answered)
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
       --max-json-depth N      arrays and objects a request body may nest (default 1000)
       --max-json-entries N    items of one array or members of one object a body may hold (default 150000)

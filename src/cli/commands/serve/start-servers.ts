@@ -20,7 +20,7 @@ import type { BylawMetrics } from "../../../server/metrics/index.js";
 import type { PolicySource } from "../../../server/types.js";
 import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import type { ResourceBounds } from "./resource-flags.js";
-import type { WebhookGroup } from "../../../server/admission/types.js";
+import type { HandlerResult, WebhookGroup } from "../../../server/admission/types.js";
 import {
   DEADLINE_SHARE,
   DEFAULT_GROUPS,
@@ -75,7 +75,10 @@ export function admissionRoutes(
   const routes =
     groups.fineGrained === true
       ? new AdmissionRouteMap(deps, groups, (kind, own, group) =>
-          kind === "mutate" ? (b) => handleMutateBounded(b, own, group) : (b) => handleValidate(b, own, group),
+          // Bounded as the batch routes are: a review past its inline slice finishes in an evaluation worker.
+          kind === "mutate"
+            ? (b) => handleMutateBounded(b, own, group)
+            : (b) => handleValidateBatch([b], own, group)[0] as HandlerResult | Promise<HandlerResult>,
         )
       : new Map<string, RouteHandler>();
   routes.set("/mutate", (b) => handleMutateBounded(b, deps));

@@ -1,0 +1,247 @@
+/**
+ * Issue 32 §6, one review stalls all others in cluster mode, end to end (`npm run test:cluster`)
+ * against `scripts/cluster.sh up DIR --with-bylaw`. The user `tenant-a-admin` (kubectl --as) writes
+ * a Policy (or NamespacedValidatingPolicies) in tenant-a that makes every review of her ConfigMaps
+ * heavy, in four shapes (tenant-stall-policies.ts): a foreach with a configMap context entry per
+ * element, a foreach with apiCall entries per element, a JMESPath per element over the whole list,
+ * and CEL comprehensions that spend four policies' cost budgets. She hits it repeatedly and in
+ * parallel (dry-runs of a ConfigMap of up to 700 KB). Meanwhile every control review in tenant-b is answered
+ * correctly within 2 s, `/health/liveness` answers within 2 s throughout, and Bylaw's process is the
+ * same one.
+ *
+ * The rule enforced (in the spirit of ../shared/spec/tenant-isolation.md's list): one namespace's
+ * policies cannot take the time of another namespace's reviews, nor of the liveness probe. A review
+ * past its inline slice finishes in an evaluation worker, which reads live data through the bridge to
+ * the main thread's caches; the workers are shared fairly across namespaces (one namespace holds at
+ * most all but one, and a spare serves a namespace holding none), and every review is answered by its
+ * deadline (what it did not finish answers by its failurePolicy, never a pass).
+ */
+import { after, before, describe, test } from "node:test";
+import { request } from "node:https";
+import assert from "node:assert/strict";
+import {
+  bylawEnv,
+  eventually,
+  kubectlOk,
+  processRunning,
+  readPids,
+  startCluster,
+  started,
+  tearDown,
+  type Cluster,
+  type RunResult,
+} from "./cluster-harness.js";
+import { TENANT_RBAC } from "./tenant-read-policies.js";
+import { CONTROL_POLICY, configMap } from "./hostile-cel-policies.js";
+import { attackConfigMap, STALL_ATTACKS, STALL_CONFIG, type StallAttack } from "./tenant-stall-policies.js";
+
+const buildTimeoutMs = 90 * 60_000;
+const TENANT = ["--as", "tenant-a-admin"];
+/** Rounds of attack, one a second, each with this many reviews in parallel. */
+const ROUNDS = 6;
+const PARALLEL = 3;
+let cluster: Cluster | undefined;
+
+const current = (): Cluster => started(cluster);
+const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
+const asTenant = (args: readonly string[], input?: string): Promise<RunResult> =>
+  current().kubectl([...TENANT, ...args], input);
+const dryRun = (args: readonly string[], object: string): Promise<RunResult> =>
+  current().kubectl([...args, "create", "--dry-run=server", "-f", "-"], object);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A control review in tenant-b: the forbidden ConfigMap is denied, the allowed one admitted; with its time. */
+async function control(): Promise<{ ms: number; right: boolean }> {
+  const t0 = Date.now();
+  const [denied, allowed] = await Promise.all([
+    dryRun([], configMap("control-no", "tenant-b", { control: "forbidden" })),
+    dryRun([], configMap("control-yes", "tenant-b", { control: "fine" })),
+  ]);
+  const ms = Date.now() - t0;
+  const right =
+    denied.code !== 0 && /the control denies forbidden ConfigMaps/.test(denied.stderr) && allowed.code === 0;
+  return { ms, right };
+}
+
+/** One HTTPS call to Bylaw's webhook port (its serving certificate is not checked here): status and body. */
+function callBylaw(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+  const port = Number(bylawEnv(current().dir)["BYLAW_PORT"]);
+  return new Promise((resolve) => {
+    const req = request(
+      { host: "127.0.0.1", port, method, path, rejectUnauthorized: false, timeout: 10_000, agent: false },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("timed out")));
+    req.on("error", (e) => resolve({ status: 0, body: e.message }));
+    if (body !== undefined) req.setHeader("content-type", "application/json");
+    req.end(body);
+  });
+}
+
+/** An AdmissionReview of creating `object` (a ConfigMap in tenant-b) by an admin. */
+function review(uid: string, object: string): string {
+  const o = JSON.parse(object) as { metadata: { name: string; namespace: string } };
+  return JSON.stringify({
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    request: {
+      uid,
+      kind: { group: "", version: "v1", kind: "ConfigMap" },
+      resource: { group: "", version: "v1", resource: "configmaps" },
+      namespace: o.metadata.namespace,
+      name: o.metadata.name,
+      operation: "CREATE",
+      userInfo: { username: "admin", groups: ["system:masters"] },
+      object: o,
+    },
+  });
+}
+
+interface Answer {
+  readonly allowed?: boolean;
+  readonly status?: { readonly message?: string };
+}
+
+function answerOf(r: { body: string }): Answer {
+  try {
+    return (JSON.parse(r.body) as { response?: Answer }).response ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The same control straight to Bylaw's webhook, as the API server sends it: Bylaw's own answer
+ * time, without kubectl and the API server (on this shared machine their processes alone can take
+ * seconds under load).
+ */
+async function webhookControl(n: number): Promise<{ ms: number; right: boolean }> {
+  const t0 = Date.now();
+  const [denied, allowed] = await Promise.all([
+    callBylaw(
+      "POST",
+      "/validate/fail",
+      review(`no-${n}`, configMap("control-no", "tenant-b", { control: "forbidden" })),
+    ),
+    callBylaw("POST", "/validate/fail", review(`yes-${n}`, configMap("control-yes", "tenant-b", { control: "fine" }))),
+  ]);
+  const ms = Date.now() - t0;
+  const no = answerOf(denied);
+  const right =
+    no.allowed === false &&
+    /the control denies forbidden ConfigMaps/.test(no.status?.message ?? "") &&
+    answerOf(allowed).allowed === true;
+  return { ms, right };
+}
+
+/** Webhook controls, one after another, until `stop` says so. */
+async function watchControls(stop: () => boolean): Promise<{ ms: number; right: boolean }[]> {
+  const out: { ms: number; right: boolean }[] = [];
+  for (let n = 0; !stop(); n++) {
+    out.push(await webhookControl(n));
+    await sleep(100);
+  }
+  return out;
+}
+
+/** Polls /health/liveness until `stop` says so; each failure or answer slower than 2 s is noted. */
+async function watchLiveness(stop: () => boolean): Promise<string[]> {
+  const problems: string[] = [];
+  while (!stop()) {
+    const t0 = Date.now();
+    const r = await callBylaw("GET", "/health/liveness");
+    const ms = Date.now() - t0;
+    if (r.status !== 200 || ms > 2000) problems.push(`liveness: ${r.status} after ${ms} ms ${r.body.slice(0, 200)}`);
+    await sleep(250);
+  }
+  return problems;
+}
+
+/** The tenant's attack in force: its probe ConfigMap is refused by the policy. */
+async function inForce(attack: StallAttack): Promise<void> {
+  await eventually(`${attack.name} in force`, 60_000, async () => {
+    const r = await dryRun(TENANT, attackConfigMap(attack, "probe", 0));
+    return r.code !== 0 && r.stderr.includes(`${attack.name} probe`) ? true : undefined;
+  });
+}
+
+/** Hits the attack ROUNDS times, PARALLEL reviews a round, a round a second; resolves with every answer. */
+async function hit(attack: StallAttack): Promise<RunResult[]> {
+  const reviews: Promise<RunResult>[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < PARALLEL; i++) reviews.push(dryRun(TENANT, attackConfigMap(attack, "stall", round * 10 + i)));
+    await sleep(1000);
+  }
+  return Promise.all(reviews);
+}
+
+describe(
+  "a tenant's heavy policies cannot stall other tenants' reviews",
+  { timeout: buildTimeoutMs + 20 * 60_000 },
+  () => {
+    before(async () => {
+      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
+      console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
+      for (const ns of ["tenant-a", "tenant-b"]) await ok(["create", "namespace", ns]);
+      await ok(["apply", "-f", "-"], TENANT_RBAC);
+      await ok(["apply", "-f", "-"], CONTROL_POLICY);
+      const cfg = await asTenant(["apply", "-f", "-"], STALL_CONFIG);
+      assert.equal(cfg.code, 0, cfg.stderr);
+      await eventually("control policy enforced", 60_000, async () => ((await control()).right ? true : undefined));
+    });
+
+    after(async () => {
+      await tearDown(cluster);
+    });
+
+    for (const attack of STALL_ATTACKS) {
+      test(`${attack.name}: hit ${ROUNDS}×${PARALLEL}; tenant-b's reviews within 2 s, liveness throughout, same process`, async () => {
+        const pid = readPids(current().dir).get("bylaw");
+        assert.ok(pid !== undefined && processRunning(pid), "Bylaw runs");
+        const applied = await asTenant(["apply", "-f", "-"], attack.policy);
+        assert.equal(applied.code, 0, applied.stderr);
+        await inForce(attack);
+        let attacking = true;
+        const stopped = (): boolean => !attacking;
+        const liveness = watchLiveness(stopped);
+        const direct = watchControls(stopped);
+        const attacks = hit(attack).finally(() => (attacking = false));
+        const controls: { ms: number; right: boolean }[] = [];
+        while (attacking) controls.push(await control());
+        const answers = await attacks;
+        const [problems, webhook] = [await liveness, await direct];
+        const slowest = (cs: { ms: number }[]): number => Math.max(...cs.map((c) => c.ms));
+        console.log(
+          `# ${attack.name}: ${webhook.length} webhook controls, slowest ${slowest(webhook)} ms; ${controls.length} kubectl controls, slowest ${slowest(controls)} ms; attack answers: ${answers.map((a) => (a.code === 0 ? "admitted" : /deadline/.test(a.stderr) ? "deadline" : "denied")).join(" ")}`,
+        );
+        assert.ok(webhook.length >= 5, `only ${webhook.length} webhook control reviews during the attack`);
+        for (const c of webhook) {
+          assert.ok(c.right, "the control review is answered correctly");
+          assert.ok(c.ms < 2000, `a control review took ${c.ms} ms at the webhook`);
+        }
+        // Through kubectl and the API server: answered correctly, never by the webhook's timeout.
+        assert.ok(controls.length >= 2, `only ${controls.length} kubectl control reviews during the attack`);
+        for (const c of controls) {
+          assert.ok(c.right, "the kubectl control review is answered correctly");
+          assert.ok(c.ms < 8000, `a kubectl control review took ${c.ms} ms`);
+        }
+        assert.deepEqual(problems, [], "liveness answered within 2 s throughout");
+        // Each attack review is answered: admitted when it finished in time, else denied (its rule's
+        // error, or the deadline under failurePolicy Fail): never a timeout of the webhook call.
+        for (const a of answers)
+          assert.ok(
+            a.code === 0 || /is refused|exceeded its deadline|cost budget|cost limit/.test(a.stderr),
+            `an attack review was answered: ${a.stderr}`,
+          );
+        assert.ok(processRunning(pid), "Bylaw is still running");
+        assert.equal(readPids(current().dir).get("bylaw"), pid, "Bylaw was not restarted");
+        await asTenant(["delete", "-f", "-"], attack.policy);
+      });
+    }
+  },
+);
