@@ -1,7 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../kube/types.js";
-import { overNamespaceBudget } from "./namespace-budget.js";
+import { type CompiledPolicy, createEngine } from "../../engine/index.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import { admissionBudgetProblems, overNamespaceBudget } from "./namespace-budget.js";
 
 const policy = (namespace: string, name: string, created: string, spec: object = { rules: [] }): KubeObject =>
   ({ metadata: { namespace, name, creationTimestamp: created }, spec }) as KubeObject;
@@ -35,4 +37,34 @@ test("the kinds share one budget; equal timestamps are ordered by kind and name"
   ];
   const over = overNamespaceBudget(objs, { maxPolicies: 2, maxBytes: 10_000 });
   assert.deepEqual([...over.keys()], [objs[0]?.obj]);
+});
+
+test("at the policy webhook: a new policy its namespace has no room for is refused; an update of a served one is not", () => {
+  const engine = createEngine(fakePorts());
+  const compiled = (namespace: string, name: string, pad = ""): CompiledPolicy => {
+    const r = engine.compile({
+      apiVersion: "kyverno.io/v1",
+      kind: "Policy",
+      metadata: { name, namespace },
+      spec: {
+        rules: [
+          { name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: { message: pad, deny: {} } },
+        ],
+      },
+    });
+    if (!r.ok) throw new Error("does not compile");
+    return r.policy;
+  };
+  const served = [compiled("a", "one"), compiled("a", "two"), compiled("b", "three")];
+  const budget = { maxPolicies: 2, maxBytes: 10_000 };
+  const [full] = admissionBudgetProblems(compiled("a", "new"), served, budget);
+  assert.match(
+    full?.message ?? "",
+    /namespace a already holds 2 policies, its budget \(--max-policies-per-namespace 2\)/,
+  );
+  assert.deepEqual(admissionBudgetProblems(compiled("a", "two"), served, budget), [], "an update of a served policy");
+  assert.deepEqual(admissionBudgetProblems(compiled("b", "new"), served, budget), [], "another namespace has room");
+  const [bytes] = admissionBudgetProblems(compiled("b", "large", "x".repeat(20_000)), served, budget);
+  assert.match(bytes?.message ?? "", /past its budget of 10000 bytes \(--max-policy-bytes-per-namespace\)/);
+  assert.deepEqual(admissionBudgetProblems({ ...compiled("a", "c"), namespace: "" }, served, budget), []);
 });

@@ -6,6 +6,7 @@
  * bytes is not compiled, and its status says why (Ready False). Cluster-scoped policies have no
  * budget here: they are the cluster admin's.
  */
+import { type CompiledPolicy, type PolicyProblem, problem } from "../../engine/index.js";
 import type { KubeObject } from "../../kube/types.js";
 
 export interface NamespaceBudget {
@@ -94,4 +95,38 @@ function oldestFirst(a: { obj: KubeObject; kind: string }, b: { obj: KubeObject;
 function createdAt(obj: KubeObject): string {
   const t = (obj.metadata as { creationTimestamp?: unknown } | undefined)?.creationTimestamp;
   return typeof t === "string" ? t : "";
+}
+
+/**
+ * At the policy webhook: a new namespaced policy its namespace has no room for (the policies
+ * `served` there now, every namespaced kind together) is refused at `kubectl apply`, naming the
+ * budget, rather than admitted and left not Ready. A change to a policy already served is let
+ * through here (the load decides, oldest first, as above).
+ */
+export function admissionBudgetProblems(
+  policy: CompiledPolicy,
+  served: readonly CompiledPolicy[],
+  budget: NamespaceBudget,
+): PolicyProblem[] {
+  const ns = policy.namespace;
+  if (ns === "") return [];
+  const same = served.filter((p) => p.namespace === ns);
+  if (same.some((p) => p.name === policy.name && p.document.kind === policy.document.kind)) return [];
+  if (same.length >= budget.maxPolicies)
+    return [
+      problem(
+        "metadata.namespace",
+        `namespace ${ns} already holds ${same.length} policies, its budget (--max-policies-per-namespace ${budget.maxPolicies}); delete one before adding another`,
+      ),
+    ];
+  const size = (p: CompiledPolicy): number => JSON.stringify(p.document.spec ?? null).length;
+  const used = same.reduce((sum, p) => sum + size(p), 0);
+  if (used + size(policy) > budget.maxBytes)
+    return [
+      problem(
+        "spec",
+        `namespace ${ns}'s policies take ${used} bytes and this one ${size(policy)}, past its budget of ${budget.maxBytes} bytes (--max-policy-bytes-per-namespace)`,
+      ),
+    ];
+  return [];
 }

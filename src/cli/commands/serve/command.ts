@@ -21,6 +21,7 @@ import {
 import { ownWebhookProblems } from "../../../server/registration/own-webhook-problems.js";
 import { operationProblems } from "../../../server/registration/operation-problems.js";
 import { vetPolicy } from "../../../server/registration/registration-check.js";
+import { admissionBudgetProblems } from "../../../server/policy-source/namespace-budget.js";
 import { RegistrationStates } from "../../../server/registration/registration-states.js";
 import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
 import type { Io } from "../../io.js";
@@ -274,7 +275,13 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     ...(live !== undefined ? { calls: live.reviewCalls } : {}),
     deadlineSeconds: groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
-    vetPolicy: vetPolicy(checkPolicy, registration?.registrar),
+    // From the cluster, a new tenant policy its namespace has no room for is refused at kubectl apply.
+    vetPolicy: vetPolicy(
+      live === undefined
+        ? checkPolicy
+        : (p) => [...checkPolicy(p), ...admissionBudgetProblems(p, source.current().policies, namespaceBudget.value)],
+      registration?.registrar,
+    ),
     denialYaml: new YamlV3Writer(),
     ...(exceptions.value.namespaces !== undefined ? { exceptionNamespaces: exceptions.value.namespaces } : {}),
     // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.
