@@ -9,43 +9,12 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  eventually,
-  kubectlOk,
-  processRunning,
-  readPids,
-  startCluster,
-  started,
-  tearDown,
-  type Cluster,
-  type RunResult,
-} from "./cluster-harness.js";
-import { TENANT_RBAC } from "./tenant-read-policies.js";
-import { CEL_ATTACKS, CONTROL_POLICY, configMap } from "./hostile-cel-policies.js";
+import { eventually, type RunResult } from "./cluster-harness.js";
+import { CEL_ATTACKS, configMap } from "./hostile-cel-policies.js";
+import { BUILD_TIMEOUT_MS, TENANT, tenantKit, assertControls, type ControlAnswer } from "./tenant-attack.js";
 
-const buildTimeoutMs = 90 * 60_000;
-const TENANT = ["--as", "tenant-a-admin"];
-let cluster: Cluster | undefined;
-
-const current = (): Cluster => started(cluster);
-const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
-const asTenant = (args: readonly string[], input?: string): Promise<RunResult> =>
-  current().kubectl([...TENANT, ...args], input);
-const dryRun = (args: readonly string[], object: string): Promise<RunResult> =>
-  current().kubectl([...args, "create", "--dry-run=server", "-f", "-"], object);
-
-/** A control review in tenant-b: the forbidden ConfigMap is denied, the allowed one admitted; with its time. */
-async function control(): Promise<{ ms: number; right: boolean }> {
-  const started = Date.now();
-  const [denied, allowed] = await Promise.all([
-    dryRun([], configMap("control-no", "tenant-b", { control: "forbidden" })),
-    dryRun([], configMap("control-yes", "tenant-b", { control: "fine" })),
-  ]);
-  const ms = Date.now() - started;
-  const right =
-    denied.code !== 0 && /the control denies forbidden ConfigMaps/.test(denied.stderr) && allowed.code === 0;
-  return { ms, right };
-}
+const kit = tenantKit();
+const { asTenant, dryRun, control } = kit;
 
 /** Waits until the tenant's policy is in force: a dry-run it applies to is refused (the first attack). */
 async function inForce(object: string): Promise<RunResult> {
@@ -55,30 +24,24 @@ async function inForce(object: string): Promise<RunResult> {
   });
 }
 
-describe("a tenant's CEL cannot exhaust Bylaw's memory", { timeout: buildTimeoutMs + 15 * 60_000 }, () => {
+describe("a tenant's CEL cannot exhaust Bylaw's memory", { timeout: BUILD_TIMEOUT_MS + 15 * 60_000 }, () => {
   before(async () => {
-    cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-    console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
-    for (const ns of ["tenant-a", "tenant-b"]) await ok(["create", "namespace", ns]);
-    await ok(["apply", "-f", "-"], TENANT_RBAC);
-    await ok(["apply", "-f", "-"], CONTROL_POLICY);
-    await eventually("control policy enforced", 60_000, async () => ((await control()).right ? true : undefined));
+    await kit.setUp();
   });
 
   after(async () => {
-    await tearDown(cluster);
+    await kit.tearDown();
   });
 
   for (const attack of CEL_ATTACKS) {
     test(`${attack.name}: a rule error within the bounds; Bylaw keeps running and answers the control within 2 s`, async () => {
-      const pid = readPids(current().dir).get("bylaw");
-      assert.ok(pid !== undefined && processRunning(pid), "Bylaw runs");
+      const pid = kit.bylawPid();
       const applied = await asTenant(["apply", "-f", "-"], attack.policy);
       assert.equal(applied.code, 0, applied.stderr);
       const object = configMap(`attack-${attack.name}`, "tenant-a", { attack: attack.name });
       const first = await inForce(object);
       const attempts: Promise<RunResult>[] = [Promise.resolve(first)];
-      const controls: { ms: number; right: boolean }[] = [];
+      const controls: ControlAnswer[] = [];
       for (let i = 0; i < 3; i++) {
         attempts.push(dryRun(TENANT, object));
         controls.push(await control());
@@ -89,12 +52,8 @@ describe("a tenant's CEL cannot exhaust Bylaw's memory", { timeout: buildTimeout
         assert.match(r.stderr, /actual cost limit exceeded|running out of cost budget/, r.stderr);
       }
       controls.push(await control());
-      for (const c of controls) {
-        assert.ok(c.right, "the control review is answered correctly");
-        assert.ok(c.ms < 2000, `the control review took ${c.ms} ms`);
-      }
-      assert.ok(processRunning(pid), "Bylaw is still running");
-      assert.equal(readPids(current().dir).get("bylaw"), pid, "Bylaw was not restarted");
+      assertControls(controls);
+      kit.sameProcess(pid);
       await asTenant(["delete", "-f", "-"], attack.policy);
     });
   }

@@ -29,102 +29,16 @@ import assert from "node:assert/strict";
 import { request as httpsRequest } from "node:https";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
-import {
-  bylawEnv,
-  eventually,
-  kubectlOk,
-  processRunning,
-  readPids,
-  restartBylaw,
-  startCluster,
-  started,
-  tearDown,
-  type Cluster,
-  type RunResult,
-} from "./cluster-harness.js";
-import { TENANT_RBAC } from "./tenant-read-policies.js";
-import { CONTROL_POLICY, configMap } from "./hostile-cel-policies.js";
+import { bylawEnv, eventually, restartBylaw } from "./cluster-harness.js";
+import { configMap } from "./hostile-cel-policies.js";
 import { repoRoot } from "../deploy/render.js";
+import { BUILD_TIMEOUT_MS, TENANT, tenantKit } from "./tenant-attack.js";
 
-const buildTimeoutMs = 90 * 60_000;
-const TENANT = ["--as", "tenant-a-admin"];
 const MIB = 1024 * 1024;
-let cluster: Cluster | undefined;
-
-const current = (): Cluster => started(cluster);
-const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
-const asTenant = (args: readonly string[], input?: string): Promise<RunResult> =>
-  current().kubectl([...TENANT, ...args], input);
-const dryRun = (args: readonly string[], object: string): Promise<RunResult> =>
-  current().kubectl([...args, "create", "--dry-run=server", "-f", "-"], object);
-
-/** A control review in tenant-b: the forbidden ConfigMap is denied, the allowed one admitted; with its time. */
-async function control(): Promise<{ ms: number; right: boolean }> {
-  const t = Date.now();
-  const [denied, allowed] = await Promise.all([
-    dryRun([], configMap("control-no", "tenant-b", { control: "forbidden" })),
-    dryRun([], configMap("control-yes", "tenant-b", { control: "fine" })),
-  ]);
-  const right =
-    denied.code !== 0 && /the control denies forbidden ConfigMaps/.test(denied.stderr) && allowed.code === 0;
-  return { ms: Date.now() - t, right };
-}
-
-/** Runs `attack` while control reviews go on one after another; every control must be right within 2 s. */
-async function duringAttack<T>(attack: () => Promise<T>): Promise<T> {
-  let done = false;
-  const controls: { ms: number; right: boolean }[] = [];
-  const loop = (async () => {
-    while (!done) controls.push(await control());
-  })();
-  try {
-    return await attack();
-  } finally {
-    done = true;
-    await loop;
-    controls.push(await control());
-    const times = controls.map((c) => c.ms).sort((a, b) => a - b);
-    console.log(
-      `# ${controls.length} control reviews: median ${times[times.length >> 1]} ms, max ${times[times.length - 1]} ms`,
-    );
-    for (const c of controls) {
-      assert.ok(c.right, "the control review is answered correctly");
-      assert.ok(c.ms < 2000, `a control review took ${c.ms} ms`);
-    }
-  }
-}
-
-function bylawPid(): number {
-  const pid = readPids(current().dir).get("bylaw");
-  assert.ok(pid !== undefined && processRunning(pid), "Bylaw runs");
-  return pid;
-}
-
-/** POSTs `body` straight to Bylaw's webhook port (not through the API server). */
-function postToWebhook(path: string, body: string): Promise<{ status: number; text: string }> {
-  const port = Number(bylawEnv(current().dir)["BYLAW_PORT"]);
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(
-      {
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path,
-        rejectUnauthorized: false,
-        agent: false,
-        headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const kit = tenantKit();
+const { current, ok, asTenant, dryRun, control, duringAttack, bylawPid } = kit;
+const postToWebhook = (path: string, body: string): Promise<{ status: number; text: string }> =>
+  kit.callWebhook("POST", path, body);
 
 function podReview(containers: readonly object[]): string {
   return JSON.stringify({
@@ -218,19 +132,14 @@ const readyOf = async (kind: string, name: string, ns?: string): Promise<{ statu
 
 describe(
   "a tenant cannot make one request, her policies or /metrics cost others",
-  { timeout: buildTimeoutMs + 20 * 60_000 },
+  { timeout: BUILD_TIMEOUT_MS + 20 * 60_000 },
   () => {
     before(async () => {
-      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-      console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
-      for (const ns of ["tenant-a", "tenant-b"]) await ok(["create", "namespace", ns]);
-      await ok(["apply", "-f", "-"], TENANT_RBAC);
-      await ok(["apply", "-f", "-"], CONTROL_POLICY);
-      await eventually("control policy enforced", 60_000, async () => ((await control()).right ? true : undefined));
+      await kit.setUp();
     });
 
     after(async () => {
-      await tearDown(cluster);
+      await kit.tearDown();
     });
 
     test("bodies that cost more parsed than their text, straight to the webhook port: 413 with the bound, unparsed, several at once", async () => {

@@ -25,20 +25,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  eventually,
-  kubectlOk,
-  processRunning,
-  readPids,
-  restartBylaw,
-  startCluster,
-  started,
-  tearDown,
-  type Cluster,
-  type RunResult,
-} from "./cluster-harness.js";
-import { TENANT_RBAC } from "./tenant-read-policies.js";
-import { CONTROL_POLICY, configMap } from "./hostile-cel-policies.js";
+import { eventually, restartBylaw } from "./cluster-harness.js";
+import { configMap } from "./hostile-cel-policies.js";
 import {
   ADMIN_GLOBALS,
   ADMIN_GLOBALS_POLICY,
@@ -50,42 +38,11 @@ import {
   TENANT_READS_GLOBALS,
   tenantTypes,
 } from "./tenant-cache-policies.js";
+import { BUILD_TIMEOUT_MS, TENANT, tenantKit } from "./tenant-attack.js";
 
-const buildTimeoutMs = 90 * 60_000;
-const TENANT = ["--as", "tenant-a-admin"];
 const SHARE = /need more than the live-context cache memory one namespace may take/;
-let cluster: Cluster | undefined;
-
-const current = (): Cluster => started(cluster);
-const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
-const asTenant = (args: readonly string[], input?: string): Promise<RunResult> =>
-  current().kubectl([...TENANT, ...args], input);
-const dryRun = (args: readonly string[], object: string): Promise<RunResult> =>
-  current().kubectl([...args, "create", "--dry-run=server", "-f", "-"], object);
-
-/** A control review in tenant-b: the forbidden ConfigMap is denied, the allowed one admitted; with its time. */
-async function control(): Promise<{ ms: number; right: boolean }> {
-  const t0 = Date.now();
-  const [denied, allowed] = await Promise.all([
-    dryRun([], configMap("control-no", "tenant-b", { control: "forbidden" })),
-    dryRun([], configMap("control-yes", "tenant-b", { control: "fine" })),
-  ]);
-  const ms = Date.now() - t0;
-  const right =
-    denied.code !== 0 && /the control denies forbidden ConfigMaps/.test(denied.stderr) && allowed.code === 0;
-  return { ms, right };
-}
-
-/** Controls answered right within 2 s, and Bylaw still the process `pid`. */
-async function controlsHold(pid: number, times = 3): Promise<void> {
-  for (let i = 0; i < times; i++) {
-    const c = await control();
-    assert.ok(c.right, "the control review is answered correctly");
-    assert.ok(c.ms < 2000, `the control review took ${c.ms} ms`);
-  }
-  assert.ok(processRunning(pid), "Bylaw is still running");
-  assert.equal(readPids(current().dir).get("bylaw"), pid, "Bylaw was not restarted");
-}
+const kit = tenantKit();
+const { current, ok, asTenant, dryRun, controlsHold, bylawPid } = kit;
 
 /** A dry-run in `namespace` labelled check=`label`, denied with a message matching `expected` (waits for the policy). */
 async function deniedWith(
@@ -105,12 +62,6 @@ async function deniedWith(
   return r.stderr;
 }
 
-const bylawPid = (): number => {
-  const pid = readPids(current().dir).get("bylaw");
-  assert.ok(pid !== undefined && processRunning(pid), "Bylaw runs");
-  return pid;
-};
-
 async function tenantReadsAreShareErrors(): Promise<void> {
   const policy = await deniedWith("reads-big", "tenant-a", SHARE, TENANT);
   assert.doesNotMatch(policy, /tenant read \d|tenant listed \d/, "no read of the tenant's namespace was answered");
@@ -120,24 +71,18 @@ async function tenantReadsAreShareErrors(): Promise<void> {
 
 describe(
   "a tenant cannot exhaust or take over Bylaw's live-context caches",
-  { timeout: buildTimeoutMs + 20 * 60_000 },
+  { timeout: BUILD_TIMEOUT_MS + 20 * 60_000 },
   () => {
     before(async () => {
       // The Deployment's memory limit, as Bylaw would read it from its cgroup, and the heap it leaves.
       process.env["BYLAW_CLUSTER_BYLAW_ARGS"] = "--memory-limit 256Mi";
       process.env["NODE_OPTIONS"] = "--max-old-space-size=192";
-      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-      console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
-      for (const ns of ["tenant-a", "tenant-b"]) await ok(["create", "namespace", ns]);
-      await ok(["apply", "-f", "-"], TENANT_RBAC);
-      await ok(["apply", "-f", "-"], CONTROL_POLICY);
-      await ok(["apply", "-f", "-"], ADMIN_READS);
-      await eventually("control policy enforced", 60_000, async () => ((await control()).right ? true : undefined));
+      await kit.setUp({ extra: async () => void (await ok(["apply", "-f", "-"], ADMIN_READS)) });
       await deniedWith("admin", "tenant-b", /admin reads yes yes/);
     });
 
     after(async () => {
-      await tearDown(cluster);
+      await kit.tearDown();
     });
 
     test(`${BIG_COUNT} ConfigMaps of 900 KB written while Bylaw runs: the tenant's reads are errors naming its share; the admin's reads and the control hold`, async () => {

@@ -17,71 +17,18 @@
  * deadline (what it did not finish answers by its failurePolicy, never a pass).
  */
 import { after, before, describe, test } from "node:test";
-import { request } from "node:https";
 import assert from "node:assert/strict";
-import {
-  bylawEnv,
-  eventually,
-  kubectlOk,
-  processRunning,
-  readPids,
-  startCluster,
-  started,
-  tearDown,
-  type Cluster,
-  type RunResult,
-} from "./cluster-harness.js";
-import { TENANT_RBAC } from "./tenant-read-policies.js";
-import { CONTROL_POLICY, configMap } from "./hostile-cel-policies.js";
+import { eventually, type RunResult } from "./cluster-harness.js";
+import { configMap } from "./hostile-cel-policies.js";
 import { attackConfigMap, STALL_ATTACKS, STALL_CONFIG, type StallAttack } from "./tenant-stall-policies.js";
+import { assertControls, BUILD_TIMEOUT_MS, TENANT, tenantKit, type ControlAnswer } from "./tenant-attack.js";
 
-const buildTimeoutMs = 90 * 60_000;
-const TENANT = ["--as", "tenant-a-admin"];
 /** Rounds of attack, one a second, each with this many reviews in parallel. */
 const ROUNDS = 6;
 const PARALLEL = 3;
-let cluster: Cluster | undefined;
-
-const current = (): Cluster => started(cluster);
-const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
-const asTenant = (args: readonly string[], input?: string): Promise<RunResult> =>
-  current().kubectl([...TENANT, ...args], input);
-const dryRun = (args: readonly string[], object: string): Promise<RunResult> =>
-  current().kubectl([...args, "create", "--dry-run=server", "-f", "-"], object);
+const kit = tenantKit();
+const { asTenant, dryRun, control, callWebhook } = kit;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** A control review in tenant-b: the forbidden ConfigMap is denied, the allowed one admitted; with its time. */
-async function control(): Promise<{ ms: number; right: boolean }> {
-  const t0 = Date.now();
-  const [denied, allowed] = await Promise.all([
-    dryRun([], configMap("control-no", "tenant-b", { control: "forbidden" })),
-    dryRun([], configMap("control-yes", "tenant-b", { control: "fine" })),
-  ]);
-  const ms = Date.now() - t0;
-  const right =
-    denied.code !== 0 && /the control denies forbidden ConfigMaps/.test(denied.stderr) && allowed.code === 0;
-  return { ms, right };
-}
-
-/** One HTTPS call to Bylaw's webhook port (its serving certificate is not checked here): status and body. */
-function callBylaw(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
-  const port = Number(bylawEnv(current().dir)["BYLAW_PORT"]);
-  return new Promise((resolve) => {
-    const req = request(
-      { host: "127.0.0.1", port, method, path, rejectUnauthorized: false, timeout: 10_000, agent: false },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error("timed out")));
-    req.on("error", (e) => resolve({ status: 0, body: e.message }));
-    if (body !== undefined) req.setHeader("content-type", "application/json");
-    req.end(body);
-  });
-}
 
 /** An AdmissionReview of creating `object` (a ConfigMap in tenant-b) by an admin. */
 function review(uid: string, object: string): string {
@@ -107,9 +54,9 @@ interface Answer {
   readonly status?: { readonly message?: string };
 }
 
-function answerOf(r: { body: string }): Answer {
+function answerOf(r: { text: string }): Answer {
   try {
-    return (JSON.parse(r.body) as { response?: Answer }).response ?? {};
+    return (JSON.parse(r.text) as { response?: Answer }).response ?? {};
   } catch {
     return {};
   }
@@ -120,15 +67,19 @@ function answerOf(r: { body: string }): Answer {
  * time, without kubectl and the API server (on this shared machine their processes alone can take
  * seconds under load).
  */
-async function webhookControl(n: number): Promise<{ ms: number; right: boolean }> {
+async function webhookControl(n: number): Promise<ControlAnswer> {
   const t0 = Date.now();
   const [denied, allowed] = await Promise.all([
-    callBylaw(
+    callWebhook(
       "POST",
       "/validate/fail",
       review(`no-${n}`, configMap("control-no", "tenant-b", { control: "forbidden" })),
     ),
-    callBylaw("POST", "/validate/fail", review(`yes-${n}`, configMap("control-yes", "tenant-b", { control: "fine" }))),
+    callWebhook(
+      "POST",
+      "/validate/fail",
+      review(`yes-${n}`, configMap("control-yes", "tenant-b", { control: "fine" })),
+    ),
   ]);
   const ms = Date.now() - t0;
   const no = answerOf(denied);
@@ -140,8 +91,8 @@ async function webhookControl(n: number): Promise<{ ms: number; right: boolean }
 }
 
 /** Webhook controls, one after another, until `stop` says so. */
-async function watchControls(stop: () => boolean): Promise<{ ms: number; right: boolean }[]> {
-  const out: { ms: number; right: boolean }[] = [];
+async function watchControls(stop: () => boolean): Promise<ControlAnswer[]> {
+  const out: ControlAnswer[] = [];
   for (let n = 0; !stop(); n++) {
     out.push(await webhookControl(n));
     await sleep(100);
@@ -154,9 +105,9 @@ async function watchLiveness(stop: () => boolean): Promise<string[]> {
   const problems: string[] = [];
   while (!stop()) {
     const t0 = Date.now();
-    const r = await callBylaw("GET", "/health/liveness");
+    const r = await callWebhook("GET", "/health/liveness");
     const ms = Date.now() - t0;
-    if (r.status !== 200 || ms > 2000) problems.push(`liveness: ${r.status} after ${ms} ms ${r.body.slice(0, 200)}`);
+    if (r.status !== 200 || ms > 2000) problems.push(`liveness: ${r.status} after ${ms} ms ${r.text.slice(0, 200)}`);
     await sleep(250);
   }
   return problems;
@@ -182,27 +133,24 @@ async function hit(attack: StallAttack): Promise<RunResult[]> {
 
 describe(
   "a tenant's heavy policies cannot stall other tenants' reviews",
-  { timeout: buildTimeoutMs + 20 * 60_000 },
+  { timeout: BUILD_TIMEOUT_MS + 20 * 60_000 },
   () => {
     before(async () => {
-      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-      console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
-      for (const ns of ["tenant-a", "tenant-b"]) await ok(["create", "namespace", ns]);
-      await ok(["apply", "-f", "-"], TENANT_RBAC);
-      await ok(["apply", "-f", "-"], CONTROL_POLICY);
-      const cfg = await asTenant(["apply", "-f", "-"], STALL_CONFIG);
-      assert.equal(cfg.code, 0, cfg.stderr);
-      await eventually("control policy enforced", 60_000, async () => ((await control()).right ? true : undefined));
+      await kit.setUp({
+        extra: async () => {
+          const cfg = await asTenant(["apply", "-f", "-"], STALL_CONFIG);
+          assert.equal(cfg.code, 0, cfg.stderr);
+        },
+      });
     });
 
     after(async () => {
-      await tearDown(cluster);
+      await kit.tearDown();
     });
 
     for (const attack of STALL_ATTACKS) {
       test(`${attack.name}: hit ${ROUNDS}×${PARALLEL}; tenant-b's reviews within 2 s, liveness throughout, same process`, async () => {
-        const pid = readPids(current().dir).get("bylaw");
-        assert.ok(pid !== undefined && processRunning(pid), "Bylaw runs");
+        const pid = kit.bylawPid();
         const applied = await asTenant(["apply", "-f", "-"], attack.policy);
         assert.equal(applied.code, 0, applied.stderr);
         await inForce(attack);
@@ -211,7 +159,7 @@ describe(
         const liveness = watchLiveness(stopped);
         const direct = watchControls(stopped);
         const attacks = hit(attack).finally(() => (attacking = false));
-        const controls: { ms: number; right: boolean }[] = [];
+        const controls: ControlAnswer[] = [];
         while (attacking) controls.push(await control());
         const answers = await attacks;
         const [problems, webhook] = [await liveness, await direct];
@@ -220,10 +168,7 @@ describe(
           `# ${attack.name}: ${webhook.length} webhook controls, slowest ${slowest(webhook)} ms; ${controls.length} kubectl controls, slowest ${slowest(controls)} ms; attack answers: ${answers.map((a) => (a.code === 0 ? "admitted" : /deadline/.test(a.stderr) ? "deadline" : "denied")).join(" ")}`,
         );
         assert.ok(webhook.length >= 5, `only ${webhook.length} webhook control reviews during the attack`);
-        for (const c of webhook) {
-          assert.ok(c.right, "the control review is answered correctly");
-          assert.ok(c.ms < 2000, `a control review took ${c.ms} ms at the webhook`);
-        }
+        assertControls(webhook);
         // Through kubectl and the API server: answered correctly, never by the webhook's timeout.
         assert.ok(controls.length >= 2, `only ${controls.length} kubectl control reviews during the attack`);
         for (const c of controls) {
@@ -238,8 +183,7 @@ describe(
             a.code === 0 || /is refused|exceeded its deadline|cost budget|cost limit/.test(a.stderr),
             `an attack review was answered: ${a.stderr}`,
           );
-        assert.ok(processRunning(pid), "Bylaw is still running");
-        assert.equal(readPids(current().dir).get("bylaw"), pid, "Bylaw was not restarted");
+        kit.sameProcess(pid);
         await asTenant(["delete", "-f", "-"], attack.policy);
       });
     }
