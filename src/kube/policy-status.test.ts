@@ -92,6 +92,16 @@ describe("desiredStatus", () => {
     assert.deepEqual(s["rulecount"], { validate: 1, generate: 0, mutate: 1, verifyimages: 0 });
   });
 
+  test("a policy served in part (a generate rule Bylaw does not run) is Ready False with the reason, its autogen rules still listed", () => {
+    const reason = "spec.rules[1].generate: rule g: Bylaw does not run generate rules in a cluster yet";
+    const s = desiredStatus(outcome({ compiled: compiled(doc), notEvaluated: reason }), T0);
+    const [c] = s["conditions"] as JsonObject[];
+    assert.equal(c?.["status"], "False");
+    assert.equal(c?.["reason"], "Failed");
+    assert.equal(c?.["message"], `not served by Bylaw: ${reason}`);
+    assert.equal((s["autogen"] as { rules: unknown[] }).rules.length, 2);
+  });
+
   test("lastTransitionTime moves only when the Ready status flips; other conditions are kept", () => {
     const first = desiredStatus(outcome({ compiled: compiled(doc) }), T0);
     const other = {

@@ -44,7 +44,7 @@ export interface PolicyOutcome {
   readonly compiled?: CompiledPolicy;
   /** Why the policy is not served (`field: message` each); empty when it is. */
   readonly problems: readonly string[];
-  /** A served policies.kyverno.io policy Bylaw does not evaluate (it answers with this error): not Ready. */
+  /** A served policy with parts Bylaw does not run (a kind it answers with this error, a generate rule…): not Ready. */
   readonly notEvaluated?: string;
 }
 
@@ -85,7 +85,7 @@ export function desiredStatus(outcome: PolicyOutcome, nowMs: number, webhook?: W
   if (outcome.kind !== "ClusterPolicy" && outcome.kind !== "Policy") return celDesiredStatus(outcome, nowMs, webhook);
   const existing = isObject(outcome.status) ? outcome.status : {};
   const unregistered = outcome.compiled !== undefined && webhook?.registered === false ? webhook.message : undefined;
-  const ready = outcome.compiled !== undefined && unregistered === undefined;
+  const ready = outcome.compiled !== undefined && unregistered === undefined && outcome.notEvaluated === undefined;
   const conditions = Array.isArray(existing["conditions"]) ? existing["conditions"] : [];
   const previous = conditions.find((c) => isObject(c) && c["type"] === READY);
   const status = ready ? "True" : "False";
@@ -95,7 +95,15 @@ export function desiredStatus(outcome: PolicyOutcome, nowMs: number, webhook?: W
     type: READY,
     status,
     reason: ready ? REASON_SUCCEEDED : REASON_FAILED,
-    message: ready ? "Ready" : notReadyMessage(unregistered !== undefined ? [unregistered] : outcome.problems),
+    message: ready
+      ? "Ready"
+      : notReadyMessage(
+          unregistered !== undefined
+            ? [unregistered]
+            : outcome.notEvaluated !== undefined
+              ? [outcome.notEvaluated]
+              : outcome.problems,
+        ),
     lastTransitionTime: keepTime ? (previous["lastTransitionTime"] as string) : rfc3339(nowMs),
     ...(outcome.generation !== undefined ? { observedGeneration: outcome.generation } : {}),
   };

@@ -9,14 +9,13 @@
  *   by the policy-validating webhook, with the field;
  * - a NamespacedValidatingPolicy in namespace a does not affect namespace b;
  * - a ValidatingPolicy reading a ConfigMap with resource.Get decides on live data and follows an edit;
- * - a MutatingPolicy shows not ready with the reason; a request it matches is denied under
- *   failurePolicy Fail naming the policy, admitted with a warning under Ignore; one it does not
- *   match is untouched;
+ * - the library's MutatingPolicy add-labels, and a ClusterPolicy with a generate rule, are refused
+ *   at `kubectl apply` naming what Bylaw does not run yet (issue 34 §2: never half-served), and a
+ *   ConfigMap the MutatingPolicy would have matched is still admitted;
  * - a policies.kyverno.io PolicyException whose matchConditions expression does not compile is
  *   refused at `kubectl apply` with the field; a valid one is created and, with exceptions off
  *   (deploy/'s default), ignored (logged once) and the Pod stays denied;
- * - all of it with exactly deploy/'s RBAC: no request of Bylaw's is forbidden (its log says so), and
- *   the MutatingPolicy's "not evaluated" is logged once.
+ * - all of it with exactly deploy/'s RBAC: no request of Bylaw's is forbidden (its log says so).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -136,9 +135,9 @@ describe(
     before(async () => {
       cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
       console.log(`# scripts/cluster.sh up --with-bylaw took ${cluster.upSeconds.toFixed(1)} s`);
-      for (const ns of ["labels", "ns-a", "ns-b", "cfg", "mut", "mut-ignore"]) await ok(["create", "namespace", ns]);
+      for (const ns of ["labels", "ns-a", "ns-b", "cfg"]) await ok(["create", "namespace", ns]);
       await eventually("the default ServiceAccounts", 30_000, async () =>
-        (await kubectl(["get", "sa", "default", "-n", "mut-ignore"])).code === 0 ? true : undefined,
+        (await kubectl(["get", "sa", "default", "-n", "cfg"])).code === 0 ? true : undefined,
       );
     });
 
@@ -276,62 +275,78 @@ spec:
       assert.match(denied, /Policy configmap-gate failed: cfg\/settings does not allow Pods/);
     });
 
-    test("a MutatingPolicy is not ready with the reason; a request it matches is answered under its failurePolicy, one it does not match is untouched", async () => {
-      const mpol = (name: string, failurePolicy: string, ns: string) => `apiVersion: policies.kyverno.io/v1
+    test("a MutatingPolicy, and a ClusterPolicy with a generate rule, are refused at kubectl apply naming what Bylaw does not run; writes they would match stay admitted", async () => {
+      // The library's other-mpol/add-labels, as a user applies it (v1alpha1; Pods, Services, ConfigMaps, Secrets).
+      const mpol = `apiVersion: policies.kyverno.io/v1alpha1
 kind: MutatingPolicy
 metadata:
-  name: ${name}
+  name: add-labels
 spec:
-  failurePolicy: ${failurePolicy}
   matchConstraints:
     resourceRules:
     - apiGroups: [""]
-      apiVersions: [v1]
-      operations: [CREATE]
-      resources: [configmaps]${only(ns)}
+      apiVersions: ["v1"]
+      operations: ["CREATE", "UPDATE"]
+      resources: ["pods", "services", "configmaps", "secrets"]
   mutations:
   - patchType: ApplyConfiguration
     applyConfiguration:
-      expression: "Object{metadata: Object.metadata{labels: {'mutated': 'true'}}}"
+      expression: |
+        Object{
+          metadata: Object.metadata{
+            labels: Object.metadata.labels{
+              foo: "bar"
+            }
+          }
+        }
 `;
-      await ok(["apply", "-f", "-"], mpol("add-label", "Fail", "mut"));
-      await ok(["apply", "-f", "-"], mpol("add-label-ignore", "Ignore", "mut-ignore"));
-      const status = await eventually("MutatingPolicy add-label status", 60_000, async () => {
-        const s = await conditionStatus("mpol", "add-label");
-        return s?.ready === false && s.conditions !== undefined ? s : undefined;
+      const refused = await eventually("the upstream MutatingPolicy refused", 60_000, async () => {
+        const r = await kubectl(["apply", "-f", "-"], mpol);
+        if (r.code === 0) throw new Error(`admitted: ${r.stdout}`);
+        return r;
       });
-      const cached = status.conditions?.find((c) => c.type === "PolicyCached");
-      assert.equal(cached?.status, "False");
-      assert.match(cached?.message ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
-      assert.match(status.message ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
-      assert.equal(status.conditions?.find((c) => c.type === "WebhookConfigured")?.status, "True");
-      assert.match(await ok(["get", "mpol", "add-label"]), /add-label\s+\S+\s+false/);
-      assert.equal(
-        await ok(["get", "mpol", "add-label", "-o", "jsonpath={.status.autogen}"]),
-        "{}",
-        "a policy on ConfigMaps has no pod-controller copies",
+      assert.match(
+        refused.stderr,
+        /admission webhook "validate-policy\.bylaw\.svc" denied the request: kind: MutatingPolicy add-labels: Bylaw does not evaluate MutatingPolicy yet; remove it until Bylaw runs this kind/,
       );
-
-      const denied = await deniedWith(
-        "a ConfigMap in mut denied",
-        /add-label/,
-        ["create", "configmap", "c", "-n", "mut"],
-        ["delete", "configmap", "c", "-n", "mut", "--ignore-not-found"],
+      const generate = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: default-configmap
+spec:
+  rules:
+  - name: per-namespace
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: defaults
+      namespace: "{{request.object.metadata.name}}"
+      data:
+        data:
+          team: none
+`;
+      const noGenerate = await kubectl(["apply", "-f", "-"], generate);
+      assert.notEqual(noGenerate.code, 0, noGenerate.stdout);
+      assert.match(
+        noGenerate.stderr,
+        /spec\.rules\[0\]\.generate: rule per-namespace: Bylaw does not run generate rules in a cluster yet \(it has no generate controller\), so nothing would be generated/,
       );
       assert.match(
-        denied,
-        /Policy add-label error: MutatingPolicy add-label: Bylaw does not evaluate MutatingPolicy yet/,
+        await ok(["get", "mpol,clusterpolicies", "-o", "name"]),
+        /^(?![\s\S]*(add-labels|default-configmap))/,
       );
-      const warned = await eventually("a ConfigMap in mut-ignore admitted with a warning", 60_000, async () => {
-        const r = await kubectl(["create", "configmap", "c", "-n", "mut-ignore"]);
-        if (r.code !== 0) throw new Error(r.stderr);
-        if (/Warning: Policy add-label-ignore error: /.test(r.stderr)) return r;
-        await kubectl(["delete", "configmap", "c", "-n", "mut-ignore"]);
-        return undefined;
-      });
-      assert.match(warned.stderr, /MutatingPolicy add-label-ignore: Bylaw does not evaluate MutatingPolicy yet/);
-      const untouched = await admitted("a ConfigMap in another namespace", ["create", "configmap", "c", "-n", "ns-b"]);
-      assert.doesNotMatch(untouched.stderr, /add-label/);
+      const untouched = await admitted("a ConfigMap the MutatingPolicy would match", [
+        "create",
+        "configmap",
+        "c",
+        "-n",
+        "ns-b",
+      ]);
+      assert.doesNotMatch(untouched.stderr, /add-labels|MutatingPolicy/);
     });
 
     test("a policies.kyverno.io PolicyException that does not compile is refused at kubectl apply; a valid one is ignored while exceptions are off", async () => {
@@ -386,16 +401,11 @@ spec:
       assert.match(lines[0] ?? "", /--enable-policy-exception/);
     });
 
-    test("Bylaw's watches and status writes for these kinds succeed with deploy/'s RBAC; the unevaluated kind is logged once", () => {
+    test("Bylaw's watches and status writes for these kinds succeed with deploy/'s RBAC", () => {
       const log = bylawLog();
       assert.deepEqual(
         log.split("\n").filter((l) => /forbidden/i.test(l)),
         [],
-      );
-      assert.equal(
-        log.split("\n").filter((l) => l.includes("policy not evaluated") && l.includes('MutatingPolicy add-label"'))
-          .length,
-        1,
       );
     });
   },

@@ -56,7 +56,7 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     assert.match(response.status?.message ?? "", /matchConstraints\.resourceRules/);
   });
 
-  test("a MutatingPolicy is admitted with a warning that Bylaw answers its requests as errors; a GeneratingPolicy with one that it is not served", () => {
+  test("a MutatingPolicy and a GeneratingPolicy are refused at kubectl apply, each naming the kind Bylaw does not run yet (never half-served)", () => {
     const mp: JsonObject = {
       apiVersion: "policies.kyverno.io/v1",
       kind: "MutatingPolicy",
@@ -64,8 +64,11 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
       spec: { matchConstraints: podRules, mutations: [] },
     };
     const m = answer(review(mp, "mutatingpolicies"));
-    assert.equal(m.allowed, true);
-    assert.match(m.warnings?.[0] ?? "", /Bylaw does not evaluate MutatingPolicy yet.*answers such requests as errors/);
+    assert.equal(m.allowed, false);
+    assert.match(
+      m.status?.message ?? "",
+      /^kind: MutatingPolicy mp: Bylaw does not evaluate MutatingPolicy yet; remove it until Bylaw runs this kind \(matching requests would only get errors\)$/,
+    );
     const gp: JsonObject = {
       apiVersion: "policies.kyverno.io/v1",
       kind: "GeneratingPolicy",
@@ -73,10 +76,10 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
       spec: {},
     };
     const g = answer(review(gp, "generatingpolicies"));
-    assert.equal(g.allowed, true);
+    assert.equal(g.allowed, false);
     assert.match(
-      g.warnings?.[0] ?? "",
-      /GeneratingPolicy gp is not served: Bylaw does not evaluate GeneratingPolicy yet/,
+      g.status?.message ?? "",
+      /^kind: GeneratingPolicy gp is not served: Bylaw does not evaluate GeneratingPolicy yet; remove it until Bylaw runs this kind$/,
     );
   });
 

@@ -3,8 +3,8 @@
  * in its policy webhook too): the object is compiled as `bylaw serve` loads it
  * (policy-source/cel-policy-compile.ts). A ValidatingPolicy whose expressions do not compile (the
  * message names the policy, field and position), or whose matchConstraints are unusable, is
- * denied with the reasons. A kind Bylaw does not evaluate is admitted (Kyverno would accept it),
- * with a warning saying what Bylaw does with it. The PolicyException is checked as the kyverno.io one
+ * denied with the reasons. A kind Bylaw does not evaluate yet is refused, naming the kind (issue 34
+ * §2: never half-served; unserved-parts.ts). The PolicyException is checked as the kyverno.io one
  * is (policy-validate-exception.ts).
  */
 import { type CompiledPolicy, type Engine, isObject, type JsonObject } from "../../engine/index.js";
@@ -14,6 +14,7 @@ import { compileCelPolicy, notEvaluatedMessage } from "../policy-source/cel-poli
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";
 import { problemText } from "../../platform/policy-documents/index.js";
+import { unservedParts } from "../policy-source/unserved-parts.js";
 
 /** A policies.kyverno.io policy kind (not the PolicyException). */
 export function checkCelPolicy(
@@ -36,17 +37,15 @@ export function checkCelPolicy(
   const namespace = isObject(doc["metadata"]) ? doc["metadata"]["namespace"] : undefined;
   const tenant = info.namespaced ? tenantProblems(doc, typeof namespace === "string" ? namespace : "default") : [];
   if (tenant.length > 0) return { answer: denied(request.uid, tenant.map(problemText).join("; ")) };
-  if (info.handling === "not-evaluated") return { answer: allowed(request.uid, [notEvaluatedMessage(kind, name)]) };
+  if (info.handling === "not-evaluated")
+    return {
+      answer: denied(request.uid, `kind: ${notEvaluatedMessage(kind, name)}; remove it until Bylaw runs this kind`),
+    };
   const compiled = compileCelPolicy(doc, engine);
   if (compiled.policy === undefined)
     return { answer: denied(request.uid, compiled.problems.map(problemText).join("; ") || "the policy is not valid") };
-  return {
-    answer: allowed(
-      request.uid,
-      compiled.notEvaluated !== undefined
-        ? [`${compiled.notEvaluated}; Bylaw answers such requests as errors under the policy's failurePolicy`]
-        : [],
-    ),
-    compiled: compiled.policy,
-  };
+  // A kind Bylaw would serve only as errors is refused, never half-served (unserved-parts.ts).
+  const unserved = unservedParts(compiled.policy);
+  if (unserved.length > 0) return { answer: denied(request.uid, unserved.map(problemText).join("; ")) };
+  return { answer: allowed(request.uid), compiled: compiled.policy };
 }

@@ -87,6 +87,52 @@ describe("policyvalidate", () => {
       true,
     );
   });
+  test("a ClusterPolicy with a rule Bylaw would load and not run (generate, mutate-existing, keyless verifyImages) is refused, naming each rule and field; its warnings kept", () => {
+    const doc = clusterPolicy("half", [
+      rule,
+      {
+        name: "gen",
+        match: { any: [{ resources: { kinds: ["Namespace"] } }] },
+        generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "default", data: { data: {} } },
+      },
+      {
+        name: "existing",
+        match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+        mutate: {
+          targets: [{ apiVersion: "v1", kind: "Secret", namespace: "default" }],
+          patchStrategicMerge: { metadata: { labels: { a: "b" } } },
+        },
+      },
+      {
+        name: "keyless",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        verifyImages: [
+          {
+            imageReferences: ["ghcr.io/*"],
+            mutateDigest: false,
+            attestors: [{ entries: [{ keyless: { subject: "s", issuer: "https://issuer" } }] }],
+          },
+        ],
+      },
+    ]);
+    const { response } = answer(policyReview(doc));
+    assert.equal(response.allowed, false);
+    const reasons = (response.status?.message ?? "").split("; ");
+    assert.equal(reasons.length, 3, response.status?.message);
+    assert.match(
+      reasons[0] ?? "",
+      /^spec\.rules\[1\]\.generate: rule gen: Bylaw does not run generate rules in a cluster yet/,
+    );
+    assert.match(
+      reasons[1] ?? "",
+      /^spec\.rules\[2\]\.mutate\.targets: rule existing: Bylaw does not run mutate-existing rules/,
+    );
+    assert.match(
+      reasons[2] ?? "",
+      /^spec\.rules\[3\]\.verifyImages: rule keyless: Bylaw cannot verify images with .*keyless/,
+    );
+    assert.deepEqual(response.warnings, [CPOL_NOTICE]);
+  });
   test("a legacy cleanup kind is only warned about", () => {
     const doc = { apiVersion: "kyverno.io/v2", kind: "ClusterCleanupPolicy", metadata: { name: "c" }, spec: {} };
     assert.deepEqual(answer(policyReview(doc)).response.warnings, [

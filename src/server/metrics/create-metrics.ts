@@ -6,7 +6,6 @@
 import { Counter, Gauge } from "prom-client";
 import {
   type CompiledPolicy,
-  imageVerifyGaps,
   isObject,
   type JsonObject,
   type JsonValue,
@@ -16,6 +15,7 @@ import {
 } from "../../engine/index.js";
 import type { AdmissionOutcome, PolicySnapshot, ResultRuleType, ReviewFacts } from "../types.js";
 import { diffPolicies } from "./policy-changes.js";
+import { unservedRule } from "../policy-source/unserved-parts.js";
 import { policyLabels, ruleType, type PolicyLabels } from "./policy-labels.js";
 import { boundLabelValue, LabelValueCap } from "./label-bounds.js";
 import { HistogramFamily, KYVERNO_BUCKETS, RenderLane, SeriesBudget } from "./series.js";
@@ -403,14 +403,10 @@ function ruleInfoLabels(
         policy_name: p.name,
         rule_name: boundLabelValue(rule.name),
         rule_type: ruleType(rule.rule),
-        // A rule Bylaw cannot run (a field it does not support, CEL that does not compile, a
-        // context entry or image registry the server cannot read) is loaded but not ready: it answers only errors.
-        status_ready:
-          rule.unsupported === undefined &&
-          imageVerifyGaps(rule.rule) === undefined &&
-          contextLoads(rule.rule, canLoadContext)
-            ? "true"
-            : "false",
+        // A rule Bylaw cannot run (a field it does not support, CEL that does not compile, a generate
+        // or mutate-existing rule, a context entry or image registry the server cannot read) is loaded
+        // but not ready: it answers only errors, or does nothing (unserved-parts.ts).
+        status_ready: unservedRule(rule).length === 0 && contextLoads(rule.rule, canLoadContext) ? "true" : "false",
       };
       live.set(Object.values(labels).join("\u001f"), labels);
     }

@@ -127,3 +127,45 @@ test("with canLoadContext, a rule whose context (or foreach context) the server 
     ["var", "true"],
   ]);
 });
+
+test("a generate rule and a mutate-existing rule (no controller runs them) are status_ready=false; a standard mutate rule is true", async () => {
+  const registry = new Registry();
+  const metrics = createMetrics({ registry, version: "v" });
+  const background = compiled({
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name: "background" },
+    spec: {
+      rules: [
+        {
+          name: "gen",
+          match: { any: [{ resources: { kinds: ["Namespace"] } }] },
+          generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "default", data: { data: {} } },
+        },
+        {
+          name: "existing",
+          match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+          mutate: {
+            targets: [{ apiVersion: "v1", kind: "Secret", namespace: "default" }],
+            patchStrategicMerge: { metadata: { labels: { a: "b" } } },
+          },
+        },
+        {
+          name: "standard",
+          match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+          mutate: { patchStrategicMerge: { metadata: { labels: { a: "b" } } } },
+        },
+      ],
+    },
+  });
+  metrics.policiesLoaded(snapshot([background]));
+  const info = (await registry.metrics()).split("\n").filter((l) => l.startsWith("kyverno_policy_rule_info_total{"));
+  assert.deepEqual(
+    info.map((l) => [/rule_name="([^"]*)"/.exec(l)?.[1], /status_ready="([^"]*)"/.exec(l)?.[1]]),
+    [
+      ["gen", "false"],
+      ["existing", "false"],
+      ["standard", "true"],
+    ],
+  );
+});

@@ -22,6 +22,7 @@ import { celGlobalContextProblems } from "../../kube/tenant-cel-reads.js";
 import type { KubeObject } from "../../kube/types.js";
 import { problemText } from "../../platform/policy-documents/index.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
+import { unservedParts } from "./unserved-parts.js";
 
 export type PolicyKind = "ClusterPolicy" | "Policy";
 
@@ -43,7 +44,7 @@ interface CompiledObject<T> {
   readonly value?: T;
   /** `field: message` for each problem; empty when `value` is set. */
   readonly problems: readonly string[];
-  /** A served policies.kyverno.io policy Bylaw does not evaluate: the error it answers with. */
+  /** A served policy with parts Bylaw does not run (unserved-parts.ts): why it is not Ready. */
   readonly notEvaluated?: string;
 }
 
@@ -194,7 +195,15 @@ export class ClusterObjectCompiler {
       const outcome = this.engine.compile(doc);
       if (outcome.ok) {
         const unfit = this.checkPolicy?.(outcome.policy) ?? [];
-        if (unfit.length === 0) return { fingerprint, value: outcome.policy, problems: [] };
+        // Stored before Bylaw could refuse it: served for what runs, not Ready for the rest.
+        const unserved = unservedParts(outcome.policy).map(problemText);
+        if (unfit.length === 0)
+          return {
+            fingerprint,
+            value: outcome.policy,
+            problems: [],
+            ...(unserved.length > 0 ? { notEvaluated: unserved.join("; ") } : {}),
+          };
         problems = [...unfit];
       } else {
         problems = outcome.problems.filter((x) => x.severity === "error");

@@ -119,6 +119,28 @@ describe("clusterPolicySource", () => {
     void s.close();
   });
 
+  test("a stored ClusterPolicy with a generate rule (stored before Bylaw could refuse it) serves its validate rule and is not Ready with the reason, logged once", () => {
+    const store = new MemoryStore();
+    const generate = {
+      name: "gen",
+      match: { any: [{ resources: { kinds: ["Namespace"] } }] },
+      generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "default", data: { data: {} } },
+    };
+    store.cpol.set("a", object("half", { rules: [labelsRule, generate] }));
+    const { s, logs } = source(store);
+    s.rebuild();
+    assert.deepEqual(
+      s.current().policies.map((p) => p.name),
+      ["half"],
+    );
+    const half = s.outcomes().find((o) => o.name === "half");
+    assert.ok(half?.compiled !== undefined);
+    assert.match(half.notEvaluated ?? "", /^spec\.rules\[1\]\.generate: rule gen: Bylaw does not run generate rules/);
+    s.rebuild();
+    assert.equal(logs.filter((l) => l.msg === "policy served in part: not Ready").length, 1);
+    void s.close();
+  });
+
   test("policies.kyverno.io kinds: a ValidatingPolicy is served; an invalid one is not; a MutatingPolicy is served unevaluated; a GeneratingPolicy is not served", () => {
     const store = new MemoryStore();
     const rules = {

@@ -110,14 +110,19 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
           continue;
         }
         const c = compiler.policy(obj, kind, seen);
-        if (c.value !== undefined) served.push(c.value);
-        else {
+        if (c.value !== undefined) {
+          served.push(c.value);
+          if (c.notEvaluated !== undefined)
+            logOnce(problemsLogged, uidOf(obj, kind), c.fingerprint, () =>
+              log("warn", "policy served in part: not Ready", { policy: label, reason: c.notEvaluated }),
+            );
+        } else {
           for (const p of c.problems) problems.push({ file: label, problem: p });
           logOnce(problemsLogged, uidOf(obj, kind), c.fingerprint, () =>
             log("error", "policy not served", { policy: label, problems: c.problems }),
           );
         }
-        next.push(outcomeOf(obj, kind, c.value, c.problems));
+        next.push(outcomeOf(obj, kind, c.value, c.problems, c.notEvaluated));
       }
     };
     // The cluster's own policies first, then the namespaced ones, each namespace within its budget.

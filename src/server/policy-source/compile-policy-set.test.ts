@@ -131,7 +131,7 @@ describe("compilePolicySet with PolicyExceptions", () => {
     }
   });
 
-  test("a MutatingPolicy is served as cluster mode serves it: matching its matchConstraints only, answering an error, with a warning at load", () => {
+  test("a MutatingPolicy, and a ClusterPolicy with a generate or mutate-existing rule, refuse the set, each naming what Bylaw does not run", () => {
     const mpol: JsonObject = {
       apiVersion: "policies.kyverno.io/v1",
       kind: "MutatingPolicy",
@@ -144,16 +144,52 @@ describe("compilePolicySet with PolicyExceptions", () => {
         mutations: [],
       },
     };
-    const set = compilePolicySet([doc(policy), doc(mpol, 1)], engine);
-    assert.equal(set.ok, true);
-    if (!set.ok) return;
-    const served = set.policies.find((p) => p.name === "add-labels");
-    assert.equal(served?.unsupportedKind, "MutatingPolicy");
-    assert.equal(served?.document.spec.failurePolicy, "Ignore");
-    assert.match(served?.rules[0]?.unsupported ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
-    assert.ok(
-      set.warnings.some((w) => w.startsWith("/p/set.yaml: document 2") && w.includes("MutatingPolicy add-labels")),
-      set.warnings.join("\n"),
+    const refused = compilePolicySet([doc(policy), doc(mpol, 1)], engine);
+    assert.equal(refused.ok, false);
+    if (refused.ok) return;
+    assert.deepEqual(refused.problems.map(describeProblem), [
+      "/p/set.yaml: document 2 (line 11): policy add-labels: kind: MutatingPolicy add-labels: Bylaw does not evaluate MutatingPolicy yet; remove it until Bylaw runs this kind (matching requests would only get errors)",
+    ]);
+    const generate: JsonObject = {
+      apiVersion: "kyverno.io/v1",
+      kind: "ClusterPolicy",
+      metadata: { name: "background-work" },
+      spec: {
+        rules: [
+          {
+            name: "netpol",
+            match: { any: [{ resources: { kinds: ["Namespace"] } }] },
+            generate: {
+              apiVersion: "v1",
+              kind: "ConfigMap",
+              name: "x",
+              namespace: "{{request.object.metadata.name}}",
+              data: { data: {} },
+            },
+          },
+          {
+            name: "label-existing",
+            match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+            mutate: {
+              targets: [{ apiVersion: "v1", kind: "Secret", namespace: "{{request.object.metadata.namespace}}" }],
+              patchStrategicMerge: { metadata: { labels: { seen: "yes" } } },
+            },
+          },
+        ],
+      },
+    };
+    const set = compilePolicySet([doc(policy), doc(generate, 1)], engine);
+    assert.equal(set.ok, false);
+    if (set.ok) return;
+    const lines = set.problems.map(describeProblem);
+    assert.equal(lines.length, 2, lines.join("\n"));
+    assert.match(
+      lines[0] ?? "",
+      /^\/p\/set\.yaml: document 2 \(line 11\): policy background-work: spec\.rules\[0\]\.generate: rule netpol: Bylaw does not run generate rules in a cluster yet/,
+    );
+    assert.match(
+      lines[1] ?? "",
+      /spec\.rules\[1\]\.mutate\.targets: rule label-existing: Bylaw does not run mutate-existing rules \(mutate\.targets\)/,
     );
   });
 

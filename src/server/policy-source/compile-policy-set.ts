@@ -5,10 +5,10 @@
  *
  * Documents that are not kyverno.io ClusterPolicy/Policy (a kustomization.yaml, a ConfigMap) are
  * skipped with a warning; they do not block the set. The policies.kyverno.io kinds compile as in
- * cluster mode (cel-policy-compile.ts): ValidatingPolicy and NamespacedValidatingPolicy are served;
- * MutatingPolicy and ImageValidatingPolicy (and Namespaced) are served as policies that answer each
- * request their matchConstraints match with an error, under their failurePolicy (with a warning
- * here). PolicyExceptions (kyverno.io, and policies.kyverno.io for ValidatingPolicy) load with the
+ * cluster mode (cel-policy-compile.ts): ValidatingPolicy and NamespacedValidatingPolicy are served.
+ * A policy with a part Bylaw would load and not run (MutatingPolicy, ImageValidatingPolicy, generate
+ * and mutate-existing rules, unsupported fields: unserved-parts.ts) refuses the set, naming it.
+ * PolicyExceptions (kyverno.io, and policies.kyverno.io for ValidatingPolicy) load with the
  * set. A policy kind Bylaw does not run at all (GeneratingPolicy, DeletingPolicy,
  * ValidatingAdmissionPolicy, …) is a problem: the set is refused rather than served without it.
  */
@@ -36,6 +36,7 @@ import { statOrUndefined } from "./list-policy-files.js";
 import type { SourceProblem } from "./types.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
+import { unservedParts } from "./unserved-parts.js";
 
 /**
  * A policy kind Bylaw does not run yet refuses the set: served, it would enforce nothing while the
@@ -138,8 +139,6 @@ export function compilePolicySet(
         for (const p of cel.problems) problems.push({ ...at, policy: documentName(d.value), problem: p });
         continue;
       }
-      if (cel.notEvaluated !== undefined)
-        warnings.push(`${where}: ${cel.notEvaluated}; such requests are answered under its failurePolicy`);
       compiled = cel.policy;
     } else {
       const outcome = compileGuarded(engine, d.value);
@@ -166,7 +165,7 @@ export function compilePolicySet(
       continue;
     }
     seen.set(key, where);
-    const unfit = check?.(compiled) ?? [];
+    const unfit = [...unservedParts(compiled), ...(check?.(compiled) ?? [])];
     if (unfit.length > 0) {
       for (const p of unfit) problems.push({ ...at, policy: compiled.name, problem: p });
       continue;
