@@ -189,6 +189,69 @@ describe("worker pool", () => {
     }
   });
 
+  test("with heapMiB, a review that outgrows the worker's heap ends that worker, not the process: its policies become errors and a fresh worker takes the next job", async () => {
+    const events: { event: string; error: unknown }[] = [];
+    const hungry = createWorkerPool({
+      size: 1,
+      now,
+      heapMiB: 16,
+      workerUrl: new URL("./hungry-worker.test.helper.js", import.meta.url),
+      onEvent: (event, detail) => events.push({ event, error: detail["error"] }),
+    });
+    try {
+      const light = pod({ name: "p", labels: { team: "t" } });
+      const job = () =>
+        hungry.run({
+          snapshot,
+          policies: snapshot.policies,
+          request: requestOf(light),
+          object: light,
+          deadlineAt: now() + 30,
+        });
+      const first = await job();
+      assert.equal(first.done.length, 3);
+      for (const d of first.done) {
+        assert.equal(d.response.rules[0]?.status, "error");
+        assert.match(d.response.rules[0]?.message ?? "", /the evaluation worker failed: .*out of memory/i);
+      }
+      assert.equal(events[0]?.event, "worker failed");
+      assert.match(String(events[0]?.error), /out of memory/i);
+      const second = await job();
+      assert.equal(second.done.length, 3, "the replacement worker took the next job");
+    } finally {
+      await hungry.close();
+    }
+  });
+
+  test("with heapMiB, the evaluation worker answers as without it", async () => {
+    const bounded = createWorkerPool({ size: 1, now, heapMiB: 64 });
+    try {
+      const light = pod({ name: "p", labels: { team: "t" } });
+      const outcome = await bounded.run({
+        snapshot,
+        policies: snapshot.policies,
+        request: requestOf(light),
+        object: light,
+        deadlineAt: now() + 10,
+      });
+      assert.deepEqual(
+        outcome.done.map((d) => d.response.rules.map((r) => r.status)),
+        (
+          await pool.run({
+            snapshot,
+            policies: snapshot.policies,
+            request: requestOf(light),
+            object: light,
+            deadlineAt: now() + 10,
+          })
+        ).done.map((d) => d.response.rules.map((r) => r.status)),
+      );
+      assert.ok(outcome.done.length > 0);
+    } finally {
+      await bounded.close();
+    }
+  });
+
   test("a mutate job chains the policies' patches and gives the patched resource, as on this thread", async () => {
     const addLabel = (name: string, key: string): JsonObject =>
       clusterPolicy(name, [

@@ -43,6 +43,12 @@ interface WorkerPoolOptions {
   readonly workerUrl?: URL;
   /** Live context (`--cluster`): the workers' engines read it through a bridge to this thread. */
   readonly context?: ContextSources;
+  /**
+   * Each worker's heap bound in MiB (V8's old generation): a review that outgrows it ends that worker
+   * (ERR_WORKER_OUT_OF_MEMORY), whose job's policies become errors, and a fresh worker takes its
+   * place; the process and the other reviews go on. Default: V8's own.
+   */
+  readonly heapMiB?: number;
   /** Whether a spare worker serves a namespace holding none while the others are busy (default true). */
   readonly spare?: boolean;
 }
@@ -103,10 +109,11 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         : undefined;
     slot.bridge?.close();
     if (bridge !== undefined) slot.bridge = bridge;
+    const limits = options.heapMiB !== undefined ? { resourceLimits: { maxOldGenerationSizeMb: options.heapMiB } } : {};
     const worker =
       bridge !== undefined
-        ? new Worker(url, { workerData: { bridge: bridge.init }, transferList: [bridge.init.port] })
-        : new Worker(url);
+        ? new Worker(url, { workerData: { bridge: bridge.init }, transferList: [bridge.init.port], ...limits })
+        : new Worker(url, limits);
     worker.unref();
     worker.on("message", (m: FromWorker) => onMessage(slot, worker, m));
     worker.on("error", (e) => {

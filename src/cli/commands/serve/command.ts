@@ -256,11 +256,14 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   // With live context the workers' engines read it through a bridge to this thread's caches
   // (server/worker/context-bridge.ts), so reviews that leave their batch finish off this thread there too.
   const workers = Math.floor(numbers["eval-workers"] ?? 1);
+  const limit = bounds.value.memoryLimitBytes;
   const runner =
     workers > 0
       ? createWorkerPool({
           size: workers,
           now,
+          // A tenant's review that builds huge values ends its worker, not the process (issue 32 §6).
+          ...(limit !== undefined ? { heapMiB: Math.max(32, Math.floor(limit / 4 / 1024 / 1024)) } : {}),
           ...(live !== undefined ? { context: live.context } : {}),
           onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`),
         })

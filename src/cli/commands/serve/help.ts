@@ -156,7 +156,8 @@ Flags:
                               too: live data reaches them from the main thread's caches). One namespace holds
                               at most N-1 of them (at least 1), and a spare thread serves a namespace holding
                               none while the others are busy (0: finish it on the main thread after its
-                              batch is answered)
+                              batch is answered). Each has a heap of a quarter of --memory-limit (at least
+                              32 MiB): a review that outgrows it ends that thread, its policies are errors
       --max-body-bytes N      largest request body accepted (default 7340032: object + oldObject of 3 MiB each)
       --max-json-depth N      arrays and objects a request body may nest (default 1000)
       --max-json-entries N    items of one array or members of one object a body may hold (default 150000)
