@@ -9,9 +9,9 @@
  *   by the policy-validating webhook, with the field;
  * - a NamespacedValidatingPolicy in namespace a does not affect namespace b;
  * - a ValidatingPolicy reading a ConfigMap with resource.Get decides on live data and follows an edit;
- * - the library's MutatingPolicy add-labels, and a ClusterPolicy with a generate rule, are refused
- *   at `kubectl apply` naming what Bylaw does not run yet (issue 34 §2: never half-served), and a
- *   ConfigMap the MutatingPolicy would have matched is still admitted;
+ * - the library's MutatingPolicy add-labels is refused at `kubectl apply` naming the kind (issue 34
+ *   §2: never half-served), and a ConfigMap it would have matched is still admitted; a ClusterPolicy
+ *   with a generate rule is admitted with a warning and is not Ready, both naming the rule (issue 35 §1);
  * - a policies.kyverno.io PolicyException whose matchConditions expression does not compile is
  *   refused at `kubectl apply` with the field; a valid one is created and, with exceptions off
  *   (deploy/'s default), ignored (logged once) and the Pod stays denied;
@@ -275,7 +275,7 @@ spec:
       assert.match(denied, /Policy configmap-gate failed: cfg\/settings does not allow Pods/);
     });
 
-    test("a MutatingPolicy, and a ClusterPolicy with a generate rule, are refused at kubectl apply naming what Bylaw does not run; writes they would match stay admitted", async () => {
+    test("a MutatingPolicy is refused at kubectl apply naming the kind, and a write it would match stays admitted; a ClusterPolicy with a generate rule is admitted with a warning and is not Ready, naming the rule", async () => {
       // The library's other-mpol/add-labels, as a user applies it (v1alpha1; Pods, Services, ConfigMaps, Secrets).
       const mpol = `apiVersion: policies.kyverno.io/v1alpha1
 kind: MutatingPolicy
@@ -329,16 +329,25 @@ spec:
         data:
           team: none
 `;
-      const noGenerate = await kubectl(["apply", "-f", "-"], generate);
-      assert.notEqual(noGenerate.code, 0, noGenerate.stdout);
-      assert.match(
-        noGenerate.stderr,
-        /spec\.rules\[0\]\.generate: rule per-namespace: Bylaw does not run generate rules in a cluster yet \(it has no generate controller\), so nothing would be generated/,
-      );
-      assert.match(
-        await ok(["get", "mpol,clusterpolicies", "-o", "name"]),
-        /^(?![\s\S]*(add-labels|default-configmap))/,
-      );
+      // A rule nothing runs yet: admitted with a warning, and not Ready with the same text (issue 35 §1).
+      const notRun =
+        /spec\.rules\[0\]\.generate: rule per-namespace: Bylaw does not run generate rules in a cluster yet \(it has no generate controller\), so nothing would be generated/;
+      const applied = await kubectl(["apply", "-f", "-"], generate);
+      assert.equal(applied.code, 0, applied.stderr);
+      assert.match(applied.stderr, /Warning: /);
+      assert.match(applied.stderr, notRun);
+      const message = await eventually("the generate policy not Ready, naming the rule", 60_000, async () => {
+        const ready = await ok([
+          "get",
+          "clusterpolicies.kyverno.io",
+          "default-configmap",
+          "-o",
+          'jsonpath={.status.conditions[?(@.type=="Ready")].status} {.status.conditions[?(@.type=="Ready")].message}',
+        ]);
+        return ready.startsWith("False ") ? ready : undefined;
+      });
+      assert.match(message, notRun);
+      assert.doesNotMatch(await ok(["get", "mpol", "-o", "name"]), /add-labels/);
       const untouched = await admitted("a ConfigMap the MutatingPolicy would match", [
         "create",
         "configmap",

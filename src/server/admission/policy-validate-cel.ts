@@ -14,7 +14,7 @@ import { compileCelPolicy, notEvaluatedMessage } from "../policy-source/cel-poli
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";
 import { problemText } from "../../platform/policy-documents/index.js";
-import { unservedParts } from "../policy-source/unserved-parts.js";
+import { unservedKind } from "../policy-source/unserved-parts.js";
 
 /** A policies.kyverno.io policy kind (not the PolicyException). */
 export function checkCelPolicy(
@@ -45,7 +45,7 @@ export function checkCelPolicy(
   if (compiled.policy === undefined)
     return { answer: denied(request.uid, compiled.problems.map(problemText).join("; ") || "the policy is not valid") };
   // A kind Bylaw would serve only as errors is refused, never half-served (unserved-parts.ts).
-  const unserved = unservedParts(compiled.policy);
-  if (unserved.length > 0) return { answer: denied(request.uid, unserved.map(problemText).join("; ")) };
+  const unserved = unservedKind(compiled.policy);
+  if (unserved !== undefined) return { answer: denied(request.uid, problemText(unserved)) };
   return { answer: allowed(request.uid), compiled: compiled.policy };
 }

@@ -20,7 +20,7 @@ import { checkException } from "./policy-validate-exception.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson, HandlerResult } from "./types.js";
 import { problemText } from "../../platform/policy-documents/index.js";
-import { unservedParts } from "../policy-source/unserved-parts.js";
+import { unservedRules } from "../policy-source/unserved-parts.js";
 
 const MIGRATION_GUIDE = "https://kyverno.io/docs/guides/migration-to-cel/";
 
@@ -133,10 +133,9 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
     return { answer: denied(request.uid, errors.map(problemText).join("; ") || "the policy is not valid", warnings) };
   }
   const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(problemText);
+  // Rules nothing runs yet: admitted, not Ready, and said here with the condition's text (unserved-parts.ts).
+  warnings.push(...unservedRules(outcome.policy).map(problemText));
   if (deprecation !== undefined) warnings.push(deprecation);
-  // What Bylaw would load and not run is refused, never half-served (unserved-parts.ts).
-  const unserved = unservedParts(outcome.policy);
-  if (unserved.length > 0) return { answer: denied(request.uid, unserved.map(problemText).join("; "), warnings) };
   return { answer: allowed(request.uid, warnings), compiled: outcome.policy };
 }
 

@@ -22,7 +22,7 @@ import { celGlobalContextProblems } from "../../kube/tenant-cel-reads.js";
 import type { KubeObject } from "../../kube/types.js";
 import { problemText } from "../../platform/policy-documents/index.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
-import { unservedParts } from "./unserved-parts.js";
+import { unservedRules } from "./unserved-parts.js";
 
 export type PolicyKind = "ClusterPolicy" | "Policy";
 
@@ -196,7 +196,7 @@ export class ClusterObjectCompiler {
       if (outcome.ok) {
         const unfit = this.checkPolicy?.(outcome.policy) ?? [];
         // Stored before Bylaw could refuse it: served for what runs, not Ready for the rest.
-        const unserved = unservedParts(outcome.policy).map(problemText);
+        const unserved = unservedRules(outcome.policy).map(problemText);
         if (unfit.length === 0)
           return {
             fingerprint,

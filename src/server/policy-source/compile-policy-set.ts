@@ -6,8 +6,9 @@
  * Documents that are not kyverno.io ClusterPolicy/Policy (a kustomization.yaml, a ConfigMap) are
  * skipped with a warning; they do not block the set. The policies.kyverno.io kinds compile as in
  * cluster mode (cel-policy-compile.ts): ValidatingPolicy and NamespacedValidatingPolicy are served.
- * A policy with a part Bylaw would load and not run (MutatingPolicy, ImageValidatingPolicy, generate
- * and mutate-existing rules, unsupported fields: unserved-parts.ts) refuses the set, naming it.
+ * A MutatingPolicy or ImageValidatingPolicy (and Namespaced), which Bylaw would serve only as errors,
+ * refuses the set, naming it; a rule nothing runs yet (generate, mutate-existing, unsupported fields:
+ * unserved-parts.ts) is a warning naming the rule.
  * PolicyExceptions (kyverno.io, and policies.kyverno.io for ValidatingPolicy) load with the
  * set. A policy kind Bylaw does not run at all (GeneratingPolicy, DeletingPolicy,
  * ValidatingAdmissionPolicy, …) is a problem: the set is refused rather than served without it.
@@ -30,13 +31,14 @@ import {
   compiledPolicyWarnings,
   documentName,
   documentPlace,
+  problemText,
 } from "../../platform/policy-documents/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";
 import type { SourceProblem } from "./types.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
-import { unservedParts } from "./unserved-parts.js";
+import { unservedKind, unservedRules } from "./unserved-parts.js";
 
 /**
  * A policy kind Bylaw does not run yet refuses the set: served, it would enforce nothing while the
@@ -165,12 +167,14 @@ export function compilePolicySet(
       continue;
     }
     seen.set(key, where);
-    const unfit = [...unservedParts(compiled), ...(check?.(compiled) ?? [])];
+    const kindUnserved = unservedKind(compiled);
+    const unfit = [...(kindUnserved !== undefined ? [kindUnserved] : []), ...(check?.(compiled) ?? [])];
     if (unfit.length > 0) {
       for (const p of unfit) problems.push({ ...at, policy: compiled.name, problem: p });
       continue;
     }
     warnings.push(...compiledPolicyWarnings(where, compiled));
+    for (const w of unservedRules(compiled)) warnings.push(`${where}: policy ${compiled.name}: ${problemText(w)}`);
     policies.push(compiled);
   }
   return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, policies, exceptions, warnings };

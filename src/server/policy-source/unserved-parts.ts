@@ -1,15 +1,16 @@
 /**
- * What of a compiled policy `bylaw serve` loads but does not run (issue 34 §2, "until a kind runs, it
- * is refused, not half-served"):
+ * What of a compiled policy `bylaw serve` loads but does not run, in two kinds (the guide's "no
+ * silent pass"; issue 34 §2, issue 35 §1):
  * - a policies.kyverno.io kind Bylaw does not evaluate yet (MutatingPolicy, ImageValidatingPolicy
- *   and their Namespaced kinds: `unsupportedKind`, set by cel-policy-compile.ts);
- * - rules no admission webhook runs: `generate` (Kyverno's background controller creates the
- *   resources) and mutate-existing (`mutate.targets`), while Bylaw has no controllers;
- * - a rule with a field Bylaw does not run (`unsupported`), or a verifyImages attestor it cannot
- *   verify (keyless, KMS, Rekor: `imageVerifyGaps`).
- * The policy webhook refuses a policy with any of them at `kubectl apply`, naming each; a policy
- * folder holding one is refused at load; a policy already stored in the cluster is served for what
- * runs (the rest answers errors, never a silent pass) and is not Ready, with these reasons.
+ *   and their Namespaced kinds: `unsupportedKind`, set by cel-policy-compile.ts): `unservedKind`.
+ *   The policy webhook refuses it at `kubectl apply` and a policy folder holding one is refused at
+ *   load; one stored before answers each request it matches with an error and is not Ready.
+ * - rules of a kind Bylaw serves that nothing runs, or that answer only errors: `generate` (Kyverno's
+ *   background controller creates the resources) and mutate-existing (`mutate.targets`) while Bylaw
+ *   has no controllers, a field Bylaw does not run (`unsupported`), a verifyImages attestor it cannot
+ *   verify (keyless, KMS, Rekor: `imageVerifyGaps`): `unservedRules`. The policy is served for what
+ *   runs and is not Ready, its condition naming each rule and what is missing; `kubectl apply` and
+ *   a policy folder's load warn with the same text.
  */
 import {
   type CompiledPolicy,
@@ -20,15 +21,19 @@ import {
   problem,
 } from "../../engine/index.js";
 
-export function unservedParts(policy: CompiledPolicy): PolicyProblem[] {
+export function unservedKind(policy: CompiledPolicy): PolicyProblem | undefined {
   const kind = policy.unsupportedKind;
-  if (kind !== undefined)
-    return [
-      problem(
+  return kind === undefined
+    ? undefined
+    : problem(
         "kind",
         `${kind} ${policy.name}: Bylaw does not evaluate ${kind} yet; remove it until Bylaw runs this kind (matching requests would only get errors)`,
-      ),
-    ];
+      );
+}
+
+/** Each of the policy's own rules (not autogen copies) that nothing runs or that answers only errors, with the field and why. */
+export function unservedRules(policy: CompiledPolicy): PolicyProblem[] {
+  if (policy.unsupportedKind !== undefined) return [];
   const rules = policy.document.spec.rules ?? [];
   const out: PolicyProblem[] = [];
   for (const compiled of policy.rules) {
@@ -36,7 +41,7 @@ export function unservedParts(policy: CompiledPolicy): PolicyProblem[] {
     const index = rules.findIndex((r) => r.name === compiled.name);
     const at = index === -1 ? "spec" : `spec.rules[${index}]`;
     for (const gap of unservedRule(compiled))
-      out.push(problem(`${at}${gap.field}`, `rule ${compiled.name}: ${gap.message}`));
+      out.push({ severity: "warning", path: `${at}${gap.field}`, message: `rule ${compiled.name}: ${gap.message}` });
   }
   return out;
 }
