@@ -87,6 +87,30 @@ describe("policyvalidate", () => {
       true,
     );
   });
+  test("Kyverno v1.19.0's notices, word for word (pkg/deprecations/deprecations.go as of kyverno/kyverno#16868; see policy-validate-handler.ts)", () => {
+    const notice = (kind: string, replacement: string): string =>
+      `${kind} (kyverno.io) is deprecated and will be removed in a future release; migrate to ${replacement} (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/`;
+    const doc = {
+      apiVersion: "kyverno.io/v2",
+      kind: "CleanupPolicy",
+      metadata: { name: "c", namespace: "t" },
+      spec: {},
+    };
+    assert.deepEqual(answer(policyReview(doc)).response.warnings, [
+      notice("CleanupPolicy", "NamespacedDeletingPolicy"),
+    ]);
+    assert.equal(
+      CPOL_NOTICE,
+      notice("ClusterPolicy", "ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy"),
+    );
+    assert.equal(
+      POL_NOTICE,
+      notice(
+        "Policy",
+        "NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy or NamespacedImageValidatingPolicy",
+      ),
+    );
+  });
   test("a legacy cleanup kind is only warned about", () => {
     const doc = { apiVersion: "kyverno.io/v2", kind: "ClusterCleanupPolicy", metadata: { name: "c" }, spec: {} };
     assert.deepEqual(answer(policyReview(doc)).response.warnings, [

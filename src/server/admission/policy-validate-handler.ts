@@ -21,6 +21,18 @@ import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson, HandlerResult } from "./types.js";
 import { problemText } from "../../platform/policy-documents/index.js";
 
+/*
+ * The deprecation notices are Kyverno v1.19.0's own, word for word: `Warning(kind)` of
+ * `pkg/deprecations/deprecations.go` as kyverno/kyverno#16868 ("surface deprecation of legacy
+ * kyverno.io policy types", merged before the v1.19.0 tag of 2026-08-20) wrote it,
+ * `<Kind> (kyverno.io) is deprecated …; migrate to <replacements> (policies.kyverno.io), see <guide>`,
+ * returned by the policy webhook, the exception webhook (PolicyException) and the cleanup
+ * controller's. A later form of that file (`kyverno.io/v1 ClusterPolicy is deprecated …`, Policy →
+ * "NamespacedValidatingPolicy and the other namespaced policy types") came with kyverno/kyverno#17362,
+ * opened 2026-08-26, after v1.19.0; users of chart 3.9.0 (Kyverno v1.19.0) quote the `(kyverno.io)`
+ * form. The `kyverno.io/v1 … is deprecated` lines kubectl prints on every read of the kind come from
+ * the CRD's deprecationWarning (deploy/crds), not from here.
+ */
 const MIGRATION_GUIDE = "https://kyverno.io/docs/guides/migration-to-cel/";
 
 /** The policies.kyverno.io kinds each legacy kyverno.io kind is to be migrated to. */
