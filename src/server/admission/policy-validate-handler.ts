@@ -30,8 +30,9 @@ import { problemText } from "../../platform/policy-documents/index.js";
  * controller's. A later form of that file (`kyverno.io/v1 ClusterPolicy is deprecated …`, Policy →
  * "NamespacedValidatingPolicy and the other namespaced policy types") came with kyverno/kyverno#17362,
  * opened 2026-08-26, after v1.19.0; users of chart 3.9.0 (Kyverno v1.19.0) quote the `(kyverno.io)`
- * form. The `kyverno.io/v1 … is deprecated` lines kubectl prints on every read of the kind come from
- * the CRD's deprecationWarning (deploy/crds), not from here.
+ * form. The `kyverno.io/v1 … is deprecated` lines kubectl prints on every read of the kind under
+ * later releases come from their CRDs' deprecationWarning, which v1.19.0's CRDs (and deploy/crds)
+ * do not carry.
  */
 const MIGRATION_GUIDE = "https://kyverno.io/docs/guides/migration-to-cel/";
 
