@@ -74,7 +74,9 @@ describe("mutate checks at load time", () => {
   test("element outside foreach is refused", () => {
     assert.ok(
       problems({ mutate: { patchStrategicMerge: { metadata: { labels: { a: "{{ element.name }}" } } } } }).some((p) =>
-        p.includes("variable 'element' present outside of foreach"),
+        p.includes(
+          "variable 'element.name' present outside of foreach at path /mutate/patchStrategicMerge/metadata/labels/a",
+        ),
       ),
     );
   });

@@ -72,7 +72,10 @@ describe("policyvalidate", () => {
     const { response } = answer(policyReview(clusterPolicy("lower", [rule], { validationFailureAction: "audit" })));
     assert.equal(response.allowed, true);
     assert.equal(response.warnings?.length, 2);
-    assert.match(response.warnings?.[0] ?? "", /lower-case 'audit' is deprecated; use 'Audit'/);
+    assert.equal(
+      response.warnings?.[0],
+      "spec.validationFailureAction: Validation failure actions enforce/audit are deprecated, use Enforce/Audit instead.",
+    );
     assert.equal(response.warnings?.[1], CPOL_NOTICE);
   });
   test("anything else, and DELETE, is allowed as is", () => {
