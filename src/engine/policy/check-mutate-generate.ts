@@ -28,7 +28,8 @@ export function checkMutate(policy: PolicyDocument, rule: Rule, path: string): P
     out.push(
       warning(
         `${path}.mutate.patchesJson6902`,
-        "patchesJson6902 rules are not auto-generated for Pod controllers: write a separate rule for Deployments, StatefulSets, Jobs… if they need the patch",
+        // Kyverno's policy webhook warning (pkg/validation/policy jsonPatchOnPod).
+        "Pods managed by workload controllers should not be directly mutated using policies. Use the autogen feature or write policies that match Pod controllers.",
       ),
     );
   }

@@ -85,6 +85,13 @@ describe("policy webhook texts follow Kyverno's", () => {
       assert.ok(texts(withContext(entry)).includes(want), `${want} in ${JSON.stringify(texts(withContext(entry)))}`);
   });
 
+  test("a condition without an operator", () => {
+    const doc = clusterPolicy("p", [{ ...ok, preconditions: { all: [{ key: "a", value: "b" }] } }]);
+    assert.deepEqual(texts(doc), [
+      "spec.rules[0].preconditions.all[0]: entered value of `key`, `value` or `operator` is missing or misspelled",
+    ]);
+  });
+
   test("admission and background both off", () => {
     assert.ok(
       texts(clusterPolicy("p", [ok], { admission: false, background: false })).includes(
