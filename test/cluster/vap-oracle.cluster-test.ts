@@ -98,6 +98,46 @@ spec:
   paramRef: {namespace: oracle-params, selector: {matchLabels: {purpose: required-label}}, parameterNotFoundAction: Deny}
   matchResources: ${JSON.stringify(ns("oracle-select"))}
 `,
+  // A cluster-scoped resource (a Namespace) with a namespaced paramKind: paramRef.namespace, or none.
+  "cluster-scoped-params.yaml": `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: oracle-namespace-label}
+spec:
+  failurePolicy: Fail
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [namespaces]}]
+  validations:
+  - expression: "has(object.metadata.labels) && params.data.label in object.metadata.labels"
+    messageExpression: "'label ' + params.data.label + ' is required'"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: oracle-namespace-label-pinned}
+spec:
+  policyName: oracle-namespace-label
+  validationActions: [Deny]
+  paramRef: {name: namespace-label, namespace: oracle-params, parameterNotFoundAction: Deny}
+  matchResources: {objectSelector: {matchLabels: {oracle: pinned}}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: oracle-namespace-label-unpinned}
+spec:
+  policyName: oracle-namespace-label
+  validationActions: [Deny]
+  paramRef: {name: namespace-label, parameterNotFoundAction: Deny}
+  matchResources: {objectSelector: {matchLabels: {oracle: unpinned}}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: oracle-namespace-label-unpinned-allow}
+spec:
+  policyName: oracle-namespace-label
+  validationActions: [Deny]
+  paramRef: {name: namespace-label, parameterNotFoundAction: Allow}
+  matchResources: {objectSelector: {matchLabels: {oracle: unpinned-allow}}}
+`,
   "no-params.yaml": `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
 metadata: {name: oracle-owner}
@@ -146,7 +186,18 @@ apiVersion: v1
 kind: ConfigMap
 metadata: {name: tier-label, namespace: oracle-params, labels: {purpose: required-label}}
 data: {label: tier}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: namespace-label, namespace: oracle-params}
+data: {label: owner}
 `;
+
+const namespace = (name: string, labels: Record<string, string>) => ({
+  apiVersion: "v1",
+  kind: "Namespace",
+  metadata: { name, labels },
+});
 
 const deployment = (namespace: string, name: string, replicas: number, labels: Record<string, string> = {}) => ({
   apiVersion: "apps/v1",
@@ -276,6 +327,7 @@ async function bylawTest(
   dir: string,
   policy: string,
   object: Record<string, unknown>,
+  options: { readonly clusterResources?: boolean } = {},
 ): Promise<{ readonly actual: string | null; readonly message: string }> {
   const { file, name } = writeObject(dir, object);
   const suite = mkdtempSync(join(dir, "suite-"));
@@ -289,6 +341,8 @@ async function bylawTest(
       policies: Object.keys(policies).map((p) => `../${p}`),
       resources: [`../${basename(file)}`],
       paramResources: ["../params.yaml"],
+      // With clusterResources Kyverno's test takes its cluster path (processVAPWithClient; docs/vap-cli-vs-api-server.md).
+      ...(options.clusterResources === true ? { clusterResources: ["../params.yaml"] } : {}),
       variables: "../values.yaml",
       results: [{ policy, resources: [name], result: "pass", isValidatingAdmissionPolicy: true }],
     }),
@@ -328,7 +382,12 @@ describe("ValidatingAdmissionPolicy: bylaw test and apply against the kube-apise
       const b = await apiServer(service("oracle-select", "probe", {}));
       const c = await apiServer(secret("oracle-plain", "probe", {}));
       const d = await apiServer(deployment("oracle-warn", "probe", 9));
-      return a.denied !== undefined && b.denied !== undefined && c.denied !== undefined && d.warning !== undefined
+      const e = await apiServer(namespace("oracle-probe", { oracle: "pinned" }));
+      return a.denied !== undefined &&
+        b.denied !== undefined &&
+        c.denied !== undefined &&
+        d.warning !== undefined &&
+        e.denied !== undefined
         ? true
         : undefined;
     });
@@ -351,6 +410,40 @@ describe("ValidatingAdmissionPolicy: bylaw test and apply against the kube-apise
       }
     });
   }
+
+  describe("a cluster-scoped resource with a namespaced paramKind, with clusterResources (Kyverno's CLI crashes there; Bylaw answers as the API server)", () => {
+    test("paramRef.namespace set: params from that namespace, as the API server reads them", async () => {
+      for (const [labels, want] of [
+        [{ oracle: "pinned", owner: "me" }, undefined],
+        [{ oracle: "pinned" }, "label owner is required"],
+      ] as const) {
+        const ns = namespace("oracle-new", labels);
+        const api = await apiServer(ns);
+        assert.equal(api.denied, want);
+        const got = await bylawTest(dir, "oracle-namespace-label", ns, { clusterResources: true });
+        assert.deepEqual(got, want === undefined ? { actual: "pass", message: "" } : { actual: "fail", message: want });
+      }
+    });
+
+    test("no paramRef.namespace: the API server finds no params, so parameterNotFoundAction decides (Deny denies, Allow skips the binding)", async () => {
+      const denied = namespace("oracle-new", { oracle: "unpinned", owner: "me" });
+      const api = await apiServer(denied);
+      assert.equal(
+        api.denied,
+        "failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
+      );
+      const got = await bylawTest(dir, "oracle-namespace-label", denied, { clusterResources: true });
+      assert.deepEqual(got, {
+        actual: "error",
+        message:
+          "binding oracle-namespace-label-unpinned: no params found for policy binding with `Deny` parameterNotFoundAction (a cluster-scoped resource, and a namespaced paramKind without paramRef.namespace)",
+      });
+      const allowed = namespace("oracle-new", { oracle: "unpinned-allow" });
+      assert.deepEqual(await apiServer(allowed), { denied: undefined, warning: undefined });
+      const skipped = await bylawTest(dir, "oracle-namespace-label", allowed, { clusterResources: true });
+      assert.equal(skipped.actual, null, JSON.stringify(skipped));
+    });
+  });
 
   describe("documented differences (docs/vap-cli-vs-api-server.md)", () => {
     test("1. with a binding, the policy's matchConstraints: the API server applies them, Kyverno's CLI does not", async () => {

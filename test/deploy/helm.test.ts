@@ -198,6 +198,21 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
     assert.deepEqual(byKind(defaults, "Service", "bylaw-metrics"), [], "off by default");
   });
 
+  test("registration.kyvernoWebhookNames: Kyverno's configuration names, the flag and the grants, as deploy/components/kyverno-webhook-names renders them", () => {
+    const out = helmTemplate({ "admissionController.registration.kyvernoWebhookNames": true });
+    const want = kustomize(["kyverno-webhook-names"]);
+    sameObject(out, want, "ValidatingWebhookConfiguration", "kyverno-resource-validating-webhook-cfg");
+    sameObject(out, want, "MutatingWebhookConfiguration", "kyverno-resource-mutating-webhook-cfg");
+    sameObject(out, want, "ValidatingWebhookConfiguration", "kyverno-policy-validating-webhook-cfg");
+    sameObject(out, want, "ClusterRole", "bylaw:admission-controller:core");
+    assert.deepEqual(byKind(out, "ValidatingWebhookConfiguration", "bylaw-resource-validating-webhook-cfg"), []);
+    const args = (ms: readonly Manifest[]): unknown[] =>
+      list(at(one(ms, "Deployment", "bylaw"), "spec", "template", "spec", "containers", 0, "args"));
+    assert.ok(args(out).includes("--kyverno-webhook-names"));
+    assert.ok(args(want).includes("--kyverno-webhook-names"));
+    assert.ok(!args(defaults).includes("--kyverno-webhook-names"), "Bylaw's own names by default");
+  });
+
   test("networkPolicy: on by default, the base's with the overlay's addresses; the API server's addresses are required", () => {
     const out = helmTemplate({
       networkPolicy: {

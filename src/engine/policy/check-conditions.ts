@@ -26,7 +26,8 @@ function checkConditions(c: Conditions, path: string): PolicyProblem[] {
     }
     list.forEach((cond: JsonValue, i) => {
       if (!isObject(cond) || typeof cond["operator"] !== "string") {
-        out.push(problem(`${p}[${i}]`, "a condition needs key, operator and value"));
+        // Kyverno's wording (pkg/validation/policy validateConditionValues).
+        out.push(problem(`${p}[${i}]`, "entered value of `key`, `value` or `operator` is missing or misspelled"));
         return;
       }
       const msg = checkOperatorName(cond["operator"]);

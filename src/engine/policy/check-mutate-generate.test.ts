@@ -74,15 +74,21 @@ describe("mutate checks at load time", () => {
   test("element outside foreach is refused", () => {
     assert.ok(
       problems({ mutate: { patchStrategicMerge: { metadata: { labels: { a: "{{ element.name }}" } } } } }).some((p) =>
-        p.includes("variable 'element' present outside of foreach"),
+        p.includes(
+          "variable 'element.name' present outside of foreach at path /mutate/patchStrategicMerge/metadata/labels/a",
+        ),
       ),
     );
   });
 
-  test("a JSON patch on Pods warns that it is not auto-generated for controllers", () => {
+  test("a JSON patch on Pods warns, in Kyverno's words, that Pods of controllers should not be mutated directly", () => {
     assert.ok(
       problems({ mutate: { patchesJson6902: "- op: add\n  path: /metadata/labels\n  value: {}\n" } }).some(
-        (p) => p.startsWith("warning") && p.includes("not auto-generated"),
+        (p) =>
+          p.startsWith("warning") &&
+          p.includes(
+            "Pods managed by workload controllers should not be directly mutated using policies. Use the autogen feature or write policies that match Pod controllers.",
+          ),
       ),
     );
   });

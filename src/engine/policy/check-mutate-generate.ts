@@ -9,9 +9,9 @@ import type { PolicyDocument, Rule } from "../api/policy.js";
 import { checkGenerate } from "../generate/index.js";
 import { parseJsonPatch } from "../mutate/json-patch/index.js";
 import { problem, warning, type PolicyProblem } from "../api/problem.js";
+import { ELEMENT_VARIABLE, elementOutsideForeach } from "./element-outside-foreach.js";
 
 const PATCH_KINDS = ["patchStrategicMerge", "patchesJson6902", "foreach"] as const;
-const ELEMENT_VARIABLE = /\{\{[^}]*\belement(Index)?\d*\b/;
 
 export function checkMutate(policy: PolicyDocument, rule: Rule, path: string): PolicyProblem[] {
   const mutate = rule.mutate;
@@ -22,13 +22,14 @@ export function checkMutate(policy: PolicyDocument, rule: Rule, path: string): P
     const { targets: _t, ...rest } = mutate;
     void _t;
     if (ELEMENT_VARIABLE.test(JSON.stringify(rest)))
-      out.push(problem(`${path}.mutate`, "variable 'element' present outside of foreach"));
+      out.push(problem(`${path}.mutate`, elementOutsideForeach(rest, "/mutate")));
   }
   if (mutate["patchesJson6902"] !== undefined && JSON.stringify(rule.match ?? {}).includes('"Pod"')) {
     out.push(
       warning(
         `${path}.mutate.patchesJson6902`,
-        "patchesJson6902 rules are not auto-generated for Pod controllers: write a separate rule for Deployments, StatefulSets, Jobs… if they need the patch",
+        // Kyverno's policy webhook warning (pkg/validation/policy jsonPatchOnPod).
+        "Pods managed by workload controllers should not be directly mutated using policies. Use the autogen feature or write policies that match Pod controllers.",
       ),
     );
   }
@@ -123,7 +124,7 @@ export function checkGenerateRule(policy: PolicyDocument, rule: Rule, path: stri
       out.push(...ownNamespace(cloneList["namespace"], own, `${path}.generate.cloneList.namespace`, "clone sources"));
   }
   if (generate["foreach"] === undefined && ELEMENT_VARIABLE.test(JSON.stringify(generate)))
-    out.push(problem(`${path}.generate`, "variable 'element' present outside of foreach"));
+    out.push(problem(`${path}.generate`, elementOutsideForeach(generate, "/generate")));
   return out;
 }
 

@@ -10,6 +10,8 @@ import { checkGenerateRule, checkMutate } from "./check-mutate-generate.js";
 import { checkDeprecatedFields } from "./check-deprecated.js";
 import { checkVerifyImages } from "./check-verify-images.js";
 import { matchBlockProblems } from "../match/index.js";
+import { elementOutsideForeach } from "./element-outside-foreach.js";
+import { userInfoMatchMessage, userVariableMessage } from "./background-variables.js";
 
 const RULE_TYPES = ["validate", "mutate", "generate", "verifyImages"] as const;
 const RESERVED_CONTEXT_NAMES = new Set([
@@ -37,7 +39,7 @@ export function checkPolicy(policy: PolicyDocument): PolicyProblem[] {
   }
   out.push(...checkDeprecatedFields(policy));
   if (spec.admission === false && spec.background === false) {
-    out.push(problem("spec", "spec.admission and spec.background cannot both be false: the policy would never run"));
+    out.push(problem("spec", "disabling both admission and background processing is not allowed"));
   }
   if (policy.kind === "Policy" && spec.validationFailureActionOverrides !== undefined) {
     out.push(
@@ -57,12 +59,12 @@ export function checkPolicy(policy: PolicyDocument): PolicyProblem[] {
     seen.add(rule.name);
     if (rule.name.length > 63)
       out.push(problem(`${path}.name`, `rule name '${rule.name}' is longer than 63 characters`));
-    out.push(...checkRule(policy, rule, path));
+    out.push(...checkRule(policy, rule, path, i));
   });
   return out;
 }
 
-function checkRule(policy: PolicyDocument, rule: Rule, path: string): PolicyProblem[] {
+function checkRule(policy: PolicyDocument, rule: Rule, path: string, index: number): PolicyProblem[] {
   const out: PolicyProblem[] = [];
   const types = RULE_TYPES.filter((t) => rule[t] !== undefined);
   if (types.length === 0)
@@ -120,41 +122,37 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string): PolicyProb
       }
     }
   }
-  if (policy.spec.background !== false) {
-    const text = JSON.stringify({ ...rule, match: undefined, exclude: undefined });
-    if (USER_INFO_VARIABLE.test(text)) {
-      out.push(
-        problem(
-          path,
-          "only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule",
-        ),
-      );
-    }
-    const filters = JSON.stringify(rule.match ?? {});
-    if (/"(subjects|roles|clusterRoles)"/.test(filters)) {
-      out.push(
-        problem(
-          `${path}.match`,
-          "invalid variable used at path: match/any/subjects or roles or clusterRoles: user information is not available in background mode. Set spec.background=false",
-        ),
-      );
-    }
-  }
+  if (policy.spec.background !== false) out.push(...backgroundProblems(rule, path, index));
   out.push(...checkMutate(policy, rule, path), ...checkGenerateRule(policy, rule, path));
   if (
     rule.validate?.foreach === undefined &&
     /\{\{[^}]*\belement(Index)?\d*\b/.test(JSON.stringify(rule.validate ?? {}))
   ) {
-    out.push(problem(`${path}.validate`, "variable 'element' present outside of foreach"));
+    out.push(problem(`${path}.validate`, elementOutsideForeach(rule.validate, "/validate")));
   }
+  return out;
+}
+
+/** User information a background scan does not have (Kyverno's wording: background-variables.ts). */
+function backgroundProblems(rule: Rule, path: string, index: number): PolicyProblem[] {
+  const out: PolicyProblem[] = [];
+  const text = JSON.stringify({ ...rule, match: undefined, exclude: undefined });
+  if (USER_INFO_VARIABLE.test(text)) {
+    const token = [...text.matchAll(/\{\{[^{}]*\}\}/g)].map((m) => m[0]).find((t) => USER_INFO_VARIABLE.test(t));
+    out.push(problem(path, userVariableMessage(token ?? "{{request.userInfo}}")));
+  }
+  if (/"(subjects|roles|clusterRoles)"/.test(JSON.stringify(rule.match ?? {})))
+    out.push(problem(`${path}.match`, userInfoMatchMessage(index, rule.match)));
   return out;
 }
 
 function checkContextEntry(e: ContextEntry, path: string): PolicyProblem[] {
   const out: PolicyProblem[] = [];
-  if (!e.name) out.push(problem(`${path}.name`, "a context entry needs a name"));
+  if (!e.name) out.push(problem(`${path}.name`, "a name is required for context entries"));
   else if (RESERVED_CONTEXT_NAMES.has(e.name))
-    out.push(problem(`${path}.name`, `entry name ${e.name} is invalid as it conflicts with a pre-defined variable`));
+    out.push(
+      problem(`${path}.name`, `entry name ${e.name} is invalid as it conflicts with a pre-defined variable ${e.name}`),
+    );
   const sources = (["variable", "configMap", "apiCall", "imageRegistry", "globalReference"] as const).filter(
     (k) => e[k] !== undefined,
   );
@@ -162,18 +160,24 @@ function checkContextEntry(e: ContextEntry, path: string): PolicyProblem[] {
     out.push(
       problem(
         path,
-        `a context entry needs exactly one of variable, configMap, apiCall, imageRegistry, globalReference; found ${sources.length === 0 ? "none" : sources.join(", ")}`,
+        `exactly one of configMap or apiCall or imageRegistry or variable is required for context entries (found ${sources.length === 0 ? "none" : sources.join(", ")}; globalReference counts too)`,
       ),
     );
   if (e.variable) {
     if (e.variable.value === undefined && e.variable.jmesPath === undefined)
-      out.push(problem(`${path}.variable`, "a variable needs a value or a jmesPath"));
+      out.push(problem(`${path}.variable`, "a variable must define a value or a jmesPath expression"));
     if (e.variable.default !== undefined && e.variable.jmesPath === undefined)
-      out.push(problem(`${path}.variable.default`, "a default needs a jmesPath"));
+      out.push(
+        problem(
+          `${path}.variable.default`,
+          "a variable must define a default value only when a jmesPath expression is defined",
+        ),
+      );
   }
-  if (e.configMap && !e.configMap.name) out.push(problem(`${path}.configMap.name`, "a configMap entry needs a name"));
+  if (e.configMap && !e.configMap.name)
+    out.push(problem(`${path}.configMap.name`, "a name is required for configMap context entry"));
   if (e.apiCall && e.apiCall.urlPath !== undefined && e.apiCall.service !== undefined)
-    out.push(problem(`${path}.apiCall`, "urlPath and service are mutually exclusive"));
+    out.push(problem(`${path}.apiCall`, "a URLPath cannot be used for service API calls"));
   return out;
 }
 
@@ -181,7 +185,8 @@ function checkFailureAction(v: unknown, path: string, out: PolicyProblem[]): voi
   if (v === undefined) return;
   if (v === "Audit" || v === "Enforce") return;
   if (v === "audit" || v === "enforce") {
-    out.push(warning(path, `lower-case '${v}' is deprecated; use '${v === "audit" ? "Audit" : "Enforce"}'`));
+    // Kyverno's policy webhook warning (pkg/validation/policy checkValidationFailureAction), behind the field path.
+    out.push(warning(path, "Validation failure actions enforce/audit are deprecated, use Enforce/Audit instead."));
     return;
   }
   out.push(problem(path, `failure action must be Audit or Enforce, got ${JSON.stringify(v)}`));

@@ -72,7 +72,10 @@ describe("policyvalidate", () => {
     const { response } = answer(policyReview(clusterPolicy("lower", [rule], { validationFailureAction: "audit" })));
     assert.equal(response.allowed, true);
     assert.equal(response.warnings?.length, 2);
-    assert.match(response.warnings?.[0] ?? "", /lower-case 'audit' is deprecated; use 'Audit'/);
+    assert.equal(
+      response.warnings?.[0],
+      "spec.validationFailureAction: Validation failure actions enforce/audit are deprecated, use Enforce/Audit instead.",
+    );
     assert.equal(response.warnings?.[1], CPOL_NOTICE);
   });
   test("anything else, and DELETE, is allowed as is", () => {
@@ -131,6 +134,30 @@ describe("policyvalidate", () => {
     assert.match(
       reasons[2] ?? "",
       /^spec\.rules\[3\]\.verifyImages: rule keyless: Bylaw cannot verify images with .*keyless/,
+    );
+  });
+  test("Kyverno v1.19.0's notices, word for word (pkg/deprecations/deprecations.go as of kyverno/kyverno#16868; see policy-validate-handler.ts)", () => {
+    const notice = (kind: string, replacement: string): string =>
+      `${kind} (kyverno.io) is deprecated and will be removed in a future release; migrate to ${replacement} (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/`;
+    const doc = {
+      apiVersion: "kyverno.io/v2",
+      kind: "CleanupPolicy",
+      metadata: { name: "c", namespace: "t" },
+      spec: {},
+    };
+    assert.deepEqual(answer(policyReview(doc)).response.warnings, [
+      notice("CleanupPolicy", "NamespacedDeletingPolicy"),
+    ]);
+    assert.equal(
+      CPOL_NOTICE,
+      notice("ClusterPolicy", "ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy"),
+    );
+    assert.equal(
+      POL_NOTICE,
+      notice(
+        "Policy",
+        "NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy or NamespacedImageValidatingPolicy",
+      ),
     );
   });
   test("a legacy cleanup kind is only warned about", () => {

@@ -22,6 +22,19 @@ import type { AdmissionRequestJson, AdmissionReviewJson, HandlerResult } from ".
 import { problemText } from "../../platform/policy-documents/index.js";
 import { unservedRules } from "../policy-source/unserved-parts.js";
 
+/*
+ * The deprecation notices are Kyverno v1.19.0's own, word for word: `Warning(kind)` of
+ * `pkg/deprecations/deprecations.go` as kyverno/kyverno#16868 ("surface deprecation of legacy
+ * kyverno.io policy types", merged before the v1.19.0 tag of 2026-08-20) wrote it,
+ * `<Kind> (kyverno.io) is deprecated …; migrate to <replacements> (policies.kyverno.io), see <guide>`,
+ * returned by the policy webhook, the exception webhook (PolicyException) and the cleanup
+ * controller's. A later form of that file (`kyverno.io/v1 ClusterPolicy is deprecated …`, Policy →
+ * "NamespacedValidatingPolicy and the other namespaced policy types") came with kyverno/kyverno#17362,
+ * opened 2026-08-26, after v1.19.0; users of chart 3.9.0 (Kyverno v1.19.0) quote the `(kyverno.io)`
+ * form. The `kyverno.io/v1 … is deprecated` lines kubectl prints on every read of the kind under
+ * later releases come from their CRDs' deprecationWarning, which v1.19.0's CRDs (and deploy/crds)
+ * do not carry.
+ */
 const MIGRATION_GUIDE = "https://kyverno.io/docs/guides/migration-to-cel/";
 
 /** The policies.kyverno.io kinds each legacy kyverno.io kind is to be migrated to. */

@@ -24,6 +24,8 @@
  * - `bylaw-policy-validating-webhook-cfg`: kyverno.io ClusterPolicy, Policy and PolicyException,
  *   and the policies.kyverno.io policy kinds (kube/cel-policy-kinds.ts), CREATE/UPDATE →
  *   /policyvalidate, failurePolicy Fail, whatever policies are loaded.
+ * - with `target.names` "kyverno" (`--kyverno-webhook-names`), Kyverno's names for all of these
+ *   (webhook-names.ts).
  *
  * Every resource webhook excludes Bylaw's own namespace and the system namespaces (namespaceSelector)
  * and carries the matchConditions deploy/base shipped (events, nodes, leases, reviews, replicasets,
@@ -39,7 +41,6 @@ import {
   fineGrainedGroup,
   groupOf,
   groupPath,
-  groupWebhookName,
   registeredGroups,
   type TimeoutGroups,
 } from "../admission/webhook-groups.js";
@@ -54,10 +55,7 @@ import type {
   WebhookConfiguration,
 } from "./types.js";
 import { addPolicyRules, type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
-
-const VALIDATING_NAME = "bylaw-resource-validating-webhook-cfg";
-const MUTATING_NAME = "bylaw-resource-mutating-webhook-cfg";
-const POLICY_VALIDATING_NAME = "bylaw-policy-validating-webhook-cfg";
+import { configurationNames, policyWebhookName, resourceWebhookName } from "./webhook-names.js";
 
 const LABELS = {
   "app.kubernetes.io/name": "bylaw",
@@ -154,22 +152,23 @@ export function buildConfigurations(
   const ctx: BuildContext = { policies, groups, target, resolve, notes: [] };
   const validating = webhooksOf(ctx, "validate");
   const mutating = webhooksOf(ctx, "mutate");
+  const names = configurationNames(target.names);
   const owners = new Map([
-    [VALIDATING_NAME, new Map(validating.map((b) => [b.webhook.name, b.policies]))],
-    [MUTATING_NAME, new Map(mutating.map((b) => [b.webhook.name, b.policies]))],
+    [names.validating, new Map(validating.map((b) => [b.webhook.name, b.policies]))],
+    [names.mutating, new Map(mutating.map((b) => [b.webhook.name, b.policies]))],
   ]);
   return {
     validating: configuration(
       "ValidatingWebhookConfiguration",
-      VALIDATING_NAME,
+      names.validating,
       validating.map((b) => b.webhook),
     ),
     mutating: configuration(
       "MutatingWebhookConfiguration",
-      MUTATING_NAME,
+      names.mutating,
       mutating.map((b) => b.webhook),
     ),
-    policyValidating: configuration("ValidatingWebhookConfiguration", POLICY_VALIDATING_NAME, [
+    policyValidating: configuration("ValidatingWebhookConfiguration", names.policyValidating, [
       policyWebhook(groups, target),
     ]),
     notes: ctx.notes,
@@ -316,7 +315,7 @@ function resourceWebhook(
     ],
   };
   return {
-    name: groupWebhookName(kind, group),
+    name: resourceWebhookName(kind, group, target.names),
     admissionReviewVersions: ["v1"],
     clientConfig: clientConfig(target.endpoint, groupPath(kind, group), target.caPem),
     failurePolicy: group.mode === "fail" ? "Fail" : "Ignore",
@@ -333,7 +332,7 @@ function resourceWebhook(
 
 function policyWebhook(groups: TimeoutGroups, target: RegistrationTarget): Webhook {
   return {
-    name: "validate-policy.bylaw.svc",
+    name: policyWebhookName(target.names),
     admissionReviewVersions: ["v1"],
     clientConfig: clientConfig(target.endpoint, "/policyvalidate", target.caPem),
     failurePolicy: "Fail",

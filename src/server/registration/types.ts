@@ -65,4 +65,9 @@ export interface RegistrationTarget {
   readonly caPem: string;
   /** Bylaw's own namespace: the resource webhooks never see its objects. */
   readonly ownNamespace: string;
+  /** Whose names the configurations and webhooks carry (webhook-names.ts); default Bylaw's own. */
+  readonly names?: NameScheme;
 }
+
+/** `bylaw`: Bylaw's own names; `kyverno`: Kyverno v1.19's (`--kyverno-webhook-names`). */
+export type NameScheme = "bylaw" | "kyverno";

@@ -246,6 +246,16 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       return usage(set.error);
     }
     registration = set.value;
+    // --kyverno-webhook-names: never take over a configuration Kyverno (or anyone else) owns.
+    const foreign = await registration.foreignConfigurations();
+    if (foreign !== undefined) {
+      io.err(`bylaw serve: ${foreign}`);
+      registration.close();
+      await source.close();
+      live?.close();
+      await ha.value.close();
+      return 1;
+    }
   }
   const unbind = bindPolicySource(metrics, source);
   ha.value.bindMetrics(registry);

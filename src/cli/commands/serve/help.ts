@@ -94,6 +94,10 @@ Flags:
       --service-namespace NS  its namespace, and Bylaw's own, whose objects the webhooks skip (default
                               $POD_NAMESPACE, else bylaw)
       --service-port N        the Service port (default 443)
+      --kyverno-webhook-names with --register: give the configurations and webhooks Kyverno v1.19's names
+                              (kyverno-resource-validating-webhook-cfg, validate.kyverno.svc-fail, …,
+                              validate-policy.kyverno.svc) instead of Bylaw's; refuses to start if one of
+                              those configurations exists and is not Bylaw's (see docs/cluster.md)
       --tls-ca-file FILE      the CA registered as caBundle (default: the certificate file itself)
       --egress-allow CIDR     with --cluster: let apiCall.service calls, GlobalContextEntry service calls and
                               CEL http.Get/Post reach this range (repeatable), which the egress filter

@@ -39,4 +39,15 @@ describe("registration flags", () => {
       assert.match(!r.ok ? r.error : "", /--server-url must be/);
     }
   });
+
+  test("--kyverno-webhook-names: Kyverno's names for what --register writes; an error without --register", () => {
+    const a = registrationPlan({ register: true, "kyverno-webhook-names": true }, {});
+    assert.equal(a.ok && a.value?.names, "kyverno");
+    const b = registrationPlan({ register: true }, {});
+    assert.equal(b.ok && b.value?.names, "bylaw");
+    assert.deepEqual(registrationPlan({ "kyverno-webhook-names": true }, {}), {
+      ok: false,
+      error: "--kyverno-webhook-names needs --register (it names the webhooks Bylaw registers)",
+    });
+  });
 });

@@ -10,6 +10,10 @@
  * and again every `discoveryIntervalMs` (default 30 s); when what it serves has changed (a CRD came
  * or went), the configurations are rebuilt. A kind no discovery serves stays registered wide for its
  * group, and the log says so.
+ *
+ * `--kyverno-webhook-names`: the configurations and webhooks get Kyverno's names
+ * (server/registration/webhook-names.ts); before it starts, Bylaw checks that none of the
+ * configurations it would write by those names is someone else's (foreign-configurations.ts).
  */
 import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { DiscoveredKinds } from "../../../kube/discovered-kinds.js";
@@ -19,7 +23,10 @@ import type { CompiledPolicy } from "../../../engine/index.js";
 import { buildConfigurations, policyIdOf } from "../../../server/registration/build-configurations.js";
 import { type BuildRequest, Registrar, type RegistrationLog } from "../../../server/registration/registrar.js";
 import type { RegistrationStates } from "../../../server/registration/registration-states.js";
-import type { Endpoint, WebhookConfiguration } from "../../../server/registration/types.js";
+import type { Endpoint, NameScheme, WebhookConfiguration } from "../../../server/registration/types.js";
+import { configurationNames } from "../../../server/registration/webhook-names.js";
+import { foreignConfigurationProblem } from "../../../server/registration/foreign-configurations.js";
+import { KubeError } from "../../../kube/kube-client.js";
 import type { TimeoutGroups } from "../../../server/admission/webhook-groups.js";
 import type { PolicySource } from "../../../server/types.js";
 import type { ServingTls } from "./tls-setup.js";
@@ -30,6 +37,7 @@ export const REGISTRATION_FLAG_OPTIONS = {
   "service-name": { type: "string", default: "bylaw" },
   "service-namespace": { type: "string" },
   "service-port": { type: "string", default: "443" },
+  "kyverno-webhook-names": { type: "boolean", default: false },
 } as const;
 
 type Values = {
@@ -38,6 +46,7 @@ type Values = {
   readonly "service-name"?: string | undefined;
   readonly "service-namespace"?: string | undefined;
   readonly "service-port"?: string | undefined;
+  readonly "kyverno-webhook-names"?: boolean | undefined;
   readonly kubeconfig?: string | undefined;
 };
 
@@ -45,6 +54,7 @@ interface RegistrationPlan {
   readonly endpoint: Endpoint;
   readonly ownNamespace: string;
   readonly kubeconfig: string | undefined;
+  readonly names: NameScheme;
 }
 
 /** Checks the registration flags; undefined without --register. */
@@ -54,6 +64,8 @@ export function registrationPlan(
 ): { ok: true; value: RegistrationPlan | undefined } | { ok: false; error: string } {
   if (values.register !== true) {
     if (values["server-url"] !== undefined) return { ok: false, error: "--server-url needs --register" };
+    if (values["kyverno-webhook-names"] === true)
+      return { ok: false, error: "--kyverno-webhook-names needs --register (it names the webhooks Bylaw registers)" };
     return { ok: true, value: undefined };
   }
   // In a Pod, the namespace it runs in (downward API or the ServiceAccount mount) unless given.
@@ -89,7 +101,8 @@ export function registrationPlan(
       };
     endpoint = { kind: "service", name: values["service-name"] ?? "bylaw", namespace: ownNamespace, port };
   }
-  return { ok: true, value: { endpoint, ownNamespace, kubeconfig: values.kubeconfig } };
+  const names: NameScheme = values["kyverno-webhook-names"] === true ? "kyverno" : "bylaw";
+  return { ok: true, value: { endpoint, ownNamespace, kubeconfig: values.kubeconfig, names } };
 }
 
 interface StartRegistration {
@@ -129,6 +142,8 @@ const PATHS: Readonly<Record<WebhookConfiguration["kind"], string>> = {
 
 export interface Registration {
   readonly registrar: Registrar;
+  /** With Kyverno's names: why Bylaw must not start (a configuration of that name is not Bylaw's); undefined when it may. */
+  foreignConfigurations(): Promise<string | undefined>;
   /** Writes the configurations now and whenever the set or the CA changes: call once the server answers. */
   start(): void;
   close(): void;
@@ -154,7 +169,7 @@ export function setUpRegistration(
       return buildConfigurations(
         policiesToRegister(snapshot.policies, request),
         o.groups,
-        { endpoint: o.plan.endpoint, caPem: o.tls.caPem(), ownNamespace: o.plan.ownNamespace },
+        { endpoint: o.plan.endpoint, caPem: o.tls.caPem(), ownNamespace: o.plan.ownNamespace, names: o.plan.names },
         (s) => kinds.resolve(s),
       );
     },
@@ -193,6 +208,7 @@ export function setUpRegistration(
     ok: true,
     value: {
       registrar,
+      foreignConfigurations: () => (o.plan.names === "kyverno" ? foreignOf(client) : Promise.resolve(undefined)),
       start: () => {
         unsubscribe = o.source.onChange((event) => {
           if (event.kind === "loaded") void sync();
@@ -215,4 +231,24 @@ export function setUpRegistration(
       },
     },
   };
+}
+
+/** The Kyverno-named configurations Bylaw would write that exist and are not its own (foreign-configurations.ts). */
+function foreignOf(client: KubeClient): Promise<string | undefined> {
+  const names = configurationNames("kyverno");
+  return foreignConfigurationProblem(
+    [
+      { kind: "ValidatingWebhookConfiguration", name: names.policyValidating },
+      { kind: "ValidatingWebhookConfiguration", name: names.validating },
+      { kind: "MutatingWebhookConfiguration", name: names.mutating },
+    ],
+    async (kind, name) => {
+      try {
+        return await client.getJson(PATHS[kind] + encodeURIComponent(name));
+      } catch (e) {
+        if (e instanceof KubeError && e.status === 404) return undefined;
+        throw e;
+      }
+    },
+  );
 }

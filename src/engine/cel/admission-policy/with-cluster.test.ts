@@ -181,6 +181,38 @@ describe("bylaw test with clusterResources: Kyverno's processVAPWithClient", () 
     }
   });
 
+  test("a cluster-scoped resource: params as the API server reads them; a namespaced paramKind without paramRef.namespace finds none, and parameterNotFoundAction decides", () => {
+    const engine = clusterEngine(objects);
+    const nsRules = {
+      resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["namespaces"] }],
+    };
+    const labelCount = maxContainers({
+      matchConstraints: nsRules,
+      validations: [
+        {
+          expression: "size(object.metadata.labels) <= int(params.data.max)",
+          messageExpression: "'at most ' + params.data.max + ' labels'",
+        },
+      ],
+    });
+    const ns = { apiVersion: "v1", kind: "Namespace", metadata: { name: "new", labels: { a: "1", b: "2", c: "3" } } };
+    const pinned = compile(engine, labelCount, [binding("b", { paramRef: { name: "limits", namespace: "team" } })]);
+    assert.deepEqual(run(engine, pinned, ns), [["fail", "at most 2 labels"]]);
+    const deny = compile(engine, labelCount, [
+      binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Deny" } }),
+    ]);
+    assert.deepEqual(run(engine, deny, ns), [
+      [
+        "error",
+        "binding b: no params found for policy binding with `Deny` parameterNotFoundAction (a cluster-scoped resource, and a namespaced paramKind without paramRef.namespace)",
+      ],
+    ]);
+    const allow = compile(engine, labelCount, [
+      binding("b", { paramRef: { name: "limits", parameterNotFoundAction: "Allow" } }),
+    ]);
+    assert.deepEqual(run(engine, allow, ns), [], "the binding is skipped: no result");
+  });
+
   test("a namespace missing from the cluster objects is an error naming it where the policy matches", () => {
     const engine = clusterEngine(objects);
     const p = compile(engine, maxContainers(), [binding("b", {})]);

@@ -14,16 +14,22 @@
  * - a binding's paramRef reads params as `CollectParams` does: of the policy's paramKind, in
  *   `paramRef.namespace` or else the request's namespace for a namespaced kind, by name or selector
  *   (params/resolve.ts). One object is `params`; several are one list object `{items: [...]}`.
- *   Where Kyverno's CLI stops with an error (a name not found, none found under Deny, a namespaced
- *   paramKind for a cluster-scoped resource) or crashes (no paramKind; none found otherwise: it reads
- *   the first of no objects; a cluster-scoped resource: it reads a nil Namespace's name), Bylaw
- *   answers an error naming the binding and the cause, never a pass.
+ *   Where Kyverno's CLI stops with an error (a name not found, none found under Deny) or crashes
+ *   (no paramKind; none found otherwise: it reads the first of no objects), Bylaw answers an error
+ *   naming the binding and the cause, never a pass;
+ * - a cluster-scoped resource (Kyverno's CLI crashes on any paramRef there: it reads a nil
+ *   Namespace's name) is answered as the API server answers it (checked against kube-apiserver
+ *   1.35 by test/cluster/vap-oracle.cluster-test.ts): a cluster-scoped paramKind's params, or a
+ *   namespaced paramKind's in `paramRef.namespace`; a namespaced paramKind without
+ *   `paramRef.namespace` finds no params there, so `parameterNotFoundAction` decides: Deny is the
+ *   API server's "no params found for policy binding with `Deny` parameterNotFoundAction" (it
+ *   denies under failurePolicy Fail; Bylaw: an error), Allow (or unset) skips the binding.
  */
 import { isObject, type JsonObject } from "../../api/json.js";
 import type { RuleResult } from "../../api/rule-result.js";
 import type { MatchRequest } from "../../match/index.js";
 import type { CelServices } from "../kyverno/index.js";
-import { resolveParams } from "../params/index.js";
+import { NAMESPACED_PARAMS_FOR_CLUSTER_SCOPED, resolveParams } from "../params/index.js";
 import type { CelRuleInput } from "../validate-rule/index.js";
 import { toCel } from "../values.js";
 import type { CompiledAdmissionPolicy, CompiledBinding } from "./compiled.js";
@@ -84,6 +90,8 @@ export function evaluateWithCluster(
     if (verdict?.kind === "error")
       return resultOf(ap, binding, { status: "error", message: `binding ${binding.name}: ${verdict.message}` });
     const outcome = runBinding(ap, binding, nsName, runInput, services);
+    // The API server skips a binding that finds no params under parameterNotFoundAction Allow.
+    if (outcome === undefined) continue;
     last = resultOf(ap, binding, outcome);
   }
   return last;
@@ -95,7 +103,7 @@ function runBinding(
   nsName: string,
   input: CelRuleInput,
   services: CelServices,
-): Outcome {
+): Outcome | undefined {
   const ref = binding.paramRef;
   if (ref === undefined) return evaluateOnce(ap.body, input, null, services);
   const fail = (message: string): Outcome => ({ status: "error", message: `binding ${binding.name}: ${message}` });
@@ -103,11 +111,14 @@ function runBinding(
     return fail(
       "paramRef is set but the policy has no spec.paramKind to read params of (Kyverno's CLI cannot evaluate this binding)",
     );
-  if (nsName === "")
-    return fail(
-      "paramRef on a cluster-scoped resource: Kyverno's CLI, with clusterResources, reads params in the resource's Namespace and cannot evaluate this binding",
-    );
+  // A cluster-scoped resource (nsName ""): resolveParams applies the API server's rule for it.
   const found = resolveParams(ap.paramKind, ref, nsName, services.ports.context);
+  if (found.kind === "config-error" && found.message === NAMESPACED_PARAMS_FOR_CLUSTER_SCOPED)
+    return ref.notFound === "Deny"
+      ? fail(
+          "no params found for policy binding with `Deny` parameterNotFoundAction (a cluster-scoped resource, and a namespaced paramKind without paramRef.namespace)",
+        )
+      : undefined;
   if (found.kind === "none")
     return fail(
       `${found.message}: Kyverno's CLI, with clusterResources, cannot evaluate a binding whose paramRef finds nothing`,

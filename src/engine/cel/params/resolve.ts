@@ -30,6 +30,10 @@ export type ParamOutcome =
 
 const NO_PARAMS: ParamOutcome = { kind: "params", params: [null] };
 
+/** A namespaced paramKind, no paramRef.namespace and a cluster-scoped request: no namespace to read params in. */
+export const NAMESPACED_PARAMS_FOR_CLUSTER_SCOPED =
+  "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources";
+
 function str(o: JsonObject, key: string): string {
   const v = o[key];
   return typeof v === "string" ? v : "";
@@ -68,11 +72,7 @@ export function resolveParams(
   let namespace = "";
   if (namespaced) {
     namespace = ref.namespace !== "" ? ref.namespace : requestNamespace;
-    if (namespace === "")
-      return {
-        kind: "config-error",
-        message: "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources",
-      };
+    if (namespace === "") return { kind: "config-error", message: NAMESPACED_PARAMS_FOR_CLUSTER_SCOPED };
   } else if (ref.namespace !== "") {
     return {
       kind: "config-error",
