@@ -6,10 +6,20 @@
  * A valid legacy kyverno.io kind also gets Kyverno 1.19's deprecation warning
  * (`pkg/deprecations/deprecations.go`). A policies.kyverno.io policy kind is compiled as `serve`
  * loads it (policy-validate-cel.ts); a PolicyException of either group is compiled as `serve` loads
- * it, with Kyverno's warnings when it will not be honoured (policy-validate-exception.ts). Any other
- * object, and DELETE, is allowed untouched.
+ * it, with Kyverno's warnings when it will not be honoured (policy-validate-exception.ts). A
+ * kyverno.io CleanupPolicy / ClusterCleanupPolicy gets Kyverno's checks (an invalid schedule, user
+ * info in match/exclude, a configMap or imageRegistry context entry), then, valid, is refused all the
+ * same: Bylaw has no cleanup controller, and a kind it cannot serve is refused, never half-served.
+ * Any other object, and DELETE, is allowed untouched.
  */
-import { type CompiledPolicy, isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  isObject,
+  type JsonValue,
+  notServedReason,
+  policyKindOf,
+  type PolicyProblem,
+} from "../../engine/index.js";
 import { tenantProblems } from "../../kube/tenant-problems.js";
 import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
@@ -119,9 +129,14 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
       answer: checkException(request, object, { engine: deps.engine, scope: deps.clusterExceptions, deprecation }),
     };
   if (cel) return checkCelPolicy(request, object, kind, deps.engine);
-  if (kind !== "ClusterPolicy" && kind !== "Policy")
+  if (policyKindOf(object).kind === "not-a-policy")
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   const outcome = deps.engine.compile(object);
+  // A kind Bylaw does not run (a cleanup policy) is refused once Kyverno's own checks pass: admitted, it would never run.
+  if (outcome.ok && outcome.policy.unsupportedKind !== undefined)
+    return {
+      answer: denied(request.uid, notServedReason(outcome.policy), deprecation === undefined ? [] : [deprecation]),
+    };
   // A namespaced Policy is tenant input: what it visibly reaches outside its namespace is refused here,
   // with the field (tenant-isolation.md); what depends on variables is checked again at run time.
   const tenant = kind === "Policy" ? tenantProblems(object, namespaceOf(object, request)) : [];
@@ -129,6 +144,7 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
     const problems = [...(outcome.ok ? [] : outcome.problems), ...tenant];
     const errors = problems.filter((p) => p.severity === "error");
     const warnings = problems.filter((p) => p.severity === "warning").map(problemText);
+    if (deprecation !== undefined) warnings.push(deprecation);
     return { answer: denied(request.uid, errors.map(problemText).join("; ") || "the policy is not valid", warnings) };
   }
   const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(problemText);
