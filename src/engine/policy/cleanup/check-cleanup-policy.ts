@@ -65,7 +65,8 @@ function userInfoProblems(block: JsonValue | undefined, path: string): PolicyPro
 }
 
 function filterUserInfo(filter: JsonObject, path: string): PolicyProblem[] {
-  return USER_INFO.filter((k) => Array.isArray(filter[k]) && (filter[k] as JsonValue[]).length > 0).map((k) =>
-    problem(`${path}.${k}`, "Forbidden: Usage of user info is forbidden"),
-  );
+  return USER_INFO.filter((k) => {
+    const v = filter[k];
+    return Array.isArray(v) && v.length > 0;
+  }).map((k) => problem(`${path}.${k}`, "Forbidden: Usage of user info is forbidden"));
 }
