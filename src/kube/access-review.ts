@@ -15,6 +15,8 @@ export interface ResourceAccess {
   readonly subresource: string;
   /** "" for cluster-wide (or every namespace). */
   readonly namespace: string;
+  /** One object's name; absent for every object. */
+  readonly name?: string;
 }
 
 export async function canAccess(client: Pick<KubeClient, "sendJson">, a: ResourceAccess): Promise<boolean> {
@@ -29,6 +31,7 @@ export async function canAccess(client: Pick<KubeClient, "sendJson">, a: Resourc
         resource: a.resource,
         ...(a.subresource !== "" ? { subresource: a.subresource } : {}),
         ...(a.namespace !== "" ? { namespace: a.namespace } : {}),
+        ...(a.name !== undefined && a.name !== "" ? { name: a.name } : {}),
       },
     },
   })) as { status?: { allowed?: boolean } };

@@ -8,6 +8,7 @@
  *   SubjectAccessReview text naming the verb), a namespaced kind with no target namespace, a
  *   namespaced Policy generating into another namespace; once the ServiceAccount may write
  *   ConfigMaps, a generate policy for them is admitted;
+ * - mutate-existing targets the ServiceAccount may not get and update (Kyverno's text naming the verbs);
  * - a validate rule on `Pod/status` with background scans on, and a kind the API server does not serve.
  */
 import { after, before, describe, test } from "node:test";
@@ -52,8 +53,13 @@ describe("policies Kyverno's policy webhook refuses", { timeout: buildTimeoutMs 
   before(async () => {
     cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
     await ok(["create", "namespace", "team"]);
-    await eventually("the policy webhook sees cleanup policies", 90_000, async () =>
-      (await refusal(cleanup({}))).includes("Bylaw does not run cleanup policies") ? true : undefined,
+    // A rule with no operation: refused by the policy webhook since it first served (before issue 33 too).
+    await eventually("the policy webhook registered", 90_000, async () =>
+      (await refusal(clusterPolicy("probe", { match: { any: [{ resources: { kinds: ["Pod"] } }] } }))).includes(
+        "No operation defined",
+      )
+        ? true
+        : undefined,
     );
   });
 
@@ -103,6 +109,24 @@ describe("policies Kyverno's policy webhook refuses", { timeout: buildTimeoutMs 
       err,
       new RegExp(
         `spec\\.rules\\[0\\]\\.generate: ${BACKGROUND_USER} does not have permissions to 'create' resource v1/Secret//team\\. Grant proper permissions to the background controller`,
+      ),
+    );
+  });
+
+  test("a mutate-existing target the background controller may not get and update is refused, naming the verbs", async () => {
+    const err = await refusal(
+      clusterPolicy("touch-secrets", {
+        match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+        mutate: {
+          targets: [{ apiVersion: "v1", kind: "Secret", namespace: "team" }],
+          patchStrategicMerge: { metadata: { labels: { touched: "yes" } } },
+        },
+      }),
+    );
+    assert.match(
+      err,
+      new RegExp(
+        `spec\\.rules\\[0\\]\\.mutate\\.targets: ${BACKGROUND_USER} requires permissions get,update for resource v1/Secret in namespace team`,
       ),
     );
   });

@@ -127,3 +127,37 @@ describe("generate targets", () => {
     assert.equal(c.asked.length, 0);
   });
 });
+
+describe("mutate-existing targets", () => {
+  const mutateRule = (target: JsonObject): JsonObject => ({
+    name: "touch",
+    match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+    mutate: { targets: [target], patchStrategicMerge: { metadata: { labels: { touched: "yes" } } } },
+  });
+  test("a target the background controller may not get and update names the verbs, as Kyverno's buildMessage does", async () => {
+    const c = checks((a) => a.verb === "get");
+    assert.deepEqual(
+      await texts(
+        clusterPolicy("p", [mutateRule({ apiVersion: "v1", kind: "Secret", namespace: "team", name: "s" })]),
+        c,
+      ),
+      [`spec.rules[0].mutate.targets: ${USER} requires permissions update for resource v1/Secret in namespace team`],
+    );
+    assert.ok(c.asked.every((a) => a.name === "s" && a.namespace === "team" && a.resource === "secrets"));
+  });
+  test("a target it may write, or one whose kind is a variable, is admitted", async () => {
+    const may = clusterPolicy("p", [mutateRule({ apiVersion: "v1", kind: "ConfigMap", namespace: "team" })]);
+    assert.deepEqual(await texts(may), []);
+    const c = checks(() => false);
+    const variable = clusterPolicy("p", [mutateRule({ apiVersion: "v1", kind: "{{request.object.kind}}" })]);
+    assert.deepEqual(await texts(variable, c), []);
+    assert.equal(c.asked.length, 0);
+  });
+});
+
+test("a generate kind the API server does not serve is refused with Kyverno's text", async () => {
+  const rule = generateRule({ apiVersion: "example.com/v1", kind: "Widget", name: "w", namespace: "team", data: {} });
+  assert.deepEqual(await texts(clusterPolicy("p", [rule])), [
+    "spec.rules[0].generate: failed to get GVR for kind example.com/v1/Widget",
+  ]);
+});

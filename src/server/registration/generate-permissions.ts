@@ -46,11 +46,7 @@ async function missingVerb(wanted: Wanted, checks: PermissionChecks): Promise<Po
     selector.version === "*" ? "" : selector.group === "*" ? selector.version : `${selector.group}/${selector.version}`;
   const gvk = gv === "" ? selector.kind : `${gv}/${selector.kind}`;
   const resource = found.find((r) => !r.resource.includes("/")) ?? found[0];
-  if (resource === undefined)
-    return problem(
-      wanted.path,
-      `${checks.user} cannot generate ${wanted.kind}: the API server serves no such kind. Grant proper permissions to the background controller once it does`,
-    );
+  if (resource === undefined) return problem(wanted.path, `failed to get GVR for kind ${wanted.kind}`);
   const plural = resource.resource.split("/")[0] ?? resource.resource;
   const allowed = await Promise.all(
     VERBS.map((verb) =>
