@@ -9,6 +9,7 @@ import type { PolicyDocument, Rule } from "../api/policy.js";
 import { checkGenerate } from "../generate/index.js";
 import { parseJsonPatch } from "../mutate/json-patch/index.js";
 import { problem, warning, type PolicyProblem } from "../api/problem.js";
+import { targetVariableProblems } from "./target-variables.js";
 
 const PATCH_KINDS = ["patchStrategicMerge", "patchesJson6902", "foreach"] as const;
 const ELEMENT_VARIABLE = /\{\{[^}]*\belement(Index)?\d*\b/;
@@ -32,6 +33,7 @@ export function checkMutate(policy: PolicyDocument, rule: Rule, path: string): P
       ),
     );
   }
+  out.push(...targetVariableProblems(rule, policy.spec.background !== false, path));
   const targets = mutate["targets"];
   if (targets !== undefined && !Array.isArray(targets))
     out.push(
