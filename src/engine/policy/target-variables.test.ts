@@ -4,13 +4,12 @@ import type { JsonObject } from "../api/json.js";
 import type { Rule } from "../api/policy.js";
 import { targetVariableProblems } from "./target-variables.js";
 
-const rule = (target: JsonObject, extra: JsonObject = {}): Rule =>
-  ({
-    name: "r",
-    match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
-    mutate: { targets: [target], patchStrategicMerge: {} },
-    ...extra,
-  }) as unknown as Rule;
+const rule = (target: JsonObject, extra: Partial<Rule> = {}): Rule => ({
+  name: "r",
+  match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+  mutate: { targets: [target], patchStrategicMerge: {} },
+  ...extra,
+});
 const texts = (r: Rule, background = true): string[] =>
   targetVariableProblems(r, background, "spec.rules[0]").map((p) => `${p.path}: ${p.message}`);
 
