@@ -105,3 +105,5 @@ export { labelSelectorProblems } from "./match/label-selector-problems.js";
 
 // Kubernetes ValidatingAdmissionPolicy bindings, which compile with the policy they name (engine.compile's `bindings`).
 export { compileBinding as compileAdmissionBinding, isAdmissionBindingDocument } from "./cel/admission-policy/index.js";
+// Why a policy of a kind Bylaw does not run (a cleanup policy) is refused by the policy webhook.
+export { notServedReason } from "./policy/unsupported-kind.js";

@@ -12,8 +12,9 @@
  *   (Kyverno's `autogen-…` names would be past a qualified name's 63): the API server accepts the
  *   configuration, with every other policy's webhook still in it, and the policy denies what it should;
  * - a policy on a custom resource's kind is registered as discovery serves it (the CRD's plural,
- *   group and scope, not every resource of the group), and so is one whose CRD is created after it,
- *   within the rediscovery interval.
+ *   group and scope, not every resource of the group); a policy on a kind nothing serves is refused
+ *   at kubectl apply (as Kyverno refuses it), and one whose CRD is deleted after it got in is
+ *   registered wide until the CRD is back, then for it, within the rediscovery interval.
  *
  * Each own webhook also carries Bylaw's condition that leaves the deletion of its own objects alone
  * (issue 32 §9, tenant-registration.cluster-test.ts).
@@ -241,10 +242,24 @@ describe(
       await ok(["apply", "-f", "-"], widget("Widget", "w2", "owner: me"));
     });
 
-    test("a policy whose CRD arrives later: registered wide and logged at first, then for exactly the new resource", async () => {
-      await ok(["apply", "-f", "-"], onKind("gizmos-need-owner", "Gizmo"));
+    test("a policy whose CRD goes away and comes back: registered wide and logged meanwhile, then for exactly the new resource", async () => {
+      // A policy on a kind nothing serves is refused at kubectl apply, as Kyverno refuses it (issue 33 §3)…
+      const refused = await current().kubectl(["apply", "-f", "-"], onKind("gizmos-need-owner", "Gizmo"));
+      assert.notEqual(refused.code, 0, "a policy on an unserved kind was admitted");
+      assert.match(refused.stderr, /unable to convert GVK to GVR for kinds Gizmo/);
+      // …so it gets in while its CRD exists, and the CRD is then deleted.
+      await ok(["apply", "-f", "-"], crd("Gizmo", "gizmos"));
+      await eventually("the Gizmo CRD to be served", 30_000, async () =>
+        (await current().kubectl(["get", "gizmos"])).code === 0 ? true : undefined,
+      );
+      await eventually("the policy on Gizmo admitted", 60_000, async () =>
+        (await current().kubectl(["apply", "-f", "-"], onKind("gizmos-need-owner", "Gizmo"))).code === 0
+          ? true
+          : undefined,
+      );
+      await ok(["delete", "crd", "gizmos.example.com"]);
       const log = join(current().dir, "logs", "bylaw.log");
-      await eventually("the log to say Gizmo is registered wide", 60_000, async () =>
+      await eventually("the log to say Gizmo is registered wide", 90_000, async () =>
         /kind \\?"Gizmo\\?" is served by no resource the API server's discovery lists \(yet\)/.test(
           readFileSync(log, "utf8"),
         )

@@ -307,7 +307,7 @@ spec:
       });
       assert.match(
         refused.stderr,
-        /admission webhook "validate-policy\.bylaw\.svc" denied the request: kind: MutatingPolicy add-labels: Bylaw does not evaluate MutatingPolicy yet; remove it until Bylaw runs this kind/,
+        /admission webhook "validate-policy\.bylaw\.svc" denied the request: MutatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind, so add-labels would never take effect/,
       );
       const generate = `apiVersion: kyverno.io/v1
 kind: ClusterPolicy

@@ -114,7 +114,60 @@ describe("mutate checks at load time", () => {
         { generate: { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "other", data: {} } },
         "Policy",
       ).some((p) =>
-        p.includes("generate.namespace: a namespaced Policy can only use generated resources in its own namespace"),
+        p.includes(
+          "generate.namespace: Forbidden: target resource scope mismatched: a namespaced policy cannot generate resources in other namespaces, expected: team-a, received: other",
+        ),
+      ),
+    );
+  });
+});
+
+describe("a namespaced Policy's generate rules stay in its namespace, as Kyverno words it", () => {
+  const texts = (generate: JsonObject): string[] => problems({ generate }, "Policy");
+  test("a variable or missing target namespace is refused too", () => {
+    for (const ns of [undefined, "{{request.object.metadata.name}}"]) {
+      const g = {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        name: "c",
+        data: {},
+        ...(ns === undefined ? {} : { namespace: ns }),
+      };
+      assert.ok(
+        texts(g).some((p) =>
+          p.includes(
+            `generate.namespace: Forbidden: target resource scope mismatched: a namespaced policy cannot generate resources in other namespaces, expected: team-a, received: ${ns ?? ""}`,
+          ),
+        ),
+        texts(g).join("\n"),
+      );
+    }
+    assert.deepEqual(
+      texts({ apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "team-a", data: {} }).filter((p) =>
+        p.includes("namespace"),
+      ),
+      [],
+    );
+  });
+  test("a clone source or cloneList in another namespace is refused", () => {
+    assert.ok(
+      texts({
+        apiVersion: "v1",
+        kind: "Secret",
+        name: "s",
+        namespace: "team-a",
+        clone: { name: "src", namespace: "default" },
+      }).some((p) =>
+        p.includes(
+          "generate.namespace: Forbidden: target resource scope mismatched: a namespaced policy cannot clone resources from other namespaces, expected: team-a, received: default",
+        ),
+      ),
+    );
+    assert.ok(
+      texts({ namespace: "team-a", cloneList: { kinds: ["v1/Secret"], namespace: "default" } }).some((p) =>
+        p.includes(
+          "generate.cloneList.namespace: Forbidden: a namespaced policy cannot clone resources from other namespace, expected: team-a, received: default",
+        ),
       ),
     );
   });

@@ -10,6 +10,7 @@ import { checkGenerate } from "../generate/index.js";
 import { parseJsonPatch } from "../mutate/json-patch/index.js";
 import { problem, warning, type PolicyProblem } from "../api/problem.js";
 import { ELEMENT_VARIABLE, elementOutsideForeach } from "./element-outside-foreach.js";
+import { targetVariableProblems } from "./target-variables.js";
 
 const PATCH_KINDS = ["patchStrategicMerge", "patchesJson6902", "foreach"] as const;
 
@@ -33,6 +34,7 @@ export function checkMutate(policy: PolicyDocument, rule: Rule, path: string): P
       ),
     );
   }
+  out.push(...targetVariableProblems(rule, policy.spec.background !== false, path));
   const targets = mutate["targets"];
   if (targets !== undefined && !Array.isArray(targets))
     out.push(
@@ -113,16 +115,8 @@ export function checkGenerateRule(policy: PolicyDocument, rule: Rule, path: stri
     const i = m.indexOf(": ");
     return i < 0 ? problem(`${path}.generate`, m) : problem(m.slice(0, i), m.slice(i + 2));
   });
-  if (policy.kind === "Policy") {
-    const own = policy.metadata.namespace ?? "";
-    out.push(...ownNamespace(generate["namespace"], own, `${path}.generate.namespace`, "generated resources"));
-    const clone = generate["clone"];
-    if (isObject(clone))
-      out.push(...ownNamespace(clone["namespace"], own, `${path}.generate.clone.namespace`, "clone sources"));
-    const cloneList = generate["cloneList"];
-    if (isObject(cloneList))
-      out.push(...ownNamespace(cloneList["namespace"], own, `${path}.generate.cloneList.namespace`, "clone sources"));
-  }
+  if (policy.kind === "Policy")
+    out.push(...namespacedGenerateProblems(generate, policy.metadata.namespace ?? "", path));
   if (generate["foreach"] === undefined && ELEMENT_VARIABLE.test(JSON.stringify(generate)))
     out.push(problem(`${path}.generate`, elementOutsideForeach(generate, "/generate")));
   return out;
@@ -133,4 +127,40 @@ function ownNamespace(value: JsonValue | undefined, own: string, path: string, w
   return [
     problem(path, `a namespaced Policy can only use ${what} in its own namespace: expected ${own}, got ${value}`),
   ];
+}
+
+/**
+ * A namespaced Policy generates into, and clones from, its own namespace only, written as such: a
+ * variable or a missing namespace is refused too (Kyverno `Generation.Validate`,
+ * `validateNamespacedTargetsScope`, `ValidateCloneList`, with its texts). Whether the target kind is
+ * namespaced at all needs discovery: the policy webhook checks it (server/registration/cluster-policy-checks.ts).
+ */
+function namespacedGenerateProblems(generate: JsonObject, own: string, path: string): PolicyProblem[] {
+  const out: PolicyProblem[] = [];
+  const text = (v: JsonValue | undefined): string => (typeof v === "string" ? v : "");
+  const scope = (what: string): PolicyProblem =>
+    problem(`${path}.generate.namespace`, `Forbidden: target resource scope mismatched: ${what}`);
+  const clone = isObject(generate["clone"]) ? generate["clone"] : {};
+  if (generate["foreach"] === undefined && text(generate["namespace"]) !== own)
+    out.push(
+      scope(
+        `a namespaced policy cannot generate resources in other namespaces, expected: ${own}, received: ${text(generate["namespace"])}`,
+      ),
+    );
+  else if (text(clone["name"]) !== "" && text(clone["namespace"]) !== own)
+    out.push(
+      scope(
+        `a namespaced policy cannot clone resources from other namespaces, expected: ${own}, received: ${text(clone["namespace"])}`,
+      ),
+    );
+  const cloneList = isObject(generate["cloneList"]) ? generate["cloneList"] : {};
+  const kinds = Array.isArray(cloneList["kinds"]) ? cloneList["kinds"] : [];
+  if (kinds.length > 0 && text(cloneList["namespace"]) !== own)
+    out.push(
+      problem(
+        `${path}.generate.cloneList.namespace`,
+        `Forbidden: a namespaced policy cannot clone resources from other namespace, expected: ${own}, received: ${text(cloneList["namespace"])}`,
+      ),
+    );
+  return out;
 }

@@ -7,7 +7,8 @@
  * resource plurals Bylaw does not evaluate yet, so every resource (in the policy's namespace, for
  * the Namespaced kinds) is one it could apply to. A kind whose CRD schema Bylaw holds (kyverno.io
  * CleanupPolicy/ClusterCleanupPolicy, policy/schema/) is checked against it first: an invalid one
- * fails the run rather than becoming a placeholder.
+ * fails the run rather than becoming a placeholder, and a cleanup policy then gets Kyverno's own
+ * checks (cleanup/check-cleanup-policy.ts) too.
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import type { PolicyDocument, Rule } from "../api/policy.js";
@@ -18,6 +19,7 @@ import type { CompileEnv, CompileOutcome } from "./compile-policy.js";
 import type { CompiledPolicy } from "./compiled-policy.js";
 import { problem } from "../api/problem.js";
 import { schemaProblems } from "./schema/check-schema.js";
+import { cleanupPolicyProblems, isCleanupPolicyDocument } from "./cleanup/check-cleanup-policy.js";
 
 /**
  * The rule name the results carry: empty, as in Kyverno's results for the CEL kinds (their test rows
@@ -31,6 +33,8 @@ export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: Co
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
   const invalid = schemaProblems(doc) ?? [];
   if (invalid.length > 0) return { ok: false, problems: invalid };
+  const unfit = isObject(doc) && isCleanupPolicyDocument(doc) ? cleanupPolicyProblems(doc) : [];
+  if (unfit.length > 0) return { ok: false, problems: unfit };
   const kind = isObject(doc) && typeof doc["kind"] === "string" ? doc["kind"] : "";
   const namespaced = kind.startsWith("Namespaced") || kind === "PolicyException";
   const namespace = namespaced
@@ -92,4 +96,17 @@ export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: Co
 /** `validationActions: [Deny, …]` blocks; the kinds without validationActions (mutate, generate, …) deny when they fail. */
 function denies(actions: JsonValue | undefined): boolean {
   return !Array.isArray(actions) || actions.includes("Deny");
+}
+
+/**
+ * Why a policy of a kind Bylaw does not run is refused where it would be served (the policy
+ * webhook): admitted, it would do nothing while its author believes it runs.
+ */
+export function notServedReason(policy: CompiledPolicy): string {
+  const kind = policy.unsupportedKind ?? policy.kind;
+  const cleanup = /^kyverno\.io\/\S+ (Cluster)?CleanupPolicy$/.test(kind);
+  const what = cleanup
+    ? `Bylaw does not run cleanup policies (it has no cleanup controller yet), so ${policy.name} would never delete anything`
+    : `Bylaw does not run this kind, so ${policy.name} would never take effect`;
+  return `${kind} is not supported by Bylaw yet: ${what}; it is refused rather than admitted and never run`;
 }

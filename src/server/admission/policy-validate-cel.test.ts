@@ -67,7 +67,7 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     assert.equal(m.allowed, false);
     assert.match(
       m.status?.message ?? "",
-      /^kind: MutatingPolicy mp: Bylaw does not evaluate MutatingPolicy yet; remove it until Bylaw runs this kind \(matching requests would only get errors\)$/,
+      /^MutatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind, so mp would never take effect; it is refused rather than admitted and never run$/,
     );
     const gp: JsonObject = {
       apiVersion: "policies.kyverno.io/v1",
@@ -79,7 +79,7 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     assert.equal(g.allowed, false);
     assert.match(
       g.status?.message ?? "",
-      /^kind: GeneratingPolicy gp is not served: Bylaw does not evaluate GeneratingPolicy yet; remove it until Bylaw runs this kind$/,
+      /^GeneratingPolicy gp is not served: Bylaw does not evaluate GeneratingPolicy yet; it is refused rather than admitted and never run$/,
     );
   });
 

@@ -39,13 +39,16 @@ export function checkCelPolicy(
   if (tenant.length > 0) return { answer: denied(request.uid, tenant.map(problemText).join("; ")) };
   if (info.handling === "not-evaluated")
     return {
-      answer: denied(request.uid, `kind: ${notEvaluatedMessage(kind, name)}; remove it until Bylaw runs this kind`),
+      answer: denied(
+        request.uid,
+        `${notEvaluatedMessage(kind, name)}; it is refused rather than admitted and never run`,
+      ),
     };
   const compiled = compileCelPolicy(doc, engine);
   if (compiled.policy === undefined)
     return { answer: denied(request.uid, compiled.problems.map(problemText).join("; ") || "the policy is not valid") };
   // A kind Bylaw would serve only as errors is refused, never half-served (unserved-parts.ts).
   const unserved = unservedKind(compiled.policy);
-  if (unserved !== undefined) return { answer: denied(request.uid, problemText(unserved)) };
+  if (unserved !== undefined) return { answer: denied(request.uid, unserved.message) };
   return { answer: allowed(request.uid), compiled: compiled.policy };
 }

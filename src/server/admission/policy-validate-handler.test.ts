@@ -160,10 +160,45 @@ describe("policyvalidate", () => {
       ),
     );
   });
-  test("a legacy cleanup kind is only warned about", () => {
+  test("a legacy cleanup kind gets the deprecation notice with its refusal (here: its CRD schema)", () => {
     const doc = { apiVersion: "kyverno.io/v2", kind: "ClusterCleanupPolicy", metadata: { name: "c" }, spec: {} };
-    assert.deepEqual(answer(policyReview(doc)).response.warnings, [
+    const { response } = answer(policyReview(doc));
+    assert.equal(response.allowed, false);
+    assert.match(response.status?.message ?? "", /spec\.(match|schedule): Required value/);
+    assert.deepEqual(response.warnings, [
       "ClusterCleanupPolicy (kyverno.io) is deprecated and will be removed in a future release; migrate to DeletingPolicy (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/",
     ]);
+  });
+});
+
+describe("policyvalidate: cleanup policies", () => {
+  const CCPOL_NOTICE =
+    "ClusterCleanupPolicy (kyverno.io) is deprecated and will be removed in a future release; migrate to DeletingPolicy (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/";
+  const cleanup = (spec: JsonObject): JsonObject => ({
+    apiVersion: "kyverno.io/v2",
+    kind: "ClusterCleanupPolicy",
+    metadata: { name: "tidy" },
+    spec: { match: { any: [{ resources: { kinds: ["Pod"] } }] }, schedule: "0 * * * *", ...spec },
+  });
+  const cleanupReview = (doc: JsonObject): JsonObject =>
+    reviewOf(doc, { resource: { group: "kyverno.io", version: "v2", resource: "clustercleanuppolicies" } });
+
+  test("an invalid one is refused with Kyverno's reason first", () => {
+    const { response } = answer(cleanupReview(cleanup({ schedule: "hourly" })));
+    assert.equal(response.allowed, false);
+    assert.equal(
+      response.status?.message,
+      'spec.schedule: Invalid value: "hourly": schedule spec in the cleanupPolicy is not in proper cron format',
+    );
+    assert.deepEqual(response.warnings, [CCPOL_NOTICE]);
+  });
+  test("a valid one is refused too: Bylaw does not run cleanup policies yet", () => {
+    const { response } = answer(cleanupReview(cleanup({})));
+    assert.equal(response.allowed, false);
+    assert.equal(
+      response.status?.message,
+      "kyverno.io/v2 ClusterCleanupPolicy is not supported by Bylaw yet: Bylaw does not run cleanup policies (it has no cleanup controller yet), so tidy would never delete anything; it is refused rather than admitted and never run",
+    );
+    assert.deepEqual(response.warnings, [CCPOL_NOTICE]);
   });
 });

@@ -6,10 +6,13 @@
  * A valid legacy kyverno.io kind also gets Kyverno 1.19's deprecation warning
  * (`pkg/deprecations/deprecations.go`). A policies.kyverno.io policy kind is compiled as `serve`
  * loads it (policy-validate-cel.ts); a PolicyException of either group is compiled as `serve` loads
- * it, with Kyverno's warnings when it will not be honoured (policy-validate-exception.ts). Any other
- * object, and DELETE, is allowed untouched.
+ * it, with Kyverno's warnings when it will not be honoured (policy-validate-exception.ts). A
+ * kyverno.io CleanupPolicy / ClusterCleanupPolicy gets Kyverno's checks (an invalid schedule, user
+ * info in match/exclude, a configMap or imageRegistry context entry), then, valid, is refused all the
+ * same: Bylaw has no cleanup controller, and a kind it cannot serve is refused, never half-served.
+ * Any other object, and DELETE, is allowed untouched.
  */
-import { type CompiledPolicy, isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
+import { type CompiledPolicy, isObject, type JsonValue, policyKindOf, type PolicyProblem } from "../../engine/index.js";
 import { tenantProblems } from "../../kube/tenant-problems.js";
 import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
@@ -20,7 +23,7 @@ import { checkException } from "./policy-validate-exception.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson, HandlerResult } from "./types.js";
 import { problemText } from "../../platform/policy-documents/index.js";
-import { unservedRules } from "../policy-source/unserved-parts.js";
+import { unservedKind, unservedRules } from "../policy-source/unserved-parts.js";
 
 /*
  * The deprecation notices are Kyverno v1.19.0's own, word for word: `Warning(kind)` of
@@ -133,9 +136,13 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
       answer: checkException(request, object, { engine: deps.engine, scope: deps.clusterExceptions, deprecation }),
     };
   if (cel) return checkCelPolicy(request, object, kind, deps.engine);
-  if (kind !== "ClusterPolicy" && kind !== "Policy")
+  if (policyKindOf(object).kind === "not-a-policy")
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   const outcome = deps.engine.compile(object);
+  // A kind Bylaw does not run (a cleanup policy) is refused once Kyverno's own checks pass: admitted, it would never run.
+  const unserved = outcome.ok ? unservedKind(outcome.policy) : undefined;
+  if (unserved !== undefined)
+    return { answer: denied(request.uid, unserved.message, deprecation === undefined ? [] : [deprecation]) };
   // A namespaced Policy is tenant input: what it visibly reaches outside its namespace is refused here,
   // with the field (tenant-isolation.md); what depends on variables is checked again at run time.
   const tenant = kind === "Policy" ? tenantProblems(object, namespaceOf(object, request)) : [];
@@ -143,6 +150,7 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
     const problems = [...(outcome.ok ? [] : outcome.problems), ...tenant];
     const errors = problems.filter((p) => p.severity === "error");
     const warnings = problems.filter((p) => p.severity === "warning").map(problemText);
+    if (deprecation !== undefined) warnings.push(deprecation);
     return { answer: denied(request.uid, errors.map(problemText).join("; ") || "the policy is not valid", warnings) };
   }
   const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(problemText);

@@ -186,7 +186,7 @@ describe("policyvalidate: tenant rules for a namespaced Policy", () => {
     assert.equal(answer(doc).allowed, true);
   });
 
-  test("a Policy that stays in its namespace is allowed, and one whose namespace comes from a variable waits for run time", () => {
+  test("a Policy that stays in its namespace is allowed; a generate namespace from a variable is refused, as Kyverno refuses it", () => {
     const own = answer(
       tenantPolicy({
         context: [
@@ -202,6 +202,11 @@ describe("policyvalidate: tenant rules for a namespaced Policy", () => {
     const fromVariable = answer(
       tenantPolicy(gen({ namespace: "{{request.object.metadata.namespace}}", data: { data: {} } })),
     );
-    assert.equal(fromVariable.allowed, true, JSON.stringify(fromVariable));
+    // Kyverno compares a namespaced Policy's generate namespace as written (Generation.Validate).
+    assert.equal(fromVariable.allowed, false, JSON.stringify(fromVariable));
+    assert.match(
+      fromVariable.status?.message ?? "",
+      /a namespaced policy cannot generate resources in other namespaces, expected: tenant-a, received: \{\{request\.object\.metadata\.namespace\}\}/,
+    );
   });
 });

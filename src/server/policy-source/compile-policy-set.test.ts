@@ -148,7 +148,7 @@ describe("compilePolicySet with PolicyExceptions", () => {
     assert.equal(refused.ok, false);
     if (refused.ok) return;
     assert.deepEqual(refused.problems.map(describeProblem), [
-      "/p/set.yaml: document 2 (line 11): policy add-labels: kind: MutatingPolicy add-labels: Bylaw does not evaluate MutatingPolicy yet; remove it until Bylaw runs this kind (matching requests would only get errors)",
+      "/p/set.yaml: document 2 (line 11): policy add-labels: kind: MutatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind, so add-labels would never take effect; it is refused rather than admitted and never run",
     ]);
     const generate: JsonObject = {
       apiVersion: "kyverno.io/v1",

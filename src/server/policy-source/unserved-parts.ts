@@ -17,18 +17,13 @@ import {
   type CompiledRule,
   imageVerifyGaps,
   isObject,
+  notServedReason,
   type PolicyProblem,
   problem,
 } from "../../engine/index.js";
 
 export function unservedKind(policy: CompiledPolicy): PolicyProblem | undefined {
-  const kind = policy.unsupportedKind;
-  return kind === undefined
-    ? undefined
-    : problem(
-        "kind",
-        `${kind} ${policy.name}: Bylaw does not evaluate ${kind} yet; remove it until Bylaw runs this kind (matching requests would only get errors)`,
-      );
+  return policy.unsupportedKind === undefined ? undefined : problem("kind", notServedReason(policy));
 }
 
 /** Each of the policy's own rules (not autogen copies) that nothing runs or that answers only errors, with the field and why. */

@@ -278,13 +278,15 @@ describe("registration: selectors, conditions, client config", () => {
     assert.equal(only(c.validating.webhooks, "validate.bylaw.svc-fail").clientConfig.service, undefined);
   });
 
-  test("the policy webhook: kyverno.io policies and exceptions and the policies.kyverno.io policy kinds and PolicyException, CREATE and UPDATE, to /policyvalidate, Fail", () => {
+  test("the policy webhook: kyverno.io policies, exceptions and cleanup policies and the policies.kyverno.io policy kinds and PolicyException, CREATE and UPDATE, to /policyvalidate, Fail", () => {
     const w = build([]).policyValidating.webhooks[0];
     assert.ok(w);
     assert.equal(w.failurePolicy, "Fail");
     assert.equal(w.clientConfig.service?.path, "/policyvalidate");
     const rules = flat(w.rules);
-    assert.deepEqual(rules.slice(0, 3), [
+    assert.deepEqual(rules.slice(0, 5), [
+      "kyverno.io/*/cleanuppolicies@*:CREATE,UPDATE",
+      "kyverno.io/*/clustercleanuppolicies@*:CREATE,UPDATE",
       "kyverno.io/*/clusterpolicies@*:CREATE,UPDATE",
       "kyverno.io/*/policies@*:CREATE,UPDATE",
       "kyverno.io/*/policyexceptions@*:CREATE,UPDATE",

@@ -343,7 +343,7 @@ function policyWebhook(groups: TimeoutGroups, target: RegistrationTarget): Webho
       {
         apiGroups: ["kyverno.io"],
         apiVersions: ["*"],
-        resources: ["clusterpolicies", "policies", "policyexceptions"],
+        resources: ["clusterpolicies", "policies", "policyexceptions", "cleanuppolicies", "clustercleanuppolicies"],
         operations: ["CREATE", "UPDATE"],
         scope: "*",
       },

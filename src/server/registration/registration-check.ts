@@ -9,21 +9,39 @@
 import { problem, type CompiledPolicy, type PolicyProblem } from "../../engine/index.js";
 import { celKindOf } from "../admission/cel-webhook-traits.js";
 import type { Registrar } from "./registrar.js";
+import { clusterPolicyProblems, type ClusterPolicyChecks } from "./cluster-policy-checks.js";
 
 /**
  * The policy webhook's checks beyond compiling (`AdmissionDeps.vetPolicy`): `check`, the problems
- * `serve` refuses a policy for at load, then (with registration) whether the API server would
- * accept its webhook.
+ * `serve` refuses a policy for at load, then (with registration) what Kyverno's policy webhook
+ * asks the API server (cluster-policy-checks.ts: kinds served, generate scope and permissions), then
+ * whether the API server would accept its webhook.
  */
 export function vetPolicy(
   check: (policy: CompiledPolicy) => readonly PolicyProblem[],
   registrar: Pick<Registrar, "check"> | undefined,
+  cluster?: ClusterPolicyChecks,
 ): (policy: CompiledPolicy) => Promise<readonly PolicyProblem[]> {
   return async (policy) => {
     const local = check(policy);
-    if (registrar === undefined || local.some((p) => p.severity === "error")) return local;
+    if (local.some((p) => p.severity === "error")) return local;
+    const found = cluster === undefined ? [] : await withinDeadline(clusterPolicyProblems(policy, cluster), []);
+    if (registrar === undefined || found.length > 0) return [...local, ...found];
     return [...local, ...(await registrationProblems(policy, registrar))];
   };
+}
+
+/**
+ * What `work` answers within `timeoutMs`, else (or when it fails) `fallback`: a slow or failing API
+ * server admits the policy rather than failing every policy write (Bylaw's controllers then report
+ * what they may not do, at run time).
+ */
+async function withinDeadline<T>(work: Promise<T>, fallback: T, timeoutMs = 3000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), timeoutMs);
+  });
+  return Promise.race([work.catch(() => fallback), late]).finally(() => clearTimeout(timer));
 }
 
 async function registrationProblems(

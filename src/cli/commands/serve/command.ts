@@ -294,6 +294,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
         ? checkPolicy
         : (p) => [...checkPolicy(p), ...admissionBudgetProblems(p, source.current().policies, namespaceBudget.value)],
       registration?.registrar,
+      registration?.policyChecks,
     ),
     denialYaml: new YamlV3Writer(),
     ...(exceptions.value.namespaces !== undefined ? { exceptionNamespaces: exceptions.value.namespaces } : {}),

@@ -17,6 +17,8 @@
  */
 import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { DiscoveredKinds } from "../../../kube/discovered-kinds.js";
+import { canAccess } from "../../../kube/access-review.js";
+import type { ClusterPolicyChecks } from "../../../server/registration/cluster-policy-checks.js";
 import { KubeClient } from "../../../kube/kube-client.js";
 import { ServerSideApply } from "../../../kube/server-side-apply.js";
 import type { CompiledPolicy } from "../../../engine/index.js";
@@ -140,10 +142,15 @@ const PATHS: Readonly<Record<WebhookConfiguration["kind"], string>> = {
   MutatingWebhookConfiguration: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/",
 };
 
+/** The ServiceAccount deploy/ ships for the background controller, which runs generate and mutate-existing rules. */
+const BACKGROUND_SERVICE_ACCOUNT = "bylaw-background-controller";
+
 export interface Registration {
   readonly registrar: Registrar;
   /** With Kyverno's names: why Bylaw must not start (a configuration of that name is not Bylaw's); undefined when it may. */
   foreignConfigurations(): Promise<string | undefined>;
+  /** What the policy webhook asks the API server about a policy being applied (its kinds, generate scope and permissions). */
+  readonly policyChecks: ClusterPolicyChecks;
   /** Writes the configurations now and whenever the set or the CA changes: call once the server answers. */
   start(): void;
   close(): void;
@@ -209,6 +216,12 @@ export function setUpRegistration(
     value: {
       registrar,
       foreignConfigurations: () => (o.plan.names === "kyverno" ? foreignOf(client) : Promise.resolve(undefined)),
+      policyChecks: {
+        resolve: (s) => kinds.resolve(s),
+        refresh: async () => void (await rediscover()),
+        canI: (access) => canAccess(client, access),
+        user: `system:serviceaccount:${o.plan.ownNamespace}:${BACKGROUND_SERVICE_ACCOUNT}`,
+      },
       start: () => {
         unsubscribe = o.source.onChange((event) => {
           if (event.kind === "loaded") void sync();

@@ -1,0 +1,39 @@
+/**
+ * Whether a user may do something to a resource, asked of the API server with a
+ * SubjectAccessReview (as Kyverno's `auth.NewCanI` asks it for its controllers' ServiceAccounts:
+ * the user name only, no groups). Bylaw's admission ServiceAccount may create them
+ * (deploy/base/rbac/admission-controller.yaml). A failed request throws the client's error.
+ */
+import type { KubeClient } from "./kube-client.js";
+
+export interface ResourceAccess {
+  readonly user: string;
+  readonly verb: string;
+  readonly group: string;
+  /** The plural, without the subresource. */
+  readonly resource: string;
+  readonly subresource: string;
+  /** "" for cluster-wide (or every namespace). */
+  readonly namespace: string;
+  /** One object's name; absent for every object. */
+  readonly name?: string;
+}
+
+export async function canAccess(client: Pick<KubeClient, "sendJson">, a: ResourceAccess): Promise<boolean> {
+  const review = (await client.sendJson("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", {
+    apiVersion: "authorization.k8s.io/v1",
+    kind: "SubjectAccessReview",
+    spec: {
+      user: a.user,
+      resourceAttributes: {
+        verb: a.verb,
+        group: a.group,
+        resource: a.resource,
+        ...(a.subresource !== "" ? { subresource: a.subresource } : {}),
+        ...(a.namespace !== "" ? { namespace: a.namespace } : {}),
+        ...(a.name !== undefined && a.name !== "" ? { name: a.name } : {}),
+      },
+    },
+  })) as { status?: { allowed?: boolean } };
+  return review.status?.allowed === true;
+}
