@@ -14,6 +14,7 @@ import {
   resourceNamespace,
 } from "../../engine/index.js";
 import { ruleValuesFor, type ValuesSpec } from "../test-suite/values-file.js";
+import { subresourceRequestOf } from "../test-suite/values-subresources.js";
 
 const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
 
@@ -45,7 +46,10 @@ export function buildRequest(
     operation === "UPDATE" && forced === undefined ? { "request.oldObject": resource } : {};
   Object.assign(variables, given);
   variables["request.operation"] = operation;
+  // A resource of a values `subresources` entry's kind is a request on its parent's subresource.
+  const sub = subresourceRequestOf(values.subresources, resource);
   return {
+    ...(sub !== undefined ? { matchKind: sub.matchKind, subresource: sub.subresource } : {}),
     resource: operation === "DELETE" ? {} : resource,
     ...((forced === "UPDATE" && operation === "UPDATE") || operation === "DELETE" ? { oldResource: resource } : {}),
     operation,
