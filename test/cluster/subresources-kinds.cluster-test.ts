@@ -102,6 +102,36 @@ spec:
         expression: "Object{spec: Object.spec{replicas: 1}}"
 `;
 
+// No signature can verify here (a made-up key whose Rekor log Bylaw does not check: a rule error under
+// failurePolicy Fail): the image kubectl debug adds is checked and stops the request; the Pod's own
+// nginx is not among the imageReferences.
+const VERIFY_DEBUG = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: verify-debug-images
+spec:
+  background: false
+  rules:
+    - name: signed-busybox
+      match:
+        any:
+          - resources:
+              kinds: [Pod]
+              names: [q]
+              namespaces: [subk]
+      verifyImages:
+        - imageReferences: ["*busybox*"]
+          mutateDigest: false
+          attestors:
+            - entries:
+                - keys:
+                    publicKeys: |-
+                      -----BEGIN PUBLIC KEY-----
+                      MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE8nXRh950IZbRj8Ra/N9sbqOPZrfM
+                      5/KAQN0/KjHcorm/J5yctVd7iEcnessRQjU917hmKO6JWVGHpDguIyakZA==
+                      -----END PUBLIC KEY-----
+`;
+
 const statefulSet = (name: string): string => `apiVersion: apps/v1
 kind: StatefulSet
 metadata: {name: ${name}, namespace: subk}
@@ -120,6 +150,7 @@ const POLICIES = [
   vpol("vpol-scale", "deployments/scale", "v", "object.spec.replicas <= 3", "vpol: at most 3 replicas"),
   vpol("vpol-debug", "pods/ephemeralcontainers", "p", "false", "vpol: no ephemeral containers"),
   MPOL,
+  VERIFY_DEBUG,
 ].join("---\n");
 
 const replicas = async (kind: string, name: string): Promise<string> =>
@@ -133,6 +164,7 @@ describe(
       cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
       await ok(["create", "namespace", "subk"]);
       await ok(["-n", "subk", "run", "p", "--image=nginx:1.27"]);
+      await ok(["-n", "subk", "run", "q", "--image=nginx:1.27"]);
       await ok(["-n", "subk", "create", "deployment", "m", "--image=nginx:1.27"]);
       await ok(["-n", "subk", "create", "deployment", "v", "--image=nginx:1.27"]);
       await ok(["apply", "-f", "-"], statefulSet("s") + "---\n" + statefulSet("mp"));
@@ -177,6 +209,26 @@ describe(
       assert.notEqual(r.code, 0, r.stdout);
       assert.match(r.stderr, /Policy vpol-debug failed: vpol: no ephemeral containers/);
       const added = await ok(["-n", "subk", "get", "pod", "p", "-o", "jsonpath={.spec.ephemeralContainers}"]);
+      assert.equal(added.trim(), "");
+    });
+
+    test("verifyImages on Pod sees the image of the ephemeral container kubectl debug adds", async () => {
+      const r = await current().kubectl([
+        "-n",
+        "subk",
+        "debug",
+        "q",
+        "--image=busybox:1.36",
+        "--container=dbg",
+        "--profile=general",
+        "--",
+        "sleep",
+        "1",
+      ]);
+      assert.notEqual(r.code, 0, r.stdout);
+      assert.match(r.stderr, /verify-debug-images/);
+      assert.match(r.stderr, /busybox/);
+      const added = await ok(["-n", "subk", "get", "pod", "q", "-o", "jsonpath={.spec.ephemeralContainers}"]);
       assert.equal(added.trim(), "");
     });
 

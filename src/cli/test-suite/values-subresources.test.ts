@@ -97,4 +97,37 @@ describe("values subresources", () => {
       ["policy scale-bounds rule deployment-scale", "policy scale-bounds rule no-eviction"],
     );
   });
+
+  test("a PolicyException whose match names Deployment/scale excuses a Scale request", async () => {
+    const fixture = fixtureDir();
+    const read = (f: string): string => readFileSync(join(fixture, f), "utf8");
+    const exception = `apiVersion: kyverno.io/v2
+kind: PolicyException
+metadata: {name: big-scale, namespace: default}
+spec:
+  exceptions: [{policyName: scale-bounds, ruleNames: [deployment-scale]}]
+  match: {any: [{resources: {kinds: [Deployment/scale], names: [big]}}]}
+`;
+    const dir = tempTree({
+      "policy.yaml": read("policy.yaml"),
+      "resources.yaml": read("resources.yaml"),
+      "values.yaml": read("values.yaml"),
+      "exceptions.yaml": exception,
+      "kyverno-test.yaml": read("kyverno-test.yaml")
+        .replace("variables: values.yaml\n", "variables: values.yaml\nexceptions: [exceptions.yaml]\n")
+        .replace(
+          "resources: [big]\n    kind: Scale\n    result: fail",
+          "resources: [big]\n    kind: Scale\n    result: skip",
+        ),
+    });
+    const result = await runSuite(join(dir, "kyverno-test.yaml"), offlineEngine);
+    assert.equal(result.error, undefined);
+    assert.deepEqual(
+      result.results.filter((r) => r.rule === "deployment-scale").map((r) => [r.resource, r.actual, r.ok]),
+      [
+        ["big", "skip", true],
+        ["small", "pass", true],
+      ],
+    );
+  });
 });
