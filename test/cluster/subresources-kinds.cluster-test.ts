@@ -6,7 +6,8 @@
  * - a ValidatingPolicy on `deployments/scale` denies `kubectl scale`, one on
  *   `pods/ephemeralcontainers` denies `kubectl debug`: matched by the request's resource, as the API
  *   server and Kyverno match them, though no ClusterPolicy names Deployment or Pod;
- * - a ClusterPolicy rule on the wildcard `*∕scale` denies scaling a StatefulSet;
+ * - a ClusterPolicy rule on the wildcard `*∕scale` denies scaling a StatefulSet, and sees the Scale
+ *   as the API server sent it (apiVersion autoscaling/v1, kind Scale), as Kyverno gives it;
  * - a MutatingPolicy (which Bylaw answers as an error) on `statefulsets/scale` reaches the scale
  *   request as an error, never a silent pass.
  */
@@ -58,6 +59,8 @@ spec:
       validate:
         message: "at most 4 replicas through any scale subresource"
         pattern:
+          apiVersion: autoscaling/v1
+          kind: Scale
           spec:
             replicas: "<=4"
 `;
