@@ -46,10 +46,9 @@ export function buildRequest(
     operation === "UPDATE" && forced === undefined ? { "request.oldObject": resource } : {};
   Object.assign(variables, given);
   variables["request.operation"] = operation;
-  // A resource of a values `subresources` entry's kind is a request on its parent's subresource.
-  const sub = subresourceRequestOf(values.subresources, resource);
   return {
-    ...(sub !== undefined ? { matchKind: sub.matchKind, subresource: sub.subresource } : {}),
+    // A resource of a values `subresources` entry's kind is a request on its parent's subresource.
+    ...(subresourceRequestOf(values.subresources, resource) ?? {}),
     resource: operation === "DELETE" ? {} : resource,
     ...((forced === "UPDATE" && operation === "UPDATE") || operation === "DELETE" ? { oldResource: resource } : {}),
     operation,

@@ -74,8 +74,6 @@ export function buildRequest(
   const kind = request.kind.kind;
   const namespace = resourceNamespace(sent) || (request.namespace ?? "");
   const name = resourceName(sent) || (request.name ?? "");
-  // The kind matched is the request's (the API server's), never the one the object's body claims.
-  const parent = topLevelKind(request, request.kind.kind, policies);
   const view = (o: JsonObject): JsonObject => (hasKind(o, request.kind) ? o : withKind(o, request.kind));
   // Roles are asked for only when a policy or an exception of this review may read them.
   const askRoles = (exceptions?.exceptions.length ?? 0) > 0 || cluster.needsRoles?.(policies) !== false;
@@ -103,7 +101,7 @@ export function buildRequest(
     operation: request.operation,
     userInfo,
     ...(request.subResource ? { subresource: request.subResource } : {}),
-    ...(parent !== undefined ? { matchKind: parent } : {}),
+    ...parentKindOf(request, policies),
     namespaceLabels: ns.labels,
     variables: { request: requestContext(request, userInfo, name, dryRun) },
     ...(exceptions !== undefined ? { exceptions: exceptions.exceptions } : {}),
@@ -152,6 +150,15 @@ function hasKind(o: JsonObject, gvk: GroupVersionKindJson): boolean {
 
 function apiVersionOf(gvk: GroupVersionKindJson): string {
   return gvk.group === "" ? gvk.version : `${gvk.group}/${gvk.version}`;
+}
+
+/** A subresource request's parent kind, which its rules match it as (`EngineRequest.matchKind`). */
+function parentKindOf(
+  request: AdmissionRequestJson,
+  policies: readonly CompiledPolicy[],
+): { matchKind?: GroupVersionKindJson } {
+  const parent = topLevelKind(request, request.kind.kind, policies);
+  return parent === undefined ? {} : { matchKind: parent };
 }
 
 /** The object with the request's apiVersion/kind (filled in when missing, replacing whatever the body claims). */

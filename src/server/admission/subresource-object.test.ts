@@ -59,6 +59,8 @@ test("a mutate rule on Deployment/scale patches spec.replicas only: the Scale's 
   ]);
   const answer = response(handleMutate(scaleReview, fakeDeps({ policies: [policy] }).deps));
   assert.equal(answer["allowed"], true);
-  const patch = JSON.parse(Buffer.from(String(answer["patch"]), "base64").toString("utf8")) as JsonObject[];
+  const encoded = answer["patch"];
+  assert.equal(typeof encoded, "string");
+  const patch = JSON.parse(Buffer.from(encoded as string, "base64").toString("utf8")) as JsonObject[];
   assert.deepEqual(patch, [{ op: "replace", path: "/spec/replicas", value: 2 }]);
 });
