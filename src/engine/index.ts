@@ -14,11 +14,13 @@ export { cloneJson } from "./api/json-copy.js";
 export { setOwn } from "./api/set-own.js";
 export { err, ok, type EngineError, type Result } from "./api/result.js";
 export {
+  parseApiVersion,
   resourceApiVersion,
   resourceKind,
   resourceName,
   resourceNamespace,
   requestSubject,
+  type GroupVersionKind,
   type Operation,
   type RequestUserInfo,
   type Resource,

@@ -88,3 +88,12 @@ const BY_KIND: ReadonlyMap<string, BuiltInKind> = new Map(
 export function builtInKind(kind: string): BuiltInKind | undefined {
   return BY_KIND.get(kind);
 }
+
+const BY_RESOURCE: ReadonlyMap<string, string> = new Map(
+  ROWS.map(([kind, group, resource]) => [`${group}|${resource}`, kind]),
+);
+
+/** The built-in kind served as `resource` (a plural) in `group`, or undefined. */
+export function builtInKindOfResource(group: string, resource: string): string | undefined {
+  return BY_RESOURCE.get(`${group}|${resource}`);
+}

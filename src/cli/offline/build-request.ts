@@ -14,6 +14,7 @@ import {
   resourceNamespace,
 } from "../../engine/index.js";
 import { ruleValuesFor, type ValuesSpec } from "../test-suite/values-file.js";
+import { subresourceRequestOf } from "../test-suite/values-subresources.js";
 
 const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
 
@@ -46,6 +47,8 @@ export function buildRequest(
   Object.assign(variables, given);
   variables["request.operation"] = operation;
   return {
+    // A resource of a values `subresources` entry's kind is a request on its parent's subresource.
+    ...(subresourceRequestOf(values.subresources, resource) ?? {}),
     resource: operation === "DELETE" ? {} : resource,
     ...((forced === "UPDATE" && operation === "UPDATE") || operation === "DELETE" ? { oldResource: resource } : {}),
     operation,

@@ -20,6 +20,7 @@ import {
 import { existingResources } from "../../library/existing-resources.js";
 import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
+import { unmappedSubresources } from "./values-subresources.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { loadPolicies } from "../load-policies.js";
 import { compareRow } from "./compare.js";
@@ -132,7 +133,7 @@ async function runTestDocument(
     engine,
   );
   if (policies.fatal.length > 0) return fail(`${file}: policies: ${policies.fatal.join("; ")}`);
-  warnings.push(...policies.warnings);
+  warnings.push(...policies.warnings, ...unmappedSubresources(policies.compiled, values.subresources));
   const policyErrors = policies.errors;
   const files = await loadExpectedResources(dir, spec);
   const present = await loadExisting(dir, spec, files);
@@ -230,6 +231,9 @@ function mergeValues(a: ValuesSpec, b: ValuesSpec): ValuesSpec {
     resourceValues: new Map([...a.resourceValues, ...b.resourceValues]),
     namespaceLabels: new Map([...a.namespaceLabels, ...b.namespaceLabels]),
     namespaceObjects: new Map([...a.namespaceObjects, ...b.namespaceObjects]),
+    ...(a.subresources !== undefined || b.subresources !== undefined
+      ? { subresources: [...(a.subresources ?? []), ...(b.subresources ?? [])] }
+      : {}),
   };
 }
 

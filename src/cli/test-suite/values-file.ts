@@ -1,10 +1,12 @@
 /**
  * The `cli.kyverno.io/v1alpha1` Values file: globalValues, per-policy rule values (and
- * foreachValues) and resource values, namespaceSelector labels and Namespace objects.
+ * foreachValues) and resource values, namespaceSelector labels and Namespace objects, and
+ * `subresources` (values-subresources.ts).
  * Every values key is split the way Kyverno splits it (`annotations."a.b/c"` is two segments); a key
  * Kyverno cannot split is an error naming the key.
  */
 import { isObject, type JsonObject, type JsonValue, splitVariableKey } from "../../engine/index.js";
+import { parseSubresources, type SubresourceEntry } from "./values-subresources.js";
 
 /** One `policies[].rules[]` entry. */
 interface RuleValues {
@@ -27,6 +29,8 @@ export interface ValuesSpec {
    * a Namespace with its name and labels.
    */
   readonly namespaceObjects: ReadonlyMap<string, JsonObject>;
+  /** `subresources[]`: a resource of a subresource's kind is evaluated as a request on its parent's subresource. */
+  readonly subresources?: readonly SubresourceEntry[];
   /** `--set key=value` pairs: applied after the global and resource values, as Kyverno does. */
   readonly setValues?: Readonly<Record<string, JsonValue>>;
 }
@@ -111,7 +115,19 @@ export function parseValues(doc: JsonValue): { values: ValuesSpec; warnings: str
     namespaceLabels.set(md["name"], strings(md["labels"]));
     namespaceObjects.set(md["name"], { apiVersion: "v1", kind: "Namespace", ...ns });
   }
-  return { values: { globalValues, ruleValues, resourceValues, namespaceLabels, namespaceObjects }, warnings, errors };
+  const subresources = parseSubresources(doc["subresources"], errors);
+  return {
+    values: {
+      globalValues,
+      ruleValues,
+      resourceValues,
+      namespaceLabels,
+      namespaceObjects,
+      ...(subresources.length > 0 ? { subresources } : {}),
+    },
+    warnings,
+    errors,
+  };
 }
 
 function list(v: JsonValue | undefined): JsonObject[] {

@@ -178,3 +178,25 @@ describe("autogen-controllers annotation", () => {
     );
   });
 });
+
+describe("autogen and subresource kinds (Kyverno pkg/autogen/v1: only a plain Pod asks for autogen; the subresource is dropped)", () => {
+  const on = (kinds: string[]) => podRule("sub", { match: { any: [{ resources: { kinds } }] } });
+  const names = (rules: readonly object[]) => computeRules(policyOf(rules)).map((r) => r.name);
+
+  test("a policy whose rules name only Pod/ephemeralcontainers gets no autogen rules", () => {
+    assert.deepEqual(names([on(["Pod/ephemeralcontainers"])]), ["sub"]);
+  });
+
+  test("Pod beside Pod/ephemeralcontainers in one kinds list is not Pod alone: no autogen", () => {
+    assert.deepEqual(names([on(["Pod", "Pod/ephemeralcontainers"])]), ["sub"]);
+  });
+
+  test("with a plain Pod rule in the policy, a Pod/ephemeralcontainers rule gets autogen rules on the controllers themselves", () => {
+    const rules = computeRules(policyOf([on(["Pod/ephemeralcontainers"]), podRule("pod")]));
+    assert.deepEqual(
+      rules.map((r) => r.name),
+      ["sub", "pod", "autogen-sub", "autogen-cronjob-sub", "autogen-pod", "autogen-cronjob-pod"],
+    );
+    assert.deepEqual(rules[2]?.match?.any?.[0]?.resources?.kinds, TEMPLATE_KINDS);
+  });
+});

@@ -29,11 +29,12 @@ export function compileExceptionMatch(match: MatchResources): ExceptionMatcher {
 
 function contextOf(input: ExceptionMatchInput): CheckContext {
   const gv = parseApiVersion(resourceApiVersion(input.resource));
+  const gvk = input.matchKind ?? { group: gv.group, version: gv.version, kind: resourceKind(input.resource) };
   return {
     req: {
       resource: input.resource,
       operation: input.operation,
-      gvk: { group: gv.group, version: gv.version, kind: resourceKind(input.resource) },
+      gvk,
       subresource: input.subresource ?? "",
       ...(input.userInfo !== undefined ? { userInfo: input.userInfo } : {}),
       namespaceLabels: input.namespaceLabels,

@@ -1,7 +1,7 @@
 /** Shapes of Kyverno PolicyExceptions (`kyverno.io/v2`, deprecated `kyverno.io/v2beta1`) once compiled. */
 import type { JsonObject } from "../api/json.js";
 import type { AnyAllConditions } from "../api/policy.js";
-import type { Operation, RequestUserInfo, Resource } from "../api/resource.js";
+import type { GroupVersionKind, Operation, RequestUserInfo, Resource } from "../api/resource.js";
 import type { CompiledConditions, Substitute } from "../conditions/index.js";
 import type { PolicyProblem } from "../api/problem.js";
 
@@ -70,6 +70,8 @@ export interface ExceptionMatchInput {
   readonly operation: Operation;
   /** The request's subresource, "" or absent when none. */
   readonly subresource?: string;
+  /** The kind the request is matched as when not the object's own (EngineRequest.matchKind). */
+  readonly matchKind?: GroupVersionKind;
   /** Who made the request; absent in background scans (user criteria then never match). */
   readonly userInfo?: RequestUserInfo;
   readonly namespaceLabels: Readonly<Record<string, string>>;

@@ -8,8 +8,7 @@ import type { PreparedRequest } from "./prepared-request.js";
 export function matchRequestFor(policy: CompiledPolicy, subject: Resource, prepared: PreparedRequest): MatchRequest {
   const request = prepared.request;
   const operation = prepared.operation;
-  const gv = parseApiVersion(resourceApiVersion(subject));
-  const gvk = { group: gv.group, version: gv.version, kind: resourceKind(subject) };
+  const gvk = request.matchKind ?? ownKind(subject);
   const subresource = request.subresource ?? "";
   const userInfo = request.background === true ? undefined : request.userInfo;
   // Two literals rather than a conditional spread, which V8 builds on a slow path.
@@ -31,6 +30,11 @@ export function matchRequestFor(policy: CompiledPolicy, subject: Resource, prepa
         namespaceLabels: request.namespaceLabels,
         policyNamespace: policy.namespace,
       };
+}
+
+function ownKind(subject: Resource): { group: string; version: string; kind: string } {
+  const gv = parseApiVersion(resourceApiVersion(subject));
+  return { group: gv.group, version: gv.version, kind: resourceKind(subject) };
 }
 
 export function ruleMatches(compiled: CompiledRule, req: MatchRequest): boolean {

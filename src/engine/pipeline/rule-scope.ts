@@ -120,6 +120,7 @@ function exceptionsFor(run: RuleRun): CompiledException[] {
       resource: run.request.subject,
       operation,
       ...(request.subresource !== undefined ? { subresource: request.subresource } : {}),
+      ...(request.matchKind !== undefined ? { matchKind: request.matchKind } : {}),
       ...(userInfo !== undefined ? { userInfo } : {}),
       namespaceLabels: request.namespaceLabels,
       substitute: (v) => substituteAll(v, scope),

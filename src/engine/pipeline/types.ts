@@ -1,5 +1,5 @@
 import type { JsonValue } from "../api/json.js";
-import type { Operation, RequestUserInfo, Resource } from "../api/resource.js";
+import type { GroupVersionKind, Operation, RequestUserInfo, Resource } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
 import type { FunctionContext, JmesPathEngine } from "../jmespath/types.js";
 import type { AnyCompiledException } from "../exceptions/cel/index.js";
@@ -20,6 +20,12 @@ export interface EngineRequest {
   readonly operation: Operation;
   readonly userInfo?: RequestUserInfo;
   readonly subresource?: string;
+  /**
+   * The kind rules and exceptions match the request as, when it is not the object's own: a request on
+   * a subresource is matched by its parent's kind (`Deployment` with subresource `scale`) while the
+   * object stays what it is (a `Scale`), as Kyverno's CLI does with a values file's `subresources`.
+   */
+  readonly matchKind?: GroupVersionKind;
   /** Labels of the resource's namespace, for namespaceSelector. */
   readonly namespaceLabels: Readonly<Record<string, string>>;
   /**

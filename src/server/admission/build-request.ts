@@ -9,6 +9,8 @@
  * The kind matched is the request's GVK (`request.kind`, or for a subresource the kind of the
  * top-level resource `request.resource` names), as Kyverno takes it from the request and API
  * discovery: an object whose body claims another kind is still matched as what the API server says.
+ * A subresource's object stays what the API server sent (a Scale, an Eviction, a Pod with its
+ * ephemeral containers): the parent kind rides beside it (`EngineRequest.matchKind`), as in Kyverno.
  */
 import {
   type AnyCompiledException,
@@ -72,9 +74,7 @@ export function buildRequest(
   const kind = request.kind.kind;
   const namespace = resourceNamespace(sent) || (request.namespace ?? "");
   const name = resourceName(sent) || (request.name ?? "");
-  // The kind matched is the request's (the API server's), never the one the object's body claims.
-  const asKind = topLevelKind(request, request.kind.kind, policies) ?? request.kind;
-  const view = (o: JsonObject): JsonObject => (hasKind(o, asKind) ? o : withKind(o, asKind));
+  const view = (o: JsonObject): JsonObject => (hasKind(o, request.kind) ? o : withKind(o, request.kind));
   // Roles are asked for only when a policy or an exception of this review may read them.
   const askRoles = (exceptions?.exceptions.length ?? 0) > 0 || cluster.needsRoles?.(policies) !== false;
   const roles = askRoles
@@ -101,6 +101,7 @@ export function buildRequest(
     operation: request.operation,
     userInfo,
     ...(request.subResource ? { subresource: request.subResource } : {}),
+    ...parentKindOf(request, policies),
     namespaceLabels: ns.labels,
     variables: { request: requestContext(request, userInfo, name, dryRun) },
     ...(exceptions !== undefined ? { exceptions: exceptions.exceptions } : {}),
@@ -151,10 +152,16 @@ function apiVersionOf(gvk: GroupVersionKindJson): string {
   return gvk.group === "" ? gvk.version : `${gvk.group}/${gvk.version}`;
 }
 
-/**
- * The object with the apiVersion/kind it is matched as: the request's GVK (filled in when missing,
- * replacing whatever the body claims), or the parent kind of a subresource.
- */
+/** A subresource request's parent kind, which its rules match it as (`EngineRequest.matchKind`). */
+function parentKindOf(
+  request: AdmissionRequestJson,
+  policies: readonly CompiledPolicy[],
+): { matchKind?: GroupVersionKindJson } {
+  const parent = topLevelKind(request, request.kind.kind, policies);
+  return parent === undefined ? {} : { matchKind: parent };
+}
+
+/** The object with the request's apiVersion/kind (filled in when missing, replacing whatever the body claims). */
 function withKind(o: JsonObject, gvk: GroupVersionKindJson): JsonObject {
   return { ...o, apiVersion: apiVersionOf(gvk), kind: gvk.kind };
 }

@@ -3,9 +3,12 @@
  * the resource it addresses plus the subresource (`pods/exec` matches `Pod/exec`), while the object
  * in the review may be another kind (PodExecOptions, Eviction, Scale). Kyverno asks API discovery;
  * here the parent kind is found among the kinds the loaded policies name, by Kubernetes' plural rule.
- * A policy that does not name the kind can only select it by wildcard, where the name does not matter.
+ * Otherwise a built-in kind is found by its group and plural (kube/built-in-kinds.ts): a
+ * ValidatingPolicy names `deployments/scale`, not the kind, and is matched by the request's
+ * resource, as the API server matches it; a wildcard rule (`*∕scale`) then sees the parent kind too.
  */
 import type { CompiledPolicy, JsonValue } from "../../engine/index.js";
+import { builtInKindOfResource } from "../../kube/built-in-kinds.js";
 import type { AdmissionRequestJson, GroupVersionKindJson } from "./types.js";
 
 /** The kind to match the object as, when it differs from the object's own kind; undefined otherwise. */
@@ -18,7 +21,7 @@ export function topLevelKind(
   const resource = request.resource;
   if (sub === "" || resource === undefined) return undefined;
   if (objectKind !== "" && pluralForms(objectKind).includes(resource.resource)) return undefined;
-  const parent = kindNamedIn(policies, resource.resource);
+  const parent = builtInKindOfResource(resource.group, resource.resource) ?? kindNamedIn(policies, resource.resource);
   return parent === undefined ? undefined : { group: resource.group, version: resource.version, kind: parent };
 }
 

@@ -72,6 +72,7 @@ export function wireRequest(request: EngineRequest): WireRequest {
     operation: request.operation,
     ...(request.userInfo !== undefined ? { userInfo: request.userInfo } : {}),
     ...(request.subresource !== undefined ? { subresource: request.subresource } : {}),
+    ...(request.matchKind !== undefined ? { matchKind: request.matchKind } : {}),
     namespaceLabels: request.namespaceLabels,
     ...(request.variables !== undefined ? { variables: request.variables } : {}),
     ...(request.background !== undefined ? { background: request.background } : {}),

@@ -14,6 +14,7 @@ import type { LoadedDocument } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { compileDocuments } from "../../../library/compile-documents.js";
 import { buildRequest } from "../../offline/build-request.js";
+import { unmappedSubresources } from "../../test-suite/values-subresources.js";
 import { existingResources } from "../../../library/existing-resources.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
 import { cliRegistryAccess } from "../../offline/registry-setup.js";
@@ -121,6 +122,9 @@ async function runWith(
   const values = await loadValuesFile(options.valuesFile, options.set);
   if (!values.ok) return usageFailure(io, values.error);
   for (const w of values.warnings) io.err(`warning: ${w}`);
+  // Offline, a rule on a subresource needs a values `subresources` entry (with --cluster, discovery answers).
+  if (cluster === undefined)
+    for (const w of unmappedSubresources(policies.compiled, values.value.subresources)) io.err(`warning: ${w}`);
   if (cluster !== undefined) {
     const live = await cluster.namespaceLabels(values.value, loaded.resources);
     for (const e of live.errors) io.err(`error: ${e}`);

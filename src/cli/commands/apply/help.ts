@@ -53,7 +53,9 @@ Resources:
   -t, --target-resource PATH  objects that already exist in the cluster (repeatable): the targets of
                               mutate-existing rules (mutate.targets) and the sources of generate clones
   -f, --values-file PATH      a cli.kyverno.io/v1alpha1 Values file (globalValues, per-rule values and
-                              foreachValues, per-resource values, namespaceSelector labels). Rule values
+                              foreachValues, per-resource values, namespaceSelector labels, and
+                              subresources: a manifest of a subresource's kind, Scale, is checked as a
+                              request on its parent's subresource, Deployment/scale). Rule values
                               also apply to the rule's autogen- rules; a key with a quoted segment
                               (request.object.metadata.annotations."a.b/c") is split as Kyverno splits it
   -s, --set KEY=VALUE         a variable, as a string (repeatable; after the values file's global and
