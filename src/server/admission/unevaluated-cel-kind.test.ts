@@ -69,6 +69,37 @@ describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate",
     );
   });
 
+  test("one on statefulsets/scale (stored before Bylaw could refuse it) answers kubectl scale's Scale as an error, never a silent pass", () => {
+    const scaleRules = {
+      resourceRules: [
+        { apiGroups: ["apps"], apiVersions: ["v1"], operations: ["UPDATE"], resources: ["statefulsets/scale"] },
+      ],
+    };
+    const scale: JsonObject = {
+      apiVersion: "autoscaling/v1",
+      kind: "Scale",
+      metadata: { name: "s", namespace: "default" },
+      spec: { replicas: 5 },
+    };
+    const review = reviewOf(scale, {
+      operation: "UPDATE",
+      oldObject: { ...scale, spec: { replicas: 1 } },
+      kind: { group: "autoscaling", version: "v1", kind: "Scale" },
+      resource: { group: "apps", version: "v1", resource: "statefulsets" },
+      subResource: "scale",
+    });
+    const { response } = run(
+      { policies: [mpol("scale-down", { failurePolicy: "Fail", matchConstraints: scaleRules })] },
+      review,
+      "fail",
+    );
+    assert.equal(response.allowed, false);
+    assert.match(
+      response.status?.message ?? "",
+      /MutatingPolicy scale-down: Bylaw does not evaluate MutatingPolicy yet/,
+    );
+  });
+
   test("a request its matchConstraints do not match is not touched", () => {
     const cm: JsonObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } };
     const review = reviewOf(cm, {
