@@ -75,7 +75,7 @@ spec:
   validationActions: [Deny]
   matchConstraints:
     resourceRules:
-      - apiGroups: ["${resource.startsWith("deployments") ? "apps" : ""}"]
+      - apiGroups: ["${resource.startsWith("deployments") ? "apps" : resource.startsWith("widgets") ? "example.com" : ""}"]
         apiVersions: [v1]
         operations: [CREATE, UPDATE]
         resources: [${resource}]
@@ -148,6 +148,32 @@ spec:
     spec: {containers: [{name: c, image: "nginx:1.27"}]}
 `;
 
+/** A custom resource with a scale subresource (no controller needed: the API server serves it). */
+const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      subresources:
+        scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, properties: {replicas: {type: integer}, size: {type: integer}}}
+            status: {type: object, properties: {replicas: {type: integer}}}
+`;
+
+const WIDGET_POLICIES = [
+  vpol("vpol-widget-scale", "widgets/scale", "w", "object.spec.replicas <= 3", "vpol: at most 3 widget replicas"),
+].join("---\n");
+
 const POLICIES = [
   MUTATE_SCALE,
   WILDCARD_SCALE,
@@ -172,6 +198,13 @@ describe(
       await ok(["-n", "subk", "create", "deployment", "v", "--image=nginx:1.27"]);
       await ok(["apply", "-f", "-"], statefulSet("s") + "---\n" + statefulSet("mp"));
       await ok(["apply", "-f", "-"], POLICIES);
+      await ok(["apply", "-f", "-"], WIDGET_CRD);
+      await ok(["wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=60s"]);
+      await ok(["apply", "-f", "-"], WIDGET_POLICIES);
+      await ok(
+        ["apply", "-f", "-"],
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: subk}\nspec: {replicas: 1, size: 1}\n",
+      );
       // Policies are served once the probe deployment's scale is mutated (the mutating webhook is registered).
       await eventually("the policies served", 120_000, async () => {
         await ok(["-n", "subk", "scale", "deployment", "m", "--replicas=3"]);
@@ -241,6 +274,17 @@ describe(
       assert.match(r.stderr, /at most 4 replicas through any scale subresource/);
       await ok(["-n", "subk", "scale", "statefulset", "s", "--replicas=4"]);
       assert.equal(await replicas("statefulset", "s"), "4");
+    });
+
+    test("a ValidatingPolicy on a custom resource's scale subresource (widgets/scale) denies kubectl scale past its bound, and admits one within it", async () => {
+      const r = await eventually("the widget policy in force", 60_000, async () => {
+        const res = await current().kubectl(["-n", "subk", "scale", "widget", "w", "--replicas=5"]);
+        return res.code !== 0 ? res : undefined;
+      });
+      assert.match(r.stderr, /Policy vpol-widget-scale failed: vpol: at most 3 widget replicas/);
+      assert.doesNotMatch(r.stderr, /not a built-in kind/);
+      await ok(["-n", "subk", "scale", "widget", "w", "--replicas=2"]);
+      assert.equal(await replicas("widget", "w"), "2");
     });
 
     test("a MutatingPolicy on statefulsets/scale is refused at kubectl apply, naming the kind", async () => {

@@ -20,6 +20,11 @@ export interface GroupVersionKind {
   readonly group: string;
   readonly version: string;
   readonly kind: string;
+  /**
+   * The resource (plural) a request addresses, when known (an admission request names it): resource
+   * rules match by it, a custom resource's too, where a kind alone gives no plural.
+   */
+  readonly resource?: string;
 }
 
 /** Small helpers to read the usual metadata of a resource without casts everywhere. */

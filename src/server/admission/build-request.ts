@@ -16,6 +16,7 @@ import {
   type AnyCompiledException,
   type CompiledPolicy,
   type EngineRequest,
+  type GroupVersionKind,
   type JsonObject,
   type RequestUserInfo,
   resourceKind,
@@ -152,13 +153,25 @@ function apiVersionOf(gvk: GroupVersionKindJson): string {
   return gvk.group === "" ? gvk.version : `${gvk.group}/${gvk.version}`;
 }
 
-/** A subresource request's parent kind, which its rules match it as (`EngineRequest.matchKind`). */
+/**
+ * The kind rules match the request as (`EngineRequest.matchKind`), with the resource (plural) it
+ * addresses, which resource rules (a ValidatingPolicy's `matchConstraints`) match by, a custom
+ * resource's too: a subresource request's parent kind, else the request's own kind.
+ */
 function parentKindOf(
   request: AdmissionRequestJson,
   policies: readonly CompiledPolicy[],
-): { matchKind?: GroupVersionKindJson } {
+): { matchKind?: GroupVersionKind } {
   const parent = topLevelKind(request, request.kind.kind, policies);
-  return parent === undefined ? {} : { matchKind: parent };
+  const addressed = request.resource;
+  if (addressed === undefined) return parent === undefined ? {} : { matchKind: parent };
+  const resource = addressed.resource;
+  if (parent !== undefined) return { matchKind: { ...parent, resource } };
+  // A subresource of a kind Bylaw cannot name (a custom resource's scale): matched by the resource's
+  // group, version and plural, as resource rules read, the object's own kind kept.
+  return request.subResource
+    ? { matchKind: { group: addressed.group, version: addressed.version, kind: request.kind.kind, resource } }
+    : { matchKind: { ...request.kind, resource } };
 }
 
 /** The object with the request's apiVersion/kind (filled in when missing, replacing whatever the body claims). */

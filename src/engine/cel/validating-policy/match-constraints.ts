@@ -127,7 +127,7 @@ export function compileConstraints(
     // A NamespacedValidatingPolicy sees only the resources of its own namespace.
     if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) return NO_MATCH;
     const kind = req.gvk.kind;
-    const resource = resourceOfKind(kind);
+    const resource = req.gvk.resource ?? resourceOfKind(kind);
     const gv = req.gvk.group === "" ? req.gvk.version : `${req.gvk.group}/${req.gvk.version}`;
     const unknown: ConstraintVerdict = {
       kind: "error",
