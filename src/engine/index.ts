@@ -78,6 +78,7 @@ export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { parseKindSelector } from "./match/kind-selector.js";
+export { blockKinds } from "./match/block-kinds.js";
 export { compileException, isPolicyExceptionDocument, type CompiledException } from "./exceptions/index.js";
 export { isCelException, type AnyCompiledException, type CompiledCelException } from "./exceptions/cel/index.js";
 export { asJsonPayload, runsOnJson, type JsonPayloadRequest } from "./pipeline/validate-json.js";

@@ -3,6 +3,8 @@
  * SubjectAccessReview (as Kyverno's `auth.NewCanI` asks it for its controllers' ServiceAccounts:
  * the user name only, no groups). Bylaw's admission ServiceAccount may create them
  * (deploy/base/rbac/admission-controller.yaml). A failed request throws the client's error.
+ * `subjectAccessAllowed` posts any review spec: the `/metrics` check (metrics-access.ts) asks a
+ * non-resource path for a reviewed token's user with it.
  */
 import type { KubeClient } from "./kube-client.js";
 
@@ -20,20 +22,28 @@ export interface ResourceAccess {
 }
 
 export async function canAccess(client: Pick<KubeClient, "sendJson">, a: ResourceAccess): Promise<boolean> {
+  return subjectAccessAllowed(client, {
+    user: a.user,
+    resourceAttributes: {
+      verb: a.verb,
+      group: a.group,
+      resource: a.resource,
+      ...(a.subresource !== "" ? { subresource: a.subresource } : {}),
+      ...(a.namespace !== "" ? { namespace: a.namespace } : {}),
+      ...(a.name !== undefined && a.name !== "" ? { name: a.name } : {}),
+    },
+  });
+}
+
+/** Whether the API server allows what a SubjectAccessReview `spec` asks (the user, and resource or non-resource attributes). */
+export async function subjectAccessAllowed(
+  client: Pick<KubeClient, "sendJson">,
+  spec: Readonly<Record<string, unknown>>,
+): Promise<boolean> {
   const review = (await client.sendJson("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", {
     apiVersion: "authorization.k8s.io/v1",
     kind: "SubjectAccessReview",
-    spec: {
-      user: a.user,
-      resourceAttributes: {
-        verb: a.verb,
-        group: a.group,
-        resource: a.resource,
-        ...(a.subresource !== "" ? { subresource: a.subresource } : {}),
-        ...(a.namespace !== "" ? { namespace: a.namespace } : {}),
-        ...(a.name !== undefined && a.name !== "" ? { name: a.name } : {}),
-      },
-    },
+    spec,
   })) as { status?: { allowed?: boolean } };
   return review.status?.allowed === true;
 }

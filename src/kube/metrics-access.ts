@@ -8,6 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { KubeClient } from "./kube-client.js";
+import { subjectAccessAllowed } from "./access-review.js";
 
 export type MetricsAccess = { ok: true } | { ok: false; status: 401 | 403 | 503; message: string };
 
@@ -86,18 +87,14 @@ export class MetricsAccessReviewer {
       return { ok: false, status: 503, message: `the token could not be reviewed: ${messageOf(e)}` };
     }
     try {
-      const sar = (await this.options.client.sendJson("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", {
-        apiVersion: "authorization.k8s.io/v1",
-        kind: "SubjectAccessReview",
-        spec: {
-          user: user.username,
-          ...(user.uid !== undefined ? { uid: user.uid } : {}),
-          groups: user.groups ?? [],
-          ...(user.extra !== undefined ? { extra: user.extra } : {}),
-          nonResourceAttributes: { path: "/metrics", verb: "get" },
-        },
-      })) as { status?: { allowed?: boolean } };
-      if (sar.status?.allowed !== true)
+      const allowed = await subjectAccessAllowed(this.options.client, {
+        user: user.username,
+        ...(user.uid !== undefined ? { uid: user.uid } : {}),
+        groups: user.groups ?? [],
+        ...(user.extra !== undefined ? { extra: user.extra } : {}),
+        nonResourceAttributes: { path: "/metrics", verb: "get" },
+      });
+      if (!allowed)
         return {
           ok: false,
           status: 403,

@@ -7,6 +7,7 @@
  * kind with that subresource (a rule on `Deployment/scale` sees the Scale), as Kyverno's CLI does.
  */
 import {
+  blockKinds,
   type CompiledPolicy,
   type GroupVersionKind,
   isObject,
@@ -16,7 +17,6 @@ import {
   type Resource,
   resourceApiVersion,
   resourceKind,
-  type Rule,
 } from "../../engine/index.js";
 
 export interface SubresourceEntry {
@@ -94,7 +94,7 @@ export function unmappedSubresources(
   for (const policy of policies)
     for (const compiled of policy.rules) {
       if (compiled.autogenOf !== undefined) continue;
-      for (const text of kindsOf(compiled.rule)) {
+      for (const text of [...blockKinds(compiled.rule.match), ...blockKinds(compiled.rule.exclude)]) {
         const s = parseKindSelector(text);
         if (s.subresource === "" || /[*?]/.test(s.kind + s.subresource) || mapped(s, entries ?? [])) continue;
         out.add(
@@ -113,15 +113,4 @@ function mapped(s: ReturnType<typeof parseKindSelector>, entries: readonly Subre
       (s.group === "*" || s.group === e.parent.group) &&
       (s.version === "*" || s.version === e.parent.version),
   );
-}
-
-function kindsOf(rule: Rule): string[] {
-  const blocks = [rule.match, rule.exclude];
-  const out: string[] = [];
-  for (const b of blocks) {
-    if (b === undefined) continue;
-    for (const d of [b.resources, ...(b.any ?? []).map((f) => f.resources), ...(b.all ?? []).map((f) => f.resources)])
-      out.push(...(d?.kinds ?? []));
-  }
-  return out;
 }

@@ -10,7 +10,7 @@ import { checkGenerateRule, checkMutate } from "./check-mutate-generate.js";
 import { checkDeprecatedFields } from "./check-deprecated.js";
 import { checkVerifyImages } from "./check-verify-images.js";
 import { matchBlockProblems } from "../match/index.js";
-import { elementOutsideForeach } from "./element-outside-foreach.js";
+import { ELEMENT_VARIABLE, elementOutsideForeach } from "./element-outside-foreach.js";
 import { userInfoMatchMessage, userVariableMessage } from "./background-variables.js";
 
 const RULE_TYPES = ["validate", "mutate", "generate", "verifyImages"] as const;
@@ -126,7 +126,7 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string, index: numb
   out.push(...checkMutate(policy, rule, path), ...checkGenerateRule(policy, rule, path));
   if (
     rule.validate?.foreach === undefined &&
-    /\{\{[^}]*\belement(Index)?\d*\b/.test(JSON.stringify(rule.validate ?? {}))
+    ELEMENT_VARIABLE.test(JSON.stringify(rule.validate ?? {}))
   ) {
     out.push(problem(`${path}.validate`, elementOutsideForeach(rule.validate, "/validate")));
   }

@@ -11,7 +11,8 @@ import type { CompiledPolicy, PolicyProblem } from "../../engine/index.js";
 import { celKindOf } from "../admission/cel-webhook-traits.js";
 import { kindProblems } from "./kind-problems.js";
 import { generateScopeProblems } from "./generate-scope.js";
-import { generatePermissionProblems, type PermissionChecks } from "./generate-permissions.js";
+import { generatePermissionProblems } from "./generate-permissions.js";
+import type { PermissionChecks } from "./background-access.js";
 import { mutateTargetPermissionProblems } from "./mutate-target-permissions.js";
 
 export interface ClusterPolicyChecks extends PermissionChecks {

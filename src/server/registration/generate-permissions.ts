@@ -7,18 +7,10 @@
  * it. A kind written with a variable is not checked (it is known only at run time).
  */
 import { parseKindSelector, problem, type CompiledPolicy, type PolicyProblem } from "../../engine/index.js";
-import type { ResourceAccess } from "../../kube/access-review.js";
-import type { KindResolver } from "./kind-problems.js";
+import { refusedVerbs, type PermissionChecks } from "./background-access.js";
 import { generateTargets } from "./generate-targets.js";
 
 const VERBS = ["create", "update", "get", "delete"] as const;
-
-export interface PermissionChecks {
-  readonly resolve: KindResolver;
-  readonly canI: (access: ResourceAccess) => Promise<boolean>;
-  /** `system:serviceaccount:<namespace>:<name>` of the background controller. */
-  readonly user: string;
-}
 
 export async function generatePermissionProblems(
   policy: CompiledPolicy,
@@ -40,30 +32,24 @@ interface Wanted {
 
 async function missingVerb(wanted: Wanted, checks: PermissionChecks): Promise<PolicyProblem | undefined> {
   const selector = parseKindSelector(wanted.kind);
-  const found = checks.resolve(selector);
-  if (found === undefined) return undefined;
+  const refused = await refusedVerbs(
+    {
+      kind: selector,
+      verbs: VERBS,
+      subresource: selector.subresource === "*" ? "" : selector.subresource,
+      namespace: wanted.namespace,
+    },
+    checks,
+  );
+  if (refused === "unknown") return undefined;
+  if (refused === "no-resource") return problem(wanted.path, `failed to get GVR for kind ${wanted.kind}`);
+  const first = refused[0];
+  if (first === undefined) return undefined;
   const gv =
     selector.version === "*" ? "" : selector.group === "*" ? selector.version : `${selector.group}/${selector.version}`;
   const gvk = gv === "" ? selector.kind : `${gv}/${selector.kind}`;
-  const resource = found.find((r) => !r.resource.includes("/")) ?? found[0];
-  if (resource === undefined) return problem(wanted.path, `failed to get GVR for kind ${wanted.kind}`);
-  const plural = resource.resource.split("/")[0] ?? resource.resource;
-  const allowed = await Promise.all(
-    VERBS.map((verb) =>
-      checks.canI({
-        user: checks.user,
-        verb,
-        group: resource.group,
-        resource: plural,
-        subresource: selector.subresource === "*" ? "" : selector.subresource,
-        namespace: wanted.namespace,
-      }),
-    ),
-  );
-  const refused = VERBS.find((_, i) => allowed[i] !== true);
-  if (refused === undefined) return undefined;
   return problem(
     wanted.path,
-    `${checks.user} does not have permissions to '${refused}' resource ${gvk}/${selector.subresource}/${wanted.namespace}. Grant proper permissions to the background controller`,
+    `${checks.user} does not have permissions to '${first}' resource ${gvk}/${selector.subresource}/${wanted.namespace}. Grant proper permissions to the background controller`,
   );
 }

@@ -13,7 +13,7 @@ import {
   type JsonValue,
   type PolicyProblem,
 } from "../../engine/index.js";
-import type { PermissionChecks } from "./generate-permissions.js";
+import { refusedVerbs, type PermissionChecks } from "./background-access.js";
 
 const VERBS = ["get", "update"] as const;
 
@@ -55,26 +55,18 @@ function targetsOf(policy: CompiledPolicy): Target[] {
 async function missingVerbs(target: Target, checks: PermissionChecks): Promise<PolicyProblem | undefined> {
   const selector = parseKindSelector(target.kind);
   const gvk = `${target.apiVersion}/${selector.kind}`;
-  const found = checks.resolve(
-    parseKindSelector(target.apiVersion === "" ? target.kind : `${target.apiVersion}/${target.kind}`),
+  const missing = await refusedVerbs(
+    {
+      kind: parseKindSelector(target.apiVersion === "" ? target.kind : `${target.apiVersion}/${target.kind}`),
+      verbs: VERBS,
+      subresource: selector.subresource,
+      namespace: target.namespace,
+      name: target.name,
+    },
+    checks,
   );
-  if (found === undefined) return undefined;
-  const resource = found.find((r) => !r.resource.includes("/")) ?? found[0];
-  if (resource === undefined) return problem(target.path, `failed to get GVR for kind ${gvk}`);
-  const asked = await Promise.all(
-    VERBS.map((verb) =>
-      checks.canI({
-        user: checks.user,
-        verb,
-        group: resource.group,
-        resource: resource.resource.split("/")[0] ?? resource.resource,
-        subresource: selector.subresource,
-        namespace: target.namespace,
-        name: target.name,
-      }),
-    ),
-  );
-  const missing = VERBS.filter((_, i) => asked[i] !== true);
+  if (missing === "unknown") return undefined;
+  if (missing === "no-resource") return problem(target.path, `failed to get GVR for kind ${gvk}`);
   if (missing.length === 0) return undefined;
   const on = selector.subresource === "" ? gvk : `${gvk}/${selector.subresource}`;
   const where = target.namespace === "" ? "" : ` in namespace ${target.namespace}`;

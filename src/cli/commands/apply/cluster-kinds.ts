@@ -5,7 +5,7 @@
  * `exclude` kinds only narrow a match, so they add nothing to list. A ValidatingPolicy's
  * `matchConstraints.resourceRules` name resources (plural) by group and version instead.
  */
-import { type CompiledPolicy, isValidatingPolicy, parseKindSelector, type Rule } from "../../../engine/index.js";
+import { blockKinds, type CompiledPolicy, isValidatingPolicy, parseKindSelector } from "../../../engine/index.js";
 
 /** One thing to list: a kind selector (`Pod`, `apps/v1/Deployment`, `*`) or a resource rule of a ValidatingPolicy. */
 type Wanted =
@@ -59,7 +59,7 @@ export function wantedResources(policies: readonly CompiledPolicy[]): Wanted[] {
         }
         continue;
       }
-      for (const text of matchKinds(compiled.rule)) {
+      for (const text of blockKinds(compiled.rule.match)) {
         const s = parseKindSelector(text);
         add({
           by: "kind",
@@ -74,13 +74,4 @@ export function wantedResources(policies: readonly CompiledPolicy[]): Wanted[] {
     }
   }
   return out;
-}
-
-function matchKinds(rule: Rule): string[] {
-  const m = rule.match;
-  if (m === undefined) return [];
-  return [
-    ...(m.resources?.kinds ?? []),
-    ...[...(m.any ?? []), ...(m.all ?? [])].flatMap((f) => f.resources?.kinds ?? []),
-  ];
 }
