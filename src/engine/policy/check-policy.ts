@@ -124,10 +124,7 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string, index: numb
   }
   if (policy.spec.background !== false) out.push(...backgroundProblems(rule, path, index));
   out.push(...checkMutate(policy, rule, path), ...checkGenerateRule(policy, rule, path));
-  if (
-    rule.validate?.foreach === undefined &&
-    ELEMENT_VARIABLE.test(JSON.stringify(rule.validate ?? {}))
-  ) {
+  if (rule.validate?.foreach === undefined && ELEMENT_VARIABLE.test(JSON.stringify(rule.validate ?? {}))) {
     out.push(problem(`${path}.validate`, elementOutsideForeach(rule.validate, "/validate")));
   }
   return out;
