@@ -23,7 +23,7 @@ import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { loadPaths } from "../platform/files/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
-import { isPolicyExceptionDocument, policyKindOf } from "../engine/index.js";
+import { classify } from "../engine/index.js";
 import { isGitUrl } from "./git-url.js";
 
 export { isGitUrl } from "./git-url.js";
@@ -94,12 +94,7 @@ export async function loadPolicyPaths(paths: readonly string[], options: GitLoad
       continue;
     }
     const docs = await loadGit(path, options);
-    const kept = docs.filter(
-      (d) =>
-        d.value === undefined ||
-        isPolicyExceptionDocument(d.value) === "kyverno" ||
-        policyKindOf(d.value).kind !== "not-a-policy",
-    );
+    const kept = docs.filter((d) => d.value === undefined || classify(d.value).role !== "not-a-policy");
     const left = docs.length - kept.length;
     if (left > 0)
       out.warnings.push(

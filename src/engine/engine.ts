@@ -16,12 +16,15 @@ import { PreparedRequest, prepareRequest } from "./pipeline/prepared-request.js"
 import { validatePolicy } from "./pipeline/validate-policy.js";
 import { validateJsonPayload, type JsonPayloadRequest } from "./pipeline/validate-json.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
-import { compilePolicy, type CompileEnv, type CompileOptions, type CompileOutcome } from "./policy/compile-policy.js";
+import type { CompileEnv, CompileOptions, CompileOutcome } from "./policy/compile-policy.js";
+import { compileDocument } from "./kinds/compile.js";
+import { classify } from "./kinds/registry.js";
+import type { Classification } from "./kinds/types.js";
 import type { CompiledPolicy } from "./policy/compiled-policy.js";
 import { beginInterruptible, endInterruptible, Meter } from "./interrupt/index.js";
 import type { EnginePorts, Interruption } from "./ports.js";
 import type { PolicyProblem } from "./api/problem.js";
-import { compileException, isPolicyExceptionDocument } from "./exceptions/index.js";
+import { compileException } from "./exceptions/index.js";
 import { compileCelException, type AnyCompiledException } from "./exceptions/cel/index.js";
 
 export type CompileAnyExceptionOutcome =
@@ -33,7 +36,9 @@ export type RequestInput = EngineRequest | PreparedRequest;
 
 export interface Engine {
   readonly env: EngineEnv;
-  /** Parse, check and compile one policy document (once; evaluation never re-parses). */
+  /** What a document is: a policy (with its kind's descriptor), an exception, a binding, or not a policy (kinds/registry.ts). */
+  classify(doc: JsonValue | undefined): Classification;
+  /** Parse, check and compile one policy document (once; evaluation never re-parses), by its kind. */
   compile(doc: JsonValue, options?: CompileOptions): CompileOutcome;
   /**
    * Compile one PolicyException document, of either kind: kyverno.io/v2 (v2beta1) or
@@ -89,9 +94,10 @@ export function createEngine(ports: EnginePorts): Engine {
   const meter = new Meter();
   return {
     env,
-    compile: (doc, options) => compilePolicy(doc, compileEnv, options),
+    classify,
+    compile: (doc, options) => compileDocument(doc, compileEnv, options),
     compileException: (doc, source) =>
-      isPolicyExceptionDocument(doc) === "cel"
+      classifiedException(doc) === "cel"
         ? compileCelException(doc, celPolicies(false), source)
         : compileException(doc, source),
     prepare: (request) => new PreparedRequest(request),
@@ -115,4 +121,9 @@ export function createEngine(ports: EnginePorts): Engine {
     mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
     generate: (policy, request, existing) => generatePolicy(policy, prepareRequest(request), env, existing),
   };
+}
+
+function classifiedException(doc: JsonValue): "kyverno" | "cel" | undefined {
+  const c = classify(doc);
+  return c.role === "exception" ? c.language : undefined;
 }

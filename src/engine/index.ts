@@ -72,14 +72,23 @@ export {
   type CompiledPolicy,
   type CompiledRule,
 } from "./policy/compiled-policy.js";
-export { policyKindOf } from "./policy/parse-policy.js";
+export type { PolicyOrigin } from "./policy/compiled-policy.js";
+// The one kind registry (ADR 0005): what a document is, and what each policy kind is.
+export { classify, kindDescriptor, POLICY_KINDS } from "./kinds/registry.js";
+export type {
+  Classification,
+  PolicyKindDescriptor,
+  PolicyKindName,
+  PolicyLanguage,
+  PolicyPhase,
+} from "./kinds/types.js";
 export { verifyImagesAction } from "./policy/static-action.js";
 export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index.js";
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { parseKindSelector } from "./match/kind-selector.js";
 export { blockKinds } from "./match/block-kinds.js";
-export { compileException, isPolicyExceptionDocument, type CompiledException } from "./exceptions/index.js";
+export { compileException, type CompiledException } from "./exceptions/index.js";
 export { isCelException, type AnyCompiledException, type CompiledCelException } from "./exceptions/cel/index.js";
 export { asJsonPayload, runsOnJson, type JsonPayloadRequest } from "./pipeline/validate-json.js";
 export type { CompileAnyExceptionOutcome } from "./engine.js";

@@ -12,6 +12,7 @@
  * The policies.kyverno.io PolicyException is not in this table: it is watched beside the
  * kyverno.io/v2 one (CEL_POLICY_EXCEPTIONS in policy-informers.ts).
  */
+import { kindDescriptor } from "../engine/index.js";
 import type { Gvr } from "./types.js";
 
 export type CelPolicyKind =
@@ -44,7 +45,7 @@ function info(kind: CelPolicyKind, resource: string, handling: CelKindHandling):
   return {
     kind,
     gvr: { group: CEL_GROUP, version: CEL_STORAGE_VERSION, resource },
-    namespaced: kind.startsWith("Namespaced"),
+    namespaced: kindDescriptor(kind)?.scope === "namespaced",
     handling,
     required: handling === "evaluated",
   };

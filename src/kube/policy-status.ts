@@ -11,7 +11,14 @@
  * - `rulecount`: validate, generate, mutate and verifyimages rules among the policy's own rules;
  * - `validatingadmissionpolicy`: `{generated: false, message: ""}` (Bylaw generates none).
  */
-import { cloneJson, type CompiledPolicy, isObject, type JsonObject, type JsonValue } from "../engine/index.js";
+import {
+  cloneJson,
+  type CompiledPolicy,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  kindDescriptor,
+} from "../engine/index.js";
 import { celKindInfo, type CelPolicyKind } from "./cel-policy-kinds.js";
 import { celDesiredStatus } from "./cel-policy-status.js";
 import { gvrPath } from "./types.js";
@@ -82,7 +89,7 @@ export function ruleCount(rules: readonly JsonValue[]): {
  * with `webhook` (registration), a served policy the API server does not send requests for is not Ready.
  */
 export function desiredStatus(outcome: PolicyOutcome, nowMs: number, webhook?: WebhookState): JsonObject {
-  if (outcome.kind !== "ClusterPolicy" && outcome.kind !== "Policy") return celDesiredStatus(outcome, nowMs, webhook);
+  if (kindDescriptor(outcome.kind)?.status !== "kyverno") return celDesiredStatus(outcome, nowMs, webhook);
   const existing = isObject(outcome.status) ? outcome.status : {};
   const unregistered = outcome.compiled !== undefined && webhook?.registered === false ? webhook.message : undefined;
   const ready = outcome.compiled !== undefined && unregistered === undefined && outcome.notEvaluated === undefined;
@@ -147,7 +154,7 @@ export function statusPath(outcome: Pick<PolicyOutcome, "kind" | "namespace" | "
   const name = encodeURIComponent(outcome.name);
   const cel = celKindInfo(outcome.kind);
   if (cel !== undefined) return `${gvrPath(cel.gvr, cel.namespaced ? outcome.namespace : undefined)}/${name}/status`;
-  return outcome.kind === "ClusterPolicy"
+  return kindDescriptor(outcome.kind)?.scope === "cluster"
     ? `/apis/kyverno.io/v1/clusterpolicies/${name}/status`
     : `/apis/kyverno.io/v1/namespaces/${encodeURIComponent(outcome.namespace)}/policies/${name}/status`;
 }

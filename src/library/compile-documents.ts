@@ -20,9 +20,7 @@ import {
   type Engine,
   isAdmissionBindingDocument,
   isObject,
-  isPolicyExceptionDocument,
   type JsonObject,
-  policyKindOf,
 } from "../engine/index.js";
 import {
   compiledPolicyWarnings,
@@ -50,7 +48,7 @@ export interface LoadedPolicies {
 export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine): LoadedPolicies {
   const out: LoadedPolicies = { compiled: [], exceptions: [], invalid: new Map(), errors: [], warnings: [], fatal: [] };
   const items = docs.flatMap(listItems);
-  const bindings = admissionBindings(items, out);
+  const bindings = admissionBindings(items, out, engine);
   for (const item of items) {
     const d = item.doc;
     const where = whereOf(item);
@@ -61,15 +59,15 @@ export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine
       continue;
     }
     if (d.value === undefined) continue;
-    if (isPolicyExceptionDocument(d.value) !== "other") {
+    const kind = engine.classify(d.value);
+    if (kind.role === "exception") {
       const loaded = compileExceptionDocuments([d], engine);
       out.exceptions.push(...loaded.exceptions);
       out.errors.push(...loaded.errors);
       out.warnings.push(...loaded.warnings);
       continue;
     }
-    const kind = policyKindOf(d.value);
-    if (kind.kind === "not-a-policy") {
+    if (kind.role === "not-a-policy") {
       out.errors.push(
         `${where}: not a policy: ${kind.reason}; a policy path may hold only policies (and PolicyExceptions): move it out`,
       );
@@ -86,7 +84,7 @@ export function compileDocuments(docs: readonly LoadedDocument[], engine: Engine
       out.errors.push(`${where}: invalid policy ${name}: ${text}`);
       continue;
     }
-    if (result.policy.unsupportedKind !== undefined) {
+    if (result.policy.language === "unsupported") {
       out.warnings.push(
         `${where}: ${result.policy.name}: ${result.policy.unsupportedKind} policies are not supported by Bylaw yet; every resource gets an error result for it`,
       );
@@ -108,11 +106,14 @@ function whereOf(item: { doc: LoadedDocument; of: string }): string {
 function admissionBindings(
   items: readonly { doc: LoadedDocument; of: string }[],
   out: LoadedPolicies,
+  engine: Engine,
 ): { doc: JsonObject; policyName: string }[] {
   const policies = new Set(
-    items.flatMap((i) =>
-      isObject(i.doc.value) && i.doc.value["kind"] === "ValidatingAdmissionPolicy" ? [documentName(i.doc.value)] : [],
-    ),
+    items.flatMap((i) => {
+      const c = engine.classify(i.doc.value);
+      const bound = c.role === "policy" && c.kind.language === "cel" && c.kind.boundBy !== undefined;
+      return bound && i.doc.value !== undefined ? [documentName(i.doc.value)] : [];
+    }),
   );
   const found: { doc: JsonObject; policyName: string }[] = [];
   for (const item of items) {

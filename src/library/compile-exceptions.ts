@@ -4,7 +4,7 @@
  * files. Other documents are skipped with a warning; a document that is not a valid exception is
  * an error naming the file, document and field.
  */
-import { type AnyCompiledException, type Engine, isObject, isPolicyExceptionDocument } from "../engine/index.js";
+import { type AnyCompiledException, type Engine, isObject } from "../engine/index.js";
 import { documentPlace, problemText } from "../platform/policy-documents/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 
@@ -28,8 +28,7 @@ export function compileExceptionDocuments(
       continue;
     }
     if (d.value === undefined) continue;
-    const kind = isPolicyExceptionDocument(d.value);
-    if (kind === "other") {
+    if (engine.classify(d.value).role !== "exception") {
       const found = isObject(d.value) ? d.value["kind"] : undefined;
       out.warnings.push(`${where}: skipped: not a PolicyException (kind ${JSON.stringify(found ?? "(none)")})`);
       continue;

@@ -92,7 +92,7 @@ function withPolicy(
   labels: Readonly<Record<string, string>>,
 ): PolicyRuleResult {
   const p = response.policy;
-  const policy = p.kind === "Policy" ? `${p.namespace}/${p.name}` : p.name;
+  const policy = p.namespace !== "" ? `${p.namespace}/${p.name}` : p.name;
   const enforceable = result.status === "fail" && (result.type === "Validation" || result.type === "ImageVerify");
   // Only a failure has an action here (a result's own, for a ValidatingAdmissionPolicy binding, is dropped otherwise).
   const rest: RuleResult = { ...result };

@@ -5,7 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isObject, policyKindOf } from "../../engine/index.js";
+import { classify, isObject } from "../../engine/index.js";
 import { listDocumentFiles, loadPaths } from "../../platform/files/index.js";
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { policyInfo } from "../output/policy-info.js";
@@ -29,7 +29,7 @@ export async function loadSetDocuments(sets: readonly PolicySet[]): Promise<Load
   }
   const docs = await loadPaths(files);
   return docs
-    .filter((d) => d.error !== undefined || (d.value !== undefined && policyKindOf(d.value).kind !== "not-a-policy"))
+    .filter((d) => d.error !== undefined || (d.value !== undefined && classify(d.value).role !== "not-a-policy"))
     .map((d) => (d.error === undefined ? d : { ...d, error: `policy set ${setOf.get(d.source) ?? "?"}: ${d.error}` }));
 }
 

@@ -116,8 +116,8 @@ export function compareRow(
     // A kind Bylaw does not run has no rules of its own: its error answers every row naming the policy.
     // Kyverno ignores a row's rule for a ValidatingAdmissionPolicy, whose results are named after it.
     const ruleless =
-      response.policy.unsupportedKind !== undefined ||
-      response.policy.admissionPolicy === true ||
+      response.policy.language === "unsupported" ||
+      response.policy.origin.kind.boundBy !== undefined ||
       expected.anyRule === true;
     const rules = response.rules.filter((r) => (ruleless || names.has(r.rule)) && ruleConcerns(response, r, resource));
     if (rules.length === 0) {

@@ -5,4 +5,3 @@ export { compileException } from "./compile-exception.js";
 export { matchExceptions, exceptionPolicyKey } from "./match-exceptions.js";
 export { exceptionSkipMessage } from "./messages.js";
 export { podSecurityExceptionPlan } from "./pod-security.js";
-export { isPolicyExceptionDocument } from "./document-kind.js";

@@ -23,8 +23,8 @@ import { compileBody } from "../cel/validating-policy/compile-body.js";
 import { compileBinding, type CompiledAdmissionPolicy, type CompiledBinding } from "../cel/admission-policy/index.js";
 import type { ParamKindRef } from "../cel/params/index.js";
 import { needsLabels } from "../match/namespace-labels.js";
-import type { CompileEnv, CompileOutcome } from "./compile-policy.js";
-import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
+import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
+import type { CompiledRule, UnsourcedPolicy } from "./compiled-policy.js";
 
 const KIND = "ValidatingAdmissionPolicy";
 const REASONS: ReadonlySet<string> = new Set(["Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge"]);
@@ -38,7 +38,7 @@ export function compileAdmissionPolicy(
   doc: JsonObject,
   bindingDocs: readonly JsonValue[],
   env: CompileEnv,
-): CompileOutcome {
+): KindCompileOutcome {
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = text(metadata, "name");
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
@@ -124,7 +124,8 @@ export function compileAdmissionPolicy(
       validationFailureAction: action,
     },
   };
-  const policy: CompiledPolicy = {
+  const policy: UnsourcedPolicy = {
+    language: "cel",
     document,
     kind: "ClusterPolicy",
     name,
@@ -135,7 +136,6 @@ export function compileAdmissionPolicy(
     scored: true,
     warnings: [],
     usesImages: false,
-    admissionPolicy: true,
     cache: new ExpressionCache(env.jmespath),
     patterns: new PatternCache(),
     jsonPatches: new JsonPatchCache(),

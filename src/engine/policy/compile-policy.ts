@@ -2,8 +2,7 @@
  * parse → check → autogen → pre-compile every `{{ }}` expression. Evaluation never re-parses:
  * expressions live in the policy's ExpressionCache.
  */
-import { isObject, type JsonValue, textOf } from "../api/json.js";
-import { exceedsDepth, isStackOverflow, MAX_DOCUMENT_DEPTH } from "../api/json-depth.js";
+import type { JsonValue } from "../api/json.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/index.js";
 import { compileManifests, type CompiledManifestsRule } from "../manifests/index.js";
@@ -16,19 +15,9 @@ import type { JmesPathEngine } from "../jmespath/types.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { ExpressionCache, prepareSubstitution } from "../variables/index.js";
 import { checkPolicy } from "./check-policy.js";
-import type { CompiledPolicy, CompiledRule } from "./compiled-policy.js";
-import { parsePolicy, policyKindOf } from "./parse-policy.js";
-import { compileUnsupportedKind } from "./unsupported-kind.js";
-import { compileValidatingPolicy } from "./validating-policy.js";
-import { compileAdmissionPolicy } from "./admission-policy.js";
-import { ADMISSION_API_VERSIONS, isAdmissionBindingDocument } from "../cel/admission-policy/index.js";
+import type { CompiledPolicy, CompiledRule, UnsourcedPolicy } from "./compiled-policy.js";
+import { parsePolicy } from "./parse-policy.js";
 
-const VALIDATING_POLICY_VERSIONS: ReadonlySet<string> = new Set([
-  "policies.kyverno.io/v1alpha1",
-  "policies.kyverno.io/v1beta1",
-  "policies.kyverno.io/v1",
-]);
-import { isPolicyExceptionDocument } from "../exceptions/document-kind.js";
 import { namespaceLabelsField } from "../match/namespace-labels.js";
 import { unsupportedFeatures } from "./unsupported.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
@@ -38,6 +27,9 @@ import { sharedCel } from "../cel/shared-cel.js";
 import { compileWebhookMatchConditions } from "./webhook-match-conditions.js";
 
 export type CompileOutcome = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
+
+/** A kind's compile, before the registry adds what it was compiled from (`CompiledPolicy.origin`). */
+export type KindCompileOutcome = { ok: true; policy: UnsourcedPolicy } | { ok: false; problems: PolicyProblem[] };
 
 /** What one engine compiles with: its interpreter, and its cache of matchers shared by rules written alike. */
 export interface CompileEnv {
@@ -60,60 +52,8 @@ export interface CompileOptions {
   readonly bindings?: readonly JsonValue[];
 }
 
-export function compilePolicy(doc: JsonValue, env: CompileEnv, options: CompileOptions = {}): CompileOutcome {
-  if (exceedsDepth(doc, MAX_DOCUMENT_DEPTH)) {
-    return { ok: false, problems: [problem("", `the policy is nested deeper than ${MAX_DOCUMENT_DEPTH} levels`)] };
-  }
-  try {
-    return compileChecked(doc, env, options);
-  } catch (e) {
-    if (isStackOverflow(e))
-      return { ok: false, problems: [problem("", "the policy is too deeply nested or self-referencing to compile")] };
-    throw e;
-  }
-}
-
-function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions): CompileOutcome {
-  const exceptionKind = isPolicyExceptionDocument(doc);
-  if (exceptionKind !== "other") {
-    const group = exceptionKind === "cel" ? "policies.kyverno.io" : "kyverno.io";
-    return {
-      ok: false,
-      problems: [
-        problem(
-          "kind",
-          `a ${group} PolicyException is not a policy: load it as an exception (bylaw apply -e, a test's exceptions)`,
-        ),
-      ],
-    };
-  }
-  const kind = policyKindOf(doc);
-  if (kind.kind === "other-policy") {
-    if (isAdmissionBindingDocument(doc)) {
-      return {
-        ok: false,
-        problems: [
-          problem(
-            "kind",
-            "a ValidatingAdmissionPolicyBinding is not a policy: it binds the ValidatingAdmissionPolicy its spec.policyName names; load it together with that policy",
-          ),
-        ],
-      };
-    }
-    if (
-      isObject(doc) &&
-      doc["kind"] === "ValidatingAdmissionPolicy" &&
-      ADMISSION_API_VERSIONS.has(textOf(doc["apiVersion"]))
-    )
-      return compileAdmissionPolicy(doc, options.bindings ?? [], env);
-    if (
-      isObject(doc) &&
-      (doc["kind"] === "ValidatingPolicy" || doc["kind"] === "NamespacedValidatingPolicy") &&
-      VALIDATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))
-    )
-      return compileValidatingPolicy(doc, env);
-    return compileUnsupportedKind(doc, kind.name, env);
-  }
+/** Compile one kyverno.io ClusterPolicy/Policy document (kinds/kyverno/); the kind registry dispatches to it. */
+export function compileKyvernoPolicy(doc: JsonValue, env: CompileEnv): KindCompileOutcome {
   const parsed = parsePolicy(doc);
   if (!parsed.policy) return { ok: false, problems: parsed.problems };
   const policy = parsed.policy;
@@ -192,7 +132,8 @@ function compileChecked(doc: JsonValue, env: CompileEnv, options: CompileOptions
   const annotations = policy.metadata.annotations ?? {};
   const severity = annotations["policies.kyverno.io/severity"];
   const category = annotations["policies.kyverno.io/category"];
-  const compiled: CompiledPolicy = {
+  const compiled: UnsourcedPolicy = {
+    language: "kyverno",
     document: policy,
     kind: policy.kind,
     name: policy.metadata.name,

@@ -13,6 +13,8 @@ import type { CompiledCelRule } from "../cel/validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
 import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
+import type { JsonObject } from "../api/json.js";
+import type { PolicyKindDescriptor, PolicyLanguage } from "../kinds/types.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -47,7 +49,32 @@ export interface CompiledRule {
   readonly namespaceLabels: string | undefined;
 }
 
+/**
+ * What a policy was compiled from (ADR 0005's policy head, in part): its real kind and apiVersion,
+ * its own document as written and, for a ValidatingAdmissionPolicy, the bindings that apply it.
+ * Compiling these again (`engine.compile(document, { bindings })`) rebuilds the policy: an
+ * evaluation worker does (server/worker/). Never re-read at evaluation.
+ */
+export interface PolicyOrigin {
+  readonly kind: PolicyKindDescriptor;
+  readonly apiVersion: string;
+  readonly document: JsonObject;
+  readonly bindings: readonly JsonObject[];
+}
+
 export interface CompiledPolicy {
+  /**
+   * The body's language (ADR 0005): `kyverno` rules, a `cel` kind's compiled programs (held, until the
+   * body split lands, in a kyverno-shaped rule named "" whose `cel` holds them), or `unsupported`: a
+   * kind Bylaw does not run, whose every result is an error.
+   */
+  readonly language: PolicyLanguage;
+  readonly origin: PolicyOrigin;
+  /**
+   * The kyverno.io document the pipeline reads. For the CEL kinds and the unsupported ones this is
+   * still a stand-in written by the compiler (a ClusterPolicy/Policy with one rule named ""): read
+   * `origin` for the policy's own document and kind.
+   */
   readonly document: PolicyDocument;
   readonly kind: "ClusterPolicy" | "Policy";
   readonly name: string;
@@ -68,12 +95,6 @@ export interface CompiledPolicy {
    */
   readonly unsupportedKind?: string;
   /**
-   * A Kubernetes ValidatingAdmissionPolicy (policy/admission-policy.ts): its results are named after
-   * the policy, one rule per binding, and a test row naming the policy finds them whatever rule it
-   * names (Kyverno ignores a row's rule for this kind).
-   */
-  readonly admissionPolicy?: true;
-  /**
    * `spec.webhookConfiguration.matchConditions` (kyverno.io kinds), compiled once: evaluated before
    * the rules (pipeline/policy-match-conditions.ts); such a policy gets its own webhook at registration.
    */
@@ -87,6 +108,9 @@ export interface CompiledPolicy {
   readonly patterns: PatternCache;
   readonly jsonPatches: JsonPatchCache;
 }
+
+/** A compiled policy before the kind registry records its origin (kinds/compile.ts). */
+export type UnsourcedPolicy = Omit<CompiledPolicy, "origin">;
 
 /**
  * Whether the rule runs in the validate phase: validate rules, and verifyImages rules, whose checks

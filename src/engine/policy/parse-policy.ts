@@ -1,6 +1,6 @@
 /**
  * Turn one loaded document into a PolicyDocument, reporting structural problems with field paths.
- * Only kyverno.io ClusterPolicy/Policy are handled here; other kinds are recognised by `policyKindOf`.
+ * Only kyverno.io ClusterPolicy/Policy are handled here; the kind registry (kinds/registry.ts) tells the kinds apart.
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import type { PolicyDocument } from "../api/policy.js";
@@ -8,44 +8,6 @@ import { problem, type PolicyProblem } from "../api/problem.js";
 import { policySchemaFor, schemaProblems } from "./schema/check-schema.js";
 
 const KYVERNO_POLICY_API_VERSIONS = ["kyverno.io/v1", "kyverno.io/v2beta1"] as const;
-
-type DocumentKind =
-  { kind: "kyverno-policy" } | { kind: "other-policy"; name: string } | { kind: "not-a-policy"; reason: string };
-
-const CEL_KINDS = new Set([
-  "ValidatingPolicy",
-  "NamespacedValidatingPolicy",
-  "MutatingPolicy",
-  "NamespacedMutatingPolicy",
-  "GeneratingPolicy",
-  "NamespacedGeneratingPolicy",
-  "DeletingPolicy",
-  "NamespacedDeletingPolicy",
-  "ImageValidatingPolicy",
-  "NamespacedImageValidatingPolicy",
-  "ValidatingAdmissionPolicy",
-  "ValidatingAdmissionPolicyBinding",
-  "MutatingAdmissionPolicy",
-  "MutatingAdmissionPolicyBinding",
-  "CleanupPolicy",
-  "ClusterCleanupPolicy",
-  "PolicyException",
-]);
-
-/** Classify a document: a kyverno.io ClusterPolicy/Policy, another policy kind Bylaw does not run yet, or not a policy. */
-export function policyKindOf(doc: JsonValue): DocumentKind {
-  if (!isObject(doc)) return { kind: "not-a-policy", reason: "document is not a mapping" };
-  const kind = typeof doc["kind"] === "string" ? doc["kind"] : "";
-  const apiVersion = typeof doc["apiVersion"] === "string" ? doc["apiVersion"] : "";
-  if ((kind === "ClusterPolicy" || kind === "Policy") && apiVersion.startsWith("kyverno.io/")) {
-    return { kind: "kyverno-policy" };
-  }
-  if (CEL_KINDS.has(kind)) return { kind: "other-policy", name: `${apiVersion} ${kind}` };
-  return {
-    kind: "not-a-policy",
-    reason: `kind ${JSON.stringify(kind || "(none)")} with apiVersion ${JSON.stringify(apiVersion || "(none)")} is not a Kyverno policy`,
-  };
-}
 
 /**
  * Structural parse: the CRD schema of the document's kind and version (schema/check-schema.ts:

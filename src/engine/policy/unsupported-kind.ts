@@ -1,6 +1,6 @@
 /**
  * A policy kind Bylaw does not run yet (ValidatingPolicy, MutatingPolicy, …, ValidatingAdmissionPolicy
- * and its binding; policy/parse-policy.ts `policyKindOf`) compiles to a policy with one rule that
+ * and its binding; kinds/registry.ts `classify`) compiles to a policy with one rule that
  * matches every resource and answers with an `error` naming the kind. Such a policy never vanishes
  * from a run: `bylaw apply` reports an error for each resource (and exits 1), `bylaw test` rows
  * naming it get `error`. Matching is not attempted: these kinds match through CEL conditions and
@@ -15,8 +15,8 @@ import type { PolicyDocument, Rule } from "../api/policy.js";
 import { PatternCache } from "../pattern/index.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { ExpressionCache } from "../variables/index.js";
-import type { CompileEnv, CompileOutcome } from "./compile-policy.js";
-import type { CompiledPolicy } from "./compiled-policy.js";
+import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
+import type { CompiledPolicy, UnsourcedPolicy } from "./compiled-policy.js";
 import { problem } from "../api/problem.js";
 import { schemaProblems } from "./schema/check-schema.js";
 import { cleanupPolicyProblems, isCleanupPolicyDocument } from "./cleanup/check-cleanup-policy.js";
@@ -27,7 +27,7 @@ import { cleanupPolicyProblems, isCleanupPolicyDocument } from "./cleanup/check-
  */
 const UNSUPPORTED_KIND_RULE = "";
 
-export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: CompileEnv): CompileOutcome {
+export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: CompileEnv): KindCompileOutcome {
   const metadata = isObject(doc) && isObject(doc["metadata"]) ? doc["metadata"] : undefined;
   const name = typeof metadata?.["name"] === "string" ? metadata["name"] : "";
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
@@ -59,7 +59,8 @@ export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: Co
       validationFailureAction: action,
     },
   };
-  const compiled: CompiledPolicy = {
+  const compiled: UnsourcedPolicy = {
+    language: "unsupported",
     document,
     kind: document.kind,
     name,

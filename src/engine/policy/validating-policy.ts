@@ -17,8 +17,8 @@ import { problem, type PolicyProblem } from "../api/problem.js";
 import { didYouMean } from "./schema/did-you-mean.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { PatternCache } from "../pattern/index.js";
-import type { CompileEnv, CompileOutcome } from "./compile-policy.js";
-import type { CompiledPolicy } from "./compiled-policy.js";
+import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
+import type { UnsourcedPolicy } from "./compiled-policy.js";
 import { ExpressionCache } from "../variables/index.js";
 import { createCel } from "../cel/create-cel.js";
 import { compileBodies, VALIDATING_POLICY_RULE } from "../cel/validating-policy/index.js";
@@ -55,7 +55,7 @@ function undeclaredFields(spec: JsonObject, name: string): PolicyProblem[] {
     });
 }
 
-export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): CompileOutcome {
+export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindCompileOutcome {
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = text(metadata, "name") ?? "";
   // A NamespacedValidatingPolicy applies to its own namespace only (the API server defaults it to "default").
@@ -121,7 +121,8 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): Compi
   const background = isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true;
   const mc = isObject(spec["matchConstraints"]) ? spec["matchConstraints"] : {};
   const readsNamespaceLabels = isObject(mc["namespaceSelector"]) && Object.keys(mc["namespaceSelector"]).length > 0;
-  const policy: CompiledPolicy = {
+  const policy: UnsourcedPolicy = {
+    language: "cel",
     document,
     kind: namespaced ? "Policy" : "ClusterPolicy",
     name,

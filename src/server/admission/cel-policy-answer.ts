@@ -61,7 +61,7 @@ export function celDenials(responses: readonly PolicyResponse[]): string[] {
 export function celWarnings(response: PolicyResponse): string[] {
   const actions = celValidationActions(response.policy);
   if (actions !== undefined && actions.includes("Warn")) return texts(response);
-  if (response.policy.unsupportedKind !== undefined && failurePolicyOf(response.policy) === "Ignore")
+  if (response.policy.language === "unsupported" && failurePolicyOf(response.policy) === "Ignore")
     return texts(response);
   return [];
 }

@@ -63,8 +63,7 @@ export const CEL_PREFIXES: readonly string[] = Object.values(PREFIXES);
 
 /** The policies.kyverno.io kind a served policy was written as; undefined for the kyverno.io kinds. */
 export function celKindOf(policy: CompiledPolicy): string | undefined {
-  if (celSpecOf(policy) === undefined) return undefined;
-  return policy.unsupportedKind ?? (policy.namespace !== "" ? "NamespacedValidatingPolicy" : "ValidatingPolicy");
+  return celSpecOf(policy) === undefined ? undefined : policy.origin.kind.kind;
 }
 
 /** Kyverno's short name of a served CEL policy's kind; undefined for the kyverno.io kinds. */

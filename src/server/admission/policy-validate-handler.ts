@@ -12,7 +12,7 @@
  * same: Bylaw has no cleanup controller, and a kind it cannot serve is refused, never half-served.
  * Any other object, and DELETE, is allowed untouched.
  */
-import { type CompiledPolicy, isObject, type JsonValue, policyKindOf, type PolicyProblem } from "../../engine/index.js";
+import { type CompiledPolicy, isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
 import { tenantProblems } from "../../kube/tenant-problems.js";
 import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
@@ -131,12 +131,16 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
   if (!cel && !apiVersion.startsWith("kyverno.io/") && request.kind.group !== "kyverno.io")
     return { answer: allowed(request.uid) };
   const deprecation = cel ? undefined : deprecationWarning(kind);
-  if (kind === "PolicyException")
+  const classified = deps.engine.classify({
+    apiVersion: apiVersion || `${request.kind.group}/${request.kind.version}`,
+    kind,
+  });
+  if (classified.role === "exception")
     return {
       answer: checkException(request, object, { engine: deps.engine, scope: deps.clusterExceptions, deprecation }),
     };
   if (cel) return checkCelPolicy(request, object, kind, deps.engine);
-  if (policyKindOf(object).kind === "not-a-policy")
+  if (deps.engine.classify(object).role === "not-a-policy")
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   const outcome = deps.engine.compile(object);
   // A kind Bylaw does not run (a cleanup policy) is refused once Kyverno's own checks pass: admitted, it would never run.
@@ -145,7 +149,9 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
     return { answer: denied(request.uid, unserved.message, deprecation === undefined ? [] : [deprecation]) };
   // A namespaced Policy is tenant input: what it visibly reaches outside its namespace is refused here,
   // with the field (tenant-isolation.md); what depends on variables is checked again at run time.
-  const tenant = kind === "Policy" ? tenantProblems(object, namespaceOf(object, request)) : [];
+  const namespaced =
+    classified.role === "policy" && classified.kind.language === "kyverno" && classified.kind.scope === "namespaced";
+  const tenant = namespaced ? tenantProblems(object, namespaceOf(object, request)) : [];
   if (!outcome.ok || tenant.length > 0) {
     const problems = [...(outcome.ok ? [] : outcome.problems), ...tenant];
     const errors = problems.filter((p) => p.severity === "error");

@@ -27,7 +27,7 @@ export function policyValidationMode(policy: CompiledPolicy): ValidationMode {
 }
 
 export function policyLabels(policy: CompiledPolicy): PolicyLabels {
-  const cluster = policy.kind === "ClusterPolicy";
+  const cluster = policy.namespace === "";
   return {
     validationMode: policyValidationMode(policy),
     type: cluster ? "cluster" : "namespaced",

@@ -23,6 +23,8 @@ import {
   type Engine,
   isObject,
   type JsonObject,
+  kindDescriptor,
+  textOf,
   type PolicyProblem,
   problem,
 } from "../../engine/index.js";
@@ -56,7 +58,7 @@ export function compileCelPolicy(
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   const spec = isObject(doc["spec"]) ? doc["spec"] : {};
   if (info.handling === "not-evaluated") return { problems: [problem("kind", notEvaluatedMessage(kind, name))] };
-  const notEvaluated = info.handling === "admission-error" ? admissionErrorMessage(kind, name) : undefined;
+  const notEvaluated = info.handling === "admission-error" ? admissionErrorMessage(info.kind, name) : undefined;
   const source = notEvaluated === undefined ? doc : constraintsOnly(doc, spec, info.namespaced);
   const outcome = compileGuarded(engine, source);
   // The constraints were compiled as a ValidatingPolicy's: the problems name the policy's own kind.
@@ -80,8 +82,14 @@ export function compileCelPolicy(
           ),
         ],
       };
+    const descriptor = kindDescriptor(kind);
     compiled = {
       ...compiled,
+      language: "unsupported",
+      // What it was compiled from is its own document (a worker rebuilds it from that, through this function).
+      ...(descriptor !== undefined
+        ? { origin: { ...compiled.origin, kind: descriptor, apiVersion: textOf(doc["apiVersion"]), document: doc } }
+        : {}),
       unsupportedKind: kind,
       rules: compiled.rules.map((r) => ({ ...r, unsupported: notEvaluated })),
     };
@@ -103,7 +111,7 @@ export function notEvaluatedMessage(kind: string, name: string): string {
 }
 
 function admissionErrorMessage(kind: string, name: string): string {
-  const what = kind.includes("Mutating") ? "mutate requests" : "verify images";
+  const what = kindDescriptor(kind)?.phases.includes("mutate") === true ? "mutate requests" : "verify images";
   return `${kind} ${name}: Bylaw does not evaluate ${kind} yet (it cannot ${what} from this kind); the request matches its matchConstraints and was not checked against it`;
 }
 

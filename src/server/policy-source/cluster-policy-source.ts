@@ -17,7 +17,14 @@
  *   within `exceptions` (exception-scope.ts); each one ignored is logged once, with the reason, and
  *   never applied. An invalid one is not honoured, logged once and reported as a problem.
  */
-import type { AnyCompiledException, CompiledPolicy, Engine, JsonValue, PolicyProblem } from "../../engine/index.js";
+import {
+  type AnyCompiledException,
+  type CompiledPolicy,
+  type Engine,
+  type JsonValue,
+  kindDescriptor,
+  type PolicyProblem,
+} from "../../engine/index.js";
 import type { PolicyObjectStore } from "../../kube/policy-informers.js";
 import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
 import type { PolicyOutcome, PolicyOutcomeKind } from "../../kube/policy-status.js";
@@ -103,7 +110,8 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
     const addPolicies = (objects: readonly KubeObject[], kind: PolicyKind): void => {
       for (const obj of [...objects].sort(byName)) {
         const md = obj.metadata ?? {};
-        const label = `${kind} ${kind === "Policy" ? `${md.namespace ?? ""}/` : ""}${md.name ?? ""}`;
+        const namespaced = kindDescriptor(kind)?.scope === "namespaced";
+        const label = `${kind} ${namespaced ? `${md.namespace ?? ""}/` : ""}${md.name ?? ""}`;
         const overBudget = over.get(obj);
         if (overBudget !== undefined) {
           refuse(obj, kind, label, overBudget);
@@ -312,7 +320,7 @@ function outcomeOf(
   const spec = obj["spec"] as { rules?: JsonValue[] } | undefined;
   return {
     kind,
-    namespace: kind === "ClusterPolicy" ? "" : (md.namespace ?? ""),
+    namespace: kindDescriptor(kind)?.scope === "cluster" ? "" : (md.namespace ?? ""),
     name: md.name ?? "",
     uid: md.uid ?? uidOf(obj, kind),
     resourceVersion: md.resourceVersion ?? "",

@@ -19,9 +19,8 @@ import {
   type CompiledPolicy,
   type Engine,
   isObject,
-  isPolicyExceptionDocument,
   type JsonValue,
-  policyKindOf,
+  type PolicyKindDescriptor,
   type PolicyProblem,
   problem,
 } from "../../engine/index.js";
@@ -36,7 +35,7 @@ import {
 import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";
 import type { SourceProblem } from "./types.js";
-import { celKindInfo } from "../../kube/cel-policy-kinds.js";
+import { CEL_GROUP } from "../../kube/cel-policy-kinds.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
 import { unservedKind, unservedRules } from "./unserved-parts.js";
 
@@ -47,15 +46,19 @@ import { unservedKind, unservedRules } from "./unserved-parts.js";
 const NOT_SERVED = (kind: string): string =>
   `${kind} is not supported by Bylaw yet; the webhook cannot enforce it: remove it from the policy folder until Bylaw runs it`;
 
-/** A policies.kyverno.io kind the webhook serves (evaluated, or answering errors), by its handling. */
-function servedCelKind(doc: JsonValue): boolean {
-  const kind = (doc as { kind?: unknown }).kind;
-  const info = typeof kind === "string" ? celKindInfo(kind) : undefined;
+/** A policies.kyverno.io kind the webhook serves (evaluated, or answering errors), by what it does in admission. */
+function servedCelKind(doc: JsonValue, kind: PolicyKindDescriptor): boolean {
   return (
-    info !== undefined &&
-    info.handling !== "not-evaluated" &&
-    String((doc as { apiVersion?: unknown }).apiVersion).startsWith("policies.kyverno.io/")
+    kind.group === CEL_GROUP &&
+    kind.admission !== "none" &&
+    String((doc as { apiVersion?: unknown }).apiVersion).startsWith(`${CEL_GROUP}/`)
   );
+}
+
+/** `<apiVersion> <kind>` of a document, as the refusal names it. */
+function kindName(doc: JsonValue): string {
+  const d = doc as { apiVersion?: unknown; kind?: unknown };
+  return `${typeof d.apiVersion === "string" ? d.apiVersion : ""} ${typeof d.kind === "string" ? d.kind : ""}`;
 }
 
 /** The API group of a document's apiVersion (`kyverno.io`, `policies.kyverno.io`). */
@@ -112,8 +115,8 @@ export function compilePolicySet(
       continue;
     }
     if (d.value === undefined) continue;
-    const exceptionKind = isPolicyExceptionDocument(d.value);
-    if (exceptionKind !== "other") {
+    const kind = engine.classify(d.value);
+    if (kind.role === "exception") {
       const compiled = engine.compileException(d.value, where);
       if (!compiled.ok) {
         for (const p of compiled.problems.filter((x) => x.severity === "error"))
@@ -125,17 +128,17 @@ export function compilePolicySet(
       exceptions.push(compiled.exception);
       continue;
     }
-    const kind = policyKindOf(d.value);
-    if (kind.kind === "not-a-policy") {
+    if (kind.role === "not-a-policy") {
       warnings.push(`${where}: skipped: ${kind.reason}`);
       continue;
     }
-    if (kind.kind === "other-policy" && !servedCelKind(d.value)) {
-      problems.push({ ...at, policy: documentName(d.value), problem: problem("kind", NOT_SERVED(kind.name)) });
+    const cel = kind.role === "policy" && kind.kind.language !== "kyverno";
+    if (kind.role !== "policy" || (cel && !servedCelKind(d.value, kind.kind))) {
+      problems.push({ ...at, policy: documentName(d.value), problem: problem("kind", NOT_SERVED(kindName(d.value))) });
       continue;
     }
     let compiled: CompiledPolicy;
-    if (kind.kind === "other-policy" && isObject(d.value)) {
+    if (cel && isObject(d.value)) {
       const cel = compileCelPolicy(d.value, engine);
       if (cel.policy === undefined) {
         for (const p of cel.problems) problems.push({ ...at, policy: documentName(d.value), problem: p });
@@ -154,7 +157,7 @@ export function compilePolicySet(
     }
     // One object per group, kind, namespace and name, as the API server keys them: a ClusterPolicy
     // and a ValidatingPolicy of the same name are two objects (a version of the same kind is not).
-    const objectKind = kind.kind === "other-policy" ? String((d.value as { kind?: unknown }).kind) : compiled.kind;
+    const objectKind = compiled.origin.kind.kind;
     const key = `${groupOf(d.value)}/${objectKind}/${compiled.namespace}/${compiled.name}`;
     const first = seen.get(key);
     if (first !== undefined) {

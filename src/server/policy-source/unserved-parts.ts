@@ -2,7 +2,7 @@
  * What of a compiled policy `bylaw serve` loads but does not run, in two kinds (the guide's "no
  * silent pass"; issue 34 §2, issue 35 §1):
  * - a policies.kyverno.io kind Bylaw does not evaluate yet (MutatingPolicy, ImageValidatingPolicy
- *   and their Namespaced kinds: `unsupportedKind`, set by cel-policy-compile.ts): `unservedKind`.
+ *   and their Namespaced kinds: `language: "unsupported"`, set by cel-policy-compile.ts): `unservedKind`.
  *   The policy webhook refuses it at `kubectl apply` and a policy folder holding one is refused at
  *   load; one stored before answers each request it matches with an error and is not Ready.
  * - rules of a kind Bylaw serves that nothing runs, or that answer only errors: `generate` (Kyverno's
@@ -23,12 +23,12 @@ import {
 } from "../../engine/index.js";
 
 export function unservedKind(policy: CompiledPolicy): PolicyProblem | undefined {
-  return policy.unsupportedKind === undefined ? undefined : problem("kind", notServedReason(policy));
+  return policy.language !== "unsupported" ? undefined : problem("kind", notServedReason(policy));
 }
 
 /** Each of the policy's own rules (not autogen copies) that nothing runs or that answers only errors, with the field and why. */
 export function unservedRules(policy: CompiledPolicy): PolicyProblem[] {
-  if (policy.unsupportedKind !== undefined) return [];
+  if (policy.language === "unsupported") return [];
   const rules = policy.document.spec.rules ?? [];
   const out: PolicyProblem[] = [];
   for (const compiled of policy.rules) {

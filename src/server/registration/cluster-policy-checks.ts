@@ -8,7 +8,6 @@
  * kinds have none of these rules and are not checked here.
  */
 import type { CompiledPolicy, PolicyProblem } from "../../engine/index.js";
-import { celKindOf } from "../admission/cel-webhook-traits.js";
 import { kindProblems } from "./kind-problems.js";
 import { generateScopeProblems } from "./generate-scope.js";
 import { generatePermissionProblems } from "./generate-permissions.js";
@@ -24,7 +23,7 @@ export async function clusterPolicyProblems(
   policy: CompiledPolicy,
   checks: ClusterPolicyChecks,
 ): Promise<PolicyProblem[]> {
-  if (celKindOf(policy) !== undefined || policy.unsupportedKind !== undefined) return [];
+  if (policy.language !== "kyverno") return [];
   let kinds = kindProblems(policy, checks.resolve);
   if (kinds.length > 0) {
     await checks.refresh();

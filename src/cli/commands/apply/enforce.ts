@@ -5,10 +5,11 @@
  * `failureActionOverrides` and `validationFailureActionOverrides` are left alone: an override that
  * names namespaces still decides there, as it would in the cluster.
  */
-import { isObject, type JsonObject, type JsonValue, policyKindOf } from "../../../engine/index.js";
+import { classify, isObject, type JsonObject, type JsonValue } from "../../../engine/index.js";
 
 export function enforceDocument(doc: JsonValue): JsonValue {
-  if (!isObject(doc) || policyKindOf(doc).kind !== "kyverno-policy" || !isObject(doc["spec"])) return doc;
+  const c = classify(doc);
+  if (!isObject(doc) || c.role !== "policy" || c.kind.language !== "kyverno" || !isObject(doc["spec"])) return doc;
   const spec = doc["spec"];
   const rules = Array.isArray(spec["rules"]) ? spec["rules"] : [];
   const hasValidate = rules.some((r) => isObject(r) && isObject(r["validate"]));

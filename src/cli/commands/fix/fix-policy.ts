@@ -13,6 +13,7 @@
  * Returns what it changed, one message each; an empty list leaves the document as it was.
  */
 import { type Document, isMap, isSeq, type YAMLMap } from "yaml";
+import { classify } from "../../../engine/index.js";
 
 const OLD_OPERATORS: Record<string, string> = {
   Equal: "Equals",
@@ -23,8 +24,8 @@ const OLD_OPERATORS: Record<string, string> = {
 const OLD_FILTER_KEYS = ["resources", "subjects", "roles", "clusterRoles"];
 
 export function fixPolicy(doc: Document): string[] {
-  const kind = doc.get("kind");
-  if (kind !== "ClusterPolicy" && kind !== "Policy") return [];
+  const kind = classify({ apiVersion: textOrEmpty(doc.get("apiVersion")), kind: textOrEmpty(doc.get("kind")) });
+  if (kind.role !== "policy" || kind.kind.language !== "kyverno") return [];
   const out: string[] = [];
   const rules = doc.getIn(["spec", "rules"]);
   const ruleMaps = isSeq(rules) ? rules.items.filter(isMap) : [];
@@ -112,4 +113,8 @@ export function fixPolicy(doc: Document): string[] {
     }
   });
   return out;
+}
+
+function textOrEmpty(v: unknown): string {
+  return typeof v === "string" ? v : "";
 }

@@ -92,7 +92,8 @@ describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates i
     assert.deepEqual(run(engine, p, { ...pod({ name: "ok-2" }), spec: { hostNetwork: true, containers: [] } }), [
       ["vap", "fail", "failed expression: !has(object.spec.hostNetwork)"],
     ]);
-    assert.equal(p.admissionPolicy, true);
+    assert.equal(p.origin.kind.kind, "ValidatingAdmissionPolicy");
+    assert.equal(p.language, "cel");
     assert.equal(p.rules[0]?.action, "Enforce");
   });
 

@@ -1,0 +1,54 @@
+/**
+ * The one kind registry (ADR 0005 §2): every policy kind Bylaw knows, by name, and `classify`, which
+ * the CLI, the server, the cluster code and the workers ask what a document is instead of comparing
+ * kind strings themselves.
+ */
+import { isObject, type JsonValue } from "../api/json.js";
+import { VALIDATING_ADMISSION_POLICY } from "./admission-policy/kinds.js";
+import { CLUSTER_POLICY, NAMESPACED_POLICY } from "./kyverno/kinds.js";
+import type { Classification, PolicyKindDescriptor } from "./types.js";
+import { UNSUPPORTED_KINDS } from "./unsupported/kinds.js";
+import { NAMESPACED_VALIDATING_POLICY, VALIDATING_POLICY } from "./validating/kinds.js";
+
+export const POLICY_KINDS: readonly PolicyKindDescriptor[] = [
+  CLUSTER_POLICY,
+  NAMESPACED_POLICY,
+  VALIDATING_POLICY,
+  NAMESPACED_VALIDATING_POLICY,
+  VALIDATING_ADMISSION_POLICY,
+  ...UNSUPPORTED_KINDS,
+];
+
+const BY_NAME: ReadonlyMap<string, PolicyKindDescriptor> = new Map(POLICY_KINDS.map((k) => [k.kind, k]));
+
+const BINDINGS: ReadonlyMap<string, "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy"> = new Map([
+  ["ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicy"],
+  ["MutatingAdmissionPolicyBinding", "MutatingAdmissionPolicy"],
+] as const);
+
+/** The descriptor of a policy kind by its name; undefined for a name that is no policy kind. */
+export function kindDescriptor(kind: string): PolicyKindDescriptor | undefined {
+  return BY_NAME.get(kind);
+}
+
+/**
+ * What a document is: a policy of a known kind (kyverno.io ClusterPolicy/Policy only under a
+ * kyverno.io apiVersion), a PolicyException (kyverno.io or policies.kyverno.io), a binding of an
+ * admission policy, or not a policy, with the reason.
+ */
+export function classify(doc: JsonValue | undefined): Classification {
+  if (!isObject(doc)) return { role: "not-a-policy", reason: "document is not a mapping" };
+  const kind = typeof doc["kind"] === "string" ? doc["kind"] : "";
+  const apiVersion = typeof doc["apiVersion"] === "string" ? doc["apiVersion"] : "";
+  if (kind === "PolicyException")
+    return { role: "exception", language: apiVersion.startsWith("policies.kyverno.io/") ? "cel" : "kyverno" };
+  const bound = BINDINGS.get(kind);
+  if (bound !== undefined) return { role: "binding", of: bound };
+  const descriptor = BY_NAME.get(kind);
+  if (descriptor !== undefined && (descriptor.language !== "kyverno" || apiVersion.startsWith("kyverno.io/")))
+    return { role: "policy", kind: descriptor };
+  return {
+    role: "not-a-policy",
+    reason: `kind ${JSON.stringify(kind || "(none)")} with apiVersion ${JSON.stringify(apiVersion || "(none)")} is not a Kyverno policy`,
+  };
+}

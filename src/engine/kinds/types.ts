@@ -1,0 +1,58 @@
+/** What the engine knows of each policy kind (ADR 0005 §2): one descriptor a kind, behind one registry. */
+
+export type PolicyKindName =
+  | "ClusterPolicy"
+  | "Policy"
+  | "ValidatingPolicy"
+  | "NamespacedValidatingPolicy"
+  | "MutatingPolicy"
+  | "NamespacedMutatingPolicy"
+  | "GeneratingPolicy"
+  | "NamespacedGeneratingPolicy"
+  | "DeletingPolicy"
+  | "NamespacedDeletingPolicy"
+  | "ImageValidatingPolicy"
+  | "NamespacedImageValidatingPolicy"
+  | "ValidatingAdmissionPolicy"
+  | "MutatingAdmissionPolicy"
+  | "CleanupPolicy"
+  | "ClusterCleanupPolicy";
+
+/** The language a kind's body is written in; `unsupported` for a kind Bylaw compiles but does not run yet. */
+export type PolicyLanguage = "kyverno" | "cel" | "unsupported";
+
+/** How the kind's status subresource looks: kyverno.io's (rulecount, autogen.rules) or policies.kyverno.io's. */
+type StatusShape = "kyverno" | "cel" | "none";
+
+export interface PolicyKindDescriptor {
+  readonly kind: PolicyKindName;
+  /** The API group its documents are written in (`kyverno.io`, `policies.kyverno.io`, `admissionregistration.k8s.io`). */
+  readonly group: string;
+  /** Namespaced kinds live in (and only apply within) one namespace. */
+  readonly scope: "namespaced" | "cluster";
+  readonly language: PolicyLanguage;
+  /**
+   * Whether Bylaw evaluates the kind in admission: `evaluated` (its rules run), `error` (it acts in
+   * admission but Bylaw cannot run it: a matched request gets an error, never a silent allow), or
+   * `none` (it does not decide admission, or Bylaw leaves it to the API server).
+   */
+  readonly admission: "evaluated" | "error" | "none";
+  /** Why the policy webhook cannot run a policy of this kind (undefined when it can, in part or whole). */
+  readonly notServed: string | undefined;
+  readonly status: StatusShape;
+  /** Kyverno's short name of the kind, which starts its own webhook's name and path (`vpol`, …); "" if none. */
+  readonly shortName: string;
+  /** What the kind does: the phases its policies take part in. */
+  readonly phases: readonly PolicyPhase[];
+  /** The binding kind that applies a policy of this kind (a ValidatingAdmissionPolicy's); undefined for the others. */
+  readonly boundBy: "ValidatingAdmissionPolicyBinding" | "MutatingAdmissionPolicyBinding" | undefined;
+}
+
+export type PolicyPhase = "validate" | "mutate" | "generate" | "verifyImages" | "delete";
+
+/** What a document is, as the engine reads it. */
+export type Classification =
+  | { readonly role: "policy"; readonly kind: PolicyKindDescriptor }
+  | { readonly role: "exception"; readonly language: "kyverno" | "cel" }
+  | { readonly role: "binding"; readonly of: "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy" }
+  | { readonly role: "not-a-policy"; readonly reason: string };

@@ -1,0 +1,12 @@
+/** A kind Bylaw does not run compiles to its placeholder (policy/unsupported-kind.ts): an error for every resource. */
+import type { JsonObject } from "../../api/json.js";
+import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
+import { compileUnsupportedKind } from "../../policy/unsupported-kind.js";
+
+export function compileUnsupported(doc: JsonObject, env: CompileEnv): KindCompileOutcome {
+  return compileUnsupportedKind(doc, `${text(doc["apiVersion"])} ${text(doc["kind"])}`, env);
+}
+
+function text(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}

@@ -1,0 +1,12 @@
+/** A ValidatingPolicy (or Namespaced) at a version Bylaw runs compiles to its CEL programs; another version is not run. */
+import { textOf, type JsonObject } from "../../api/json.js";
+import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
+import { compileValidatingPolicy } from "../../policy/validating-policy.js";
+import { compileUnsupported } from "../unsupported/compile.js";
+import { VALIDATING_POLICY_VERSIONS } from "./kinds.js";
+
+export function compileValidatingKind(doc: JsonObject, env: CompileEnv): KindCompileOutcome {
+  return VALIDATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))
+    ? compileValidatingPolicy(doc, env)
+    : compileUnsupported(doc, env);
+}
