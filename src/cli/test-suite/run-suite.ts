@@ -144,7 +144,10 @@ async function runTestDocument(
   warnings.push(...loadedExceptions.warnings);
   const exceptions = [...loadedExceptions.exceptions, ...policies.exceptions];
   // Kyverno's CLI refuses the combination (commands/test/test.go).
-  if (exceptions.length > 0 && policies.compiled.some((p) => p.language === "cel" && p.origin.kind.boundBy !== undefined))
+  if (
+    exceptions.length > 0 &&
+    policies.compiled.some((p) => p.language === "cel" && p.origin.kind.boundBy !== undefined)
+  )
     return fail(`${file}: use of exceptions with ValidatingAdmissionPolicies is not supported`);
   const payloads = await loadJsonPayloads(
     spec.jsonPayloads.map((f) => resolve(dir, f)),
