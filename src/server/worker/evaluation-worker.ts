@@ -22,6 +22,7 @@ import {
   type ToWorker,
 } from "./wire.js";
 import { ContextBridge } from "./context-bridge.js";
+import { rebuildPolicy } from "./policy-recipe.js";
 
 /** A snapshot compiled: each policy, or why it did not compile here (only the jobs that run it fail). */
 type Compiled =
@@ -54,8 +55,8 @@ function serve(port: MessagePort, bridge: ContextBridge | undefined): void {
 }
 
 function compileSnapshot(engine: Engine, m: SnapshotMessage): Compiled {
-  const policies = m.policies.map((doc, i): CompiledPolicy | string => {
-    const r = engine.compile(doc);
+  const policies = m.policies.map((recipe, i): CompiledPolicy | string => {
+    const r = rebuildPolicy(engine, recipe);
     if (!r.ok)
       return `policy ${i} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`;
     const names = r.policy.rules.map((rule) => rule.name);

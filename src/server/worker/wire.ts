@@ -1,21 +1,22 @@
 /**
  * The messages between the worker pool (main thread) and an evaluation worker. Everything here is
- * plain data that survives structured cloning: policies travel as their documents and are compiled
+ * plain data that survives structured cloning: policies travel as their own documents (policy-recipe.ts) and are compiled
  * once per snapshot in each worker; results travel as rule results and are joined back to the main
  * thread's compiled policies by their place in the job.
  */
 import type { MessagePort } from "node:worker_threads";
 import type { EngineRequest, JsonObject, JsonValue, Result, RuleResult } from "../../engine/index.js";
 import type { RunKind } from "../admission/review-runner.js";
+import type { PolicyRecipe } from "./policy-recipe.js";
 
 /** Snapshots a worker keeps compiled: the current one and the one before it (reviews in flight across a reload). */
 export const KEEP_SNAPSHOTS = 2;
 
-/** A policy snapshot to compile: the documents in snapshot order, and each policy's rule names to check the compilation against. */
+/** A policy snapshot to compile: what rebuilds each policy, in snapshot order, and each policy's rule names to check the compilation against. */
 export interface SnapshotMessage {
   readonly type: "snapshot";
   readonly id: number;
-  readonly policies: readonly JsonValue[];
+  readonly policies: readonly PolicyRecipe[];
   readonly ruleNames: readonly (readonly string[])[];
   readonly exceptions: readonly JsonObject[];
 }

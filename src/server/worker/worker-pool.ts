@@ -27,7 +27,7 @@ import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "../admission/rev
 import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./wire.js";
 import { hostBridge } from "./bridge-host.js";
 import { FairQueue } from "./fair-queue.js";
-import { sourceDocument } from "./source-document.js";
+import { recipeOf } from "./policy-recipe.js";
 
 /** How long past a job's deadline a running worker may take to stop by itself before it is terminated. */
 const TERMINATE_GRACE_MS = 250;
@@ -203,7 +203,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       post(slot, {
         type: "snapshot",
         id: job.snapshotId,
-        policies: s.policies.map(sourceDocument),
+        policies: s.policies.map(recipeOf),
         ruleNames: s.policies.map((p) => p.rules.map((r) => r.name)),
         exceptions: (s.exceptions ?? []).map((e) => e.document),
       });
