@@ -17,7 +17,7 @@ import type { CompiledException, ExceptionMatchInput, MatchExceptionsOptions } f
 
 /** The key exceptions name a policy by: `namespace/name` for a Policy, the name for a ClusterPolicy. */
 export function exceptionPolicyKey(policy: Pick<CompiledPolicy, "kind" | "name" | "namespace">): string {
-  return policy.kind === "Policy" && policy.namespace !== "" ? `${policy.namespace}/${policy.name}` : policy.name;
+  return policy.namespace !== "" ? `${policy.namespace}/${policy.name}` : policy.name;
 }
 
 /** Kyverno's `Exception.Contains`: the policy name is compared exactly, rule names as wildcards. */

@@ -49,9 +49,9 @@ function compileByKind(
     case "cel":
       return kind.boundBy !== undefined
         ? compileAdmissionPolicyKind(doc, env, bindings)
-        : compileValidatingKind(doc, env);
+        : compileValidatingKind(doc, kind.kind, env);
     case "unsupported":
-      return compileUnsupported(doc, env);
+      return compileUnsupported(doc, kind.kind, env);
   }
 }
 
@@ -64,7 +64,7 @@ function notAPolicy(doc: JsonValue, c: Classification, env: CompileEnv): Compile
       return { ok: false, problems: [problem("kind", text)] };
     }
     case "binding": {
-      const outcome = compileBindingDocument(doc, env);
+      const outcome = compileBindingDocument(doc, c.of, env);
       if (!outcome.ok || !isObject(doc)) return outcome as CompileOutcome;
       const kind = kindDescriptor(c.of) ?? VALIDATING_ADMISSION_POLICY;
       const origin = {

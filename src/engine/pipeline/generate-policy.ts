@@ -70,7 +70,12 @@ function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, input: Gene
     if (!substituted.ok) return `variable substitution failed for rule ${name}: ${substituted.error.message}`;
     if (!isObject(substituted.value)) return `rule ${name}: generate must be a mapping`;
     const out = generateResources({
-      policy: { kind: policy.kind, name: policy.name, namespace: policy.namespace },
+      // Only the kyverno.io kinds generate: a namespaced one is a Policy.
+      policy: {
+        kind: policy.namespace !== "" ? "Policy" : "ClusterPolicy",
+        name: policy.name,
+        namespace: policy.namespace,
+      },
       rule: name,
       generate: substituted.value,
       trigger,

@@ -44,7 +44,7 @@ export function validateJsonPayload(
       resource: payload,
       rules: [ruleResult(compiled.name, "Validation", "error", compiled.unsupported)],
     };
-  const ref = { kind: policy.kind === "Policy" ? "NamespacedValidatingPolicy" : "ValidatingPolicy", name: policy.name };
+  const ref = { kind: policy.kind, name: policy.name };
   const exceptions = celExceptionsFor(request.exceptions, ref, {
     now: env.ports.clock.nowMillis(),
     ...(request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {}),

@@ -143,7 +143,7 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
     if (isValidatingPolicy(compiled.cel)) {
       const request = run.request.request;
       const ref = {
-        kind: policy.kind === "Policy" ? "NamespacedValidatingPolicy" : "ValidatingPolicy",
+        kind: policy.kind,
         name: policy.name,
       };
       const exceptions = celExceptionsFor(request.exceptions, ref, {

@@ -127,7 +127,7 @@ export function compileAdmissionPolicy(
   const policy: UnsourcedPolicy = {
     language: "cel",
     document,
-    kind: "ClusterPolicy",
+    kind: "ValidatingAdmissionPolicy",
     name,
     namespace: "",
     rules,

@@ -14,7 +14,7 @@ import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js
 import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
 import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
 import type { JsonObject } from "../api/json.js";
-import type { PolicyKindDescriptor, PolicyLanguage } from "../kinds/types.js";
+import type { PolicyKindDescriptor, PolicyKindName, PolicyLanguage } from "../kinds/types.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -76,7 +76,8 @@ export interface CompiledPolicy {
    * `origin` for the policy's own document and kind.
    */
   readonly document: PolicyDocument;
-  readonly kind: "ClusterPolicy" | "Policy";
+  /** The policy's own kind (a ValidatingPolicy says ValidatingPolicy), as `origin.kind.kind`. */
+  readonly kind: PolicyKindName;
   readonly name: string;
   /** "" for a ClusterPolicy. */
   readonly namespace: string;

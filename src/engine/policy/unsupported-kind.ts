@@ -18,6 +18,7 @@ import { ExpressionCache } from "../variables/index.js";
 import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
 import type { CompiledPolicy, UnsourcedPolicy } from "./compiled-policy.js";
 import { problem } from "../api/problem.js";
+import type { PolicyKindName } from "../kinds/types.js";
 import { schemaProblems } from "./schema/check-schema.js";
 import { cleanupPolicyProblems, isCleanupPolicyDocument } from "./cleanup/check-cleanup-policy.js";
 
@@ -27,7 +28,13 @@ import { cleanupPolicyProblems, isCleanupPolicyDocument } from "./cleanup/check-
  */
 const UNSUPPORTED_KIND_RULE = "";
 
-export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: CompileEnv): KindCompileOutcome {
+/** `kindName` names the kind in messages (`<apiVersion> <Kind>`); `policyKind` is the compiled policy's kind. */
+export function compileUnsupportedKind(
+  doc: JsonValue,
+  kindName: string,
+  policyKind: PolicyKindName,
+  env: CompileEnv,
+): KindCompileOutcome {
   const metadata = isObject(doc) && isObject(doc["metadata"]) ? doc["metadata"] : undefined;
   const name = typeof metadata?.["name"] === "string" ? metadata["name"] : "";
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
@@ -62,7 +69,7 @@ export function compileUnsupportedKind(doc: JsonValue, kindName: string, env: Co
   const compiled: UnsourcedPolicy = {
     language: "unsupported",
     document,
-    kind: document.kind,
+    kind: policyKind,
     name,
     namespace,
     rules: [

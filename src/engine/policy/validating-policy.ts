@@ -124,7 +124,7 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
   const policy: UnsourcedPolicy = {
     language: "cel",
     document,
-    kind: namespaced ? "Policy" : "ClusterPolicy",
+    kind: namespaced ? "NamespacedValidatingPolicy" : "ValidatingPolicy",
     name,
     namespace,
     rules: bodies.map((b) => ({

@@ -35,7 +35,7 @@
  */
 import { type CompiledPolicy, isObject, textOf } from "../../engine/index.js";
 import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
-import { celKindOf, celWebhookTraits, type MatchCondition } from "../admission/cel-webhook-traits.js";
+import { celWebhookTraits, type MatchCondition } from "../admission/cel-webhook-traits.js";
 import { appliesAtAdmission, hasOwnWebhook } from "../admission/policy-traits.js";
 import {
   fineGrainedGroup,
@@ -126,7 +126,7 @@ export interface Configurations {
 
 /** A policy's identity in registration: `<kind>/<namespace>/<name>`, the kind as written (ClusterPolicy, ValidatingPolicy, …). */
 export function policyIdOf(policy: CompiledPolicy): string {
-  return `${celKindOf(policy) ?? policy.kind}/${policy.namespace}/${policy.name}`;
+  return `${policy.kind}/${policy.namespace}/${policy.name}`;
 }
 
 interface Built {

@@ -16,11 +16,15 @@ export function compileAdmissionPolicyKind(
 ): KindCompileOutcome {
   return ADMISSION_API_VERSIONS.has(textOf(doc["apiVersion"]))
     ? compileAdmissionPolicy(doc, bindings, env)
-    : compileUnsupported(doc, env);
+    : compileUnsupported(doc, "ValidatingAdmissionPolicy", env);
 }
 
 /** A ValidatingAdmissionPolicyBinding is refused as a policy; another binding (a MutatingAdmissionPolicy's) is not run. */
-export function compileBindingDocument(doc: JsonValue, env: CompileEnv): KindCompileOutcome {
+export function compileBindingDocument(
+  doc: JsonValue,
+  of: "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy",
+  env: CompileEnv,
+): KindCompileOutcome {
   if (isAdmissionBindingDocument(doc))
     return {
       ok: false,
@@ -32,6 +36,6 @@ export function compileBindingDocument(doc: JsonValue, env: CompileEnv): KindCom
       ],
     };
   return isObject(doc)
-    ? compileUnsupported(doc, env)
+    ? compileUnsupported(doc, of, env)
     : { ok: false, problems: [problem("", "a policy must be a mapping")] };
 }

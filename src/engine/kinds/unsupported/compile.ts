@@ -2,9 +2,10 @@
 import type { JsonObject } from "../../api/json.js";
 import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
 import { compileUnsupportedKind } from "../../policy/unsupported-kind.js";
+import type { PolicyKindName } from "../types.js";
 
-export function compileUnsupported(doc: JsonObject, env: CompileEnv): KindCompileOutcome {
-  return compileUnsupportedKind(doc, `${text(doc["apiVersion"])} ${text(doc["kind"])}`, env);
+export function compileUnsupported(doc: JsonObject, kind: PolicyKindName, env: CompileEnv): KindCompileOutcome {
+  return compileUnsupportedKind(doc, `${text(doc["apiVersion"])} ${text(doc["kind"])}`, kind, env);
 }
 
 function text(v: unknown): string {

@@ -4,9 +4,10 @@ import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy
 import { compileValidatingPolicy } from "../../policy/validating-policy.js";
 import { compileUnsupported } from "../unsupported/compile.js";
 import { VALIDATING_POLICY_VERSIONS } from "./kinds.js";
+import type { PolicyKindName } from "../types.js";
 
-export function compileValidatingKind(doc: JsonObject, env: CompileEnv): KindCompileOutcome {
+export function compileValidatingKind(doc: JsonObject, kind: PolicyKindName, env: CompileEnv): KindCompileOutcome {
   return VALIDATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))
     ? compileValidatingPolicy(doc, env)
-    : compileUnsupported(doc, env);
+    : compileUnsupported(doc, kind, env);
 }
