@@ -1,17 +1,14 @@
 /**
  * Build wgpolicyk8s.io/v1alpha2 PolicyReport (one per namespace) and ClusterPolicyReport (cluster-scoped
  * resources) objects from engine responses, with Kyverno's result fields and summaries (Kyverno `pkg/utils/report/*`).
+ * Pure: the time the results carry is passed in (`nowMillis`), so `apply -p`, the webhook's Audit
+ * results and a background scan build the same report from the same responses.
  */
-import {
-  type JsonObject,
-  type PolicyResponse,
-  resourceApiVersion,
-  resourceKind,
-  resourceName,
-  resourceNamespace,
-  type RuleResult,
-} from "../../engine/index.js";
-import { reportResult } from "../test-suite/compare.js";
+import type { JsonObject } from "../api/json.js";
+import { resourceApiVersion, resourceKind, resourceName, resourceNamespace } from "../api/resource.js";
+import type { RuleResult } from "../api/rule-result.js";
+import type { PolicyResponse } from "../pipeline/types.js";
+import { reportResult } from "./report-result.js";
 
 type Summary = { pass: number; fail: number; warn: number; error: number; skip: number };
 
