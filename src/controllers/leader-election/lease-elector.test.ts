@@ -1,13 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  LeaseElector,
-  holderIdentity,
-  type LeaseRecord,
-  type LeaseStore,
-  type StoredLease,
-} from "./leader-election.js";
-import { microTime } from "./lease-store.js";
+import { LeaseElector, holderIdentity } from "./lease-elector.js";
+import { microTime, type LeaseRecord, type LeaseStore, type StoredLease } from "../../kube/lease-store.js";
 
 /**
  * A Lease kept in memory with the API server's optimistic concurrency: create fails when it

@@ -16,32 +16,14 @@
  *   creating one (client-go creates at once). A replica that never read the Lease creates a missing one at once;
  * - on shutdown the leader releases the Lease (empty holder, 1 s duration), so a successor does not
  *   wait out the lease duration.
- * The clock and randomness are injected; `tick()` is one step of the loop, for tests.
+ * What to write (or to wait) is decided by `reconcileLease` (reconcile-lease.ts), a pure function of
+ * the Lease read and what this replica saw before; this file is the loop around it. The Lease's API
+ * calls are src/kube/lease-store.ts. The clock and randomness are injected; `tick()` is one step of
+ * the loop, for tests.
  */
-import type { Random } from "../engine/index.js";
-
-/** The Lease's spec as the election reads and writes it. Times are epoch milliseconds. */
-export interface LeaseRecord {
-  readonly holderIdentity: string;
-  readonly leaseDurationSeconds: number;
-  readonly acquireTime: number;
-  readonly renewTime: number;
-  readonly leaseTransitions: number;
-}
-
-export interface StoredLease {
-  readonly record: LeaseRecord;
-  readonly resourceVersion: string;
-}
-
-/** Where the Lease lives. `create` and `update` reject on a conflict (exists already, stale resourceVersion). */
-export interface LeaseStore {
-  /** "namespace/name", for messages. */
-  readonly name: string;
-  get(): Promise<StoredLease | undefined>;
-  create(record: LeaseRecord): Promise<StoredLease>;
-  update(record: LeaseRecord, resourceVersion: string): Promise<StoredLease>;
-}
+import type { Random } from "../../engine/index.js";
+import type { LeaseRecord, LeaseStore, StoredLease } from "../../kube/lease-store.js";
+import { reconcileLease } from "./reconcile-lease.js";
 
 interface ElectionClock {
   /** Milliseconds; only differences are used, except for the times written into the Lease. */
@@ -246,45 +228,47 @@ export class LeaseElector implements LeaderElector {
       return false;
     }
     const now = this.options.clock.now();
-    const mine = (acquireTime: number, transitions: number): LeaseRecord => ({
-      holderIdentity: this.identity,
-      leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000),
-      acquireTime,
-      renewTime: now,
-      leaseTransitions: transitions,
-    });
-    if (current === undefined) {
-      // A Lease deleted under a holder other than this leader (or under this replica after it lost
-      // touch, when another may have taken over unseen): that holder may have renewed since we read
-      // it and still act as leader, so wait a whole lease duration from when the Lease was first
-      // seen missing (an alive holder recreates it at its next renewal).
-      const seen = this.observed?.record;
-      if (seen !== undefined && seen.holderIdentity !== "" && !this.isLeader()) {
-        this.missingSince ??= now;
-        if (this.missingSince + seen.leaseDurationSeconds * 1000 > now) return false;
-      }
-      try {
-        this.observe(await store.create(mine(now, 0)), this.options.clock.now());
-        return true;
-      } catch (e) {
-        this.log("info", "creating the Lease failed (another replica may have created it)", {
-          error: (e as Error).message,
-        });
-        return false;
-      }
+    if (current !== undefined) {
+      this.missingSince = undefined;
+      if (this.observed === undefined || this.observed.resourceVersion !== current.resourceVersion)
+        this.observe(current, now);
     }
-    this.missingSince = undefined;
-    if (this.observed === undefined || this.observed.resourceVersion !== current.resourceVersion)
-      this.observe(current, now);
-    const record = current.record;
-    const held = record.holderIdentity !== "" && record.holderIdentity !== this.identity;
-    if (held && this.observedAt + record.leaseDurationSeconds * 1000 > now) return false;
-    const next =
-      record.holderIdentity === this.identity
-        ? mine(record.acquireTime, record.leaseTransitions)
-        : mine(now, record.leaseTransitions + 1);
+    const action = reconcileLease({
+      current,
+      seen: this.observed?.record,
+      observedAt: this.observedAt,
+      missingSince: this.missingSince,
+      leading: this.isLeader(),
+      identity: this.identity,
+      leaseDurationMs: this.leaseDurationMs,
+      now,
+    });
+    if (action.kind === "wait") {
+      this.missingSince = action.missingSince;
+      return false;
+    }
+    return action.kind === "create" ? this.create(store, action) : this.update(store, action);
+  }
+
+  private async create(
+    store: LeaseStore,
+    action: { record: LeaseRecord; missingSince: number | undefined },
+  ): Promise<boolean> {
+    this.missingSince = action.missingSince;
     try {
-      this.observe(await store.update(next, current.resourceVersion), this.options.clock.now());
+      this.observe(await store.create(action.record), this.options.clock.now());
+      return true;
+    } catch (e) {
+      this.log("info", "creating the Lease failed (another replica may have created it)", {
+        error: (e as Error).message,
+      });
+      return false;
+    }
+  }
+
+  private async update(store: LeaseStore, action: { record: LeaseRecord; resourceVersion: string }): Promise<boolean> {
+    try {
+      this.observe(await store.update(action.record, action.resourceVersion), this.options.clock.now());
       return true;
     } catch (e) {
       this.log(
