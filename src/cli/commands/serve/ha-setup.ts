@@ -1,6 +1,6 @@
 /**
  * `bylaw serve --leader-elect` and `--tls-secret`: leader election on a Lease and the certificate
- * Secret all replicas share (src/kube/leader-election.ts, src/server/tls/tls-secret.ts). What the rest of
+ * Secret all replicas share (src/controllers/leader-election, src/controllers/tls-secret). What the rest of
  * serve plugs into: `elector` (isLeader/onChange: only the leader writes shared objects),
  * `certificates` (current/onChange: the serving pair and the caBundle to register), `tls` (the pair
  * the HTTPS server presents, reloaded as the Secret changes) and `withReadiness` (not ready until
@@ -12,10 +12,14 @@ import { isIP } from "node:net";
 import { Gauge, type Registry } from "prom-client";
 import { KubeClient } from "../../../kube/kube-client.js";
 import { IN_CLUSTER_DIR, resolveConnection } from "../../../kube/kubeconfig.js";
-import { holderIdentity, LeaseElector, type LeaderElector } from "../../../kube/leader-election.js";
+import {
+  holderIdentity,
+  LeaseElector,
+  type LeaderElector,
+} from "../../../controllers/leader-election/lease-elector.js";
 import { KubeLeaseStore } from "../../../kube/lease-store.js";
-import { SecretCertificates, type CertificateStore } from "../../../server/tls/tls-secret.js";
-import { DEFAULT_ROTATION } from "../../../server/tls/cert-rotation.js";
+import { SecretCertificates, type CertificateStore } from "../../../controllers/tls-secret/secret-certificates.js";
+import { DEFAULT_ROTATION } from "../../../controllers/tls-secret/cert-rotation.js";
 import type { ServingTls } from "./tls-setup.js";
 import { parseDuration } from "./duration.js";
 

@@ -12,7 +12,7 @@
  * - expired CAs are dropped from the bundle.
  */
 import { X509Certificate, createPrivateKey } from "node:crypto";
-import { generateKeyPem, mintCa, mintServing } from "./certificate-authority.js";
+import { generateKeyPem, mintCa, mintServing } from "../../platform/tls/certificate-authority.js";
 
 /** The Secret's data (decoded PEM text), as Bylaw keeps it: kubernetes.io/tls keys plus the CA's. */
 export interface TlsSecretData {

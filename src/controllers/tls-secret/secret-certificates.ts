@@ -8,7 +8,7 @@
  *   that exists (deploy/ ships it empty) keeps its type and gets its data replaced.
  * Data keys: tls.crt, tls.key (the pair), ca.crt (the CA bundle clients trust), ca.key.
  */
-import { checkTlsPair } from "./load-tls-files.js";
+import { checkTlsPair } from "../../platform/tls/tls-pair.js";
 import {
   CA_ROTATED_ANNOTATION,
   planRotation,
@@ -19,7 +19,7 @@ import {
 import type { Random } from "../../engine/index.js";
 import { Informer } from "../../kube/informer.js";
 import { KubeError, type KubeClient } from "../../kube/kube-client.js";
-import type { LeaderElector } from "../../kube/leader-election.js";
+import type { LeaderElector } from "../leader-election/lease-elector.js";
 import type { KubeObject } from "../../kube/types.js";
 
 /** The pair to serve and the bundle clients must trust (base64, for a webhook's clientConfig.caBundle). */

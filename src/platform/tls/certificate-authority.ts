@@ -1,11 +1,11 @@
 /**
  * Minting a private CA and serving certificates it signs (node-forge; RSA 2048, SHA-256), for
  * `--self-signed` and for the certificate Secret the leader keeps (cert-rotation.ts). Inputs are
- * checked by the callers; names and IPs go into the SANs as given.
+ * checked by the callers (controllers/tls-secret, server/tls/self-signed.ts); names and IPs go into the SANs as given.
  */
 import { generateKeyPair, randomBytes } from "node:crypto";
 import forge from "node-forge";
-import type { TlsPair } from "./types.js";
+import type { TlsPair } from "./tls-pair.js";
 
 const HOUR_MS = 3_600_000;
 
