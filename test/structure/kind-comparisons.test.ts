@@ -50,7 +50,7 @@ const COMPARISON = new RegExp(
 const REMAINING: Readonly<Record<string, number>> = {
   "src/cli/commands/fix/fix-policy.ts": 2,
   "src/kube/cel-policy-kinds.ts": 1,
-  "src/kube/policy-status.ts": 3,
+  "src/controllers/policy-status/policy-status.ts": 3,
   "src/library/compile-documents.ts": 1,
   "src/library/create-bylaw.ts": 1,
   "src/server/admission/policy-validate-handler.ts": 2,

@@ -6,7 +6,7 @@
  */
 import type { CompiledPolicy, Engine, PolicyProblem } from "../../../engine/index.js";
 import { PolicyInformers } from "../../../kube/policy-informers.js";
-import { PolicyStatusWriter, type RegistrationView } from "../../../kube/policy-status-writer.js";
+import { PolicyStatusWriter, type RegistrationView } from "../../../controllers/policy-status/policy-status-writer.js";
 import { clusterPolicySource } from "../../../server/policy-source/cluster-policy-source.js";
 import type { NamespaceBudget } from "../../../server/policy-source/namespace-budget.js";
 import type { ExceptionScope } from "../../../server/policy-source/exception-scope.js";

@@ -17,7 +17,7 @@
  *   whether or not the policy is served, as Kyverno does;
  * - `generated`: false (Bylaw generates no ValidatingAdmissionPolicy).
  */
-import { celAutogenStatus, isObject, type JsonObject } from "../engine/index.js";
+import { celAutogenStatus, isObject, type JsonObject } from "../../engine/index.js";
 import { notReadyMessage, type PolicyOutcome, REASON_FAILED, REASON_SUCCEEDED, rfc3339 } from "./policy-status.js";
 import type { WebhookState } from "./policy-status-writer.js";
 

@@ -1,6 +1,7 @@
 /**
  * Writes ClusterPolicy and Policy `status` (policy-status.ts) through the status subresource, one
- * merge patch at a time, only while `isLeader()` says so, and only when it changes:
+ * merge patch at a time, only while `isLeader()` says so, and only when it changes (what to write is
+ * decided by reconcile-status.ts; the PATCH is kube/status-patch.ts):
  * - the desired status is compared with the stored one (lastTransitionTime kept when the Ready
  *   status did not flip), so an unchanged policy is never written;
  * - what was last written is remembered per object: while the cache still shows the object as it
@@ -12,9 +13,10 @@
  * webhook configurations send its requests to Bylaw (`registration`); until registration has
  * synced it, its status is not written.
  */
-import { jsonEqual, type JsonObject, type JsonValue } from "../engine/index.js";
-import { KubeError, type KubeClient } from "./kube-client.js";
-import { desiredStatus, type PolicyOutcome, statusPatch, statusPath } from "./policy-status.js";
+import { KubeError, type KubeClient } from "../../kube/kube-client.js";
+import { patchStatus } from "../../kube/status-patch.js";
+import type { PolicyOutcome } from "./policy-status.js";
+import { reconcileStatus, type Written } from "./reconcile-status.js";
 
 /** Whether the API server sends a served policy's requests to Bylaw (confirmed from its stored webhook configurations). */
 export type WebhookState = { readonly registered: true } | { readonly registered: false; readonly message: string };
@@ -38,14 +40,6 @@ interface PolicyStatusWriterOptions {
   /** Wall clock in ms, for lastTransitionTime. */
   readonly now: () => number;
   readonly onLog?: (level: "debug" | "info" | "warn", message: string, fields: Record<string, unknown>) => void;
-}
-
-interface Written {
-  /** resourceVersion of the object the patch was made against. */
-  readonly before: string;
-  /** The status the patch asked for, and what the server answered it stored. */
-  readonly desired: JsonObject;
-  readonly stored: JsonValue | undefined;
 }
 
 export class PolicyStatusWriter {
@@ -105,34 +99,23 @@ export class PolicyStatusWriter {
   }
 
   private async writeOne(outcome: PolicyOutcome): Promise<void> {
-    const webhook = outcome.compiled !== undefined ? this.options.registration?.stateOf(outcome) : undefined;
-    // Served but not yet confirmed registered (or refused): written once registration has synced.
-    if (outcome.compiled !== undefined && this.options.registration !== undefined && webhook === undefined) {
-      this.counts.pending++;
+    const registration = this.options.registration;
+    const action = reconcileStatus({
+      outcome,
+      ...(registration !== undefined
+        ? { registration: { state: outcome.compiled !== undefined ? registration.stateOf(outcome) : undefined } }
+        : {}),
+      last: this.written.get(outcome.uid),
+      nowMs: this.options.now(),
+    });
+    if (action.kind !== "patch") {
+      this.counts[action.kind]++;
       return;
     }
-    const desired = desiredStatus(outcome, this.options.now(), webhook);
-    const last = this.written.get(outcome.uid);
-    if (
-      last !== undefined &&
-      jsonEqual(last.desired, desired) &&
-      (outcome.resourceVersion === last.before || jsonEqual(outcome.status, last.stored))
-    ) {
-      this.counts.unchanged++;
-      return;
-    }
-    if (jsonEqual(outcome.status, desired)) {
-      this.counts.unchanged++;
-      return;
-    }
+    const desired = action.desired;
     const what = `${outcome.kind} ${outcome.namespace === "" ? "" : `${outcome.namespace}/`}${outcome.name}`;
     try {
-      const answer = (await this.options.client.sendJson(
-        "PATCH",
-        statusPath(outcome),
-        statusPatch(outcome, desired),
-        "application/merge-patch+json",
-      )) as { status?: JsonValue };
+      const answer = await patchStatus(this.options.client, action.path, action.patch);
       this.written.set(outcome.uid, { before: outcome.resourceVersion, desired, stored: answer.status });
       this.counts.written++;
       this.options.onLog?.("debug", "policy status written", { policy: what, ready: outcome.compiled !== undefined });

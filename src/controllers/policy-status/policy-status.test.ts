@@ -1,9 +1,9 @@
 /** The status Bylaw writes on a ClusterPolicy/Policy, built without I/O (policy-status.ts). */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createEngine, type CompiledPolicy, type JsonObject, type JsonValue } from "../engine/index.js";
-import { fakePorts } from "../../test/support/fake-ports.js";
-import { clusterPolicy } from "../../test/support/builders.js";
+import { createEngine, type CompiledPolicy, type JsonObject, type JsonValue } from "../../engine/index.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import { clusterPolicy } from "../../../test/support/builders.js";
 import {
   desiredStatus,
   MAX_CONDITION_MESSAGE,

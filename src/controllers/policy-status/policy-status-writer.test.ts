@@ -1,10 +1,10 @@
 /** Status writes: only on change, only as leader, never a loop on our own write's event. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createEngine, type JsonObject, type JsonValue } from "../engine/index.js";
-import { fakePorts } from "../../test/support/fake-ports.js";
-import { clusterPolicy, podRule } from "../../test/support/builders.js";
-import { KubeError } from "./kube-client.js";
+import { createEngine, type JsonObject, type JsonValue } from "../../engine/index.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import { clusterPolicy, podRule } from "../../../test/support/builders.js";
+import { KubeError } from "../../kube/kube-client.js";
 import { desiredStatus, type PolicyOutcome } from "./policy-status.js";
 import { PolicyStatusWriter, type WebhookState } from "./policy-status-writer.js";
 

@@ -1,8 +1,8 @@
 /** The status Bylaw writes on a policies.kyverno.io policy (cel-policy-status.ts, via policy-status.ts). */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createEngine, type JsonObject } from "../engine/index.js";
-import { fakePorts } from "../../test/support/fake-ports.js";
+import { createEngine, type JsonObject } from "../../engine/index.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
 import { desiredStatus, statusPatch, statusPath, type PolicyOutcome } from "./policy-status.js";
 
 const engine = createEngine(fakePorts());

@@ -11,10 +11,10 @@
  * - `rulecount`: validate, generate, mutate and verifyimages rules among the policy's own rules;
  * - `validatingadmissionpolicy`: `{generated: false, message: ""}` (Bylaw generates none).
  */
-import { cloneJson, type CompiledPolicy, isObject, type JsonObject, type JsonValue } from "../engine/index.js";
-import { celKindInfo, type CelPolicyKind } from "./cel-policy-kinds.js";
+import { cloneJson, type CompiledPolicy, isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
+import { celKindInfo, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
 import { celDesiredStatus } from "./cel-policy-status.js";
-import { gvrPath } from "./types.js";
+import { gvrPath } from "../../kube/types.js";
 import type { WebhookState } from "./policy-status-writer.js";
 
 const READY = "Ready";
