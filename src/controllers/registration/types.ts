@@ -71,3 +71,16 @@ export interface RegistrationTarget {
 
 /** `bylaw`: Bylaw's own names; `kyverno`: Kyverno v1.19's (`--kyverno-webhook-names`). */
 export type NameScheme = "bylaw" | "kyverno";
+
+/** The three configurations registration writes for one policy set (server/registration/build-configurations.ts builds them). */
+export interface Configurations {
+  readonly validating: WebhookConfiguration;
+  readonly mutating: WebhookConfiguration;
+  readonly policyValidating: WebhookConfiguration;
+  /** Where registration is wider than the policies ask (a kind Bylaw does not know, a rule without kinds). */
+  readonly notes: readonly string[];
+  /** Which policies (`policyIdOf`) each resource webhook carries, by configuration name and webhook name. */
+  readonly owners: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
+  /** Every policy the configurations were built for (`policyIdOf`). */
+  readonly policies: readonly string[];
+}

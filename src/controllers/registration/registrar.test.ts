@@ -1,9 +1,8 @@
 /** The registrar writes each configuration when it changes, only as leader, retries failures and never deletes. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Configurations } from "./build-configurations.js";
 import { Registrar, type RegistrarOptions } from "./registrar.js";
-import type { WebhookConfiguration } from "./types.js";
+import type { Configurations, WebhookConfiguration } from "./types.js";
 
 const config = (name: string, webhooks: string[]): WebhookConfiguration => ({
   apiVersion: "admissionregistration.k8s.io/v1",

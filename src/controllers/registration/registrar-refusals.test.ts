@@ -7,10 +7,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { CompiledPolicy } from "../../engine/index.js";
-import type { Configurations } from "./build-configurations.js";
+import { policyIdOf } from "../../server/registration/build-configurations.js";
 import { Registrar, type BuildRequest } from "./registrar.js";
 import { RegistrationStates } from "./registration-states.js";
-import type { Webhook, WebhookConfiguration } from "./types.js";
+import type { Configurations, Webhook, WebhookConfiguration } from "./types.js";
 
 /** A fake policy set: each policy is `{id, bad}`; a bad one's webhook has a condition the fake API server refuses. */
 interface Fake {
@@ -180,9 +180,18 @@ describe("registrar: a refused policy is left out, the others registered", () =>
       resyncMs: 0,
     });
     const candidate = { kind: "Policy", namespace: "a", name: "new", document: { spec: {} }, rules: [] };
-    assert.equal(await registrar.check(candidate as unknown as CompiledPolicy), undefined);
+    assert.equal(
+      await registrar.check(candidate as unknown as CompiledPolicy, policyIdOf(candidate as unknown as CompiledPolicy)),
+      undefined,
+    );
     candidateBad = true;
-    assert.match((await registrar.check(candidate as unknown as CompiledPolicy)) ?? "", /compilation failed/);
+    assert.match(
+      (await registrar.check(
+        candidate as unknown as CompiledPolicy,
+        policyIdOf(candidate as unknown as CompiledPolicy),
+      )) ?? "",
+      /compilation failed/,
+    );
     assert.equal(server.stored.size, 0, "a check never writes");
     registrar.close();
   });

@@ -19,9 +19,8 @@
  * server (dry run) whether a policy being created would be refused, for the policy webhook.
  */
 import { isObject, type CompiledPolicy } from "../../engine/index.js";
-import type { WebhookState } from "../../kube/policy-status-writer.js";
-import type { WebhookConfiguration } from "./types.js";
-import { type Configurations, policyIdOf } from "./build-configurations.js";
+import type { WebhookState } from "../policy-status/policy-status-writer.js";
+import type { Configurations, WebhookConfiguration } from "./types.js";
 import { findRefused } from "./refused-policies.js";
 import type { RegistrationStates } from "./registration-states.js";
 import { inForce, storedWebhooks } from "./stored-webhooks.js";
@@ -122,10 +121,9 @@ export class Registrar {
    * Why the API server would refuse the webhook configuration with `candidate` in it (a dry-run
    * write of each configuration that carries it), or undefined when it would accept it or cannot be asked.
    */
-  async check(candidate: CompiledPolicy): Promise<string | undefined> {
+  async check(candidate: CompiledPolicy, id: string): Promise<string | undefined> {
     const built = this.options.build({ without: new Set(this.refused.keys()), candidate });
     if (built === undefined) return undefined;
-    const id = policyIdOf(candidate);
     for (const configuration of [built.validating, built.mutating]) {
       const owners = built.owners.get(configuration.metadata.name);
       if (owners === undefined || ![...owners.values()].some((ids) => ids.includes(id))) continue;

@@ -5,7 +5,7 @@
  * refused is not Ready, with its message. A policy the last sync did not see yet is pending: its
  * status waits for the next sync rather than saying Ready before it is true.
  */
-import type { RegistrationView, WebhookState } from "../../kube/policy-status-writer.js";
+import type { RegistrationView, WebhookState } from "../policy-status/policy-status-writer.js";
 
 export class RegistrationStates implements RegistrationView {
   private states: ReadonlyMap<string, WebhookState> | undefined;
