@@ -22,7 +22,7 @@ import { ownWebhookProblems } from "../../../server/registration/own-webhook-pro
 import { operationProblems } from "../../../server/registration/operation-problems.js";
 import { vetPolicy } from "../../../server/registration/registration-check.js";
 import { admissionBudgetProblems } from "../../../server/policy-source/namespace-budget.js";
-import { RegistrationStates } from "../../../server/registration/registration-states.js";
+import { RegistrationStates } from "../../../controllers/registration/registration-states.js";
 import type { PolicySnapshot, PolicySource } from "../../../server/types.js";
 import type { Io } from "../../io.js";
 import { SERVE_HELP } from "./help.js";
@@ -36,7 +36,7 @@ import {
   withLiveReadiness,
   type LiveContext,
 } from "./live-context-setup.js";
-import { tenantProblems } from "../../../kube/tenant-problems.js";
+import { tenantProblems } from "../../../server/tenancy/tenant-problems.js";
 import { describeBounds, RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags.js";
 import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";

@@ -10,7 +10,7 @@
  * the word is refused too, which is the safe side. The live context refuses the read again at run
  * time (live-context.ts), whoever asks.
  */
-import { type JsonValue, problem, type PolicyProblem } from "../engine/index.js";
+import { type JsonValue, problem, type PolicyProblem } from "../../engine/index.js";
 
 const GLOBAL_CONTEXT = /(?<![\w$])globalContext(?![\w$])/;
 const EXPRESSION_KEY = /(^e|E)xpression$/;

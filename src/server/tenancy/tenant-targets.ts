@@ -6,8 +6,8 @@
  * must not name another namespace or a cluster-scoped kind. A value with a variable is checked
  * again at run time, after substitution.
  */
-import { isObject, type JsonObject, type JsonValue, problem, type PolicyProblem } from "../engine/index.js";
-import { builtInKind } from "./built-in-kinds.js";
+import { isObject, type JsonObject, type JsonValue, problem, type PolicyProblem } from "../../engine/index.js";
+import { builtInKind } from "../../kube/built-in-kinds.js";
 
 export function targetProblems(document: JsonValue, namespace: string): PolicyProblem[] {
   if (

@@ -6,8 +6,8 @@
  * (tenant-cel-reads.ts), is invalid, with the field named. What depends on variables is checked again at
  * run time (live-context.ts), after substitution.
  */
-import { type JsonValue, problem, type PolicyProblem } from "../engine/index.js";
-import { checkApiCall, checkConfigMapNamespace, parseApiPath } from "./api-path.js";
+import { type JsonValue, problem, type PolicyProblem } from "../../engine/index.js";
+import { checkApiCall, checkConfigMapNamespace, parseApiPath } from "../../kube/api-path.js";
 import { celGlobalContextProblems } from "./tenant-cel-reads.js";
 import { targetProblems } from "./tenant-targets.js";
 

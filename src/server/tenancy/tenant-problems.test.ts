@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonValue } from "../engine/index.js";
+import type { JsonValue } from "../../engine/index.js";
 import { tenantProblems } from "./tenant-problems.js";
 
 const policy = (context: JsonValue[]): JsonValue => ({ spec: { rules: [{ name: "r", context }] } });
