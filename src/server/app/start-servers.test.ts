@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fakeDeps } from "../../../../test/support/fake-admission-deps.js";
+import { fakeDeps } from "../../../test/support/fake-admission-deps.js";
 import { admissionRoutes } from "./start-servers.js";
 
 test("/policymutate allows a policy unchanged, echoing the uid, and refuses a body that is not an AdmissionReview", async () => {

@@ -3,20 +3,20 @@
  * Namespace labels come from a Namespace cache, configMap and apiCall entries from caches of the
  * resources they read (docs/adr/0009). Readiness waits for the caches to sync.
  */
-import type { CompiledPolicy, Engine, JsonValue, ContextSources } from "../../../engine/index.js";
-import { EgressPolicy } from "../../../kube/egress/egress-policy.js";
-import { KubeClient } from "../../../kube/kube-client.js";
-import { policyUsesNetworkCalls } from "../../../kube/live-calls.js";
-import { CallScopes } from "../../../kube/review-calls.js";
-import { GlobalContextEntries } from "../../../kube/global-context/global-context-entries.js";
-import type { Compile } from "../../../kube/global-context/global-entry.js";
-import type { ReviewCallsPort } from "../../../server/admission/review-calls-loop.js";
-import { resolveConnection } from "../../../kube/kubeconfig.js";
-import { LiveCluster, readsRoles } from "../../../kube/live-cluster.js";
-import { liveContextSources } from "../../../kube/live-context.js";
+import type { CompiledPolicy, Engine, JsonValue, ContextSources } from "../../engine/index.js";
+import { EgressPolicy } from "../../kube/egress/egress-policy.js";
+import { KubeClient } from "../../kube/kube-client.js";
+import { policyUsesNetworkCalls } from "../../kube/live-calls.js";
+import { CallScopes } from "../../kube/review-calls.js";
+import { GlobalContextEntries } from "../../kube/global-context/global-context-entries.js";
+import type { Compile } from "../../kube/global-context/global-entry.js";
+import type { ReviewCallsPort } from "../admission/review-calls-loop.js";
+import { resolveConnection } from "../../kube/kubeconfig.js";
+import { LiveCluster, readsRoles } from "../../kube/live-cluster.js";
+import { liveContextSources } from "../../kube/live-context.js";
 import { liveRegistry } from "./registry-setup.js";
-import type { PolicySource } from "../../../server/types.js";
-import { celSpecOf } from "../../../server/policy-source/cel-policy-compile.js";
+import type { PolicySource } from "../types.js";
+import { celSpecOf } from "../policy-source/cel-policy-compile.js";
 
 export interface LiveContext {
   readonly cluster: LiveCluster;

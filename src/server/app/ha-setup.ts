@@ -6,52 +6,31 @@
  * the HTTPS server presents, reloaded as the Secret changes) and `withReadiness` (not ready until
  * the Secret holds a certificate).
  */
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { isIP } from "node:net";
 import { Gauge, type Registry } from "prom-client";
-import { KubeClient } from "../../../kube/kube-client.js";
-import { IN_CLUSTER_DIR, resolveConnection } from "../../../kube/kubeconfig.js";
-import {
-  holderIdentity,
-  LeaseElector,
-  type LeaderElector,
-} from "../../../controllers/leader-election/lease-elector.js";
-import { KubeLeaseStore } from "../../../kube/lease-store.js";
-import { SecretCertificates, type CertificateStore } from "../../../controllers/tls-secret/secret-certificates.js";
-import { DEFAULT_ROTATION } from "../../../controllers/tls-secret/cert-rotation.js";
+import { KubeClient } from "../../kube/kube-client.js";
+import { resolveConnection } from "../../kube/kubeconfig.js";
+import { holderIdentity, LeaseElector, type LeaderElector } from "../../controllers/leader-election/lease-elector.js";
+import { KubeLeaseStore } from "../../kube/lease-store.js";
+import { SecretCertificates, type CertificateStore } from "../../controllers/tls-secret/secret-certificates.js";
 import type { ServingTls } from "./tls-setup.js";
-import { parseDuration } from "./duration.js";
 
-export const HA_FLAG_OPTIONS = {
-  "leader-elect": { type: "boolean", default: false },
-  "leader-elect-lease": { type: "string", default: "bylaw-admission" },
-  "leader-elect-namespace": { type: "string" },
-  "leader-elect-lease-duration": { type: "string", default: "15s" },
-  "leader-elect-renew-deadline": { type: "string", default: "10s" },
-  "leader-elect-retry-period": { type: "string", default: "2s" },
-  "tls-secret": { type: "string" },
-  "service-name": { type: "string" },
-  "tls-renew-before": { type: "string", default: "15d" },
-  "tls-ca-overlap": { type: "string", default: "1m" },
-} as const;
-
-type Flags = {
-  "leader-elect"?: boolean | undefined;
-  "leader-elect-lease"?: string | undefined;
-  "leader-elect-namespace"?: string | undefined;
-  "leader-elect-lease-duration"?: string | undefined;
-  "leader-elect-renew-deadline"?: string | undefined;
-  "leader-elect-retry-period"?: string | undefined;
-  "tls-secret"?: string | undefined;
-  "service-name"?: string | undefined;
-  "tls-renew-before"?: string | undefined;
-  "tls-ca-overlap"?: string | undefined;
-  "tls-cert-file"?: string | undefined;
-  "self-signed"?: boolean | undefined;
-  "dns-name"?: string[] | undefined;
-  kubeconfig?: string | undefined;
-};
+/** What `--leader-elect` and `--tls-secret` asked for, checked (cli/commands/serve/ha-flags.ts). */
+export interface HaSettings {
+  readonly leaseName: string;
+  readonly namespace: string;
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+  /** `--tls-secret` as given: NAMESPACE/NAME or NAME (in the Lease's namespace). */
+  readonly tlsSecret: string | undefined;
+  readonly serviceName: string | undefined;
+  readonly dnsNames: readonly string[];
+  readonly renewBeforeMs: number;
+  readonly caOverlapMs: number;
+  readonly kubeconfig: string | undefined;
+}
 
 type HaLog = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 
@@ -69,19 +48,9 @@ interface HaSetup {
 
 const systemSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 
-/** This pod's namespace: POD_NAMESPACE, else the ServiceAccount's. */
-function ownNamespace(): string | undefined {
-  if (process.env["POD_NAMESPACE"] !== undefined && process.env["POD_NAMESPACE"] !== "")
-    return process.env["POD_NAMESPACE"];
-  try {
-    return readFileSync(`${IN_CLUSTER_DIR}/namespace`, "utf8").trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+/** Leader election and the certificate Secret, as `settings` ask (undefined: neither). */
 export async function setUpHa(
-  values: Flags,
+  settings: HaSettings | undefined,
   onLog: HaLog,
 ): Promise<{ ok: true; value: HaSetup } | { ok: false; error: string }> {
   const none: HaSetup = {
@@ -92,40 +61,11 @@ export async function setUpHa(
     withReadiness: (s) => s,
     close: () => Promise.resolve(),
   };
-  const secretFlag = values["tls-secret"];
-  if (values["leader-elect"] !== true && secretFlag === undefined) return { ok: true, value: none };
-  if (secretFlag !== undefined && (values["tls-cert-file"] !== undefined || values["self-signed"] === true))
-    return {
-      ok: false,
-      error: "use one of --tls-secret, --tls-cert-file/--tls-key-file (e.g. from cert-manager) or --self-signed",
-    };
-  if (secretFlag !== undefined && values["leader-elect"] !== true)
-    return { ok: false, error: "--tls-secret needs --leader-elect: only the leader writes the Secret" };
-  const durations: Record<string, number> = {};
-  for (const k of [
-    "leader-elect-lease-duration",
-    "leader-elect-renew-deadline",
-    "leader-elect-retry-period",
-    "tls-renew-before",
-    "tls-ca-overlap",
-  ] as const) {
-    const d = parseDuration(values[k] ?? "");
-    if (d === undefined)
-      return {
-        ok: false,
-        error: `--${k} must be a duration such as 500ms, 15s, 1m, 12h or 15d (got ${JSON.stringify(values[k])})`,
-      };
-    durations[k] = d;
-  }
-  const namespace = values["leader-elect-namespace"] ?? ownNamespace();
-  if (namespace === undefined)
-    return {
-      ok: false,
-      error:
-        "--leader-elect needs --leader-elect-namespace NS outside a cluster (in a pod: POD_NAMESPACE or the ServiceAccount's namespace)",
-    };
+  if (settings === undefined) return { ok: true, value: none };
+  const namespace = settings.namespace;
+  const secretFlag = settings.tlsSecret;
   const conn = resolveConnection({
-    ...(values.kubeconfig !== undefined ? { kubeconfigFlag: values.kubeconfig } : {}),
+    ...(settings.kubeconfig !== undefined ? { kubeconfigFlag: settings.kubeconfig } : {}),
     env: process.env,
     now: () => Date.now(),
   });
@@ -135,14 +75,14 @@ export async function setUpHa(
   let elector: LeaseElector;
   try {
     elector = new LeaseElector({
-      store: new KubeLeaseStore(client, namespace, values["leader-elect-lease"] ?? "bylaw-admission"),
+      store: new KubeLeaseStore(client, namespace, settings.leaseName),
       identity: holderIdentity(process.env["POD_NAME"] ?? hostname(), random),
       // Monotonic (a wall-clock step must not expire or extend a lease), on the epoch for the Lease's times.
       clock: { now: () => performance.timeOrigin + performance.now(), sleep: systemSleep },
       random,
-      leaseDurationMs: durations["leader-elect-lease-duration"] as number,
-      renewDeadlineMs: durations["leader-elect-renew-deadline"] as number,
-      retryPeriodMs: durations["leader-elect-retry-period"] as number,
+      leaseDurationMs: settings.leaseDurationMs,
+      renewDeadlineMs: settings.renewDeadlineMs,
+      retryPeriodMs: settings.retryPeriodMs,
       onLog,
     });
   } catch (e) {
@@ -156,10 +96,10 @@ export async function setUpHa(
     const [secretNs, secretName] = secretFlag.includes("/") ? secretFlag.split("/", 2) : [namespace, secretFlag];
     if (secretNs === undefined || secretName === undefined || secretNs === "" || secretName === "")
       return { ok: false, error: `--tls-secret must be NAMESPACE/NAME or NAME (got ${JSON.stringify(secretFlag)})` };
-    const service = values["service-name"];
+    const service = settings.serviceName;
     const names = [
       ...(service !== undefined ? [`${service}.${secretNs}.svc`, `${service}.${secretNs}.svc.cluster.local`] : []),
-      ...(values["dns-name"] ?? []),
+      ...settings.dnsNames,
     ];
     dnsNames = names.filter((n) => isIP(n) === 0);
     const ips = names.filter((n) => isIP(n) !== 0);
@@ -176,8 +116,8 @@ export async function setUpHa(
       settings: {
         dnsNames,
         ips,
-        renewBeforeMs: durations["tls-renew-before"] ?? DEFAULT_ROTATION.renewBeforeMs,
-        caOverlapMs: durations["tls-ca-overlap"] ?? DEFAULT_ROTATION.caOverlapMs,
+        renewBeforeMs: settings.renewBeforeMs,
+        caOverlapMs: settings.caOverlapMs,
       },
       random,
       sleep: systemSleep,
@@ -228,7 +168,7 @@ async function secretTls(store: SecretCertificates, dnsNames: readonly string[])
   let throwawayCa = "";
   if (initial !== undefined) pair = initial;
   else {
-    const { selfSignedCertificate } = await import("../../../server/tls/self-signed.js");
+    const { selfSignedCertificate } = await import("../tls/self-signed.js");
     const made = selfSignedCertificate({ dnsNames, now: new Date(), days: 1 });
     pair = made;
     throwawayCa = made.caCert;

@@ -1,10 +1,10 @@
 /** Each webhook group's paths serve its policies under the deadline of its own timeout. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../../engine/index.js";
-import { clusterPolicy, pod } from "../../../../test/support/builders.js";
-import { fakeDeps, reviewOf } from "../../../../test/support/fake-admission-deps.js";
-import { compileCelPolicy } from "../../../server/policy-source/cel-policy-compile.js";
+import type { JsonObject } from "../../engine/index.js";
+import { clusterPolicy, pod } from "../../../test/support/builders.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
+import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 import { admissionBatchRoutes, admissionRoutes } from "./start-servers.js";
 
 const needsApp = (name: string, spec: JsonObject): JsonObject =>

@@ -2,17 +2,17 @@
  * Where `bylaw serve` takes its policies from: a watched folder (`--policies DIR`), or, with
  * `--cluster`/`--kubeconfig` and no `--policies`, the cluster's ClusterPolicy, Policy,
  * PolicyException and policies.kyverno.io policy objects (server/policy-source/cluster-policy-source.ts), whose status Bylaw then
- * writes (kube/policy-status-writer.ts) while it is the leader.
+ * writes (controllers/policy-status) while it is the leader.
  */
-import type { CompiledPolicy, Engine, PolicyProblem } from "../../../engine/index.js";
-import { PolicyInformers } from "../../../kube/policy-informers.js";
-import { PolicyStatusWriter, type RegistrationView } from "../../../controllers/policy-status/policy-status-writer.js";
-import { clusterPolicySource } from "../../../server/policy-source/cluster-policy-source.js";
-import type { NamespaceBudget } from "../../../server/policy-source/namespace-budget.js";
-import type { ExceptionScope } from "../../../server/policy-source/exception-scope.js";
-import { directoryPolicySource, type LogFn } from "../../../server/policy-source/index.js";
-import type { Readiness } from "../../../server/policy-source/types.js";
-import type { ClusterFacts, PolicySource } from "../../../server/types.js";
+import type { CompiledPolicy, Engine, PolicyProblem } from "../../engine/index.js";
+import { PolicyInformers } from "../../kube/policy-informers.js";
+import { PolicyStatusWriter, type RegistrationView } from "../../controllers/policy-status/policy-status-writer.js";
+import { clusterPolicySource } from "../policy-source/cluster-policy-source.js";
+import type { NamespaceBudget } from "../policy-source/namespace-budget.js";
+import type { ExceptionScope } from "../policy-source/exception-scope.js";
+import { directoryPolicySource, type LogFn } from "../policy-source/index.js";
+import type { Readiness } from "../policy-source/types.js";
+import type { ClusterFacts, PolicySource } from "../types.js";
 import type { LiveContext } from "./live-context-setup.js";
 
 /** A policy source as `serve` uses it: the policies, the facts a review does not carry, readiness. */

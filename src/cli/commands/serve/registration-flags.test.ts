@@ -1,7 +1,7 @@
 /** The --register flags: a Service in the cluster, a URL outside it, and the errors a user can act on. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { registrationPlan } from "./registration-setup.js";
+import { registrationPlan } from "./registration-flags.js";
 
 describe("registration flags", () => {
   test("without --register nothing is registered; --server-url alone is an error", () => {

@@ -1,8 +1,13 @@
 /** The serving certificate for `bylaw serve`: files (watched and reloaded) or a self-signed pair. */
 import { readFile } from "node:fs/promises";
-import type { Io } from "../../io.js";
-import { writeYaml } from "../../../platform/yaml/index.js";
-import { loadTlsFiles, watchTls } from "../../../server/tls/index.js";
+import { writeYaml } from "../../platform/yaml/index.js";
+import { loadTlsFiles, watchTls } from "../tls/index.js";
+
+/** Where serve writes: the caBundle to stdout, diagnostics to stderr (the CLI's Io). */
+export interface ServeOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
 
 export interface ServingTls {
   readonly cert: string;
@@ -17,7 +22,8 @@ export interface ServingTls {
   close(): void;
 }
 
-type Flags = {
+/** The TLS flags as given (checked here: which of files or a self-signed pair, and the files readable). */
+export type TlsFiles = {
   "tls-ca-file"?: string | undefined;
   "tls-cert-file"?: string | undefined;
   "tls-key-file"?: string | undefined;
@@ -26,8 +32,8 @@ type Flags = {
 };
 
 export async function resolveTls(
-  values: Flags,
-  io: Io,
+  values: TlsFiles,
+  io: ServeOutput,
 ): Promise<{ ok: true; value: ServingTls } | { ok: false; error: string }> {
   const certFile = values["tls-cert-file"];
   const keyFile = values["tls-key-file"];
@@ -38,7 +44,7 @@ export async function resolveTls(
     if (names.length === 0)
       return { ok: false, error: "--self-signed needs at least one --dns-name (e.g. bylaw.bylaw.svc)" };
     // node-forge (about 10 MiB resident) is loaded only when a certificate is minted.
-    const { selfSignedCertificate } = await import("../../../server/tls/self-signed.js");
+    const { selfSignedCertificate } = await import("../tls/self-signed.js");
     const bundle = selfSignedCertificate({ dnsNames: names, now: new Date(), includeLoopback: true });
     io.out(writeYaml({ caBundle: bundle.caBundle }).trimEnd());
     io.err(

@@ -1,8 +1,8 @@
 /** Which loaded policies make a review ask for the user's roles in cluster mode. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonObject } from "../../../engine/index.js";
-import { createOfflineEngine } from "../../../library/offline-engine.js";
+import type { JsonObject } from "../../engine/index.js";
+import { createOfflineEngine } from "../../library/offline-engine.js";
 import { policyReadsRoles } from "./live-context-setup.js";
 
 const engine = createOfflineEngine();

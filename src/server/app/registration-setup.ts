@@ -15,96 +15,30 @@
  * (server/registration/webhook-names.ts); before it starts, Bylaw checks that none of the
  * configurations it would write by those names is someone else's (foreign-configurations.ts).
  */
-import { resolveConnection } from "../../../kube/kubeconfig.js";
-import { DiscoveredKinds } from "../../../kube/discovered-kinds.js";
-import { canAccess } from "../../../kube/access-review.js";
-import type { ClusterPolicyChecks } from "../../../server/registration/cluster-policy-checks.js";
-import { KubeClient } from "../../../kube/kube-client.js";
-import { ServerSideApply } from "../../../kube/server-side-apply.js";
-import type { CompiledPolicy } from "../../../engine/index.js";
-import { buildConfigurations, policyIdOf } from "../../../server/registration/build-configurations.js";
-import { type BuildRequest, Registrar, type RegistrationLog } from "../../../controllers/registration/registrar.js";
-import type { RegistrationStates } from "../../../controllers/registration/registration-states.js";
-import type { Endpoint, NameScheme, WebhookConfiguration } from "../../../controllers/registration/types.js";
-import { configurationNames } from "../../../server/registration/webhook-names.js";
-import { foreignConfigurationProblem } from "../../../server/registration/foreign-configurations.js";
-import { KubeError } from "../../../kube/kube-client.js";
-import type { TimeoutGroups } from "../../../server/admission/webhook-groups.js";
-import type { PolicySource } from "../../../server/types.js";
+import { resolveConnection } from "../../kube/kubeconfig.js";
+import { DiscoveredKinds } from "../../kube/discovered-kinds.js";
+import { canAccess } from "../../kube/access-review.js";
+import type { ClusterPolicyChecks } from "../registration/cluster-policy-checks.js";
+import { KubeClient } from "../../kube/kube-client.js";
+import { ServerSideApply } from "../../kube/server-side-apply.js";
+import type { CompiledPolicy } from "../../engine/index.js";
+import { buildConfigurations, policyIdOf } from "../registration/build-configurations.js";
+import { type BuildRequest, Registrar, type RegistrationLog } from "../../controllers/registration/registrar.js";
+import type { RegistrationStates } from "../../controllers/registration/registration-states.js";
+import type { Endpoint, NameScheme, WebhookConfiguration } from "../../controllers/registration/types.js";
+import { configurationNames } from "../registration/webhook-names.js";
+import { foreignConfigurationProblem } from "../registration/foreign-configurations.js";
+import { KubeError } from "../../kube/kube-client.js";
+import type { TimeoutGroups } from "../admission/webhook-groups.js";
+import type { PolicySource } from "../types.js";
 import type { ServingTls } from "./tls-setup.js";
 
-export const REGISTRATION_FLAG_OPTIONS = {
-  register: { type: "boolean", default: false },
-  "server-url": { type: "string" },
-  "service-name": { type: "string", default: "bylaw" },
-  "service-namespace": { type: "string" },
-  "service-port": { type: "string", default: "443" },
-  "kyverno-webhook-names": { type: "boolean", default: false },
-} as const;
-
-type Values = {
-  readonly register?: boolean | undefined;
-  readonly "server-url"?: string | undefined;
-  readonly "service-name"?: string | undefined;
-  readonly "service-namespace"?: string | undefined;
-  readonly "service-port"?: string | undefined;
-  readonly "kyverno-webhook-names"?: boolean | undefined;
-  readonly kubeconfig?: string | undefined;
-};
-
-interface RegistrationPlan {
+/** Where and how to register, from the flags (cli/commands/serve/registration-flags.ts). */
+export interface RegistrationPlan {
   readonly endpoint: Endpoint;
   readonly ownNamespace: string;
   readonly kubeconfig: string | undefined;
   readonly names: NameScheme;
-}
-
-/** Checks the registration flags; undefined without --register. */
-export function registrationPlan(
-  values: Values,
-  env: NodeJS.ProcessEnv,
-): { ok: true; value: RegistrationPlan | undefined } | { ok: false; error: string } {
-  if (values.register !== true) {
-    if (values["server-url"] !== undefined) return { ok: false, error: "--server-url needs --register" };
-    if (values["kyverno-webhook-names"] === true)
-      return { ok: false, error: "--kyverno-webhook-names needs --register (it names the webhooks Bylaw registers)" };
-    return { ok: true, value: undefined };
-  }
-  // In a Pod, the namespace it runs in (downward API or the ServiceAccount mount) unless given.
-  const ownNamespace = values["service-namespace"] ?? env["POD_NAMESPACE"] ?? "bylaw";
-  const url = values["server-url"];
-  let endpoint: Endpoint;
-  if (url !== undefined) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return { ok: false, error: `--server-url must be a URL like https://10.0.0.5:9443 (got ${JSON.stringify(url)})` };
-    }
-    if (
-      parsed.protocol !== "https:" ||
-      parsed.search !== "" ||
-      parsed.hash !== "" ||
-      parsed.username !== "" ||
-      parsed.pathname !== "/"
-    ) {
-      return {
-        ok: false,
-        error: `--server-url must be https://HOST:PORT, with no path, query or credentials (got ${JSON.stringify(url)})`,
-      };
-    }
-    endpoint = { kind: "url", base: `https://${parsed.host}` };
-  } else {
-    const port = Number(values["service-port"] ?? "443");
-    if (!Number.isInteger(port) || port < 1 || port > 65535)
-      return {
-        ok: false,
-        error: `--service-port must be a port number (got ${JSON.stringify(values["service-port"])})`,
-      };
-    endpoint = { kind: "service", name: values["service-name"] ?? "bylaw", namespace: ownNamespace, port };
-  }
-  const names: NameScheme = values["kyverno-webhook-names"] === true ? "kyverno" : "bylaw";
-  return { ok: true, value: { endpoint, ownNamespace, kubeconfig: values.kubeconfig, names } };
 }
 
 interface StartRegistration {

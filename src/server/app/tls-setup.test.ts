@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { selfSignedCertificate } from "../../../server/tls/self-signed.js";
+import { selfSignedCertificate } from "../tls/self-signed.js";
 import { resolveTls } from "./tls-setup.js";
-import { recordingIo } from "../../../../test/support/fake-io.js";
+import { recordingIo } from "../../../test/support/fake-io.js";
 
 const quiet = recordingIo();
 

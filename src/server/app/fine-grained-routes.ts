@@ -7,11 +7,11 @@
  * whose policy is no longer loaded (its webhook not yet removed) serves no policy. A namespace's path
  * (`/validate/fail/ns/<ns>`, webhook-groups.ts) serves that namespace's policies of its group.
  */
-import type { RouteHandler } from "../../../server/http/index.js";
-import type { AdmissionDeps } from "../../../server/admission/deps.js";
-import { celPrefixOf } from "../../../server/admission/cel-webhook-traits.js";
-import { policyKey } from "../../../server/admission/policy-traits.js";
-import type { WebhookGroup } from "../../../server/admission/types.js";
+import type { RouteHandler } from "../http/index.js";
+import type { AdmissionDeps } from "../admission/deps.js";
+import { celPrefixOf } from "../admission/cel-webhook-traits.js";
+import { policyKey } from "../admission/policy-traits.js";
+import type { WebhookGroup } from "../admission/types.js";
 import {
   DEADLINE_SHARE,
   parseFineGrainedPath,
@@ -19,7 +19,7 @@ import {
   timeoutOf,
   type TimeoutGroups,
   type WebhookKind,
-} from "../../../server/admission/webhook-groups.js";
+} from "../admission/webhook-groups.js";
 
 type FineGrainedHandlers = (kind: WebhookKind, deps: AdmissionDeps, group: WebhookGroup) => RouteHandler;
 

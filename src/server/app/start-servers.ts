@@ -7,7 +7,7 @@ import {
   handleValidate,
   handleValidateBatch,
   parseReview,
-} from "../../../server/admission/index.js";
+} from "../admission/index.js";
 import {
   createMetricsServer,
   createWebhookServer,
@@ -15,22 +15,21 @@ import {
   type BatchRouteHandler,
   type MetricsServer,
   type RouteHandler,
-} from "../../../server/http/index.js";
-import type { BylawMetrics } from "../../../server/metrics/index.js";
-import type { PolicySource } from "../../../server/types.js";
-import type { AdmissionDeps } from "../../../server/admission/deps.js";
-import type { ResourceBounds } from "./resource-flags.js";
-import type { HandlerResult, WebhookGroup } from "../../../server/admission/types.js";
+} from "../http/index.js";
+import type { BylawMetrics } from "../metrics/index.js";
+import type { PolicySource } from "../types.js";
+import type { AdmissionDeps } from "../admission/deps.js";
+import type { MetricsAuth, ResourceBounds } from "./types.js";
+import type { HandlerResult, WebhookGroup } from "../admission/types.js";
 import {
   DEADLINE_SHARE,
   DEFAULT_GROUPS,
   groupPath,
   registeredGroups,
   type TimeoutGroups,
-} from "../../../server/admission/webhook-groups.js";
+} from "../admission/webhook-groups.js";
 import type { ServingTls } from "./tls-setup.js";
 import { AdmissionRouteMap } from "./fine-grained-routes.js";
-import type { MetricsAuth } from "./metrics-auth-flags.js";
 
 interface StartOptions {
   readonly deps: AdmissionDeps;

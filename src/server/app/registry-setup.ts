@@ -1,11 +1,11 @@
 /** `bylaw serve --cluster`: registry access for image data, over the egress filter (docs/adr/0015). */
-import type { EgressPolicy } from "../../../kube/egress/egress-policy.js";
-import type { KubeClient } from "../../../kube/kube-client.js";
-import { egressTransport } from "../../../kube/registry/egress-transport.js";
-import type { LiveRegistry } from "../../../kube/registry/live-image-data.js";
-import { PullSecrets } from "../../../kube/registry/pull-secrets.js";
-import type { CallScopes } from "../../../kube/review-calls.js";
-import { RegistryClient } from "../../../platform/registry/index.js";
+import type { EgressPolicy } from "../../kube/egress/egress-policy.js";
+import type { KubeClient } from "../../kube/kube-client.js";
+import { egressTransport } from "../../kube/registry/egress-transport.js";
+import type { LiveRegistry } from "../../kube/registry/live-image-data.js";
+import { PullSecrets } from "../../kube/registry/pull-secrets.js";
+import type { CallScopes } from "../../kube/review-calls.js";
+import { RegistryClient } from "../../platform/registry/index.js";
 
 export function liveRegistry(
   client: KubeClient,
