@@ -1,7 +1,7 @@
 /**
  * Whether the API server sends a policy's requests to Bylaw, per policy (`policyId`), as the last
  * registration found it in the configurations the API server stored (registrar.ts). Policy status
- * reads it (kube/policy-status-writer.ts): Ready means "registered", and a policy the API server
+ * reads it (controllers/policy-status/policy-status-writer.ts): Ready means "registered", and a policy the API server
  * refused is not Ready, with its message. A policy the last sync did not see yet is pending: its
  * status waits for the next sync rather than saying Ready before it is true.
  */

@@ -1,6 +1,6 @@
 /**
  * Minting a private CA and serving certificates it signs (node-forge; RSA 2048, SHA-256), for
- * `--self-signed` and for the certificate Secret the leader keeps (cert-rotation.ts). Inputs are
+ * `--self-signed` and for the certificate Secret the leader keeps (controllers/tls-secret/cert-rotation.ts). Inputs are
  * checked by the callers (controllers/tls-secret, server/tls/self-signed.ts); names and IPs go into the SANs as given.
  */
 import { generateKeyPair, randomBytes } from "node:crypto";

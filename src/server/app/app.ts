@@ -2,7 +2,7 @@
  * The composition root of the server process (`bylaw serve`): from one options object, the ports,
  * the informers and live context, the engine, the policy source, the evaluation workers, the HTTPS
  * and metrics servers, and the controllers this process runs (leader election and the certificate
- * Secret in ha-setup.ts, policy status in the policy source, webhook registration in CONTROLLERS
+ * Secret in ha-setup.ts, policy status in the policy source, webhook registration in controllersOf
  * below). The CLI (cli/commands/serve/command.ts) only parses and checks flags, builds the options
  * and calls `startServe`; it stops the process with the `close()` it gets back.
  */
