@@ -76,33 +76,18 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     io.out(SERVE_HELP);
     return 0;
   }
-  const usage = (msg: string): number => {
-    io.err(`bylaw serve: ${msg}\nRun \`bylaw serve --help\` for usage.`);
-    return 2;
-  };
+  const usage = (msg: string): number => usageError(io, msg);
   const fromCluster = values.policies === undefined;
-  if (fromCluster && values.cluster !== true && values.kubeconfig === undefined)
-    return usage("--policies DIR is required (or --cluster / --kubeconfig FILE to read policies from the cluster)");
-  if (fromCluster && values["cluster-facts"] !== undefined)
-    return usage(
-      "--cluster-facts is for --policies DIR; with policies from the cluster, namespace labels and roles come from the cluster",
-    );
+  const sourceProblem = policySourceProblem(values);
+  if (sourceProblem !== undefined) return usage(sourceProblem);
   const exceptions = exceptionSettings(values, fromCluster);
   if (!exceptions.ok) return usage(exceptions.error);
   const metricsOff = values["metrics-port"] === "off";
   const parsedNumbers = numberFlags(values, metricsOff);
   if (typeof parsedNumbers === "string") return usage(parsedNumbers);
   const numbers = parsedNumbers;
-  // With --register, a policy with webhookConfiguration.matchConditions gets its own webhook (fineGrained).
-  const declared: TimeoutGroups = {
-    defaultSeconds: numbers["timeout-seconds"] ?? DEFAULT_TIMEOUT_SECONDS,
-    extra: (values["timeout-group"] ?? []).map(Number),
-    ...(values.register === true ? { fineGrained: true } : {}),
-  };
-  const badGroups = checkTimeoutGroups(declared);
-  if (badGroups !== undefined) return usage(badGroups);
-  // With --register every timeout is served, and registered once a policy asks for it.
-  const groups = values.register === true ? withEveryTimeout(declared) : declared;
+  const groups = timeoutGroups(values, numbers["timeout-seconds"]);
+  if (typeof groups === "string") return usage(groups);
   const level = values["log-level"] ?? "info";
   if (!isLogLevel(level))
     return usage(`--log-level must be debug, info, warn, error or silent (got ${JSON.stringify(level)})`);
@@ -116,17 +101,11 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
   const ha = haSettings(values);
   if (!ha.ok) return usage(ha.error);
-  const started = await startServe(
-    {
-      policies: values.policies,
-      clusterFacts: values["cluster-facts"],
-      allowEmptyPolicies: values["allow-empty-policies"] === true,
-      live: values.cluster === true || values.kubeconfig !== undefined,
-      kubeconfig: values.kubeconfig,
-      cacheMiB: numbers["cluster-cache-mib"] ?? 128,
-      egressAllow: values["egress-allow"] ?? [],
-      imagePullSecrets: values["image-pull-secret"] ?? [],
-      serviceNamespace: values["service-namespace"],
+  const options = serveOptions({
+    values,
+    numbers,
+    metricsOff,
+    checked: {
       exceptions: exceptions.value,
       groups,
       logLevel: level,
@@ -135,16 +114,9 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       metricsAuth: metricsAuth.value,
       namespaceBudget: namespaceBudget.value,
       ha: ha.value,
-      tls: values,
-      host: values.host ?? "0.0.0.0",
-      port: numbers["port"] ?? 9443,
-      metricsPort: metricsOff ? undefined : (numbers["metrics-port"] ?? 8000),
-      maxBodyBytes: numbers["max-body-bytes"] ?? 7 * 1024 * 1024,
-      evalWorkers: numbers["eval-workers"] ?? 1,
-      graceSeconds: numbers["grace-seconds"] ?? 15,
     },
-    io,
-  );
+  });
+  const started = await startServe(options, io);
   if (!started.ok) {
     if (started.code === 2) return usage(started.error);
     io.err(started.error);
@@ -153,6 +125,79 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   await stopSignal(signals);
   await started.value.close();
   return 0;
+}
+
+/** Prints a flag error with the usage hint; exit code 2. */
+function usageError(io: Io, msg: string): number {
+  io.err(`bylaw serve: ${msg}\nRun \`bylaw serve --help\` for usage.`);
+  return 2;
+}
+
+/** What is wrong with where the policies come from (--policies, --cluster, --kubeconfig, --cluster-facts). */
+function policySourceProblem(values: {
+  readonly policies?: string | undefined;
+  readonly cluster?: boolean | undefined;
+  readonly kubeconfig?: string | undefined;
+  readonly "cluster-facts"?: string | undefined;
+}): string | undefined {
+  const fromCluster = values.policies === undefined;
+  if (fromCluster && values.cluster !== true && values.kubeconfig === undefined)
+    return "--policies DIR is required (or --cluster / --kubeconfig FILE to read policies from the cluster)";
+  if (fromCluster && values["cluster-facts"] !== undefined)
+    return "--cluster-facts is for --policies DIR; with policies from the cluster, namespace labels and roles come from the cluster";
+  return undefined;
+}
+
+/** The timeout groups the flags declare, checked; or what is wrong with them. */
+function timeoutGroups(
+  values: { readonly "timeout-group"?: readonly string[] | undefined; readonly register?: boolean | undefined },
+  timeoutSeconds: number | undefined,
+): TimeoutGroups | string {
+  // With --register, a policy with webhookConfiguration.matchConditions gets its own webhook (fineGrained).
+  const declared: TimeoutGroups = {
+    defaultSeconds: timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    extra: (values["timeout-group"] ?? []).map(Number),
+    ...(values.register === true ? { fineGrained: true } : {}),
+  };
+  const badGroups = checkTimeoutGroups(declared);
+  if (badGroups !== undefined) return badGroups;
+  // With --register every timeout is served, and registered once a policy asks for it.
+  return values.register === true ? withEveryTimeout(declared) : declared;
+}
+
+type ServeFlags = ReturnType<typeof parseArgs<{ args: string[]; options: typeof SERVE_FLAG_OPTIONS }>>["values"];
+type StartOptions = Parameters<typeof startServe>[0];
+
+/** The server's options: the checked settings, and the plain flags with their defaults. */
+function serveOptions(o: {
+  readonly values: ServeFlags;
+  readonly numbers: Record<string, number>;
+  readonly metricsOff: boolean;
+  readonly checked: Pick<
+    StartOptions,
+    "exceptions" | "groups" | "logLevel" | "bounds" | "registration" | "metricsAuth" | "namespaceBudget" | "ha"
+  >;
+}): StartOptions {
+  const { values, numbers } = o;
+  return {
+    ...o.checked,
+    policies: values.policies,
+    clusterFacts: values["cluster-facts"],
+    allowEmptyPolicies: values["allow-empty-policies"] === true,
+    live: values.cluster === true || values.kubeconfig !== undefined,
+    kubeconfig: values.kubeconfig,
+    cacheMiB: numbers["cluster-cache-mib"] ?? 128,
+    egressAllow: values["egress-allow"] ?? [],
+    imagePullSecrets: values["image-pull-secret"] ?? [],
+    serviceNamespace: values["service-namespace"],
+    tls: values,
+    host: values.host ?? "0.0.0.0",
+    port: numbers["port"] ?? 9443,
+    metricsPort: o.metricsOff ? undefined : (numbers["metrics-port"] ?? 8000),
+    maxBodyBytes: numbers["max-body-bytes"] ?? 7 * 1024 * 1024,
+    evalWorkers: numbers["eval-workers"] ?? 1,
+    graceSeconds: numbers["grace-seconds"] ?? 15,
+  };
 }
 
 /** The number flags, parsed; or what is wrong with one. `--metrics-port off` is left out. */
