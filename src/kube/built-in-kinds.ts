@@ -2,7 +2,7 @@
  * The built-in kinds of Kubernetes 1.35 as discovery names them: group, resource (plural) and
  * scope. Kyverno turns a policy's `kinds` into webhook rules through discovery
  * (`pkg/controllers/webhook`, `FindResources`); registration here needs no discovery call for the
- * built-in kinds. A kind not listed (a custom resource) is registered wide (server/registration/webhook-rules.ts); tenant-targets.ts refuses a namespaced
+ * built-in kinds. A kind not listed (a custom resource) is registered wide (server/registration/webhook-rules.ts); server/tenancy/tenant-targets.ts refuses a namespaced
  * Policy that names a cluster-scoped one.
  */
 interface BuiltInKind {

@@ -4,7 +4,29 @@
  * and update on leases in the Lease's namespace.
  */
 import { KubeError, type KubeClient } from "./kube-client.js";
-import type { LeaseRecord, LeaseStore, StoredLease } from "./leader-election.js";
+
+/** The Lease's spec as the election reads and writes it. Times are epoch milliseconds. */
+export interface LeaseRecord {
+  readonly holderIdentity: string;
+  readonly leaseDurationSeconds: number;
+  readonly acquireTime: number;
+  readonly renewTime: number;
+  readonly leaseTransitions: number;
+}
+
+export interface StoredLease {
+  readonly record: LeaseRecord;
+  readonly resourceVersion: string;
+}
+
+/** Where the Lease lives. `create` and `update` reject on a conflict (exists already, stale resourceVersion). */
+export interface LeaseStore {
+  /** "namespace/name", for messages. */
+  readonly name: string;
+  get(): Promise<StoredLease | undefined>;
+  create(record: LeaseRecord): Promise<StoredLease>;
+  update(record: LeaseRecord, resourceVersion: string): Promise<StoredLease>;
+}
 
 interface LeaseJson {
   metadata?: { resourceVersion?: string };

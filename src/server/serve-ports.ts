@@ -1,6 +1,6 @@
 /**
  * The engine ports of `bylaw serve`: the system clock, crypto randomness and hashing, and the live
- * context sources when serve reads a cluster (`--cluster`, cli/commands/serve/live-context-setup.ts). Unlike `bylaw
+ * context sources when serve reads a cluster (`--cluster`, server/app/live-context-setup.ts). Unlike `bylaw
  * apply`, no values file can stand in for a context entry here, so an entry that cannot be loaded
  * makes its rule an evaluation error (answered under the policy's failurePolicy) instead of leaving
  * the variable unset.

@@ -31,9 +31,9 @@ import {
   type TimeoutGroups,
   type WebhookKind,
 } from "../../src/server/admission/webhook-groups.js";
-import { admissionRoutes } from "../../src/cli/commands/serve/start-servers.js";
+import { admissionRoutes } from "../../src/server/app/start-servers.js";
 import { buildConfigurations } from "../../src/server/registration/build-configurations.js";
-import type { Webhook } from "../../src/server/registration/types.js";
+import type { Webhook } from "../../src/controllers/registration/types.js";
 import { fakeDeps } from "../support/fake-admission-deps.js";
 import { fakePorts } from "../support/fake-ports.js";
 import { podOf } from "./manifest-checks.js";

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import type { JsonObject } from "../../src/engine/index.js";
-import { admissionBatchRoutes, admissionRoutes } from "../../src/cli/commands/serve/start-servers.js";
+import { admissionBatchRoutes, admissionRoutes } from "../../src/server/app/start-servers.js";
 import { fakeDeps } from "../support/fake-admission-deps.js";
 import type { Routes } from "./check-answer.js";
 

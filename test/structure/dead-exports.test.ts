@@ -35,7 +35,6 @@ const USED_BUT_UNSEEN: readonly string[] = [
   "src/cli/commands/jp/command.ts: jpCommand",
   "src/cli/commands/policy-sets/command.ts: POLICY_SETS_HELP",
   "src/cli/commands/policy-sets/command.ts: policySetsCommand",
-  "src/cli/commands/serve/command.ts: BYLAW_VERSION",
   "src/cli/commands/serve/command.ts: SERVE_HELP",
   "src/cli/commands/test/command.ts: TEST_HELP",
   "src/cli/commands/test/command.ts: testCommand",

@@ -4,15 +4,18 @@
  * reaches no CLI or server code; and no layer imports one above it. A cycle inside one folder is
  * allowed: a folder is one unit that is read together.
  *
- * The layers, top down: cli (the commands) -> server (the webhook) -> kube (the API server's
- * client: it talks to the API server and nothing above it) -> platform (Node adapters: files,
- * YAML, registries, outbound HTTP) -> engine (pure). The library (src/library, and the package
- * entry src/index.ts above it) sits beside server: it builds on platform and engine only. Every
- * top folder and file of src/ has a rule; a new one fails until it is given one.
+ * The layers, top down: cli (the commands) -> server (the webhook, and the composition root of the
+ * server process) -> controllers (reconcile functions and the loops that apply what they decide) ->
+ * kube (the API server's client: it talks to the API server and nothing above it) -> platform (Node
+ * adapters: files, YAML, registries, outbound HTTP, certificates) -> engine (pure). The library
+ * (src/library, and the package entry src/index.ts above it) sits beside server: it builds on
+ * platform and engine only. Every top folder and file of src/ has a rule; a new one fails until it
+ * is given one. kube/ keeps only API access: of the engine it takes the shared shapes (KUBE_ENGINE_VALUES)
+ * and types, no policy logic.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { folderOf, importCycles, importGraph, reachable, type ImportGraph } from "./import-graph.js";
@@ -29,14 +32,53 @@ function crossFolderCycles(g: ImportGraph): string[][] {
  * No layer imports the package entry, src/index.ts: it is for the package's users.
  */
 const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
-  "src/index.ts": ["src/cli/", "src/server/", "src/kube/"],
+  "src/index.ts": ["src/cli/", "src/server/", "src/controllers/", "src/kube/"],
   "src/cli/": ["src/index.ts"],
   "src/server/": ["src/index.ts", "src/cli/", "src/library/"],
-  "src/library/": ["src/index.ts", "src/cli/", "src/server/", "src/kube/"],
-  "src/kube/": ["src/index.ts", "src/cli/", "src/server/", "src/library/"],
-  "src/platform/": ["src/index.ts", "src/cli/", "src/server/", "src/library/", "src/kube/"],
-  "src/engine/": ["src/index.ts", "src/cli/", "src/server/", "src/library/", "src/kube/", "src/platform/"],
+  "src/library/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/kube/"],
+  "src/controllers/": ["src/index.ts", "src/cli/", "src/server/", "src/library/"],
+  "src/kube/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/library/"],
+  "src/platform/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/library/", "src/kube/"],
+  "src/engine/": [
+    "src/index.ts",
+    "src/cli/",
+    "src/server/",
+    "src/controllers/",
+    "src/library/",
+    "src/kube/",
+    "src/platform/",
+  ],
 };
+
+/**
+ * What kube/ may take from the engine besides types: the shared result and JSON helpers, and the
+ * parser of a Kyverno duration (a GlobalContextEntry's refresh interval). Anything else (compiling,
+ * evaluating, checking policies) is policy logic, which belongs above kube.
+ */
+const KUBE_ENGINE_VALUES: ReadonlySet<string> = new Set(["err", "ok", "isObject", "textOf", "parseDurationMillis"]);
+
+/** The names (not type-only) a file's text imports from the engine's front door. */
+function engineValueImports(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"[./]*engine\/index\.js"/g)) {
+    if (m[1] !== undefined) continue;
+    for (const part of (m[2] ?? "").split(",")) {
+      const name = part.trim();
+      if (name !== "" && !name.startsWith("type ")) names.push(name);
+    }
+  }
+  return names;
+}
+
+function kubePolicyLogic(g: ImportGraph, read: (file: string) => string): string[] {
+  return [...g.keys()]
+    .filter((file) => file.startsWith("src/kube/") && !file.endsWith(".test.ts"))
+    .flatMap((file) =>
+      engineValueImports(read(file))
+        .filter((n) => !KUBE_ENGINE_VALUES.has(n))
+        .map((n) => `${file}: ${n}`),
+    );
+}
 
 /** The top entries of src/ (`src/x/` for a folder, `src/x.ts` for a file) that FORBIDDEN has no rule for. */
 function unruledTops(entries: readonly { name: string; isDirectory: () => boolean }[]): string[] {
@@ -82,8 +124,15 @@ describe("src/ import structure", () => {
     assert.deepEqual(reached, []);
   });
 
-  test("layers import only downwards: cli -> server -> kube -> platform -> engine, library -> platform", () => {
+  test("layers import only downwards: cli -> server -> controllers -> kube -> platform -> engine, library -> platform", () => {
     assert.deepEqual(upwardImports(graph), []);
+  });
+
+  test("kube/ keeps to API access: of the engine it imports only shared shapes and types", () => {
+    assert.deepEqual(
+      kubePolicyLogic(graph, (file) => readFileSync(join(root, file), "utf8")),
+      [],
+    );
   });
 
   test("every top folder and file of src/ has a layering rule", () => {
@@ -99,6 +148,33 @@ describe("the cycle check itself", () => {
       ["src/cli/main.ts", ["src/server/worker/w.ts"]],
     ]);
     assert.deepEqual(upwardImports(g), ["src/server/worker/w.ts -> src/cli/commands/serve/p.ts"]);
+  });
+
+  test("finds controllers reaching into the server and kube into controllers", () => {
+    const g: ImportGraph = new Map([
+      ["src/controllers/registration/registrar.ts", ["src/server/registration/types.ts", "src/kube/kube-client.ts"]],
+      ["src/kube/lease-store.ts", ["src/controllers/leader-election/lease-elector.ts"]],
+      ["src/server/app.ts", ["src/controllers/leader-election/lease-elector.ts"]],
+    ]);
+    assert.deepEqual(upwardImports(g), [
+      "src/controllers/registration/registrar.ts -> src/server/registration/types.ts",
+      "src/kube/lease-store.ts -> src/controllers/leader-election/lease-elector.ts",
+    ]);
+  });
+
+  test("finds policy logic kube takes from the engine, and passes types and shared shapes", () => {
+    const texts: Record<string, string> = {
+      "src/kube/a.ts": 'import { err, ok, type JsonValue } from "../engine/index.js";',
+      "src/kube/b.ts":
+        'import type { CompiledPolicy } from "../engine/index.js";\nimport { problem, textOf } from "../engine/index.js";',
+      "src/kube/c.test.ts": 'import { createEngine } from "../engine/index.js";',
+      "src/server/d.ts": 'import { createEngine } from "../engine/index.js";',
+    };
+    const g: ImportGraph = new Map(Object.keys(texts).map((f) => [f, ["src/engine/index.ts"]]));
+    assert.deepEqual(
+      kubePolicyLogic(g, (f) => texts[f] ?? ""),
+      ["src/kube/b.ts: problem"],
+    );
   });
 
   test("finds kube reaching up into the server, platform into kube, and a layer importing the package entry", () => {

@@ -9,11 +9,11 @@
  */
 import {
   type PolicyResponse,
+  reportResult,
   type Resource,
   resourceName,
   resourceNamespace,
   type RuleResult,
-  type RuleStatus,
 } from "../../engine/index.js";
 import type { ExpectedResult } from "./test-file.js";
 
@@ -22,10 +22,6 @@ interface RowVerdict {
   readonly actual: string | null;
   readonly reason: string;
   readonly message: string;
-}
-
-export function reportResult(status: RuleStatus, scored: boolean): string {
-  return status === "fail" && !scored ? "warn" : status;
 }
 
 function bareName(policy: string): string {

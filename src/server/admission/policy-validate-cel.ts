@@ -9,7 +9,7 @@
  */
 import { type CompiledPolicy, type Engine, isObject, type JsonObject } from "../../engine/index.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
-import { tenantProblems } from "../../kube/tenant-problems.js";
+import { tenantProblems } from "../tenancy/tenant-problems.js";
 import { compileCelPolicy, notEvaluatedMessage } from "../policy-source/cel-policy-compile.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";

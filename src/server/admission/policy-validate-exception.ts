@@ -16,7 +16,7 @@
  * then Bylaw's own compile warnings (fields the API server prunes, filters that select nothing).
  */
 import { type Engine, isObject, type JsonObject } from "../../engine/index.js";
-import { celGlobalContextProblems } from "../../kube/tenant-cel-reads.js";
+import { celGlobalContextProblems } from "../tenancy/tenant-cel-reads.js";
 import type { ExceptionScope } from "../policy-source/exception-scope.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";

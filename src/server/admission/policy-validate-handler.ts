@@ -13,7 +13,7 @@
  * Any other object, and DELETE, is allowed untouched.
  */
 import { type CompiledPolicy, isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
-import { tenantProblems } from "../../kube/tenant-problems.js";
+import { tenantProblems } from "../tenancy/tenant-problems.js";
 import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
 import { guarded, internalError } from "./guard.js";

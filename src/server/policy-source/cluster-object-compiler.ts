@@ -18,7 +18,7 @@ import {
   textOf,
 } from "../../engine/index.js";
 import { CEL_GROUP, CEL_STORAGE_VERSION, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
-import { celGlobalContextProblems } from "../../kube/tenant-cel-reads.js";
+import { celGlobalContextProblems } from "../tenancy/tenant-cel-reads.js";
 import type { KubeObject } from "../../kube/types.js";
 import { problemText } from "../../platform/policy-documents/index.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";

@@ -27,7 +27,7 @@ import {
 } from "../../engine/index.js";
 import type { PolicyObjectStore } from "../../kube/policy-informers.js";
 import { CEL_GROUP, CEL_POLICY_KINDS } from "../../kube/cel-policy-kinds.js";
-import type { PolicyOutcome, PolicyOutcomeKind } from "../../kube/policy-status.js";
+import type { PolicyOutcome, PolicyOutcomeKind } from "../../controllers/policy-status/policy-status.js";
 import type { KubeObject } from "../../kube/types.js";
 import type { ClusterFacts, PolicyLoadError, PolicySnapshot, PolicySourceEvent } from "../types.js";
 import {

@@ -5,7 +5,7 @@ import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
 import { buildConfigurations, MATCH_CONDITIONS, OWN_OBJECTS_CONDITION } from "./build-configurations.js";
-import type { RegistrationTarget, RuleWithOperations, Webhook } from "./types.js";
+import type { RegistrationTarget, RuleWithOperations, Webhook } from "../../controllers/registration/types.js";
 import { timeoutProblems, type TimeoutGroups, withEveryTimeout } from "../admission/webhook-groups.js";
 
 const engine = createEngine(fakePorts());

@@ -48,12 +48,13 @@ import type { WebhookGroup } from "../admission/types.js";
 import { distinctNames, hashedWebhookName } from "../admission/kube-names.js";
 import type {
   ClientConfig,
+  Configurations,
   Endpoint,
   LabelSelector,
   RegistrationTarget,
   Webhook,
   WebhookConfiguration,
-} from "./types.js";
+} from "../../controllers/registration/types.js";
 import { addPolicyRules, type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
 import { configurationNames, policyWebhookName, resourceWebhookName } from "./webhook-names.js";
 
@@ -111,18 +112,6 @@ export const TENANT_CONDITION: MatchCondition = {
   expression:
     '!(request.operation == "DELETE" && (request.userInfo.username == "system:kube-controller-manager" || request.userInfo.username.startsWith("system:serviceaccount:kube-system:")))',
 };
-
-export interface Configurations {
-  readonly validating: WebhookConfiguration;
-  readonly mutating: WebhookConfiguration;
-  readonly policyValidating: WebhookConfiguration;
-  /** Where registration is wider than the policies ask (a kind Bylaw does not know, a rule without kinds). */
-  readonly notes: readonly string[];
-  /** Which policies (`policyIdOf`) each resource webhook carries, by configuration name and webhook name. */
-  readonly owners: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
-  /** Every policy the configurations were built for (`policyIdOf`). */
-  readonly policies: readonly string[];
-}
 
 /** A policy's identity in registration: `<kind>/<namespace>/<name>`, the kind as written (ClusterPolicy, ValidatingPolicy, …). */
 export function policyIdOf(policy: CompiledPolicy): string {

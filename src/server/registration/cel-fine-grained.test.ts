@@ -5,7 +5,7 @@ import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 import { buildConfigurations, OWN_OBJECTS_CONDITION } from "./build-configurations.js";
-import type { RegistrationTarget, Webhook } from "./types.js";
+import type { RegistrationTarget, Webhook } from "../../controllers/registration/types.js";
 import { timeoutProblems, type TimeoutGroups } from "../admission/webhook-groups.js";
 import { qualifiedName } from "../../engine/index.js";
 

@@ -8,7 +8,7 @@
  * evaluated by Bylaw, not registered.
  */
 import { type CompiledPolicy, isValidatingPolicy } from "../../engine/index.js";
-import { ALL_OPERATIONS, type Operation } from "./types.js";
+import { ALL_OPERATIONS, type Operation } from "../../controllers/registration/types.js";
 import type { RuleSet } from "./webhook-rules.js";
 
 /** Adds the rules of a ValidatingPolicy to `into`; false when `policy` is not one (or has no resource rules: JSON mode). */

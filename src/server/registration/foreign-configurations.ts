@@ -11,7 +11,7 @@
  * cannot be read is a reason not to start: Bylaw cannot tell whose it is.
  */
 import { isObject } from "../../engine/index.js";
-import type { WebhookConfiguration } from "./types.js";
+import type { WebhookConfiguration } from "../../controllers/registration/types.js";
 
 const OWN_LABEL = { key: "app.kubernetes.io/name", value: "bylaw" } as const;
 const KYVERNO_LABEL = "webhook.kyverno.io/managed-by";

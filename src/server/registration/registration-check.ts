@@ -8,7 +8,8 @@
  */
 import { problem, type CompiledPolicy, type PolicyProblem } from "../../engine/index.js";
 import { celKindOf } from "../admission/cel-webhook-traits.js";
-import type { Registrar } from "./registrar.js";
+import type { Registrar } from "../../controllers/registration/registrar.js";
+import { policyIdOf } from "./build-configurations.js";
 import { clusterPolicyProblems, type ClusterPolicyChecks } from "./cluster-policy-checks.js";
 
 /**
@@ -53,9 +54,10 @@ async function registrationProblems(
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), timeoutMs);
   });
-  const refusal = await Promise.race([registrar.check(policy).catch(() => undefined), late]).finally(() =>
-    clearTimeout(timer),
-  );
+  const refusal = await Promise.race([
+    registrar.check(policy, policyIdOf(policy)).catch(() => undefined),
+    late,
+  ]).finally(() => clearTimeout(timer));
   if (refusal === undefined) return [];
   const field = !/matchConditions/.test(refusal)
     ? "spec"

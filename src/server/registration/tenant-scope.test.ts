@@ -11,7 +11,7 @@ import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
 import { buildConfigurations, OWN_OBJECTS_CONDITION, TENANT_CONDITION } from "./build-configurations.js";
-import type { RegistrationTarget, Webhook } from "./types.js";
+import type { RegistrationTarget, Webhook } from "../../controllers/registration/types.js";
 import type { TimeoutGroups } from "../admission/webhook-groups.js";
 import { parseNamespacePath, groupPath } from "../admission/webhook-groups.js";
 import { servedBy } from "../admission/policy-traits.js";

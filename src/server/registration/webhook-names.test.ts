@@ -6,7 +6,7 @@ import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 import { buildConfigurations } from "./build-configurations.js";
-import type { RegistrationTarget } from "./types.js";
+import type { RegistrationTarget } from "../../controllers/registration/types.js";
 import { withEveryTimeout } from "../admission/webhook-groups.js";
 import { configurationNames, policyWebhookName, resourceWebhookName } from "./webhook-names.js";
 

@@ -21,7 +21,7 @@
 import type { WebhookGroup } from "../admission/types.js";
 import { groupWebhookName, type WebhookKind } from "../admission/webhook-groups.js";
 import { webhookName } from "../admission/kube-names.js";
-import type { NameScheme } from "./types.js";
+import type { NameScheme } from "../../controllers/registration/types.js";
 
 interface ConfigurationNames {
   readonly validating: string;

@@ -27,7 +27,12 @@ import {
 import { builtInKind } from "../../kube/built-in-kinds.js";
 import type { KindResource, KindSelector } from "../../kube/discovered-kinds.js";
 import { addCelPolicyRules } from "./cel-webhook-rules.js";
-import { ALL_OPERATIONS, type Operation, type RuleWithOperations, type Scope } from "./types.js";
+import {
+  ALL_OPERATIONS,
+  type Operation,
+  type RuleWithOperations,
+  type Scope,
+} from "../../controllers/registration/types.js";
 
 export type WebhookKind = "validate" | "mutate";
 

@@ -1,7 +1,7 @@
 /** Read a certificate and key from disk and check that they are PEM, parse, and belong together. */
-import { X509Certificate, createPrivateKey } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { err, ok, type Result } from "../../engine/index.js";
+import { checkTlsPair } from "../../platform/tls/tls-pair.js";
 import type { TlsPair } from "./types.js";
 
 export async function loadTlsFiles(certPath: string, keyPath: string): Promise<Result<TlsPair>> {
@@ -10,45 +10,6 @@ export async function loadTlsFiles(certPath: string, keyPath: string): Promise<R
   const key = await readText(keyPath, "private key");
   if (!key.ok) return key;
   return checkTlsPair({ cert: cert.value, key: key.value }, { certPath, keyPath });
-}
-
-/** Check an in-memory pair; the paths only make the messages point at the right file. */
-export function checkTlsPair(pair: TlsPair, where: { certPath: string; keyPath: string }): Result<TlsPair> {
-  const { certPath, keyPath } = where;
-  if (!pair.cert.includes("-----BEGIN CERTIFICATE-----")) {
-    return err(
-      "tls-not-pem",
-      `TLS certificate file ${certPath} is not a PEM certificate (no "-----BEGIN CERTIFICATE-----" block)`,
-    );
-  }
-  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pair.key)) {
-    return err(
-      "tls-not-pem",
-      `TLS key file ${keyPath} is not a PEM private key (no "-----BEGIN ... PRIVATE KEY-----" block)`,
-    );
-  }
-  let x509: X509Certificate;
-  try {
-    x509 = new X509Certificate(pair.cert);
-  } catch (e) {
-    return err("tls-invalid-certificate", `TLS certificate file ${certPath} cannot be parsed: ${messageOf(e)}`);
-  }
-  let keyObject;
-  try {
-    keyObject = createPrivateKey(pair.key);
-  } catch (e) {
-    return err(
-      "tls-invalid-key",
-      `TLS key file ${keyPath} cannot be parsed (encrypted keys are not supported): ${messageOf(e)}`,
-    );
-  }
-  if (!x509.checkPrivateKey(keyObject)) {
-    return err(
-      "tls-key-mismatch",
-      `TLS key file ${keyPath} does not match the certificate in ${certPath} (subject ${x509.subject.replace(/\n/g, ", ")}); they must be a pair`,
-    );
-  }
-  return ok(pair);
 }
 
 async function readText(path: string, what: string): Promise<Result<string>> {

@@ -3,7 +3,7 @@
  * webhook configuration trusts the CA through its caBundle, and the server presents the leaf.
  * Keys are RSA 2048 (node-forge delegates generation to node:crypto), signatures SHA-256.
  */
-import { mintCa, mintServing } from "./certificate-authority.js";
+import { mintCa, mintServing } from "../../platform/tls/certificate-authority.js";
 import type { SelfSignedBundle, SelfSignedOptions } from "./types.js";
 
 const DAY_MS = 86_400_000;

@@ -1,8 +1,5 @@
 /** A PEM certificate (optionally followed by its chain) and the PEM private key that matches it. */
-export interface TlsPair {
-  readonly cert: string;
-  readonly key: string;
-}
+export type { TlsPair } from "../../platform/tls/tls-pair.js";
 
 /** A freshly minted CA and the serving certificate it signed, for `bylaw serve --self-signed`. */
 export interface SelfSignedBundle {

@@ -1,5 +1,5 @@
 /** Print `bylaw apply` results in the chosen format: text for people, json, junit, sarif, or PolicyReports. */
-import type { PolicyResponse } from "../../../engine/index.js";
+import { buildPolicyReports, type PolicyResponse } from "../../../engine/index.js";
 import { writeYamlStream } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";
@@ -7,7 +7,6 @@ import { renderJunit } from "../../output/junit.js";
 import { renderSarif } from "../../output/sarif.js";
 import { countResults, type ResultRow } from "../../output/types.js";
 import { packageVersion } from "../../policy-sets/sets-dir.js";
-import { buildPolicyReports } from "../../report/policy-report.js";
 import type { ApplyOptions } from "./options.js";
 import { yamlStream, type ProducedResource } from "./resource-output.js";
 

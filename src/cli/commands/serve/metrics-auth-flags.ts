@@ -6,17 +6,12 @@
  */
 import { KubeClient } from "../../../kube/kube-client.js";
 import { resolveConnection } from "../../../kube/kubeconfig.js";
-import { MetricsAccessReviewer, type MetricsAccess } from "../../../kube/metrics-access.js";
+import { MetricsAccessReviewer } from "../../../kube/metrics-access.js";
+import type { MetricsAuth } from "../../../server/app/types.js";
 
 export const METRICS_AUTH_FLAG_OPTIONS = {
   "metrics-auth": { type: "string", default: "none" },
 } as const;
-
-export interface MetricsAuth {
-  /** Asked with each scrape's Authorization header. */
-  readonly authorize: (authorization: string | undefined) => Promise<MetricsAccess>;
-  close(): void;
-}
 
 interface Values {
   readonly "metrics-auth"?: string | undefined;

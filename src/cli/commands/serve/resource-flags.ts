@@ -1,9 +1,8 @@
 /** The flags that bound what `bylaw serve` holds (connections, bytes, memory, metrics) and the TLS it speaks. */
 import { readFile } from "node:fs/promises";
-import { getHeapStatistics } from "node:v8";
-import { DEFAULT_MAX_CONNECTIONS, heapBudgetBytes } from "../../../server/http/index.js";
-import { tlsPolicyFrom, type TlsPolicy } from "../../../server/tls/index.js";
-import type { JsonLimits } from "../../../server/http/index.js";
+import { DEFAULT_MAX_CONNECTIONS } from "../../../server/http/index.js";
+import type { ResourceBounds } from "../../../server/app/types.js";
+import { tlsPolicyFrom } from "../../../server/tls/index.js";
 import { JSON_LIMIT_FLAG_OPTIONS, jsonLimitsFrom } from "./json-limit-flags.js";
 import { containerMemoryLimit, defaultInFlightBytes, parseByteSize } from "./memory-limit.js";
 
@@ -20,19 +19,6 @@ export const RESOURCE_FLAG_OPTIONS = {
 } as const;
 
 type Values = { readonly [K in keyof typeof RESOURCE_FLAG_OPTIONS]?: string | undefined };
-
-export interface ResourceBounds {
-  readonly maxConnections: number;
-  readonly maxInFlightBytes: number;
-  /** The container's memory limit (from --memory-limit or the cgroup); undefined when there is none. */
-  readonly memoryLimitBytes: number | undefined;
-  readonly metricsMaxBytes: number;
-  readonly metricsMaxNamespaces: number;
-  readonly tlsPolicy: TlsPolicy;
-  readonly clientCa: string | undefined;
-  /** What one request body may hold, checked on its text before it is parsed (json-limit-flags.ts). */
-  readonly jsonLimits: JsonLimits;
-}
 
 export async function resourceBounds(
   values: Values,
@@ -88,20 +74,5 @@ export async function resourceBounds(
       clientCa,
       jsonLimits: jsonLimits.value,
     },
-  };
-}
-
-/** What the bounds came to, for the start-up log line. */
-export function describeBounds(b: ResourceBounds): Record<string, unknown> {
-  const heapLimit = getHeapStatistics().heap_size_limit;
-  return {
-    memoryLimitBytes: b.memoryLimitBytes ?? "none",
-    v8HeapLimitBytes: heapLimit,
-    heapBudgetBytes: heapBudgetBytes(heapLimit, b.memoryLimitBytes),
-    maxInFlightBytes: b.maxInFlightBytes,
-    maxConnections: b.maxConnections,
-    tlsMinVersion: b.tlsPolicy.minVersion,
-    clientCertificates: b.clientCa === undefined ? "not required" : "required",
-    jsonLimits: b.jsonLimits,
   };
 }

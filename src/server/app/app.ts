@@ -1,0 +1,367 @@
+/**
+ * The composition root of the server process (`bylaw serve`): from one options object, the ports,
+ * the informers and live context, the engine, the policy source, the evaluation workers, the HTTPS
+ * and metrics servers, and the controllers this process runs (leader election and the certificate
+ * Secret in ha-setup.ts, policy status in the policy source, webhook registration in controllersOf
+ * below). The CLI (cli/commands/serve/command.ts) only parses and checks flags, builds the options
+ * and calls `startServe`; it stops the process with the `close()` it gets back.
+ */
+import { Registry } from "prom-client";
+import { createEngine, type CompiledPolicy, type JsonValue, type PolicyProblem } from "../../engine/index.js";
+import { servePorts } from "../serve-ports.js";
+import { createLogger, logAdmission, type Logger } from "../logging/index.js";
+import { bindPolicySource, createMetrics, type BylawMetrics } from "../metrics/index.js";
+import type { AdmissionRecorder, ClusterFacts, PolicySnapshot, PolicySource } from "../types.js";
+import type { AdmissionDeps } from "../admission/deps.js";
+import { AdmissionPlans } from "../admission/plans.js";
+import { YamlV3Writer } from "../admission/yaml-v3.js";
+import { createWorkerPool } from "../worker/worker-pool.js";
+import { DEADLINE_SHARE, timeoutProblems, type TimeoutGroups } from "../admission/webhook-groups.js";
+import { ownWebhookProblems } from "../registration/own-webhook-problems.js";
+import { operationProblems } from "../registration/operation-problems.js";
+import { vetPolicy } from "../registration/registration-check.js";
+import { admissionBudgetProblems, type NamespaceBudget } from "../policy-source/namespace-budget.js";
+import type { ExceptionScope } from "../policy-source/exception-scope.js";
+import { RegistrationStates } from "../../controllers/registration/registration-states.js";
+import { tenantProblems } from "../tenancy/tenant-problems.js";
+import { startServers } from "./start-servers.js";
+import { resolveTls, type ServeOutput, type TlsFiles } from "./tls-setup.js";
+import { tuneHeapForServing } from "./heap-tuning.js";
+import {
+  jmespathOf,
+  policyReadsRoles,
+  setUpLiveContext,
+  withLiveReadiness,
+  type LiveContext,
+} from "./live-context-setup.js";
+import { setUpHa, type HaSettings } from "./ha-setup.js";
+import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
+import { type Registration, type RegistrationPlan, setUpRegistration } from "./registration-setup.js";
+import { describeBounds } from "./describe-bounds.js";
+import type { MetricsAuth, ResourceBounds } from "./types.js";
+
+const BYLAW_VERSION = "0.1.0";
+
+/** Everything `bylaw serve` runs with, checked by the CLI. */
+interface ServeOptions {
+  /** `--policies DIR`: policies from a folder; undefined: from the cluster. */
+  readonly policies: string | undefined;
+  readonly clusterFacts: string | undefined;
+  readonly allowEmptyPolicies: boolean;
+  /** `--cluster` or `--kubeconfig`: live context (and, without --policies, the policies) from the API server. */
+  readonly live: boolean;
+  readonly kubeconfig: string | undefined;
+  readonly cacheMiB: number;
+  readonly egressAllow: readonly string[];
+  readonly imagePullSecrets: readonly string[];
+  readonly serviceNamespace: string | undefined;
+  readonly exceptions: {
+    readonly scope: ExceptionScope;
+    readonly namespaces: readonly string[] | undefined;
+    readonly warning?: string;
+  };
+  readonly groups: TimeoutGroups;
+  readonly logLevel: string;
+  readonly bounds: ResourceBounds;
+  readonly registration: RegistrationPlan | undefined;
+  readonly metricsAuth: MetricsAuth | undefined;
+  readonly namespaceBudget: NamespaceBudget;
+  readonly ha: HaSettings | undefined;
+  readonly tls: TlsFiles;
+  readonly host: string;
+  readonly port: number;
+  readonly metricsPort: number | undefined;
+  readonly maxBodyBytes: number;
+  readonly evalWorkers: number;
+  readonly graceSeconds: number;
+}
+
+/** What could not start: `code` 2 is a usage error (the CLI prints it with its usage hint), 1 a refusal printed as it is. */
+type StartFailure = { readonly ok: false; readonly code: 1 | 2; readonly error: string };
+
+/** The running process: `close()` shuts it down gracefully (servers drained within the grace period). */
+interface RunningServe {
+  close(): Promise<void>;
+}
+
+/**
+ * A loop the server process runs beside the webhook, started once the servers answer and closed
+ * first at shutdown. Each decides with its own reconcile function and writes only while this
+ * replica leads (src/controllers/<name>/).
+ */
+interface Controller {
+  start(): void;
+  close(): void;
+}
+
+/**
+ * The controllers this process runs, in start order: the one list where a controller is added
+ * (cleanup and generate come here). Today: webhook registration, with --register.
+ */
+function controllersOf(parts: { readonly registration: Registration | undefined }): Controller[] {
+  return [...(parts.registration !== undefined ? [parts.registration] : [])];
+}
+
+export async function startServe(
+  o: ServeOptions,
+  out: ServeOutput,
+): Promise<{ ok: true; value: RunningServe } | StartFailure> {
+  const usage = (error: string): StartFailure => ({ ok: false, code: 2, error });
+  const logger = createLogger({ level: o.logLevel });
+  // --leader-elect, --tls-secret: the Lease and the shared certificate Secret (ha-setup.ts).
+  const ha = await setUpHa(o.ha, (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`));
+  if (!ha.ok) return usage(ha.error);
+  // With --leader-elect only the leader writes shared objects (policy status); without it, every replica does.
+  const elector = ha.value.elector;
+  const leadership =
+    elector !== undefined ? { isLeader: () => elector.isLeader(), onLeaderChange: elector.onChange.bind(elector) } : {};
+  const tls = ha.value.tls !== undefined ? { ok: true as const, value: ha.value.tls } : await resolveTls(o.tls, out);
+  if (!tls.ok) {
+    await ha.value.close();
+    return usage(tls.error);
+  }
+
+  tuneHeapForServing();
+  let live: LiveContext | undefined;
+  if (o.live) {
+    const set = setUpLiveContext({
+      ...(o.kubeconfig !== undefined ? { kubeconfig: o.kubeconfig } : {}),
+      cacheMiB: o.cacheMiB,
+      ...(o.bounds.memoryLimitBytes !== undefined ? { memoryLimitBytes: o.bounds.memoryLimitBytes } : {}),
+      egressAllow: o.egressAllow,
+      imagePullSecrets: o.imagePullSecrets,
+      ...(o.serviceNamespace !== undefined ? { ownNamespace: o.serviceNamespace } : {}),
+      compile: () => jmespathOf(engine),
+      ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
+      onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+    });
+    if (!set.ok) {
+      await ha.value.close();
+      return usage(set.error);
+    }
+    live = set.value;
+    out.err(`bylaw serve: live context from ${live.origin}`);
+  }
+  // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
+  const ports = servePorts(live?.context);
+  const engine = createEngine(ports);
+  if (o.exceptions.warning !== undefined) logger.warn({}, `bylaw serve: ${o.exceptions.warning}`);
+  const checkPolicy = policyCheck(o.groups);
+  // With --register, Ready means "the API server sends us this policy's requests" (registration-states.ts).
+  const registered = o.registration !== undefined ? new RegistrationStates() : undefined;
+  const source = await openPolicySource({
+    engine,
+    checkPolicy,
+    onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
+    ...(o.policies !== undefined
+      ? {
+          folder: {
+            dir: o.policies,
+            allowEmpty: o.allowEmptyPolicies,
+            ...(o.clusterFacts !== undefined ? { clusterFacts: o.clusterFacts } : {}),
+          },
+        }
+      : live !== undefined
+        ? {
+            cluster: {
+              live,
+              cacheMiB: o.cacheMiB,
+              exceptions: o.exceptions.scope,
+              ...(registered !== undefined ? { registration: registered } : {}),
+              namespaceBudget: o.namespaceBudget,
+              ...leadership,
+            },
+          }
+        : {}),
+  });
+  const registry = new Registry();
+  const metrics = createMetrics({
+    registry,
+    version: BYLAW_VERSION,
+    maxSeriesBytes: o.bounds.metricsMaxBytes,
+    maxNamespaces: o.bounds.metricsMaxNamespaces,
+    canLoadContext: (kind) => ports.context.canLoad(kind),
+  });
+  let registration: Registration | undefined;
+  if (o.registration !== undefined) {
+    const set = setUpRegistration({
+      plan: o.registration,
+      source,
+      groups: o.groups,
+      tls: tls.value,
+      ...leadership,
+      ...(registered !== undefined ? { states: registered } : {}),
+      onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
+    });
+    if (!set.ok) {
+      await source.close();
+      return usage(set.error);
+    }
+    registration = set.value;
+    // --kyverno-webhook-names: never take over a configuration Kyverno (or anyone else) owns.
+    const foreign = await registration.foreignConfigurations();
+    if (foreign !== undefined) {
+      registration.close();
+      await source.close();
+      live?.close();
+      await ha.value.close();
+      return { ok: false, code: 1, error: `bylaw serve: ${foreign}` };
+    }
+  }
+  const unbind = bindPolicySource(metrics, source);
+  ha.value.bindMetrics(registry);
+  const unfollow = live?.follow(source);
+  const now = (): number => performance.now() / 1000;
+  // With live context the workers' engines read it through a bridge to this thread's caches
+  // (server/worker/context-bridge.ts), so reviews that leave their batch finish off this thread there too.
+  const runner = workerPool(o, now, live, logger);
+  const deps: AdmissionDeps = {
+    engine,
+    policies: () => loadedPolicies(source),
+    cluster: clusterFacts(source, live),
+    recorder: admissionRecorder(metrics, logger),
+    now,
+    ...(runner !== undefined ? { runner } : {}),
+    ...(live !== undefined ? { calls: live.reviewCalls } : {}),
+    deadlineSeconds: o.groups.defaultSeconds * DEADLINE_SHARE,
+    plans: new AdmissionPlans(),
+    // From the cluster, a new tenant policy its namespace has no room for is refused at kubectl apply.
+    vetPolicy: vetPolicy(
+      live === undefined
+        ? checkPolicy
+        : (p) => [...checkPolicy(p), ...admissionBudgetProblems(p, source.current().policies, o.namespaceBudget)],
+      registration?.registrar,
+      registration?.policyChecks,
+    ),
+    denialYaml: new YamlV3Writer(),
+    ...(o.exceptions.namespaces !== undefined ? { exceptionNamespaces: o.exceptions.namespaces } : {}),
+    // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.
+    ...(o.policies !== undefined
+      ? { clusterExceptions: "folder" as const }
+      : live !== undefined
+        ? { clusterExceptions: o.exceptions.scope }
+        : {}),
+  };
+  const servers = await startServers({
+    deps,
+    groups: o.groups,
+    source: ha.value.withReadiness(withLiveReadiness(source, live)),
+    tls: tls.value,
+    host: o.host,
+    port: o.port,
+    metricsPort: o.metricsPort,
+    maxBodyBytes: o.maxBodyBytes,
+    metrics,
+    registry,
+    logger,
+    bounds: o.bounds,
+    metricsAuth: o.metricsAuth,
+  });
+  logger.info(
+    {
+      port: servers.port,
+      metricsPort: servers.metricsPort,
+      policies: source.current().policies.length,
+      ...describeBounds(o.bounds),
+    },
+    "bylaw serve: listening",
+  );
+  out.err(
+    `bylaw serve: listening on https://${o.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`,
+  );
+  // Started only once the server answers: the API server calls the webhooks as soon as they exist.
+  const controllers = controllersOf({ registration });
+  for (const c of controllers) c.start();
+
+  return {
+    ok: true,
+    value: {
+      close: async () => {
+        logger.info({}, "bylaw serve: shutting down");
+        // The webhook configurations stay registered: a Fail webhook keeps refusing while Bylaw is down.
+        for (const c of [...controllers].reverse()) c.close();
+        await ha.value.close();
+        await servers.close(o.graceSeconds * 1000);
+        await runner?.close();
+        unbind();
+        unfollow?.();
+        live?.close();
+        await source.close();
+        tls.value.close();
+      },
+    },
+  };
+}
+
+/**
+ * The checks a policy passes before it is served, beyond compiling: tenant rules visible before
+ * substitution make a policy invalid (the rest is checked at run time); with --register, a policy
+ * whose own webhook the API server would refuse (and every other policy's with it) is refused instead.
+ */
+function policyCheck(groups: TimeoutGroups): (policy: CompiledPolicy) => PolicyProblem[] {
+  return (policy) => [
+    ...timeoutProblems(policy, groups),
+    ...ownWebhookProblems(policy, groups),
+    ...operationProblems(policy),
+    ...tenantProblems(policy.document as unknown as JsonValue, policy.namespace),
+  ];
+}
+
+/** The evaluation workers (`--eval-workers`, 0: evaluate on this thread). */
+function workerPool(
+  o: ServeOptions,
+  now: () => number,
+  live: LiveContext | undefined,
+  logger: Logger,
+): ReturnType<typeof createWorkerPool> | undefined {
+  const workers = Math.floor(o.evalWorkers);
+  const limit = o.bounds.memoryLimitBytes;
+  if (workers <= 0) return undefined;
+  return createWorkerPool({
+    size: workers,
+    now,
+    // A tenant's review that builds huge values ends its worker, not the process (issue 32 §6).
+    ...(limit !== undefined ? { heapMiB: Math.max(32, Math.floor(limit / 4 / 1024 / 1024)) } : {}),
+    ...(live !== undefined ? { context: live.context } : {}),
+    onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`),
+  });
+}
+
+/** Each review's outcome goes to the metrics and the log; its rule results to the metrics. */
+function admissionRecorder(metrics: BylawMetrics, logger: Logger): AdmissionRecorder {
+  return {
+    admission: (outcome) => {
+      metrics.admission(outcome);
+      logAdmission(logger, outcome);
+    },
+    policyResults: (review, response, ruleType, secondsEach) =>
+      metrics.policyResults(review, response, ruleType, secondsEach),
+  };
+}
+
+/** Namespace labels and roles: from the cluster's caches with live context, else from the policy folder's facts file. */
+function clusterFacts(source: ServedPolicySource, live: LiveContext | undefined): ClusterFacts {
+  return {
+    namespaceLabels: (ns) =>
+      live !== undefined ? live.cluster.namespaceLabels(ns) : source.cluster().namespaceLabels(ns),
+    // Roles come from RBAC watches once a policy reads them; otherwise from the facts file, as offline.
+    roles: (user) => (live?.cluster.watchesRoles === true ? live.cluster.roles(user) : source.cluster().roles(user)),
+    ...(live !== undefined
+      ? { needsRoles: (policies: readonly CompiledPolicy[]) => policies.some(policyReadsRoles) }
+      : {}),
+  };
+}
+
+/**
+ * The current policy set, for the handlers. Until a set has loaded there is nothing to evaluate a
+ * review against: it throws, so that each review is answered per its webhook's failurePolicy (an
+ * error: denied through a Fail webhook) rather than allowed for want of policies.
+ */
+function loadedPolicies(source: PolicySource): PolicySnapshot {
+  const snapshot = source.current();
+  if (snapshot.generation === 0) {
+    const why = source.lastError()?.message;
+    throw new Error(`no policy set has loaded yet${why !== undefined ? ` (${why})` : ""}; no review can be evaluated`);
+  }
+  return snapshot;
+}

@@ -1,0 +1,101 @@
+/**
+ * Where `bylaw serve` takes its policies from: a watched folder (`--policies DIR`), or, with
+ * `--cluster`/`--kubeconfig` and no `--policies`, the cluster's ClusterPolicy, Policy,
+ * PolicyException and policies.kyverno.io policy objects (server/policy-source/cluster-policy-source.ts), whose status Bylaw then
+ * writes (controllers/policy-status) while it is the leader.
+ */
+import type { CompiledPolicy, Engine, PolicyProblem } from "../../engine/index.js";
+import { PolicyInformers } from "../../kube/policy-informers.js";
+import { PolicyStatusWriter, type RegistrationView } from "../../controllers/policy-status/policy-status-writer.js";
+import { clusterPolicySource } from "../policy-source/cluster-policy-source.js";
+import type { NamespaceBudget } from "../policy-source/namespace-budget.js";
+import type { ExceptionScope } from "../policy-source/exception-scope.js";
+import { directoryPolicySource, type LogFn } from "../policy-source/index.js";
+import type { Readiness } from "../policy-source/types.js";
+import type { ClusterFacts, PolicySource } from "../types.js";
+import type { LiveContext } from "./live-context-setup.js";
+
+/** A policy source as `serve` uses it: the policies, the facts a review does not carry, readiness. */
+export type ServedPolicySource = PolicySource & { cluster(): ClusterFacts; readiness(): Readiness };
+
+interface PolicySourceSetup {
+  readonly engine: Engine;
+  readonly checkPolicy: (policy: CompiledPolicy) => readonly PolicyProblem[];
+  readonly onLog: LogFn;
+  readonly folder?: { readonly dir: string; readonly clusterFacts?: string; readonly allowEmpty: boolean };
+  readonly cluster?: {
+    readonly live: LiveContext;
+    readonly cacheMiB: number;
+    readonly exceptions: ExceptionScope;
+    /** What one namespace's policies may take (policy-budget-flags.ts). */
+    readonly namespaceBudget?: NamespaceBudget;
+    /** Only the leader writes status (--leader-elect); without it, every replica writes. */
+    readonly isLeader?: () => boolean;
+    /** Changes of leadership (the elector's onChange): a new leader writes every status at once. */
+    readonly onLeaderChange?: (listener: (leader: boolean) => void) => () => void;
+    /** How often every policy's status is compared again (a lost write, a new leader). Default 60 s. */
+    readonly resyncMs?: number;
+    /** With --register: Ready means registered; statuses are compared again after each registration sync. */
+    readonly registration?: RegistrationView & { onChange(listener: () => void): () => void };
+  };
+}
+
+export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPolicySource> {
+  if (o.folder !== undefined) {
+    return directoryPolicySource({
+      dir: o.folder.dir,
+      engine: o.engine,
+      ...(o.folder.clusterFacts !== undefined ? { clusterFile: o.folder.clusterFacts } : {}),
+      allowEmpty: o.folder.allowEmpty,
+      checkPolicy: o.checkPolicy,
+      onLog: o.onLog,
+    });
+  }
+  if (o.cluster === undefined) throw new Error("openPolicySource: neither a folder nor a cluster");
+  const { live, exceptions } = o.cluster;
+  const kubeLog = (level: "info" | "warn" | "debug", message: string, fields: Record<string, unknown>): void =>
+    o.onLog(level, `policies from the cluster: ${message}`, fields);
+  const store = new PolicyInformers({
+    client: live.client,
+    budgetBytes: o.cluster.cacheMiB * 1024 * 1024,
+    random: { next: Math.random },
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms).unref()),
+    exceptionsRequired: exceptions.enabled,
+    onLog: kubeLog,
+  });
+  const writer = new PolicyStatusWriter({
+    client: live.client,
+    now: Date.now,
+    onLog: kubeLog,
+    ...(o.cluster.isLeader !== undefined ? { isLeader: o.cluster.isLeader } : {}),
+    ...(o.cluster.registration !== undefined ? { registration: o.cluster.registration } : {}),
+  });
+  const source = clusterPolicySource({
+    store,
+    engine: o.engine,
+    exceptions,
+    checkPolicy: o.checkPolicy,
+    onOutcomes: (outcomes) => writer.reconcile(outcomes),
+    onLog: o.onLog,
+    ...(o.cluster.namespaceBudget !== undefined ? { namespaceBudget: o.cluster.namespaceBudget } : {}),
+  });
+  const resync = setInterval(() => writer.reconcile(source.outcomes()), o.cluster.resyncMs ?? 60_000);
+  resync.unref();
+  const unfollow =
+    o.cluster.onLeaderChange && writer.followLeadership(o.cluster.onLeaderChange, () => source.outcomes());
+  const unregistered = o.cluster.registration?.onChange(() => writer.reconcile(source.outcomes()));
+  o.onLog("info", "policies from the cluster: watching", {
+    resources: store.watched,
+    exceptions: exceptions.enabled ? exceptions.namespaces : "off",
+  });
+  return {
+    ...source,
+    close: async () => {
+      clearInterval(resync);
+      unfollow?.();
+      unregistered?.();
+      writer.close();
+      await source.close();
+    },
+  };
+}
