@@ -12,7 +12,6 @@
  * The policies.kyverno.io PolicyException is not in this table: it is watched beside the
  * kyverno.io/v2 one (CEL_POLICY_EXCEPTIONS in policy-informers.ts).
  */
-import { kindDescriptor } from "../engine/index.js";
 import type { Gvr } from "./types.js";
 
 export type CelPolicyKind =
@@ -41,27 +40,33 @@ interface CelKindInfo {
 export const CEL_GROUP = "policies.kyverno.io";
 export const CEL_STORAGE_VERSION = "v1beta1";
 
-function info(kind: CelPolicyKind, resource: string, handling: CelKindHandling): CelKindInfo {
+function info(
+  kind: CelPolicyKind,
+  resource: string,
+  handling: CelKindHandling,
+  scope: "cluster" | "namespaced",
+): CelKindInfo {
   return {
     kind,
     gvr: { group: CEL_GROUP, version: CEL_STORAGE_VERSION, resource },
-    namespaced: kindDescriptor(kind)?.scope === "namespaced",
+    // The CRD's scope (deploy/crds); cel-policy-kinds.test.ts checks that the engine's kind registry agrees.
+    namespaced: scope === "namespaced",
     handling,
     required: handling === "evaluated",
   };
 }
 
 export const CEL_POLICY_KINDS: readonly CelKindInfo[] = [
-  info("ValidatingPolicy", "validatingpolicies", "evaluated"),
-  info("NamespacedValidatingPolicy", "namespacedvalidatingpolicies", "evaluated"),
-  info("MutatingPolicy", "mutatingpolicies", "admission-error"),
-  info("NamespacedMutatingPolicy", "namespacedmutatingpolicies", "admission-error"),
-  info("ImageValidatingPolicy", "imagevalidatingpolicies", "admission-error"),
-  info("NamespacedImageValidatingPolicy", "namespacedimagevalidatingpolicies", "admission-error"),
-  info("GeneratingPolicy", "generatingpolicies", "not-evaluated"),
-  info("NamespacedGeneratingPolicy", "namespacedgeneratingpolicies", "not-evaluated"),
-  info("DeletingPolicy", "deletingpolicies", "not-evaluated"),
-  info("NamespacedDeletingPolicy", "namespaceddeletingpolicies", "not-evaluated"),
+  info("ValidatingPolicy", "validatingpolicies", "evaluated", "cluster"),
+  info("NamespacedValidatingPolicy", "namespacedvalidatingpolicies", "evaluated", "namespaced"),
+  info("MutatingPolicy", "mutatingpolicies", "admission-error", "cluster"),
+  info("NamespacedMutatingPolicy", "namespacedmutatingpolicies", "admission-error", "namespaced"),
+  info("ImageValidatingPolicy", "imagevalidatingpolicies", "admission-error", "cluster"),
+  info("NamespacedImageValidatingPolicy", "namespacedimagevalidatingpolicies", "admission-error", "namespaced"),
+  info("GeneratingPolicy", "generatingpolicies", "not-evaluated", "cluster"),
+  info("NamespacedGeneratingPolicy", "namespacedgeneratingpolicies", "not-evaluated", "namespaced"),
+  info("DeletingPolicy", "deletingpolicies", "not-evaluated", "cluster"),
+  info("NamespacedDeletingPolicy", "namespaceddeletingpolicies", "not-evaluated", "namespaced"),
 ];
 
 const BY_KIND = new Map(CEL_POLICY_KINDS.map((k) => [k.kind as string, k]));
