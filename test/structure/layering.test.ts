@@ -33,6 +33,7 @@ const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
   "src/cli/": ["src/index.ts"],
   "src/server/": ["src/index.ts", "src/cli/", "src/library/"],
   "src/library/": ["src/index.ts", "src/cli/", "src/server/", "src/kube/"],
+  "src/controllers/": ["src/index.ts", "src/cli/", "src/server/", "src/library/"],
   "src/kube/": ["src/index.ts", "src/cli/", "src/server/", "src/library/"],
   "src/platform/": ["src/index.ts", "src/cli/", "src/server/", "src/library/", "src/kube/"],
   "src/engine/": ["src/index.ts", "src/cli/", "src/server/", "src/library/", "src/kube/", "src/platform/"],

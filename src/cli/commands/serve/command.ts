@@ -4,7 +4,8 @@ import { Registry } from "prom-client";
 import { createEngine, type CompiledPolicy, type JsonValue, type PolicyProblem } from "../../../engine/index.js";
 import { servePorts } from "../../../server/serve-ports.js";
 import { createLogger, isLogLevel, logAdmission, type Logger } from "../../../server/logging/index.js";
-import { bindPolicySource, createMetrics, type BylawMetrics } from "../../../server/metrics/index.js";
+import { bindPolicySource, cleanupCounters, createMetrics, type BylawMetrics } from "../../../server/metrics/index.js";
+import { startCleanupController } from "../../../controllers/cleanup/index.js";
 import type { AdmissionRecorder, ClusterFacts } from "../../../server/types.js";
 import type { AdmissionDeps } from "../../../server/admission/deps.js";
 import { AdmissionPlans } from "../../../server/admission/plans.js";
@@ -257,6 +258,17 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       return 1;
     }
   }
+  // The cleanup controller (cleanup policies, the cleanup.kyverno.io/ttl label) runs with policies from the cluster, on the leader.
+  const cleanup =
+    live !== undefined && values.policies === undefined
+      ? startCleanupController({
+          client: live.client,
+          env: engine.env,
+          counters: cleanupCounters(registry),
+          onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+          ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
+        })
+      : undefined;
   const unbind = bindPolicySource(metrics, source);
   ha.value.bindMetrics(registry);
   const unfollow = live?.follow(source);
@@ -297,6 +309,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       registration?.policyChecks,
     ),
     denialYaml: new YamlV3Writer(),
+    ...(cleanup !== undefined ? { cleanupController: true } : {}),
     ...(exceptions.value.namespaces !== undefined ? { exceptionNamespaces: exceptions.value.namespaces } : {}),
     // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.
     ...(values.policies !== undefined
@@ -339,6 +352,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   logger.info({}, "bylaw serve: shutting down");
   // The webhook configurations stay registered: a Fail webhook keeps refusing while Bylaw is down.
   registration?.close();
+  cleanup?.close();
   await ha.value.close();
   await servers.close((numbers["grace-seconds"] ?? 15) * 1000);
   await runner?.close();

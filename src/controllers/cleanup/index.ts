@@ -1,0 +1,2 @@
+export { startCleanupController, type CleanupController, type CleanupControllerOptions } from "./start.js";
+export type { CleanupCounters } from "./types.js";
