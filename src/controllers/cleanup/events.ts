@@ -56,7 +56,8 @@ function event(input: EventInput): JsonObject & { metadata: JsonObject } {
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
     metadata: {
-      generateName: `${regarding.name}.`,
+      // As client-go names Events: the object's name and a unique hexadecimal time.
+      name: `${regarding.name}.${uniqueHex(input.now)}`,
       namespace: regarding.namespace === "" ? "default" : regarding.namespace,
     },
     eventTime: micro,
@@ -69,6 +70,14 @@ function event(input: EventInput): JsonObject & { metadata: JsonObject } {
     regarding: refJson(regarding),
     ...(input.related !== undefined ? { related: refJson(input.related) } : {}),
   };
+}
+
+let sequence = 0;
+
+/** Nanoseconds since the epoch (the milliseconds, and a sequence below them), in hexadecimal. */
+function uniqueHex(now: number): string {
+  sequence = (sequence + 1) % 1_000_000;
+  return (BigInt(Math.floor(now)) * 1_000_000n + BigInt(sequence)).toString(16);
 }
 
 function refJson(r: ObjectRef): JsonObject {

@@ -69,12 +69,15 @@ export function startCleanupController(options: CleanupControllerOptions): Clean
         informer.health().ok ? informer.list().map((object) => ({ kind, object })) : [],
       ),
     );
-    // Resources served later (a CRD installed after start) are picked up every five minutes.
-    if (Date.now() - ttlRefreshed > 300_000) {
-      ttlRefreshed = Date.now();
+    // Resources served later (a CRD installed after start) and grants given later (a ClusterRole
+    // aggregated to the cleanup controller) are picked up within a minute.
+    if (Date.now() - ttlRefreshed > 60_000) {
+      // Set again when the pass ends: passes never overlap.
+      ttlRefreshed = Infinity;
       void ttl
         .refresh()
-        .catch((e: unknown) => options.onLog("warn", "cleanup ttl: discovery failed", { error: String(e) }));
+        .catch((e: unknown) => options.onLog("warn", "cleanup ttl: discovery failed", { error: String(e) }))
+        .finally(() => (ttlRefreshed = Date.now()));
     }
     ttl.tick();
   }, options.tickMs ?? 1000);

@@ -77,7 +77,7 @@ export class TtlLoop {
     for (const { informer, r } of this.watched.values()) {
       if (!informer.health().ok) continue;
       const type = { apiVersion: r.group === "" ? r.version : `${r.group}/${r.version}`, kind: r.kind };
-      const actions = ttlActions(informer.list() as JsonObject[], now);
+      const actions = ttlActions(informer.list(), now);
       for (const { object, message } of actions.invalid) void this.reportInvalid(object, message, type);
       for (const { object, propagation } of actions.deletions) void this.remove(r, object, propagation);
     }

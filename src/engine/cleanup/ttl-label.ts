@@ -70,7 +70,7 @@ function ttlTime(value: string): number | undefined {
   const m =
     /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value) ?? /^(\d{4})-(\d{2})-(\d{2})()()()$/.exec(value);
   if (m === null) return undefined;
-  const [y, mo, d, h, mi, s] = m.slice(1).map((x) => (x === "" ? 0 : Number(x))) as number[];
+  const [y, mo, d, h, mi, s] = m.slice(1).map((x): number => (x === "" ? 0 : Number(x)));
   const at = Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0, s ?? 0);
   const back = new Date(at);
   // Go's time.Parse refuses out-of-range fields (month 13, February 30, hour 24).
