@@ -45,13 +45,14 @@ export async function deleteObject(
 /** Merge-patches a kyverno.io cleanup policy's status subresource. */
 export async function patchCleanupStatus(
   client: Writer,
-  policy: { readonly kind: string; readonly namespace: string; readonly name: string },
+  policy: { readonly namespace: string; readonly name: string },
   status: JsonObject,
 ): Promise<void> {
+  // A namespaced one is a CleanupPolicy, a cluster-scoped one a ClusterCleanupPolicy.
   const gvr: Gvr = {
     group: "kyverno.io",
     version: "v2",
-    resource: policy.kind === "CleanupPolicy" ? "cleanuppolicies" : "clustercleanuppolicies",
+    resource: policy.namespace !== "" ? "cleanuppolicies" : "clustercleanuppolicies",
   };
   const path = `${gvrPath(gvr, policy.namespace === "" ? undefined : policy.namespace)}/${encodeURIComponent(policy.name)}/status`;
   await client.sendJson("PATCH", path, { status }, "application/merge-patch+json");

@@ -8,7 +8,7 @@
  */
 import { isObject, type JsonObject } from "../../engine/index.js";
 
-export const EVENT_SOURCE = "kyverno-cleanup";
+const EVENT_SOURCE = "kyverno-cleanup";
 
 export interface PolicyRef {
   readonly kind: string;
@@ -18,7 +18,7 @@ export interface PolicyRef {
   readonly uid: string;
 }
 
-export interface ObjectRef {
+interface ObjectRef {
   readonly apiVersion: string;
   readonly kind: string;
   readonly name: string;

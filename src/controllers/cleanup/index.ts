@@ -1,2 +1,1 @@
-export { startCleanupController, type CleanupController, type CleanupControllerOptions } from "./start.js";
-export type { CleanupCounters } from "./types.js";
+export { startCleanupController } from "./start.js";

@@ -78,7 +78,7 @@ export class CleanupPolicyLoop {
       state.lastRun = timing.executionTime;
       ran = timing.executionTime;
     }
-    await this.writeStatus(kind, object, { ran, notReady: state.notReady ?? state.refused });
+    await this.writeStatus(object, { ran, notReady: state.notReady ?? state.refused });
   }
 
   private async prepare(
@@ -234,7 +234,6 @@ export class CleanupPolicyLoop {
   }
 
   private async writeStatus(
-    kind: string,
     object: KubeObject,
     change: { ran: number | undefined; notReady: NotReady | undefined },
   ): Promise<void> {
@@ -246,7 +245,7 @@ export class CleanupPolicyLoop {
       now: this.deps.now(),
     });
     if (change.ran === undefined && sameReady(current, status)) return;
-    const ref = { kind, namespace: object.metadata?.namespace ?? "", name: object.metadata?.name ?? "" };
+    const ref = { namespace: object.metadata?.namespace ?? "", name: object.metadata?.name ?? "" };
     await patchCleanupStatus(this.deps.client, ref, status).catch((e: unknown) =>
       this.deps.onLog("warn", "cleanup: failed to write the policy status", { policy: ref.name, error: String(e) }),
     );

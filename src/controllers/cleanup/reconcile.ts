@@ -21,11 +21,11 @@ import {
 } from "../../engine/index.js";
 import { nextRun } from "./schedule.js";
 
-export type CleanupTiming =
+type CleanupTiming =
   | { readonly ok: true; readonly due: boolean; readonly executionTime: number; readonly nextRun: number }
   | { readonly ok: false; readonly error: string };
 
-export interface TimingInput {
+interface TimingInput {
   readonly schedule: string;
   readonly creationTimestamp: string | undefined;
   readonly lastExecutionTime: string | undefined;
@@ -43,7 +43,7 @@ export function cleanupTiming(input: TimingInput): CleanupTiming {
   return { ok: true, due: true, executionTime: execution.at, nextRun: next.at };
 }
 
-export interface CleanupDeletions {
+interface CleanupDeletions {
   readonly deletions: readonly Resource[];
   readonly errors: readonly { readonly resource: Resource; readonly message: string }[];
 }

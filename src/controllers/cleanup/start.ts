@@ -12,7 +12,7 @@ import { CleanupPolicyLoop } from "./policy-loop.js";
 import { TtlLoop } from "./ttl-loop.js";
 import type { CleanupCounters, Log } from "./types.js";
 
-export interface CleanupControllerOptions {
+interface CleanupControllerOptions {
   readonly client: KubeClient;
   /** The engine's environment (its ports: live context for the policies' context entries). */
   readonly env: EngineEnv;
@@ -26,7 +26,7 @@ export interface CleanupControllerOptions {
   readonly random?: Random;
 }
 
-export interface CleanupController {
+interface CleanupController {
   close(): void;
 }
 

@@ -15,7 +15,7 @@ import { ttlActions } from "./ttl.js";
 import { invalidTtlEvent, objectRef } from "./events.js";
 import type { LoopDeps } from "./types.js";
 
-export interface TtlLoopDeps extends LoopDeps {
+interface TtlLoopDeps extends LoopDeps {
   readonly random: Random;
   readonly sleep: (ms: number) => Promise<void>;
   /** Bytes of labelled objects each informer may hold (default 8 MiB). */

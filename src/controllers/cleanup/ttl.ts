@@ -7,7 +7,7 @@
  */
 import { isObject, type JsonObject, TTL_LABEL, TTL_PROPAGATION_ANNOTATION, ttlDeadline } from "../../engine/index.js";
 
-export interface TtlActions {
+interface TtlActions {
   readonly deletions: readonly { readonly object: JsonObject; readonly propagation: string | undefined }[];
   readonly invalid: readonly { readonly object: JsonObject; readonly message: string }[];
   /** The earliest deadline still ahead (ms since the epoch), if any. */

@@ -16,7 +16,7 @@ export interface CleanupMetricLabels {
 }
 
 /** kyverno_ttl_controller_{deletedobjects,errors}_total's labels. */
-export interface TtlMetricLabels {
+interface TtlMetricLabels {
   readonly resource_group: string;
   readonly resource_version: string;
   readonly resource_resource: string;

@@ -13,7 +13,14 @@
  * refused, never half-served.
  * Any other object, and DELETE, is allowed untouched.
  */
-import { type CompiledPolicy, isObject, type JsonValue, policyKindOf, type PolicyProblem } from "../../engine/index.js";
+import {
+  compileCleanupPolicy,
+  type CompiledPolicy,
+  isObject,
+  type JsonValue,
+  policyKindOf,
+  type PolicyProblem,
+} from "../../engine/index.js";
 import { tenantProblems } from "../../kube/tenant-problems.js";
 import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
@@ -123,8 +130,6 @@ interface Checked {
   readonly compiled?: CompiledPolicy;
 }
 
-const CLEANUP_KINDS = new Set(["CleanupPolicy", "ClusterCleanupPolicy"]);
-
 function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checked {
   const object = request.object;
   if (request.operation === "DELETE" || !isObject(object)) return { answer: allowed(request.uid) };
@@ -143,7 +148,7 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   const outcome = deps.engine.compile(object);
   // With the cleanup controller running, a cleanup policy that passes Kyverno's checks is admitted (it has no rules to serve here).
-  if (outcome.ok && deps.cleanupController === true && CLEANUP_KINDS.has(kind))
+  if (outcome.ok && deps.cleanupController === true && compileCleanupPolicy(object, deps.engine.env).ok)
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   // A kind Bylaw does not run (a cleanup policy without the cleanup controller) is refused once Kyverno's own checks pass: admitted, it would never run.
   const unserved = outcome.ok ? unservedKind(outcome.policy) : undefined;

@@ -20,7 +20,7 @@ const TTL_LABELS = ["resource_group", "resource_version", "resource_resource", "
 
 type Labels<K extends readonly string[]> = { readonly [k in K[number]]: string };
 
-export interface CleanupCounterSet {
+interface CleanupCounterSet {
   deleted(labels: Labels<typeof CLEANUP_LABELS>): void;
   failed(labels: Labels<typeof CLEANUP_LABELS>): void;
   ttlDeleted(labels: Labels<typeof TTL_LABELS>): void;
