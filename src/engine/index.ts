@@ -122,3 +122,15 @@ export { labelSelectorProblems } from "./match/label-selector-problems.js";
 export { compileBinding as compileAdmissionBinding, isAdmissionBindingDocument } from "./cel/admission-policy/index.js";
 // Why a policy of a kind Bylaw does not run (a cleanup policy) is refused by the policy webhook.
 export { notServedReason } from "./policy/unsupported-kind.js";
+
+// The cleanup controller's decisions (CleanupPolicy / ClusterCleanupPolicy, the cleanup.kyverno.io/ttl label).
+export {
+  cleanupDecision,
+  compileCleanupPolicy,
+  TTL_LABEL,
+  TTL_PROPAGATION_ANNOTATION,
+  ttlDeadline,
+  type CleanupCandidate,
+  type CompiledCleanupPolicy,
+  type DeletionPropagation,
+} from "./cleanup/index.js";

@@ -53,6 +53,8 @@ interface InformerOptions {
   readonly namespace?: string;
   /** A field selector, e.g. `metadata.name=bylaw-tls` (RBAC can then grant list/watch by resourceNames). */
   readonly fieldSelector?: string;
+  /** A label selector, e.g. `cleanup.kyverno.io/ttl` (only objects carrying the label are listed and watched). */
+  readonly labelSelector?: string;
   /** After each full list has replaced the store (the first sync, and every relist after 410 Gone): no event is sent per object then. */
   readonly onListed?: () => void;
   readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
@@ -263,6 +265,7 @@ export class Informer {
         maxLimit,
         continueToken: cont,
         ...(this.options.fieldSelector !== undefined ? { fieldSelector: this.options.fieldSelector } : {}),
+        ...(this.options.labelSelector !== undefined ? { labelSelector: this.options.labelSelector } : {}),
         capBytes: () => this.budget.availableBytes,
         // A page that does not fit while the old store is held: drop the old store first.
         onTooLarge: () => (this.objects.size > 0 ? (this.dropStore(), true) : false),
@@ -360,6 +363,7 @@ export class Informer {
     this.counts.watches++;
     let gone: KubeError | undefined;
     if (this.options.fieldSelector !== undefined) q.set("fieldSelector", this.options.fieldSelector);
+    if (this.options.labelSelector !== undefined) q.set("labelSelector", this.options.labelSelector);
     const stream = this.options.client.watch(
       `${gvrPath(this.options.gvr, this.options.namespace)}?${q.toString()}`,
       (raw) => {

@@ -20,6 +20,7 @@ interface PageRequest {
   readonly maxLimit: number;
   readonly continueToken: string;
   readonly fieldSelector?: string;
+  readonly labelSelector?: string;
   /** Bytes the page may take now (read again after `onTooLarge`). */
   readonly capBytes: () => number;
   /** A page was over the cap: true when the caller made room and the same page should be asked again. */
@@ -46,6 +47,7 @@ export async function readPage(client: PageClient, req: PageRequest): Promise<Pa
     const q = new URLSearchParams({ limit: String(limit) });
     if (req.continueToken !== "") q.set("continue", req.continueToken);
     if (req.fieldSelector !== undefined) q.set("fieldSelector", req.fieldSelector);
+    if (req.labelSelector !== undefined) q.set("labelSelector", req.labelSelector);
     const cap = limit === 1 ? Math.max(req.capBytes(), ONE_OBJECT_BYTES) : req.capBytes();
     try {
       const page = (await client.getJson(`${req.path}?${q.toString()}`, { maxBodyBytes: Math.max(1, cap) })) as {

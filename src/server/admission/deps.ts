@@ -29,6 +29,8 @@ export interface AdmissionDeps {
    * it the webhook warns about none.
    */
   readonly clusterExceptions?: ClusterExceptions;
+  /** The cleanup controller runs (serve --cluster): the policy webhook admits valid cleanup policies instead of refusing them. */
+  readonly cleanupController?: boolean;
   /** Per-snapshot plans of which policies each webhook evaluates; without it they are worked out per review. */
   readonly plans?: AdmissionPlans;
   /** Writes denial messages, remembering key orders and scalars across reviews; without it each denial is written afresh. */

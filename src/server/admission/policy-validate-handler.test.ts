@@ -201,4 +201,16 @@ describe("policyvalidate: cleanup policies", () => {
     );
     assert.deepEqual(response.warnings, [CCPOL_NOTICE]);
   });
+  test("with the cleanup controller running (serve --cluster) a valid one is admitted; an invalid one still refused", () => {
+    const fake = fakeDeps();
+    const deps = { ...fake.deps, cleanupController: true };
+    const valid = handlePolicyValidate(cleanupReview(cleanup({})), deps);
+    assert.ok(valid.status === 200);
+    assert.equal(valid.body.response.allowed, true);
+    assert.deepEqual(valid.body.response.warnings, [CCPOL_NOTICE]);
+    const invalid = handlePolicyValidate(cleanupReview(cleanup({ schedule: "hourly" })), deps);
+    assert.ok(invalid.status === 200);
+    assert.equal(invalid.body.response.allowed, false);
+    assert.match(invalid.body.response.status?.message ?? "", /not in proper cron format/);
+  });
 });

@@ -8,11 +8,12 @@
  * loads it (policy-validate-cel.ts); a PolicyException of either group is compiled as `serve` loads
  * it, with Kyverno's warnings when it will not be honoured (policy-validate-exception.ts). A
  * kyverno.io CleanupPolicy / ClusterCleanupPolicy gets Kyverno's checks (an invalid schedule, user
- * info in match/exclude, a configMap or imageRegistry context entry), then, valid, is refused all the
- * same: Bylaw has no cleanup controller, and a kind it cannot serve is refused, never half-served.
+ * info in match/exclude, a configMap or imageRegistry context entry); valid, it is admitted when the
+ * cleanup controller runs (`serve --cluster`), and refused otherwise: a kind Bylaw cannot serve is
+ * refused, never half-served.
  * Any other object, and DELETE, is allowed untouched.
  */
-import { type CompiledPolicy, isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
+import { compileCleanupPolicy, type CompiledPolicy, isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
 import { tenantProblems } from "../tenancy/tenant-problems.js";
 import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
@@ -143,7 +144,10 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
   if (deps.engine.classify(object).role === "not-a-policy")
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   const outcome = deps.engine.compile(object);
-  // A kind Bylaw does not run (a cleanup policy) is refused once Kyverno's own checks pass: admitted, it would never run.
+  // With the cleanup controller running, a cleanup policy that passes Kyverno's checks is admitted (it has no rules to serve here).
+  if (outcome.ok && deps.cleanupController === true && compileCleanupPolicy(object, deps.engine.env).ok)
+    return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
+  // A kind Bylaw does not run (a cleanup policy without the cleanup controller) is refused once Kyverno's own checks pass: admitted, it would never run.
   const unserved = outcome.ok ? unservedKind(outcome.policy) : undefined;
   if (unserved !== undefined)
     return { answer: denied(request.uid, unserved.message, deprecation === undefined ? [] : [deprecation]) };

@@ -10,7 +10,8 @@ import { Registry } from "prom-client";
 import { createEngine, type CompiledPolicy, type JsonValue, type PolicyProblem } from "../../engine/index.js";
 import { servePorts } from "../serve-ports.js";
 import { createLogger, logAdmission, type Logger } from "../logging/index.js";
-import { bindPolicySource, createMetrics, type BylawMetrics } from "../metrics/index.js";
+import { bindPolicySource, cleanupCounters, createMetrics, type BylawMetrics } from "../metrics/index.js";
+import { startCleanupController } from "../../controllers/cleanup/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot, PolicySource } from "../types.js";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { AdmissionPlans } from "../admission/plans.js";
@@ -98,8 +99,37 @@ interface Controller {
  * The controllers this process runs, in start order: the one list where a controller is added
  * (cleanup and generate come here). Today: webhook registration, with --register.
  */
-function controllersOf(parts: { readonly registration: Registration | undefined }): Controller[] {
-  return [...(parts.registration !== undefined ? [parts.registration] : [])];
+function controllersOf(parts: {
+  readonly registration: Registration | undefined;
+  readonly cleanup: Controller | undefined;
+}): Controller[] {
+  return [
+    ...(parts.registration !== undefined ? [parts.registration] : []),
+    ...(parts.cleanup !== undefined ? [parts.cleanup] : []),
+  ];
+}
+
+/** The cleanup controller (cleanup policies, the cleanup.kyverno.io/ttl label): with policies from the cluster, writing on the leader. */
+function cleanupController(o: {
+  readonly live: LiveContext;
+  readonly engine: ReturnType<typeof createEngine>;
+  readonly registry: Registry;
+  readonly logger: Logger;
+  readonly isLeader: (() => boolean) | undefined;
+}): Controller {
+  let running: { close(): void } | undefined;
+  return {
+    start: () => {
+      running = startCleanupController({
+        client: o.live.client,
+        env: o.engine.env,
+        counters: cleanupCounters(o.registry),
+        onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
+        ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
+      });
+    },
+    close: () => running?.close(),
+  };
 }
 
 export async function startServe(
@@ -215,6 +245,10 @@ export async function startServe(
   // With live context the workers' engines read it through a bridge to this thread's caches
   // (server/worker/context-bridge.ts), so reviews that leave their batch finish off this thread there too.
   const runner = workerPool(o, now, live, logger);
+  const cleanup =
+    live !== undefined && o.policies === undefined
+      ? cleanupController({ live, engine, registry, logger, isLeader: elector && (() => elector.isLeader()) })
+      : undefined;
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),
@@ -234,6 +268,7 @@ export async function startServe(
       registration?.policyChecks,
     ),
     denialYaml: new YamlV3Writer(),
+    ...(cleanup !== undefined ? { cleanupController: true } : {}),
     ...(o.exceptions.namespaces !== undefined ? { exceptionNamespaces: o.exceptions.namespaces } : {}),
     // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.
     ...(o.policies !== undefined
@@ -270,7 +305,7 @@ export async function startServe(
     `bylaw serve: listening on https://${o.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`,
   );
   // Started only once the server answers: the API server calls the webhooks as soon as they exist.
-  const controllers = controllersOf({ registration });
+  const controllers = controllersOf({ registration, cleanup });
   for (const c of controllers) c.start();
 
   return {

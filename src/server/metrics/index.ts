@@ -2,3 +2,4 @@ export { createMetrics } from "./create-metrics.js";
 export type { BylawMetrics } from "./types.js";
 
 export { bindPolicySource } from "./bind-policy-source.js";
+export { cleanupCounters } from "./cleanup-counters.js";

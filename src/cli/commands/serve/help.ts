@@ -5,8 +5,9 @@ patch), validates (denies Enforce failures with Kyverno's message; admits Audit 
 them, with an admission warning only when the policy sets spec.emitWarning: true, as in Kyverno, or
 when an Audit rule errors) and
 checks policies as they are created. Prometheus metrics, with Kyverno's names, are served on a
-separate port, so Kyverno's Grafana dashboard works unchanged. Generate, mutate-existing, cleanup and
-background reports are not run (Bylaw has no background controllers yet); what runs in a cluster and
+separate port, so Kyverno's Grafana dashboard works unchanged. With --cluster it also runs cleanup
+policies and the cleanup.kyverno.io/ttl label (on the leader). Generate, mutate-existing and
+background reports are not run (Bylaw has no background controller yet); what runs in a cluster and
 what does not is in docs/cluster.md, limits and failure modes in docs/reliability.md.
 
 Endpoints (HTTPS):

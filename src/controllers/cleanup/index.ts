@@ -1,0 +1,1 @@
+export { startCleanupController } from "./start.js";

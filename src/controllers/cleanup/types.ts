@@ -1,0 +1,44 @@
+/** What the cleanup controller's loops are given: the API server's client, the engine, counters, a log. */
+import type { EngineEnv } from "../../engine/index.js";
+import type { KubeClient } from "../../kube/kube-client.js";
+import type { Discovery } from "../../kube/discovery.js";
+
+export type Log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
+
+/** kyverno_cleanup_controller_{deletedobjects,errors}_total's labels. */
+export interface CleanupMetricLabels {
+  readonly policy_name: string;
+  readonly policy_namespace: string;
+  readonly policy_type: string;
+  readonly resource_kind: string;
+  readonly resource_namespace: string;
+  readonly deletion_propagation: string;
+}
+
+/** kyverno_ttl_controller_{deletedobjects,errors}_total's labels. */
+interface TtlMetricLabels {
+  readonly resource_group: string;
+  readonly resource_version: string;
+  readonly resource_resource: string;
+  readonly resource_namespace: string;
+}
+
+/** The counters (src/server/metrics/cleanup-counters.ts implements them on /metrics). */
+export interface CleanupCounters {
+  deleted(labels: CleanupMetricLabels): void;
+  failed(labels: CleanupMetricLabels): void;
+  ttlDeleted(labels: TtlMetricLabels): void;
+  ttlFailed(labels: TtlMetricLabels): void;
+}
+
+export interface LoopDeps {
+  readonly client: KubeClient;
+  readonly env: EngineEnv;
+  readonly counters: CleanupCounters;
+  readonly onLog: Log;
+  /** This replica's name, in the Events' reportingInstance. */
+  readonly instance: string;
+  readonly now: () => number;
+  /** The API server's resources (cached by the caller). */
+  readonly discovery: () => Promise<Discovery>;
+}
