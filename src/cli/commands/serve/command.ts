@@ -43,6 +43,7 @@ import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget
 import { HA_FLAG_OPTIONS, setUpHa } from "./ha-setup.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
+import { startGenerateController } from "../../../controllers/generate/generate-controller.js";
 import {
   type Registration,
   REGISTRATION_FLAG_OPTIONS,
@@ -278,8 +279,24 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
           onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`),
         })
       : undefined;
+  // Generate rules: the webhook stores their work as UpdateRequests; the leader runs them (src/controllers/generate/).
+  const generateNamespace =
+    values["service-namespace"] ?? process.env["POD_NAMESPACE"] ?? values["leader-elect-namespace"];
+  const generate =
+    live !== undefined && generateNamespace !== undefined
+      ? startGenerateController({
+          ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+          namespace: generateNamespace,
+          policies: () => source.current().policies,
+          ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
+          random: { next: Math.random },
+          onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+        })
+      : undefined;
+  if (generate !== undefined && !generate.ok) logger.warn({}, `bylaw serve: ${generate.error}`);
   const deps: AdmissionDeps = {
     engine,
+    ...(generate?.ok === true ? { onGenerateWork: (work) => generate.value.submit(work) } : {}),
     policies: () => loadedPolicies(source),
     cluster,
     recorder,
@@ -342,6 +359,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   await ha.value.close();
   await servers.close((numbers["grace-seconds"] ?? 15) * 1000);
   await runner?.close();
+  if (generate?.ok === true) generate.value.close();
   unbind();
   unfollow?.();
   live?.close();

@@ -1,0 +1,206 @@
+/**
+ * The generate controller (Kyverno's background controller, `pkg/background/update_request_controller.go`):
+ * - `submit`: any replica stores the generate work of an allowed review as UpdateRequests in
+ *   Bylaw's namespace, so pending work survives a restart and a leader change;
+ * - the loop: on the elected leader only, each Pending UpdateRequest of the informer's cache is run
+ *   (run-update-request.ts), one at a time. Completed: the request is deleted. A failure the policy
+ *   causes: Failed, with the message. A transient one (the API server, a conflict): retried with
+ *   backoff (1 s doubling to 60 s), `status.retryCount` counting, Failed after MAX_RETRIES.
+ *   Nothing a request holds can stop the loop: every error ends in the request's status.
+ */
+import type { CompiledPolicy, Random } from "../../engine/index.js";
+import { Informer } from "../../kube/informer.js";
+import { describeKubeError } from "../../kube/cluster-reads.js";
+import { KubeClient } from "../../kube/kube-client.js";
+import { resolveConnection } from "../../kube/kubeconfig.js";
+import { KindPaths } from "./kind-paths.js";
+import { runUpdateRequest, type RunOutcome } from "./run-update-request.js";
+import { type GenerateWorkItem, readUpdateRequest, type UpdateRequest, updateRequestObject } from "./update-request.js";
+
+const MAX_RETRIES = 5;
+const RESYNC_MS = 10_000;
+const UR_GVR = { group: "kyverno.io", version: "v2", resource: "updaterequests" };
+
+type Log = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+
+export interface GenerateControllerOptions {
+  readonly kubeconfig?: string;
+  /** Bylaw's namespace: where the UpdateRequests live. */
+  readonly namespace: string;
+  /** The ServiceAccount in `namespace` the controller acts as (default bylaw-background-controller). */
+  readonly serviceAccount?: string;
+  readonly policies: () => readonly CompiledPolicy[];
+  /** Only the leader runs requests (without leader election: always). */
+  readonly isLeader?: () => boolean;
+  readonly random: Random;
+  readonly onLog: Log;
+}
+
+export interface GenerateController {
+  /** Stores the work as UpdateRequests (no wait for it to run). */
+  submit(work: readonly GenerateWorkItem[]): void;
+  close(): void;
+}
+
+export function startGenerateController(
+  options: GenerateControllerOptions,
+): { ok: true; value: GenerateController } | { ok: false; error: string } {
+  const conn = resolveConnection({
+    ...(options.kubeconfig !== undefined ? { kubeconfigFlag: options.kubeconfig } : {}),
+    env: process.env,
+    now: () => Date.now(),
+  });
+  if (!conn.ok) return { ok: false, error: `generate controller: ${conn.error.message}` };
+  // Every read and write is made as the background controller's ServiceAccount (deploy/base/rbac).
+  const client = new KubeClient({
+    connection: conn.value,
+    qps: 50,
+    burst: 100,
+    impersonate: `system:serviceaccount:${options.namespace}:${options.serviceAccount ?? "bylaw-background-controller"}`,
+  });
+  const loop = new UpdateRequestLoop(client, options);
+  loop.start();
+  return {
+    ok: true,
+    value: {
+      submit: (work) => {
+        for (const w of work) void loop.store(w);
+      },
+      close: () => {
+        loop.stop();
+        client.close();
+      },
+    },
+  };
+}
+
+class UpdateRequestLoop {
+  private readonly informer: Informer;
+  private readonly paths: KindPaths;
+  private readonly queue = new Set<string>();
+  private readonly notBefore = new Map<string, number>();
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly base: string;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly options: GenerateControllerOptions,
+  ) {
+    this.base = `/apis/kyverno.io/v2/namespaces/${encodeURIComponent(options.namespace)}/updaterequests`;
+    this.paths = new KindPaths(client);
+    this.informer = new Informer({
+      client,
+      gvr: UR_GVR,
+      namespace: options.namespace,
+      budgetBytes: 64 * 1024 * 1024,
+      random: options.random,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms).unref()),
+      onEvent: (event, object) => {
+        if (event === "deleted") return;
+        const name = readUpdateRequest(object).name;
+        this.enqueue(name);
+      },
+      onListed: () => this.enqueueAll(),
+      onLog: options.onLog,
+    });
+  }
+
+  start(): void {
+    this.informer.start();
+    this.timer = setInterval(() => this.enqueueAll(), RESYNC_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.informer.stop();
+  }
+
+  async store(work: GenerateWorkItem): Promise<void> {
+    try {
+      await this.client.sendJson("POST", this.base, updateRequestObject(work, this.options.namespace));
+    } catch (e) {
+      this.options.onLog("warn", "generate: cannot store an UpdateRequest; the work is lost", {
+        policy: work.policy,
+        trigger: `${work.trigger.kind} ${work.trigger.namespace}/${work.trigger.name}`,
+        error: describeKubeError(e),
+      });
+    }
+  }
+
+  private enqueueAll(): void {
+    for (const o of this.informer.list(this.options.namespace)) this.enqueue(readUpdateRequest(o).name);
+  }
+
+  private enqueue(name: string): void {
+    const due = this.notBefore.get(name) ?? 0;
+    const wait = due - Date.now();
+    if (wait > 0) {
+      setTimeout(() => this.enqueue(name), wait).unref();
+      return;
+    }
+    this.queue.add(name);
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.queue.size > 0 && (this.options.isLeader?.() ?? true)) {
+        const name = this.queue.values().next().value as string;
+        this.queue.delete(name);
+        const raw = this.informer.get(this.options.namespace, name);
+        if (raw === undefined) continue;
+        const ur = readUpdateRequest(raw);
+        if (ur.state !== "Pending") continue;
+        await this.process(ur);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async process(ur: UpdateRequest): Promise<void> {
+    let outcome: RunOutcome;
+    try {
+      outcome = await runUpdateRequest(ur, { client: this.client, paths: this.paths, policies: this.options.policies });
+    } catch (e) {
+      outcome = { state: "Failed", message: describeKubeError(e), generated: [], transient: true };
+    }
+    try {
+      await this.finish(ur, outcome);
+    } catch (e) {
+      this.options.onLog("warn", "generate: cannot update an UpdateRequest's status", {
+        updateRequest: ur.name,
+        error: describeKubeError(e),
+      });
+    }
+  }
+
+  private async finish(ur: UpdateRequest, outcome: RunOutcome): Promise<void> {
+    const path = `${this.base}/${encodeURIComponent(ur.name)}`;
+    if (outcome.state === "Completed") {
+      this.notBefore.delete(ur.name);
+      await this.client.sendJson("DELETE", path, {});
+      return;
+    }
+    const retry = outcome.transient && ur.retryCount < MAX_RETRIES;
+    if (retry) this.notBefore.set(ur.name, Date.now() + Math.min(60_000, 1000 * 2 ** ur.retryCount));
+    else this.notBefore.delete(ur.name);
+    if (!retry)
+      this.options.onLog("warn", "generate: an UpdateRequest failed", {
+        updateRequest: ur.name,
+        policy: ur.policy,
+        message: outcome.message,
+      });
+    const status = {
+      state: retry ? "Pending" : "Failed",
+      message: outcome.message,
+      retryCount: ur.retryCount + (retry ? 1 : 0),
+      ...(outcome.generated.length > 0 ? { generatedResources: outcome.generated } : {}),
+    };
+    await this.client.sendJson("PATCH", `${path}/status`, { status }, "application/merge-patch+json");
+  }
+}

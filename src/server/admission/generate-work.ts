@@ -1,0 +1,141 @@
+/**
+ * The generate work an allowed admission review brings (Kyverno `handleBackgroundApplies`, spec
+ * §8.1 step 3): for each policy with generate rules, the rules that match the trigger, found after
+ * the review's answer is decided. The generate controller stores each as an UpdateRequest
+ * (src/controllers/generate/); the answer never waits on it.
+ * - CREATE and UPDATE: every generate rule that matches the object (its preconditions and context
+ *   are evaluated again by the controller).
+ * - UPDATE of an object a synchronized rule matched before and no longer matches, and DELETE of an
+ *   object a synchronized rule matches: `deleteDownstream` (its generated objects are removed).
+ * Dry-run reviews bring no work.
+ */
+import {
+  type CompiledPolicy,
+  err,
+  type ExistingResources,
+  hasGenerateRules,
+  isObject,
+  type JsonObject,
+  type PolicyResponse,
+  resourceApiVersion,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+} from "../../engine/index.js";
+import type { AdmissionDeps } from "./deps.js";
+import { buildRequest } from "./build-request.js";
+import { parseReview } from "./parse-review.js";
+import { servedBy } from "./policy-traits.js";
+import type { AdmissionRequestJson, WebhookSelector } from "./types.js";
+
+export interface GenerateRuleWork {
+  readonly rule: string;
+  readonly synchronize: boolean;
+  readonly deleteDownstream: boolean;
+}
+
+/** Kyverno's ResourceSpec of the trigger. */
+export interface TriggerSpec {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+}
+
+export interface GenerateWork {
+  /** Kyverno's policy key: `name` for a ClusterPolicy, `namespace/name` for a Policy. */
+  readonly policy: string;
+  readonly rules: readonly GenerateRuleWork[];
+  readonly trigger: TriggerSpec;
+  readonly operation: string;
+  readonly userInfo: JsonObject;
+  readonly admissionRequest: JsonObject;
+}
+
+/** Nothing is read at admission: a clone that needs its source is left to the controller. */
+const NOT_READ: ExistingResources = {
+  get: () => err("pending", "not read at admission"),
+  list: () => err("pending", "not read at admission"),
+};
+
+export function policyKey(policy: CompiledPolicy): string {
+  return policy.kind === "Policy" ? `${policy.namespace}/${policy.name}` : policy.name;
+}
+
+/** The work of one review body through `webhook` (none for a bad body, a dry run, or when none of its policies has generate rules). */
+export function generateWorkFor(
+  body: unknown,
+  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster">,
+  webhook?: WebhookSelector,
+): GenerateWork[] {
+  const parsed = parseReview(body);
+  if (!parsed.ok || parsed.request.dryRun === true) return [];
+  const request = parsed.request;
+  const policies = deps.policies().policies.filter((p) => hasGenerateRules(p) && servedBy(p, webhook));
+  if (policies.length === 0) return [];
+  const now = request.operation === "DELETE" ? undefined : matchedRules(request, policies, deps);
+  const before =
+    request.operation === "DELETE" || request.operation === "UPDATE"
+      ? matchedRules({ ...request, operation: "CREATE", object: request.oldObject ?? null }, policies, deps)
+      : undefined;
+  const object = (request.operation === "DELETE" ? request.oldObject : request.object) ?? {};
+  const out: GenerateWork[] = [];
+  for (const policy of policies) {
+    const rules: GenerateRuleWork[] = [];
+    const matchedNow = now?.get(policy) ?? new Set<string>();
+    for (const compiled of policy.rules) {
+      const generate = compiled.rule.generate;
+      if (!isObject(generate)) continue;
+      const synchronize = generate["synchronize"] === true;
+      if (matchedNow.has(compiled.name)) rules.push({ rule: compiled.name, synchronize, deleteDownstream: false });
+      else if (synchronize && before?.get(policy)?.has(compiled.name) === true)
+        rules.push({ rule: compiled.name, synchronize, deleteDownstream: true });
+    }
+    if (rules.length === 0) continue;
+    out.push({
+      policy: policyKey(policy),
+      rules,
+      trigger: triggerSpec(object, request),
+      operation: request.operation,
+      userInfo: request.userInfo as unknown as JsonObject,
+      admissionRequest: request as unknown as JsonObject,
+    });
+  }
+  return out;
+}
+
+/** Per policy, the generate rules that match the request (a rule error or skip still matched). */
+function matchedRules(
+  request: AdmissionRequestJson,
+  policies: readonly CompiledPolicy[],
+  deps: Pick<AdmissionDeps, "engine" | "cluster">,
+): Map<CompiledPolicy, Set<string>> {
+  const out = new Map<CompiledPolicy, Set<string>>();
+  if (!isObject(request.object)) return out;
+  const subject = buildRequest(request, deps.cluster, policies);
+  const prepared = deps.engine.prepare(subject.engineRequest);
+  for (const policy of policies) {
+    let response: PolicyResponse;
+    try {
+      response = deps.engine.generate(policy, prepared, NOT_READ);
+    } catch {
+      continue;
+    }
+    out.set(policy, new Set(response.rules.map((r) => r.rule)));
+  }
+  return out;
+}
+
+function triggerSpec(object: JsonObject, request: AdmissionRequestJson): TriggerSpec {
+  const group = request.kind.group;
+  const meta = isObject(object["metadata"]) ? object["metadata"] : {};
+  return {
+    apiVersion:
+      resourceApiVersion(object) || (group === "" ? request.kind.version : `${group}/${request.kind.version}`),
+    kind: resourceKind(object) || request.kind.kind,
+    namespace: resourceNamespace(object) || (request.namespace ?? ""),
+    name: resourceName(object) || (request.name ?? ""),
+    uid: typeof meta["uid"] === "string" ? meta["uid"] : "",
+  };
+}
