@@ -9,7 +9,6 @@ import {
   type EngineRequest,
   isObject,
   type JsonObject,
-  type JsonValue,
   type Resource,
 } from "../../engine/index.js";
 import { ClusterReads } from "../../kube/cluster-reads.js";
