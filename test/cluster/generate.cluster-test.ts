@@ -4,12 +4,23 @@
  * - sync-secrets (clone with synchronize): a new Namespace gets the `regcred` Secret, with Kyverno's
  *   generate.kyverno.io labels; a changed source is copied again; a deleted copy comes back;
  * - data with synchronize: deleting the trigger removes its generated object;
- * - the work is durable: UpdateRequests written while Bylaw is down... are run when it is back;
- * - a namespaced Policy never writes outside its namespace.
+ * - generateExisting: objects that exist when the policy arrives are triggers too;
+ * - the work is durable: an UpdateRequest written while Bylaw is down is run when it is back;
+ * - a namespaced Policy never writes outside its namespace: checked after substitution, the
+ *   request fails with the reason and nothing is written.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { eventually, kubectlOk, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
+import {
+  eventually,
+  kubectlOk,
+  readPids,
+  restartBylaw,
+  startCluster,
+  started,
+  tearDown,
+  type Cluster,
+} from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -62,6 +73,115 @@ stringData:
   token: first
 `;
 
+/** data with synchronize, on ConfigMaps labelled derive=yes in apps (Ignore: created while Bylaw is down too). */
+const DERIVE = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: derive
+spec:
+  failurePolicy: Ignore
+  rules:
+    - name: derived-config
+      match:
+        any:
+          - resources:
+              kinds: [ConfigMap]
+              namespaces: [apps]
+              selector:
+                matchLabels:
+                  derive: "yes"
+      generate:
+        apiVersion: v1
+        kind: ConfigMap
+        name: "{{request.object.metadata.name}}-derived"
+        namespace: apps
+        synchronize: true
+        data:
+          data:
+            from: "{{request.object.metadata.name}}"
+`;
+
+/**
+ * generateExisting: a ConfigMap in ops for each Namespace labelled team, the existing ones included.
+ * Ignore, as derive: no Fail webhook takes ConfigMaps, so one can be made while Bylaw is down.
+ */
+const TEAM_CONFIG = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: team-config
+spec:
+  failurePolicy: Ignore
+  rules:
+    - name: team-config
+      match:
+        any:
+          - resources:
+              kinds: [Namespace]
+              selector:
+                matchLabels:
+                  team: "?*"
+      generate:
+        generateExisting: true
+        apiVersion: v1
+        kind: ConfigMap
+        name: "team-{{request.object.metadata.name}}"
+        namespace: ops
+        data:
+          data:
+            team: "{{request.object.metadata.labels.team}}"
+`;
+
+/**
+ * A tenant's Policy that would write where a trigger's label says: in a plain generate the policy
+ * webhook refuses the variable namespace (Kyverno's check); through foreach only the value after
+ * substitution shows it.
+ */
+const tenantPolicy = (foreach: boolean): string => `apiVersion: kyverno.io/v1
+kind: Policy
+metadata:
+  name: copy-out
+  namespace: tenant-a
+spec:
+  rules:
+    - name: copy-out
+      match:
+        any:
+          - resources:
+              kinds: [ConfigMap]
+              selector:
+                matchLabels:
+                  target: "?*"
+      generate:
+${
+  foreach
+    ? `        foreach:
+          - list: "[request.object.metadata.labels.target]"
+            apiVersion: v1
+            kind: ConfigMap
+            name: stolen
+            namespace: "{{element}}"
+            data:
+              data:
+                x: "y"`
+    : `        apiVersion: v1
+        kind: ConfigMap
+        name: stolen
+        namespace: "{{request.object.metadata.labels.target}}"
+        data:
+          data:
+            x: "y"`
+}
+`;
+
+const configMap = (name: string, namespace: string, labels: Record<string, string>): string =>
+  JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace, labels }, data: { a: "b" } });
+
+/** A ConfigMap's data.from, or undefined while it does not exist. */
+async function derivedFrom(name: string): Promise<string | undefined> {
+  const r = await current().kubectl(["get", "configmap", name, "-n", "apps", "-o", "jsonpath={.data.from}"]);
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}
+
 /** The Secret's decoded `token`, or undefined while it does not exist. */
 async function tokenIn(namespace: string): Promise<string | undefined> {
   const r = await current().kubectl(["get", "secret", "regcred", "-n", namespace, "-o", "jsonpath={.data.token}"]);
@@ -74,6 +194,8 @@ describe("generate rules in a cluster", { timeout: buildTimeoutMs + 15 * 60_000 
     cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
     await ok(["apply", "-f", "-"], SECRET_GRANTS);
     await ok(["apply", "-f", "-"], REGCRED);
+    for (const ns of ["apps", "ops", "tenant-a", "tenant-b"]) await ok(["create", "namespace", ns]);
+    await ok(["label", "namespace", "tenant-a", "team=alpha"]);
     await ok(["apply", "-f", "-"], SYNC_SECRETS);
     // The policy's webhook rules are registered once Bylaw has read it: a namespace made then gets the Secret.
     await eventually("sync-secrets to clone into a new namespace", 120_000, async () => {
@@ -103,6 +225,136 @@ describe("generate rules in a cluster", { timeout: buildTimeoutMs + 15 * 60_000 
     await eventually("the UpdateRequests to be deleted once completed", 60_000, async () =>
       (await ok(["get", "updaterequests.kyverno.io", "-n", "bylaw", "-o", "name"])).trim() === "" ? true : undefined,
     );
+  });
+
+  test("sync-secrets: changing the source updates every copy", async () => {
+    await ok(["create", "namespace", "team-b"]);
+    assert.equal(await eventuallyToken("team-b", 60_000), "first");
+    await ok([
+      "patch",
+      "secret",
+      "regcred",
+      "-n",
+      "default",
+      "--type=merge",
+      "-p",
+      '{"stringData":{"token":"second"}}',
+    ]);
+    for (const ns of ["team-a", "team-b"])
+      await eventually(`the copy in ${ns} to follow the source`, 60_000, async () =>
+        (await tokenIn(ns)) === "second" ? true : undefined,
+      );
+  });
+
+  test("sync-secrets: a deleted copy comes back; an edited one is reverted", async () => {
+    await ok(["delete", "secret", "regcred", "-n", "team-a"]);
+    assert.equal(await eventuallyToken("team-a", 60_000), "second");
+    await ok(["patch", "secret", "regcred", "-n", "team-b", "--type=merge", "-p", '{"stringData":{"token":"mine"}}']);
+    await eventually("the edited copy to be reverted", 60_000, async () =>
+      (await tokenIn("team-b")) === "second" ? true : undefined,
+    );
+  });
+
+  test("data with synchronize: deleting the trigger removes what it generated", async () => {
+    await ok(["apply", "-f", "-"], DERIVE);
+    await eventually("derive to generate for a new trigger", 120_000, async () => {
+      const name = `probe-${Date.now()}`;
+      await ok(["create", "-f", "-"], configMap(name, "apps", { derive: "yes" }));
+      for (let i = 0; i < 20; i++) {
+        if ((await derivedFrom(`${name}-derived`)) === name) return true;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return undefined;
+    });
+    await ok(["create", "-f", "-"], configMap("web", "apps", { derive: "yes" }));
+    await eventually("web-derived", 60_000, async () =>
+      (await derivedFrom("web-derived")) === "web" ? true : undefined,
+    );
+    await ok(["delete", "configmap", "web", "-n", "apps"]);
+    await eventually("web-derived to be deleted with its trigger", 60_000, async () =>
+      (await derivedFrom("web-derived")) === undefined ? true : undefined,
+    );
+  });
+
+  test("generateExisting: a Namespace that exists when the policy arrives gets its ConfigMap", async () => {
+    await ok(["apply", "-f", "-"], TEAM_CONFIG);
+    await eventually("team-tenant-a in ops", 120_000, async () => {
+      const r = await current().kubectl([
+        "get",
+        "configmap",
+        "team-tenant-a",
+        "-n",
+        "ops",
+        "-o",
+        "jsonpath={.data.team}",
+      ]);
+      return r.code === 0 && r.stdout.trim() === "alpha" ? true : undefined;
+    });
+  });
+
+  test("an UpdateRequest written while Bylaw is down is run when it is back", async () => {
+    const pid = readPids(current().dir).get("bylaw");
+    assert.ok(pid !== undefined, "Bylaw's pid");
+    process.kill(pid, "SIGKILL");
+    // derive's webhook is failurePolicy Ignore: the trigger is created while Bylaw is down, and the
+    // UpdateRequest the webhook would have written is written by hand, as Kyverno's fields have it.
+    await eventually("the trigger to be created with Bylaw down", 30_000, async () =>
+      (await current().kubectl(["create", "-f", "-"], configMap("late", "apps", { derive: "yes" }))).code === 0
+        ? true
+        : undefined,
+    );
+    const uid = await ok(["get", "configmap", "late", "-n", "apps", "-o", "jsonpath={.metadata.uid}"]);
+    const trigger = { apiVersion: "v1", kind: "ConfigMap", namespace: "apps", name: "late", uid: uid.trim() };
+    const ur = {
+      apiVersion: "kyverno.io/v2",
+      kind: "UpdateRequest",
+      metadata: { generateName: "ur-", namespace: "bylaw" },
+      spec: {
+        requestType: "generate",
+        policy: "derive",
+        rule: "",
+        deleteDownstream: false,
+        resource: trigger,
+        ruleContext: [{ rule: "derived-config", deleteDownstream: false, synchronize: true, trigger }],
+        context: { userInfo: {}, admissionRequestInfo: { operation: "CREATE" } },
+      },
+    };
+    await ok(["create", "-f", "-"], JSON.stringify(ur));
+    assert.equal(await derivedFrom("late-derived"), undefined);
+    await restartBylaw(current());
+    await eventually("late-derived after the restart", 60_000, async () =>
+      (await derivedFrom("late-derived")) === "late" ? true : undefined,
+    );
+  });
+
+  test("tenants: a namespaced Policy that would write into another namespace fails, and writes nothing", async () => {
+    const refused = await current().kubectl(["apply", "-f", "-"], tenantPolicy(false));
+    assert.notEqual(refused.code, 0);
+    assert.match(
+      refused.stderr,
+      /a namespaced policy cannot generate resources in other namespaces, expected: tenant-a, received: \{\{request.object.metadata.labels.target\}\}/,
+    );
+    await ok(["apply", "-f", "-"], tenantPolicy(true));
+    await eventually("the tenant's request to fail with the reason", 120_000, async () => {
+      const name = `probe-${Date.now()}`;
+      await ok(["create", "-f", "-"], configMap(name, "tenant-a", { target: "tenant-b" }));
+      await new Promise((r) => setTimeout(r, 3_000));
+      const urs = JSON.parse(await ok(["get", "updaterequests.kyverno.io", "-n", "bylaw", "-o", "json"])) as {
+        items: {
+          spec: { policy: string; resource: { name: string } };
+          status?: { state?: string; message?: string };
+        }[];
+      };
+      const mine = urs.items.find((u) => u.spec.policy === "tenant-a/copy-out" && u.spec.resource.name === name);
+      return mine?.status?.state === "Failed" ? mine.status.message : undefined;
+    }).then((message) =>
+      assert.match(
+        message,
+        /rule copy-out: a namespaced Policy \(namespace tenant-a\) can only generate into its own namespace, not ConfigMap tenant-b\/stolen/,
+      ),
+    );
+    const stolen = await current().kubectl(["get", "configmap", "stolen", "-n", "tenant-b"]);
+    assert.notEqual(stolen.code, 0, "nothing was written into tenant-b");
   });
 });
 

@@ -14,11 +14,14 @@ import { describeKubeError } from "../../kube/cluster-reads.js";
 import { KubeClient } from "../../kube/kube-client.js";
 import { resolveConnection } from "../../kube/kubeconfig.js";
 import { KindPaths } from "./kind-paths.js";
-import { runUpdateRequest, type RunOutcome } from "./run-update-request.js";
+import { policyKeyOf, runUpdateRequest, type RunOutcome } from "./run-update-request.js";
+import { sourceTriggers } from "./source-triggers.js";
+import { existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
 import { type GenerateWorkItem, readUpdateRequest, type UpdateRequest, updateRequestObject } from "./update-request.js";
 
 const MAX_RETRIES = 5;
 const RESYNC_MS = 10_000;
+const POLICY_CHECK_MS = 2_000;
 const UR_GVR = { group: "kyverno.io", version: "v2", resource: "updaterequests" };
 
 type Log = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
@@ -81,6 +84,9 @@ class UpdateRequestLoop {
   private readonly notBefore = new Map<string, number>();
   private running = false;
   private timer: NodeJS.Timeout | undefined;
+  private policyTimer: NodeJS.Timeout | undefined;
+  /** The policies (key and generation) whose existing triggers have been turned into work. */
+  private readonly existingDone = new Set<string>();
   private readonly base: string;
 
   constructor(
@@ -110,14 +116,29 @@ class UpdateRequestLoop {
     this.informer.start();
     this.timer = setInterval(() => this.enqueueAll(), RESYNC_MS);
     this.timer.unref();
+    this.policyTimer = setInterval(() => void this.generateExisting(), POLICY_CHECK_MS);
+    this.policyTimer.unref();
   }
 
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.policyTimer !== undefined) clearInterval(this.policyTimer);
     this.informer.stop();
   }
 
   async store(work: GenerateWorkItem): Promise<void> {
+    if (work.sourceChanged === true) {
+      try {
+        for (const w of await sourceTriggers(work, { client: this.client, paths: this.paths })) await this.store(w);
+      } catch (e) {
+        this.options.onLog("warn", "generate: cannot find the copies of a changed clone source", {
+          policy: work.policy,
+          source: `${work.trigger.kind} ${work.trigger.namespace}/${work.trigger.name}`,
+          error: describeKubeError(e),
+        });
+      }
+      return;
+    }
     try {
       await this.client.sendJson("POST", this.base, updateRequestObject(work, this.options.namespace));
     } catch (e) {
@@ -126,6 +147,27 @@ class UpdateRequestLoop {
         trigger: `${work.trigger.kind} ${work.trigger.namespace}/${work.trigger.name}`,
         error: describeKubeError(e),
       });
+    }
+  }
+
+  /** On the leader: the existing triggers of each policy with generateExisting rules that appeared or changed. */
+  private async generateExisting(): Promise<void> {
+    if (!(this.options.isLeader?.() ?? true)) return;
+    for (const policy of this.options.policies()) {
+      if (generateExistingRules(policy).length === 0) continue;
+      const key = `${policyKeyOf(policy)}@${String((policy.document.metadata as { generation?: unknown } | undefined)?.generation ?? "")}`;
+      if (this.existingDone.has(key)) continue;
+      this.existingDone.add(key);
+      try {
+        const work = await existingTriggerWork(policy, { client: this.client, paths: this.paths });
+        for (const w of work) await this.store(w);
+      } catch (e) {
+        this.existingDone.delete(key);
+        this.options.onLog("warn", "generate: cannot list the existing triggers of a generateExisting policy", {
+          policy: policyKeyOf(policy),
+          error: describeKubeError(e),
+        });
+      }
     }
   }
 

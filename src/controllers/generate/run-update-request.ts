@@ -48,11 +48,7 @@ async function getOrMissing(client: KubeClient, path: string): Promise<Resource 
 
 export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promise<RunOutcome> {
   const policy = deps.policies().find((p) => policyKeyOf(p) === ur.policy);
-  const where = await deps.paths.resolve(ur.trigger.apiVersion, ur.trigger.kind);
-  const trigger =
-    where === undefined
-      ? undefined
-      : await getOrMissing(deps.client, where.object(ur.trigger.namespace, ur.trigger.name));
+  const trigger = await readTrigger(ur, deps);
   const triggerGone = trigger === undefined || (ur.trigger.uid !== "" && uidOf(trigger) !== ur.trigger.uid);
   let outcomes: RuleOutcome[] = ur.rules.map((rc) => ({
     ...rc,
@@ -82,6 +78,17 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
     namespaced: (v, k) => deps.paths.namespaced(v, k),
   });
   return apply(decided, deps);
+}
+
+/** The trigger as it is now; one named only by uid (a generated object's labels) is found among its kind's objects. */
+async function readTrigger(ur: UpdateRequest, deps: RunDeps): Promise<Resource | undefined> {
+  const t = ur.trigger;
+  const where = await deps.paths.resolve(t.apiVersion, t.kind);
+  if (where === undefined) return undefined;
+  if (t.name !== "") return getOrMissing(deps.client, where.object(t.namespace, t.name));
+  const list = (await deps.client.getJson(where.collection(t.namespace))) as { items?: Resource[] };
+  const found = (list.items ?? []).find((i) => uidOf(i) === t.uid);
+  return found === undefined ? undefined : { ...found, apiVersion: t.apiVersion, kind: t.kind };
 }
 
 function uidOf(r: Resource): string {

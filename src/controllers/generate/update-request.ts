@@ -25,6 +25,8 @@ export interface RuleContext {
 /** What the webhook hands over (src/server/admission/generate-work.ts has the same shape). */
 export interface GenerateWorkItem {
   readonly policy: string;
+  /** `trigger` is a synchronized rule's clone source that changed: each trigger with a copy is run again. */
+  readonly sourceChanged?: boolean;
   readonly rules: readonly {
     readonly rule: string;
     readonly synchronize: boolean;
@@ -61,9 +63,12 @@ export function updateRequestObject(work: GenerateWorkItem, namespace: string): 
     metadata: {
       generateName: "ur-",
       namespace,
+      // Kyverno's UpdateRequest labels (api/kyverno/v1beta1 URGenerate*Label).
       labels: {
         "generate.kyverno.io/policy-name": work.policy.slice(work.policy.indexOf("/") + 1).slice(0, 63),
-        "app.kubernetes.io/managed-by": "kyverno",
+        "generate.kyverno.io/resource-name": truncateName(work.trigger.name),
+        "generate.kyverno.io/resource-namespace": work.trigger.namespace,
+        "generate.kyverno.io/resource-kind": work.trigger.kind,
       },
     },
     spec: {
@@ -84,6 +89,11 @@ export function updateRequestObject(work: GenerateWorkItem, namespace: string): 
       },
     },
   };
+}
+
+/** A label value for a name: over 63 characters, its first 51 and "...truncated" (as Kyverno). */
+function truncateName(name: string): string {
+  return name.length > 63 ? `${name.slice(0, 51)}...truncated` : name;
 }
 
 const text = (v: JsonValue | undefined): string => (typeof v === "string" ? v : "");

@@ -7,6 +7,11 @@
  *   are evaluated again by the controller).
  * - UPDATE of an object a synchronized rule matched before and no longer matches, and DELETE of an
  *   object a synchronized rule matches: `deleteDownstream` (its generated objects are removed).
+ * - UPDATE or DELETE of a generated object (Kyverno's generate.kyverno.io labels) by anyone but the
+ *   generate controller, for a synchronized rule: its trigger's rule is run again (the drift is
+ *   reverted, a deleted copy comes back).
+ * - UPDATE of an object a synchronized rule clones (clone.namespace/name, or cloneList's namespace
+ *   and kinds): `sourceChanged`; the controller finds that rule's copies and runs each trigger again.
  * Dry-run reviews bring no work.
  */
 import {
@@ -46,6 +51,8 @@ export interface TriggerSpec {
 export interface GenerateWork {
   /** Kyverno's policy key: `name` for a ClusterPolicy, `namespace/name` for a Policy. */
   readonly policy: string;
+  /** The clone source of the rule changed: every trigger with a copy of it is run again (`trigger` is the source). */
+  readonly sourceChanged?: boolean;
   readonly rules: readonly GenerateRuleWork[];
   readonly trigger: TriggerSpec;
   readonly operation: string;
@@ -70,10 +77,27 @@ export function generateWorkFor(
   webhook?: WebhookSelector,
 ): GenerateWork[] {
   const parsed = parseReview(body);
-  if (!parsed.ok || parsed.request.dryRun === true) return [];
+  if (!parsed.ok || parsed.request.dryRun === true || byController(parsed.request)) return [];
   const request = parsed.request;
   const policies = deps.policies().policies.filter((p) => hasGenerateRules(p) && servedBy(p, webhook));
   if (policies.length === 0) return [];
+  return [
+    ...triggerWork(request, policies, deps),
+    ...downstreamWork(request, policies),
+    ...sourceWork(request, policies),
+  ];
+}
+
+/** The generate controller's own writes (it acts as the background controller's ServiceAccount) bring no work. */
+function byController(request: AdmissionRequestJson): boolean {
+  return /^system:serviceaccount:[^:]+:bylaw-background-controller$/.test(request.userInfo.username ?? "");
+}
+
+function triggerWork(
+  request: AdmissionRequestJson,
+  policies: readonly CompiledPolicy[],
+  deps: Pick<AdmissionDeps, "engine" | "cluster">,
+): GenerateWork[] {
   const now = request.operation === "DELETE" ? undefined : matchedRules(request, policies, deps);
   const before =
     request.operation === "DELETE" || request.operation === "UPDATE"
@@ -138,4 +162,89 @@ function triggerSpec(object: JsonObject, request: AdmissionRequestJson): Trigger
     name: resourceName(object) || (request.name ?? ""),
     uid: typeof meta["uid"] === "string" ? meta["uid"] : "",
   };
+}
+
+const LABEL = "generate.kyverno.io/";
+
+function labelsOf(o: JsonObject | null | undefined): Record<string, string> {
+  const meta = o !== null && o !== undefined && isObject(o["metadata"]) ? o["metadata"] : {};
+  const labels = isObject(meta["labels"]) ? meta["labels"] : {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(labels)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+function ruleNamed(policies: readonly CompiledPolicy[], key: string, rule: string): JsonObject | undefined {
+  const policy = policies.find((p) => policyKey(p) === key);
+  const generate = policy?.rules.find((r) => r.name === rule)?.rule.generate;
+  return isObject(generate) ? generate : undefined;
+}
+
+/** An object generated for a synchronized rule, changed or deleted by someone else: its trigger is run again. */
+function downstreamWork(request: AdmissionRequestJson, policies: readonly CompiledPolicy[]): GenerateWork[] {
+  if (request.operation !== "UPDATE" && request.operation !== "DELETE") return [];
+  const labels = labelsOf(request.operation === "DELETE" ? request.oldObject : request.object);
+  const name = labels[`${LABEL}policy-name`];
+  const rule = labels[`${LABEL}rule-name`];
+  const uid = labels[`${LABEL}trigger-uid`];
+  if (name === undefined || rule === undefined || uid === undefined || uid === "") return [];
+  const ns = labels[`${LABEL}policy-namespace`] ?? "";
+  const key = ns === "" ? name : `${ns}/${name}`;
+  if (ruleNamed(policies, key, rule)?.["synchronize"] !== true) return [];
+  const group = labels[`${LABEL}trigger-group`] ?? "";
+  const version = labels[`${LABEL}trigger-version`] ?? "";
+  return [
+    {
+      policy: key,
+      rules: [{ rule, synchronize: true, deleteDownstream: false }],
+      trigger: {
+        apiVersion: group === "" ? version : `${group}/${version}`,
+        kind: labels[`${LABEL}trigger-kind`] ?? "",
+        namespace: labels[`${LABEL}trigger-namespace`] ?? "",
+        name: "",
+        uid,
+      },
+      operation: "UPDATE",
+      userInfo: request.userInfo as unknown as JsonObject,
+      admissionRequest: {},
+    },
+  ];
+}
+
+/** Whether a rule's clone or cloneList names `object` as its source (literal names only). */
+function clones(generate: JsonObject, object: JsonObject): boolean {
+  const ns = resourceNamespace(object);
+  const clone = isObject(generate["clone"]) ? generate["clone"] : undefined;
+  if (clone !== undefined)
+    return (
+      clone["namespace"] === ns && clone["name"] === resourceName(object) && generate["kind"] === resourceKind(object)
+    );
+  const list = isObject(generate["cloneList"]) ? generate["cloneList"] : undefined;
+  if (list === undefined || list["namespace"] !== ns || !Array.isArray(list["kinds"])) return false;
+  return list["kinds"].some(
+    (k) => typeof k === "string" && (k === resourceKind(object) || k.endsWith(`/${resourceKind(object)}`)),
+  );
+}
+
+/** An update of a synchronized rule's clone source: the controller runs each of its triggers again. */
+function sourceWork(request: AdmissionRequestJson, policies: readonly CompiledPolicy[]): GenerateWork[] {
+  if (request.operation !== "UPDATE" || !isObject(request.object)) return [];
+  const object = request.object;
+  if (labelsOf(object)[`${LABEL}trigger-uid`] !== undefined) return [];
+  const out: GenerateWork[] = [];
+  for (const policy of policies)
+    for (const compiled of policy.rules) {
+      const generate = compiled.rule.generate;
+      if (!isObject(generate) || generate["synchronize"] !== true || !clones(generate, object)) continue;
+      out.push({
+        policy: policyKey(policy),
+        sourceChanged: true,
+        rules: [{ rule: compiled.name, synchronize: true, deleteDownstream: false }],
+        trigger: triggerSpec(object, request),
+        operation: "UPDATE",
+        userInfo: request.userInfo as unknown as JsonObject,
+        admissionRequest: {},
+      });
+    }
+  return out;
 }
