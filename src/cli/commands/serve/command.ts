@@ -194,6 +194,9 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   ];
   // With --register, Ready means "the API server sends us this policy's requests" (registration-states.ts).
   const registered = plan.value !== undefined ? new RegistrationStates() : undefined;
+  // Generate rules: the webhook stores their work as UpdateRequests; the leader runs them (src/controllers/generate/).
+  const generateNamespace =
+    values["service-namespace"] ?? process.env["POD_NAMESPACE"] ?? values["leader-elect-namespace"];
   const source = await openPolicySource({
     engine,
     checkPolicy,
@@ -212,6 +215,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
               live,
               cacheMiB: numbers["cluster-cache-mib"] ?? 128,
               exceptions: exceptions.value.scope,
+              generateRuns: generateNamespace !== undefined,
               ...(registered !== undefined ? { registration: registered } : {}),
               namespaceBudget: namespaceBudget.value,
               ...(elector !== undefined
@@ -228,6 +232,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
     maxSeriesBytes: bounds.value.metricsMaxBytes,
     maxNamespaces: bounds.value.metricsMaxNamespaces,
     canLoadContext: (kind) => ports.context.canLoad(kind),
+    generateRuns: live !== undefined && generateNamespace !== undefined,
   });
   let registration: Registration | undefined;
   if (plan.value !== undefined) {
@@ -279,9 +284,6 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
           onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`),
         })
       : undefined;
-  // Generate rules: the webhook stores their work as UpdateRequests; the leader runs them (src/controllers/generate/).
-  const generateNamespace =
-    values["service-namespace"] ?? process.env["POD_NAMESPACE"] ?? values["leader-elect-namespace"];
   const generate =
     live !== undefined && generateNamespace !== undefined
       ? startGenerateController({
