@@ -4,6 +4,7 @@
  * - sync-secrets (clone with synchronize): a new Namespace gets the `regcred` Secret, with Kyverno's
  *   generate.kyverno.io labels; a changed source is copied again; a deleted copy comes back;
  * - data with synchronize: deleting the trigger removes its generated object;
+ * - deleting a policy deletes what its synchronized rules made;
  * - generateExisting: objects that exist when the policy arrives are triggers too;
  * - the work is durable: an UpdateRequest written while Bylaw is down is run when it is back;
  * - a namespaced Policy never writes outside its namespace: checked after substitution, the
@@ -355,6 +356,17 @@ describe("generate rules in a cluster", { timeout: buildTimeoutMs + 15 * 60_000 
     );
     const stolen = await current().kubectl(["get", "configmap", "stolen", "-n", "tenant-b"]);
     assert.notEqual(stolen.code, 0, "nothing was written into tenant-b");
+  });
+
+  test("deleting a policy deletes what its synchronized rules made; a rule without synchronize keeps it", async () => {
+    assert.equal(await derivedFrom("late-derived"), "late");
+    await ok(["delete", "clusterpolicy", "derive"]);
+    await eventually("late-derived to be deleted with its policy", 60_000, async () =>
+      (await derivedFrom("late-derived")) === undefined ? true : undefined,
+    );
+    await ok(["delete", "clusterpolicy", "team-config"]);
+    await new Promise((r) => setTimeout(r, 5_000));
+    await ok(["get", "configmap", "team-tenant-a", "-n", "ops"]);
   });
 });
 

@@ -17,6 +17,7 @@ import { KindPaths } from "./kind-paths.js";
 import { policyKeyOf, runUpdateRequest, type RunOutcome } from "./run-update-request.js";
 import { sourceTriggers } from "./source-triggers.js";
 import { existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
+import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js";
 import { type GenerateWorkItem, readUpdateRequest, type UpdateRequest, updateRequestObject } from "./update-request.js";
 
 const MAX_RETRIES = 5;
@@ -83,10 +84,13 @@ class UpdateRequestLoop {
   private readonly queue = new Set<string>();
   private readonly notBefore = new Map<string, number>();
   private running = false;
+  private checking = false;
   private timer: NodeJS.Timeout | undefined;
   private policyTimer: NodeJS.Timeout | undefined;
   /** The policies (key and generation) whose existing triggers have been turned into work. */
   private readonly existingDone = new Set<string>();
+  /** Policies with rules whose downstream goes with them, as last seen: one that leaves the set may have been deleted. */
+  private readonly withDownstream = new Map<string, CompiledPolicy>();
   private readonly base: string;
 
   constructor(
@@ -116,7 +120,7 @@ class UpdateRequestLoop {
     this.informer.start();
     this.timer = setInterval(() => this.enqueueAll(), RESYNC_MS);
     this.timer.unref();
-    this.policyTimer = setInterval(() => void this.generateExisting(), POLICY_CHECK_MS);
+    this.policyTimer = setInterval(() => void this.checkPolicies(), POLICY_CHECK_MS);
     this.policyTimer.unref();
   }
 
@@ -150,10 +154,42 @@ class UpdateRequestLoop {
     }
   }
 
-  /** On the leader: the existing triggers of each policy with generateExisting rules that appeared or changed. */
-  private async generateExisting(): Promise<void> {
-    if (!(this.options.isLeader?.() ?? true)) return;
-    for (const policy of this.options.policies()) {
+  private async checkPolicies(): Promise<void> {
+    if (this.checking || !(this.options.isLeader?.() ?? true)) return;
+    this.checking = true;
+    try {
+      const policies = this.options.policies();
+      await this.generateExisting(policies);
+      await this.deletedPolicies(policies);
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** Policies gone from the set since the last check: their synchronized downstream is deleted if they were deleted. */
+  private async deletedPolicies(policies: readonly CompiledPolicy[]): Promise<void> {
+    const now = new Set(policies.map(policyKeyOf));
+    for (const [key, policy] of this.withDownstream) {
+      if (now.has(key)) continue;
+      this.withDownstream.delete(key);
+      try {
+        const deleted = await deleteDownstreamOf(policy, { client: this.client, paths: this.paths });
+        if (deleted > 0)
+          this.options.onLog("info", "generate: deleted a deleted policy's downstream", { policy: key, deleted });
+      } catch (e) {
+        this.options.onLog("warn", "generate: cannot delete a deleted policy's downstream", {
+          policy: key,
+          error: describeKubeError(e),
+        });
+      }
+    }
+    for (const policy of policies)
+      if (rulesDeletedWithPolicy(policy).length > 0) this.withDownstream.set(policyKeyOf(policy), policy);
+  }
+
+  /** The existing triggers of each policy with generateExisting rules that appeared or changed. */
+  private async generateExisting(policies: readonly CompiledPolicy[]): Promise<void> {
+    for (const policy of policies) {
       if (generateExistingRules(policy).length === 0) continue;
       const key = `${policyKeyOf(policy)}@${String((policy.document.metadata as { generation?: unknown } | undefined)?.generation ?? "")}`;
       if (this.existingDone.has(key)) continue;

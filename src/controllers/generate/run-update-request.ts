@@ -107,7 +107,7 @@ async function namespaceLabels(client: KubeClient, namespace: string): Promise<R
 }
 
 /** The kinds a policy's generate rules write, as written (`apiVersion`, `kind`; cloneList kinds; foreach entries). */
-function writtenKinds(
+export function writtenKinds(
   policy: CompiledPolicy | undefined,
   rules: readonly string[],
 ): { apiVersion: string; kind: string }[] {
