@@ -356,6 +356,21 @@ describe("generate rules in a cluster", { timeout: buildTimeoutMs + 15 * 60_000 
     );
     const stolen = await current().kubectl(["get", "configmap", "stolen", "-n", "tenant-b"]);
     assert.notEqual(stolen.code, 0, "nothing was written into tenant-b");
+    // And Kyverno's Event on the policy: reason PolicyError, from kyverno-generate.
+    const events = await eventually("the PolicyError Event on the policy", 30_000, async () => {
+      const out = await ok(["get", "events.events.k8s.io", "-n", "tenant-a", "-o", "json"]);
+      const items = (
+        JSON.parse(out) as {
+          items: { reason?: string; reportingController?: string; regarding?: { name?: string }; note?: string }[];
+        }
+      ).items.filter((e) => e.reason === "PolicyError" && e.regarding?.name === "copy-out");
+      return items.length > 0 ? items : undefined;
+    });
+    assert.equal(events[0]?.reportingController, "kyverno-generate");
+    assert.match(
+      events[0]?.note ?? "",
+      /^policy copy-out\/copy-out error: rule copy-out: a namespaced Policy \(namespace tenant-a\) can only generate/,
+    );
   });
 
   test("deleting a policy deletes what its synchronized rules made; a rule without synchronize keeps it", async () => {

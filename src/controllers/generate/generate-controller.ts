@@ -18,6 +18,7 @@ import { policyKeyOf, runUpdateRequest, type RunOutcome } from "./run-update-req
 import { sourceTriggers } from "./source-triggers.js";
 import { existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
 import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js";
+import { failureEvent } from "./failure-event.js";
 import { type GenerateWorkItem, readUpdateRequest, type UpdateRequest, updateRequestObject } from "./update-request.js";
 
 const MAX_RETRIES = 5;
@@ -38,6 +39,8 @@ export interface GenerateControllerOptions {
   readonly isLeader?: () => boolean;
   readonly random: Random;
   readonly onLog: Log;
+  /** This replica's name, in the Events it writes (reportingInstance). */
+  readonly instance?: string;
 }
 
 export interface GenerateController {
@@ -191,7 +194,8 @@ class UpdateRequestLoop {
   private async generateExisting(policies: readonly CompiledPolicy[]): Promise<void> {
     for (const policy of policies) {
       if (generateExistingRules(policy).length === 0) continue;
-      const key = `${policyKeyOf(policy)}@${String((policy.document.metadata as { generation?: unknown } | undefined)?.generation ?? "")}`;
+      const generation = (policy.document.metadata as { generation?: unknown } | undefined)?.generation;
+      const key = `${policyKeyOf(policy)}@${typeof generation === "number" ? generation : ""}`;
       if (this.existingDone.has(key)) continue;
       this.existingDone.add(key);
       try {
@@ -257,6 +261,38 @@ class UpdateRequestLoop {
     }
   }
 
+  /** A request that failed for good: in the log, and as Kyverno's PolicyError Event on its policy. */
+  private async reportFailure(ur: UpdateRequest, message: string): Promise<void> {
+    this.options.onLog("warn", "generate: an UpdateRequest failed", {
+      updateRequest: ur.name,
+      policy: ur.policy,
+      message,
+    });
+    const policy = this.options.policies().find((p) => policyKeyOf(p) === ur.policy);
+    if (policy === undefined) return;
+    const uid = (policy.document.metadata as { uid?: unknown } | undefined)?.uid;
+    const event = failureEvent(ur, {
+      policy: {
+        kind: policy.kind,
+        name: policy.name,
+        namespace: policy.namespace,
+        uid: typeof uid === "string" ? uid : "",
+      },
+      message,
+      now: new Date(),
+      instance: this.options.instance ?? "bylaw",
+    });
+    const ns = encodeURIComponent(String((event["metadata"] as { namespace: string }).namespace));
+    try {
+      await this.client.sendJson("POST", `/apis/events.k8s.io/v1/namespaces/${ns}/events`, event);
+    } catch (e) {
+      this.options.onLog("warn", "generate: cannot write the failure Event", {
+        policy: ur.policy,
+        error: describeKubeError(e),
+      });
+    }
+  }
+
   private async finish(ur: UpdateRequest, outcome: RunOutcome): Promise<void> {
     const path = `${this.base}/${encodeURIComponent(ur.name)}`;
     if (outcome.state === "Completed") {
@@ -267,12 +303,7 @@ class UpdateRequestLoop {
     const retry = outcome.transient && ur.retryCount < MAX_RETRIES;
     if (retry) this.notBefore.set(ur.name, Date.now() + Math.min(60_000, 1000 * 2 ** ur.retryCount));
     else this.notBefore.delete(ur.name);
-    if (!retry)
-      this.options.onLog("warn", "generate: an UpdateRequest failed", {
-        updateRequest: ur.name,
-        policy: ur.policy,
-        message: outcome.message,
-      });
+    if (!retry) await this.reportFailure(ur, outcome.message);
     const status = {
       state: retry ? "Pending" : "Failed",
       message: outcome.message,

@@ -289,6 +289,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       ? startGenerateController({
           ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
           namespace: generateNamespace,
+          instance: process.env["POD_NAME"] ?? "bylaw",
           policies: () => source.current().policies,
           ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
           random: { next: Math.random },
