@@ -22,7 +22,7 @@ import type { UpdateRequest } from "./update-request.js";
 
 const MAX_ROUNDS = 8;
 
-export interface EvaluateInput {
+interface EvaluateInput {
   readonly client: KubeClient;
   readonly paths: KindPaths;
   readonly policy: CompiledPolicy;

@@ -66,7 +66,7 @@ function splitKind(k: string): { apiVersion: string; kind: string } {
   return { apiVersion: parts.join("/"), kind };
 }
 
-export interface ExistingDeps {
+interface ExistingDeps {
   readonly client: KubeClient;
   readonly paths: KindPaths;
 }
@@ -109,7 +109,7 @@ export async function existingTriggerWork(policy: CompiledPolicy, deps: Existing
   const labels = await namespaceLabels(deps);
   const out: GenerateWorkItem[] = [];
   for (const kind of matchKinds(policy, rules))
-    for (const object of await listKind(deps, kind, policy.kind === "Policy" ? policy.namespace : "")) {
+    for (const object of await listKind(deps, kind, policy.namespace)) {
       const meta = isObject(object["metadata"]) ? object["metadata"] : {};
       const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
       const response = engine.generate(

@@ -7,26 +7,34 @@
 import type { JsonObject } from "../../engine/index.js";
 import type { UpdateRequest } from "./update-request.js";
 
-export const GENERATE_SOURCE = "kyverno-generate";
+const GENERATE_SOURCE = "kyverno-generate";
 
-export interface FailedPolicy {
-  readonly kind: "ClusterPolicy" | "Policy";
+interface FailedPolicy {
+  readonly kind: string;
   readonly name: string;
+  /** "" for a ClusterPolicy. */
   readonly namespace: string;
   readonly uid: string;
 }
 
 export function failureEvent(
   ur: UpdateRequest,
-  failure: { readonly policy: FailedPolicy; readonly message: string; readonly now: Date; readonly instance: string },
+  failure: {
+    readonly policy: FailedPolicy;
+    readonly message: string;
+    readonly now: Date;
+    readonly instance: string;
+    /** Makes the Event's name unique: `<policy>.<suffix>` (lowercase hex). */
+    readonly suffix: string;
+  },
 ): JsonObject {
   const p = failure.policy;
-  const namespace = p.kind === "Policy" ? p.namespace : "default";
+  const namespace = p.namespace !== "" ? p.namespace : "default";
   const rules = ur.rules.map((r) => r.rule).join(",");
   return {
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
-    metadata: { generateName: `${p.name.slice(0, 200)}.`, namespace },
+    metadata: { name: `${p.name.slice(0, 200)}.${failure.suffix}`, namespace },
     eventTime: failure.now.toISOString().replace(/Z$/, "000Z"),
     reportingController: GENERATE_SOURCE,
     reportingInstance: `${GENERATE_SOURCE}-${failure.instance}`.slice(0, 128),
@@ -37,7 +45,7 @@ export function failureEvent(
       apiVersion: "kyverno.io/v1",
       kind: p.kind,
       name: p.name,
-      ...(p.kind === "Policy" ? { namespace: p.namespace } : {}),
+      ...(p.namespace !== "" ? { namespace: p.namespace } : {}),
       ...(p.uid !== "" ? { uid: p.uid } : {}),
     },
     related: {

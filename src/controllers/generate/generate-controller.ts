@@ -8,6 +8,7 @@
  *   backoff (1 s doubling to 60 s), `status.retryCount` counting, Failed after MAX_RETRIES.
  *   Nothing a request holds can stop the loop: every error ends in the request's status.
  */
+import { randomBytes } from "node:crypto";
 import type { CompiledPolicy, Random } from "../../engine/index.js";
 import { Informer } from "../../kube/informer.js";
 import { describeKubeError } from "../../kube/cluster-reads.js";
@@ -28,7 +29,7 @@ const UR_GVR = { group: "kyverno.io", version: "v2", resource: "updaterequests" 
 
 type Log = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 
-export interface GenerateControllerOptions {
+interface GenerateControllerOptions {
   readonly kubeconfig?: string;
   /** Bylaw's namespace: where the UpdateRequests live. */
   readonly namespace: string;
@@ -43,7 +44,7 @@ export interface GenerateControllerOptions {
   readonly instance?: string;
 }
 
-export interface GenerateController {
+interface GenerateController {
   /** Stores the work as UpdateRequests (no wait for it to run). */
   submit(work: readonly GenerateWorkItem[]): void;
   close(): void;
@@ -280,6 +281,7 @@ class UpdateRequestLoop {
       },
       message,
       now: new Date(),
+      suffix: randomBytes(8).toString("hex"),
       instance: this.options.instance ?? "bylaw",
     });
     const ns = encodeURIComponent(String((event["metadata"] as { namespace: string }).namespace));

@@ -8,7 +8,7 @@ import type { KubeClient } from "../../kube/kube-client.js";
 
 const REFRESH_MS = 30_000;
 
-export interface KindPath {
+interface KindPath {
   readonly resource: ServedResource;
   /** The collection path in `namespace` ("" for a cluster-scoped kind, or all namespaces). */
   collection(namespace: string): string;

@@ -21,7 +21,7 @@ export function rulesDeletedWithPolicy(policy: CompiledPolicy): string[] {
 
 function policyPath(policy: CompiledPolicy): string {
   const name = encodeURIComponent(policy.name);
-  return policy.kind === "Policy"
+  return policy.namespace !== ""
     ? `/apis/kyverno.io/v1/namespaces/${encodeURIComponent(policy.namespace)}/policies/${name}`
     : `/apis/kyverno.io/v1/clusterpolicies/${name}`;
 }
@@ -50,7 +50,7 @@ export async function deleteDownstreamOf(
       if (where === undefined) continue;
       const selector = [
         `generate.kyverno.io/policy-name=${policy.name.slice(0, 63)}`,
-        `generate.kyverno.io/policy-namespace=${policy.kind === "Policy" ? policy.namespace : ""}`,
+        `generate.kyverno.io/policy-namespace=${policy.namespace}`,
         `generate.kyverno.io/rule-name=${rule.slice(0, 63)}`,
       ].join(",");
       const list = (await deps.client.getJson(

@@ -60,7 +60,7 @@ export interface Reconciled {
 
 const RULE_LABEL = "generate.kyverno.io/rule-name";
 
-export function specOf(r: Resource): ResourceSpec {
+function specOf(r: Resource): ResourceSpec {
   const meta = isObject(r["metadata"]) ? r["metadata"] : {};
   return {
     apiVersion: resourceApiVersion(r),
@@ -162,7 +162,7 @@ function withVersionOf(desired: Resource, present: Resource): Resource {
   return { ...desired, metadata };
 }
 
-export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {

@@ -19,7 +19,7 @@ import type { KindPaths } from "./kind-paths.js";
 import { type Action, reconcile, type Reconciled, type RuleOutcome } from "./reconcile.js";
 import type { ResourceSpec, UpdateRequest } from "./update-request.js";
 
-export interface RunDeps {
+interface RunDeps {
   readonly client: KubeClient;
   readonly paths: KindPaths;
   readonly policies: () => readonly CompiledPolicy[];
@@ -34,7 +34,7 @@ export interface RunOutcome {
 }
 
 export function policyKeyOf(p: CompiledPolicy): string {
-  return p.kind === "Policy" ? `${p.namespace}/${p.name}` : p.name;
+  return p.namespace !== "" ? `${p.namespace}/${p.name}` : p.name;
 }
 
 async function getOrMissing(client: KubeClient, path: string): Promise<Resource | undefined> {
@@ -70,7 +70,7 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
     policy:
       policy === undefined
         ? "missing"
-        : { key: ur.policy, namespace: policy.kind === "Policy" ? policy.namespace : undefined },
+        : { key: ur.policy, namespace: policy.namespace !== "" ? policy.namespace : undefined },
     policyKey: ur.policy,
     triggerGone,
     rules: outcomes,

@@ -5,7 +5,7 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
 
-export const UR_API_VERSION = "kyverno.io/v2";
+const UR_API_VERSION = "kyverno.io/v2";
 
 export interface ResourceSpec {
   readonly apiVersion: string;
@@ -15,7 +15,7 @@ export interface ResourceSpec {
   readonly uid: string;
 }
 
-export interface RuleContext {
+interface RuleContext {
   readonly rule: string;
   readonly deleteDownstream: boolean;
   readonly synchronize: boolean;
@@ -38,7 +38,7 @@ export interface GenerateWorkItem {
   readonly admissionRequest: JsonObject;
 }
 
-export type UrState = "Pending" | "Failed" | "Completed" | "Skip";
+type UrState = "Pending" | "Failed" | "Completed" | "Skip";
 
 export interface UpdateRequest {
   readonly name: string;

@@ -33,14 +33,14 @@ import { parseReview } from "./parse-review.js";
 import { servedBy } from "./policy-traits.js";
 import type { AdmissionRequestJson, WebhookSelector } from "./types.js";
 
-export interface GenerateRuleWork {
+interface GenerateRuleWork {
   readonly rule: string;
   readonly synchronize: boolean;
   readonly deleteDownstream: boolean;
 }
 
 /** Kyverno's ResourceSpec of the trigger. */
-export interface TriggerSpec {
+interface TriggerSpec {
   readonly apiVersion: string;
   readonly kind: string;
   readonly namespace: string;
@@ -66,8 +66,9 @@ const NOT_READ: ExistingResources = {
   list: () => err("pending", "not read at admission"),
 };
 
-export function policyKey(policy: CompiledPolicy): string {
-  return policy.kind === "Policy" ? `${policy.namespace}/${policy.name}` : policy.name;
+/** Kyverno's policy key: `name` for a ClusterPolicy (no namespace), `namespace/name` for a Policy. */
+function policyKey(policy: CompiledPolicy): string {
+  return policy.namespace !== "" ? `${policy.namespace}/${policy.name}` : policy.name;
 }
 
 /** The work of one review body through `webhook` (none for a bad body, a dry run, or when none of its policies has generate rules). */
