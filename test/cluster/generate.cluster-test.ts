@@ -30,6 +30,37 @@ const current = (): Cluster => started(cluster);
 const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
 
 /** What Kyverno's docs tell users to add so the background controller may clone Secrets. */
+/**
+ * The generate controller is opt-in (serve --generate-controller-as SA): it acts as the background
+ * controller's ServiceAccount, which Bylaw's may impersonate only with this grant (not in deploy/).
+ */
+const IMPERSONATE = `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: bylaw:generate-as-background-controller
+  namespace: bylaw
+rules:
+  - apiGroups: [""]
+    resources: [serviceaccounts]
+    resourceNames: [bylaw-background-controller]
+    verbs: [impersonate]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: bylaw:generate-as-background-controller
+  namespace: bylaw
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: bylaw:generate-as-background-controller
+subjects:
+  - kind: ServiceAccount
+    name: bylaw
+    namespace: bylaw
+`;
+const GENERATE_ARGS = { extraArgs: "--generate-controller-as bylaw-background-controller" };
+
 const SECRET_GRANTS = `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
@@ -193,6 +224,8 @@ async function tokenIn(namespace: string): Promise<string | undefined> {
 describe("generate rules in a cluster", { timeout: buildTimeoutMs + 15 * 60_000 }, () => {
   before(async () => {
     cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
+    await ok(["apply", "-f", "-"], IMPERSONATE);
+    await restartBylaw(current(), GENERATE_ARGS);
     await ok(["apply", "-f", "-"], SECRET_GRANTS);
     await ok(["apply", "-f", "-"], REGCRED);
     for (const ns of ["apps", "ops", "tenant-a", "tenant-b"]) await ok(["create", "namespace", ns]);
@@ -322,7 +355,7 @@ describe("generate rules in a cluster", { timeout: buildTimeoutMs + 15 * 60_000 
     };
     await ok(["create", "-f", "-"], JSON.stringify(ur));
     assert.equal(await derivedFrom("late-derived"), undefined);
-    await restartBylaw(current());
+    await restartBylaw(current(), GENERATE_ARGS);
     await eventually("late-derived after the restart", 60_000, async () =>
       (await derivedFrom("late-derived")) === "late" ? true : undefined,
     );

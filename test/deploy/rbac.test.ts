@@ -65,7 +65,6 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "coordination.k8s.io leases create",
       "coordination.k8s.io leases get,update [bylaw-admission]",
       " secrets get,list,watch,update [bylaw-tls]",
-      " serviceaccounts impersonate [bylaw-background-controller]",
     ],
   },
   "background-controller": {

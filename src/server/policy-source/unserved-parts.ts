@@ -6,7 +6,7 @@
  *   The policy webhook refuses it at `kubectl apply` and a policy folder holding one is refused at
  *   load; one stored before answers each request it matches with an error and is not Ready.
  * - rules of a kind Bylaw serves that nothing runs, or that answer only errors: `generate` where the
- *   generate controller does not run (a policy folder; it runs with `serve --cluster`) and
+ *   generate controller does not run (it runs with `serve --cluster --generate-controller-as SA`) and
  *   mutate-existing (`mutate.targets`) while Bylaw has no background controller for it, a field Bylaw does not run (`unsupported`), a verifyImages attestor it cannot
  *   verify (keyless, KMS, Rekor: `imageVerifyGaps`): `unservedRules`. The policy is served for what
  *   runs and is not Ready, its condition naming each rule and what is missing; `kubectl apply` and
@@ -57,7 +57,7 @@ export function unservedRule(
     out.push({
       field: ".generate",
       message:
-        "Bylaw does not run generate rules without its generate controller (bylaw serve --cluster runs it), so nothing would be generated",
+        "Bylaw does not run generate rules in a cluster yet (it has no generate controller), so nothing would be generated",
     });
   if (isObject(rule.mutate) && Array.isArray(rule.mutate["targets"]) && rule.mutate["targets"].length > 0)
     out.push({

@@ -63,6 +63,7 @@ const SERVE_FLAG_OPTIONS = {
   kubeconfig: { type: "string" },
   "cluster-cache-mib": { type: "string", default: "128" },
   "egress-allow": { type: "string", multiple: true },
+  "generate-controller-as": { type: "string" },
   "image-pull-secret": { type: "string", multiple: true },
   "exception-namespace": { type: "string", multiple: true },
   "enable-policy-exception": { type: "boolean", default: false },
@@ -195,8 +196,11 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   // With --register, Ready means "the API server sends us this policy's requests" (registration-states.ts).
   const registered = plan.value !== undefined ? new RegistrationStates() : undefined;
   // Generate rules: the webhook stores their work as UpdateRequests; the leader runs them (src/controllers/generate/).
+  const generateAs = values["generate-controller-as"];
   const generateNamespace =
-    values["service-namespace"] ?? process.env["POD_NAMESPACE"] ?? values["leader-elect-namespace"];
+    generateAs === undefined || (values.cluster !== true && values.kubeconfig === undefined)
+      ? undefined
+      : (values["service-namespace"] ?? process.env["POD_NAMESPACE"] ?? values["leader-elect-namespace"]);
   const source = await openPolicySource({
     engine,
     checkPolicy,
@@ -289,6 +293,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       ? startGenerateController({
           ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
           namespace: generateNamespace,
+          ...(generateAs !== undefined ? { serviceAccount: generateAs } : {}),
           instance: process.env["POD_NAME"] ?? "bylaw",
           policies: () => source.current().policies,
           ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
