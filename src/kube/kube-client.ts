@@ -31,6 +31,12 @@ interface KubeClientOptions {
   readonly burst?: number;
   readonly clock?: GateClock;
   readonly timeoutMs?: number;
+  /**
+   * Act as this user (`Impersonate-User`), e.g. `system:serviceaccount:bylaw:bylaw-background-controller`:
+   * the API server then grants exactly that account's permissions (for a ServiceAccount, with its
+   * groups). The connection's own user needs `impersonate` on it.
+   */
+  readonly impersonate?: string;
 }
 
 /** One watch: `close()` ends it; `done` settles when the stream ends (resolves) or fails (rejects). */
@@ -207,6 +213,7 @@ export class KubeClient {
           "user-agent": "bylaw",
           ...body,
           ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+          ...(this.options.impersonate !== undefined ? { "impersonate-user": this.options.impersonate } : {}),
         },
       },
       onResponse,

@@ -10,6 +10,7 @@ import type { ClusterExceptions } from "./policy-validate-exception.js";
 import type { ReviewRunner } from "./review-runner.js";
 import type { ReviewCallsPort } from "./review-calls-loop.js";
 import type { YamlV3Writer } from "./yaml-v3.js";
+import type { GenerateWork } from "./generate-work.js";
 
 /** Everything a pure admission handler needs. */
 export interface AdmissionDeps {
@@ -53,4 +54,9 @@ export interface AdmissionDeps {
    * registration-check.ts): the policy webhook denies a policy with any problem it returns.
    */
   readonly vetPolicy?: (policy: CompiledPolicy) => Promise<readonly PolicyProblem[]>;
+  /**
+   * Where the generate work of an allowed review goes (generate-work.ts, after-allowed.ts): the
+   * generate controller stores it as UpdateRequests. Without it no work is looked for.
+   */
+  readonly onGenerateWork?: (work: readonly GenerateWork[]) => void;
 }

@@ -171,7 +171,7 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
   }
   const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(problemText);
   // Rules nothing runs yet: admitted, not Ready, and said here with the condition's text (unserved-parts.ts).
-  warnings.push(...unservedRules(outcome.policy).map(problemText));
+  warnings.push(...unservedRules(outcome.policy, { generate: deps.onGenerateWork !== undefined }).map(problemText));
   if (deprecation !== undefined) warnings.push(deprecation);
   return { answer: allowed(request.uid, warnings), compiled: outcome.policy };
 }

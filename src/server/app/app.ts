@@ -12,6 +12,7 @@ import { servePorts } from "../serve-ports.js";
 import { createLogger, logAdmission, type Logger } from "../logging/index.js";
 import { bindPolicySource, cleanupCounters, createMetrics, type BylawMetrics } from "../metrics/index.js";
 import { startCleanupController } from "../../controllers/cleanup/index.js";
+import { startGenerateController } from "../../controllers/generate/generate-controller.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot, PolicySource } from "../types.js";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { AdmissionPlans } from "../admission/plans.js";
@@ -68,6 +69,8 @@ interface ServeOptions {
   readonly metricsAuth: MetricsAuth | undefined;
   readonly namespaceBudget: NamespaceBudget;
   readonly ha: HaSettings | undefined;
+  /** --generate-controller-as: the generate controller runs, acting as this ServiceAccount of Bylaw's namespace (with policies from the cluster). */
+  readonly generate: { readonly serviceAccount: string; readonly namespace: string } | undefined;
   readonly tls: TlsFiles;
   readonly host: string;
   readonly port: number;
@@ -102,11 +105,44 @@ interface Controller {
 function controllersOf(parts: {
   readonly registration: Registration | undefined;
   readonly cleanup: Controller | undefined;
+  readonly generate: Controller | undefined;
 }): Controller[] {
   return [
     ...(parts.registration !== undefined ? [parts.registration] : []),
     ...(parts.cleanup !== undefined ? [parts.cleanup] : []),
+    ...(parts.generate !== undefined ? [parts.generate] : []),
   ];
+}
+
+/**
+ * The generate controller (src/controllers/generate/), with --generate-controller-as: the webhook
+ * stores generate work as UpdateRequests through `submit` from the first review, and the leader runs
+ * them. It starts with the process (its informer must be there before the first review); `start` is
+ * a no-op, `close` stops it. Undefined without the flag, or when its connection cannot be made (logged).
+ */
+function generateController(p: {
+  readonly o: ServeOptions;
+  readonly source: ServedPolicySource;
+  readonly elector: { isLeader(): boolean } | undefined;
+  readonly logger: Logger;
+}): (Controller & { submit: (work: Parameters<NonNullable<AdmissionDeps["onGenerateWork"]>>[0]) => void }) | undefined {
+  const { o, elector, logger } = p;
+  if (o.generate === undefined) return undefined;
+  const started = startGenerateController({
+    ...(o.kubeconfig !== undefined ? { kubeconfig: o.kubeconfig } : {}),
+    namespace: o.generate.namespace,
+    serviceAccount: o.generate.serviceAccount,
+    instance: process.env["POD_NAME"] ?? "bylaw",
+    policies: () => p.source.current().policies,
+    ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
+    random: { next: Math.random },
+    onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+  });
+  if (!started.ok) {
+    logger.warn({}, `bylaw serve: ${started.error}`);
+    return undefined;
+  }
+  return { start: () => undefined, close: () => started.value.close(), submit: (w) => started.value.submit(w) };
 }
 
 /** The cleanup controller (cleanup policies, the cleanup.kyverno.io/ttl label): with policies from the cluster, writing on the leader. */
@@ -197,6 +233,7 @@ export async function startServe(
               live,
               cacheMiB: o.cacheMiB,
               exceptions: o.exceptions.scope,
+              generateRuns: o.generate !== undefined,
               ...(registered !== undefined ? { registration: registered } : {}),
               namespaceBudget: o.namespaceBudget,
               ...leadership,
@@ -211,6 +248,7 @@ export async function startServe(
     maxSeriesBytes: o.bounds.metricsMaxBytes,
     maxNamespaces: o.bounds.metricsMaxNamespaces,
     canLoadContext: (kind) => ports.context.canLoad(kind),
+    generateRuns: live !== undefined && o.generate !== undefined,
   });
   let registration: Registration | undefined;
   if (o.registration !== undefined) {
@@ -245,6 +283,7 @@ export async function startServe(
   // With live context the workers' engines read it through a bridge to this thread's caches
   // (server/worker/context-bridge.ts), so reviews that leave their batch finish off this thread there too.
   const runner = workerPool(o, now, live, logger);
+  const generate = live !== undefined ? generateController({ o, source, elector, logger }) : undefined;
   const cleanup =
     live !== undefined && o.policies === undefined
       ? cleanupController({ live, engine, registry, logger, isLeader: elector && (() => elector.isLeader()) })
@@ -269,6 +308,7 @@ export async function startServe(
     ),
     denialYaml: new YamlV3Writer(),
     ...(cleanup !== undefined ? { cleanupController: true } : {}),
+    ...(generate !== undefined ? { onGenerateWork: (work) => generate.submit(work) } : {}),
     ...(o.exceptions.namespaces !== undefined ? { exceptionNamespaces: o.exceptions.namespaces } : {}),
     // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.
     ...(o.policies !== undefined
@@ -305,7 +345,7 @@ export async function startServe(
     `bylaw serve: listening on https://${o.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`,
   );
   // Started only once the server answers: the API server calls the webhooks as soon as they exist.
-  const controllers = controllersOf({ registration, cleanup });
+  const controllers = controllersOf({ registration, cleanup, generate });
   for (const c of controllers) c.start();
 
   return {

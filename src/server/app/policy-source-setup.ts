@@ -27,6 +27,8 @@ interface PolicySourceSetup {
     readonly live: LiveContext;
     readonly cacheMiB: number;
     readonly exceptions: ExceptionScope;
+    /** The generate controller runs: generate rules are served. */
+    readonly generateRuns?: boolean;
     /** What one namespace's policies may take (policy-budget-flags.ts). */
     readonly namespaceBudget?: NamespaceBudget;
     /** Only the leader writes status (--leader-elect); without it, every replica writes. */
@@ -75,6 +77,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     engine: o.engine,
     exceptions,
     checkPolicy: o.checkPolicy,
+    runs: { generate: o.cluster.generateRuns === true },
     onOutcomes: (outcomes) => writer.reconcile(outcomes),
     onLog: o.onLog,
     ...(o.cluster.namespaceBudget !== undefined ? { namespaceBudget: o.cluster.namespaceBudget } : {}),

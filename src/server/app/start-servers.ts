@@ -30,6 +30,7 @@ import {
 } from "../admission/webhook-groups.js";
 import type { ServingTls } from "./tls-setup.js";
 import { AdmissionRouteMap } from "./fine-grained-routes.js";
+import { withGenerateWork, withGenerateWorkBatch } from "../admission/after-allowed.js";
 
 interface StartOptions {
   readonly deps: AdmissionDeps;
@@ -77,15 +78,25 @@ export function admissionRoutes(
           // Bounded as the batch routes are: a review past its inline slice finishes in an evaluation worker.
           kind === "mutate"
             ? (b) => handleMutateBounded(b, own, group)
-            : (b) => handleValidateBatch([b], own, group)[0] as HandlerResult | Promise<HandlerResult>,
+            : withGenerateWork(
+                (b) => handleValidateBatch([b], own, group)[0] as HandlerResult | Promise<HandlerResult>,
+                own,
+                group,
+              ),
         )
       : new Map<string, RouteHandler>();
   routes.set("/mutate", (b) => handleMutateBounded(b, deps));
-  routes.set("/validate", (b) => handleValidate(b, deps));
+  routes.set(
+    "/validate",
+    withGenerateWork((b) => handleValidate(b, deps), deps),
+  );
   for (const group of registeredGroups(groups)) {
     const own = groupDeps(deps, group);
     routes.set(groupPath("mutate", group), (b) => handleMutateBounded(b, own, group));
-    routes.set(groupPath("validate", group), (b) => handleValidate(b, own, group));
+    routes.set(
+      groupPath("validate", group),
+      withGenerateWork((b) => handleValidate(b, own, group), own, group),
+    );
   }
   routes.set("/policyvalidate", (b) => handlePolicyValidateVetted(b, deps));
   // Accepted unchanged, as Kyverno does; a body that is not an AdmissionReview gets a 400 like on every other path.
@@ -110,10 +121,16 @@ export function admissionBatchRoutes(
   groups: TimeoutGroups = DEFAULT_GROUPS,
 ): Map<string, BatchRouteHandler> {
   const routes = new Map<string, BatchRouteHandler>();
-  routes.set("/validate", (bodies) => handleValidateBatch(bodies, deps));
+  routes.set(
+    "/validate",
+    withGenerateWorkBatch((bodies) => handleValidateBatch(bodies, deps), deps),
+  );
   for (const group of registeredGroups(groups)) {
     const own = groupDeps(deps, group);
-    routes.set(groupPath("validate", group), (bodies) => handleValidateBatch(bodies, own, group));
+    routes.set(
+      groupPath("validate", group),
+      withGenerateWorkBatch((bodies) => handleValidateBatch(bodies, own, group), own, group),
+    );
   }
   return routes;
 }

@@ -150,7 +150,7 @@ export function createMetrics(options: MetricsOptions): BylawMetrics {
       last = snapshot;
       if (before === snapshot) return;
       countChanges(changes, labelsOf, before, snapshot);
-      const live = ruleInfoLabels(snapshot, labelsOf, options.canLoadContext);
+      const live = ruleInfoLabels(snapshot, labelsOf, options);
       for (const [key, labels] of liveRules) if (!live.has(key)) ruleInfo.set(labels, 0);
       for (const labels of live.values()) ruleInfo.set(labels, 1);
       liveRules = live;
@@ -389,7 +389,7 @@ function countChanges(
 function ruleInfoLabels(
   snapshot: PolicySnapshot,
   labelsOf: (p: CompiledPolicy) => PolicyLabels,
-  canLoadContext: MetricsOptions["canLoadContext"],
+  options: Pick<MetricsOptions, "canLoadContext" | "generateRuns">,
 ): Map<string, Record<string, string>> {
   const live = new Map<string, Record<string, string>>();
   for (const policy of snapshot.policies) {
@@ -406,7 +406,11 @@ function ruleInfoLabels(
         // A rule Bylaw cannot run (a field it does not support, CEL that does not compile, a generate
         // or mutate-existing rule, a context entry or image registry the server cannot read) is loaded
         // but not ready: it answers only errors, or does nothing (unserved-parts.ts).
-        status_ready: unservedRule(rule).length === 0 && contextLoads(rule.rule, canLoadContext) ? "true" : "false",
+        status_ready:
+          unservedRule(rule, { generate: options.generateRuns === true }).length === 0 &&
+          contextLoads(rule.rule, options.canLoadContext)
+            ? "true"
+            : "false",
       };
       live.set(Object.values(labels).join("\u001f"), labels);
     }

@@ -27,6 +27,8 @@ export interface MetricsOptions {
    * every kind loads.
    */
   readonly canLoadContext?: (kind: ContextKind) => boolean;
+  /** Generate rules are run (serve's generate controller): they count as ready. */
+  readonly generateRuns?: boolean;
 }
 
 /** The context entry kinds that read from outside the request. */

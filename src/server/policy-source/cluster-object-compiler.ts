@@ -22,7 +22,7 @@ import { celGlobalContextProblems } from "../tenancy/tenant-cel-reads.js";
 import type { KubeObject } from "../../kube/types.js";
 import { problemText } from "../../platform/policy-documents/index.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
-import { unservedRules } from "./unserved-parts.js";
+import { type Runs, unservedRules } from "./unserved-parts.js";
 
 export type PolicyKind = "ClusterPolicy" | "Policy";
 
@@ -90,6 +90,7 @@ export class ClusterObjectCompiler {
   constructor(
     private readonly engine: Engine,
     private readonly checkPolicy?: (policy: CompiledPolicy) => readonly PolicyProblem[],
+    private readonly runs: Runs = {},
   ) {}
 
   policy(obj: KubeObject, kind: PolicyKind, seen: Set<string>): CompiledObject<CompiledPolicy> {
@@ -196,7 +197,7 @@ export class ClusterObjectCompiler {
       if (outcome.ok) {
         const unfit = this.checkPolicy?.(outcome.policy) ?? [];
         // Stored before Bylaw could refuse it: served for what runs, not Ready for the rest.
-        const unserved = unservedRules(outcome.policy).map(problemText);
+        const unserved = unservedRules(outcome.policy, this.runs).map(problemText);
         if (unfit.length === 0)
           return {
             fingerprint,

@@ -17,6 +17,7 @@
  *   within `exceptions` (exception-scope.ts); each one ignored is logged once, with the reason, and
  *   never applied. An invalid one is not honoured, logged once and reported as a problem.
  */
+import type { Runs } from "./unserved-parts.js";
 import {
   type AnyCompiledException,
   type CompiledPolicy,
@@ -50,6 +51,8 @@ export interface ClusterPolicySourceOptions {
   readonly engine: Engine;
   readonly exceptions: ExceptionScope;
   readonly checkPolicy?: (policy: CompiledPolicy) => readonly PolicyProblem[];
+  /** What runs beyond admission (the generate controller): its rules are served, not "not Ready". */
+  readonly runs?: Runs;
   /** Called after each rebuild with every policy's outcome (for the status writer). */
   readonly onOutcomes?: (outcomes: readonly PolicyOutcome[]) => void;
   readonly debounceMs?: number;
@@ -75,7 +78,7 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
   const { store } = options;
   const now = options.now ?? Date.now;
   const log = options.onLog ?? (() => undefined);
-  const compiler = new ClusterObjectCompiler(options.engine, options.checkPolicy);
+  const compiler = new ClusterObjectCompiler(options.engine, options.checkPolicy, options.runs);
   const listeners = new Set<(event: PolicySourceEvent) => void>();
   const facts = clusterFactsView(EMPTY_FACTS);
   const ignoredLogged = new Map<string, string>();

@@ -5,9 +5,9 @@
  *   and their Namespaced kinds: `language: "unsupported"`, set by cel-policy-compile.ts): `unservedKind`.
  *   The policy webhook refuses it at `kubectl apply` and a policy folder holding one is refused at
  *   load; one stored before answers each request it matches with an error and is not Ready.
- * - rules of a kind Bylaw serves that nothing runs, or that answer only errors: `generate` (Kyverno's
- *   background controller creates the resources) and mutate-existing (`mutate.targets`) while Bylaw
- *   has no controllers, a field Bylaw does not run (`unsupported`), a verifyImages attestor it cannot
+ * - rules of a kind Bylaw serves that nothing runs, or that answer only errors: `generate` where the
+ *   generate controller does not run (it runs with `serve --cluster --generate-controller-as SA`) and
+ *   mutate-existing (`mutate.targets`) while Bylaw has no background controller for it, a field Bylaw does not run (`unsupported`), a verifyImages attestor it cannot
  *   verify (keyless, KMS, Rekor: `imageVerifyGaps`): `unservedRules`. The policy is served for what
  *   runs and is not Ready, its condition naming each rule and what is missing; `kubectl apply` and
  *   a policy folder's load warn with the same text.
@@ -26,8 +26,13 @@ export function unservedKind(policy: CompiledPolicy): PolicyProblem | undefined 
   return policy.language !== "unsupported" ? undefined : problem("kind", notServedReason(policy));
 }
 
+/** What this process runs beyond admission: `generate` when the generate controller runs (serve --cluster). */
+export interface Runs {
+  readonly generate?: boolean;
+}
+
 /** Each of the policy's own rules (not autogen copies) that nothing runs or that answers only errors, with the field and why. */
-export function unservedRules(policy: CompiledPolicy): PolicyProblem[] {
+export function unservedRules(policy: CompiledPolicy, runs: Runs = {}): PolicyProblem[] {
   if (policy.language === "unsupported") return [];
   const rules = policy.document.spec.rules ?? [];
   const out: PolicyProblem[] = [];
@@ -35,17 +40,20 @@ export function unservedRules(policy: CompiledPolicy): PolicyProblem[] {
     if (compiled.autogenOf !== undefined) continue;
     const index = rules.findIndex((r) => r.name === compiled.name);
     const at = index === -1 ? "spec" : `spec.rules[${index}]`;
-    for (const gap of unservedRule(compiled))
+    for (const gap of unservedRule(compiled, runs))
       out.push({ severity: "warning", path: `${at}${gap.field}`, message: `rule ${compiled.name}: ${gap.message}` });
   }
   return out;
 }
 
 /** What of one rule `serve` does not run, each with the field under the rule (`.generate`) and why. */
-export function unservedRule(compiled: CompiledRule): { readonly field: string; readonly message: string }[] {
+export function unservedRule(
+  compiled: CompiledRule,
+  runs: Runs = {},
+): { readonly field: string; readonly message: string }[] {
   const rule = compiled.rule;
   const out: { field: string; message: string }[] = [];
-  if (isObject(rule.generate))
+  if (isObject(rule.generate) && runs.generate !== true)
     out.push({
       field: ".generate",
       message:

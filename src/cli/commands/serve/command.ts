@@ -28,6 +28,7 @@ const SERVE_FLAG_OPTIONS = {
   "cluster-facts": { type: "string" },
   cluster: { type: "boolean", default: false },
   kubeconfig: { type: "string" },
+  "generate-controller-as": { type: "string" },
   "cluster-cache-mib": { type: "string", default: "128" },
   "egress-allow": { type: "string", multiple: true },
   "image-pull-secret": { type: "string", multiple: true },
@@ -190,6 +191,7 @@ function serveOptions(o: {
     egressAllow: values["egress-allow"] ?? [],
     imagePullSecrets: values["image-pull-secret"] ?? [],
     serviceNamespace: values["service-namespace"],
+    generate: generateSettings(values),
     tls: values,
     host: values.host ?? "0.0.0.0",
     port: numbers["port"] ?? 9443,
@@ -222,4 +224,16 @@ function stopSignal(signals: NodeJS.EventEmitter): Promise<void> {
     signals.once("SIGTERM", stop);
     signals.once("SIGINT", stop);
   });
+}
+
+/**
+ * --generate-controller-as SA: generate rules run (UpdateRequests in Bylaw's namespace, on the leader),
+ * acting as SA; only with policies from the cluster. Bylaw's namespace: --service-namespace, else
+ * POD_NAMESPACE, else --leader-elect-namespace.
+ */
+function generateSettings(values: ServeFlags): { serviceAccount: string; namespace: string } | undefined {
+  const serviceAccount = values["generate-controller-as"];
+  if (serviceAccount === undefined || (values.cluster !== true && values.kubeconfig === undefined)) return undefined;
+  const namespace = values["service-namespace"] ?? process.env["POD_NAMESPACE"] ?? values["leader-elect-namespace"];
+  return namespace === undefined ? undefined : { serviceAccount, namespace };
 }

@@ -108,6 +108,11 @@ Flags:
                               GlobalContextEntries (kyverno.io) are read for globalReference. Image
                               registries (imageRegistry entries, CEL image.GetMetadata) go through the
                               same filter (docs/adr/0015)
+      --generate-controller-as SA
+                              with --cluster: run generate rules (UpdateRequests in Bylaw's namespace, on the
+                              leader), reading and writing as the ServiceAccount SA of Bylaw's namespace
+                              (e.g. bylaw-background-controller): Bylaw's own needs impersonate on it, which
+                              deploy/ does not grant (docs/cluster.md). Without it generate rules are not run
       --image-pull-secret NAME
                               with --cluster: a docker config pull secret in Bylaw's namespace whose
                               credentials every registry call may use (repeatable; Kyverno's

@@ -1,0 +1,85 @@
+/**
+ * The engine's generate for one UpdateRequest's trigger, as it is now: context entries and clone
+ * sources are read from the API server (record and re-run, at most 8 rounds), and each rule of the
+ * request gets its outcome.
+ */
+import {
+  type CompiledPolicy,
+  createEngine,
+  type EngineRequest,
+  isObject,
+  type JsonObject,
+  type Resource,
+} from "../../engine/index.js";
+import { ClusterReads } from "../../kube/cluster-reads.js";
+import type { KubeClient } from "../../kube/kube-client.js";
+import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
+import { offlineHosts } from "../../platform/offline-context.js";
+import type { KindPaths } from "./kind-paths.js";
+import { RecordedExisting } from "./recorded-existing.js";
+import type { RuleOutcome } from "./reconcile.js";
+import type { UpdateRequest } from "./update-request.js";
+
+const MAX_ROUNDS = 8;
+
+interface EvaluateInput {
+  readonly client: KubeClient;
+  readonly paths: KindPaths;
+  readonly policy: CompiledPolicy;
+  readonly ur: UpdateRequest;
+  readonly trigger: Resource;
+  readonly namespaceLabels: Readonly<Record<string, string>>;
+}
+
+export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
+  const reads = new ClusterReads(input.client);
+  const existing = new RecordedExisting(input.client, input.paths);
+  const engine = createEngine({
+    clock: systemClock,
+    random: cryptoRandom,
+    hasher: nodeHasher,
+    context: reads.sources(),
+    hosts: offlineHosts,
+    signatures: nodeSignatures,
+  });
+  const request = engineRequest(input);
+  const run = () => engine.generate(input.policy, request, existing.port());
+  return (async () => {
+    let response = run();
+    for (let round = 1; reads.pending + existing.pending > 0 && round <= MAX_ROUNDS; round++) {
+      await Promise.all([reads.settle(), existing.settle()]);
+      reads.finalRound(round === MAX_ROUNDS);
+      response = run();
+    }
+    return input.ur.rules.map((rc): RuleOutcome => {
+      const result = response.rules.find((r) => r.rule === rc.rule);
+      const base = { rule: rc.rule, synchronize: rc.synchronize, deleteDownstream: rc.deleteDownstream };
+      if (result === undefined) return { ...base, status: "unmatched", message: "", generated: [] };
+      const status = result.status === "pass" || result.status === "skip" ? result.status : "error";
+      return { ...base, status, message: result.message, generated: result.generated ?? [] };
+    });
+  })();
+}
+
+function engineRequest(input: EvaluateInput): EngineRequest {
+  const u = input.ur.userInfo;
+  const groups = Array.isArray(u["groups"]) ? u["groups"].filter((g): g is string => typeof g === "string") : [];
+  const userInfo = {
+    username: typeof u["username"] === "string" ? u["username"] : "",
+    groups,
+    roles: [],
+    clusterRoles: [],
+  };
+  const operation = input.ur.operation === "UPDATE" ? "UPDATE" : "CREATE";
+  const admission: JsonObject = input.ur.admissionRequest ?? {};
+  const requestVars: JsonObject = { ...admission, operation, object: input.trigger };
+  if (!isObject(admission["userInfo"])) requestVars["userInfo"] = u;
+  return {
+    resource: input.trigger,
+    ...(operation === "UPDATE" && isObject(admission["oldObject"]) ? { oldResource: admission["oldObject"] } : {}),
+    operation,
+    userInfo,
+    namespaceLabels: input.namespaceLabels,
+    variables: { request: requestVars },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * `generate.generateExisting` (and the deprecated `spec.generateExisting` as its fallback, as in
+ * Kyverno): when a policy appears (or its spec changes), the objects that already exist and match
+ * one of those rules become work, as if each had just been created. Objects of the rules' match
+ * kinds are listed (a namespaced Policy's in its namespace only) and matched by the engine in
+ * background mode (user info is ignored); what matches is run by the controller like any request.
+ */
+import {
+  type CompiledPolicy,
+  createEngine,
+  err,
+  type ExistingResources,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  type Resource,
+} from "../../engine/index.js";
+import { ClusterReads } from "../../kube/cluster-reads.js";
+import type { KubeClient } from "../../kube/kube-client.js";
+import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
+import { offlineHosts } from "../../platform/offline-context.js";
+import type { KindPaths } from "./kind-paths.js";
+import { policyKeyOf } from "./run-update-request.js";
+import type { GenerateWorkItem } from "./update-request.js";
+
+const NOT_READ: ExistingResources = {
+  get: () => err("pending", "not read while finding existing triggers"),
+  list: () => err("pending", "not read while finding existing triggers"),
+};
+
+/** The rules of `policy` that generate for existing triggers. */
+export function generateExistingRules(policy: CompiledPolicy): string[] {
+  const fallback = (policy.document.spec as JsonObject)["generateExisting"] === true;
+  return policy.rules
+    .filter((r) => {
+      const g = r.rule.generate;
+      if (!isObject(g)) return false;
+      return g["generateExisting"] === true || (g["generateExisting"] === undefined && fallback);
+    })
+    .map((r) => r.name);
+}
+
+/** The kinds a rule matches, as written in match.any/all[].resources.kinds (and the bare match.resources). */
+function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const compiled of policy.rules) {
+    if (!rules.includes(compiled.name)) continue;
+    const match = (compiled.rule as unknown as JsonObject)["match"];
+    if (!isObject(match)) continue;
+    const filters: JsonValue[] = [
+      ...(Array.isArray(match["any"]) ? match["any"] : []),
+      ...(Array.isArray(match["all"]) ? match["all"] : []),
+      match,
+    ];
+    for (const f of filters) {
+      const kinds = isObject(f) && isObject(f["resources"]) ? f["resources"]["kinds"] : undefined;
+      for (const k of Array.isArray(kinds) ? kinds : []) if (typeof k === "string" && !k.includes("*")) out.add(k);
+    }
+  }
+  return [...out];
+}
+
+function splitKind(k: string): { apiVersion: string; kind: string } {
+  const parts = k.split("/");
+  const kind = parts.pop() ?? "";
+  return { apiVersion: parts.join("/"), kind };
+}
+
+interface ExistingDeps {
+  readonly client: KubeClient;
+  readonly paths: KindPaths;
+}
+
+async function listKind(deps: ExistingDeps, kind: string, namespace: string): Promise<Resource[]> {
+  const k = splitKind(kind);
+  const where = await deps.paths.resolve(k.apiVersion, k.kind);
+  if (where === undefined) return [];
+  const r = where.resource;
+  const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
+  const list = (await deps.client.getJson(where.collection(r.namespaced ? namespace : ""))) as { items?: Resource[] };
+  return (list.items ?? []).map((i) => ({ ...i, apiVersion, kind: r.kind }));
+}
+
+async function namespaceLabels(deps: ExistingDeps): Promise<Map<string, Record<string, string>>> {
+  const list = (await deps.client.getJson("/api/v1/namespaces")) as { items?: Resource[] };
+  const out = new Map<string, Record<string, string>>();
+  for (const ns of list.items ?? []) {
+    const meta = isObject(ns["metadata"]) ? ns["metadata"] : {};
+    const labels = isObject(meta["labels"]) ? meta["labels"] : {};
+    const l: Record<string, string> = {};
+    for (const [k, v] of Object.entries(labels)) if (typeof v === "string") l[k] = v;
+    if (typeof meta["name"] === "string") out.set(meta["name"], l);
+  }
+  return out;
+}
+
+/** The work for `policy`'s generateExisting rules over the objects that exist now. */
+export async function existingTriggerWork(policy: CompiledPolicy, deps: ExistingDeps): Promise<GenerateWorkItem[]> {
+  const rules = generateExistingRules(policy);
+  if (rules.length === 0) return [];
+  const engine = createEngine({
+    clock: systemClock,
+    random: cryptoRandom,
+    hasher: nodeHasher,
+    context: new ClusterReads(deps.client).sources(),
+    hosts: offlineHosts,
+    signatures: nodeSignatures,
+  });
+  const labels = await namespaceLabels(deps);
+  const out: GenerateWorkItem[] = [];
+  for (const kind of matchKinds(policy, rules))
+    for (const object of await listKind(deps, kind, policy.namespace)) {
+      const meta = isObject(object["metadata"]) ? object["metadata"] : {};
+      const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
+      const response = engine.generate(
+        policy,
+        { resource: object, operation: "CREATE", namespaceLabels: labels.get(ns) ?? {}, background: true },
+        NOT_READ,
+      );
+      const matched = response.rules.map((r) => r.rule).filter((r) => rules.includes(r));
+      if (matched.length > 0) out.push(workFor(policy, object, matched));
+    }
+  return out;
+}
+
+function workFor(policy: CompiledPolicy, object: Resource, rules: readonly string[]): GenerateWorkItem {
+  const meta = isObject(object["metadata"]) ? object["metadata"] : {};
+  const text = (v: JsonValue | undefined): string => (typeof v === "string" ? v : "");
+  return {
+    policy: policyKeyOf(policy),
+    rules: rules.map((rule) => {
+      const g = policy.rules.find((r) => r.name === rule)?.rule.generate;
+      return { rule, synchronize: isObject(g) && g["synchronize"] === true, deleteDownstream: false };
+    }),
+    trigger: {
+      apiVersion: text(object["apiVersion"]),
+      kind: text(object["kind"]),
+      namespace: text(meta["namespace"]),
+      name: text(meta["name"]),
+      uid: text(meta["uid"]),
+    },
+    operation: "CREATE",
+    userInfo: {},
+    admissionRequest: {},
+  };
+}

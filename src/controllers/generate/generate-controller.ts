@@ -1,0 +1,317 @@
+/**
+ * The generate controller (Kyverno's background controller, `pkg/background/update_request_controller.go`):
+ * - `submit`: any replica stores the generate work of an allowed review as UpdateRequests in
+ *   Bylaw's namespace, so pending work survives a restart and a leader change;
+ * - the loop: on the elected leader only, each Pending UpdateRequest of the informer's cache is run
+ *   (run-update-request.ts), one at a time. Completed: the request is deleted. A failure the policy
+ *   causes: Failed, with the message. A transient one (the API server, a conflict): retried with
+ *   backoff (1 s doubling to 60 s), `status.retryCount` counting, Failed after MAX_RETRIES.
+ *   Nothing a request holds can stop the loop: every error ends in the request's status.
+ */
+import { randomBytes } from "node:crypto";
+import type { CompiledPolicy, Random } from "../../engine/index.js";
+import { Informer } from "../../kube/informer.js";
+import { describeKubeError } from "../../kube/cluster-reads.js";
+import { KubeClient } from "../../kube/kube-client.js";
+import { resolveConnection } from "../../kube/kubeconfig.js";
+import { KindPaths } from "./kind-paths.js";
+import { policyKeyOf, runUpdateRequest, type RunOutcome } from "./run-update-request.js";
+import { sourceTriggers } from "./source-triggers.js";
+import { existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
+import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js";
+import { failureEvent } from "./failure-event.js";
+import { type GenerateWorkItem, readUpdateRequest, type UpdateRequest, updateRequestObject } from "./update-request.js";
+
+const MAX_RETRIES = 5;
+const RESYNC_MS = 10_000;
+const POLICY_CHECK_MS = 2_000;
+const UR_GVR = { group: "kyverno.io", version: "v2", resource: "updaterequests" };
+
+type Log = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+
+interface GenerateControllerOptions {
+  readonly kubeconfig?: string;
+  /** Bylaw's namespace: where the UpdateRequests live. */
+  readonly namespace: string;
+  /** The ServiceAccount in `namespace` the controller acts as (default bylaw-background-controller). */
+  readonly serviceAccount?: string;
+  readonly policies: () => readonly CompiledPolicy[];
+  /** Only the leader runs requests (without leader election: always). */
+  readonly isLeader?: () => boolean;
+  readonly random: Random;
+  readonly onLog: Log;
+  /** This replica's name, in the Events it writes (reportingInstance). */
+  readonly instance?: string;
+}
+
+interface GenerateController {
+  /** Stores the work as UpdateRequests (no wait for it to run). */
+  submit(work: readonly GenerateWorkItem[]): void;
+  close(): void;
+}
+
+export function startGenerateController(
+  options: GenerateControllerOptions,
+): { ok: true; value: GenerateController } | { ok: false; error: string } {
+  const conn = resolveConnection({
+    ...(options.kubeconfig !== undefined ? { kubeconfigFlag: options.kubeconfig } : {}),
+    env: process.env,
+    now: () => Date.now(),
+  });
+  if (!conn.ok) return { ok: false, error: `generate controller: ${conn.error.message}` };
+  // Every read and write is made as the background controller's ServiceAccount (deploy/base/rbac).
+  const client = new KubeClient({
+    connection: conn.value,
+    qps: 50,
+    burst: 100,
+    impersonate: `system:serviceaccount:${options.namespace}:${options.serviceAccount ?? "bylaw-background-controller"}`,
+  });
+  const loop = new UpdateRequestLoop(client, options);
+  loop.start();
+  return {
+    ok: true,
+    value: {
+      submit: (work) => {
+        for (const w of work) void loop.store(w);
+      },
+      close: () => {
+        loop.stop();
+        client.close();
+      },
+    },
+  };
+}
+
+class UpdateRequestLoop {
+  private readonly informer: Informer;
+  private readonly paths: KindPaths;
+  private readonly queue = new Set<string>();
+  private readonly notBefore = new Map<string, number>();
+  private running = false;
+  private checking = false;
+  private timer: NodeJS.Timeout | undefined;
+  private policyTimer: NodeJS.Timeout | undefined;
+  /** The policies (key and generation) whose existing triggers have been turned into work. */
+  private readonly existingDone = new Set<string>();
+  /** Policies with rules whose downstream goes with them, as last seen: one that leaves the set may have been deleted. */
+  private readonly withDownstream = new Map<string, CompiledPolicy>();
+  private readonly base: string;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly options: GenerateControllerOptions,
+  ) {
+    this.base = `/apis/kyverno.io/v2/namespaces/${encodeURIComponent(options.namespace)}/updaterequests`;
+    this.paths = new KindPaths(client);
+    this.informer = new Informer({
+      client,
+      gvr: UR_GVR,
+      namespace: options.namespace,
+      budgetBytes: 64 * 1024 * 1024,
+      random: options.random,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms).unref()),
+      onEvent: (event, object) => {
+        if (event === "deleted") return;
+        const name = readUpdateRequest(object).name;
+        this.enqueue(name);
+      },
+      onListed: () => this.enqueueAll(),
+      onLog: options.onLog,
+    });
+  }
+
+  start(): void {
+    this.informer.start();
+    this.timer = setInterval(() => this.enqueueAll(), RESYNC_MS);
+    this.timer.unref();
+    this.policyTimer = setInterval(() => void this.checkPolicies(), POLICY_CHECK_MS);
+    this.policyTimer.unref();
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.policyTimer !== undefined) clearInterval(this.policyTimer);
+    this.informer.stop();
+  }
+
+  async store(work: GenerateWorkItem): Promise<void> {
+    if (work.sourceChanged === true) {
+      try {
+        for (const w of await sourceTriggers(work, { client: this.client, paths: this.paths })) await this.store(w);
+      } catch (e) {
+        this.options.onLog("warn", "generate: cannot find the copies of a changed clone source", {
+          policy: work.policy,
+          source: `${work.trigger.kind} ${work.trigger.namespace}/${work.trigger.name}`,
+          error: describeKubeError(e),
+        });
+      }
+      return;
+    }
+    try {
+      await this.client.sendJson("POST", this.base, updateRequestObject(work, this.options.namespace));
+    } catch (e) {
+      this.options.onLog("warn", "generate: cannot store an UpdateRequest; the work is lost", {
+        policy: work.policy,
+        trigger: `${work.trigger.kind} ${work.trigger.namespace}/${work.trigger.name}`,
+        error: describeKubeError(e),
+      });
+    }
+  }
+
+  private async checkPolicies(): Promise<void> {
+    if (this.checking || !(this.options.isLeader?.() ?? true)) return;
+    this.checking = true;
+    try {
+      const policies = this.options.policies();
+      await this.generateExisting(policies);
+      await this.deletedPolicies(policies);
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** Policies gone from the set since the last check: their synchronized downstream is deleted if they were deleted. */
+  private async deletedPolicies(policies: readonly CompiledPolicy[]): Promise<void> {
+    const now = new Set(policies.map(policyKeyOf));
+    for (const [key, policy] of this.withDownstream) {
+      if (now.has(key)) continue;
+      this.withDownstream.delete(key);
+      try {
+        const deleted = await deleteDownstreamOf(policy, { client: this.client, paths: this.paths });
+        if (deleted > 0)
+          this.options.onLog("info", "generate: deleted a deleted policy's downstream", { policy: key, deleted });
+      } catch (e) {
+        this.options.onLog("warn", "generate: cannot delete a deleted policy's downstream", {
+          policy: key,
+          error: describeKubeError(e),
+        });
+      }
+    }
+    for (const policy of policies)
+      if (rulesDeletedWithPolicy(policy).length > 0) this.withDownstream.set(policyKeyOf(policy), policy);
+  }
+
+  /** The existing triggers of each policy with generateExisting rules that appeared or changed. */
+  private async generateExisting(policies: readonly CompiledPolicy[]): Promise<void> {
+    for (const policy of policies) {
+      if (generateExistingRules(policy).length === 0) continue;
+      const generation = (policy.document.metadata as { generation?: unknown } | undefined)?.generation;
+      const key = `${policyKeyOf(policy)}@${typeof generation === "number" ? generation : ""}`;
+      if (this.existingDone.has(key)) continue;
+      this.existingDone.add(key);
+      try {
+        const work = await existingTriggerWork(policy, { client: this.client, paths: this.paths });
+        for (const w of work) await this.store(w);
+      } catch (e) {
+        this.existingDone.delete(key);
+        this.options.onLog("warn", "generate: cannot list the existing triggers of a generateExisting policy", {
+          policy: policyKeyOf(policy),
+          error: describeKubeError(e),
+        });
+      }
+    }
+  }
+
+  private enqueueAll(): void {
+    for (const o of this.informer.list(this.options.namespace)) this.enqueue(readUpdateRequest(o).name);
+  }
+
+  private enqueue(name: string): void {
+    const due = this.notBefore.get(name) ?? 0;
+    const wait = due - Date.now();
+    if (wait > 0) {
+      setTimeout(() => this.enqueue(name), wait).unref();
+      return;
+    }
+    this.queue.add(name);
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.queue.size > 0 && (this.options.isLeader?.() ?? true)) {
+        const name = this.queue.values().next().value as string;
+        this.queue.delete(name);
+        const raw = this.informer.get(this.options.namespace, name);
+        if (raw === undefined) continue;
+        const ur = readUpdateRequest(raw);
+        if (ur.state !== "Pending") continue;
+        await this.process(ur);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async process(ur: UpdateRequest): Promise<void> {
+    let outcome: RunOutcome;
+    try {
+      outcome = await runUpdateRequest(ur, { client: this.client, paths: this.paths, policies: this.options.policies });
+    } catch (e) {
+      outcome = { state: "Failed", message: describeKubeError(e), generated: [], transient: true };
+    }
+    try {
+      await this.finish(ur, outcome);
+    } catch (e) {
+      this.options.onLog("warn", "generate: cannot update an UpdateRequest's status", {
+        updateRequest: ur.name,
+        error: describeKubeError(e),
+      });
+    }
+  }
+
+  /** A request that failed for good: in the log, and as Kyverno's PolicyError Event on its policy. */
+  private async reportFailure(ur: UpdateRequest, message: string): Promise<void> {
+    this.options.onLog("warn", "generate: an UpdateRequest failed", {
+      updateRequest: ur.name,
+      policy: ur.policy,
+      message,
+    });
+    const policy = this.options.policies().find((p) => policyKeyOf(p) === ur.policy);
+    if (policy === undefined) return;
+    const uid = (policy.document.metadata as { uid?: unknown } | undefined)?.uid;
+    const event = failureEvent(ur, {
+      policy: {
+        kind: policy.kind,
+        name: policy.name,
+        namespace: policy.namespace,
+        uid: typeof uid === "string" ? uid : "",
+      },
+      message,
+      now: new Date(),
+      suffix: randomBytes(8).toString("hex"),
+      instance: this.options.instance ?? "bylaw",
+    });
+    const ns = encodeURIComponent(String((event["metadata"] as { namespace: string }).namespace));
+    try {
+      await this.client.sendJson("POST", `/apis/events.k8s.io/v1/namespaces/${ns}/events`, event);
+    } catch (e) {
+      this.options.onLog("warn", "generate: cannot write the failure Event", {
+        policy: ur.policy,
+        error: describeKubeError(e),
+      });
+    }
+  }
+
+  private async finish(ur: UpdateRequest, outcome: RunOutcome): Promise<void> {
+    const path = `${this.base}/${encodeURIComponent(ur.name)}`;
+    if (outcome.state === "Completed") {
+      this.notBefore.delete(ur.name);
+      await this.client.sendJson("DELETE", path, {});
+      return;
+    }
+    const retry = outcome.transient && ur.retryCount < MAX_RETRIES;
+    if (retry) this.notBefore.set(ur.name, Date.now() + Math.min(60_000, 1000 * 2 ** ur.retryCount));
+    else this.notBefore.delete(ur.name);
+    if (!retry) await this.reportFailure(ur, outcome.message);
+    const status = {
+      state: retry ? "Pending" : "Failed",
+      message: outcome.message,
+      retryCount: ur.retryCount + (retry ? 1 : 0),
+      ...(outcome.generated.length > 0 ? { generatedResources: outcome.generated } : {}),
+    };
+    await this.client.sendJson("PATCH", `${path}/status`, { status }, "application/merge-patch+json");
+  }
+}

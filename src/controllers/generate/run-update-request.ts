@@ -1,0 +1,246 @@
+/**
+ * One UpdateRequest, run: read the trigger and the policy, evaluate, read what exists at each
+ * target and each rule's labelled downstream, reconcile (reconcile.ts), and make the writes. The
+ * answer is what the request's status becomes; a write the API server refuses is named in it.
+ */
+import {
+  type CompiledPolicy,
+  isObject,
+  type Resource,
+  resourceApiVersion,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+} from "../../engine/index.js";
+import { describeKubeError } from "../../kube/cluster-reads.js";
+import { KubeError, type KubeClient } from "../../kube/kube-client.js";
+import { evaluateRules } from "./evaluate-rules.js";
+import type { KindPaths } from "./kind-paths.js";
+import { type Action, reconcile, type Reconciled, type RuleOutcome } from "./reconcile.js";
+import type { ResourceSpec, UpdateRequest } from "./update-request.js";
+
+interface RunDeps {
+  readonly client: KubeClient;
+  readonly paths: KindPaths;
+  readonly policies: () => readonly CompiledPolicy[];
+}
+
+export interface RunOutcome {
+  readonly state: "Completed" | "Failed";
+  readonly message: string;
+  readonly generated: readonly ResourceSpec[];
+  /** A failure worth retrying (the API server did not answer, a conflict), not one the policy causes. */
+  readonly transient: boolean;
+}
+
+export function policyKeyOf(p: CompiledPolicy): string {
+  return p.namespace !== "" ? `${p.namespace}/${p.name}` : p.name;
+}
+
+async function getOrMissing(client: KubeClient, path: string): Promise<Resource | undefined> {
+  try {
+    return (await client.getJson(path)) as Resource;
+  } catch (e) {
+    if (e instanceof KubeError && e.status === 404) return undefined;
+    throw e;
+  }
+}
+
+export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promise<RunOutcome> {
+  const policy = deps.policies().find((p) => policyKeyOf(p) === ur.policy);
+  const trigger = await readTrigger(ur, deps);
+  const triggerGone = trigger === undefined || (ur.trigger.uid !== "" && uidOf(trigger) !== ur.trigger.uid);
+  let outcomes: RuleOutcome[] = ur.rules.map((rc) => ({
+    ...rc,
+    status: "unmatched",
+    message: "",
+    generated: [],
+  }));
+  if (policy !== undefined && trigger !== undefined && !triggerGone && ur.rules.some((r) => !r.deleteDownstream))
+    outcomes = await evaluateRules({
+      client: deps.client,
+      paths: deps.paths,
+      policy,
+      ur,
+      trigger,
+      namespaceLabels: await namespaceLabels(deps.client, ur.trigger.namespace),
+    });
+  const current = await currentObjects({ deps, policy, ur, outcomes });
+  const decided = reconcile({
+    policy:
+      policy === undefined
+        ? "missing"
+        : { key: ur.policy, namespace: policy.namespace !== "" ? policy.namespace : undefined },
+    policyKey: ur.policy,
+    triggerGone,
+    rules: outcomes,
+    current,
+    namespaced: (v, k) => deps.paths.namespaced(v, k),
+  });
+  return apply(decided, deps);
+}
+
+/** The trigger as it is now; one named only by uid (a generated object's labels) is found among its kind's objects. */
+async function readTrigger(ur: UpdateRequest, deps: RunDeps): Promise<Resource | undefined> {
+  const t = ur.trigger;
+  const where = await deps.paths.resolve(t.apiVersion, t.kind);
+  if (where === undefined) return undefined;
+  if (t.name !== "") return getOrMissing(deps.client, where.object(t.namespace, t.name));
+  const list = (await deps.client.getJson(where.collection(t.namespace))) as { items?: Resource[] };
+  const found = (list.items ?? []).find((i) => uidOf(i) === t.uid);
+  return found === undefined ? undefined : { ...found, apiVersion: t.apiVersion, kind: t.kind };
+}
+
+function uidOf(r: Resource): string {
+  const meta = isObject(r["metadata"]) ? r["metadata"] : {};
+  return typeof meta["uid"] === "string" ? meta["uid"] : "";
+}
+
+async function namespaceLabels(client: KubeClient, namespace: string): Promise<Record<string, string>> {
+  if (namespace === "") return {};
+  const ns = await getOrMissing(client, `/api/v1/namespaces/${encodeURIComponent(namespace)}`);
+  const meta = ns !== undefined && isObject(ns["metadata"]) ? ns["metadata"] : {};
+  const labels = isObject(meta["labels"]) ? meta["labels"] : {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(labels)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+/** The kinds a policy's generate rules write, as written (`apiVersion`, `kind`; cloneList kinds; foreach entries). */
+export function writtenKinds(
+  policy: CompiledPolicy | undefined,
+  rules: readonly string[],
+): { apiVersion: string; kind: string }[] {
+  const out: { apiVersion: string; kind: string }[] = [];
+  for (const compiled of policy?.rules ?? []) {
+    const g = compiled.rule.generate;
+    if (!isObject(g) || !rules.includes(compiled.name)) continue;
+    for (const block of [g, ...(Array.isArray(g["foreach"]) ? g["foreach"].filter(isObject) : [])]) {
+      if (typeof block["kind"] === "string") {
+        const apiVersion = typeof block["apiVersion"] === "string" ? block["apiVersion"] : "";
+        out.push({ apiVersion, kind: block["kind"] });
+      }
+      const list = isObject(block["cloneList"]) ? block["cloneList"]["kinds"] : undefined;
+      for (const k of Array.isArray(list) ? list : []) {
+        if (typeof k !== "string") continue;
+        const at = k.lastIndexOf("/");
+        out.push({ apiVersion: at === -1 ? "" : k.slice(0, at), kind: k.slice(at + 1) });
+      }
+    }
+  }
+  return out.filter((k) => !k.kind.includes("{{") && !k.apiVersion.includes("{{"));
+}
+
+interface CurrentInput {
+  readonly deps: RunDeps;
+  readonly policy: CompiledPolicy | undefined;
+  readonly ur: UpdateRequest;
+  readonly outcomes: readonly RuleOutcome[];
+}
+
+/** The objects at every generated target, and the downstream labelled with this policy and trigger. */
+async function currentObjects(input: CurrentInput): Promise<Resource[]> {
+  const { deps, ur, outcomes } = input;
+  const out: Resource[] = [];
+  const targets = outcomes.flatMap((o) => o.generated.map((g) => g.toApply));
+  for (const t of targets) {
+    const where = await deps.paths.resolve(resourceApiVersion(t), resourceKind(t));
+    if (where === undefined) continue;
+    const got = await getOrMissing(deps.client, where.object(resourceNamespace(t), resourceName(t)));
+    if (got !== undefined) out.push({ ...got, apiVersion: resourceApiVersion(t), kind: resourceKind(t) });
+  }
+  const name = ur.policy.slice(ur.policy.indexOf("/") + 1).slice(0, 63);
+  const selector = `generate.kyverno.io/policy-name=${name},generate.kyverno.io/trigger-uid=${ur.trigger.uid}`;
+  if (ur.trigger.uid === "") return out;
+  const kinds = [
+    ...writtenKinds(
+      input.policy,
+      ur.rules.map((r) => r.rule),
+    ),
+    ...targets.map((t) => ({ apiVersion: resourceApiVersion(t), kind: resourceKind(t) })),
+  ];
+  const seen = new Set<string>();
+  for (const k of kinds) {
+    const where = await deps.paths.resolve(k.apiVersion, k.kind);
+    if (where === undefined || seen.has(where.collection(""))) continue;
+    seen.add(where.collection(""));
+    const apiVersion =
+      where.resource.group === "" ? where.resource.version : `${where.resource.group}/${where.resource.version}`;
+    const list = (await deps.client.getJson(
+      `${where.collection("")}?labelSelector=${encodeURIComponent(selector)}`,
+    )) as {
+      items?: Resource[];
+    };
+    for (const item of list.items ?? []) {
+      const r = { ...item, apiVersion, kind: where.resource.kind };
+      if (!out.some((o) => sameObject(o, r))) out.push(r);
+    }
+  }
+  return out;
+}
+
+const sameObject = (a: Resource, b: Resource): boolean =>
+  resourceKind(a) === resourceKind(b) &&
+  resourceNamespace(a) === resourceNamespace(b) &&
+  resourceName(a) === resourceName(b);
+
+async function apply(decided: Reconciled, deps: RunDeps): Promise<RunOutcome> {
+  const problems: string[] = [];
+  let transient = false;
+  for (const action of decided.actions) {
+    try {
+      await write(action, deps);
+    } catch (e) {
+      const refused = e instanceof KubeError && e.status === 403;
+      if (!refused) transient = true;
+      problems.push(writeProblem(action, e));
+    }
+  }
+  const messages = [decided.message, ...problems].filter((m) => m !== "");
+  return {
+    state: decided.state === "Failed" || problems.length > 0 ? "Failed" : "Completed",
+    message: messages.join("; "),
+    generated: decided.generated,
+    transient,
+  };
+}
+
+const VERB = { create: "create", update: "update", delete: "delete" } as const;
+
+function describeTarget(action: Action): string {
+  const t =
+    action.type === "delete"
+      ? action.target
+      : {
+          kind: resourceKind(action.resource),
+          namespace: resourceNamespace(action.resource),
+          name: resourceName(action.resource),
+        };
+  return `${t.kind} ${t.namespace === "" ? "" : `${t.namespace}/`}${t.name}`;
+}
+
+function writeProblem(action: Action, e: unknown): string {
+  const what = `rule ${action.rule}: failed to ${VERB[action.type]} ${describeTarget(action)}: ${describeKubeError(e)}`;
+  if (e instanceof KubeError && e.status === 403)
+    return `${what} (Bylaw's ServiceAccount may not ${VERB[action.type]} it: grant the verb in a ClusterRole labelled rbac.kyverno.io/aggregate-to-background-controller: "true")`;
+  return what;
+}
+
+async function write(action: Action, deps: RunDeps): Promise<void> {
+  if (action.type === "delete") {
+    const t = action.target;
+    const where = await deps.paths.resolve(t.apiVersion, t.kind);
+    if (where === undefined) return;
+    try {
+      await deps.client.sendJson("DELETE", where.object(t.namespace, t.name), { propagationPolicy: "Background" });
+    } catch (e) {
+      if (!(e instanceof KubeError && e.status === 404)) throw e;
+    }
+    return;
+  }
+  const r = action.resource;
+  const where = await deps.paths.resolve(resourceApiVersion(r), resourceKind(r));
+  if (where === undefined) throw new Error(`the cluster serves no ${resourceApiVersion(r)} ${resourceKind(r)}`);
+  if (action.type === "create") await deps.client.sendJson("POST", where.collection(resourceNamespace(r)), r);
+  else await deps.client.sendJson("PUT", where.object(resourceNamespace(r), resourceName(r)), r);
+}

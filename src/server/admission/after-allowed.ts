@@ -1,0 +1,50 @@
+/**
+ * Generate work after the answer: a validate route wrapped so that, once a review is answered
+ * allowed, its generate work (generate-work.ts) goes to `deps.onGenerateWork` on a later turn of the
+ * event loop. The answer is never delayed, and a failure here never changes it.
+ */
+import type { BatchRouteHandler, HandlerResult, RouteHandler } from "../http/types.js";
+import type { AdmissionDeps } from "./deps.js";
+import { generateWorkFor } from "./generate-work.js";
+import type { WebhookSelector } from "./types.js";
+
+type Answer = HandlerResult | PromiseLike<HandlerResult>;
+
+function afterAnswer(answer: Answer, body: unknown, deps: AdmissionDeps, webhook?: WebhookSelector): void {
+  const sink = deps.onGenerateWork;
+  if (sink === undefined) return;
+  void Promise.resolve(answer).then((result: HandlerResult) => {
+    const review = result.body as { response?: { allowed?: unknown } } | undefined;
+    if (result.status !== 200 || review?.response?.allowed !== true) return;
+    setImmediate(() => {
+      try {
+        const work = generateWorkFor(body, deps, webhook);
+        if (work.length > 0) sink(work);
+      } catch {
+        // No policy set loaded, or a body the handler already answered: there is no work to store.
+      }
+    });
+  });
+}
+
+export function withGenerateWork(handler: RouteHandler, deps: AdmissionDeps, webhook?: WebhookSelector): RouteHandler {
+  if (deps.onGenerateWork === undefined) return handler;
+  return (body) => {
+    const answer = handler(body);
+    afterAnswer(answer, body, deps, webhook);
+    return answer;
+  };
+}
+
+export function withGenerateWorkBatch(
+  handler: BatchRouteHandler,
+  deps: AdmissionDeps,
+  webhook?: WebhookSelector,
+): BatchRouteHandler {
+  if (deps.onGenerateWork === undefined) return handler;
+  return (bodies) => {
+    const answers = handler(bodies);
+    answers.forEach((answer, i) => afterAnswer(answer, bodies[i], deps, webhook));
+    return answers;
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * The generate work an allowed admission review brings (Kyverno `handleBackgroundApplies`, spec
+ * §8.1 step 3): for each policy with generate rules, the rules that match the trigger, found after
+ * the review's answer is decided. The generate controller stores each as an UpdateRequest
+ * (src/controllers/generate/); the answer never waits on it.
+ * - CREATE and UPDATE: every generate rule that matches the object (its preconditions and context
+ *   are evaluated again by the controller).
+ * - UPDATE of an object a synchronized rule matched before and no longer matches, and DELETE of an
+ *   object a synchronized rule matches: `deleteDownstream` (its generated objects are removed).
+ * - UPDATE or DELETE of a generated object (Kyverno's generate.kyverno.io labels) by anyone but the
+ *   generate controller, for a synchronized rule: its trigger's rule is run again (the drift is
+ *   reverted, a deleted copy comes back).
+ * - UPDATE of an object a synchronized rule clones (clone.namespace/name, or cloneList's namespace
+ *   and kinds): `sourceChanged`; the controller finds that rule's copies and runs each trigger again.
+ * Dry-run reviews bring no work.
+ */
+import {
+  type CompiledPolicy,
+  err,
+  type ExistingResources,
+  hasGenerateRules,
+  isObject,
+  type JsonObject,
+  type PolicyResponse,
+  resourceApiVersion,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+} from "../../engine/index.js";
+import type { AdmissionDeps } from "./deps.js";
+import { buildRequest } from "./build-request.js";
+import { parseReview } from "./parse-review.js";
+import { servedBy } from "./policy-traits.js";
+import type { AdmissionRequestJson, WebhookSelector } from "./types.js";
+
+interface GenerateRuleWork {
+  readonly rule: string;
+  readonly synchronize: boolean;
+  readonly deleteDownstream: boolean;
+}
+
+/** Kyverno's ResourceSpec of the trigger. */
+interface TriggerSpec {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+}
+
+export interface GenerateWork {
+  /** Kyverno's policy key: `name` for a ClusterPolicy, `namespace/name` for a Policy. */
+  readonly policy: string;
+  /** The clone source of the rule changed: every trigger with a copy of it is run again (`trigger` is the source). */
+  readonly sourceChanged?: boolean;
+  readonly rules: readonly GenerateRuleWork[];
+  readonly trigger: TriggerSpec;
+  readonly operation: string;
+  readonly userInfo: JsonObject;
+  readonly admissionRequest: JsonObject;
+}
+
+/** Nothing is read at admission: a clone that needs its source is left to the controller. */
+const NOT_READ: ExistingResources = {
+  get: () => err("pending", "not read at admission"),
+  list: () => err("pending", "not read at admission"),
+};
+
+/** Kyverno's policy key: `name` for a ClusterPolicy (no namespace), `namespace/name` for a Policy. */
+function policyKey(policy: CompiledPolicy): string {
+  return policy.namespace !== "" ? `${policy.namespace}/${policy.name}` : policy.name;
+}
+
+/** The work of one review body through `webhook` (none for a bad body, a dry run, or when none of its policies has generate rules). */
+export function generateWorkFor(
+  body: unknown,
+  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster">,
+  webhook?: WebhookSelector,
+): GenerateWork[] {
+  const parsed = parseReview(body);
+  if (!parsed.ok || parsed.request.dryRun === true || byController(parsed.request)) return [];
+  const request = parsed.request;
+  const policies = deps.policies().policies.filter((p) => hasGenerateRules(p) && servedBy(p, webhook));
+  if (policies.length === 0) return [];
+  return [
+    ...triggerWork(request, policies, deps),
+    ...downstreamWork(request, policies),
+    ...sourceWork(request, policies),
+  ];
+}
+
+/** The generate controller's own writes (it acts as the background controller's ServiceAccount) bring no work. */
+function byController(request: AdmissionRequestJson): boolean {
+  return /^system:serviceaccount:[^:]+:bylaw-background-controller$/.test(request.userInfo.username ?? "");
+}
+
+function triggerWork(
+  request: AdmissionRequestJson,
+  policies: readonly CompiledPolicy[],
+  deps: Pick<AdmissionDeps, "engine" | "cluster">,
+): GenerateWork[] {
+  const now = request.operation === "DELETE" ? undefined : matchedRules(request, policies, deps);
+  const before =
+    request.operation === "DELETE" || request.operation === "UPDATE"
+      ? matchedRules({ ...request, operation: "CREATE", object: request.oldObject ?? null }, policies, deps)
+      : undefined;
+  const object = (request.operation === "DELETE" ? request.oldObject : request.object) ?? {};
+  const out: GenerateWork[] = [];
+  for (const policy of policies) {
+    const rules: GenerateRuleWork[] = [];
+    const matchedNow = now?.get(policy) ?? new Set<string>();
+    for (const compiled of policy.rules) {
+      const generate = compiled.rule.generate;
+      if (!isObject(generate)) continue;
+      const synchronize = generate["synchronize"] === true;
+      if (matchedNow.has(compiled.name)) rules.push({ rule: compiled.name, synchronize, deleteDownstream: false });
+      else if (synchronize && before?.get(policy)?.has(compiled.name) === true)
+        rules.push({ rule: compiled.name, synchronize, deleteDownstream: true });
+    }
+    if (rules.length === 0) continue;
+    out.push({
+      policy: policyKey(policy),
+      rules,
+      trigger: triggerSpec(object, request),
+      operation: request.operation,
+      userInfo: request.userInfo as unknown as JsonObject,
+      admissionRequest: request as unknown as JsonObject,
+    });
+  }
+  return out;
+}
+
+/** Per policy, the generate rules that match the request (a rule error or skip still matched). */
+function matchedRules(
+  request: AdmissionRequestJson,
+  policies: readonly CompiledPolicy[],
+  deps: Pick<AdmissionDeps, "engine" | "cluster">,
+): Map<CompiledPolicy, Set<string>> {
+  const out = new Map<CompiledPolicy, Set<string>>();
+  if (!isObject(request.object)) return out;
+  const subject = buildRequest(request, deps.cluster, policies);
+  const prepared = deps.engine.prepare(subject.engineRequest);
+  for (const policy of policies) {
+    let response: PolicyResponse;
+    try {
+      response = deps.engine.generate(policy, prepared, NOT_READ);
+    } catch {
+      continue;
+    }
+    out.set(policy, new Set(response.rules.map((r) => r.rule)));
+  }
+  return out;
+}
+
+function triggerSpec(object: JsonObject, request: AdmissionRequestJson): TriggerSpec {
+  const group = request.kind.group;
+  const meta = isObject(object["metadata"]) ? object["metadata"] : {};
+  return {
+    apiVersion:
+      resourceApiVersion(object) || (group === "" ? request.kind.version : `${group}/${request.kind.version}`),
+    kind: resourceKind(object) || request.kind.kind,
+    namespace: resourceNamespace(object) || (request.namespace ?? ""),
+    name: resourceName(object) || (request.name ?? ""),
+    uid: typeof meta["uid"] === "string" ? meta["uid"] : "",
+  };
+}
+
+const LABEL = "generate.kyverno.io/";
+
+function labelsOf(o: JsonObject | null | undefined): Record<string, string> {
+  const meta = o !== null && o !== undefined && isObject(o["metadata"]) ? o["metadata"] : {};
+  const labels = isObject(meta["labels"]) ? meta["labels"] : {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(labels)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+function ruleNamed(policies: readonly CompiledPolicy[], key: string, rule: string): JsonObject | undefined {
+  const policy = policies.find((p) => policyKey(p) === key);
+  const generate = policy?.rules.find((r) => r.name === rule)?.rule.generate;
+  return isObject(generate) ? generate : undefined;
+}
+
+/** An object generated for a synchronized rule, changed or deleted by someone else: its trigger is run again. */
+function downstreamWork(request: AdmissionRequestJson, policies: readonly CompiledPolicy[]): GenerateWork[] {
+  if (request.operation !== "UPDATE" && request.operation !== "DELETE") return [];
+  const labels = labelsOf(request.operation === "DELETE" ? request.oldObject : request.object);
+  const name = labels[`${LABEL}policy-name`];
+  const rule = labels[`${LABEL}rule-name`];
+  const uid = labels[`${LABEL}trigger-uid`];
+  if (name === undefined || rule === undefined || uid === undefined || uid === "") return [];
+  const ns = labels[`${LABEL}policy-namespace`] ?? "";
+  const key = ns === "" ? name : `${ns}/${name}`;
+  if (ruleNamed(policies, key, rule)?.["synchronize"] !== true) return [];
+  const group = labels[`${LABEL}trigger-group`] ?? "";
+  const version = labels[`${LABEL}trigger-version`] ?? "";
+  return [
+    {
+      policy: key,
+      rules: [{ rule, synchronize: true, deleteDownstream: false }],
+      trigger: {
+        apiVersion: group === "" ? version : `${group}/${version}`,
+        kind: labels[`${LABEL}trigger-kind`] ?? "",
+        namespace: labels[`${LABEL}trigger-namespace`] ?? "",
+        name: "",
+        uid,
+      },
+      operation: "UPDATE",
+      userInfo: request.userInfo as unknown as JsonObject,
+      admissionRequest: {},
+    },
+  ];
+}
+
+/** Whether a rule's clone or cloneList names `object` as its source (literal names only). */
+function clones(generate: JsonObject, object: JsonObject): boolean {
+  const ns = resourceNamespace(object);
+  const clone = isObject(generate["clone"]) ? generate["clone"] : undefined;
+  if (clone !== undefined)
+    return (
+      clone["namespace"] === ns && clone["name"] === resourceName(object) && generate["kind"] === resourceKind(object)
+    );
+  const list = isObject(generate["cloneList"]) ? generate["cloneList"] : undefined;
+  if (list === undefined || list["namespace"] !== ns || !Array.isArray(list["kinds"])) return false;
+  return list["kinds"].some(
+    (k) => typeof k === "string" && (k === resourceKind(object) || k.endsWith(`/${resourceKind(object)}`)),
+  );
+}
+
+/** An update of a synchronized rule's clone source: the controller runs each of its triggers again. */
+function sourceWork(request: AdmissionRequestJson, policies: readonly CompiledPolicy[]): GenerateWork[] {
+  if (request.operation !== "UPDATE" || !isObject(request.object)) return [];
+  const object = request.object;
+  if (labelsOf(object)[`${LABEL}trigger-uid`] !== undefined) return [];
+  const out: GenerateWork[] = [];
+  for (const policy of policies)
+    for (const compiled of policy.rules) {
+      const generate = compiled.rule.generate;
+      if (!isObject(generate) || generate["synchronize"] !== true || !clones(generate, object)) continue;
+      out.push({
+        policy: policyKey(policy),
+        sourceChanged: true,
+        rules: [{ rule: compiled.name, synchronize: true, deleteDownstream: false }],
+        trigger: triggerSpec(object, request),
+        operation: "UPDATE",
+        userInfo: request.userInfo as unknown as JsonObject,
+        admissionRequest: {},
+      });
+    }
+  return out;
+}
