@@ -62,7 +62,8 @@ Resources:
                               request on its parent's subresource, Deployment/scale). Rule values
                               also apply to the rule's autogen- rules; a key with a quoted segment
                               (request.object.metadata.annotations."a.b/c") is split as Kyverno splits it
-  -s, --set KEY=VALUE         a variable, as a string (repeatable; after the values file's global and
+  -s, --set KEY=VALUE[,KEY=VALUE...]
+                              variables, as strings (repeatable; after the values file's global and
                               resource values, as Kyverno's --set; request.object.* keys are ignored,
                               with a warning)
   -u, --userinfo PATH         a cli.kyverno.io/v1alpha1 UserInfo file (roles, clusterRoles, userInfo)
