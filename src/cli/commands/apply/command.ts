@@ -95,6 +95,10 @@ async function runWith(
   for (const f of policies.fatal) io.err(`error: ${f}`);
   for (const e of policies.errors) io.err(`error: ${e}`);
   for (const w of policies.warnings) io.err(`warning: ${w}`);
+  if (policies.compiled.length === 0 && !bad)
+    io.err(
+      `warning: no policies found in ${[...options.policyPaths, ...options.policySets].join(", ")}: 0 policies applied`,
+    );
   const resourceArgs =
     cluster === undefined
       ? { paths: options.resourcePaths, names: [] }

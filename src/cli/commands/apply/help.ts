@@ -154,6 +154,8 @@ kubectl (YAML 1.1) and YAML 1.2 readers: strings either would read as something 
 0755, 1e3, 2001-12-14, ...) are quoted, others left plain, as kubectl get -o yaml prints them.
 
 Policy paths:
+  A policy path that holds no policy (an empty folder) applies 0 policies and exits 0, with a warning
+  on stderr; a path that does not exist is exit 2.
   A policy path must hold only policies (and PolicyExceptions of either group, honoured as if given
   with -e). Each of these is an "error:" line naming the file, the document (from 1, with its line)
   and the field path, and makes the run exit 2; the other documents still run and their results are
