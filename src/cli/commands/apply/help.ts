@@ -161,7 +161,10 @@ Policy paths:
   and the field path, and makes the run exit 2; the other documents still run and their results are
   printed:
   - a YAML syntax error;
-  - a document that is not a policy (a Pod, a kustomization.yaml in the policy folder);
+  - a document that is not a policy in a file that also holds a policy, or in a file named as POLICY.
+  In a POLICY folder, files that hold no policy at all (the Kyverno policy library's .kyverno-test/
+  suites, resources and values, a kustomization.yaml) are skipped, as kyverno apply skips them, with
+  one warning counting them;
   - an invalid policy: an unknown or mistyped field (checked against Kyverno 1.19's CRD schema and
     worded as the API server words it, with a "did you mean" hint), a bad value such as
     validationFailureAction: Force, or a deprecated field Kyverno 1.19 refuses, with what to write
