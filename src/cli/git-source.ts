@@ -15,7 +15,7 @@
  * `<repository>@<branch>/<path>` in messages; a clone that fails names the URL and git's message.
  * A repository of policies also holds tests, resources and values files: as Kyverno skips the files
  * that are not policies, Bylaw leaves out the documents that are neither a policy nor a
- * PolicyException, and says how many in one warning (a local policy folder must hold only policies).
+ * PolicyException, and says how many in one warning (a local folder skips whole files: policy-folder.ts).
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -25,6 +25,7 @@ import { loadPaths } from "../platform/files/index.js";
 import type { LoadedDocument } from "../platform/yaml/index.js";
 import { classify } from "../engine/index.js";
 import { isGitUrl } from "./git-url.js";
+import { isFolder, withoutNonPolicyFiles } from "./policy-folder.js";
 
 export { isGitUrl } from "./git-url.js";
 
@@ -90,7 +91,10 @@ export async function loadPolicyPaths(paths: readonly string[], options: GitLoad
   const out: PolicyPaths = { docs: [], warnings: [] };
   for (const path of paths) {
     if (!isGitUrl(path)) {
-      out.docs.push(...(await loadPaths([path], options.stdin !== undefined ? { stdin: options.stdin } : {})));
+      const docs = await loadPaths([path], options.stdin !== undefined ? { stdin: options.stdin } : {});
+      const kept = isFolder(path) ? withoutNonPolicyFiles(path, docs) : { docs };
+      if (kept.warning !== undefined) out.warnings.push(kept.warning);
+      out.docs.push(...kept.docs);
       continue;
     }
     const docs = await loadGit(path, options);

@@ -1,5 +1,6 @@
 /** Where a command writes: results to stdout, diagnostics and progress to stderr. Tests pass a fake. */
 import { progressAllowed } from "./progress-policy.js";
+import { stopQuietlyWhenStdoutCloses } from "./closed-stdout.js";
 
 export interface Io {
   out(text: string): void;
@@ -14,6 +15,7 @@ export interface Io {
 
 export function processIo(): Io {
   let shown = false;
+  stopQuietlyWhenStdoutCloses(process.stdout, (code) => process.exit(code));
   return {
     out: (t) => process.stdout.write(t + "\n"),
     err: (t) => process.stderr.write(t + "\n"),

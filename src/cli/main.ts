@@ -94,6 +94,7 @@ Exit codes (every command):
   1  a check found a problem: a rule failed or errored, a test row failed
   2  bad usage (one line says what, and where help is), or unreadable or invalid input
   3  internal error (a bug in Bylaw: please report it with the command line and the message)
+  141  stdout was closed early (bylaw ... | head): Bylaw stops quietly, as commands ended by SIGPIPE
 
 Environment:
   BYLAW_COMPILE_CACHE=DIR|off  where V8's code cache of the CLI and bylaw test's parsed YAML are kept

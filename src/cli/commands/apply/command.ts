@@ -26,7 +26,8 @@ import type { ValuesSpec } from "../../test-suite/values-file.js";
 import { enforceDocument } from "./enforce.js";
 import { APPLY_HELP } from "./help.js";
 import { usageLine } from "../../usage.js";
-import { loadExceptions } from "./load-exceptions.js";
+import { exceptionsAmongResources, loadExceptions } from "./load-exceptions.js";
+import { applyExitCode } from "./kyverno-flags.js";
 import { applyToPayload, loadJsonPayloads } from "../../offline/json-payloads.js";
 import { loadResources, loadUserInfo, loadValuesFile } from "./load-inputs.js";
 import { parseApplyArgs, type ApplyOptions } from "./options.js";
@@ -94,6 +95,10 @@ async function runWith(
   for (const f of policies.fatal) io.err(`error: ${f}`);
   for (const e of policies.errors) io.err(`error: ${e}`);
   for (const w of policies.warnings) io.err(`warning: ${w}`);
+  if (policies.compiled.length === 0 && !bad)
+    io.err(
+      `warning: no policies found in ${[...options.policyPaths, ...options.policySets].join(", ")}: 0 policies applied`,
+    );
   const resourceArgs =
     cluster === undefined
       ? { paths: options.resourcePaths, names: [] }
@@ -116,6 +121,11 @@ async function runWith(
   for (const e of payloads.errors) io.err(`error: ${e}`);
   bad ||= payloads.errors.length > 0;
   const exceptions = await loadExceptions(options.exceptionPaths, stdin, engine);
+  if (options.exceptionsWithResources) {
+    const inline = await exceptionsAmongResources(resourceArgs.paths, engine);
+    exceptions.exceptions.push(...inline.exceptions);
+    exceptions.errors.push(...inline.errors);
+  }
   for (const e of exceptions.errors) io.err(`error: ${e}`);
   for (const w of exceptions.warnings) io.err(`warning: ${w}`);
   bad ||= exceptions.errors.length > 0;
@@ -193,8 +203,9 @@ async function runWith(
       return usageFailure(io, `--output ${options.outputPath}: ${(e as Error).message}`);
     }
   }
-  const counts = countResults(rows);
-  return counts.fail > 0 || counts.error > 0 ? 1 : 0;
+  const exit = applyExitCode(countResults(rows), options);
+  if (exit.message !== undefined) io.err(exit.message);
+  return exit.code;
 }
 
 /** The documents of the named sets; undefined (after saying why) when a name is unknown. */

@@ -75,7 +75,7 @@ spec:
           join(dir, "p.yaml"),
           "-r",
           join(dir, "ns.yaml"),
-          "-t",
+          "--target-resource",
           join(dir, "t.yaml"),
           "--output-format",
           "json",

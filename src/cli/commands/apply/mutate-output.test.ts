@@ -90,7 +90,7 @@ describe("bylaw apply: mutated and generated resources", () => {
     assert.match(old.stderr.join("\n"), /read as --output-format json/);
   });
 
-  test("-t gives mutate-existing rules their targets", async () => {
+  test("--target-resource gives mutate-existing rules their targets", async () => {
     const policy = `apiVersion: kyverno.io/v1
 kind: ClusterPolicy
 metadata: {name: stamp}
@@ -110,7 +110,16 @@ spec:
     const io = recordingIo();
     assert.equal(
       await main(
-        ["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-t", join(dir, "t.yaml"), "--output-format", "json"],
+        [
+          "apply",
+          join(dir, "p.yaml"),
+          "-r",
+          join(dir, "r.yaml"),
+          "--target-resource",
+          join(dir, "t.yaml"),
+          "--output-format",
+          "json",
+        ],
         io,
       ),
       0,

@@ -1,6 +1,7 @@
 /** `bylaw apply` flags, parsed and checked. Problems are usage errors (exit 2). */
 import { parseArgs } from "node:util";
 import { isGitUrl } from "../../git-source.js";
+import { KYVERNO_ONLY_OPTIONS, parseWarnExitCode, shortTWarning, unsupportedKyvernoFlag } from "./kyverno-flags.js";
 
 const OUTPUT_FORMATS = ["text", "json", "junit", "sarif"] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -29,6 +30,15 @@ export interface ApplyOptions {
   readonly cluster?: ClusterOptions;
   /** `--git-branch`: the branch of the Git URLs among the POLICY paths (git-source.ts). */
   readonly gitBranch?: string;
+  /** `-t/--table`: results as Kyverno's table (every rule result, one row each). */
+  readonly table: boolean;
+  /** `-i/--stdin`: stdout carries only the mutated and generated resources (to pipe into kubectl). */
+  readonly resourcesOnly: boolean;
+  /** `--warn-exit-code`, `--warn-no-pass`: Kyverno's warning exit codes (kyverno-flags.ts). */
+  readonly warnExitCode: number;
+  readonly warnNoPass: boolean;
+  /** `--exceptions-with-resources`: PolicyExceptions among the -r documents are honoured too. */
+  readonly exceptionsWithResources: boolean;
 }
 
 export interface ClusterOptions {
@@ -51,8 +61,16 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       allowPositionals: true,
       options: {
         resource: { type: "string", short: "r", multiple: true },
+        resources: { type: "string", multiple: true },
         json: { type: "string", multiple: true },
-        "target-resource": { type: "string", short: "t", multiple: true },
+        "target-resource": { type: "string", multiple: true },
+        "target-resources": { type: "string", multiple: true },
+        table: { type: "boolean", short: "t", default: false },
+        stdin: { type: "boolean", short: "i", default: false },
+        "warn-exit-code": { type: "string" },
+        "warn-no-pass": { type: "boolean", default: false },
+        "exceptions-with-resources": { type: "boolean", default: false },
+        ...KYVERNO_ONLY_OPTIONS,
         "policy-set": { type: "string", multiple: true },
         exception: { type: "string", short: "e", multiple: true },
         exceptions: { type: "string", multiple: true },
@@ -79,9 +97,14 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: "help" };
-  const warnings: string[] = [];
+  const refused = unsupportedKyvernoFlag(values);
+  if (refused !== undefined) return { kind: "usage-error", message: refused, showHelp: false };
+  const warnExit = parseWarnExitCode(values["warn-exit-code"]);
+  if (!warnExit.ok) return { kind: "usage-error", message: warnExit.error, showHelp: false };
+  const tWarning = shortTWarning(args);
+  const warnings: string[] = tWarning === undefined ? [] : [tWarning];
   const policySets = values["policy-set"] ?? [];
-  const resourcePaths = values.resource ?? [];
+  const resourcePaths = [...(values.resource ?? []), ...(values.resources ?? [])];
   const jsonPaths = values.json ?? [];
   if (
     (positionals.length === 0 && policySets.length === 0) ||
@@ -149,7 +172,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       policySets,
       resourcePaths,
       jsonPaths,
-      targetPaths: values["target-resource"] ?? [],
+      targetPaths: [...(values["target-resource"] ?? []), ...(values["target-resources"] ?? [])],
       exceptionPaths,
       ...(values["values-file"] !== undefined ? { valuesFile: values["values-file"] } : {}),
       set: values.set ?? [],
@@ -171,6 +194,11 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
           }
         : {}),
       ...(values["git-branch"] !== undefined ? { gitBranch: values["git-branch"] } : {}),
+      table: values.table,
+      resourcesOnly: values.stdin,
+      warnExitCode: warnExit.code,
+      warnNoPass: values["warn-no-pass"],
+      exceptionsWithResources: values["exceptions-with-resources"],
     },
   };
 }

@@ -9,6 +9,7 @@ import { countResults, type ResultRow } from "../../output/types.js";
 import { packageVersion } from "../../policy-sets/sets-dir.js";
 import type { ApplyOptions } from "./options.js";
 import { yamlStream, type ProducedResource } from "./resource-output.js";
+import { renderResultsTable } from "./results-table.js";
 
 interface RunResults {
   readonly rows: readonly ResultRow[];
@@ -24,6 +25,10 @@ interface RunResults {
 export function renderResults(io: Io, options: ApplyOptions, run: RunResults): void {
   const { rows, produced } = run;
   const resourcesToStdout = options.outputPath === undefined;
+  if (options.resourcesOnly || (options.table && !options.policyReport)) {
+    renderKyvernoModes(io, options, run);
+    return;
+  }
   if (options.policyReport) {
     io.out(writeYamlStream(buildPolicyReports(run.responses, run.nowMillis).map((value) => ({ value }))));
     return;
@@ -71,4 +76,19 @@ export function renderResults(io: Io, options: ApplyOptions, run: RunResults): v
       );
       if (resourcesToStdout && produced.length > 0) io.out(`\n---\n${yamlStream(produced)}`);
   }
+}
+
+/** kyverno apply's -i/--stdin (stdout only the resources, results to stderr) and -t/--table. */
+function renderKyvernoModes(io: Io, options: ApplyOptions, run: RunResults): void {
+  const resourcesToStdout = options.outputPath === undefined;
+  const resources = run.produced.length > 0 ? yamlStream(run.produced) : undefined;
+  if (options.resourcesOnly) {
+    const toStderr: Io = { ...io, out: (text) => io.err(text) };
+    // outputPath "" keeps the resources out of the results on stderr.
+    renderResults(toStderr, { ...options, resourcesOnly: false, outputPath: "" }, run);
+    if (resourcesToStdout && resources !== undefined) io.out(resources);
+    return;
+  }
+  io.out(renderResultsTable(run.rows, options.detailed));
+  if (resourcesToStdout && resources !== undefined) io.out(`\n---\n${resources}`);
 }

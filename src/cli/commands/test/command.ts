@@ -16,6 +16,7 @@ import { cloneTestPaths, type TestPaths } from "./git-paths.js";
 import { usageLine } from "../../usage.js";
 import { runSuiteFiles, workerCount } from "./run-suites.js";
 import { renderJson, renderJunit, renderSuiteTable, summarize, summaryLine } from "./output.js";
+import { parseCaseSelector, selectCases } from "./case-selector.js";
 
 export const TEST_HELP = `Usage: bylaw test [PATH...] [flags]
 
@@ -69,9 +70,14 @@ Flags:
   -b, --git-branch BRANCH  the branch of the Git URLs among the PATHs (file:///PATH/REPO.git also works)
   -o, --output-format FORMAT
                            table (default), json or junit (--output FORMAT: the old spelling, warned)
+  -t, --test-case-selector SELECTOR
+                           run only the rows whose policy, rule and resource names match, as kyverno
+                           test: "policy=NAME,rule=NAME,resource=NAME" (any of the three; wildcards * and
+                           ?; default "policy=*,rule=*,resource=*")
       --fail-only          show only failing rows
       --detailed-results   add the rule message to the table
       --require-tests      exit 1 when no test files are found
+      --remove-color       accepted (Bylaw's output has no colour)
       --registry           read image registries for imageRegistry context entries, CEL
                            image.GetMetadata and verifyImages (cosign signatures and attestations,
                            tag digests; credentials: the local docker config, as Kyverno's CLI); without it such
@@ -85,7 +91,8 @@ Exit codes:
   2  a policy file of a suite is invalid (YAML error, invalid policy, a document that is not a policy;
      the same checks as bylaw apply), or bad usage. The error names the file, document and field (and
      is in policyErrors in JSON, an <error> in JUnit); that suite's rows fail with reason "Invalid
-     policy: ...", and the suite's other rows and the other suites still run
+     policy: ...", and the suite's other rows and the other suites still run; a PATH that does not
+     exist (the other PATHs still run)
   3  internal error (a bug in Bylaw: please report it with the command line and the message)
 
 Progress lines go to stderr when ten or more suites run, only on a terminal, never in CI (CI=true) or
@@ -128,6 +135,8 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
       "detailed-results": { type: "boolean", default: false },
       "require-tests": { type: "boolean", default: false },
       registry: { type: "boolean", default: false },
+      "test-case-selector": { type: "string", short: "t", default: "policy=*,rule=*,resource=*" },
+      "remove-color": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -145,6 +154,11 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     io.err(usageLine("test", `--output-format must be table, json or junit (got ${JSON.stringify(format)})`));
     return 2;
   }
+  const selector = parseCaseSelector(values["test-case-selector"]);
+  if (!selector.ok) {
+    io.err(usageLine("test", selector.error));
+    return 2;
+  }
   if (values["git-branch"] !== undefined && !positionals.some(isGitUrl)) {
     io.err(
       usageLine(
@@ -156,7 +170,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
   }
   const local = await cloneTestPaths(positionals.length > 0 ? positionals : ["."], values["git-branch"]);
   try {
-    return await runTests(local, values, io, format);
+    return await runTests(local, { ...values, selector: selector.selector }, io, format);
   } finally {
     await local.remove();
   }
@@ -168,6 +182,7 @@ interface TestFlags {
   readonly "detailed-results": boolean;
   readonly "require-tests": boolean;
   readonly registry: boolean;
+  readonly selector: Parameters<typeof selectCases>[1];
 }
 
 async function runTests(
@@ -183,6 +198,7 @@ async function runTests(
   for (const e of found.errors) io.err(`bylaw test: ${local.rename(e)}`);
   if (files.length === 0) {
     io.err("bylaw test: no test files found");
+    if (found.errors.length > 0) return 2;
     return values["require-tests"] || errors.length > 0 ? 1 : 0;
   }
   // The registry client (node:https and friends) loads only for --registry.
@@ -235,7 +251,8 @@ async function runTests(
   }
   io.progressDone();
   // Suites from a Git clone are named by repository and branch, not by the temporary folder.
-  const suites = !local.cloned ? ran : ran.map((s) => JSON.parse(local.rename(JSON.stringify(s))) as SuiteResult);
+  const renamed = !local.cloned ? ran : ran.map((s) => JSON.parse(local.rename(JSON.stringify(s))) as SuiteResult);
+  const suites = selectCases(renamed, values.selector);
   for (const s of suites) {
     for (const w of s.warnings) io.err(`warning: ${w}`);
     for (const e of s.policyErrors ?? []) io.err(`error: ${e}`);
@@ -254,7 +271,8 @@ async function runTests(
     io.out(`\n${summaryLine(summarize(suites), failOnly)}`);
   }
   // An invalid policy fails the run harder than a failing row: the suite did not test what it says.
-  if (suites.some((s) => (s.policyErrors?.length ?? 0) > 0)) return 2;
+  // So does a PATH that does not exist (an input error, exit 2 as in bylaw apply).
+  if (suites.some((s) => (s.policyErrors?.length ?? 0) > 0) || found.errors.length > 0) return 2;
   const summary = summarize(suites);
   return summary.failed > 0 || errors.length > 0 ? 1 : 0;
 }

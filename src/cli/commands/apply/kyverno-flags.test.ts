@@ -1,0 +1,145 @@
+/** `bylaw apply` with the flags Kyverno users type (kyverno apply v1.19), through the CLI entry. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { main } from "../../main.js";
+import { recordingIo } from "../../../../test/support/fake-io.js";
+import { tempTree } from "../../../../test/support/temp-dir.js";
+
+const policy = (action: string) => `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: require-team}
+spec:
+  validationFailureAction: ${action}
+  rules:
+    - name: check-team
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      validate:
+        message: team label required
+        pattern: {metadata: {labels: {team: "?*"}}}
+`;
+const pod = (name: string, labels: string) => `apiVersion: v1
+kind: Pod
+metadata: {name: ${name}, namespace: shop, labels: ${labels}}
+spec: {containers: [{name: c, image: nginx:1}]}
+`;
+const goodPod = pod("good", "{team: a}");
+const badPod = pod("bad", "{}");
+const mutate = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: add-team}
+spec:
+  rules:
+    - name: add-team
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      mutate: {patchStrategicMerge: {metadata: {labels: {team: platform}}}}
+`;
+const exception = `apiVersion: kyverno.io/v2
+kind: PolicyException
+metadata: {name: allow-bad, namespace: shop}
+spec:
+  exceptions: [{policyName: require-team, ruleNames: [check-team]}]
+  match: {any: [{resources: {kinds: [Pod], names: [bad]}}]}
+`;
+
+async function apply(args: string[], files: Record<string, string>) {
+  const dir = tempTree(files);
+  const io = recordingIo();
+  const code = await main(["apply", ...args.map((a) => (a.startsWith("$DIR/") ? join(dir, a.slice(5)) : a))], io);
+  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
+}
+
+describe("bylaw apply: kyverno apply's flags", () => {
+  test("-t/--table prints every rule result as Kyverno's table (namespace/Kind/name, Pass/Fail)", async () => {
+    const files = { "p.yaml": policy("Enforce"), "r.yaml": `${goodPod}---\n${badPod}` };
+    const { code, out } = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "-t"], files);
+    assert.equal(code, 1);
+    assert.match(out, /│ ID │ POLICY +│ RULE +│ RESOURCE +│ RESULT │ REASON │/);
+    assert.match(out, /│ 1 +│ require-team │ check-team │ shop\/Pod\/good │ Pass +│/);
+    assert.match(out, /│ 2 +│ require-team │ check-team │ shop\/Pod\/bad +│ Fail +│/);
+    const long = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--table", "--detailed-results"], files);
+    assert.match(long.out, /│ MESSAGE +│/);
+    assert.match(long.out, /validation error: team label required/);
+  });
+
+  test("-t followed by a path warns that it is --table now and names --target-resource", async () => {
+    const files = { "p.yaml": policy("Enforce"), "r.yaml": goodPod };
+    const { code, err } = await apply(["-t", "$DIR/p.yaml", "-r", "$DIR/r.yaml"], files);
+    assert.equal(code, 0, err);
+    assert.match(err, /-t is --table, as in kyverno apply; .*p\.yaml is read as a POLICY path.*--target-resource/);
+  });
+
+  test("--remove-color, --continue-on-fail, --continue-on-error, --concurrent and --batch-size are accepted", async () => {
+    const files = { "p.yaml": policy("Enforce"), "r.yaml": goodPod };
+    const flags = ["--remove-color", "--continue-on-fail", "--continue-on-error", "--concurrent", "4"];
+    const { code, out, err } = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", ...flags, "--batch-size", "50"], files);
+    assert.equal(code, 0, err);
+    assert.match(out, /pass: 1, fail: 0/);
+  });
+
+  test("--resources and --target-resources are the plural spellings of --resource and --target-resource", async () => {
+    const files = { "p.yaml": policy("Enforce"), "r.yaml": badPod, "t.yaml": goodPod };
+    const { code, out } = await apply(
+      ["$DIR/p.yaml", "--resources", "$DIR/r.yaml", "--target-resources", "$DIR/t.yaml"],
+      files,
+    );
+    assert.equal(code, 1);
+    assert.match(out, /pass: 0, fail: 1/);
+  });
+
+  test("--warn-exit-code N: warnings (and no fail or error) exit N, with Kyverno's line", async () => {
+    const files = { "p.yaml": policy("Audit"), "r.yaml": badPod };
+    const run = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--audit-warn", "--warn-exit-code", "3"], files);
+    assert.equal(run.code, 3);
+    assert.match(run.err, /exit as warnExitCode is 3/);
+    const failing = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--warn-exit-code", "3"], files);
+    assert.equal(failing.code, 1, "a failure still exits 1");
+    const bad = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--warn-exit-code", "x"], files);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--warn-exit-code must be an integer/);
+  });
+
+  test("--warn-no-pass: a run where nothing passed exits with --warn-exit-code", async () => {
+    const files = { "p.yaml": policy("Enforce"), "r.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n" };
+    const run = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--warn-no-pass", "--warn-exit-code", "4"], files);
+    assert.equal(run.code, 4);
+    assert.match(run.err, /exit as no objects satisfied policy/);
+    assert.equal((await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--warn-exit-code", "4"], files)).code, 0);
+  });
+
+  test("--exceptions-with-resources honours the PolicyExceptions among the -r documents", async () => {
+    const files = { "p.yaml": policy("Enforce"), "r.yaml": `${badPod}---\n${exception}` };
+    const without = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml"], files);
+    assert.equal(without.code, 1);
+    const withFlag = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--exceptions-with-resources"], files);
+    assert.equal(withFlag.code, 0, withFlag.out);
+    assert.match(withFlag.out, /fail: 0, warn: 0, error: 0, skip: 1/);
+  });
+
+  test("-i/--stdin: stdout carries only the mutated resources, the results go to stderr", async () => {
+    const files = { "m.yaml": mutate, "r.yaml": badPod };
+    const { code, out, err } = await apply(["$DIR/m.yaml", "-r", "$DIR/r.yaml", "-i"], files);
+    assert.equal(code, 0, err);
+    assert.match(out, /^# mutated by add-team\napiVersion: v1\nkind: Pod/);
+    assert.match(out, /team: platform/);
+    assert.doesNotMatch(out, /pass: /);
+    assert.match(err, /pass: 1, fail: 0/);
+  });
+
+  for (const [flag, value] of [
+    ["--generate-exceptions", undefined],
+    ["--generated-exception-ttl", "24h"],
+    ["--parameter-resource", "params.yaml"],
+    ["--context-file", "ctx.yaml"],
+    ["--show-performance", undefined],
+  ] as const) {
+    test(`${flag} is refused by name (exit 2), never silently ignored`, async () => {
+      const files = { "p.yaml": policy("Enforce"), "r.yaml": goodPod };
+      const extra = value === undefined ? [flag] : [flag, value];
+      const { code, out, err } = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", ...extra], files);
+      assert.equal(code, 2);
+      assert.equal(out, "");
+      assert.match(err, new RegExp(`${flag} \\(a kyverno apply flag\\) is not supported by Bylaw yet`));
+    });
+  }
+});

@@ -1,0 +1,27 @@
+/**
+ * `bylaw apply -t/--table`: every rule result as a row of Kyverno's apply table (ID, POLICY, RULE,
+ * RESOURCE, RESULT, REASON; --detailed-results adds MESSAGE). The resource reads
+ * namespace/Kind/name and the result is capitalised, as kyverno apply --table prints them.
+ */
+import { renderTable } from "../../output/table.js";
+import type { ResultRow } from "../../output/types.js";
+
+export function renderResultsTable(rows: readonly ResultRow[], detailed: boolean): string {
+  const headers = ["ID", "POLICY", "RULE", "RESOURCE", "RESULT", "REASON", ...(detailed ? ["MESSAGE"] : [])];
+  const body = rows.map((r, i) => [
+    String(i + 1),
+    r.policyKey,
+    r.rule,
+    kyvernoResource(r.resource),
+    r.result.charAt(0).toUpperCase() + r.result.slice(1),
+    "",
+    ...(detailed ? [r.message.replace(/\s+/g, " ")] : []),
+  ]);
+  return renderTable(headers, body);
+}
+
+/** Bylaw's `Kind/namespace/name` as Kyverno's table writes it, `namespace/Kind/name`. */
+function kyvernoResource(resource: string): string {
+  const parts = resource.split("/");
+  return parts.length === 3 ? `${parts[1]}/${parts[0]}/${parts[2]}` : resource;
+}

@@ -1,0 +1,72 @@
+/** `bylaw test` with the flags Kyverno users type (kyverno test v1.19), and its exit code for a missing PATH. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { main } from "../../main.js";
+import { recordingIo } from "../../../../test/support/fake-io.js";
+import { tempTree } from "../../../../test/support/temp-dir.js";
+import { policyFixture } from "../../../../test/support/policy-fixtures.js";
+
+const pods = `apiVersion: v1
+kind: Pod
+metadata: {name: good, labels: {team: a}}
+spec: {containers: [{name: c, image: nginx:1}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: bad}
+spec: {containers: [{name: c, image: nginx:1}]}
+`;
+const suite = `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: suite}
+policies: [policy.yaml]
+resources: [resources.yaml]
+results:
+- {policy: require-team, rule: check-team, resources: [good], kind: Pod, result: pass}
+- {policy: require-team, rule: check-team, resources: [bad], kind: Pod, result: pass}
+`;
+
+async function run(args: string[]) {
+  const dir = tempTree({
+    "s/policy.yaml": policyFixture("require-team"),
+    "s/resources.yaml": pods,
+    "s/kyverno-test.yaml": suite,
+  });
+  const io = recordingIo();
+  const code = await main(["test", ...args.map((a) => a.replace("$DIR", dir))], io);
+  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
+}
+
+describe("bylaw test: kyverno test's flags", () => {
+  test("-t/--test-case-selector runs only the rows whose policy, rule and resource match", async () => {
+    const all = await run(["$DIR"]);
+    assert.equal(all.code, 1);
+    assert.match(all.out, /1 tests passed and 1 tests failed/);
+    const good = await run(["$DIR", "-t", "policy=require-team,rule=check-*,resource=good"]);
+    assert.equal(good.code, 0, good.out);
+    assert.match(good.out, /1 tests passed and 0 tests failed/);
+    const bad = await run(["$DIR", "--test-case-selector", "resource=b?d"]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.out, /0 tests passed and 1 tests failed/);
+  });
+
+  test("a selector with an unknown key is a usage error (exit 2) naming the part", async () => {
+    const r = await run(["$DIR", "-t", "polcy=x"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /--test-case-selector "polcy=x": expected comma-separated policy=NAME.*got "polcy=x"/);
+  });
+
+  test("--remove-color is accepted (Bylaw's output has no colour)", async () => {
+    const r = await run(["$DIR", "--remove-color", "-t", "resource=good"]);
+    assert.equal(r.code, 0, r.err);
+  });
+
+  test("a PATH that does not exist exits 2 (an input error), naming it", async () => {
+    const r = await run([join("$DIR", "nope")]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /nope: no such file or directory/);
+    const withOthers = await run(["$DIR", join("$DIR", "nope")]);
+    assert.equal(withOthers.code, 2);
+  });
+});
