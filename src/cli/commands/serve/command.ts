@@ -17,6 +17,7 @@ import { RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags.js";
 import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";
 import { HA_FLAG_OPTIONS, haSettings } from "./ha-flags.js";
+import { REPORT_FLAG_OPTIONS, backgroundScanInterval } from "./report-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { REGISTRATION_FLAG_OPTIONS, registrationPlan } from "./registration-flags.js";
 
@@ -53,6 +54,7 @@ const SERVE_FLAG_OPTIONS = {
   ...POLICY_BUDGET_FLAG_OPTIONS,
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
+  ...REPORT_FLAG_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -101,6 +103,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
   const ha = haSettings(values);
   if (!ha.ok) return usage(ha.error);
+  const scanInterval = backgroundScanInterval(values);
+  if (!scanInterval.ok) return usage(scanInterval.error);
   const options = serveOptions({
     values,
     numbers,
@@ -114,6 +118,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       metricsAuth: metricsAuth.value,
       namespaceBudget: namespaceBudget.value,
       ha: ha.value,
+      backgroundScanIntervalMs: scanInterval.value,
     },
   });
   const started = await startServe(options, io);
@@ -175,7 +180,15 @@ function serveOptions(o: {
   readonly metricsOff: boolean;
   readonly checked: Pick<
     StartOptions,
-    "exceptions" | "groups" | "logLevel" | "bounds" | "registration" | "metricsAuth" | "namespaceBudget" | "ha"
+    | "exceptions"
+    | "groups"
+    | "logLevel"
+    | "bounds"
+    | "registration"
+    | "metricsAuth"
+    | "namespaceBudget"
+    | "ha"
+    | "backgroundScanIntervalMs"
   >;
 }): StartOptions {
   const { values, numbers } = o;
