@@ -101,29 +101,43 @@ class Scanner {
       this.scanned.clear();
       this.lastFull = 0;
     }
-    const { kinds, healthy } = this.kinds.all();
-    if (!healthy || !this.reports.every((r) => r.informer.health().ok)) return;
+    if (!this.reports.every((r) => r.informer.health().ok)) return;
     const full = Date.now() - this.lastFull >= this.o.intervalMs;
     if (full) this.scanned.clear();
+    // A kind Bylaw may not list (or not yet) waits; the others are scanned meanwhile.
     const seen = new Set<string>();
-    for (const { informer, served } of kinds) {
+    const waiting = new Set<string>();
+    for (const { informer, served } of this.kinds.all()) {
       const type = {
         apiVersion: served.group === "" ? served.version : `${served.group}/${served.version}`,
         kind: served.kind,
       };
-      for (const object of informer.list()) {
-        const resource: JsonObject = { ...type, ...object };
-        const meta = object.metadata as { uid?: string; resourceVersion?: string; namespace?: string };
-        if (meta.uid === undefined) continue;
-        seen.add(meta.uid);
-        if (this.scanned.get(meta.uid) === meta.resourceVersion) continue;
-        if (await this.scan(resource, snapshot, policies)) this.scanned.set(meta.uid, meta.resourceVersion ?? "");
+      if (!informer.health().ok) {
+        waiting.add(`${type.apiVersion}/${type.kind}`);
+        continue;
       }
+      for (const object of informer.list()) await this.visit({ ...type, ...object }, { snapshot, policies, seen });
     }
     if (full) {
       this.lastFull = Date.now();
-      await this.deleteOrphans(seen);
+      await this.deleteOrphans(seen, waiting);
     }
+  }
+
+  /** Scans the resource unless it was scanned at this resourceVersion already. */
+  private async visit(
+    resource: JsonObject,
+    at: {
+      snapshot: ReturnType<ReportsControllerOptions["policies"]>;
+      policies: ReturnType<typeof backgroundPolicies>;
+      seen: Set<string>;
+    },
+  ): Promise<void> {
+    const meta = resource["metadata"] as { uid?: string; resourceVersion?: string };
+    if (meta.uid === undefined) return;
+    at.seen.add(meta.uid);
+    if (this.scanned.get(meta.uid) === meta.resourceVersion) return;
+    if (await this.scan(resource, at.snapshot, at.policies)) this.scanned.set(meta.uid, meta.resourceVersion ?? "");
   }
 
   /** Scans one resource and writes its report; false when it must wait (namespace labels unknown) or the write failed. */
@@ -164,12 +178,17 @@ class Scanner {
     }
   }
 
-  /** Deletes the reports whose resource is no longer scanned (gone, or matched by no background policy). */
-  private async deleteOrphans(seen: ReadonlySet<string>): Promise<void> {
+  /**
+   * Deletes the reports whose resource is no longer scanned (gone, or matched by no background
+   * policy); not those of a kind whose objects cannot be read now.
+   */
+  private async deleteOrphans(seen: ReadonlySet<string>, waiting: ReadonlySet<string>): Promise<void> {
     for (const { kind, informer } of this.reports)
       for (const report of informer.list()) {
         const meta = report.metadata as { name?: string; namespace?: string };
+        const scope = (report["scope"] ?? {}) as { apiVersion?: string; kind?: string };
         if (meta.name === undefined || seen.has(meta.name)) continue;
+        if (waiting.has(`${scope.apiVersion ?? ""}/${scope.kind ?? ""}`)) continue;
         await deleteReport(this.o.client, { ...report, kind }).catch((e: unknown) =>
           this.o.onLog("warn", "reports: failed to delete a report", { name: meta.name, error: String(e) }),
         );

@@ -65,10 +65,9 @@ export class WatchedKinds {
     return { informer, served };
   }
 
-  /** The watched kinds; `healthy` false while any informer has not listed or has failed. */
-  all(): { kinds: WatchedKind[]; healthy: boolean } {
-    const kinds = [...this.watched.values()];
-    return { kinds, healthy: kinds.every((k) => k.informer.health().ok) };
+  /** The watched kinds. */
+  all(): WatchedKind[] {
+    return [...this.watched.values()];
   }
 
   close(): void {

@@ -5,7 +5,7 @@
  * goes), labelled `app.kubernetes.io/managed-by: kyverno`, with the resource as its `scope`, one row
  * per rule result and a summary. Pure: the time the rows carry is passed in.
  */
-import type { JsonObject } from "../api/json.js";
+import { textOf, type JsonObject } from "../api/json.js";
 import {
   resourceApiVersion,
   resourceKind,
@@ -29,7 +29,8 @@ export function buildResourceReport(
   if (results.length === 0) return undefined;
   const summary = emptySummary();
   countRows(summary, results);
-  const uid = String(resourceMetadata(resource)["uid"] ?? "");
+  const rawUid = resourceMetadata(resource)["uid"];
+  const uid = typeof rawUid === "string" ? rawUid : "";
   const ns = resourceNamespace(resource);
   const ref = { apiVersion: resourceApiVersion(resource), kind: resourceKind(resource), name: resourceName(resource) };
   return {
@@ -48,5 +49,5 @@ export function buildResourceReport(
 }
 
 function rowKey(row: JsonObject): string {
-  return `${String(row["policy"])}\u0000${String(row["rule"])}`;
+  return `${textOf(row["policy"])}\u0000${textOf(row["rule"])}`;
 }

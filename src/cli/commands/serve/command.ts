@@ -103,8 +103,6 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
   const ha = haSettings(values);
   if (!ha.ok) return usage(ha.error);
-  const scanInterval = backgroundScanInterval(values);
-  if (!scanInterval.ok) return usage(scanInterval.error);
   const options = serveOptions({
     values,
     numbers,
@@ -118,7 +116,6 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       metricsAuth: metricsAuth.value,
       namespaceBudget: namespaceBudget.value,
       ha: ha.value,
-      backgroundScanIntervalMs: scanInterval.value,
     },
   });
   const started = await startServe(options, io);
@@ -180,15 +177,7 @@ function serveOptions(o: {
   readonly metricsOff: boolean;
   readonly checked: Pick<
     StartOptions,
-    | "exceptions"
-    | "groups"
-    | "logLevel"
-    | "bounds"
-    | "registration"
-    | "metricsAuth"
-    | "namespaceBudget"
-    | "ha"
-    | "backgroundScanIntervalMs"
+    "exceptions" | "groups" | "logLevel" | "bounds" | "registration" | "metricsAuth" | "namespaceBudget" | "ha"
   >;
 }): StartOptions {
   const { values, numbers } = o;
@@ -210,14 +199,20 @@ function serveOptions(o: {
     maxBodyBytes: numbers["max-body-bytes"] ?? 7 * 1024 * 1024,
     evalWorkers: numbers["eval-workers"] ?? 1,
     graceSeconds: numbers["grace-seconds"] ?? 15,
+    backgroundScanIntervalMs: numbers["background-scan-interval"] ?? 3_600_000,
   };
 }
 
-/** The number flags, parsed; or what is wrong with one. `--metrics-port off` is left out. */
+/**
+ * The number flags, parsed, and `--background-scan-interval` in milliseconds; or what is wrong with
+ * one. `--metrics-port off` is left out.
+ */
 function numberFlags(
-  values: Partial<Record<(typeof NUMBER_FLAGS)[number], string>>,
+  values: Partial<Record<(typeof NUMBER_FLAGS)[number] | "background-scan-interval", string>>,
   metricsOff: boolean,
 ): Record<string, number> | string {
+  const interval = backgroundScanInterval(values);
+  if (!interval.ok) return interval.error;
   const numbers: Record<string, number> = {};
   for (const k of NUMBER_FLAGS) {
     if (k === "metrics-port" && metricsOff) continue;
@@ -225,7 +220,7 @@ function numberFlags(
     if (!Number.isFinite(n) || n < 0) return `--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`;
     numbers[k] = n;
   }
-  return numbers;
+  return { ...numbers, "background-scan-interval": interval.value };
 }
 
 /** Resolves at the first SIGTERM or SIGINT. */
