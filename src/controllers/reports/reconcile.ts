@@ -8,7 +8,7 @@
  */
 import { buildResourceReport, jsonEqual, type JsonObject, type PolicyResponse } from "../../engine/index.js";
 
-export type ReportAction =
+type ReportAction =
   | { readonly action: "create"; readonly report: JsonObject }
   | { readonly action: "update"; readonly report: JsonObject }
   | { readonly action: "delete"; readonly report: JsonObject }

@@ -5,7 +5,7 @@ import type { KubeClient } from "../../kube/kube-client.js";
 export type Log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
 
 /** The policies in force, bumped `generation` on every load. */
-export interface ScanPolicies {
+interface ScanPolicies {
   readonly policies: readonly CompiledPolicy[];
   readonly exceptions?: readonly AnyCompiledException[];
   readonly generation: number;

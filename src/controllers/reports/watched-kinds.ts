@@ -10,7 +10,7 @@ import type { KubeClient } from "../../kube/kube-client.js";
 import { gvrKey } from "../../kube/types.js";
 import type { Log } from "./types.js";
 
-export interface WatchedKind {
+interface WatchedKind {
   readonly informer: Informer;
   readonly served: ServedResource;
 }
