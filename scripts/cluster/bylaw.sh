@@ -36,13 +36,13 @@ start_bylaw() { # <dir>
   [[ -d "$BYLAW_ROOT/dist/src" ]] || die "Bylaw is not built: run npm run build in $BYLAW_ROOT"
   # What deploy/ ships for the admission controller, from the base's render: the CRDs, its namespace,
   # ServiceAccount, RBAC and certificate Secret, and the (empty) webhook configurations it fills in;
-  # the cleanup controller's RBAC (it runs in the same process; its ClusterRole aggregates into the
-  # admission controller's), and the background controller's ServiceAccount and RBAC (serve's generate
-  # controller acts as it); nothing else (no Deployment: it runs here).
+  # the cleanup and reports controllers' RBAC (they run in the same process; their ClusterRoles
+  # aggregate into the admission controller's), and the background controller's ServiceAccount and
+  # RBAC (serve's generate controller acts as it); nothing else (no Deployment: it runs here).
   $k apply --server-side --force-conflicts -k "$BYLAW_ROOT/deploy/crds" >/dev/null
   kubectl kustomize "$BYLAW_ROOT/deploy/base" >"$dir/bylaw-base.yaml"
   $k apply --server-side -f "$dir/bylaw-base.yaml" -l 'pod-security.kubernetes.io/enforce' >/dev/null
-  $k apply --server-side -f "$dir/bylaw-base.yaml" -l 'app.kubernetes.io/component in (admission-controller, cleanup-controller, background-controller, webhook-configuration)' >/dev/null
+  $k apply --server-side -f "$dir/bylaw-base.yaml" -l 'app.kubernetes.io/component in (admission-controller, cleanup-controller, reports-controller, background-controller, webhook-configuration)' >/dev/null
   local token server
   token="$($k create token bylaw -n bylaw --duration=24h)"
   server="$($k config view --minify -o 'jsonpath={.clusters[0].cluster.server}')"

@@ -13,6 +13,7 @@ import { createLogger, logAdmission, type Logger } from "../logging/index.js";
 import { bindPolicySource, cleanupCounters, createMetrics, type BylawMetrics } from "../metrics/index.js";
 import { startCleanupController } from "../../controllers/cleanup/index.js";
 import { startGenerateController } from "../../controllers/generate/generate-controller.js";
+import { startReportsController } from "../../controllers/reports/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot, PolicySource } from "../types.js";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { AdmissionPlans } from "../admission/plans.js";
@@ -78,6 +79,8 @@ interface ServeOptions {
   readonly maxBodyBytes: number;
   readonly evalWorkers: number;
   readonly graceSeconds: number;
+  /** `--background-scan-interval`: how often the reports controller scans every resource again. */
+  readonly backgroundScanIntervalMs: number;
 }
 
 /** What could not start: `code` 2 is a usage error (the CLI prints it with its usage hint), 1 a refusal printed as it is. */
@@ -100,17 +103,20 @@ interface Controller {
 
 /**
  * The controllers this process runs, in start order: the one list where a controller is added
- * (cleanup and generate come here). Today: webhook registration, with --register.
+ * (cleanup and generate come here). Today: webhook registration, with --register; cleanup and
+ * reports, with policies from the cluster.
  */
 function controllersOf(parts: {
   readonly registration: Registration | undefined;
   readonly cleanup: Controller | undefined;
   readonly generate: Controller | undefined;
+  readonly reports: Controller | undefined;
 }): Controller[] {
   return [
     ...(parts.registration !== undefined ? [parts.registration] : []),
     ...(parts.cleanup !== undefined ? [parts.cleanup] : []),
     ...(parts.generate !== undefined ? [parts.generate] : []),
+    ...(parts.reports !== undefined ? [parts.reports] : []),
   ];
 }
 
@@ -143,6 +149,32 @@ function generateController(p: {
     return undefined;
   }
   return { start: () => undefined, close: () => started.value.close(), submit: (w) => started.value.submit(w) };
+}
+
+/** The reports controller (background scans, one PolicyReport per resource): with policies from the cluster, writing on the leader. */
+function reportsController(o: {
+  readonly live: LiveContext;
+  readonly engine: ReturnType<typeof createEngine>;
+  readonly source: PolicySource;
+  readonly intervalMs: number;
+  readonly logger: Logger;
+  readonly isLeader: (() => boolean) | undefined;
+}): Controller {
+  let running: { close(): void } | undefined;
+  return {
+    start: () => {
+      running = startReportsController({
+        client: o.live.client,
+        engine: o.engine,
+        policies: () => o.source.current(),
+        namespaceLabels: (ns) => o.live.cluster.namespaceLabels(ns),
+        intervalMs: o.intervalMs,
+        onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
+        ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
+      });
+    },
+    close: () => running?.close(),
+  };
 }
 
 /** The cleanup controller (cleanup policies, the cleanup.kyverno.io/ttl label): with policies from the cluster, writing on the leader. */
@@ -288,6 +320,17 @@ export async function startServe(
     live !== undefined && o.policies === undefined
       ? cleanupController({ live, engine, registry, logger, isLeader: elector && (() => elector.isLeader()) })
       : undefined;
+  const reports =
+    live !== undefined && o.policies === undefined
+      ? reportsController({
+          live,
+          engine,
+          source,
+          intervalMs: o.backgroundScanIntervalMs,
+          logger,
+          isLeader: elector && (() => elector.isLeader()),
+        })
+      : undefined;
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),
@@ -345,7 +388,7 @@ export async function startServe(
     `bylaw serve: listening on https://${o.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`,
   );
   // Started only once the server answers: the API server calls the webhooks as soon as they exist.
-  const controllers = controllersOf({ registration, cleanup, generate });
+  const controllers = controllersOf({ registration, cleanup, generate, reports });
   for (const c of controllers) c.start();
 
   return {

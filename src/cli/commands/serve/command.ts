@@ -17,6 +17,7 @@ import { RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags.js";
 import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";
 import { HA_FLAG_OPTIONS, haSettings } from "./ha-flags.js";
+import { REPORT_FLAG_OPTIONS, backgroundScanInterval } from "./report-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { REGISTRATION_FLAG_OPTIONS, registrationPlan } from "./registration-flags.js";
 
@@ -54,6 +55,7 @@ const SERVE_FLAG_OPTIONS = {
   ...POLICY_BUDGET_FLAG_OPTIONS,
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
+  ...REPORT_FLAG_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -199,14 +201,20 @@ function serveOptions(o: {
     maxBodyBytes: numbers["max-body-bytes"] ?? 7 * 1024 * 1024,
     evalWorkers: numbers["eval-workers"] ?? 1,
     graceSeconds: numbers["grace-seconds"] ?? 15,
+    backgroundScanIntervalMs: numbers["background-scan-interval"] ?? 3_600_000,
   };
 }
 
-/** The number flags, parsed; or what is wrong with one. `--metrics-port off` is left out. */
+/**
+ * The number flags, parsed, and `--background-scan-interval` in milliseconds; or what is wrong with
+ * one. `--metrics-port off` is left out.
+ */
 function numberFlags(
-  values: Partial<Record<(typeof NUMBER_FLAGS)[number], string>>,
+  values: Partial<Record<(typeof NUMBER_FLAGS)[number] | "background-scan-interval", string>>,
   metricsOff: boolean,
 ): Record<string, number> | string {
+  const interval = backgroundScanInterval(values);
+  if (!interval.ok) return interval.error;
   const numbers: Record<string, number> = {};
   for (const k of NUMBER_FLAGS) {
     if (k === "metrics-port" && metricsOff) continue;
@@ -214,7 +222,7 @@ function numberFlags(
     if (!Number.isFinite(n) || n < 0) return `--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`;
     numbers[k] = n;
   }
-  return numbers;
+  return { ...numbers, "background-scan-interval": interval.value };
 }
 
 /** Resolves at the first SIGTERM or SIGINT. */

@@ -121,6 +121,11 @@ Flags:
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle
       --dns-name NAME         a name for the self-signed certificate (repeatable), e.g. bylaw.bylaw.svc
+      --background-scan-interval D
+                              with policies from the cluster: scan every resource a background policy
+                              matches again this often (default 1h; Kyverno's --backgroundScanInterval).
+                              Resources are also scanned when they or the policies change; each has one
+                              PolicyReport, written only when its results change (docs/cluster.md)
       --leader-elect          elect one leader among the replicas on a coordination.k8s.io Lease (client-go's
                               rules); only the leader writes shared objects. bylaw_leader is 1 on the leader.
                               Needs the API (--kubeconfig, KUBECONFIG or in-cluster) and get/create/update on

@@ -1,0 +1,61 @@
+/**
+ * What to do with one resource's report (Kyverno 1.19: one report per resource, named by its uid):
+ * given the resource, the responses of the background policies that matched it and the report that
+ * exists (from the reports informer), write it (create or update), delete it, or do nothing. Pure:
+ * the time is passed in. Bounded by design: a report is written only when its content (results
+ * without their timestamps, summary, scope, owner) changed, and no report is kept for a resource no
+ * policy matches.
+ */
+import { buildResourceReport, jsonEqual, type JsonObject, type PolicyResponse } from "../../engine/index.js";
+
+type ReportAction =
+  | { readonly action: "create"; readonly report: JsonObject }
+  | { readonly action: "update"; readonly report: JsonObject }
+  | { readonly action: "delete"; readonly report: JsonObject }
+  | { readonly action: "none" };
+
+interface ReconcileInput {
+  readonly resource: JsonObject;
+  readonly responses: readonly PolicyResponse[];
+  /** The report that exists for the resource, as read. */
+  readonly existing: JsonObject | undefined;
+  readonly nowMillis: number;
+}
+
+export function reconcileReport(input: ReconcileInput): ReportAction {
+  const built = buildResourceReport(input.resource, input.responses, input.nowMillis);
+  const existing = input.existing;
+  if (built === undefined) return existing !== undefined ? { action: "delete", report: existing } : { action: "none" };
+  if (existing === undefined) return { action: "create", report: built };
+  if (jsonEqual(content(built), content(existing))) return { action: "none" };
+  const meta = built["metadata"] as JsonObject;
+  const read = existing["metadata"] as JsonObject | undefined;
+  // The resourceVersion read: two replicas briefly both leading cannot overwrite each other unseen.
+  const resourceVersion = read?.["resourceVersion"];
+  return {
+    action: "update",
+    report: {
+      ...built,
+      metadata: { ...meta, ...(typeof resourceVersion === "string" ? { resourceVersion } : {}) },
+    },
+  };
+}
+
+/** What a report says, without what changes on every scan (the rows' timestamps) or what the server sets. */
+function content(report: JsonObject): JsonObject {
+  const meta = (report["metadata"] ?? {}) as JsonObject;
+  const results = Array.isArray(report["results"]) ? (report["results"] as JsonObject[]) : [];
+  return {
+    kind: report["kind"] ?? null,
+    labels: meta["labels"] ?? null,
+    owners: ((meta["ownerReferences"] ?? []) as JsonObject[]).map(({ apiVersion, kind, name, uid }) => ({
+      apiVersion: apiVersion ?? null,
+      kind: kind ?? null,
+      name: name ?? null,
+      uid: uid ?? null,
+    })),
+    scope: report["scope"] ?? null,
+    summary: report["summary"] ?? null,
+    results: results.map(({ timestamp: _timestamp, ...rest }) => rest),
+  };
+}

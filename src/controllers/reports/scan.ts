@@ -1,0 +1,51 @@
+/**
+ * A background scan of one resource (Kyverno's reports controller): every policy with
+ * `background: true` and validate rules, not opted out with the label `reports.kyverno.io/disabled`,
+ * evaluated against the resource as it is stored, with user info ignored (`background: true`); the
+ * responses of the policies that matched it.
+ */
+import {
+  hasValidateRules,
+  type AnyCompiledException,
+  type CompiledPolicy,
+  type Engine,
+  type JsonObject,
+  type PolicyResponse,
+} from "../../engine/index.js";
+
+const DISABLED_LABEL = "reports.kyverno.io/disabled";
+
+/** The policies a background scan evaluates. */
+export function backgroundPolicies(policies: readonly CompiledPolicy[]): CompiledPolicy[] {
+  return policies.filter((p) => {
+    const labels = p.document.metadata.labels ?? {};
+    return p.background && p.unsupportedKind === undefined && hasValidateRules(p) && !(DISABLED_LABEL in labels);
+  });
+}
+
+interface ScanInput {
+  readonly engine: Pick<Engine, "validate">;
+  readonly policies: readonly CompiledPolicy[];
+  readonly resource: JsonObject;
+  readonly namespaceLabels: Readonly<Record<string, string>>;
+  readonly exceptions?: readonly AnyCompiledException[];
+}
+
+export function scanResource(input: ScanInput): PolicyResponse[] {
+  const request = {
+    resource: input.resource,
+    operation: "CREATE" as const,
+    namespaceLabels: input.namespaceLabels,
+    background: true,
+    ...(input.exceptions !== undefined && input.exceptions.length > 0 ? { exceptions: input.exceptions } : {}),
+  };
+  return input.policies
+    .filter((p) => p.namespace === "" || p.namespace === namespaceOf(input.resource))
+    .map((p) => input.engine.validate(p, request))
+    .filter((r) => r.rules.length > 0);
+}
+
+function namespaceOf(resource: JsonObject): string {
+  const ns = (resource["metadata"] as { namespace?: unknown } | undefined)?.namespace;
+  return typeof ns === "string" ? ns : "";
+}

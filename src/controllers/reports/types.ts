@@ -1,0 +1,26 @@
+/** What the reports controller is given: the API server's client, the engine, the policies, namespace labels, a log. */
+import type { AnyCompiledException, CompiledPolicy, Engine } from "../../engine/index.js";
+import type { KubeClient } from "../../kube/kube-client.js";
+
+export type Log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
+
+/** The policies in force, bumped `generation` on every load. */
+interface ScanPolicies {
+  readonly policies: readonly CompiledPolicy[];
+  readonly exceptions?: readonly AnyCompiledException[];
+  readonly generation: number;
+}
+
+export interface ReportsControllerOptions {
+  readonly client: KubeClient;
+  readonly engine: Pick<Engine, "validate">;
+  readonly policies: () => ScanPolicies;
+  /** A namespace's labels; undefined while unknown (its resources wait). */
+  readonly namespaceLabels: (namespace: string) => Readonly<Record<string, string>> | undefined;
+  readonly onLog: Log;
+  /** `--background-scan-interval`: every resource is scanned again this often. */
+  readonly intervalMs: number;
+  /** With leader election, only the leader scans and writes; default: this replica. */
+  readonly isLeader?: () => boolean;
+  readonly tickMs?: number;
+}

@@ -1,0 +1,77 @@
+/**
+ * The informers of the kinds a background scan lists: one per served resource (preferred version,
+ * not a subresource, listable and watchable) that a background policy's kinds resolve to through
+ * discovery, started when a kind appears and stopped when no policy names it any more.
+ */
+import { parseKindSelector, type Random } from "../../engine/index.js";
+import { discover, glob, type ServedResource } from "../../kube/discovery.js";
+import { Informer } from "../../kube/informer.js";
+import type { KubeClient } from "../../kube/kube-client.js";
+import { gvrKey } from "../../kube/types.js";
+import type { Log } from "./types.js";
+
+interface WatchedKind {
+  readonly informer: Informer;
+  readonly served: ServedResource;
+}
+
+export class WatchedKinds {
+  private readonly watched = new Map<string, WatchedKind>();
+
+  constructor(
+    private readonly deps: {
+      readonly client: KubeClient;
+      readonly onLog: Log;
+      readonly random: Random;
+      readonly sleep: (ms: number) => Promise<void>;
+    },
+  ) {}
+
+  /** Watches exactly the resources `kinds` resolve to (discovery read now). */
+  async follow(kinds: readonly string[]): Promise<void> {
+    const discovery = await discover(this.deps.client);
+    const wanted = new Map<string, ServedResource>();
+    for (const kind of kinds) {
+      const s = parseKindSelector(kind);
+      const found = discovery.resources.filter(
+        (r) =>
+          !r.resource.includes("/") &&
+          ["list", "watch"].every((v) => r.verbs.includes(v)) &&
+          glob(s.group, r.group) &&
+          (s.version === "*" ? r.preferred : r.version === s.version) &&
+          r.kind === s.kind,
+      );
+      if (found.length === 0) this.deps.onLog("warn", "reports: a kind no resource serves is not scanned", { kind });
+      for (const r of found) wanted.set(gvrKey(r), r);
+    }
+    for (const [key, { informer }] of this.watched)
+      if (!wanted.has(key)) {
+        informer.stop();
+        this.watched.delete(key);
+      }
+    for (const [key, served] of wanted) if (!this.watched.has(key)) this.watched.set(key, this.start(served));
+  }
+
+  private start(served: ServedResource): WatchedKind {
+    const informer = new Informer({
+      client: this.deps.client,
+      gvr: served,
+      budgetBytes: 256 * 1024 * 1024,
+      random: this.deps.random,
+      sleep: this.deps.sleep,
+      onLog: (level, message, fields) => this.deps.onLog(level, `reports: ${message}`, fields),
+    });
+    informer.start();
+    return { informer, served };
+  }
+
+  /** The watched kinds. */
+  all(): WatchedKind[] {
+    return [...this.watched.values()];
+  }
+
+  close(): void {
+    for (const { informer } of this.watched.values()) informer.stop();
+    this.watched.clear();
+  }
+}

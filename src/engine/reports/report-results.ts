@@ -1,0 +1,81 @@
+/**
+ * The rows a report holds for one engine response: one per rule that matched, with Kyverno's result
+ * fields (`pkg/utils/report/results.go`). Shared by the per-namespace report of `apply -p` and the
+ * per-resource report of a background scan, so both show the same row for the same response.
+ */
+import type { JsonObject } from "../api/json.js";
+import { resourceApiVersion, resourceKind, resourceName, resourceNamespace } from "../api/resource.js";
+import type { RuleResult } from "../api/rule-result.js";
+import type { PolicyResponse } from "../pipeline/types.js";
+import { reportResult } from "./report-result.js";
+
+export type Summary = { pass: number; fail: number; warn: number; error: number; skip: number };
+
+export function emptySummary(): Summary {
+  return { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
+}
+
+/**
+ * One row per rule of the response, stamped `seconds`. `withResources`: each row names the
+ * resource (`resources[]`), as a report that holds many resources needs; a per-resource report
+ * names it once, in its `scope`.
+ */
+export function reportRows(response: PolicyResponse, seconds: number, withResources: boolean): JsonObject[] {
+  const ns = resourceNamespace(response.resource);
+  const policy = response.policy.namespace
+    ? `${response.policy.namespace}/${response.policy.name}`
+    : response.policy.name;
+  return response.rules.map((rule) => {
+    const properties = resultProperties(rule, response.policy.background ? "background scan" : "admission review");
+    return {
+      source: "kyverno",
+      policy,
+      rule: rule.rule,
+      result: reportResult(rule.status, response.policy.scored),
+      message: overriddenMessage(rule, properties),
+      scored: response.policy.scored,
+      ...(response.policy.severity !== undefined ? { severity: response.policy.severity } : {}),
+      ...(response.policy.category !== undefined ? { category: response.policy.category } : {}),
+      ...(withResources
+        ? {
+            resources: [
+              {
+                apiVersion: resourceApiVersion(response.resource),
+                kind: resourceKind(response.resource),
+                name: resourceName(response.resource),
+                ...(ns !== "" ? { namespace: ns } : {}),
+              },
+            ],
+          }
+        : {}),
+      properties,
+      timestamp: { seconds, nanos: 0 },
+    };
+  });
+}
+
+/** Counts each row's `result` into `summary`. */
+export function countRows(summary: Summary, rows: readonly JsonObject[]): void {
+  for (const row of rows) summary[row["result"] as keyof Summary]++;
+}
+
+/**
+ * A result's properties, as Kyverno's report does (pkg/utils/report/results.go): the engine's
+ * (podSecurity standard/version/controls/controlsJSON, reportProperties), `process`, and
+ * `exceptions`: the names (without namespace) of the PolicyExceptions that applied, joined by ",".
+ * Keys sorted, as Go marshals a map.
+ */
+function resultProperties(rule: RuleResult, process: string): Record<string, string> {
+  const props: Record<string, string> = { ...(rule.properties ?? {}), process };
+  if (rule.exceptions !== undefined && rule.exceptions.length > 0)
+    props["exceptions"] = rule.exceptions.map((key) => key.slice(key.indexOf("/") + 1)).join(",");
+  return Object.fromEntries(Object.entries(props).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** reportProperties may override the message: `<status>Message` for the engine's status, then `message`. */
+function overriddenMessage(rule: RuleResult, properties: Readonly<Record<string, string>>): string {
+  const generic = properties["message"];
+  if (generic !== undefined && generic !== "") return generic;
+  const specific = properties[`${rule.status}Message`];
+  return specific !== undefined && specific !== "" ? specific : rule.message;
+}

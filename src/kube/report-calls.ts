@@ -1,0 +1,40 @@
+/**
+ * What the reports controller writes (src/controllers/reports): a PolicyReport or
+ * ClusterPolicyReport created, replaced (PUT with the resourceVersion read, so a write over a newer
+ * one is a 409 Conflict) or deleted. Each throws the client's error (KubeError: its status and the
+ * server's message) for the caller to report.
+ */
+import type { JsonObject } from "../engine/index.js";
+import type { KubeClient } from "./kube-client.js";
+import { gvrPath, type Gvr } from "./types.js";
+
+type Writer = Pick<KubeClient, "sendJson">;
+
+/** The report resources, by the report's kind. */
+export const REPORT_GVRS = {
+  PolicyReport: { group: "wgpolicyk8s.io", version: "v1alpha2", resource: "policyreports" },
+  ClusterPolicyReport: { group: "wgpolicyk8s.io", version: "v1alpha2", resource: "clusterpolicyreports" },
+} as const satisfies Record<string, Gvr>;
+
+function collectionPath(report: JsonObject): string {
+  const gvr = report["kind"] === "ClusterPolicyReport" ? REPORT_GVRS.ClusterPolicyReport : REPORT_GVRS.PolicyReport;
+  const ns = (report["metadata"] as { namespace?: unknown } | undefined)?.namespace;
+  return gvrPath(gvr, typeof ns === "string" && ns !== "" ? ns : undefined);
+}
+
+function objectPath(report: JsonObject): string {
+  const name = (report["metadata"] as { name?: unknown } | undefined)?.name;
+  return `${collectionPath(report)}/${encodeURIComponent(String(name))}`;
+}
+
+export async function createReport(client: Writer, report: JsonObject): Promise<void> {
+  await client.sendJson("POST", collectionPath(report), report);
+}
+
+export async function replaceReport(client: Writer, report: JsonObject): Promise<void> {
+  await client.sendJson("PUT", objectPath(report), report);
+}
+
+export async function deleteReport(client: Writer, report: JsonObject): Promise<void> {
+  await client.sendJson("DELETE", objectPath(report), { apiVersion: "v1", kind: "DeleteOptions" });
+}
