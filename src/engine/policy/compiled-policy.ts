@@ -62,7 +62,22 @@ export interface PolicyOrigin {
   readonly bindings: readonly JsonObject[];
 }
 
-export interface CompiledPolicy {
+/**
+ * What the webhook needs of a policy's head (ADR 0005 §1), read from the policy's own document by its
+ * language (kinds/head.ts), whatever body it has.
+ */
+export interface WebhookHead {
+  /** The webhook's failurePolicy: `webhookConfiguration.failurePolicy`, else `spec.failurePolicy`, else Fail. */
+  readonly failurePolicy: "Fail" | "Ignore";
+  /** A ValidatingPolicy's validationActions (Deny when unset); undefined for the kinds without them here. */
+  readonly validationActions: readonly string[] | undefined;
+  /** False for a policy kept out of admission (`spec.admission: false`, `evaluation.admission.enabled: false`). */
+  readonly admission: boolean;
+  /** Whether the policy answers with warnings (`spec.emitWarning`, a Warn validation action). */
+  readonly emitWarning: boolean;
+}
+
+export interface CompiledPolicy extends WebhookHead {
   /**
    * The body's language (ADR 0005): `kyverno` rules, a `cel` kind's compiled programs (held, until the
    * body split lands, in a kyverno-shaped rule named "" whose `cel` holds them), or `unsupported`: a
@@ -111,7 +126,7 @@ export interface CompiledPolicy {
 }
 
 /** A compiled policy before the kind registry records its origin (kinds/compile.ts). */
-export type UnsourcedPolicy = Omit<CompiledPolicy, "origin">;
+export type UnsourcedPolicy = Omit<CompiledPolicy, "origin" | keyof WebhookHead>;
 
 /**
  * Whether the rule runs in the validate phase: validate rules, and verifyImages rules, whose checks

@@ -13,7 +13,13 @@
  * refused, never half-served.
  * Any other object, and DELETE, is allowed untouched.
  */
-import { compileCleanupPolicy, type CompiledPolicy, isObject, type JsonValue, type PolicyProblem } from "../../engine/index.js";
+import {
+  compileCleanupPolicy,
+  type CompiledPolicy,
+  isObject,
+  type JsonValue,
+  type PolicyProblem,
+} from "../../engine/index.js";
 import { tenantProblems } from "../tenancy/tenant-problems.js";
 import type { AdmissionDeps } from "./deps.js";
 import { startDeadline } from "./deadline.js";
