@@ -76,3 +76,38 @@ test("a ValidatingAdmissionPolicy and a kind Bylaw does not run: their failurePo
   };
   assert.deepEqual(head(mpol), ["Ignore", undefined, true, false]);
 });
+
+test("the head's phases: a kyverno.io policy's are its rules'; a CEL or unsupported kind validates", () => {
+  const phasesOf = (doc: JsonObject): unknown => {
+    const r = engine.compile(doc);
+    assert.ok(r.ok, JSON.stringify(r.ok ? "" : r.problems));
+    return r.policy.phases;
+  };
+  const mutate = {
+    name: "m",
+    match: { any: [{ resources: { kinds: ["ConfigMap"] } }] },
+    mutate: { patchStrategicMerge: { metadata: { labels: { a: "b" } } } },
+  };
+  const cpol = (rules: JsonObject[]): JsonObject => ({
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name: "p" },
+    spec: { rules },
+  });
+  assert.deepEqual(phasesOf(cpol([rule])), ["validate"]);
+  assert.deepEqual(phasesOf(cpol([mutate, rule])), ["validate", "mutate"]);
+  const vpol = {
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "ValidatingPolicy",
+    metadata: { name: "p" },
+    spec: { matchConstraints: configMaps, validations },
+  };
+  assert.deepEqual(phasesOf(vpol), ["validate"]);
+  const gpol = {
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "GeneratingPolicy",
+    metadata: { name: "p" },
+    spec: { matchConstraints: configMaps },
+  };
+  assert.deepEqual(phasesOf(gpol), ["validate"]);
+});

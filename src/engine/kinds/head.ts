@@ -5,18 +5,23 @@
  * The server reads these instead of a kyverno-shaped stand-in document.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
-import type { WebhookHead } from "../policy/compiled-policy.js";
-import type { PolicyKindDescriptor } from "./types.js";
+import { kyvernoRulePhases, type DocumentHead, type UnsourcedPolicy } from "../policy/compiled-policy.js";
+import type { PolicyKindDescriptor, PolicyPhase } from "./types.js";
 
-export function webhookHeadOf(doc: JsonObject, kind: PolicyKindDescriptor): WebhookHead {
+type WebhookHead = Omit<DocumentHead, "phases">;
+
+/** The CEL kinds Bylaw runs, and the kinds it answers with an error, take part in the validate phase. */
+const VALIDATE_ONLY: readonly PolicyPhase[] = Object.freeze(["validate"] as const);
+
+export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, compiled: UnsourcedPolicy): DocumentHead {
   const spec = isObject(doc["spec"]) ? doc["spec"] : {};
   switch (kind.language) {
     case "kyverno":
-      return kyvernoHead(spec);
+      return { ...kyvernoHead(spec), phases: kyvernoRulePhases(compiled.rules) };
     case "cel":
-      return kind.boundBy === undefined ? validatingHead(spec) : plainHead(spec);
+      return { ...(kind.boundBy === undefined ? validatingHead(spec) : plainHead(spec)), phases: VALIDATE_ONLY };
     case "unsupported":
-      return plainHead(spec);
+      return { ...plainHead(spec), phases: VALIDATE_ONLY };
   }
 }
 
