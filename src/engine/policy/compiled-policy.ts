@@ -145,7 +145,7 @@ export function isValidatePhaseRule(r: CompiledRule): boolean {
 }
 
 /** A verifyImages rule that is neither validate nor mutate: the mutate phase runs it after the mutate rules. */
-export function isImageVerifyOnlyRule(r: CompiledRule): boolean {
+function isImageVerifyOnlyRule(r: CompiledRule): boolean {
   return (r.rule.verifyImages?.length ?? 0) > 0 && r.rule.validate === undefined && r.rule.mutate === undefined;
 }
 
