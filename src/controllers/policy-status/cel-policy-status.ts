@@ -50,7 +50,7 @@ export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number, webhook?
     };
   };
   // A policy kept out of admission (evaluation.admission.enabled: false) has no webhook to report, as in Kyverno.
-  const admission = outcome.compiled?.document.spec["admission"] !== false;
+  const admission = outcome.compiled?.admission !== false;
   const refused = served && webhook?.registered === false ? webhook.message : undefined;
   const configured = served && refused === undefined;
   const notConfigured =

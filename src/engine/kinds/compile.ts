@@ -9,6 +9,7 @@ import type { CompileEnv, CompileOptions, CompileOutcome, KindCompileOutcome } f
 import { compileAdmissionPolicyKind, compileBindingDocument } from "./admission-policy/compile.js";
 import { VALIDATING_ADMISSION_POLICY } from "./admission-policy/kinds.js";
 import { compileKyvernoKind } from "./kyverno/compile.js";
+import { documentHeadOf } from "./head.js";
 import { classify, kindDescriptor } from "./registry.js";
 import type { Classification, PolicyKindDescriptor } from "./types.js";
 import { compileUnsupported } from "./unsupported/compile.js";
@@ -34,7 +35,8 @@ function compileClassified(doc: JsonValue, env: CompileEnv, options: CompileOpti
   const outcome = compileByKind(doc, c.kind, env, bindings);
   if (!outcome.ok) return outcome;
   const apiVersion = typeof doc["apiVersion"] === "string" ? doc["apiVersion"] : "";
-  return { ok: true, policy: { ...outcome.policy, origin: { kind: c.kind, apiVersion, document: doc, bindings } } };
+  const origin = { kind: c.kind, apiVersion, document: doc, bindings };
+  return { ok: true, policy: { ...outcome.policy, ...documentHeadOf(doc, c.kind, outcome.policy), origin } };
 }
 
 function compileByKind(
@@ -73,7 +75,7 @@ function notAPolicy(doc: JsonValue, c: Classification, env: CompileEnv): Compile
         document: doc,
         bindings: [],
       };
-      return { ok: true, policy: { ...outcome.policy, origin } };
+      return { ok: true, policy: { ...outcome.policy, ...documentHeadOf(doc, kind, outcome.policy), origin } };
     }
     case "policy":
     case "not-a-policy": {

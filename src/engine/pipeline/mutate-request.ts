@@ -7,7 +7,7 @@ import { jsonEqual } from "../api/json-equal.js";
 import type { Resource } from "../api/resource.js";
 import type { ExistingResources } from "../generate/index.js";
 import { createJsonPatch, type JsonPatchOp } from "../mutate/json-patch/index.js";
-import { hasMutateRules, type CompiledPolicy } from "../policy/compiled-policy.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import { mutatePolicy } from "./mutate-policy.js";
 import { PreparedRequest } from "./prepared-request.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
@@ -28,7 +28,8 @@ export function mutateRequest(
   const responses: PolicyResponse[] = [];
   let current = request.resource;
   for (const policy of policies) {
-    if (!hasMutateRules(policy)) continue;
+    // The rules, not the head's phases: the mutating webhook's plan passes policies with their mutate-existing rules left out.
+    if (!policy.rules.some((r) => r.rule.mutate !== undefined)) continue;
     const response = mutatePolicy(policy, new PreparedRequest({ ...request, resource: current }), env, existing);
     responses.push(response);
     current = response.patchedResource ?? current;

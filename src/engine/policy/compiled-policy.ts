@@ -14,7 +14,7 @@ import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js
 import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
 import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
 import type { JsonObject } from "../api/json.js";
-import type { PolicyKindDescriptor, PolicyKindName, PolicyLanguage } from "../kinds/types.js";
+import type { PolicyKindDescriptor, PolicyKindName, PolicyLanguage, PolicyPhase } from "../kinds/types.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -62,7 +62,29 @@ export interface PolicyOrigin {
   readonly bindings: readonly JsonObject[];
 }
 
-export interface CompiledPolicy {
+/**
+ * The part of a policy's head (ADR 0005 §1) read from its own document by its language
+ * (kinds/head.ts), whatever body it has: what the webhook needs, and the phases it takes part in.
+ */
+export interface DocumentHead {
+  /**
+   * The phases the policy takes part in: for kyverno.io policies, those its rules (autogen included)
+   * have (`verifyImages`: verifyImages-only rules, which run in the mutate phase; verifyImages rules
+   * also count as `validate`); a CEL or unsupported kind, `validate`. The webhook's and the library's
+   * "which policies validate/mutate/generate" lists read them (`hasValidateRules` and friends).
+   */
+  readonly phases: readonly PolicyPhase[];
+  /** The webhook's failurePolicy: `webhookConfiguration.failurePolicy`, else `spec.failurePolicy`, else Fail. */
+  readonly failurePolicy: "Fail" | "Ignore";
+  /** A ValidatingPolicy's validationActions (Deny when unset); undefined for the kinds without them here. */
+  readonly validationActions: readonly string[] | undefined;
+  /** False for a policy kept out of admission (`spec.admission: false`, `evaluation.admission.enabled: false`). */
+  readonly admission: boolean;
+  /** Whether the policy answers with warnings (`spec.emitWarning`, a Warn validation action). */
+  readonly emitWarning: boolean;
+}
+
+export interface CompiledPolicy extends DocumentHead {
   /**
    * The body's language (ADR 0005): `kyverno` rules, a `cel` kind's compiled programs (held, until the
    * body split lands, in a kyverno-shaped rule named "" whose `cel` holds them), or `unsupported`: a
@@ -111,7 +133,7 @@ export interface CompiledPolicy {
 }
 
 /** A compiled policy before the kind registry records its origin (kinds/compile.ts). */
-export type UnsourcedPolicy = Omit<CompiledPolicy, "origin">;
+export type UnsourcedPolicy = Omit<CompiledPolicy, "origin" | keyof DocumentHead>;
 
 /**
  * Whether the rule runs in the validate phase: validate rules, and verifyImages rules, whose checks
@@ -122,21 +144,34 @@ export function isValidatePhaseRule(r: CompiledRule): boolean {
   return r.rule.validate !== undefined || r.rule.verifyImages !== undefined;
 }
 
+/** A verifyImages rule that is neither validate nor mutate: the mutate phase runs it after the mutate rules. */
+function isImageVerifyOnlyRule(r: CompiledRule): boolean {
+  return (r.rule.verifyImages?.length ?? 0) > 0 && r.rule.validate === undefined && r.rule.mutate === undefined;
+}
+
+/** The phases a kyverno.io policy's compiled rules take part in (the head's `phases`). */
+export function kyvernoRulePhases(rules: readonly CompiledRule[]): PolicyPhase[] {
+  const phases: PolicyPhase[] = [];
+  if (rules.some(isValidatePhaseRule)) phases.push("validate");
+  if (rules.some((r) => r.rule.mutate !== undefined)) phases.push("mutate");
+  if (rules.some(isImageVerifyOnlyRule)) phases.push("verifyImages");
+  if (rules.some((r) => r.rule.generate !== undefined)) phases.push("generate");
+  return phases;
+}
+
 export function hasValidateRules(p: CompiledPolicy): boolean {
-  return p.rules.some(isValidatePhaseRule);
+  return p.phases.includes("validate");
 }
 
 export function hasMutateRules(p: CompiledPolicy): boolean {
-  return p.rules.some((r) => r.rule.mutate !== undefined);
+  return p.phases.includes("mutate");
 }
 
 /** Whether the policy has verifyImages rules, which the mutate phase runs after its mutate rules. */
 export function hasImageVerifyRules(p: CompiledPolicy): boolean {
-  return p.rules.some(
-    (r) => (r.rule.verifyImages?.length ?? 0) > 0 && r.rule.validate === undefined && r.rule.mutate === undefined,
-  );
+  return p.phases.includes("verifyImages");
 }
 
 export function hasGenerateRules(p: CompiledPolicy): boolean {
-  return p.rules.some((r) => r.rule.generate !== undefined);
+  return p.phases.includes("generate");
 }

@@ -7,23 +7,14 @@
  * A policies.kyverno.io kind Bylaw serves without evaluating it (MutatingPolicy, ImageValidatingPolicy:
  * policy-source/cel-policy-compile.ts) answers each matched request with an error: denied under
  * Fail, and under Ignore allowed with that error as a warning, so it is never a silent allow.
- * A compiled ValidatingPolicy is recognised by the `validationActions` its compiled document holds.
+ * A compiled ValidatingPolicy is recognised by the `validationActions` its head holds (engine kinds/head.ts).
  */
 import type { CompiledPolicy, PolicyResponse } from "../../engine/index.js";
 import { failurePolicyOf } from "./policy-traits.js";
 
-/** Each compiled policy's validationActions, read once per policy set rather than per review. */
-const actionsByPolicy = new WeakMap<CompiledPolicy, readonly string[] | null>();
-
-/** The validationActions of a ValidatingPolicy; undefined for a kyverno.io policy. */
+/** The validationActions of a ValidatingPolicy (its head's); undefined for a kyverno.io policy. */
 function celValidationActions(policy: CompiledPolicy): readonly string[] | undefined {
-  let known = actionsByPolicy.get(policy);
-  if (known === undefined) {
-    const actions = policy.document.spec["validationActions"];
-    known = Array.isArray(actions) ? actions.filter((a): a is string => typeof a === "string") : null;
-    actionsByPolicy.set(policy, known);
-  }
-  return known ?? undefined;
+  return policy.validationActions;
 }
 
 export function isCelPolicy(policy: CompiledPolicy): boolean {

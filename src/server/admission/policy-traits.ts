@@ -17,12 +17,9 @@ import type { WebhookGroup, WebhookSelector } from "./types.js";
 export const MIN_TIMEOUT_SECONDS = 1;
 export const MAX_TIMEOUT_SECONDS = 30;
 
-/** `webhookConfiguration.failurePolicy`, else the deprecated `spec.failurePolicy`, else Fail. */
+/** `webhookConfiguration.failurePolicy`, else `spec.failurePolicy`, else Fail: the policy head's (engine kinds/head.ts). */
 export function failurePolicyOf(policy: CompiledPolicy): "Fail" | "Ignore" {
-  const spec = policy.document.spec;
-  const configured = isObject(spec.webhookConfiguration) ? spec.webhookConfiguration["failurePolicy"] : undefined;
-  const value = typeof configured === "string" ? configured : spec.failurePolicy;
-  return value === "Ignore" ? "Ignore" : "Fail";
+  return policy.failurePolicy;
 }
 
 /**
@@ -89,11 +86,11 @@ export function policyKey(policy: CompiledPolicy, separator: string): string {
 
 /** `spec.admission: false` keeps a policy out of admission entirely (background only). */
 export function appliesAtAdmission(policy: CompiledPolicy): boolean {
-  return policy.document.spec.admission !== false;
+  return policy.admission;
 }
 
 export function emitsWarning(policy: CompiledPolicy): boolean {
-  return policy.document.spec.emitWarning === true;
+  return policy.emitWarning;
 }
 
 /**

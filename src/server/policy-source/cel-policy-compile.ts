@@ -122,7 +122,7 @@ function admissionErrorMessage(kind: string, name: string): string {
  * is a problem, with the engine's message (policy, field, position).
  */
 function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
-  if (!Array.isArray(policy.document.spec["validationActions"])) return [];
+  if (policy.validationActions === undefined) return [];
   const out: PolicyProblem[] = [];
   for (const r of policy.rules)
     if (r.unsupported !== undefined && !out.some((p) => p.message === r.unsupported))
