@@ -85,7 +85,7 @@ function reportWith(uid: string, result: string): Promise<Report> {
 
 describe("background scans write one PolicyReport per resource", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
   before(async () => {
-    process.env["BYLAW_CLUSTER_BYLAW_ARGS"] = "--background-scan-interval 10s";
+    process.env["BYLAW_CLUSTER_BYLAW_ARGS"] = "--reports-controller --background-scan-interval 10s";
     try {
       cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
     } finally {

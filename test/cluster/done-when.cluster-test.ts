@@ -259,20 +259,24 @@ describe(
 
     test("a missing permission (configmaps) makes the configMap rule an error naming it, not a pass; restoring heals", async () => {
       // The informer's open watch outlives an RBAC change, so Bylaw is restarted after the removal.
-      const role = JSON.parse(await ok(["get", "clusterrole", "bylaw:admission-controller:core", "-o", "json"])) as {
-        rules: { apiGroups: string[]; resources: string[] }[];
-      };
-      const i = role.rules.findIndex((r) => r.apiGroups.includes("") && r.resources.includes("configmaps"));
-      assert.ok(i >= 0, "deploy/'s ClusterRole grants configmaps");
-      const rest = role.rules[i]?.resources.filter((r) => r !== "configmaps") ?? [];
-      await ok([
-        "patch",
-        "clusterrole",
-        "bylaw:admission-controller:core",
-        "--type=json",
-        "-p",
-        JSON.stringify([{ op: "replace", path: `/rules/${i}/resources`, value: rest }]),
-      ]);
+      // Bylaw's process holds the admission controller's grants and, aggregated into them, the reports
+      // controller's (it runs the background scans): the permission goes from each role that grants it.
+      for (const name of ["bylaw:admission-controller:core", "bylaw:reports-controller:core"]) {
+        const role = JSON.parse(await ok(["get", "clusterrole", name, "-o", "json"])) as {
+          rules: { apiGroups: string[]; resources: string[] }[];
+        };
+        const i = role.rules.findIndex((r) => r.apiGroups.includes("") && r.resources.includes("configmaps"));
+        assert.ok(i >= 0, `deploy/'s ClusterRole ${name} grants configmaps`);
+        const rest = role.rules[i]?.resources.filter((r) => r !== "configmaps") ?? [];
+        await ok([
+          "patch",
+          "clusterrole",
+          name,
+          "--type=json",
+          "-p",
+          JSON.stringify([{ op: "replace", path: `/rules/${i}/resources`, value: rest }]),
+        ]);
+      }
       await restartBylaw(false);
       const denied = await deniedWith("the configMap rule an error", /allowed-registries/, [
         "run",
@@ -293,7 +297,8 @@ describe(
         forbiddenLines(readFileSync(log, "utf8")).some((l) => l.includes("configmaps")),
         "Bylaw logged the refused configmaps list",
       );
-      await ok(["apply", "-n", "bylaw", "-f", join(repoRoot, "deploy", "base", "rbac", "admission-controller.yaml")]);
+      for (const file of ["admission-controller.yaml", "reports-controller.yaml"])
+        await ok(["apply", "-n", "bylaw", "-f", join(repoRoot, "deploy", "base", "rbac", file)]);
       await eventually("the configMap rule heals", 120_000, async () =>
         (await kubectl(["run", "c", "-n", "images", "--image=registry.a.example/app:1"])).code === 0 ? true : undefined,
       );

@@ -53,6 +53,10 @@ interface ServeOptions {
   readonly allowEmptyPolicies: boolean;
   /** `--cluster` or `--kubeconfig`: live context (and, without --policies, the policies) from the API server. */
   readonly live: boolean;
+  /** --cluster --cleanup-controller: the cleanup controller runs beside the webhook (opt-in until its own Deployment). */
+  readonly cleanupController: boolean;
+  /** --cluster --reports-controller: background scans write PolicyReports (opt-in until its own Deployment). */
+  readonly reportsController: boolean;
   readonly kubeconfig: string | undefined;
   readonly cacheMiB: number;
   readonly egressAllow: readonly string[];
@@ -317,11 +321,11 @@ export async function startServe(
   const runner = workerPool(o, now, live, logger);
   const generate = live !== undefined ? generateController({ o, source, elector, logger }) : undefined;
   const cleanup =
-    live !== undefined && o.policies === undefined
+    live !== undefined && o.cleanupController && o.policies === undefined
       ? cleanupController({ live, engine, registry, logger, isLeader: elector && (() => elector.isLeader()) })
       : undefined;
   const reports =
-    live !== undefined && o.policies === undefined
+    live !== undefined && o.reportsController && o.policies === undefined
       ? reportsController({
           live,
           engine,

@@ -5,10 +5,12 @@ patch), validates (denies Enforce failures with Kyverno's message; admits Audit 
 them, with an admission warning only when the policy sets spec.emitWarning: true, as in Kyverno, or
 when an Audit rule errors) and
 checks policies as they are created. Prometheus metrics, with Kyverno's names, are served on a
-separate port, so Kyverno's Grafana dashboard works unchanged. With --cluster it also runs cleanup
-policies and the cleanup.kyverno.io/ttl label (on the leader). Generate, mutate-existing and
-background reports are not run (Bylaw has no background controller yet); what runs in a cluster and
-what does not is in docs/cluster.md, limits and failure modes in docs/reliability.md.
+separate port, so Kyverno's Grafana dashboard works unchanged. With --cluster it can also run, on
+the leader and opt-in until each has its own Deployment, cleanup policies and the
+cleanup.kyverno.io/ttl label (--cleanup-controller), background scans into PolicyReports
+(--reports-controller) and generate rules (--generate-controller-as). Mutate-existing rules are not
+run; what runs in a cluster and what does not is in docs/cluster.md, limits and failure modes in
+docs/reliability.md.
 
 Endpoints (HTTPS):
   POST /mutate/fail, /mutate/ignore                 mutate rules, in policy order, of the Fail / Ignore policies
@@ -121,8 +123,15 @@ Flags:
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle
       --dns-name NAME         a name for the self-signed certificate (repeatable), e.g. bylaw.bylaw.svc
+      --cleanup-controller    with --cluster: run cleanup policies (CleanupPolicy, ClusterCleanupPolicy) and the
+                              cleanup.kyverno.io/ttl label on the leader, deleting what the grants
+                              aggregated to bylaw:cleanup-controller allow. Without it cleanup policies are
+                              refused at kubectl apply (docs/cluster.md, "Cleanup")
+      --reports-controller    with --cluster: scan the resources background policies match and write one
+                              PolicyReport per resource, on the leader (docs/cluster.md, "Policy reports").
+                              Without it no background reports are written
       --background-scan-interval D
-                              with policies from the cluster: scan every resource a background policy
+                              with --reports-controller: scan every resource a background policy
                               matches again this often (default 1h; Kyverno's --backgroundScanInterval).
                               Resources are also scanned when they or the policies change; each has one
                               PolicyReport, written only when its results change (docs/cluster.md)
