@@ -164,18 +164,25 @@ function reportsController(o: {
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
 }): Controller {
+  return startedOnStart(() =>
+    startReportsController({
+      client: o.live.client,
+      engine: o.engine,
+      policies: () => o.source.current(),
+      namespaceLabels: (ns) => o.live.cluster.namespaceLabels(ns),
+      intervalMs: o.intervalMs,
+      onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
+      ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
+    }),
+  );
+}
+
+/** A controller whose loops begin at `start` (once the servers answer) and stop at `close`. */
+function startedOnStart(begin: () => { close(): void }): Controller {
   let running: { close(): void } | undefined;
   return {
     start: () => {
-      running = startReportsController({
-        client: o.live.client,
-        engine: o.engine,
-        policies: () => o.source.current(),
-        namespaceLabels: (ns) => o.live.cluster.namespaceLabels(ns),
-        intervalMs: o.intervalMs,
-        onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
-        ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
-      });
+      running = begin();
     },
     close: () => running?.close(),
   };
@@ -189,19 +196,15 @@ function cleanupController(o: {
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
 }): Controller {
-  let running: { close(): void } | undefined;
-  return {
-    start: () => {
-      running = startCleanupController({
-        client: o.live.client,
-        env: o.engine.env,
-        counters: cleanupCounters(o.registry),
-        onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
-        ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
-      });
-    },
-    close: () => running?.close(),
-  };
+  return startedOnStart(() =>
+    startCleanupController({
+      client: o.live.client,
+      env: o.engine.env,
+      counters: cleanupCounters(o.registry),
+      onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
+      ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
+    }),
+  );
 }
 
 export async function startServe(
