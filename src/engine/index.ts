@@ -59,6 +59,7 @@ export type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.
 // What a rule's result shows in a PolicyReport, and the reports built from responses (apply -p, webhook, scans).
 export { reportResult } from "./reports/report-result.js";
 export { buildPolicyReports } from "./reports/policy-report.js";
+export { buildCliReports } from "./reports/cli-reports.js";
 export { buildResourceReport } from "./reports/resource-report.js";
 export type { MutationResult } from "./pipeline/mutate-request.js";
 export type { ExistingResources } from "./generate/index.js";

@@ -104,7 +104,7 @@ describe("bylaw apply output read back by kubectl (issue 23)", () => {
     const dir = tempTree({ "pol.yaml": policy, "cm.yaml": configMap });
     const stdout = runBylaw(["apply", "pol.yaml", "-r", "cm.yaml"], dir);
     const yamlPart = stdout.slice(stdout.indexOf("\n---\n") + 5);
-    const reports = runBylaw(["apply", "pol.yaml", "-r", "cm.yaml", "-p"], dir);
+    const reports = runBylaw(["apply", "pol.yaml", "-r", "cm.yaml", "-p", "--report-api", "wgpolicyk8s"], dir);
     const wantReports = readKubernetes(reports);
     assert.ok(wantReports.length > 0, "no PolicyReport written");
     if (!(await needKubectl(t))) return;

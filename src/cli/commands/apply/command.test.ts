@@ -78,10 +78,10 @@ describe("bylaw apply", () => {
     );
   });
 
-  test("--policy-report prints a PolicyReport per namespace with a summary", async () => {
+  test("--policy-report --report-api wgpolicyk8s prints a PolicyReport per namespace with a summary", async () => {
     const dir = tempTree({ "p.yaml": policy("Enforce"), "r.yaml": `${goodPod}---\n${badPod}` });
     const io = recordingIo();
-    await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-p"], io);
+    await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-p", "--report-api", "wgpolicyk8s"], io);
     const report = parse(io.stdout.join("\n")) as {
       kind: string;
       metadata: { namespace: string };

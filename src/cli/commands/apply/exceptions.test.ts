@@ -66,7 +66,7 @@ describe("bylaw apply --exception", () => {
   });
 
   test("--policy-report names the exceptions that applied in the result's properties, as Kyverno does", async () => {
-    const { out } = await apply(["-e", "$DIR/ex.yaml", "-p"], { "ex.yaml": exception });
+    const { out } = await apply(["-e", "$DIR/ex.yaml", "-p", "--report-api", "wgpolicyk8s"], { "ex.yaml": exception });
     const reports = parseAllDocuments(out).map(
       (d) =>
         d.toJSON() as {

@@ -99,10 +99,18 @@ Cluster (read-only; as kyverno apply --cluster):
       --context NAME          the kubeconfig context to use (default: its current-context)
 
 Output (results go to stdout, diagnostics to stderr):
-      --output-format FORMAT  text (default; "table" is the same), json, junit or sarif (below). The former
-                              -o table|json still works, with a warning
-  -p, --policy-report         print wgpolicyk8s.io/v1alpha2 PolicyReport (one per namespace) and
-                              ClusterPolicyReport YAML, with summaries, instead
+      --output-format FORMAT  text (default; "table" and "yaml" are the same), json, junit or sarif
+                              (below); with -p, yaml (default) or json. The former -o table|json still
+                              works, with a warning
+  -p, --policy-report         print the results as kyverno apply -p (Kyverno 1.19) does, instead: one
+                              openreports.io/v1alpha1 ClusterReport named merged with the results of the
+                              cluster-wide policies, then, each after a --- line, one report per
+                              namespaced policy (kind PolicyReport, named as its policy), each with a
+                              summary; YAML with sorted keys, or with --output-format json one JSON
+                              object per report. Nothing when no rule matched
+      --report-api API        -p's reports: openreports (default, as above) or wgpolicyk8s (Bylaw's
+                              former output: a wgpolicyk8s.io/v1alpha2 PolicyReport per namespace and a
+                              ClusterPolicyReport for cluster-scoped resources)
   -t, --table                 results as kyverno apply's table: one row per rule and resource (ID, POLICY,
                               RULE, RESOURCE as namespace/Kind/name, RESULT, REASON; --detailed-results
                               adds MESSAGE), then mutated and generated resources as in text

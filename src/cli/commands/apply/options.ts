@@ -5,6 +5,9 @@ import { KYVERNO_ONLY_OPTIONS, parseWarnExitCode, shortTWarning, unsupportedKyve
 
 const OUTPUT_FORMATS = ["text", "json", "junit", "sarif"] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+/** `--report-api`: which reports -p prints (Kyverno 1.19's CLI: openreports). */
+const REPORT_APIS = ["openreports", "wgpolicyk8s"] as const;
+type ReportApi = (typeof REPORT_APIS)[number];
 
 export interface ApplyOptions {
   readonly policyPaths: readonly string[];
@@ -21,6 +24,8 @@ export interface ApplyOptions {
   readonly outputPath?: string;
   readonly format: OutputFormat;
   readonly policyReport: boolean;
+  /** `--report-api`: openreports (Kyverno 1.19's CLI: one merged ClusterReport) or wgpolicyk8s (a PolicyReport per namespace). */
+  readonly reportApi: ReportApi;
   readonly auditWarn: boolean;
   readonly detailed: boolean;
   readonly enforce: boolean;
@@ -82,6 +87,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
         output: { type: "string", short: "o" },
         "output-format": { type: "string" },
         "policy-report": { type: "boolean", short: "p", default: false },
+        "report-api": { type: "string", default: "openreports" },
         "audit-warn": { type: "boolean", default: false },
         "detailed-results": { type: "boolean", default: false },
         cluster: { type: "boolean", short: "c", default: false },
@@ -146,7 +152,15 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
     format = outputPath;
     outputPath = undefined;
   }
-  if (format === "table") format = "text";
+  // Kyverno's --output-format is yaml (the default) or json, for -p; without -p yaml is the text output.
+  if (format === "table" || format === "yaml") format = "text";
+  const reportApi = values["report-api"];
+  if (!(REPORT_APIS as readonly string[]).includes(reportApi))
+    return {
+      kind: "usage-error",
+      message: `--report-api must be one of ${REPORT_APIS.join(", ")} (got ${JSON.stringify(reportApi)})`,
+      showHelp: false,
+    };
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
     return {
       kind: "usage-error",
@@ -180,6 +194,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       ...(outputPath !== undefined ? { outputPath } : {}),
       format: format as OutputFormat,
       policyReport: values["policy-report"],
+      reportApi: reportApi as ReportApi,
       auditWarn: values["audit-warn"],
       detailed: values["detailed-results"],
       enforce: values.enforce,

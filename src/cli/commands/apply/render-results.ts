@@ -1,6 +1,6 @@
 /** Print `bylaw apply` results in the chosen format: text for people, json, junit, sarif, or PolicyReports. */
-import { buildPolicyReports, type PolicyResponse } from "../../../engine/index.js";
-import { writeYamlStream } from "../../../platform/yaml/index.js";
+import { buildCliReports, buildPolicyReports, type JsonValue, type PolicyResponse } from "../../../engine/index.js";
+import { writeYaml, writeYamlStream } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";
 import { renderJunit } from "../../output/junit.js";
@@ -30,7 +30,7 @@ export function renderResults(io: Io, options: ApplyOptions, run: RunResults): v
     return;
   }
   if (options.policyReport) {
-    io.out(writeYamlStream(buildPolicyReports(run.responses, run.nowMillis).map((value) => ({ value }))));
+    renderReports(io, options, run);
     return;
   }
   switch (options.format) {
@@ -76,6 +76,37 @@ export function renderResults(io: Io, options: ApplyOptions, run: RunResults): v
       );
       if (resourcesToStdout && produced.length > 0) io.out(`\n---\n${yamlStream(produced)}`);
   }
+}
+
+/**
+ * -p: Kyverno 1.19's CLI prints the merged openreports ClusterReport, then each namespaced policy's
+ * report after a `---` line, as YAML with sorted keys (sigs.k8s.io/yaml) or, with --output-format
+ * json, one JSON object per report. --report-api wgpolicyk8s prints Bylaw's PolicyReport per namespace.
+ */
+function renderReports(io: Io, options: ApplyOptions, run: RunResults): void {
+  if (options.reportApi === "wgpolicyk8s") {
+    const reports = buildPolicyReports(run.responses, run.nowMillis);
+    io.out(
+      options.format === "json"
+        ? JSON.stringify(reports, null, 2)
+        : writeYamlStream(reports.map((value) => ({ value }))),
+    );
+    return;
+  }
+  const reports = buildCliReports(run.responses, run.nowMillis).map(sortedKeys);
+  const text = reports.map((r) => (options.format === "json" ? JSON.stringify(r) : writeYaml(r).trimEnd()));
+  if (text.length > 0) io.out(text.join("\n---\n"));
+}
+
+/** Keys in sorted order at every level, as Go's sigs.k8s.io/yaml writes them. */
+function sortedKeys(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys(value[k] as JsonValue)]),
+  );
 }
 
 /** kyverno apply's -i/--stdin (stdout only the resources, results to stderr) and -t/--table. */
