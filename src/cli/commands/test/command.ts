@@ -15,7 +15,15 @@ import { isGitUrl } from "../../git-url.js";
 import { cloneTestPaths, type TestPaths } from "./git-paths.js";
 import { usageLine } from "../../usage.js";
 import { runSuiteFiles, workerCount } from "./run-suites.js";
-import { renderJson, renderJunit, renderSuiteTable, summarize, summaryLine } from "./output.js";
+import {
+  renderJson,
+  renderJunit,
+  renderMarkdown,
+  renderSuiteTable,
+  renderYaml,
+  summarize,
+  summaryLine,
+} from "./output.js";
 import { parseCaseSelector, selectCases } from "./case-selector.js";
 
 export const TEST_HELP = `Usage: bylaw test [PATH...] [flags]
@@ -69,7 +77,9 @@ Flags:
   -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)
   -b, --git-branch BRANCH  the branch of the Git URLs among the PATHs (file:///PATH/REPO.git also works)
   -o, --output-format FORMAT
-                           table (default), json or junit (--output FORMAT: the old spelling, warned)
+                           table (default), json, yaml (the JSON document below, as YAML), markdown
+                           (one Markdown table of every row, with a SUITE column, then the summary
+                           line) or junit (--output FORMAT: the old spelling, warned)
   -t, --test-case-selector SELECTOR
                            run only the rows whose policy, rule and resource names match, as kyverno
                            test: "policy=NAME,rule=NAME,resource=NAME" (any of the three; wildcards * and
@@ -78,6 +88,7 @@ Flags:
       --detailed-results   add the rule message to the table
       --require-tests      exit 1 when no test files are found
       --remove-color       accepted (Bylaw's output has no colour)
+      --warnings-as-errors kyverno test's flag; not supported by Bylaw yet (a usage error naming it)
       --registry           read image registries for imageRegistry context entries, CEL
                            image.GetMetadata and verifyImages (cosign signatures and attestations,
                            tag digests; credentials: the local docker config, as Kyverno's CLI); without it such
@@ -137,6 +148,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
       registry: { type: "boolean", default: false },
       "test-case-selector": { type: "string", short: "t", default: "policy=*,rule=*,resource=*" },
       "remove-color": { type: "boolean", default: false },
+      "warnings-as-errors": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -150,8 +162,17 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
       "warning: bylaw test --output is deprecated: use -o/--output-format (the same flag name as in kyverno test)",
     );
   const format = values["output-format"] ?? values.output ?? "table";
-  if (format !== "table" && format !== "json" && format !== "junit") {
-    io.err(usageLine("test", `--output-format must be table, json or junit (got ${JSON.stringify(format)})`));
+  if (!isFormat(format)) {
+    io.err(usageLine("test", `--output-format must be one of ${FORMATS.join(", ")} (got ${JSON.stringify(format)})`));
+    return 2;
+  }
+  if (values["warnings-as-errors"]) {
+    io.err(
+      usageLine(
+        "test",
+        "--warnings-as-errors (a kyverno test flag) is not supported by Bylaw yet; run without it, or use Kyverno's CLI for this run",
+      ),
+    );
     return 2;
   }
   const selector = parseCaseSelector(values["test-case-selector"]);
@@ -176,6 +197,10 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
   }
 }
 
+const FORMATS = ["table", "json", "yaml", "markdown", "junit"] as const;
+type Format = (typeof FORMATS)[number];
+const isFormat = (f: string): f is Format => (FORMATS as readonly string[]).includes(f);
+
 interface TestFlags {
   readonly "file-name": string;
   readonly "fail-only": boolean;
@@ -185,12 +210,7 @@ interface TestFlags {
   readonly selector: Parameters<typeof selectCases>[1];
 }
 
-async function runTests(
-  local: TestPaths,
-  values: TestFlags,
-  io: Io,
-  format: "table" | "json" | "junit",
-): Promise<number> {
+async function runTests(local: TestPaths, values: TestFlags, io: Io, format: Format): Promise<number> {
   for (const e of local.errors) io.err(`bylaw test: ${e}`);
   const found = await discoverTests(local.paths, values["file-name"]);
   const files = found.files;
@@ -260,6 +280,8 @@ async function runTests(
   }
   const failOnly = values["fail-only"];
   if (format === "json") io.out(renderJson(suites));
+  else if (format === "yaml") io.out(renderYaml(suites));
+  else if (format === "markdown") io.out(renderMarkdown(suites, values["detailed-results"], failOnly));
   else if (format === "junit") io.out(renderJunit(suites));
   else {
     for (const s of suites) {

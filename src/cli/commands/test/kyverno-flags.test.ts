@@ -2,6 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { parse } from "yaml";
 import { main } from "../../main.js";
 import { recordingIo } from "../../../../test/support/fake-io.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";
@@ -68,5 +69,32 @@ describe("bylaw test: kyverno test's flags", () => {
     assert.match(r.err, /nope: no such file or directory/);
     const withOthers = await run(["$DIR", join("$DIR", "nope")]);
     assert.equal(withOthers.code, 2);
+  });
+
+  test("-o yaml prints the -o json document as YAML; -o markdown one Markdown table and the summary line", async () => {
+    const asJson = await run(["$DIR", "-o", "json"]);
+    const asYaml = await run(["$DIR", "-o", "yaml"]);
+    assert.equal(asYaml.code, 1);
+    const dirless = (text: string) => text.replace(/\/tmp\/bylaw-test-\w+/g, "DIR");
+    assert.deepEqual(parse(dirless(asYaml.out)), JSON.parse(dirless(asJson.out)));
+    assert.match(asYaml.out, /^summary:\n {2}passed: 1\n {2}failed: 1\n/);
+    const md = await run(["$DIR", "--output-format", "markdown", "--detailed-results"]);
+    assert.equal(md.code, 1);
+    assert.equal(
+      md.out.split("\n").slice(0, 4).join("\n"),
+      [
+        "| ID | SUITE | POLICY | RULE | RESOURCE | RESULT | REASON | MESSAGE |",
+        "|---|---|---|---|---|---|---|---|",
+        "| 1 | suite | require-team | check-team | Pod/good | Pass | Ok | validation rule 'check-team' passed. |",
+        "| 2 | suite | require-team | check-team | Pod/bad | Fail | Want pass, got fail | validation error: label team is required. rule check-team failed at path /metadata/labels/ |",
+      ].join("\n"),
+    );
+    assert.match(md.out, /\n\nTest Summary: 1 tests passed and 1 tests failed$/);
+  });
+
+  test("--warnings-as-errors (kyverno test's) is refused by name, exit 2", async () => {
+    const r = await run(["$DIR", "--warnings-as-errors"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /--warnings-as-errors \(a kyverno test flag\) is not supported by Bylaw yet/);
   });
 });

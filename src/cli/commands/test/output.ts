@@ -9,6 +9,8 @@ import {
   type JunitSuite,
 } from "../../output/junit-xml.js";
 import { xmlEscape } from "../../output/xml.js";
+import { writeYaml } from "../../../platform/yaml/index.js";
+import type { JsonValue } from "../../../engine/index.js";
 
 interface Summary {
   readonly passed: number;
@@ -55,32 +57,65 @@ export function summaryLine(s: Summary, failOnly: boolean): string {
 }
 
 export function renderJson(suites: readonly SuiteResult[]): string {
+  return JSON.stringify(jsonDocument(suites), null, 2);
+}
+
+/** `-o yaml`: the document -o json prints, as YAML. */
+export function renderYaml(suites: readonly SuiteResult[]): string {
+  return writeYaml(JSON.parse(JSON.stringify(jsonDocument(suites))) as JsonValue).trimEnd();
+}
+
+/**
+ * `-o markdown`: the table's rows as one Markdown table (a SUITE column names the test file's suite,
+ * --detailed-results adds MESSAGE), then the summary line.
+ */
+export function renderMarkdown(suites: readonly SuiteResult[], detailed: boolean, failOnly: boolean): string {
+  const cell = (text: string) => text.replace(/\s+/g, " ").replace(/\|/g, "\\|");
+  const headers = ["ID", "SUITE", "POLICY", "RULE", "RESOURCE", "RESULT", "REASON", ...(detailed ? ["MESSAGE"] : [])];
+  const lines = [`| ${headers.join(" | ")} |`, `|${headers.map(() => "---|").join("")}`];
+  let id = 0;
+  for (const s of suites)
+    for (const r of s.results.filter((row) => !failOnly || !row.ok))
+      lines.push(
+        `| ${[
+          String(++id),
+          s.name || "(unnamed)",
+          r.policy,
+          r.rule,
+          r.kind ? `${r.kind}/${r.resource}` : r.resource,
+          r.ok ? "Pass" : "Fail",
+          r.reason,
+          ...(detailed ? [r.message.slice(0, 200)] : []),
+        ]
+          .map(cell)
+          .join(" | ")} |`,
+      );
+  return `${lines.join("\n")}\n\n${summaryLine(summarize(suites), failOnly)}`;
+}
+
+function jsonDocument(suites: readonly SuiteResult[]) {
   const summary = summarize(suites);
-  return JSON.stringify(
-    {
-      summary,
-      suites: suites.map((s) => ({
-        path: s.path,
-        name: s.name,
-        error: s.error ?? null,
-        policyErrors: s.policyErrors ?? [],
-        warnings: s.warnings,
-        results: s.results.map((r: RowResult) => ({
-          policy: r.policy,
-          rule: r.rule,
-          resource: r.resource,
-          kind: r.kind,
-          expected: r.expected,
-          actual: r.actual,
-          ok: r.ok,
-          reason: r.reason,
-          message: r.message,
-        })),
+  return {
+    summary,
+    suites: suites.map((s) => ({
+      path: s.path,
+      name: s.name,
+      error: s.error ?? null,
+      policyErrors: s.policyErrors ?? [],
+      warnings: s.warnings,
+      results: s.results.map((r: RowResult) => ({
+        policy: r.policy,
+        rule: r.rule,
+        resource: r.resource,
+        kind: r.kind,
+        expected: r.expected,
+        actual: r.actual,
+        ok: r.ok,
+        reason: r.reason,
+        message: r.message,
       })),
-    },
-    null,
-    2,
-  );
+    })),
+  };
 }
 
 export function renderJunit(suites: readonly SuiteResult[]): string {
