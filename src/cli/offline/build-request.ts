@@ -42,8 +42,9 @@ export function buildRequest(
   const operation: Operation =
     forced ?? (typeof requested === "string" && OPERATIONS.has(requested) ? (requested as Operation) : "CREATE");
   // Variables are layered in insertion order: the old object first, the values after it.
-  const variables: Record<string, JsonValue> =
-    operation === "UPDATE" && forced === undefined ? { "request.oldObject": resource } : {};
+  // Without a userinfo file Kyverno's CLI leaves request.userInfo null (no admission user); values may set it.
+  const variables: Record<string, JsonValue> = userInfo === undefined ? { "request.userInfo": null } : {};
+  if (operation === "UPDATE" && forced === undefined) variables["request.oldObject"] = resource;
   Object.assign(variables, given);
   variables["request.operation"] = operation;
   return {
