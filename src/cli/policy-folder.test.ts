@@ -48,3 +48,14 @@ test("in a folder, a file mixing a policy with another document is still an erro
   assert.equal(await main(["apply", join(dir, "policies"), "-r", join(dir, "pods.yaml")], io), 2);
   assert.match(io.stderr.join("\n"), /p\.yaml: document 2 \(line \d+\): not a policy/);
 });
+
+test("in a folder, a kind that is a typo of a policy kind (ClusterPolcy) is not skipped: exit 2 with a did-you-mean", async () => {
+  const typo = policyFixture("require-team").replace("kind: ClusterPolicy", "kind: ClusterPolcy");
+  const dir = tempTree({ "policies/p.yaml": typo, "pods.yaml": pods });
+  const io = recordingIo();
+  assert.equal(await main(["apply", join(dir, "policies"), "-r", join(dir, "pods.yaml")], io), 2);
+  assert.match(
+    io.stderr.join("\n"),
+    /p\.yaml: document 1 \(line 1\): not a policy: kind "ClusterPolcy" with apiVersion "kyverno\.io\/v1" is not a Kyverno policy; did you mean kind "ClusterPolicy"\?/,
+  );
+});

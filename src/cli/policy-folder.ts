@@ -3,7 +3,8 @@
  * `.kyverno-test/` suite, resources and values. As `kyverno apply` skips the files that are not
  * policies, a file read from a folder whose documents are all something else (a Test, a Pod, a
  * Values file) is left out, and one warning counts them. A file that mixes a policy with another
- * document, a YAML error, or a file named on the command line is still reported as before.
+ * document, a YAML error, a kind that is a typo of a policy kind, or a file named on the command
+ * line is still reported as before.
  */
 import { statSync } from "node:fs";
 import { classify, isObject, type JsonValue } from "../engine/index.js";
@@ -44,5 +45,7 @@ function holdsNoPolicy(file: readonly LoadedDocument[]): boolean {
 function notAPolicy(value: unknown): boolean {
   if (isObject(value) && value["kind"] === "List" && Array.isArray(value["items"]))
     return value["items"].every(notAPolicy);
-  return classify(value as JsonValue).role === "not-a-policy";
+  // A kind that is a typo of a policy kind (ClusterPolcy) is a policy with a mistake: kept, so its error says which kind.
+  const kind = classify(value as JsonValue);
+  return kind.role === "not-a-policy" && kind.nearKinds === undefined;
 }

@@ -51,6 +51,17 @@ describe("classify (ADR 0005: one question every caller asks)", () => {
     assert.deepEqual(classify([]), { role: "not-a-policy", reason: "document is not a mapping" });
   });
 
+  test("a kind a letter or two from a policy kind names the kind meant", () => {
+    assert.deepEqual(classify(doc("kyverno.io/v1", "ClusterPolcy")), {
+      role: "not-a-policy",
+      reason:
+        'kind "ClusterPolcy" with apiVersion "kyverno.io/v1" is not a Kyverno policy; did you mean kind "ClusterPolicy"?',
+      nearKinds: ["ClusterPolicy"],
+    });
+    const lower = classify(doc("policies.kyverno.io/v1", "validatingpolicy"));
+    assert.ok(lower.role === "not-a-policy" && lower.nearKinds?.includes("ValidatingPolicy"));
+  });
+
   test("every kind is registered once, and found by its name", () => {
     const names = POLICY_KINDS.map((k) => k.kind);
     assert.equal(new Set(names).size, names.length);

@@ -7,6 +7,7 @@ import { isObject, type JsonValue } from "../api/json.js";
 import { VALIDATING_ADMISSION_POLICY } from "./admission-policy/kinds.js";
 import { CLUSTER_POLICY, NAMESPACED_POLICY } from "./kyverno/kinds.js";
 import type { Classification, PolicyKindDescriptor } from "./types.js";
+import { nearNames } from "../policy/schema/did-you-mean.js";
 import { UNSUPPORTED_KINDS } from "./unsupported/kinds.js";
 import { NAMESPACED_VALIDATING_POLICY, VALIDATING_POLICY } from "./validating/kinds.js";
 
@@ -47,8 +48,12 @@ export function classify(doc: JsonValue | undefined): Classification {
   const descriptor = BY_NAME.get(kind);
   if (descriptor !== undefined && (descriptor.language !== "kyverno" || apiVersion.startsWith("kyverno.io/")))
     return { role: "policy", kind: descriptor };
+  // A kind a letter or two from a known one (ClusterPolcy) is most likely a typo: name the kind meant.
+  const near = kind === "" ? [] : nearNames(kind, [...BY_NAME.keys(), "PolicyException"]).filter((n) => n !== kind);
+  const hint = near.length > 0 ? `; did you mean kind ${near.map((n) => JSON.stringify(n)).join(" or ")}?` : "";
   return {
     role: "not-a-policy",
-    reason: `kind ${JSON.stringify(kind || "(none)")} with apiVersion ${JSON.stringify(apiVersion || "(none)")} is not a Kyverno policy`,
+    reason: `kind ${JSON.stringify(kind || "(none)")} with apiVersion ${JSON.stringify(apiVersion || "(none)")} is not a Kyverno policy${hint}`,
+    ...(near.length > 0 ? { nearKinds: near } : {}),
   };
 }

@@ -55,4 +55,9 @@ export type Classification =
   | { readonly role: "policy"; readonly kind: PolicyKindDescriptor }
   | { readonly role: "exception"; readonly language: "kyverno" | "cel" }
   | { readonly role: "binding"; readonly of: "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy" }
-  | { readonly role: "not-a-policy"; readonly reason: string };
+  | {
+      readonly role: "not-a-policy";
+      readonly reason: string;
+      /** The policy kinds its kind is a typo of (ClusterPolcy: ClusterPolicy), when it is near one. */
+      readonly nearKinds?: readonly string[];
+    };

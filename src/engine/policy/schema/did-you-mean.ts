@@ -2,11 +2,16 @@
 
 /** `did you mean "validate"?` for near names (same letters in another case, or a few edits away), else the known names. */
 export function didYouMean(key: string, names: readonly string[]): string {
-  const near = names.filter(
-    (n) => n.toLowerCase() === key.toLowerCase() || editDistance(n, key) <= Math.max(1, Math.floor(key.length / 4)),
-  );
+  const near = nearNames(key, names);
   if (near.length > 0) return `did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?`;
   return `known fields here: ${names.join(", ")}`;
+}
+
+/** The names near `key`: the same letters in another case, or a few edits away (a quarter of its length, at least one). */
+export function nearNames(key: string, names: readonly string[]): string[] {
+  return names.filter(
+    (n) => n.toLowerCase() === key.toLowerCase() || editDistance(n, key) <= Math.max(1, Math.floor(key.length / 4)),
+  );
 }
 
 /** Levenshtein distance; field names are short. */
