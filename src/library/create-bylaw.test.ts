@@ -344,3 +344,19 @@ test("createBylaw reads no registry: an image check is an error that says so, no
   assert.equal(result?.status, "error");
   assert.match(result?.message ?? "", /createBylaw reads no image registry/);
 });
+
+test("check(null), an array or a kind-less object is an error value saying what to give, never a pass or a TypeError", () => {
+  const bylaw = load({ policies: [requireTeam] });
+  const none = bylaw.check(null as unknown as JsonObject);
+  assert.equal(
+    none.error,
+    "check: the resource must be a Kubernetes object (a mapping with apiVersion, kind and metadata); got null",
+  );
+  assert.deepEqual([none.results, none.summary.error, none.blocked], [[], 1, false]);
+  assert.match(bylaw.check([] as unknown as JsonObject).error ?? "", /got an array$/);
+  assert.equal(
+    bylaw.check({ metadata: { name: "x" } }).error,
+    "check: the resource has no kind; give a Kubernetes object with apiVersion, kind and metadata",
+  );
+  assert.equal(bylaw.check(shopPod()).error, undefined);
+});

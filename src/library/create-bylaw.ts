@@ -67,6 +67,8 @@ function check(
   options: CheckOptions,
   request: (r: Resource) => ReturnType<typeof checkRequest>,
 ): ResourceReport {
+  const invalid = notAResource(resource);
+  if (invalid !== undefined) return unchecked(resource, invalid);
   const processed = processResource(engine, policies, resource, request, existingResources(options.existing ?? []));
   const namespace = resourceNamespace(resource);
   const labels = options.namespaceLabels ?? {};
@@ -98,4 +100,28 @@ function withPolicy(
   const rest: RuleResult = { ...result };
   delete (rest as { action?: unknown }).action;
   return enforceable ? { ...rest, policy, action: resultAction(p, result, namespace, labels) } : { ...rest, policy };
+}
+
+/** Why `resource` is not something a policy can check (a caller's null, array or kind-less object), if it is not. */
+function notAResource(resource: unknown): string | undefined {
+  const got = resource === null ? "null" : Array.isArray(resource) ? "an array" : typeof resource;
+  if (resource === null || typeof resource !== "object" || Array.isArray(resource))
+    return `check: the resource must be a Kubernetes object (a mapping with apiVersion, kind and metadata); got ${got}`;
+  const kind = (resource as Record<string, unknown>)["kind"];
+  if (typeof kind !== "string" || kind === "")
+    return "check: the resource has no kind; give a Kubernetes object with apiVersion, kind and metadata";
+  return undefined;
+}
+
+/** The report for a resource no policy could run on: an error, never a pass. */
+function unchecked(resource: Resource, error: string): ResourceReport {
+  return {
+    resource,
+    patched: resource,
+    results: [],
+    generated: [],
+    summary: { pass: 0, fail: 0, warn: 0, error: 1, skip: 0 },
+    blocked: false,
+    error,
+  };
 }

@@ -62,6 +62,11 @@ export interface ResourceReport {
   readonly summary: Readonly<Record<RuleStatus, number>>;
   /** A rule failed under Enforce: the admission webhook would deny the resource. */
   readonly blocked: boolean;
+  /**
+   * Set when the resource could not be checked at all (not a Kubernetes object: null, a list, no
+   * kind): no policy ran, `summary.error` is 1, and this says what to give instead. Never a pass.
+   */
+  readonly error?: string;
 }
 
 export interface Bylaw {
