@@ -81,7 +81,7 @@ async function runTestDocument(
   const parsed = parseTestFile(doc.value);
   if (!parsed.ok) return failed(file, "", `${where}: ${parsed.errors.join("; ")}`, []);
   const spec = parsed.spec;
-  const warnings: string[] = [];
+  const warnings: string[] = parsed.warnings.map((w) => `${where}: ${w}`);
   const fail = (msg: string): SuiteResult => failed(file, spec.name, msg, rowsFailing(spec, idPrefix, msg));
 
   let values: ValuesSpec = EMPTY_VALUES;

@@ -4,7 +4,7 @@
  * Any apiVersion is accepted (Kyverno does not check it). A results entry with neither `resources`
  * nor `resource` has `resources: []` and `allResources: true`: it checks every resource the rule matched.
  */
-import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
+import { isObject, nearNames, type JsonObject, type JsonValue } from "../../engine/index.js";
 
 export interface ExpectedResult {
   readonly policy: string;
@@ -104,7 +104,46 @@ const RULELESS_FLAGS = [
   "isMutatingPolicy",
 ];
 
-type TestFileOutcome = { ok: true; spec: TestSpec } | { ok: false; errors: string[] };
+type TestFileOutcome = { ok: true; spec: TestSpec; warnings: string[] } | { ok: false; errors: string[] };
+
+/** Fields Kyverno 1.19 removed: still errors, saying what replaced them. */
+const REMOVED: Readonly<Record<string, string>> = {
+  checks: "checks was removed in Kyverno 1.19",
+  patchedResource: "use patchedResources",
+};
+
+/**
+ * `obj` with its keys as the schema spells them. Kyverno's CLI reads a field whose name differs
+ * only in letter case (isMUtatingPolicy) as that field, and runs a suite with a field it does not
+ * know: Bylaw does the same and warns, naming the field and the one meant. A removed field is an error.
+ */
+function knownFields(
+  obj: JsonObject,
+  known: ReadonlySet<string>,
+  at: { path: string; errors: string[]; warnings: string[] },
+): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(obj)) {
+    const where = at.path === "" ? k : `${at.path}.${k}`;
+    const removed = REMOVED[k];
+    if (known.has(k)) out[k] = v;
+    else if (removed !== undefined) at.errors.push(`${where}: unknown field (${removed})`);
+    else {
+      const same = [...known].find((n) => n.toLowerCase() === k.toLowerCase());
+      if (same !== undefined && out[same] === undefined) {
+        out[same] = v;
+        at.warnings.push(
+          `${where}: read as ${same}, as Kyverno's CLI matches field names ignoring case; write ${same}`,
+        );
+        continue;
+      }
+      const near = nearNames(k, [...known]);
+      const hint = near.length > 0 ? `; did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?` : "";
+      at.warnings.push(`${where}: unknown field, ignored (as Kyverno's CLI ignores it)${hint}`);
+    }
+  }
+  return out;
+}
 
 export function parseTestFile(doc: JsonValue): TestFileOutcome {
   const errors: string[] = [];
@@ -121,24 +160,20 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
   if (typeof doc["apiVersion"] !== "string")
     errors.push(`apiVersion: must be a string, got ${JSON.stringify(doc["apiVersion"])}`);
   if (doc["kind"] !== "Test") errors.push(`kind: expected Test, got ${JSON.stringify(doc["kind"])}`);
-  for (const k of Object.keys(doc))
-    if (!TOP_FIELDS.has(k))
-      errors.push(`${k}: unknown field${k === "checks" ? " (checks was removed in Kyverno 1.19)" : ""}`);
+  const warnings: string[] = [];
+  doc = knownFields(doc, TOP_FIELDS, { path: "", errors, warnings });
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const results: ExpectedResult[] = [];
   const rawResults = doc["results"];
   if (rawResults !== undefined && rawResults !== null && !Array.isArray(rawResults))
     errors.push("results: must be a list");
-  (Array.isArray(rawResults) ? rawResults : []).forEach((r, i) => {
+  (Array.isArray(rawResults) ? rawResults : []).forEach((raw, i) => {
     const path = `results[${i}]`;
-    if (!isObject(r)) {
+    if (!isObject(raw)) {
       errors.push(`${path}: must be a mapping`);
       return;
     }
-    for (const k of Object.keys(r)) {
-      if (!RESULT_FIELDS.has(k))
-        errors.push(`${path}.${k}: unknown field${k === "patchedResource" ? " (use patchedResources)" : ""}`);
-    }
+    const r = knownFields(raw, RESULT_FIELDS, { path, errors, warnings });
     const result = str(r["result"]);
     if (!RESULTS.has(result))
       errors.push(
@@ -166,6 +201,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
+    warnings,
     spec: {
       name: str(metadata["name"]),
       policies: strList(doc["policies"]),

@@ -123,6 +123,37 @@ describe("bylaw test", () => {
     assert.match(out.suites[0]?.error ?? "", /checks: unknown field/);
   });
 
+  test("an unknown field runs the suite with a warning and a did-you-mean; a case typo is read as its field", async () => {
+    const typos = `- {policy: require-team, rule: check-team, resources: [good], kind: Pod, result: pass, isMUtatingPolicy: false}
+- {policy: require-team, rule: check-team, Resources: [bad], kind: Pod, result: fail}
+`;
+    const { code, out } = await runJson({
+      "s/policy.yaml": policy,
+      "s/resources.yaml": pods,
+      "s/kyverno-test.yaml": testFile(typos, "resourcs: [x.yaml]\n"),
+    });
+    assert.equal(code, 0);
+    const suite = out.suites[0];
+    assert.equal(suite?.error, null);
+    assert.deepEqual(
+      suite?.results.map((r) => [r.resource, r.ok]),
+      [
+        ["good", true],
+        ["bad", true],
+      ],
+    );
+    const warnings = (suite as unknown as { warnings: string[] }).warnings.join("\n");
+    assert.match(
+      warnings,
+      /resourcs: unknown field, ignored \(as Kyverno's CLI ignores it\); did you mean "resources"\?/,
+    );
+    assert.match(
+      warnings,
+      /results\[0\]\.isMUtatingPolicy: read as isMutatingPolicy, as Kyverno's CLI matches field names ignoring case/,
+    );
+    assert.match(warnings, /results\[1\]\.Resources: read as resources/);
+  });
+
   test("a test file without apiVersion/kind is a deprecated schema", async () => {
     const { out } = await runJson({ "s/kyverno-test.yaml": "name: old\npolicies: []\n" });
     assert.match(out.suites[0]?.error ?? "", /deprecated schema/);

@@ -44,7 +44,9 @@ Kyverno). A row for a rule Bylaw does not run yet gets the actual result "error"
 it expects error.
 
 Test files are read as kyverno test reads them: every document of a test file is a test; any
-apiVersion is accepted; a results entry with no resources checks every resource the rule matched
+apiVersion is accepted; a field whose name differs only in letter case is read as that field and an
+unknown field is ignored, each with a warning naming it and the field meant (the removed checks and
+patchedResource are errors); a results entry with no resources checks every resource the rule matched
 (and fails as "Not found" when there is none); foreachValues give each foreach element the value at
 its index; rule values also apply to the rule's autogen- rules; with request.operation UPDATE the
 old object is set first and values for request.oldObject.* are layered on it. A resource without
