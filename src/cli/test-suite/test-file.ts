@@ -109,7 +109,7 @@ type TestFileOutcome = { ok: true; spec: TestSpec; warnings: string[] } | { ok: 
 /** Fields Kyverno 1.19 removed: still errors, saying what replaced them. */
 const REMOVED: Readonly<Record<string, string>> = {
   checks: "checks was removed in Kyverno 1.19",
-  patchedResource: "use patchedResources",
+  patchedResource: "use patchedResources; `bylaw fix test PATH` rewrites it",
 };
 
 /**
@@ -152,7 +152,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
     return {
       ok: false,
       errors: [
-        "the test file uses a deprecated schema (no apiVersion/kind) — please migrate to apiVersion: cli.kyverno.io/v1alpha1, kind: Test",
+        "the test file uses a deprecated schema (no apiVersion/kind) — please migrate to apiVersion: cli.kyverno.io/v1alpha1, kind: Test (`bylaw fix test PATH` rewrites it)",
       ],
     };
   }

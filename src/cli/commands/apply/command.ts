@@ -35,6 +35,7 @@ import { renderResults } from "./render-results.js";
 import type { ClusterSession } from "./cluster-input.js";
 import { dedupe, outputFiles, producedResources, type ProducedResource } from "./resource-output.js";
 import { resultRows, type ResourceResponses } from "./result-rows.js";
+import { withPolicyFixHint } from "../../fix-hint.js";
 
 export { APPLY_HELP };
 
@@ -93,8 +94,8 @@ async function runWith(
   // A policy path that holds anything Bylaw cannot account for fails the run (exit 2).
   let bad = policies.fatal.length > 0 || policies.errors.length > 0;
   for (const f of policies.fatal) io.err(`error: ${f}`);
-  for (const e of policies.errors) io.err(`error: ${e}`);
-  for (const w of policies.warnings) io.err(`warning: ${w}`);
+  for (const e of policies.errors) io.err(`error: ${withPolicyFixHint(e)}`);
+  for (const w of policies.warnings) io.err(`warning: ${withPolicyFixHint(w)}`);
   if (policies.compiled.length === 0 && !bad)
     io.err(
       `warning: no policies found in ${[...options.policyPaths, ...options.policySets].join(", ")}: 0 policies applied`,

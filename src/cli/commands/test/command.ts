@@ -25,6 +25,7 @@ import {
   summaryLine,
 } from "./output.js";
 import { parseCaseSelector, selectCases } from "./case-selector.js";
+import { withPolicyFixHint } from "../../fix-hint.js";
 
 export const TEST_HELP = `Usage: bylaw test [PATH...] [flags]
 
@@ -276,8 +277,8 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: For
   const renamed = !local.cloned ? ran : ran.map((s) => JSON.parse(local.rename(JSON.stringify(s))) as SuiteResult);
   const suites = selectCases(renamed, values.selector);
   for (const s of suites) {
-    for (const w of s.warnings) io.err(`warning: ${w}`);
-    for (const e of s.policyErrors ?? []) io.err(`error: ${e}`);
+    for (const w of s.warnings) io.err(`warning: ${withPolicyFixHint(w)}`);
+    for (const e of s.policyErrors ?? []) io.err(`error: ${withPolicyFixHint(e)}`);
     if (s.error !== undefined) io.err(`error: ${s.error}`);
   }
   const failOnly = values["fail-only"];
