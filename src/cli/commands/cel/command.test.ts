@@ -29,10 +29,14 @@ describe("bylaw cel", () => {
     );
     assert.deepEqual(io.stdout, ['["b"]']);
   });
-  test("eval reads standard input with -r - and evaluates every document", async () => {
-    const io = recordingIo(`${POD}---\nmetadata: {name: other}\n`);
+  test("eval reads standard input with -r - and evaluates every document, labelling each value", async () => {
+    const io = recordingIo(`${POD}---\nmetadata: {name: other, namespace: shop}\n`);
     assert.equal(await main(["cel", "eval", "object.metadata.?labels[?'app'].orValue('none')", "-r", "-"], io), 0);
-    assert.deepEqual(io.stdout, ['"web"', '"none"']);
+    assert.deepEqual(io.stdout, ["# document 1: Pod/web", '"web"', "# document 2: (no kind)/shop/other", '"none"']);
+    const failing = recordingIo(`${POD}---\nkind: Pod\nmetadata: {name: bare}\n`);
+    assert.equal(await main(["cel", "eval", "object.spec.containers.size()", "-r", "-"], failing), 1);
+    assert.deepEqual(failing.stdout, ["# document 1: Pod/web", "2"]);
+    assert.match(failing.stderr.join("\n"), /^bylaw cel eval: evaluation failed \(document 2: Pod\/bare\): /);
   });
   test("without a resource, object is null and constants still evaluate", async () => {
     const io = recordingIo();

@@ -1,7 +1,7 @@
 /** `bylaw cel`: try a CEL expression in Kyverno's environment, like `bylaw jp` for JMESPath. */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { createCel, fromCel, toCel, type CelActivation, type JsonValue } from "../../../engine/index.js";
+import { createCel, fromCel, isObject, toCel, type CelActivation, type JsonValue } from "../../../engine/index.js";
 import { parseDocuments } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 
@@ -16,7 +16,9 @@ unknown function or variable is a compile error with its line and column, never 
 Commands:
   eval EXPR            evaluate an expression and print the result as JSON
       -r, --resource FILE         the object (YAML or JSON; "-" reads standard input); each
-                                  document of the file is evaluated in turn (default: object = null)
+                                  document of the file is evaluated in turn, its value headed by
+                                  a "# document N: Kind/namespace/name" line when there are
+                                  several (default: object = null)
       --old-resource FILE         oldObject (default: null)
       --params FILE               params (default: null)
       --namespace-object FILE     namespaceObject (default: null)
@@ -87,12 +89,17 @@ export async function celCommand(args: string[], io: Io): Promise<number> {
     return 2;
   }
   let code = 0;
-  for (const object of inputs.objects) {
+  const several = inputs.objects.length > 1;
+  for (const [i, object] of inputs.objects.entries()) {
+    // With several documents, a `# document N: Kind/namespace/name` line says which value is whose.
+    const label = several ? documentLabel(object, i) : undefined;
     const activation: CelActivation = { ...inputs.base, object: toCel(object) };
     const result = compiled.value.evaluate(activation);
-    if (result.ok) io.out(JSON.stringify(fromCel(result.value), null, values.compact ? undefined : 2));
-    else {
-      io.err(`bylaw cel eval: evaluation failed: ${result.error.message}`);
+    if (result.ok) {
+      if (label !== undefined) io.out(`# ${label}`);
+      io.out(JSON.stringify(fromCel(result.value), null, values.compact ? undefined : 2));
+    } else {
+      io.err(`bylaw cel eval: evaluation failed${label !== undefined ? ` (${label})` : ""}: ${result.error.message}`);
       code = 1;
     }
   }
@@ -137,6 +144,15 @@ async function documents(file: string, io: Io): Promise<JsonValue[]> {
   }
   if (out.length === 0) throw new Error(`${source}: no document`);
   return out;
+}
+
+/** `document 2: Pod/shop/web` (the namespace left out when there is none). */
+function documentLabel(object: JsonValue, index: number): string {
+  const doc = isObject(object) ? object : {};
+  const meta = isObject(doc["metadata"]) ? doc["metadata"] : {};
+  const text = (v: JsonValue | undefined) => (typeof v === "string" && v !== "" ? v : undefined);
+  const parts = [text(doc["kind"]) ?? "(no kind)", text(meta["namespace"]), text(meta["name"]) ?? "(no name)"];
+  return `document ${index + 1}: ${parts.filter((p) => p !== undefined).join("/")}`;
 }
 
 function usage(io: Io, message: string): number {
