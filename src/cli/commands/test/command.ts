@@ -164,20 +164,8 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     io.err(
       "warning: bylaw test --output is deprecated: use -o/--output-format (the same flag name as in kyverno test)",
     );
-  const format = values["output-format"] ?? values.output ?? "table";
-  if (!isFormat(format)) {
-    io.err(usageLine("test", `--output-format must be one of ${FORMATS.join(", ")} (got ${JSON.stringify(format)})`));
-    return 2;
-  }
-  if (values["warnings-as-errors"]) {
-    io.err(
-      usageLine(
-        "test",
-        "--warnings-as-errors (a kyverno test flag) is not supported by Bylaw yet; run without it, or use Kyverno's CLI for this run",
-      ),
-    );
-    return 2;
-  }
+  const format = checkedFormat(values, io);
+  if (format === undefined) return 2;
   const selector = parseCaseSelector(values["test-case-selector"]);
   if (!selector.ok) {
     io.err(usageLine("test", selector.error));
@@ -203,6 +191,28 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
 const FORMATS = ["table", "json", "yaml", "markdown", "junit"] as const;
 type Format = (typeof FORMATS)[number];
 const isFormat = (f: string): f is Format => (FORMATS as readonly string[]).includes(f);
+
+/** The output format, or undefined after a usage error (an unknown format, or --warnings-as-errors). */
+function checkedFormat(
+  values: { "output-format"?: string; output?: string; "warnings-as-errors": boolean },
+  io: Io,
+): Format | undefined {
+  const format = values["output-format"] ?? values.output ?? "table";
+  if (!isFormat(format)) {
+    io.err(usageLine("test", `--output-format must be one of ${FORMATS.join(", ")} (got ${JSON.stringify(format)})`));
+    return undefined;
+  }
+  if (values["warnings-as-errors"]) {
+    io.err(
+      usageLine(
+        "test",
+        "--warnings-as-errors (a kyverno test flag) is not supported by Bylaw yet; run without it, or use Kyverno's CLI for this run",
+      ),
+    );
+    return undefined;
+  }
+  return format;
+}
 
 interface TestFlags {
   readonly "file-name": string;
