@@ -7,7 +7,9 @@
  *   the target's selector;
  * - a namespaced Policy cannot reach another namespace: the target namespace comes from the
  *   trigger, so only the value after substitution shows it; the UpdateRequest fails with the
- *   reason and the other tenant's Secret is left as it was.
+ *   reason and the other tenant's Secret is left as it was;
+ * - a poisoned UpdateRequest (a trigger kind the cluster does not serve) fails with the reason and
+ *   the next trigger is still served.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -266,5 +268,33 @@ describe("mutate-existing rules in a cluster", { timeout: buildTimeoutMs + 15 * 
       (await labelOf("victim", "tenant-a", "owned")) === "by-tenant-a" ? true : undefined,
     );
     assert.equal(await labelOf("victim", "tenant-b", "owned"), "");
+  });
+
+  test("a poisoned UpdateRequest fails with the reason and the controller keeps running the others", async () => {
+    const poisoned = {
+      apiVersion: "kyverno.io/v2",
+      kind: "UpdateRequest",
+      metadata: { generateName: "ur-", namespace: "bylaw" },
+      spec: {
+        requestType: "mutate",
+        policy: "mutate-existing-secret",
+        rule: "mutate-secret-on-configmap-create",
+        deleteDownstream: false,
+        resource: { apiVersion: "example.com/v1", kind: "NoSuchKind", namespace: "staging", name: "x", uid: "" },
+        context: { userInfo: {}, admissionRequestInfo: { operation: "CREATE" } },
+      },
+    };
+    const name = (await ok(["create", "-f", "-", "-o", "name"], JSON.stringify(poisoned))).trim();
+    const message = await eventually("the poisoned UpdateRequest Failed", 60_000, async () => {
+      const r = await ok(["get", name, "-n", "bylaw", "-o", "jsonpath={.status.state} {.status.message}"]);
+      return r.startsWith("Failed ") ? r : undefined;
+    });
+    assert.match(message, /failed to get the trigger NoSuchKind staging\/x: not found/);
+    // The next trigger is still served.
+    await ok(["create", "-f", "-"], secret("after-poison", "apps", { stamp: "yes" }));
+    await ok(["patch", "configmap", "settings", "-n", "apps", "--type=merge", "-p", '{"data":{"version":"v8"}}']);
+    await eventually("the Secret stamped after the poisoned request", 60_000, async () =>
+      (await labelOf("after-poison", "apps", "stamped")) === "v8" ? true : undefined,
+    );
   });
 });
