@@ -38,7 +38,7 @@ export interface TargetUpdate {
   readonly resource: Resource;
 }
 
-export interface MutateReconciled {
+interface MutateReconciled {
   readonly actions: readonly TargetUpdate[];
   readonly state: "Completed" | "Failed";
   readonly message: string;
