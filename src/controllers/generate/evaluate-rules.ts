@@ -61,7 +61,8 @@ export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
   })();
 }
 
-function engineRequest(input: EvaluateInput): EngineRequest {
+/** The trigger as the engine sees it in the background: the request's user and admission request as stored on the UpdateRequest. */
+export function engineRequest(input: Pick<EvaluateInput, "ur" | "trigger" | "namespaceLabels">): EngineRequest {
   const u = input.ur.userInfo;
   const groups = Array.isArray(u["groups"]) ? u["groups"].filter((g): g is string => typeof g === "string") : [];
   const userInfo = {

@@ -41,7 +41,7 @@ export function generateExistingRules(policy: CompiledPolicy): string[] {
 }
 
 /** The kinds a rule matches, as written in match.any/all[].resources.kinds (and the bare match.resources). */
-function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
+export function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
   const out = new Set<string>();
   for (const compiled of policy.rules) {
     if (!rules.includes(compiled.name)) continue;
@@ -66,12 +66,12 @@ function splitKind(k: string): { apiVersion: string; kind: string } {
   return { apiVersion: parts.join("/"), kind };
 }
 
-interface ExistingDeps {
+export interface ExistingDeps {
   readonly client: KubeClient;
   readonly paths: KindPaths;
 }
 
-async function listKind(deps: ExistingDeps, kind: string, namespace: string): Promise<Resource[]> {
+export async function listKind(deps: ExistingDeps, kind: string, namespace: string): Promise<Resource[]> {
   const k = splitKind(kind);
   const where = await deps.paths.resolve(k.apiVersion, k.kind);
   if (where === undefined) return [];
@@ -81,7 +81,7 @@ async function listKind(deps: ExistingDeps, kind: string, namespace: string): Pr
   return (list.items ?? []).map((i) => ({ ...i, apiVersion, kind: r.kind }));
 }
 
-async function namespaceLabels(deps: ExistingDeps): Promise<Map<string, Record<string, string>>> {
+export async function namespaceLabels(deps: ExistingDeps): Promise<Map<string, Record<string, string>>> {
   const list = (await deps.client.getJson("/api/v1/namespaces")) as { items?: Resource[] };
   const out = new Map<string, Record<string, string>>();
   for (const ns of list.items ?? []) {

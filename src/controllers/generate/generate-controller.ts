@@ -3,7 +3,7 @@
  * - `submit`: any replica stores the generate work of an allowed review as UpdateRequests in
  *   Bylaw's namespace, so pending work survives a restart and a leader change;
  * - the loop: on the elected leader only, each Pending UpdateRequest of the informer's cache is run
- *   (run-update-request.ts), one at a time. Completed: the request is deleted. A failure the policy
+ *   (generate: run-update-request.ts; mutate: src/controllers/mutate-existing/), one at a time. Completed: the request is deleted. A failure the policy
  *   causes: Failed, with the message. A transient one (the API server, a conflict): retried with
  *   backoff (1 s doubling to 60 s), `status.retryCount` counting, Failed after MAX_RETRIES.
  *   Nothing a request holds can stop the loop: every error ends in the request's status.
@@ -20,6 +20,8 @@ import { sourceTriggers } from "./source-triggers.js";
 import { existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
 import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js";
 import { failureEvent } from "./failure-event.js";
+import { runMutateRequest } from "../mutate-existing/run-mutate-request.js";
+import { mutateExistingWork, mutateOnPolicyUpdateRules } from "../mutate-existing/existing-triggers.js";
 import { type GenerateWorkItem, readUpdateRequest, type UpdateRequest, updateRequestObject } from "./update-request.js";
 
 const MAX_RETRIES = 5;
@@ -191,16 +193,17 @@ class UpdateRequestLoop {
       if (rulesDeletedWithPolicy(policy).length > 0) this.withDownstream.set(policyKeyOf(policy), policy);
   }
 
-  /** The existing triggers of each policy with generateExisting rules that appeared or changed. */
+  /** The existing triggers of each policy with generateExisting (or mutateExistingOnPolicyUpdate) rules that appeared or changed. */
   private async generateExisting(policies: readonly CompiledPolicy[]): Promise<void> {
     for (const policy of policies) {
-      if (generateExistingRules(policy).length === 0) continue;
+      if (generateExistingRules(policy).length === 0 && mutateOnPolicyUpdateRules(policy).length === 0) continue;
       const generation = (policy.document.metadata as { generation?: unknown } | undefined)?.generation;
       const key = `${policyKeyOf(policy)}@${typeof generation === "number" ? generation : ""}`;
       if (this.existingDone.has(key)) continue;
       this.existingDone.add(key);
       try {
-        const work = await existingTriggerWork(policy, { client: this.client, paths: this.paths });
+        const deps = { client: this.client, paths: this.paths };
+        const work = [...(await existingTriggerWork(policy, deps)), ...(await mutateExistingWork(policy, deps))];
         for (const w of work) await this.store(w);
       } catch (e) {
         this.existingDone.delete(key);
@@ -248,7 +251,8 @@ class UpdateRequestLoop {
   private async process(ur: UpdateRequest): Promise<void> {
     let outcome: RunOutcome;
     try {
-      outcome = await runUpdateRequest(ur, { client: this.client, paths: this.paths, policies: this.options.policies });
+      const deps = { client: this.client, paths: this.paths, policies: this.options.policies };
+      outcome = ur.requestType === "mutate" ? await runMutateRequest(ur, deps) : await runUpdateRequest(ur, deps);
     } catch (e) {
       outcome = { state: "Failed", message: describeKubeError(e), generated: [], transient: true };
     }

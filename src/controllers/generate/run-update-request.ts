@@ -37,7 +37,7 @@ export function policyKeyOf(p: CompiledPolicy): string {
   return p.namespace !== "" ? `${p.namespace}/${p.name}` : p.name;
 }
 
-async function getOrMissing(client: KubeClient, path: string): Promise<Resource | undefined> {
+export async function getOrMissing(client: KubeClient, path: string): Promise<Resource | undefined> {
   try {
     return (await client.getJson(path)) as Resource;
   } catch (e) {
@@ -96,7 +96,7 @@ function uidOf(r: Resource): string {
   return typeof meta["uid"] === "string" ? meta["uid"] : "";
 }
 
-async function namespaceLabels(client: KubeClient, namespace: string): Promise<Record<string, string>> {
+export async function namespaceLabels(client: KubeClient, namespace: string): Promise<Record<string, string>> {
   if (namespace === "") return {};
   const ns = await getOrMissing(client, `/api/v1/namespaces/${encodeURIComponent(namespace)}`);
   const meta = ns !== undefined && isObject(ns["metadata"]) ? ns["metadata"] : {};

@@ -1,7 +1,8 @@
 /**
  * UpdateRequests (`kyverno.io/v2`, Kyverno `api/kyverno/v2/updaterequest_types.go`): the durable
- * generate work queue. The webhook writes one per policy and trigger (spec.ruleContext: the rules
- * that matched); the generate controller runs it and marks it Completed (then deletes it) or Failed.
+ * work queue of the background controller. Generate: the webhook writes one per policy and trigger
+ * (spec.ruleContext: the rules that matched). Mutate (mutate-existing rules): one per policy, rule
+ * and trigger (spec.rule). The controller runs it and marks it Completed (then deletes it) or Failed.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
 
@@ -24,6 +25,8 @@ interface RuleContext {
 
 /** What the webhook hands over (src/server/admission/generate-work.ts has the same shape). */
 export interface GenerateWorkItem {
+  /** `mutate`: a mutate-existing rule's work (src/controllers/mutate-existing/), its one rule in `rules`. */
+  readonly requestType?: "mutate";
   readonly policy: string;
   /** `trigger` is a synchronized rule's clone source that changed: each trigger with a copy is run again. */
   readonly sourceChanged?: boolean;
@@ -41,6 +44,7 @@ export interface GenerateWorkItem {
 type UrState = "Pending" | "Failed" | "Completed" | "Skip";
 
 export interface UpdateRequest {
+  readonly requestType: "generate" | "mutate";
   readonly name: string;
   readonly namespace: string;
   readonly resourceVersion: string;
@@ -57,6 +61,7 @@ export interface UpdateRequest {
 
 /** The UpdateRequest object for one piece of work, in `namespace`. */
 export function updateRequestObject(work: GenerateWorkItem, namespace: string): JsonObject {
+  if (work.requestType === "mutate") return mutateRequestObject(work, namespace);
   return {
     apiVersion: UR_API_VERSION,
     kind: "UpdateRequest",
@@ -83,6 +88,36 @@ export function updateRequestObject(work: GenerateWorkItem, namespace: string): 
         synchronize: r.synchronize,
         trigger: { ...work.trigger },
       })),
+      context: {
+        userInfo: { userInfo: work.userInfo },
+        admissionRequestInfo: { admissionRequest: work.admissionRequest, operation: work.operation },
+      },
+    },
+  };
+}
+
+/** A mutate UpdateRequest: its one rule in spec.rule, Kyverno's mutate.updaterequest.kyverno.io labels. */
+function mutateRequestObject(work: GenerateWorkItem, namespace: string): JsonObject {
+  const label = "mutate.updaterequest.kyverno.io/";
+  return {
+    apiVersion: UR_API_VERSION,
+    kind: "UpdateRequest",
+    metadata: {
+      generateName: "ur-",
+      namespace,
+      labels: {
+        [`${label}policy-name`]: work.policy.slice(work.policy.indexOf("/") + 1).slice(0, 63),
+        [`${label}trigger-name`]: truncateName(work.trigger.name),
+        [`${label}trigger-namespace`]: work.trigger.namespace,
+        [`${label}trigger-kind`]: work.trigger.kind,
+      },
+    },
+    spec: {
+      requestType: "mutate",
+      policy: work.policy,
+      rule: work.rules[0]?.rule ?? "",
+      deleteDownstream: false,
+      resource: { ...work.trigger },
       context: {
         userInfo: { userInfo: work.userInfo },
         admissionRequestInfo: { admissionRequest: work.admissionRequest, operation: work.operation },
@@ -134,6 +169,7 @@ export function readUpdateRequest(o: JsonObject): UpdateRequest {
   const info = obj(context["admissionRequestInfo"]);
   const state = text(status["state"]);
   return {
+    requestType: text(spec["requestType"]) === "mutate" ? "mutate" : "generate",
     name: text(meta["name"]),
     namespace: text(meta["namespace"]),
     resourceVersion: text(meta["resourceVersion"]),

@@ -3,7 +3,7 @@
  * (targets), and the rule's patch is applied to each with `target` in scope. In a cluster the
  * background controller writes the patched targets; offline the CLI compares or prints them.
  */
-import type { JsonObject } from "../api/json.js";
+import type { JsonObject, JsonValue } from "../api/json.js";
 import { isObject } from "../api/json.js";
 import type { LabelSelector } from "../api/policy.js";
 import { resourceName, type Resource } from "../api/resource.js";
@@ -12,6 +12,7 @@ import { enterScope } from "../context/enter-scope.js";
 import type { ExistingResources } from "../generate/index.js";
 import { runMutation } from "../mutate/run-mutation.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import { evaluateSelector } from "../match/label-selector.js";
 import { wildcardMatch } from "../values/wildcard.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { ruleResult } from "../api/rule-result.js";
@@ -95,9 +96,25 @@ function findTargets(spec: JsonObject, existing: ExistingResources, policy: Comp
   const listed = existing.list(apiVersion, kind, namespace, selector);
   if (!listed.ok) return listed.error.message;
   const uid = str("uid");
-  return listed.value.filter((r) => {
-    if (name !== "" && !wildcardMatch(name, resourceName(r))) return false;
-    if (uid !== "") return (isObject(r["metadata"]) ? r["metadata"]["uid"] : undefined) === uid;
-    return true;
-  });
+  const picked: Resource[] = [];
+  for (const r of listed.value) {
+    const meta = isObject(r["metadata"]) ? r["metadata"] : {};
+    if (name !== "" && !wildcardMatch(name, resourceName(r))) continue;
+    if (uid !== "" && meta["uid"] !== uid) continue;
+    if (selector === undefined) {
+      picked.push(r);
+      continue;
+    }
+    // The port may offer every object of the kind (a list without the selector): it is applied here.
+    const selected = evaluateSelector(selector, stringLabels(meta["labels"]));
+    if (!selected.ok) return `selector: ${selected.error}`;
+    if (selected.matched) picked.push(r);
+  }
+  return picked;
+}
+
+function stringLabels(v: JsonValue | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (isObject(v)) for (const [k, l] of Object.entries(v)) if (typeof l === "string") out[k] = l;
+  return out;
 }

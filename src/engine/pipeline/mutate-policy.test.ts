@@ -281,6 +281,27 @@ describe("mutate existing resources (mutate.targets)", () => {
     assert.equal(r.patchedResource, secret);
   });
 
+  test("a target's selector picks the objects with its labels (the port may list every object of the kind)", () => {
+    const bySelector: JsonObject = {
+      ...rule,
+      mutate: {
+        targets: [
+          { apiVersion: "v1", kind: "ConfigMap", namespace: "apps", selector: { matchLabels: { pick: "yes" } } },
+        ],
+        patchStrategicMerge: { metadata: { labels: { stamped: "true" } } },
+      },
+    };
+    const labelled = (name: string, pick: string): JsonObject => ({
+      ...cm(name, {}),
+      metadata: { name, namespace: "apps", labels: { pick } },
+    });
+    const r = mutate([bySelector], secret, {}, store([labelled("a", "yes"), labelled("b", "no"), cm("c", {})]));
+    assert.deepEqual(
+      r.rules.map((x) => [x.status, (x.patchedTarget?.["metadata"] as JsonObject)["name"]]),
+      [["pass", "a"]],
+    );
+  });
+
   test("no targets found is a skip; no existing resources given is an error that says how to give them", () => {
     assert.equal(mutate([rule], secret, {}, store([])).rules[0]?.status, "skip");
     const e = mutate([rule], secret).rules[0];

@@ -1,11 +1,12 @@
 /**
- * Generate work after the answer: a validate route wrapped so that, once a review is answered
- * allowed, its generate work (generate-work.ts) goes to `deps.onGenerateWork` on a later turn of the
- * event loop. The answer is never delayed, and a failure here never changes it.
+ * Background work after the answer: a validate route wrapped so that, once a review is answered
+ * allowed, its generate work (generate-work.ts) and mutate-existing work (mutate-existing-work.ts)
+ * go to `deps.onGenerateWork` on a later turn of the event loop. The answer is never delayed, and a failure here never changes it.
  */
 import type { BatchRouteHandler, HandlerResult, RouteHandler } from "../http/types.js";
 import type { AdmissionDeps } from "./deps.js";
 import { generateWorkFor } from "./generate-work.js";
+import { mutateExistingWorkFor } from "./mutate-existing-work.js";
 import type { WebhookSelector } from "./types.js";
 
 type Answer = HandlerResult | PromiseLike<HandlerResult>;
@@ -18,7 +19,7 @@ function afterAnswer(answer: Answer, body: unknown, deps: AdmissionDeps, webhook
     if (result.status !== 200 || review?.response?.allowed !== true) return;
     setImmediate(() => {
       try {
-        const work = generateWorkFor(body, deps, webhook);
+        const work = [...generateWorkFor(body, deps, webhook), ...mutateExistingWorkFor(body, deps, webhook)];
         if (work.length > 0) sink(work);
       } catch {
         // No policy set loaded, or a body the handler already answered: there is no work to store.

@@ -49,6 +49,8 @@ interface TriggerSpec {
 }
 
 export interface GenerateWork {
+  /** `mutate`: a mutate-existing rule's work (mutate-existing-work.ts), its one rule in `rules`. */
+  readonly requestType?: "mutate";
   /** Kyverno's policy key: `name` for a ClusterPolicy, `namespace/name` for a Policy. */
   readonly policy: string;
   /** The clone source of the rule changed: every trigger with a copy of it is run again (`trigger` is the source). */
@@ -67,7 +69,7 @@ const NOT_READ: ExistingResources = {
 };
 
 /** Kyverno's policy key: `name` for a ClusterPolicy (no namespace), `namespace/name` for a Policy. */
-function policyKey(policy: CompiledPolicy): string {
+export function policyKey(policy: CompiledPolicy): string {
   return policy.namespace !== "" ? `${policy.namespace}/${policy.name}` : policy.name;
 }
 
@@ -90,7 +92,7 @@ export function generateWorkFor(
 }
 
 /** The generate controller's own writes (it acts as the background controller's ServiceAccount) bring no work. */
-function byController(request: AdmissionRequestJson): boolean {
+export function byController(request: AdmissionRequestJson): boolean {
   return /^system:serviceaccount:[^:]+:bylaw-background-controller$/.test(request.userInfo.username ?? "");
 }
 
@@ -152,7 +154,7 @@ function matchedRules(
   return out;
 }
 
-function triggerSpec(object: JsonObject, request: AdmissionRequestJson): TriggerSpec {
+export function triggerSpec(object: JsonObject, request: AdmissionRequestJson): TriggerSpec {
   const group = request.kind.group;
   const meta = isObject(object["metadata"]) ? object["metadata"] : {};
   return {

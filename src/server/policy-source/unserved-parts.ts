@@ -7,7 +7,7 @@
  *   load; one stored before answers each request it matches with an error and is not Ready.
  * - rules of a kind Bylaw serves that nothing runs, or that answer only errors: `generate` where the
  *   generate controller does not run (it runs with `serve --cluster --generate-controller-as SA`) and
- *   mutate-existing (`mutate.targets`) while Bylaw has no background controller for it, a field Bylaw does not run (`unsupported`), a verifyImages attestor it cannot
+ *   mutate-existing (`mutate.targets`) where that same background controller does not run, a field Bylaw does not run (`unsupported`), a verifyImages attestor it cannot
  *   verify (keyless, KMS, Rekor: `imageVerifyGaps`): `unservedRules`. The policy is served for what
  *   runs and is not Ready, its condition naming each rule and what is missing; `kubectl apply` and
  *   a policy folder's load warn with the same text.
@@ -26,7 +26,7 @@ export function unservedKind(policy: CompiledPolicy): PolicyProblem | undefined 
   return policy.language !== "unsupported" ? undefined : problem("kind", notServedReason(policy));
 }
 
-/** What this process runs beyond admission: `generate` when the generate controller runs (serve --cluster). */
+/** What this process runs beyond admission: `generate` when the background controller runs (serve --cluster --generate-controller-as SA): generate and mutate-existing rules. */
 export interface Runs {
   readonly generate?: boolean;
 }
@@ -59,11 +59,16 @@ export function unservedRule(
       message:
         "Bylaw does not run generate rules in a cluster yet (it has no generate controller), so nothing would be generated",
     });
-  if (isObject(rule.mutate) && Array.isArray(rule.mutate["targets"]) && rule.mutate["targets"].length > 0)
+  if (
+    isObject(rule.mutate) &&
+    Array.isArray(rule.mutate["targets"]) &&
+    rule.mutate["targets"].length > 0 &&
+    runs.generate !== true
+  )
     out.push({
       field: ".mutate.targets",
       message:
-        "Bylaw does not run mutate-existing rules (mutate.targets) in a cluster yet (it has no background controller), so no existing resource would be changed",
+        "Bylaw does not run mutate-existing rules (mutate.targets) here: its background controller runs them (serve --cluster --generate-controller-as SA), so no existing resource would be changed",
     });
   if (compiled.unsupported !== undefined) out.push({ field: "", message: compiled.unsupported });
   const gaps = imageVerifyGaps(rule);

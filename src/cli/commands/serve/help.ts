@@ -8,8 +8,8 @@ checks policies as they are created. Prometheus metrics, with Kyverno's names, a
 separate port, so Kyverno's Grafana dashboard works unchanged. With --cluster it can also run, on
 the leader and opt-in until each has its own Deployment, cleanup policies and the
 cleanup.kyverno.io/ttl label (--cleanup-controller), background scans into PolicyReports
-(--reports-controller) and generate rules (--generate-controller-as). Mutate-existing rules are not
-run; what runs in a cluster and what does not is in docs/cluster.md, limits and failure modes in
+(--reports-controller) and generate and mutate-existing rules (--generate-controller-as); what
+runs in a cluster and what does not is in docs/cluster.md, limits and failure modes in
 docs/reliability.md.
 
 Endpoints (HTTPS):
@@ -111,10 +111,10 @@ Flags:
                               registries (imageRegistry entries, CEL image.GetMetadata) go through the
                               same filter (docs/adr/0015)
       --generate-controller-as SA
-                              with --cluster: run generate rules (UpdateRequests in Bylaw's namespace, on the
+                              with --cluster: run generate and mutate-existing rules (UpdateRequests in Bylaw's namespace, on the
                               leader), reading and writing as the ServiceAccount SA of Bylaw's namespace
                               (e.g. bylaw-background-controller): Bylaw's own needs impersonate on it, which
-                              deploy/ does not grant (docs/cluster.md). Without it generate rules are not run
+                              deploy/ does not grant (docs/cluster.md). Without it neither is run
       --image-pull-secret NAME
                               with --cluster: a docker config pull secret in Bylaw's namespace whose
                               credentials every registry call may use (repeatable; Kyverno's

@@ -1,0 +1,151 @@
+/**
+ * One mutate UpdateRequest, run (Kyverno `pkg/background/mutate/mutate.go`): read the policy and
+ * the trigger (the admission request's object for an UPDATE, else the object as it is now), let the
+ * engine's mutate-existing evaluation find and patch the targets (context entries and targets read
+ * from the API server: record and re-run, at most 8 rounds), read each patched target as it is now,
+ * decide (reconcile.ts) and write. The answer is what the request's status becomes.
+ */
+import {
+  type CompiledPolicy,
+  createEngine,
+  isObject,
+  type Resource,
+  resourceApiVersion,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+  type RuleResult,
+} from "../../engine/index.js";
+import { ClusterReads, describeKubeError } from "../../kube/cluster-reads.js";
+import { KubeError, type KubeClient } from "../../kube/kube-client.js";
+import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
+import { offlineHosts } from "../../platform/offline-context.js";
+import { engineRequest } from "../generate/evaluate-rules.js";
+import type { KindPaths } from "../generate/kind-paths.js";
+import { RecordedExisting } from "../generate/recorded-existing.js";
+import { getOrMissing, namespaceLabels, policyKeyOf, type RunOutcome } from "../generate/run-update-request.js";
+import type { UpdateRequest } from "../generate/update-request.js";
+import { describeResource, reconcileMutateExisting, type TargetUpdate } from "./reconcile.js";
+
+const MAX_ROUNDS = 8;
+
+interface MutateRunDeps {
+  readonly client: KubeClient;
+  readonly paths: KindPaths;
+  readonly policies: () => readonly CompiledPolicy[];
+}
+
+export async function runMutateRequest(ur: UpdateRequest, deps: MutateRunDeps): Promise<RunOutcome> {
+  const policy = deps.policies().find((p) => policyKeyOf(p) === ur.policy);
+  const trigger = policy === undefined ? undefined : await readTrigger(ur, deps);
+  const results =
+    policy !== undefined && trigger !== undefined
+      ? await evaluateTargets({ deps, policy, ur, trigger })
+      : ([] as RuleResult[]);
+  const current = new Map<string, Resource | undefined>();
+  for (const r of results)
+    if (r.status === "pass" && r.patchedTarget !== undefined)
+      current.set(describeResource(r.patchedTarget), await readNow(r.patchedTarget, deps));
+  const decided = reconcileMutateExisting({
+    policy: policy === undefined ? "missing" : { namespace: policy.namespace !== "" ? policy.namespace : undefined },
+    policyKey: ur.policy,
+    triggerProblem:
+      policy !== undefined && trigger === undefined
+        ? `failed to get the trigger ${ur.trigger.kind} ${ur.trigger.namespace === "" ? "" : `${ur.trigger.namespace}/`}${ur.trigger.name}: not found`
+        : undefined,
+    results,
+    current: (t) => current.get(describeResource(t)),
+  });
+  const problems: string[] = [];
+  let transient = false;
+  for (const action of decided.actions) {
+    const problem = await write(action, deps);
+    if (problem === undefined) continue;
+    problems.push(problem.message);
+    transient ||= problem.transient;
+  }
+  return {
+    state: decided.state === "Failed" || problems.length > 0 ? "Failed" : "Completed",
+    message: [decided.message, ...problems].filter((m) => m !== "").join("; "),
+    generated: [],
+    transient,
+  };
+}
+
+/** The trigger: an UPDATE's object from the stored admission request, else the object as it is now (undefined: gone). */
+async function readTrigger(ur: UpdateRequest, deps: MutateRunDeps): Promise<Resource | undefined> {
+  const object = ur.admissionRequest?.["object"];
+  if (ur.operation === "UPDATE" && isObject(object)) return object;
+  const t = ur.trigger;
+  const where = await deps.paths.resolve(t.apiVersion, t.kind);
+  if (where === undefined || t.name === "") return undefined;
+  const got = await getOrMissing(deps.client, where.object(t.namespace, t.name));
+  return got === undefined ? undefined : { ...got, apiVersion: t.apiVersion, kind: t.kind };
+}
+
+async function readNow(target: Resource, deps: MutateRunDeps): Promise<Resource | undefined> {
+  const where = await deps.paths.resolve(resourceApiVersion(target), resourceKind(target));
+  if (where === undefined) return undefined;
+  const got = await getOrMissing(deps.client, where.object(resourceNamespace(target), resourceName(target)));
+  return got === undefined ? undefined : { ...got, apiVersion: resourceApiVersion(target), kind: resourceKind(target) };
+}
+
+/** The engine's results for the request's rule: one per target, with the patched target. */
+async function evaluateTargets(input: {
+  readonly deps: MutateRunDeps;
+  readonly policy: CompiledPolicy;
+  readonly ur: UpdateRequest;
+  readonly trigger: Resource;
+}): Promise<RuleResult[]> {
+  const { deps, policy, ur, trigger } = input;
+  const reads = new ClusterReads(deps.client);
+  const existing = new RecordedExisting(deps.client, deps.paths);
+  const engine = createEngine({
+    clock: systemClock,
+    random: cryptoRandom,
+    hasher: nodeHasher,
+    context: reads.sources(),
+    hosts: offlineHosts,
+    signatures: nodeSignatures,
+  });
+  const request = engineRequest({
+    ur,
+    trigger,
+    namespaceLabels: await namespaceLabels(deps.client, resourceNamespace(trigger)),
+  });
+  const rule = ur.rules[0]?.rule ?? "";
+  const run = (): RuleResult[] => engine.mutate(policy, request, existing.port()).rules.filter((r) => r.rule === rule);
+  let results = run();
+  for (let round = 1; reads.pending + existing.pending > 0 && round <= MAX_ROUNDS; round++) {
+    await Promise.all([reads.settle(), existing.settle()]);
+    reads.finalRound(round === MAX_ROUNDS);
+    results = run();
+  }
+  return results;
+}
+
+/** One target written; a refusal names the verb to grant, a conflict or an unanswered call is retried. */
+async function write(
+  action: TargetUpdate,
+  deps: MutateRunDeps,
+): Promise<{ readonly message: string; readonly transient: boolean } | undefined> {
+  const r = action.resource;
+  const what = `rule ${action.rule}: failed to update ${describeResource(r)}`;
+  try {
+    const where = await deps.paths.resolve(resourceApiVersion(r), resourceKind(r));
+    if (where === undefined)
+      return {
+        message: `${what}: the cluster serves no ${resourceApiVersion(r)} ${resourceKind(r)}`,
+        transient: false,
+      };
+    await deps.client.sendJson("PUT", where.object(resourceNamespace(r), resourceName(r)), r);
+    return undefined;
+  } catch (e) {
+    if (e instanceof KubeError && e.status === 403)
+      return {
+        message: `${what}: ${describeKubeError(e)} (Bylaw's ServiceAccount may not update it: grant the verb in a ClusterRole labelled rbac.kyverno.io/aggregate-to-background-controller: "true")`,
+        transient: false,
+      };
+    return { message: `${what}: ${describeKubeError(e)}`, transient: true };
+  }
+}

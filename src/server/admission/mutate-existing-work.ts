@@ -1,0 +1,74 @@
+/**
+ * The mutate-existing work an allowed admission review brings (Kyverno `handleMutateExisting`): for
+ * each policy with mutate-existing rules (`mutate.targets`) that applies at admission, one item per
+ * rule that matches the trigger on CREATE or UPDATE (its preconditions hold; its targets are found
+ * and patched by the background controller, src/controllers/mutate-existing/). Dry-run reviews and
+ * the background controller's own writes bring no work. The answer never waits on it.
+ */
+import {
+  type CompiledPolicy,
+  err,
+  type ExistingResources,
+  isMutateExisting,
+  isObject,
+  type JsonObject,
+  type PolicyResponse,
+} from "../../engine/index.js";
+import type { AdmissionDeps } from "./deps.js";
+import { buildRequest } from "./build-request.js";
+import { byController, type GenerateWork, policyKey, triggerSpec } from "./generate-work.js";
+import { parseReview } from "./parse-review.js";
+import { appliesAtAdmission, servedBy } from "./policy-traits.js";
+import type { WebhookSelector } from "./types.js";
+
+/** Targets are not read at admission: the controller finds them. */
+const NOT_READ: ExistingResources = {
+  get: () => err("pending", "targets are not read at admission"),
+  list: () => err("pending", "targets are not read at admission"),
+};
+
+export function mutateExistingWorkFor(
+  body: unknown,
+  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster">,
+  webhook?: WebhookSelector,
+): GenerateWork[] {
+  const parsed = parseReview(body);
+  if (!parsed.ok || parsed.request.dryRun === true || byController(parsed.request)) return [];
+  const request = parsed.request;
+  if ((request.operation !== "CREATE" && request.operation !== "UPDATE") || !isObject(request.object)) return [];
+  const policies = deps
+    .policies()
+    .policies.filter((p) => appliesAtAdmission(p) && servedBy(p, webhook) && p.rules.some(isMutateExisting));
+  if (policies.length === 0) return [];
+  const prepared = deps.engine.prepare(buildRequest(request, deps.cluster, policies).engineRequest);
+  const out: GenerateWork[] = [];
+  for (const policy of policies)
+    for (const rule of matchedRules(policy, deps.engine.mutate.bind(deps.engine), prepared))
+      out.push({
+        requestType: "mutate",
+        policy: policyKey(policy),
+        rules: [{ rule, synchronize: false, deleteDownstream: false }],
+        trigger: triggerSpec(request.object, request),
+        operation: request.operation,
+        userInfo: request.userInfo as unknown as JsonObject,
+        admissionRequest: request as unknown as JsonObject,
+      });
+  return out;
+}
+
+/** The policy's mutate-existing rules that match the request and whose preconditions hold (an error still matched). */
+function matchedRules(
+  policy: CompiledPolicy,
+  mutate: AdmissionDeps["engine"]["mutate"],
+  prepared: Parameters<AdmissionDeps["engine"]["mutate"]>[1],
+): string[] {
+  const existing = new Set(policy.rules.filter(isMutateExisting).map((r) => r.name));
+  let response: PolicyResponse;
+  try {
+    response = mutate(policy, prepared, NOT_READ);
+  } catch {
+    return [];
+  }
+  const matched = response.rules.filter((r) => existing.has(r.rule) && r.status !== "skip").map((r) => r.rule);
+  return [...new Set(matched)];
+}
