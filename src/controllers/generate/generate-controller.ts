@@ -20,7 +20,13 @@ import { sourceTriggers } from "./source-triggers.js";
 import { existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
 import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js";
 import { failureEvent } from "./failure-event.js";
-import { type GenerateWorkItem, readUpdateRequest, type UpdateRequest, updateRequestObject } from "./update-request.js";
+import {
+  type GenerateWorkItem,
+  readUpdateRequest,
+  type ResourceSpec,
+  type UpdateRequest,
+  updateRequestObject,
+} from "./update-request.js";
 
 const MAX_RETRIES = 5;
 const RESYNC_MS = 10_000;
@@ -42,6 +48,8 @@ interface GenerateControllerOptions {
   readonly onLog: Log;
   /** This replica's name, in the Events it writes (reportingInstance). */
   readonly instance?: string;
+  /** A request completed: what it generated, for the PolicyApplied Events (src/controllers/events). */
+  readonly onGenerated?: (policy: string, generated: readonly ResourceSpec[]) => void;
 }
 
 interface GenerateController {
@@ -249,6 +257,7 @@ class UpdateRequestLoop {
     let outcome: RunOutcome;
     try {
       outcome = await runUpdateRequest(ur, { client: this.client, paths: this.paths, policies: this.options.policies });
+      if (outcome.state === "Completed") this.options.onGenerated?.(ur.policy, outcome.generated);
     } catch (e) {
       outcome = { state: "Failed", message: describeKubeError(e), generated: [], transient: true };
     }
