@@ -60,6 +60,8 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "admissionregistration.k8s.io mutatingwebhookconfigurations patch [bylaw-resource-mutating-webhook-cfg,bylaw-resource-validating-webhook-cfg,bylaw-policy-validating-webhook-cfg]",
       "admissionregistration.k8s.io validatingwebhookconfigurations patch [bylaw-resource-mutating-webhook-cfg,bylaw-resource-validating-webhook-cfg,bylaw-policy-validating-webhook-cfg]",
       "authorization.k8s.io subjectaccessreviews create",
+      // The policy-result Events of admission (kyverno-admission).
+      "events.k8s.io events create",
     ],
     namespace: [
       "coordination.k8s.io leases create",

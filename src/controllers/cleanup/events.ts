@@ -6,7 +6,9 @@
  * `cleanup.kyverno.io/ttl` label cannot be read gets a Warning of Bylaw's own (`InvalidTTL`): Kyverno
  * only logs it.
  */
-import { isObject, type JsonObject } from "../../engine/index.js";
+import { eventObject, objectRef, type KubeEvent, type ObjectRef } from "../events/index.js";
+
+export { objectRef };
 
 const EVENT_SOURCE = "kyverno-cleanup";
 
@@ -18,78 +20,6 @@ export interface PolicyRef {
   readonly uid: string;
 }
 
-interface ObjectRef {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly namespace: string;
-  readonly uid?: string;
-}
-
-export function objectRef(object: JsonObject, fallback: { apiVersion: string; kind: string }): ObjectRef {
-  const meta = isObject(object["metadata"]) ? object["metadata"] : {};
-  const text = (v: unknown): string => (typeof v === "string" ? v : "");
-  return {
-    apiVersion: text(object["apiVersion"]) || fallback.apiVersion,
-    kind: text(object["kind"]) || fallback.kind,
-    name: text(meta["name"]),
-    namespace: text(meta["namespace"]),
-    ...(typeof meta["uid"] === "string" ? { uid: meta["uid"] } : {}),
-  };
-}
-
-interface EventInput {
-  readonly regarding: ObjectRef;
-  readonly related?: ObjectRef;
-  readonly type: "Normal" | "Warning";
-  readonly reason: string;
-  readonly action: string;
-  readonly note: string;
-  readonly now: number;
-  readonly instance: string;
-}
-
-function event(input: EventInput): JsonObject & { metadata: JsonObject } {
-  const { regarding } = input;
-  const micro = new Date(input.now).toISOString().replace(/Z$/, "000Z");
-  return {
-    apiVersion: "events.k8s.io/v1",
-    kind: "Event",
-    metadata: {
-      // As client-go names Events: the object's name and a unique hexadecimal time.
-      name: `${regarding.name}.${uniqueHex(input.now)}`,
-      namespace: regarding.namespace === "" ? "default" : regarding.namespace,
-    },
-    eventTime: micro,
-    type: input.type,
-    reason: input.reason,
-    action: input.action,
-    note: input.note.slice(0, 1024),
-    reportingController: EVENT_SOURCE,
-    reportingInstance: `${EVENT_SOURCE}-${input.instance}`.slice(0, 128),
-    regarding: refJson(regarding),
-    ...(input.related !== undefined ? { related: refJson(input.related) } : {}),
-  };
-}
-
-let sequence = 0;
-
-/** Nanoseconds since the epoch (the milliseconds, and a sequence below them), in hexadecimal. */
-function uniqueHex(now: number): string {
-  sequence = (sequence + 1) % 1_000_000;
-  return (BigInt(Math.floor(now)) * 1_000_000n + BigInt(sequence)).toString(16);
-}
-
-function refJson(r: ObjectRef): JsonObject {
-  return {
-    apiVersion: r.apiVersion,
-    kind: r.kind,
-    name: r.name,
-    ...(r.namespace !== "" ? { namespace: r.namespace } : {}),
-    ...(r.uid !== undefined ? { uid: r.uid } : {}),
-  };
-}
-
 /** Kyverno's event for one cleanup: `error` undefined when the object was deleted. */
 export function cleanupEvent(input: {
   readonly policy: PolicyRef;
@@ -97,10 +27,10 @@ export function cleanupEvent(input: {
   readonly error: string | undefined;
   readonly now: number;
   readonly instance: string;
-}): JsonObject & { metadata: JsonObject } {
+}): KubeEvent {
   const { policy, target } = input;
   const what = `${target.kind}/${target.namespace}/${target.name}`;
-  return event({
+  return eventObject({
     regarding: {
       apiVersion: "kyverno.io/v2",
       kind: policy.kind,
@@ -117,6 +47,7 @@ export function cleanupEvent(input: {
         ? `successfully cleaned up the target resource ${what}`
         : `failed to clean up the target resource ${what}: ${input.error}`,
     now: input.now,
+    controller: EVENT_SOURCE,
     instance: input.instance,
   });
 }
@@ -127,14 +58,15 @@ export function invalidTtlEvent(input: {
   readonly message: string;
   readonly now: number;
   readonly instance: string;
-}): JsonObject & { metadata: JsonObject } {
-  return event({
+}): KubeEvent {
+  return eventObject({
     regarding: input.target,
     type: "Warning",
     reason: "InvalidTTL",
     action: "None",
     note: `${input.message}; the object is not deleted`,
     now: input.now,
+    controller: EVENT_SOURCE,
     instance: input.instance,
   });
 }

@@ -22,7 +22,13 @@ import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js"
 import { failureEvent } from "./failure-event.js";
 import { runMutateRequest } from "../mutate-existing/run-mutate-request.js";
 import { mutateExistingWork, mutateOnPolicyUpdateRules } from "../mutate-existing/existing-triggers.js";
-import { type GenerateWorkItem, readUpdateRequest, type UpdateRequest, updateRequestObject } from "./update-request.js";
+import {
+  type GenerateWorkItem,
+  readUpdateRequest,
+  type ResourceSpec,
+  type UpdateRequest,
+  updateRequestObject,
+} from "./update-request.js";
 
 const MAX_RETRIES = 5;
 const RESYNC_MS = 10_000;
@@ -44,6 +50,8 @@ interface GenerateControllerOptions {
   readonly onLog: Log;
   /** This replica's name, in the Events it writes (reportingInstance). */
   readonly instance?: string;
+  /** A request completed: what it generated, for the PolicyApplied Events (src/controllers/events). */
+  readonly onGenerated?: (policy: string, generated: readonly ResourceSpec[]) => void;
 }
 
 interface GenerateController {
@@ -252,7 +260,9 @@ class UpdateRequestLoop {
     let outcome: RunOutcome;
     try {
       const deps = { client: this.client, paths: this.paths, policies: this.options.policies };
-      outcome = ur.requestType === "mutate" ? await runMutateRequest(ur, deps) : await runUpdateRequest(ur, deps);
+      const isMutate = ur.requestType === "mutate";
+      outcome = isMutate ? await runMutateRequest(ur, deps) : await runUpdateRequest(ur, deps);
+      if (!isMutate && outcome.state === "Completed") this.options.onGenerated?.(ur.policy, outcome.generated);
     } catch (e) {
       outcome = { state: "Failed", message: describeKubeError(e), generated: [], transient: true };
     }

@@ -3,7 +3,7 @@
  * cluster facts a request does not carry, the clock) and what they report to. Each piece is passed
  * in; nothing here is global.
  */
-import type { CompiledPolicy, Engine, PolicyProblem } from "../../engine/index.js";
+import type { CompiledPolicy, Engine, JsonObject, PolicyProblem, PolicyResponse } from "../../engine/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot } from "../types.js";
 import type { AdmissionPlans } from "./plans.js";
 import type { ClusterExceptions } from "./policy-validate-exception.js";
@@ -59,4 +59,16 @@ export interface AdmissionDeps {
    * generate controller stores it as UpdateRequests. Without it no work is looked for.
    */
   readonly onGenerateWork?: (work: readonly GenerateWork[]) => void;
+  /**
+   * Each decided review's policy responses, for Events (src/controllers/events): called once the
+   * answer is known, never for a dry run. It must only queue: the answer waits for it.
+   */
+  readonly onReviewed?: (reviewed: ReviewedRequest) => void;
+}
+
+/** What one decided review evaluated: the object (the old one for DELETE), the responses, and whether it was denied. */
+export interface ReviewedRequest {
+  readonly object: JsonObject;
+  readonly responses: readonly PolicyResponse[];
+  readonly blocked: boolean;
 }

@@ -40,7 +40,7 @@ import { deferredRunner } from "./review-runner.js";
 import { failurePolicyOf } from "./policy-traits.js";
 import { mutatePlanOf } from "./plans.js";
 import { withNamespaceFacts } from "./namespace-facts.js";
-import { outcomeOf, recordOutcome, recordRules } from "./record.js";
+import { outcomeOf, recordOutcome, recordReviewed, recordRules } from "./record.js";
 import { badRequest, denied, patched } from "./response.js";
 import type { AdmissionRequestJson, HandlerResult, WebhookSelector } from "./types.js";
 import { warningMessages } from "./warnings.js";
@@ -106,6 +106,7 @@ function mutateReview(
   const { policies } = mutatePlanOf(deps, webhook);
   const subject = buildRequest(request, deps.cluster, policies, exceptionsOf(deps));
   const finish = (allow: boolean, answer: HandlerResult, patchOps: number, warnings: number): HandlerResult => {
+    recordReviewed(deps, subject, responses, !allow);
     recordOutcome(
       deps,
       outcomeOf(request, subject, "mutate", {

@@ -63,3 +63,15 @@ function safely(f: () => void): void {
     // metrics and logs are best effort
   }
 }
+
+/** A decided review's responses to `deps.onReviewed` (Events); nothing for a dry run, which must have no side effects. */
+export function recordReviewed(
+  deps: AdmissionDeps,
+  subject: Pick<AdmissionSubject, "object" | "dryRun">,
+  responses: readonly PolicyResponse[],
+  blocked: boolean,
+): void {
+  const sink = deps.onReviewed;
+  if (sink === undefined || subject.dryRun || responses.length === 0) return;
+  safely(() => sink({ object: subject.object, responses, blocked }));
+}

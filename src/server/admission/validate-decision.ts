@@ -11,7 +11,7 @@ import { denialMessage } from "./denial-message.js";
 import type { BatchReview, Evaluation } from "./evaluate-batch.js";
 import { celDenials, isCelPolicy } from "./cel-policy-answer.js";
 import { failurePolicyOf } from "./policy-traits.js";
-import { outcomeOf, recordOutcome } from "./record.js";
+import { outcomeOf, recordOutcome, recordReviewed } from "./record.js";
 import { allowed, denied } from "./response.js";
 import type { HandlerResult } from "./types.js";
 import { warningMessages } from "./warnings.js";
@@ -31,6 +31,7 @@ export function decide(
     // Kyverno answers the two kinds on separate webhooks; one review here carries both texts.
     const parts = blocks(classic, review) ? [denialMessage(subject.objectId, classic, deps.denialYaml)] : [];
     if (cel.length > 0) parts.push(cel.join("; "));
+    recordReviewed(deps, subject, enforced.responses, true);
     return finish(review, deps, false, { status: 200, body: denied(request.uid, parts.join("\n\n")) }, 0);
   }
   const late = deadlineDenial(deps.deadlineSeconds, [...enforced.left, ...warned.left]);
@@ -56,6 +57,7 @@ export function allow(
       namespaceLabels: subject.engineRequest.namespaceLabels,
     }),
   );
+  recordReviewed(deps, subject, auditResults, false);
   return finish(
     review,
     deps,

@@ -41,6 +41,8 @@ import { setUpHa, type HaSettings } from "./ha-setup.js";
 import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
 import { type Registration, type RegistrationPlan, setUpRegistration } from "./registration-setup.js";
 import { describeBounds } from "./describe-bounds.js";
+import { setUpEvents, type EventSettings, type ProcessEvents } from "./events-setup.js";
+import type { ObjectRef } from "../../controllers/events/index.js";
 import type { MetricsAuth, ResourceBounds } from "./types.js";
 
 const BYLAW_VERSION = "0.1.0";
@@ -85,6 +87,8 @@ interface ServeOptions {
   readonly graceSeconds: number;
   /** `--background-scan-interval`: how often the reports controller scans every resource again. */
   readonly backgroundScanIntervalMs: number;
+  /** `--event-component-prefix`, `--max-queued-events`, `--omit-events`: Events, with live context (events-setup.ts). */
+  readonly events: EventSettings;
 }
 
 /** What could not start: `code` 2 is a usage error (the CLI prints it with its usage hint), 1 a refusal printed as it is. */
@@ -135,6 +139,7 @@ function generateController(p: {
   readonly source: ServedPolicySource;
   readonly elector: { isLeader(): boolean } | undefined;
   readonly logger: Logger;
+  readonly events: ProcessEvents | undefined;
 }): (Controller & { submit: (work: Parameters<NonNullable<AdmissionDeps["onGenerateWork"]>>[0]) => void }) | undefined {
   const { o, elector, logger } = p;
   if (o.generate === undefined) return undefined;
@@ -147,12 +152,25 @@ function generateController(p: {
     ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
     random: { next: Math.random },
     onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+    ...(p.events !== undefined ? { onGenerated: generatedEvents(p.source, p.events) } : {}),
   });
   if (!started.ok) {
     logger.warn({}, `bylaw serve: ${started.error}`);
     return undefined;
   }
   return { start: () => undefined, close: () => started.value.close(), submit: (w) => started.value.submit(w) };
+}
+
+/** kyverno-generate's PolicyApplied Events for what a request of the policy `key` (`ns/name` or `name`) made. */
+function generatedEvents(
+  source: ServedPolicySource,
+  events: ProcessEvents,
+): (key: string, generated: readonly ObjectRef[]) => void {
+  return (key, generated) =>
+    events.generated(
+      source.current().policies.find((p) => (p.namespace !== "" ? `${p.namespace}/${p.name}` : p.name) === key),
+      generated,
+    );
 }
 
 /** The reports controller (background scans, one PolicyReport per resource): with policies from the cluster, writing on the leader. */
@@ -322,7 +340,10 @@ export async function startServe(
   // With live context the workers' engines read it through a bridge to this thread's caches
   // (server/worker/context-bridge.ts), so reviews that leave their batch finish off this thread there too.
   const runner = workerPool(o, now, live, logger);
-  const generate = live !== undefined ? generateController({ o, source, elector, logger }) : undefined;
+  // Events (kyverno-admission, kyverno-generate, …) go to the API server through one bounded queue.
+  const events =
+    live !== undefined ? setUpEvents({ client: live.client, settings: o.events, registry, logger }) : undefined;
+  const generate = live !== undefined ? generateController({ o, source, elector, logger, events }) : undefined;
   const cleanup =
     live !== undefined && o.cleanupController && o.policies === undefined
       ? cleanupController({ live, engine, registry, logger, isLeader: elector && (() => elector.isLeader()) })
@@ -359,6 +380,7 @@ export async function startServe(
     denialYaml: new YamlV3Writer(),
     ...(cleanup !== undefined ? { cleanupController: true } : {}),
     ...(generate !== undefined ? { onGenerateWork: (work) => generate.submit(work) } : {}),
+    ...(events !== undefined ? { onReviewed: events.onReviewed } : {}),
     ...(o.exceptions.namespaces !== undefined ? { exceptionNamespaces: o.exceptions.namespaces } : {}),
     // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.
     ...(o.policies !== undefined
@@ -408,6 +430,7 @@ export async function startServe(
         await ha.value.close();
         await servers.close(o.graceSeconds * 1000);
         await runner?.close();
+        events?.emitter.close();
         unbind();
         unfollow?.();
         live?.close();

@@ -18,6 +18,7 @@ import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags
 import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";
 import { HA_FLAG_OPTIONS, haSettings } from "./ha-flags.js";
 import { REPORT_FLAG_OPTIONS, backgroundScanInterval } from "./report-flags.js";
+import { EVENT_FLAG_OPTIONS, eventSettings } from "./event-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { REGISTRATION_FLAG_OPTIONS, registrationPlan } from "./registration-flags.js";
 
@@ -58,6 +59,7 @@ const SERVE_FLAG_OPTIONS = {
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
   ...REPORT_FLAG_OPTIONS,
+  ...EVENT_FLAG_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -104,7 +106,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!metricsAuth.ok) return usage(metricsAuth.error);
   const namespaceBudget = namespaceBudgetFrom(values);
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
-  const ha = haSettings(values);
+  const ha = haAndEvents(values);
   if (!ha.ok) return usage(ha.error);
   const options = serveOptions({
     values,
@@ -118,7 +120,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       registration: plan.value,
       metricsAuth: metricsAuth.value,
       namespaceBudget: namespaceBudget.value,
-      ha: ha.value,
+      ha: ha.value.ha,
+      events: ha.value.events,
     },
   });
   const started = await startServe(options, io);
@@ -130,6 +133,17 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   await stopSignal(signals);
   await started.value.close();
   return 0;
+}
+
+/** The HA and Events settings (ha-flags.ts, event-flags.ts), or what is wrong with a flag. */
+function haAndEvents(
+  values: ServeFlags,
+): { ok: true; value: { ha: StartOptions["ha"]; events: StartOptions["events"] } } | { ok: false; error: string } {
+  const ha = haSettings(values);
+  if (!ha.ok) return ha;
+  const events = eventSettings(values);
+  if (!events.ok) return events;
+  return { ok: true, value: { ha: ha.value, events: events.value } };
 }
 
 /** Prints a flag error with the usage hint; exit code 2. */
@@ -180,7 +194,15 @@ function serveOptions(o: {
   readonly metricsOff: boolean;
   readonly checked: Pick<
     StartOptions,
-    "exceptions" | "groups" | "logLevel" | "bounds" | "registration" | "metricsAuth" | "namespaceBudget" | "ha"
+    | "exceptions"
+    | "groups"
+    | "logLevel"
+    | "bounds"
+    | "registration"
+    | "metricsAuth"
+    | "namespaceBudget"
+    | "ha"
+    | "events"
   >;
 }): StartOptions {
   const { values, numbers } = o;

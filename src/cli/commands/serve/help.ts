@@ -135,6 +135,16 @@ Flags:
                               matches again this often (default 1h; Kyverno's --backgroundScanInterval).
                               Resources are also scanned when they or the policies change; each has one
                               PolicyReport, written only when its results change (docs/cluster.md)
+      --event-component-prefix P
+                              with --cluster or --kubeconfig: Events are reported by P-admission,
+                              P-scan, P-generate, P-mutate and P-cleanup (default kyverno, Kyverno's
+                              names, so event routes and queries written for Kyverno keep working)
+      --max-queued-events N   Events waiting to be written at most (default 1000; Kyverno's
+                              --maxQueuedEvents); more are dropped and counted in
+                              kyverno_events_dropped_total. The admission answer never waits for them
+      --omit-events LIST      Event reasons not written, from PolicyViolation, PolicyApplied,
+                              PolicyError and PolicySkipped (default PolicyApplied,PolicySkipped, as
+                              Kyverno's Helm chart sets --omitEvents; "" writes them all)
       --leader-elect          elect one leader among the replicas on a coordination.k8s.io Lease (client-go's
                               rules); only the leader writes shared objects. bylaw_leader is 1 on the leader.
                               Needs the API (--kubeconfig, KUBECONFIG or in-cluster) and get/create/update on

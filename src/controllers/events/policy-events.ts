@@ -1,0 +1,164 @@
+/**
+ * The Events of policy results, as Kyverno words them (pkg/event, pkg/webhooks/utils/event.go):
+ * - a policy with a failing or erroring rule: `PolicyViolation` regarding the policy, related to the
+ *   resource, per such rule: `<Kind> <ns>/<name>: [<rule>] fail (blocked); <message>` ("(blocked)"
+ *   when the request was denied); and, unless the request was denied (the object does not exist),
+ *   `PolicyViolation` regarding the resource per rule of that policy:
+ *   `policy <policy>/<rule> <status>: <message>`;
+ * - a policy whose rules applied: `PolicyApplied` regarding the policy:
+ *   `<Kind> <ns>/<name>: pass` when it validates, `<Kind> <ns>/<name> is successfully mutated` when it
+ *   only mutates;
+ * - a generated or mutated target: `PolicyApplied` regarding the policy, related to the target,
+ *   "resource generated" / "resource mutated".
+ * A failure of background work is `PolicyError`. PolicyApplied and PolicySkipped are Normal Events,
+ * the others Warnings. An object without a name yet (generateName) gets no Event of its own.
+ */
+import {
+  hasImageVerifyRules,
+  hasValidateRules,
+  isObject,
+  type CompiledPolicy,
+  type JsonObject,
+  type PolicyResponse,
+  type RuleResult,
+} from "../../engine/index.js";
+import { eventObject, objectRef, type KubeEvent, type ObjectRef } from "./event-object.js";
+
+/** Kyverno's event reasons. */
+export const EVENT_REASONS = ["PolicyViolation", "PolicyApplied", "PolicyError", "PolicySkipped"] as const;
+type EventReason = (typeof EVENT_REASONS)[number];
+
+/** Who reports, and when. */
+export interface EventOrigin {
+  /** The reporting component, e.g. kyverno-admission. */
+  readonly controller: string;
+  readonly instance: string;
+  /** Milliseconds since the epoch. */
+  readonly now: number;
+  /** Reasons not emitted (`--omit-events`). */
+  readonly omit?: ReadonlySet<string>;
+}
+
+/** The Events of one request's (or one scan's) policy responses for `resource`. */
+export function policyResultEvents(input: {
+  readonly responses: readonly PolicyResponse[];
+  readonly resource: JsonObject;
+  /** The request was denied: the object was not stored. */
+  readonly blocked: boolean;
+  readonly origin: EventOrigin;
+}): KubeEvent[] {
+  const events: KubeEvent[] = [];
+  const resource = objectRef(input.resource, { apiVersion: "", kind: "" });
+  for (const response of input.responses) {
+    if (response.rules.length === 0) continue;
+    const bad = response.rules.some((r) => r.status === "fail" || r.status === "error");
+    if (bad) events.push(...violationEvents(response, resource, input.blocked, input.origin));
+    else if (!response.rules.every((r) => r.status === "skip"))
+      events.push(...applied(response.policy, resource, input.origin));
+  }
+  return events;
+}
+
+function violationEvents(
+  response: PolicyResponse,
+  resource: ObjectRef,
+  blocked: boolean,
+  origin: EventOrigin,
+): KubeEvent[] {
+  const events: KubeEvent[] = [];
+  const policy = policyRef(response.policy);
+  for (const r of response.rules) {
+    if (r.status === "fail" || r.status === "error") {
+      const note = `${describe(resource)}: [${r.rule}] ${r.status}${blocked ? " (blocked)" : ""}${r.message !== "" ? `; ${r.message}` : ""}`;
+      events.push(
+        ...make(origin, {
+          regarding: policy,
+          related: resource,
+          reason: "PolicyViolation",
+          action: blocked ? "Resource Blocked" : "Resource Passed",
+          note,
+        }),
+      );
+    }
+    if (!blocked && resource.name !== "") events.push(...resourceEvent(response.policy, r, resource, origin));
+  }
+  return events;
+}
+
+function resourceEvent(policy: CompiledPolicy, r: RuleResult, resource: ObjectRef, origin: EventOrigin): KubeEvent[] {
+  return make(origin, {
+    regarding: resource,
+    reason: "PolicyViolation",
+    action: "Resource Passed",
+    note: `policy ${policy.name}/${r.rule} ${r.status}: ${r.message}`,
+  });
+}
+
+function applied(policy: CompiledPolicy, resource: ObjectRef, origin: EventOrigin): KubeEvent[] {
+  const validates = hasValidateRules(policy) || hasImageVerifyRules(policy);
+  return make(origin, {
+    regarding: policyRef(policy),
+    related: resource,
+    reason: "PolicyApplied",
+    action: validates ? "Resource Passed" : "Resource Mutated",
+    note: validates ? `${describe(resource)}: pass` : `${describe(resource)} is successfully mutated`,
+  });
+}
+
+/** PolicyApplied for each target background work generated (or mutated), regarding the policy. */
+export function backgroundAppliedEvents(input: {
+  readonly policy: CompiledPolicy;
+  readonly targets: readonly ObjectRef[];
+  readonly mutated: boolean;
+  readonly origin: EventOrigin;
+}): KubeEvent[] {
+  return input.targets.flatMap((t) =>
+    make(input.origin, {
+      regarding: policyRef(input.policy),
+      related: t.uid === "" ? { apiVersion: t.apiVersion, kind: t.kind, name: t.name, namespace: t.namespace } : t,
+      reason: "PolicyApplied",
+      action: input.mutated ? "Resource Mutated" : "Resource Generated",
+      note: input.mutated ? "resource mutated" : "resource generated",
+    }),
+  );
+}
+
+/** The reference to a policy, as its own document names it. */
+function policyRef(policy: CompiledPolicy): ObjectRef {
+  const meta = policy.origin.document["metadata"];
+  const uid = isObject(meta) && typeof meta["uid"] === "string" && meta["uid"] !== "" ? meta["uid"] : undefined;
+  return {
+    apiVersion: policy.origin.apiVersion,
+    kind: policy.kind,
+    name: policy.name,
+    namespace: policy.namespace,
+    ...(uid !== undefined ? { uid } : {}),
+  };
+}
+
+/** `Kind ns/name`, or `Kind name` for a cluster-scoped object. */
+function describe(r: ObjectRef): string {
+  return r.namespace !== "" ? `${r.kind} ${r.namespace}/${r.name}` : `${r.kind} ${r.name}`;
+}
+
+interface Made {
+  readonly regarding: ObjectRef;
+  readonly related?: ObjectRef;
+  readonly reason: EventReason;
+  readonly action: string;
+  readonly note: string;
+}
+
+/** One Event, or none when its reason is omitted. */
+function make(origin: EventOrigin, m: Made): KubeEvent[] {
+  if (origin.omit?.has(m.reason) === true) return [];
+  return [
+    eventObject({
+      ...m,
+      type: m.reason === "PolicyApplied" || m.reason === "PolicySkipped" ? "Normal" : "Warning",
+      now: origin.now,
+      controller: origin.controller,
+      instance: origin.instance,
+    }),
+  ];
+}

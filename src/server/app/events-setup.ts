@@ -1,0 +1,82 @@
+/**
+ * The process's one Events emitter (src/controllers/events), with policies or context from the
+ * cluster: bounded by `--max-queued-events`, its drops counted in `kyverno_events_dropped_total`, a
+ * refused Event logged at most once a minute. It gives the admission handlers their `onReviewed`
+ * (kyverno-admission Events) and the controllers their sink and component names.
+ */
+import { Counter, type Registry } from "prom-client";
+import {
+  backgroundAppliedEvents,
+  eventComponents,
+  EventsEmitter,
+  policyResultEvents,
+  type EventComponents,
+  type EventOrigin,
+  type ObjectRef,
+} from "../../controllers/events/index.js";
+import type { CompiledPolicy } from "../../engine/index.js";
+import { createEvent } from "../../kube/cleanup-calls.js";
+import type { KubeClient } from "../../kube/kube-client.js";
+import type { ReviewedRequest } from "../admission/deps.js";
+import type { Logger } from "../logging/index.js";
+
+/** `--event-component-prefix`, `--max-queued-events`, `--omit-events`. */
+export interface EventSettings {
+  readonly componentPrefix: string;
+  readonly maxQueued: number;
+  readonly omit: readonly string[];
+}
+
+export interface ProcessEvents {
+  readonly emitter: EventsEmitter;
+  readonly components: EventComponents;
+  /** Who reports now, as `controller`. */
+  origin(controller: string): EventOrigin;
+  readonly onReviewed: (reviewed: ReviewedRequest) => void;
+  /** What a generate request made, as kyverno-generate's PolicyApplied Events on its policy. */
+  generated(policy: CompiledPolicy | undefined, targets: readonly ObjectRef[]): void;
+}
+
+export function setUpEvents(o: {
+  readonly client: KubeClient;
+  readonly settings: EventSettings;
+  readonly registry: Registry;
+  readonly logger: Logger;
+}): ProcessEvents {
+  const dropped = new Counter({
+    name: "kyverno_events_dropped_total",
+    help: "can be used to track the number of events dropped because the event queue was full.",
+    registers: [o.registry],
+  });
+  let lastWarn = 0;
+  const emitter = new EventsEmitter({
+    post: (event) => createEvent(o.client, event),
+    maxQueued: o.settings.maxQueued,
+    onDrop: () => dropped.inc(),
+    onError: (error) => {
+      const now = Date.now();
+      if (now - lastWarn < 60_000) return;
+      lastWarn = now;
+      o.logger.warn({ error: String(error) }, "bylaw serve: the API server did not take an Event");
+    },
+  });
+  const omit = new Set(o.settings.omit);
+  const instance = process.env["POD_NAME"] ?? "bylaw";
+  const components = eventComponents(o.settings.componentPrefix);
+  const origin = (controller: string): EventOrigin => ({ controller, instance, now: Date.now(), omit });
+  return {
+    emitter,
+    components,
+    origin,
+    generated: (policy, targets) => {
+      if (policy === undefined) return;
+      const from = origin(components.generate);
+      for (const e of backgroundAppliedEvents({ policy, targets, mutated: false, origin: from })) emitter.emit(e);
+    },
+    onReviewed: (reviewed) => {
+      const { object, responses, blocked } = reviewed;
+      const from = origin(components.admission);
+      for (const e of policyResultEvents({ resource: object, responses, blocked, origin: from })) emitter.emit(e);
+    },
+  };
+}
