@@ -129,20 +129,20 @@ interface RuleBodyFields {
 }
 
 /** A kyverno.io ClusterPolicy/Policy: its document is the parsed kyverno.io policy its rules came from. */
-export interface KyvernoCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+interface KyvernoCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly language: "kyverno";
   readonly document: PolicyDocument;
 }
 
 /** A CEL kind Bylaw runs (ValidatingPolicy, ValidatingAdmissionPolicy): its document is its own. */
-export interface CelCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+interface CelCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly language: "cel";
   /** The policy's own document, as written (`origin.document`). */
   readonly document: JsonObject;
 }
 
 /** A kind Bylaw does not run: every resource in its scope gets an error naming the kind. */
-export interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly language: "unsupported";
   /** The policy's own document, as written (`origin.document`). */
   readonly document: JsonObject;
