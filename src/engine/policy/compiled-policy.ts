@@ -214,6 +214,6 @@ export function kyvernoRulesOf(policy: CompiledPolicy): readonly Rule[] {
 
 /** The policy's own `spec`, as JSON ({} when it has none), whatever its kind. */
 export function policySpec(policy: CompiledPolicy): JsonObject {
-  const spec: unknown = policy.document["spec"];
-  return isObject(spec as JsonValue) ? (spec as JsonObject) : {};
+  const spec = policy.language === "kyverno" ? (policy.document.spec as unknown as JsonValue) : policy.document["spec"];
+  return isObject(spec) ? spec : {};
 }
