@@ -9,15 +9,13 @@ import { sharedJmesPath } from "./jmespath/shared-jmespath.js";
 import { sharedCel, type CelEngine } from "./cel/index.js";
 import type { ExistingResources } from "./generate/index.js";
 import { MatcherCache } from "./match/shared-match.js";
-import { generatePolicy } from "./pipeline/generate-policy.js";
-import { mutatePolicy } from "./pipeline/mutate-policy.js";
 import { mutateRequest, type MutationResult } from "./pipeline/mutate-request.js";
 import { PreparedRequest, prepareRequest } from "./pipeline/prepared-request.js";
-import { validatePolicy } from "./pipeline/validate-policy.js";
 import { validateJsonPayload, type JsonPayloadRequest } from "./pipeline/validate-json.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
 import type { CompileEnv, CompileOptions, CompileOutcome } from "./policy/compile-policy.js";
 import { compileDocument } from "./kinds/compile.js";
+import { evaluationOf } from "./kinds/evaluation.js";
 import { classify } from "./kinds/registry.js";
 import type { Classification } from "./kinds/types.js";
 import type { CompiledPolicy } from "./policy/compiled-policy.js";
@@ -104,7 +102,7 @@ export function createEngine(ports: EnginePorts): Engine {
     validate: (policy, request, interruption) => {
       const began = beginInterruptible(meter, interruption);
       try {
-        return validatePolicy(policy, prepareRequest(request), env);
+        return evaluationOf(policy).validate(policy, prepareRequest(request), env);
       } finally {
         endInterruptible(began);
       }
@@ -112,14 +110,15 @@ export function createEngine(ports: EnginePorts): Engine {
     mutate: (policy, request, existing, interruption) => {
       const began = beginInterruptible(meter, interruption);
       try {
-        return mutatePolicy(policy, prepareRequest(request), env, existing);
+        return evaluationOf(policy).mutate(policy, prepareRequest(request), env, existing);
       } finally {
         endInterruptible(began);
       }
     },
     validateJson: (policy, request) => validateJsonPayload(policy, request, env),
     mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
-    generate: (policy, request, existing) => generatePolicy(policy, prepareRequest(request), env, existing),
+    generate: (policy, request, existing) =>
+      evaluationOf(policy).generate(policy, prepareRequest(request), env, existing),
   };
 }
 

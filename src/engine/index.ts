@@ -76,6 +76,8 @@ export {
   hasImageVerifyRules,
   hasMutateRules,
   hasValidateRules,
+  kyvernoRulesOf,
+  policySpec,
   type CompiledPolicy,
   type CompiledRule,
 } from "./policy/compiled-policy.js";

@@ -182,8 +182,8 @@ export function usesNetworkCalls(policy: JsonValue): boolean {
 }
 
 /**
- * `usesNetworkCalls` for a compiled policy: its document, and for the CEL kinds (whose compiled
- * document keeps no expressions) the expressions of their compiled programs.
+ * `usesNetworkCalls` for a compiled policy: its own document, and for the CEL kinds the expressions
+ * of their compiled programs.
  */
 export function policyUsesNetworkCalls(policy: CompiledPolicy): boolean {
   return (

@@ -18,8 +18,7 @@ const DISABLED_LABEL = "reports.kyverno.io/disabled";
 /** The policies a background scan evaluates. */
 export function backgroundPolicies(policies: readonly CompiledPolicy[]): CompiledPolicy[] {
   return policies.filter((p) => {
-    const labels = p.document.metadata.labels ?? {};
-    return p.background && p.unsupportedKind === undefined && hasValidateRules(p) && !(DISABLED_LABEL in labels);
+    return p.background && p.language !== "unsupported" && hasValidateRules(p) && !(DISABLED_LABEL in p.labels);
   });
 }
 

@@ -76,6 +76,9 @@ for (const [kind, doc, language, scope] of cases)
     assert.equal(r.policy.origin.kind.scope, scope);
     assert.equal(r.policy.origin.document, doc);
     assert.equal(r.policy.origin.apiVersion, doc["apiVersion"]);
+    // The compiled policy's document is its own: no kyverno-shaped stand-in (issue 34 §1).
+    assert.equal(r.policy.document["kind"], kind);
+    if (r.policy.language !== "kyverno") assert.equal(r.policy.document, doc);
   });
 
 test("a binding, an exception and a Pod are not policies, each with what to do instead", () => {

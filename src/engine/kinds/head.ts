@@ -8,21 +8,34 @@ import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { kyvernoRulePhases, type DocumentHead, type UnsourcedPolicy } from "../policy/compiled-policy.js";
 import type { PolicyKindDescriptor, PolicyPhase } from "./types.js";
 
-type WebhookHead = Omit<DocumentHead, "phases">;
+type WebhookHead = Omit<DocumentHead, "phases" | "labels">;
 
 /** The CEL kinds Bylaw runs, and the kinds it answers with an error, take part in the validate phase. */
 const VALIDATE_ONLY: readonly PolicyPhase[] = Object.freeze(["validate"] as const);
 
 export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, compiled: UnsourcedPolicy): DocumentHead {
   const spec = isObject(doc["spec"]) ? doc["spec"] : {};
+  const labels = labelsOf(doc);
   switch (kind.language) {
     case "kyverno":
-      return { ...kyvernoHead(spec), phases: kyvernoRulePhases(compiled.rules) };
+      return { ...kyvernoHead(spec), phases: kyvernoRulePhases(compiled.rules), labels };
     case "cel":
-      return { ...(kind.boundBy === undefined ? validatingHead(spec) : plainHead(spec)), phases: VALIDATE_ONLY };
+      return {
+        ...(kind.boundBy === undefined ? validatingHead(spec) : plainHead(spec)),
+        phases: VALIDATE_ONLY,
+        labels,
+      };
     case "unsupported":
-      return { ...plainHead(spec), phases: VALIDATE_ONLY };
+      return { ...plainHead(spec), phases: VALIDATE_ONLY, labels };
   }
+}
+
+function labelsOf(doc: JsonObject): Readonly<Record<string, string>> {
+  const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
+  const labels = isObject(metadata["labels"]) ? metadata["labels"] : {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(labels)) if (typeof v === "string") out[k] = v;
+  return out;
 }
 
 function kyvernoHead(spec: JsonObject): WebhookHead {

@@ -21,6 +21,8 @@ export function effectiveAction(
   for (let i = 0; i < rules.length && compiled === undefined; i++) if (rules[i]?.name === ruleName) compiled = rules[i];
   // Most rules' action is known at compile time (no overrides that depend on the namespace).
   if (compiled?.action !== undefined) return compiled.action;
+  // The CEL and unsupported kinds decide their action at compile time, into their rules.
+  if (policy.language !== "kyverno") return rules[0]?.action ?? "Audit";
   const v = compiled?.rule.validate;
   const action =
     fromOverrides(v?.failureActionOverrides, namespace, namespaceLabels) ??

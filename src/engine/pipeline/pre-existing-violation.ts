@@ -34,7 +34,8 @@ export function preExistingViolation(run: RuleRun): boolean {
   const validate = compiled.rule.validate;
   if (run.request.operation !== "UPDATE" || old === undefined || validate === undefined) return false;
   if (validate.allowExistingViolations === false) return false;
-  const action = validate.failureAction ?? policy.document.spec.validationFailureAction ?? "Audit";
+  const policyAction = policy.language === "kyverno" ? policy.document.spec.validationFailureAction : compiled.action;
+  const action = validate.failureAction ?? policyAction ?? "Audit";
   if (action.toLowerCase() !== "enforce") return false;
   const gv = parseApiVersion(resourceApiVersion(old));
   const asCreated: MatchRequest = {

@@ -13,7 +13,7 @@
  * field fails the load.
  */
 import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
-import type { PolicyDocument, Rule } from "../api/policy.js";
+import type { Rule } from "../api/policy.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { PatternCache } from "../pattern/index.js";
@@ -114,19 +114,9 @@ export function compileAdmissionPolicy(
             : undefined,
     },
   ];
-  const document: PolicyDocument = {
-    apiVersion: text(doc, "apiVersion"),
-    kind: "ClusterPolicy",
-    metadata: { name },
-    spec: {
-      rules: [rule],
-      failurePolicy: fp === "Ignore" ? "Ignore" : "Fail",
-      validationFailureAction: action,
-    },
-  };
   const policy: UnsourcedPolicy = {
     language: "cel",
-    document,
+    document: doc,
     kind: "ValidatingAdmissionPolicy",
     name,
     namespace: "",

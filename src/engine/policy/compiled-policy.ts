@@ -13,8 +13,8 @@ import type { CompiledCelRule } from "../cel/validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
 import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
-import type { JsonObject } from "../api/json.js";
-import type { PolicyKindDescriptor, PolicyKindName, PolicyLanguage, PolicyPhase } from "../kinds/types.js";
+import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
+import type { PolicyKindDescriptor, PolicyKindName, PolicyPhase } from "../kinds/types.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -82,41 +82,37 @@ export interface DocumentHead {
   readonly admission: boolean;
   /** Whether the policy answers with warnings (`spec.emitWarning`, a Warn validation action). */
   readonly emitWarning: boolean;
+  /** The policy's own `metadata.labels` (string values only). */
+  readonly labels: Readonly<Record<string, string>>;
 }
 
-export interface CompiledPolicy extends DocumentHead {
-  /**
-   * The body's language (ADR 0005): `kyverno` rules, a `cel` kind's compiled programs (held, until the
-   * body split lands, in a kyverno-shaped rule named "" whose `cel` holds them), or `unsupported`: a
-   * kind Bylaw does not run, whose every result is an error.
-   */
-  readonly language: PolicyLanguage;
+/**
+ * What every compiled policy has, whatever its language (ADR 0005 §1's head): identity, the webhook's
+ * part (`DocumentHead`), report metadata, and what it was compiled from.
+ */
+interface PolicyHeadFields extends DocumentHead {
   readonly origin: PolicyOrigin;
-  /**
-   * The kyverno.io document the pipeline reads. For the CEL kinds and the unsupported ones this is
-   * still a stand-in written by the compiler (a ClusterPolicy/Policy with one rule named ""): read
-   * `origin` for the policy's own document and kind.
-   */
-  readonly document: PolicyDocument;
   /** The policy's own kind (a ValidatingPolicy says ValidatingPolicy), as `origin.kind.kind`. */
   readonly kind: PolicyKindName;
   readonly name: string;
-  /** "" for a ClusterPolicy. */
+  /** "" for a cluster-wide policy. */
   readonly namespace: string;
-  /** Originals first, then the autogen rules, in Kyverno's order. */
-  readonly rules: readonly CompiledRule[];
   readonly background: boolean;
-  readonly applyRules: "All" | "One";
   /** `policies.kyverno.io/scored: "false"` turns fail into warn in reports. */
   readonly scored: boolean;
   readonly severity?: string;
   readonly category?: string;
   readonly warnings: readonly PolicyProblem[];
-  /**
-   * For a policy kind Bylaw does not run yet (policy/unsupported-kind.ts), the kind's name: the policy
-   * has one match-all rule whose result is an error. Whatever rule a test row names, that error is its answer.
-   */
-  readonly unsupportedKind?: string;
+}
+
+/**
+ * What the pipeline runs today, whatever the language: rules (a CEL kind's compiled programs are held
+ * in rules named "" whose `cel` holds them; ADR 0005 update says what is left) and the caches.
+ */
+interface RuleBodyFields {
+  /** Originals first, then the autogen rules, in Kyverno's order. */
+  readonly rules: readonly CompiledRule[];
+  readonly applyRules: "All" | "One";
   /**
    * `spec.webhookConfiguration.matchConditions` (kyverno.io kinds), compiled once: evaluated before
    * the rules (pipeline/policy-match-conditions.ts); such a policy gets its own webhook at registration.
@@ -132,8 +128,43 @@ export interface CompiledPolicy extends DocumentHead {
   readonly jsonPatches: JsonPatchCache;
 }
 
+/** A kyverno.io ClusterPolicy/Policy: its document is the parsed kyverno.io policy its rules came from. */
+interface KyvernoCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+  readonly language: "kyverno";
+  readonly document: PolicyDocument;
+}
+
+/** A CEL kind Bylaw runs (ValidatingPolicy, ValidatingAdmissionPolicy): its document is its own. */
+interface CelCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+  readonly language: "cel";
+  /** The policy's own document, as written (`origin.document`). */
+  readonly document: JsonObject;
+}
+
+/** A kind Bylaw does not run: every resource in its scope gets an error naming the kind. */
+interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+  readonly language: "unsupported";
+  /** The policy's own document, as written (`origin.document`). */
+  readonly document: JsonObject;
+  /**
+   * The kind as messages name it (`<apiVersion> <Kind>`): whatever rule a test row names, the
+   * policy's error is its answer.
+   */
+  readonly unsupportedKind: string;
+}
+
+/**
+ * A compiled policy (ADR 0005 §1): one head, and a body by `language`. `document` is the policy's own
+ * document (for kyverno.io policies, typed as one); code that reads kyverno.io fields narrows on
+ * `language` first.
+ */
+export type CompiledPolicy = KyvernoCompiledPolicy | CelCompiledPolicy | UnsupportedCompiledPolicy;
+
 /** A compiled policy before the kind registry records its origin (kinds/compile.ts). */
-export type UnsourcedPolicy = Omit<CompiledPolicy, "origin" | keyof DocumentHead>;
+export type UnsourcedPolicy =
+  | Omit<KyvernoCompiledPolicy, "origin" | keyof DocumentHead>
+  | Omit<CelCompiledPolicy, "origin" | keyof DocumentHead>
+  | Omit<UnsupportedCompiledPolicy, "origin" | keyof DocumentHead>;
 
 /**
  * Whether the rule runs in the validate phase: validate rules, and verifyImages rules, whose checks
@@ -174,4 +205,15 @@ export function hasImageVerifyRules(p: CompiledPolicy): boolean {
 
 export function hasGenerateRules(p: CompiledPolicy): boolean {
   return p.phases.includes("generate");
+}
+
+/** A kyverno.io policy's rules as written (autogen copies not included); none for a policy of another language. */
+export function kyvernoRulesOf(policy: CompiledPolicy): readonly Rule[] {
+  return policy.language === "kyverno" ? (policy.document.spec.rules ?? []) : [];
+}
+
+/** The policy's own `spec`, as JSON ({} when it has none), whatever its kind. */
+export function policySpec(policy: CompiledPolicy): JsonObject {
+  const spec = policy.language === "kyverno" ? (policy.document.spec as unknown as JsonValue) : policy.document["spec"];
+  return isObject(spec) ? spec : {};
 }

@@ -11,7 +11,7 @@
  * checks (cleanup/check-cleanup-policy.ts) too.
  */
 import { isObject, type JsonValue } from "../api/json.js";
-import type { PolicyDocument, Rule } from "../api/policy.js";
+import type { Rule } from "../api/policy.js";
 import { PatternCache } from "../pattern/index.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { ExpressionCache } from "../variables/index.js";
@@ -53,22 +53,9 @@ export function compileUnsupportedKind(
   const message = `${kindName} policies are not supported by Bylaw yet; policy ${name} was not evaluated`;
   const action = denies(spec["validationActions"]) ? ("Enforce" as const) : ("Audit" as const);
   const rule: Rule = { name: UNSUPPORTED_KIND_RULE, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
-  const document: PolicyDocument = {
-    apiVersion: isObject(doc) && typeof doc["apiVersion"] === "string" ? doc["apiVersion"] : "",
-    kind: namespaced ? "Policy" : "ClusterPolicy",
-    metadata: namespaced ? { name, namespace } : { name },
-    spec: {
-      rules: [rule],
-      // The kinds' own failurePolicy and Deny action decide, in the webhook, what the error does.
-      ...(spec["failurePolicy"] === "Ignore" || spec["failurePolicy"] === "Fail"
-        ? { failurePolicy: spec["failurePolicy"] }
-        : {}),
-      validationFailureAction: action,
-    },
-  };
   const compiled: UnsourcedPolicy = {
     language: "unsupported",
-    document,
+    document: isObject(doc) ? doc : {},
     kind: policyKind,
     name,
     namespace,
@@ -111,7 +98,7 @@ function denies(actions: JsonValue | undefined): boolean {
  * webhook): admitted, it would do nothing while its author believes it runs.
  */
 export function notServedReason(policy: CompiledPolicy): string {
-  const kind = policy.unsupportedKind ?? policy.kind;
+  const kind = policy.language === "unsupported" ? policy.unsupportedKind : policy.kind;
   const cleanup = /^kyverno\.io\/\S+ (Cluster)?CleanupPolicy$/.test(kind);
   const what = cleanup
     ? `Bylaw does not run cleanup policies (it has no cleanup controller yet), so ${policy.name} would never delete anything`

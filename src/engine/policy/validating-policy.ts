@@ -1,6 +1,6 @@
 /**
  * ValidatingPolicy and NamespacedValidatingPolicy (policies.kyverno.io v1alpha1, v1beta1, v1) → the shared compiled-policy model
- * (ADR 0005): one validate rule named "" (Kyverno's results for the CEL kinds name no rule) whose
+ * (ADR 0005): its own document, and one validate rule named "" (Kyverno's results for the CEL kinds name no rule) whose
  * matcher is the policy's matchConstraints and whose `cel` holds the compiled matchConditions,
  * variables, validations and auditAnnotations. validationActions Deny → Enforce, otherwise Audit
  * (Audit and Warn do not block). Every expression compiles here, never at evaluation; one that does
@@ -12,7 +12,7 @@
  * payloads only (engine.validateJson).
  */
 import { isObject, type JsonObject } from "../api/json.js";
-import type { PolicyDocument, Rule } from "../api/policy.js";
+import type { Rule } from "../api/policy.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import { didYouMean } from "./schema/did-you-mean.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
@@ -82,7 +82,6 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
       ],
     };
   }
-  const failurePolicy = spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail";
   if (spec["failurePolicy"] !== undefined && spec["failurePolicy"] !== "Ignore" && spec["failurePolicy"] !== "Fail") {
     return {
       ok: false,
@@ -98,32 +97,13 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
   const bodies = compiled.bodies;
   const action = !Array.isArray(actions) || actions.includes("Deny") ? ("Enforce" as const) : ("Audit" as const);
   const rule: Rule = { name: VALIDATING_POLICY_RULE, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
-  const document: PolicyDocument = {
-    apiVersion: text(doc, "apiVersion") ?? "",
-    kind: namespaced ? "Policy" : "ClusterPolicy",
-    metadata: namespaced ? { name, namespace } : { name },
-    spec: {
-      rules: [rule],
-      failurePolicy,
-      validationFailureAction: action,
-      // The webhook reads these (Kyverno's vpol handler): Deny blocks, Warn answers warnings, Audit records.
-      validationActions: Array.isArray(actions) ? actions.filter((a): a is string => typeof a === "string") : ["Deny"],
-      ...(isObject(evaluationOf(spec)["admission"]) &&
-      (evaluationOf(spec)["admission"] as JsonObject)["enabled"] === false
-        ? { admission: false }
-        : {}),
-      // A Warn action is evaluated before the answer, as emitWarning policies are.
-      ...(Array.isArray(actions) && actions.includes("Warn") ? { emitWarning: true } : {}),
-      ...(isObject(spec["webhookConfiguration"]) ? { webhookConfiguration: spec["webhookConfiguration"] } : {}),
-    },
-  };
   const evaluation = evaluationOf(spec);
   const background = isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true;
   const mc = isObject(spec["matchConstraints"]) ? spec["matchConstraints"] : {};
   const readsNamespaceLabels = isObject(mc["namespaceSelector"]) && Object.keys(mc["namespaceSelector"]).length > 0;
   const policy: UnsourcedPolicy = {
     language: "cel",
-    document,
+    document: doc,
     kind: namespaced ? "NamespacedValidatingPolicy" : "ValidatingPolicy",
     name,
     namespace,

@@ -25,6 +25,7 @@
  * every condition here is one the API server accepts.
  */
 import {
+  policySpec,
   celAutogenStatus,
   isObject,
   type CompiledPolicy,
@@ -92,7 +93,7 @@ export function celWebhookTraits(policy: CompiledPolicy): CelWebhookTraits | und
 export function celHasOwnWebhook(policy: CompiledPolicy): boolean {
   const traits = celWebhookTraits(policy);
   if (traits === undefined) return false;
-  const configured = policy.document.spec.webhookConfiguration;
+  const configured = policySpec(policy)["webhookConfiguration"];
   const timeout =
     isObject(configured) && configured["timeoutSeconds"] !== undefined && configured["timeoutSeconds"] !== null;
   return traits.matchConditions.length > 0 || traits.exact || timeout;

@@ -4,6 +4,7 @@
  * (Kyverno's policy cache "enforce" class, evaluated synchronously) and whether it emits warnings.
  */
 import {
+  policySpec,
   type CompiledPolicy,
   type FailureAction,
   type FailureActionOverride,
@@ -37,8 +38,9 @@ export function servedBy(policy: CompiledPolicy, webhook: WebhookSelector | unde
 export function declaredTimeout(
   policy: CompiledPolicy,
 ): { readonly value: unknown; readonly field: string } | undefined {
-  const spec = policy.document.spec;
-  const configured = isObject(spec.webhookConfiguration) ? spec.webhookConfiguration["timeoutSeconds"] : undefined;
+  const spec = policySpec(policy);
+  const webhook = spec["webhookConfiguration"];
+  const configured = isObject(webhook) ? webhook["timeoutSeconds"] : undefined;
   if (configured !== undefined && configured !== null)
     return { value: configured, field: "spec.webhookConfiguration.timeoutSeconds" };
   const legacy = spec["webhookTimeoutSeconds"];
@@ -100,6 +102,8 @@ export function emitsWarning(policy: CompiledPolicy): boolean {
  * before the request is answered and can block it.
  */
 export function hasEnforceAction(policy: CompiledPolicy): boolean {
+  // The CEL and unsupported kinds decide their action at compile time, into their rules.
+  if (policy.language !== "kyverno") return policy.rules.some((r) => r.action === "Enforce");
   const spec = policy.document.spec;
   if (isEnforce(spec.validationFailureAction) || anyEnforce(spec.validationFailureActionOverrides)) return true;
   return policy.rules.some((r) => {

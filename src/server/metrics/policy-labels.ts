@@ -22,7 +22,8 @@ export interface PolicyLabels {
  * that enforces through rule-level `failureAction` is still labelled "audit", as in Kyverno.
  */
 export function policyValidationMode(policy: CompiledPolicy): ValidationMode {
-  const action = policy.document.spec.validationFailureAction;
+  // The CEL and unsupported kinds decide their action at compile time, into their rules.
+  const action = policy.language === "kyverno" ? policy.document.spec.validationFailureAction : policy.rules[0]?.action;
   return action === "Enforce" || action === "enforce" ? "enforce" : "audit";
 }
 

@@ -86,6 +86,7 @@ export function compileCelPolicy(
     compiled = {
       ...compiled,
       language: "unsupported",
+      document: doc,
       ...(descriptor !== undefined ? { kind: descriptor.kind } : {}),
       // What it was compiled from is its own document (a worker rebuilds it from that, through this function).
       ...(descriptor !== undefined

@@ -111,7 +111,7 @@ export function admissionBudgetProblems(
   const ns = policy.namespace;
   if (ns === "") return [];
   const same = served.filter((p) => p.namespace === ns);
-  if (same.some((p) => p.name === policy.name && p.document.kind === policy.document.kind)) return [];
+  if (same.some((p) => p.name === policy.name && p.kind === policy.kind)) return [];
   if (same.length >= budget.maxPolicies)
     return [
       problem(
@@ -119,7 +119,7 @@ export function admissionBudgetProblems(
         `namespace ${ns} already holds ${same.length} policies, its budget (--max-policies-per-namespace ${budget.maxPolicies}); delete one before adding another`,
       ),
     ];
-  const size = (p: CompiledPolicy): number => JSON.stringify(p.document.spec ?? null).length;
+  const size = (p: CompiledPolicy): number => JSON.stringify(p.document["spec"] ?? null).length;
   const used = same.reduce((sum, p) => sum + size(p), 0);
   if (used + size(policy) > budget.maxBytes)
     return [

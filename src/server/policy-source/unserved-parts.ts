@@ -13,6 +13,7 @@
  *   a policy folder's load warn with the same text.
  */
 import {
+  kyvernoRulesOf,
   type CompiledPolicy,
   type CompiledRule,
   imageVerifyGaps,
@@ -34,7 +35,7 @@ export interface Runs {
 /** Each of the policy's own rules (not autogen copies) that nothing runs or that answers only errors, with the field and why. */
 export function unservedRules(policy: CompiledPolicy, runs: Runs = {}): PolicyProblem[] {
   if (policy.language === "unsupported") return [];
-  const rules = policy.document.spec.rules ?? [];
+  const rules = kyvernoRulesOf(policy);
   const out: PolicyProblem[] = [];
   for (const compiled of policy.rules) {
     if (compiled.autogenOf !== undefined) continue;

@@ -257,7 +257,8 @@ function ownFields(policy: CompiledPolicy): WebhookFields {
       ...(policy.namespace !== "" ? { ownNamespace: policy.namespace } : {}),
     };
   }
-  const list = policy.document.spec.webhookConfiguration?.["matchConditions"];
+  const list =
+    policy.language === "kyverno" ? policy.document.spec.webhookConfiguration?.["matchConditions"] : undefined;
   return {
     matchConditions: [
       ...(Array.isArray(list)

@@ -3,7 +3,7 @@
  * (`apiVersion`/`kind` in `namespace`) or each `cloneList` kind. A `foreach` generate names its
  * targets per element and is left out, as Kyverno's policy webhook leaves it out.
  */
-import { isObject, type CompiledPolicy, type JsonObject, type JsonValue } from "../../engine/index.js";
+import { isObject, kyvernoRulesOf, type CompiledPolicy, type JsonObject, type JsonValue } from "../../engine/index.js";
 
 export interface GenerateTarget {
   /** `spec.rules[i].generate`. */
@@ -18,7 +18,7 @@ export interface GenerateTarget {
 
 export function generateTargets(policy: CompiledPolicy): GenerateTarget[] {
   const out: GenerateTarget[] = [];
-  (policy.document.spec.rules ?? []).forEach((rule, i) => {
+  kyvernoRulesOf(policy).forEach((rule, i) => {
     const generate = rule.generate;
     if (!isObject(generate) || generate["foreach"] !== undefined) return;
     const cloneList = isObject(generate["cloneList"]) ? generate["cloneList"] : {};

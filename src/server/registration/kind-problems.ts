@@ -7,6 +7,7 @@
  * API server), and so does `bylaw apply`.
  */
 import {
+  kyvernoRulesOf,
   isObject,
   parseKindSelector,
   problem,
@@ -23,7 +24,7 @@ const INVALID = "the kind defined in the all match resource is invalid";
 /** Problems with the kinds of every rule's match and exclude blocks; none while discovery is unknown. */
 export function kindProblems(policy: CompiledPolicy, resolve: KindResolver): PolicyProblem[] {
   const out: PolicyProblem[] = [];
-  (policy.document.spec.rules ?? []).forEach((rule, i) => {
+  kyvernoRulesOf(policy).forEach((rule, i) => {
     const backgroundScan = policy.background && rule.validate !== undefined;
     for (const block of ["match", "exclude"] as const)
       for (const { path, kinds } of kindLists(rule[block] as JsonValue | undefined, `spec.rules[${i}].${block}`))

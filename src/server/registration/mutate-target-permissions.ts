@@ -6,6 +6,7 @@
  * as written; each target missing a verb is one problem naming the verbs missing.
  */
 import {
+  kyvernoRulesOf,
   isObject,
   parseKindSelector,
   problem,
@@ -35,7 +36,7 @@ export async function mutateTargetPermissionProblems(
 
 function targetsOf(policy: CompiledPolicy): Target[] {
   const out: Target[] = [];
-  (policy.document.spec.rules ?? []).forEach((rule, i) => {
+  kyvernoRulesOf(policy).forEach((rule, i) => {
     const targets = isObject(rule.mutate) ? rule.mutate["targets"] : undefined;
     if (!Array.isArray(targets)) return;
     for (const t of targets) {

@@ -83,8 +83,11 @@ interface Slot {
 
 interface SnapshotInfo {
   readonly id: number;
-  /** Each policy's place in the snapshot, by its document (a webhook plan may hold a copy with fewer rules). */
-  readonly index: ReadonlyMap<CompiledPolicy["document"], number>;
+  /**
+   * Each policy's place in the snapshot, by its origin (one per compile; a webhook plan may hold a copy
+   * with fewer rules, which keeps it). Not by document: two policies may be compiled from one document.
+   */
+  readonly index: ReadonlyMap<CompiledPolicy["origin"], number>;
 }
 
 interface WorkerPool extends ReviewRunner {
@@ -136,7 +139,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   function snapshotInfo(snapshot: PolicySnapshot): SnapshotInfo {
     let info = snapshots.get(snapshot);
     if (info === undefined) {
-      info = { id: nextSnapshot++, index: new Map(snapshot.policies.map((p, i) => [p.document, i])) };
+      info = { id: nextSnapshot++, index: new Map(snapshot.policies.map((p, i) => [p.origin, i])) };
       snapshots.set(snapshot, info);
     }
     return info;
@@ -268,7 +271,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     run(run: RunJob): Promise<RunOutcome> {
       return new Promise((resolve) => {
         const info = snapshotInfo(run.snapshot);
-        const indexes = run.policies.map((p) => info.index.get(p.document) ?? -1);
+        const indexes = run.policies.map((p) => info.index.get(p.origin) ?? -1);
         const key = resourceNamespace(requestSubject(run.request));
         // Bound here, in the review's async context: a forwarded call is answered within it.
         const within = AsyncResource.bind(<T>(fn: () => T): T => fn());

@@ -1,0 +1,21 @@
+/**
+ * What a kind family runs at evaluation (ADR 0005 §2): validate, mutate and generate, chosen by the
+ * policy's language. `engine.ts` asks `evaluationOf` for every call; each family's `evaluate.ts`
+ * adapts `pipeline/`.
+ */
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import type { KindEvaluation } from "./kind-evaluation.js";
+import { KYVERNO_EVALUATION } from "./kyverno/evaluate.js";
+import { UNSUPPORTED_EVALUATION } from "./unsupported/evaluate.js";
+import { CEL_EVALUATION } from "./validating/evaluate.js";
+
+export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
+  switch (policy.language) {
+    case "kyverno":
+      return KYVERNO_EVALUATION;
+    case "cel":
+      return CEL_EVALUATION;
+    case "unsupported":
+      return UNSUPPORTED_EVALUATION;
+  }
+}
