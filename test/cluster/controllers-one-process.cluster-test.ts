@@ -24,6 +24,7 @@ import { startServe, type ServeProcess } from "./serve-process.js";
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
 let serve: ServeProcess | undefined;
+let components: ServeProcess | undefined;
 const kubectlOk = (args: readonly string[], input?: string): Promise<string> =>
   kubectlIn(started(cluster), args, input);
 
@@ -96,6 +97,7 @@ describe(
     after(async () => {
       const code = await serve?.stop();
       if (serve !== undefined) assert.equal(code, 0, `bylaw serve exit code; output:\n${serve.output()}`);
+      await components?.stop();
       if (cluster === undefined) return;
       const down = await stopCluster(cluster.dir);
       assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
@@ -128,6 +130,52 @@ describe(
         policy("Policy", "team-label", "{{ request.object.metadata.labels.team || '' }}", "team-a"),
       );
       assert.equal((await readyOf("pol", "team-label", "True", "team-a")).reason, "Succeeded");
+    });
+
+    test("--component cleanup --component reports: one process, each leader-elected on its own Lease, no admission work", async () => {
+      // The admission process above stops: what follows is done by the component process alone.
+      const code = await serve?.stop();
+      assert.equal(code, 0);
+      serve = undefined;
+      components = await startServe([
+        "--cluster",
+        "--kubeconfig",
+        started(cluster).kubeconfig,
+        "--component",
+        "cleanup",
+        "--component",
+        "reports",
+        "--leader-elect",
+        "--leader-elect-namespace",
+        "default",
+      ]);
+      const holders = await eventually("both components' Leases held", 60_000, async () => {
+        const leases = JSON.parse(await kubectlOk(["get", "leases", "-n", "default", "-o", "json"])) as {
+          items: { metadata: { name: string }; spec: { holderIdentity?: string } }[];
+        };
+        const held = new Map(leases.items.map((l) => [l.metadata.name, l.spec.holderIdentity ?? ""]));
+        const names = ["bylaw-cleanup-controller", "bylaw-reports-controller"];
+        return names.every((n) => (held.get(n) ?? "") !== "") ? names : undefined;
+      });
+      assert.equal(holders.length, 2);
+      const leases = await kubectlOk(["get", "leases", "-n", "default", "-o", "name"]);
+      assert.doesNotMatch(leases, /bylaw-admission/, "no admission Lease: the process is not the admission controller");
+
+      await kubectlOk(["create", "configmap", "short-lived-2", "-n", "team-a"]);
+      await kubectlOk(["label", "configmap", "short-lived-2", "-n", "team-a", "cleanup.kyverno.io/ttl=2s"]);
+      await eventually("the ConfigMap labelled with a TTL deleted by the cleanup component", 120_000, async () =>
+        (await kubectlOk(["get", "configmap", "-n", "team-a", "-o", "name"])).includes("short-lived-2")
+          ? undefined
+          : true,
+      );
+
+      // Policy status is the admission controller's: a new policy gets none from this process.
+      await kubectlOk(["apply", "-f", "-"], policy("ClusterPolicy", "later", "{{ request.object.metadata.name }}"));
+      await new Promise((r) => setTimeout(r, 5000));
+      assert.equal(await kubectlOk(["get", "cpol", "later", "-o", "jsonpath={.status.conditions}"]), "");
+      const output = components.output();
+      assert.match(output, /cleanup controller started/);
+      assert.match(output, /reports controller started/);
     });
   },
 );

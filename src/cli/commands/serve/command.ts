@@ -20,6 +20,7 @@ import { HA_FLAG_OPTIONS, haSettings } from "./ha-flags.js";
 import { REPORT_FLAG_OPTIONS, backgroundScanInterval } from "./report-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { REGISTRATION_FLAG_OPTIONS, registrationPlan } from "./registration-flags.js";
+import { COMPONENT_FLAG_OPTIONS, componentsFrom } from "./component-flags.js";
 
 export { SERVE_HELP };
 
@@ -58,6 +59,7 @@ const SERVE_FLAG_OPTIONS = {
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
   ...REPORT_FLAG_OPTIONS,
+  ...COMPONENT_FLAG_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -104,7 +106,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!metricsAuth.ok) return usage(metricsAuth.error);
   const namespaceBudget = namespaceBudgetFrom(values);
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
-  const ha = haSettings(values);
+  const ha = haAndComponents(values);
   if (!ha.ok) return usage(ha.error);
   const options = serveOptions({
     values,
@@ -118,7 +120,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       registration: plan.value,
       metricsAuth: metricsAuth.value,
       namespaceBudget: namespaceBudget.value,
-      ha: ha.value,
+      ...ha.value,
     },
   });
   const started = await startServe(options, io);
@@ -130,6 +132,17 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   await stopSignal(signals);
   await started.value.close();
   return 0;
+}
+
+/** Leader election and the certificate Secret (ha-flags.ts), and the components this process runs (component-flags.ts). */
+function haAndComponents(
+  values: ServeFlags,
+): { ok: true; value: Pick<StartOptions, "ha" | "components"> } | { ok: false; error: string } {
+  const ha = haSettings(values);
+  if (!ha.ok) return ha;
+  const components = componentsFrom(values, ownNamespace(values));
+  if (!components.ok) return components;
+  return { ok: true, value: { ha: ha.value, components: components.value } };
 }
 
 /** Prints a flag error with the usage hint; exit code 2. */
@@ -180,7 +193,15 @@ function serveOptions(o: {
   readonly metricsOff: boolean;
   readonly checked: Pick<
     StartOptions,
-    "exceptions" | "groups" | "logLevel" | "bounds" | "registration" | "metricsAuth" | "namespaceBudget" | "ha"
+    | "exceptions"
+    | "groups"
+    | "logLevel"
+    | "bounds"
+    | "registration"
+    | "metricsAuth"
+    | "namespaceBudget"
+    | "ha"
+    | "components"
   >;
 }): StartOptions {
   const { values, numbers } = o;
@@ -190,14 +211,15 @@ function serveOptions(o: {
     clusterFacts: values["cluster-facts"],
     allowEmptyPolicies: values["allow-empty-policies"] === true,
     live: values.cluster === true || values.kubeconfig !== undefined,
-    cleanupController: values.cluster === true && values["cleanup-controller"] === true,
-    reportsController: values.cluster === true && values["reports-controller"] === true,
+    cleanupController: values["cleanup-controller"] === true,
+    reportsController: values["reports-controller"] === true,
     kubeconfig: values.kubeconfig,
     cacheMiB: numbers["cluster-cache-mib"] ?? 128,
     egressAllow: values["egress-allow"] ?? [],
     imagePullSecrets: values["image-pull-secret"] ?? [],
     serviceNamespace: values["service-namespace"],
     generate: generateSettings(values),
+    ownNamespace: ownNamespace(values),
     tls: values,
     host: values.host ?? "0.0.0.0",
     port: numbers["port"] ?? 9443,
@@ -246,6 +268,11 @@ function stopSignal(signals: NodeJS.EventEmitter): Promise<void> {
 function generateSettings(values: ServeFlags): { serviceAccount: string; namespace: string } | undefined {
   const serviceAccount = values["generate-controller-as"];
   if (serviceAccount === undefined || (values.cluster !== true && values.kubeconfig === undefined)) return undefined;
-  const namespace = values["service-namespace"] ?? process.env["POD_NAMESPACE"] ?? values["leader-elect-namespace"];
+  const namespace = ownNamespace(values);
   return namespace === undefined ? undefined : { serviceAccount, namespace };
+}
+
+/** Bylaw's namespace: --service-namespace, else POD_NAMESPACE, else --leader-elect-namespace. */
+function ownNamespace(values: ServeFlags): string | undefined {
+  return values["service-namespace"] ?? process.env["POD_NAMESPACE"] ?? values["leader-elect-namespace"];
 }
