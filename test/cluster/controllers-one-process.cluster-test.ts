@@ -97,7 +97,9 @@ describe(
     after(async () => {
       const code = await serve?.stop();
       if (serve !== undefined) assert.equal(code, 0, `bylaw serve exit code; output:\n${serve.output()}`);
-      await components?.stop();
+      // Killed, not stopped: this process (cleanup and reports with --leader-elect) does not exit yet after
+      // SIGTERM (a handle is left open; found, not fixed, in this change: see ADR 0018, "Not yet").
+      await components?.kill("SIGKILL");
       if (cluster === undefined) return;
       const down = await stopCluster(cluster.dir);
       assert.equal(down.code, 0, `scripts/cluster.sh down failed: ${down.stderr}`);
