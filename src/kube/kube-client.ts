@@ -50,8 +50,19 @@ const systemGateClock: GateClock = {
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
 };
 
+/** Connections for requests (GET, writes): a watch never takes one of them (see `watchAgent`). */
+const REQUEST_SOCKETS = 32;
+
 export class KubeClient {
   private readonly agent: Agent;
+  /**
+   * Watches get their own connections, one each (HTTP/1.1 holds a connection for as long as the
+   * stream lasts, up to the watch's timeoutSeconds). On the request agent, 32 watches (the cleanup
+   * controller's TTL informers alone start one per deletable resource) took every connection, and
+   * every later GET and status PATCH waited for a watch to end: policy status stopped being written.
+   * The number of watches is bounded by the informers the process starts.
+   */
+  private readonly watchAgent: Agent;
   private readonly gate: RequestGate;
   private readonly url: URL;
   /** Makes each non-GET request's gate key unique. */
@@ -60,7 +71,8 @@ export class KubeClient {
   constructor(private readonly options: KubeClientOptions) {
     const c = options.connection;
     this.url = new URL(c.server);
-    this.agent = connectionAgent(c, 32);
+    this.agent = connectionAgent(c, REQUEST_SOCKETS);
+    this.watchAgent = connectionAgent(c, Infinity);
     this.gate = new RequestGate({
       qps: options.qps ?? 20,
       burst: options.burst ?? 40,
@@ -112,7 +124,7 @@ export class KubeClient {
     let req: ReturnType<typeof httpsRequest> | undefined;
     let closed = false;
     const done = new Promise<void>((resolve, reject) => {
-      req = this.open(path, (res) => {
+      req = this.open(this.watchAgent, path, (res) => {
         if (res.statusCode !== 200) {
           readBody(res, 1 << 20)
             .then((body) => reject(statusError(res.statusCode ?? 0, body)))
@@ -156,6 +168,7 @@ export class KubeClient {
 
   close(): void {
     this.agent.destroy();
+    this.watchAgent.destroy();
   }
 
   private send(
@@ -165,8 +178,10 @@ export class KubeClient {
   ): Promise<unknown> {
     const max = Math.min(cap ?? Infinity, this.options.maxBodyBytes ?? 256 * 1024 * 1024);
     const verb = write?.method ?? "GET";
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
     return new Promise((resolve, reject) => {
       const req = this.open(
+        this.agent,
         path,
         (res) => {
           readBody(res, max).then((body) => {
@@ -182,15 +197,29 @@ export class KubeClient {
         },
         write,
       );
-      req.setTimeout(this.options.timeoutMs ?? 30_000, () =>
-        req.destroy(new KubeError(`${verb} ${path}: no answer within ${this.options.timeoutMs ?? 30_000} ms`, 0)),
+      req.setTimeout(timeoutMs, () =>
+        req.destroy(new KubeError(`${verb} ${path}: no answer within ${timeoutMs} ms`, 0)),
       );
+      // The socket timeout above starts only once a connection is given: waiting for one is bounded too.
+      const waiting = setTimeout(
+        () =>
+          req.destroy(
+            new KubeError(
+              `${verb} ${path}: no connection to the API server within ${timeoutMs} ms (all ${REQUEST_SOCKETS} are busy)`,
+              0,
+            ),
+          ),
+        timeoutMs,
+      );
+      req.once("socket", () => clearTimeout(waiting));
+      req.once("close", () => clearTimeout(waiting));
       req.on("error", (e) => reject(e instanceof KubeError ? e : new KubeError(`${verb} ${path}: ${e.message}`, 0)));
       req.end(write?.body);
     });
   }
 
   private open(
+    agent: Agent,
     path: string,
     onResponse: (res: IncomingMessage) => void,
     write?: { readonly method: string; readonly body: string; readonly contentType: string },
@@ -202,7 +231,7 @@ export class KubeClient {
         : { "content-type": write.contentType, "content-length": String(Buffer.byteLength(write.body)) };
     return httpsRequest(
       {
-        agent: this.agent,
+        agent,
         protocol: "https:",
         hostname: this.url.hostname.replace(/^\[|\]$/g, ""),
         port: this.url.port === "" ? 443 : Number(this.url.port),

@@ -85,12 +85,10 @@ function reportWith(uid: string, result: string): Promise<Report> {
 
 describe("background scans write one PolicyReport per resource", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
   before(async () => {
-    process.env["BYLAW_CLUSTER_BYLAW_ARGS"] = "--reports-controller --background-scan-interval 10s";
-    try {
-      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-    } finally {
-      delete process.env["BYLAW_CLUSTER_BYLAW_ARGS"];
-    }
+    cluster = await startCluster(buildTimeoutMs, undefined, {
+      withBylaw: true,
+      bylawArgs: "--reports-controller --background-scan-interval 10s",
+    });
     await ok(["apply", "-f", "-"], GRANT);
     await eventually("the aggregated grant to reach Bylaw's ServiceAccount", 60_000, async () => {
       const r = await current().kubectl([

@@ -110,12 +110,7 @@ const readyCondition = async (kind: string, name: string, ns?: string): Promise<
 describe("the cleanup controller: TTL label and cleanup policies", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
   before(async () => {
     // The cleanup controller is opt-in (serve --cleanup-controller) until it has its own Deployment.
-    process.env["BYLAW_CLUSTER_BYLAW_ARGS"] = "--cleanup-controller";
-    try {
-      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-    } finally {
-      delete process.env["BYLAW_CLUSTER_BYLAW_ARGS"];
-    }
+    cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true, bylawArgs: "--cleanup-controller" });
     await ok(["apply", "-f", "-"], GRANT);
     await eventually("the aggregated grant to reach Bylaw's ServiceAccount", 60_000, async () => {
       const r = await current().kubectl([

@@ -83,10 +83,17 @@ export function processRunning(pid: number): boolean {
 export async function startCluster(
   buildTimeoutMs: number,
   apiserverArgs?: readonly string[],
-  options: { readonly withBylaw?: boolean } = {},
+  options: {
+    readonly withBylaw?: boolean;
+    /** More `bylaw serve` flags after deploy/'s, for a flag deploy/ does not set (BYLAW_CLUSTER_BYLAW_ARGS). */
+    readonly bylawArgs?: string;
+  } = {},
 ): Promise<Cluster> {
   const started = performance.now();
-  const env = apiserverArgs !== undefined ? { BYLAW_CLUSTER_APISERVER_ARGS: apiserverArgs.join(" ") } : undefined;
+  const env = {
+    ...(apiserverArgs !== undefined ? { BYLAW_CLUSTER_APISERVER_ARGS: apiserverArgs.join(" ") } : {}),
+    ...(options.bylawArgs !== undefined ? { BYLAW_CLUSTER_BYLAW_ARGS: options.bylawArgs } : {}),
+  };
   // A component that exits at start (a loopback port taken between picking it and binding it, when
   // several clusters start on one machine) gets one more try in a fresh folder, on fresh ports.
   let dir = mkdtempSync(join(tmpdir(), "bylaw-cluster-"));

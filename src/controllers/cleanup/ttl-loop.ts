@@ -48,6 +48,8 @@ export class TtlLoop {
     for (const r of candidates) {
       if (this.closed) return;
       if (!(await this.allowed(r))) continue;
+      // Closed while asking: an informer started now would never be stopped (and keep the process alive).
+      if (this.closed) return;
       const informer = new Informer({
         client: this.deps.client,
         gvr: r,

@@ -41,7 +41,11 @@ interface GenerateControllerOptions {
   readonly kubeconfig?: string;
   /** Bylaw's namespace: where the UpdateRequests live. */
   readonly namespace: string;
-  /** The ServiceAccount in `namespace` the controller acts as (default bylaw-background-controller). */
+  /**
+   * The ServiceAccount in `namespace` the controller acts as (`--generate-controller-as`, in the
+   * admission controller's process); undefined: its own identity (the background component, which
+   * runs as bylaw-background-controller).
+   */
   readonly serviceAccount?: string;
   readonly policies: () => readonly CompiledPolicy[];
   /** Only the leader runs requests (without leader election: always). */
@@ -69,12 +73,15 @@ export function startGenerateController(
     now: () => Date.now(),
   });
   if (!conn.ok) return { ok: false, error: `generate controller: ${conn.error.message}` };
-  // Every read and write is made as the background controller's ServiceAccount (deploy/base/rbac).
+  // Every read and write is made as the background controller's ServiceAccount (deploy/base/rbac):
+  // its own, or impersonated from the admission controller's process.
   const client = new KubeClient({
     connection: conn.value,
     qps: 50,
     burst: 100,
-    impersonate: `system:serviceaccount:${options.namespace}:${options.serviceAccount ?? "bylaw-background-controller"}`,
+    ...(options.serviceAccount !== undefined
+      ? { impersonate: `system:serviceaccount:${options.namespace}:${options.serviceAccount}` }
+      : {}),
   });
   const loop = new UpdateRequestLoop(client, options);
   loop.start();

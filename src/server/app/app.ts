@@ -43,6 +43,8 @@ import { type Registration, type RegistrationPlan, setUpRegistration } from "./r
 import { describeBounds } from "./describe-bounds.js";
 import { setUpEvents, type EventSettings, type ProcessEvents } from "./events-setup.js";
 import type { ObjectRef } from "../../controllers/events/index.js";
+import type { Component } from "./components.js";
+import { componentElectors, type ComponentElectors } from "./component-electors.js";
 import type { MetricsAuth, ResourceBounds } from "./types.js";
 
 const BYLAW_VERSION = "0.1.0";
@@ -55,9 +57,14 @@ interface ServeOptions {
   readonly allowEmptyPolicies: boolean;
   /** `--cluster` or `--kubeconfig`: live context (and, without --policies, the policies) from the API server. */
   readonly live: boolean;
-  /** --cluster --cleanup-controller: the cleanup controller runs beside the webhook (opt-in until its own Deployment). */
+  /**
+   * `--component` (repeatable; default admission): what this process runs (components.ts). Besides
+   * admission, each needs policies from the cluster and elects its leader on its own Lease.
+   */
+  readonly components: readonly Component[];
+  /** --cleanup-controller: the cleanup controller runs in the admission controller's process, on its Lease (one dev process). */
   readonly cleanupController: boolean;
-  /** --cluster --reports-controller: background scans write PolicyReports (opt-in until its own Deployment). */
+  /** --reports-controller: background scans in the admission controller's process, on its Lease (one dev process). */
   readonly reportsController: boolean;
   readonly kubeconfig: string | undefined;
   readonly cacheMiB: number;
@@ -78,6 +85,8 @@ interface ServeOptions {
   readonly ha: HaSettings | undefined;
   /** --generate-controller-as: the generate controller runs, acting as this ServiceAccount of Bylaw's namespace (with policies from the cluster). */
   readonly generate: { readonly serviceAccount: string; readonly namespace: string } | undefined;
+  /** Bylaw's namespace (--service-namespace, POD_NAMESPACE or --leader-elect-namespace): where the background component keeps UpdateRequests. */
+  readonly ownNamespace: string | undefined;
   readonly tls: TlsFiles;
   readonly host: string;
   readonly port: number;
@@ -137,19 +146,21 @@ function controllersOf(parts: {
 function generateController(p: {
   readonly o: ServeOptions;
   readonly source: ServedPolicySource;
-  readonly elector: { isLeader(): boolean } | undefined;
+  /** The background component (its own identity and Lease), or --generate-controller-as in admission's process. */
+  readonly as: { readonly namespace: string; readonly serviceAccount?: string } | undefined;
+  readonly isLeader: (() => boolean) | undefined;
   readonly logger: Logger;
   readonly events: ProcessEvents | undefined;
 }): (Controller & { submit: (work: Parameters<NonNullable<AdmissionDeps["onGenerateWork"]>>[0]) => void }) | undefined {
-  const { o, elector, logger } = p;
-  if (o.generate === undefined) return undefined;
+  const { o, as, isLeader, logger } = p;
+  if (as === undefined) return undefined;
   const started = startGenerateController({
     ...(o.kubeconfig !== undefined ? { kubeconfig: o.kubeconfig } : {}),
-    namespace: o.generate.namespace,
-    serviceAccount: o.generate.serviceAccount,
+    namespace: as.namespace,
+    ...(as.serviceAccount !== undefined ? { serviceAccount: as.serviceAccount } : {}),
     instance: process.env["POD_NAME"] ?? "bylaw",
     policies: () => p.source.current().policies,
-    ...(elector !== undefined ? { isLeader: () => elector.isLeader() } : {}),
+    ...(isLeader !== undefined ? { isLeader } : {}),
     random: { next: Math.random },
     onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
     ...(p.events !== undefined ? { onGenerated: generatedEvents(p.source, p.events) } : {}),
@@ -225,15 +236,89 @@ function cleanupController(o: {
   );
 }
 
+/** Generate rules run in this process: the background component, or --generate-controller-as. */
+function generateRuns(o: ServeOptions): boolean {
+  return o.generate !== undefined || o.components.includes("background");
+}
+
+/**
+ * The controllers of the components other than admission (ADR 0018), each writing only while this
+ * replica leads its component's Lease: background = generate (as its own ServiceAccount; with
+ * --generate-controller-as, in admission's process, impersonating it), reports = background scans,
+ * cleanup = cleanup policies and the TTL label. All need policies from the cluster.
+ */
+function componentControllers(p: {
+  readonly o: ServeOptions;
+  readonly live: LiveContext | undefined;
+  readonly engine: ReturnType<typeof createEngine>;
+  readonly source: ServedPolicySource;
+  readonly registry: Registry;
+  readonly logger: Logger;
+  readonly electors: ComponentElectors;
+  readonly admissionLeader: (() => boolean) | undefined;
+  readonly events: ProcessEvents | undefined;
+}): {
+  generate: ReturnType<typeof generateController>;
+  cleanup: Controller | undefined;
+  reports: Controller | undefined;
+} {
+  const { o, live, engine, source, registry, logger, electors } = p;
+  if (live === undefined || o.policies !== undefined)
+    return { generate: undefined, cleanup: undefined, reports: undefined };
+  const runs = (c: Component): boolean => o.components.includes(c);
+  // The background component: generate (mutate-existing, src/controllers/mutate-existing/, joins it here).
+  const background = runs("background") && o.ownNamespace !== undefined;
+  const generate = generateController({
+    o,
+    source,
+    as: background ? { namespace: o.ownNamespace } : o.generate,
+    isLeader: background ? electors.isLeader("background") : p.admissionLeader,
+    logger,
+    events: p.events,
+  });
+  // --cleanup-controller, --reports-controller: beside the webhook, on the admission controller's Lease.
+  const leaderOf = (c: Component, beside: boolean): (() => boolean) | undefined =>
+    runs(c) ? electors.isLeader(c) : beside ? p.admissionLeader : undefined;
+  const cleanup =
+    runs("cleanup") || o.cleanupController
+      ? cleanupController({ live, engine, registry, logger, isLeader: leaderOf("cleanup", o.cleanupController) })
+      : undefined;
+  const reports =
+    runs("reports") || o.reportsController
+      ? reportsController({
+          live,
+          engine,
+          source,
+          intervalMs: o.backgroundScanIntervalMs,
+          logger,
+          isLeader: leaderOf("reports", o.reportsController),
+        })
+      : undefined;
+  return { generate, cleanup, reports };
+}
+
 export async function startServe(
   o: ServeOptions,
   out: ServeOutput,
 ): Promise<{ ok: true; value: RunningServe } | StartFailure> {
   const usage = (error: string): StartFailure => ({ ok: false, code: 2, error });
   const logger = createLogger({ level: o.logLevel });
-  // --leader-elect, --tls-secret: the Lease and the shared certificate Secret (ha-setup.ts).
-  const ha = await setUpHa(o.ha, (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`));
+  const admission = o.components.includes("admission");
+  // --leader-elect, --tls-secret: the admission controller's Lease and the shared certificate Secret (ha-setup.ts).
+  const ha = await setUpHa(admission ? o.ha : undefined, (lvl, msg, fields) =>
+    logger[lvl](fields, `bylaw serve: ${msg}`),
+  );
   if (!ha.ok) return usage(ha.error);
+  // The other components', each on its own Lease.
+  const others = await componentElectors({
+    components: o.components,
+    ha: o.ha,
+    onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+  });
+  if (!others.ok) {
+    await ha.value.close();
+    return usage(others.error);
+  }
   // With --leader-elect only the leader writes shared objects (policy status); without it, every replica does.
   const elector = ha.value.elector;
   const leadership =
@@ -290,10 +375,11 @@ export async function startServe(
               live,
               cacheMiB: o.cacheMiB,
               exceptions: o.exceptions.scope,
-              generateRuns: o.generate !== undefined,
+              generateRuns: generateRuns(o),
               ...(registered !== undefined ? { registration: registered } : {}),
               namespaceBudget: o.namespaceBudget,
-              ...leadership,
+              // Policy status is the admission controller's to write (its leader's, with --leader-elect).
+              ...(admission ? leadership : { isLeader: () => false }),
             },
           }
         : {}),
@@ -305,10 +391,10 @@ export async function startServe(
     maxSeriesBytes: o.bounds.metricsMaxBytes,
     maxNamespaces: o.bounds.metricsMaxNamespaces,
     canLoadContext: (kind) => ports.context.canLoad(kind),
-    generateRuns: live !== undefined && o.generate !== undefined,
+    generateRuns: live !== undefined && generateRuns(o),
   });
   let registration: Registration | undefined;
-  if (o.registration !== undefined) {
+  if (o.registration !== undefined && admission) {
     const set = setUpRegistration({
       plan: o.registration,
       source,
@@ -343,22 +429,17 @@ export async function startServe(
   // Events (kyverno-admission, kyverno-generate, …) go to the API server through one bounded queue.
   const events =
     live !== undefined ? setUpEvents({ client: live.client, settings: o.events, registry, logger }) : undefined;
-  const generate = live !== undefined ? generateController({ o, source, elector, logger, events }) : undefined;
-  const cleanup =
-    live !== undefined && o.cleanupController && o.policies === undefined
-      ? cleanupController({ live, engine, registry, logger, isLeader: elector && (() => elector.isLeader()) })
-      : undefined;
-  const reports =
-    live !== undefined && o.reportsController && o.policies === undefined
-      ? reportsController({
-          live,
-          engine,
-          source,
-          intervalMs: o.backgroundScanIntervalMs,
-          logger,
-          isLeader: elector && (() => elector.isLeader()),
-        })
-      : undefined;
+  const { generate, cleanup, reports } = componentControllers({
+    o,
+    live,
+    engine,
+    source,
+    registry,
+    logger,
+    events,
+    electors: others.value,
+    admissionLeader: elector && (() => elector.isLeader()),
+  });
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),
@@ -427,6 +508,7 @@ export async function startServe(
         logger.info({}, "bylaw serve: shutting down");
         // The webhook configurations stay registered: a Fail webhook keeps refusing while Bylaw is down.
         for (const c of [...controllers].reverse()) c.close();
+        await others.value.close();
         await ha.value.close();
         await servers.close(o.graceSeconds * 1000);
         await runner?.close();

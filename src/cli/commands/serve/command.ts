@@ -21,6 +21,7 @@ import { REPORT_FLAG_OPTIONS, backgroundScanInterval } from "./report-flags.js";
 import { EVENT_FLAG_OPTIONS, eventSettings } from "./event-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { REGISTRATION_FLAG_OPTIONS, registrationPlan } from "./registration-flags.js";
+import { COMPONENT_FLAG_OPTIONS, componentsFrom } from "./component-flags.js";
 
 export { SERVE_HELP };
 
@@ -60,6 +61,7 @@ const SERVE_FLAG_OPTIONS = {
   ...HA_FLAG_OPTIONS,
   ...REPORT_FLAG_OPTIONS,
   ...EVENT_FLAG_OPTIONS,
+  ...COMPONENT_FLAG_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -106,7 +108,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!metricsAuth.ok) return usage(metricsAuth.error);
   const namespaceBudget = namespaceBudgetFrom(values);
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
-  const ha = haAndEvents(values);
+  const ha = haEventsAndComponents(values);
   if (!ha.ok) return usage(ha.error);
   const options = serveOptions({
     values,
@@ -120,8 +122,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       registration: plan.value,
       metricsAuth: metricsAuth.value,
       namespaceBudget: namespaceBudget.value,
-      ha: ha.value.ha,
-      events: ha.value.events,
+      ...ha.value,
     },
   });
   const started = await startServe(options, io);
@@ -135,15 +136,17 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   return 0;
 }
 
-/** The HA and Events settings (ha-flags.ts, event-flags.ts), or what is wrong with a flag. */
-function haAndEvents(
+/** Leader election and the certificate Secret (ha-flags.ts), Events (event-flags.ts) and the components this process runs (component-flags.ts). */
+function haEventsAndComponents(
   values: ServeFlags,
-): { ok: true; value: { ha: StartOptions["ha"]; events: StartOptions["events"] } } | { ok: false; error: string } {
+): { ok: true; value: Pick<StartOptions, "ha" | "events" | "components"> } | { ok: false; error: string } {
   const ha = haSettings(values);
   if (!ha.ok) return ha;
   const events = eventSettings(values);
   if (!events.ok) return events;
-  return { ok: true, value: { ha: ha.value, events: events.value } };
+  const components = componentsFrom(values, ownNamespace(values));
+  if (!components.ok) return components;
+  return { ok: true, value: { ha: ha.value, events: events.value, components: components.value } };
 }
 
 /** Prints a flag error with the usage hint; exit code 2. */
@@ -203,6 +206,7 @@ function serveOptions(o: {
     | "namespaceBudget"
     | "ha"
     | "events"
+    | "components"
   >;
 }): StartOptions {
   const { values, numbers } = o;
@@ -212,14 +216,15 @@ function serveOptions(o: {
     clusterFacts: values["cluster-facts"],
     allowEmptyPolicies: values["allow-empty-policies"] === true,
     live: values.cluster === true || values.kubeconfig !== undefined,
-    cleanupController: values.cluster === true && values["cleanup-controller"] === true,
-    reportsController: values.cluster === true && values["reports-controller"] === true,
+    cleanupController: values["cleanup-controller"] === true,
+    reportsController: values["reports-controller"] === true,
     kubeconfig: values.kubeconfig,
     cacheMiB: numbers["cluster-cache-mib"] ?? 128,
     egressAllow: values["egress-allow"] ?? [],
     imagePullSecrets: values["image-pull-secret"] ?? [],
     serviceNamespace: values["service-namespace"],
     generate: generateSettings(values),
+    ownNamespace: ownNamespace(values),
     tls: values,
     host: values.host ?? "0.0.0.0",
     port: numbers["port"] ?? 9443,
@@ -268,6 +273,11 @@ function stopSignal(signals: NodeJS.EventEmitter): Promise<void> {
 function generateSettings(values: ServeFlags): { serviceAccount: string; namespace: string } | undefined {
   const serviceAccount = values["generate-controller-as"];
   if (serviceAccount === undefined || (values.cluster !== true && values.kubeconfig === undefined)) return undefined;
-  const namespace = values["service-namespace"] ?? process.env["POD_NAMESPACE"] ?? values["leader-elect-namespace"];
+  const namespace = ownNamespace(values);
   return namespace === undefined ? undefined : { serviceAccount, namespace };
+}
+
+/** Bylaw's namespace: --service-namespace, else POD_NAMESPACE, else --leader-elect-namespace. */
+function ownNamespace(values: ServeFlags): string | undefined {
+  return values["service-namespace"] ?? process.env["POD_NAMESPACE"] ?? values["leader-elect-namespace"];
 }

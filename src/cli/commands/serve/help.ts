@@ -123,6 +123,13 @@ Flags:
       --tls-key-file FILE     its private key (PEM)
       --self-signed           create a CA and a serving certificate instead, and print the caBundle
       --dns-name NAME         a name for the self-signed certificate (repeatable), e.g. bylaw.bylaw.svc
+      --component NAME        what this process runs (repeatable; default admission): admission (the
+                              webhooks, policy status, registration, the certificate), background (generate
+                              rules, as its own ServiceAccount), reports (background scans into
+                              PolicyReports) or cleanup (cleanup policies, the cleanup.kyverno.io/ttl label).
+                              Each but admission needs --cluster; with --leader-elect each elects on its own
+                              Lease (bylaw-background-controller, bylaw-reports-controller,
+                              bylaw-cleanup-controller). Without admission, only health and metrics are served
       --cleanup-controller    with --cluster: run cleanup policies (CleanupPolicy, ClusterCleanupPolicy) and the
                               cleanup.kyverno.io/ttl label on the leader, deleting what the grants
                               aggregated to bylaw:cleanup-controller allow. Without it cleanup policies are
@@ -150,7 +157,7 @@ Flags:
                               Needs the API (--kubeconfig, KUBECONFIG or in-cluster) and get/create/update on
                               the Lease. On SIGTERM the leader releases the Lease
       --leader-elect-lease NAME
-                              the Lease (default bylaw-admission)
+                              the admission controller's Lease (default bylaw-admission)
       --leader-elect-namespace NS
                               its namespace (default: POD_NAMESPACE, else the ServiceAccount's)
       --leader-elect-lease-duration D, --leader-elect-renew-deadline D, --leader-elect-retry-period D

@@ -1,0 +1,51 @@
+/**
+ * KubeClient's connections: watches hold their connection for as long as they last, so they must
+ * never starve the requests (GETs, status writes) of the same client.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:https";
+import type { ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { generateKeyPem, mintCa, mintServing } from "../platform/tls/certificate-authority.js";
+import { KubeClient } from "./kube-client.js";
+
+/** An HTTPS server on loopback: `?watch=1` streams stay open (until closed), anything else answers `{}`. */
+async function fakeApiServer(): Promise<{ server: Server; url: string; ca: string; streams: ServerResponse[] }> {
+  const now = Date.now();
+  const ca = mintCa("test-ca", { now, validityMs: 3_600_000 }, await generateKeyPem());
+  const leaf = mintServing(ca, ["localhost"], ["127.0.0.1"], { now, validityMs: 3_600_000 }, await generateKeyPem());
+  const streams: ServerResponse[] = [];
+  const server = createServer({ cert: leaf.cert, key: leaf.key }, (req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    if ((req.url ?? "").includes("watch=1")) {
+      streams.push(res);
+      res.write('{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"1"}}}\n');
+      return;
+    }
+    res.end("{}");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  return { server, url: `https://127.0.0.1:${port}`, ca: ca.cert, streams };
+}
+
+test("a GET and a write still answer while more watches are open than the client has request connections", async () => {
+  const api = await fakeApiServer();
+  const client = new KubeClient({ connection: { server: api.url, ca: api.ca, origin: "test" }, timeoutMs: 10_000 });
+  const watches = Array.from({ length: 40 }, (_, i) => client.watch(`/api/v1/kind${i}?watch=1`, () => undefined));
+  try {
+    const until = Date.now() + 5000;
+    while (api.streams.length < watches.length && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(api.streams.length, 40, "every watch is open at the server");
+    const timeout = new Promise<string>((r) => setTimeout(() => r("no answer within 3 s"), 3000).unref());
+    assert.deepEqual(await Promise.race([client.getJson("/api/v1/namespaces"), timeout]), {});
+    assert.deepEqual(await Promise.race([client.sendJson("PATCH", "/apis/x/v1/things/a/status", {}), timeout]), {});
+  } finally {
+    for (const w of watches) w.close();
+    client.close();
+    for (const s of api.streams) s.end();
+    api.server.closeAllConnections();
+    await new Promise((r) => api.server.close(r));
+  }
+});

@@ -1,0 +1,21 @@
+/**
+ * The four components one `bylaw serve` binary runs as (ADR 0018): which controllers each runs and
+ * the Lease its replicas elect a leader on. `--component` chooses them (repeatable: one process may
+ * run several, each leader-elected on its own Lease, so leading one never blocks another).
+ */
+export const COMPONENTS = ["admission", "background", "reports", "cleanup"] as const;
+
+export type Component = (typeof COMPONENTS)[number];
+
+export function isComponent(name: string): name is Component {
+  return (COMPONENTS as readonly string[]).includes(name);
+}
+
+/**
+ * The Lease a component's replicas elect their leader on: the admission controller's is
+ * `--leader-elect-lease` (default bylaw-admission); the others are named as Kyverno names its
+ * controllers' Leases (kyverno-background-controller, …), with Bylaw's prefix.
+ */
+export function componentLease(component: Component, admissionLease: string): string {
+  return component === "admission" ? admissionLease : `bylaw-${component}-controller`;
+}
