@@ -1,6 +1,6 @@
 /**
- * What the reports controller writes (src/controllers/reports): a PolicyReport or
- * ClusterPolicyReport created, replaced (PUT with the resourceVersion read, so a write over a newer
+ * What the reports controller and admission write (src/controllers/reports): a PolicyReport or
+ * ClusterPolicyReport read, created, replaced (PUT with the resourceVersion read, so a write over a newer
  * one is a 409 Conflict) or deleted. Each throws the client's error (KubeError: its status and the
  * server's message) for the caller to report.
  */
@@ -9,6 +9,7 @@ import type { KubeClient } from "./kube-client.js";
 import { gvrPath, type Gvr } from "./types.js";
 
 type Writer = Pick<KubeClient, "sendJson">;
+type Reader = Pick<KubeClient, "getJson">;
 
 /** The report resources, by the report's kind. */
 export const REPORT_GVRS = {
@@ -37,4 +38,15 @@ export async function replaceReport(client: Writer, report: JsonObject): Promise
 
 export async function deleteReport(client: Writer, report: JsonObject): Promise<void> {
   await client.sendJson("DELETE", objectPath(report), { apiVersion: "v1", kind: "DeleteOptions" });
+}
+
+/** The report of this kind, namespace and name as stored (with its resourceVersion), or undefined when there is none. */
+export async function readReport(client: Reader, report: JsonObject): Promise<JsonObject | undefined> {
+  try {
+    const read = (await client.getJson(objectPath(report))) as JsonObject;
+    return { ...read, kind: report["kind"] ?? null };
+  } catch (e) {
+    if ((e as { status?: unknown }).status === 404) return undefined;
+    throw e;
+  }
 }

@@ -92,7 +92,7 @@ test("a failing Pod gets one report named by its uid, owned by it, scoped to it,
   assert.deepEqual(report["metadata"], {
     name: "u-1",
     namespace: "shop",
-    labels: { "app.kubernetes.io/managed-by": "kyverno" },
+    labels: { "app.kubernetes.io/managed-by": "kyverno", "reports.bylaw.dev/managed-by": "bylaw" },
     ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "web", uid: "u-1" }],
   });
   assert.deepEqual(report["scope"], { apiVersion: "v1", kind: "Pod", name: "web", namespace: "shop", uid: "u-1" });

@@ -20,11 +20,18 @@ interface ReconcileInput {
   /** The report that exists for the resource, as read. */
   readonly existing: JsonObject | undefined;
   readonly nowMillis: number;
+  /**
+   * The existing rows to keep where the responses hold none for their rule: a scan keeps the
+   * admission results of policies it does not evaluate; admission keeps every other row. Default: none.
+   */
+  readonly keep?: (row: JsonObject) => boolean;
 }
 
 export function reconcileReport(input: ReconcileInput): ReportAction {
-  const built = buildResourceReport(input.resource, input.responses, input.nowMillis);
   const existing = input.existing;
+  const keep = input.keep;
+  const kept = keep !== undefined && existing !== undefined ? rowsOf(existing).filter((row) => keep(row)) : [];
+  const built = buildResourceReport(input.resource, input.responses, input.nowMillis, kept);
   if (built === undefined) return existing !== undefined ? { action: "delete", report: existing } : { action: "none" };
   if (existing === undefined) return { action: "create", report: built };
   if (jsonEqual(content(built), content(existing))) return { action: "none" };
@@ -41,10 +48,15 @@ export function reconcileReport(input: ReconcileInput): ReportAction {
   };
 }
 
+/** A report's rows, as read. */
+export function rowsOf(report: JsonObject): JsonObject[] {
+  return Array.isArray(report["results"]) ? (report["results"] as JsonObject[]) : [];
+}
+
 /** What a report says, without what changes on every scan (the rows' timestamps) or what the server sets. */
 function content(report: JsonObject): JsonObject {
   const meta = (report["metadata"] ?? {}) as JsonObject;
-  const results = Array.isArray(report["results"]) ? (report["results"] as JsonObject[]) : [];
+  const results = rowsOf(report);
   return {
     kind: report["kind"] ?? null,
     labels: meta["labels"] ?? null,

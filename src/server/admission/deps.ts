@@ -3,7 +3,7 @@
  * cluster facts a request does not carry, the clock) and what they report to. Each piece is passed
  * in; nothing here is global.
  */
-import type { CompiledPolicy, Engine, PolicyProblem } from "../../engine/index.js";
+import type { CompiledPolicy, Engine, JsonObject, PolicyProblem, PolicyResponse } from "../../engine/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot } from "../types.js";
 import type { AdmissionPlans } from "./plans.js";
 import type { ClusterExceptions } from "./policy-validate-exception.js";
@@ -59,4 +59,9 @@ export interface AdmissionDeps {
    * generate controller stores it as UpdateRequests. Without it no work is looked for.
    */
   readonly onGenerateWork?: (work: readonly GenerateWork[]) => void;
+  /**
+   * Where the policy results of an allowed CREATE or UPDATE go (after-allowed.ts): the object as
+   * admitted and the responses evaluated, for its PolicyReport. Without it none are kept.
+   */
+  readonly onAdmissionResults?: (resource: JsonObject, responses: readonly PolicyResponse[]) => void;
 }

@@ -13,7 +13,7 @@ import { createLogger, logAdmission, type Logger } from "../logging/index.js";
 import { bindPolicySource, cleanupCounters, createMetrics, type BylawMetrics } from "../metrics/index.js";
 import { startCleanupController } from "../../controllers/cleanup/index.js";
 import { startGenerateController } from "../../controllers/generate/generate-controller.js";
-import { startReportsController } from "../../controllers/reports/index.js";
+import { AdmissionReports, startReportsController } from "../../controllers/reports/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot, PolicySource } from "../types.js";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { AdmissionPlans } from "../admission/plans.js";
@@ -115,13 +115,28 @@ function controllersOf(parts: {
   readonly cleanup: Controller | undefined;
   readonly generate: Controller | undefined;
   readonly reports: Controller | undefined;
+  readonly admissionReports: Controller | undefined;
 }): Controller[] {
   return [
     ...(parts.registration !== undefined ? [parts.registration] : []),
     ...(parts.cleanup !== undefined ? [parts.cleanup] : []),
     ...(parts.generate !== undefined ? [parts.generate] : []),
     ...(parts.reports !== undefined ? [parts.reports] : []),
+    ...(parts.admissionReports !== undefined ? [parts.admissionReports] : []),
   ];
+}
+
+/**
+ * Admission results in reports (controllers/reports/admission-reports.ts): every replica merges the
+ * results of the reviews it allowed into their resources' PolicyReports (ADR 0018). It exists from
+ * the first review; `start` is a no-op, `close` stops its timer.
+ */
+function admissionReportsWriter(live: LiveContext, logger: Logger): Controller & { writer: AdmissionReports } {
+  const writer = new AdmissionReports({
+    client: live.client,
+    onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+  });
+  return { writer, start: () => undefined, close: () => writer.close() };
 }
 
 /**
@@ -338,6 +353,8 @@ export async function startServe(
           isLeader: elector && (() => elector.isLeader()),
         })
       : undefined;
+  const admissionReports =
+    reports !== undefined && live !== undefined ? admissionReportsWriter(live, logger) : undefined;
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),
@@ -359,6 +376,9 @@ export async function startServe(
     denialYaml: new YamlV3Writer(),
     ...(cleanup !== undefined ? { cleanupController: true } : {}),
     ...(generate !== undefined ? { onGenerateWork: (work) => generate.submit(work) } : {}),
+    ...(admissionReports !== undefined
+      ? { onAdmissionResults: (resource, responses) => admissionReports.writer.submit(resource, responses) }
+      : {}),
     ...(o.exceptions.namespaces !== undefined ? { exceptionNamespaces: o.exceptions.namespaces } : {}),
     // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.
     ...(o.policies !== undefined
@@ -395,7 +415,7 @@ export async function startServe(
     `bylaw serve: listening on https://${o.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`,
   );
   // Started only once the server answers: the API server calls the webhooks as soon as they exist.
-  const controllers = controllersOf({ registration, cleanup, generate, reports });
+  const controllers = controllersOf({ registration, cleanup, generate, reports, admissionReports });
   for (const c of controllers) c.start();
 
   return {
