@@ -59,7 +59,13 @@ export type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.
 // What a rule's result shows in a PolicyReport, and the reports built from responses (apply -p, webhook, scans).
 export { reportResult } from "./reports/report-result.js";
 export { buildPolicyReports } from "./reports/policy-report.js";
-export { BYLAW_REPORT_LABEL, buildResourceReport } from "./reports/resource-report.js";
+export {
+  BYLAW_REPORT_LABEL,
+  buildResourceReport,
+  inReportFormat,
+  reportKind,
+  type ReportFormat,
+} from "./reports/resource-report.js";
 export type { MutationResult } from "./pipeline/mutate-request.js";
 export type { ExistingResources } from "./generate/index.js";
 export { applyJsonPatch, createJsonPatch, type JsonPatchOp } from "./mutate/json-patch/index.js";

@@ -1,6 +1,6 @@
 /**
  * What the reports controller and admission write (src/controllers/reports): a PolicyReport or
- * ClusterPolicyReport read, created, replaced (PUT with the resourceVersion read, so a write over a newer
+ * ClusterPolicyReport (or openreports.io Report or ClusterReport) read, created, replaced (PUT with the resourceVersion read, so a write over a newer
  * one is a 409 Conflict) or deleted. Each throws the client's error (KubeError: its status and the
  * server's message) for the caller to report.
  */
@@ -15,10 +15,19 @@ type Reader = Pick<KubeClient, "getJson">;
 export const REPORT_GVRS = {
   PolicyReport: { group: "wgpolicyk8s.io", version: "v1alpha2", resource: "policyreports" },
   ClusterPolicyReport: { group: "wgpolicyk8s.io", version: "v1alpha2", resource: "clusterpolicyreports" },
+  Report: { group: "openreports.io", version: "v1alpha1", resource: "reports" },
+  ClusterReport: { group: "openreports.io", version: "v1alpha1", resource: "clusterreports" },
 } as const satisfies Record<string, Gvr>;
 
+/** The report resource of a report kind (`PolicyReport` when it is none of them). */
+export function reportGvr(kind: unknown): Gvr {
+  return typeof kind === "string" && kind in REPORT_GVRS
+    ? REPORT_GVRS[kind as keyof typeof REPORT_GVRS]
+    : REPORT_GVRS.PolicyReport;
+}
+
 function collectionPath(report: JsonObject): string {
-  const gvr = report["kind"] === "ClusterPolicyReport" ? REPORT_GVRS.ClusterPolicyReport : REPORT_GVRS.PolicyReport;
+  const gvr = reportGvr(report["kind"]);
   const ns = (report["metadata"] as { namespace?: unknown } | undefined)?.namespace;
   return gvrPath(gvr, typeof ns === "string" && ns !== "" ? ns : undefined);
 }

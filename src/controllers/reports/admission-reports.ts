@@ -11,7 +11,7 @@
  * resource's results are dropped and counted (logged once per burst). The wait also lets a created
  * object be stored before its report, which it owns, is written. One write at a time.
  */
-import type { JsonObject, PolicyResponse } from "../../engine/index.js";
+import { reportKind, type JsonObject, type PolicyResponse, type ReportFormat } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import { createReport, readReport, replaceReport } from "../../kube/report-calls.js";
 import { reconcileReport } from "./reconcile.js";
@@ -28,6 +28,8 @@ interface AdmissionReportsOptions {
   readonly now?: () => number;
   /** Whether to write from a timer (default true; tests call `flush`). */
   readonly timer?: boolean;
+  /** Where reports are written (default wgpolicyk8s.io PolicyReports). */
+  readonly format?: ReportFormat;
 }
 
 interface Pending {
@@ -111,7 +113,7 @@ export class AdmissionReports {
     const meta = entry.resource["metadata"] as { uid: string; namespace?: string; name?: string };
     const ns = meta.namespace ?? "";
     const target = {
-      kind: ns === "" ? "ClusterPolicyReport" : "PolicyReport",
+      kind: reportKind(this.o.format ?? "wgpolicyk8s", ns === ""),
       metadata: { name: meta.uid, ...(ns !== "" ? { namespace: ns } : {}) },
     };
     for (let attempt = 1; ; attempt++) {
@@ -123,6 +125,7 @@ export class AdmissionReports {
           existing,
           nowMillis: this.now(),
           keep: () => true,
+          format: this.o.format ?? "wgpolicyk8s",
         });
         if (action.action === "create") await createReport(this.o.client, action.report);
         else if (action.action === "update") await replaceReport(this.o.client, action.report);

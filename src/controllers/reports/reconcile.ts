@@ -6,7 +6,14 @@
  * without their timestamps, summary, scope, owner) changed, and no report is kept for a resource no
  * policy matches.
  */
-import { buildResourceReport, jsonEqual, type JsonObject, type PolicyResponse } from "../../engine/index.js";
+import {
+  buildResourceReport,
+  inReportFormat,
+  jsonEqual,
+  type JsonObject,
+  type PolicyResponse,
+  type ReportFormat,
+} from "../../engine/index.js";
 
 type ReportAction =
   | { readonly action: "create"; readonly report: JsonObject }
@@ -25,13 +32,16 @@ interface ReconcileInput {
    * admission results of policies it does not evaluate; admission keeps every other row. Default: none.
    */
   readonly keep?: (row: JsonObject) => boolean;
+  /** Where reports are written (default wgpolicyk8s.io PolicyReports). */
+  readonly format?: ReportFormat;
 }
 
 export function reconcileReport(input: ReconcileInput): ReportAction {
   const existing = input.existing;
   const keep = input.keep;
   const kept = keep !== undefined && existing !== undefined ? rowsOf(existing).filter((row) => keep(row)) : [];
-  const built = buildResourceReport(input.resource, input.responses, input.nowMillis, kept);
+  const raw = buildResourceReport(input.resource, input.responses, input.nowMillis, kept);
+  const built = raw !== undefined ? inReportFormat(raw, input.format ?? "wgpolicyk8s") : undefined;
   if (built === undefined) return existing !== undefined ? { action: "delete", report: existing } : { action: "none" };
   if (existing === undefined) return { action: "create", report: built };
   if (jsonEqual(content(built), content(existing))) return { action: "none" };

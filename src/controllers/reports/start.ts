@@ -9,9 +9,9 @@
  * (admission-reports.ts). Reports of resources no policy matches any more are deleted; only reports
  * that carry Bylaw's label ({@link BYLAW_REPORT_LABEL}) are read, and so ever deleted.
  */
-import { BYLAW_REPORT_LABEL, type JsonObject } from "../../engine/index.js";
+import { BYLAW_REPORT_LABEL, reportKind, type JsonObject } from "../../engine/index.js";
 import { Informer } from "../../kube/informer.js";
-import { createReport, deleteReport, REPORT_GVRS, replaceReport } from "../../kube/report-calls.js";
+import { createReport, deleteReport, replaceReport, reportGvr } from "../../kube/report-calls.js";
 import { scanKinds } from "./policy-kinds.js";
 import { reconcileReport } from "./reconcile.js";
 import { admissionOnlyPolicyNames, backgroundPolicies, scanResource } from "./scan.js";
@@ -28,10 +28,11 @@ const MANAGED = `${BYLAW_REPORT_LABEL.key}=${BYLAW_REPORT_LABEL.value}`;
 export function startReportsController(options: ReportsControllerOptions): ReportsController {
   const random = { next: () => Math.random() };
   const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
-  const reports = (["PolicyReport", "ClusterPolicyReport"] as const).map((kind) => {
+  const format = options.format ?? "wgpolicyk8s";
+  const reports = [reportKind(format, false), reportKind(format, true)].map((kind) => {
     const informer = new Informer({
       client: options.client,
-      gvr: REPORT_GVRS[kind],
+      gvr: reportGvr(kind),
       budgetBytes: 256 * 1024 * 1024,
       random,
       sleep,
@@ -56,7 +57,7 @@ export function startReportsController(options: ReportsControllerOptions): Repor
 }
 
 type ReportInformers = readonly {
-  readonly kind: "PolicyReport" | "ClusterPolicyReport";
+  readonly kind: string;
   readonly informer: Informer;
 }[];
 
@@ -169,12 +170,18 @@ class Scanner {
       namespaceLabels: labels,
       ...(snapshot.exceptions !== undefined ? { exceptions: snapshot.exceptions } : {}),
     });
-    const informer = this.reports.find(
-      (r) => r.kind === (ns === "" ? "ClusterPolicyReport" : "PolicyReport"),
-    )?.informer;
-    const read = informer?.get(ns, meta.uid);
-    const existing = read !== undefined ? withKind(read, ns) : undefined;
-    const action = reconcileReport({ resource, responses, existing, nowMillis: Date.now(), keep: at.keep });
+    const reportInformer = this.reports.find((r) => r.kind === reportKind(this.o.format ?? "wgpolicyk8s", ns === ""));
+    const read = reportInformer?.informer.get(ns, meta.uid);
+    // A report as the informer lists it has no kind: the informer's says which it is.
+    const existing = read !== undefined ? { ...(read as JsonObject), kind: reportInformer?.kind ?? "" } : undefined;
+    const action = reconcileReport({
+      resource,
+      responses,
+      existing,
+      nowMillis: Date.now(),
+      keep: at.keep,
+      format: this.o.format ?? "wgpolicyk8s",
+    });
     try {
       await this.apply(action);
       return true;
@@ -246,9 +253,4 @@ function scopedResource(report: JsonObject): JsonObject {
       ...(scope["namespace"] !== undefined ? { namespace: scope["namespace"] } : {}),
     },
   };
-}
-
-/** A report as the informer lists it has no kind: the namespace says which it is. */
-function withKind(report: JsonObject, ns: string): JsonObject {
-  return { ...report, kind: ns === "" ? "ClusterPolicyReport" : "PolicyReport" };
 }

@@ -62,6 +62,29 @@ export function buildResourceReport(
   };
 }
 
+/**
+ * Where a per-resource report is written: `wgpolicyk8s` (PolicyReport and ClusterPolicyReport in
+ * wgpolicyk8s.io/v1alpha2, the default) or `openreports` (Report and ClusterReport in
+ * openreports.io/v1alpha1, Kyverno's `--openreportsEnabled`): the same fields either way.
+ */
+export type ReportFormat = "wgpolicyk8s" | "openreports";
+
+/** The kind of a resource's report in `format`: cluster-scoped resources get the cluster kind. */
+export function reportKind(format: ReportFormat, clusterScoped: boolean): string {
+  if (format === "openreports") return clusterScoped ? "ClusterReport" : "Report";
+  return clusterScoped ? "ClusterPolicyReport" : "PolicyReport";
+}
+
+/** A report built by {@link buildResourceReport}, in `format`. */
+export function inReportFormat(report: JsonObject, format: ReportFormat): JsonObject {
+  if (format === "wgpolicyk8s") return report;
+  return {
+    ...report,
+    apiVersion: "openreports.io/v1alpha1",
+    kind: reportKind(format, report["kind"] === "ClusterPolicyReport"),
+  };
+}
+
 /** A row's identity in a per-resource report: its policy and rule. */
 function rowKey(row: JsonObject): string {
   return `${textOf(row["policy"])}\u0000${textOf(row["rule"])}`;

@@ -7,7 +7,13 @@
  * and calls `startServe`; it stops the process with the `close()` it gets back.
  */
 import { Registry } from "prom-client";
-import { createEngine, type CompiledPolicy, type JsonValue, type PolicyProblem } from "../../engine/index.js";
+import {
+  createEngine,
+  type CompiledPolicy,
+  type JsonValue,
+  type PolicyProblem,
+  type ReportFormat,
+} from "../../engine/index.js";
 import { servePorts } from "../serve-ports.js";
 import { createLogger, logAdmission, type Logger } from "../logging/index.js";
 import { bindPolicySource, cleanupCounters, createMetrics, type BylawMetrics } from "../metrics/index.js";
@@ -57,6 +63,8 @@ interface ServeOptions {
   readonly cleanupController: boolean;
   /** --cluster --reports-controller: background scans write PolicyReports (opt-in until its own Deployment). */
   readonly reportsController: boolean;
+  /** --openreports-enabled: reports as openreports.io Reports (Kyverno's --openreportsEnabled). */
+  readonly reportFormat: ReportFormat;
   readonly kubeconfig: string | undefined;
   readonly cacheMiB: number;
   readonly egressAllow: readonly string[];
@@ -131,9 +139,14 @@ function controllersOf(parts: {
  * results of the reviews it allowed into their resources' PolicyReports (ADR 0018). It exists from
  * the first review; `start` is a no-op, `close` stops its timer.
  */
-function admissionReportsWriter(live: LiveContext, logger: Logger): Controller & { writer: AdmissionReports } {
+function admissionReportsWriter(
+  live: LiveContext,
+  format: ReportFormat,
+  logger: Logger,
+): Controller & { writer: AdmissionReports } {
   const writer = new AdmissionReports({
     client: live.client,
+    format,
     onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
   });
   return { writer, start: () => undefined, close: () => writer.close() };
@@ -176,11 +189,13 @@ function reportsController(o: {
   readonly engine: ReturnType<typeof createEngine>;
   readonly source: PolicySource;
   readonly intervalMs: number;
+  readonly format: ReportFormat;
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
 }): Controller {
   return startedOnStart(() =>
     startReportsController({
+      format: o.format,
       client: o.live.client,
       engine: o.engine,
       policies: () => o.source.current(),
@@ -349,12 +364,13 @@ export async function startServe(
           engine,
           source,
           intervalMs: o.backgroundScanIntervalMs,
+          format: o.reportFormat,
           logger,
           isLeader: elector && (() => elector.isLeader()),
         })
       : undefined;
   const admissionReports =
-    reports !== undefined && live !== undefined ? admissionReportsWriter(live, logger) : undefined;
+    reports !== undefined && live !== undefined ? admissionReportsWriter(live, o.reportFormat, logger) : undefined;
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),

@@ -192,6 +192,7 @@ function serveOptions(o: {
     live: values.cluster === true || values.kubeconfig !== undefined,
     cleanupController: values.cluster === true && values["cleanup-controller"] === true,
     reportsController: values.cluster === true && values["reports-controller"] === true,
+    reportFormat: values["openreports-enabled"] === true ? "openreports" : "wgpolicyk8s",
     kubeconfig: values.kubeconfig,
     cacheMiB: numbers["cluster-cache-mib"] ?? 128,
     egressAllow: values["egress-allow"] ?? [],

@@ -135,6 +135,9 @@ Flags:
                               matches again this often (default 1h; Kyverno's --backgroundScanInterval).
                               Resources are also scanned when they or the policies change; each has one
                               PolicyReport, written only when its results change (docs/cluster.md)
+      --openreports-enabled   with --reports-controller: write openreports.io/v1alpha1 Reports and
+                              ClusterReports instead of wgpolicyk8s.io PolicyReports (Kyverno's
+                              --openreportsEnabled); their CRDs are in deploy/components/openreports
       --leader-elect          elect one leader among the replicas on a coordination.k8s.io Lease (client-go's
                               rules); only the leader writes shared objects. bylaw_leader is 1 on the leader.
                               Needs the API (--kubeconfig, KUBECONFIG or in-cluster) and get/create/update on
