@@ -62,7 +62,7 @@ function fakeReports() {
     sendJson: (method: string, _path: string, body: unknown): Promise<unknown> => {
       calls.push(method);
       const report = body as JsonObject;
-      const name = String((report["metadata"] as JsonObject)["name"]);
+      const name = (report["metadata"] as { name: string }).name;
       const current = stored.get(name);
       const conflict = () => Promise.reject(Object.assign(new Error("409"), { status: 409 }));
       if (method === "POST" && current !== undefined) return conflict();
@@ -84,7 +84,7 @@ function fakeReports() {
 }
 
 const rows = (report: JsonObject | undefined) =>
-  ((report?.["results"] ?? []) as JsonObject[]).map((r) => `${String(r["policy"])}:${String(r["result"])}`);
+  ((report?.["results"] ?? []) as JsonObject[]).map((r) => `${r["policy"] as string}:${r["result"] as string}`);
 
 test("admission results wait, coalesce per resource (the latest per policy), and land in one report write", async () => {
   const store = fakeReports();
@@ -194,7 +194,7 @@ test("a scan keeps the admission rows of policies it does not evaluate, and drop
     responses: [validate(BACKGROUND, fixed)],
     existing: stored,
     nowMillis: 0,
-    keep: (row) => keep.has(String(row["policy"])),
+    keep: (row) => keep.has(row["policy"] as string),
   });
   assert.ok(rescan.action === "update");
   assert.deepEqual(rows(rescan.report), ["admission-only:fail", "in-background:pass"]);
