@@ -12,7 +12,7 @@ type Writer = Pick<KubeClient, "sendJson">;
 type Reader = Pick<KubeClient, "getJson">;
 
 /** The report resources, by the report's kind. */
-export const REPORT_GVRS = {
+const REPORT_GVRS = {
   PolicyReport: { group: "wgpolicyk8s.io", version: "v1alpha2", resource: "policyreports" },
   ClusterPolicyReport: { group: "wgpolicyk8s.io", version: "v1alpha2", resource: "clusterpolicyreports" },
   Report: { group: "openreports.io", version: "v1alpha1", resource: "reports" },

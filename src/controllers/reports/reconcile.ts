@@ -59,7 +59,7 @@ export function reconcileReport(input: ReconcileInput): ReportAction {
 }
 
 /** A report's rows, as read. */
-export function rowsOf(report: JsonObject): JsonObject[] {
+function rowsOf(report: JsonObject): JsonObject[] {
   return Array.isArray(report["results"]) ? (report["results"] as JsonObject[]) : [];
 }
 
