@@ -62,7 +62,13 @@ export { buildPolicyReports } from "./reports/policy-report.js";
 export { buildCliReports } from "./reports/cli-reports.js";
 // The names near a mistyped one, for "did you mean" hints outside the engine (test files, flags).
 export { nearNames } from "./policy/schema/did-you-mean.js";
-export { buildResourceReport } from "./reports/resource-report.js";
+export {
+  BYLAW_REPORT_LABEL,
+  buildResourceReport,
+  inReportFormat,
+  reportKind,
+  type ReportFormat,
+} from "./reports/resource-report.js";
 export type { MutationResult } from "./pipeline/mutate-request.js";
 export type { ExistingResources } from "./generate/index.js";
 export { applyJsonPatch, createJsonPatch, type JsonPatchOp } from "./mutate/json-patch/index.js";

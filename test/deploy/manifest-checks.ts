@@ -65,6 +65,8 @@ const FREE_WRITES = new Set([
   "clusterephemeralreports",
   "policyreports",
   "clusterpolicyreports",
+  "reports",
+  "clusterreports",
 ]);
 
 /** No wildcard, no escalation verbs, secrets only by name in a Role, other writes only where listed. */

@@ -62,6 +62,10 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "authorization.k8s.io subjectaccessreviews create",
       // The policy-result Events of admission (kyverno-admission).
       "events.k8s.io events create",
+      "wgpolicyk8s.io clusterpolicyreports get,create,update",
+      "wgpolicyk8s.io policyreports get,create,update",
+      "openreports.io clusterreports get,create,update",
+      "openreports.io reports get,create,update",
     ],
     namespace: [
       "coordination.k8s.io leases create",
@@ -102,6 +106,8 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "reports.kyverno.io ephemeralreports get,list,watch,create,update,patch,delete,deletecollection",
       "wgpolicyk8s.io clusterpolicyreports get,list,watch,create,update,patch,delete,deletecollection",
       "wgpolicyk8s.io policyreports get,list,watch,create,update,patch,delete,deletecollection",
+      "openreports.io clusterreports get,list,watch,create,update,patch,delete,deletecollection",
+      "openreports.io reports get,list,watch,create,update,patch,delete,deletecollection",
       " configmaps get,list,watch",
       " namespaces get,list,watch",
       ...EVENTS,

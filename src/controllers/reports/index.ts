@@ -1,2 +1,3 @@
-/** The reports controller: background scans writing one PolicyReport per resource (start.ts). */
+/** The reports controller: background scans writing one PolicyReport per resource (start.ts), and admission results merged into them (admission-reports.ts). */
 export { startReportsController } from "./start.js";
+export { AdmissionReports } from "./admission-reports.js";

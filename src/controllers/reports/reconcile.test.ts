@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createEngine, type CompiledPolicy, type JsonObject } from "../../engine/index.js";
+import { createEngine, reportKind, type CompiledPolicy, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { reconcileReport } from "./reconcile.js";
 import { backgroundPolicies, scanResource } from "./scan.js";
@@ -92,7 +92,7 @@ test("a failing Pod gets one report named by its uid, owned by it, scoped to it,
   assert.deepEqual(report["metadata"], {
     name: "u-1",
     namespace: "shop",
-    labels: { "app.kubernetes.io/managed-by": "kyverno" },
+    labels: { "app.kubernetes.io/managed-by": "kyverno", "reports.bylaw.dev/managed-by": "bylaw" },
     ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "web", uid: "u-1" }],
   });
   assert.deepEqual(report["scope"], { apiVersion: "v1", kind: "Pod", name: "web", namespace: "shop", uid: "u-1" });
@@ -148,4 +148,31 @@ test("a resource no background policy matches keeps no report: an existing one i
     action: "delete",
     report: existing,
   });
+});
+
+test("with --openreports-enabled the same report is an openreports.io Report (a ClusterReport for a cluster-scoped resource)", () => {
+  const action = reconcileReport({
+    resource: pod(true),
+    responses: scan(pod(true)),
+    existing: undefined,
+    nowMillis: 5_000,
+    format: "openreports",
+  });
+  assert.ok(action.action === "create");
+  assert.equal(action.report["apiVersion"], "openreports.io/v1alpha1");
+  assert.equal(action.report["kind"], "Report");
+  assert.deepEqual(action.report["summary"], { pass: 0, fail: 1, warn: 0, error: 0, skip: 0 });
+  const stored = { ...action.report, metadata: { ...(action.report["metadata"] as JsonObject), resourceVersion: "1" } };
+  assert.deepEqual(
+    reconcileReport({
+      resource: pod(true),
+      responses: scan(pod(true)),
+      existing: stored,
+      nowMillis: 9_000,
+      format: "openreports",
+    }),
+    { action: "none" },
+  );
+  assert.equal(reportKind("openreports", true), "ClusterReport");
+  assert.equal(reportKind("wgpolicyk8s", true), "ClusterPolicyReport");
 });

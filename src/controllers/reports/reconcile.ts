@@ -6,7 +6,14 @@
  * without their timestamps, summary, scope, owner) changed, and no report is kept for a resource no
  * policy matches.
  */
-import { buildResourceReport, jsonEqual, type JsonObject, type PolicyResponse } from "../../engine/index.js";
+import {
+  buildResourceReport,
+  inReportFormat,
+  jsonEqual,
+  type JsonObject,
+  type PolicyResponse,
+  type ReportFormat,
+} from "../../engine/index.js";
 
 type ReportAction =
   | { readonly action: "create"; readonly report: JsonObject }
@@ -20,11 +27,21 @@ interface ReconcileInput {
   /** The report that exists for the resource, as read. */
   readonly existing: JsonObject | undefined;
   readonly nowMillis: number;
+  /**
+   * The existing rows to keep where the responses hold none for their rule: a scan keeps the
+   * admission results of policies it does not evaluate; admission keeps every other row. Default: none.
+   */
+  readonly keep?: (row: JsonObject) => boolean;
+  /** Where reports are written (default wgpolicyk8s.io PolicyReports). */
+  readonly format?: ReportFormat;
 }
 
 export function reconcileReport(input: ReconcileInput): ReportAction {
-  const built = buildResourceReport(input.resource, input.responses, input.nowMillis);
   const existing = input.existing;
+  const keep = input.keep;
+  const kept = keep !== undefined && existing !== undefined ? rowsOf(existing).filter((row) => keep(row)) : [];
+  const raw = buildResourceReport(input.resource, input.responses, input.nowMillis, kept);
+  const built = raw !== undefined ? inReportFormat(raw, input.format ?? "wgpolicyk8s") : undefined;
   if (built === undefined) return existing !== undefined ? { action: "delete", report: existing } : { action: "none" };
   if (existing === undefined) return { action: "create", report: built };
   if (jsonEqual(content(built), content(existing))) return { action: "none" };
@@ -41,10 +58,15 @@ export function reconcileReport(input: ReconcileInput): ReportAction {
   };
 }
 
+/** A report's rows, as read. */
+function rowsOf(report: JsonObject): JsonObject[] {
+  return Array.isArray(report["results"]) ? (report["results"] as JsonObject[]) : [];
+}
+
 /** What a report says, without what changes on every scan (the rows' timestamps) or what the server sets. */
 function content(report: JsonObject): JsonObject {
   const meta = (report["metadata"] ?? {}) as JsonObject;
-  const results = Array.isArray(report["results"]) ? (report["results"] as JsonObject[]) : [];
+  const results = rowsOf(report);
   return {
     kind: report["kind"] ?? null,
     labels: meta["labels"] ?? null,

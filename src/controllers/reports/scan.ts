@@ -17,9 +17,29 @@ const DISABLED_LABEL = "reports.kyverno.io/disabled";
 
 /** The policies a background scan evaluates. */
 export function backgroundPolicies(policies: readonly CompiledPolicy[]): CompiledPolicy[] {
-  return policies.filter((p) => {
-    return p.background && p.language !== "unsupported" && hasValidateRules(p) && !(DISABLED_LABEL in p.labels);
-  });
+  return policies.filter((p) => p.background && p.language !== "unsupported" && hasValidateRules(p) && reported(p));
+}
+
+/** Whether a policy's results go to reports at all: not opted out with `reports.kyverno.io/disabled`. */
+export function reported(policy: Pick<CompiledPolicy, "labels">): boolean {
+  return !(DISABLED_LABEL in policy.labels);
+}
+
+/** The policy as a report row names it: `ns/name` for a namespaced one. */
+export function rowPolicyName(policy: Pick<CompiledPolicy, "namespace" | "name">): string {
+  return policy.namespace ? `${policy.namespace}/${policy.name}` : policy.name;
+}
+
+/**
+ * The names (as rows give them) of the policies whose rows only admission writes: reported, and not
+ * evaluated by the background scan. A scan keeps these rows; it drops the rows of any other policy.
+ */
+export function admissionOnlyPolicyNames(
+  all: readonly CompiledPolicy[],
+  scanned: readonly CompiledPolicy[],
+): Set<string> {
+  const inScan = new Set(scanned);
+  return new Set(all.filter((p) => !inScan.has(p) && reported(p)).map(rowPolicyName));
 }
 
 interface ScanInput {

@@ -5,14 +5,16 @@
  * A resource is scanned when it changed since its last scan (a new resourceVersion), and every
  * resource when the policies changed, when this replica became leader, and every
  * `--background-scan-interval`. Each scan's report is written only when its content changed
- * (reconcile.ts); reports of resources no background policy matches any more are deleted.
+ * (reconcile.ts), keeping the rows admission wrote for policies the scan does not evaluate
+ * (admission-reports.ts). Reports of resources no policy matches any more are deleted; only reports
+ * that carry Bylaw's label ({@link BYLAW_REPORT_LABEL}) are read, and so ever deleted.
  */
-import type { JsonObject } from "../../engine/index.js";
+import { BYLAW_REPORT_LABEL, reportKind, type JsonObject } from "../../engine/index.js";
 import { Informer } from "../../kube/informer.js";
-import { createReport, deleteReport, REPORT_GVRS, replaceReport } from "../../kube/report-calls.js";
+import { createReport, deleteReport, replaceReport, reportGvr } from "../../kube/report-calls.js";
 import { scanKinds } from "./policy-kinds.js";
 import { reconcileReport } from "./reconcile.js";
-import { backgroundPolicies, scanResource } from "./scan.js";
+import { admissionOnlyPolicyNames, backgroundPolicies, scanResource } from "./scan.js";
 import type { ReportsControllerOptions } from "./types.js";
 import { WatchedKinds } from "./watched-kinds.js";
 
@@ -20,15 +22,17 @@ interface ReportsController {
   close(): void;
 }
 
-const MANAGED = "app.kubernetes.io/managed-by=kyverno";
+/** Bylaw's reports only: Kyverno's own, if it runs too, are neither read nor swept. */
+const MANAGED = `${BYLAW_REPORT_LABEL.key}=${BYLAW_REPORT_LABEL.value}`;
 
 export function startReportsController(options: ReportsControllerOptions): ReportsController {
   const random = { next: () => Math.random() };
   const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
-  const reports = (["PolicyReport", "ClusterPolicyReport"] as const).map((kind) => {
+  const format = options.format ?? "wgpolicyk8s";
+  const reports = [reportKind(format, false), reportKind(format, true)].map((kind) => {
     const informer = new Informer({
       client: options.client,
-      gvr: REPORT_GVRS[kind],
+      gvr: reportGvr(kind),
       budgetBytes: 256 * 1024 * 1024,
       random,
       sleep,
@@ -53,7 +57,7 @@ export function startReportsController(options: ReportsControllerOptions): Repor
 }
 
 type ReportInformers = readonly {
-  readonly kind: "PolicyReport" | "ClusterPolicyReport";
+  readonly kind: string;
   readonly informer: Informer;
 }[];
 
@@ -107,6 +111,8 @@ class Scanner {
     // A kind Bylaw may not list (or not yet) waits; the others are scanned meanwhile.
     const seen = new Set<string>();
     const waiting = new Set<string>();
+    const watched = new Set<string>();
+    const keep = keepAdmissionRows(admissionOnlyPolicyNames(snapshot.policies, policies));
     for (const { informer, served } of this.kinds.all()) {
       const type = {
         apiVersion: served.group === "" ? served.version : `${served.group}/${served.version}`,
@@ -116,11 +122,13 @@ class Scanner {
         waiting.add(`${type.apiVersion}/${type.kind}`);
         continue;
       }
-      for (const object of informer.list()) await this.visit({ ...type, ...object }, { snapshot, policies, seen });
+      watched.add(`${type.apiVersion}/${type.kind}`);
+      for (const object of informer.list())
+        await this.visit({ ...type, ...object }, { snapshot, policies, seen, keep });
     }
     if (full) {
       this.lastFull = Date.now();
-      await this.deleteOrphans(seen, waiting);
+      await this.sweep({ seen, waiting, watched, keep });
     }
   }
 
@@ -131,21 +139,26 @@ class Scanner {
       snapshot: ReturnType<ReportsControllerOptions["policies"]>;
       policies: ReturnType<typeof backgroundPolicies>;
       seen: Set<string>;
+      keep: (row: JsonObject) => boolean;
     },
   ): Promise<void> {
     const meta = resource["metadata"] as { uid?: string; resourceVersion?: string };
     if (meta.uid === undefined) return;
     at.seen.add(meta.uid);
     if (this.scanned.get(meta.uid) === meta.resourceVersion) return;
-    if (await this.scan(resource, at.snapshot, at.policies)) this.scanned.set(meta.uid, meta.resourceVersion ?? "");
+    if (await this.scan(resource, at)) this.scanned.set(meta.uid, meta.resourceVersion ?? "");
   }
 
   /** Scans one resource and writes its report; false when it must wait (namespace labels unknown) or the write failed. */
   private async scan(
     resource: JsonObject,
-    snapshot: ReturnType<ReportsControllerOptions["policies"]>,
-    policies: ReturnType<typeof backgroundPolicies>,
+    at: {
+      snapshot: ReturnType<ReportsControllerOptions["policies"]>;
+      policies: ReturnType<typeof backgroundPolicies>;
+      keep: (row: JsonObject) => boolean;
+    },
   ): Promise<boolean> {
+    const { snapshot, policies } = at;
     const meta = resource["metadata"] as { uid: string; namespace?: string; name?: string };
     const ns = meta.namespace ?? "";
     const labels = ns === "" ? {} : this.o.namespaceLabels(ns);
@@ -157,16 +170,20 @@ class Scanner {
       namespaceLabels: labels,
       ...(snapshot.exceptions !== undefined ? { exceptions: snapshot.exceptions } : {}),
     });
-    const informer = this.reports.find(
-      (r) => r.kind === (ns === "" ? "ClusterPolicyReport" : "PolicyReport"),
-    )?.informer;
-    const read = informer?.get(ns, meta.uid);
-    const existing = read !== undefined ? withKind(read, ns) : undefined;
-    const action = reconcileReport({ resource, responses, existing, nowMillis: Date.now() });
+    const reportInformer = this.reports.find((r) => r.kind === reportKind(this.o.format ?? "wgpolicyk8s", ns === ""));
+    const read = reportInformer?.informer.get(ns, meta.uid);
+    // A report as the informer lists it has no kind: the informer's says which it is.
+    const existing = read !== undefined ? { ...(read as JsonObject), kind: reportInformer?.kind ?? "" } : undefined;
+    const action = reconcileReport({
+      resource,
+      responses,
+      existing,
+      nowMillis: Date.now(),
+      keep: at.keep,
+      format: this.o.format ?? "wgpolicyk8s",
+    });
     try {
-      if (action.action === "create") await createReport(this.o.client, action.report);
-      else if (action.action === "update") await replaceReport(this.o.client, action.report);
-      else if (action.action === "delete") await deleteReport(this.o.client, action.report);
+      await this.apply(action);
       return true;
     } catch (e) {
       this.o.onLog("warn", `reports: failed to ${action.action} a report`, {
@@ -178,25 +195,62 @@ class Scanner {
     }
   }
 
+  private async apply(action: ReturnType<typeof reconcileReport>): Promise<void> {
+    if (action.action === "create") await createReport(this.o.client, action.report);
+    else if (action.action === "update") await replaceReport(this.o.client, action.report);
+    else if (action.action === "delete") await deleteReport(this.o.client, action.report);
+  }
+
   /**
-   * Deletes the reports whose resource is no longer scanned (gone, or matched by no background
-   * policy); not those of a kind whose objects cannot be read now.
+   * The reports whose resource was not scanned: of a kind the scan watches, the resource is gone
+   * (or no longer matched), so the report is deleted; of a kind it does not watch, only the rows of
+   * the policies admission reports are kept (the report is deleted when none is left; the resource's
+   * deletion removes it through its owner reference). Not those of a kind whose objects cannot be read now.
    */
-  private async deleteOrphans(seen: ReadonlySet<string>, waiting: ReadonlySet<string>): Promise<void> {
+  private async sweep(at: {
+    seen: ReadonlySet<string>;
+    waiting: ReadonlySet<string>;
+    watched: ReadonlySet<string>;
+    keep: (row: JsonObject) => boolean;
+  }): Promise<void> {
     for (const { kind, informer } of this.reports)
-      for (const report of informer.list()) {
+      for (const read of informer.list()) {
+        const report: JsonObject = { ...(read as JsonObject), kind };
         const meta = report.metadata as { name?: string; namespace?: string };
         const scope = (report["scope"] ?? {}) as { apiVersion?: string; kind?: string };
-        if (meta.name === undefined || seen.has(meta.name)) continue;
-        if (waiting.has(`${scope.apiVersion ?? ""}/${scope.kind ?? ""}`)) continue;
-        await deleteReport(this.o.client, { ...report, kind }).catch((e: unknown) =>
-          this.o.onLog("warn", "reports: failed to delete a report", { name: meta.name, error: String(e) }),
+        const type = `${scope.apiVersion ?? ""}/${scope.kind ?? ""}`;
+        if (meta.name === undefined || at.seen.has(meta.name) || at.waiting.has(type)) continue;
+        const action = at.watched.has(type)
+          ? ({ action: "delete", report } as const)
+          : reconcileReport({
+              resource: scopedResource(report),
+              responses: [],
+              existing: report,
+              nowMillis: Date.now(),
+              keep: at.keep,
+            });
+        await this.apply(action).catch((e: unknown) =>
+          this.o.onLog("warn", `reports: failed to ${action.action} a report`, { name: meta.name, error: String(e) }),
         );
       }
   }
 }
 
-/** A report as the informer lists it has no kind: the namespace says which it is. */
-function withKind(report: JsonObject, ns: string): JsonObject {
-  return { ...report, kind: ns === "" ? "ClusterPolicyReport" : "PolicyReport" };
+/** A scan keeps the existing rows of the policies only admission reports. */
+function keepAdmissionRows(names: ReadonlySet<string>): (row: JsonObject) => boolean {
+  return (row) => typeof row["policy"] === "string" && names.has(row["policy"]);
+}
+
+/** The resource a report is about, as its scope names it (for a report whose resource is not watched). */
+function scopedResource(report: JsonObject): JsonObject {
+  const scope = (report["scope"] ?? {}) as Record<string, string | undefined>;
+  return {
+    apiVersion: scope["apiVersion"] ?? "",
+    kind: scope["kind"] ?? "",
+    metadata: {
+      name: scope["name"] ?? "",
+      uid: scope["uid"] ?? "",
+      ...(scope["namespace"] !== undefined ? { namespace: scope["namespace"] } : {}),
+    },
+  };
 }

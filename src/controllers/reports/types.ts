@@ -1,5 +1,5 @@
 /** What the reports controller is given: the API server's client, the engine, the policies, namespace labels, a log. */
-import type { AnyCompiledException, CompiledPolicy, Engine } from "../../engine/index.js";
+import type { AnyCompiledException, CompiledPolicy, Engine, ReportFormat } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 
 export type Log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
@@ -23,4 +23,6 @@ export interface ReportsControllerOptions {
   /** With leader election, only the leader scans and writes; default: this replica. */
   readonly isLeader?: () => boolean;
   readonly tickMs?: number;
+  /** `--openreports-enabled`: openreports.io Reports instead of wgpolicyk8s.io PolicyReports. */
+  readonly format?: ReportFormat;
 }

@@ -2,8 +2,9 @@
  * The report of one resource, in Kyverno 1.19's layout (`docs/dev/reports`, `pkg/utils/report`):
  * a wgpolicyk8s.io/v1alpha2 PolicyReport in the resource's namespace (a ClusterPolicyReport for a
  * cluster-scoped resource), named by the resource's uid, owned by it (so it goes when the resource
- * goes), labelled `app.kubernetes.io/managed-by: kyverno`, with the resource as its `scope`, one row
- * per rule result and a summary. Pure: the time the rows carry is passed in.
+ * goes), labelled `app.kubernetes.io/managed-by: kyverno` (what Kyverno's tooling selects on) and
+ * {@link BYLAW_REPORT_LABEL} (what Bylaw wrote, and so may delete), with the resource as its
+ * `scope`, one row per rule result and a summary. Pure: the time the rows carry is passed in.
  */
 import { textOf, type JsonObject } from "../api/json.js";
 import {
@@ -16,16 +17,29 @@ import {
 import type { PolicyResponse } from "../pipeline/types.js";
 import { countRows, emptySummary, reportRows } from "./report-results.js";
 
-/** The report for `resource` from the responses of the policies that matched it; undefined when no rule did. */
+/**
+ * The label that marks a report Bylaw wrote: Bylaw's orphan sweep deletes only reports that carry it,
+ * never Kyverno's own (both label `app.kubernetes.io/managed-by: kyverno`).
+ */
+export const BYLAW_REPORT_LABEL = { key: "reports.bylaw.dev/managed-by", value: "bylaw" } as const;
+
+/**
+ * The report for `resource` from the responses of the policies that matched it, plus the `kept`
+ * rows (e.g. admission results already in the report) of rules the responses do not cover;
+ * undefined when no row remains.
+ */
 export function buildResourceReport(
   resource: JsonObject,
   responses: readonly PolicyResponse[],
   nowMillis: number,
+  kept: readonly JsonObject[] = [],
 ): JsonObject | undefined {
   const seconds = Math.floor(nowMillis / 1000);
-  const results = responses
-    .flatMap((r) => reportRows(r, seconds, false))
-    .sort((a, b) => rowKey(a).localeCompare(rowKey(b)));
+  const fresh = responses.flatMap((r) => reportRows(r, seconds, false));
+  const covered = new Set(fresh.map(rowKey));
+  const results = [...fresh, ...kept.filter((row) => !covered.has(rowKey(row)))].sort((a, b) =>
+    rowKey(a).localeCompare(rowKey(b)),
+  );
   if (results.length === 0) return undefined;
   const summary = emptySummary();
   countRows(summary, results);
@@ -39,7 +53,7 @@ export function buildResourceReport(
     metadata: {
       name: uid,
       ...(ns !== "" ? { namespace: ns } : {}),
-      labels: { "app.kubernetes.io/managed-by": "kyverno" },
+      labels: { "app.kubernetes.io/managed-by": "kyverno", [BYLAW_REPORT_LABEL.key]: BYLAW_REPORT_LABEL.value },
       ownerReferences: [{ ...ref, uid }],
     },
     scope: { ...ref, ...(ns !== "" ? { namespace: ns } : {}), uid },
@@ -48,6 +62,30 @@ export function buildResourceReport(
   };
 }
 
+/**
+ * Where a per-resource report is written: `wgpolicyk8s` (PolicyReport and ClusterPolicyReport in
+ * wgpolicyk8s.io/v1alpha2, the default) or `openreports` (Report and ClusterReport in
+ * openreports.io/v1alpha1, Kyverno's `--openreportsEnabled`): the same fields either way.
+ */
+export type ReportFormat = "wgpolicyk8s" | "openreports";
+
+/** The kind of a resource's report in `format`: cluster-scoped resources get the cluster kind. */
+export function reportKind(format: ReportFormat, clusterScoped: boolean): string {
+  if (format === "openreports") return clusterScoped ? "ClusterReport" : "Report";
+  return clusterScoped ? "ClusterPolicyReport" : "PolicyReport";
+}
+
+/** A report built by {@link buildResourceReport}, in `format`. */
+export function inReportFormat(report: JsonObject, format: ReportFormat): JsonObject {
+  if (format === "wgpolicyk8s") return report;
+  return {
+    ...report,
+    apiVersion: "openreports.io/v1alpha1",
+    kind: reportKind(format, report["kind"] === "ClusterPolicyReport"),
+  };
+}
+
+/** A row's identity in a per-resource report: its policy and rule. */
 function rowKey(row: JsonObject): string {
   return `${textOf(row["policy"])}\u0000${textOf(row["rule"])}`;
 }

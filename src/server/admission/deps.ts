@@ -60,6 +60,11 @@ export interface AdmissionDeps {
    */
   readonly onGenerateWork?: (work: readonly GenerateWork[]) => void;
   /**
+   * Where the policy results of an allowed CREATE or UPDATE go (after-allowed.ts): the object as
+   * admitted and the responses evaluated, for its PolicyReport. Without it none are kept.
+   */
+  readonly onAdmissionResults?: (resource: JsonObject, responses: readonly PolicyResponse[]) => void;
+  /**
    * Each decided review's policy responses, for Events (src/controllers/events): called once the
    * answer is known, never for a dry run. It must only queue: the answer waits for it.
    */

@@ -7,13 +7,19 @@
  * and calls `startServe`; it stops the process with the `close()` it gets back.
  */
 import { Registry } from "prom-client";
-import { createEngine, type CompiledPolicy, type JsonValue, type PolicyProblem } from "../../engine/index.js";
+import {
+  createEngine,
+  type CompiledPolicy,
+  type JsonValue,
+  type PolicyProblem,
+  type ReportFormat,
+} from "../../engine/index.js";
 import { servePorts } from "../serve-ports.js";
 import { createLogger, logAdmission, type Logger } from "../logging/index.js";
 import { bindPolicySource, cleanupCounters, createMetrics, type BylawMetrics } from "../metrics/index.js";
 import { startCleanupController } from "../../controllers/cleanup/index.js";
 import { startGenerateController } from "../../controllers/generate/generate-controller.js";
-import { startReportsController } from "../../controllers/reports/index.js";
+import { AdmissionReports, startReportsController } from "../../controllers/reports/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot, PolicySource } from "../types.js";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { AdmissionPlans } from "../admission/plans.js";
@@ -66,6 +72,8 @@ interface ServeOptions {
   readonly cleanupController: boolean;
   /** --reports-controller: background scans in the admission controller's process, on its Lease (one dev process). */
   readonly reportsController: boolean;
+  /** --openreports-enabled: reports as openreports.io Reports (Kyverno's --openreportsEnabled). */
+  readonly reportFormat: ReportFormat;
   readonly kubeconfig: string | undefined;
   readonly cacheMiB: number;
   readonly egressAllow: readonly string[];
@@ -128,13 +136,33 @@ function controllersOf(parts: {
   readonly cleanup: Controller | undefined;
   readonly generate: Controller | undefined;
   readonly reports: Controller | undefined;
+  readonly admissionReports: Controller | undefined;
 }): Controller[] {
   return [
     ...(parts.registration !== undefined ? [parts.registration] : []),
     ...(parts.cleanup !== undefined ? [parts.cleanup] : []),
     ...(parts.generate !== undefined ? [parts.generate] : []),
     ...(parts.reports !== undefined ? [parts.reports] : []),
+    ...(parts.admissionReports !== undefined ? [parts.admissionReports] : []),
   ];
+}
+
+/**
+ * Admission results in reports (controllers/reports/admission-reports.ts): every replica merges the
+ * results of the reviews it allowed into their resources' PolicyReports (ADR 0018). It exists from
+ * the first review; `start` is a no-op, `close` stops its timer.
+ */
+function admissionReportsWriter(
+  live: LiveContext,
+  format: ReportFormat,
+  logger: Logger,
+): Controller & { writer: AdmissionReports } {
+  const writer = new AdmissionReports({
+    client: live.client,
+    format,
+    onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+  });
+  return { writer, start: () => undefined, close: () => writer.close() };
 }
 
 /**
@@ -190,11 +218,13 @@ function reportsController(o: {
   readonly engine: ReturnType<typeof createEngine>;
   readonly source: PolicySource;
   readonly intervalMs: number;
+  readonly format: ReportFormat;
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
 }): Controller {
   return startedOnStart(() =>
     startReportsController({
+      format: o.format,
       client: o.live.client,
       engine: o.engine,
       policies: () => o.source.current(),
@@ -290,6 +320,7 @@ function componentControllers(p: {
           engine,
           source,
           intervalMs: o.backgroundScanIntervalMs,
+          format: o.reportFormat,
           logger,
           isLeader: leaderOf("reports", o.reportsController),
         })
@@ -440,6 +471,8 @@ export async function startServe(
     electors: others.value,
     admissionLeader: elector && (() => elector.isLeader()),
   });
+  const admissionReports =
+    reports !== undefined && live !== undefined ? admissionReportsWriter(live, o.reportFormat, logger) : undefined;
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),
@@ -462,6 +495,9 @@ export async function startServe(
     ...(cleanup !== undefined ? { cleanupController: true } : {}),
     ...(generate !== undefined ? { onGenerateWork: (work) => generate.submit(work) } : {}),
     ...(events !== undefined ? { onReviewed: events.onReviewed } : {}),
+    ...(admissionReports !== undefined
+      ? { onAdmissionResults: (resource, responses) => admissionReports.writer.submit(resource, responses) }
+      : {}),
     ...(o.exceptions.namespaces !== undefined ? { exceptionNamespaces: o.exceptions.namespaces } : {}),
     // What the policy webhook warns about a PolicyException being created: the scope its cluster source honours.
     ...(o.policies !== undefined
@@ -498,7 +534,7 @@ export async function startServe(
     `bylaw serve: listening on https://${o.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`,
   );
   // Started only once the server answers: the API server calls the webhooks as soon as they exist.
-  const controllers = controllersOf({ registration, cleanup, generate, reports });
+  const controllers = controllersOf({ registration, cleanup, generate, reports, admissionReports });
   for (const c of controllers) c.start();
 
   return {

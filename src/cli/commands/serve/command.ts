@@ -218,6 +218,7 @@ function serveOptions(o: {
     live: values.cluster === true || values.kubeconfig !== undefined,
     cleanupController: values["cleanup-controller"] === true,
     reportsController: values["reports-controller"] === true,
+    reportFormat: values["openreports-enabled"] === true ? "openreports" : "wgpolicyk8s",
     kubeconfig: values.kubeconfig,
     cacheMiB: numbers["cluster-cache-mib"] ?? 128,
     egressAllow: values["egress-allow"] ?? [],

@@ -152,6 +152,9 @@ Flags:
       --omit-events LIST      Event reasons not written, from PolicyViolation, PolicyApplied,
                               PolicyError and PolicySkipped (default PolicyApplied,PolicySkipped, as
                               Kyverno's Helm chart sets --omitEvents; "" writes them all)
+      --openreports-enabled   with --reports-controller: write openreports.io/v1alpha1 Reports and
+                              ClusterReports instead of wgpolicyk8s.io PolicyReports (Kyverno's
+                              --openreportsEnabled); their CRDs are in deploy/components/openreports
       --leader-elect          elect one leader among the replicas on a coordination.k8s.io Lease (client-go's
                               rules); only the leader writes shared objects. bylaw_leader is 1 on the leader.
                               Needs the API (--kubeconfig, KUBECONFIG or in-cluster) and get/create/update on

@@ -1,8 +1,12 @@
-/** The flags of the reports controller (`--background-scan-interval`, Kyverno's `--backgroundScanInterval`), checked. */
+/**
+ * The flags of the reports controller (`--background-scan-interval`, Kyverno's
+ * `--backgroundScanInterval`; `--openreports-enabled`, Kyverno's `--openreportsEnabled`), checked.
+ */
 import { parseDuration } from "./duration.js";
 
 export const REPORT_FLAG_OPTIONS = {
   "background-scan-interval": { type: "string", default: "1h" },
+  "openreports-enabled": { type: "boolean", default: false },
 } as const;
 
 /** How often every resource is scanned again (ms), or what is wrong with the flag. */

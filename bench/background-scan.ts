@@ -1,0 +1,160 @@
+/**
+ * Background scan bench (issue 35 §4; printed figures, not a timed test): a real control plane
+ * (`scripts/cluster.sh up DIR --with-bylaw`, Bylaw with `--reports-controller`), N Pods (default
+ * 10,000, `BENCH_PODS`) created before any policy, then the pss-restricted policy set
+ * (deploy/components/policy-set-pss-restricted/policies, Audit) applied. Measured for the Bylaw
+ * process (which runs the reports controller): CPU (utime+stime from /proc) and wall time until every
+ * Pod has its report, peak RSS (VmHWM), the API writes to reports (the API server's
+ * apiserver_request_total for wgpolicyk8s.io), and etcd's database file before and after; then the
+ * same over one rescan where nothing changed (goal: no write).
+ *
+ * The Pods name a scheduler that does not exist, so they stay Pending and unchanged: a rescan sees
+ * exactly what the first scan saw. Run: `npm run build && node dist/bench/background-scan.js`.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { eventually, kubectlOk, startCluster, stopCluster, type Cluster } from "../test/cluster/cluster-harness.js";
+import { apiClient, pool, type ApiClient } from "./cluster/api-client.js";
+import { bylawPid, createNamespace, loadNote } from "./cluster/cluster-steps.js";
+
+const PODS = Number(process.env["BENCH_PODS"] ?? 10_000);
+const INTERVAL_S = Number(process.env["BENCH_SCAN_INTERVAL_S"] ?? 120);
+const NAMESPACES = Math.max(1, Math.ceil(PODS / 1000));
+const POLICIES = join("deploy", "components", "policy-set-pss-restricted", "policies");
+const GRANT = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: bench-reports-pods
+  labels:
+    rbac.kyverno.io/aggregate-to-reports-controller: "true"
+rules:
+  - apiGroups: [""]
+    resources: [pods]
+    verbs: [get, list, watch]
+`;
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function hwmMiB(pid: number): number {
+  const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(m?.[1] ?? NaN) / 1024;
+}
+
+function etcdDbMiB(cluster: Cluster): number {
+  return statSync(join(cluster.dir, "etcd", "member", "snap", "db")).size / 1024 / 1024;
+}
+
+/** Writes (not GET, LIST or WATCH) the API server has answered on wgpolicyk8s.io reports. */
+async function reportWrites(api: ApiClient): Promise<number> {
+  const text = (await api.call("GET", "/metrics")).body;
+  let sum = 0;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("apiserver_request_total{") || !line.includes('group="wgpolicyk8s.io"')) continue;
+    const verb = /verb="([A-Z]+)"/.exec(line)?.[1] ?? "";
+    if (["GET", "LIST", "WATCH"].includes(verb)) continue;
+    sum += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return sum;
+}
+
+async function reportCount(api: ApiClient): Promise<number> {
+  let total = 0;
+  for (let n = 0; n < NAMESPACES; n++) {
+    const r = await api.call("GET", `/apis/wgpolicyk8s.io/v1alpha2/namespaces/bench-${n}/policyreports?limit=1`);
+    const meta = (JSON.parse(r.body) as { metadata?: { remainingItemCount?: number } }).metadata;
+    const items = (JSON.parse(r.body) as { items?: unknown[] }).items?.length ?? 0;
+    total += items + (meta?.remainingItemCount ?? 0);
+  }
+  return total;
+}
+
+function pod(n: number): Record<string, unknown> {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: `p-${n}`, namespace: `bench-${n % NAMESPACES}`, labels: { app: "bench" } },
+    spec: {
+      schedulerName: "bench-none",
+      containers: [{ name: "app", image: "nginx:1.27", securityContext: { privileged: n % 10 === 0 } }],
+    },
+  };
+}
+
+interface Figures {
+  readonly wallSeconds: number;
+  readonly cpuSeconds: number;
+  readonly writes: number;
+  readonly etcdMiB: number;
+}
+
+async function measure(cluster: Cluster, api: ApiClient, until: () => Promise<boolean>): Promise<Figures> {
+  const pid = bylawPid(cluster);
+  const [cpu0, writes0, t0] = [cpuSeconds(pid), await reportWrites(api), Date.now()];
+  await eventually("the scan to finish", 60 * 60_000, async () => ((await until()) ? true : undefined));
+  return {
+    wallSeconds: (Date.now() - t0) / 1000,
+    cpuSeconds: cpuSeconds(pid) - cpu0,
+    writes: (await reportWrites(api)) - writes0,
+    etcdMiB: etcdDbMiB(cluster),
+  };
+}
+
+async function main(): Promise<void> {
+  process.env["BYLAW_CLUSTER_BYLAW_ARGS"] = `--reports-controller --background-scan-interval ${INTERVAL_S}s`;
+  const cluster = await startCluster(90 * 60_000, undefined, { withBylaw: true });
+  const api = apiClient(cluster.dir, 32);
+  try {
+    await kubectlOk(cluster, ["apply", "-f", "-"], GRANT);
+    for (let n = 0; n < NAMESPACES; n++) await createNamespace(api, `bench-${n}`);
+    const t = Date.now();
+    await pool(PODS, 32, async (i) => {
+      const p = pod(i);
+      const ns = (p["metadata"] as { namespace: string }).namespace;
+      const r = await api.call("POST", `/api/v1/namespaces/${ns}/pods`, p);
+      if (r.status !== 201) throw new Error(`create pod ${i}: HTTP ${r.status} ${r.body.slice(0, 200)}`);
+    });
+    console.log(`${PODS} Pods in ${NAMESPACES} namespaces created in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    await new Promise((r) => setTimeout(r, 5000));
+    const etcdBefore = etcdDbMiB(cluster);
+    const files = readdirSync(POLICIES).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml");
+    // Every policy applied, every Pod reported, and no report written for 15 s: the first scan is
+    // over (its wall time includes that quiet wait).
+    let applied = false;
+    let last = -1;
+    const first = await measure(cluster, api, async () => {
+      if (!applied) await kubectlOk(cluster, ["apply", ...files.flatMap((f) => ["-f", join(POLICIES, f)])]);
+      applied = true;
+      await new Promise((r) => setTimeout(r, 15_000));
+      const writes = await reportWrites(api);
+      const settled = writes === last && (await reportCount(api)) >= PODS;
+      last = writes;
+      return settled;
+    });
+    // A rescan where nothing changed: one full interval more, plus a margin for the scan itself.
+    const rescan = await measure(cluster, api, async () => {
+      await new Promise((r) => setTimeout(r, (INTERVAL_S + 30) * 1000));
+      return true;
+    });
+    const pid = bylawPid(cluster);
+    console.log(`background scan, ${PODS} Pods x ${files.length} pss-restricted policies (Audit); ${loadNote()}`);
+    console.log(`| | wall s | Bylaw CPU s | report writes | etcd db MiB |`);
+    console.log(`|---|---|---|---|---|`);
+    console.log(`| before | | | | ${etcdBefore.toFixed(1)} |`);
+    for (const [label, f] of [
+      ["first scan", first],
+      [`rescan (${INTERVAL_S} s interval, nothing changed)`, rescan],
+    ] as const)
+      console.log(
+        `| ${label} | ${f.wallSeconds.toFixed(1)} | ${f.cpuSeconds.toFixed(1)} | ${f.writes} | ${f.etcdMiB.toFixed(1)} |`,
+      );
+    console.log(`Bylaw peak RSS (VmHWM): ${hwmMiB(pid).toFixed(0)} MiB`);
+  } finally {
+    api.close();
+    await stopCluster(cluster.dir);
+  }
+}
+
+await main();
