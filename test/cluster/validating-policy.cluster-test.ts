@@ -331,7 +331,7 @@ spec:
 `;
       // A rule nothing runs yet: admitted with a warning, and not Ready with the same text (issue 35 §1).
       const notRun =
-        /spec\.rules\[0\]\.generate: rule per-namespace: Bylaw does not run generate rules in a cluster yet \(it has no generate controller\), so nothing would be generated/;
+        /spec\.rules\[0\]\.generate: rule per-namespace: Bylaw does not run generate rules here: its background controller runs them \(serve --cluster --generate-controller-as SA\), so nothing would be generated/;
       // Kyverno's check at apply: the background controller may write what the rule generates.
       await ok([
         "create",

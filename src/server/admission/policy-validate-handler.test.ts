@@ -125,7 +125,7 @@ describe("policyvalidate", () => {
     assert.equal(reasons[3], CPOL_NOTICE);
     assert.match(
       reasons[0] ?? "",
-      /^spec\.rules\[1\]\.generate: rule gen: Bylaw does not run generate rules in a cluster yet/,
+      /^spec\.rules\[1\]\.generate: rule gen: Bylaw does not run generate rules here/,
     );
     assert.match(
       reasons[1] ?? "",

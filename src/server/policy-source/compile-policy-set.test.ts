@@ -189,7 +189,7 @@ describe("compilePolicySet with PolicyExceptions", () => {
     assert.equal(lines.length, 2, set.warnings.join("\n"));
     assert.match(
       lines[0] ?? "",
-      /^\/p\/set\.yaml: document 2 \(line 11\): policy background-work: spec\.rules\[0\]\.generate: rule netpol: Bylaw does not run generate rules in a cluster yet/,
+      /^\/p\/set\.yaml: document 2 \(line 11\): policy background-work: spec\.rules\[0\]\.generate: rule netpol: Bylaw does not run generate rules here/,
     );
     assert.match(
       lines[1] ?? "",

@@ -58,7 +58,7 @@ export function unservedRule(
     out.push({
       field: ".generate",
       message:
-        "Bylaw does not run generate rules in a cluster yet (it has no generate controller), so nothing would be generated",
+        "Bylaw does not run generate rules here: its background controller runs them (serve --cluster --generate-controller-as SA), so nothing would be generated",
     });
   if (
     isObject(rule.mutate) &&
