@@ -139,3 +139,75 @@ test("entries the loader's cache already holds when it starts are loaded at once
   await tick();
   assert.equal((store.read("pods") as { value: unknown[] }).value.length, 1);
 });
+
+test("an entry's status writes land in order: a slow Failed write never overtakes the Ready that follows it", async () => {
+  const gces = new FakeInformer();
+  const cluster = {
+    informer: () => gces as unknown as Informer,
+    ownInformer: () => gces as unknown as Informer,
+    isSynced: () => true,
+    ready: () => Promise.resolve(),
+  } as unknown as LiveCluster;
+  const events: string[] = [];
+  let first = true;
+  const client = {
+    sendJson: async (_m: string, _path: string, body: { status: { conditions: { reason: string }[] } }) => {
+      const reason = body.status.conditions[0]?.reason ?? "";
+      events.push(`start ${reason}`);
+      // The first write (Failed) answers late; without ordering the Ready write would finish before it.
+      if (first) {
+        first = false;
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      events.push(`end ${reason}`);
+      return {};
+    },
+  } as unknown as KubeClient;
+  const policy = EgressPolicy.create();
+  assert.ok(policy.ok);
+  const store = new GlobalContextEntries({
+    cluster,
+    client,
+    egress: { policy: policy.value },
+    compile: () => () => () => null,
+    now: () => Date.UTC(2026, 10, 29),
+  });
+  store.start();
+  gces.set([entry("e", { apiCall: { urlPath: "/api/v1/pods", refreshInterval: "soon" } })]);
+  await tick();
+  gces.set([entry("e", { kubernetesResource: { version: "v1", resource: "pods" } }, 2)]);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.deepEqual(events, ["start Failed", "end Failed", "start Succeeded", "end Succeeded"]);
+  store.close();
+});
+
+test("a resource entry whose cache has not listed yet is pending (no status), not Failed", async () => {
+  const { store, gces } = setUp({ value: true });
+  const patches: unknown[] = [];
+  const unsynced = new GlobalContextEntries({
+    cluster: {
+      informer: () =>
+        ({
+          name: "pods",
+          resourceVersion: "1",
+          onChange: () => () => undefined,
+          list: () => [],
+          health: () => ({ ok: false, reason: "not synced" }),
+          synced: () => new Promise<void>(() => undefined),
+          stop: () => undefined,
+        }) as unknown as Informer,
+      ownInformer: () => gces as unknown as Informer,
+      isSynced: () => false,
+      ready: () => Promise.resolve(),
+    } as unknown as LiveCluster,
+    client: { sendJson: async (_m: string, _p: string, b: unknown) => (patches.push(b), {}) } as unknown as KubeClient,
+    egress: { policy: (EgressPolicy.create() as { value: EgressPolicy }).value },
+    compile: () => () => () => null,
+  });
+  store.close();
+  unsynced.start();
+  gces.set([entry("pods", { kubernetesResource: { version: "v1", resource: "pods" } })]);
+  await tick();
+  assert.deepEqual(patches, [], "nothing written while the cache has not listed");
+  unsynced.close();
+});

@@ -66,6 +66,8 @@ export class GlobalContextEntries {
 
   private unsubscribe: (() => void) | undefined;
   private own: Informer | undefined;
+  /** Each entry's status writes, one after another: two PATCHes in flight could land in either order. */
+  private readonly writing = new Map<string, Promise<void>>();
 
   constructor(private readonly options: GlobalContextOptions) {}
 
@@ -257,12 +259,21 @@ export class GlobalContextEntries {
         : {}),
     };
     const path = `/apis/${GLOBAL_CONTEXT_ENTRIES.group}/${GLOBAL_CONTEXT_ENTRIES.version}/${GLOBAL_CONTEXT_ENTRIES.resource}/${encodeURIComponent(name)}/status`;
-    this.options.client.sendJson("PATCH", path, { status }, "application/merge-patch+json").catch((e: unknown) => {
-      if (kept !== undefined) kept.written = undefined;
-      this.options.onLog?.("warn", "could not write a GlobalContextEntry's status", {
-        entry: name,
-        reason: (e as Error).message,
-      });
+    const write = (): Promise<void> =>
+      this.options.client
+        .sendJson("PATCH", path, { status }, "application/merge-patch+json")
+        .then(() => undefined)
+        .catch((e: unknown) => {
+          if (kept !== undefined) kept.written = undefined;
+          this.options.onLog?.("warn", "could not write a GlobalContextEntry's status", {
+            entry: name,
+            reason: (e as Error).message,
+          });
+        });
+    const next = (this.writing.get(name) ?? Promise.resolve()).then(write);
+    this.writing.set(name, next);
+    void next.then(() => {
+      if (this.writing.get(name) === next) this.writing.delete(name);
     });
   }
 }

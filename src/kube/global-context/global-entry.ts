@@ -83,9 +83,11 @@ export function resourceEntry(
       return v.ok ? pick(v.value, projection) : v;
     },
     state: () => {
-      const h = informer.health(scope);
-      if (!h.ok) return { ready: false, message: "CacheSyncFailure" };
-      return isSynced() ? { ready: true, message: "CacheSyncSuccess" } : { ready: false, message: "CacheSyncPending" };
+      // Not listed yet is pending, not a failure: a status written then would say Failed until the next change.
+      if (!isSynced()) return { ready: false, message: "CacheSyncPending" };
+      return informer.health(scope).ok
+        ? { ready: true, message: "CacheSyncSuccess" }
+        : { ready: false, message: "CacheSyncFailure" };
     },
     stop: () => undefined,
   };
