@@ -123,10 +123,7 @@ describe("policyvalidate", () => {
     const reasons = response.warnings ?? [];
     assert.equal(reasons.length, 4, reasons.join("\n"));
     assert.equal(reasons[3], CPOL_NOTICE);
-    assert.match(
-      reasons[0] ?? "",
-      /^spec\.rules\[1\]\.generate: rule gen: Bylaw does not run generate rules here/,
-    );
+    assert.match(reasons[0] ?? "", /^spec\.rules\[1\]\.generate: rule gen: Bylaw does not run generate rules here/);
     assert.match(
       reasons[1] ?? "",
       /^spec\.rules\[2\]\.mutate\.targets: rule existing: Bylaw does not run mutate-existing rules/,
