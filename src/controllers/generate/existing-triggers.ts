@@ -8,6 +8,8 @@
 import {
   type CompiledPolicy,
   createEngine,
+  type Engine,
+  type RequestInput,
   err,
   type ExistingResources,
   isObject,
@@ -94,10 +96,16 @@ export async function namespaceLabels(deps: ExistingDeps): Promise<Map<string, R
   return out;
 }
 
-/** The work for `policy`'s generateExisting rules over the objects that exist now. */
-export async function existingTriggerWork(policy: CompiledPolicy, deps: ExistingDeps): Promise<GenerateWorkItem[]> {
-  const rules = generateExistingRules(policy);
-  if (rules.length === 0) return [];
+/**
+ * Each object that exists now of the kinds `rules` match (a namespaced Policy's in its namespace
+ * only), with the background-mode request that evaluates it as if it had just been created, and
+ * the engine to evaluate it with. Kinds are listed one at a time as the caller walks on.
+ */
+export async function* existingTriggers(
+  policy: CompiledPolicy,
+  rules: readonly string[],
+  deps: ExistingDeps,
+): AsyncGenerator<{ readonly engine: Engine; readonly object: Resource; readonly request: RequestInput }> {
   const engine = createEngine({
     clock: systemClock,
     random: cryptoRandom,
@@ -107,19 +115,30 @@ export async function existingTriggerWork(policy: CompiledPolicy, deps: Existing
     signatures: nodeSignatures,
   });
   const labels = await namespaceLabels(deps);
-  const out: GenerateWorkItem[] = [];
   for (const kind of matchKinds(policy, rules))
     for (const object of await listKind(deps, kind, policy.namespace)) {
       const meta = isObject(object["metadata"]) ? object["metadata"] : {};
       const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
-      const response = engine.generate(
-        policy,
-        { resource: object, operation: "CREATE", namespaceLabels: labels.get(ns) ?? {}, background: true },
-        NOT_READ,
-      );
-      const matched = response.rules.map((r) => r.rule).filter((r) => rules.includes(r));
-      if (matched.length > 0) out.push(workFor(policy, object, matched));
+      const request: RequestInput = {
+        resource: object,
+        operation: "CREATE",
+        namespaceLabels: labels.get(ns) ?? {},
+        background: true,
+      };
+      yield { engine, object, request };
     }
+}
+
+/** The work for `policy`'s generateExisting rules over the objects that exist now. */
+export async function existingTriggerWork(policy: CompiledPolicy, deps: ExistingDeps): Promise<GenerateWorkItem[]> {
+  const rules = generateExistingRules(policy);
+  if (rules.length === 0) return [];
+  const out: GenerateWorkItem[] = [];
+  for await (const { engine, object, request } of existingTriggers(policy, rules, deps)) {
+    const response = engine.generate(policy, request, NOT_READ);
+    const matched = response.rules.map((r) => r.rule).filter((r) => rules.includes(r));
+    if (matched.length > 0) out.push(workFor(policy, object, matched));
+  }
   return out;
 }
 

@@ -7,7 +7,6 @@
  */
 import {
   type CompiledPolicy,
-  createEngine,
   err,
   type ExistingResources,
   isMutateExisting,
@@ -16,15 +15,7 @@ import {
   type JsonValue,
   type Resource,
 } from "../../engine/index.js";
-import { ClusterReads } from "../../kube/cluster-reads.js";
-import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
-import { offlineHosts } from "../../platform/offline-context.js";
-import {
-  type ExistingDeps,
-  listKind,
-  matchKinds,
-  namespaceLabels as allNamespaceLabels,
-} from "../generate/existing-triggers.js";
+import { type ExistingDeps, existingTriggers } from "../generate/existing-triggers.js";
 import { policyKeyOf } from "../generate/run-update-request.js";
 import type { GenerateWorkItem } from "../generate/update-request.js";
 
@@ -49,28 +40,12 @@ export function mutateOnPolicyUpdateRules(policy: CompiledPolicy): string[] {
 export async function mutateExistingWork(policy: CompiledPolicy, deps: ExistingDeps): Promise<GenerateWorkItem[]> {
   const rules = mutateOnPolicyUpdateRules(policy);
   if (rules.length === 0) return [];
-  const engine = createEngine({
-    clock: systemClock,
-    random: cryptoRandom,
-    hasher: nodeHasher,
-    context: new ClusterReads(deps.client).sources(),
-    hosts: offlineHosts,
-    signatures: nodeSignatures,
-  });
-  const labels = await allNamespaceLabels(deps);
   const out: GenerateWorkItem[] = [];
-  for (const kind of matchKinds(policy, rules))
-    for (const object of await listKind(deps, kind, policy.namespace)) {
-      const meta = isObject(object["metadata"]) ? object["metadata"] : {};
-      const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
-      const response = engine.mutate(
-        policy,
-        { resource: object, operation: "CREATE", namespaceLabels: labels.get(ns) ?? {}, background: true },
-        NOT_READ,
-      );
-      const matched = new Set(response.rules.filter((r) => r.status !== "skip").map((r) => r.rule));
-      for (const rule of rules) if (matched.has(rule)) out.push(workFor(policy, object, rule));
-    }
+  for await (const { engine, object, request } of existingTriggers(policy, rules, deps)) {
+    const response = engine.mutate(policy, request, NOT_READ);
+    const matched = new Set(response.rules.filter((r) => r.status !== "skip").map((r) => r.rule));
+    for (const rule of rules) if (matched.has(rule)) out.push(workFor(policy, object, rule));
+  }
   return out;
 }
 
