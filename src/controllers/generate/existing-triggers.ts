@@ -43,7 +43,7 @@ export function generateExistingRules(policy: CompiledPolicy): string[] {
 }
 
 /** The kinds a rule matches, as written in match.any/all[].resources.kinds (and the bare match.resources). */
-export function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
+function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
   const out = new Set<string>();
   for (const compiled of policy.rules) {
     if (!rules.includes(compiled.name)) continue;
@@ -73,7 +73,7 @@ export interface ExistingDeps {
   readonly paths: KindPaths;
 }
 
-export async function listKind(deps: ExistingDeps, kind: string, namespace: string): Promise<Resource[]> {
+async function listKind(deps: ExistingDeps, kind: string, namespace: string): Promise<Resource[]> {
   const k = splitKind(kind);
   const where = await deps.paths.resolve(k.apiVersion, k.kind);
   if (where === undefined) return [];
@@ -83,7 +83,7 @@ export async function listKind(deps: ExistingDeps, kind: string, namespace: stri
   return (list.items ?? []).map((i) => ({ ...i, apiVersion, kind: r.kind }));
 }
 
-export async function namespaceLabels(deps: ExistingDeps): Promise<Map<string, Record<string, string>>> {
+async function namespaceLabels(deps: ExistingDeps): Promise<Map<string, Record<string, string>>> {
   const list = (await deps.client.getJson("/api/v1/namespaces")) as { items?: Resource[] };
   const out = new Map<string, Record<string, string>>();
   for (const ns of list.items ?? []) {
