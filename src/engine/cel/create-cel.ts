@@ -15,7 +15,13 @@ import { asCelJsError, celGoText, compileError, errorOffset } from "./errors.js"
 import { isInterruption } from "../interrupt/index.js";
 import { defaultLibraries, RE2_MATCHES } from "./libraries/index.js";
 import type { CelLibrary } from "./library.js";
-import { kyvernoLibraries, newServiceSlot, type CelServices, type ServiceSlot } from "./kyverno/index.js";
+import {
+  generatorLibrary,
+  kyvernoLibraries,
+  newServiceSlot,
+  type CelServices,
+  type ServiceSlot,
+} from "./kyverno/index.js";
 import {
   BUDGET_EXCEEDED_MESSAGE,
   COST_LIMIT_MESSAGE,
@@ -57,6 +63,8 @@ interface CreateCelOptions {
    * `resource.Get/List` read its own namespace). Absent: Kubernetes' environment alone.
    */
   readonly kyverno?: "cluster" | "namespaced";
+  /** The GeneratingPolicy environment: Kyverno's libraries and `generator` (kyverno/generator.ts). */
+  readonly generator?: boolean;
 }
 
 export function createCel(options: CreateCelOptions = {}): CelEngine {
@@ -77,6 +85,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
   const libraries = [
     ...(options.libraries ?? defaultLibraries()),
     ...(options.kyverno === undefined ? [] : kyvernoLibraries(slot, options.kyverno === "namespaced")),
+    ...(options.generator === true ? [generatorLibrary(slot)] : []),
   ];
   for (const lib of libraries) {
     for (const t of lib.types ?? [])

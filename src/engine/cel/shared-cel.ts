@@ -14,7 +14,8 @@
 import { createCel } from "./create-cel.js";
 import type { CelEngine } from "./types.js";
 
-type SharedCelKind = "kubernetes" | "cluster" | "namespaced" | "match-conditions";
+type SharedCelKind =
+  "kubernetes" | "cluster" | "namespaced" | "match-conditions" | "generating" | "namespaced-generating";
 
 /**
  * Kubernetes' admission matchConditions environment (a webhook's, and a kyverno.io policy's
@@ -35,5 +36,7 @@ export function sharedCel(kind: SharedCelKind): CelEngine {
       ? createCel()
       : kind === "match-conditions"
         ? createCel({ variables: MATCH_CONDITION_VARIABLES })
-        : createCel({ kyverno: kind }));
+        : kind === "generating" || kind === "namespaced-generating"
+          ? createCel({ kyverno: kind === "generating" ? "cluster" : "namespaced", generator: true })
+          : createCel({ kyverno: kind }));
 }

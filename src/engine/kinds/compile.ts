@@ -8,6 +8,7 @@ import { problem } from "../api/problem.js";
 import type { CompileEnv, CompileOptions, CompileOutcome, KindCompileOutcome } from "../policy/compile-policy.js";
 import { compileAdmissionPolicyKind, compileBindingDocument } from "./admission-policy/compile.js";
 import { VALIDATING_ADMISSION_POLICY } from "./admission-policy/kinds.js";
+import { compileGeneratingKind } from "./generating/compile.js";
 import { compileKyvernoKind } from "./kyverno/compile.js";
 import { documentHeadOf } from "./head.js";
 import { classify, kindDescriptor } from "./registry.js";
@@ -52,6 +53,8 @@ function compileByKind(
       return kind.boundBy !== undefined
         ? compileAdmissionPolicyKind(doc, env, bindings)
         : compileValidatingKind(doc, kind.kind, env);
+    case "generating":
+      return compileGeneratingKind(doc, kind.kind, env);
     case "unsupported":
       return compileUnsupported(doc, kind.kind, env);
   }

@@ -5,6 +5,7 @@
  */
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { KindEvaluation } from "./kind-evaluation.js";
+import { GENERATING_EVALUATION } from "./generating/evaluate.js";
 import { KYVERNO_EVALUATION } from "./kyverno/evaluate.js";
 import { UNSUPPORTED_EVALUATION } from "./unsupported/evaluate.js";
 import { CEL_EVALUATION } from "./validating/evaluate.js";
@@ -15,6 +16,8 @@ export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
       return KYVERNO_EVALUATION;
     case "cel":
       return CEL_EVALUATION;
+    case "generating":
+      return GENERATING_EVALUATION;
     case "unsupported":
       return UNSUPPORTED_EVALUATION;
   }

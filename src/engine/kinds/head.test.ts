@@ -77,7 +77,7 @@ test("a ValidatingAdmissionPolicy and a kind Bylaw does not run: their failurePo
   assert.deepEqual(head(mpol), ["Ignore", undefined, true, false]);
 });
 
-test("the head's phases: a kyverno.io policy's are its rules'; a CEL or unsupported kind validates", () => {
+test("the head's phases: a kyverno.io policy's are its rules'; a CEL or unsupported kind validates; a GeneratingPolicy generates", () => {
   const phasesOf = (doc: JsonObject): unknown => {
     const r = engine.compile(doc);
     assert.ok(r.ok, JSON.stringify(r.ok ? "" : r.problems));
@@ -107,7 +107,14 @@ test("the head's phases: a kyverno.io policy's are its rules'; a CEL or unsuppor
     apiVersion: "policies.kyverno.io/v1",
     kind: "GeneratingPolicy",
     metadata: { name: "p" },
+    spec: { matchConstraints: configMaps, generate: [{ expression: "true" }] },
+  };
+  assert.deepEqual(phasesOf(gpol), ["generate"]);
+  const ivpol = {
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "ImageValidatingPolicy",
+    metadata: { name: "p" },
     spec: { matchConstraints: configMaps },
   };
-  assert.deepEqual(phasesOf(gpol), ["validate"]);
+  assert.deepEqual(phasesOf(ivpol), ["validate"]);
 });

@@ -25,9 +25,21 @@ export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, comp
         phases: VALIDATE_ONLY,
         labels,
       };
+    case "generating":
+      return { ...generatingHead(spec), phases: GENERATE_ONLY, labels };
     case "unsupported":
       return { ...plainHead(spec), phases: VALIDATE_ONLY, labels };
   }
+}
+
+/** A GeneratingPolicy takes part in the generate phase only. */
+const GENERATE_ONLY: readonly PolicyPhase[] = Object.freeze(["generate"] as const);
+
+/** A GeneratingPolicy: `evaluation.admission.enabled: false` keeps it out of admission; its webhook fails as configured. */
+function generatingHead(spec: JsonObject): WebhookHead {
+  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
+  const admission = isObject(evaluation["admission"]) ? evaluation["admission"]["enabled"] !== false : true;
+  return { failurePolicy: configuredFailurePolicy(spec), validationActions: undefined, admission, emitWarning: false };
 }
 
 function labelsOf(doc: JsonObject): Readonly<Record<string, string>> {

@@ -28,8 +28,11 @@ describe("classify (ADR 0005: one question every caller asks)", () => {
     const m = classify(doc("policies.kyverno.io/v1", "MutatingPolicy"));
     assert.ok(m.role === "policy");
     assert.deepEqual([m.kind.language, m.kind.admission, m.kind.notServed], ["unsupported", "error", undefined]);
+    const c = classify(doc("kyverno.io/v2", "CleanupPolicy"));
+    assert.ok(c.role === "policy" && c.kind.admission === "none" && c.kind.notServed !== undefined);
     const g = classify(doc("policies.kyverno.io/v1", "NamespacedGeneratingPolicy"));
-    assert.ok(g.role === "policy" && g.kind.admission === "none" && g.kind.notServed !== undefined);
+    assert.ok(g.role === "policy");
+    assert.deepEqual([g.kind.language, g.kind.admission, g.kind.notServed !== undefined], ["generating", "none", true]);
     const vap = classify(doc("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"));
     assert.ok(vap.role === "policy" && vap.kind.boundBy === "ValidatingAdmissionPolicyBinding");
   });

@@ -5,6 +5,7 @@
  */
 import { isObject, type JsonValue } from "../api/json.js";
 import { VALIDATING_ADMISSION_POLICY } from "./admission-policy/kinds.js";
+import { GENERATING_POLICY, NAMESPACED_GENERATING_POLICY } from "./generating/kinds.js";
 import { CLUSTER_POLICY, NAMESPACED_POLICY } from "./kyverno/kinds.js";
 import type { Classification, PolicyKindDescriptor } from "./types.js";
 import { nearNames } from "../policy/schema/did-you-mean.js";
@@ -17,6 +18,8 @@ export const POLICY_KINDS: readonly PolicyKindDescriptor[] = [
   VALIDATING_POLICY,
   NAMESPACED_VALIDATING_POLICY,
   VALIDATING_ADMISSION_POLICY,
+  GENERATING_POLICY,
+  NAMESPACED_GENERATING_POLICY,
   ...UNSUPPORTED_KINDS,
 ];
 

@@ -12,6 +12,7 @@ import type { FastPass } from "../validate/fast-pass.js";
 import type { CompiledCelRule } from "../cel/validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
+import type { CompiledGeneratingPolicy } from "../cel/generating-policy/index.js";
 import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyKindDescriptor, PolicyKindName, PolicyPhase } from "../kinds/types.js";
@@ -141,6 +142,17 @@ interface CelCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly document: JsonObject;
 }
 
+/**
+ * A GeneratingPolicy or NamespacedGeneratingPolicy: its own compiled body (`generating`); it has no
+ * kyverno-shaped rules (`rules` is empty).
+ */
+interface GeneratingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+  readonly language: "generating";
+  /** The policy's own document, as written (`origin.document`). */
+  readonly document: JsonObject;
+  readonly generating: CompiledGeneratingPolicy;
+}
+
 /** A kind Bylaw does not run: every resource in its scope gets an error naming the kind. */
 interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly language: "unsupported";
@@ -158,12 +170,14 @@ interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
  * document (for kyverno.io policies, typed as one); code that reads kyverno.io fields narrows on
  * `language` first.
  */
-export type CompiledPolicy = KyvernoCompiledPolicy | CelCompiledPolicy | UnsupportedCompiledPolicy;
+export type CompiledPolicy =
+  KyvernoCompiledPolicy | CelCompiledPolicy | GeneratingCompiledPolicy | UnsupportedCompiledPolicy;
 
 /** A compiled policy before the kind registry records its origin (kinds/compile.ts). */
 export type UnsourcedPolicy =
   | Omit<KyvernoCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<CelCompiledPolicy, "origin" | keyof DocumentHead>
+  | Omit<GeneratingCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<UnsupportedCompiledPolicy, "origin" | keyof DocumentHead>;
 
 /**

@@ -4,6 +4,7 @@
  * owns: cel-js calls a handler with its arguments only. Evaluation is synchronous, so the slot
  * holds the services of the one evaluation running (nested lazy variables pass the same ones).
  */
+import type { JsonObject } from "../../api/json.js";
 import type { EnginePorts } from "../../ports.js";
 import { CelFunctionError } from "../library.js";
 
@@ -17,6 +18,13 @@ export interface CelServices {
    * (globalContext) even when the policy it excepts may (tenant-isolation.md rule 3).
    */
   readonly authorNamespace?: string;
+  /** Where `generator.Apply` records what a GeneratingPolicy's generate expression asks for; absent elsewhere. */
+  readonly generator?: GeneratorSink;
+}
+
+/** What `generator.Apply(namespace, objects)` asks for, collected for the caller to check and write. */
+export interface GeneratorSink {
+  apply(namespace: string, objects: readonly JsonObject[]): void;
 }
 
 export interface ServiceSlot {

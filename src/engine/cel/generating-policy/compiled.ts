@@ -1,0 +1,27 @@
+/** A GeneratingPolicy (policies.kyverno.io) compiled once: what evaluate.ts runs per trigger. */
+import type { CelProgram } from "../types.js";
+import type { CompiledConstraints } from "../validating-policy/match-constraints.js";
+
+export interface CompiledGeneration {
+  /** `spec.generate[i].expression`, for messages. */
+  readonly expression: string;
+  readonly program: CelProgram;
+}
+
+export interface CompiledGeneratingPolicy {
+  readonly constraints: CompiledConstraints;
+  readonly matchConditions: readonly { readonly name: string; readonly program: CelProgram }[];
+  readonly variables: readonly { readonly name: string; readonly program: CelProgram }[];
+  readonly generate: readonly CompiledGeneration[];
+  /** spec.evaluation.synchronize.enabled: downstream kept in sync with the policy and trigger. */
+  readonly synchronize: boolean;
+  /** spec.evaluation.generateExisting.enabled: the policy's creation runs it for existing triggers. */
+  readonly generateExisting: boolean;
+  /** spec.evaluation.orphanDownstreamOnPolicyDelete.enabled: downstream stays when the policy goes. */
+  readonly orphanDownstreamOnPolicyDelete: boolean;
+  /** The compile error every matched trigger answers with, if an expression did not compile. */
+  readonly failure: string | undefined;
+}
+
+/** The rule name of a GeneratingPolicy's results: empty, as Kyverno reports the CEL kinds. */
+export const GENERATING_POLICY_RULE = "";

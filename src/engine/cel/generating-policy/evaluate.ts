@@ -1,0 +1,116 @@
+/**
+ * One GeneratingPolicy against one trigger, as Kyverno's GeneratingPolicy engine answers: not
+ * matched by matchConstraints → no result; undecidable → error; matchConditions not all true →
+ * no result (an error in them is an error); then each `spec.generate` expression in order, whose
+ * `generator.Apply(namespace, objects)` calls ask for objects in a namespace. What was asked for
+ * is the result's `generated` (each object with its namespace set to the one asked for, and the
+ * labels Kyverno puts on downstream); nothing is written here. A namespaced policy may only ask for
+ * its own namespace (tenant-isolation.md rule 1): another is an error naming the policy.
+ * `generator.Apply` is armed only while a generate expression runs (rule 5): a matchCondition that
+ * calls it is an error.
+ */
+import { isObject, type JsonObject } from "../../api/json.js";
+import { cloneJson } from "../../api/json-copy.js";
+import type { GeneratedResource } from "../../api/generated-resource.js";
+import { resourceKind, resourceName, type Resource } from "../../api/resource.js";
+import { ruleResult, type RuleResult } from "../../api/rule-result.js";
+import { setOwn } from "../../api/set-own.js";
+import { applyLabels, generateLabels } from "../../generate/labels.js";
+import type { MatchRequest } from "../../match/index.js";
+import type { CelServices, GeneratorSink } from "../kyverno/index.js";
+import { policyActivation } from "../lazy-variables.js";
+import { CelFunctionError } from "../library.js";
+import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
+import type { CelRuleInput } from "../validate-rule/index.js";
+import { GENERATING_POLICY_RULE, type CompiledGeneratingPolicy } from "./compiled.js";
+
+/** Who asks: the policy (its namespace "" when cluster-wide) and the trigger the labels name. */
+interface GeneratingCall {
+  readonly name: string;
+  readonly namespace: string;
+  readonly trigger: Resource;
+}
+
+function result(status: RuleResult["status"], message: string): RuleResult {
+  return ruleResult(GENERATING_POLICY_RULE, "Generation", status, message);
+}
+
+/** One evaluation's inputs: the trigger's match request and CEL input, the engine's services, who asks. */
+interface GeneratingRun {
+  readonly req: MatchRequest;
+  readonly input: CelRuleInput;
+  readonly services: CelServices;
+  readonly call: GeneratingCall;
+}
+
+export function evaluateGeneratingPolicy(policy: CompiledGeneratingPolicy, run: GeneratingRun): RuleResult | undefined {
+  const { req, input, services, call } = run;
+  const verdict = policy.constraints.decide(req);
+  if (verdict.kind === "no-match") return undefined;
+  if (verdict.kind === "error") return result("error", verdict.message);
+  if (policy.failure !== undefined) return result("error", policy.failure);
+  const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
+  const asked: { namespace: string; object: JsonObject }[] = [];
+  let armed = false;
+  const sink: GeneratorSink = {
+    apply(namespace, objects) {
+      if (!armed) throw new CelFunctionError("generator.Apply is not available in matchConditions");
+      if (call.namespace !== "" && namespace !== call.namespace)
+        throw new CelFunctionError(
+          `failed to generate resources: policy ${call.namespace}/${call.name} may only generate in its own namespace ${JSON.stringify(call.namespace)}, not ${JSON.stringify(namespace)}`,
+        );
+      for (const object of objects) asked.push({ namespace, object });
+    },
+  };
+  const withSink: CelServices = { ...services, generator: sink };
+  const activation = policyActivation(policy.variables, input, { extra: {}, budget, services: withSink });
+  for (const c of policy.matchConditions) {
+    const r = c.program.evaluate(activation, budget, withSink);
+    if (!r.ok) return result("error", `matchConditions ${c.name}: ${r.error.message}`);
+    if (r.value !== true) return undefined;
+  }
+  armed = true;
+  for (const [i, g] of policy.generate.entries()) {
+    const r = g.program.evaluate(activation, budget, withSink);
+    if (!r.ok) return result("error", `spec.generate[${i}]: ${r.error.message}`);
+  }
+  armed = false;
+  const generated = asked.map((a) => downstream(a.object, a.namespace, policy, call));
+  if (generated.length === 0) return result("skip", "no resources to generate: generator.Apply was given none");
+  return {
+    ...result("pass", `generated ${generated.map((g) => describe(g.resource)).join(", ")}`),
+    generated,
+  };
+}
+
+/** One object asked for: its namespace set to the one asked for (none for ""), and Kyverno's labels. */
+function downstream(
+  object: JsonObject,
+  namespace: string,
+  policy: CompiledGeneratingPolicy,
+  call: GeneratingCall,
+): GeneratedResource {
+  const resource = cloneJson(object);
+  const metadata = isObject(resource["metadata"]) ? resource["metadata"] : {};
+  if (!isObject(resource["metadata"])) setOwn(resource, "metadata", metadata);
+  if (namespace !== "") setOwn(metadata, "namespace", namespace);
+  const labels = generateLabels({
+    policy: { kind: call.namespace === "" ? "ClusterPolicy" : "Policy", name: call.name, namespace: call.namespace },
+    rule: GENERATING_POLICY_RULE,
+    trigger: call.trigger,
+  });
+  const applied = applyLabels(resource, labels);
+  return {
+    resource,
+    labels: applied.labels,
+    toApply: applied.toApply,
+    synchronize: policy.synchronize,
+    orphanDownstreamOnPolicyDelete: policy.orphanDownstreamOnPolicyDelete,
+  };
+}
+
+function describe(r: JsonObject): string {
+  const metadata = isObject(r["metadata"]) ? r["metadata"] : {};
+  const ns = typeof metadata["namespace"] === "string" ? metadata["namespace"] : "";
+  return `${resourceKind(r)} ${ns === "" ? "" : `${ns}/`}${resourceName(r)}`;
+}

@@ -1,0 +1,58 @@
+/**
+ * A GeneratingPolicy (or Namespaced) at a version Bylaw runs compiles to its own body
+ * (cel/generating-policy: programs compiled once, never re-parsed at evaluation); the policy holds
+ * no kyverno-shaped rules. Another version is not run (the unsupported placeholder).
+ */
+import { isObject, textOf, type JsonObject } from "../../api/json.js";
+import { problem } from "../../api/problem.js";
+import { sharedCel } from "../../cel/shared-cel.js";
+import { compileGeneratingBody } from "../../cel/generating-policy/index.js";
+import { JsonPatchCache } from "../../mutate/json-patch-cache.js";
+import { PatternCache } from "../../pattern/index.js";
+import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
+import { schemaProblems } from "../../policy/schema/check-schema.js";
+import { ExpressionCache } from "../../variables/index.js";
+import type { PolicyKindName } from "../types.js";
+import { compileUnsupported } from "../unsupported/compile.js";
+import { GENERATING_POLICY_VERSIONS } from "./kinds.js";
+
+export function compileGeneratingKind(doc: JsonObject, kind: PolicyKindName, env: CompileEnv): KindCompileOutcome {
+  if (!GENERATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))) return compileUnsupported(doc, kind, env);
+  const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
+  const name = textOf(metadata["name"]);
+  if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
+  const invalid = schemaProblems(doc) ?? [];
+  if (invalid.length > 0) return { ok: false, problems: invalid };
+  if (!isObject(doc["spec"])) return { ok: false, problems: [problem("spec", `${kind} ${name}: spec is required`)] };
+  const spec = doc["spec"];
+  if (!Array.isArray(spec["generate"]) || spec["generate"].length === 0)
+    return {
+      ok: false,
+      problems: [problem("spec.generate", `${kind} ${name}: spec.generate is required: list what to generate`)],
+    };
+  const namespaced = kind === "NamespacedGeneratingPolicy";
+  const body = compileGeneratingBody(spec, name, sharedCel(namespaced ? "namespaced-generating" : "generating"));
+  if (!body.ok) return body;
+  const annotations = isObject(metadata["annotations"]) ? metadata["annotations"] : {};
+  return {
+    ok: true,
+    policy: {
+      language: "generating",
+      document: doc,
+      kind,
+      name,
+      // A namespaced policy applies to its own namespace only (the API server defaults it to "default").
+      namespace: namespaced ? textOf(metadata["namespace"]) || "default" : "",
+      generating: body.compiled,
+      rules: [],
+      background: true,
+      applyRules: "All",
+      scored: annotations["policies.kyverno.io/scored"] !== "false",
+      warnings: [],
+      usesImages: false,
+      cache: new ExpressionCache(env.jmespath),
+      patterns: new PatternCache(),
+      jsonPatches: new JsonPatchCache(),
+    },
+  };
+}

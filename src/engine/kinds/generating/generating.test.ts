@@ -1,0 +1,130 @@
+/** GeneratingPolicy offline (issue 34 §3): compiled once to its own body; generate asks generator.Apply for objects. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../api/json.js";
+import { createEngine } from "../../engine.js";
+import type { EngineRequest } from "../../pipeline/types.js";
+import { fakePorts } from "../../../../test/support/fake-ports.js";
+import { ok } from "../../api/result.js";
+
+const namespaces = {
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["namespaces"] }],
+};
+const configMaps = {
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] }],
+};
+const netpol = `[{"apiVersion": dyn("networking.k8s.io/v1"), "kind": dyn("NetworkPolicy"), "metadata": dyn({"name": "deny"}), "spec": dyn({"podSelector": dyn({})})}]`;
+
+function gpol(spec: JsonObject, kind = "GeneratingPolicy", namespace?: string): JsonObject {
+  return {
+    apiVersion: "policies.kyverno.io/v1",
+    kind,
+    metadata: { name: "gp", ...(namespace === undefined ? {} : { namespace }) },
+    spec,
+  };
+}
+
+const engine = createEngine(fakePorts());
+const none = { get: () => ok(undefined), list: () => ok([]) };
+const ns: EngineRequest = {
+  resource: { apiVersion: "v1", kind: "Namespace", metadata: { name: "team-a", uid: "u1" } },
+  operation: "CREATE",
+  namespaceLabels: {},
+};
+const cm: EngineRequest = {
+  resource: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "team-a" } },
+  operation: "CREATE",
+  namespaceLabels: {},
+};
+
+function compiled(doc: JsonObject) {
+  const r = engine.compile(doc);
+  assert.ok(r.ok, JSON.stringify(r.ok ? "" : r.problems));
+  return r.policy;
+}
+
+test("a GeneratingPolicy compiles to its own generating body, in the generate phase only, with no kyverno rules", () => {
+  const policy = compiled(
+    gpol({
+      matchConstraints: namespaces,
+      evaluation: { synchronize: { enabled: true } },
+      generate: [{ expression: `generator.Apply(object.metadata.name, ${netpol})` }],
+    }),
+  );
+  assert.equal(policy.language, "generating");
+  assert.equal(policy.kind, "GeneratingPolicy");
+  assert.deepEqual(policy.phases, ["generate"]);
+  assert.deepEqual(policy.rules, []);
+  assert.equal(policy.language === "generating" && policy.generating.synchronize, true);
+  assert.equal(policy.origin.kind.shortName, "gpol");
+});
+
+test("generate: each object generator.Apply asks for, in the namespace asked for, with Kyverno's labels and the sync setting", () => {
+  const policy = compiled(
+    gpol({
+      matchConstraints: namespaces,
+      variables: [{ name: "target", expression: "object.metadata.name" }],
+      evaluation: { synchronize: { enabled: true } },
+      generate: [{ expression: `generator.Apply(variables.target, ${netpol})` }],
+    }),
+  );
+  const response = engine.generate(policy, ns, none);
+  assert.deepEqual(
+    response.rules.map((r) => [r.rule, r.type, r.status, r.message]),
+    [["", "Generation", "pass", "generated NetworkPolicy team-a/deny"]],
+  );
+  const generated = response.rules[0]?.generated?.[0];
+  assert.deepEqual(generated?.resource, {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "NetworkPolicy",
+    metadata: { name: "deny", namespace: "team-a" },
+    spec: { podSelector: {} },
+  });
+  assert.equal(generated?.labels["generate.kyverno.io/policy-name"], "gp");
+  assert.equal(generated?.labels["generate.kyverno.io/trigger-uid"], "u1");
+  assert.equal(generated?.synchronize, true);
+  assert.equal(generated?.orphanDownstreamOnPolicyDelete, false);
+  // Not matched: no result. Validate and mutate: none either.
+  assert.deepEqual(engine.generate(policy, cm, none).rules, []);
+  assert.deepEqual(engine.validate(policy, ns).rules, []);
+});
+
+test("a NamespacedGeneratingPolicy asking for another namespace is an error naming the policy, never an object", () => {
+  const policy = compiled(
+    gpol(
+      { matchConstraints: configMaps, generate: [{ expression: `generator.Apply("kube-system", ${netpol})` }] },
+      "NamespacedGeneratingPolicy",
+      "team-a",
+    ),
+  );
+  const [result] = engine.generate(policy, cm, none).rules;
+  assert.equal(result?.status, "error");
+  assert.match(
+    result?.message ?? "",
+    /policy team-a\/gp may only generate in its own namespace "team-a", not "kube-system"/,
+  );
+  assert.equal(result?.generated, undefined);
+});
+
+test("generator.Apply in matchConditions is an error (a side effect outside generate), and a template is refused by name", () => {
+  const inCondition = compiled(
+    gpol({
+      matchConstraints: namespaces,
+      matchConditions: [{ name: "sneaky", expression: `generator.Apply("x", ${netpol})` }],
+      generate: [{ expression: `generator.Apply("x", ${netpol})` }],
+    }),
+  );
+  const [r] = engine.generate(inCondition, ns, none).rules;
+  assert.equal(r?.status, "error");
+  assert.match(r?.message ?? "", /matchConditions sneaky: .*not available in matchConditions/);
+  const template = compiled(gpol({ matchConstraints: namespaces, generate: [{ template: { value: "kind: X" } }] }));
+  const [t] = engine.generate(template, ns, none).rules;
+  assert.equal(t?.status, "error");
+  assert.match(t?.message ?? "", /spec.generate\[0\].template: Bylaw does not run generate templates yet/);
+});
+
+test("a GeneratingPolicy without spec.generate is refused at compile, naming the field", () => {
+  const r = engine.compile(gpol({ matchConstraints: namespaces }));
+  assert.equal(r.ok, false);
+  assert.match(JSON.stringify(r.ok ? "" : r.problems), /spec.generate is required/);
+});

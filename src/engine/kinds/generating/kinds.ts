@@ -1,0 +1,42 @@
+/**
+ * policies.kyverno.io GeneratingPolicy and NamespacedGeneratingPolicy: CEL `generator.Apply`
+ * expressions (cel/generating-policy/) that say what to create for a trigger. Offline `bylaw test`
+ * and `bylaw apply` show what would be generated; in a cluster the generate controller writes it.
+ */
+import { CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
+import type { PolicyKindDescriptor } from "../types.js";
+
+/** `bylaw serve` does not hand a GeneratingPolicy's triggers to the generate controller yet. */
+const NOT_SERVED =
+  "Bylaw runs GeneratingPolicies offline (bylaw test, bylaw apply) but does not serve them in a cluster yet";
+
+export const GENERATING_POLICY: PolicyKindDescriptor = descriptor({
+  kind: "GeneratingPolicy",
+  group: CEL_POLICY_GROUP,
+  scope: "cluster",
+  language: "generating",
+  status: "cel",
+  shortName: "gpol",
+  phases: ["generate"],
+  admission: "none",
+  notServed: NOT_SERVED,
+});
+
+export const NAMESPACED_GENERATING_POLICY: PolicyKindDescriptor = descriptor({
+  kind: "NamespacedGeneratingPolicy",
+  group: CEL_POLICY_GROUP,
+  scope: "namespaced",
+  language: "generating",
+  status: "cel",
+  shortName: "ngpol",
+  phases: ["generate"],
+  admission: "none",
+  notServed: NOT_SERVED,
+});
+
+/** The versions of the GeneratingPolicy CRDs Bylaw compiles; another version is not run. */
+export const GENERATING_POLICY_VERSIONS: ReadonlySet<string> = new Set([
+  "policies.kyverno.io/v1alpha1",
+  "policies.kyverno.io/v1beta1",
+  "policies.kyverno.io/v1",
+]);
