@@ -79,7 +79,7 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     assert.equal(g.allowed, false);
     assert.match(
       g.status?.message ?? "",
-      /^GeneratingPolicy gp is not served: Bylaw does not evaluate GeneratingPolicy yet; it is refused rather than admitted and never run$/,
+      /^GeneratingPolicy gp is not served: Bylaw runs GeneratingPolicies offline \(bylaw test, bylaw apply\) but does not serve them in a cluster yet; it is refused rather than admitted and never run$/,
     );
   });
 

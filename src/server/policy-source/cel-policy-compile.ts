@@ -108,7 +108,11 @@ export function compileCelPolicy(
     : { policy: compiled, problems: [], notEvaluated };
 }
 
+/** Why a kind is not served: its descriptor's reason when Bylaw runs it elsewhere (a GeneratingPolicy runs offline), else that Bylaw does not evaluate it. */
 export function notEvaluatedMessage(kind: string, name: string): string {
+  const descriptor = kindDescriptor(kind);
+  if (descriptor !== undefined && descriptor.language !== "unsupported" && descriptor.notServed !== undefined)
+    return `${kind} ${name} is not served: ${descriptor.notServed}`;
   return `${kind} ${name} is not served: Bylaw does not evaluate ${kind} yet`;
 }
 

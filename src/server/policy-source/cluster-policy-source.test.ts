@@ -179,7 +179,10 @@ describe("clusterPolicySource", () => {
     assert.equal(by("nvp")?.namespace, "team-a");
     assert.match(by("vp-bad")?.problems.join() ?? "", /spec\.validations\[0\]\.expression/);
     assert.match(by("mp")?.notEvaluated ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
-    assert.match(by("gp")?.problems.join() ?? "", /Bylaw does not evaluate GeneratingPolicy yet/);
+    assert.match(
+      by("gp")?.problems.join() ?? "",
+      /GeneratingPolicy gp is not served: Bylaw runs GeneratingPolicies offline \(bylaw test, bylaw apply\) but does not serve them in a cluster yet/,
+    );
     assert.match(s.lastError()?.message ?? "", /ValidatingPolicy vp-bad: /);
     s.rebuild();
     assert.equal(

@@ -5,7 +5,7 @@ import type { JsonObject } from "../../api/json.js";
 import { createEngine } from "../../engine.js";
 import type { EngineRequest } from "../../pipeline/types.js";
 import { fakePorts } from "../../../../test/support/fake-ports.js";
-import { ok } from "../../api/result.js";
+import { err, ok } from "../../api/result.js";
 
 const namespaces = {
   resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["namespaces"] }],
@@ -127,4 +127,43 @@ test("a GeneratingPolicy without spec.generate is refused at compile, naming the
   const r = engine.compile(gpol({ matchConstraints: namespaces }));
   assert.equal(r.ok, false);
   assert.match(JSON.stringify(r.ok ? "" : r.problems), /spec.generate is required/);
+});
+
+test("a clone source read through resource.Get is generated as read; one that cannot be read is an error naming the call", () => {
+  const source = {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "regcred", namespace: "shared" },
+    data: { k: "dg==" },
+  };
+  const ports = fakePorts();
+  const reading = createEngine({
+    ...ports,
+    context: {
+      ...ports.context,
+      getResource: (req) =>
+        req.namespace === "shared" && req.name === "regcred" && req.resource === "secrets"
+          ? ok(source)
+          : err("not-found", `secrets ${req.namespace}/${req.name} not found`),
+    },
+  });
+  const doc = gpol({
+    matchConstraints: namespaces,
+    generate: [
+      {
+        expression: `generator.Apply(object.metadata.name, [resource.Get("v1", "secrets", "shared", "regcred")])`,
+      },
+    ],
+  });
+  const compiledPolicy = reading.compile(doc);
+  assert.ok(compiledPolicy.ok);
+  const [result] = reading.generate(compiledPolicy.policy, ns, none).rules;
+  assert.equal(result?.status, "pass", result?.message);
+  assert.deepEqual(result?.generated?.[0]?.resource, {
+    ...source,
+    metadata: { name: "regcred", namespace: "team-a" },
+  });
+  const [missing] = engine.generate(compiled(doc), ns, none).rules;
+  assert.equal(missing?.status, "error");
+  assert.match(missing?.message ?? "", /spec.generate\[0\]: .*resource.Get\("v1", "secrets", "shared", "regcred"\)/);
 });
