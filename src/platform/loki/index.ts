@@ -1,0 +1,3 @@
+/** Pushing log lines to Loki (or anything that speaks its push API): one client, batching and retrying. */
+export { LokiClient, type LokiEncoding } from "./loki-client.js";
+export { nanosOf } from "./loki-stream.js";
