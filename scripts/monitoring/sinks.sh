@@ -9,6 +9,8 @@
 #   scripts/monitoring/sinks.sh up DIR             build, start both on free loopback ports, wait until
 #                                                  ready; DIR/sinks.env has PUSHGATEWAY_URL and
 #                                                  VICTORIALOGS_URL; logs in DIR/logs, pids in DIR/pids
+#       BYLAW_VICTORIALOGS_ARGS="-tls -tlsCertFile=F -tlsKeyFile=K -httpAuth.username=U -httpAuth.password=P"
+#                                                  more VictoriaLogs flags (with -tls its URL is https)
 #   scripts/monitoring/sinks.sh stop DIR NAME      stop one (pushgateway or victorialogs)
 #   scripts/monitoring/sinks.sh start DIR NAME     start it again on the same port and data, wait until ready
 #   scripts/monitoring/sinks.sh down DIR           stop everything `up DIR` started
@@ -129,8 +131,10 @@ start_one() { # <dir> <component>
       ;;
     victorialogs)
       bin="$VL_DIR/victoria-logs"
+      local extra=()
+      read -r -a extra <<<"${VICTORIALOGS_ARGS:-}"
       setsid "$bin" -httpListenAddr="127.0.0.1:$VICTORIALOGS_PORT" -storageDataPath="$dir/victorialogs-data" \
-        -retentionPeriod=8d -inmemoryDataFlushInterval=1s -loggerLevel=WARN \
+        -retentionPeriod=8d -inmemoryDataFlushInterval=1s -loggerLevel=WARN "${extra[@]}" \
         >>"$dir/logs/$name.log" 2>&1 </dev/null &
       ;;
     *) die "unknown component $name (pushgateway or victorialogs)" ;;
@@ -147,7 +151,8 @@ wait_ready() { # <dir> <component>
     pushgateway) url="$PUSHGATEWAY_URL/-/ready" ;;
     victorialogs) url="$VICTORIALOGS_URL/health" ;;
   esac
-  until curl -fsS -o /dev/null "$url" 2>/dev/null; do
+  # -k: readiness only (a test's own CA signs a TLS VictoriaLogs); /health needs no credentials.
+  until curl -kfsS -o /dev/null "$url" 2>/dev/null; do
     if ! live_pid "$dir" "$name" >/dev/null; then
       echo "monitoring: $name exited while starting; the end of $dir/logs/$name.log:" >&2
       tail -n 30 "$dir/logs/$name.log" >&2 || true
@@ -179,11 +184,14 @@ cmd_up() { # <dir>
   build_all
   mkdir -p "$dir/logs" "$dir/pids"
   read -r -a ports <<<"$(free_ports 2)"
+  local vl_args="${BYLAW_VICTORIALOGS_ARGS:-}" vl_scheme=http
+  [[ " $vl_args " == *" -tls "* ]] && vl_scheme=https
   cat >"$dir/sinks.env" <<ENV
 PUSHGATEWAY_PORT=${ports[0]}
 PUSHGATEWAY_URL=http://127.0.0.1:${ports[0]}
 VICTORIALOGS_PORT=${ports[1]}
-VICTORIALOGS_URL=http://127.0.0.1:${ports[1]}
+VICTORIALOGS_URL=$vl_scheme://127.0.0.1:${ports[1]}
+VICTORIALOGS_ARGS=$(printf '%q' "$vl_args")
 ENV
   for c in "${COMPONENTS[@]}"; do
     start_one "$dir" "$c" || { cmd_down "$dir"; return 1; }

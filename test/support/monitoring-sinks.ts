@@ -26,19 +26,22 @@ export interface Sinks {
   down(): Promise<void>;
 }
 
-function sh(args: readonly string[], timeoutMs: number): Promise<void> {
+function sh(args: readonly string[], timeoutMs: number, env: NodeJS.ProcessEnv = {}): Promise<void> {
   return new Promise((done, fail) => {
-    execFile(script, [...args], { timeout: timeoutMs }, (error, _stdout, stderr) => {
+    execFile(script, [...args], { timeout: timeoutMs, env: { ...process.env, ...env } }, (error, _stdout, stderr) => {
       if (error === null) done();
       else fail(new Error(`scripts/monitoring/sinks.sh ${args.join(" ")} failed: ${error.message}\n${stderr}`));
     });
   });
 }
 
-/** `sinks.sh up` in a new temporary folder; the first run fetches and builds (about a minute). */
-export async function startSinks(): Promise<Sinks> {
+/**
+ * `sinks.sh up` in a new temporary folder; the first run fetches and builds (about a minute).
+ * `victoriaLogsArgs`: more VictoriaLogs flags, e.g. -tls and -httpAuth.* (with -tls its URL is https).
+ */
+export async function startSinks(options: { victoriaLogsArgs?: readonly string[] } = {}): Promise<Sinks> {
   const dir = mkdtempSync(join(tmpdir(), "bylaw-sinks-"));
-  await sh(["up", dir], 15 * 60_000);
+  await sh(["up", dir], 15 * 60_000, { BYLAW_VICTORIALOGS_ARGS: (options.victoriaLogsArgs ?? []).join(" ") });
   const env = Object.fromEntries(
     readFileSync(join(dir, "sinks.env"), "utf8")
       .split("\n")
