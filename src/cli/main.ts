@@ -54,6 +54,11 @@ const COMMANDS: Record<string, Command> = {
     run: async (args, io) => (await import("./commands/serve/command.js")).serveCommand(args, io),
     help: async () => (await import("./commands/serve/help.js")).SERVE_HELP,
   },
+  "kube-bench": {
+    summary: "send kube-bench's JSON results for a node to a Prometheus Pushgateway and Loki",
+    run: async (args, io) => (await import("./commands/kube-bench/command.js")).kubeBenchCommand(args, io),
+    help: async () => (await import("./commands/kube-bench/help.js")).KUBE_BENCH_HELP,
+  },
   docs: {
     summary: "write Markdown reference pages for the commands",
     run: async (args, io) =>

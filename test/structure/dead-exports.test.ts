@@ -32,6 +32,7 @@ const USED_BUT_UNSEEN: readonly string[] = [
   "src/cli/commands/fix/command.ts: FIX_HELP",
   "src/cli/commands/fix/command.ts: fixCommand",
   "src/cli/commands/jp/command.ts: JP_HELP",
+  "src/cli/commands/kube-bench/command.ts: kubeBenchCommand",
   "src/cli/commands/jp/command.ts: jpCommand",
   "src/cli/commands/policy-sets/command.ts: POLICY_SETS_HELP",
   "src/cli/commands/policy-sets/command.ts: policySetsCommand",

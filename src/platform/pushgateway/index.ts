@@ -1,0 +1,2 @@
+/** Pushing metrics to a Prometheus Pushgateway. */
+export { replaceGroup } from "./push-group.js";
