@@ -8,6 +8,7 @@ import type { KindEvaluation } from "./kind-evaluation.js";
 import { KYVERNO_EVALUATION } from "./kyverno/evaluate.js";
 import { UNSUPPORTED_EVALUATION } from "./unsupported/evaluate.js";
 import { CEL_EVALUATION } from "./validating/evaluate.js";
+import { DELETING_EVALUATION } from "./deleting/evaluate.js";
 
 export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
   switch (policy.language) {
@@ -17,5 +18,7 @@ export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
       return CEL_EVALUATION;
     case "unsupported":
       return UNSUPPORTED_EVALUATION;
+    case "deleting":
+      return DELETING_EVALUATION;
   }
 }

@@ -15,6 +15,7 @@ import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
 import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyKindDescriptor, PolicyKindName, PolicyPhase } from "../kinds/types.js";
+import type { CompiledDeletingBody } from "../kinds/deleting/body.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -153,18 +154,28 @@ interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly unsupportedKind: string;
 }
 
+/** A DeletingPolicy (or Namespaced): no rules; its own body, which the cleanup controller runs on its schedule. */
+interface DeletingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+  readonly language: "deleting";
+  /** The policy's own document, as written (`origin.document`). */
+  readonly document: JsonObject;
+  readonly deleting: CompiledDeletingBody;
+}
+
 /**
  * A compiled policy (ADR 0005 §1): one head, and a body by `language`. `document` is the policy's own
  * document (for kyverno.io policies, typed as one); code that reads kyverno.io fields narrows on
  * `language` first.
  */
-export type CompiledPolicy = KyvernoCompiledPolicy | CelCompiledPolicy | UnsupportedCompiledPolicy;
+export type CompiledPolicy =
+  KyvernoCompiledPolicy | CelCompiledPolicy | UnsupportedCompiledPolicy | DeletingCompiledPolicy;
 
 /** A compiled policy before the kind registry records its origin (kinds/compile.ts). */
 export type UnsourcedPolicy =
   | Omit<KyvernoCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<CelCompiledPolicy, "origin" | keyof DocumentHead>
-  | Omit<UnsupportedCompiledPolicy, "origin" | keyof DocumentHead>;
+  | Omit<UnsupportedCompiledPolicy, "origin" | keyof DocumentHead>
+  | Omit<DeletingCompiledPolicy, "origin" | keyof DocumentHead>;
 
 /**
  * Whether the rule runs in the validate phase: validate rules, and verifyImages rules, whose checks

@@ -35,8 +35,6 @@ export const UNSUPPORTED_KINDS: readonly PolicyKindDescriptor[] = [
   celKind("NamespacedImageValidatingPolicy", "nivpol", ["verifyImages"], "error"),
   celKind("GeneratingPolicy", "gpol", ["generate"], "none"),
   celKind("NamespacedGeneratingPolicy", "ngpol", ["generate"], "none"),
-  celKind("DeletingPolicy", "dpol", ["delete"], "none"),
-  celKind("NamespacedDeletingPolicy", "ndpol", ["delete"], "none"),
   descriptor({
     kind: "MutatingAdmissionPolicy",
     group: "admissionregistration.k8s.io",
