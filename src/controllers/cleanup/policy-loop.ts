@@ -84,7 +84,7 @@ export class CleanupPolicyLoop {
     rv: string,
     old: PolicyState | undefined,
   ): Promise<PolicyState> {
-    const compiled = compileRunnable(kind, object as JsonObject, this.deps);
+    const compiled = compileRunnable(kind, object, this.deps);
     if (!compiled.ok) {
       const message = compiled.error;
       return {
