@@ -20,7 +20,7 @@ import {
 import type { ResourceSelector } from "../../kube/discovery.js";
 import { cleanupDeletions, type CleanupDeletions } from "./reconcile.js";
 
-export interface Candidate {
+interface Candidate {
   readonly resource: Resource;
   readonly namespaceLabels: Readonly<Record<string, string>>;
   /** The resource's plural, as listed. */

@@ -17,7 +17,7 @@ import type { EnginePorts } from "../../ports.js";
 import type { CompiledDeletingBody } from "./body.js";
 
 /** One object the policy may delete. */
-export interface DeletingCandidate {
+interface DeletingCandidate {
   readonly resource: Resource;
   /** Labels of its namespace (namespaceSelector, namespaceObject). */
   readonly namespaceLabels: Readonly<Record<string, string>>;
@@ -25,7 +25,7 @@ export interface DeletingCandidate {
   readonly plural?: string;
 }
 
-export type DeletingVerdict =
+type DeletingVerdict =
   | { readonly kind: "not-selected" }
   | { readonly kind: "keep"; readonly exceptions?: readonly string[] }
   | { readonly kind: "delete" }
