@@ -146,3 +146,4 @@ export {
   type CompiledCleanupPolicy,
   type DeletionPropagation,
 } from "./cleanup/index.js";
+export { deletingVerdict } from "./kinds/deleting/decide.js";

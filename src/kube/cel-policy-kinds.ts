@@ -7,8 +7,10 @@
  * - `admission-error`: MutatingPolicy and ImageValidatingPolicy (and their Namespaced forms) act in
  *   admission, which Bylaw cannot evaluate yet: their matchConstraints are registered and a matching
  *   review is answered as an error under the policy's failurePolicy, never allowed silently;
- * - `not-evaluated`: GeneratingPolicy and DeletingPolicy (and Namespaced) do not decide admission;
- *   they are not served and their status says so.
+ * - `not-evaluated`: GeneratingPolicy (and Namespaced) does not decide admission; it is not served
+ *   and its status says so;
+ * - `cleanup`: DeletingPolicy (and Namespaced) decides no request: the cleanup controller watches,
+ *   runs and writes the status of it (controllers/cleanup); the policy source leaves it alone.
  * The policies.kyverno.io PolicyException is not in this table: it is watched beside the
  * kyverno.io/v2 one (CEL_POLICY_EXCEPTIONS in policy-informers.ts).
  */
@@ -26,7 +28,7 @@ export type CelPolicyKind =
   | "DeletingPolicy"
   | "NamespacedDeletingPolicy";
 
-type CelKindHandling = "evaluated" | "admission-error" | "not-evaluated";
+type CelKindHandling = "evaluated" | "admission-error" | "not-evaluated" | "cleanup";
 
 interface CelKindInfo {
   readonly kind: CelPolicyKind;
@@ -65,8 +67,8 @@ export const CEL_POLICY_KINDS: readonly CelKindInfo[] = [
   info("NamespacedImageValidatingPolicy", "namespacedimagevalidatingpolicies", "admission-error", "namespaced"),
   info("GeneratingPolicy", "generatingpolicies", "not-evaluated", "cluster"),
   info("NamespacedGeneratingPolicy", "namespacedgeneratingpolicies", "not-evaluated", "namespaced"),
-  info("DeletingPolicy", "deletingpolicies", "not-evaluated", "cluster"),
-  info("NamespacedDeletingPolicy", "namespaceddeletingpolicies", "not-evaluated", "namespaced"),
+  info("DeletingPolicy", "deletingpolicies", "cleanup", "cluster"),
+  info("NamespacedDeletingPolicy", "namespaceddeletingpolicies", "cleanup", "namespaced"),
 ];
 
 const BY_KIND = new Map(CEL_POLICY_KINDS.map((k) => [k.kind as string, k]));

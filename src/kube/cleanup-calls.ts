@@ -42,14 +42,14 @@ export async function deleteObject(
   });
 }
 
-/** Merge-patches a kyverno.io cleanup policy's status subresource. */
+/** Merge-patches a cleanup policy's status subresource (a kyverno.io one unless `gvr` names a DeletingPolicy's). */
 export async function patchCleanupStatus(
   client: Writer,
-  policy: { readonly namespace: string; readonly name: string },
+  policy: { readonly namespace: string; readonly name: string; readonly gvr?: Gvr },
   status: JsonObject,
 ): Promise<void> {
   // A namespaced one is a CleanupPolicy, a cluster-scoped one a ClusterCleanupPolicy.
-  const gvr: Gvr = {
+  const gvr: Gvr = policy.gvr ?? {
     group: "kyverno.io",
     version: "v2",
     resource: policy.namespace !== "" ? "cleanuppolicies" : "clustercleanuppolicies",

@@ -87,7 +87,7 @@ function servedIn(list: ResourceList, gv: { group: string; version: string; pref
 }
 
 /** A selector from a policy: a kind (Kyverno's kind selector, parsed) or a resource (plural) with group and version; `*` wildcards. */
-type ResourceSelector =
+export type ResourceSelector =
   | {
       readonly by: "kind";
       readonly group: string;

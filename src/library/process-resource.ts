@@ -39,7 +39,9 @@ export function processResource(
     current = response.patchedResource ?? current;
   }
   for (const policy of policies) {
-    if (hasValidateRules(policy)) responses.push(engine.validate(policy, request(current, policy)));
+    // A DeletingPolicy answers in the validate pass: whether it would delete the resource (kinds/deleting/evaluate.ts).
+    if (hasValidateRules(policy) || policy.phases.includes("delete"))
+      responses.push(engine.validate(policy, request(current, policy)));
   }
   for (const policy of policies) {
     if (hasGenerateRules(policy)) responses.push(engine.generate(policy, request(resource, policy), existing));

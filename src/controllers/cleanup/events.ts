@@ -18,6 +18,8 @@ export interface PolicyRef {
   /** "" for a ClusterCleanupPolicy. */
   readonly namespace: string;
   readonly uid: string;
+  /** The policy's apiVersion (default kyverno.io/v2; a DeletingPolicy's is policies.kyverno.io's). */
+  readonly apiVersion?: string;
 }
 
 /** Kyverno's event for one cleanup: `error` undefined when the object was deleted. */
@@ -32,7 +34,7 @@ export function cleanupEvent(input: {
   const what = `${target.kind}/${target.namespace}/${target.name}`;
   return eventObject({
     regarding: {
-      apiVersion: "kyverno.io/v2",
+      apiVersion: policy.apiVersion ?? "kyverno.io/v2",
       kind: policy.kind,
       name: policy.name,
       namespace: policy.namespace,

@@ -1,20 +1,17 @@
 /**
- * The loop that runs kyverno.io cleanup policies (on the elected leader only; start.ts): each tick it
- * looks at every CleanupPolicy and ClusterCleanupPolicy the informers hold, compiles a new or
+ * The loop that runs cleanup policies (on the elected leader only; start.ts): each tick it looks at
+ * every CleanupPolicy, ClusterCleanupPolicy, DeletingPolicy and NamespacedDeletingPolicy the
+ * informers hold (runnable.ts: one shape for both families), compiles a new or
  * changed one and checks that Bylaw's ServiceAccount may list and delete each kind it matches,
  * writes its Ready condition, and runs it when its schedule is due (reconcile.ts decides; this file
  * lists, deletes, counts, logs, writes Events and the status through src/kube).
  */
-import {
-  compileCleanupPolicy,
-  parseKindSelector,
-  type CompiledCleanupPolicy,
-  type JsonObject,
-} from "../../engine/index.js";
-import { cleanupDeletions, cleanupStatus, cleanupTiming, type NotReady } from "./reconcile.js";
+import type { JsonObject } from "../../engine/index.js";
+import { cleanupStatus, cleanupTiming, type NotReady } from "./reconcile.js";
+import { compileRunnable, RUNNABLE_KINDS, type RunnablePolicy } from "./runnable.js";
 import { cleanupEvent, objectRef, type PolicyRef } from "./events.js";
 import { createEvent, deleteObject, patchCleanupStatus, selfCan } from "../../kube/cleanup-calls.js";
-import { selectServed, type ServedResource } from "../../kube/discovery.js";
+import { selectServed, type ResourceSelector, type ServedResource } from "../../kube/discovery.js";
 import { listObjects, listScope } from "../../kube/list-objects.js";
 import { KubeError } from "../../kube/kube-client.js";
 import type { KubeObject } from "../../kube/types.js";
@@ -23,7 +20,7 @@ import { namespaceLabelsReader } from "./namespace-labels.js";
 
 interface PolicyState {
   readonly rv: string;
-  readonly compiled: CompiledCleanupPolicy | undefined;
+  readonly compiled: RunnablePolicy | undefined;
   /** Why it cannot run as written (invalid, a kind Bylaw may not list or delete); undefined: Ready. */
   notReady: NotReady | undefined;
   /** A deletion the API server refused at the last run. */
@@ -78,7 +75,7 @@ export class CleanupPolicyLoop {
       state.lastRun = timing.executionTime;
       ran = timing.executionTime;
     }
-    await this.writeStatus(object, { ran, notReady: state.notReady ?? state.refused });
+    await this.writeStatus(kind, object, { ran, notReady: state.notReady ?? state.refused });
   }
 
   private async prepare(
@@ -87,10 +84,9 @@ export class CleanupPolicyLoop {
     rv: string,
     old: PolicyState | undefined,
   ): Promise<PolicyState> {
-    const doc = { apiVersion: "kyverno.io/v2", kind, ...object } as JsonObject;
-    const compiled = compileCleanupPolicy(doc, this.deps.env);
+    const compiled = compileRunnable(kind, object, this.deps);
     if (!compiled.ok) {
-      const message = compiled.error.map((p) => `${p.path}: ${p.message}`).join("; ");
+      const message = compiled.error;
       return {
         rv,
         compiled: undefined,
@@ -104,12 +100,12 @@ export class CleanupPolicyLoop {
   }
 
   /** What Bylaw may not do that the policy needs: list and delete each kind it matches (in its namespace). */
-  private async access(policy: CompiledCleanupPolicy): Promise<NotReady | undefined> {
+  private async access(policy: RunnablePolicy): Promise<NotReady | undefined> {
     const missing: string[] = [];
-    for (const kind of policy.kinds) {
-      const served = await this.served(policy, kind);
+    for (const { label, selector } of policy.selectors) {
+      const served = await this.served(policy, selector);
       if (served.length === 0) {
-        missing.push(`no resource of kind ${kind} is served by the API server`);
+        missing.push(`no resource ${selector.by === "kind" ? "of kind " : ""}${label} is served by the API server`);
         continue;
       }
       for (const r of served) {
@@ -129,30 +125,29 @@ export class CleanupPolicyLoop {
     };
   }
 
-  /** The top-level resources a match kind names (a namespaced CleanupPolicy: namespaced ones only). */
-  private async served(policy: CompiledCleanupPolicy, kind: string): Promise<ServedResource[]> {
-    const s = parseKindSelector(kind);
-    const found = selectServed(await this.deps.discovery(), { by: "kind", ...s }).filter(
+  /** The top-level resources a match kind or resource rule names (a namespaced policy: namespaced ones only). */
+  private async served(policy: RunnablePolicy, selector: ResourceSelector): Promise<ServedResource[]> {
+    const found = selectServed(await this.deps.discovery(), selector).filter(
       (r) => r.verbs.includes("delete") && (policy.namespace === "" || r.namespaced),
     );
     return found;
   }
 
   /** Lists, decides and deletes; answers why a deletion was refused (403), if one was. */
-  private async run(policy: CompiledCleanupPolicy, ref: PolicyRef): Promise<NotReady | undefined> {
+  private async run(policy: RunnablePolicy, ref: PolicyRef): Promise<NotReady | undefined> {
     const { onLog } = this.deps;
     onLog("info", "cleanup: running policy", { kind: ref.kind, name: ref.name, namespace: ref.namespace });
     const labels = namespaceLabelsReader(this.deps.client);
     let refused: NotReady | undefined;
-    for (const kind of policy.kinds) {
+    for (const { label, selector } of policy.selectors) {
       const common = {
         policy_name: ref.name,
         policy_namespace: ref.namespace,
         policy_type: ref.kind,
-        resource_kind: kind,
+        resource_kind: label,
         deletion_propagation: policy.propagation ?? "",
       };
-      for (const r of await this.served(policy, kind)) {
+      for (const r of await this.served(policy, selector)) {
         const objects = await listObjects(this.deps.client, r, policy.namespace || undefined).catch(
           (e: unknown) => e as Error,
         );
@@ -167,14 +162,13 @@ export class CleanupPolicyLoop {
         }
         const candidates = [];
         for (const resource of objects)
-          candidates.push({ resource, namespaceLabels: await labels(objectRef(resource, typeOf(r)).namespace) });
-        const decided = cleanupDeletions(policy, candidates, this.deps.env);
-        for (const e of decided.errors)
-          onLog("warn", "cleanup: cannot evaluate the policy for an object; it is not deleted", {
-            policy: ref.name,
-            object: objectRef(e.resource, typeOf(r)),
-            error: e.message,
+          candidates.push({
+            resource,
+            namespaceLabels: await labels(objectRef(resource, typeOf(r)).namespace),
+            plural: r.resource,
           });
+        const decided = policy.decide(candidates, this.deps.env);
+        for (const e of decided.errors) await this.undecided(ref, objectRef(e.resource, typeOf(r)), e.message);
         for (const resource of decided.deletions)
           refused = (await this.remove({ ref, r, resource, common, policy })) ?? refused;
       }
@@ -187,7 +181,7 @@ export class CleanupPolicyLoop {
     r: ServedResource;
     resource: JsonObject;
     common: Omit<CleanupMetricLabels, "resource_namespace">;
-    policy: CompiledCleanupPolicy;
+    policy: RunnablePolicy;
   }): Promise<NotReady | undefined> {
     const { ref, r, resource, common } = input;
     const target = objectRef(resource, typeOf(r));
@@ -227,6 +221,17 @@ export class CleanupPolicyLoop {
     return undefined;
   }
 
+  /** An object the policy cannot decide for (a condition errors) is not deleted: logged, and a PolicyError Event says why. */
+  private async undecided(ref: PolicyRef, target: ReturnType<typeof objectRef>, message: string): Promise<void> {
+    this.deps.onLog("warn", "cleanup: cannot evaluate the policy for an object; it is not deleted", {
+      policy: ref.name,
+      object: target,
+      error: message,
+    });
+    const error = `${message}; it was not deleted`;
+    await this.event(cleanupEvent({ policy: ref, target, error, now: this.deps.now(), instance: this.deps.instance }));
+  }
+
   private async event(e: JsonObject & { metadata: JsonObject }): Promise<void> {
     await createEvent(this.deps.client, e).catch((err: unknown) =>
       this.deps.onLog("warn", "cleanup: failed to write an Event", { error: String(err) }),
@@ -234,20 +239,27 @@ export class CleanupPolicyLoop {
   }
 
   private async writeStatus(
+    kind: string,
     object: KubeObject,
     change: { ran: number | undefined; notReady: NotReady | undefined },
   ): Promise<void> {
-    const current = statusOf(object);
+    const gvr = RUNNABLE_KINDS.find((k) => k.kind === kind)?.gvr;
+    const cel = gvr?.group === "policies.kyverno.io";
     const status = cleanupStatus({
-      current,
+      current: cel ? conditionStatusOf(object) : statusOf(object),
       lastExecutionTime: change.ran,
       notReady: change.notReady,
       now: this.deps.now(),
     });
-    if (change.ran === undefined && sameReady(current, status)) return;
-    const ref = { namespace: object.metadata?.namespace ?? "", name: object.metadata?.name ?? "" };
-    await patchCleanupStatus(this.deps.client, ref, status).catch((e: unknown) =>
-      this.deps.onLog("warn", "cleanup: failed to write the policy status", { policy: ref.name, error: String(e) }),
+    if (change.ran === undefined && sameReady(cel ? conditionStatusOf(object) : statusOf(object), status)) return;
+    const ref = {
+      namespace: object.metadata?.namespace ?? "",
+      name: object.metadata?.name ?? "",
+      ...(gvr ? { gvr } : {}),
+    };
+    await patchCleanupStatus(this.deps.client, ref, cel ? celShape(status, statusOf(object)) : status).catch(
+      (e: unknown) =>
+        this.deps.onLog("warn", "cleanup: failed to write the policy status", { policy: ref.name, error: String(e) }),
     );
   }
 }
@@ -257,8 +269,10 @@ function typeOf(r: ServedResource): { apiVersion: string; kind: string } {
 }
 
 function policyRef(kind: string, object: KubeObject): PolicyRef {
+  const gvr = RUNNABLE_KINDS.find((k) => k.kind === kind)?.gvr;
   return {
     kind,
+    ...(gvr !== undefined ? { apiVersion: `${gvr.group}/${gvr.version}` } : {}),
     name: object.metadata?.name ?? "",
     namespace: object.metadata?.namespace ?? "",
     uid: stringAt(object.metadata, "uid") ?? "",
@@ -268,6 +282,42 @@ function policyRef(kind: string, object: KubeObject): PolicyRef {
 function statusOf(object: KubeObject): JsonObject | undefined {
   const s = object["status"];
   return s !== null && typeof s === "object" && !Array.isArray(s) ? s : undefined;
+}
+
+/**
+ * A DeletingPolicy's status as its CRD has it: `lastExecutionTime`, and the Ready condition under
+ * `conditionStatus` with `ready` (what `kubectl get dpol` shows) and the message when not ready.
+ */
+function celShape(status: JsonObject, current: JsonObject | undefined): JsonObject {
+  const { lastExecutionTime, conditions } = status;
+  const ready = Array.isArray(conditions) && conditions.some((c) => isReady(c));
+  const message = ready ? "" : messageOf(conditions);
+  const last = lastExecutionTime ?? current?.["lastExecutionTime"];
+  return {
+    ...(last !== undefined ? { lastExecutionTime: last } : {}),
+    conditionStatus: { ready, message, conditions: conditions ?? [] },
+  };
+}
+
+function isReady(c: unknown): boolean {
+  return c !== null && typeof c === "object" && (c as JsonObject)["status"] === "True";
+}
+
+function messageOf(conditions: unknown): string {
+  const first: unknown = Array.isArray(conditions) ? conditions[0] : undefined;
+  return stringAt(first, "message") ?? "";
+}
+
+/** A DeletingPolicy's conditions, where cleanupStatus reads a kyverno.io policy's (`conditions`, `lastExecutionTime`). */
+function conditionStatusOf(object: KubeObject): JsonObject | undefined {
+  const s = statusOf(object);
+  const cs = s?.["conditionStatus"];
+  const inner = cs !== null && typeof cs === "object" && !Array.isArray(cs) ? cs : {};
+  if (s === undefined) return undefined;
+  return {
+    ...inner,
+    ...(typeof s["lastExecutionTime"] === "string" ? { lastExecutionTime: s["lastExecutionTime"] } : {}),
+  };
 }
 
 function stringAt(o: unknown, key: string): string | undefined {

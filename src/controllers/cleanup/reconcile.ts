@@ -43,7 +43,7 @@ export function cleanupTiming(input: TimingInput): CleanupTiming {
   return { ok: true, due: true, executionTime: execution.at, nextRun: next.at };
 }
 
-interface CleanupDeletions {
+export interface CleanupDeletions {
   readonly deletions: readonly Resource[];
   readonly errors: readonly { readonly resource: Resource; readonly message: string }[];
 }

@@ -4,11 +4,12 @@
  * `cleanup.kyverno.io/ttl` label). Informers hold the cleanup policies (a CleanupPolicy's reach is
  * its namespace, policy-loop.ts); a timer ticks both loops, and only the elected leader acts.
  */
-import type { EngineEnv, Random } from "../../engine/index.js";
+import type { CompileOutcome, EngineEnv, JsonValue, Random } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import { discover, type Discovery } from "../../kube/discovery.js";
 import { Informer } from "../../kube/informer.js";
 import { CleanupPolicyLoop } from "./policy-loop.js";
+import { RUNNABLE_KINDS } from "./runnable.js";
 import { TtlLoop } from "./ttl-loop.js";
 import type { CleanupCounters, Log } from "./types.js";
 
@@ -16,6 +17,8 @@ interface CleanupControllerOptions {
   readonly client: KubeClient;
   /** The engine's environment (its ports: live context for the policies' context entries). */
   readonly env: EngineEnv;
+  /** The engine's compile, for DeletingPolicies. */
+  readonly compile: (doc: JsonValue) => CompileOutcome;
   readonly counters: CleanupCounters;
   readonly onLog: Log;
   /** With leader election, only the leader deletes and writes; default: this replica. */
@@ -30,27 +33,23 @@ interface CleanupController {
   close(): void;
 }
 
-const POLICY_KINDS = [
-  { kind: "ClusterCleanupPolicy", resource: "clustercleanuppolicies" },
-  { kind: "CleanupPolicy", resource: "cleanuppolicies" },
-] as const;
-
 export function startCleanupController(options: CleanupControllerOptions): CleanupController {
   const random = options.random ?? { next: () => Math.random() };
   const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
   const deps = {
     client: options.client,
     env: options.env,
+    compile: options.compile,
     counters: options.counters,
     onLog: options.onLog,
     instance: options.instance ?? process.env["POD_NAME"] ?? "bylaw",
     now: () => Date.now(),
     discovery: cachedDiscovery(options.client, options.onLog),
   };
-  const informers = POLICY_KINDS.map(({ kind, resource }) => {
+  const informers = RUNNABLE_KINDS.map(({ kind, gvr }) => {
     const informer = new Informer({
       client: options.client,
-      gvr: { group: "kyverno.io", version: "v2", resource },
+      gvr,
       budgetBytes: 16 * 1024 * 1024,
       random,
       sleep,

@@ -1,5 +1,5 @@
 /** What the cleanup controller's loops are given: the API server's client, the engine, counters, a log. */
-import type { EngineEnv } from "../../engine/index.js";
+import type { CompileOutcome, EngineEnv, JsonValue } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import type { Discovery } from "../../kube/discovery.js";
 
@@ -34,6 +34,8 @@ export interface CleanupCounters {
 export interface LoopDeps {
   readonly client: KubeClient;
   readonly env: EngineEnv;
+  /** The engine's compile (a DeletingPolicy compiles as everywhere else). */
+  readonly compile: (doc: JsonValue) => CompileOutcome;
   readonly counters: CleanupCounters;
   readonly onLog: Log;
   /** This replica's name, in the Events' reportingInstance. */

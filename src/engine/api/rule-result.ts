@@ -4,7 +4,7 @@ import type { Resource } from "./resource.js";
 /** What one rule did to one resource. Every non-pass result carries a message a user can act on. */
 export type RuleStatus = "pass" | "fail" | "warn" | "error" | "skip";
 
-export type RuleType = "Validation" | "Mutation" | "Generation" | "ImageVerify";
+export type RuleType = "Validation" | "Mutation" | "Generation" | "ImageVerify" | "Deletion";
 
 export interface RuleResult {
   readonly rule: string;

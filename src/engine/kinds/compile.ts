@@ -15,6 +15,7 @@ import { classify, kindDescriptor } from "./registry.js";
 import type { Classification, PolicyKindDescriptor } from "./types.js";
 import { compileUnsupported } from "./unsupported/compile.js";
 import { compileValidatingKind } from "./validating/compile.js";
+import { compileDeletingKind } from "./deleting/compile.js";
 
 export function compileDocument(doc: JsonValue, env: CompileEnv, options: CompileOptions = {}): CompileOutcome {
   if (exceedsDepth(doc, MAX_DOCUMENT_DEPTH)) {
@@ -57,6 +58,8 @@ function compileByKind(
       return compileGeneratingKind(doc, kind.kind, env);
     case "unsupported":
       return compileUnsupported(doc, kind.kind, env);
+    case "deleting":
+      return compileDeletingKind(doc, kind.kind, env);
   }
 }
 

@@ -9,6 +9,7 @@ import { GENERATING_EVALUATION } from "./generating/evaluate.js";
 import { KYVERNO_EVALUATION } from "./kyverno/evaluate.js";
 import { UNSUPPORTED_EVALUATION } from "./unsupported/evaluate.js";
 import { CEL_EVALUATION } from "./validating/evaluate.js";
+import { DELETING_EVALUATION } from "./deleting/evaluate.js";
 
 export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
   switch (policy.language) {
@@ -20,5 +21,7 @@ export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
       return GENERATING_EVALUATION;
     case "unsupported":
       return UNSUPPORTED_EVALUATION;
+    case "deleting":
+      return DELETING_EVALUATION;
   }
 }

@@ -12,6 +12,8 @@ type WebhookHead = Omit<DocumentHead, "phases" | "labels">;
 
 /** The CEL kinds Bylaw runs, and the kinds it answers with an error, take part in the validate phase. */
 const VALIDATE_ONLY: readonly PolicyPhase[] = Object.freeze(["validate"] as const);
+/** A DeletingPolicy decides no request: the cleanup controller runs it on its schedule. */
+const DELETE_ONLY: readonly PolicyPhase[] = Object.freeze(["delete"] as const);
 
 export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, compiled: UnsourcedPolicy): DocumentHead {
   const spec = isObject(doc["spec"]) ? doc["spec"] : {};
@@ -29,6 +31,8 @@ export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, comp
       return { ...generatingHead(spec), phases: GENERATE_ONLY, labels };
     case "unsupported":
       return { ...plainHead(spec), phases: VALIDATE_ONLY, labels };
+    case "deleting":
+      return { ...plainHead(spec), admission: false, phases: DELETE_ONLY, labels };
   }
 }
 

@@ -11,6 +11,7 @@ import type { Classification, PolicyKindDescriptor } from "./types.js";
 import { nearNames } from "../policy/schema/did-you-mean.js";
 import { UNSUPPORTED_KINDS } from "./unsupported/kinds.js";
 import { NAMESPACED_VALIDATING_POLICY, VALIDATING_POLICY } from "./validating/kinds.js";
+import { DELETING_POLICY, NAMESPACED_DELETING_POLICY } from "./deleting/kinds.js";
 
 export const POLICY_KINDS: readonly PolicyKindDescriptor[] = [
   CLUSTER_POLICY,
@@ -20,6 +21,8 @@ export const POLICY_KINDS: readonly PolicyKindDescriptor[] = [
   VALIDATING_ADMISSION_POLICY,
   GENERATING_POLICY,
   NAMESPACED_GENERATING_POLICY,
+  DELETING_POLICY,
+  NAMESPACED_DELETING_POLICY,
   ...UNSUPPORTED_KINDS,
 ];
 

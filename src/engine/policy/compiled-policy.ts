@@ -16,6 +16,7 @@ import type { CompiledGeneratingPolicy } from "../cel/generating-policy/index.js
 import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyKindDescriptor, PolicyKindName, PolicyPhase } from "../kinds/types.js";
+import type { CompiledDeletingBody } from "../kinds/deleting/body.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -165,19 +166,32 @@ interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly unsupportedKind: string;
 }
 
+/** A DeletingPolicy (or Namespaced): no rules; its own body, which the cleanup controller runs on its schedule. */
+interface DeletingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+  readonly language: "deleting";
+  /** The policy's own document, as written (`origin.document`). */
+  readonly document: JsonObject;
+  readonly deleting: CompiledDeletingBody;
+}
+
 /**
  * A compiled policy (ADR 0005 §1): one head, and a body by `language`. `document` is the policy's own
  * document (for kyverno.io policies, typed as one); code that reads kyverno.io fields narrows on
  * `language` first.
  */
 export type CompiledPolicy =
-  KyvernoCompiledPolicy | CelCompiledPolicy | GeneratingCompiledPolicy | UnsupportedCompiledPolicy;
+  | KyvernoCompiledPolicy
+  | CelCompiledPolicy
+  | GeneratingCompiledPolicy
+  | DeletingCompiledPolicy
+  | UnsupportedCompiledPolicy;
 
 /** A compiled policy before the kind registry records its origin (kinds/compile.ts). */
 export type UnsourcedPolicy =
   | Omit<KyvernoCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<CelCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<GeneratingCompiledPolicy, "origin" | keyof DocumentHead>
+  | Omit<DeletingCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<UnsupportedCompiledPolicy, "origin" | keyof DocumentHead>;
 
 /**

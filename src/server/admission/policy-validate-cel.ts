@@ -21,8 +21,9 @@ export function checkCelPolicy(
   request: AdmissionRequestJson,
   object: JsonObject,
   kind: string,
-  engine: Engine,
+  deps: { readonly engine: Engine; readonly cleanupController?: boolean },
 ): { readonly answer: AdmissionReviewJson; readonly compiled?: CompiledPolicy } {
+  const engine = deps.engine;
   const metadata = isObject(object["metadata"]) ? object["metadata"] : {};
   const info = celKindInfo(kind);
   if (info === undefined) return { answer: allowed(request.uid) };
@@ -37,6 +38,7 @@ export function checkCelPolicy(
   const namespace = isObject(doc["metadata"]) ? doc["metadata"]["namespace"] : undefined;
   const tenant = info.namespaced ? tenantProblems(doc, typeof namespace === "string" ? namespace : "default") : [];
   if (tenant.length > 0) return { answer: denied(request.uid, tenant.map(problemText).join("; ")) };
+  if (info.handling === "cleanup") return { answer: checkDeletingPolicy(request, doc, deps) };
   if (info.handling === "not-evaluated")
     return {
       answer: denied(
@@ -51,4 +53,25 @@ export function checkCelPolicy(
   const unserved = unservedKind(compiled.policy);
   if (unserved !== undefined) return { answer: denied(request.uid, unserved.message) };
   return { answer: allowed(request.uid), compiled: compiled.policy };
+}
+
+/**
+ * A DeletingPolicy (or Namespaced) compiles as `bylaw apply` compiles it: an invalid schedule,
+ * matchConstraints or CEL is denied with the field. A valid one is admitted when the cleanup
+ * controller runs (it runs it on its schedule); otherwise it is refused, naming what would run it.
+ */
+function checkDeletingPolicy(
+  request: AdmissionRequestJson,
+  doc: JsonObject,
+  deps: { readonly engine: Engine; readonly cleanupController?: boolean },
+): AdmissionReviewJson {
+  const outcome = deps.engine.compile(doc);
+  if (!outcome.ok)
+    return denied(request.uid, outcome.problems.map(problemText).join("; ") || "the policy is not valid");
+  if (deps.cleanupController === true) return allowed(request.uid);
+  const what = `${outcome.policy.kind} ${outcome.policy.name}`;
+  return denied(
+    request.uid,
+    `${what} is not served: the cleanup controller runs DeletingPolicies on their schedule and it does not run here (serve --cluster --cleanup-controller, or the cleanup component); it is refused rather than admitted and never run`,
+  );
 }

@@ -211,3 +211,55 @@ describe("policyvalidate: cleanup policies", () => {
     assert.match(invalid.body.response.status?.message ?? "", /not in proper cron format/);
   });
 });
+
+describe("policyvalidate: DeletingPolicy (issue 34 §3)", () => {
+  const dpol = (spec: JsonObject, kind = "DeletingPolicy"): JsonObject =>
+    reviewOf(
+      {
+        apiVersion: "policies.kyverno.io/v1",
+        kind,
+        metadata: { name: "old-pods", ...(kind.startsWith("Namespaced") ? { namespace: "team-a" } : {}) },
+        spec: {
+          schedule: "*/1 * * * *",
+          matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }] },
+          ...spec,
+        },
+      },
+      { resource: { group: "policies.kyverno.io", version: "v1", resource: "deletingpolicies" } },
+    );
+  const run = (body: JsonObject, cleanupController: boolean) => {
+    const fake = fakeDeps();
+    const r = handlePolicyValidate(body, { ...fake.deps, cleanupController });
+    assert.ok(r.status === 200);
+    return r.body.response;
+  };
+
+  test("with the cleanup controller running a valid one (and a namespaced one) is admitted", () => {
+    assert.equal(run(dpol({}), true).allowed, true);
+    assert.equal(run(dpol({}, "NamespacedDeletingPolicy"), true).allowed, true);
+  });
+
+  test("without it a valid one is refused, naming what runs it", () => {
+    const response = run(dpol({}), false);
+    assert.equal(response.allowed, false);
+    assert.match(
+      response.status?.message ?? "",
+      /^DeletingPolicy old-pods is not served: the cleanup controller runs DeletingPolicies/,
+    );
+  });
+
+  test("an invalid schedule or a condition that does not compile is denied, naming the field", () => {
+    const schedule = run(dpol({ schedule: "hourly" }), true);
+    assert.equal(schedule.allowed, false);
+    assert.match(
+      schedule.status?.message ?? "",
+      /^spec\.schedule: DeletingPolicy old-pods: .*not in proper cron format/,
+    );
+    const cel = run(dpol({ conditions: [{ name: "c", expression: "object.metadata.name ==" }] }), true);
+    assert.equal(cel.allowed, false);
+    assert.match(
+      cel.status?.message ?? "",
+      /^spec\.conditions\[0\]\.expression: DeletingPolicy old-pods: .*compilation failed/,
+    );
+  });
+});

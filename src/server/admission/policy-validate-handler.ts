@@ -146,7 +146,7 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
     return {
       answer: checkException(request, object, { engine: deps.engine, scope: deps.clusterExceptions, deprecation }),
     };
-  if (cel) return checkCelPolicy(request, object, kind, deps.engine);
+  if (cel) return checkCelPolicy(request, object, kind, deps);
   if (deps.engine.classify(object).role === "not-a-policy")
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   const outcome = deps.engine.compile(object);

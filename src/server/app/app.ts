@@ -259,6 +259,7 @@ function cleanupController(o: {
     startCleanupController({
       client: o.live.client,
       env: o.engine.env,
+      compile: (doc) => o.engine.compile(doc),
       counters: cleanupCounters(o.registry),
       onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
       ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),

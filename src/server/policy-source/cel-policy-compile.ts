@@ -57,7 +57,8 @@ export function compileCelPolicy(
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   const spec = isObject(doc["spec"]) ? doc["spec"] : {};
-  if (info.handling === "not-evaluated") return { problems: [problem("kind", notEvaluatedMessage(kind, name))] };
+  if (info.handling === "not-evaluated" || info.handling === "cleanup")
+    return { problems: [problem("kind", notEvaluatedMessage(kind, name))] };
   const notEvaluated = info.handling === "admission-error" ? admissionErrorMessage(info.kind, name) : undefined;
   const source = notEvaluated === undefined ? doc : constraintsOnly(doc, spec, info.namespaced);
   const outcome = compileGuarded(engine, source);

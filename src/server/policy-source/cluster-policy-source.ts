@@ -139,7 +139,8 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
     // The cluster's own policies first, then the namespaced ones, each namespace within its budget.
     const addCelPolicies = (namespaced: boolean): void => {
       for (const info of CEL_POLICY_KINDS) {
-        if (info.namespaced !== namespaced) continue;
+        // A DeletingPolicy is the cleanup controller's to run and report on (controllers/cleanup).
+        if (info.namespaced !== namespaced || info.handling === "cleanup") continue;
         for (const obj of [...store.celPolicies(info.kind)].sort(byName)) {
           const md = obj.metadata ?? {};
           const label = `${info.kind} ${info.namespaced ? `${md.namespace ?? ""}/` : ""}${md.name ?? ""}`;
@@ -278,7 +279,8 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
 function namespacedPolicies(store: PolicyObjectStore): { obj: KubeObject; kind: string }[] {
   const all = store.policies().map((obj) => ({ obj, kind: "Policy" }));
   for (const info of CEL_POLICY_KINDS)
-    if (info.namespaced) for (const obj of store.celPolicies(info.kind)) all.push({ obj, kind: info.kind });
+    if (info.namespaced && info.handling !== "cleanup")
+      for (const obj of store.celPolicies(info.kind)) all.push({ obj, kind: info.kind });
   return all;
 }
 

@@ -191,7 +191,6 @@ spec:
 
   for (const [apiVersion, kind] of [
     ["policies.kyverno.io/v1", "MutatingPolicy"],
-    ["policies.kyverno.io/v1", "DeletingPolicy"],
     ["policies.kyverno.io/v1", "ImageValidatingPolicy"],
     ["policies.kyverno.io/v1", "NamespacedMutatingPolicy"],
     ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicy"],

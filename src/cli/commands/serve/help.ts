@@ -130,10 +130,11 @@ Flags:
                               Each but admission needs --cluster; with --leader-elect each elects on its own
                               Lease (bylaw-background-controller, bylaw-reports-controller,
                               bylaw-cleanup-controller). Without admission, only health and metrics are served
-      --cleanup-controller    with --cluster: run cleanup policies (CleanupPolicy, ClusterCleanupPolicy) and the
-                              cleanup.kyverno.io/ttl label on the leader, deleting what the grants
-                              aggregated to bylaw:cleanup-controller allow. Without it cleanup policies are
-                              refused at kubectl apply (docs/cluster.md, "Cleanup")
+      --cleanup-controller    with --cluster: run cleanup policies (CleanupPolicy, ClusterCleanupPolicy,
+                              DeletingPolicy, NamespacedDeletingPolicy) and the cleanup.kyverno.io/ttl
+                              label on the leader, deleting what the grants aggregated to
+                              bylaw:cleanup-controller allow. Without it cleanup policies are refused at
+                              kubectl apply (docs/cluster.md, "Cleanup")
       --reports-controller    with --cluster: scan the resources background policies match and write one
                               PolicyReport per resource, on the leader (docs/cluster.md, "Policy reports").
                               Without it no background reports are written

@@ -33,8 +33,6 @@ export const UNSUPPORTED_KINDS: readonly PolicyKindDescriptor[] = [
   celKind("NamespacedMutatingPolicy", "nmpol", ["mutate"], "error"),
   celKind("ImageValidatingPolicy", "ivpol", ["verifyImages"], "error"),
   celKind("NamespacedImageValidatingPolicy", "nivpol", ["verifyImages"], "error"),
-  celKind("DeletingPolicy", "dpol", ["delete"], "none"),
-  celKind("NamespacedDeletingPolicy", "ndpol", ["delete"], "none"),
   descriptor({
     kind: "MutatingAdmissionPolicy",
     group: "admissionregistration.k8s.io",

@@ -1,0 +1,84 @@
+/** One loop for both families: a DeletingPolicy compiles to what the cleanup loop lists, and decides per object. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createEngine, type JsonObject } from "../../engine/index.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import { compileRunnable } from "./runnable.js";
+
+const engine = createEngine(fakePorts());
+const deps = { env: engine.env, compile: (doc: Parameters<typeof engine.compile>[0]) => engine.compile(doc) };
+
+const pod = (name: string, labels: Record<string, string>, namespace = "shop"): JsonObject => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name, namespace, labels },
+});
+
+const spec = {
+  schedule: "@hourly",
+  deletionPropagationPolicy: "Foreground",
+  matchConstraints: {
+    resourceRules: [{ apiGroups: ["", "apps"], apiVersions: ["v1"], resources: ["pods", "deployments", "pods/log"] }],
+  },
+  conditions: [{ name: "expired", expression: "object.metadata.labels['expire'] == 'true'" }],
+};
+
+test("a DeletingPolicy lists each group, version and resource its resource rules name (no subresources)", () => {
+  const r = compileRunnable("DeletingPolicy", { metadata: { name: "p" }, spec }, deps);
+  assert.ok(r.ok, r.ok ? "" : r.error);
+  assert.equal(r.value.schedule, "@hourly");
+  assert.equal(r.value.propagation, "Foreground");
+  assert.equal(r.value.namespace, "");
+  assert.deepEqual(
+    r.value.selectors.map((s) => [s.label, s.selector]),
+    [
+      ["pods", { by: "resource", group: "", version: "v1", resource: "pods" }],
+      ["deployments", { by: "resource", group: "", version: "v1", resource: "deployments" }],
+      ["pods", { by: "resource", group: "apps", version: "v1", resource: "pods" }],
+      ["deployments", { by: "resource", group: "apps", version: "v1", resource: "deployments" }],
+    ],
+  );
+});
+
+test("it deletes what its conditions select, keeps the rest, and an object whose condition errors is an error, not a deletion", () => {
+  const r = compileRunnable("DeletingPolicy", { metadata: { name: "p" }, spec }, deps);
+  assert.ok(r.ok);
+  const decided = r.value.decide(
+    [
+      { resource: pod("a", { expire: "true" }), namespaceLabels: {}, plural: "pods" },
+      { resource: pod("b", { expire: "false" }), namespaceLabels: {}, plural: "pods" },
+      { resource: pod("c", {}), namespaceLabels: {}, plural: "pods" },
+    ],
+    engine.env,
+  );
+  assert.deepEqual(
+    decided.deletions.map((d) => (d["metadata"] as JsonObject)["name"]),
+    ["a"],
+  );
+  assert.equal(decided.errors.length, 1);
+  assert.match(decided.errors[0]?.message ?? "", /^cannot evaluate conditions\[0\] \(expired\): /);
+});
+
+test("a NamespacedDeletingPolicy runs in its namespace only; an invalid one names the field", () => {
+  const r = compileRunnable("NamespacedDeletingPolicy", { metadata: { name: "p", namespace: "team-a" }, spec }, deps);
+  assert.ok(r.ok);
+  assert.equal(r.value.namespace, "team-a");
+  const decided = r.value.decide(
+    [
+      { resource: pod("a", { expire: "true" }, "team-a"), namespaceLabels: {}, plural: "pods" },
+      { resource: pod("b", { expire: "true" }, "team-b"), namespaceLabels: {}, plural: "pods" },
+    ],
+    engine.env,
+  );
+  assert.deepEqual(
+    decided.deletions.map((d) => (d["metadata"] as JsonObject)["namespace"]),
+    ["team-a"],
+  );
+  const invalid = compileRunnable(
+    "DeletingPolicy",
+    { metadata: { name: "p" }, spec: { ...spec, schedule: "x" } },
+    deps,
+  );
+  assert.ok(!invalid.ok);
+  assert.match(invalid.error, /^spec\.schedule: DeletingPolicy p: /);
+});

@@ -1,0 +1,109 @@
+/**
+ * What the cleanup loop runs, whichever kind wrote it (policy-loop.ts runs both through one loop):
+ * a kyverno.io CleanupPolicy / ClusterCleanupPolicy (its match kinds, `cleanupDecision`) or a
+ * policies.kyverno.io DeletingPolicy / NamespacedDeletingPolicy (its matchConstraints' resource
+ * rules, `deletingVerdict`). Each names what to list (a selector per kind or resource, with the
+ * label its metrics carry), its schedule, namespace and propagation, and decides which listed
+ * objects to delete; an object it cannot decide is an error, never a deletion.
+ */
+import {
+  compileCleanupPolicy,
+  deletingVerdict,
+  parseKindSelector,
+  type CompiledPolicy,
+  type CompileOutcome,
+  type EngineEnv,
+  type JsonObject,
+  type JsonValue,
+  type Resource,
+} from "../../engine/index.js";
+import type { ResourceSelector } from "../../kube/discovery.js";
+import { cleanupDeletions, type CleanupDeletions } from "./reconcile.js";
+
+interface Candidate {
+  readonly resource: Resource;
+  readonly namespaceLabels: Readonly<Record<string, string>>;
+  /** The resource's plural, as listed. */
+  readonly plural: string;
+}
+
+export interface RunnablePolicy {
+  readonly schedule: string;
+  /** "" for a cluster-wide policy; a namespaced one lists and deletes only here. */
+  readonly namespace: string;
+  readonly propagation: string | undefined;
+  /** What to list: each selector with the `resource_kind` label its deletions are counted under. */
+  readonly selectors: readonly { readonly label: string; readonly selector: ResourceSelector }[];
+  decide(candidates: readonly Candidate[], env: EngineEnv): CleanupDeletions;
+}
+
+/** The API group of each kind the loop runs, and how its status is shaped (kyverno.io's, or policies.kyverno.io's conditionStatus). */
+export const RUNNABLE_KINDS = [
+  { kind: "ClusterCleanupPolicy", gvr: { group: "kyverno.io", version: "v2", resource: "clustercleanuppolicies" } },
+  { kind: "CleanupPolicy", gvr: { group: "kyverno.io", version: "v2", resource: "cleanuppolicies" } },
+  {
+    kind: "DeletingPolicy",
+    gvr: { group: "policies.kyverno.io", version: "v1beta1", resource: "deletingpolicies" },
+  },
+  {
+    kind: "NamespacedDeletingPolicy",
+    gvr: { group: "policies.kyverno.io", version: "v1beta1", resource: "namespaceddeletingpolicies" },
+  },
+] as const;
+
+/** The policy compiled for the loop, or the problems (`<field>: <message>`, joined) that keep it from running. */
+export function compileRunnable(
+  kind: string,
+  object: JsonObject,
+  deps: { readonly env: EngineEnv; readonly compile: (doc: JsonValue) => CompileOutcome },
+): { ok: true; value: RunnablePolicy } | { ok: false; error: string } {
+  const entry = RUNNABLE_KINDS.find((k) => k.kind === kind);
+  const apiVersion = entry === undefined ? "" : `${entry.gvr.group}/${entry.gvr.version}`;
+  const doc = { ...object, apiVersion, kind } as JsonObject;
+  if (entry?.gvr.group === "kyverno.io") {
+    const compiled = compileCleanupPolicy(doc, deps.env);
+    if (!compiled.ok) return { ok: false, error: compiled.error.map((p) => `${p.path}: ${p.message}`).join("; ") };
+    const p = compiled.value;
+    return {
+      ok: true,
+      value: {
+        schedule: p.schedule,
+        namespace: p.namespace,
+        propagation: p.propagation,
+        selectors: p.kinds.map((k) => ({ label: k, selector: { by: "kind", ...parseKindSelector(k) } })),
+        decide: (candidates, env) => cleanupDeletions(p, candidates, env),
+      },
+    };
+  }
+  const compiled = deps.compile(doc);
+  if (!compiled.ok) return { ok: false, error: compiled.problems.map((p) => `${p.path}: ${p.message}`).join("; ") };
+  if (compiled.policy.language !== "deleting") return { ok: false, error: `kind: ${kind} is not a DeletingPolicy` };
+  return { ok: true, value: deletingRunnable(compiled.policy) };
+}
+
+function deletingRunnable(policy: Extract<CompiledPolicy, { language: "deleting" }>): RunnablePolicy {
+  const body = policy.deleting;
+  const selectors: { label: string; selector: ResourceSelector }[] = [];
+  for (const rule of body.resourceRules)
+    for (const group of rule.groups)
+      for (const version of rule.versions)
+        for (const resource of rule.resources)
+          if (!resource.includes("/"))
+            selectors.push({ label: resource, selector: { by: "resource", group, version, resource } });
+  return {
+    schedule: body.schedule,
+    namespace: policy.namespace,
+    propagation: body.propagation,
+    selectors,
+    decide: (candidates, env) => {
+      const deletions: Resource[] = [];
+      const errors: { resource: Resource; message: string }[] = [];
+      for (const c of candidates) {
+        const v = deletingVerdict(body, c, { policyNamespace: policy.namespace, ports: env.ports });
+        if (v.kind === "delete") deletions.push(c.resource);
+        else if (v.kind === "error") errors.push({ resource: c.resource, message: v.message });
+      }
+      return { deletions, errors };
+    },
+  };
+}

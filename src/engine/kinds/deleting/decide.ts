@@ -1,0 +1,109 @@
+/**
+ * Whether a DeletingPolicy deletes one object (Kyverno's `pkg/cel/policies/dpol`): the object is
+ * matched against `matchConstraints` as a CREATE of it (every resource rule's operations apply),
+ * then the policies.kyverno.io PolicyExceptions naming the policy (one whose matchConditions hold
+ * keeps the object), then `conditions` in order with `object`, `namespaceObject` and the lazy
+ * `variables`: one false keeps the object; all true deletes it. A condition that errors (or is not a
+ * bool) while none is false is an error, never a deletion: the message names the condition. There is
+ * no request: `request` and `oldObject` are null.
+ */
+import { isObject } from "../../api/json.js";
+import { parseApiVersion, resourceNamespace, type Resource } from "../../api/resource.js";
+import { policyActivation } from "../../cel/lazy-variables.js";
+import { toCel } from "../../cel/values.js";
+import { RUNTIME_COST_BUDGET, type CostBudget } from "../../cel/types.js";
+import type { CompiledCelException } from "../../exceptions/cel/index.js";
+import type { EnginePorts } from "../../ports.js";
+import type { CompiledDeletingBody } from "./body.js";
+
+/** One object the policy may delete. */
+interface DeletingCandidate {
+  readonly resource: Resource;
+  /** Labels of its namespace (namespaceSelector, namespaceObject). */
+  readonly namespaceLabels: Readonly<Record<string, string>>;
+  /** Its resource's plural when the caller knows it (listed from the API server); else a built-in kind's. */
+  readonly plural?: string;
+}
+
+type DeletingVerdict =
+  | { readonly kind: "not-selected" }
+  | { readonly kind: "keep"; readonly exceptions?: readonly string[] }
+  | { readonly kind: "delete" }
+  | { readonly kind: "error"; readonly message: string };
+
+export function deletingVerdict(
+  body: CompiledDeletingBody,
+  candidate: DeletingCandidate,
+  run: {
+    readonly policyNamespace: string;
+    readonly ports: EnginePorts;
+    readonly exceptions?: readonly CompiledCelException[];
+  },
+): DeletingVerdict {
+  const resource = candidate.resource;
+  const kind = typeof resource["kind"] === "string" ? resource["kind"] : "";
+  const { group, version } = parseApiVersion(typeof resource["apiVersion"] === "string" ? resource["apiVersion"] : "");
+  const verdict = body.constraints.decide({
+    resource,
+    operation: "CREATE",
+    gvk: { group, version, kind, ...(candidate.plural !== undefined ? { resource: candidate.plural } : {}) },
+    subresource: "",
+    namespaceLabels: candidate.namespaceLabels,
+    policyNamespace: run.policyNamespace,
+  });
+  if (verdict.kind === "no-match") return { kind: "not-selected" };
+  if (verdict.kind === "error") return { kind: "error", message: verdict.message };
+  const services = { ports: run.ports, policyNamespace: run.policyNamespace };
+  const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
+  const input = {
+    object: toCel(resource),
+    oldObject: null,
+    request: null,
+    namespaceObject: namespaceObject(resource, candidate.namespaceLabels),
+  };
+  const activation = policyActivation(body.variables, input, { extra: {}, budget, services });
+  const excepted = exceptedBy(run.exceptions ?? [], activation, { budget, services });
+  if (excepted.kind !== "none")
+    return excepted.kind === "error" ? excepted : { kind: "keep", exceptions: excepted.names };
+  const errors: string[] = [];
+  for (const [i, c] of body.conditions.entries()) {
+    const r = c.program.evaluate(activation, budget, services);
+    const label = `conditions[${i}]${c.name === "" ? "" : ` (${c.name})`}`;
+    if (!r.ok) errors.push(`${label}: ${r.error.message}`);
+    else if (r.value === false) return { kind: "keep" };
+    else if (r.value !== true) errors.push(`${label}: did not evaluate to a bool`);
+  }
+  if (errors.length > 0) return { kind: "error", message: `cannot evaluate ${errors.join("; ")}` };
+  return { kind: "delete" };
+}
+
+/** The names (`namespace/name`) of the exceptions whose matchConditions all hold, or an error. */
+function exceptedBy(
+  exceptions: readonly CompiledCelException[],
+  activation: Record<string, unknown>,
+  run: { budget: CostBudget; services: { ports: EnginePorts; policyNamespace: string } },
+): { kind: "none" } | { kind: "excepted"; names: string[] } | { kind: "error"; message: string } {
+  const names: string[] = [];
+  for (const e of exceptions) {
+    let all = true;
+    for (const c of e.matchConditions) {
+      const r = c.program.evaluate(activation, run.budget, { ...run.services, authorNamespace: e.namespace });
+      if (!r.ok) return { kind: "error", message: `PolicyException ${e.key}: ${r.error.message}` };
+      if (r.value !== true) all = false;
+    }
+    if (all) names.push(e.key);
+  }
+  return names.length > 0 ? { kind: "excepted", names } : { kind: "none" };
+}
+
+/** The object's Namespace as CEL sees it: its name and labels; null for a cluster-scoped object. */
+function namespaceObject(resource: Resource, labels: Readonly<Record<string, string>>): unknown {
+  const isNamespace = resource["kind"] === "Namespace" && resource["apiVersion"] === "v1";
+  const name = isNamespace
+    ? isObject(resource["metadata"]) && typeof resource["metadata"]["name"] === "string"
+      ? resource["metadata"]["name"]
+      : ""
+    : resourceNamespace(resource);
+  if (name === "") return null;
+  return toCel({ apiVersion: "v1", kind: "Namespace", metadata: { name, labels: { ...labels } } });
+}

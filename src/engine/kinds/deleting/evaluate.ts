@@ -1,0 +1,56 @@
+/**
+ * What `bylaw test` and `bylaw apply` answer for a DeletingPolicy, as Kyverno's CLI does: one result
+ * per resource, named after the policy, type Deletion: pass "resource matched" when the policy would
+ * delete it, fail "resource did not match" when it would not (not selected by matchConstraints, a
+ * condition false, or an exception), error with the reason when a condition cannot be evaluated.
+ * A DeletingPolicy takes no part in mutate or generate.
+ */
+import { ruleResult, type RuleResult } from "../../api/rule-result.js";
+import { celExceptionsFor } from "../../exceptions/cel/index.js";
+import type { PreparedRequest } from "../../pipeline/prepared-request.js";
+import type { EngineEnv, PolicyResponse } from "../../pipeline/types.js";
+import type { CompiledPolicy } from "../../policy/compiled-policy.js";
+import type { KindEvaluation } from "../kind-evaluation.js";
+import { noGeneration, noMutation } from "../no-phase.js";
+import { deletingVerdict } from "./decide.js";
+
+function validate(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
+  const resource = request.request.resource;
+  if (policy.language !== "deleting") return { policy, resource, rules: [] };
+  const req = request.request;
+  const exceptions = celExceptionsFor(
+    req.exceptions,
+    { kind: policy.kind, name: policy.name },
+    {
+      now: env.ports.clock.nowMillis(),
+      ...(req.exceptionNamespaces !== undefined ? { allowedNamespaces: req.exceptionNamespaces } : {}),
+    },
+  );
+  const verdict = deletingVerdict(
+    policy.deleting,
+    { resource, namespaceLabels: req.namespaceLabels },
+    { policyNamespace: policy.namespace, ports: env.ports, exceptions },
+  );
+  return { policy, resource, rules: [resultOf(policy.name, verdict)] };
+}
+
+function resultOf(name: string, verdict: ReturnType<typeof deletingVerdict>): RuleResult {
+  switch (verdict.kind) {
+    case "delete":
+      return ruleResult(name, "Deletion", "pass", "resource matched");
+    case "error":
+      return ruleResult(name, "Deletion", "error", verdict.message);
+    case "keep":
+      if (verdict.exceptions !== undefined)
+        return { ...ruleResult(name, "Deletion", "fail", "resource did not match"), exceptions: verdict.exceptions };
+      return ruleResult(name, "Deletion", "fail", "resource did not match");
+    case "not-selected":
+      return ruleResult(name, "Deletion", "fail", "resource did not match");
+  }
+}
+
+export const DELETING_EVALUATION: KindEvaluation = {
+  validate,
+  mutate: noMutation,
+  generate: noGeneration,
+};

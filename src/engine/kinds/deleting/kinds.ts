@@ -1,0 +1,31 @@
+/** policies.kyverno.io DeletingPolicy and NamespacedDeletingPolicy: CEL conditions run on a schedule by the cleanup controller. */
+import { CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
+import type { PolicyKindDescriptor } from "../types.js";
+
+/** Why the policy webhook never runs one: it decides no request; the cleanup controller runs it on its schedule. */
+const NOT_SERVED =
+  "the cleanup controller runs DeletingPolicies on their schedule (serve --cluster --cleanup-controller)";
+
+export const DELETING_POLICY: PolicyKindDescriptor = descriptor({
+  kind: "DeletingPolicy",
+  group: CEL_POLICY_GROUP,
+  scope: "cluster",
+  language: "deleting",
+  admission: "none",
+  notServed: NOT_SERVED,
+  status: "cel",
+  shortName: "dpol",
+  phases: ["delete"],
+});
+
+export const NAMESPACED_DELETING_POLICY: PolicyKindDescriptor = descriptor({
+  kind: "NamespacedDeletingPolicy",
+  group: CEL_POLICY_GROUP,
+  scope: "namespaced",
+  language: "deleting",
+  admission: "none",
+  notServed: NOT_SERVED,
+  status: "cel",
+  shortName: "ndpol",
+  phases: ["delete"],
+});

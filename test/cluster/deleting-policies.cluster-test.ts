@@ -1,0 +1,234 @@
+/**
+ * Issue 34 §3, DeletingPolicy and NamespacedDeletingPolicy end to end with kubectl on the real control
+ * plane (Bylaw as deploy/ ships it, with the cleanup controller; the user grants what it may delete
+ * with a ClusterRole labelled rbac.kyverno.io/aggregate-to-cleanup-controller, as for Kyverno):
+ * - the policy webhook admits a valid DeletingPolicy and denies one whose schedule is not cron, naming the field;
+ * - a DeletingPolicy on `*\/1 * * * *` deletes the Pods whose conditions hold and nothing else, writes
+ *   status.lastExecutionTime and conditionStatus.ready, counts kyverno_cleanup_controller_deletedobjects_total
+ *   and writes Kyverno's PolicyApplied Event;
+ * - a NamespacedDeletingPolicy in tenant-x whose matchConstraints name Pods everywhere deletes only in tenant-x;
+ * - a condition that errors deletes nothing, and a PolicyError Event says why.
+ * One schedule wait (about a minute) serves every check.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { bylawEnv, eventually, kubectlOk, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
+
+const buildTimeoutMs = 90 * 60_000;
+let cluster: Cluster | undefined;
+
+const current = (): Cluster => started(cluster);
+const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
+
+const GRANT = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: delete-pods
+  labels:
+    rbac.kyverno.io/aggregate-to-cleanup-controller: "true"
+rules:
+  - apiGroups: [""]
+    resources: [pods]
+    verbs: [get, list, watch, delete]
+`;
+
+const podsIn = (namespace: string): string => `
+    namespaceSelector:
+      matchLabels:
+        kubernetes.io/metadata.name: ${namespace}`;
+
+const POLICIES = `apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: expire-pods
+spec:
+  schedule: "*/1 * * * *"
+  deletionPropagationPolicy: Background
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [pods]${podsIn("dsweep")}
+  variables:
+    - name: expire
+      expression: "object.metadata.labels['expire']"
+  conditions:
+    - name: expired
+      expression: "variables.expire == 'true'"
+---
+apiVersion: policies.kyverno.io/v1
+kind: NamespacedDeletingPolicy
+metadata:
+  name: tenant-expire
+  namespace: tenant-x
+spec:
+  schedule: "*/1 * * * *"
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [pods]
+  conditions:
+    - name: expired
+      expression: "object.metadata.labels['expire'] == 'true'"
+---
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: broken-condition
+spec:
+  schedule: "*/1 * * * *"
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [pods]${podsIn("derr")}
+  conditions:
+    - name: missing-label
+      expression: "object.metadata.labels['missing'] == 'x'"
+`;
+
+const INVALID = `apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: not-cron
+spec:
+  schedule: "every minute"
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [pods]
+`;
+
+const pod = (name: string, namespace: string, labels: Record<string, string>): string =>
+  JSON.stringify({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace, labels },
+    spec: { containers: [{ name: "app", image: "nginx:1.27" }] },
+  });
+
+/** Whether the Pod is gone (or being deleted: kwok's nodes finish it shortly). */
+async function deleted(name: string, namespace: string): Promise<boolean> {
+  const r = await current().kubectl(["get", "pod", name, "-n", namespace, "-o", "json"]);
+  if (r.code !== 0) return /NotFound/.test(r.stderr);
+  const p = JSON.parse(r.stdout) as { metadata?: { deletionTimestamp?: string } };
+  return p.metadata?.deletionTimestamp !== undefined;
+}
+
+describe(
+  "DeletingPolicy and NamespacedDeletingPolicy in the cleanup controller",
+  { timeout: buildTimeoutMs + 10 * 60_000 },
+  () => {
+    before(async () => {
+      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true, bylawArgs: "--cleanup-controller" });
+      await ok(["apply", "-f", "-"], GRANT);
+      await eventually("the aggregated grant to reach Bylaw's ServiceAccount", 60_000, async () => {
+        const r = await current().kubectl([
+          "auth",
+          "can-i",
+          "delete",
+          "pods",
+          "--as",
+          "system:serviceaccount:bylaw:bylaw",
+          "-A",
+        ]);
+        return r.stdout.trim() === "yes" ? true : undefined;
+      });
+      for (const ns of ["dsweep", "tenant-x", "tenant-y", "derr"]) await ok(["create", "namespace", ns]);
+      await ok(["create", "-f", "-"], pod("old-1", "dsweep", { expire: "true" }));
+      await ok(["create", "-f", "-"], pod("young", "dsweep", { expire: "false" }));
+      await ok(["create", "-f", "-"], pod("x-old", "tenant-x", { expire: "true" }));
+      await ok(["create", "-f", "-"], pod("y-old", "tenant-y", { expire: "true" }));
+      await ok(["create", "-f", "-"], pod("keeper", "derr", { team: "a" }));
+      // Admitted by the policy webhook: the cleanup controller runs them.
+      await ok(["apply", "-f", "-"], POLICIES);
+    });
+
+    after(async () => {
+      await tearDown(cluster);
+    });
+
+    test("a DeletingPolicy whose schedule is not cron is denied, naming the field", async () => {
+      const r = await current().kubectl(["apply", "-f", "-"], INVALID);
+      assert.notEqual(r.code, 0);
+      assert.match(
+        r.stderr,
+        /spec\.schedule: DeletingPolicy not-cron: spec\.schedule: Invalid value: "every minute": schedule spec in the deletingPolicy is not in proper cron format/,
+      );
+    });
+
+    test("a DeletingPolicy on a 1-minute schedule deletes the Pods whose conditions hold, and nothing else", async () => {
+      await eventually("old-1 deleted", 150_000, async () => ((await deleted("old-1", "dsweep")) ? true : undefined));
+      assert.equal(await deleted("young", "dsweep"), false, "its condition does not hold");
+      assert.equal(await deleted("y-old", "tenant-y"), false, "outside its namespaceSelector");
+      const status = JSON.parse(await ok(["get", "deletingpolicy", "expire-pods", "-o", "json"])) as {
+        status?: { lastExecutionTime?: string; conditionStatus?: { ready?: boolean } };
+      };
+      assert.match(status.status?.lastExecutionTime ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
+      assert.equal(status.status?.conditionStatus?.ready, true);
+    });
+
+    test("a NamespacedDeletingPolicy deletes only in its own namespace, though its matchConstraints name Pods everywhere", async () => {
+      await eventually("x-old deleted", 150_000, async () => ((await deleted("x-old", "tenant-x")) ? true : undefined));
+      await eventually("tenant-expire's run recorded", 30_000, async () => {
+        const out = await ok([
+          "get",
+          "ndpol",
+          "tenant-expire",
+          "-n",
+          "tenant-x",
+          "-o",
+          "jsonpath={.status.lastExecutionTime}",
+        ]);
+        return out.trim() !== "" ? true : undefined;
+      });
+      assert.equal(await deleted("y-old", "tenant-y"), false);
+    });
+
+    test("a condition that errors deletes nothing, and a PolicyError Event says why", async () => {
+      const event = await eventually("the PolicyError Event for derr/keeper", 150_000, async () => {
+        const out = await ok(["get", "events", "-A", "--field-selector", "reason=PolicyError", "-o", "json"]);
+        const items = (JSON.parse(out) as { items: { message?: string; regarding?: { name?: string } }[] }).items;
+        return items.find((e) => (e.message ?? "").includes("Pod/derr/keeper"));
+      });
+      assert.match(
+        event.message ?? "",
+        /^failed to clean up the target resource Pod\/derr\/keeper: cannot evaluate conditions\[0\] \(missing-label\): .+; it was not deleted$/,
+      );
+      assert.equal(await deleted("keeper", "derr"), false);
+    });
+
+    test("Kyverno's Event and counter record each deletion", async () => {
+      const out = await ok([
+        "get",
+        "events",
+        "-n",
+        "default",
+        "--field-selector",
+        "reason=PolicyApplied",
+        "-o",
+        "json",
+      ]);
+      const items = (JSON.parse(out) as { items: { message?: string; reportingComponent?: string }[] }).items;
+      const applied = items.find((e) => e.message === "successfully cleaned up the target resource Pod/dsweep/old-1");
+      assert.ok(applied !== undefined, `no PolicyApplied Event for old-1 in ${out}`);
+      assert.equal(applied.reportingComponent, "kyverno-cleanup");
+      const port = bylawEnv(current().dir)["BYLAW_METRICS_PORT"];
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      const line = metrics
+        .split("\n")
+        .find(
+          (l) =>
+            l.startsWith("kyverno_cleanup_controller_deletedobjects_total{") && l.includes('policy_name="expire-pods"'),
+        );
+      assert.ok(line !== undefined, "kyverno_cleanup_controller_deletedobjects_total for expire-pods");
+      assert.match(line, /policy_type="DeletingPolicy"/);
+      assert.match(line, /resource_kind="pods"/);
+      assert.match(line, /resource_namespace="dsweep"/);
+      assert.match(line, /deletion_propagation="Background"/);
+      assert.match(line, / 1$/);
+    });
+  },
+);
