@@ -51,7 +51,7 @@ import { setUpEvents, type EventSettings, type ProcessEvents } from "./events-se
 import type { ObjectRef } from "../../controllers/events/index.js";
 import type { Component } from "./components.js";
 import { componentElectors, type ComponentElectors } from "./component-electors.js";
-import { backgroundRuns, watchComponents } from "./presence-setup.js";
+import { backgroundRuns, markCleanupWhileDown, watchComponents } from "./presence-setup.js";
 import type { ComponentPresence } from "../../controllers/leader-election/component-presence.js";
 import type { Runs } from "../policy-source/unserved-parts.js";
 import type { MetricsAuth, ResourceBounds } from "./types.js";
@@ -516,6 +516,16 @@ export async function startServe(
     admissionLeader: elector && (() => elector.isLeader()),
     handsOff: elsewhere.includes("background"),
   });
+  // The cleanup component elsewhere and gone: its policies are set not Ready, by the admission leader.
+  const unmark =
+    presence !== undefined && live !== undefined && elsewhere.includes("cleanup")
+      ? markCleanupWhileDown({
+          presence,
+          client: live.client,
+          isLeader: () => elector?.isLeader() ?? true,
+          onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+        })
+      : undefined;
   const admissionReports =
     reports !== undefined && live !== undefined ? admissionReportsWriter(live, o.reportFormat, logger) : undefined;
   const deps: AdmissionDeps = {
@@ -593,6 +603,7 @@ export async function startServe(
         logger.info({}, "bylaw serve: shutting down");
         // The webhook configurations stay registered: a Fail webhook keeps refusing while Bylaw is down.
         for (const c of [...controllers].reverse()) c.close();
+        unmark?.();
         presence?.stop();
         await others.value.close();
         await ha.value.close();

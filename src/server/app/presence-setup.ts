@@ -7,6 +7,7 @@
  * watched; none: undefined.
  */
 import { ComponentPresence, type Presence } from "../../controllers/leader-election/component-presence.js";
+import { componentDown, markCleanupPolicies } from "../../controllers/cleanup/index.js";
 import { KubeLeaseStore } from "../../kube/lease-store.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import type { Runs } from "../policy-source/unserved-parts.js";
@@ -39,4 +40,42 @@ export function backgroundRuns(presence: Presence): Runs {
     : presence.state === "down"
       ? { backgroundDown: presence.why }
       : {};
+}
+
+/**
+ * While the cleanup component is down, the admission leader sets every cleanup policy not Ready,
+ * naming it (controllers/cleanup/component-down.ts): at each change of its state and every 30 s
+ * (a policy created meanwhile). Returns the stop function.
+ */
+export function markCleanupWhileDown(o: {
+  readonly presence: ComponentPresence<Component>;
+  readonly client: KubeClient;
+  readonly isLeader: () => boolean;
+  readonly onLog: Log;
+}): () => void {
+  let busy = false;
+  const mark = async (): Promise<void> => {
+    const state = o.presence.of("cleanup");
+    if (busy || state.state !== "down" || !o.isLeader()) return;
+    busy = true;
+    try {
+      const written = await markCleanupPolicies({
+        client: o.client,
+        notReady: componentDown(state.why),
+        now: Date.now(),
+      });
+      if (written > 0) o.onLog("info", "cleanup policies not Ready: the cleanup component is not running", { written });
+    } catch (e) {
+      o.onLog("warn", "cannot set cleanup policies not Ready", { error: e instanceof Error ? e.message : String(e) });
+    } finally {
+      busy = false;
+    }
+  };
+  const off = o.presence.onChange(() => void mark());
+  const timer = setInterval(() => void mark(), 30_000);
+  timer.unref();
+  return () => {
+    off();
+    clearInterval(timer);
+  };
 }
