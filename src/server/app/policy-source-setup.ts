@@ -89,8 +89,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
   resync.unref();
   const unfollow =
     o.cluster.onLeaderChange && writer.followLeadership(o.cluster.onLeaderChange, () => source.outcomes());
-  const unregistered = o.cluster.registration?.onChange(() => writer.reconcile(source.outcomes()));
-  const unrun = o.cluster.onRunsChange?.(() => source.rebuild());
+  const unfollowChanges = followChanges(o.cluster, () => writer.reconcile(source.outcomes()), source);
   o.onLog("info", "policies from the cluster: watching", {
     resources: store.watched,
     exceptions: exceptions.enabled ? exceptions.namespaces : "off",
@@ -100,10 +99,23 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     close: async () => {
       clearInterval(resync);
       unfollow?.();
-      unregistered?.();
-      unrun?.();
+      unfollowChanges();
       writer.close();
       await source.close();
     },
+  };
+}
+
+/** Statuses compared again after each registration sync; the set rebuilt when what runs changes. Returns the unsubscribe. */
+function followChanges(
+  cluster: NonNullable<PolicySourceSetup["cluster"]>,
+  reconcile: () => void,
+  source: { rebuild(): void },
+): () => void {
+  const unregistered = cluster.registration?.onChange(reconcile);
+  const unrun = cluster.onRunsChange?.(() => source.rebuild());
+  return () => {
+    unregistered?.();
+    unrun?.();
   };
 }
