@@ -29,7 +29,7 @@ export function presenceOf(lease: LeaseRecord | undefined, nowMs: number, name: 
 
 type Log = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 
-export interface ComponentPresenceOptions<C extends string> {
+interface ComponentPresenceOptions<C extends string> {
   /** Each watched component's Lease. */
   readonly leases: ReadonlyMap<C, LeaseStore>;
   readonly now: () => number;
