@@ -27,6 +27,8 @@ export interface StartServeOptions {
   readonly ownTls?: boolean;
   /** The PEM CA bundle each request trusts, read at each request (default: the printed self-signed caBundle). */
   readonly trust?: () => string;
+  /** More environment for the process (POD_NAMESPACE, POD_NAME), over this one's. */
+  readonly env?: Record<string, string>;
 }
 
 export async function startServe(args: readonly string[], options: StartServeOptions = {}): Promise<ServeProcess> {
@@ -47,6 +49,7 @@ export async function startServe(args: readonly string[], options: StartServeOpt
     ],
     {
       stdio: ["ignore", "pipe", "pipe"],
+      ...(options.env !== undefined ? { env: { ...process.env, ...options.env } } : {}),
     },
   );
   let out = "";

@@ -39,6 +39,8 @@ const CEL_POLICY_PLURALS = [
 ];
 const EVENTS = [" events create,patch", "events.k8s.io events create,patch"];
 const LEASES = ["coordination.k8s.io leases get,list,watch,create,update,patch"];
+/** The policy set a controller's process loads, beside the kyverno.io kinds: the policies.kyverno.io kinds and exceptions. */
+const CEL_READS = [...CEL_POLICY_PLURALS, "policyexceptions"].map((r) => `policies.kyverno.io ${r} get,list,watch`);
 
 /** Cluster-wide grants (core ClusterRole) and grants in the bylaw namespace (Role), one line per group/resource. */
 const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: string[] }> = {
@@ -66,16 +68,25 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "wgpolicyk8s.io policyreports get,create,update",
       "openreports.io clusterreports get,create,update",
       "openreports.io reports get,create,update",
+      // While the cleanup component is down, the leader sets cleanup policies not Ready.
+      "kyverno.io cleanuppolicies list",
+      "kyverno.io clustercleanuppolicies list",
+      "kyverno.io cleanuppolicies/status patch",
+      "kyverno.io clustercleanuppolicies/status patch",
     ],
     namespace: [
       "coordination.k8s.io leases create",
       "coordination.k8s.io leases get,update [bylaw-admission]",
+      // Is the background or cleanup component up (Ready across processes)? Generate work handed over.
+      "coordination.k8s.io leases get [bylaw-background-controller,bylaw-cleanup-controller]",
+      "kyverno.io updaterequests create",
       " secrets get,list,watch,update [bylaw-tls]",
     ],
   },
   "background-controller": {
     cluster: [
       ...KYVERNO_READS,
+      ...CEL_READS,
       "kyverno.io updaterequests get,list,watch,create,update,patch,delete",
       "kyverno.io updaterequests/status update,patch",
       " configmaps get,list,watch",
@@ -102,6 +113,7 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
   "reports-controller": {
     cluster: [
       ...KYVERNO_READS,
+      ...CEL_READS,
       "reports.kyverno.io clusterephemeralreports get,list,watch,create,update,patch,delete,deletecollection",
       "reports.kyverno.io ephemeralreports get,list,watch,create,update,patch,delete,deletecollection",
       "wgpolicyk8s.io clusterpolicyreports get,list,watch,create,update,patch,delete,deletecollection",

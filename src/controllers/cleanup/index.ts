@@ -1,1 +1,2 @@
 export { startCleanupController } from "./start.js";
+export { componentDown, markCleanupPolicies } from "./component-down.js";

@@ -48,6 +48,8 @@ interface GenerateControllerOptions {
    */
   readonly serviceAccount?: string;
   readonly policies: () => readonly CompiledPolicy[];
+  /** Only store UpdateRequests, as the admission component does when the background component runs in other processes: no loop, no informer. */
+  readonly storeOnly?: boolean;
   /** Only the leader runs requests (without leader election: always). */
   readonly isLeader?: () => boolean;
   readonly random: Random;
@@ -84,7 +86,7 @@ export function startGenerateController(
       : {}),
   });
   const loop = new UpdateRequestLoop(client, options);
-  loop.start();
+  if (options.storeOnly !== true) loop.start();
   return {
     ok: true,
     value: {

@@ -11,6 +11,7 @@ import type { ReviewRunner } from "./review-runner.js";
 import type { ReviewCallsPort } from "./review-calls-loop.js";
 import type { YamlV3Writer } from "./yaml-v3.js";
 import type { GenerateWork } from "./generate-work.js";
+import type { Runs } from "../policy-source/unserved-parts.js";
 
 /** Everything a pure admission handler needs. */
 export interface AdmissionDeps {
@@ -30,8 +31,13 @@ export interface AdmissionDeps {
    * it the webhook warns about none.
    */
   readonly clusterExceptions?: ClusterExceptions;
-  /** The cleanup controller runs (serve --cluster): the policy webhook admits valid cleanup policies instead of refusing them. */
-  readonly cleanupController?: boolean;
+  /**
+   * The cleanup controller runs (serve --cluster, or the cleanup component in other processes, once
+   * started: a function read per request): the policy webhook admits valid cleanup policies instead of refusing them.
+   */
+  readonly cleanupController?: boolean | (() => boolean);
+  /** What runs beyond admission now (generate rules), for the policy webhook's warnings; without it, generate runs where onGenerateWork is set. */
+  readonly runs?: () => Runs;
   /** Per-snapshot plans of which policies each webhook evaluates; without it they are worked out per review. */
   readonly plans?: AdmissionPlans;
   /** Writes denial messages, remembering key orders and scalars across reviews; without it each denial is written afresh. */

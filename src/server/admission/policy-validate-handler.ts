@@ -151,7 +151,9 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   const outcome = deps.engine.compile(object);
   // With the cleanup controller running, a cleanup policy that passes Kyverno's checks is admitted (it has no rules to serve here).
-  if (outcome.ok && deps.cleanupController === true && compileCleanupPolicy(object, deps.engine.env).ok)
+  const cleanupRuns =
+    typeof deps.cleanupController === "function" ? deps.cleanupController() : deps.cleanupController === true;
+  if (outcome.ok && cleanupRuns && compileCleanupPolicy(object, deps.engine.env).ok)
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   // A kind Bylaw does not run (a cleanup policy without the cleanup controller) is refused once Kyverno's own checks pass: admitted, it would never run.
   const unserved = outcome.ok ? unservedKind(outcome.policy) : undefined;
@@ -171,7 +173,9 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
   }
   const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(problemText);
   // Rules nothing runs yet: admitted, not Ready, and said here with the condition's text (unserved-parts.ts).
-  warnings.push(...unservedRules(outcome.policy, { generate: deps.onGenerateWork !== undefined }).map(problemText));
+  warnings.push(
+    ...unservedRules(outcome.policy, deps.runs?.() ?? { generate: deps.onGenerateWork !== undefined }).map(problemText),
+  );
   if (deprecation !== undefined) warnings.push(deprecation);
   return { answer: allowed(request.uid, warnings), compiled: outcome.policy };
 }

@@ -51,6 +51,9 @@ import { setUpEvents, type EventSettings, type ProcessEvents } from "./events-se
 import type { ObjectRef } from "../../controllers/events/index.js";
 import type { Component } from "./components.js";
 import { componentElectors, type ComponentElectors } from "./component-electors.js";
+import { backgroundRuns, markCleanupWhileDown, watchComponents } from "./presence-setup.js";
+import type { ComponentPresence } from "../../controllers/leader-election/component-presence.js";
+import type { Runs } from "../policy-source/unserved-parts.js";
 import type { MetricsAuth, ResourceBounds } from "./types.js";
 
 const BYLAW_VERSION = "0.1.0";
@@ -179,6 +182,8 @@ function generateController(p: {
   readonly isLeader: (() => boolean) | undefined;
   readonly logger: Logger;
   readonly events: ProcessEvents | undefined;
+  /** The background component runs elsewhere: this process only stores the UpdateRequests. */
+  readonly storeOnly?: boolean;
 }): (Controller & { submit: (work: Parameters<NonNullable<AdmissionDeps["onGenerateWork"]>>[0]) => void }) | undefined {
   const { o, as, isLeader, logger } = p;
   if (as === undefined) return undefined;
@@ -188,7 +193,9 @@ function generateController(p: {
     ...(as.serviceAccount !== undefined ? { serviceAccount: as.serviceAccount } : {}),
     instance: process.env["POD_NAME"] ?? "bylaw",
     policies: () => p.source.current().policies,
-    ...(isLeader !== undefined ? { isLeader } : {}),
+    ...(p.storeOnly === true ? { storeOnly: true } : {}),
+    // Requests wait until the policies have loaded: before, every policy would be "not found" and its request Failed.
+    isLeader: () => (isLeader?.() ?? true) && p.source.current().generation > 0,
     random: { next: Math.random },
     onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
     ...(p.events !== undefined ? { onGenerated: generatedEvents(p.source, p.events) } : {}),
@@ -273,6 +280,26 @@ function generateRuns(o: ServeOptions): boolean {
 }
 
 /**
+ * The components the admission controller of this process leaves to others and watches the Leases
+ * of (presence-setup.ts): background unless generate runs here, cleanup unless it runs here. Only
+ * for the admission component with policies from the cluster and Bylaw's namespace known.
+ */
+function componentsElsewhere(o: ServeOptions, live: LiveContext | undefined): Component[] {
+  if (live === undefined || o.policies !== undefined || !o.components.includes("admission")) return [];
+  if ((o.ha?.namespace ?? o.ownNamespace) === undefined) return [];
+  return [
+    ...(generateRuns(o) ? [] : (["background"] as const)),
+    ...(o.components.includes("cleanup") || o.cleanupController ? [] : (["cleanup"] as const)),
+  ];
+}
+
+/** What runs beyond admission now: generate rules in this process, or while the background component is up. */
+function runsOf(o: ServeOptions, presence: ComponentPresence<Component> | undefined): () => Runs {
+  return () =>
+    generateRuns(o) ? { generate: true } : presence !== undefined ? backgroundRuns(presence.of("background")) : {};
+}
+
+/**
  * The controllers of the components other than admission (ADR 0018), each writing only while this
  * replica leads its component's Lease: background = generate (as its own ServiceAccount; with
  * --generate-controller-as, in admission's process, impersonating it), reports = background scans,
@@ -288,6 +315,8 @@ function componentControllers(p: {
   readonly electors: ComponentElectors;
   readonly admissionLeader: (() => boolean) | undefined;
   readonly events: ProcessEvents | undefined;
+  /** The background component runs in other processes (its Lease watched): this one stores UpdateRequests for it. */
+  readonly handsOff: boolean;
 }): {
   generate: ReturnType<typeof generateController>;
   cleanup: Controller | undefined;
@@ -299,13 +328,15 @@ function componentControllers(p: {
   const runs = (c: Component): boolean => o.components.includes(c);
   // The background component: generate (mutate-existing, src/controllers/mutate-existing/, joins it here).
   const background = runs("background") && o.ownNamespace !== undefined;
+  const handOff = p.handsOff && o.ownNamespace !== undefined && o.generate === undefined;
   const generate = generateController({
     o,
     source,
-    as: background ? { namespace: o.ownNamespace } : o.generate,
+    as: background || handOff ? { namespace: o.ownNamespace } : o.generate,
     isLeader: background ? electors.isLeader("background") : p.admissionLeader,
     logger,
     events: p.events,
+    storeOnly: handOff,
   });
   // --cleanup-controller, --reports-controller: beside the webhook, on the admission controller's Lease.
   const leaderOf = (c: Component, beside: boolean): (() => boolean) | undefined =>
@@ -382,6 +413,18 @@ export async function startServe(
     live = set.value;
     out.err(`bylaw serve: live context from ${live.origin}`);
   }
+  // The components other processes run (their Leases): what of a policy runs, for its Ready condition.
+  const elsewhere = componentsElsewhere(o, live);
+  const presence =
+    live !== undefined
+      ? await watchComponents({
+          client: live.client,
+          namespace: o.ha?.namespace ?? o.ownNamespace ?? "",
+          elsewhere,
+          onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+        })
+      : undefined;
+  const runs = runsOf(o, presence);
   // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
   const ports = servePorts(live?.context);
   const engine = createEngine(ports);
@@ -407,7 +450,8 @@ export async function startServe(
               live,
               cacheMiB: o.cacheMiB,
               exceptions: o.exceptions.scope,
-              generateRuns: generateRuns(o),
+              runs,
+              ...(presence !== undefined ? { onRunsChange: (l: () => void) => presence.onChange(l) } : {}),
               ...(registered !== undefined ? { registration: registered } : {}),
               namespaceBudget: o.namespaceBudget,
               // Policy status is the admission controller's to write (its leader's, with --leader-elect).
@@ -423,7 +467,7 @@ export async function startServe(
     maxSeriesBytes: o.bounds.metricsMaxBytes,
     maxNamespaces: o.bounds.metricsMaxNamespaces,
     canLoadContext: (kind) => ports.context.canLoad(kind),
-    generateRuns: live !== undefined && generateRuns(o),
+    generateRuns: () => live !== undefined && runs().generate === true,
   });
   let registration: Registration | undefined;
   if (o.registration !== undefined && admission) {
@@ -471,7 +515,18 @@ export async function startServe(
     events,
     electors: others.value,
     admissionLeader: elector && (() => elector.isLeader()),
+    handsOff: elsewhere.includes("background"),
   });
+  // The cleanup component elsewhere and gone: its policies are set not Ready, by the admission leader.
+  const unmark =
+    presence !== undefined && live !== undefined && elsewhere.includes("cleanup")
+      ? markCleanupWhileDown({
+          presence,
+          client: live.client,
+          isLeader: () => elector?.isLeader() ?? true,
+          onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+        })
+      : undefined;
   const admissionReports =
     reports !== undefined && live !== undefined ? admissionReportsWriter(live, o.reportFormat, logger) : undefined;
   const deps: AdmissionDeps = {
@@ -494,7 +549,11 @@ export async function startServe(
     ),
     denialYaml: new YamlV3Writer(),
     ...(cleanup !== undefined ? { cleanupController: true } : {}),
-    ...(generate !== undefined ? { onGenerateWork: (work) => generate.submit(work) } : {}),
+    ...(presence !== undefined && elsewhere.includes("cleanup")
+      ? { cleanupController: () => presence.of("cleanup").state !== "absent" }
+      : {}),
+    runs,
+    ...(generate !== undefined ? { onGenerateWork: generateWork(generate, elsewhere, presence) } : {}),
     ...(events !== undefined ? { onReviewed: events.onReviewed } : {}),
     ...(admissionReports !== undefined
       ? { onAdmissionResults: (resource, responses) => admissionReports.writer.submit(resource, responses) }
@@ -545,6 +604,8 @@ export async function startServe(
         logger.info({}, "bylaw serve: shutting down");
         // The webhook configurations stay registered: a Fail webhook keeps refusing while Bylaw is down.
         for (const c of [...controllers].reverse()) c.close();
+        unmark?.();
+        presence?.stop();
         await others.value.close();
         await ha.value.close();
         await servers.close(o.graceSeconds * 1000);
@@ -557,6 +618,22 @@ export async function startServe(
         tls.value.close();
       },
     },
+  };
+}
+
+/**
+ * Where a review's generate work goes: to this process's generate controller; with the background
+ * component elsewhere, stored as UpdateRequests once that component has been started (its Lease
+ * exists; while it is down they wait for it, and the policy is not Ready), never before.
+ */
+function generateWork(
+  generate: { submit: NonNullable<AdmissionDeps["onGenerateWork"]> },
+  elsewhere: readonly Component[],
+  presence: ComponentPresence<Component> | undefined,
+): NonNullable<AdmissionDeps["onGenerateWork"]> {
+  if (!elsewhere.includes("background") || presence === undefined) return (work) => generate.submit(work);
+  return (work) => {
+    if (presence.of("background").state !== "absent") generate.submit(work);
   };
 }
 

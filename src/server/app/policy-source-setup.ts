@@ -12,6 +12,7 @@ import type { NamespaceBudget } from "../policy-source/namespace-budget.js";
 import type { ExceptionScope } from "../policy-source/exception-scope.js";
 import { directoryPolicySource, type LogFn } from "../policy-source/index.js";
 import type { Readiness } from "../policy-source/types.js";
+import type { Runs } from "../policy-source/unserved-parts.js";
 import type { ClusterFacts, PolicySource } from "../types.js";
 import type { LiveContext } from "./live-context-setup.js";
 
@@ -27,8 +28,10 @@ interface PolicySourceSetup {
     readonly live: LiveContext;
     readonly cacheMiB: number;
     readonly exceptions: ExceptionScope;
-    /** The generate controller runs: generate rules are served. */
-    readonly generateRuns?: boolean;
+    /** What runs beyond admission (generate rules: in this process, or the background component's Lease held), read at each rebuild. */
+    readonly runs?: () => Runs;
+    /** Called when `runs` may answer otherwise (a component came or went): the policies are rebuilt, their status written. */
+    readonly onRunsChange?: (listener: () => void) => () => void;
     /** What one namespace's policies may take (policy-budget-flags.ts). */
     readonly namespaceBudget?: NamespaceBudget;
     /** Only the leader writes status (--leader-elect); without it, every replica writes. */
@@ -77,7 +80,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     engine: o.engine,
     exceptions,
     checkPolicy: o.checkPolicy,
-    runs: { generate: o.cluster.generateRuns === true },
+    ...(o.cluster.runs !== undefined ? { runs: o.cluster.runs } : {}),
     onOutcomes: (outcomes) => writer.reconcile(outcomes),
     onLog: o.onLog,
     ...(o.cluster.namespaceBudget !== undefined ? { namespaceBudget: o.cluster.namespaceBudget } : {}),
@@ -86,7 +89,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
   resync.unref();
   const unfollow =
     o.cluster.onLeaderChange && writer.followLeadership(o.cluster.onLeaderChange, () => source.outcomes());
-  const unregistered = o.cluster.registration?.onChange(() => writer.reconcile(source.outcomes()));
+  const unfollowChanges = followChanges(o.cluster, () => writer.reconcile(source.outcomes()), source);
   o.onLog("info", "policies from the cluster: watching", {
     resources: store.watched,
     exceptions: exceptions.enabled ? exceptions.namespaces : "off",
@@ -96,9 +99,23 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     close: async () => {
       clearInterval(resync);
       unfollow?.();
-      unregistered?.();
+      unfollowChanges();
       writer.close();
       await source.close();
     },
+  };
+}
+
+/** Statuses compared again after each registration sync; the set rebuilt when what runs changes. Returns the unsubscribe. */
+function followChanges(
+  cluster: NonNullable<PolicySourceSetup["cluster"]>,
+  reconcile: () => void,
+  source: { rebuild(): void },
+): () => void {
+  const unregistered = cluster.registration?.onChange(reconcile);
+  const unrun = cluster.onRunsChange?.(() => source.rebuild());
+  return () => {
+    unregistered?.();
+    unrun?.();
   };
 }

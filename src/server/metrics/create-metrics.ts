@@ -407,7 +407,7 @@ function ruleInfoLabels(
         // or mutate-existing rule, a context entry or image registry the server cannot read) is loaded
         // but not ready: it answers only errors, or does nothing (unserved-parts.ts).
         status_ready:
-          unservedRule(rule, { generate: options.generateRuns === true }).length === 0 &&
+          unservedRule(rule, { generate: options.generateRuns?.() === true }).length === 0 &&
           contextLoads(rule.rule, options.canLoadContext)
             ? "true"
             : "false",

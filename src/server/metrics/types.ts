@@ -27,8 +27,8 @@ export interface MetricsOptions {
    * every kind loads.
    */
   readonly canLoadContext?: (kind: ContextKind) => boolean;
-  /** Generate rules are run (serve's generate controller): they count as ready. */
-  readonly generateRuns?: boolean;
+  /** Whether generate rules are run (serve's generate controller, or the background component up), read at each policy load: they count as ready. */
+  readonly generateRuns?: () => boolean;
 }
 
 /** The context entry kinds that read from outside the request. */

@@ -90,13 +90,18 @@ export class ClusterObjectCompiler {
   constructor(
     private readonly engine: Engine,
     private readonly checkPolicy?: (policy: CompiledPolicy) => readonly PolicyProblem[],
-    private readonly runs: Runs = {},
+    /** What runs beyond admission, read at each rebuild (a component in another process comes and goes). */
+    private readonly runs: () => Runs = () => ({}),
   ) {}
 
   policy(obj: KubeObject, kind: PolicyKind, seen: Set<string>): CompiledObject<CompiledPolicy> {
-    return this.cached(this.policies, { obj, uid: uidOf(obj, kind), seen }, (fingerprint) =>
+    const c = this.cached(this.policies, { obj, uid: uidOf(obj, kind), seen }, (fingerprint) =>
       this.compilePolicy(documentOf(obj, "kyverno.io/v1", kind), fingerprint),
     );
+    if (c.value === undefined) return c;
+    // Stored before Bylaw could refuse it: served for what runs, not Ready for the rest.
+    const unserved = unservedRules(c.value, this.runs()).map(problemText);
+    return unserved.length > 0 ? { ...c, notEvaluated: unserved.join("; ") } : c;
   }
 
   /** A policies.kyverno.io policy object, as its CRD's storage version. */
@@ -196,15 +201,7 @@ export class ClusterObjectCompiler {
       const outcome = this.engine.compile(doc);
       if (outcome.ok) {
         const unfit = this.checkPolicy?.(outcome.policy) ?? [];
-        // Stored before Bylaw could refuse it: served for what runs, not Ready for the rest.
-        const unserved = unservedRules(outcome.policy, this.runs).map(problemText);
-        if (unfit.length === 0)
-          return {
-            fingerprint,
-            value: outcome.policy,
-            problems: [],
-            ...(unserved.length > 0 ? { notEvaluated: unserved.join("; ") } : {}),
-          };
+        if (unfit.length === 0) return { fingerprint, value: outcome.policy, problems: [] };
         problems = [...unfit];
       } else {
         problems = outcome.problems.filter((x) => x.severity === "error");

@@ -51,8 +51,8 @@ export interface ClusterPolicySourceOptions {
   readonly engine: Engine;
   readonly exceptions: ExceptionScope;
   readonly checkPolicy?: (policy: CompiledPolicy) => readonly PolicyProblem[];
-  /** What runs beyond admission (the generate controller): its rules are served, not "not Ready". */
-  readonly runs?: Runs;
+  /** What runs beyond admission (the generate controller), read at each rebuild: its rules are served, not "not Ready". */
+  readonly runs?: () => Runs;
   /** Called after each rebuild with every policy's outcome (for the status writer). */
   readonly onOutcomes?: (outcomes: readonly PolicyOutcome[]) => void;
   readonly debounceMs?: number;
@@ -124,7 +124,7 @@ export function clusterPolicySource(options: ClusterPolicySourceOptions): Cluste
         if (c.value !== undefined) {
           served.push(c.value);
           if (c.notEvaluated !== undefined)
-            logOnce(problemsLogged, uidOf(obj, kind), c.fingerprint, () =>
+            logOnce(problemsLogged, uidOf(obj, kind), `${c.fingerprint}\u001f${c.notEvaluated}`, () =>
               log("warn", "policy served in part: not Ready", { policy: label, reason: c.notEvaluated }),
             );
         } else {

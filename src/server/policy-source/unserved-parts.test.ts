@@ -41,4 +41,16 @@ describe("unservedRules: mutate-existing", () => {
     assert.ok(compiled.ok);
     if (compiled.ok) assert.deepEqual(unservedRules(compiled.policy, { generate: true }), []);
   });
+
+  test("the background component started once and gone: not run, naming the component and why", () => {
+    assert.ok(compiled.ok);
+    if (!compiled.ok) return;
+    const gaps = unservedRules(compiled.policy, {
+      backgroundDown: "its Lease bylaw/bylaw-background-controller has no holder",
+    });
+    assert.equal(
+      gaps[0]?.message,
+      "rule on-dictionary: Bylaw's background component, which runs mutate-existing rules (mutate.targets), is not running (its Lease bylaw/bylaw-background-controller has no holder), so no existing resource would be changed",
+    );
+  });
 });

@@ -27,9 +27,15 @@ export function unservedKind(policy: CompiledPolicy): PolicyProblem | undefined 
   return policy.language !== "unsupported" ? undefined : problem("kind", notServedReason(policy));
 }
 
-/** What this process runs beyond admission: `generate` when the background controller runs (serve --cluster --generate-controller-as SA): generate and mutate-existing rules. */
+/**
+ * What runs beyond admission: `generate` when the background controller runs generate and
+ * mutate-existing rules (in this process, or the background component in another, its Lease held:
+ * component-presence.ts); `backgroundDown` when that component has been started but is not running
+ * now (why, naming its Lease).
+ */
 export interface Runs {
   readonly generate?: boolean;
+  readonly backgroundDown?: string;
 }
 
 /** Each of the policy's own rules (not autogen copies) that nothing runs or that answers only errors, with the field and why. */
@@ -58,7 +64,9 @@ export function unservedRule(
     out.push({
       field: ".generate",
       message:
-        "Bylaw does not run generate rules here: its background controller runs them (serve --cluster --generate-controller-as SA), so nothing would be generated",
+        runs.backgroundDown !== undefined
+          ? `Bylaw's background component, which runs generate rules, is not running (${runs.backgroundDown}), so nothing would be generated`
+          : "Bylaw does not run generate rules here: its background controller runs them (serve --cluster --generate-controller-as SA), so nothing would be generated",
     });
   if (
     isObject(rule.mutate) &&
@@ -69,7 +77,9 @@ export function unservedRule(
     out.push({
       field: ".mutate.targets",
       message:
-        "Bylaw does not run mutate-existing rules (mutate.targets) here: its background controller runs them (serve --cluster --generate-controller-as SA), so no existing resource would be changed",
+        runs.backgroundDown !== undefined
+          ? `Bylaw's background component, which runs mutate-existing rules (mutate.targets), is not running (${runs.backgroundDown}), so no existing resource would be changed`
+          : "Bylaw does not run mutate-existing rules (mutate.targets) here: its background controller runs them (serve --cluster --generate-controller-as SA), so no existing resource would be changed",
     });
   if (compiled.unsupported !== undefined) out.push({ field: "", message: compiled.unsupported });
   const gaps = imageVerifyGaps(rule);
