@@ -83,3 +83,9 @@ export interface ReviewedRequest {
   readonly responses: readonly PolicyResponse[];
   readonly blocked: boolean;
 }
+
+/** Whether the cleanup controller runs now (a flag, or the cleanup component's Lease read per request). */
+export function cleanupControllerRuns(deps: Pick<AdmissionDeps, "cleanupController">): boolean {
+  const runs = deps.cleanupController;
+  return typeof runs === "function" ? runs() : runs === true;
+}

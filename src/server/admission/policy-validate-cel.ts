@@ -7,7 +7,8 @@
  * §2: never half-served; unserved-parts.ts). The PolicyException is checked as the kyverno.io one
  * is (policy-validate-exception.ts).
  */
-import { type CompiledPolicy, type Engine, isObject, type JsonObject } from "../../engine/index.js";
+import { type CompiledPolicy, isObject, type JsonObject } from "../../engine/index.js";
+import { type AdmissionDeps, cleanupControllerRuns } from "./deps.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
 import { tenantProblems } from "../tenancy/tenant-problems.js";
 import { compileCelPolicy, notEvaluatedMessage } from "../policy-source/cel-policy-compile.js";
@@ -21,7 +22,7 @@ export function checkCelPolicy(
   request: AdmissionRequestJson,
   object: JsonObject,
   kind: string,
-  deps: { readonly engine: Engine; readonly cleanupController?: boolean },
+  deps: Pick<AdmissionDeps, "engine" | "cleanupController">,
 ): { readonly answer: AdmissionReviewJson; readonly compiled?: CompiledPolicy } {
   const engine = deps.engine;
   const metadata = isObject(object["metadata"]) ? object["metadata"] : {};
@@ -63,12 +64,12 @@ export function checkCelPolicy(
 function checkDeletingPolicy(
   request: AdmissionRequestJson,
   doc: JsonObject,
-  deps: { readonly engine: Engine; readonly cleanupController?: boolean },
+  deps: Pick<AdmissionDeps, "engine" | "cleanupController">,
 ): AdmissionReviewJson {
   const outcome = deps.engine.compile(doc);
   if (!outcome.ok)
     return denied(request.uid, outcome.problems.map(problemText).join("; ") || "the policy is not valid");
-  if (deps.cleanupController === true) return allowed(request.uid);
+  if (cleanupControllerRuns(deps)) return allowed(request.uid);
   const what = `${outcome.policy.kind} ${outcome.policy.name}`;
   return denied(
     request.uid,

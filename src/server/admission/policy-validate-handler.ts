@@ -21,7 +21,7 @@ import {
   type PolicyProblem,
 } from "../../engine/index.js";
 import { tenantProblems } from "../tenancy/tenant-problems.js";
-import type { AdmissionDeps } from "./deps.js";
+import { type AdmissionDeps, cleanupControllerRuns } from "./deps.js";
 import { startDeadline } from "./deadline.js";
 import { guarded, internalError } from "./guard.js";
 import { outcomeOf, recordOutcome } from "./record.js";
@@ -151,8 +151,7 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   const outcome = deps.engine.compile(object);
   // With the cleanup controller running, a cleanup policy that passes Kyverno's checks is admitted (it has no rules to serve here).
-  const cleanupRuns =
-    typeof deps.cleanupController === "function" ? deps.cleanupController() : deps.cleanupController === true;
+  const cleanupRuns = cleanupControllerRuns(deps);
   if (outcome.ok && cleanupRuns && compileCleanupPolicy(object, deps.engine.env).ok)
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   // A kind Bylaw does not run (a cleanup policy without the cleanup controller) is refused once Kyverno's own checks pass: admitted, it would never run.
