@@ -16,7 +16,14 @@ import {
 } from "../../engine/index.js";
 import { servePorts } from "../serve-ports.js";
 import { createLogger, logAdmission, type Logger } from "../logging/index.js";
-import { bindPolicySource, cleanupCounters, createMetrics, type BylawMetrics } from "../metrics/index.js";
+import {
+  bindPolicySource,
+  cleanupCounters,
+  createMetrics,
+  registerMonitoringGauges,
+  type BylawMetrics,
+} from "../metrics/index.js";
+import { startMonitoring, type ReportLabel } from "../../controllers/monitoring/index.js";
 import { startCleanupController } from "../../controllers/cleanup/index.js";
 import { startGenerateController } from "../../controllers/generate/generate-controller.js";
 import { AdmissionReports, startReportsController } from "../../controllers/reports/index.js";
@@ -106,6 +113,8 @@ interface ServeOptions {
   readonly backgroundScanIntervalMs: number;
   /** `--event-component-prefix`, `--max-queued-events`, `--omit-events`: Events, with live context (events-setup.ts). */
   readonly events: EventSettings;
+  /** `--monitoring-labels`, `--monitoring-max-series`: the monitoring component's series (ADR 0019). */
+  readonly monitoring: { readonly labels: readonly ReportLabel[]; readonly maxSeries: number };
 }
 
 /** What could not start: `code` 2 is a usage error (the CLI prints it with its usage hint), 1 a refusal printed as it is. */
@@ -137,6 +146,7 @@ function controllersOf(parts: {
   readonly generate: Controller | undefined;
   readonly reports: Controller | undefined;
   readonly admissionReports: Controller | undefined;
+  readonly monitoring: Controller | undefined;
 }): Controller[] {
   return [
     ...(parts.registration !== undefined ? [parts.registration] : []),
@@ -144,6 +154,7 @@ function controllersOf(parts: {
     ...(parts.generate !== undefined ? [parts.generate] : []),
     ...(parts.reports !== undefined ? [parts.reports] : []),
     ...(parts.admissionReports !== undefined ? [parts.admissionReports] : []),
+    ...(parts.monitoring !== undefined ? [parts.monitoring] : []),
   ];
 }
 
@@ -264,6 +275,27 @@ function cleanupController(o: {
       ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
     }),
   );
+}
+
+/**
+ * The monitoring component (controllers/monitoring, ADR 0019): with live context, every producer's
+ * reports read by informers from the start and served on /metrics; no leader (it writes nothing).
+ */
+function monitoringComponent(
+  o: ServeOptions,
+  live: LiveContext | undefined,
+  registry: Registry,
+  logger: Logger,
+): Controller | undefined {
+  if (!o.components.includes("monitoring") || live === undefined) return undefined;
+  const monitoring = startMonitoring({
+    client: live.client,
+    labels: o.monitoring.labels,
+    maxSeries: o.monitoring.maxSeries,
+    onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+  });
+  registerMonitoringGauges(registry, () => monitoring.families());
+  return { start: () => undefined, close: () => monitoring.close() };
 }
 
 /** Generate rules run in this process: the background component, or --generate-controller-as. */
@@ -473,6 +505,7 @@ export async function startServe(
   });
   const admissionReports =
     reports !== undefined && live !== undefined ? admissionReportsWriter(live, o.reportFormat, logger) : undefined;
+  const monitoring = monitoringComponent(o, live, registry, logger);
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),
@@ -534,7 +567,14 @@ export async function startServe(
     `bylaw serve: listening on https://${o.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`,
   );
   // Started only once the server answers: the API server calls the webhooks as soon as they exist.
-  const controllers = controllersOf({ registration, cleanup, generate, reports, admissionReports });
+  const controllers = controllersOf({
+    registration,
+    cleanup,
+    generate,
+    reports,
+    admissionReports,
+    monitoring,
+  });
   for (const c of controllers) c.start();
 
   return {
