@@ -636,9 +636,9 @@ function workerPool(
 /** Each review's outcome goes to the metrics and the log; its rule results to the metrics. */
 function admissionRecorder(metrics: BylawMetrics, logger: Logger): AdmissionRecorder {
   return {
-    admission: (outcome) => {
+    admission: (outcome, results) => {
       metrics.admission(outcome);
-      logAdmission(logger, outcome);
+      logAdmission(logger, outcome, undefined, results);
     },
     policyResults: (review, response, ruleType, secondsEach) =>
       metrics.policyResults(review, response, ruleType, secondsEach),
