@@ -18,6 +18,7 @@ import { servePorts } from "../serve-ports.js";
 import { createLogger, logAdmission, type Logger } from "../logging/index.js";
 import {
   bindPolicySource,
+  backgroundScanFailures,
   cleanupCounters,
   createMetrics,
   registerMonitoringGauges,
@@ -232,9 +233,11 @@ function reportsController(o: {
   readonly format: ReportFormat;
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
+  readonly onScanFailed: () => void;
 }): Controller {
   return startedOnStart(() =>
     startReportsController({
+      onScanFailed: o.onScanFailed,
       format: o.format,
       client: o.live.client,
       engine: o.engine,
@@ -355,6 +358,7 @@ function componentControllers(p: {
           format: o.reportFormat,
           logger,
           isLeader: leaderOf("reports", o.reportsController),
+          onScanFailed: backgroundScanFailures(registry),
         })
       : undefined;
   return { generate, cleanup, reports };
