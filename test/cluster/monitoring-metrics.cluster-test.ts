@@ -6,12 +6,15 @@
  * `bylaw:monitoring` ClusterRole (deploy/base/rbac/monitoring.yaml) and nothing more for it:
  * - a Pod failing an Audit policy: its PolicyReport row is in Prometheus' `policy_report_result`
  *   within 10 s of `kubectl run`; labelling the Pod (the fix) clears the `fail` series;
- * - trivy-operator's CRDs and example reports applied: their severity counts are in Prometheus.
+ * - trivy-operator's CRDs and example reports applied: their severity counts are in Prometheus;
+ * - every panel of the Grafana dashboards in deploy/monitoring/dashboards returns series from that
+ *   Prometheus (a ClusterPolicyReport written as another producer would, a mutate policy, a second
+ *   failing Pod and the trivy reports fill what the panels read).
  * Skipped, saying why, when Debian's prometheus package cannot be fetched.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { load } from "js-yaml";
 import {
@@ -222,5 +225,76 @@ describe(
         (await prom().query('trivy_image_vulnerabilities{namespace="trivy-demo"}')).length === 0 ? true : undefined,
       );
     });
+
+    test("every dashboard panel's PromQL returns series from the Prometheus these tests filled", async () => {
+      await ok(["apply", "-f", "-"], MUTATE_POLICY);
+      await ok(["apply", "-f", "-"], CLUSTER_REPORT);
+      await ok(["apply", "-f", "-"], trivyExample("vulnerabilityreport.yaml", "trivy-demo"));
+      await ok(["run", "bad", "-n", "shop", "--image", "nginx:1.27"]);
+      await ok(["create", "configmap", "settings", "-n", "shop"]);
+      const empty: string[] = [];
+      for (const { dashboard, panel, expr } of panelQueries()) {
+        const found = await eventually(`${dashboard} / ${panel}`, 30_000, async () =>
+          (await prom().query(expr)).length > 0 ? true : undefined,
+        ).catch(() => false);
+        if (!found) empty.push(`${dashboard} / ${panel}: ${expr}`);
+      }
+      assert.deepEqual(empty, [], "panels whose query returned no series");
+    });
   },
 );
+
+const MUTATE_POLICY = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: label-configmaps
+spec:
+  rules:
+    - name: add-team
+      match:
+        any:
+          - resources:
+              kinds: [ConfigMap]
+              namespaces: [shop]
+      mutate:
+        patchStrategicMerge:
+          metadata:
+            labels:
+              team: shop
+`;
+
+/** A ClusterPolicyReport as another producer (here, shaped as Kyverno writes them) would write it. */
+const CLUSTER_REPORT = JSON.stringify({
+  apiVersion: "wgpolicyk8s.io/v1alpha2",
+  kind: "ClusterPolicyReport",
+  metadata: { name: "other-producer-namespaces", labels: { "app.kubernetes.io/managed-by": "kyverno" } },
+  scope: { apiVersion: "v1", kind: "Namespace", name: "shop" },
+  summary: { pass: 0, fail: 1, warn: 0, error: 0, skip: 0 },
+  results: [
+    {
+      policy: "require-ns-owner",
+      rule: "check-owner",
+      result: "fail",
+      severity: "critical",
+      category: "Multi-Tenancy",
+      source: "kyverno",
+      message: "label owner is required",
+      scored: true,
+      timestamp: { seconds: 1700000000, nanos: 0 },
+    },
+  ],
+});
+
+/** Every target of every panel of deploy/monitoring/dashboards/*.json. */
+function panelQueries(): { dashboard: string; panel: string; expr: string }[] {
+  const dir = join(process.cwd(), "deploy", "monitoring", "dashboards");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .flatMap((file) => {
+      const d = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
+        title: string;
+        panels: { title: string; targets: { expr: string }[] }[];
+      };
+      return d.panels.flatMap((p) => p.targets.map((t) => ({ dashboard: d.title, panel: p.title, expr: t.expr })));
+    });
+}
