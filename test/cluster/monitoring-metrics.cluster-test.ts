@@ -142,16 +142,16 @@ describe(
         const r = await prom().query("bylaw_monitoring_source_up");
         return r.length === 8 ? r : undefined;
       });
-      const byResource = Object.fromEntries(up.map((s) => [s.metric["resource"], s.value]));
+      const byResource = new Map(up.map((s) => [s.metric["resource"] ?? "", s.value]));
       for (const r of ["policyreports.wgpolicyk8s.io", "clusterpolicyreports.wgpolicyk8s.io"])
-        assert.equal(byResource[r], 1, r);
+        assert.equal(byResource.get(r), 1, r);
       for (const r of [
         "vulnerabilityreports",
         "configauditreports",
         "clustervulnerabilityreports",
         "clusterconfigauditreports",
       ])
-        assert.equal(byResource[`${r}.aquasecurity.github.io`], 1, r);
+        assert.equal(byResource.get(`${r}.aquasecurity.github.io`), 1, r);
     });
 
     test("a Pod failing an Audit policy is in policy_report_result within 10 s; labelling it clears the fail series", async () => {
@@ -208,7 +208,8 @@ describe(
       });
       const bySeverity = (
         series: readonly { metric: Record<string, string>; value: number }[],
-      ): Record<string, number> => Object.fromEntries(series.map((s) => [s.metric["severity"], s.value]));
+      ): Record<string, number> =>
+        Object.fromEntries(series.map((s): [string, number] => [s.metric["severity"] ?? "", s.value]));
       assert.deepEqual(bySeverity(vulns), { Critical: 0, High: 12, Medium: 6, Low: 0, Unknown: 9 });
       assert.equal(vulns[0]?.metric["resource_kind"], "ReplicaSet");
       assert.equal(vulns[0]?.metric["resource_name"], "coredns-558bd4d5db");

@@ -47,10 +47,12 @@ async function logLine(
   const out = capture();
   const logger = createLogger({ destination: out });
   // The server's recorder logs each outcome with the results it was decided from.
-  await handler(reviewOf(object), {
-    ...fake.deps,
-    recorder: { ...fake.deps.recorder, admission: (o, results) => logAdmission(logger, o, undefined, results) },
-  });
+  await Promise.resolve(
+    handler(reviewOf(object), {
+      ...fake.deps,
+      recorder: { ...fake.deps.recorder, admission: (o, results) => logAdmission(logger, o, undefined, results) },
+    }),
+  );
   assert.equal(out.records().length, 1, "the review logged one line");
   return out.records()[0] ?? {};
 }
