@@ -12,7 +12,7 @@ import { sourceName, type MonitoredSource } from "./sources.js";
 import { addTrivyReport } from "./trivy-series.js";
 import type { Family, ReportLabel } from "./types.js";
 
-export interface CollectInput {
+interface CollectInput {
   /** Each source with its objects, or undefined when it cannot be read now. */
   readonly sources: readonly {
     readonly source: MonitoredSource;

@@ -1,2 +1,2 @@
-export { startMonitoring, type Monitoring } from "./start.js";
+export { startMonitoring } from "./start.js";
 export { REPORT_LABELS, SIMPLE_REPORT_LABELS, isReportLabel, type Family, type ReportLabel } from "./types.js";

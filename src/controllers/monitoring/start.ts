@@ -11,7 +11,7 @@ import { collectFamilies } from "./collect.js";
 import { MONITORED_SOURCES, sourceName } from "./sources.js";
 import type { Family, ReportLabel } from "./types.js";
 
-export interface MonitoringOptions {
+interface MonitoringOptions {
   readonly client: KubeClient;
   readonly labels: readonly ReportLabel[];
   readonly maxSeries: number;
@@ -20,7 +20,7 @@ export interface MonitoringOptions {
   readonly onLog: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 }
 
-export interface Monitoring {
+interface Monitoring {
   /** The families as of now (rebuilt only when a report changed since the last call). */
   families(): readonly Family[];
   close(): void;

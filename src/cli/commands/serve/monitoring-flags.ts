@@ -16,7 +16,7 @@ export const MONITORING_FLAG_OPTIONS = {
   "monitoring-max-series": { type: "string", default: "10000" },
 } as const;
 
-export interface MonitoringSettings {
+interface MonitoringSettings {
   readonly labels: readonly ReportLabel[];
   readonly maxSeries: number;
 }
