@@ -92,7 +92,8 @@ export type ResultRuleType = "validate" | "mutate" | "generate";
 
 /** The handlers report here; the metrics module implements it with prom-client. */
 export interface AdmissionRecorder {
-  admission(outcome: AdmissionOutcome): void;
+  /** `results`: the policies' rule results the decision was made from (the per-review log line names them). */
+  admission(outcome: AdmissionOutcome, results?: readonly PolicyResponse[]): void;
   /**
    * One policy's rule results for one review (`kyverno_policy_results_total`,
    * `kyverno_policy_execution_duration_seconds`), each taking `secondsEach` of the policy's time.

@@ -87,6 +87,7 @@ class Scanner {
     void this.pass()
       .catch((e: unknown) => {
         this.o.onLog("warn", "reports: scan failed", { error: String(e) });
+        this.o.onScanFailed?.();
         this.pauseUntil = Date.now() + 5000;
       })
       .finally(() => (this.busy = false));

@@ -18,6 +18,8 @@ export interface ReportsControllerOptions {
   /** A namespace's labels; undefined while unknown (its resources wait). */
   readonly namespaceLabels: (namespace: string) => Readonly<Record<string, string>> | undefined;
   readonly onLog: Log;
+  /** A scan pass failed (counted on /metrics as bylaw_background_scan_failures_total; the alert reads it). */
+  readonly onScanFailed?: () => void;
   /** `--background-scan-interval`: every resource is scanned again this often. */
   readonly intervalMs: number;
   /** With leader election, only the leader scans and writes; default: this replica. */

@@ -115,6 +115,7 @@ function mutateReview(
         patchOps,
         warnings,
       }),
+      responses,
     );
     return answer;
   };

@@ -27,8 +27,17 @@ export function recordRules(
   }
 }
 
-export function recordOutcome(deps: AdmissionDeps, outcome: AdmissionOutcome): void {
-  safely(() => deps.recorder.admission(outcome));
+/** One review's outcome, with the rule results it was decided from when there are any. */
+export function recordOutcome(
+  deps: AdmissionDeps,
+  outcome: AdmissionOutcome,
+  results?: readonly PolicyResponse[],
+): void {
+  safely(() =>
+    results === undefined || results.length === 0
+      ? deps.recorder.admission(outcome)
+      : deps.recorder.admission(outcome, results),
+  );
 }
 
 type Decision = Pick<AdmissionOutcome, "allowed" | "durationSeconds" | "warnings"> & { readonly patchOps?: number };

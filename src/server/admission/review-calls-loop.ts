@@ -11,7 +11,7 @@
  * Reviews through webhooks whose policies make no network call never come here: the batch path is
  * unchanged for them (one memoised check per batch).
  */
-import type { CompiledPolicy } from "../../engine/index.js";
+import type { CompiledPolicy, PolicyResponse } from "../../engine/index.js";
 import type { AdmissionOutcome, AdmissionRecorder } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
 import type { HandlerResult } from "./types.js";
@@ -83,8 +83,8 @@ class HeldRecorder implements AdmissionRecorder {
     private readonly elapsed: () => number,
   ) {}
 
-  admission(outcome: AdmissionOutcome): void {
-    this.held.push(() => this.target.admission({ ...outcome, durationSeconds: this.elapsed() }));
+  admission(outcome: AdmissionOutcome, results?: readonly PolicyResponse[]): void {
+    this.held.push(() => this.target.admission({ ...outcome, durationSeconds: this.elapsed() }, results));
   }
 
   policyResults(...args: Parameters<AdmissionRecorder["policyResults"]>): void {

@@ -32,10 +32,23 @@ export function decide(
     const parts = blocks(classic, review) ? [denialMessage(subject.objectId, classic, deps.denialYaml)] : [];
     if (cel.length > 0) parts.push(cel.join("; "));
     recordReviewed(deps, subject, enforced.responses, true);
-    return finish(review, deps, false, { status: 200, body: denied(request.uid, parts.join("\n\n")) }, 0);
+    return finish(
+      review,
+      deps,
+      false,
+      { status: 200, body: denied(request.uid, parts.join("\n\n")) },
+      { warnings: 0, results: enforced.responses },
+    );
   }
   const late = deadlineDenial(deps.deadlineSeconds, [...enforced.left, ...warned.left]);
-  if (late !== undefined) return finish(review, deps, false, { status: 200, body: denied(request.uid, late) }, 0);
+  if (late !== undefined)
+    return finish(
+      review,
+      deps,
+      false,
+      { status: 200, body: denied(request.uid, late) },
+      { warnings: 0, results: enforced.responses },
+    );
   return undefined;
 }
 
@@ -63,7 +76,7 @@ export function allow(
     deps,
     true,
     { status: 200, body: allowed(review.request.uid, warnings), auditResults },
-    warnings.length,
+    { warnings: warnings.length, results: auditResults },
   );
 }
 
@@ -72,15 +85,16 @@ function finish(
   deps: AdmissionDeps,
   allow: boolean,
   answer: HandlerResult & { status: 200 },
-  warnings: number,
+  decided: { readonly warnings: number; readonly results: readonly PolicyResponse[] },
 ): HandlerResult {
   recordOutcome(
     deps,
     outcomeOf(review.request, review.subject, "validate", {
       allowed: allow,
       durationSeconds: review.deadline.elapsed(),
-      warnings,
+      warnings: decided.warnings,
     }),
+    decided.results,
   );
   return answer;
 }

@@ -16,7 +16,15 @@ import {
 } from "../../engine/index.js";
 import { servePorts } from "../serve-ports.js";
 import { createLogger, logAdmission, type Logger } from "../logging/index.js";
-import { bindPolicySource, cleanupCounters, createMetrics, type BylawMetrics } from "../metrics/index.js";
+import {
+  bindPolicySource,
+  backgroundScanFailures,
+  cleanupCounters,
+  createMetrics,
+  registerMonitoringGauges,
+  type BylawMetrics,
+} from "../metrics/index.js";
+import { startMonitoring, type ReportLabel } from "../../controllers/monitoring/index.js";
 import { startCleanupController } from "../../controllers/cleanup/index.js";
 import { startGenerateController } from "../../controllers/generate/generate-controller.js";
 import { AdmissionReports, startReportsController } from "../../controllers/reports/index.js";
@@ -109,6 +117,8 @@ interface ServeOptions {
   readonly backgroundScanIntervalMs: number;
   /** `--event-component-prefix`, `--max-queued-events`, `--omit-events`: Events, with live context (events-setup.ts). */
   readonly events: EventSettings;
+  /** `--monitoring-labels`, `--monitoring-max-series`: the monitoring component's series (ADR 0019). */
+  readonly monitoring: { readonly labels: readonly ReportLabel[]; readonly maxSeries: number };
 }
 
 /** What could not start: `code` 2 is a usage error (the CLI prints it with its usage hint), 1 a refusal printed as it is. */
@@ -140,6 +150,7 @@ function controllersOf(parts: {
   readonly generate: Controller | undefined;
   readonly reports: Controller | undefined;
   readonly admissionReports: Controller | undefined;
+  readonly monitoring: Controller | undefined;
 }): Controller[] {
   return [
     ...(parts.registration !== undefined ? [parts.registration] : []),
@@ -147,6 +158,7 @@ function controllersOf(parts: {
     ...(parts.generate !== undefined ? [parts.generate] : []),
     ...(parts.reports !== undefined ? [parts.reports] : []),
     ...(parts.admissionReports !== undefined ? [parts.admissionReports] : []),
+    ...(parts.monitoring !== undefined ? [parts.monitoring] : []),
   ];
 }
 
@@ -228,9 +240,11 @@ function reportsController(o: {
   readonly format: ReportFormat;
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
+  readonly onScanFailed: () => void;
 }): Controller {
   return startedOnStart(() =>
     startReportsController({
+      onScanFailed: o.onScanFailed,
       format: o.format,
       client: o.live.client,
       engine: o.engine,
@@ -272,6 +286,27 @@ function cleanupController(o: {
       ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
     }),
   );
+}
+
+/**
+ * The monitoring component (controllers/monitoring, ADR 0019): with live context, every producer's
+ * reports read by informers from the start and served on /metrics; no leader (it writes nothing).
+ */
+function monitoringComponent(
+  o: ServeOptions,
+  live: LiveContext | undefined,
+  registry: Registry,
+  logger: Logger,
+): Controller | undefined {
+  if (!o.components.includes("monitoring") || live === undefined) return undefined;
+  const monitoring = startMonitoring({
+    client: live.client,
+    labels: o.monitoring.labels,
+    maxSeries: o.monitoring.maxSeries,
+    onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
+  });
+  registerMonitoringGauges(registry, () => monitoring.families());
+  return { start: () => undefined, close: () => monitoring.close() };
 }
 
 /** Generate rules run in this process: the background component, or --generate-controller-as. */
@@ -355,6 +390,7 @@ function componentControllers(p: {
           format: o.reportFormat,
           logger,
           isLeader: leaderOf("reports", o.reportsController),
+          onScanFailed: backgroundScanFailures(registry),
         })
       : undefined;
   return { generate, cleanup, reports };
@@ -529,6 +565,7 @@ export async function startServe(
       : undefined;
   const admissionReports =
     reports !== undefined && live !== undefined ? admissionReportsWriter(live, o.reportFormat, logger) : undefined;
+  const monitoring = monitoringComponent(o, live, registry, logger);
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),
@@ -594,7 +631,14 @@ export async function startServe(
     `bylaw serve: listening on https://${o.host}:${servers.port} (metrics on ${servers.metricsPort === undefined ? "-" : `:${servers.metricsPort}`}), ${source.current().policies.length} policies loaded`,
   );
   // Started only once the server answers: the API server calls the webhooks as soon as they exist.
-  const controllers = controllersOf({ registration, cleanup, generate, reports, admissionReports });
+  const controllers = controllersOf({
+    registration,
+    cleanup,
+    generate,
+    reports,
+    admissionReports,
+    monitoring,
+  });
   for (const c of controllers) c.start();
 
   return {
@@ -674,9 +718,9 @@ function workerPool(
 /** Each review's outcome goes to the metrics and the log; its rule results to the metrics. */
 function admissionRecorder(metrics: BylawMetrics, logger: Logger): AdmissionRecorder {
   return {
-    admission: (outcome) => {
+    admission: (outcome, results) => {
       metrics.admission(outcome);
-      logAdmission(logger, outcome);
+      logAdmission(logger, outcome, undefined, results);
     },
     policyResults: (review, response, ruleType, secondsEach) =>
       metrics.policyResults(review, response, ruleType, secondsEach),

@@ -5,7 +5,7 @@
  * controller's Lease and certificate Secret stay in ha-setup.ts.
  */
 import { setUpHa, type HaSettings } from "./ha-setup.js";
-import { componentLease, type Component } from "./components.js";
+import { componentElects, componentLease, type Component } from "./components.js";
 
 type Log = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 
@@ -26,7 +26,7 @@ export async function componentElectors(o: {
     for (const c of closers) await c();
   };
   if (o.ha !== undefined)
-    for (const component of o.components.filter((c) => c !== "admission")) {
+    for (const component of o.components.filter(componentElects)) {
       const set = await setUpHa(
         { ...o.ha, leaseName: componentLease(component, o.ha.leaseName), tlsSecret: undefined },
         (lvl, msg, fields) => o.onLog(lvl, msg, { component, ...fields }),

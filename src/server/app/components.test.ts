@@ -1,9 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { COMPONENTS, componentLease, isComponent } from "./components.js";
+import { COMPONENTS, componentElects, componentLease, isComponent } from "./components.js";
 
 test("each component elects its leader on its own Lease; admission's is --leader-elect-lease", () => {
-  const leases = COMPONENTS.map((c) => componentLease(c, "bylaw-admission"));
+  // The monitoring component only reads and serves /metrics: it elects no leader.
+  assert.equal(componentElects("monitoring"), false);
+  const leases = COMPONENTS.filter((c) => c === "admission" || componentElects(c)).map((c) =>
+    componentLease(c, "bylaw-admission"),
+  );
   assert.deepEqual(leases, [
     "bylaw-admission",
     "bylaw-background-controller",

@@ -3,12 +3,20 @@
  * the Lease its replicas elect a leader on. `--component` chooses them (repeatable: one process may
  * run several, each leader-elected on its own Lease, so leading one never blocks another).
  */
-export const COMPONENTS = ["admission", "background", "reports", "cleanup"] as const;
+export const COMPONENTS = ["admission", "background", "reports", "cleanup", "monitoring"] as const;
 
 export type Component = (typeof COMPONENTS)[number];
 
 export function isComponent(name: string): name is Component {
   return (COMPONENTS as readonly string[]).includes(name);
+}
+
+/**
+ * Whether a component's replicas elect a leader: the monitoring component only reads reports and
+ * serves them on /metrics, the same on every replica (ADR 0019), so it has no Lease.
+ */
+export function componentElects(component: Component): boolean {
+  return component !== "admission" && component !== "monitoring";
 }
 
 /**

@@ -3,3 +3,5 @@ export type { BylawMetrics } from "./types.js";
 
 export { bindPolicySource } from "./bind-policy-source.js";
 export { cleanupCounters } from "./cleanup-counters.js";
+export { registerMonitoringGauges } from "./monitoring-gauges.js";
+export { backgroundScanFailures } from "./background-scan-counter.js";

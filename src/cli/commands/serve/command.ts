@@ -22,6 +22,7 @@ import { EVENT_FLAG_OPTIONS, eventSettings } from "./event-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { REGISTRATION_FLAG_OPTIONS, registrationPlan } from "./registration-flags.js";
 import { COMPONENT_FLAG_OPTIONS, componentsFrom } from "./component-flags.js";
+import { MONITORING_FLAG_OPTIONS, monitoringSettings } from "./monitoring-flags.js";
 
 export { SERVE_HELP };
 
@@ -62,6 +63,7 @@ const SERVE_FLAG_OPTIONS = {
   ...REPORT_FLAG_OPTIONS,
   ...EVENT_FLAG_OPTIONS,
   ...COMPONENT_FLAG_OPTIONS,
+  ...MONITORING_FLAG_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -139,14 +141,21 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
 /** Leader election and the certificate Secret (ha-flags.ts), Events (event-flags.ts) and the components this process runs (component-flags.ts). */
 function haEventsAndComponents(
   values: ServeFlags,
-): { ok: true; value: Pick<StartOptions, "ha" | "events" | "components"> } | { ok: false; error: string } {
+):
+  | { ok: true; value: Pick<StartOptions, "ha" | "events" | "components" | "monitoring"> }
+  | { ok: false; error: string } {
   const ha = haSettings(values);
   if (!ha.ok) return ha;
   const events = eventSettings(values);
   if (!events.ok) return events;
   const components = componentsFrom(values, ownNamespace(values));
   if (!components.ok) return components;
-  return { ok: true, value: { ha: ha.value, events: events.value, components: components.value } };
+  const monitoring = monitoringSettings(values);
+  if (!monitoring.ok) return monitoring;
+  return {
+    ok: true,
+    value: { ha: ha.value, events: events.value, components: components.value, monitoring: monitoring.value },
+  };
 }
 
 /** Prints a flag error with the usage hint; exit code 2. */
@@ -207,6 +216,7 @@ function serveOptions(o: {
     | "ha"
     | "events"
     | "components"
+    | "monitoring"
   >;
 }): StartOptions {
   const { values, numbers } = o;

@@ -14,11 +14,11 @@ test("--component is repeatable, each component once", () => {
   });
 });
 
-test("an unknown component is refused, naming the four", () => {
+test("an unknown component is refused, naming them all", () => {
   const r = componentsFrom({ cluster: true, component: ["generate"] });
   assert.deepEqual(r, {
     ok: false,
-    error: '--component must be admission, background, reports, cleanup (got "generate")',
+    error: '--component must be admission, background, reports, cleanup, monitoring (got "generate")',
   });
 });
 

@@ -126,10 +126,18 @@ Flags:
       --component NAME        what this process runs (repeatable; default admission): admission (the
                               webhooks, policy status, registration, the certificate), background (generate
                               rules, as its own ServiceAccount), reports (background scans into
-                              PolicyReports) or cleanup (cleanup policies, the cleanup.kyverno.io/ttl label).
+                              PolicyReports), cleanup (cleanup policies, the cleanup.kyverno.io/ttl label) or
+                              monitoring (every producer's PolicyReports, openreports Reports and trivy-operator
+                              reports as Policy Reporter's and trivy's series on /metrics; no Lease).
                               Each but admission needs --cluster; with --leader-elect each elects on its own
                               Lease (bylaw-background-controller, bylaw-reports-controller,
                               bylaw-cleanup-controller). Without admission, only health and metrics are served
+      --monitoring-labels L   the labels of policy_report_result: detailed (default: namespace, rule, policy,
+                              report, kind, name, status, severity, category, source), simple (namespace,
+                              policy, status, severity, category, source) or a comma-separated list of them
+      --monitoring-max-series N
+                              label sets each monitoring family may hold (default 10000); past it series are
+                              left out and counted in bylaw_monitoring_series_dropped{metric}
       --cleanup-controller    with --cluster: run cleanup policies (CleanupPolicy, ClusterCleanupPolicy,
                               DeletingPolicy, NamespacedDeletingPolicy) and the cleanup.kyverno.io/ttl
                               label on the leader, deleting what the grants aggregated to
