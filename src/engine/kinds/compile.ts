@@ -14,6 +14,7 @@ import { classify, kindDescriptor } from "./registry.js";
 import type { Classification, PolicyKindDescriptor } from "./types.js";
 import { compileUnsupported } from "./unsupported/compile.js";
 import { compileValidatingKind } from "./validating/compile.js";
+import { compileMutatingKind } from "./mutating/compile.js";
 
 export function compileDocument(doc: JsonValue, env: CompileEnv, options: CompileOptions = {}): CompileOutcome {
   if (exceedsDepth(doc, MAX_DOCUMENT_DEPTH)) {
@@ -52,6 +53,8 @@ function compileByKind(
       return kind.boundBy !== undefined
         ? compileAdmissionPolicyKind(doc, env, bindings)
         : compileValidatingKind(doc, kind.kind, env);
+    case "mutating":
+      return compileMutatingKind(doc, kind.kind, env);
     case "unsupported":
       return compileUnsupported(doc, kind.kind, env);
   }

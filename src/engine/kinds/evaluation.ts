@@ -8,6 +8,7 @@ import type { KindEvaluation } from "./kind-evaluation.js";
 import { KYVERNO_EVALUATION } from "./kyverno/evaluate.js";
 import { UNSUPPORTED_EVALUATION } from "./unsupported/evaluate.js";
 import { CEL_EVALUATION } from "./validating/evaluate.js";
+import { MUTATING_EVALUATION } from "./mutating/evaluate.js";
 
 export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
   switch (policy.language) {
@@ -15,6 +16,8 @@ export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
       return KYVERNO_EVALUATION;
     case "cel":
       return CEL_EVALUATION;
+    case "mutating":
+      return MUTATING_EVALUATION;
     case "unsupported":
       return UNSUPPORTED_EVALUATION;
   }

@@ -12,6 +12,7 @@ type WebhookHead = Omit<DocumentHead, "phases" | "labels">;
 
 /** The CEL kinds Bylaw runs, and the kinds it answers with an error, take part in the validate phase. */
 const VALIDATE_ONLY: readonly PolicyPhase[] = Object.freeze(["validate"] as const);
+const MUTATE_ONLY: readonly PolicyPhase[] = Object.freeze(["mutate"] as const);
 
 export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, compiled: UnsourcedPolicy): DocumentHead {
   const spec = isObject(doc["spec"]) ? doc["spec"] : {};
@@ -25,6 +26,8 @@ export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, comp
         phases: VALIDATE_ONLY,
         labels,
       };
+    case "mutating":
+      return { ...mutatingHead(spec), phases: MUTATE_ONLY, labels };
     case "unsupported":
       return { ...plainHead(spec), phases: VALIDATE_ONLY, labels };
   }
@@ -61,6 +64,13 @@ function validatingHead(spec: JsonObject): WebhookHead {
     admission,
     emitWarning: validationActions.includes("Warn"),
   };
+}
+
+/** A MutatingPolicy: its failurePolicy; `evaluation.admission.enabled: false` keeps it out of admission. */
+function mutatingHead(spec: JsonObject): WebhookHead {
+  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
+  const admission = isObject(evaluation["admission"]) ? evaluation["admission"]["enabled"] !== false : true;
+  return { failurePolicy: configuredFailurePolicy(spec), validationActions: undefined, admission, emitWarning: false };
 }
 
 /** A ValidatingAdmissionPolicy (its actions are its bindings') or a kind Bylaw does not run: its failurePolicy alone. */

@@ -9,6 +9,7 @@ import { CLUSTER_POLICY, NAMESPACED_POLICY } from "./kyverno/kinds.js";
 import type { Classification, PolicyKindDescriptor } from "./types.js";
 import { nearNames } from "../policy/schema/did-you-mean.js";
 import { UNSUPPORTED_KINDS } from "./unsupported/kinds.js";
+import { MUTATING_POLICY, NAMESPACED_MUTATING_POLICY } from "./mutating/kinds.js";
 import { NAMESPACED_VALIDATING_POLICY, VALIDATING_POLICY } from "./validating/kinds.js";
 
 export const POLICY_KINDS: readonly PolicyKindDescriptor[] = [
@@ -17,6 +18,8 @@ export const POLICY_KINDS: readonly PolicyKindDescriptor[] = [
   VALIDATING_POLICY,
   NAMESPACED_VALIDATING_POLICY,
   VALIDATING_ADMISSION_POLICY,
+  MUTATING_POLICY,
+  NAMESPACED_MUTATING_POLICY,
   ...UNSUPPORTED_KINDS,
 ];
 

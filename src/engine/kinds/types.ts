@@ -19,7 +19,7 @@ export type PolicyKindName =
   | "ClusterCleanupPolicy";
 
 /** The language a kind's body is written in; `unsupported` for a kind Bylaw compiles but does not run yet. */
-export type PolicyLanguage = "kyverno" | "cel" | "unsupported";
+export type PolicyLanguage = "kyverno" | "cel" | "mutating" | "unsupported";
 
 /** How the kind's status subresource looks: kyverno.io's (rulecount, autogen.rules) or policies.kyverno.io's. */
 type StatusShape = "kyverno" | "cel" | "none";

@@ -12,6 +12,7 @@ import type { FastPass } from "../validate/fast-pass.js";
 import type { CompiledCelRule } from "../cel/validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
+import type { CompiledMutatingBody } from "../cel/mutating-policy/compiled.js";
 import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyKindDescriptor, PolicyKindName, PolicyPhase } from "../kinds/types.js";
@@ -141,6 +142,15 @@ interface CelCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly document: JsonObject;
 }
 
+/** A MutatingPolicy or NamespacedMutatingPolicy: its own compiled body (no rules), run by kinds/mutating/. */
+interface MutatingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+  readonly language: "mutating";
+  /** The policy's own document, as written (`origin.document`). */
+  readonly document: JsonObject;
+  /** The policy's spec, then its autogen copies for pod controllers, compiled once. */
+  readonly mutating: readonly CompiledMutatingBody[];
+}
+
 /** A kind Bylaw does not run: every resource in its scope gets an error naming the kind. */
 interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly language: "unsupported";
@@ -158,12 +168,17 @@ interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
  * document (for kyverno.io policies, typed as one); code that reads kyverno.io fields narrows on
  * `language` first.
  */
-export type CompiledPolicy = KyvernoCompiledPolicy | CelCompiledPolicy | UnsupportedCompiledPolicy;
+export type CompiledPolicy =
+  | KyvernoCompiledPolicy
+  | CelCompiledPolicy
+  | MutatingCompiledPolicy
+  | UnsupportedCompiledPolicy;
 
 /** A compiled policy before the kind registry records its origin (kinds/compile.ts). */
 export type UnsourcedPolicy =
   | Omit<KyvernoCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<CelCompiledPolicy, "origin" | keyof DocumentHead>
+  | Omit<MutatingCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<UnsupportedCompiledPolicy, "origin" | keyof DocumentHead>;
 
 /**
