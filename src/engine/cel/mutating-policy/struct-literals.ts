@@ -1,7 +1,7 @@
 /**
  * CEL's object constructors as a MutatingPolicy writes them (`Object{metadata: Object.metadata{…}}`,
  * `JSONPatch{op: "add", …}`) rewritten, before compiling, into the map literals they build
- * (`{"metadata": {…}}`): Bylaw's CEL has no schema types for the objects a policy patches, and a
+ * (`dyn({"metadata": dyn({…})})`: dyn, so that a branch may be null as a message may): Bylaw's CEL has no schema types for the objects a policy patches, and a
  * constructor's only effect on a patch is the fields it sets. Strings are copied as they are;
  * only a type name starting `Object` or naming `JSONPatch` opens a constructor, and only its own
  * field names (not those of a map or call inside it) are quoted.
@@ -41,7 +41,7 @@ export function structLiteralsAsMaps(expression: string): string {
     const before = i === 0 ? "" : (expression[i - 1] ?? "");
     const ctor = IDENT_CHAR.test(before) ? null : CONSTRUCTOR.exec(expression.slice(i));
     if (ctor !== null) {
-      out += "{";
+      out += "dyn({";
       i += ctor[0].length;
       stack.push("struct");
       expectField = true;
@@ -50,7 +50,7 @@ export function structLiteralsAsMaps(expression: string): string {
     if (ch === "{" || ch === "(" || ch === "[") stack.push(ch);
     else if (ch in CLOSERS) {
       const top = stack.pop();
-      out += top === "struct" && ch === "}" ? "}" : ch;
+      out += top === "struct" && ch === "}" ? "})" : ch;
       i++;
       continue;
     } else if (ch === "," && stack[stack.length - 1] === "struct") expectField = true;
