@@ -27,7 +27,16 @@ describe("classify (ADR 0005: one question every caller asks)", () => {
     );
     const m = classify(doc("policies.kyverno.io/v1", "MutatingPolicy"));
     assert.ok(m.role === "policy");
-    assert.deepEqual([m.kind.language, m.kind.admission, m.kind.notServed], ["unsupported", "error", undefined]);
+    assert.deepEqual(
+      [m.kind.language, m.kind.admission, m.kind.notServed, m.kind.shortName],
+      ["mutating", "evaluated", undefined, "mpol"],
+    );
+    const nm = classify(doc("policies.kyverno.io/v1", "NamespacedMutatingPolicy"));
+    assert.ok(nm.role === "policy");
+    assert.deepEqual([nm.kind.language, nm.kind.scope, nm.kind.shortName], ["mutating", "namespaced", "nmpol"]);
+    const iv = classify(doc("policies.kyverno.io/v1", "ImageValidatingPolicy"));
+    assert.ok(iv.role === "policy");
+    assert.deepEqual([iv.kind.language, iv.kind.admission, iv.kind.notServed], ["unsupported", "error", undefined]);
     const g = classify(doc("policies.kyverno.io/v1", "NamespacedGeneratingPolicy"));
     assert.ok(g.role === "policy" && g.kind.admission === "none" && g.kind.notServed !== undefined);
     const vap = classify(doc("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"));
