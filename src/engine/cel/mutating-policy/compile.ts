@@ -39,7 +39,9 @@ type Bodies = { ok: true; bodies: CompiledMutatingBody[] } | { ok: false; proble
 export function compileMutatingBodies(spec: JsonObject, name: string, scope: "cluster" | "namespaced"): Bodies {
   const cel = mutatingCel(scope);
   const label = scope === "namespaced" ? "NamespacedMutatingPolicy" : "MutatingPolicy";
-  const specs = [spec, ...mutatingAutogenConfigs(spec).map((c) => c.spec)];
+  // No matchConstraints at all reads as empty ones: the problem names what they lack (resourceRules).
+  const own = spec["matchConstraints"] === undefined ? { ...spec, matchConstraints: {} } : spec;
+  const specs = [own, ...mutatingAutogenConfigs(spec).map((c) => c.spec)];
   const bodies: CompiledMutatingBody[] = [];
   for (const [i, s] of specs.entries()) {
     const constraints = compileConstraints(s, `${label} ${name}`);
@@ -48,7 +50,7 @@ export function compileMutatingBodies(spec: JsonObject, name: string, scope: "cl
       continue;
     }
     const prefix = i === 0 ? "" : "(autogen for pod controllers) ";
-    bodies.push({ constraints: constraints.value, ...compilePrograms(s, { name, cel, prefix }) });
+    bodies.push({ constraints: constraints.value, ...compilePrograms(s, { name: `${label} ${name}`, cel, prefix }) });
   }
   return { ok: true, bodies };
 }
@@ -59,18 +61,18 @@ function compilePrograms(
   spec: JsonObject,
   at: { readonly name: string; readonly cel: CelEngine; readonly prefix: string },
 ): Programs {
-  const { name, cel, prefix } = at;
+  const { name, cel, prefix } = at; // `name` is `<Kind> <name>`, as messages start
   let failure = notRun(spec, name);
   const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
   const compile = (field: string, expression: string | undefined, expectType?: string): CelProgram | undefined => {
     if (failure !== undefined) return undefined;
     if (expression === undefined || expression.trim() === "") {
-      failure = `policy ${name}: ${prefix}${field}: an expression is required`;
+      failure = `${name}: ${prefix}${field}: an expression is required`;
       return undefined;
     }
     const source = structLiteralsAsMaps(expression);
     const r = cel.compile(source, expectType === undefined ? { variableNames } : { variableNames, expectType });
-    if (!r.ok) failure = `policy ${name}: ${prefix}${field}: compilation failed: ${r.error.message}`;
+    if (!r.ok) failure = `${name}: ${prefix}${field}: compilation failed: ${r.error.message}`;
     return r.ok ? r.value : undefined;
   };
   const defined = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
@@ -107,8 +109,8 @@ function notRun(spec: JsonObject, name: string): string | undefined {
   const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
   const existing = isObject(evaluation["mutateExisting"]) ? evaluation["mutateExisting"] : {};
   if (existing["enabled"] === true)
-    return `policy ${name}: spec.evaluation.mutateExisting: Bylaw does not run mutate-existing for a MutatingPolicy yet`;
+    return `${name}: spec.evaluation.mutateExisting: Bylaw does not run mutate-existing for a MutatingPolicy yet`;
   if (evaluation["mode"] === "JSON")
-    return `policy ${name}: spec.evaluation.mode: JSON: Bylaw does not run a MutatingPolicy on JSON payloads yet`;
+    return `${name}: spec.evaluation.mode: JSON: Bylaw does not run a MutatingPolicy on JSON payloads yet`;
   return undefined;
 }
