@@ -169,10 +169,7 @@ interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
  * `language` first.
  */
 export type CompiledPolicy =
-  | KyvernoCompiledPolicy
-  | CelCompiledPolicy
-  | MutatingCompiledPolicy
-  | UnsupportedCompiledPolicy;
+  KyvernoCompiledPolicy | CelCompiledPolicy | MutatingCompiledPolicy | UnsupportedCompiledPolicy;
 
 /** A compiled policy before the kind registry records its origin (kinds/compile.ts). */
 export type UnsourcedPolicy =

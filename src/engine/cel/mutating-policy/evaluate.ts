@@ -6,7 +6,7 @@
  * "failed to evaluate policy: …"); otherwise each mutation in order, each seeing the object the
  * previous one patched, and pass "success" (rule ""). Variables are lazy, as a ValidatingPolicy's.
  */
-import { isObject, type JsonObject } from "../../api/json.js";
+import { isObject } from "../../api/json.js";
 import type { Resource } from "../../api/resource.js";
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { MatchRequest } from "../../match/index.js";
@@ -104,7 +104,5 @@ function patchWith(object: Resource, m: CompiledMutation, value: unknown): Patch
   if (!Array.isArray(json)) return { ok: false, message: "a jsonPatch expression must build a list of JSONPatch{…}" };
   if (json.length === 0) return { ok: true, value: object };
   const applied = applyJson6902(object, json);
-  return applied.ok
-    ? { ok: true, value: applied.value.resource as JsonObject }
-    : { ok: false, message: applied.error.message };
+  return applied.ok ? { ok: true, value: applied.value.resource } : { ok: false, message: applied.error.message };
 }
