@@ -20,7 +20,7 @@ import { applyConfiguration } from "./apply-configuration.js";
 import type { CompiledMutatingBody, CompiledMutation } from "./compiled.js";
 
 /** What the policy's bodies did: a result per body that matched, and the object after them. */
-export interface MutatingOutcome {
+interface MutatingOutcome {
   readonly results: readonly RuleResult[];
   readonly patched: Resource;
 }

@@ -2,7 +2,7 @@
 import { namespace, type CelLibrary } from "../library.js";
 
 /** A key as one JSON Pointer segment (RFC 6901): `~` as `~0`, then `/` as `~1`. */
-export function escapeKey(key: string): string {
+function escapeKey(key: string): string {
   return key.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
