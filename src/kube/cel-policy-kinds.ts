@@ -61,8 +61,8 @@ function info(
 export const CEL_POLICY_KINDS: readonly CelKindInfo[] = [
   info("ValidatingPolicy", "validatingpolicies", "evaluated", "cluster"),
   info("NamespacedValidatingPolicy", "namespacedvalidatingpolicies", "evaluated", "namespaced"),
-  info("MutatingPolicy", "mutatingpolicies", "admission-error", "cluster"),
-  info("NamespacedMutatingPolicy", "namespacedmutatingpolicies", "admission-error", "namespaced"),
+  info("MutatingPolicy", "mutatingpolicies", "evaluated", "cluster"),
+  info("NamespacedMutatingPolicy", "namespacedmutatingpolicies", "evaluated", "namespaced"),
   info("ImageValidatingPolicy", "imagevalidatingpolicies", "admission-error", "cluster"),
   info("NamespacedImageValidatingPolicy", "namespacedimagevalidatingpolicies", "admission-error", "namespaced"),
   info("GeneratingPolicy", "generatingpolicies", "not-evaluated", "cluster"),

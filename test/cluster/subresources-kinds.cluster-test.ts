@@ -8,8 +8,8 @@
  *   server and Kyverno match them, though no ClusterPolicy names Deployment or Pod;
  * - a ClusterPolicy rule on the wildcard `*∕scale` denies scaling a StatefulSet, and sees the Scale
  *   as the API server sent it (apiVersion autoscaling/v1, kind Scale), as Kyverno gives it;
- * - a MutatingPolicy on `statefulsets/scale` is refused at `kubectl apply` (Bylaw does not run the
- *   kind yet: never half-served); one stored before Bylaw ran answers a matching subresource
+ * - an ImageValidatingPolicy on `statefulsets/scale` is refused at `kubectl apply` (Bylaw does not
+ *   run the kind yet: never half-served); one stored before Bylaw ran answers a matching subresource
  *   request as an error, which server/admission/top-level-kind.test.ts covers without a cluster.
  */
 import { after, before, describe, test } from "node:test";
@@ -87,10 +87,10 @@ spec:
       message: "${message}"
 `;
 
-const MPOL = `apiVersion: policies.kyverno.io/v1
-kind: MutatingPolicy
+const IVPOL = `apiVersion: policies.kyverno.io/v1
+kind: ImageValidatingPolicy
 metadata:
-  name: mpol-scale
+  name: ivpol-scale
 spec:
   failurePolicy: Fail
   matchConstraints:
@@ -100,10 +100,13 @@ spec:
         operations: [UPDATE]
         resources: [statefulsets/scale]
         resourceNames: [mp]
-  mutations:
-    - patchType: ApplyConfiguration
-      applyConfiguration:
-        expression: "Object{spec: Object.spec{replicas: 1}}"
+  attestors:
+    - name: none
+      cosign:
+        key:
+          data: unused
+  validations:
+    - expression: "true"
 `;
 
 // No signature can verify here (a made-up key whose Rekor log Bylaw does not check: a rule error under
@@ -287,10 +290,10 @@ describe(
       assert.equal(await replicas("widget", "w"), "2");
     });
 
-    test("a MutatingPolicy on statefulsets/scale is refused at kubectl apply, naming the kind", async () => {
-      const r = await current().kubectl(["apply", "-f", "-"], MPOL);
+    test("an ImageValidatingPolicy on statefulsets/scale is refused at kubectl apply, naming the kind", async () => {
+      const r = await current().kubectl(["apply", "-f", "-"], IVPOL);
       assert.notEqual(r.code, 0, r.stdout);
-      assert.match(r.stderr, /MutatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind/);
+      assert.match(r.stderr, /ImageValidatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind/);
       await ok(["-n", "subk", "scale", "statefulset", "mp", "--replicas=2"]);
       assert.equal(await replicas("statefulset", "mp"), "2");
     });

@@ -203,7 +203,7 @@ spec:
     field: /spec\.matchConditions\[0\]\.expression: .*globalContext is not allowed/,
   },
   {
-    what: "NamespacedMutatingPolicy (a kind Bylaw does not evaluate yet)",
+    what: "NamespacedMutatingPolicy",
     object: `apiVersion: policies.kyverno.io/v1beta1
 kind: NamespacedMutatingPolicy
 metadata: {name: gce-mutate, namespace: tenant-a}

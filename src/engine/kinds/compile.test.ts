@@ -61,6 +61,17 @@ const cases: [string, JsonObject, string, string][] = [
       metadata: { name: "p" },
       spec: { matchConstraints: configMaps },
     },
+    "mutating",
+    "cluster",
+  ],
+  [
+    "ImageValidatingPolicy",
+    {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ImageValidatingPolicy",
+      metadata: { name: "p" },
+      spec: { matchConstraints: configMaps, validations: [{ expression: "true" }] },
+    },
     "unsupported",
     "cluster",
   ],

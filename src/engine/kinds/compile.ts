@@ -16,6 +16,7 @@ import type { Classification, PolicyKindDescriptor } from "./types.js";
 import { compileUnsupported } from "./unsupported/compile.js";
 import { compileValidatingKind } from "./validating/compile.js";
 import { compileDeletingKind } from "./deleting/compile.js";
+import { compileMutatingKind } from "./mutating/compile.js";
 
 export function compileDocument(doc: JsonValue, env: CompileEnv, options: CompileOptions = {}): CompileOutcome {
   if (exceedsDepth(doc, MAX_DOCUMENT_DEPTH)) {
@@ -56,6 +57,8 @@ function compileByKind(
         : compileValidatingKind(doc, kind.kind, env);
     case "generating":
       return compileGeneratingKind(doc, kind.kind, env);
+    case "mutating":
+      return compileMutatingKind(doc, kind.kind, env);
     case "unsupported":
       return compileUnsupported(doc, kind.kind, env);
     case "deleting":

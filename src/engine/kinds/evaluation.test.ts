@@ -12,6 +12,7 @@ import { evaluationOf } from "./evaluation.js";
 import { KYVERNO_EVALUATION } from "./kyverno/evaluate.js";
 import { UNSUPPORTED_EVALUATION } from "./unsupported/evaluate.js";
 import { CEL_EVALUATION } from "./validating/evaluate.js";
+import { MUTATING_EVALUATION } from "./mutating/evaluate.js";
 
 const engine = createEngine(fakePorts());
 const configMaps = {
@@ -33,6 +34,12 @@ const validating = compiled({
   spec: { matchConstraints: configMaps, validations: [{ expression: "false", message: "never" }] },
 });
 const unsupported = compiled({
+  apiVersion: "policies.kyverno.io/v1",
+  kind: "ImageValidatingPolicy",
+  metadata: { name: "iv" },
+  spec: { matchConstraints: configMaps, validations: [{ expression: "true" }] },
+});
+const mutating = compiled({
   apiVersion: "policies.kyverno.io/v1",
   kind: "MutatingPolicy",
   metadata: { name: "mp" },
@@ -63,6 +70,7 @@ test("each language has its family's evaluation", () => {
   assert.equal(evaluationOf(kyverno), KYVERNO_EVALUATION);
   assert.equal(evaluationOf(validating), CEL_EVALUATION);
   assert.equal(evaluationOf(unsupported), UNSUPPORTED_EVALUATION);
+  assert.equal(evaluationOf(mutating), MUTATING_EVALUATION);
 });
 
 test("a CEL or unsupported kind asked to mutate or generate answers as the pipeline does: no results, the resource unchanged", () => {
@@ -89,7 +97,7 @@ test("validate runs each family: the CEL programs, and the unsupported kind's er
       [
         "",
         "error",
-        "policies.kyverno.io/v1 MutatingPolicy policies are not supported by Bylaw yet; policy mp was not evaluated",
+        "policies.kyverno.io/v1 ImageValidatingPolicy policies are not supported by Bylaw yet; policy iv was not evaluated",
       ],
     ],
   );

@@ -10,6 +10,7 @@ import { KYVERNO_EVALUATION } from "./kyverno/evaluate.js";
 import { UNSUPPORTED_EVALUATION } from "./unsupported/evaluate.js";
 import { CEL_EVALUATION } from "./validating/evaluate.js";
 import { DELETING_EVALUATION } from "./deleting/evaluate.js";
+import { MUTATING_EVALUATION } from "./mutating/evaluate.js";
 
 export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
   switch (policy.language) {
@@ -19,6 +20,8 @@ export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
       return CEL_EVALUATION;
     case "generating":
       return GENERATING_EVALUATION;
+    case "mutating":
+      return MUTATING_EVALUATION;
     case "unsupported":
       return UNSUPPORTED_EVALUATION;
     case "deleting":

@@ -14,6 +14,7 @@ type WebhookHead = Omit<DocumentHead, "phases" | "labels">;
 const VALIDATE_ONLY: readonly PolicyPhase[] = Object.freeze(["validate"] as const);
 /** A DeletingPolicy decides no request: the cleanup controller runs it on its schedule. */
 const DELETE_ONLY: readonly PolicyPhase[] = Object.freeze(["delete"] as const);
+const MUTATE_ONLY: readonly PolicyPhase[] = Object.freeze(["mutate"] as const);
 
 export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, compiled: UnsourcedPolicy): DocumentHead {
   const spec = isObject(doc["spec"]) ? doc["spec"] : {};
@@ -29,6 +30,8 @@ export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, comp
       };
     case "generating":
       return { ...generatingHead(spec), phases: GENERATE_ONLY, labels };
+    case "mutating":
+      return { ...mutatingHead(spec), phases: MUTATE_ONLY, labels };
     case "unsupported":
       return { ...plainHead(spec), phases: VALIDATE_ONLY, labels };
     case "deleting":
@@ -77,6 +80,13 @@ function validatingHead(spec: JsonObject): WebhookHead {
     admission,
     emitWarning: validationActions.includes("Warn"),
   };
+}
+
+/** A MutatingPolicy: its failurePolicy; `evaluation.admission.enabled: false` keeps it out of admission. */
+function mutatingHead(spec: JsonObject): WebhookHead {
+  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
+  const admission = isObject(evaluation["admission"]) ? evaluation["admission"]["enabled"] !== false : true;
+  return { failurePolicy: configuredFailurePolicy(spec), validationActions: undefined, admission, emitWarning: false };
 }
 
 /** A ValidatingAdmissionPolicy (its actions are its bindings') or a kind Bylaw does not run: its failurePolicy alone. */

@@ -27,7 +27,16 @@ describe("classify (ADR 0005: one question every caller asks)", () => {
     );
     const m = classify(doc("policies.kyverno.io/v1", "MutatingPolicy"));
     assert.ok(m.role === "policy");
-    assert.deepEqual([m.kind.language, m.kind.admission, m.kind.notServed], ["unsupported", "error", undefined]);
+    assert.deepEqual(
+      [m.kind.language, m.kind.admission, m.kind.notServed, m.kind.shortName],
+      ["mutating", "evaluated", undefined, "mpol"],
+    );
+    const nm = classify(doc("policies.kyverno.io/v1", "NamespacedMutatingPolicy"));
+    assert.ok(nm.role === "policy");
+    assert.deepEqual([nm.kind.language, nm.kind.scope, nm.kind.shortName], ["mutating", "namespaced", "nmpol"]);
+    const iv = classify(doc("policies.kyverno.io/v1", "ImageValidatingPolicy"));
+    assert.ok(iv.role === "policy");
+    assert.deepEqual([iv.kind.language, iv.kind.admission, iv.kind.notServed], ["unsupported", "error", undefined]);
     const c = classify(doc("kyverno.io/v2", "CleanupPolicy"));
     assert.ok(c.role === "policy" && c.kind.admission === "none" && c.kind.notServed !== undefined);
     const g = classify(doc("policies.kyverno.io/v1", "NamespacedGeneratingPolicy"));

@@ -10,6 +10,7 @@ import { CLUSTER_POLICY, NAMESPACED_POLICY } from "./kyverno/kinds.js";
 import type { Classification, PolicyKindDescriptor } from "./types.js";
 import { nearNames } from "../policy/schema/did-you-mean.js";
 import { UNSUPPORTED_KINDS } from "./unsupported/kinds.js";
+import { MUTATING_POLICY, NAMESPACED_MUTATING_POLICY } from "./mutating/kinds.js";
 import { NAMESPACED_VALIDATING_POLICY, VALIDATING_POLICY } from "./validating/kinds.js";
 import { DELETING_POLICY, NAMESPACED_DELETING_POLICY } from "./deleting/kinds.js";
 
@@ -23,6 +24,8 @@ export const POLICY_KINDS: readonly PolicyKindDescriptor[] = [
   NAMESPACED_GENERATING_POLICY,
   DELETING_POLICY,
   NAMESPACED_DELETING_POLICY,
+  MUTATING_POLICY,
+  NAMESPACED_MUTATING_POLICY,
   ...UNSUPPORTED_KINDS,
 ];
 

@@ -13,6 +13,7 @@ import type { CompiledCelRule } from "../cel/validate-rule/index.js";
 import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
 import type { CompiledGeneratingPolicy } from "../cel/generating-policy/index.js";
+import type { CompiledMutatingBody } from "../cel/mutating-policy/compiled.js";
 import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyKindDescriptor, PolicyKindName, PolicyPhase } from "../kinds/types.js";
@@ -154,6 +155,15 @@ interface GeneratingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly generating: CompiledGeneratingPolicy;
 }
 
+/** A MutatingPolicy or NamespacedMutatingPolicy: its own compiled body (no rules), run by kinds/mutating/. */
+interface MutatingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+  readonly language: "mutating";
+  /** The policy's own document, as written (`origin.document`). */
+  readonly document: JsonObject;
+  /** The policy's spec, then its autogen copies for pod controllers, compiled once. */
+  readonly mutating: readonly CompiledMutatingBody[];
+}
+
 /** A kind Bylaw does not run: every resource in its scope gets an error naming the kind. */
 interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly language: "unsupported";
@@ -182,6 +192,7 @@ interface DeletingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
 export type CompiledPolicy =
   | KyvernoCompiledPolicy
   | CelCompiledPolicy
+  | MutatingCompiledPolicy
   | GeneratingCompiledPolicy
   | DeletingCompiledPolicy
   | UnsupportedCompiledPolicy;
@@ -190,6 +201,7 @@ export type CompiledPolicy =
 export type UnsourcedPolicy =
   | Omit<KyvernoCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<CelCompiledPolicy, "origin" | keyof DocumentHead>
+  | Omit<MutatingCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<GeneratingCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<DeletingCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<UnsupportedCompiledPolicy, "origin" | keyof DocumentHead>;

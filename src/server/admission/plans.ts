@@ -94,6 +94,11 @@ function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelecto
   const policies: CompiledPolicy[] = [];
   for (const policy of all) {
     if (!appliesAtAdmission(policy) || !servedBy(policy, webhook)) continue;
+    // A MutatingPolicy has no rules: its own body mutates (kinds/mutating/).
+    if (policy.language === "mutating") {
+      policies.push(policy);
+      continue;
+    }
     const standard = policy.rules.filter((r) => r.rule.mutate !== undefined && !isMutateExisting(r));
     // verifyImages rules run in the mutating webhook too, after the mutate rules (signatures, digests, annotation).
     if (standard.length === 0 && !hasImageVerifyRules(policy)) continue;

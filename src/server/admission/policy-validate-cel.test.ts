@@ -56,18 +56,18 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     assert.match(response.status?.message ?? "", /matchConstraints\.resourceRules/);
   });
 
-  test("a MutatingPolicy and a GeneratingPolicy are refused at kubectl apply, each naming the kind Bylaw does not run yet (never half-served)", () => {
-    const mp: JsonObject = {
+  test("an ImageValidatingPolicy and a GeneratingPolicy are refused at kubectl apply, each naming the kind Bylaw does not run yet (never half-served)", () => {
+    const iv: JsonObject = {
       apiVersion: "policies.kyverno.io/v1",
-      kind: "MutatingPolicy",
-      metadata: { name: "mp" },
-      spec: { matchConstraints: podRules, mutations: [] },
+      kind: "ImageValidatingPolicy",
+      metadata: { name: "iv" },
+      spec: { matchConstraints: podRules, validationActions: ["Deny"], attestors: [] },
     };
-    const m = answer(review(mp, "mutatingpolicies"));
+    const m = answer(review(iv, "imagevalidatingpolicies"));
     assert.equal(m.allowed, false);
     assert.match(
       m.status?.message ?? "",
-      /^MutatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind, so mp would never take effect; it is refused rather than admitted and never run$/,
+      /^ImageValidatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind, so iv would never take effect; it is refused rather than admitted and never run$/,
     );
     const gp: JsonObject = {
       apiVersion: "policies.kyverno.io/v1",
@@ -80,6 +80,28 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     assert.match(
       g.status?.message ?? "",
       /^GeneratingPolicy gp is not served: Bylaw runs GeneratingPolicies offline \(bylaw test, bylaw apply\) but does not serve them in a cluster yet; it is refused rather than admitted and never run$/,
+    );
+  });
+
+  test("a MutatingPolicy is admitted; one whose mutation does not compile is denied naming the policy and the field", () => {
+    const mp = (expression: string): JsonObject => ({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "MutatingPolicy",
+      metadata: { name: "mp" },
+      spec: {
+        matchConstraints: podRules,
+        mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression } }],
+      },
+    });
+    assert.equal(
+      answer(review(mp('Object{metadata: Object.metadata{labels: {"a": "b"}}}'), "mutatingpolicies")).allowed,
+      true,
+    );
+    const bad = answer(review(mp("object.("), "mutatingpolicies"));
+    assert.equal(bad.allowed, false);
+    assert.match(
+      bad.status?.message ?? "",
+      /: MutatingPolicy mp: spec\.mutations\[0\]\.applyConfiguration\.expression: compilation failed/,
     );
   });
 

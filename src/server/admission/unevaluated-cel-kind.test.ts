@@ -1,4 +1,4 @@
-/** MutatingPolicy / ImageValidatingPolicy through the validating webhook: served without evaluation, answered as an error under their failurePolicy. */
+/** ImageValidatingPolicy (and Namespaced) through the validating webhook: served without evaluation, answered as an error under their failurePolicy. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
@@ -10,19 +10,15 @@ import { fakeDeps, reviewOf, type FakeSetup } from "../../../test/support/fake-a
 const podRules = {
   resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }],
 };
-function mpol(name: string, spec: JsonObject, kind = "MutatingPolicy", namespace?: string): JsonObject {
+function ivpol(name: string, spec: JsonObject, kind = "ImageValidatingPolicy", namespace?: string): JsonObject {
   return {
     apiVersion: "policies.kyverno.io/v1beta1",
     kind,
     metadata: { name, ...(namespace !== undefined ? { namespace } : {}) },
     spec: {
       matchConstraints: podRules,
-      mutations: [
-        {
-          patchType: "ApplyConfiguration",
-          applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}" },
-        },
-      ],
+      validationActions: ["Deny"],
+      attestors: [],
       ...spec,
     },
   };
@@ -47,17 +43,17 @@ const nginx = pod({ name: "nginx", labels: { app: "web" } });
 
 describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate", () => {
   test("failurePolicy Fail: a matching request is denied, naming the policy and what is missing", () => {
-    const { response } = run({ policies: [mpol("add-labels", { failurePolicy: "Fail" })] }, reviewOf(nginx), "fail");
+    const { response } = run({ policies: [ivpol("add-labels", { failurePolicy: "Fail" })] }, reviewOf(nginx), "fail");
     assert.equal(response.allowed, false);
     assert.match(
       response.status?.message ?? "",
-      /^Policy add-labels error: MutatingPolicy add-labels: Bylaw does not evaluate MutatingPolicy yet \(it cannot mutate requests/,
+      /^Policy add-labels error: ImageValidatingPolicy add-labels: Bylaw does not evaluate ImageValidatingPolicy yet \(it cannot verify images/,
     );
   });
 
   test("failurePolicy Ignore: allowed, with the error as a warning", () => {
     const { response } = run(
-      { policies: [mpol("add-labels", { failurePolicy: "Ignore" })] },
+      { policies: [ivpol("add-labels", { failurePolicy: "Ignore" })] },
       reviewOf(nginx),
       "ignore",
     );
@@ -65,7 +61,7 @@ describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate",
     assert.equal(response.warnings?.length, 1);
     assert.match(
       response.warnings?.[0] ?? "",
-      /^Policy add-labels error: MutatingPolicy add-labels: Bylaw does not evaluate MutatingPolicy yet/,
+      /^Policy add-labels error: ImageValidatingPolicy add-labels: Bylaw does not evaluate ImageValidatingPolicy yet/,
     );
   });
 
@@ -89,14 +85,14 @@ describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate",
       subResource: "scale",
     });
     const { response } = run(
-      { policies: [mpol("scale-down", { failurePolicy: "Fail", matchConstraints: scaleRules })] },
+      { policies: [ivpol("scale-down", { failurePolicy: "Fail", matchConstraints: scaleRules })] },
       review,
       "fail",
     );
     assert.equal(response.allowed, false);
     assert.match(
       response.status?.message ?? "",
-      /MutatingPolicy scale-down: Bylaw does not evaluate MutatingPolicy yet/,
+      /ImageValidatingPolicy scale-down: Bylaw does not evaluate ImageValidatingPolicy yet/,
     );
   });
 
@@ -106,7 +102,7 @@ describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate",
       kind: { group: "", version: "v1", kind: "ConfigMap" },
       resource: { group: "", version: "v1", resource: "configmaps" },
     });
-    const { response, results } = run({ policies: [mpol("add-labels", {})] }, review, "fail");
+    const { response, results } = run({ policies: [ivpol("add-labels", {})] }, review, "fail");
     assert.equal(response.allowed, true);
     assert.equal(response.warnings, undefined);
     assert.equal(results.length, 0);
@@ -127,8 +123,8 @@ describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate",
     );
   });
 
-  test("a NamespacedMutatingPolicy answers only in its own namespace", () => {
-    const policies = [mpol("add-labels", {}, "NamespacedMutatingPolicy", "team-a")];
+  test("a NamespacedImageValidatingPolicy answers only in its own namespace", () => {
+    const policies = [ivpol("add-labels", {}, "NamespacedImageValidatingPolicy", "team-a")];
     const inA = reviewOf(pod({ name: "p", namespace: "team-a" }), { namespace: "team-a" });
     const inB = reviewOf(pod({ name: "p", namespace: "team-b" }), { namespace: "team-b" });
     assert.equal(run({ policies }, inA, "fail").response.allowed, false);

@@ -136,7 +136,8 @@ export function fineGrainedGroup(policy: CompiledPolicy, groups: TimeoutGroups):
 
 /**
  * The kind, mode and policy key of a fine-grained path (`/validate/fail/finegrained/ns/name`), or
- * undefined; a CEL kind's path (`/vpol/fail/finegrained/name`) is a validate path with its prefix.
+ * undefined; a CEL kind's path (`/vpol/fail/finegrained/name`) is a validate path with its prefix
+ * (a MutatingPolicy's, `/mpol/…`, a mutate path).
  */
 export function parseFineGrainedPath(path: string):
   | {
@@ -151,7 +152,9 @@ export function parseFineGrainedPath(path: string):
   const first = g["kind"] ?? "";
   const mode = g["mode"] as WebhookGroup["mode"];
   if (first === "validate" || first === "mutate") return { kind: first, mode, policy: g["policy"] ?? "" };
-  return { kind: "validate", mode, policy: g["policy"] ?? "", prefix: first };
+  // A MutatingPolicy's own webhook (`/mpol/…`) is a mutating one, whatever Kyverno's "validate" in its name.
+  const kind = first === "mpol" || first === "nmpol" ? "mutate" : "validate";
+  return { kind, mode, policy: g["policy"] ?? "", prefix: first };
 }
 
 /** The webhook name Kyverno's scheme gives a group: `validate.bylaw.svc-fail`, `validate.bylaw.svc-fail-timeout-20s`. */

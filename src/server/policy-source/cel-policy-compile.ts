@@ -128,6 +128,12 @@ function admissionErrorMessage(kind: string, name: string): string {
  * is a problem, with the engine's message (policy, field, position).
  */
 function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
+  // A MutatingPolicy whose expression does not compile (or that asks what Bylaw does not run) would mutate nothing.
+  if (policy.language === "mutating") {
+    // The first: an autogen copy's is most often the same expression's, rewritten.
+    const failure = policy.mutating.find((b) => b.failure !== undefined)?.failure;
+    return failure === undefined ? [] : [problem("spec", failure)];
+  }
   if (policy.validationActions === undefined) return [];
   const out: PolicyProblem[] = [];
   for (const r of policy.rules)

@@ -141,7 +141,7 @@ describe("clusterPolicySource", () => {
     void s.close();
   });
 
-  test("policies.kyverno.io kinds: a ValidatingPolicy is served; an invalid one is not; a MutatingPolicy is served unevaluated; a GeneratingPolicy is not served", () => {
+  test("policies.kyverno.io kinds: a ValidatingPolicy is served; an invalid one is not; a MutatingPolicy is served and evaluated; an ImageValidatingPolicy is served unevaluated; a GeneratingPolicy is not served", () => {
     const store = new MemoryStore();
     const rules = {
       resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
@@ -164,6 +164,7 @@ describe("clusterPolicySource", () => {
       object("nvp", { matchConstraints: rules, validations: [{ expression: "true" }] }, { namespace: "team-a" }),
     );
     put("MutatingPolicy", object("mp", { matchConstraints: rules, mutations: [] }));
+    put("ImageValidatingPolicy", object("iv", { matchConstraints: rules, validationActions: ["Deny"], attestors: [] }));
     put("GeneratingPolicy", object("gp", { matchConstraints: rules, generate: [] }));
     const { s, logs } = source(store);
     s.rebuild();
@@ -172,13 +173,14 @@ describe("clusterPolicySource", () => {
         .current()
         .policies.map((p) => `${p.namespace}/${p.name}`)
         .sort(),
-      ["/mp", "/vp", "team-a/nvp"],
+      ["/iv", "/mp", "/vp", "team-a/nvp"],
     );
     const by = (name: string) => s.outcomes().find((o) => o.name === name);
     assert.equal(by("vp")?.kind, "ValidatingPolicy");
     assert.equal(by("nvp")?.namespace, "team-a");
     assert.match(by("vp-bad")?.problems.join() ?? "", /spec\.validations\[0\]\.expression/);
-    assert.match(by("mp")?.notEvaluated ?? "", /Bylaw does not evaluate MutatingPolicy yet/);
+    assert.equal(by("mp")?.notEvaluated, undefined);
+    assert.match(by("iv")?.notEvaluated ?? "", /Bylaw does not evaluate ImageValidatingPolicy yet/);
     assert.match(
       by("gp")?.problems.join() ?? "",
       /GeneratingPolicy gp is not served: Bylaw runs GeneratingPolicies offline \(bylaw test, bylaw apply\) but does not serve them in a cluster yet/,

@@ -131,24 +131,28 @@ describe("compilePolicySet with PolicyExceptions", () => {
     }
   });
 
-  test("a MutatingPolicy refuses the set, naming the kind; a ClusterPolicy with a generate or mutate-existing rule is served with a warning naming each rule", () => {
+  test("an ImageValidatingPolicy refuses the set, naming the kind (a MutatingPolicy is served); a ClusterPolicy with a generate or mutate-existing rule is served with a warning naming each rule", () => {
+    const constraints = {
+      resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+    };
     const mpol: JsonObject = {
       apiVersion: "policies.kyverno.io/v1",
       kind: "MutatingPolicy",
       metadata: { name: "add-labels" },
-      spec: {
-        failurePolicy: "Ignore",
-        matchConstraints: {
-          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
-        },
-        mutations: [],
-      },
+      spec: { failurePolicy: "Ignore", matchConstraints: constraints, mutations: [] },
     };
-    const refused = compilePolicySet([doc(policy), doc(mpol, 1)], engine);
+    const ivpol: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ImageValidatingPolicy",
+      metadata: { name: "signed" },
+      spec: { failurePolicy: "Ignore", matchConstraints: constraints, validationActions: ["Deny"], attestors: [] },
+    };
+    assert.equal(compilePolicySet([doc(policy), doc(mpol, 1)], engine).ok, true);
+    const refused = compilePolicySet([doc(policy), doc(ivpol, 1)], engine);
     assert.equal(refused.ok, false);
     if (refused.ok) return;
     assert.deepEqual(refused.problems.map(describeProblem), [
-      "/p/set.yaml: document 2 (line 11): policy add-labels: kind: MutatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind, so add-labels would never take effect; it is refused rather than admitted and never run",
+      "/p/set.yaml: document 2 (line 11): policy signed: kind: ImageValidatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind, so signed would never take effect; it is refused rather than admitted and never run",
     ]);
     const generate: JsonObject = {
       apiVersion: "kyverno.io/v1",

@@ -6,7 +6,7 @@ import { fakePorts } from "../../../test/support/fake-ports.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 import { buildConfigurations, OWN_OBJECTS_CONDITION } from "./build-configurations.js";
 import type { RegistrationTarget, Webhook } from "../../controllers/registration/types.js";
-import { timeoutProblems, type TimeoutGroups } from "../admission/webhook-groups.js";
+import { parseFineGrainedPath, timeoutProblems, type TimeoutGroups } from "../admission/webhook-groups.js";
 import { qualifiedName } from "../../engine/index.js";
 
 const engine = createEngine(fakePorts());
@@ -164,11 +164,31 @@ describe("registration: a CEL policy's own webhook", () => {
     );
   });
 
-  test("a MutatingPolicy (answered as an error) with matchConditions gets mpol's own webhook, so the API server applies them", () => {
+  test("an ImageValidatingPolicy (answered as an error) with matchConditions gets ivpol's own webhook, so the API server applies them", () => {
+    const m = cel("ImageValidatingPolicy", "m", {
+      matchConstraints: configMaps,
+      matchConditions: blue,
+      validationActions: ["Deny"],
+      attestors: [],
+    });
+    const own = only(hooks([m]), "ivpol.validate.bylaw.svc-fail-finegrained-m");
+    assert.equal(own.clientConfig.service?.path, "/ivpol/fail/finegrained/m");
+    assert.deepEqual(own.matchConditions, [...blue, OWN_OBJECTS_CONDITION]);
+  });
+
+  test("a MutatingPolicy with matchConditions gets mpol's own webhook on the mutating configuration (Kyverno's name), whose path is a mutate path", () => {
     const m = cel("MutatingPolicy", "m", { matchConstraints: configMaps, matchConditions: blue, mutations: [] });
-    const own = only(hooks([m]), "mpol.validate.bylaw.svc-fail-finegrained-m");
+    assert.equal(
+      hooks([m]).find((h) => h.name.startsWith("mpol.")),
+      undefined,
+    );
+    const own = only(
+      buildConfigurations([m], groups, service).mutating.webhooks,
+      "mpol.validate.bylaw.svc-fail-finegrained-m",
+    );
     assert.equal(own.clientConfig.service?.path, "/mpol/fail/finegrained/m");
     assert.deepEqual(own.matchConditions, [...blue, OWN_OBJECTS_CONDITION]);
+    assert.equal(parseFineGrainedPath("/mpol/fail/finegrained/m")?.kind, "mutate");
   });
 
   test("a MutatingPolicy whose matchConditions do not compile is invalid, naming the field (the API server would refuse the webhook)", () => {

@@ -101,8 +101,8 @@ describe("registration: ValidatingPolicy rules from matchConstraints", () => {
   });
 });
 
-describe("registration: a MutatingPolicy Bylaw serves without evaluating it", () => {
-  test("registers what its matchConstraints name (on the validating webhook, where it is answered), not every resource", () => {
+describe("registration: a MutatingPolicy", () => {
+  test("registers what its matchConstraints name on the mutating webhook (where it is answered), not every resource", () => {
     const c = compileCelPolicy(
       {
         apiVersion: "policies.kyverno.io/v1beta1",
@@ -120,7 +120,8 @@ describe("registration: a MutatingPolicy Bylaw serves without evaluating it", ()
       engine,
     );
     assert.ok(c.policy !== undefined, JSON.stringify(c.problems));
-    assert.deepEqual(flat(c.policy), ["apps/v1/deployments@*:CREATE"]);
+    assert.deepEqual(flat(c.policy), []);
+    assert.deepEqual(flat(c.policy, "mutate"), ["apps/v1/deployments@*:CREATE"]);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The webhook rules of a ValidatingPolicy (Kyverno `pkg/controllers/webhook`: a CEL policy's rules
+ * The webhook rules of a ValidatingPolicy (and of a MutatingPolicy, on the mutating webhook) (Kyverno `pkg/controllers/webhook`: a CEL policy's rules
  * come from its `matchConstraints.resourceRules`): each rule's apiGroups × apiVersions × resources
  * with its operations (`*` → all four), for the policy's own constraints and each autogen copy's
  * (pod controllers). An `excludeResourceRules` entry removes operations only where it names the
@@ -13,8 +13,10 @@ import type { RuleSet } from "./webhook-rules.js";
 
 /** Adds the rules of a ValidatingPolicy to `into`; false when `policy` is not one (or has no resource rules: JSON mode). */
 export function addCelPolicyRules(into: RuleSet, policy: CompiledPolicy): boolean {
-  const bodies = policy.rules.map((r) => r.cel).filter((c) => c !== undefined && isValidatingPolicy(c));
-  if (bodies.length === 0 || bodies.length !== policy.rules.length) return false;
+  const validating = policy.rules.map((r) => r.cel).filter((c) => c !== undefined && isValidatingPolicy(c));
+  if (policy.language !== "mutating" && validating.length !== policy.rules.length) return false;
+  const bodies = policy.language === "mutating" ? policy.mutating : validating;
+  if (bodies.length === 0) return false;
   const entries = new Map<string, Set<Operation>>();
   for (const body of bodies) {
     const rules = body.constraints.resourceRules;

@@ -119,6 +119,12 @@ export function addPolicyRules(
   webhook: WebhookKind,
   resolve?: KindResolver,
 ): void {
+  // A MutatingPolicy: its matchConstraints, on the mutating webhook only.
+  if (policy.language === "mutating") {
+    if (webhook === "mutate" && !addCelPolicyRules(into, policy))
+      into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", MUTATE_DEFAULT);
+    return;
+  }
   // A ValidatingPolicy: its matchConstraints, on the validating webhook only.
   if (policy.rules.some((r) => r.cel !== undefined && isValidatingPolicy(r.cel))) {
     if (webhook === "validate" && !addCelPolicyRules(into, policy))

@@ -61,13 +61,13 @@ const admissionBinding: JsonObject = {
   metadata: { name: "vap-binding" },
   spec: { policyName: "vap", validationActions: ["Deny"] },
 };
-const mutatingPolicy: JsonObject = {
+const imageValidatingPolicy: JsonObject = {
   apiVersion: "policies.kyverno.io/v1beta1",
-  kind: "MutatingPolicy",
-  metadata: { name: "add-label" },
+  kind: "ImageValidatingPolicy",
+  metadata: { name: "check-images" },
   spec: {
     matchConstraints: configMaps,
-    mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression: "Object{}" } }],
+    validations: [{ expression: "true" }],
   },
 };
 
@@ -122,8 +122,8 @@ describe("reviews of every policy kind through the evaluation workers", () => {
   test("a ValidatingAdmissionPolicy with its binding", () =>
     sameInWorker([compiled(admissionPolicy, [admissionBinding])]));
   test("a kind Bylaw does not run: its error, compiled by the engine and as the server serves it", async () => {
-    const placeholder = compiled(mutatingPolicy);
-    const asServed = served(mutatingPolicy);
+    const placeholder = compiled(imageValidatingPolicy);
+    const asServed = served(imageValidatingPolicy);
     const resource: JsonObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "team" } };
     for (const p of [placeholder, asServed])
       assert.equal(

@@ -29,8 +29,6 @@ function celKind(
 }
 
 export const UNSUPPORTED_KINDS: readonly PolicyKindDescriptor[] = [
-  celKind("MutatingPolicy", "mpol", ["mutate"], "error"),
-  celKind("NamespacedMutatingPolicy", "nmpol", ["mutate"], "error"),
   celKind("ImageValidatingPolicy", "ivpol", ["verifyImages"], "error"),
   celKind("NamespacedImageValidatingPolicy", "nivpol", ["verifyImages"], "error"),
   descriptor({

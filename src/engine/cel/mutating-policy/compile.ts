@@ -1,0 +1,116 @@
+/**
+ * One MutatingPolicy spec compiled into programs (the policy's own and each autogen copy for pod
+ * controllers, ../mutating-policy-autogen.ts): matchConstraints, matchConditions, variables and
+ * mutations. Object constructors (`Object{…}`, `JSONPatch{…}`) are rewritten into map literals
+ * first (struct-literals.ts). Every expression compiles here, never at evaluation; the first that
+ * does not compile, or a part Bylaw does not run (mutate-existing, JSON mode), is the body's
+ * `failure`: every resource it matches gets it as an error naming the policy and the field.
+ */
+import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
+import type { PolicyProblem } from "../../api/problem.js";
+import { createCel } from "../create-cel.js";
+import { defaultLibraries } from "../libraries/index.js";
+import { mutatingAutogenConfigs } from "../mutating-policy-autogen.js";
+import type { CelEngine, CelProgram } from "../types.js";
+import { compileConstraints } from "../validating-policy/match-constraints.js";
+import type { CompiledMutatingBody, CompiledMutation } from "./compiled.js";
+import { jsonPatchLibrary } from "./json-patch-library.js";
+import { structLiteralsAsMaps } from "./struct-literals.js";
+
+const ENGINES: { cluster?: CelEngine; namespaced?: CelEngine } = {};
+
+/** The CEL environment of a MutatingPolicy: a ValidatingPolicy's, with Kubernetes' `jsonpatch` library. */
+function mutatingCel(scope: "cluster" | "namespaced"): CelEngine {
+  return (ENGINES[scope] ??= createCel({ libraries: [...defaultLibraries(), jsonPatchLibrary()], kyverno: scope }));
+}
+
+function list(v: JsonValue | undefined): JsonObject[] {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
+function text(o: JsonObject, key: string): string | undefined {
+  const v = o[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+type Bodies = { ok: true; bodies: CompiledMutatingBody[] } | { ok: false; problems: PolicyProblem[] };
+
+/** The policy's spec and its autogen copies, in order; a problem when matchConstraints are not usable. */
+export function compileMutatingBodies(spec: JsonObject, name: string, scope: "cluster" | "namespaced"): Bodies {
+  const cel = mutatingCel(scope);
+  const label = scope === "namespaced" ? "NamespacedMutatingPolicy" : "MutatingPolicy";
+  // No matchConstraints at all reads as empty ones: the problem names what they lack (resourceRules).
+  const own = spec["matchConstraints"] === undefined ? { ...spec, matchConstraints: {} } : spec;
+  const specs = [own, ...mutatingAutogenConfigs(spec).map((c) => c.spec)];
+  const bodies: CompiledMutatingBody[] = [];
+  for (const [i, s] of specs.entries()) {
+    const constraints = compileConstraints(s, `${label} ${name}`);
+    if (!constraints.ok) {
+      if (i === 0) return constraints;
+      continue;
+    }
+    const prefix = i === 0 ? "" : "(autogen for pod controllers) ";
+    bodies.push({ constraints: constraints.value, ...compilePrograms(s, { name: `${label} ${name}`, cel, prefix }) });
+  }
+  return { ok: true, bodies };
+}
+
+type Programs = Omit<CompiledMutatingBody, "constraints">;
+
+function compilePrograms(
+  spec: JsonObject,
+  at: { readonly name: string; readonly cel: CelEngine; readonly prefix: string },
+): Programs {
+  const { name, cel, prefix } = at; // `name` is `<Kind> <name>`, as messages start
+  let failure = notRun(spec, name);
+  const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
+  const compile = (field: string, expression: string | undefined, expectType?: string): CelProgram | undefined => {
+    if (failure !== undefined) return undefined;
+    if (expression === undefined || expression.trim() === "") {
+      failure = `${name}: ${prefix}${field}: an expression is required`;
+      return undefined;
+    }
+    const source = structLiteralsAsMaps(expression);
+    const r = cel.compile(source, expectType === undefined ? { variableNames } : { variableNames, expectType });
+    if (!r.ok) failure = `${name}: ${prefix}${field}: compilation failed: ${r.error.message}`;
+    return r.ok ? r.value : undefined;
+  };
+  const defined = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
+  const matchConditions = defined(
+    list(spec["matchConditions"]).map((c, i) => {
+      const program = compile(`spec.matchConditions[${i}].expression`, text(c, "expression"), "bool");
+      return program === undefined ? undefined : { name: text(c, "name") ?? "", program };
+    }),
+  );
+  const variables = defined(
+    list(spec["variables"]).map((v, i) => {
+      const program = compile(`spec.variables[${i}].expression`, text(v, "expression"));
+      return program === undefined ? undefined : { name: variableNames[i] ?? "", program };
+    }),
+  );
+  const mutations = defined(list(spec["mutations"]).map((m, i) => compileMutation(m, i, compile)));
+  return { matchConditions, variables, mutations, failure };
+}
+
+function compileMutation(
+  m: JsonObject,
+  i: number,
+  compile: (field: string, expression: string | undefined) => CelProgram | undefined,
+): CompiledMutation | undefined {
+  const patchType = m["patchType"] === "JSONPatch" ? "JSONPatch" : "ApplyConfiguration";
+  const field = patchType === "JSONPatch" ? "jsonPatch" : "applyConfiguration";
+  const body = isObject(m[field]) ? m[field] : {};
+  const program = compile(`spec.mutations[${i}].${field}.expression`, text(body, "expression"));
+  return program === undefined ? undefined : { patchType, program };
+}
+
+/** What the spec asks that Bylaw does not run yet: an error naming the field, never a silent pass. */
+function notRun(spec: JsonObject, name: string): string | undefined {
+  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
+  const existing = isObject(evaluation["mutateExisting"]) ? evaluation["mutateExisting"] : {};
+  if (existing["enabled"] === true)
+    return `${name}: spec.evaluation.mutateExisting: Bylaw does not run mutate-existing for a MutatingPolicy yet`;
+  if (evaluation["mode"] === "JSON")
+    return `${name}: spec.evaluation.mode: JSON: Bylaw does not run a MutatingPolicy on JSON payloads yet`;
+  return undefined;
+}

@@ -1,0 +1,19 @@
+/** A MutatingPolicy (policies.kyverno.io) compiled once: what evaluate.ts runs per request. */
+import type { CelProgram } from "../types.js";
+import type { CompiledConstraints } from "../validating-policy/match-constraints.js";
+
+/** One `spec.mutations[]` entry: an ApplyConfiguration (an object to merge) or a JSONPatch (a list of operations). */
+export interface CompiledMutation {
+  readonly patchType: "ApplyConfiguration" | "JSONPatch";
+  readonly program: CelProgram;
+}
+
+/** The policy's own spec, or one of its autogen copies for pod controllers. */
+export interface CompiledMutatingBody {
+  readonly constraints: CompiledConstraints;
+  readonly matchConditions: readonly { readonly name: string; readonly program: CelProgram }[];
+  readonly variables: readonly { readonly name: string; readonly program: CelProgram }[];
+  readonly mutations: readonly CompiledMutation[];
+  /** The compile error every resource the body matches answers with, if an expression did not compile. */
+  readonly failure: string | undefined;
+}

@@ -1,0 +1,108 @@
+/**
+ * One MutatingPolicy against one request, as Kyverno's MutatingPolicy engine answers
+ * (pkg/cel/policies/mpol): for each body (the policy's own, then its autogen copies) whose
+ * matchConstraints match: matchConstraints undecidable → error (rule `match`); matchConditions not
+ * all true → skip "skip"; an error in them, in a variable or a mutation → error (rule `evaluation`,
+ * "failed to evaluate policy: …"); otherwise each mutation in order, each seeing the object the
+ * previous one patched, and pass "success" (rule ""). Variables are lazy, as a ValidatingPolicy's.
+ */
+import { isObject } from "../../api/json.js";
+import type { Resource } from "../../api/resource.js";
+import { ruleResult, type RuleResult } from "../../api/rule-result.js";
+import type { MatchRequest } from "../../match/index.js";
+import { applyJson6902 } from "../../mutate/apply-patches.js";
+import type { CelServices } from "../kyverno/index.js";
+import { policyActivation } from "../lazy-variables.js";
+import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
+import type { CelRuleInput } from "../validate-rule/index.js";
+import { fromCel, toCel } from "../values.js";
+import { applyConfiguration } from "./apply-configuration.js";
+import type { CompiledMutatingBody, CompiledMutation } from "./compiled.js";
+
+/** What the policy's bodies did: a result per body that matched, and the object after them. */
+interface MutatingOutcome {
+  readonly results: readonly RuleResult[];
+  readonly patched: Resource;
+}
+
+const NO_EXCEPTIONS = Object.freeze({ allowedImages: [], allowedValues: [] });
+
+export function evaluateMutatingPolicy(
+  bodies: readonly CompiledMutatingBody[],
+  request: { readonly req: MatchRequest; readonly resource: Resource; readonly input: CelRuleInput },
+  services: CelServices,
+): MutatingOutcome {
+  const results: RuleResult[] = [];
+  let patched = request.resource;
+  for (const body of bodies) {
+    const verdict = body.constraints.decide(request.req);
+    if (verdict.kind === "no-match") continue;
+    if (verdict.kind === "error") {
+      results.push(ruleResult("match", "Mutation", "error", `failed to execute matching: ${verdict.message}`));
+      continue;
+    }
+    const input = patched === request.resource ? request.input : { ...request.input, object: toCel(patched) };
+    const outcome = evaluateBody(body, { input, resource: patched }, services);
+    results.push(outcome.result);
+    if (outcome.patched !== undefined) patched = outcome.patched;
+  }
+  return { results, patched };
+}
+
+function failed(message: string): { result: RuleResult; patched: undefined } {
+  return {
+    result: ruleResult("evaluation", "Mutation", "error", `failed to evaluate policy: ${message}`),
+    patched: undefined,
+  };
+}
+
+function evaluateBody(
+  body: CompiledMutatingBody,
+  at: { readonly input: CelRuleInput; readonly resource: Resource },
+  services: CelServices,
+): { result: RuleResult; patched: Resource | undefined } {
+  if (body.failure !== undefined) return failed(body.failure);
+  const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
+  const activation = policyActivation(body.variables, at.input, {
+    extra: { exceptions: NO_EXCEPTIONS },
+    budget,
+    services,
+    failure: (name, message) => `variable ${name}: ${message}`,
+  });
+  const errors: string[] = [];
+  for (const c of body.matchConditions) {
+    const r = c.program.evaluate(activation, budget, services);
+    if (!r.ok) errors.push(r.error.message);
+    else if (r.value !== true) return { result: ruleResult("", "Mutation", "skip", "skip"), patched: undefined };
+  }
+  if (errors.length > 0) return failed(errors.join("; "));
+  let object = at.resource;
+  for (const m of body.mutations) {
+    const r = m.program.evaluate(activation, budget, services);
+    if (!r.ok) return failed(r.error.message);
+    const next = patchWith(object, m, r.value);
+    if (!next.ok) return failed(next.message);
+    object = next.value;
+    activation["object"] = toCel(object);
+  }
+  return { result: ruleResult("", "Mutation", "pass", "success"), patched: object };
+}
+
+type Patched = { ok: true; value: Resource } | { ok: false; message: string };
+
+function patchWith(object: Resource, m: CompiledMutation, value: unknown): Patched {
+  let json;
+  try {
+    json = fromCel(value);
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+  if (m.patchType === "ApplyConfiguration") {
+    if (!isObject(json)) return { ok: false, message: "an applyConfiguration expression must build an Object{…}" };
+    return { ok: true, value: applyConfiguration(object, json) };
+  }
+  if (!Array.isArray(json)) return { ok: false, message: "a jsonPatch expression must build a list of JSONPatch{…}" };
+  if (json.length === 0) return { ok: true, value: object };
+  const applied = applyJson6902(object, json);
+  return applied.ok ? { ok: true, value: applied.value.resource } : { ok: false, message: applied.error.message };
+}

@@ -1,0 +1,156 @@
+/** MutatingPolicy through the engine: ApplyConfiguration, JSONPatch, matchConditions, variables, autogen, namespaced scope. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../api/json.js";
+import { createEngine } from "../../engine.js";
+import type { CompiledPolicy } from "../../policy/compiled-policy.js";
+import type { EngineRequest } from "../../pipeline/types.js";
+import { fakePorts } from "../../../../test/support/fake-ports.js";
+import { deployment, pod } from "../../../../test/support/builders.js";
+import { applyConfiguration } from "./apply-configuration.js";
+import { structLiteralsAsMaps } from "./struct-literals.js";
+
+const engine = createEngine(fakePorts());
+const podRules = {
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }],
+};
+
+function mpol(spec: JsonObject, kind = "MutatingPolicy", namespace?: string): CompiledPolicy {
+  const r = engine.compile({
+    apiVersion: "policies.kyverno.io/v1",
+    kind,
+    metadata: { name: "mp", ...(namespace === undefined ? {} : { namespace }) },
+    spec: { matchConstraints: podRules, ...spec },
+  });
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.policy;
+}
+
+function run(p: CompiledPolicy, resource: JsonObject, extra: Partial<EngineRequest> = {}) {
+  const r = engine.mutate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra });
+  return { rules: r.rules.map((x) => [x.rule, x.status, x.message]), patched: r.patchedResource };
+}
+
+const apply = (expression: string) => ({ patchType: "ApplyConfiguration", applyConfiguration: { expression } });
+const jsonPatch = (expression: string) => ({ patchType: "JSONPatch", jsonPatch: { expression } });
+const addLabel = apply('Object{metadata: Object.metadata{labels: {"team": "a"}}}');
+
+describe("MutatingPolicy", () => {
+  test("an ApplyConfiguration adds a label: pass 'success' with rule '' and the patched resource", () => {
+    const r = run(mpol({ mutations: [addLabel] }), pod({ name: "a", labels: { app: "x" } }));
+    assert.deepEqual(r.rules, [["", "pass", "success"]]);
+    assert.deepEqual((r.patched?.["metadata"] as JsonObject)["labels"], { app: "x", team: "a" });
+  });
+
+  test("a JSONPatch with jsonpatch.escapeKey adds an annotation whose key holds a slash", () => {
+    const p = mpol({
+      mutations: [
+        jsonPatch(
+          '[JSONPatch{op: "add", path: "/metadata/annotations", value: {}}, JSONPatch{op: "add", path: "/metadata/annotations/" + jsonpatch.escapeKey("example.com/owner"), value: "me"}]',
+        ),
+      ],
+    });
+    const r = run(p, pod({ name: "a" }));
+    assert.deepEqual(r.rules, [["", "pass", "success"]]);
+    assert.deepEqual((r.patched?.["metadata"] as JsonObject)["annotations"], { "example.com/owner": "me" });
+  });
+
+  test("matchConditions not met: skip 'skip', the resource unchanged; an error in one is an error naming it", () => {
+    const skip = run(mpol({ matchConditions: [{ name: "never", expression: "false" }], mutations: [addLabel] }), pod());
+    assert.deepEqual(skip.rules, [["", "skip", "skip"]]);
+    const failing = run(
+      mpol({ matchConditions: [{ name: "bad", expression: "object.spec.nothing.x == 1" }], mutations: [addLabel] }),
+      pod(),
+    );
+    assert.equal(failing.rules[0]?.[0], "evaluation");
+    assert.equal(failing.rules[0]?.[1], "error");
+    assert.match(String(failing.rules[0]?.[2]), /^failed to evaluate policy: /);
+  });
+
+  test("variables are read by mutations, and each mutation sees the object the one before patched", () => {
+    const p = mpol({
+      variables: [{ name: "team", expression: '"blue"' }],
+      mutations: [
+        apply('Object{metadata: Object.metadata{labels: {"team": variables.team}}}'),
+        apply('Object{metadata: Object.metadata{labels: {"copy": object.metadata.labels["team"]}}}'),
+      ],
+    });
+    const r = run(p, pod({ name: "a" }));
+    assert.deepEqual((r.patched?.["metadata"] as JsonObject)["labels"], { team: "blue", copy: "blue" });
+  });
+
+  test("autogen: a Pod policy also patches a Deployment's pod template", () => {
+    const p = mpol({ mutations: [addLabel] });
+    const d = deployment("web", { app: "web" });
+    const r = run(p, d);
+    assert.deepEqual(r.rules, [["", "pass", "success"]]);
+    const template = (r.patched?.["spec"] as JsonObject)["template"] as JsonObject;
+    assert.deepEqual((template["metadata"] as JsonObject)["labels"], { app: "web", team: "a" });
+  });
+
+  test("a NamespacedMutatingPolicy acts only in its own namespace", () => {
+    const p = mpol({ mutations: [addLabel] }, "NamespacedMutatingPolicy", "tenant-a");
+    assert.deepEqual(run(p, pod({ name: "a", namespace: "tenant-a" })).rules, [["", "pass", "success"]]);
+    assert.deepEqual(run(p, pod({ name: "a", namespace: "tenant-b" })).rules, []);
+  });
+
+  test("mutateExisting is an error naming the field, never a silent pass", () => {
+    const p = mpol({ evaluation: { mutateExisting: { enabled: true } }, mutations: [addLabel] });
+    const r = run(p, pod());
+    assert.equal(r.rules[0]?.[1], "error");
+    assert.match(String(r.rules[0]?.[2]), /spec\.evaluation\.mutateExisting/);
+  });
+});
+
+describe("ApplyConfiguration merge", () => {
+  const base = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p", labels: { a: "1" } },
+    spec: {
+      containers: [
+        { name: "app", image: "nginx", env: [{ name: "X", value: "1" }] },
+        { name: "side", image: "busybox" },
+      ],
+      tolerations: [{ key: "old" }],
+    },
+  };
+
+  test("maps merge; containers merge by name, new ones appended; an atomic list (tolerations) is replaced", () => {
+    const out = applyConfiguration(base, {
+      metadata: { labels: { b: "2" } },
+      spec: {
+        containers: [
+          { name: "side", image: "busybox:1.36" },
+          { name: "new", image: "alpine" },
+        ],
+        tolerations: [{ key: "new" }],
+      },
+    });
+    assert.deepEqual((out["metadata"] as JsonObject)["labels"], { a: "1", b: "2" });
+    const spec = out["spec"] as JsonObject;
+    assert.deepEqual(spec["containers"], [
+      { name: "app", image: "nginx", env: [{ name: "X", value: "1" }] },
+      { name: "side", image: "busybox:1.36" },
+      { name: "new", image: "alpine" },
+    ]);
+    assert.deepEqual(spec["tolerations"], [{ key: "new" }]);
+  });
+
+  test("a custom resource has no schema: its lists are atomic", () => {
+    const cr = { apiVersion: "example.com/v1", kind: "Thing", spec: { items: [{ name: "a" }] } };
+    const out = applyConfiguration(cr, { spec: { items: [{ name: "b" }] } });
+    assert.deepEqual((out["spec"] as JsonObject)["items"], [{ name: "b" }]);
+  });
+});
+
+describe("object constructors", () => {
+  test("become dyn map literals with quoted field names; maps, calls and strings inside are left as written", () => {
+    assert.equal(
+      structLiteralsAsMaps('Object{metadata: Object.metadata{labels: {"k": f(a, b)}, name: "x{y: z}"}}'),
+      'dyn({"metadata": dyn({"labels": {"k": f(a, b)}, "name": "x{y: z}"})})',
+    );
+    assert.equal(structLiteralsAsMaps('JSONPatch{op: "add"}'), 'dyn({"op": "add"})');
+    assert.equal(structLiteralsAsMaps("object.spec"), "object.spec");
+  });
+});

@@ -1,0 +1,81 @@
+/** MutatingPolicy through the mutating webhook: its JSON patch, beside ClusterPolicy mutations; failurePolicy on an error. */
+import { Buffer } from "node:buffer";
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { applyJsonPatch, type JsonObject, type JsonPatchOp, type JsonValue } from "../../engine/index.js";
+import { clusterPolicy, pod } from "../../../test/support/builders.js";
+import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
+import { handleMutate, type AdmissionResponseJson } from "./index.js";
+import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
+
+const podRules = {
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] }],
+};
+const mpol = (name: string, expression: string, spec: JsonObject = {}): JsonObject => ({
+  apiVersion: "policies.kyverno.io/v1",
+  kind: "MutatingPolicy",
+  metadata: { name },
+  spec: {
+    matchConstraints: podRules,
+    mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression } }],
+    ...spec,
+  },
+});
+const classic = clusterPolicy("add-tier", [
+  {
+    name: "tier",
+    match: { any: [{ resources: { kinds: ["Pod"] } }] },
+    mutate: { patchStrategicMerge: { metadata: { labels: { tier: "web" } } } },
+  },
+]);
+
+function run(policies: JsonObject[], body: JsonObject, mode?: "fail" | "ignore") {
+  const fake = fakeDeps({
+    policies,
+    compile: (doc, engine) => {
+      if (doc["apiVersion"] !== "policies.kyverno.io/v1") {
+        const r = engine.compile(doc);
+        if (!r.ok) throw new Error(JSON.stringify(r.problems));
+        return r.policy;
+      }
+      const c = compileCelPolicy(doc, engine);
+      if (c.policy === undefined) throw new Error(JSON.stringify(c.problems));
+      return c.policy;
+    },
+  });
+  const result = handleMutate(body, fake.deps, mode);
+  assert.equal(result.status, 200);
+  if (result.status !== 200) throw new Error("unreachable");
+  return result.body.response;
+}
+
+function applied(object: JsonObject, response: AdmissionResponseJson): JsonValue {
+  assert.equal(response.patchType, "JSONPatch");
+  const ops = JSON.parse(Buffer.from(response.patch ?? "", "base64").toString("utf8")) as JsonPatchOp[];
+  const r = applyJsonPatch(object, ops);
+  assert.ok(r.ok);
+  return r.value;
+}
+
+const addFoo = 'Object{metadata: Object.metadata{labels: {"foo": "bar"}}}';
+
+describe("mutating webhook: MutatingPolicy", () => {
+  test("its patch adds the label, together with a ClusterPolicy's mutation in the same review", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    const response = run([classic, mpol("add-foo", addFoo)], reviewOf(object));
+    assert.equal(response.allowed, true);
+    const out = applied(object, response) as JsonObject;
+    assert.deepEqual((out["metadata"] as JsonObject)["labels"], { app: "web", tier: "web", foo: "bar" });
+  });
+
+  test("an expression that errors: failurePolicy Fail denies naming the policy; Ignore admits without a patch", () => {
+    const object = pod({ name: "nginx" });
+    const bad = 'Object{metadata: Object.metadata{labels: {"x": object.spec.nothing.deeper}}}';
+    const denied = run([mpol("broken", bad, { failurePolicy: "Fail" })], reviewOf(object), "fail");
+    assert.equal(denied.allowed, false);
+    assert.match(denied.status?.message ?? "", /broken/);
+    const ignored = run([mpol("broken", bad, { failurePolicy: "Ignore" })], reviewOf(object), "ignore");
+    assert.equal(ignored.allowed, true);
+    assert.equal(ignored.patch, undefined);
+  });
+});

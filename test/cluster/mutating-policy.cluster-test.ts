@@ -1,0 +1,147 @@
+/**
+ * MutatingPolicy and NamespacedMutatingPolicy in the webhook (issue 34 §3), end to end against a
+ * real API server with kubectl:
+ * - a MutatingPolicy is admitted at `kubectl apply` and adds a label to a new Pod (ApplyConfiguration);
+ * - a NamespacedMutatingPolicy acts only in its own namespace;
+ * - a MutatingPolicy whose expression errors follows its failurePolicy: Fail denies the request
+ *   with a message naming the policy, Ignore admits it unchanged.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { eventually, kubectlOk, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
+
+const buildTimeoutMs = 90 * 60_000;
+let cluster: Cluster | undefined;
+
+const current = (): Cluster => started(cluster);
+const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
+
+const rules = (resources: string) => `  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: ["v1"]
+      operations: ["CREATE", "UPDATE"]
+      resources: [${resources}]
+`;
+
+const POLICIES = `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: add-labels
+spec:
+${rules("pods")}  matchConditions:
+  - name: not-opted-out
+    expression: "!has(object.metadata.labels) || !('skip' in object.metadata.labels)"
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: |
+        Object{
+          metadata: Object.metadata{
+            labels: Object.metadata.labels{
+              foo: "bar"
+            }
+          }
+        }
+---
+apiVersion: policies.kyverno.io/v1
+kind: NamespacedMutatingPolicy
+metadata:
+  name: team-label
+  namespace: team-a
+spec:
+${rules("pods")}  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: |
+        [JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/team"), value: "a"}]
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: broken-fail
+spec:
+  failurePolicy: Fail
+${rules("configmaps")}  matchConditions:
+  - name: only-fail
+    expression: "object.metadata.name.startsWith('fail-')"
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{metadata: Object.metadata{labels: {'x': object.data['missing']}}}"
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: broken-ignore
+spec:
+  failurePolicy: Ignore
+${rules("configmaps")}  matchConditions:
+  - name: only-ignore
+    expression: "object.metadata.name.startsWith('ignore-')"
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{metadata: Object.metadata{labels: {'x': object.data['missing']}}}"
+`;
+
+const pod = (name: string, namespace: string, labels: Record<string, string> = { app: "web" }): string =>
+  JSON.stringify({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace, labels },
+    spec: { containers: [{ name: "app", image: "nginx:1.27" }] },
+  });
+
+const configMap = (name: string): string =>
+  JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "default" }, data: { a: "b" } });
+
+async function labelsOf(kind: string, name: string, namespace: string): Promise<Record<string, string>> {
+  const obj = JSON.parse(await ok(["get", kind, name, "-n", namespace, "-o", "json"])) as {
+    metadata?: { labels?: Record<string, string> };
+  };
+  return obj.metadata?.labels ?? {};
+}
+
+describe("MutatingPolicy in the webhook", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
+  before(async () => {
+    cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
+    for (const ns of ["team-a", "team-b"]) await ok(["create", "namespace", ns]);
+    await ok(["apply", "-f", "-"], POLICIES);
+    // Served once the webhook answers with the patch (the configuration is registered a little later).
+    await eventually("the MutatingPolicy served", 90_000, async () => {
+      const r = await current().kubectl(
+        ["create", "--dry-run=server", "-o", "json", "-f", "-"],
+        pod("probe", "team-b"),
+      );
+      return r.code === 0 && r.stdout.includes('"foo": "bar"') ? true : undefined;
+    });
+  });
+
+  after(async () => {
+    await tearDown(cluster);
+  });
+
+  test("a MutatingPolicy adds a label to a new Pod; its matchConditions leave an opted-out one alone", async () => {
+    await ok(["create", "-f", "-"], pod("web", "team-b"));
+    assert.deepEqual(await labelsOf("pod", "web", "team-b"), { app: "web", foo: "bar" });
+    await ok(["create", "-f", "-"], pod("quiet", "team-b", { skip: "yes" }));
+    assert.deepEqual(await labelsOf("pod", "quiet", "team-b"), { skip: "yes" });
+  });
+
+  test("a NamespacedMutatingPolicy acts only in its own namespace", async () => {
+    await ok(["create", "-f", "-"], pod("web", "team-a"));
+    assert.deepEqual(await labelsOf("pod", "web", "team-a"), { app: "web", "example.com/team": "a", foo: "bar" });
+    await ok(["create", "-f", "-"], pod("other", "team-b"));
+    assert.equal((await labelsOf("pod", "other", "team-b"))["example.com/team"], undefined);
+  });
+
+  test("an expression that errors follows failurePolicy: Fail denies naming the policy, Ignore admits unchanged", async () => {
+    const denied = await current().kubectl(["create", "-f", "-"], configMap("fail-me"));
+    assert.notEqual(denied.code, 0, denied.stdout);
+    assert.match(denied.stderr, /broken-fail/);
+    assert.match(denied.stderr, /missing/);
+    await ok(["create", "-f", "-"], configMap("ignore-me"));
+    assert.deepEqual(await labelsOf("configmap", "ignore-me", "default"), {});
+  });
+});
