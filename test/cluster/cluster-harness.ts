@@ -179,14 +179,15 @@ export function bylawEnv(dir: string): Record<string, string> {
   );
 }
 
-/** Polls until `check` returns a value, or fails naming what it waited for and the last state. */
+/** Polls until `check` returns a value (not undefined, not false), or fails naming what it waited for and the last state. */
 export async function eventually<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
       const value = await check();
-      if (value !== undefined) return value;
+      // `false` is "not yet" too: a check written as a condition must not pass on its first try.
+      if (value !== undefined && value !== false) return value;
     } catch (error) {
       last = error;
     }
