@@ -5,6 +5,11 @@
  * all true → skip "skip"; an error in them, in a variable or a mutation → error (rule `evaluation`,
  * "failed to evaluate policy: …"); otherwise each mutation in order, each seeing the object the
  * previous one patched, and pass "success" (rule ""). Variables are lazy, as a ValidatingPolicy's.
+ * policies.kyverno.io PolicyExceptions naming the policy run first, as a ValidatingPolicy's do
+ * (validating-policy/exceptions.ts): a full exemption answers skip (or pass, by its reportResult)
+ * with rule "exception" and leaves the object unpatched; a partial one fills the `exceptions`
+ * variable; an exception's condition error is the policy's error (Kyverno's mpol engine does not
+ * consult the failurePolicy there).
  */
 import { isObject } from "../../api/json.js";
 import type { Resource } from "../../api/resource.js";
@@ -18,6 +23,8 @@ import type { CelRuleInput } from "../validate-rule/index.js";
 import { fromCel, toCel } from "../values.js";
 import { applyConfiguration } from "./apply-configuration.js";
 import type { CompiledMutatingBody, CompiledMutation } from "./compiled.js";
+import type { CompiledCelException } from "../../exceptions/cel/index.js";
+import { decideExceptions } from "../validating-policy/exceptions.js";
 
 /** What the policy's bodies did: a result per body that matched, and the object after them. */
 interface MutatingOutcome {
@@ -27,9 +34,17 @@ interface MutatingOutcome {
 
 const NO_EXCEPTIONS = Object.freeze({ allowedImages: [], allowedValues: [] });
 
+/** What a MutatingPolicy runs against: the request, its resource and CEL input, and the exceptions naming the policy. */
+interface MutatingRequest {
+  readonly req: MatchRequest;
+  readonly resource: Resource;
+  readonly input: CelRuleInput;
+  readonly exceptions?: readonly CompiledCelException[];
+}
+
 export function evaluateMutatingPolicy(
   bodies: readonly CompiledMutatingBody[],
-  request: { readonly req: MatchRequest; readonly resource: Resource; readonly input: CelRuleInput },
+  request: MutatingRequest,
   services: CelServices,
 ): MutatingOutcome {
   const results: RuleResult[] = [];
@@ -42,7 +57,7 @@ export function evaluateMutatingPolicy(
       continue;
     }
     const input = patched === request.resource ? request.input : { ...request.input, object: toCel(patched) };
-    const outcome = evaluateBody(body, { input, resource: patched }, services);
+    const outcome = evaluateBody(body, { input, resource: patched, exceptions: request.exceptions ?? [] }, services);
     results.push(outcome.result);
     if (outcome.patched !== undefined) patched = outcome.patched;
   }
@@ -56,15 +71,40 @@ function failed(message: string): { result: RuleResult; patched: undefined } {
   };
 }
 
+/** The `exceptions` variable, or the exemption's result, or the error of an exception's conditions. */
+function exceptionsOf(
+  exceptions: readonly CompiledCelException[],
+  input: CelRuleInput,
+  run: { readonly budget: CostBudget; readonly services: CelServices },
+): { allowed: unknown } | { result: RuleResult; patched: undefined } {
+  if (exceptions.length === 0) return { allowed: NO_EXCEPTIONS };
+  const activation = {
+    object: input.object,
+    oldObject: input.oldObject,
+    request: input.request,
+    namespaceObject: input.namespaceObject,
+  };
+  const decided = decideExceptions(exceptions, activation, "Fail", run.budget, run.services);
+  if (decided.kind === "exempt") return { result: { ...decided.result, type: "Mutation" }, patched: undefined };
+  if (decided.kind === "error") return failed(decided.message);
+  return { allowed: { allowedImages: decided.allowedImages, allowedValues: decided.allowedValues } };
+}
+
 function evaluateBody(
   body: CompiledMutatingBody,
-  at: { readonly input: CelRuleInput; readonly resource: Resource },
+  at: {
+    readonly input: CelRuleInput;
+    readonly resource: Resource;
+    readonly exceptions: readonly CompiledCelException[];
+  },
   services: CelServices,
 ): { result: RuleResult; patched: Resource | undefined } {
   if (body.failure !== undefined) return failed(body.failure);
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
+  const excepted = exceptionsOf(at.exceptions, at.input, { budget, services });
+  if ("result" in excepted) return excepted;
   const activation = policyActivation(body.variables, at.input, {
-    extra: { exceptions: NO_EXCEPTIONS },
+    extra: { exceptions: excepted.allowed },
     budget,
     services,
     failure: (name, message) => `variable ${name}: ${message}`,

@@ -4,6 +4,7 @@
  * generate answer nothing.
  */
 import { celRuleInput } from "../../cel/validate-rule/index.js";
+import { celExceptionsFor } from "../../exceptions/cel/index.js";
 import { evaluateMutatingPolicy } from "../../cel/mutating-policy/evaluate.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
 import type { EngineEnv, PolicyResponse } from "../../pipeline/types.js";
@@ -13,13 +14,23 @@ import { noGeneration, noMutation } from "../no-phase.js";
 
 function mutate(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
   if (policy.language !== "mutating") return noMutation(policy, request);
-  const resource = request.request.resource;
+  const req = request.request;
+  const resource = req.resource;
+  const exceptions = celExceptionsFor(
+    req.exceptions,
+    { kind: policy.kind, name: policy.name },
+    {
+      now: env.ports.clock.nowMillis(),
+      ...(req.exceptionNamespaces !== undefined ? { allowedNamespaces: req.exceptionNamespaces } : {}),
+    },
+  );
   const outcome = evaluateMutatingPolicy(
     policy.mutating,
     {
       req: request.matchContext(policy).req,
       resource,
-      input: celRuleInput(request.request, request.base(false)),
+      input: celRuleInput(req, request.base(false)),
+      exceptions,
     },
     { ports: env.ports, policyNamespace: policy.namespace },
   );
