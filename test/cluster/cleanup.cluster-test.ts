@@ -13,7 +13,16 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { bylawEnv, eventually, kubectlOk, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
+import {
+  bylawEnv,
+  bylawGranted,
+  eventually,
+  kubectlOk,
+  startCluster,
+  started,
+  tearDown,
+  type Cluster,
+} from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -112,18 +121,7 @@ describe("the cleanup controller: TTL label and cleanup policies", { timeout: bu
     // The cleanup controller is opt-in (serve --cleanup-controller) until it has its own Deployment.
     cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true, bylawArgs: "--cleanup-controller" });
     await ok(["apply", "-f", "-"], GRANT);
-    await eventually("the aggregated grant to reach Bylaw's ServiceAccount", 60_000, async () => {
-      const r = await current().kubectl([
-        "auth",
-        "can-i",
-        "delete",
-        "pods",
-        "--as",
-        "system:serviceaccount:bylaw:bylaw",
-        "-A",
-      ]);
-      return r.stdout.trim() === "yes" ? true : undefined;
-    });
+    await bylawGranted(current(), { verb: "delete", resource: "pods" });
     for (const ns of ["sweep", "tenant-a", "tenant-b", "ttl"]) await ok(["create", "namespace", ns]);
     await ok(["create", "-f", "-"], pod("doomed-1", "sweep", { doomed: "yes" }));
     await ok(["create", "-f", "-"], pod("spared-1", "sweep", { doomed: "yes" }));

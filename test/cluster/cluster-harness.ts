@@ -197,6 +197,22 @@ export async function eventually<T>(what: string, timeoutMs: number, check: () =
   }
 }
 
+/** Waits until the API server's authorizer lets Bylaw's ServiceAccount `verb` `resource` in every namespace (an aggregated grant has reached it). */
+export async function bylawGranted(cluster: Cluster, grant: { verb: string; resource: string }): Promise<void> {
+  await eventually(`Bylaw's ServiceAccount to ${grant.verb} ${grant.resource}`, 60_000, async () => {
+    const r = await cluster.kubectl([
+      "auth",
+      "can-i",
+      grant.verb,
+      grant.resource,
+      "--as",
+      "system:serviceaccount:bylaw:bylaw",
+      "-A",
+    ]);
+    return r.stdout.trim() === "yes";
+  });
+}
+
 /** The cluster a test file's before hook started; an error naming the hook when it did not. */
 export function started(cluster: Cluster | undefined): Cluster {
   if (cluster === undefined) throw new Error("the cluster did not start (see the before hook)");

@@ -12,7 +12,16 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { bylawEnv, eventually, kubectlOk, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
+import {
+  bylawEnv,
+  bylawGranted,
+  eventually,
+  kubectlOk,
+  startCluster,
+  started,
+  tearDown,
+  type Cluster,
+} from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -124,18 +133,7 @@ describe(
     before(async () => {
       cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true, bylawArgs: "--cleanup-controller" });
       await ok(["apply", "-f", "-"], GRANT);
-      await eventually("the aggregated grant to reach Bylaw's ServiceAccount", 60_000, async () => {
-        const r = await current().kubectl([
-          "auth",
-          "can-i",
-          "delete",
-          "pods",
-          "--as",
-          "system:serviceaccount:bylaw:bylaw",
-          "-A",
-        ]);
-        return r.stdout.trim() === "yes" ? true : undefined;
-      });
+      await bylawGranted(current(), { verb: "delete", resource: "pods" });
       for (const ns of ["dsweep", "tenant-x", "tenant-y", "derr"]) await ok(["create", "namespace", ns]);
       await ok(["create", "-f", "-"], pod("old-1", "dsweep", { expire: "true" }));
       await ok(["create", "-f", "-"], pod("young", "dsweep", { expire: "false" }));
