@@ -5,6 +5,7 @@
  * one row, which fails as "Not found": an entry never passes by checking nothing.
  */
 import { type PolicyResponse, resourceKind, resourceName } from "../../engine/index.js";
+import { rulelessRow } from "./compare.js";
 import type { ExpectedResult } from "./test-file.js";
 
 /** The row resource of an entry that names none and matched nothing. */
@@ -16,7 +17,8 @@ export function rowResources(expected: ExpectedResult, responses: () => readonly
   const rules = new Set([expected.rule, `autogen-${expected.rule}`, `autogen-cronjob-${expected.rule}`]);
   const names: string[] = [];
   for (const r of responses()) {
-    if (r.policy.name !== policy || !r.rules.some((x) => expected.anyRule === true || rules.has(x.rule))) continue;
+    if (r.policy.name !== policy || !r.rules.some((x) => rulelessRow(expected, r.policy) || rules.has(x.rule)))
+      continue;
     if (expected.kind !== "" && resourceKind(r.resource) !== expected.kind) continue;
     const name = resourceName(r.resource);
     if (!names.includes(name)) names.push(name);
