@@ -31,6 +31,7 @@ import { applyToPayload, loadJsonPayloads } from "../offline/json-payloads.js";
 import { loadExpectedResources, type ResourceFile } from "./expected-resources.js";
 import { resourceCheck } from "./resource-check.js";
 import { rowResources } from "./row-resources.js";
+import { keyPayload } from "./payload-key.js";
 import { parseTestFile, type ExpectedResult, type TestSpec } from "./test-file.js";
 import type { RowResult, SuiteResult } from "./types.js";
 import { parseUserInfo } from "./userinfo-file.js";
@@ -154,6 +155,7 @@ async function runTestDocument(
     () => Promise.resolve(""),
   );
   if (payloads.errors.length > 0) return fail(`${file}: jsonPayloads: ${payloads.errors.join("; ")}`);
+  keyPayloads(payloads, dir, spec.jsonPayloads);
   const inputs: SuiteInputs = {
     engine,
     policies: policies.compiled,
@@ -194,6 +196,20 @@ async function runTestDocument(
     ...(policyErrors.length > 0 ? { policyErrors } : {}),
     results: rows,
   };
+}
+
+/** Each payload under its file as the test file names it, so a row may name that file (payload-key.ts). */
+function keyPayloads(
+  loaded: { readonly payloads: readonly JsonObject[]; readonly origins: readonly { readonly source: string }[] },
+  dir: string,
+  written: readonly string[],
+): void {
+  const asWritten = new Map(written.map((f) => [resolve(dir, f), f]));
+  loaded.payloads.forEach((payload, i) => {
+    const source = loaded.origins[i]?.source;
+    const name = source === undefined ? undefined : asWritten.get(source);
+    if (name !== undefined) keyPayload(payload, name);
+  });
 }
 
 /** What a suite's rows are evaluated from: its engine, policies and resources, and what every request is built with. */
