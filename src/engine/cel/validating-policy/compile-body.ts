@@ -15,6 +15,12 @@ import { compileConstraints, type CompiledConstraints } from "./match-constraint
 /** A JSON-mode policy has no matchConstraints: no Kubernetes request matches it (Kyverno's matcher answers false). */
 const MATCH_NONE: CompiledConstraints = { decide: () => ({ kind: "no-match" }) };
 
+/** spec.evaluation.mode HTTP or Envoy: the policy evaluates HTTP requests (or Envoy checks), not Kubernetes objects. */
+function payloadMode(spec: JsonObject): boolean {
+  const mode = isObject(spec["evaluation"]) ? spec["evaluation"]["mode"] : undefined;
+  return mode === "HTTP" || mode === "Envoy";
+}
+
 function list(v: JsonValue | undefined): JsonObject[] {
   return Array.isArray(v) ? v.filter(isObject) : [];
 }
@@ -67,9 +73,11 @@ export function compileBody(
   const failurePolicy = spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail";
   const jsonMode = isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "JSON";
   // JSON payloads are not Kubernetes objects: such a policy has no matchConstraints to decide by.
-  const constraints = jsonMode
-    ? { ok: true as const, value: MATCH_NONE }
-    : compileConstraints(spec, `${kindName} ${name}`);
+  // An HTTP or Envoy policy may have none either; Kyverno's matcher then matches no Kubernetes request.
+  const constraints =
+    jsonMode || (payloadMode(spec) && !isObject(spec["matchConstraints"]))
+      ? { ok: true as const, value: MATCH_NONE }
+      : compileConstraints(spec, `${kindName} ${name}`);
   if (!constraints.ok) return constraints;
 
   const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
