@@ -17,6 +17,7 @@ import { buildRequest } from "../../offline/build-request.js";
 import { unmappedSubresources } from "../../test-suite/values-subresources.js";
 import { existingResources } from "../../../library/existing-resources.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
+import { loadSuiteCluster, type SuiteCluster } from "../../test-suite/context-file.js";
 import { cliRegistryAccess } from "../../offline/registry-setup.js";
 import { type RegistryAccess, withRegistryPasses } from "../../../platform/registry/index.js";
 import { processResource } from "../../../library/process-resource.js";
@@ -70,6 +71,16 @@ async function run(options: ApplyOptions, io: Io): Promise<number> {
   }
 }
 
+/** --context-file (Kyverno's apply flag): the objects and image data of a Context file, read as a test's `context`. */
+async function loadContextFile(
+  path: string | undefined,
+): Promise<{ ok: true; cluster?: SuiteCluster } | { ok: false; error: string }> {
+  if (path === undefined) return { ok: true };
+  const loaded = await loadSuiteCluster(".", path, []);
+  if (loaded.errors.length > 0) return { ok: false, error: `--context-file: ${loaded.errors.join("; ")}` };
+  return { ok: true, cluster: loaded.cluster };
+}
+
 async function runWith(
   options: ApplyOptions,
   io: Io,
@@ -81,9 +92,14 @@ async function runWith(
   if (setDocs === undefined) return 2;
   // The resources are also the objects validate.cel paramRefs take params from (ValidatingAdmissionPolicy bindings get none, as in Kyverno's apply).
   let paramPool: readonly Resource[] = [];
+  const context = await loadContextFile(options.contextFile);
+  if (!context.ok) return usageFailure(io, context.error);
   const engine =
     cluster?.engine ??
-    offlineEngine(undefined, undefined, { ...(registry !== undefined ? { registry } : {}), params: () => paramPool });
+    offlineEngine(undefined, context.cluster, {
+      ...(registry !== undefined ? { registry } : {}),
+      params: () => paramPool,
+    });
   const read = await loadPolicyPaths(options.policyPaths, {
     stdin,
     ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}),

@@ -130,7 +130,7 @@ describe("bylaw apply: kyverno apply's flags", () => {
     ["--generate-exceptions", undefined],
     ["--generated-exception-ttl", "24h"],
     ["--parameter-resource", "params.yaml"],
-    ["--context-file", "ctx.yaml"],
+    ["--crd-paths", "crds/"],
     ["--show-performance", undefined],
   ] as const) {
     test(`${flag} is refused by name (exit 2), never silently ignored`, async () => {

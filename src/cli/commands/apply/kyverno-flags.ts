@@ -31,7 +31,6 @@ const NOT_SUPPORTED = [
   "generate-exceptions",
   "generated-exception-ttl",
   "parameter-resource",
-  "context-file",
   "cluster-wide-resources",
   "show-performance",
   "crd-paths",

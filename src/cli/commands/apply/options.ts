@@ -21,6 +21,8 @@ export interface ApplyOptions {
   /** `--set key=value` pairs, as given. */
   readonly set: readonly string[];
   readonly userinfo?: string;
+  /** --context-file: a Context file's objects and image data for the CEL libraries (offline only). */
+  readonly contextFile?: string;
   readonly outputPath?: string;
   readonly format: OutputFormat;
   readonly policyReport: boolean;
@@ -130,6 +132,12 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       showHelp: false,
     };
   }
+  if (values.cluster && values["context-file"] !== undefined)
+    return {
+      kind: "usage-error",
+      message: "--context-file is for offline runs: with --cluster, resource.Get/List read the cluster",
+      showHelp: false,
+    };
   if (!values.cluster) {
     const stray = (["namespace", "kubeconfig", "context"] as const).find((f) => values[f] !== undefined);
     if (stray !== undefined)
@@ -191,6 +199,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       ...(values["values-file"] !== undefined ? { valuesFile: values["values-file"] } : {}),
       set: values.set ?? [],
       ...(values.userinfo !== undefined ? { userinfo: values.userinfo } : {}),
+      ...(values["context-file"] !== undefined ? { contextFile: values["context-file"] } : {}),
       ...(outputPath !== undefined ? { outputPath } : {}),
       format: format as OutputFormat,
       policyReport: values["policy-report"],
