@@ -145,6 +145,16 @@ function knownFields(
   return out;
 }
 
+/** httpPayloads and envoyPayloads: inputs Bylaw does not evaluate yet, said once each (their rows then find no result). */
+function payloadsNotRun(doc: JsonObject): string[] {
+  return (["httpPayloads", "envoyPayloads"] as const)
+    .filter((f) => Array.isArray(doc[f]) && doc[f].length > 0)
+    .map(
+      (f) =>
+        `${f}: Bylaw does not evaluate ${f === "httpPayloads" ? "HTTP" : "Envoy"} payloads yet; they were not run, and rows about them find no result`,
+    );
+}
+
 export function parseTestFile(doc: JsonValue): TestFileOutcome {
   const errors: string[] = [];
   if (!isObject(doc)) return { ok: false, errors: ["the test file must be a mapping"] };
@@ -162,6 +172,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
   if (doc["kind"] !== "Test") errors.push(`kind: expected Test, got ${JSON.stringify(doc["kind"])}`);
   const warnings: string[] = [];
   doc = knownFields(doc, TOP_FIELDS, { path: "", errors, warnings });
+  warnings.push(...payloadsNotRun(doc));
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const results: ExpectedResult[] = [];
   const rawResults = doc["results"];
