@@ -51,6 +51,8 @@ export interface OfflineContextOptions {
    * (Kyverno's apply hands none over).
    */
   readonly bindingParams?: boolean;
+  /** What ValidatingAdmissionPolicy bindings choose params from when not `params` (`bylaw apply --parameter-resource`). */
+  readonly bindingParamObjects?: () => readonly JsonObject[];
   /**
    * How a user gets registry access where this engine has none, for the error an image read then is:
    * the CLI's `--registry` (the default), or what a library caller or `bylaw serve` must do instead.
@@ -157,6 +159,8 @@ function paramPort(options: OfflineContextOptions): Pick<ContextSources, "paramO
       ),
     };
   }
+  if (given !== undefined && options.bindingParamObjects !== undefined)
+    return { paramObjects: paramsOf(given, true, options.bindingParamObjects) };
   return given !== undefined ? { paramObjects: paramsOf(given, options.bindingParams === true) } : {};
 }
 

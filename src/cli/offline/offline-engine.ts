@@ -11,12 +11,18 @@ import type { TestSpec } from "../test-suite/test-file.js";
  * `extra.registry`: `--registry`'s access, for imageRegistry entries and CEL image.GetMetadata.
  * `extra.params`: the objects validate.cel paramRefs take params from (`bylaw apply`'s resources,
  * read when asked); ValidatingAdmissionPolicy bindings get none of them, as Kyverno's apply hands
- * none over. Without it, a test's paramResources serve both.
+ * none over, unless `extra.bindingParams` (--parameter-resource) gives theirs. Without it, a test's
+ * paramResources serve both.
  */
 export function offlineEngine(
   spec?: TestSpec,
   cluster?: SuiteCluster,
-  extra: { readonly registry?: ImageDataSource; readonly params?: () => readonly JsonObject[] } = {},
+  extra: {
+    readonly registry?: ImageDataSource;
+    readonly params?: () => readonly JsonObject[];
+    /** `bylaw apply --parameter-resource`: the objects ValidatingAdmissionPolicy bindings take params from. */
+    readonly bindingParams?: () => readonly JsonObject[];
+  } = {},
 ): Engine {
   const apiCalls: MockedApiCall[] = [];
   const globalEntries: Record<string, JsonValue> = {};
@@ -47,6 +53,7 @@ export function offlineEngine(
     ...(cluster !== undefined ? { resources: cluster.resources, images: cluster.images } : {}),
     ...(extra.registry !== undefined ? { registry: extra.registry } : {}),
     ...(paramObjects !== undefined ? { params: paramObjects, bindingParams: fromSuite } : {}),
+    ...(extra.bindingParams !== undefined ? { bindingParamObjects: extra.bindingParams } : {}),
     // Kyverno's test runs with `Cluster: true` when the test file gives clusterResources (commands/test/test.go).
     ...((spec?.clusterResources.length ?? 0) > 0 ? { clusterGiven: true } : {}),
   });

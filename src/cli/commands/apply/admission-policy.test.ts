@@ -1,7 +1,8 @@
 /**
  * Kubernetes ValidatingAdmissionPolicy in `bylaw apply` and `bylaw test`, as Kyverno's CLI runs them:
- * bindings among the policies, no params in apply (Kyverno's apply hands its PolicyProcessor no
- * ParameterResources), a test's paramResources in test, results named after the policy.
+ * bindings among the policies, no params in apply unless --parameter-resource gives them (Kyverno's
+ * apply hands its PolicyProcessor only those ParameterResources), a test's paramResources in test,
+ * results named after the policy.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -251,5 +252,42 @@ spec:
       rows.map((r) => r.actual),
       ["error"],
     );
+  });
+});
+
+describe("bylaw apply --parameter-resource (kyverno apply's flag)", () => {
+  test("the given objects are the bindings' params: the policy reads them", async () => {
+    const { code, out } = await apply(
+      { "p.yaml": `${policy}---\n${binding()}`, "r.yaml": resources, "params.yaml": limits },
+      ["p.yaml", "-r", "r.yaml", "--parameter-resource", "params.yaml"],
+    );
+    assert.equal(code, 1);
+    assert.deepEqual(
+      out?.results.map((r) => [r.resource.split("/").pop(), r.result, r.message]),
+      [
+        ["small", "pass", ""],
+        ["big", "fail", "replicas must be at most 5"],
+      ],
+    );
+  });
+
+  test("a file Bylaw cannot read is exit 2 naming the flag; with --cluster the flag is refused", async () => {
+    const missing = await apply({ "p.yaml": `${policy}---\n${binding()}`, "r.yaml": resources }, [
+      "p.yaml",
+      "-r",
+      "r.yaml",
+      "--parameter-resource",
+      "none.yaml",
+    ]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--parameter-resource: .*none\.yaml/);
+    const cluster = await apply({ "p.yaml": policy, "params.yaml": limits }, [
+      "p.yaml",
+      "--cluster",
+      "--parameter-resource",
+      "params.yaml",
+    ]);
+    assert.equal(cluster.code, 2);
+    assert.match(cluster.stderr, /--parameter-resource is for offline runs/);
   });
 });

@@ -94,11 +94,16 @@ async function runWith(
   let paramPool: readonly Resource[] = [];
   const context = await loadContextFile(options.contextFile);
   if (!context.ok) return usageFailure(io, context.error);
+  // --parameter-resource: the params of ValidatingAdmissionPolicy bindings (and of paramRefs, beside the resources).
+  const parameters = await loadResources(options.parameterPaths, stdin, "--parameter-resource: ");
+  for (const e of parameters.errors) io.err(`error: ${e}`);
+  if (parameters.errors.length > 0) return 2;
   const engine =
     cluster?.engine ??
     offlineEngine(undefined, context.cluster, {
       ...(registry !== undefined ? { registry } : {}),
-      params: () => paramPool,
+      params: () => [...parameters.resources, ...paramPool],
+      ...(options.parameterPaths.length > 0 ? { bindingParams: () => parameters.resources } : {}),
     });
   const read = await loadPolicyPaths(options.policyPaths, {
     stdin,

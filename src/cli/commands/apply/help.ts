@@ -67,6 +67,9 @@ Resources:
                               resource values, as Kyverno's --set; request.object.* keys are ignored,
                               with a warning)
   -u, --userinfo PATH         a cli.kyverno.io/v1alpha1 UserInfo file (roles, clusterRoles, userInfo)
+      --parameter-resource PATH
+                              the objects ValidatingAdmissionPolicy bindings take params from (their
+                              paramRef; repeatable). Without it a binding gets none, as in kyverno apply
       --context-file PATH     a cli.kyverno.io/v1alpha1 Context file, as a test file's context: its
                               spec.resources are what CEL resource.Get/List read, its spec.images what
                               image.GetMetadata answers (offline only; with --cluster the cluster answers)
@@ -138,7 +141,7 @@ Output (results go to stdout, diagnostics to stderr):
 Kyverno's other apply flags:
   --continue-on-fail, --continue-on-error, --concurrent N, --batch-size N are accepted: Bylaw always
   applies every policy to every resource, one rule's error being that rule's result.
-  --generate-exceptions, --generated-exception-ttl, --parameter-resource,
+  --generate-exceptions, --generated-exception-ttl,
   --cluster-wide-resources, --show-performance, --crd-paths, --http-payload, --envoy-payload,
   --exceptions-within-resources, --username and --password are not supported by Bylaw yet: each is
   a usage error naming it (exit 2), never silently ignored.

@@ -129,7 +129,7 @@ describe("bylaw apply: kyverno apply's flags", () => {
   for (const [flag, value] of [
     ["--generate-exceptions", undefined],
     ["--generated-exception-ttl", "24h"],
-    ["--parameter-resource", "params.yaml"],
+    ["--cluster-wide-resources", undefined],
     ["--crd-paths", "crds/"],
     ["--show-performance", undefined],
   ] as const) {

@@ -30,7 +30,6 @@ export const KYVERNO_ONLY_OPTIONS = {
 const NOT_SUPPORTED = [
   "generate-exceptions",
   "generated-exception-ttl",
-  "parameter-resource",
   "cluster-wide-resources",
   "show-performance",
   "crd-paths",

@@ -21,6 +21,8 @@ export interface ApplyOptions {
   /** `--set key=value` pairs, as given. */
   readonly set: readonly string[];
   readonly userinfo?: string;
+  /** --parameter-resource: the objects ValidatingAdmissionPolicy bindings take params from. */
+  readonly parameterPaths: readonly string[];
   /** --context-file: a Context file's objects and image data for the CEL libraries (offline only). */
   readonly contextFile?: string;
   readonly outputPath?: string;
@@ -59,6 +61,16 @@ type ParsedApplyArgs =
   | { readonly kind: "help" }
   | { readonly kind: "usage-error"; readonly message: string; readonly showHelp: boolean }
   | { readonly kind: "run"; readonly options: ApplyOptions; readonly warnings: readonly string[] };
+
+/** Kyverno's flags that give what a cluster would answer: with --cluster, the cluster answers instead. */
+function offlineOnly(values: { readonly cluster?: boolean; readonly [flag: string]: unknown }): string | undefined {
+  if (values.cluster !== true) return undefined;
+  if (values["context-file"] !== undefined)
+    return "--context-file is for offline runs: with --cluster, resource.Get/List read the cluster";
+  if (values["parameter-resource"] !== undefined)
+    return "--parameter-resource is for offline runs: with --cluster, bindings read their params from the cluster";
+  return undefined;
+}
 
 export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   let parsed;
@@ -132,12 +144,8 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       showHelp: false,
     };
   }
-  if (values.cluster && values["context-file"] !== undefined)
-    return {
-      kind: "usage-error",
-      message: "--context-file is for offline runs: with --cluster, resource.Get/List read the cluster",
-      showHelp: false,
-    };
+  const offline = offlineOnly(values);
+  if (offline !== undefined) return { kind: "usage-error", message: offline, showHelp: false };
   if (!values.cluster) {
     const stray = (["namespace", "kubeconfig", "context"] as const).find((f) => values[f] !== undefined);
     if (stray !== undefined)
@@ -200,6 +208,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       set: values.set ?? [],
       ...(values.userinfo !== undefined ? { userinfo: values.userinfo } : {}),
       ...(values["context-file"] !== undefined ? { contextFile: values["context-file"] } : {}),
+      parameterPaths: values["parameter-resource"] ?? [],
       ...(outputPath !== undefined ? { outputPath } : {}),
       format: format as OutputFormat,
       policyReport: values["policy-report"],
