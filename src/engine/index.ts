@@ -146,4 +146,4 @@ export {
   type CompiledCleanupPolicy,
   type DeletionPropagation,
 } from "./cleanup/index.js";
-export { deletingVerdict } from "./kinds/deleting/decide.js";
+export { deletingPolicyVerdict } from "./kinds/deleting/policy-verdict.js";

@@ -4,8 +4,11 @@
  * with a ClusterRole labelled rbac.kyverno.io/aggregate-to-cleanup-controller, as for Kyverno):
  * - the policy webhook admits a valid DeletingPolicy and denies one whose schedule is not cron, naming the field;
  * - a DeletingPolicy on `*\/1 * * * *` deletes the Pods whose conditions hold and nothing else, writes
- *   status.lastExecutionTime and conditionStatus.ready, counts kyverno_cleanup_controller_deletedobjects_total
- *   and writes Kyverno's PolicyApplied Event;
+ *   status.lastExecutionTime and conditionStatus.ready, counts kyverno_deleting_controller_deletedobjects_total
+ *   (Kyverno 1.19's name and labels for a DeletingPolicy; not the cleanup policies' counter) and writes
+ *   Kyverno's PolicyApplied Event;
+ * - a Pod a policies.kyverno.io PolicyException (in the --exception-namespace) excepts from the policy is
+ *   kept, though its condition holds;
  * - a NamespacedDeletingPolicy in tenant-x whose matchConstraints name Pods everywhere deletes only in tenant-x;
  * - a condition that errors deletes nothing, and a PolicyError Event says why.
  * One schedule wait (about a minute) serves every check.
@@ -97,6 +100,21 @@ spec:
       expression: "object.metadata.labels['missing'] == 'x'"
 `;
 
+/** Keeps dsweep/old-excepted from expire-pods (Bylaw runs with --exception-namespace policy-exceptions). */
+const EXCEPTION = `apiVersion: policies.kyverno.io/v1
+kind: PolicyException
+metadata:
+  name: keep-old-excepted
+  namespace: policy-exceptions
+spec:
+  policyRefs:
+    - kind: DeletingPolicy
+      name: expire-pods
+  matchConditions:
+    - name: the-excepted-pod
+      expression: "object.metadata.name == 'old-excepted'"
+`;
+
 const INVALID = `apiVersion: policies.kyverno.io/v1
 kind: DeletingPolicy
 metadata:
@@ -131,12 +149,19 @@ describe(
   { timeout: buildTimeoutMs + 10 * 60_000 },
   () => {
     before(async () => {
-      cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true, bylawArgs: "--cleanup-controller" });
+      cluster = await startCluster(buildTimeoutMs, undefined, {
+        withBylaw: true,
+        bylawArgs: "--cleanup-controller --enable-policy-exception --exception-namespace policy-exceptions",
+      });
       await ok(["apply", "-f", "-"], GRANT);
       await bylawGranted(current(), { verb: "delete", resource: "pods" });
-      for (const ns of ["dsweep", "tenant-x", "tenant-y", "derr"]) await ok(["create", "namespace", ns]);
+      for (const ns of ["dsweep", "tenant-x", "tenant-y", "derr", "policy-exceptions"])
+        await ok(["create", "namespace", ns]);
+      // Before the policies: in force when their first run is due.
+      await ok(["apply", "-f", "-"], EXCEPTION);
       await ok(["create", "-f", "-"], pod("old-1", "dsweep", { expire: "true" }));
       await ok(["create", "-f", "-"], pod("young", "dsweep", { expire: "false" }));
+      await ok(["create", "-f", "-"], pod("old-excepted", "dsweep", { expire: "true" }));
       await ok(["create", "-f", "-"], pod("x-old", "tenant-x", { expire: "true" }));
       await ok(["create", "-f", "-"], pod("y-old", "tenant-y", { expire: "true" }));
       await ok(["create", "-f", "-"], pod("keeper", "derr", { team: "a" }));
@@ -166,6 +191,19 @@ describe(
       };
       assert.match(status.status?.lastExecutionTime ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
       assert.equal(status.status?.conditionStatus?.ready, true);
+    });
+
+    test("a Pod a policies.kyverno.io PolicyException excepts is kept, though its condition holds", async () => {
+      await eventually("old-1 deleted", 150_000, async () => ((await deleted("old-1", "dsweep")) ? true : undefined));
+      await eventually("expire-pods' run recorded", 30_000, async () => {
+        const out = await ok(["get", "dpol", "expire-pods", "-o", "jsonpath={.status.lastExecutionTime}"]);
+        return out.trim() !== "" ? true : undefined;
+      });
+      assert.equal(await deleted("old-excepted", "dsweep"), false, "excepted by keep-old-excepted");
+      const pod = JSON.parse(await ok(["get", "pod", "old-excepted", "-n", "dsweep", "-o", "json"])) as {
+        metadata?: { labels?: Record<string, string> };
+      };
+      assert.equal(pod.metadata?.labels?.["expire"], "true");
     });
 
     test("a NamespacedDeletingPolicy deletes only in its own namespace, though its matchConstraints name Pods everywhere", async () => {
@@ -219,13 +257,19 @@ describe(
         .split("\n")
         .find(
           (l) =>
-            l.startsWith("kyverno_cleanup_controller_deletedobjects_total{") && l.includes('policy_name="expire-pods"'),
+            l.startsWith("kyverno_deleting_controller_deletedobjects_total{") &&
+            l.includes('policy_name="expire-pods"'),
         );
-      assert.ok(line !== undefined, "kyverno_cleanup_controller_deletedobjects_total for expire-pods");
+      assert.ok(line !== undefined, "kyverno_deleting_controller_deletedobjects_total for expire-pods");
       assert.match(line, /policy_type="DeletingPolicy"/);
-      assert.match(line, /resource_kind="pods"/);
+      assert.match(line, /resource="pods"/);
       assert.match(line, /resource_namespace="dsweep"/);
       assert.match(line, /deletion_propagation="Background"/);
+      const asCleanup = metrics
+        .split("\n")
+        .filter((l) => l.startsWith("kyverno_cleanup_controller_deletedobjects_total{"))
+        .filter((l) => l.includes('policy_name="expire-pods"'));
+      assert.deepEqual(asCleanup, [], "a DeletingPolicy's deletions are not counted as a cleanup policy's");
       assert.match(line, / 1$/);
     });
   },

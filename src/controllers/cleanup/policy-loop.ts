@@ -15,7 +15,7 @@ import { selectServed, type ResourceSelector, type ServedResource } from "../../
 import { listObjects, listScope } from "../../kube/list-objects.js";
 import { KubeError } from "../../kube/kube-client.js";
 import type { KubeObject } from "../../kube/types.js";
-import type { CleanupMetricLabels, LoopDeps } from "./types.js";
+import type { CleanupCounters, CleanupMetricLabels, LoopDeps } from "./types.js";
 import { namespaceLabelsReader } from "./namespace-labels.js";
 
 interface PolicyState {
@@ -152,7 +152,7 @@ export class CleanupPolicyLoop {
           (e: unknown) => e as Error,
         );
         if (objects instanceof Error) {
-          this.deps.counters.failed({ ...common, resource_namespace: "" });
+          count(this.deps.counters, policy, "failed", { ...common, resource_namespace: "" });
           onLog("warn", "cleanup: failed to list resources", {
             policy: ref.name,
             resource: r.resource,
@@ -167,7 +167,7 @@ export class CleanupPolicyLoop {
             namespaceLabels: await labels(objectRef(resource, typeOf(r)).namespace),
             plural: r.resource,
           });
-        const decided = policy.decide(candidates, this.deps.env);
+        const decided = policy.decide(candidates, this.deps.env, this.deps.exceptions?.());
         for (const e of decided.errors) await this.undecided(ref, objectRef(e.resource, typeOf(r)), e.message);
         for (const resource of decided.deletions)
           refused = (await this.remove({ ref, r, resource, common, policy })) ?? refused;
@@ -196,7 +196,7 @@ export class CleanupPolicyLoop {
       });
     } catch (e) {
       const message = (e as Error).message;
-      this.deps.counters.failed(labels);
+      count(this.deps.counters, input.policy, "failed", labels);
       this.deps.onLog("warn", "cleanup: failed to delete resource", {
         policy: ref.name,
         object: target,
@@ -210,7 +210,7 @@ export class CleanupPolicyLoop {
           }
         : undefined;
     }
-    this.deps.counters.deleted(labels);
+    count(this.deps.counters, input.policy, "deleted", labels);
     this.deps.onLog("info", "cleanup: resource matched, deleted", {
       policy: ref.name,
       kind: target.kind,
@@ -262,6 +262,21 @@ export class CleanupPolicyLoop {
         this.deps.onLog("warn", "cleanup: failed to write the policy status", { policy: ref.name, error: String(e) }),
     );
   }
+}
+
+/** Counts a deletion (or a failed one) under the policy's family: kyverno_cleanup_controller_* or kyverno_deleting_controller_*. */
+function count(
+  counters: CleanupCounters,
+  policy: RunnablePolicy,
+  outcome: "deleted" | "failed",
+  labels: CleanupMetricLabels,
+): void {
+  if (policy.counted === "cleanup") {
+    counters[outcome](labels);
+    return;
+  }
+  const { resource_kind, ...rest } = labels;
+  counters[outcome === "deleted" ? "deletingDeleted" : "deletingFailed"]({ ...rest, resource: resource_kind });
 }
 
 function typeOf(r: ServedResource): { apiVersion: string; kind: string } {

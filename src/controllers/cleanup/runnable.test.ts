@@ -82,3 +82,42 @@ test("a NamespacedDeletingPolicy runs in its namespace only; an invalid one name
   assert.ok(!invalid.ok);
   assert.match(invalid.error, /^spec\.schedule: DeletingPolicy p: /);
 });
+
+test("a policies.kyverno.io PolicyException naming the DeletingPolicy keeps the objects it excepts, as bylaw test does", () => {
+  const r = compileRunnable("DeletingPolicy", { metadata: { name: "p" }, spec }, deps);
+  assert.ok(r.ok);
+  assert.equal(r.value.counted, "deleting");
+  const ex = engine.compileException({
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "PolicyException",
+    metadata: { name: "keep-a", namespace: "policy-exceptions" },
+    spec: {
+      policyRefs: [{ name: "p", kind: "DeletingPolicy" }],
+      matchConditions: [{ name: "a", expression: "object.metadata.name == 'a'" }],
+    },
+  });
+  assert.ok(ex.ok, JSON.stringify(ex));
+  const other = engine.compileException({
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "PolicyException",
+    metadata: { name: "other-policy", namespace: "policy-exceptions" },
+    spec: {
+      policyRefs: [{ name: "q", kind: "DeletingPolicy" }],
+      matchConditions: [{ name: "all", expression: "true" }],
+    },
+  });
+  assert.ok(other.ok, JSON.stringify(other));
+  const decided = r.value.decide(
+    [
+      { resource: pod("a", { expire: "true" }), namespaceLabels: {}, plural: "pods" },
+      { resource: pod("b", { expire: "true" }), namespaceLabels: {}, plural: "pods" },
+    ],
+    engine.env,
+    [ex.exception, other.exception],
+  );
+  assert.deepEqual(
+    decided.deletions.map((d) => (d["metadata"] as JsonObject)["name"]),
+    ["b"],
+  );
+  assert.deepEqual(decided.errors, []);
+});

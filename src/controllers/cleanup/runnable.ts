@@ -8,8 +8,9 @@
  */
 import {
   compileCleanupPolicy,
-  deletingVerdict,
+  deletingPolicyVerdict,
   parseKindSelector,
+  type AnyCompiledException,
   type CompiledPolicy,
   type CompileOutcome,
   type EngineEnv,
@@ -32,9 +33,19 @@ export interface RunnablePolicy {
   /** "" for a cluster-wide policy; a namespaced one lists and deletes only here. */
   readonly namespace: string;
   readonly propagation: string | undefined;
-  /** What to list: each selector with the `resource_kind` label its deletions are counted under. */
+  /** What to list: each selector with the `resource_kind` (`resource`) label its deletions are counted under. */
   readonly selectors: readonly { readonly label: string; readonly selector: ResourceSelector }[];
-  decide(candidates: readonly Candidate[], env: EngineEnv): CleanupDeletions;
+  /**
+   * Which counters its deletions go to: a kyverno.io cleanup policy's `kyverno_cleanup_controller_*`,
+   * a DeletingPolicy's `kyverno_deleting_controller_*` (as Kyverno 1.19's two controllers count them).
+   */
+  readonly counted: "cleanup" | "deleting";
+  /** `exceptions`: the policies.kyverno.io PolicyExceptions in force (a DeletingPolicy keeps what one excepts). */
+  decide(
+    candidates: readonly Candidate[],
+    env: EngineEnv,
+    exceptions?: readonly AnyCompiledException[],
+  ): CleanupDeletions;
 }
 
 /** The API group of each kind the loop runs, and how its status is shaped (kyverno.io's, or policies.kyverno.io's conditionStatus). */
@@ -71,6 +82,7 @@ export function compileRunnable(
         namespace: p.namespace,
         propagation: p.propagation,
         selectors: p.kinds.map((k) => ({ label: k, selector: { by: "kind", ...parseKindSelector(k) } })),
+        counted: "cleanup",
         decide: (candidates, env) => cleanupDeletions(p, candidates, env),
       },
     };
@@ -95,11 +107,12 @@ function deletingRunnable(policy: Extract<CompiledPolicy, { language: "deleting"
     namespace: policy.namespace,
     propagation: body.propagation,
     selectors,
-    decide: (candidates, env) => {
+    counted: "deleting",
+    decide: (candidates, env, exceptions) => {
       const deletions: Resource[] = [];
       const errors: { resource: Resource; message: string }[] = [];
       for (const c of candidates) {
-        const v = deletingVerdict(body, c, { policyNamespace: policy.namespace, ports: env.ports });
+        const v = deletingPolicyVerdict(policy, c, { ports: env.ports, ...(exceptions ? { exceptions } : {}) });
         if (v.kind === "delete") deletions.push(c.resource);
         else if (v.kind === "error") errors.push({ resource: c.resource, message: v.message });
       }

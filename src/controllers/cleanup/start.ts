@@ -4,7 +4,7 @@
  * `cleanup.kyverno.io/ttl` label). Informers hold the cleanup policies (a CleanupPolicy's reach is
  * its namespace, policy-loop.ts); a timer ticks both loops, and only the elected leader acts.
  */
-import type { CompileOutcome, EngineEnv, JsonValue, Random } from "../../engine/index.js";
+import type { AnyCompiledException, CompileOutcome, EngineEnv, JsonValue, Random } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import { discover, type Discovery } from "../../kube/discovery.js";
 import { Informer } from "../../kube/informer.js";
@@ -20,6 +20,8 @@ interface CleanupControllerOptions {
   /** The engine's compile, for DeletingPolicies. */
   readonly compile: (doc: JsonValue) => CompileOutcome;
   readonly counters: CleanupCounters;
+  /** The policies.kyverno.io PolicyExceptions in force now (a DeletingPolicy keeps what one excepts). */
+  readonly exceptions?: () => readonly AnyCompiledException[];
   readonly onLog: Log;
   /** With leader election, only the leader deletes and writes; default: this replica. */
   readonly isLeader?: () => boolean;
@@ -41,6 +43,7 @@ export function startCleanupController(options: CleanupControllerOptions): Clean
     env: options.env,
     compile: options.compile,
     counters: options.counters,
+    ...(options.exceptions !== undefined ? { exceptions: options.exceptions } : {}),
     onLog: options.onLog,
     instance: options.instance ?? process.env["POD_NAME"] ?? "bylaw",
     now: () => Date.now(),

@@ -1,5 +1,5 @@
 /** What the cleanup controller's loops are given: the API server's client, the engine, counters, a log. */
-import type { CompileOutcome, EngineEnv, JsonValue } from "../../engine/index.js";
+import type { AnyCompiledException, CompileOutcome, EngineEnv, JsonValue } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import type { Discovery } from "../../kube/discovery.js";
 
@@ -15,6 +15,12 @@ export interface CleanupMetricLabels {
   readonly deletion_propagation: string;
 }
 
+/**
+ * kyverno_deleting_controller_{deletedobjects,errors}_total's labels (a DeletingPolicy's deletions):
+ * the cleanup set with `resource` (the plural) where it has `resource_kind`.
+ */
+type DeletingMetricLabels = Omit<CleanupMetricLabels, "resource_kind"> & { readonly resource: string };
+
 /** kyverno_ttl_controller_{deletedobjects,errors}_total's labels. */
 interface TtlMetricLabels {
   readonly resource_group: string;
@@ -27,6 +33,8 @@ interface TtlMetricLabels {
 export interface CleanupCounters {
   deleted(labels: CleanupMetricLabels): void;
   failed(labels: CleanupMetricLabels): void;
+  deletingDeleted(labels: DeletingMetricLabels): void;
+  deletingFailed(labels: DeletingMetricLabels): void;
   ttlDeleted(labels: TtlMetricLabels): void;
   ttlFailed(labels: TtlMetricLabels): void;
 }
@@ -37,6 +45,8 @@ export interface LoopDeps {
   /** The engine's compile (a DeletingPolicy compiles as everywhere else). */
   readonly compile: (doc: JsonValue) => CompileOutcome;
   readonly counters: CleanupCounters;
+  /** The policies.kyverno.io PolicyExceptions in force now (the policy source's, within --exception-namespace). */
+  readonly exceptions?: () => readonly AnyCompiledException[];
   readonly onLog: Log;
   /** This replica's name, in the Events' reportingInstance. */
   readonly instance: string;

@@ -70,9 +70,8 @@ function checkDeletingPolicy(
   if (!outcome.ok)
     return denied(request.uid, outcome.problems.map(problemText).join("; ") || "the policy is not valid");
   if (cleanupControllerRuns(deps)) return allowed(request.uid);
-  const what = `${outcome.policy.kind} ${outcome.policy.name}`;
   return denied(
     request.uid,
-    `${what} is not served: the cleanup controller runs DeletingPolicies on their schedule and it does not run here (serve --cluster --cleanup-controller, or the cleanup component); it is refused rather than admitted and never run`,
+    `${notEvaluatedMessage(outcome.policy.kind, outcome.policy.name)}; it is refused rather than admitted and never run`,
   );
 }

@@ -244,7 +244,7 @@ describe("policyvalidate: DeletingPolicy (issue 34 §3)", () => {
     assert.equal(response.allowed, false);
     assert.match(
       response.status?.message ?? "",
-      /^DeletingPolicy old-pods is not served: the cleanup controller runs DeletingPolicies/,
+      /^DeletingPolicy old-pods is not served: the cleanup controller runs DeletingPolicies on their schedule and it does not run here \(serve --cluster --cleanup-controller, or the cleanup component\); it is refused rather than admitted and never run$/,
     );
   });
 

@@ -275,6 +275,7 @@ function cleanupController(o: {
   readonly registry: Registry;
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
+  readonly source: PolicySource;
 }): Controller {
   return startedOnStart(() =>
     startCleanupController({
@@ -282,6 +283,7 @@ function cleanupController(o: {
       env: o.engine.env,
       compile: (doc) => o.engine.compile(doc),
       counters: cleanupCounters(o.registry),
+      exceptions: () => o.source.current().exceptions ?? [],
       onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
       ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
     }),
@@ -378,7 +380,14 @@ function componentControllers(p: {
     runs(c) ? electors.isLeader(c) : beside ? p.admissionLeader : undefined;
   const cleanup =
     runs("cleanup") || o.cleanupController
-      ? cleanupController({ live, engine, registry, logger, isLeader: leaderOf("cleanup", o.cleanupController) })
+      ? cleanupController({
+          live,
+          engine,
+          registry,
+          logger,
+          source,
+          isLeader: leaderOf("cleanup", o.cleanupController),
+        })
       : undefined;
   const reports =
     runs("reports") || o.reportsController

@@ -15,8 +15,8 @@
  *   an error (never a silent allow); with `--register` they go on the policy's own webhook, where
  *   the API server evaluates them, as Kyverno registers it.
  * - GeneratingPolicy / DeletingPolicy (and Namespaced): not served; the problem says why.
- * Each served CEL policy's spec is remembered (`celSpecOf`) so the live context can start the caches
- * its `resource.Get/List` calls read before the first review.
+ * A served CEL policy's spec (`celSpecOf`, the engine's `policySpec`) tells the live context which
+ * caches its `resource.Get/List` calls read before the first review.
  */
 import {
   type CompiledPolicy,
@@ -24,6 +24,7 @@ import {
   isObject,
   type JsonObject,
   kindDescriptor,
+  policySpec,
   textOf,
   type PolicyProblem,
   problem,
@@ -39,11 +40,20 @@ interface CelCompiled {
   readonly notEvaluated?: string;
 }
 
-const specs = new WeakMap<CompiledPolicy, JsonObject>();
-
-/** The spec a served CEL policy was compiled from (for the live caches it reads); undefined for the kyverno.io kinds. */
+/**
+ * The spec of a policies.kyverno.io policy (for the live caches it reads, its webhook's fields): the
+ * engine's `policySpec`, its own document's; undefined for the other groups' kinds (kyverno.io, VAP).
+ */
 export function celSpecOf(policy: CompiledPolicy): JsonObject | undefined {
-  return specs.get(policy);
+  return celKindInfo(policy.origin.kind.kind) !== undefined ? policySpec(policy) : undefined;
+}
+
+/** The policies this function compiled: a worker rebuilds them through it (an ImageValidatingPolicy is served as its own variant). */
+const compiledHere = new WeakSet<CompiledPolicy>();
+
+/** Whether `compileCelPolicy` compiled the policy (the server's variant), not the engine directly. */
+export function servedVariant(policy: CompiledPolicy): boolean {
+  return compiledHere.has(policy);
 }
 
 export function compileCelPolicy(
@@ -100,8 +110,7 @@ export function compileCelPolicy(
     const unrunnable = celUnrunnable(compiled);
     if (unrunnable.length > 0) return { problems: unrunnable };
   }
-  // Remembered before the server's checks: whether it has a webhook of its own (and so needs no timeout group) reads it.
-  specs.set(compiled, spec);
+  compiledHere.add(compiled);
   const unfit = check?.(compiled) ?? [];
   if (unfit.length > 0) return { problems: [...unfit] };
   return notEvaluated === undefined

@@ -105,10 +105,9 @@ describe("compilePolicySet with PolicyExceptions", () => {
     );
   });
 
-  test("a kind Bylaw does not run yet (GeneratingPolicy, DeletingPolicy, VAP) refuses the set, naming file, document and kind", () => {
+  test("a kind Bylaw does not run yet (GeneratingPolicy, VAP) refuses the set, naming file, document and kind", () => {
     for (const [apiVersion, kind] of [
       ["policies.kyverno.io/v1", "GeneratingPolicy"],
-      ["policies.kyverno.io/v1", "NamespacedDeletingPolicy"],
       ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"],
     ] as const) {
       const set = compilePolicySet(
@@ -128,6 +127,23 @@ describe("compilePolicySet with PolicyExceptions", () => {
         ),
         lines.join("\n"),
       );
+    }
+  });
+
+  test("a DeletingPolicy (or Namespaced) refuses the set with the policy webhook's words: the cleanup controller runs it, and it does not run on a policy folder", () => {
+    for (const kind of ["DeletingPolicy", "NamespacedDeletingPolicy"]) {
+      const set = compilePolicySet(
+        [
+          doc(policy),
+          doc({ apiVersion: "policies.kyverno.io/v1", kind, metadata: { name: "x", namespace: "n" }, spec: {} }, 1),
+        ],
+        engine,
+      );
+      assert.equal(set.ok, false);
+      if (set.ok) return;
+      assert.deepEqual(set.problems.map(describeProblem), [
+        `/p/set.yaml: document 2 (line 11): policy x: kind: ${kind} x is not served: the cleanup controller runs DeletingPolicies on their schedule and it does not run here (serve --cluster --cleanup-controller, or the cleanup component)`,
+      ]);
     }
   });
 

@@ -36,7 +36,7 @@ import type { LoadedDocument } from "../../platform/yaml/index.js";
 import { statOrUndefined } from "./list-policy-files.js";
 import type { SourceProblem } from "./types.js";
 import { CEL_GROUP } from "../../kube/cel-policy-kinds.js";
-import { compileCelPolicy } from "./cel-policy-compile.js";
+import { compileCelPolicy, notEvaluatedMessage } from "./cel-policy-compile.js";
 import { unservedKind, unservedRules } from "./unserved-parts.js";
 
 /**
@@ -130,6 +130,12 @@ export function compilePolicySet(
     }
     if (kind.role === "not-a-policy") {
       warnings.push(`${where}: skipped: ${kind.reason}`);
+      continue;
+    }
+    if (kind.role === "policy" && kind.kind.language === "deleting") {
+      // The cleanup controller's to run, which never runs on a policy folder: the policy webhook's words.
+      const name = documentName(d.value);
+      problems.push({ ...at, policy: name, problem: problem("kind", notEvaluatedMessage(kind.kind.kind, name)) });
       continue;
     }
     const cel = kind.role === "policy" && kind.kind.language !== "kyverno";

@@ -8,7 +8,7 @@
  */
 import type { CompiledPolicy, CompileOutcome, Engine, JsonObject } from "../../engine/index.js";
 import { compileGuarded } from "../../platform/policy-documents/index.js";
-import { celSpecOf, compileCelPolicy } from "../policy-source/cel-policy-compile.js";
+import { compileCelPolicy, servedVariant } from "../policy-source/cel-policy-compile.js";
 
 export interface PolicyRecipe {
   readonly document: JsonObject;
@@ -20,7 +20,7 @@ export function recipeOf(policy: CompiledPolicy): PolicyRecipe {
   return {
     document: policy.origin.document,
     bindings: policy.origin.bindings,
-    via: celSpecOf(policy) !== undefined ? "served-cel" : "engine",
+    via: servedVariant(policy) ? "served-cel" : "engine",
   };
 }
 

@@ -6,30 +6,26 @@
  * A DeletingPolicy takes no part in mutate or generate.
  */
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
-import { celExceptionsFor } from "../../exceptions/cel/index.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
 import type { EngineEnv, PolicyResponse } from "../../pipeline/types.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import type { KindEvaluation } from "../kind-evaluation.js";
 import { noGeneration, noMutation } from "../no-phase.js";
-import { deletingVerdict } from "./decide.js";
+import type { deletingVerdict } from "./decide.js";
+import { deletingPolicyVerdict } from "./policy-verdict.js";
 
 function validate(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
   const resource = request.request.resource;
   if (policy.language !== "deleting") return { policy, resource, rules: [] };
   const req = request.request;
-  const exceptions = celExceptionsFor(
-    req.exceptions,
-    { kind: policy.kind, name: policy.name },
-    {
-      now: env.ports.clock.nowMillis(),
-      ...(req.exceptionNamespaces !== undefined ? { allowedNamespaces: req.exceptionNamespaces } : {}),
-    },
-  );
-  const verdict = deletingVerdict(
-    policy.deleting,
+  const verdict = deletingPolicyVerdict(
+    policy,
     { resource, namespaceLabels: req.namespaceLabels },
-    { policyNamespace: policy.namespace, ports: env.ports, exceptions },
+    {
+      ports: env.ports,
+      ...(req.exceptions !== undefined ? { exceptions: req.exceptions } : {}),
+      ...(req.exceptionNamespaces !== undefined ? { exceptionNamespaces: req.exceptionNamespaces } : {}),
+    },
   );
   return { policy, resource, rules: [resultOf(policy.name, verdict)] };
 }

@@ -2,9 +2,12 @@
 import { CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
 import type { PolicyKindDescriptor } from "../types.js";
 
-/** Why the policy webhook never runs one: it decides no request; the cleanup controller runs it on its schedule. */
+/**
+ * Why the webhook does not serve one where the cleanup controller does not run (`serve --policies DIR`,
+ * or a cluster without it): it decides no request; the cleanup controller runs it on its schedule.
+ */
 const NOT_SERVED =
-  "the cleanup controller runs DeletingPolicies on their schedule (serve --cluster --cleanup-controller)";
+  "the cleanup controller runs DeletingPolicies on their schedule and it does not run here (serve --cluster --cleanup-controller, or the cleanup component)";
 
 export const DELETING_POLICY: PolicyKindDescriptor = descriptor({
   kind: "DeletingPolicy",
