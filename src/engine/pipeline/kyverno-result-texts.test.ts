@@ -46,6 +46,21 @@ describe("validate result texts", () => {
     assert.equal(r?.status, "error");
     assert.match(r?.message ?? "", /^variable substitution failed: failed to resolve request\.object\.nosuch at path /);
   });
+  test("a failing pattern whose message cannot be substituted still fails, with the mismatch in Kyverno's text", () => {
+    const rule = podRule("msg", {
+      message: "bad {{ request.object.nosuch.x }}",
+      pattern: { metadata: { name: "zzz" } },
+    });
+    const [r] = validate([rule], pod({ name: "a" }));
+    assert.deepEqual(
+      [r?.status, r?.message, r?.path],
+      [
+        "fail",
+        "validation error: variables substitution error in rule msg execution error: resource value 'a' does not match 'zzz' at path /metadata/name/",
+        "/metadata/name/",
+      ],
+    );
+  });
 });
 
 describe("mutate result texts", () => {

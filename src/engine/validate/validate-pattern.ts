@@ -41,8 +41,10 @@ export function validatePattern(
     case "error":
       return { status: "error", message: outcome.message };
     case "fail": {
-      const msg = resolveMessage(message, scope);
-      if (!msg.ok) return { status: "error", message: msg.message };
+      // Kyverno: a message that cannot be substituted still fails the rule at its path, and the
+      // text carries the mismatch ("variables substitution error in rule … execution error: …").
+      const msg = resolveMessage(message, scope, outcome.message);
+      if (!msg.ok) return { status: "fail", message: msg.message, path: outcome.path };
       return {
         status: "fail",
         message: patternFailMessage(scope.ruleName, msg.text, outcome.path),
