@@ -46,10 +46,10 @@ async function applyCapturingStderr(args: string[]) {
   const io = recordingIo();
   const written: string[] = [];
   const original = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array) => {
+  process.stderr.write = (chunk: string | Uint8Array) => {
     written.push(String(chunk));
     return true;
-  }) as typeof process.stderr.write;
+  };
   try {
     const code = await main(["apply", ...args, "--detailed-results"], io);
     return { code, io, stderr: written.join("") };
