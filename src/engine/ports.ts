@@ -33,10 +33,13 @@ export interface ContextSources {
    * value stands in for its name (from a values file): "error" (the default) makes the rule an error
    * naming the entry, since a rule must never pass on data nobody read; "skip", which a caller must
    * ask for, leaves the name unset, as Kyverno's CLI does.
-   * imageRegistry entries are an error either way: image data is never guessed (the message names
-   * `--registry`, which gives the CLI registry access).
+   * imageRegistry entries are an error either way (the message names `--registry`, which gives the
+   * CLI registry access), unless a later variable entry's `default` reads the entry: then it is
+   * skipped, as Kyverno's CLI skips it, and `warn` says so.
    */
   readonly unloadable?: "skip" | "error";
+  /** Told what the engine did in the user's stead (an imageRegistry entry skipped for a default); optional. */
+  warn?(message: string): void;
   /**
    * `namespace` as the entry wrote it after substitution ("" when absent). `caller` says whose
    * policy asks, so a live implementation can confine a namespaced Policy to its namespace.

@@ -64,6 +64,8 @@ export interface OfflineContextOptions {
    * of their kind too, beside `params`.
    */
   readonly clusterGiven?: boolean;
+  /** Told what the engine did in the user's stead (ContextSources `warn`). */
+  readonly onWarning?: (message: string) => void;
 }
 
 const CLI_REGISTRY_HINT = "run with --registry to read it from the registry";
@@ -75,6 +77,7 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
   const haveObjects = objects.size > 0;
   const images = options.images ?? {};
   return {
+    ...(options.onWarning !== undefined ? { warn: options.onWarning } : {}),
     canLoad: (kind) =>
       (kind === "apiCall" && ((options.apiCalls?.length ?? 0) > 0 || haveObjects)) ||
       (kind === "configMap" && haveObjects) ||

@@ -7,6 +7,16 @@ import type { SuiteCluster } from "../test-suite/context-file.js";
 import { evaluateGlobalMocks } from "../test-suite/global-context-mocks.js";
 import type { TestSpec } from "../test-suite/test-file.js";
 
+/** What the engine did in the user's stead, on stderr, each message once per engine. */
+function warnOnce(): (message: string) => void {
+  const said = new Set<string>();
+  return (message) => {
+    if (said.has(message)) return;
+    said.add(message);
+    process.stderr.write(`warning: ${message}\n`);
+  };
+}
+
 /**
  * `extra.registry`: `--registry`'s access, for imageRegistry entries and CEL image.GetMetadata.
  * `extra.params`: the objects validate.cel paramRefs take params from (`bylaw apply`'s resources,
@@ -56,6 +66,7 @@ export function offlineEngine(
     ...(extra.bindingParams !== undefined ? { bindingParamObjects: extra.bindingParams } : {}),
     // Kyverno's test runs with `Cluster: true` when the test file gives clusterResources (commands/test/test.go).
     ...((spec?.clusterResources.length ?? 0) > 0 ? { clusterGiven: true } : {}),
+    onWarning: warnOnce(),
   });
   // The entries' fieldPath and projections are JMESPath in Kyverno's dialect: the engine's own.
   const globals = evaluateGlobalMocks(cluster?.globals ?? [], (expression) => {

@@ -3,8 +3,9 @@
  * Later entries see earlier ones. Sources outside the engine come through the ContextSources port.
  * An entry the port cannot load (as Kyverno's CLI without a cluster) is left to a value for its
  * name from a values file; without one it is an error naming the entry when the ports say
- * `unloadable: "error"` (Bylaw's CLI and webhook), and always for imageRegistry entries (whose
- * message names `--registry`, the CLI's registry access).
+ * `unloadable: "error"` (Bylaw's CLI and webhook), and for imageRegistry entries (whose message
+ * names `--registry`, the CLI's registry access) unless a later variable entry's default stands in
+ * for it, as in Kyverno's CLI (registry-default.ts).
  */
 import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
@@ -13,13 +14,14 @@ import { CONTEXT_ERRORS_WITHOUT_DEFAULT } from "../ports.js";
 import { substituteAll, substituteString, type SubstitutionScope } from "../variables/index.js";
 import { setDotted } from "./request-context.js";
 import { jsonSizeUpTo, MAX_CONTEXT_BYTES } from "./context-size.js";
+import { defaultReadingEntry, registryDefaultWarning } from "./registry-default.js";
 
 export function loadContextEntries(entries: readonly ContextEntry[], scope: SubstitutionScope): Result<JsonObject> {
   let data = scope.data;
   let added = 0;
-  for (const entry of entries) {
+  for (const [i, entry] of entries.entries()) {
     const current: SubstitutionScope = { ...scope, data };
-    const loaded = loadEntry(entry, current);
+    const loaded = loadEntry(entry, current, entries.slice(i + 1));
     if (!loaded.ok)
       return err(loaded.error.kind, `failed to load context entry ${entry.name}: ${loaded.error.message}`);
     if (loaded.value === undefined) continue;
@@ -35,7 +37,11 @@ export function loadContextEntries(entries: readonly ContextEntry[], scope: Subs
   return ok(data);
 }
 
-function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonValue | undefined> {
+function loadEntry(
+  entry: ContextEntry,
+  scope: SubstitutionScope,
+  later: readonly ContextEntry[],
+): Result<JsonValue | undefined> {
   if (entry.variable) return loadVariable(entry.variable, scope);
   const ports = scope.fnctx.ports.context;
   const kind = entry.configMap
@@ -50,7 +56,7 @@ function loadEntry(entry: ContextEntry, scope: SubstitutionScope): Result<JsonVa
   // Nothing answers this kind here (or not this entry): a value for the name (a values file)
   // stands in for it; without one the rule would need data Bylaw cannot get.
   const notLoaded = (): Result<JsonValue | undefined> =>
-    kind === undefined ? ok(undefined) : unloaded(kind, entry.name, scope);
+    kind === undefined ? ok(undefined) : unloaded(kind, entry.name, scope, later);
   if (kind !== undefined && !ports.canLoad(kind)) return notLoaded();
   if (entry.configMap) {
     const name = substituteString(entry.configMap.name, scope);
@@ -137,9 +143,19 @@ const SOURCES = {
  * value stands. Otherwise it is an error naming the entry (imageRegistry always; other kinds unless
  * the ports say `unloadable: "skip"`, Kyverno's CLI behaviour, which leaves the name unset).
  */
-function unloaded(kind: keyof typeof SOURCES, name: string, scope: SubstitutionScope): Result<JsonValue | undefined> {
+function unloaded(
+  kind: keyof typeof SOURCES,
+  name: string,
+  scope: SubstitutionScope,
+  later: readonly ContextEntry[],
+): Result<JsonValue | undefined> {
   if (hasValue(scope.data, name)) return ok(undefined);
   if (kind === "imageRegistry") {
+    const reader = defaultReadingEntry(name, later);
+    if (reader !== undefined) {
+      scope.fnctx.ports.context.warn?.(registryDefaultWarning(name, reader.name));
+      return ok(undefined);
+    }
     return err(
       "unavailable",
       `imageRegistry context entries read an image registry, and this run has no registry access: run bylaw apply or bylaw test with --registry (bylaw serve reads registries with --cluster), or give a value for ${JSON.stringify(name)} in a values file (-f values.yaml) to evaluate the rule`,

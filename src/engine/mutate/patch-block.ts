@@ -30,6 +30,7 @@ function substitute(value: JsonValue, scope: MutateScope, basePath: string): Res
   if (out.ok) return out;
   return {
     ok: false,
-    error: { ...out.error, message: `variable substitution failed for rule ${scope.ruleName}: ${out.error.message}` },
+    // Kyverno's mutate.Mutate and mutate.ForEach: "variable substitution failed: <why>".
+    error: { ...out.error, message: `variable substitution failed: ${out.error.message}` },
   };
 }

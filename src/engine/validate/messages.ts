@@ -16,6 +16,12 @@ export function passOutcome(scope: Pick<ValidateScope, "ruleName" | "passed">): 
   return scope.passed?.outcome ?? { status: "pass", message: passMessage(scope.ruleName) };
 }
 
+/**
+ * A foreach rule's own answers: Kyverno's validateForEach says "rule passed" when an element applied
+ * and "rule skipped" when none did, not the pattern rule's "validation rule 'x' passed.".
+ */
+export const FOREACH_PASS: ValidateOutcome = { status: "pass", message: "rule passed" };
+
 export function anyPatternPassMessage(rule: string, index: number): string {
   return `validation rule '${rule}' anyPattern[${index}] passed.`;
 }
@@ -28,6 +34,11 @@ export function patternFailMessage(rule: string, message: string, path: string):
   return message === ""
     ? `validation error: rule ${rule} failed at path ${path}`
     : `validation error: ${withDot(message)} rule ${rule} failed at path ${path}`;
+}
+
+/** A pattern or patch whose variables cannot be substituted (Kyverno: "variable substitution failed: <why>"). */
+export function substitutionFailed(detail: string): string {
+  return `variable substitution failed: ${detail}`;
 }
 
 export function messageSubstitutionError(rule: string, detail: string): string {

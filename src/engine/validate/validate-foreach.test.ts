@@ -12,7 +12,7 @@ import { createJmesPath } from "../jmespath/index.js";
 import { PatternCache } from "../pattern/index.js";
 import type { EnginePorts } from "../ports.js";
 import { ExpressionCache, type SubstitutionScope } from "../variables/index.js";
-import { passOutcome } from "./messages.js";
+import { FOREACH_PASS } from "./messages.js";
 import { runValidation } from "./run-validation.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
 import { validateForEach } from "./validate-foreach.js";
@@ -43,7 +43,7 @@ function generalForEach(
       applied++;
     }
   }
-  return applied === 0 ? undefined : passOutcome(scope);
+  return applied === 0 ? undefined : FOREACH_PASS;
 }
 
 const pod = (caps: JsonValue[]): JsonObject => ({

@@ -10,7 +10,7 @@ import type { CompiledConditions } from "../conditions/index.js";
 import { enterScope, entersAsIs } from "../context/enter-scope.js";
 import { ElementScopes } from "../foreach/element-scopes.js";
 import { evaluateList } from "../foreach/evaluate-list.js";
-import { passOutcome } from "./messages.js";
+import { FOREACH_PASS } from "./messages.js";
 import { runValidation } from "./run-validation.js";
 import { validateCompiledDeny } from "./validate-deny.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
@@ -80,7 +80,7 @@ export function validateForEach(
     }
   }
   if (applied === 0) return undefined;
-  return passOutcome(scope);
+  return FOREACH_PASS;
 }
 
 /** An element's scope: a target that is still the resource being deleted stays so; an element is not. */

@@ -2,7 +2,7 @@
 import type { JsonValue } from "../api/json.js";
 import { anyPatternDetails, compilePattern, type CompiledPattern, type PatternOutcome } from "../pattern/index.js";
 import { substituteAll } from "../variables/index.js";
-import { anyPatternPassMessage, passOutcome, patternFailMessage } from "./messages.js";
+import { anyPatternPassMessage, passOutcome, patternFailMessage, substitutionFailed } from "./messages.js";
 import { resolveMessage } from "./resolve-message.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
 
@@ -10,14 +10,7 @@ type Prepared = { ok: true; value: JsonValue } | { ok: false; outcome: ValidateO
 
 function preparePattern(pattern: JsonValue, scope: ValidateScope): Prepared {
   const subbed = substituteAll(pattern, scope.vars);
-  if (!subbed.ok)
-    return {
-      ok: false,
-      outcome: {
-        status: "error",
-        message: `variable substitution failed for rule ${scope.ruleName}: ${subbed.error.message}`,
-      },
-    };
+  if (!subbed.ok) return { ok: false, outcome: { status: "error", message: substitutionFailed(subbed.error.message) } };
   return subbed;
 }
 
@@ -48,8 +41,10 @@ export function validatePattern(
     case "error":
       return { status: "error", message: outcome.message };
     case "fail": {
-      const msg = resolveMessage(message, scope);
-      if (!msg.ok) return { status: "error", message: msg.message };
+      // Kyverno: a message that cannot be substituted still fails the rule at its path, and the
+      // text carries the mismatch ("variables substitution error in rule … execution error: …").
+      const msg = resolveMessage(message, scope, outcome.message);
+      if (!msg.ok) return { status: "fail", message: msg.message, path: outcome.path };
       return {
         status: "fail",
         message: patternFailMessage(scope.ruleName, msg.text, outcome.path),

@@ -1,5 +1,6 @@
 import { parseEvents, YAMLException } from "js-yaml";
 import { buildFromEvents } from "./js-yaml-events.js";
+import { lateErrorHint } from "./late-error-hint.js";
 import { splitDocuments, type DocumentChunk } from "./split-documents.js";
 import { DEFAULT_LIMITS, type LoadedDocument, type ParseLimits } from "./types.js";
 import { BuildError, ValueBuilder } from "./value-builder.js";
@@ -52,7 +53,9 @@ function parseChunk(chunk: DocumentChunk, source: string, maxDepth: number, maxA
 function describeError(e: unknown, chunk: DocumentChunk): string {
   if (e instanceof YAMLException) {
     if (e.mark === undefined) return e.reason;
-    return `${e.reason} at line ${chunk.line + e.mark.line}, column ${e.mark.column + 1}`;
+    const hint = lateErrorHint(chunk.text, e.mark.line, chunk.line);
+    const at = `${e.reason} at line ${chunk.line + e.mark.line}, column ${e.mark.column + 1}`;
+    return hint === undefined ? at : `${hint}: ${at}`;
   }
   if (e instanceof BuildError) {
     const { line, column } = lineAndColumn(chunk.text, e.offset);

@@ -1,0 +1,79 @@
+/**
+ * bylaw apply without --registry, a policy whose imageRegistry entry a later variable's default stands
+ * in for: as Kyverno's CLI, the entry is skipped and the default decides; stderr says so, once.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { main } from "../main.js";
+import { recordingIo } from "../../../test/support/fake-io.js";
+import { tempTree } from "../../../test/support/temp-dir.js";
+
+const policy = (withDefault: boolean) => `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: image-user}
+spec:
+  validationFailureAction: Enforce
+  background: false
+  rules:
+    - name: not-root
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      context:
+        - name: imageData
+          imageRegistry: {reference: "{{ request.object.spec.containers[0].image }}"}
+        - name: user
+          variable:
+            jmesPath: imageData.configData.config.User
+${withDefault ? "            default: root\n" : ""}      validate:
+        message: "runs as {{ user }}"
+        deny:
+          conditions:
+            any:
+              - {key: "{{ user }}", operator: Equals, value: root}
+`;
+const pods = `apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: shop}
+spec: {containers: [{name: c, image: nginx:1}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: api, namespace: shop}
+spec: {containers: [{name: c, image: nginx:1}]}
+`;
+
+async function applyCapturingStderr(args: string[]) {
+  const io = recordingIo();
+  const written: string[] = [];
+  const original = process.stderr.write.bind(process.stderr);
+  process.stderr.write = (chunk: string | Uint8Array) => {
+    written.push(String(chunk));
+    return true;
+  };
+  try {
+    const code = await main(["apply", ...args, "--detailed-results"], io);
+    return { code, io, stderr: written.join("") };
+  } finally {
+    process.stderr.write = original;
+  }
+}
+
+test("apply without --registry: the variable's default applies, with one warning naming the entries", async () => {
+  const dir = tempTree({ "p.yaml": policy(true), "r.yaml": pods });
+  const { code, io, stderr } = await applyCapturingStderr([join(dir, "p.yaml"), "-r", join(dir, "r.yaml")]);
+  assert.equal(code, 1, io.stdout.join("\n"));
+  assert.match(io.stdout.join("\n"), /runs as root/);
+  const warnings = stderr.split("\n").filter((l) => l.includes('context entry "imageData"'));
+  assert.equal(warnings.length, 1, stderr);
+  assert.match(
+    warnings[0] ?? "",
+    /^warning: .*no registry access \(--registry\): the entry is skipped, as Kyverno's CLI skips it, and the default of context entry "user" applies/,
+  );
+});
+
+test("apply without --registry and no default: the rule is an error naming --registry", async () => {
+  const dir = tempTree({ "p.yaml": policy(false), "r.yaml": pods });
+  const { io, stderr } = await applyCapturingStderr([join(dir, "p.yaml"), "-r", join(dir, "r.yaml")]);
+  assert.match(io.stdout.join("\n"), /ERROR[\s\S]*--registry/);
+  assert.doesNotMatch(stderr, /is skipped/);
+});
