@@ -4,7 +4,9 @@
  * controller, and Kyverno's sync-secrets policy. 200 namespaces are created in a burst; the leader is
  * killed (SIGKILL: its Lease is not released) halfway through. The other replica takes the Lease
  * once it expires and runs the UpdateRequests left: every namespace ends with exactly one generated
- * Secret (`regcred`), none missing, none duplicated, and no UpdateRequest is left.
+ * Secret (`regcred`), none missing, none duplicated, and no UpdateRequest is left; the survivor's
+ * /metrics counts what it ran as Kyverno's `kyverno_controller_reconcile_total{controller_name=
+ * "update-request-controller"}`, and nothing dropped.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -135,7 +137,10 @@ describe(
             ])
           ).stdout.trim() === "yes",
       );
-      running.push(await startComponent(current(), "background"), await startComponent(current(), "background"));
+      // Each replica serves /metrics on a free port (the survivor's update-request-controller counts are read).
+      const replica = (): ReturnType<typeof startComponent> =>
+        startComponent(current(), "background", ["--metrics-port", "0"]);
+      running.push(await replica(), await replica());
       await ok(["apply", "-f", "-"], SYNC_SECRETS);
       await eventually(
         "sync-secrets Ready",
@@ -186,6 +191,14 @@ describe(
         (await ok(["get", "updaterequests", "-n", "bylaw", "-o", "name"])).trim() === "" ? true : undefined,
       );
       assert.doesNotMatch(other.output(), /an UpdateRequest failed/);
+      // What the survivor ran, on its /metrics as Kyverno's controller counter.
+      const port = /metrics on :(\d+)/.exec(other.output())?.[1];
+      const metrics = await (await fetch(`http://127.0.0.1:${port ?? ""}/metrics`)).text();
+      const reconciled =
+        /^kyverno_controller_reconcile_total\{controller_name="update-request-controller"\} (\d+)$/m.exec(metrics);
+      assert.ok(reconciled !== null && Number(reconciled[1]) > 0, "the survivor's reconciles on /metrics");
+      console.log(`# the survivor reconciled ${reconciled[1]} UpdateRequests`);
+      assert.doesNotMatch(metrics, /^kyverno_controller_drop_total\{/m, "no request dropped");
     });
   },
 );

@@ -12,6 +12,7 @@ import { CleanupPolicyLoop } from "./policy-loop.js";
 import { RUNNABLE_KINDS } from "./runnable.js";
 import { TtlLoop } from "./ttl-loop.js";
 import type { CleanupCounters, Log } from "./types.js";
+import type { OnReconciled } from "../reconcile-metrics.js";
 
 interface CleanupControllerOptions {
   readonly client: KubeClient;
@@ -20,6 +21,8 @@ interface CleanupControllerOptions {
   /** The engine's compile, for DeletingPolicies. */
   readonly compile: (doc: JsonValue) => CompileOutcome;
   readonly counters: CleanupCounters;
+  /** Each policy run, as cleanup-controller's reconcile on /metrics. */
+  readonly onReconciled?: OnReconciled;
   readonly onLog: Log;
   /** With leader election, only the leader deletes and writes; default: this replica. */
   readonly isLeader?: () => boolean;
@@ -41,6 +44,7 @@ export function startCleanupController(options: CleanupControllerOptions): Clean
     env: options.env,
     compile: options.compile,
     counters: options.counters,
+    ...(options.onReconciled !== undefined ? { onReconciled: options.onReconciled } : {}),
     onLog: options.onLog,
     instance: options.instance ?? process.env["POD_NAME"] ?? "bylaw",
     now: () => Date.now(),

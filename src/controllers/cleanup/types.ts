@@ -2,6 +2,7 @@
 import type { CompileOutcome, EngineEnv, JsonValue } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import type { Discovery } from "../../kube/discovery.js";
+import type { OnReconciled } from "../reconcile-metrics.js";
 
 export type Log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
 
@@ -37,6 +38,8 @@ export interface LoopDeps {
   /** The engine's compile (a DeletingPolicy compiles as everywhere else). */
   readonly compile: (doc: JsonValue) => CompileOutcome;
   readonly counters: CleanupCounters;
+  /** Each policy run, as cleanup-controller's reconcile on /metrics. */
+  readonly onReconciled?: OnReconciled;
   readonly onLog: Log;
   /** This replica's name, in the Events' reportingInstance. */
   readonly instance: string;
