@@ -504,6 +504,7 @@ export async function startServe(
               ...(presence !== undefined ? { onRunsChange: (l: () => void) => presence.onChange(l) } : {}),
               ...(registered !== undefined ? { registration: registered } : {}),
               namespaceBudget: o.namespaceBudget,
+              reportsHere: o.components.includes("reports") || o.reportsController,
               // Policy status is the admission controller's to write (its leader's, with --leader-elect).
               ...(admission ? leadership : { isLeader: () => false }),
             },

@@ -6,6 +6,8 @@
  */
 import type { CompiledPolicy, Engine, PolicyProblem } from "../../engine/index.js";
 import { PolicyInformers } from "../../kube/policy-informers.js";
+import { reportingAccess } from "../../controllers/policy-status/reporting-access.js";
+import { selfAccess } from "../../kube/self-access.js";
 import { PolicyStatusWriter, type RegistrationView } from "../../controllers/policy-status/policy-status-writer.js";
 import { clusterPolicySource } from "../policy-source/cluster-policy-source.js";
 import type { NamespaceBudget } from "../policy-source/namespace-budget.js";
@@ -42,6 +44,8 @@ interface PolicySourceSetup {
     readonly resyncMs?: number;
     /** With --register: Ready means registered; statuses are compared again after each registration sync. */
     readonly registration?: RegistrationView & { onChange(listener: () => void): () => void };
+    /** Background scans run in this process: a policies.kyverno.io policy's RBACPermissionsGranted is checked for its identity. */
+    readonly reportsHere?: boolean;
   };
 }
 
@@ -74,6 +78,14 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     onLog: kubeLog,
     ...(o.cluster.isLeader !== undefined ? { isLeader: o.cluster.isLeader } : {}),
     ...(o.cluster.registration !== undefined ? { registration: o.cluster.registration } : {}),
+    ...(o.cluster.reportsHere === true
+      ? {
+          reporting: reportingAccess({
+            check: (verb, gvr) => selfAccess(live.client, { verb, ...gvr }),
+            now: Date.now,
+          }),
+        }
+      : {}),
   });
   const source = clusterPolicySource({
     store,
