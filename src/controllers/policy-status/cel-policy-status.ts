@@ -72,7 +72,7 @@ export function celDesiredStatus(
     ...(reporting !== undefined ? [set(RBAC_GRANTED, reporting.length === 0, reportingMessage(reporting))] : []),
   ];
   const mine = [POLICY_CACHED, WEBHOOK_CONFIGURED, RBAC_GRANTED];
-  const others = previous.filter((c) => !mine.includes(String(c["type"])));
+  const others = previous.filter((c) => typeof c["type"] !== "string" || !mine.includes(c["type"]));
   const conditions = [...others, ...ours];
   const ready = conditions.every((c) => c["status"] === "True");
   const unreported = reporting !== undefined && reporting.length > 0 ? reportingMessage(reporting) : "";

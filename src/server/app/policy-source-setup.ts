@@ -72,21 +72,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     exceptionsRequired: exceptions.enabled,
     onLog: kubeLog,
   });
-  const writer = new PolicyStatusWriter({
-    client: live.client,
-    now: Date.now,
-    onLog: kubeLog,
-    ...(o.cluster.isLeader !== undefined ? { isLeader: o.cluster.isLeader } : {}),
-    ...(o.cluster.registration !== undefined ? { registration: o.cluster.registration } : {}),
-    ...(o.cluster.reportsHere === true
-      ? {
-          reporting: reportingAccess({
-            check: (verb, gvr) => selfAccess(live.client, { verb, ...gvr }),
-            now: Date.now,
-          }),
-        }
-      : {}),
-  });
+  const writer = statusWriter(o.cluster, kubeLog);
   const source = clusterPolicySource({
     store,
     engine: o.engine,
@@ -130,4 +116,22 @@ function followChanges(
     unregistered?.();
     unrun?.();
   };
+}
+
+/** The policy status writer: on the leader, with registration's word, and RBACPermissionsGranted checked where background scans run here. */
+function statusWriter(
+  c: NonNullable<PolicySourceSetup["cluster"]>,
+  onLog: (level: "info" | "warn" | "debug", message: string, fields: Record<string, unknown>) => void,
+): PolicyStatusWriter {
+  const client = c.live.client;
+  return new PolicyStatusWriter({
+    client,
+    now: Date.now,
+    onLog,
+    ...(c.isLeader !== undefined ? { isLeader: c.isLeader } : {}),
+    ...(c.registration !== undefined ? { registration: c.registration } : {}),
+    ...(c.reportsHere === true
+      ? { reporting: reportingAccess({ check: (verb, gvr) => selfAccess(client, { verb, ...gvr }), now: Date.now }) }
+      : {}),
+  });
 }
