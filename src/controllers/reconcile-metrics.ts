@@ -17,9 +17,9 @@ export const CONTROLLER_NAMES = {
   cleanup: "cleanup-controller",
 } as const;
 
-export type ControllerName = (typeof CONTROLLER_NAMES)[keyof typeof CONTROLLER_NAMES];
+type ControllerName = (typeof CONTROLLER_NAMES)[keyof typeof CONTROLLER_NAMES];
 
-export type ReconcileResult =
+type ReconcileResult =
   | { readonly result: "done" }
   | { readonly result: "requeued"; readonly requeues: number }
   | { readonly result: "dropped" };

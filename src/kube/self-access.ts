@@ -5,7 +5,7 @@
  */
 import type { KubeClient } from "./kube-client.js";
 
-export interface SelfAccessAnswer {
+interface SelfAccessAnswer {
   readonly allowed: boolean;
   /** The authorizer's reason ("" when it gave none, as RBAC does for a denial). */
   readonly reason: string;
