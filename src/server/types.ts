@@ -85,6 +85,8 @@ export interface ReviewFacts {
   readonly namespace: string;
   readonly operation: string;
   readonly dryRun: boolean;
+  /** `rule_execution_cause`: a background scan's results say so; default `admission_request`. */
+  readonly cause?: "background_scan";
 }
 
 /** The rule type label of a result. */

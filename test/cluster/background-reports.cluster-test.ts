@@ -6,13 +6,16 @@
  * - a privileged Pod created before an Audit PSS ClusterPolicy appears as `fail` in its PolicyReport
  *   (named by its uid, owned by it, scoped to it) within one scan, and `kubectl get polr` shows it;
  * - a rescan with nothing changed writes nothing (the report's resourceVersion stays);
- * - the Pod recreated compliant gets a report with `pass`, and the old Pod's report is gone.
+ * - the Pod recreated compliant gets a report with `pass`, and the old Pod's report is gone;
+ * - /metrics counts the scans with Kyverno's names: `kyverno_controller_reconcile_total` for the
+ *   background-scan-controller, and the scans' results in `kyverno_policy_results_total` with
+ *   `rule_execution_cause="background_scan"` and `resource_request_operation="create"`.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, kubectlOk, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
+import { bylawEnv, eventually, kubectlOk, startCluster, started, tearDown, type Cluster } from "./cluster-harness.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -155,5 +158,26 @@ describe("background scans write one PolicyReport per resource", { timeout: buil
     await eventually("the deleted Pod's report to be gone", 60_000, async () =>
       (await reports()).some((r) => r.metadata.name === uid) ? undefined : true,
     );
+  });
+
+  test("/metrics: the scans as background-scan-controller's reconciles, their results as background_scan", async () => {
+    const port = bylawEnv(current().dir)["BYLAW_METRICS_PORT"];
+    const metrics = await (await fetch(`http://127.0.0.1:${port ?? ""}/metrics`)).text();
+    const reconciled =
+      /^kyverno_controller_reconcile_total\{controller_name="background-scan-controller"\} (\d+)$/m.exec(metrics);
+    assert.ok(reconciled !== null && Number(reconciled[1]) >= 2, `the scans reconciled:\n${metrics.slice(0, 4000)}`);
+    const results = metrics
+      .split("\n")
+      .filter((l) => l.startsWith("kyverno_policy_results_total{") && l.includes('policy_name="pss-baseline"'));
+    const scanned = (result: string): string | undefined =>
+      results.find(
+        (l) =>
+          l.includes('rule_execution_cause="background_scan"') &&
+          l.includes('resource_request_operation="create"') &&
+          l.includes('resource_kind="Pod",resource_namespace="shop"') &&
+          l.includes(`rule_result="${result}"`),
+      );
+    assert.ok(scanned("fail") !== undefined, results.join("\n"));
+    assert.ok(scanned("pass") !== undefined, results.join("\n"));
   });
 });

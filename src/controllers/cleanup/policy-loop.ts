@@ -17,6 +17,7 @@ import { KubeError } from "../../kube/kube-client.js";
 import type { KubeObject } from "../../kube/types.js";
 import type { CleanupCounters, CleanupMetricLabels, LoopDeps } from "./types.js";
 import { namespaceLabelsReader } from "./namespace-labels.js";
+import { CONTROLLER_NAMES } from "../reconcile-metrics.js";
 
 interface PolicyState {
   readonly rv: string;
@@ -72,6 +73,7 @@ export class CleanupPolicyLoop {
     let ran: number | undefined;
     if (timing?.ok === true && timing.due && state.compiled !== undefined) {
       state.refused = await this.run(state.compiled, policyRef(kind, object));
+      this.deps.onReconciled?.(CONTROLLER_NAMES.cleanup, { result: "done" });
       state.lastRun = timing.executionTime;
       ran = timing.executionTime;
     }

@@ -12,6 +12,7 @@ import { CleanupPolicyLoop } from "./policy-loop.js";
 import { RUNNABLE_KINDS } from "./runnable.js";
 import { TtlLoop } from "./ttl-loop.js";
 import type { CleanupCounters, Log } from "./types.js";
+import type { OnReconciled } from "../reconcile-metrics.js";
 
 interface CleanupControllerOptions {
   readonly client: KubeClient;
@@ -22,6 +23,8 @@ interface CleanupControllerOptions {
   readonly counters: CleanupCounters;
   /** The policies.kyverno.io PolicyExceptions in force now (a DeletingPolicy keeps what one excepts). */
   readonly exceptions?: () => readonly AnyCompiledException[];
+  /** Each policy run, as cleanup-controller's reconcile on /metrics. */
+  readonly onReconciled?: OnReconciled;
   readonly onLog: Log;
   /** With leader election, only the leader deletes and writes; default: this replica. */
   readonly isLeader?: () => boolean;
@@ -44,6 +47,7 @@ export function startCleanupController(options: CleanupControllerOptions): Clean
     compile: options.compile,
     counters: options.counters,
     ...(options.exceptions !== undefined ? { exceptions: options.exceptions } : {}),
+    ...(options.onReconciled !== undefined ? { onReconciled: options.onReconciled } : {}),
     onLog: options.onLog,
     instance: options.instance ?? process.env["POD_NAME"] ?? "bylaw",
     now: () => Date.now(),

@@ -2,6 +2,7 @@
 import type { AnyCompiledException, CompileOutcome, EngineEnv, JsonValue } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import type { Discovery } from "../../kube/discovery.js";
+import type { OnReconciled } from "../reconcile-metrics.js";
 
 export type Log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
 
@@ -47,6 +48,8 @@ export interface LoopDeps {
   readonly counters: CleanupCounters;
   /** The policies.kyverno.io PolicyExceptions in force now (the policy source's, within --exception-namespace). */
   readonly exceptions?: () => readonly AnyCompiledException[];
+  /** Each policy run, as cleanup-controller's reconcile on /metrics. */
+  readonly onReconciled?: OnReconciled;
   readonly onLog: Log;
   /** This replica's name, in the Events' reportingInstance. */
   readonly instance: string;

@@ -20,6 +20,7 @@ import { sourceTriggers } from "./source-triggers.js";
 import { existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
 import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js";
 import { failureEvent } from "./failure-event.js";
+import { CONTROLLER_NAMES, reconcileResult, type OnReconciled } from "../reconcile-metrics.js";
 import { runMutateRequest } from "../mutate-existing/run-mutate-request.js";
 import { mutateExistingWork, mutateOnPolicyUpdateRules } from "../mutate-existing/existing-triggers.js";
 import {
@@ -58,6 +59,8 @@ interface GenerateControllerOptions {
   readonly instance?: string;
   /** A request completed: what it generated, for the PolicyApplied Events (src/controllers/events). */
   readonly onGenerated?: (policy: string, generated: readonly ResourceSpec[]) => void;
+  /** Each request run, as update-request-controller's reconcile (and requeue or drop) on /metrics. */
+  readonly onReconciled?: OnReconciled;
 }
 
 interface GenerateController {
@@ -321,11 +324,16 @@ class UpdateRequestLoop {
   private async finish(ur: UpdateRequest, outcome: RunOutcome): Promise<void> {
     const path = `${this.base}/${encodeURIComponent(ur.name)}`;
     if (outcome.state === "Completed") {
+      this.options.onReconciled?.(CONTROLLER_NAMES.updateRequests, { result: "done" });
       this.notBefore.delete(ur.name);
       await this.client.sendJson("DELETE", path, {});
       return;
     }
     const retry = outcome.transient && ur.retryCount < MAX_RETRIES;
+    this.options.onReconciled?.(
+      CONTROLLER_NAMES.updateRequests,
+      reconcileResult({ failed: true, retry, transient: outcome.transient, tries: ur.retryCount + 1 }),
+    );
     if (retry) this.notBefore.set(ur.name, Date.now() + Math.min(60_000, 1000 * 2 ** ur.retryCount));
     else this.notBefore.delete(ur.name);
     if (!retry) await this.reportFailure(ur, outcome.message);

@@ -245,3 +245,39 @@ describe("status of the policies.kyverno.io kinds with registration", () => {
     assert.equal(cs(desiredStatus(outcome({ compiled: compiledVp }), T0, { registered: true })).ready, true);
   });
 });
+
+describe("RBACPermissionsGranted on the policies.kyverno.io kinds", () => {
+  const rbac = (s: JsonObject) => cs(s).conditions.find((c) => c["type"] === "RBACPermissionsGranted");
+
+  test("checked and granted: True, Kyverno's text, and the policy ready", () => {
+    const s = desiredStatus(outcome({ compiled: compiledVp }), T0, undefined, []);
+    assert.deepEqual(rbac(s), {
+      type: "RBACPermissionsGranted",
+      status: "True",
+      reason: "Succeeded",
+      message: "Policy is ready for reporting.",
+      lastTransitionTime: "2026-11-25T12:00:00Z",
+      observedGeneration: 1,
+    });
+    assert.equal(cs(s).ready, true);
+  });
+
+  test("checked and refused: False naming each refusal, and the policy not ready", () => {
+    const s = desiredStatus(outcome({ compiled: compiledVp }), T0, undefined, ["list /v1, Resource=pods: "]);
+    assert.equal(rbac(s)?.["status"], "False");
+    assert.equal(rbac(s)?.["reason"], "Failed");
+    assert.equal(
+      rbac(s)?.["message"],
+      "Policy is not ready for reporting, missing permissions: list /v1, Resource=pods: .",
+    );
+    assert.equal(cs(s).ready, false);
+    assert.match(cs(s).message, /missing permissions/);
+  });
+
+  test("not checked (no background scans here): no condition, and one written before is removed", () => {
+    const before = desiredStatus(outcome({ compiled: compiledVp }), T0, undefined, ["list /v1, Resource=pods: "]);
+    const s = desiredStatus(outcome({ compiled: compiledVp, status: before }), T0);
+    assert.equal(rbac(s), undefined);
+    assert.equal(cs(s).ready, true);
+  });
+});

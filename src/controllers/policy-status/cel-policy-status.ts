@@ -7,8 +7,10 @@
  *   policy is served, so its matchConstraints are registered; False "Policy is not configured in
  *   the webhook." otherwise, followed by the API server's refusal when registration found one; absent for a policy with `evaluation.admission.enabled: false`, as
  *   Kyverno leaves it out for background-only policies). `lastTransitionTime` moves only when a condition's status changes (as
- *   meta.SetStatusCondition); conditions of other types are kept. Kyverno's RBACPermissionsGranted
- *   (about background reports) is not written: Bylaw has no background reports yet;
+ *   meta.SetStatusCondition); conditions of other types are kept. `RBACPermissionsGranted`
+ *   (whoever runs background reports may get, list and watch the matched resources;
+ *   reporting-access.ts) when it was checked (`reporting`), left out when not (no background scans
+ *   run beside this admission controller);
  * - `conditionStatus.ready`: every condition True (Kyverno's rule), which `kubectl get vpol` shows;
  * - `conditionStatus.message`: "" when ready, else the reason (as Kyverno writes compile errors);
  * - `autogen`: the pod-controller copies Kyverno generates from the spec (`{configs: {cronjobs,
@@ -20,14 +22,21 @@
 import { celAutogenStatus, isObject, type JsonObject } from "../../engine/index.js";
 import { notReadyMessage, type PolicyOutcome, REASON_FAILED, REASON_SUCCEEDED, rfc3339 } from "./policy-status.js";
 import type { WebhookState } from "./policy-status-writer.js";
+import { reportingMessage } from "./reporting-access.js";
 
 const POLICY_CACHED = "PolicyCached";
 const WEBHOOK_CONFIGURED = "WebhookConfigured";
+const RBAC_GRANTED = "RBACPermissionsGranted";
 const CACHED_MESSAGE = "Policy compiled and cached.";
 const WEBHOOK_CONFIGURED_MESSAGE = "Webhook configured.";
 const WEBHOOK_NOT_CONFIGURED_MESSAGE = "Policy is not configured in the webhook.";
 
-export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number, webhook?: WebhookState): JsonObject {
+export function celDesiredStatus(
+  outcome: PolicyOutcome,
+  nowMs: number,
+  webhook?: WebhookState,
+  reporting?: readonly string[],
+): JsonObject {
   const existing = isObject(outcome.status) ? outcome.status : {};
   const before = isObject(existing["conditionStatus"]) ? existing["conditionStatus"] : {};
   const previous = Array.isArray(before["conditions"]) ? before["conditions"].filter(isObject) : [];
@@ -60,11 +69,14 @@ export function celDesiredStatus(outcome: PolicyOutcome, nowMs: number, webhook?
     ...(admission
       ? [set(WEBHOOK_CONFIGURED, configured, configured ? WEBHOOK_CONFIGURED_MESSAGE : notConfigured)]
       : []),
+    ...(reporting !== undefined ? [set(RBAC_GRANTED, reporting.length === 0, reportingMessage(reporting))] : []),
   ];
-  const others = previous.filter((c) => c["type"] !== POLICY_CACHED && c["type"] !== WEBHOOK_CONFIGURED);
+  const mine = [POLICY_CACHED, WEBHOOK_CONFIGURED, RBAC_GRANTED];
+  const others = previous.filter((c) => typeof c["type"] !== "string" || !mine.includes(c["type"]));
   const conditions = [...others, ...ours];
   const ready = conditions.every((c) => c["status"] === "True");
-  const message = ready ? "" : reason !== "" ? reason : refused !== undefined ? notReadyMessage([refused]) : "";
+  const unreported = reporting !== undefined && reporting.length > 0 ? reportingMessage(reporting) : "";
+  const message = ready ? "" : reason !== "" ? reason : refused !== undefined ? notReadyMessage([refused]) : unreported;
   const autogen = celAutogenStatus(outcome.kind, outcome.spec);
   return {
     ...(autogen !== undefined ? { autogen } : {}),

@@ -40,6 +40,8 @@ interface PolicyStatusWriterOptions {
   /** Wall clock in ms, for lastTransitionTime. */
   readonly now: () => number;
   readonly onLog?: (level: "debug" | "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+  /** Whoever runs background reports here: what they may not read of a policy's resources (reporting-access.ts). */
+  readonly reporting?: (outcome: PolicyOutcome) => Promise<readonly string[] | undefined>;
 }
 
 export class PolicyStatusWriter {
@@ -100,7 +102,9 @@ export class PolicyStatusWriter {
 
   private async writeOne(outcome: PolicyOutcome): Promise<void> {
     const registration = this.options.registration;
+    const reporting = await this.options.reporting?.(outcome);
     const action = reconcileStatus({
+      ...(reporting !== undefined ? { reporting } : {}),
       outcome,
       ...(registration !== undefined
         ? { registration: { state: outcome.compiled !== undefined ? registration.stateOf(outcome) : undefined } }

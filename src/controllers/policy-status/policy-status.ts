@@ -88,8 +88,14 @@ export function ruleCount(rules: readonly JsonValue[]): {
  * The status this policy should carry, given the one it carries (`outcome.status`) and the time now;
  * with `webhook` (registration), a served policy the API server does not send requests for is not Ready.
  */
-export function desiredStatus(outcome: PolicyOutcome, nowMs: number, webhook?: WebhookState): JsonObject {
-  if (kindDescriptor(outcome.kind)?.status !== "kyverno") return celDesiredStatus(outcome, nowMs, webhook);
+export function desiredStatus(
+  outcome: PolicyOutcome,
+  nowMs: number,
+  webhook?: WebhookState,
+  /** A policies.kyverno.io policy's refusals for background reporting (undefined: not checked). */
+  reporting?: readonly string[],
+): JsonObject {
+  if (kindDescriptor(outcome.kind)?.status !== "kyverno") return celDesiredStatus(outcome, nowMs, webhook, reporting);
   const existing = isObject(outcome.status) ? outcome.status : {};
   const unregistered = outcome.compiled !== undefined && webhook?.registered === false ? webhook.message : undefined;
   const ready = outcome.compiled !== undefined && unregistered === undefined && outcome.notEvaluated === undefined;

@@ -24,6 +24,8 @@ interface StatusInput {
   readonly registration?: { readonly state: WebhookState | undefined };
   readonly last: Written | undefined;
   readonly nowMs: number;
+  /** A policies.kyverno.io policy's refusals for background reporting (RBACPermissionsGranted); undefined: not checked. */
+  readonly reporting?: readonly string[];
 }
 
 type StatusAction =
@@ -37,7 +39,7 @@ export function reconcileStatus(input: StatusInput): StatusAction {
   // Served but not yet confirmed registered (or refused): written once registration has synced.
   if (outcome.compiled !== undefined && input.registration !== undefined && webhook === undefined)
     return { kind: "pending" };
-  const desired = desiredStatus(outcome, input.nowMs, webhook);
+  const desired = desiredStatus(outcome, input.nowMs, webhook, input.reporting);
   if (
     last !== undefined &&
     jsonEqual(last.desired, desired) &&

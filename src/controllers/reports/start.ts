@@ -17,6 +17,7 @@ import { reconcileReport } from "./reconcile.js";
 import { admissionOnlyPolicyNames, backgroundPolicies, scanResource } from "./scan.js";
 import type { ReportsControllerOptions } from "./types.js";
 import { WatchedKinds } from "./watched-kinds.js";
+import { CONTROLLER_NAMES } from "../reconcile-metrics.js";
 
 interface ReportsController {
   close(): void;
@@ -64,6 +65,8 @@ type ReportInformers = readonly {
 class Scanner {
   /** uid → the resourceVersion last scanned. */
   private readonly scanned = new Map<string, string>();
+  /** uid → the failed report writes since its last good one (the next try is a requeue). */
+  private readonly failures = new Map<string, number>();
   private generation = -1;
   private lastFull = 0;
   private busy = false;
@@ -164,6 +167,7 @@ class Scanner {
     const ns = meta.namespace ?? "";
     const labels = ns === "" ? {} : this.o.namespaceLabels(ns);
     if (labels === undefined) return false;
+    const started = performance.now();
     const responses = scanResource({
       engine: this.o.engine,
       policies,
@@ -171,6 +175,7 @@ class Scanner {
       namespaceLabels: labels,
       ...(snapshot.exceptions !== undefined ? { exceptions: snapshot.exceptions } : {}),
     });
+    this.o.onScanned?.(resource, responses, (performance.now() - started) / 1000);
     const reportInformer = this.reports.find((r) => r.kind === reportKind(this.o.format ?? "wgpolicyk8s", ns === ""));
     const read = reportInformer?.informer.get(ns, meta.uid);
     // A report as the informer lists it has no kind: the informer's says which it is.
@@ -185,8 +190,13 @@ class Scanner {
     });
     try {
       await this.apply(action);
+      this.failures.delete(meta.uid);
+      this.o.onReconciled?.(CONTROLLER_NAMES.backgroundScan, { result: "done" });
       return true;
     } catch (e) {
+      const requeues = (this.failures.get(meta.uid) ?? 0) + 1;
+      this.failures.set(meta.uid, requeues);
+      this.o.onReconciled?.(CONTROLLER_NAMES.backgroundScan, { result: "requeued", requeues });
       this.o.onLog("warn", `reports: failed to ${action.action} a report`, {
         namespace: ns,
         name: meta.name,

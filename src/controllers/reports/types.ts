@@ -1,6 +1,14 @@
 /** What the reports controller is given: the API server's client, the engine, the policies, namespace labels, a log. */
-import type { AnyCompiledException, CompiledPolicy, Engine, ReportFormat } from "../../engine/index.js";
+import type {
+  AnyCompiledException,
+  CompiledPolicy,
+  Engine,
+  JsonObject,
+  PolicyResponse,
+  ReportFormat,
+} from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
+import type { OnReconciled } from "../reconcile-metrics.js";
 
 export type Log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
 
@@ -20,6 +28,10 @@ export interface ReportsControllerOptions {
   readonly onLog: Log;
   /** A scan pass failed (counted on /metrics as bylaw_background_scan_failures_total; the alert reads it). */
   readonly onScanFailed?: () => void;
+  /** A resource scanned: its policies' responses (kyverno_policy_results_total, rule_execution_cause background_scan). */
+  readonly onScanned?: (resource: JsonObject, responses: readonly PolicyResponse[], seconds: number) => void;
+  /** Each resource's scan and report write, as background-scan-controller's reconcile (or requeue) on /metrics. */
+  readonly onReconciled?: OnReconciled;
   /** `--background-scan-interval`: every resource is scanned again this often. */
   readonly intervalMs: number;
   /** With leader election, only the leader scans and writes; default: this replica. */

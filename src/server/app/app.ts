@@ -20,6 +20,7 @@ import {
   bindPolicySource,
   backgroundScanFailures,
   cleanupCounters,
+  controllerCounters,
   createMetrics,
   registerMonitoringGauges,
   type BylawMetrics,
@@ -62,6 +63,8 @@ import { componentElectors, type ComponentElectors } from "./component-electors.
 import { backgroundRuns, markCleanupWhileDown, watchComponents } from "./presence-setup.js";
 import type { ComponentPresence } from "../../controllers/leader-election/component-presence.js";
 import type { Runs } from "../policy-source/unserved-parts.js";
+import type { OnReconciled } from "../../controllers/reconcile-metrics.js";
+import { scanResults } from "./scan-results.js";
 import type { MetricsAuth, ResourceBounds } from "./types.js";
 
 const BYLAW_VERSION = "0.1.0";
@@ -196,6 +199,7 @@ function generateController(p: {
   readonly events: ProcessEvents | undefined;
   /** The background component runs elsewhere: this process only stores the UpdateRequests. */
   readonly storeOnly?: boolean;
+  readonly onReconciled: OnReconciled;
 }): (Controller & { submit: (work: Parameters<NonNullable<AdmissionDeps["onGenerateWork"]>>[0]) => void }) | undefined {
   const { o, as, isLeader, logger } = p;
   if (as === undefined) return undefined;
@@ -211,6 +215,7 @@ function generateController(p: {
     random: { next: Math.random },
     onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
     ...(p.events !== undefined ? { onGenerated: generatedEvents(p.source, p.events) } : {}),
+    onReconciled: p.onReconciled,
   });
   if (!started.ok) {
     logger.warn({}, `bylaw serve: ${started.error}`);
@@ -241,10 +246,14 @@ function reportsController(o: {
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
   readonly onScanFailed: () => void;
+  readonly metrics: BylawMetrics;
+  readonly onReconciled: OnReconciled;
 }): Controller {
   return startedOnStart(() =>
     startReportsController({
       onScanFailed: o.onScanFailed,
+      onScanned: scanResults(o.metrics),
+      onReconciled: o.onReconciled,
       format: o.format,
       client: o.live.client,
       engine: o.engine,
@@ -276,6 +285,7 @@ function cleanupController(o: {
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
   readonly source: PolicySource;
+  readonly onReconciled: OnReconciled;
 }): Controller {
   return startedOnStart(() =>
     startCleanupController({
@@ -284,6 +294,7 @@ function cleanupController(o: {
       compile: (doc) => o.engine.compile(doc),
       counters: cleanupCounters(o.registry),
       exceptions: () => o.source.current().exceptions ?? [],
+      onReconciled: o.onReconciled,
       onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
       ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
     }),
@@ -348,6 +359,7 @@ function componentControllers(p: {
   readonly engine: ReturnType<typeof createEngine>;
   readonly source: ServedPolicySource;
   readonly registry: Registry;
+  readonly metrics: BylawMetrics;
   readonly logger: Logger;
   readonly electors: ComponentElectors;
   readonly admissionLeader: (() => boolean) | undefined;
@@ -363,6 +375,7 @@ function componentControllers(p: {
   if (live === undefined || o.policies !== undefined)
     return { generate: undefined, cleanup: undefined, reports: undefined };
   const runs = (c: Component): boolean => o.components.includes(c);
+  const onReconciled = controllerCounters(registry);
   // The background component: generate (mutate-existing, src/controllers/mutate-existing/, joins it here).
   const background = runs("background") && o.ownNamespace !== undefined;
   const handOff = p.handsOff && o.ownNamespace !== undefined && o.generate === undefined;
@@ -374,32 +387,26 @@ function componentControllers(p: {
     logger,
     events: p.events,
     storeOnly: handOff,
+    onReconciled,
   });
   // --cleanup-controller, --reports-controller: beside the webhook, on the admission controller's Lease.
   const leaderOf = (c: Component, beside: boolean): (() => boolean) | undefined =>
     runs(c) ? electors.isLeader(c) : beside ? p.admissionLeader : undefined;
+  const common = { live, engine, logger, onReconciled };
   const cleanup =
     runs("cleanup") || o.cleanupController
-      ? cleanupController({
-          live,
-          engine,
-          registry,
-          logger,
-          source,
-          isLeader: leaderOf("cleanup", o.cleanupController),
-        })
+      ? cleanupController({ ...common, registry, source, isLeader: leaderOf("cleanup", o.cleanupController) })
       : undefined;
   const reports =
     runs("reports") || o.reportsController
       ? reportsController({
-          live,
-          engine,
+          ...common,
           source,
           intervalMs: o.backgroundScanIntervalMs,
           format: o.reportFormat,
-          logger,
           isLeader: leaderOf("reports", o.reportsController),
           onScanFailed: backgroundScanFailures(registry),
+          metrics: p.metrics,
         })
       : undefined;
   return { generate, cleanup, reports };
@@ -499,6 +506,7 @@ export async function startServe(
               ...(presence !== undefined ? { onRunsChange: (l: () => void) => presence.onChange(l) } : {}),
               ...(registered !== undefined ? { registration: registered } : {}),
               namespaceBudget: o.namespaceBudget,
+              reportsHere: o.components.includes("reports") || o.reportsController,
               // Policy status is the admission controller's to write (its leader's, with --leader-elect).
               ...(admission ? leadership : { isLeader: () => false }),
             },
@@ -556,6 +564,7 @@ export async function startServe(
     engine,
     source,
     registry,
+    metrics,
     logger,
     events,
     electors: others.value,

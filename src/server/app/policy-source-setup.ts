@@ -6,6 +6,8 @@
  */
 import type { CompiledPolicy, Engine, PolicyProblem } from "../../engine/index.js";
 import { PolicyInformers } from "../../kube/policy-informers.js";
+import { reportingAccess } from "../../controllers/policy-status/reporting-access.js";
+import { selfAccess } from "../../kube/self-access.js";
 import { PolicyStatusWriter, type RegistrationView } from "../../controllers/policy-status/policy-status-writer.js";
 import { clusterPolicySource } from "../policy-source/cluster-policy-source.js";
 import type { NamespaceBudget } from "../policy-source/namespace-budget.js";
@@ -42,6 +44,8 @@ interface PolicySourceSetup {
     readonly resyncMs?: number;
     /** With --register: Ready means registered; statuses are compared again after each registration sync. */
     readonly registration?: RegistrationView & { onChange(listener: () => void): () => void };
+    /** Background scans run in this process: a policies.kyverno.io policy's RBACPermissionsGranted is checked for its identity. */
+    readonly reportsHere?: boolean;
   };
 }
 
@@ -68,13 +72,7 @@ export async function openPolicySource(o: PolicySourceSetup): Promise<ServedPoli
     exceptionsRequired: exceptions.enabled,
     onLog: kubeLog,
   });
-  const writer = new PolicyStatusWriter({
-    client: live.client,
-    now: Date.now,
-    onLog: kubeLog,
-    ...(o.cluster.isLeader !== undefined ? { isLeader: o.cluster.isLeader } : {}),
-    ...(o.cluster.registration !== undefined ? { registration: o.cluster.registration } : {}),
-  });
+  const writer = statusWriter(o.cluster, kubeLog);
   const source = clusterPolicySource({
     store,
     engine: o.engine,
@@ -118,4 +116,22 @@ function followChanges(
     unregistered?.();
     unrun?.();
   };
+}
+
+/** The policy status writer: on the leader, with registration's word, and RBACPermissionsGranted checked where background scans run here. */
+function statusWriter(
+  c: NonNullable<PolicySourceSetup["cluster"]>,
+  onLog: (level: "info" | "warn" | "debug", message: string, fields: Record<string, unknown>) => void,
+): PolicyStatusWriter {
+  const client = c.live.client;
+  return new PolicyStatusWriter({
+    client,
+    now: Date.now,
+    onLog,
+    ...(c.isLeader !== undefined ? { isLeader: c.isLeader } : {}),
+    ...(c.registration !== undefined ? { registration: c.registration } : {}),
+    ...(c.reportsHere === true
+      ? { reporting: reportingAccess({ check: (verb, gvr) => selfAccess(client, { verb, ...gvr }), now: Date.now }) }
+      : {}),
+  });
 }

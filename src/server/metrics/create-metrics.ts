@@ -180,6 +180,7 @@ interface ReviewScope {
   readonly namespace: string;
   readonly operation: string;
   readonly dryRun: boolean;
+  readonly cause?: "background_scan";
   readonly kindLabel: string;
   readonly namespaceLabel: string;
   readonly key: string;
@@ -196,7 +197,8 @@ function reviewScope(
     review.kind === last.kind &&
     review.namespace === last.namespace &&
     review.operation === last.operation &&
-    review.dryRun === last.dryRun
+    review.dryRun === last.dryRun &&
+    review.cause === last.cause
   )
     return last;
   const kindLabel = kinds.labelFor(review.kind);
@@ -206,9 +208,10 @@ function reviewScope(
     namespace: review.namespace,
     operation: review.operation,
     dryRun: review.dryRun,
+    ...(review.cause !== undefined ? { cause: review.cause } : {}),
     kindLabel,
     namespaceLabel,
-    key: `${kindLabel}\u001f${namespaceLabel}\u001f${review.operation}\u001f${review.dryRun ? "1" : "0"}`,
+    key: `${kindLabel}\u001f${namespaceLabel}\u001f${review.operation}\u001f${review.dryRun ? "1" : "0"}\u001f${review.cause ?? ""}`,
   };
 }
 
@@ -441,7 +444,7 @@ function resultLabelValues(
     r.rule,
     r.status,
     type,
-    "admission_request",
+    review.cause ?? "admission_request",
     review.dryRun ? "true" : "false",
   ];
 }

@@ -5,3 +5,4 @@ export { bindPolicySource } from "./bind-policy-source.js";
 export { cleanupCounters } from "./cleanup-counters.js";
 export { registerMonitoringGauges } from "./monitoring-gauges.js";
 export { backgroundScanFailures } from "./background-scan-counter.js";
+export { controllerCounters } from "./controller-counters.js";
