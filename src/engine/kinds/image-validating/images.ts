@@ -6,7 +6,7 @@
  * select (every image when there are none): a glob (`*` any run of characters) or an expression
  * over `ref`.
  */
-import { isObject, type JsonValue } from "../../api/json.js";
+import { isObject, textOf, type JsonValue } from "../../api/json.js";
 import { fromCel } from "../../cel/values.js";
 import { CelFunctionError } from "../../cel/library.js";
 import type { CelServices } from "../../cel/kyverno/index.js";
@@ -30,7 +30,7 @@ const CONTAINER_LISTS = ["containers", "initContainers", "ephemeralContainers"] 
 export function builtInImages(resource: JsonValue): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (!isObject(resource)) return out;
-  const path = POD_SPEC_PATHS[`${String(resource["apiVersion"])}/${String(resource["kind"])}`];
+  const path = POD_SPEC_PATHS[`${textOf(resource["apiVersion"] ?? "")}/${textOf(resource["kind"] ?? "")}`];
   if (path === undefined) return out;
   let spec: JsonValue | undefined = resource;
   for (const p of path) spec = isObject(spec) ? spec[p] : undefined;
@@ -58,7 +58,7 @@ export function customImages(extractors: readonly NamedProgram[], run: Run, into
     const value = fromCel(r.value);
     if (!Array.isArray(value) || !value.every((v) => typeof v === "string"))
       throw new Error(`images ${e.name}: the expression did not give a list of strings`);
-    into.set(e.name, value as string[]);
+    into.set(e.name, value);
   }
 }
 

@@ -9,7 +9,7 @@
  * attestor, a registry it could not read) is an error naming it, never a count. Every verification
  * with attestors is recorded per image, for `required`.
  */
-import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
+import { isObject, textOf, type JsonObject, type JsonValue } from "../../api/json.js";
 import { CelFunctionError } from "../../cel/library.js";
 import type { ImageVerifySink } from "../../cel/kyverno/index.js";
 import type { ContextCaller, EnginePorts } from "../../ports.js";
@@ -131,7 +131,8 @@ export class ImageVerifier implements ImageVerifySink {
       caller: this.setup.caller,
     };
     const key = isObject(cosign["key"]) ? cosign["key"] : undefined;
-    if (key !== undefined) return { ...common, key: String(key["data"]).trim(), hash: hashOf(key["hashAlgorithm"]) };
+    if (key !== undefined)
+      return { ...common, key: textOf(key["data"] ?? "").trim(), hash: hashOf(key["hashAlgorithm"]) };
     const cert = this.certificate(cosign);
     return cert === undefined ? undefined : { ...common, key: cert, hash: "sha256" };
   }
@@ -139,7 +140,7 @@ export class ImageVerifier implements ImageVerifySink {
   /** The certificate's PEM, after its chain holds (when one is given); undefined when it does not. */
   private certificate(cosign: JsonObject): string | undefined {
     const certificate = isObject(cosign["certificate"]) ? cosign["certificate"] : {};
-    const cert = isObject(certificate["cert"]) ? String(certificate["cert"]["value"]).trim() : "";
+    const cert = isObject(certificate["cert"]) ? textOf(certificate["cert"]["value"] ?? "").trim() : "";
     const chain = isObject(certificate["certChain"]) ? certificate["certChain"]["value"] : undefined;
     if (typeof chain !== "string" || chain.trim() === "") return cert;
     const signatures = this.setup.ports.signatures;
