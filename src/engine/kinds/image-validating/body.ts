@@ -8,7 +8,7 @@ export interface NamedProgram {
   readonly program: CelProgram;
 }
 
-export interface ImageValidation {
+interface ImageValidation {
   readonly expression: string;
   readonly program: CelProgram;
   readonly message: string;
