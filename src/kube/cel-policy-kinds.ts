@@ -2,11 +2,11 @@
  * The policies.kyverno.io policy kinds `bylaw serve` watches in cluster mode, each at its CRD's
  * storage version (v1beta1 for every one in Kyverno 1.19's CRDs, deploy/crds), and what Bylaw does
  * with it:
- * - `evaluated`: ValidatingPolicy and NamespacedValidatingPolicy are compiled and served as folder
- *   mode serves them;
- * - `admission-error`: MutatingPolicy and ImageValidatingPolicy (and their Namespaced forms) act in
- *   admission, which Bylaw cannot evaluate yet: their matchConstraints are registered and a matching
- *   review is answered as an error under the policy's failurePolicy, never allowed silently;
+ * - `evaluated`: ValidatingPolicy, MutatingPolicy and ImageValidatingPolicy (and their Namespaced
+ *   forms) are compiled and served as folder mode serves them;
+ * - `admission-error`: a kind that acts in admission which Bylaw cannot evaluate (none today): its
+ *   matchConstraints are registered and a matching review is answered as an error under the
+ *   policy's failurePolicy, never allowed silently;
  * - `not-evaluated`: GeneratingPolicy (and Namespaced) does not decide admission; it is not served
  *   and its status says so;
  * - `cleanup`: DeletingPolicy (and Namespaced) decides no request: the cleanup controller watches,
@@ -63,8 +63,8 @@ export const CEL_POLICY_KINDS: readonly CelKindInfo[] = [
   info("NamespacedValidatingPolicy", "namespacedvalidatingpolicies", "evaluated", "namespaced"),
   info("MutatingPolicy", "mutatingpolicies", "evaluated", "cluster"),
   info("NamespacedMutatingPolicy", "namespacedmutatingpolicies", "evaluated", "namespaced"),
-  info("ImageValidatingPolicy", "imagevalidatingpolicies", "admission-error", "cluster"),
-  info("NamespacedImageValidatingPolicy", "namespacedimagevalidatingpolicies", "admission-error", "namespaced"),
+  info("ImageValidatingPolicy", "imagevalidatingpolicies", "evaluated", "cluster"),
+  info("NamespacedImageValidatingPolicy", "namespacedimagevalidatingpolicies", "evaluated", "namespaced"),
   info("GeneratingPolicy", "generatingpolicies", "not-evaluated", "cluster"),
   info("NamespacedGeneratingPolicy", "namespacedgeneratingpolicies", "not-evaluated", "namespaced"),
   info("DeletingPolicy", "deletingpolicies", "cleanup", "cluster"),

@@ -187,6 +187,8 @@ export function usesNetworkCalls(policy: JsonValue): boolean {
  */
 export function policyUsesNetworkCalls(policy: CompiledPolicy): boolean {
   return (
+    // An ImageValidatingPolicy reads signatures, attestations and digests from registries.
+    policy.language === "image-validating" ||
     usesNetworkCalls(policy.document as unknown as JsonValue) ||
     policy.rules.some((r) => r.cel !== undefined && programsCallNetwork(r.cel, 0, new Set()))
   );

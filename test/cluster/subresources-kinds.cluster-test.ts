@@ -8,9 +8,8 @@
  *   server and Kyverno match them, though no ClusterPolicy names Deployment or Pod;
  * - a ClusterPolicy rule on the wildcard `*∕scale` denies scaling a StatefulSet, and sees the Scale
  *   as the API server sent it (apiVersion autoscaling/v1, kind Scale), as Kyverno gives it;
- * - an ImageValidatingPolicy on `statefulsets/scale` is refused at `kubectl apply` (Bylaw does not
- *   run the kind yet: never half-served); one stored before Bylaw ran answers a matching subresource
- *   request as an error, which server/admission/top-level-kind.test.ts covers without a cluster.
+ * - an ImageValidatingPolicy on `statefulsets/scale` is evaluated on the Scale kubectl scale sends:
+ *   its validation denies 5 replicas with its message and admits 2.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -106,7 +105,8 @@ spec:
         key:
           data: unused
   validations:
-    - expression: "true"
+    - expression: "object.spec.replicas <= 3"
+      message: "at most 3 replicas"
 `;
 
 // No signature can verify here (a made-up key whose Rekor log Bylaw does not check: a rule error under
@@ -290,12 +290,16 @@ describe(
       assert.equal(await replicas("widget", "w"), "2");
     });
 
-    test("an ImageValidatingPolicy on statefulsets/scale is refused at kubectl apply, naming the kind", async () => {
-      const r = await current().kubectl(["apply", "-f", "-"], IVPOL);
-      assert.notEqual(r.code, 0, r.stdout);
-      assert.match(r.stderr, /ImageValidatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind/);
+    test("an ImageValidatingPolicy on statefulsets/scale is evaluated on kubectl scale's Scale: its validation decides", async () => {
+      await ok(["apply", "-f", "-"], IVPOL);
+      const denied = await eventually("the ImageValidatingPolicy served", 60_000, async () => {
+        const r = await current().kubectl(["-n", "subk", "scale", "statefulset", "mp", "--replicas=5"]);
+        return r.code !== 0 ? r.stderr : undefined;
+      });
+      assert.match(denied, /Policy ivpol-scale failed: at most 3 replicas/);
       await ok(["-n", "subk", "scale", "statefulset", "mp", "--replicas=2"]);
       assert.equal(await replicas("statefulset", "mp"), "2");
+      await ok(["delete", "imagevalidatingpolicy", "ivpol-scale"]);
     });
   },
 );

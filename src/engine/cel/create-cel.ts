@@ -17,6 +17,7 @@ import { defaultLibraries, RE2_MATCHES } from "./libraries/index.js";
 import type { CelLibrary } from "./library.js";
 import {
   generatorLibrary,
+  imageVerifyLibrary,
   kyvernoLibraries,
   newServiceSlot,
   type CelServices,
@@ -65,7 +66,16 @@ interface CreateCelOptions {
   readonly kyverno?: "cluster" | "namespaced";
   /** The GeneratingPolicy environment: Kyverno's libraries and `generator` (kyverno/generator.ts). */
   readonly generator?: boolean;
+  /** The ImageValidatingPolicy environment: the image verification functions and `images`, `attestors`, `attestations`. */
+  readonly imageVerify?: boolean;
 }
+
+/** The variables an ImageValidatingPolicy's expressions also read (Kyverno's compiler keys). */
+const IMAGE_VERIFY_VARIABLES: readonly CelVariableDecl[] = [
+  { name: "images", type: "map<string, list<string>>" },
+  { name: "attestors", type: "map<string, dyn>" },
+  { name: "attestations", type: "map<string, dyn>" },
+];
 
 export function createCel(options: CreateCelOptions = {}): CelEngine {
   const env = new Environment({
@@ -86,6 +96,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     ...(options.libraries ?? defaultLibraries()),
     ...(options.kyverno === undefined ? [] : kyvernoLibraries(slot, options.kyverno === "namespaced")),
     ...(options.generator === true ? [generatorLibrary(slot)] : []),
+    ...(options.imageVerify === true ? [imageVerifyLibrary(slot)] : []),
   ];
   for (const lib of libraries) {
     for (const t of lib.types ?? [])
@@ -95,11 +106,13 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     for (const o of lib.operators ?? []) env.registerOperator(o.signature, o.handler as never);
   }
   // The policies.kyverno.io kinds have no `params` (Kyverno 1.19 declares it for none of them): an expression reading it does not compile.
-  const variables =
-    options.variables ??
-    (options.kyverno === undefined
-      ? KYVERNO_VARIABLES
-      : [...KYVERNO_VARIABLES.filter((v) => v.name !== "params"), EXCEPTIONS_VARIABLE]);
+  const variables = [
+    ...(options.variables ??
+      (options.kyverno === undefined
+        ? KYVERNO_VARIABLES
+        : [...KYVERNO_VARIABLES.filter((v) => v.name !== "params"), EXCEPTIONS_VARIABLE])),
+    ...(options.imageVerify === true ? IMAGE_VERIFY_VARIABLES : []),
+  ];
   for (const v of variables) env.registerVariable(v.name, v.type);
   const readsExceptions = variables.some((v) => v.name === EXCEPTIONS_VARIABLE.name);
   const signatures = env.getDefinitions().functions.map((f) => f.signature);

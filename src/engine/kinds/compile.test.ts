@@ -72,6 +72,17 @@ const cases: [string, JsonObject, string, string][] = [
       metadata: { name: "p" },
       spec: { matchConstraints: configMaps, validations: [{ expression: "true" }] },
     },
+    "image-validating",
+    "cluster",
+  ],
+  [
+    "MutatingAdmissionPolicy",
+    {
+      apiVersion: "admissionregistration.k8s.io/v1beta1",
+      kind: "MutatingAdmissionPolicy",
+      metadata: { name: "p" },
+      spec: { matchConstraints: configMaps, mutations: [] },
+    },
     "unsupported",
     "cluster",
   ],

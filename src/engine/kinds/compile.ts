@@ -17,6 +17,7 @@ import { compileUnsupported } from "./unsupported/compile.js";
 import { compileValidatingKind } from "./validating/compile.js";
 import { compileDeletingKind } from "./deleting/compile.js";
 import { compileMutatingKind } from "./mutating/compile.js";
+import { compileImageValidatingKind } from "./image-validating/compile.js";
 
 export function compileDocument(doc: JsonValue, env: CompileEnv, options: CompileOptions = {}): CompileOutcome {
   if (exceedsDepth(doc, MAX_DOCUMENT_DEPTH)) {
@@ -63,6 +64,8 @@ function compileByKind(
       return compileUnsupported(doc, kind.kind, env);
     case "deleting":
       return compileDeletingKind(doc, kind.kind, env);
+    case "image-validating":
+      return compileImageValidatingKind(doc, kind.kind, env);
   }
 }
 

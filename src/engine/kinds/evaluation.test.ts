@@ -12,6 +12,7 @@ import { evaluationOf } from "./evaluation.js";
 import { KYVERNO_EVALUATION } from "./kyverno/evaluate.js";
 import { UNSUPPORTED_EVALUATION } from "./unsupported/evaluate.js";
 import { CEL_EVALUATION } from "./validating/evaluate.js";
+import { IMAGE_VALIDATING_EVALUATION } from "./image-validating/evaluate.js";
 import { MUTATING_EVALUATION } from "./mutating/evaluate.js";
 
 const engine = createEngine(fakePorts());
@@ -34,9 +35,15 @@ const validating = compiled({
   spec: { matchConstraints: configMaps, validations: [{ expression: "false", message: "never" }] },
 });
 const unsupported = compiled({
+  apiVersion: "admissionregistration.k8s.io/v1beta1",
+  kind: "MutatingAdmissionPolicy",
+  metadata: { name: "iv" },
+  spec: { matchConstraints: configMaps, mutations: [] },
+});
+const imageValidating = compiled({
   apiVersion: "policies.kyverno.io/v1",
   kind: "ImageValidatingPolicy",
-  metadata: { name: "iv" },
+  metadata: { name: "ivp" },
   spec: { matchConstraints: configMaps, validations: [{ expression: "true" }] },
 });
 const mutating = compiled({
@@ -71,6 +78,7 @@ test("each language has its family's evaluation", () => {
   assert.equal(evaluationOf(validating), CEL_EVALUATION);
   assert.equal(evaluationOf(unsupported), UNSUPPORTED_EVALUATION);
   assert.equal(evaluationOf(mutating), MUTATING_EVALUATION);
+  assert.equal(evaluationOf(imageValidating), IMAGE_VALIDATING_EVALUATION);
 });
 
 test("a CEL or unsupported kind asked to mutate or generate answers as the pipeline does: no results, the resource unchanged", () => {
@@ -97,7 +105,7 @@ test("validate runs each family: the CEL programs, and the unsupported kind's er
       [
         "",
         "error",
-        "policies.kyverno.io/v1 ImageValidatingPolicy policies are not supported by Bylaw yet; policy iv was not evaluated",
+        "admissionregistration.k8s.io/v1beta1 MutatingAdmissionPolicy policies are not supported by Bylaw yet; policy iv was not evaluated",
       ],
     ],
   );

@@ -11,6 +11,7 @@ import { UNSUPPORTED_EVALUATION } from "./unsupported/evaluate.js";
 import { CEL_EVALUATION } from "./validating/evaluate.js";
 import { DELETING_EVALUATION } from "./deleting/evaluate.js";
 import { MUTATING_EVALUATION } from "./mutating/evaluate.js";
+import { IMAGE_VALIDATING_EVALUATION } from "./image-validating/evaluate.js";
 
 export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
   switch (policy.language) {
@@ -26,5 +27,7 @@ export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
       return UNSUPPORTED_EVALUATION;
     case "deleting":
       return DELETING_EVALUATION;
+    case "image-validating":
+      return IMAGE_VALIDATING_EVALUATION;
   }
 }

@@ -116,5 +116,13 @@ test("the head's phases: a kyverno.io policy's are its rules'; a CEL or unsuppor
     metadata: { name: "p" },
     spec: { matchConstraints: configMaps },
   };
-  assert.deepEqual(phasesOf(ivpol), ["validate"]);
+  // An ImageValidatingPolicy verifies in the validate phase, and pins digests in the mutate phase (verifyImages).
+  assert.deepEqual(phasesOf(ivpol), ["validate", "verifyImages"]);
+  const map = {
+    apiVersion: "admissionregistration.k8s.io/v1beta1",
+    kind: "MutatingAdmissionPolicy",
+    metadata: { name: "p" },
+    spec: { matchConstraints: configMaps },
+  };
+  assert.deepEqual(phasesOf(map), ["validate"]);
 });

@@ -36,6 +36,8 @@ export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, comp
       return { ...plainHead(spec), phases: VALIDATE_ONLY, labels };
     case "deleting":
       return { ...plainHead(spec), admission: false, phases: DELETE_ONLY, labels };
+    case "image-validating":
+      return { ...validatingHead(spec), phases: kind.phases, labels };
   }
 }
 

@@ -36,7 +36,16 @@ describe("classify (ADR 0005: one question every caller asks)", () => {
     assert.deepEqual([nm.kind.language, nm.kind.scope, nm.kind.shortName], ["mutating", "namespaced", "nmpol"]);
     const iv = classify(doc("policies.kyverno.io/v1", "ImageValidatingPolicy"));
     assert.ok(iv.role === "policy");
-    assert.deepEqual([iv.kind.language, iv.kind.admission, iv.kind.notServed], ["unsupported", "error", undefined]);
+    assert.deepEqual(
+      [iv.kind.language, iv.kind.admission, iv.kind.notServed, iv.kind.shortName],
+      ["image-validating", "evaluated", undefined, "ivpol"],
+    );
+    const niv = classify(doc("policies.kyverno.io/v1", "NamespacedImageValidatingPolicy"));
+    assert.ok(niv.role === "policy");
+    assert.deepEqual(
+      [niv.kind.language, niv.kind.scope, niv.kind.shortName],
+      ["image-validating", "namespaced", "nivpol"],
+    );
     const c = classify(doc("kyverno.io/v2", "CleanupPolicy"));
     assert.ok(c.role === "policy" && c.kind.admission === "none" && c.kind.notServed !== undefined);
     const g = classify(doc("policies.kyverno.io/v1", "NamespacedGeneratingPolicy"));

@@ -13,6 +13,7 @@ import { UNSUPPORTED_KINDS } from "./unsupported/kinds.js";
 import { MUTATING_POLICY, NAMESPACED_MUTATING_POLICY } from "./mutating/kinds.js";
 import { NAMESPACED_VALIDATING_POLICY, VALIDATING_POLICY } from "./validating/kinds.js";
 import { DELETING_POLICY, NAMESPACED_DELETING_POLICY } from "./deleting/kinds.js";
+import { IMAGE_VALIDATING_POLICY, NAMESPACED_IMAGE_VALIDATING_POLICY } from "./image-validating/kinds.js";
 
 export const POLICY_KINDS: readonly PolicyKindDescriptor[] = [
   CLUSTER_POLICY,
@@ -26,6 +27,8 @@ export const POLICY_KINDS: readonly PolicyKindDescriptor[] = [
   NAMESPACED_DELETING_POLICY,
   MUTATING_POLICY,
   NAMESPACED_MUTATING_POLICY,
+  IMAGE_VALIDATING_POLICY,
+  NAMESPACED_IMAGE_VALIDATING_POLICY,
   ...UNSUPPORTED_KINDS,
 ];
 

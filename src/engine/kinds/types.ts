@@ -19,7 +19,8 @@ export type PolicyKindName =
   | "ClusterCleanupPolicy";
 
 /** The language a kind's body is written in (`generating`: GeneratingPolicy's CEL generate body; `mutating`: MutatingPolicy's; `deleting`: DeletingPolicy's); `unsupported` for a kind Bylaw compiles but does not run yet. */
-export type PolicyLanguage = "kyverno" | "cel" | "mutating" | "generating" | "deleting" | "unsupported";
+export type PolicyLanguage =
+  "kyverno" | "cel" | "mutating" | "generating" | "deleting" | "image-validating" | "unsupported";
 
 /** How the kind's status subresource looks: kyverno.io's (rulecount, autogen.rules) or policies.kyverno.io's. */
 type StatusShape = "kyverno" | "cel" | "none";

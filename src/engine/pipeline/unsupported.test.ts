@@ -197,21 +197,22 @@ describe("unsupported features", () => {
 
   test("a CEL policy kind compiles to one error per resource, its failurePolicy and Deny action kept", () => {
     const p = compile({
-      apiVersion: "policies.kyverno.io/v1",
-      kind: "ImageValidatingPolicy",
+      apiVersion: "admissionregistration.k8s.io/v1beta1",
+      kind: "MutatingAdmissionPolicy",
       metadata: { name: "vp" },
       spec: { failurePolicy: "Ignore", validationActions: ["Audit"] },
     });
     assert.equal(
       p.language === "unsupported" ? p.unsupportedKind : p.language,
-      "policies.kyverno.io/v1 ImageValidatingPolicy",
+      "admissionregistration.k8s.io/v1beta1 MutatingAdmissionPolicy",
     );
     assert.deepEqual(validate(p, pod({ name: "web" })), [["", "error", "Validation"]]);
     assert.equal(p.failurePolicy, "Ignore");
-    assert.equal(p.document["kind"], "ImageValidatingPolicy", "the policy's own document, not a stand-in");
+    assert.equal(p.document["kind"], "MutatingAdmissionPolicy", "the policy's own document, not a stand-in");
     assert.equal(p.rules[0]?.action, "Audit");
     const n = compile({
-      apiVersion: "policies.kyverno.io/v1",
+      // A version Bylaw does not run (ImageValidatingPolicy runs at v1alpha1, v1beta1 and v1).
+      apiVersion: "policies.kyverno.io/v2alpha1",
       kind: "NamespacedImageValidatingPolicy",
       metadata: { name: "nvp", namespace: "team" },
       spec: {},

@@ -18,6 +18,7 @@ import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyKindDescriptor, PolicyKindName, PolicyPhase } from "../kinds/types.js";
 import type { CompiledDeletingBody } from "../kinds/deleting/body.js";
+import type { CompiledImageValidatingBody } from "../kinds/image-validating/body.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -184,6 +185,14 @@ interface DeletingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly deleting: CompiledDeletingBody;
 }
 
+/** An ImageValidatingPolicy (or Namespaced): no rules; its own body, run by kinds/image-validating/. */
+interface ImageValidatingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+  readonly language: "image-validating";
+  /** The policy's own document, as written (`origin.document`). */
+  readonly document: JsonObject;
+  readonly imageValidating: CompiledImageValidatingBody;
+}
+
 /**
  * A compiled policy (ADR 0005 §1): one head, and a body by `language`. `document` is the policy's own
  * document (for kyverno.io policies, typed as one); code that reads kyverno.io fields narrows on
@@ -195,6 +204,7 @@ export type CompiledPolicy =
   | MutatingCompiledPolicy
   | GeneratingCompiledPolicy
   | DeletingCompiledPolicy
+  | ImageValidatingCompiledPolicy
   | UnsupportedCompiledPolicy;
 
 /** A compiled policy before the kind registry records its origin (kinds/compile.ts). */
@@ -204,6 +214,7 @@ export type UnsourcedPolicy =
   | Omit<MutatingCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<GeneratingCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<DeletingCompiledPolicy, "origin" | keyof DocumentHead>
+  | Omit<ImageValidatingCompiledPolicy, "origin" | keyof DocumentHead>
   | Omit<UnsupportedCompiledPolicy, "origin" | keyof DocumentHead>;
 
 /**

@@ -18,7 +18,7 @@
 import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import { base64Decode } from "../jmespath/functions/kyverno/base64.js";
 import { utf8DecodeLossy, utf8Encode } from "../jmespath/functions/kyverno/go-text.js";
-import type { EnginePorts } from "../ports.js";
+import type { ContextCaller, EnginePorts } from "../ports.js";
 import type { EntryOutcome } from "./attestors.js";
 
 export interface KeyCheck {
@@ -29,6 +29,8 @@ export interface KeyCheck {
   readonly annotations: Readonly<Record<string, JsonValue>> | undefined;
   readonly credentials: JsonObject | undefined;
   readonly ports: EnginePorts;
+  /** Whose policy asks (a namespaced policy's pull secrets stay in its namespace); absent: a cluster-wide one. */
+  readonly caller?: ContextCaller;
 }
 
 export function verifyWithKey(check: KeyCheck): EntryOutcome {
@@ -76,6 +78,7 @@ export function fetchLayers(
     form,
     ...(check.repository !== "" ? { repository: check.repository } : {}),
     ...(check.credentials !== undefined ? { credentials: check.credentials } : {}),
+    ...(check.caller !== undefined ? { caller: check.caller } : {}),
   });
   if (!fetched.ok) return { ok: false, hard: true, message: fetched.error.message };
   const data = fetched.value;

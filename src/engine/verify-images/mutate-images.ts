@@ -110,7 +110,7 @@ function valueAt(resource: Resource, pointer: string): JsonValue | undefined {
 }
 
 /** The resource with `value` at a JSON pointer that exists (`/spec/containers/0/image`), copied along the way. */
-function setAt(resource: Resource, pointer: string, value: string): Resource {
+export function setAt(resource: Resource, pointer: string, value: string): Resource {
   const parts = pointer.split("/").slice(1);
   const write = (node: JsonValue | undefined, i: number): JsonValue => {
     if (i === parts.length) return value;

@@ -103,6 +103,8 @@ export function emitsWarning(policy: CompiledPolicy): boolean {
  */
 export function hasEnforceAction(policy: CompiledPolicy): boolean {
   // The CEL and unsupported kinds decide their action at compile time, into their rules.
+  // An ImageValidatingPolicy has no rules: its validationActions decide (Deny blocks).
+  if (policy.language === "image-validating") return policy.validationActions?.includes("Deny") === true;
   if (policy.language !== "kyverno") return policy.rules.some((r) => r.action === "Enforce");
   const spec = policy.document.spec;
   if (isEnforce(spec.validationFailureAction) || anyEnforce(spec.validationFailureActionOverrides)) return true;

@@ -56,18 +56,19 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     assert.match(response.status?.message ?? "", /matchConstraints\.resourceRules/);
   });
 
-  test("an ImageValidatingPolicy and a GeneratingPolicy are refused at kubectl apply, each naming the kind Bylaw does not run yet (never half-served)", () => {
-    const iv: JsonObject = {
+  test("an ImageValidatingPolicy is admitted, one whose validation does not compile is denied naming the field; a GeneratingPolicy is refused naming the kind Bylaw does not serve (never half-served)", () => {
+    const iv = (expression: string): JsonObject => ({
       apiVersion: "policies.kyverno.io/v1",
       kind: "ImageValidatingPolicy",
       metadata: { name: "iv" },
-      spec: { matchConstraints: podRules, validationActions: ["Deny"], attestors: [] },
-    };
-    const m = answer(review(iv, "imagevalidatingpolicies"));
+      spec: { matchConstraints: podRules, validationActions: ["Deny"], attestors: [], validations: [{ expression }] },
+    });
+    assert.equal(answer(review(iv("true"), "imagevalidatingpolicies")).allowed, true);
+    const m = answer(review(iv("object.("), "imagevalidatingpolicies"));
     assert.equal(m.allowed, false);
     assert.match(
       m.status?.message ?? "",
-      /^ImageValidatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind, so iv would never take effect; it is refused rather than admitted and never run$/,
+      /ImageValidatingPolicy iv: failed to compile policy: spec\.validations\[0\]\.expression: compilation failed: /,
     );
     const gp: JsonObject = {
       apiVersion: "policies.kyverno.io/v1",

@@ -138,6 +138,11 @@ function admissionErrorMessage(kind: string, name: string): string {
  */
 function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
   // A MutatingPolicy whose expression does not compile (or that asks what Bylaw does not run) would mutate nothing.
+  // An ImageValidatingPolicy whose expression does not compile would verify nothing.
+  if (policy.language === "image-validating") {
+    const failure = policy.imageValidating.failure;
+    return failure === undefined ? [] : [problem("spec", `${policy.kind} ${policy.name}: ${failure}`)];
+  }
   if (policy.language === "mutating") {
     // The first: an autogen copy's is most often the same expression's, rewritten.
     const failure = policy.mutating.find((b) => b.failure !== undefined)?.failure;

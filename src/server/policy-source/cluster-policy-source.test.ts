@@ -141,7 +141,7 @@ describe("clusterPolicySource", () => {
     void s.close();
   });
 
-  test("policies.kyverno.io kinds: a ValidatingPolicy is served; an invalid one is not; a MutatingPolicy is served and evaluated; an ImageValidatingPolicy is served unevaluated; a GeneratingPolicy is not served", () => {
+  test("policies.kyverno.io kinds: a ValidatingPolicy is served; an invalid one is not; a MutatingPolicy and an ImageValidatingPolicy are served and evaluated; a GeneratingPolicy is not served", () => {
     const store = new MemoryStore();
     const rules = {
       resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
@@ -180,7 +180,7 @@ describe("clusterPolicySource", () => {
     assert.equal(by("nvp")?.namespace, "team-a");
     assert.match(by("vp-bad")?.problems.join() ?? "", /spec\.validations\[0\]\.expression/);
     assert.equal(by("mp")?.notEvaluated, undefined);
-    assert.match(by("iv")?.notEvaluated ?? "", /Bylaw does not evaluate ImageValidatingPolicy yet/);
+    assert.equal(by("iv")?.notEvaluated, undefined);
     assert.match(
       by("gp")?.problems.join() ?? "",
       /GeneratingPolicy gp is not served: Bylaw runs GeneratingPolicies offline \(bylaw test, bylaw apply\) but does not serve them in a cluster yet/,
@@ -189,8 +189,8 @@ describe("clusterPolicySource", () => {
     s.rebuild();
     assert.equal(
       logs.filter((l) => l.msg.startsWith("policy not evaluated")).length,
-      1,
-      "the unevaluated kind is logged once",
+      0,
+      "every served kind is evaluated",
     );
     void s.close();
   });

@@ -147,7 +147,7 @@ describe("compilePolicySet with PolicyExceptions", () => {
     }
   });
 
-  test("an ImageValidatingPolicy refuses the set, naming the kind (a MutatingPolicy is served); a ClusterPolicy with a generate or mutate-existing rule is served with a warning naming each rule", () => {
+  test("a MutatingAdmissionPolicy refuses the set, naming the kind (a MutatingPolicy and an ImageValidatingPolicy are served); a ClusterPolicy with a generate or mutate-existing rule is served with a warning naming each rule", () => {
     const constraints = {
       resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
     };
@@ -163,12 +163,19 @@ describe("compilePolicySet with PolicyExceptions", () => {
       metadata: { name: "signed" },
       spec: { failurePolicy: "Ignore", matchConstraints: constraints, validationActions: ["Deny"], attestors: [] },
     };
+    const map: JsonObject = {
+      apiVersion: "admissionregistration.k8s.io/v1beta1",
+      kind: "MutatingAdmissionPolicy",
+      metadata: { name: "signed" },
+      spec: { failurePolicy: "Ignore", matchConstraints: constraints, mutations: [] },
+    };
     assert.equal(compilePolicySet([doc(policy), doc(mpol, 1)], engine).ok, true);
-    const refused = compilePolicySet([doc(policy), doc(ivpol, 1)], engine);
+    assert.equal(compilePolicySet([doc(policy), doc(ivpol, 1)], engine).ok, true);
+    const refused = compilePolicySet([doc(policy), doc(map, 1)], engine);
     assert.equal(refused.ok, false);
     if (refused.ok) return;
     assert.deepEqual(refused.problems.map(describeProblem), [
-      "/p/set.yaml: document 2 (line 11): policy signed: kind: ImageValidatingPolicy is not supported by Bylaw yet: Bylaw does not run this kind, so signed would never take effect; it is refused rather than admitted and never run",
+      "/p/set.yaml: document 2 (line 11): policy signed: kind: admissionregistration.k8s.io/v1beta1 MutatingAdmissionPolicy is not supported by Bylaw yet; the webhook cannot enforce it: remove it from the policy folder until Bylaw runs it",
     ]);
     const generate: JsonObject = {
       apiVersion: "kyverno.io/v1",

@@ -14,8 +14,14 @@ import type { RuleSet } from "./webhook-rules.js";
 /** Adds the rules of a ValidatingPolicy to `into`; false when `policy` is not one (or has no resource rules: JSON mode). */
 export function addCelPolicyRules(into: RuleSet, policy: CompiledPolicy): boolean {
   const validating = policy.rules.map((r) => r.cel).filter((c) => c !== undefined && isValidatingPolicy(c));
-  if (policy.language !== "mutating" && validating.length !== policy.rules.length) return false;
-  const bodies = policy.language === "mutating" ? policy.mutating : validating;
+  const own =
+    policy.language === "mutating"
+      ? policy.mutating
+      : policy.language === "image-validating"
+        ? [policy.imageValidating]
+        : undefined;
+  if (own === undefined && validating.length !== policy.rules.length) return false;
+  const bodies = own ?? validating;
   if (bodies.length === 0) return false;
   const entries = new Map<string, Set<Operation>>();
   for (const body of bodies) {

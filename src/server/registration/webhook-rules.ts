@@ -125,6 +125,13 @@ export function addPolicyRules(
       into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", MUTATE_DEFAULT);
     return;
   }
+  // An ImageValidatingPolicy: its matchConstraints, on the validating webhook (it verifies) and the mutating one (mutateDigest).
+  if (policy.language === "image-validating") {
+    const ops = webhook === "validate" ? ALL_OPERATIONS : MUTATE_DEFAULT;
+    if ((webhook === "validate" || webhook === "mutate") && !addCelPolicyRules(into, policy))
+      into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", ops);
+    return;
+  }
   // A ValidatingPolicy: its matchConstraints, on the validating webhook only.
   if (policy.rules.some((r) => r.cel !== undefined && isValidatingPolicy(r.cel))) {
     if (webhook === "validate" && !addCelPolicyRules(into, policy))

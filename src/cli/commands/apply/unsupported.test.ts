@@ -190,8 +190,8 @@ spec:
   });
 
   for (const [apiVersion, kind] of [
-    ["policies.kyverno.io/v1", "ImageValidatingPolicy"],
-    ["policies.kyverno.io/v1", "NamespacedImageValidatingPolicy"],
+    ["admissionregistration.k8s.io/v1alpha1", "MutatingAdmissionPolicy"],
+    ["admissionregistration.k8s.io/v1", "MutatingAdmissionPolicy"],
     ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicy"],
     ["admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicyBinding"],
   ] as const) {

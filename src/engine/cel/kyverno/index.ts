@@ -13,7 +13,14 @@ import { valueLibraries } from "./value-libs.js";
 import { gzipLibrary } from "./gzip.js";
 import { x509Library } from "./x509.js";
 
-export { newServiceSlot, type CelServices, type GeneratorSink, type ServiceSlot } from "./services.js";
+export {
+  newServiceSlot,
+  type CelServices,
+  type GeneratorSink,
+  type ImageVerifySink,
+  type ServiceSlot,
+} from "./services.js";
+export { imageVerifyLibrary } from "./image-verify.js";
 export { generatorLibrary } from "./generator.js";
 
 export function kyvernoLibraries(slot: ServiceSlot, namespaced: boolean): CelLibrary[] {

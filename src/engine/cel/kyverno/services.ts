@@ -4,7 +4,7 @@
  * owns: cel-js calls a handler with its arguments only. Evaluation is synchronous, so the slot
  * holds the services of the one evaluation running (nested lazy variables pass the same ones).
  */
-import type { JsonObject } from "../../api/json.js";
+import type { JsonObject, JsonValue } from "../../api/json.js";
 import type { EnginePorts } from "../../ports.js";
 import { CelFunctionError } from "../library.js";
 
@@ -20,6 +20,23 @@ export interface CelServices {
   readonly authorNamespace?: string;
   /** Where `generator.Apply` records what a GeneratingPolicy's generate expression asks for; absent elsewhere. */
   readonly generator?: GeneratorSink;
+  /** What an ImageValidatingPolicy's image functions (`verifyImageSignatures`, …) ask; absent elsewhere. */
+  readonly imageVerifier?: ImageVerifySink;
+}
+
+/**
+ * The image verification an ImageValidatingPolicy's CEL functions run (kinds/image-validating/):
+ * each answers at once through the engine's registry port, or throws a CelFunctionError naming why.
+ */
+export interface ImageVerifySink {
+  /** How many of the attestors verify the image's signatures. */
+  verifyImageSignatures(image: string, attestors: readonly JsonValue[]): number;
+  /** How many of the attestors verify the named attestation of the image. */
+  verifyAttestationSignatures(image: string, attestation: string, attestors: readonly JsonValue[]): number;
+  /** The predicate of the named attestation, once verified. */
+  extractPayload(image: string, attestation: string): JsonValue;
+  /** The image's data from its registry (digest, manifest, config). */
+  getImageData(image: string): JsonValue;
 }
 
 /** What `generator.Apply(namespace, objects)` asks for, collected for the caller to check and write. */

@@ -1,4 +1,4 @@
-/** ImageValidatingPolicy (and Namespaced) through the validating webhook: served without evaluation, answered as an error under their failurePolicy. */
+/** ImageValidatingPolicy (and Namespaced) through the validating webhook: evaluated, answered by its validationActions with Kyverno's texts. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
@@ -41,31 +41,31 @@ function run(setup: FakeSetup, body: JsonObject, mode?: "fail" | "ignore") {
 
 const nginx = pod({ name: "nginx", labels: { app: "web" } });
 
-describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate", () => {
-  test("failurePolicy Fail: a matching request is denied, naming the policy and what is missing", () => {
-    const { response } = run({ policies: [ivpol("add-labels", { failurePolicy: "Fail" })] }, reviewOf(nginx), "fail");
+describe("validate webhook: an ImageValidatingPolicy (and Namespaced) is evaluated", () => {
+  test("Deny: a Pod whose image has no digest (verifyDigest, the default) is denied with Kyverno's message", () => {
+    const { response } = run({ policies: [ivpol("signed", { failurePolicy: "Fail" })] }, reviewOf(nginx), "fail");
     assert.equal(response.allowed, false);
-    assert.match(
-      response.status?.message ?? "",
-      /^Policy add-labels error: ImageValidatingPolicy add-labels: Bylaw does not evaluate ImageValidatingPolicy yet \(it cannot verify images/,
-    );
+    assert.equal(response.status?.message, "Policy signed failed: image nginx:1.27 does not have a digest");
   });
 
-  test("failurePolicy Ignore: allowed, with the error as a warning", () => {
-    const { response } = run(
-      { policies: [ivpol("add-labels", { failurePolicy: "Ignore" })] },
+  test("Warn: allowed, with the failure as a warning; Audit: allowed, nothing said", () => {
+    const warn = run(
+      { policies: [ivpol("signed", { failurePolicy: "Ignore", validationActions: ["Warn"] })] },
       reviewOf(nginx),
       "ignore",
-    );
-    assert.equal(response.allowed, true);
-    assert.equal(response.warnings?.length, 1);
-    assert.match(
-      response.warnings?.[0] ?? "",
-      /^Policy add-labels error: ImageValidatingPolicy add-labels: Bylaw does not evaluate ImageValidatingPolicy yet/,
-    );
+    ).response;
+    assert.equal(warn.allowed, true);
+    assert.deepEqual(warn.warnings, ["Policy signed failed: image nginx:1.27 does not have a digest"]);
+    const audit = run(
+      { policies: [ivpol("signed", { validationActions: ["Audit"] })] },
+      reviewOf(nginx),
+      "fail",
+    ).response;
+    assert.equal(audit.allowed, true);
+    assert.equal(audit.warnings, undefined);
   });
 
-  test("one on statefulsets/scale (stored before Bylaw could refuse it) answers kubectl scale's Scale as an error, never a silent pass", () => {
+  test("one on statefulsets/scale reads kubectl scale's Scale: its validation decides", () => {
     const scaleRules = {
       resourceRules: [
         { apiGroups: ["apps"], apiVersions: ["v1"], operations: ["UPDATE"], resources: ["statefulsets/scale"] },
@@ -84,16 +84,14 @@ describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate",
       resource: { group: "apps", version: "v1", resource: "statefulsets" },
       subResource: "scale",
     });
-    const { response } = run(
-      { policies: [ivpol("scale-down", { failurePolicy: "Fail", matchConstraints: scaleRules })] },
-      review,
-      "fail",
-    );
+    const spec = {
+      failurePolicy: "Fail",
+      matchConstraints: scaleRules,
+      validations: [{ expression: "object.spec.replicas <= 3", message: "at most 3 replicas" }],
+    };
+    const { response } = run({ policies: [ivpol("scale-down", spec)] }, review, "fail");
     assert.equal(response.allowed, false);
-    assert.match(
-      response.status?.message ?? "",
-      /ImageValidatingPolicy scale-down: Bylaw does not evaluate ImageValidatingPolicy yet/,
-    );
+    assert.equal(response.status?.message, "Policy scale-down failed: at most 3 replicas");
   });
 
   test("a request its matchConstraints do not match is not touched", () => {
@@ -102,29 +100,20 @@ describe("validate webhook: a policies.kyverno.io kind Bylaw does not evaluate",
       kind: { group: "", version: "v1", kind: "ConfigMap" },
       resource: { group: "", version: "v1", resource: "configmaps" },
     });
-    const { response, results } = run({ policies: [ivpol("add-labels", {})] }, review, "fail");
+    const { response, results } = run({ policies: [ivpol("signed", {})] }, review, "fail");
     assert.equal(response.allowed, true);
     assert.equal(response.warnings, undefined);
     assert.equal(results.length, 0);
   });
 
-  test("ImageValidatingPolicy: the same, with its own reason", () => {
-    const ivpol: JsonObject = {
-      apiVersion: "policies.kyverno.io/v1beta1",
-      kind: "ImageValidatingPolicy",
-      metadata: { name: "signed" },
-      spec: { matchConstraints: podRules, validationActions: ["Deny"], attestors: [] },
-    };
-    const { response } = run({ policies: [ivpol] }, reviewOf(nginx), "fail");
-    assert.equal(response.allowed, false);
-    assert.match(
-      response.status?.message ?? "",
-      /ImageValidatingPolicy signed: Bylaw does not evaluate ImageValidatingPolicy yet \(it cannot verify images/,
-    );
+  test("an image matchImageReferences do not select is not looked at", () => {
+    const spec = { matchImageReferences: [{ glob: "ghcr.io/acme/*" }] };
+    const { response } = run({ policies: [ivpol("signed", spec)] }, reviewOf(nginx), "fail");
+    assert.equal(response.allowed, true);
   });
 
   test("a NamespacedImageValidatingPolicy answers only in its own namespace", () => {
-    const policies = [ivpol("add-labels", {}, "NamespacedImageValidatingPolicy", "team-a")];
+    const policies = [ivpol("signed", {}, "NamespacedImageValidatingPolicy", "team-a")];
     const inA = reviewOf(pod({ name: "p", namespace: "team-a" }), { namespace: "team-a" });
     const inB = reviewOf(pod({ name: "p", namespace: "team-b" }), { namespace: "team-b" });
     assert.equal(run({ policies }, inA, "fail").response.allowed, false);

@@ -1,0 +1,49 @@
+/** An ImageValidatingPolicy compiled once (compile.ts): what evaluate.ts runs per request. */
+import type { JsonObject } from "../../api/json.js";
+import type { CelProgram } from "../../cel/types.js";
+import type { CompiledConstraints } from "../../cel/validating-policy/match-constraints.js";
+
+export interface NamedProgram {
+  readonly name: string;
+  readonly program: CelProgram;
+}
+
+interface ImageValidation {
+  readonly expression: string;
+  readonly program: CelProgram;
+  readonly message: string;
+  readonly messageExpression: CelProgram | undefined;
+}
+
+/** One `matchImageReferences` entry: a glob, or an expression over `ref`. */
+export type ImageReferenceMatch =
+  { readonly glob: string } | { readonly expression: string; readonly program: CelProgram };
+
+/** One attestor as written, and why Bylaw cannot verify with it (keyless, notary, …), naming the field. */
+export interface CompiledAttestor {
+  readonly name: string;
+  readonly attestor: JsonObject;
+  readonly unsupported: string | undefined;
+}
+
+export interface CompiledImageValidatingBody {
+  readonly constraints: CompiledConstraints;
+  readonly failurePolicy: "Fail" | "Ignore";
+  readonly matchConditions: readonly NamedProgram[];
+  readonly variables: readonly NamedProgram[];
+  /** `spec.images`: extractors by name, after the built-in ones for the request's resource. */
+  readonly images: readonly NamedProgram[];
+  readonly matchImageReferences: readonly ImageReferenceMatch[];
+  readonly attestors: readonly CompiledAttestor[];
+  /** `spec.attestations` by name. */
+  readonly attestations: ReadonlyMap<string, JsonObject>;
+  readonly validations: readonly ImageValidation[];
+  readonly auditAnnotations: readonly { readonly key: string; readonly program: CelProgram }[];
+  /** `spec.credentials`, handed to the registry port with every read. */
+  readonly credentials: JsonObject | undefined;
+  readonly mutateDigest: boolean;
+  readonly verifyDigest: boolean;
+  readonly required: boolean;
+  /** The first expression that did not compile, naming the policy and field: every matched resource gets it as an error. */
+  readonly failure: string | undefined;
+}

@@ -1,0 +1,146 @@
+/**
+ * One ImageValidatingPolicy spec compiled into programs: matchConstraints, matchConditions,
+ * variables, `images` extractors, `matchImageReferences` (glob or an expression over `ref`),
+ * attestors and attestations, validations and auditAnnotations, and `validationConfigurations`
+ * (mutateDigest, verifyDigest and required, each true unless set false, as the CRD defaults them).
+ * Every expression compiles here; the first that does not is the body's `failure` ("failed to
+ * compile policy: <field>: …"), which every matched resource gets as an error.
+ */
+import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
+import type { PolicyProblem } from "../../api/problem.js";
+import { createCel } from "../../cel/create-cel.js";
+import type { CelEngine, CelProgram } from "../../cel/types.js";
+import { compileConstraints } from "../../cel/validating-policy/match-constraints.js";
+import { compileAttestors } from "./attestors.js";
+import type { CompiledImageValidatingBody, ImageReferenceMatch, NamedProgram } from "./body.js";
+
+const ENGINES: { cluster?: CelEngine; namespaced?: CelEngine; ref?: CelEngine } = {};
+
+/** Kyverno's ImageValidatingPolicy environment: a ValidatingPolicy's, with the image verification functions and variables. */
+function imageCel(scope: "cluster" | "namespaced"): CelEngine {
+  return (ENGINES[scope] ??= createCel({ kyverno: scope, imageVerify: true }));
+}
+
+/** matchImageReferences expressions read `ref` only (Kyverno's NewMatchImageEnv). */
+function refCel(): CelEngine {
+  return (ENGINES.ref ??= createCel({ variables: [{ name: "ref", type: "string" }] }));
+}
+
+function list(v: JsonValue | undefined): JsonObject[] {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
+function text(o: JsonObject, key: string): string | undefined {
+  const v = o[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+type Compiled = { ok: true; body: CompiledImageValidatingBody } | { ok: false; problems: PolicyProblem[] };
+
+export function compileImageValidatingBody(spec: JsonObject, label: string, scope: "cluster" | "namespaced"): Compiled {
+  const own = spec["matchConstraints"] === undefined ? { ...spec, matchConstraints: {} } : spec;
+  const constraints = compileConstraints(own, label);
+  if (!constraints.ok) return constraints;
+  const programs = new Programs(
+    imageCel(scope),
+    list(spec["variables"]).map((v) => text(v, "name") ?? ""),
+  );
+  const config = isObject(spec["validationConfigurations"]) ? spec["validationConfigurations"] : {};
+  const body: Omit<CompiledImageValidatingBody, "failure"> = {
+    constraints: constraints.value,
+    failurePolicy: spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail",
+    matchConditions: programs.named(list(spec["matchConditions"]), "spec.matchConditions", "bool", false),
+    variables: programs.named(list(spec["variables"]), "spec.variables", undefined, true),
+    images: programs.named(list(spec["images"]), "spec.images", undefined, true),
+    matchImageReferences: programs.references(list(spec["matchImageReferences"])),
+    attestors: compileAttestors(spec["attestors"]),
+    attestations: new Map(list(spec["attestations"]).map((a) => [text(a, "name") ?? "", a])),
+    validations: list(spec["validations"]).flatMap((v, i) => {
+      const at = `spec.validations[${i}]`;
+      const program = programs.one(`${at}.expression`, text(v, "expression"), "bool", true);
+      const me = text(v, "messageExpression");
+      const messageExpression =
+        me === undefined ? undefined : programs.one(`${at}.messageExpression`, me, "string", true);
+      return program === undefined
+        ? []
+        : [{ expression: text(v, "expression") ?? "", program, message: text(v, "message") ?? "", messageExpression }];
+    }),
+    auditAnnotations: list(spec["auditAnnotations"]).flatMap((a, i) => {
+      const program = programs.one(
+        `spec.auditAnnotations[${i}].valueExpression`,
+        text(a, "valueExpression"),
+        undefined,
+        true,
+      );
+      return program === undefined ? [] : [{ key: text(a, "key") ?? "", program }];
+    }),
+    credentials: isObject(spec["credentials"]) ? spec["credentials"] : undefined,
+    mutateDigest: config["mutateDigest"] !== false,
+    verifyDigest: config["verifyDigest"] !== false,
+    required: config["required"] !== false,
+  };
+  return { ok: true, body: { ...body, failure: programs.failure } };
+}
+
+/** Compiles expressions until the first that does not, which it keeps as `failure`. */
+class Programs {
+  failure: string | undefined;
+
+  constructor(
+    private readonly cel: CelEngine,
+    private readonly variableNames: readonly string[],
+  ) {}
+
+  one(
+    field: string,
+    expression: string | undefined,
+    expectType: string | undefined,
+    variables: boolean,
+  ): CelProgram | undefined {
+    return this.compile(this.cel, field, expression, { expectType, names: variables ? this.variableNames : [] });
+  }
+
+  named(
+    items: readonly JsonObject[],
+    field: string,
+    expectType: string | undefined,
+    variables: boolean,
+  ): NamedProgram[] {
+    return items.flatMap((item, i) => {
+      const program = this.one(`${field}[${i}].expression`, text(item, "expression"), expectType, variables);
+      return program === undefined ? [] : [{ name: text(item, "name") ?? "", program }];
+    });
+  }
+
+  references(items: readonly JsonObject[]): ImageReferenceMatch[] {
+    return items.flatMap((item, i): ImageReferenceMatch[] => {
+      const glob = text(item, "glob");
+      if (glob !== undefined && glob !== "") return [{ glob }];
+      const expression = text(item, "expression");
+      const field = `spec.matchImageReferences[${i}].expression`;
+      const program = this.compile(refCel(), field, expression, { expectType: "bool", names: [] });
+      return program === undefined || expression === undefined ? [] : [{ expression, program }];
+    });
+  }
+
+  private compile(
+    cel: CelEngine,
+    field: string,
+    expression: string | undefined,
+    opts: { readonly expectType: string | undefined; readonly names: readonly string[] },
+  ): CelProgram | undefined {
+    if (this.failure !== undefined) return undefined;
+    if (expression === undefined || expression.trim() === "") {
+      this.failure = `failed to compile policy: ${field}: an expression is required`;
+      return undefined;
+    }
+    const r = cel.compile(
+      expression,
+      opts.expectType === undefined
+        ? { variableNames: opts.names }
+        : { variableNames: opts.names, expectType: opts.expectType },
+    );
+    if (!r.ok) this.failure = `failed to compile policy: ${field}: compilation failed: ${r.error.message}`;
+    return r.ok ? r.value : undefined;
+  }
+}
