@@ -53,6 +53,7 @@ import {
 } from "./live-context-setup.js";
 import { setUpHa, type HaSettings } from "./ha-setup.js";
 import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
+import { loadsPolicySet, noPolicySource } from "./no-policy-source.js";
 import { type Registration, type RegistrationPlan, setUpRegistration } from "./registration-setup.js";
 import { describeBounds } from "./describe-bounds.js";
 import { setUpEvents, type EventSettings, type ProcessEvents } from "./events-setup.js";
@@ -468,34 +469,38 @@ export async function startServe(
   const checkPolicy = policyCheck(o.groups);
   // With --register, Ready means "the API server sends us this policy's requests" (registration-states.ts).
   const registered = o.registration !== undefined ? new RegistrationStates() : undefined;
-  const source = await openPolicySource({
-    engine,
-    checkPolicy,
-    onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
-    ...(o.policies !== undefined
-      ? {
-          folder: {
-            dir: o.policies,
-            allowEmpty: o.allowEmptyPolicies,
-            ...(o.clusterFacts !== undefined ? { clusterFacts: o.clusterFacts } : {}),
-          },
-        }
-      : live !== undefined
-        ? {
-            cluster: {
-              live,
-              cacheMiB: o.cacheMiB,
-              exceptions: o.exceptions.scope,
-              runs,
-              ...(presence !== undefined ? { onRunsChange: (l: () => void) => presence.onChange(l) } : {}),
-              ...(registered !== undefined ? { registration: registered } : {}),
-              namespaceBudget: o.namespaceBudget,
-              // Policy status is the admission controller's to write (its leader's, with --leader-elect).
-              ...(admission ? leadership : { isLeader: () => false }),
-            },
-          }
-        : {}),
-  });
+  // A cleanup- or monitoring-only process loads no policy set (its ServiceAccount may not list one).
+  const noPolicies = o.policies === undefined && live !== undefined && !loadsPolicySet(o.components);
+  const source = noPolicies
+    ? noPolicySource(Date.now)
+    : await openPolicySource({
+        engine,
+        checkPolicy,
+        onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
+        ...(o.policies !== undefined
+          ? {
+              folder: {
+                dir: o.policies,
+                allowEmpty: o.allowEmptyPolicies,
+                ...(o.clusterFacts !== undefined ? { clusterFacts: o.clusterFacts } : {}),
+              },
+            }
+          : live !== undefined
+            ? {
+                cluster: {
+                  live,
+                  cacheMiB: o.cacheMiB,
+                  exceptions: o.exceptions.scope,
+                  runs,
+                  ...(presence !== undefined ? { onRunsChange: (l: () => void) => presence.onChange(l) } : {}),
+                  ...(registered !== undefined ? { registration: registered } : {}),
+                  namespaceBudget: o.namespaceBudget,
+                  // Policy status is the admission controller's to write (its leader's, with --leader-elect).
+                  ...(admission ? leadership : { isLeader: () => false }),
+                },
+              }
+            : {}),
+      });
   const registry = new Registry();
   const metrics = createMetrics({
     registry,
