@@ -137,6 +137,7 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       ...["vulnerabilityreports", "clustervulnerabilityreports", "configauditreports", "clusterconfigauditreports"].map(
         (r) => `aquasecurity.github.io ${r} get,list,watch`,
       ),
+      " namespaces get,list,watch",
     ],
     namespace: undefined,
   },
