@@ -7,6 +7,8 @@
  *   charts/bylaw/files/rbac/<file>                        deploy/base/rbac/*.yaml, verbatim (templates/rbac.yaml)
  *   charts/bylaw/files/policy-sets/<set>/audit/<p>.yaml    each policy of policies/<set>/set.yaml, verbatim
  *   charts/bylaw/files/policy-sets/<set>/enforce/<p>.yaml  the same in Enforce mode (tools/sync-policy-sets.mjs)
+ *   charts/bylaw/files/monitoring/prometheusrule.yaml      deploy/components/prometheusrule's, verbatim
+ *   charts/bylaw/files/dashboards/<file>.json              deploy/monitoring/dashboards/*.json, verbatim
  *
  * Usage: node tools/sync-chart.mjs           write the copies (and remove stale ones)
  *        node tools/sync-chart.mjs --check   write nothing; exit 1 and list the files that differ
@@ -27,6 +29,16 @@ export function desiredFiles(root) {
   const rbac = join(root, "deploy", "base", "rbac");
   for (const entry of readdirSync(rbac).sort())
     files.set(join(root, "charts", "bylaw", "files", "rbac", entry), readFileSync(join(rbac, entry), "utf8"));
+  files.set(
+    join(root, "charts", "bylaw", "files", "monitoring", "prometheusrule.yaml"),
+    readFileSync(join(root, "deploy", "components", "prometheusrule", "prometheusrule.yaml"), "utf8"),
+  );
+  const dashboards = join(root, "deploy", "monitoring", "dashboards");
+  for (const entry of readdirSync(dashboards).sort())
+    files.set(
+      join(root, "charts", "bylaw", "files", "dashboards", entry),
+      readFileSync(join(dashboards, entry), "utf8"),
+    );
   for (const set of readSets(root)) {
     const dir = join(root, "charts", "bylaw", "files", "policy-sets", set.name);
     for (const p of set.policies) {
@@ -58,6 +70,8 @@ export function drift(root) {
     join(root, "charts", "bylaw", "crds"),
     join(root, "charts", "bylaw", "files", "rbac"),
     join(root, "charts", "bylaw", "files", "policy-sets"),
+    join(root, "charts", "bylaw", "files", "monitoring"),
+    join(root, "charts", "bylaw", "files", "dashboards"),
   ]) {
     for (const path of listFiles(dir)) if (!wanted.has(path)) problems.push({ path, problem: "has no source" });
   }

@@ -12,22 +12,26 @@ import { startServe, type ServeProcess } from "./serve-process.js";
 
 export type ControllerComponent = "background" | "reports" | "cleanup";
 
+/** The ServiceAccount deploy/base ships for a component (bylaw-monitoring elects no leader). */
+export function componentAccount(component: ControllerComponent | "monitoring"): string {
+  return component === "monitoring" ? "bylaw-monitoring" : `bylaw-${component}-controller`;
+}
+
 let replicas = 0;
 
 /** A kubeconfig for the component's ServiceAccount, beside the admission controller's (DIR/bylaw.kubeconfig). */
-async function componentKubeconfig(cluster: Cluster, component: ControllerComponent): Promise<string> {
-  const token = (
-    await kubectlOk(cluster, ["create", "token", `bylaw-${component}-controller`, "-n", "bylaw", "--duration=24h"])
-  ).trim();
+async function componentKubeconfig(cluster: Cluster, component: ControllerComponent | "monitoring"): Promise<string> {
+  const account = componentAccount(component);
+  const token = (await kubectlOk(cluster, ["create", "token", account, "-n", "bylaw", "--duration=24h"])).trim();
   const admission = readFileSync(join(cluster.dir, "bylaw.kubeconfig"), "utf8");
-  const path = join(cluster.dir, `bylaw-${component}-controller.kubeconfig`);
+  const path = join(cluster.dir, `${account}.kubeconfig`);
   writeFileSync(path, admission.replace(/token: .*/, `token: ${token}`), { mode: 0o600 });
   return path;
 }
 
 export async function startComponent(
   cluster: Cluster,
-  component: ControllerComponent,
+  component: ControllerComponent | "monitoring",
   extraArgs: readonly string[] = [],
 ): Promise<ServeProcess> {
   const kubeconfig = await componentKubeconfig(cluster, component);
@@ -39,9 +43,8 @@ export async function startComponent(
       kubeconfig,
       "--component",
       component,
-      "--leader-elect",
-      "--leader-elect-namespace",
-      "bylaw",
+      // As deploy/ runs it: every component but monitoring (which elects none) leader-elected.
+      ...(component === "monitoring" ? [] : ["--leader-elect", "--leader-elect-namespace", "bylaw"]),
       ...extraArgs,
     ],
     { env: { POD_NAMESPACE: "bylaw", POD_NAME: `bylaw-${component}-${replicas}` } },

@@ -384,9 +384,9 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
 
   test("a setting the chart cannot honour fails the render, naming it", () => {
     assert.match(
-      helmTemplateError({ "backgroundController.replicas": 2 }) ?? "",
-      /backgroundController/,
-      "controllers have no Deployment yet: their values are refused, not ignored",
+      helmTemplateError({ "backgroundController.replica": 2 }) ?? "",
+      /replica/,
+      "a misspelt controller value is refused, not ignored",
     );
     assert.match(helmTemplateError({ "admissionController.replica": 2 }) ?? "", /replica/);
     assert.match(helmTemplateError({ policySets: [{ name: "pss-strict" }] }) ?? "", /pss-strict|name/);

@@ -28,7 +28,7 @@ describe("deploy/base", { skip: SKIP ?? false }, () => {
       selects(at(term, "podAffinityTerm", "labelSelector", "matchLabels"), labels),
       "anti-affinity selects Bylaw's own pods",
     );
-    const pdb = one(manifests, "PodDisruptionBudget");
+    const pdb = one(manifests, "PodDisruptionBudget", "bylaw");
     assert.ok(selects(at(pdb, "spec", "selector", "matchLabels"), labels));
     const minAvailable = at(pdb, "spec", "minAvailable");
     const maxUnavailable = at(pdb, "spec", "maxUnavailable");

@@ -137,10 +137,14 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       ...["vulnerabilityreports", "clustervulnerabilityreports", "configauditreports", "clusterconfigauditreports"].map(
         (r) => `aquasecurity.github.io ${r} get,list,watch`,
       ),
+      " namespaces get,list,watch",
     ],
     namespace: undefined,
   },
 };
+
+/** The controllers bound to Kubernetes' `view` ClusterRole (rbac/view.yaml), as Kyverno's chart binds it. */
+const VIEWERS = ["background-controller", "cleanup-controller", "reports-controller"] as const;
 
 /** One line per (group, resource, verbs, names) of a role's rules, sorted. */
 function grants(role: Manifest): string[] {
@@ -214,17 +218,30 @@ describe("deploy/base RBAC: least privilege per component", { skip: SKIP ?? fals
         .sort();
     const components = Object.keys(COMPONENTS);
     assert.deepEqual(names("ClusterRole"), components.flatMap((c) => [`bylaw:${c}`, `bylaw:${c}:core`]).sort());
-    assert.deepEqual(names("ClusterRoleBinding"), components.map((c) => `bylaw:${c}`).sort());
+    assert.deepEqual(
+      names("ClusterRoleBinding"),
+      [...components.map((c) => `bylaw:${c}`), ...VIEWERS.map((c) => `bylaw:${c}:view`)].sort(),
+    );
     const withRole = components.filter((c) => EXPECTED[c as keyof typeof COMPONENTS].namespace !== undefined);
     for (const kind of ["Role", "RoleBinding"])
       assert.deepEqual(names(kind), withRole.map((c) => `bylaw:${c}`).sort(), kind);
     assert.deepEqual(names("ServiceAccount"), Object.values(COMPONENTS).sort());
   });
 
-  test("only the admission controller runs: the controllers' Deployments come with the controllers issue", () => {
+  test("each component runs as its own ServiceAccount: the admission controller and the background, reports and cleanup controllers", () => {
     assert.deepEqual(
-      byKind(manifests, "Deployment").map((d) => at(d, "spec", "template", "spec", "serviceAccountName")),
-      ["bylaw"],
+      byKind(manifests, "Deployment")
+        .map((d) => at(d, "spec", "template", "spec", "serviceAccountName"))
+        .sort(),
+      ["bylaw", "bylaw-background-controller", "bylaw-cleanup-controller", "bylaw-reports-controller"],
+    );
+  });
+
+  test("view: the background, reports and cleanup controllers' ServiceAccounts, not the admission controller's nor monitoring's", () => {
+    const bound = boundTo(byKind(manifests, "ClusterRoleBinding"), "ClusterRole", "view");
+    assert.deepEqual(
+      bound.sort((a, b) => String(at(a, "name")).localeCompare(String(at(b, "name")))),
+      VIEWERS.map((c) => ({ kind: "ServiceAccount", name: `bylaw-${c}`, namespace: "bylaw" })),
     );
   });
 });

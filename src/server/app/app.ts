@@ -54,6 +54,7 @@ import {
 } from "./live-context-setup.js";
 import { setUpHa, type HaSettings } from "./ha-setup.js";
 import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
+import { cleanupAloneRefusal, loadsPolicySet, noPolicySource } from "./no-policy-source.js";
 import { type Registration, type RegistrationPlan, setUpRegistration } from "./registration-setup.js";
 import { describeBounds } from "./describe-bounds.js";
 import { setUpEvents, type EventSettings, type ProcessEvents } from "./events-setup.js";
@@ -417,6 +418,12 @@ export async function startServe(
   out: ServeOutput,
 ): Promise<{ ok: true; value: RunningServe } | StartFailure> {
   const usage = (error: string): StartFailure => ({ ok: false, code: 2, error });
+  const alone = cleanupAloneRefusal({
+    components: o.components,
+    folder: o.policies !== undefined,
+    exceptions: o.exceptions.scope,
+  });
+  if (alone !== undefined) return usage(alone);
   const logger = createLogger({ level: o.logLevel });
   const admission = o.components.includes("admission");
   // --leader-elect, --tls-secret: the admission controller's Lease and the shared certificate Secret (ha-setup.ts).
@@ -484,35 +491,39 @@ export async function startServe(
   const checkPolicy = policyCheck(o.groups);
   // With --register, Ready means "the API server sends us this policy's requests" (registration-states.ts).
   const registered = o.registration !== undefined ? new RegistrationStates() : undefined;
-  const source = await openPolicySource({
-    engine,
-    checkPolicy,
-    onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
-    ...(o.policies !== undefined
-      ? {
-          folder: {
-            dir: o.policies,
-            allowEmpty: o.allowEmptyPolicies,
-            ...(o.clusterFacts !== undefined ? { clusterFacts: o.clusterFacts } : {}),
-          },
-        }
-      : live !== undefined
-        ? {
-            cluster: {
-              live,
-              cacheMiB: o.cacheMiB,
-              exceptions: o.exceptions.scope,
-              runs,
-              ...(presence !== undefined ? { onRunsChange: (l: () => void) => presence.onChange(l) } : {}),
-              ...(registered !== undefined ? { registration: registered } : {}),
-              namespaceBudget: o.namespaceBudget,
-              reportsHere: o.components.includes("reports") || o.reportsController,
-              // Policy status is the admission controller's to write (its leader's, with --leader-elect).
-              ...(admission ? leadership : { isLeader: () => false }),
-            },
-          }
-        : {}),
-  });
+  // A cleanup- or monitoring-only process loads no policy set (its ServiceAccount may not list one).
+  const noPolicies = o.policies === undefined && live !== undefined && !loadsPolicySet(o.components);
+  const source = noPolicies
+    ? noPolicySource(Date.now)
+    : await openPolicySource({
+        engine,
+        checkPolicy,
+        onLog: (lvl, msg, fields) => logger[lvl](fields, msg),
+        ...(o.policies !== undefined
+          ? {
+              folder: {
+                dir: o.policies,
+                allowEmpty: o.allowEmptyPolicies,
+                ...(o.clusterFacts !== undefined ? { clusterFacts: o.clusterFacts } : {}),
+              },
+            }
+          : live !== undefined
+            ? {
+                cluster: {
+                  live,
+                  cacheMiB: o.cacheMiB,
+                  exceptions: o.exceptions.scope,
+                  runs,
+                  ...(presence !== undefined ? { onRunsChange: (l: () => void) => presence.onChange(l) } : {}),
+                  ...(registered !== undefined ? { registration: registered } : {}),
+                  namespaceBudget: o.namespaceBudget,
+                  reportsHere: o.components.includes("reports") || o.reportsController,
+                  // Policy status is the admission controller's to write (its leader's, with --leader-elect).
+                  ...(admission ? leadership : { isLeader: () => false }),
+                },
+              }
+            : {}),
+      });
   const registry = new Registry();
   const metrics = createMetrics({
     registry,
