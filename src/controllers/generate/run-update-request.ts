@@ -65,7 +65,13 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
       trigger,
       namespaceLabels: await namespaceLabels(deps.client, ur.trigger.namespace),
     });
-  const current = await currentObjects({ deps, policy, ur, outcomes });
+  const current = await currentObjects({
+    deps,
+    policy,
+    ur,
+    outcomes,
+    kinds: await generatingKinds({ deps, policy, ur, outcomes }),
+  });
   const decided = reconcile({
     policy:
       policy === undefined
@@ -136,6 +142,32 @@ interface CurrentInput {
   readonly policy: CompiledPolicy | undefined;
   readonly ur: UpdateRequest;
   readonly outcomes: readonly RuleOutcome[];
+  /** More kinds its downstream may be of (a GeneratingPolicy's, which no rule names). */
+  readonly kinds?: readonly { apiVersion: string; kind: string }[];
+}
+
+/**
+ * The kinds a GeneratingPolicy's downstream of this trigger is of, when it was not evaluated now
+ * (its trigger deleted): it is evaluated for the trigger as the review last showed it (the stored
+ * admission request's oldObject, else object). None for the other kinds, or when nothing is known.
+ */
+async function generatingKinds(input: Omit<CurrentInput, "kinds">): Promise<{ apiVersion: string; kind: string }[]> {
+  const { deps, policy, ur, outcomes } = input;
+  if (policy?.language !== "generating" || outcomes.some((o) => o.generated.length > 0)) return [];
+  const admission = ur.admissionRequest ?? {};
+  const last = isObject(admission["oldObject"]) ? admission["oldObject"] : admission["object"];
+  if (!isObject(last)) return [];
+  const evaluated = await evaluateRules({
+    client: deps.client,
+    paths: deps.paths,
+    policy,
+    ur: { ...ur, operation: "CREATE", rules: ur.rules.map((r) => ({ ...r, deleteDownstream: false })) },
+    trigger: last as Resource,
+    namespaceLabels: await namespaceLabels(deps.client, ur.trigger.namespace),
+  });
+  return evaluated.flatMap((o) =>
+    o.generated.map((g) => ({ apiVersion: resourceApiVersion(g.toApply), kind: resourceKind(g.toApply) })),
+  );
 }
 
 /** The objects at every generated target, and the downstream labelled with this policy and trigger. */
@@ -158,6 +190,7 @@ async function currentObjects(input: CurrentInput): Promise<Resource[]> {
       ur.rules.map((r) => r.rule),
     ),
     ...targets.map((t) => ({ apiVersion: resourceApiVersion(t), kind: resourceKind(t) })),
+    ...(input.kinds ?? []),
   ];
   const seen = new Set<string>();
   for (const k of kinds) {

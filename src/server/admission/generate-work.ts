@@ -12,6 +12,9 @@
  *   reverted, a deleted copy comes back).
  * - UPDATE of an object a synchronized rule clones (clone.namespace/name, or cloneList's namespace
  *   and kinds): `sourceChanged`; the controller finds that rule's copies and runs each trigger again.
+ * - A GeneratingPolicy (or Namespaced) it matches (matchConstraints and matchConditions, evaluated
+ *   again by the controller): a `cel-generate` request, as Kyverno's gpol webhook makes one; when
+ *   it synchronizes, DELETE of a trigger it matched asks for its downstream to be deleted.
  * Dry-run reviews bring no work.
  */
 import {
@@ -49,8 +52,8 @@ interface TriggerSpec {
 }
 
 export interface GenerateWork {
-  /** `mutate`: a mutate-existing rule's work (mutate-existing-work.ts), its one rule in `rules`. */
-  readonly requestType?: "mutate";
+  /** `mutate`: a mutate-existing rule's work (mutate-existing-work.ts), its one rule in `rules`; `cel-generate`: a GeneratingPolicy's. */
+  readonly requestType?: "mutate" | "cel-generate";
   /** Kyverno's policy key: `name` for a ClusterPolicy, `namespace/name` for a Policy. */
   readonly policy: string;
   /** The clone source of the rule changed: every trigger with a copy of it is run again (`trigger` is the source). */
@@ -109,8 +112,26 @@ function triggerWork(
   const object = (request.operation === "DELETE" ? request.oldObject : request.object) ?? {};
   const out: GenerateWork[] = [];
   for (const policy of policies) {
-    const rules: GenerateRuleWork[] = [];
     const matchedNow = now?.get(policy) ?? new Set<string>();
+    if (policy.language === "generating") {
+      const work = generatingWork(policy, {
+        now: matchedNow,
+        // Only a deleted trigger takes the downstream with it (an UPDATE its matchConstraints leave out is not "no longer matched").
+        before: request.operation === "DELETE" ? before?.get(policy) : undefined,
+      });
+      if (work !== undefined)
+        out.push({
+          requestType: "cel-generate",
+          policy: policyKey(policy),
+          rules: [work],
+          trigger: triggerSpec(object, request),
+          operation: request.operation,
+          userInfo: request.userInfo as unknown as JsonObject,
+          admissionRequest: request as unknown as JsonObject,
+        });
+      continue;
+    }
+    const rules: GenerateRuleWork[] = [];
     for (const compiled of policy.rules) {
       const generate = compiled.rule.generate;
       if (!isObject(generate)) continue;
@@ -130,6 +151,18 @@ function triggerWork(
     });
   }
   return out;
+}
+
+/** A GeneratingPolicy's one piece of work for a trigger it matches now (or matched before and synchronizes), else undefined. */
+function generatingWork(
+  policy: CompiledPolicy,
+  matched: { readonly now: ReadonlySet<string>; readonly before: ReadonlySet<string> | undefined },
+): GenerateRuleWork | undefined {
+  const synchronize = policy.language === "generating" && policy.generating.synchronize;
+  const [rule] = [...matched.now];
+  if (rule !== undefined) return { rule, synchronize, deleteDownstream: false };
+  const [was] = [...(matched.before ?? [])];
+  return synchronize && was !== undefined ? { rule: was, synchronize, deleteDownstream: true } : undefined;
 }
 
 /** Per policy, the generate rules that match the request (a rule error or skip still matched). */
