@@ -31,7 +31,7 @@ import {
   resourceNamespace,
 } from "../../engine/index.js";
 import type { AdmissionDeps } from "./deps.js";
-import { buildRequest } from "./build-request.js";
+import { buildRequest, exceptionsOf } from "./build-request.js";
 import { parseReview } from "./parse-review.js";
 import { servedBy } from "./policy-traits.js";
 import type { AdmissionRequestJson, WebhookSelector } from "./types.js";
@@ -79,7 +79,7 @@ export function policyKey(policy: CompiledPolicy): string {
 /** The work of one review body through `webhook` (none for a bad body, a dry run, or when none of its policies has generate rules). */
 export function generateWorkFor(
   body: unknown,
-  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster">,
+  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster" | "exceptionNamespaces">,
   webhook?: WebhookSelector,
 ): GenerateWork[] {
   const parsed = parseReview(body);
@@ -102,7 +102,7 @@ export function byController(request: AdmissionRequestJson): boolean {
 function triggerWork(
   request: AdmissionRequestJson,
   policies: readonly CompiledPolicy[],
-  deps: Pick<AdmissionDeps, "engine" | "cluster">,
+  deps: Pick<AdmissionDeps, "engine" | "cluster" | "policies" | "exceptionNamespaces">,
 ): GenerateWork[] {
   const now = request.operation === "DELETE" ? undefined : matchedRules(request, policies, deps);
   const before =
@@ -165,15 +165,19 @@ function generatingWork(
   return synchronize && was !== undefined ? { rule: was, synchronize, deleteDownstream: true } : undefined;
 }
 
-/** Per policy, the generate rules that match the request (a rule error or skip still matched). */
+/**
+ * Per policy, the generate rules that match the request (a rule error or skip still matched); a
+ * GeneratingPolicy a policies.kyverno.io PolicyException exempts for it matches nothing.
+ */
 function matchedRules(
   request: AdmissionRequestJson,
   policies: readonly CompiledPolicy[],
-  deps: Pick<AdmissionDeps, "engine" | "cluster">,
+  deps: Pick<AdmissionDeps, "engine" | "cluster" | "policies" | "exceptionNamespaces">,
 ): Map<CompiledPolicy, Set<string>> {
   const out = new Map<CompiledPolicy, Set<string>>();
   if (!isObject(request.object)) return out;
-  const subject = buildRequest(request, deps.cluster, policies);
+  const exceptions = policies.some((p) => p.language === "generating") ? exceptionsOf(deps) : undefined;
+  const subject = buildRequest(request, deps.cluster, policies, exceptions);
   const prepared = deps.engine.prepare(subject.engineRequest);
   for (const policy of policies) {
     let response: PolicyResponse;
@@ -182,7 +186,9 @@ function matchedRules(
     } catch {
       continue;
     }
-    out.set(policy, new Set(response.rules.map((r) => r.rule)));
+    const exempt = (r: PolicyResponse["rules"][number]): boolean =>
+      policy.language === "generating" && (r.exceptions?.length ?? 0) > 0 && r.generated === undefined;
+    out.set(policy, new Set(response.rules.filter((r) => !exempt(r)).map((r) => r.rule)));
   }
   return out;
 }
