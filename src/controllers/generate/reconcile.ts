@@ -38,7 +38,7 @@ export interface ReconcileInput {
   /** `namespace` for a namespaced Policy, undefined for a ClusterPolicy; `missing` when the policy is gone. */
   readonly policy: { readonly key: string; readonly namespace: string | undefined } | "missing";
   readonly policyKey: string;
-  /** The policy's kind, as the tenant refusal names it (`Policy` when not given). */
+  /** A CEL policy's kind, as the tenant refusal names it (not given: a kyverno.io `Policy`). */
   readonly policyKind?: string;
   readonly triggerGone: boolean;
   readonly rules: readonly RuleOutcome[];
@@ -140,7 +140,7 @@ function tenantProblem(r: Resource, policyNamespace: string | undefined, input: 
   const what = `${resourceKind(r)} ${resourceNamespace(r) === "" ? "" : `${resourceNamespace(r)}/`}${resourceName(r)}`;
   const who = `a namespaced ${input.policyKind ?? "Policy"} (namespace ${policyNamespace})`;
   if (namespaced === false || resourceNamespace(r) === "")
-    return `${who} cannot generate the cluster-scoped ${what}; use a ${input.policyKind === "NamespacedGeneratingPolicy" ? "GeneratingPolicy" : "ClusterPolicy"}`;
+    return `${who} cannot generate the cluster-scoped ${what}${input.policyKind === undefined ? "; use a ClusterPolicy" : ""}`;
   if (resourceNamespace(r) !== policyNamespace) return `${who} can only generate into its own namespace, not ${what}`;
   return undefined;
 }

@@ -81,7 +81,7 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
         ? "missing"
         : { key: ur.policy, namespace: policy.namespace !== "" ? policy.namespace : undefined },
     policyKey: ur.policy,
-    ...(policy !== undefined ? { policyKind: policy.kind } : {}),
+    ...(policy?.language === "generating" ? { policyKind: policy.kind } : {}),
     triggerGone,
     rules: outcomes,
     current,
