@@ -42,7 +42,10 @@ describe("classify (ADR 0005: one question every caller asks)", () => {
     // Served (the background component runs it), though it decides no admission request.
     const g = classify(doc("policies.kyverno.io/v1", "NamespacedGeneratingPolicy"));
     assert.ok(g.role === "policy");
-    assert.deepEqual([g.kind.language, g.kind.admission, g.kind.notServed !== undefined], ["generating", "none", false]);
+    assert.deepEqual(
+      [g.kind.language, g.kind.admission, g.kind.notServed !== undefined],
+      ["generating", "none", false],
+    );
     const vap = classify(doc("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"));
     assert.ok(vap.role === "policy" && vap.kind.boundBy === "ValidatingAdmissionPolicyBinding");
   });
