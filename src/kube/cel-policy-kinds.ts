@@ -7,8 +7,10 @@
  * - `admission-error`: a kind that acts in admission which Bylaw cannot evaluate (none today): its
  *   matchConstraints are registered and a matching review is answered as an error under the
  *   policy's failurePolicy, never allowed silently;
- * - `not-evaluated`: GeneratingPolicy (and Namespaced) does not decide admission; it is not served
- *   and its status says so;
+ * - `generate`: GeneratingPolicy (and Namespaced) decides no request: it is compiled and served so
+ *   that an allowed review it matches becomes generate work (an UpdateRequest) for the background
+ *   component;
+ * - `not-evaluated`: a kind not served, its status saying so (none today);
  * - `cleanup`: DeletingPolicy (and Namespaced) decides no request: the cleanup controller watches,
  *   runs and writes the status of it (controllers/cleanup); the policy source leaves it alone.
  * The policies.kyverno.io PolicyException is not in this table: it is watched beside the
@@ -28,7 +30,7 @@ export type CelPolicyKind =
   | "DeletingPolicy"
   | "NamespacedDeletingPolicy";
 
-type CelKindHandling = "evaluated" | "admission-error" | "not-evaluated" | "cleanup";
+type CelKindHandling = "evaluated" | "admission-error" | "generate" | "not-evaluated" | "cleanup";
 
 interface CelKindInfo {
   readonly kind: CelPolicyKind;
@@ -65,8 +67,8 @@ export const CEL_POLICY_KINDS: readonly CelKindInfo[] = [
   info("NamespacedMutatingPolicy", "namespacedmutatingpolicies", "evaluated", "namespaced"),
   info("ImageValidatingPolicy", "imagevalidatingpolicies", "evaluated", "cluster"),
   info("NamespacedImageValidatingPolicy", "namespacedimagevalidatingpolicies", "evaluated", "namespaced"),
-  info("GeneratingPolicy", "generatingpolicies", "not-evaluated", "cluster"),
-  info("NamespacedGeneratingPolicy", "namespacedgeneratingpolicies", "not-evaluated", "namespaced"),
+  info("GeneratingPolicy", "generatingpolicies", "generate", "cluster"),
+  info("NamespacedGeneratingPolicy", "namespacedgeneratingpolicies", "generate", "namespaced"),
   info("DeletingPolicy", "deletingpolicies", "cleanup", "cluster"),
   info("NamespacedDeletingPolicy", "namespaceddeletingpolicies", "cleanup", "namespaced"),
 ];

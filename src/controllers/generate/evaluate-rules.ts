@@ -4,6 +4,7 @@
  * request gets its outcome.
  */
 import {
+  type AnyCompiledException,
   type CompiledPolicy,
   createEngine,
   type EngineRequest,
@@ -29,6 +30,8 @@ interface EvaluateInput {
   readonly ur: UpdateRequest;
   readonly trigger: Resource;
   readonly namespaceLabels: Readonly<Record<string, string>>;
+  /** The loaded PolicyExceptions: a GeneratingPolicy's policies.kyverno.io ones apply in the background too. */
+  readonly exceptions?: readonly AnyCompiledException[];
 }
 
 export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
@@ -42,7 +45,8 @@ export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
     hosts: offlineHosts,
     signatures: nodeSignatures,
   });
-  const request = engineRequest(input);
+  const exceptions = input.policy.language === "generating" ? (input.exceptions ?? []) : [];
+  const request: EngineRequest = { ...engineRequest(input), ...(exceptions.length > 0 ? { exceptions } : {}) };
   const run = () => engine.generate(input.policy, request, existing.port());
   return (async () => {
     let response = run();

@@ -83,7 +83,7 @@ async function listKind(deps: ExistingDeps, kind: string, namespace: string): Pr
   return (list.items ?? []).map((i) => ({ ...i, apiVersion, kind: r.kind }));
 }
 
-async function namespaceLabels(deps: ExistingDeps): Promise<Map<string, Record<string, string>>> {
+export async function namespaceLabelsByName(deps: ExistingDeps): Promise<Map<string, Record<string, string>>> {
   const list = (await deps.client.getJson("/api/v1/namespaces")) as { items?: Resource[] };
   const out = new Map<string, Record<string, string>>();
   for (const ns of list.items ?? []) {
@@ -114,7 +114,7 @@ export async function* existingTriggers(
     hosts: offlineHosts,
     signatures: nodeSignatures,
   });
-  const labels = await namespaceLabels(deps);
+  const labels = await namespaceLabelsByName(deps);
   for (const kind of matchKinds(policy, rules))
     for (const object of await listKind(deps, kind, policy.namespace)) {
       const meta = isObject(object["metadata"]) ? object["metadata"] : {};

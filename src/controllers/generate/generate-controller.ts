@@ -9,7 +9,7 @@
  *   Nothing a request holds can stop the loop: every error ends in the request's status.
  */
 import { randomBytes } from "node:crypto";
-import type { CompiledPolicy, Random } from "../../engine/index.js";
+import type { AnyCompiledException, CompiledPolicy, Random } from "../../engine/index.js";
 import { Informer } from "../../kube/informer.js";
 import { describeKubeError } from "../../kube/cluster-reads.js";
 import { KubeClient } from "../../kube/kube-client.js";
@@ -18,6 +18,7 @@ import { KindPaths } from "./kind-paths.js";
 import { policyKeyOf, runUpdateRequest, type RunOutcome } from "./run-update-request.js";
 import { sourceTriggers } from "./source-triggers.js";
 import { existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
+import { generatesExisting, generatingExistingWork } from "./generating-existing.js";
 import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js";
 import { failureEvent } from "./failure-event.js";
 import { CONTROLLER_NAMES, reconcileResult, type OnReconciled } from "../reconcile-metrics.js";
@@ -49,6 +50,8 @@ interface GenerateControllerOptions {
    */
   readonly serviceAccount?: string;
   readonly policies: () => readonly CompiledPolicy[];
+  /** The loaded PolicyExceptions (a GeneratingPolicy's policies.kyverno.io ones apply when a request runs). */
+  readonly exceptions?: () => readonly AnyCompiledException[];
   /** Only store UpdateRequests, as the admission component does when the background component runs in other processes: no loop, no informer. */
   readonly storeOnly?: boolean;
   /** Only the leader runs requests (without leader election: always). */
@@ -216,14 +219,23 @@ class UpdateRequestLoop {
   /** The existing triggers of each policy with generateExisting (or mutateExistingOnPolicyUpdate) rules that appeared or changed. */
   private async generateExisting(policies: readonly CompiledPolicy[]): Promise<void> {
     for (const policy of policies) {
-      if (generateExistingRules(policy).length === 0 && mutateOnPolicyUpdateRules(policy).length === 0) continue;
+      if (
+        generateExistingRules(policy).length === 0 &&
+        mutateOnPolicyUpdateRules(policy).length === 0 &&
+        !generatesExisting(policy)
+      )
+        continue;
       const generation = (policy.document.metadata as { generation?: unknown } | undefined)?.generation;
       const key = `${policyKeyOf(policy)}@${typeof generation === "number" ? generation : ""}`;
       if (this.existingDone.has(key)) continue;
       this.existingDone.add(key);
       try {
         const deps = { client: this.client, paths: this.paths };
-        const work = [...(await existingTriggerWork(policy, deps)), ...(await mutateExistingWork(policy, deps))];
+        const work = [
+          ...(await existingTriggerWork(policy, deps)),
+          ...(await mutateExistingWork(policy, deps)),
+          ...(await generatingExistingWork(policy, deps)),
+        ];
         for (const w of work) await this.store(w);
       } catch (e) {
         this.existingDone.delete(key);
@@ -271,7 +283,12 @@ class UpdateRequestLoop {
   private async process(ur: UpdateRequest): Promise<void> {
     let outcome: RunOutcome;
     try {
-      const deps = { client: this.client, paths: this.paths, policies: this.options.policies };
+      const deps = {
+        client: this.client,
+        paths: this.paths,
+        policies: this.options.policies,
+        ...(this.options.exceptions !== undefined ? { exceptions: this.options.exceptions } : {}),
+      };
       const isMutate = ur.requestType === "mutate";
       outcome = isMutate ? await runMutateRequest(ur, deps) : await runUpdateRequest(ur, deps);
       if (!isMutate && outcome.state === "Completed") this.options.onGenerated?.(ur.policy, outcome.generated);

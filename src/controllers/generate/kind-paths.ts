@@ -33,6 +33,21 @@ export class KindPaths {
     return this.find(apiVersion, kind);
   }
 
+  /** The paths of a resource as a policy's matchConstraints name it (group, version, plural), else undefined. */
+  async resolveResource(group: string, version: string, resource: string): Promise<KindPath | undefined> {
+    const find = (): KindPath | undefined => {
+      const r = (this.discovery?.resources ?? []).find(
+        (x) => x.group === group && x.version === version && x.resource === resource,
+      );
+      return r === undefined ? undefined : pathsOf(r);
+    };
+    const found = find();
+    if (found !== undefined || this.now() - this.readAt < REFRESH_MS) return found;
+    this.discovery = await discover(this.client);
+    this.readAt = this.now();
+    return find();
+  }
+
   /** Whether a kind is namespaced, from what discovery returned last (undefined: not served or not read yet). */
   namespaced(apiVersion: string, kind: string): boolean | undefined {
     return this.find(apiVersion, kind)?.resource.namespaced;

@@ -2,15 +2,22 @@
  * A deleted policy's synchronized downstream (Kyverno: deleting a policy deletes what its
  * `synchronize: true` generate rules made, unless `orphanDownstreamOnPolicyDelete: true`). The loop
  * remembers the policies it saw; one gone from the set is confirmed gone with the API server (a
- * policy that stops compiling leaves the set but is not deleted) before anything is deleted.
+ * policy that stops compiling leaves the set but is not deleted) before anything is deleted. A
+ * GeneratingPolicy's downstream goes with it when it synchronizes and
+ * `evaluation.orphanDownstreamOnPolicyDelete` is not enabled; its kinds are those it would generate
+ * for the triggers that exist now (generating-existing.ts).
  */
 import { type CompiledPolicy, isObject, type Resource } from "../../engine/index.js";
 import { KubeError, type KubeClient } from "../../kube/kube-client.js";
 import type { KindPaths } from "./kind-paths.js";
 import { writtenKinds } from "./run-update-request.js";
+import { generatingDownstreamKinds } from "./generating-existing.js";
+import { CEL_GROUP, CEL_STORAGE_VERSION, celKindInfo } from "../../kube/cel-policy-kinds.js";
 
 /** The rules whose copies go with the policy: synchronized and not orphaned. */
 export function rulesDeletedWithPolicy(policy: CompiledPolicy): string[] {
+  if (policy.language === "generating")
+    return policy.generating.synchronize && !policy.generating.orphanDownstreamOnPolicyDelete ? [""] : [];
   return policy.rules
     .filter((r) => {
       const g = r.rule.generate;
@@ -21,6 +28,13 @@ export function rulesDeletedWithPolicy(policy: CompiledPolicy): string[] {
 
 function policyPath(policy: CompiledPolicy): string {
   const name = encodeURIComponent(policy.name);
+  const cel = celKindInfo(policy.kind);
+  if (cel !== undefined) {
+    const base = `/apis/${CEL_GROUP}/${CEL_STORAGE_VERSION}`;
+    return policy.namespace !== ""
+      ? `${base}/namespaces/${encodeURIComponent(policy.namespace)}/${cel.gvr.resource}/${name}`
+      : `${base}/${cel.gvr.resource}/${name}`;
+  }
   return policy.namespace !== ""
     ? `/apis/kyverno.io/v1/namespaces/${encodeURIComponent(policy.namespace)}/policies/${name}`
     : `/apis/kyverno.io/v1/clusterpolicies/${name}`;
@@ -45,7 +59,9 @@ export async function deleteDownstreamOf(
   if (rules.length === 0 || (await stillThere(deps.client, policy))) return 0;
   let deleted = 0;
   for (const rule of rules)
-    for (const k of writtenKinds(policy, [rule])) {
+    for (const k of policy.language === "generating"
+      ? await generatingDownstreamKinds(policy, deps)
+      : writtenKinds(policy, [rule])) {
       const where = await deps.paths.resolve(k.apiVersion, k.kind);
       if (where === undefined) continue;
       const selector = [

@@ -38,6 +38,8 @@ export interface ReconcileInput {
   /** `namespace` for a namespaced Policy, undefined for a ClusterPolicy; `missing` when the policy is gone. */
   readonly policy: { readonly key: string; readonly namespace: string | undefined } | "missing";
   readonly policyKey: string;
+  /** A CEL policy's kind, as the tenant refusal names it (not given: a kyverno.io `Policy`). */
+  readonly policyKind?: string;
   readonly triggerGone: boolean;
   readonly rules: readonly RuleOutcome[];
   /** The objects at each generated target, and each rule's labelled downstream objects. */
@@ -100,13 +102,13 @@ export function reconcile(input: ReconcileInput): Reconciled {
       continue;
     }
     if (outcome.status === "error") {
-      failures.push(`rule ${outcome.rule}: ${outcome.message}`);
+      failures.push(`${ruleLabel(outcome.rule)}${outcome.message}`);
       continue;
     }
     if (outcome.status === "skip") continue;
     const refused = outcome.generated.map((g) => tenantProblem(g.toApply, policy.namespace, input)).find(Boolean);
     if (refused !== undefined) {
-      failures.push(`rule ${outcome.rule}: ${refused}`);
+      failures.push(`${ruleLabel(outcome.rule)}${refused}`);
       continue;
     }
     for (const g of outcome.generated) {
@@ -126,15 +128,20 @@ export function reconcile(input: ReconcileInput): Reconciled {
     : { actions, state: "Completed", message: "", generated };
 }
 
+/** How a message names its rule: `rule NAME: `; nothing for a GeneratingPolicy's one unnamed body. */
+export function ruleLabel(rule: string): string {
+  return rule === "" ? "" : `rule ${rule}: `;
+}
+
 /** Why a namespaced Policy may not write `r` (tenant-isolation rule 1), or undefined. */
 function tenantProblem(r: Resource, policyNamespace: string | undefined, input: ReconcileInput): string | undefined {
   if (policyNamespace === undefined) return undefined;
   const namespaced = input.namespaced(resourceApiVersion(r), resourceKind(r));
   const what = `${resourceKind(r)} ${resourceNamespace(r) === "" ? "" : `${resourceNamespace(r)}/`}${resourceName(r)}`;
+  const who = `a namespaced ${input.policyKind ?? "Policy"} (namespace ${policyNamespace})`;
   if (namespaced === false || resourceNamespace(r) === "")
-    return `a namespaced Policy (namespace ${policyNamespace}) cannot generate the cluster-scoped ${what}; use a ClusterPolicy`;
-  if (resourceNamespace(r) !== policyNamespace)
-    return `a namespaced Policy (namespace ${policyNamespace}) can only generate into its own namespace, not ${what}`;
+    return `${who} cannot generate the cluster-scoped ${what}${input.policyKind === undefined ? "; use a ClusterPolicy" : ""}`;
+  if (resourceNamespace(r) !== policyNamespace) return `${who} can only generate into its own namespace, not ${what}`;
   return undefined;
 }
 

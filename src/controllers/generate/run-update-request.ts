@@ -4,6 +4,7 @@
  * answer is what the request's status becomes; a write the API server refuses is named in it.
  */
 import {
+  type AnyCompiledException,
   type CompiledPolicy,
   isObject,
   type Resource,
@@ -16,13 +17,14 @@ import { describeKubeError } from "../../kube/cluster-reads.js";
 import { KubeError, type KubeClient } from "../../kube/kube-client.js";
 import { evaluateRules } from "./evaluate-rules.js";
 import type { KindPaths } from "./kind-paths.js";
-import { type Action, reconcile, type Reconciled, type RuleOutcome } from "./reconcile.js";
+import { type Action, reconcile, type Reconciled, ruleLabel, type RuleOutcome } from "./reconcile.js";
 import type { ResourceSpec, UpdateRequest } from "./update-request.js";
 
 interface RunDeps {
   readonly client: KubeClient;
   readonly paths: KindPaths;
   readonly policies: () => readonly CompiledPolicy[];
+  readonly exceptions?: () => readonly AnyCompiledException[];
 }
 
 export interface RunOutcome {
@@ -64,14 +66,22 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
       ur,
       trigger,
       namespaceLabels: await namespaceLabels(deps.client, ur.trigger.namespace),
+      ...(deps.exceptions !== undefined ? { exceptions: deps.exceptions() } : {}),
     });
-  const current = await currentObjects({ deps, policy, ur, outcomes });
+  const current = await currentObjects({
+    deps,
+    policy,
+    ur,
+    outcomes,
+    kinds: await generatingKinds({ deps, policy, ur, outcomes }),
+  });
   const decided = reconcile({
     policy:
       policy === undefined
         ? "missing"
         : { key: ur.policy, namespace: policy.namespace !== "" ? policy.namespace : undefined },
     policyKey: ur.policy,
+    ...(policy?.language === "generating" ? { policyKind: policy.kind } : {}),
     triggerGone,
     rules: outcomes,
     current,
@@ -136,6 +146,32 @@ interface CurrentInput {
   readonly policy: CompiledPolicy | undefined;
   readonly ur: UpdateRequest;
   readonly outcomes: readonly RuleOutcome[];
+  /** More kinds its downstream may be of (a GeneratingPolicy's, which no rule names). */
+  readonly kinds?: readonly { apiVersion: string; kind: string }[];
+}
+
+/**
+ * The kinds a GeneratingPolicy's downstream of this trigger is of, when it was not evaluated now
+ * (its trigger deleted): it is evaluated for the trigger as the review last showed it (the stored
+ * admission request's oldObject, else object). None for the other kinds, or when nothing is known.
+ */
+async function generatingKinds(input: Omit<CurrentInput, "kinds">): Promise<{ apiVersion: string; kind: string }[]> {
+  const { deps, policy, ur, outcomes } = input;
+  if (policy?.language !== "generating" || outcomes.some((o) => o.generated.length > 0)) return [];
+  const admission = ur.admissionRequest ?? {};
+  const last = isObject(admission["oldObject"]) ? admission["oldObject"] : admission["object"];
+  if (!isObject(last)) return [];
+  const evaluated = await evaluateRules({
+    client: deps.client,
+    paths: deps.paths,
+    policy,
+    ur: { ...ur, operation: "CREATE", rules: ur.rules.map((r) => ({ ...r, deleteDownstream: false })) },
+    trigger: last,
+    namespaceLabels: await namespaceLabels(deps.client, ur.trigger.namespace),
+  });
+  return evaluated.flatMap((o) =>
+    o.generated.map((g) => ({ apiVersion: resourceApiVersion(g.toApply), kind: resourceKind(g.toApply) })),
+  );
 }
 
 /** The objects at every generated target, and the downstream labelled with this policy and trigger. */
@@ -143,9 +179,12 @@ async function currentObjects(input: CurrentInput): Promise<Resource[]> {
   const { deps, ur, outcomes } = input;
   const out: Resource[] = [];
   const targets = outcomes.flatMap((o) => o.generated.map((g) => g.toApply));
+  const own = input.policy?.namespace ?? "";
   for (const t of targets) {
     const where = await deps.paths.resolve(resourceApiVersion(t), resourceKind(t));
     if (where === undefined) continue;
+    // A namespaced policy's target outside its namespace is not even read: reconcile refuses it (tenant rule 1).
+    if (own !== "" && (!where.resource.namespaced || resourceNamespace(t) !== own)) continue;
     const got = await getOrMissing(deps.client, where.object(resourceNamespace(t), resourceName(t)));
     if (got !== undefined) out.push({ ...got, apiVersion: resourceApiVersion(t), kind: resourceKind(t) });
   }
@@ -158,16 +197,19 @@ async function currentObjects(input: CurrentInput): Promise<Resource[]> {
       ur.rules.map((r) => r.rule),
     ),
     ...targets.map((t) => ({ apiVersion: resourceApiVersion(t), kind: resourceKind(t) })),
+    ...(input.kinds ?? []),
   ];
   const seen = new Set<string>();
   for (const k of kinds) {
     const where = await deps.paths.resolve(k.apiVersion, k.kind);
     if (where === undefined || seen.has(where.collection(""))) continue;
     seen.add(where.collection(""));
+    // A namespaced policy's downstream is in its namespace only (a cluster-scoped kind: none of it).
+    if (own !== "" && !where.resource.namespaced) continue;
     const apiVersion =
       where.resource.group === "" ? where.resource.version : `${where.resource.group}/${where.resource.version}`;
     const list = (await deps.client.getJson(
-      `${where.collection("")}?labelSelector=${encodeURIComponent(selector)}`,
+      `${where.collection(own)}?labelSelector=${encodeURIComponent(selector)}`,
     )) as {
       items?: Resource[];
     };
@@ -220,7 +262,7 @@ function describeTarget(action: Action): string {
 }
 
 function writeProblem(action: Action, e: unknown): string {
-  const what = `rule ${action.rule}: failed to ${VERB[action.type]} ${describeTarget(action)}: ${describeKubeError(e)}`;
+  const what = `${ruleLabel(action.rule)}failed to ${VERB[action.type]} ${describeTarget(action)}: ${describeKubeError(e)}`;
   if (e instanceof KubeError && e.status === 403)
     return `${what} (Bylaw's ServiceAccount may not ${VERB[action.type]} it: grant the verb in a ClusterRole labelled rbac.kyverno.io/aggregate-to-background-controller: "true")`;
   return what;

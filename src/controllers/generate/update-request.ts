@@ -1,7 +1,7 @@
 /**
  * UpdateRequests (`kyverno.io/v2`, Kyverno `api/kyverno/v2/updaterequest_types.go`): the durable
  * work queue of the background controller. Generate: the webhook writes one per policy and trigger
- * (spec.ruleContext: the rules that matched). Mutate (mutate-existing rules): one per policy, rule
+ * (spec.ruleContext: the rules that matched); a GeneratingPolicy's is a `cel-generate` one. Mutate (mutate-existing rules): one per policy, rule
  * and trigger (spec.rule). The controller runs it and marks it Completed (then deletes it) or Failed.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
@@ -25,8 +25,8 @@ interface RuleContext {
 
 /** What the webhook hands over (src/server/admission/generate-work.ts has the same shape). */
 export interface GenerateWorkItem {
-  /** `mutate`: a mutate-existing rule's work (src/controllers/mutate-existing/), its one rule in `rules`. */
-  readonly requestType?: "mutate";
+  /** `mutate`: a mutate-existing rule's work (src/controllers/mutate-existing/), its one rule in `rules`; `cel-generate`: a GeneratingPolicy's. */
+  readonly requestType?: "mutate" | "cel-generate";
   readonly policy: string;
   /** `trigger` is a synchronized rule's clone source that changed: each trigger with a copy is run again. */
   readonly sourceChanged?: boolean;
@@ -44,7 +44,7 @@ export interface GenerateWorkItem {
 type UrState = "Pending" | "Failed" | "Completed" | "Skip";
 
 export interface UpdateRequest {
-  readonly requestType: "generate" | "mutate";
+  readonly requestType: "generate" | "mutate" | "cel-generate";
   readonly name: string;
   readonly namespace: string;
   readonly resourceVersion: string;
@@ -77,7 +77,8 @@ export function updateRequestObject(work: GenerateWorkItem, namespace: string): 
       },
     },
     spec: {
-      requestType: "generate",
+      // A GeneratingPolicy's request is Kyverno's `cel-generate` (pkg/webhooks/resource/gpol): the same spec, its one rule context.
+      requestType: work.requestType ?? "generate",
       policy: work.policy,
       rule: "",
       deleteDownstream: false,
@@ -145,6 +146,10 @@ function resourceSpec(v: JsonValue | undefined): ResourceSpec {
   };
 }
 
+function requestTypeOf(t: string): UpdateRequest["requestType"] {
+  return t === "mutate" || t === "cel-generate" ? t : "generate";
+}
+
 /** An UpdateRequest read from the cluster; a generate request missing its policy is still read (reconcile fails it). */
 export function readUpdateRequest(o: JsonObject): UpdateRequest {
   const meta = obj(o["metadata"]);
@@ -169,7 +174,7 @@ export function readUpdateRequest(o: JsonObject): UpdateRequest {
   const info = obj(context["admissionRequestInfo"]);
   const state = text(status["state"]);
   return {
-    requestType: text(spec["requestType"]) === "mutate" ? "mutate" : "generate",
+    requestType: requestTypeOf(text(spec["requestType"])),
     name: text(meta["name"]),
     namespace: text(meta["namespace"]),
     resourceVersion: text(meta["resourceVersion"]),

@@ -48,9 +48,13 @@ describe("classify (ADR 0005: one question every caller asks)", () => {
     );
     const c = classify(doc("kyverno.io/v2", "CleanupPolicy"));
     assert.ok(c.role === "policy" && c.kind.admission === "none" && c.kind.notServed !== undefined);
+    // Served (the background component runs it), though it decides no admission request.
     const g = classify(doc("policies.kyverno.io/v1", "NamespacedGeneratingPolicy"));
     assert.ok(g.role === "policy");
-    assert.deepEqual([g.kind.language, g.kind.admission, g.kind.notServed !== undefined], ["generating", "none", true]);
+    assert.deepEqual(
+      [g.kind.language, g.kind.admission, g.kind.notServed !== undefined],
+      ["generating", "none", false],
+    );
     const vap = classify(doc("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"));
     assert.ok(vap.role === "policy" && vap.kind.boundBy === "ValidatingAdmissionPolicyBinding");
   });

@@ -56,7 +56,9 @@ export interface RequestExceptions {
   readonly namespaces?: readonly string[];
 }
 
-export function exceptionsOf(deps: AdmissionDeps): RequestExceptions | undefined {
+export function exceptionsOf(
+  deps: Pick<AdmissionDeps, "policies" | "exceptionNamespaces">,
+): RequestExceptions | undefined {
   const exceptions = deps.policies().exceptions;
   if (exceptions === undefined || exceptions.length === 0) return undefined;
   return deps.exceptionNamespaces !== undefined ? { exceptions, namespaces: deps.exceptionNamespaces } : { exceptions };

@@ -12,6 +12,9 @@
  *   reverted, a deleted copy comes back).
  * - UPDATE of an object a synchronized rule clones (clone.namespace/name, or cloneList's namespace
  *   and kinds): `sourceChanged`; the controller finds that rule's copies and runs each trigger again.
+ * - A GeneratingPolicy (or Namespaced) it matches (matchConstraints and matchConditions, evaluated
+ *   again by the controller): a `cel-generate` request, as Kyverno's gpol webhook makes one; when
+ *   it synchronizes, DELETE of a trigger it matched asks for its downstream to be deleted.
  * Dry-run reviews bring no work.
  */
 import {
@@ -28,7 +31,7 @@ import {
   resourceNamespace,
 } from "../../engine/index.js";
 import type { AdmissionDeps } from "./deps.js";
-import { buildRequest } from "./build-request.js";
+import { buildRequest, exceptionsOf } from "./build-request.js";
 import { parseReview } from "./parse-review.js";
 import { servedBy } from "./policy-traits.js";
 import type { AdmissionRequestJson, WebhookSelector } from "./types.js";
@@ -49,8 +52,8 @@ interface TriggerSpec {
 }
 
 export interface GenerateWork {
-  /** `mutate`: a mutate-existing rule's work (mutate-existing-work.ts), its one rule in `rules`. */
-  readonly requestType?: "mutate";
+  /** `mutate`: a mutate-existing rule's work (mutate-existing-work.ts), its one rule in `rules`; `cel-generate`: a GeneratingPolicy's. */
+  readonly requestType?: "mutate" | "cel-generate";
   /** Kyverno's policy key: `name` for a ClusterPolicy, `namespace/name` for a Policy. */
   readonly policy: string;
   /** The clone source of the rule changed: every trigger with a copy of it is run again (`trigger` is the source). */
@@ -76,7 +79,7 @@ export function policyKey(policy: CompiledPolicy): string {
 /** The work of one review body through `webhook` (none for a bad body, a dry run, or when none of its policies has generate rules). */
 export function generateWorkFor(
   body: unknown,
-  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster">,
+  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster" | "exceptionNamespaces">,
   webhook?: WebhookSelector,
 ): GenerateWork[] {
   const parsed = parseReview(body);
@@ -99,7 +102,7 @@ export function byController(request: AdmissionRequestJson): boolean {
 function triggerWork(
   request: AdmissionRequestJson,
   policies: readonly CompiledPolicy[],
-  deps: Pick<AdmissionDeps, "engine" | "cluster">,
+  deps: Pick<AdmissionDeps, "engine" | "cluster" | "policies" | "exceptionNamespaces">,
 ): GenerateWork[] {
   const now = request.operation === "DELETE" ? undefined : matchedRules(request, policies, deps);
   const before =
@@ -109,8 +112,26 @@ function triggerWork(
   const object = (request.operation === "DELETE" ? request.oldObject : request.object) ?? {};
   const out: GenerateWork[] = [];
   for (const policy of policies) {
-    const rules: GenerateRuleWork[] = [];
     const matchedNow = now?.get(policy) ?? new Set<string>();
+    if (policy.language === "generating") {
+      const work = generatingWork(policy, {
+        now: matchedNow,
+        // Only a deleted trigger takes the downstream with it (an UPDATE its matchConstraints leave out is not "no longer matched").
+        before: request.operation === "DELETE" ? before?.get(policy) : undefined,
+      });
+      if (work !== undefined)
+        out.push({
+          requestType: "cel-generate",
+          policy: policyKey(policy),
+          rules: [work],
+          trigger: triggerSpec(object, request),
+          operation: request.operation,
+          userInfo: request.userInfo as unknown as JsonObject,
+          admissionRequest: request as unknown as JsonObject,
+        });
+      continue;
+    }
+    const rules: GenerateRuleWork[] = [];
     for (const compiled of policy.rules) {
       const generate = compiled.rule.generate;
       if (!isObject(generate)) continue;
@@ -132,15 +153,31 @@ function triggerWork(
   return out;
 }
 
-/** Per policy, the generate rules that match the request (a rule error or skip still matched). */
+/** A GeneratingPolicy's one piece of work for a trigger it matches now (or matched before and synchronizes), else undefined. */
+function generatingWork(
+  policy: CompiledPolicy,
+  matched: { readonly now: ReadonlySet<string>; readonly before: ReadonlySet<string> | undefined },
+): GenerateRuleWork | undefined {
+  const synchronize = policy.language === "generating" && policy.generating.synchronize;
+  const [rule] = [...matched.now];
+  if (rule !== undefined) return { rule, synchronize, deleteDownstream: false };
+  const [was] = [...(matched.before ?? [])];
+  return synchronize && was !== undefined ? { rule: was, synchronize, deleteDownstream: true } : undefined;
+}
+
+/**
+ * Per policy, the generate rules that match the request (a rule error or skip still matched); a
+ * GeneratingPolicy a policies.kyverno.io PolicyException exempts for it matches nothing.
+ */
 function matchedRules(
   request: AdmissionRequestJson,
   policies: readonly CompiledPolicy[],
-  deps: Pick<AdmissionDeps, "engine" | "cluster">,
+  deps: Pick<AdmissionDeps, "engine" | "cluster" | "policies" | "exceptionNamespaces">,
 ): Map<CompiledPolicy, Set<string>> {
   const out = new Map<CompiledPolicy, Set<string>>();
   if (!isObject(request.object)) return out;
-  const subject = buildRequest(request, deps.cluster, policies);
+  const exceptions = policies.some((p) => p.language === "generating") ? exceptionsOf(deps) : undefined;
+  const subject = buildRequest(request, deps.cluster, policies, exceptions);
   const prepared = deps.engine.prepare(subject.engineRequest);
   for (const policy of policies) {
     let response: PolicyResponse;
@@ -149,7 +186,9 @@ function matchedRules(
     } catch {
       continue;
     }
-    out.set(policy, new Set(response.rules.map((r) => r.rule)));
+    const exempt = (r: PolicyResponse["rules"][number]): boolean =>
+      policy.language === "generating" && (r.exceptions?.length ?? 0) > 0 && r.generated === undefined;
+    out.set(policy, new Set(response.rules.filter((r) => !exempt(r)).map((r) => r.rule)));
   }
   return out;
 }

@@ -210,6 +210,7 @@ function generateController(p: {
     ...(as.serviceAccount !== undefined ? { serviceAccount: as.serviceAccount } : {}),
     instance: process.env["POD_NAME"] ?? "bylaw",
     policies: () => p.source.current().policies,
+    exceptions: () => p.source.current().exceptions ?? [],
     ...(p.storeOnly === true ? { storeOnly: true } : {}),
     // Requests wait until the policies have loaded: before, every policy would be "not found" and its request Failed.
     isLeader: () => (isLeader?.() ?? true) && p.source.current().generation > 0,

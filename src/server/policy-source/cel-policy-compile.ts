@@ -14,9 +14,12 @@
  *   compile is a problem) but not evaluated: on a shared webhook a request they would skip is still
  *   an error (never a silent allow); with `--register` they go on the policy's own webhook, where
  *   the API server evaluates them, as Kyverno registers it.
- * - GeneratingPolicy / DeletingPolicy (and Namespaced): not served; the problem says why.
- * A served CEL policy's spec (`celSpecOf`, the engine's `policySpec`) tells the live context which
- * caches its `resource.Get/List` calls read before the first review.
+ * - GeneratingPolicy (and Namespaced): compiled as `bylaw apply` compiles it; an expression that does
+ *   not compile is a problem (nothing would be generated). It decides no request: an allowed review
+ *   it matches becomes generate work (server/admission/generate-work.ts).
+ * - DeletingPolicy (and Namespaced): not served here (the cleanup controller runs it).
+ * A served CEL policy's spec (`celSpecOf`, the engine's `policySpec`) tells the live context which caches
+ * its `resource.Get/List` calls read before the first review.
  */
 import {
   type CompiledPolicy,
@@ -147,6 +150,10 @@ function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
     // The first: an autogen copy's is most often the same expression's, rewritten.
     const failure = policy.mutating.find((b) => b.failure !== undefined)?.failure;
     return failure === undefined ? [] : [problem("spec", failure)];
+  }
+  if (policy.language === "generating") {
+    const failure = policy.generating.failure;
+    return failure === undefined ? [] : [problem("spec.generate", `${policy.kind} ${failure.replace(/^policy /, "")}`)];
   }
   if (policy.validationActions === undefined) return [];
   const out: PolicyProblem[] = [];

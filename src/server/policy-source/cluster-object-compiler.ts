@@ -106,9 +106,13 @@ export class ClusterObjectCompiler {
 
   /** A policies.kyverno.io policy object, as its CRD's storage version. */
   celPolicy(obj: KubeObject, kind: CelPolicyKind, seen: Set<string>): CompiledObject<CompiledPolicy> {
-    return this.cached(this.policies, { obj, uid: uidOf(obj, kind), seen }, (fingerprint) =>
+    const c = this.cached(this.policies, { obj, uid: uidOf(obj, kind), seen }, (fingerprint) =>
       this.compileCel(obj, kind, fingerprint),
     );
+    // A GeneratingPolicy is Ready only while the background component runs it.
+    if (c.value?.language !== "generating") return c;
+    const unserved = unservedRules(c.value, this.runs()).map(problemText);
+    return unserved.length > 0 ? { ...c, notEvaluated: unserved.join("; ") } : c;
   }
 
   private compileCel(obj: KubeObject, kind: CelPolicyKind, fingerprint: string): CompiledObject<CompiledPolicy> {

@@ -141,7 +141,7 @@ describe("clusterPolicySource", () => {
     void s.close();
   });
 
-  test("policies.kyverno.io kinds: a ValidatingPolicy is served; an invalid one is not; a MutatingPolicy and an ImageValidatingPolicy are served and evaluated; a GeneratingPolicy is not served", () => {
+  test("policies.kyverno.io kinds: a ValidatingPolicy is served; an invalid one is not; a MutatingPolicy and an ImageValidatingPolicy are served and evaluated; a GeneratingPolicy is served, not Ready while no background component runs, and an invalid one is not served", () => {
     const store = new MemoryStore();
     const rules = {
       resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
@@ -166,6 +166,10 @@ describe("clusterPolicySource", () => {
     put("MutatingPolicy", object("mp", { matchConstraints: rules, mutations: [] }));
     put("ImageValidatingPolicy", object("iv", { matchConstraints: rules, validationActions: ["Deny"], attestors: [] }));
     put("GeneratingPolicy", object("gp", { matchConstraints: rules, generate: [] }));
+    put(
+      "GeneratingPolicy",
+      object("gp-ok", { matchConstraints: rules, generate: [{ expression: 'generator.Apply("a", [])' }] }),
+    );
     const { s, logs } = source(store);
     s.rebuild();
     assert.deepEqual(
@@ -173,7 +177,7 @@ describe("clusterPolicySource", () => {
         .current()
         .policies.map((p) => `${p.namespace}/${p.name}`)
         .sort(),
-      ["/iv", "/mp", "/vp", "team-a/nvp"],
+      ["/gp-ok", "/iv", "/mp", "/vp", "team-a/nvp"],
     );
     const by = (name: string) => s.outcomes().find((o) => o.name === name);
     assert.equal(by("vp")?.kind, "ValidatingPolicy");
@@ -183,14 +187,15 @@ describe("clusterPolicySource", () => {
     assert.equal(by("iv")?.notEvaluated, undefined);
     assert.match(
       by("gp")?.problems.join() ?? "",
-      /GeneratingPolicy gp is not served: Bylaw runs GeneratingPolicies offline \(bylaw test, bylaw apply\) but does not serve them in a cluster yet/,
+      /GeneratingPolicy gp: spec.generate is required: list what to generate/,
     );
+    assert.match(by("gp-ok")?.notEvaluated ?? "", /GeneratingPolicy gp-ok: Bylaw does not run GeneratingPolicies here/);
     assert.match(s.lastError()?.message ?? "", /ValidatingPolicy vp-bad: /);
     s.rebuild();
     assert.equal(
       logs.filter((l) => l.msg.startsWith("policy not evaluated")).length,
-      0,
-      "every served kind is evaluated",
+      1,
+      "each unevaluated policy (gp-ok, with nothing to run it) is logged once",
     );
     void s.close();
   });

@@ -41,6 +41,7 @@ export interface Runs {
 /** Each of the policy's own rules (not autogen copies) that nothing runs or that answers only errors, with the field and why. */
 export function unservedRules(policy: CompiledPolicy, runs: Runs = {}): PolicyProblem[] {
   if (policy.language === "unsupported") return [];
+  if (policy.language === "generating") return runs.generate === true ? [] : [unservedGenerating(policy, runs)];
   const rules = kyvernoRulesOf(policy);
   const out: PolicyProblem[] = [];
   for (const compiled of policy.rules) {
@@ -51,6 +52,15 @@ export function unservedRules(policy: CompiledPolicy, runs: Runs = {}): PolicyPr
       out.push({ severity: "warning", path: `${at}${gap.field}`, message: `rule ${compiled.name}: ${gap.message}` });
   }
   return out;
+}
+
+/** A GeneratingPolicy where its generate controller (the background component) does not run. */
+function unservedGenerating(policy: CompiledPolicy, runs: Runs): PolicyProblem {
+  const why =
+    runs.backgroundDown !== undefined
+      ? `Bylaw's background component, which runs GeneratingPolicies, is not running (${runs.backgroundDown}), so nothing would be generated`
+      : "Bylaw does not run GeneratingPolicies here: its background component runs them (serve --component background, or serve --cluster --generate-controller-as SA), so nothing would be generated";
+  return { severity: "warning", path: "spec.generate", message: `${policy.kind} ${policy.name}: ${why}` };
 }
 
 /** What of one rule `serve` does not run, each with the field under the rule (`.generate`) and why. */

@@ -149,3 +149,28 @@ describe("registration: one rule never lists a resource a wildcard beside it cov
     assert.deepEqual(withoutCovered(["configmaps", "secrets"]), ["configmaps", "secrets"]);
   });
 });
+
+describe("registration: GeneratingPolicy rules from matchConstraints", () => {
+  const gp = (synchronize: boolean): CompiledPolicy => {
+    const r = engine.compile({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "GeneratingPolicy",
+      metadata: { name: "g" },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["namespaces"] }],
+        },
+        evaluation: { synchronize: { enabled: synchronize } },
+        generate: [{ expression: 'generator.Apply("a", [])' }],
+      },
+    });
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    return r.policy;
+  };
+
+  test("its matchConstraints on the validating webhook (DELETE too when it synchronizes), nothing on the mutating one", () => {
+    assert.deepEqual(flat(gp(false)), ["/v1/namespaces@*:CREATE"]);
+    assert.deepEqual(flat(gp(true)), ["/v1/namespaces@*:CREATE,DELETE"]);
+    assert.deepEqual(flat(gp(true), "mutate"), []);
+  });
+});

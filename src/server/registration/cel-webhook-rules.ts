@@ -1,5 +1,7 @@
 /**
- * The webhook rules of a ValidatingPolicy (and of a MutatingPolicy, on the mutating webhook) (Kyverno `pkg/controllers/webhook`: a CEL policy's rules
+ * The webhook rules of a ValidatingPolicy (and of a MutatingPolicy, on the mutating webhook; of a
+ * GeneratingPolicy, on the validating webhook, DELETE added when it synchronizes: a deleted trigger
+ * takes its downstream with it) (Kyverno `pkg/controllers/webhook`: a CEL policy's rules
  * come from its `matchConstraints.resourceRules`): each rule's apiGroups × apiVersions × resources
  * with its operations (`*` → all four), for the policy's own constraints and each autogen copy's
  * (pod controllers). An `excludeResourceRules` entry removes operations only where it names the
@@ -14,15 +16,12 @@ import type { RuleSet } from "./webhook-rules.js";
 /** Adds the rules of a ValidatingPolicy to `into`; false when `policy` is not one (or has no resource rules: JSON mode). */
 export function addCelPolicyRules(into: RuleSet, policy: CompiledPolicy): boolean {
   const validating = policy.rules.map((r) => r.cel).filter((c) => c !== undefined && isValidatingPolicy(c));
-  const own =
-    policy.language === "mutating"
-      ? policy.mutating
-      : policy.language === "image-validating"
-        ? [policy.imageValidating]
-        : undefined;
+  const own = ownBodies(policy);
   if (own === undefined && validating.length !== policy.rules.length) return false;
   const bodies = own ?? validating;
   if (bodies.length === 0) return false;
+  const extra: readonly Operation[] =
+    policy.language === "generating" && policy.generating.synchronize ? ["DELETE"] : [];
   const entries = new Map<string, Set<Operation>>();
   for (const body of bodies) {
     const rules = body.constraints.resourceRules;
@@ -30,7 +29,7 @@ export function addCelPolicyRules(into: RuleSet, policy: CompiledPolicy): boolea
     for (const r of rules.include) {
       for (const g of r.groups)
         for (const v of r.versions)
-          for (const res of r.resources) add(entries, [g, v, res].join("|"), operationsOf(r.operations));
+          for (const res of r.resources) add(entries, [g, v, res].join("|"), [...operationsOf(r.operations), ...extra]);
     }
     for (const r of rules.exclude) {
       if (r.names.length > 0) continue;
@@ -47,6 +46,16 @@ export function addCelPolicyRules(into: RuleSet, policy: CompiledPolicy): boolea
     into.add(g, v, scope, res, ops);
   }
   return true;
+}
+
+/** The bodies of a kind that holds its own (MutatingPolicy, GeneratingPolicy); undefined for a ValidatingPolicy's rules. */
+type Constraints = Extract<CompiledPolicy, { language: "generating" }>["generating"]["constraints"];
+
+function ownBodies(policy: CompiledPolicy): readonly { readonly constraints: Constraints }[] | undefined {
+  if (policy.language === "mutating") return policy.mutating;
+  if (policy.language === "generating") return [policy.generating];
+  if (policy.language === "image-validating") return [policy.imageValidating];
+  return undefined;
 }
 
 function operationsOf(ops: readonly string[]): Operation[] {

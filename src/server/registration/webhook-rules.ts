@@ -132,6 +132,12 @@ export function addPolicyRules(
       into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", ops);
     return;
   }
+  // A GeneratingPolicy: its matchConstraints, on the validating webhook only (its work follows an allowed review).
+  if (policy.language === "generating") {
+    if (webhook === "validate" && !addCelPolicyRules(into, policy))
+      into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", ALL_OPERATIONS);
+    return;
+  }
   // A ValidatingPolicy: its matchConstraints, on the validating webhook only.
   if (policy.rules.some((r) => r.cel !== undefined && isValidatingPolicy(r.cel))) {
     if (webhook === "validate" && !addCelPolicyRules(into, policy))

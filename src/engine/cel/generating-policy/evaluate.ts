@@ -7,7 +7,10 @@
  * labels Kyverno puts on downstream); nothing is written here. A namespaced policy may only ask for
  * its own namespace (tenant-isolation.md rule 1): another is an error naming the policy.
  * `generator.Apply` is armed only while a generate expression runs (rule 5): a matchCondition that
- * calls it is an error.
+ * calls it is an error. policies.kyverno.io PolicyExceptions naming the policy are decided after
+ * matchConstraints, as a ValidatingPolicy's (validating-policy/exceptions.ts): a full exemption
+ * answers skip (or pass, by its reportResult) with rule "exception" and generates nothing; a
+ * partial one fills the `exceptions` variable; an exception's condition error is the policy's error.
  */
 import { isObject, type JsonObject } from "../../api/json.js";
 import { cloneJson } from "../../api/json-copy.js";
@@ -23,6 +26,8 @@ import { CelFunctionError } from "../library.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
 import type { CelRuleInput } from "../validate-rule/index.js";
 import { GENERATING_POLICY_RULE, type CompiledGeneratingPolicy } from "./compiled.js";
+import type { CompiledCelException } from "../../exceptions/cel/index.js";
+import { decideExceptions } from "../validating-policy/exceptions.js";
 
 /** Who asks: the policy (its namespace "" when cluster-wide) and the trigger the labels name. */
 interface GeneratingCall {
@@ -41,6 +46,20 @@ interface GeneratingRun {
   readonly input: CelRuleInput;
   readonly services: CelServices;
   readonly call: GeneratingCall;
+  /** The policies.kyverno.io PolicyExceptions that name the policy. */
+  readonly exceptions?: readonly CompiledCelException[];
+}
+
+/** The `exceptions` variable, or the exemption's (or a condition error's) result. */
+function exceptionsOf(run: GeneratingRun, budget: CostBudget): { allowed: JsonObject } | { result: RuleResult } {
+  const exceptions = run.exceptions ?? [];
+  if (exceptions.length === 0) return { allowed: { allowedImages: [], allowedValues: [] } };
+  const { object, oldObject, request, namespaceObject } = run.input;
+  const activation = { object, oldObject, request, namespaceObject };
+  const decided = decideExceptions(exceptions, activation, "Fail", budget, run.services);
+  if (decided.kind === "exempt") return { result: { ...decided.result, type: "Generation" } };
+  if (decided.kind === "error") return { result: result("error", decided.message) };
+  return { allowed: { allowedImages: [...decided.allowedImages], allowedValues: [...decided.allowedValues] } };
 }
 
 export function evaluateGeneratingPolicy(policy: CompiledGeneratingPolicy, run: GeneratingRun): RuleResult | undefined {
@@ -63,7 +82,13 @@ export function evaluateGeneratingPolicy(policy: CompiledGeneratingPolicy, run: 
     },
   };
   const withSink: CelServices = { ...services, generator: sink };
-  const activation = policyActivation(policy.variables, input, { extra: {}, budget, services: withSink });
+  const excepted = exceptionsOf(run, budget);
+  if ("result" in excepted) return excepted.result;
+  const activation = policyActivation(policy.variables, input, {
+    extra: { exceptions: excepted.allowed },
+    budget,
+    services: withSink,
+  });
   for (const c of policy.matchConditions) {
     const r = c.program.evaluate(activation, budget, withSink);
     if (!r.ok) return result("error", `matchConditions ${c.name}: ${r.error.message}`);

@@ -1,14 +1,11 @@
 /**
  * policies.kyverno.io GeneratingPolicy and NamespacedGeneratingPolicy: CEL `generator.Apply`
  * expressions (cel/generating-policy/) that say what to create for a trigger. Offline `bylaw test`
- * and `bylaw apply` show what would be generated; in a cluster the generate controller writes it.
+ * and `bylaw apply` show what would be generated; in a cluster an allowed review
+ * that matches one becomes an UpdateRequest the background component's generate controller runs.
  */
 import { CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
 import type { PolicyKindDescriptor } from "../types.js";
-
-/** `bylaw serve` does not hand a GeneratingPolicy's triggers to the generate controller yet. */
-const NOT_SERVED =
-  "Bylaw runs GeneratingPolicies offline (bylaw test, bylaw apply) but does not serve them in a cluster yet";
 
 export const GENERATING_POLICY: PolicyKindDescriptor = descriptor({
   kind: "GeneratingPolicy",
@@ -19,7 +16,6 @@ export const GENERATING_POLICY: PolicyKindDescriptor = descriptor({
   shortName: "gpol",
   phases: ["generate"],
   admission: "none",
-  notServed: NOT_SERVED,
 });
 
 export const NAMESPACED_GENERATING_POLICY: PolicyKindDescriptor = descriptor({
@@ -31,7 +27,6 @@ export const NAMESPACED_GENERATING_POLICY: PolicyKindDescriptor = descriptor({
   shortName: "ngpol",
   phases: ["generate"],
   admission: "none",
-  notServed: NOT_SERVED,
 });
 
 /** The versions of the GeneratingPolicy CRDs Bylaw compiles; another version is not run. */

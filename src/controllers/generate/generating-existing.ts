@@ -1,0 +1,121 @@
+/**
+ * A GeneratingPolicy's triggers that exist now: the objects of the resources its matchConstraints
+ * name (group, version and plural as written; wildcards and subresources are not listed), a
+ * NamespacedGeneratingPolicy's in its namespace only, each evaluated as if just created. For
+ * `evaluation.generateExisting.enabled` they become `cel-generate` work when the policy appears
+ * or changes; when a synchronized policy is deleted, what they would generate says which kinds
+ * its downstream is of (no rule names them).
+ */
+import {
+  type CompiledPolicy,
+  createEngine,
+  err,
+  type ExistingResources,
+  type GeneratedResource,
+  isObject,
+  type JsonValue,
+  type Resource,
+} from "../../engine/index.js";
+import { ClusterReads } from "../../kube/cluster-reads.js";
+import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
+import { offlineHosts } from "../../platform/offline-context.js";
+import { type ExistingDeps, namespaceLabelsByName } from "./existing-triggers.js";
+import { policyKeyOf } from "./run-update-request.js";
+import type { GenerateWorkItem } from "./update-request.js";
+
+const NOT_READ: ExistingResources = {
+  get: () => err("pending", "not read while finding existing triggers"),
+  list: () => err("pending", "not read while finding existing triggers"),
+};
+
+interface Matched {
+  readonly object: Resource;
+  readonly rule: string;
+  readonly generated: readonly GeneratedResource[];
+}
+
+/** Whether the policy generates for the triggers that exist when it appears. */
+export function generatesExisting(policy: CompiledPolicy): boolean {
+  return policy.language === "generating" && policy.generating.generateExisting;
+}
+
+/** The existing objects of what the policy's matchConstraints name. */
+async function* candidates(policy: CompiledPolicy, deps: ExistingDeps): AsyncGenerator<Resource> {
+  if (policy.language !== "generating") return;
+  for (const rule of policy.generating.constraints.resourceRules?.include ?? [])
+    for (const group of rule.groups)
+      for (const version of rule.versions)
+        for (const resource of rule.resources) {
+          if ([group, version, resource].some((v) => v.includes("*")) || resource.includes("/")) continue;
+          const where = await deps.paths.resolveResource(group, version, resource);
+          if (where === undefined) continue;
+          const r = where.resource;
+          const list = (await deps.client.getJson(where.collection(r.namespaced ? policy.namespace : ""))) as {
+            items?: Resource[];
+          };
+          const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
+          for (const item of list.items ?? []) yield { ...item, apiVersion, kind: r.kind };
+        }
+}
+
+/** Each existing trigger the policy matches, with what it would generate for it now (clone sources not read). */
+async function* matchedTriggers(policy: CompiledPolicy, deps: ExistingDeps): AsyncGenerator<Matched> {
+  const engine = createEngine({
+    clock: systemClock,
+    random: cryptoRandom,
+    hasher: nodeHasher,
+    context: new ClusterReads(deps.client).sources(),
+    hosts: offlineHosts,
+    signatures: nodeSignatures,
+  });
+  const labels = await namespaceLabelsByName(deps);
+  for await (const object of candidates(policy, deps)) {
+    const meta = isObject(object["metadata"]) ? object["metadata"] : {};
+    const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
+    const request = { resource: object, operation: "CREATE" as const, namespaceLabels: labels.get(ns) ?? {} };
+    const [result] = engine.generate(policy, { ...request, background: true }, NOT_READ).rules;
+    if (result !== undefined) yield { object, rule: result.rule, generated: result.generated ?? [] };
+  }
+}
+
+/** The `cel-generate` work of a generateExisting policy over the triggers that exist now. */
+export async function generatingExistingWork(policy: CompiledPolicy, deps: ExistingDeps): Promise<GenerateWorkItem[]> {
+  if (!generatesExisting(policy) || policy.language !== "generating") return [];
+  const synchronize = policy.generating.synchronize;
+  const text = (v: JsonValue | undefined): string => (typeof v === "string" ? v : "");
+  const out: GenerateWorkItem[] = [];
+  for await (const { object, rule } of matchedTriggers(policy, deps)) {
+    const meta = isObject(object["metadata"]) ? object["metadata"] : {};
+    out.push({
+      requestType: "cel-generate",
+      policy: policyKeyOf(policy),
+      rules: [{ rule, synchronize, deleteDownstream: false }],
+      trigger: {
+        apiVersion: text(object["apiVersion"]),
+        kind: text(object["kind"]),
+        namespace: text(meta["namespace"]),
+        name: text(meta["name"]),
+        uid: text(meta["uid"]),
+      },
+      operation: "CREATE",
+      userInfo: {},
+      admissionRequest: {},
+    });
+  }
+  return out;
+}
+
+/** The kinds a GeneratingPolicy would generate for the triggers that exist now (its downstream's kinds). */
+export async function generatingDownstreamKinds(
+  policy: CompiledPolicy,
+  deps: ExistingDeps,
+): Promise<{ apiVersion: string; kind: string }[]> {
+  const out = new Map<string, { apiVersion: string; kind: string }>();
+  for await (const { generated } of matchedTriggers(policy, deps))
+    for (const g of generated) {
+      const apiVersion = typeof g.toApply["apiVersion"] === "string" ? g.toApply["apiVersion"] : "";
+      const kind = typeof g.toApply["kind"] === "string" ? g.toApply["kind"] : "";
+      out.set(`${apiVersion}|${kind}`, { apiVersion, kind });
+    }
+  return [...out.values()];
+}
