@@ -10,6 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { AnyCompiledException, CompiledPolicy, Random } from "../../engine/index.js";
+import { storeWithRetry } from "./store-update-request.js";
 import { Informer } from "../../kube/informer.js";
 import { describeKubeError } from "../../kube/cluster-reads.js";
 import { KubeClient } from "../../kube/kube-client.js";
@@ -173,7 +174,14 @@ class UpdateRequestLoop {
       return;
     }
     try {
-      await this.client.sendJson("POST", this.base, updateRequestObject(work, this.options.namespace));
+      // A write the API server did not answer or failed on its side is tried again (store-update-request.ts).
+      await storeWithRetry(
+        () => this.client.sendJson("POST", this.base, updateRequestObject(work, this.options.namespace)),
+        {
+          random: this.options.random,
+          sleep: (ms) => new Promise((r) => setTimeout(r, ms).unref()),
+        },
+      );
     } catch (e) {
       this.options.onLog("warn", "generate: cannot store an UpdateRequest; the work is lost", {
         policy: work.policy,
