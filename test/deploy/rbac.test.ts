@@ -106,6 +106,8 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "policies.kyverno.io namespaceddeletingpolicies get,list,watch",
       "policies.kyverno.io deletingpolicies/status update,patch",
       "policies.kyverno.io namespaceddeletingpolicies/status update,patch",
+      // The PolicyExceptions a DeletingPolicy heeds (server/app/cleanup-exceptions.ts).
+      "policies.kyverno.io policyexceptions get,list,watch",
       " namespaces get,list,watch",
       ...EVENTS,
     ],

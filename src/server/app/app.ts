@@ -54,7 +54,8 @@ import {
 } from "./live-context-setup.js";
 import { setUpHa, type HaSettings } from "./ha-setup.js";
 import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
-import { cleanupAloneRefusal, loadsPolicySet, noPolicySource } from "./no-policy-source.js";
+import { loadsPolicySet, noPolicySource } from "./no-policy-source.js";
+import { watchCleanupExceptions } from "./cleanup-exceptions.js";
 import { type Registration, type RegistrationPlan, setUpRegistration } from "./registration-setup.js";
 import { describeBounds } from "./describe-bounds.js";
 import { setUpEvents, type EventSettings, type ProcessEvents } from "./events-setup.js";
@@ -279,7 +280,12 @@ function startedOnStart(begin: () => { close(): void }): Controller {
   };
 }
 
-/** The cleanup controller (cleanup policies, the cleanup.kyverno.io/ttl label): with policies from the cluster, writing on the leader. */
+/**
+ * The cleanup controller (cleanup policies, the cleanup.kyverno.io/ttl label): with policies from the
+ * cluster, writing on the leader. In a process that loads no policy set, with PolicyExceptions on
+ * (`ownExceptions`), it watches the policies.kyverno.io PolicyExceptions itself (cleanup-exceptions.ts)
+ * and acts only once they have listed.
+ */
 function cleanupController(o: {
   readonly live: LiveContext;
   readonly engine: ReturnType<typeof createEngine>;
@@ -287,20 +293,41 @@ function cleanupController(o: {
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
   readonly source: PolicySource;
+  readonly ownExceptions: ExceptionScope | undefined;
   readonly onReconciled: OnReconciled;
 }): Controller {
-  return startedOnStart(() =>
-    startCleanupController({
+  return startedOnStart(() => {
+    const onLog = (lvl: "info" | "warn" | "error", msg: string, fields: Record<string, unknown>): void =>
+      o.logger[lvl](fields, `bylaw serve: ${msg}`);
+    const own =
+      o.ownExceptions !== undefined
+        ? watchCleanupExceptions({
+            client: o.live.client,
+            engine: o.engine,
+            scope: o.ownExceptions,
+            random: { next: () => Math.random() },
+            onLog,
+          })
+        : undefined;
+    const leader = o.isLeader;
+    const isLeader = own !== undefined ? () => own.listed() && (leader?.() ?? true) : leader;
+    const controller = startCleanupController({
       client: o.live.client,
       env: o.engine.env,
       compile: (doc) => o.engine.compile(doc),
       counters: cleanupCounters(o.registry),
-      exceptions: () => o.source.current().exceptions ?? [],
+      exceptions: own !== undefined ? () => own.current() : () => o.source.current().exceptions ?? [],
       onReconciled: o.onReconciled,
-      onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
-      ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
-    }),
-  );
+      onLog,
+      ...(isLeader !== undefined ? { isLeader } : {}),
+    });
+    return {
+      close: () => {
+        controller.close();
+        own?.close();
+      },
+    };
+  });
 }
 
 /**
@@ -397,7 +424,14 @@ function componentControllers(p: {
   const common = { live, engine, logger, onReconciled };
   const cleanup =
     runs("cleanup") || o.cleanupController
-      ? cleanupController({ ...common, registry, source, isLeader: leaderOf("cleanup", o.cleanupController) })
+      ? cleanupController({
+          ...common,
+          registry,
+          source,
+          // A process that loads no policy set reads the PolicyExceptions a DeletingPolicy heeds itself.
+          ownExceptions: !loadsPolicySet(o.components) && o.exceptions.scope.enabled ? o.exceptions.scope : undefined,
+          isLeader: leaderOf("cleanup", o.cleanupController),
+        })
       : undefined;
   const reports =
     runs("reports") || o.reportsController
@@ -419,12 +453,6 @@ export async function startServe(
   out: ServeOutput,
 ): Promise<{ ok: true; value: RunningServe } | StartFailure> {
   const usage = (error: string): StartFailure => ({ ok: false, code: 2, error });
-  const alone = cleanupAloneRefusal({
-    components: o.components,
-    folder: o.policies !== undefined,
-    exceptions: o.exceptions.scope,
-  });
-  if (alone !== undefined) return usage(alone);
   const logger = createLogger({ level: o.logLevel });
   const admission = o.components.includes("admission");
   // --leader-elect, --tls-secret: the admission controller's Lease and the shared certificate Secret (ha-setup.ts).
