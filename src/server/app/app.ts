@@ -330,6 +330,11 @@ function cleanupController(o: {
   });
 }
 
+/** A process that loads no policy set reads the PolicyExceptions a DeletingPolicy heeds itself, when they are on. */
+function ownExceptionsOf(o: ServeOptions): ExceptionScope | undefined {
+  return !loadsPolicySet(o.components) && o.exceptions.scope.enabled ? o.exceptions.scope : undefined;
+}
+
 /**
  * The monitoring component (controllers/monitoring, ADR 0019): with live context, every producer's
  * reports read by informers from the start and served on /metrics; no leader (it writes nothing).
@@ -421,15 +426,13 @@ function componentControllers(p: {
   // --cleanup-controller, --reports-controller: beside the webhook, on the admission controller's Lease.
   const leaderOf = (c: Component, beside: boolean): (() => boolean) | undefined =>
     runs(c) ? electors.isLeader(c) : beside ? p.admissionLeader : undefined;
-  const common = { live, engine, logger, onReconciled };
+  const common = { live, engine, logger, onReconciled, registry };
   const cleanup =
     runs("cleanup") || o.cleanupController
       ? cleanupController({
           ...common,
-          registry,
           source,
-          // A process that loads no policy set reads the PolicyExceptions a DeletingPolicy heeds itself.
-          ownExceptions: !loadsPolicySet(o.components) && o.exceptions.scope.enabled ? o.exceptions.scope : undefined,
+          ownExceptions: ownExceptionsOf(o),
           isLeader: leaderOf("cleanup", o.cleanupController),
         })
       : undefined;
