@@ -22,7 +22,7 @@ interface CleanupExceptionsOptions {
   readonly onLog: (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
 }
 
-export interface CleanupExceptions {
+interface CleanupExceptions {
   /** The exceptions in force now (valid, within the scope). */
   current(): readonly AnyCompiledException[];
   /** Whether the watch has listed (or the CRD is not installed). */
