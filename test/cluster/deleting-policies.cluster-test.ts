@@ -186,11 +186,15 @@ describe(
       await eventually("old-1 deleted", 150_000, async () => ((await deleted("old-1", "dsweep")) ? true : undefined));
       assert.equal(await deleted("young", "dsweep"), false, "its condition does not hold");
       assert.equal(await deleted("y-old", "tenant-y"), false, "outside its namespaceSelector");
-      const status = JSON.parse(await ok(["get", "deletingpolicy", "expire-pods", "-o", "json"])) as {
-        status?: { lastExecutionTime?: string; conditionStatus?: { ready?: boolean } };
-      };
-      assert.match(status.status?.lastExecutionTime ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
-      assert.equal(status.status?.conditionStatus?.ready, true);
+      // The status is written once the run's deletions are done: a moment after old-1 goes.
+      const status = await eventually("expire-pods' run recorded in its status", 30_000, async () => {
+        const object = JSON.parse(await ok(["get", "deletingpolicy", "expire-pods", "-o", "json"])) as {
+          status?: { lastExecutionTime?: string; conditionStatus?: { ready?: boolean } };
+        };
+        return (object.status?.lastExecutionTime ?? "") !== "" ? object.status : undefined;
+      });
+      assert.match(status?.lastExecutionTime ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
+      assert.equal(status?.conditionStatus?.ready, true);
     });
 
     test("a Pod a policies.kyverno.io PolicyException excepts is kept, though its condition holds", async () => {
