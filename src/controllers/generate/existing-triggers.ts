@@ -25,7 +25,8 @@ import type { KindPaths } from "./kind-paths.js";
 import { policyKeyOf } from "./run-update-request.js";
 import type { GenerateWorkItem } from "./update-request.js";
 
-const NOT_READ: ExistingResources = {
+/** Clone sources are not read while finding existing triggers (the work reads them when it runs). */
+export const NOT_READ: ExistingResources = {
   get: () => err("pending", "not read while finding existing triggers"),
   list: () => err("pending", "not read while finding existing triggers"),
 };
@@ -106,14 +107,7 @@ export async function* existingTriggers(
   rules: readonly string[],
   deps: ExistingDeps,
 ): AsyncGenerator<{ readonly engine: Engine; readonly object: Resource; readonly request: RequestInput }> {
-  const engine = createEngine({
-    clock: systemClock,
-    random: cryptoRandom,
-    hasher: nodeHasher,
-    context: new ClusterReads(deps.client).sources(),
-    hosts: offlineHosts,
-    signatures: nodeSignatures,
-  });
+  const engine = existingTriggerEngine(deps);
   const labels = await namespaceLabelsByName(deps);
   for (const kind of matchKinds(policy, rules))
     for (const object of await listKind(deps, kind, policy.namespace)) {
@@ -127,6 +121,18 @@ export async function* existingTriggers(
       };
       yield { engine, object, request };
     }
+}
+
+/** The engine that evaluates existing triggers, its context entries read from the cluster. */
+export function existingTriggerEngine(deps: ExistingDeps): Engine {
+  return createEngine({
+    clock: systemClock,
+    random: cryptoRandom,
+    hasher: nodeHasher,
+    context: new ClusterReads(deps.client).sources(),
+    hosts: offlineHosts,
+    signatures: nodeSignatures,
+  });
 }
 
 /** The work for `policy`'s generateExisting rules over the objects that exist now. */

@@ -8,25 +8,14 @@
  */
 import {
   type CompiledPolicy,
-  createEngine,
-  err,
-  type ExistingResources,
   type GeneratedResource,
   isObject,
   type JsonValue,
   type Resource,
 } from "../../engine/index.js";
-import { ClusterReads } from "../../kube/cluster-reads.js";
-import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
-import { offlineHosts } from "../../platform/offline-context.js";
-import { type ExistingDeps, namespaceLabelsByName } from "./existing-triggers.js";
+import { type ExistingDeps, existingTriggerEngine, namespaceLabelsByName, NOT_READ } from "./existing-triggers.js";
 import { policyKeyOf } from "./run-update-request.js";
 import type { GenerateWorkItem } from "./update-request.js";
-
-const NOT_READ: ExistingResources = {
-  get: () => err("pending", "not read while finding existing triggers"),
-  list: () => err("pending", "not read while finding existing triggers"),
-};
 
 interface Matched {
   readonly object: Resource;
@@ -60,14 +49,7 @@ async function* candidates(policy: CompiledPolicy, deps: ExistingDeps): AsyncGen
 
 /** Each existing trigger the policy matches, with what it would generate for it now (clone sources not read). */
 async function* matchedTriggers(policy: CompiledPolicy, deps: ExistingDeps): AsyncGenerator<Matched> {
-  const engine = createEngine({
-    clock: systemClock,
-    random: cryptoRandom,
-    hasher: nodeHasher,
-    context: new ClusterReads(deps.client).sources(),
-    hosts: offlineHosts,
-    signatures: nodeSignatures,
-  });
+  const engine = existingTriggerEngine(deps);
   const labels = await namespaceLabelsByName(deps);
   for await (const object of candidates(policy, deps)) {
     const meta = isObject(object["metadata"]) ? object["metadata"] : {};
