@@ -8,8 +8,8 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempTree } from "../support/temp-dir.js";
@@ -196,4 +196,59 @@ test("the Pushgateway down: the push fails with exit 1 and says where and why", 
   } finally {
     await sinks.start("pushgateway");
   }
+});
+
+test("--schedule: kube-bench's command runs at start and at each tick, each run replacing the node's push; a failed run is reported and the loop goes on; SIGTERM stops it", async () => {
+  const dir = tempTree({ "out.json": readFileSync(withTotals, "utf8") });
+  const out = join(dir, "out.json");
+  const child = spawn(
+    process.execPath,
+    [
+      join(repoRoot, "bin", "bylaw.js"),
+      "kube-bench",
+      "--schedule",
+      "@every 1s",
+      "--node",
+      "node-s",
+      "--pushgateway",
+      sinks.pushgatewayUrl,
+      "--",
+      "cat",
+      out,
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+  const until = async (what: string, ok: () => boolean | Promise<boolean>) => {
+    for (let i = 0; i < 100; i++) {
+      if (await ok()) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.fail(`${what} did not happen; stderr:\n${stderr}`);
+  };
+  const pushes = () => (stderr.match(/pushed node node-s to the Pushgateway/g) ?? []).length;
+  try {
+    await until("two pushes", () => pushes() >= 2);
+    const first = sampleLines(await pushgatewayMetrics(sinks), "kube_bench_info").filter((l) => l.includes("node-s"));
+    assert.equal(first.length, 3, first.join("\n"));
+
+    // The next run writes no kube-bench JSON: reported, nothing pushed, the loop goes on.
+    writeFileSync(out, "kube-bench: config not found\n");
+    await until("a failed run reported", () => /the output of cat .*out\.json/.test(stderr));
+    const before = pushes();
+    // Then kube-bench runs against a worker node: the node's series are replaced by the new ones.
+    writeFileSync(out, readFileSync(noTotals, "utf8").replace(/"node_type": ?"master"/g, '"node_type":"node"'));
+    await until("a push after the failure", () => pushes() > before);
+    const after = sampleLines(await pushgatewayMetrics(sinks), "kube_bench_info").filter((l) => l.includes("node-s"));
+    assert.ok(
+      after.some((l) => l.includes('kube_bench_type="node"')) &&
+        !after.some((l) => l.includes('kube_bench_type="master"')),
+      after.join("\n"),
+    );
+  } finally {
+    child.kill("SIGTERM");
+  }
+  assert.equal(await exited, 0, stderr);
 });

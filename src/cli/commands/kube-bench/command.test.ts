@@ -43,7 +43,10 @@ test("usage errors: no file, no node, a bad --timeout, a bad --loki-label or URL
   const dir = tempTree({ "r.json": doc });
   const f = join(dir, "r.json");
   const cases: [string[], string][] = [
-    [["--node", "n"], "kube-bench needs a FILE of kube-bench run --json output (- for standard input)"],
+    [
+      ["--node", "n"],
+      "kube-bench needs a FILE of kube-bench run --json output (- for standard input), or a command after --",
+    ],
     [
       [f],
       "kube-bench's JSON does not name the node: give --node NAME or set NODE_NAME (the Downward API's spec.nodeName)",
@@ -74,4 +77,38 @@ test("a file that is not kube-bench JSON: exit 2, the file and the field named",
   const missing = await run([join(dir, "nope.json"), "--node", "n"]);
   assert.equal(missing.code, 2);
   assert.equal(missing.err, `bylaw kube-bench: ${join(dir, "nope.json")}: cannot read it (ENOENT)`);
+});
+
+test("a command after -- writes kube-bench's JSON instead of FILE", async () => {
+  const dir = tempTree({ "r.json": doc });
+  const r = await run(["--node", "cp-1", "--", "cat", join(dir, "r.json")]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /kube_bench_node_name="cp-1"\} 1$/m);
+});
+
+test("a command that fails, or writes what is not kube-bench JSON, exits 1 saying why", async () => {
+  const failed = await run(["--node", "cp-1", "--", "sh", "-c", "echo kube-bench: no config >&2; exit 3"]);
+  assert.equal(failed.code, 1);
+  assert.match(
+    failed.err,
+    /"sh -c echo kube-bench: no config >&2; exit 3" exited with code 3; its stderr ends: kube-bench: no config/,
+  );
+  const notJson = await run(["--node", "cp-1", "--", "echo", "hello"]);
+  assert.equal(notJson.code, 1);
+  assert.match(notJson.err, /the output of echo hello/);
+});
+
+test("FILE and a command together, --schedule without a command, or a schedule that cannot be read: usage errors", async () => {
+  const both = await run(["x.json", "--node", "n", "--", "true"]);
+  assert.equal(both.code, 2);
+  assert.match(both.err, /not both/);
+  const alone = await run(["x.json", "--schedule", "@hourly", "--node", "n"]);
+  assert.equal(alone.code, 2);
+  assert.match(alone.err, /--schedule needs the command that runs kube-bench at each tick, after --/);
+  const bad = await run(["--schedule", "every tuesday", "--node", "n", "--", "true"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--schedule: schedule "every tuesday"/);
+  const timeout = await run(["--run-timeout", "soon", "--node", "n", "--", "true"]);
+  assert.equal(timeout.code, 2);
+  assert.match(timeout.err, /--run-timeout soon is not a duration/);
 });
