@@ -23,6 +23,7 @@ import {
   controllerCounters,
   createMetrics,
   registerMonitoringGauges,
+  updateRequestGauge,
   type BylawMetrics,
 } from "../metrics/index.js";
 import { startMonitoring, type ReportLabel } from "../../controllers/monitoring/index.js";
@@ -202,6 +203,8 @@ function generateController(p: {
   /** The background component runs elsewhere: this process only stores the UpdateRequests. */
   readonly storeOnly?: boolean;
   readonly onReconciled: OnReconciled;
+  /** Where kyverno_updaterequest_total is exposed (where the loop runs, not where requests are only stored). */
+  readonly registry: Registry;
 }): (Controller & { submit: (work: Parameters<NonNullable<AdmissionDeps["onGenerateWork"]>>[0]) => void }) | undefined {
   const { o, as, isLeader, logger } = p;
   if (as === undefined) return undefined;
@@ -224,6 +227,7 @@ function generateController(p: {
     logger.warn({}, `bylaw serve: ${started.error}`);
     return undefined;
   }
+  if (p.storeOnly !== true) updateRequestGauge(p.registry, as.namespace, () => started.value.updateRequests());
   return { start: () => undefined, close: () => started.value.close(), submit: (w) => started.value.submit(w) };
 }
 
@@ -422,6 +426,7 @@ function componentControllers(p: {
     events: p.events,
     storeOnly: handOff,
     onReconciled,
+    registry,
   });
   // --cleanup-controller, --reports-controller: beside the webhook, on the admission controller's Lease.
   const leaderOf = (c: Component, beside: boolean): (() => boolean) | undefined =>
