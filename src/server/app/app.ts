@@ -385,6 +385,12 @@ function runsOf(o: ServeOptions, presence: ComponentPresence<Component> | undefi
     generateRuns(o) ? { generate: true } : presence !== undefined ? backgroundRuns(presence.of("background")) : {};
 }
 
+interface ComponentControllers {
+  readonly generate: ReturnType<typeof generateController>;
+  readonly cleanup: Controller | undefined;
+  readonly reports: Controller | undefined;
+}
+
 /**
  * The controllers of the components other than admission (ADR 0018), each writing only while this
  * replica leads its component's Lease: background = generate (as its own ServiceAccount; with
@@ -404,11 +410,7 @@ function componentControllers(p: {
   readonly events: ProcessEvents | undefined;
   /** The background component runs in other processes (its Lease watched): this one stores UpdateRequests for it. */
   readonly handsOff: boolean;
-}): {
-  generate: ReturnType<typeof generateController>;
-  cleanup: Controller | undefined;
-  reports: Controller | undefined;
-} {
+}): ComponentControllers {
   const { o, live, engine, source, registry, logger, electors } = p;
   if (live === undefined || o.policies !== undefined)
     return { generate: undefined, cleanup: undefined, reports: undefined };
