@@ -54,14 +54,14 @@ import {
   type LiveContext,
 } from "./live-context-setup.js";
 import { setUpHa, type HaSettings } from "./ha-setup.js";
-import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
+import { openPolicySource, type ReportsIdentity, type ServedPolicySource } from "./policy-source-setup.js";
 import { loadsPolicySet, noPolicySource } from "./no-policy-source.js";
 import { watchCleanupExceptions } from "./cleanup-exceptions.js";
 import { type Registration, type RegistrationPlan, setUpRegistration } from "./registration-setup.js";
 import { describeBounds } from "./describe-bounds.js";
 import { setUpEvents, type EventSettings, type ProcessEvents } from "./events-setup.js";
 import type { ObjectRef } from "../../controllers/events/index.js";
-import type { Component } from "./components.js";
+import { componentAccount, type Component } from "./components.js";
 import { componentElectors, type ComponentElectors } from "./component-electors.js";
 import { backgroundRuns, markCleanupWhileDown, watchComponents } from "./presence-setup.js";
 import type { ComponentPresence } from "../../controllers/leader-election/component-presence.js";
@@ -376,7 +376,29 @@ function componentsElsewhere(o: ServeOptions, live: LiveContext | undefined): Co
   return [
     ...(generateRuns(o) ? [] : (["background"] as const)),
     ...(o.components.includes("cleanup") || o.cleanupController ? [] : (["cleanup"] as const)),
+    ...(reportsHere(o) ? [] : (["reports"] as const)),
   ];
+}
+
+function reportsHere(o: ServeOptions): boolean {
+  return o.components.includes("reports") || o.reportsController;
+}
+
+/**
+ * Who runs background scans, for RBACPermissionsGranted: this process, or the reports component's
+ * ServiceAccount in Bylaw's namespace once its Lease shows it was started; undefined: nobody watched.
+ */
+function reportsIdentity(
+  o: ServeOptions,
+  elsewhere: readonly Component[],
+  presence: ComponentPresence<Component> | undefined,
+): ReportsIdentity | undefined {
+  if (reportsHere(o)) return { here: true };
+  if (presence === undefined || !elsewhere.includes("reports") || o.ownNamespace === undefined) return undefined;
+  return {
+    user: `system:serviceaccount:${o.ownNamespace}:${componentAccount("reports")}`,
+    started: () => presence.of("reports").state !== "absent",
+  };
 }
 
 /** What runs beyond admission now: generate rules in this process, or while the background component is up. */
@@ -523,6 +545,7 @@ export async function startServe(
         })
       : undefined;
   const runs = runsOf(o, presence);
+  const reportsAs = reportsIdentity(o, elsewhere, presence);
   // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
   const ports = servePorts(live?.context);
   const engine = createEngine(ports);
@@ -556,7 +579,7 @@ export async function startServe(
                   ...(presence !== undefined ? { onRunsChange: (l: () => void) => presence.onChange(l) } : {}),
                   ...(registered !== undefined ? { registration: registered } : {}),
                   namespaceBudget: o.namespaceBudget,
-                  reportsHere: o.components.includes("reports") || o.reportsController,
+                  ...(reportsAs !== undefined ? { reports: reportsAs } : {}),
                   // Policy status is the admission controller's to write (its leader's, with --leader-elect).
                   ...(admission ? leadership : { isLeader: () => false }),
                 },
