@@ -40,10 +40,18 @@ export async function subjectAccessAllowed(
   client: Pick<KubeClient, "sendJson">,
   spec: Readonly<Record<string, unknown>>,
 ): Promise<boolean> {
+  return (await subjectAccess(client, spec)).allowed;
+}
+
+/** The authorizer's answer to a SubjectAccessReview `spec`, with its reason ("" when it gave none, as RBAC does for a denial). */
+export async function subjectAccess(
+  client: Pick<KubeClient, "sendJson">,
+  spec: Readonly<Record<string, unknown>>,
+): Promise<{ readonly allowed: boolean; readonly reason: string }> {
   const review = (await client.sendJson("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", {
     apiVersion: "authorization.k8s.io/v1",
     kind: "SubjectAccessReview",
     spec,
-  })) as { status?: { allowed?: boolean } };
-  return review.status?.allowed === true;
+  })) as { status?: { allowed?: boolean; reason?: string } };
+  return { allowed: review.status?.allowed === true, reason: review.status?.reason ?? "" };
 }

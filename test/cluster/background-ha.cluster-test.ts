@@ -6,7 +6,7 @@
  * once it expires and runs the UpdateRequests left: every namespace ends with exactly one generated
  * Secret (`regcred`), none missing, none duplicated, and no UpdateRequest is left; the survivor's
  * /metrics counts what it ran as Kyverno's `kyverno_controller_reconcile_total{controller_name=
- * "update-request-controller"}`, and nothing dropped.
+ * "update-request-controller"}`, nothing dropped, and `kyverno_updaterequest_total` says none is left.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -199,6 +199,13 @@ describe(
       assert.ok(reconciled !== null && Number(reconciled[1]) > 0, "the survivor's reconciles on /metrics");
       console.log(`# the survivor reconciled ${reconciled[1]} UpdateRequests`);
       assert.doesNotMatch(metrics, /^kyverno_controller_drop_total\{/m, "no request dropped");
+      // Kyverno's gauge of the UpdateRequests in its namespace: none left, as kubectl saw above.
+      await eventually("kyverno_updaterequest_total 0 on the survivor's /metrics", 30_000, async () => {
+        const now = await (await fetch(`http://127.0.0.1:${port ?? ""}/metrics`)).text();
+        const left = /^kyverno_updaterequest_total\{resource_namespace="bylaw"\} (\d+)$/m.exec(now)?.[1];
+        if (left !== "0") throw new Error(`kyverno_updaterequest_total: ${left ?? "no sample"}`);
+        return true;
+      });
     });
   },
 );

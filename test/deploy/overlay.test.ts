@@ -1,4 +1,4 @@
-/** deploy/overlays/example: the base with every optional component, as `kubectl kustomize` renders it. */
+/** deploy/overlays/example: the base with every optional component (monitoring included), as `kubectl kustomize` renders it. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -38,6 +38,24 @@ describe("deploy/overlays/example", { skip: SKIP ?? false }, () => {
     );
     assert.deepEqual(list(at(podOf(manifests).container, "args")).slice(-2), ["--metrics-auth", "token"]);
     assert.equal(at(podOf(manifests).deployment, "spec", "replicas"), 3);
+  });
+
+  test("includes the monitoring component: its Deployment on the pinned image, and the Service that selects its pod", () => {
+    const deployment = one(manifests, "Deployment", "bylaw-monitoring");
+    const container = at(deployment, "spec", "template", "spec", "containers", 0);
+    assert.match(String(at(container, "image")), /^ghcr\.io\/bylaw\/bylaw:\d+\.\d+\.\d+$/);
+    const args = list(at(container, "args")).map(String);
+    assert.equal(args[args.indexOf("--component") + 1], "monitoring");
+    assert.equal(at(deployment, "spec", "template", "spec", "serviceAccountName"), "bylaw-monitoring");
+    const service = one(manifests, "Service", "bylaw-monitoring");
+    assert.ok(selects(at(service, "spec", "selector"), at(deployment, "spec", "template", "metadata", "labels")));
+    assert.ok(
+      !selects(
+        at(one(manifests, "Service", "bylaw"), "spec", "selector"),
+        at(deployment, "spec", "template", "metadata", "labels"),
+      ),
+      "the webhook Service sends no review to the monitoring pod",
+    );
   });
 
   test("pins the image", () => {

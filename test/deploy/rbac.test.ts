@@ -79,7 +79,8 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "coordination.k8s.io leases create",
       "coordination.k8s.io leases get,update [bylaw-admission]",
       // Is the background or cleanup component up (Ready across processes)? Generate work handed over.
-      "coordination.k8s.io leases get [bylaw-background-controller,bylaw-cleanup-controller]",
+      // Has the reports component been started (RBACPermissionsGranted asked for its ServiceAccount)?
+      "coordination.k8s.io leases get [bylaw-background-controller,bylaw-cleanup-controller,bylaw-reports-controller]",
       "kyverno.io updaterequests create",
       " secrets get,list,watch,update [bylaw-tls]",
     ],

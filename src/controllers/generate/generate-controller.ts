@@ -70,6 +70,8 @@ interface GenerateControllerOptions {
 interface GenerateController {
   /** Stores the work as UpdateRequests (no wait for it to run). */
   submit(work: readonly GenerateWorkItem[]): void;
+  /** The UpdateRequests in Bylaw's namespace as the informer holds them; undefined until it has listed (and when only storing). */
+  updateRequests(): number | undefined;
   close(): void;
 }
 
@@ -100,6 +102,7 @@ export function startGenerateController(
       submit: (work) => {
         for (const w of work) void loop.store(w);
       },
+      updateRequests: () => loop.count(),
       close: () => {
         loop.stop();
         client.close();
@@ -115,6 +118,7 @@ class UpdateRequestLoop {
   private readonly notBefore = new Map<string, number>();
   private running = false;
   private checking = false;
+  private listed = false;
   private timer: NodeJS.Timeout | undefined;
   private policyTimer: NodeJS.Timeout | undefined;
   /** The policies (key and generation) whose existing triggers have been turned into work. */
@@ -141,7 +145,10 @@ class UpdateRequestLoop {
         const name = readUpdateRequest(object).name;
         this.enqueue(name);
       },
-      onListed: () => this.enqueueAll(),
+      onListed: () => {
+        this.listed = true;
+        this.enqueueAll();
+      },
       onLog: options.onLog,
     });
   }
@@ -152,6 +159,11 @@ class UpdateRequestLoop {
     this.timer.unref();
     this.policyTimer = setInterval(() => void this.checkPolicies(), POLICY_CHECK_MS);
     this.policyTimer.unref();
+  }
+
+  /** The UpdateRequests the cache holds (undefined before its first list). */
+  count(): number | undefined {
+    return this.listed ? this.informer.list(this.options.namespace).length : undefined;
   }
 
   stop(): void {

@@ -73,6 +73,23 @@ describe("RBACPermissionsGranted", () => {
     assert.equal(missing?.[0], "connection refused");
   });
 
+  test("the reports component in processes of its own: nothing checked until it has been started, then its refusals", async () => {
+    let started = false;
+    let asked = 0;
+    const access = reportingAccess({
+      check: () => {
+        asked++;
+        return Promise.resolve({ allowed: false, reason: "" });
+      },
+      now: () => 0,
+      started: () => started,
+    });
+    assert.equal(await access(outcome("ValidatingPolicy")), undefined, "not started: no condition");
+    assert.equal(asked, 0);
+    started = true;
+    assert.equal((await access(outcome("ValidatingPolicy")))?.length, 9);
+  });
+
   test("DeletingPolicy and the kyverno.io kinds carry no such condition", async () => {
     const access = reportingAccess({ check: () => Promise.resolve({ allowed: true, reason: "" }), now: () => 0 });
     assert.equal(await access(outcome("DeletingPolicy")), undefined);

@@ -3,8 +3,12 @@
  * controller): whether whoever runs background reports may get, list and watch each resource the
  * policy's `spec.matchConstraints.resourceRules` name (every apiGroup × apiVersion × resource,
  * `*` included, asked as written). Bylaw asks it of the API server for the identity that runs its
- * background scans in this process (`--reports-controller`, or `--component reports` beside
- * admission); where none does, the condition is not written (nothing was checked).
+ * background scans: this process's own (`--reports-controller`, or `--component reports` beside
+ * admission), or, when the reports component runs in processes of its own, its ServiceAccount
+ * (bylaw-reports-controller), asked with a SubjectAccessReview as Kyverno's admission controller
+ * asks for its reports controller's, from the time that component's Lease shows it was started
+ * (`started`). Where no process runs background scans, the condition is not written (nothing
+ * was checked).
  * - granted: True, "Policy is ready for reporting.";
  * - not: False, "Policy is not ready for reporting, missing permissions: " and each refusal as
  *   Kyverno words it (`list /v1, Resource=pods: <the authorizer's reason>`), joined by "; ", then ".".
@@ -64,6 +68,8 @@ export function reportingAccess(options: {
   readonly check: Check;
   readonly now: () => number;
   readonly ttlMs?: number;
+  /** Whether whoever `check` asks about runs (has been started); false: nothing is checked (undefined). Default: always. */
+  readonly started?: () => boolean;
 }): (outcome: PolicyOutcome) => Promise<readonly string[] | undefined> {
   const answers = new Map<string, { readonly at: number; readonly refusal: string | undefined }>();
   const ttl = options.ttlMs ?? 20_000;
@@ -82,7 +88,7 @@ export function reportingAccess(options: {
     return refusal;
   };
   return async (outcome) => {
-    if (!REPORTING_KINDS.has(outcome.kind)) return undefined;
+    if (!REPORTING_KINDS.has(outcome.kind) || options.started?.() === false) return undefined;
     const missing: string[] = [];
     for (const gvr of reportingResources(outcome.spec))
       for (const verb of VERBS) {

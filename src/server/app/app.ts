@@ -23,6 +23,7 @@ import {
   controllerCounters,
   createMetrics,
   registerMonitoringGauges,
+  updateRequestGauge,
   type BylawMetrics,
 } from "../metrics/index.js";
 import { startMonitoring, type ReportLabel } from "../../controllers/monitoring/index.js";
@@ -53,14 +54,14 @@ import {
   type LiveContext,
 } from "./live-context-setup.js";
 import { setUpHa, type HaSettings } from "./ha-setup.js";
-import { openPolicySource, type ServedPolicySource } from "./policy-source-setup.js";
+import { openPolicySource, type ReportsIdentity, type ServedPolicySource } from "./policy-source-setup.js";
 import { loadsPolicySet, noPolicySource } from "./no-policy-source.js";
 import { watchCleanupExceptions } from "./cleanup-exceptions.js";
 import { type Registration, type RegistrationPlan, setUpRegistration } from "./registration-setup.js";
 import { describeBounds } from "./describe-bounds.js";
 import { setUpEvents, type EventSettings, type ProcessEvents } from "./events-setup.js";
 import type { ObjectRef } from "../../controllers/events/index.js";
-import type { Component } from "./components.js";
+import { componentAccount, type Component } from "./components.js";
 import { componentElectors, type ComponentElectors } from "./component-electors.js";
 import { backgroundRuns, markCleanupWhileDown, watchComponents } from "./presence-setup.js";
 import type { ComponentPresence } from "../../controllers/leader-election/component-presence.js";
@@ -202,6 +203,8 @@ function generateController(p: {
   /** The background component runs elsewhere: this process only stores the UpdateRequests. */
   readonly storeOnly?: boolean;
   readonly onReconciled: OnReconciled;
+  /** Where kyverno_updaterequest_total is exposed (where the loop runs, not where requests are only stored). */
+  readonly registry: Registry;
 }): (Controller & { submit: (work: Parameters<NonNullable<AdmissionDeps["onGenerateWork"]>>[0]) => void }) | undefined {
   const { o, as, isLeader, logger } = p;
   if (as === undefined) return undefined;
@@ -224,6 +227,7 @@ function generateController(p: {
     logger.warn({}, `bylaw serve: ${started.error}`);
     return undefined;
   }
+  if (p.storeOnly !== true) updateRequestGauge(p.registry, as.namespace, () => started.value.updateRequests());
   return { start: () => undefined, close: () => started.value.close(), submit: (w) => started.value.submit(w) };
 }
 
@@ -372,13 +376,41 @@ function componentsElsewhere(o: ServeOptions, live: LiveContext | undefined): Co
   return [
     ...(generateRuns(o) ? [] : (["background"] as const)),
     ...(o.components.includes("cleanup") || o.cleanupController ? [] : (["cleanup"] as const)),
+    ...(reportsHere(o) ? [] : (["reports"] as const)),
   ];
+}
+
+function reportsHere(o: ServeOptions): boolean {
+  return o.components.includes("reports") || o.reportsController;
+}
+
+/**
+ * Who runs background scans, for RBACPermissionsGranted: this process, or the reports component's
+ * ServiceAccount in Bylaw's namespace once its Lease shows it was started; undefined: nobody watched.
+ */
+function reportsIdentity(
+  o: ServeOptions,
+  elsewhere: readonly Component[],
+  presence: ComponentPresence<Component> | undefined,
+): ReportsIdentity | undefined {
+  if (reportsHere(o)) return { here: true };
+  if (presence === undefined || !elsewhere.includes("reports") || o.ownNamespace === undefined) return undefined;
+  return {
+    user: `system:serviceaccount:${o.ownNamespace}:${componentAccount("reports")}`,
+    started: () => presence.of("reports").state !== "absent",
+  };
 }
 
 /** What runs beyond admission now: generate rules in this process, or while the background component is up. */
 function runsOf(o: ServeOptions, presence: ComponentPresence<Component> | undefined): () => Runs {
   return () =>
     generateRuns(o) ? { generate: true } : presence !== undefined ? backgroundRuns(presence.of("background")) : {};
+}
+
+interface ComponentControllers {
+  readonly generate: ReturnType<typeof generateController>;
+  readonly cleanup: Controller | undefined;
+  readonly reports: Controller | undefined;
 }
 
 /**
@@ -400,11 +432,7 @@ function componentControllers(p: {
   readonly events: ProcessEvents | undefined;
   /** The background component runs in other processes (its Lease watched): this one stores UpdateRequests for it. */
   readonly handsOff: boolean;
-}): {
-  generate: ReturnType<typeof generateController>;
-  cleanup: Controller | undefined;
-  reports: Controller | undefined;
-} {
+}): ComponentControllers {
   const { o, live, engine, source, registry, logger, electors } = p;
   if (live === undefined || o.policies !== undefined)
     return { generate: undefined, cleanup: undefined, reports: undefined };
@@ -422,6 +450,7 @@ function componentControllers(p: {
     events: p.events,
     storeOnly: handOff,
     onReconciled,
+    registry,
   });
   // --cleanup-controller, --reports-controller: beside the webhook, on the admission controller's Lease.
   const leaderOf = (c: Component, beside: boolean): (() => boolean) | undefined =>
@@ -516,6 +545,7 @@ export async function startServe(
         })
       : undefined;
   const runs = runsOf(o, presence);
+  const reportsAs = reportsIdentity(o, elsewhere, presence);
   // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
   const ports = servePorts(live?.context);
   const engine = createEngine(ports);
@@ -549,7 +579,7 @@ export async function startServe(
                   ...(presence !== undefined ? { onRunsChange: (l: () => void) => presence.onChange(l) } : {}),
                   ...(registered !== undefined ? { registration: registered } : {}),
                   namespaceBudget: o.namespaceBudget,
-                  reportsHere: o.components.includes("reports") || o.reportsController,
+                  ...(reportsAs !== undefined ? { reports: reportsAs } : {}),
                   // Policy status is the admission controller's to write (its leader's, with --leader-elect).
                   ...(admission ? leadership : { isLeader: () => false }),
                 },

@@ -27,3 +27,8 @@ export function componentElects(component: Component): boolean {
 export function componentLease(component: Component, admissionLease: string): string {
   return component === "admission" ? admissionLease : `bylaw-${component}-controller`;
 }
+
+/** The ServiceAccount deploy/ runs a controller component as (bylaw-reports-controller, …), in Bylaw's namespace. */
+export function componentAccount(component: "background" | "reports" | "cleanup"): string {
+  return `bylaw-${component}-controller`;
+}

@@ -8,6 +8,7 @@ import type { CompiledPolicy, Engine, PolicyProblem } from "../../engine/index.j
 import { PolicyInformers } from "../../kube/policy-informers.js";
 import { reportingAccess } from "../../controllers/policy-status/reporting-access.js";
 import { selfAccess } from "../../kube/self-access.js";
+import { subjectAccess } from "../../kube/access-review.js";
 import { PolicyStatusWriter, type RegistrationView } from "../../controllers/policy-status/policy-status-writer.js";
 import { clusterPolicySource } from "../policy-source/cluster-policy-source.js";
 import type { NamespaceBudget } from "../policy-source/namespace-budget.js";
@@ -17,6 +18,9 @@ import type { Readiness } from "../policy-source/types.js";
 import type { Runs } from "../policy-source/unserved-parts.js";
 import type { ClusterFacts, PolicySource } from "../types.js";
 import type { LiveContext } from "./live-context-setup.js";
+
+/** Whose reads RBACPermissionsGranted checks (PolicySourceSetup's `cluster.reports`). */
+export type ReportsIdentity = { readonly here: true } | { readonly user: string; readonly started: () => boolean };
 
 /** A policy source as `serve` uses it: the policies, the facts a review does not carry, readiness. */
 export type ServedPolicySource = PolicySource & { cluster(): ClusterFacts; readiness(): Readiness };
@@ -44,8 +48,12 @@ interface PolicySourceSetup {
     readonly resyncMs?: number;
     /** With --register: Ready means registered; statuses are compared again after each registration sync. */
     readonly registration?: RegistrationView & { onChange(listener: () => void): () => void };
-    /** Background scans run in this process: a policies.kyverno.io policy's RBACPermissionsGranted is checked for its identity. */
-    readonly reportsHere?: boolean;
+    /**
+     * Who runs background scans, for a policies.kyverno.io policy's RBACPermissionsGranted: this
+     * process (`here`, its own identity), or the reports component elsewhere (`user`, asked with a
+     * SubjectAccessReview once `started`). Undefined: nobody; the condition is not written.
+     */
+    readonly reports?: ReportsIdentity;
   };
 }
 
@@ -118,7 +126,7 @@ function followChanges(
   };
 }
 
-/** The policy status writer: on the leader, with registration's word, and RBACPermissionsGranted checked where background scans run here. */
+/** The policy status writer: on the leader, with registration's word, and RBACPermissionsGranted checked for whoever runs background scans. */
 function statusWriter(
   c: NonNullable<PolicySourceSetup["cluster"]>,
   onLog: (level: "info" | "warn" | "debug", message: string, fields: Record<string, unknown>) => void,
@@ -130,8 +138,18 @@ function statusWriter(
     onLog,
     ...(c.isLeader !== undefined ? { isLeader: c.isLeader } : {}),
     ...(c.registration !== undefined ? { registration: c.registration } : {}),
-    ...(c.reportsHere === true
-      ? { reporting: reportingAccess({ check: (verb, gvr) => selfAccess(client, { verb, ...gvr }), now: Date.now }) }
-      : {}),
+    ...(c.reports !== undefined ? { reporting: reportingOf(client, c.reports) } : {}),
+  });
+}
+
+/** RBACPermissionsGranted's checks: this process's own access, or the reports component's ServiceAccount's. */
+function reportingOf(client: LiveContext["client"], reports: ReportsIdentity): ReturnType<typeof reportingAccess> {
+  if ("here" in reports)
+    return reportingAccess({ check: (verb, gvr) => selfAccess(client, { verb, ...gvr }), now: Date.now });
+  return reportingAccess({
+    // As Kyverno's auth checker asks for its reports controller: the user name, every namespace.
+    check: (verb, gvr) => subjectAccess(client, { user: reports.user, resourceAttributes: { verb, ...gvr } }),
+    now: Date.now,
+    started: reports.started,
   });
 }

@@ -6,3 +6,4 @@ export { cleanupCounters } from "./cleanup-counters.js";
 export { registerMonitoringGauges } from "./monitoring-gauges.js";
 export { backgroundScanFailures } from "./background-scan-counter.js";
 export { controllerCounters } from "./controller-counters.js";
+export { updateRequestGauge } from "./update-request-gauge.js";
