@@ -79,3 +79,60 @@ describe("mutating webhook: MutatingPolicy", () => {
     assert.equal(ignored.patch, undefined);
   });
 });
+
+describe("mutating webhook: MutatingPolicy reinvocationPolicy", () => {
+  const labelsOf = (object: JsonObject, response: AdmissionResponseJson): JsonValue =>
+    ((applied(object, response) as JsonObject)["metadata"] as JsonObject)["labels"] as JsonValue;
+  // Copies the `tier` label a later policy (the ClusterPolicy add-tier, or the MutatingPolicy b-tier) sets.
+  const copyTier =
+    'Object{metadata: Object.metadata{labels: {"copy": "tier" in object.metadata.labels ? object.metadata.labels["tier"] : "none"}}}';
+  const addTier = 'Object{metadata: Object.metadata{labels: {"tier": "web"}}}';
+
+  test("IfNeeded: a later policy's change runs the earlier policy again, so it sees the label", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    const response = run(
+      [mpol("a-copy", copyTier, { reinvocationPolicy: "IfNeeded" }), mpol("b-tier", addTier)],
+      reviewOf(object),
+    );
+    assert.equal(response.allowed, true);
+    assert.deepEqual(labelsOf(object, response), { app: "web", copy: "web", tier: "web" });
+  });
+
+  test("IfNeeded also heeds a ClusterPolicy's change after it", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    const response = run([mpol("a-copy", copyTier, { reinvocationPolicy: "IfNeeded" }), classic], reviewOf(object));
+    assert.deepEqual(labelsOf(object, response), { app: "web", copy: "web", tier: "web" });
+  });
+
+  test("Never (and no field) runs the policy once: it does not see what came after it", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    for (const spec of [{ reinvocationPolicy: "Never" }, {}]) {
+      const response = run([mpol("a-copy", copyTier, spec), mpol("b-tier", addTier)], reviewOf(object));
+      assert.deepEqual(labelsOf(object, response), { app: "web", copy: "none", tier: "web" });
+    }
+  });
+
+  test("IfNeeded with nothing changed after it is not run again", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    // Appends to its own label on each run: a second run would show "xx".
+    const grow =
+      'Object{metadata: Object.metadata{labels: {"n": "n" in object.metadata.labels ? object.metadata.labels["n"] + "x" : "x"}}}';
+    const response = run([mpol("a-grow", grow, { reinvocationPolicy: "IfNeeded" })], reviewOf(object));
+    assert.deepEqual(labelsOf(object, response), { app: "web", n: "x" });
+  });
+
+  test("two IfNeeded policies that keep changing each other's input stop after one reinvocation each", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    const a =
+      'Object{metadata: Object.metadata{labels: {"a": ("b" in object.metadata.labels ? object.metadata.labels["b"] : "") + "x"}}}';
+    const b =
+      'Object{metadata: Object.metadata{labels: {"b": ("a" in object.metadata.labels ? object.metadata.labels["a"] : "") + "y"}}}';
+    const response = run(
+      [mpol("a", a, { reinvocationPolicy: "IfNeeded" }), mpol("b", b, { reinvocationPolicy: "IfNeeded" })],
+      reviewOf(object),
+    );
+    assert.equal(response.allowed, true);
+    // First pass a=x, b=xy; the reinvocation pass a=xyx, then b=xyxy; no third run.
+    assert.deepEqual(labelsOf(object, response), { app: "web", a: "xyx", b: "xyxy" });
+  });
+});
