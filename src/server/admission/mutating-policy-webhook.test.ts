@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { applyJsonPatch, type JsonObject, type JsonPatchOp, type JsonValue } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
-import { handleMutate, type AdmissionResponseJson } from "./index.js";
+import { handleMutate, handleMutateBounded, type AdmissionResponseJson, type HandlerResult } from "./index.js";
 import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const podRules = {
@@ -134,5 +134,50 @@ describe("mutating webhook: MutatingPolicy reinvocationPolicy", () => {
     assert.equal(response.allowed, true);
     // First pass a=x, b=xy; the reinvocation pass a=xyx, then b=xyxy; no third run.
     assert.deepEqual(labelsOf(object, response), { app: "web", a: "xyx", b: "xyxy" });
+  });
+
+  test("a review finished off the main thread reinvokes an IfNeeded policy the batch ran too", async () => {
+    // A foreach over 3,000 containers runs past a slice of one check: every policy from it on runs off the main thread.
+    const heavy = clusterPolicy("a-heavy", [
+      {
+        name: "pull",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        mutate: {
+          foreach: [
+            {
+              list: "request.object.spec.containers",
+              preconditions: { all: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] },
+              patchStrategicMerge: {
+                spec: { containers: [{ "(name)": "{{ element.name }}", imagePullPolicy: "Always" }] },
+              },
+            },
+          ],
+        },
+      },
+    ]);
+    const containers = Array.from({ length: 3_000 }, (_, i) => ({
+      name: i === 2_999 ? "x" : `c${i}`,
+      image: "nginx:1.27",
+    }));
+    const object = pod({ name: "big", labels: { app: "web" }, containers });
+    const fake = fakeDeps({
+      policies: [heavy, mpol("b-copy", copyTier, { reinvocationPolicy: "IfNeeded" }), mpol("c-tier", addTier)],
+      compile: (doc, engine) => {
+        if (doc["apiVersion"] !== "policies.kyverno.io/v1") {
+          const r = engine.compile(doc);
+          if (!r.ok) throw new Error(JSON.stringify(r.problems));
+          return r.policy;
+        }
+        const c = compileCelPolicy(doc, engine);
+        if (c.policy === undefined) throw new Error(JSON.stringify(c.problems));
+        return c.policy;
+      },
+    });
+    const bounded = handleMutateBounded(reviewOf(object), { ...fake.deps, inlineChecks: 1 });
+    assert.ok(bounded instanceof Promise, "the heavy review leaves the main thread's turn");
+    const answer = (await bounded) as HandlerResult;
+    const response = (answer.body as { response: AdmissionResponseJson }).response;
+    assert.equal(response.allowed, true);
+    assert.deepEqual(labelsOf(object, response), { app: "web", copy: "web", tier: "web" });
   });
 });
