@@ -5,6 +5,7 @@ import { benchCorpusTest } from "./corpus-test.js";
 import { benchHeavyReview } from "./heavy-review.js";
 import { benchJmesPath } from "./jmespath-eval.js";
 import { benchMutatePod } from "./mutate-pod.js";
+import { benchMutatingPolicyWebhook } from "./mutating-policy-webhook.js";
 import { benchReviewCalls } from "./review-calls.js";
 import { benchStartup } from "./startup.js";
 import { benchYamlParse } from "./yaml-parse.js";
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   await benchYamlWrite();
   benchJmesPath();
   benchMutatePod();
+  benchMutatingPolicyWebhook();
   await benchCorpusTest(repoRoot);
   await benchHeavyReview(repoRoot);
   await benchReviewCalls(repoRoot);

@@ -101,6 +101,7 @@ export { verifyImagesAction } from "./policy/static-action.js";
 export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index.js";
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
+export { reinvokedIfNeeded } from "./kinds/mutating/reinvocation.js";
 export { parseKindSelector } from "./match/kind-selector.js";
 export { blockKinds } from "./match/block-kinds.js";
 export { compileException, type CompiledException } from "./exceptions/index.js";

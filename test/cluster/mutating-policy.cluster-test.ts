@@ -4,7 +4,9 @@
  * - a MutatingPolicy is admitted at `kubectl apply` and adds a label to a new Pod (ApplyConfiguration);
  * - a NamespacedMutatingPolicy acts only in its own namespace;
  * - a MutatingPolicy whose expression errors follows its failurePolicy: Fail denies the request
- *   with a message naming the policy, Ignore admits it unchanged.
+ *   with a message naming the policy, Ignore admits it unchanged;
+ * - `reinvocationPolicy: IfNeeded`: a policy runs again when a later one changed the object (it
+ *   copies a label the later policy sets), and Bylaw's mutating webhooks are registered IfNeeded.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -83,6 +85,33 @@ ${rules("configmaps")}  matchConditions:
   - patchType: ApplyConfiguration
     applyConfiguration:
       expression: "Object{metadata: Object.metadata{labels: {'x': object.data['missing']}}}"
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: reinvoke-a-copy
+spec:
+  reinvocationPolicy: IfNeeded
+${rules("configmaps")}  matchConditions:
+  - name: only-reinvoke
+    expression: "object.metadata.name.startsWith('reinvoke-')"
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{metadata: Object.metadata{labels: {'copy': has(object.metadata.labels) && 'tier' in object.metadata.labels ? object.metadata.labels['tier'] : 'none'}}}"
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: reinvoke-b-tier
+spec:
+${rules("configmaps")}  matchConditions:
+  - name: only-reinvoke
+    expression: "object.metadata.name.startsWith('reinvoke-')"
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{metadata: Object.metadata{labels: {'tier': 'web'}}}"
 `;
 
 const pod = (name: string, namespace: string, labels: Record<string, string> = { app: "web" }): string =>
@@ -143,5 +172,18 @@ describe("MutatingPolicy in the webhook", { timeout: buildTimeoutMs + 10 * 60_00
     assert.match(denied.stderr, /missing/);
     await ok(["create", "-f", "-"], configMap("ignore-me"));
     assert.deepEqual(await labelsOf("configmap", "ignore-me", "default"), {});
+  });
+
+  test("reinvocationPolicy IfNeeded: the earlier policy runs again and sees the later one's label", async () => {
+    await ok(["create", "-f", "-"], configMap("reinvoke-me"));
+    assert.deepEqual(await labelsOf("configmap", "reinvoke-me", "default"), { copy: "web", tier: "web" });
+    const configs = JSON.parse(await ok(["get", "mutatingwebhookconfigurations", "-o", "json"])) as {
+      items: { metadata: { name: string }; webhooks?: { name: string; reinvocationPolicy?: string }[] }[];
+    };
+    const bylaw = configs.items
+      .filter((c) => c.metadata.name === "bylaw-resource-mutating-webhook-cfg")
+      .flatMap((c) => c.webhooks ?? []);
+    assert.ok(bylaw.length > 0, "Bylaw registers a mutating webhook");
+    for (const w of bylaw) assert.equal(w.reinvocationPolicy, "IfNeeded", w.name);
   });
 });

@@ -8,6 +8,10 @@
  *   under Ignore the request goes on without that policy's changes.
  * - Mutate-existing rules (`mutate.targets`) are background work and do not run here.
  * - DELETE and CONNECT are allowed unchanged.
+ * - A MutatingPolicy with `reinvocationPolicy: IfNeeded` runs again, once, after the others when a
+ *   policy after it changed the object (Kubernetes' reinvocation, which Kyverno's MutatingPolicy
+ *   follows): the second run's result replaces its first; `Never` (the default) and every other
+ *   kind run once. One finished off the main thread is re-run when the batch changed the object.
  * The engine is called policy by policy (as `engine.mutateAll` does internally) so that a policy's
  * failurePolicy and the deadline can be applied between policies; inside a policy the engine checks
  * the deadline every 1,024 units of work (foreach elements, list items, JMESPath steps).
@@ -18,6 +22,7 @@ import {
   isInterruption,
   jsonEqual,
   type PolicyResponse,
+  reinvokedIfNeeded,
   type Resource,
   resourceNamespace,
   resultAction,
@@ -124,13 +129,18 @@ function mutateReview(
   const original = subject.engineRequest.resource;
   let current: Resource = original;
   const responses: PolicyResponse[] = [];
+  /** Each IfNeeded MutatingPolicy that ran, with the object as it left it. */
+  const after = new Map<string, Resource>();
   /** One policy's response, in order: recorded; a Fail error denies; otherwise its patch (if it passed) is kept. */
   const step = (response: PolicyResponse, seconds: number): HandlerResult | undefined => {
     recordRules(deps, subject, response, "mutate", seconds);
+    const earlier = responses.findIndex((r) => policyKey(r.policy) === policyKey(response.policy));
+    if (earlier !== -1) responses.splice(earlier, 1); // a reinvocation's answer replaces the first
     if (response.rules.length > 0) responses.push(response);
     const failed = response.rules.filter((r) => r.status === "fail" || r.status === "error");
     if (failed.length === 0) {
       current = response.patchedResource ?? current;
+      if (reinvokedIfNeeded(response.policy)) after.set(policyKey(response.policy), current);
       return undefined;
     }
     if (failed.some((r) => r.status === "error") && failurePolicyOf(response.policy) === "Fail") {
@@ -176,12 +186,43 @@ function mutateReview(
       deadlineAt: deadline.at,
       ...(unknownNamespace !== undefined ? { unknownNamespace } : {}),
     });
+    const start = current;
     for (const d of outcome.done) {
       const denial = step(d.response, d.seconds);
       if (denial !== undefined) return denial;
     }
+    // Off the batch a policy's own output is not known: an IfNeeded one is re-run if the batch changed the object.
+    for (const key of after.keys())
+      if (outcome.done.some((d) => policyKey(d.response.policy) === key)) after.set(key, start);
     if (outcome.resource !== undefined) current = outcome.resource;
-    return answer(outcome.left);
+    if (outcome.left.length > 0) return answer(outcome.left);
+    return reinvoke() ?? answer([]);
+  };
+  /** Kubernetes' reinvocation, bounded to one pass: each IfNeeded policy the object changed after runs again, in order. */
+  const reinvoke = (): HandlerResult | undefined => {
+    const again = policies.filter((p) => after.has(policyKey(p)));
+    const deadlineOnly = new ReviewInterruption(deps.now, deadline.at, Number.POSITIVE_INFINITY);
+    for (let i = 0; i < again.length; i++) {
+      const policy = again[i] as CompiledPolicy;
+      const seen = after.get(policyKey(policy));
+      if (seen === undefined || jsonEqual(seen, current)) continue;
+      if (deadline.passed()) return answer(again.slice(i));
+      const t0 = deps.now();
+      let response: PolicyResponse;
+      try {
+        response = evaluateSafely(policy, current, "Mutation", () =>
+          withNamespaceFacts(policy, subject, "Mutation", (p) =>
+            deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, deadlineOnly),
+          ),
+        );
+      } catch (e) {
+        if (!isInterruption(e)) throw e;
+        return answer(again.slice(i));
+      }
+      const denial = step(response, deps.now() - t0);
+      if (denial !== undefined) return denial;
+    }
+    return undefined;
   };
 
   for (let i = 0; i < policies.length; i++) {
@@ -205,7 +246,11 @@ function mutateReview(
     const denial = step(response, deps.now() - t0);
     if (denial !== undefined) return denial;
   }
-  return answer([]);
+  return reinvoke() ?? answer([]);
+}
+
+function policyKey(policy: CompiledPolicy): string {
+  return `${policy.kind}\u0000${policy.namespace}\u0000${policy.name}`;
 }
 
 function mutationError(policy: CompiledPolicy, failed: readonly RuleResult[]): string {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { applyJsonPatch, type JsonObject, type JsonPatchOp, type JsonValue } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
-import { handleMutate, type AdmissionResponseJson } from "./index.js";
+import { handleMutate, handleMutateBounded, type AdmissionResponseJson, type HandlerResult } from "./index.js";
 import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const podRules = {
@@ -77,5 +77,107 @@ describe("mutating webhook: MutatingPolicy", () => {
     const ignored = run([mpol("broken", bad, { failurePolicy: "Ignore" })], reviewOf(object), "ignore");
     assert.equal(ignored.allowed, true);
     assert.equal(ignored.patch, undefined);
+  });
+});
+
+describe("mutating webhook: MutatingPolicy reinvocationPolicy", () => {
+  const labelsOf = (object: JsonObject, response: AdmissionResponseJson): JsonValue =>
+    ((applied(object, response) as JsonObject)["metadata"] as JsonObject)["labels"] as JsonValue;
+  // Copies the `tier` label a later policy (the ClusterPolicy add-tier, or the MutatingPolicy b-tier) sets.
+  const copyTier =
+    'Object{metadata: Object.metadata{labels: {"copy": "tier" in object.metadata.labels ? object.metadata.labels["tier"] : "none"}}}';
+  const addTier = 'Object{metadata: Object.metadata{labels: {"tier": "web"}}}';
+
+  test("IfNeeded: a later policy's change runs the earlier policy again, so it sees the label", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    const response = run(
+      [mpol("a-copy", copyTier, { reinvocationPolicy: "IfNeeded" }), mpol("b-tier", addTier)],
+      reviewOf(object),
+    );
+    assert.equal(response.allowed, true);
+    assert.deepEqual(labelsOf(object, response), { app: "web", copy: "web", tier: "web" });
+  });
+
+  test("IfNeeded also heeds a ClusterPolicy's change after it", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    const response = run([mpol("a-copy", copyTier, { reinvocationPolicy: "IfNeeded" }), classic], reviewOf(object));
+    assert.deepEqual(labelsOf(object, response), { app: "web", copy: "web", tier: "web" });
+  });
+
+  test("Never (and no field) runs the policy once: it does not see what came after it", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    for (const spec of [{ reinvocationPolicy: "Never" }, {}]) {
+      const response = run([mpol("a-copy", copyTier, spec), mpol("b-tier", addTier)], reviewOf(object));
+      assert.deepEqual(labelsOf(object, response), { app: "web", copy: "none", tier: "web" });
+    }
+  });
+
+  test("IfNeeded with nothing changed after it is not run again", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    // Appends to its own label on each run: a second run would show "xx".
+    const grow =
+      'Object{metadata: Object.metadata{labels: {"n": "n" in object.metadata.labels ? object.metadata.labels["n"] + "x" : "x"}}}';
+    const response = run([mpol("a-grow", grow, { reinvocationPolicy: "IfNeeded" })], reviewOf(object));
+    assert.deepEqual(labelsOf(object, response), { app: "web", n: "x" });
+  });
+
+  test("two IfNeeded policies that keep changing each other's input stop after one reinvocation each", () => {
+    const object = pod({ name: "nginx", labels: { app: "web" } });
+    const a =
+      'Object{metadata: Object.metadata{labels: {"a": ("b" in object.metadata.labels ? object.metadata.labels["b"] : "") + "x"}}}';
+    const b =
+      'Object{metadata: Object.metadata{labels: {"b": ("a" in object.metadata.labels ? object.metadata.labels["a"] : "") + "y"}}}';
+    const response = run(
+      [mpol("a", a, { reinvocationPolicy: "IfNeeded" }), mpol("b", b, { reinvocationPolicy: "IfNeeded" })],
+      reviewOf(object),
+    );
+    assert.equal(response.allowed, true);
+    // First pass a=x, b=xy; the reinvocation pass a=xyx, then b=xyxy; no third run.
+    assert.deepEqual(labelsOf(object, response), { app: "web", a: "xyx", b: "xyxy" });
+  });
+
+  test("a review finished off the main thread reinvokes an IfNeeded policy the batch ran too", async () => {
+    // A foreach over 3,000 containers runs past a slice of one check: every policy from it on runs off the main thread.
+    const heavy = clusterPolicy("a-heavy", [
+      {
+        name: "pull",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        mutate: {
+          foreach: [
+            {
+              list: "request.object.spec.containers",
+              preconditions: { all: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] },
+              patchStrategicMerge: {
+                spec: { containers: [{ "(name)": "{{ element.name }}", imagePullPolicy: "Always" }] },
+              },
+            },
+          ],
+        },
+      },
+    ]);
+    const containers = Array.from({ length: 3_000 }, (_, i) => ({
+      name: i === 2_999 ? "x" : `c${i}`,
+      image: "nginx:1.27",
+    }));
+    const object = pod({ name: "big", labels: { app: "web" }, containers });
+    const fake = fakeDeps({
+      policies: [heavy, mpol("b-copy", copyTier, { reinvocationPolicy: "IfNeeded" }), mpol("c-tier", addTier)],
+      compile: (doc, engine) => {
+        if (doc["apiVersion"] !== "policies.kyverno.io/v1") {
+          const r = engine.compile(doc);
+          if (!r.ok) throw new Error(JSON.stringify(r.problems));
+          return r.policy;
+        }
+        const c = compileCelPolicy(doc, engine);
+        if (c.policy === undefined) throw new Error(JSON.stringify(c.problems));
+        return c.policy;
+      },
+    });
+    const bounded = handleMutateBounded(reviewOf(object), { ...fake.deps, inlineChecks: 1 });
+    assert.ok(bounded instanceof Promise, "the heavy review leaves the main thread's turn");
+    const answer = (await bounded) as HandlerResult;
+    const response = (answer.body as { response: AdmissionResponseJson }).response;
+    assert.equal(response.allowed, true);
+    assert.deepEqual(labelsOf(object, response), { app: "web", copy: "web", tier: "web" });
   });
 });

@@ -105,6 +105,28 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     );
   });
 
+  test("a MutatingPolicy with mutateExisting (which Bylaw does not run for it yet) is refused at apply, naming the field", () => {
+    const mp: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "MutatingPolicy",
+      metadata: { name: "mp" },
+      spec: {
+        matchConstraints: podRules,
+        evaluation: { mutateExisting: { enabled: true } },
+        targetMatchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] }],
+        },
+        mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression: "Object{}" } }],
+      },
+    };
+    const response = answer(review(mp, "mutatingpolicies"));
+    assert.equal(response.allowed, false);
+    assert.match(
+      response.status?.message ?? "",
+      /MutatingPolicy mp: spec\.evaluation\.mutateExisting: Bylaw does not run/,
+    );
+  });
+
   test("a MutatingPolicy whose matchConstraints are unusable is denied with its own kind named", () => {
     const mp: JsonObject = {
       apiVersion: "policies.kyverno.io/v1",

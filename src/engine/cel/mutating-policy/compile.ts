@@ -89,7 +89,13 @@ function compilePrograms(
     }),
   );
   const mutations = defined(list(spec["mutations"]).map((m, i) => compileMutation(m, i, compile)));
-  return { matchConditions, variables, mutations, failure };
+  return {
+    matchConditions,
+    variables,
+    mutations,
+    failure,
+    reinvokeIfNeeded: spec["reinvocationPolicy"] === "IfNeeded",
+  };
 }
 
 function compileMutation(

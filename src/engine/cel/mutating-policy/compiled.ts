@@ -16,4 +16,6 @@ export interface CompiledMutatingBody {
   readonly mutations: readonly CompiledMutation[];
   /** The compile error every resource the body matches answers with, if an expression did not compile. */
   readonly failure: string | undefined;
+  /** `spec.reinvocationPolicy: IfNeeded`: run again in the same review when a later policy changed the object. */
+  readonly reinvokeIfNeeded: boolean;
 }
