@@ -11,6 +11,7 @@ import type { PolicyProblem } from "../../api/problem.js";
 import { createCel } from "../../cel/create-cel.js";
 import type { CelEngine, CelProgram } from "../../cel/types.js";
 import { compileConstraints } from "../../cel/validating-policy/match-constraints.js";
+import { compileGlob } from "../../values/glob.js";
 import { compileAttestors } from "./attestors.js";
 import type { CompiledImageValidatingBody, ImageReferenceMatch, NamedProgram } from "./body.js";
 
@@ -115,7 +116,12 @@ class Programs {
   references(items: readonly JsonObject[]): ImageReferenceMatch[] {
     return items.flatMap((item, i): ImageReferenceMatch[] => {
       const glob = text(item, "glob");
-      if (glob !== undefined && glob !== "") return [{ glob }];
+      if (glob !== undefined && glob !== "") {
+        const compiled = compileGlob(glob);
+        if (compiled.ok) return [{ glob: compiled.value }];
+        this.failure ??= `failed to compile policy: spec.matchImageReferences[${i}].glob: ${compiled.error.message}`;
+        return [];
+      }
       const expression = text(item, "expression");
       const field = `spec.matchImageReferences[${i}].expression`;
       const program = this.compile(refCel(), field, expression, { expectType: "bool", names: [] });

@@ -133,6 +133,23 @@ describe("ImageValidatingPolicy: signatures", () => {
     assert.deepEqual(validate(byExpression, appPod(SIGNED, UNSIGNED)), [["check-images", "pass", "success"]]);
   });
 
+  test("a glob with classes and alternatives selects as Kyverno's glob library does", () => {
+    const byGlob = ivpol({ matchImageReferences: [{ glob: "{docker.io,ghcr.io}/acme/[a-c]pp:*" }] });
+    // app is selected (and signed); other is not selected, so it is not looked at.
+    assert.deepEqual(validate(byGlob, appPod(SIGNED, UNSIGNED)), [["check-images", "pass", "success"]]);
+    const other = ivpol({ matchImageReferences: [{ glob: "ghcr.io/acme/{app,other}:*" }] });
+    assert.deepEqual(validate(other, appPod(SIGNED, UNSIGNED)), [
+      ["check-images", "fail", "failed the image Signature verification"],
+    ]);
+  });
+
+  test("a glob that does not compile is the policy's error, naming the field", () => {
+    const p = ivpol({ matchImageReferences: [{ glob: "ghcr.io/acme/[app" }] });
+    const [rule, status, message] = validate(p, appPod(SIGNED))[0] ?? [];
+    assert.deepEqual([rule, status], ["evaluation", "error"]);
+    assert.equal(message, "failed to compile policy: spec.matchImageReferences[0].glob: unexpected end of input");
+  });
+
   test("required: an image no attestor checked fails the passing policy", () => {
     const none = ivpol({ validations: [{ expression: "true" }] });
     assert.deepEqual(validate(none, appPod(SIGNED)), [
