@@ -47,4 +47,6 @@ export interface CompiledImageValidatingBody {
   readonly required: boolean;
   /** The first expression that did not compile, naming the policy and field: every matched resource gets it as an error. */
   readonly failure: string | undefined;
+  /** The autogen copies for pod controllers (Kyverno's ivpol autogen, as a ValidatingPolicy's), each its own body; none in a copy. */
+  readonly autogen: readonly CompiledImageValidatingBody[];
 }
