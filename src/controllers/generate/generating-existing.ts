@@ -1,7 +1,8 @@
 /**
  * A GeneratingPolicy's triggers that exist now: the objects of the resources its matchConstraints
- * name (group, version and plural as written; wildcards and subresources are not listed), a
- * NamespacedGeneratingPolicy's in its namespace only, each evaluated as if just created. For
+ * name (`*` in group, version or resource: every listable resource discovery serves that fits), a
+ * NamespacedGeneratingPolicy's in its namespace only, each evaluated as if just created (its
+ * namespaceSelector and objectSelector decided on it). For
  * `evaluation.generateExisting.enabled` they become `cel-generate` work when the policy appears
  * or changes; when a synchronized policy is deleted, what they would generate says which kinds
  * its downstream is of (no rule names them).
@@ -9,6 +10,7 @@
 import {
   type CompiledPolicy,
   type GeneratedResource,
+  type GroupVersionKind,
   isObject,
   type JsonValue,
   type Resource,
@@ -28,33 +30,53 @@ export function generatesExisting(policy: CompiledPolicy): boolean {
   return policy.language === "generating" && policy.generating.generateExisting;
 }
 
-/** The existing objects of what the policy's matchConstraints name. */
-async function* candidates(policy: CompiledPolicy, deps: ExistingDeps): AsyncGenerator<Resource> {
+/** A listed object and the kind (with its plural) it is matched as: a custom resource's plural is known only from discovery. */
+interface Candidate {
+  readonly object: Resource;
+  readonly matchKind: GroupVersionKind;
+}
+
+/**
+ * The existing objects of what the policy's matchConstraints resourceRules name, `*` forms
+ * included (every listable resource discovery serves that fits; subresources name no objects), each
+ * resource listed once however many rules name it; a NamespacedGeneratingPolicy's in its namespace
+ * only (cluster-scoped ones are not listed). namespaceSelector, objectSelector and
+ * excludeResourceRules are decided by the engine on each object.
+ */
+async function* candidates(policy: CompiledPolicy, deps: ExistingDeps): AsyncGenerator<Candidate> {
   if (policy.language !== "generating") return;
+  const seen = new Set<string>();
   for (const rule of policy.generating.constraints.resourceRules?.include ?? [])
     for (const group of rule.groups)
       for (const version of rule.versions)
-        for (const resource of rule.resources) {
-          if ([group, version, resource].some((v) => v.includes("*")) || resource.includes("/")) continue;
-          const where = await deps.paths.resolveResource(group, version, resource);
-          if (where === undefined) continue;
-          const r = where.resource;
-          const list = (await deps.client.getJson(where.collection(r.namespaced ? policy.namespace : ""))) as {
-            items?: Resource[];
-          };
-          const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
-          for (const item of list.items ?? []) yield { ...item, apiVersion, kind: r.kind };
-        }
+        for (const resource of rule.resources)
+          for (const where of await deps.paths.listable(group, version, resource)) {
+            const r = where.resource;
+            const key = `${r.group}/${r.version}/${r.resource}`;
+            if (seen.has(key) || (policy.namespace !== "" && !r.namespaced)) continue;
+            seen.add(key);
+            const list = (await deps.client.getJson(where.collection(r.namespaced ? policy.namespace : ""))) as {
+              items?: Resource[];
+            };
+            const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
+            const matchKind = { group: r.group, version: r.version, kind: r.kind, resource: r.resource };
+            for (const item of list.items ?? []) yield { object: { ...item, apiVersion, kind: r.kind }, matchKind };
+          }
 }
 
 /** Each existing trigger the policy matches, with what it would generate for it now (clone sources not read). */
 async function* matchedTriggers(policy: CompiledPolicy, deps: ExistingDeps): AsyncGenerator<Matched> {
   const engine = existingTriggerEngine(deps);
   const labels = await namespaceLabelsByName(deps);
-  for await (const object of candidates(policy, deps)) {
+  for await (const { object, matchKind } of candidates(policy, deps)) {
     const meta = isObject(object["metadata"]) ? object["metadata"] : {};
     const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
-    const request = { resource: object, operation: "CREATE" as const, namespaceLabels: labels.get(ns) ?? {} };
+    const request = {
+      resource: object,
+      operation: "CREATE" as const,
+      namespaceLabels: labels.get(ns) ?? {},
+      matchKind,
+    };
     const [result] = engine.generate(policy, { ...request, background: true }, NOT_READ).rules;
     if (result !== undefined) yield { object, rule: result.rule, generated: result.generated ?? [] };
   }

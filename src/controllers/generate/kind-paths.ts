@@ -3,7 +3,7 @@
  * and scope, from discovery (read again, at most every 30 s, when a kind is not found: a CRD
  * installed after start is found then).
  */
-import { discover, type Discovery, type ServedResource } from "../../kube/discovery.js";
+import { discover, type Discovery, selectServed, type ServedResource } from "../../kube/discovery.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 
 const REFRESH_MS = 30_000;
@@ -33,19 +33,19 @@ export class KindPaths {
     return this.find(apiVersion, kind);
   }
 
-  /** The paths of a resource as a policy's matchConstraints name it (group, version, plural), else undefined. */
-  async resolveResource(group: string, version: string, resource: string): Promise<KindPath | undefined> {
-    const find = (): KindPath | undefined => {
-      const r = (this.discovery?.resources ?? []).find(
-        (x) => x.group === group && x.version === version && x.resource === resource,
-      );
-      return r === undefined ? undefined : pathsOf(r);
-    };
-    const found = find();
-    if (found !== undefined || this.now() - this.readAt < REFRESH_MS) return found;
-    this.discovery = await discover(this.client);
-    this.readAt = this.now();
-    return find();
+  /**
+   * The listable resources a matchConstraints resource rule names, `*` in any of group, version and
+   * resource included (discovery's selectServed; read again when older than 30 s): a `*` version
+   * takes the group's preferred one, so no object is listed twice; subresources (`pods/status`)
+   * name no objects of their own and are left out.
+   */
+  async listable(group: string, version: string, resource: string): Promise<KindPath[]> {
+    if (resource.includes("/")) return [];
+    if (this.discovery === undefined || this.now() - this.readAt >= REFRESH_MS) {
+      this.discovery = await discover(this.client);
+      this.readAt = this.now();
+    }
+    return selectServed(this.discovery, { by: "resource", group, version, resource }).map(pathsOf);
   }
 
   /** Whether a kind is namespaced, from what discovery returned last (undefined: not served or not read yet). */

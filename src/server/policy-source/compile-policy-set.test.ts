@@ -105,11 +105,39 @@ describe("compilePolicySet with PolicyExceptions", () => {
     );
   });
 
-  test("a kind Bylaw does not run yet (GeneratingPolicy, VAP) refuses the set, naming file, document and kind", () => {
-    for (const [apiVersion, kind] of [
-      ["policies.kyverno.io/v1", "GeneratingPolicy"],
-      ["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"],
-    ] as const) {
+  test("a GeneratingPolicy (or Namespaced) refuses the set, saying its generate controller runs only on policies from the cluster", () => {
+    for (const kind of ["GeneratingPolicy", "NamespacedGeneratingPolicy"]) {
+      const gpol = {
+        apiVersion: "policies.kyverno.io/v1",
+        kind,
+        metadata: { name: "gp", namespace: "n" },
+        spec: {
+          matchConstraints: {
+            resourceRules: [
+              { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["namespaces"] },
+            ],
+          },
+          generate: [{ expression: "true" }],
+        },
+      };
+      const set = compilePolicySet([doc(policy), doc(gpol, 1)], engine);
+      assert.equal(set.ok, false);
+      if (set.ok) return;
+      const lines = set.problems.map(describeProblem);
+      assert.ok(
+        lines.some(
+          (l) =>
+            l.startsWith("/p/set.yaml: document 2") &&
+            l.includes(`${kind} gp is not served from a policy folder: the generate controller that runs it`) &&
+            l.includes("apply it to the cluster instead"),
+        ),
+        lines.join("\n"),
+      );
+    }
+  });
+
+  test("a kind Bylaw does not run yet (VAP) refuses the set, naming file, document and kind", () => {
+    for (const [apiVersion, kind] of [["admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"]] as const) {
       const set = compilePolicySet(
         [doc(policy), doc({ apiVersion, kind, metadata: { name: "x", namespace: "n" }, spec: {} }, 1)],
         engine,

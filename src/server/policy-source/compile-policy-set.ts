@@ -46,6 +46,14 @@ import { unservedKind, unservedRules } from "./unserved-parts.js";
 const NOT_SERVED = (kind: string): string =>
   `${kind} is not supported by Bylaw yet; the webhook cannot enforce it: remove it from the policy folder until Bylaw runs it`;
 
+/**
+ * A GeneratingPolicy (or Namespaced) in a policy folder: the generate controller that runs it works
+ * only on policies read from the cluster (`--generate-controller-as`, or the background component),
+ * so loaded here it would generate nothing while the operator believes it does.
+ */
+const NOT_IN_FOLDER = (kind: string, name: string): string =>
+  `${kind} ${name} is not served from a policy folder: the generate controller that runs it works only on policies read from the cluster (serve --cluster with --generate-controller-as, or the background component); apply it to the cluster instead`;
+
 /** A policies.kyverno.io kind the webhook serves (evaluated, or answering errors), by what it does in admission. */
 function servedCelKind(doc: JsonValue, kind: PolicyKindDescriptor): boolean {
   return (
@@ -136,6 +144,12 @@ export function compilePolicySet(
       // The cleanup controller's to run, which never runs on a policy folder: the policy webhook's words.
       const name = documentName(d.value);
       problems.push({ ...at, policy: name, problem: problem("kind", notEvaluatedMessage(kind.kind.kind, name)) });
+      continue;
+    }
+    if (kind.role === "policy" && kind.kind.language === "generating") {
+      // The generate controller's to run, which runs only on policies read from the cluster.
+      const name = documentName(d.value);
+      problems.push({ ...at, policy: name, problem: problem("kind", NOT_IN_FOLDER(kind.kind.kind, name)) });
       continue;
     }
     const cel = kind.role === "policy" && kind.kind.language !== "kyverno";

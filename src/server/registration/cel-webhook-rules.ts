@@ -54,7 +54,7 @@ type Constraints = Extract<CompiledPolicy, { language: "generating" }>["generati
 function ownBodies(policy: CompiledPolicy): readonly { readonly constraints: Constraints }[] | undefined {
   if (policy.language === "mutating") return policy.mutating;
   if (policy.language === "generating") return [policy.generating];
-  if (policy.language === "image-validating") return [policy.imageValidating];
+  if (policy.language === "image-validating") return [policy.imageValidating, ...policy.imageValidating.autogen];
   return undefined;
 }
 

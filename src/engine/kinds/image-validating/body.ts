@@ -1,6 +1,7 @@
 /** An ImageValidatingPolicy compiled once (compile.ts): what evaluate.ts runs per request. */
 import type { JsonObject } from "../../api/json.js";
 import type { CelProgram } from "../../cel/types.js";
+import type { Glob } from "../../values/glob.js";
 import type { CompiledConstraints } from "../../cel/validating-policy/match-constraints.js";
 
 export interface NamedProgram {
@@ -15,9 +16,9 @@ interface ImageValidation {
   readonly messageExpression: CelProgram | undefined;
 }
 
-/** One `matchImageReferences` entry: a glob, or an expression over `ref`. */
+/** One `matchImageReferences` entry: a glob (compiled), or an expression over `ref`. */
 export type ImageReferenceMatch =
-  { readonly glob: string } | { readonly expression: string; readonly program: CelProgram };
+  { readonly glob: Glob } | { readonly expression: string; readonly program: CelProgram };
 
 /** One attestor as written, and why Bylaw cannot verify with it (keyless, notary, …), naming the field. */
 export interface CompiledAttestor {
@@ -46,4 +47,6 @@ export interface CompiledImageValidatingBody {
   readonly required: boolean;
   /** The first expression that did not compile, naming the policy and field: every matched resource gets it as an error. */
   readonly failure: string | undefined;
+  /** The autogen copies for pod controllers (Kyverno's ivpol autogen, as a ValidatingPolicy's), each its own body; none in a copy. */
+  readonly autogen: readonly CompiledImageValidatingBody[];
 }

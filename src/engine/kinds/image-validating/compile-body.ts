@@ -11,6 +11,8 @@ import type { PolicyProblem } from "../../api/problem.js";
 import { createCel } from "../../cel/create-cel.js";
 import type { CelEngine, CelProgram } from "../../cel/types.js";
 import { compileConstraints } from "../../cel/validating-policy/match-constraints.js";
+import { compileGlob } from "../../values/glob.js";
+import { autogenSpecs } from "../../cel/validating-policy/autogen.js";
 import { compileAttestors } from "./attestors.js";
 import type { CompiledImageValidatingBody, ImageReferenceMatch, NamedProgram } from "./body.js";
 
@@ -37,7 +39,24 @@ function text(o: JsonObject, key: string): string | undefined {
 
 type Compiled = { ok: true; body: CompiledImageValidatingBody } | { ok: false; problems: PolicyProblem[] };
 
+/**
+ * The policy's body with its autogen copies for pod controllers (validating-policy/autogen.ts: the
+ * same copies Kyverno's ivpol autogen makes, `object.spec` read at the controller's pod template).
+ * A copy whose expressions do not compile carries its failure as the policy's own would.
+ */
 export function compileImageValidatingBody(spec: JsonObject, label: string, scope: "cluster" | "namespaced"): Compiled {
+  const own = compileOneBody(spec, label, scope);
+  if (!own.ok) return own;
+  const autogen: CompiledImageValidatingBody[] = [];
+  for (const copy of autogenSpecs(spec)) {
+    const compiled = compileOneBody(copy, `${label} (autogen for pod controllers)`, scope);
+    if (!compiled.ok) return compiled;
+    autogen.push(compiled.body);
+  }
+  return { ok: true, body: { ...own.body, autogen } };
+}
+
+function compileOneBody(spec: JsonObject, label: string, scope: "cluster" | "namespaced"): Compiled {
   const own = spec["matchConstraints"] === undefined ? { ...spec, matchConstraints: {} } : spec;
   const constraints = compileConstraints(own, label);
   if (!constraints.ok) return constraints;
@@ -46,7 +65,7 @@ export function compileImageValidatingBody(spec: JsonObject, label: string, scop
     list(spec["variables"]).map((v) => text(v, "name") ?? ""),
   );
   const config = isObject(spec["validationConfigurations"]) ? spec["validationConfigurations"] : {};
-  const body: Omit<CompiledImageValidatingBody, "failure"> = {
+  const body: Omit<CompiledImageValidatingBody, "failure" | "autogen"> = {
     constraints: constraints.value,
     failurePolicy: spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail",
     matchConditions: programs.named(list(spec["matchConditions"]), "spec.matchConditions", "bool", false),
@@ -79,7 +98,7 @@ export function compileImageValidatingBody(spec: JsonObject, label: string, scop
     verifyDigest: config["verifyDigest"] !== false,
     required: config["required"] !== false,
   };
-  return { ok: true, body: { ...body, failure: programs.failure } };
+  return { ok: true, body: { ...body, failure: programs.failure, autogen: [] } };
 }
 
 /** Compiles expressions until the first that does not, which it keeps as `failure`. */
@@ -115,7 +134,12 @@ class Programs {
   references(items: readonly JsonObject[]): ImageReferenceMatch[] {
     return items.flatMap((item, i): ImageReferenceMatch[] => {
       const glob = text(item, "glob");
-      if (glob !== undefined && glob !== "") return [{ glob }];
+      if (glob !== undefined && glob !== "") {
+        const compiled = compileGlob(glob);
+        if (compiled.ok) return [{ glob: compiled.value }];
+        this.failure ??= `failed to compile policy: spec.matchImageReferences[${i}].glob: ${compiled.error.message}`;
+        return [];
+      }
       const expression = text(item, "expression");
       const field = `spec.matchImageReferences[${i}].expression`;
       const program = this.compile(refCel(), field, expression, { expectType: "bool", names: [] });

@@ -30,6 +30,7 @@ import type { KindEvaluation } from "../kind-evaluation.js";
 import { noGeneration } from "../no-phase.js";
 import type { CompiledImageValidatingBody } from "./body.js";
 import { builtInImages, customImages, selectsImage } from "./images.js";
+import { bodyFor } from "./body-for.js";
 import { mutateDigest } from "./mutate-digest.js";
 import { ImageVerifier } from "./verifier.js";
 
@@ -46,9 +47,9 @@ function evaluate(
   request: PreparedRequest,
   env: EngineEnv,
 ): Verdict {
-  const body = policy.imageValidating;
-  const verdict = body.constraints.decide(request.matchContext(policy).req);
-  if (verdict.kind === "no-match") return undefined;
+  const matched = bodyFor(policy, request);
+  if (matched === undefined) return undefined;
+  const { body, verdict } = matched;
   if (verdict.kind === "error")
     return ruleResult("match", "ImageVerify", "error", `failed to execute matching: ${verdict.message}`);
   if (body.failure !== undefined) return ruleResult("evaluation", "ImageVerify", "error", body.failure);

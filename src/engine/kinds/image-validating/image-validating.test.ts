@@ -12,7 +12,7 @@ import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import type { EnginePorts } from "../../ports.js";
 import { fakePorts } from "../../../../test/support/fake-ports.js";
 import { imagePorts } from "../../../../test/support/image-ports.js";
-import { pod } from "../../../../test/support/builders.js";
+import { deployment, pod } from "../../../../test/support/builders.js";
 import {
   ecdsaKey,
   inTotoStatement,
@@ -131,6 +131,23 @@ describe("ImageValidatingPolicy: signatures", () => {
     assert.deepEqual(validate(ivpol({}), appPod("nginx:1.27")), [["check-images", "pass", "success"]]);
     const byExpression = ivpol({ matchImageReferences: [{ expression: "ref.startsWith('ghcr.io/acme/app')" }] });
     assert.deepEqual(validate(byExpression, appPod(SIGNED, UNSIGNED)), [["check-images", "pass", "success"]]);
+  });
+
+  test("a glob with classes and alternatives selects as Kyverno's glob library does", () => {
+    const byGlob = ivpol({ matchImageReferences: [{ glob: "{docker.io,ghcr.io}/acme/[a-c]pp:*" }] });
+    // app is selected (and signed); other is not selected, so it is not looked at.
+    assert.deepEqual(validate(byGlob, appPod(SIGNED, UNSIGNED)), [["check-images", "pass", "success"]]);
+    const other = ivpol({ matchImageReferences: [{ glob: "ghcr.io/acme/{app,other}:*" }] });
+    assert.deepEqual(validate(other, appPod(SIGNED, UNSIGNED)), [
+      ["check-images", "fail", "failed the image Signature verification"],
+    ]);
+  });
+
+  test("a glob that does not compile is the policy's error, naming the field", () => {
+    const p = ivpol({ matchImageReferences: [{ glob: "ghcr.io/acme/[app" }] });
+    const [rule, status, message] = validate(p, appPod(SIGNED))[0] ?? [];
+    assert.deepEqual([rule, status], ["evaluation", "error"]);
+    assert.equal(message, "failed to compile policy: spec.matchImageReferences[0].glob: unexpected end of input");
   });
 
   test("required: an image no attestor checked fails the passing policy", () => {
@@ -266,6 +283,78 @@ describe("ImageValidatingPolicy: matching, exceptions and mutateDigest", () => {
     assert.deepEqual(
       validated.rules.map((r) => [r.status, r.message]),
       [["pass", "success"]],
+    );
+  });
+});
+
+describe("ImageValidatingPolicy: autogen for pod controllers", () => {
+  const deploy = (...images: string[]): JsonObject =>
+    deployment(
+      "web",
+      {},
+      images.map((image, i) => ({ name: `c${i}`, image })),
+    );
+  const cronJob = (image: string): JsonObject => ({
+    apiVersion: "batch/v1",
+    kind: "CronJob",
+    metadata: { name: "nightly", namespace: "default" },
+    spec: {
+      schedule: "@daily",
+      jobTemplate: { spec: { template: { spec: { containers: [{ name: "c", image }] } } } },
+    },
+  });
+
+  test("a policy on pods also checks Deployments and CronJobs: the signed image passes, the unsigned one fails", () => {
+    const p = ivpol({});
+    assert.deepEqual(validate(p, deploy(SIGNED)), [["check-images", "pass", "success"]]);
+    assert.deepEqual(validate(p, deploy(SIGNED, UNSIGNED)), [
+      ["check-images", "fail", "failed the image Signature verification"],
+    ]);
+    assert.deepEqual(validate(p, cronJob(UNSIGNED)), [
+      ["check-images", "fail", "failed the image Signature verification"],
+    ]);
+  });
+
+  test("expressions on object.spec read the controller's pod template", () => {
+    const p = ivpol({
+      matchConditions: [{ name: "has-containers", expression: "size(object.spec.containers) > 0" }],
+      validations: [
+        { expression: "object.spec.containers.all(c, c.name == 'c0')", message: "bad name" },
+        { expression: "images.containers.map(i, verifyImageSignatures(i, [attestors.cosign])).all(e, e > 0)" },
+      ],
+    });
+    assert.deepEqual(validate(p, deploy(SIGNED)), [["check-images", "pass", "success"]]);
+    assert.deepEqual(validate(p, appPod(SIGNED)), [["check-images", "pass", "success"]]);
+    assert.deepEqual(validate(p, deploy(SIGNED, SIGNED)), [["check-images", "fail", "bad name"]]);
+  });
+
+  test("autogen.podControllers.controllers narrows the controllers; other matchConstraints make no copies", () => {
+    const onlyJobs = ivpol({ autogen: { podControllers: { controllers: ["jobs"] } } });
+    assert.deepEqual(validate(onlyJobs, deploy(UNSIGNED)), []);
+    const none = ivpol({ autogen: { podControllers: { controllers: [] } } });
+    assert.deepEqual(validate(none, deploy(UNSIGNED)), []);
+    const selected = ivpol({
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+        objectSelector: { matchLabels: { app: "x" } },
+      },
+    });
+    assert.deepEqual(validate(selected, deploy(UNSIGNED)), []);
+  });
+
+  test("mutateDigest pins a Deployment's template images to their digests", () => {
+    const engine = createEngine(ports());
+    const p = compiled(ivpol({ validationConfigurations: {} }));
+    const response = engine.mutate(p, {
+      resource: deploy(SIGNED, "nginx:1.27"),
+      operation: "CREATE",
+      namespaceLabels: {},
+    });
+    assert.deepEqual(response.rules, []);
+    const spec = ((response.patchedResource?.["spec"] as JsonObject)["template"] as JsonObject)["spec"] as JsonObject;
+    assert.deepEqual(
+      (spec["containers"] as JsonObject[]).map((c) => c["image"]),
+      [`${SIGNED}@${DIGEST}`, "nginx:1.27"],
     );
   });
 });

@@ -3,15 +3,14 @@
  * Jobs, Deployments, StatefulSets, DaemonSets, ReplicaSets and CronJobs the built-in `containers`,
  * `initContainers` and `ephemeralContainers` (of the object, or of the old object on DELETE), then
  * the policy's own `images` extractors by name; each list keeps the images matchImageReferences
- * select (every image when there are none): a glob (`*` any run of characters) or an expression
- * over `ref`.
+ * select (every image when there are none): a glob (values/glob.ts: `*`, `?`, classes, `{a,b}`
+ * alternatives, as Kyverno's glob library reads them) or an expression over `ref`.
  */
 import { isObject, textOf, type JsonValue } from "../../api/json.js";
 import { fromCel } from "../../cel/values.js";
 import { CelFunctionError } from "../../cel/library.js";
 import type { CelServices } from "../../cel/kyverno/index.js";
 import type { CostBudget } from "../../cel/types.js";
-import { wildcardMatch } from "../../values/wildcard.js";
 import type { ImageReferenceMatch, NamedProgram } from "./body.js";
 
 /** Where a resource of each (apiVersion, kind) holds its pod spec, as Kyverno's built-in extractors read it. */
@@ -71,7 +70,7 @@ export function selectsImage(
   if (references.length === 0) return true;
   for (const m of references) {
     if ("glob" in m) {
-      if (wildcardMatch(m.glob, image)) return true;
+      if (m.glob.match(image)) return true;
       continue;
     }
     const r = m.program.evaluate({ ref: image }, run.budget, run.services);

@@ -22,18 +22,21 @@ import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import { extractImages } from "../../verify-images/image-extractors.js";
 import { setAt } from "../../verify-images/mutate-images.js";
 import { noMutation } from "../no-phase.js";
+import type { CompiledImageValidatingBody } from "./body.js";
+import { bodyFor } from "./body-for.js";
 import { selectsImage } from "./images.js";
 
 export function mutateDigest(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
   if (policy.language !== "image-validating") return noMutation(policy, request);
-  const body = policy.imageValidating;
+  const matched = bodyFor(policy, request);
+  if (matched === undefined || matched.verdict.kind !== "match") return noMutation(policy, request);
+  const body = matched.body;
   const resource = request.request.resource;
   if (!body.mutateDigest || body.failure !== undefined || request.operation === "DELETE")
     return noMutation(policy, request);
-  if (body.constraints.decide(request.matchContext(policy).req).kind !== "match") return noMutation(policy, request);
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
   const services: CelServices = { ports: env.ports, policyNamespace: policy.namespace };
-  if (!applies(policy, request, env, { budget, services })) return noMutation(policy, request);
+  if (!applies(policy, request, env, { budget, services, body })) return noMutation(policy, request);
   const found = extractImages(resource, undefined, () => ok(null));
   const errors: string[] = [];
   let patched: Resource = resource;
@@ -70,7 +73,7 @@ function applies(
   policy: CompiledPolicy & { language: "image-validating" },
   request: PreparedRequest,
   env: EngineEnv,
-  run: { readonly budget: CostBudget; readonly services: CelServices },
+  run: { readonly budget: CostBudget; readonly services: CelServices; readonly body: CompiledImageValidatingBody },
 ): boolean {
   const input = celRuleInput(request.request, request.base(false));
   const activation = {
@@ -79,7 +82,7 @@ function applies(
     request: input.request,
     namespaceObject: input.namespaceObject,
   };
-  for (const c of policy.imageValidating.matchConditions) {
+  for (const c of run.body.matchConditions) {
     const r = c.program.evaluate(activation, run.budget, run.services);
     if (!r.ok || r.value !== true) return false;
   }
