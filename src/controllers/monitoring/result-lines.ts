@@ -19,7 +19,7 @@ import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js
 import { nanosOf, type LokiEntry } from "../../platform/loki/index.js";
 import type { SourceFamily } from "./sources.js";
 
-export interface ResultLine {
+interface ResultLine {
   readonly id: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly entry: LokiEntry;
