@@ -1,2 +1,10 @@
 export { startMonitoring } from "./start.js";
-export { REPORT_LABELS, SIMPLE_REPORT_LABELS, isReportLabel, type Family, type ReportLabel } from "./types.js";
+export { eventCondition } from "./event-lines.js";
+export {
+  REPORT_LABELS,
+  SIMPLE_REPORT_LABELS,
+  isReportLabel,
+  type Family,
+  type ReportLabel,
+  type MonitoringLokiSettings,
+} from "./types.js";

@@ -1,7 +1,7 @@
 /** The report kinds the monitoring component reads, and which metric family each feeds. */
 import type { Gvr } from "../../kube/types.js";
 
-type SourceFamily = "policy-report" | "cluster-policy-report" | "trivy-vulnerabilities" | "trivy-configaudits";
+export type SourceFamily = "policy-report" | "cluster-policy-report" | "trivy-vulnerabilities" | "trivy-configaudits";
 
 export interface MonitoredSource {
   readonly gvr: Gvr;

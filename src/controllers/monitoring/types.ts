@@ -1,4 +1,15 @@
-/** Shapes of the monitoring component (ADR 0019): the series it serves on /metrics. */
+/** Shapes of the monitoring component (ADR 0019): the series it serves on /metrics, and where it sends to Loki. */
+import type { LokiConnection, LokiEncoding } from "../../platform/loki/index.js";
+import type { EventsToLoki } from "./event-sender.js";
+
+/** `--loki` and the flags around it: where results (and Events, with `events`) go. */
+export interface MonitoringLokiSettings {
+  readonly connection: LokiConnection;
+  readonly encoding: LokiEncoding;
+  /** `--loki-label NAME=VALUE`: added to every stream. */
+  readonly extraLabels: Readonly<Record<string, string>>;
+  readonly events?: EventsToLoki;
+}
 
 /** One series: its label values (in the family's label order) and its value. */
 export interface Sample {

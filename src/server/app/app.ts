@@ -26,7 +26,8 @@ import {
   updateRequestGauge,
   type BylawMetrics,
 } from "../metrics/index.js";
-import { startMonitoring, type ReportLabel } from "../../controllers/monitoring/index.js";
+import { startMonitoring, type MonitoringLokiSettings, type ReportLabel } from "../../controllers/monitoring/index.js";
+import { monitoringLoki } from "./monitoring-loki.js";
 import { startCleanupController } from "../../controllers/cleanup/index.js";
 import { startGenerateController } from "../../controllers/generate/generate-controller.js";
 import { AdmissionReports, startReportsController } from "../../controllers/reports/index.js";
@@ -124,7 +125,12 @@ interface ServeOptions {
   /** `--event-component-prefix`, `--max-queued-events`, `--omit-events`: Events, with live context (events-setup.ts). */
   readonly events: EventSettings;
   /** `--monitoring-labels`, `--monitoring-max-series`: the monitoring component's series (ADR 0019). */
-  readonly monitoring: { readonly labels: readonly ReportLabel[]; readonly maxSeries: number };
+  readonly monitoring: {
+    readonly labels: readonly ReportLabel[];
+    readonly maxSeries: number;
+    /** `--loki` and around it: where new results and Events go. */
+    readonly loki?: MonitoringLokiSettings | undefined;
+  };
 }
 
 /** What could not start: `code` 2 is a usage error (the CLI prints it with its usage hint), 1 a refusal printed as it is. */
@@ -350,14 +356,22 @@ function monitoringComponent(
   logger: Logger,
 ): Controller | undefined {
   if (!o.components.includes("monitoring") || live === undefined) return undefined;
+  const loki = o.monitoring.loki !== undefined ? monitoringLoki(o.monitoring.loki, registry, logger) : undefined;
   const monitoring = startMonitoring({
     client: live.client,
     labels: o.monitoring.labels,
     maxSeries: o.monitoring.maxSeries,
+    ...(loki !== undefined ? { loki: loki.loki } : {}),
     onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
   });
   registerMonitoringGauges(registry, () => monitoring.families());
-  return { start: () => undefined, close: () => monitoring.close() };
+  return {
+    start: () => undefined,
+    close: () => {
+      monitoring.close();
+      loki?.close();
+    },
+  };
 }
 
 /** Generate rules run in this process: the background component, or --generate-controller-as. */

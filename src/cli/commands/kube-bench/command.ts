@@ -9,7 +9,7 @@ import { checkLines } from "./check-lines.js";
 import { KUBE_BENCH_HELP } from "./help.js";
 import { kubeBenchExposition } from "./info-metrics.js";
 import { readKubeBenchJson, type KubeBenchControls } from "./kube-bench-results.js";
-import { lokiConnection } from "./loki-flags.js";
+import { LOKI_FLAG_OPTIONS, lokiConnection, lokiLabels, type LokiFlags } from "../../loki-flags.js";
 import { runCommand } from "./run-command.js";
 import { runOnSchedule } from "./schedule-loop.js";
 import { sendKubeBench } from "./send.js";
@@ -22,16 +22,7 @@ const OPTIONS = {
   node: { type: "string" },
   pushgateway: { type: "string" },
   job: { type: "string", default: "kube-bench" },
-  loki: { type: "string" },
-  "loki-tenant": { type: "string" },
-  "loki-encoding": { type: "string", default: "protobuf" },
-  "loki-label": { type: "string", multiple: true },
-  "loki-username": { type: "string" },
-  "loki-bearer-token-file": { type: "string" },
-  "loki-ca-file": { type: "string" },
-  "loki-cert-file": { type: "string" },
-  "loki-key-file": { type: "string" },
-  "loki-insecure-skip-tls-verify": { type: "boolean", default: false },
+  ...LOKI_FLAG_OPTIONS,
   timeout: { type: "string", default: "60s" },
   "run-timeout": { type: "string", default: "10m" },
   schedule: { type: "string" },
@@ -39,20 +30,11 @@ const OPTIONS = {
 } as const;
 
 /** The flags as parsed (defaults filled in). */
-export interface KubeBenchFlags {
+export interface KubeBenchFlags extends LokiFlags {
   readonly node?: string | undefined;
   readonly pushgateway?: string | undefined;
   readonly job: string;
-  readonly loki?: string | undefined;
-  readonly "loki-tenant"?: string | undefined;
   readonly "loki-encoding": string;
-  readonly "loki-label"?: string[] | undefined;
-  readonly "loki-username"?: string | undefined;
-  readonly "loki-bearer-token-file"?: string | undefined;
-  readonly "loki-ca-file"?: string | undefined;
-  readonly "loki-cert-file"?: string | undefined;
-  readonly "loki-key-file"?: string | undefined;
-  readonly "loki-insecure-skip-tls-verify": boolean;
   readonly timeout: string;
   readonly "run-timeout": string;
   readonly schedule?: string | undefined;
@@ -77,13 +59,9 @@ async function readAll(files: readonly string[], io: Io): Promise<KubeBenchContr
 }
 
 function extraLabels(pairs: readonly string[]): Record<string, string> {
-  return Object.fromEntries(
-    pairs.map((p) => {
-      const at = p.indexOf("=");
-      if (at <= 0) throw new UsageError(`--loki-label ${JSON.stringify(p)} is not NAME=VALUE`);
-      return [p.slice(0, at), p.slice(at + 1)];
-    }),
-  );
+  const labels = lokiLabels(pairs);
+  if (typeof labels === "string") throw new UsageError(labels);
+  return labels;
 }
 
 function dryRun(io: Io, exposition: string, lines: ReturnType<typeof checkLines>): number {

@@ -22,7 +22,7 @@ import { EVENT_FLAG_OPTIONS, eventSettings } from "./event-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { REGISTRATION_FLAG_OPTIONS, registrationPlan } from "./registration-flags.js";
 import { COMPONENT_FLAG_OPTIONS, componentsFrom } from "./component-flags.js";
-import { MONITORING_FLAG_OPTIONS, monitoringSettings } from "./monitoring-flags.js";
+import { MONITORING_FLAG_OPTIONS, monitoringLoki, monitoringSettings } from "./monitoring-flags.js";
 
 export { SERVE_HELP };
 
@@ -110,7 +110,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!metricsAuth.ok) return usage(metricsAuth.error);
   const namespaceBudget = namespaceBudgetFrom(values);
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
-  const ha = haEventsAndComponents(values);
+  const ha = await haEventsAndComponents(values);
   if (!ha.ok) return usage(ha.error);
   const options = serveOptions({
     values,
@@ -138,12 +138,12 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   return 0;
 }
 
-/** Leader election and the certificate Secret (ha-flags.ts), Events (event-flags.ts) and the components this process runs (component-flags.ts). */
-function haEventsAndComponents(
+/** Leader election and the certificate Secret (ha-flags.ts), Events (event-flags.ts), the components this process runs (component-flags.ts) and the monitoring component's settings (monitoring-flags.ts). */
+async function haEventsAndComponents(
   values: ServeFlags,
-):
-  | { ok: true; value: Pick<StartOptions, "ha" | "events" | "components" | "monitoring"> }
-  | { ok: false; error: string } {
+): Promise<
+  { ok: true; value: Pick<StartOptions, "ha" | "events" | "components" | "monitoring"> } | { ok: false; error: string }
+> {
   const ha = haSettings(values);
   if (!ha.ok) return ha;
   const events = eventSettings(values);
@@ -152,9 +152,16 @@ function haEventsAndComponents(
   if (!components.ok) return components;
   const monitoring = monitoringSettings(values);
   if (!monitoring.ok) return monitoring;
+  const loki = await monitoringLoki(values, components.value);
+  if (!loki.ok) return loki;
   return {
     ok: true,
-    value: { ha: ha.value, events: events.value, components: components.value, monitoring: monitoring.value },
+    value: {
+      ha: ha.value,
+      events: events.value,
+      components: components.value,
+      monitoring: { ...monitoring.value, loki: loki.value },
+    },
   };
 }
 

@@ -138,6 +138,19 @@ Flags:
       --monitoring-max-series N
                               label sets each monitoring family may hold (default 10000); past it series are
                               left out and counted in bylaw_monitoring_series_dropped{metric}
+      --loki URL              with --component monitoring: send each new report result (and trivy-operator's,
+                              as PolicyReport results) to Loki as Policy Reporter's Loki target writes it,
+                              once (not again on each resync; results already there at start are not sent).
+                              --loki-tenant, --loki-encoding, --loki-label, --loki-username,
+                              --loki-bearer-token-file, --loki-ca-file, --loki-cert-file, --loki-key-file and
+                              --loki-insecure-skip-tls-verify are as for \`bylaw kube-bench\`
+      --loki-events           also send each new Kubernetes Event as kubernetes-event-exporter's Loki sink
+                              does (labels job=kubernetes-event and --loki-label; the line is the Event's JSON)
+      --loki-event-match FIELD=REGEX
+                              send only Events whose FIELD matches (repeatable: all must match); FIELD is
+                              namespace, reason, type, kind, apiVersion, message, component or host
+      --loki-event-drop FIELD=REGEX
+                              do not send Events whose FIELD matches (repeatable: any drops)
       --cleanup-controller    with --cluster: run cleanup policies (CleanupPolicy, ClusterCleanupPolicy,
                               DeletingPolicy, NamespacedDeletingPolicy) and the cleanup.kyverno.io/ttl
                               label on the leader, deleting what the grants aggregated to

@@ -1,7 +1,37 @@
-/** The --loki-* flags of `bylaw kube-bench` as a Loki connection, or the reason they do not make one. */
+/**
+ * The --loki-* flags, one parser for every command that sends to Loki (`bylaw kube-bench`, and
+ * `bylaw serve --component monitoring`): the push URL, tenant, encoding, extra stream labels,
+ * basic (password in $LOKI_PASSWORD) or bearer auth, and TLS.
+ */
 import { readFile } from "node:fs/promises";
-import type { LokiAuth, LokiConnection, LokiTls } from "../../../platform/loki/index.js";
-import type { KubeBenchFlags } from "./command.js";
+import type { LokiAuth, LokiConnection, LokiTls } from "../platform/loki/index.js";
+
+export const LOKI_FLAG_OPTIONS = {
+  loki: { type: "string" },
+  "loki-tenant": { type: "string" },
+  "loki-encoding": { type: "string", default: "protobuf" },
+  "loki-label": { type: "string", multiple: true },
+  "loki-username": { type: "string" },
+  "loki-bearer-token-file": { type: "string" },
+  "loki-ca-file": { type: "string" },
+  "loki-cert-file": { type: "string" },
+  "loki-key-file": { type: "string" },
+  "loki-insecure-skip-tls-verify": { type: "boolean", default: false },
+} as const;
+
+/** The --loki-* flags as parsed. */
+export interface LokiFlags {
+  readonly loki?: string | undefined;
+  readonly "loki-tenant"?: string | undefined;
+  readonly "loki-encoding"?: string | undefined;
+  readonly "loki-label"?: string[] | undefined;
+  readonly "loki-username"?: string | undefined;
+  readonly "loki-bearer-token-file"?: string | undefined;
+  readonly "loki-ca-file"?: string | undefined;
+  readonly "loki-cert-file"?: string | undefined;
+  readonly "loki-key-file"?: string | undefined;
+  readonly "loki-insecure-skip-tls-verify"?: boolean | undefined;
+}
 
 async function readFlagFile(flag: string, file: string | undefined): Promise<string | undefined> {
   if (file === undefined) return undefined;
@@ -24,7 +54,7 @@ function pushUrl(raw: string): URL | string {
   return url;
 }
 
-async function auth(values: KubeBenchFlags): Promise<LokiAuth | undefined> {
+async function auth(values: LokiFlags): Promise<LokiAuth | undefined> {
   const token = await readFlagFile("--loki-bearer-token-file", values["loki-bearer-token-file"]);
   if (token !== undefined && values["loki-username"] !== undefined)
     throw new Error("give --loki-username or --loki-bearer-token-file, not both");
@@ -35,7 +65,7 @@ async function auth(values: KubeBenchFlags): Promise<LokiAuth | undefined> {
   return { basic: { username: values["loki-username"], password } };
 }
 
-async function tls(values: KubeBenchFlags): Promise<LokiTls> {
+async function tls(values: LokiFlags): Promise<LokiTls> {
   const [ca, cert, key] = await Promise.all([
     readFlagFile("--loki-ca-file", values["loki-ca-file"]),
     readFlagFile("--loki-cert-file", values["loki-cert-file"]),
@@ -49,11 +79,22 @@ async function tls(values: KubeBenchFlags): Promise<LokiTls> {
   };
 }
 
-export async function lokiConnection(values: KubeBenchFlags, timeoutMs: number): Promise<LokiConnection | string> {
+/** `--loki-label NAME=VALUE` pairs as labels, or the one that is not NAME=VALUE. */
+export function lokiLabels(pairs: readonly string[]): Record<string, string> | string {
+  const labels: Record<string, string> = {};
+  for (const p of pairs) {
+    const at = p.indexOf("=");
+    if (at <= 0) return `--loki-label ${JSON.stringify(p)} is not NAME=VALUE`;
+    labels[p.slice(0, at)] = p.slice(at + 1);
+  }
+  return labels;
+}
+
+export async function lokiConnection(values: LokiFlags, timeoutMs: number): Promise<LokiConnection | string> {
   const url = pushUrl(values.loki ?? "");
   if (typeof url === "string") return url;
-  if (values["loki-encoding"] !== "protobuf" && values["loki-encoding"] !== "json")
-    return `--loki-encoding ${values["loki-encoding"]}: use protobuf or json`;
+  const encoding = values["loki-encoding"] ?? "protobuf";
+  if (encoding !== "protobuf" && encoding !== "json") return `--loki-encoding ${encoding}: use protobuf or json`;
   try {
     const a = await auth(values);
     return {
