@@ -1,7 +1,8 @@
 /**
  * The policies.kyverno.io policy kinds `bylaw serve` watches in cluster mode, each at its CRD's
- * storage version (v1beta1 for every one in Kyverno 1.19's CRDs, deploy/crds), and what Bylaw does
- * with it:
+ * storage version (v1beta1 for every one in Kyverno 1.19's CRDs, deploy/crds), read from the engine's
+ * kind registry (its descriptors' group, scope and plural), and what Bylaw does with it (from the
+ * descriptor's phases and admission):
  * - `evaluated`: ValidatingPolicy, MutatingPolicy and ImageValidatingPolicy (and their Namespaced
  *   forms) are compiled and served as folder mode serves them;
  * - `admission-error`: a kind that acts in admission which Bylaw cannot evaluate (none today): its
@@ -16,19 +17,11 @@
  * The policies.kyverno.io PolicyException is not in this table: it is watched beside the
  * kyverno.io/v2 one (CEL_POLICY_EXCEPTIONS in policy-informers.ts).
  */
+import { POLICY_KINDS, type PolicyKindDescriptor, type PolicyKindName } from "../engine/index.js";
 import type { Gvr } from "./types.js";
 
-export type CelPolicyKind =
-  | "ValidatingPolicy"
-  | "NamespacedValidatingPolicy"
-  | "MutatingPolicy"
-  | "NamespacedMutatingPolicy"
-  | "ImageValidatingPolicy"
-  | "NamespacedImageValidatingPolicy"
-  | "GeneratingPolicy"
-  | "NamespacedGeneratingPolicy"
-  | "DeletingPolicy"
-  | "NamespacedDeletingPolicy";
+/** A policies.kyverno.io policy kind (the engine's registry names them). */
+export type CelPolicyKind = PolicyKindName;
 
 type CelKindHandling = "evaluated" | "admission-error" | "generate" | "not-evaluated" | "cleanup";
 
@@ -44,34 +37,27 @@ interface CelKindInfo {
 export const CEL_GROUP = "policies.kyverno.io";
 export const CEL_STORAGE_VERSION = "v1beta1";
 
-function info(
-  kind: CelPolicyKind,
-  resource: string,
-  handling: CelKindHandling,
-  scope: "cluster" | "namespaced",
-): CelKindInfo {
+/** What the server does with a kind, from what its descriptor says it does. */
+function handlingOf(d: PolicyKindDescriptor): CelKindHandling {
+  if (d.phases.includes("delete")) return "cleanup";
+  if (d.phases.includes("generate")) return "generate";
+  if (d.admission === "evaluated") return "evaluated";
+  return d.admission === "error" ? "admission-error" : "not-evaluated";
+}
+
+function infoOf(d: PolicyKindDescriptor): CelKindInfo {
+  const handling = handlingOf(d);
   return {
-    kind,
-    gvr: { group: CEL_GROUP, version: CEL_STORAGE_VERSION, resource },
-    // The CRD's scope (deploy/crds); cel-policy-kinds.test.ts checks that the engine's kind registry agrees.
-    namespaced: scope === "namespaced",
+    kind: d.kind,
+    gvr: { group: CEL_GROUP, version: CEL_STORAGE_VERSION, resource: d.resource },
+    namespaced: d.scope === "namespaced",
     handling,
     required: handling === "evaluated",
   };
 }
 
-export const CEL_POLICY_KINDS: readonly CelKindInfo[] = [
-  info("ValidatingPolicy", "validatingpolicies", "evaluated", "cluster"),
-  info("NamespacedValidatingPolicy", "namespacedvalidatingpolicies", "evaluated", "namespaced"),
-  info("MutatingPolicy", "mutatingpolicies", "evaluated", "cluster"),
-  info("NamespacedMutatingPolicy", "namespacedmutatingpolicies", "evaluated", "namespaced"),
-  info("ImageValidatingPolicy", "imagevalidatingpolicies", "evaluated", "cluster"),
-  info("NamespacedImageValidatingPolicy", "namespacedimagevalidatingpolicies", "evaluated", "namespaced"),
-  info("GeneratingPolicy", "generatingpolicies", "generate", "cluster"),
-  info("NamespacedGeneratingPolicy", "namespacedgeneratingpolicies", "generate", "namespaced"),
-  info("DeletingPolicy", "deletingpolicies", "cleanup", "cluster"),
-  info("NamespacedDeletingPolicy", "namespaceddeletingpolicies", "cleanup", "namespaced"),
-];
+/** The engine's registry's policies.kyverno.io kinds, in its order. */
+export const CEL_POLICY_KINDS: readonly CelKindInfo[] = POLICY_KINDS.filter((d) => d.group === CEL_GROUP).map(infoOf);
 
 const BY_KIND = new Map(CEL_POLICY_KINDS.map((k) => [k.kind as string, k]));
 

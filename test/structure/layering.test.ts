@@ -52,10 +52,18 @@ const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * What kube/ may take from the engine besides types: the shared result and JSON helpers, and the
- * parser of a Kyverno duration (a GlobalContextEntry's refresh interval). Anything else (compiling,
+ * parser of a Kyverno duration (a GlobalContextEntry's refresh interval), and the kind registry's
+ * descriptors (`POLICY_KINDS`: which kinds exist, their group, scope and plural, to watch). Anything else (compiling,
  * evaluating, checking policies) is policy logic, which belongs above kube.
  */
-const KUBE_ENGINE_VALUES: ReadonlySet<string> = new Set(["err", "ok", "isObject", "textOf", "parseDurationMillis"]);
+const KUBE_ENGINE_VALUES: ReadonlySet<string> = new Set([
+  "err",
+  "ok",
+  "isObject",
+  "textOf",
+  "parseDurationMillis",
+  "POLICY_KINDS",
+]);
 
 /** The names (not type-only) a file's text imports from the engine's front door. */
 function engineValueImports(text: string): string[] {

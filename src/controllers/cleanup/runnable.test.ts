@@ -3,7 +3,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import { compileRunnable } from "./runnable.js";
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { compileRunnable, RUNNABLE_KINDS } from "./runnable.js";
 
 const engine = createEngine(fakePorts());
 const deps = { env: engine.env, compile: (doc: Parameters<typeof engine.compile>[0]) => engine.compile(doc) };
@@ -120,4 +124,23 @@ test("a policies.kyverno.io PolicyException naming the DeletingPolicy keeps the 
     ["b"],
   );
   assert.deepEqual(decided.errors, []);
+});
+
+test("the loop watches each deleting kind (from the engine's registry) at its CRD's group, storage version and plural", () => {
+  const crds = join(resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", ".."), "deploy", "crds");
+  const files = [
+    "kyverno.io_cleanuppolicies.yaml",
+    "kyverno.io_clustercleanuppolicies.yaml",
+    "policies.kyverno.io_deletingpolicies.yaml",
+    "policies.kyverno.io_namespaceddeletingpolicies.yaml",
+  ];
+  const wanted = files.map((f) => {
+    const crd = parse(readFileSync(join(crds, f), "utf8")) as {
+      spec: { group: string; names: { kind: string; plural: string }; versions: { name: string; storage?: boolean }[] };
+    };
+    const version = crd.spec.versions.find((v) => v.storage === true)?.name;
+    return { kind: crd.spec.names.kind, gvr: { group: crd.spec.group, version, resource: crd.spec.names.plural } };
+  });
+  const byKind = (a: { kind: string }, b: { kind: string }): number => a.kind.localeCompare(b.kind);
+  assert.deepEqual([...RUNNABLE_KINDS].sort(byKind), wanted.sort(byKind));
 });

@@ -10,6 +10,7 @@ import {
   compileCleanupPolicy,
   deletingPolicyVerdict,
   parseKindSelector,
+  POLICY_KINDS,
   type AnyCompiledException,
   type CompiledPolicy,
   type CompileOutcome,
@@ -19,6 +20,7 @@ import {
   type Resource,
 } from "../../engine/index.js";
 import type { ResourceSelector } from "../../kube/discovery.js";
+import type { Gvr } from "../../kube/types.js";
 import { cleanupDeletions, type CleanupDeletions } from "./reconcile.js";
 
 interface Candidate {
@@ -48,19 +50,19 @@ export interface RunnablePolicy {
   ): CleanupDeletions;
 }
 
-/** The API group of each kind the loop runs, and how its status is shaped (kyverno.io's, or policies.kyverno.io's conditionStatus). */
-export const RUNNABLE_KINDS = [
-  { kind: "ClusterCleanupPolicy", gvr: { group: "kyverno.io", version: "v2", resource: "clustercleanuppolicies" } },
-  { kind: "CleanupPolicy", gvr: { group: "kyverno.io", version: "v2", resource: "cleanuppolicies" } },
-  {
-    kind: "DeletingPolicy",
-    gvr: { group: "policies.kyverno.io", version: "v1beta1", resource: "deletingpolicies" },
-  },
-  {
-    kind: "NamespacedDeletingPolicy",
-    gvr: { group: "policies.kyverno.io", version: "v1beta1", resource: "namespaceddeletingpolicies" },
-  },
-] as const;
+/** The storage version the loop reads each group's deleting kinds at (Kyverno 1.19's CRDs, deploy/crds). */
+const STORAGE_VERSION: Readonly<Record<string, string>> = { "kyverno.io": "v2", "policies.kyverno.io": "v1beta1" };
+
+/**
+ * The kinds the loop runs, from the engine's kind registry: those that delete (the `delete` phase),
+ * each with the resource it is read at (its group, storage version and plural).
+ */
+export const RUNNABLE_KINDS: readonly { readonly kind: string; readonly gvr: Gvr }[] = POLICY_KINDS.filter((d) =>
+  d.phases.includes("delete"),
+).map((d) => ({
+  kind: d.kind,
+  gvr: { group: d.group, version: STORAGE_VERSION[d.group] ?? "v1", resource: d.resource },
+}));
 
 /** The policy compiled for the loop, or the problems (`<field>: <message>`, joined) that keep it from running. */
 export function compileRunnable(

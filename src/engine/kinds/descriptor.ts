@@ -11,8 +11,15 @@ export function descriptor(given: Given): PolicyKindDescriptor {
     status: "none",
     shortName: "",
     boundBy: undefined,
+    resource: pluralOf(given.kind),
     ...given,
   };
+}
+
+/** The plural the kind's CRD declares: every policy kind's name ends in Policy (`…policies`). */
+function pluralOf(kind: string): string {
+  const lower = kind.toLowerCase();
+  return lower.endsWith("y") ? `${lower.slice(0, -1)}ies` : `${lower}s`;
 }
 
 /** The policies.kyverno.io API group of the CEL policy kinds. */

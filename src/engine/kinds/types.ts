@@ -45,6 +45,8 @@ export interface PolicyKindDescriptor {
   readonly shortName: string;
   /** What the kind does: the phases its policies take part in. */
   readonly phases: readonly PolicyPhase[];
+  /** The CRD's plural resource name (`validatingpolicies`), by which the API server serves it. */
+  readonly resource: string;
   /** The binding kind that applies a policy of this kind (a ValidatingAdmissionPolicy's); undefined for the others. */
   readonly boundBy: "ValidatingAdmissionPolicyBinding" | "MutatingAdmissionPolicyBinding" | undefined;
 }

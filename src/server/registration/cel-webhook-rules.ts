@@ -9,22 +9,22 @@
  * stays registered and Bylaw decides it per request. namespaceSelector and objectSelector are
  * evaluated by Bylaw, not registered.
  */
-import { type CompiledPolicy, isValidatingPolicy } from "../../engine/index.js";
+import { type CompiledPolicy, policyMatchOf } from "../../engine/index.js";
 import { ALL_OPERATIONS, type Operation } from "../../controllers/registration/types.js";
 import type { RuleSet } from "./webhook-rules.js";
 
-/** Adds the rules of a ValidatingPolicy to `into`; false when `policy` is not one (or has no resource rules: JSON mode). */
+/**
+ * Adds the rules of a CEL policy (its head's matchConstraints, `policyMatchOf`) to `into`; false when
+ * it matches by none (or one has no resource rules: JSON mode).
+ */
 export function addCelPolicyRules(into: RuleSet, policy: CompiledPolicy): boolean {
-  const validating = policy.rules.map((r) => r.cel).filter((c) => c !== undefined && isValidatingPolicy(c));
-  const own = ownBodies(policy);
-  if (own === undefined && validating.length !== policy.rules.length) return false;
-  const bodies = own ?? validating;
-  if (bodies.length === 0) return false;
+  const match = policyMatchOf(policy);
+  if (match.language !== "cel" || match.constraints.length === 0) return false;
   const extra: readonly Operation[] =
     policy.language === "generating" && policy.generating.synchronize ? ["DELETE"] : [];
   const entries = new Map<string, Set<Operation>>();
-  for (const body of bodies) {
-    const rules = body.constraints.resourceRules;
+  for (const constraints of match.constraints) {
+    const rules = constraints.resourceRules;
     if (rules === undefined) return false;
     for (const r of rules.include) {
       for (const g of r.groups)
@@ -46,16 +46,6 @@ export function addCelPolicyRules(into: RuleSet, policy: CompiledPolicy): boolea
     into.add(g, v, scope, res, ops);
   }
   return true;
-}
-
-/** The bodies of a kind that holds its own (MutatingPolicy, GeneratingPolicy); undefined for a ValidatingPolicy's rules. */
-type Constraints = Extract<CompiledPolicy, { language: "generating" }>["generating"]["constraints"];
-
-function ownBodies(policy: CompiledPolicy): readonly { readonly constraints: Constraints }[] | undefined {
-  if (policy.language === "mutating") return policy.mutating;
-  if (policy.language === "generating") return [policy.generating];
-  if (policy.language === "image-validating") return [policy.imageValidating, ...policy.imageValidating.autogen];
-  return undefined;
 }
 
 function operationsOf(ops: readonly string[]): Operation[] {

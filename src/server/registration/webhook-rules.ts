@@ -18,10 +18,10 @@
 import {
   type CompiledPolicy,
   isMutateExisting,
-  isValidatingPolicy,
   isObject,
   type JsonValue,
   parseKindSelector,
+  policyMatchOf,
   type Rule,
 } from "../../engine/index.js";
 import { builtInKind } from "../../kube/built-in-kinds.js";
@@ -138,15 +138,23 @@ export function addPolicyRules(
       into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", ALL_OPERATIONS);
     return;
   }
-  // A ValidatingPolicy: its matchConstraints, on the validating webhook only.
-  if (policy.rules.some((r) => r.cel !== undefined && isValidatingPolicy(r.cel))) {
+  // A policy that only deletes on a schedule (DeletingPolicy) sees no request.
+  if (policy.phases.every((p) => p === "delete")) return;
+  const match = policyMatchOf(policy);
+  // A ValidatingPolicy (or a kind served as an error, by its matchConstraints): on the validating webhook only.
+  if (match.language === "cel") {
     if (webhook === "validate" && !addCelPolicyRules(into, policy))
       into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", ALL_OPERATIONS);
     return;
   }
   const namespaced = policy.namespace !== "";
+  // No matcher of its own: every request in its scope, on the validating webhook (its error decides).
+  if (match.language === "none") {
+    if (webhook === "validate") into.add("*", "*", namespaced ? "Namespaced" : "*", "*", ALL_OPERATIONS);
+    return;
+  }
   const where = `${policy.kind} ${namespaced ? `${policy.namespace}/` : ""}${policy.name}`;
-  for (const compiled of policy.rules) {
+  for (const compiled of match.rules) {
     const rule = compiled.rule;
     const kinds = new Map<string, Set<Operation>>();
     if (rule.generate !== undefined) {

@@ -1,0 +1,55 @@
+/**
+ * What a policy matches, at its head (ADR 0005 step 1): one matcher per language, whatever body holds
+ * it, so that the webhook's registration (which requests a policy's webhook receives) asks the policy
+ * and not its rules.
+ * - `kyverno`: a kyverno.io policy's compiled rules (each its match/exclude, autogen copies included);
+ * - `cel`: the compiled `matchConstraints` of a CEL kind, the policy's own first, then each autogen
+ *   copy's (pod controllers); a ValidatingAdmissionPolicy's own (its bindings narrow it further);
+ * - `none`: no matcher of its own: every request in the policy's scope (a kind Bylaw does not run,
+ *   whose placeholder matches everything so that it is never silently skipped).
+ */
+import { isAdmissionPolicy } from "../cel/admission-policy/index.js";
+import { isValidatingPolicy } from "../cel/validating-policy/index.js";
+import type { CompiledConstraints } from "../cel/validating-policy/match-constraints.js";
+import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+
+export type PolicyMatch =
+  | { readonly language: "kyverno"; readonly rules: readonly CompiledRule[] }
+  | { readonly language: "cel"; readonly constraints: readonly CompiledConstraints[] }
+  | { readonly language: "none" };
+
+const NONE: PolicyMatch = { language: "none" };
+
+export function policyMatchOf(policy: CompiledPolicy): PolicyMatch {
+  switch (policy.language) {
+    case "kyverno":
+      return { language: "kyverno", rules: policy.rules };
+    case "mutating":
+      return { language: "cel", constraints: policy.mutating.map((b) => b.constraints) };
+    case "generating":
+      return { language: "cel", constraints: [policy.generating.constraints] };
+    case "image-validating":
+      return {
+        language: "cel",
+        constraints: [policy.imageValidating, ...policy.imageValidating.autogen].map((b) => b.constraints),
+      };
+    case "deleting":
+      return { language: "cel", constraints: [policy.deleting.constraints] };
+    case "cel":
+    case "unsupported":
+      // A CEL body still sits in rules named "" (ADR 0005 step 3); the webhook's unsupported variant
+      // keeps the compiled matchConstraints of the kind it stands for (server/policy-source/cel-policy-compile.ts).
+      return ruleConstraints(policy.rules);
+  }
+}
+
+function ruleConstraints(rules: readonly CompiledRule[]): PolicyMatch {
+  const constraints: CompiledConstraints[] = [];
+  for (const r of rules) {
+    if (r.cel === undefined) return NONE;
+    if (isValidatingPolicy(r.cel)) constraints.push(r.cel.constraints);
+    else if (isAdmissionPolicy(r.cel)) constraints.push(r.cel.body.constraints);
+    else return NONE;
+  }
+  return constraints.length === 0 ? NONE : { language: "cel", constraints };
+}
