@@ -108,6 +108,7 @@ async function runWith(
   const read = await loadPolicyPaths(options.policyPaths, {
     stdin,
     ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}),
+    ...(options.gitAuth !== undefined ? { auth: options.gitAuth } : {}),
   });
   for (const w of read.warnings) io.err(`warning: ${w}`);
   const docs = [...read.docs, ...setDocs];
@@ -215,6 +216,7 @@ async function runWith(
     exceptions: exceptions.exceptions.length + policies.exceptions.length,
     nowMillis: engine.env.ports.clock.nowMillis(),
     cwd: process.cwd(),
+    namespaceLabels: values.value.namespaceLabels,
   });
   if (bad) return 2;
   if (options.outputPath !== undefined) {
