@@ -79,6 +79,13 @@ interface GitLoadOptions {
   readonly stdin?: () => Promise<string>;
   /** Where the temporary clones go (default: the OS temporary folder). */
   readonly tmpRoot?: string;
+  /** `--username`/`--password` (kyverno apply): HTTP basic credentials for the clone. */
+  readonly auth?: GitAuth;
+}
+
+interface GitAuth {
+  readonly username: string;
+  readonly password: string;
 }
 
 interface PolicyPaths {
@@ -111,7 +118,7 @@ export async function loadPolicyPaths(paths: readonly string[], options: GitLoad
 
 async function loadGit(path: string, options: GitLoadOptions): Promise<LoadedDocument[]> {
   const failed = (error: string): LoadedDocument[] => [{ source: path, index: 0, error }];
-  const clone = await cloneGitUrl(path, options.gitBranch, options.tmpRoot);
+  const clone = await cloneGitUrl(path, options.gitBranch, options.tmpRoot, options.auth);
   if (!clone.ok) return failed(`policy ${clone.error}`);
   try {
     return (await loadPaths([clone.value.folder])).map((d) => ({
@@ -138,6 +145,7 @@ export async function cloneGitUrl(
   path: string,
   gitBranch: string | undefined,
   tmpRoot?: string,
+  auth?: GitAuth,
 ): Promise<{ ok: true; value: GitClone } | { ok: false; error: string }> {
   const parsed = parseGitUrl(path, gitBranch);
   if (!parsed.ok) return parsed;
@@ -148,7 +156,7 @@ export async function cloneGitUrl(
     await remove();
     return { ok: false, error };
   };
-  const cloned = await gitClone(repository, branch, dir);
+  const cloned = await gitClone(repository, branch, dir, auth);
   if (cloned !== undefined) return fail(`${path}: cannot clone ${repository} (branch ${branch}): ${cloned}`);
   const target = resolve(dir, folder);
   if (target !== dir && !target.startsWith(dir + sep))
@@ -158,13 +166,16 @@ export async function cloneGitUrl(
 }
 
 /** Clones one branch at depth 1; undefined when it worked, else git's message (or why git did not run). */
-function gitClone(repository: string, branch: string, dir: string): Promise<string | undefined> {
+function gitClone(repository: string, branch: string, dir: string, auth?: GitAuth): Promise<string | undefined> {
   const args = ["clone", "--quiet", "--depth", "1", "--single-branch", "--branch", branch, "--", repository, dir];
   return new Promise((done) => {
     execFile(
       "git",
       args,
-      { timeout: CLONE_TIMEOUT_MS, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } },
+      {
+        timeout: CLONE_TIMEOUT_MS,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...authConfig(process.env, auth) },
+      },
       (error, _stdout, stderr) => {
         if (error === null) return done(undefined);
         if ((error as NodeJS.ErrnoException).code === "ENOENT")
@@ -178,4 +189,21 @@ function gitClone(repository: string, branch: string, dir: string): Promise<stri
       },
     );
   });
+}
+
+/**
+ * Basic credentials as an `http.extraHeader` given through git's GIT_CONFIG_COUNT environment (after
+ * any the environment already sets), so they appear neither in the URL, nor in git's messages,
+ * nor in the process list.
+ */
+function authConfig(env: NodeJS.ProcessEnv, auth: GitAuth | undefined): Record<string, string> {
+  if (auth === undefined) return {};
+  const n = Number(env["GIT_CONFIG_COUNT"] ?? "0");
+  const at = Number.isInteger(n) && n > 0 ? n : 0;
+  const token = Buffer.from(`${auth.username}:${auth.password}`, "utf8").toString("base64");
+  return {
+    GIT_CONFIG_COUNT: String(at + 1),
+    [`GIT_CONFIG_KEY_${at}`]: "http.extraHeader",
+    [`GIT_CONFIG_VALUE_${at}`]: `Authorization: Basic ${token}`,
+  };
 }

@@ -111,7 +111,7 @@ export { asJsonPayload, runsOnJson, type JsonPayloadRequest } from "./pipeline/v
 export type { CompileAnyExceptionOutcome } from "./engine.js";
 
 // Go durations (time.ParseDuration), for CRD fields such as refreshInterval and for duration flags.
-export { parseDurationMillis, type DurationOptions } from "./values/duration.js";
+export { formatDuration, parseDurationMillis, parseDurationOrError, type DurationOptions } from "./values/duration.js";
 
 // How sigs.k8s.io/yaml prints a float map key, for the YAML reader.
 export { float32MapKey } from "./go/format-float32.js";

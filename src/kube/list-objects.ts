@@ -10,8 +10,13 @@ import { gvrPath } from "./types.js";
 
 const PAGE = 500;
 
-/** Every object of `r` (in `namespace` when given and `r` is namespaced); throws the client's error. */
-export async function listObjects(client: KubeClient, r: ServedResource, namespace?: string): Promise<JsonObject[]> {
+/** Every object of `r` (in `namespace` when given and `r` is namespaced); throws the client's error. `onPage` counts the requests. */
+export async function listObjects(
+  client: KubeClient,
+  r: ServedResource,
+  namespace?: string,
+  onPage?: () => void,
+): Promise<JsonObject[]> {
   const base = gvrPath(r, r.namespaced ? namespace : undefined);
   const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
   const out: JsonObject[] = [];
@@ -19,6 +24,7 @@ export async function listObjects(client: KubeClient, r: ServedResource, namespa
   do {
     const q = new URLSearchParams({ limit: String(PAGE) });
     if (cont !== "") q.set("continue", cont);
+    onPage?.();
     const page = (await client.getJson(`${base}?${q.toString()}`)) as {
       metadata?: { continue?: unknown };
       items?: unknown;

@@ -29,7 +29,19 @@ describe("bylaw apply --cluster: flags and errors", () => {
       kubeconfig: "kc",
       context: "dev",
       namespace: "shop",
+      clusterWide: false,
+      showPerformance: false,
     });
+    const wide = parseApplyArgs(["p.yaml", "--cluster", "--cluster-wide-resources", "--show-performance"]);
+    assert.deepEqual(wide.kind === "run" ? wide.options.cluster : undefined, {
+      clusterWide: true,
+      showPerformance: true,
+    });
+    const offline = parseApplyArgs(["p.yaml", "-r", "r.yaml", "--cluster-wide-resources", "--show-performance"]);
+    assert.deepEqual(offline.kind === "run" ? offline.warnings : [], [
+      "warning: --cluster-wide-resources has no effect without --cluster (it is about reading the cluster's objects)",
+      "warning: --show-performance has no effect without --cluster (it is about reading the cluster's objects)",
+    ]);
     const noResources = parseApplyArgs(["p.yaml"]);
     assert.ok(
       noResources.kind === "usage-error" && /-r RESOURCE \(or --cluster, or --json PAYLOAD\)/.test(noResources.message),

@@ -41,7 +41,8 @@ import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../../
 import { offlineHosts } from "../../../platform/offline-context.js";
 import type { RegistryAccess } from "../../../platform/registry/index.js";
 import type { ValuesSpec } from "../../test-suite/values-file.js";
-import { wantedResources } from "./cluster-kinds.js";
+import { listed, wantedResources } from "./cluster-kinds.js";
+import type { LoadReport } from "./load-performance.js";
 import type { ClusterOptions } from "./options.js";
 
 /** How many times one resource is evaluated again while its context entries find reads to make. */
@@ -51,6 +52,8 @@ interface ClusterLoad {
   readonly resources: Resource[];
   readonly errors: string[];
   readonly warnings: string[];
+  /** With --show-performance: how the loading went (load-performance.ts). */
+  performance?: LoadReport;
 }
 
 export class ClusterSession {
@@ -65,6 +68,11 @@ export class ClusterSession {
     private readonly namespace: string | undefined,
     /** `--registry`: image data from registries; without it image reads stay ClusterReads' errors. */
     private readonly registry?: RegistryAccess,
+    /** `--cluster-wide-resources` and `--show-performance`. */
+    private readonly flags: { readonly clusterWide: boolean; readonly showPerformance: boolean } = {
+      clusterWide: false,
+      showPerformance: false,
+    },
   ) {
     this.reads = new ClusterReads(client);
     this.engine = createEngine({
@@ -98,6 +106,7 @@ export class ClusterSession {
   /** The objects the policies can match; `names` (from `-r`) keeps only the objects of those names. */
   async load(policies: readonly CompiledPolicy[], names: readonly string[]): Promise<ClusterLoad> {
     const out: ClusterLoad = { resources: [], errors: [], warnings: [] };
+    const started = process.hrtime.bigint();
     let discovery;
     try {
       discovery = await discover(this.client);
@@ -109,6 +118,7 @@ export class ClusterSession {
     }
     const chosen = new Map<string, ServedResource>();
     const clusterScoped = new Set<string>();
+    const namespaced = new Set<string>();
     for (const w of wantedResources(policies)) {
       if (w.by === "kind" && w.subresource !== "" && w.subresource !== "*") {
         out.warnings.push(
@@ -122,24 +132,31 @@ export class ClusterSession {
           `--cluster: ${w.text} (policy ${w.policy}): the cluster serves no such kind (or it cannot be listed); nothing is listed for it`,
         );
       for (const r of found) {
-        if (this.namespace !== undefined && !r.namespaced) clusterScoped.add(r.kind);
+        if (!listed(r, this.namespace, this.flags.clusterWide)) (r.namespaced ? namespaced : clusterScoped).add(r.kind);
         else chosen.set(`${r.group}/${r.resource}`, r);
       }
     }
     if (clusterScoped.size > 0)
       out.warnings.push(
-        `--cluster -n ${this.namespace}: cluster-scoped kinds are not listed: ${[...clusterScoped].join(", ")}`,
+        `--cluster -n ${this.namespace}: cluster-scoped kinds are not listed: ${[...clusterScoped].join(", ")} (--cluster-wide-resources lists them too)`,
+      );
+    if (namespaced.size > 0)
+      out.warnings.push(
+        `--cluster --cluster-wide-resources: only cluster-scoped kinds are listed (as in Kyverno; add -n NAMESPACE for a namespace's objects too); not listed: ${[...namespaced].join(", ")}`,
       );
     if (chosen.size > 0) out.warnings.push(...discovery.warnings);
+    let apiCalls = 0;
+    const failed: { type: string; error: string }[] = [];
     const lists = await Promise.all(
       [...chosen.values()].map(async (r) => {
         try {
-          return await listObjects(this.client, r, this.namespace);
+          return await listObjects(this.client, r, this.namespace, () => apiCalls++);
         } catch (e) {
           const refused =
             e instanceof KubeError && e.status === 403
               ? ` (the kubeconfig's user needs the list verb on ${r.group === "" ? "" : `${r.group}/`}${r.resource})`
               : "";
+          failed.push({ type: r.group === "" ? r.resource : `${r.resource}.${r.group}`, error: describeKubeError(e) });
           out.errors.push(
             `--cluster: cannot list ${listScope(r, this.namespace)} (${this.origin}): ${describeKubeError(e)}${refused}`,
           );
@@ -148,6 +165,14 @@ export class ClusterSession {
       }),
     );
     const all = lists.flat<Resource[][]>();
+    if (this.flags.showPerformance)
+      out.performance = {
+        durationNs: process.hrtime.bigint() - started,
+        loaded: all.length,
+        apiCalls,
+        workers: chosen.size,
+        errors: failed,
+      };
     if (names.length === 0) {
       out.resources.push(...all);
       return out;
@@ -243,7 +268,10 @@ export function openCluster(
   });
   if (!connection.ok) return err("kube-config", `--cluster: ${connection.error.message}`);
   const client = new KubeClient({ connection: connection.value, qps: 50, burst: 100 });
-  return ok(new ClusterSession(client, connection.value.origin, connection.value.server, options.namespace, registry));
+  const flags = { clusterWide: options.clusterWide, showPerformance: options.showPerformance };
+  return ok(
+    new ClusterSession(client, connection.value.origin, connection.value.server, options.namespace, registry, flags),
+  );
 }
 
 /** With --cluster, an `-r` value that is `-` or an existing file or folder is read as manifests; any other names objects in the cluster. */

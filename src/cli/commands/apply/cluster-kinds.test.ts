@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { CompiledPolicy, JsonObject } from "../../../engine/index.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
-import { wantedResources } from "./cluster-kinds.js";
+import { listed, wantedResources } from "./cluster-kinds.js";
 
 function compile(doc: JsonObject): CompiledPolicy {
   const r = offlineEngine().compile(doc);
@@ -69,4 +69,19 @@ test("a namespaced Policy is named with its namespace; subresource selectors kee
     wantedResources([policy]).map((w) => [w.text, w.policy, w.by === "kind" ? w.subresource : ""]),
     [["Deployment/scale", "shop/q", "scale"]],
   );
+});
+
+test("which served kinds --cluster lists: -n leaves cluster-scoped kinds out, --cluster-wide-resources namespaced ones, both list the two", () => {
+  const pods = { namespaced: true };
+  const nodes = { namespaced: false };
+  const cases: [string | undefined, boolean, boolean, boolean][] = [
+    [undefined, false, true, true],
+    ["shop", false, true, false],
+    [undefined, true, false, true],
+    ["shop", true, true, true],
+  ];
+  for (const [namespace, clusterWide, pod, node] of cases) {
+    assert.equal(listed(pods, namespace, clusterWide), pod, `Pods, -n ${namespace}, cluster-wide ${clusterWide}`);
+    assert.equal(listed(nodes, namespace, clusterWide), node, `Nodes, -n ${namespace}, cluster-wide ${clusterWide}`);
+  }
 });

@@ -75,3 +75,17 @@ export function wantedResources(policies: readonly CompiledPolicy[]): Wanted[] {
   }
   return out;
 }
+
+/**
+ * Whether a served kind is listed: as Kyverno's fetcher, -n lists a namespace's objects and leaves
+ * cluster-scoped kinds out, --cluster-wide-resources lists only cluster-scoped kinds, and both
+ * together list the two.
+ */
+export function listed(
+  r: { readonly namespaced: boolean },
+  namespace: string | undefined,
+  clusterWide: boolean,
+): boolean {
+  if (!r.namespaced) return namespace === undefined || clusterWide;
+  return namespace !== undefined || !clusterWide;
+}

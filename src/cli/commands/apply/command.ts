@@ -33,6 +33,7 @@ import { applyToPayload, loadJsonPayloads } from "../../offline/json-payloads.js
 import { loadResources, loadUserInfo, loadValuesFile } from "./load-inputs.js";
 import { parseApplyArgs, type ApplyOptions } from "./options.js";
 import { renderResults } from "./render-results.js";
+import { renderLoadReport } from "./load-performance.js";
 import type { ClusterSession } from "./cluster-input.js";
 import { dedupe, outputFiles, producedResources, type ProducedResource } from "./resource-output.js";
 import { resultRows, type ResourceResponses } from "./result-rows.js";
@@ -108,6 +109,7 @@ async function runWith(
   const read = await loadPolicyPaths(options.policyPaths, {
     stdin,
     ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}),
+    ...(options.gitAuth !== undefined ? { auth: options.gitAuth } : {}),
   });
   for (const w of read.warnings) io.err(`warning: ${w}`);
   const docs = [...read.docs, ...setDocs];
@@ -128,6 +130,8 @@ async function runWith(
   const loaded = await loadResources(resourceArgs.paths, stdin);
   if (cluster !== undefined) {
     const live = await cluster.load(policies.compiled, resourceArgs.names);
+    // --show-performance: Kyverno's loading summary, on stderr (stdout may carry -p or JSON).
+    if (live.performance !== undefined) io.err(renderLoadReport(live.performance));
     loaded.resources.push(...live.resources);
     loaded.errors.push(...live.errors);
     loaded.warnings.push(...live.warnings);
@@ -215,6 +219,7 @@ async function runWith(
     exceptions: exceptions.exceptions.length + policies.exceptions.length,
     nowMillis: engine.env.ports.clock.nowMillis(),
     cwd: process.cwd(),
+    namespaceLabels: values.value.namespaceLabels,
   });
   if (bad) return 2;
   if (options.outputPath !== undefined) {

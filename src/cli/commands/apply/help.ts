@@ -141,10 +141,22 @@ Output (results go to stdout, diagnostics to stderr):
 Kyverno's other apply flags:
   --continue-on-fail, --continue-on-error, --concurrent N, --batch-size N are accepted: Bylaw always
   applies every policy to every resource, one rule's error being that rule's result.
-  --generate-exceptions, --generated-exception-ttl,
-  --cluster-wide-resources, --show-performance, --crd-paths, --http-payload, --envoy-payload,
-  --exceptions-within-resources, --username and --password are not supported by Bylaw yet: each is
-  a usage error naming it (exit 2), never silently ignored.
+  --generate-exceptions       instead of the results, print one kyverno.io/v2beta1 PolicyException per
+                              failure of a cluster-wide policy (as kyverno apply: named
+                              <policy>-<rule>-<namespace>-<name>, matching that resource; an autogen rule's
+                              also covers its Pods, names <name>-*; podSecurity lists the failed controls),
+                              each after a --- line; YAML, or JSON with --output-format json. -p wins over it
+  --generated-exception-ttl D the exceptions' cleanup.kyverno.io/ttl label (a Go duration; default 720h0m0s;
+                              0 leaves the label out)
+  --username U, --password P  HTTP basic credentials for the Git URLs among the POLICY paths (given to git
+                              through its environment: never in the URL, a message or the process list)
+  --cluster-wide-resources    with --cluster: list cluster-scoped kinds only, or with -n NAMESPACE
+                              cluster-scoped kinds besides the namespace's objects (as kyverno apply)
+  --show-performance          with --cluster: Kyverno's "Resource Loading Performance:" summary of loading
+                              the cluster's objects (duration, resources loaded, API calls, concurrent
+                              lists), on stderr
+  --crd-paths, --http-payload, --envoy-payload and --exceptions-within-resources are not supported by
+  Bylaw yet: each is a usage error naming it and why (exit 2), never silently ignored.
 
 Output formats (the same exit codes in each):
   text    for people: each resource with findings, under its file and line, then each failing,

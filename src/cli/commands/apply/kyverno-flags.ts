@@ -3,6 +3,7 @@
  * no effect (colour, concurrency), the ones it does not run yet (refused by name, exit 2, never
  * silently ignored), and the warning exit codes (--warn-exit-code, --warn-no-pass).
  */
+import { parseDurationOrError } from "../../../engine/index.js";
 
 /** parseArgs option entries for the flags only Kyverno's CLI has. */
 export const KYVERNO_ONLY_OPTIONS = {
@@ -27,25 +28,31 @@ export const KYVERNO_ONLY_OPTIONS = {
 } as const;
 
 /** Kyverno flags Bylaw does not run yet: each is refused with its name, so a script never gets a silent pass. */
-const NOT_SUPPORTED = [
-  "generate-exceptions",
-  "generated-exception-ttl",
-  "cluster-wide-resources",
-  "show-performance",
-  "crd-paths",
-  "http-payload",
-  "envoy-payload",
-  "exceptions-within-resources",
-  "username",
-  "password",
-] as const;
+const NOT_SUPPORTED = {
+  "crd-paths":
+    "it registers custom resource definitions with Kyverno's offline REST mapper and image extractors, which Bylaw does not have",
+  "http-payload": "Bylaw does not evaluate ValidatingPolicies in HTTP authorization mode",
+  "envoy-payload": "Bylaw does not evaluate ValidatingPolicies in Envoy authorization mode",
+  "exceptions-within-resources": "PolicyExceptions among the -r documents are read with --exceptions-with-resources",
+} as const;
 
 /** The usage error for the first Kyverno flag given that Bylaw does not support yet, if any. */
 export function unsupportedKyvernoFlag(values: Readonly<Record<string, unknown>>): string | undefined {
-  const given = NOT_SUPPORTED.find((f) => values[f] !== undefined && values[f] !== false);
+  const given = (Object.keys(NOT_SUPPORTED) as (keyof typeof NOT_SUPPORTED)[]).find(
+    (f) => values[f] !== undefined && values[f] !== false,
+  );
   return given === undefined
     ? undefined
-    : `--${given} (a kyverno apply flag) is not supported by Bylaw yet; run without it, or use Kyverno's CLI for this run`;
+    : `--${given} (a kyverno apply flag) is not supported by Bylaw yet (${NOT_SUPPORTED[given]}); run without it, or use Kyverno's CLI for this run`;
+}
+
+/** `--generated-exception-ttl`: a Go duration (Kyverno's default 720h0m0s, 30 days), in nanoseconds. */
+export function parseExceptionTtl(raw: string | undefined): { ok: true; ns: bigint } | { ok: false; error: string } {
+  if (raw === undefined) return { ok: true, ns: 720n * 3_600_000_000_000n };
+  const ns = parseDurationOrError(raw);
+  return typeof ns === "bigint"
+    ? { ok: true, ns }
+    : { ok: false, error: `invalid argument ${JSON.stringify(raw)} for "--generated-exception-ttl" flag: ${ns}` };
 }
 
 /**

@@ -1,7 +1,13 @@
 /** `bylaw apply` flags, parsed and checked. Problems are usage errors (exit 2). */
 import { parseArgs } from "node:util";
 import { isGitUrl } from "../../git-source.js";
-import { KYVERNO_ONLY_OPTIONS, parseWarnExitCode, shortTWarning, unsupportedKyvernoFlag } from "./kyverno-flags.js";
+import {
+  KYVERNO_ONLY_OPTIONS,
+  parseExceptionTtl,
+  parseWarnExitCode,
+  shortTWarning,
+  unsupportedKyvernoFlag,
+} from "./kyverno-flags.js";
 
 const OUTPUT_FORMATS = ["text", "json", "junit", "sarif"] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -48,6 +54,12 @@ export interface ApplyOptions {
   readonly warnNoPass: boolean;
   /** `--exceptions-with-resources`: PolicyExceptions among the -r documents are honoured too. */
   readonly exceptionsWithResources: boolean;
+  /** `--generate-exceptions`: print a PolicyException per failure instead of the results (generated-exceptions.ts). */
+  readonly generateExceptions: boolean;
+  /** `--generated-exception-ttl`, in nanoseconds: the generated exceptions' cleanup.kyverno.io/ttl label. */
+  readonly exceptionTtl: bigint;
+  /** `--username`/`--password`: credentials for the Git URLs among the POLICY paths (git-source.ts). */
+  readonly gitAuth?: { readonly username: string; readonly password: string };
 }
 
 export interface ClusterOptions {
@@ -55,6 +67,10 @@ export interface ClusterOptions {
   readonly context?: string;
   /** `-n`: list namespaced kinds in this namespace only. */
   readonly namespace?: string;
+  /** `--cluster-wide-resources`: list cluster-scoped kinds (with -n, besides the namespace's objects). */
+  readonly clusterWide: boolean;
+  /** `--show-performance`: print how loading the cluster's objects went. */
+  readonly showPerformance: boolean;
 }
 
 type ParsedApplyArgs =
@@ -121,6 +137,8 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   if (refused !== undefined) return { kind: "usage-error", message: refused, showHelp: false };
   const warnExit = parseWarnExitCode(values["warn-exit-code"]);
   if (!warnExit.ok) return { kind: "usage-error", message: warnExit.error, showHelp: false };
+  const ttl = parseExceptionTtl(values["generated-exception-ttl"]);
+  if (!ttl.ok) return { kind: "usage-error", message: ttl.error, showHelp: false };
   const tWarning = shortTWarning(args);
   const warnings: string[] = tWarning === undefined ? [] : [tWarning];
   const policySets = values["policy-set"] ?? [];
@@ -155,6 +173,14 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
         showHelp: false,
       };
   }
+  if ((values.username !== undefined || values.password !== undefined) && !positionals.some(isGitUrl))
+    warnings.push(
+      "warning: --username and --password are for Git URLs among the POLICY paths; there is none, so they are not used",
+    );
+  // Kyverno accepts these without --cluster, to no effect: say so rather than refuse.
+  for (const f of ["cluster-wide-resources", "show-performance"] as const)
+    if (!values.cluster && values[f] === true)
+      warnings.push(`warning: --${f} has no effect without --cluster (it is about reading the cluster's objects)`);
   let format = values["output-format"] ?? "text";
   let outputPath = values.output;
   // `--output junit|sarif` names a report format (as CI docs write it); a file of that name needs ./junit.
@@ -223,6 +249,8 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
               ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
               ...(values.context !== undefined ? { context: values.context } : {}),
               ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
+              clusterWide: values["cluster-wide-resources"] === true,
+              showPerformance: values["show-performance"] === true,
             },
           }
         : {}),
@@ -232,6 +260,11 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       warnExitCode: warnExit.code,
       warnNoPass: values["warn-no-pass"],
       exceptionsWithResources: values["exceptions-with-resources"],
+      generateExceptions: values["generate-exceptions"] === true,
+      exceptionTtl: ttl.ns,
+      ...(values.username !== undefined || values.password !== undefined
+        ? { gitAuth: { username: values.username ?? "", password: values.password ?? "" } }
+        : {}),
     },
   };
 }

@@ -10,6 +10,7 @@ import { packageVersion } from "../../policy-sets/sets-dir.js";
 import type { ApplyOptions } from "./options.js";
 import { yamlStream, type ProducedResource } from "./resource-output.js";
 import { renderResultsTable } from "./results-table.js";
+import { renderGeneratedExceptions } from "./generated-exceptions.js";
 
 interface RunResults {
   readonly rows: readonly ResultRow[];
@@ -20,11 +21,24 @@ interface RunResults {
   readonly exceptions: number;
   readonly nowMillis: number;
   readonly cwd: string;
+  /** The values file's namespace labels (a failure's action, for --generate-exceptions with --audit-warn). */
+  readonly namespaceLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
 export function renderResults(io: Io, options: ApplyOptions, run: RunResults): void {
   const { rows, produced } = run;
   const resourcesToStdout = options.outputPath === undefined;
+  // As kyverno apply: -p wins over --generate-exceptions, which wins over -t and the text output.
+  if (options.generateExceptions && !options.policyReport && !options.resourcesOnly) {
+    const text = renderGeneratedExceptions(run.responses, {
+      auditWarn: options.auditWarn,
+      ttl: options.exceptionTtl,
+      format: options.format === "json" ? "json" : "yaml",
+      namespaceLabels: run.namespaceLabels,
+    });
+    if (text !== "") io.out(text.trimEnd());
+    return;
+  }
   if (options.resourcesOnly || (options.table && !options.policyReport)) {
     renderKyvernoModes(io, options, run);
     return;
