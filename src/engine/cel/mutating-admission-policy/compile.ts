@@ -6,7 +6,7 @@
  * An expression that does not compile makes every resource the policy applies to an error naming
  * the policy, the field and the position (the body's `failure`).
  */
-import { isObject, textOf, type JsonObject, type JsonValue } from "../../api/json.js";
+import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import { problem, type PolicyProblem } from "../../api/problem.js";
 import { compileBinding, type CompiledBinding } from "../admission-policy/index.js";
 import { createCel } from "../create-cel.js";
@@ -40,7 +40,7 @@ function enumProblem(field: string, name: string, value: JsonValue | undefined, 
 
 export function compileMutatingAdmissionPolicy(doc: JsonObject, bindingDocs: readonly JsonValue[]): Outcome {
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
-  const name = textOf(metadata["name"]);
+  const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
   if (!isObject(doc["spec"])) return { ok: false, problems: [problem("spec", `${KIND} ${name}: spec is required`)] };
   const spec = doc["spec"];
@@ -57,7 +57,8 @@ export function compileMutatingAdmissionPolicy(doc: JsonObject, bindingDocs: rea
   });
   const paramKind = spec["paramKind"];
   if (paramKind !== undefined && paramKind !== null) {
-    const ok = isObject(paramKind) && textOf(paramKind["apiVersion"]) !== "" && textOf(paramKind["kind"]) !== "";
+    const given = (key: string) => isObject(paramKind) && typeof paramKind[key] === "string" && paramKind[key] !== "";
+    const ok = given("apiVersion") && given("kind");
     if (!ok) problems.push(problem("spec.paramKind", `${KIND} ${name}: spec.paramKind needs apiVersion and kind`));
   }
   const bindings: CompiledBinding[] = [];
