@@ -43,7 +43,7 @@ interface MapRequest {
   readonly input: CelRuleInput;
 }
 
-export interface MapOutcome {
+interface MapOutcome {
   readonly results: readonly RuleResult[];
   readonly patched: Resource;
 }
