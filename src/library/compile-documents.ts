@@ -6,7 +6,7 @@
  *   rejects), or a document that is not a policy (a Pod, a kustomization.yaml) is an error;
  * - a PolicyException (kyverno.io, or policies.kyverno.io for the CEL kinds) is honoured, as if
  *   given with `-e` (Kyverno's CLI loader accepts exceptions in policy paths too);
- * - a ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy it names, wherever among
+ * - a Validating/MutatingAdmissionPolicyBinding binds the admission policy of its kind it names, wherever among
  *   the documents either is: bindings are read first (an invalid one is an error naming its own file
  *   and document) and each policy compiles with them; a binding that names no loaded policy is a
  *   warning (it binds nothing here);
@@ -21,6 +21,7 @@ import {
   isAdmissionBindingDocument,
   isObject,
   type JsonObject,
+  textOf,
 } from "../engine/index.js";
 import {
   compiledPolicyWarnings,
@@ -100,8 +101,8 @@ function whereOf(item: { doc: LoadedDocument; of: string }): string {
 }
 
 /**
- * The valid ValidatingAdmissionPolicyBindings among the documents. An invalid one is an error at its
- * own place; one that names no ValidatingAdmissionPolicy among the documents is a warning.
+ * The valid Validating- and MutatingAdmissionPolicyBindings among the documents. An invalid one is an error at its
+ * own place; one that names no policy of its kind among the documents is a warning.
  */
 function admissionBindings(
   items: readonly { doc: LoadedDocument; of: string }[],
@@ -111,8 +112,8 @@ function admissionBindings(
   const policies = new Set(
     items.flatMap((i) => {
       const c = engine.classify(i.doc.value);
-      const bound = c.role === "policy" && c.kind.language === "cel" && c.kind.boundBy !== undefined;
-      return bound && i.doc.value !== undefined ? [documentName(i.doc.value)] : [];
+      const bound = c.role === "policy" && c.kind.boundBy !== undefined;
+      return bound && i.doc.value !== undefined ? [`${c.kind.kind}/${documentName(i.doc.value)}`] : [];
     }),
   );
   const found: { doc: JsonObject; policyName: string }[] = [];
@@ -120,26 +121,23 @@ function admissionBindings(
     const v = item.doc.value;
     if (v === undefined || !isAdmissionBindingDocument(v)) continue;
     const compiled = compileAdmissionBinding(v);
+    const kind = compiled.ok ? compiled.value.of : textOf(v["kind"]).replace(/Binding$/, "");
+    const bindingKind = `${kind}Binding`;
     if (!compiled.ok) {
       const text = compiled.problems.map((p) => p.message).join("; ");
       // The policy it names cannot be evaluated as written: its rows are invalid too.
       const spec = isObject(v["spec"]) ? v["spec"] : {};
       if (typeof spec["policyName"] === "string")
-        out.invalid.set(
-          spec["policyName"],
-          `its ValidatingAdmissionPolicyBinding ${documentName(v)} is invalid: ${text}`,
-        );
-      out.errors.push(`${whereOf(item)}: invalid ValidatingAdmissionPolicyBinding ${documentName(v)}: ${text}`);
+        out.invalid.set(spec["policyName"], `its ${bindingKind} ${documentName(v)} is invalid: ${text}`);
+      out.errors.push(`${whereOf(item)}: invalid ${bindingKind} ${documentName(v)}: ${text}`);
       continue;
     }
     const policyName = compiled.value.policyName;
     if (policyName === "")
+      out.warnings.push(`${whereOf(item)}: ${bindingKind} ${documentName(v)} has no spec.policyName; it binds nothing`);
+    else if (!policies.has(`${kind}/${policyName}`))
       out.warnings.push(
-        `${whereOf(item)}: ValidatingAdmissionPolicyBinding ${documentName(v)} has no spec.policyName; it binds nothing`,
-      );
-    else if (!policies.has(policyName))
-      out.warnings.push(
-        `${whereOf(item)}: ValidatingAdmissionPolicyBinding ${documentName(v)} names ValidatingAdmissionPolicy ${policyName}, which is not among the policies; it binds nothing here`,
+        `${whereOf(item)}: ${bindingKind} ${documentName(v)} names ${kind} ${policyName}, which is not among the policies; it binds nothing here`,
       );
     found.push({ doc: v, policyName });
   }

@@ -83,7 +83,7 @@ const cases: [string, JsonObject, string, string][] = [
       metadata: { name: "p" },
       spec: { matchConstraints: configMaps, mutations: [] },
     },
-    "unsupported",
+    "mutating",
     "cluster",
   ],
 ];

@@ -17,6 +17,7 @@ import { compileUnsupported } from "./unsupported/compile.js";
 import { compileValidatingKind } from "./validating/compile.js";
 import { compileDeletingKind } from "./deleting/compile.js";
 import { compileMutatingKind } from "./mutating/compile.js";
+import { compileMutatingAdmissionKind } from "./mutating-admission-policy/compile.js";
 import { compileImageValidatingKind } from "./image-validating/compile.js";
 
 export function compileDocument(doc: JsonValue, env: CompileEnv, options: CompileOptions = {}): CompileOutcome {
@@ -59,7 +60,9 @@ function compileByKind(
     case "generating":
       return compileGeneratingKind(doc, kind.kind, env);
     case "mutating":
-      return compileMutatingKind(doc, kind.kind, env);
+      return kind.boundBy !== undefined
+        ? compileMutatingAdmissionKind(doc, env, bindings)
+        : compileMutatingKind(doc, kind.kind, env);
     case "unsupported":
       return compileUnsupported(doc, kind.kind, env);
     case "deleting":

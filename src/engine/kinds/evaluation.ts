@@ -11,6 +11,7 @@ import { UNSUPPORTED_EVALUATION } from "./unsupported/evaluate.js";
 import { CEL_EVALUATION } from "./validating/evaluate.js";
 import { DELETING_EVALUATION } from "./deleting/evaluate.js";
 import { MUTATING_EVALUATION } from "./mutating/evaluate.js";
+import { MUTATING_ADMISSION_EVALUATION } from "./mutating-admission-policy/evaluate.js";
 import { IMAGE_VALIDATING_EVALUATION } from "./image-validating/evaluate.js";
 
 export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
@@ -22,7 +23,7 @@ export function evaluationOf(policy: CompiledPolicy): KindEvaluation {
     case "generating":
       return GENERATING_EVALUATION;
     case "mutating":
-      return MUTATING_EVALUATION;
+      return policy.mutatingAdmission !== undefined ? MUTATING_ADMISSION_EVALUATION : MUTATING_EVALUATION;
     case "unsupported":
       return UNSUPPORTED_EVALUATION;
     case "deleting":

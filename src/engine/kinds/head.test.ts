@@ -124,5 +124,7 @@ test("the head's phases: a kyverno.io policy's are its rules'; a CEL or unsuppor
     metadata: { name: "p" },
     spec: { matchConstraints: configMaps },
   };
-  assert.deepEqual(phasesOf(map), ["validate"]);
+  assert.deepEqual(phasesOf(map), ["mutate"], "a MutatingAdmissionPolicy mutates");
+  // At a version Bylaw does not run, it answers errors in the validate phase.
+  assert.deepEqual(phasesOf({ ...map, apiVersion: "admissionregistration.k8s.io/v1" }), ["validate"]);
 });

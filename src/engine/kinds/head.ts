@@ -19,7 +19,8 @@ const MUTATE_ONLY: readonly PolicyPhase[] = Object.freeze(["mutate"] as const);
 export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, compiled: UnsourcedPolicy): DocumentHead {
   const spec = isObject(doc["spec"]) ? doc["spec"] : {};
   const labels = labelsOf(doc);
-  switch (kind.language) {
+  // By what it compiled to: a kind at a version Bylaw does not run is its placeholder, answering in the validate phase.
+  switch (compiled.language) {
     case "kyverno":
       return { ...kyvernoHead(spec), phases: kyvernoRulePhases(compiled.rules), labels };
     case "cel":

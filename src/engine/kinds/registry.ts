@@ -11,6 +11,7 @@ import type { Classification, PolicyKindDescriptor } from "./types.js";
 import { nearNames } from "../policy/schema/did-you-mean.js";
 import { UNSUPPORTED_KINDS } from "./unsupported/kinds.js";
 import { MUTATING_POLICY, NAMESPACED_MUTATING_POLICY } from "./mutating/kinds.js";
+import { MUTATING_ADMISSION_POLICY } from "./mutating-admission-policy/kinds.js";
 import { NAMESPACED_VALIDATING_POLICY, VALIDATING_POLICY } from "./validating/kinds.js";
 import { DELETING_POLICY, NAMESPACED_DELETING_POLICY } from "./deleting/kinds.js";
 import { IMAGE_VALIDATING_POLICY, NAMESPACED_IMAGE_VALIDATING_POLICY } from "./image-validating/kinds.js";
@@ -24,6 +25,7 @@ export const POLICY_KINDS: readonly PolicyKindDescriptor[] = [
   VALIDATING_ADMISSION_POLICY,
   MUTATING_POLICY,
   NAMESPACED_MUTATING_POLICY,
+  MUTATING_ADMISSION_POLICY,
   IMAGE_VALIDATING_POLICY,
   NAMESPACED_IMAGE_VALIDATING_POLICY,
   GENERATING_POLICY,

@@ -61,7 +61,7 @@ export function compileAdmissionPolicy(
   });
   const bindings: CompiledBinding[] = [];
   for (const b of bindingDocs) {
-    if (!isObject(b)) continue;
+    if (!isObject(b) || b["kind"] !== "ValidatingAdmissionPolicyBinding") continue;
     const compiled = compileBinding(b);
     if (!compiled.ok) problems.push(...compiled.problems);
     else if (compiled.value.policyName === name) bindings.push(compiled.value.binding);

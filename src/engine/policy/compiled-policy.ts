@@ -14,6 +14,7 @@ import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js
 import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
 import type { CompiledGeneratingPolicy } from "../cel/generating-policy/index.js";
 import type { CompiledMutatingBody } from "../cel/mutating-policy/compiled.js";
+import type { CompiledMutatingAdmissionPolicy } from "../cel/mutating-admission-policy/index.js";
 import type { CompiledMatchCondition } from "./webhook-match-conditions.js";
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyKindDescriptor, PolicyKindName, PolicyPhase } from "../kinds/types.js";
@@ -163,6 +164,8 @@ interface MutatingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly document: JsonObject;
   /** The policy's spec, then its autogen copies for pod controllers, compiled once. */
   readonly mutating: readonly CompiledMutatingBody[];
+  /** A Kubernetes MutatingAdmissionPolicy's programs and bindings (then `mutating` is empty); undefined for a MutatingPolicy. */
+  readonly mutatingAdmission?: CompiledMutatingAdmissionPolicy;
 }
 
 /** A kind Bylaw does not run: every resource in its scope gets an error naming the kind. */

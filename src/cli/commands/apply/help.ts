@@ -200,7 +200,8 @@ Policy paths:
   A rule that uses a feature Bylaw does not run yet is, for every resource it matches (after
   match/exclude, PolicyExceptions and preconditions, which Bylaw does evaluate), an error result
   naming the feature; a policy kind Bylaw does not run yet (MutatingPolicy, GeneratingPolicy, ...,
-  MutatingAdmissionPolicy, cleanup policies) is an error for every resource, with a warning naming it.
+  MutatingAdmissionPolicy at v1, cleanup policies) is an error for every resource, with a warning
+  naming it.
 
 Exit codes:
   0  no rule failed and no rule errored

@@ -20,22 +20,45 @@ export const ADMISSION_API_VERSIONS: ReadonlySet<string> = new Set([
   "admissionregistration.k8s.io/v1beta1",
 ]);
 
+/** The versions of MutatingAdmissionPolicy and its binding Kyverno 1.19's CLI reads (v1alpha1 is converted to v1beta1). */
+export const MUTATING_ADMISSION_API_VERSIONS: ReadonlySet<string> = new Set([
+  "admissionregistration.k8s.io/v1alpha1",
+  "admissionregistration.k8s.io/v1beta1",
+]);
+
+/** The binding kinds, by the policy kind they bind. */
+const BINDING_KINDS = {
+  ValidatingAdmissionPolicy: "ValidatingAdmissionPolicyBinding",
+  MutatingAdmissionPolicy: "MutatingAdmissionPolicyBinding",
+} as const;
+
+type BoundKind = keyof typeof BINDING_KINDS;
+
 const ACTIONS: ReadonlySet<string> = new Set(["Deny", "Warn", "Audit"]);
 
 interface BoundBinding {
+  /** The kind of policy the binding binds. */
+  readonly of: BoundKind;
   readonly policyName: string;
   readonly binding: CompiledBinding;
 }
 
 type BindingOutcome = { ok: true; value: BoundBinding } | { ok: false; problems: PolicyProblem[] };
 
-/** Whether a document is a ValidatingAdmissionPolicyBinding of an apiVersion Bylaw reads. */
+/** Whether a document is a Validating- or MutatingAdmissionPolicyBinding of an apiVersion Bylaw reads. */
 export function isAdmissionBindingDocument(doc: JsonValue): doc is JsonObject {
-  return (
-    isObject(doc) &&
-    doc["kind"] === "ValidatingAdmissionPolicyBinding" &&
-    ADMISSION_API_VERSIONS.has(textOf(doc["apiVersion"]))
-  );
+  return boundKindOf(doc) !== undefined;
+}
+
+/** The policy kind a binding document of an apiVersion Bylaw reads binds; undefined for any other document. */
+function boundKindOf(doc: JsonValue): BoundKind | undefined {
+  if (!isObject(doc)) return undefined;
+  const apiVersion = textOf(doc["apiVersion"]);
+  if (doc["kind"] === BINDING_KINDS.ValidatingAdmissionPolicy && ADMISSION_API_VERSIONS.has(apiVersion))
+    return "ValidatingAdmissionPolicy";
+  if (doc["kind"] === BINDING_KINDS.MutatingAdmissionPolicy && MUTATING_ADMISSION_API_VERSIONS.has(apiVersion))
+    return "MutatingAdmissionPolicy";
+  return undefined;
 }
 
 function text(o: JsonObject, key: string): string {
@@ -43,21 +66,23 @@ function text(o: JsonObject, key: string): string {
   return typeof v === "string" ? v : "";
 }
 
+/**
+ * A MutatingAdmissionPolicyBinding (v1alpha1, v1beta1) is checked the same way; it has no
+ * `validationActions` (its `actions` stay empty).
+ */
 export function compileBinding(doc: JsonObject): BindingOutcome {
+  const of = boundKindOf(doc) ?? "ValidatingAdmissionPolicy";
+  const kind = BINDING_KINDS[of];
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = text(metadata, "name");
-  if (name === "")
-    return {
-      ok: false,
-      problems: [problem("metadata.name", "ValidatingAdmissionPolicyBinding: metadata.name is required")],
-    };
-  const what = `ValidatingAdmissionPolicyBinding ${name}`;
+  if (name === "") return { ok: false, problems: [problem("metadata.name", `${kind}: metadata.name is required`)] };
+  const what = `${kind} ${name}`;
   const spec = isObject(doc["spec"]) ? doc["spec"] : undefined;
   if (spec === undefined) return { ok: false, problems: [problem("spec", `${what}: spec is required`)] };
   const problems: PolicyProblem[] = [];
   // No policyName: the binding names no policy, so it binds none (Kyverno's CLI pairs by name).
   const policyName = text(spec, "policyName");
-  const actions = actionsOf(spec["validationActions"], what, problems);
+  const actions = of === "ValidatingAdmissionPolicy" ? actionsOf(spec["validationActions"], what, problems) : [];
   let constraints: CompiledBinding["constraints"];
   if (spec["matchResources"] !== undefined && spec["matchResources"] !== null) {
     const c = compileConstraints(spec, what, { field: "spec.matchResources", rulesRequired: false });
@@ -68,7 +93,10 @@ export function compileBinding(doc: JsonObject): BindingOutcome {
   if (problems.length > 0) return { ok: false, problems };
   const mr = spec["matchResources"];
   const readsNamespaceLabels = isObject(mr) && needsLabels(mr["namespaceSelector"]);
-  return { ok: true, value: { policyName, binding: { name, constraints, paramRef, actions, readsNamespaceLabels } } };
+  return {
+    ok: true,
+    value: { of, policyName, binding: { name, constraints, paramRef, actions, readsNamespaceLabels } },
+  };
 }
 
 function actionsOf(v: JsonValue | undefined, what: string, problems: PolicyProblem[]): ValidationAction[] {

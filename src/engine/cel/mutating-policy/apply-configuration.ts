@@ -12,11 +12,20 @@ import { fieldSchema, schemaForKind, type SchemaNode } from "../../mutate/strate
 
 type ListSchema = NonNullable<NonNullable<ReturnType<typeof fieldSchema>>["list"]>;
 
-/** The object with `patch` applied; `apiVersion`/`kind` choose the schema of a built-in kind. */
-export function applyConfiguration(object: JsonObject, patch: JsonObject): JsonObject {
+/**
+ * The object with `patch` applied; `apiVersion`/`kind` choose the schema of a built-in kind.
+ * `schema: "deduced"` merges with no schema at all, as structured-merge-diff's deduced type
+ * converter does (Kyverno's CLI applies a MutatingAdmissionPolicy with it): maps merge, every list
+ * is atomic.
+ */
+export function applyConfiguration(
+  object: JsonObject,
+  patch: JsonObject,
+  schema: "kind" | "deduced" = "kind",
+): JsonObject {
   const apiVersion = typeof object["apiVersion"] === "string" ? object["apiVersion"] : "";
   const kind = typeof object["kind"] === "string" ? object["kind"] : "";
-  return mergeMap(object, patch, schemaForKind(apiVersion, kind));
+  return mergeMap(object, patch, schema === "deduced" ? undefined : schemaForKind(apiVersion, kind));
 }
 
 function mergeMap(base: JsonObject, patch: JsonObject, node: SchemaNode | undefined): JsonObject {

@@ -57,7 +57,11 @@ export function compileMutatingBodies(spec: JsonObject, name: string, scope: "cl
 
 type Programs = Omit<CompiledMutatingBody, "constraints">;
 
-function compilePrograms(
+/**
+ * A spec's matchConditions, variables and mutations compiled in `at.cel` (a MutatingAdmissionPolicy's
+ * too: cel/mutating-admission-policy/); `at.name` is `<Kind> <name>`, as messages start.
+ */
+export function compilePrograms(
   spec: JsonObject,
   at: { readonly name: string; readonly cel: CelEngine; readonly prefix: string },
 ): Programs {

@@ -130,7 +130,13 @@ function evaluateBody(
 
 type Patched = { ok: true; value: Resource } | { ok: false; message: string };
 
-function patchWith(object: Resource, m: CompiledMutation, value: unknown): Patched {
+/** The object patched by one mutation's value; `schema` as apply-configuration.ts reads it (a MutatingAdmissionPolicy's offline: "deduced"). */
+export function patchWith(
+  object: Resource,
+  m: CompiledMutation,
+  value: unknown,
+  schema: "kind" | "deduced" = "kind",
+): Patched {
   let json;
   try {
     json = fromCel(value);
@@ -139,7 +145,7 @@ function patchWith(object: Resource, m: CompiledMutation, value: unknown): Patch
   }
   if (m.patchType === "ApplyConfiguration") {
     if (!isObject(json)) return { ok: false, message: "an applyConfiguration expression must build an Object{…}" };
-    return { ok: true, value: applyConfiguration(object, json) };
+    return { ok: true, value: applyConfiguration(object, json, schema) };
   }
   if (!Array.isArray(json)) return { ok: false, message: "a jsonPatch expression must build a list of JSONPatch{…}" };
   if (json.length === 0) return { ok: true, value: object };

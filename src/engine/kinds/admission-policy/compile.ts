@@ -19,7 +19,7 @@ export function compileAdmissionPolicyKind(
     : compileUnsupported(doc, "ValidatingAdmissionPolicy", env);
 }
 
-/** A ValidatingAdmissionPolicyBinding is refused as a policy; another binding (a MutatingAdmissionPolicy's) is not run. */
+/** A Validating- or MutatingAdmissionPolicyBinding is refused as a policy; one at another apiVersion is not run. */
 export function compileBindingDocument(
   doc: JsonValue,
   of: "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy",
@@ -31,7 +31,7 @@ export function compileBindingDocument(
       problems: [
         problem(
           "kind",
-          "a ValidatingAdmissionPolicyBinding is not a policy: it binds the ValidatingAdmissionPolicy its spec.policyName names; load it together with that policy",
+          `a ${of}Binding is not a policy: it binds the ${of} its spec.policyName names; load it together with that policy`,
         ),
       ],
     };

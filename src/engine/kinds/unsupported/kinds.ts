@@ -8,15 +8,6 @@ import type { PolicyKindDescriptor } from "../types.js";
 
 export const UNSUPPORTED_KINDS: readonly PolicyKindDescriptor[] = [
   descriptor({
-    kind: "MutatingAdmissionPolicy",
-    group: "admissionregistration.k8s.io",
-    scope: "cluster",
-    language: "unsupported",
-    notServed: "the API server runs MutatingAdmissionPolicies itself",
-    phases: ["mutate"],
-    boundBy: "MutatingAdmissionPolicyBinding",
-  }),
-  descriptor({
     kind: "CleanupPolicy",
     group: "kyverno.io",
     scope: "namespaced",

@@ -1,0 +1,45 @@
+/**
+ * A MutatingAdmissionPolicy at a version Kyverno's CLI reads (v1alpha1, v1beta1) compiles with the
+ * bindings that name it (cel/mutating-admission-policy/) to the `mutating` variant, its programs in
+ * `mutatingAdmission` (no rules, no MutatingPolicy bodies). Another version is not run.
+ */
+import { textOf, type JsonObject } from "../../api/json.js";
+import { MUTATING_ADMISSION_API_VERSIONS } from "../../cel/admission-policy/index.js";
+import { compileMutatingAdmissionPolicy } from "../../cel/mutating-admission-policy/index.js";
+import { JsonPatchCache } from "../../mutate/json-patch-cache.js";
+import { PatternCache } from "../../pattern/index.js";
+import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
+import { ExpressionCache } from "../../variables/index.js";
+import { compileUnsupported } from "../unsupported/compile.js";
+
+export function compileMutatingAdmissionKind(
+  doc: JsonObject,
+  env: CompileEnv,
+  bindings: readonly JsonObject[],
+): KindCompileOutcome {
+  if (!MUTATING_ADMISSION_API_VERSIONS.has(textOf(doc["apiVersion"])))
+    return compileUnsupported(doc, "MutatingAdmissionPolicy", env);
+  const compiled = compileMutatingAdmissionPolicy(doc, bindings);
+  if (!compiled.ok) return compiled;
+  return {
+    ok: true,
+    policy: {
+      language: "mutating",
+      document: doc,
+      kind: "MutatingAdmissionPolicy",
+      name: compiled.value.policyName,
+      namespace: "",
+      mutating: [],
+      mutatingAdmission: compiled.value,
+      rules: [],
+      applyRules: "All",
+      background: true,
+      scored: true,
+      warnings: [],
+      usesImages: false,
+      cache: new ExpressionCache(env.jmespath),
+      patterns: new PatternCache(),
+      jsonPatches: new JsonPatchCache(),
+    },
+  };
+}
