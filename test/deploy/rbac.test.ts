@@ -141,6 +141,8 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
         (r) => `aquasecurity.github.io ${r} get,list,watch`,
       ),
       " namespaces get,list,watch",
+      // Events to Loki (--loki-events): new Events are read, never written.
+      " events list,watch",
     ],
     namespace: undefined,
   },

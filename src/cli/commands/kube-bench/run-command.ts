@@ -5,13 +5,13 @@
  */
 import { spawn } from "node:child_process";
 
-export interface RunLimits {
+interface RunLimits {
   readonly timeoutMs: number;
   readonly maxBytes: number;
   readonly signal?: AbortSignal;
 }
 
-export type CommandOutput =
+type CommandOutput =
   { readonly ok: true; readonly stdout: string } | { readonly ok: false; readonly error: string };
 
 const STDERR_TAIL = 2000;

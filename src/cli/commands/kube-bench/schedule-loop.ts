@@ -6,7 +6,7 @@
  */
 import { nextRun } from "../../../controllers/cleanup/schedule.js";
 
-export interface ScheduleLoop {
+interface ScheduleLoop {
   readonly schedule: string;
   /** One run; its failures are its own to report (the loop goes on). */
   readonly tick: () => Promise<void>;
