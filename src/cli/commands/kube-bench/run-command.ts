@@ -11,8 +11,7 @@ interface RunLimits {
   readonly signal?: AbortSignal;
 }
 
-type CommandOutput =
-  { readonly ok: true; readonly stdout: string } | { readonly ok: false; readonly error: string };
+type CommandOutput = { readonly ok: true; readonly stdout: string } | { readonly ok: false; readonly error: string };
 
 const STDERR_TAIL = 2000;
 
