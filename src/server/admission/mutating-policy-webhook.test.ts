@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { applyJsonPatch, type JsonObject, type JsonPatchOp, type JsonValue } from "../../engine/index.js";
 import { clusterPolicy, pod } from "../../../test/support/builders.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
-import { handleMutate, handleMutateBounded, type AdmissionResponseJson, type HandlerResult } from "./index.js";
+import { handleMutate, handleMutateBounded, type AdmissionResponseJson } from "./index.js";
 import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 
 const podRules = {
@@ -175,7 +175,7 @@ describe("mutating webhook: MutatingPolicy reinvocationPolicy", () => {
     });
     const bounded = handleMutateBounded(reviewOf(object), { ...fake.deps, inlineChecks: 1 });
     assert.ok(bounded instanceof Promise, "the heavy review leaves the main thread's turn");
-    const answer = (await bounded) as HandlerResult;
+    const answer = await bounded;
     const response = (answer.body as { response: AdmissionResponseJson }).response;
     assert.equal(response.allowed, true);
     assert.deepEqual(labelsOf(object, response), { app: "web", copy: "web", tier: "web" });

@@ -25,20 +25,24 @@ interface RunResults {
   readonly namespaceLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
+/** `--generate-exceptions`: the PolicyExceptions instead of the results; as kyverno apply, -p wins over
+ * it and it wins over -t and the text output. True when it printed them. */
+function renderExceptionsInstead(io: Io, options: ApplyOptions, run: RunResults): boolean {
+  if (!options.generateExceptions || options.policyReport || options.resourcesOnly) return false;
+  const text = renderGeneratedExceptions(run.responses, {
+    auditWarn: options.auditWarn,
+    ttl: options.exceptionTtl,
+    format: options.format === "json" ? "json" : "yaml",
+    namespaceLabels: run.namespaceLabels,
+  });
+  if (text !== "") io.out(text.trimEnd());
+  return true;
+}
+
 export function renderResults(io: Io, options: ApplyOptions, run: RunResults): void {
   const { rows, produced } = run;
   const resourcesToStdout = options.outputPath === undefined;
-  // As kyverno apply: -p wins over --generate-exceptions, which wins over -t and the text output.
-  if (options.generateExceptions && !options.policyReport && !options.resourcesOnly) {
-    const text = renderGeneratedExceptions(run.responses, {
-      auditWarn: options.auditWarn,
-      ttl: options.exceptionTtl,
-      format: options.format === "json" ? "json" : "yaml",
-      namespaceLabels: run.namespaceLabels,
-    });
-    if (text !== "") io.out(text.trimEnd());
-    return;
-  }
+  if (renderExceptionsInstead(io, options, run)) return;
   if (options.resourcesOnly || (options.table && !options.policyReport)) {
     renderKyvernoModes(io, options, run);
     return;
