@@ -17,7 +17,6 @@
 import {
   formatDuration,
   type JsonObject,
-  type JsonValue,
   type PolicyResponse,
   resourceKind,
   resourceName,
@@ -25,6 +24,7 @@ import {
   resultAction,
 } from "../../../engine/index.js";
 import { writeYaml } from "../../../platform/yaml/index.js";
+import { sortedKeys } from "./sorted-keys.js";
 
 interface ExceptionOptions {
   readonly auditWarn: boolean;
@@ -132,14 +132,4 @@ function podSecurityControls(controlsJson: string | undefined): JsonObject[] {
 function anyTag(image: string): string {
   const at = image.search(/[:@]/);
   return at < 0 ? image : `${image.slice(0, at)}*`;
-}
-
-function sortedKeys(value: JsonValue): JsonValue {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((k) => [k, sortedKeys(value[k] as JsonValue)]),
-  );
 }

@@ -1,5 +1,5 @@
 /** Print `bylaw apply` results in the chosen format: text for people, json, junit, sarif, or PolicyReports. */
-import { buildCliReports, buildPolicyReports, type JsonValue, type PolicyResponse } from "../../../engine/index.js";
+import { buildCliReports, buildPolicyReports, type PolicyResponse } from "../../../engine/index.js";
 import { writeYaml, writeYamlStream } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";
@@ -11,6 +11,7 @@ import type { ApplyOptions } from "./options.js";
 import { yamlStream, type ProducedResource } from "./resource-output.js";
 import { renderResultsTable } from "./results-table.js";
 import { renderGeneratedExceptions } from "./generated-exceptions.js";
+import { sortedKeys } from "./sorted-keys.js";
 
 interface RunResults {
   readonly rows: readonly ResultRow[];
@@ -114,17 +115,6 @@ function renderReports(io: Io, options: ApplyOptions, run: RunResults): void {
   const reports = buildCliReports(run.responses, run.nowMillis).map(sortedKeys);
   const text = reports.map((r) => (options.format === "json" ? JSON.stringify(r) : writeYaml(r).trimEnd()));
   if (text.length > 0) io.out(text.join("\n---\n"));
-}
-
-/** Keys in sorted order at every level, as Go's sigs.k8s.io/yaml writes them. */
-function sortedKeys(value: JsonValue): JsonValue {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((k) => [k, sortedKeys(value[k] as JsonValue)]),
-  );
 }
 
 /** kyverno apply's -i/--stdin (stdout only the resources, results to stderr) and -t/--table. */
