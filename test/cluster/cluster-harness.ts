@@ -125,7 +125,9 @@ export async function startCluster(
     kubeconfig,
     upSeconds,
     pids: readPids(dir),
-    kubectl: (args, input) => run("kubectl", ["--kubeconfig", kubeconfig, ...args], 60_000, input),
+    // 3 minutes: the server-side apply of deploy/crds (7 MB) takes about 14 s on a quiet machine and
+    // several times that with other clusters starting beside it (test:cluster runs files concurrently).
+    kubectl: (args, input) => run("kubectl", ["--kubeconfig", kubeconfig, ...args], 180_000, input),
   };
 }
 

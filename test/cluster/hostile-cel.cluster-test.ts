@@ -6,6 +6,7 @@
  * variables) and dry-runs a ConfigMap that each applies to. Each review is denied with the size or
  * cost limit (a rule error), Bylaw's process is the same one throughout, and during each attack a
  * control review in tenant-b is answered correctly within 2 s.
+ * Runs alone in `npm run test:cluster` (test/cluster/run.ts): a control review must be answered within 2 s while the tenant attacks.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

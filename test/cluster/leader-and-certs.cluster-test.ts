@@ -10,6 +10,7 @@
  *   (as the API server trusts the registered caBundle): not one review fails;
  * - deleting the Lease leaves exactly one leader; killing the leader (SIGKILL, no release) hands
  *   leadership over within the lease duration; stopping one (SIGTERM) releases the Lease at once.
+ * Runs alone in `npm run test:cluster` (test/cluster/run.ts): it bounds how long a Lease takes to change hands.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -6,6 +6,7 @@
  *   leads, well before the 60 s resync;
  * - with the API server frozen (SIGSTOP), the leader stops leading within its lease duration, with a
  *   log line naming renewDeadline, and leads again once the API server answers (SIGCONT).
+ * Runs alone in `npm run test:cluster` (test/cluster/run.ts): it bounds how long leadership takes to come back and to stop.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

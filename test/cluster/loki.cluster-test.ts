@@ -10,6 +10,7 @@
  * - a denied `kubectl run` → the policy's PolicyViolation Event → a line that the seed's
  *   `{job="kubernetes-event"} | json | line_format "[{{.type}}] {{.reason}}: {{.message}}"` reads,
  *   checked with its LogsQL equivalent (field filters on the JSON line VictoriaLogs parsed, format).
+ * Runs alone in `npm run test:cluster` (test/cluster/run.ts): a line must reach VictoriaLogs within 10 s.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

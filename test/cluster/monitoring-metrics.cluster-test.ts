@@ -11,6 +11,7 @@
  *   Prometheus (a ClusterPolicyReport written as another producer would, a mutate policy, a second
  *   failing Pod and the trivy reports fill what the panels read).
  * Skipped, saying why, when Debian's prometheus package cannot be fetched.
+ * Runs alone in `npm run test:cluster` (test/cluster/run.ts): a row must reach Prometheus within 10 s.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

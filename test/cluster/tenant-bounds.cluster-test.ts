@@ -23,6 +23,7 @@
  *
  * Throughout, Bylaw's process is the same one (until the test that restarts it with
  * --metrics-auth) and a control review in tenant-b is answered correctly within 2 s.
+ * Runs alone in `npm run test:cluster` (test/cluster/run.ts): a control review must be answered within 2 s while the tenant attacks.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -22,6 +22,7 @@
  * - a tenant's policies start at most their namespace's share of watched resource types, and half
  *   of the types are kept for cluster-wide policies;
  * - no tenant read starts, shares or stops the cache Bylaw loads GlobalContextEntries from.
+ * Runs alone in `npm run test:cluster` (test/cluster/run.ts): a control review must be answered within 2 s while the tenant attacks.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -18,6 +18,7 @@
  *   or kube-system is never sent to Bylaw for them (its metrics count none); with Bylaw down,
  *   `kubectl delete namespace tenant-a` completes, and Bylaw's own objects (its ClusterRoleBinding
  *   and ClusterRole, guarded by an admin policy on DELETE; its Lease and TLS Secret) can be deleted.
+ * Runs alone in `npm run test:cluster` (test/cluster/run.ts): the control write must be answered within 2 s.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -15,6 +15,7 @@
  * the main thread's caches; the workers are shared fairly across namespaces (one namespace holds at
  * most all but one, and a spare serves a namespace holding none), and every review is answered by its
  * deadline (what it did not finish answers by its failurePolicy, never a pass).
+ * Runs alone in `npm run test:cluster` (test/cluster/run.ts): a control review must be answered within 2 s while the tenant attacks.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
