@@ -40,6 +40,9 @@ export function run(
         done({ code, stdout, stderr: error !== null && code === 1 && stderr === "" ? error.message : stderr });
       },
     );
+    // A child that exits before reading all its input (killed at the timeout, or failing early) is
+    // answered by its exit code and stderr above, not by an EPIPE thrown from the write.
+    child.stdin?.on("error", () => undefined);
     if (input !== undefined) child.stdin?.end(input);
   });
 }
