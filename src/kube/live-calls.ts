@@ -7,6 +7,7 @@
  */
 import {
   err,
+  httpAnswer,
   isObject,
   ok,
   type ApiCallRequest,
@@ -125,7 +126,7 @@ export function callHttpOnce(
     const answer = await requestService(call, calls.egress, signal);
     if (!answer.ok) return answer;
     const { status, body: data } = answer.value;
-    return ok(isObject(data) ? { ...data, statusCode: status } : { body: data ?? null, statusCode: status });
+    return ok(httpAnswer(status, data));
   });
 }
 
