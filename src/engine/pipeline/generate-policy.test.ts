@@ -55,6 +55,26 @@ describe("generate rules", () => {
     );
   });
 
+  test("a variable that cannot be substituted is an error with Kyverno's generator text (no prefix)", () => {
+    const [r] = generate(
+      {
+        generate: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          name: "cm",
+          namespace: "{{ request.object.metadata.name }}",
+          data: { data: { owner: "{{ request.object.metadata.labels.owner }}" } },
+        },
+      },
+      { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop", uid: "u-1" } },
+    );
+    assert.equal(r?.status, "error");
+    assert.equal(
+      r?.message,
+      'failed to resolve request.object.metadata.labels.owner at path /generate/data/data/owner: JMESPath query failed: Unknown key "labels" in path',
+    );
+  });
+
   test("preconditions gate the rule", () => {
     const [r] = generate(
       {

@@ -67,7 +67,9 @@ function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, input: Gene
   const fail = (message: string): RuleResult => ruleResult(name, "Generation", "error", message);
   const generateOne = (block: JsonObject, scope: SubstitutionScope, basePath: string): GeneratedResource[] | string => {
     const substituted = substituteAll(block, { ...scope, basePath });
-    if (!substituted.ok) return `variable substitution failed for rule ${name}: ${substituted.error.message}`;
+    // Kyverno's generator hands the substitution error over as it is (pkg/background/generate: generate(),
+    // generateForeach()): the UpdateRequest's status and the failure Event carry it without a prefix.
+    if (!substituted.ok) return substituted.error.message;
     if (!isObject(substituted.value)) return `rule ${name}: generate must be a mapping`;
     const out = generateResources({
       // Only the kyverno.io kinds generate: a namespaced one is a Policy.
