@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from "../api/json.js";
 import { isObject } from "../api/json.js";
-import { resourceKind, resourceName, resourceNamespace, type Resource } from "../api/resource.js";
+import type { Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { enterScope } from "../context/enter-scope.js";
 import { evaluateList, withElement } from "../foreach/evaluate-list.js";
@@ -129,13 +129,7 @@ function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, input: Gene
         "nothing to generate: the clone source is the target itself or the clone list matched nothing",
       );
   }
-  return {
-    ...ruleResult(name, "Generation", "pass", `generated ${generated.map((g) => describe(g.resource)).join(", ")}`),
-    generated,
-  };
-}
-
-function describe(r: JsonObject): string {
-  const ns = resourceNamespace(r);
-  return `${resourceKind(r)} ${ns === "" ? "" : `${ns}/`}${resourceName(r)}`;
+  // Kyverno's background check passes a generate rule with no message (pkg/engine/background.go
+  // filterRule: RulePass(name, Generation, "")); what it generated rides beside it, not in the text.
+  return { ...ruleResult(name, "Generation", "pass", ""), generated };
 }
