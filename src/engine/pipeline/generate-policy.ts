@@ -61,14 +61,17 @@ interface GenerateInput {
   readonly existing: ExistingResources;
 }
 
+/**
+ * Kyverno's texts: a passing rule has no message (pkg/engine/background.go filterRule: RulePass with
+ * ""), what it generated rides beside it; a substitution error is handed over as it is, without a
+ * prefix (pkg/background/generate generate()/generateForeach()).
+ */
 function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, input: GenerateInput): RuleResult {
   const { generate, vars, trigger, existing } = input;
   const name = compiled.name;
   const fail = (message: string): RuleResult => ruleResult(name, "Generation", "error", message);
   const generateOne = (block: JsonObject, scope: SubstitutionScope, basePath: string): GeneratedResource[] | string => {
     const substituted = substituteAll(block, { ...scope, basePath });
-    // Kyverno's generator hands the substitution error over as it is (pkg/background/generate: generate(),
-    // generateForeach()): the UpdateRequest's status and the failure Event carry it without a prefix.
     if (!substituted.ok) return substituted.error.message;
     if (!isObject(substituted.value)) return `rule ${name}: generate must be a mapping`;
     const out = generateResources({
@@ -129,7 +132,5 @@ function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, input: Gene
         "nothing to generate: the clone source is the target itself or the clone list matched nothing",
       );
   }
-  // Kyverno's background check passes a generate rule with no message (pkg/engine/background.go
-  // filterRule: RulePass(name, Generation, "")); what it generated rides beside it, not in the text.
   return { ...ruleResult(name, "Generation", "pass", ""), generated };
 }
