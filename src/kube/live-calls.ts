@@ -7,7 +7,6 @@
  */
 import {
   err,
-  httpAnswer,
   isObject,
   ok,
   type ApiCallRequest,
@@ -126,7 +125,7 @@ export function callHttpOnce(
     const answer = await requestService(call, calls.egress, signal);
     if (!answer.ok) return answer;
     const { status, body: data } = answer.value;
-    return ok(httpAnswer(status, data));
+    return ok(isObject(data) ? { ...data, statusCode: status } : { body: data ?? null, statusCode: status });
   });
 }
 
