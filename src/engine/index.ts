@@ -53,6 +53,7 @@ export type {
   SignatureVerifier,
 } from "./ports.js";
 export { EvaluationInterrupted, isInterruption } from "./interrupt/index.js";
+export { httpAnswer } from "./cel/kyverno/http-answer.js";
 
 // A request and what the engine answers.
 export type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";

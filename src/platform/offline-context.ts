@@ -15,6 +15,7 @@ import {
   type ContextSources,
   err,
   type HostResolver,
+  httpAnswer,
   type JsonObject,
   type JsonValue,
   ok,
@@ -89,22 +90,15 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
         ? objects.get({ apiVersion: "v1", resource: "configmaps", namespace, name })
         : err("unavailable", `configMap ${namespace}/${name}: ${UNAVAILABLE}`),
     apiCall: (req: ApiCallRequest): Result<JsonValue> => {
-      const mock = (options.apiCalls ?? []).find(
-        (m) =>
-          (m.method ?? "GET") === req.method &&
-          ((req.urlPath !== undefined && m.urlPath === req.urlPath) ||
-            (req.serviceUrl !== undefined && m.url === req.serviceUrl)),
-      );
+      const mock = mockFor(options.apiCalls ?? [], req);
       const read =
         !mock && haveObjects && req.method === "GET" && req.urlPath !== undefined
           ? objects.urlPath(req.urlPath)
           : undefined;
       if (read !== undefined) return read;
-      if (!mock)
-        return err(
-          "unavailable",
-          `${req.serviceUrl !== undefined && req.urlPath === undefined ? "HTTP call" : "apiCall"} ${req.urlPath ?? req.serviceUrl ?? ""}: ${UNAVAILABLE}`,
-        );
+      if (!mock) return err("unavailable", unmocked(req));
+      // CEL http.Get/Post: Kyverno's http library hands any status over with the body.
+      if (req.form === "http") return ok(httpAnswer(mock.statusCode, mock.body));
       if (mock.statusCode < 200 || mock.statusCode > 299)
         return err("api-call", `HTTP ${mock.statusCode}: ${JSON.stringify(mock.body)}`);
       return ok(mock.body);
@@ -148,6 +142,27 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
     // A rule reading data nothing gave is an error naming the entry, never a pass on a default.
     unloadable: "error",
   };
+}
+
+/**
+ * The mocked answer for a call: an entry naming its method before one that names none (which
+ * answers every method, as Kyverno's `METHOD:url` key is looked up before the plain `url`).
+ */
+function mockFor(mocks: readonly MockedApiCall[], req: ApiCallRequest): MockedApiCall | undefined {
+  const sameTarget = (m: MockedApiCall): boolean =>
+    (req.urlPath !== undefined && m.urlPath === req.urlPath) ||
+    (req.serviceUrl !== undefined && m.url === req.serviceUrl);
+  const candidates = mocks.filter(sameTarget);
+  return (
+    candidates.find((m) => m.method !== undefined && m.method.toUpperCase() === req.method) ??
+    candidates.find((m) => m.method === undefined || m.method === "")
+  );
+}
+
+function unmocked(req: ApiCallRequest): string {
+  if (req.form === "http")
+    return `http.${req.method === "GET" ? "Get" : "Post"} ${req.serviceUrl ?? ""}: no apiCallResponses entry answers ${req.method} ${req.serviceUrl ?? ""}, and there is no network offline`;
+  return `${req.serviceUrl !== undefined && req.urlPath === undefined ? "HTTP call" : "apiCall"} ${req.urlPath ?? req.serviceUrl ?? ""}: ${UNAVAILABLE}`;
 }
 
 function paramPort(options: OfflineContextOptions): Pick<ContextSources, "paramObjects"> {

@@ -351,6 +351,54 @@ results:
     ]);
   });
 
+  // Kyverno's http library (kyverno/sdk cel/libs/http executeRequest): an object body with statusCode beside its
+  // fields, any other body under .body, whatever the status; a mock with no method answers every method.
+  test("a mocked http answer is Kyverno's http library's: .body for a body that is not an object, statusCode always", async () => {
+    const suites = await run({
+      "policy.yaml": cel(
+        "http",
+        [
+          "http.Get('https://svc.example/registries').body == ['one', 'two']",
+          "http.Get('https://svc.example/registries').statusCode == 200",
+          "http.Get('https://svc.example/allow').allowed == true",
+          "http.Get('https://svc.example/allow').statusCode == 201",
+          "http.Post('https://svc.example/any-method', {'n': 1}).verdict == 'yes'",
+          "http.Get('https://svc.example/missing').statusCode == 404",
+          "http.Get('https://svc.example/missing').reason == 'gone'",
+          "http.Get('https://svc.example/text').body == 'plain'",
+        ].join(" && "),
+      ),
+      "resources.yaml": onePod,
+      "kyverno-test.yaml": `${header("answers")}apiCallResponses:
+  - {url: "https://svc.example/registries", method: GET, response: {body: [one, two]}}
+  - {url: "https://svc.example/allow", response: {statusCode: 201, body: {allowed: true}}}
+  - {url: "https://svc.example/any-method", response: {body: {verdict: "yes"}}}
+  - {url: "https://svc.example/missing", response: {statusCode: 404, body: {reason: gone}}}
+  - {url: "https://svc.example/text", response: {body: plain}}
+results:
+  - {policy: http, resources: [good], result: pass, isValidatingPolicy: true}
+`,
+    });
+    assert.deepEqual(rows(suites), [["good", "pass", true]]);
+  });
+
+  test("an entry naming the method answers before one naming none", async () => {
+    const suites = await run({
+      "policy.yaml": cel(
+        "http",
+        "http.Get('https://svc.example/x').from == 'get' && http.Post('https://svc.example/x', {}).from == 'any'",
+      ),
+      "resources.yaml": onePod,
+      "kyverno-test.yaml": `${header("methods")}apiCallResponses:
+  - {url: "https://svc.example/x", response: {body: {from: any}}}
+  - {url: "https://svc.example/x", method: GET, response: {body: {from: get}}}
+results:
+  - {policy: http, resources: [good], result: pass, isValidatingPolicy: true}
+`,
+    });
+    assert.deepEqual(rows(suites), [["good", "pass", true]]);
+  });
+
   test("a call no apiCallResponses entry answers is an error, never a pass", async () => {
     const suites = await run({
       "policy.yaml": cel("http", "http.Get('https://svc.example/other').allowed == true"),
@@ -362,6 +410,9 @@ results:
 `,
     });
     assert.deepEqual(rows(suites), [["good", "error", false]]);
+    const message = suites[0]?.results[0]?.message ?? "";
+    assert.match(message, /https:\/\/svc\.example\/other/);
+    assert.match(message, /no apiCallResponses entry answers GET/);
   });
 
   test("a globalContextEntries entry's fieldPath shapes what CEL globalContext.Get reads too", async () => {

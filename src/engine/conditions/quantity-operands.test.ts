@@ -25,6 +25,24 @@ describe("quantity against a non-quantity string", () => {
     assert.equal(equals("", "300Mi"), false);
     assert.equal(notEquals("", "300Mi"), true);
   });
+  // equal.go/notequal.go: a string key whose value is not a string falls past the quantity branch to the
+  // string check, which answers false for Equals and true for NotEquals; a null key is an unsupported type (false both).
+  test("a quantity key against a value that is not a string: Equals false, NotEquals true", () => {
+    for (const value of [0, 300, true, null, ["300Mi"], { q: "300Mi" }]) {
+      assert.equal(equals("300Mi", value), false, JSON.stringify(value));
+      assert.equal(notEquals("300Mi", value), true, JSON.stringify(value));
+    }
+  });
+  test("a number, bool, list or map key against a string that is no such value: Equals false, NotEquals true", () => {
+    for (const key of [1, 1.5, true, ["a"], { a: 1 }]) {
+      assert.equal(equals(key, "300Mi"), false, JSON.stringify(key));
+      assert.equal(notEquals(key, "300Mi"), true, JSON.stringify(key));
+    }
+  });
+  test("a null key is not compared: false both ways", () => {
+    assert.equal(equals(null, ""), false);
+    assert.equal(notEquals(null, "300Mi"), false);
+  });
   test("two quantities compare as quantities", () => {
     assert.equal(equals("300Mi", "314572800"), true);
     assert.equal(notEquals("0.3Gi", "300Mi"), true);

@@ -40,6 +40,8 @@ describe("generate rules", () => {
       ns("shop", { owner: "ana" }),
     );
     assert.equal(r?.status, "pass");
+    // Kyverno's text for a passing generate rule is empty; the objects ride beside it.
+    assert.equal(r?.message, "");
     const g = r?.generated?.[0];
     assert.deepEqual(g?.resource, {
       apiVersion: "v1",
@@ -52,6 +54,26 @@ describe("generate rules", () => {
     assert.equal(
       ((g?.toApply["metadata"] as JsonObject)["labels"] as JsonObject)["app.kubernetes.io/managed-by"],
       "kyverno",
+    );
+  });
+
+  test("a variable that cannot be substituted is an error with Kyverno's generator text (no prefix)", () => {
+    const [r] = generate(
+      {
+        generate: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          name: "cm",
+          namespace: "{{ request.object.metadata.name }}",
+          data: { data: { owner: "{{ request.object.metadata.labels.owner }}" } },
+        },
+      },
+      { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop", uid: "u-1" } },
+    );
+    assert.equal(r?.status, "error");
+    assert.equal(
+      r?.message,
+      'failed to resolve request.object.metadata.labels.owner at path /generate/data/data/owner: JMESPath query failed: Unknown key "labels" in path',
     );
   });
 

@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from "../api/json.js";
 import { isObject } from "../api/json.js";
-import { resourceKind, resourceName, resourceNamespace, type Resource } from "../api/resource.js";
+import type { Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { enterScope } from "../context/enter-scope.js";
 import { evaluateList, withElement } from "../foreach/evaluate-list.js";
@@ -61,13 +61,18 @@ interface GenerateInput {
   readonly existing: ExistingResources;
 }
 
+/**
+ * Kyverno's texts: a passing rule has no message (pkg/engine/background.go filterRule: RulePass with
+ * ""), what it generated rides beside it; a substitution error is handed over as it is, without a
+ * prefix (pkg/background/generate generate()/generateForeach()).
+ */
 function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, input: GenerateInput): RuleResult {
   const { generate, vars, trigger, existing } = input;
   const name = compiled.name;
   const fail = (message: string): RuleResult => ruleResult(name, "Generation", "error", message);
   const generateOne = (block: JsonObject, scope: SubstitutionScope, basePath: string): GeneratedResource[] | string => {
     const substituted = substituteAll(block, { ...scope, basePath });
-    if (!substituted.ok) return `variable substitution failed for rule ${name}: ${substituted.error.message}`;
+    if (!substituted.ok) return substituted.error.message;
     if (!isObject(substituted.value)) return `rule ${name}: generate must be a mapping`;
     const out = generateResources({
       // Only the kyverno.io kinds generate: a namespaced one is a Policy.
@@ -127,13 +132,5 @@ function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, input: Gene
         "nothing to generate: the clone source is the target itself or the clone list matched nothing",
       );
   }
-  return {
-    ...ruleResult(name, "Generation", "pass", `generated ${generated.map((g) => describe(g.resource)).join(", ")}`),
-    generated,
-  };
-}
-
-function describe(r: JsonObject): string {
-  const ns = resourceNamespace(r);
-  return `${resourceKind(r)} ${ns === "" ? "" : `${ns}/`}${resourceName(r)}`;
+  return { ...ruleResult(name, "Generation", "pass", ""), generated };
 }

@@ -1,0 +1,11 @@
+import { isObject, type JsonValue } from "../../api/json.js";
+
+/**
+ * What Kyverno's CEL http library (`http.Get`/`http.Post`) gives a policy for an answer, whatever
+ * its status: a JSON object body with `statusCode` added beside its fields, or `{body, statusCode}`
+ * when the body is anything else (a list, a string, a number; null when it was not JSON): the shape
+ * of ContextSources' `form: "http"` answer (kube/live-calls.ts gives the live one in the same shape).
+ */
+export function httpAnswer(statusCode: number, body: JsonValue | undefined): JsonValue {
+  return isObject(body) ? { ...body, statusCode } : { body: body ?? null, statusCode };
+}
