@@ -53,3 +53,20 @@ function ruleConstraints(rules: readonly CompiledRule[]): PolicyMatch {
   }
   return constraints.length === 0 ? NONE : { language: "cel", constraints };
 }
+
+/**
+ * One name per matcher the policy's head holds: a kyverno.io rule's name, `""` per CEL
+ * matchConstraints (Kyverno's results for the CEL kinds name no rule), none when the policy has no
+ * matcher of its own. An evaluation worker checks its rebuild of a policy against them.
+ */
+export function policyMatchNames(policy: CompiledPolicy): string[] {
+  const match = policyMatchOf(policy);
+  switch (match.language) {
+    case "kyverno":
+      return match.rules.map((r) => r.name);
+    case "cel":
+      return match.constraints.map(() => "");
+    case "none":
+      return [];
+  }
+}
