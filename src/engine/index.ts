@@ -83,6 +83,7 @@ export {
   hasMutateRules,
   hasValidateRules,
   kyvernoRulesOf,
+  compiledAction,
   policySpec,
   type CompiledPolicy,
   type CompiledRule,
