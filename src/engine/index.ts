@@ -84,6 +84,7 @@ export {
   hasMutateRules,
   hasValidateRules,
   kyvernoRulesOf,
+  compiledAction,
   policySpec,
   type CompiledPolicy,
   type CompiledRule,
@@ -91,7 +92,7 @@ export {
 export type { PolicyOrigin } from "./policy/compiled-policy.js";
 // The one kind registry (ADR 0005): what a document is, and what each policy kind is.
 export { classify, kindDescriptor, POLICY_KINDS } from "./kinds/registry.js";
-export { policyMatchOf, type PolicyMatch } from "./kinds/policy-match.js";
+export { policyMatchNames, policyMatchOf, type PolicyMatch } from "./kinds/policy-match.js";
 export type {
   Classification,
   PolicyKindDescriptor,

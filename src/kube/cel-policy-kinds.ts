@@ -5,9 +5,6 @@
  * descriptor's phases and admission):
  * - `evaluated`: ValidatingPolicy, MutatingPolicy and ImageValidatingPolicy (and their Namespaced
  *   forms) are compiled and served as folder mode serves them;
- * - `admission-error`: a kind that acts in admission which Bylaw cannot evaluate (none today): its
- *   matchConstraints are registered and a matching review is answered as an error under the
- *   policy's failurePolicy, never allowed silently;
  * - `generate`: GeneratingPolicy (and Namespaced) decides no request: it is compiled and served so
  *   that an allowed review it matches becomes generate work (an UpdateRequest) for the background
  *   component;
@@ -23,7 +20,7 @@ import type { Gvr } from "./types.js";
 /** A policies.kyverno.io policy kind (the engine's registry names them). */
 export type CelPolicyKind = PolicyKindName;
 
-type CelKindHandling = "evaluated" | "admission-error" | "generate" | "not-evaluated" | "cleanup";
+type CelKindHandling = "evaluated" | "generate" | "not-evaluated" | "cleanup";
 
 interface CelKindInfo {
   readonly kind: CelPolicyKind;
@@ -41,8 +38,7 @@ export const CEL_STORAGE_VERSION = "v1beta1";
 function handlingOf(d: PolicyKindDescriptor): CelKindHandling {
   if (d.phases.includes("delete")) return "cleanup";
   if (d.phases.includes("generate")) return "generate";
-  if (d.admission === "evaluated") return "evaluated";
-  return d.admission === "error" ? "admission-error" : "not-evaluated";
+  return d.admission === "evaluated" ? "evaluated" : "not-evaluated";
 }
 
 function infoOf(d: PolicyKindDescriptor): CelKindInfo {

@@ -64,17 +64,20 @@ test("a background scan evaluates background policies only, and lists the kinds 
     backgroundPolicies([PSS, ADMISSION_ONLY]).map((p) => p.name),
     ["pss-baseline"],
   );
-  const { kinds, unlisted } = scanKinds(backgroundPolicies([PSS]));
-  assert.deepEqual(kinds, [
-    "Pod",
-    "apps/v1/DaemonSet",
-    "apps/v1/Deployment",
-    "apps/v1/ReplicaSet",
-    "apps/v1/StatefulSet",
-    "batch/v1/CronJob",
-    "batch/v1/Job",
-    "v1/ReplicationController",
-  ]);
+  const { targets, unlisted } = scanKinds(backgroundPolicies([PSS]));
+  assert.deepEqual(
+    targets.map((t) => t.text),
+    [
+      "Pod",
+      "apps/v1/DaemonSet",
+      "apps/v1/Deployment",
+      "apps/v1/ReplicaSet",
+      "apps/v1/StatefulSet",
+      "batch/v1/CronJob",
+      "batch/v1/Job",
+      "v1/ReplicationController",
+    ],
+  );
   assert.deepEqual(unlisted, []);
 });
 

@@ -101,10 +101,10 @@ class Scanner {
     if (snapshot.generation === 0) return;
     const policies = backgroundPolicies(snapshot.policies);
     if (snapshot.generation !== this.generation) {
-      const { kinds, unlisted } = scanKinds(policies);
+      const { targets, unlisted } = scanKinds(policies);
       for (const u of unlisted)
         this.o.onLog("warn", "reports: a kind that names no resource is not scanned", { kind: u });
-      await this.kinds.follow(kinds);
+      await this.kinds.follow(targets);
       this.generation = snapshot.generation;
       this.scanned.clear();
       this.lastFull = 0;

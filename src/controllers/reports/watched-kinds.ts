@@ -1,13 +1,14 @@
 /**
  * The informers of the kinds a background scan lists: one per served resource (preferred version,
- * not a subresource, listable and watchable) that a background policy's kinds resolve to through
- * discovery, started when a kind appears and stopped when no policy names it any more.
+ * not a subresource, listable and watchable) that a background policy's kinds or resources
+ * (policy-kinds.ts) resolve to through discovery, started when a kind appears and stopped when no policy names it any more.
  */
-import { parseKindSelector, type Random } from "../../engine/index.js";
-import { discover, glob, type ServedResource } from "../../kube/discovery.js";
+import type { Random } from "../../engine/index.js";
+import { discover, selectServed, type ServedResource } from "../../kube/discovery.js";
 import { Informer } from "../../kube/informer.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import { gvrKey } from "../../kube/types.js";
+import type { ScanTarget } from "./policy-kinds.js";
 import type { Log } from "./types.js";
 
 interface WatchedKind {
@@ -27,21 +28,14 @@ export class WatchedKinds {
     },
   ) {}
 
-  /** Watches exactly the resources `kinds` resolve to (discovery read now). */
-  async follow(kinds: readonly string[]): Promise<void> {
+  /** Watches exactly the resources `targets` resolve to (discovery read now). */
+  async follow(targets: readonly ScanTarget[]): Promise<void> {
     const discovery = await discover(this.deps.client);
     const wanted = new Map<string, ServedResource>();
-    for (const kind of kinds) {
-      const s = parseKindSelector(kind);
-      const found = discovery.resources.filter(
-        (r) =>
-          !r.resource.includes("/") &&
-          ["list", "watch"].every((v) => r.verbs.includes(v)) &&
-          glob(s.group, r.group) &&
-          (s.version === "*" ? r.preferred : r.version === s.version) &&
-          r.kind === s.kind,
-      );
-      if (found.length === 0) this.deps.onLog("warn", "reports: a kind no resource serves is not scanned", { kind });
+    for (const { text, selector } of targets) {
+      const found = selectServed(discovery, selector).filter((r) => r.verbs.includes("watch"));
+      if (found.length === 0)
+        this.deps.onLog("warn", "reports: a kind no resource serves is not scanned", { kind: text });
       for (const r of found) wanted.set(gvrKey(r), r);
     }
     for (const [key, { informer }] of this.watched)

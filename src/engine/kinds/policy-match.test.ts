@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import { createEngine } from "../engine.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import { policyMatchOf } from "./policy-match.js";
+import { policyMatchNames, policyMatchOf } from "./policy-match.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 
 const engine = createEngine(fakePorts());
@@ -47,6 +47,7 @@ test("a ClusterPolicy matches by its compiled rules, autogen copies included", (
     ["r", "autogen-r", "autogen-cronjob-r"],
   );
   assert.deepEqual(m.rules[0]?.matcher.kinds, ["Pod"]);
+  assert.deepEqual(policyMatchNames(policy), ["r", "autogen-r", "autogen-cronjob-r"]);
 });
 
 test("a ValidatingPolicy matches by its matchConstraints, then each autogen copy's", () => {
@@ -60,6 +61,10 @@ test("a ValidatingPolicy matches by its matchConstraints, then each autogen copy
   assert.deepEqual(own, ["pods"]);
   assert.ok(autogen.length > 0, "pod controllers' copies");
   assert.ok(autogen.flat().includes("deployments"));
+  assert.deepEqual(
+    policyMatchNames(policy),
+    [own, ...autogen].map(() => ""),
+  );
 });
 
 test("a MutatingPolicy and a GeneratingPolicy match by their own bodies' matchConstraints", () => {
@@ -91,4 +96,5 @@ test("a kind Bylaw does not run has no matcher of its own: every request in its 
     spec: { matchConstraints: pods, mutations: [] },
   });
   assert.deepEqual(policyMatchOf(policy), { language: "none" });
+  assert.deepEqual(policyMatchNames(policy), []);
 });

@@ -6,7 +6,7 @@
  * - `cel`: the compiled `matchConstraints` of a CEL kind, the policy's own first, then each autogen
  *   copy's (pod controllers); a ValidatingAdmissionPolicy's own (its bindings narrow it further);
  * - `none`: no matcher of its own: every request in the policy's scope (a kind Bylaw does not run,
- *   whose placeholder matches everything so that it is never silently skipped).
+ *   whose body answers every resource in its scope with an error, so that it is never silently skipped).
  */
 import { isAdmissionPolicy } from "../cel/admission-policy/index.js";
 import { isValidatingPolicy } from "../cel/validating-policy/index.js";
@@ -36,10 +36,10 @@ export function policyMatchOf(policy: CompiledPolicy): PolicyMatch {
     case "deleting":
       return { language: "cel", constraints: [policy.deleting.constraints] };
     case "cel":
-    case "unsupported":
-      // A CEL body still sits in rules named "" (ADR 0005 step 3); the webhook's unsupported variant
-      // keeps the compiled matchConstraints of the kind it stands for (server/policy-source/cel-policy-compile.ts).
+      // A CEL body still sits in rules named "" (ADR 0005 step 3).
       return ruleConstraints(policy.rules);
+    case "unsupported":
+      return NONE;
   }
 }
 
@@ -52,4 +52,21 @@ function ruleConstraints(rules: readonly CompiledRule[]): PolicyMatch {
     else return NONE;
   }
   return constraints.length === 0 ? NONE : { language: "cel", constraints };
+}
+
+/**
+ * One name per matcher the policy's head holds: a kyverno.io rule's name, `""` per CEL
+ * matchConstraints (Kyverno's results for the CEL kinds name no rule), none when the policy has no
+ * matcher of its own. An evaluation worker checks its rebuild of a policy against them.
+ */
+export function policyMatchNames(policy: CompiledPolicy): string[] {
+  const match = policyMatchOf(policy);
+  switch (match.language) {
+    case "kyverno":
+      return match.rules.map((r) => r.name);
+    case "cel":
+      return match.constraints.map(() => "");
+    case "none":
+      return [];
+  }
 }

@@ -33,11 +33,11 @@ export interface PolicyKindDescriptor {
   readonly scope: "namespaced" | "cluster";
   readonly language: PolicyLanguage;
   /**
-   * Whether Bylaw evaluates the kind in admission: `evaluated` (its rules run), `error` (it acts in
-   * admission but Bylaw cannot run it: a matched request gets an error, never a silent allow), or
-   * `none` (it does not decide admission, or Bylaw leaves it to the API server).
+   * Whether Bylaw evaluates the kind in admission: `evaluated` (its rules run), or `none` (it does
+   * not decide admission, or Bylaw leaves it to the API server). A kind that acts in admission which
+   * Bylaw cannot run is refused at `kubectl apply`, never half-served.
    */
-  readonly admission: "evaluated" | "error" | "none";
+  readonly admission: "evaluated" | "none";
   /** Why the policy webhook cannot run a policy of this kind (undefined when it can, in part or whole). */
   readonly notServed: string | undefined;
   readonly status: StatusShape;

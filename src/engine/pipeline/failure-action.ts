@@ -6,7 +6,7 @@
 import type { FailureAction, FailureActionOverride } from "../api/policy.js";
 import type { RuleResult } from "../api/rule-result.js";
 import { evaluateSelector } from "../match/index.js";
-import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import { compiledAction, type CompiledPolicy } from "../policy/compiled-policy.js";
 import { verifyImagesAction } from "../policy/static-action.js";
 import { wildcardMatch } from "../values/wildcard.js";
 
@@ -21,8 +21,8 @@ export function effectiveAction(
   for (let i = 0; i < rules.length && compiled === undefined; i++) if (rules[i]?.name === ruleName) compiled = rules[i];
   // Most rules' action is known at compile time (no overrides that depend on the namespace).
   if (compiled?.action !== undefined) return compiled.action;
-  // The CEL and unsupported kinds decide their action at compile time, into their rules.
-  if (policy.language !== "kyverno") return rules[0]?.action ?? "Audit";
+  // The other languages decide their action at compile time (a CEL kind into its rules, an unsupported kind into its body).
+  if (policy.language !== "kyverno") return compiledAction(policy) ?? "Audit";
   const v = compiled?.rule.validate;
   const action =
     fromOverrides(v?.failureActionOverrides, namespace, namespaceLabels) ??

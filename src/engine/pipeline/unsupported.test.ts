@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
 import { createEngine } from "../engine.js";
 import { compileException } from "../exceptions/index.js";
-import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import { compiledAction, type CompiledPolicy } from "../policy/compiled-policy.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy, deployment, pod } from "../../../test/support/builders.js";
 import { signed, testKey } from "../../../test/support/signed-manifests.js";
@@ -209,7 +209,8 @@ describe("unsupported features", () => {
     assert.deepEqual(validate(p, pod({ name: "web" })), [["", "error", "Validation"]]);
     assert.equal(p.failurePolicy, "Ignore");
     assert.equal(p.document["kind"], "MutatingAdmissionPolicy", "the policy's own document, not a stand-in");
-    assert.equal(p.rules[0]?.action, "Audit");
+    assert.equal(compiledAction(p), "Audit");
+    assert.deepEqual(p.rules, [], "no placeholder rule: the error is its body's");
     const n = compile({
       // A version Bylaw does not run (ImageValidatingPolicy runs at v1alpha1, v1beta1 and v1).
       apiVersion: "policies.kyverno.io/v2alpha1",
@@ -221,6 +222,33 @@ describe("unsupported features", () => {
     assert.deepEqual(
       validate(n, pod({ name: "web", namespace: "team" })).map((r) => r[1]),
       ["error"],
+    );
+  });
+
+  test("a kind Bylaw does not run: its error names the kind, for every resource in scope but subresource requests", () => {
+    const p = compile({
+      apiVersion: "kyverno.io/v2",
+      kind: "ClusterCleanupPolicy",
+      metadata: { name: "clean" },
+      spec: { schedule: "*/5 * * * *", match: { any: [{ resources: { kinds: ["Pod"] } }] } },
+    });
+    const answer = (resource: JsonObject, extra: object = {}) =>
+      engine.validate(p, { resource, operation: "CREATE", namespaceLabels: {}, ...extra }).rules;
+    const message =
+      "kyverno.io/v2 ClusterCleanupPolicy policies are not supported by Bylaw yet; policy clean was not evaluated";
+    // Any kind, whatever its match names: nothing of it was evaluated.
+    assert.deepEqual(answer(deployment("d")), [{ rule: "", type: "Validation", status: "error", message }]);
+    assert.deepEqual(answer(pod({ name: "web" }), { operation: "DELETE", oldResource: pod({ name: "web" }) }), [
+      { rule: "", type: "Validation", status: "error", message },
+    ]);
+    assert.deepEqual(answer(pod({ name: "web" }), { subresource: "status" }), []);
+    assert.deepEqual(
+      answer(pod({ name: "web" }), { subresource: "ephemeralcontainers" }).map((r) => r.status),
+      ["error"],
+    );
+    assert.deepEqual(
+      engine.mutate(p, { resource: pod({ name: "web" }), operation: "CREATE", namespaceLabels: {} }).rules,
+      [],
     );
   });
 });

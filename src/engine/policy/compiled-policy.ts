@@ -168,7 +168,19 @@ interface MutatingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly mutatingAdmission?: CompiledMutatingAdmissionPolicy;
 }
 
-/** A kind Bylaw does not run: every resource in its scope gets an error naming the kind. */
+/**
+ * What a kind Bylaw does not run answers with (ADR 0005 §4): the error every resource in its scope
+ * gets, and the failure action its validationActions give that error (Deny, or none: Enforce).
+ */
+interface UnsupportedBody {
+  readonly message: string;
+  readonly action: "Audit" | "Enforce";
+}
+
+/**
+ * A kind Bylaw does not run: no rules; its body's error for every resource in its scope
+ * (kinds/unsupported/evaluate.ts).
+ */
 interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly language: "unsupported";
   /** The policy's own document, as written (`origin.document`). */
@@ -178,6 +190,7 @@ interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
    * policy's error is its answer.
    */
   readonly unsupportedKind: string;
+  readonly unsupported: UnsupportedBody;
 }
 
 /** A DeletingPolicy (or Namespaced): no rules; its own body, which the cleanup controller runs on its schedule. */
@@ -259,6 +272,16 @@ export function hasImageVerifyRules(p: CompiledPolicy): boolean {
 
 export function hasGenerateRules(p: CompiledPolicy): boolean {
   return p.phases.includes("generate");
+}
+
+/**
+ * The failure action a policy of another language than kyverno.io decided at compile time: a kind
+ * Bylaw does not run, its body's; a CEL kind, its rules' (each holds the same); undefined for a
+ * kyverno.io policy (its rules, overrides and namespace decide: pipeline/failure-action.ts).
+ */
+export function compiledAction(policy: CompiledPolicy): "Audit" | "Enforce" | undefined {
+  if (policy.language === "kyverno") return undefined;
+  return policy.language === "unsupported" ? policy.unsupported.action : policy.rules[0]?.action;
 }
 
 /** A kyverno.io policy's rules as written (autogen copies not included); none for a policy of another language. */

@@ -1,7 +1,7 @@
 /**
- * A policy kind Bylaw does not run yet (ValidatingPolicy, MutatingPolicy, …, ValidatingAdmissionPolicy
- * and its binding; kinds/registry.ts `classify`) compiles to a policy with one rule that
- * matches every resource and answers with an `error` naming the kind. Such a policy never vanishes
+ * A policy kind Bylaw does not run yet (kyverno.io CleanupPolicy/ClusterCleanupPolicy, a CEL kind at a
+ * version Bylaw does not run; kinds/registry.ts `classify`) compiles to a policy with no rules whose
+ * body is the `error` every resource in its scope gets, naming the kind (kinds/unsupported/evaluate.ts). Such a policy never vanishes
  * from a run: `bylaw apply` reports an error for each resource (and exits 1), `bylaw test` rows
  * naming it get `error`. Matching is not attempted: these kinds match through CEL conditions and
  * resource plurals Bylaw does not evaluate yet, so every resource (in the policy's namespace, for
@@ -11,7 +11,6 @@
  * checks (cleanup/check-cleanup-policy.ts) too.
  */
 import { isObject, type JsonValue } from "../api/json.js";
-import type { Rule } from "../api/policy.js";
 import { PatternCache } from "../pattern/index.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { ExpressionCache } from "../variables/index.js";
@@ -21,12 +20,6 @@ import { problem } from "../api/problem.js";
 import type { PolicyKindName } from "../kinds/types.js";
 import { schemaProblems } from "./schema/check-schema.js";
 import { cleanupPolicyProblems, isCleanupPolicyDocument } from "./cleanup/check-cleanup-policy.js";
-
-/**
- * The rule name the results carry: empty, as in Kyverno's results for the CEL kinds (their test rows
- * name no rule), so an expected row for the policy finds the error rather than "Excluded".
- */
-const UNSUPPORTED_KIND_RULE = "";
 
 /** `kindName` names the kind in messages (`<apiVersion> <Kind>`); `policyKind` is the compiled policy's kind. */
 export function compileUnsupportedKind(
@@ -52,34 +45,19 @@ export function compileUnsupportedKind(
   const spec = isObject(doc) && isObject(doc["spec"]) ? doc["spec"] : {};
   const message = `${kindName} policies are not supported by Bylaw yet; policy ${name} was not evaluated`;
   const action = denies(spec["validationActions"]) ? ("Enforce" as const) : ("Audit" as const);
-  const rule: Rule = { name: UNSUPPORTED_KIND_RULE, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
   const compiled: UnsourcedPolicy = {
     language: "unsupported",
     document: isObject(doc) ? doc : {},
     kind: policyKind,
     name,
     namespace,
-    rules: [
-      {
-        rule,
-        name: rule.name,
-        matcher: env.matchers.get(rule),
-        autogenOf: undefined,
-        action,
-        podSecurity: undefined,
-        manifests: undefined,
-        validatePass: undefined,
-        fastPass: undefined,
-        unsupported: message,
-        cel: undefined,
-        namespaceLabels: undefined,
-      },
-    ],
+    rules: [],
     background: true,
     applyRules: "All",
     scored: true,
     warnings: [],
     unsupportedKind: kindName,
+    unsupported: { message, action },
     usesImages: false,
     cache: new ExpressionCache(env.jmespath),
     patterns: new PatternCache(),

@@ -3,7 +3,14 @@
  * (and webhook mode) instead of once per review: with hundreds of policies the classification
  * costs more than a cheap review. A snapshot is immutable, so the plan is too.
  */
-import { type CompiledPolicy, hasImageVerifyRules, hasValidateRules, isMutateExisting } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  hasImageVerifyRules,
+  hasMutateRules,
+  hasValidateRules,
+  isMutateExisting,
+  policyMatchOf,
+} from "../../engine/index.js";
 import type { PolicySnapshot } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
 import { appliesAtAdmission, emitsWarning, hasEnforceAction, servedBy } from "./policy-traits.js";
@@ -94,18 +101,19 @@ function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelecto
   const policies: CompiledPolicy[] = [];
   for (const policy of all) {
     if (!appliesAtAdmission(policy) || !servedBy(policy, webhook)) continue;
-    // A MutatingPolicy has no rules: its own body mutates (kinds/mutating/).
-    if (policy.language === "mutating") {
-      policies.push(policy);
+    const match = policyMatchOf(policy);
+    // Only kyverno.io rules are narrowed (mutate-existing is theirs); any other kind mutates through its own body (kinds/mutating/).
+    if (match.language !== "kyverno") {
+      if (hasMutateRules(policy) || hasImageVerifyRules(policy)) policies.push(policy);
       continue;
     }
-    const standard = policy.rules.filter((r) => r.rule.mutate !== undefined && !isMutateExisting(r));
+    const standard = match.rules.filter((r) => r.rule.mutate !== undefined && !isMutateExisting(r));
     // verifyImages rules run in the mutating webhook too, after the mutate rules (signatures, digests, annotation).
     if (standard.length === 0 && !hasImageVerifyRules(policy)) continue;
-    const hasExisting = policy.rules.some((r) => r.rule.mutate !== undefined && isMutateExisting(r));
+    const hasExisting = match.rules.some((r) => r.rule.mutate !== undefined && isMutateExisting(r));
     policies.push(
       hasExisting
-        ? { ...policy, rules: policy.rules.filter((r) => !(r.rule.mutate !== undefined && isMutateExisting(r))) }
+        ? { ...policy, rules: match.rules.filter((r) => !(r.rule.mutate !== undefined && isMutateExisting(r))) }
         : policy,
     );
   }

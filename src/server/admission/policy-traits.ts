@@ -4,6 +4,7 @@
  * (Kyverno's policy cache "enforce" class, evaluated synchronously) and whether it emits warnings.
  */
 import {
+  compiledAction,
   policySpec,
   type CompiledPolicy,
   type FailureAction,
@@ -102,10 +103,10 @@ export function emitsWarning(policy: CompiledPolicy): boolean {
  * before the request is answered and can block it.
  */
 export function hasEnforceAction(policy: CompiledPolicy): boolean {
-  // The CEL and unsupported kinds decide their action at compile time, into their rules.
+  // The CEL and unsupported kinds decide their action at compile time (compiledAction).
   // An ImageValidatingPolicy has no rules: its validationActions decide (Deny blocks).
   if (policy.language === "image-validating") return policy.validationActions?.includes("Deny") === true;
-  if (policy.language !== "kyverno") return policy.rules.some((r) => r.action === "Enforce");
+  if (policy.language !== "kyverno") return compiledAction(policy) === "Enforce";
   const spec = policy.document.spec;
   if (isEnforce(spec.validationFailureAction) || anyEnforce(spec.validationFailureActionOverrides)) return true;
   return policy.rules.some((r) => {

@@ -7,7 +7,7 @@
  * ValidatingPolicy names `deployments/scale`, not the kind, and is matched by the request's
  * resource, as the API server matches it; a wildcard rule (`*∕scale`) then sees the parent kind too.
  */
-import type { CompiledPolicy, JsonValue } from "../../engine/index.js";
+import { type CompiledPolicy, type JsonValue, policyMatchOf } from "../../engine/index.js";
 import { builtInKindOfResource } from "../../kube/built-in-kinds.js";
 import type { AdmissionRequestJson, GroupVersionKindJson } from "./types.js";
 
@@ -34,9 +34,12 @@ function pluralForms(kind: string): string[] {
   return forms;
 }
 
+/** Kind names are written in kyverno.io rules' match/exclude; a CEL kind's matchConstraints name resources, not kinds. */
 function kindNamedIn(policies: readonly CompiledPolicy[], plural: string): string | undefined {
   for (const policy of policies) {
-    for (const compiled of policy.rules) {
+    const match = policyMatchOf(policy);
+    if (match.language !== "kyverno") continue;
+    for (const compiled of match.rules) {
       const found = findKind(
         [compiled.rule.match as JsonValue | undefined, compiled.rule.exclude as JsonValue | undefined],
         plural,

@@ -2,7 +2,7 @@
  * How Kyverno labels a policy and a rule in its metrics (pkg/metrics parsers): the policy's type,
  * background mode, namespace ("-" for a ClusterPolicy) and validation mode, and each rule's type.
  */
-import type { CompiledPolicy, Rule } from "../../engine/index.js";
+import { compiledAction, type CompiledPolicy, type Rule } from "../../engine/index.js";
 
 type ValidationMode = "enforce" | "audit";
 type RuleType = "validate" | "mutate" | "generate" | "imageVerify" | "-";
@@ -22,8 +22,8 @@ export interface PolicyLabels {
  * that enforces through rule-level `failureAction` is still labelled "audit", as in Kyverno.
  */
 export function policyValidationMode(policy: CompiledPolicy): ValidationMode {
-  // The CEL and unsupported kinds decide their action at compile time, into their rules.
-  const action = policy.language === "kyverno" ? policy.document.spec.validationFailureAction : policy.rules[0]?.action;
+  // The other languages decide their action at compile time (compiledAction).
+  const action = policy.language === "kyverno" ? policy.document.spec.validationFailureAction : compiledAction(policy);
   return action === "Enforce" || action === "enforce" ? "enforce" : "audit";
 }
 

@@ -5,15 +5,8 @@
  * - ValidatingPolicy / NamespacedValidatingPolicy: the engine compiles it; an expression that does
  *   not compile, or a feature Bylaw does not run (JSON mode, params), is a problem: served, the
  *   policy would enforce nothing. The server's own checks (`check`) apply after.
- * - MutatingPolicy / ImageValidatingPolicy (and Namespaced): Bylaw cannot mutate or verify images
- *   from these kinds yet, but they act in admission, so they are served as a policy that matches
- *   exactly what their `matchConstraints` match (compiled as a ValidatingPolicy's are, pod-controller
- *   autogen included) and answers every matched request with an error naming the policy and what is
- *   missing. The webhook then answers under the policy's failurePolicy: Fail denies, Ignore allows
- *   with a warning (cel-policy-answer.ts). Its matchConditions are compiled (one that does not
- *   compile is a problem) but not evaluated: on a shared webhook a request they would skip is still
- *   an error (never a silent allow); with `--register` they go on the policy's own webhook, where
- *   the API server evaluates them, as Kyverno registers it.
+ * - MutatingPolicy / ImageValidatingPolicy (and Namespaced): the same, each through its own body
+ *   (kinds/mutating/, kinds/image-validating/); an expression that does not compile is a problem.
  * - GeneratingPolicy (and Namespaced): compiled as `bylaw apply` compiles it; an expression that does
  *   not compile is a problem (nothing would be generated). It decides no request: an allowed review
  *   it matches becomes generate work (server/admission/generate-work.ts).
@@ -28,7 +21,6 @@ import {
   type JsonObject,
   kindDescriptor,
   policySpec,
-  textOf,
   type PolicyProblem,
   problem,
 } from "../../engine/index.js";
@@ -39,8 +31,6 @@ interface CelCompiled {
   readonly policy?: CompiledPolicy;
   /** Errors: the policy is not served. Empty when `policy` is set. */
   readonly problems: readonly PolicyProblem[];
-  /** Set when the policy is served but not evaluated (it answers every matched request with this error). */
-  readonly notEvaluated?: string;
 }
 
 /**
@@ -51,7 +41,7 @@ export function celSpecOf(policy: CompiledPolicy): JsonObject | undefined {
   return celKindInfo(policy.origin.kind.kind) !== undefined ? policySpec(policy) : undefined;
 }
 
-/** The policies this function compiled: a worker rebuilds them through it (an ImageValidatingPolicy is served as its own variant). */
+/** The policies this function compiled: a worker rebuilds them through it (the server's checks apply). */
 const compiledHere = new WeakSet<CompiledPolicy>();
 
 /** Whether `compileCelPolicy` compiled the policy (the server's variant), not the engine directly. */
@@ -69,56 +59,17 @@ export function compileCelPolicy(
   if (info === undefined) return { problems: [problem("kind", `${kind} is not a policies.kyverno.io policy kind`)] };
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
-  const spec = isObject(doc["spec"]) ? doc["spec"] : {};
   if (info.handling === "not-evaluated" || info.handling === "cleanup")
     return { problems: [problem("kind", notEvaluatedMessage(kind, name))] };
-  const notEvaluated = info.handling === "admission-error" ? admissionErrorMessage(info.kind, name) : undefined;
-  const source = notEvaluated === undefined ? doc : constraintsOnly(doc, spec, info.namespaced);
-  const outcome = compileGuarded(engine, source);
-  // The constraints were compiled as a ValidatingPolicy's: the problems name the policy's own kind.
-  if (!outcome.ok)
-    return {
-      problems: errorsOf(outcome.problems).map((p) =>
-        notEvaluated === undefined
-          ? p
-          : { ...p, message: p.message.replace(/^(Namespaced)?ValidatingPolicy /, `${kind} `) },
-      ),
-    };
-  let compiled = outcome.policy;
-  if (notEvaluated !== undefined) {
-    const invalid = compiled.rules.find((r) => r.unsupported !== undefined)?.unsupported;
-    if (invalid !== undefined)
-      return {
-        problems: [
-          problem(
-            "spec.matchConditions",
-            `${kind} ${name}: ${invalid.replace(/^(policy|(Namespaced)?ValidatingPolicy) \S+: /, "")}`,
-          ),
-        ],
-      };
-    const descriptor = kindDescriptor(kind);
-    compiled = {
-      ...compiled,
-      language: "unsupported",
-      document: doc,
-      ...(descriptor !== undefined ? { kind: descriptor.kind } : {}),
-      // What it was compiled from is its own document (a worker rebuilds it from that, through this function).
-      ...(descriptor !== undefined
-        ? { origin: { ...compiled.origin, kind: descriptor, apiVersion: textOf(doc["apiVersion"]), document: doc } }
-        : {}),
-      unsupportedKind: kind,
-      rules: compiled.rules.map((r) => ({ ...r, unsupported: notEvaluated })),
-    };
-  } else {
-    const unrunnable = celUnrunnable(compiled);
-    if (unrunnable.length > 0) return { problems: unrunnable };
-  }
+  const outcome = compileGuarded(engine, doc);
+  if (!outcome.ok) return { problems: errorsOf(outcome.problems) };
+  const compiled = outcome.policy;
+  const unrunnable = celUnrunnable(compiled);
+  if (unrunnable.length > 0) return { problems: unrunnable };
   compiledHere.add(compiled);
   const unfit = check?.(compiled) ?? [];
   if (unfit.length > 0) return { problems: [...unfit] };
-  return notEvaluated === undefined
-    ? { policy: compiled, problems: [] }
-    : { policy: compiled, problems: [], notEvaluated };
+  return { policy: compiled, problems: [] };
 }
 
 /** Why a kind is not served: its descriptor's reason when Bylaw runs it elsewhere (a GeneratingPolicy runs offline), else that Bylaw does not evaluate it. */
@@ -127,11 +78,6 @@ export function notEvaluatedMessage(kind: string, name: string): string {
   if (descriptor !== undefined && descriptor.language !== "unsupported" && descriptor.notServed !== undefined)
     return `${kind} ${name} is not served: ${descriptor.notServed}`;
   return `${kind} ${name} is not served: Bylaw does not evaluate ${kind} yet`;
-}
-
-function admissionErrorMessage(kind: string, name: string): string {
-  const what = kindDescriptor(kind)?.phases.includes("mutate") === true ? "mutate requests" : "verify images";
-  return `${kind} ${name}: Bylaw does not evaluate ${kind} yet (it cannot ${what} from this kind); the request matches its matchConstraints and was not checked against it`;
 }
 
 /**
@@ -161,28 +107,6 @@ function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
     if (r.unsupported !== undefined && !out.some((p) => p.message === r.unsupported))
       out.push(problem("spec", r.unsupported));
   return out;
-}
-
-/** The kind's matchConstraints and matchConditions (and what decides admission: failurePolicy, evaluation.admission, the webhook timeout) as a ValidatingPolicy with no validations. */
-function constraintsOnly(doc: JsonObject, spec: JsonObject, namespaced: boolean): JsonObject {
-  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
-  const kept: JsonObject = {
-    matchConstraints: spec["matchConstraints"] ?? {},
-    validationActions: ["Deny"],
-    validations: [],
-  };
-  if (spec["failurePolicy"] !== undefined) kept["failurePolicy"] = spec["failurePolicy"];
-  if (isObject(evaluation["admission"])) kept["evaluation"] = { admission: evaluation["admission"] };
-  if (isObject(spec["webhookConfiguration"])) kept["webhookConfiguration"] = spec["webhookConfiguration"];
-  // Compiled so that one the API server would refuse makes the policy invalid: with --register they go on its own webhook.
-  if (Array.isArray(spec["matchConditions"])) kept["matchConditions"] = spec["matchConditions"];
-  if (isObject(spec["autogen"])) kept["autogen"] = spec["autogen"];
-  return {
-    apiVersion: "policies.kyverno.io/v1",
-    kind: namespaced ? "NamespacedValidatingPolicy" : "ValidatingPolicy",
-    metadata: doc["metadata"] ?? {},
-    spec: kept,
-  };
 }
 
 function errorsOf(problems: readonly PolicyProblem[]): PolicyProblem[] {

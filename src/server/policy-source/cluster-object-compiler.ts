@@ -123,12 +123,7 @@ export class ClusterObjectCompiler {
     );
     return c.policy === undefined
       ? { fingerprint, problems: c.problems.map(problemText) }
-      : {
-          fingerprint,
-          value: c.policy,
-          problems: [],
-          ...(c.notEvaluated !== undefined ? { notEvaluated: c.notEvaluated } : {}),
-        };
+      : { fingerprint, value: c.policy, problems: [] };
   }
 
   /** A PolicyException of either group, as that CRD's storage version, compiled as the object is. */

@@ -1,10 +1,9 @@
 /**
  * What of a compiled policy `bylaw serve` loads but does not run, in two kinds (the guide's "no
  * silent pass"; issue 34 §2, issue 35 §1):
- * - a policies.kyverno.io kind Bylaw does not evaluate yet (MutatingPolicy, ImageValidatingPolicy
- *   and their Namespaced kinds: `language: "unsupported"`, set by cel-policy-compile.ts): `unservedKind`.
- *   The policy webhook refuses it at `kubectl apply` and a policy folder holding one is refused at
- *   load; one stored before answers each request it matches with an error and is not Ready.
+ * - a kind Bylaw does not evaluate yet (`language: "unsupported"`: kyverno.io CleanupPolicy, a CEL
+ *   kind at a version Bylaw does not run): `unservedKind`. The policy webhook refuses it at
+ *   `kubectl apply` and a policy folder holding one is refused at load.
  * - rules of a kind Bylaw serves that nothing runs, or that answer only errors: `generate` where the
  *   generate controller does not run (it runs with `serve --cluster --generate-controller-as SA`) and
  *   mutate-existing (`mutate.targets`) where that same background controller does not run, a field Bylaw does not run (`unsupported`), a verifyImages attestor it cannot

@@ -10,7 +10,13 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
-import { type AnyCompiledException, type CompiledPolicy, createEngine, type Engine } from "../../engine/index.js";
+import {
+  type AnyCompiledException,
+  type CompiledPolicy,
+  createEngine,
+  type Engine,
+  policyMatchNames,
+} from "../../engine/index.js";
 import { servePorts } from "../serve-ports.js";
 import { runPolicies } from "../admission/review-runner.js";
 import {
@@ -59,8 +65,8 @@ function compileSnapshot(engine: Engine, m: SnapshotMessage): Compiled {
     const r = rebuildPolicy(engine, recipe);
     if (!r.ok)
       return `policy ${i} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`;
-    const names = r.policy.rules.map((rule) => rule.name);
-    if (names.join("\n") !== (m.ruleNames[i] ?? []).join("\n"))
+    // What the policy matches, as the main thread compiled it (a kyverno.io policy's rule names; one per CEL matchConstraints).
+    if (policyMatchNames(r.policy).join("\n") !== (m.ruleNames[i] ?? []).join("\n"))
       return `policy ${r.policy.name} compiled to other rules in the evaluation worker`;
     return r.policy;
   });

@@ -12,7 +12,11 @@ import type { PolicyRecipe } from "./policy-recipe.js";
 /** Snapshots a worker keeps compiled: the current one and the one before it (reviews in flight across a reload). */
 export const KEEP_SNAPSHOTS = 2;
 
-/** A policy snapshot to compile: what rebuilds each policy, in snapshot order, and each policy's rule names to check the compilation against. */
+/**
+ * A policy snapshot to compile: what rebuilds each policy, in snapshot order, and what each policy
+ * matches (`policyMatchNames`: a kyverno.io policy's rule names, `""` per CEL matchConstraints) to
+ * check the compilation against.
+ */
 export interface SnapshotMessage {
   readonly type: "snapshot";
   readonly id: number;
@@ -26,8 +30,8 @@ type WireRequest = Omit<EngineRequest, "exceptions" | "ruleVariables">;
 
 /**
  * Run policies (by index in the snapshot) for one review, with the seconds left before its deadline.
- * `rules[i]`, when set, names the rules of policy i to run (the webhook's plans may leave some out,
- * e.g. mutate-existing rules at admission).
+ * `rules[i]`, when set, names the rules of policy i to run: the mutating webhook's plan leaves a
+ * kyverno.io policy's mutate-existing rules out (admission/plans.ts); no other kind is narrowed.
  */
 export interface RunMessage {
   readonly type: "run";

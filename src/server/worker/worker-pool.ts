@@ -20,6 +20,7 @@ import {
   type JsonObject,
   requestSubject,
   resourceNamespace,
+  policyMatchNames,
 } from "../../engine/index.js";
 import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
@@ -207,7 +208,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         type: "snapshot",
         id: job.snapshotId,
         policies: s.policies.map(recipeOf),
-        ruleNames: s.policies.map((p) => p.rules.map((r) => r.name)),
+        ruleNames: s.policies.map(policyMatchNames),
         exceptions: (s.exceptions ?? []).map((e) => e.document),
       });
       slot.loaded.add(job.snapshotId);

@@ -85,3 +85,15 @@ test("which served kinds --cluster lists: -n leaves cluster-scoped kinds out, --
     assert.equal(listed(nodes, namespace, clusterWide), node, `Nodes, -n ${namespace}, cluster-wide ${clusterWide}`);
   }
 });
+
+test("a kind Bylaw does not run lists every kind: each resource gets its error", () => {
+  const policy = compile({
+    apiVersion: "kyverno.io/v2",
+    kind: "ClusterCleanupPolicy",
+    metadata: { name: "clean" },
+    spec: { schedule: "*/5 * * * *", match: { any: [{ resources: { kinds: ["Pod"] } }] } },
+  });
+  assert.deepEqual(wantedResources([policy]), [
+    { by: "kind", group: "*", version: "*", kind: "*", subresource: "", text: "*", policy: "clean" },
+  ]);
+});

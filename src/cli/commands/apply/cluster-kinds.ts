@@ -3,9 +3,17 @@
  * (cmd/cli/kubectl-kyverno/utils/common fetch.go, GetKindsFromRule): every rule's `match` kinds
  * (`resources.kinds`, `any[].resources.kinds`, `all[].resources.kinds`), autogen rules included.
  * `exclude` kinds only narrow a match, so they add nothing to list. A ValidatingPolicy's
- * `matchConstraints.resourceRules` name resources (plural) by group and version instead.
+ * `matchConstraints.resourceRules` name resources (plural) by group and version instead. A policy
+ * with no matcher of its own (`policyMatchOf`: a kind Bylaw does not run, whose error every
+ * resource gets) lists every kind.
  */
-import { blockKinds, type CompiledPolicy, isValidatingPolicy, parseKindSelector } from "../../../engine/index.js";
+import {
+  blockKinds,
+  type CompiledPolicy,
+  isValidatingPolicy,
+  parseKindSelector,
+  policyMatchOf,
+} from "../../../engine/index.js";
 
 /** One thing to list: a kind selector (`Pod`, `apps/v1/Deployment`, `*`) or a resource rule of a ValidatingPolicy. */
 type Wanted =
@@ -41,6 +49,8 @@ export function wantedResources(policies: readonly CompiledPolicy[]): Wanted[] {
   };
   for (const policy of policies) {
     const name = policy.namespace === "" ? policy.name : `${policy.namespace}/${policy.name}`;
+    if (policyMatchOf(policy).language === "none")
+      add({ by: "kind", group: "*", version: "*", kind: "*", subresource: "", text: "*", policy: name });
     for (const compiled of policy.rules) {
       const cel = compiled.cel;
       if (cel !== undefined && isValidatingPolicy(cel)) {
