@@ -12,9 +12,11 @@
  *   token policy and none from the certificate policy, whose `exclude` names it; each Secret's
  *   `name`, `server`, `config`, type and labels are exactly the expected files';
  * - deleting a Cluster removes its Secret (`synchronize: true`).
- * The `apiCall` reads the kubeconfig Secret as the background controller: as with Kyverno, the user
- * grants that (and writing Secrets, and reading Clusters) with a ClusterRole labelled
- * `rbac.kyverno.io/aggregate-to-background-controller: "true"` (GRANTS below).
+ * - what the background controller may not do is refused at `kubectl apply`, naming the verb. The
+ *   user grants it as for Kyverno, with ClusterRoles labelled
+ *   `rbac.kyverno.io/aggregate-to-background-controller: "true"`: writing (and, for the `apiCall`,
+ *   reading) Secrets, as Kyverno's docs say (SECRET_GRANTS), and, unlike with Kyverno, whose
+ *   controller reads every kind, reading Clusters, which generateExisting lists (CLUSTER_GRANTS).
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -77,24 +79,59 @@ const CLUSTER_CRD = JSON.stringify({
 });
 
 /**
- * What the user adds, as for Kyverno: the background controller may read the kubeconfig Secrets
- * (the apiCall) and write the Argo CD Secrets, and read Clusters (generateExisting lists them, and
- * each UpdateRequest reads its trigger).
+ * What Kyverno's docs tell users to add so its background controller may write Secrets. Kyverno's
+ * controller reads every resource by default; Bylaw's reads only what it is granted (deploy/README.md,
+ * "What is not granted"), so the apiCall's kubeconfig Secrets are read under this grant too.
  */
-const GRANTS = `apiVersion: rbac.authorization.k8s.io/v1
+const SECRET_GRANTS = `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
-  name: kyverno:argocd-cluster-secrets
+  name: kyverno:secrets:manage
   labels:
     rbac.kyverno.io/aggregate-to-background-controller: "true"
 rules:
   - apiGroups: [""]
     resources: [secrets]
     verbs: [get, list, watch, create, update, patch, delete]
+`;
+
+/** And what Bylaw needs beyond it: reading Clusters, which generateExisting lists and each request reads again. */
+const CLUSTER_GRANTS = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: kyverno:capi-clusters:view
+  labels:
+    rbac.kyverno.io/aggregate-to-background-controller: "true"
+rules:
   - apiGroups: [cluster.x-k8s.io]
     resources: [clusters]
     verbs: [get, list, watch]
 `;
+
+/** Waits until the aggregated grants let the background controller `verb` `resource` in every namespace. */
+async function backgroundMay(verb: string, resource: string): Promise<void> {
+  await eventually(`the background controller to ${verb} ${resource}`, 60_000, async () => {
+    const r = await current().kubectl([
+      "auth",
+      "can-i",
+      verb,
+      resource,
+      "-A",
+      "--as",
+      `system:serviceaccount:bylaw:${componentAccount("background")}`,
+    ]);
+    return r.stdout.trim() === "yes";
+  });
+}
+
+/** kubectl apply of `policy`, once the policy webhook answers, refused: kubectl's stderr. */
+function refused(policy: string): Promise<string> {
+  return eventually("the policy webhook to refuse the policy", 90_000, async () => {
+    const r = await current().kubectl(["apply", "-f", "-"], policy);
+    assert.notEqual(r.code, 0, `admitted: ${r.stdout}`);
+    return r.stderr.includes("denied the request") ? r.stderr : undefined;
+  });
+}
 
 interface Manifest {
   readonly apiVersion: string;
@@ -162,8 +199,8 @@ async function assertGenerated(clusterName: string, policy: string, timeoutMs: n
     stringData: want.stringData,
     labels: want.metadata.labels,
   });
-  // Argo CD parses `config`: the JSON the offline suite expects, byte for byte.
-  assert.doesNotThrow(() => JSON.parse(want.stringData["config"] ?? ""));
+  // Argo CD parses `config`: JSON, byte for byte what the offline suite expects (above).
+  assert.doesNotThrow(() => JSON.parse(asExpected(secret, want).stringData["config"] ?? ""));
   const labels = secret.metadata.labels ?? {};
   assert.equal(labels["generate.kyverno.io/policy-name"], policy);
   // Kyverno's generate labels name the trigger: this Cluster.
@@ -209,23 +246,6 @@ describe(
       cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
       await ok(["apply", "-f", "-"], CLUSTER_CRD);
       await crdsEstablished(current(), ["crd/clusters.cluster.x-k8s.io"]);
-      await ok(["apply", "-f", "-"], GRANTS);
-      // The aggregated grant reaches the background controller's ServiceAccount.
-      await eventually("the background controller to read Clusters and Secrets", 60_000, async () => {
-        for (const resource of ["clusters.cluster.x-k8s.io", "secrets"]) {
-          const r = await current().kubectl([
-            "auth",
-            "can-i",
-            "list",
-            resource,
-            "-A",
-            "--as",
-            `system:serviceaccount:bylaw:${componentAccount("background")}`,
-          ]);
-          if (r.stdout.trim() !== "yes") return false;
-        }
-        return true;
-      });
       for (const ns of ["fleet", "argocd"]) await ok(["create", "namespace", ns]);
       for (const secret of KUBECONFIGS) await ok(["create", "-f", "-"], JSON.stringify(secret));
       // edge-01 exists before any policy: only generateExisting can give it its Secret.
@@ -241,16 +261,29 @@ describe(
     test("the deprecated generateExistingOnPolicyUpdate is refused at kubectl apply, naming generateExisting and bylaw fix", async () => {
       const deprecated = POLICY_TOKEN.replace(/^spec:\n/m, "spec:\n  generateExistingOnPolicyUpdate: true\n");
       assert.notEqual(deprecated, POLICY_TOKEN);
-      const text = await eventually("the policy webhook to refuse it", 90_000, async () => {
-        const r = await current().kubectl(["apply", "-f", "-"], deprecated);
-        return r.code !== 0 && r.stderr.includes("denied the request") ? r.stderr : undefined;
-      });
+      const text = await refused(deprecated);
       assert.match(
         text,
         /spec\.generateExistingOnPolicyUpdate: remove the deprecated field spec\.generateExistingOnPolicyUpdate; use generateExisting in each generate rule \(spec\.rules\[\*\]\.generate\.generateExisting\)/,
       );
       assert.match(text, /`bylaw fix policy PATH` rewrites it/);
       assert.notEqual((await current().kubectl(["get", "cpol", "argocd-cluster-from-token"])).code, 0);
+    });
+
+    test("what the background controller may not do is refused at kubectl apply, naming the verb: writing Secrets, then reading Clusters", async () => {
+      assert.match(
+        await refused(POLICY_CERT),
+        /spec\.rules\[0\]\.generate: system:serviceaccount:bylaw:bylaw-background-controller does not have permissions to 'create' resource v1\/Secret\/\/argocd\. Grant proper permissions to the background controller/,
+      );
+      await ok(["apply", "-f", "-"], SECRET_GRANTS);
+      await backgroundMay("create", "secrets");
+      // Kyverno's controller reads every kind; Bylaw's would list no Cluster for generateExisting, so the policy is refused rather than Ready and idle.
+      assert.match(
+        await refused(POLICY_CERT),
+        /spec\.rules\[0\]\.generate\.generateExisting: system:serviceaccount:bylaw:bylaw-background-controller does not have permissions to 'get' resource cluster\.x-k8s\.io\/v1beta1\/Cluster in every namespace, the existing triggers generateExisting reads\. Grant proper permissions to the background controller/,
+      );
+      await ok(["apply", "-f", "-"], CLUSTER_GRANTS);
+      await backgroundMay("list", "clusters.cluster.x-k8s.io");
     });
 
     test("the policies as written are Ready; a Cluster that existed before them gets its Secret (generateExisting)", async () => {
