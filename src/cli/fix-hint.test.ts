@@ -48,3 +48,33 @@ test("test: an old test schema and patchedResource name bylaw fix test", async (
     /patchedResource: unknown field \(use patchedResources; `bylaw fix test PATH` rewrites it\)/,
   );
 });
+
+test("apply and test: the deprecated spec.generateExistingOnPolicyUpdate fails with the same text, naming generateExisting and bylaw fix policy", async () => {
+  const text =
+    "spec.generateExistingOnPolicyUpdate: remove the deprecated field spec.generateExistingOnPolicyUpdate; use generateExisting in each generate rule (spec.rules[*].generate.generateExisting) (`bylaw fix policy PATH` rewrites it)";
+  const policy = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: gen}
+spec:
+  generateExistingOnPolicyUpdate: true
+  rules:
+    - name: r
+      match: {any: [{resources: {kinds: [Namespace]}}]}
+      generate: {apiVersion: v1, kind: ConfigMap, name: c, namespace: default, data: {data: {a: b}}}
+`;
+  const dir = tempTree({
+    "p.yaml": policy,
+    "r.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n",
+    "kyverno-test.yaml":
+      "apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\npolicies: [p.yaml]\nresources: [r.yaml]\nresults:\n- {policy: gen, rule: r, resources: [team], kind: Namespace, result: pass}\n",
+  });
+  const apply = recordingIo();
+  assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], apply), 2);
+  assert.ok(apply.stderr.join("\n").includes(`invalid policy gen: ${text}`), apply.stderr.join("\n"));
+  const suite = recordingIo();
+  assert.equal(await main(["test", dir, "-o", "json"], suite), 2);
+  assert.ok(suite.stderr.join("\n").includes(`invalid policy gen: ${text}`), suite.stderr.join("\n"));
+  const rows = (JSON.parse(suite.stdout.join("\n")) as { suites: { results: { reason: string }[] }[] }).suites[0]
+    ?.results;
+  assert.equal(rows?.[0]?.reason, `Invalid policy: ${text}`);
+});

@@ -22,6 +22,7 @@ import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
 import { unmappedSubresources } from "./values-subresources.js";
 import { loadPaths } from "../../platform/files/index.js";
+import { withPolicyFixHint } from "../../platform/policy-documents/index.js";
 import { loadPolicies } from "../load-policies.js";
 import { compareRow } from "./compare.js";
 import { loadSuiteCluster, type SuiteCluster } from "./context-file.js";
@@ -183,7 +184,7 @@ async function runTestDocument(
       const invalid = policies.invalid.get(bareName(expected.policy));
       const verdict =
         invalid !== undefined
-          ? { ok: false, actual: null, reason: `Invalid policy: ${invalid}`, message: invalid }
+          ? { ok: false, actual: null, reason: `Invalid policy: ${withPolicyFixHint(invalid)}`, message: invalid }
           : compareRow(expected, resource, responsesFor(expected.operation), resourceCheck(expected, files));
       rows.push(row(idPrefix, i, expected, resource, verdict));
     }

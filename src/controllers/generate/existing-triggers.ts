@@ -44,7 +44,7 @@ export function generateExistingRules(policy: CompiledPolicy): string[] {
 }
 
 /** The kinds a rule matches, as written in match.any/all[].resources.kinds (and the bare match.resources). */
-function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
+export function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
   const out = new Set<string>();
   for (const compiled of policy.rules) {
     if (!rules.includes(compiled.name)) continue;

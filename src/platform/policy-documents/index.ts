@@ -7,3 +7,4 @@ export { compileGuarded } from "./compile-guarded.js";
 export { compiledPolicyWarnings } from "./compiled-policy-warnings.js";
 export { documentName, documentPlace } from "./document-place.js";
 export { problemText } from "./problem-text.js";
+export { withPolicyFixHint } from "./fix-hint.js";

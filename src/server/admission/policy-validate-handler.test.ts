@@ -68,6 +68,20 @@ describe("policyvalidate", () => {
       ["metadata.name", "spec.rules[0].match", "spec.rules[0].name"],
     );
   });
+  test("the deprecated spec.generateExistingOnPolicyUpdate is denied naming its replacement and bylaw fix, as bylaw apply says it", () => {
+    const doc = clusterPolicy("gen", [rule], { generateExistingOnPolicyUpdate: true });
+    const { response } = answer(policyReview(doc));
+    assert.equal(response.allowed, false);
+    assert.equal(
+      response.status?.message,
+      "spec.generateExistingOnPolicyUpdate: remove the deprecated field spec.generateExistingOnPolicyUpdate; use generateExisting in each generate rule (spec.rules[*].generate.generateExisting) (`bylaw fix policy PATH` rewrites it)",
+    );
+    // A problem `bylaw fix` does not rewrite names no command.
+    assert.doesNotMatch(
+      answer(policyReview(clusterPolicy("bad", [rule, rule]))).response.status?.message ?? "",
+      /bylaw fix/,
+    );
+  });
   test("policy warnings come with the answer", () => {
     const { response } = answer(policyReview(clusterPolicy("lower", [rule], { validationFailureAction: "audit" })));
     assert.equal(response.allowed, true);

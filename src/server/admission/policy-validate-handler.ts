@@ -29,7 +29,7 @@ import { checkCelPolicy } from "./policy-validate-cel.js";
 import { checkException } from "./policy-validate-exception.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson, HandlerResult } from "./types.js";
-import { problemText } from "../../platform/policy-documents/index.js";
+import { problemText, withPolicyFixHint } from "../../platform/policy-documents/index.js";
 import { unservedKind, unservedRules } from "../policy-source/unserved-parts.js";
 
 /*
@@ -168,7 +168,9 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
     const errors = problems.filter((p) => p.severity === "error");
     const warnings = problems.filter((p) => p.severity === "warning").map(problemText);
     if (deprecation !== undefined) warnings.push(deprecation);
-    return { answer: denied(request.uid, errors.map(problemText).join("; ") || "the policy is not valid", warnings) };
+    // What `bylaw fix policy` rewrites (a deprecated field) says so, as `bylaw apply` does.
+    const reason = withPolicyFixHint(errors.map(problemText).join("; ") || "the policy is not valid");
+    return { answer: denied(request.uid, reason, warnings) };
   }
   const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(problemText);
   // Rules nothing runs yet: admitted, not Ready, and said here with the condition's text (unserved-parts.ts).

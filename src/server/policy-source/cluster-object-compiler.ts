@@ -20,7 +20,7 @@ import {
 import { CEL_GROUP, CEL_STORAGE_VERSION, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
 import { celGlobalContextProblems } from "../tenancy/tenant-cel-reads.js";
 import type { KubeObject } from "../../kube/types.js";
-import { problemText } from "../../platform/policy-documents/index.js";
+import { problemText, withPolicyFixHint } from "../../platform/policy-documents/index.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
 import { type Runs, unservedRules } from "./unserved-parts.js";
 
@@ -209,6 +209,7 @@ export class ClusterObjectCompiler {
       problems = [problem("", `cannot compile the policy: ${e instanceof Error ? e.message : String(e)}`)];
     }
     if (problems.length === 0) problems = [problem("", "the policy does not compile")];
-    return { fingerprint, problems: problems.map(problemText) };
+    // On the policy's status as at `kubectl apply`: what `bylaw fix policy` rewrites says so.
+    return { fingerprint, problems: problems.map((p) => withPolicyFixHint(problemText(p))) };
   }
 }

@@ -141,6 +141,19 @@ describe("clusterPolicySource", () => {
     void s.close();
   });
 
+  test("a ClusterPolicy with the deprecated spec.generateExistingOnPolicyUpdate (past the webhook) is not served; its problem names generateExisting and bylaw fix", () => {
+    const store = new MemoryStore();
+    const old = good("gen");
+    store.cpol.set("a", { ...old, spec: { ...(old["spec"] as JsonObject), generateExistingOnPolicyUpdate: true } });
+    const { s } = source(store);
+    s.rebuild();
+    assert.deepEqual(s.current().policies, []);
+    assert.deepEqual(s.outcomes().find((o) => o.name === "gen")?.problems, [
+      "spec.generateExistingOnPolicyUpdate: remove the deprecated field spec.generateExistingOnPolicyUpdate; use generateExisting in each generate rule (spec.rules[*].generate.generateExisting) (`bylaw fix policy PATH` rewrites it)",
+    ]);
+    void s.close();
+  });
+
   test("policies.kyverno.io kinds: a ValidatingPolicy is served; an invalid one is not; a MutatingPolicy and an ImageValidatingPolicy are served and evaluated; a GeneratingPolicy is served, not Ready while no background component runs, and an invalid one is not served", () => {
     const store = new MemoryStore();
     const rules = {

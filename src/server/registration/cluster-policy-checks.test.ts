@@ -126,6 +126,30 @@ describe("generate targets", () => {
     assert.deepEqual(await texts(clusterPolicy("p", [variable]), c), []);
     assert.equal(c.asked.length, 0);
   });
+  test("generateExisting: the background controller must get and list the rule's trigger kinds (every namespace for a ClusterPolicy), or the policy is refused naming the verb", async () => {
+    const target = { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "team", data: {} };
+    const existing = generateRule({ ...target, generateExisting: true }, ["Secret"]);
+    // Writing ConfigMaps is granted, reading Secrets is not (Kyverno's docs grant only what is written).
+    const c = checks((a) => a.resource === "configmaps");
+    assert.deepEqual(await texts(clusterPolicy("p", [existing]), c), [
+      `spec.rules[0].generate.generateExisting: ${USER} does not have permissions to 'get' resource Secret in every namespace, the existing triggers generateExisting reads. Grant proper permissions to the background controller`,
+    ]);
+    assert.deepEqual(
+      c.asked.filter((a) => a.resource === "secrets").map((a) => `${a.verb} in '${a.namespace}'`),
+      ["get in ''", "list in ''"],
+    );
+    // The deprecated spec.generateExisting is its fallback, as when the controller lists them.
+    const fallback = generateRule(target, ["Secret"]);
+    assert.equal((await texts(clusterPolicy("p", [fallback], { generateExisting: true }), c)).length, 1);
+    // Granted, or without generateExisting, nothing is asked of the trigger kind.
+    assert.deepEqual(await texts(clusterPolicy("p", [existing])), []);
+    const plain = checks((a) => a.resource === "configmaps");
+    assert.deepEqual(await texts(clusterPolicy("p", [generateRule(target, ["Secret"])]), plain), []);
+    assert.deepEqual(
+      plain.asked.filter((a) => a.resource === "secrets"),
+      [],
+    );
+  });
 });
 
 describe("mutate-existing targets", () => {

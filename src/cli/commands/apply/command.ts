@@ -37,7 +37,7 @@ import { renderLoadReport } from "./load-performance.js";
 import type { ClusterSession } from "./cluster-input.js";
 import { dedupe, outputFiles, producedResources, type ProducedResource } from "./resource-output.js";
 import { resultRows, type ResourceResponses } from "./result-rows.js";
-import { withPolicyFixHint } from "../../fix-hint.js";
+import { withPolicyFixHint } from "../../../platform/policy-documents/index.js";
 
 export { APPLY_HELP };
 

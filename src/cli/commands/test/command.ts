@@ -25,7 +25,7 @@ import {
   summaryLine,
 } from "./output.js";
 import { parseCaseSelector, selectCases } from "./case-selector.js";
-import { withPolicyFixHint } from "../../fix-hint.js";
+import { withPolicyFixHint } from "../../../platform/policy-documents/index.js";
 
 export const TEST_HELP = `Usage: bylaw test [PATH...] [flags]
 

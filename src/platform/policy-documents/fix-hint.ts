@@ -1,6 +1,7 @@
 /**
  * Deprecated usage that `bylaw fix policy|test` rewrites: the messages about it end by naming the
- * command, so the fix is one step away (fix-policy.ts, fix-test.ts list what each rewrites).
+ * command, so the fix is one step away (cli/commands/fix/fix-policy.ts, fix-test.ts list what each
+ * rewrites). `bylaw apply`, `bylaw test` and the policy webhook at `kubectl apply` say it alike.
  */
 
 /** Policy messages about what `bylaw fix policy` rewrites (operators, generateExisting/mutateExisting moves). */

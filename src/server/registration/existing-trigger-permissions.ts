@@ -1,0 +1,60 @@
+/**
+ * Whether the background controller may list the existing triggers of a generate rule with
+ * `generateExisting` (or the deprecated `spec.generateExisting`): when the policy appears, the
+ * controller lists every object of the rule's match kinds (controllers/generate/existing-triggers.ts;
+ * a namespaced Policy's in its namespace) and reads each trigger again when its request runs, so it
+ * needs `get` and `list` on them. Kyverno's background controller reads every resource, so Kyverno
+ * asks nothing here; Bylaw's reads only what it is granted (deploy/README.md, "What is not granted"),
+ * and without this check such a policy would be Ready while its existing triggers get nothing. The
+ * text follows generate-permissions.ts (Kyverno's `canIGenerate`).
+ */
+import {
+  kyvernoRulesOf,
+  parseKindSelector,
+  problem,
+  type CompiledPolicy,
+  type PolicyProblem,
+} from "../../engine/index.js";
+import { generateExistingRules, matchKinds } from "../../controllers/generate/existing-triggers.js";
+import { refusedVerbs, type PermissionChecks } from "./background-access.js";
+
+const VERBS = ["get", "list"] as const;
+
+export async function existingTriggerPermissionProblems(
+  policy: CompiledPolicy,
+  checks: PermissionChecks,
+): Promise<PolicyProblem[]> {
+  const existing = generateExistingRules(policy);
+  const asks: Promise<PolicyProblem | undefined>[] = [];
+  kyvernoRulesOf(policy).forEach((rule, i) => {
+    if (!existing.includes(rule.name)) return;
+    for (const kind of matchKinds(policy, [rule.name]))
+      asks.push(
+        missingVerb({ kind, namespace: policy.namespace, path: `spec.rules[${i}].generate.generateExisting` }, checks),
+      );
+  });
+  return (await Promise.all(asks)).filter((p) => p !== undefined);
+}
+
+interface Wanted {
+  readonly kind: string;
+  /** "" for a ClusterPolicy: listed in every namespace. */
+  readonly namespace: string;
+  readonly path: string;
+}
+
+async function missingVerb(wanted: Wanted, checks: PermissionChecks): Promise<PolicyProblem | undefined> {
+  const selector = parseKindSelector(wanted.kind);
+  const refused = await refusedVerbs(
+    { kind: selector, verbs: VERBS, subresource: "", namespace: wanted.namespace },
+    checks,
+  );
+  if (refused === "unknown" || refused === "no-resource") return undefined;
+  const first = refused[0];
+  if (first === undefined) return undefined;
+  const where = wanted.namespace === "" ? "in every namespace" : `in namespace ${wanted.namespace}`;
+  return problem(
+    wanted.path,
+    `${checks.user} does not have permissions to '${first}' resource ${wanted.kind} ${where}, the existing triggers generateExisting reads. Grant proper permissions to the background controller`,
+  );
+}
