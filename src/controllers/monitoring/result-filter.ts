@@ -21,12 +21,12 @@ export const FILTER_FIELDS = ["namespaces", "policies", "sources", "severities",
 export type FilterField = (typeof FILTER_FIELDS)[number];
 
 /** One field's values as given: an include list or an exclude list. */
-export interface ValueFilterSpec {
+interface ValueFilterSpec {
   readonly include: readonly string[];
   readonly exclude: readonly string[];
 }
 
-export interface ResultFilterSpec {
+interface ResultFilterSpec {
   readonly minimumSeverity?: (typeof SEVERITY_ORDER)[number];
   readonly fields: Readonly<Partial<Record<FilterField, ValueFilterSpec>>>;
 }
