@@ -32,13 +32,7 @@ interface ResultFilterSpec {
 }
 
 /** What a filter looks at in one result. */
-export interface FilteredResult {
-  readonly namespace: string;
-  readonly policy: string;
-  readonly source: string;
-  readonly severity: string;
-  readonly status: string;
-}
+type FilteredResult = Readonly<Record<"namespace" | "policy" | "source" | "severity" | "status", string>>;
 
 type Check = (r: FilteredResult, reportLabels: Readonly<Record<string, string>>) => boolean;
 
