@@ -115,6 +115,9 @@ export type { CompileAnyExceptionOutcome } from "./engine.js";
 // Go durations (time.ParseDuration), for CRD fields such as refreshInterval and for duration flags.
 export { formatDuration, parseDurationMillis, parseDurationOrError, type DurationOptions } from "./values/duration.js";
 
+// Kyverno's wildcard strings (go-wildcard: `*` any run, `?` one character), compiled once.
+export { compileWildcard, type WildcardMatcher } from "./pattern/wildcard-matcher.js";
+
 // How sigs.k8s.io/yaml prints a float map key, for the YAML reader.
 export { float32MapKey } from "./go/format-float32.js";
 

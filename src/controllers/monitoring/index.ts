@@ -8,3 +8,4 @@ export {
   type ReportLabel,
   type MonitoringLokiSettings,
 } from "./types.js";
+export { compileResultFilter, FILTER_FIELDS, SEVERITY_ORDER, type FilterField } from "./result-filter.js";

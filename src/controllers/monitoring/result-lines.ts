@@ -17,6 +17,7 @@
 import { createHash } from "node:crypto";
 import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
 import { nanosOf, type LokiEntry } from "../../platform/loki/index.js";
+import type { ResultFilter } from "./result-filter.js";
 import type { SourceFamily } from "./sources.js";
 
 interface ResultLine {
@@ -30,6 +31,8 @@ interface LineOptions {
   readonly extraLabels: Readonly<Record<string, string>>;
   /** Now, in Unix milliseconds: the time of a result with none (or one Loki would refuse as too old). */
   readonly nowMs: number;
+  /** Which results are sent (Policy Reporter's target filters); none: every result. */
+  readonly filter?: ResultFilter | undefined;
 }
 
 /** A result as Policy Reporter reads one, whichever producer wrote it. */
@@ -242,7 +245,25 @@ function idOf(reportKey: string, r: Result): string {
 
 /** One report's results as Loki lines; `reportKey` names the report (its kind, namespace and name). */
 export function resultLines(report: JsonObject, family: SourceFamily, reportKey: string, o: LineOptions): ResultLine[] {
-  return resultsOf(report, family).map((r) => {
+  const filter = o.filter;
+  const labels = filter !== undefined ? stringMap(field(report["metadata"], "labels")) : {};
+  const results = resultsOf(report, family);
+  const kept =
+    filter !== undefined
+      ? results.filter((r) =>
+          filter(
+            {
+              namespace: r.resource.namespace,
+              policy: r.policy,
+              source: r.source,
+              severity: r.severity,
+              status: r.status,
+            },
+            labels,
+          ),
+        )
+      : results;
+  return kept.map((r) => {
     const timeMs = r.timeMs !== undefined && r.timeMs > o.nowMs - OLDEST_MS && r.timeMs <= o.nowMs ? r.timeMs : o.nowMs;
     const metadata = metadataOf(r.properties);
     return {

@@ -7,6 +7,7 @@
  */
 import { isObject, type JsonObject } from "../../engine/index.js";
 import type { LokiEntry } from "../../platform/loki/index.js";
+import type { ResultFilter } from "./result-filter.js";
 import { resultLines } from "./result-lines.js";
 import { sourceName, type MonitoredSource } from "./sources.js";
 
@@ -14,6 +15,8 @@ interface ResultSenderOptions {
   readonly push: (labels: Readonly<Record<string, string>>, entry: LokiEntry) => void;
   readonly extraLabels: Readonly<Record<string, string>>;
   readonly now: () => number;
+  /** Which results are sent (Policy Reporter's target filters); one left out is not remembered either. */
+  readonly filter?: ResultFilter | undefined;
 }
 
 function keyOf(source: MonitoredSource, o: JsonObject): string {
@@ -57,7 +60,11 @@ export class ResultSender {
   #take(source: MonitoredSource, report: JsonObject, send: boolean): void {
     const key = keyOf(source, report);
     const before = this.#seen.get(key);
-    const lines = resultLines(report, source.family, key, { extraLabels: this.o.extraLabels, nowMs: this.o.now() });
+    const lines = resultLines(report, source.family, key, {
+      extraLabels: this.o.extraLabels,
+      nowMs: this.o.now(),
+      filter: this.o.filter,
+    });
     const ids = new Set<string>();
     for (const l of lines) {
       if (ids.has(l.id)) continue;

@@ -11,6 +11,7 @@ import { Informer } from "../../kube/informer.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import { collectFamilies } from "./collect.js";
 import { startEventSender, type EventsToLoki } from "./event-sender.js";
+import type { ResultFilter } from "./result-filter.js";
 import { ResultSender } from "./result-sender.js";
 import { MONITORED_SOURCES, sourceName } from "./sources.js";
 import type { Family, ReportLabel } from "./types.js";
@@ -19,6 +20,8 @@ import type { Family, ReportLabel } from "./types.js";
 interface MonitoringLoki {
   readonly push: (labels: Readonly<Record<string, string>>, entry: LokiEntry) => void;
   readonly extraLabels: Readonly<Record<string, string>>;
+  /** Which results are sent (Policy Reporter's target filters); none: every new result. */
+  readonly resultFilter?: ResultFilter;
   readonly events?: EventsToLoki;
 }
 
@@ -45,7 +48,7 @@ export function startMonitoring(o: MonitoringOptions): Monitoring {
   const loki = o.loki;
   const sender =
     loki !== undefined
-      ? new ResultSender({ push: loki.push, extraLabels: loki.extraLabels, now: Date.now })
+      ? new ResultSender({ push: loki.push, extraLabels: loki.extraLabels, now: Date.now, filter: loki.resultFilter })
       : undefined;
   const informers = MONITORED_SOURCES.map((source) => {
     const informer: Informer = new Informer({

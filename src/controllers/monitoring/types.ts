@@ -1,6 +1,7 @@
 /** Shapes of the monitoring component (ADR 0019): the series it serves on /metrics, and where it sends to Loki. */
 import type { LokiConnection, LokiEncoding } from "../../platform/loki/index.js";
 import type { EventsToLoki } from "./event-sender.js";
+import type { ResultFilter } from "./result-filter.js";
 
 /** `--loki` and the flags around it: where results (and Events, with `events`) go. */
 export interface MonitoringLokiSettings {
@@ -8,6 +9,8 @@ export interface MonitoringLokiSettings {
   readonly encoding: LokiEncoding;
   /** `--loki-label NAME=VALUE`: added to every stream. */
   readonly extraLabels: Readonly<Record<string, string>>;
+  /** `--loki-minimum-severity`, `--loki-sources`, `--loki-filter`: which results are sent. */
+  readonly resultFilter?: ResultFilter;
   readonly events?: EventsToLoki;
 }
 

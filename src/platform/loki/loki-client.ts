@@ -7,7 +7,7 @@
  * refuses (reason "refused"), entries it would refuse ("invalid") and entries still held when
  * close() gives up ("shutdown").
  */
-import { Counter, type Registry } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 import { jsonPushBody } from "./json-body.js";
 import { entryProblems, labelProblems } from "./loki-limits.js";
 import { labelSetText, nanosOf, type LokiEntry, type LokiStream } from "./loki-stream.js";
@@ -50,10 +50,31 @@ interface Queued {
   readonly bytes: number;
 }
 
-function counters(registry: Registry | undefined): { sent?: Counter; dropped?: Counter<"reason"> } {
+interface ClientMetrics {
+  sent?: Counter;
+  dropped?: Counter<"reason">;
+  failed?: Counter;
+  pending?: Gauge;
+}
+
+function counters(registry: Registry | undefined): ClientMetrics {
   if (registry === undefined) return {};
   const existing = (name: string): Counter | undefined => registry.getSingleMetric(name) as Counter | undefined;
   return {
+    failed:
+      existing("bylaw_loki_push_failures_total") ??
+      new Counter({
+        name: "bylaw_loki_push_failures_total",
+        help: "Pushes to Loki that failed (no answer, 429 or 5xx) and are sent again after a backoff.",
+        registers: [registry],
+      }),
+    pending:
+      (registry.getSingleMetric("bylaw_loki_entries_pending") as Gauge | undefined) ??
+      new Gauge({
+        name: "bylaw_loki_entries_pending",
+        help: "Log entries held for Loki, not yet accepted (the buffer; bounded, past it entries are dropped).",
+        registers: [registry],
+      }),
     sent:
       existing("bylaw_loki_entries_sent_total") ??
       new Counter({ name: "bylaw_loki_entries_sent_total", help: "Log entries Loki accepted.", registers: [registry] }),
@@ -88,13 +109,15 @@ function encodePush(streams: readonly LokiStream[], encoding: LokiEncoding) {
 export class LokiClient {
   readonly #o: Required<Omit<LokiClientOptions, "registry">>;
   readonly #queue: Queued[] = [];
-  readonly #metrics: { sent?: Counter; dropped?: Counter<"reason"> };
+  readonly #metrics: ClientMetrics;
   readonly #dropped: Record<DropReason, number> = { buffer_full: 0, invalid: 0, refused: 0, shutdown: 0 };
   #sent = 0;
   #retries = 0;
   #timer: NodeJS.Timeout | undefined;
   #wake: (() => void) | undefined;
   #sending = false;
+  /** Whether entries have been dropped for a full buffer since Loki last took a batch. */
+  #full = false;
   #flushing = false;
   #closed = false;
   #idle: (() => void)[] = [];
@@ -121,6 +144,7 @@ export class LokiClient {
     if (this.#queue.length >= this.#o.bufferEntries)
       return this.#drop("buffer_full", 1, `the buffer holds ${this.#o.bufferEntries} entries already`);
     this.#queue.push({ labels, key: labelSetText(labels), entry, bytes: Buffer.byteLength(entry.line) });
+    this.#metrics.pending?.inc();
     this.#schedule();
     return undefined;
   }
@@ -147,6 +171,7 @@ export class LokiClient {
     this.#closed = true;
     clearTimeout(this.#timer);
     const left = this.#queue.splice(0).length;
+    this.#metrics.pending?.dec(left);
     if (left > 0) this.#drop("shutdown", left, `${left} entries were still unsent after ${timeoutMs} ms`);
     this.#wake?.();
     this.#settleIdle();
@@ -156,7 +181,14 @@ export class LokiClient {
   #drop(reason: DropReason, count: number, message: string): string {
     this.#dropped[reason] += count;
     this.#metrics.dropped?.inc({ reason }, count);
-    this.#o.onProblem(`dropped ${count} log entries (${reason}): ${message}`);
+    // A full buffer drops every new entry until Loki takes some: told once, not once per entry.
+    if (reason !== "buffer_full" || !this.#full)
+      this.#o.onProblem(
+        reason === "buffer_full"
+          ? `dropping new log entries until Loki takes some (counted in bylaw_loki_entries_dropped_total{reason="buffer_full"}): ${message}`
+          : `dropped ${count} log entries (${reason}): ${message}`,
+      );
+    if (reason === "buffer_full") this.#full = true;
     return message;
   }
 
@@ -198,15 +230,18 @@ export class LokiClient {
       if (this.#closed) break;
       if (outcome.kind === "retry") {
         this.#retries++;
+        this.#metrics.failed?.inc();
         this.#o.onProblem(`Loki push of ${batch.length} entries failed, retrying: ${outcome.reason}`);
         await this.#backoff(attempt++);
         continue;
       }
       attempt = 0;
       this.#queue.splice(0, batch.length);
+      this.#metrics.pending?.dec(batch.length);
       if (outcome.kind === "refused") this.#drop("refused", batch.length, outcome.reason);
       else {
         this.#sent += batch.length;
+        this.#full = false;
         this.#metrics.sent?.inc(batch.length);
       }
       if (!this.#batchReady() && this.#queue.length > 0) break;

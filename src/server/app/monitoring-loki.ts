@@ -28,6 +28,7 @@ export function monitoringLoki(settings: MonitoringLokiSettings, registry: Regis
       push: (labels: Readonly<Record<string, string>>, entry: Parameters<LokiClient["push"]>[1]) =>
         void client.push(labels, entry),
       extraLabels: settings.extraLabels,
+      ...(settings.resultFilter !== undefined ? { resultFilter: settings.resultFilter } : {}),
       ...(settings.events !== undefined ? { events: settings.events } : {}),
     },
     close: () => void client.close(FLUSH_AT_CLOSE_MS),

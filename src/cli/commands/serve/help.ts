@@ -144,6 +144,15 @@ Flags:
                               --loki-tenant, --loki-encoding, --loki-label, --loki-username,
                               --loki-bearer-token-file, --loki-ca-file, --loki-cert-file, --loki-key-file and
                               --loki-insecure-skip-tls-verify are as for \`bylaw kube-bench\`
+      --loki-minimum-severity SEVERITY
+                              send only results of this severity or above (info, low, medium, high, critical;
+                              a result with no severity is below all), as Policy Reporter's minimumSeverity
+      --loki-sources S1,S2    send only results of these sources (repeatable; * and ? wildcards), as Policy
+                              Reporter's sources
+      --loki-filter FIELD.include=V1,V2 | FIELD.exclude=V1,V2
+                              Policy Reporter's filter (repeatable; all must pass): FIELD is namespaces,
+                              policies or sources (wildcards), severities or status (exact values) or
+                              reportLabels (NAME:VALUE on the report's labels)
       --loki-events           also send each new Kubernetes Event as kubernetes-event-exporter's Loki sink
                               does (labels job=kubernetes-event and --loki-label; the line is the Event's JSON)
       --loki-event-match FIELD=REGEX

@@ -16,11 +16,13 @@ import {
   type MonitoringLokiSettings,
 } from "../../../controllers/monitoring/index.js";
 import { LOKI_FLAG_OPTIONS, lokiConnection, lokiLabels, type LokiFlags } from "../../loki-flags.js";
+import { LOKI_FILTER_FLAG_OPTIONS, lokiResultFilter, type LokiFilterFlags } from "./loki-filter-flags.js";
 
 export const MONITORING_FLAG_OPTIONS = {
   "monitoring-labels": { type: "string", default: "detailed" },
   "monitoring-max-series": { type: "string", default: "10000" },
   ...LOKI_FLAG_OPTIONS,
+  ...LOKI_FILTER_FLAG_OPTIONS,
   "loki-events": { type: "boolean", default: false },
   "loki-event-match": { type: "string", multiple: true },
   "loki-event-drop": { type: "string", multiple: true },
@@ -63,7 +65,7 @@ export function monitoringSettings(values: {
 /** How long one push to Loki may take before it is retried. */
 const LOKI_PUSH_TIMEOUT_MS = 10_000;
 
-interface MonitoringLokiFlags extends LokiFlags {
+interface MonitoringLokiFlags extends LokiFlags, LokiFilterFlags {
   readonly "loki-events"?: boolean | undefined;
   readonly "loki-event-match"?: string[] | undefined;
   readonly "loki-event-drop"?: string[] | undefined;
@@ -85,9 +87,14 @@ export async function monitoringLoki(
   components: readonly string[],
 ): Promise<{ ok: true; value: MonitoringLokiSettings | undefined } | { ok: false; error: string }> {
   const eventFlags = values["loki-events"] === true || values["loki-event-match"] || values["loki-event-drop"];
+  const filterFlags = values["loki-minimum-severity"] ?? values["loki-sources"] ?? values["loki-filter"];
   if (values.loki === undefined)
-    return eventFlags
-      ? { ok: false, error: "--loki-events and its filters need --loki URL" }
+    return eventFlags || filterFlags !== undefined
+      ? {
+          ok: false,
+          error:
+            "--loki-events, --loki-minimum-severity, --loki-sources, --loki-filter and --loki-event-* need --loki URL",
+        }
       : { ok: true, value: undefined };
   if (!components.includes("monitoring"))
     return { ok: false, error: "--loki sends the monitoring component's results: give --component monitoring too" };
@@ -101,12 +108,15 @@ export async function monitoringLoki(
   if (typeof match === "string") return { ok: false, error: match };
   const drop = conditions("--loki-event-drop", values["loki-event-drop"] ?? []);
   if (typeof drop === "string") return { ok: false, error: drop };
+  const resultFilter = lokiResultFilter(values);
+  if (!resultFilter.ok) return resultFilter;
   return {
     ok: true,
     value: {
       connection,
       encoding: values["loki-encoding"] === "json" ? "json" : "protobuf",
       extraLabels,
+      ...(resultFilter.value !== undefined ? { resultFilter: resultFilter.value } : {}),
       ...(values["loki-events"] === true
         ? { events: { filter: { match, drop }, labels: { job: "kubernetes-event", ...extraLabels } } }
         : {}),
