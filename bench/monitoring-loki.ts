@@ -7,10 +7,11 @@
  *    `policy_report_result` holds for it (detailed and simple labels), and the heap the sender keeps
  *    for 10,000 reports of 10 results (the ids it remembers).
  * 3. At rest: `bylaw serve --component monitoring --loki` on the real control plane
- *    (scripts/cluster.sh up --with-bylaw) holding 1,000 PolicyReports, nothing changing: its CPU
+ *    (scripts/cluster.sh up --with-bylaw) holding `BENCH_REPORTS` PolicyReports of 10 results
+ *    (default 10,000, in 10 namespaces), nothing changing: its CPU
  *    (from /proc/<pid>/stat) and RSS over 30 s. Skipped with `--no-cluster`.
  *
- *   npm run build && node --expose-gc dist/bench/monitoring-loki.js [--no-cluster]
+ *   npm run bench:monitoring [-- --no-cluster]   (BENCH_REPORTS=N for another count at rest)
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -136,6 +137,9 @@ function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
 }
 
+/** How many PolicyReports the component holds at rest (BENCH_REPORTS, default 10,000). */
+const REPORTS = Number(process.env["BENCH_REPORTS"] ?? 10_000);
+
 async function atRest(sinks: Sinks): Promise<void> {
   const args = `--component admission --component monitoring --loki ${sinks.lokiPushUrl} --loki-events`;
   let cluster: Cluster | undefined;
@@ -155,17 +159,21 @@ async function atRest(sinks: Sinks): Promise<void> {
     const pid = readPids(c.dir).get("bylaw") ?? 0;
     const idle = { rss: rssMiB(pid) };
     for (let ns = 0; ns < 10; ns++) await kubectlOk(c, ["create", "namespace", `bench-${ns}`]);
-    for (let batch = 0; batch < 10; batch++) {
-      const items = Array.from({ length: 100 }, (_, i) => report(`bench-${batch}`, `pod-${i}`, 10));
+    const created = performance.now();
+    for (let first = 0; first < REPORTS; first += 100) {
+      const items = Array.from({ length: Math.min(100, REPORTS - first) }, (_, i) =>
+        report(`bench-${(first + i) % 10}`, `pod-${first + i}`, 10),
+      );
       await kubectlOk(c, ["create", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "List", items }));
     }
+    console.log(`  ${REPORTS} PolicyReports created in ${((performance.now() - created) / 1000).toFixed(1)} s`);
     await new Promise((r) => setTimeout(r, 10_000));
     const cpu0 = procCpuMs(pid);
     const rss0 = rssMiB(pid);
     await new Promise((r) => setTimeout(r, 30_000));
     const cpu = procCpuMs(pid) - cpu0;
     console.log(
-      `  at rest (admission + monitoring, 1,000 PolicyReports × 10 results, Events on): CPU ${cpu} ms over 30 s ` +
+      `  at rest (admission + monitoring, ${REPORTS} PolicyReports × 10 results, Events on): CPU ${cpu} ms over 30 s ` +
         `(${((cpu / 30_000) * 100).toFixed(2)} % of a core); RSS ${idle.rss.toFixed(0)} MiB empty, ` +
         `${rss0.toFixed(0)} MiB with the reports, ${rssMiB(pid).toFixed(0)} MiB 30 s later`,
     );
