@@ -25,6 +25,7 @@ import {
   tearDown,
   type Cluster,
 } from "./cluster-harness.js";
+import { MONITORING_BINDING } from "./monitoring-binding.js";
 import type { JsonObject } from "../../src/engine/index.js";
 import { queryLogs, startSinks, waitForLogs, type Sinks } from "../support/monitoring-sinks.js";
 
@@ -50,20 +51,6 @@ const args = (lokiPushUrl: string): string =>
     "--loki-filter namespaces.exclude=ignored",
     "--loki-events --loki-event-match reason=^OutageTest$",
   ].join(" ");
-
-const BINDING = `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: bylaw-runs-monitoring
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: ClusterRole
-  name: bylaw:monitoring
-subjects:
-  - kind: ServiceAccount
-    name: bylaw
-    namespace: bylaw
-`;
 
 /** A PolicyReport (as Kyverno writes one) whose results each have their own message. */
 function report(namespace: string, name: string, results: number): JsonObject {
@@ -130,7 +117,7 @@ describe(
       cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true, bylawArgs: args(logs().lokiPushUrl) });
       const base = readFileSync(join(current().dir, "bylaw-base.yaml"), "utf8");
       await ok(["apply", "--server-side", "-f", "-", "-l", "app.kubernetes.io/component=monitoring"], base);
-      await ok(["apply", "-f", "-"], BINDING);
+      await ok(["apply", "-f", "-"], MONITORING_BINDING);
       await restartBylaw(current(), { extraArgs: args(logs().lokiPushUrl) });
       for (const ns of ["outage", "ignored"]) await ok(["create", "namespace", ns]);
     });

@@ -27,6 +27,7 @@ import {
   tearDown,
   type Cluster,
 } from "./cluster-harness.js";
+import { MONITORING_BINDING } from "./monitoring-binding.js";
 import { queryLogs, startSinks, waitForLogs, type Sinks } from "../support/monitoring-sinks.js";
 
 const buildTimeoutMs = 90 * 60_000;
@@ -87,20 +88,6 @@ spec:
               - image: "!*:latest"
 `;
 
-const BINDING = `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: bylaw-runs-monitoring
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: ClusterRole
-  name: bylaw:monitoring
-subjects:
-  - kind: ServiceAccount
-    name: bylaw
-    namespace: bylaw
-`;
-
 /** trivy-operator's example report, made valid for its CRDs (as monitoring-metrics.cluster-test.ts does). */
 function trivyExample(file: string, namespace: string): string {
   const report = load(readFileSync(join(fixtures, "examples", file), "utf8")) as {
@@ -131,7 +118,7 @@ describe(
       cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true, bylawArgs: args(logs().lokiPushUrl) });
       const base = readFileSync(join(current().dir, "bylaw-base.yaml"), "utf8");
       await ok(["apply", "--server-side", "-f", "-", "-l", "app.kubernetes.io/component=monitoring"], base);
-      await ok(["apply", "-f", "-"], BINDING);
+      await ok(["apply", "-f", "-"], MONITORING_BINDING);
       await ok(["apply", "--server-side", "-f", join(fixtures, "crds")]);
       await crdsEstablished(current(), [
         "crd/vulnerabilityreports.aquasecurity.github.io",

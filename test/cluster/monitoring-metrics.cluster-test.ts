@@ -29,6 +29,7 @@ import {
   tearDown,
   type Cluster,
 } from "./cluster-harness.js";
+import { MONITORING_BINDING } from "./monitoring-binding.js";
 import { prometheusBin, startPrometheus, type Prometheus } from "../support/prometheus.js";
 
 const buildTimeoutMs = 90 * 60_000;
@@ -66,21 +67,6 @@ spec:
               team: "?*"
 `;
 
-/** The monitoring grant as shipped, bound to the ServiceAccount the harness runs Bylaw as. */
-const BINDING = `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: bylaw-runs-monitoring
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: ClusterRole
-  name: bylaw:monitoring
-subjects:
-  - kind: ServiceAccount
-    name: bylaw
-    namespace: bylaw
-`;
-
 /**
  * trivy-operator's example reports, made valid for its CRDs: the example (an envtest fixture) has
  * `<HASH>` label placeholders and an owner without uid, and predates fields the CRD now requires
@@ -116,7 +102,7 @@ describe(
       cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true, bylawArgs: ARGS });
       const base = readFileSync(join(current().dir, "bylaw-base.yaml"), "utf8");
       await ok(["apply", "--server-side", "-f", "-", "-l", "app.kubernetes.io/component=monitoring"], base);
-      await ok(["apply", "-f", "-"], BINDING);
+      await ok(["apply", "-f", "-"], MONITORING_BINDING);
       await ok(["apply", "--server-side", "-f", join(fixtures, "crds")]);
       await crdsEstablished(current(), [
         "crd/vulnerabilityreports.aquasecurity.github.io",
