@@ -166,13 +166,15 @@ export interface ApiCallRequest {
 
 /**
  * A caller's bound on evaluations (the webhook's per-review deadline). The engine calls `check()`
- * after every TICKS_PER_CHECK units of work done under this interruption, counted across calls
- * (engine/interrupt); `check()` throws an `EvaluationInterrupted` to stop the evaluation. Reading a
- * clock happens here, not in the engine.
+ * after every `ticksPerCheck` (default TICKS_PER_CHECK) units of work done under this
+ * interruption, counted across calls (engine/interrupt); `check()` throws an
+ * `EvaluationInterrupted` to stop the evaluation. Reading a clock happens here, not in the engine.
  */
 export interface Interruption {
   /** Units of work since the last check, kept here by the engine between calls (start it at 0). */
   ticks: number;
+  /** Units of work between two checks (default TICKS_PER_CHECK, 1,024): fewer for a tight time bound. */
+  readonly ticksPerCheck?: number | undefined;
   check(): void;
 }
 

@@ -102,16 +102,18 @@ async function watchControls(stop: () => boolean): Promise<ControlAnswer[]> {
 }
 
 /** Polls /health/liveness until `stop` says so; each failure or answer slower than 2 s is noted. */
-async function watchLiveness(stop: () => boolean): Promise<string[]> {
+async function watchLiveness(stop: () => boolean): Promise<{ problems: string[]; ms: number[] }> {
   const problems: string[] = [];
+  const times: number[] = [];
   while (!stop()) {
     const t0 = Date.now();
     const r = await callWebhook("GET", "/health/liveness");
     const ms = Date.now() - t0;
+    times.push(ms);
     if (r.status !== 200 || ms > 2000) problems.push(`liveness: ${r.status} after ${ms} ms ${r.text.slice(0, 200)}`);
     await sleep(250);
   }
-  return problems;
+  return { problems, ms: times };
 }
 
 /** The tenant's attack in force: its probe ConfigMap is refused by the policy. */
@@ -163,10 +165,10 @@ describe(
         const controls: ControlAnswer[] = [];
         while (attacking) controls.push(await control());
         const answers = await attacks;
-        const [problems, webhook] = [await liveness, await direct];
+        const [{ problems, ms: probes }, webhook] = [await liveness, await direct];
         const slowest = (cs: { ms: number }[]): number => Math.max(...cs.map((c) => c.ms));
         console.log(
-          `# ${attack.name}: ${webhook.length} webhook controls, slowest ${slowest(webhook)} ms; ${controls.length} kubectl controls, slowest ${slowest(controls)} ms; attack answers: ${answers.map((a) => (a.code === 0 ? "admitted" : /deadline/.test(a.stderr) ? "deadline" : "denied")).join(" ")}`,
+          `# ${attack.name}: ${webhook.length} webhook controls, slowest ${slowest(webhook)} ms; ${controls.length} kubectl controls, slowest ${slowest(controls)} ms; ${probes.length} liveness probes, slowest ${Math.max(...probes)} ms; attack answers: ${answers.map((a) => (a.code === 0 ? "admitted" : /deadline/.test(a.stderr) ? "deadline" : "denied")).join(" ")}`,
         );
         assert.ok(webhook.length >= 5, `only ${webhook.length} webhook control reviews during the attack`);
         assertControls(webhook);

@@ -15,6 +15,7 @@ import { substituteAll, substituteString, type SubstitutionScope } from "../vari
 import { setDotted } from "./request-context.js";
 import { jsonSizeUpTo, MAX_CONTEXT_BYTES } from "./context-size.js";
 import { defaultReadingEntry, registryDefaultWarning } from "./registry-default.js";
+import { charge, CONTEXT_READ_UNITS } from "../interrupt/index.js";
 
 export function loadContextEntries(entries: readonly ContextEntry[], scope: SubstitutionScope): Result<JsonObject> {
   let data = scope.data;
@@ -58,6 +59,8 @@ function loadEntry(
   const notLoaded = (): Result<JsonValue | undefined> =>
     kind === undefined ? ok(undefined) : unloaded(kind, entry.name, scope, later);
   if (kind !== undefined && !ports.canLoad(kind)) return notLoaded();
+  // A read through a port (a live lookup) is slow work: it counts toward the caller's next check.
+  if (kind !== undefined) charge(CONTEXT_READ_UNITS);
   if (entry.configMap) {
     const name = substituteString(entry.configMap.name, scope);
     if (!name.ok) return name;

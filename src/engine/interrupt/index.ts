@@ -3,8 +3,9 @@
  * passes an `Interruption` (engine/ports.ts) with the call (`engine.validate(policy, request, i)`),
  * and the loops whose length the input decides tick: each foreach element, each list item of a
  * pattern walk, each container and volume of a Pod Security check, and
- * JMESPath every STEPS_PER_TICK steps. Every TICKS_PER_CHECK ticks the interruption's `check()`
- * runs (the caller reads its clock there, never the engine); when it throws, evaluation stops with
+ * JMESPath every STEPS_PER_TICK steps; a context entry read through a port (a live lookup, far
+ * slower than a list item) counts CONTEXT_READ_UNITS. Every TICKS_PER_CHECK ticks (or the
+ * interruption's own `ticksPerCheck`) the interruption's `check()` runs (the caller reads its clock there, never the engine); when it throws, evaluation stops with
  * an `EvaluationInterrupted`, which no rule turns into a result: the call itself throws it. The
  * count carries over between calls with the same interruption (kept in its `ticks`), so work spread
  * over many small policies is counted like work in one.
@@ -35,6 +36,12 @@ export function isInterruption(e: unknown): e is EvaluationInterrupted {
 
 /** Ticks between two calls of `check()`: about 0.05–1 ms of work, so the clock read is negligible. */
 export const TICKS_PER_CHECK = 1024;
+
+/** Units a context entry read through a port counts (configMap, apiCall, globalReference, imageRegistry). */
+export const CONTEXT_READ_UNITS = 16;
+
+/** The units between two checks of `interruption`. */
+const perCheck = (interruption: Interruption): number => interruption.ticksPerCheck ?? TICKS_PER_CHECK;
 
 /**
  * Units left that never run out in practice (2^30). A literal small integer, so a meter's count is
@@ -93,7 +100,7 @@ function checkpoint(m: Meter): void {
     m.left = UNLIMITED;
     return;
   }
-  m.left = TICKS_PER_CHECK;
+  m.left = perCheck(interruption);
   try {
     interruption.check();
   } catch (e) {
@@ -117,7 +124,7 @@ export function beginInterruptible(meter: Meter, interruption: Interruption | un
   const outer = running;
   meter.inUse = true;
   meter.interruption = interruption;
-  meter.left = TICKS_PER_CHECK - interruption.ticks;
+  meter.left = perCheck(interruption) - interruption.ticks;
   meter.tripped = undefined;
   running = meter;
   return outer;
@@ -136,5 +143,5 @@ export function endInterruptible(call: InterruptibleCall): void {
   m.tripped = undefined;
   m.left = UNLIMITED;
   if (stopped !== undefined) throw stopped;
-  if (interruption !== undefined) interruption.ticks = Math.max(0, TICKS_PER_CHECK - left);
+  if (interruption !== undefined) interruption.ticks = Math.max(0, perCheck(interruption) - left);
 }

@@ -10,7 +10,7 @@ import { createEngine } from "../engine.js";
 import type { Interruption } from "../ports.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy, podRule } from "../../../test/support/builders.js";
-import { EvaluationInterrupted, isInterruption, TICKS_PER_CHECK } from "./index.js";
+import { CONTEXT_READ_UNITS, EvaluationInterrupted, isInterruption, TICKS_PER_CHECK } from "./index.js";
 
 const N = 100_000;
 const bigPod: JsonObject = {
@@ -21,9 +21,10 @@ const bigPod: JsonObject = {
 };
 
 /** Trips on its `tripAt`-th check; counts the checks made. */
-function countingInterruption(tripAt: number): Interruption & { checks: number } {
+function countingInterruption(tripAt: number, ticksPerCheck?: number): Interruption & { checks: number } {
   const i = {
     ticks: 0,
+    ...(ticksPerCheck !== undefined ? { ticksPerCheck } : {}),
     checks: 0,
     check() {
       i.checks++;
@@ -124,5 +125,49 @@ describe("interrupting an evaluation", () => {
       () => engine.validate(compiled.policy, { resource: bigPod, operation: "CREATE", namespaceLabels: {} }, odd),
       (e: unknown) => isInterruption(e) && e.message === "clock says stop",
     );
+  });
+
+  test("an interruption's own ticksPerCheck sets how often it is checked", () => {
+    const engine = createEngine(fakePorts());
+    const compiled = engine.compile(
+      clusterPolicy("heavy", [heavyRules["a foreach over every container"] as JsonObject]),
+    );
+    assert.ok(compiled.ok);
+    const request = { resource: bigPod, operation: "CREATE" as const, namespaceLabels: {} };
+    const coarse = countingInterruption(Number.POSITIVE_INFINITY);
+    const fine = countingInterruption(Number.POSITIVE_INFINITY, 128);
+    assert.deepEqual(
+      engine.validate(compiled.policy, request, fine),
+      engine.validate(compiled.policy, request, coarse),
+    );
+    // The same work, checked 8 times as often (give or take the first and last check).
+    assert.ok(Math.abs(fine.checks - coarse.checks * 8) <= 8, `${fine.checks} checks against ${coarse.checks}`);
+  });
+
+  test("a context entry read through a port counts CONTEXT_READ_UNITS: a foreach reading one per element is checked that much sooner", () => {
+    const engine = createEngine(fakePorts({ configMaps: { "default/cfg": { data: { v: "x" } } } }));
+    const rule = (context: boolean): JsonObject =>
+      podRule("each", {
+        message: "no container may be named x",
+        foreach: [
+          {
+            list: "request.object.spec.containers",
+            ...(context ? { context: [{ name: "cfg", configMap: { name: "cfg", namespace: "default" } }] } : {}),
+            deny: { conditions: { any: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] } },
+          },
+        ],
+      });
+    const request = { resource: bigPod, operation: "CREATE" as const, namespaceLabels: {} };
+    const checksOf = (context: boolean): number => {
+      const compiled = engine.compile(clusterPolicy("reads", [rule(context)]));
+      assert.ok(compiled.ok);
+      const i = countingInterruption(Number.POSITIVE_INFINITY);
+      assert.equal(engine.validate(compiled.policy, request, i).rules[0]?.status, "pass");
+      return i.checks;
+    };
+    const plain = checksOf(false);
+    const reading = checksOf(true);
+    // Each element is 1 unit plus CONTEXT_READ_UNITS for its read (a little more for the deny's work).
+    assert.ok(reading >= plain * (1 + CONTEXT_READ_UNITS) * 0.8, `${reading} checks reading against ${plain} plain`);
   });
 });

@@ -9,10 +9,12 @@
  * of them is Fail the request is denied with the message below; if all are Ignore it is allowed on
  * the results so far.
  *
- * In a batch, a review also has a slice: `inlineChecks` checks' worth of work (about 32k units,
- * tens of milliseconds at most), and no check later than `INLINE_SECONDS` after its first check,
- * so that work units made slow by what each does (a context entry per foreach element) cannot hold
- * this thread either. A review past its slice leaves the batch, which goes on without
+ * In a batch, a review also has a slice: `inlineChecks` × 1,024 units of work (about 32k units,
+ * tens of milliseconds at most), and no check later than `INLINE_SECONDS` after its first check.
+ * A sliced review is checked every SLICE_TICKS_PER_CHECK units, not 1,024, and a context entry
+ * read counts 16 units (engine/interrupt), so that work units made slow by what each does (a
+ * context entry per foreach element) cannot hold this thread either: with 1,024 units between
+ * checks, a review reading two live entries per element held it for hundreds of milliseconds. A review past its slice leaves the batch, which goes on without
  * it, and finishes off the batch (continue-review.ts): one review's cost never spends another's
  * deadline. A review that never reaches a check (under 1,024 units: almost all) is never cut for a
  * slow neighbour in its batch; one that does is at worst moved off the batch, never denied for it.
@@ -61,18 +63,24 @@ export function startDeadline(deps: AdmissionDeps): Deadline {
  */
 export type StopReason = "slice" | "deadline";
 
-/** Units of work before a sliced review's first check (the engine checks every 1,024 units after it). */
-const FIRST_CHECK_AFTER = 128;
+/** Units of work before a sliced review's first check, and between its checks after it. */
+const SLICE_TICKS_PER_CHECK = 128;
+
+/** The engine's units between checks without a slice (its default). */
+const UNITS_PER_INLINE_CHECK = 1024;
 
 /** The engine's Interruption for one review: a slice of checks (unbounded: none), and the deadline. */
 export class ReviewInterruption implements Interruption {
   /**
-   * With a slice, the first check comes after FIRST_CHECK_AFTER units, not 1,024, so that the
-   * time bound starts early when each unit is slow (a context entry per foreach element); almost
-   * all reviews do fewer units and never check.
+   * With a slice, checks come every SLICE_TICKS_PER_CHECK units, not 1,024, so that the time bound
+   * starts early and holds when each unit is slow (a context entry per foreach element); almost all
+   * reviews do fewer units and never check.
    */
-  ticks: number;
+  ticks = 0;
+  readonly ticksPerCheck: number | undefined;
   checks = 0;
+  /** With a slice: the checks it may take (its units over SLICE_TICKS_PER_CHECK). */
+  private readonly maxSliceChecks: number;
   /** Set when `check()` stopped an evaluation. */
   reason: StopReason | undefined;
   /** With a bounded slice: the time past which a check ends it, set at the first check (no clock read before). */
@@ -81,15 +89,19 @@ export class ReviewInterruption implements Interruption {
   constructor(
     private readonly now: () => number,
     private readonly deadlineAt: number,
-    private readonly maxChecks: number = Number.POSITIVE_INFINITY,
+    /** The slice, in checks of 1,024 units (unbounded: no slice). */
+    maxChecks: number = Number.POSITIVE_INFINITY,
   ) {
-    this.ticks = Number.isFinite(maxChecks) ? 1024 - FIRST_CHECK_AFTER : 0;
+    const sliced = Number.isFinite(maxChecks);
+    this.ticksPerCheck = sliced ? SLICE_TICKS_PER_CHECK : undefined;
+    this.maxSliceChecks = sliced ? (maxChecks * UNITS_PER_INLINE_CHECK) / SLICE_TICKS_PER_CHECK : maxChecks;
   }
 
   check(): void {
     const t = this.now();
-    if (this.checks === 0 && Number.isFinite(this.maxChecks)) this.sliceUntil = t + INLINE_SECONDS;
-    if (++this.checks > this.maxChecks || t > this.sliceUntil) this.stop("slice");
+    const sliced = this.ticksPerCheck !== undefined;
+    if (this.checks === 0 && sliced) this.sliceUntil = t + INLINE_SECONDS;
+    if (++this.checks > this.maxSliceChecks || t > this.sliceUntil) this.stop("slice");
     if (t > this.deadlineAt) this.stop("deadline");
   }
 

@@ -2,12 +2,15 @@
  * A heavy review (100k containers under a foreach) batched with a compliant one: the heavy one
  * leaves the batch after its slice and finishes off it; the compliant one is answered at once, on
  * its own merits. Past its deadline the heavy one is answered by its failurePolicy.
- * The fake clock moves on every reading, and the engine reads it every 1,024 units of work.
+ * The fake clock moves on every reading; the engine reads it every 128 units of work in a review's
+ * inline slice, every 1,024 after it. A review whose units are slow (a live context read per foreach
+ * element) holds the batch's thread for about its slice, not for a thousand reads.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
+import { fakeContext, fakePorts } from "../../../test/support/fake-ports.js";
 import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 import type { AdmissionReviewJson, HandlerResult } from "./types.js";
 import { handleValidate, handleValidateBatch } from "./validate-handler.js";
@@ -58,8 +61,8 @@ const response = (r: HandlerResult): AdmissionReviewJson["response"] => (r.body 
 
 describe("a heavy review batched with a compliant one", () => {
   test("the compliant review is allowed at once; the heavy one past its deadline is denied under failurePolicy Fail", async () => {
-    // 0.2 s per clock reading: the heavy review's slice (32 checks) takes 6.4 s of its 10 s, and
-    // finishing its 100k elements would take about 20 s more.
+    // 0.2 s per clock reading: the heavy review's slice ends at its second check (10 ms after the
+    // first), and finishing its 100k elements would take about 20 s more.
     const f = fakeDeps({ policies: policies(enforce), clockStep: 0.2, deadlineSeconds: 10 });
     const [heavy, light] = handleValidateBatch(
       [reviewOf(podOf("heavy", 100_000), { uid: uid(1) }), reviewOf(podOf("light", 1), { uid: uid(2) })],
@@ -162,5 +165,51 @@ describe("a heavy review batched with a compliant one", () => {
       response(handleValidate(reviewOf(podOf("heavy", 100_000), { uid: uid(1) }), ignore.deps, "ignore")).allowed,
       true,
     );
+  });
+
+  test("a review reading a live context entry per foreach element leaves the batch after about its 10 ms slice", async () => {
+    // Each read takes 0.5 ms of wall time; the clock is the real one. Before a check every 128 units
+    // and 16 units per read, this review held the thread for 1,152 reads (over half a second) first.
+    const ports = fakePorts();
+    const base = fakeContext({ configMaps: { "default/cfg": { data: { v: "x" } } } });
+    let reads = 0;
+    const context = {
+      ...base,
+      configMap: (...args: Parameters<typeof base.configMap>) => {
+        reads++;
+        const until = performance.now() + 0.5;
+        while (performance.now() < until);
+        return base.configMap(...args);
+      },
+    };
+    const reading = clusterPolicy(
+      "reading",
+      [
+        podRule("each", {
+          message: "no container may be named x",
+          foreach: [
+            {
+              list: "request.object.spec.containers",
+              context: [{ name: "cfg", configMap: { name: "cfg", namespace: "default" } }],
+              deny: { conditions: { any: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] } },
+            },
+          ],
+        }),
+      ],
+      enforce,
+    );
+    const f = fakeDeps({ policies: [reading], ports: { ...ports, context }, realClock: true, deadlineSeconds: 10 });
+    const [heavy, light] = handleValidateBatch(
+      [reviewOf(podOf("heavy", 2_000), { uid: uid(1) }), reviewOf(podOf("light", 1), { uid: uid(2) })],
+      f.deps,
+      "fail",
+    );
+    const inline = reads;
+    assert.ok(heavy instanceof Promise, "the reading review finishes off its batch");
+    assert.equal(response(light as HandlerResult).allowed, true);
+    // About 8 elements before the first check (128 units of 17), then 10 ms of 0.5 ms reads.
+    assert.ok(inline < 100, `${inline} context reads on the batch's thread before the review left it`);
+    assert.equal(response(await heavy).allowed, true);
+    assert.ok(reads >= 2_001, `${reads} reads: off the batch the review reads every element`);
   });
 });
