@@ -43,21 +43,22 @@ export function admissionOnlyPolicyNames(
 }
 
 interface ScanInput {
-  readonly engine: Pick<Engine, "validate">;
+  readonly engine: Pick<Engine, "validate" | "prepare">;
   readonly policies: readonly CompiledPolicy[];
   readonly resource: JsonObject;
   readonly namespaceLabels: Readonly<Record<string, string>>;
   readonly exceptions?: readonly AnyCompiledException[];
 }
 
+/** The responses of the policies that matched the resource; the request is prepared once for all of them. */
 export function scanResource(input: ScanInput): PolicyResponse[] {
-  const request = {
+  const request = input.engine.prepare({
     resource: input.resource,
     operation: "CREATE" as const,
     namespaceLabels: input.namespaceLabels,
     background: true,
     ...(input.exceptions !== undefined && input.exceptions.length > 0 ? { exceptions: input.exceptions } : {}),
-  };
+  });
   return input.policies
     .filter((p) => p.namespace === "" || p.namespace === namespaceOf(input.resource))
     .map((p) => input.engine.validate(p, request))

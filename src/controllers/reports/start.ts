@@ -3,7 +3,8 @@
  * process (Kyverno's reports controller). Informers hold the kinds the background policies match
  * (watched-kinds.ts) and the reports Bylaw wrote; a timer ticks, and only the elected leader acts.
  * A resource is scanned when it changed since its last scan (a new resourceVersion), and every
- * resource when the policies changed, when this replica became leader, and every
+ * resource when the policies changed (once they have settled; a pass under policies that changed
+ * meanwhile stops, and the next one starts over with them), when this replica became leader, and every
  * `--background-scan-interval`. Each scan's report is written only when its content changed
  * (reconcile.ts), keeping the rows admission wrote for policies the scan does not evaluate
  * (admission-reports.ts). Reports of resources no policy matches any more are deleted; only reports
@@ -68,6 +69,8 @@ class Scanner {
   /** uid → the failed report writes since its last good one (the next try is a requeue). */
   private readonly failures = new Map<string, number>();
   private generation = -1;
+  /** The newest policy generation seen, and since when (a full scan waits for it to settle). */
+  private pending = { generation: -1, since: 0 };
   private lastFull = 0;
   private busy = false;
   private pauseUntil = 0;
@@ -101,6 +104,9 @@ class Scanner {
     if (snapshot.generation === 0) return;
     const policies = backgroundPolicies(snapshot.policies);
     if (snapshot.generation !== this.generation) {
+      if (snapshot.generation !== this.pending.generation)
+        this.pending = { generation: snapshot.generation, since: Date.now() };
+      if (Date.now() - this.pending.since < (this.o.settleMs ?? 1000)) return;
       const { targets, unlisted } = scanKinds(policies);
       for (const u of unlisted)
         this.o.onLog("warn", "reports: a kind that names no resource is not scanned", { kind: u });
@@ -127,8 +133,11 @@ class Scanner {
         continue;
       }
       watched.add(`${type.apiVersion}/${type.kind}`);
-      for (const object of informer.list())
+      for (const object of informer.list()) {
+        // Policies changed meanwhile: the rest would be scanned (and written) under the old ones.
+        if (this.o.policies().generation !== snapshot.generation) return;
         await this.visit({ ...type, ...object }, { snapshot, policies, seen, keep });
+      }
     }
     if (full) {
       this.lastFull = Date.now();

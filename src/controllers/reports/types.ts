@@ -21,7 +21,7 @@ interface ScanPolicies {
 
 export interface ReportsControllerOptions {
   readonly client: KubeClient;
-  readonly engine: Pick<Engine, "validate">;
+  readonly engine: Pick<Engine, "validate" | "prepare">;
   readonly policies: () => ScanPolicies;
   /** A namespace's labels; undefined while unknown (its resources wait). */
   readonly namespaceLabels: (namespace: string) => Readonly<Record<string, string>> | undefined;
@@ -37,6 +37,11 @@ export interface ReportsControllerOptions {
   /** With leader election, only the leader scans and writes; default: this replica. */
   readonly isLeader?: () => boolean;
   readonly tickMs?: number;
+  /**
+   * A changed policy set is scanned once it has not changed for this long (default 1 s): a folder
+   * applied with kubectl arrives as one load per policy, and each would otherwise start a full scan.
+   */
+  readonly settleMs?: number;
   /** `--openreports-enabled`: openreports.io Reports instead of wgpolicyk8s.io PolicyReports. */
   readonly format?: ReportFormat;
 }
