@@ -189,25 +189,25 @@ export const APPLY_ATTEMPTS: readonly ApplyAttempt[] = [
 export const RUNTIME_POLICIES = [
   generate(
     "gen-into",
-    `        foreach:
+    `        synchronize: true
+        foreach:
           - list: "[request.object.metadata.labels.target]"
             apiVersion: v1
             kind: ConfigMap
             name: canary
             namespace: "{{ element }}"
-            synchronize: true
             data: {data: {value: overwritten}}
 `,
   ),
   generate(
     "gen-kind",
-    `        foreach:
+    `        synchronize: true
+        foreach:
           - list: "[request.object.metadata.labels.kind]"
             apiVersion: v1
             kind: "{{ element }}"
             name: canary-ns
             namespace: tenant-a
-            synchronize: true
             data: {metadata: {labels: {owned: by-tenant-a}}}
 `,
   ),
