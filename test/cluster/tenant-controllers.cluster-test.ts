@@ -265,11 +265,21 @@ describe(
       const failures: string[] = [];
       for (const [policy, labels] of attacks) {
         const message = await failedRequest(policy, labels);
+        console.log(`# ${policy} ${JSON.stringify(labels)}: Failed: ${message}`);
         const reason = RUNTIME_REASONS[policy];
         if (reason === undefined || !reason.test(message))
           failures.push(`${policy} ${JSON.stringify(labels)}: failed without ${String(reason)}: ${message}`);
       }
       assert.deepEqual(failures, []);
+      // Kyverno's PolicyError Event on the policy, from kyverno-generate, says why.
+      const event = await eventually("the clone-in PolicyError Event", 60_000, async () => {
+        const list = JSON.parse(await kit.ok(["get", "events.events.k8s.io", "-n", "tenant-a", "-o", "json"])) as {
+          items: { reason?: string; reportingController?: string; regarding?: { name?: string }; note?: string }[];
+        };
+        return list.items.find((e) => e.reason === "PolicyError" && e.regarding?.name === "clone-in");
+      });
+      assert.equal(event.reportingController, "kyverno-generate");
+      assert.match(event.note ?? "", /may not read Secret in namespace "(tenant-b|kube-system)"/);
       assert.equal(
         await dataOf("secret", "copied", "tenant-a", "{.data.value}"),
         undefined,
