@@ -36,7 +36,7 @@ interface EvaluateInput {
 
 export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
   const reads = new ClusterReads(input.client);
-  const existing = new RecordedExisting(input.client, input.paths);
+  const existing = new RecordedExisting(input.client, input.paths, input.policy.namespace);
   const engine = createEngine({
     clock: systemClock,
     random: cryptoRandom,

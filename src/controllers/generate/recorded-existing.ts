@@ -3,6 +3,11 @@
  * objects read from the API server. The engine is synchronous, reads are not: a read not made yet
  * answers a `pending` error and is recorded; the controller makes the recorded reads (`settle`)
  * and evaluates again (as src/kube/cluster-reads.ts does for context entries).
+ *
+ * A namespaced policy's port is confined to its namespace (tenant-isolation.md rule 1, after
+ * substitution): a read in another namespace, or of a cluster-scoped kind, is refused before any
+ * call is made, so a clone source or a mutate target that a variable points elsewhere is a rule
+ * error, never a copy of another tenant's object.
  */
 import { err, type ExistingResources, type LabelSelector, ok, type Resource, type Result } from "../../engine/index.js";
 import { describeKubeError } from "../../kube/cluster-reads.js";
@@ -15,9 +20,11 @@ export class RecordedExisting {
   private readonly answers = new Map<string, Result<Resource | undefined | readonly Resource[]>>();
   private readonly waiting = new Map<string, Read>();
 
+  /** `confine`: the namespaced policy's namespace; "" or not given for a cluster-wide policy. */
   constructor(
     private readonly client: { getJson(path: string): Promise<unknown> },
     private readonly paths: KindPaths,
+    private readonly confine = "",
   ) {}
 
   get pending(): number {
@@ -36,6 +43,8 @@ export class RecordedExisting {
         this.answer(`get ${apiVersion} ${kind} ${namespace} ${name}`, async () => {
           const where = await this.paths.resolve(apiVersion, kind);
           if (where === undefined) return err("unavailable", `the cluster serves no ${apiVersion} ${kind}`);
+          const refused = this.outside(where.resource.namespaced, kind, namespace);
+          if (refused !== undefined) return refused;
           try {
             return ok((await this.client.getJson(where.object(namespace, name))) as Resource);
           } catch (e) {
@@ -47,6 +56,8 @@ export class RecordedExisting {
         this.answer(`list ${apiVersion} ${kind} ${namespace}`, async () => {
           const where = await this.paths.resolve(apiVersion, kind);
           if (where === undefined) return err("unavailable", `the cluster serves no ${apiVersion} ${kind}`);
+          const refused = this.outside(where.resource.namespaced, kind, namespace);
+          if (refused !== undefined) return refused;
           try {
             const list = (await this.client.getJson(where.collection(namespace))) as { items?: Resource[] };
             const version =
@@ -62,6 +73,19 @@ export class RecordedExisting {
           }
         }) as Result<readonly Resource[]>,
     };
+  }
+
+  /** The refusal of a read outside the confining namespace, or undefined when it is inside (or nothing confines). */
+  private outside(namespaced: boolean, kind: string, namespace: string): Result<never> | undefined {
+    if (this.confine === "") return undefined;
+    const who = `a namespaced policy (namespace ${this.confine}) reaches only its own namespace`;
+    if (!namespaced) return err("refused", `${who}: may not read the cluster-scoped kind ${kind}`);
+    if (namespace !== this.confine)
+      return err(
+        "refused",
+        `${who}: may not read ${kind} in ${namespace === "" ? "all namespaces" : `namespace "${namespace}"`}`,
+      );
+    return undefined;
   }
 
   private answer(key: string, read: Read): Result<Resource | undefined | readonly Resource[]> {

@@ -99,7 +99,7 @@ async function evaluateTargets(input: {
 }): Promise<RuleResult[]> {
   const { deps, policy, ur, trigger } = input;
   const reads = new ClusterReads(deps.client);
-  const existing = new RecordedExisting(deps.client, deps.paths);
+  const existing = new RecordedExisting(deps.client, deps.paths, policy.namespace);
   const engine = createEngine({
     clock: systemClock,
     random: cryptoRandom,
