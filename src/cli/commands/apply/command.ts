@@ -31,6 +31,7 @@ import { exceptionsAmongResources, loadExceptions } from "./load-exceptions.js";
 import { applyExitCode } from "./kyverno-flags.js";
 import { applyToPayload, loadJsonPayloads } from "../../offline/json-payloads.js";
 import { loadResources, loadUserInfo, loadValuesFile } from "./load-inputs.js";
+import { crdMatchKind, type CrdKinds, loadCrds } from "./crd-paths.js";
 import { parseApplyArgs, type ApplyOptions } from "./options.js";
 import { renderResults } from "./render-results.js";
 import { renderLoadReport } from "./load-performance.js";
@@ -170,10 +171,18 @@ async function runWith(
   }
   const userInfo = await loadUserInfo(options.userinfo);
   if (!userInfo.ok) return usageFailure(io, userInfo.error);
+  const crds = await loadCrds(options.crdPaths, stdin);
+  for (const e of crds.errors) io.err(`error: ${e}`);
+  if (crds.errors.length > 0) return 2;
   if (bad && (policies.compiled.length === 0 || loaded.resources.length + payloads.payloads.length === 0)) return 2;
 
   const allExceptions = [...exceptions.exceptions, ...policies.exceptions];
-  const request = requestBuilder(values.value, userInfo.value, allExceptions);
+  const request = requestBuilder({
+    values: values.value,
+    userInfo: userInfo.value,
+    exceptions: allExceptions,
+    crds: crds.kinds,
+  });
   const existing = existingResources(targets.resources);
   const progress =
     loaded.resources.length >= 10 && io.showsProgress?.(options.policyReport ? "yaml" : options.format) === true;
@@ -252,18 +261,25 @@ function enforce(doc: LoadedDocument): LoadedDocument {
   return doc.value === undefined ? doc : { ...doc, value: enforceDocument(doc.value) };
 }
 
+interface RequestInputs {
+  readonly values: ValuesSpec;
+  readonly userInfo: RequestUserInfo | undefined;
+  readonly exceptions: readonly AnyCompiledException[];
+  /** --crd-paths: a custom resource of a CRD's kind is matched with the CRD's plural as its API resource. */
+  readonly crds: CrdKinds;
+}
+
 /**
  * The engine request for one resource and policy. Compiled exceptions ride on the request
  * (EngineRequest.exceptions); the engine decides which apply.
  */
-function requestBuilder(
-  values: ValuesSpec,
-  userInfo: RequestUserInfo | undefined,
-  exceptions: readonly AnyCompiledException[],
-): (r: Resource, p: CompiledPolicy) => EngineRequest {
+function requestBuilder(inputs: RequestInputs): (r: Resource, p: CompiledPolicy) => EngineRequest {
+  const { values, userInfo, exceptions, crds } = inputs;
   return (resource, policy) => {
     const base = buildRequest(resource, policy, values, userInfo);
-    return exceptions.length === 0 ? base : { ...base, exceptions };
+    const crdKind = base.matchKind === undefined ? crdMatchKind(crds, resource) : undefined;
+    const withKind = crdKind === undefined ? base : { ...base, matchKind: crdKind };
+    return exceptions.length === 0 ? withKind : { ...withKind, exceptions };
   };
 }
 

@@ -155,8 +155,14 @@ Kyverno's other apply flags:
   --show-performance          with --cluster: Kyverno's "Resource Loading Performance:" summary of loading
                               the cluster's objects (duration, resources loaded, API calls, concurrent
                               lists), on stderr
-  --crd-paths, --http-payload, --envoy-payload and --exceptions-within-resources are not supported by
-  Bylaw yet: each is a usage error naming it and why (exit 2), never silently ignored.
+  --crd-paths PATH            CustomResourceDefinitions (files or folders; repeatable): a resource of a
+                              CRD's group, kind and served version is matched with the CRD's plural as
+                              its API resource, so matchConstraints.resourceRules (ValidatingPolicy,
+                              ValidatingAdmissionPolicy…) can name custom kinds offline (without it
+                              such a rule is an error naming the kind). A document that is not a
+                              v1 CustomResourceDefinition is an error (exit 2); schemas are not used
+  --http-payload, --envoy-payload and --exceptions-within-resources are not supported by Bylaw yet:
+  each is a usage error naming it and what is missing (exit 2), never silently ignored.
 
 Output formats (the same exit codes in each):
   text    for people: each resource with findings, under its file and line, then each failing,

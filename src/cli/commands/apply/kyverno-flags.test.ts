@@ -127,9 +127,8 @@ describe("bylaw apply: kyverno apply's flags", () => {
   });
 
   for (const [flag, value, why] of [
-    ["--crd-paths", "crds/", "REST mapper"],
-    ["--http-payload", "req.json", "HTTP authorization mode"],
-    ["--envoy-payload", "req.json", "Envoy authorization mode"],
+    ["--http-payload", "req.json", "HTTP authorization mode needs kyverno-authz's CEL environment.*http.Denied"],
+    ["--envoy-payload", "req.json", "Envoy authorization mode needs Envoy's envoy.service.auth.v3.CheckRequest"],
   ] as const) {
     test(`${flag} is refused by name and why (exit 2), never silently ignored`, async () => {
       const files = { "p.yaml": policy("Enforce"), "r.yaml": goodPod };

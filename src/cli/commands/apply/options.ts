@@ -31,6 +31,8 @@ export interface ApplyOptions {
   readonly parameterPaths: readonly string[];
   /** --context-file: a Context file's objects and image data for the CEL libraries (offline only). */
   readonly contextFile?: string;
+  /** --crd-paths: CustomResourceDefinitions naming custom kinds' API resources (crd-paths.ts). */
+  readonly crdPaths: readonly string[];
   readonly outputPath?: string;
   readonly format: OutputFormat;
   readonly policyReport: boolean;
@@ -211,13 +213,13 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
     };
   }
   const exceptionPaths = [...(values.exception ?? []), ...(values.exceptions ?? [])];
-  const stdinUsers = [positionals, resourcePaths, exceptionPaths, jsonPaths].filter((list) =>
+  const stdinUsers = [positionals, resourcePaths, exceptionPaths, jsonPaths, values["crd-paths"] ?? []].filter((list) =>
     list.includes("-"),
   ).length;
   if (stdinUsers > 1)
     return {
       kind: "usage-error",
-      message: "only one of POLICY, RESOURCE, EXCEPTION and JSON can be read from stdin (-)",
+      message: "only one of POLICY, RESOURCE, EXCEPTION, JSON and --crd-paths can be read from stdin (-)",
       showHelp: false,
     };
   return {
@@ -235,6 +237,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       ...(values.userinfo !== undefined ? { userinfo: values.userinfo } : {}),
       ...(values["context-file"] !== undefined ? { contextFile: values["context-file"] } : {}),
       parameterPaths: values["parameter-resource"] ?? [],
+      crdPaths: values["crd-paths"] ?? [],
       ...(outputPath !== undefined ? { outputPath } : {}),
       format: format as OutputFormat,
       policyReport: values["policy-report"],

@@ -1,0 +1,142 @@
+/**
+ * `bylaw apply --crd-paths`: a CustomResourceDefinition tells the offline run what a custom kind's
+ * API resource is, so matchConstraints.resourceRules that name it (`widgets`) decide; without it
+ * such a rule is an error naming the kind, never a pass. Bad CRD input exits 2 naming the file.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { main } from "../../main.js";
+import { recordingIo } from "../../../../test/support/fake-io.js";
+import { tempTree } from "../../../../test/support/temp-dir.js";
+
+const crd = (plural = "widgets") => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: ${plural}.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: ${plural}, singular: widget, listKind: WidgetList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`;
+const vpol = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: small-widgets}
+spec:
+  validationActions: [Deny]
+  matchConstraints:
+    resourceRules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}]
+  validations:
+    - expression: "object.spec.size <= 3"
+      message: widgets are at most 3
+`;
+const vap = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: named-widgets}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}]
+  validations:
+    - expression: "object.metadata.name.startsWith('w-')"
+      message: widget names start with w-
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: named-widgets}
+spec: {policyName: named-widgets, validationActions: [Deny]}
+`;
+const widgets = `apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w-small, namespace: shop}
+spec: {size: 1}
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: big, namespace: shop}
+spec: {size: 5}
+`;
+
+async function apply(args: string[], files: Record<string, string>) {
+  const dir = tempTree(files);
+  const io = recordingIo("");
+  const code = await main(["apply", ...args.map((a) => a.replaceAll("$DIR", dir)), "--output-format", "json"], io);
+  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
+}
+
+function rows(out: string): string[][] {
+  return (
+    JSON.parse(out) as { results: { policy: string; resource: string; result: string; message: string }[] }
+  ).results.map((r) => [r.policy, r.resource, r.result, r.message]);
+}
+
+describe("bylaw apply --crd-paths", () => {
+  test("without the CRD a resourceRules match on a custom kind is an error naming the kind and the flag", async () => {
+    const { code, out } = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml"], { "p.yaml": vpol, "w.yaml": widgets });
+    assert.equal(code, 1);
+    const got = rows(out);
+    assert.equal(got.length, 2);
+    for (const r of got) {
+      assert.equal(r[2], "error");
+      assert.match(r[3] ?? "", /kind Widget \(example\.com\/v1\) is not a built-in kind .*--crd-paths/);
+    }
+  });
+
+  test("with the CRD (a file or its folder) the ValidatingPolicy and the ValidatingAdmissionPolicy decide on each widget", async () => {
+    for (const crdArg of ["$DIR/crds/widget.yaml", "$DIR/crds"]) {
+      const { code, out, err } = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml", "--crd-paths", crdArg], {
+        "p.yaml": `${vpol}---\n${vap}`,
+        "w.yaml": widgets,
+        "crds/widget.yaml": crd(),
+      });
+      assert.equal(code, 1, err);
+      assert.deepEqual(rows(out), [
+        ["small-widgets", "Widget/shop/w-small", "pass", "success"],
+        ["named-widgets", "Widget/shop/w-small", "pass", ""],
+        ["small-widgets", "Widget/shop/big", "fail", "widgets are at most 3"],
+        ["named-widgets", "Widget/shop/big", "fail", "widget names start with w-"],
+      ]);
+    }
+  });
+
+  test("the CRD's plural is what the rule must name: a CRD with another plural matches nothing", async () => {
+    const { code, out } = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml", "--crd-paths", "$DIR/crd.yaml"], {
+      "p.yaml": vpol,
+      "w.yaml": widgets,
+      "crd.yaml": crd("gadgets"),
+    });
+    assert.equal(code, 0, out);
+    assert.deepEqual(rows(out), []);
+  });
+
+  test("a document that is not a CRD, or a CRD without its plural, is an error naming the file and document (exit 2)", async () => {
+    const notCrd = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml", "--crd-paths", "$DIR/crd.yaml"], {
+      "p.yaml": vpol,
+      "w.yaml": widgets,
+      "crd.yaml": `${crd()}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n`,
+    });
+    assert.equal(notCrd.code, 2);
+    assert.match(
+      notCrd.err,
+      /error: --crd-paths: .*crd\.yaml: document 2: not an apiextensions\.k8s\.io\/v1 CustomResourceDefinition \(got v1 ConfigMap\)/,
+    );
+    const noPlural = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml", "--crd-paths", "$DIR/crd.yaml"], {
+      "p.yaml": vpol,
+      "w.yaml": widgets,
+      "crd.yaml": crd().replace(", plural: widgets", ""),
+    });
+    assert.equal(noPlural.code, 2);
+    assert.match(
+      noPlural.err,
+      /document 1: CustomResourceDefinition widgets\.example\.com: missing spec\.names\.plural/,
+    );
+    const missing = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml", "--crd-paths", "$DIR/nope.yaml"], {
+      "p.yaml": vpol,
+      "w.yaml": widgets,
+    });
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /--crd-paths: .*nope\.yaml/);
+  });
+});

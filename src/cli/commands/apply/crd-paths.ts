@@ -1,0 +1,99 @@
+/**
+ * `bylaw apply --crd-paths PATH` (Kyverno's flag): CustomResourceDefinitions that say what a
+ * custom kind's API resource is. Offline there is no discovery, so a ValidatingPolicy's (or a
+ * ValidatingAdmissionPolicy's, MutatingPolicy's…) `matchConstraints.resourceRules`, which name
+ * resources (`widgets`), cannot be decided for a custom kind (`Widget`): without its CRD the rule is
+ * an `error` naming the kind; with it, the resource carries the CRD's plural and is matched as the
+ * API server would. Each document at the paths must be an apiextensions.k8s.io/v1
+ * CustomResourceDefinition with spec.group, spec.names.kind, spec.names.plural and the versions;
+ * anything else is an error naming the file and document (the run exits 2). The schemas are not
+ * used to check resources or to type-check CEL (Bylaw does neither for built-in kinds).
+ */
+import {
+  type GroupVersionKind,
+  isObject,
+  type JsonValue,
+  parseApiVersion,
+  type Resource,
+  resourceApiVersion,
+  resourceKind,
+} from "../../../engine/index.js";
+import { loadPaths } from "../../../platform/files/index.js";
+
+/** `group kind` → the CRD's plural and the versions it serves. */
+export type CrdKinds = ReadonlyMap<string, { readonly plural: string; readonly versions: ReadonlySet<string> }>;
+
+interface LoadedCrds {
+  readonly kinds: CrdKinds;
+  readonly errors: string[];
+}
+
+const key = (group: string, kind: string): string => `${group} ${kind}`;
+
+function str(v: JsonValue | undefined): string {
+  return typeof v === "string" ? v : "";
+}
+
+/** The CRDs at `paths` (files or folders, YAML or JSON; `-` is stdin). */
+export async function loadCrds(paths: readonly string[], stdin: () => Promise<string>): Promise<LoadedCrds> {
+  const kinds = new Map<string, { plural: string; versions: Set<string> }>();
+  const errors: string[] = [];
+  for (const d of await loadPaths(paths, { stdin })) {
+    const where = `--crd-paths: ${d.source}: document ${d.index + 1}`;
+    if (d.error !== undefined) {
+      errors.push(`--crd-paths: ${d.error}`);
+      continue;
+    }
+    if (d.value === undefined) continue;
+    const doc = d.value;
+    if (
+      !isObject(doc) ||
+      doc["kind"] !== "CustomResourceDefinition" ||
+      doc["apiVersion"] !== "apiextensions.k8s.io/v1"
+    ) {
+      const got = isObject(doc)
+        ? `${str(doc["apiVersion"]) || "(no apiVersion)"} ${str(doc["kind"]) || "(no kind)"}`
+        : "not an object";
+      errors.push(`${where}: not an apiextensions.k8s.io/v1 CustomResourceDefinition (got ${got})`);
+      continue;
+    }
+    const spec = isObject(doc["spec"]) ? doc["spec"] : {};
+    const names = isObject(spec["names"]) ? spec["names"] : {};
+    const group = str(spec["group"]);
+    const kind = str(names["kind"]);
+    const plural = str(names["plural"]);
+    const versions = (Array.isArray(spec["versions"]) ? spec["versions"] : [])
+      .map((v) => (isObject(v) && v["served"] !== false ? str(v["name"]) : ""))
+      .filter((v) => v !== "");
+    const missing = [
+      ...(group === "" ? ["spec.group"] : []),
+      ...(kind === "" ? ["spec.names.kind"] : []),
+      ...(plural === "" ? ["spec.names.plural"] : []),
+      ...(versions.length === 0 ? ["spec.versions (a served version with a name)"] : []),
+    ];
+    if (missing.length > 0) {
+      errors.push(
+        `${where}: CustomResourceDefinition ${str(isObject(doc["metadata"]) ? doc["metadata"]["name"] : undefined) || "(no name)"}: missing ${missing.join(", ")}`,
+      );
+      continue;
+    }
+    const entry = kinds.get(key(group, kind)) ?? { plural, versions: new Set<string>() };
+    for (const v of versions) entry.versions.add(v);
+    kinds.set(key(group, kind), entry);
+  }
+  return { kinds, errors };
+}
+
+/**
+ * The kind `resource` is matched as when a CRD names its group, kind and version: its own, with the
+ * CRD's plural as the API resource. Undefined for any other resource (built-in kinds are named by
+ * Bylaw itself).
+ */
+export function crdMatchKind(kinds: CrdKinds, resource: Resource): GroupVersionKind | undefined {
+  if (kinds.size === 0) return undefined;
+  const gv = parseApiVersion(resourceApiVersion(resource));
+  const kind = resourceKind(resource);
+  const crd = kinds.get(key(gv.group, kind));
+  if (crd === undefined || !crd.versions.has(gv.version)) return undefined;
+  return { group: gv.group, version: gv.version, kind, resource: crd.plural };
+}
