@@ -113,6 +113,13 @@ describe("generate reconcile", () => {
     assert.deepEqual(out.actions, []);
   });
 
+  test("a rule error whose message names its rule already names it once", () => {
+    const out = reconcile(
+      input({ rules: [rule({ status: "error", message: "rule copy: cannot read the clone source Secret x/y" })] }),
+    );
+    assert.equal(out.message, "rule copy: cannot read the clone source Secret x/y");
+  });
+
   test("a missing policy fails the request, naming it", () => {
     const out = reconcile(input({ policy: "missing", policyKey: "team-a/gen" }));
     assert.equal(out.state, "Failed");

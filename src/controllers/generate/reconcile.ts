@@ -102,7 +102,9 @@ export function reconcile(input: ReconcileInput): Reconciled {
       continue;
     }
     if (outcome.status === "error") {
-      failures.push(`${ruleLabel(outcome.rule)}${outcome.message}`);
+      // The engine's message may name the rule already (a clone source it could not read).
+      const label = ruleLabel(outcome.rule);
+      failures.push(outcome.message.startsWith(label) ? outcome.message : `${label}${outcome.message}`);
       continue;
     }
     if (outcome.status === "skip") continue;
