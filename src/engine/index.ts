@@ -93,6 +93,7 @@ export type { PolicyOrigin } from "./policy/compiled-policy.js";
 // The one kind registry (ADR 0005): what a document is, and what each policy kind is.
 export { classify, kindDescriptor, POLICY_KINDS } from "./kinds/registry.js";
 export { policyMatchNames, policyMatchOf, type PolicyMatch } from "./kinds/policy-match.js";
+export { namespaceLabelsNeeded } from "./kinds/namespace-labels-needed.js";
 export type {
   Classification,
   PolicyKindDescriptor,

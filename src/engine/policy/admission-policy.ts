@@ -22,7 +22,6 @@ import { createCel } from "../cel/create-cel.js";
 import { compileBody } from "../cel/validating-policy/compile-body.js";
 import { compileBinding, type CompiledAdmissionPolicy, type CompiledBinding } from "../cel/admission-policy/index.js";
 import type { ParamKindRef } from "../cel/params/index.js";
-import { needsLabels } from "../match/namespace-labels.js";
 import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
 import type { CompiledRule, UnsourcedPolicy } from "./compiled-policy.js";
 
@@ -87,12 +86,6 @@ export function compileAdmissionPolicy(
           body.compiled.constraints.decide(req).kind !== "no-match"
       : (req: Parameters<CompiledRule["matcher"]["matches"]>[0]) =>
           bindings.some((b) => b.constraints?.decide(req).kind !== "no-match");
-  const labelsField =
-    bindings.length === 0
-      ? readsNamespaceLabels(spec["matchConstraints"])
-        ? "spec.matchConstraints.namespaceSelector"
-        : undefined
-      : bindings.find((b) => b.readsNamespaceLabels);
   const rules: CompiledRule[] = [
     {
       rule,
@@ -106,12 +99,8 @@ export function compileAdmissionPolicy(
       fastPass: undefined,
       unsupported: body.failure,
       cel,
-      namespaceLabels:
-        typeof labelsField === "string"
-          ? labelsField
-          : labelsField !== undefined
-            ? `(binding ${labelsField.name}) spec.matchResources.namespaceSelector`
-            : undefined,
+      // Which requests need the namespace's labels is asked of the head (kinds/namespace-labels-needed.ts).
+      namespaceLabels: undefined,
     },
   ];
   const policy: UnsourcedPolicy = {
@@ -142,8 +131,4 @@ function paramKindOf(v: JsonValue | undefined, name: string, problems: PolicyPro
     return undefined;
   }
   return { apiVersion, kind };
-}
-
-function readsNamespaceLabels(mc: JsonValue | undefined): boolean {
-  return isObject(mc) && needsLabels(mc["namespaceSelector"]);
 }

@@ -99,8 +99,6 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
   const rule: Rule = { name: VALIDATING_POLICY_RULE, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
   const evaluation = evaluationOf(spec);
   const background = isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true;
-  const mc = isObject(spec["matchConstraints"]) ? spec["matchConstraints"] : {};
-  const readsNamespaceLabels = isObject(mc["namespaceSelector"]) && Object.keys(mc["namespaceSelector"]).length > 0;
   const policy: UnsourcedPolicy = {
     language: "cel",
     document: doc,
@@ -119,7 +117,8 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
       fastPass: undefined,
       unsupported: b.failure,
       cel: b.compiled,
-      namespaceLabels: readsNamespaceLabels ? "spec.matchConstraints.namespaceSelector" : undefined,
+      // Which requests need the namespace's labels is asked of the head (kinds/namespace-labels-needed.ts).
+      namespaceLabels: undefined,
     })),
     background,
     applyRules: "All",

@@ -160,3 +160,86 @@ describe("namespace labels the cluster facts do not know", () => {
     );
   });
 });
+
+describe("namespace labels the cluster facts do not know, for the CEL kinds", () => {
+  const pods = { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] };
+  const mutating = (selector: JsonObject, resources: JsonObject = pods): JsonObject => ({
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "MutatingPolicy",
+    metadata: { name: "owner-in-prod" },
+    spec: {
+      matchConstraints: { resourceRules: [resources], namespaceSelector: selector },
+      mutations: [
+        {
+          patchType: "ApplyConfiguration",
+          applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"owner": "platform"}}}' },
+        },
+      ],
+    },
+  });
+  const mutate = (policy: JsonObject, namespace: string): { allowed: boolean; message: string; patch?: string } => {
+    const fake = fakeDeps({ policies: [policy] });
+    const result = handleMutate(reviewOf(pod({ name: "web", namespace })), { ...fake.deps, cluster: facts }, "fail");
+    assert.equal(result.status, 200);
+    const response = (result.body as { response: { allowed: boolean; status?: { message: string }; patch?: string } })
+      .response;
+    return {
+      allowed: response.allowed,
+      message: response.status?.message ?? "",
+      ...(response.patch !== undefined ? { patch: response.patch } : {}),
+    };
+  };
+
+  test("a MutatingPolicy whose matchConstraints select by namespace labels is an error in an unknown namespace, as a ClusterPolicy rule is", () => {
+    const r = mutate(mutating(production), "prod-2");
+    assert.equal(r.allowed, false, "an unknown namespace must not read as one without labels (a silent pass)");
+    assert.match(
+      r.message,
+      /owner-in-prod.*namespace "prod-2" is not in the cluster facts, so its labels are unknown, and policy owner-in-prod selects by namespace labels \(spec\.matchConstraints\.namespaceSelector\)/,
+    );
+  });
+
+  test("a MutatingPolicy in a known namespace is decided with its labels", () => {
+    const prod = mutate(mutating(production), "prod");
+    assert.equal(prod.allowed, true);
+    assert.ok(prod.patch !== undefined, "prod has env=production: the policy patches");
+    const dev = mutate(mutating(production), "dev");
+    assert.equal(dev.allowed, true);
+    assert.equal(dev.patch, undefined, "dev does not match the selector");
+  });
+
+  test("a MutatingPolicy whose resourceRules cannot match the request needs no labels", () => {
+    const configMaps = { ...pods, resources: ["configmaps"] };
+    const r = mutate(mutating(production, configMaps), "prod-2");
+    assert.equal(r.allowed, true);
+    assert.equal(r.patch, undefined);
+  });
+
+  test("a selector on kubernetes.io/metadata.name alone needs no facts", () => {
+    const byName = { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["prod-2"] }] };
+    const r = mutate(mutating(byName), "prod-2");
+    assert.equal(r.allowed, true);
+    assert.ok(r.patch !== undefined, "evaluated with the name label: it matches and patches");
+  });
+
+  test("a ValidatingPolicy whose matchConstraints select by namespace labels is an error in an unknown namespace", () => {
+    const policy: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ValidatingPolicy",
+      metadata: { name: "team-in-prod" },
+      spec: {
+        matchConstraints: { resourceRules: [pods], namespaceSelector: production },
+        validations: [
+          { expression: "has(object.metadata.labels) && 'team' in object.metadata.labels", message: "team" },
+        ],
+      },
+    };
+    const r = run(policy, "prod-2");
+    assert.equal(r.allowed, false);
+    assert.match(
+      r.message,
+      /namespace "prod-2" is not in the cluster facts, so its labels are unknown, and policy team-in-prod selects by namespace labels \(spec\.matchConstraints\.namespaceSelector\)/,
+    );
+    assert.equal(run(policy, "dev").allowed, true, "dev does not match the selector");
+  });
+});

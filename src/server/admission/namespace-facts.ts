@@ -1,20 +1,22 @@
 /**
- * A namespace the cluster facts do not know has unknown labels. A rule that selects by namespace
- * labels (a namespaceSelector in match or exclude, or in a failure-action override) cannot be
- * evaluated for a request in such a namespace: evaluating it with no labels would quietly skip a
- * rule meant to apply (a silent pass). Such a rule answers as an `error` naming the namespace and
- * the field instead, so the review is decided by the policy's failurePolicy.
+ * A namespace the cluster facts do not know has unknown labels. A policy's matcher that selects by
+ * namespace labels cannot be decided for a request in such a namespace: evaluating it with no labels
+ * would quietly skip a policy meant to apply (a silent pass). The policy's head says which
+ * (engine `namespaceLabelsNeeded`, the same question for every kind): a kyverno.io rule selecting by
+ * them (a namespaceSelector in match or exclude, or in a failure-action override) answers as an
+ * `error` naming the namespace and the field while the policy's other rules run; a CEL kind whose
+ * matchConstraints (or binding's matchResources) are left to their namespaceSelector answers one
+ * such error and does not run. The review is then decided by the policy's failurePolicy.
  *
  * `kubernetes.io/metadata.name` is known for every namespace (the API server sets it), so a
- * selector on that label alone needs no facts. A rule whose kinds cannot include the request's is
+ * selector on that label alone needs no facts. A matcher that cannot match the request's kind is
  * evaluated as usual: it would not match whatever the labels.
  */
 import {
   type CompiledPolicy,
-  type CompiledRule,
+  namespaceLabelsNeeded,
   type PolicyResponse,
   requestSubject,
-  resourceKind,
   type RuleResult,
   type RuleType,
 } from "../../engine/index.js";
@@ -22,7 +24,7 @@ import type { AdmissionSubject } from "./build-request.js";
 
 /**
  * `run` evaluates a policy (the engine's validate or mutate); for a request in a namespace the facts
- * do not know, the rules that need its labels are left out of the run and answer as errors.
+ * do not know, what needs its labels is left out of the run and answers as errors.
  */
 export function withNamespaceFacts(
   policy: CompiledPolicy,
@@ -32,30 +34,27 @@ export function withNamespaceFacts(
 ): PolicyResponse {
   const namespace = subject.unknownNamespace;
   if (namespace === undefined) return run(policy);
-  if (!policy.rules.some(readsLabels)) return run(policy);
-  const matched = requestSubject(subject.engineRequest);
-  const kind = resourceKind(matched);
-  const relevant = (r: CompiledRule): boolean =>
-    type === "Mutation" ? r.rule.mutate !== undefined : r.rule.validate !== undefined;
-  const blind = policy.rules.filter(
-    (r) => readsLabels(r) && relevant(r) && (r.matcher.kinds === undefined || r.matcher.kinds.includes(kind)),
-  );
-  if (blind.length === 0) return run(policy);
-  const rest = policy.rules.filter((r) => !blind.includes(r));
-  const base = rest.some(relevant) ? run({ ...policy, rules: rest }) : { policy, resource: matched, rules: [] };
-  const errors = blind.map((r): RuleResult => ({
-    rule: r.name,
+  const need = namespaceLabelsNeeded(policy, subject.engineRequest, type);
+  if (need.scope === "none") return run(policy);
+  const error = (n: { readonly name: string; readonly field: string }, what: string): RuleResult => ({
+    rule: n.name,
     type,
     status: "error",
-    message: unknownNamespaceMessage(namespace, r.name, r.namespaceLabels ?? "namespaceSelector"),
-  }));
+    message: unknownNamespaceMessage(namespace, what, n.field),
+  });
+  if (need.scope === "policy")
+    return {
+      policy,
+      resource: requestSubject(subject.engineRequest),
+      rules: [error(need.need, `policy ${policy.name}`)],
+    };
+  const base = need.restRuns
+    ? run({ ...policy, rules: need.rest })
+    : { policy, resource: requestSubject(subject.engineRequest), rules: [] };
+  const errors = need.needs.map((n) => error(n, `rule ${n.name}`));
   return { ...base, policy, rules: [...base.rules, ...errors] };
 }
 
-function unknownNamespaceMessage(namespace: string, rule: string, field: string): string {
-  return `bylaw: namespace ${JSON.stringify(namespace)} is not in the cluster facts, so its labels are unknown, and rule ${rule} selects by namespace labels (${field}); add the namespace and its labels to the ClusterFacts file (--cluster-facts)`;
-}
-
-function readsLabels(rule: CompiledRule): boolean {
-  return rule.namespaceLabels !== undefined;
+function unknownNamespaceMessage(namespace: string, what: string, field: string): string {
+  return `bylaw: namespace ${JSON.stringify(namespace)} is not in the cluster facts, so its labels are unknown, and ${what} selects by namespace labels (${field}); add the namespace and its labels to the ClusterFacts file (--cluster-facts)`;
 }

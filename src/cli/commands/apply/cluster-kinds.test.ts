@@ -97,3 +97,77 @@ test("a kind Bylaw does not run lists every kind: each resource gets its error",
     { by: "kind", group: "*", version: "*", kind: "*", subresource: "", text: "*", policy: "clean" },
   ]);
 });
+
+/** What a CEL kind's head lists: each resource its matchConstraints name, as group/version/resource. */
+function celListed(doc: JsonObject): string[] {
+  return wantedResources([compile(doc)]).map((w) =>
+    w.by === "resource" ? `${w.text} (${w.policy})` : `kind ${w.text}`,
+  );
+}
+
+const rulesOn = (group: string, resource: string): JsonObject => ({
+  resourceRules: [{ apiGroups: [group], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: [resource] }],
+});
+
+test("a ValidatingAdmissionPolicy on Deployments lists Deployments only", () => {
+  assert.deepEqual(
+    celListed({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name: "vap" },
+      spec: { matchConstraints: rulesOn("apps", "deployments"), validations: [{ expression: "true" }] },
+    }),
+    ["apps/v1/deployments (vap)"],
+  );
+});
+
+test("a MutatingPolicy on ConfigMaps lists ConfigMaps", () => {
+  assert.deepEqual(
+    celListed({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "MutatingPolicy",
+      metadata: { name: "mpol" },
+      spec: {
+        matchConstraints: rulesOn("", "configmaps"),
+        mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression: "Object{}" } }],
+      },
+    }),
+    ["core/v1/configmaps (mpol)"],
+  );
+});
+
+test("a GeneratingPolicy on Namespaces lists Namespaces", () => {
+  assert.deepEqual(
+    celListed({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "GeneratingPolicy",
+      metadata: { name: "gpol" },
+      spec: { matchConstraints: rulesOn("", "namespaces"), generate: [{ expression: "true" }] },
+    }),
+    ["core/v1/namespaces (gpol)"],
+  );
+});
+
+test("an ImageValidatingPolicy on Pods lists Pods, then its pod controllers' autogen resources", () => {
+  const listed = celListed({
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "ImageValidatingPolicy",
+    metadata: { name: "ivpol" },
+    spec: { matchConstraints: rulesOn("", "pods"), validations: [{ expression: "true" }] },
+  });
+  assert.equal(listed[0], "core/v1/pods (ivpol)");
+  assert.ok(listed.includes("apps/v1/deployments (ivpol)"), listed.join(", "));
+  assert.ok(!listed.some((w) => w.startsWith("kind ")), "no kind selector: not every kind");
+});
+
+test("a ValidatingPolicy on Secrets lists Secrets only", () => {
+  assert.deepEqual(
+    celListed({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ValidatingPolicy",
+      metadata: { name: "vpol" },
+      spec: { matchConstraints: rulesOn("", "secrets"), validations: [{ expression: "true", message: "m" }] },
+    }),
+    ["core/v1/secrets (vpol)"],
+  );
+});

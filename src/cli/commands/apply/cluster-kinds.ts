@@ -2,20 +2,22 @@
  * What `bylaw apply --cluster` lists: the kinds the policies can match, as Kyverno's CLI finds them
  * (cmd/cli/kubectl-kyverno/utils/common fetch.go, GetKindsFromRule): every rule's `match` kinds
  * (`resources.kinds`, `any[].resources.kinds`, `all[].resources.kinds`), autogen rules included.
- * `exclude` kinds only narrow a match, so they add nothing to list. A ValidatingPolicy's
- * `matchConstraints.resourceRules` name resources (plural) by group and version instead. A policy
- * with no matcher of its own (`policyMatchOf`: a kind Bylaw does not run, whose error every
- * resource gets) lists every kind.
+ * `exclude` kinds only narrow a match, so they add nothing to list. Every CEL kind's head
+ * (`policyMatchOf`: a ValidatingPolicy's, ValidatingAdmissionPolicy's, MutatingPolicy's,
+ * GeneratingPolicy's, ImageValidatingPolicy's and DeletingPolicy's `matchConstraints`, autogen
+ * copies included) names resources (plural) by group and version instead (`resourceRules`;
+ * `excludeResourceRules` only narrow). A policy with no matcher of its own (`none`: a kind Bylaw
+ * does not run, whose error every resource gets) lists every kind.
  */
-import {
-  blockKinds,
-  type CompiledPolicy,
-  isValidatingPolicy,
-  parseKindSelector,
-  policyMatchOf,
-} from "../../../engine/index.js";
+import { blockKinds, type CompiledPolicy, parseKindSelector, policyMatchOf } from "../../../engine/index.js";
 
-/** One thing to list: a kind selector (`Pod`, `apps/v1/Deployment`, `*`) or a resource rule of a ValidatingPolicy. */
+interface ResourceRuleNames {
+  readonly groups: readonly string[];
+  readonly versions: readonly string[];
+  readonly resources: readonly string[];
+}
+
+/** One thing to list: a kind selector (`Pod`, `apps/v1/Deployment`, `*`) or a resource a CEL kind's matchConstraints name. */
 type Wanted =
   | {
       readonly by: "kind";
@@ -49,41 +51,42 @@ export function wantedResources(policies: readonly CompiledPolicy[]): Wanted[] {
   };
   for (const policy of policies) {
     const name = policy.namespace === "" ? policy.name : `${policy.namespace}/${policy.name}`;
-    if (policyMatchOf(policy).language === "none")
+    const match = policyMatchOf(policy);
+    if (match.language === "none")
       add({ by: "kind", group: "*", version: "*", kind: "*", subresource: "", text: "*", policy: name });
-    for (const compiled of policy.rules) {
-      const cel = compiled.cel;
-      if (cel !== undefined && isValidatingPolicy(cel)) {
-        for (const r of cel.constraints.resourceRules?.include ?? []) {
-          for (const group of r.groups)
-            for (const version of r.versions)
-              for (const resource of r.resources)
-                add({
-                  by: "resource",
-                  group,
-                  version,
-                  resource,
-                  text: `${group === "" ? "core" : group}/${version}/${resource}`,
-                  policy: name,
-                });
+    else if (match.language === "cel")
+      for (const c of match.constraints) for (const r of c.resourceRules?.include ?? []) addResources(r, name, add);
+    else
+      for (const compiled of match.rules)
+        for (const text of blockKinds(compiled.rule.match)) {
+          const s = parseKindSelector(text);
+          add({
+            by: "kind",
+            group: s.group,
+            version: s.version,
+            kind: s.kind,
+            subresource: s.subresource,
+            text,
+            policy: name,
+          });
         }
-        continue;
-      }
-      for (const text of blockKinds(compiled.rule.match)) {
-        const s = parseKindSelector(text);
-        add({
-          by: "kind",
-          group: s.group,
-          version: s.version,
-          kind: s.kind,
-          subresource: s.subresource,
-          text,
-          policy: name,
-        });
-      }
-    }
   }
   return out;
+}
+
+/** Every group × version × resource a matchConstraints resource rule names. */
+function addResources(r: ResourceRuleNames, policy: string, add: (w: Wanted) => void): void {
+  for (const group of r.groups)
+    for (const version of r.versions)
+      for (const resource of r.resources)
+        add({
+          by: "resource",
+          group,
+          version,
+          resource,
+          text: `${group === "" ? "core" : group}/${version}/${resource}`,
+          policy,
+        });
 }
 
 /**

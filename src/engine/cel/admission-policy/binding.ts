@@ -10,7 +10,6 @@
  */
 import { isObject, type JsonObject, type JsonValue, textOf } from "../../api/json.js";
 import { problem, type PolicyProblem } from "../../api/problem.js";
-import { needsLabels } from "../../match/namespace-labels.js";
 import { compileConstraints } from "../validating-policy/match-constraints.js";
 import { compileParamRef } from "../params/index.js";
 import type { CompiledBinding, ValidationAction } from "./compiled.js";
@@ -91,11 +90,9 @@ export function compileBinding(doc: JsonObject): BindingOutcome {
   }
   const paramRef = compileParamRef(spec["paramRef"], what, problems);
   if (problems.length > 0) return { ok: false, problems };
-  const mr = spec["matchResources"];
-  const readsNamespaceLabels = isObject(mr) && needsLabels(mr["namespaceSelector"]);
   return {
     ok: true,
-    value: { of, policyName, binding: { name, constraints, paramRef, actions, readsNamespaceLabels } },
+    value: { of, policyName, binding: { name, constraints, paramRef, actions } },
   };
 }
 

@@ -16,8 +16,6 @@ export interface CompiledBinding {
   readonly constraints: CompiledConstraints | undefined;
   readonly paramRef: CompiledParamRef | undefined;
   readonly actions: readonly ValidationAction[];
-  /** Whether `spec.matchResources.namespaceSelector` reads labels beyond the namespace's name (match/namespace-labels.ts). */
-  readonly readsNamespaceLabels: boolean;
 }
 
 export interface CompiledAdmissionPolicy {

@@ -13,7 +13,7 @@ import type { CompiledValidatingPolicy } from "./compiled.js";
 import { compileConstraints, type CompiledConstraints } from "./match-constraints.js";
 
 /** A JSON-mode policy has no matchConstraints: no Kubernetes request matches it (Kyverno's matcher answers false). */
-const MATCH_NONE: CompiledConstraints = { decide: () => ({ kind: "no-match" }) };
+const MATCH_NONE: CompiledConstraints = { decide: () => ({ kind: "no-match" }), namespaceLabelsFor: () => undefined };
 
 /** spec.evaluation.mode HTTP or Envoy: the policy evaluates HTTP requests (or Envoy checks), not Kubernetes objects. */
 function payloadMode(spec: JsonObject): boolean {

@@ -10,6 +10,7 @@ import type { LabelSelector } from "../../api/policy.js";
 import { problem, type PolicyProblem } from "../../api/problem.js";
 import { resourceLabels, resourceName, resourceNamespace } from "../../api/resource.js";
 import { evaluateSelector } from "../../match/index.js";
+import { needsLabels } from "../../match/namespace-labels.js";
 import type { MatchRequest } from "../../match/index.js";
 import { resourceOfKind } from "./resource-names.js";
 
@@ -18,6 +19,13 @@ type ConstraintVerdict =
 
 export interface CompiledConstraints {
   decide(req: MatchRequest): ConstraintVerdict;
+  /**
+   * The namespaceSelector's field when it, and only it, is left to decide `req` and it reads labels
+   * beyond the namespace's name (match/namespace-labels.ts): the request passes resourceRules,
+   * excludeResourceRules and objectSelector, and is namespaced. Undefined otherwise. A request whose
+   * namespace's labels are unknown cannot be decided then (server/admission/namespace-facts.ts).
+   */
+  namespaceLabelsFor(req: MatchRequest): string | undefined;
   /** resourceRules and excludeResourceRules as written, for the webhook registration; undefined: every request (JSON mode). */
   readonly resourceRules?: { readonly include: readonly ResourceRule[]; readonly exclude: readonly ResourceRule[] };
 }
@@ -123,7 +131,8 @@ export function compileConstraints(
   const excluded = rulesOf(mc["excludeResourceRules"]);
   const namespaceSelector = selector(mc["namespaceSelector"]);
   const objectSelector = selector(mc["objectSelector"]);
-  const decide = (req: MatchRequest): ConstraintVerdict => {
+  /** The verdict before the namespaceSelector: MATCH when only the selector is left to decide. */
+  const upToSelector = (req: MatchRequest): ConstraintVerdict => {
     // A NamespacedValidatingPolicy sees only the resources of its own namespace.
     if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) return NO_MATCH;
     const kind = req.gvk.kind;
@@ -139,18 +148,29 @@ export function compileConstraints(
     const out = anyRule(excluded, req, resource);
     if (out === "match") return NO_MATCH;
     if (out === "unknown") return unknown;
-    const labelsOk = selected(objectSelector, resourceLabels(req.resource), `${field}.objectSelector`);
-    if (labelsOk !== MATCH) return labelsOk;
-    if (namespaceSelector === undefined) return MATCH;
-    const isNamespace = kind === "Namespace" && req.gvk.group === "" && req.gvk.version === "v1";
-    if (!isNamespace && resourceNamespace(req.resource) === "") return MATCH;
+    return selected(objectSelector, resourceLabels(req.resource), `${field}.objectSelector`);
+  };
+  /** Whether the namespaceSelector reads the labels of the request's namespace (not of a Namespace itself, nor for a cluster-scoped resource). */
+  const readsNamespace = (req: MatchRequest): boolean =>
+    !isNamespaceKind(req) && resourceNamespace(req.resource) !== "";
+  const decide = (req: MatchRequest): ConstraintVerdict => {
+    const before = upToSelector(req);
+    if (before !== MATCH || namespaceSelector === undefined) return before;
+    if (!isNamespaceKind(req) && resourceNamespace(req.resource) === "") return MATCH;
     return selected(
       namespaceSelector,
-      isNamespace ? resourceLabels(req.resource) : req.namespaceLabels,
+      isNamespaceKind(req) ? resourceLabels(req.resource) : req.namespaceLabels,
       `${field}.namespaceSelector`,
     );
   };
-  return { ok: true, value: { decide, resourceRules: { include: rules, exclude: excluded } } };
+  const labelsField = needsLabels(mc["namespaceSelector"]) ? `${field}.namespaceSelector` : undefined;
+  const namespaceLabelsFor = (req: MatchRequest): string | undefined =>
+    labelsField !== undefined && readsNamespace(req) && upToSelector(req) === MATCH ? labelsField : undefined;
+  return { ok: true, value: { decide, namespaceLabelsFor, resourceRules: { include: rules, exclude: excluded } } };
+}
+
+function isNamespaceKind(req: MatchRequest): boolean {
+  return req.gvk.kind === "Namespace" && req.gvk.group === "" && req.gvk.version === "v1";
 }
 
 function selected(

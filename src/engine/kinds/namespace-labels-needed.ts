@@ -1,0 +1,113 @@
+/**
+ * Which of a policy's matchers cannot decide a request without the labels of its namespace, asked of
+ * the policy's head (ADR 0005 step 1) for every kind alike. The webhook asks it when the cluster facts
+ * do not know the request's namespace (server/admission/namespace-facts.ts): evaluating such a
+ * matcher with no labels could quietly skip a policy meant to apply (a silent pass).
+ * - `rules` (kyverno.io): the rules of the phase that select by namespace labels (match, exclude or a
+ *   failure-action override: match/namespace-labels.ts) and whose kinds can include the request's;
+ *   the other rules run as usual.
+ * - `policy` (every CEL kind): the one matchConstraints (or, for a Kubernetes admission policy with
+ *   bindings, the binding's matchResources) whose namespaceSelector is all that is left to decide the
+ *   request; the policy does not run and answers one error under the name its results carry.
+ * - `none`: the request is decided without them.
+ */
+import type { MatchRequest } from "../match/index.js";
+import { resourceKind } from "../api/resource.js";
+import type { RuleType } from "../api/rule-result.js";
+import type { CompiledConstraints } from "../cel/validating-policy/match-constraints.js";
+import { type CompiledBinding, isAdmissionPolicy } from "../cel/admission-policy/index.js";
+import { type PreparedRequest, prepareRequest } from "../pipeline/prepared-request.js";
+import type { EngineRequest } from "../pipeline/types.js";
+import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import { policyMatchOf } from "./policy-match.js";
+
+/** A matcher that needs the namespace's labels: the name its result carries and the selector's field. */
+interface LabelsNeed {
+  readonly name: string;
+  readonly field: string;
+}
+
+type NamespaceLabelsNeed =
+  | { readonly scope: "none" }
+  | {
+      readonly scope: "rules";
+      /** The policy's other rules, which run as usual, and whether any of them is of the phase. */
+      readonly rest: readonly CompiledRule[];
+      readonly restRuns: boolean;
+      readonly needs: readonly LabelsNeed[];
+    }
+  | { readonly scope: "policy"; readonly need: LabelsNeed };
+
+const NONE: NamespaceLabelsNeed = { scope: "none" };
+
+export function namespaceLabelsNeeded(
+  policy: CompiledPolicy,
+  given: EngineRequest | PreparedRequest,
+  type: RuleType,
+): NamespaceLabelsNeed {
+  const request = prepareRequest(given);
+  const match = policyMatchOf(policy);
+  if (match.language === "none") return NONE;
+  if (match.language === "kyverno") return kyvernoNeeds(match.rules, resourceKind(request.subject), type);
+  const req = request.matchContext(policy).req;
+  const bound = bindingsOf(policy);
+  if (bound.length > 0) {
+    for (const b of bound) {
+      const field = b.constraints?.namespaceLabelsFor(req);
+      if (field !== undefined)
+        return { scope: "policy", need: { name: resultName(policy), field: `(binding ${b.name}) ${field}` } };
+    }
+    return NONE;
+  }
+  const field = firstField(ownConstraints(policy, match.constraints), req);
+  return field === undefined ? NONE : { scope: "policy", need: { name: resultName(policy), field } };
+}
+
+function kyvernoNeeds(rules: readonly CompiledRule[], kind: string, type: RuleType): NamespaceLabelsNeed {
+  const relevant = (r: CompiledRule): boolean =>
+    type === "Mutation" ? r.rule.mutate !== undefined : r.rule.validate !== undefined;
+  const blind = rules.filter(
+    (r) =>
+      r.namespaceLabels !== undefined &&
+      relevant(r) &&
+      (r.matcher.kinds === undefined || r.matcher.kinds.includes(kind)),
+  );
+  if (blind.length === 0) return NONE;
+  const rest = rules.filter((r) => !blind.includes(r));
+  return {
+    scope: "rules",
+    rest,
+    restRuns: rest.some(relevant),
+    needs: blind.map((r) => ({ name: r.name, field: r.namespaceLabels ?? "namespaceSelector" })),
+  };
+}
+
+function firstField(constraints: readonly CompiledConstraints[], req: MatchRequest): string | undefined {
+  for (const c of constraints) {
+    const field = c.namespaceLabelsFor(req);
+    if (field !== undefined) return field;
+  }
+  return undefined;
+}
+
+/** A MutatingAdmissionPolicy's own matchConstraints (its `mutating` list is empty); any other kind's head. */
+function ownConstraints(policy: CompiledPolicy, head: readonly CompiledConstraints[]): readonly CompiledConstraints[] {
+  if (policy.language === "mutating" && policy.mutatingAdmission !== undefined)
+    return [policy.mutatingAdmission.body.constraints];
+  return head;
+}
+
+/** A Kubernetes admission policy's bindings: once any names it, their matchResources decide instead of its own. */
+function bindingsOf(policy: CompiledPolicy): readonly CompiledBinding[] {
+  if (policy.language === "mutating") return policy.mutatingAdmission?.bindings ?? [];
+  if (policy.language !== "cel") return [];
+  const cel = policy.rules[0]?.cel;
+  return cel !== undefined && isAdmissionPolicy(cel) ? cel.bindings : [];
+}
+
+/** The rule name a kind's results carry: a Kubernetes admission policy's name, `""` for Kyverno's CEL kinds. */
+function resultName(policy: CompiledPolicy): string {
+  if (policy.language === "cel") return policy.rules[0]?.name ?? "";
+  if (policy.language === "mutating") return policy.mutatingAdmission?.policyName ?? "";
+  return "";
+}
