@@ -55,6 +55,7 @@ import {
   type LiveContext,
 } from "./live-context-setup.js";
 import { setUpHa, type HaSettings } from "./ha-setup.js";
+import type { PermissionChecks } from "../registration/background-access.js";
 import { openPolicySource, type ReportsIdentity, type ServedPolicySource } from "./policy-source-setup.js";
 import { loadsPolicySet, noPolicySource } from "./no-policy-source.js";
 import { watchCleanupExceptions } from "./cleanup-exceptions.js";
@@ -567,6 +568,8 @@ export async function startServe(
   const checkPolicy = policyCheck(o.groups);
   // With --register, Ready means "the API server sends us this policy's requests" (registration-states.ts).
   const registered = o.registration !== undefined ? new RegistrationStates() : undefined;
+  // Registration's checks of the background controller's grants, once it is set up (below), for policies' Ready.
+  const backgroundChecks: { current?: PermissionChecks } = {};
   // A cleanup- or monitoring-only process loads no policy set (its ServiceAccount may not list one).
   const noPolicies = o.policies === undefined && live !== undefined && !loadsPolicySet(o.components);
   const source = noPolicies
@@ -594,6 +597,7 @@ export async function startServe(
                   ...(registered !== undefined ? { registration: registered } : {}),
                   namespaceBudget: o.namespaceBudget,
                   ...(reportsAs !== undefined ? { reports: reportsAs } : {}),
+                  background: () => backgroundChecks.current,
                   // Policy status is the admission controller's to write (its leader's, with --leader-elect).
                   ...(admission ? leadership : { isLeader: () => false }),
                 },
@@ -625,6 +629,7 @@ export async function startServe(
       return usage(set.error);
     }
     registration = set.value;
+    backgroundChecks.current = registration.policyChecks;
     // --kyverno-webhook-names: never take over a configuration Kyverno (or anyone else) owns.
     const foreign = await registration.foreignConfigurations();
     if (foreign !== undefined) {

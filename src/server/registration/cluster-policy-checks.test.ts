@@ -177,6 +177,18 @@ describe("mutate-existing targets", () => {
     assert.deepEqual(await texts(variable, c), []);
     assert.equal(c.asked.length, 0);
   });
+  test("mutateExistingOnPolicyUpdate: the background controller must also list the rule's triggers, or the policy is refused", async () => {
+    const rule = mutateRule({ apiVersion: "v1", kind: "ConfigMap", namespace: "team" });
+    const onUpdate = { ...rule, mutate: { ...(rule["mutate"] as JsonObject), mutateExistingOnPolicyUpdate: true } };
+    // Targets (ConfigMaps) may be written; the triggers (ConfigMaps too here) may not be listed.
+    const c = checks((a) => a.verb !== "list");
+    assert.deepEqual(await texts(clusterPolicy("p", [onUpdate]), c), [
+      `spec.rules[0].mutate.mutateExistingOnPolicyUpdate: ${USER} does not have permissions to 'list' resource ConfigMap in every namespace, the existing triggers mutateExistingOnPolicyUpdate reads. Grant proper permissions to the background controller`,
+    ]);
+    // The deprecated spec-level flag is its fallback; without either nothing is listed.
+    assert.equal((await texts(clusterPolicy("p", [rule], { mutateExistingOnPolicyUpdate: true }), c)).length, 1);
+    assert.deepEqual(await texts(clusterPolicy("p", [rule]), c), []);
+  });
 });
 
 test("a generate kind the API server does not serve is refused with Kyverno's text", async () => {

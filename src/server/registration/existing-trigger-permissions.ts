@@ -1,6 +1,7 @@
 /**
  * Whether the background controller may list the existing triggers of a generate rule with
- * `generateExisting` (or the deprecated `spec.generateExisting`): when the policy appears, the
+ * `generateExisting` (or the deprecated `spec.generateExisting`), or of a mutate-existing rule with
+ * `mutateExistingOnPolicyUpdate` (mutate-existing/existing-triggers.ts): when the policy appears, the
  * controller lists every object of the rule's match kinds (controllers/generate/existing-triggers.ts;
  * a namespaced Policy's in its namespace) and reads each trigger again when its request runs, so it
  * needs `get` and `list` on them. Kyverno's background controller reads every resource, so Kyverno
@@ -16,6 +17,7 @@ import {
   type PolicyProblem,
 } from "../../engine/index.js";
 import { generateExistingRules, matchKinds } from "../../controllers/generate/existing-triggers.js";
+import { mutateOnPolicyUpdateRules } from "../../controllers/mutate-existing/existing-triggers.js";
 import { refusedVerbs, type PermissionChecks } from "./background-access.js";
 
 const VERBS = ["get", "list"] as const;
@@ -24,14 +26,18 @@ export async function existingTriggerPermissionProblems(
   policy: CompiledPolicy,
   checks: PermissionChecks,
 ): Promise<PolicyProblem[]> {
-  const existing = generateExistingRules(policy);
+  const generate = generateExistingRules(policy);
+  const mutate = mutateOnPolicyUpdateRules(policy);
   const asks: Promise<PolicyProblem | undefined>[] = [];
   kyvernoRulesOf(policy).forEach((rule, i) => {
-    if (!existing.includes(rule.name)) return;
+    const path = generate.includes(rule.name)
+      ? `spec.rules[${i}].generate.generateExisting`
+      : mutate.includes(rule.name)
+        ? `spec.rules[${i}].mutate.mutateExistingOnPolicyUpdate`
+        : undefined;
+    if (path === undefined) return;
     for (const kind of matchKinds(policy, [rule.name]))
-      asks.push(
-        missingVerb({ kind, namespace: policy.namespace, path: `spec.rules[${i}].generate.generateExisting` }, checks),
-      );
+      asks.push(missingVerb({ kind, namespace: policy.namespace, path }, checks));
   });
   return (await Promise.all(asks)).filter((p) => p !== undefined);
 }
@@ -55,6 +61,6 @@ async function missingVerb(wanted: Wanted, checks: PermissionChecks): Promise<Po
   const where = wanted.namespace === "" ? "in every namespace" : `in namespace ${wanted.namespace}`;
   return problem(
     wanted.path,
-    `${checks.user} does not have permissions to '${first}' resource ${wanted.kind} ${where}, the existing triggers generateExisting reads. Grant proper permissions to the background controller`,
+    `${checks.user} does not have permissions to '${first}' resource ${wanted.kind} ${where}, the existing triggers ${wanted.path.endsWith("generateExisting") ? "generateExisting" : "mutateExistingOnPolicyUpdate"} reads. Grant proper permissions to the background controller`,
   );
 }
