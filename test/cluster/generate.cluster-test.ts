@@ -484,7 +484,7 @@ describe("generate rules in a cluster", { timeout: buildTimeoutMs + 15 * 60_000 
     });
     assert.match(
       message,
-      /system:serviceaccount:bylaw:bylaw-background-controller does not have permissions to 'list' resource scheduling.k8s.io\/v1\/PriorityClass in every namespace, the existing triggers generateExisting reads/,
+      /system:serviceaccount:bylaw:bylaw-background-controller does not have permissions to 'get' resource scheduling.k8s.io\/v1\/PriorityClass in every namespace, the existing triggers generateExisting reads/,
     );
     // A restart lists the existing triggers again: refused, which is a PolicyError Event on the policy.
     await restartBylaw(current(), GENERATE_ARGS);
