@@ -112,6 +112,8 @@ interface ServeOptions {
   readonly ha: HaSettings | undefined;
   /** --generate-controller-as: the generate controller runs, acting as this ServiceAccount of Bylaw's namespace (with policies from the cluster). */
   readonly generate: { readonly serviceAccount: string; readonly namespace: string } | undefined;
+  /** --reports-service-account-name, --background-service-account-name: who those components run as (default: deploy/'s names in Bylaw's namespace). */
+  readonly accounts: { readonly reports?: string; readonly background?: string };
   /** Bylaw's namespace (--service-namespace, POD_NAMESPACE or --leader-elect-namespace): where the background component keeps UpdateRequests. */
   readonly ownNamespace: string | undefined;
   readonly tls: TlsFiles;
@@ -411,7 +413,7 @@ function reportsIdentity(
   if (reportsHere(o)) return { here: true };
   if (presence === undefined || !elsewhere.includes("reports") || o.ownNamespace === undefined) return undefined;
   return {
-    user: `system:serviceaccount:${o.ownNamespace}:${componentAccount("reports")}`,
+    user: o.accounts.reports ?? `system:serviceaccount:${o.ownNamespace}:${componentAccount("reports")}`,
     started: () => presence.of("reports").state !== "absent",
   };
 }
@@ -617,6 +619,7 @@ export async function startServe(
   if (o.registration !== undefined && admission) {
     const set = setUpRegistration({
       plan: o.registration,
+      ...(o.accounts.background !== undefined ? { backgroundUser: o.accounts.background } : {}),
       source,
       groups: o.groups,
       tls: tls.value,

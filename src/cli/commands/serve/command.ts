@@ -18,6 +18,7 @@ import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags
 import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";
 import { HA_FLAG_OPTIONS, haSettings } from "./ha-flags.js";
 import { REPORT_FLAG_OPTIONS, backgroundScanInterval } from "./report-flags.js";
+import { SERVICE_ACCOUNT_FLAG_OPTIONS, serviceAccountUsers } from "./service-account-flags.js";
 import { EVENT_FLAG_OPTIONS, eventSettings } from "./event-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { REGISTRATION_FLAG_OPTIONS, registrationPlan } from "./registration-flags.js";
@@ -61,6 +62,7 @@ const SERVE_FLAG_OPTIONS = {
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
   ...REPORT_FLAG_OPTIONS,
+  ...SERVICE_ACCOUNT_FLAG_OPTIONS,
   ...EVENT_FLAG_OPTIONS,
   ...COMPONENT_FLAG_OPTIONS,
   ...MONITORING_FLAG_OPTIONS,
@@ -112,6 +114,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
   const ha = await haEventsAndComponents(values);
   if (!ha.ok) return usage(ha.error);
+  const accounts = serviceAccountUsers(values, ownNamespace(values) ?? plan.value?.ownNamespace);
+  if (!accounts.ok) return usage(accounts.error);
   const options = serveOptions({
     values,
     numbers,
@@ -124,6 +128,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       registration: plan.value,
       metricsAuth: metricsAuth.value,
       namespaceBudget: namespaceBudget.value,
+      accounts: accounts.value,
       ...ha.value,
     },
   });
@@ -220,6 +225,7 @@ function serveOptions(o: {
     | "registration"
     | "metricsAuth"
     | "namespaceBudget"
+    | "accounts"
     | "ha"
     | "events"
     | "components"
