@@ -43,8 +43,17 @@ export function generateExistingRules(policy: CompiledPolicy): string[] {
     .map((r) => r.name);
 }
 
-/** The kinds a rule matches, as written in match.any/all[].resources.kinds (and the bare match.resources). */
+/**
+ * The kinds a rule matches, as written in match.any/all[].resources.kinds (and the bare
+ * match.resources), wildcard forms left out: they are not listed (a policy webhook refuses
+ * existing-trigger rules that name one: server/registration/existing-trigger-permissions.ts).
+ */
 export function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
+  return writtenKinds(policy, rules).filter((k) => !k.includes("*"));
+}
+
+/** The kinds a rule matches, as written, wildcard forms (`*`, or `*` as the group, version or kind) included. */
+export function writtenKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
   const out = new Set<string>();
   for (const compiled of policy.rules) {
     if (!rules.includes(compiled.name)) continue;
@@ -57,7 +66,7 @@ export function matchKinds(policy: CompiledPolicy, rules: readonly string[]): st
     ];
     for (const f of filters) {
       const kinds = isObject(f) && isObject(f["resources"]) ? f["resources"]["kinds"] : undefined;
-      for (const k of Array.isArray(kinds) ? kinds : []) if (typeof k === "string" && !k.includes("*")) out.add(k);
+      for (const k of Array.isArray(kinds) ? kinds : []) if (typeof k === "string") out.add(k);
     }
   }
   return [...out];

@@ -152,6 +152,20 @@ describe("generate targets", () => {
   });
 });
 
+test("generateExisting on a wildcard kind is refused naming the wildcard: it would list none of them", async () => {
+  const target = { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "team", data: {} };
+  for (const kind of ["*", "*/Secret"]) {
+    const c = checks();
+    const existing = generateRule({ ...target, generateExisting: true }, [kind]);
+    assert.deepEqual(await texts(clusterPolicy("p", [existing], { background: false }), c), [
+      `spec.rules[0].generate.generateExisting: generateExisting cannot list the existing triggers of the wildcard kind ${kind}: name the kinds it should list in match, or set generateExisting to false`,
+    ]);
+  }
+  // Without generateExisting a wildcard asks nothing of the trigger kinds.
+  const plain = generateRule(target, ["*/Secret"]);
+  assert.deepEqual(await texts(clusterPolicy("p", [plain], { background: false })), []);
+});
+
 describe("mutate-existing targets", () => {
   const mutateRule = (target: JsonObject): JsonObject => ({
     name: "touch",

@@ -16,7 +16,7 @@ import {
   type CompiledPolicy,
   type PolicyProblem,
 } from "../../engine/index.js";
-import { generateExistingRules, matchKinds } from "../../controllers/generate/existing-triggers.js";
+import { generateExistingRules, writtenKinds } from "../../controllers/generate/existing-triggers.js";
 import { mutateOnPolicyUpdateRules } from "../../controllers/mutate-existing/existing-triggers.js";
 import { refusedVerbs, type PermissionChecks } from "./background-access.js";
 
@@ -36,8 +36,12 @@ export async function existingTriggerPermissionProblems(
         ? `spec.rules[${i}].mutate.mutateExistingOnPolicyUpdate`
         : undefined;
     if (path === undefined) return;
-    for (const kind of matchKinds(policy, [rule.name]))
-      asks.push(missingVerb({ kind, namespace: policy.namespace, path }, checks));
+    for (const kind of writtenKinds(policy, [rule.name]))
+      asks.push(
+        kind.includes("*")
+          ? Promise.resolve(wildcardProblem(kind, path))
+          : missingVerb({ kind, namespace: policy.namespace, path }, checks),
+      );
   });
   return (await Promise.all(asks)).filter((p) => p !== undefined);
 }
@@ -62,5 +66,19 @@ async function missingVerb(wanted: Wanted, checks: PermissionChecks): Promise<Po
   return problem(
     wanted.path,
     `${checks.user} does not have permissions to '${first}' resource ${wanted.kind} ${where}, the existing triggers ${wanted.path.endsWith("generateExisting") ? "generateExisting" : "mutateExistingOnPolicyUpdate"} reads. Grant proper permissions to the background controller`,
+  );
+}
+
+/**
+ * A wildcard kind (`*`, or `*` as the group, version or kind) in a rule whose existing triggers are listed: the
+ * controller lists kinds one by one and would list none for it, so the rule would never run for
+ * the objects that exist. Refused, naming the wildcard (Kyverno refuses `*` with a generate rule
+ * outright: "wildcard policy does not support rule type").
+ */
+function wildcardProblem(kind: string, path: string): PolicyProblem {
+  const flag = path.endsWith("generateExisting") ? "generateExisting" : "mutateExistingOnPolicyUpdate";
+  return problem(
+    path,
+    `${flag} cannot list the existing triggers of the wildcard kind ${kind}: name the kinds it should list in match, or set ${flag} to false`,
   );
 }
