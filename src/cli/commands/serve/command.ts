@@ -114,8 +114,6 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
   const ha = await haEventsAndComponents(values);
   if (!ha.ok) return usage(ha.error);
-  const accounts = serviceAccountUsers(values, ownNamespace(values) ?? plan.value?.ownNamespace);
-  if (!accounts.ok) return usage(accounts.error);
   const options = serveOptions({
     values,
     numbers,
@@ -128,7 +126,6 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       registration: plan.value,
       metricsAuth: metricsAuth.value,
       namespaceBudget: namespaceBudget.value,
-      accounts: accounts.value,
       ...ha.value,
     },
   });
@@ -143,11 +140,12 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   return 0;
 }
 
-/** Leader election and the certificate Secret (ha-flags.ts), Events (event-flags.ts), the components this process runs (component-flags.ts) and the monitoring component's settings (monitoring-flags.ts). */
+/** Leader election and the certificate Secret (ha-flags.ts), Events (event-flags.ts), the components this process runs (component-flags.ts), the monitoring component's settings (monitoring-flags.ts) and the components' ServiceAccounts (service-account-flags.ts). */
 async function haEventsAndComponents(
   values: ServeFlags,
 ): Promise<
-  { ok: true; value: Pick<StartOptions, "ha" | "events" | "components" | "monitoring"> } | { ok: false; error: string }
+  | { ok: true; value: Pick<StartOptions, "ha" | "events" | "components" | "monitoring" | "accounts"> }
+  | { ok: false; error: string }
 > {
   const ha = haSettings(values);
   if (!ha.ok) return ha;
@@ -159,6 +157,9 @@ async function haEventsAndComponents(
   if (!monitoring.ok) return monitoring;
   const loki = await monitoringLoki(values, components.value);
   if (!loki.ok) return loki;
+  // A bare ServiceAccount name is in Bylaw's namespace (registration's default: bylaw).
+  const accounts = serviceAccountUsers(values, ownNamespace(values) ?? "bylaw");
+  if (!accounts.ok) return accounts;
   return {
     ok: true,
     value: {
@@ -166,6 +167,7 @@ async function haEventsAndComponents(
       events: events.value,
       components: components.value,
       monitoring: { ...monitoring.value, loki: loki.value },
+      accounts: accounts.value,
     },
   };
 }
