@@ -48,7 +48,7 @@ export function generateExistingRules(policy: CompiledPolicy): string[] {
  * match.resources), wildcard forms left out: they are not listed (a policy webhook refuses
  * existing-trigger rules that name one: server/registration/existing-trigger-permissions.ts).
  */
-export function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
+function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
   return writtenKinds(policy, rules).filter((k) => !k.includes("*"));
 }
 
