@@ -8,7 +8,9 @@
  * - generateExisting: objects that exist when the policy arrives are triggers too;
  * - the work is durable: an UpdateRequest written while Bylaw is down is run when it is back;
  * - a namespaced Policy never writes outside its namespace: checked after substitution, the
- *   request fails with the reason and nothing is written.
+ *   request fails with the reason and nothing is written;
+ * - a grant removed after a generateExisting policy was admitted shows on the policy: Ready False
+ *   naming the refused list, and a PolicyError Event when the existing triggers are listed again.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -161,6 +163,50 @@ spec:
         data:
           data:
             team: "{{request.object.metadata.labels.team}}"
+`;
+
+/** A grant on a kind `view` does not read, aggregated to the background controller, removed by the last test. */
+const PRIORITY_CLASS_GRANT = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: bgscan:priorityclasses
+  labels:
+    rbac.kyverno.io/aggregate-to-background-controller: "true"
+rules:
+  - apiGroups: [scheduling.k8s.io]
+    resources: [priorityclasses]
+    verbs: [get, list, watch]
+`;
+
+const PRIORITY_CLASS = `apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata:
+  name: bgscan-low
+value: 10
+`;
+
+/** generateExisting on PriorityClasses: a ConfigMap in ops for each. */
+const PC_CONFIG = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: pc-config
+spec:
+  failurePolicy: Ignore
+  rules:
+    - name: pc-config
+      match:
+        any:
+          - resources:
+              kinds: [scheduling.k8s.io/v1/PriorityClass]
+      generate:
+        generateExisting: true
+        apiVersion: v1
+        kind: ConfigMap
+        name: "pc-{{request.object.metadata.name}}"
+        namespace: ops
+        data:
+          data:
+            value: "{{to_string(request.object.value)}}"
 `;
 
 /**
@@ -415,6 +461,48 @@ describe("generate rules in a cluster", { timeout: buildTimeoutMs + 15 * 60_000 
     await ok(["delete", "clusterpolicy", "team-config"]);
     await new Promise((r) => setTimeout(r, 5_000));
     await ok(["get", "configmap", "team-tenant-a", "-n", "ops"]);
+  });
+
+  test("a grant removed after a generateExisting policy was admitted: a PolicyError Event and not Ready, naming it", async () => {
+    await ok(["apply", "-f", "-"], PRIORITY_CLASS_GRANT);
+    await ok(["apply", "-f", "-"], PRIORITY_CLASS);
+    // Admitted once the aggregated grant reaches the background controller's ClusterRole.
+    await eventually("pc-config to be admitted with the grant", 60_000, async () =>
+      (await current().kubectl(["apply", "-f", "-"], PC_CONFIG)).code === 0 ? true : undefined,
+    );
+    await eventually("pc-bgscan-low in ops", 120_000, async () =>
+      (await current().kubectl(["get", "configmap", "pc-bgscan-low", "-n", "ops"])).code === 0 ? true : undefined,
+    );
+    await ok(["delete", "clusterrole", "bgscan:priorityclasses"]);
+    // The policy's Ready condition turns False at the status writer's next resync, naming the refusal.
+    const message = await eventually("pc-config not Ready", 180_000, async () => {
+      const out = await ok(["get", "clusterpolicy", "pc-config", "-o", "json"]);
+      const ready = (
+        JSON.parse(out) as { status?: { conditions?: { type: string; status: string; message?: string }[] } }
+      ).status?.conditions?.find((c) => c.type === "Ready");
+      return ready?.status === "False" ? (ready.message ?? "") : undefined;
+    });
+    assert.match(
+      message,
+      /system:serviceaccount:bylaw:bylaw-background-controller does not have permissions to 'get' resource scheduling.k8s.io\/v1\/PriorityClass in every namespace, the existing triggers generateExisting reads/,
+    );
+    // A restart lists the existing triggers again: refused, which is a PolicyError Event on the policy.
+    await restartBylaw(current(), GENERATE_ARGS);
+    const events = await eventually("the PolicyError Event on pc-config", 90_000, async () => {
+      const out = await ok(["get", "events.events.k8s.io", "-n", "default", "-o", "json"]);
+      const items = (
+        JSON.parse(out) as {
+          items: { reason?: string; reportingController?: string; regarding?: { name?: string }; note?: string }[];
+        }
+      ).items.filter((e) => e.reason === "PolicyError" && e.regarding?.name === "pc-config");
+      return items.length > 0 ? items : undefined;
+    });
+    assert.equal(events[0]?.reportingController, "kyverno-generate");
+    assert.match(
+      events[0]?.note ?? "",
+      /^policy pc-config\/pc-config error: cannot list the existing triggers of kind scheduling.k8s.io\/v1\/PriorityClass in every namespace: forbidden \(403\): .*system:serviceaccount:bylaw:bylaw-background-controller.* cannot list resource "priorityclasses"/,
+    );
+    await ok(["delete", "clusterpolicy", "pc-config"]);
   });
 });
 

@@ -17,7 +17,7 @@ import {
   type JsonValue,
   type Resource,
 } from "../../engine/index.js";
-import { ClusterReads } from "../../kube/cluster-reads.js";
+import { ClusterReads, describeKubeError } from "../../kube/cluster-reads.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
 import { offlineHosts } from "../../platform/offline-context.js";
@@ -43,8 +43,17 @@ export function generateExistingRules(policy: CompiledPolicy): string[] {
     .map((r) => r.name);
 }
 
-/** The kinds a rule matches, as written in match.any/all[].resources.kinds (and the bare match.resources). */
-export function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
+/**
+ * The kinds a rule matches, as written in match.any/all[].resources.kinds (and the bare
+ * match.resources), wildcard forms left out: they are not listed (a policy webhook refuses
+ * existing-trigger rules that name one: server/registration/existing-trigger-permissions.ts).
+ */
+function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
+  return writtenKinds(policy, rules).filter((k) => !k.includes("*"));
+}
+
+/** The kinds a rule matches, as written, wildcard forms (`*`, or `*` as the group, version or kind) included. */
+export function writtenKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
   const out = new Set<string>();
   for (const compiled of policy.rules) {
     if (!rules.includes(compiled.name)) continue;
@@ -57,7 +66,7 @@ export function matchKinds(policy: CompiledPolicy, rules: readonly string[]): st
     ];
     for (const f of filters) {
       const kinds = isObject(f) && isObject(f["resources"]) ? f["resources"]["kinds"] : undefined;
-      for (const k of Array.isArray(kinds) ? kinds : []) if (typeof k === "string" && !k.includes("*")) out.add(k);
+      for (const k of Array.isArray(kinds) ? kinds : []) if (typeof k === "string") out.add(k);
     }
   }
   return [...out];
@@ -74,18 +83,47 @@ export interface ExistingDeps {
   readonly paths: KindPaths;
 }
 
+/**
+ * A list of existing triggers the API server refused or did not answer: which kind, where and with
+ * what verb, so the failure can be reported on the policy (existing-list-failure.ts).
+ */
+export class ExistingListError extends Error {
+  constructor(
+    /** The kind as the rule names it (`v1/ConfigMap`, `Namespace`). */
+    readonly kind: string,
+    /** "" for every namespace. */
+    readonly namespace: string,
+    error: unknown,
+  ) {
+    super(describeKubeError(error), { cause: error });
+  }
+  readonly verb = "list";
+}
+
+/** `read()`, its failure an ExistingListError naming the kind and the namespace. */
+export async function listing<T>(kind: string, namespace: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    throw new ExistingListError(kind, namespace, e);
+  }
+}
+
 async function listKind(deps: ExistingDeps, kind: string, namespace: string): Promise<Resource[]> {
   const k = splitKind(kind);
   const where = await deps.paths.resolve(k.apiVersion, k.kind);
   if (where === undefined) return [];
   const r = where.resource;
   const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
-  const list = (await deps.client.getJson(where.collection(r.namespaced ? namespace : ""))) as { items?: Resource[] };
+  const at = r.namespaced ? namespace : "";
+  const list = (await listing(kind, at, () => deps.client.getJson(where.collection(at)))) as { items?: Resource[] };
   return (list.items ?? []).map((i) => ({ ...i, apiVersion, kind: r.kind }));
 }
 
 export async function namespaceLabelsByName(deps: ExistingDeps): Promise<Map<string, Record<string, string>>> {
-  const list = (await deps.client.getJson("/api/v1/namespaces")) as { items?: Resource[] };
+  const list = (await listing("v1/Namespace", "", () => deps.client.getJson("/api/v1/namespaces"))) as {
+    items?: Resource[];
+  };
   const out = new Map<string, Record<string, string>>();
   for (const ns of list.items ?? []) {
     const meta = isObject(ns["metadata"]) ? ns["metadata"] : {};

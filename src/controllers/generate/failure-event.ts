@@ -9,7 +9,7 @@ import type { UpdateRequest } from "./update-request.js";
 
 const GENERATE_SOURCE = "kyverno-generate";
 
-interface FailedPolicy {
+export interface FailedPolicy {
   readonly kind: string;
   readonly name: string;
   /** "" for a ClusterPolicy. */
@@ -28,9 +28,40 @@ export function failureEvent(
     readonly suffix: string;
   },
 ): JsonObject {
+  return policyErrorEvent({
+    ...failure,
+    rules: ur.rules.map((r) => r.rule),
+    related: ur.trigger,
+  });
+}
+
+interface RelatedObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+}
+
+/**
+ * A PolicyError Event on a policy from the background controller (`kyverno-generate`), related to
+ * an object when one caused it; its note `policy <name>/<rules> error: <message>` (without rules:
+ * `policy <name> error: …`).
+ */
+export function policyErrorEvent(failure: {
+  readonly policy: FailedPolicy;
+  readonly rules: readonly string[];
+  readonly related?: RelatedObject;
+  readonly message: string;
+  readonly now: Date;
+  readonly instance: string;
+  /** Makes the Event's name unique: `<policy>.<suffix>` (lowercase hex). */
+  readonly suffix: string;
+}): JsonObject {
   const p = failure.policy;
   const namespace = p.namespace !== "" ? p.namespace : "default";
-  const rules = ur.rules.map((r) => r.rule).join(",");
+  const rules = failure.rules.length > 0 ? `/${failure.rules.join(",")}` : "";
+  const r = failure.related;
   return {
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
@@ -48,13 +79,17 @@ export function failureEvent(
       ...(p.namespace !== "" ? { namespace: p.namespace } : {}),
       ...(p.uid !== "" ? { uid: p.uid } : {}),
     },
-    related: {
-      apiVersion: ur.trigger.apiVersion,
-      kind: ur.trigger.kind,
-      name: ur.trigger.name,
-      ...(ur.trigger.namespace !== "" ? { namespace: ur.trigger.namespace } : {}),
-      ...(ur.trigger.uid !== "" ? { uid: ur.trigger.uid } : {}),
-    },
-    note: `policy ${p.name}/${rules} error: ${failure.message}`.slice(0, 1024),
+    ...(r !== undefined
+      ? {
+          related: {
+            apiVersion: r.apiVersion,
+            kind: r.kind,
+            name: r.name,
+            ...(r.namespace !== "" ? { namespace: r.namespace } : {}),
+            ...(r.uid !== "" ? { uid: r.uid } : {}),
+          },
+        }
+      : {}),
+    note: `policy ${p.name}${rules} error: ${failure.message}`.slice(0, 1024),
   };
 }

@@ -9,7 +9,7 @@
  *   Nothing a request holds can stop the loop: every error ends in the request's status.
  */
 import { randomBytes } from "node:crypto";
-import type { AnyCompiledException, CompiledPolicy, Random } from "../../engine/index.js";
+import type { AnyCompiledException, CompiledPolicy, JsonObject, Random } from "../../engine/index.js";
 import { storeWithRetry } from "./store-update-request.js";
 import { Informer } from "../../kube/informer.js";
 import { describeKubeError } from "../../kube/cluster-reads.js";
@@ -18,7 +18,8 @@ import { resolveConnection } from "../../kube/kubeconfig.js";
 import { KindPaths } from "./kind-paths.js";
 import { policyKeyOf, runUpdateRequest, type RunOutcome } from "./run-update-request.js";
 import { sourceTriggers } from "./source-triggers.js";
-import { existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
+import { ExistingListError, existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
+import { type ListFailureState, reconcileListFailure } from "./existing-list-failure.js";
 import { generatesExisting, generatingExistingWork } from "./generating-existing.js";
 import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js";
 import { failureEvent } from "./failure-event.js";
@@ -123,6 +124,8 @@ class UpdateRequestLoop {
   private policyTimer: NodeJS.Timeout | undefined;
   /** The policies (key and generation) whose existing triggers have been turned into work. */
   private readonly existingDone = new Set<string>();
+  /** Policy generations whose existing triggers could not be listed: when to try again, what was reported. */
+  private readonly listFailures = new Map<string, ListFailureState>();
   /** Policies with rules whose downstream goes with them, as last seen: one that leaves the set may have been deleted. */
   private readonly withDownstream = new Map<string, CompiledPolicy>();
   private readonly base: string;
@@ -248,6 +251,8 @@ class UpdateRequestLoop {
       const generation = (policy.document.metadata as { generation?: unknown } | undefined)?.generation;
       const key = `${policyKeyOf(policy)}@${typeof generation === "number" ? generation : ""}`;
       if (this.existingDone.has(key)) continue;
+      const failed = this.listFailures.get(key);
+      if (failed !== undefined && Date.now() < failed.retryAtMs) continue;
       this.existingDone.add(key);
       try {
         const deps = { client: this.client, paths: this.paths };
@@ -256,14 +261,51 @@ class UpdateRequestLoop {
           ...(await mutateExistingWork(policy, deps)),
           ...(await generatingExistingWork(policy, deps)),
         ];
+        this.listFailures.delete(key);
         for (const w of work) await this.store(w);
       } catch (e) {
         this.existingDone.delete(key);
-        this.options.onLog("warn", "generate: cannot list the existing triggers of a generateExisting policy", {
-          policy: policyKeyOf(policy),
-          error: describeKubeError(e),
-        });
+        await this.reportListFailure(policy, key, e);
       }
+    }
+    const live = new Set(policies.map(policyKeyOf));
+    for (const key of this.listFailures.keys())
+      if (!live.has(key.slice(0, key.lastIndexOf("@")))) this.listFailures.delete(key);
+  }
+
+  /** Existing triggers that could not be listed: in the log, and as a PolicyError Event on the policy (once per failure). */
+  private async reportListFailure(policy: CompiledPolicy, key: string, e: unknown): Promise<void> {
+    const uid = (policy.document.metadata as { uid?: unknown } | undefined)?.uid;
+    const decision = reconcileListFailure({
+      policy: {
+        kind: policy.kind,
+        name: policy.name,
+        namespace: policy.namespace,
+        uid: typeof uid === "string" ? uid : "",
+      },
+      rules: [...generateExistingRules(policy), ...mutateOnPolicyUpdateRules(policy)],
+      ...(e instanceof ExistingListError ? { list: { verb: e.verb, kind: e.kind, namespace: e.namespace } } : {}),
+      error: e instanceof ExistingListError ? e.message : describeKubeError(e),
+      previous: this.listFailures.get(key),
+      nowMs: Date.now(),
+      instance: this.options.instance ?? "bylaw",
+      suffix: randomBytes(8).toString("hex"),
+    });
+    this.listFailures.set(key, decision.state);
+    this.options.onLog("warn", "generate: cannot list the existing triggers of a policy", {
+      policy: policyKeyOf(policy),
+      error: decision.message,
+      retryInSeconds: Math.round((decision.state.retryAtMs - Date.now()) / 1000),
+    });
+    if (decision.event !== undefined) await this.writeEvent(decision.event, policyKeyOf(policy));
+  }
+
+  private async writeEvent(event: JsonObject, policy: string): Promise<void> {
+    const ns = encodeURIComponent(String((event["metadata"] as { namespace: string }).namespace));
+    try {
+      await this.client.sendJson("POST", `/apis/events.k8s.io/v1/namespaces/${ns}/events`, event);
+    } catch (e) {
+      this.options.onLog("warn", "generate: cannot write the failure Event", { policy, error: describeKubeError(e) });
     }
   }
 
@@ -347,15 +389,7 @@ class UpdateRequestLoop {
       suffix: randomBytes(8).toString("hex"),
       instance: this.options.instance ?? "bylaw",
     });
-    const ns = encodeURIComponent(String((event["metadata"] as { namespace: string }).namespace));
-    try {
-      await this.client.sendJson("POST", `/apis/events.k8s.io/v1/namespaces/${ns}/events`, event);
-    } catch (e) {
-      this.options.onLog("warn", "generate: cannot write the failure Event", {
-        policy: ur.policy,
-        error: describeKubeError(e),
-      });
-    }
+    await this.writeEvent(event, ur.policy);
   }
 
   private async finish(ur: UpdateRequest, outcome: RunOutcome): Promise<void> {

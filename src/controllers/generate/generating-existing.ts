@@ -15,7 +15,13 @@ import {
   type JsonValue,
   type Resource,
 } from "../../engine/index.js";
-import { type ExistingDeps, existingTriggerEngine, namespaceLabelsByName, NOT_READ } from "./existing-triggers.js";
+import {
+  type ExistingDeps,
+  existingTriggerEngine,
+  listing,
+  namespaceLabelsByName,
+  NOT_READ,
+} from "./existing-triggers.js";
 import { policyKeyOf } from "./run-update-request.js";
 import type { GenerateWorkItem } from "./update-request.js";
 
@@ -55,10 +61,13 @@ async function* candidates(policy: CompiledPolicy, deps: ExistingDeps): AsyncGen
             const key = `${r.group}/${r.version}/${r.resource}`;
             if (seen.has(key) || (policy.namespace !== "" && !r.namespaced)) continue;
             seen.add(key);
-            const list = (await deps.client.getJson(where.collection(r.namespaced ? policy.namespace : ""))) as {
+            const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
+            const at = r.namespaced ? policy.namespace : "";
+            const list = (await listing(`${apiVersion}/${r.kind}`, at, () =>
+              deps.client.getJson(where.collection(at)),
+            )) as {
               items?: Resource[];
             };
-            const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
             const matchKind = { group: r.group, version: r.version, kind: r.kind, resource: r.resource };
             for (const item of list.items ?? []) yield { object: { ...item, apiVersion, kind: r.kind }, matchKind };
           }

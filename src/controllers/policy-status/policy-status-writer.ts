@@ -42,6 +42,8 @@ interface PolicyStatusWriterOptions {
   readonly onLog?: (level: "debug" | "info" | "warn", message: string, fields: Record<string, unknown>) => void;
   /** Whoever runs background reports here: what they may not read of a policy's resources (reporting-access.ts). */
   readonly reporting?: (outcome: PolicyOutcome) => Promise<readonly string[] | undefined>;
+  /** What the background controller may not do of what a served policy asks of it (server/app/background-readiness.ts). */
+  readonly background?: (outcome: PolicyOutcome) => Promise<readonly string[]>;
 }
 
 export class PolicyStatusWriter {
@@ -103,8 +105,10 @@ export class PolicyStatusWriter {
   private async writeOne(outcome: PolicyOutcome): Promise<void> {
     const registration = this.options.registration;
     const reporting = await this.options.reporting?.(outcome);
+    const background = outcome.compiled !== undefined ? await this.options.background?.(outcome) : undefined;
     const action = reconcileStatus({
       ...(reporting !== undefined ? { reporting } : {}),
+      ...(background !== undefined ? { background } : {}),
       outcome,
       ...(registration !== undefined
         ? { registration: { state: outcome.compiled !== undefined ? registration.stateOf(outcome) : undefined } }

@@ -53,3 +53,25 @@ test("our own last write is not written again while the cache still shows the ob
   const last = { before: "1", desired, stored: desired };
   assert.deepEqual(reconcileStatus({ outcome: outcome(), last, nowMs: 0 }), { kind: "unchanged" });
 });
+
+test("a Ready policy whose background grant was removed turns not Ready naming it, and Ready again once granted", () => {
+  const ready = desiredStatus(outcome(), 0);
+  const stored = outcome({ status: ready, resourceVersion: "2" });
+  const refusal =
+    "spec.rules[0].generate.generateExisting: system:serviceaccount:bylaw:bylaw-background-controller does not have permissions to 'list' resource ConfigMap in every namespace, the existing triggers generateExisting reads. Grant proper permissions to the background controller";
+  const action = reconcileStatus({ outcome: stored, last: undefined, nowMs: 5_000, background: [refusal] });
+  assert.ok(action.kind === "patch");
+  const condition = (
+    action.desired["conditions"] as { type: string; status: string; reason: string; message: string }[]
+  )[0];
+  assert.equal(condition?.status, "False");
+  assert.equal(condition?.reason, "Failed");
+  assert.ok(condition?.message.includes(refusal), condition?.message);
+  const notReady = outcome({ status: action.desired, resourceVersion: "3" });
+  assert.deepEqual(reconcileStatus({ outcome: notReady, last: undefined, nowMs: 6_000, background: [refusal] }), {
+    kind: "unchanged",
+  });
+  const again = reconcileStatus({ outcome: notReady, last: undefined, nowMs: 7_000, background: [] });
+  assert.ok(again.kind === "patch");
+  assert.equal((again.desired["conditions"] as { status: string }[])[0]?.status, "True");
+});

@@ -26,6 +26,12 @@ interface StatusInput {
   readonly nowMs: number;
   /** A policies.kyverno.io policy's refusals for background reporting (RBACPermissionsGranted); undefined: not checked. */
   readonly reporting?: readonly string[];
+  /**
+   * What the background controller may not do of what a served policy asks of it now (a grant
+   * removed after the policy was admitted: its existing triggers cannot be listed), each
+   * `field: message`; the policy is not Ready while any is left. Undefined or empty: nothing missing.
+   */
+  readonly background?: readonly string[];
 }
 
 type StatusAction =
@@ -34,7 +40,8 @@ type StatusAction =
   | { readonly kind: "patch"; readonly path: string; readonly patch: JsonObject; readonly desired: JsonObject };
 
 export function reconcileStatus(input: StatusInput): StatusAction {
-  const { outcome, last } = input;
+  const { last } = input;
+  const outcome = withBackground(input.outcome, input.background);
   const webhook = outcome.compiled !== undefined ? input.registration?.state : undefined;
   // Served but not yet confirmed registered (or refused): written once registration has synced.
   if (outcome.compiled !== undefined && input.registration !== undefined && webhook === undefined)
@@ -48,4 +55,11 @@ export function reconcileStatus(input: StatusInput): StatusAction {
     return { kind: "unchanged" };
   if (jsonEqual(outcome.status, desired)) return { kind: "unchanged" };
   return { kind: "patch", path: statusPath(outcome), patch: statusPatch(outcome, desired), desired };
+}
+
+/** A served policy the background controller cannot run in full: not Ready, each missing grant named. */
+function withBackground(outcome: PolicyOutcome, background: readonly string[] | undefined): PolicyOutcome {
+  if (outcome.compiled === undefined || background === undefined || background.length === 0) return outcome;
+  const notEvaluated = [...(outcome.notEvaluated !== undefined ? [outcome.notEvaluated] : []), ...background];
+  return { ...outcome, notEvaluated: notEvaluated.join("; ") };
 }

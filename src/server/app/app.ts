@@ -55,6 +55,7 @@ import {
   type LiveContext,
 } from "./live-context-setup.js";
 import { setUpHa, type HaSettings } from "./ha-setup.js";
+import type { PermissionChecks } from "../registration/background-access.js";
 import { openPolicySource, type ReportsIdentity, type ServedPolicySource } from "./policy-source-setup.js";
 import { loadsPolicySet, noPolicySource } from "./no-policy-source.js";
 import { watchCleanupExceptions } from "./cleanup-exceptions.js";
@@ -111,6 +112,8 @@ interface ServeOptions {
   readonly ha: HaSettings | undefined;
   /** --generate-controller-as: the generate controller runs, acting as this ServiceAccount of Bylaw's namespace (with policies from the cluster). */
   readonly generate: { readonly serviceAccount: string; readonly namespace: string } | undefined;
+  /** --reports-service-account-name, --background-service-account-name: who those components run as (default: deploy/'s names in Bylaw's namespace). */
+  readonly accounts: { readonly reports?: string; readonly background?: string };
   /** Bylaw's namespace (--service-namespace, POD_NAMESPACE or --leader-elect-namespace): where the background component keeps UpdateRequests. */
   readonly ownNamespace: string | undefined;
   readonly tls: TlsFiles;
@@ -410,7 +413,7 @@ function reportsIdentity(
   if (reportsHere(o)) return { here: true };
   if (presence === undefined || !elsewhere.includes("reports") || o.ownNamespace === undefined) return undefined;
   return {
-    user: `system:serviceaccount:${o.ownNamespace}:${componentAccount("reports")}`,
+    user: o.accounts.reports ?? `system:serviceaccount:${o.ownNamespace}:${componentAccount("reports")}`,
     started: () => presence.of("reports").state !== "absent",
   };
 }
@@ -567,6 +570,8 @@ export async function startServe(
   const checkPolicy = policyCheck(o.groups);
   // With --register, Ready means "the API server sends us this policy's requests" (registration-states.ts).
   const registered = o.registration !== undefined ? new RegistrationStates() : undefined;
+  // Registration's checks of the background controller's grants, once it is set up (below), for policies' Ready.
+  const backgroundChecks: { current?: PermissionChecks } = {};
   // A cleanup- or monitoring-only process loads no policy set (its ServiceAccount may not list one).
   const noPolicies = o.policies === undefined && live !== undefined && !loadsPolicySet(o.components);
   const source = noPolicies
@@ -594,6 +599,7 @@ export async function startServe(
                   ...(registered !== undefined ? { registration: registered } : {}),
                   namespaceBudget: o.namespaceBudget,
                   ...(reportsAs !== undefined ? { reports: reportsAs } : {}),
+                  background: () => backgroundChecks.current,
                   // Policy status is the admission controller's to write (its leader's, with --leader-elect).
                   ...(admission ? leadership : { isLeader: () => false }),
                 },
@@ -613,6 +619,7 @@ export async function startServe(
   if (o.registration !== undefined && admission) {
     const set = setUpRegistration({
       plan: o.registration,
+      ...(o.accounts.background !== undefined ? { backgroundUser: o.accounts.background } : {}),
       source,
       groups: o.groups,
       tls: tls.value,
@@ -625,6 +632,7 @@ export async function startServe(
       return usage(set.error);
     }
     registration = set.value;
+    backgroundChecks.current = registration.policyChecks;
     // --kyverno-webhook-names: never take over a configuration Kyverno (or anyone else) owns.
     const foreign = await registration.foreignConfigurations();
     if (foreign !== undefined) {

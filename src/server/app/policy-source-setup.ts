@@ -18,6 +18,8 @@ import type { Readiness } from "../policy-source/types.js";
 import type { Runs } from "../policy-source/unserved-parts.js";
 import type { ClusterFacts, PolicySource } from "../types.js";
 import type { LiveContext } from "./live-context-setup.js";
+import type { PermissionChecks } from "../registration/background-access.js";
+import { backgroundReadiness } from "./background-readiness.js";
 
 /** Whose reads RBACPermissionsGranted checks (PolicySourceSetup's `cluster.reports`). */
 export type ReportsIdentity = { readonly here: true } | { readonly user: string; readonly started: () => boolean };
@@ -54,6 +56,8 @@ interface PolicySourceSetup {
      * SubjectAccessReview once `started`). Undefined: nobody; the condition is not written.
      */
     readonly reports?: ReportsIdentity;
+    /** The background controller's permission checks (registration's), for the Ready of policies with existing-trigger rules. */
+    readonly background?: () => PermissionChecks | undefined;
   };
 }
 
@@ -139,6 +143,7 @@ function statusWriter(
     ...(c.isLeader !== undefined ? { isLeader: c.isLeader } : {}),
     ...(c.registration !== undefined ? { registration: c.registration } : {}),
     ...(c.reports !== undefined ? { reporting: reportingOf(client, c.reports) } : {}),
+    ...(c.background !== undefined ? { background: backgroundReadiness({ checks: c.background, now: Date.now }) } : {}),
   });
 }
 

@@ -43,6 +43,8 @@ export interface RegistrationPlan {
 
 interface StartRegistration {
   readonly plan: RegistrationPlan;
+  /** --background-service-account-name: the background controller's user for the permission checks (default: deploy/'s ServiceAccount in Bylaw's namespace). */
+  readonly backgroundUser?: string;
   readonly source: PolicySource;
   readonly groups: TimeoutGroups;
   readonly tls: ServingTls;
@@ -154,7 +156,7 @@ export function setUpRegistration(
         resolve: (s) => kinds.resolve(s),
         refresh: async () => void (await rediscover()),
         canI: (access) => canAccess(client, access),
-        user: `system:serviceaccount:${o.plan.ownNamespace}:${BACKGROUND_SERVICE_ACCOUNT}`,
+        user: o.backgroundUser ?? `system:serviceaccount:${o.plan.ownNamespace}:${BACKGROUND_SERVICE_ACCOUNT}`,
       },
       start: () => {
         unsubscribe = o.source.onChange((event) => {

@@ -152,6 +152,20 @@ describe("generate targets", () => {
   });
 });
 
+test("generateExisting on a wildcard kind is refused naming the wildcard: it would list none of them", async () => {
+  const target = { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "team", data: {} };
+  for (const kind of ["*", "*/Secret"]) {
+    const c = checks();
+    const existing = generateRule({ ...target, generateExisting: true }, [kind]);
+    assert.deepEqual(await texts(clusterPolicy("p", [existing], { background: false }), c), [
+      `spec.rules[0].generate.generateExisting: generateExisting cannot list the existing triggers of the wildcard kind ${kind}: name the kinds it should list in match, or set generateExisting to false`,
+    ]);
+  }
+  // Without generateExisting a wildcard asks nothing of the trigger kinds.
+  const plain = generateRule(target, ["*/Secret"]);
+  assert.deepEqual(await texts(clusterPolicy("p", [plain], { background: false })), []);
+});
+
 describe("mutate-existing targets", () => {
   const mutateRule = (target: JsonObject): JsonObject => ({
     name: "touch",
@@ -176,6 +190,18 @@ describe("mutate-existing targets", () => {
     const variable = clusterPolicy("p", [mutateRule({ apiVersion: "v1", kind: "{{request.object.kind}}" })]);
     assert.deepEqual(await texts(variable, c), []);
     assert.equal(c.asked.length, 0);
+  });
+  test("mutateExistingOnPolicyUpdate: the background controller must also list the rule's triggers, or the policy is refused", async () => {
+    const rule = mutateRule({ apiVersion: "v1", kind: "ConfigMap", namespace: "team" });
+    const onUpdate = { ...rule, mutate: { ...(rule["mutate"] as JsonObject), mutateExistingOnPolicyUpdate: true } };
+    // Targets (ConfigMaps) may be written; the triggers (ConfigMaps too here) may not be listed.
+    const c = checks((a) => a.verb !== "list");
+    assert.deepEqual(await texts(clusterPolicy("p", [onUpdate]), c), [
+      `spec.rules[0].mutate.mutateExistingOnPolicyUpdate: ${USER} does not have permissions to 'list' resource ConfigMap in every namespace, the existing triggers mutateExistingOnPolicyUpdate reads. Grant proper permissions to the background controller`,
+    ]);
+    // The deprecated spec-level flag is its fallback; without either nothing is listed.
+    assert.equal((await texts(clusterPolicy("p", [rule], { mutateExistingOnPolicyUpdate: true }), c)).length, 1);
+    assert.deepEqual(await texts(clusterPolicy("p", [rule]), c), []);
   });
 });
 

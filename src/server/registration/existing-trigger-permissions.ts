@@ -1,6 +1,7 @@
 /**
  * Whether the background controller may list the existing triggers of a generate rule with
- * `generateExisting` (or the deprecated `spec.generateExisting`): when the policy appears, the
+ * `generateExisting` (or the deprecated `spec.generateExisting`), or of a mutate-existing rule with
+ * `mutateExistingOnPolicyUpdate` (mutate-existing/existing-triggers.ts): when the policy appears, the
  * controller lists every object of the rule's match kinds (controllers/generate/existing-triggers.ts;
  * a namespaced Policy's in its namespace) and reads each trigger again when its request runs, so it
  * needs `get` and `list` on them. Kyverno's background controller reads every resource, so Kyverno
@@ -15,7 +16,8 @@ import {
   type CompiledPolicy,
   type PolicyProblem,
 } from "../../engine/index.js";
-import { generateExistingRules, matchKinds } from "../../controllers/generate/existing-triggers.js";
+import { generateExistingRules, writtenKinds } from "../../controllers/generate/existing-triggers.js";
+import { mutateOnPolicyUpdateRules } from "../../controllers/mutate-existing/existing-triggers.js";
 import { refusedVerbs, type PermissionChecks } from "./background-access.js";
 
 const VERBS = ["get", "list"] as const;
@@ -24,13 +26,21 @@ export async function existingTriggerPermissionProblems(
   policy: CompiledPolicy,
   checks: PermissionChecks,
 ): Promise<PolicyProblem[]> {
-  const existing = generateExistingRules(policy);
+  const generate = generateExistingRules(policy);
+  const mutate = mutateOnPolicyUpdateRules(policy);
   const asks: Promise<PolicyProblem | undefined>[] = [];
   kyvernoRulesOf(policy).forEach((rule, i) => {
-    if (!existing.includes(rule.name)) return;
-    for (const kind of matchKinds(policy, [rule.name]))
+    const path = generate.includes(rule.name)
+      ? `spec.rules[${i}].generate.generateExisting`
+      : mutate.includes(rule.name)
+        ? `spec.rules[${i}].mutate.mutateExistingOnPolicyUpdate`
+        : undefined;
+    if (path === undefined) return;
+    for (const kind of writtenKinds(policy, [rule.name]))
       asks.push(
-        missingVerb({ kind, namespace: policy.namespace, path: `spec.rules[${i}].generate.generateExisting` }, checks),
+        kind.includes("*")
+          ? Promise.resolve(wildcardProblem(kind, path))
+          : missingVerb({ kind, namespace: policy.namespace, path }, checks),
       );
   });
   return (await Promise.all(asks)).filter((p) => p !== undefined);
@@ -55,6 +65,20 @@ async function missingVerb(wanted: Wanted, checks: PermissionChecks): Promise<Po
   const where = wanted.namespace === "" ? "in every namespace" : `in namespace ${wanted.namespace}`;
   return problem(
     wanted.path,
-    `${checks.user} does not have permissions to '${first}' resource ${wanted.kind} ${where}, the existing triggers generateExisting reads. Grant proper permissions to the background controller`,
+    `${checks.user} does not have permissions to '${first}' resource ${wanted.kind} ${where}, the existing triggers ${wanted.path.endsWith("generateExisting") ? "generateExisting" : "mutateExistingOnPolicyUpdate"} reads. Grant proper permissions to the background controller`,
+  );
+}
+
+/**
+ * A wildcard kind (`*`, or `*` as the group, version or kind) in a rule whose existing triggers are listed: the
+ * controller lists kinds one by one and would list none for it, so the rule would never run for
+ * the objects that exist. Refused, naming the wildcard (Kyverno refuses `*` with a generate rule
+ * outright: "wildcard policy does not support rule type").
+ */
+function wildcardProblem(kind: string, path: string): PolicyProblem {
+  const flag = path.endsWith("generateExisting") ? "generateExisting" : "mutateExistingOnPolicyUpdate";
+  return problem(
+    path,
+    `${flag} cannot list the existing triggers of the wildcard kind ${kind}: name the kinds it should list in match, or set ${flag} to false`,
   );
 }

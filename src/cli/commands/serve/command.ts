@@ -18,6 +18,7 @@ import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags
 import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";
 import { HA_FLAG_OPTIONS, haSettings } from "./ha-flags.js";
 import { REPORT_FLAG_OPTIONS, backgroundScanInterval } from "./report-flags.js";
+import { SERVICE_ACCOUNT_FLAG_OPTIONS, serviceAccountUsers } from "./service-account-flags.js";
 import { EVENT_FLAG_OPTIONS, eventSettings } from "./event-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { REGISTRATION_FLAG_OPTIONS, registrationPlan } from "./registration-flags.js";
@@ -61,6 +62,7 @@ const SERVE_FLAG_OPTIONS = {
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
   ...REPORT_FLAG_OPTIONS,
+  ...SERVICE_ACCOUNT_FLAG_OPTIONS,
   ...EVENT_FLAG_OPTIONS,
   ...COMPONENT_FLAG_OPTIONS,
   ...MONITORING_FLAG_OPTIONS,
@@ -138,11 +140,12 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   return 0;
 }
 
-/** Leader election and the certificate Secret (ha-flags.ts), Events (event-flags.ts), the components this process runs (component-flags.ts) and the monitoring component's settings (monitoring-flags.ts). */
+/** Leader election and the certificate Secret (ha-flags.ts), Events (event-flags.ts), the components this process runs (component-flags.ts), the monitoring component's settings (monitoring-flags.ts) and the components' ServiceAccounts (service-account-flags.ts). */
 async function haEventsAndComponents(
   values: ServeFlags,
 ): Promise<
-  { ok: true; value: Pick<StartOptions, "ha" | "events" | "components" | "monitoring"> } | { ok: false; error: string }
+  | { ok: true; value: Pick<StartOptions, "ha" | "events" | "components" | "monitoring" | "accounts"> }
+  | { ok: false; error: string }
 > {
   const ha = haSettings(values);
   if (!ha.ok) return ha;
@@ -154,6 +157,9 @@ async function haEventsAndComponents(
   if (!monitoring.ok) return monitoring;
   const loki = await monitoringLoki(values, components.value);
   if (!loki.ok) return loki;
+  // A bare ServiceAccount name is in Bylaw's namespace (registration's default: bylaw).
+  const accounts = serviceAccountUsers(values, ownNamespace(values) ?? "bylaw");
+  if (!accounts.ok) return accounts;
   return {
     ok: true,
     value: {
@@ -161,6 +167,7 @@ async function haEventsAndComponents(
       events: events.value,
       components: components.value,
       monitoring: { ...monitoring.value, loki: loki.value },
+      accounts: accounts.value,
     },
   };
 }
@@ -220,6 +227,7 @@ function serveOptions(o: {
     | "registration"
     | "metricsAuth"
     | "namespaceBudget"
+    | "accounts"
     | "ha"
     | "events"
     | "components"

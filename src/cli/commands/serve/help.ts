@@ -173,6 +173,16 @@ Flags:
                               matches again this often (default 1h; Kyverno's --backgroundScanInterval).
                               Resources are also scanned when they or the policies change; each has one
                               PolicyReport, written only when its results change (docs/cluster.md)
+      --reports-service-account-name SA
+                              who the reports component runs as, for the SubjectAccessReviews about it
+                              (RBACPermissionsGranted): system:serviceaccount:NS:NAME (Kyverno's
+                              --reportsServiceAccountName) or a name in Bylaw's namespace (default
+                              bylaw-reports-controller)
+      --background-service-account-name SA
+                              who the background component runs as, for the policy webhook's generate and
+                              mutate-existing permission checks and the grants behind such a policy's
+                              Ready: as above (Kyverno's --backgroundServiceAccountName; default
+                              bylaw-background-controller)
       --event-component-prefix P
                               with --cluster or --kubeconfig: Events are reported by P-admission,
                               P-scan, P-generate, P-mutate and P-cleanup (default kyverno, Kyverno's
