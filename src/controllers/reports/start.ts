@@ -19,10 +19,14 @@ import { admissionOnlyPolicyNames, backgroundPolicies, scanResource } from "./sc
 import type { ReportsControllerOptions } from "./types.js";
 import { WatchedKinds } from "./watched-kinds.js";
 import { CONTROLLER_NAMES } from "../reconcile-metrics.js";
+import { PolicySettle } from "./policy-settle.js";
 
 interface ReportsController {
   close(): void;
 }
+
+/** Policies out of date this long are scanned even while they keep changing (policy-settle.ts). */
+const MAX_SETTLE_WAIT_MS = 10_000;
 
 /** Bylaw's reports only: Kyverno's own, if it runs too, are neither read nor swept. */
 const MANAGED = `${BYLAW_REPORT_LABEL.key}=${BYLAW_REPORT_LABEL.value}`;
@@ -69,8 +73,8 @@ class Scanner {
   /** uid → the failed report writes since its last good one (the next try is a requeue). */
   private readonly failures = new Map<string, number>();
   private generation = -1;
-  /** The newest policy generation seen, and since when (a full scan waits for it to settle). */
-  private pending = { generation: -1, since: 0 };
+  /** When a full scan starts after the policies changed (policy-settle.ts). */
+  private readonly settle: PolicySettle;
   private lastFull = 0;
   private busy = false;
   private pauseUntil = 0;
@@ -79,7 +83,9 @@ class Scanner {
     private readonly o: ReportsControllerOptions,
     private readonly reports: ReportInformers,
     private readonly kinds: WatchedKinds,
-  ) {}
+  ) {
+    this.settle = new PolicySettle({ settleMs: o.settleMs ?? 1000, maxWaitMs: MAX_SETTLE_WAIT_MS });
+  }
 
   tick(): void {
     if (this.o.isLeader !== undefined && !this.o.isLeader()) {
@@ -104,9 +110,7 @@ class Scanner {
     if (snapshot.generation === 0) return;
     const policies = backgroundPolicies(snapshot.policies);
     if (snapshot.generation !== this.generation) {
-      if (snapshot.generation !== this.pending.generation)
-        this.pending = { generation: snapshot.generation, since: Date.now() };
-      if (Date.now() - this.pending.since < (this.o.settleMs ?? 1000)) return;
+      if (!this.settle.ready(snapshot.generation, Date.now())) return;
       const { targets, unlisted } = scanKinds(policies);
       for (const u of unlisted)
         this.o.onLog("warn", "reports: a kind that names no resource is not scanned", { kind: u });
@@ -116,6 +120,7 @@ class Scanner {
       this.lastFull = 0;
     }
     if (!this.reports.every((r) => r.informer.health().ok)) return;
+    const interruptible = this.settle.interruptible(Date.now());
     const full = Date.now() - this.lastFull >= this.o.intervalMs;
     if (full) this.scanned.clear();
     // A kind Bylaw may not list (or not yet) waits; the others are scanned meanwhile.
@@ -135,7 +140,7 @@ class Scanner {
       watched.add(`${type.apiVersion}/${type.kind}`);
       for (const object of informer.list()) {
         // Policies changed meanwhile: the rest would be scanned (and written) under the old ones.
-        if (this.o.policies().generation !== snapshot.generation) return;
+        if (interruptible && this.o.policies().generation !== snapshot.generation) return;
         await this.visit({ ...type, ...object }, { snapshot, policies, seen, keep });
       }
     }
@@ -143,6 +148,7 @@ class Scanner {
       this.lastFull = Date.now();
       await this.sweep({ seen, waiting, watched, keep });
     }
+    this.settle.finished();
   }
 
   /** Scans the resource unless it was scanned at this resourceVersion already. */
