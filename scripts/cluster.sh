@@ -60,13 +60,26 @@ free_ports() { # <count>
     });' "$1"
 }
 
+# Whether a component started in DIR has exited: its recorded process is gone, or runs another binary.
+# Between `start`'s fork and its exec the process still runs this shell (or setsid), and its log may not
+# exist yet: that is not an exit (a restart under load was once reported as one).
+exited() { # <dir> <component>
+  local file="$1/pids/$2.pid" pid exe now
+  [[ -f "$file" ]] || return 1
+  { read -r pid && read -r exe; } <"$file" || return 0
+  gone "$pid" && return 0
+  now="$(readlink "/proc/$pid/exe" 2>/dev/null)" || return 0
+  [[ "$now" == "$exe"* || "$now" == "$(readlink -f "$BASH")" || "$now" == */setsid ]] && return 1
+  return 0
+}
+
 # Polls <command> every 0.25 s until it succeeds; fails early if a started component has exited.
 wait_for() { # <dir> <what> <command>...
   local dir="$1" what="$2" deadline=$((SECONDS + WAIT_SECONDS)) c
   shift 2
   until "$@" >/dev/null 2>&1; do
     for c in "${COMPONENTS[@]}"; do
-      if [[ -f "$dir/pids/$c.pid" ]] && ! live_pid "$dir" "$c" >/dev/null; then
+      if exited "$dir" "$c"; then
         echo "cluster: $c exited while waiting for $what; the end of $dir/logs/$c.log:" >&2
         tail -n 30 "$dir/logs/$c.log" >&2 || true
         return 1
