@@ -30,18 +30,17 @@ export async function existingTriggerPermissionProblems(
   const mutate = mutateOnPolicyUpdateRules(policy);
   const asks: Promise<PolicyProblem | undefined>[] = [];
   kyvernoRulesOf(policy).forEach((rule, i) => {
-    const path = generate.includes(rule.name)
-      ? `spec.rules[${i}].generate.generateExisting`
+    const flag = generate.includes(rule.name)
+      ? "generateExisting"
       : mutate.includes(rule.name)
-        ? `spec.rules[${i}].mutate.mutateExistingOnPolicyUpdate`
+        ? "mutateExistingOnPolicyUpdate"
         : undefined;
-    if (path === undefined) return;
-    for (const kind of writtenKinds(policy, [rule.name]))
-      asks.push(
-        kind.includes("*")
-          ? Promise.resolve(wildcardProblem(kind, path))
-          : missingVerb({ kind, namespace: policy.namespace, path }, checks),
-      );
+    if (flag === undefined) return;
+    const path = `spec.rules[${i}].${flag === "generateExisting" ? "generate" : "mutate"}.${flag}`;
+    for (const kind of writtenKinds(policy, [rule.name])) {
+      const wanted: Wanted = { kind, namespace: policy.namespace, path, flag };
+      asks.push(kind.includes("*") ? Promise.resolve(wildcardProblem(wanted)) : missingVerb(wanted, checks));
+    }
   });
   return (await Promise.all(asks)).filter((p) => p !== undefined);
 }
@@ -51,6 +50,8 @@ interface Wanted {
   /** "" for a ClusterPolicy: listed in every namespace. */
   readonly namespace: string;
   readonly path: string;
+  /** The rule's field that lists the existing triggers. */
+  readonly flag: "generateExisting" | "mutateExistingOnPolicyUpdate";
 }
 
 async function missingVerb(wanted: Wanted, checks: PermissionChecks): Promise<PolicyProblem | undefined> {
@@ -65,7 +66,7 @@ async function missingVerb(wanted: Wanted, checks: PermissionChecks): Promise<Po
   const where = wanted.namespace === "" ? "in every namespace" : `in namespace ${wanted.namespace}`;
   return problem(
     wanted.path,
-    `${checks.user} does not have permissions to '${first}' resource ${wanted.kind} ${where}, the existing triggers ${wanted.path.endsWith("generateExisting") ? "generateExisting" : "mutateExistingOnPolicyUpdate"} reads. Grant proper permissions to the background controller`,
+    `${checks.user} does not have permissions to '${first}' resource ${wanted.kind} ${where}, the existing triggers ${wanted.flag} reads. Grant proper permissions to the background controller`,
   );
 }
 
@@ -75,8 +76,7 @@ async function missingVerb(wanted: Wanted, checks: PermissionChecks): Promise<Po
  * the objects that exist. Refused, naming the wildcard (Kyverno refuses `*` with a generate rule
  * outright: "wildcard policy does not support rule type").
  */
-function wildcardProblem(kind: string, path: string): PolicyProblem {
-  const flag = path.endsWith("generateExisting") ? "generateExisting" : "mutateExistingOnPolicyUpdate";
+function wildcardProblem({ kind, path, flag }: Wanted): PolicyProblem {
   return problem(
     path,
     `${flag} cannot list the existing triggers of the wildcard kind ${kind}: name the kinds it should list in match, or set ${flag} to false`,
