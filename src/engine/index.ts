@@ -52,7 +52,7 @@ export type {
   SignatureCheck,
   SignatureVerifier,
 } from "./ports.js";
-export { EvaluationInterrupted, isInterruption } from "./interrupt/index.js";
+export { EvaluationInterrupted, isInterruption, TICKS_PER_CHECK } from "./interrupt/index.js";
 export { httpAnswer } from "./cel/kyverno/http-answer.js";
 
 // A request and what the engine answers.

@@ -27,6 +27,7 @@ import {
   type PolicyResponse,
   type Resource,
   type RuleType,
+  TICKS_PER_CHECK,
 } from "../../engine/index.js";
 import type { AdmissionDeps } from "./deps.js";
 import { failurePolicyOf } from "./policy-traits.js";
@@ -66,9 +67,6 @@ export type StopReason = "slice" | "deadline";
 /** Units of work before a sliced review's first check, and between its checks after it. */
 const SLICE_TICKS_PER_CHECK = 128;
 
-/** The engine's units between checks without a slice (its default). */
-const UNITS_PER_INLINE_CHECK = 1024;
-
 /** The engine's Interruption for one review: a slice of checks (unbounded: none), and the deadline. */
 export class ReviewInterruption implements Interruption {
   /**
@@ -94,7 +92,7 @@ export class ReviewInterruption implements Interruption {
   ) {
     const sliced = Number.isFinite(maxChecks);
     this.ticksPerCheck = sliced ? SLICE_TICKS_PER_CHECK : undefined;
-    this.maxSliceChecks = sliced ? (maxChecks * UNITS_PER_INLINE_CHECK) / SLICE_TICKS_PER_CHECK : maxChecks;
+    this.maxSliceChecks = sliced ? (maxChecks * TICKS_PER_CHECK) / SLICE_TICKS_PER_CHECK : maxChecks;
   }
 
   check(): void {
