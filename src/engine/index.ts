@@ -25,7 +25,14 @@ export {
   type RequestUserInfo,
   type Resource,
 } from "./api/resource.js";
-export type { FailureAction, FailureActionOverride, LabelSelector, PolicyDocument, Rule } from "./api/policy.js";
+export type {
+  FailureAction,
+  FailureActionOverride,
+  LabelSelector,
+  MatchResources,
+  PolicyDocument,
+  Rule,
+} from "./api/policy.js";
 export type { RuleResult, RuleStatus, RuleType } from "./api/rule-result.js";
 export type { GeneratedResource, SourceRef } from "./api/generated-resource.js";
 export { problem, type PolicyProblem } from "./api/problem.js";
@@ -108,6 +115,7 @@ export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { reinvokedIfNeeded } from "./kinds/mutating/reinvocation.js";
 export { parseKindSelector } from "./match/kind-selector.js";
 export { blockKinds } from "./match/block-kinds.js";
+export { clusterKindProblems } from "./match/namespaced-block.js";
 export { compileException, type CompiledException } from "./exceptions/index.js";
 export { isCelException, type AnyCompiledException, type CompiledCelException } from "./exceptions/cel/index.js";
 export { asJsonPayload, runsOnJson, type JsonPayloadRequest } from "./pipeline/validate-json.js";

@@ -14,9 +14,9 @@
  * - legitimate work beside same-named objects elsewhere: a synchronized generate creates, updates
  *   and deletes only tenant-a's `shared`; a mutate target by selector (no namespace) patches only
  *   tenant-a's objects;
- * - cleanup: CleanupPolicies over labelled ConfigMaps (no namespace), over Namespaces and naming
- *   tenant-b, and a NamespacedDeletingPolicy over ConfigMaps and Namespaces, delete only tenant-a's
- *   objects (or are refused at apply); a `cleanup.kyverno.io/ttl` label on tenant-a's `canary`
+ * - cleanup: a CleanupPolicy over labelled ConfigMaps (no namespace) and a NamespacedDeletingPolicy
+ *   over ConfigMaps and Namespaces delete only tenant-a's objects; CleanupPolicies over Namespaces
+ *   and naming tenant-b are refused at apply with Kyverno's reasons; a `cleanup.kyverno.io/ttl` label on tenant-a's `canary`
  *   deletes it and not the `canary` elsewhere;
  * - afterwards every canary object in tenant-b and kube-system (and the canary Namespace) has the
  *   resourceVersion it had before, and no canary value is in any response, Event, report or log.
@@ -225,6 +225,12 @@ describe(
         `# cleanup policies stored: ${storedCleanup.join(", ") || "none"}; refused: ${refusals.join(" | ") || "none"}`,
       );
       assert.ok(storedCleanup.includes("cleanuppolicy/sweep-configmaps"), "the tenant's own CleanupPolicy is stored");
+      // As Kyverno's webhook: a namespaced CleanupPolicy naming a cluster-wide kind or a namespaces filter.
+      for (const name of ["sweep-namespaces", "sweep-tenant-b"])
+        assert.ok(
+          refusals.some((r) => r.startsWith(`${name}: `) && /not allowed in namespaced polic/.test(r)),
+          `${name} was not refused with Kyverno's reason: ${refusals.join(" | ") || "none refused"}`,
+        );
       const ttl = await asTenant(
         ["create", "-f", "-"],
         object("ConfigMap", "canary", "tenant-a", {

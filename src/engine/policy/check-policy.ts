@@ -10,6 +10,8 @@ import { checkGenerateRule, checkMutate } from "./check-mutate-generate.js";
 import { checkDeprecatedFields } from "./check-deprecated.js";
 import { checkVerifyImages } from "./check-verify-images.js";
 import { matchBlockProblems } from "../match/index.js";
+import { namespaceFilterProblems } from "../match/namespaced-block.js";
+import { wildcardKindProblems } from "./check-wildcard-kinds.js";
 import { ELEMENT_VARIABLE, elementOutsideForeach } from "./element-outside-foreach.js";
 import { userInfoMatchMessage, userVariableMessage } from "./background-variables.js";
 
@@ -85,18 +87,10 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string, index: numb
   else out.push(...matchBlockProblems(rule.match, `${path}.match`).map((m) => problem(m.path, m.message)));
   if (rule.exclude !== undefined)
     out.push(...matchBlockProblems(rule.exclude, `${path}.exclude`).map((m) => problem(m.path, m.message)));
-  if (policy.kind === "Policy") {
-    for (const block of ["match", "exclude"] as const) {
-      if (JSON.stringify(rule[block] ?? {}).includes('"namespaces"')) {
-        out.push(
-          problem(
-            `${path}.${block}`,
-            "a namespaced Policy must not use the namespaces filter; it applies only in its own namespace",
-          ),
-        );
-      }
-    }
-  }
+  out.push(...wildcardKindProblems(policy, rule, path));
+  if (policy.kind === "Policy")
+    for (const block of ["match", "exclude"] as const)
+      out.push(...namespaceFilterProblems(rule[block], `${path}.${block}`));
   (rule.context ?? []).forEach((e, i) => out.push(...checkContextEntry(e, `${path}.context[${i}]`)));
   out.push(...checkRuleConditions(rule, path));
   if (rule.verifyImages !== undefined) out.push(...checkVerifyImages(policy, rule, path));

@@ -224,6 +224,25 @@ describe("policyvalidate: cleanup policies", () => {
     assert.equal(invalid.body.response.allowed, false);
     assert.match(invalid.body.response.status?.message ?? "", /not in proper cron format/);
   });
+  test("a namespaced CleanupPolicy over a cluster-wide kind is refused with Kyverno's reason, even with the controller running", () => {
+    const fake = fakeDeps();
+    const deps = { ...fake.deps, cleanupController: true };
+    const doc = {
+      ...cleanup({ match: { any: [{ resources: { kinds: ["ConfigMap", "Namespace"] } }] } }),
+      kind: "CleanupPolicy",
+      metadata: { name: "tidy", namespace: "tenant-a" },
+    };
+    const r = handlePolicyValidate(
+      reviewOf(doc, { resource: { group: "kyverno.io", version: "v2", resource: "cleanuppolicies" } }),
+      deps,
+    );
+    assert.ok(r.status === 200);
+    assert.equal(r.body.response.allowed, false);
+    assert.equal(
+      r.body.response.status?.message,
+      "spec.match.any[0].resources.kinds[1]: Forbidden: Cluster wide resource 'Namespace' not allowed in namespaced policy",
+    );
+  });
 });
 
 describe("policyvalidate: DeletingPolicy (issue 34 §3)", () => {

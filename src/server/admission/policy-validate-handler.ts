@@ -150,19 +150,14 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
   if (deps.engine.classify(object).role === "not-a-policy")
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
   const outcome = deps.engine.compile(object);
+  // A namespaced Policy or CleanupPolicy is tenant input: what it visibly reaches outside its namespace is
+  // refused here, with the field (tenant-isolation.md); what depends on variables is checked again at run time.
+  const namespaced = classified.role === "policy" && classified.kind.scope === "namespaced";
+  const tenant = namespaced ? tenantProblems(object, namespaceOf(object, request)) : [];
   // With the cleanup controller running, a cleanup policy that passes Kyverno's checks is admitted (it has no rules to serve here).
   const cleanupRuns = cleanupControllerRuns(deps);
-  if (outcome.ok && cleanupRuns && compileCleanupPolicy(object, deps.engine.env).ok)
+  if (outcome.ok && tenant.length === 0 && cleanupRuns && compileCleanupPolicy(object, deps.engine.env).ok)
     return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
-  // A kind Bylaw does not run (a cleanup policy without the cleanup controller) is refused once Kyverno's own checks pass: admitted, it would never run.
-  const unserved = outcome.ok ? unservedKind(outcome.policy) : undefined;
-  if (unserved !== undefined)
-    return { answer: denied(request.uid, unserved.message, deprecation === undefined ? [] : [deprecation]) };
-  // A namespaced Policy is tenant input: what it visibly reaches outside its namespace is refused here,
-  // with the field (tenant-isolation.md); what depends on variables is checked again at run time.
-  const namespaced =
-    classified.role === "policy" && classified.kind.language === "kyverno" && classified.kind.scope === "namespaced";
-  const tenant = namespaced ? tenantProblems(object, namespaceOf(object, request)) : [];
   if (!outcome.ok || tenant.length > 0) {
     const problems = [...(outcome.ok ? [] : outcome.problems), ...tenant];
     const errors = problems.filter((p) => p.severity === "error");
@@ -172,6 +167,10 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
     const reason = withPolicyFixHint(errors.map(problemText).join("; ") || "the policy is not valid");
     return { answer: denied(request.uid, reason, warnings) };
   }
+  // A kind Bylaw does not run (a cleanup policy without the cleanup controller) is refused once Kyverno's own checks pass: admitted, it would never run.
+  const unserved = unservedKind(outcome.policy);
+  if (unserved !== undefined)
+    return { answer: denied(request.uid, unserved.message, deprecation === undefined ? [] : [deprecation]) };
   const warnings = outcome.policy.warnings.filter((p) => p.severity === "warning").map(problemText);
   // Rules nothing runs yet: admitted, not Ready, and said here with the condition's text (unserved-parts.ts).
   warnings.push(

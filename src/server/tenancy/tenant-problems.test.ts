@@ -45,3 +45,32 @@ test("its own namespace, and namespaces only known at run time, load; a ClusterP
   assert.deepEqual(tenantProblems(ok, "tenant-a"), []);
   assert.deepEqual(tenantProblems(policy([{ name: "a", apiCall: { urlPath: "/api/v1/secrets" } }]), ""), []);
 });
+
+test("a namespaced Policy or CleanupPolicy matching a cluster-wide built-in kind is invalid at that kind; namespaced kinds and ClusterPolicies pass", () => {
+  const rulePolicy: JsonValue = {
+    spec: {
+      rules: [
+        {
+          name: "r",
+          match: { any: [{ resources: { kinds: ["Pod", "Namespace"] } }] },
+          exclude: { resources: { kinds: ["rbac.authorization.k8s.io/v1/ClusterRole"] } },
+        },
+      ],
+    },
+  };
+  assert.deepEqual(paths(tenantProblems(rulePolicy, "tenant-a")), [
+    "spec.rules[0].match.any[0].resources.kinds[1]: Forbidden: Cluster wide resource 'Namespace' not allowed in namespaced policy",
+    "spec.rules[0].exclude.resources.kinds[0]: Forbidden: Cluster wide resource 'rbac.authorization.k8s.io/v1/ClusterRole' not allowed in namespaced policy",
+  ]);
+  const cleanup: JsonValue = {
+    spec: { schedule: "*/1 * * * *", match: { all: [{ resources: { kinds: ["ConfigMap", "Node"] } }] } },
+  };
+  assert.deepEqual(paths(tenantProblems(cleanup, "tenant-a")), [
+    "spec.match.all[0].resources.kinds[1]: Forbidden: Cluster wide resource 'Node' not allowed in namespaced policy",
+  ]);
+  assert.deepEqual(tenantProblems(cleanup, ""), []);
+  assert.deepEqual(
+    tenantProblems({ spec: { match: { any: [{ resources: { kinds: ["ConfigMap", "Secret"] } }] } } }, "tenant-a"),
+    [],
+  );
+});

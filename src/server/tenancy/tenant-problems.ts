@@ -3,12 +3,14 @@
  * seen before any variable is substituted: a namespaced Policy whose apiCall path or configMap
  * entry names another namespace or a cluster-scoped path, calls a service, POSTs, or reads a
  * globalReference, and a namespaced policy of any kind whose CEL names `globalContext`
- * (tenant-cel-reads.ts), is invalid, with the field named. What depends on variables is checked again at
+ * (tenant-cel-reads.ts), or whose match names a cluster-wide kind (tenant-match-kinds.ts), is invalid,
+ * with the field named. What depends on variables is checked again at
  * run time (live-context.ts), after substitution.
  */
 import { type JsonValue, problem, type PolicyProblem } from "../../engine/index.js";
 import { checkApiCall, checkConfigMapNamespace, parseApiPath } from "../../kube/api-path.js";
 import { celGlobalContextProblems } from "./tenant-cel-reads.js";
+import { matchKindProblems } from "./tenant-match-kinds.js";
 import { targetProblems } from "./tenant-targets.js";
 
 const VARIABLE = /\{\{[^}]*\}\}/g;
@@ -28,7 +30,12 @@ export function tenantProblems(document: JsonValue, namespace: string): PolicyPr
     for (const [k, x] of Object.entries(v)) visit(x, path === "" ? k : `${path}.${k}`, inContext || k === "context");
   };
   visit(document, "", false);
-  return [...out, ...celGlobalContextProblems(document, namespace), ...targetProblems(document, namespace)];
+  return [
+    ...out,
+    ...celGlobalContextProblems(document, namespace),
+    ...targetProblems(document, namespace),
+    ...matchKindProblems(document, namespace),
+  ];
 }
 
 function entryProblems(

@@ -59,3 +59,16 @@ test("the engine refuses an invalid cleanup policy with these problems instead o
     "kyverno.io/v2 ClusterCleanupPolicy",
   );
 });
+
+test("a namespaced CleanupPolicy may not filter on namespaces (Kyverno's text); a ClusterCleanupPolicy may", () => {
+  const spec = {
+    match: { any: [{ resources: { kinds: ["ConfigMap"], namespaces: ["tenant-b", "kube-system"] } }] },
+    exclude: { resources: { namespaces: ["tenant-a"] } },
+  };
+  const namespaced = { ...cleanup(spec), kind: "CleanupPolicy", metadata: { name: "c", namespace: "tenant-a" } };
+  assert.deepEqual(texts(namespaced), [
+    "spec.match.any[0].resources.namespaces: Forbidden: Filtering namespaces not allowed in namespaced policies",
+    "spec.exclude.resources.namespaces: Forbidden: Filtering namespaces not allowed in namespaced policies",
+  ]);
+  assert.deepEqual(texts(cleanup(spec)), []);
+});

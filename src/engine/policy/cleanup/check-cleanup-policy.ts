@@ -3,12 +3,15 @@
  * (`CleanupPolicySpec.Validate` in `api/kyverno/v2`), with Kyverno's texts: the schedule must be a
  * standard cron spec, match and exclude may not name users (`roles`, `clusterRoles`, `subjects`:
  * a cleanup runs on a timer, with no request and so no user), and the context may not hold a
- * `configMap` or `imageRegistry` entry. Each problem is `<path>: <Kubernetes field error>` as the
+ * `configMap` or `imageRegistry` entry; a namespaced CleanupPolicy may not filter on `namespaces`
+ * (namespaced-block.ts). Each problem is `<path>: <Kubernetes field error>` as the
  * API server prints it (`Invalid value: …`, `Forbidden: …`).
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import { problem, type PolicyProblem } from "../../api/problem.js";
 import { isCronSchedule } from "./cron-schedule.js";
+import type { MatchResources } from "../../api/policy.js";
+import { namespaceFilterProblems } from "../../match/namespaced-block.js";
 
 const CLEANUP_KINDS = new Set(["CleanupPolicy", "ClusterCleanupPolicy"]);
 const USER_INFO = ["roles", "clusterRoles", "subjects"] as const;
@@ -34,7 +37,12 @@ export function cleanupPolicyProblems(doc: JsonObject): PolicyProblem[] {
         `Invalid value: ${JSON.stringify(schedule)}: schedule spec in the cleanupPolicy is not in proper cron format`,
       ),
     );
-  for (const block of ["match", "exclude"] as const) out.push(...userInfoProblems(spec[block], `spec.${block}`));
+  for (const block of ["match", "exclude"] as const) {
+    out.push(...userInfoProblems(spec[block], `spec.${block}`));
+    const b = spec[block];
+    if (doc["kind"] === "CleanupPolicy" && isObject(b))
+      out.push(...namespaceFilterProblems(b as unknown as MatchResources, `spec.${block}`));
+  }
   return out;
 }
 
