@@ -12,7 +12,7 @@ const note = (event: JsonObject | undefined): string => {
 };
 
 const base = {
-  policy: { kind: "ClusterPolicy", name: "copy-cm", namespace: "", uid: "u-1" },
+  policy: { apiVersion: "kyverno.io/v1", kind: "ClusterPolicy", name: "copy-cm", namespace: "", uid: "u-1" },
   rules: ["copy"],
   list: { verb: "list", kind: "v1/ConfigMap", namespace: "" },
   error: FORBIDDEN,
@@ -74,7 +74,7 @@ describe("reconcileListFailure", () => {
   test("a namespaced Policy's Event is in its namespace and names where the list was refused", () => {
     const d = reconcileListFailure({
       ...base,
-      policy: { kind: "Policy", name: "p", namespace: "team-a", uid: "" },
+      policy: { apiVersion: "kyverno.io/v1", kind: "Policy", name: "p", namespace: "team-a", uid: "" },
       list: { verb: "list", kind: "Secret", namespace: "team-a" },
       rules: [],
     });
@@ -102,5 +102,18 @@ describe("reconcileListFailure", () => {
       suffix: base.suffix,
     });
     assert.match(d.message, /^cannot find the existing triggers: no answer from the API server: timeout/);
+  });
+
+  test("a CEL policy's Event regards it under its own apiVersion", () => {
+    const d = reconcileListFailure({
+      ...base,
+      policy: { apiVersion: "policies.kyverno.io/v1", kind: "GeneratingPolicy", name: "g", namespace: "", uid: "u-2" },
+    });
+    assert.deepEqual(d.event?.["regarding"], {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "GeneratingPolicy",
+      name: "g",
+      uid: "u-2",
+    });
   });
 });

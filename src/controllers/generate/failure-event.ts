@@ -4,17 +4,31 @@
  * Warning with reason PolicyError regarding the policy, related to the trigger, its note
  * `policy <name>/<rule> error: <message>`. A ClusterPolicy's Events go to namespace default.
  */
-import type { JsonObject } from "../../engine/index.js";
+import type { CompiledPolicy, JsonObject } from "../../engine/index.js";
 import type { UpdateRequest } from "./update-request.js";
 
 const GENERATE_SOURCE = "kyverno-generate";
 
 export interface FailedPolicy {
+  /** The policy's own apiVersion (kyverno.io/v1, policies.kyverno.io/v1, …). */
+  readonly apiVersion: string;
   readonly kind: string;
   readonly name: string;
   /** "" for a ClusterPolicy. */
   readonly namespace: string;
   readonly uid: string;
+}
+
+/** The Event's view of a loaded policy. */
+export function failedPolicyOf(policy: CompiledPolicy): FailedPolicy {
+  const { apiVersion, metadata } = policy.document as { apiVersion?: unknown; metadata?: { uid?: unknown } };
+  return {
+    apiVersion: typeof apiVersion === "string" ? apiVersion : "kyverno.io/v1",
+    kind: policy.kind,
+    name: policy.name,
+    namespace: policy.namespace,
+    uid: typeof metadata?.uid === "string" ? metadata.uid : "",
+  };
 }
 
 export function failureEvent(
@@ -73,7 +87,7 @@ export function policyErrorEvent(failure: {
     reason: "PolicyError",
     type: "Warning",
     regarding: {
-      apiVersion: "kyverno.io/v1",
+      apiVersion: p.apiVersion,
       kind: p.kind,
       name: p.name,
       ...(p.namespace !== "" ? { namespace: p.namespace } : {}),

@@ -22,7 +22,7 @@ import { ExistingListError, existingTriggerWork, generateExistingRules } from ".
 import { type ListFailureState, reconcileListFailure } from "./existing-list-failure.js";
 import { generatesExisting, generatingExistingWork } from "./generating-existing.js";
 import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js";
-import { failureEvent } from "./failure-event.js";
+import { failedPolicyOf, failureEvent } from "./failure-event.js";
 import { CONTROLLER_NAMES, reconcileResult, type OnReconciled } from "../reconcile-metrics.js";
 import { runMutateRequest } from "../mutate-existing/run-mutate-request.js";
 import { mutateExistingWork, mutateOnPolicyUpdateRules } from "../mutate-existing/existing-triggers.js";
@@ -275,14 +275,8 @@ class UpdateRequestLoop {
 
   /** Existing triggers that could not be listed: in the log, and as a PolicyError Event on the policy (once per failure). */
   private async reportListFailure(policy: CompiledPolicy, key: string, e: unknown): Promise<void> {
-    const uid = (policy.document.metadata as { uid?: unknown } | undefined)?.uid;
     const decision = reconcileListFailure({
-      policy: {
-        kind: policy.kind,
-        name: policy.name,
-        namespace: policy.namespace,
-        uid: typeof uid === "string" ? uid : "",
-      },
+      policy: failedPolicyOf(policy),
       rules: [...generateExistingRules(policy), ...mutateOnPolicyUpdateRules(policy)],
       ...(e instanceof ExistingListError ? { list: { verb: e.verb, kind: e.kind, namespace: e.namespace } } : {}),
       error: e instanceof ExistingListError ? e.message : describeKubeError(e),
@@ -376,14 +370,8 @@ class UpdateRequestLoop {
     });
     const policy = this.options.policies().find((p) => policyKeyOf(p) === ur.policy);
     if (policy === undefined) return;
-    const uid = (policy.document.metadata as { uid?: unknown } | undefined)?.uid;
     const event = failureEvent(ur, {
-      policy: {
-        kind: policy.kind,
-        name: policy.name,
-        namespace: policy.namespace,
-        uid: typeof uid === "string" ? uid : "",
-      },
+      policy: failedPolicyOf(policy),
       message,
       now: new Date(),
       suffix: randomBytes(8).toString("hex"),
