@@ -49,6 +49,67 @@ describe("policy webhook texts follow Kyverno's", () => {
     );
   });
 
+  test("a namespaced Policy may not filter on namespaces, in match or exclude; a ClusterPolicy may", () => {
+    const rule: JsonObject = {
+      ...ok,
+      match: { any: [{ resources: { kinds: ["Pod"], namespaces: ["tenant-b"] } }] },
+      exclude: { resources: { kinds: ["Pod"], namespaces: ["kube-system"] } },
+    };
+    const policy = { ...clusterPolicy("p", [rule]), kind: "Policy", metadata: { name: "p", namespace: "tenant-a" } };
+    assert.deepEqual(texts(policy), [
+      "spec.rules[0].match.any[0].resources.namespaces: Forbidden: Filtering namespaces not allowed in namespaced policies",
+      "spec.rules[0].exclude.resources.namespaces: Forbidden: Filtering namespaces not allowed in namespaced policies",
+    ]);
+    assert.deepEqual(texts(clusterPolicy("p", [rule])), []);
+  });
+
+  test("a rule over kind * : Kyverno's wildcard checks, each at the kinds list's path", () => {
+    const star = (rule: JsonObject, background?: boolean): string[] =>
+      texts(
+        clusterPolicy("p", [{ name: "r", match: { any: [{ resources: { kinds: ["*"] } }] }, ...rule }], {
+          ...(background === undefined ? {} : { background }),
+        }),
+      );
+    const labels = { validate: { pattern: { metadata: { labels: { team: "?*" } } } } };
+    assert.deepEqual(star(labels), [
+      "spec.rules[0].match.any[0].kinds: wildcard policy not allowed in background mode. Set spec.background=false to disable background mode for this policy rule",
+    ]);
+    assert.deepEqual(star(labels, false), []);
+    assert.deepEqual(star({ validate: { pattern: { spec: { x: "?*" } } } }, false), [
+      "spec.rules[0].match.any[0].kinds: policy can only deal with the metadata field of the resource if the rule does not match any kind",
+    ]);
+    assert.deepEqual(
+      star(
+        { validate: { deny: { conditions: [{ key: "{{ request.object.spec.x }}", operator: "Equals", value: 1 }] } } },
+        false,
+      ),
+      [
+        "spec.rules[0].match.any[0].kinds: policy can only deal with the metadata field of the resource if the rule does not match any kind",
+      ],
+    );
+    assert.deepEqual(
+      star({ mutate: { patchesJson6902: "- op: add\n  path: /metadata/labels/a\n  value: b" } }, false),
+      [],
+    );
+    assert.deepEqual(star({ mutate: { patchesJson6902: "- op: add\n  path: /spec/a\n  value: b" } }, false), [
+      "spec.rules[0].match.any[0].kinds: policy can only deal with the metadata field of the resource if the rule does not match any kind",
+    ]);
+    assert.deepEqual(
+      texts(
+        clusterPolicy("p", [{ name: "r", match: { any: [{ resources: { kinds: ["ConfigMap", "*"] } }] }, ...labels }], {
+          background: false,
+        }),
+      ),
+      ["spec.rules[0].match.any[0].kinds: wildcard policy can not deal with more than one kind"],
+    );
+    assert.deepEqual(
+      star({ validate: { foreach: [{ list: "request.object.metadata.labels", deny: {} }] } }, false).filter((t) =>
+        t.includes("wildcard"),
+      ),
+      ["spec.rules[0].match.any[0].kinds: wildcard policy does not support rule type"],
+    );
+  });
+
   test("element outside a foreach: the variable and its path in the rule", () => {
     const doc = clusterPolicy("p", [podRule("r", { message: "{{ element.name }}", pattern: { metadata: {} } })], {
       background: false,
