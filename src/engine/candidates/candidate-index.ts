@@ -18,10 +18,10 @@ import type { PreparedRequest } from "../pipeline/prepared-request.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 
 /** Distinct (kind, operation, namespace) keys remembered per index; past this, masks are worked out per review. */
-export const MAX_REMEMBERED = 4096;
+const MAX_REMEMBERED = 4096;
 
 /** For each policy of the indexed list, in its order: 1 when it may have a rule matching the request, else 0. */
-export type CandidateMask = Uint8Array;
+type CandidateMask = Uint8Array;
 
 export interface CandidateIndex {
   /** The indexed policies, in the order the masks follow. */
