@@ -114,6 +114,7 @@ export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { reinvokedIfNeeded } from "./kinds/mutating/reinvocation.js";
 export { parseKindSelector } from "./match/kind-selector.js";
+export { indexPolicies, type CandidateIndex } from "./candidates/candidate-index.js";
 export { blockKinds } from "./match/block-kinds.js";
 export { clusterKindProblems } from "./match/namespaced-block.js";
 export { compileException, type CompiledException } from "./exceptions/index.js";

@@ -23,6 +23,8 @@ interface CompiledBlock {
    * wildcard: a request of another kind fails the block without evaluating it.
    */
   readonly kinds: readonly string[] | undefined;
+  /** The operations the block can select, when every filter that decides it names them; undefined: any. */
+  readonly operations: readonly string[] | undefined;
 }
 
 const EMPTY_USER = { username: "", groups: [], roles: [], clusterRoles: [] } as const;
@@ -30,13 +32,30 @@ const EMPTY_USER = { username: "", groups: [], roles: [], clusterRoles: [] } as 
 function compileBlock(block: MatchResources | null | undefined): CompiledBlock {
   const b: MatchResources = block ?? {};
   if (b.any != null && b.any.length > 0)
-    return { mode: "any", filters: b.any.map(filterOf), kinds: kindsOfEvery(b.any) };
+    return { mode: "any", filters: b.any.map(filterOf), kinds: kindsOfEvery(b.any), operations: opsOfEvery(b.any) };
   if (b.all != null && b.all.length > 0) {
     // Every filter must select, so any one filter's kinds are a necessary condition.
     const sets = b.all.map((f) => kindsOfEvery([f]));
-    return { mode: "all", filters: b.all.map(filterOf), kinds: sets.find((k) => k !== undefined) };
+    const ops = b.all.map((f) => opsOfEvery([f]));
+    return {
+      mode: "all",
+      filters: b.all.map(filterOf),
+      kinds: sets.find((k) => k !== undefined),
+      operations: ops.find((o) => o !== undefined),
+    };
   }
-  return { mode: "legacy", filters: [filterOf(b)], kinds: kindsOfEvery([b]) };
+  return { mode: "legacy", filters: [filterOf(b)], kinds: kindsOfEvery([b]), operations: opsOfEvery([b]) };
+}
+
+/** The operations the filters name, or undefined when one filter names none (it selects any operation). */
+function opsOfEvery(filters: readonly (ResourceFilter | MatchResources)[]): readonly string[] | undefined {
+  const ops = new Set<string>();
+  for (const f of filters) {
+    const written = "resources" in f ? f.resources?.operations : undefined;
+    if (written == null || written.length === 0) return undefined;
+    for (const o of written) ops.add(o);
+  }
+  return [...ops];
 }
 
 /** The literal kind names of the filters' selectors, or undefined when one filter could select any kind. */
@@ -65,6 +84,7 @@ export function compileMatch(rule: Pick<Rule, "match" | "exclude">): CompiledMat
   const exclude = rule.exclude == null ? undefined : compileBlock(rule.exclude);
   return {
     kinds: match.kinds,
+    operations: match.operations,
     matches(req: MatchRequest): boolean {
       if (match.kinds !== undefined && !includes(match.kinds, req.gvk.kind)) return false;
       if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) return false;

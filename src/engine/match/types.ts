@@ -47,4 +47,9 @@ export interface CompiledMatch {
    * of any other kind is not matched. undefined: any kind may match.
    */
   readonly kinds: readonly string[] | undefined;
+  /**
+   * The only operations the rule can match, when its match names them in every filter that decides
+   * it: a request of another operation is not matched. undefined (or absent): any operation may match.
+   */
+  readonly operations?: readonly string[] | undefined;
 }

@@ -40,6 +40,12 @@ export interface AdmissionDeps {
   readonly runs?: () => Runs;
   /** Per-snapshot plans of which policies each webhook evaluates; without it they are worked out per review. */
   readonly plans?: AdmissionPlans;
+  /**
+   * false: every policy of a phase is evaluated for every review, without the candidate index
+   * (engine `indexPolicies`) that leaves out policies none of whose rules can match (the bench's
+   * "before" and the differential tests). Default: the index is used.
+   */
+  readonly indexCandidates?: boolean;
   /** Writes denial messages, remembering key orders and scalars across reviews; without it each denial is written afresh. */
   readonly denialYaml?: YamlV3Writer;
   /**

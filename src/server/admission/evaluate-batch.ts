@@ -10,7 +10,13 @@
  * policies from it on are its `left`, with the reason (`slice`: it goes on off the batch;
  * `deadline`: they answer by their failurePolicy). The other reviews of the batch go on.
  */
-import { type CompiledPolicy, isInterruption, type PolicyResponse, type PreparedRequest } from "../../engine/index.js";
+import {
+  type CandidateIndex,
+  type CompiledPolicy,
+  isInterruption,
+  type PolicyResponse,
+  type PreparedRequest,
+} from "../../engine/index.js";
 import type { AdmissionDeps } from "./deps.js";
 import type { AdmissionSubject } from "./build-request.js";
 import { evaluationError, type Deadline, type ReviewInterruption, type StopReason } from "./deadline.js";
@@ -42,11 +48,16 @@ export interface Evaluation {
  * once per policy: a policy's time over the batch is shared evenly among the reviews it ran on, so
  * each policy's total in the duration metric is exact, and each observation is that policy's mean
  * over the batch (at most a few reviews). A review whose deadline has passed starts no further policy.
+ *
+ * With the `index` of `policies`, a policy none of whose rules can match a review is not run for it:
+ * it would have given no rule results, which are neither kept nor recorded. A review in a namespace
+ * the cluster facts do not know runs every policy (namespace-facts.ts answers for rules it cannot decide).
  */
 export function evaluateBatch(
   policies: readonly CompiledPolicy[],
   reviews: readonly BatchReview[],
   deps: AdmissionDeps,
+  index?: CandidateIndex,
 ): Evaluation[] {
   // A phase with no policies (most webhooks serve one or two of the three) evaluates nothing.
   if (policies.length === 0) return reviews.map(() => NOTHING);
@@ -59,6 +70,10 @@ export function evaluateBatch(
   const running = new Array<boolean>(reviews.length).fill(true);
   /** This policy's response for each review it ran on (undefined: not run). */
   const step = new Array<PolicyResponse | undefined>(reviews.length);
+  /** Each review's candidate mask over `policies` (undefined: every policy runs). */
+  const masks = reviews.map((review) =>
+    index === undefined || review.subject.unknownNamespace !== undefined ? undefined : candidatesOf(index, review),
+  );
   let t0 = deps.now();
   for (let i = 0; i < policies.length; i++) {
     const policy = policies[i] as CompiledPolicy;
@@ -72,6 +87,7 @@ export function evaluateBatch(
         (out[r] as (typeof out)[number]).left = policies.slice(i);
         continue;
       }
+      if (masks[r]?.[i] === 0) continue;
       try {
         step[r] = validateSafely(deps, policy, review);
       } catch (e) {
@@ -97,6 +113,15 @@ export function evaluateBatch(
     }
   }
   return out;
+}
+
+/** A review's candidate mask; undefined (every policy runs, and answers for itself) if the request cannot be read for it. */
+function candidatesOf(index: CandidateIndex, review: BatchReview): Uint8Array | undefined {
+  try {
+    return index.candidates(review.prepared);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The evaluation of no policies, shared by every review of such a phase (read-only to its readers). */

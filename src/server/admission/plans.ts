@@ -8,6 +8,8 @@ import {
   hasImageVerifyRules,
   hasMutateRules,
   hasValidateRules,
+  indexPolicies,
+  type CandidateIndex,
   isMutateExisting,
   policyMatchOf,
 } from "../../engine/index.js";
@@ -25,6 +27,12 @@ export interface ValidatePlan {
   readonly auditWarn: readonly CompiledPolicy[];
   /** The other Audit-only policies: evaluated last, for reports. */
   readonly auditOnly: readonly CompiledPolicy[];
+  /** Each class's candidate index (built with the plan, once per snapshot): which of its policies a review can reach. */
+  readonly indexes: {
+    readonly enforceClass: CandidateIndex;
+    readonly auditWarn: CandidateIndex;
+    readonly auditOnly: CandidateIndex;
+  };
 }
 
 /** Policies with standard mutate rules, without their mutate-existing rules (the background's). */
@@ -94,7 +102,12 @@ function buildValidatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelec
   const auditWarn: CompiledPolicy[] = [];
   const auditOnly: CompiledPolicy[] = [];
   for (const p of policies) (hasEnforceAction(p) ? enforceClass : emitsWarning(p) ? auditWarn : auditOnly).push(p);
-  return { policies, enforceClass, auditWarn, auditOnly };
+  const indexes = {
+    enforceClass: indexPolicies(enforceClass),
+    auditWarn: indexPolicies(auditWarn),
+    auditOnly: indexPolicies(auditOnly),
+  };
+  return { policies, enforceClass, auditWarn, auditOnly, indexes };
 }
 
 function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelector | undefined): MutatePlan {

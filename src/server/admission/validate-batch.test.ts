@@ -299,3 +299,56 @@ describe("handleValidateBatch", () => {
     );
   });
 });
+
+describe("the candidate index in the batch", () => {
+  const policies = [
+    needsLabel("team", { validationFailureAction: "Enforce" }, "pods-need-team"),
+    needsLabel("owner", { validationFailureAction: "Audit" }, "pods-need-owner"),
+    clusterPolicy(
+      "configmaps-on-update",
+      [
+        {
+          name: "no-data",
+          match: { any: [{ resources: { kinds: ["ConfigMap"], operations: ["UPDATE"] } }] },
+          validate: { message: "no data", deny: {} },
+        },
+      ],
+      { validationFailureAction: "Enforce" },
+    ),
+  ];
+  const configMap: JsonObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } };
+  const bodies = [
+    reviewOf(pod()),
+    reviewOf(pod({ labels: { team: "a", owner: "b" } })),
+    reviewOf(configMap),
+    reviewOf(configMap, { operation: "UPDATE", oldObject: configMap }),
+    reviewOf({ apiVersion: "v1", kind: "Secret", metadata: { name: "s", namespace: "default" } }),
+  ];
+  const run = (indexCandidates: boolean) => {
+    const fake = fakeDeps({ policies });
+    // What the API server gets (status and body as JSON) and the Audit results kept for reports.
+    const answers = handleValidateBatch(bodies, { ...fake.deps, indexCandidates }).map((a) => ({
+      status: a.status,
+      body: JSON.stringify(a.body),
+      audit: ("auditResults" in a ? (a.auditResults ?? []) : []).map(
+        (r) => `${r.policy.name}: ${r.rules.map((x) => `${x.rule}=${x.status}`).join(",")}`,
+      ),
+    }));
+    return {
+      answers,
+      results: fake.results.map((r) => `${r.policy.name}/${r.rule}=${r.result} on ${r.resourceKind} ${r.operation}`),
+    };
+  };
+  test("answers and recorded results are the same with the index and without it", () => {
+    const indexed = run(true);
+    const unindexed = run(false);
+    assert.deepEqual(indexed.answers, unindexed.answers);
+    assert.deepEqual(indexed.results, unindexed.results);
+    // The batch decided something: the unlabelled Pod and the ConfigMap update are denied.
+    assert.deepEqual(
+      indexed.answers.map((a) => (JSON.parse(a.body) as { response: { allowed: boolean } }).response.allowed),
+      [false, true, true, false, true],
+    );
+    assert.ok(indexed.results.includes("configmaps-on-update/no-data=fail on ConfigMap UPDATE"));
+  });
+});

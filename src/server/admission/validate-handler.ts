@@ -130,7 +130,7 @@ function validateBatch(
     }
   }
 
-  const enforced = phase(plan.enforceClass, items, deps, failed);
+  const enforced = phase(plan.indexes.enforceClass, items, deps, failed);
   if (enforced === undefined) return answers;
   let sliced = false;
   items.forEach((item, k) => {
@@ -144,7 +144,7 @@ function validateBatch(
       return false;
     });
   }
-  const warned = phase(plan.auditWarn, items, deps, failed);
+  const warned = phase(plan.indexes.auditWarn, items, deps, failed);
   if (warned === undefined) return answers;
   /** Reviews allowed so far: the Audit-only policies still run for them. */
   const open: Item[] = [];
@@ -161,7 +161,7 @@ function validateBatch(
     }
   });
 
-  const audited = phase(plan.auditOnly, open, deps, failed);
+  const audited = phase(plan.indexes.auditOnly, open, deps, failed);
   if (audited === undefined) return answers;
   open.forEach((item, k) => {
     const enforcedHere = item.enforced as Evaluation;
@@ -180,16 +180,17 @@ function validateBatch(
 
 /** One evaluation phase; if it fails unexpectedly, its reviews are answered as failed and undefined is returned. */
 function phase(
-  policies: ValidatePlan["enforceClass"],
+  index: ValidatePlan["indexes"]["enforceClass"],
   items: readonly Item[],
   deps: AdmissionDeps,
   failed: (request: AdmissionRequestJson, at: number, e: unknown) => void,
 ): Evaluation[] | undefined {
   try {
     return evaluateBatch(
-      policies,
+      index.policies,
       items.map((item) => item.review),
       deps,
+      deps.indexCandidates === false ? undefined : index,
     );
   } catch (e) {
     for (const item of items) failed(item.review.request, item.at, e);

@@ -1,0 +1,121 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../api/json.js";
+import type { Operation } from "../api/resource.js";
+import { createEngine } from "../engine.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import { indexPolicies } from "./candidate-index.js";
+
+const engine = createEngine(fakePorts());
+
+function compiled(doc: JsonObject): CompiledPolicy {
+  const r = engine.compile(doc);
+  assert.ok(r.ok, JSON.stringify(r.ok ? "" : r.problems));
+  return r.policy;
+}
+
+const deny = { message: "no", deny: {} };
+function clusterPolicy(name: string, match: JsonObject, extra: JsonObject = {}): CompiledPolicy {
+  return compiled({
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name, ...extra },
+    spec: { validationFailureAction: "Enforce", rules: [{ name: "r", match, validate: deny }] },
+  });
+}
+
+const pod = (namespace = "default"): JsonObject => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name: "p", namespace },
+  spec: { containers: [{ name: "c", image: "nginx" }] },
+});
+const deployment: JsonObject = {
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "d", namespace: "default" },
+  spec: { template: { spec: { containers: [{ name: "c", image: "nginx" }] } } },
+};
+const configMap: JsonObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } };
+
+const prepared = (resource: JsonObject, operation: Operation = "CREATE") =>
+  engine.prepare({
+    resource,
+    operation,
+    namespaceLabels: {},
+    ...(operation === "DELETE" ? { oldResource: resource } : {}),
+  });
+
+/** The policies the index keeps for the request, by name, and a check that every one left out gives no result. */
+function kept(policies: readonly CompiledPolicy[], resource: JsonObject, operation: Operation = "CREATE"): string[] {
+  const index = indexPolicies(policies);
+  const request = prepared(resource, operation);
+  const mask = index.candidates(request);
+  assert.equal(mask.length, policies.length);
+  policies.forEach((p, i) => {
+    if (mask[i] === 0)
+      assert.deepEqual(engine.validate(p, request).rules, [], `${p.name} was left out but gives a result`);
+  });
+  return policies.filter((_, i) => mask[i] === 1).map((p) => p.name);
+}
+
+test("a review reaches only the policies whose rules name its kind; autogen copies reach the controllers", () => {
+  const policies = [
+    clusterPolicy("pods", { any: [{ resources: { kinds: ["Pod"] } }] }),
+    clusterPolicy("configmaps", { any: [{ resources: { kinds: ["ConfigMap"] } }] }),
+    clusterPolicy("any-kind", { any: [{ resources: { kinds: ["*"] } }] }),
+  ];
+  assert.deepEqual(kept(policies, pod()), ["pods", "any-kind"]);
+  assert.deepEqual(kept(policies, configMap), ["configmaps", "any-kind"]);
+  // The Pod policy's autogen rules match Deployments: the review reaches it and it gives a result.
+  assert.deepEqual(kept(policies, deployment), ["pods", "any-kind"]);
+  assert.ok(engine.validate(policies[0] as CompiledPolicy, prepared(deployment)).rules.length > 0);
+});
+
+test("operations named in every filter rule a policy out for other operations; a filter without them keeps it", () => {
+  const policies = [
+    clusterPolicy("create-only", { any: [{ resources: { kinds: ["Pod"], operations: ["CREATE"] } }] }),
+    clusterPolicy("create-or-any", {
+      any: [{ resources: { kinds: ["Pod"], operations: ["CREATE"] } }, { resources: { kinds: ["Pod"] } }],
+    }),
+    clusterPolicy("all-delete", {
+      all: [{ resources: { kinds: ["Pod"] } }, { resources: { operations: ["DELETE"] } }],
+    }),
+  ];
+  assert.deepEqual(kept(policies, pod(), "CREATE"), ["create-only", "create-or-any"]);
+  assert.deepEqual(kept(policies, pod(), "UPDATE"), ["create-or-any"]);
+  assert.deepEqual(kept(policies, pod(), "DELETE"), ["create-or-any", "all-delete"]);
+});
+
+test("a namespaced Policy reaches only resources of its namespace; other kinds of policy always", () => {
+  const namespaced = compiled({
+    apiVersion: "kyverno.io/v1",
+    kind: "Policy",
+    metadata: { name: "team-a", namespace: "team-a" },
+    spec: {
+      validationFailureAction: "Enforce",
+      rules: [{ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, validate: deny }],
+    },
+  });
+  const cel = compiled({
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "ValidatingPolicy",
+    metadata: { name: "vpol" },
+    spec: {
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] }],
+      },
+      validations: [{ expression: "false", message: "no" }],
+    },
+  });
+  const policies = [namespaced, cel];
+  assert.deepEqual(kept(policies, pod("team-a")), ["team-a", "vpol"]);
+  assert.deepEqual(kept(policies, pod("team-b")), ["vpol"]);
+});
+
+test("the same facts give the same mask; a request of no policy's kind reaches none", () => {
+  const index = indexPolicies([clusterPolicy("pods", { any: [{ resources: { kinds: ["Pod"] } }] })]);
+  assert.equal(index.candidates(prepared(pod())), index.candidates(prepared(pod())));
+  assert.deepEqual([...index.candidates(prepared(configMap))], [0]);
+});
