@@ -18,7 +18,7 @@ const REPORT_KINDS: readonly ReportKind[] = [
   { kind: "ClusterReport", path: "/apis/openreports.io/v1alpha1/clusterreports" },
 ];
 
-export interface SourceState {
+interface SourceState {
   readonly kind: string;
   /** read, unauthorized (the token was refused), forbidden (the viewer may not list it), missing (not installed) or failed. */
   readonly state: "read" | "unauthorized" | "forbidden" | "missing" | "failed";
@@ -55,7 +55,8 @@ export async function readReports(reads: ViewerReads, token: string): Promise<Re
     const list = answer.body as { metadata?: { resourceVersion?: unknown }; items?: unknown };
     for (const item of Array.isArray(list.items) ? list.items : []) rows.push(...rowsOfReport(kind, item));
     sources.push({ kind, state: "read", message: "" });
-    versions.push(`${kind}:${String(list.metadata?.resourceVersion ?? "")}`);
+    const version = list.metadata?.resourceVersion;
+    versions.push(`${kind}:${typeof version === "string" ? version : ""}`);
   });
   return { rows, sources, version: versions.join(",") };
 }

@@ -11,7 +11,7 @@ import type { ViewerReads } from "../kube/viewer-reads.js";
 import { BROWSER_BUNDLE } from "./browser-bundle.js";
 import { readReports } from "./report-sources.js";
 
-export interface UiServerOptions {
+interface UiServerOptions {
   readonly host: string;
   /** 0: any free port. */
   readonly port: number;
@@ -68,7 +68,7 @@ export function createUiServer(options: UiServerOptions): UiServer {
       // keep serving
     }
   };
-  const bundle = options.bundle ?? BROWSER_BUNDLE;
+  const served: Served = { reads: options.reads, bundle: options.bundle ?? BROWSER_BUNDLE };
   const server = createServer(
     {
       cert: options.tls.cert,
@@ -79,54 +79,12 @@ export function createUiServer(options: UiServerOptions): UiServer {
       keepAliveTimeout: 65_000,
     },
     (req, res) =>
-      void serve(req, res).catch((e: unknown) => {
+      void serve(served, req, res).catch((e: unknown) => {
         report(e);
-        if (!res.headersSent && !res.destroyed)
-          send(res, 500, "application/json", errorBody("the UI failed to answer"));
+        if (!res.headersSent) send(res, json(500, "the UI failed to answer"));
       }),
   );
   server.on("error", report);
-
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== "GET" && req.method !== "HEAD")
-      return send(res, 405, "application/json", errorBody("the report UI is read-only: GET only"), {
-        allow: "GET, HEAD",
-      });
-    const url = req.url ?? "/";
-    const mark = url.indexOf("?");
-    const path = mark === -1 ? url : url.slice(0, mark);
-    if (path === "/api/reports") return apiReports(req, res);
-    if (bundle === undefined)
-      return send(
-        res,
-        503,
-        "text/plain; charset=utf-8",
-        "the UI bundle was not built into this Bylaw: run npm run build\n",
-      );
-    if (path === "/" || path === "/index.html") return send(res, 200, "text/html; charset=utf-8", PAGE);
-    if (path === "/app.js") return send(res, 200, "text/javascript; charset=utf-8", bundle.script);
-    if (path === "/app.css") return send(res, 200, "text/css; charset=utf-8", bundle.style);
-    return send(res, 404, "application/json", errorBody(`not found: ${path}`));
-  }
-
-  async function apiReports(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const token = bearerToken(req.headers.authorization);
-    if (token === undefined)
-      return send(
-        res,
-        401,
-        "application/json",
-        errorBody("a bearer token is needed: the UI reads reports with the viewer's own Kubernetes identity"),
-        { "www-authenticate": "Bearer" },
-      );
-    const answer = await readReports(options.reads, token);
-    if (answer.sources.some((s) => s.state === "unauthorized"))
-      return send(res, 401, "application/json", errorBody("the API server did not accept this token"), {
-        "www-authenticate": "Bearer",
-      });
-    return send(res, 200, "application/json", JSON.stringify(answer), { "cache-control": "no-store" });
-  }
-
   return {
     listen() {
       return new Promise((resolve, reject) => {
@@ -151,29 +109,75 @@ export function createUiServer(options: UiServerOptions): UiServer {
   };
 }
 
+interface Served {
+  readonly reads: ViewerReads;
+  readonly bundle: { readonly script: string; readonly style: string } | undefined;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly type: string;
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const BEARER_CHALLENGE = { "www-authenticate": "Bearer" };
+
+async function serve(served: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== "GET" && req.method !== "HEAD")
+    return send(res, { ...json(405, "the report UI is read-only: GET only"), headers: { allow: "GET, HEAD" } });
+  const url = req.url ?? "/";
+  const mark = url.indexOf("?");
+  const path = mark === -1 ? url : url.slice(0, mark);
+  if (path === "/api/reports") return send(res, await apiReports(served.reads, req.headers.authorization));
+  send(res, asset(served.bundle, path));
+}
+
+function asset(bundle: Served["bundle"], path: string): Answer {
+  if (bundle === undefined)
+    return { status: 503, type: TEXT, body: "the UI bundle was not built into this Bylaw: run npm run build\n" };
+  if (path === "/" || path === "/index.html") return { status: 200, type: "text/html; charset=utf-8", body: PAGE };
+  if (path === "/app.js") return { status: 200, type: "text/javascript; charset=utf-8", body: bundle.script };
+  if (path === "/app.css") return { status: 200, type: "text/css; charset=utf-8", body: bundle.style };
+  // Browsers ask for it unbidden: no icon, and no 404 in the console.
+  if (path === "/favicon.ico") return { status: 204, type: TEXT, body: "" };
+  return json(404, `not found: ${path}`);
+}
+
+async function apiReports(reads: ViewerReads, authorization: string | undefined): Promise<Answer> {
+  const token = bearerToken(authorization);
+  if (token === undefined)
+    return {
+      ...json(401, "a bearer token is needed: the UI reads reports with the viewer's own Kubernetes identity"),
+      headers: BEARER_CHALLENGE,
+    };
+  const answer = await readReports(reads, token);
+  if (answer.sources.some((s) => s.state === "unauthorized"))
+    return { ...json(401, "the API server did not accept this token"), headers: BEARER_CHALLENGE };
+  return { status: 200, type: JSON_TYPE, body: JSON.stringify(answer), headers: { "cache-control": "no-store" } };
+}
+
 /** The token of `Authorization: Bearer TOKEN`; undefined for anything else. */
 function bearerToken(header: string | undefined): string | undefined {
   const m = /^Bearer +([^\s]+)\s*$/i.exec(header ?? "");
   return m?.[1];
 }
 
-function errorBody(message: string): string {
-  return JSON.stringify({ error: message });
+const TEXT = "text/plain; charset=utf-8";
+const JSON_TYPE = "application/json";
+
+/** `{"error": message}` with `status`. */
+function json(status: number, message: string): Answer {
+  return { status, type: JSON_TYPE, body: JSON.stringify({ error: message }) };
 }
 
-function send(
-  res: ServerResponse,
-  status: number,
-  contentType: string,
-  body: string,
-  headers: Record<string, string> = {},
-): void {
+function send(res: ServerResponse, a: Answer): void {
   if (res.destroyed) return;
-  res.writeHead(status, {
+  res.writeHead(a.status, {
     ...SECURITY_HEADERS,
-    ...headers,
-    "content-type": contentType,
-    "content-length": String(Buffer.byteLength(body, "utf8")),
+    ...a.headers,
+    "content-type": a.type,
+    "content-length": String(Buffer.byteLength(a.body, "utf8")),
   });
-  res.end(res.req.method === "HEAD" ? undefined : body, "utf8");
+  res.end(res.req.method === "HEAD" ? undefined : a.body, "utf8");
 }

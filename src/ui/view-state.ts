@@ -5,7 +5,7 @@
  */
 import type { ReportRow } from "./report-rows.js";
 
-export type Route =
+type Route =
   | { readonly page: "overview" }
   | { readonly page: "policy"; readonly policy: string }
   | { readonly page: "resource"; readonly namespace: string; readonly kind: string; readonly name: string };

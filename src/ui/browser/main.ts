@@ -14,6 +14,7 @@ const POLL_MS = 3_000;
 
 let answer: ReportsAnswer | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
+let lastStatus = "";
 
 function root(): HTMLElement {
   const app = document.getElementById("app");
@@ -71,6 +72,7 @@ async function refresh(force: boolean): Promise<void> {
 }
 
 function status(text: string): void {
+  lastStatus = text;
   const live = document.getElementById("live");
   if (live !== null) live.textContent = text;
 }
@@ -97,7 +99,7 @@ function draw(): void {
       "header",
       {},
       el("span", { class: "brand" }, "Bylaw"),
-      el("span", { id: "live", "aria-live": "polite", "data-version": version }),
+      el("span", { id: "live", "aria-live": "polite", "data-version": version }, lastStatus),
       el("button", { type: "button", id: "signout" }, "Forget token"),
     ),
     drawPage(answer, state, onFilters),

@@ -44,16 +44,13 @@ export function drawPage(
   if (r.page === "overview") {
     page.append(
       topFailing("Top failing policies", rows, (x) => x.policy, policyHref),
-      groupTable("By namespace", "namespace", rows, (x) => x.namespace || "(cluster)"),
-      groupTable("By policy", "policy", rows, (x) => x.policy, policyHref),
-      groupTable("By severity", "severity", rows, (x) => x.severity || "(none)"),
-      groupTable("By category", "category", rows, (x) => x.category || "(none)"),
+      groupTable(rows, { heading: "By namespace", name: "namespace", key: (x) => x.namespace || "(cluster)" }),
+      groupTable(rows, { heading: "By policy", name: "policy", key: (x) => x.policy, href: policyHref }),
+      groupTable(rows, { heading: "By severity", name: "severity", key: (x) => x.severity || "(none)" }),
+      groupTable(rows, { heading: "By category", name: "category", key: (x) => x.category || "(none)" }),
     );
   } else if (r.page === "policy") {
-    page.append(
-      groupTable("Rules", "rule", rows, (x) => x.rule),
-      resultsTable(rows, true),
-    );
+    page.append(groupTable(rows, { heading: "Rules", name: "rule", key: (x) => x.rule }), resultsTable(rows, true));
   } else {
     page.append(resultsTable(rows, false));
   }
@@ -124,13 +121,15 @@ function countCells(counts: Readonly<Record<string, number>>): HTMLElement[] {
   return RESULTS.map((res) => el("td", { class: res }, String(counts[res] ?? 0)));
 }
 
-function groupTable(
-  heading: string,
-  name: string,
-  rows: readonly ReportRow[],
-  key: (r: ReportRow) => string,
-  href?: (k: string) => string,
-): HTMLElement {
+interface Group {
+  readonly heading: string;
+  readonly name: string;
+  readonly key: (r: ReportRow) => string;
+  /** Where a group's name links to, if anywhere. */
+  readonly href?: (k: string) => string;
+}
+
+function groupTable(rows: readonly ReportRow[], { heading, name, key, href }: Group): HTMLElement {
   const body = el("tbody");
   for (const g of countBy(rows, key))
     body.append(el("tr", {}, el("th", {}, href ? link(href(g.key), g.key) : g.key), ...countCells(g.counts)));

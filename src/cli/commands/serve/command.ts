@@ -110,10 +110,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!bounds.ok) return usage(bounds.error);
   const plan = registrationPlan(values, process.env);
   if (!plan.ok) return usage(plan.error);
-  const metricsAuth = metricsOff ? { ok: true as const, value: undefined } : metricsAuthFrom(values);
-  if (!metricsAuth.ok) return usage(metricsAuth.error);
-  const ui = uiFrom(values);
-  if (!ui.ok) return usage(ui.error);
+  const listeners = metricsAuthAndUi(values, metricsOff);
+  if (!listeners.ok) return usage(listeners.error);
   const namespaceBudget = namespaceBudgetFrom(values);
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
   const ha = await haEventsAndComponents(values);
@@ -128,8 +126,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       logLevel: level,
       bounds: bounds.value,
       registration: plan.value,
-      metricsAuth: metricsAuth.value,
-      ui: ui.value,
+      ...listeners.value,
       namespaceBudget: namespaceBudget.value,
       ...ha.value,
     },
@@ -286,6 +283,18 @@ function numberFlags(
     numbers[k] = n;
   }
   return { ...numbers, "background-scan-interval": interval.value };
+}
+
+/** The checks `--metrics-auth` and `--ui-port` ask for; or what is wrong with one of them. */
+function metricsAuthAndUi(
+  values: ServeFlags,
+  metricsOff: boolean,
+): { ok: true; value: Pick<StartOptions, "metricsAuth" | "ui"> } | { ok: false; error: string } {
+  const metricsAuth = metricsOff ? { ok: true as const, value: undefined } : metricsAuthFrom(values);
+  if (!metricsAuth.ok) return metricsAuth;
+  const ui = uiFrom(values);
+  if (!ui.ok) return ui;
+  return { ok: true, value: { metricsAuth: metricsAuth.value, ui: ui.value } };
 }
 
 /** Resolves at the first SIGTERM or SIGINT. */
