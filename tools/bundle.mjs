@@ -38,6 +38,33 @@ const requireBanner =
   'import { createRequire as __bylawCreateRequire } from "node:module"; const require = __bylawCreateRequire(import.meta.url);';
 
 rmSync(outdir, { recursive: true, force: true });
+
+// The report UI's page (docs/adr/0021-report-ui.md): its script (tsc's output of src/ui/browser/) and
+// style sheet, each bundled and minified into one text, written over tsc's compiled
+// src/ui/browser-bundle.ts so the CLI bundle below (and the unit tests) carry them.
+const ui = await build({
+  absWorkingDir: root,
+  entryPoints: {
+    app: join(dist, "ui", "browser", "main.js"),
+    app_style: join(root, "src", "ui", "browser", "app.css"),
+  },
+  outdir: join(root, "dist", "ui"),
+  bundle: true,
+  write: false,
+  format: "iife",
+  platform: "browser",
+  target: "es2020",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
+if (ui.errors.length > 0) process.exit(1);
+const uiText = (ext) => ui.outputFiles.find((f) => f.path.endsWith(ext)).text;
+writeFileSync(
+  join(dist, "ui", "browser-bundle.js"),
+  `// Written by tools/bundle.mjs: the report UI's page, bundled from src/ui/browser/.\nexport const BROWSER_BUNDLE = ${JSON.stringify({ script: uiText(".js"), style: uiText(".css") })};\n`,
+);
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: {

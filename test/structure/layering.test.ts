@@ -37,6 +37,7 @@ const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
   "src/server/": ["src/index.ts", "src/cli/", "src/library/"],
   "src/library/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/kube/"],
   "src/controllers/": ["src/index.ts", "src/cli/", "src/server/", "src/library/"],
+  "src/ui/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/library/"],
   "src/kube/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/library/"],
   "src/platform/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/library/", "src/kube/"],
   "src/engine/": [

@@ -70,7 +70,7 @@ import type { ComponentPresence } from "../../controllers/leader-election/compon
 import type { Runs } from "../policy-source/unserved-parts.js";
 import type { OnReconciled } from "../../controllers/reconcile-metrics.js";
 import { scanResults } from "./scan-results.js";
-import type { MetricsAuth, ResourceBounds } from "./types.js";
+import type { MetricsAuth, ResourceBounds, UiSettings } from "./types.js";
 
 const BYLAW_VERSION = "0.1.0";
 
@@ -108,6 +108,8 @@ interface ServeOptions {
   readonly bounds: ResourceBounds;
   readonly registration: RegistrationPlan | undefined;
   readonly metricsAuth: MetricsAuth | undefined;
+  /** --ui-port: the report UI (docs/adr/0021-report-ui.md); undefined: off. */
+  readonly ui?: UiSettings | undefined;
   readonly namespaceBudget: NamespaceBudget;
   readonly ha: HaSettings | undefined;
   /** --generate-controller-as: the generate controller runs, acting as this ServiceAccount of Bylaw's namespace (with policies from the cluster). */
@@ -730,11 +732,13 @@ export async function startServe(
     logger,
     bounds: o.bounds,
     metricsAuth: o.metricsAuth,
+    ui: o.ui,
   });
   logger.info(
     {
       port: servers.port,
       metricsPort: servers.metricsPort,
+      ...(servers.uiPort !== undefined ? { uiPort: servers.uiPort } : {}),
       policies: source.current().policies.length,
       ...describeBounds(o.bounds),
     },

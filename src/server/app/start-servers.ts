@@ -19,7 +19,8 @@ import {
 import type { BylawMetrics } from "../metrics/index.js";
 import type { PolicySource } from "../types.js";
 import type { AdmissionDeps } from "../admission/deps.js";
-import type { MetricsAuth, ResourceBounds } from "./types.js";
+import type { MetricsAuth, ResourceBounds, UiSettings } from "./types.js";
+import { createUiServer, type UiServer } from "../../ui/ui-server.js";
 import type { HandlerResult, WebhookGroup } from "../admission/types.js";
 import {
   DEADLINE_SHARE,
@@ -49,11 +50,14 @@ interface StartOptions {
   readonly bounds: ResourceBounds;
   /** With --metrics-auth token: /metrics over HTTPS (the serving certificate), to allowed bearer tokens only. */
   readonly metricsAuth?: MetricsAuth | undefined;
+  /** With --ui-port: the report UI over HTTPS with the serving certificate. */
+  readonly ui?: UiSettings | undefined;
 }
 
 interface RunningServers {
   readonly port: number;
   readonly metricsPort: number | undefined;
+  readonly uiPort: number | undefined;
   close(graceMs: number): Promise<void>;
 }
 
@@ -176,13 +180,16 @@ export async function startServers(o: StartOptions): Promise<RunningServers> {
   const { port } = await webhook.listen();
   const metricsServer = o.metricsPort !== undefined ? await startMetrics(o, o.metricsPort) : undefined;
   const metricsPort = metricsServer?.port;
+  const ui = o.ui !== undefined ? await startUi(o, o.ui) : undefined;
   return {
     port,
     metricsPort,
+    uiPort: ui?.port,
     close: async (graceMs) => {
       pressure.stop();
-      await Promise.all([webhook.close({ graceMs }), metricsServer?.server.close()]);
+      await Promise.all([webhook.close({ graceMs }), metricsServer?.server.close(), ui?.server.close()]);
       o.metricsAuth?.close();
+      o.ui?.reads.close();
     },
   };
 }
@@ -198,5 +205,18 @@ async function startMetrics(o: StartOptions, port: number): Promise<{ port: numb
       : {}),
   });
   if (o.metricsAuth !== undefined) o.tls.onReload((tls) => server.setTls(tls));
+  return { port: (await server.listen()).port, server };
+}
+
+/** The report UI on `port` (docs/adr/0021-report-ui.md), over HTTPS with the webhook's (reloaded) certificate. */
+async function startUi(o: StartOptions, ui: UiSettings): Promise<{ port: number; server: UiServer }> {
+  const server = createUiServer({
+    host: o.host,
+    port: ui.port,
+    tls: { cert: o.tls.cert, key: o.tls.key },
+    reads: ui.reads,
+    onError: (error) => o.logger.error({ err: error }, "bylaw serve: report UI request failed"),
+  });
+  o.tls.onReload((tls) => server.setTls(tls));
   return { port: (await server.listen()).port, server };
 }

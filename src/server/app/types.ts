@@ -1,5 +1,6 @@
 /** What the server process is built with, beyond its options: the bounds it holds to and the scrape check. */
 import type { MetricsAccess } from "../../kube/metrics-access.js";
+import type { ViewerReads } from "../../kube/viewer-reads.js";
 import type { JsonLimits } from "../http/index.js";
 import type { TlsPolicy } from "../tls/index.js";
 
@@ -18,6 +19,13 @@ export interface ResourceBounds {
 }
 
 /** `--metrics-auth token`: the check each scrape's Authorization header is put to (cli/commands/serve/metrics-auth-flags.ts). */
+/** `bylaw serve --ui-port`: the report UI's port and the reads it makes with each viewer's token (docs/adr/0021-report-ui.md). */
+export interface UiSettings {
+  /** 0: any free port. */
+  readonly port: number;
+  readonly reads: ViewerReads;
+}
+
 export interface MetricsAuth {
   /** Asked with each scrape's Authorization header. */
   readonly authorize: (authorization: string | undefined) => Promise<MetricsAccess>;

@@ -15,6 +15,7 @@ import type { Io } from "../../io.js";
 import { SERVE_HELP } from "./help.js";
 import { RESOURCE_FLAG_OPTIONS, resourceBounds } from "./resource-flags.js";
 import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags.js";
+import { UI_FLAG_OPTIONS, uiFrom } from "./ui-flags.js";
 import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";
 import { HA_FLAG_OPTIONS, haSettings } from "./ha-flags.js";
 import { REPORT_FLAG_OPTIONS, backgroundScanInterval } from "./report-flags.js";
@@ -58,6 +59,7 @@ const SERVE_FLAG_OPTIONS = {
   "log-level": { type: "string", default: "info" },
   ...RESOURCE_FLAG_OPTIONS,
   ...METRICS_AUTH_FLAG_OPTIONS,
+  ...UI_FLAG_OPTIONS,
   ...POLICY_BUDGET_FLAG_OPTIONS,
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
@@ -108,8 +110,8 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   if (!bounds.ok) return usage(bounds.error);
   const plan = registrationPlan(values, process.env);
   if (!plan.ok) return usage(plan.error);
-  const metricsAuth = metricsOff ? { ok: true as const, value: undefined } : metricsAuthFrom(values);
-  if (!metricsAuth.ok) return usage(metricsAuth.error);
+  const listeners = metricsAuthAndUi(values, metricsOff);
+  if (!listeners.ok) return usage(listeners.error);
   const namespaceBudget = namespaceBudgetFrom(values);
   if (!namespaceBudget.ok) return usage(namespaceBudget.error);
   const ha = await haEventsAndComponents(values);
@@ -124,7 +126,7 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
       logLevel: level,
       bounds: bounds.value,
       registration: plan.value,
-      metricsAuth: metricsAuth.value,
+      ...listeners.value,
       namespaceBudget: namespaceBudget.value,
       ...ha.value,
     },
@@ -226,6 +228,7 @@ function serveOptions(o: {
     | "bounds"
     | "registration"
     | "metricsAuth"
+    | "ui"
     | "namespaceBudget"
     | "accounts"
     | "ha"
@@ -280,6 +283,18 @@ function numberFlags(
     numbers[k] = n;
   }
   return { ...numbers, "background-scan-interval": interval.value };
+}
+
+/** The checks `--metrics-auth` and `--ui-port` ask for; or what is wrong with one of them. */
+function metricsAuthAndUi(
+  values: ServeFlags,
+  metricsOff: boolean,
+): { ok: true; value: Pick<StartOptions, "metricsAuth" | "ui"> } | { ok: false; error: string } {
+  const metricsAuth = metricsOff ? { ok: true as const, value: undefined } : metricsAuthFrom(values);
+  if (!metricsAuth.ok) return metricsAuth;
+  const ui = uiFrom(values);
+  if (!ui.ok) return ui;
+  return { ok: true, value: { metricsAuth: metricsAuth.value, ui: ui.value } };
 }
 
 /** Resolves at the first SIGTERM or SIGINT. */

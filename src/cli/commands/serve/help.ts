@@ -25,6 +25,7 @@ Endpoints (HTTPS):
   GET  /health/liveness, /health/readiness
   GET  /metrics                                     on --metrics-port (plain HTTP; with --metrics-auth token, HTTPS
                                                     and a bearer token allowed to get /metrics)
+  GET  /, /api/reports                              the report UI, on --ui-port (HTTPS)
 
 Flags:
       --policies DIR          ClusterPolicy/Policy, ValidatingPolicy and PolicyException (kyverno.io/v2, and
@@ -226,6 +227,10 @@ Flags:
                               (SubjectAccessReview), as kube-rbac-proxy; 401/403 otherwise. /metrics names
                               namespaces and policies. Needs the API server and create on tokenreviews and
                               subjectaccessreviews
+      --ui-port N             serve the report UI on this port (off by default; 0 picks a free port): HTTPS
+                              with the serving certificate; the PolicyReports, ClusterPolicyReports and
+                              openreports.io Reports it shows are read with the viewer's own bearer token,
+                              never Bylaw's rights. Needs the API server (docs/adr/0021-report-ui.md)
       --timeout-seconds N     the default webhook timeout, 1-30 (default 10): the timeout of /validate/fail,
                               /validate/ignore, /mutate/fail and /mutate/ignore, and of policies that set
                               none. A review gets 80% of its webhook's timeout, then answers per the

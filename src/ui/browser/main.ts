@@ -1,0 +1,115 @@
+/// <reference lib="dom" />
+/**
+ * The report UI's page (docs/adr/0021-report-ui.md): asks for the viewer's bearer token (kept in
+ * this tab's sessionStorage only), reads `/api/reports` with it, draws the page the URL's fragment
+ * names, and reads again every few seconds, redrawing when the reports changed.
+ */
+import type { ReportsAnswer } from "../report-sources.js";
+import { formatFragment, parseFragment, type Filters } from "../view-state.js";
+import { el } from "./dom.js";
+import { drawPage } from "./pages.js";
+
+const TOKEN_KEY = "bylaw-ui-token";
+const POLL_MS = 3_000;
+
+let answer: ReportsAnswer | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let lastStatus = "";
+
+function root(): HTMLElement {
+  const app = document.getElementById("app");
+  if (app === null) throw new Error("the page has no #app");
+  return app;
+}
+
+function askToken(problem: string): void {
+  if (timer !== undefined) clearTimeout(timer);
+  const input = el("input", { type: "password", name: "token", autocomplete: "off", "aria-label": "bearer token" });
+  const form = el(
+    "form",
+    { class: "login" },
+    el("h1", {}, "Bylaw policy reports"),
+    el(
+      "p",
+      {},
+      "Reports are read with your own Kubernetes identity. Paste a bearer token (for example from kubectl create token NAME).",
+    ),
+    problem !== "" && el("p", { class: "problem" }, problem),
+    input,
+    el("button", { type: "submit" }, "Show reports"),
+  );
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+    void refresh(true);
+  });
+  root().replaceChildren(form);
+}
+
+async function refresh(force: boolean): Promise<void> {
+  if (timer !== undefined) clearTimeout(timer);
+  const token = sessionStorage.getItem(TOKEN_KEY) ?? "";
+  if (token === "") return askToken("");
+  let next: ReportsAnswer;
+  try {
+    const res = await fetch("/api/reports", { headers: { authorization: `Bearer ${token}` }, cache: "no-store" });
+    if (res.status === 401) {
+      sessionStorage.removeItem(TOKEN_KEY);
+      return askToken("The API server did not accept that token.");
+    }
+    if (!res.ok) throw new Error(((await res.json()) as { error?: string }).error ?? `HTTP ${res.status}`);
+    next = (await res.json()) as ReportsAnswer;
+  } catch (e) {
+    status(`could not read reports: ${e instanceof Error ? e.message : String(e)}`);
+    timer = setTimeout(() => void refresh(false), POLL_MS);
+    return;
+  }
+  const changed = answer?.version !== next.version;
+  answer = next;
+  if (changed || force) draw();
+  status(`updated ${new Date().toLocaleTimeString()}`);
+  timer = setTimeout(() => void refresh(false), POLL_MS);
+}
+
+function status(text: string): void {
+  lastStatus = text;
+  const live = document.getElementById("live");
+  if (live !== null) live.textContent = text;
+}
+
+function draw(): void {
+  if (answer === undefined) return;
+  const state = parseFragment(location.hash);
+  const onFilters = (filters: Filters, typing: boolean): void => {
+    const hash = formatFragment({ route: state.route, filters });
+    if (typing) {
+      // Typing replaces the entry (no history step per key) and keeps the focus in the box.
+      history.replaceState(null, "", hash);
+      const active = document.activeElement;
+      const caret = active instanceof HTMLInputElement ? active.selectionStart : null;
+      draw();
+      const box = document.querySelector<HTMLInputElement>('input[name="q"]');
+      box?.focus();
+      if (box !== null && caret !== null) box.setSelectionRange(caret, caret);
+    } else location.hash = hash;
+  };
+  const version = answer.version;
+  root().replaceChildren(
+    el(
+      "header",
+      {},
+      el("span", { class: "brand" }, "Bylaw"),
+      el("span", { id: "live", "aria-live": "polite", "data-version": version }, lastStatus),
+      el("button", { type: "button", id: "signout" }, "Forget token"),
+    ),
+    drawPage(answer, state, onFilters),
+  );
+  document.getElementById("signout")?.addEventListener("click", () => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    answer = undefined;
+    askToken("");
+  });
+}
+
+window.addEventListener("hashchange", draw);
+void refresh(true);

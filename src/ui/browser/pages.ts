@@ -1,0 +1,195 @@
+/// <reference lib="dom" />
+/** The overview, policy and resource pages, drawn from the rows the route and filters keep. */
+import { countBy, RESULTS, type ReportRow } from "../report-rows.js";
+import type { ReportsAnswer } from "../report-sources.js";
+import { formatFragment, visibleRows, type Filters, type ViewState } from "../view-state.js";
+import { el, link } from "./dom.js";
+
+const NO_FILTERS: Filters = { status: "", namespace: "", severity: "", q: "" };
+
+function policyHref(policy: string): string {
+  return formatFragment({ route: { page: "policy", policy }, filters: NO_FILTERS });
+}
+
+function resourceHref(row: Pick<ReportRow, "namespace" | "kind" | "name">): string {
+  return formatFragment({
+    route: { page: "resource", namespace: row.namespace, kind: row.kind, name: row.name },
+    filters: NO_FILTERS,
+  });
+}
+
+/** The page for `state`: a heading, the filter bar, and what the route shows. */
+export function drawPage(
+  answer: ReportsAnswer,
+  state: ViewState,
+  onFilters: (f: Filters, typing: boolean) => void,
+): HTMLElement {
+  const rows = visibleRows(answer.rows, state);
+  const r = state.route;
+  const title =
+    r.page === "policy"
+      ? `Policy ${r.policy}`
+      : r.page === "resource"
+        ? `${r.kind} ${r.namespace === "" ? "" : `${r.namespace}/`}${r.name}`
+        : "Policy reports";
+  const page = el(
+    "section",
+    { "data-page": r.page },
+    el("nav", {}, link(formatFragment({ route: { page: "overview" }, filters: NO_FILTERS }), "Overview")),
+    el("h1", {}, title),
+    sourceNotes(answer),
+    filterBar(answer.rows, state.filters, onFilters),
+    totals(rows),
+  );
+  if (r.page === "overview") {
+    page.append(
+      topFailing("Top failing policies", rows, (x) => x.policy, policyHref),
+      groupTable(rows, { heading: "By namespace", name: "namespace", key: (x) => x.namespace || "(cluster)" }),
+      groupTable(rows, { heading: "By policy", name: "policy", key: (x) => x.policy, href: policyHref }),
+      groupTable(rows, { heading: "By severity", name: "severity", key: (x) => x.severity || "(none)" }),
+      groupTable(rows, { heading: "By category", name: "category", key: (x) => x.category || "(none)" }),
+    );
+  } else if (r.page === "policy") {
+    page.append(groupTable(rows, { heading: "Rules", name: "rule", key: (x) => x.rule }), resultsTable(rows, true));
+  } else {
+    page.append(resultsTable(rows, false));
+  }
+  return page;
+}
+
+/** Which report kinds could not be read, and why: never shown as "no results". */
+function sourceNotes(answer: ReportsAnswer): HTMLElement {
+  const notes = el("ul", { class: "sources" });
+  for (const s of answer.sources) {
+    if (s.state === "read") continue;
+    const why = s.state === "forbidden" ? "you may not list them" : s.state === "missing" ? "not installed" : s.message;
+    notes.append(el("li", { "data-state": s.state }, `${s.kind}s not read: ${why}`));
+  }
+  return notes;
+}
+
+function filterBar(
+  all: readonly ReportRow[],
+  f: Filters,
+  onFilters: (f: Filters, typing: boolean) => void,
+): HTMLElement {
+  const select = (name: keyof Filters, label: string, values: readonly string[]): HTMLElement => {
+    const s = el("select", { name, "aria-label": label }, el("option", { value: "" }, `any ${label}`));
+    for (const v of values) {
+      const o = el("option", { value: v }, v);
+      if (v === f[name]) o.selected = true;
+      s.append(o);
+    }
+    s.addEventListener("change", () => onFilters({ ...f, [name]: s.value }, false));
+    return s;
+  };
+  const distinct = (key: (r: ReportRow) => string): string[] =>
+    [...new Set(all.map(key).filter((v) => v !== ""))].sort();
+  const search = el("input", { type: "search", name: "q", placeholder: "search", "aria-label": "search" });
+  search.value = f.q;
+  search.addEventListener("input", () => onFilters({ ...f, q: search.value }, true));
+  return el(
+    "form",
+    { class: "filters", role: "search" },
+    select("status", "status", RESULTS),
+    select(
+      "namespace",
+      "namespace",
+      distinct((r) => r.namespace),
+    ),
+    select(
+      "severity",
+      "severity",
+      distinct((r) => r.severity),
+    ),
+    search,
+  );
+}
+
+function totals(rows: readonly ReportRow[]): HTMLElement {
+  const counts = countBy(rows, () => "all")[0]?.counts ?? {};
+  return el(
+    "div",
+    { class: "totals" },
+    ...RESULTS.map((res) =>
+      el("div", { class: `total ${res}`, "data-result": res }, el("b", {}, String(counts[res] ?? 0)), ` ${res}`),
+    ),
+  );
+}
+
+function countCells(counts: Readonly<Record<string, number>>): HTMLElement[] {
+  return RESULTS.map((res) => el("td", { class: res }, String(counts[res] ?? 0)));
+}
+
+interface Group {
+  readonly heading: string;
+  readonly name: string;
+  readonly key: (r: ReportRow) => string;
+  /** Where a group's name links to, if anywhere. */
+  readonly href?: (k: string) => string;
+}
+
+function groupTable(rows: readonly ReportRow[], { heading, name, key, href }: Group): HTMLElement {
+  const body = el("tbody");
+  for (const g of countBy(rows, key))
+    body.append(el("tr", {}, el("th", {}, href ? link(href(g.key), g.key) : g.key), ...countCells(g.counts)));
+  return el(
+    "section",
+    { class: "group", "data-group": name },
+    el("h2", {}, heading),
+    el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, name), ...RESULTS.map((r) => el("th", {}, r)))), body),
+  );
+}
+
+/** A bar per policy (or namespace) with the most failures and errors. */
+function topFailing(
+  heading: string,
+  rows: readonly ReportRow[],
+  key: (r: ReportRow) => string,
+  href: (k: string) => string,
+): HTMLElement {
+  const top = countBy(
+    rows.filter((r) => r.result === "fail" || r.result === "error"),
+    key,
+  ).slice(0, 10);
+  const most = Math.max(1, ...top.map((g) => (g.counts["fail"] ?? 0) + (g.counts["error"] ?? 0)));
+  const list = el("ol", { class: "bars" });
+  for (const g of top) {
+    const n = (g.counts["fail"] ?? 0) + (g.counts["error"] ?? 0);
+    const bar = el("span", { class: "bar" });
+    bar.style.width = `${Math.round((100 * n) / most)}%`;
+    list.append(el("li", {}, link(href(g.key), g.key), bar, ` ${n}`));
+  }
+  return el("section", { class: "top" }, el("h2", {}, heading), top.length === 0 ? el("p", {}, "No failures.") : list);
+}
+
+function resultsTable(rows: readonly ReportRow[], withResource: boolean): HTMLElement {
+  const body = el("tbody");
+  for (const r of rows)
+    body.append(
+      el(
+        "tr",
+        { class: `row ${r.result}`, "data-result": r.result },
+        el("td", {}, link(policyHref(r.policy), r.policy)),
+        el("td", {}, r.rule),
+        el("td", { class: r.result }, r.result),
+        el("td", {}, r.severity),
+        withResource &&
+          el(
+            "td",
+            {},
+            link(resourceHref(r), `${r.kind} ${r.namespace === "" ? "" : `${r.namespace}/`}${r.name}`, {
+              class: "resource",
+            }),
+          ),
+        el("td", { class: "message" }, r.message),
+      ),
+    );
+  const head = ["policy", "rule", "result", "severity", ...(withResource ? ["resource"] : []), "message"];
+  return el(
+    "section",
+    { class: "results" },
+    el("h2", {}, `Results (${rows.length})`),
+    el("table", {}, el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))), body),
+  );
+}

@@ -1,0 +1,133 @@
+/** The report UI's listener: its headers, the built page, read-only, and reads made with the viewer's token only. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { selfSignedCertificate } from "../server/tls/self-signed.js";
+import { send } from "../../test/support/https-send.js";
+import type { ViewerAnswer, ViewerReads } from "../kube/viewer-reads.js";
+import { createUiServer } from "./ui-server.js";
+
+const cert = selfSignedCertificate({ dnsNames: ["webhook.test.svc"], now: new Date() });
+
+/** Answers as the API server would for each token: `good` may list wgpolicyk8s.io reports only. */
+function readsFor(calls: string[]): ViewerReads {
+  return {
+    get(token, path): Promise<ViewerAnswer> {
+      calls.push(`${token} ${path}`);
+      if (token === "expired") return Promise.resolve({ ok: false, status: 401, message: "Unauthorized" });
+      if (token === "good" && path.includes("wgpolicyk8s.io"))
+        return Promise.resolve({
+          ok: true,
+          body: {
+            metadata: { resourceVersion: "7" },
+            items: path.endsWith("/policyreports")
+              ? [
+                  {
+                    metadata: { name: "r", namespace: "shop" },
+                    scope: { kind: "Pod", name: "web" },
+                    results: [{ policy: "p", result: "fail" }],
+                  },
+                ]
+              : [],
+          },
+        });
+      return Promise.resolve({ ok: false, status: 403, message: "forbidden" });
+    },
+    close() {},
+  };
+}
+
+async function withServer(
+  bundle: { script: string; style: string } | undefined,
+  run: (port: number, calls: string[]) => Promise<void>,
+): Promise<void> {
+  const calls: string[] = [];
+  const server = createUiServer({
+    host: "127.0.0.1",
+    port: 0,
+    tls: { cert: cert.cert, key: cert.key },
+    reads: readsFor(calls),
+    bundle,
+  });
+  const { port } = await server.listen();
+  try {
+    await run(port, calls);
+  } finally {
+    await server.close();
+  }
+}
+
+const get = (port: number, path: string, headers: Record<string, string> = {}) =>
+  send(port, cert.caCert, { method: "GET", path, headers });
+
+test("the page, script and style are served with a strict CSP and no inline code", async () => {
+  await withServer({ script: "console.log(1)", style: "body{}" }, async (port) => {
+    const page = await get(port, "/");
+    assert.equal(page.status, 200);
+    const csp = String(page.headers["content-security-policy"]);
+    for (const d of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+    ])
+      assert.ok(csp.includes(d), `${d} in ${csp}`);
+    assert.equal(page.headers["x-content-type-options"], "nosniff");
+    assert.doesNotMatch(page.body, /<script>|<style|style=|\/\/[a-z]/i);
+    assert.equal((await get(port, "/app.js")).body, "console.log(1)");
+    assert.match(String((await get(port, "/app.js")).headers["content-type"]), /^text\/javascript/);
+    assert.equal((await get(port, "/app.css")).body, "body{}");
+    assert.equal((await get(port, "/favicon.ico")).status, 204);
+    assert.equal((await get(port, "/etc/passwd")).status, 404);
+    const post = await send(port, cert.caCert, { method: "POST", path: "/api/reports", body: "{}" });
+    assert.equal(post.status, 405);
+  });
+});
+
+test("the build's bundle is served: a script and a style sheet, nothing fetched from elsewhere", async () => {
+  await withServer(undefined, async (port) => {
+    const script = await get(port, "/app.js");
+    if (script.status === 503) {
+      assert.match(script.body, /npm run build/);
+      return;
+    }
+    assert.equal(script.status, 200);
+    assert.ok(script.body.length > 1000, "the bundled page script");
+    assert.doesNotMatch(script.body, /https?:\/\/(?!www\.w3\.org)/, "no URL of another host in the script");
+    assert.doesNotMatch(
+      script.body,
+      /innerHTML|outerHTML|insertAdjacentHTML|document\.write/,
+      "no HTML is parsed from data",
+    );
+    assert.match((await get(port, "/app.css")).body, /font-family:system-ui/);
+  });
+});
+
+test("/api/reports reads with the viewer's token only: none 401, refused 401, what the viewer may not list is named", async () => {
+  await withServer({ script: "", style: "" }, async (port, calls) => {
+    const none = await get(port, "/api/reports");
+    assert.equal(none.status, 401);
+    assert.equal(none.headers["www-authenticate"], "Bearer");
+    assert.equal(calls.length, 0, "nothing is read without a token");
+    assert.equal((await get(port, "/api/reports", { authorization: "Basic dXNlcg==" })).status, 401);
+
+    assert.equal((await get(port, "/api/reports", { authorization: "Bearer expired" })).status, 401);
+
+    const ok = await get(port, "/api/reports", { authorization: "Bearer good" });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers["cache-control"], "no-store");
+    const answer = ok.json as { rows: { policy: string; name: string }[]; sources: { kind: string; state: string }[] };
+    assert.deepEqual(
+      answer.rows.map((r) => `${r.policy} ${r.name}`),
+      ["p web"],
+    );
+    assert.deepEqual(
+      answer.sources.map((s) => `${s.kind} ${s.state}`),
+      ["PolicyReport read", "ClusterPolicyReport read", "Report forbidden", "ClusterReport forbidden"],
+    );
+    assert.ok(
+      calls.filter((c) => !c.startsWith("expired ")).every((c) => c.startsWith("good /apis/")),
+      `every read carried the viewer's token: ${calls.join(", ")}`,
+    );
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * The report UI's HTTPS listener (`bylaw serve --ui-port`, docs/adr/0021-report-ui.md): the page,
+ * its one script and style sheet (built into Bylaw by `npm run build`), and `GET /api/reports`,
+ * read with the viewer's bearer token and nothing else. Read-only: GET and HEAD. Every answer
+ * carries a strict Content-Security-Policy.
+ */
+import { createServer } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ViewerReads } from "../kube/viewer-reads.js";
+import { BROWSER_BUNDLE } from "./browser-bundle.js";
+import { readReports } from "./report-sources.js";
+
+interface UiServerOptions {
+  readonly host: string;
+  /** 0: any free port. */
+  readonly port: number;
+  readonly tls: { readonly cert: string; readonly key: string };
+  readonly reads: ViewerReads;
+  readonly onError?: (error: unknown) => void;
+  /** The page's script and style (default: the bundle the build made). */
+  readonly bundle?: { readonly script: string; readonly style: string } | undefined;
+}
+
+export interface UiServer {
+  listen(): Promise<{ port: number }>;
+  setTls(tls: { readonly cert: string; readonly key: string }): void;
+  close(): Promise<void>;
+}
+
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy": CSP,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Bylaw policy reports</title>
+<link rel="stylesheet" href="/app.css">
+<script defer src="/app.js"></script>
+</head>
+<body><main id="app"><p>Loading…</p></main></body>
+</html>
+`;
+
+export function createUiServer(options: UiServerOptions): UiServer {
+  const report = (e: unknown): void => {
+    try {
+      options.onError?.(e);
+    } catch {
+      // keep serving
+    }
+  };
+  const served: Served = { reads: options.reads, bundle: options.bundle ?? BROWSER_BUNDLE };
+  const server = createServer(
+    {
+      cert: options.tls.cert,
+      key: options.tls.key,
+      minVersion: "TLSv1.2",
+      requestTimeout: 30_000,
+      headersTimeout: 10_000,
+      keepAliveTimeout: 65_000,
+    },
+    (req, res) =>
+      void serve(served, req, res).catch((e: unknown) => {
+        report(e);
+        if (!res.headersSent) send(res, json(500, "the UI failed to answer"));
+      }),
+  );
+  server.on("error", report);
+  return {
+    listen() {
+      return new Promise((resolve, reject) => {
+        const onError = (e: Error): void => reject(e);
+        server.once("error", onError);
+        server.listen(options.port, options.host, () => {
+          server.removeListener("error", onError);
+          resolve({ port: (server.address() as AddressInfo).port });
+        });
+      });
+    },
+    setTls(tls) {
+      server.setSecureContext({ cert: tls.cert, key: tls.key });
+    },
+    close() {
+      return new Promise((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+interface Served {
+  readonly reads: ViewerReads;
+  readonly bundle: { readonly script: string; readonly style: string } | undefined;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly type: string;
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const BEARER_CHALLENGE = { "www-authenticate": "Bearer" };
+
+async function serve(served: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== "GET" && req.method !== "HEAD")
+    return send(res, { ...json(405, "the report UI is read-only: GET only"), headers: { allow: "GET, HEAD" } });
+  const url = req.url ?? "/";
+  const mark = url.indexOf("?");
+  const path = mark === -1 ? url : url.slice(0, mark);
+  if (path === "/api/reports") return send(res, await apiReports(served.reads, req.headers.authorization));
+  send(res, asset(served.bundle, path));
+}
+
+function asset(bundle: Served["bundle"], path: string): Answer {
+  if (bundle === undefined)
+    return { status: 503, type: TEXT, body: "the UI bundle was not built into this Bylaw: run npm run build\n" };
+  if (path === "/" || path === "/index.html") return { status: 200, type: "text/html; charset=utf-8", body: PAGE };
+  if (path === "/app.js") return { status: 200, type: "text/javascript; charset=utf-8", body: bundle.script };
+  if (path === "/app.css") return { status: 200, type: "text/css; charset=utf-8", body: bundle.style };
+  // Browsers ask for it unbidden: no icon, and no 404 in the console.
+  if (path === "/favicon.ico") return { status: 204, type: TEXT, body: "" };
+  return json(404, `not found: ${path}`);
+}
+
+async function apiReports(reads: ViewerReads, authorization: string | undefined): Promise<Answer> {
+  const token = bearerToken(authorization);
+  if (token === undefined)
+    return {
+      ...json(401, "a bearer token is needed: the UI reads reports with the viewer's own Kubernetes identity"),
+      headers: BEARER_CHALLENGE,
+    };
+  const answer = await readReports(reads, token);
+  if (answer.sources.some((s) => s.state === "unauthorized"))
+    return { ...json(401, "the API server did not accept this token"), headers: BEARER_CHALLENGE };
+  return { status: 200, type: JSON_TYPE, body: JSON.stringify(answer), headers: { "cache-control": "no-store" } };
+}
+
+/** The token of `Authorization: Bearer TOKEN`; undefined for anything else. */
+function bearerToken(header: string | undefined): string | undefined {
+  const m = /^Bearer +([^\s]+)\s*$/i.exec(header ?? "");
+  return m?.[1];
+}
+
+const TEXT = "text/plain; charset=utf-8";
+const JSON_TYPE = "application/json";
+
+/** `{"error": message}` with `status`. */
+function json(status: number, message: string): Answer {
+  return { status, type: JSON_TYPE, body: JSON.stringify({ error: message }) };
+}
+
+function send(res: ServerResponse, a: Answer): void {
+  if (res.destroyed) return;
+  res.writeHead(a.status, {
+    ...SECURITY_HEADERS,
+    ...a.headers,
+    "content-type": a.type,
+    "content-length": String(Buffer.byteLength(a.body, "utf8")),
+  });
+  res.end(res.req.method === "HEAD" ? undefined : a.body, "utf8");
+}
