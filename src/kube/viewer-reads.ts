@@ -1,5 +1,5 @@
 /**
- * Reads made with a viewer's own bearer token, for the report UI (docs/adr/0021-report-ui.md): the
+ * Reads made with a viewer's own bearer token, for the report UI (docs/adr/0022-report-ui.md): the
  * HTTPS agent trusts the connection's CA but carries no client certificate, and no request carries
  * Bylaw's token or an impersonation header, so the API server grants exactly what the viewer's
  * identity may do. Answers are never shared between viewers (no request gate, no coalescing).

@@ -1,5 +1,5 @@
 /**
- * The report UI's HTTPS listener (`bylaw serve --ui-port`, docs/adr/0021-report-ui.md): the page,
+ * The report UI's HTTPS listener (`bylaw serve --ui-port`, docs/adr/0022-report-ui.md): the page,
  * its one script and style sheet (built into Bylaw by `npm run build`), and `GET /api/reports`,
  * read with the viewer's bearer token and nothing else. Read-only: GET and HEAD. Every answer
  * carries a strict Content-Security-Policy.

@@ -1,5 +1,5 @@
 /**
- * Issue 38 §1, the report UI (docs/adr/0021-report-ui.md), in Debian's chromium (headless, driven
+ * Issue 38 §1, the report UI (docs/adr/0022-report-ui.md), in Debian's chromium (headless, driven
  * by playwright-core with `executablePath`: no browser is downloaded) against `scripts/cluster.sh up
  * DIR --with-bylaw` with `--ui-port` and the reports controller:
  * - `/api/reports` reads with the viewer's token only: 401 without one or with one the API server

@@ -108,7 +108,7 @@ interface ServeOptions {
   readonly bounds: ResourceBounds;
   readonly registration: RegistrationPlan | undefined;
   readonly metricsAuth: MetricsAuth | undefined;
-  /** --ui-port: the report UI (docs/adr/0021-report-ui.md); undefined: off. */
+  /** --ui-port: the report UI (docs/adr/0022-report-ui.md); undefined: off. */
   readonly ui?: UiSettings | undefined;
   readonly namespaceBudget: NamespaceBudget;
   readonly ha: HaSettings | undefined;

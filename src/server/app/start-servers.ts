@@ -208,7 +208,7 @@ async function startMetrics(o: StartOptions, port: number): Promise<{ port: numb
   return { port: (await server.listen()).port, server };
 }
 
-/** The report UI on `port` (docs/adr/0021-report-ui.md), over HTTPS with the webhook's (reloaded) certificate. */
+/** The report UI on `port` (docs/adr/0022-report-ui.md), over HTTPS with the webhook's (reloaded) certificate. */
 async function startUi(o: StartOptions, ui: UiSettings): Promise<{ port: number; server: UiServer }> {
   const server = createUiServer({
     host: o.host,

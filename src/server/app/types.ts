@@ -19,7 +19,7 @@ export interface ResourceBounds {
 }
 
 /** `--metrics-auth token`: the check each scrape's Authorization header is put to (cli/commands/serve/metrics-auth-flags.ts). */
-/** `bylaw serve --ui-port`: the report UI's port and the reads it makes with each viewer's token (docs/adr/0021-report-ui.md). */
+/** `bylaw serve --ui-port`: the report UI's port and the reads it makes with each viewer's token (docs/adr/0022-report-ui.md). */
 export interface UiSettings {
   /** 0: any free port. */
   readonly port: number;

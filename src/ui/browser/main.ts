@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The report UI's page (docs/adr/0021-report-ui.md): asks for the viewer's bearer token (kept in
+ * The report UI's page (docs/adr/0022-report-ui.md): asks for the viewer's bearer token (kept in
  * this tab's sessionStorage only), reads `/api/reports` with it, draws the page the URL's fragment
  * names, and reads again every few seconds, redrawing when the reports changed.
  */

@@ -230,7 +230,7 @@ Flags:
       --ui-port N             serve the report UI on this port (off by default; 0 picks a free port): HTTPS
                               with the serving certificate; the PolicyReports, ClusterPolicyReports and
                               openreports.io Reports it shows are read with the viewer's own bearer token,
-                              never Bylaw's rights. Needs the API server (docs/adr/0021-report-ui.md)
+                              never Bylaw's rights. Needs the API server (docs/adr/0022-report-ui.md)
       --timeout-seconds N     the default webhook timeout, 1-30 (default 10): the timeout of /validate/fail,
                               /validate/ignore, /mutate/fail and /mutate/ignore, and of policies that set
                               none. A review gets 80% of its webhook's timeout, then answers per the

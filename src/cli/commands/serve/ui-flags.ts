@@ -1,5 +1,5 @@
 /**
- * `--ui-port N`: the report UI (docs/adr/0021-report-ui.md) on its own HTTPS port. Its reads go to
+ * `--ui-port N`: the report UI (docs/adr/0022-report-ui.md) on its own HTTPS port. Its reads go to
  * the API server with each viewer's bearer token only, so it needs the API server's address and CA
  * (--cluster, --kubeconfig, or in a pod) but none of Bylaw's rights.
  */
