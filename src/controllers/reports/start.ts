@@ -130,6 +130,7 @@ class Scanner {
     if (full) this.scanned.clear();
     // A kind Bylaw may not list (or not yet) waits; the others are scanned meanwhile.
     const seen = new Set<string>();
+    const tally = { scanned: 0, skipped: 0 };
     const waiting = new Set<string>();
     const watched = new Set<string>();
     const keep = keepAdmissionRows(admissionOnlyPolicyNames(snapshot.policies, policies));
@@ -146,7 +147,7 @@ class Scanner {
       for (const object of informer.list()) {
         // Policies changed meanwhile: the rest would be scanned (and written) under the old ones.
         if (interruptible && this.o.policies().generation !== snapshot.generation) return;
-        await this.visit({ ...type, ...object }, { snapshot, policies, seen, keep });
+        await this.visit({ ...type, ...object }, { snapshot, policies, seen, keep, tally });
       }
     }
     if (full) {
@@ -155,6 +156,7 @@ class Scanner {
       await this.sweep({ seen, waiting, watched, keep });
     }
     this.settle.finished();
+    if (tally.scanned + tally.skipped > 0) this.logPass(tally);
   }
 
   /** Scans the resource unless it was scanned at this resourceVersion already. */
@@ -164,6 +166,7 @@ class Scanner {
       snapshot: ReturnType<ReportsControllerOptions["policies"]>;
       policies: ReturnType<typeof backgroundPolicies>;
       seen: Set<string>;
+      tally: { scanned: number; skipped: number };
       keep: (row: JsonObject) => boolean;
     },
   ): Promise<void> {
@@ -182,15 +185,30 @@ class Scanner {
       reportVersion: versionOf(this.reportOf(ns, meta.uid).read),
     };
     if (unchangedSince(this.bases.get(meta.uid), basis)) {
+      at.tally.skipped++;
       this.scanned.set(meta.uid, basis.resourceVersion);
       this.o.onReconciled?.(CONTROLLER_NAMES.backgroundScan, { result: "done" });
       return;
     }
     this.bases.delete(meta.uid);
+    at.tally.scanned++;
     const written = await this.scan(resource, { ...at, labels });
     if (written === false) return;
     this.scanned.set(meta.uid, basis.resourceVersion);
     if (written.recordable) this.bases.set(meta.uid, { ...basis, reportVersion: written.reportVersion });
+  }
+
+  /** A pass's work and where the process's memory is (the caches' JSON bytes, the heap), for the log. */
+  private logPass(tally: { scanned: number; skipped: number }): void {
+    const mib = (bytes: number): number => Math.round(bytes / 104857.6) / 10;
+    const memory = process.memoryUsage();
+    this.o.onLog("info", "reports: scan pass done", {
+      ...tally,
+      resourceCacheMiB: mib(this.kinds.all().reduce((sum, k) => sum + k.informer.usedBytes, 0)),
+      reportCacheMiB: mib(this.reports.reduce((sum, r) => sum + r.informer.usedBytes, 0)),
+      heapUsedMiB: mib(memory.heapUsed),
+      rssMiB: mib(memory.rss),
+    });
   }
 
   /** The resource's report as the reports informer holds it, and the informer's report kind. */
