@@ -12,7 +12,7 @@
  * The Pods name a scheduler that does not exist, so they stay Pending and unchanged: a rescan sees
  * exactly what the first scan saw. Run: `npm run build && node dist/bench/background-scan.js`.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, kubectlOk, startCluster, stopCluster, type Cluster } from "../test/cluster/cluster-harness.js";
 import { apiClient, pool, type ApiClient } from "./cluster/api-client.js";
@@ -174,6 +174,9 @@ async function main(): Promise<void> {
     for (const line of passLines(cluster)) console.log(`  ${line}`);
   } finally {
     api.close();
+    // BENCH_KEEP_LOG=FILE keeps Bylaw's log (the cluster's folder goes with the cluster).
+    const keep = process.env["BENCH_KEEP_LOG"];
+    if (keep !== undefined) copyFileSync(join(cluster.dir, "logs", "bylaw.log"), keep);
     await stopCluster(cluster.dir);
   }
 }

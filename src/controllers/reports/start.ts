@@ -215,7 +215,7 @@ class Scanner {
   private reportOf(ns: string, uid: string): { kind: string; read: JsonObject | undefined } {
     const kind = reportKind(this.o.format ?? "wgpolicyk8s", ns === "");
     const informer = this.reports.find((r) => r.kind === kind)?.informer;
-    return { kind, read: informer?.get(ns, uid) as JsonObject | undefined };
+    return { kind, read: informer?.get(ns, uid) };
   }
 
   /**
