@@ -145,6 +145,12 @@ class Scanner {
       }
       watched.add(`${type.apiVersion}/${type.kind}`);
       for (const object of informer.list()) {
+        // Scanned at this resourceVersion already: nothing is copied (every tick passes over every object).
+        const { uid, resourceVersion } = (object.metadata ?? {}) as { uid?: string; resourceVersion?: string };
+        if (uid !== undefined && this.scanned.get(uid) === resourceVersion) {
+          seen.add(uid);
+          continue;
+        }
         // Policies changed meanwhile: the rest would be scanned (and written) under the old ones.
         if (interruptible && this.o.policies().generation !== snapshot.generation) return;
         await this.visit({ ...type, ...object }, { snapshot, policies, seen, keep, tally });
