@@ -4,14 +4,15 @@
  * 10,000, `BENCH_PODS`) created before any policy, then the pss-restricted policy set
  * (deploy/components/policy-set-pss-restricted/policies, Audit) applied. Measured for the Bylaw
  * process (which runs the reports controller): CPU (utime+stime from /proc) and wall time until every
- * Pod has its report, peak RSS (VmHWM), the API writes to reports (the API server's
+ * Pod has its report, peak RSS (VmHWM) and, from each scan pass's log line, the caches' JSON bytes
+ * and the heap (where the memory goes), the API writes to reports (the API server's
  * apiserver_request_total for wgpolicyk8s.io), and etcd's database file before and after; then the
  * same over one rescan where nothing changed (goal: no write).
  *
  * The Pods name a scheduler that does not exist, so they stay Pending and unchanged: a rescan sees
  * exactly what the first scan saw. Run: `npm run build && node dist/bench/background-scan.js`.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, kubectlOk, startCluster, stopCluster, type Cluster } from "../test/cluster/cluster-harness.js";
 import { apiClient, pool, type ApiClient } from "./cluster/api-client.js";
@@ -58,6 +59,24 @@ async function reportWrites(api: ApiClient): Promise<number> {
     sum += Number(line.slice(line.lastIndexOf(" ") + 1));
   }
   return sum;
+}
+
+/** The reports controller's "scan pass done" log lines: resources scanned and skipped, caches' JSON bytes, heap and RSS. */
+function passLines(cluster: Cluster): string[] {
+  const text = readFileSync(join(cluster.dir, "logs", "bylaw.log"), "utf8");
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.includes("scan pass done")) continue;
+    try {
+      const f = JSON.parse(line) as Record<string, unknown>;
+      out.push(
+        `scanned ${String(f["scanned"])}, skipped ${String(f["skipped"])}; caches (JSON): resources ${String(f["resourceCacheMiB"])} MiB, reports ${String(f["reportCacheMiB"])} MiB; heap used ${String(f["heapUsedMiB"])} MiB, RSS ${String(f["rssMiB"])} MiB`,
+      );
+    } catch {
+      out.push(line);
+    }
+  }
+  return out;
 }
 
 async function reportCount(api: ApiClient): Promise<number> {
@@ -151,8 +170,13 @@ async function main(): Promise<void> {
         `| ${label} | ${f.wallSeconds.toFixed(1)} | ${f.cpuSeconds.toFixed(1)} | ${f.writes} | ${f.etcdMiB.toFixed(1)} |`,
       );
     console.log(`Bylaw peak RSS (VmHWM): ${hwmMiB(pid).toFixed(0)} MiB`);
+    console.log("scan passes (the reports controller's log):");
+    for (const line of passLines(cluster)) console.log(`  ${line}`);
   } finally {
     api.close();
+    // BENCH_KEEP_LOG=FILE keeps Bylaw's log (the cluster's folder goes with the cluster).
+    const keep = process.env["BENCH_KEEP_LOG"];
+    if (keep !== undefined) copyFileSync(join(cluster.dir, "logs", "bylaw.log"), keep);
     await stopCluster(cluster.dir);
   }
 }

@@ -37,12 +37,19 @@ function objectPath(report: JsonObject): string {
   return `${collectionPath(report)}/${encodeURIComponent(String(name))}`;
 }
 
-export async function createReport(client: Writer, report: JsonObject): Promise<void> {
-  await client.sendJson("POST", collectionPath(report), report);
+/** Creates the report; answers the resourceVersion the server gave it. */
+export async function createReport(client: Writer, report: JsonObject): Promise<string | undefined> {
+  return versionOf(await client.sendJson("POST", collectionPath(report), report));
 }
 
-export async function replaceReport(client: Writer, report: JsonObject): Promise<void> {
-  await client.sendJson("PUT", objectPath(report), report);
+/** Replaces the report; answers the resourceVersion the server gave it. */
+export async function replaceReport(client: Writer, report: JsonObject): Promise<string | undefined> {
+  return versionOf(await client.sendJson("PUT", objectPath(report), report));
+}
+
+function versionOf(written: unknown): string | undefined {
+  const meta = (written as { metadata?: { resourceVersion?: unknown } } | null)?.metadata;
+  return typeof meta?.resourceVersion === "string" ? meta.resourceVersion : undefined;
 }
 
 export async function deleteReport(client: Writer, report: JsonObject): Promise<void> {

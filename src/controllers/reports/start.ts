@@ -5,7 +5,8 @@
  * A resource is scanned when it changed since its last scan (a new resourceVersion), and every
  * resource when the policies changed (once they have settled; a pass under policies that changed
  * meanwhile stops, and the next one starts over with them), when this replica became leader, and every
- * `--background-scan-interval`. Each scan's report is written only when its content changed
+ * `--background-scan-interval`; a rescan skips a resource whose report was built from what it would be
+ * built from now (rescan-skip.ts). Each scan's report is written only when its content changed
  * (reconcile.ts), keeping the rows admission wrote for policies the scan does not evaluate
  * (admission-reports.ts). Reports of resources no policy matches any more are deleted; only reports
  * that carry Bylaw's label ({@link BYLAW_REPORT_LABEL}) are read, and so ever deleted.
@@ -20,6 +21,7 @@ import type { ReportsControllerOptions } from "./types.js";
 import { WatchedKinds } from "./watched-kinds.js";
 import { CONTROLLER_NAMES } from "../reconcile-metrics.js";
 import { PolicySettle } from "./policy-settle.js";
+import { labelsKey, recordable, unchangedSince, type ScanBasis } from "./rescan-skip.js";
 
 interface ReportsController {
   close(): void;
@@ -70,6 +72,8 @@ type ReportInformers = readonly {
 class Scanner {
   /** uid → the resourceVersion last scanned. */
   private readonly scanned = new Map<string, string>();
+  /** uid → what its report was last built from, when a rescan may skip it (rescan-skip.ts). */
+  private readonly bases = new Map<string, ScanBasis>();
   /** uid → the failed report writes since its last good one (the next try is a requeue). */
   private readonly failures = new Map<string, number>();
   private generation = -1;
@@ -91,6 +95,7 @@ class Scanner {
     if (this.o.isLeader !== undefined && !this.o.isLeader()) {
       // A replica that leads again scans everything: another may have written meanwhile.
       this.scanned.clear();
+      this.bases.clear();
       this.lastFull = 0;
       return;
     }
@@ -125,6 +130,7 @@ class Scanner {
     if (full) this.scanned.clear();
     // A kind Bylaw may not list (or not yet) waits; the others are scanned meanwhile.
     const seen = new Set<string>();
+    const tally = { scanned: 0, skipped: 0 };
     const waiting = new Set<string>();
     const watched = new Set<string>();
     const keep = keepAdmissionRows(admissionOnlyPolicyNames(snapshot.policies, policies));
@@ -139,16 +145,24 @@ class Scanner {
       }
       watched.add(`${type.apiVersion}/${type.kind}`);
       for (const object of informer.list()) {
+        // Scanned at this resourceVersion already: nothing is copied (every tick passes over every object).
+        const { uid, resourceVersion } = (object.metadata ?? {}) as { uid?: string; resourceVersion?: string };
+        if (uid !== undefined && this.scanned.get(uid) === resourceVersion) {
+          seen.add(uid);
+          continue;
+        }
         // Policies changed meanwhile: the rest would be scanned (and written) under the old ones.
         if (interruptible && this.o.policies().generation !== snapshot.generation) return;
-        await this.visit({ ...type, ...object }, { snapshot, policies, seen, keep });
+        await this.visit({ ...type, ...object }, { snapshot, policies, seen, keep, tally });
       }
     }
     if (full) {
       this.lastFull = Date.now();
+      for (const uid of this.bases.keys()) if (!seen.has(uid)) this.bases.delete(uid);
       await this.sweep({ seen, waiting, watched, keep });
     }
     this.settle.finished();
+    if (tally.scanned + tally.skipped > 0) this.logPass(tally);
   }
 
   /** Scans the resource unless it was scanned at this resourceVersion already. */
@@ -158,6 +172,7 @@ class Scanner {
       snapshot: ReturnType<ReportsControllerOptions["policies"]>;
       policies: ReturnType<typeof backgroundPolicies>;
       seen: Set<string>;
+      tally: { scanned: number; skipped: number };
       keep: (row: JsonObject) => boolean;
     },
   ): Promise<void> {
@@ -165,23 +180,66 @@ class Scanner {
     if (meta.uid === undefined) return;
     at.seen.add(meta.uid);
     if (this.scanned.get(meta.uid) === meta.resourceVersion) return;
-    if (await this.scan(resource, at)) this.scanned.set(meta.uid, meta.resourceVersion ?? "");
+    const ns = (resource["metadata"] as { namespace?: string }).namespace ?? "";
+    const labels = ns === "" ? {} : this.o.namespaceLabels(ns);
+    // Namespace labels unknown: the resource waits.
+    if (labels === undefined) return;
+    const basis: ScanBasis = {
+      resourceVersion: meta.resourceVersion ?? "",
+      namespaceLabels: labelsKey(labels),
+      generation: at.snapshot.generation,
+      reportVersion: versionOf(this.reportOf(ns, meta.uid).read),
+    };
+    if (unchangedSince(this.bases.get(meta.uid), basis)) {
+      at.tally.skipped++;
+      this.scanned.set(meta.uid, basis.resourceVersion);
+      this.o.onReconciled?.(CONTROLLER_NAMES.backgroundScan, { result: "done" });
+      return;
+    }
+    this.bases.delete(meta.uid);
+    at.tally.scanned++;
+    const written = await this.scan(resource, { ...at, labels });
+    if (written === false) return;
+    this.scanned.set(meta.uid, basis.resourceVersion);
+    if (written.recordable) this.bases.set(meta.uid, { ...basis, reportVersion: written.reportVersion });
   }
 
-  /** Scans one resource and writes its report; false when it must wait (namespace labels unknown) or the write failed. */
+  /** A pass's work and where the process's memory is (the caches' JSON bytes, the heap), for the log. */
+  private logPass(tally: { scanned: number; skipped: number }): void {
+    const mib = (bytes: number): number => Math.round(bytes / 104857.6) / 10;
+    const memory = process.memoryUsage();
+    this.o.onLog("info", "reports: scan pass done", {
+      ...tally,
+      resourceCacheMiB: mib(this.kinds.all().reduce((sum, k) => sum + k.informer.usedBytes, 0)),
+      reportCacheMiB: mib(this.reports.reduce((sum, r) => sum + r.informer.usedBytes, 0)),
+      heapUsedMiB: mib(memory.heapUsed),
+      rssMiB: mib(memory.rss),
+    });
+  }
+
+  /** The resource's report as the reports informer holds it, and the informer's report kind. */
+  private reportOf(ns: string, uid: string): { kind: string; read: JsonObject | undefined } {
+    const kind = reportKind(this.o.format ?? "wgpolicyk8s", ns === "");
+    const informer = this.reports.find((r) => r.kind === kind)?.informer;
+    return { kind, read: informer?.get(ns, uid) };
+  }
+
+  /**
+   * Scans one resource and writes its report: the report's resourceVersion after it (undefined when
+   * it has none) and whether a rescan may skip the resource while nothing changed; false when the write failed.
+   */
   private async scan(
     resource: JsonObject,
     at: {
       snapshot: ReturnType<ReportsControllerOptions["policies"]>;
       policies: ReturnType<typeof backgroundPolicies>;
       keep: (row: JsonObject) => boolean;
+      labels: Readonly<Record<string, string>>;
     },
-  ): Promise<boolean> {
-    const { snapshot, policies } = at;
+  ): Promise<false | { reportVersion: string | undefined; recordable: boolean }> {
+    const { snapshot, policies, labels } = at;
     const meta = resource["metadata"] as { uid: string; namespace?: string; name?: string };
     const ns = meta.namespace ?? "";
-    const labels = ns === "" ? {} : this.o.namespaceLabels(ns);
-    if (labels === undefined) return false;
     const started = performance.now();
     const responses = scanResource({
       engine: this.o.engine,
@@ -191,10 +249,9 @@ class Scanner {
       ...(snapshot.exceptions !== undefined ? { exceptions: snapshot.exceptions } : {}),
     });
     this.o.onScanned?.(resource, responses, (performance.now() - started) / 1000);
-    const reportInformer = this.reports.find((r) => r.kind === reportKind(this.o.format ?? "wgpolicyk8s", ns === ""));
-    const read = reportInformer?.informer.get(ns, meta.uid);
+    const report = this.reportOf(ns, meta.uid);
     // A report as the informer lists it has no kind: the informer's says which it is.
-    const existing = read !== undefined ? { ...(read as JsonObject), kind: reportInformer?.kind ?? "" } : undefined;
+    const existing = report.read !== undefined ? { ...report.read, kind: report.kind } : undefined;
     const action = reconcileReport({
       resource,
       responses,
@@ -204,10 +261,13 @@ class Scanner {
       format: this.o.format ?? "wgpolicyk8s",
     });
     try {
-      await this.apply(action);
+      const written = await this.apply(action);
       this.failures.delete(meta.uid);
       this.o.onReconciled?.(CONTROLLER_NAMES.backgroundScan, { result: "done" });
-      return true;
+      return {
+        reportVersion: action.action === "none" ? versionOf(existing) : written,
+        recordable: recordable({ policies, responses, namespace: ns }),
+      };
     } catch (e) {
       const requeues = (this.failures.get(meta.uid) ?? 0) + 1;
       this.failures.set(meta.uid, requeues);
@@ -221,10 +281,12 @@ class Scanner {
     }
   }
 
-  private async apply(action: ReturnType<typeof reconcileReport>): Promise<void> {
-    if (action.action === "create") await createReport(this.o.client, action.report);
-    else if (action.action === "update") await replaceReport(this.o.client, action.report);
-    else if (action.action === "delete") await deleteReport(this.o.client, action.report);
+  /** Writes what reconcileReport decided; the report's resourceVersion after a create or an update. */
+  private async apply(action: ReturnType<typeof reconcileReport>): Promise<string | undefined> {
+    if (action.action === "create") return createReport(this.o.client, action.report);
+    if (action.action === "update") return replaceReport(this.o.client, action.report);
+    if (action.action === "delete") await deleteReport(this.o.client, action.report);
+    return undefined;
   }
 
   /**
@@ -260,6 +322,11 @@ class Scanner {
         );
       }
   }
+}
+
+function versionOf(report: JsonObject | undefined): string | undefined {
+  const rv = (report?.["metadata"] as { resourceVersion?: unknown } | undefined)?.resourceVersion;
+  return typeof rv === "string" ? rv : undefined;
 }
 
 /** A scan keeps the existing rows of the policies only admission reports. */

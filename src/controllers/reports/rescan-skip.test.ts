@@ -1,0 +1,130 @@
+/** When a rescan may skip a resource: same inputs as its report was built from, and no policy of it reads live state. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createEngine, type CompiledPolicy, type JsonObject } from "../../engine/index.js";
+import { fakePorts } from "../../../test/support/fake-ports.js";
+import { labelsKey, readsLiveState, recordable, unchangedSince, type ScanBasis } from "./rescan-skip.js";
+import { scanResource } from "./scan.js";
+
+const engine = createEngine(fakePorts());
+
+function compiled(doc: JsonObject): CompiledPolicy {
+  const c = engine.compile(doc);
+  assert.ok(c.ok, JSON.stringify(c));
+  return c.policy;
+}
+
+function clusterPolicy(name: string, rule: JsonObject, kinds = ["Pod"]): CompiledPolicy {
+  return compiled({
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name },
+    spec: {
+      background: true,
+      rules: [{ name: "r", match: { any: [{ resources: { kinds } }] }, ...rule }],
+    },
+  });
+}
+
+const pattern = { validate: { message: "m", pattern: { metadata: { name: "?*" } } } };
+const deny = (key: string): JsonObject => ({
+  validate: { message: "m", deny: { conditions: { any: [{ key, operator: "Equals", value: "x" }] } } },
+});
+
+function validatingPolicy(name: string, expression: string): CompiledPolicy {
+  return compiled({
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "ValidatingPolicy",
+    metadata: { name },
+    spec: {
+      autogen: { podControllers: { controllers: [] } },
+      matchConstraints: {
+        resourceRules: [
+          { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] },
+        ],
+      },
+      validations: [{ expression, message: "m" }],
+    },
+  });
+}
+
+const basis: ScanBasis = {
+  resourceVersion: "7",
+  namespaceLabels: labelsKey({ a: "1" }),
+  generation: 3,
+  reportVersion: "9",
+};
+
+test("a resource whose basis is the one its report was built from is skipped", () => {
+  assert.equal(unchangedSince(basis, { ...basis }), true);
+});
+
+test("a new resourceVersion, namespace labels, policy set or report means a scan", () => {
+  assert.equal(unchangedSince(undefined, basis), false);
+  assert.equal(unchangedSince(basis, { ...basis, resourceVersion: "8" }), false);
+  assert.equal(unchangedSince(basis, { ...basis, namespaceLabels: labelsKey({ a: "2" }) }), false);
+  assert.equal(unchangedSince(basis, { ...basis, generation: 4 }), false);
+  // Someone else wrote the report, or deleted it.
+  assert.equal(unchangedSince(basis, { ...basis, reportVersion: "10" }), false);
+  assert.equal(unchangedSince(basis, { ...basis, reportVersion: undefined }), false);
+  // A resource without a resourceVersion cannot be told apart from a changed one.
+  assert.equal(unchangedSince({ ...basis, resourceVersion: "" }, { ...basis, resourceVersion: "" }), false);
+});
+
+test("namespace labels compare whatever order their keys came in", () => {
+  assert.equal(labelsKey({ a: "1", b: "2" }), labelsKey({ b: "2", a: "1" }));
+  assert.notEqual(labelsKey({ a: "1" }), labelsKey({ a: "1", b: "" }));
+});
+
+test("policies that read only the resource do not read live state", () => {
+  assert.equal(readsLiveState(clusterPolicy("pattern", pattern)), false);
+  assert.equal(readsLiveState(clusterPolicy("deny", deny("{{ request.object.metadata.name }}"))), false);
+  const variable = { context: [{ name: "n", variable: { jmesPath: "request.object.metadata.name" } }], ...pattern };
+  assert.equal(readsLiveState(clusterPolicy("variable", variable)), false);
+  assert.equal(readsLiveState(validatingPolicy("plain", "object.metadata.name != ''")), false);
+});
+
+test("context entries, the CEL libraries, the clock and randomness are live state", () => {
+  const configMap = { context: [{ name: "cm", configMap: { name: "c", namespace: "d" } }], ...pattern };
+  assert.equal(readsLiveState(clusterPolicy("cm", configMap)), true);
+  const apiCall = { context: [{ name: "pods", apiCall: { urlPath: "/api/v1/pods", jmesPath: "items" } }], ...pattern };
+  assert.equal(readsLiveState(clusterPolicy("api", apiCall)), true);
+  assert.equal(readsLiveState(clusterPolicy("clock", deny("{{ time_now_utc() }}"))), true);
+  assert.equal(readsLiveState(clusterPolicy("random", deny("{{ random('[a-z]{4}') }}"))), true);
+  assert.equal(readsLiveState(validatingPolicy("get", "resource.Get('v1', 'configmaps', 'd', 'c') != null")), true);
+  assert.equal(readsLiveState(validatingPolicy("list", "size(resource.List('v1', 'pods', '').items) < 9")), true);
+  assert.equal(readsLiveState(validatingPolicy("http", "http.Get('http://x/') != null")), true);
+  assert.equal(readsLiveState(validatingPolicy("gctx", "globalContext.Get('e', '') != null")), true);
+});
+
+const pod: JsonObject = {
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name: "p", namespace: "default", uid: "u", resourceVersion: "1" },
+  spec: { containers: [{ name: "c", image: "nginx" }] },
+};
+
+function scanned(policies: CompiledPolicy[]): boolean {
+  const responses = scanResource({ engine, policies, resource: pod, namespaceLabels: {} });
+  return recordable({ policies, responses, namespace: "default" });
+}
+
+test("a scan is recorded when no policy that answered for the resource reads live state", () => {
+  const live = { context: [{ name: "cm", configMap: { name: "c", namespace: "d" } }], ...pattern };
+  // The live policy matches Services only: its context never decides anything about the Pod.
+  assert.equal(scanned([clusterPolicy("pattern", pattern), clusterPolicy("svc", live, ["Service"])]), true);
+});
+
+test("a scan a live-state policy answered in is never recorded", () => {
+  const live = { context: [{ name: "cm", configMap: { name: "c", namespace: "d" } }], ...pattern };
+  assert.equal(scanned([clusterPolicy("pattern", pattern), clusterPolicy("cm", live)]), false);
+});
+
+test("a CEL policy that reads live state and applies to the namespace prevents the record even without an answer", () => {
+  const policy = validatingPolicy("get", "resource.Get('v1', 'configmaps', 'd', 'c') != null");
+  assert.equal(recordable({ policies: [policy], responses: [], namespace: "default" }), false);
+  assert.equal(
+    recordable({ policies: [validatingPolicy("plain", "true")], responses: [], namespace: "default" }),
+    true,
+  );
+});

@@ -1,0 +1,93 @@
+/**
+ * When a rescan may skip a resource (issue 35): its report was built from the same inputs it would
+ * be built from now. The inputs of a background scan are the resource (its resourceVersion), its
+ * namespace's labels, the policy set (its generation, exceptions included) and the report as it
+ * stands (its resourceVersion: a report someone else changed or deleted is scanned again); plus,
+ * for a policy that reads live state (context entries other than variables, the CEL resource, http,
+ * globalContext and image libraries, image verification, the clock or randomness), the world, which
+ * Bylaw cannot version. A resource one of those policies matched is never skipped.
+ *
+ * Kyverno's background scan does the same kind of skip (its reports carry the resource's hash and
+ * the policies' versions, and a report is rebuilt when they differ).
+ */
+import type { CompiledPolicy, JsonValue, PolicyResponse } from "../../engine/index.js";
+
+/** What a resource's report was built from (or what it would be built from now). */
+export interface ScanBasis {
+  readonly resourceVersion: string;
+  /** The namespace's labels as {@link labelsKey} gives them ("" for a cluster-scoped resource). */
+  readonly namespaceLabels: string;
+  readonly generation: number;
+  /** The resourceVersion of the resource's report; undefined when it has none. */
+  readonly reportVersion: string | undefined;
+}
+
+/** Whether the basis of the last scan is the basis now: the scan would build the same report. */
+export function unchangedSince(last: ScanBasis | undefined, now: ScanBasis): boolean {
+  return (
+    last !== undefined &&
+    last.resourceVersion !== "" &&
+    last.resourceVersion === now.resourceVersion &&
+    last.namespaceLabels === now.namespaceLabels &&
+    last.generation === now.generation &&
+    last.reportVersion === now.reportVersion
+  );
+}
+
+/** Namespace labels as one comparable string, whatever order their keys came in. */
+export function labelsKey(labels: Readonly<Record<string, string>>): string {
+  const keys = Object.keys(labels).sort();
+  return JSON.stringify(keys.map((k) => [k, labels[k]]));
+}
+
+/**
+ * Whether a scan's result may be recorded for a later skip: no policy that reads live state
+ * answered for the resource, and none of the CEL ones that could apply to it reads live state
+ * (their match conditions are expressions; a kyverno.io rule's match reads only the resource and
+ * its namespace, and a matched rule always answers, skip included).
+ */
+export function recordable(input: {
+  readonly policies: readonly CompiledPolicy[];
+  readonly responses: readonly PolicyResponse[];
+  readonly namespace: string;
+}): boolean {
+  for (const r of input.responses) if (readsLiveState(r.policy)) return false;
+  return !input.policies.some(
+    (p) => p.language !== "kyverno" && (p.namespace === "" || p.namespace === input.namespace) && readsLiveState(p),
+  );
+}
+
+const memo = new WeakMap<CompiledPolicy, boolean>();
+
+/** Whether a policy's evaluation can read more than the resource, its namespace and the policy set (memoised). */
+export function readsLiveState(policy: CompiledPolicy): boolean {
+  let reads = memo.get(policy);
+  if (reads === undefined) memo.set(policy, (reads = documentReadsLiveState(policy.origin.document)));
+  return reads;
+}
+
+/** Keys whose presence means a read of the cluster, a registry or a service. */
+const LIVE_KEYS = new Set([
+  "configMap",
+  "apiCall",
+  "imageRegistry",
+  "globalReference",
+  "verifyImages",
+  "attestors",
+  "attestations",
+]);
+
+/** Calls of the CEL libraries that read the cluster, a service or a registry, and of the clock or randomness (CEL and JMESPath). */
+const LIVE_CALLS =
+  /\b(?:(?:resource|http|globalContext|image|imagedata)\s*\.\s*[A-Z]\w*\s*\(|time\s*\.\s*now\s*\(|time_now(?:_utc)?\s*\(|time_since\s*\(|random\s*\()/;
+
+function documentReadsLiveState(v: JsonValue): boolean {
+  if (typeof v === "string") return LIVE_CALLS.test(v);
+  if (Array.isArray(v)) return v.some(documentReadsLiveState);
+  if (v === null || typeof v !== "object") return false;
+  for (const [k, x] of Object.entries(v)) {
+    if (LIVE_KEYS.has(k) && x !== null && !(Array.isArray(x) && x.length === 0)) return true;
+    if (documentReadsLiveState(x)) return true;
+  }
+  return false;
+}
