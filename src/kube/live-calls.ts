@@ -15,6 +15,7 @@ import {
   type JsonValue,
   type Result,
   textOf,
+  httpAnswer,
 } from "../engine/index.js";
 import { callService, requestService, type EgressOptions } from "./egress/egress-client.js";
 import { KubeError } from "./kube-client.js";
@@ -125,7 +126,7 @@ export function callHttpOnce(
     const answer = await requestService(call, calls.egress, signal);
     if (!answer.ok) return answer;
     const { status, body: data } = answer.value;
-    return ok(isObject(data) ? { ...data, statusCode: status } : { body: data ?? null, statusCode: status });
+    return ok(httpAnswer(status, data));
   });
 }
 

@@ -15,7 +15,6 @@ import {
   type ContextSources,
   err,
   type HostResolver,
-  httpAnswer,
   type JsonObject,
   type JsonValue,
   ok,
@@ -31,6 +30,11 @@ export interface MockedApiCall {
   readonly method?: string;
   readonly statusCode: number;
   readonly body: JsonValue;
+  /**
+   * The entry's `response` as written: what a mocked CEL http.Get/http.Post returns (Kyverno's CLI
+   * mock); `{statusCode, body}` when not given.
+   */
+  readonly response?: JsonValue;
 }
 
 export interface OfflineContextOptions {
@@ -97,8 +101,9 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
           : undefined;
       if (read !== undefined) return read;
       if (!mock) return err("unavailable", unmocked(req));
-      // CEL http.Get/Post: Kyverno's http library hands any status over with the body.
-      if (req.form === "http") return ok(httpAnswer(mock.statusCode, mock.body));
+      // CEL http.Get/Post: Kyverno's CLI answers a mocked URL with the entry's response as written, whatever
+      // its status (pkg/cel/libs/http_mock.go returns the stored value; no statusCode is merged into the body).
+      if (req.form === "http") return ok(mock.response ?? { statusCode: mock.statusCode, body: mock.body });
       if (mock.statusCode < 200 || mock.statusCode > 299)
         return err("api-call", `HTTP ${mock.statusCode}: ${JSON.stringify(mock.body)}`);
       return ok(mock.body);

@@ -44,6 +44,7 @@ export function offlineEngine(
       ...(typeof m["method"] === "string" ? { method: m["method"] } : {}),
       statusCode: typeof response["statusCode"] === "number" ? response["statusCode"] : 200,
       body: response["body"] ?? null,
+      response,
     });
   }
   const globalErrors: Record<string, string> = {};

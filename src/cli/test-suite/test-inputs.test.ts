@@ -330,7 +330,7 @@ ${evaluation}  matchConstraints:
       "policy.yaml": [
         cel(
           "http",
-          "http.Get('https://svc.example/allow').allowed == true && http.Post('https://svc.example/decide', {'n': 1}).verdict == 'yes'",
+          "http.Get('https://svc.example/allow').body.allowed == true && http.Post('https://svc.example/decide', {'n': 1}).body.verdict == 'yes'",
         ),
         cel("global", "globalContext.Get('registries', 'allowed').exists(r, r == 'one')"),
       ].join("---\n"),
@@ -351,20 +351,22 @@ results:
     ]);
   });
 
-  // Kyverno's http library (kyverno/sdk cel/libs/http executeRequest): an object body with statusCode beside its
-  // fields, any other body under .body, whatever the status; a mock with no method answers every method.
-  test("a mocked http answer is Kyverno's http library's: .body for a body that is not an object, statusCode always", async () => {
+  // Kyverno's CLI mock (pkg/cel/libs/http_mock.go): a mocked URL answers with the entry's response as written,
+  // whatever its status: the body under .body, statusCode only where the entry gives it; an entry with no method
+  // answers every method.
+  test("a mocked http answer is the entry's response as written: .body and .statusCode", async () => {
     const suites = await run({
       "policy.yaml": cel(
         "http",
         [
           "http.Get('https://svc.example/registries').body == ['one', 'two']",
-          "http.Get('https://svc.example/registries').statusCode == 200",
-          "http.Get('https://svc.example/allow').allowed == true",
+          "!has(http.Get('https://svc.example/registries').statusCode)",
+          "http.Get('https://svc.example/allow').body.allowed == true",
           "http.Get('https://svc.example/allow').statusCode == 201",
-          "http.Post('https://svc.example/any-method', {'n': 1}).verdict == 'yes'",
+          "!has(http.Get('https://svc.example/allow').allowed)",
+          "http.Post('https://svc.example/any-method', {'n': 1}).body.verdict == 'yes'",
           "http.Get('https://svc.example/missing').statusCode == 404",
-          "http.Get('https://svc.example/missing').reason == 'gone'",
+          "http.Get('https://svc.example/missing').body.reason == 'gone'",
           "http.Get('https://svc.example/text').body == 'plain'",
         ].join(" && "),
       ),
@@ -386,7 +388,7 @@ results:
     const suites = await run({
       "policy.yaml": cel(
         "http",
-        "http.Get('https://svc.example/x').from == 'get' && http.Post('https://svc.example/x', {}).from == 'any'",
+        "http.Get('https://svc.example/x').body.from == 'get' && http.Post('https://svc.example/x', {}).body.from == 'any'",
       ),
       "resources.yaml": onePod,
       "kyverno-test.yaml": `${header("methods")}apiCallResponses:
