@@ -105,6 +105,7 @@ export { verifyImagesAction } from "./policy/static-action.js";
 export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index.js";
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
+export { mutateExistingRuleNames, mutateExistingView } from "./kinds/mutate-existing.js";
 export { reinvokedIfNeeded } from "./kinds/mutating/reinvocation.js";
 export { parseKindSelector } from "./match/kind-selector.js";
 export { blockKinds } from "./match/block-kinds.js";
