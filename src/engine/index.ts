@@ -112,6 +112,7 @@ export { verifyImagesAction } from "./policy/static-action.js";
 export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index.js";
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
+export { mutateExistingRuleNames, mutateExistingView } from "./kinds/mutate-existing.js";
 export { reinvokedIfNeeded } from "./kinds/mutating/reinvocation.js";
 export { parseKindSelector } from "./match/kind-selector.js";
 export { indexPolicies, type CandidateIndex } from "./candidates/candidate-index.js";

@@ -9,6 +9,7 @@ import {
   type CompiledPolicy,
   createEngine,
   isObject,
+  mutateExistingView,
   type Resource,
   resourceApiVersion,
   resourceKind,
@@ -114,7 +115,8 @@ async function evaluateTargets(input: {
     namespaceLabels: await namespaceLabels(deps.client, resourceNamespace(trigger)),
   });
   const rule = ur.rules[0]?.rule ?? "";
-  const run = (): RuleResult[] => engine.mutate(policy, request, existing.port()).rules.filter((r) => r.rule === rule);
+  const view = mutateExistingView(policy);
+  const run = (): RuleResult[] => engine.mutate(view, request, existing.port()).rules.filter((r) => r.rule === rule);
   let results = run();
   for (let round = 1; reads.pending + existing.pending > 0 && round <= MAX_ROUNDS; round++) {
     await Promise.all([reads.settle(), existing.settle()]);

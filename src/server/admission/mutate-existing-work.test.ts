@@ -63,3 +63,47 @@ describe("mutate-existing work from an allowed review", () => {
     assert.deepEqual(mutateExistingWorkFor(reviewOf(cm("dictionary-1"), { userInfo: controller }), deps()), []);
   });
 });
+
+describe("mutate-existing work from a MutatingPolicy", () => {
+  const MPOL: JsonObject = {
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "MutatingPolicy",
+    metadata: { name: "label-secrets-mp" },
+    spec: {
+      evaluation: { mutateExisting: { enabled: true } },
+      matchConstraints: {
+        resourceRules: [
+          { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["configmaps"] },
+        ],
+      },
+      matchConditions: [{ name: "dictionary", expression: "object.metadata.name.startsWith('dictionary-')" }],
+      targetMatchConstraints: {
+        resourceRules: [
+          { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["secrets"] },
+        ],
+      },
+      mutations: [
+        {
+          patchType: "ApplyConfiguration",
+          applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"foo": "bar"}}}' },
+        },
+      ],
+    },
+  };
+  const cmReview = (name: string) =>
+    reviewOf(cm(name), { resource: { group: "", version: "v1", resource: "configmaps" } });
+  const mpDeps = () => fakeDeps({ policies: [MPOL] }).deps;
+
+  test("a trigger its matchConstraints and matchConditions select: one mutate request, rule ''", () => {
+    const work = mutateExistingWorkFor(cmReview("dictionary-1"), mpDeps());
+    assert.equal(work.length, 1);
+    assert.equal(work[0]?.policy, "label-secrets-mp");
+    assert.deepEqual(work[0]?.rules, [{ rule: "", synchronize: false, deleteDownstream: false }]);
+  });
+
+  test("no work when its matchConditions are false, or without mutateExisting", () => {
+    assert.deepEqual(mutateExistingWorkFor(cmReview("other"), mpDeps()), []);
+    const off = { ...MPOL, spec: { ...(MPOL["spec"] as JsonObject), evaluation: {} } };
+    assert.deepEqual(mutateExistingWorkFor(cmReview("dictionary-1"), fakeDeps({ policies: [off] }).deps), []);
+  });
+});

@@ -3,15 +3,18 @@
  * each policy with mutate-existing rules (`mutate.targets`) that applies at admission, one item per
  * rule that matches the trigger on CREATE or UPDATE (its preconditions hold; its targets are found
  * and patched by the background controller, src/controllers/mutate-existing/). Dry-run reviews and
- * the background controller's own writes bring no work. The answer never waits on it.
+ * the background controller's own writes bring no work. A MutatingPolicy with
+ * `evaluation.mutateExisting.enabled` brings one item (rule "") when the trigger matches its
+ * matchConstraints and matchConditions. The answer never waits on it.
  */
 import {
   type CompiledPolicy,
   err,
   type ExistingResources,
-  isMutateExisting,
   isObject,
   type JsonObject,
+  mutateExistingRuleNames,
+  mutateExistingView,
   type PolicyResponse,
 } from "../../engine/index.js";
 import type { AdmissionDeps } from "./deps.js";
@@ -38,7 +41,7 @@ export function mutateExistingWorkFor(
   if ((request.operation !== "CREATE" && request.operation !== "UPDATE") || !isObject(request.object)) return [];
   const policies = deps
     .policies()
-    .policies.filter((p) => appliesAtAdmission(p) && servedBy(p, webhook) && p.rules.some(isMutateExisting));
+    .policies.filter((p) => appliesAtAdmission(p) && servedBy(p, webhook) && mutateExistingRuleNames(p).length > 0);
   if (policies.length === 0) return [];
   const prepared = deps.engine.prepare(buildRequest(request, deps.cluster, policies).engineRequest);
   const out: GenerateWork[] = [];
@@ -62,10 +65,10 @@ function matchedRules(
   mutate: AdmissionDeps["engine"]["mutate"],
   prepared: Parameters<AdmissionDeps["engine"]["mutate"]>[1],
 ): string[] {
-  const existing = new Set(policy.rules.filter(isMutateExisting).map((r) => r.name));
+  const existing = new Set(mutateExistingRuleNames(policy));
   let response: PolicyResponse;
   try {
-    response = mutate(policy, prepared, NOT_READ);
+    response = mutate(mutateExistingView(policy), prepared, NOT_READ);
   } catch {
     return [];
   }

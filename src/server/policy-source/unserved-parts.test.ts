@@ -54,3 +54,37 @@ describe("unservedRules: mutate-existing", () => {
     );
   });
 });
+
+describe("unservedRules: a MutatingPolicy's mutateExisting", () => {
+  const engine = createEngine(fakePorts());
+  const mp = (mutateExisting: boolean) =>
+    engine.compile({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "MutatingPolicy",
+      metadata: { name: "mp" },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["namespaces"] }],
+        },
+        evaluation: { mutateExisting: { enabled: mutateExisting } },
+        mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression: "Object{}" } }],
+      },
+    });
+
+  test("not Ready where the background controller does not run, naming the field; nothing to say where it runs or without mutateExisting", () => {
+    const on = mp(true);
+    const off = mp(false);
+    assert.ok(on.ok && off.ok);
+    if (!on.ok || !off.ok) return;
+    const gaps = unservedRules(on.policy);
+    assert.equal(gaps.length, 1);
+    assert.equal(gaps[0]?.path, "spec.evaluation.mutateExisting");
+    assert.match(gaps[0]?.message ?? "", /MutatingPolicy mp: Bylaw does not run mutate-existing here/);
+    assert.match(
+      unservedRules(on.policy, { backgroundDown: "Lease x" })[0]?.message ?? "",
+      /background component, which runs mutate-existing, is not running \(Lease x\)/,
+    );
+    assert.deepEqual(unservedRules(on.policy, { generate: true }), []);
+    assert.deepEqual(unservedRules(off.policy), []);
+  });
+});

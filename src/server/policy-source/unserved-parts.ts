@@ -17,6 +17,7 @@ import {
   type CompiledRule,
   imageVerifyGaps,
   isObject,
+  mutateExistingRuleNames,
   notServedReason,
   type PolicyProblem,
   problem,
@@ -41,6 +42,10 @@ export interface Runs {
 export function unservedRules(policy: CompiledPolicy, runs: Runs = {}): PolicyProblem[] {
   if (policy.language === "unsupported") return [];
   if (policy.language === "generating") return runs.generate === true ? [] : [unservedGenerating(policy, runs)];
+  if (policy.language === "mutating")
+    return runs.generate === true || mutateExistingRuleNames(policy).length === 0
+      ? []
+      : [unservedMutateExisting(policy, runs)];
   const rules = kyvernoRulesOf(policy);
   const out: PolicyProblem[] = [];
   for (const compiled of policy.rules) {
@@ -60,6 +65,19 @@ function unservedGenerating(policy: CompiledPolicy, runs: Runs): PolicyProblem {
       ? `Bylaw's background component, which runs GeneratingPolicies, is not running (${runs.backgroundDown}), so nothing would be generated`
       : "Bylaw does not run GeneratingPolicies here: its background component runs them (serve --component background, or serve --cluster --generate-controller-as SA), so nothing would be generated";
   return { severity: "warning", path: "spec.generate", message: `${policy.kind} ${policy.name}: ${why}` };
+}
+
+/** A MutatingPolicy with mutateExisting where the background controller that patches its targets does not run. */
+function unservedMutateExisting(policy: CompiledPolicy, runs: Runs): PolicyProblem {
+  const why =
+    runs.backgroundDown !== undefined
+      ? `Bylaw's background component, which runs mutate-existing, is not running (${runs.backgroundDown}), so no existing resource would be changed`
+      : "Bylaw does not run mutate-existing here: its background controller runs it (serve --cluster --generate-controller-as SA), so no existing resource would be changed";
+  return {
+    severity: "warning",
+    path: "spec.evaluation.mutateExisting",
+    message: `${policy.kind} ${policy.name}: ${why}`,
+  };
 }
 
 /** What of one rule `serve` does not run, each with the field under the rule (`.generate`) and why. */

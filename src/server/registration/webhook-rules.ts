@@ -19,6 +19,7 @@ import {
   type CompiledPolicy,
   isMutateExisting,
   isObject,
+  mutateExistingRuleNames,
   type JsonValue,
   parseKindSelector,
   policyMatchOf,
@@ -119,9 +120,10 @@ export function addPolicyRules(
   webhook: WebhookKind,
   resolve?: KindResolver,
 ): void {
-  // A MutatingPolicy: its matchConstraints, on the mutating webhook only.
+  // A MutatingPolicy: its matchConstraints, on the mutating webhook; with mutateExisting on the validating one too
+  // (its triggers' work follows an allowed review, as a mutate-existing rule's does).
   if (policy.language === "mutating") {
-    if (webhook === "mutate" && !addCelPolicyRules(into, policy))
+    if ((webhook === "mutate" || mutateExistingRuleNames(policy).length > 0) && !addCelPolicyRules(into, policy))
       into.add("*", "*", policy.namespace !== "" ? "Namespaced" : "*", "*", MUTATE_DEFAULT);
     return;
   }

@@ -3,7 +3,7 @@
  * controllers, ../mutating-policy-autogen.ts): matchConstraints, matchConditions, variables and
  * mutations. Object constructors (`Object{…}`, `JSONPatch{…}`) are rewritten into map literals
  * first (struct-literals.ts). Every expression compiles here, never at evaluation; the first that
- * does not compile, or a part Bylaw does not run (mutate-existing, JSON mode), is the body's
+ * does not compile, or a part Bylaw does not run (JSON mode, targets from an expression), is the body's
  * `failure`: every resource it matches gets it as an error naming the policy and the field.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
@@ -13,7 +13,8 @@ import { defaultLibraries } from "../libraries/index.js";
 import { mutatingAutogenConfigs } from "../mutating-policy-autogen.js";
 import type { CelEngine, CelProgram } from "../types.js";
 import { compileConstraints } from "../validating-policy/match-constraints.js";
-import type { CompiledMutatingBody, CompiledMutation } from "./compiled.js";
+import type { CompiledConstraints } from "../validating-policy/match-constraints.js";
+import type { CompiledMutatingBody, CompiledMutation, CompiledTargets } from "./compiled.js";
 import { jsonPatchLibrary } from "./json-patch-library.js";
 import { structLiteralsAsMaps } from "./struct-literals.js";
 
@@ -50,7 +51,15 @@ export function compileMutatingBodies(spec: JsonObject, name: string, scope: "cl
       continue;
     }
     const prefix = i === 0 ? "" : "(autogen for pod controllers) ";
-    bodies.push({ constraints: constraints.value, ...compilePrograms(s, { name: `${label} ${name}`, cel, prefix }) });
+    const programs = compilePrograms(s, { name: `${label} ${name}`, cel, prefix });
+    if (i > 0 || !mutatesExisting(s)) {
+      bodies.push({ constraints: constraints.value, ...programs });
+      continue;
+    }
+    const targets = compileTargets(s, { name: `${label} ${name}`, cel, own: constraints.value });
+    if (!targets.ok) return targets;
+    const failure = programs.failure ?? targets.failure;
+    bodies.push({ constraints: constraints.value, ...programs, failure, existing: targets.value });
   }
   return { ok: true, bodies };
 }
@@ -114,12 +123,54 @@ function compileMutation(
   return program === undefined ? undefined : { patchType, program };
 }
 
+/** `spec.evaluation.mutateExisting.enabled`. */
+function mutatesExisting(spec: JsonObject): boolean {
+  const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
+  const existing = isObject(evaluation["mutateExisting"]) ? evaluation["mutateExisting"] : {};
+  return existing["enabled"] === true;
+}
+
+type Targets =
+  { ok: true; value: CompiledTargets; failure: string | undefined } | { ok: false; problems: PolicyProblem[] };
+
+/**
+ * A mutate-existing policy's targets: `spec.targetMatchConstraints` when it names resourceRules
+ * (else the policy's own matchConstraints, as Kyverno 1.19 lists them) and `spec.targetMatchConditions`.
+ * `targetMatchConstraints.expression` (targets computed by CEL) is not run: the body's failure names it.
+ */
+function compileTargets(
+  spec: JsonObject,
+  at: { readonly name: string; readonly cel: CelEngine; readonly own: CompiledConstraints },
+): Targets {
+  const tmc = isObject(spec["targetMatchConstraints"]) ? spec["targetMatchConstraints"] : undefined;
+  let constraints = at.own;
+  if (tmc !== undefined && list(tmc["resourceRules"]).length > 0) {
+    const compiled = compileConstraints(spec, at.name, { field: "spec.targetMatchConstraints", rulesRequired: true });
+    if (!compiled.ok) return compiled;
+    constraints = compiled.value;
+  }
+  let failure: string | undefined;
+  if (tmc !== undefined && typeof tmc["expression"] === "string" && tmc["expression"].trim() !== "")
+    failure = `${at.name}: spec.targetMatchConstraints.expression: Bylaw does not compute mutate-existing targets from an expression yet`;
+  const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
+  const matchConditions: { name: string; program: CelProgram }[] = [];
+  for (const [i, c] of list(spec["targetMatchConditions"]).entries()) {
+    const expression = text(c, "expression");
+    const field = `spec.targetMatchConditions[${i}].expression`;
+    if (expression === undefined || expression.trim() === "") {
+      failure ??= `${at.name}: ${field}: an expression is required`;
+      continue;
+    }
+    const r = at.cel.compile(structLiteralsAsMaps(expression), { variableNames, expectType: "bool" });
+    if (!r.ok) failure ??= `${at.name}: ${field}: compilation failed: ${r.error.message}`;
+    else matchConditions.push({ name: text(c, "name") ?? "", program: r.value });
+  }
+  return { ok: true, value: { constraints, matchConditions }, failure };
+}
+
 /** What the spec asks that Bylaw does not run yet: an error naming the field, never a silent pass. */
 function notRun(spec: JsonObject, name: string): string | undefined {
   const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
-  const existing = isObject(evaluation["mutateExisting"]) ? evaluation["mutateExisting"] : {};
-  if (existing["enabled"] === true)
-    return `${name}: spec.evaluation.mutateExisting: Bylaw does not run mutate-existing for a MutatingPolicy yet`;
   if (evaluation["mode"] === "JSON")
     return `${name}: spec.evaluation.mode: JSON: Bylaw does not run a MutatingPolicy on JSON payloads yet`;
   return undefined;

@@ -18,4 +18,18 @@ export interface CompiledMutatingBody {
   readonly failure: string | undefined;
   /** `spec.reinvocationPolicy: IfNeeded`: run again in the same review when a later policy changed the object. */
   readonly reinvokeIfNeeded: boolean;
+  /** `spec.evaluation.mutateExisting.enabled` (the policy's own spec only): what a trigger's existing targets are. */
+  readonly existing?: CompiledTargets;
+  /** Set on the view the background controller runs (mutate-existing.ts): the trigger is not patched, only its targets. */
+  readonly targetsOnly?: boolean;
+}
+
+/**
+ * The targets of a mutate-existing MutatingPolicy: `spec.targetMatchConstraints` when it names
+ * resourceRules, else `spec.matchConstraints` (Kyverno 1.19), and `spec.targetMatchConditions`,
+ * which replace the matchConditions when a target is evaluated.
+ */
+export interface CompiledTargets {
+  readonly constraints: CompiledConstraints;
+  readonly matchConditions: readonly { readonly name: string; readonly program: CelProgram }[];
 }

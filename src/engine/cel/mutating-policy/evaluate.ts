@@ -25,6 +25,8 @@ import { applyConfiguration } from "./apply-configuration.js";
 import type { CompiledMutatingBody, CompiledMutation } from "./compiled.js";
 import type { CompiledCelException } from "../../exceptions/cel/index.js";
 import { decideExceptions } from "../validating-policy/exceptions.js";
+import type { ExistingResources } from "../../generate/types.js";
+import { evaluateTargets, type TargetTrigger } from "./targets.js";
 
 /** What the policy's bodies did: a result per body that matched, and the object after them. */
 interface MutatingOutcome {
@@ -40,6 +42,8 @@ interface MutatingRequest {
   readonly resource: Resource;
   readonly input: CelRuleInput;
   readonly exceptions?: readonly CompiledCelException[];
+  /** Existing resources, when the caller can read them: a mutate-existing policy's targets are listed through it (targets.ts). */
+  readonly existing?: ExistingResources;
 }
 
 export function evaluateMutatingPolicy(
@@ -57,11 +61,49 @@ export function evaluateMutatingPolicy(
       continue;
     }
     const input = patched === request.resource ? request.input : { ...request.input, object: toCel(patched) };
-    const outcome = evaluateBody(body, { input, resource: patched, exceptions: request.exceptions ?? [] }, services);
+    const exceptions = request.exceptions ?? [];
+    const trigger = { input, req: request.req, exceptions };
+    if (body.targetsOnly === true) {
+      // The background controller's view: the trigger is only matched (matchConditions; an error is no match, as
+      // Kyverno decides which policies a trigger brings work for), its targets are patched.
+      if (body.existing !== undefined && body.failure === undefined && triggerHolds(body, input, services))
+        results.push(...targetsOf({ ...body, existing: body.existing }, trigger, request.existing, services));
+      else if (body.existing !== undefined && body.failure !== undefined) results.push(failed(body.failure).result);
+      continue;
+    }
+    const outcome = evaluateBody(body, { input, resource: patched, exceptions }, services);
     results.push(outcome.result);
     if (outcome.patched !== undefined) patched = outcome.patched;
+    if (body.existing !== undefined && request.existing !== undefined && outcome.result.status === "pass")
+      results.push(...targetsOf({ ...body, existing: body.existing }, trigger, request.existing, services));
   }
   return { results, patched };
+}
+
+function targetsOf(
+  body: Parameters<typeof evaluateTargets>[0],
+  trigger: TargetTrigger,
+  existing: ExistingResources | undefined,
+  services: CelServices,
+): RuleResult[] {
+  if (existing === undefined)
+    return [ruleResult("", "Mutation", "error", "mutate-existing targets: existing resources cannot be read here")];
+  return evaluateTargets(body, trigger, existing, services);
+}
+
+/** Whether the trigger's matchConditions all hold (variables bound); an error is no match. */
+function triggerHolds(body: CompiledMutatingBody, input: CelRuleInput, services: CelServices): boolean {
+  const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
+  const activation = policyActivation(body.variables, input, {
+    extra: { exceptions: NO_EXCEPTIONS },
+    budget,
+    services,
+    failure: (name, message) => `variable ${name}: ${message}`,
+  });
+  return body.matchConditions.every((c) => {
+    const r = c.program.evaluate(activation, budget, services);
+    return r.ok && r.value === true;
+  });
 }
 
 function failed(message: string): { result: RuleResult; patched: undefined } {
@@ -90,12 +132,14 @@ function exceptionsOf(
   return { allowed: { allowedImages: decided.allowedImages, allowedValues: decided.allowedValues } };
 }
 
-function evaluateBody(
+export function evaluateBody(
   body: CompiledMutatingBody,
   at: {
     readonly input: CelRuleInput;
     readonly resource: Resource;
     readonly exceptions: readonly CompiledCelException[];
+    /** A target's targetMatchConditions, in place of the body's matchConditions. */
+    readonly conditions?: CompiledMutatingBody["matchConditions"];
   },
   services: CelServices,
 ): { result: RuleResult; patched: Resource | undefined } {
@@ -110,7 +154,7 @@ function evaluateBody(
     failure: (name, message) => `variable ${name}: ${message}`,
   });
   const errors: string[] = [];
-  for (const c of body.matchConditions) {
+  for (const c of at.conditions ?? body.matchConditions) {
     const r = c.program.evaluate(activation, budget, services);
     if (!r.ok) errors.push(r.error.message);
     else if (r.value !== true) return { result: ruleResult("", "Mutation", "skip", "skip"), patched: undefined };

@@ -94,11 +94,11 @@ describe("MutatingPolicy", () => {
     assert.deepEqual(run(p, pod({ name: "a", namespace: "tenant-b" })).rules, []);
   });
 
-  test("mutateExisting is an error naming the field, never a silent pass", () => {
+  test("mutateExisting still patches the trigger at admission (its targets are the background controller's: targets.test.ts)", () => {
     const p = mpol({ evaluation: { mutateExisting: { enabled: true } }, mutations: [addLabel] });
     const r = run(p, pod());
-    assert.equal(r.rules[0]?.[1], "error");
-    assert.match(String(r.rules[0]?.[2]), /spec\.evaluation\.mutateExisting/);
+    assert.deepEqual(r.rules, [["", "pass", "success"]]);
+    assert.deepEqual((r.patched?.["metadata"] as JsonObject)["labels"], { team: "a" });
   });
 });
 

@@ -85,6 +85,12 @@ export function resourceOfKind(kind: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(BUILT_IN, kind) ? BUILT_IN[kind] : undefined;
 }
 
+/** The built-in kind of a resource (plural), or undefined when Bylaw does not know the resource. */
+export function kindOfResource(resource: string): string | undefined {
+  for (const [kind, plural] of Object.entries(BUILT_IN)) if (plural === resource) return kind;
+  return undefined;
+}
+
 /** Built-in kinds whose objects are cluster-scoped (every other built-in kind is namespaced). */
 const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
   "ComponentStatus",

@@ -10,9 +10,15 @@ import type { PreparedRequest } from "../../pipeline/prepared-request.js";
 import type { EngineEnv, PolicyResponse } from "../../pipeline/types.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import type { KindEvaluation } from "../kind-evaluation.js";
+import type { ExistingResources } from "../../generate/index.js";
 import { noGeneration, noMutation } from "../no-phase.js";
 
-function mutate(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
+function mutate(
+  policy: CompiledPolicy,
+  request: PreparedRequest,
+  env: EngineEnv,
+  existing?: ExistingResources,
+): PolicyResponse {
   if (policy.language !== "mutating") return noMutation(policy, request);
   const req = request.request;
   const resource = req.resource;
@@ -31,6 +37,7 @@ function mutate(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv
       resource,
       input: celRuleInput(req, request.base(false)),
       exceptions,
+      ...(existing !== undefined ? { existing } : {}),
     },
     { ports: env.ports, policyNamespace: policy.namespace },
   );

@@ -1,0 +1,217 @@
+/** A mutate-existing MutatingPolicy through the engine: its targets listed, decided and patched; what it cannot list is an error. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../../api/json.js";
+import { err, ok } from "../../api/result.js";
+import type { Resource } from "../../api/resource.js";
+import { createEngine } from "../../engine.js";
+import type { ExistingResources } from "../../generate/index.js";
+import { mutateExistingRuleNames, mutateExistingView } from "../../kinds/mutate-existing.js";
+import type { CompiledPolicy } from "../../policy/compiled-policy.js";
+import { fakePorts } from "../../../../test/support/fake-ports.js";
+
+const engine = createEngine(fakePorts());
+const rules = (resource: string) => ({
+  resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: [resource] }],
+});
+const addLabel = {
+  patchType: "ApplyConfiguration",
+  applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"foo": "bar"}}}' },
+};
+
+function mpol(spec: JsonObject, namespace?: string): CompiledPolicy {
+  const r = engine.compile({
+    apiVersion: "policies.kyverno.io/v1",
+    kind: namespace === undefined ? "MutatingPolicy" : "NamespacedMutatingPolicy",
+    metadata: { name: "mp", ...(namespace === undefined ? {} : { namespace }) },
+    spec: { evaluation: { mutateExisting: { enabled: true } }, mutations: [addLabel], ...spec },
+  });
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.policy;
+}
+
+const ns = (name: string, labels: Record<string, string> = {}): Resource => ({
+  apiVersion: "v1",
+  kind: "Namespace",
+  metadata: { name, labels },
+});
+const cm = (namespace: string, name: string, labels: Record<string, string> = {}): Resource => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { namespace, name, labels },
+  data: {},
+});
+
+/** An in-memory cluster: what list and get read. */
+function cluster(objects: readonly Resource[]): ExistingResources & { readonly lists: string[] } {
+  const lists: string[] = [];
+  const meta = (o: Resource) => o["metadata"] as { name: string; namespace?: string };
+  return {
+    lists,
+    get: (_apiVersion, kind, namespace, name) =>
+      ok(objects.find((o) => o["kind"] === kind && meta(o).name === name && (meta(o).namespace ?? "") === namespace)),
+    list: (apiVersion, kind, namespace) => {
+      lists.push(`${apiVersion} ${kind} ${namespace}`);
+      return ok(objects.filter((o) => o["kind"] === kind && (namespace === "" || meta(o).namespace === namespace)));
+    },
+  };
+}
+
+const labelsOf = (r: Resource | undefined) => (r?.["metadata"] as JsonObject | undefined)?.["labels"];
+
+describe("MutatingPolicy mutate-existing", () => {
+  test("a trigger Namespace patches every ConfigMap in namespaces the targetMatchConstraints' namespaceSelector selects", () => {
+    const p = mpol({
+      matchConstraints: {
+        ...rules("namespaces"),
+        resourceRules: [{ ...rules("namespaces").resourceRules[0]!, resourceNames: ["trigger"] }],
+      },
+      targetMatchConstraints: { ...rules("configmaps"), namespaceSelector: { matchLabels: { test: "enabled" } } },
+    });
+    assert.deepEqual(mutateExistingRuleNames(p), [""]);
+    const existing = cluster([ns("a", { test: "enabled" }), ns("b"), cm("a", "one"), cm("a", "two"), cm("b", "three")]);
+    const r = engine.mutate(
+      mutateExistingView(p),
+      { resource: ns("trigger"), operation: "CREATE", namespaceLabels: {} },
+      existing,
+    );
+    const patched = r.rules.map((x) => [x.rule, x.status, (x.patchedTarget?.["metadata"] as JsonObject)["name"]]);
+    assert.deepEqual(patched, [
+      ["", "pass", "one"],
+      ["", "pass", "two"],
+    ]);
+    assert.deepEqual(labelsOf(r.rules[0]?.patchedTarget), { foo: "bar" });
+    // The view leaves the trigger itself unpatched.
+    assert.deepEqual(r.patchedResource, ns("trigger"));
+  });
+
+  test("a trigger the matchConstraints do not name brings no targets; matchConditions false brings none", () => {
+    const p = mpol({ matchConstraints: rules("namespaces"), targetMatchConstraints: rules("configmaps") });
+    const existing = cluster([cm("a", "one")]);
+    const other = engine.mutate(
+      mutateExistingView(p),
+      { resource: cm("a", "x"), operation: "CREATE", namespaceLabels: {} },
+      existing,
+    );
+    assert.deepEqual(other.rules, []);
+    const never = mpol({
+      matchConstraints: rules("namespaces"),
+      matchConditions: [{ name: "never", expression: "false" }],
+      targetMatchConstraints: rules("configmaps"),
+    });
+    const r = engine.mutate(
+      mutateExistingView(never),
+      { resource: ns("t"), operation: "CREATE", namespaceLabels: {} },
+      existing,
+    );
+    assert.deepEqual(r.rules, []);
+    assert.deepEqual(existing.lists, []);
+  });
+
+  test("targetMatchConditions decide each target (false: skip, as Kyverno answers), with object the target and request the trigger's admission request", () => {
+    const p = mpol({
+      matchConstraints: rules("namespaces"),
+      targetMatchConstraints: rules("configmaps"),
+      targetMatchConditions: [{ name: "same-name", expression: "object.metadata.name == request.name" }],
+    });
+    const existing = cluster([cm("a", "t"), cm("a", "other")]);
+    const trigger = ns("t");
+    const r = engine.mutate(
+      mutateExistingView(p),
+      {
+        resource: trigger,
+        operation: "CREATE",
+        namespaceLabels: {},
+        variables: { request: { operation: "CREATE", name: "t", object: trigger } },
+      },
+      existing,
+    );
+    assert.deepEqual(
+      r.rules.map((x) => [x.status, (x.patchedTarget?.["metadata"] as JsonObject | undefined)?.["name"]]),
+      [
+        ["pass", "t"],
+        ["skip", undefined],
+      ],
+    );
+  });
+
+  test("without targetMatchConstraints the targets are what matchConstraints name (same trigger and target)", () => {
+    const p = mpol({ matchConstraints: rules("configmaps") });
+    const existing = cluster([cm("a", "one"), cm("b", "two")]);
+    const r = engine.mutate(
+      mutateExistingView(p),
+      { resource: cm("a", "one"), operation: "CREATE", namespaceLabels: {} },
+      existing,
+    );
+    assert.deepEqual(
+      r.rules.map((x) => x.status),
+      ["pass", "pass"],
+    );
+    assert.deepEqual(existing.lists, ["v1 ConfigMap "]);
+  });
+
+  test("a namespaced policy lists targets in its own namespace only", () => {
+    const p = mpol({ matchConstraints: rules("configmaps") }, "a");
+    const existing = cluster([cm("a", "one"), cm("b", "two")]);
+    const r = engine.mutate(
+      mutateExistingView(p),
+      { resource: cm("a", "one"), operation: "CREATE", namespaceLabels: {} },
+      existing,
+    );
+    assert.deepEqual(existing.lists, ["v1 ConfigMap a"]);
+    assert.equal(r.rules.length, 1);
+  });
+
+  test("a listing that fails, a resource Bylaw cannot name and targets from an expression are errors, never a pass", () => {
+    const p = mpol({ matchConstraints: rules("namespaces"), targetMatchConstraints: rules("configmaps") });
+    const refused: ExistingResources = {
+      get: () => ok(undefined),
+      list: () => err("forbidden", "configmaps is forbidden"),
+    };
+    const r = engine.mutate(
+      mutateExistingView(p),
+      { resource: ns("t"), operation: "CREATE", namespaceLabels: {} },
+      refused,
+    );
+    assert.deepEqual(
+      r.rules.map((x) => [x.status, x.message]),
+      [["error", "failed to fetch targets v1 ConfigMap: configmaps is forbidden"]],
+    );
+    const custom = mpol({
+      matchConstraints: rules("namespaces"),
+      targetMatchConstraints: {
+        resourceRules: [{ apiGroups: ["x.io"], apiVersions: ["v1"], operations: ["*"], resources: ["widgets"] }],
+      },
+    });
+    const c = engine.mutate(
+      mutateExistingView(custom),
+      { resource: ns("t"), operation: "CREATE", namespaceLabels: {} },
+      cluster([]),
+    );
+    assert.equal(c.rules[0]?.status, "error");
+    assert.match(c.rules[0]?.message ?? "", /resource widgets \(x\.io\/v1\) is not a built-in resource/);
+    const expr = mpol({
+      matchConstraints: rules("namespaces"),
+      targetMatchConstraints: { expression: "[]" },
+    });
+    const e = engine.mutate(
+      mutateExistingView(expr),
+      { resource: ns("t"), operation: "CREATE", namespaceLabels: {} },
+      cluster([]),
+    );
+    assert.equal(e.rules[0]?.status, "error");
+    assert.match(e.rules[0]?.message ?? "", /spec\.targetMatchConstraints\.expression: Bylaw does not compute/);
+  });
+
+  test("at admission (no view) the trigger is patched as before, and a policy without mutateExisting has no mutate-existing results", () => {
+    const p = mpol({ matchConstraints: rules("configmaps") });
+    const r = engine.mutate(p, { resource: cm("a", "one"), operation: "CREATE", namespaceLabels: {} });
+    assert.deepEqual(
+      r.rules.map((x) => [x.rule, x.status]),
+      [["", "pass"]],
+    );
+    assert.deepEqual(labelsOf(r.patchedResource), { foo: "bar" });
+    const plain = mpol({ matchConstraints: rules("configmaps"), evaluation: {} });
+    assert.deepEqual(mutateExistingRuleNames(plain), []);
+  });
+});

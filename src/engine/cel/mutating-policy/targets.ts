@@ -1,0 +1,146 @@
+/**
+ * A mutate-existing MutatingPolicy's targets for one trigger (Kyverno 1.19's background mpol
+ * processor): every object of the resources its target constraints name (targetMatchConstraints'
+ * resourceRules, else matchConstraints') is listed through the `ExistingResources` port (a
+ * namespaced policy's in its namespace only), decided against those constraints (namespaceSelector
+ * on the target's Namespace, objectSelector, excludeResourceRules), then run with `object` the
+ * target and `request` the trigger's admission request: targetMatchConditions instead of the
+ * matchConditions, then the mutations. Each target answers one result named "" carrying the patched
+ * target; a resource Bylaw cannot name a kind for, or a listing that fails, is an `error` naming it.
+ */
+import { resourceLabels, resourceName, resourceNamespace, type Resource } from "../../api/resource.js";
+import { ruleResult, type RuleResult } from "../../api/rule-result.js";
+import type { CompiledCelException } from "../../exceptions/cel/index.js";
+import type { ExistingResources } from "../../generate/types.js";
+import type { MatchRequest } from "../../match/index.js";
+import type { CelServices } from "../kyverno/index.js";
+import type { CelRuleInput } from "../validate-rule/index.js";
+import { kindOfResource } from "../validating-policy/resource-names.js";
+import { toCel } from "../values.js";
+import type { CompiledMutatingBody, CompiledTargets } from "./compiled.js";
+import { evaluateBody } from "./evaluate.js";
+
+/** The trigger the targets are found for. */
+export interface TargetTrigger {
+  /** The trigger's CEL input: its `request` is what every target sees. */
+  readonly input: CelRuleInput;
+  /** The trigger's request, for its operation and user. */
+  readonly req: MatchRequest;
+  readonly exceptions: readonly CompiledCelException[];
+}
+
+function error(message: string): RuleResult {
+  return ruleResult("", "Mutation", "error", message);
+}
+
+/** Each resource rule's group, version and resource (subresources name their parent), once. */
+function resourcesOf(targets: CompiledTargets): { group: string; version: string; resource: string }[] {
+  const out = new Map<string, { group: string; version: string; resource: string }>();
+  for (const rule of targets.constraints.resourceRules?.include ?? [])
+    for (const group of rule.groups)
+      for (const version of rule.versions)
+        for (const written of rule.resources) {
+          const resource = written.split("/")[0] ?? written;
+          out.set(`${group}/${version}/${resource}`, { group, version, resource });
+        }
+  return [...out.values()];
+}
+
+export function evaluateTargets(
+  body: CompiledMutatingBody & { readonly existing: CompiledTargets },
+  trigger: TargetTrigger,
+  existing: ExistingResources,
+  services: CelServices,
+): RuleResult[] {
+  const results: RuleResult[] = [];
+  const seen = new Set<string>();
+  const namespaces = new Map<string, Resource | undefined>();
+  const namespaceOf = (name: string): Resource | undefined => {
+    if (!namespaces.has(name)) {
+      const got = existing.get("v1", "Namespace", "", name);
+      namespaces.set(name, got.ok ? got.value : undefined);
+    }
+    return namespaces.get(name);
+  };
+  for (const { group, version, resource } of resourcesOf(body.existing)) {
+    const apiVersion = group === "" ? version : `${group}/${version}`;
+    if (group === "*" || version === "*" || resource === "*") {
+      results.push(
+        error(
+          `mutate-existing targets: resource rule ${apiVersion} ${resource}: Bylaw does not list wildcard resources for mutate-existing targets; name the group, version and resource`,
+        ),
+      );
+      continue;
+    }
+    const kind = kindOfResource(resource);
+    if (kind === undefined) {
+      results.push(
+        error(
+          `mutate-existing targets: resource ${resource} (${apiVersion}) is not a built-in resource Bylaw knows the kind of, so its objects were not listed`,
+        ),
+      );
+      continue;
+    }
+    const listed = existing.list(apiVersion, kind, trigger.req.policyNamespace);
+    if (!listed.ok) {
+      results.push(error(`failed to fetch targets ${apiVersion} ${kind}: ${listed.error.message}`));
+      continue;
+    }
+    for (const item of listed.value) {
+      const target: Resource = { ...item, apiVersion, kind };
+      const key = `${apiVersion}/${kind}/${resourceNamespace(target)}/${resourceName(target)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const result = evaluateTarget(
+        body,
+        { target, gvk: { group, version, kind, resource }, namespaceOf },
+        trigger,
+        services,
+      );
+      if (result !== undefined) results.push(result);
+    }
+  }
+  return results;
+}
+
+function evaluateTarget(
+  body: CompiledMutatingBody & { readonly existing: CompiledTargets },
+  at: {
+    readonly target: Resource;
+    readonly gvk: MatchRequest["gvk"];
+    readonly namespaceOf: (name: string) => Resource | undefined;
+  },
+  trigger: TargetTrigger,
+  services: CelServices,
+): RuleResult | undefined {
+  const ns = kindIsNamespace(at.gvk) ? "" : resourceNamespace(at.target);
+  const namespace = ns === "" ? undefined : at.namespaceOf(ns);
+  const req: MatchRequest = {
+    resource: at.target,
+    operation: trigger.req.operation,
+    gvk: at.gvk,
+    subresource: "",
+    namespaceLabels: namespace === undefined ? {} : resourceLabels(namespace),
+    policyNamespace: trigger.req.policyNamespace,
+  };
+  const verdict = body.existing.constraints.decide(req);
+  if (verdict.kind === "no-match") return undefined;
+  if (verdict.kind === "error") return error(`failed to execute matching: ${verdict.message}`);
+  const input: CelRuleInput = {
+    ...trigger.input,
+    object: toCel(at.target),
+    oldObject: null,
+    namespaceObject: namespace === undefined ? null : toCel(namespace),
+  };
+  const outcome = evaluateBody(
+    body,
+    { input, resource: at.target, exceptions: trigger.exceptions, conditions: body.existing.matchConditions },
+    services,
+  );
+  if (outcome.patched === undefined || outcome.result.status !== "pass") return outcome.result;
+  return { ...outcome.result, patchedTarget: outcome.patched };
+}
+
+function kindIsNamespace(gvk: MatchRequest["gvk"]): boolean {
+  return gvk.kind === "Namespace" && gvk.group === "";
+}

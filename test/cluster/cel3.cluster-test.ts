@@ -1,0 +1,156 @@
+/**
+ * A MutatingPolicy with `evaluation.mutateExisting.enabled` in a cluster (issue 34 §3), against
+ * `scripts/cluster.sh up DIR --with-bylaw` with kubectl, in the shape of Kyverno's docs ("Different
+ * Trigger and Target"): creating the Namespace `trigger-ns` labels every Secret in namespaces
+ * labelled `test: enabled` (targetMatchConstraints with a namespaceSelector), leaves the Secrets
+ * of other namespaces alone, and the policy is Ready (conditionStatus.ready) once the background controller runs.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  eventually,
+  kubectlOk,
+  restartBylaw,
+  startCluster,
+  started,
+  tearDown,
+  type Cluster,
+} from "./cluster-harness.js";
+
+const buildTimeoutMs = 90 * 60_000;
+let cluster: Cluster | undefined;
+
+const current = (): Cluster => started(cluster);
+const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
+
+/** The background controller is opt-in: Bylaw acts as its ServiceAccount with this grant (not in deploy/). */
+const IMPERSONATE = `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: bylaw:generate-as-background-controller
+  namespace: bylaw
+rules:
+  - apiGroups: [""]
+    resources: [serviceaccounts]
+    resourceNames: [bylaw-background-controller]
+    verbs: [impersonate]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: bylaw:generate-as-background-controller
+  namespace: bylaw
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: bylaw:generate-as-background-controller
+subjects:
+  - kind: ServiceAccount
+    name: bylaw
+    namespace: bylaw
+`;
+
+/** What Kyverno's docs tell users to add so the background controller may update Secrets. */
+const SECRET_GRANTS = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: kyverno:secrets:mutate
+  labels:
+    rbac.kyverno.io/aggregate-to-background-controller: "true"
+rules:
+  - apiGroups: [""]
+    resources: [secrets, namespaces]
+    verbs: [get, list, watch, update]
+`;
+
+const MPOL = `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: label-secrets-on-namespace
+spec:
+  evaluation:
+    mutateExisting:
+      enabled: true
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [namespaces]
+        resourceNames: [trigger-ns]
+  targetMatchConstraints:
+    namespaceSelector:
+      matchLabels:
+        test: enabled
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [secrets]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: >
+          Object{metadata: Object.metadata{labels: Object.metadata.labels{foo: "bar"}}}
+`;
+
+const secret = (name: string, namespace: string): string =>
+  JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace }, stringData: { k: "v" } });
+
+async function labelOf(name: string, namespace: string): Promise<string> {
+  const out = await ok(["get", "secret", name, "-n", namespace, "-o", "json"]);
+  return (JSON.parse(out) as { metadata: { labels?: Record<string, string> } }).metadata.labels?.["foo"] ?? "";
+}
+
+describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
+  before(async () => {
+    cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
+    await ok(["apply", "-f", "-"], IMPERSONATE);
+    await restartBylaw(current(), { extraArgs: "--generate-controller-as bylaw-background-controller" });
+    await ok(["apply", "-f", "-"], SECRET_GRANTS);
+    await ok(["create", "namespace", "selected"]);
+    await ok(["label", "namespace", "selected", "test=enabled"]);
+    await ok(["create", "namespace", "other"]);
+    for (const [name, ns] of [
+      ["s1", "selected"],
+      ["s2", "selected"],
+      ["s3", "other"],
+    ] as const)
+      await ok(["create", "-f", "-"], secret(name, ns));
+  });
+
+  after(async () => {
+    await tearDown(cluster);
+  });
+
+  test("a trigger Namespace labels every Secret in the selected namespaces, not the others; the policy is Ready", async () => {
+    await eventually("the policy admitted", 60_000, async () => {
+      const r = await current().kubectl(["apply", "-f", "-"], MPOL);
+      return r.code === 0 ? true : undefined;
+    });
+    let last = "";
+    await eventually("the policy Ready", 60_000, async () => {
+      const ready = await ok([
+        "get",
+        "mutatingpolicy",
+        "label-secrets-on-namespace",
+        "-o",
+        "jsonpath={.status.conditionStatus.ready} {.status.conditionStatus.message}",
+      ]);
+      last = ready;
+      return ready.startsWith("true") ? true : undefined;
+    }).catch((e: unknown) => {
+      throw new Error(`${String(e)}; Ready condition: ${last}`);
+    });
+    // The webhook registration follows the policy: the trigger is created, then updated until the work arrives.
+    await ok(["create", "namespace", "trigger-ns"]);
+    let round = 0;
+    await eventually("both selected Secrets labelled", 90_000, async () => {
+      await current().kubectl(["label", "namespace", "trigger-ns", `round=${round++}`, "--overwrite"]);
+      await new Promise((r) => setTimeout(r, 2000));
+      const labels = [await labelOf("s1", "selected"), await labelOf("s2", "selected")];
+      return labels.every((l) => l === "bar") ? true : undefined;
+    });
+    assert.equal(await labelOf("s3", "other"), "", "a Secret outside the namespaceSelector is left alone");
+  });
+});
