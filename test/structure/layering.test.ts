@@ -54,7 +54,8 @@ const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
 /**
  * What kube/ may take from the engine besides types: the shared result and JSON helpers, and the
  * parser of a Kyverno duration (a GlobalContextEntry's refresh interval), and the kind registry's
- * descriptors (`POLICY_KINDS`: which kinds exist, their group, scope and plural, to watch). Anything else (compiling,
+ * descriptors (`POLICY_KINDS`: which kinds exist, their group, scope and plural, to watch), and the shape of a
+ * CEL http answer the context port returns (`httpAnswer`). Anything else (compiling,
  * evaluating, checking policies) is policy logic, which belongs above kube.
  */
 const KUBE_ENGINE_VALUES: ReadonlySet<string> = new Set([
@@ -64,6 +65,7 @@ const KUBE_ENGINE_VALUES: ReadonlySet<string> = new Set([
   "textOf",
   "parseDurationMillis",
   "POLICY_KINDS",
+  "httpAnswer",
 ]);
 
 /** The names (not type-only) a file's text imports from the engine's front door. */

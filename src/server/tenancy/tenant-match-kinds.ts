@@ -24,7 +24,7 @@ function blocks(document: JsonValue): [MatchResources, string][] {
   const take = (owner: { readonly [k: string]: JsonValue }, path: string): void => {
     for (const b of ["match", "exclude"] as const) {
       const block = owner[b];
-      if (isObject(block)) out.push([block as unknown as MatchResources, `${path}${b}`]);
+      if (isObject(block)) out.push([block, `${path}${b}`]);
     }
   };
   take(spec, "spec.");

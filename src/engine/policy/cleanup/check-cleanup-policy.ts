@@ -10,7 +10,6 @@
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import { problem, type PolicyProblem } from "../../api/problem.js";
 import { isCronSchedule } from "./cron-schedule.js";
-import type { MatchResources } from "../../api/policy.js";
 import { namespaceFilterProblems } from "../../match/namespaced-block.js";
 
 const CLEANUP_KINDS = new Set(["CleanupPolicy", "ClusterCleanupPolicy"]);
@@ -40,8 +39,7 @@ export function cleanupPolicyProblems(doc: JsonObject): PolicyProblem[] {
   for (const block of ["match", "exclude"] as const) {
     out.push(...userInfoProblems(spec[block], `spec.${block}`));
     const b = spec[block];
-    if (doc["kind"] === "CleanupPolicy" && isObject(b))
-      out.push(...namespaceFilterProblems(b as unknown as MatchResources, `spec.${block}`));
+    if (doc["kind"] === "CleanupPolicy" && isObject(b)) out.push(...namespaceFilterProblems(b, `spec.${block}`));
   }
   return out;
 }
