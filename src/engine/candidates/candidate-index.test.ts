@@ -21,7 +21,7 @@ function clusterPolicy(name: string, match: JsonObject, extra: JsonObject = {}):
     apiVersion: "kyverno.io/v1",
     kind: "ClusterPolicy",
     metadata: { name, ...extra },
-    spec: { validationFailureAction: "Enforce", rules: [{ name: "r", match, validate: deny }] },
+    spec: { validationFailureAction: "Enforce", background: false, rules: [{ name: "r", match, validate: deny }] },
   });
 }
 

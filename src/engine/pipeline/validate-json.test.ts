@@ -79,7 +79,10 @@ describe("engine.validateJson", () => {
       apiVersion: "kyverno.io/v1",
       kind: "ClusterPolicy",
       metadata: { name: "c" },
-      spec: { rules: [{ name: "r", match: { any: [{ resources: { kinds: ["*"] } }] }, validate: { deny: {} } }] },
+      spec: {
+        background: false,
+        rules: [{ name: "r", match: { any: [{ resources: { kinds: ["*"] } }] }, validate: { deny: {} } }],
+      },
     });
     assert.deepEqual(run(k8s, plan), []);
     assert.deepEqual(run(classic, plan), []);

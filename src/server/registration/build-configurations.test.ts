@@ -110,7 +110,10 @@ describe("registration: rules narrowed to what the policies match", () => {
   });
 
   test("wildcard kinds stay wide; cluster-scoped kinds get scope Cluster", () => {
-    const c = build([policy([rule(kinds("*", "Namespace"))], {}, "wide")]);
+    // Kind * stands alone in its list and only with background off (Kyverno's wildcard checks).
+    const c = build([
+      policy([rule(kinds("*")), rule(kinds("Namespace"), { name: "ns" })], { background: false }, "wide"),
+    ]);
     const got = flat(only(c.validating.webhooks, "validate.bylaw.svc-fail").rules);
     assert.ok(got.includes("*/*/*@*:CREATE,UPDATE,DELETE,CONNECT"), got.join("\n"));
     assert.ok(got.includes("/*/namespaces@Cluster:CREATE,UPDATE,DELETE,CONNECT"), got.join("\n"));
@@ -169,7 +172,7 @@ describe("registration: rules narrowed to what the policies match", () => {
 
   test("a namespaced Policy's wildcard kinds are registered with scope Namespaced", () => {
     const doc = {
-      ...clusterPolicy("t", [rule(kinds("*"))], { validationFailureAction: "Enforce" }),
+      ...clusterPolicy("t", [rule(kinds("*"))], { validationFailureAction: "Enforce", background: false }),
       kind: "Policy",
       metadata: { name: "t", namespace: "team" },
     };

@@ -154,7 +154,12 @@ describe("generate targets", () => {
 
 test("generateExisting on a wildcard kind is refused naming the wildcard: it would list none of them", async () => {
   const target = { apiVersion: "v1", kind: "ConfigMap", name: "c", namespace: "team", data: {} };
-  for (const kind of ["*", "*/Secret"]) {
+  // Kind * itself cannot generate at all (Kyverno's wildcard check, in the engine).
+  const star = engine.compile(clusterPolicy("p", [generateRule(target, ["*"])], { background: false }));
+  assert.deepEqual(star.ok ? [] : star.problems.map((p) => `${p.path}: ${p.message}`), [
+    "spec.rules[0].match.any[0].kinds: wildcard policy does not support rule type",
+  ]);
+  for (const kind of ["*/Secret", "v1/*"]) {
     const c = checks();
     const existing = generateRule({ ...target, generateExisting: true }, [kind]);
     assert.deepEqual(await texts(clusterPolicy("p", [existing], { background: false }), c), [

@@ -24,8 +24,10 @@ const compile = (doc: JsonObject): CompiledPolicy => {
 };
 const validate = { message: "m", pattern: { metadata: { labels: { app: "?*" } } } };
 const onKinds = (name: string, namespace: string, kinds: string[], spec: JsonObject = {}): CompiledPolicy => {
+  // Kind * only with background off (Kyverno's wildcard check); the others keep the default.
   const doc = clusterPolicy(name, [{ name: "r", match: { any: [{ resources: { kinds } }] }, validate }], {
     validationFailureAction: "Enforce",
+    ...(kinds.includes("*") ? { background: false } : {}),
     ...spec,
   });
   return compile(namespace === "" ? doc : { ...doc, kind: "Policy", metadata: { name, namespace } });
