@@ -105,8 +105,8 @@ spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
 `;
 
 /**
- * Wide tenant Policies: `*` (every kind), cluster-scoped kinds (Namespace, ClusterRole,
- * ClusterRoleBinding, Node) with DELETE, and a NamespacedValidatingPolicy on every resource.
+ * Wide tenant Policies: `*` (every kind) and a NamespacedValidatingPolicy on every resource. A Policy
+ * over cluster-scoped kinds is CLUSTER_KINDS_POLICY, refused at apply as Kyverno refuses it.
  */
 export const WIDE_POLICIES = `apiVersion: kyverno.io/v1
 kind: Policy
@@ -121,16 +121,6 @@ spec:
         message: "label team is required in tenant-a"
         pattern: {metadata: {labels: {team: "?*"}}}
 ---
-apiVersion: kyverno.io/v1
-kind: Policy
-metadata: {name: cluster-kinds, namespace: tenant-a}
-spec:
-  background: false
-  rules:
-    - name: r
-      match: {any: [{resources: {kinds: [Namespace, ClusterRole, ClusterRoleBinding, Node], operations: [CREATE, UPDATE, DELETE]}}]}
-      validate: {failureAction: Enforce, message: "no", deny: {conditions: {any: [{key: "a", operator: Equals, value: "a"}]}}}
----
 apiVersion: policies.kyverno.io/v1
 kind: NamespacedValidatingPolicy
 metadata: {name: all-resources, namespace: tenant-a}
@@ -144,4 +134,16 @@ spec:
   validations:
     - expression: "request.operation == 'DELETE' || has(object.metadata.labels) && 'team' in object.metadata.labels"
       message: "label team is required in tenant-a (CEL)"
+`;
+
+/** A tenant Policy over cluster-scoped kinds (Namespace, ClusterRole, ClusterRoleBinding, Node) with DELETE. */
+export const CLUSTER_KINDS_POLICY = `apiVersion: kyverno.io/v1
+kind: Policy
+metadata: {name: cluster-kinds, namespace: tenant-a}
+spec:
+  background: false
+  rules:
+    - name: r
+      match: {any: [{resources: {kinds: [Namespace, ClusterRole, ClusterRoleBinding, Node], operations: [CREATE, UPDATE, DELETE]}}]}
+      validate: {failureAction: Enforce, message: "no", deny: {conditions: {any: [{key: "a", operator: Equals, value: "a"}]}}}
 `;

@@ -43,6 +43,7 @@ import {
   PVC,
   REFUSED_CONDITIONS,
   SERVICE_ACCOUNT,
+  CLUSTER_KINDS_POLICY,
   WIDE_POLICIES,
 } from "./tenant-registration-policies.js";
 
@@ -184,7 +185,10 @@ describe(
       const r = await asTenant(["apply", "-f", "-"], WIDE_POLICIES);
       assert.equal(r.code, 0, r.stderr);
       await ready("policy", "everything", "tenant-a");
-      await ready("policy", "cluster-kinds", "tenant-a");
+      // Over cluster-scoped kinds: refused at apply, as Kyverno's policy webhook refuses it.
+      const refused = await asTenant(["apply", "-f", "-"], CLUSTER_KINDS_POLICY);
+      assert.notEqual(refused.code, 0, "a namespaced Policy over cluster-scoped kinds was admitted");
+      assert.match(refused.stderr, /Cluster wide resource 'Namespace' not allowed in namespaced policy/);
       const hooks = await eventually("a webhook registering every resource (the tenant's `*`)", 60_000, async () => {
         const all = await validatingWebhooks(current());
         return all.some((w) => w.rules.some((r) => r.resources.includes("*"))) ? all : undefined;
