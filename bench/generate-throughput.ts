@@ -21,37 +21,11 @@ import {
 } from "../test/cluster/cluster-harness.js";
 import { apiClient, pool, type ApiClient } from "./cluster/api-client.js";
 import { createNamespace, loadNote } from "./cluster/cluster-steps.js";
+import { GENERATE_AS_BACKGROUND, GENERATE_AS_BACKGROUND_ARGS } from "../test/cluster/generate-as-background.js";
 
 const NAMESPACES = Number(process.env["BENCH_NAMESPACES"] ?? 500);
 const CONCURRENCY = 16;
 const PREFIX = "gen-bench-";
-
-/** Lets Bylaw's ServiceAccount act as the background controller's (the generate controller's identity). */
-const IMPERSONATE = `apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata:
-  name: bylaw:generate-as-background-controller
-  namespace: bylaw
-rules:
-  - apiGroups: [""]
-    resources: [serviceaccounts]
-    resourceNames: [bylaw-background-controller]
-    verbs: [impersonate]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata:
-  name: bylaw:generate-as-background-controller
-  namespace: bylaw
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: Role
-  name: bylaw:generate-as-background-controller
-subjects:
-  - kind: ServiceAccount
-    name: bylaw
-    namespace: bylaw
-`;
 
 /** What Kyverno's docs tell users to add so the background controller may clone Secrets. */
 const SECRET_GRANTS = `apiVersion: rbac.authorization.k8s.io/v1
@@ -119,8 +93,8 @@ async function main(): Promise<void> {
   const cluster = await startCluster(90 * 60_000, undefined, { withBylaw: true });
   const api = apiClient(cluster.dir, 32);
   try {
-    await kubectlOk(cluster, ["apply", "-f", "-"], IMPERSONATE);
-    await restartBylaw(cluster, { extraArgs: "--generate-controller-as bylaw-background-controller" });
+    await kubectlOk(cluster, ["apply", "-f", "-"], GENERATE_AS_BACKGROUND);
+    await restartBylaw(cluster, { extraArgs: GENERATE_AS_BACKGROUND_ARGS });
     await kubectlOk(cluster, ["apply", "-f", "-"], SECRET_GRANTS);
     await kubectlOk(cluster, ["apply", "-f", "-"], REGCRED);
     await kubectlOk(cluster, ["apply", "-f", "-"], SYNC_SECRETS);

@@ -24,6 +24,7 @@ import {
   tearDown,
   type Cluster,
 } from "./cluster-harness.js";
+import { GENERATE_AS_BACKGROUND, GENERATE_AS_BACKGROUND_ARGS } from "./generate-as-background.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -32,36 +33,7 @@ const current = (): Cluster => started(cluster);
 const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
 
 /** What Kyverno's docs tell users to add so the background controller may clone Secrets. */
-/**
- * The generate controller is opt-in (serve --generate-controller-as SA): it acts as the background
- * controller's ServiceAccount, which Bylaw's may impersonate only with this grant (not in deploy/).
- */
-const IMPERSONATE = `apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata:
-  name: bylaw:generate-as-background-controller
-  namespace: bylaw
-rules:
-  - apiGroups: [""]
-    resources: [serviceaccounts]
-    resourceNames: [bylaw-background-controller]
-    verbs: [impersonate]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata:
-  name: bylaw:generate-as-background-controller
-  namespace: bylaw
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: Role
-  name: bylaw:generate-as-background-controller
-subjects:
-  - kind: ServiceAccount
-    name: bylaw
-    namespace: bylaw
-`;
-const GENERATE_ARGS = { extraArgs: "--generate-controller-as bylaw-background-controller" };
+const GENERATE_ARGS = { extraArgs: GENERATE_AS_BACKGROUND_ARGS };
 
 const SECRET_GRANTS = `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -270,7 +242,7 @@ async function tokenIn(namespace: string): Promise<string | undefined> {
 describe("generate rules in a cluster", { timeout: buildTimeoutMs + 15 * 60_000 }, () => {
   before(async () => {
     cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-    await ok(["apply", "-f", "-"], IMPERSONATE);
+    await ok(["apply", "-f", "-"], GENERATE_AS_BACKGROUND);
     await restartBylaw(current(), GENERATE_ARGS);
     await ok(["apply", "-f", "-"], SECRET_GRANTS);
     await ok(["apply", "-f", "-"], REGCRED);

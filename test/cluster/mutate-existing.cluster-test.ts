@@ -22,6 +22,7 @@ import {
   tearDown,
   type Cluster,
 } from "./cluster-harness.js";
+import { GENERATE_AS_BACKGROUND, GENERATE_AS_BACKGROUND_ARGS } from "./generate-as-background.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
@@ -29,33 +30,7 @@ let cluster: Cluster | undefined;
 const current = (): Cluster => started(cluster);
 const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
 
-/** The background controller is opt-in: Bylaw acts as its ServiceAccount with this grant (not in deploy/). */
-const IMPERSONATE = `apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata:
-  name: bylaw:generate-as-background-controller
-  namespace: bylaw
-rules:
-  - apiGroups: [""]
-    resources: [serviceaccounts]
-    resourceNames: [bylaw-background-controller]
-    verbs: [impersonate]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata:
-  name: bylaw:generate-as-background-controller
-  namespace: bylaw
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: Role
-  name: bylaw:generate-as-background-controller
-subjects:
-  - kind: ServiceAccount
-    name: bylaw
-    namespace: bylaw
-`;
-const BACKGROUND_ARGS = { extraArgs: "--generate-controller-as bylaw-background-controller" };
+const BACKGROUND_ARGS = { extraArgs: GENERATE_AS_BACKGROUND_ARGS };
 
 /** What Kyverno's docs tell users to add so the background controller may update Secrets. */
 const SECRET_GRANTS = `apiVersion: rbac.authorization.k8s.io/v1
@@ -181,7 +156,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 describe("mutate-existing rules in a cluster", { timeout: buildTimeoutMs + 15 * 60_000 }, () => {
   before(async () => {
     cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-    await ok(["apply", "-f", "-"], IMPERSONATE);
+    await ok(["apply", "-f", "-"], GENERATE_AS_BACKGROUND);
     await restartBylaw(current(), BACKGROUND_ARGS);
     await ok(["apply", "-f", "-"], SECRET_GRANTS);
     for (const ns of ["staging", "apps", "tenant-a", "tenant-b"]) await ok(["create", "namespace", ns]);

@@ -16,39 +16,13 @@ import {
   tearDown,
   type Cluster,
 } from "./cluster-harness.js";
+import { GENERATE_AS_BACKGROUND, GENERATE_AS_BACKGROUND_ARGS } from "./generate-as-background.js";
 
 const buildTimeoutMs = 90 * 60_000;
 let cluster: Cluster | undefined;
 
 const current = (): Cluster => started(cluster);
 const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
-
-/** The background controller is opt-in: Bylaw acts as its ServiceAccount with this grant (not in deploy/). */
-const IMPERSONATE = `apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata:
-  name: bylaw:generate-as-background-controller
-  namespace: bylaw
-rules:
-  - apiGroups: [""]
-    resources: [serviceaccounts]
-    resourceNames: [bylaw-background-controller]
-    verbs: [impersonate]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata:
-  name: bylaw:generate-as-background-controller
-  namespace: bylaw
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: Role
-  name: bylaw:generate-as-background-controller
-subjects:
-  - kind: ServiceAccount
-    name: bylaw
-    namespace: bylaw
-`;
 
 /** What Kyverno's docs tell users to add so the background controller may update Secrets. */
 const SECRET_GRANTS = `apiVersion: rbac.authorization.k8s.io/v1
@@ -105,8 +79,8 @@ async function labelOf(name: string, namespace: string): Promise<string> {
 describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
   before(async () => {
     cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
-    await ok(["apply", "-f", "-"], IMPERSONATE);
-    await restartBylaw(current(), { extraArgs: "--generate-controller-as bylaw-background-controller" });
+    await ok(["apply", "-f", "-"], GENERATE_AS_BACKGROUND);
+    await restartBylaw(current(), { extraArgs: GENERATE_AS_BACKGROUND_ARGS });
     await ok(["apply", "-f", "-"], SECRET_GRANTS);
     await ok(["create", "namespace", "selected"]);
     await ok(["label", "namespace", "selected", "test=enabled"]);
