@@ -136,10 +136,14 @@ spec:
       message: "label team is required in tenant-a (CEL)"
 `;
 
-/** A tenant Policy over cluster-scoped kinds (Namespace, ClusterRole, ClusterRoleBinding, Node) with DELETE. */
+/**
+ * A tenant Policy over cluster-scoped kinds (Namespace, ClusterRole, ClusterRoleBinding, Node) with DELETE. It
+ * carries the `team` label so that WIDE_POLICIES, applied before it, admit it: the API server reports whichever
+ * webhook denies first, and only the policy webhook's refusal is under test.
+ */
 export const CLUSTER_KINDS_POLICY = `apiVersion: kyverno.io/v1
 kind: Policy
-metadata: {name: cluster-kinds, namespace: tenant-a}
+metadata: {name: cluster-kinds, namespace: tenant-a, labels: {team: a}}
 spec:
   background: false
   rules:
