@@ -25,11 +25,3 @@ test("a pair without exactly one '=' or with an empty side is a usage error nami
     if (!r.ok) assert.match(r.error, new RegExp(`--set "${bad}"`));
   }
 });
-
-test("--set a=b,c=d is two pairs, as Kyverno's docs write them", () => {
-  assert.deepEqual(parseSetValues(["team=blue,request.operation=UPDATE", "x=1"]), {
-    ok: true,
-    values: { team: "blue", "request.operation": "UPDATE", x: "1" },
-    warnings: [],
-  });
-});

@@ -1,5 +1,5 @@
 /**
- * `--set key=value` (Kyverno's `apply --set`; `--set a=b,c=d` gives two pairs): each pair is split at its `=` (exactly one), key and
+ * `--set key=value` (Kyverno's `apply --set`; options.ts splits `--set a=b,c=d` into two pairs): each pair is split at its `=` (exactly one), key and
  * value trimmed; the value is a string. Kyverno skips keys under `request.object.` (the resource is
  * the file's) and keeps the first of two pairs with the same key; Bylaw does the same and says so.
  * A pair without exactly one `=`, or with an empty key or value, is a usage error.
@@ -11,8 +11,7 @@ type SetValues = { ok: true; values: Record<string, JsonValue>; warnings: string
 export function parseSetValues(pairs: readonly string[]): SetValues {
   const values: Record<string, JsonValue> = {};
   const warnings: string[] = [];
-  // Kyverno's --set is a string list: "a=b,c=d" is two pairs, as its docs write them.
-  for (const raw of pairs.flatMap((p) => p.split(","))) {
+  for (const raw of pairs) {
     const parts = raw.trim().split("=");
     if (parts.length !== 2)
       return { ok: false, error: `--set ${JSON.stringify(raw)}: expected key=value with exactly one "="` };

@@ -139,4 +139,36 @@ describe("bylaw apply --crd-paths", () => {
     assert.equal(missing.code, 2);
     assert.match(missing.err, /--crd-paths: .*nope\.yaml/);
   });
+
+  test("--crd-paths is a list as in Kyverno: a comma list, empty entries skipped; --crd-path is its deprecated spelling", async () => {
+    const files = {
+      "p.yaml": vpol,
+      "w.yaml": widgets,
+      "a/gadget.yaml": crd("gadgets").replace("kind: Widget", "kind: Gadget"),
+      "b/widget.yaml": crd(),
+    };
+    const listed = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml", "--crd-paths", "$DIR/a,,$DIR/b"], files);
+    assert.equal(listed.code, 1, listed.err);
+    assert.deepEqual(
+      rows(listed.out).map((r) => r[2]),
+      ["pass", "fail"],
+    );
+    const old = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml", "--crd-path", "$DIR/b/widget.yaml"], files);
+    assert.equal(old.code, 1, old.err);
+    assert.match(old.err, /Flag --crd-path has been deprecated, use --crd-paths instead/);
+    assert.deepEqual(
+      rows(old.out).map((r) => r[2]),
+      ["pass", "fail"],
+    );
+  });
+
+  test("--crd-paths with --kubeconfig is refused, as Kyverno refuses it (exit 2)", async () => {
+    const r = await apply(["$DIR/p.yaml", "--cluster", "--kubeconfig", "$DIR/k.yaml", "--crd-paths", "$DIR/crd.yaml"], {
+      "p.yaml": vpol,
+      "crd.yaml": crd(),
+      "k.yaml": "",
+    });
+    assert.equal(r.code, 2);
+    assert.match(r.err, /crd-paths and kubeconfig flags are mutually exclusive, please use only one of them/);
+  });
 });

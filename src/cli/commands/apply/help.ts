@@ -9,7 +9,9 @@ rule verifies the signatures in a resource's cosign.sigstore.dev annotations wit
 PEM keys; what needs the network (dryRun, repository, keyless, k8s:// or KMS keys) is an error.
 POLICY and RESOURCE are files (YAML, multi-document, or JSON) or folders (read recursively);
 "-" reads from standard input (for one input only). A kind: List is expanded to its items. A POLICY
-that is a Git URL is cloned (below).
+that is a Git URL is cloned (below). As in kyverno apply, the list flags (-r, -e, --json, --set,
+--target-resource, --parameter-resource, --crd-paths) take comma lists: -r a.yaml,b.yaml is two
+files; quote an entry that holds a comma ("-r '\"a,b.yaml\"'").
 POLICY may also hold ValidatingPolicy and Kubernetes ValidatingAdmissionPolicy documents, run as
 Kyverno's CLI runs them (docs/vap-cli-vs-api-server.md): a ValidatingAdmissionPolicyBinding among
 them binds the policy it names; the last binding whose matchResources match gives the policy's one

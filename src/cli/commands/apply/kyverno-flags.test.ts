@@ -1,8 +1,8 @@
 /** `bylaw apply` with the flags Kyverno users type (kyverno apply v1.19), through the CLI entry. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { main } from "../../main.js";
+import { parseApplyArgs } from "./options.js";
 import { recordingIo } from "../../../../test/support/fake-io.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";
 
@@ -45,7 +45,7 @@ spec:
 async function apply(args: string[], files: Record<string, string>) {
   const dir = tempTree(files);
   const io = recordingIo();
-  const code = await main(["apply", ...args.map((a) => (a.startsWith("$DIR/") ? join(dir, a.slice(5)) : a))], io);
+  const code = await main(["apply", ...args.map((a) => a.replaceAll("$DIR/", `${dir}/`))], io);
   return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
 }
 
@@ -85,6 +85,25 @@ describe("bylaw apply: kyverno apply's flags", () => {
     );
     assert.equal(code, 1);
     assert.match(out, /pass: 0, fail: 1/);
+  });
+
+  test("-r, -e and --set take comma lists as Kyverno's string-list flags do; a stray quote is a usage error", async () => {
+    const files = { "p.yaml": policy("Enforce"), "a.yaml": goodPod, "b.yaml": badPod, "e.yaml": exception };
+    const both = await apply(["$DIR/p.yaml", "-r", "$DIR/a.yaml,$DIR/b.yaml"], files);
+    assert.equal(both.code, 1, both.err);
+    assert.match(both.out, /pass: 1, fail: 1/);
+    const excepted = await apply(["$DIR/p.yaml", "--resource=$DIR/a.yaml,$DIR/b.yaml", "-e", "$DIR/e.yaml"], files);
+    assert.equal(excepted.code, 0, excepted.err);
+    assert.match(excepted.out, /pass: 1, fail: 0/);
+    const quoted = await apply(["$DIR/p.yaml", "-r", 'a"b.yaml'], files);
+    assert.equal(quoted.code, 2);
+    assert.match(quoted.err, /invalid argument "a\\"b\.yaml" for --resource: column 2/);
+  });
+
+  test("--set a=b,c=d is two pairs, as Kyverno's docs write them; a quoted pair keeps its comma", () => {
+    const parsed = parseApplyArgs(["p.yaml", "-r", "r.yaml", "-s", 'team=blue,"list=a,b"', "--set", "x=1"]);
+    assert.equal(parsed.kind, "run");
+    if (parsed.kind === "run") assert.deepEqual(parsed.options.set, ["team=blue", "list=a,b", "x=1"]);
   });
 
   test("--warn-exit-code N: warnings (and no fail or error) exit N, with Kyverno's line", async () => {

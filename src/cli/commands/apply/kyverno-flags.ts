@@ -20,6 +20,7 @@ export const KYVERNO_ONLY_OPTIONS = {
   "cluster-wide-resources": { type: "boolean" },
   "show-performance": { type: "boolean" },
   "crd-paths": { type: "string", multiple: true },
+  "crd-path": { type: "string", multiple: true },
   "http-payload": { type: "string", multiple: true },
   "envoy-payload": { type: "string", multiple: true },
   "exceptions-within-resources": { type: "boolean" },

@@ -1,6 +1,7 @@
 /** `bylaw apply` flags, parsed and checked. Problems are usage errors (exit 2). */
 import { parseArgs } from "node:util";
 import { isGitUrl } from "../../git-source.js";
+import { splitStringList } from "../../string-list-flag.js";
 import {
   KYVERNO_ONLY_OPTIONS,
   parseExceptionTtl,
@@ -90,6 +91,33 @@ function offlineOnly(values: { readonly cluster?: boolean; readonly [flag: strin
   return undefined;
 }
 
+/** The flags that are string lists in Kyverno's CLI: each occurrence is split at commas (string-list-flag.ts). */
+const LIST_FLAGS = [
+  "resource",
+  "resources",
+  "json",
+  "target-resource",
+  "target-resources",
+  "exception",
+  "exceptions",
+  "set",
+  "parameter-resource",
+  "crd-paths",
+  "crd-path",
+] as const;
+
+function stringLists(
+  values: Readonly<Partial<Record<(typeof LIST_FLAGS)[number], string[]>>>,
+): { ok: true; lists: Record<(typeof LIST_FLAGS)[number], string[]> } | { ok: false; error: string } {
+  const lists = {} as Record<(typeof LIST_FLAGS)[number], string[]>;
+  for (const flag of LIST_FLAGS) {
+    const split = splitStringList(flag, values[flag]);
+    if (!split.ok) return split;
+    lists[flag] = split.items;
+  }
+  return { ok: true, lists };
+}
+
 export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   let parsed;
   try {
@@ -143,9 +171,13 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   if (!ttl.ok) return { kind: "usage-error", message: ttl.error, showHelp: false };
   const tWarning = shortTWarning(args);
   const warnings: string[] = tWarning === undefined ? [] : [tWarning];
+  const lists = stringLists(values);
+  if (!lists.ok) return { kind: "usage-error", message: lists.error, showHelp: false };
+  const list = lists.lists;
+  if (values["crd-path"] !== undefined) warnings.push("Flag --crd-path has been deprecated, use --crd-paths instead");
   const policySets = values["policy-set"] ?? [];
-  const resourcePaths = [...(values.resource ?? []), ...(values.resources ?? [])];
-  const jsonPaths = values.json ?? [];
+  const resourcePaths = [...list.resource, ...list.resources];
+  const jsonPaths = list.json;
   if (
     (positionals.length === 0 && policySets.length === 0) ||
     (resourcePaths.length === 0 && jsonPaths.length === 0 && !values.cluster)
@@ -212,9 +244,16 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       showHelp: false,
     };
   }
-  const exceptionPaths = [...(values.exception ?? []), ...(values.exceptions ?? [])];
-  const stdinUsers = [positionals, resourcePaths, exceptionPaths, jsonPaths, values["crd-paths"] ?? []].filter((list) =>
-    list.includes("-"),
+  const exceptionPaths = [...list.exception, ...list.exceptions];
+  const crdPaths = [...list["crd-paths"], ...list["crd-path"]].filter((p) => p.trim() !== "");
+  if (crdPaths.length > 0 && values.kubeconfig !== undefined)
+    return {
+      kind: "usage-error",
+      message: "crd-paths and kubeconfig flags are mutually exclusive, please use only one of them",
+      showHelp: false,
+    };
+  const stdinUsers = [positionals, resourcePaths, exceptionPaths, jsonPaths, crdPaths].filter((paths) =>
+    paths.includes("-"),
   ).length;
   if (stdinUsers > 1)
     return {
@@ -230,14 +269,14 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       policySets,
       resourcePaths,
       jsonPaths,
-      targetPaths: [...(values["target-resource"] ?? []), ...(values["target-resources"] ?? [])],
+      targetPaths: [...list["target-resource"], ...list["target-resources"]],
       exceptionPaths,
       ...(values["values-file"] !== undefined ? { valuesFile: values["values-file"] } : {}),
-      set: values.set ?? [],
+      set: list.set,
       ...(values.userinfo !== undefined ? { userinfo: values.userinfo } : {}),
       ...(values["context-file"] !== undefined ? { contextFile: values["context-file"] } : {}),
-      parameterPaths: values["parameter-resource"] ?? [],
-      crdPaths: values["crd-paths"] ?? [],
+      parameterPaths: list["parameter-resource"],
+      crdPaths,
       ...(outputPath !== undefined ? { outputPath } : {}),
       format: format as OutputFormat,
       policyReport: values["policy-report"],
