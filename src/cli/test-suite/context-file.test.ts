@@ -233,3 +233,86 @@ spec: {containers: [{name: c, image: busybox:1.35}]}
     assert.match(r.error ?? "", /context: .*nowhere.yaml/);
   });
 });
+
+describe("bylaw test: a ClusterResource's spec.crds", () => {
+  const vpol = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: small-widgets}
+spec:
+  validationActions: [Audit]
+  matchConstraints:
+    resourceRules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}]
+  validations:
+    - expression: "object.spec.size <= 3"
+      message: widgets are at most 3
+`;
+  const widgets = `apiVersion: example.com/v1
+kind: Widget
+metadata: {name: small, namespace: shop}
+spec: {size: 1}
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: big, namespace: shop}
+spec: {size: 5}
+`;
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
+`;
+  const widgetSuite = (extra: string) => `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: w}
+policies: [policy.yaml]
+resources: [widgets.yaml]
+${extra}
+results:
+  - {policy: small-widgets, resources: [small], kind: Widget, result: pass}
+  - {policy: small-widgets, resources: [big], kind: Widget, result: fail}
+`;
+  const cluster = (crds: string) =>
+    `apiVersion: cli.kyverno.io/v1alpha1\nkind: ClusterResource\nmetadata: {name: c}\nspec: {crds: ${crds}}\n`;
+
+  test("name a custom kind's API resource, as --crd-paths does in apply: resourceRules on widgets decide", async () => {
+    const r = await run({
+      "policy.yaml": vpol,
+      "widgets.yaml": widgets,
+      "crds/widget.yaml": crd,
+      "cluster.yaml": cluster("[crds/widget.yaml]"),
+      "kyverno-test.yaml": widgetSuite("clusterResources: [cluster.yaml]"),
+    });
+    assert.equal(r.error, undefined);
+    assert.deepEqual(
+      r.results.map((x) => [x.resource, x.ok, x.actual]),
+      [
+        ["small", true, "pass"],
+        ["big", true, "fail"],
+      ],
+    );
+  });
+
+  test("without them each widget is an error naming the kind and where its CRD goes; a bad CRD fails the suite", async () => {
+    const r = await run({ "policy.yaml": vpol, "widgets.yaml": widgets, "kyverno-test.yaml": widgetSuite("") });
+    assert.deepEqual(
+      r.results.map((x) => x.actual),
+      ["error", "error"],
+    );
+    assert.match(r.results[0]?.message ?? "", /kind Widget .*clusterResources file's spec\.crds/);
+    const bad = await run({
+      "policy.yaml": vpol,
+      "widgets.yaml": widgets,
+      "crds/widget.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+      "cluster.yaml": cluster("[crds/widget.yaml]"),
+      "kyverno-test.yaml": widgetSuite("clusterResources: [cluster.yaml]"),
+    });
+    assert.match(
+      bad.error ?? "",
+      /clusterResources: spec\.crds: .*widget\.yaml: document 1: not an apiextensions\.k8s\.io\/v1 CustomResourceDefinition/,
+    );
+  });
+});

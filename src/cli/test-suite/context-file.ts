@@ -3,7 +3,8 @@
  * entries to read offline: its `context` file (Kyverno's CLI `cli.kyverno.io/v1alpha1` Context:
  * `spec.resources`, objects; `spec.images`, image data by reference) and its `clusterResources`:
  * files of Kyverno 1.19's `cli.kyverno.io/v1alpha1` ClusterResource documents (`spec.resources`, the
- * objects; `spec.crds`, CRD files that only teach Kyverno's fake client the kinds), or of plain objects; and its `globalContextEntries` (global-context-mocks.ts).
+ * objects; `spec.crds`, CRD files naming custom kinds' API resources, read as --crd-paths is), or of plain
+ * objects; and its `globalContextEntries` (global-context-mocks.ts).
  */
 import { resolve } from "node:path";
 import { isObject, type JsonObject, type JsonValue, textOf } from "../../engine/index.js";
@@ -17,6 +18,8 @@ export interface SuiteCluster {
   readonly params?: readonly JsonObject[];
   /** The test's `globalContextEntries`, their resourceFiles read. */
   readonly globals?: readonly GlobalMock[];
+  /** Its ClusterResources' `spec.crds`: CRD files, relative to the test's folder (crd-kinds.ts reads them). */
+  readonly crdPaths?: readonly string[];
 }
 
 /**
@@ -69,16 +72,34 @@ export async function loadSuiteCluster(
       }
     }
   }
+  const crdPaths: string[] = [];
   if (clusterResources.length > 0) {
     for (const d of await loadPaths(clusterResources.map((p) => resolve(dir, p)))) {
       if (d.error !== undefined) errors.push(`clusterResources: ${d.error}`);
-      else if (isClusterResource(d.value)) resources.push(...clusterResourceObjects(d.value));
-      else if (isObject(d.value) && typeof d.value["kind"] === "string") resources.push(d.value);
+      else if (isClusterResource(d.value)) {
+        resources.push(...clusterResourceObjects(d.value));
+        crdPaths.push(...clusterResourceCrds(d.value).map((p) => resolve(dir, p)));
+      } else if (isObject(d.value) && typeof d.value["kind"] === "string") resources.push(d.value);
     }
   }
   const globals = await loadGlobalMocks(dir, globalEntries);
   errors.push(...globals.errors);
-  return { cluster: { resources, images, ...(globals.mocks.length > 0 ? { globals: globals.mocks } : {}) }, errors };
+  return {
+    cluster: {
+      resources,
+      images,
+      ...(globals.mocks.length > 0 ? { globals: globals.mocks } : {}),
+      ...(crdPaths.length > 0 ? { crdPaths } : {}),
+    },
+    errors,
+  };
+}
+
+/** A ClusterResource's `spec.crds`: paths of CRD files, relative to the test's folder as Kyverno reads them. */
+function clusterResourceCrds(doc: JsonObject): string[] {
+  const spec = isObject(doc["spec"]) ? doc["spec"] : {};
+  const listed = spec["crds"];
+  return Array.isArray(listed) ? listed.filter((p): p is string => typeof p === "string" && p.trim() !== "") : [];
 }
 
 function isClusterResource(v: JsonValue | undefined): v is JsonObject {

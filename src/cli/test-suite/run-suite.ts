@@ -20,6 +20,7 @@ import {
 import { existingResources } from "../../library/existing-resources.js";
 import { processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
+import { type CrdKinds, loadCrds, withCrdKind } from "../offline/crd-kinds.js";
 import { unmappedSubresources } from "./values-subresources.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { withPolicyFixHint } from "../../platform/policy-documents/index.js";
@@ -115,6 +116,12 @@ async function runTestDocument(
   }
   const loadedCluster = await loadSuiteCluster(dir, spec.context, spec.clusterResources, spec.globalContextEntries);
   if (loadedCluster.errors.length > 0) return fail(`${file}: ${loadedCluster.errors.join("; ")}`);
+  const crds = await loadCrds(
+    loadedCluster.cluster.crdPaths ?? [],
+    () => Promise.resolve(""),
+    "clusterResources: spec.crds: ",
+  );
+  if (crds.errors.length > 0) return fail(`${file}: ${crds.errors.join("; ")}`);
   const params = await loadParamResources(dir, spec.paramResources);
   if (params.errors.length > 0) return fail(`${file}: paramResources: ${params.errors.join("; ")}`);
   const rdocs = await loadPaths(spec.resources.map((r) => resolve(dir, r)));
@@ -127,7 +134,7 @@ async function runTestDocument(
   // With clusterResources, Kyverno's test puts the resources in its fake cluster too (commands/test `runTest`: allObjects).
   const clusterObjects =
     spec.clusterResources.length > 0
-      ? [...loadedCluster.cluster.resources, ...resources]
+      ? [...loadedCluster.cluster.resources, ...resources, ...crds.documents]
       : loadedCluster.cluster.resources;
   const engine = makeEngine(spec, { ...loadedCluster.cluster, resources: clusterObjects, params: params.docs });
   const policies = await loadPolicies(
@@ -166,6 +173,7 @@ async function runTestDocument(
     userInfo,
     existing,
     exceptions,
+    crds: crds.kinds,
   };
 
   const byOperation = new Map<string, PolicyResponse[]>();
@@ -224,14 +232,16 @@ interface SuiteInputs {
   readonly userInfo: RequestUserInfo | undefined;
   readonly existing: ExistingResources;
   readonly exceptions: readonly AnyCompiledException[];
+  /** The ClusterResources' CRDs: a custom resource is matched with its CRD's plural (crd-kinds.ts). */
+  readonly crds: CrdKinds;
 }
 
 /** Every policy on every resource, with the operation a row names (undefined: the values' or CREATE). */
 function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResponse[] {
-  const { engine, policies, resources, values, userInfo, existing, exceptions } = inputs;
+  const { engine, policies, resources, values, userInfo, existing, exceptions, crds } = inputs;
   const out: PolicyResponse[] = [];
   const request = (r: Resource, policy: CompiledPolicy): EngineRequest => {
-    const built = buildRequest(r, policy, values, userInfo, op);
+    const built = withCrdKind(buildRequest(r, policy, values, userInfo, op), crds);
     return exceptions.length > 0 ? { ...built, exceptions } : built;
   };
   for (const resource of resources) {

@@ -31,7 +31,7 @@ import { exceptionsAmongResources, loadExceptions } from "./load-exceptions.js";
 import { applyExitCode } from "./kyverno-flags.js";
 import { applyToPayload, loadJsonPayloads } from "../../offline/json-payloads.js";
 import { loadResources, loadUserInfo, loadValuesFile } from "./load-inputs.js";
-import { crdMatchKind, type CrdKinds, loadCrds } from "./crd-paths.js";
+import { type CrdKinds, loadCrds, withCrdKind } from "../../offline/crd-kinds.js";
 import { parseApplyArgs, type ApplyOptions } from "./options.js";
 import { renderResults } from "./render-results.js";
 import { renderLoadReport } from "./load-performance.js";
@@ -276,9 +276,7 @@ interface RequestInputs {
 function requestBuilder(inputs: RequestInputs): (r: Resource, p: CompiledPolicy) => EngineRequest {
   const { values, userInfo, exceptions, crds } = inputs;
   return (resource, policy) => {
-    const base = buildRequest(resource, policy, values, userInfo);
-    const crdKind = base.matchKind === undefined ? crdMatchKind(crds, resource) : undefined;
-    const withKind = crdKind === undefined ? base : { ...base, matchKind: crdKind };
+    const withKind = withCrdKind(buildRequest(resource, policy, values, userInfo), crds);
     return exceptions.length === 0 ? withKind : { ...withKind, exceptions };
   };
 }

@@ -140,7 +140,7 @@ export function compileConstraints(
     const gv = req.gvk.group === "" ? req.gvk.version : `${req.gvk.group}/${req.gvk.version}`;
     const unknown: ConstraintVerdict = {
       kind: "error",
-      message: `kind ${kind} (${gv}) is not a built-in kind Bylaw knows the resource name of, so ${field} cannot be decided for it; it was not evaluated (offline, give its CustomResourceDefinition with bylaw apply --crd-paths)`,
+      message: `kind ${kind} (${gv}) is not a built-in kind Bylaw knows the resource name of, so ${field} cannot be decided for it; it was not evaluated (offline, give its CustomResourceDefinition: bylaw apply --crd-paths, or in a test a clusterResources file's spec.crds)`,
     };
     const matched = everyResource ? "match" : anyRule(rules, req, resource);
     if (matched === "no-match") return NO_MATCH;

@@ -1,7 +1,8 @@
 /**
- * `bylaw apply --crd-paths PATH` (Kyverno's flag): CustomResourceDefinitions that say what a
- * custom kind's API resource is. Offline there is no discovery, so a ValidatingPolicy's (or a
- * ValidatingAdmissionPolicy's, MutatingPolicy's…) `matchConstraints.resourceRules`, which name
+ * CustomResourceDefinitions that say what a custom kind's API resource is: `bylaw apply --crd-paths
+ * PATH` (Kyverno's flag) and a test's `clusterResources` ClusterResource `spec.crds` (Kyverno's
+ * test hands those to the same processor). Offline there is no discovery, so a ValidatingPolicy's
+ * (or a ValidatingAdmissionPolicy's, MutatingPolicy's…) `matchConstraints.resourceRules`, which name
  * resources (`widgets`), cannot be decided for a custom kind (`Widget`): without its CRD the rule is
  * an `error` naming the kind; with it, the resource carries the CRD's plural and is matched as the
  * API server would. Each document at the paths must be an apiextensions.k8s.io/v1
@@ -10,21 +11,25 @@
  * used to check resources or to type-check CEL (Bylaw does neither for built-in kinds).
  */
 import {
+  type EngineRequest,
   type GroupVersionKind,
   isObject,
+  type JsonObject,
   type JsonValue,
   parseApiVersion,
   type Resource,
   resourceApiVersion,
   resourceKind,
-} from "../../../engine/index.js";
-import { loadPaths } from "../../../platform/files/index.js";
+} from "../../engine/index.js";
+import { loadPaths } from "../../platform/files/index.js";
 
 /** `group kind` → the CRD's plural and the versions it serves. */
 export type CrdKinds = ReadonlyMap<string, { readonly plural: string; readonly versions: ReadonlySet<string> }>;
 
 interface LoadedCrds {
   readonly kinds: CrdKinds;
+  /** The CRD documents themselves (a test's fake cluster holds them, as Kyverno's does). */
+  readonly documents: JsonObject[];
   readonly errors: string[];
 }
 
@@ -34,14 +39,22 @@ function str(v: JsonValue | undefined): string {
   return typeof v === "string" ? v : "";
 }
 
-/** The CRDs at `paths` (files or folders, YAML or JSON; `-` is stdin). */
-export async function loadCrds(paths: readonly string[], stdin: () => Promise<string>): Promise<LoadedCrds> {
+/**
+ * The CRDs at `paths` (files or folders, YAML or JSON; `-` is stdin). `label` starts each error
+ * (`--crd-paths: `, `clusterResources: spec.crds: `).
+ */
+export async function loadCrds(
+  paths: readonly string[],
+  stdin: () => Promise<string>,
+  label = "--crd-paths: ",
+): Promise<LoadedCrds> {
   const kinds = new Map<string, { plural: string; versions: Set<string> }>();
+  const documents: JsonObject[] = [];
   const errors: string[] = [];
   for (const d of await loadPaths(paths, { stdin })) {
-    const where = `--crd-paths: ${d.source}: document ${d.index + 1}`;
+    const where = `${label}${d.source}: document ${d.index + 1}`;
     if (d.error !== undefined) {
-      errors.push(`--crd-paths: ${d.error}`);
+      errors.push(`${label}${d.error}`);
       continue;
     }
     if (d.value === undefined) continue;
@@ -80,8 +93,9 @@ export async function loadCrds(paths: readonly string[], stdin: () => Promise<st
     const entry = kinds.get(key(group, kind)) ?? { plural, versions: new Set<string>() };
     for (const v of versions) entry.versions.add(v);
     kinds.set(key(group, kind), entry);
+    documents.push(doc);
   }
-  return { kinds, errors };
+  return { kinds, documents, errors };
 }
 
 /**
@@ -96,4 +110,11 @@ export function crdMatchKind(kinds: CrdKinds, resource: Resource): GroupVersionK
   const crd = kinds.get(key(gv.group, kind));
   if (crd === undefined || !crd.versions.has(gv.version)) return undefined;
   return { group: gv.group, version: gv.version, kind, resource: crd.plural };
+}
+
+/** The request with the CRD's kind to match by, when Bylaw does not name the resource's kind itself. */
+export function withCrdKind(request: EngineRequest, kinds: CrdKinds): EngineRequest {
+  if (request.matchKind !== undefined) return request;
+  const kind = crdMatchKind(kinds, request.resource);
+  return kind === undefined ? request : { ...request, matchKind: kind };
 }
