@@ -8,6 +8,7 @@
 import { POLICY_KINDS, type JsonValue } from "../engine/index.js";
 import type { ViewerReads } from "../kube/viewer-reads.js";
 import { writeYaml } from "../platform/yaml/index.js";
+import { obj, str } from "./report-rows.js";
 
 /** The version each policy API group is read at (Kyverno 1.19's CRDs' storage versions). */
 const GROUP_VERSIONS: Readonly<Record<string, string>> = {
@@ -88,8 +89,6 @@ export async function readPolicy(reads: ViewerReads, token: string, rowName: str
 }
 
 type Obj = Readonly<Record<string, unknown>>;
-const obj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 function foundPolicy(body: unknown): FoundPolicy {
   const doc = obj(body);

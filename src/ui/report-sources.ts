@@ -27,7 +27,7 @@ const REPORT_KINDS: readonly ReportKind[] = [
 ];
 
 /** At most this many namespaces are read one by one for a viewer who may not list a kind cluster-wide. */
-export const MAX_NAMESPACES = 50;
+const MAX_NAMESPACES = 50;
 
 /** A namespace's name (DNS-1123 label); nothing else goes into a path. */
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
