@@ -27,8 +27,10 @@ export const RESULTS = ["pass", "fail", "warn", "error", "skip"] as const;
 
 type Obj = Readonly<Record<string, unknown>>;
 
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
-const obj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+/** A string field's value; "" for anything else. */
+export const str = (v: unknown): string => (typeof v === "string" ? v : "");
+/** An object field's value; {} for anything else. */
+export const obj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 const arr = (v: unknown): readonly unknown[] => (Array.isArray(v) ? v : []);
 
 /** The rows of one report object of `kind` (its list's kind without "List"). */

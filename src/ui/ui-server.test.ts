@@ -8,26 +8,47 @@ import { createUiServer } from "./ui-server.js";
 
 const cert = selfSignedCertificate({ dnsNames: ["webhook.test.svc"], now: new Date() });
 
-/** Answers as the API server would for each token: `good` may list wgpolicyk8s.io reports only. */
+const REPORT = {
+  metadata: { name: "r", namespace: "shop" },
+  scope: { kind: "Pod", name: "web" },
+  results: [{ policy: "p", result: "fail" }],
+};
+
+const POLICY = {
+  apiVersion: "kyverno.io/v1",
+  kind: "ClusterPolicy",
+  metadata: {
+    name: "require-team",
+    managedFields: [{ manager: "kubectl" }],
+    annotations: { "kubectl.kubernetes.io/last-applied-configuration": "{}" },
+  },
+  spec: { rules: [{ name: "team" }] },
+  status: {
+    conditions: [{ type: "Ready", status: "True", reason: "Succeeded", message: "Ready", lastTransitionTime: "t" }],
+  },
+};
+
+/**
+ * Answers as the API server would for each token: `good` may list wgpolicyk8s.io reports and get
+ * kyverno.io policies; `shop-only` may list PolicyReports in namespace shop only.
+ */
 function readsFor(calls: string[]): ViewerReads {
   return {
     get(token, path): Promise<ViewerAnswer> {
       calls.push(`${token} ${path}`);
       if (token === "expired") return Promise.resolve({ ok: false, status: 401, message: "Unauthorized" });
+      if (token === "shop-only" && path === "/apis/wgpolicyk8s.io/v1alpha2/namespaces/shop/policyreports")
+        return Promise.resolve({ ok: true, body: { metadata: { resourceVersion: "9" }, items: [REPORT] } });
+      if (token === "good" && path === "/apis/kyverno.io/v1/clusterpolicies/require-team")
+        return Promise.resolve({ ok: true, body: POLICY });
+      if (token === "good" && path.includes("/policies.kyverno.io/"))
+        return Promise.resolve({ ok: false, status: 404, message: "not found" });
       if (token === "good" && path.includes("wgpolicyk8s.io"))
         return Promise.resolve({
           ok: true,
           body: {
             metadata: { resourceVersion: "7" },
-            items: path.endsWith("/policyreports")
-              ? [
-                  {
-                    metadata: { name: "r", namespace: "shop" },
-                    scope: { kind: "Pod", name: "web" },
-                    results: [{ policy: "p", result: "fail" }],
-                  },
-                ]
-              : [],
+            items: path.endsWith("/policyreports") ? [REPORT] : [],
           },
         });
       return Promise.resolve({ ok: false, status: 403, message: "forbidden" });
@@ -129,5 +150,71 @@ test("/api/reports reads with the viewer's token only: none 401, refused 401, wh
       calls.filter((c) => !c.startsWith("expired ")).every((c) => c.startsWith("good /apis/")),
       `every read carried the viewer's token: ${calls.join(", ")}`,
     );
+  });
+});
+
+test("a viewer who may list reports only in some namespaces reads them namespace by namespace, where asked", async () => {
+  await withServer({ script: "", style: "" }, async (port, calls) => {
+    const auth = { authorization: "Bearer shop-only" };
+    const wide = (await get(port, "/api/reports", auth)).json as { rows: unknown[]; sources: { state: string }[] };
+    assert.deepEqual(wide.rows, []);
+    assert.ok(wide.sources.every((s) => s.state === "forbidden"));
+
+    const answer = (await get(port, "/api/reports?namespaces=shop,bank", auth)).json as {
+      rows: { name: string }[];
+      sources: { kind: string; state: string; message: string; namespaces?: Record<string, string> }[];
+    };
+    assert.deepEqual(
+      answer.rows.map((r) => r.name),
+      ["web"],
+    );
+    const reports = answer.sources.find((s) => s.kind === "PolicyReport");
+    assert.equal(reports?.state, "read");
+    assert.deepEqual(reports?.namespaces, { shop: "read", bank: "forbidden" });
+    assert.match(reports?.message ?? "", /listed in shop only/);
+    assert.equal(answer.sources.find((s) => s.kind === "ClusterPolicyReport")?.state, "forbidden");
+    assert.ok(calls.includes("shop-only /apis/openreports.io/v1alpha1/namespaces/bank/reports"));
+
+    const bad = await get(port, "/api/reports?namespaces=shop,..%2Fsecrets", auth);
+    assert.equal(bad.status, 400);
+    assert.match(bad.body, /not a namespace name/);
+    assert.ok(!calls.some((c) => c.includes("secrets")), "a bad name reaches no path");
+  });
+});
+
+test("/api/policy answers the policy's status conditions and its YAML, read with the viewer's token", async () => {
+  await withServer({ script: "", style: "" }, async (port, calls) => {
+    assert.equal((await get(port, "/api/policy?name=require-team")).status, 401);
+    const found = await get(port, "/api/policy?name=require-team", { authorization: "Bearer good" });
+    assert.equal(found.status, 200);
+    const answer = found.json as {
+      policies: { kind: string; conditions: { type: string; status: string }[]; yaml: string }[];
+      kinds: { kind: string; state: string }[];
+    };
+    assert.deepEqual(
+      answer.policies.map((p) => [p.kind, p.conditions.map((c) => `${c.type}=${c.status}`)]),
+      [["ClusterPolicy", ["Ready=True"]]],
+    );
+    const yaml = answer.policies[0]?.yaml ?? "";
+    assert.match(yaml, /^kind: ClusterPolicy$/m);
+    assert.match(yaml, /- name: team/);
+    assert.doesNotMatch(yaml, /managedFields|last-applied/);
+    assert.equal(answer.kinds.find((k) => k.kind === "ValidatingPolicy")?.state, "absent");
+    assert.equal(answer.kinds.find((k) => k.kind === "ValidatingAdmissionPolicy")?.state, "forbidden");
+    assert.ok(
+      !answer.kinds.some((k) => k.kind === "Policy"),
+      "a cluster-wide name is not looked up as a namespaced one",
+    );
+    assert.ok(calls.every((c) => c.startsWith("good ")));
+
+    calls.length = 0;
+    const namespaced = (await get(port, "/api/policy?name=shop/team", { authorization: "Bearer good" })).json as {
+      kinds: { kind: string }[];
+    };
+    assert.ok(namespaced.kinds.some((k) => k.kind === "Policy"));
+    assert.ok(calls.includes("good /apis/kyverno.io/v1/namespaces/shop/policies/team"), calls.join(", "));
+
+    const bad = await get(port, "/api/policy?name=..%2F..%2Fapi", { authorization: "Bearer good" });
+    assert.equal(bad.status, 400);
   });
 });

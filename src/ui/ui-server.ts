@@ -9,7 +9,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ViewerReads } from "../kube/viewer-reads.js";
 import { BROWSER_BUNDLE } from "./browser-bundle.js";
-import { readReports } from "./report-sources.js";
+import { readPolicy } from "./policy-details.js";
+import { namespacesParam, readReports } from "./report-sources.js";
 
 interface UiServerOptions {
   readonly host: string;
@@ -129,7 +130,20 @@ async function serve(served: Served, req: IncomingMessage, res: ServerResponse):
   const url = req.url ?? "/";
   const mark = url.indexOf("?");
   const path = mark === -1 ? url : url.slice(0, mark);
-  if (path === "/api/reports") return send(res, await apiReports(served.reads, req.headers.authorization));
+  const query = new URLSearchParams(mark === -1 ? "" : url.slice(mark + 1));
+  if (path === "/api/reports" || path === "/api/policy") {
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined)
+      return send(res, {
+        ...json(401, "a bearer token is needed: the UI reads reports with the viewer's own Kubernetes identity"),
+        headers: BEARER_CHALLENGE,
+      });
+    const answer =
+      path === "/api/reports"
+        ? await apiReports(served.reads, token, query)
+        : await apiPolicy(served.reads, token, query);
+    return send(res, answer);
+  }
   send(res, asset(served.bundle, path));
 }
 
@@ -144,17 +158,28 @@ function asset(bundle: Served["bundle"], path: string): Answer {
   return json(404, `not found: ${path}`);
 }
 
-async function apiReports(reads: ViewerReads, authorization: string | undefined): Promise<Answer> {
-  const token = bearerToken(authorization);
-  if (token === undefined)
-    return {
-      ...json(401, "a bearer token is needed: the UI reads reports with the viewer's own Kubernetes identity"),
-      headers: BEARER_CHALLENGE,
-    };
-  const answer = await readReports(reads, token);
-  if (answer.sources.some((s) => s.state === "unauthorized"))
-    return { ...json(401, "the API server did not accept this token"), headers: BEARER_CHALLENGE };
-  return { status: 200, type: JSON_TYPE, body: JSON.stringify(answer), headers: { "cache-control": "no-store" } };
+/** `GET /api/reports[?namespaces=a,b]`: every report the viewer may list (namespace by namespace where asked). */
+async function apiReports(reads: ViewerReads, token: string, query: URLSearchParams): Promise<Answer> {
+  const namespaces = namespacesParam(query.get("namespaces"));
+  if (!namespaces.ok) return json(400, namespaces.error);
+  const answer = await readReports(reads, token, { namespaces: namespaces.namespaces });
+  if (answer.sources.some((s) => s.state === "unauthorized")) return refusedToken();
+  return ok(answer);
+}
+
+/** `GET /api/policy?name=NAME` (`NAMESPACE/NAME` for a namespaced one): the policy's status and text. */
+async function apiPolicy(reads: ViewerReads, token: string, query: URLSearchParams): Promise<Answer> {
+  const answer = await readPolicy(reads, token, query.get("name") ?? "");
+  if (!answer.ok) return answer.status === 401 ? refusedToken() : json(answer.status, answer.error);
+  return ok({ policies: answer.policies, kinds: answer.kinds });
+}
+
+function refusedToken(): Answer {
+  return { ...json(401, "the API server did not accept this token"), headers: BEARER_CHALLENGE };
+}
+
+function ok(body: unknown): Answer {
+  return { status: 200, type: JSON_TYPE, body: JSON.stringify(body), headers: { "cache-control": "no-store" } };
 }
 
 /** The token of `Authorization: Bearer TOKEN`; undefined for anything else. */

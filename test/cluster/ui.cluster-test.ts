@@ -8,7 +8,10 @@
  *   ClusterPolicy failing a Pod) and one another tool wrote (kubectl);
  * - a filter in the URL survives a reload;
  * - a report written while the page is open appears without a reload;
- * - a policy name and a message holding HTML show as text (no element, no script run).
+ * - a policy name and a message holding HTML show as text (no element, no script run);
+ * - the policy page shows the policy's status conditions and YAML, read with the viewer's token;
+ * - a viewer who may list PolicyReports only in one namespace (a RoleBinding) names it when signing
+ *   in and sees that namespace's reports, the page saying where they were read.
  * Screenshots of each page go to a temporary folder, named in the output (not kept in the repository).
  * Skips, naming the binary, when chromium is not installed (`apt-get install -y chromium`;
  * BYLAW_CHROMIUM names another path).
@@ -34,6 +37,7 @@ let browser: Browser | undefined;
 let uiPort = 0;
 let viewerToken = "";
 let nobodyToken = "";
+let shopperToken = "";
 const shots = mkdtempSync(join(tmpdir(), "bylaw-ui-screenshots-"));
 
 const current = (): Cluster => started(cluster);
@@ -68,6 +72,9 @@ rules:
   - apiGroups: [wgpolicyk8s.io]
     resources: [policyreports, clusterpolicyreports]
     verbs: [get, list, watch]
+  - apiGroups: [kyverno.io]
+    resources: [clusterpolicies]
+    verbs: [get]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
@@ -75,6 +82,27 @@ metadata: { name: report-viewer }
 roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: report-viewer }
 subjects:
   - { kind: ServiceAccount, name: viewer, namespace: default }
+`;
+
+/** The shopper: may list PolicyReports in namespace shop only. */
+const SHOPPER = `apiVersion: v1
+kind: ServiceAccount
+metadata: { name: shopper, namespace: default }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: { name: shop-reports, namespace: shop }
+rules:
+  - apiGroups: [wgpolicyk8s.io]
+    resources: [policyreports]
+    verbs: [list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: { name: shop-reports, namespace: shop }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: shop-reports }
+subjects:
+  - { kind: ServiceAccount, name: shopper, namespace: default }
 `;
 
 const HOSTILE_MESSAGE = `<img src=x onerror="window.__pwned='message'"> a team label is required`;
@@ -171,8 +199,8 @@ async function shot(page: Page, name: string): Promise<void> {
   console.log(`# screenshot: ${file}`);
 }
 
-/** A signed-in tab on `fragment`, drawn. */
-async function openPage(fragment: string): Promise<Page> {
+/** A signed-in tab on `fragment`, drawn (as the viewer unless `as` names another token and namespaces). */
+async function openPage(fragment: string, as?: { token: string; namespaces: string }): Promise<Page> {
   const context = await (browser as Browser).newContext({
     ignoreHTTPSErrors: true,
     viewport: { width: 1280, height: 900 },
@@ -185,7 +213,8 @@ async function openPage(fragment: string): Promise<Page> {
   page.on("pageerror", (e) => problems.push(e.message));
   (page as Page & { problems?: string[] }).problems = problems;
   await page.goto(`${base()}/${fragment}`);
-  await page.fill('input[name="token"]', viewerToken);
+  await page.fill('input[name="token"]', as?.token ?? viewerToken);
+  if (as !== undefined) await page.fill('input[name="namespaces"]', as.namespaces);
   await page.click('button[type="submit"]');
   await page.waitForSelector("section[data-page]");
   return page;
@@ -215,6 +244,7 @@ describe("the report UI in chromium", { skip, timeout: buildTimeoutMs + 10 * 60_
       return r.stdout.trim() === "yes" ? true : undefined;
     });
     await ok(["create", "namespace", "shop"]);
+    await ok(["apply", "-f", "-"], SHOPPER);
     await ok(["apply", "-f", "-"], TEAM);
     await ok(["wait", "--for=condition=Ready", "clusterpolicy/require-team", "--timeout=60s"]);
     await eventually("the Pods to be admitted", 60_000, async () =>
@@ -226,6 +256,7 @@ describe("the report UI in chromium", { skip, timeout: buildTimeoutMs + 10 * 60_
     await ok(["apply", "-f", "-"], foreignReport("other-scanner-settings", "settings"));
     viewerToken = (await ok(["create", "token", "viewer", "-n", "default"])).trim();
     nobodyToken = (await ok(["create", "token", "nobody", "-n", "default"])).trim();
+    shopperToken = (await ok(["create", "token", "shopper", "-n", "default"])).trim();
     // Bylaw's background scan writes the Pods' reports: wait for both rows through the UI's own API.
     await eventually("Bylaw's reports of both Pods, read through /api/reports", 120_000, async () => {
       const r = await get("/api/reports", viewerToken);
@@ -346,6 +377,20 @@ describe("the report UI in chromium", { skip, timeout: buildTimeoutMs + 10 * 60_
     );
     assert.equal(await page.locator("td.message img").count(), 0, "no element was made from a message");
     assert.equal(await page.evaluate(() => (window as { __pwned?: string }).__pwned), undefined);
+    // The policy itself, read with the viewer's token: its status conditions and its YAML.
+    await page.waitForSelector('section.policy-text[data-state="read"]');
+    assert.equal(await page.locator("section.policy-text h3").textContent(), "ClusterPolicy require-team");
+    assert.equal(
+      await page.locator('tr.condition[data-type="Ready"]').getAttribute("data-status"),
+      "True",
+      "the Ready condition Bylaw wrote",
+    );
+    const yaml = (await page.locator("section.policy-text pre.yaml").textContent()) ?? "";
+    assert.match(yaml, /^kind: ClusterPolicy$/m);
+    assert.match(yaml, /validationFailureAction: Audit/);
+    assert.doesNotMatch(yaml, /managedFields|last-applied-configuration/);
+    assert.ok(yaml.includes("<img src=x"), "the YAML's markup is text too");
+    assert.equal(await page.locator("pre.yaml img").count(), 0);
     await shot(page, "policy");
 
     await page.click('a.resource:text-is("Pod shop/web")');
@@ -356,6 +401,31 @@ describe("the report UI in chromium", { skip, timeout: buildTimeoutMs + 10 * 60_
     await shot(page, "resource");
     assert.deepEqual(problemsOf(page), []);
     await page.context().close();
+  });
+
+  test("a viewer who may list reports only in namespace shop sees them there once named, and the page says where", async () => {
+    const page = await openPage("", { token: shopperToken, namespaces: "shop" });
+    await page.waitForSelector('section[data-group="policy"] a');
+    const policies = await page.locator('section[data-group="policy"] tbody th').allTextContents();
+    assert.ok(policies.includes("require-team"), policies.join(", "));
+    const namespaces = await page.locator('section[data-group="namespace"] tbody th').allTextContents();
+    assert.deepEqual(namespaces, ["shop"]);
+    const notes = await page.locator(".sources li").allTextContents();
+    assert.ok(
+      notes.includes("PolicyReports listed in shop only: you may not list them cluster-wide"),
+      notes.join(" | "),
+    );
+    assert.ok(notes.includes("ClusterPolicyReports not read: you may not list them"), notes.join(" | "));
+    await shot(page, "namespaced-viewer");
+    assert.deepEqual(problemsOf(page), []);
+    await page.context().close();
+
+    // Without naming the namespace, nothing is read and the page says so.
+    const wide = await openPage("", { token: shopperToken, namespaces: "" });
+    const wideNotes = await wide.locator(".sources li").allTextContents();
+    assert.ok(wideNotes.includes("PolicyReports not read: you may not list them"), wideNotes.join(" | "));
+    assert.equal(await wide.locator('.total[data-result="fail"] b').textContent(), "0");
+    await wide.context().close();
   });
 
   test("a report written while the page is open appears without a reload", async () => {

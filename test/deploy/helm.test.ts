@@ -198,6 +198,28 @@ describe("charts/bylaw", { skip: SKIP ?? false }, () => {
     assert.deepEqual(byKind(defaults, "Service", "bylaw-metrics"), [], "off by default");
   });
 
+  test("ui: --ui-port, the Service's ui port and the NetworkPolicy rule are deploy/components/report-ui's; off by default", () => {
+    const out = helmTemplate({ ui: { enabled: true, port: 9444, servicePort: 8443, from: [] } });
+    const want = withApiServer(kustomize(["report-ui"]));
+    sameObject(out, want, "Deployment", "bylaw");
+    sameObject(out, want, "Service", "bylaw");
+    sameObject(out, want, "NetworkPolicy", "bylaw");
+    const args = list(at(one(out, "Deployment", "bylaw"), "spec", "template", "spec", "containers", 0, "args"));
+    assert.equal(args[args.indexOf("--ui-port") + 1], "9444");
+    const defaultArgs = list(
+      at(one(defaults, "Deployment", "bylaw"), "spec", "template", "spec", "containers", 0, "args"),
+    );
+    assert.ok(!defaultArgs.includes("--ui-port"), "no UI unless asked");
+    const ports = list(at(one(defaults, "Service", "bylaw"), "spec", "ports")).map((p) => at(p, "name"));
+    assert.deepEqual(ports, ["https", "metrics"]);
+    const from = [{ namespaceSelector: { matchLabels: { team: "platform" } } }];
+    const limited = helmTemplate({ ui: { enabled: true, port: 9444, servicePort: 8443, from } });
+    const rule = list(at(one(limited, "NetworkPolicy", "bylaw"), "spec", "ingress")).find(
+      (r) => at(r, "ports", 0, "port") === 9444,
+    );
+    assert.deepEqual(at(rule, "from"), from);
+  });
+
   test("registration.kyvernoWebhookNames: Kyverno's configuration names, the flag and the grants, as deploy/components/kyverno-webhook-names renders them", () => {
     const out = helmTemplate({ "admissionController.registration.kyvernoWebhookNames": true });
     const want = kustomize(["kyverno-webhook-names"]);

@@ -4,17 +4,22 @@
  * this tab's sessionStorage only), reads `/api/reports` with it, draws the page the URL's fragment
  * names, and reads again every few seconds, redrawing when the reports changed.
  */
+import type { PolicyAnswer } from "../policy-details.js";
 import type { ReportsAnswer } from "../report-sources.js";
 import { formatFragment, parseFragment, type Filters } from "../view-state.js";
 import { el } from "./dom.js";
-import { drawPage } from "./pages.js";
+import { drawPage, type PolicyPanel } from "./pages.js";
 
 const TOKEN_KEY = "bylaw-ui-token";
+/** Namespaces to read one by one where the viewer may not list reports cluster-wide (comma-separated). */
+const NAMESPACES_KEY = "bylaw-ui-namespaces";
 const POLL_MS = 3_000;
 
 let answer: ReportsAnswer | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let lastStatus = "";
+/** The policy page's status and text, by policy name, read once per visit of the page. */
+const policies = new Map<string, PolicyPanel>();
 
 function root(): HTMLElement {
   const app = document.getElementById("app");
@@ -25,6 +30,14 @@ function root(): HTMLElement {
 function askToken(problem: string): void {
   if (timer !== undefined) clearTimeout(timer);
   const input = el("input", { type: "password", name: "token", autocomplete: "off", "aria-label": "bearer token" });
+  const namespaces = el("input", {
+    type: "text",
+    name: "namespaces",
+    autocomplete: "off",
+    placeholder: "namespaces (optional): shop, bank",
+    "aria-label": "namespaces",
+  });
+  namespaces.value = sessionStorage.getItem(NAMESPACES_KEY) ?? "";
   const form = el(
     "form",
     { class: "login" },
@@ -36,11 +49,14 @@ function askToken(problem: string): void {
     ),
     problem !== "" && el("p", { class: "problem" }, problem),
     input,
+    el("p", {}, "If you may list reports only in some namespaces, name them: they are read one by one."),
+    namespaces,
     el("button", { type: "submit" }, "Show reports"),
   );
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+    sessionStorage.setItem(NAMESPACES_KEY, namespaces.value.trim());
     void refresh(true);
   });
   root().replaceChildren(form);
@@ -52,7 +68,12 @@ async function refresh(force: boolean): Promise<void> {
   if (token === "") return askToken("");
   let next: ReportsAnswer;
   try {
-    const res = await fetch("/api/reports", { headers: { authorization: `Bearer ${token}` }, cache: "no-store" });
+    const namespaces = (sessionStorage.getItem(NAMESPACES_KEY) ?? "").replace(/\s+/g, "");
+    const query = namespaces === "" ? "" : `?namespaces=${encodeURIComponent(namespaces)}`;
+    const res = await fetch(`/api/reports${query}`, {
+      headers: { authorization: `Bearer ${token}` },
+      cache: "no-store",
+    });
     if (res.status === 401) {
       sessionStorage.removeItem(TOKEN_KEY);
       return askToken("The API server did not accept that token.");
@@ -77,9 +98,40 @@ function status(text: string): void {
   if (live !== null) live.textContent = text;
 }
 
+/** Reads the policy's status and text for its page, then redraws. */
+async function loadPolicy(name: string): Promise<void> {
+  const token = sessionStorage.getItem(TOKEN_KEY) ?? "";
+  let panel: PolicyPanel;
+  try {
+    const res = await fetch(`/api/policy?name=${encodeURIComponent(name)}`, {
+      headers: { authorization: `Bearer ${token}` },
+      cache: "no-store",
+    });
+    const body = (await res.json()) as { error?: string } & Partial<Extract<PolicyAnswer, { ok: true }>>;
+    panel = res.ok
+      ? { state: "read", policies: body.policies ?? [], kinds: body.kinds ?? [] }
+      : { state: "failed", message: body.error ?? `HTTP ${res.status}` };
+  } catch (e) {
+    panel = { state: "failed", message: e instanceof Error ? e.message : String(e) };
+  }
+  policies.set(name, panel);
+  const route = parseFragment(location.hash).route;
+  if (route.page === "policy" && route.policy === name) draw();
+}
+
 function draw(): void {
   if (answer === undefined) return;
   const state = parseFragment(location.hash);
+  const route = state.route;
+  let panel: PolicyPanel | undefined;
+  if (route.page === "policy") {
+    panel = policies.get(route.policy);
+    if (panel === undefined) {
+      panel = { state: "loading" };
+      policies.set(route.policy, panel);
+      void loadPolicy(route.policy);
+    }
+  }
   const onFilters = (filters: Filters, typing: boolean): void => {
     const hash = formatFragment({ route: state.route, filters });
     if (typing) {
@@ -102,7 +154,7 @@ function draw(): void {
       el("span", { id: "live", "aria-live": "polite", "data-version": version }, lastStatus),
       el("button", { type: "button", id: "signout" }, "Forget token"),
     ),
-    drawPage(answer, state, onFilters),
+    drawPage({ answer, state, onFilters, policy: panel }),
   );
   document.getElementById("signout")?.addEventListener("click", () => {
     sessionStorage.removeItem(TOKEN_KEY);
@@ -111,5 +163,10 @@ function draw(): void {
   });
 }
 
-window.addEventListener("hashchange", draw);
+window.addEventListener("hashchange", () => {
+  // A policy's status and text are read again each time its page is opened.
+  const route = parseFragment(location.hash).route;
+  if (route.page === "policy") policies.delete(route.policy);
+  draw();
+});
 void refresh(true);

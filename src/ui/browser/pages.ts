@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 /** The overview, policy and resource pages, drawn from the rows the route and filters keep. */
 import { countBy, RESULTS, type ReportRow } from "../report-rows.js";
+import type { PolicyAnswer } from "../policy-details.js";
 import type { ReportsAnswer } from "../report-sources.js";
 import { formatFragment, visibleRows, type Filters, type ViewState } from "../view-state.js";
 import { el, link } from "./dom.js";
@@ -18,12 +19,24 @@ function resourceHref(row: Pick<ReportRow, "namespace" | "kind" | "name">): stri
   });
 }
 
+type ReadPolicy = Extract<PolicyAnswer, { ok: true }>;
+
+/** The policy page's panel: its status and text, once read with the viewer's token. */
+export type PolicyPanel =
+  | { readonly state: "loading" }
+  | { readonly state: "failed"; readonly message: string }
+  | { readonly state: "read"; readonly policies: ReadPolicy["policies"]; readonly kinds: ReadPolicy["kinds"] };
+
+interface PageInput {
+  readonly answer: ReportsAnswer;
+  readonly state: ViewState;
+  readonly onFilters: (f: Filters, typing: boolean) => void;
+  /** On a policy page: its status and text. */
+  readonly policy: PolicyPanel | undefined;
+}
+
 /** The page for `state`: a heading, the filter bar, and what the route shows. */
-export function drawPage(
-  answer: ReportsAnswer,
-  state: ViewState,
-  onFilters: (f: Filters, typing: boolean) => void,
-): HTMLElement {
+export function drawPage({ answer, state, onFilters, policy }: PageInput): HTMLElement {
   const rows = visibleRows(answer.rows, state);
   const r = state.route;
   const title =
@@ -50,17 +63,78 @@ export function drawPage(
       groupTable(rows, { heading: "By category", name: "category", key: (x) => x.category || "(none)" }),
     );
   } else if (r.page === "policy") {
-    page.append(groupTable(rows, { heading: "Rules", name: "rule", key: (x) => x.rule }), resultsTable(rows, true));
+    page.append(
+      groupTable(rows, { heading: "Rules", name: "rule", key: (x) => x.rule }),
+      resultsTable(rows, true),
+      policyPanel(policy ?? { state: "loading" }),
+    );
   } else {
     page.append(resultsTable(rows, false));
   }
   return page;
 }
 
+/** The policy's status conditions and its text, or why they could not be read. */
+function policyPanel(panel: PolicyPanel): HTMLElement {
+  const section = el("section", { class: "policy-text", "data-state": panel.state }, el("h2", {}, "Policy"));
+  if (panel.state === "loading") section.append(el("p", {}, "Reading the policy…"));
+  else if (panel.state === "failed")
+    section.append(el("p", { class: "problem" }, `Could not read the policy: ${panel.message}`));
+  else {
+    if (panel.policies.length === 0) section.append(el("p", { class: "problem" }, "No policy of that name was found."));
+    for (const p of panel.policies) {
+      const body = el("tbody");
+      for (const c of p.conditions)
+        body.append(
+          el(
+            "tr",
+            { class: "condition", "data-type": c.type, "data-status": c.status },
+            el("th", {}, c.type),
+            el("td", {}, c.status),
+            el("td", {}, c.reason),
+            el("td", {}, c.message),
+            el("td", {}, c.lastTransitionTime),
+          ),
+        );
+      section.append(
+        el("h3", {}, `${p.kind} ${p.namespace === "" ? "" : `${p.namespace}/`}${p.name}`),
+        p.conditions.length === 0
+          ? el("p", {}, "No status conditions.")
+          : el(
+              "table",
+              { class: "conditions" },
+              el(
+                "thead",
+                {},
+                el("tr", {}, ...["condition", "status", "reason", "message", "since"].map((h) => el("th", {}, h))),
+              ),
+              body,
+            ),
+        el("pre", { class: "yaml" }, p.yaml),
+      );
+    }
+    // Kinds the viewer may not read are named: the policy may be one of them.
+    const unread = panel.kinds.filter((k) => k.state === "forbidden" || k.state === "failed");
+    if (unread.length > 0)
+      section.append(
+        el(
+          "p",
+          { class: "sources" },
+          `Not read (${unread.map((k) => `${k.kind}: ${k.state === "forbidden" ? "you may not get them" : k.message}`).join("; ")}).`,
+        ),
+      );
+  }
+  return section;
+}
+
 /** Which report kinds could not be read, and why: never shown as "no results". */
 function sourceNotes(answer: ReportsAnswer): HTMLElement {
   const notes = el("ul", { class: "sources" });
   for (const s of answer.sources) {
+    if (s.state === "read" && s.namespaces !== undefined) {
+      notes.append(el("li", { "data-state": "namespaces" }, `${s.kind}s ${s.message}`));
+      continue;
+    }
     if (s.state === "read") continue;
     const why = s.state === "forbidden" ? "you may not list them" : s.state === "missing" ? "not installed" : s.message;
     notes.append(el("li", { "data-state": s.state }, `${s.kind}s not read: ${why}`));
