@@ -68,12 +68,12 @@ function pod(o: { privileged?: boolean; team?: string; uid?: string } = {}): Jso
 const scanned = (resource: JsonObject): PolicyResponse[] =>
   scanResource({ engine, policies: backgroundPolicies([PSS, TEAM]), resource, namespaceLabels: {} });
 const admitted = (resource: JsonObject): PolicyResponse[] =>
-  scanResource({ engine, policies: [ADMISSION_ONLY], resource, namespaceLabels: {} }).map((r) => r);
+  scanResource({ engine, policies: [ADMISSION_ONLY], resource, namespaceLabels: {} });
 const keep = (row: JsonObject): boolean => row["policy"] === "admission-only";
 
 /** A report as the reports informer lists it: server fields added, no kind or apiVersion, no managedFields. */
 function listed(report: JsonObject, resourceVersion: string): JsonObject {
-  const { kind: _kind, apiVersion: _apiVersion, ...rest } = report;
+  const rest = Object.fromEntries(Object.entries(report).filter(([k]) => k !== "kind" && k !== "apiVersion"));
   return {
     ...rest,
     metadata: {

@@ -53,7 +53,7 @@ export function compactReport(report: KubeObject): KubeObject {
   if (isObject(r["summary"])) out["summary"] = shared.intern(r["summary"]);
   if (Array.isArray(r["results"]))
     out["results"] = r["results"].map((row) => (isObject(row) ? shared.intern(row) : row));
-  return out as KubeObject;
+  return out;
 }
 
 function compactMetadata(meta: JsonObject): JsonObject {
