@@ -174,3 +174,26 @@ test("a watch event over the per-event bound relists instead of crashing; the ca
   assert.equal(inf.get("shop", "b")?.metadata?.name, "b");
   inf.stop();
 });
+
+test("with `compact`, what is stored (and charged to the budget) is the compact form, from a list and from a watch", async () => {
+  const api = new FakeApi();
+  api.put(cm("shop", "a", 5_000));
+  const inf = new Informer({
+    client: api,
+    gvr: CONFIGMAPS,
+    budgetBytes: 1_000_000,
+    random: { next: () => 0.5 },
+    sleep: () => new Promise(() => {}),
+    compact: (o) => ({ metadata: o.metadata ?? {}, data: { size: String(JSON.stringify(o["data"]).length) } }),
+  });
+  inf.start();
+  await inf.synced();
+  await until("watching", () => api.watching);
+  assert.deepEqual(inf.get("shop", "a")?.["data"], { size: "5008" });
+  assert.ok(inf.usedBytes < 200, `charged ${inf.usedBytes} bytes`);
+  api.event("ADDED", cm("shop", "b", 7_000));
+  await until("the watched object is stored", () => inf.get("shop", "b") !== undefined);
+  assert.deepEqual(inf.get("shop", "b")?.["data"], { size: "7008" });
+  assert.ok(inf.usedBytes < 400, `charged ${inf.usedBytes} bytes`);
+  inf.stop();
+});

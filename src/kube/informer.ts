@@ -57,6 +57,11 @@ interface InformerOptions {
   readonly labelSelector?: string;
   /** After each full list has replaced the store (the first sync, and every relist after 410 Gone): no event is sent per object then. */
   readonly onListed?: () => void;
+  /**
+   * What is stored of each object (after managedFields are dropped), e.g. only what its reader
+   * decides with; its JSON is what the budget is charged. Default: the object.
+   */
+  readonly compact?: (object: KubeObject) => KubeObject;
   readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 }
 
@@ -277,7 +282,7 @@ export class Informer {
       limit = page.limit;
       if (typeof page.kind === "string") this.listKind = page.kind;
       if (typeof page.apiVersion === "string") this.listApiVersion = page.apiVersion;
-      for (const item of page.items) if (!this.holdFresh(fresh, dropped, withoutManagedFields(item, false))) return;
+      for (const item of page.items) if (!this.holdFresh(fresh, dropped, this.slim(item, false))) return;
       cont = page.continueToken;
       rv = page.resourceVersion ?? rv;
     } while (cont !== "" && !this.stopped);
@@ -403,12 +408,18 @@ export class Informer {
       this.options.onEvent?.("deleted", obj);
       this.changed();
     } else if (type === "ADDED" || type === "MODIFIED") {
-      const slim = withoutManagedFields(obj, true);
+      const slim = this.slim(obj, true);
       if (!this.store(key, slim, JSON.stringify(slim).length)) return false;
       this.options.onEvent?.(type === "ADDED" ? "added" : "modified", obj);
       this.changed();
     }
     return !this.relistWanted;
+  }
+
+  /** What is stored of an object: without managedFields, then as `compact` keeps it. */
+  private slim(obj: KubeObject, fromWatch: boolean): KubeObject {
+    const slim = withoutManagedFields(obj, fromWatch);
+    return this.options.compact !== undefined ? this.options.compact(slim) : slim;
   }
 
   /** Stores an object (already slimmed, `size` its JSON length); false when it does not fit (the cache is then over budget). */

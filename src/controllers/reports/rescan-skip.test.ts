@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine, type CompiledPolicy, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import { labelsKey, readsLiveState, recordable, unchangedSince, type ScanBasis } from "./rescan-skip.js";
+import { labelsKey, recordable, unchangedSince, type ScanBasis } from "./rescan-skip.js";
 import { scanResource } from "./scan.js";
 
 const engine = createEngine(fakePorts());
@@ -27,10 +27,6 @@ function clusterPolicy(name: string, rule: JsonObject, kinds = ["Pod"]): Compile
 }
 
 const pattern = { validate: { message: "m", pattern: { metadata: { name: "?*" } } } };
-const deny = (key: string): JsonObject => ({
-  validate: { message: "m", deny: { conditions: { any: [{ key, operator: "Equals", value: "x" }] } } },
-});
-
 function validatingPolicy(name: string, expression: string): CompiledPolicy {
   return compiled({
     apiVersion: "policies.kyverno.io/v1",
@@ -74,27 +70,6 @@ test("a new resourceVersion, namespace labels, policy set or report means a scan
 test("namespace labels compare whatever order their keys came in", () => {
   assert.equal(labelsKey({ a: "1", b: "2" }), labelsKey({ b: "2", a: "1" }));
   assert.notEqual(labelsKey({ a: "1" }), labelsKey({ a: "1", b: "" }));
-});
-
-test("policies that read only the resource do not read live state", () => {
-  assert.equal(readsLiveState(clusterPolicy("pattern", pattern)), false);
-  assert.equal(readsLiveState(clusterPolicy("deny", deny("{{ request.object.metadata.name }}"))), false);
-  const variable = { context: [{ name: "n", variable: { jmesPath: "request.object.metadata.name" } }], ...pattern };
-  assert.equal(readsLiveState(clusterPolicy("variable", variable)), false);
-  assert.equal(readsLiveState(validatingPolicy("plain", "object.metadata.name != ''")), false);
-});
-
-test("context entries, the CEL libraries, the clock and randomness are live state", () => {
-  const configMap = { context: [{ name: "cm", configMap: { name: "c", namespace: "d" } }], ...pattern };
-  assert.equal(readsLiveState(clusterPolicy("cm", configMap)), true);
-  const apiCall = { context: [{ name: "pods", apiCall: { urlPath: "/api/v1/pods", jmesPath: "items" } }], ...pattern };
-  assert.equal(readsLiveState(clusterPolicy("api", apiCall)), true);
-  assert.equal(readsLiveState(clusterPolicy("clock", deny("{{ time_now_utc() }}"))), true);
-  assert.equal(readsLiveState(clusterPolicy("random", deny("{{ random('[a-z]{4}') }}"))), true);
-  assert.equal(readsLiveState(validatingPolicy("get", "resource.Get('v1', 'configmaps', 'd', 'c') != null")), true);
-  assert.equal(readsLiveState(validatingPolicy("list", "size(resource.List('v1', 'pods', '').items) < 9")), true);
-  assert.equal(readsLiveState(validatingPolicy("http", "http.Get('http://x/') != null")), true);
-  assert.equal(readsLiveState(validatingPolicy("gctx", "globalContext.Get('e', '') != null")), true);
 });
 
 const pod: JsonObject = {

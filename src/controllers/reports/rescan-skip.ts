@@ -4,13 +4,14 @@
  * namespace's labels, the policy set (its generation, exceptions included) and the report as it
  * stands (its resourceVersion: a report someone else changed or deleted is scanned again); plus,
  * for a policy that reads live state (context entries other than variables, the CEL resource, http,
- * globalContext and image libraries, image verification, the clock or randomness), the world, which
- * Bylaw cannot version. A resource one of those policies matched is never skipped.
+ * globalContext and image libraries, image verification, the clock or randomness: the compiled
+ * policy's `readsLiveState`, engine/kinds/reads-live-state.ts), the world, which Bylaw cannot
+ * version. A resource one of those policies matched is never skipped.
  *
  * Kyverno's background scan does the same kind of skip (its reports carry the resource's hash and
  * the policies' versions, and a report is rebuilt when they differ).
  */
-import type { CompiledPolicy, JsonValue, PolicyResponse } from "../../engine/index.js";
+import type { CompiledPolicy, PolicyResponse } from "../../engine/index.js";
 
 /** What a resource's report was built from (or what it would be built from now). */
 export interface ScanBasis {
@@ -51,43 +52,8 @@ export function recordable(input: {
   readonly responses: readonly PolicyResponse[];
   readonly namespace: string;
 }): boolean {
-  for (const r of input.responses) if (readsLiveState(r.policy)) return false;
+  for (const r of input.responses) if (r.policy.readsLiveState) return false;
   return !input.policies.some(
-    (p) => p.language !== "kyverno" && (p.namespace === "" || p.namespace === input.namespace) && readsLiveState(p),
+    (p) => p.language !== "kyverno" && (p.namespace === "" || p.namespace === input.namespace) && p.readsLiveState,
   );
-}
-
-const memo = new WeakMap<CompiledPolicy, boolean>();
-
-/** Whether a policy's evaluation can read more than the resource, its namespace and the policy set (memoised). */
-export function readsLiveState(policy: CompiledPolicy): boolean {
-  let reads = memo.get(policy);
-  if (reads === undefined) memo.set(policy, (reads = documentReadsLiveState(policy.origin.document)));
-  return reads;
-}
-
-/** Keys whose presence means a read of the cluster, a registry or a service. */
-const LIVE_KEYS = new Set([
-  "configMap",
-  "apiCall",
-  "imageRegistry",
-  "globalReference",
-  "verifyImages",
-  "attestors",
-  "attestations",
-]);
-
-/** Calls of the CEL libraries that read the cluster, a service or a registry, and of the clock or randomness (CEL and JMESPath). */
-const LIVE_CALLS =
-  /\b(?:(?:resource|http|globalContext|image|imagedata)\s*\.\s*[A-Z]\w*\s*\(|time\s*\.\s*now\s*\(|time_now(?:_utc)?\s*\(|time_since\s*\(|random\s*\()/;
-
-function documentReadsLiveState(v: JsonValue): boolean {
-  if (typeof v === "string") return LIVE_CALLS.test(v);
-  if (Array.isArray(v)) return v.some(documentReadsLiveState);
-  if (v === null || typeof v !== "object") return false;
-  for (const [k, x] of Object.entries(v)) {
-    if (LIVE_KEYS.has(k) && x !== null && !(Array.isArray(x) && x.length === 0)) return true;
-    if (documentReadsLiveState(x)) return true;
-  }
-  return false;
 }

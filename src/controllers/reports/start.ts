@@ -16,6 +16,7 @@ import { Informer } from "../../kube/informer.js";
 import { createReport, deleteReport, replaceReport, reportGvr } from "../../kube/report-calls.js";
 import { scanKinds } from "./policy-kinds.js";
 import { reconcileReport } from "./reconcile.js";
+import { compactReport } from "./compact-report.js";
 import { admissionOnlyPolicyNames, backgroundPolicies, scanResource } from "./scan.js";
 import type { ReportsControllerOptions } from "./types.js";
 import { WatchedKinds } from "./watched-kinds.js";
@@ -45,6 +46,8 @@ export function startReportsController(options: ReportsControllerOptions): Repor
       random,
       sleep,
       labelSelector: MANAGED,
+      // Only what a write decision reads, rows shared across reports (compact-report.ts).
+      compact: compactReport,
       onLog: (level, message, fields) => options.onLog(level, `reports: ${message}`, fields),
     });
     informer.start();

@@ -7,8 +7,9 @@
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { kyvernoRulePhases, type DocumentHead, type UnsourcedPolicy } from "../policy/compiled-policy.js";
 import type { PolicyKindDescriptor, PolicyPhase } from "./types.js";
+import { documentReadsLiveState } from "./reads-live-state.js";
 
-type WebhookHead = Omit<DocumentHead, "phases" | "labels">;
+type WebhookHead = Omit<DocumentHead, "phases" | "labels" | "readsLiveState">;
 
 /** The CEL kinds Bylaw runs, and the kinds it answers with an error, take part in the validate phase. */
 const VALIDATE_ONLY: readonly PolicyPhase[] = Object.freeze(["validate"] as const);
@@ -17,6 +18,14 @@ const DELETE_ONLY: readonly PolicyPhase[] = Object.freeze(["delete"] as const);
 const MUTATE_ONLY: readonly PolicyPhase[] = Object.freeze(["mutate"] as const);
 
 export function documentHeadOf(doc: JsonObject, kind: PolicyKindDescriptor, compiled: UnsourcedPolicy): DocumentHead {
+  return { ...headByLanguage(doc, kind, compiled), readsLiveState: documentReadsLiveState(doc) };
+}
+
+function headByLanguage(
+  doc: JsonObject,
+  kind: PolicyKindDescriptor,
+  compiled: UnsourcedPolicy,
+): Omit<DocumentHead, "readsLiveState"> {
   const spec = isObject(doc["spec"]) ? doc["spec"] : {};
   const labels = labelsOf(doc);
   // By what it compiled to: a kind at a version Bylaw does not run is its placeholder, answering in the validate phase.

@@ -89,6 +89,11 @@ export interface DocumentHead {
   readonly emitWarning: boolean;
   /** The policy's own `metadata.labels` (string values only). */
   readonly labels: Readonly<Record<string, string>>;
+  /**
+   * Whether evaluating the policy can read live state: the cluster, a service, a registry, the clock
+   * or randomness (kinds/reads-live-state.ts). A background rescan never skips what it answered for.
+   */
+  readonly readsLiveState: boolean;
 }
 
 /**
