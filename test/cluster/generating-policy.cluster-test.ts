@@ -279,6 +279,14 @@ describe("GeneratingPolicy in a cluster", { timeout: buildTimeoutMs + 15 * 60_00
   });
 
   test("synchronize: a copy edited or deleted by someone else is put back", async () => {
+    await withLogs(() => editedPutBack());
+  });
+
+  test("synchronize: a change to the object read with resource.Get reaches every copy", async () => {
+    await withLogs(() => sourceFollowed());
+  });
+
+  async function editedPutBack(): Promise<void> {
     await ok(["create", "-f", "-"], configMap("edited", "apps", { derive: "yes" }));
     await eventually("edited-derived", 60_000, async () =>
       (await fromOf("apps", "edited-derived")) === "edited" ? true : undefined,
@@ -308,9 +316,9 @@ describe("GeneratingPolicy in a cluster", { timeout: buildTimeoutMs + 15 * 60_00
     );
     // The trigger's own data is not the policy's: it stays as it is.
     assert.equal(await ok(["get", "configmap", "edited", "-n", "apps", "-o", "jsonpath={.data.a}"]), "b");
-  });
+  }
 
-  test("synchronize: a change to the object read with resource.Get reaches every copy", async () => {
+  async function sourceFollowed(): Promise<void> {
     await ok(["create", "configmap", "source", "-n", "ops", "--from-literal=from=v1"]);
     await ok(["apply", "-f", "-"], CLONE);
     await eventually("clone to generate for a new trigger", 120_000, async () => {
@@ -333,7 +341,17 @@ describe("GeneratingPolicy in a cluster", { timeout: buildTimeoutMs + 15 * 60_00
         (await fromOf("apps", `${name}-cloned`)) === "v2" ? true : undefined,
       );
     await ok(["delete", "generatingpolicies.policies.kyverno.io", "clone"]);
-  });
+  }
+
+  /** A failure carries the background component's last log lines. */
+  async function withLogs(run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (e) {
+      const logs = running.map((p) => p.output().slice(-6000)).join("\n---\n");
+      throw new Error(`${e instanceof Error ? e.message : String(e)}\nbackground component log:\n${logs}`);
+    }
+  }
 
   test("generateExisting: a Namespace that exists when the policy arrives gets its ConfigMap", async () => {
     await ok(["apply", "-f", "-"], TEAM_CONFIG);

@@ -71,8 +71,8 @@ export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
 
 /** The cluster's context sources, each `resource.Get` also told to `onRead`. */
 function recording(sources: ContextSources, onRead: ((read: ResourceRead) => void) | undefined): ContextSources {
-  const get = sources.getResource;
-  if (onRead === undefined || get === undefined) return sources;
+  if (onRead === undefined || sources.getResource === undefined) return sources;
+  const get = sources.getResource.bind(sources);
   return {
     ...sources,
     getResource: (r, caller) => {

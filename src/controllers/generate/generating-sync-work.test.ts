@@ -77,7 +77,7 @@ test("a changed copy of a synchronized GeneratingPolicy runs its trigger again, 
     policy: "derive",
     rules: [{ rule: "", synchronize: true, deleteDownstream: false }],
     trigger: { apiVersion: "v1", kind: "ConfigMap", namespace: "apps", name: "", uid: "u-1" },
-    operation: "UPDATE",
+    operation: "CREATE",
     userInfo: {},
     admissionRequest: {},
   });

@@ -6,7 +6,7 @@
  *   trigger with a copy is run again, so the change reaches every copy.
  * Pure: the labels say which policy and trigger; the policies say whether it synchronizes.
  */
-import { type CompiledPolicy, isObject, type JsonObject, type Resource } from "../../engine/index.js";
+import { type CompiledPolicy, isObject, type Resource } from "../../engine/index.js";
 import type { GenerateWorkItem, ResourceSpec } from "./update-request.js";
 
 const LABEL = "generate.kyverno.io/";
@@ -50,15 +50,19 @@ export function synchronizedGenerating(policies: readonly CompiledPolicy[], key:
   return policy?.language === "generating" && policy.generating.synchronize ? policy : undefined;
 }
 
-/** The `cel-generate` work that runs the policy again for one trigger (the controller re-reads it by uid). */
+/**
+ * The `cel-generate` work that runs the policy again for one trigger (the controller re-reads it by
+ * uid), evaluated as generateExisting evaluates a trigger: as a CREATE of the object as it is now
+ * (its matchConstraints commonly name CREATE only; an UPDATE would not match and would delete the copies).
+ */
 function rerun(policy: CompiledPolicy, trigger: ResourceSpec): GenerateWorkItem {
   return {
     requestType: "cel-generate",
     policy: policyKeyOf(policy),
     rules: [{ rule: "", synchronize: true, deleteDownstream: false }],
     trigger,
-    operation: "UPDATE",
-    userInfo: {} as JsonObject,
+    operation: "CREATE",
+    userInfo: {},
     admissionRequest: {},
   };
 }
