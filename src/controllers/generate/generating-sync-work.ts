@@ -20,7 +20,7 @@ export function labelsOf(r: Resource): Record<string, string> {
 }
 
 /** Kyverno's policy key (`name`, or `namespace/name`) as a downstream object's labels name it; undefined without them. */
-export function labelledPolicyKey(labels: Readonly<Record<string, string>>): string | undefined {
+function labelledPolicyKey(labels: Readonly<Record<string, string>>): string | undefined {
   const name = labels[`${LABEL}policy-name`];
   if (name === undefined || name === "") return undefined;
   const ns = labels[`${LABEL}policy-namespace`] ?? "";

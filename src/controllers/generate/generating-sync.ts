@@ -37,7 +37,7 @@ interface SyncDeps {
 }
 
 /** What one completed `cel-generate` request did: what it generated, what it read, the resourceVersions it wrote. */
-export interface SyncNote {
+interface SyncNote {
   readonly generated: readonly ResourceSpec[];
   readonly sources?: readonly ResourceRead[];
   readonly written?: readonly string[];
