@@ -8,7 +8,8 @@
  *   UpdateRequest (`cel-generate`) is deleted once done;
  * - one whose expression does not compile is refused at `kubectl apply`, naming the policy and field;
  * - synchronize: deleting a trigger deletes what was generated for it; deleting the policy deletes
- *   its downstream, unless orphanDownstreamOnPolicyDelete;
+ *   its downstream, unless orphanDownstreamOnPolicyDelete; a copy edited or deleted by someone else
+ *   is put back; a change to the object the policy reads with resource.Get reaches every copy;
  * - generateExisting: a Namespace that exists when the policy arrives gets its ConfigMap;
  * - tenants: a NamespacedGeneratingPolicy generates in its own namespace; one asking for another
  *   namespace, or for a cluster-scoped object, fails its UpdateRequest with the reason and nothing
@@ -85,6 +86,15 @@ const DERIVE = celGenerating({
   selector: { derive: "yes" },
   evaluation: { synchronize: { enabled: true } },
   expression: `generator.Apply(object.metadata.namespace, ${configMapOf('object.metadata.name + "-derived"', "object.metadata.name")})`,
+});
+
+/** clone: a ConfigMap labelled clone=yes gets NAME-cloned beside it, with the data of ops/source (read with resource.Get), kept in sync. */
+const CLONE = celGenerating({
+  name: "clone",
+  resources: "configmaps",
+  selector: { clone: "yes" },
+  evaluation: { synchronize: { enabled: true } },
+  expression: `generator.Apply(object.metadata.namespace, [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": object.metadata.name + "-cloned"}), "data": dyn(resource.Get("v1", "configmaps", "ops", "source").data)}])`,
 });
 
 /** team-config: each Namespace labelled team gets team-NAME in ops, the existing ones too; orphaned when the policy goes. */
@@ -267,6 +277,81 @@ describe("GeneratingPolicy in a cluster", { timeout: buildTimeoutMs + 15 * 60_00
       (await fromOf("apps", "web-derived")) === undefined ? true : undefined,
     );
   });
+
+  test("synchronize: a copy edited or deleted by someone else is put back", async () => {
+    await withLogs(() => editedPutBack());
+  });
+
+  test("synchronize: a change to the object read with resource.Get reaches every copy", async () => {
+    await withLogs(() => sourceFollowed());
+  });
+
+  async function editedPutBack(): Promise<void> {
+    await ok(["create", "-f", "-"], configMap("edited", "apps", { derive: "yes" }));
+    await eventually("edited-derived", 60_000, async () =>
+      (await fromOf("apps", "edited-derived")) === "edited" ? true : undefined,
+    );
+    // The watch of the copies starts once the policy has run; an edit before it is tried again.
+    await eventually("the edit reverted", 90_000, async () => {
+      await ok([
+        "patch",
+        "configmap",
+        "edited-derived",
+        "-n",
+        "apps",
+        "--type",
+        "merge",
+        "-p",
+        `{"data":{"from":"tampered-${Date.now()}"}}`,
+      ]);
+      for (let i = 0; i < 20; i++) {
+        if ((await fromOf("apps", "edited-derived")) === "edited") return true;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return undefined;
+    });
+    await ok(["delete", "configmap", "edited-derived", "-n", "apps"]);
+    await eventually("the deleted copy back", 60_000, async () =>
+      (await fromOf("apps", "edited-derived")) === "edited" ? true : undefined,
+    );
+    // The trigger's own data is not the policy's: it stays as it is.
+    assert.equal(await ok(["get", "configmap", "edited", "-n", "apps", "-o", "jsonpath={.data.a}"]), "b");
+  }
+
+  async function sourceFollowed(): Promise<void> {
+    await ok(["create", "configmap", "source", "-n", "ops", "--from-literal=from=v1"]);
+    await ok(["apply", "-f", "-"], CLONE);
+    await eventually("clone to generate for a new trigger", 120_000, async () => {
+      const name = `probe-${Date.now()}`;
+      await ok(["create", "-f", "-"], configMap(name, "apps", { clone: "yes" }));
+      for (let i = 0; i < 20; i++) {
+        if ((await fromOf("apps", `${name}-cloned`)) === "v1") return true;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return undefined;
+    });
+    for (const name of ["one", "two"]) await ok(["create", "-f", "-"], configMap(name, "apps", { clone: "yes" }));
+    for (const name of ["one", "two"])
+      await eventually(`${name}-cloned`, 60_000, async () =>
+        (await fromOf("apps", `${name}-cloned`)) === "v1" ? true : undefined,
+      );
+    await ok(["patch", "configmap", "source", "-n", "ops", "--type", "merge", "-p", '{"data":{"from":"v2"}}']);
+    for (const name of ["one", "two"])
+      await eventually(`${name}-cloned follows the source`, 60_000, async () =>
+        (await fromOf("apps", `${name}-cloned`)) === "v2" ? true : undefined,
+      );
+    await ok(["delete", "generatingpolicies.policies.kyverno.io", "clone"]);
+  }
+
+  /** A failure carries the background component's last log lines. */
+  async function withLogs(run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (e) {
+      const logs = running.map((p) => p.output().slice(-6000)).join("\n---\n");
+      throw new Error(`${e instanceof Error ? e.message : String(e)}\nbackground component log:\n${logs}`);
+    }
+  }
 
   test("generateExisting: a Namespace that exists when the policy arrives gets its ConfigMap", async () => {
     await ok(["apply", "-f", "-"], TEAM_CONFIG);

@@ -6,11 +6,13 @@
 import {
   type AnyCompiledException,
   type CompiledPolicy,
+  type ContextSources,
   createEngine,
   type EngineRequest,
   isObject,
   type JsonObject,
   type Resource,
+  type ResourceRead,
 } from "../../engine/index.js";
 import { ClusterReads } from "../../kube/cluster-reads.js";
 import type { KubeClient } from "../../kube/kube-client.js";
@@ -32,6 +34,8 @@ interface EvaluateInput {
   readonly namespaceLabels: Readonly<Record<string, string>>;
   /** The loaded PolicyExceptions: a GeneratingPolicy's policies.kyverno.io ones apply in the background too. */
   readonly exceptions?: readonly AnyCompiledException[];
+  /** Each object a CEL expression read with `resource.Get` (a GeneratingPolicy's clone source), as it is read. */
+  readonly onRead?: (read: ResourceRead) => void;
 }
 
 export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
@@ -41,7 +45,7 @@ export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
     clock: systemClock,
     random: cryptoRandom,
     hasher: nodeHasher,
-    context: reads.sources(),
+    context: recording(reads.sources(), input.onRead),
     hosts: offlineHosts,
     signatures: nodeSignatures,
   });
@@ -63,6 +67,19 @@ export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
       return { ...base, status, message: result.message, generated: result.generated ?? [] };
     });
   })();
+}
+
+/** The cluster's context sources, each `resource.Get` also told to `onRead`. */
+function recording(sources: ContextSources, onRead: ((read: ResourceRead) => void) | undefined): ContextSources {
+  if (onRead === undefined || sources.getResource === undefined) return sources;
+  const get = sources.getResource.bind(sources);
+  return {
+    ...sources,
+    getResource: (r, caller) => {
+      onRead(r);
+      return get(r, caller);
+    },
+  };
 }
 
 /** The trigger as the engine sees it in the background: the request's user and admission request as stored on the UpdateRequest. */

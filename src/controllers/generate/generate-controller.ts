@@ -18,6 +18,7 @@ import { resolveConnection } from "../../kube/kubeconfig.js";
 import { KindPaths } from "./kind-paths.js";
 import { policyKeyOf, runUpdateRequest, type RunOutcome } from "./run-update-request.js";
 import { sourceTriggers } from "./source-triggers.js";
+import { GeneratingSync } from "./generating-sync.js";
 import { ExistingListError, existingTriggerWork, generateExistingRules } from "./existing-triggers.js";
 import { type ListFailureState, reconcileListFailure } from "./existing-list-failure.js";
 import { generatesExisting, generatingExistingWork } from "./generating-existing.js";
@@ -129,6 +130,8 @@ class UpdateRequestLoop {
   /** Policies with rules whose downstream goes with them, as last seen: one that leaves the set may have been deleted. */
   private readonly withDownstream = new Map<string, CompiledPolicy>();
   private readonly base: string;
+  /** A synchronized GeneratingPolicy's downstream and sources, watched (generating-sync.ts). */
+  private readonly sync: GeneratingSync;
 
   constructor(
     private readonly client: KubeClient,
@@ -136,6 +139,14 @@ class UpdateRequestLoop {
   ) {
     this.base = `/apis/kyverno.io/v2/namespaces/${encodeURIComponent(options.namespace)}/updaterequests`;
     this.paths = new KindPaths(client);
+    this.sync = new GeneratingSync({
+      client,
+      paths: this.paths,
+      policies: options.policies,
+      submit: (work) => void this.store(work),
+      random: options.random,
+      onLog: options.onLog,
+    });
     this.informer = new Informer({
       client,
       gvr: UR_GVR,
@@ -172,6 +183,7 @@ class UpdateRequestLoop {
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     if (this.policyTimer !== undefined) clearInterval(this.policyTimer);
+    this.sync.close();
     this.informer.stop();
   }
 
@@ -351,11 +363,24 @@ class UpdateRequestLoop {
     } catch (e) {
       outcome = { state: "Failed", message: describeKubeError(e), generated: [], transient: true };
     }
+    if (ur.requestType === "cel-generate") await this.noteSync(ur, outcome);
     try {
       await this.finish(ur, outcome);
     } catch (e) {
       this.options.onLog("warn", "generate: cannot update an UpdateRequest's status", {
         updateRequest: ur.name,
+        error: describeKubeError(e),
+      });
+    }
+  }
+
+  /** What a GeneratingPolicy's request generated and read is watched when it synchronizes; a failure to watch is logged. */
+  private async noteSync(ur: UpdateRequest, outcome: RunOutcome): Promise<void> {
+    try {
+      await this.sync.note(ur.policy, outcome);
+    } catch (e) {
+      this.options.onLog("warn", "generate: cannot watch a synchronized policy's downstream", {
+        policy: ur.policy,
         error: describeKubeError(e),
       });
     }

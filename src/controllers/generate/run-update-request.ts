@@ -8,6 +8,7 @@ import {
   type CompiledPolicy,
   isObject,
   type Resource,
+  type ResourceRead,
   resourceApiVersion,
   resourceKind,
   resourceName,
@@ -33,6 +34,10 @@ export interface RunOutcome {
   readonly generated: readonly ResourceSpec[];
   /** A failure worth retrying (the API server did not answer, a conflict), not one the policy causes. */
   readonly transient: boolean;
+  /** The objects the evaluation read with `resource.Get` (a GeneratingPolicy's clone sources). */
+  readonly sources?: readonly ResourceRead[];
+  /** The resourceVersions of the objects this run created or updated. */
+  readonly written?: readonly string[];
 }
 
 export function policyKeyOf(p: CompiledPolicy): string {
@@ -58,8 +63,10 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
     message: "",
     generated: [],
   }));
+  const sources = new Map<string, ResourceRead>();
   if (policy !== undefined && trigger !== undefined && !triggerGone && ur.rules.some((r) => !r.deleteDownstream))
     outcomes = await evaluateRules({
+      onRead: (r) => sources.set(JSON.stringify([r.apiVersion, r.resource, r.namespace, r.name]), r),
       client: deps.client,
       paths: deps.paths,
       policy,
@@ -87,7 +94,7 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
     current,
     namespaced: (v, k) => deps.paths.namespaced(v, k),
   });
-  return apply(decided, deps);
+  return { ...(await apply(decided, deps)), sources: [...sources.values()] };
 }
 
 /** The trigger as it is now; one named only by uid (a generated object's labels) is found among its kind's objects. */
@@ -228,10 +235,12 @@ const sameObject = (a: Resource, b: Resource): boolean =>
 
 async function apply(decided: Reconciled, deps: RunDeps): Promise<RunOutcome> {
   const problems: string[] = [];
+  const written: string[] = [];
   let transient = false;
   for (const action of decided.actions) {
     try {
-      await write(action, deps);
+      const rv = await write(action, deps);
+      if (rv !== undefined) written.push(rv);
     } catch (e) {
       const refused = e instanceof KubeError && e.status === 403;
       if (!refused) transient = true;
@@ -244,6 +253,7 @@ async function apply(decided: Reconciled, deps: RunDeps): Promise<RunOutcome> {
     message: messages.join("; "),
     generated: decided.generated,
     transient,
+    written,
   };
 }
 
@@ -268,7 +278,8 @@ function writeProblem(action: Action, e: unknown): string {
   return what;
 }
 
-async function write(action: Action, deps: RunDeps): Promise<void> {
+/** Makes one write; answers the written object's resourceVersion (none for a delete). */
+async function write(action: Action, deps: RunDeps): Promise<string | undefined> {
   if (action.type === "delete") {
     const t = action.target;
     const where = await deps.paths.resolve(t.apiVersion, t.kind);
@@ -283,6 +294,10 @@ async function write(action: Action, deps: RunDeps): Promise<void> {
   const r = action.resource;
   const where = await deps.paths.resolve(resourceApiVersion(r), resourceKind(r));
   if (where === undefined) throw new Error(`the cluster serves no ${resourceApiVersion(r)} ${resourceKind(r)}`);
-  if (action.type === "create") await deps.client.sendJson("POST", where.collection(resourceNamespace(r)), r);
-  else await deps.client.sendJson("PUT", where.object(resourceNamespace(r), resourceName(r)), r);
+  const answer =
+    action.type === "create"
+      ? await deps.client.sendJson("POST", where.collection(resourceNamespace(r)), r)
+      : await deps.client.sendJson("PUT", where.object(resourceNamespace(r), resourceName(r)), r);
+  const meta = isObject(answer) && isObject(answer["metadata"]) ? answer["metadata"] : {};
+  return typeof meta["resourceVersion"] === "string" ? meta["resourceVersion"] : undefined;
 }

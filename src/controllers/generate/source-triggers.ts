@@ -3,20 +3,13 @@
  * run again are those of the rule's copies, found by Kyverno's labels on them (policy and rule name;
  * the trigger's group, version, kind, namespace and uid). Each becomes its own work item.
  */
-import { isObject, type Resource } from "../../engine/index.js";
+import type { Resource } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import type { KindPaths } from "./kind-paths.js";
 import type { GenerateWorkItem } from "./update-request.js";
+import { labelledTrigger, labelsOf } from "./generating-sync-work.js";
 
 const LABEL = "generate.kyverno.io/";
-
-function labelsOf(r: Resource): Record<string, string> {
-  const meta = isObject(r["metadata"]) ? r["metadata"] : {};
-  const labels = isObject(meta["labels"]) ? meta["labels"] : {};
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(labels)) if (typeof v === "string") out[k] = v;
-  return out;
-}
 
 export async function sourceTriggers(
   work: GenerateWorkItem,
@@ -32,21 +25,12 @@ export async function sourceTriggers(
   };
   const byUid = new Map<string, GenerateWorkItem>();
   for (const copy of list.items ?? []) {
-    const l = labelsOf(copy);
-    const uid = l[`${LABEL}trigger-uid`] ?? "";
-    if (uid === "" || byUid.has(uid)) continue;
-    const group = l[`${LABEL}trigger-group`] ?? "";
-    const version = l[`${LABEL}trigger-version`] ?? "";
-    byUid.set(uid, {
+    const trigger = labelledTrigger(labelsOf(copy));
+    if (trigger === undefined || byUid.has(trigger.uid)) continue;
+    byUid.set(trigger.uid, {
       policy: work.policy,
       rules: work.rules,
-      trigger: {
-        apiVersion: group === "" ? version : `${group}/${version}`,
-        kind: l[`${LABEL}trigger-kind`] ?? "",
-        namespace: l[`${LABEL}trigger-namespace`] ?? "",
-        name: "",
-        uid,
-      },
+      trigger,
       operation: "UPDATE",
       userInfo: work.userInfo,
       admissionRequest: {},
