@@ -103,7 +103,7 @@ export async function loadCrds(
  * CRD's plural as the API resource. Undefined for any other resource (built-in kinds are named by
  * Bylaw itself).
  */
-export function crdMatchKind(kinds: CrdKinds, resource: Resource): GroupVersionKind | undefined {
+function crdMatchKind(kinds: CrdKinds, resource: Resource): GroupVersionKind | undefined {
   if (kinds.size === 0) return undefined;
   const gv = parseApiVersion(resourceApiVersion(resource));
   const kind = resourceKind(resource);
