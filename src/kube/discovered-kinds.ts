@@ -55,6 +55,10 @@ export function kindResources(discovery: Discovery, s: KindSelector): KindResour
 export class DiscoveredKinds {
   private current: Discovery | undefined;
   private fingerprint = "";
+  /** Answers of `resolve` since discovery last changed, by selector. */
+  private resolved = new Map<string, KindResource[]>();
+  /** Changes whenever what discovery serves does (each `refresh` that reports `changed`). */
+  version = 0;
 
   constructor(private readonly client: KubeClient) {}
 
@@ -68,11 +72,22 @@ export class DiscoveredKinds {
     const changed = print !== this.fingerprint;
     this.current = next;
     this.fingerprint = print;
+    if (changed) {
+      this.version++;
+      this.resolved = new Map();
+    }
     return { changed, warnings: next.warnings };
   }
 
   /** The resources that serve a kind; undefined while discovery has never been read. */
   resolve(selector: KindSelector): KindResource[] | undefined {
-    return this.current === undefined ? undefined : kindResources(this.current, selector);
+    if (this.current === undefined) return undefined;
+    const key = `${selector.group}|${selector.version}|${selector.kind}|${selector.subresource}`;
+    let found = this.resolved.get(key);
+    if (found === undefined) {
+      found = kindResources(this.current, selector);
+      this.resolved.set(key, found);
+    }
+    return [...found];
   }
 }

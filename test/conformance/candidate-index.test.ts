@@ -4,7 +4,9 @@
  * policy evaluated (validate, mutate, generate) is also asked of the index. `bylaw test` evaluates
  * few pairs that cannot match, so each suite then evaluates every policy it compiled against every
  * request it evaluated and the last few of the suites before it (other kinds), as CREATE, UPDATE and
- * DELETE (the cross product). The indexed path leaves
+ * DELETE (the cross product), each also through generate and, for mutate-existing rules, through
+ * their view, as the walks after an allowed review ask (server/admission generate-work.ts,
+ * mutate-existing-work.ts; the mutating webhook's plan is asked of the index too). The indexed path leaves
  * out exactly the policies the index rules out, and answers them with no rule results; so the two
  * paths agree on every result when every policy ruled out gives no rule result when evaluated. The
  * test fails on the first one that does, naming the suite, policy and resource. Skipped when the
@@ -22,7 +24,11 @@ import {
   type CompiledPolicy,
   type Engine,
   type EngineRequest,
+  err,
+  type ExistingResources,
   indexPolicies,
+  mutateExistingRuleNames,
+  mutateExistingView,
   type PolicyResponse,
   type PreparedRequest,
   type RequestInput,
@@ -47,10 +53,12 @@ function isPrepared(r: RequestInput): r is PreparedRequest {
   return typeof (r as Partial<PreparedRequest>).derived === "function";
 }
 
-/** The engine `bylaw test` uses, with every evaluation checked against the index of its policy. */
-function checked(engine: Engine, suite: string, tally: Tally): Engine {
+type Check = (what: string, policy: CompiledPolicy, request: RequestInput, response: PolicyResponse) => void;
+
+/** Checks one evaluation's response against the index of `policy` (the policy as the webhook plans index it). */
+function checker(engine: Engine, suite: string, tally: Tally): Check {
   const indexes = new WeakMap<CompiledPolicy, CandidateIndex>();
-  const check = (what: string, policy: CompiledPolicy, request: RequestInput, response: PolicyResponse): void => {
+  return (what, policy, request, response) => {
     let index = indexes.get(policy);
     if (index === undefined) {
       index = indexPolicies([policy]);
@@ -67,6 +75,11 @@ function checked(engine: Engine, suite: string, tally: Tally): Engine {
         `${suite}: ${what} ${policy.name} on ${JSON.stringify(prepared.subject["kind"] ?? "")} ${JSON.stringify(prepared.subject["metadata"] ?? {})} (${prepared.operation}): ruled out by the index, but gave ${response.rules.map((r) => `${r.rule}=${r.status}`).join(", ")}`,
       );
   };
+}
+
+/** The engine `bylaw test` uses, with every evaluation checked against the index of its policy. */
+function checked(engine: Engine, suite: string, tally: Tally): Engine {
+  const check = checker(engine, suite, tally);
   return {
     ...engine,
     compile: (doc, options) => {
@@ -92,13 +105,23 @@ function checked(engine: Engine, suite: string, tally: Tally): Engine {
   };
 }
 
+/** The walks after the answer read nothing at admission (generate-work.ts, mutate-existing-work.ts). */
+const NOT_READ: ExistingResources = {
+  get: () => err("pending", "not read at admission"),
+  list: () => err("pending", "not read at admission"),
+};
+
 /** Requests kept from earlier suites for the next suite's cross product. */
 const POOLED = 8;
 
 /** Every policy the suite compiled against every request it evaluated (and the last POOLED of earlier suites), as each operation. */
 function crossProduct(suite: string, tally: Tally): void {
   const probe: Tally = { policies: [], requests: [], evaluated: 0, ruledOut: 0, withResults: 0, differences: [] };
-  const engine = checked(offlineEngine(), `${suite} (cross product)`, probe);
+  const base = offlineEngine();
+  const engine = checked(base, `${suite} (cross product)`, probe);
+  // The walks after an allowed review (server/admission generate-work.ts, mutate-existing-work.ts) ask
+  // the index of the policy, then evaluate generate rules, and mutate-existing rules through their view.
+  const check = checker(base, `${suite} (cross product, after the answer)`, probe);
   for (const request of tally.requests)
     for (const operation of ["CREATE", "UPDATE", "DELETE"] as const) {
       const r: EngineRequest =
@@ -111,6 +134,9 @@ function crossProduct(suite: string, tally: Tally): void {
         try {
           engine.validate(policy, r);
           engine.mutate(policy, r);
+          engine.generate(policy, r, NOT_READ);
+          if (mutateExistingRuleNames(policy).length > 0)
+            check("mutate-existing", policy, r, base.mutate(mutateExistingView(policy), r, NOT_READ));
         } catch {
           // An evaluation that throws (a request the suite never made) says nothing of the index.
         }

@@ -21,7 +21,6 @@ import {
   type CompiledPolicy,
   err,
   type ExistingResources,
-  hasGenerateRules,
   isObject,
   type JsonObject,
   type PolicyResponse,
@@ -33,7 +32,7 @@ import {
 import type { AdmissionDeps } from "./deps.js";
 import { buildRequest, exceptionsOf } from "./build-request.js";
 import { parseReview } from "./parse-review.js";
-import { servedBy } from "./policy-traits.js";
+import { generatePlanOf, reachable } from "./plans.js";
 import type { AdmissionRequestJson, WebhookSelector } from "./types.js";
 
 interface GenerateRuleWork {
@@ -65,6 +64,8 @@ export interface GenerateWork {
   readonly admissionRequest: JsonObject;
 }
 
+type GeneratePlan = ReturnType<typeof generatePlanOf>;
+
 /** Nothing is read at admission: a clone that needs its source is left to the controller. */
 const NOT_READ: ExistingResources = {
   get: () => err("pending", "not read at admission"),
@@ -79,19 +80,16 @@ export function policyKey(policy: CompiledPolicy): string {
 /** The work of one review body through `webhook` (none for a bad body, a dry run, or when none of its policies has generate rules). */
 export function generateWorkFor(
   body: unknown,
-  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster" | "exceptionNamespaces">,
+  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster" | "exceptionNamespaces" | "plans" | "indexCandidates">,
   webhook?: WebhookSelector,
 ): GenerateWork[] {
   const parsed = parseReview(body);
   if (!parsed.ok || parsed.request.dryRun === true || byController(parsed.request)) return [];
   const request = parsed.request;
-  const policies = deps.policies().policies.filter((p) => hasGenerateRules(p) && servedBy(p, webhook));
+  const plan = generatePlanOf(deps, webhook);
+  const policies = plan.policies;
   if (policies.length === 0) return [];
-  return [
-    ...triggerWork(request, policies, deps),
-    ...downstreamWork(request, policies),
-    ...sourceWork(request, policies),
-  ];
+  return [...triggerWork(request, plan, deps), ...downstreamWork(request, policies), ...sourceWork(request, policies)];
 }
 
 /** The generate controller's own writes (it acts as the background controller's ServiceAccount) bring no work. */
@@ -99,15 +97,14 @@ export function byController(request: AdmissionRequestJson): boolean {
   return /^system:serviceaccount:[^:]+:bylaw-background-controller$/.test(request.userInfo.username ?? "");
 }
 
-function triggerWork(
-  request: AdmissionRequestJson,
-  policies: readonly CompiledPolicy[],
-  deps: Pick<AdmissionDeps, "engine" | "cluster" | "policies" | "exceptionNamespaces">,
-): GenerateWork[] {
-  const now = request.operation === "DELETE" ? undefined : matchedRules(request, policies, deps);
+type WalkDeps = Pick<AdmissionDeps, "engine" | "cluster" | "policies" | "exceptionNamespaces" | "indexCandidates">;
+
+function triggerWork(request: AdmissionRequestJson, plan: GeneratePlan, deps: WalkDeps): GenerateWork[] {
+  const policies = plan.policies;
+  const now = request.operation === "DELETE" ? undefined : matchedRules(request, plan, deps);
   const before =
     request.operation === "DELETE" || request.operation === "UPDATE"
-      ? matchedRules({ ...request, operation: "CREATE", object: request.oldObject ?? null }, policies, deps)
+      ? matchedRules({ ...request, operation: "CREATE", object: request.oldObject ?? null }, plan, deps)
       : undefined;
   const object = (request.operation === "DELETE" ? request.oldObject : request.object) ?? {};
   const out: GenerateWork[] = [];
@@ -171,14 +168,19 @@ function generatingWork(
  */
 function matchedRules(
   request: AdmissionRequestJson,
-  policies: readonly CompiledPolicy[],
-  deps: Pick<AdmissionDeps, "engine" | "cluster" | "policies" | "exceptionNamespaces">,
+  plan: GeneratePlan,
+  deps: WalkDeps,
 ): Map<CompiledPolicy, Set<string>> {
   const out = new Map<CompiledPolicy, Set<string>>();
   if (!isObject(request.object)) return out;
-  const exceptions = policies.some((p) => p.language === "generating") ? exceptionsOf(deps) : undefined;
-  const subject = buildRequest(request, deps.cluster, policies, exceptions);
+  const exceptions = plan.policies.some((p) => p.language === "generating") ? exceptionsOf(deps) : undefined;
+  const subject = buildRequest(request, deps.cluster, plan.policies, exceptions);
   const prepared = deps.engine.prepare(subject.engineRequest);
+  // A policy the candidate index rules out would match no rule: it is left out, as matching nothing.
+  const policies = reachable(plan, () => prepared, {
+    indexCandidates: deps.indexCandidates,
+    unknownNamespace: subject.unknownNamespace,
+  });
   for (const policy of policies) {
     let response: PolicyResponse;
     try {

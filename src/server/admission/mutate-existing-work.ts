@@ -21,7 +21,7 @@ import type { AdmissionDeps } from "./deps.js";
 import { buildRequest } from "./build-request.js";
 import { byController, type GenerateWork, policyKey, triggerSpec } from "./generate-work.js";
 import { parseReview } from "./parse-review.js";
-import { appliesAtAdmission, servedBy } from "./policy-traits.js";
+import { mutateExistingPlanOf, reachable } from "./plans.js";
 import type { WebhookSelector } from "./types.js";
 
 /** Targets are not read at admission: the controller finds them. */
@@ -32,19 +32,23 @@ const NOT_READ: ExistingResources = {
 
 export function mutateExistingWorkFor(
   body: unknown,
-  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster">,
+  deps: Pick<AdmissionDeps, "engine" | "policies" | "cluster" | "plans" | "indexCandidates">,
   webhook?: WebhookSelector,
 ): GenerateWork[] {
   const parsed = parseReview(body);
   if (!parsed.ok || parsed.request.dryRun === true || byController(parsed.request)) return [];
   const request = parsed.request;
   if ((request.operation !== "CREATE" && request.operation !== "UPDATE") || !isObject(request.object)) return [];
-  const policies = deps
-    .policies()
-    .policies.filter((p) => appliesAtAdmission(p) && servedBy(p, webhook) && mutateExistingRuleNames(p).length > 0);
-  if (policies.length === 0) return [];
-  const prepared = deps.engine.prepare(buildRequest(request, deps.cluster, policies).engineRequest);
+  const plan = mutateExistingPlanOf(deps, webhook);
+  if (plan.policies.length === 0) return [];
+  const subject = buildRequest(request, deps.cluster, plan.policies);
+  const prepared = deps.engine.prepare(subject.engineRequest);
   const out: GenerateWork[] = [];
+  // Only the policies the candidate index leaves in: one it rules out would match no rule.
+  const policies = reachable(plan, () => prepared, {
+    indexCandidates: deps.indexCandidates,
+    unknownNamespace: subject.unknownNamespace,
+  });
   for (const policy of policies)
     for (const rule of matchedRules(policy, deps.engine.mutate.bind(deps.engine), prepared))
       out.push({

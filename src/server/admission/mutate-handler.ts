@@ -43,7 +43,7 @@ import { parseReview } from "./parse-review.js";
 import { evaluateWithCalls, planMakesCalls } from "./review-calls-loop.js";
 import { deferredRunner } from "./review-runner.js";
 import { failurePolicyOf } from "./policy-traits.js";
-import { mutatePlanOf } from "./plans.js";
+import { mutatePlanOf, reachable } from "./plans.js";
 import { withNamespaceFacts } from "./namespace-facts.js";
 import { outcomeOf, recordOutcome, recordReviewed, recordRules } from "./record.js";
 import { badRequest, denied, patched } from "./response.js";
@@ -108,8 +108,13 @@ function mutateReview(
     return { status: 200, body: patched(request.uid, []) };
   }
   const snapshot = deps.policies();
-  const { policies } = mutatePlanOf(deps, webhook);
-  const subject = buildRequest(request, deps.cluster, policies, exceptionsOf(deps));
+  const plan = mutatePlanOf(deps, webhook);
+  const subject = buildRequest(request, deps.cluster, plan.policies, exceptionsOf(deps));
+  // Only the policies the candidate index leaves in: one it rules out would match no rule, patch nothing and record nothing.
+  const policies = reachable(plan, () => deps.engine.prepare(subject.engineRequest), {
+    indexCandidates: deps.indexCandidates,
+    unknownNamespace: subject.unknownNamespace,
+  });
   const finish = (allow: boolean, answer: HandlerResult, patchOps: number, warnings: number): HandlerResult => {
     recordReviewed(deps, subject, responses, !allow);
     recordOutcome(

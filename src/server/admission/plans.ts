@@ -5,13 +5,16 @@
  */
 import {
   type CompiledPolicy,
+  hasGenerateRules,
   hasImageVerifyRules,
   hasMutateRules,
   hasValidateRules,
   indexPolicies,
   type CandidateIndex,
   isMutateExisting,
+  mutateExistingRuleNames,
   policyMatchOf,
+  type PreparedRequest,
 } from "../../engine/index.js";
 import type { PolicySnapshot } from "../types.js";
 import type { AdmissionDeps } from "./deps.js";
@@ -35,10 +38,14 @@ export interface ValidatePlan {
   };
 }
 
-/** Policies with standard mutate rules, without their mutate-existing rules (the background's). */
-interface MutatePlan {
+/** Policies walked in order for one review, with their candidate index (built with the plan, once per snapshot). */
+interface IndexedPlan {
   readonly policies: readonly CompiledPolicy[];
+  readonly index: CandidateIndex;
 }
+
+/** Policies with standard mutate rules, without their mutate-existing rules (the background's). */
+type MutatePlan = IndexedPlan;
 
 /** A plan cache key: "all", a bare mode, or `fail/20` (a group; `*` marks the default one, `+` one that leaves out fine-grained policies, `/finegrained/<policy>` a fine-grained one, `/ns/<namespace>` a namespace's). */
 type Mode = string;
@@ -53,6 +60,8 @@ function keyOf(webhook: WebhookSelector | undefined): Mode {
 export class AdmissionPlans {
   private readonly validate = new WeakMap<PolicySnapshot, Map<Mode, ValidatePlan>>();
   private readonly mutate = new WeakMap<PolicySnapshot, Map<Mode, MutatePlan>>();
+  private readonly generate = new WeakMap<PolicySnapshot, Map<Mode, IndexedPlan>>();
+  private readonly mutateExisting = new WeakMap<PolicySnapshot, Map<Mode, IndexedPlan>>();
 
   validatePlan(snapshot: PolicySnapshot, webhook: WebhookSelector | undefined): ValidatePlan {
     return cached(this.validate, snapshot, keyOf(webhook), () => buildValidatePlan(snapshot.policies, webhook));
@@ -61,6 +70,60 @@ export class AdmissionPlans {
   mutatePlan(snapshot: PolicySnapshot, webhook: WebhookSelector | undefined): MutatePlan {
     return cached(this.mutate, snapshot, keyOf(webhook), () => buildMutatePlan(snapshot.policies, webhook));
   }
+
+  generatePlan(snapshot: PolicySnapshot, webhook: WebhookSelector | undefined): IndexedPlan {
+    return cached(this.generate, snapshot, keyOf(webhook), () => buildGeneratePlan(snapshot.policies, webhook));
+  }
+
+  mutateExistingPlan(snapshot: PolicySnapshot, webhook: WebhookSelector | undefined): IndexedPlan {
+    return cached(this.mutateExisting, snapshot, keyOf(webhook), () =>
+      buildMutateExistingPlan(snapshot.policies, webhook),
+    );
+  }
+}
+
+/** The policies with generate rules (and GeneratingPolicies) a webhook walks after an allowed review (generate-work.ts). */
+export function generatePlanOf(
+  deps: Pick<AdmissionDeps, "policies" | "plans">,
+  webhook: WebhookSelector | undefined,
+): IndexedPlan {
+  const snapshot = deps.policies();
+  return deps.plans !== undefined
+    ? deps.plans.generatePlan(snapshot, webhook)
+    : buildGeneratePlan(snapshot.policies, webhook);
+}
+
+/** The policies with mutate-existing rules a webhook walks after an allowed review (mutate-existing-work.ts). */
+export function mutateExistingPlanOf(
+  deps: Pick<AdmissionDeps, "policies" | "plans">,
+  webhook: WebhookSelector | undefined,
+): IndexedPlan {
+  const snapshot = deps.policies();
+  return deps.plans !== undefined
+    ? deps.plans.mutateExistingPlan(snapshot, webhook)
+    : buildMutateExistingPlan(snapshot.policies, webhook);
+}
+
+/**
+ * The plan's policies, in order, that may have a rule matching `prepared` (the candidate index): a
+ * policy left out would have given no rule results. Every policy when the index is off
+ * (`indexCandidates: false`), when the review's namespace is one the cluster facts do not know
+ * (namespace-facts.ts answers for those), or when the request cannot be read for the index.
+ */
+export function reachable(
+  plan: IndexedPlan,
+  prepared: () => PreparedRequest,
+  o: { readonly indexCandidates?: boolean | undefined; readonly unknownNamespace?: unknown },
+): readonly CompiledPolicy[] {
+  if (o.indexCandidates === false || o.unknownNamespace !== undefined || plan.policies.length === 0)
+    return plan.policies;
+  let mask: Uint8Array;
+  try {
+    mask = plan.index.candidates(prepared());
+  } catch {
+    return plan.policies;
+  }
+  return plan.policies.filter((_, i) => mask[i] === 1);
 }
 
 export function validatePlanOf(deps: AdmissionDeps, webhook: WebhookSelector | undefined): ValidatePlan {
@@ -130,5 +193,17 @@ function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelecto
         : policy,
     );
   }
-  return { policies };
+  return { policies, index: indexPolicies(policies) };
+}
+
+function buildGeneratePlan(all: readonly CompiledPolicy[], webhook: WebhookSelector | undefined): IndexedPlan {
+  const policies = all.filter((p) => hasGenerateRules(p) && servedBy(p, webhook));
+  return { policies, index: indexPolicies(policies) };
+}
+
+function buildMutateExistingPlan(all: readonly CompiledPolicy[], webhook: WebhookSelector | undefined): IndexedPlan {
+  const policies = all.filter(
+    (p) => appliesAtAdmission(p) && servedBy(p, webhook) && mutateExistingRuleNames(p).length > 0,
+  );
+  return { policies, index: indexPolicies(policies) };
 }

@@ -23,6 +23,7 @@ import { KubeClient } from "../../kube/kube-client.js";
 import { ServerSideApply } from "../../kube/server-side-apply.js";
 import type { CompiledPolicy } from "../../engine/index.js";
 import { buildConfigurations, policyIdOf } from "../registration/build-configurations.js";
+import { PolicyRules } from "../registration/policy-rules.js";
 import { type BuildRequest, Registrar, type RegistrationLog } from "../../controllers/registration/registrar.js";
 import type { RegistrationStates } from "../../controllers/registration/registration-states.js";
 import type { Endpoint, NameScheme, WebhookConfiguration } from "../../controllers/registration/types.js";
@@ -105,6 +106,11 @@ export function setUpRegistration(
   const writer = new ServerSideApply(conn.value, { fieldManager: "bylaw" });
   const client = new KubeClient({ connection: conn.value });
   const kinds = new DiscoveredKinds(client);
+  // Each policy's webhook rules, kept while discovery serves the same kinds: a sync works out only the policies that changed.
+  const rules = new PolicyRules(
+    (s) => kinds.resolve(s),
+    () => kinds.version,
+  );
   const registrar = new Registrar({
     build: (request) => {
       const snapshot = o.source.current();
@@ -113,7 +119,7 @@ export function setUpRegistration(
         policiesToRegister(snapshot.policies, request),
         o.groups,
         { endpoint: o.plan.endpoint, caPem: o.tls.caPem(), ownNamespace: o.plan.ownNamespace, names: o.plan.names },
-        (s) => kinds.resolve(s),
+        rules,
       );
     },
     apply: (c, options) => writer.apply(PATHS[c.kind] + encodeURIComponent(c.metadata.name), c, options),
@@ -143,10 +149,10 @@ export function setUpRegistration(
       return false;
     }
   };
-  const sync = async (): Promise<void> => {
+  const sync = oneAtATime(async () => {
     await rediscover();
     await registrar.request();
-  };
+  });
   return {
     ok: true,
     value: {
@@ -160,11 +166,11 @@ export function setUpRegistration(
       },
       start: () => {
         unsubscribe = o.source.onChange((event) => {
-          if (event.kind === "loaded") void sync();
+          if (event.kind === "loaded") void sync.run();
         });
         o.tls.onReload(() => void registrar.request());
         if (o.onLeaderChange !== undefined) registrar.followLeadership(o.onLeaderChange);
-        void sync();
+        void sync.run();
         timer = setInterval(() => {
           if (!(o.isLeader?.() ?? true)) return;
           void rediscover().then((changed) => (changed ? registrar.request() : undefined));
@@ -172,6 +178,7 @@ export function setUpRegistration(
         timer.unref();
       },
       close: () => {
+        sync.close();
         unsubscribe?.();
         clearInterval(timer);
         registrar.close();
@@ -179,6 +186,35 @@ export function setUpRegistration(
         client.close();
       },
     },
+  };
+}
+
+/**
+ * `work` one run at a time, and one more after it for every call that came meanwhile: 346 policies
+ * applied one by one are a few discovery reads and syncs, not 346 queued behind each other. A call
+ * resolves once a run that began after it has finished.
+ */
+function oneAtATime(work: () => Promise<void>): { run(): Promise<void>; close(): void } {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let closed = false;
+  return {
+    run() {
+      if (running !== undefined) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          await work();
+        } while (again && !closed);
+      })().finally(() => {
+        running = undefined;
+      });
+      return running;
+    },
+    close: () => void (closed = true),
   };
 }
 

@@ -50,13 +50,21 @@ interface CompiledObject<T> {
 
 const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
-/** What compiling an object reads, besides the spec (whose changes bump metadata.generation). */
+/**
+ * What compiling an object reads, besides the spec (whose changes bump metadata.generation); not
+ * kubectl's last-applied annotation (a copy of the whole object, which compiling leaves out).
+ */
 function fingerprintOf(obj: KubeObject): string {
   const md = (obj["metadata"] ?? {}) as JsonObject;
+  let annotations = md["annotations"] ?? null;
+  if (isObject(annotations) && annotations[LAST_APPLIED] !== undefined) {
+    annotations = { ...annotations };
+    delete annotations[LAST_APPLIED];
+  }
   return JSON.stringify([
     md["generation"] ?? null,
     md["labels"] ?? null,
-    md["annotations"] ?? null,
+    annotations,
     md["generation"] === undefined ? (obj["spec"] ?? null) : null,
   ]);
 }
@@ -84,6 +92,8 @@ export function uidOf(obj: KubeObject, kind: string): string {
 export class ClusterObjectCompiler {
   private policies = new Map<string, CompiledObject<CompiledPolicy>>();
   private exceptions = new Map<string, CompiledObject<AnyCompiledException>>();
+  /** Each watched object's fingerprint: a rebuild after one policy event reads every object again, unchanged ones are the same objects. */
+  private readonly fingerprints = new WeakMap<KubeObject, string>();
   /** Compilations done, for tests (an unchanged object is never compiled twice). */
   compiles = 0;
 
@@ -185,7 +195,11 @@ export class ClusterObjectCompiler {
     compile: (fingerprint: string) => CompiledObject<T>,
   ): CompiledObject<T> {
     seen.add(uid);
-    const fingerprint = fingerprintOf(obj);
+    let fingerprint = this.fingerprints.get(obj);
+    if (fingerprint === undefined) {
+      fingerprint = fingerprintOf(obj);
+      this.fingerprints.set(obj, fingerprint);
+    }
     const cached = results.get(uid);
     if (cached?.fingerprint === fingerprint) return cached;
     this.compiles++;

@@ -55,7 +55,8 @@ import type {
   Webhook,
   WebhookConfiguration,
 } from "../../controllers/registration/types.js";
-import { addPolicyRules, type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
+import { type KindResolver, RuleSet, type WebhookKind } from "./webhook-rules.js";
+import { PolicyRules } from "./policy-rules.js";
 import { configurationNames, policyWebhookName, resourceWebhookName } from "./webhook-names.js";
 
 const LABELS = {
@@ -127,18 +128,23 @@ interface BuildContext {
   readonly policies: readonly CompiledPolicy[];
   readonly groups: TimeoutGroups;
   readonly target: RegistrationTarget;
-  readonly resolve: KindResolver | undefined;
+  readonly rules: PolicyRules;
   readonly notes: string[];
 }
 
-/** `resolve` finds the resources of kinds the built-in table does not know (discovery); without it they are registered wide. */
+/**
+ * `resolve` finds the resources of kinds the built-in table does not know (discovery); without it
+ * they are registered wide. Given a `PolicyRules` (which holds the resolver), each policy's rules are
+ * worked out only the first time it is seen (policy-rules.ts): the configurations are the same.
+ */
 export function buildConfigurations(
   policies: readonly CompiledPolicy[],
   groups: TimeoutGroups,
   target: RegistrationTarget,
-  resolve?: KindResolver,
+  resolve?: KindResolver | PolicyRules,
 ): Configurations {
-  const ctx: BuildContext = { policies, groups, target, resolve, notes: [] };
+  const rules = resolve instanceof PolicyRules ? resolve : new PolicyRules(resolve);
+  const ctx: BuildContext = { policies, groups, target, rules, notes: [] };
   const validating = webhooksOf(ctx, "validate");
   const mutating = webhooksOf(ctx, "mutate");
   const names = configurationNames(target.names);
@@ -169,7 +175,7 @@ export function buildConfigurations(
 /** The rules `chosen` need on one webhook kind; their notes go to the context's. */
 function rulesOf(ctx: BuildContext, chosen: readonly CompiledPolicy[], kind: WebhookKind): RuleSet {
   const rules = new RuleSet();
-  for (const policy of chosen) addPolicyRules(rules, policy, kind, ctx.resolve);
+  for (const policy of chosen) rules.merge(ctx.rules.of(policy, kind));
   for (const n of rules.notes) if (!ctx.notes.includes(n)) ctx.notes.push(n);
   return rules;
 }

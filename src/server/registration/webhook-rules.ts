@@ -59,6 +59,16 @@ export class RuleSet {
     return this.entries.size === 0;
   }
 
+  /** Adds every entry and note of `other` (a union: the same as adding its policies here). */
+  merge(other: RuleSet): void {
+    for (const [key, ops] of other.entries) {
+      const set = this.entries.get(key);
+      if (set === undefined) this.entries.set(key, new Set(ops));
+      else for (const op of ops) set.add(op);
+    }
+    this.notes.push(...other.notes);
+  }
+
   /**
    * The webhook rules: resources of the same group, version, scope and operations in one rule
    * (without those a wildcard beside them covers: resourcesCovered); sorted, so equal sets give equal objects.
