@@ -24,7 +24,10 @@ import {
 import { loadPaths } from "../../platform/files/index.js";
 
 /** `group kind` → the CRD's plural and the versions it serves. */
-export type CrdKinds = ReadonlyMap<string, { readonly plural: string; readonly versions: ReadonlySet<string> }>;
+export type CrdKinds = ReadonlyMap<
+  string,
+  { readonly plural: string; readonly versions: ReadonlySet<string>; readonly clusterScoped: boolean }
+>;
 
 interface LoadedCrds {
   readonly kinds: CrdKinds;
@@ -48,7 +51,7 @@ export async function loadCrds(
   stdin: () => Promise<string>,
   label = "--crd-paths: ",
 ): Promise<LoadedCrds> {
-  const kinds = new Map<string, { plural: string; versions: Set<string> }>();
+  const kinds = new Map<string, { plural: string; versions: Set<string>; clusterScoped: boolean }>();
   const documents: JsonObject[] = [];
   const errors: string[] = [];
   for (const d of await loadPaths(paths, { stdin })) {
@@ -90,7 +93,11 @@ export async function loadCrds(
       );
       continue;
     }
-    const entry = kinds.get(key(group, kind)) ?? { plural, versions: new Set<string>() };
+    const entry = kinds.get(key(group, kind)) ?? {
+      plural,
+      versions: new Set<string>(),
+      clusterScoped: spec["scope"] === "Cluster",
+    };
     for (const v of versions) entry.versions.add(v);
     kinds.set(key(group, kind), entry);
     documents.push(doc);
@@ -117,4 +124,9 @@ export function withCrdKind(request: EngineRequest, kinds: CrdKinds): EngineRequ
   if (request.matchKind !== undefined) return request;
   const kind = crdMatchKind(kinds, request.resource);
   return kind === undefined ? request : { ...request, matchKind: kind };
+}
+
+/** Whether a CRD given names the kind (in its API group) with `scope: Cluster`. */
+export function crdClusterScoped(kinds: CrdKinds, group: string, kind: string): boolean {
+  return kinds.get(key(group, kind))?.clusterScoped === true;
 }

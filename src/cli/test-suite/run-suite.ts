@@ -27,7 +27,7 @@ import { withPolicyFixHint } from "../../platform/policy-documents/index.js";
 import { loadPolicies } from "../load-policies.js";
 import { compareRow } from "./compare.js";
 import { loadSuiteCluster, type SuiteCluster } from "./context-file.js";
-import { inDefaultNamespace } from "./default-namespace.js";
+import { inDefaultNamespace } from "../offline/default-namespace.js";
 import { loadSuiteExceptions } from "./exceptions-file.js";
 import { applyToPayload, loadJsonPayloads } from "../offline/json-payloads.js";
 import { loadExpectedResources, type ResourceFile } from "./expected-resources.js";
@@ -130,7 +130,7 @@ async function runTestDocument(
   const resources = rdocs
     .map((d) => d.value)
     .filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string")
-    .map(inDefaultNamespace);
+    .map((r) => inDefaultNamespace(r, crds.kinds));
   // With clusterResources, Kyverno's test puts the resources in its fake cluster too (commands/test `runTest`: allObjects).
   const clusterObjects =
     spec.clusterResources.length > 0

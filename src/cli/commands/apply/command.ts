@@ -97,7 +97,14 @@ async function runWith(
   const context = await loadContextFile(options.contextFile);
   if (!context.ok) return usageFailure(io, context.error);
   // --parameter-resource: the params of ValidatingAdmissionPolicy bindings (and of paramRefs, beside the resources).
-  const parameters = await loadResources(options.parameterPaths, stdin, "--parameter-resource: ");
+  const crds = await loadCrds(options.crdPaths, stdin);
+  for (const e of crds.errors) io.err(`error: ${e}`);
+  if (crds.errors.length > 0) return 2;
+  const parameters = await loadResources(options.parameterPaths, {
+    stdin,
+    label: "--parameter-resource: ",
+    crds: crds.kinds,
+  });
   for (const e of parameters.errors) io.err(`error: ${e}`);
   if (parameters.errors.length > 0) return 2;
   const engine =
@@ -128,7 +135,7 @@ async function runWith(
     cluster === undefined
       ? { paths: options.resourcePaths, names: [] }
       : (await import("./cluster-input.js")).splitResourceArgs(options.resourcePaths);
-  const loaded = await loadResources(resourceArgs.paths, stdin);
+  const loaded = await loadResources(resourceArgs.paths, { stdin, crds: crds.kinds });
   if (cluster !== undefined) {
     const live = await cluster.load(policies.compiled, resourceArgs.names);
     // --show-performance: Kyverno's loading summary, on stderr (stdout may carry -p or JSON).
@@ -141,7 +148,7 @@ async function runWith(
   for (const e of loaded.errors) io.err(`error: ${e}`);
   for (const w of loaded.warnings) io.err(`warning: ${w}`);
   bad ||= loaded.errors.length > 0;
-  const targets = await loadResources(options.targetPaths, stdin, "--target-resource: ");
+  const targets = await loadResources(options.targetPaths, { stdin, label: "--target-resource: ", crds: crds.kinds });
   for (const e of targets.errors) io.err(`error: ${e}`);
   bad ||= targets.errors.length > 0;
   const payloads = await loadJsonPayloads(options.jsonPaths, stdin, "--json: ");
@@ -171,9 +178,6 @@ async function runWith(
   }
   const userInfo = await loadUserInfo(options.userinfo);
   if (!userInfo.ok) return usageFailure(io, userInfo.error);
-  const crds = await loadCrds(options.crdPaths, stdin);
-  for (const e of crds.errors) io.err(`error: ${e}`);
-  if (crds.errors.length > 0) return 2;
   if (bad && (policies.compiled.length === 0 || loaded.resources.length + payloads.payloads.length === 0)) return 2;
 
   const allExceptions = [...exceptions.exceptions, ...policies.exceptions];

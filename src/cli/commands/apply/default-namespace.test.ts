@@ -97,4 +97,68 @@ spec:
       [["team-a", { a: "b" }]],
     );
   });
+
+  test("a cluster-scoped kind stays without a namespace, as in Kyverno's CLI: built-in, and a CRD's with scope Cluster", async () => {
+    const seeNamespace = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: see-namespace}
+spec:
+  validationFailureAction: Audit
+  rules:
+    - name: show
+      match: {any: [{resources: {kinds: [ClusterRole, Namespace, Widget, Gadget, ConfigMap]}}]}
+      validate:
+        message: "ns=[{{ request.namespace }}]"
+        deny: {}
+`;
+    const crd = (kind: string, scope: string) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: ${kind.toLowerCase()}s.example.com}
+spec:
+  group: example.com
+  scope: ${scope}
+  names: {kind: ${kind}, plural: ${kind.toLowerCase()}s}
+  versions: [{name: v1, served: true, storage: true}]
+`;
+    const objects = [
+      "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: reader}\n",
+      "apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n",
+      "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n",
+      "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\n",
+      // A kind named like a cluster-scoped one in another group is not: Kyverno matches the group too.
+      "apiVersion: example.org/v1\nkind: ClusterRole\nmetadata: {name: lookalike}\n",
+      configMap("name: settings"),
+    ];
+    const dir = tempTree({
+      "p.yaml": seeNamespace,
+      "r.yaml": objects.join("---\n"),
+      "crds.yaml": `${crd("Widget", "Cluster")}---\n${crd("Gadget", "Namespaced")}`,
+    });
+    const io = recordingIo();
+    await main(
+      [
+        "apply",
+        join(dir, "p.yaml"),
+        "-r",
+        join(dir, "r.yaml"),
+        "--crd-paths",
+        join(dir, "crds.yaml"),
+        "--output-format",
+        "json",
+      ],
+      io,
+    );
+    const out = JSON.parse(io.stdout.join("\n")) as Out;
+    assert.deepEqual(
+      out.results.map((r) => [r.resource, r.message]),
+      [
+        ["ClusterRole/reader", "ns=[]"],
+        ["Namespace/team", "ns=[]"],
+        ["Widget/w", "ns=[]"],
+        ["Gadget/default/g", "ns=[default]"],
+        ["ClusterRole/default/lookalike", "ns=[default]"],
+        ["ConfigMap/default/settings", "ns=[default]"],
+      ],
+    );
+  });
 });

@@ -5,7 +5,8 @@ import type { ResourceOrigin } from "../../output/types.js";
 import { parseUserInfo } from "../../test-suite/userinfo-file.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../test-suite/values-file.js";
 import { parseSetValues } from "../../offline/set-values.js";
-import { inDefaultNamespace } from "../../test-suite/default-namespace.js";
+import { inDefaultNamespace } from "../../offline/default-namespace.js";
+import type { CrdKinds } from "../../offline/crd-kinds.js";
 
 interface LoadedResources {
   readonly resources: Resource[];
@@ -15,23 +16,28 @@ interface LoadedResources {
   readonly warnings: string[];
 }
 
+interface LoadResourcesOptions {
+  readonly stdin: () => Promise<string>;
+  /** Before each error, e.g. `--target-resource: `. */
+  readonly label?: string;
+  /** The CRDs given: a custom kind with `scope: Cluster` gets no namespace. */
+  readonly crds?: CrdKinds;
+}
+
 /**
- * The manifests at `paths`. One without `metadata.namespace` is in `default`, whatever its kind, as
- * Kyverno's CLI loads resource files (cmd/cli/kubectl-kyverno/resource YamlToUnstructured) and as
- * `bylaw test` does (test-suite/default-namespace.ts).
+ * The manifests at `paths`. One without `metadata.namespace` is in `default` unless its kind is
+ * cluster-scoped, as Kyverno's CLI loads resource files and as `bylaw test` does
+ * (offline/default-namespace.ts).
  */
-export async function loadResources(
-  paths: readonly string[],
-  stdin: () => Promise<string>,
-  label = "",
-): Promise<LoadedResources> {
+export async function loadResources(paths: readonly string[], options: LoadResourcesOptions): Promise<LoadedResources> {
+  const { stdin, label = "", crds } = options;
   const out: LoadedResources = { resources: [], origins: [], errors: [], warnings: [] };
   for (const d of await loadPaths(paths, { stdin })) {
     if (d.error !== undefined) {
       out.errors.push(`${label}${d.error}`);
     } else if (isObject(d.value) && typeof d.value["kind"] === "string") {
       for (const r of expandList(d.value)) {
-        out.resources.push(inDefaultNamespace(r));
+        out.resources.push(inDefaultNamespace(r, crds));
         out.origins.push({ source: d.source, ...(d.line !== undefined ? { line: d.line } : {}) });
       }
     } else if (d.value !== undefined) {
