@@ -24,6 +24,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { eventually } from "./cluster-harness.js";
 import { canaryLeaks, placesToSearch } from "./canary-leaks.js";
 import { startComponent } from "./component-process.js";
@@ -124,6 +126,30 @@ async function failedRequest(policy: string, labels: Record<string, string>): Pr
     }
     return undefined;
   });
+}
+
+/**
+ * A failure of `run` carries what decides it: the UpdateRequests in the cluster (state and message),
+ * the end of Bylaw's log and of each controller component's.
+ */
+async function withDiagnostics(run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (e) {
+    const urs = await updateRequests().then(
+      (l) =>
+        l.map((u) => `${u.spec.policy} ${u.spec.resource.name}: ${u.status?.state ?? "-"} ${u.status?.message ?? ""}`),
+      (err: unknown) => [`(cannot list UpdateRequests: ${String(err)})`],
+    );
+    const bylawLog = await readFile(join(kit.current().dir, "logs", "bylaw.log"), "utf8").then(
+      (t) => t.slice(-6000),
+      () => "(no log)",
+    );
+    const components = running.map((p) => p.output().slice(-4000)).join("\n---\n");
+    throw new Error(
+      `${e instanceof Error ? e.message : String(e)}\nUpdateRequests:\n${urs.join("\n")}\nBylaw's log:\n${bylawLog}\ncomponents' logs:\n${components}`,
+    );
+  }
 }
 
 async function readyPolicy(kind: string, name: string): Promise<void> {
@@ -320,22 +346,34 @@ describe(
         }
         return undefined;
       });
-      await asTenant([
-        "patch",
-        "configmap",
-        "sync-trigger",
-        "-n",
-        "tenant-a",
-        "--type=merge",
-        "-p",
-        '{"data":{"v":"two"}}',
-      ]);
-      await eventually("tenant-a's shared synchronized", 60_000, async () =>
-        (await dataOf("configmap", "shared", "tenant-a", "{.data.from}")) === "two" ? true : undefined,
+      // A write the loaded API server refuses (a timeout) is made again: only an accepted one brings work.
+      await eventually("the trigger patched", 60_000, async () => {
+        const r = await asTenant([
+          "patch",
+          "configmap",
+          "sync-trigger",
+          "-n",
+          "tenant-a",
+          "--type=merge",
+          "-p",
+          '{"data":{"v":"two"}}',
+        ]);
+        return r.code === 0 ? true : undefined;
+      });
+      await withDiagnostics(() =>
+        eventually("tenant-a's shared synchronized", 60_000, async () =>
+          (await dataOf("configmap", "shared", "tenant-a", "{.data.from}")) === "two" ? true : undefined,
+        ),
       );
-      await asTenant(["delete", "configmap", "sync-trigger", "-n", "tenant-a"]);
-      await eventually("tenant-a's shared deleted with its trigger", 60_000, async () =>
-        (await dataOf("configmap", "shared", "tenant-a", "{.metadata.name}")) === undefined ? true : undefined,
+      await eventually("the trigger deleted", 60_000, async () =>
+        (await asTenant(["delete", "configmap", "sync-trigger", "-n", "tenant-a", "--ignore-not-found"])).code === 0
+          ? true
+          : undefined,
+      );
+      await withDiagnostics(() =>
+        eventually("tenant-a's shared deleted with its trigger", 60_000, async () =>
+          (await dataOf("configmap", "shared", "tenant-a", "{.metadata.name}")) === undefined ? true : undefined,
+        ),
       );
       await eventually("tenant-a's mine labelled by the mutate target selector", 120_000, async () => {
         await asTenant(
