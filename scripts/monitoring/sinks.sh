@@ -118,8 +118,21 @@ free_ports() { # <count>
     });' "$1"
 }
 
-# Starts one component from what DIR/sinks.env records (its port), in the background.
+# Starts one component from what DIR/sinks.env records (its port), in the background. When its port
+# was taken meanwhile (another program's socket: the ports are free when chosen, not reserved), it
+# answers 3 after stopping the component; `up` then chooses other ports, `start` waits and tries again.
 start_one() { # <dir> <component>
+  local dir="$1" name="$2" before=0
+  [[ -f "$dir/logs/$name.log" ]] && before="$(stat -c %s "$dir/logs/$name.log")"
+  launch_one "$dir" "$name" && return 0
+  if tail -c +"$((before + 1))" "$dir/logs/$name.log" 2>/dev/null | grep -qi 'address already in use'; then
+    stop_one "$dir" "$name"
+    return 3
+  fi
+  return 1
+}
+
+launch_one() { # <dir> <component>
   local dir="$1" name="$2" bin
   # shellcheck disable=SC1091
   source "$dir/sinks.env"
@@ -152,7 +165,7 @@ wait_ready() { # <dir> <component>
     victorialogs) url="$VICTORIALOGS_URL/health" ;;
   esac
   # -k: readiness only (a test's own CA signs a TLS VictoriaLogs); /health needs no credentials.
-  until curl -kfsS -o /dev/null "$url" 2>/dev/null; do
+  until curl -kfsS --max-time 2 -o /dev/null "$url" 2>/dev/null; do
     if ! live_pid "$dir" "$name" >/dev/null; then
       echo "monitoring: $name exited while starting; the end of $dir/logs/$name.log:" >&2
       tail -n 30 "$dir/logs/$name.log" >&2 || true
@@ -183,19 +196,40 @@ cmd_up() { # <dir>
   done
   build_all
   mkdir -p "$dir/logs" "$dir/pids"
-  read -r -a ports <<<"$(free_ports 2)"
-  local vl_args="${BYLAW_VICTORIALOGS_ARGS:-}" vl_scheme=http
+  local vl_args="${BYLAW_VICTORIALOGS_ARGS:-}" vl_scheme=http attempt rc
   [[ " $vl_args " == *" -tls "* ]] && vl_scheme=https
-  cat >"$dir/sinks.env" <<ENV
+  for ((attempt = 1; attempt <= 3; attempt++)); do
+    read -r -a ports <<<"$(free_ports 2)"
+    cat >"$dir/sinks.env" <<ENV
 PUSHGATEWAY_PORT=${ports[0]}
 PUSHGATEWAY_URL=http://127.0.0.1:${ports[0]}
 VICTORIALOGS_PORT=${ports[1]}
 VICTORIALOGS_URL=$vl_scheme://127.0.0.1:${ports[1]}
 VICTORIALOGS_ARGS=$(printf '%q' "$vl_args")
 ENV
-  for c in "${COMPONENTS[@]}"; do
-    start_one "$dir" "$c" || { cmd_down "$dir"; return 1; }
+    rc=0
+    for c in "${COMPONENTS[@]}"; do
+      start_one "$dir" "$c" || { rc=$?; break; }
+    done
+    ((rc == 0)) && return 0
+    cmd_down "$dir"
+    ((rc == 3)) || return 1
+    echo "monitoring: a chosen port was taken before $c bound it; choosing others" >&2
   done
+  return 1
+}
+
+# `start DIR NAME`: on the port DIR/sinks.env records; while something else holds it, waits and tries again.
+cmd_start() { # <dir> <component>
+  local attempt rc
+  for ((attempt = 1; attempt <= 10; attempt++)); do
+    rc=0
+    start_one "$1" "$2" || rc=$?
+    ((rc == 3)) || return "$rc"
+    echo "monitoring: the port of $2 is held by another program; trying again in 1 s" >&2
+    sleep 1
+  done
+  return 1
 }
 
 cmd_down() { # <dir>
@@ -211,7 +245,7 @@ case "${1:-}" in
   build) [[ $# -eq 1 ]] || die "usage: $0 build"; build_all ;;
   up) [[ $# -eq 2 ]] || die "usage: $0 up DIR"; mkdir -p "$2"; cmd_up "$(cd "$2" && pwd)" ;;
   stop) [[ $# -eq 3 ]] || die "usage: $0 stop DIR NAME"; component_arg "$3"; stop_one "$(cd "$2" && pwd)" "$3" ;;
-  start) [[ $# -eq 3 ]] || die "usage: $0 start DIR NAME"; component_arg "$3"; start_one "$(cd "$2" && pwd)" "$3" ;;
+  start) [[ $# -eq 3 ]] || die "usage: $0 start DIR NAME"; component_arg "$3"; cmd_start "$(cd "$2" && pwd)" "$3" ;;
   down) [[ $# -eq 2 ]] || die "usage: $0 down DIR"; [[ -d "$2" ]] || exit 0; cmd_down "$(cd "$2" && pwd)" ;;
   *) die "usage: $0 build | up DIR | stop DIR NAME | start DIR NAME | down DIR" ;;
 esac

@@ -111,16 +111,18 @@ export class LeaseElector implements LeaderElector {
   }
 
   /**
-   * Stops the loop and, when leading, releases the Lease. Bounded by the API server's answers: a
-   * renewal in flight is waited for at most one retry period, and so is the release; when either
-   * does not answer, this replica stops leading anyway and the Lease expires on its own.
+   * Stops the loop and, when leading, releases the Lease. Bounded by the API server's answers: the
+   * renewal in flight and the release share half of renewDeadline (5 s at client-go's defaults, so
+   * a loaded API server still gets the release); when either does not answer within what is left,
+   * this replica stops leading anyway and the Lease expires on its own.
    */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
-    const bound = this.retryPeriodMs;
-    if (this.running !== undefined && !(await this.within(this.running, bound))) {
-      this.setLeader(false, `stopped; the renewal in flight had no answer after ${bound} ms`);
+    const budget = this.renewDeadlineMs / 2;
+    const started = this.options.clock.now();
+    if (this.running !== undefined && !(await this.within(this.running, budget))) {
+      this.setLeader(false, `stopped; the renewal in flight had no answer after ${budget} ms`);
       return;
     }
     if (!this.leader) return;
@@ -128,6 +130,7 @@ export class LeaseElector implements LeaderElector {
     this.setLeader(false, "released on shutdown");
     if (held === undefined || held.record.holderIdentity !== this.identity) return;
     const now = this.options.clock.now();
+    const bound = Math.max(budget - (now - started), 0);
     const release = this.options.store.update(
       {
         holderIdentity: "",
