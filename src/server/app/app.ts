@@ -692,13 +692,14 @@ export async function startServe(
     deadlineSeconds: o.groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
     // From the cluster, a new tenant policy its namespace has no room for is refused at kubectl apply.
-    vetPolicy: vetPolicy(
-      live === undefined
-        ? checkPolicy
-        : (p) => [...checkPolicy(p), ...admissionBudgetProblems(p, source.current().policies, o.namespaceBudget)],
-      registration?.registrar,
-      registration?.policyChecks,
-    ),
+    vetPolicy: vetPolicy({
+      check:
+        live === undefined
+          ? checkPolicy
+          : (p) => [...checkPolicy(p), ...admissionBudgetProblems(p, source.current().policies, o.namespaceBudget)],
+      ...(registration !== undefined ? { registrar: registration.registrar, cluster: registration.policyChecks } : {}),
+      deadlineMs: o.groups.defaultSeconds * DEADLINE_SHARE * 1000,
+    }),
     denialYaml: new YamlV3Writer(),
     ...(cleanup !== undefined ? { cleanupController: true } : {}),
     ...(presence !== undefined && elsewhere.includes("cleanup")

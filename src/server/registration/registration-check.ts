@@ -1,10 +1,17 @@
 /**
- * The policy webhook's last check of a policy being created or updated (`--register`): would the API
- * server accept the webhook configuration Bylaw writes with this policy in it? It is asked, with a
- * dry-run write (registrar.ts `check`), since only its own CEL compiler, cost estimator and size
- * limits settle it. A refusal denies the policy at `kubectl apply`, with the API server's reason; no
- * answer within `timeoutMs` admits it (registration still leaves it out if it is refused, and its
- * status says so): the policy webhook does not fail every policy write while the API server is slow.
+ * The policy webhook's checks of a policy being created or updated beyond compiling
+ * (`AdmissionDeps.vetPolicy`), each bounded by the policy webhook's own deadline:
+ * - what Kyverno's policy webhook asks the API server (cluster-policy-checks.ts: kinds served,
+ *   generate scope and permissions). These fail closed: when the API server does not answer them in
+ *   time, or a check fails, the policy is refused with the reason and may be applied again. A policy
+ *   admitted unchecked could be Ready with a rule nothing may run, or reach outside a tenant's
+ *   namespace until the controllers' own checks stop it, and a tenant could slow the API server on
+ *   purpose to get there.
+ * - with registration (`--register`), whether the API server would accept the webhook configuration
+ *   Bylaw writes with this policy in it, asked with a dry-run write (registrar.ts `check`), since only
+ *   its own CEL compiler, cost estimator and size limits settle it. A refusal denies the policy with
+ *   the API server's reason. No answer in time admits it: registration then leaves the policy out if
+ *   the API server refuses it, and its status says so (not Ready), so nothing passes silently.
  */
 import { problem, type CompiledPolicy, type PolicyProblem } from "../../engine/index.js";
 import { celKindOf } from "../admission/cel-webhook-traits.js";
@@ -12,52 +19,82 @@ import type { Registrar } from "../../controllers/registration/registrar.js";
 import { policyIdOf } from "./build-configurations.js";
 import { clusterPolicyProblems, type ClusterPolicyChecks } from "./cluster-policy-checks.js";
 
-/**
- * The policy webhook's checks beyond compiling (`AdmissionDeps.vetPolicy`): `check`, the problems
- * `serve` refuses a policy for at load, then (with registration) what Kyverno's policy webhook
- * asks the API server (cluster-policy-checks.ts: kinds served, generate scope and permissions), then
- * whether the API server would accept its webhook.
- */
-export function vetPolicy(
-  check: (policy: CompiledPolicy) => readonly PolicyProblem[],
-  registrar: Pick<Registrar, "check"> | undefined,
-  cluster?: ClusterPolicyChecks,
-): (policy: CompiledPolicy) => Promise<readonly PolicyProblem[]> {
+interface VetOptions {
+  /** The problems `serve` refuses a policy for at load. */
+  readonly check: (policy: CompiledPolicy) => readonly PolicyProblem[];
+  readonly registrar?: Pick<Registrar, "check">;
+  readonly cluster?: ClusterPolicyChecks;
+  /** How long all the checks of one policy may take: below the policy webhook's timeout. */
+  readonly deadlineMs: number;
+  /** The clock (milliseconds) the deadline is measured on. */
+  readonly now?: () => number;
+}
+
+export function vetPolicy(o: VetOptions): (policy: CompiledPolicy) => Promise<readonly PolicyProblem[]> {
+  const now = o.now ?? (() => performance.now());
   return async (policy) => {
-    const local = check(policy);
+    const started = now();
+    const local = o.check(policy);
     if (local.some((p) => p.severity === "error")) return local;
-    const found = cluster === undefined ? [] : await withinDeadline(clusterPolicyProblems(policy, cluster), []);
-    if (registrar === undefined || found.length > 0) return [...local, ...found];
-    return [...local, ...(await registrationProblems(policy, registrar))];
+    const found = o.cluster === undefined ? [] : await clusterChecks(policy, o.cluster, o.deadlineMs);
+    if (o.registrar === undefined || found.length > 0) return [...local, ...found];
+    const left = Math.max(o.deadlineMs - (now() - started), 0);
+    return [...local, ...(await registrationProblems(policy, o.registrar, left))];
   };
 }
 
-/**
- * What `work` answers within `timeoutMs`, else (or when it fails) `fallback`: a slow or failing API
- * server admits the policy rather than failing every policy write (Bylaw's controllers then report
- * what they may not do, at run time).
- */
-async function withinDeadline<T>(work: Promise<T>, fallback: T, timeoutMs = 3000): Promise<T> {
+/** `work`'s answer within `ms`, else `late` (its failure is rethrown). */
+async function within<T>(work: Promise<T>, ms: number, late: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), timeoutMs);
+  const timeout = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late), ms);
   });
-  return Promise.race([work.catch(() => fallback), late]).finally(() => clearTimeout(timer));
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
+
+const WHAT = "the kinds it names, its generate targets and the permissions its rules need";
+
+async function clusterChecks(
+  policy: CompiledPolicy,
+  cluster: ClusterPolicyChecks,
+  deadlineMs: number,
+): Promise<PolicyProblem[]> {
+  const unanswered = Symbol("unanswered");
+  try {
+    const found = await within<PolicyProblem[] | typeof unanswered>(
+      clusterPolicyProblems(policy, cluster),
+      deadlineMs,
+      unanswered,
+    );
+    if (found !== unanswered) return found;
+    return [
+      problem(
+        "spec",
+        `Bylaw could not check this policy against the API server within ${seconds(deadlineMs)} (${WHAT}): the API server did not answer in time; nothing was stored, apply it again`,
+      ),
+    ];
+  } catch (e) {
+    return [
+      problem(
+        "spec",
+        `Bylaw could not check this policy against the API server (${WHAT}): ${e instanceof Error ? e.message : String(e)}; nothing was stored`,
+      ),
+    ];
+  }
+}
+
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
 
 async function registrationProblems(
   policy: CompiledPolicy,
   registrar: Pick<Registrar, "check">,
-  timeoutMs = 3000,
+  timeoutMs: number,
 ): Promise<PolicyProblem[]> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), timeoutMs);
-  });
-  const refusal = await Promise.race([
+  const refusal = await within(
     registrar.check(policy, policyIdOf(policy)).catch(() => undefined),
-    late,
-  ]).finally(() => clearTimeout(timer));
+    timeoutMs,
+    undefined,
+  );
   if (refusal === undefined) return [];
   const field = !/matchConditions/.test(refusal)
     ? "spec"
