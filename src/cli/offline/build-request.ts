@@ -65,8 +65,13 @@ export function buildRequest(
   };
 }
 
-/** The resource's Namespace as the values file gives it (CEL `namespaceObject`), when it does. */
-function namespaceObjectOf(values: ValuesSpec, resource: Resource): { namespaceObject?: Resource } {
-  const found = values.namespaceObjects.get(resourceNamespace(resource));
-  return found === undefined ? {} : { namespaceObject: found };
+/**
+ * The resource's Namespace as the values file gives it (CEL `namespaceObject`); null for a namespace
+ * it does not list: Kyverno's CLI resolves the policies.kyverno.io kinds' Namespace from the values
+ * alone (with `--cluster` too), so there they read null.
+ */
+function namespaceObjectOf(values: ValuesSpec, resource: Resource): { namespaceObject?: Resource | null } {
+  const ns = resourceNamespace(resource);
+  if (ns === "") return {};
+  return { namespaceObject: values.namespaceObjects.get(ns) ?? null };
 }

@@ -184,7 +184,7 @@ spec:
     );
   });
 
-  test("a resource without a namespace is in 'default', as Kyverno's CLI loads it", async () => {
+  test("a resource without a namespace is in 'default', as Kyverno's CLI loads it; a ValidatingPolicy's namespaceObject is the values file's Namespace, else null", async () => {
     const vpol = `apiVersion: policies.kyverno.io/v1
 kind: ValidatingPolicy
 metadata: {name: no-default}
@@ -205,6 +205,8 @@ kind: Pod
 metadata: {name: bad}
 spec: {containers: [{name: c, image: busybox:1.35}]}
 `;
+    // Kyverno's CLI gives these kinds a Namespace from the values file only: for team-a (not listed)
+    // namespaceObject is null, so reading its metadata is an error, as in Kyverno v1.19.
     const r = await run({
       "policy.yaml": vpol,
       "pods.yaml": twoPods,
@@ -212,6 +214,25 @@ spec: {containers: [{name: c, image: busybox:1.35}]}
     });
     assert.deepEqual(
       r.results.map((x) => [x.resource, x.actual, x.message]),
+      [
+        ["good", "error", "error: no such key: metadata"],
+        ["bad", "fail", "the default namespace is not allowed"],
+      ],
+    );
+    const listed = await run({
+      "policy.yaml": vpol,
+      "pods.yaml": twoPods,
+      "values.yaml": `apiVersion: cli.kyverno.io/v1alpha1
+kind: Value
+metadata: {name: v}
+namespaces:
+  - {apiVersion: v1, kind: Namespace, metadata: {name: team-a}}
+  - {apiVersion: v1, kind: Namespace, metadata: {name: default}}
+`,
+      "kyverno-test.yaml": suite("variables: values.yaml", "no-default", ""),
+    });
+    assert.deepEqual(
+      listed.results.map((x) => [x.resource, x.actual, x.message]),
       [
         ["good", "pass", "success"],
         ["bad", "fail", "the default namespace is not allowed"],

@@ -31,9 +31,11 @@ export interface EngineRequest {
   /**
    * The resource's Namespace object when the caller has it whole (a values file's `namespaces:`
    * entry): CEL's `namespaceObject`, annotations included. Absent: CEL sees a Namespace with the
-   * name and `namespaceLabels`.
+   * name and `namespaceLabels`. Null: the caller has none to give (Kyverno's CLI, whose
+   * policies.kyverno.io kinds read the Namespace from the values file alone): those kinds see null,
+   * a validate.cel rule still sees the Namespace built from the name and labels.
    */
-  readonly namespaceObject?: Resource;
+  readonly namespaceObject?: Resource | null;
   /** Variables layered on the context before any rule runs, by dotted name (CLI globalValues, per-resource values). */
   readonly variables?: Readonly<Record<string, JsonValue>>;
   /**

@@ -7,7 +7,7 @@ import { resourceNamespace, type Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
-import { celRuleInput, evaluateCelRule } from "../cel/validate-rule/index.js";
+import { celRuleInput, evaluateCelRule, forPolicyKinds } from "../cel/validate-rule/index.js";
 import { evaluateValidatingPolicy, isValidatingPolicy } from "../cel/validating-policy/index.js";
 import { evaluateAdmissionPolicy, isAdmissionPolicy } from "../cel/admission-policy/index.js";
 import { resolveParams } from "../cel/params/index.js";
@@ -153,7 +153,7 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
       return evaluateValidatingPolicy(
         compiled.cel,
         run.request.matchContext(policy).req,
-        input,
+        forPolicyKinds(input, request),
         { ports: run.env.ports, policyNamespace: policy.namespace },
         exceptions,
       );

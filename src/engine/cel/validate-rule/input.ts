@@ -13,8 +13,11 @@ interface CelRequestParts {
   readonly oldResource?: Resource;
   readonly operation: Operation;
   readonly namespaceLabels: Readonly<Record<string, string>>;
-  /** The Namespace whole, when the caller has it (a values file's `namespaces:` entry). */
-  readonly namespaceObject?: Resource;
+  /**
+   * The Namespace whole, when the caller has it (a values file's `namespaces:` entry); null when the
+   * caller says there is none to give (Kyverno's CLI without a values entry for the namespace).
+   */
+  readonly namespaceObject?: Resource | null;
 }
 
 /** The request's variables as CEL values (`params` and `variables` are the rule's). */
@@ -33,6 +36,22 @@ export interface CelRuleInput {
  */
 export function celRuleInput(req: CelRequestParts, data: JsonObject): CelRuleInput {
   return build(req, data);
+}
+
+/**
+ * The same for the policies.kyverno.io kinds, whose `namespaceObject` is only ever the Namespace
+ * itself: null when the caller has none (`namespaceObject: null`), where a validate.cel rule sees
+ * one built from the name and labels, as Kyverno's JSON engine builds it. Kyverno's CLI resolves
+ * these kinds' Namespace from the values file alone, so `namespaceObject.metadata.name` is an
+ * error there ("no such key: metadata") for a namespace the values do not list.
+ */
+export function celPolicyInput(req: CelRequestParts, data: JsonObject): CelRuleInput {
+  return forPolicyKinds(build(req, data), req);
+}
+
+/** `input` (built by `celRuleInput`) as the policies.kyverno.io kinds see it (`celPolicyInput`). */
+export function forPolicyKinds(input: CelRuleInput, req: Pick<CelRequestParts, "namespaceObject">): CelRuleInput {
+  return req.namespaceObject === null ? { ...input, namespaceObject: null } : input;
 }
 
 /**

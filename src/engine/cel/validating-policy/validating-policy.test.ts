@@ -221,6 +221,35 @@ describe("ValidatingPolicy", () => {
     assert.deepEqual(run(p, inNs, { namespaceLabels: { owner: "team-a" } }), [["", "fail", "owner: none, apps"]]);
   });
 
+  test("namespaceObject null (the caller has no Namespace, as Kyverno's CLI without a values entry): null here, built from the labels for validate.cel", () => {
+    const p = vpol({ validations: [{ expression: "namespaceObject.metadata.name != 'default'", message: "m" }] });
+    const inNs = pod({ name: "p", namespace: "apps" });
+    assert.deepEqual(run(p, inNs, { namespaceObject: null }), [["", "error", "error: no such key: metadata"]]);
+    const isNull = vpol({ validations: [{ expression: "namespaceObject == null", message: "not null" }] });
+    assert.deepEqual(run(isNull, inNs, { namespaceObject: null }), [["", "pass", "success"]]);
+    assert.deepEqual(run(isNull, inNs), [["", "fail", "not null"]]);
+    const classic = engine.compile({
+      apiVersion: "kyverno.io/v1",
+      kind: "ClusterPolicy",
+      metadata: { name: "c" },
+      spec: {
+        rules: [
+          {
+            name: "r",
+            match: { any: [{ resources: { kinds: ["Pod"] } }] },
+            validate: {
+              cel: { expressions: [{ expression: "namespaceObject.metadata.name == 'apps'", message: "m" }] },
+            },
+          },
+        ],
+      },
+    });
+    assert.ok(classic.ok);
+    assert.deepEqual(run(classic.policy, inNs, { namespaceObject: null }), [
+      ["r", "pass", "Validation rule 'r' passed."],
+    ]);
+  });
+
   test("spec.paramKind/paramRef are not ValidatingPolicy fields in Kyverno 1.19: the policy is invalid, naming the field", () => {
     for (const extra of [
       { paramKind: { apiVersion: "v1", kind: "ConfigMap" } },

@@ -2,7 +2,7 @@
  * A GeneratingPolicy generates (cel/generating-policy/evaluate.ts) and takes no part in validate or
  * mutate. Its one result (rule "", as Kyverno reports the CEL kinds) carries what it would generate.
  */
-import { celRuleInput } from "../../cel/validate-rule/index.js";
+import { celPolicyInput } from "../../cel/validate-rule/index.js";
 import { celExceptionsFor } from "../../exceptions/cel/index.js";
 import { evaluateGeneratingPolicy } from "../../cel/generating-policy/index.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
@@ -25,7 +25,7 @@ function generate(policy: CompiledPolicy, request: PreparedRequest, env: EngineE
       ...(req.exceptionNamespaces !== undefined ? { allowedNamespaces: req.exceptionNamespaces } : {}),
     },
   );
-  const input = request.derived(CEL_INPUT, () => celRuleInput(request.request, request.base(false)));
+  const input = request.derived(CEL_INPUT, () => celPolicyInput(request.request, request.base(false)));
   const result = evaluateGeneratingPolicy(policy.generating, {
     req: request.matchContext(policy).req,
     input,

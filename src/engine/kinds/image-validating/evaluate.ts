@@ -16,7 +16,7 @@
  */
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { Resource } from "../../api/resource.js";
-import { celRuleInput } from "../../cel/validate-rule/index.js";
+import { celPolicyInput } from "../../cel/validate-rule/index.js";
 import { policyActivation } from "../../cel/lazy-variables.js";
 import { fromCel, toCel } from "../../cel/values.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../../cel/types.js";
@@ -54,7 +54,7 @@ function evaluate(
     return ruleResult("match", "ImageVerify", "error", `failed to execute matching: ${verdict.message}`);
   if (body.failure !== undefined) return ruleResult("evaluation", "ImageVerify", "error", body.failure);
   const req = request.request;
-  const input = celRuleInput(req, request.base(false));
+  const input = celPolicyInput(req, request.base(false));
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
   const caller = { policyNamespace: policy.namespace };
   const plain: CelServices = { ports: env.ports, policyNamespace: policy.namespace };
@@ -102,7 +102,7 @@ interface Run {
 /** "match" when every condition holds; no result when one is false (or errs under Ignore); the error under Fail. */
 function matchConditions(
   body: CompiledImageValidatingBody,
-  input: ReturnType<typeof celRuleInput>,
+  input: ReturnType<typeof celPolicyInput>,
   run: Run,
 ): "match" | Verdict {
   const activation = {
@@ -124,7 +124,7 @@ function matchConditions(
 }
 
 interface ValidationRun extends Run {
-  readonly input: ReturnType<typeof celRuleInput>;
+  readonly input: ReturnType<typeof celPolicyInput>;
   /** The object (the old one on DELETE), as JSON: where the built-in extractors read images. */
   readonly resource: Resource;
   readonly allowed: unknown;

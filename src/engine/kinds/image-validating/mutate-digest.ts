@@ -13,7 +13,7 @@ import type { Resource } from "../../api/resource.js";
 import { ok } from "../../api/result.js";
 import type { CelServices } from "../../cel/kyverno/index.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../../cel/types.js";
-import { celRuleInput } from "../../cel/validate-rule/index.js";
+import { celPolicyInput } from "../../cel/validate-rule/index.js";
 import { decideExceptions } from "../../cel/validating-policy/exceptions.js";
 import { celExceptionsFor } from "../../exceptions/cel/index.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
@@ -75,7 +75,7 @@ function applies(
   env: EngineEnv,
   run: { readonly budget: CostBudget; readonly services: CelServices; readonly body: CompiledImageValidatingBody },
 ): boolean {
-  const input = celRuleInput(request.request, request.base(false));
+  const input = celPolicyInput(request.request, request.base(false));
   const activation = {
     object: input.object,
     oldObject: input.oldObject,

@@ -3,7 +3,7 @@
  * (cel/mutating-policy/evaluate.ts) and the response carries the patched resource; validate and
  * generate answer nothing.
  */
-import { celRuleInput } from "../../cel/validate-rule/index.js";
+import { celPolicyInput } from "../../cel/validate-rule/index.js";
 import { celExceptionsFor } from "../../exceptions/cel/index.js";
 import { evaluateMutatingPolicy } from "../../cel/mutating-policy/evaluate.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
@@ -35,7 +35,7 @@ function mutate(
     {
       req: request.matchContext(policy).req,
       resource,
-      input: celRuleInput(req, request.base(false)),
+      input: celPolicyInput(req, request.base(false)),
       exceptions,
       ...(existing !== undefined ? { existing } : {}),
     },
