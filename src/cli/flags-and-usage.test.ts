@@ -23,7 +23,8 @@ spec:
       match: {any: [{resources: {kinds: [Pod]}}]}
       context:
         - name: pods
-          apiCall: {urlPath: "/api/v1/namespaces/default/pods", jmesPath: "items | length(@)"}
+          # No ReplicaSet is among the resources given, so nothing answers this offline.
+          apiCall: {urlPath: "/apis/apps/v1/namespaces/default/replicasets", jmesPath: "items | length(@)"}
       validate:
         deny: {conditions: {any: [{key: "{{ pods }}", operator: GreaterThan, value: 10}]}}
     - name: clone

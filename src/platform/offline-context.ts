@@ -6,7 +6,8 @@
  * `configMap` entries, `apiCall` GETs of object and list URL paths (after the mocks) and CEL
  * `resource.Get/List`; image data a context file gives answers CEL `image.GetMetadata`, and with
  * registry access (`--registry`) the registry answers the rest and `imageRegistry` entries; parameter
- * objects (a test's `paramResources`) answer ValidatingAdmissionPolicy bindings' paramRef. Everything
+ * objects (a test's `paramResources`) answer ValidatingAdmissionPolicy bindings' paramRef; `bylaw
+ * apply`'s own resources answer `apiCall` GETs, as Kyverno's apply's fake client does. Everything
  * else is "unavailable" (the entry is not loaded, and a value for the same name may come from a
  * values file instead; without one the rule is an error naming it).
  */
@@ -44,6 +45,12 @@ export interface OfflineContextOptions {
   readonly globalErrors?: Readonly<Record<string, string>>;
   /** Objects that exist (a test's context file resources and clusterResources). */
   readonly resources?: readonly JsonObject[];
+  /**
+   * Objects that answer `apiCall` GETs of an object or list URL path only (after the mocks, before
+   * `resources`): `bylaw apply`'s resources, target resources and parameter resources, as Kyverno's
+   * apply builds its fake client from them without a cluster. Read when the first call comes.
+   */
+  readonly apiCallObjects?: () => readonly JsonObject[];
   /** Image data by the reference as written (a test's context file `images`). */
   readonly images?: Readonly<Record<string, JsonValue>>;
   /** Registry access (`--registry`): image data for references the context file does not give. */
@@ -81,10 +88,16 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
   const objects = new OfflineResources(options.resources ?? []);
   const haveObjects = objects.size > 0;
   const images = options.images ?? {};
+  let served: OfflineResources | undefined;
+  const apiCallObjects = (): OfflineResources | undefined => {
+    if (options.apiCallObjects === undefined) return undefined;
+    served ??= new OfflineResources(options.apiCallObjects());
+    return served.size > 0 ? served : undefined;
+  };
   return {
     ...(options.onWarning !== undefined ? { warn: options.onWarning } : {}),
     canLoad: (kind) =>
-      (kind === "apiCall" && ((options.apiCalls?.length ?? 0) > 0 || haveObjects)) ||
+      (kind === "apiCall" && ((options.apiCalls?.length ?? 0) > 0 || haveObjects || apiCallObjects() !== undefined)) ||
       (kind === "configMap" && haveObjects) ||
       (kind === "globalReference" &&
         Object.keys(options.globalEntries ?? {}).length + Object.keys(options.globalErrors ?? {}).length > 0) ||
@@ -95,11 +108,14 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
         : err("unavailable", `configMap ${namespace}/${name}: ${UNAVAILABLE}`),
     apiCall: (req: ApiCallRequest): Result<JsonValue> => {
       const mock = mockFor(options.apiCalls ?? [], req);
-      const read =
-        !mock && haveObjects && req.method === "GET" && req.urlPath !== undefined
-          ? objects.urlPath(req.urlPath)
-          : undefined;
-      if (read !== undefined) return read;
+      const path = !mock && req.urlPath !== undefined ? req.urlPath : undefined;
+      if (path !== undefined) {
+        // The given resources answer a GET of a resource they hold objects of; anything else is not
+        // loaded and names how to supply it (Kyverno's fake client fails or panics there).
+        const given = req.method === "GET" ? apiCallObjects()?.urlPath(path, { onlyServed: true }) : undefined;
+        const read = given ?? (haveObjects && req.method === "GET" ? objects.urlPath(path) : undefined);
+        if (read !== undefined) return read;
+      }
       if (!mock) return err("unavailable", unmocked(req));
       // CEL http.Get/Post: Kyverno's CLI answers a mocked URL with the entry's response as written, whatever
       // its status (pkg/cel/libs/http_mock.go returns the stored value; no statusCode is merged into the body).

@@ -77,8 +77,11 @@ export class OfflineResources {
     return ok({ items });
   }
 
-  /** A GET of `/api/v1/[namespaces/NS/]RESOURCE[/NAME]` or `/apis/GROUP/VERSION/...`; undefined: not such a path. */
-  urlPath(path: string): Result<JsonValue> | undefined {
+  /**
+   * A GET of `/api/v1/[namespaces/NS/]RESOURCE[/NAME]` or `/apis/GROUP/VERSION/...`; undefined: not
+   * such a path, or (`onlyServed`) a resource of which no object was given.
+   */
+  urlPath(path: string, o: { readonly onlyServed?: boolean } = {}): Result<JsonValue> | undefined {
     const parts =
       path
         .split("?")[0]
@@ -95,6 +98,7 @@ export class OfflineResources {
     }
     const [resource = "", name] = rest;
     if (rest.length > 2) return undefined;
+    if (o.onlyServed === true && !this.#byResource.has(`${apiVersion} ${resource}`)) return undefined;
     if (name === undefined) {
       const listed = this.list({ apiVersion, resource, namespace });
       return listed.ok ? ok({ apiVersion, metadata: {}, ...(listed.value as JsonObject) }) : listed;

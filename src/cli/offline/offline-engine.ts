@@ -32,6 +32,8 @@ export function offlineEngine(
     readonly params?: () => readonly JsonObject[];
     /** `bylaw apply --parameter-resource`: the objects ValidatingAdmissionPolicy bindings take params from. */
     readonly bindingParams?: () => readonly JsonObject[];
+    /** `bylaw apply`'s resources, targets and parameters: what answers apiCall GETs (Kyverno's apply's fake client). */
+    readonly apiCallObjects?: () => readonly JsonObject[];
   } = {},
 ): Engine {
   const apiCalls: MockedApiCall[] = [];
@@ -65,6 +67,7 @@ export function offlineEngine(
     ...(extra.registry !== undefined ? { registry: extra.registry } : {}),
     ...(paramObjects !== undefined ? { params: paramObjects, bindingParams: fromSuite } : {}),
     ...(extra.bindingParams !== undefined ? { bindingParamObjects: extra.bindingParams } : {}),
+    ...(extra.apiCallObjects !== undefined ? { apiCallObjects: extra.apiCallObjects } : {}),
     // Kyverno's test runs with `Cluster: true` when the test file gives clusterResources (commands/test/test.go).
     ...((spec?.clusterResources.length ?? 0) > 0 ? { clusterGiven: true } : {}),
     onWarning: warnOnce(),

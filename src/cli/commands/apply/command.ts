@@ -94,6 +94,8 @@ async function runWith(
   if (setDocs === undefined) return 2;
   // The resources are also the objects validate.cel paramRefs take params from (ValidatingAdmissionPolicy bindings get none, as in Kyverno's apply).
   let paramPool: readonly Resource[] = [];
+  // Without --cluster, the resources, targets and parameters answer apiCall GETs, as Kyverno's apply builds its fake client from them.
+  let apiCallPool: readonly Resource[] = [];
   const context = await loadContextFile(options.contextFile);
   if (!context.ok) return usageFailure(io, context.error);
   // --parameter-resource: the params of ValidatingAdmissionPolicy bindings (and of paramRefs, beside the resources).
@@ -113,6 +115,7 @@ async function runWith(
       ...(registry !== undefined ? { registry } : {}),
       params: () => [...parameters.resources, ...paramPool],
       ...(options.parameterPaths.length > 0 ? { bindingParams: () => parameters.resources } : {}),
+      apiCallObjects: () => apiCallPool,
     });
   const read = await loadPolicyPaths(options.policyPaths, {
     stdin,
@@ -151,6 +154,7 @@ async function runWith(
   const targets = await loadResources(options.targetPaths, { stdin, label: "--target-resource: ", crds: crds.kinds });
   for (const e of targets.errors) io.err(`error: ${e}`);
   bad ||= targets.errors.length > 0;
+  apiCallPool = [...loaded.resources, ...targets.resources, ...parameters.resources];
   const payloads = await loadJsonPayloads(options.jsonPaths, stdin, "--json: ");
   for (const e of payloads.errors) io.err(`error: ${e}`);
   bad ||= payloads.errors.length > 0;
