@@ -12,7 +12,7 @@ import { resourceLabels, resourceName, resourceNamespace } from "../../api/resou
 import { evaluateSelector } from "../../match/index.js";
 import { needsLabels } from "../../match/namespace-labels.js";
 import type { MatchRequest } from "../../match/index.js";
-import { resourceOfKind } from "./resource-names.js";
+import { CORE_RESOURCES, resourceOfKind } from "./resource-names.js";
 
 type ConstraintVerdict =
   { readonly kind: "match" } | { readonly kind: "no-match" } | { readonly kind: "error"; readonly message: string };
@@ -79,11 +79,20 @@ function needsPlural(rule: ResourceRule, subresource: string): boolean {
 
 type RuleVerdict = "match" | "no-match" | "unknown";
 
+/** Whether every resource a rule names (before any `/subresource`) is a core-group resource. */
+function namesOnlyCore(rule: ResourceRule): boolean {
+  return rule.resources.every((r) => CORE_RESOURCES.has(r.split("/")[0] ?? ""));
+}
+
 function ruleVerdict(rule: ResourceRule, req: MatchRequest, resource: string | undefined): RuleVerdict {
   if (!listed(rule.operations, req.operation)) return "no-match";
   if (!listed(rule.groups, req.gvk.group) || !listed(rule.versions, req.gvk.version)) return "no-match";
   if (rule.names.length > 0 && !rule.names.includes(resourceName(req.resource))) return "no-match";
-  if (resource === undefined) return needsPlural(rule, req.subresource) ? "unknown" : "match";
+  if (resource === undefined) {
+    if (!needsPlural(rule, req.subresource)) return "match";
+    // An unknown kind of the core group is none of its resources: a rule naming only those cannot match it.
+    return req.gvk.group === "" && namesOnlyCore(rule) ? "no-match" : "unknown";
+  }
   return resourceListed(rule.resources, resource, req.subresource) ? "match" : "no-match";
 }
 

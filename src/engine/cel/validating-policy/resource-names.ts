@@ -80,6 +80,30 @@ const BUILT_IN: Readonly<Record<string, string>> = {
   ResourceSlice: "resourceslices",
 };
 
+/**
+ * The resources of the core group ("", `v1`). No CustomResourceDefinition can add to it, so a kind
+ * Bylaw does not know in that group (OpenShift's legacy `v1` BuildConfig) is none of these.
+ */
+export const CORE_RESOURCES: ReadonlySet<string> = new Set([
+  "bindings",
+  "componentstatuses",
+  "configmaps",
+  "endpoints",
+  "events",
+  "limitranges",
+  "namespaces",
+  "nodes",
+  "persistentvolumes",
+  "persistentvolumeclaims",
+  "pods",
+  "podtemplates",
+  "replicationcontrollers",
+  "resourcequotas",
+  "secrets",
+  "services",
+  "serviceaccounts",
+]);
+
 /** The resource (plural) of a built-in kind, or undefined when Bylaw does not know the kind. */
 export function resourceOfKind(kind: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(BUILT_IN, kind) ? BUILT_IN[kind] : undefined;

@@ -158,6 +158,24 @@ describe("ValidatingPolicy", () => {
     assert.match(row?.[2] ?? "", /kind Widget \(example.com\/v1\) is not a built-in kind/);
   });
 
+  test("an unknown kind of the core group (v1 BuildConfig) is none of its resources: no match where the rules name only core resources, else an error", () => {
+    const buildConfig = { apiVersion: "v1", kind: "BuildConfig", metadata: { name: "b", namespace: "ci" } };
+    assert.deepEqual(run(vpol(noLatest), buildConfig), [], "podRules name only pods");
+    const rule = (apiGroups: string[], resources: string[]) =>
+      vpol({
+        ...noLatest,
+        matchConstraints: { resourceRules: [{ apiGroups, apiVersions: ["*"], operations: ["*"], resources }] },
+      });
+    assert.deepEqual(run(rule([""], ["pods", "services/status"]), buildConfig), []);
+    assert.equal(run(rule([""], ["pods", "buildconfigs"]), buildConfig)[0]?.[1], "error", "it may be buildconfigs");
+    const podMetrics = {
+      apiVersion: "metrics.k8s.io/v1beta1",
+      kind: "PodMetrics",
+      metadata: { name: "p", namespace: "a" },
+    };
+    assert.equal(run(rule(["*"], ["pods"]), podMetrics)[0]?.[1], "error", "another group may call its kind pods");
+  });
+
   test("an expression that does not compile makes matched resources an error naming the field and position", () => {
     const [row] = run(vpol({ validations: [{ expression: "object.spec.containers.all(c, " }] }), latest);
     assert.equal(row?.[1], "error");
