@@ -122,7 +122,7 @@ describe("patchStrategicMerge anchors", () => {
     const patch = { spec: { initContainers: [{ "<(image)": "busybox*" }], "+(priority)": 5 } };
     const r = mutate(patch, pod({ name: "web" }));
     assert.equal(r.rules[0]?.status, "skip");
-    assert.match(r.rules[0]?.message ?? "", /global/);
+    assert.equal(r.rules[0]?.message, "no patches applied", "Kyverno's text, whatever stopped the patch");
   });
 });
 

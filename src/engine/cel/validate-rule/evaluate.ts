@@ -108,7 +108,8 @@ function evaluateWith(rule: CompiledCelRule, name: string, input: CelRuleInput, 
   });
   for (const p of rule.preconditions) {
     const r = p.evaluate(activation, budget);
-    if (!r.ok) return result("fail", `cel precondition '${p.expression.trim()}' resulted in error: ${r.error.message}`);
+    // A precondition is a Kubernetes matchCondition: its error reads as a validation's (failurePolicy Fail).
+    if (!r.ok) return result("fail", `expression '${p.expression.trim()}' resulted in error: ${r.error.message}`);
     if (r.value !== true) return result("skip", "cel preconditions not met");
   }
   for (const v of rule.validations) {

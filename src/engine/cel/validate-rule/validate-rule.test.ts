@@ -147,6 +147,15 @@ describe("validate.cel", () => {
     assert.equal(run(p, pod({ name: "web-1", containers: [{ name: "x", image: "nginx:latest" }] }))[0]?.[1], "fail");
   });
 
+  test("a celPrecondition that errors fails the rule with Kubernetes' text for an expression error, as Kyverno reports it", () => {
+    const p = celPolicy(noLatest, {
+      celPreconditions: [{ name: "lb", expression: "object.spec.type == 'LoadBalancer'" }],
+    });
+    assert.deepEqual(run(p, pod({ name: "a" })), [
+      ["check", "fail", "expression 'object.spec.type == 'LoadBalancer'' resulted in error: no such key: type"],
+    ]);
+  });
+
   test("request, oldObject and namespaceObject are set as Kubernetes sets them", () => {
     const p = celPolicy({
       expressions: [
