@@ -186,7 +186,9 @@ describe(
         for (const a of answers)
           assert.ok(
             a.code === 0 ||
-              /is refused|exceeded its deadline|before the review'{1,2}s deadline|cost budget|cost limit/.test(a.stderr),
+              /is refused|exceeded its deadline|before the review'{1,2}s deadline|cost budget|cost limit/.test(
+                a.stderr,
+              ),
             `an attack review was answered: ${a.stderr}`,
           );
         kit.sameProcess(pid);
