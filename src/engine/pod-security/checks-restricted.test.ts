@@ -15,10 +15,20 @@ interface Case {
 const cases: readonly Case[] = [
   { name: "a compliant pod passes", resource: restrictedPod(), expected: [] },
   {
-    name: "Privilege Escalation: unset is required",
+    name: "Privilege Escalation: unset in a securityContext is forbidden with the value nil (Kyverno's pod-security-admission fork)",
     resource: restrictedPod({ containers: [container({}, { allowPrivilegeEscalation: null })] }),
     expected: [
+      'allowPrivilegeEscalation: allowPrivilegeEscalation != false | container "app" must set securityContext.allowPrivilegeEscalation=false | spec.containers[0].securityContext.allowPrivilegeEscalation is forbidden, forbidden values found: nil',
+    ],
+  },
+  {
+    name: "Privilege Escalation: no securityContext at all is required",
+    resource: restrictedPod({ containers: [{ name: "app", image: "nginx" }] }),
+    expected: [
       'allowPrivilegeEscalation: allowPrivilegeEscalation != false | container "app" must set securityContext.allowPrivilegeEscalation=false | spec.containers[0].securityContext.allowPrivilegeEscalation: Required value',
+      'capabilities_restricted: unrestricted capabilities | container "app" must set securityContext.capabilities.drop=["ALL"] | spec.containers[0].securityContext.capabilities.drop: Required value',
+      'runAsNonRoot: runAsNonRoot != true | pod or container "app" must set securityContext.runAsNonRoot=true | spec.containers[0].securityContext.runAsNonRoot: Required value',
+      'seccompProfile_restricted: seccompProfile | pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost" | spec.containers[0].securityContext.seccompProfile.type: Required value',
     ],
   },
   {

@@ -7,6 +7,7 @@ import {
   FALSE,
   forbidden,
   required,
+  str,
   strings,
   TRUE,
   type CheckDefinition,
@@ -29,11 +30,13 @@ function allowPrivilegeEscalation(pod: PodView): CheckFailure | undefined {
   const bad: string[] = [];
   const errors: PssFieldError[] = [];
   visitContainers(pod.spec, (c, path, name) => {
-    const value = flag(obj(c, "securityContext"), "allowPrivilegeEscalation");
+    const context = obj(c, "securityContext");
+    const value = flag(context, "allowPrivilegeEscalation");
     if (value === false) return;
     bad.push(name);
     const field = `${path}.securityContext.allowPrivilegeEscalation`;
-    errors.push(value === undefined ? required(field) : forbidden(field, TRUE));
+    // Kyverno's pod-security-admission fork: no securityContext is Required; one without the field is Forbidden "nil".
+    errors.push(context === undefined ? required(field) : forbidden(field, value === undefined ? str("nil") : TRUE));
   });
   if (bad.length === 0) return undefined;
   return {
