@@ -25,9 +25,11 @@ function hostPathVolumes(pod: PodView): CheckFailure | undefined {
   const names: string[] = [];
   const errors: PssFieldError[] = [];
   objects(pod.spec, "volumes").forEach((v, i) => {
-    if (obj(v, "hostPath") === undefined) return;
+    const hostPath = obj(v, "hostPath");
+    if (hostPath === undefined) return;
     names.push(text(v, "name") ?? "");
-    errors.push(forbidden(`spec.volumes[${i}].hostPath`));
+    // Kyverno's pod-security-admission fork names the path as the bad value (none when it is empty).
+    errors.push(forbidden(`spec.volumes[${i}].hostPath`, str(text(hostPath, "path") ?? "")));
   });
   if (names.length === 0) return undefined;
   return {

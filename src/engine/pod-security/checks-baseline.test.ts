@@ -58,6 +58,11 @@ const cases: readonly Case[] = [
     expected: [],
   },
   {
+    name: "HostPath Volumes: no path, so no bad value to name",
+    resource: restrictedPod({ volumes: [{ name: "data", hostPath: {} }] }),
+    expected: ['hostPathVolumes: hostPath volumes | volume "data" | spec.volumes[0].hostPath: Forbidden'],
+  },
+  {
     name: "HostPath Volumes",
     resource: restrictedPod({
       volumes: [
@@ -65,7 +70,9 @@ const cases: readonly Case[] = [
         { name: "data", hostPath: { path: "/var" } },
       ],
     }),
-    expected: ['hostPathVolumes: hostPath volumes | volume "data" | spec.volumes[1].hostPath: Forbidden'],
+    expected: [
+      'hostPathVolumes: hostPath volumes | volume "data" | spec.volumes[1].hostPath is forbidden, forbidden values found: /var',
+    ],
   },
   {
     name: "Host Ports: every non-zero hostPort",

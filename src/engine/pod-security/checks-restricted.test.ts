@@ -73,7 +73,7 @@ const cases: readonly Case[] = [
     name: "Volume Types: hostPath fails both the baseline and the restricted check",
     resource: restrictedPod({ volumes: [{ name: "h", hostPath: { path: "/" } }] }),
     expected: [
-      'hostPathVolumes: hostPath volumes | volume "h" | spec.volumes[0].hostPath: Forbidden',
+      'hostPathVolumes: hostPath volumes | volume "h" | spec.volumes[0].hostPath is forbidden, forbidden values found: /',
       'restrictedVolumes: restricted volume types | volume "h" uses restricted volume type "hostPath" | spec.volumes[0].hostPath: Forbidden',
     ],
   },
