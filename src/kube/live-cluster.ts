@@ -12,7 +12,7 @@
  *   types; a namespaced policy's namespace at most `maxApiCallCachesPerNamespace` of them, and
  *   namespaced policies together at most half, so that cluster policies always find the other half.
  */
-import type { JsonValue, Random } from "../engine/index.js";
+import type { JsonObject, JsonValue, Random } from "../engine/index.js";
 import { parseApiPath } from "./api-path.js";
 import { CachePool } from "./cache-budget.js";
 import { Informer } from "./informer.js";
@@ -227,6 +227,14 @@ export class LiveCluster {
     if (!inf.health().ok) return undefined;
     const ns = inf.get("", namespace);
     return ns === undefined ? undefined : (ns.metadata?.labels ?? {});
+  }
+
+  /** A Namespace as the cache holds it (kind and apiVersion set); undefined when the cache cannot say or it does not exist. */
+  namespaceObject(namespace: string): JsonObject | undefined {
+    const inf = this.informer(NAMESPACES);
+    if (!inf.health().ok) return undefined;
+    const ns = inf.get("", namespace);
+    return ns === undefined ? undefined : { ...ns, apiVersion: "v1", kind: "Namespace" };
   }
 
   close(): void {

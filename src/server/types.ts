@@ -6,6 +6,7 @@
 import type {
   AnyCompiledException,
   CompiledPolicy,
+  JsonObject,
   PolicyProblem,
   PolicyResponse,
   RequestUserInfo,
@@ -61,6 +62,12 @@ export interface ClusterFacts {
    * policy never hold it up.
    */
   needsRoles?(policies: readonly CompiledPolicy[]): boolean;
+  /**
+   * The Namespace object itself (annotations, spec and status too), for CEL's `namespaceObject`, as
+   * Kyverno's webhook reads it from its Namespace cache; absent, or undefined for a namespace the
+   * facts do not hold, and the engine builds one from the name and labels.
+   */
+  namespaceObject?(namespace: string): JsonObject | undefined;
 }
 
 /** What one admission review decided, for metrics and logs. */

@@ -30,6 +30,8 @@ export interface RecordedResult {
 export interface FakeSetup {
   readonly policies?: readonly JsonObject[];
   readonly namespaces?: Readonly<Record<string, Record<string, string>>>;
+  /** Whole Namespace objects the cluster facts hold (`namespaceObject`); absent: the facts give none. */
+  readonly namespaceObjects?: Readonly<Record<string, JsonObject>>;
   readonly clusterRoles?: Readonly<Record<string, readonly string[]>>;
   /** Seconds the clock moves on each reading (0: frozen). */
   readonly clockStep?: number;
@@ -79,6 +81,9 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
     cluster: {
       namespaceLabels: (ns) => setup.namespaces?.[ns] ?? {},
       roles: (user) => ({ roles: [], clusterRoles: setup.clusterRoles?.[user.username] ?? [] }),
+      ...(setup.namespaceObjects !== undefined
+        ? { namespaceObject: (ns: string) => setup.namespaceObjects?.[ns] }
+        : {}),
     },
     recorder: {
       admission: (o) => admissions.push(o),

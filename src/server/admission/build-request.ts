@@ -96,8 +96,7 @@ export function buildRequest(
     : request.operation === "UPDATE" && request.oldObject
       ? view(request.oldObject)
       : undefined;
-  const dryRun = request.dryRun === true;
-  const ns = namespaceLabels(request, cluster, namespace);
+  const [dryRun, ns] = [request.dryRun === true, namespaceLabels(request, cluster, namespace)];
   const engineRequest: EngineRequest = {
     resource: isDelete ? {} : view(sent),
     ...(old !== undefined ? { oldResource: old } : {}),
@@ -106,6 +105,7 @@ export function buildRequest(
     ...(request.subResource ? { subresource: request.subResource } : {}),
     ...parentKindOf(request, policies),
     namespaceLabels: ns.labels,
+    ...namespaceObjectOf(request, cluster, namespace),
     variables: { request: requestContext(request, userInfo, name, dryRun) },
     ...(exceptions !== undefined ? { exceptions: exceptions.exceptions } : {}),
     ...(exceptions?.namespaces !== undefined ? { exceptionNamespaces: exceptions.namespaces } : {}),
@@ -142,6 +142,18 @@ function namespaceLabels(
   if (request.kind.kind === "Namespace" || ns === "") return NO_LABELS;
   const labels = cluster.namespaceLabels(ns);
   return labels !== undefined ? { labels } : { labels: { [NAME_LABEL]: ns }, unknown: ns };
+}
+
+/** The request's Namespace as the cluster facts hold it, for CEL's `namespaceObject` (none: the engine builds one from the labels). */
+function namespaceObjectOf(
+  request: AdmissionRequestJson,
+  cluster: ClusterFacts,
+  namespace: string,
+): { namespaceObject?: JsonObject } {
+  const ns = request.namespace || namespace;
+  if (request.kind.kind === "Namespace" || ns === "" || cluster.namespaceObject === undefined) return {};
+  const object = cluster.namespaceObject(ns);
+  return object === undefined ? {} : { namespaceObject: object };
 }
 
 const NAME_LABEL = "kubernetes.io/metadata.name";

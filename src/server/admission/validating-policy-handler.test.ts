@@ -204,4 +204,28 @@ describe("validate webhook: ValidatingPolicy", () => {
       false,
     );
   });
+
+  test("namespaceObject is the Namespace the cluster holds (annotations too), as Kyverno's webhook reads it", () => {
+    const byAnnotation = vp("team-annotated", {
+      validations: [
+        {
+          expression: "namespaceObject.metadata.?annotations['team'].orValue('') == 'a'",
+          message: "the namespace is not team a's",
+        },
+      ],
+    });
+    const inShop = reviewOf({ ...labelled, metadata: { name: "nginx", namespace: "shop", labels: { app: "web" } } });
+    const shop = (team: string): JsonObject => ({
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: "shop", labels: { "kubernetes.io/metadata.name": "shop" }, annotations: { team } },
+    });
+    const allowed = run({ policies: [byAnnotation], namespaceObjects: { shop: shop("a") } }, inShop).response;
+    assert.equal(allowed.allowed, true, JSON.stringify(allowed));
+    const denied = run({ policies: [byAnnotation], namespaceObjects: { shop: shop("b") } }, inShop).response;
+    assert.equal(denied.status?.message, "Policy team-annotated failed: the namespace is not team a's");
+    // Facts without the object: the engine's Namespace from name and labels has no annotations.
+    const built = run({ policies: [byAnnotation], namespaces: { shop: {} } }, inShop).response;
+    assert.equal(built.allowed, false);
+  });
 });

@@ -853,7 +853,10 @@ function clusterFacts(source: ServedPolicySource, live: LiveContext | undefined)
     // Roles come from RBAC watches once a policy reads them; otherwise from the facts file, as offline.
     roles: (user) => (live?.cluster.watchesRoles === true ? live.cluster.roles(user) : source.cluster().roles(user)),
     ...(live !== undefined
-      ? { needsRoles: (policies: readonly CompiledPolicy[]) => policies.some(policyReadsRoles) }
+      ? {
+          needsRoles: (policies: readonly CompiledPolicy[]) => policies.some(policyReadsRoles),
+          namespaceObject: (ns: string) => live.cluster.namespaceObject(ns),
+        }
       : {}),
   };
 }
