@@ -113,6 +113,7 @@ export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { mutateExistingRuleNames, mutateExistingView } from "./kinds/mutate-existing.js";
+export { backgroundWrites, type BackgroundWrite, type WrittenThing } from "./kinds/background-writes.js";
 export { reinvokedIfNeeded } from "./kinds/mutating/reinvocation.js";
 export { parseKindSelector } from "./match/kind-selector.js";
 export { indexPolicies, type CandidateIndex } from "./candidates/candidate-index.js";

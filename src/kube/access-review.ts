@@ -1,7 +1,7 @@
 /**
  * Whether a user may do something to a resource, asked of the API server with a
  * SubjectAccessReview (as Kyverno's `auth.NewCanI` asks it for its controllers' ServiceAccounts:
- * the user name only, no groups). Bylaw's admission ServiceAccount may create them
+ * the user name only, no groups; for a policy's author, the whole user info of their request). Bylaw's admission ServiceAccount may create them
  * (deploy/base/rbac/admission-controller.yaml). A failed request throws the client's error.
  * `subjectAccessAllowed` posts any review spec: the `/metrics` check (metrics-access.ts) asks a
  * non-resource path for a reviewed token's user with it.
@@ -10,6 +10,10 @@ import type { KubeClient } from "./kube-client.js";
 
 export interface ResourceAccess {
   readonly user: string;
+  /** The user's groups, uid and extra, when asking for a user who sent a request (a policy's author); absent for a ServiceAccount. */
+  readonly groups?: readonly string[];
+  readonly uid?: string;
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
   readonly verb: string;
   readonly group: string;
   /** The plural, without the subresource. */
@@ -24,6 +28,9 @@ export interface ResourceAccess {
 export async function canAccess(client: Pick<KubeClient, "sendJson">, a: ResourceAccess): Promise<boolean> {
   return subjectAccessAllowed(client, {
     user: a.user,
+    ...(a.groups !== undefined ? { groups: a.groups } : {}),
+    ...(a.uid !== undefined && a.uid !== "" ? { uid: a.uid } : {}),
+    ...(a.extra !== undefined ? { extra: a.extra } : {}),
     resourceAttributes: {
       verb: a.verb,
       group: a.group,

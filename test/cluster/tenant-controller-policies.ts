@@ -200,18 +200,6 @@ export const RUNTIME_POLICIES = [
 `,
   ),
   generate(
-    "gen-kind",
-    `        synchronize: true
-        foreach:
-          - list: "[request.object.metadata.labels.kind]"
-            apiVersion: v1
-            kind: "{{ element }}"
-            name: canary-ns
-            namespace: tenant-a
-            data: {metadata: {labels: {owned: by-tenant-a}}}
-`,
-  ),
-  generate(
     "clone-in",
     `        foreach:
           - list: "[request.object.metadata.labels.source]"
@@ -237,10 +225,87 @@ export const RUNTIME_POLICIES = [
     "mut-var",
     '          - {apiVersion: v1, kind: ConfigMap, name: canary, namespace: "{{ request.object.metadata.labels.target }}"}\n',
   ),
+];
+
+/**
+ * Policies whose kind comes from the trigger: they may write any kind in tenant-a, so only an author
+ * allowed every resource there may apply them (tenant-isolation.md rule 4). The tenant is refused;
+ * an administrator applies them, and their requests must still fail at run time.
+ */
+export const ANY_KIND_POLICIES = [
+  generate(
+    "gen-kind",
+    `        synchronize: true
+        foreach:
+          - list: "[request.object.metadata.labels.kind]"
+            apiVersion: v1
+            kind: "{{ element }}"
+            name: canary-ns
+            namespace: tenant-a
+            data: {metadata: {labels: {owned: by-tenant-a}}}
+`,
+  ),
   mutate(
     "mut-kind",
     '          - {apiVersion: v1, kind: "{{ request.object.metadata.labels.kind }}", name: canary-ns}\n',
   ),
+];
+
+/** Why the tenant may not apply an ANY_KIND_POLICIES policy. */
+export const ANY_KIND_REASON =
+  /the policy's author tenant-a-admin may not [a-z, ]+ every resource( named [a-z-]+)? in namespace tenant-a; .*rule 4/;
+
+/**
+ * A user who may write policies in tenant-a and nothing else (the `policy-author` Role alone): what
+ * their policies would make the background controller do, they may not do themself.
+ */
+export const AUTHOR_RBAC = `apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: policy-author-only, namespace: tenant-a}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: policy-author}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: tenant-a-author}]
+`;
+
+/** What the policy-author-only user tries, each refused at kubectl apply with the author reason; the last also for the namespace admin. */
+export const AUTHOR_ATTEMPTS: readonly (ApplyAttempt & { readonly as: string })[] = [
+  {
+    what: "generate a ConfigMap in tenant-a",
+    as: "tenant-a-author",
+    policy: generate(
+      "author-gen",
+      `        apiVersion: v1
+        kind: ConfigMap
+        name: made-for-author
+        namespace: tenant-a
+        data: {data: {a: b}}
+`,
+    ),
+    reason:
+      /spec\.rules\[0\]\.generate: the policy's author tenant-a-author may not create, update, get, delete configmaps in namespace tenant-a/,
+  },
+  {
+    what: "mutate tenant-a's Secrets",
+    as: "tenant-a-author",
+    policy: mutate("author-mut", "          - {apiVersion: v1, kind: Secret, namespace: tenant-a, name: canary}\n"),
+    reason:
+      /spec\.rules\[0\]\.mutate\.targets\[0\]: the policy's author tenant-a-author may not get, update secrets named canary in namespace tenant-a/,
+  },
+  {
+    what: "a NamespacedGeneratingPolicy (what it writes is computed at run time)",
+    as: "tenant-a-admin",
+    policy: JSON.stringify({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "NamespacedGeneratingPolicy",
+      metadata: { name: "author-gpol", namespace: "tenant-a" },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] }],
+        },
+        generate: [{ expression: "true" }],
+      },
+    }),
+    reason: /spec\.generate: the policy's author tenant-a-admin may not [a-z, ]+ every resource in namespace tenant-a/,
+  },
 ];
 
 /** The reason each runtime policy's request fails with, by policy. */
@@ -270,6 +335,28 @@ export const OWN_POLICIES = [
     '          - {apiVersion: v1, kind: ConfigMap, selector: {matchLabels: {mutate-me: "yes"}}}\n',
   ),
 ];
+
+/**
+ * A NamespacedMutatingPolicy with mutate-existing: a trigger labelled `nmut-trigger` labels every
+ * ConfigMap its target selector (`mutate-me`) picks, which the canaries elsewhere also carry. Its
+ * targets are listed in tenant-a only.
+ */
+export const NAMESPACED_MUTATE_EXISTING = `apiVersion: policies.kyverno.io/v1
+kind: NamespacedMutatingPolicy
+metadata: {name: nmut-selector, namespace: tenant-a}
+spec:
+  evaluation: {mutateExisting: {enabled: true}}
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+    objectSelector: {matchLabels: {nmut-trigger: "yes"}}
+  targetMatchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [configmaps]}]
+    objectSelector: {matchLabels: {mutate-me: "yes"}}
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: 'Object{metadata: Object.metadata{labels: {"nmut": "done"}}}'
+`;
 
 /**
  * Cleanup in tenant-a: a CleanupPolicy and a NamespacedDeletingPolicy over every ConfigMap with their

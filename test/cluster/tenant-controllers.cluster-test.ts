@@ -7,13 +7,17 @@
  * - what the policy webhook can see (generate into a variable namespace, a cluster-scoped kind,
  *   clone/cloneList from a variable namespace or of a cluster-scoped kind, mutate targets in
  *   tenant-b, kube-system or cluster-scoped): refused at `kubectl apply`, naming the field;
+ * - the author (rule 4): a user who may write policies in tenant-a and nothing else is refused a
+ *   generate of ConfigMaps and a mutate of Secrets there, which the namespace admin may apply; the
+ *   namespace admin is refused a NamespacedGeneratingPolicy and a kind from the trigger (any kind);
  * - what only substitution reveals (foreach generate into the trigger label's namespace, a kind
  *   from a label, foreach clone and cloneList from the label's namespace, mutate targets by
  *   variable namespace or kind): the UpdateRequest fails with the reason, and nothing is read or
  *   written outside tenant-a;
  * - legitimate work beside same-named objects elsewhere: a synchronized generate creates, updates
  *   and deletes only tenant-a's `shared`; a mutate target by selector (no namespace) patches only
- *   tenant-a's objects;
+ *   tenant-a's objects, from a kyverno.io Policy and from a NamespacedMutatingPolicy with
+ *   mutate-existing;
  * - cleanup: a CleanupPolicy over labelled ConfigMaps (no namespace) and a NamespacedDeletingPolicy
  *   over ConfigMaps and Namespaces delete only tenant-a's objects; CleanupPolicies over Namespaces
  *   and naming tenant-b are refused at apply with Kyverno's reasons; a `cleanup.kyverno.io/ttl` label on tenant-a's `canary`
@@ -32,7 +36,12 @@ import { startComponent } from "./component-process.js";
 import type { ServeProcess } from "./serve-process.js";
 import { BUILD_TIMEOUT_MS, tenantKit } from "./tenant-attack.js";
 import {
+  ANY_KIND_POLICIES,
+  ANY_KIND_REASON,
   APPLY_ATTEMPTS,
+  AUTHOR_ATTEMPTS,
+  AUTHOR_RBAC,
+  NAMESPACED_MUTATE_EXISTING,
   CLEANUP_POLICIES,
   CONTROLLER_GRANTS,
   OWN_POLICIES,
@@ -184,6 +193,7 @@ describe(
         extra: async (k) => {
           await k.ok(["apply", "-f", "-"], TENANT_CLEANUP_RBAC);
           await k.ok(["apply", "-f", "-"], CONTROLLER_GRANTS);
+          await k.ok(["apply", "-f", "-"], AUTHOR_RBAC);
           await k.ok(["create", "namespace", "canary-ns"]);
           await k.ok(["label", "namespace", "canary-ns", ...Object.entries(BAIT).map(([l, v]) => `${l}=${v}`)]);
           for (const [ns, cm, secret] of [
@@ -215,6 +225,13 @@ describe(
         },
       });
       running.push(await startComponent(kit.current(), "background"), await startComponent(kit.current(), "cleanup"));
+      // The policy webhook admits cleanup policies once it sees the cleanup component's Lease (polled every 2 s).
+      const sweep = CLEANUP_POLICIES[0];
+      assert.ok(sweep !== undefined);
+      await eventually("the policy webhook to see the cleanup component", 90_000, async () => {
+        const r = await kit.asTenant(["apply", "--dry-run=server", "-f", "-"], sweep.policy);
+        return /no cleanup controller yet/.test(r.stderr) ? undefined : true;
+      });
       for (const [k, v] of await versions()) before0.set(k, v);
     });
 
@@ -277,10 +294,35 @@ describe(
       assert.deepEqual(failures, []);
     });
 
+    test("authorised as the author (rule 4): what a policy would make the controllers do, its author must be allowed; refused at kubectl apply otherwise", async () => {
+      const failures: string[] = [];
+      for (const a of AUTHOR_ATTEMPTS) {
+        const r = await kit.current().kubectl(["--as", a.as, "apply", "-f", "-"], a.policy);
+        responses.push(r.stdout, r.stderr);
+        if (r.code === 0) failures.push(`${a.what} (as ${a.as}): stored`);
+        else if (!/validate-policy\.bylaw\.svc" denied the request/.test(r.stderr) || !a.reason.test(r.stderr))
+          failures.push(`${a.what} (as ${a.as}): refused without ${String(a.reason)}: ${r.stderr.trim()}`);
+      }
+      // The namespace admin may generate ConfigMaps in tenant-a: the same policy is stored for them.
+      const own = AUTHOR_ATTEMPTS[0];
+      assert.ok(own !== undefined);
+      const stored = await asTenant(["apply", "-f", "-"], own.policy);
+      assert.equal(stored.code, 0, `refused for the namespace admin: ${stored.stderr}`);
+      await kit.ok(["delete", "policies.kyverno.io", "author-gen", "-n", "tenant-a", "--ignore-not-found"]);
+      assert.deepEqual(failures, []);
+    });
+
     test("what only substitution reveals: each UpdateRequest fails with the reason, nothing is copied into tenant-a", async () => {
       for (const p of [...RUNTIME_POLICIES, ...OWN_POLICIES]) {
         const r = await asTenant(["apply", "-f", "-"], p);
         assert.equal(r.code, 0, `refused: ${r.stderr}\n${p}`);
+      }
+      // A kind from the trigger may be any kind: the tenant may not apply these; an administrator does.
+      for (const p of ANY_KIND_POLICIES) {
+        const r = await asTenant(["apply", "-f", "-"], p);
+        assert.notEqual(r.code, 0, `stored for the tenant:\n${p}`);
+        assert.match(r.stderr, ANY_KIND_REASON);
+        await kit.ok(["apply", "-f", "-"], p);
       }
       const attacks: [string, Record<string, string>][] = [
         ["gen-into", { target: "kube-system" }],
@@ -389,6 +431,39 @@ describe(
         }
         return undefined;
       });
+    });
+
+    test("a NamespacedMutatingPolicy's mutate-existing targets by selector are tenant-a's only", async () => {
+      const applied = await asTenant(["apply", "-f", "-"], NAMESPACED_MUTATE_EXISTING);
+      assert.equal(applied.code, 0, applied.stderr);
+      await kit.ok(
+        ["create", "-f", "-"],
+        object("ConfigMap", "nmut-target", "tenant-a", {
+          metadata: { name: "nmut-target", namespace: "tenant-a", labels: { "mutate-me": "yes" } },
+        }),
+      );
+      // A trigger made before the webhook serves the policy brings no work: made again until one does.
+      await eventually("tenant-a's nmut-target labelled by the NamespacedMutatingPolicy", 120_000, async () => {
+        const name = `nmut-${Date.now()}`;
+        await asTenant(
+          ["create", "-f", "-"],
+          object("ConfigMap", name, "tenant-a", {
+            metadata: { name, namespace: "tenant-a", labels: { "nmut-trigger": "yes" } },
+          }),
+        );
+        for (let i = 0; i < 20; i++) {
+          if ((await dataOf("configmap", "nmut-target", "tenant-a", "{.metadata.labels.nmut}")) === "done") return true;
+          await sleep(500);
+        }
+        return undefined;
+      });
+      for (const ns of ["tenant-b", "kube-system"])
+        for (const name of ["canary", "shared"])
+          assert.equal(
+            await dataOf("configmap", name, ns, "{.metadata.labels.nmut}"),
+            "",
+            `ConfigMap ${ns}/${name} was labelled by tenant-a's NamespacedMutatingPolicy`,
+          );
     });
 
     test("cleanup deletes only in tenant-a: the schedule's objects and the ttl-labelled canary go, nothing elsewhere", async () => {

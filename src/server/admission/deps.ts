@@ -3,6 +3,7 @@
  * cluster facts a request does not carry, the clock) and what they report to. Each piece is passed
  * in; nothing here is global.
  */
+import type { PolicyAuthor } from "../registration/author-access.js";
 import type { CompiledPolicy, Engine, JsonObject, PolicyProblem, PolicyResponse } from "../../engine/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot } from "../types.js";
 import type { AdmissionPlans } from "./plans.js";
@@ -63,9 +64,11 @@ export interface AdmissionDeps {
   readonly calls?: ReviewCallsPort;
   /**
    * What `serve` checks of a policy beyond compiling it (its webhook as the API server will check it,
-   * registration-check.ts): the policy webhook denies a policy with any problem it returns.
+   * registration-check.ts), and whether its author may do what it makes the background controller
+   * do (`author`: the user who wrote its spec; undefined when only its metadata changed): the policy
+   * webhook denies a policy with any problem it returns.
    */
-  readonly vetPolicy?: (policy: CompiledPolicy) => Promise<readonly PolicyProblem[]>;
+  readonly vetPolicy?: (policy: CompiledPolicy, author?: PolicyAuthor) => Promise<readonly PolicyProblem[]>;
   /**
    * Where the generate work of an allowed review goes (generate-work.ts, after-allowed.ts): the
    * generate controller stores it as UpdateRequests. Without it no work is looked for.

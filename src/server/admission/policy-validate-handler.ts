@@ -17,6 +17,7 @@ import {
   compileCleanupPolicy,
   type CompiledPolicy,
   isObject,
+  jsonEqual,
   type JsonValue,
   type PolicyProblem,
 } from "../../engine/index.js";
@@ -31,6 +32,7 @@ import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson, HandlerResult } from "./types.js";
 import { problemText, withPolicyFixHint } from "../../platform/policy-documents/index.js";
 import { unservedKind, unservedRules } from "../policy-source/unserved-parts.js";
+import type { PolicyAuthor } from "../registration/author-access.js";
 
 /*
  * The deprecation notices are Kyverno v1.19.0's own, word for word: `Warning(kind)` of
@@ -85,13 +87,25 @@ export function handlePolicyValidateVetted(body: unknown, deps: AdmissionDeps): 
     const { answer, compiled } = checkPolicy(request, deps);
     if (compiled === undefined || !answer.response.allowed)
       return answered(request, deps, answer, () => deadline.elapsed());
-    pending = vet(compiled).then(
+    pending = vet(compiled, authorOf(request)).then(
       (problems) => answered(request, deps, withProblems(answer, problems, request.uid), () => deadline.elapsed()),
       (e: unknown) => internalError(request, deps, "policyvalidate", undefined, e),
     );
     return { status: 200, body: answer };
   });
   return pending ?? first;
+}
+
+/**
+ * Who wrote what the policy does: the user of a create, or of an update that changes its spec. An
+ * update of its metadata only (a label, a finalizer, the garbage collector's owner references)
+ * changes nothing it does, and is not asked about.
+ */
+function authorOf(request: AdmissionRequestJson): PolicyAuthor | undefined {
+  const old = request.oldObject;
+  if (request.operation === "UPDATE" && isObject(old) && isObject(request.object))
+    if (jsonEqual(old["spec"], request.object["spec"])) return undefined;
+  return request.userInfo;
 }
 
 /** Records the answer and returns it. */

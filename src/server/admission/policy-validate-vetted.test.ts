@@ -49,3 +49,28 @@ describe("policyvalidate with vetPolicy", () => {
     assert.equal(asked, 1);
   });
 });
+
+describe("policyvalidate passes the policy's author to vetPolicy", () => {
+  test("a create's user is the author; an update that changes only metadata has none; one that changes the spec does", async () => {
+    const fake = fakeDeps();
+    const authors: (string | undefined)[] = [];
+    const deps = {
+      ...fake.deps,
+      vetPolicy: (_p: unknown, author?: { username: string }) => (authors.push(author?.username), Promise.resolve([])),
+    };
+    const before = clusterPolicy("p", [rule]);
+    const labelled = { ...before, metadata: { name: "p", labels: { team: "a" } } };
+    const changed = clusterPolicy("p", [podRule("other", { message: "n", pattern: { metadata: { name: "?*" } } })]);
+    const update = (object: JsonObject): JsonObject =>
+      reviewOf(object, {
+        resource: { group: "kyverno.io", version: "v1", resource: "clusterpolicies" },
+        operation: "UPDATE",
+        oldObject: before,
+        userInfo: { username: "bob", groups: ["system:authenticated"] },
+      });
+    await handlePolicyValidateVetted(review(before), deps);
+    await handlePolicyValidateVetted(update(labelled), deps);
+    await handlePolicyValidateVetted(update(changed), deps);
+    assert.deepEqual(authors, ["alice", undefined, "bob"]);
+  });
+});

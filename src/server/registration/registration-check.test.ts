@@ -64,7 +64,7 @@ describe("vetPolicy against a slow or failing API server", () => {
     assert.equal(problems.length, 1);
     assert.match(
       problems[0] ?? "",
-      /^spec: Bylaw could not check this policy against the API server within 0 s \(the kinds it names, its generate targets and the permissions its rules need\): the API server did not answer in time; nothing was stored, apply it again$/,
+      /^spec: Bylaw could not check this policy against the API server within 0 s \(the kinds it names, its generate targets and the permissions its rules and its author need\): the API server did not answer in time; nothing was stored, apply it again$/,
     );
   });
 
@@ -75,7 +75,7 @@ describe("vetPolicy against a slow or failing API server", () => {
       deadlineMs: 5000,
     });
     assert.deepEqual(texts(await vet(generating)), [
-      "spec: Bylaw could not check this policy against the API server (the kinds it names, its generate targets and the permissions its rules need): subjectaccessreviews is forbidden; nothing was stored",
+      "spec: Bylaw could not check this policy against the API server (the kinds it names, its generate targets and the permissions its rules and its author need): subjectaccessreviews is forbidden; nothing was stored",
     ]);
   });
 
@@ -104,6 +104,38 @@ describe("vetPolicy against a slow or failing API server", () => {
     assert.deepEqual(texts(await refusing(generating)), [
       "spec.webhookConfiguration.matchConditions: the API server refuses the webhook Bylaw would register for this policy (and would refuse it for every other policy with it): matchConditions[0].expression: compilation failed",
     ]);
+  });
+
+  test("the author is asked after Kyverno's checks pass, as themself; when those refuse, the author is not asked", async () => {
+    const author = { username: "carol", groups: ["system:authenticated"] };
+    const asked: string[] = [];
+    const vet = vetPolicy({
+      check: () => [],
+      cluster: checks((a) => {
+        asked.push(`${a.user} ${a.verb}`);
+        return Promise.resolve(a.user !== "carol" || a.verb !== "delete");
+      }),
+      deadlineMs: 5000,
+    });
+    const problems = texts(await vet(generating, author));
+    assert.equal(problems.length, 1);
+    assert.match(
+      problems[0] ?? "",
+      /^spec\.rules\[0\]\.generate: the policy's author carol may not delete configmaps in every namespace/,
+    );
+    assert.ok(asked.includes("carol create") && asked.some((a) => a.startsWith("system:serviceaccount:")));
+    assert.deepEqual(texts(await vet(generating)), [], "no author (only its metadata changed): not asked");
+    asked.length = 0;
+    const controllerRefused = vetPolicy({
+      check: () => [],
+      cluster: checks((a) => (asked.push(a.user), Promise.resolve(a.user === "carol"))),
+      deadlineMs: 5000,
+    });
+    assert.match(
+      texts(await controllerRefused(generating, author))[0] ?? "",
+      /Grant proper permissions to the background controller/,
+    );
+    assert.ok(!asked.includes("carol"), "Kyverno's own check answers first");
   });
 
   test("a problem found without the API server is answered without asking it", async () => {

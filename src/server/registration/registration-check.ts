@@ -6,7 +6,8 @@
  *   time, or a check fails, the policy is refused with the reason and may be applied again. A policy
  *   admitted unchecked could be Ready with a rule nothing may run, or reach outside a tenant's
  *   namespace until the controllers' own checks stop it, and a tenant could slow the API server on
- *   purpose to get there.
+ *   purpose to get there. When those find nothing, whether the policy's author may do what it
+ *   makes the background controller do (author-access.ts, tenant-isolation.md rule 4).
  * - with registration (`--register`), whether the API server would accept the webhook configuration
  *   Bylaw writes with this policy in it, asked with a dry-run write (registrar.ts `check`), since only
  *   its own CEL compiler, cost estimator and size limits settle it. A refusal denies the policy with
@@ -18,6 +19,7 @@ import { celKindOf } from "../admission/cel-webhook-traits.js";
 import type { Registrar } from "../../controllers/registration/registrar.js";
 import { policyIdOf } from "./build-configurations.js";
 import { clusterPolicyProblems, type ClusterPolicyChecks } from "./cluster-policy-checks.js";
+import { authorPermissionProblems, type PolicyAuthor } from "./author-access.js";
 
 interface VetOptions {
   /** The problems `serve` refuses a policy for at load. */
@@ -30,13 +32,15 @@ interface VetOptions {
   readonly now?: () => number;
 }
 
-export function vetPolicy(o: VetOptions): (policy: CompiledPolicy) => Promise<readonly PolicyProblem[]> {
+export function vetPolicy(
+  o: VetOptions,
+): (policy: CompiledPolicy, author?: PolicyAuthor) => Promise<readonly PolicyProblem[]> {
   const now = o.now ?? (() => performance.now());
-  return async (policy) => {
+  return async (policy, author) => {
     const started = now();
     const local = o.check(policy);
     if (local.some((p) => p.severity === "error")) return local;
-    const found = o.cluster === undefined ? [] : await clusterChecks(policy, o.cluster, o.deadlineMs);
+    const found = o.cluster === undefined ? [] : await clusterChecks(policy, o.cluster, o.deadlineMs, author);
     if (o.registrar === undefined || found.length > 0) return [...local, ...found];
     const left = Math.max(o.deadlineMs - (now() - started), 0);
     return [...local, ...(await registrationProblems(policy, o.registrar, left))];
@@ -52,17 +56,29 @@ async function within<T>(work: Promise<T>, ms: number, late: T): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-const WHAT = "the kinds it names, its generate targets and the permissions its rules need";
+const WHAT = "the kinds it names, its generate targets and the permissions its rules and its author need";
+
+/** Kyverno's checks, then (when they find nothing) the author's permissions (author-access.ts). */
+async function clusterAndAuthorProblems(
+  policy: CompiledPolicy,
+  cluster: ClusterPolicyChecks,
+  author: PolicyAuthor | undefined,
+): Promise<PolicyProblem[]> {
+  const found = await clusterPolicyProblems(policy, cluster);
+  if (found.length > 0 || author === undefined) return found;
+  return authorPermissionProblems(policy, author, cluster);
+}
 
 async function clusterChecks(
   policy: CompiledPolicy,
   cluster: ClusterPolicyChecks,
   deadlineMs: number,
+  author: PolicyAuthor | undefined,
 ): Promise<PolicyProblem[]> {
   const unanswered = Symbol("unanswered");
   try {
     const found = await within<PolicyProblem[] | typeof unanswered>(
-      clusterPolicyProblems(policy, cluster),
+      clusterAndAuthorProblems(policy, cluster, author),
       deadlineMs,
       unanswered,
     );
