@@ -3,7 +3,9 @@
  * the trigger (the admission request's object for an UPDATE, else the object as it is now), let the
  * engine's mutate-existing evaluation find and patch the targets (context entries and targets read
  * from the API server: record and re-run, at most 8 rounds), read each patched target as it is now,
- * decide (reconcile.ts) and write. The answer is what the request's status becomes.
+ * decide (reconcile.ts) and write. The answer is what the request's status becomes. A trigger not
+ * found (of a kind the API server serves) is transient (retried): the request may run before the
+ * API server has stored it.
  */
 import {
   type CompiledPolicy,
@@ -58,7 +60,13 @@ export async function runMutateRequest(ur: UpdateRequest, deps: MutateRunDeps): 
     current: (t) => current.get(describeResource(t)),
   });
   const problems: string[] = [];
-  let transient = false;
+  // The UpdateRequest is written at admission, before the API server stores the trigger it admits:
+  // a trigger not found yet is looked for again (with the controller's backoff), then Failed.
+  let transient =
+    policy !== undefined &&
+    trigger === undefined &&
+    ur.operation !== "DELETE" &&
+    (await deps.paths.resolve(ur.trigger.apiVersion, ur.trigger.kind)) !== undefined;
   for (const action of decided.actions) {
     const problem = await write(action, deps);
     if (problem === undefined) continue;
