@@ -7,7 +7,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine, type CompiledPolicy } from "../../engine/index.js";
-import { KubeError, type KubeClient } from "../../kube/kube-client.js";
+import type { KubeClient } from "../../kube/kube-client.js";
+import { fakeKubeClient } from "../../../test/support/fake-kube-client.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { KindPaths } from "./kind-paths.js";
 import { RecordedExisting } from "./recorded-existing.js";
@@ -42,24 +43,7 @@ const API: Record<string, unknown> = {
 };
 
 function fakeClient(source: string, calls: string[]): KubeClient {
-  const answers: Record<string, unknown> = {
-    ...API,
-    "/api/v1/namespaces/tenant-a/configmaps/trigger": trigger(source),
-  };
-  return {
-    getJson: (path: string): Promise<unknown> => {
-      calls.push(`GET ${path}`);
-      const answer = answers[path.replace(/\?.*$/, "")];
-      if (path.includes("labelSelector")) return Promise.resolve({ items: [] });
-      return answer === undefined
-        ? Promise.reject(new KubeError(`GET ${path}: not found`, 404, "NotFound"))
-        : Promise.resolve(answer);
-    },
-    sendJson: (method: string, path: string): Promise<unknown> => {
-      calls.push(`${method} ${path}`);
-      return Promise.resolve({});
-    },
-  } as unknown as KubeClient;
+  return fakeKubeClient({ ...API, "/api/v1/namespaces/tenant-a/configmaps/trigger": trigger(source) }, calls);
 }
 
 function policy(): CompiledPolicy {
