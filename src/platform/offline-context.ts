@@ -87,7 +87,6 @@ const UNAVAILABLE = "no cluster connection: the value must come from a values fi
 export function offlineContextSources(options: OfflineContextOptions = {}): ContextSources {
   const objects = new OfflineResources(options.resources ?? []);
   const haveObjects = objects.size > 0;
-  const images = options.images ?? {};
   let served: OfflineResources | undefined;
   const apiCallObjects = (): OfflineResources | undefined => {
     if (options.apiCallObjects === undefined) return undefined;
@@ -130,20 +129,7 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
       const v = options.globalEntries?.[name];
       return v === undefined ? err("unavailable", `global context entry ${name}: ${UNAVAILABLE}`) : ok(v);
     },
-    imageData: (reference, request) => {
-      // A context file's image data is CEL's metadata: it never stands for a digest, signatures or attestations.
-      const data =
-        request?.form === "digest" || request?.form === "signatures" || request?.form === "attestations"
-          ? undefined
-          : images[reference];
-      if (data !== undefined) return ok(data);
-      if (options.registry !== undefined)
-        return options.registry.imageData(reference, request?.form ?? "metadata", request?.repository);
-      return err(
-        "unavailable",
-        `image data for ${reference} not found in the context (no registry access: ${options.noRegistryHint ?? CLI_REGISTRY_HINT})`,
-      );
-    },
+    imageData: imageDataSource(options),
     getResource: (r) =>
       haveObjects
         ? objects.get(r)
@@ -217,3 +203,24 @@ function paramsOf(
 
 /** Offline, `is_external_url` cannot resolve names: a host name counts as external. */
 export const offlineHosts: HostResolver = { isExternalHost: () => ok(true) };
+
+/** Image data from the context file, else the registry (`--registry`), else an error saying how to get it. */
+function imageDataSource(options: OfflineContextOptions): ContextSources["imageData"] {
+  const images = options.images ?? {};
+  return (reference, request) => {
+    // A context file's image data is CEL's metadata: it never stands for a digest, signatures or attestations.
+    const data =
+      request?.form === "digest" || request?.form === "signatures" || request?.form === "attestations"
+        ? undefined
+        : images[reference];
+    if (data !== undefined) return ok(data);
+    if (options.registry !== undefined)
+      return options.registry.imageData(reference, request?.form ?? "metadata", request?.repository);
+    const hint = options.noRegistryHint ?? CLI_REGISTRY_HINT;
+    // Where warnings reach the user (the CLI's stderr, once), the result's message is Kyverno's own text.
+    if (options.onWarning === undefined)
+      return err("unavailable", `image data for ${reference} not found in the context (no registry access: ${hint})`);
+    options.onWarning(`image data was not in the context and this run has no registry access: ${hint}`);
+    return err("unavailable", `image data for ${reference} not found in the context`);
+  };
+}

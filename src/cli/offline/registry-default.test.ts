@@ -77,3 +77,30 @@ test("apply without --registry and no default: the rule is an error naming --reg
   assert.match(io.stdout.join("\n"), /ERROR[\s\S]*--registry/);
   assert.doesNotMatch(stderr, /is skipped/);
 });
+
+const celPolicy = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: base-images}
+spec:
+  validationActions: [Audit]
+  matchConstraints:
+    resourceRules:
+      - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [pods]}
+  validations:
+    - expression: "object.spec.containers.all(c, image.GetMetadata(c.image).config != null)"
+`;
+
+test("CEL image.GetMetadata without --registry: the result's message is Kyverno's text; how to read registries is said once, on stderr", async () => {
+  const dir = tempTree({ "p.yaml": celPolicy, "r.yaml": pods });
+  const { io, stderr } = await applyCapturingStderr([join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-o", "json"]);
+  const results = (JSON.parse(io.stdout.join("\n")) as { results: { result: string; message: string }[] }).results;
+  assert.equal(results.length, 2);
+  for (const r of results) {
+    assert.equal(r.result, "error");
+    assert.match(r.message, /failed to get image data: image data for nginx:1 not found in the context$/);
+  }
+  const warnings = stderr.split("\n").filter((l) => l.includes("no registry access"));
+  assert.deepEqual(warnings, [
+    "warning: image data was not in the context and this run has no registry access: run with --registry to read it from the registry",
+  ]);
+});

@@ -106,10 +106,15 @@ describe("verifyImages against a registry serving cosign-signed images", () => {
 
   test("bylaw apply without --registry: errors naming the flag, and no request to the registry", async () => {
     const seen = registry.seen.length;
-    const run = await apply([]);
+    const written: string[] = [];
+    const original = process.stderr.write.bind(process.stderr);
+    process.stderr.write = (chunk: string | Uint8Array) => (written.push(String(chunk)), true);
+    const run = await apply([]).finally(() => (process.stderr.write = original));
     const r = byPod(run.out);
     assert.equal(r["signed"]?.[0]?.[0], "error");
-    assert.match(r["signed"]?.[0]?.[1] ?? "", /--registry/);
+    // The row carries Kyverno's text; how to read the registry is said once, on stderr.
+    assert.match(r["signed"]?.[0]?.[1] ?? "", /image data for \S+\/team\/signed:1 not found in the context$/);
+    assert.equal(written.filter((w) => /no registry access: run with --registry/.test(w)).length, 1, written.join(""));
     assert.equal(registry.seen.length, seen);
   });
 
