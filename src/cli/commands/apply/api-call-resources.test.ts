@@ -6,9 +6,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { main } from "../../main.js";
-import { recordingIo } from "../../../../test/support/fake-io.js";
-import { tempTree } from "../../../../test/support/temp-dir.js";
+import { runInTree } from "../../../../test/support/cli-run.js";
 
 /** Each Pod's runAsUser must not be another Pod's (listed with an apiCall across the cluster). */
 const uniqueUid = `apiVersion: kyverno.io/v1
@@ -58,12 +56,7 @@ const pod = (name: string, uid: number, ns = "apps") =>
 const quota = (max: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: quota, namespace: apps}\ndata: {max: "${max}"}\n`;
 
-async function apply(args: string[], files: Record<string, string>) {
-  const dir = tempTree(files);
-  const io = recordingIo("");
-  const code = await main(["apply", ...args.map((a) => a.replaceAll("$DIR", dir))], io);
-  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
-}
+const apply = (args: string[], files: Record<string, string>) => runInTree("apply", args, files);
 
 describe("bylaw apply: the given resources answer apiCall GETs", () => {
   test("a list URL path lists the given objects of that resource, in every namespace", async () => {

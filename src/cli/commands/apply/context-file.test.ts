@@ -6,9 +6,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { main } from "../../main.js";
-import { recordingIo } from "../../../../test/support/fake-io.js";
-import { tempTree } from "../../../../test/support/temp-dir.js";
+import { runInTree } from "../../../../test/support/cli-run.js";
 
 const policy = `apiVersion: policies.kyverno.io/v1
 kind: ValidatingPolicy
@@ -29,12 +27,7 @@ spec:
 `;
 const pod = `apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec: {containers: [{name: c, image: web:1}]}\n`;
 
-async function apply(args: string[], files: Record<string, string>) {
-  const dir = tempTree(files);
-  const io = recordingIo("");
-  const code = await main(["apply", ...args.map((a) => a.replaceAll("$DIR", dir))], io);
-  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
-}
+const apply = (args: string[], files: Record<string, string>) => runInTree("apply", args, files);
 
 describe("bylaw apply --context-file", () => {
   test("the Context file's objects answer resource.Get", async () => {

@@ -5,9 +5,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { main } from "../../main.js";
-import { recordingIo } from "../../../../test/support/fake-io.js";
-import { tempTree } from "../../../../test/support/temp-dir.js";
+import { runInTree } from "../../../../test/support/cli-run.js";
 
 const crd = (plural = "widgets") => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -59,12 +57,8 @@ metadata: {name: big, namespace: shop}
 spec: {size: 5}
 `;
 
-async function apply(args: string[], files: Record<string, string>) {
-  const dir = tempTree(files);
-  const io = recordingIo("");
-  const code = await main(["apply", ...args.map((a) => a.replaceAll("$DIR", dir)), "--output-format", "json"], io);
-  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
-}
+const apply = (args: string[], files: Record<string, string>) =>
+  runInTree("apply", [...args, "--output-format", "json"], files);
 
 function rows(out: string): string[][] {
   return (

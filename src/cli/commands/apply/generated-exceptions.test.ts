@@ -1,11 +1,8 @@
 /** `bylaw apply --generate-exceptions [--generated-exception-ttl D]`: kyverno apply's PolicyException per failure. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { runInTree } from "../../../../test/support/cli-run.js";
 import { parse } from "yaml";
-import { main } from "../../main.js";
-import { recordingIo } from "../../../../test/support/fake-io.js";
-import { tempTree } from "../../../../test/support/temp-dir.js";
 
 const requireTeam = (kind: string, name: string, action = "Enforce", extra = "") => `apiVersion: kyverno.io/v1
 kind: ${kind}
@@ -49,12 +46,7 @@ metadata: {name: priv, namespace: shop}
 spec: {containers: [{name: c, image: "ghcr.io/acme/tool:1.2@sha256:abc", securityContext: {privileged: true}}]}
 `;
 
-async function apply(args: string[], files: Record<string, string>) {
-  const dir = tempTree(files);
-  const io = recordingIo();
-  const code = await main(["apply", ...args.map((a) => (a.startsWith("$DIR/") ? join(dir, a.slice(5)) : a))], io);
-  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
-}
+const apply = (args: string[], files: Record<string, string>) => runInTree("apply", args, files);
 
 const docs = (out: string): unknown[] =>
   out

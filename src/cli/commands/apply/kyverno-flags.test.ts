@@ -1,10 +1,8 @@
 /** `bylaw apply` with the flags Kyverno users type (kyverno apply v1.19), through the CLI entry. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { main } from "../../main.js";
+import { runInTree } from "../../../../test/support/cli-run.js";
 import { parseApplyArgs } from "./options.js";
-import { recordingIo } from "../../../../test/support/fake-io.js";
-import { tempTree } from "../../../../test/support/temp-dir.js";
 
 const policy = (action: string) => `apiVersion: kyverno.io/v1
 kind: ClusterPolicy
@@ -42,12 +40,7 @@ spec:
   match: {any: [{resources: {kinds: [Pod], names: [bad]}}]}
 `;
 
-async function apply(args: string[], files: Record<string, string>) {
-  const dir = tempTree(files);
-  const io = recordingIo();
-  const code = await main(["apply", ...args.map((a) => a.replaceAll("$DIR/", `${dir}/`))], io);
-  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
-}
+const apply = (args: string[], files: Record<string, string>) => runInTree("apply", args, files);
 
 describe("bylaw apply: kyverno apply's flags", () => {
   test("-t/--table prints every rule result as Kyverno's table (namespace/Kind/name, Pass/Fail)", async () => {

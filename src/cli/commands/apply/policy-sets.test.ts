@@ -1,11 +1,9 @@
 /** `bylaw apply --policy-set` and `--enforce`, through the CLI entry (main), on the fixture sets. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { runInTree } from "../../../../test/support/cli-run.js";
 import { join } from "node:path";
-import { main } from "../../main.js";
 import { packageRoot } from "../../policy-sets/sets-dir.js";
-import { recordingIo } from "../../../../test/support/fake-io.js";
-import { tempTree } from "../../../../test/support/temp-dir.js";
 
 const FIXTURES = join(packageRoot(), "test", "fixtures", "policy-sets");
 process.env["BYLAW_POLICY_SETS_DIR"] = FIXTURES;
@@ -26,12 +24,8 @@ interface JsonOut {
   results: { policy: string; rule: string; resource: string; result: string; action: string }[];
 }
 
-async function apply(args: string[], files: Record<string, string> = { "pods.yaml": PODS }) {
-  const dir = tempTree(files);
-  const io = recordingIo();
-  const code = await main(["apply", ...args.map((a) => a.replace("$DIR", dir))], io);
-  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n"), dir };
-}
+const apply = (args: string[], files: Record<string, string> = { "pods.yaml": PODS }) =>
+  runInTree("apply", args, files);
 
 describe("bylaw apply --policy-set", () => {
   test("runs a set's policies by name; only policy documents of its folders load", async () => {
