@@ -12,6 +12,8 @@ import {
   type PolicyResponse,
   reportResult,
   type Resource,
+  resourceApiVersion,
+  resourceKind,
   resourceName,
   resourceNamespace,
   type RuleResult,
@@ -24,6 +26,13 @@ interface RowVerdict {
   readonly actual: string | null;
   readonly reason: string;
   readonly message: string;
+  /** The resource the verdict is about as Kyverno's test table names it (`v1/Pod/default/web`); absent when none was found. */
+  readonly subject?: string;
+}
+
+/** `apiVersion/Kind/namespace/name`, Kyverno's test resource key with `/` (a cluster-scoped object's namespace is empty). */
+function subjectOf(resource: Resource): string {
+  return `${resourceApiVersion(resource)}/${resourceKind(resource)}/${resourceNamespace(resource)}/${resourceName(resource)}`;
 }
 
 function bareName(policy: string): string {
@@ -125,7 +134,13 @@ export function compareRow(
     const ruleless = rulelessRow(expected, response.policy);
     const rules = response.rules.filter((r) => (ruleless || names.has(r.rule)) && ruleConcerns(response, r, resource));
     if (rules.length === 0) {
-      verdict ??= { ok: true, actual: null, reason: "Excluded", message: "Excluded" };
+      verdict ??= {
+        ok: true,
+        actual: null,
+        reason: "Excluded",
+        message: "Excluded",
+        subject: subjectOf(response.resource),
+      };
       continue;
     }
     for (const rule of rules) {
@@ -140,7 +155,14 @@ export function compareRow(
             : problem?.kind === "mismatch"
               ? "Resource diff"
               : `Want ${expected.result}, got ${actual}`;
-      const v: RowVerdict = { ok, actual, reason, message: problem?.message ?? rule.message };
+      const about = resourceMatches(response, resource) ? response.resource : (rule.patchedTarget ?? response.resource);
+      const v: RowVerdict = {
+        ok,
+        actual,
+        reason,
+        message: problem?.message ?? rule.message,
+        subject: subjectOf(about),
+      };
       if (verdict === undefined || verdict.reason === "Excluded" || (verdict.ok && !ok)) verdict = v;
     }
   }

@@ -13,6 +13,8 @@ export interface RowResult {
   /** `Ok`, `Want fail, got pass`, `Excluded`, `Not found`, `Invalid policy: …`, … */
   readonly reason: string;
   readonly message: string;
+  /** The resource the row is about, as Kyverno's test table names it (`v1/Pod/default/web`); absent when none was found. */
+  readonly subject?: string;
 }
 
 export interface SuiteResult {

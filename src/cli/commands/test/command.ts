@@ -80,7 +80,8 @@ Flags:
   -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)
   -b, --git-branch BRANCH  the branch of the Git URLs among the PATHs (file:///PATH/REPO.git also works)
   -o, --output-format FORMAT
-                           table (default), json, yaml (the JSON document below, as YAML), markdown
+                           table (default; Kyverno's, each resource as apiVersion/Kind/namespace/name),
+                           json, yaml (the JSON document below, as YAML), markdown
                            (one Markdown table of every row, with a SUITE column, then the summary
                            line) or junit (--output FORMAT: the old spelling, warned)
   -t, --test-case-selector SELECTOR

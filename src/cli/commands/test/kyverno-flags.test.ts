@@ -85,11 +85,62 @@ describe("bylaw test: kyverno test's flags", () => {
       [
         "| ID | SUITE | POLICY | RULE | RESOURCE | RESULT | REASON | MESSAGE |",
         "|---|---|---|---|---|---|---|---|",
-        "| 1 | suite | require-team | check-team | Pod/good | Pass | Ok | validation rule 'check-team' passed. |",
-        "| 2 | suite | require-team | check-team | Pod/bad | Fail | Want pass, got fail | validation error: label team is required. rule check-team failed at path /metadata/labels/ |",
+        "| 1 | suite | require-team | check-team | v1/Pod/default/good | Pass | Ok | validation rule 'check-team' passed. |",
+        "| 2 | suite | require-team | check-team | v1/Pod/default/bad | Fail | Want pass, got fail | validation error: label team is required. rule check-team failed at path /metadata/labels/ |",
       ].join("\n"),
     );
     assert.match(md.out, /\n\nTest Summary: 1 tests passed and 1 tests failed$/);
+  });
+
+  test("the table is Kyverno's: its borders, and each resource as apiVersion/Kind/namespace/name (a row that found none: as written)", async () => {
+    const dir = tempTree({
+      "p.yaml": `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: ns-team}
+spec:
+  rules:
+  - name: team
+    match: {any: [{resources: {kinds: [Namespace, ConfigMap]}}]}
+    validate: {message: need team, pattern: {metadata: {labels: {team: "?*"}}}}
+`,
+      "r.yaml": `apiVersion: v1
+kind: Namespace
+metadata: {name: alpha, labels: {team: a}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm1, namespace: shop, labels: {team: a}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm2, labels: {team: a}}
+`,
+      "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: ns}
+policies: [p.yaml]
+resources: [r.yaml]
+results:
+- {policy: ns-team, rule: team, kind: Namespace, resources: [alpha], result: pass}
+- {policy: ns-team, rule: team, kind: ConfigMap, resources: [cm1, cm2, missing], result: pass}
+`,
+    });
+    const io = recordingIo();
+    assert.equal(await main(["test", dir], io), 1);
+    const table = io.stdout
+      .join("\n")
+      .split("\n")
+      .filter((l) => l.startsWith("│"));
+    assert.deepEqual(table, [
+      "│────│─────────│──────│──────────────────────────│────────│───────────│",
+      "│ ID │ POLICY  │ RULE │ RESOURCE                 │ RESULT │ REASON    │",
+      "│────│─────────│──────│──────────────────────────│────────│───────────│",
+      "│ 1  │ ns-team │ team │ v1/Namespace//alpha      │ Pass   │ Ok        │",
+      "│ 2  │ ns-team │ team │ v1/ConfigMap/shop/cm1    │ Pass   │ Ok        │",
+      "│ 3  │ ns-team │ team │ v1/ConfigMap/default/cm2 │ Pass   │ Ok        │",
+      "│ 4  │ ns-team │ team │ ConfigMap/missing        │ Fail   │ Not found │",
+      "│────│─────────│──────│──────────────────────────│────────│───────────│",
+    ]);
   });
 
   test("--warnings-as-errors (kyverno test's) is refused by name, exit 2", async () => {

@@ -34,6 +34,11 @@ export function summarize(suites: readonly SuiteResult[]): Summary {
   return { passed, failed, skipped };
 }
 
+/** The resource a row is about as Kyverno's table names it (`v1/Pod/default/web`); a row that found none names it as the test file does. */
+function tableResource(r: RowResult): string {
+  return r.subject ?? (r.kind ? `${r.kind}/${r.resource}` : r.resource);
+}
+
 export function renderSuiteTable(suite: SuiteResult, detailed: boolean, failOnly: boolean): string {
   const rows = suite.results.filter((r) => !failOnly || !r.ok);
   if (rows.length === 0) return "";
@@ -42,7 +47,7 @@ export function renderSuiteTable(suite: SuiteResult, detailed: boolean, failOnly
     String(i + 1),
     r.policy,
     r.rule,
-    r.kind ? `${r.kind}/${r.resource}` : r.resource,
+    tableResource(r),
     r.ok ? "Pass" : "Fail",
     r.reason,
     ...(detailed ? [r.message.replace(/\s+/g, " ").slice(0, 200)] : []),
@@ -82,7 +87,7 @@ export function renderMarkdown(suites: readonly SuiteResult[], detailed: boolean
           s.name || "(unnamed)",
           r.policy,
           r.rule,
-          r.kind ? `${r.kind}/${r.resource}` : r.resource,
+          tableResource(r),
           r.ok ? "Pass" : "Fail",
           r.reason,
           ...(detailed ? [r.message.slice(0, 200)] : []),
