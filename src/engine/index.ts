@@ -17,6 +17,7 @@ export {
   parseApiVersion,
   resourceApiVersion,
   resourceKind,
+  resourceLabels,
   resourceName,
   resourceNamespace,
   requestSubject,

@@ -16,7 +16,7 @@ import { listObjects, listScope } from "../../kube/list-objects.js";
 import { KubeError } from "../../kube/kube-client.js";
 import type { KubeObject } from "../../kube/types.js";
 import type { CleanupCounters, CleanupMetricLabels, LoopDeps } from "./types.js";
-import { namespaceLabelsReader } from "./namespace-labels.js";
+import { namespaceFactsReader } from "./namespace-facts-reader.js";
 import { CONTROLLER_NAMES } from "../reconcile-metrics.js";
 
 interface PolicyState {
@@ -139,7 +139,7 @@ export class CleanupPolicyLoop {
   private async run(policy: RunnablePolicy, ref: PolicyRef): Promise<NotReady | undefined> {
     const { onLog } = this.deps;
     onLog("info", "cleanup: running policy", { kind: ref.kind, name: ref.name, namespace: ref.namespace });
-    const labels = namespaceLabelsReader(this.deps.client);
+    const namespaces = namespaceFactsReader(this.deps.client);
     let refused: NotReady | undefined;
     for (const { label, selector } of policy.selectors) {
       const common = {
@@ -166,7 +166,7 @@ export class CleanupPolicyLoop {
         for (const resource of objects)
           candidates.push({
             resource,
-            namespaceLabels: await labels(objectRef(resource, typeOf(r)).namespace),
+            ...(await namespaces(objectRef(resource, typeOf(r)).namespace)),
             plural: r.resource,
           });
         const decided = policy.decide(candidates, this.deps.env, this.deps.exceptions?.());

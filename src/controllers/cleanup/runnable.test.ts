@@ -144,3 +144,34 @@ test("the loop watches each deleting kind (from the engine's registry) at its CR
   const byKind = (a: { kind: string }, b: { kind: string }): number => a.kind.localeCompare(b.kind);
   assert.deepEqual([...RUNNABLE_KINDS].sort(byKind), wanted.sort(byKind));
 });
+
+test("a DeletingPolicy's conditions read the Namespace the loop read (annotations too) as namespaceObject", () => {
+  const byOwner = {
+    ...spec,
+    conditions: [{ name: "unowned", expression: "namespaceObject.metadata.?annotations['owner'].orValue('') == ''" }],
+  };
+  const r = compileRunnable("DeletingPolicy", { metadata: { name: "p" }, spec: byOwner }, deps);
+  assert.ok(r.ok);
+  const namespace = (name: string, annotations: Record<string, string>): JsonObject => ({
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name, annotations },
+  });
+  const decided = r.value.decide(
+    [
+      {
+        resource: pod("a", {}, "owned"),
+        namespaceLabels: {},
+        namespaceObject: namespace("owned", { owner: "x" }),
+        plural: "pods",
+      },
+      { resource: pod("b", {}, "free"), namespaceLabels: {}, namespaceObject: namespace("free", {}), plural: "pods" },
+    ],
+    engine.env,
+  );
+  assert.deepEqual(decided.errors, []);
+  assert.deepEqual(
+    decided.deletions.map((d) => (d["metadata"] as JsonObject)["name"]),
+    ["b"],
+  );
+});

@@ -16,6 +16,7 @@ import {
 } from "../../engine/index.js";
 import { ClusterReads } from "../../kube/cluster-reads.js";
 import type { KubeClient } from "../../kube/kube-client.js";
+import type { NamespaceFacts } from "../namespace-facts.js";
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
 import { offlineHosts } from "../../platform/offline-context.js";
 import type { KindPaths } from "./kind-paths.js";
@@ -25,13 +26,12 @@ import type { UpdateRequest } from "./update-request.js";
 
 const MAX_ROUNDS = 8;
 
-interface EvaluateInput {
+interface EvaluateInput extends NamespaceFacts {
   readonly client: KubeClient;
   readonly paths: KindPaths;
   readonly policy: CompiledPolicy;
   readonly ur: UpdateRequest;
   readonly trigger: Resource;
-  readonly namespaceLabels: Readonly<Record<string, string>>;
   /** The loaded PolicyExceptions: a GeneratingPolicy's policies.kyverno.io ones apply in the background too. */
   readonly exceptions?: readonly AnyCompiledException[];
   /** Each object a CEL expression read with `resource.Get` (a GeneratingPolicy's clone source), as it is read. */
@@ -83,7 +83,9 @@ function recording(sources: ContextSources, onRead: ((read: ResourceRead) => voi
 }
 
 /** The trigger as the engine sees it in the background: the request's user and admission request as stored on the UpdateRequest. */
-export function engineRequest(input: Pick<EvaluateInput, "ur" | "trigger" | "namespaceLabels">): EngineRequest {
+export function engineRequest(
+  input: Pick<EvaluateInput, "ur" | "trigger" | "namespaceLabels" | "namespaceObject">,
+): EngineRequest {
   const u = input.ur.userInfo;
   const groups = Array.isArray(u["groups"]) ? u["groups"].filter((g): g is string => typeof g === "string") : [];
   const userInfo = {
@@ -102,6 +104,7 @@ export function engineRequest(input: Pick<EvaluateInput, "ur" | "trigger" | "nam
     operation,
     userInfo,
     namespaceLabels: input.namespaceLabels,
+    ...(input.namespaceObject !== undefined ? { namespaceObject: input.namespaceObject } : {}),
     variables: { request: requestVars },
   };
 }

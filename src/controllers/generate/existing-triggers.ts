@@ -21,6 +21,7 @@ import { ClusterReads, describeKubeError } from "../../kube/cluster-reads.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
 import { offlineHosts } from "../../platform/offline-context.js";
+import { namespaceFactsByName, type NamespaceFacts, NO_NAMESPACE } from "../namespace-facts.js";
 import type { KindPaths } from "./kind-paths.js";
 import { policyKeyOf } from "./run-update-request.js";
 import type { GenerateWorkItem } from "./update-request.js";
@@ -120,19 +121,12 @@ async function listKind(deps: ExistingDeps, kind: string, namespace: string): Pr
   return (list.items ?? []).map((i) => ({ ...i, apiVersion, kind: r.kind }));
 }
 
-export async function namespaceLabelsByName(deps: ExistingDeps): Promise<Map<string, Record<string, string>>> {
+/** Every Namespace's facts (labels and the object, CEL's `namespaceObject`) by name. */
+export async function namespacesByName(deps: ExistingDeps): Promise<Map<string, NamespaceFacts>> {
   const list = (await listing("v1/Namespace", "", () => deps.client.getJson("/api/v1/namespaces"))) as {
     items?: Resource[];
   };
-  const out = new Map<string, Record<string, string>>();
-  for (const ns of list.items ?? []) {
-    const meta = isObject(ns["metadata"]) ? ns["metadata"] : {};
-    const labels = isObject(meta["labels"]) ? meta["labels"] : {};
-    const l: Record<string, string> = {};
-    for (const [k, v] of Object.entries(labels)) if (typeof v === "string") l[k] = v;
-    if (typeof meta["name"] === "string") out.set(meta["name"], l);
-  }
-  return out;
+  return namespaceFactsByName(list);
 }
 
 /**
@@ -146,7 +140,7 @@ export async function* existingTriggers(
   deps: ExistingDeps,
 ): AsyncGenerator<{ readonly engine: Engine; readonly object: Resource; readonly request: RequestInput }> {
   const engine = existingTriggerEngine(deps);
-  const labels = await namespaceLabelsByName(deps);
+  const namespaces = await namespacesByName(deps);
   for (const kind of matchKinds(policy, rules))
     for (const object of await listKind(deps, kind, policy.namespace)) {
       const meta = isObject(object["metadata"]) ? object["metadata"] : {};
@@ -154,7 +148,7 @@ export async function* existingTriggers(
       const request: RequestInput = {
         resource: object,
         operation: "CREATE",
-        namespaceLabels: labels.get(ns) ?? {},
+        ...(namespaces.get(ns) ?? NO_NAMESPACE),
         background: true,
       };
       yield { engine, object, request };

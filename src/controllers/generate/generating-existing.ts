@@ -15,13 +15,8 @@ import {
   type JsonValue,
   type Resource,
 } from "../../engine/index.js";
-import {
-  type ExistingDeps,
-  existingTriggerEngine,
-  listing,
-  namespaceLabelsByName,
-  NOT_READ,
-} from "./existing-triggers.js";
+import { type ExistingDeps, existingTriggerEngine, listing, namespacesByName, NOT_READ } from "./existing-triggers.js";
+import { NO_NAMESPACE } from "../namespace-facts.js";
 import { policyKeyOf } from "./run-update-request.js";
 import type { GenerateWorkItem } from "./update-request.js";
 
@@ -76,14 +71,14 @@ async function* candidates(policy: CompiledPolicy, deps: ExistingDeps): AsyncGen
 /** Each existing trigger the policy matches, with what it would generate for it now (clone sources not read). */
 async function* matchedTriggers(policy: CompiledPolicy, deps: ExistingDeps): AsyncGenerator<Matched> {
   const engine = existingTriggerEngine(deps);
-  const labels = await namespaceLabelsByName(deps);
+  const namespaces = await namespacesByName(deps);
   for await (const { object, matchKind } of candidates(policy, deps)) {
     const meta = isObject(object["metadata"]) ? object["metadata"] : {};
     const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
     const request = {
       resource: object,
       operation: "CREATE" as const,
-      namespaceLabels: labels.get(ns) ?? {},
+      ...(namespaces.get(ns) ?? NO_NAMESPACE),
       matchKind,
     };
     const [result] = engine.generate(policy, { ...request, background: true }, NOT_READ).rules;

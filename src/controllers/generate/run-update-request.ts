@@ -17,6 +17,7 @@ import {
 import { describeKubeError } from "../../kube/cluster-reads.js";
 import { KubeError, type KubeClient } from "../../kube/kube-client.js";
 import { evaluateRules } from "./evaluate-rules.js";
+import { readNamespaceFacts } from "../namespace-facts.js";
 import type { KindPaths } from "./kind-paths.js";
 import { type Action, reconcile, type Reconciled, ruleLabel, type RuleOutcome } from "./reconcile.js";
 import type { ResourceSpec, UpdateRequest } from "./update-request.js";
@@ -72,7 +73,7 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
       policy,
       ur,
       trigger,
-      namespaceLabels: await namespaceLabels(deps.client, ur.trigger.namespace),
+      ...(await readNamespaceFacts(deps.client, ur.trigger.namespace)),
       ...(deps.exceptions !== undefined ? { exceptions: deps.exceptions() } : {}),
     });
   const current = await currentObjects({
@@ -111,16 +112,6 @@ async function readTrigger(ur: UpdateRequest, deps: RunDeps): Promise<Resource |
 function uidOf(r: Resource): string {
   const meta = isObject(r["metadata"]) ? r["metadata"] : {};
   return typeof meta["uid"] === "string" ? meta["uid"] : "";
-}
-
-export async function namespaceLabels(client: KubeClient, namespace: string): Promise<Record<string, string>> {
-  if (namespace === "") return {};
-  const ns = await getOrMissing(client, `/api/v1/namespaces/${encodeURIComponent(namespace)}`);
-  const meta = ns !== undefined && isObject(ns["metadata"]) ? ns["metadata"] : {};
-  const labels = isObject(meta["labels"]) ? meta["labels"] : {};
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(labels)) if (typeof v === "string") out[k] = v;
-  return out;
 }
 
 /** The kinds a policy's generate rules write, as written (`apiVersion`, `kind`; cloneList kinds; foreach entries). */
@@ -174,7 +165,7 @@ async function generatingKinds(input: Omit<CurrentInput, "kinds">): Promise<{ ap
     policy,
     ur: { ...ur, operation: "CREATE", rules: ur.rules.map((r) => ({ ...r, deleteDownstream: false })) },
     trigger: last,
-    namespaceLabels: await namespaceLabels(deps.client, ur.trigger.namespace),
+    ...(await readNamespaceFacts(deps.client, ur.trigger.namespace)),
   });
   return evaluated.flatMap((o) =>
     o.generated.map((g) => ({ apiVersion: resourceApiVersion(g.toApply), kind: resourceKind(g.toApply) })),

@@ -23,10 +23,11 @@ import { ClusterReads, describeKubeError } from "../../kube/cluster-reads.js";
 import { KubeError, type KubeClient } from "../../kube/kube-client.js";
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
 import { offlineHosts } from "../../platform/offline-context.js";
+import { readNamespaceFacts } from "../namespace-facts.js";
 import { engineRequest } from "../generate/evaluate-rules.js";
 import type { KindPaths } from "../generate/kind-paths.js";
 import { RecordedExisting } from "../generate/recorded-existing.js";
-import { getOrMissing, namespaceLabels, policyKeyOf, type RunOutcome } from "../generate/run-update-request.js";
+import { getOrMissing, policyKeyOf, type RunOutcome } from "../generate/run-update-request.js";
 import type { UpdateRequest } from "../generate/update-request.js";
 import { describeResource, reconcileMutateExisting, type TargetUpdate } from "./reconcile.js";
 
@@ -120,7 +121,7 @@ async function evaluateTargets(input: {
   const request = engineRequest({
     ur,
     trigger,
-    namespaceLabels: await namespaceLabels(deps.client, resourceNamespace(trigger)),
+    ...(await readNamespaceFacts(deps.client, resourceNamespace(trigger))),
   });
   const rule = ur.rules[0]?.rule ?? "";
   const view = mutateExistingView(policy);

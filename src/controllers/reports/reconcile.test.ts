@@ -179,3 +179,30 @@ test("with --openreports-enabled the same report is an openreports.io Report (a 
   assert.equal(reportKind("openreports", true), "ClusterReport");
   assert.equal(reportKind("wgpolicyk8s", true), "ClusterPolicyReport");
 });
+
+test("a background scan gives CEL's namespaceObject the Namespace the cache holds, annotations included", () => {
+  const owned = compiled({
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "ValidatingPolicy",
+    metadata: { name: "owned-namespace" },
+    spec: {
+      validationActions: ["Audit"],
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+      },
+      validations: [
+        { expression: "namespaceObject.metadata.?annotations['owner'].orValue('') != ''", message: "no owner" },
+      ],
+    },
+  });
+  const statuses = (annotations: Record<string, string>): string[] =>
+    scanResource({
+      engine,
+      policies: backgroundPolicies([owned]),
+      resource: pod(false),
+      namespaceLabels: {},
+      namespaceObject: { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop", annotations } },
+    }).flatMap((r) => r.rules.map((rule) => rule.status));
+  assert.deepEqual(statuses({ owner: "payments" }), ["pass"]);
+  assert.deepEqual(statuses({}), ["fail"]);
+});

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine, type CompiledPolicy, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import { labelsKey, recordable, unchangedSince, type ScanBasis } from "./rescan-skip.js";
+import { namespaceKey, recordable, unchangedSince, type ScanBasis } from "./rescan-skip.js";
 import { scanResource } from "./scan.js";
 
 const engine = createEngine(fakePorts());
@@ -46,7 +46,7 @@ function validatingPolicy(name: string, expression: string): CompiledPolicy {
 
 const basis: ScanBasis = {
   resourceVersion: "7",
-  namespaceLabels: labelsKey({ a: "1" }),
+  namespace: namespaceKey({ namespaceLabels: { a: "1" } }),
   generation: 3,
   reportVersion: "9",
 };
@@ -58,7 +58,7 @@ test("a resource whose basis is the one its report was built from is skipped", (
 test("a new resourceVersion, namespace labels, policy set or report means a scan", () => {
   assert.equal(unchangedSince(undefined, basis), false);
   assert.equal(unchangedSince(basis, { ...basis, resourceVersion: "8" }), false);
-  assert.equal(unchangedSince(basis, { ...basis, namespaceLabels: labelsKey({ a: "2" }) }), false);
+  assert.equal(unchangedSince(basis, { ...basis, namespace: namespaceKey({ namespaceLabels: { a: "2" } }) }), false);
   assert.equal(unchangedSince(basis, { ...basis, generation: 4 }), false);
   // Someone else wrote the report, or deleted it.
   assert.equal(unchangedSince(basis, { ...basis, reportVersion: "10" }), false);
@@ -67,9 +67,19 @@ test("a new resourceVersion, namespace labels, policy set or report means a scan
   assert.equal(unchangedSince({ ...basis, resourceVersion: "" }, { ...basis, resourceVersion: "" }), false);
 });
 
-test("namespace labels compare whatever order their keys came in", () => {
-  assert.equal(labelsKey({ a: "1", b: "2" }), labelsKey({ b: "2", a: "1" }));
-  assert.notEqual(labelsKey({ a: "1" }), labelsKey({ a: "1", b: "" }));
+test("a namespace compares by its labels whatever order their keys came in, and by its resourceVersion", () => {
+  const key = (labels: Record<string, string>, resourceVersion?: string): string =>
+    namespaceKey({
+      namespaceLabels: labels,
+      ...(resourceVersion !== undefined
+        ? { namespaceObject: { apiVersion: "v1", kind: "Namespace", metadata: { name: "n", resourceVersion } } }
+        : {}),
+    });
+  assert.equal(key({ a: "1", b: "2" }), key({ b: "2", a: "1" }));
+  assert.notEqual(key({ a: "1" }), key({ a: "1", b: "" }));
+  // An annotation changed: same labels, a new resourceVersion; CEL's namespaceObject may read it.
+  assert.equal(key({ a: "1" }, "5"), key({ a: "1" }, "5"));
+  assert.notEqual(key({ a: "1" }, "5"), key({ a: "1" }, "6"));
 });
 
 const pod: JsonObject = {

@@ -1,7 +1,7 @@
 /**
  * When a rescan may skip a resource (issue 35): its report was built from the same inputs it would
  * be built from now. The inputs of a background scan are the resource (its resourceVersion), its
- * namespace's labels, the policy set (its generation, exceptions included) and the report as it
+ * Namespace (labels and resourceVersion: CEL's `namespaceObject` reads the whole object), the policy set (its generation, exceptions included) and the report as it
  * stands (its resourceVersion: a report someone else changed or deleted is scanned again); plus,
  * for a policy that reads live state (context entries other than variables, the CEL resource, http,
  * globalContext and image libraries, image verification, the clock or randomness: the compiled
@@ -11,13 +11,14 @@
  * Kyverno's background scan does the same kind of skip (its reports carry the resource's hash and
  * the policies' versions, and a report is rebuilt when they differ).
  */
-import type { CompiledPolicy, PolicyResponse } from "../../engine/index.js";
+import { type CompiledPolicy, isObject, type PolicyResponse } from "../../engine/index.js";
+import type { NamespaceFacts } from "../namespace-facts.js";
 
 /** What a resource's report was built from (or what it would be built from now). */
 export interface ScanBasis {
   readonly resourceVersion: string;
-  /** The namespace's labels as {@link labelsKey} gives them ("" for a cluster-scoped resource). */
-  readonly namespaceLabels: string;
+  /** The resource's Namespace as {@link namespaceKey} gives it. */
+  readonly namespace: string;
   readonly generation: number;
   /** The resourceVersion of the resource's report; undefined when it has none. */
   readonly reportVersion: string | undefined;
@@ -29,16 +30,22 @@ export function unchangedSince(last: ScanBasis | undefined, now: ScanBasis): boo
     last !== undefined &&
     last.resourceVersion !== "" &&
     last.resourceVersion === now.resourceVersion &&
-    last.namespaceLabels === now.namespaceLabels &&
+    last.namespace === now.namespace &&
     last.generation === now.generation &&
     last.reportVersion === now.reportVersion
   );
 }
 
-/** Namespace labels as one comparable string, whatever order their keys came in. */
-export function labelsKey(labels: Readonly<Record<string, string>>): string {
+/**
+ * A Namespace as one comparable string: its labels whatever order their keys came in, and the
+ * object's resourceVersion (an annotation's change is a change); `[]` for a cluster-scoped resource.
+ */
+export function namespaceKey(facts: NamespaceFacts): string {
+  const labels = facts.namespaceLabels;
   const keys = Object.keys(labels).sort();
-  return JSON.stringify(keys.map((k) => [k, labels[k]]));
+  const meta = facts.namespaceObject?.["metadata"];
+  const version = isObject(meta) && typeof meta["resourceVersion"] === "string" ? meta["resourceVersion"] : "";
+  return JSON.stringify([version, ...keys.map((k) => [k, labels[k]])]);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type JsonObject,
   type PolicyResponse,
 } from "../../engine/index.js";
+import type { NamespaceFacts } from "../namespace-facts.js";
 
 const DISABLED_LABEL = "reports.kyverno.io/disabled";
 
@@ -42,11 +43,10 @@ export function admissionOnlyPolicyNames(
   return new Set(all.filter((p) => !inScan.has(p) && reported(p)).map(rowPolicyName));
 }
 
-interface ScanInput {
+interface ScanInput extends NamespaceFacts {
   readonly engine: Pick<Engine, "validate" | "prepare">;
   readonly policies: readonly CompiledPolicy[];
   readonly resource: JsonObject;
-  readonly namespaceLabels: Readonly<Record<string, string>>;
   readonly exceptions?: readonly AnyCompiledException[];
 }
 
@@ -56,6 +56,7 @@ export function scanResource(input: ScanInput): PolicyResponse[] {
     resource: input.resource,
     operation: "CREATE" as const,
     namespaceLabels: input.namespaceLabels,
+    ...(input.namespaceObject !== undefined ? { namespaceObject: input.namespaceObject } : {}),
     background: true,
     ...(input.exceptions !== undefined && input.exceptions.length > 0 ? { exceptions: input.exceptions } : {}),
   });

@@ -22,7 +22,8 @@ import type { ReportsControllerOptions } from "./types.js";
 import { WatchedKinds } from "./watched-kinds.js";
 import { CONTROLLER_NAMES } from "../reconcile-metrics.js";
 import { PolicySettle } from "./policy-settle.js";
-import { labelsKey, recordable, unchangedSince, type ScanBasis } from "./rescan-skip.js";
+import { namespaceKey, recordable, unchangedSince, type ScanBasis } from "./rescan-skip.js";
+import { type NamespaceFacts, NO_NAMESPACE } from "../namespace-facts.js";
 
 interface ReportsController {
   close(): void;
@@ -184,12 +185,12 @@ class Scanner {
     at.seen.add(meta.uid);
     if (this.scanned.get(meta.uid) === meta.resourceVersion) return;
     const ns = (resource["metadata"] as { namespace?: string }).namespace ?? "";
-    const labels = ns === "" ? {} : this.o.namespaceLabels(ns);
-    // Namespace labels unknown: the resource waits.
-    if (labels === undefined) return;
+    const namespace = ns === "" ? NO_NAMESPACE : this.o.namespace(ns);
+    // Namespace unknown: the resource waits.
+    if (namespace === undefined) return;
     const basis: ScanBasis = {
       resourceVersion: meta.resourceVersion ?? "",
-      namespaceLabels: labelsKey(labels),
+      namespace: namespaceKey(namespace),
       generation: at.snapshot.generation,
       reportVersion: versionOf(this.reportOf(ns, meta.uid).read),
     };
@@ -201,7 +202,7 @@ class Scanner {
     }
     this.bases.delete(meta.uid);
     at.tally.scanned++;
-    const written = await this.scan(resource, { ...at, labels });
+    const written = await this.scan(resource, { ...at, namespace });
     if (written === false) return;
     this.scanned.set(meta.uid, basis.resourceVersion);
     if (written.recordable) this.bases.set(meta.uid, { ...basis, reportVersion: written.reportVersion });
@@ -237,10 +238,10 @@ class Scanner {
       snapshot: ReturnType<ReportsControllerOptions["policies"]>;
       policies: ReturnType<typeof backgroundPolicies>;
       keep: (row: JsonObject) => boolean;
-      labels: Readonly<Record<string, string>>;
+      namespace: NamespaceFacts;
     },
   ): Promise<false | { reportVersion: string | undefined; recordable: boolean }> {
-    const { snapshot, policies, labels } = at;
+    const { snapshot, policies, namespace } = at;
     const meta = resource["metadata"] as { uid: string; namespace?: string; name?: string };
     const ns = meta.namespace ?? "";
     const started = performance.now();
@@ -248,7 +249,7 @@ class Scanner {
       engine: this.o.engine,
       policies,
       resource,
-      namespaceLabels: labels,
+      ...namespace,
       ...(snapshot.exceptions !== undefined ? { exceptions: snapshot.exceptions } : {}),
     });
     this.o.onScanned?.(resource, responses, (performance.now() - started) / 1000);

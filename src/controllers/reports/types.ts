@@ -9,6 +9,7 @@ import type {
 } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import type { OnReconciled } from "../reconcile-metrics.js";
+import type { NamespaceFacts } from "../namespace-facts.js";
 
 export type Log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
 
@@ -23,8 +24,8 @@ export interface ReportsControllerOptions {
   readonly client: KubeClient;
   readonly engine: Pick<Engine, "validate" | "prepare">;
   readonly policies: () => ScanPolicies;
-  /** A namespace's labels; undefined while unknown (its resources wait). */
-  readonly namespaceLabels: (namespace: string) => Readonly<Record<string, string>> | undefined;
+  /** A namespace's labels and object (CEL's `namespaceObject`); undefined while unknown (its resources wait). */
+  readonly namespace: (namespace: string) => NamespaceFacts | undefined;
   readonly onLog: Log;
   /** A scan pass failed (counted on /metrics as bylaw_background_scan_failures_total; the alert reads it). */
   readonly onScanFailed?: () => void;

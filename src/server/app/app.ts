@@ -29,6 +29,7 @@ import {
 import { startMonitoring, type MonitoringLokiSettings, type ReportLabel } from "../../controllers/monitoring/index.js";
 import { monitoringLoki } from "./monitoring-loki.js";
 import { startCleanupController } from "../../controllers/cleanup/index.js";
+import { namespaceFacts } from "../../controllers/namespace-facts.js";
 import { startGenerateController } from "../../controllers/generate/generate-controller.js";
 import { AdmissionReports, startReportsController } from "../../controllers/reports/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot, PolicySource } from "../types.js";
@@ -276,7 +277,10 @@ function reportsController(o: {
       client: o.live.client,
       engine: o.engine,
       policies: () => o.source.current(),
-      namespaceLabels: (ns) => o.live.cluster.namespaceLabels(ns),
+      namespace: (ns) => {
+        const object = o.live.cluster.namespaceObject(ns);
+        return object === undefined ? undefined : namespaceFacts(object);
+      },
       intervalMs: o.intervalMs,
       onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
       ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),

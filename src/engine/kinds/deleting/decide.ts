@@ -19,8 +19,10 @@ import type { CompiledDeletingBody } from "./body.js";
 /** One object the policy may delete. */
 interface DeletingCandidate {
   readonly resource: Resource;
-  /** Labels of its namespace (namespaceSelector, namespaceObject). */
+  /** Labels of its namespace (namespaceSelector; namespaceObject when the caller has no object). */
   readonly namespaceLabels: Readonly<Record<string, string>>;
+  /** Its Namespace as the cluster holds it (annotations, spec, status): CEL's `namespaceObject`. */
+  readonly namespaceObject?: Resource;
   /** Its resource's plural when the caller knows it (listed from the API server); else a built-in kind's. */
   readonly plural?: string;
 }
@@ -59,7 +61,7 @@ export function deletingVerdict(
     object: toCel(resource),
     oldObject: null,
     request: null,
-    namespaceObject: namespaceObject(resource, candidate.namespaceLabels),
+    namespaceObject: namespaceObject(candidate),
   };
   const activation = policyActivation(body.variables, input, { extra: {}, budget, services });
   const excepted = exceptedBy(run.exceptions ?? [], activation, { budget, services });
@@ -96,8 +98,12 @@ function exceptedBy(
   return names.length > 0 ? { kind: "excepted", names } : { kind: "none" };
 }
 
-/** The object's Namespace as CEL sees it: its name and labels; null for a cluster-scoped object. */
-function namespaceObject(resource: Resource, labels: Readonly<Record<string, string>>): unknown {
+/**
+ * The object's Namespace as CEL sees it: the one the caller read, else one of its name and labels;
+ * null for a cluster-scoped object.
+ */
+function namespaceObject(candidate: DeletingCandidate): unknown {
+  const { resource, namespaceLabels: labels } = candidate;
   const isNamespace = resource["kind"] === "Namespace" && resource["apiVersion"] === "v1";
   const name = isNamespace
     ? isObject(resource["metadata"]) && typeof resource["metadata"]["name"] === "string"
@@ -105,5 +111,6 @@ function namespaceObject(resource: Resource, labels: Readonly<Record<string, str
       : ""
     : resourceNamespace(resource);
   if (name === "") return null;
+  if (candidate.namespaceObject !== undefined && !isNamespace) return toCel(candidate.namespaceObject);
   return toCel({ apiVersion: "v1", kind: "Namespace", metadata: { name, labels: { ...labels } } });
 }
