@@ -114,6 +114,7 @@ export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { mutateExistingRuleNames, mutateExistingView } from "./kinds/mutate-existing.js";
+export { downstreamRuleLabel } from "./kinds/generating/downstream-rule.js";
 export { backgroundWrites, type BackgroundWrite, type WrittenThing } from "./kinds/background-writes.js";
 export { reinvokedIfNeeded } from "./kinds/mutating/reinvocation.js";
 export { parseKindSelector } from "./match/kind-selector.js";

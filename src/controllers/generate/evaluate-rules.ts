@@ -8,6 +8,7 @@ import {
   type CompiledPolicy,
   type ContextSources,
   createEngine,
+  downstreamRuleLabel,
   type EngineRequest,
   isObject,
   type JsonObject,
@@ -59,9 +60,17 @@ export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
       reads.finalRound(round === MAX_ROUNDS);
       response = run();
     }
+    // A GeneratingPolicy has one body: its one result answers for its one rule context, whatever
+    // either is named (a request written before its results were named by the policy says "").
+    const generating = input.policy.language === "generating";
     return input.ur.rules.map((rc): RuleOutcome => {
-      const result = response.rules.find((r) => r.rule === rc.rule);
-      const base = { rule: rc.rule, synchronize: rc.synchronize, deleteDownstream: rc.deleteDownstream };
+      const result = generating ? response.rules[0] : response.rules.find((r) => r.rule === rc.rule);
+      const base = {
+        rule: rc.rule,
+        downstreamLabel: downstreamRuleLabel(input.policy, rc.rule),
+        synchronize: rc.synchronize,
+        deleteDownstream: rc.deleteDownstream,
+      };
       if (result === undefined) return { ...base, status: "unmatched", message: "", generated: [] };
       const status = result.status === "pass" || result.status === "skip" ? result.status : "error";
       return { ...base, status, message: result.message, generated: result.generated ?? [] };

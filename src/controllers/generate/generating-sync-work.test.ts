@@ -75,7 +75,7 @@ test("a changed copy of a synchronized GeneratingPolicy runs its trigger again, 
   assert.deepEqual(work, {
     requestType: "cel-generate",
     policy: "derive",
-    rules: [{ rule: "", synchronize: true, deleteDownstream: false }],
+    rules: [{ rule: "derive", synchronize: true, deleteDownstream: false }],
     trigger: { apiVersion: "v1", kind: "ConfigMap", namespace: "apps", name: "", uid: "u-1" },
     operation: "CREATE",
     userInfo: {},

@@ -59,7 +59,7 @@ function rerun(policy: CompiledPolicy, trigger: ResourceSpec): GenerateWorkItem 
   return {
     requestType: "cel-generate",
     policy: policyKeyOf(policy),
-    rules: [{ rule: "", synchronize: true, deleteDownstream: false }],
+    rules: [{ rule: policy.name, synchronize: true, deleteDownstream: false }],
     trigger,
     operation: "CREATE",
     userInfo: {},

@@ -22,6 +22,7 @@ const generated = (r: Resource, synchronize = true): GeneratedResource => ({
 
 const rule = (over: Partial<RuleOutcome> = {}): RuleOutcome => ({
   rule: "copy",
+  downstreamLabel: over.rule ?? "copy",
   synchronize: true,
   deleteDownstream: false,
   status: "pass",
@@ -92,6 +93,21 @@ describe("generate reconcile", () => {
       {
         type: "delete",
         rule: "copy",
+        target: { apiVersion: "v1", kind: "Secret", namespace: "team-a", name: "regcred", uid: "" },
+      },
+    ]);
+  });
+
+  test("a GeneratingPolicy's outcome (named by the policy) finds its downstream by its body's label and deletes what it no longer generates", () => {
+    const gp = { "generate.kyverno.io/rule-name": "" };
+    const stale = secret("team-a", "x", { ...LABELS, ...gp });
+    const classic = secret("team-b", "x", LABELS);
+    const outcome = rule({ rule: "gen-secrets", downstreamLabel: "", status: "pass", generated: [] });
+    const out = reconcile(input({ rules: [outcome], current: [stale, classic] }));
+    assert.deepEqual(out.actions, [
+      {
+        type: "delete",
+        rule: "gen-secrets",
         target: { apiVersion: "v1", kind: "Secret", namespace: "team-a", name: "regcred", uid: "" },
       },
     ]);

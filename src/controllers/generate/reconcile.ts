@@ -26,6 +26,8 @@ import type { ResourceSpec } from "./update-request.js";
 
 export interface RuleOutcome {
   readonly rule: string;
+  /** The `generate.kyverno.io/rule-name` label its downstream objects carry (engine `downstreamRuleLabel`). */
+  readonly downstreamLabel: string;
   readonly synchronize: boolean;
   readonly deleteDownstream: boolean;
   /** The engine's status for the rule; `unmatched` when the rule no longer matches the trigger. */
@@ -94,7 +96,7 @@ export function reconcile(input: ReconcileInput): Reconciled {
   const failures: string[] = [];
   const generated: ResourceSpec[] = [];
   for (const outcome of input.rules) {
-    const downstream = input.current.filter((r) => labelOf(r, RULE_LABEL) === outcome.rule);
+    const downstream = input.current.filter((r) => labelOf(r, RULE_LABEL) === outcome.downstreamLabel);
     const removeAll = outcome.deleteDownstream || input.triggerGone || outcome.status === "unmatched";
     if (removeAll || (outcome.status === "skip" && outcome.synchronize)) {
       if (outcome.synchronize || outcome.deleteDownstream)

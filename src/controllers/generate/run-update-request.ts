@@ -6,6 +6,7 @@
 import {
   type AnyCompiledException,
   type CompiledPolicy,
+  downstreamRuleLabel,
   isObject,
   type Resource,
   type ResourceRead,
@@ -60,6 +61,7 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
   const triggerGone = trigger === undefined || (ur.trigger.uid !== "" && uidOf(trigger) !== ur.trigger.uid);
   let outcomes: RuleOutcome[] = ur.rules.map((rc) => ({
     ...rc,
+    downstreamLabel: downstreamRuleLabel(policy, rc.rule),
     status: "unmatched",
     message: "",
     generated: [],

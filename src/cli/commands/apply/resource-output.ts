@@ -49,12 +49,15 @@ function objectKey(r: Resource): string {
   return `${resourceKind(r)}/${resourceNamespace(r)}/${resourceName(r)}`;
 }
 
-/** The resources as one YAML stream (the project's writer), each headed by `# <why> by <policy>/<rule>`. */
+/**
+ * The resources as one YAML stream (the project's writer), each headed by `# <why> by <policy>/<rule>`;
+ * by `<policy>` alone for a result named by its policy (a GeneratingPolicy's) or by no rule.
+ */
 export function yamlStream(resources: readonly ProducedResource[]): string {
   return writeYamlStream(
     resources.map((r) => ({
       value: r.resource,
-      comment: `${r.why} by ${r.policy}${r.rule === "" ? "" : `/${r.rule}`}`,
+      comment: `${r.why} by ${r.policy}${r.rule === "" || r.rule === r.policy ? "" : `/${r.rule}`}`,
     })),
   );
 }

@@ -23,5 +23,9 @@ export interface CompiledGeneratingPolicy {
   readonly failure: string | undefined;
 }
 
-/** The rule name of a GeneratingPolicy's results: empty, as Kyverno reports the CEL kinds. */
-export const GENERATING_POLICY_RULE = "";
+/**
+ * The `generate.kyverno.io/rule-name` label a GeneratingPolicy's downstream objects carry: empty,
+ * its one body having no name. (Its results are named by the policy, as Kyverno's gpol engine
+ * names them; Kyverno's own downstream has no rule-name label at all: issue 34, left.)
+ */
+export const GENERATING_DOWNSTREAM_RULE = "";

@@ -1,10 +1,12 @@
 /**
- * One GeneratingPolicy against one trigger, as Kyverno's GeneratingPolicy engine answers: not
- * matched by matchConstraints → no result; undecidable → error; matchConditions not all true →
- * no result (an error in them is an error); then each `spec.generate` expression in order, whose
- * `generator.Apply(namespace, objects)` calls ask for objects in a namespace. What was asked for
- * is the result's `generated` (each object with its namespace set to the one asked for, and the
- * labels Kyverno puts on downstream); nothing is written here. A namespaced policy may only ask for
+ * One GeneratingPolicy against one trigger, as Kyverno's GeneratingPolicy engine answers
+ * (pkg/cel/policies/gpol/engine): not matched by matchConstraints → no result; undecidable → error
+ * "failed to execute matching: …"; matchConditions not all true → no result (an error in them is
+ * "failed to evaluate policy: …"); then each `spec.generate` expression in order, whose
+ * `generator.Apply(namespace, objects)` calls ask for objects in a namespace. The result is named by
+ * the policy and passes with "policy evaluated successfully", whether or not anything was asked for.
+ * What was asked for is its `generated` (each object with its namespace set to the one asked for,
+ * and the labels Kyverno puts on downstream); nothing is written here. A namespaced policy may only ask for
  * its own namespace (tenant-isolation.md rule 1): another is an error naming the policy.
  * `generator.Apply` is armed only while a generate expression runs (rule 5): a matchCondition that
  * calls it is an error. policies.kyverno.io PolicyExceptions naming the policy are decided after
@@ -15,7 +17,7 @@
 import { isObject, type JsonObject } from "../../api/json.js";
 import { cloneJson } from "../../api/json-copy.js";
 import type { GeneratedResource } from "../../api/generated-resource.js";
-import { resourceKind, resourceName, type Resource } from "../../api/resource.js";
+import type { Resource } from "../../api/resource.js";
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import { setOwn } from "../../api/set-own.js";
 import { applyLabels, generateLabels } from "../../generate/labels.js";
@@ -25,7 +27,7 @@ import { policyActivation } from "../lazy-variables.js";
 import { CelFunctionError } from "../library.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
 import type { CelRuleInput } from "../validate-rule/index.js";
-import { GENERATING_POLICY_RULE, type CompiledGeneratingPolicy } from "./compiled.js";
+import { GENERATING_DOWNSTREAM_RULE, type CompiledGeneratingPolicy } from "./compiled.js";
 import type { CompiledCelException } from "../../exceptions/cel/index.js";
 import { decideExceptions } from "../validating-policy/exceptions.js";
 
@@ -36,9 +38,11 @@ interface GeneratingCall {
   readonly trigger: Resource;
 }
 
-function result(status: RuleResult["status"], message: string): RuleResult {
-  return ruleResult(GENERATING_POLICY_RULE, "Generation", status, message);
+function result(call: GeneratingCall, status: RuleResult["status"], message: string): RuleResult {
+  return ruleResult(call.name, "Generation", status, message);
 }
+
+const EVALUATION_FAILED = "failed to evaluate policy: ";
 
 /** One evaluation's inputs: the trigger's match request and CEL input, the engine's services, who asks. */
 interface GeneratingRun {
@@ -58,7 +62,7 @@ function exceptionsOf(run: GeneratingRun, budget: CostBudget): { allowed: JsonOb
   const activation = { object, oldObject, request, namespaceObject };
   const decided = decideExceptions(exceptions, activation, "Fail", budget, run.services);
   if (decided.kind === "exempt") return { result: { ...decided.result, type: "Generation" } };
-  if (decided.kind === "error") return { result: result("error", decided.message) };
+  if (decided.kind === "error") return { result: result(run.call, "error", `${EVALUATION_FAILED}${decided.message}`) };
   return { allowed: { allowedImages: [...decided.allowedImages], allowedValues: [...decided.allowedValues] } };
 }
 
@@ -66,8 +70,8 @@ export function evaluateGeneratingPolicy(policy: CompiledGeneratingPolicy, run: 
   const { req, input, services, call } = run;
   const verdict = policy.constraints.decide(req);
   if (verdict.kind === "no-match") return undefined;
-  if (verdict.kind === "error") return result("error", verdict.message);
-  if (policy.failure !== undefined) return result("error", policy.failure);
+  if (verdict.kind === "error") return result(call, "error", `failed to execute matching: ${verdict.message}`);
+  if (policy.failure !== undefined) return result(call, "error", policy.failure);
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
   const asked: { namespace: string; object: JsonObject }[] = [];
   let armed = false;
@@ -91,21 +95,17 @@ export function evaluateGeneratingPolicy(policy: CompiledGeneratingPolicy, run: 
   });
   for (const c of policy.matchConditions) {
     const r = c.program.evaluate(activation, budget, withSink);
-    if (!r.ok) return result("error", `matchConditions ${c.name}: ${r.error.message}`);
+    if (!r.ok) return result(call, "error", `${EVALUATION_FAILED}matchConditions ${c.name}: ${r.error.message}`);
     if (r.value !== true) return undefined;
   }
   armed = true;
   for (const [i, g] of policy.generate.entries()) {
     const r = g.program.evaluate(activation, budget, withSink);
-    if (!r.ok) return result("error", `spec.generate[${i}]: ${r.error.message}`);
+    if (!r.ok) return result(call, "error", `${EVALUATION_FAILED}spec.generate[${i}]: ${r.error.message}`);
   }
   armed = false;
   const generated = asked.map((a) => downstream(a.object, a.namespace, policy, call));
-  if (generated.length === 0) return result("skip", "no resources to generate: generator.Apply was given none");
-  return {
-    ...result("pass", `generated ${generated.map((g) => describe(g.resource)).join(", ")}`),
-    generated,
-  };
+  return { ...result(call, "pass", "policy evaluated successfully"), generated };
 }
 
 /** One object asked for: its namespace set to the one asked for (none for ""), and Kyverno's labels. */
@@ -121,7 +121,7 @@ function downstream(
   if (namespace !== "") setOwn(metadata, "namespace", namespace);
   const labels = generateLabels({
     policy: { kind: call.namespace === "" ? "ClusterPolicy" : "Policy", name: call.name, namespace: call.namespace },
-    rule: GENERATING_POLICY_RULE,
+    rule: GENERATING_DOWNSTREAM_RULE,
     trigger: call.trigger,
   });
   const applied = applyLabels(resource, labels);
@@ -134,8 +134,3 @@ function downstream(
   };
 }
 
-function describe(r: JsonObject): string {
-  const metadata = isObject(r["metadata"]) ? r["metadata"] : {};
-  const ns = typeof metadata["namespace"] === "string" ? metadata["namespace"] : "";
-  return `${resourceKind(r)} ${ns === "" ? "" : `${ns}/`}${resourceName(r)}`;
-}

@@ -1,4 +1,4 @@
 /** GeneratingPolicy (policies.kyverno.io): its spec compiled at load (kinds/generating/ builds the policy), evaluated per trigger. */
 export { compileGeneratingBody } from "./compile.js";
 export { evaluateGeneratingPolicy } from "./evaluate.js";
-export type { CompiledGeneratingPolicy } from "./compiled.js";
+export { GENERATING_DOWNSTREAM_RULE, type CompiledGeneratingPolicy } from "./compiled.js";

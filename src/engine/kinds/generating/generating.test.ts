@@ -71,7 +71,7 @@ test("generate: each object generator.Apply asks for, in the namespace asked for
   const response = engine.generate(policy, ns, none);
   assert.deepEqual(
     response.rules.map((r) => [r.rule, r.type, r.status, r.message]),
-    [["", "Generation", "pass", "generated NetworkPolicy team-a/deny"]],
+    [["gp", "Generation", "pass", "policy evaluated successfully"]],
   );
   const generated = response.rules[0]?.generated?.[0];
   assert.deepEqual(generated?.resource, {
@@ -87,6 +87,19 @@ test("generate: each object generator.Apply asks for, in the namespace asked for
   // Not matched: no result. Validate and mutate: none either.
   assert.deepEqual(engine.generate(policy, cm, none).rules, []);
   assert.deepEqual(engine.validate(policy, ns).rules, []);
+});
+
+test("a policy whose generate asks for nothing still passes, as Kyverno's gpol engine answers: its result is named by the policy", () => {
+  const policy = compiled(
+    gpol({
+      matchConstraints: namespaces,
+      generate: [{ expression: "generator.Apply(object.metadata.name, [])" }],
+    }),
+  );
+  assert.deepEqual(
+    engine.generate(policy, ns, none).rules.map((r) => [r.rule, r.status, r.message, r.generated]),
+    [["gp", "pass", "policy evaluated successfully", []]],
+  );
 });
 
 test("a NamespacedGeneratingPolicy asking for another namespace is an error naming the policy, never an object", () => {
@@ -116,7 +129,8 @@ test("generator.Apply in matchConditions is an error (a side effect outside gene
   );
   const [r] = engine.generate(inCondition, ns, none).rules;
   assert.equal(r?.status, "error");
-  assert.match(r?.message ?? "", /matchConditions sneaky: .*not available in matchConditions/);
+  assert.match(r?.message ?? "", /^failed to evaluate policy: matchConditions sneaky: .*not available in matchConditions/);
+  assert.equal(r?.rule, "gp");
   const template = compiled(gpol({ matchConstraints: namespaces, generate: [{ template: { value: "kind: X" } }] }));
   const [t] = engine.generate(template, ns, none).rules;
   assert.equal(t?.status, "error");
