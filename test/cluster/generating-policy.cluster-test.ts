@@ -241,6 +241,9 @@ describe("GeneratingPolicy in a cluster", { timeout: buildTimeoutMs + 15 * 60_00
       assert.equal(labels["generate.kyverno.io/policy-name"], "default-deny");
       assert.equal(labels["generate.kyverno.io/trigger-kind"], "Namespace");
       assert.ok((labels["generate.kyverno.io/trigger-uid"] ?? "") !== "", JSON.stringify(labels));
+      // As Kyverno's CEL generator labels them: the trigger's name, no rule name.
+      assert.equal(labels["generate.kyverno.io/trigger-name"], ns);
+      assert.equal(labels["generate.kyverno.io/rule-name"], undefined);
     }
     const spec = await ok([
       "get",

@@ -14,6 +14,21 @@ import { writtenKinds } from "./run-update-request.js";
 import { generatingDownstreamKinds } from "./generating-existing.js";
 import { CEL_GROUP, CEL_STORAGE_VERSION, celKindInfo } from "../../kube/cel-policy-kinds.js";
 
+/**
+ * Whether a listed object (labelled with the policy's name) is this policy's and this rule's: a
+ * label absent reads as "" (a GeneratingPolicy's downstream has no rule name, and a cluster-wide
+ * one's no policy namespace, as Kyverno labels them).
+ */
+function madeBy(item: Resource, policy: CompiledPolicy, rule: string): boolean {
+  const meta = isObject(item["metadata"]) ? item["metadata"] : {};
+  const labels = isObject(meta["labels"]) ? meta["labels"] : {};
+  const label = (key: string): string => {
+    const v = labels[`generate.kyverno.io/${key}`];
+    return typeof v === "string" ? v : "";
+  };
+  return label("policy-namespace") === policy.namespace && label("rule-name") === rule.slice(0, 63);
+}
+
 /** The rules whose copies go with the policy: synchronized and not orphaned. */
 export function rulesDeletedWithPolicy(policy: CompiledPolicy): string[] {
   if (policy.language === "generating")
@@ -64,15 +79,11 @@ export async function deleteDownstreamOf(
       : writtenKinds(policy, [rule])) {
       const where = await deps.paths.resolve(k.apiVersion, k.kind);
       if (where === undefined) continue;
-      const selector = [
-        `generate.kyverno.io/policy-name=${policy.name.slice(0, 63)}`,
-        `generate.kyverno.io/policy-namespace=${policy.namespace}`,
-        `generate.kyverno.io/rule-name=${rule.slice(0, 63)}`,
-      ].join(",");
+      const selector = `generate.kyverno.io/policy-name=${policy.name.slice(0, 63)}`;
       const list = (await deps.client.getJson(
         `${where.collection("")}?labelSelector=${encodeURIComponent(selector)}`,
       )) as { items?: Resource[] };
-      for (const item of list.items ?? []) {
+      for (const item of (list.items ?? []).filter((i) => madeBy(i, policy, rule))) {
         const meta = isObject(item["metadata"]) ? item["metadata"] : {};
         const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
         const name = typeof meta["name"] === "string" ? meta["name"] : "";

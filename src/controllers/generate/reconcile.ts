@@ -96,7 +96,8 @@ export function reconcile(input: ReconcileInput): Reconciled {
   const failures: string[] = [];
   const generated: ResourceSpec[] = [];
   for (const outcome of input.rules) {
-    const downstream = input.current.filter((r) => labelOf(r, RULE_LABEL) === outcome.downstreamLabel);
+    // No rule-name label reads as "": a GeneratingPolicy's downstream has none (downstreamRuleLabel).
+    const downstream = input.current.filter((r) => (labelOf(r, RULE_LABEL) ?? "") === outcome.downstreamLabel);
     const removeAll = outcome.deleteDownstream || input.triggerGone || outcome.status === "unmatched";
     if (removeAll || (outcome.status === "skip" && outcome.synchronize)) {
       if (outcome.synchronize || outcome.deleteDownstream)

@@ -66,6 +66,37 @@ export function generateLabels(
   return out;
 }
 
+/**
+ * The labels on what a GeneratingPolicy generates, as Kyverno's CEL generator sets them
+ * (`pkg/cel/libs/context.go` addGenerateLabels): managed-by, the policy's name and the trigger's
+ * name, namespace, uid, kind, group and version; no rule name (the policy has one body). Bylaw adds
+ * `policy-namespace` for a namespaced policy only: without it a tenant's NamespacedGeneratingPolicy
+ * named like a cluster-wide one would own (and, deleted, delete) that one's objects in its namespace.
+ */
+export function generatingLabels(input: {
+  readonly policyName: string;
+  readonly policyNamespace: string;
+  readonly trigger: Resource;
+}): Record<string, string> {
+  const trigger = input.trigger;
+  const tgv = parseApiVersion(resourceApiVersion(trigger));
+  const name = resourceMetadata(trigger)["name"];
+  const entries: [string, string][] = [
+    [MANAGED_BY, "kyverno"],
+    [`${PREFIX}policy-name`, input.policyName],
+    ...(input.policyNamespace !== "" ? [[`${PREFIX}policy-namespace`, input.policyNamespace] as [string, string]] : []),
+    [`${PREFIX}trigger-name`, typeof name === "string" ? name : ""],
+    [`${PREFIX}trigger-namespace`, resourceNamespace(trigger)],
+    [`${PREFIX}trigger-uid`, uidOf(trigger)],
+    [`${PREFIX}trigger-kind`, resourceKind(trigger)],
+    [`${PREFIX}trigger-group`, tgv.group],
+    [`${PREFIX}trigger-version`, tgv.version],
+  ];
+  const out: Record<string, string> = {};
+  for (const [k, v] of entries) setOwn(out, k, truncateLabelValue(v));
+  return out;
+}
+
 export function uidOf(r: Resource): string {
   const uid = resourceMetadata(r)["uid"];
   return typeof uid === "string" ? uid : "";

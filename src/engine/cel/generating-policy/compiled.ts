@@ -24,8 +24,8 @@ export interface CompiledGeneratingPolicy {
 }
 
 /**
- * The `generate.kyverno.io/rule-name` label a GeneratingPolicy's downstream objects carry: empty,
- * its one body having no name. (Its results are named by the policy, as Kyverno's gpol engine
- * names them; Kyverno's own downstream has no rule-name label at all: issue 34, left.)
+ * The `generate.kyverno.io/rule-name` a GeneratingPolicy's downstream objects are found by: none,
+ * as Kyverno labels them (generate/labels.ts `generatingLabels`), read as "" (what Bylaw wrote
+ * before it followed Kyverno's labels), its one body having no name.
  */
 export const GENERATING_DOWNSTREAM_RULE = "";

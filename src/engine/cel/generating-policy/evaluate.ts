@@ -20,14 +20,14 @@ import type { GeneratedResource } from "../../api/generated-resource.js";
 import type { Resource } from "../../api/resource.js";
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import { setOwn } from "../../api/set-own.js";
-import { applyLabels, generateLabels } from "../../generate/labels.js";
+import { applyLabels, generatingLabels } from "../../generate/labels.js";
 import type { MatchRequest } from "../../match/index.js";
 import type { CelServices, GeneratorSink } from "../kyverno/index.js";
 import { policyActivation } from "../lazy-variables.js";
 import { CelFunctionError } from "../library.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
 import type { CelRuleInput } from "../validate-rule/index.js";
-import { GENERATING_DOWNSTREAM_RULE, type CompiledGeneratingPolicy } from "./compiled.js";
+import type { CompiledGeneratingPolicy } from "./compiled.js";
 import type { CompiledCelException } from "../../exceptions/cel/index.js";
 import { decideExceptions } from "../validating-policy/exceptions.js";
 
@@ -119,11 +119,7 @@ function downstream(
   const metadata = isObject(resource["metadata"]) ? resource["metadata"] : {};
   if (!isObject(resource["metadata"])) setOwn(resource, "metadata", metadata);
   if (namespace !== "") setOwn(metadata, "namespace", namespace);
-  const labels = generateLabels({
-    policy: { kind: call.namespace === "" ? "ClusterPolicy" : "Policy", name: call.name, namespace: call.namespace },
-    rule: GENERATING_DOWNSTREAM_RULE,
-    trigger: call.trigger,
-  });
+  const labels = generatingLabels({ policyName: call.name, policyNamespace: call.namespace, trigger: call.trigger });
   const applied = applyLabels(resource, labels);
   return {
     resource,
@@ -133,4 +129,3 @@ function downstream(
     orphanDownstreamOnPolicyDelete: policy.orphanDownstreamOnPolicyDelete,
   };
 }
-

@@ -80,8 +80,17 @@ test("generate: each object generator.Apply asks for, in the namespace asked for
     metadata: { name: "deny", namespace: "team-a" },
     spec: { podSelector: {} },
   });
-  assert.equal(generated?.labels["generate.kyverno.io/policy-name"], "gp");
-  assert.equal(generated?.labels["generate.kyverno.io/trigger-uid"], "u1");
+  // Kyverno's CEL generator's labels: no rule name, no policy namespace for a cluster-wide policy.
+  assert.deepEqual(generated?.labels, {
+    "app.kubernetes.io/managed-by": "kyverno",
+    "generate.kyverno.io/policy-name": "gp",
+    "generate.kyverno.io/trigger-name": "team-a",
+    "generate.kyverno.io/trigger-namespace": "",
+    "generate.kyverno.io/trigger-uid": "u1",
+    "generate.kyverno.io/trigger-kind": "Namespace",
+    "generate.kyverno.io/trigger-group": "",
+    "generate.kyverno.io/trigger-version": "v1",
+  });
   assert.equal(generated?.synchronize, true);
   assert.equal(generated?.orphanDownstreamOnPolicyDelete, false);
   // Not matched: no result. Validate and mutate: none either.
@@ -100,6 +109,20 @@ test("a policy whose generate asks for nothing still passes, as Kyverno's gpol e
     engine.generate(policy, ns, none).rules.map((r) => [r.rule, r.status, r.message, r.generated]),
     [["gp", "pass", "policy evaluated successfully", []]],
   );
+});
+
+test("a NamespacedGeneratingPolicy's objects also name its namespace, so a same-named cluster-wide policy never owns them", () => {
+  const policy = compiled(
+    gpol(
+      { matchConstraints: configMaps, generate: [{ expression: `generator.Apply("team-a", ${netpol})` }] },
+      "NamespacedGeneratingPolicy",
+      "team-a",
+    ),
+  );
+  const labels = engine.generate(policy, cm, none).rules[0]?.generated?.[0]?.labels ?? {};
+  assert.equal(labels["generate.kyverno.io/policy-namespace"], "team-a");
+  assert.equal(labels["generate.kyverno.io/trigger-name"], "c");
+  assert.equal(labels["generate.kyverno.io/rule-name"], undefined);
 });
 
 test("a NamespacedGeneratingPolicy asking for another namespace is an error naming the policy, never an object", () => {
@@ -129,7 +152,10 @@ test("generator.Apply in matchConditions is an error (a side effect outside gene
   );
   const [r] = engine.generate(inCondition, ns, none).rules;
   assert.equal(r?.status, "error");
-  assert.match(r?.message ?? "", /^failed to evaluate policy: matchConditions sneaky: .*not available in matchConditions/);
+  assert.match(
+    r?.message ?? "",
+    /^failed to evaluate policy: matchConditions sneaky: .*not available in matchConditions/,
+  );
   assert.equal(r?.rule, "gp");
   const template = compiled(gpol({ matchConstraints: namespaces, generate: [{ template: { value: "kind: X" } }] }));
   const [t] = engine.generate(template, ns, none).rules;
