@@ -62,7 +62,6 @@ test("deleting a synchronized GeneratingPolicy deletes its downstream (Kyverno's
       path.startsWith("/api/v1/configmaps?labelSelector=")
         ? (calls.push(`GET ${path}`), Promise.resolve({ items: listed }))
         : base.getJson(path),
-    sendJson: base.sendJson,
   } as unknown as KubeClient;
   const deleted = await deleteDownstreamOf(policy(), { client, paths: new KindPaths(client) });
   assert.equal(deleted, 2);
