@@ -31,8 +31,16 @@ export function producedResources(responses: readonly PolicyResponse[]): Produce
           rule: rule.rule,
           resource: rule.patchedTarget,
         });
+      // A GeneratingPolicy's objects as Kyverno's CLI prints them: its CEL generator labels nothing
+      // offline (the controller adds the labels when it writes them).
+      const labelled = response.policy.language !== "generating";
       for (const g of rule.generated ?? [])
-        out.push({ why: "generated", policy: response.policy.name, rule: rule.rule, resource: g.toApply });
+        out.push({
+          why: "generated",
+          policy: response.policy.name,
+          rule: rule.rule,
+          resource: labelled ? g.toApply : g.resource,
+        });
     }
   }
   return out;
