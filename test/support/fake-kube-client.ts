@@ -22,3 +22,16 @@ export function fakeKubeClient(answers: Readonly<Record<string, unknown>>, calls
     },
   } as unknown as KubeClient;
 }
+
+const CORE_VERBS = ["get", "list", "watch", "create", "update", "patch", "delete"];
+
+/** Discovery answers for `fakeKubeClient`: core v1 serving Namespaces and ConfigMaps, no other group. */
+export const CORE_DISCOVERY: Readonly<Record<string, unknown>> = {
+  "/api/v1": {
+    resources: [
+      { name: "namespaces", kind: "Namespace", namespaced: false, verbs: CORE_VERBS },
+      { name: "configmaps", kind: "ConfigMap", namespaced: true, verbs: CORE_VERBS },
+    ],
+  },
+  "/apis": { groups: [] },
+};

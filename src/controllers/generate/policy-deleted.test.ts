@@ -3,20 +3,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine, type CompiledPolicy, type JsonObject } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
-import { fakeKubeClient } from "../../../test/support/fake-kube-client.js";
+import { CORE_DISCOVERY, fakeKubeClient } from "../../../test/support/fake-kube-client.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { KindPaths } from "./kind-paths.js";
 import { deleteDownstreamOf } from "./policy-deleted.js";
 
-const LIST = ["get", "list", "watch", "create", "update", "delete"];
 const API: Record<string, unknown> = {
-  "/api/v1": {
-    resources: [
-      { name: "namespaces", kind: "Namespace", namespaced: false, verbs: LIST },
-      { name: "configmaps", kind: "ConfigMap", namespaced: true, verbs: LIST },
-    ],
-  },
-  "/apis": { groups: [] },
+  ...CORE_DISCOVERY,
   "/api/v1/namespaces": { items: [{ metadata: { name: "tenant-a", uid: "ns-a" } }] },
 };
 

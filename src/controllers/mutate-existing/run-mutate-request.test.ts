@@ -7,21 +7,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine, type CompiledPolicy } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import { fakeKubeClient } from "../../../test/support/fake-kube-client.js";
+import { CORE_DISCOVERY, fakeKubeClient } from "../../../test/support/fake-kube-client.js";
 import { KindPaths } from "../generate/kind-paths.js";
 import type { UpdateRequest } from "../generate/update-request.js";
 import { runMutateRequest } from "./run-mutate-request.js";
 
-const LIST = ["get", "list", "watch", "create", "update", "patch", "delete"];
-
 const API: Record<string, unknown> = {
-  "/api/v1": {
-    resources: [
-      { name: "namespaces", kind: "Namespace", namespaced: false, verbs: LIST },
-      { name: "configmaps", kind: "ConfigMap", namespaced: true, verbs: LIST },
-    ],
-  },
-  "/apis": { groups: [] },
+  ...CORE_DISCOVERY,
   "/api/v1/namespaces/team": { metadata: { name: "team" } },
   "/api/v1/namespaces/team/configmaps/target": {
     apiVersion: "v1",
