@@ -5,7 +5,7 @@ import { KubeError, type KubeClient } from "../kube/kube-client.js";
 import { fakeKubeClient } from "../../test/support/fake-kube-client.js";
 import { fakePorts } from "../../test/support/fake-ports.js";
 import { engineRequest } from "./generate/evaluate-rules.js";
-import { namespaceFactsByName, NO_NAMESPACE, readNamespaceFacts } from "./namespace-facts.js";
+import { namespaceFactsByName, NO_NAMESPACE, ownNamespaceFacts, readNamespaceFacts } from "./namespace-facts.js";
 
 const shop: JsonObject = {
   metadata: { name: "shop", resourceVersion: "4", labels: { team: "a" }, annotations: { owner: "payments" } },
@@ -71,4 +71,17 @@ test("a background request (generate, mutate-existing) carries the Namespace to 
   assert.deepEqual(results({ items: [shop] }), ["pass"]);
   const unowned = { metadata: { name: "shop", labels: { team: "a" } } };
   assert.deepEqual(results({ items: [unowned] }), ["fail"]);
+});
+
+test("a listed Namespace gives its own facts (labels, itself as namespaceObject); any other object none", () => {
+  const ns: JsonObject = { apiVersion: "v1", kind: "Namespace", ...shop };
+  assert.deepEqual(ownNamespaceFacts(ns), { namespaceLabels: { team: "a" }, namespaceObject: ns });
+  assert.equal(
+    ownNamespaceFacts({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "shop" } }),
+    undefined,
+  );
+  assert.equal(
+    ownNamespaceFacts({ apiVersion: "example.com/v1", kind: "Namespace", metadata: { name: "x" } }),
+    undefined,
+  );
 });

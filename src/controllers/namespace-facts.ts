@@ -25,6 +25,14 @@ export function namespaceFacts(namespace: Resource | undefined): NamespaceFacts 
   };
 }
 
+/**
+ * The facts a Namespace gives about itself (its labels for namespaceSelector, itself as
+ * `namespaceObject`, as Kyverno's resolver gives its copy); undefined for any other object.
+ */
+export function ownNamespaceFacts(resource: Resource): NamespaceFacts | undefined {
+  return resource["apiVersion"] === "v1" && resource["kind"] === "Namespace" ? namespaceFacts(resource) : undefined;
+}
+
 /** Reads one Namespace: a 404 is none; any other failure is the client's error. */
 export async function readNamespaceFacts(
   client: Pick<KubeClient, "getJson">,

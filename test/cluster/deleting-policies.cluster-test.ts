@@ -10,7 +10,9 @@
  * - a Pod a policies.kyverno.io PolicyException (in the --exception-namespace) excepts from the policy is
  *   kept, though its condition holds;
  * - a NamespacedDeletingPolicy in tenant-x whose matchConstraints name Pods everywhere deletes only in tenant-x;
- * - a condition that errors deletes nothing, and a PolicyError Event says why.
+ * - a condition that errors deletes nothing, and a PolicyError Event says why;
+ * - a DeletingPolicy over Namespaces reads a Namespace's annotations as `namespaceObject` (Kyverno's
+ *   dpol engine gives a Namespace the resolver's copy of itself).
  * One schedule wait (about a minute) serves every check.
  */
 import { after, before, describe, test } from "node:test";
@@ -41,6 +43,9 @@ metadata:
 rules:
   - apiGroups: [""]
     resources: [pods]
+    verbs: [get, list, watch, delete]
+  - apiGroups: [""]
+    resources: [namespaces]
     verbs: [get, list, watch, delete]
 `;
 
@@ -98,6 +103,24 @@ spec:
   conditions:
     - name: missing-label
       expression: "object.metadata.labels['missing'] == 'x'"
+---
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: expire-namespaces
+spec:
+  schedule: "*/1 * * * *"
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [namespaces]
+    objectSelector:
+      matchLabels:
+        sweep: "yes"
+  conditions:
+    - name: marked-scratch
+      expression: "namespaceObject.metadata.?annotations['scratch'].orValue('') == 'true'"
 `;
 
 /** Keeps dsweep/old-excepted from expire-pods (Bylaw runs with --exception-namespace policy-exceptions). */
@@ -155,6 +178,7 @@ describe(
       });
       await ok(["apply", "-f", "-"], GRANT);
       await bylawGranted(current(), { verb: "delete", resource: "pods" });
+      await bylawGranted(current(), { verb: "delete", resource: "namespaces" });
       for (const ns of ["dsweep", "tenant-x", "tenant-y", "derr", "policy-exceptions"])
         await ok(["create", "namespace", ns]);
       // Before the policies: in force when their first run is due.
@@ -165,6 +189,18 @@ describe(
       await ok(["create", "-f", "-"], pod("x-old", "tenant-x", { expire: "true" }));
       await ok(["create", "-f", "-"], pod("y-old", "tenant-y", { expire: "true" }));
       await ok(["create", "-f", "-"], pod("keeper", "derr", { team: "a" }));
+      for (const [name, annotations] of [
+        ["dns-scratch", { scratch: "true" }],
+        ["dns-keep", {}],
+      ] as const)
+        await ok(
+          ["create", "-f", "-"],
+          JSON.stringify({
+            apiVersion: "v1",
+            kind: "Namespace",
+            metadata: { name, labels: { sweep: "yes" }, annotations },
+          }),
+        );
       // Admitted by the policy webhook: the cleanup controller runs them.
       await ok(["apply", "-f", "-"], POLICIES);
     });
@@ -238,6 +274,25 @@ describe(
         /^failed to clean up the target resource Pod\/derr\/keeper: cannot evaluate conditions\[0\] \(missing-label\): .+; it was not deleted$/,
       );
       assert.equal(await deleted("keeper", "derr"), false);
+    });
+
+    test("a DeletingPolicy over Namespaces reads each Namespace's annotations as namespaceObject", async () => {
+      const terminating = async (name: string): Promise<boolean> => {
+        const r = await current().kubectl(["get", "namespace", name, "-o", "json"]);
+        if (r.code !== 0) return /NotFound/.test(r.stderr);
+        return (
+          (JSON.parse(r.stdout) as { metadata?: { deletionTimestamp?: string } }).metadata?.deletionTimestamp !==
+          undefined
+        );
+      };
+      await eventually("dns-scratch deleted", 150_000, async () =>
+        (await terminating("dns-scratch")) ? true : undefined,
+      );
+      await eventually("expire-namespaces' run recorded", 30_000, async () => {
+        const out = await ok(["get", "dpol", "expire-namespaces", "-o", "jsonpath={.status.lastExecutionTime}"]);
+        return out.trim() !== "" ? true : undefined;
+      });
+      assert.equal(await terminating("dns-keep"), false, "not annotated scratch");
     });
 
     test("Kyverno's Event and counter record each deletion", async () => {

@@ -16,6 +16,7 @@ import { listObjects, listScope } from "../../kube/list-objects.js";
 import { KubeError } from "../../kube/kube-client.js";
 import type { KubeObject } from "../../kube/types.js";
 import type { CleanupCounters, CleanupMetricLabels, LoopDeps } from "./types.js";
+import { ownNamespaceFacts } from "../namespace-facts.js";
 import { namespaceFactsReader } from "./namespace-facts-reader.js";
 import { CONTROLLER_NAMES } from "../reconcile-metrics.js";
 
@@ -166,7 +167,7 @@ export class CleanupPolicyLoop {
         for (const resource of objects)
           candidates.push({
             resource,
-            ...(await namespaces(objectRef(resource, typeOf(r)).namespace)),
+            ...(ownNamespaceFacts(resource) ?? (await namespaces(objectRef(resource, typeOf(r)).namespace))),
             plural: r.resource,
           });
         const decided = policy.decide(candidates, this.deps.env, this.deps.exceptions?.());

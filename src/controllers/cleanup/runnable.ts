@@ -26,7 +26,7 @@ import { cleanupDeletions, type CleanupDeletions } from "./reconcile.js";
 interface Candidate {
   readonly resource: Resource;
   readonly namespaceLabels: Readonly<Record<string, string>>;
-  /** Its Namespace as read (CEL's `namespaceObject`); absent for a cluster-scoped object. */
+  /** Its Namespace as read (CEL's `namespaceObject`), a Namespace's itself; absent for another cluster-scoped object. */
   readonly namespaceObject?: Resource;
   /** The resource's plural, as listed. */
   readonly plural: string;

@@ -8,7 +8,7 @@
  * no request: `request` and `oldObject` are null.
  */
 import { isObject } from "../../api/json.js";
-import { parseApiVersion, resourceNamespace, type Resource } from "../../api/resource.js";
+import { parseApiVersion, resourceLabels, resourceNamespace, type Resource } from "../../api/resource.js";
 import { policyActivation } from "../../cel/lazy-variables.js";
 import { toCel } from "../../cel/values.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../../cel/types.js";
@@ -21,8 +21,13 @@ interface DeletingCandidate {
   readonly resource: Resource;
   /** Labels of its namespace (namespaceSelector; namespaceObject when the caller has no object). */
   readonly namespaceLabels: Readonly<Record<string, string>>;
-  /** Its Namespace as the cluster holds it (annotations, spec, status): CEL's `namespaceObject`. */
-  readonly namespaceObject?: Resource;
+  /**
+   * Its Namespace as the caller resolves it (the cluster's copy, annotations included; a values
+   * file's entry): CEL's `namespaceObject`. For a Namespace itself, its own resolved copy. Null: the
+   * caller resolves none (Kyverno's CLI, a namespace its values do not list). Absent: one built from
+   * the name and labels.
+   */
+  readonly namespaceObject?: Resource | null;
   /** Its resource's plural when the caller knows it (listed from the API server); else a built-in kind's. */
   readonly plural?: string;
 }
@@ -99,18 +104,22 @@ function exceptedBy(
 }
 
 /**
- * The object's Namespace as CEL sees it: the one the caller read, else one of its name and labels;
- * null for a cluster-scoped object.
+ * The object's Namespace as CEL sees it (Kyverno's dpol engine): for a namespaced object, the one the
+ * caller resolved (null when it resolved none), else one of its name and labels; for a Namespace, its
+ * resolved copy, else one of its own name and labels; null for any other cluster-scoped object.
  */
 function namespaceObject(candidate: DeletingCandidate): unknown {
-  const { resource, namespaceLabels: labels } = candidate;
+  const { resource } = candidate;
   const isNamespace = resource["kind"] === "Namespace" && resource["apiVersion"] === "v1";
-  const name = isNamespace
-    ? isObject(resource["metadata"]) && typeof resource["metadata"]["name"] === "string"
-      ? resource["metadata"]["name"]
-      : ""
-    : resourceNamespace(resource);
+  if (isNamespace) {
+    if (isObject(candidate.namespaceObject)) return toCel(candidate.namespaceObject);
+    const name = isObject(resource["metadata"]) ? resource["metadata"]["name"] : undefined;
+    if (typeof name !== "string" || name === "") return null;
+    return toCel({ apiVersion: "v1", kind: "Namespace", metadata: { name, labels: resourceLabels(resource) } });
+  }
+  const name = resourceNamespace(resource);
   if (name === "") return null;
-  if (candidate.namespaceObject !== undefined && !isNamespace) return toCel(candidate.namespaceObject);
-  return toCel({ apiVersion: "v1", kind: "Namespace", metadata: { name, labels: { ...labels } } });
+  if (candidate.namespaceObject !== undefined)
+    return candidate.namespaceObject === null ? null : toCel(candidate.namespaceObject);
+  return toCel({ apiVersion: "v1", kind: "Namespace", metadata: { name, labels: { ...candidate.namespaceLabels } } });
 }

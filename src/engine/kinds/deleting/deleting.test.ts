@@ -134,3 +134,49 @@ test("a policies.kyverno.io PolicyException whose matchConditions hold keeps the
   assert.deepEqual(run("a")?.exceptions, ["default/keep-a"]);
   assert.equal(run("b")?.status, "pass");
 });
+
+const namespacesRule = {
+  matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], resources: ["namespaces"] }] },
+};
+
+function nsRows(spec: JsonObject, request: { resource: JsonObject; namespaceObject?: JsonObject | null }): string[] {
+  const policy = compiled(dpol({ ...namespacesRule, ...spec }));
+  const response = engine.validate(policy, { operation: "CREATE", namespaceLabels: {}, ...request });
+  return response.rules.map((r) => `${r.status}: ${r.message}`);
+}
+
+test("a Namespace's namespaceObject is itself: its own labels when the caller resolved none, its resolved copy (annotations) when it did", () => {
+  const ns: JsonObject = {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: "scratch", labels: { temp: "yes" }, annotations: { owner: "nobody" } },
+  };
+  const byLabel = { conditions: [{ name: "temp", expression: "namespaceObject.metadata.labels['temp'] == 'yes'" }] };
+  assert.deepEqual(nsRows(byLabel, { resource: ns }), ["pass: resource matched"]);
+  const byAnnotation = {
+    conditions: [
+      { name: "orphan", expression: "namespaceObject.metadata.?annotations['owner'].orValue('') == 'nobody'" },
+    ],
+  };
+  // Kyverno builds a resolver-less Namespace from the name and labels only, so an annotation reads empty...
+  assert.deepEqual(nsRows(byAnnotation, { resource: ns }), ["fail: resource did not match"]);
+  // ...and reads the resolver's copy (the cluster's Namespace) when it has one.
+  assert.deepEqual(nsRows(byAnnotation, { resource: ns, namespaceObject: ns }), ["pass: resource matched"]);
+});
+
+test("a namespaced object whose Namespace the caller could not resolve sees namespaceObject null, as Kyverno's CLI without a values entry", () => {
+  const policy = compiled(dpol({ conditions: [{ name: "none", expression: "namespaceObject == null" }] }));
+  const status = (namespaceObject?: JsonObject | null): string[] =>
+    engine
+      .validate(policy, {
+        resource: pod("a"),
+        operation: "CREATE",
+        namespaceLabels: {},
+        ...(namespaceObject !== undefined ? { namespaceObject } : {}),
+      })
+      .rules.map((x) => x.status);
+  assert.deepEqual(status(null), ["pass"]);
+  // Absent (a caller that has only the labels): one is built from the name and labels.
+  assert.deepEqual(status(), ["fail"]);
+  assert.deepEqual(status({ apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } }), ["fail"]);
+});

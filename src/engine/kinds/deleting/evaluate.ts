@@ -20,7 +20,11 @@ function validate(policy: CompiledPolicy, request: PreparedRequest, env: EngineE
   const req = request.request;
   const verdict = deletingPolicyVerdict(
     policy,
-    { resource, namespaceLabels: req.namespaceLabels },
+    {
+      resource,
+      namespaceLabels: req.namespaceLabels,
+      ...(req.namespaceObject !== undefined ? { namespaceObject: req.namespaceObject } : {}),
+    },
     {
       ports: env.ports,
       ...(req.exceptions !== undefined ? { exceptions: req.exceptions } : {}),
