@@ -110,6 +110,25 @@ const TEAM_CONFIG = celGenerating({
   expression: `generator.Apply("ops", ${configMapOf('"team-" + object.metadata.name', "object.metadata.name")})`,
 });
 
+/** isolate: a Namespace labelled isolate=yes (created or updated so) gets ConfigMap isolated, kept in sync. */
+const ISOLATE = JSON.stringify({
+  apiVersion: "policies.kyverno.io/v1",
+  kind: "GeneratingPolicy",
+  metadata: { name: "isolate" },
+  spec: {
+    matchConstraints: {
+      resourceRules: [
+        { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["namespaces"] },
+      ],
+    },
+    matchConditions: [{ name: "labelled", expression: "object.metadata.?labels.isolate.orValue('') == 'yes'" }],
+    evaluation: { synchronize: { enabled: true } },
+    generate: [
+      { expression: `generator.Apply(object.metadata.name, ${configMapOf('"isolated"', "object.metadata.name")})` },
+    ],
+  },
+});
+
 /** The `from` of ConfigMap `name` in `namespace`, or undefined when there is none. */
 async function fromOf(namespace: string, name: string): Promise<string | undefined> {
   const r = await current().kubectl(["get", "configmap", name, "-n", namespace, "-o", "jsonpath={.data.from}"]);
@@ -278,6 +297,24 @@ describe("GeneratingPolicy in a cluster", { timeout: buildTimeoutMs + 15 * 60_00
     await ok(["delete", "configmap", "web", "-n", "apps"]);
     await eventually("web-derived deleted with its trigger", 60_000, async () =>
       (await fromOf("apps", "web-derived")) === undefined ? true : undefined,
+    );
+  });
+
+  test("synchronize: an update after which the trigger leaves the policy's matchConditions deletes what was generated for it", async () => {
+    await ok(["apply", "-f", "-"], ISOLATE);
+    await eventually("isolate to generate for a labelled Namespace", 120_000, async () => {
+      const r = await current().kubectl(["create", "namespace", "iso-a"]);
+      if (r.code !== 0 && !/AlreadyExists/.test(r.stderr)) return undefined;
+      await ok(["label", "--overwrite", "namespace", "iso-a", "isolate=yes"]);
+      for (let i = 0; i < 20; i++) {
+        if ((await fromOf("iso-a", "isolated")) === "iso-a") return true;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return undefined;
+    });
+    await ok(["label", "namespace", "iso-a", "isolate-"]);
+    await eventually("isolated deleted once iso-a is no longer labelled", 60_000, async () =>
+      (await fromOf("iso-a", "isolated")) === undefined ? true : undefined,
     );
   });
 

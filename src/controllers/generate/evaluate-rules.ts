@@ -72,7 +72,8 @@ export function evaluateRules(input: EvaluateInput): Promise<RuleOutcome[]> {
         deleteDownstream: rc.deleteDownstream,
       };
       if (result === undefined) return { ...base, status: "unmatched", message: "", generated: [] };
-      const status = result.status === "pass" || result.status === "skip" ? result.status : "error";
+      const status =
+        result.status === "pass" ? "pass" : result.status === "skip" ? (generating ? "excepted" : "skip") : "error";
       return { ...base, status, message: result.message, generated: result.generated ?? [] };
     });
   })();

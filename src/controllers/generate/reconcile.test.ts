@@ -68,6 +68,26 @@ describe("generate reconcile", () => {
     }
   });
 
+  test("a synchronized kyverno.io rule that is skipped loses its downstream; a GeneratingPolicy an exception exempts keeps it", () => {
+    const present = secret("team-a", "x", LABELS);
+    const skipped = reconcile(input({ rules: [rule({ status: "skip" })], current: [present] }));
+    assert.deepEqual(
+      skipped.actions.map((a) => a.type),
+      ["delete"],
+    );
+    const excepted = reconcile(input({ rules: [rule({ status: "excepted" })], current: [present] }));
+    assert.deepEqual(excepted.actions, []);
+    assert.equal(excepted.state, "Completed");
+    // A deleted trigger (deleteDownstream) still takes it, exception or not.
+    const gone = reconcile(
+      input({ rules: [rule({ status: "excepted", deleteDownstream: true })], current: [present] }),
+    );
+    assert.deepEqual(
+      gone.actions.map((a) => a.type),
+      ["delete"],
+    );
+  });
+
   test("without synchronize an existing target is left as it is", () => {
     const out = reconcile(
       input({

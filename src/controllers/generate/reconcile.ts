@@ -6,7 +6,8 @@
  *   when the rule synchronizes and it drifted (objects Kyverno created, with its labels, are adopted
  *   the same way); without synchronize an existing object is left as it is;
  * - a synchronized rule whose trigger is gone or no longer matches (`deleteDownstream`, or the
- *   trigger deleted): its downstream objects are deleted;
+ *   trigger deleted): its downstream objects are deleted; so are a synchronized kyverno.io rule's
+ *   when it is skipped, not a GeneratingPolicy's when an exception exempts its trigger (`excepted`);
  * - a synchronized rule's downstream objects it no longer generates are deleted;
  * - a rule error fails the request with the rule's message; so does a namespaced Policy whose
  *   target is outside its namespace or cluster-scoped (tenant rule: checked after substitution).
@@ -30,8 +31,12 @@ export interface RuleOutcome {
   readonly downstreamLabel: string;
   readonly synchronize: boolean;
   readonly deleteDownstream: boolean;
-  /** The engine's status for the rule; `unmatched` when the rule no longer matches the trigger. */
-  readonly status: "pass" | "skip" | "error" | "unmatched";
+  /**
+   * The engine's status for the rule; `unmatched` when the rule no longer matches the trigger;
+   * `excepted` when a policies.kyverno.io PolicyException exempts a GeneratingPolicy's trigger
+   * (Kyverno's gpol controller only records it: nothing is written or deleted).
+   */
+  readonly status: "pass" | "skip" | "excepted" | "error" | "unmatched";
   readonly message: string;
   readonly generated: readonly GeneratedResource[];
 }
@@ -110,7 +115,7 @@ export function reconcile(input: ReconcileInput): Reconciled {
       failures.push(outcome.message.startsWith(label) ? outcome.message : `${label}${outcome.message}`);
       continue;
     }
-    if (outcome.status === "skip") continue;
+    if (outcome.status === "skip" || outcome.status === "excepted") continue;
     const refused = outcome.generated.map((g) => tenantProblem(g.toApply, policy.namespace, input)).find(Boolean);
     if (refused !== undefined) {
       failures.push(`${ruleLabel(outcome.rule)}${refused}`);

@@ -14,7 +14,8 @@
  *   and kinds): `sourceChanged`; the controller finds that rule's copies and runs each trigger again.
  * - A GeneratingPolicy (or Namespaced) it matches (matchConstraints and matchConditions, evaluated
  *   again by the controller): a `cel-generate` request, as Kyverno's gpol webhook makes one; when
- *   it synchronizes, DELETE of a trigger it matched asks for its downstream to be deleted.
+ *   it synchronizes, DELETE of a trigger it matched, or an UPDATE after which it no longer matches
+ *   (unless an exception exempts it), asks for its downstream to be deleted.
  * Dry-run reviews bring no work.
  */
 import {
@@ -66,6 +67,9 @@ export interface GenerateWork {
 
 type GeneratePlan = ReturnType<typeof generatePlanOf>;
 
+/** Per policy, the rules a request matches; `exempt`: the GeneratingPolicies an exception exempts it from. */
+type MatchedRules = Map<CompiledPolicy, Set<string>> & { readonly exempt: Set<CompiledPolicy> };
+
 /** Nothing is read at admission: a clone that needs its source is left to the controller. */
 const NOT_READ: ExistingResources = {
   get: () => err("pending", "not read at admission"),
@@ -111,10 +115,13 @@ function triggerWork(request: AdmissionRequestJson, plan: GeneratePlan, deps: Wa
   for (const policy of policies) {
     const matchedNow = now?.get(policy) ?? new Set<string>();
     if (policy.language === "generating") {
+      // A trigger an UPDATE takes out of the policy (matchConstraints or matchConditions) loses its
+      // downstream, as a deleted one does: Kyverno's webhook lets a synchronized policy's UPDATEs
+      // through whatever its matchConditions say, and its controller deletes what a trigger it no
+      // longer matches generated. One a PolicyException exempts keeps it (Kyverno records a skip).
       const work = generatingWork(policy, {
         now: matchedNow,
-        // Only a deleted trigger takes the downstream with it (an UPDATE its matchConstraints leave out is not "no longer matched").
-        before: request.operation === "DELETE" ? before?.get(policy) : undefined,
+        before: now?.exempt.has(policy) === true ? undefined : before?.get(policy),
       });
       if (work !== undefined)
         out.push({
@@ -164,14 +171,13 @@ function generatingWork(
 
 /**
  * Per policy, the generate rules that match the request (a rule error or skip still matched); a
- * GeneratingPolicy a policies.kyverno.io PolicyException exempts for it matches nothing.
+ * GeneratingPolicy a policies.kyverno.io PolicyException exempts for it matches nothing, and is
+ * listed in `exempt`.
  */
-function matchedRules(
-  request: AdmissionRequestJson,
-  plan: GeneratePlan,
-  deps: WalkDeps,
-): Map<CompiledPolicy, Set<string>> {
-  const out = new Map<CompiledPolicy, Set<string>>();
+function matchedRules(request: AdmissionRequestJson, plan: GeneratePlan, deps: WalkDeps): MatchedRules {
+  const out: MatchedRules = Object.assign(new Map<CompiledPolicy, Set<string>>(), {
+    exempt: new Set<CompiledPolicy>(),
+  });
   if (!isObject(request.object)) return out;
   const exceptions = plan.policies.some((p) => p.language === "generating") ? exceptionsOf(deps) : undefined;
   const subject = buildRequest(request, deps.cluster, plan.policies, exceptions);
@@ -190,6 +196,7 @@ function matchedRules(
     }
     const exempt = (r: PolicyResponse["rules"][number]): boolean =>
       policy.language === "generating" && (r.exceptions?.length ?? 0) > 0 && r.generated === undefined;
+    if (response.rules.some(exempt)) out.exempt.add(policy);
     out.set(policy, new Set(response.rules.filter((r) => !exempt(r)).map((r) => r.rule)));
   }
   return out;

@@ -4,7 +4,7 @@
  * no kyverno-shaped rules. Another version is not run (the unsupported placeholder).
  */
 import { isObject, textOf, type JsonObject } from "../../api/json.js";
-import { problem } from "../../api/problem.js";
+import { problem, warning, type PolicyProblem } from "../../api/problem.js";
 import { sharedCel } from "../../cel/shared-cel.js";
 import { compileGeneratingBody } from "../../cel/generating-policy/index.js";
 import { JsonPatchCache } from "../../mutate/json-patch-cache.js";
@@ -48,11 +48,33 @@ export function compileGeneratingKind(doc: JsonObject, kind: PolicyKindName, env
       background: true,
       applyRules: "All",
       scored: annotations["policies.kyverno.io/scored"] !== "false",
-      warnings: [],
+      warnings: updateDeletesWarnings(spec, body.compiled.synchronize),
       usesImages: false,
       cache: new ExpressionCache(env.jmespath),
       patterns: new PatternCache(),
       jsonPatches: new JsonPatchCache(),
     },
   };
+}
+
+/**
+ * A synchronized policy whose resourceRules leave UPDATE out: Kyverno's controller evaluates every
+ * update of a trigger (its webhook registers all operations) and, finding it unmatched, deletes
+ * what the trigger generated. Bylaw does the same; the warning says so at `kubectl apply`.
+ */
+function updateDeletesWarnings(spec: JsonObject, synchronize: boolean): PolicyProblem[] {
+  if (!synchronize) return [];
+  const constraints = isObject(spec["matchConstraints"]) ? spec["matchConstraints"] : {};
+  const rules = Array.isArray(constraints["resourceRules"]) ? constraints["resourceRules"].filter(isObject) : [];
+  const i = rules.findIndex((r) => {
+    const ops = Array.isArray(r["operations"]) ? r["operations"] : [];
+    return !ops.includes("UPDATE") && !ops.includes("*");
+  });
+  if (i < 0) return [];
+  return [
+    warning(
+      `spec.matchConstraints.resourceRules[${i}].operations`,
+      "synchronize is enabled and UPDATE is not among the operations: an update of a trigger no longer matches the policy, so what it generated is deleted (as Kyverno does); add UPDATE to keep it",
+    ),
+  ];
 }

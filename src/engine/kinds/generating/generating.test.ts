@@ -207,3 +207,22 @@ test("a clone source read through resource.Get is generated as read; one that ca
   assert.equal(missing?.status, "error");
   assert.match(missing?.message ?? "", /spec.generate\[0\]: .*resource.Get\("v1", "secrets", "shared", "regcred"\)/);
 });
+
+test("a synchronized policy whose resourceRules leave UPDATE out warns that a trigger's update deletes its objects; with UPDATE or without synchronize, no warning", () => {
+  const generate = [{ expression: `generator.Apply(object.metadata.name, ${netpol})` }];
+  const warningsOf = (spec: JsonObject): string[] =>
+    compiled(gpol({ ...spec, generate })).warnings.map((w) => `${w.severity} ${w.path}: ${w.message}`);
+  const sync = { evaluation: { synchronize: { enabled: true } } };
+  const [only] = warningsOf({ matchConstraints: namespaces, ...sync });
+  assert.match(
+    only ?? "",
+    /^warning spec\.matchConstraints\.resourceRules\[0\]\.operations: synchronize is enabled and UPDATE is not among the operations: .*add UPDATE to keep it$/,
+  );
+  const withUpdate = {
+    resourceRules: [
+      { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["namespaces"] },
+    ],
+  };
+  assert.deepEqual(warningsOf({ matchConstraints: withUpdate, ...sync }), []);
+  assert.deepEqual(warningsOf({ matchConstraints: namespaces }), []);
+});
