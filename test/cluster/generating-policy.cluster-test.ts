@@ -129,6 +129,38 @@ const ISOLATE = JSON.stringify({
   },
 });
 
+/** templated: a Namespace labelled templated=yes gets ConfigMap from-template, written as a YAML template with placeholders. */
+const TEMPLATED = JSON.stringify({
+  apiVersion: "policies.kyverno.io/v1",
+  kind: "GeneratingPolicy",
+  metadata: { name: "templated" },
+  spec: {
+    matchConstraints: {
+      resourceRules: [
+        { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["namespaces"] },
+      ],
+      objectSelector: { matchLabels: { templated: "yes" } },
+    },
+    generate: [
+      {
+        template: {
+          interpolate: "cel",
+          value: [
+            "apiVersion: v1",
+            "kind: ConfigMap",
+            "metadata:",
+            "  name: from-template",
+            "  namespace: (( object.metadata.name ))",
+            "data:",
+            "  from: ns-(( object.metadata.name ))",
+            "",
+          ].join("\n"),
+        },
+      },
+    ],
+  },
+});
+
 /** The `from` of ConfigMap `name` in `namespace`, or undefined when there is none. */
 async function fromOf(namespace: string, name: string): Promise<string | undefined> {
   const r = await current().kubectl(["get", "configmap", name, "-n", namespace, "-o", "jsonpath={.data.from}"]);
@@ -316,6 +348,20 @@ describe("GeneratingPolicy in a cluster", { timeout: buildTimeoutMs + 15 * 60_00
     await eventually("isolated deleted once iso-a is no longer labelled", 60_000, async () =>
       (await fromOf("iso-a", "isolated")) === undefined ? true : undefined,
     );
+  });
+
+  test("a template (interpolate: cel) generates its document with the placeholders filled in", async () => {
+    await ok(["apply", "-f", "-"], TEMPLATED);
+    await eventually("templated to generate for a labelled Namespace", 120_000, async () => {
+      const r = await current().kubectl(["create", "namespace", "tpl-a"]);
+      if (r.code !== 0 && !/AlreadyExists/.test(r.stderr)) return undefined;
+      await ok(["label", "--overwrite", "namespace", "tpl-a", "templated=yes"]);
+      for (let i = 0; i < 20; i++) {
+        if ((await fromOf("tpl-a", "from-template")) === "ns-tpl-a") return true;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return undefined;
+    });
   });
 
   test("synchronize: a copy edited or deleted by someone else is put back", async () => {

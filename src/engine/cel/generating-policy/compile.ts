@@ -1,14 +1,15 @@
 /**
  * A GeneratingPolicy's spec compiled into programs: matchConstraints, matchConditions and variables
  * as a ValidatingPolicy's (validating-policy/compile-body.ts), and each `spec.generate[i].expression`
- * in the environment that declares `generator` (shared-cel.ts). Every expression compiles here,
- * never at evaluation; the first that does not (or a `template`, which Bylaw does not run yet) is
- * `failure`, and every trigger the policy matches gets it as an error.
+ * in the environment that declares `generator` (shared-cel.ts), or its `template` (template.ts,
+ * placeholders in the same environment). Every expression compiles here, never at evaluation; the
+ * first that does not is `failure`, and every trigger the policy matches gets it as an error.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import type { PolicyProblem } from "../../api/problem.js";
 import type { CelEngine } from "../types.js";
 import { compileBody } from "../validating-policy/compile-body.js";
+import { compileTemplate } from "./template.js";
 import type { CompiledGeneratingPolicy, CompiledGeneration } from "./compiled.js";
 
 function enabled(evaluation: JsonObject, key: string): boolean {
@@ -33,17 +34,9 @@ export function compileGeneratingBody(
   for (const [i, g] of list(spec["generate"]).entries()) {
     if (failure !== undefined) break;
     const field = `spec.generate[${i}]`;
-    const expression = typeof g["expression"] === "string" ? g["expression"] : undefined;
-    if (expression === undefined || expression.trim() === "") {
-      failure =
-        g["template"] !== undefined
-          ? `policy ${name}: ${field}.template: Bylaw does not run generate templates yet; write the resources with an expression (generator.Apply)`
-          : `policy ${name}: ${field}.expression: an expression is required`;
-      break;
-    }
-    const r = cel.compile(expression, { variableNames });
-    if (!r.ok) failure = `policy ${name}: ${field}.expression: compilation failed: ${r.error.message}`;
-    else generate.push({ expression, program: r.value });
+    const compiled = compileGeneration(g, { field, name, cel, variableNames });
+    if (typeof compiled === "string") failure = compiled;
+    else generate.push(compiled);
   }
   const evaluation = isObject(spec["evaluation"]) ? spec["evaluation"] : {};
   return {
@@ -59,4 +52,33 @@ export function compileGeneratingBody(
       failure,
     },
   };
+}
+
+/** One `spec.generate[i]` compiled, or the failure naming the policy and field. */
+function compileGeneration(
+  g: JsonObject,
+  at: { field: string; name: string; cel: CelEngine; variableNames: readonly string[] },
+): CompiledGeneration | string {
+  const { field, name, cel, variableNames } = at;
+  const expression = typeof g["expression"] === "string" && g["expression"] !== "" ? g["expression"] : undefined;
+  const template = isObject(g["template"]) ? g["template"] : undefined;
+  if (expression !== undefined && template !== undefined)
+    return `policy ${name}: ${field}: only one of expression or template may be set`;
+  if (template !== undefined) {
+    const value = typeof template["value"] === "string" ? template["value"] : "";
+    if (value === "") return `policy ${name}: ${field}.template.value: Required value`;
+    const compiled = compileTemplate({ value, interpolate: template["interpolate"] === "cel" }, (e) => {
+      const r = cel.compile(e, { variableNames });
+      return r.ok ? { ok: true, program: r.value } : { ok: false, message: r.error.message };
+    });
+    return compiled.ok
+      ? { kind: "template", template: compiled.template }
+      : `policy ${name}: ${field}.template.value: ${compiled.message}`;
+  }
+  if (expression === undefined || expression.trim() === "")
+    return `policy ${name}: ${field}: one of expression or template must be set`;
+  const r = cel.compile(expression, { variableNames });
+  return r.ok
+    ? { kind: "expression", expression, program: r.value }
+    : `policy ${name}: ${field}.expression: compilation failed: ${r.error.message}`;
 }

@@ -1,12 +1,17 @@
 /** A GeneratingPolicy (policies.kyverno.io) compiled once: what evaluate.ts runs per trigger. */
 import type { CelProgram } from "../types.js";
+import type { CompiledTemplate } from "./template.js";
 import type { CompiledConstraints } from "../validating-policy/match-constraints.js";
 
-export interface CompiledGeneration {
-  /** `spec.generate[i].expression`, for messages. */
-  readonly expression: string;
-  readonly program: CelProgram;
-}
+/** One `spec.generate[i]`: an expression that calls `generator.Apply`, or a template of the objects. */
+export type CompiledGeneration =
+  | {
+      readonly kind: "expression";
+      /** `spec.generate[i].expression`, for messages. */
+      readonly expression: string;
+      readonly program: CelProgram;
+    }
+  | { readonly kind: "template"; readonly template: CompiledTemplate };
 
 export interface CompiledGeneratingPolicy {
   readonly constraints: CompiledConstraints;

@@ -2,8 +2,9 @@
  * One GeneratingPolicy against one trigger, as Kyverno's GeneratingPolicy engine answers
  * (pkg/cel/policies/gpol/engine): not matched by matchConstraints → no result; undecidable → error
  * "failed to execute matching: …"; matchConditions not all true → no result (an error in them is
- * "failed to evaluate policy: …"); then each `spec.generate` expression in order, whose
- * `generator.Apply(namespace, objects)` calls ask for objects in a namespace. The result is named by
+ * "failed to evaluate policy: …"); then each `spec.generate` entry in order: an expression whose
+ * `generator.Apply(namespace, objects)` calls ask for objects in a namespace, or a template whose
+ * rendered documents are the objects asked for (template.ts). The result is named by
  * the policy and passes with "policy evaluated successfully", whether or not anything was asked for.
  * What was asked for is its `generated` (each object with its namespace set to the one asked for,
  * and the labels Kyverno puts on downstream); nothing is written here. A namespaced policy may only ask for
@@ -30,6 +31,8 @@ import type { CelRuleInput } from "../validate-rule/index.js";
 import type { CompiledGeneratingPolicy } from "./compiled.js";
 import type { CompiledCelException } from "../../exceptions/cel/index.js";
 import { decideExceptions } from "../validating-policy/exceptions.js";
+import { goQuote } from "../../go/quote.js";
+import { renderTemplate, type CompiledTemplate, type EvaluatePlaceholder } from "./template.js";
 
 /** Who asks: the policy (its namespace "" when cluster-wide) and the trigger the labels name. */
 interface GeneratingCall {
@@ -100,12 +103,55 @@ export function evaluateGeneratingPolicy(policy: CompiledGeneratingPolicy, run: 
   }
   armed = true;
   for (const [i, g] of policy.generate.entries()) {
+    if (g.kind === "template") {
+      const objects = templateObjects(g.template, call, (program) => {
+        const r = program.evaluate(activation, budget, withSink);
+        return r.ok ? { ok: true, value: r.value } : { ok: false, message: r.error.message };
+      });
+      if (!objects.ok) return result(call, "error", `${EVALUATION_FAILED}spec.generate[${i}]: ${objects.message}`);
+      asked.push(...objects.asked);
+      continue;
+    }
     const r = g.program.evaluate(activation, budget, withSink);
     if (!r.ok) return result(call, "error", `${EVALUATION_FAILED}spec.generate[${i}]: ${r.error.message}`);
   }
   armed = false;
   const generated = asked.map((a) => downstream(a.object, a.namespace, policy, call));
   return { ...result(call, "pass", "policy evaluated successfully"), generated };
+}
+
+/**
+ * A template's objects, each in the namespace its `metadata.namespace` names (none: cluster-scoped),
+ * grouped by namespace in the order they first appear, as Kyverno hands them to its generator. A
+ * namespaced policy's objects without a namespace go to its own; one naming another is refused.
+ */
+function templateObjects(
+  template: CompiledTemplate,
+  call: GeneratingCall,
+  evaluate: EvaluatePlaceholder,
+): { ok: true; asked: { namespace: string; object: JsonObject }[] } | { ok: false; message: string } {
+  const rendered = renderTemplate(template, evaluate);
+  if (!rendered.ok) return { ok: false, message: `failed to render generation template: ${rendered.message}` };
+  const groups = new Map<string, JsonObject[]>();
+  for (const object of rendered.resources) {
+    const metadata = isObject(object["metadata"]) ? object["metadata"] : {};
+    let namespace = typeof metadata["namespace"] === "string" ? metadata["namespace"] : "";
+    if (call.namespace !== "") {
+      if (namespace === "") namespace = call.namespace;
+      else if (namespace !== call.namespace)
+        return {
+          ok: false,
+          message: `cross-namespace generation denied: a policy in namespace ${goQuote(call.namespace)} cannot generate resources into namespace ${goQuote(namespace)}`,
+        };
+    }
+    const group = groups.get(namespace) ?? [];
+    group.push(object);
+    groups.set(namespace, group);
+  }
+  return {
+    ok: true,
+    asked: [...groups].flatMap(([namespace, objects]) => objects.map((object) => ({ namespace, object }))),
+  };
 }
 
 /** One object asked for: its namespace set to the one asked for (none for ""), and Kyverno's labels. */

@@ -142,7 +142,7 @@ test("a NamespacedGeneratingPolicy asking for another namespace is an error nami
   assert.equal(result?.generated, undefined);
 });
 
-test("generator.Apply in matchConditions is an error (a side effect outside generate), and a template is refused by name", () => {
+test("generator.Apply in matchConditions is an error (a side effect outside generate)", () => {
   const inCondition = compiled(
     gpol({
       matchConstraints: namespaces,
@@ -157,10 +157,6 @@ test("generator.Apply in matchConditions is an error (a side effect outside gene
     /^failed to evaluate policy: matchConditions sneaky: .*not available in matchConditions/,
   );
   assert.equal(r?.rule, "gp");
-  const template = compiled(gpol({ matchConstraints: namespaces, generate: [{ template: { value: "kind: X" } }] }));
-  const [t] = engine.generate(template, ns, none).rules;
-  assert.equal(t?.status, "error");
-  assert.match(t?.message ?? "", /spec.generate\[0\].template: Bylaw does not run generate templates yet/);
 });
 
 test("a GeneratingPolicy without spec.generate is refused at compile, naming the field", () => {
@@ -225,4 +221,153 @@ test("a synchronized policy whose resourceRules leave UPDATE out warns that a tr
   };
   assert.deepEqual(warningsOf({ matchConstraints: withUpdate, ...sync }), []);
   assert.deepEqual(warningsOf({ matchConstraints: namespaces }), []);
+});
+
+const TEAM_TEMPLATE = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: team-((object.metadata.name))
+  namespace: (( object.metadata.name ))
+  labels: '(( {"team": object.metadata.name, "size": string(size(object.metadata.name))} ))'
+data:
+  literal: \\((not a placeholder))
+  count: (( 1 + 2 ))
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: deny
+  namespace: (( object.metadata.name ))
+spec:
+  podSelector: {}
+`;
+
+test("a template with interpolate: cel generates its documents: whole-value placeholders keep their type, embedded ones are written in, an escape stays literal", () => {
+  const p = compiled(
+    gpol({ matchConstraints: namespaces, generate: [{ template: { value: TEAM_TEMPLATE, interpolate: "cel" } }] }),
+  );
+  const [r] = engine.generate(p, ns, none).rules;
+  assert.equal(r?.status, "pass", r?.message);
+  assert.equal(r?.message, "policy evaluated successfully");
+  const [cm, np] = (r?.generated ?? []).map((g) => g.resource);
+  assert.deepEqual(cm, {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "team-team-a", namespace: "team-a", labels: { team: "team-a", size: "6" } },
+    data: { literal: "((not a placeholder))", count: 3 },
+  });
+  assert.deepEqual(np?.["metadata"], { name: "deny", namespace: "team-a" });
+  assert.deepEqual(np?.["spec"], { podSelector: {} });
+});
+
+test("a template without interpolation is taken as written; placeholders are text", () => {
+  const value =
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixed\n  namespace: ops\ndata:\n  x: ((object.metadata.name))\n";
+  const p = compiled(gpol({ matchConstraints: namespaces, generate: [{ template: { value } }] }));
+  const [r] = engine.generate(p, ns, none).rules;
+  assert.deepEqual(
+    r?.generated?.map((g) => g.resource),
+    [
+      {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "fixed", namespace: "ops" },
+        data: { x: "((object.metadata.name))" },
+      },
+    ],
+  );
+});
+
+test("a template that does not compile is refused at load, naming the field and line; expression and template together too", () => {
+  const failure = (generate: JsonObject[]): string | undefined => {
+    const p = compiled(gpol({ matchConstraints: namespaces, generate }));
+    return p.language === "generating" ? p.generating.failure : undefined;
+  };
+  const tpl = (value: string): JsonObject[] => [{ template: { value, interpolate: "cel" } }];
+  assert.match(
+    failure(tpl("kind: ConfigMap\nmetadata:\n  name: (( object.metadata.name + ))\n")) ?? "",
+    /^policy gp: spec\.generate\[0\]\.template\.value: line 3: invalid placeholder expression "object\.metadata\.name \+": /,
+  );
+  assert.equal(
+    failure(tpl("kind: ConfigMap\nmetadata:\n  labels:\n    (( object.kind )): x\n")),
+    "policy gp: spec.generate[0].template.value: line 4: placeholders are not supported in mapping keys; use a whole-value placeholder on the parent field instead (e.g. `labels: (( variables.labels ))`)",
+  );
+  assert.equal(
+    failure(tpl("- a\n- b\n")),
+    "policy gp: spec.generate[0].template.value: line 1: document must be a mapping describing a resource",
+  );
+  assert.equal(
+    failure(tpl("---\n")),
+    "policy gp: spec.generate[0].template.value: template must contain at least one YAML document",
+  );
+  assert.equal(
+    failure(tpl("kind: ConfigMap\nmetadata:\n  name: (( object.metadata.name\n")),
+    "policy gp: spec.generate[0].template.value: line 3: unterminated placeholder starting at offset 0: missing closing '))'",
+  );
+  assert.equal(
+    failure([{ expression: `generator.Apply("x", ${netpol})`, template: { value: "kind: X" } }]),
+    "policy gp: spec.generate[0]: only one of expression or template may be set",
+  );
+});
+
+test("a template's render error names the document, field and placeholder; a structured value inside a string is an error", () => {
+  const value = "kind: ConfigMap\nmetadata:\n  name: x-(( object.metadata ))\n";
+  const p = compiled(gpol({ matchConstraints: namespaces, generate: [{ template: { value, interpolate: "cel" } }] }));
+  const [r] = engine.generate(p, ns, none).rules;
+  assert.equal(r?.status, "error");
+  assert.equal(
+    r?.message,
+    'failed to evaluate policy: spec.generate[0]: failed to render generation template: document 1: field "metadata": field "name": placeholder "object.metadata" embedded in a string must evaluate to a scalar, got map[string]interface {}; use a whole-value placeholder for structured results',
+  );
+});
+
+test("a NamespacedGeneratingPolicy's template: objects without a namespace go to its own; another namespace is refused", () => {
+  const own = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n";
+  const cmInTeam = { ...cm, resource: { ...cm.resource, metadata: { name: "c", namespace: "team-a" } } };
+  const p = compiled(
+    gpol(
+      { matchConstraints: configMaps, generate: [{ template: { value: own } }] },
+      "NamespacedGeneratingPolicy",
+      "team-a",
+    ),
+  );
+  const [r] = engine.generate(p, cmInTeam, none).rules;
+  assert.equal(r?.status, "pass", r?.message);
+  assert.deepEqual(
+    r?.generated?.map((g) => (g.resource["metadata"] as JsonObject)["namespace"]),
+    ["team-a"],
+  );
+  const other = compiled(
+    gpol(
+      { matchConstraints: configMaps, generate: [{ template: { value: `${own}  namespace: kube-system\n` } }] },
+      "NamespacedGeneratingPolicy",
+      "team-a",
+    ),
+  );
+  const [o] = engine.generate(other, cmInTeam, none).rules;
+  assert.equal(o?.status, "error");
+  assert.equal(
+    o?.message,
+    'failed to evaluate policy: spec.generate[0]: cross-namespace generation denied: a policy in namespace "team-a" cannot generate resources into namespace "kube-system"',
+  );
+});
+
+test("a template whose aliases expand without bound is refused at load, with or without placeholders", () => {
+  const laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+  for (let i = 0; i < 8; i++)
+    laughs.push(
+      `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+        .fill(`*${String.fromCharCode(97 + i)}`)
+        .join(", ")}]`,
+    );
+  const value = `kind: ConfigMap\nmetadata:\n  name: (( "x" ))\ndata:\n  ${laughs.join("\n  ")}\n`;
+  for (const interpolate of ["cel", "none"]) {
+    const p = compiled(gpol({ matchConstraints: namespaces, generate: [{ template: { value, interpolate } }] }));
+    const failure = p.language === "generating" ? p.generating.failure : undefined;
+    assert.match(
+      failure ?? "",
+      /^policy gp: spec\.generate\[0\]\.template\.value: (failed to parse YAML|the template expands)/,
+      interpolate,
+    );
+  }
 });
