@@ -63,3 +63,8 @@ export function resolvedEvaluate(node: CelNode): EvaluateFn {
   if (macro !== undefined) return (ev, _ast, ctx) => macro.evaluate(ev, macro, ctx);
   return evaluate;
 }
+
+/** Replaces the function a node runs (cel-js `setMeta("evaluate", …)`), before the node is first run or metered. */
+export function setEvaluate(node: CelNode, evaluate: EvaluateFn): void {
+  (node as unknown as { setMeta(key: string, value: unknown): unknown }).setMeta("evaluate", evaluate);
+}

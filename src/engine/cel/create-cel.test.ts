@@ -119,3 +119,30 @@ describe("CEL environment", () => {
     assert.deepEqual(p.value.evaluate(activation({ metadata: { name: "x" } })), { ok: true, value: false });
   });
 });
+
+describe("|| and && as cel-go evaluates them", () => {
+  test("an error on both sides reports the left one's (cel-js reports the right one's)", () => {
+    assert.equal(run("object.nope.x == 1 || object.gone.y == 2", pod), "eval: no such key: nope");
+    assert.equal(run("object.nope.x == 1 && object.gone.y == 2", pod), "eval: no such key: nope");
+    assert.equal(run("object.a == 1 || object.b == 1 || object.c == 1", pod), "eval: no such key: a");
+  });
+
+  test("the short-circuit value wins over an error on either side; one error with a non-deciding side is that error", () => {
+    assert.equal(run("object.nope.x == 1 || true", pod), true);
+    assert.equal(run("true || object.nope.x == 1", pod), true);
+    assert.equal(run("object.nope.x == 1 && false", pod), false);
+    assert.equal(run("false && object.nope.x == 1", pod), false);
+    assert.equal(run("object.nope.x == 1 || false", pod), "eval: no such key: nope");
+    assert.equal(run("false || object.gone.y == 1", pod), "eval: no such key: gone");
+    assert.equal(run("true && object.gone.y == 1", pod), "eval: no such key: gone");
+    assert.equal(run("false || false", pod), false);
+    assert.equal(run("true && true", pod), true);
+  });
+
+  test("a non-bool operand is an error naming its type", () => {
+    assert.match(
+      String(run("dyn(object.spec.replicas) || false", pod)),
+      /Logical operator requires bool operands, got 'int'/,
+    );
+  });
+});

@@ -13,6 +13,7 @@ import { hasOnAnyExpression } from "./has-macro.js";
 import { ProgramMemo } from "./program-memo.js";
 import { asCelJsError, celGoText, compileError, errorOffset } from "./errors.js";
 import { isInterruption } from "../interrupt/index.js";
+import { celGoLogicalErrors } from "./logical-errors.js";
 import { defaultLibraries, RE2_MATCHES } from "./libraries/index.js";
 import type { CelLibrary } from "./library.js";
 import {
@@ -161,6 +162,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
         error: compileError(expression, 0, `output is expected to be of type ${opts.expectType}, got ${outputType}`),
       };
     }
+    celGoLogicalErrors(allNodes(root));
     const meter = new CostMeter();
     meterProgram(root, meter);
     orValueCompat(allNodes(root));
