@@ -36,7 +36,7 @@ const validating = compiled({
 });
 // A MutatingAdmissionPolicy at v1, which Kyverno 1.19's CLI does not read: Bylaw does not run it.
 const unsupported = compiled({
-  apiVersion: "admissionregistration.k8s.io/v1",
+  apiVersion: "admissionregistration.k8s.io/v2alpha1",
   kind: "MutatingAdmissionPolicy",
   metadata: { name: "iv" },
   spec: { matchConstraints: configMaps, mutations: [] },
@@ -106,7 +106,7 @@ test("validate runs each family: the CEL programs, and the unsupported kind's er
       [
         "",
         "error",
-        "admissionregistration.k8s.io/v1 MutatingAdmissionPolicy policies are not supported by Bylaw yet; policy iv was not evaluated",
+        "admissionregistration.k8s.io/v2alpha1 MutatingAdmissionPolicy policies are not supported by Bylaw yet; policy iv was not evaluated",
       ],
     ],
   );

@@ -126,5 +126,6 @@ test("the head's phases: a kyverno.io policy's are its rules'; a CEL or unsuppor
   };
   assert.deepEqual(phasesOf(map), ["mutate"], "a MutatingAdmissionPolicy mutates");
   // At a version Bylaw does not run, it answers errors in the validate phase.
-  assert.deepEqual(phasesOf({ ...map, apiVersion: "admissionregistration.k8s.io/v1" }), ["validate"]);
+  assert.deepEqual(phasesOf({ ...map, apiVersion: "admissionregistration.k8s.io/v1" }), ["mutate"], "v1 as v1beta1");
+  assert.deepEqual(phasesOf({ ...map, apiVersion: "admissionregistration.k8s.io/v2alpha1" }), ["validate"]);
 });

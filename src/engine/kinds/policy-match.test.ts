@@ -89,8 +89,8 @@ test("a MutatingPolicy and a GeneratingPolicy match by their own bodies' matchCo
 
 test("a kind Bylaw does not run has no matcher of its own: every request in its scope", () => {
   const policy = compiled({
-    // v1: Kyverno 1.19's CLI reads v1alpha1 and v1beta1 only, so Bylaw does not run v1 either.
-    apiVersion: "admissionregistration.k8s.io/v1",
+    // v2alpha1: Kyverno 1.19's CLI reads v1alpha1, v1beta1 and v1 only, so Bylaw does not run it either.
+    apiVersion: "admissionregistration.k8s.io/v2alpha1",
     kind: "MutatingAdmissionPolicy",
     metadata: { name: "map" },
     spec: { matchConstraints: pods, mutations: [] },

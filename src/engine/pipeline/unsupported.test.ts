@@ -197,14 +197,14 @@ describe("unsupported features", () => {
 
   test("a CEL policy kind compiles to one error per resource, its failurePolicy and Deny action kept", () => {
     const p = compile({
-      apiVersion: "admissionregistration.k8s.io/v1",
+      apiVersion: "admissionregistration.k8s.io/v2alpha1",
       kind: "MutatingAdmissionPolicy",
       metadata: { name: "vp" },
       spec: { failurePolicy: "Ignore", validationActions: ["Audit"] },
     });
     assert.equal(
       p.language === "unsupported" ? p.unsupportedKind : p.language,
-      "admissionregistration.k8s.io/v1 MutatingAdmissionPolicy",
+      "admissionregistration.k8s.io/v2alpha1 MutatingAdmissionPolicy",
     );
     assert.deepEqual(validate(p, pod({ name: "web" })), [["", "error", "Validation"]]);
     assert.equal(p.failurePolicy, "Ignore");

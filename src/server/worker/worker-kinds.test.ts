@@ -71,7 +71,7 @@ const imageValidatingPolicy: JsonObject = {
   },
 };
 const mutatingAdmissionPolicy: JsonObject = {
-  apiVersion: "admissionregistration.k8s.io/v1", // a version Bylaw does not run
+  apiVersion: "admissionregistration.k8s.io/v2alpha1", // a version Bylaw does not run
   kind: "MutatingAdmissionPolicy",
   metadata: { name: "check-images" },
   spec: { matchConstraints: configMaps, mutations: [] },

@@ -189,10 +189,10 @@ spec:
     assert.doesNotMatch(stderr, /not supported/);
   });
 
-  // v1alpha1 and v1beta1, which Kyverno 1.19's CLI reads, run (mutating-admission-policy.test.ts); v1 is not run.
+  // v1alpha1, v1beta1 and v1, which Kyverno 1.19's CLI reads, run (mutating-admission-policy.test.ts); another version is not run.
   for (const [apiVersion, kind] of [
-    ["admissionregistration.k8s.io/v1", "MutatingAdmissionPolicy"],
-    ["admissionregistration.k8s.io/v1", "MutatingAdmissionPolicyBinding"],
+    ["admissionregistration.k8s.io/v2alpha1", "MutatingAdmissionPolicy"],
+    ["admissionregistration.k8s.io/v2alpha1", "MutatingAdmissionPolicyBinding"],
   ] as const) {
     test(`${kind} does not vanish: an error for the resource`, async () => {
       const { code, out } = await apply(

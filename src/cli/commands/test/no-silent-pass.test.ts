@@ -76,7 +76,7 @@ describe("bylaw test: no silent pass", () => {
 
   test("a row for a CEL policy kind gets actual error whatever rule it names, never Excluded", async () => {
     const vpol =
-      "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: vpol}\nspec: {mutations: []}\n";
+      "apiVersion: admissionregistration.k8s.io/v2alpha1\nkind: MutatingAdmissionPolicy\nmetadata: {name: vpol}\nspec: {mutations: []}\n";
     const { out } = await run({
       "a/policy.yaml": vpol,
       "a/pods.yaml": pods,

@@ -19,10 +19,11 @@ export const ADMISSION_API_VERSIONS: ReadonlySet<string> = new Set([
   "admissionregistration.k8s.io/v1beta1",
 ]);
 
-/** The versions of MutatingAdmissionPolicy and its binding Kyverno 1.19's CLI reads (v1alpha1 is converted to v1beta1). */
+/** The versions of MutatingAdmissionPolicy and its binding Kyverno 1.19's CLI reads (v1alpha1 and v1 are converted to v1beta1). */
 export const MUTATING_ADMISSION_API_VERSIONS: ReadonlySet<string> = new Set([
   "admissionregistration.k8s.io/v1alpha1",
   "admissionregistration.k8s.io/v1beta1",
+  "admissionregistration.k8s.io/v1",
 ]);
 
 /** The binding kinds, by the policy kind they bind. */
@@ -66,7 +67,7 @@ function text(o: JsonObject, key: string): string {
 }
 
 /**
- * A MutatingAdmissionPolicyBinding (v1alpha1, v1beta1) is checked the same way; it has no
+ * A MutatingAdmissionPolicyBinding (v1alpha1, v1beta1, v1) is checked the same way; it has no
  * `validationActions` (its `actions` stay empty).
  */
 export function compileBinding(doc: JsonObject): BindingOutcome {

@@ -1,5 +1,5 @@
 /**
- * A Kubernetes MutatingAdmissionPolicy (admissionregistration.k8s.io v1alpha1, v1beta1) compiled once,
+ * A Kubernetes MutatingAdmissionPolicy (admissionregistration.k8s.io v1alpha1, v1beta1, v1) compiled once,
  * together with the MutatingAdmissionPolicyBindings that name it, in the order given: what
  * evaluate.ts runs per request. Its matchConstraints, matchConditions, variables and mutations
  * compile as a MutatingPolicy's do (mutating-policy/compile.ts), in Kubernetes' CEL environment.

@@ -81,14 +81,22 @@ describe("MutatingAdmissionPolicy without a binding", () => {
     assert.deepEqual(mutate(engine, p, pod).rows, [], "a Pod is outside matchConstraints: no result");
   });
 
-  test("v1alpha1 is read too; v1 (which Kyverno 1.19's CLI does not read) is an error for every resource", () => {
-    const alpha = compile(
+  test("v1alpha1 and v1 are read too (Kyverno 1.19's CLI converts both to v1beta1); another version is an error for every resource", () => {
+    for (const version of ["v1alpha1", "v1"]) {
+      const p = compile(
+        engine,
+        map(
+          { matchConstraints: configMaps, mutations: [stamp(`"${version}"`)] },
+          `admissionregistration.k8s.io/${version}`,
+        ),
+      );
+      assert.deepEqual(labelsOf(mutate(engine, p, configMap("a")).patched), { stamped: version }, version);
+    }
+    const v2 = compile(
       engine,
-      map({ matchConstraints: configMaps, mutations: [stamp('"a"')] }, "admissionregistration.k8s.io/v1alpha1"),
+      map({ matchConstraints: configMaps, mutations: [] }, "admissionregistration.k8s.io/v2alpha1"),
     );
-    assert.deepEqual(labelsOf(mutate(engine, alpha, configMap("a")).patched), { stamped: "a" });
-    const v1 = compile(engine, map({ matchConstraints: configMaps, mutations: [] }, "admissionregistration.k8s.io/v1"));
-    const rows = engine.validate(v1, { resource: configMap("a"), operation: "CREATE", namespaceLabels: {} }).rules;
+    const rows = engine.validate(v2, { resource: configMap("a"), operation: "CREATE", namespaceLabels: {} }).rules;
     assert.deepEqual(
       rows.map((r) => r.status),
       ["error"],

@@ -1,5 +1,5 @@
 /**
- * A MutatingAdmissionPolicy at a version Kyverno's CLI reads (v1alpha1, v1beta1) compiles with the
+ * A MutatingAdmissionPolicy at a version Kyverno's CLI reads (v1alpha1, v1beta1, v1) compiles with the
  * bindings that name it (cel/mutating-admission-policy/) to the `mutating` variant, its programs in
  * `mutatingAdmission` (no rules, no MutatingPolicy bodies). Another version is not run.
  */

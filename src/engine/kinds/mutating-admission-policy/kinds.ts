@@ -1,5 +1,5 @@
 /**
- * Kubernetes' MutatingAdmissionPolicy (admissionregistration.k8s.io v1alpha1, v1beta1), applied
+ * Kubernetes' MutatingAdmissionPolicy (admissionregistration.k8s.io v1alpha1, v1beta1, v1), applied
  * through its bindings (cel/mutating-admission-policy/). The API server runs it in a cluster, so the
  * policy webhook never serves it; `bylaw apply` and `bylaw test` evaluate it as Kyverno's CLI does.
  */
