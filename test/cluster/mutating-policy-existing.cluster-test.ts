@@ -3,7 +3,8 @@
  * `scripts/cluster.sh up DIR --with-bylaw` with kubectl, in the shape of Kyverno's docs ("Different
  * Trigger and Target"): creating the Namespace `trigger-ns` labels every Secret in namespaces
  * labelled `test: enabled` (targetMatchConstraints with a namespaceSelector), leaves the Secrets
- * of other namespaces alone, and the policy is Ready (conditionStatus.ready) once the background controller runs.
+ * of other namespaces alone, and the policy is Ready (conditionStatus.ready) once the background controller runs;
+ * with `targetMatchConstraints.expression`, the one Secret a trigger ConfigMap names is labelled.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -68,12 +69,42 @@ spec:
           Object{metadata: Object.metadata{labels: Object.metadata.labels{foo: "bar"}}}
 `;
 
+/** Targets from an expression: a ConfigMap named pick names the Secret beside it (data.target) to label picked=yes. */
+const PICK = `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: label-picked-secret
+spec:
+  evaluation:
+    mutateExisting:
+      enabled: true
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [configmaps]
+        resourceNames: [pick]
+  targetMatchConstraints:
+    expression: resource.Get("v1", "secrets", object.metadata.namespace, object.data.target)
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [secrets]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: >
+          Object{metadata: Object.metadata{labels: Object.metadata.labels{picked: "yes"}}}
+`;
+
 const secret = (name: string, namespace: string): string =>
   JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace }, stringData: { k: "v" } });
 
-async function labelOf(name: string, namespace: string): Promise<string> {
+async function labelOf(name: string, namespace: string, key = "foo"): Promise<string> {
   const out = await ok(["get", "secret", name, "-n", namespace, "-o", "json"]);
-  return (JSON.parse(out) as { metadata: { labels?: Record<string, string> } }).metadata.labels?.["foo"] ?? "";
+  return (JSON.parse(out) as { metadata: { labels?: Record<string, string> } }).metadata.labels?.[key] ?? "";
 }
 
 describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs + 10 * 60_000 }, () => {
@@ -126,5 +157,26 @@ describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs
       return labels.every((l) => l === "bar") ? true : undefined;
     });
     assert.equal(await labelOf("s3", "other"), "", "a Secret outside the namespaceSelector is left alone");
+  });
+
+  test("targetMatchConstraints.expression: the Secret a trigger ConfigMap names is labelled, its neighbour is not", async () => {
+    await eventually("the policy admitted", 60_000, async () => {
+      const r = await current().kubectl(["apply", "-f", "-"], PICK);
+      return r.code === 0 ? true : undefined;
+    });
+    const pick = JSON.stringify({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "pick", namespace: "selected" },
+      data: { target: "s2" },
+    });
+    await ok(["apply", "-f", "-"], pick);
+    let round = 0;
+    await eventually("s2 labelled picked=yes", 90_000, async () => {
+      await current().kubectl(["annotate", "configmap", "pick", "-n", "selected", `round=${round++}`, "--overwrite"]);
+      await new Promise((r) => setTimeout(r, 2000));
+      return (await labelOf("s2", "selected", "picked")) === "yes" ? true : undefined;
+    });
+    assert.equal(await labelOf("s1", "selected", "picked"), "", "a Secret the expression does not name is left alone");
   });
 });

@@ -127,7 +127,15 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     };
     const refused = answer(review(withExpression, "mutatingpolicies"));
     assert.equal(refused.allowed, false);
-    assert.match(refused.status?.message ?? "", /spec\.targetMatchConstraints\.expression: Bylaw does not compute/);
+    assert.match(refused.status?.message ?? "", /spec\.targetMatchConstraints\.expression: output type must be a map/);
+    const listing = {
+      ...mp,
+      spec: {
+        ...(mp["spec"] as JsonObject),
+        targetMatchConstraints: { expression: 'resource.List("v1", "configmaps", "default")' },
+      },
+    };
+    assert.equal(answer(review(listing, "mutatingpolicies")).allowed, true);
   });
 
   test("a MutatingPolicy whose matchConstraints are unusable is denied with its own kind named", () => {

@@ -3,7 +3,7 @@
  * controllers, ../mutating-policy-autogen.ts): matchConstraints, matchConditions, variables and
  * mutations. Object constructors (`Object{…}`, `JSONPatch{…}`) are rewritten into map literals
  * first (struct-literals.ts). Every expression compiles here, never at evaluation; the first that
- * does not compile, or a part Bylaw does not run (JSON mode, targets from an expression), is the body's
+ * does not compile, or a part Bylaw does not run (JSON mode), is the body's
  * `failure`: every resource it matches gets it as an error naming the policy and the field.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
@@ -136,7 +136,7 @@ type Targets =
 /**
  * A mutate-existing policy's targets: `spec.targetMatchConstraints` when it names resourceRules
  * (else the policy's own matchConstraints, as Kyverno 1.19 lists them) and `spec.targetMatchConditions`.
- * `targetMatchConstraints.expression` (targets computed by CEL) is not run: the body's failure names it.
+ * `targetMatchConstraints.expression` computes the targets from the trigger instead (targets.ts).
  */
 function compileTargets(
   spec: JsonObject,
@@ -150,9 +150,17 @@ function compileTargets(
     constraints = compiled.value;
   }
   let failure: string | undefined;
-  if (tmc !== undefined && typeof tmc["expression"] === "string" && tmc["expression"].trim() !== "")
-    failure = `${at.name}: spec.targetMatchConstraints.expression: Bylaw does not compute mutate-existing targets from an expression yet`;
   const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
+  let expression: CelProgram | undefined;
+  const written = tmc !== undefined ? text(tmc, "expression") : undefined;
+  if (written !== undefined && written.trim() !== "") {
+    const field = "spec.targetMatchConstraints.expression";
+    const r = at.cel.compile(structLiteralsAsMaps(written), { variableNames });
+    if (!r.ok) failure = `${at.name}: ${field}: compilation failed: ${r.error.message}`;
+    // As Kyverno's compiler: exactly map(string, dyn), what resource.Get and resource.List return.
+    else if (r.value.outputType !== "map<string, dyn>") failure = `${at.name}: ${field}: output type must be a map`;
+    else expression = r.value;
+  }
   const matchConditions: { name: string; program: CelProgram }[] = [];
   for (const [i, c] of list(spec["targetMatchConditions"]).entries()) {
     const expression = text(c, "expression");
@@ -165,7 +173,11 @@ function compileTargets(
     if (!r.ok) failure ??= `${at.name}: ${field}: compilation failed: ${r.error.message}`;
     else matchConditions.push({ name: text(c, "name") ?? "", program: r.value });
   }
-  return { ok: true, value: { constraints, matchConditions }, failure };
+  return {
+    ok: true,
+    value: { constraints, matchConditions, ...(expression !== undefined ? { expression } : {}) },
+    failure,
+  };
 }
 
 /** What the spec asks that Bylaw does not run yet: an error naming the field, never a silent pass. */

@@ -32,4 +32,9 @@ export interface CompiledMutatingBody {
 export interface CompiledTargets {
   readonly constraints: CompiledConstraints;
   readonly matchConditions: readonly { readonly name: string; readonly program: CelProgram }[];
+  /**
+   * `spec.targetMatchConstraints.expression` (output `map(string, dyn)`): the targets computed
+   * from the trigger, one object or a list's `items`, instead of listing the constraints' resources.
+   */
+  readonly expression?: CelProgram;
 }

@@ -34,7 +34,8 @@ interface MutatingOutcome {
   readonly patched: Resource;
 }
 
-const NO_EXCEPTIONS = Object.freeze({ allowedImages: [], allowedValues: [] });
+/** The `exceptions` variable when no PolicyException applies. */
+export const NO_EXCEPTIONS = Object.freeze({ allowedImages: [], allowedValues: [] });
 
 /** What a MutatingPolicy runs against: the request, its resource and CEL input, and the exceptions naming the policy. */
 interface MutatingRequest {

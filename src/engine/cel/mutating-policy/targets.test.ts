@@ -200,7 +200,92 @@ describe("MutatingPolicy mutate-existing", () => {
       cluster([]),
     );
     assert.equal(e.rules[0]?.status, "error");
-    assert.match(e.rules[0]?.message ?? "", /spec\.targetMatchConstraints\.expression: Bylaw does not compute/);
+    // As Kyverno's compiler: the expression must be a map(string, dyn), as resource.Get and resource.List return.
+    assert.match(e.rules[0]?.message ?? "", /mp: spec\.targetMatchConstraints\.expression: output type must be a map$/);
+  });
+
+  test("targetMatchConstraints.expression: the objects it names (a resource.List's items, or one object) are read again, decided and patched", () => {
+    const objects = [ns("a"), cm("a", "one"), cm("a", "two", { skip: "yes" }), cm("a", "three")];
+    const existing = cluster(objects);
+    // resource.List reads the cluster through the context port, as the controller's does.
+    const ports = fakePorts();
+    const engine = createEngine({
+      ...ports,
+      context: {
+        ...ports.context,
+        listResources: (r) => ok({ items: objects.filter((o) => o["kind"] === "ConfigMap" && r.namespace === "a") }),
+      },
+    });
+    const listAll = mpol({
+      matchConstraints: rules("namespaces"),
+      targetMatchConstraints: {
+        ...rules("configmaps"),
+        objectSelector: { matchExpressions: [{ key: "skip", operator: "DoesNotExist" }] },
+        expression: 'resource.List("v1", "configmaps", "a")',
+      },
+    });
+    const trigger = { resource: ns("trigger"), operation: "CREATE" as const, namespaceLabels: {} };
+    const r = engine.mutate(mutateExistingView(listAll), trigger, existing);
+    assert.deepEqual(
+      r.rules.map((x) => [x.status, (x.patchedTarget?.["metadata"] as JsonObject)["name"], labelsOf(x.patchedTarget)]),
+      [
+        ["pass", "one", { foo: "bar" }],
+        ["pass", "three", { foo: "bar" }],
+      ],
+    );
+    // One object, written by the expression: an identifier, read again (its data comes from the cluster, not CEL).
+    const named = mpol({
+      matchConstraints: rules("namespaces"),
+      targetMatchConstraints: {
+        ...rules("configmaps"),
+        expression:
+          '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "one", "namespace": "a"}, "data": {"forged": "x"}}',
+      },
+    });
+    const one = engine.mutate(mutateExistingView(named), trigger, existing).rules;
+    assert.deepEqual(
+      one.map((x) => [x.status, x.patchedTarget?.["data"]]),
+      [["pass", {}]],
+    );
+    // A name that is not there is no target.
+    const gone = mpol({
+      matchConstraints: rules("namespaces"),
+      targetMatchConstraints: {
+        ...rules("configmaps"),
+        expression: '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "gone", "namespace": "a"}}',
+      },
+    });
+    assert.deepEqual(engine.mutate(mutateExistingView(gone), trigger, existing).rules, []);
+  });
+
+  test("targetMatchConstraints.expression in a namespaced policy: a target in another namespace is an error, never written", () => {
+    const existing = cluster([ns("team-a"), ns("team-b"), cm("team-a", "mine"), cm("team-b", "theirs")]);
+    const p = mpol(
+      {
+        matchConstraints: rules("configmaps"),
+        targetMatchConstraints: {
+          ...rules("configmaps"),
+          expression:
+            '{"items": dyn([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "mine", "namespace": "team-a"}}, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "theirs", "namespace": "team-b"}}])}',
+        },
+      },
+      "team-a",
+    );
+    const r = engine.mutate(
+      mutateExistingView(p),
+      { resource: cm("team-a", "trigger"), operation: "CREATE", namespaceLabels: {} },
+      existing,
+    );
+    assert.deepEqual(
+      r.rules.map((x) => [x.status, (x.patchedTarget?.["metadata"] as JsonObject | undefined)?.["name"] ?? x.message]),
+      [
+        ["pass", "mine"],
+        [
+          "error",
+          'spec.targetMatchConstraints.expression: target v1 ConfigMap team-b/theirs is outside the policy\'s namespace "team-a": a namespaced policy mutates only its own namespace',
+        ],
+      ],
+    );
   });
 
   test("at admission (no view) the trigger is patched as before, and a policy without mutateExisting has no mutate-existing results", () => {

@@ -7,18 +7,30 @@
  * target and `request` the trigger's admission request: targetMatchConditions instead of the
  * matchConditions, then the mutations. Each target answers one result named "" carrying the patched
  * target; a resource Bylaw cannot name a kind for, or a listing that fails, is an `error` naming it.
+ * With `targetMatchConstraints.expression`, the targets are the objects it names instead.
  */
-import { resourceLabels, resourceName, resourceNamespace, type Resource } from "../../api/resource.js";
+import { isObject } from "../../api/json.js";
+import {
+  parseApiVersion,
+  resourceApiVersion,
+  resourceKind,
+  resourceLabels,
+  resourceName,
+  resourceNamespace,
+  type Resource,
+} from "../../api/resource.js";
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { CompiledCelException } from "../../exceptions/cel/index.js";
 import type { ExistingResources } from "../../generate/types.js";
 import type { MatchRequest } from "../../match/index.js";
 import type { CelServices } from "../kyverno/index.js";
 import type { CelRuleInput } from "../validate-rule/index.js";
-import { kindOfResource } from "../validating-policy/resource-names.js";
-import { toCel } from "../values.js";
+import { kindOfResource, resourceOfKind } from "../validating-policy/resource-names.js";
+import { fromCel, toCel } from "../values.js";
+import { policyActivation } from "../lazy-variables.js";
+import { RUNTIME_COST_BUDGET, type CelProgram, type CostBudget } from "../types.js";
 import type { CompiledMutatingBody, CompiledTargets } from "./compiled.js";
-import { evaluateBody } from "./evaluate.js";
+import { evaluateBody, NO_EXCEPTIONS } from "./evaluate.js";
 
 /** The trigger the targets are found for. */
 export interface TargetTrigger {
@@ -52,8 +64,6 @@ export function evaluateTargets(
   existing: ExistingResources,
   services: CelServices,
 ): RuleResult[] {
-  const results: RuleResult[] = [];
-  const seen = new Set<string>();
   const namespaces = new Map<string, Resource | undefined>();
   const namespaceOf = (name: string): Resource | undefined => {
     if (!namespaces.has(name)) {
@@ -62,6 +72,10 @@ export function evaluateTargets(
     }
     return namespaces.get(name);
   };
+  if (body.existing.expression !== undefined)
+    return expressionTargets(body, { trigger, existing, services, namespaceOf, expression: body.existing.expression });
+  const results: RuleResult[] = [];
+  const seen = new Set<string>();
   for (const { group, version, resource } of resourcesOf(body.existing)) {
     const apiVersion = group === "" ? version : `${group}/${version}`;
     if (group === "*" || version === "*" || resource === "*") {
@@ -99,6 +113,94 @@ export function evaluateTargets(
       );
       if (result !== undefined) results.push(result);
     }
+  }
+  return results;
+}
+
+/**
+ * The targets `targetMatchConstraints.expression` names for the trigger (tenant-isolation.md rule
+ * 5: what CEL returns is an identifier): each object is read again by apiVersion, kind, namespace
+ * and name (one that is not there is skipped), a namespaced policy's only in its own namespace, and
+ * then decided and patched as a listed target. The expression's value is one object, or a list
+ * whose `items` are the objects (what `resource.List` returns).
+ */
+function expressionTargets(
+  body: CompiledMutatingBody & { readonly existing: CompiledTargets },
+  run: {
+    readonly trigger: TargetTrigger;
+    readonly existing: ExistingResources;
+    readonly services: CelServices;
+    readonly namespaceOf: (name: string) => Resource | undefined;
+    readonly expression: CelProgram;
+  },
+): RuleResult[] {
+  const { trigger, existing, services } = run;
+  const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
+  const activation = policyActivation(body.variables, trigger.input, {
+    extra: { exceptions: NO_EXCEPTIONS },
+    budget,
+    services,
+  });
+  const r = run.expression.evaluate(activation, budget, services);
+  if (!r.ok) return [error(`failed to evaluate spec.targetMatchConstraints.expression: ${r.error.message}`)];
+  const value = fromCel(r.value);
+  const items = isObject(value) && Array.isArray(value["items"]) ? value["items"] : [value];
+  const results: RuleResult[] = [];
+  const seen = new Set<string>();
+  const policyNamespace = trigger.req.policyNamespace;
+  for (const item of items) {
+    if (!isObject(item)) {
+      results.push(
+        error(`spec.targetMatchConstraints.expression: item is not a valid Kubernetes object: ${JSON.stringify(item)}`),
+      );
+      continue;
+    }
+    const apiVersion = resourceApiVersion(item);
+    const kind = resourceKind(item);
+    const name = resourceName(item);
+    const namespace = resourceNamespace(item);
+    const what = `${apiVersion} ${kind} ${namespace === "" ? name : `${namespace}/${name}`}`;
+    if (apiVersion === "" || kind === "" || name === "") {
+      results.push(
+        error(`spec.targetMatchConstraints.expression: a target needs apiVersion, kind and metadata.name: ${what}`),
+      );
+      continue;
+    }
+    if (policyNamespace !== "" && namespace !== policyNamespace) {
+      results.push(
+        error(
+          `spec.targetMatchConstraints.expression: target ${what} is outside the policy's namespace ${JSON.stringify(policyNamespace)}: a namespaced policy mutates only its own namespace`,
+        ),
+      );
+      continue;
+    }
+    const key = `${apiVersion}/${kind}/${namespace}/${name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const { group, version } = parseApiVersion(apiVersion);
+    const resource = resourceOfKind(kind);
+    if (resource === undefined) {
+      results.push(
+        error(
+          `spec.targetMatchConstraints.expression: target ${what}: ${kind} is not a built-in kind Bylaw knows the resource of, so it cannot be matched`,
+        ),
+      );
+      continue;
+    }
+    const read = existing.get(apiVersion, kind, namespace, name);
+    if (!read.ok) {
+      results.push(error(`failed to fetch target ${what}: ${read.error.message}`));
+      continue;
+    }
+    if (read.value === undefined) continue;
+    const target: Resource = { ...read.value, apiVersion, kind };
+    const result = evaluateTarget(
+      body,
+      { target, gvk: { group, version, kind, resource }, namespaceOf: run.namespaceOf },
+      trigger,
+      services,
+    );
+    if (result !== undefined) results.push(result);
   }
   return results;
 }
