@@ -113,7 +113,7 @@ export { verifyImagesAction } from "./policy/static-action.js";
 export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index.js";
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
-export { mutateExistingRuleNames, mutateExistingView } from "./kinds/mutate-existing.js";
+export { mutateExistingRuleNames, mutateExistingScanView, mutateExistingView } from "./kinds/mutate-existing.js";
 export { downstreamRuleLabel } from "./kinds/generating/downstream-rule.js";
 export { backgroundWrites, type BackgroundWrite, type WrittenThing } from "./kinds/background-writes.js";
 export { reinvokedIfNeeded } from "./kinds/mutating/reinvocation.js";

@@ -4,7 +4,8 @@
  * Trigger and Target"): creating the Namespace `trigger-ns` labels every Secret in namespaces
  * labelled `test: enabled` (targetMatchConstraints with a namespaceSelector), leaves the Secrets
  * of other namespaces alone, and the policy is Ready (conditionStatus.ready) once the background controller runs;
- * with `targetMatchConstraints.expression`, the one Secret a trigger ConfigMap names is labelled.
+ * with `targetMatchConstraints.expression`, the one Secret a trigger ConfigMap names is labelled; and
+ * when a policy appears, the targets that exist already are patched (Kyverno's `cel-mutate` scan).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -99,6 +100,31 @@ spec:
           Object{metadata: Object.metadata{labels: Object.metadata.labels{picked: "yes"}}}
 `;
 
+/** No trigger: when it appears, every Secret already in a namespace labelled scan=yes is labelled scanned=yes. */
+const SCAN = `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: label-existing-secrets
+spec:
+  evaluation:
+    mutateExisting:
+      enabled: true
+  matchConstraints:
+    namespaceSelector:
+      matchLabels:
+        scan: "yes"
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [secrets]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: >
+          Object{metadata: Object.metadata{labels: Object.metadata.labels{scanned: "yes"}}}
+`;
+
 const secret = (name: string, namespace: string): string =>
   JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace }, stringData: { k: "v" } });
 
@@ -159,11 +185,24 @@ describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs
     assert.equal(await labelOf("s3", "other"), "", "a Secret outside the namespaceSelector is left alone");
   });
 
-  test("targetMatchConstraints.expression: the Secret a trigger ConfigMap names is labelled, its neighbour is not", async () => {
+  test("targetMatchConstraints.expression: the Secret a trigger ConfigMap names is labelled, its neighbour is not; a trigger there before the policy counts too", async () => {
+    // A trigger that exists when the policy appears: Kyverno's policy controller makes a request for it.
+    await ok(
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "pick", namespace: "other" },
+        data: { target: "s3" },
+      }),
+    );
     await eventually("the policy admitted", 60_000, async () => {
       const r = await current().kubectl(["apply", "-f", "-"], PICK);
       return r.code === 0 ? true : undefined;
     });
+    await eventually("other/s3 labelled picked=yes for the trigger that was there first", 90_000, async () =>
+      (await labelOf("s3", "other", "picked")) === "yes" ? true : undefined,
+    );
     const pick = JSON.stringify({
       apiVersion: "v1",
       kind: "ConfigMap",
@@ -178,5 +217,19 @@ describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs
       return (await labelOf("s2", "selected", "picked")) === "yes" ? true : undefined;
     });
     assert.equal(await labelOf("s1", "selected", "picked"), "", "a Secret the expression does not name is left alone");
+  });
+
+  test("when a mutate-existing MutatingPolicy appears, the targets that exist already are patched, with no trigger", async () => {
+    await ok(["create", "namespace", "scanned"]);
+    await ok(["label", "namespace", "scanned", "scan=yes"]);
+    await ok(["create", "-f", "-"], secret("old", "scanned"));
+    await eventually("the policy admitted", 60_000, async () => {
+      const r = await current().kubectl(["apply", "-f", "-"], SCAN);
+      return r.code === 0 ? true : undefined;
+    });
+    await eventually("scanned/old labelled scanned=yes", 90_000, async () =>
+      (await labelOf("old", "scanned", "scanned")) === "yes" ? true : undefined,
+    );
+    assert.equal(await labelOf("s3", "other", "scanned"), "", "a Secret outside the namespaceSelector is left alone");
   });
 });

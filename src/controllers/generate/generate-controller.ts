@@ -9,7 +9,7 @@
  *   Nothing a request holds can stop the loop: every error ends in the request's status.
  */
 import { randomBytes } from "node:crypto";
-import type { AnyCompiledException, CompiledPolicy, JsonObject, Random } from "../../engine/index.js";
+import { type AnyCompiledException, type CompiledPolicy, type JsonObject, type Random } from "../../engine/index.js";
 import { storeWithRetry } from "./store-update-request.js";
 import { Informer } from "../../kube/informer.js";
 import { describeKubeError } from "../../kube/cluster-reads.js";
@@ -26,7 +26,14 @@ import { deleteDownstreamOf, rulesDeletedWithPolicy } from "./policy-deleted.js"
 import { failedPolicyOf, failureEvent } from "./failure-event.js";
 import { CONTROLLER_NAMES, reconcileResult, type OnReconciled } from "../reconcile-metrics.js";
 import { runMutateRequest } from "../mutate-existing/run-mutate-request.js";
-import { mutateExistingWork, mutateOnPolicyUpdateRules } from "../mutate-existing/existing-triggers.js";
+import { runMutateScan } from "../mutate-existing/run-mutate-scan.js";
+import {
+  mutateExistingWork,
+  mutateOnPolicyUpdateRules,
+  mutatesExistingOnAppearance,
+  mutatingScanWork,
+  mutatingTriggerWork,
+} from "../mutate-existing/existing-triggers.js";
 import {
   type GenerateWorkItem,
   readUpdateRequest,
@@ -257,7 +264,8 @@ class UpdateRequestLoop {
       if (
         generateExistingRules(policy).length === 0 &&
         mutateOnPolicyUpdateRules(policy).length === 0 &&
-        !generatesExisting(policy)
+        !generatesExisting(policy) &&
+        !mutatesExistingOnAppearance(policy)
       )
         continue;
       const generation = (policy.document.metadata as { generation?: unknown } | undefined)?.generation;
@@ -272,6 +280,8 @@ class UpdateRequestLoop {
           ...(await existingTriggerWork(policy, deps)),
           ...(await mutateExistingWork(policy, deps)),
           ...(await generatingExistingWork(policy, deps)),
+          ...mutatingScanWork(policy),
+          ...(await mutatingTriggerWork(policy, deps)),
         ];
         this.listFailures.delete(key);
         for (const w of work) await this.store(w);
@@ -357,8 +367,13 @@ class UpdateRequestLoop {
         policies: this.options.policies,
         ...(this.options.exceptions !== undefined ? { exceptions: this.options.exceptions } : {}),
       };
-      const isMutate = ur.requestType === "mutate";
-      outcome = isMutate ? await runMutateRequest(ur, deps) : await runUpdateRequest(ur, deps);
+      const isMutate = ur.requestType === "mutate" || ur.requestType === "cel-mutate";
+      outcome =
+        ur.requestType === "cel-mutate"
+          ? await runMutateScan(ur, deps)
+          : isMutate
+            ? await runMutateRequest(ur, deps)
+            : await runUpdateRequest(ur, deps);
       if (!isMutate && outcome.state === "Completed") this.options.onGenerated?.(ur.policy, outcome.generated);
     } catch (e) {
       outcome = { state: "Failed", message: describeKubeError(e), generated: [], transient: true };

@@ -46,18 +46,38 @@ interface Candidate {
  */
 async function* candidates(policy: CompiledPolicy, deps: ExistingDeps): AsyncGenerator<Candidate> {
   if (policy.language !== "generating") return;
+  yield* resourceRuleObjects(policy.generating.constraints.resourceRules?.include ?? [], policy.namespace, deps);
+}
+
+/** What a CEL resource rule names: groups, versions and resources (`*` forms included). */
+interface ResourceRule {
+  readonly groups: readonly string[];
+  readonly versions: readonly string[];
+  readonly resources: readonly string[];
+}
+
+/**
+ * The existing objects of what resource rules name (every listable resource discovery serves that
+ * fits), each resource listed once; in `namespace` only when it is not "" (cluster-scoped ones are
+ * then not listed). A listing that fails is an ExistingListError.
+ */
+export async function* resourceRuleObjects(
+  rules: readonly ResourceRule[],
+  namespace: string,
+  deps: ExistingDeps,
+): AsyncGenerator<Candidate> {
   const seen = new Set<string>();
-  for (const rule of policy.generating.constraints.resourceRules?.include ?? [])
+  for (const rule of rules)
     for (const group of rule.groups)
       for (const version of rule.versions)
         for (const resource of rule.resources)
           for (const where of await deps.paths.listable(group, version, resource)) {
             const r = where.resource;
             const key = `${r.group}/${r.version}/${r.resource}`;
-            if (seen.has(key) || (policy.namespace !== "" && !r.namespaced)) continue;
+            if (seen.has(key) || (namespace !== "" && !r.namespaced)) continue;
             seen.add(key);
             const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
-            const at = r.namespaced ? policy.namespace : "";
+            const at = r.namespaced ? namespace : "";
             const list = (await listing(`${apiVersion}/${r.kind}`, at, () =>
               deps.client.getJson(where.collection(at)),
             )) as {

@@ -7,6 +7,7 @@ import { describe, test } from "node:test";
 import { type CompiledPolicy, createEngine, type JsonObject } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { generateExistingRules } from "./existing-triggers.js";
+import { mutatingScanWork } from "../mutate-existing/existing-triggers.js";
 import { rulesDeletedWithPolicy } from "./policy-deleted.js";
 import { readUpdateRequest, updateRequestObject, type GenerateWorkItem } from "./update-request.js";
 
@@ -67,6 +68,41 @@ describe("UpdateRequests", () => {
     assert.deepEqual(ur.rules, [{ rule: "r", synchronize: true, deleteDownstream: true, trigger: work.trigger }]);
     assert.equal(ur.state, "Failed");
     assert.equal(ur.retryCount, 2);
+  });
+});
+
+describe("a mutate-existing MutatingPolicy's scan", () => {
+  const engine = createEngine(fakePorts());
+  const compiled = (evaluation: JsonObject): CompiledPolicy => {
+    const r = engine.compile({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "NamespacedMutatingPolicy",
+      metadata: { name: "label-all", namespace: "team-a" },
+      spec: {
+        evaluation,
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["secrets"] }],
+        },
+        mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression: "Object{}" } }],
+      },
+    });
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    return r.policy;
+  };
+
+  test("one cel-mutate request without a trigger when it appears, as Kyverno's policy controller writes; read back the same", () => {
+    const [work, ...more] = mutatingScanWork(compiled({ mutateExisting: { enabled: true } }));
+    assert.deepEqual(more, []);
+    assert.ok(work !== undefined);
+    const object = updateRequestObject(work, "bylaw");
+    const spec = object["spec"] as JsonObject;
+    assert.equal(spec["requestType"], "cel-mutate");
+    assert.equal(spec["policy"], "team-a/label-all");
+    const back = readUpdateRequest({ ...object, metadata: { ...(object["metadata"] as JsonObject), name: "ur-1" } });
+    assert.equal(back.requestType, "cel-mutate");
+    assert.equal(back.policy, "team-a/label-all");
+    assert.equal(back.trigger.name, "");
+    assert.deepEqual(mutatingScanWork(compiled({})), [], "no mutateExisting: no scan");
   });
 });
 

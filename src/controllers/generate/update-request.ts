@@ -2,7 +2,7 @@
  * UpdateRequests (`kyverno.io/v2`, Kyverno `api/kyverno/v2/updaterequest_types.go`): the durable
  * work queue of the background controller. Generate: the webhook writes one per policy and trigger
  * (spec.ruleContext: the rules that matched); a GeneratingPolicy's is a `cel-generate` one. Mutate (mutate-existing rules): one per policy, rule
- * and trigger (spec.rule). The controller runs it and marks it Completed (then deletes it) or Failed.
+ * and trigger (spec.rule); a mutate-existing MutatingPolicy's scan of its targets is a `cel-mutate` one, without a trigger. The controller runs it and marks it Completed (then deletes it) or Failed.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../engine/index.js";
 
@@ -25,8 +25,12 @@ interface RuleContext {
 
 /** What the webhook hands over (src/server/admission/generate-work.ts has the same shape). */
 export interface GenerateWorkItem {
-  /** `mutate`: a mutate-existing rule's work (src/controllers/mutate-existing/), its one rule in `rules`; `cel-generate`: a GeneratingPolicy's. */
-  readonly requestType?: "mutate" | "cel-generate";
+  /**
+   * `mutate`: a mutate-existing rule's work (src/controllers/mutate-existing/), its one rule in
+   * `rules`; `cel-generate`: a GeneratingPolicy's; `cel-mutate`: a mutate-existing MutatingPolicy's
+   * scan of its existing targets when it appears or changes (no trigger, no rules).
+   */
+  readonly requestType?: "mutate" | "cel-generate" | "cel-mutate";
   readonly policy: string;
   /** `trigger` is a synchronized rule's clone source that changed: each trigger with a copy is run again. */
   readonly sourceChanged?: boolean;
@@ -44,7 +48,7 @@ export interface GenerateWorkItem {
 type UrState = "Pending" | "Failed" | "Completed" | "Skip";
 
 export interface UpdateRequest {
-  readonly requestType: "generate" | "mutate" | "cel-generate";
+  readonly requestType: "generate" | "mutate" | "cel-generate" | "cel-mutate";
   readonly name: string;
   readonly namespace: string;
   readonly resourceVersion: string;
@@ -61,7 +65,7 @@ export interface UpdateRequest {
 
 /** The UpdateRequest object for one piece of work, in `namespace`. */
 export function updateRequestObject(work: GenerateWorkItem, namespace: string): JsonObject {
-  if (work.requestType === "mutate") return mutateRequestObject(work, namespace);
+  if (work.requestType === "mutate" || work.requestType === "cel-mutate") return mutateRequestObject(work, namespace);
   return {
     apiVersion: UR_API_VERSION,
     kind: "UpdateRequest",
@@ -97,7 +101,7 @@ export function updateRequestObject(work: GenerateWorkItem, namespace: string): 
   };
 }
 
-/** A mutate UpdateRequest: its one rule in spec.rule, Kyverno's mutate.updaterequest.kyverno.io labels. */
+/** A mutate UpdateRequest: its one rule in spec.rule (a cel-mutate scan: none), Kyverno's mutate.updaterequest.kyverno.io labels. */
 function mutateRequestObject(work: GenerateWorkItem, namespace: string): JsonObject {
   const label = "mutate.updaterequest.kyverno.io/";
   return {
@@ -114,7 +118,7 @@ function mutateRequestObject(work: GenerateWorkItem, namespace: string): JsonObj
       },
     },
     spec: {
-      requestType: "mutate",
+      requestType: work.requestType ?? "mutate",
       policy: work.policy,
       rule: work.rules[0]?.rule ?? "",
       deleteDownstream: false,
@@ -147,7 +151,7 @@ function resourceSpec(v: JsonValue | undefined): ResourceSpec {
 }
 
 function requestTypeOf(t: string): UpdateRequest["requestType"] {
-  return t === "mutate" || t === "cel-generate" ? t : "generate";
+  return t === "mutate" || t === "cel-generate" || t === "cel-mutate" ? t : "generate";
 }
 
 /** An UpdateRequest read from the cluster; a generate request missing its policy is still read (reconcile fails it). */

@@ -12,10 +12,20 @@ import {
   isMutateExisting,
   isObject,
   type JsonObject,
+  mutateExistingScanView,
+  mutateExistingView,
+  resourceNamespace,
   type JsonValue,
   type Resource,
 } from "../../engine/index.js";
-import { type ExistingDeps, existingTriggers } from "../generate/existing-triggers.js";
+import {
+  type ExistingDeps,
+  existingTriggerEngine,
+  existingTriggers,
+  namespacesByName,
+} from "../generate/existing-triggers.js";
+import { resourceRuleObjects } from "../generate/generating-existing.js";
+import { NO_NAMESPACE } from "../namespace-facts.js";
 import { policyKeyOf } from "../generate/run-update-request.js";
 import type { GenerateWorkItem } from "../generate/update-request.js";
 
@@ -67,4 +77,78 @@ function workFor(policy: CompiledPolicy, object: Resource, rule: string): Genera
     userInfo: {},
     admissionRequest: {},
   };
+}
+
+/**
+ * A mutate-existing MutatingPolicy that appeared or changed: one `cel-mutate` request without a
+ * trigger, as Kyverno's policy controller writes, whose run lists and patches the policy's targets
+ * (run-mutate-scan.ts). None for a policy whose targets an expression computes from a trigger.
+ */
+export function mutatingScanWork(policy: CompiledPolicy): GenerateWorkItem[] {
+  if (mutateExistingScanView(policy) === undefined) return [];
+  return [
+    {
+      requestType: "cel-mutate",
+      policy: policyKeyOf(policy),
+      rules: [],
+      trigger: { apiVersion: "", kind: "", namespace: "", name: "", uid: "" },
+      operation: "UPDATE",
+      userInfo: {},
+      admissionRequest: {},
+    },
+  ];
+}
+
+/**
+ * A mutate-existing MutatingPolicy whose targets `targetMatchConstraints.expression` computes, when
+ * it appears or changes: one mutate request per existing trigger it matches (its matchConstraints'
+ * objects, a namespaced policy's in its namespace), an UPDATE of the trigger as it is, as Kyverno's
+ * policy controller writes one per trigger.
+ */
+export async function mutatingTriggerWork(policy: CompiledPolicy, deps: ExistingDeps): Promise<GenerateWorkItem[]> {
+  if (policy.language !== "mutating") return [];
+  const bodies = policy.mutating.filter((b) => b.existing?.expression !== undefined);
+  if (bodies.length === 0) return [];
+  const engine = existingTriggerEngine(deps);
+  const namespaces = await namespacesByName(deps);
+  const view = mutateExistingView(policy);
+  const out: GenerateWorkItem[] = [];
+  const seen = new Set<string>();
+  for (const body of bodies)
+    for await (const { object, matchKind } of resourceRuleObjects(
+      body.constraints.resourceRules?.include ?? [],
+      policy.namespace,
+      deps,
+    )) {
+      const request = {
+        resource: object,
+        operation: "UPDATE" as const,
+        ...(namespaces.get(resourceNamespace(object)) ?? NO_NAMESPACE),
+        matchKind,
+        background: true,
+      };
+      if (engine.mutate(view, request, NOT_READ).rules.length === 0) continue;
+      const item = workFor(policy, object, "");
+      const key = `${item.trigger.apiVersion}/${item.trigger.kind}/${item.trigger.namespace}/${item.trigger.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({
+        ...item,
+        operation: "UPDATE",
+        admissionRequest: {
+          operation: "UPDATE",
+          kind: { group: matchKind.group, version: matchKind.version, kind: matchKind.kind },
+          resource: { group: matchKind.group, version: matchKind.version, resource: matchKind.resource ?? "" },
+          namespace: item.trigger.namespace,
+          name: item.trigger.name,
+          object,
+        },
+      });
+    }
+  return out;
+}
+
+/** Whether a MutatingPolicy patches existing targets when it appears or changes (a scan, or per existing trigger). */
+export function mutatesExistingOnAppearance(policy: CompiledPolicy): boolean {
+  return policy.language === "mutating" && policy.mutating.some((b) => b.existing !== undefined);
 }

@@ -33,7 +33,7 @@ import { describeResource, reconcileMutateExisting, type TargetUpdate } from "./
 
 const MAX_ROUNDS = 8;
 
-interface MutateRunDeps {
+export interface MutateRunDeps {
   readonly client: KubeClient;
   readonly paths: KindPaths;
   readonly policies: () => readonly CompiledPolicy[];
@@ -46,28 +46,50 @@ export async function runMutateRequest(ur: UpdateRequest, deps: MutateRunDeps): 
     policy !== undefined && trigger !== undefined
       ? await evaluateTargets({ deps, policy, ur, trigger })
       : ([] as RuleResult[]);
-  const current = new Map<string, Resource | undefined>();
-  for (const r of results)
-    if (r.status === "pass" && r.patchedTarget !== undefined)
-      current.set(describeResource(r.patchedTarget), await readNow(r.patchedTarget, deps));
-  const decided = reconcileMutateExisting({
-    policy: policy === undefined ? "missing" : { namespace: policy.namespace !== "" ? policy.namespace : undefined },
+  // The UpdateRequest is written at admission, before the API server stores the trigger it admits:
+  // a trigger not found yet is looked for again (with the controller's backoff), then Failed.
+  const transient =
+    policy !== undefined &&
+    trigger === undefined &&
+    ur.operation !== "DELETE" &&
+    (await deps.paths.resolve(ur.trigger.apiVersion, ur.trigger.kind)) !== undefined;
+  return decideAndWrite({
+    deps,
+    policy,
     policyKey: ur.policy,
     triggerProblem:
       policy !== undefined && trigger === undefined
         ? `failed to get the trigger ${ur.trigger.kind} ${ur.trigger.namespace === "" ? "" : `${ur.trigger.namespace}/`}${ur.trigger.name}: not found`
         : undefined,
     results,
+    transient,
+  });
+}
+
+/** The engine's results decided against each target as it is now (reconcile.ts) and written; the request's outcome. */
+export async function decideAndWrite(input: {
+  readonly deps: MutateRunDeps;
+  readonly policy: CompiledPolicy | undefined;
+  readonly policyKey: string;
+  readonly triggerProblem: string | undefined;
+  readonly results: readonly RuleResult[];
+  /** Whether a failure is worth retrying whatever the writes say (a trigger not stored yet). */
+  readonly transient: boolean;
+}): Promise<RunOutcome> {
+  const { deps, policy, results } = input;
+  const current = new Map<string, Resource | undefined>();
+  for (const r of results)
+    if (r.status === "pass" && r.patchedTarget !== undefined)
+      current.set(describeResource(r.patchedTarget), await readNow(r.patchedTarget, deps));
+  const decided = reconcileMutateExisting({
+    policy: policy === undefined ? "missing" : { namespace: policy.namespace !== "" ? policy.namespace : undefined },
+    policyKey: input.policyKey,
+    triggerProblem: input.triggerProblem,
+    results,
     current: (t) => current.get(describeResource(t)),
   });
   const problems: string[] = [];
-  // The UpdateRequest is written at admission, before the API server stores the trigger it admits:
-  // a trigger not found yet is looked for again (with the controller's backoff), then Failed.
-  let transient =
-    policy !== undefined &&
-    trigger === undefined &&
-    ur.operation !== "DELETE" &&
-    (await deps.paths.resolve(ur.trigger.apiVersion, ur.trigger.kind)) !== undefined;
+  let transient = input.transient;
   for (const action of decided.actions) {
     const problem = await write(action, deps);
     if (problem === undefined) continue;

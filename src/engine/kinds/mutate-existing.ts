@@ -23,3 +23,21 @@ export function mutateExistingView(policy: CompiledPolicy): CompiledPolicy {
   if (policy.language !== "mutating" || mutateExistingRuleNames(policy).length === 0) return policy;
   return { ...policy, mutating: policy.mutating.map((b) => ({ ...b, targetsOnly: true })) };
 }
+
+/**
+ * A MutatingPolicy as the background controller runs it over its existing targets when the policy
+ * appears or changes (Kyverno 1.19's policy controller makes a `cel-mutate` UpdateRequest with no
+ * trigger, and its processor lists the targets): each target is the request's object, an UPDATE,
+ * decided by the target constraints and `targetMatchConditions` (not the trigger's), then patched.
+ * The resource rules to list are each body's `existing.constraints`. Bodies without mutateExisting,
+ * and those whose targets an expression computes from a trigger, take no part; undefined when none does.
+ */
+export function mutateExistingScanView(policy: CompiledPolicy): CompiledPolicy | undefined {
+  if (policy.language !== "mutating") return undefined;
+  const bodies = policy.mutating.flatMap((body) => {
+    const { existing, ...rest } = body;
+    if (existing === undefined || existing.expression !== undefined) return [];
+    return [{ ...rest, constraints: existing.constraints, matchConditions: existing.matchConditions }];
+  });
+  return bodies.length === 0 ? undefined : { ...policy, mutating: bodies };
+}

@@ -6,7 +6,7 @@ import { err, ok } from "../../api/result.js";
 import type { Resource } from "../../api/resource.js";
 import { createEngine } from "../../engine.js";
 import type { ExistingResources } from "../../generate/index.js";
-import { mutateExistingRuleNames, mutateExistingView } from "../../kinds/mutate-existing.js";
+import { mutateExistingRuleNames, mutateExistingScanView, mutateExistingView } from "../../kinds/mutate-existing.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import { fakePorts } from "../../../../test/support/fake-ports.js";
 
@@ -298,5 +298,48 @@ describe("MutatingPolicy mutate-existing", () => {
     assert.deepEqual(labelsOf(r.patchedResource), { foo: "bar" });
     const plain = mpol({ matchConstraints: rules("configmaps"), evaluation: {} });
     assert.deepEqual(mutateExistingRuleNames(plain), []);
+  });
+});
+
+describe("MutatingPolicy mutate-existing scan (the policy appears: its existing targets, no trigger)", () => {
+  test("each target is matched by the target constraints and targetMatchConditions, not the trigger's, and patched", () => {
+    const p = mpol({
+      matchConstraints: rules("namespaces"),
+      matchConditions: [{ name: "trigger-only", expression: "object.kind == 'Namespace'" }],
+      targetMatchConstraints: { ...rules("configmaps"), namespaceSelector: { matchLabels: { test: "enabled" } } },
+      targetMatchConditions: [
+        { name: "not-kept", expression: "!has(object.metadata.labels) || !('keep' in object.metadata.labels)" },
+      ],
+    });
+    const view = mutateExistingScanView(p);
+    assert.ok(view !== undefined);
+    const run = (target: Resource, labels: Record<string, string>) =>
+      engine.mutate(view, { resource: target, operation: "UPDATE", namespaceLabels: labels });
+    const selected = run(cm("a", "one"), { test: "enabled" });
+    assert.deepEqual(
+      selected.rules.map((r) => r.status),
+      ["pass"],
+    );
+    assert.deepEqual(labelsOf(selected.patchedResource), { foo: "bar" });
+    assert.deepEqual(run(cm("b", "two"), {}).rules, [], "outside the namespaceSelector: not a target");
+    assert.deepEqual(
+      run(cm("a", "kept", { keep: "yes" }), { test: "enabled" }).rules.map((r) => r.status),
+      ["skip"],
+      "targetMatchConditions false",
+    );
+    assert.deepEqual(run(ns("a"), {}).rules, [], "the trigger's kind is not a target");
+  });
+
+  test("no scan for a policy without mutateExisting, or whose targets an expression computes from a trigger", () => {
+    assert.equal(mutateExistingScanView(mpol({ matchConstraints: rules("configmaps"), evaluation: {} })), undefined);
+    assert.equal(
+      mutateExistingScanView(
+        mpol({
+          matchConstraints: rules("namespaces"),
+          targetMatchConstraints: { ...rules("configmaps"), expression: 'resource.List("v1", "configmaps", "a")' },
+        }),
+      ),
+      undefined,
+    );
   });
 });
