@@ -149,44 +149,16 @@ function expressionTargets(
   const seen = new Set<string>();
   const policyNamespace = trigger.req.policyNamespace;
   for (const item of items) {
-    if (!isObject(item)) {
-      results.push(
-        error(`spec.targetMatchConstraints.expression: item is not a valid Kubernetes object: ${JSON.stringify(item)}`),
-      );
+    const id = targetId(item, policyNamespace);
+    if ("error" in id) {
+      results.push(error(id.error));
       continue;
     }
-    const apiVersion = resourceApiVersion(item);
-    const kind = resourceKind(item);
-    const name = resourceName(item);
-    const namespace = resourceNamespace(item);
-    const what = `${apiVersion} ${kind} ${namespace === "" ? name : `${namespace}/${name}`}`;
-    if (apiVersion === "" || kind === "" || name === "") {
-      results.push(
-        error(`spec.targetMatchConstraints.expression: a target needs apiVersion, kind and metadata.name: ${what}`),
-      );
-      continue;
-    }
-    if (policyNamespace !== "" && namespace !== policyNamespace) {
-      results.push(
-        error(
-          `spec.targetMatchConstraints.expression: target ${what} is outside the policy's namespace ${JSON.stringify(policyNamespace)}: a namespaced policy mutates only its own namespace`,
-        ),
-      );
-      continue;
-    }
+    const { apiVersion, kind, namespace, name, what, resource } = id;
     const key = `${apiVersion}/${kind}/${namespace}/${name}`;
     if (seen.has(key)) continue;
     seen.add(key);
     const { group, version } = parseApiVersion(apiVersion);
-    const resource = resourceOfKind(kind);
-    if (resource === undefined) {
-      results.push(
-        error(
-          `spec.targetMatchConstraints.expression: target ${what}: ${kind} is not a built-in kind Bylaw knows the resource of, so it cannot be matched`,
-        ),
-      );
-      continue;
-    }
     const read = existing.get(apiVersion, kind, namespace, name);
     if (!read.ok) {
       results.push(error(`failed to fetch target ${what}: ${read.error.message}`));
@@ -203,6 +175,38 @@ function expressionTargets(
     if (result !== undefined) results.push(result);
   }
   return results;
+}
+
+/** What an object the target expression returned identifies, or why it identifies nothing this policy may write. */
+function targetId(
+  item: unknown,
+  policyNamespace: string,
+):
+  | { apiVersion: string; kind: string; namespace: string; name: string; what: string; resource: string }
+  | { error: string } {
+  if (!isObject(item))
+    return {
+      error: `spec.targetMatchConstraints.expression: item is not a valid Kubernetes object: ${JSON.stringify(item)}`,
+    };
+  const apiVersion = resourceApiVersion(item);
+  const kind = resourceKind(item);
+  const name = resourceName(item);
+  const namespace = resourceNamespace(item);
+  const what = `${apiVersion} ${kind} ${namespace === "" ? name : `${namespace}/${name}`}`;
+  if (apiVersion === "" || kind === "" || name === "")
+    return {
+      error: `spec.targetMatchConstraints.expression: a target needs apiVersion, kind and metadata.name: ${what}`,
+    };
+  if (policyNamespace !== "" && namespace !== policyNamespace)
+    return {
+      error: `spec.targetMatchConstraints.expression: target ${what} is outside the policy's namespace ${JSON.stringify(policyNamespace)}: a namespaced policy mutates only its own namespace`,
+    };
+  const resource = resourceOfKind(kind);
+  if (resource === undefined)
+    return {
+      error: `spec.targetMatchConstraints.expression: target ${what}: ${kind} is not a built-in kind Bylaw knows the resource of, so it cannot be matched`,
+    };
+  return { apiVersion, kind, namespace, name, what, resource };
 }
 
 function evaluateTarget(
