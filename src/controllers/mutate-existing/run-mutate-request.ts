@@ -10,6 +10,8 @@
 import {
   type CompiledPolicy,
   createEngine,
+  type Engine,
+  type ExistingResources,
   isObject,
   mutateExistingView,
   type Resource,
@@ -130,8 +132,29 @@ async function evaluateTargets(input: {
   readonly trigger: Resource;
 }): Promise<RuleResult[]> {
   const { deps, policy, ur, trigger } = input;
+  const request = engineRequest({
+    ur,
+    trigger,
+    ...(await readNamespaceFacts(deps.client, resourceNamespace(trigger))),
+  });
+  const rule = ur.rules[0]?.rule ?? "";
+  const view = mutateExistingView(policy);
+  return withClusterReads(deps, policy.namespace, (engine, existing) =>
+    engine.mutate(view, request, existing).rules.filter((r) => r.rule === rule),
+  );
+}
+
+/**
+ * `run` against the cluster as it is: context entries, CEL `resource.*` and existing resources are
+ * read from the API server, recorded and `run` again (at most 8 rounds) until nothing is pending.
+ */
+export async function withClusterReads(
+  deps: MutateRunDeps,
+  namespace: string,
+  run: (engine: Engine, existing: ExistingResources) => RuleResult[],
+): Promise<RuleResult[]> {
   const reads = new ClusterReads(deps.client);
-  const existing = new RecordedExisting(deps.client, deps.paths, policy.namespace);
+  const existing = new RecordedExisting(deps.client, deps.paths, namespace);
   const engine = createEngine({
     clock: systemClock,
     random: cryptoRandom,
@@ -140,19 +163,11 @@ async function evaluateTargets(input: {
     hosts: offlineHosts,
     signatures: nodeSignatures,
   });
-  const request = engineRequest({
-    ur,
-    trigger,
-    ...(await readNamespaceFacts(deps.client, resourceNamespace(trigger))),
-  });
-  const rule = ur.rules[0]?.rule ?? "";
-  const view = mutateExistingView(policy);
-  const run = (): RuleResult[] => engine.mutate(view, request, existing.port()).rules.filter((r) => r.rule === rule);
-  let results = run();
+  let results = run(engine, existing.port());
   for (let round = 1; reads.pending + existing.pending > 0 && round <= MAX_ROUNDS; round++) {
     await Promise.all([reads.settle(), existing.settle()]);
     reads.finalRound(round === MAX_ROUNDS);
-    results = run();
+    results = run(engine, existing.port());
   }
   return results;
 }

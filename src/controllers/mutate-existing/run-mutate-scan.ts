@@ -9,24 +9,18 @@
  */
 import {
   type CompiledPolicy,
-  createEngine,
   type EngineRequest,
   type Resource,
   mutateExistingScanView,
   resourceNamespace,
   type RuleResult,
 } from "../../engine/index.js";
-import { ClusterReads, describeKubeError } from "../../kube/cluster-reads.js";
-import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
-import { offlineHosts } from "../../platform/offline-context.js";
+import { describeKubeError } from "../../kube/cluster-reads.js";
 import { ownNamespaceFacts, readNamespaceFacts } from "../namespace-facts.js";
-import { RecordedExisting } from "../generate/recorded-existing.js";
 import { policyKeyOf, type RunOutcome } from "../generate/run-update-request.js";
 import type { UpdateRequest } from "../generate/update-request.js";
-import { decideAndWrite, type MutateRunDeps } from "./run-mutate-request.js";
+import { decideAndWrite, type MutateRunDeps, withClusterReads } from "./run-mutate-request.js";
 import { resourceRuleObjects } from "../generate/generating-existing.js";
-
-const MAX_ROUNDS = 8;
 
 /** A listed target and the kind (with its plural) it is matched as. */
 interface Listed {
@@ -87,16 +81,6 @@ async function listTargets(
 
 /** One target through the scan view, each pass carrying the target as patched. */
 async function evaluate(view: CompiledPolicy, target: Listed, deps: MutateRunDeps): Promise<RuleResult[]> {
-  const reads = new ClusterReads(deps.client);
-  const existing = new RecordedExisting(deps.client, deps.paths, view.namespace);
-  const engine = createEngine({
-    clock: systemClock,
-    random: cryptoRandom,
-    hasher: nodeHasher,
-    context: reads.sources(),
-    hosts: offlineHosts,
-    signatures: nodeSignatures,
-  });
   const facts =
     ownNamespaceFacts(target.object) ?? (await readNamespaceFacts(deps.client, resourceNamespace(target.object)));
   const request: EngineRequest = {
@@ -105,16 +89,9 @@ async function evaluate(view: CompiledPolicy, target: Listed, deps: MutateRunDep
     matchKind: target.matchKind,
     ...facts,
   };
-  const run = (): RuleResult[] => {
-    const response = engine.mutate(view, request, existing.port());
+  return withClusterReads(deps, view.namespace, (engine, existing) => {
+    const response = engine.mutate(view, request, existing);
     const patched = response.patchedResource ?? target.object;
     return response.rules.map((r) => (r.status === "pass" ? { ...r, patchedTarget: patched } : r));
-  };
-  let results = run();
-  for (let round = 1; reads.pending + existing.pending > 0 && round <= MAX_ROUNDS; round++) {
-    await Promise.all([reads.settle(), existing.settle()]);
-    reads.finalRound(round === MAX_ROUNDS);
-    results = run();
-  }
-  return results;
+  });
 }
