@@ -59,6 +59,12 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
   const policy = deps.policies().find((p) => policyKeyOf(p) === ur.policy);
   const trigger = await readTrigger(ur, deps);
   const triggerGone = trigger === undefined || (ur.trigger.uid !== "" && uidOf(trigger) !== ur.trigger.uid);
+  // The webhook writes the request while the API server is still admitting the trigger: one a
+  // CREATE or UPDATE names that is not stored (yet) fails, to be looked for again with the
+  // controller's backoff, as Kyverno's background controller does; never "gone", which would
+  // complete the request with nothing generated.
+  if (triggerGone && policy !== undefined && ur.operation !== "DELETE" && ur.rules.some((r) => !r.deleteDownstream))
+    return triggerPending(ur, policy, (await deps.paths.resolve(ur.trigger.apiVersion, ur.trigger.kind)) !== undefined);
   let outcomes: RuleOutcome[] = ur.rules.map((rc) => ({
     ...rc,
     downstreamLabel: downstreamRuleLabel(policy, rc.rule),
@@ -98,6 +104,28 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
     namespaced: (v, k) => deps.paths.namespaced(v, k),
   });
   return { ...(await apply(decided, deps)), sources: [...sources.values()] };
+}
+
+/**
+ * Kyverno's failure for a trigger it cannot fetch (pkg/background/common/resource.go): per rule for
+ * a kyverno.io policy, once for a GeneratingPolicy; retried unless its kind is not served at all.
+ */
+function triggerPending(ur: UpdateRequest, policy: CompiledPolicy, served: boolean): RunOutcome {
+  const t = ur.trigger;
+  const where = t.namespace === "" ? t.name : `${t.namespace}/${t.name}`;
+  const reason =
+    t.uid !== ""
+      ? `trigger resource ${t.apiVersion}/${t.kind} ${where} with uid ${t.uid} not found in the cluster, the corresponding admission request may have been rejected by the API server`
+      : `resource ${t.apiVersion}/${t.kind}/${t.namespace}/${t.name}: ${served ? "not found" : "the API server does not serve this kind"}`;
+  const failed = `failed to fetch trigger resource: ${reason}`;
+  const message =
+    policy.language === "generating"
+      ? `gpol ${ur.policy} failed: ${failed}`
+      : ur.rules
+          .filter((r) => !r.deleteDownstream)
+          .map((r) => `rule ${r.rule} failed: ${failed}`)
+          .join("; ");
+  return { state: "Failed", message, generated: [], transient: served, sources: [] };
 }
 
 /** The trigger as it is now; one named only by uid (a generated object's labels) is found among its kind's objects. */
