@@ -13,9 +13,14 @@ import {
   type JsonObject,
   type JsonValue,
   type Operation,
+  parseApiVersion,
   type PolicyResponse,
   type RequestUserInfo,
   type Resource,
+  resourceApiVersion,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
 } from "../../engine/index.js";
 import { existingResources } from "../../library/existing-resources.js";
 import { processResource } from "../../library/process-resource.js";
@@ -127,10 +132,10 @@ async function runTestDocument(
   const rdocs = await loadPaths(spec.resources.map((r) => resolve(dir, r)));
   const missing = rdocs.filter((d) => d.error !== undefined);
   if (missing.length > 0) return fail(`${file}: resources: ${missing.map((d) => d.error).join("; ")}`);
-  const resources = rdocs
-    .map((d) => d.value)
-    .filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string")
-    .map((r) => inDefaultNamespace(r, crds.kinds));
+  const distinct = withoutDuplicates(
+    rdocs.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string"),
+  );
+  const resources = distinct.uniques.map((r) => inDefaultNamespace(r, crds.kinds));
   // With clusterResources, Kyverno's test puts the resources in its fake cluster too (commands/test `runTest`: allObjects).
   const clusterObjects =
     spec.clusterResources.length > 0
@@ -204,7 +209,35 @@ async function runTestDocument(
     warnings,
     ...(policyErrors.length > 0 ? { policyErrors } : {}),
     results: rows,
+    loaded: {
+      userInfo: spec.userinfo !== undefined,
+      jsonPayloads: spec.jsonPayloads.length > 0,
+      clusterResources: spec.clusterResources.length > 0,
+      duplicates: distinct.duplicates,
+      policies: policies.compiled.length + policies.invalid.size,
+      resources: resources.length,
+      exceptions: loadedExceptions.exceptions.length,
+    },
   };
+}
+
+/**
+ * The resources with each (group, kind, namespace, name) once, the first kept, as Kyverno's test
+ * (resource.RemoveDuplicates); the others named as its warning names them (`Kind name namespace`).
+ */
+function withoutDuplicates(docs: readonly JsonObject[]): { uniques: JsonObject[]; duplicates: string[] } {
+  const seen = new Set<string>();
+  const uniques: JsonObject[] = [];
+  const duplicates = new Set<string>();
+  for (const doc of docs) {
+    const [kind, name, namespace] = [resourceKind(doc), resourceName(doc), resourceNamespace(doc)];
+    const key = JSON.stringify([parseApiVersion(resourceApiVersion(doc)).group, kind, namespace, name]);
+    if (!seen.has(key)) {
+      seen.add(key);
+      uniques.push(doc);
+    } else duplicates.add(`${kind} ${name} ${namespace}`);
+  }
+  return { uniques, duplicates: [...duplicates] };
 }
 
 /** Each payload under its file as the test file names it, so a row may name that file (payload-key.ts). */

@@ -31,4 +31,20 @@ export interface SuiteResult {
    */
   readonly policyErrors?: readonly string[];
   readonly results: readonly RowResult[];
+  /** What was loaded, as Kyverno's `test` lists it before its table; absent when the suite stopped loading. */
+  readonly loaded?: SuiteLoaded;
+}
+
+/** What a suite loaded (Kyverno's commands/test/test.go prints a line per step and the counts). */
+export interface SuiteLoaded {
+  readonly userInfo: boolean;
+  readonly jsonPayloads: boolean;
+  readonly clusterResources: boolean;
+  /** Resources named twice (same group, kind, namespace and name): `Kind name namespace`; the first is used. */
+  readonly duplicates: readonly string[];
+  readonly policies: number;
+  /** Distinct resources. */
+  readonly resources: number;
+  /** The exceptions of the test's `exceptions` files. */
+  readonly exceptions: number;
 }

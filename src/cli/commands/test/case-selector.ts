@@ -44,7 +44,13 @@ function selected(row: RowResult, s: CaseSelector): boolean {
   return s.policy.test(row.policy) && s.rule.test(row.rule) && s.resource.test(row.resource);
 }
 
-/** The suites with only the selected rows. */
+/**
+ * The suites with only the selected rows; a suite that had rows and has none selected is left out,
+ * as Kyverno's test does not run it.
+ */
 export function selectCases(suites: readonly SuiteResult[], s: CaseSelector): SuiteResult[] {
-  return suites.map((suite) => ({ ...suite, results: suite.results.filter((r) => selected(r, s)) }));
+  return suites
+    .map((suite) => ({ suite, results: suite.results.filter((r) => selected(r, s)) }))
+    .filter(({ suite, results }) => results.length > 0 || suite.results.length === 0)
+    .map(({ suite, results }) => ({ ...suite, results }));
 }

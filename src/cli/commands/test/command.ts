@@ -19,6 +19,7 @@ import {
   renderJson,
   renderJunit,
   renderMarkdown,
+  renderLoading,
   renderSuiteTable,
   renderYaml,
   summarize,
@@ -80,7 +81,8 @@ Flags:
   -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)
   -b, --git-branch BRANCH  the branch of the Git URLs among the PATHs (file:///PATH/REPO.git also works)
   -o, --output-format FORMAT
-                           table (default; Kyverno's, each resource as apiVersion/Kind/namespace/name),
+                           table (default; Kyverno's: each suite's "Loading …" lines, then its rows,
+                           each resource as apiVersion/Kind/namespace/name),
                            json, yaml (the JSON document below, as YAML), markdown
                            (one Markdown table of every row, with a SUITE column, then the summary
                            line) or junit (--output FORMAT: the old spelling, warned)
@@ -298,13 +300,13 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: For
   else if (format === "markdown") io.out(renderMarkdown(suites, values["detailed-results"], failOnly));
   else if (format === "junit") io.out(renderJunit(suites));
   else {
+    // As Kyverno's test: what each suite loaded, then its table between empty lines.
     for (const s of suites) {
+      io.out(renderLoading(s));
       const table = renderSuiteTable(s, values["detailed-results"], failOnly);
-      if (table === "") continue;
-      io.out(`\nTest ${s.name || "(unnamed)"} (${s.file}):`);
-      io.out(table);
+      if (table !== "") io.out(`\n${table}\n`);
     }
-    io.out(`\n${summaryLine(summarize(suites), failOnly)}`);
+    io.out(`\n${summaryLine(summarize(suites), failOnly)}\n`);
   }
   // An invalid policy fails the run harder than a failing row: the suite did not test what it says.
   // So does a PATH that does not exist (an input error, exit 2 as in bylaw apply).

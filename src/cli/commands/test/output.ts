@@ -55,6 +55,31 @@ export function renderSuiteTable(suite: SuiteResult, detailed: boolean, failOnly
   return renderTable(headers, body);
 }
 
+/**
+ * What Kyverno's `test` prints for a suite before its table (commands/test/test.go): the test, each
+ * thing it loads, the duplicated resources it drops, the counts it applies, then `Checking results`.
+ * A suite that stopped loading shows its first line only (its error goes to stderr).
+ */
+export function renderLoading(suite: SuiteResult): string {
+  const lines = [`Loading test ${suite.name} ( ${suite.file} ) ...`];
+  const l = suite.loaded;
+  if (l === undefined) return lines.join("\n");
+  lines.push("  Loading values/variables ...");
+  if (l.userInfo) lines.push("  Loading user infos ...");
+  lines.push("  Loading policies ...", "  Loading resources ...");
+  for (const d of l.duplicates) lines.push(`  warning: found duplicated resource ${d}`);
+  if (l.jsonPayloads) lines.push("  Loading JSON payloads ...");
+  if (l.clusterResources) lines.push("Loading Kubernetes resources ...");
+  lines.push(
+    "  Loading exceptions ...",
+    `  Applying ${counted(l.policies, "policy", "policies")} to ${counted(l.resources, "resource", "resources")} with ${counted(l.exceptions, "exception", "exceptions")} ...`,
+    "  Checking results ...",
+  );
+  return lines.join("\n");
+}
+
+const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
 export function summaryLine(s: Summary, failOnly: boolean): string {
   return failOnly
     ? `Test Summary: ${s.failed} out of ${s.passed + s.skipped + s.failed} tests failed`
