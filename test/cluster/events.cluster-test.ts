@@ -7,6 +7,9 @@
  * - an Enforce failure: the request is denied, and the policy's Event says `(blocked)`;
  * - a mutation: PolicyApplied `… is successfully mutated` (with --omit-events=PolicySkipped);
  * - a dry run leaves no Event (the webhook declares sideEffects NoneOnDryRun);
+ * - with exceptions on and --omit-events= : an excepted ConfigMap gets PolicySkipped on the
+ *   PolicyException and on the policy; with --reports-controller the background scan of a failing
+ *   ConfigMap writes kyverno-scan's PolicyViolation;
  * - the flood: with --max-queued-events 1, a tenant creating 200 violating ConfigMaps gets every one
  *   admitted, and what did not fit the queue is dropped and counted in kyverno_events_dropped_total
  *   (each review's second Event never fits), rather than held in memory or sent to the API server.
@@ -87,6 +90,25 @@ spec:
           metadata:
             labels:
               owner: platform
+`;
+
+/** Exempts require-team's check-team for ConfigMaps labelled exempt=yes. */
+const EXCEPTION = `apiVersion: kyverno.io/v2
+kind: PolicyException
+metadata:
+  name: allow-exempt
+  namespace: default
+spec:
+  exceptions:
+    - policyName: require-team
+      ruleNames: [check-team]
+  match:
+    any:
+      - resources:
+          kinds: [ConfigMap]
+          selector:
+            matchLabels:
+              exempt: "yes"
 `;
 
 interface CoreEvent {
@@ -212,6 +234,51 @@ describe(
       );
       const all = [...(await events("events-a", "PolicyViolation")), ...(await events("default", "PolicyViolation"))];
       assert.equal(all.filter((e) => e.involvedObject?.name === "dry" || e.related?.name === "dry").length, 0);
+    });
+
+    test("with exceptions and the reports controller: PolicySkipped on the exception and the policy at admission; kyverno-scan's PolicyViolation from the background scan", async () => {
+      await restartBylaw(current(), {
+        extraArgs: "--omit-events= --enable-policy-exception --exception-namespace default --reports-controller",
+      });
+      await ok(["apply", "-f", "-"], EXCEPTION);
+      const onException = await eventually("the exception honoured", 60_000, async () => {
+        const name = `exempt-${Date.now()}`;
+        await ok(["create", "-f", "-"], JSON.stringify(configMap(name, "events-a", { exempt: "yes" })));
+        for (let i = 0; i < 10; i++) {
+          const found = (await events("default", "PolicySkipped")).find(
+            (e) => e.involvedObject?.kind === "PolicyException" && e.related?.name === name,
+          );
+          if (found !== undefined) return found;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        return undefined;
+      });
+      assert.equal(onException.involvedObject?.name, "allow-exempt");
+      assert.match(
+        onException.message ?? "",
+        /^resource ConfigMap\/events-a\/exempt-\d+ was skipped from policy rule require-team\/check-team$/,
+      );
+      assert.equal(onException.reportingComponent, "kyverno-admission");
+      assert.equal(onException.type, "Normal");
+      const onPolicy = await eventually("PolicySkipped on require-team", 30_000, async () =>
+        (await events("default", "PolicySkipped")).find(
+          (e) => e.involvedObject?.kind === "ClusterPolicy" && e.related?.name?.startsWith("exempt-") === true,
+        ),
+      );
+      assert.match(
+        onPolicy.message ?? "",
+        /^resource ConfigMap\/events-a\/exempt-\d+ was skipped from rule check-team due to policy exceptions default\/allow-exempt$/,
+      );
+      // The ConfigMap admitted with a failure at the start is scanned by the reports controller.
+      const scanned = await eventually("kyverno-scan's Event on ConfigMap loose", 90_000, async () =>
+        (await events("events-a", "PolicyViolation")).find(
+          (e) => e.involvedObject?.name === "loose" && e.reportingComponent === "kyverno-scan",
+        ),
+      );
+      assert.equal(
+        scanned.message,
+        "policy require-team/check-team fail: validation error: label team is required. rule check-team failed at path /metadata/labels/",
+      );
     });
 
     test("the flood: 200 violating ConfigMaps are all admitted; what does not fit the queue is dropped and counted", async () => {

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine, type CompiledPolicy, type JsonObject, type PolicyResponse } from "../../engine/index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
-import { backgroundAppliedEvents, policyResultEvents } from "./policy-events.js";
+import { backgroundAppliedEvents, policyResultEvents, scanResultEvents } from "./policy-events.js";
 import { eventComponents } from "./components.js";
 
 function compile(doc: JsonObject): CompiledPolicy {
@@ -140,4 +140,123 @@ test("generated targets: PolicyApplied 'resource generated' from the generate co
   assert.equal(e?.["action"], "Resource Generated");
   assert.equal(e?.["reportingController"], "bylaw-generate");
   assert.deepEqual(e?.["related"], { apiVersion: "v1", kind: "Secret", name: "s", namespace: "t" });
+});
+
+const excepted: PolicyResponse = {
+  ...failed,
+  rules: [
+    {
+      ...failed.rules[0]!,
+      status: "skip",
+      message: "rule skipped due to policy exception",
+      exceptions: ["apps/allow-web"],
+    },
+  ],
+};
+
+test("a rule an exception skipped: PolicySkipped regarding the exception and the policy, Kyverno's texts; none when blocked or omitted", () => {
+  const events = policyResultEvents({ responses: [excepted], resource: pod, blocked: false, origin });
+  assert.deepEqual(
+    events.map((e) => [e["reason"], e["type"], e["action"], e["note"]]),
+    [
+      [
+        "PolicySkipped",
+        "Normal",
+        "Resource Passed",
+        "resource Pod/apps/web was skipped from policy rule require-team/check-team",
+      ],
+      [
+        "PolicySkipped",
+        "Normal",
+        "Resource Passed",
+        "resource Pod/apps/web was skipped from rule check-team due to policy exceptions apps/allow-web",
+      ],
+    ],
+  );
+  assert.deepEqual(events[0]?.["regarding"], {
+    apiVersion: "kyverno.io/v2",
+    kind: "PolicyException",
+    name: "allow-web",
+    namespace: "apps",
+  });
+  assert.equal(events[0]?.metadata["namespace"], "apps");
+  assert.equal((events[1]?.["regarding"] as JsonObject)["kind"], "ClusterPolicy");
+  assert.equal((events[1]?.["related"] as JsonObject)["name"], "web");
+  assert.deepEqual(policyResultEvents({ responses: [excepted], resource: pod, blocked: true, origin }), []);
+  const omitted = { ...origin, omit: new Set(["PolicyApplied", "PolicySkipped"]) };
+  assert.deepEqual(policyResultEvents({ responses: [excepted], resource: pod, blocked: false, origin: omitted }), []);
+});
+
+test("a namespaced policy's exception Event names the policy with its namespace; a pass beside a skip makes no PolicyApplied, as Kyverno's", () => {
+  const namespaced: PolicyResponse = {
+    policy: mutatePolicy,
+    resource: pod,
+    rules: [
+      { rule: "owner", type: "Mutation", status: "pass", message: "mutated" },
+      { rule: "other", type: "Mutation", status: "skip", message: "", exceptions: ["apps/x"] },
+    ],
+  };
+  const notes = policyResultEvents({ responses: [namespaced], resource: pod, blocked: false, origin }).map(
+    (e) => e["note"],
+  );
+  assert.deepEqual(notes, [
+    "resource Pod/apps/web was skipped from policy rule apps/add-owner/other",
+    "resource Pod/apps/web was skipped from rule other due to policy exceptions apps/x",
+  ]);
+});
+
+test("a ValidatingPolicy skipped by a policies.kyverno.io exception: no Event (Kyverno makes them for kyverno.io policies only)", () => {
+  const vpol = compile({
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "ValidatingPolicy",
+    metadata: { name: "vp" },
+    spec: {
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+      },
+      validations: [{ expression: "true" }],
+    },
+  });
+  const skipped: PolicyResponse = {
+    policy: vpol,
+    resource: pod,
+    rules: [{ rule: "vp", type: "Validation", status: "skip", message: "", exceptions: ["apps/x"] }],
+  };
+  assert.deepEqual(policyResultEvents({ responses: [skipped], resource: pod, blocked: false, origin }), []);
+});
+
+test("a background scan: PolicyViolation on the resource and on the policy per failing rule, never blocked; PolicySkipped for exceptions; a pass makes none", () => {
+  const scan = { ...origin, controller: "kyverno-scan" };
+  const passed: PolicyResponse = { ...failed, rules: [{ ...failed.rules[0]!, status: "pass", message: "" }] };
+  const events = scanResultEvents({ responses: [failed, passed, excepted], resource: pod, origin: scan });
+  assert.deepEqual(
+    events.map((e) => [e["reason"], (e["regarding"] as JsonObject)["kind"], e["note"], e["action"]]),
+    [
+      [
+        "PolicyViolation",
+        "Pod",
+        "policy require-team/check-team fail: validation error: label team is required",
+        "Resource Passed",
+      ],
+      [
+        "PolicyViolation",
+        "ClusterPolicy",
+        "Pod apps/web: [check-team] fail; validation error: label team is required",
+        "Resource Passed",
+      ],
+      [
+        "PolicySkipped",
+        "PolicyException",
+        "resource Pod/apps/web was skipped from policy rule require-team/check-team",
+        "Resource Passed",
+      ],
+      [
+        "PolicySkipped",
+        "ClusterPolicy",
+        "resource Pod/apps/web was skipped from rule check-team due to policy exceptions apps/allow-web",
+        "Resource Passed",
+      ],
+    ],
+  );
+  assert.ok(events.every((e) => e["reportingController"] === "kyverno-scan"));
 });

@@ -10,6 +10,10 @@
  *   only mutates;
  * - a generated or mutated target: `PolicyApplied` regarding the policy, related to the target,
  *   "resource generated" / "resource mutated".
+ * - a rule a kyverno.io PolicyException skipped: `PolicySkipped` regarding each exception
+ *   (`resource <Kind>/<ns>/<name> was skipped from policy rule <policy>/<rule>`) and regarding the
+ *   policy (`… was skipped from rule <rule> due to policy exceptions <ns>/<name>, …`);
+ * - a background scan: the failures' PolicyViolation Events and the exceptions' PolicySkipped ones.
  * A failure of background work is `PolicyError`. PolicyApplied and PolicySkipped are Normal Events,
  * the others Warnings. An object without a name yet (generateName) gets no Event of its own.
  */
@@ -52,11 +56,70 @@ export function policyResultEvents(input: {
   for (const response of input.responses) {
     if (response.rules.length === 0) continue;
     const bad = response.rules.some((r) => r.status === "fail" || r.status === "error");
+    // As Kyverno's webhooks: a response with a skipped rule makes no PolicyApplied, only the
+    // PolicySkipped Events of the rules an exception skipped.
     if (bad) events.push(...violationEvents(response, resource, input.blocked, input.origin));
-    else if (!response.rules.every((r) => r.status === "skip"))
-      events.push(...applied(response.policy, resource, input.origin));
+    else if (response.rules.some((r) => r.status === "skip")) {
+      if (!input.blocked) events.push(...exceptionEvents(response, resource, input.origin));
+    } else events.push(...applied(response.policy, resource, input.origin));
   }
   return events;
+}
+
+/**
+ * The Events of a background scan's responses for `resource` (Kyverno's reports controller,
+ * pkg/controllers/report/utils/events.go): per failing, warning or erroring rule, PolicyViolation on
+ * the resource and on the policy (never blocked); PolicySkipped for the rules an exception skipped.
+ * A pass makes none (Kyverno's `generateSuccessEvents` is off by default).
+ */
+export function scanResultEvents(input: {
+  readonly responses: readonly PolicyResponse[];
+  readonly resource: JsonObject;
+  readonly origin: EventOrigin;
+}): KubeEvent[] {
+  const resource = objectRef(input.resource, { apiVersion: "", kind: "" });
+  return input.responses.flatMap((response) => [
+    ...response.rules
+      .filter((r) => r.status !== "pass" && r.status !== "skip")
+      .flatMap((r) => [
+        ...(resource.name !== "" ? resourceEvent(response.policy, r, resource, input.origin) : []),
+        ...policyFailEvent({ policy: response.policy, rule: r, resource, blocked: false }, input.origin),
+      ]),
+    ...exceptionEvents(response, resource, input.origin),
+  ]);
+}
+
+/**
+ * PolicySkipped for each rule a kyverno.io PolicyException skipped (Kyverno's
+ * NewPolicyExceptionEvents, which makes none for the policies.kyverno.io kinds): one regarding each
+ * exception, one regarding the policy naming them all, both related to the resource.
+ */
+function exceptionEvents(response: PolicyResponse, resource: ObjectRef, origin: EventOrigin): KubeEvent[] {
+  const policy = response.policy;
+  if (policy.language !== "kyverno") return [];
+  const key = [resource.kind, ...(resource.namespace !== "" ? [resource.namespace] : []), resource.name].join("/");
+  const policyPath = policy.namespace !== "" ? `${policy.namespace}/${policy.name}` : policy.name;
+  return response.rules
+    .filter((r) => r.status === "skip" && (r.exceptions?.length ?? 0) > 0)
+    .flatMap((r) => {
+      const names = r.exceptions ?? [];
+      const skipped = (regarding: ObjectRef, note: string): KubeEvent[] =>
+        make(origin, { regarding, related: resource, reason: "PolicySkipped", action: "Resource Passed", note });
+      return [
+        ...names.flatMap((n) => {
+          const at = n.indexOf("/");
+          const exception = { apiVersion: "kyverno.io/v2", kind: "PolicyException" };
+          return skipped(
+            { ...exception, namespace: at < 0 ? "" : n.slice(0, at), name: n.slice(at + 1) },
+            `resource ${key} was skipped from policy rule ${policyPath}/${r.rule}`,
+          );
+        }),
+        ...skipped(
+          policyRef(policy),
+          `resource ${key} was skipped from rule ${r.rule} due to policy exceptions ${names.join(", ")}`,
+        ),
+      ];
+    });
 }
 
 function violationEvents(
@@ -66,23 +129,33 @@ function violationEvents(
   origin: EventOrigin,
 ): KubeEvent[] {
   const events: KubeEvent[] = [];
-  const policy = policyRef(response.policy);
   for (const r of response.rules) {
-    if (r.status === "fail" || r.status === "error") {
-      const note = `${describe(resource)}: [${r.rule}] ${r.status}${blocked ? " (blocked)" : ""}${r.message !== "" ? `; ${r.message}` : ""}`;
-      events.push(
-        ...make(origin, {
-          regarding: policy,
-          related: resource,
-          reason: "PolicyViolation",
-          action: blocked ? "Resource Blocked" : "Resource Passed",
-          note,
-        }),
-      );
-    }
+    if (r.status === "fail" || r.status === "error")
+      events.push(...policyFailEvent({ policy: response.policy, rule: r, resource, blocked }, origin));
     if (!blocked && resource.name !== "") events.push(...resourceEvent(response.policy, r, resource, origin));
   }
   return events;
+}
+
+/** PolicyViolation regarding the policy, related to the resource: `<Kind> <ns>/<name>: [<rule>] <status>; <message>`. */
+function policyFailEvent(
+  f: {
+    readonly policy: CompiledPolicy;
+    readonly rule: RuleResult;
+    readonly resource: ObjectRef;
+    readonly blocked: boolean;
+  },
+  origin: EventOrigin,
+): KubeEvent[] {
+  const { rule: r, blocked } = f;
+  const note = `${describe(f.resource)}: [${r.rule}] ${r.status}${blocked ? " (blocked)" : ""}${r.message !== "" ? `; ${r.message}` : ""}`;
+  return make(origin, {
+    regarding: policyRef(f.policy),
+    related: f.resource,
+    reason: "PolicyViolation",
+    action: blocked ? "Resource Blocked" : "Resource Passed",
+    note,
+  });
 }
 
 function resourceEvent(policy: CompiledPolicy, r: RuleResult, resource: ObjectRef, origin: EventOrigin): KubeEvent[] {

@@ -267,11 +267,16 @@ function reportsController(o: {
   readonly onScanFailed: () => void;
   readonly metrics: BylawMetrics;
   readonly onReconciled: OnReconciled;
+  readonly events: ProcessEvents | undefined;
 }): Controller {
+  const metrics = scanResults(o.metrics);
   return startedOnStart(() =>
     startReportsController({
       onScanFailed: o.onScanFailed,
-      onScanned: scanResults(o.metrics),
+      onScanned: (resource, responses, seconds) => {
+        metrics(resource, responses, seconds);
+        o.events?.scanned(resource, responses);
+      },
       onReconciled: o.onReconciled,
       format: o.format,
       client: o.live.client,
@@ -498,6 +503,7 @@ function componentControllers(p: {
           isLeader: leaderOf("reports", o.reportsController),
           onScanFailed: backgroundScanFailures(registry),
           metrics: p.metrics,
+          events: p.events,
         })
       : undefined;
   return { generate, cleanup, reports };

@@ -10,11 +10,12 @@ import {
   eventComponents,
   EventsEmitter,
   policyResultEvents,
+  scanResultEvents,
   type EventComponents,
   type EventOrigin,
   type ObjectRef,
 } from "../../controllers/events/index.js";
-import type { CompiledPolicy } from "../../engine/index.js";
+import type { CompiledPolicy, JsonObject, PolicyResponse } from "../../engine/index.js";
 import { createEvent } from "../../kube/cleanup-calls.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import type { ReviewedRequest } from "../admission/deps.js";
@@ -35,6 +36,8 @@ export interface ProcessEvents {
   readonly onReviewed: (reviewed: ReviewedRequest) => void;
   /** What a generate request made, as kyverno-generate's PolicyApplied Events on its policy. */
   generated(policy: CompiledPolicy | undefined, targets: readonly ObjectRef[]): void;
+  /** A background scan's results for a resource, as kyverno-scan's Events. */
+  scanned(resource: JsonObject, responses: readonly PolicyResponse[]): void;
 }
 
 export function setUpEvents(o: {
@@ -72,6 +75,10 @@ export function setUpEvents(o: {
       if (policy === undefined) return;
       const from = origin(components.generate);
       for (const e of backgroundAppliedEvents({ policy, targets, mutated: false, origin: from })) emitter.emit(e);
+    },
+    scanned: (resource, responses) => {
+      const from = origin(components.scan);
+      for (const e of scanResultEvents({ resource, responses, origin: from })) emitter.emit(e);
     },
     onReviewed: (reviewed) => {
       const { object, responses, blocked } = reviewed;
