@@ -5,7 +5,8 @@
  * labelled `test: enabled` (targetMatchConstraints with a namespaceSelector), leaves the Secrets
  * of other namespaces alone, and the policy is Ready (conditionStatus.ready) once the background controller runs;
  * with `targetMatchConstraints.expression`, the one Secret a trigger ConfigMap names is labelled; and
- * when a policy appears, the targets that exist already are patched (Kyverno's `cel-mutate` scan).
+ * when a policy appears, the targets that exist already are patched (Kyverno's `cel-mutate` scan), and
+ * again every --background-scan-interval (Kyverno's policy requeue).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -137,7 +138,8 @@ describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs
   before(async () => {
     cluster = await startCluster(buildTimeoutMs, undefined, { withBylaw: true });
     await ok(["apply", "-f", "-"], GENERATE_AS_BACKGROUND);
-    await restartBylaw(current(), { extraArgs: GENERATE_AS_BACKGROUND_ARGS });
+    // A short requeue interval, so the periodic requeue is seen within the test.
+    await restartBylaw(current(), { extraArgs: `${GENERATE_AS_BACKGROUND_ARGS} --background-scan-interval 15s` });
     await ok(["apply", "-f", "-"], SECRET_GRANTS);
     await ok(["create", "namespace", "selected"]);
     await ok(["label", "namespace", "selected", "test=enabled"]);
@@ -231,5 +233,15 @@ describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs
       (await labelOf("old", "scanned", "scanned")) === "yes" ? true : undefined,
     );
     assert.equal(await labelOf("s3", "other", "scanned"), "", "a Secret outside the namespaceSelector is left alone");
+  });
+
+  test("every --background-scan-interval the policy's targets are patched again: a Secret whose namespace is selected later is patched with no admission of its own", async () => {
+    await ok(["create", "namespace", "later"]);
+    await ok(["create", "-f", "-"], secret("late", "later"));
+    // The policy of the previous test is there; the namespace is selected only now (no Secret is admitted).
+    await ok(["label", "namespace", "later", "scan=yes"]);
+    await eventually("later/late labelled scanned=yes by the requeue", 90_000, async () =>
+      (await labelOf("late", "later", "scanned")) === "yes" ? true : undefined,
+    );
   });
 });

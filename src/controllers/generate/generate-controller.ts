@@ -74,6 +74,12 @@ interface GenerateControllerOptions {
   readonly onGenerated?: (policy: string, generated: readonly ResourceSpec[]) => void;
   /** Each request run, as update-request-controller's reconcile (and requeue or drop) on /metrics. */
   readonly onReconciled?: OnReconciled;
+  /**
+   * How often every policy's existing triggers and targets are turned into work again, as Kyverno's
+   * policy controller requeues its policies each `--backgroundScanInterval`; undefined: only when a
+   * policy appears or changes.
+   */
+  readonly requeueMs?: number;
 }
 
 interface GenerateController {
@@ -132,6 +138,9 @@ class UpdateRequestLoop {
   private policyTimer: NodeJS.Timeout | undefined;
   /** The policies (key and generation) whose existing triggers have been turned into work. */
   private readonly existingDone = new Set<string>();
+  /** Those of `existingDone` a periodic requeue took out: their next pass is a requeue, not an appearance. */
+  private readonly requeued = new Set<string>();
+  private requeueTimer: NodeJS.Timeout | undefined;
   /** Policy generations whose existing triggers could not be listed: when to try again, what was reported. */
   private readonly listFailures = new Map<string, ListFailureState>();
   /** Policies with rules whose downstream goes with them, as last seen: one that leaves the set may have been deleted. */
@@ -180,6 +189,16 @@ class UpdateRequestLoop {
     this.timer.unref();
     this.policyTimer = setInterval(() => void this.checkPolicies(), POLICY_CHECK_MS);
     this.policyTimer.unref();
+    if (this.options.requeueMs !== undefined) {
+      this.requeueTimer = setInterval(() => this.requeuePolicies(), this.options.requeueMs);
+      this.requeueTimer.unref();
+    }
+  }
+
+  /** Every policy's existing work is made again at the next check (Kyverno's forceReconciliation). */
+  private requeuePolicies(): void {
+    for (const key of this.existingDone) this.requeued.add(key);
+    this.existingDone.clear();
   }
 
   /** The UpdateRequests the cache holds (undefined before its first list). */
@@ -190,6 +209,7 @@ class UpdateRequestLoop {
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     if (this.policyTimer !== undefined) clearInterval(this.policyTimer);
+    if (this.requeueTimer !== undefined) clearInterval(this.requeueTimer);
     this.sync.close();
     this.informer.stop();
   }
@@ -274,6 +294,9 @@ class UpdateRequestLoop {
       const failed = this.listFailures.get(key);
       if (failed !== undefined && Date.now() < failed.retryAtMs) continue;
       this.existingDone.add(key);
+      // Kyverno's periodic requeue leaves out a MutatingPolicy with a target expression: its triggers
+      // are looked at only when it appears or changes.
+      const requeue = this.requeued.delete(key);
       try {
         const deps = { client: this.client, paths: this.paths };
         const work = [
@@ -281,7 +304,7 @@ class UpdateRequestLoop {
           ...(await mutateExistingWork(policy, deps)),
           ...(await generatingExistingWork(policy, deps)),
           ...mutatingScanWork(policy),
-          ...(await mutatingTriggerWork(policy, deps)),
+          ...(requeue ? [] : await mutatingTriggerWork(policy, deps)),
         ];
         this.listFailures.delete(key);
         for (const w of work) await this.store(w);

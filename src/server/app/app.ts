@@ -234,6 +234,8 @@ function generateController(p: {
     onLog: (lvl, msg, fields) => logger[lvl](fields, `bylaw serve: ${msg}`),
     ...(p.events !== undefined ? { onGenerated: generatedEvents(p.source, p.events) } : {}),
     onReconciled: p.onReconciled,
+    // As Kyverno's background controller, which requeues its policies every --backgroundScanInterval.
+    requeueMs: o.backgroundScanIntervalMs,
   });
   if (!started.ok) {
     logger.warn({}, `bylaw serve: ${started.error}`);

@@ -173,7 +173,9 @@ Flags:
                               with --reports-controller: scan every resource a background policy
                               matches again this often (default 1h; Kyverno's --backgroundScanInterval).
                               Resources are also scanned when they or the policies change; each has one
-                              PolicyReport, written only when its results change (docs/cluster.md)
+                              PolicyReport, written only when its results change (docs/cluster.md).
+                              The background controller (generate, mutate-existing) also makes each
+                              policy's existing-trigger and target work again this often, as Kyverno's
       --reports-service-account-name SA
                               who the reports component runs as, for the SubjectAccessReviews about it
                               (RBACPermissionsGranted): system:serviceaccount:NS:NAME (Kyverno's
