@@ -36,7 +36,7 @@ export interface SuiteResult {
 }
 
 /** What a suite loaded (Kyverno's commands/test/test.go prints a line per step and the counts). */
-export interface SuiteLoaded {
+interface SuiteLoaded {
   readonly userInfo: boolean;
   readonly jsonPayloads: boolean;
   readonly clusterResources: boolean;
