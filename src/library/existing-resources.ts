@@ -12,13 +12,20 @@ import {
   resourceName,
   resourceNamespace,
 } from "../engine/index.js";
+import { pluralOf } from "../platform/offline-resources.js";
 
 export function existingResources(resources: readonly Resource[]): ExistingResources {
   const same = (r: Resource, apiVersion: string, kind: string, namespace: string): boolean =>
     resourceKind(r) === kind &&
     (apiVersion === "" || resourceApiVersion(r) === apiVersion) &&
     resourceNamespace(r) === namespace;
+  // Kyverno's CLI fake client guesses a kind's resource as Kubernetes' UnsafeGuessKindToResource does.
+  const kinds = (apiVersion: string): string[] => [
+    ...new Set(resources.filter((r) => resourceApiVersion(r) === apiVersion).map(resourceKind)),
+  ];
   return {
+    kindOf: (apiVersion, resource) => ok(kinds(apiVersion).find((k) => pluralOf(k) === resource)),
+    resourceOf: (apiVersion, kind) => ok(kinds(apiVersion).includes(kind) ? pluralOf(kind) : undefined),
     get: (apiVersion, kind, namespace, name) =>
       ok(resources.find((r) => same(r, apiVersion, kind, namespace) && resourceName(r) === name)),
     // The selector is applied again by the engine, so every object of the kind is offered. As a

@@ -126,6 +126,61 @@ spec:
           Object{metadata: Object.metadata{labels: Object.metadata.labels{scanned: "yes"}}}
 `;
 
+/** A custom resource (widgets.example.com) the background controller may update, as Kyverno's docs grant it. */
+const WIDGETS = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-preserve-unknown-fields: true
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: kyverno:widgets:mutate
+  labels:
+    rbac.kyverno.io/aggregate-to-background-controller: "true"
+rules:
+  - apiGroups: [example.com]
+    resources: [widgets]
+    verbs: [get, list, watch, update]
+`;
+
+/** Labels every Widget in namespace gadgets when it appears: a custom resource's kind comes from discovery. */
+const WIDGET_SCAN = `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: label-widgets
+spec:
+  evaluation:
+    mutateExisting:
+      enabled: true
+  matchConstraints:
+    namespaceSelector:
+      matchLabels:
+        kubernetes.io/metadata.name: gadgets
+    resourceRules:
+      - apiGroups: [example.com]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [widgets]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: >
+          Object{metadata: Object.metadata{labels: Object.metadata.labels{scanned: "yes"}}}
+`;
+
 const secret = (name: string, namespace: string): string =>
   JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace }, stringData: { k: "v" } });
 
@@ -243,5 +298,38 @@ describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs
     await eventually("later/late labelled scanned=yes by the requeue", 90_000, async () =>
       (await labelOf("late", "later", "scanned")) === "yes" ? true : undefined,
     );
+  });
+
+  test("a custom resource's objects are targets too: the Widgets that exist when the policy appears are patched", async () => {
+    await ok(["apply", "-f", "-"], WIDGETS);
+    await ok(["wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=60s"]);
+    await ok(["create", "namespace", "gadgets"]);
+    await eventually("a Widget created", 60_000, async () => {
+      const r = await current().kubectl(
+        ["apply", "-f", "-"],
+        JSON.stringify({
+          apiVersion: "example.com/v1",
+          kind: "Widget",
+          metadata: { name: "w1", namespace: "gadgets" },
+        }),
+      );
+      return r.code === 0 ? true : undefined;
+    });
+    await eventually("the policy admitted", 60_000, async () => {
+      const r = await current().kubectl(["apply", "-f", "-"], WIDGET_SCAN);
+      return r.code === 0 ? true : undefined;
+    });
+    await eventually("gadgets/w1 labelled scanned=yes", 90_000, async () => {
+      const out = await ok([
+        "get",
+        "widgets.example.com",
+        "w1",
+        "-n",
+        "gadgets",
+        "-o",
+        "jsonpath={.metadata.labels.scanned}",
+      ]);
+      return out.trim() === "yes" ? true : undefined;
+    });
   });
 });

@@ -9,15 +9,24 @@
  * call is made, so a clone source or a mutate target that a variable points elsewhere is a rule
  * error, never a copy of another tenant's object.
  */
-import { err, type ExistingResources, type LabelSelector, ok, type Resource, type Result } from "../../engine/index.js";
+import {
+  err,
+  type ExistingResources,
+  type LabelSelector,
+  ok,
+  parseApiVersion,
+  type Resource,
+  type Result,
+} from "../../engine/index.js";
 import { describeKubeError } from "../../kube/cluster-reads.js";
 import { KubeError } from "../../kube/kube-client.js";
 import type { KindPaths } from "./kind-paths.js";
 
-type Read = () => Promise<Result<Resource | undefined | readonly Resource[]>>;
+type Answer = Result<Resource | undefined | readonly Resource[] | string>;
+type Read = () => Promise<Answer>;
 
 export class RecordedExisting {
-  private readonly answers = new Map<string, Result<Resource | undefined | readonly Resource[]>>();
+  private readonly answers = new Map<string, Answer>();
   private readonly waiting = new Map<string, Read>();
 
   /** `confine`: the namespaced policy's namespace; "" or not given for a cluster-wide policy. */
@@ -39,6 +48,17 @@ export class RecordedExisting {
 
   port(): ExistingResources {
     return {
+      // Discovery, read as the other answers are: a custom resource's kind, and a kind's resource.
+      kindOf: (apiVersion, resource) =>
+        this.answer(`kind ${apiVersion} ${resource}`, async () => {
+          const { group, version } = parseApiVersion(apiVersion);
+          const found = (await this.paths.listable(group, version, resource))[0];
+          return ok(found?.resource.kind);
+        }) as Result<string | undefined>,
+      resourceOf: (apiVersion, kind) =>
+        this.answer(`resource ${apiVersion} ${kind}`, async () =>
+          ok((await this.paths.resolve(apiVersion, kind))?.resource.resource),
+        ) as Result<string | undefined>,
       get: (apiVersion, kind, namespace, name) =>
         this.answer(`get ${apiVersion} ${kind} ${namespace} ${name}`, async () => {
           const where = await this.paths.resolve(apiVersion, kind);
@@ -88,7 +108,7 @@ export class RecordedExisting {
     return undefined;
   }
 
-  private answer(key: string, read: Read): Result<Resource | undefined | readonly Resource[]> {
+  private answer(key: string, read: Read): Answer {
     const known = this.answers.get(key);
     if (known !== undefined) return known;
     this.waiting.set(key, read);

@@ -13,6 +13,14 @@ export interface ExistingResources {
   get(apiVersion: string, kind: string, namespace: string, name: string): Result<Resource | undefined>;
   /** As a Kubernetes list: an empty namespace lists the kind in every namespace. */
   list(apiVersion: string, kind: string, namespace: string, selector?: LabelSelector): Result<readonly Resource[]>;
+  /**
+   * The kind of a group/version's resource (its plural), as the cluster serves it: how a custom
+   * resource a mutate-existing MutatingPolicy's target constraints name is listed. `undefined`: not
+   * served. Absent: only the built-in kinds are known.
+   */
+  kindOf?(apiVersion: string, resource: string): Result<string | undefined>;
+  /** The resource (plural) of a group/version's kind, the other way round; absent as `kindOf`. */
+  resourceOf?(apiVersion: string, kind: string): Result<string | undefined>;
 }
 
 export interface GenerateInput {

@@ -189,7 +189,10 @@ describe("MutatingPolicy mutate-existing", () => {
       cluster([]),
     );
     assert.equal(c.rules[0]?.status, "error");
-    assert.match(c.rules[0]?.message ?? "", /resource widgets \(x\.io\/v1\) is not a built-in resource/);
+    assert.match(
+      c.rules[0]?.message ?? "",
+      /resource widgets \(x\.io\/v1\) is neither a built-in resource nor one the cluster serves/,
+    );
     const expr = mpol({
       matchConstraints: rules("namespaces"),
       targetMatchConstraints: { expression: "[]" },
@@ -202,6 +205,71 @@ describe("MutatingPolicy mutate-existing", () => {
     assert.equal(e.rules[0]?.status, "error");
     // As Kyverno's compiler: the expression must be a map(string, dyn), as resource.Get and resource.List return.
     assert.match(e.rules[0]?.message ?? "", /mp: spec\.targetMatchConstraints\.expression: output type must be a map$/);
+  });
+
+  test("custom resources: the kind of a listed resource and the resource of a kind an expression names come from the cluster's discovery (the port)", () => {
+    const widget = (name: string): Resource => ({
+      apiVersion: "x.io/v1",
+      kind: "Widget",
+      metadata: { namespace: "a", name },
+      spec: {},
+    });
+    const served: ExistingResources = {
+      ...cluster([ns("a"), widget("w1"), widget("w2")]),
+      kindOf: (apiVersion, resource) => ok(apiVersion === "x.io/v1" && resource === "widgets" ? "Widget" : undefined),
+      resourceOf: (apiVersion, kind) => ok(apiVersion === "x.io/v1" && kind === "Widget" ? "widgets" : undefined),
+    };
+    const widgets = {
+      resourceRules: [{ apiGroups: ["x.io"], apiVersions: ["v1"], operations: ["*"], resources: ["widgets"] }],
+    };
+    const listed = engine.mutate(
+      mutateExistingView(mpol({ matchConstraints: rules("namespaces"), targetMatchConstraints: widgets })),
+      { resource: ns("t"), operation: "CREATE", namespaceLabels: {} },
+      served,
+    );
+    assert.deepEqual(
+      listed.rules.map((r) => [r.status, (r.patchedTarget?.["metadata"] as JsonObject | undefined)?.["name"]]),
+      [
+        ["pass", "w1"],
+        ["pass", "w2"],
+      ],
+    );
+    assert.deepEqual(labelsOf(listed.rules[0]?.patchedTarget), { foo: "bar" });
+    const named = engine.mutate(
+      mutateExistingView(
+        mpol({
+          matchConstraints: rules("namespaces"),
+          targetMatchConstraints: {
+            ...widgets,
+            expression: '{"apiVersion": "x.io/v1", "kind": "Widget", "metadata": {"namespace": "a", "name": "w2"}}',
+          },
+        }),
+      ),
+      { resource: ns("t"), operation: "CREATE", namespaceLabels: {} },
+      served,
+    );
+    assert.deepEqual(
+      named.rules.map((r) => [r.status, (r.patchedTarget?.["metadata"] as JsonObject | undefined)?.["name"]]),
+      [["pass", "w2"]],
+    );
+    // A kind the cluster does not serve either: an error naming it, never a pass.
+    const unknown = engine.mutate(
+      mutateExistingView(
+        mpol({
+          matchConstraints: rules("namespaces"),
+          targetMatchConstraints: {
+            resourceRules: [{ apiGroups: ["y.io"], apiVersions: ["v1"], operations: ["*"], resources: ["gadgets"] }],
+          },
+        }),
+      ),
+      { resource: ns("t"), operation: "CREATE", namespaceLabels: {} },
+      served,
+    );
+    assert.equal(unknown.rules[0]?.status, "error");
+    assert.match(
+      unknown.rules[0]?.message ?? "",
+      /gadgets \(y\.io\/v1\) is neither a built-in resource nor one the cluster serves/,
+    );
   });
 
   test("targetMatchConstraints.expression: the objects it names (a resource.List's items, or one object) are read again, decided and patched", () => {

@@ -20,6 +20,7 @@ import {
   type Resource,
 } from "../../api/resource.js";
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
+import { err, ok, type Result } from "../../api/result.js";
 import type { CompiledCelException } from "../../exceptions/cel/index.js";
 import type { ExistingResources } from "../../generate/types.js";
 import type { MatchRequest } from "../../match/index.js";
@@ -86,28 +87,24 @@ export function evaluateTargets(
       );
       continue;
     }
-    const kind = kindOfResource(resource);
-    if (kind === undefined) {
-      results.push(
-        error(
-          `mutate-existing targets: resource ${resource} (${apiVersion}) is not a built-in resource Bylaw knows the kind of, so its objects were not listed`,
-        ),
-      );
+    const kind = listedKind(existing, apiVersion, resource);
+    if (!kind.ok) {
+      results.push(error(kind.error.message));
       continue;
     }
-    const listed = existing.list(apiVersion, kind, trigger.req.policyNamespace);
+    const listed = existing.list(apiVersion, kind.value, trigger.req.policyNamespace);
     if (!listed.ok) {
-      results.push(error(`failed to fetch targets ${apiVersion} ${kind}: ${listed.error.message}`));
+      results.push(error(`failed to fetch targets ${apiVersion} ${kind.value}: ${listed.error.message}`));
       continue;
     }
     for (const item of listed.value) {
-      const target: Resource = { ...item, apiVersion, kind };
-      const key = `${apiVersion}/${kind}/${resourceNamespace(target)}/${resourceName(target)}`;
+      const target: Resource = { ...item, apiVersion, kind: kind.value };
+      const key = `${apiVersion}/${kind.value}/${resourceNamespace(target)}/${resourceName(target)}`;
       if (seen.has(key)) continue;
       seen.add(key);
       const result = evaluateTarget(
         body,
-        { target, gvk: { group, version, kind, resource }, namespaceOf },
+        { target, gvk: { group, version, kind: kind.value, resource }, namespaceOf },
         trigger,
         services,
       );
@@ -115,6 +112,33 @@ export function evaluateTargets(
     }
   }
   return results;
+}
+
+/** A resource's kind: a built-in one's, else what the cluster serves (the port's discovery), else undefined. */
+function kindOf(existing: ExistingResources, apiVersion: string, resource: string): Result<string | undefined> {
+  const builtIn = kindOfResource(resource);
+  if (builtIn !== undefined || existing.kindOf === undefined) return ok(builtIn);
+  return existing.kindOf(apiVersion, resource);
+}
+
+/** The kind whose objects a target resource rule lists, or the error naming why none can be. */
+function listedKind(existing: ExistingResources, apiVersion: string, resource: string): Result<string> {
+  const kind = kindOf(existing, apiVersion, resource);
+  if (!kind.ok)
+    return err(kind.error.kind, `mutate-existing targets: resource ${resource} (${apiVersion}): ${kind.error.message}`);
+  if (kind.value === undefined)
+    return err(
+      "unsupported",
+      `mutate-existing targets: resource ${resource} (${apiVersion}) is neither a built-in resource nor one the cluster serves, so its objects were not listed`,
+    );
+  return ok(kind.value);
+}
+
+/** A kind's resource, the same way round. */
+function resourceOf(existing: ExistingResources, apiVersion: string, kind: string): Result<string | undefined> {
+  const builtIn = resourceOfKind(kind);
+  if (builtIn !== undefined || existing.resourceOf === undefined) return ok(builtIn);
+  return existing.resourceOf(apiVersion, kind);
 }
 
 /**
@@ -149,7 +173,7 @@ function expressionTargets(
   const seen = new Set<string>();
   const policyNamespace = trigger.req.policyNamespace;
   for (const item of items) {
-    const id = targetId(item, policyNamespace);
+    const id = targetId(item, policyNamespace, existing);
     if ("error" in id) {
       results.push(error(id.error));
       continue;
@@ -181,6 +205,7 @@ function expressionTargets(
 function targetId(
   item: unknown,
   policyNamespace: string,
+  existing: ExistingResources,
 ):
   | { apiVersion: string; kind: string; namespace: string; name: string; what: string; resource: string }
   | { error: string } {
@@ -201,12 +226,14 @@ function targetId(
     return {
       error: `spec.targetMatchConstraints.expression: target ${what} is outside the policy's namespace ${JSON.stringify(policyNamespace)}: a namespaced policy mutates only its own namespace`,
     };
-  const resource = resourceOfKind(kind);
-  if (resource === undefined)
+  const resource = resourceOf(existing, apiVersion, kind);
+  if (!resource.ok)
+    return { error: `spec.targetMatchConstraints.expression: target ${what}: ${resource.error.message}` };
+  if (resource.value === undefined)
     return {
-      error: `spec.targetMatchConstraints.expression: target ${what}: ${kind} is not a built-in kind Bylaw knows the resource of, so it cannot be matched`,
+      error: `spec.targetMatchConstraints.expression: target ${what}: ${kind} is neither a built-in kind nor one the cluster serves, so it cannot be matched`,
     };
-  return { apiVersion, kind, namespace, name, what, resource };
+  return { apiVersion, kind, namespace, name, what, resource: resource.value };
 }
 
 function evaluateTarget(
